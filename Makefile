@@ -1,0 +1,75 @@
+# Voyage build, run and test. `make run` and `make test` work on a fresh
+# machine: they install the npm packages, build the islands, generate templ
+# code and (for the browser tests) install Debian's chromium when missing.
+
+GO        ?= go
+BIN       := bin/voyage
+DB        ?= ./var/voyage.db
+ADDR      ?= 127.0.0.1:8080
+VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS   := -X github.com/voyage/voyage/pkg/app.Version=$(VERSION)
+CHROMIUM  ?= /usr/bin/chromium
+
+.PHONY: all run build deps islands generate check-generated vet test test-go test-islands test-browser bench chromium clean
+
+all: build
+
+node_modules/.package-lock.json: package.json package-lock.json
+	npm ci --no-audit --no-fund
+
+deps: node_modules/.package-lock.json
+
+islands: deps
+	npm run --silent build
+
+generate:
+	$(GO) tool templ generate -path templates >/dev/null
+
+# Fails when the committed *_templ.go files differ from what the .templ
+# sources generate (the files are regenerated either way).
+check-generated:
+	@before=$$(find templates -name '*_templ.go' -exec md5sum {} + | sort); \
+	$(GO) tool templ generate -path templates >/dev/null; \
+	after=$$(find templates -name '*_templ.go' -exec md5sum {} + | sort); \
+	if [ "$$before" != "$$after" ]; then echo "generated templ code was stale: regenerated it, commit the *_templ.go files"; exit 1; fi
+
+build: islands generate
+	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/voyage
+
+run: build
+	./$(BIN) migrate up --db $(DB)
+	./$(BIN) demo seed --db $(DB)
+	@echo
+	@echo "  Voyage portal:  http://$(ADDR)/"
+	@echo "  Agency API:     http://$(ADDR)/openapi.json"
+	@echo "  Database:       $(DB) (embedded SQLite)"
+	@echo
+	./$(BIN) serve --db $(DB) --addr $(ADDR) --no-migrate
+
+vet: generate
+	$(GO) vet ./...
+
+test: islands check-generated vet test-go test-islands test-browser
+
+# Store tests run on SQLite and PostgreSQL (VOYAGE_TEST_POSTGRES_URL, default
+# the local server); under CI=true an unreachable PostgreSQL fails them.
+test-go:
+	$(GO) test -race -count=1 ./...
+
+test-islands: deps
+	npx vitest run
+
+chromium:
+	@if ! [ -x "$(CHROMIUM)" ]; then \
+		echo "installing Debian's chromium for the browser tests"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-cjk >/dev/null; \
+	fi
+
+test-browser: build chromium
+	VOYAGE_BIN=$(CURDIR)/$(BIN) CHROMIUM=$(CHROMIUM) node --test --test-concurrency=1 e2e/
+
+bench: generate
+	$(GO) test -run '^$$' -bench . -benchmem -count=1 ./...
+
+clean:
+	rm -rf bin node_modules pkg/web/static/dist/assets pkg/web/static/dist/manifest.json

@@ -1,0 +1,87 @@
+// Test harness: starts the real voyage binary on a fresh SQLite database and
+// drives Debian's chromium with playwright-core.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, mkdirSync, rmSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { chromium } from 'playwright-core';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const require = createRequire(import.meta.url);
+export const screenshotDir = join(here, 'screenshots');
+mkdirSync(screenshotDir, { recursive: true });
+
+// Starts `voyage serve` on a free port and resolves with its base URL once it
+// prints the address.
+export async function startServer() {
+  const bin = process.env.VOYAGE_BIN || join(here, '..', 'bin', 'voyage');
+  const dir = mkdtempSync(join(tmpdir(), 'voyage-e2e-'));
+  const proc = spawn(bin, ['serve', '--demo', '--db', join(dir, 'voyage.db'), '--addr', '127.0.0.1:0', '--log-level', 'warn'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  proc.stderr.on('data', (d) => { stderr += d; });
+  const url = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('voyage did not start in 60s:\n' + stderr)), 60_000);
+    let out = '';
+    proc.stdout.on('data', (d) => {
+      out += d;
+      const m = out.match(/running at (http:\/\/\S+)/);
+      if (m) { clearTimeout(timer); resolve(m[1]); }
+    });
+    proc.on('exit', (code) => { clearTimeout(timer); reject(new Error(`voyage exited with ${code}:\n${stderr}`)); });
+  });
+  return {
+    url,
+    async stop() {
+      proc.kill('SIGTERM');
+      await new Promise((r) => proc.once('exit', r));
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function launchBrowser() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic',
+      '--no-first-run', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+// Opens a page that records console errors (CSP violations land there) and
+// uncaught exceptions, so a test can assert there were none.
+export async function newPage(browser, { lang, javaScriptEnabled = true, baseURL } = {}) {
+  const context = await browser.newContext({ javaScriptEnabled, baseURL, viewport: { width: 1280, height: 900 } });
+  if (lang) {
+    const u = new URL(baseURL);
+    await context.addCookies([{ name: 'lang', value: lang, domain: u.hostname, path: '/' }]);
+  }
+  const page = await context.newPage();
+  page.errors = [];
+  page.on('console', (m) => { if (m.type() === 'error') page.errors.push(m.text()); });
+  page.on('pageerror', (e) => page.errors.push(String(e)));
+  return page;
+}
+
+const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+// Runs axe-core on the page and returns the serious and critical violations.
+export async function seriousViolations(page) {
+  // Evaluated over the DevTools protocol: the page's CSP forbids inline
+  // scripts, and bypassing the CSP would hide violations these tests catch.
+  await page.evaluate(axeSource);
+  const result = await page.evaluate(async () => {
+    // eslint-disable-next-line no-undef
+    return await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } });
+  });
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+export async function screenshot(page, name) {
+  await page.screenshot({ path: join(screenshotDir, name + '.png'), fullPage: true });
+}

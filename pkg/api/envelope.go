@@ -1,0 +1,90 @@
+// Package api is the provider agency API: the JSON envelope, error codes,
+// routing with an OpenAPI document of every route, and the handlers under
+// /base/v2, /order/v2 and /shopping/v2.
+package api
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"strings"
+
+	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/pkg/i18n"
+)
+
+// Envelope is the body of every API response.
+type Envelope struct {
+	Code    int    `json:"code"`
+	Data    any    `json:"data"`
+	Message string `json:"message"`
+}
+
+// ValidationData is the data of a 100001 error: field → translated message.
+type ValidationData struct {
+	Fields map[string]string `json:"fields"`
+}
+
+// WriteJSON writes an envelope with code 0.
+func WriteJSON(w http.ResponseWriter, status int, data any) {
+	writeEnvelope(w, status, Envelope{Code: fault.CodeOK, Data: data})
+}
+
+// WriteError writes err as a translated error envelope. Unexpected errors are
+// logged with the request and reported as a generic internal error.
+func WriteError(w http.ResponseWriter, r *http.Request, err error) {
+	fe := fault.From(err)
+	if fe.Status >= 500 {
+		slog.ErrorContext(r.Context(), "request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+	}
+	env := Envelope{Code: fe.Code, Message: i18n.T(r.Context(), fe.Key, fe.Args...)}
+	if len(fe.Fields) > 0 {
+		fields := make(map[string]string, len(fe.Fields))
+		for f, key := range fe.Fields {
+			fields[f] = i18n.T(r.Context(), key)
+		}
+		env.Data = ValidationData{Fields: fields}
+	}
+	writeEnvelope(w, fe.Status, env)
+}
+
+func writeEnvelope(w http.ResponseWriter, status int, env Envelope) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	if err := json.NewEncoder(w).Encode(env); err != nil {
+		slog.Debug("api: write response", "err", err)
+	}
+}
+
+// Decode reads a JSON request body into v. A body over the server's limit is
+// 413; anything unparsable, or trailing data after the object, is 400 100001.
+func Decode(r *http.Request, v any) error {
+	if ct := r.Header.Get("Content-Type"); ct != "" && !strings.HasPrefix(strings.ToLower(ct), "application/json") {
+		return fault.Malformed(errors.New("content type " + ct + " is not application/json"))
+	}
+	dec := json.NewDecoder(r.Body)
+	if err := dec.Decode(v); err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			return fault.TooLarge(tooLarge.Limit)
+		}
+		if errors.Is(err, io.EOF) {
+			return fault.Malformed(errors.New("empty body"))
+		}
+		return fault.Malformed(err)
+	}
+	if dec.More() {
+		return fault.Malformed(errors.New("trailing data after the JSON value"))
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			return fault.TooLarge(tooLarge.Limit)
+		}
+		return fault.Malformed(errors.New("trailing data after the JSON value"))
+	}
+	return nil
+}

@@ -1,0 +1,51 @@
+package api
+
+import (
+	"net"
+	"net/http"
+
+	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/pkg/i18n"
+	"github.com/voyage/voyage/pkg/partnership"
+	"github.com/voyage/voyage/pkg/siteinfo"
+)
+
+// Services are what the API handlers call.
+type Services struct {
+	Site         *siteinfo.Service
+	Applications *partnership.Service
+}
+
+// Register adds every API route to rt.
+func Register(rt *Router, s Services) {
+	rt.Handle("GET /base/v2/config/getSiteConfig", Operation{
+		ID: "getSiteConfig", Tag: "site", Public: true,
+		Summary:  "Site info: branding, defaults, currencies and the exchange rates in force",
+		Response: siteinfo.Info{},
+	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
+		return s.Site.Get(r.Context())
+	})
+
+	rt.Handle("POST /base/v2/applications", Operation{
+		ID: "createApplication", Tag: "site", Public: true, Status: http.StatusCreated,
+		Summary: "Submit the partnership application form",
+		Request: partnership.Application{}, Response: partnership.Submitted{},
+		Errors: []int{fault.CodeRateLimited},
+	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
+		var a partnership.Application
+		if err := Decode(r, &a); err != nil {
+			return nil, err
+		}
+		return s.Applications.Submit(r.Context(), a, partnership.Meta{Lang: i18n.Lang(r.Context()), IP: peerIP(r), UserAgent: r.UserAgent()})
+	})
+}
+
+// peerIP is the connection's address; X-Forwarded-For is not trusted, so a
+// client cannot choose the address its rate limits count against.
+func peerIP(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}

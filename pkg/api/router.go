@@ -1,0 +1,122 @@
+package api
+
+import (
+	"net/http"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/voyage/voyage/pkg/fault"
+)
+
+// HandlerFunc handles an API request and returns the envelope's data, or an
+// error that becomes an error envelope.
+type HandlerFunc func(w http.ResponseWriter, r *http.Request) (any, error)
+
+// Operation documents one route in the OpenAPI document. Registering a route
+// without one is impossible, which keeps the document complete.
+type Operation struct {
+	ID      string
+	Summary string
+	Tag     string
+	// Public routes need no session or API key.
+	Public bool
+	// Request is a value of the JSON body type, nil for no body.
+	Request any
+	// Response is a value of the envelope's data type, nil for no data.
+	Response any
+	// Status is the success status, 200 when zero.
+	Status int
+	// Query documents query-string parameters.
+	Query []Param
+	// Errors lists the API codes this route can answer besides 100001/500001.
+	Errors []int
+}
+
+// Param is a documented query parameter.
+type Param struct {
+	Name        string
+	Description string
+	Type        string // string, integer, boolean
+	Required    bool
+	Array       bool
+}
+
+// Route is a registered method and path with its documentation.
+type Route struct {
+	Method string
+	Path   string
+	Op     Operation
+}
+
+// Router registers API routes on a ServeMux and remembers them for OpenAPI.
+type Router struct {
+	mux    *http.ServeMux
+	routes []Route
+}
+
+// NewRouter returns a router that registers on mux.
+func NewRouter(mux *http.ServeMux) *Router { return &Router{mux: mux} }
+
+// Handle registers h for pattern ("METHOD /path/{param}").
+func (rt *Router) Handle(pattern string, op Operation, h HandlerFunc) {
+	method, path, ok := strings.Cut(pattern, " ")
+	if !ok || method == "" || !strings.HasPrefix(path, "/") {
+		panic("api: route pattern must be \"METHOD /path\": " + pattern)
+	}
+	if op.ID == "" || op.Summary == "" || op.Tag == "" {
+		panic("api: route " + pattern + " needs an operation ID, summary and tag")
+	}
+	for _, r := range rt.routes {
+		if r.Op.ID == op.ID {
+			panic("api: duplicate operation ID " + op.ID)
+		}
+	}
+	rt.routes = append(rt.routes, Route{Method: method, Path: path, Op: op})
+	status := op.Status
+	if status == 0 {
+		status = http.StatusOK
+	}
+	rt.mux.Handle(pattern, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		data, err := h(w, r)
+		if err != nil {
+			WriteError(w, r, err)
+			return
+		}
+		WriteJSON(w, status, data)
+	}))
+}
+
+// Routes returns the registered routes sorted by path then method.
+func (rt *Router) Routes() []Route {
+	out := slices.Clone(rt.routes)
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Path != out[j].Path {
+			return out[i].Path < out[j].Path
+		}
+		return out[i].Method < out[j].Method
+	})
+	return out
+}
+
+// Finish registers the fallbacks once every route is in: a 405 envelope for a
+// known path with another method, and a 404 envelope for any unknown path
+// under the API prefixes.
+func (rt *Router) Finish(prefixes ...string) {
+	methods := map[string][]string{}
+	for _, r := range rt.routes {
+		methods[r.Path] = append(methods[r.Path], r.Method)
+	}
+	for path, ms := range methods {
+		allow := strings.Join(ms, ", ")
+		rt.mux.HandleFunc(path, func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Allow", allow)
+			WriteError(w, r, fault.New(fault.CodeNotFound, http.StatusMethodNotAllowed, "error.methodNotAllowed"))
+		})
+	}
+	for _, p := range prefixes {
+		rt.mux.HandleFunc(p, func(w http.ResponseWriter, r *http.Request) {
+			WriteError(w, r, fault.NotFound("error.unknownPath"))
+		})
+	}
+}

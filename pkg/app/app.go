@@ -1,0 +1,207 @@
+// Package app wires configuration, storage, services and servers together.
+// Reading this file shows the whole dependency graph of the binary.
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/voyage/voyage/pkg/api"
+	"github.com/voyage/voyage/pkg/config"
+	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/pkg/i18n"
+	"github.com/voyage/voyage/pkg/jobs"
+	"github.com/voyage/voyage/pkg/partnership"
+	"github.com/voyage/voyage/pkg/server"
+	"github.com/voyage/voyage/pkg/siteinfo"
+	"github.com/voyage/voyage/pkg/store"
+	"github.com/voyage/voyage/pkg/web"
+)
+
+// Version is set at build time with -ldflags "-X github.com/voyage/voyage/pkg/app.Version=…".
+var Version = "dev"
+
+// App is the wired application.
+type App struct {
+	Cfg          config.Config
+	DB           *store.DB
+	Catalog      *i18n.Catalog
+	Site         *siteinfo.Service
+	Applications *partnership.Service
+	Router       *api.Router
+	Web          *web.Server
+	Handler      http.Handler
+}
+
+// New opens the database (migrating it unless cfg.NoMigrate) and builds every
+// service and the HTTP handler.
+func New(ctx context.Context, cfg config.Config) (*App, error) {
+	cat, err := i18n.Load()
+	if err != nil {
+		return nil, err
+	}
+	db, err := store.Open(ctx, cfg.DB)
+	if err != nil {
+		return nil, err
+	}
+	if !cfg.NoMigrate {
+		if err := db.Migrate(ctx); err != nil {
+			db.Close()
+			return nil, err
+		}
+	}
+	a := &App{Cfg: cfg, DB: db, Catalog: cat}
+	a.Site = siteinfo.New(cfg.Site, db)
+	a.Applications = partnership.New(db)
+	a.Web = web.New(web.Options{Site: a.Site, Applications: a.Applications, SecureCookies: cfg.HTTP.SecureCookies})
+	a.Handler = a.buildHandler()
+	return a, nil
+}
+
+// Close releases the database.
+func (a *App) Close() error { return a.DB.Close() }
+
+func isAPIPath(p string) bool {
+	return strings.HasPrefix(p, "/base/") || strings.HasPrefix(p, "/order/") || strings.HasPrefix(p, "/shopping/")
+}
+
+func (a *App) buildHandler() http.Handler {
+	mux := http.NewServeMux()
+	a.Router = api.NewRouter(mux)
+	api.Register(a.Router, api.Services{Site: a.Site, Applications: a.Applications})
+	a.Router.Finish("/base/", "/order/", "/shopping/")
+
+	openapi, err := json.MarshalIndent(a.Router.OpenAPI(Version), "", "  ")
+	if err != nil {
+		panic(fmt.Sprintf("app: encode OpenAPI: %v", err))
+	}
+	mux.HandleFunc("GET /openapi.json", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Cache-Control", "public, max-age=300")
+		_, _ = w.Write(openapi)
+	})
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		_, _ = w.Write([]byte("ok\n"))
+	})
+	mux.HandleFunc("GET /readyz", a.ready)
+	a.Web.Register(mux)
+
+	onPanic := func(w http.ResponseWriter, r *http.Request) {
+		if isAPIPath(r.URL.Path) {
+			api.WriteError(w, r, fault.Internal(errors.New("panic")))
+			return
+		}
+		a.Web.ServerError(w, r)
+	}
+	crossOriginRejected := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fe := fault.New(fault.CodeNoAccess, http.StatusForbidden, "error.crossOrigin")
+		if isAPIPath(r.URL.Path) {
+			api.WriteError(w, r, fe)
+			return
+		}
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.WriteHeader(http.StatusForbidden)
+		_, _ = w.Write([]byte(i18n.T(r.Context(), fe.Key) + "\n"))
+	})
+	return server.Chain(mux,
+		server.RequestID,
+		server.AccessLog,
+		server.SecurityHeaders,
+		server.Language(a.Catalog, a.Cfg.Site.DefaultLanguage),
+		server.Recover(onPanic),
+		server.LimitBody(a.Cfg.HTTP.MaxBodyBytes),
+		server.CrossOrigin(crossOriginRejected),
+		a.Web.Guard,
+	)
+}
+
+// ready answers 200 when the database answers and every migration is applied.
+func (a *App) ready(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+	defer cancel()
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	if err := a.DB.PingContext(ctx); err != nil {
+		slog.WarnContext(ctx, "readiness: database unreachable", "err", err)
+		w.WriteHeader(http.StatusServiceUnavailable)
+		_, _ = w.Write([]byte("database unreachable\n"))
+		return
+	}
+	current, err := a.DB.MigrationsCurrent(ctx)
+	if err != nil || !current {
+		w.WriteHeader(http.StatusServiceUnavailable)
+		_, _ = w.Write([]byte("migrations pending\n"))
+		return
+	}
+	_, _ = w.Write([]byte("ready\n"))
+}
+
+// Serve runs the HTTP server and the job queue until ctx ends, then shuts
+// both down gracefully: in-flight requests and running jobs finish within the
+// shutdown timeout. ready, if not nil, receives the bound address.
+func (a *App) Serve(ctx context.Context, ready func(addr string)) error {
+	var queue *jobs.Queue
+	if a.Cfg.Jobs.Enabled {
+		q, err := jobs.New(a.DB, jobs.Config{Workers: a.Cfg.Jobs.Workers, CleanupInterval: a.Cfg.Jobs.CleanupInterval})
+		if err != nil {
+			return err
+		}
+		// Jobs get their own context: they must not stop the moment the
+		// signal arrives, but when Stop says so.
+		if err := q.Start(context.WithoutCancel(ctx)); err != nil {
+			return err
+		}
+		queue = q
+	}
+
+	ln, err := net.Listen("tcp", a.Cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("app: listen on %s: %w", a.Cfg.Addr, err)
+	}
+	srv := &http.Server{
+		Handler:           a.Handler,
+		ReadHeaderTimeout: a.Cfg.HTTP.ReadHeaderTimeout,
+		ReadTimeout:       a.Cfg.HTTP.ReadTimeout,
+		WriteTimeout:      a.Cfg.HTTP.WriteTimeout,
+		IdleTimeout:       a.Cfg.HTTP.IdleTimeout,
+		ErrorLog:          slog.NewLogLogger(slog.Default().Handler(), slog.LevelWarn),
+		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	slog.Info("voyage serving", "addr", "http://"+ln.Addr().String(), "db", string(a.DB.Dialect), "version", Version)
+	if ready != nil {
+		ready(ln.Addr().String())
+	}
+
+	select {
+	case err := <-errc:
+		if queue != nil {
+			_ = queue.Stop(context.Background())
+		}
+		return fmt.Errorf("app: serve: %w", err)
+	case <-ctx.Done():
+	}
+	slog.Info("shutting down", "timeout", a.Cfg.HTTP.ShutdownTimeout)
+	shutCtx, cancel := context.WithTimeout(context.Background(), a.Cfg.HTTP.ShutdownTimeout)
+	defer cancel()
+	var errs []error
+	if err := srv.Shutdown(shutCtx); err != nil {
+		errs = append(errs, fmt.Errorf("app: http shutdown: %w", err))
+	}
+	if queue != nil {
+		if err := queue.Stop(shutCtx); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	slog.Info("stopped")
+	return errors.Join(errs...)
+}

@@ -1,0 +1,394 @@
+package app_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/voyage/voyage/pkg/app"
+	"github.com/voyage/voyage/pkg/config"
+	"github.com/voyage/voyage/pkg/store"
+	"github.com/voyage/voyage/pkg/store/storetest"
+)
+
+// newApp starts the whole handler behind a real HTTP server on the engine d.
+func newApp(t testing.TB, d store.Dialect) (*app.App, *httptest.Server) {
+	t.Helper()
+	cfg, err := config.Load("", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.DB = storetest.DSN(t, d)
+	cfg.HTTP.MaxBodyBytes = 64 << 10
+	a, err := app.New(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.Close() })
+	srv := httptest.NewServer(a.Handler)
+	t.Cleanup(srv.Close)
+	return a, srv
+}
+
+func forEachEngine(t *testing.T, fn func(t *testing.T, a *app.App, srv *httptest.Server)) {
+	for _, d := range storetest.Engines {
+		t.Run(string(d), func(t *testing.T) {
+			a, srv := newApp(t, d)
+			fn(t, a, srv)
+		})
+	}
+}
+
+type envelope struct {
+	Code    int             `json:"code"`
+	Data    json.RawMessage `json:"data"`
+	Message string          `json:"message"`
+}
+
+func call(t *testing.T, srv *httptest.Server, method, path, lang, body string, hdr ...string) (*http.Response, envelope) {
+	t.Helper()
+	req, err := http.NewRequest(method, srv.URL+path, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if lang != "" {
+		req.Header.Set("Accept-Language", lang)
+	}
+	for i := 0; i+1 < len(hdr); i += 2 {
+		req.Header.Set(hdr[i], hdr[i+1])
+	}
+	resp, err := srv.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	var env envelope
+	if err := json.Unmarshal(raw, &env); err != nil {
+		t.Fatalf("%s %s: body is not an envelope: %v\n%s", method, path, err, raw)
+	}
+	return resp, env
+}
+
+func countApplications(t *testing.T, a *app.App) int {
+	t.Helper()
+	var n int
+	if err := a.DB.GetContext(context.Background(), &n, `SELECT COUNT(*) FROM applications`); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+func TestSiteConfig(t *testing.T) {
+	forEachEngine(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
+		resp, env := call(t, srv, "GET", "/base/v2/config/getSiteConfig", "", "")
+		if resp.StatusCode != 200 || env.Code != 0 {
+			t.Fatalf("status %d code %d", resp.StatusCode, env.Code)
+		}
+		var info map[string]any
+		if err := json.Unmarshal(env.Data, &info); err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range []string{"logo", "whiteLogo", "name", "shortName", "chineseName", "chineseShortName", "type", "dateFormat",
+			"defaultCurrency", "defaultLanguage", "currencies", "favicon", "isIcp", "icpCode", "isNetworkSecurity", "networkSecurityCode", "rateMap"} {
+			if _, ok := info[f]; !ok {
+				t.Errorf("site info lacks %s", f)
+			}
+		}
+		if info["dateFormat"] != "yyyy-MM-dd" || info["defaultCurrency"] != "CNY" || info["defaultLanguage"] != "zh-cn" || info["type"] != "client" {
+			t.Errorf("defaults wrong: %v %v %v %v", info["dateFormat"], info["defaultCurrency"], info["defaultLanguage"], info["type"])
+		}
+		if cur, _ := info["currencies"].([]any); len(cur) != 23 {
+			t.Errorf("currencies = %v, want the 23 of spec §9", info["currencies"])
+		}
+		rates, _ := info["rateMap"].(map[string]any)
+		if rates["CNY"] != "1" {
+			t.Errorf("rateMap[CNY] = %v, want 1", rates["CNY"])
+		}
+	})
+}
+
+func TestApplicationsAPI(t *testing.T) {
+	forEachEngine(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
+		// Invalid: every spec §5 message, in the request's language, nothing stored.
+		resp, env := call(t, srv, "POST", "/base/v2/applications", "en", `{"name":" ","country":"","email":"","phone":""}`)
+		if resp.StatusCode != 400 || env.Code != 100001 {
+			t.Fatalf("invalid application: status %d code %d", resp.StatusCode, env.Code)
+		}
+		var vd struct{ Fields map[string]string }
+		if err := json.Unmarshal(env.Data, &vd); err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]string{"name": "Please input the username", "country": "Please select your country", "email": "Please input email address or phone number"}
+		for f, msg := range want {
+			if vd.Fields[f] != msg {
+				t.Errorf("field %s: %q, want %q", f, vd.Fields[f], msg)
+			}
+		}
+		_, env = call(t, srv, "POST", "/base/v2/applications", "en", `{"name":"Li","country":"CN","email":"li@"}`)
+		if err := json.Unmarshal(env.Data, &vd); err != nil || vd.Fields["email"] != "The email format is incorrect." {
+			t.Errorf("bad email: %s", env.Data)
+		}
+		_, env = call(t, srv, "POST", "/base/v2/applications", "zh-CN,zh;q=0.9", `{"name":"","country":"CN","phone":"+86 10 1234 5678"}`)
+		if err := json.Unmarshal(env.Data, &vd); err != nil || vd.Fields["name"] != "请输入用户名" {
+			t.Errorf("zh-cn message: %s", env.Data)
+		}
+		_, env = call(t, srv, "POST", "/base/v2/applications", "", `{"name":"X","country":"ZZ","phone":"12345"}`, "Cookie", "lang=zh-tw")
+		if err := json.Unmarshal(env.Data, &vd); err != nil || vd.Fields["country"] != "請選擇您的國家/地區" {
+			t.Errorf("zh-tw cookie message: %s", env.Data)
+		}
+		if n := countApplications(t, a); n != 0 {
+			t.Fatalf("invalid applications stored %d rows", n)
+		}
+
+		resp, env = call(t, srv, "POST", "/base/v2/applications", "en",
+			`{"name":"Ms Zhang","email":"zhang@example.com","country":"cn","companyName":"Blue Sea Travel","website":"blue-sea.example.com","remark":"200 tickets a month"}`)
+		if resp.StatusCode != 201 || env.Code != 0 {
+			t.Fatalf("valid application: status %d code %d %s", resp.StatusCode, env.Code, env.Message)
+		}
+		var got struct{ ID int64 }
+		if err := json.Unmarshal(env.Data, &got); err != nil || got.ID == 0 {
+			t.Fatalf("no id in %s", env.Data)
+		}
+		var row struct {
+			Country string `db:"country"`
+			Lang    string `db:"lang"`
+		}
+		if err := a.DB.GetContext(context.Background(), &row, `SELECT country, lang FROM applications`); err != nil {
+			t.Fatal(err)
+		}
+		if row.Country != "CN" || row.Lang != "en" {
+			t.Errorf("stored %+v, want CN/en", row)
+		}
+	})
+}
+
+func TestBadRequests(t *testing.T) {
+	forEachEngine(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
+		tests := []struct {
+			name, method, path, lang, body string
+			status, code                   int
+			message                        string
+		}{
+			{"malformed JSON", "POST", "/base/v2/applications", "en", `{"name":`, 400, 100001, "The request body is not valid JSON."},
+			{"malformed JSON zh-cn", "POST", "/base/v2/applications", "zh-cn", `nope`, 400, 100001, "请求内容不是有效的 JSON。"},
+			{"trailing data", "POST", "/base/v2/applications", "en", `{"name":"a"} {}`, 400, 100001, "The request body is not valid JSON."},
+			{"empty body", "POST", "/base/v2/applications", "en", ``, 400, 100001, "The request body is not valid JSON."},
+			{"oversize body", "POST", "/base/v2/applications", "en", `{"remark":"` + strings.Repeat("x", 70<<10) + `"}`, 413, 100002, ""},
+			{"unknown API path", "GET", "/base/v2/nothing-here", "en", ``, 404, 100004, "Not Found"},
+			{"unknown order path", "GET", "/order/v2/x", "zh-tw", ``, 404, 100004, "找不到"},
+			{"wrong method", "DELETE", "/base/v2/config/getSiteConfig", "en", ``, 405, 100004, "This method is not allowed for this address."},
+			{"default language is zh-cn", "GET", "/shopping/v2/none", "", ``, 404, 100004, "未找到"},
+		}
+		for _, tt := range tests {
+			t.Run(tt.name, func(t *testing.T) {
+				resp, env := call(t, srv, tt.method, tt.path, tt.lang, tt.body)
+				if resp.StatusCode != tt.status || env.Code != tt.code {
+					t.Fatalf("status %d code %d (%s), want %d %d", resp.StatusCode, env.Code, env.Message, tt.status, tt.code)
+				}
+				if tt.message != "" && env.Message != tt.message {
+					t.Errorf("message %q, want %q", env.Message, tt.message)
+				}
+				if env.Message == "" {
+					t.Error("error without a message")
+				}
+			})
+		}
+		if n := countApplications(t, a); n != 0 {
+			t.Fatalf("bad requests stored %d applications", n)
+		}
+	})
+}
+
+func TestOpenAPICoversEveryRoute(t *testing.T) {
+	a, srv := newApp(t, store.SQLite)
+	resp, err := srv.Client().Get(srv.URL + "/openapi.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var doc struct {
+		OpenAPI    string                               `json:"openapi"`
+		Paths      map[string]map[string]map[string]any `json:"paths"`
+		Components struct {
+			Schemas map[string]any `json:"schemas"`
+		} `json:"components"`
+	}
+	raw, _ := io.ReadAll(resp.Body)
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.OpenAPI != "3.1.0" {
+		t.Errorf("openapi = %q", doc.OpenAPI)
+	}
+	routes := a.Router.Routes()
+	if len(routes) == 0 {
+		t.Fatal("no routes registered")
+	}
+	for _, r := range routes {
+		op, ok := doc.Paths[r.Path][strings.ToLower(r.Method)]
+		if !ok {
+			t.Errorf("%s %s is registered but missing from /openapi.json", r.Method, r.Path)
+			continue
+		}
+		if op["summary"] == "" || op["responses"] == nil {
+			t.Errorf("%s %s: operation without summary or responses", r.Method, r.Path)
+		}
+		// The route answers through the mux, not the unknown-path fallback.
+		path := strings.NewReplacer("{id}", "1", "{a}", "1", "{b}", "1").Replace(r.Path)
+		req, _ := http.NewRequest(r.Method, srv.URL+path, strings.NewReader("{}"))
+		req.Header.Set("Content-Type", "application/json")
+		res, err := srv.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode == 404 || res.StatusCode == 405 {
+			t.Errorf("%s %s answers %d: registered in the document but not routed", r.Method, r.Path, res.StatusCode)
+		}
+	}
+	// Every $ref points at a schema that exists.
+	for _, m := range refPattern.FindAllStringSubmatch(string(raw), -1) {
+		if _, ok := doc.Components.Schemas[m[1]]; !ok {
+			t.Errorf("dangling $ref to %s", m[1])
+		}
+	}
+}
+
+func TestSecurityHeadersAndCrossOrigin(t *testing.T) {
+	_, srv := newApp(t, store.SQLite)
+	resp, err := srv.Client().Get(srv.URL + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	csp := resp.Header.Get("Content-Security-Policy")
+	for _, want := range []string{"script-src 'self'", "object-src 'none'", "frame-ancestors 'self'"} {
+		if !strings.Contains(csp, want) {
+			t.Errorf("CSP %q lacks %q", csp, want)
+		}
+	}
+	if resp.Header.Get("X-Content-Type-Options") != "nosniff" || resp.Header.Get("X-Request-Id") == "" {
+		t.Errorf("missing nosniff or request id: %v", resp.Header)
+	}
+
+	// A cross-site form post is refused and stores nothing; same-origin passes.
+	form := url.Values{"name": {"A"}, "country": {"CN"}, "email": {"a@example.com"}}.Encode()
+	req, _ := http.NewRequest("POST", srv.URL+"/applications", strings.NewReader(form))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Sec-Fetch-Site", "cross-site")
+	req.Header.Set("Origin", "https://evil.example")
+	res, err := srv.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusForbidden {
+		t.Errorf("cross-site post answered %d, want 403", res.StatusCode)
+	}
+	_, env := call(t, srv, "POST", "/base/v2/applications", "en", `{"name":"A","country":"CN","email":"a@example.com"}`, "Sec-Fetch-Site", "cross-site", "Origin", "https://evil.example")
+	if env.Code != 200003 {
+		t.Errorf("cross-site API call code %d, want 200003", env.Code)
+	}
+}
+
+func TestHealthAndReadiness(t *testing.T) {
+	a, srv := newApp(t, store.SQLite)
+	for path, want := range map[string]int{"/healthz": 200, "/readyz": 200} {
+		res, err := srv.Client().Get(srv.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != want {
+			t.Errorf("%s = %d, want %d", path, res.StatusCode, want)
+		}
+	}
+	if err := a.DB.MigrateDown(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	res, err := srv.Client().Get(srv.URL + "/readyz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != 503 {
+		t.Errorf("/readyz with a pending migration = %d, want 503", res.StatusCode)
+	}
+}
+
+// TestGracefulShutdown: a request in flight when the signal comes completes.
+func TestGracefulShutdown(t *testing.T) {
+	cfg, err := config.Load("", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.DB = storetest.DSN(t, store.SQLite)
+	cfg.Addr = "127.0.0.1:0"
+	a, err := app.New(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	started := make(chan struct{})
+	release := make(chan struct{})
+	inner := a.Handler
+	a.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/slow" {
+			close(started)
+			<-release
+			_, _ = w.Write([]byte("finished"))
+			return
+		}
+		inner.ServeHTTP(w, r)
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	addrc := make(chan string, 1)
+	done := make(chan error, 1)
+	go func() { done <- a.Serve(ctx, func(addr string) { addrc <- addr }) }()
+	addr := <-addrc
+
+	body := make(chan string, 1)
+	go func() {
+		res, err := http.Get("http://" + addr + "/slow")
+		if err != nil {
+			body <- "error: " + err.Error()
+			return
+		}
+		b, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		body <- string(b)
+	}()
+	<-started
+	cancel()
+	// New connections are refused once shutdown begins.
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		if _, err := http.Get("http://" + addr + "/healthz"); err != nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("server still accepting connections after shutdown began")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	close(release)
+	if got := <-body; got != "finished" {
+		t.Errorf("in-flight request got %q, want it to finish", got)
+	}
+	if err := <-done; err != nil {
+		t.Errorf("Serve returned %v", err)
+	}
+}
+
+var refPattern = regexp.MustCompile(`"#/components/schemas/([^"]+)"`)

@@ -1,0 +1,91 @@
+package auth
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestPasswordHashing(t *testing.T) {
+	h, err := HashPassword("demo-pass-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(h, "$argon2id$v=19$m=19456,t=2,p=1$") {
+		t.Errorf("hash %q is not argon2id with OWASP parameters", h)
+	}
+	h2, _ := HashPassword("demo-pass-1")
+	if h == h2 {
+		t.Error("two hashes of one password are equal: salt missing")
+	}
+	tests := []struct {
+		pw         string
+		ok, rehash bool
+	}{
+		{"demo-pass-1", true, false},
+		{"demo-pass-2", false, false},
+		{"", false, false},
+	}
+	for _, tt := range tests {
+		ok, rehash, err := VerifyPassword(h, tt.pw)
+		if err != nil || ok != tt.ok || rehash != tt.rehash {
+			t.Errorf("VerifyPassword(%q) = %v, %v, %v", tt.pw, ok, rehash, err)
+		}
+	}
+	weak := "$argon2id$v=19$m=8192,t=1,p=1$c2FsdHNhbHRzYWx0c2FsdA$" + strings.Repeat("A", 43)
+	if _, _, err := VerifyPassword(weak, "x"); err != nil {
+		t.Errorf("weak hash rejected: %v", err)
+	}
+	for _, bad := range []string{"", "plain", "$argon2i$v=19$m=1,t=1,p=1$a$b", "$argon2id$v=19$m=x$a$b"} {
+		if ok, _, err := VerifyPassword(bad, "x"); ok || err == nil {
+			t.Errorf("VerifyPassword(%q) accepted a malformed hash", bad)
+		}
+	}
+}
+
+func TestPasswordLength(t *testing.T) {
+	tests := []struct {
+		pw string
+		ok bool
+	}{
+		{"12345", false}, {"123456", true}, {"123456789012345", true}, {"1234567890123456", false},
+		{"密码密码密码", true}, {"密码密码密", false},
+	}
+	for _, tt := range tests {
+		if err := CheckPasswordLength(tt.pw); (err == nil) != tt.ok {
+			t.Errorf("CheckPasswordLength(%q) = %v, want ok %v", tt.pw, err, tt.ok)
+		}
+	}
+}
+
+func TestTokens(t *testing.T) {
+	tok, hash, err := NewToken()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tok) != 43 || HashToken(tok) != hash || strings.Contains(hash, tok) {
+		t.Errorf("token %q hash %q", tok, hash)
+	}
+	tok2, _, _ := NewToken()
+	if tok == tok2 {
+		t.Error("two tokens are equal")
+	}
+}
+
+func BenchmarkHashPassword(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := HashPassword("demo-pass-1"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkVerifyPassword(b *testing.B) {
+	h, _ := HashPassword("demo-pass-1")
+	b.ReportAllocs()
+	for b.Loop() {
+		if ok, _, _ := VerifyPassword(h, "demo-pass-1"); !ok {
+			b.Fatal("mismatch")
+		}
+	}
+}

@@ -1,0 +1,87 @@
+// Package cli builds the voyage command tree (cobra): serve, migrate, demo,
+// version, and the admin nouns added by later domains.
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/voyage/voyage/pkg/app"
+	"github.com/voyage/voyage/pkg/config"
+	"github.com/voyage/voyage/pkg/server"
+)
+
+// Root holds what every command shares.
+type Root struct {
+	Cmd        *cobra.Command
+	configFile string
+	Out        io.Writer
+	Err        io.Writer
+}
+
+// New builds the command tree.
+func New() *Root {
+	r := &Root{Out: os.Stdout, Err: os.Stderr}
+	cmd := &cobra.Command{
+		Use:           "voyage",
+		Short:         "Voyage: B2B travel platform (agency API, portal, admin tools)",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	cmd.PersistentFlags().StringVar(&r.configFile, "config", "", "config file (default ./voyage.yaml when present)")
+	cmd.PersistentFlags().String("db", "", "database: a SQLite file path or sqlite: URL, or a postgres:// URL (default ./var/voyage.db)")
+	cmd.PersistentFlags().String("log-level", "", "log level: debug, info, warn, error")
+	r.Cmd = cmd
+	cmd.AddCommand(r.serveCmd(), r.migrateCmd(), r.demoCmd(), r.versionCmd())
+	return r
+}
+
+// Execute runs the command line and returns the process exit code.
+func (r *Root) Execute(ctx context.Context) int {
+	if err := r.Cmd.ExecuteContext(ctx); err != nil {
+		fmt.Fprintln(r.Err, "voyage:", err)
+		return 1
+	}
+	return 0
+}
+
+// config loads settings for cmd, applying its flags, and sets up logging.
+func (r *Root) config(cmd *cobra.Command) (config.Config, error) {
+	cfg, err := config.Load(r.configFile, cmd.Flags())
+	if err != nil {
+		return config.Config{}, err
+	}
+	setupLogging(r.Err, cfg)
+	return cfg, nil
+}
+
+func setupLogging(w io.Writer, cfg config.Config) {
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(cfg.LogLevel)); err != nil {
+		level = slog.LevelInfo
+	}
+	opts := &slog.HandlerOptions{Level: level}
+	var h slog.Handler = slog.NewTextHandler(w, opts)
+	if strings.EqualFold(cfg.LogFormat, "json") {
+		h = slog.NewJSONHandler(w, opts)
+	}
+	slog.SetDefault(slog.New(server.LogHandler{Handler: h}))
+}
+
+func (r *Root) versionCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print the version",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			fmt.Fprintln(cmd.OutOrStdout(), "voyage", app.Version)
+			return nil
+		},
+	}
+}

@@ -1,0 +1,72 @@
+package cli
+
+import (
+	"fmt"
+	"os/signal"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"github.com/voyage/voyage/pkg/app"
+	"github.com/voyage/voyage/pkg/demo"
+)
+
+func (r *Root) serveCmd() *cobra.Command {
+	var seed bool
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Serve the agency API and the portal (migrates the database first unless --no-migrate)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cfg, err := r.config(cmd)
+			if err != nil {
+				return err
+			}
+			ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGINT, syscall.SIGTERM)
+			defer stop()
+			a, err := app.New(ctx, cfg)
+			if err != nil {
+				return err
+			}
+			defer a.Close()
+			if seed {
+				if err := demo.Seed(ctx, a.DB, a.Site); err != nil {
+					return err
+				}
+			}
+			return a.Serve(ctx, func(addr string) {
+				fmt.Fprintf(cmd.OutOrStdout(), "Voyage is running at http://%s\n", addr)
+			})
+		},
+	}
+	cmd.Flags().String("addr", "", "listen address (default 127.0.0.1:8080)")
+	cmd.Flags().Bool("no-migrate", false, "do not apply pending migrations on start")
+	cmd.Flags().BoolVar(&seed, "demo", false, "seed the demo data before serving (idempotent)")
+	return cmd
+}
+
+func (r *Root) demoCmd() *cobra.Command {
+	cmd := &cobra.Command{Use: "demo", Short: "Demo data"}
+	cmd.AddCommand(&cobra.Command{
+		Use:   "seed",
+		Short: "Add the demo data that is missing (safe to run again)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cfg, err := r.config(cmd)
+			if err != nil {
+				return err
+			}
+			a, err := app.New(cmd.Context(), cfg)
+			if err != nil {
+				return err
+			}
+			defer a.Close()
+			if err := demo.Seed(cmd.Context(), a.DB, a.Site); err != nil {
+				return err
+			}
+			fmt.Fprintln(cmd.OutOrStdout(), "demo data is in place")
+			return nil
+		},
+	})
+	return cmd
+}

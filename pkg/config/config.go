@@ -1,0 +1,185 @@
+// Package config loads Voyage's settings with viper: built-in defaults, then a
+// config file, then VOYAGE_* environment variables, then command-line flags.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+	"github.com/spf13/viper"
+)
+
+// Config is every setting of the binary. Keys in the config file and the
+// environment use the mapstructure names (VOYAGE_HTTP_READ_TIMEOUT for
+// http.read_timeout).
+type Config struct {
+	DB        string     `mapstructure:"db"`
+	Addr      string     `mapstructure:"addr"`
+	NoMigrate bool       `mapstructure:"no_migrate"`
+	LogLevel  string     `mapstructure:"log_level"`
+	LogFormat string     `mapstructure:"log_format"`
+	HTTP      HTTPConfig `mapstructure:"http"`
+	Jobs      JobsConfig `mapstructure:"jobs"`
+	Site      SiteConfig `mapstructure:"site"`
+}
+
+// HTTPConfig bounds what one request may cost the server.
+type HTTPConfig struct {
+	ReadHeaderTimeout time.Duration `mapstructure:"read_header_timeout"`
+	ReadTimeout       time.Duration `mapstructure:"read_timeout"`
+	WriteTimeout      time.Duration `mapstructure:"write_timeout"`
+	IdleTimeout       time.Duration `mapstructure:"idle_timeout"`
+	ShutdownTimeout   time.Duration `mapstructure:"shutdown_timeout"`
+	MaxBodyBytes      int64         `mapstructure:"max_body_bytes"`
+	// SecureCookies marks cookies Secure; on for any deployment behind TLS.
+	SecureCookies bool `mapstructure:"secure_cookies"`
+}
+
+// JobsConfig tunes the River queue.
+type JobsConfig struct {
+	Enabled         bool          `mapstructure:"enabled"`
+	Workers         int           `mapstructure:"workers"`
+	CleanupInterval time.Duration `mapstructure:"cleanup_interval"`
+}
+
+// SiteConfig is the provider's branding and defaults served as site info.
+type SiteConfig struct {
+	Name                string            `mapstructure:"name"`
+	ShortName           string            `mapstructure:"short_name"`
+	ChineseName         string            `mapstructure:"chinese_name"`
+	ChineseShortName    string            `mapstructure:"chinese_short_name"`
+	Logo                string            `mapstructure:"logo"`
+	WhiteLogo           string            `mapstructure:"white_logo"`
+	Favicon             string            `mapstructure:"favicon"`
+	Type                string            `mapstructure:"type"`
+	DateFormat          string            `mapstructure:"date_format"`
+	DefaultCurrency     string            `mapstructure:"default_currency"`
+	DefaultLanguage     string            `mapstructure:"default_language"`
+	Currencies          []string          `mapstructure:"currencies"`
+	IsICP               bool              `mapstructure:"is_icp"`
+	ICPCode             string            `mapstructure:"icp_code"`
+	IsNetworkSecurity   bool              `mapstructure:"is_network_security"`
+	NetworkSecurityCode string            `mapstructure:"network_security_code"`
+	Rates               map[string]string `mapstructure:"rates"`
+	WebsitePrefix       string            `mapstructure:"website_prefix"`
+}
+
+// Currencies is the spec §9 list of supported currencies.
+var Currencies = []string{"CNY", "USD", "EUR", "HKD", "JPY", "GBP", "AUD", "CAD", "THB", "SGD", "CHF",
+	"DKK", "MOP", "MYR", "NOK", "NZD", "PHP", "RUB", "SEK", "TWD", "KRW", "ZAR", "ILS"}
+
+// DefaultDBPath is where the embedded database lives when --db is empty.
+const DefaultDBPath = "./var/voyage.db"
+
+func setDefaults(v *viper.Viper) {
+	v.SetDefault("db", "")
+	v.SetDefault("addr", "127.0.0.1:8080")
+	v.SetDefault("no_migrate", false)
+	v.SetDefault("log_level", "info")
+	v.SetDefault("log_format", "text")
+	v.SetDefault("http.read_header_timeout", 5*time.Second)
+	v.SetDefault("http.read_timeout", 30*time.Second)
+	v.SetDefault("http.write_timeout", 60*time.Second)
+	v.SetDefault("http.idle_timeout", 120*time.Second)
+	v.SetDefault("http.shutdown_timeout", 25*time.Second)
+	v.SetDefault("http.max_body_bytes", 1<<20)
+	v.SetDefault("http.secure_cookies", false)
+	v.SetDefault("jobs.enabled", true)
+	v.SetDefault("jobs.workers", 10)
+	v.SetDefault("jobs.cleanup_interval", 15*time.Minute)
+	v.SetDefault("site.name", "Voyage Travel Technology")
+	v.SetDefault("site.short_name", "Voyage")
+	v.SetDefault("site.chinese_name", "远航旅行科技")
+	v.SetDefault("site.chinese_short_name", "远航")
+	v.SetDefault("site.logo", "/static/logo.svg")
+	v.SetDefault("site.white_logo", "/static/logo-white.svg")
+	v.SetDefault("site.favicon", "/static/favicon.svg")
+	v.SetDefault("site.type", "client")
+	v.SetDefault("site.date_format", "yyyy-MM-dd")
+	v.SetDefault("site.default_currency", "CNY")
+	v.SetDefault("site.default_language", "zh-cn")
+	v.SetDefault("site.currencies", Currencies)
+	v.SetDefault("site.is_icp", false)
+	v.SetDefault("site.icp_code", "")
+	v.SetDefault("site.is_network_security", false)
+	v.SetDefault("site.network_security_code", "")
+	v.SetDefault("site.rates", map[string]string{})
+	v.SetDefault("site.website_prefix", "")
+}
+
+// Load builds the configuration. configFile may be empty, in which case
+// ./voyage.yaml is read when present. flags may be nil; only flags the user
+// actually set override lower layers.
+func Load(configFile string, flags *pflag.FlagSet) (Config, error) {
+	v := viper.New()
+	setDefaults(v)
+	v.SetEnvPrefix("VOYAGE")
+	v.SetEnvKeyReplacer(strings.NewReplacer(".", "_"))
+	v.AutomaticEnv()
+
+	if configFile != "" {
+		v.SetConfigFile(configFile)
+		if err := v.ReadInConfig(); err != nil {
+			return Config{}, fmt.Errorf("config: read %s: %w", configFile, err)
+		}
+	} else if _, err := os.Stat("voyage.yaml"); err == nil {
+		v.SetConfigFile("voyage.yaml")
+		if err := v.ReadInConfig(); err != nil {
+			return Config{}, fmt.Errorf("config: read voyage.yaml: %w", err)
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return Config{}, fmt.Errorf("config: stat voyage.yaml: %w", err)
+	}
+
+	if flags != nil {
+		for flag, key := range map[string]string{"db": "db", "addr": "addr", "no-migrate": "no_migrate", "log-level": "log_level"} {
+			if f := flags.Lookup(flag); f != nil {
+				if err := v.BindPFlag(key, f); err != nil {
+					return Config{}, fmt.Errorf("config: bind flag %s: %w", flag, err)
+				}
+			}
+		}
+	}
+
+	var c Config
+	if err := v.Unmarshal(&c); err != nil {
+		return Config{}, fmt.Errorf("config: decode: %w", err)
+	}
+	if c.DB == "" {
+		c.DB = DefaultDBPath
+	}
+	return c, c.Validate()
+}
+
+// Validate rejects settings the server cannot run with.
+func (c Config) Validate() error {
+	if c.Addr == "" {
+		return errors.New("config: addr is empty")
+	}
+	if c.HTTP.MaxBodyBytes <= 0 {
+		return errors.New("config: http.max_body_bytes must be positive")
+	}
+	known := map[string]bool{}
+	for _, cur := range Currencies {
+		known[cur] = true
+	}
+	if !known[c.Site.DefaultCurrency] {
+		return fmt.Errorf("config: site.default_currency %q is not a supported currency", c.Site.DefaultCurrency)
+	}
+	for _, cur := range c.Site.Currencies {
+		if !known[cur] {
+			return fmt.Errorf("config: site.currencies: %q is not a supported currency", cur)
+		}
+	}
+	switch c.Site.DefaultLanguage {
+	case "en", "zh-cn", "zh-tw":
+	default:
+		return fmt.Errorf("config: site.default_language %q is not one of en, zh-cn, zh-tw", c.Site.DefaultLanguage)
+	}
+	return nil
+}

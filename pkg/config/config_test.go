@@ -1,0 +1,76 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/spf13/pflag"
+)
+
+func TestPrecedence(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "voyage.yaml")
+	if err := os.WriteFile(file, []byte("addr: 127.0.0.1:9000\ndb: /from/file.db\nhttp:\n  read_timeout: 7s\nsite:\n  default_language: en\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	c, err := Load("", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Addr != "127.0.0.1:8080" || c.DB != DefaultDBPath || c.Site.DefaultCurrency != "CNY" || c.Site.DefaultLanguage != "zh-cn" || len(c.Site.Currencies) != 23 {
+		t.Errorf("defaults: %+v", c)
+	}
+
+	c, err = Load(file, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Addr != "127.0.0.1:9000" || c.DB != "/from/file.db" || c.HTTP.ReadTimeout != 7*time.Second || c.Site.DefaultLanguage != "en" {
+		t.Errorf("file did not override defaults: %+v", c)
+	}
+
+	t.Setenv("VOYAGE_ADDR", "127.0.0.1:9100")
+	t.Setenv("VOYAGE_HTTP_READ_TIMEOUT", "9s")
+	c, err = Load(file, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Addr != "127.0.0.1:9100" || c.HTTP.ReadTimeout != 9*time.Second || c.DB != "/from/file.db" {
+		t.Errorf("env did not override the file: %+v", c)
+	}
+
+	flags := pflag.NewFlagSet("t", pflag.ContinueOnError)
+	flags.String("addr", "", "")
+	flags.String("db", "", "")
+	if err := flags.Parse([]string{"--addr", "127.0.0.1:9200"}); err != nil {
+		t.Fatal(err)
+	}
+	c, err = Load(file, flags)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Addr != "127.0.0.1:9200" {
+		t.Errorf("flag did not override env: %s", c.Addr)
+	}
+	if c.DB != "/from/file.db" {
+		t.Errorf("an unset flag overrode the file: db = %s", c.DB)
+	}
+}
+
+func TestValidate(t *testing.T) {
+	t.Setenv("VOYAGE_SITE_DEFAULT_CURRENCY", "XXX")
+	if _, err := Load("", nil); err == nil {
+		t.Error("unsupported default currency accepted")
+	}
+	t.Setenv("VOYAGE_SITE_DEFAULT_CURRENCY", "USD")
+	t.Setenv("VOYAGE_SITE_DEFAULT_LANGUAGE", "fr")
+	if _, err := Load("", nil); err == nil {
+		t.Error("unsupported default language accepted")
+	}
+	if _, err := Load(filepath.Join(t.TempDir(), "missing.yaml"), nil); err == nil {
+		t.Error("missing explicit config file accepted")
+	}
+}

@@ -1,0 +1,123 @@
+package i18n
+
+import (
+	"context"
+	"regexp"
+	"sort"
+	"testing"
+	"testing/fstest"
+)
+
+// TestCatalogsComplete fails when a key is missing in any language, when a
+// translation is empty, or when languages disagree on a message's placeholders.
+func TestCatalogsComplete(t *testing.T) {
+	c, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := map[string]bool{}
+	for _, l := range Supported() {
+		for _, k := range c.Keys(l) {
+			all[k] = true
+		}
+	}
+	if len(all) == 0 {
+		t.Fatal("no keys loaded")
+	}
+	placeholder := regexp.MustCompile(`\{\{\s*(\w+)\s*\}\}`)
+	names := func(s string) []string {
+		var out []string
+		for _, m := range placeholder.FindAllStringSubmatch(s, -1) {
+			out = append(out, m[1])
+		}
+		sort.Strings(out)
+		return out
+	}
+	for k := range all {
+		en := c.msgs[EN][k]
+		for _, l := range Supported() {
+			v, ok := c.msgs[l][k]
+			if !ok {
+				t.Errorf("key %q missing in %s", k, l)
+				continue
+			}
+			if v == "" {
+				t.Errorf("key %q empty in %s", k, l)
+			}
+			if a, b := names(en), names(v); len(a) != len(b) || (len(a) > 0 && a[0] != b[0]) {
+				t.Errorf("key %q: placeholders %v in en but %v in %s", k, a, b, l)
+			}
+		}
+	}
+}
+
+func TestLoadRejectsDuplicates(t *testing.T) {
+	fsys := fstest.MapFS{
+		"l/en/a.json":    {Data: []byte(`{"x.k":"one"}`)},
+		"l/en/b.json":    {Data: []byte(`{"x.k":"two"}`)},
+		"l/zh-cn/a.json": {Data: []byte(`{}`)},
+		"l/zh-tw/a.json": {Data: []byte(`{}`)},
+	}
+	if _, err := LoadFS(fsys, "l"); err == nil {
+		t.Fatal("a key defined in two files loaded without error")
+	}
+}
+
+func TestT(t *testing.T) {
+	fsys := fstest.MapFS{
+		"l/en/a.json":    {Data: []byte(`{"hello":"Hello {{name}}","only.en":"English only"}`)},
+		"l/zh-cn/a.json": {Data: []byte(`{"hello":"你好，{{name}}"}`)},
+		"l/zh-tw/a.json": {Data: []byte(`{"hello":"您好，{{name}}"}`)},
+	}
+	c, err := LoadFS(fsys, "l")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct{ lang, key, want string }{
+		{"en", "hello", "Hello Ann"},
+		{"zh-CN", "hello", "你好，Ann"},
+		{"zh_TW", "hello", "您好，Ann"},
+		{"zh-cn", "only.en", "English only"},
+		{"en", "missing.key", "missing.key"},
+	}
+	for _, tt := range tests {
+		if got := c.T(tt.lang, tt.key, "name", "Ann"); got != tt.want {
+			t.Errorf("T(%s, %s) = %q, want %q", tt.lang, tt.key, got, tt.want)
+		}
+	}
+	ctx := WithLocalizer(context.Background(), c, "zh-tw")
+	if got := T(ctx, "hello", "name", "Bo"); got != "您好，Bo" {
+		t.Errorf("T(ctx) = %q", got)
+	}
+	if !Has(ctx, "hello") || Has(ctx, "nope") {
+		t.Error("Has is wrong")
+	}
+}
+
+func TestNegotiate(t *testing.T) {
+	tests := []struct{ cookie, accept, def, want string }{
+		{"", "", "zh-cn", ZhCN},
+		{"", "", "", ZhCN},
+		{"", "", "en", EN},
+		{"en", "zh-CN", "zh-cn", EN},
+		{"klingon", "zh-TW", "en", ZhTW},
+		{"", "fr-FR,en;q=0.8,zh;q=0.5", "zh-cn", EN},
+		{"", "zh-Hant-HK", "en", ZhTW},
+		{"", "zh-HK", "en", ZhTW},
+		{"", "zh-SG", "en", ZhCN},
+		{"", "zh", "en", ZhCN},
+		{"", "en;q=0.2,zh-TW;q=0.9", "en", ZhTW},
+		{"", "de,fr", "en", EN},
+		{"", "en;q=0", "zh-tw", ZhTW},
+	}
+	for _, tt := range tests {
+		if got := Negotiate(tt.cookie, tt.accept, tt.def); got != tt.want {
+			t.Errorf("Negotiate(%q, %q, %q) = %q, want %q", tt.cookie, tt.accept, tt.def, got, tt.want)
+		}
+	}
+	for in, want := range map[string]string{"en": "en", "zh-cn": "zh-CN", "zh-tw": "zh-TW", "": "en"} {
+		if got := HTMLLang(in); got != want {
+			t.Errorf("HTMLLang(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -1,0 +1,120 @@
+// Package jobs runs Voyage's background work on River, on whichever engine the
+// store uses. Workers for later domains (ticketing, deadlines, webhooks,
+// statements) register here too.
+package jobs
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/riverqueue/river"
+
+	"github.com/voyage/voyage/pkg/store"
+)
+
+// Config tunes the queue.
+type Config struct {
+	Workers         int
+	CleanupInterval time.Duration
+	// Retention keeps ended sessions this long so an old token still gets the
+	// precise "expired" answer rather than "unknown".
+	Retention time.Duration
+}
+
+// Queue is the running River client.
+type Queue struct {
+	Client *river.Client[*sql.Tx]
+}
+
+// New builds the River client with every worker and periodic job.
+func New(db *store.DB, cfg Config) (*Queue, error) {
+	if cfg.Workers <= 0 {
+		cfg.Workers = 10
+	}
+	if cfg.CleanupInterval <= 0 {
+		cfg.CleanupInterval = 15 * time.Minute
+	}
+	if cfg.Retention <= 0 {
+		cfg.Retention = 7 * 24 * time.Hour
+	}
+	workers := river.NewWorkers()
+	river.AddWorker(workers, &CleanupWorker{db: db, retention: cfg.Retention, now: time.Now})
+
+	client, err := river.NewClient(db.RiverDriver(), &river.Config{
+		Logger:  slog.Default(),
+		Queues:  map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: cfg.Workers}},
+		Workers: workers,
+		PeriodicJobs: []*river.PeriodicJob{
+			river.NewPeriodicJob(river.PeriodicInterval(cfg.CleanupInterval),
+				func() (river.JobArgs, *river.InsertOpts) { return CleanupArgs{}, nil },
+				&river.PeriodicJobOpts{RunOnStart: true}),
+		},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("jobs: new river client: %w", err)
+	}
+	return &Queue{Client: client}, nil
+}
+
+// Start begins working jobs until Stop.
+func (q *Queue) Start(ctx context.Context) error {
+	if err := q.Client.Start(ctx); err != nil {
+		return fmt.Errorf("jobs: start: %w", err)
+	}
+	return nil
+}
+
+// Stop stops fetching new jobs and waits for running ones to finish, or for
+// ctx to end.
+func (q *Queue) Stop(ctx context.Context) error {
+	if err := q.Client.Stop(ctx); err != nil {
+		return fmt.Errorf("jobs: stop: %w", err)
+	}
+	return nil
+}
+
+// CleanupArgs is the periodic job that removes ended sessions and stale
+// search sessions.
+type CleanupArgs struct{}
+
+// Kind implements river.JobArgs.
+func (CleanupArgs) Kind() string { return "cleanup_expired" }
+
+// InsertOpts keeps at most one cleanup queued at a time, however many
+// instances run the periodic schedule.
+func (CleanupArgs) InsertOpts() river.InsertOpts {
+	return river.InsertOpts{UniqueOpts: river.UniqueOpts{ByPeriod: time.Minute}}
+}
+
+// CleanupWorker deletes sessions that ended longer ago than the retention and
+// search sessions an hour past their expiry.
+type CleanupWorker struct {
+	river.WorkerDefaults[CleanupArgs]
+	db        *store.DB
+	retention time.Duration
+	now       func() time.Time
+}
+
+// Work implements river.Worker.
+func (w *CleanupWorker) Work(ctx context.Context, _ *river.Job[CleanupArgs]) error {
+	now := w.now().UTC()
+	cutoff := now.Add(-w.retention)
+	res, err := w.db.ExecContext(ctx, w.db.Rebind(`
+		DELETE FROM sessions
+		WHERE expires_at < ? OR idle_expires_at < ? OR (revoked_at IS NOT NULL AND revoked_at < ?)`),
+		cutoff, cutoff, cutoff)
+	if err != nil {
+		return fmt.Errorf("jobs: delete ended sessions: %w", err)
+	}
+	sessions, _ := res.RowsAffected()
+	res, err = w.db.ExecContext(ctx, w.db.Rebind(`DELETE FROM search_sessions WHERE expires_at < ?`), now.Add(-time.Hour))
+	if err != nil {
+		return fmt.Errorf("jobs: delete stale search sessions: %w", err)
+	}
+	searches, _ := res.RowsAffected()
+	slog.InfoContext(ctx, "cleanup done", "sessions_deleted", sessions, "search_sessions_deleted", searches)
+	return nil
+}

@@ -1,0 +1,77 @@
+package jobs_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/voyage/voyage/pkg/jobs"
+	"github.com/voyage/voyage/pkg/store"
+	"github.com/voyage/voyage/pkg/store/storetest"
+)
+
+func TestCleanupRunsOnStart(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		now := time.Now().UTC()
+		old := now.Add(-30 * 24 * time.Hour)
+		addSession := func(hash string, idleExp, exp time.Time, revoked any) {
+			t.Helper()
+			_, err := db.ExecContext(ctx, db.Rebind(`INSERT INTO sessions (token_hash, user_id, created_at, last_seen_at, idle_expires_at, expires_at, revoked_at) VALUES (?, 1, ?, ?, ?, ?, ?)`),
+				hash, old, old, idleExp, exp, revoked)
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		addSession("expired-long-ago", old, old, nil)
+		addSession("idle-long-ago", old, now.Add(time.Hour), nil)
+		addSession("revoked-long-ago", now.Add(time.Hour), now.Add(time.Hour), old)
+		addSession("live", now.Add(time.Hour), now.Add(24*time.Hour), nil)
+		addSession("expired-recently", now.Add(-time.Minute), now.Add(-time.Minute), nil)
+		addSearch := func(id string, exp time.Time) {
+			t.Helper()
+			_, err := db.ExecContext(ctx, db.Rebind(`INSERT INTO search_sessions (id, agency_id, request, status, created_at, expires_at) VALUES (?, 1, '{}', 'complete', ?, ?)`), id, old, exp)
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		addSearch("stale", now.Add(-2*time.Hour))
+		addSearch("fresh", now.Add(5*time.Minute))
+
+		q, err := jobs.New(db, jobs.Config{Workers: 2, CleanupInterval: time.Hour})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := q.Start(ctx); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() {
+			stopCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			if err := q.Stop(stopCtx); err != nil {
+				t.Errorf("stop: %v", err)
+			}
+		})
+
+		deadline := time.Now().Add(20 * time.Second)
+		for {
+			var sessions, searches []string
+			if err := db.SelectContext(ctx, &sessions, `SELECT token_hash FROM sessions ORDER BY token_hash`); err != nil {
+				t.Fatal(err)
+			}
+			if err := db.SelectContext(ctx, &searches, `SELECT id FROM search_sessions ORDER BY id`); err != nil {
+				t.Fatal(err)
+			}
+			if len(sessions) == 2 && len(searches) == 1 {
+				if sessions[0] != "expired-recently" || sessions[1] != "live" || searches[0] != "fresh" {
+					t.Fatalf("cleanup kept sessions %v and searches %v; want [expired-recently live] and [fresh]", sessions, searches)
+				}
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("cleanup job did not run in time: sessions %v, searches %v", sessions, searches)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	})
+}

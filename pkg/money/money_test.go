@@ -1,0 +1,87 @@
+package money
+
+import (
+	"testing"
+
+	"github.com/shopspring/decimal"
+)
+
+func d(s string) decimal.Decimal { return decimal.RequireFromString(s) }
+
+func TestForDisplay(t *testing.T) {
+	tests := []struct{ base, rate, want string }{
+		{"710", "7.1", "100.00"},
+		{"100", "7.1", "14.09"},      // 14.0845… rounds up
+		{"100", "7", "14.29"},        // 14.2857… rounds up
+		{"0.01", "7.1", "0.01"},      // never shown as zero when charged
+		{"1000", "0.047", "21276.6"}, // JPY-like rate
+		{"50", "1", "50.00"},
+		{"50", "0", "50.00"}, // missing rate: shown in base
+	}
+	for _, tt := range tests {
+		got := ForDisplay(d(tt.base), d(tt.rate))
+		if !got.Equal(d(tt.want)) {
+			t.Errorf("ForDisplay(%s, %s) = %s, want %s", tt.base, tt.rate, got, tt.want)
+		}
+	}
+}
+
+func TestFormatDisplay(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"0", "0.00"},
+		{"999.5", "999.50"},
+		{"1000", "1,000.00"},
+		{"1234567.8", "1,234,567.80"},
+		{"-1234.5", "-1,234.50"},
+		{"100000", "100,000.00"},
+	}
+	for _, tt := range tests {
+		if got := FormatDisplay(d(tt.in)); got != tt.want {
+			t.Errorf("FormatDisplay(%s) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestForSettlement(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"9.876", "9.88"},
+		{"9.994", "9.99"},
+		{"10.4", "10"},
+		{"10.5", "11"},
+		{"1234.56", "1235"},
+		{"-9.876", "-9.88"},
+	}
+	for _, tt := range tests {
+		if got := ForSettlement(d(tt.in)); !got.Equal(d(tt.want)) {
+			t.Errorf("ForSettlement(%s) = %s, want %s", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestParseAndString(t *testing.T) {
+	tests := []struct {
+		in, cur string
+		minor   int64
+		str     string
+		wantErr bool
+	}{
+		{in: "1234.50", cur: "CNY", minor: 123450, str: "1234.50"},
+		{in: "0.1", cur: "USD", minor: 10, str: "0.10"},
+		{in: "1500", cur: "JPY", minor: 1500, str: "1500"},
+		{in: "-3.25", cur: "EUR", minor: -325, str: "-3.25"},
+		{in: "1.234", cur: "CNY", wantErr: true},
+		{in: "12.5", cur: "JPY", wantErr: true},
+		{in: "abc", cur: "CNY", wantErr: true},
+		{in: "1e30", cur: "CNY", wantErr: true},
+	}
+	for _, tt := range tests {
+		a, err := Parse(tt.in, tt.cur)
+		if (err != nil) != tt.wantErr {
+			t.Errorf("Parse(%q, %s) err = %v, want error %v", tt.in, tt.cur, err, tt.wantErr)
+			continue
+		}
+		if err == nil && (a.Minor != tt.minor || a.String() != tt.str) {
+			t.Errorf("Parse(%q, %s) = %d %q, want %d %q", tt.in, tt.cur, a.Minor, a.String(), tt.minor, tt.str)
+		}
+	}
+}

@@ -1,0 +1,204 @@
+// Package server holds the HTTP plumbing shared by the API and the portal:
+// request IDs, access logs, panic recovery, body limits, the request language,
+// security headers and cross-origin protection.
+package server
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"regexp"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/voyage/voyage/pkg/i18n"
+)
+
+// Middleware wraps a handler.
+type Middleware func(http.Handler) http.Handler
+
+// Chain applies middlewares so that the first one listed runs first.
+func Chain(h http.Handler, mws ...Middleware) http.Handler {
+	for i := len(mws) - 1; i >= 0; i-- {
+		h = mws[i](h)
+	}
+	return h
+}
+
+type requestIDKey struct{}
+
+var cleanRequestID = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
+
+// RequestID gives each request an ID, reusing a well-formed X-Request-Id from
+// a proxy, and echoes it in the response.
+func RequestID(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		id := r.Header.Get("X-Request-Id")
+		if !cleanRequestID.MatchString(id) {
+			b := make([]byte, 8)
+			_, _ = rand.Read(b)
+			id = hex.EncodeToString(b)
+		}
+		w.Header().Set("X-Request-Id", id)
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), requestIDKey{}, id)))
+	})
+}
+
+// RequestIDFrom returns the request's ID, or "".
+func RequestIDFrom(ctx context.Context) string {
+	id, _ := ctx.Value(requestIDKey{}).(string)
+	return id
+}
+
+// LogHandler adds the request ID of the context to every record, so a log
+// line can be traced back to its request.
+type LogHandler struct{ slog.Handler }
+
+// Handle implements slog.Handler.
+func (h LogHandler) Handle(ctx context.Context, r slog.Record) error {
+	if id := RequestIDFrom(ctx); id != "" {
+		r.AddAttrs(slog.String("request_id", id))
+	}
+	return h.Handler.Handle(ctx, r)
+}
+
+// WithAttrs implements slog.Handler.
+func (h LogHandler) WithAttrs(as []slog.Attr) slog.Handler {
+	return LogHandler{h.Handler.WithAttrs(as)}
+}
+
+// WithGroup implements slog.Handler.
+func (h LogHandler) WithGroup(name string) slog.Handler { return LogHandler{h.Handler.WithGroup(name)} }
+
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+	bytes  int
+}
+
+func (s *statusRecorder) WriteHeader(code int) {
+	if s.status == 0 {
+		s.status = code
+	}
+	s.ResponseWriter.WriteHeader(code)
+}
+
+func (s *statusRecorder) Write(b []byte) (int, error) {
+	if s.status == 0 {
+		s.status = http.StatusOK
+	}
+	n, err := s.ResponseWriter.Write(b)
+	s.bytes += n
+	return n, err
+}
+
+func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }
+
+// AccessLog writes one structured line per request.
+func AccessLog(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		rec := &statusRecorder{ResponseWriter: w}
+		next.ServeHTTP(rec, r)
+		if rec.status == 0 {
+			rec.status = http.StatusOK
+		}
+		level := slog.LevelInfo
+		if rec.status >= 500 {
+			level = slog.LevelError
+		}
+		if r.URL.Path == "/healthz" || strings.HasPrefix(r.URL.Path, "/static/") {
+			level = slog.LevelDebug
+		}
+		slog.Log(r.Context(), level, "http request", "method", r.Method, "path", r.URL.Path,
+			"status", rec.status, "bytes", rec.bytes, "duration", time.Since(start), "remote", r.RemoteAddr)
+	})
+}
+
+// Recover turns a panic into a 500 so one bad request cannot take the server
+// down; onPanic writes the response (an envelope for the API, a page for the
+// portal).
+func Recover(onPanic func(w http.ResponseWriter, r *http.Request)) Middleware {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			defer func() {
+				if p := recover(); p != nil {
+					if p == http.ErrAbortHandler {
+						panic(p)
+					}
+					slog.ErrorContext(r.Context(), "panic in handler", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+					onPanic(w, r)
+				}
+			}()
+			next.ServeHTTP(w, r)
+		})
+	}
+}
+
+// LimitBody caps request bodies; reading past the cap fails with
+// *http.MaxBytesError, which handlers report as 413.
+func LimitBody(limit int64) Middleware {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.ContentLength > limit {
+				r.Body = http.MaxBytesReader(w, r.Body, 0)
+			} else {
+				r.Body = http.MaxBytesReader(w, r.Body, limit)
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
+}
+
+// LangCookie is the cookie the footer's language selector sets.
+const LangCookie = "lang"
+
+// Language puts the catalog and the request's language into the context: the
+// lang cookie, else Accept-Language, else the site default.
+func Language(cat *i18n.Catalog, siteDefault string) Middleware {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			cookie := ""
+			if c, err := r.Cookie(LangCookie); err == nil {
+				cookie = c.Value
+			}
+			lang := i18n.Negotiate(cookie, r.Header.Get("Accept-Language"), siteDefault)
+			w.Header().Add("Vary", "Accept-Language, Cookie")
+			w.Header().Set("Content-Language", i18n.HTMLLang(lang))
+			next.ServeHTTP(w, r.WithContext(i18n.WithLocalizer(r.Context(), cat, lang)))
+		})
+	}
+}
+
+// ContentSecurityPolicy allows only our own scripts and styles: the islands are
+// built files under /static, and props travel in data attributes, so no inline
+// script or style is needed.
+const ContentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
+	"font-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'self'; object-src 'none'; frame-ancestors 'self'"
+
+// SecurityHeaders sets the baseline headers on every response.
+func SecurityHeaders(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("Content-Security-Policy", ContentSecurityPolicy)
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("X-Frame-Options", "SAMEORIGIN")
+		h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
+		h.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=()")
+		h.Set("Cross-Origin-Opener-Policy", "same-origin")
+		next.ServeHTTP(w, r)
+	})
+}
+
+// CrossOrigin rejects cross-site state-changing browser requests (Go's
+// Sec-Fetch-Site/Origin check). Requests without browser headers, such as an
+// agency's server calling the API, pass.
+func CrossOrigin(onReject http.Handler) Middleware {
+	cop := http.NewCrossOriginProtection()
+	cop.SetDenyHandler(onReject)
+	return cop.Handler
+}

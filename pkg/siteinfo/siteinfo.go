@@ -1,0 +1,133 @@
+// Package siteinfo serves the provider's site info (spec §3): branding and
+// defaults from configuration, and the exchange rates in force from the
+// database.
+package siteinfo
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/voyage/voyage/pkg/config"
+	"github.com/voyage/voyage/pkg/store"
+)
+
+// Info is the public site info. Field names are the spec's.
+type Info struct {
+	Logo                string            `json:"logo"`
+	WhiteLogo           string            `json:"whiteLogo"`
+	Name                string            `json:"name"`
+	ShortName           string            `json:"shortName"`
+	ChineseName         string            `json:"chineseName"`
+	ChineseShortName    string            `json:"chineseShortName"`
+	Type                string            `json:"type"`
+	DateFormat          string            `json:"dateFormat"`
+	DefaultCurrency     string            `json:"defaultCurrency"`
+	DefaultLanguage     string            `json:"defaultLanguage"`
+	Currencies          []string          `json:"currencies"`
+	Favicon             string            `json:"favicon"`
+	IsICP               bool              `json:"isIcp"`
+	ICPCode             string            `json:"icpCode"`
+	IsNetworkSecurity   bool              `json:"isNetworkSecurity"`
+	NetworkSecurityCode string            `json:"networkSecurityCode"`
+	RateMap             map[string]string `json:"rateMap" jsonschema:"description=currency → worth of one unit in the default currency; divide a default-currency price by it to show it in that currency"`
+}
+
+// Rate returns the rate of currency as a decimal and whether one is known.
+func (i Info) Rate(currency string) (decimal.Decimal, bool) {
+	s, ok := i.RateMap[currency]
+	if !ok {
+		return decimal.Decimal{}, false
+	}
+	d, err := decimal.NewFromString(s)
+	return d, err == nil && d.Sign() > 0
+}
+
+// Service reads site info, caching it briefly so a page render does not cost a
+// query; every instance refreshes on its own, so nothing assumes one process.
+type Service struct {
+	cfg config.SiteConfig
+	db  *store.DB
+	ttl time.Duration
+	now func() time.Time
+
+	mu      sync.Mutex
+	cached  Info
+	expires time.Time
+}
+
+// New returns the service.
+func New(cfg config.SiteConfig, db *store.DB) *Service {
+	return &Service{cfg: cfg, db: db, ttl: 30 * time.Second, now: time.Now}
+}
+
+// Get returns the site info.
+func (s *Service) Get(ctx context.Context) (Info, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.now().Before(s.expires) {
+		return s.cached, nil
+	}
+	info, err := s.load(ctx)
+	if err != nil {
+		return Info{}, err
+	}
+	s.cached, s.expires = info, s.now().Add(s.ttl)
+	return info, nil
+}
+
+// Invalidate drops the cache, for callers that just changed rates.
+func (s *Service) Invalidate() {
+	s.mu.Lock()
+	s.expires = time.Time{}
+	s.mu.Unlock()
+}
+
+func (s *Service) load(ctx context.Context) (Info, error) {
+	c := s.cfg
+	rates := map[string]string{c.DefaultCurrency: "1"}
+	for cur, r := range c.Rates {
+		rates[cur] = r
+	}
+	var rows []struct {
+		Currency string `db:"currency"`
+		Rate     string `db:"rate"`
+	}
+	// The newest row per currency is in force.
+	err := s.db.SelectContext(ctx, &rows, s.db.Rebind(`
+		SELECT r.currency, r.rate FROM exchange_rates r
+		WHERE r.base = ? AND r.id = (SELECT MAX(id) FROM exchange_rates x WHERE x.base = r.base AND x.currency = r.currency)`),
+		c.DefaultCurrency)
+	if err != nil {
+		return Info{}, fmt.Errorf("siteinfo: load rates: %w", err)
+	}
+	for _, r := range rows {
+		rates[r.Currency] = r.Rate
+	}
+	return Info{
+		Logo: c.Logo, WhiteLogo: c.WhiteLogo, Name: c.Name, ShortName: c.ShortName,
+		ChineseName: c.ChineseName, ChineseShortName: c.ChineseShortName, Type: c.Type,
+		DateFormat: c.DateFormat, DefaultCurrency: c.DefaultCurrency, DefaultLanguage: c.DefaultLanguage,
+		Currencies: append([]string(nil), c.Currencies...), Favicon: c.Favicon,
+		IsICP: c.IsICP, ICPCode: c.ICPCode, IsNetworkSecurity: c.IsNetworkSecurity, NetworkSecurityCode: c.NetworkSecurityCode,
+		RateMap: rates,
+	}, nil
+}
+
+// SetRate records a new rate for currency against the default currency; the
+// previous rate stays as history.
+func (s *Service) SetRate(ctx context.Context, currency string, rate decimal.Decimal, source string) error {
+	if rate.Sign() <= 0 {
+		return fmt.Errorf("siteinfo: rate for %s must be positive, got %s", currency, rate)
+	}
+	_, err := s.db.ExecContext(ctx, s.db.Rebind(`INSERT INTO exchange_rates (base, currency, rate, source, created_at) VALUES (?, ?, ?, ?, ?)`),
+		s.cfg.DefaultCurrency, currency, rate.String(), source, s.now().UTC())
+	if err != nil {
+		return fmt.Errorf("siteinfo: set rate %s: %w", currency, err)
+	}
+	s.Invalidate()
+	return nil
+}

@@ -1,0 +1,266 @@
+// Package store opens the database (embedded SQLite or PostgreSQL), applies the
+// embedded goose migrations and River's own, and runs transactions. Domain
+// packages own their SQL; this package owns only the connection and the dialect.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+	_ "github.com/lib/pq" // registers "postgres"
+	"github.com/pressly/goose/v3"
+	"github.com/riverqueue/river/riverdriver"
+	"github.com/riverqueue/river/riverdriver/riverdatabasesql"
+	"github.com/riverqueue/river/riverdriver/riversqlite"
+	"github.com/riverqueue/river/rivermigrate"
+	_ "modernc.org/sqlite" // registers "sqlite"
+
+	"github.com/voyage/voyage/migrations"
+)
+
+// Dialect names the SQL engine behind a DB.
+type Dialect string
+
+// The two engines Voyage runs on.
+const (
+	SQLite   Dialect = "sqlite"
+	Postgres Dialect = "postgres"
+)
+
+// DB is an open database with its dialect.
+type DB struct {
+	*sqlx.DB
+	Dialect Dialect
+}
+
+// ParseDSN tells which engine a --db value names and returns the driver's
+// connection string. A postgres:// or postgresql:// URL is PostgreSQL; a
+// sqlite: URL or a plain path is SQLite; empty is an error (config fills the
+// default path).
+func ParseDSN(dsn string) (Dialect, string, error) {
+	switch {
+	case dsn == "":
+		return "", "", errors.New("store: empty database location")
+	case strings.HasPrefix(dsn, "postgres://"), strings.HasPrefix(dsn, "postgresql://"):
+		return Postgres, dsn, nil
+	case strings.HasPrefix(dsn, "sqlite:"):
+		return SQLite, strings.TrimPrefix(strings.TrimPrefix(dsn, "sqlite:"), "//"), nil
+	case strings.Contains(dsn, "://"):
+		return "", "", fmt.Errorf("store: unsupported database URL scheme in %q", redact(dsn))
+	}
+	return SQLite, dsn, nil
+}
+
+// sqliteDSN adds the pragmas every connection needs: WAL for readers beside the
+// writer, foreign keys on, a busy timeout instead of immediate SQLITE_BUSY, and
+// IMMEDIATE transactions so a writer takes the lock at BEGIN rather than failing
+// on a read-to-write upgrade.
+func sqliteDSN(path string) string {
+	file, query, _ := strings.Cut(path, "?")
+	q, _ := url.ParseQuery(query)
+	for _, p := range []string{"journal_mode(WAL)", "foreign_keys(1)", "busy_timeout(10000)", "synchronous(NORMAL)"} {
+		q.Add("_pragma", p)
+	}
+	q.Set("_txlock", "immediate")
+	q.Set("_time_format", "sqlite")
+	return "file:" + file + "?" + q.Encode()
+}
+
+// Open connects to the database named by dsn and checks it answers.
+func Open(ctx context.Context, dsn string) (*DB, error) {
+	dialect, conn, err := ParseDSN(dsn)
+	if err != nil {
+		return nil, err
+	}
+	var db *sqlx.DB
+	switch dialect {
+	case SQLite:
+		file, _, _ := strings.Cut(conn, "?")
+		if file != ":memory:" && !strings.HasPrefix(file, "file:") {
+			if err := os.MkdirAll(filepath.Dir(file), 0o750); err != nil {
+				return nil, fmt.Errorf("store: create folder for %s: %w", file, err)
+			}
+		}
+		db, err = sqlx.Open("sqlite", sqliteDSN(conn))
+		if err != nil {
+			return nil, fmt.Errorf("store: open sqlite %s: %w", file, err)
+		}
+		// One connection: SQLite has one writer anyway, and River's SQLite
+		// driver needs a single connection to avoid SQLITE_BUSY between its
+		// own concurrent operations.
+		db.SetMaxOpenConns(1)
+		db.SetConnMaxIdleTime(0)
+	case Postgres:
+		db, err = sqlx.Open("postgres", conn)
+		if err != nil {
+			return nil, fmt.Errorf("store: open postgres %s: %w", redact(conn), err)
+		}
+		db.SetMaxOpenConns(25)
+		db.SetMaxIdleConns(25)
+		db.SetConnMaxIdleTime(5 * time.Minute)
+	}
+	pingCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := db.PingContext(pingCtx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("store: connect to %s: %w", redact(dsn), err)
+	}
+	return &DB{DB: db, Dialect: dialect}, nil
+}
+
+// redact hides a password in a connection URL for logs and errors.
+func redact(dsn string) string {
+	u, err := url.Parse(dsn)
+	if err != nil || u.User == nil {
+		return dsn
+	}
+	if _, ok := u.User.Password(); ok {
+		u.User = url.UserPassword(u.User.Username(), "xxxxx")
+	}
+	return u.String()
+}
+
+// InTx runs fn in a transaction, committing if fn returns nil and rolling back
+// otherwise (also when fn panics).
+func (db *DB) InTx(ctx context.Context, fn func(tx *sqlx.Tx) error) (err error) {
+	tx, err := db.BeginTxx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("store: begin: %w", err)
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			_ = tx.Rollback()
+			panic(p)
+		}
+		if err != nil {
+			if rbErr := tx.Rollback(); rbErr != nil && !errors.Is(rbErr, sql.ErrTxDone) {
+				err = errors.Join(err, fmt.Errorf("store: rollback: %w", rbErr))
+			}
+		}
+	}()
+	if err = fn(tx); err != nil {
+		return err
+	}
+	if err = tx.Commit(); err != nil {
+		return fmt.Errorf("store: commit: %w", err)
+	}
+	return nil
+}
+
+// RiverDriver returns River's driver for this engine, on the same pool.
+func (db *DB) RiverDriver() riverdriver.Driver[*sql.Tx] {
+	if db.Dialect == SQLite {
+		return riversqlite.New(db.DB.DB)
+	}
+	return riverdatabasesql.New(db.DB.DB)
+}
+
+func (db *DB) gooseProvider() (*goose.Provider, error) {
+	sub, err := fs.Sub(migrations.FS, string(db.Dialect))
+	if err != nil {
+		return nil, fmt.Errorf("store: migrations for %s: %w", db.Dialect, err)
+	}
+	gd := goose.DialectSQLite3
+	if db.Dialect == Postgres {
+		gd = goose.DialectPostgres
+	}
+	p, err := goose.NewProvider(gd, db.DB.DB, sub)
+	if err != nil {
+		return nil, fmt.Errorf("store: goose provider: %w", err)
+	}
+	return p, nil
+}
+
+// Migrate applies every pending migration: Voyage's own, then River's.
+func (db *DB) Migrate(ctx context.Context) error {
+	p, err := db.gooseProvider()
+	if err != nil {
+		return err
+	}
+	results, err := p.Up(ctx)
+	if err != nil {
+		return fmt.Errorf("store: migrate up: %w", err)
+	}
+	for _, r := range results {
+		slog.InfoContext(ctx, "migration applied", "version", r.Source.Version, "file", filepath.Base(r.Source.Path), "took", r.Duration)
+	}
+	migrator, err := rivermigrate.New(db.RiverDriver(), nil)
+	if err != nil {
+		return fmt.Errorf("store: river migrator: %w", err)
+	}
+	if _, err := migrator.Migrate(ctx, rivermigrate.DirectionUp, nil); err != nil {
+		return fmt.Errorf("store: river migrate up: %w", err)
+	}
+	return nil
+}
+
+// MigrateDown rolls back the newest Voyage migration (River's stay).
+func (db *DB) MigrateDown(ctx context.Context) error {
+	p, err := db.gooseProvider()
+	if err != nil {
+		return err
+	}
+	r, err := p.Down(ctx)
+	if err != nil {
+		return fmt.Errorf("store: migrate down: %w", err)
+	}
+	if r != nil {
+		slog.InfoContext(ctx, "migration rolled back", "version", r.Source.Version)
+	}
+	return nil
+}
+
+// MigrationStatus writes one line per Voyage migration: version, state, file.
+func (db *DB) MigrationStatus(ctx context.Context, w io.Writer) error {
+	p, err := db.gooseProvider()
+	if err != nil {
+		return err
+	}
+	st, err := p.Status(ctx)
+	if err != nil {
+		return fmt.Errorf("store: migration status: %w", err)
+	}
+	for _, s := range st {
+		applied := ""
+		if !s.AppliedAt.IsZero() {
+			applied = s.AppliedAt.UTC().Format(time.RFC3339)
+		}
+		fmt.Fprintf(w, "%05d\t%s\t%s\t%s\n", s.Source.Version, s.State, filepath.Base(s.Source.Path), applied)
+	}
+	return nil
+}
+
+// MigrationsCurrent reports whether every embedded migration is applied, for
+// the readiness probe.
+func (db *DB) MigrationsCurrent(ctx context.Context) (bool, error) {
+	p, err := db.gooseProvider()
+	if err != nil {
+		return false, err
+	}
+	pending, err := p.HasPending(ctx)
+	if err != nil {
+		return false, fmt.Errorf("store: check pending migrations: %w", err)
+	}
+	return !pending, nil
+}
+
+// IsUniqueViolation reports whether err is a unique-constraint failure on
+// either engine.
+func IsUniqueViolation(err error) bool {
+	if err == nil {
+		return false
+	}
+	msg := err.Error()
+	return strings.Contains(msg, "UNIQUE constraint failed") || strings.Contains(msg, "duplicate key value violates unique constraint")
+}

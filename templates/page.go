@@ -1,0 +1,73 @@
+// Package templates holds the portal's templ components: the layouts, the
+// pages and their partials. Handlers in pkg/web fill a Page and render.
+package templates
+
+import (
+	"github.com/voyage/voyage/pkg/partnership"
+	"github.com/voyage/voyage/pkg/siteinfo"
+)
+
+// Layout kinds of spec §2.
+const (
+	LayoutHome          = "home"
+	LayoutNormal        = "normal"
+	LayoutBooking       = "booking"
+	LayoutOrder         = "order"
+	LayoutBill          = "bill"
+	LayoutAgencyManager = "agency-manager"
+)
+
+// Page is what every layout needs.
+type Page struct {
+	Title      string
+	Layout     string
+	Lang       string
+	Path       string
+	Currency   string
+	Site       siteinfo.Info
+	Nav        []NavItem
+	SideNav    []NavItem
+	Flashes    []Flash
+	Scripts    []string
+	Styles     []string
+	Year       int
+	StatusCode int
+}
+
+// NavItem is a menu entry; Key is its catalog key.
+type NavItem struct {
+	Key    string
+	Href   string
+	Active bool
+}
+
+// Flash is a one-time message shown at the top of the next page.
+type Flash struct {
+	Kind string // success, error, info
+	Key  string
+}
+
+// ApplicationForm is the partnership form's state.
+type ApplicationForm struct {
+	Values    partnership.Application
+	Errors    map[string]string // field → catalog key
+	Submitted bool
+	ErrorKey  string // a message for the whole form
+}
+
+// CountryProps are the props of the CountrySelect island.
+type CountryProps struct {
+	Name        string `json:"name"`
+	Value       string `json:"value,omitempty"`
+	ID          string `json:"id"`
+	Required    bool   `json:"required"`
+	Invalid     bool   `json:"invalid"`
+	DescribedBy string `json:"describedBy,omitempty"`
+	Placeholder string `json:"placeholder,omitempty"`
+}
+
+// Has reports whether the form has an error for field.
+func (f ApplicationForm) Has(field string) bool {
+	_, ok := f.Errors[field]
+	return ok
+}
