@@ -1,0 +1,34 @@
+// Entry of the islands bundle, loaded by every portal page.
+import htmx from 'htmx.org';
+import { initI18n, langFromHTML } from './i18n';
+import { mountIslands, unmountIslands, type Registry } from './registry';
+
+// Components load on demand so a page pays only for the islands it shows.
+const registry: Registry = {
+  CountrySelect: () => import('./CountrySelect').then((m) => m.CountrySelect),
+};
+
+// Selects marked data-autosubmit (language, currency) submit their form on
+// change; the form's button stays for those without JavaScript.
+function autosubmit(ev: Event) {
+  const el = ev.target;
+  if (el instanceof HTMLSelectElement && el.hasAttribute('data-autosubmit')) {
+    el.form?.requestSubmit();
+  }
+}
+
+async function start() {
+  document.documentElement.classList.add('js');
+  document.addEventListener('change', autosubmit);
+  const i18n = await initI18n(langFromHTML(document.documentElement.lang));
+  // htmx:load fires for the initial page and for every swapped-in fragment.
+  htmx.onLoad((el) => {
+    void mountIslands(el, registry, i18n);
+  });
+  document.body.addEventListener('htmx:beforeCleanupElement', (ev) => {
+    if (ev.target instanceof HTMLElement && ev.target.matches('[data-island]')) unmountIslands(ev.target);
+  });
+  await mountIslands(document, registry, i18n);
+}
+
+void start();
