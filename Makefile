@@ -57,6 +57,7 @@ test-go:
 	$(GO) test -race -count=1 ./...
 
 test-islands: deps
+	npx tsc --noEmit -p .
 	npx vitest run
 
 chromium:

@@ -83,5 +83,7 @@ export async function seriousViolations(page) {
 }
 
 export async function screenshot(page, name) {
-  await page.screenshot({ path: join(screenshotDir, name + '.png'), fullPage: true });
+  // caret: 'initial' because hiding the caret injects a <style> element,
+  // which the page's CSP rightly blocks and reports as a console error.
+  await page.screenshot({ path: join(screenshotDir, name + '.png'), fullPage: true, caret: 'initial' });
 }

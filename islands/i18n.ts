@@ -40,6 +40,7 @@ export async function initI18n(lang: Lang): Promise<i18n> {
     resources: { [lang]: { translation: await loadMessages(lang) } },
     interpolation: { escapeValue: false },
     returnNull: false,
+    showSupportNotice: false,
   });
   return instance;
 }

@@ -23,7 +23,7 @@ async function start() {
   const i18n = await initI18n(langFromHTML(document.documentElement.lang));
   // htmx:load fires for the initial page and for every swapped-in fragment.
   htmx.onLoad((el) => {
-    void mountIslands(el, registry, i18n);
+    if (el instanceof Element) void mountIslands(el, registry, i18n);
   });
   document.body.addEventListener('htmx:beforeCleanupElement', (ev) => {
     if (ev.target instanceof HTMLElement && ev.target.matches('[data-island]')) unmountIslands(ev.target);
