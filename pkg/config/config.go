@@ -26,6 +26,15 @@ type Config struct {
 	HTTP      HTTPConfig `mapstructure:"http"`
 	Jobs      JobsConfig `mapstructure:"jobs"`
 	Site      SiteConfig `mapstructure:"site"`
+	Auth      AuthConfig `mapstructure:"auth"`
+}
+
+// AuthConfig sets how long a login lasts.
+type AuthConfig struct {
+	// SessionIdle ends a session nobody used for this long.
+	SessionIdle time.Duration `mapstructure:"session_idle"`
+	// SessionMax ends every session this long after its login.
+	SessionMax time.Duration `mapstructure:"session_max"`
 }
 
 // HTTPConfig bounds what one request may cost the server.
@@ -110,6 +119,8 @@ func setDefaults(v *viper.Viper) {
 	v.SetDefault("site.network_security_code", "")
 	v.SetDefault("site.rates", map[string]string{})
 	v.SetDefault("site.website_prefix", "")
+	v.SetDefault("auth.session_idle", 2*time.Hour)
+	v.SetDefault("auth.session_max", 12*time.Hour)
 }
 
 // Load builds the configuration. configFile may be empty, in which case

@@ -264,3 +264,19 @@ func IsUniqueViolation(err error) bool {
 	msg := err.Error()
 	return strings.Contains(msg, "UNIQUE constraint failed") || strings.Contains(msg, "duplicate key value violates unique constraint")
 }
+
+// SyncSequence moves a PostgreSQL serial sequence past the table's highest id
+// after rows were inserted with explicit ids (SQLite needs nothing: its
+// AUTOINCREMENT already follows the highest id).
+func SyncSequence(ctx context.Context, tx *sqlx.Tx, table string) error {
+	if tx.DriverName() != "postgres" {
+		return nil
+	}
+	_, err := tx.ExecContext(ctx, `SELECT setval(pg_get_serial_sequence($1, 'id'), (SELECT MAX(id) FROM `+pqIdent(table)+`))`, table)
+	if err != nil {
+		return fmt.Errorf("store: sync sequence of %s: %w", table, err)
+	}
+	return nil
+}
+
+func pqIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }

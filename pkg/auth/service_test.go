@@ -1,0 +1,343 @@
+package auth_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/voyage/voyage/pkg/agency"
+	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/pkg/store"
+	"github.com/voyage/voyage/pkg/store/storetest"
+)
+
+type fixture struct {
+	svc      *auth.Service
+	db       *store.DB
+	now      time.Time
+	provider agency.Agency
+	agency   agency.Agency
+	sub      agency.Agency
+	super    auth.User
+	operator auth.User
+}
+
+func (f *fixture) clock() time.Time { return f.now }
+
+func setup(t *testing.T, db *store.DB, singleSession bool) *fixture {
+	t.Helper()
+	ctx := context.Background()
+	agencies := agency.NewStore(db)
+	f := &fixture{db: db, now: time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)}
+	err := db.InTx(ctx, func(tx *sqlx.Tx) error {
+		var err error
+		if f.provider, err = agencies.Create(ctx, tx, agency.New{Name: "Provider", EnableFlightService: true, CanCreateSubAgency: true}); err != nil {
+			return err
+		}
+		if f.agency, err = agencies.Create(ctx, tx, agency.New{ParentID: &f.provider.ID, Name: "Demo Travel", EnableFlightService: true,
+			CanCreateSubAgency: true, SingleSession: singleSession, SSOSecret: "sso-secret"}); err != nil {
+			return err
+		}
+		if f.sub, err = agencies.Create(ctx, tx, agency.New{ParentID: &f.agency.ID, Name: "Sub Travel"}); err != nil {
+			return err
+		}
+		if f.super, err = auth.CreateUser(ctx, tx, auth.NewUser{AgencyID: f.agency.ID, Username: "Demo-Super", Email: "super@demo.example",
+			Roles: []string{auth.RoleSuperUser}, IsSuperAdmin: true, Password: "demo-pass-1"}, f.now); err != nil {
+			return err
+		}
+		if f.operator, err = auth.CreateUser(ctx, tx, auth.NewUser{AgencyID: f.agency.ID, Username: "demo-operator", Email: "op@demo.example",
+			Roles: []string{auth.RoleOperator}, Password: "demo-pass-1"}, f.now); err != nil {
+			return err
+		}
+		_, err = auth.CreateUser(ctx, tx, auth.NewUser{AgencyID: f.sub.ID, Username: "sub-super", Email: "s@sub.example",
+			Roles: []string{auth.RoleSuperUser}, IsSuperAdmin: true, Password: "demo-pass-1"}, f.now)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.svc = auth.NewService(db, agencies, 2*time.Hour, 12*time.Hour)
+	f.svc.SetClock(f.clock)
+	return f
+}
+
+func wantCode(t *testing.T, err error, code, status int) {
+	t.Helper()
+	fe, ok := fault.As(err)
+	if !ok || fe.Code != code || fe.Status != status {
+		t.Fatalf("err = %v, want code %d status %d", err, code, status)
+	}
+}
+
+var meta = auth.Meta{IP: "203.0.113.5", UserAgent: "test"}
+
+func TestLoginAndAuthenticate(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		f := setup(t, db, false)
+
+		res, err := f.svc.Login(ctx, "demo-super", "demo-pass-1", meta)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Token == "" || res.User.Username != "demo-super" || !res.Principal.Subject.HasRole(auth.RoleFinance) {
+			t.Fatalf("login result = %+v", res)
+		}
+		p, err := f.svc.Authenticate(ctx, res.Token)
+		if err != nil || p.UserID != f.super.ID || p.AgencyID != f.agency.ID || p.Subject.ProxyLevel != 1 {
+			t.Fatalf("Authenticate = %+v, %v", p, err)
+		}
+		var stored int
+		if err := db.Get(&stored, db.Rebind(`SELECT COUNT(*) FROM sessions WHERE token_hash = ?`), res.Token); err != nil || stored != 0 {
+			t.Fatalf("the raw token is stored (%d rows, %v)", stored, err)
+		}
+		// A second login gets a new token; the first one still works.
+		res2, err := f.svc.Login(ctx, "DEMO-SUPER", "demo-pass-1", meta)
+		if err != nil || res2.Token == res.Token {
+			t.Fatalf("second login: %v", err)
+		}
+		if _, err := f.svc.Authenticate(ctx, res.Token); err != nil {
+			t.Fatalf("first session ended without the single-session rule: %v", err)
+		}
+
+		_, err = f.svc.Login(ctx, "demo-super", "wrong-pass", meta)
+		wantCode(t, err, fault.CodeBadCredentials, 401)
+		_, err = f.svc.Login(ctx, "nobody-here", "demo-pass-1", meta)
+		wantCode(t, err, fault.CodeBadCredentials, 401)
+		_, err = f.svc.Login(ctx, "", "", meta)
+		wantCode(t, err, fault.CodeValidation, 400)
+		_, err = f.svc.Authenticate(ctx, "not-a-token")
+		wantCode(t, err, fault.CodeSessionInvalid, 401)
+
+		if err := f.svc.Logout(ctx, p, meta); err != nil {
+			t.Fatal(err)
+		}
+		_, err = f.svc.Authenticate(ctx, res.Token)
+		wantCode(t, err, fault.CodeSessionInvalid, 401)
+		if _, err := f.svc.Authenticate(ctx, res2.Token); err != nil {
+			t.Errorf("logout ended another session: %v", err)
+		}
+	})
+}
+
+func TestSessionExpiry(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		f := setup(t, db, false)
+		res, err := f.svc.Login(ctx, "demo-operator", "demo-pass-1", meta)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Used every 90 minutes, the session lives past the 2h idle limit...
+		for i := 0; i < 7; i++ {
+			f.now = f.now.Add(90 * time.Minute)
+			if _, err := f.svc.Authenticate(ctx, res.Token); err != nil {
+				t.Fatalf("after %d active periods: %v", i+1, err)
+			}
+		}
+		// ...but not past the 12h absolute limit.
+		f.now = f.now.Add(90 * time.Minute)
+		_, err = f.svc.Authenticate(ctx, res.Token)
+		wantCode(t, err, fault.CodeSessionExpired, 401)
+
+		res, err = f.svc.Login(ctx, "demo-operator", "demo-pass-1", meta)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.now = f.now.Add(2*time.Hour + time.Second)
+		_, err = f.svc.Authenticate(ctx, res.Token)
+		wantCode(t, err, fault.CodeSessionExpired, 401)
+	})
+}
+
+func TestSingleSessionPerUser(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		f := setup(t, db, true)
+		first, err := f.svc.Login(ctx, "demo-operator", "demo-pass-1", meta)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.svc.Login(ctx, "demo-operator", "demo-pass-1", meta); err != nil {
+			t.Fatal(err)
+		}
+		_, err = f.svc.Authenticate(ctx, first.Token)
+		wantCode(t, err, fault.CodeLoggedOutByOther, 401)
+	})
+}
+
+func TestLoginThrottle(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		f := setup(t, db, false)
+		for i := 0; i < 10; i++ {
+			_, err := f.svc.Login(ctx, "demo-operator", "wrong-pass", meta)
+			wantCode(t, err, fault.CodeBadCredentials, 401)
+		}
+		// The 11th attempt within 15 minutes is refused, even with the right
+		// password, but only from that address.
+		_, err := f.svc.Login(ctx, "demo-operator", "demo-pass-1", meta)
+		wantCode(t, err, fault.CodeRateLimited, 429)
+		if _, err := f.svc.Login(ctx, "demo-operator", "demo-pass-1", auth.Meta{IP: "198.51.100.7"}); err != nil {
+			t.Errorf("another address is locked out too: %v", err)
+		}
+		// It lifts by itself.
+		f.now = f.now.Add(16 * time.Minute)
+		if _, err := f.svc.Login(ctx, "demo-operator", "demo-pass-1", meta); err != nil {
+			t.Errorf("still throttled after 15 minutes: %v", err)
+		}
+
+		// 100 failures per hour from all addresses lock the username.
+		for i := 0; i < 100; i++ {
+			_, err := f.svc.Login(ctx, "demo-super", "wrong-pass", auth.Meta{IP: fmt.Sprintf("10.0.%d.%d", i/8, i%8)})
+			wantCode(t, err, fault.CodeBadCredentials, 401)
+		}
+		_, err = f.svc.Login(ctx, "demo-super", "demo-pass-1", auth.Meta{IP: "192.0.2.200"})
+		wantCode(t, err, fault.CodeRateLimited, 429)
+		f.now = f.now.Add(61 * time.Minute)
+		if _, err := f.svc.Login(ctx, "demo-super", "demo-pass-1", auth.Meta{IP: "192.0.2.200"}); err != nil {
+			t.Errorf("still throttled after an hour: %v", err)
+		}
+	})
+}
+
+func TestChangePassword(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		f := setup(t, db, false)
+		a, _ := f.svc.Login(ctx, "demo-operator", "demo-pass-1", meta)
+		b, _ := f.svc.Login(ctx, "demo-operator", "demo-pass-1", meta)
+		p, _ := f.svc.Authenticate(ctx, a.Token)
+
+		err := f.svc.ChangePassword(ctx, p, "demo-pass-1", "short", "short", meta)
+		wantCode(t, err, fault.CodeValidation, 400)
+		err = f.svc.ChangePassword(ctx, p, "demo-pass-1", "new-pass-22", "new-pass-23", meta)
+		wantCode(t, err, fault.CodeValidation, 400)
+		err = f.svc.ChangePassword(ctx, p, "wrong-old", "new-pass-22", "new-pass-22", meta)
+		wantCode(t, err, fault.CodeValidation, 400)
+		if _, err := f.svc.Login(ctx, "demo-operator", "demo-pass-1", meta); err != nil {
+			t.Fatalf("a refused change altered the password: %v", err)
+		}
+
+		if err := f.svc.ChangePassword(ctx, p, "demo-pass-1", "new-pass-22", "new-pass-22", meta); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.svc.Authenticate(ctx, a.Token); err != nil {
+			t.Errorf("the session that changed the password ended: %v", err)
+		}
+		_, err = f.svc.Authenticate(ctx, b.Token)
+		wantCode(t, err, fault.CodeSessionInvalid, 401)
+		if _, err := f.svc.Login(ctx, "demo-operator", "new-pass-22", meta); err != nil {
+			t.Errorf("new password: %v", err)
+		}
+	})
+}
+
+func TestResetSuperAdminPassword(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		f := setup(t, db, false)
+		res, _ := f.svc.Login(ctx, "demo-super", "demo-pass-1", meta)
+		parent := res.Principal
+
+		// An agency cannot reset its own super admin, nor one outside its tree.
+		wantCode(t, f.svc.ResetSuperAdminPassword(ctx, parent, f.agency.ID, "reset-pass-1", meta), fault.CodeNoAccess, 403)
+		wantCode(t, f.svc.ResetSuperAdminPassword(ctx, parent, f.provider.ID, "reset-pass-1", meta), fault.CodeNotFound, 404)
+		wantCode(t, f.svc.ResetSuperAdminPassword(ctx, parent, f.sub.ID, "12", meta), fault.CodeValidation, 400)
+
+		if err := f.svc.ResetSuperAdminPassword(ctx, parent, f.sub.ID, "reset-pass-1", meta); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.svc.Login(ctx, "sub-super", "reset-pass-1", meta); err != nil {
+			t.Errorf("login with the reset password: %v", err)
+		}
+		// The sub-agency cannot reset its parent.
+		sub, _ := f.svc.Login(ctx, "sub-super", "reset-pass-1", meta)
+		wantCode(t, f.svc.ResetSuperAdminPassword(ctx, sub.Principal, f.agency.ID, "hack-pass-1", meta), fault.CodeNotFound, 404)
+	})
+}
+
+func TestSingleLogin(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		f := setup(t, db, false)
+		ts := f.now.Unix()
+		req := auth.SSORequest{Code: "c-1", Timestamp: ts, UserID: f.operator.ID, Signature: auth.SSOSignature("sso-secret", "c-1", ts, f.operator.ID)}
+		res, err := f.svc.SingleLogin(ctx, req, meta)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.Principal.Iframe || res.User.ID != f.operator.ID {
+			t.Errorf("single login result = %+v", res.Principal)
+		}
+		p, err := f.svc.Authenticate(ctx, res.Token)
+		if err != nil || !p.Iframe {
+			t.Fatalf("Authenticate = %+v, %v", p, err)
+		}
+		// A code works once.
+		_, err = f.svc.SingleLogin(ctx, req, meta)
+		wantCode(t, err, fault.CodeSessionInvalid, 401)
+
+		tests := []struct {
+			name string
+			req  auth.SSORequest
+		}{
+			{"wrong secret", auth.SSORequest{Code: "c-2", Timestamp: ts, UserID: f.operator.ID, Signature: auth.SSOSignature("other", "c-2", ts, f.operator.ID)}},
+			{"tampered user", auth.SSORequest{Code: "c-3", Timestamp: ts, UserID: f.super.ID, Signature: auth.SSOSignature("sso-secret", "c-3", ts, f.operator.ID)}},
+			{"too old", auth.SSORequest{Code: "c-4", Timestamp: ts - 301, UserID: f.operator.ID, Signature: auth.SSOSignature("sso-secret", "c-4", ts-301, f.operator.ID)}},
+			{"too new", auth.SSORequest{Code: "c-5", Timestamp: ts + 301, UserID: f.operator.ID, Signature: auth.SSOSignature("sso-secret", "c-5", ts+301, f.operator.ID)}},
+			{"unknown user", auth.SSORequest{Code: "c-6", Timestamp: ts, UserID: 99999, Signature: auth.SSOSignature("sso-secret", "c-6", ts, 99999)}},
+		}
+		for _, tt := range tests {
+			_, err := f.svc.SingleLogin(ctx, tt.req, meta)
+			if fe, ok := fault.As(err); !ok || fe.Status != 401 {
+				t.Errorf("%s: err = %v, want 401", tt.name, err)
+			}
+		}
+		// Within the window on either side is fine.
+		for i, off := range []int64{-299, 299} {
+			code := fmt.Sprintf("ok-%d", i)
+			r := auth.SSORequest{Code: code, Timestamp: ts + off, UserID: f.operator.ID, Signature: auth.SSOSignature("sso-secret", code, ts+off, f.operator.ID)}
+			if _, err := f.svc.SingleLogin(ctx, r, meta); err != nil {
+				t.Errorf("offset %ds: %v", off, err)
+			}
+		}
+	})
+}
+
+func TestAPIKeys(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		f := setup(t, db, false)
+		k, err := f.svc.CreateAPIKey(ctx, f.agency.ID, "booking engine", []string{auth.RoleOperator}, f.super.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(k.Key) < 40 || k.Key[:len(k.Prefix)] != k.Prefix {
+			t.Fatalf("key %q prefix %q", k.Key, k.Prefix)
+		}
+		p, err := f.svc.AuthenticateAPIKey(ctx, k.Key)
+		if err != nil || p.AgencyID != f.agency.ID || !p.Subject.HasRole(auth.RoleOperator) || p.Subject.HasRole(auth.RoleFinance) {
+			t.Fatalf("AuthenticateAPIKey = %+v, %v", p, err)
+		}
+		list, _ := f.svc.APIKeys(ctx, f.agency.ID)
+		if len(list) != 1 || list[0].Prefix != k.Prefix {
+			t.Errorf("APIKeys = %+v", list)
+		}
+		if other, _ := f.svc.APIKeys(ctx, f.sub.ID); len(other) != 0 {
+			t.Errorf("another agency lists %d keys", len(other))
+		}
+		wantCode(t, f.svc.RevokeAPIKey(ctx, f.sub.ID, k.ID), fault.CodeNotFound, 404)
+		if err := f.svc.RevokeAPIKey(ctx, f.agency.ID, k.ID); err != nil {
+			t.Fatal(err)
+		}
+		_, err = f.svc.AuthenticateAPIKey(ctx, k.Key)
+		wantCode(t, err, fault.CodeSessionInvalid, 401)
+		_, err = f.svc.AuthenticateAPIKey(ctx, "vk_forged_key")
+		wantCode(t, err, fault.CodeSessionInvalid, 401)
+	})
+}
