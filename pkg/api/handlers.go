@@ -4,6 +4,8 @@ import (
 	"net"
 	"net/http"
 
+	"github.com/voyage/voyage/pkg/agency"
+	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/partnership"
@@ -14,6 +16,10 @@ import (
 type Services struct {
 	Site         *siteinfo.Service
 	Applications *partnership.Service
+	Auth         *auth.Service
+	Agencies     *agency.Store
+	// WebsitePrefix is the site's public URL prefix, answered with /me.
+	WebsitePrefix string
 }
 
 // Register adds every API route to rt.
@@ -38,6 +44,8 @@ func Register(rt *Router, s Services) {
 		}
 		return s.Applications.Submit(r.Context(), a, partnership.Meta{Lang: i18n.Lang(r.Context()), IP: peerIP(r), UserAgent: r.UserAgent()})
 	})
+
+	registerIdentity(rt, s)
 }
 
 // peerIP is the connection's address; X-Forwarded-For is not trusted, so a

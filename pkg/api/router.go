@@ -1,11 +1,13 @@
 package api
 
 import (
+	"context"
 	"net/http"
 	"slices"
 	"sort"
 	"strings"
 
+	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/fault"
 )
 
@@ -21,6 +23,12 @@ type Operation struct {
 	Tag     string
 	// Public routes need no session or API key.
 	Public bool
+	// Role, when set, is required of the caller (SuperUser passes).
+	Role string
+	// Allow, when set, is a further access rule of spec §6.
+	Allow func(auth.Subject) bool
+	// UserOnly routes need a logged-in user, not an API key.
+	UserOnly bool
 	// Request is a value of the JSON body type, nil for no body.
 	Request any
 	// Response is a value of the envelope's data type, nil for no data.
@@ -49,14 +57,63 @@ type Route struct {
 	Op     Operation
 }
 
+// Authenticator resolves the credentials of a request; pkg/auth implements it.
+type Authenticator interface {
+	Authenticate(ctx context.Context, token string) (auth.Principal, error)
+	AuthenticateAPIKey(ctx context.Context, key string) (auth.Principal, error)
+}
+
 // Router registers API routes on a ServeMux and remembers them for OpenAPI.
 type Router struct {
 	mux    *http.ServeMux
+	auth   Authenticator
 	routes []Route
 }
 
-// NewRouter returns a router that registers on mux.
-func NewRouter(mux *http.ServeMux) *Router { return &Router{mux: mux} }
+// NewRouter returns a router that registers on mux and authenticates the
+// non-public routes with a.
+func NewRouter(mux *http.ServeMux, a Authenticator) *Router { return &Router{mux: mux, auth: a} }
+
+// SessionCookie is the portal's login cookie; the API accepts it too, so the
+// portal's own scripts call the API without handling the token.
+const SessionCookie = "voyage_session"
+
+// authenticate finds the caller: a bearer token, an API key or the portal's
+// session cookie, in that order.
+func (rt *Router) authenticate(r *http.Request) (auth.Principal, error) {
+	if h := r.Header.Get("Authorization"); h != "" {
+		scheme, token, _ := strings.Cut(h, " ")
+		if !strings.EqualFold(scheme, "Bearer") {
+			return auth.Principal{}, fault.New(fault.CodeSessionInvalid, http.StatusUnauthorized, "axios.login.timeout")
+		}
+		return rt.auth.Authenticate(r.Context(), strings.TrimSpace(token))
+	}
+	if key := r.Header.Get("X-Api-Key"); key != "" {
+		return rt.auth.AuthenticateAPIKey(r.Context(), key)
+	}
+	if c, err := r.Cookie(SessionCookie); err == nil && c.Value != "" {
+		return rt.auth.Authenticate(r.Context(), c.Value)
+	}
+	return auth.Principal{}, fault.New(fault.CodeSessionInvalid, http.StatusUnauthorized, "router.login")
+}
+
+// admit authenticates the request and applies the operation's access rules.
+func (rt *Router) admit(r *http.Request, op Operation) (*http.Request, error) {
+	p, err := rt.authenticate(r)
+	if err != nil {
+		return r, err
+	}
+	if op.UserOnly && p.UserID == 0 {
+		return r, fault.Forbidden()
+	}
+	if op.Role != "" && !p.Subject.HasRole(op.Role) {
+		return r, fault.Forbidden()
+	}
+	if op.Allow != nil && !op.Allow(p.Subject) {
+		return r, fault.Forbidden()
+	}
+	return r.WithContext(auth.WithPrincipal(r.Context(), p)), nil
+}
 
 // Handle registers h for pattern ("METHOD /path/{param}").
 func (rt *Router) Handle(pattern string, op Operation, h HandlerFunc) {
@@ -78,6 +135,13 @@ func (rt *Router) Handle(pattern string, op Operation, h HandlerFunc) {
 		status = http.StatusOK
 	}
 	rt.mux.Handle(pattern, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !op.Public {
+			var err error
+			if r, err = rt.admit(r, op); err != nil {
+				WriteError(w, r, err)
+				return
+			}
+		}
 		data, err := h(w, r)
 		if err != nil {
 			WriteError(w, r, err)

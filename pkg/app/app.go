@@ -13,7 +13,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/voyage/voyage/pkg/agency"
 	"github.com/voyage/voyage/pkg/api"
+	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/config"
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/i18n"
@@ -35,6 +37,8 @@ type App struct {
 	Catalog      *i18n.Catalog
 	Site         *siteinfo.Service
 	Applications *partnership.Service
+	Agencies     *agency.Store
+	Auth         *auth.Service
 	Router       *api.Router
 	Web          *web.Server
 	Handler      http.Handler
@@ -60,6 +64,8 @@ func New(ctx context.Context, cfg config.Config) (*App, error) {
 	a := &App{Cfg: cfg, DB: db, Catalog: cat}
 	a.Site = siteinfo.New(cfg.Site, db)
 	a.Applications = partnership.New(db)
+	a.Agencies = agency.NewStore(db)
+	a.Auth = auth.NewService(db, a.Agencies, cfg.Auth.SessionIdle, cfg.Auth.SessionMax)
 	a.Web = web.New(web.Options{Site: a.Site, Applications: a.Applications, SecureCookies: cfg.HTTP.SecureCookies})
 	a.Handler = a.buildHandler()
 	return a, nil
@@ -74,8 +80,8 @@ func isAPIPath(p string) bool {
 
 func (a *App) buildHandler() http.Handler {
 	mux := http.NewServeMux()
-	a.Router = api.NewRouter(mux)
-	api.Register(a.Router, api.Services{Site: a.Site, Applications: a.Applications})
+	a.Router = api.NewRouter(mux, a.Auth)
+	api.Register(a.Router, api.Services{Site: a.Site, Applications: a.Applications, Auth: a.Auth, Agencies: a.Agencies, WebsitePrefix: a.Cfg.Site.WebsitePrefix})
 	a.Router.Finish("/base/", "/order/", "/shopping/")
 
 	openapi, err := json.MarshalIndent(a.Router.OpenAPI(Version), "", "  ")

@@ -36,7 +36,9 @@ func SSOSignature(secret, code string, timestamp, userID int64) string {
 	return hex.EncodeToString(mac.Sum(nil))
 }
 
-func errSSO(key string) error { return fault.New(fault.CodeSessionInvalid, http.StatusUnauthorized, key) }
+func errSSO(key string) error {
+	return fault.New(fault.CodeSessionInvalid, http.StatusUnauthorized, key)
+}
 
 // SingleLogin verifies a signed single-login entry and opens an iframe-mode
 // session for the user. A code works once.

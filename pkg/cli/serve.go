@@ -64,7 +64,11 @@ func (r *Root) demoCmd() *cobra.Command {
 			if err := demo.Seed(cmd.Context(), a.DB, a.Site); err != nil {
 				return err
 			}
-			fmt.Fprintln(cmd.OutOrStdout(), "demo data is in place")
+			out := cmd.OutOrStdout()
+			fmt.Fprintln(out, "demo data is in place; demo logins:")
+			for _, l := range demo.Logins {
+				fmt.Fprintf(out, "  %-16s %-16s %-26s %s\n", l.Username, l.Password, l.Agency, l.Role)
+			}
 			return nil
 		},
 	})

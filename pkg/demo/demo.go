@@ -24,6 +24,13 @@ var rates = map[string]string{
 
 // Seed adds what is missing of the demo data.
 func Seed(ctx context.Context, db *store.DB, site *siteinfo.Service) error {
+	created, err := seedIdentity(ctx, db)
+	if err != nil {
+		return err
+	}
+	if created {
+		slog.InfoContext(ctx, "demo agencies and users created", "logins", len(Logins))
+	}
 	info, err := site.Get(ctx)
 	if err != nil {
 		return err
