@@ -174,14 +174,14 @@ func registerIdentity(rt *Router, s Services) {
 	})
 
 	rt.Handle("DELETE /base/v2/me", Operation{
-		ID: "logout", Tag: "identity", UserOnly: true,
+		ID: "logout", Tag: "identity", UserOnly: true, SelfAudited: true,
 		Summary: "Log out: ends this session",
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
 		return nil, s.Auth.Logout(r.Context(), Principal(r), Meta(r))
 	})
 
 	rt.Handle("PUT /base/v2/me/password", Operation{
-		ID: "changePassword", Tag: "identity", UserOnly: true,
+		ID: "changePassword", Tag: "identity", UserOnly: true, SelfAudited: true,
 		Summary: "Change the password (6–15 characters, confirmed); the user's other sessions end",
 		Request: ChangePasswordRequest{},
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
@@ -201,7 +201,7 @@ func registerIdentity(rt *Router, s Services) {
 	})
 
 	rt.Handle("DELETE /base/v2/me/sessions/{id}", Operation{
-		ID: "endMySession", Tag: "identity", UserOnly: true,
+		ID: "endMySession", Tag: "identity", UserOnly: true, SelfAudited: true,
 		Summary: "End one of the user's sessions",
 		Errors:  []int{fault.CodeNotFound},
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
@@ -213,7 +213,7 @@ func registerIdentity(rt *Router, s Services) {
 	})
 
 	rt.Handle("POST /base/v2/agencies/{id}/superuser/password", Operation{
-		ID: "resetSuperAdminPassword", Tag: "agencies", Role: auth.RoleSuperUser,
+		ID: "resetSuperAdminPassword", Tag: "agencies", Role: auth.RoleSuperUser, SelfAudited: true,
 		Summary: "Reset the super admin password of a sub-agency (higher-tier partner or provider only)",
 		Request: ResetPasswordRequest{},
 		Errors:  []int{fault.CodeNotFound, fault.CodeNoAccess},

@@ -2,11 +2,13 @@ package api
 
 import (
 	"context"
+	"log/slog"
 	"net/http"
 	"slices"
 	"sort"
 	"strings"
 
+	"github.com/voyage/voyage/pkg/audit"
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/fault"
 )
@@ -29,6 +31,10 @@ type Operation struct {
 	Allow func(auth.Subject) bool
 	// UserOnly routes need a logged-in user, not an API key.
 	UserOnly bool
+	// SelfAudited routes write their own user-log entry (login, logout,
+	// password changes); the router records every other successful
+	// state-changing call.
+	SelfAudited bool
 	// Request is a value of the JSON body type, nil for no body.
 	Request any
 	// Response is a value of the envelope's data type, nil for no data.
@@ -63,16 +69,24 @@ type Authenticator interface {
 	AuthenticateAPIKey(ctx context.Context, key string) (auth.Principal, error)
 }
 
-// Router registers API routes on a ServeMux and remembers them for OpenAPI.
-type Router struct {
-	mux    *http.ServeMux
-	auth   Authenticator
-	routes []Route
+// Auditor records a state-changing call in the user log.
+type Auditor interface {
+	Record(ctx context.Context, e audit.Entry) error
 }
 
-// NewRouter returns a router that registers on mux and authenticates the
-// non-public routes with a.
-func NewRouter(mux *http.ServeMux, a Authenticator) *Router { return &Router{mux: mux, auth: a} }
+// Router registers API routes on a ServeMux and remembers them for OpenAPI.
+type Router struct {
+	mux     *http.ServeMux
+	auth    Authenticator
+	auditor Auditor
+	routes  []Route
+}
+
+// NewRouter returns a router that registers on mux, authenticates the
+// non-public routes with a and records their successful writes with log.
+func NewRouter(mux *http.ServeMux, a Authenticator, log Auditor) *Router {
+	return &Router{mux: mux, auth: a, auditor: log}
+}
 
 // SessionCookie is the portal's login cookie; the API accepts it too, so the
 // portal's own scripts call the API without handling the token.
@@ -147,8 +161,27 @@ func (rt *Router) Handle(pattern string, op Operation, h HandlerFunc) {
 			WriteError(w, r, err)
 			return
 		}
+		if !op.Public && !op.SelfAudited && method != http.MethodGet && method != http.MethodHead {
+			rt.record(r, op)
+		}
 		WriteJSON(w, status, data)
 	}))
+}
+
+// record notes a successful state-changing call: who, from where, what and
+// on which path. A failure to log is reported but does not undo the call.
+func (rt *Router) record(r *http.Request, op Operation) {
+	if rt.auditor == nil {
+		return
+	}
+	p, _ := auth.PrincipalFrom(r.Context())
+	e := audit.Entry{AgencyID: p.AgencyID, Username: p.Username, Action: op.ID, Target: r.Method + " " + r.URL.Path, IP: peerIP(r)}
+	if p.UserID != 0 {
+		e.UserID = &p.UserID
+	}
+	if err := rt.auditor.Record(r.Context(), e); err != nil {
+		slog.ErrorContext(r.Context(), "api: user log", "action", op.ID, "err", err)
+	}
 }
 
 // Routes returns the registered routes sorted by path then method.

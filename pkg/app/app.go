@@ -15,6 +15,7 @@ import (
 
 	"github.com/voyage/voyage/pkg/agency"
 	"github.com/voyage/voyage/pkg/api"
+	"github.com/voyage/voyage/pkg/audit"
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/config"
 	"github.com/voyage/voyage/pkg/fault"
@@ -80,7 +81,7 @@ func isAPIPath(p string) bool {
 
 func (a *App) buildHandler() http.Handler {
 	mux := http.NewServeMux()
-	a.Router = api.NewRouter(mux, a.Auth)
+	a.Router = api.NewRouter(mux, a.Auth, audit.NewLog(a.DB))
 	api.Register(a.Router, api.Services{Site: a.Site, Applications: a.Applications, Auth: a.Auth, Agencies: a.Agencies, WebsitePrefix: a.Cfg.Site.WebsitePrefix})
 	a.Router.Finish("/base/", "/order/", "/shopping/")
 

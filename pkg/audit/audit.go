@@ -100,3 +100,15 @@ func truncate(s string, n int) string {
 	}
 	return s
 }
+
+// Log writes entries for callers that are not inside a transaction of their
+// own, such as the API router recording each state-changing call.
+type Log struct {
+	db sqlx.ExtContext
+}
+
+// NewLog returns a Log on db.
+func NewLog(db sqlx.ExtContext) *Log { return &Log{db: db} }
+
+// Record appends e.
+func (l *Log) Record(ctx context.Context, e Entry) error { return Write(ctx, l.db, e) }
