@@ -219,3 +219,16 @@ func (s *Store) Company(ctx context.Context, id int64) (auth.Company, error) {
 		SSOSecret: a.SSOSecret, Status: a.Status, HideSSOMessage: a.HideSSOMessage,
 	}, nil
 }
+
+// Provider is the root of the tree: the agency with proxy level 0.
+func (s *Store) Provider(ctx context.Context) (Agency, error) {
+	var a Agency
+	err := s.db.GetContext(ctx, &a, `SELECT `+columns+` FROM agencies WHERE parent_id IS NULL AND proxy_level = 0 ORDER BY id LIMIT 1`)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Agency{}, fault.NotFound("error.notFound")
+	}
+	if err != nil {
+		return Agency{}, fmt.Errorf("agency: provider: %w", err)
+	}
+	return a, nil
+}

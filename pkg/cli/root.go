@@ -38,7 +38,7 @@ func New() *Root {
 	cmd.PersistentFlags().String("db", "", "database: a SQLite file path or sqlite: URL, or a postgres:// URL (default ./var/voyage.db)")
 	cmd.PersistentFlags().String("log-level", "", "log level: debug, info, warn, error")
 	r.Cmd = cmd
-	cmd.AddCommand(r.serveCmd(), r.migrateCmd(), r.demoCmd(), r.versionCmd())
+	cmd.AddCommand(r.serveCmd(), r.migrateCmd(), r.demoCmd(), r.versionCmd(), r.superadminCmd())
 	return r
 }
 

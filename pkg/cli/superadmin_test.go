@@ -1,0 +1,91 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/voyage/voyage/pkg/app"
+	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/config"
+	"github.com/voyage/voyage/pkg/store/storetest"
+)
+
+func run(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	r := New()
+	var out, errb bytes.Buffer
+	r.Cmd.SetOut(&out)
+	r.Cmd.SetErr(&errb)
+	r.Err = &errb
+	r.Cmd.SetArgs(append(args, "--log-level", "error"))
+	err := r.Cmd.ExecuteContext(context.Background())
+	return out.String(), err
+}
+
+func TestSuperadminResetPassword(t *testing.T) {
+	for _, d := range storetest.Engines {
+		t.Run(string(d), func(t *testing.T) {
+			dsn := storetest.DSN(t, d)
+			if _, err := run(t, "demo", "seed", "--db", dsn); err != nil {
+				t.Fatal(err)
+			}
+			cfg, err := config.Load("", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg.DB = dsn
+			a, err := app.New(context.Background(), cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer a.Close()
+			ctx := context.Background()
+			sub, err := a.Auth.Login(ctx, "sub-super", "demo-pass-1", auth.Meta{IP: "cli-test"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			subID := sub.Principal.AgencyID
+			provider, _ := a.Agencies.Provider(ctx)
+
+			tests := []struct {
+				name string
+				args []string
+				err  string
+			}{
+				{"too short", []string{"--agency", itoa(subID), "--password", "123"}, "6 to 15 characters"},
+				{"the provider itself", []string{"--agency", itoa(provider.ID), "--password", "new-pass-1"}, "You do not have the access"},
+				{"unknown agency", []string{"--agency", "424242", "--password", "new-pass-1"}, "[code 100004]"},
+			}
+			for _, tt := range tests {
+				_, err := run(t, append([]string{"superadmin", "reset-password", "--db", dsn}, tt.args...)...)
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Errorf("%s: err = %v, want %q", tt.name, err, tt.err)
+				}
+			}
+			if _, err := a.Auth.Login(ctx, "sub-super", "demo-pass-1", auth.Meta{IP: "cli-test"}); err != nil {
+				t.Fatalf("a refused reset changed the password: %v", err)
+			}
+
+			out, err := run(t, "superadmin", "reset-password", "--db", dsn, "--agency", itoa(subID), "--password", "new-pass-1")
+			if err != nil || !strings.Contains(out, "reset") {
+				t.Fatalf("reset: %q %v", out, err)
+			}
+			if _, err := a.Auth.Login(ctx, "sub-super", "new-pass-1", auth.Meta{IP: "cli-test"}); err != nil {
+				t.Errorf("login with the new password: %v", err)
+			}
+			out, err = run(t, "superadmin", "reset-password", "--db", dsn, "--agency", itoa(subID))
+			pw := strings.TrimSpace(out[strings.LastIndex(out, ":")+1:])
+			if err != nil || len(pw) != 12 {
+				t.Fatalf("generated password: %q %v", out, err)
+			}
+			if _, err := a.Auth.Login(ctx, "sub-super", pw, auth.Meta{IP: "cli-test"}); err != nil {
+				t.Errorf("login with the generated password: %v", err)
+			}
+		})
+	}
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }
