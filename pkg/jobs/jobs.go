@@ -115,6 +115,20 @@ func (w *CleanupWorker) Work(ctx context.Context, _ *river.Job[CleanupArgs]) err
 		return fmt.Errorf("jobs: delete stale search sessions: %w", err)
 	}
 	searches, _ := res.RowsAffected()
-	slog.InfoContext(ctx, "cleanup done", "sessions_deleted", sessions, "search_sessions_deleted", searches)
+	// Login failures count for at most an hour (the per-username window).
+	res, err = w.db.ExecContext(ctx, w.db.Rebind(`DELETE FROM login_failures WHERE created_at < ?`), now.Add(-2*time.Hour))
+	if err != nil {
+		return fmt.Errorf("jobs: delete old login failures: %w", err)
+	}
+	failures, _ := res.RowsAffected()
+	// A single-login code older than twice the ±5 minute window can no longer
+	// be replayed: its signed timestamp is out of the window anyway.
+	res, err = w.db.ExecContext(ctx, w.db.Rebind(`DELETE FROM sso_codes WHERE used_at < ?`), now.Add(-time.Hour))
+	if err != nil {
+		return fmt.Errorf("jobs: delete used single-login codes: %w", err)
+	}
+	codes, _ := res.RowsAffected()
+	slog.InfoContext(ctx, "cleanup done", "sessions_deleted", sessions, "search_sessions_deleted", searches,
+		"login_failures_deleted", failures, "sso_codes_deleted", codes)
 	return nil
 }

@@ -37,6 +37,11 @@ func TestCleanupRunsOnStart(t *testing.T) {
 		}
 		addSearch("stale", now.Add(-2*time.Hour))
 		addSearch("fresh", now.Add(5*time.Minute))
+		for _, at := range []time.Time{old, now} {
+			if _, err := db.ExecContext(ctx, db.Rebind(`INSERT INTO login_failures (username, ip, created_at) VALUES ('someone', '192.0.2.1', ?)`), at); err != nil {
+				t.Fatal(err)
+			}
+		}
 
 		q, err := jobs.New(db, jobs.Config{Workers: 2, CleanupInterval: time.Hour})
 		if err != nil {
@@ -62,7 +67,11 @@ func TestCleanupRunsOnStart(t *testing.T) {
 			if err := db.SelectContext(ctx, &searches, `SELECT id FROM search_sessions ORDER BY id`); err != nil {
 				t.Fatal(err)
 			}
-			if len(sessions) == 2 && len(searches) == 1 {
+			var failures int
+			if err := db.GetContext(ctx, &failures, `SELECT COUNT(*) FROM login_failures`); err != nil {
+				t.Fatal(err)
+			}
+			if len(sessions) == 2 && len(searches) == 1 && failures == 1 {
 				if sessions[0] != "expired-recently" || sessions[1] != "live" || searches[0] != "fresh" {
 					t.Fatalf("cleanup kept sessions %v and searches %v; want [expired-recently live] and [fresh]", sessions, searches)
 				}
