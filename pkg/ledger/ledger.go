@@ -1,0 +1,341 @@
+// Package ledger is the double-entry wallet: every movement of money is one
+// transfer of an amount from one account to another of the same currency,
+// posted with both balance updates in one database transaction. Rows are
+// never updated or deleted apart from the running balances; a correction is
+// a new transfer. An agency's wallet never goes below minus its credit limit:
+// a CHECK constraint enforces it inside the transaction, never a read in Go.
+package ledger
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/voyage/voyage/pkg/config"
+	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/pkg/store"
+)
+
+// Account kinds. A wallet belongs to an agency; the others to the provider.
+const (
+	KindWallet    = "wallet"
+	KindFunding   = "funding"           // money arriving from or leaving to banks and gateways
+	KindRevenue   = "revenue"           // what the provider earns on sales
+	KindFees      = "fees"              // service and transaction fees
+	KindFX        = "fx"                // exchange differences
+	KindSuppliers = "suppliers_payable" // what is owed to airlines and suppliers
+)
+
+var providerKinds = []string{KindFunding, KindRevenue, KindFees, KindFX, KindSuppliers}
+
+// Payment types of wallet entries (spec §3).
+const (
+	TypeTopUp        = "top-up"
+	TypeOriginFlight = "origin-flight"
+	TypeOriginTrain  = "origin-train"
+	TypeRefundFlight = "refund-flight"
+	TypeChangeFlight = "change-flight"
+	TypeVoidFlight   = "void-flight"
+)
+
+// PaymentTypes lists the spec's wallet entry types, plus the provider's
+// corrections.
+var PaymentTypes = []string{TypeTopUp, TypeOriginFlight, TypeOriginTrain, TypeRefundFlight, TypeChangeFlight, TypeVoidFlight, TypeAdjustment}
+
+// TypeAdjustment is a correction posted by the provider.
+const TypeAdjustment = "adjustment"
+
+// Account names one side of a transfer: an agency's wallet (AgencyID set) or
+// a provider account (AgencyID 0).
+type Account struct {
+	AgencyID int64
+	Kind     string
+}
+
+// Wallet is agency's wallet account.
+func Wallet(agencyID int64) Account { return Account{AgencyID: agencyID, Kind: KindWallet} }
+
+// Provider is one of the provider's accounts.
+func Provider(kind string) Account { return Account{Kind: kind} }
+
+// Transfer is one movement of money.
+type Transfer struct {
+	// AgencyID scopes the idempotency key and the transfer's visibility:
+	// the agency whose wallet it concerns.
+	AgencyID       int64
+	IdempotencyKey string
+	From, To       Account
+	Amount         int64 // minor units, > 0
+	Currency       string
+	PaymentType    string
+	OrderID        string
+	Reference      string
+	Description    string
+	Remark         string
+	Detail         map[string]string
+	CreatedBy      string
+}
+
+// Posted is the outcome of a transfer. Replayed is true when the same
+// idempotency key and request had been posted before: nothing moved again.
+type Posted struct {
+	ID          int64     `json:"id" db:"id"`
+	FromBalance int64     `json:"fromBalance" db:"from_balance"`
+	ToBalance   int64     `json:"toBalance" db:"to_balance"`
+	CreatedAt   time.Time `json:"createdAt" db:"created_at"`
+	Replayed    bool      `json:"replayed" db:"-"`
+}
+
+// Ledger posts and reads transfers.
+type Ledger struct {
+	db  *store.DB
+	now func() time.Time
+}
+
+// New returns the ledger on db.
+func New(db *store.DB) *Ledger { return &Ledger{db: db, now: time.Now} }
+
+// ErrInsufficient is what a transfer beyond balance + credit answers.
+func errInsufficient() error {
+	return fault.New(fault.CodeInsufficientFund, http.StatusUnprocessableEntity, "ledger.error.insufficient")
+}
+
+func (t Transfer) validate() error {
+	errs := map[string]string{}
+	if t.Amount <= 0 {
+		errs["amount"] = "ledger.error.amount"
+	}
+	if !slices.Contains(config.Currencies, t.Currency) {
+		errs["currency"] = "ledger.error.currency"
+	}
+	if k := t.IdempotencyKey; k == "" || len(k) > 100 {
+		errs["idempotencyKey"] = "ledger.error.idempotencyKey"
+	}
+	if !slices.Contains(PaymentTypes, t.PaymentType) {
+		errs["paymentType"] = "ledger.error.paymentType"
+	}
+	if t.AgencyID <= 0 {
+		errs["agencyId"] = "ledger.error.agency"
+	}
+	for _, a := range []Account{t.From, t.To} {
+		if (a.Kind == KindWallet) != (a.AgencyID != 0) || (a.Kind != KindWallet && !slices.Contains(providerKinds, a.Kind)) {
+			errs["account"] = "ledger.error.account"
+		}
+	}
+	if t.From == t.To {
+		errs["account"] = "ledger.error.account"
+	}
+	if len(errs) > 0 {
+		return fault.Validation(errs)
+	}
+	return nil
+}
+
+// hash identifies the request behind an idempotency key, so a different
+// request under the same key is refused rather than answered with the first.
+func (t Transfer) hash() string {
+	b, _ := json.Marshal(struct {
+		From, To                                 Account
+		Amount                                   int64
+		Currency, Type, Order, Ref, Desc, Remark string
+		Detail                                   map[string]string
+	}{t.From, t.To, t.Amount, t.Currency, t.PaymentType, t.OrderID, t.Reference, t.Description, t.Remark, t.Detail})
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+// Post moves t.Amount from t.From to t.To, once per idempotency key.
+func (l *Ledger) Post(ctx context.Context, t Transfer) (Posted, error) {
+	if err := t.validate(); err != nil {
+		return Posted{}, err
+	}
+	h := t.hash()
+	if p, found, err := l.replay(ctx, l.db, t, h); err != nil || found {
+		return p, err
+	}
+	var out Posted
+	err := l.db.InTx(ctx, func(tx *sqlx.Tx) error {
+		p, err := l.PostTx(ctx, tx, t)
+		out = p
+		return err
+	})
+	if err != nil && store.IsUniqueViolation(err) {
+		// A concurrent call with the same key committed first.
+		if p, found, rerr := l.replay(ctx, l.db, t, h); rerr == nil && found {
+			return p, nil
+		} else if rerr != nil {
+			return Posted{}, rerr
+		}
+	}
+	return out, err
+}
+
+func (l *Ledger) replay(ctx context.Context, q sqlx.ExtContext, t Transfer, h string) (Posted, bool, error) {
+	var row struct {
+		Posted
+		RequestHash string `db:"request_hash"`
+	}
+	err := sqlx.GetContext(ctx, q, &row, q.Rebind(`SELECT id, from_balance, to_balance, created_at, request_hash
+		FROM ledger_transfers WHERE agency_id = ? AND idempotency_key = ?`), t.AgencyID, t.IdempotencyKey)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Posted{}, false, nil
+	}
+	if err != nil {
+		return Posted{}, false, fmt.Errorf("ledger: find idempotency key: %w", err)
+	}
+	if row.RequestHash != h {
+		return Posted{}, true, fault.Conflict("ledger.error.idempotencyMismatch")
+	}
+	row.Posted.Replayed = true
+	return row.Posted, true, nil
+}
+
+// PostTx posts t inside the caller's transaction, for services that change
+// their own rows with the money in one commit (an order and its payment).
+// The caller must have validated nothing: PostTx does it.
+func (l *Ledger) PostTx(ctx context.Context, tx *sqlx.Tx, t Transfer) (Posted, error) {
+	if err := t.validate(); err != nil {
+		return Posted{}, err
+	}
+	h := t.hash()
+	if p, found, err := l.replay(ctx, tx, t, h); err != nil || found {
+		return p, err
+	}
+	now := l.now().UTC()
+	fromID, err := l.accountID(ctx, tx, t.From, t.Currency, now)
+	if err != nil {
+		return Posted{}, err
+	}
+	toID, err := l.accountID(ctx, tx, t.To, t.Currency, now)
+	if err != nil {
+		return Posted{}, err
+	}
+	// Lower id first: two transfers between the same accounts lock them in
+	// the same order and cannot deadlock on PostgreSQL.
+	deltas := []struct {
+		id    int64
+		delta int64
+	}{{fromID, -t.Amount}, {toID, t.Amount}}
+	if toID < fromID {
+		deltas[0], deltas[1] = deltas[1], deltas[0]
+	}
+	balances := map[int64]int64{}
+	for _, d := range deltas {
+		var bal int64
+		err := tx.GetContext(ctx, &bal, tx.Rebind(`UPDATE ledger_accounts SET balance = balance + ?, updated_at = ? WHERE id = ? RETURNING balance`), d.delta, now, d.id)
+		if err != nil {
+			if strings.Contains(err.Error(), "ledger_wallet_limit") {
+				return Posted{}, errInsufficient()
+			}
+			return Posted{}, fmt.Errorf("ledger: update account %d: %w", d.id, err)
+		}
+		balances[d.id] = bal
+	}
+	detail, _ := json.Marshal(t.Detail)
+	if t.Detail == nil {
+		detail = []byte("{}")
+	}
+	p := Posted{FromBalance: balances[fromID], ToBalance: balances[toID], CreatedAt: now}
+	err = tx.GetContext(ctx, &p.ID, tx.Rebind(`INSERT INTO ledger_transfers (agency_id, idempotency_key, request_hash, from_account, to_account,
+		amount, currency, payment_type, order_id, reference, description, remark, detail, from_balance, to_balance, created_by, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
+		t.AgencyID, t.IdempotencyKey, h, fromID, toID, t.Amount, t.Currency, t.PaymentType, t.OrderID, t.Reference,
+		t.Description, t.Remark, string(detail), p.FromBalance, p.ToBalance, t.CreatedBy, now)
+	if err != nil {
+		return Posted{}, fmt.Errorf("ledger: insert transfer: %w", err)
+	}
+	return p, nil
+}
+
+// accountID finds or opens the account; opening races are settled by the
+// unique indexes (ON CONFLICT DO NOTHING, then read).
+func (l *Ledger) accountID(ctx context.Context, tx *sqlx.Tx, a Account, currency string, now time.Time) (int64, error) {
+	var agency any
+	where := `agency_id IS NULL AND kind = ? AND currency = ?`
+	args := []any{a.Kind, currency}
+	if a.AgencyID != 0 {
+		agency = a.AgencyID
+		where = `agency_id = ? AND kind = ? AND currency = ?`
+		args = []any{a.AgencyID, a.Kind, currency}
+	}
+	var id int64
+	err := tx.GetContext(ctx, &id, tx.Rebind(`SELECT id FROM ledger_accounts WHERE `+where), args...)
+	if err == nil {
+		return id, nil
+	}
+	if !errors.Is(err, sql.ErrNoRows) {
+		return 0, fmt.Errorf("ledger: find account: %w", err)
+	}
+	conflict := `(kind, currency) WHERE agency_id IS NULL`
+	if a.AgencyID != 0 {
+		conflict = `(agency_id, kind, currency) WHERE agency_id IS NOT NULL`
+	}
+	if _, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO ledger_accounts (agency_id, kind, currency, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?) ON CONFLICT `+conflict+` DO NOTHING`), agency, a.Kind, currency, now, now); err != nil {
+		return 0, fmt.Errorf("ledger: open account: %w", err)
+	}
+	if err := tx.GetContext(ctx, &id, tx.Rebind(`SELECT id FROM ledger_accounts WHERE `+where), args...); err != nil {
+		return 0, fmt.Errorf("ledger: read opened account: %w", err)
+	}
+	return id, nil
+}
+
+// Balance is an agency's wallet in one currency (amounts in minor units).
+type Balance struct {
+	Currency    string `json:"currency" db:"currency"`
+	Balance     int64  `json:"balance" db:"balance"`
+	CreditLimit int64  `json:"creditLimit" db:"credit_limit"`
+}
+
+// Available is what the agency can still spend.
+func (b Balance) Available() int64 { return b.Balance + b.CreditLimit }
+
+// WalletBalance reads an agency's wallet; an account never used reads zero.
+func (l *Ledger) WalletBalance(ctx context.Context, agencyID int64, currency string) (Balance, error) {
+	b := Balance{Currency: currency}
+	err := l.db.GetContext(ctx, &b, l.db.Rebind(`SELECT currency, balance, credit_limit FROM ledger_accounts
+		WHERE agency_id = ? AND kind = ? AND currency = ?`), agencyID, KindWallet, currency)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Balance{Currency: currency}, nil
+	}
+	if err != nil {
+		return Balance{}, fmt.Errorf("ledger: wallet balance: %w", err)
+	}
+	return b, nil
+}
+
+// SetCreditLimit sets an agency's credit line in currency. Lowering it below
+// what the agency already owes is refused by the same constraint.
+func (l *Ledger) SetCreditLimit(ctx context.Context, agencyID int64, currency string, limit int64) error {
+	if limit < 0 {
+		return fault.Validation(map[string]string{"creditLimit": "ledger.error.creditLimit"})
+	}
+	if !slices.Contains(config.Currencies, currency) {
+		return fault.Validation(map[string]string{"currency": "ledger.error.currency"})
+	}
+	now := l.now().UTC()
+	return l.db.InTx(ctx, func(tx *sqlx.Tx) error {
+		id, err := l.accountID(ctx, tx, Wallet(agencyID), currency, now)
+		if err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, tx.Rebind(`UPDATE ledger_accounts SET credit_limit = ?, updated_at = ? WHERE id = ?`), limit, now, id)
+		if err != nil && strings.Contains(err.Error(), "ledger_wallet_limit") {
+			return fault.Validation(map[string]string{"creditLimit": "ledger.error.creditBelowUsage"})
+		}
+		if err != nil {
+			return fmt.Errorf("ledger: set credit limit: %w", err)
+		}
+		return nil
+	})
+}
