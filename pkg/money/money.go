@@ -95,3 +95,18 @@ func ForSettlement(v decimal.Decimal) decimal.Decimal {
 	}
 	return v.Round(0)
 }
+
+// Convert changes an amount into another currency at rate (units of `to` per
+// unit of `from`), rounded the spec's settlement way (ForSettlement) and then
+// to the target currency's minor unit.
+func Convert(a Amount, rate decimal.Decimal, to string) Amount {
+	v := ForSettlement(a.Decimal().Mul(rate))
+	return Amount{Minor: v.Shift(Exponent(to)).Round(0).IntPart(), Currency: to}
+}
+
+// Percent is percent % of a, rounded half up to the minor unit: a fee is
+// never a fraction of a cent.
+func Percent(a Amount, percent decimal.Decimal) Amount {
+	v := decimal.NewFromInt(a.Minor).Mul(percent).Div(decimal.NewFromInt(100)).Round(0)
+	return Amount{Minor: v.IntPart(), Currency: a.Currency}
+}

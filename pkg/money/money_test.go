@@ -85,3 +85,32 @@ func TestParseAndString(t *testing.T) {
 		}
 	}
 }
+
+func TestConvertAndPercent(t *testing.T) {
+	tests := []struct {
+		amount   Amount
+		rate, to string
+		want     int64
+	}{
+		{Amount{1000_00, "USD"}, "7.1", "CNY", 7100_00},
+		{Amount{1_23, "USD"}, "7.1", "CNY", 8_73},      // 8.733 < 10 → two decimals
+		{Amount{12_34, "USD"}, "7.1", "CNY", 88_00},    // 87.614 ≥ 10 → whole units
+		{Amount{100_00, "CNY"}, "20.5", "JPY", 2050},   // JPY has no minor unit
+		{Amount{5000, "JPY"}, "0.0468", "CNY", 234_00}, // 234.0
+	}
+	for _, tt := range tests {
+		got := Convert(tt.amount, decimal.RequireFromString(tt.rate), tt.to)
+		if got.Minor != tt.want || got.Currency != tt.to {
+			t.Errorf("Convert(%v, %s) = %v, want %d %s", tt.amount, tt.rate, got, tt.want, tt.to)
+		}
+	}
+	for _, tt := range []struct {
+		minor   int64
+		percent string
+		want    int64
+	}{{100_00, "1.5", 1_50}, {333, "1", 3}, {350, "1", 4}, {100_00, "0", 0}} {
+		if got := Percent(Amount{tt.minor, "CNY"}, decimal.RequireFromString(tt.percent)); got.Minor != tt.want {
+			t.Errorf("Percent(%d, %s) = %d, want %d", tt.minor, tt.percent, got.Minor, tt.want)
+		}
+	}
+}

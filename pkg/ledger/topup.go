@@ -1,0 +1,169 @@
+package ledger
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/jmoiron/sqlx"
+	"github.com/shopspring/decimal"
+
+	"github.com/voyage/voyage/pkg/config"
+	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/pkg/money"
+)
+
+// TopUp is money an agency sent the provider (spec §3 Top-up): what arrived,
+// in which currency, at which rate and fee, credited to its wallet.
+type TopUp struct {
+	AgencyID         int64  `json:"-"`
+	IdempotencyKey   string `json:"-"`
+	Currency         string `json:"currency" jsonschema:"description=wallet currency credited"`
+	Amount           string `json:"amount,omitempty" jsonschema:"description=amount credited; computed from the others when empty, refused when it disagrees"`
+	CurrencyReceived string `json:"currencyReceived,omitempty" jsonschema:"description=currency the money arrived in (default: currency)"`
+	AmountReceived   string `json:"amountReceived"`
+	ExchangeRate     string `json:"exchangeRate" jsonschema:"description=units of currency per unit of currencyReceived (1 when the same)"`
+	FeePercent       string `json:"feePercent,omitempty" jsonschema:"description=transaction fee percentage kept by the provider"`
+	Reference        string `json:"reference" jsonschema:"description=bank or payment reference"`
+	SendEmail        bool   `json:"sendEmail"`
+	Remark           string `json:"remark,omitempty"`
+	CreatedBy        string `json:"-"`
+}
+
+// TopUpResult is a posted top-up.
+type TopUpResult struct {
+	TransferID int64  `json:"transferId"`
+	Currency   string `json:"currency"`
+	Gross      string `json:"gross"`
+	Fee        string `json:"fee"`
+	Credited   string `json:"credited"`
+	Balance    string `json:"balance"`
+	Replayed   bool   `json:"replayed"`
+}
+
+type topUpPlan struct {
+	received, gross, fee, credited money.Amount
+	rate, percent                  decimal.Decimal
+}
+
+func (t TopUp) plan() (topUpPlan, error) {
+	errs := map[string]string{}
+	var p topUpPlan
+	if t.CurrencyReceived == "" {
+		t.CurrencyReceived = t.Currency
+	}
+	if !slices.Contains(config.Currencies, t.Currency) {
+		errs["currency"] = "ledger.error.currency"
+	}
+	if !slices.Contains(config.Currencies, t.CurrencyReceived) {
+		errs["currencyReceived"] = "ledger.error.currency"
+	}
+	var err error
+	if p.received, err = money.Parse(t.AmountReceived, t.CurrencyReceived); err != nil || p.received.Minor <= 0 {
+		errs["amountReceived"] = "ledger.error.amount"
+	}
+	if p.rate, err = decimal.NewFromString(strings.TrimSpace(t.ExchangeRate)); err != nil || !p.rate.IsPositive() {
+		errs["exchangeRate"] = "ledger.error.rate"
+	} else if t.CurrencyReceived == t.Currency && !p.rate.Equal(decimal.NewFromInt(1)) {
+		errs["exchangeRate"] = "ledger.error.rateSameCurrency"
+	}
+	p.percent = decimal.Zero
+	if strings.TrimSpace(t.FeePercent) != "" {
+		if p.percent, err = decimal.NewFromString(strings.TrimSpace(t.FeePercent)); err != nil || p.percent.IsNegative() || p.percent.GreaterThanOrEqual(decimal.NewFromInt(100)) {
+			errs["feePercent"] = "ledger.error.feePercent"
+		}
+	}
+	if strings.TrimSpace(t.Reference) == "" || len(t.Reference) > 100 {
+		errs["reference"] = "ledger.error.reference"
+	}
+	if len(errs) > 0 {
+		return p, fault.Validation(errs)
+	}
+	p.gross = money.Convert(p.received, p.rate, t.Currency)
+	p.fee = money.Percent(p.gross, p.percent)
+	p.credited = money.Amount{Minor: p.gross.Minor - p.fee.Minor, Currency: t.Currency}
+	if p.credited.Minor <= 0 {
+		return p, fault.Validation(map[string]string{"amountReceived": "ledger.error.amount"})
+	}
+	if strings.TrimSpace(t.Amount) != "" {
+		want, err := money.Parse(t.Amount, t.Currency)
+		if err != nil || want.Minor != p.credited.Minor {
+			return p, fault.Validation(map[string]string{"amount": "ledger.error.amountMismatch"})
+		}
+	}
+	return p, nil
+}
+
+// TopUp credits an agency's wallet with money received, once per key. The
+// postings are one transaction: the received amount into the FX account in
+// its currency, the credited amount out of FX into the wallet, and the fee
+// into the provider's fees; each currency still sums to zero.
+func (l *Ledger) TopUp(ctx context.Context, t TopUp) (TopUpResult, error) {
+	if t.IdempotencyKey == "" || len(t.IdempotencyKey) > 90 {
+		return TopUpResult{}, fault.Validation(map[string]string{"idempotencyKey": "ledger.error.idempotencyKey"})
+	}
+	p, err := t.plan()
+	if err != nil {
+		return TopUpResult{}, err
+	}
+	if t.CurrencyReceived == "" {
+		t.CurrencyReceived = t.Currency
+	}
+	detail := map[string]string{
+		"currencyReceived": t.CurrencyReceived, "amountReceived": p.received.String(), "exchangeRate": p.rate.String(),
+		"feePercent": p.percent.String(), "fee": p.fee.String(), "gross": p.gross.String(),
+	}
+	if t.SendEmail {
+		detail["sendEmail"] = "true"
+	}
+	source := Provider(KindFunding)
+	if t.CurrencyReceived != t.Currency {
+		source = Provider(KindFX)
+	}
+	main := Transfer{AgencyID: t.AgencyID, IdempotencyKey: t.IdempotencyKey, From: source, To: Wallet(t.AgencyID),
+		Amount: p.credited.Minor, Currency: t.Currency, PaymentType: TypeTopUp, Reference: strings.TrimSpace(t.Reference),
+		Description: "top-up", Remark: t.Remark, Detail: detail, CreatedBy: t.CreatedBy}
+	res := TopUpResult{Currency: t.Currency, Gross: p.gross.String(), Fee: p.fee.String(), Credited: p.credited.String()}
+	if prev, found, err := l.replay(ctx, l.db, main, main.hash()); err != nil {
+		return TopUpResult{}, err
+	} else if found {
+		res.TransferID, res.Replayed = prev.ID, true
+		res.Balance = money.Amount{Minor: prev.ToBalance, Currency: t.Currency}.String()
+		return res, nil
+	}
+	err = l.db.InTx(ctx, func(tx *sqlx.Tx) error {
+		if t.CurrencyReceived != t.Currency {
+			in := Transfer{AgencyID: t.AgencyID, IdempotencyKey: t.IdempotencyKey + "#in", From: Provider(KindFunding), To: Provider(KindFX),
+				Amount: p.received.Minor, Currency: t.CurrencyReceived, PaymentType: TypeTopUp, Reference: main.Reference,
+				Description: "top-up received", Detail: detail, CreatedBy: t.CreatedBy}
+			if _, err := l.PostTx(ctx, tx, in); err != nil {
+				return err
+			}
+		}
+		posted, err := l.PostTx(ctx, tx, main)
+		if err != nil {
+			return err
+		}
+		res.TransferID = posted.ID
+		res.Balance = money.Amount{Minor: posted.ToBalance, Currency: t.Currency}.String()
+		if p.fee.Minor > 0 {
+			fee := Transfer{AgencyID: t.AgencyID, IdempotencyKey: t.IdempotencyKey + "#fee", From: source, To: Provider(KindFees),
+				Amount: p.fee.Minor, Currency: t.Currency, PaymentType: TypeTopUp, Reference: main.Reference,
+				Description: "top-up fee", Detail: detail, CreatedBy: t.CreatedBy}
+			if _, err := l.PostTx(ctx, tx, fee); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		if prev, found, rerr := l.replay(ctx, l.db, main, main.hash()); rerr == nil && found {
+			res.TransferID, res.Replayed = prev.ID, true
+			res.Balance = money.Amount{Minor: prev.ToBalance, Currency: t.Currency}.String()
+			return res, nil
+		}
+		return TopUpResult{}, fmt.Errorf("ledger: top-up: %w", err)
+	}
+	return res, nil
+}

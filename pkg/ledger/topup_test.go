@@ -1,0 +1,73 @@
+package ledger_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/pkg/ledger"
+	"github.com/voyage/voyage/pkg/store"
+	"github.com/voyage/voyage/pkg/store/storetest"
+)
+
+func TestTopUp(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		l := ledger.New(db)
+		a := agencies(t, db, 1)[0]
+
+		usd := ledger.TopUp{AgencyID: a, IdempotencyKey: "tu-1", Currency: "CNY", CurrencyReceived: "USD", AmountReceived: "1000.00",
+			ExchangeRate: "7.1", FeePercent: "1.5", Reference: "HSBC-0001", SendEmail: true}
+		res, err := l.TopUp(ctx, usd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Gross != "7100.00" || res.Fee != "106.50" || res.Credited != "6993.50" || res.Balance != "6993.50" || res.Replayed {
+			t.Fatalf("top-up = %+v", res)
+		}
+		again, err := l.TopUp(ctx, usd)
+		if err != nil || !again.Replayed || again.TransferID != res.TransferID {
+			t.Fatalf("replay = %+v, %v", again, err)
+		}
+		other := usd
+		other.AmountReceived = "2000.00"
+		if _, err := l.TopUp(ctx, other); code(err) != fault.CodeConflict {
+			t.Fatalf("same key, other body: %v", err)
+		}
+		if bal, _ := l.WalletBalance(ctx, a, "CNY"); bal.Balance != 6993_50 {
+			t.Fatalf("balance = %d", bal.Balance)
+		}
+
+		same := ledger.TopUp{AgencyID: a, IdempotencyKey: "tu-2", Currency: "CNY", AmountReceived: "500", ExchangeRate: "1", Reference: "wire-2", Amount: "500.00"}
+		if res, err := l.TopUp(ctx, same); err != nil || res.Credited != "500.00" || res.Fee != "0.00" {
+			t.Fatalf("same-currency top-up = %+v, %v", res, err)
+		}
+
+		tests := []struct {
+			name  string
+			t     ledger.TopUp
+			field string
+		}{
+			{"no reference", ledger.TopUp{Currency: "CNY", AmountReceived: "1", ExchangeRate: "1"}, "reference"},
+			{"no rate", ledger.TopUp{Currency: "CNY", CurrencyReceived: "USD", AmountReceived: "1", Reference: "r"}, "exchangeRate"},
+			{"rate for same currency", ledger.TopUp{Currency: "CNY", AmountReceived: "1", ExchangeRate: "2", Reference: "r"}, "exchangeRate"},
+			{"no amount", ledger.TopUp{Currency: "CNY", ExchangeRate: "1", Reference: "r"}, "amountReceived"},
+			{"too many decimals", ledger.TopUp{Currency: "CNY", AmountReceived: "1.001", ExchangeRate: "1", Reference: "r"}, "amountReceived"},
+			{"unknown currency", ledger.TopUp{Currency: "XXX", AmountReceived: "1", ExchangeRate: "1", Reference: "r"}, "currency"},
+			{"fee of 100%", ledger.TopUp{Currency: "CNY", AmountReceived: "1", ExchangeRate: "1", FeePercent: "100", Reference: "r"}, "feePercent"},
+			{"amount disagrees", ledger.TopUp{Currency: "CNY", AmountReceived: "10", ExchangeRate: "1", Amount: "11", Reference: "r"}, "amount"},
+		}
+		for _, tt := range tests {
+			tt.t.AgencyID, tt.t.IdempotencyKey = a, "bad-"+tt.name
+			_, err := l.TopUp(ctx, tt.t)
+			fe, ok := fault.As(err)
+			if !ok || fe.Code != fault.CodeValidation || fe.Fields[tt.field] == "" {
+				t.Errorf("%s: err = %v, want a validation error on %s", tt.name, err, tt.field)
+			}
+		}
+		if bal, _ := l.WalletBalance(ctx, a, "CNY"); bal.Balance != 7493_50 {
+			t.Errorf("balance after refused top-ups = %d", bal.Balance)
+		}
+		sumIsZero(t, db)
+	})
+}
