@@ -339,3 +339,6 @@ func (l *Ledger) SetCreditLimit(ctx context.Context, agencyID int64, currency st
 		return nil
 	})
 }
+
+// SetClock replaces the clock, for tests.
+func (l *Ledger) SetClock(now func() time.Time) { l.now = now }

@@ -1,0 +1,143 @@
+package ledger
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Entry is a wallet entry (spec §3): one transfer seen from the agency's
+// wallet, signed (+ money in, − money out), with the balance after it.
+type Entry struct {
+	ID           int64     `json:"id" db:"id"`
+	Type         string    `json:"type" db:"payment_type"`
+	Amount       int64     `json:"amount" db:"amount"`
+	Currency     string    `json:"currency" db:"currency"`
+	BalanceAfter int64     `json:"balanceAfter" db:"balance_after"`
+	OrderID      string    `json:"orderId" db:"order_id"`
+	Reference    string    `json:"paymentReference" db:"reference"`
+	Description  string    `json:"description" db:"description"`
+	Remark       string    `json:"remark" db:"remark"`
+	Detail       string    `json:"-" db:"detail"`
+	PaidAt       time.Time `json:"paidAt" db:"created_at"`
+}
+
+// EntryFilter narrows a wallet listing; From is inclusive, To exclusive.
+type EntryFilter struct {
+	Currency string
+	Type     string
+	OrderID  string
+	From, To time.Time
+	Page     int
+	PageSize int
+}
+
+// walletAccount returns the id of agency's wallet in currency, 0 when it was
+// never opened.
+func (l *Ledger) walletAccount(ctx context.Context, agencyID int64, currency string) (int64, error) {
+	var id int64
+	err := l.db.GetContext(ctx, &id, l.db.Rebind(`SELECT id FROM ledger_accounts WHERE agency_id = ? AND kind = ? AND currency = ?`), agencyID, KindWallet, currency)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("ledger: find wallet: %w", err)
+	}
+	return id, nil
+}
+
+// entrySelect reads transfers touching wallet account ? (bound twice for the
+// sign and the balance, once more in the WHERE).
+const entrySelect = `SELECT id, payment_type, currency, order_id, reference, description, remark, detail, created_at,
+	CASE WHEN to_account = ? THEN amount ELSE -amount END AS amount,
+	CASE WHEN to_account = ? THEN to_balance ELSE from_balance END AS balance_after
+	FROM ledger_transfers WHERE (from_account = ? OR to_account = ?)`
+
+// Entries lists an agency's wallet entries, newest first, and their total.
+func (l *Ledger) Entries(ctx context.Context, agencyID int64, f EntryFilter) ([]Entry, int, error) {
+	acct, err := l.walletAccount(ctx, agencyID, f.Currency)
+	if err != nil || acct == 0 {
+		return []Entry{}, 0, err
+	}
+	where := []string{}
+	args := []any{acct, acct, acct, acct}
+	if f.Type != "" {
+		where = append(where, "payment_type = ?")
+		args = append(args, f.Type)
+	}
+	if f.OrderID != "" {
+		where = append(where, "order_id = ?")
+		args = append(args, f.OrderID)
+	}
+	if !f.From.IsZero() {
+		where = append(where, "created_at >= ?")
+		args = append(args, f.From)
+	}
+	if !f.To.IsZero() {
+		where = append(where, "created_at < ?")
+		args = append(args, f.To)
+	}
+	cond := ""
+	if len(where) > 0 {
+		cond = " AND " + strings.Join(where, " AND ")
+	}
+	var total int
+	if err := l.db.GetContext(ctx, &total, l.db.Rebind(`SELECT COUNT(*) FROM ledger_transfers WHERE (from_account = ? OR to_account = ?)`+cond), args[2:]...); err != nil {
+		return nil, 0, fmt.Errorf("ledger: count entries: %w", err)
+	}
+	if f.PageSize <= 0 {
+		f.PageSize = 20
+	}
+	if f.Page <= 0 {
+		f.Page = 1
+	}
+	out := []Entry{}
+	err = l.db.SelectContext(ctx, &out, l.db.Rebind(entrySelect+cond+` ORDER BY id DESC LIMIT ? OFFSET ?`), append(args, f.PageSize, (f.Page-1)*f.PageSize)...)
+	if err != nil {
+		return nil, 0, fmt.Errorf("ledger: list entries: %w", err)
+	}
+	return out, total, nil
+}
+
+// Statement is an agency's wallet over a period: the balance before it, every
+// entry in it (oldest first) and the balance after it. Opening + entries =
+// closing, to the cent, because each entry carries the running balance the
+// transfer itself wrote.
+type Statement struct {
+	AgencyID int64     `json:"agencyId"`
+	Currency string    `json:"currency"`
+	From     time.Time `json:"from"`
+	To       time.Time `json:"to"`
+	Opening  int64     `json:"openingBalance"`
+	Closing  int64     `json:"closingBalance"`
+	Entries  []Entry   `json:"entries"`
+}
+
+// BuildStatement computes the statement of [from, to).
+func (l *Ledger) BuildStatement(ctx context.Context, agencyID int64, currency string, from, to time.Time) (Statement, error) {
+	st := Statement{AgencyID: agencyID, Currency: currency, From: from, To: to, Entries: []Entry{}}
+	acct, err := l.walletAccount(ctx, agencyID, currency)
+	if err != nil || acct == 0 {
+		return st, err
+	}
+	var before []Entry
+	err = l.db.SelectContext(ctx, &before, l.db.Rebind(entrySelect+` AND created_at < ? ORDER BY id DESC LIMIT 1`), acct, acct, acct, acct, from)
+	if err != nil {
+		return st, fmt.Errorf("ledger: opening balance: %w", err)
+	}
+	if len(before) == 1 {
+		st.Opening = before[0].BalanceAfter
+	}
+	err = l.db.SelectContext(ctx, &st.Entries, l.db.Rebind(entrySelect+` AND created_at >= ? AND created_at < ? ORDER BY id`), acct, acct, acct, acct, from, to)
+	if err != nil {
+		return st, fmt.Errorf("ledger: statement entries: %w", err)
+	}
+	st.Closing = st.Opening
+	for _, e := range st.Entries {
+		st.Closing += e.Amount
+	}
+	return st, nil
+}
