@@ -44,6 +44,37 @@ type Agency struct {
 	Status              string    `db:"status" json:"status"`
 	CreatedAt           time.Time `db:"created_at" json:"createdAt"`
 	UpdatedAt           time.Time `db:"updated_at" json:"updatedAt"`
+	ContactName         string    `db:"contact_name" json:"-"`
+	ContactEmail        string    `db:"contact_email" json:"-"`
+	ContactPhone        string    `db:"contact_phone" json:"-"`
+	CustomerService     string    `db:"customer_service" json:"-"`
+	ExtraInfo           string    `db:"extra_info" json:"-"`
+	EmailLanguage       string    `db:"email_language" json:"-"`
+	SendEmailToSub      bool      `db:"send_email_to_sub" json:"-"`
+	HidePNRBooking      bool      `db:"hide_pnr_booking" json:"-"`
+	HideMainland        bool      `db:"hide_mainland" json:"-"`
+	DisablePayment      bool      `db:"disable_payment" json:"-"`
+	OnlyOwnOrders       bool      `db:"only_own_orders" json:"-"`
+	InvoiceTypeOnExcel  bool      `db:"invoice_type_on_excel" json:"-"`
+	FlightSettingsJSON  string    `db:"flight_settings" json:"-"`
+	TrainSettingsJSON   string    `db:"train_settings" json:"-"`
+	CreditPeriod        int       `db:"credit_period" json:"-"`
+	CreditPeriodUnit    string    `db:"credit_period_unit" json:"-"`
+	Searches            int64     `db:"searches" json:"-"`
+	Verifications       int64     `db:"verifications" json:"-"`
+	Bookings            int64     `db:"bookings" json:"-"`
+}
+
+// Config returns the agency's settings, flight and train settings.
+func (a Agency) Config() Config {
+	return Config{
+		Settings: Settings{CanCreateSubAgency: a.CanCreateSubAgency, EmailLanguage: a.EmailLanguage, SettlementCurrency: a.SettlementCurrency,
+			IsShowBill: a.IsShowBill, SendEmailToSub: a.SendEmailToSub, HidePNRBooking: a.HidePNRBooking, HideMainland: a.HideMainland,
+			DisablePayment: a.DisablePayment, OnlyOwnOrders: a.OnlyOwnOrders, InvoiceTypeOnExcel: a.InvoiceTypeOnExcel,
+			EnableFlight: a.EnableFlightService, EnableTrain: a.EnableTrainService},
+		Flight: decodeFlight(a.FlightSettingsJSON),
+		Train:  decodeTrain(a.TrainSettingsJSON),
+	}
 }
 
 // Common is the company's commonConfig (spec §3).
@@ -81,7 +112,10 @@ func (a Agency) Branding() Branding {
 
 const columns = `id, parent_id, proxy_level, code, name, alias, address, logo_type, enable_flight_service,
 	enable_train_service, settlement_currency, is_show_bill, can_create_sub_agency, single_session, sso_secret,
-	allowed_hosts, theme, favicon, hide_cs_widget, hide_sso_message, status, created_at, updated_at`
+	allowed_hosts, theme, favicon, hide_cs_widget, hide_sso_message, status, created_at, updated_at, contact_name,
+	contact_email, contact_phone, customer_service, extra_info, email_language, send_email_to_sub, hide_pnr_booking,
+	hide_mainland, disable_payment, only_own_orders, invoice_type_on_excel, flight_settings, train_settings,
+	credit_period, credit_period_unit, searches, verifications, bookings`
 
 // Store reads and writes agencies.
 type Store struct {

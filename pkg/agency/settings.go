@@ -1,0 +1,221 @@
+package agency
+
+import (
+	"encoding/json"
+	"net/url"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/voyage/voyage/pkg/config"
+	"github.com/voyage/voyage/pkg/money"
+)
+
+// Route classes of the markup settings (spec §3 flight settings; §9 calls
+// them china, domestic, international, intercontinental).
+var RouteClasses = []string{"china", "domestic", "international", "intercontinental"}
+
+// Markup is a price adjustment for one route class: a percentage of the fare
+// or a fixed amount in the settlement currency, capped by Limit (an amount;
+// "0" means unlimited).
+type Markup struct {
+	Unit  string `json:"unit" jsonschema:"enum=percent,enum=amount"`
+	Value string `json:"value"`
+	Limit string `json:"limit"`
+}
+
+// ServiceFees are charged on post-sale requests, in the settlement currency
+// (CNY when unset).
+type ServiceFees struct {
+	Change string `json:"change"`
+	Refund string `json:"refund"`
+	Void   string `json:"void"`
+}
+
+// AirlineFilter limits content to (whitelist) or away from (blacklist) the
+// listed airlines.
+type AirlineFilter struct {
+	Mode     string   `json:"mode" jsonschema:"enum=none,enum=whitelist,enum=blacklist"`
+	Airlines []string `json:"airlines"`
+}
+
+// FlightSettings are an agency's flight settings (spec §3).
+type FlightSettings struct {
+	Markups          map[string]Markup `json:"markups"`
+	ServiceFees      ServiceFees       `json:"serviceFees"`
+	ShowSuppliers    bool              `json:"showSuppliers"`
+	FreeBaggageOnly  bool              `json:"freeBaggageOnly"`
+	FareBasisOnly    bool              `json:"fareBasisOnly"`
+	MaxResponseTime  int               `json:"maxResponseTime" jsonschema:"description=seconds the search waits for suppliers (1–60)"`
+	BookingNotifyURL string            `json:"bookingNotifyUrl"`
+	ChangeNotifyURL  string            `json:"changeNotifyUrl"`
+	AirlineFilter    AirlineFilter     `json:"airlineFilter"`
+	Suppliers        []string          `json:"suppliers" jsonschema:"description=enabled suppliers; empty means all"`
+	SearchMode       string            `json:"searchMode" jsonschema:"enum=all,enum=popular"`
+}
+
+// TrainSettings are an agency's train settings.
+type TrainSettings struct {
+	NotifyURL string `json:"notifyUrl"`
+	Manual    bool   `json:"manual"`
+}
+
+// DefaultFlightSettings are what an agency gets until it sets its own.
+func DefaultFlightSettings() FlightSettings {
+	m := map[string]Markup{}
+	for _, c := range RouteClasses {
+		m[c] = Markup{Unit: "amount", Value: "0", Limit: "0"}
+	}
+	return FlightSettings{Markups: m, ServiceFees: ServiceFees{Change: "0", Refund: "0", Void: "0"}, MaxResponseTime: 20,
+		AirlineFilter: AirlineFilter{Mode: "none", Airlines: []string{}}, Suppliers: []string{}, SearchMode: "all"}
+}
+
+// Settings are the agency's switches (spec §3 Agency settings).
+type Settings struct {
+	CanCreateSubAgency bool   `json:"canCreateSubAgency"`
+	EmailLanguage      string `json:"emailLanguage" jsonschema:"enum=en,enum=zh"`
+	SettlementCurrency string `json:"settlementCurrency"`
+	IsShowBill         bool   `json:"isShowBill"`
+	SendEmailToSub     bool   `json:"sendEmailToSubAgency"`
+	HidePNRBooking     bool   `json:"hidePnrBooking"`
+	HideMainland       bool   `json:"hideMainlandContent"`
+	DisablePayment     bool   `json:"disablePayment"`
+	OnlyOwnOrders      bool   `json:"showOnlyOwnOrders"`
+	InvoiceTypeOnExcel bool   `json:"showInvoiceTypeOnExcel"`
+	EnableFlight       bool   `json:"enableFlightService"`
+	EnableTrain        bool   `json:"enableTrainService"`
+}
+
+// Config is everything PUT /base/v2/agencies/{id}/config sets.
+type Config struct {
+	Settings Settings       `json:"settings"`
+	Flight   FlightSettings `json:"flight"`
+	Train    TrainSettings  `json:"train"`
+}
+
+var airlineCode = regexp.MustCompile(`^[A-Z0-9]{2}$`)
+
+func validURL(s string) bool {
+	if s == "" {
+		return true
+	}
+	u, err := url.Parse(s)
+	return err == nil && (u.Scheme == "https" || u.Scheme == "http") && u.Host != "" && len(s) <= 500
+}
+
+func validAmount(s, currency string) bool {
+	a, err := money.Parse(s, currency)
+	return err == nil && a.Minor >= 0
+}
+
+// Validate checks a config and returns field → catalog key; it fills
+// defaults for what was left empty.
+func (c *Config) Validate() map[string]string {
+	errs := map[string]string{}
+	s := &c.Settings
+	if s.SettlementCurrency == "" {
+		s.SettlementCurrency = "CNY"
+	}
+	if !slices.Contains(config.Currencies, s.SettlementCurrency) {
+		errs["settings.settlementCurrency"] = "agency.error.currency"
+	}
+	if s.EmailLanguage == "" {
+		s.EmailLanguage = "en"
+	}
+	if s.EmailLanguage != "en" && s.EmailLanguage != "zh" {
+		errs["settings.emailLanguage"] = "agency.error.emailLanguage"
+	}
+	f := &c.Flight
+	if f.Markups == nil {
+		f.Markups = DefaultFlightSettings().Markups
+	}
+	for k, m := range f.Markups {
+		if !slices.Contains(RouteClasses, k) {
+			errs["flight.markups."+k] = "agency.error.routeClass"
+			continue
+		}
+		if m.Unit != "percent" && m.Unit != "amount" {
+			errs["flight.markups."+k+".unit"] = "agency.error.markupUnit"
+		}
+		v, err := decimal.NewFromString(m.Value)
+		if err != nil || (m.Unit == "percent" && (v.LessThan(decimal.NewFromInt(-50)) || v.GreaterThan(decimal.NewFromInt(100)))) {
+			errs["flight.markups."+k+".value"] = "agency.error.markupValue"
+		} else if m.Unit == "amount" && !validSignedAmount(m.Value, s.SettlementCurrency) {
+			errs["flight.markups."+k+".value"] = "agency.error.markupValue"
+		}
+		if m.Limit == "" {
+			m.Limit = "0"
+			f.Markups[k] = m
+		}
+		if !validAmount(m.Limit, s.SettlementCurrency) {
+			errs["flight.markups."+k+".limit"] = "agency.error.markupLimit"
+		}
+	}
+	for name, v := range map[string]*string{"change": &f.ServiceFees.Change, "refund": &f.ServiceFees.Refund, "void": &f.ServiceFees.Void} {
+		if *v == "" {
+			*v = "0"
+		}
+		if !validAmount(*v, s.SettlementCurrency) {
+			errs["flight.serviceFees."+name] = "agency.error.serviceFee"
+		}
+	}
+	if f.MaxResponseTime == 0 {
+		f.MaxResponseTime = 20
+	}
+	if f.MaxResponseTime < 1 || f.MaxResponseTime > 60 {
+		errs["flight.maxResponseTime"] = "agency.error.maxResponseTime"
+	}
+	if !validURL(f.BookingNotifyURL) {
+		errs["flight.bookingNotifyUrl"] = "agency.error.url"
+	}
+	if !validURL(f.ChangeNotifyURL) {
+		errs["flight.changeNotifyUrl"] = "agency.error.url"
+	}
+	if f.AirlineFilter.Mode == "" {
+		f.AirlineFilter.Mode = "none"
+	}
+	if !slices.Contains([]string{"none", "whitelist", "blacklist"}, f.AirlineFilter.Mode) {
+		errs["flight.airlineFilter.mode"] = "agency.error.airlineFilter"
+	}
+	for i, a := range f.AirlineFilter.Airlines {
+		f.AirlineFilter.Airlines[i] = strings.ToUpper(strings.TrimSpace(a))
+		if !airlineCode.MatchString(f.AirlineFilter.Airlines[i]) {
+			errs["flight.airlineFilter.airlines"] = "agency.error.airline"
+		}
+	}
+	if f.AirlineFilter.Airlines == nil {
+		f.AirlineFilter.Airlines = []string{}
+	}
+	if f.Suppliers == nil {
+		f.Suppliers = []string{}
+	}
+	if f.SearchMode == "" {
+		f.SearchMode = "all"
+	}
+	if f.SearchMode != "all" && f.SearchMode != "popular" {
+		errs["flight.searchMode"] = "agency.error.searchMode"
+	}
+	if !validURL(c.Train.NotifyURL) {
+		errs["train.notifyUrl"] = "agency.error.url"
+	}
+	return errs
+}
+
+func validSignedAmount(s, currency string) bool {
+	_, err := money.Parse(s, currency)
+	return err == nil
+}
+
+func decodeFlight(s string) FlightSettings {
+	f := DefaultFlightSettings()
+	_ = json.Unmarshal([]byte(s), &f)
+	return f
+}
+
+func decodeTrain(s string) TrainSettings {
+	var t TrainSettings
+	_ = json.Unmarshal([]byte(s), &t)
+	return t
+}
