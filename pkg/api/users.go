@@ -1,0 +1,226 @@
+package api
+
+import (
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/voyage/voyage/pkg/audit"
+	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/fault"
+)
+
+// ManagedUser is a user as user management shows it (spec §3 User).
+type ManagedUser struct {
+	ID        int64     `json:"id"`
+	Username  string    `json:"username"`
+	Email     string    `json:"email"`
+	Nickname  string    `json:"nickname"`
+	Mobile    string    `json:"mobile"`
+	AreaCode  string    `json:"areaCode"`
+	Role      []string  `json:"role"`
+	Status    string    `json:"status" jsonschema:"enum=active,enum=inactive,enum=testing"`
+	CreatedAt time.Time `json:"createdAt"`
+}
+
+func managedUser(u auth.User) ManagedUser {
+	return ManagedUser{ID: u.ID, Username: u.Username, Email: u.Email, Nickname: u.Nickname, Mobile: u.Mobile, AreaCode: u.AreaCode,
+		Role: u.Roles(), Status: u.Status, CreatedAt: u.CreatedAt}
+}
+
+// UserPage is one page of the user list.
+type UserPage struct {
+	Items    []ManagedUser `json:"items"`
+	Total    int           `json:"total"`
+	Page     int           `json:"page"`
+	PageSize int           `json:"pageSize"`
+}
+
+// UserLogPage is one page of the user log.
+type UserLogPage struct {
+	Items    []audit.Entry `json:"items"`
+	Total    int           `json:"total"`
+	Page     int           `json:"page"`
+	PageSize int           `json:"pageSize"`
+}
+
+// CreateUserRequest is POST /base/v2/users.
+type CreateUserRequest struct {
+	Username string   `json:"username"`
+	Email    string   `json:"email"`
+	Nickname string   `json:"nickname"`
+	Mobile   string   `json:"mobile"`
+	AreaCode string   `json:"areaCode"`
+	Role     []string `json:"role"`
+	Status   string   `json:"status" jsonschema:"enum=active,enum=inactive,enum=testing"`
+	Password string   `json:"password"`
+}
+
+// UpdateUserRequest is PUT /base/v2/users/{id}: the create body less username
+// and email. Absent fields keep their value. Username and email never change:
+// if sent they must equal the current value, otherwise the request is refused
+// (user.error.usernameFixed / user.error.emailFixed).
+type UpdateUserRequest struct {
+	Username *string   `json:"username,omitempty" jsonschema:"description=cannot change; refused when different"`
+	Email    *string   `json:"email,omitempty" jsonschema:"description=cannot change; refused when different"`
+	Nickname *string   `json:"nickname,omitempty"`
+	Mobile   *string   `json:"mobile,omitempty"`
+	AreaCode *string   `json:"areaCode,omitempty"`
+	Role     *[]string `json:"role,omitempty"`
+	Status   *string   `json:"status,omitempty" jsonschema:"enum=active,enum=inactive,enum=testing"`
+	Password string    `json:"password,omitempty" jsonschema:"description=sets a new password and ends the user's sessions; not for one's own account"`
+}
+
+var pagingParams = []Param{
+	{Name: "page", Type: "integer", Description: "1-based page; default 1"},
+	{Name: "pageSize", Type: "integer", Description: "items per page; default 20, at most 100"},
+}
+
+// pageFromQuery reads page and pageSize; missing or unusable values fall back
+// to the defaults and pageSize is capped at 100.
+func pageFromQuery(r *http.Request) (int, int) {
+	page, _ := strconv.Atoi(r.URL.Query().Get("page"))
+	size, _ := strconv.Atoi(r.URL.Query().Get("pageSize"))
+	return auth.ClampPage(page, size)
+}
+
+// logDay parses a YYYY-MM-DD filter of the user log as a UTC day.
+func logDay(r *http.Request, name string, errs map[string]string) time.Time {
+	v := r.URL.Query().Get(name)
+	if v == "" {
+		return time.Time{}
+	}
+	d, err := time.Parse(time.DateOnly, v)
+	if err != nil {
+		errs[name] = "user.error.logDate"
+	}
+	return d
+}
+
+// registerUsers adds user management and the user log. The spec leaves the
+// role of the users route open (§2 "not listed"); managing users is an
+// administrator's job, so these routes need a SuperUser, as the user log and
+// company routes do. Every route works only inside the caller's own agency.
+func registerUsers(rt *Router, s Services) {
+	superOnly := func(op Operation) Operation {
+		op.Tag = "users"
+		op.Role = auth.RoleSuperUser
+		op.UserOnly = true
+		op.Errors = append(op.Errors, fault.CodeNoAccess, fault.CodeSessionInvalid)
+		return op
+	}
+
+	rt.Handle("GET /base/v2/users", superOnly(Operation{
+		ID:       "listUsers",
+		Summary:  "The users of the caller's agency, filtered by keyword (username, nickname or email), status and role",
+		Response: UserPage{},
+		Query: append([]Param{
+			{Name: "keyword", Type: "string", Description: "part of the username, nickname or email"},
+			{Name: "status", Type: "string", Description: "active, inactive or testing"},
+			{Name: "role", Type: "string", Description: "operator, finance or SuperUser"},
+		}, pagingParams...),
+	}), func(w http.ResponseWriter, r *http.Request) (any, error) {
+		q := r.URL.Query()
+		page, size := pageFromQuery(r)
+		keyword := q.Get("keyword")
+		if keyword == "" {
+			keyword = q.Get("username")
+		}
+		users, total, err := s.Auth.ListUsers(r.Context(), Principal(r).AgencyID, auth.UserFilter{
+			Keyword: keyword, Status: q.Get("status"), Role: q.Get("role"), Page: page, PageSize: size})
+		if err != nil {
+			return nil, err
+		}
+		out := UserPage{Items: make([]ManagedUser, 0, len(users)), Total: total, Page: page, PageSize: size}
+		for _, u := range users {
+			out.Items = append(out.Items, managedUser(u))
+		}
+		return out, nil
+	})
+
+	rt.Handle("POST /base/v2/users", superOnly(Operation{
+		ID: "createUser", SelfAudited: true, Status: http.StatusCreated,
+		Summary: "Create a user in the caller's agency; a role is required, the password is 6–15 characters",
+		Request: CreateUserRequest{}, Response: ManagedUser{},
+	}), func(w http.ResponseWriter, r *http.Request) (any, error) {
+		var req CreateUserRequest
+		if err := Decode(r, &req); err != nil {
+			return nil, err
+		}
+		u, err := s.Auth.CreateUserIn(r.Context(), Principal(r), auth.NewUser{Username: req.Username, Email: req.Email, Nickname: req.Nickname,
+			Mobile: req.Mobile, AreaCode: req.AreaCode, Roles: req.Role, Status: req.Status, Password: req.Password}, Meta(r))
+		if err != nil {
+			return nil, err
+		}
+		return managedUser(u), nil
+	})
+
+	rt.Handle("PUT /base/v2/users/{id}", superOnly(Operation{
+		ID: "updateUser", SelfAudited: true,
+		Summary: "Update a user of the caller's agency: nickname, mobile, area code, roles, status, password. " +
+			"Username and email cannot change; nobody can deactivate themself or drop their own SuperUser role",
+		Request: UpdateUserRequest{}, Response: ManagedUser{},
+		Errors: []int{fault.CodeNotFound},
+	}), func(w http.ResponseWriter, r *http.Request) (any, error) {
+		id, err := PathID(r, "id")
+		if err != nil {
+			return nil, err
+		}
+		var req UpdateUserRequest
+		if err := Decode(r, &req); err != nil {
+			return nil, err
+		}
+		u, err := s.Auth.UpdateUser(r.Context(), Principal(r), id, auth.UserChanges{Username: req.Username, Email: req.Email,
+			Nickname: req.Nickname, Mobile: req.Mobile, AreaCode: req.AreaCode, Roles: req.Role, Status: req.Status, Password: req.Password}, Meta(r))
+		if err != nil {
+			return nil, err
+		}
+		return managedUser(u), nil
+	})
+
+	rt.Handle("POST /base/v2/users/{id}/deactivate", superOnly(Operation{
+		ID: "deactivateUser", SelfAudited: true,
+		Summary:  "Deactivate a user of the caller's agency: status inactive, and the user's sessions end at once",
+		Response: ManagedUser{},
+		Errors:   []int{fault.CodeNotFound},
+	}), func(w http.ResponseWriter, r *http.Request) (any, error) {
+		id, err := PathID(r, "id")
+		if err != nil {
+			return nil, err
+		}
+		u, err := s.Auth.DeactivateUser(r.Context(), Principal(r), id, Meta(r))
+		if err != nil {
+			return nil, err
+		}
+		return managedUser(u), nil
+	})
+
+	rt.Handle("GET /base/v2/user-logs", superOnly(Operation{
+		ID:       "listUserLogs",
+		Summary:  "The user log of the caller's agency, newest first: logins, password changes and every state-changing call",
+		Response: UserLogPage{},
+		Query: append([]Param{
+			{Name: "username", Type: "string", Description: "exact username"},
+			{Name: "action", Type: "string", Description: "exact action, such as login or user.create"},
+			{Name: "from", Type: "string", Description: "first day, YYYY-MM-DD (UTC)"},
+			{Name: "to", Type: "string", Description: "last day, YYYY-MM-DD (UTC), inclusive"},
+		}, pagingParams...),
+	}), func(w http.ResponseWriter, r *http.Request) (any, error) {
+		q := r.URL.Query()
+		page, size := pageFromQuery(r)
+		errs := map[string]string{}
+		from, to := logDay(r, "from", errs), logDay(r, "to", errs)
+		if len(errs) > 0 {
+			return nil, fault.Validation(errs)
+		}
+		if !to.IsZero() {
+			to = to.AddDate(0, 0, 1)
+		}
+		entries, total, err := s.Auth.UserLog(r.Context(), Principal(r).AgencyID, audit.Filter{
+			Username: q.Get("username"), Action: q.Get("action"), From: from, To: to, Page: page, PageSize: size})
+		if err != nil {
+			return nil, err
+		}
+		return UserLogPage{Items: entries, Total: total, Page: page, PageSize: size}, nil
+	})
+}

@@ -1,0 +1,102 @@
+package ledger_test
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/voyage/voyage/pkg/agency"
+	"github.com/voyage/voyage/pkg/ledger"
+	"github.com/voyage/voyage/pkg/store"
+	"github.com/voyage/voyage/pkg/store/storetest"
+)
+
+// BenchmarkTransfers posts wallet payments with balance limits and
+// idempotency keys on, from 1 or 16 concurrent writers, over 10 (hot) or
+// 1,000 (spread) agency wallets, and reports transfers per second and the
+// 99th percentile latency of one Post.
+func BenchmarkTransfers(b *testing.B) {
+	for _, d := range storetest.Engines {
+		for _, accounts := range []int{10, 1000} {
+			for _, writers := range []int{1, 16} {
+				name := fmt.Sprintf("%s/writers=%d/accounts=%d", d, writers, accounts)
+				b.Run(name, func(b *testing.B) { benchTransfers(b, d, writers, accounts) })
+			}
+		}
+	}
+}
+
+func benchTransfers(b *testing.B, d store.Dialect, writers, accounts int) {
+	ctx := context.Background()
+	db := storetest.Open(b, d)
+	if d == store.Postgres {
+		db.SetMaxOpenConns(writers + 4)
+	}
+	l := ledger.New(db)
+	st := agency.NewStore(db)
+	ids := make([]int64, 0, accounts)
+	err := db.InTx(ctx, func(tx *sqlx.Tx) error {
+		root, err := st.Create(ctx, tx, agency.New{Name: "Provider"})
+		if err != nil {
+			return err
+		}
+		for i := 0; i < accounts; i++ {
+			a, err := st.Create(ctx, tx, agency.New{ParentID: &root.ID, Name: fmt.Sprint("A", i)})
+			if err != nil {
+				return err
+			}
+			ids = append(ids, a.ID)
+		}
+		return nil
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, id := range ids {
+		if _, err := l.Post(ctx, topUp(id, "seed", 1_000_000_000_00)); err != nil {
+			b.Fatal(err)
+		}
+		if err := l.SetCreditLimit(ctx, id, "CNY", 1000_00); err != nil {
+			b.Fatal(err)
+		}
+	}
+	var next atomic.Int64
+	latencies := make([][]time.Duration, writers)
+	b.ResetTimer()
+	start := time.Now()
+	var wg sync.WaitGroup
+	for w := 0; w < writers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for {
+				n := next.Add(1)
+				if n > int64(b.N) {
+					return
+				}
+				id := ids[int(n)%len(ids)]
+				t0 := time.Now()
+				if _, err := l.Post(ctx, pay(id, fmt.Sprint("b", n), 1_00)); err != nil {
+					b.Error(err)
+					return
+				}
+				latencies[w] = append(latencies[w], time.Since(t0))
+			}
+		}(w)
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	b.StopTimer()
+	all := slices.Concat(latencies...)
+	slices.Sort(all)
+	if len(all) > 0 {
+		b.ReportMetric(float64(len(all))/elapsed.Seconds(), "transfers/s")
+		b.ReportMetric(float64(all[len(all)*99/100].Microseconds()), "p99-µs")
+	}
+}
