@@ -32,6 +32,30 @@ type Page struct {
 	Styles     []string
 	Year       int
 	StatusCode int
+
+	// Account is the logged-in user for the top bar's user menu; nil when
+	// logged out.
+	Account  *Account
+	UserMenu []NavItem
+	// Branding of the user's agency.
+	Theme               string // body class theme-<Theme> when set
+	Favicon             string // the agency's favicon, else the site's
+	HideCustomerService bool
+}
+
+// Account is who is logged in, as the user menu shows it.
+type Account struct {
+	Name     string // nickname, else username
+	Username string
+	Company  string
+}
+
+// FaviconHref is the agency's favicon when it has one, else the site's.
+func (p Page) FaviconHref() string {
+	if p.Favicon != "" {
+		return p.Favicon
+	}
+	return p.Site.Favicon
 }
 
 // NavItem is a menu entry; Key is its catalog key.

@@ -9,6 +9,7 @@ import (
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/partnership"
+	"github.com/voyage/voyage/pkg/profile"
 	"github.com/voyage/voyage/pkg/siteinfo"
 )
 
@@ -18,6 +19,7 @@ type Services struct {
 	Applications *partnership.Service
 	Auth         *auth.Service
 	Agencies     *agency.Store
+	Profile      *profile.Service
 	// WebsitePrefix is the site's public URL prefix, answered with /me.
 	WebsitePrefix string
 }
@@ -46,6 +48,9 @@ func Register(rt *Router, s Services) {
 	})
 
 	registerIdentity(rt, s)
+	registerProfile(rt, s)
+	registerUsers(rt, s)
+	registerCompany(rt, s)
 }
 
 // peerIP is the connection's address; X-Forwarded-For is not trusted, so a

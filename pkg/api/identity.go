@@ -35,6 +35,8 @@ type UserInfo struct {
 	Config    UserConfig `json:"config"`
 	Cities    []string   `json:"cities"`
 	Countries []string   `json:"countries"`
+	// Passengers are the ids of the user's favoured often-used passengers.
+	Passengers []int64 `json:"passengers"`
 }
 
 // CompanyConfig wraps commonConfig as the portal reads it.
@@ -110,7 +112,7 @@ func BuildMe(r *http.Request, s Services, p auth.Principal) (Me, error) {
 	return Me{
 		UserInfo: UserInfo{ID: u.ID, Username: u.Username, Nickname: u.Nickname, Email: u.Email, Role: u.Roles(), AgencyID: u.AgencyID,
 			Avatar: avatar, Status: u.Status, Config: UserConfig{DateFormat: u.DateFormat, DefaultRegion: u.DefaultRegion},
-			Cities: u.FavouriteCities(), Countries: u.FavouriteCountries()},
+			Cities: u.FavouriteCities(), Countries: u.FavouriteCountries(), Passengers: u.FavouritePassengers()},
 		Company: CompanyInfo{ID: a.ID, Code: a.Code, Name: a.Name, Alias: a.Alias, Address: a.Address, Logo: logo, ProxyLevel: a.ProxyLevel,
 			Config: CompanyConfig{CommonConfig: a.Common()}, Branding: a.Branding()},
 		Permissions:   perms,

@@ -22,6 +22,7 @@ import (
 	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/jobs"
 	"github.com/voyage/voyage/pkg/partnership"
+	"github.com/voyage/voyage/pkg/profile"
 	"github.com/voyage/voyage/pkg/server"
 	"github.com/voyage/voyage/pkg/siteinfo"
 	"github.com/voyage/voyage/pkg/store"
@@ -40,6 +41,7 @@ type App struct {
 	Applications *partnership.Service
 	Agencies     *agency.Store
 	Auth         *auth.Service
+	Profile      *profile.Service
 	Router       *api.Router
 	Web          *web.Server
 	Handler      http.Handler
@@ -67,7 +69,8 @@ func New(ctx context.Context, cfg config.Config) (*App, error) {
 	a.Applications = partnership.New(db)
 	a.Agencies = agency.NewStore(db)
 	a.Auth = auth.NewService(db, a.Agencies, cfg.Auth.SessionIdle, cfg.Auth.SessionMax)
-	a.Web = web.New(web.Options{Site: a.Site, Applications: a.Applications, SecureCookies: cfg.HTTP.SecureCookies})
+	a.Profile = profile.New(db)
+	a.Web = web.New(web.Options{Site: a.Site, Applications: a.Applications, SecureCookies: cfg.HTTP.SecureCookies, Auth: a.Auth, Agencies: a.Agencies})
 	a.Handler = a.buildHandler()
 	return a, nil
 }
@@ -82,7 +85,7 @@ func isAPIPath(p string) bool {
 func (a *App) buildHandler() http.Handler {
 	mux := http.NewServeMux()
 	a.Router = api.NewRouter(mux, a.Auth, audit.NewLog(a.DB))
-	api.Register(a.Router, api.Services{Site: a.Site, Applications: a.Applications, Auth: a.Auth, Agencies: a.Agencies, WebsitePrefix: a.Cfg.Site.WebsitePrefix})
+	api.Register(a.Router, api.Services{Site: a.Site, Applications: a.Applications, Auth: a.Auth, Agencies: a.Agencies, Profile: a.Profile, WebsitePrefix: a.Cfg.Site.WebsitePrefix})
 	a.Router.Finish("/base/", "/order/", "/shopping/")
 
 	openapi, err := json.MarshalIndent(a.Router.OpenAPI(Version), "", "  ")

@@ -58,11 +58,11 @@ func TestHomePageLanguages(t *testing.T) {
 	tests := []struct {
 		accept, cookie, htmlLang, nav, formTitle string
 	}{
-		{accept: "en-US,en;q=0.9", htmlLang: `lang="en"`, nav: "Wallet &amp; Invoicing", formTitle: "Apply for partnership"},
-		{accept: "zh-CN", htmlLang: `lang="zh-CN"`, nav: "钱包与发票", formTitle: "申请成为合作伙伴"},
-		{accept: "zh-TW", htmlLang: `lang="zh-TW"`, nav: "錢包與發票", formTitle: "申請成為合作夥伴"},
-		{accept: "", htmlLang: `lang="zh-CN"`, nav: "钱包与发票", formTitle: "申请成为合作伙伴"},
-		{accept: "en", cookie: "zh-tw", htmlLang: `lang="zh-TW"`, nav: "錢包與發票", formTitle: "申請成為合作夥伴"},
+		{accept: "en-US,en;q=0.9", htmlLang: `lang="en"`, nav: "Privacy Policy", formTitle: "Apply for partnership"},
+		{accept: "zh-CN", htmlLang: `lang="zh-CN"`, nav: "隐私政策", formTitle: "申请成为合作伙伴"},
+		{accept: "zh-TW", htmlLang: `lang="zh-TW"`, nav: "隱私權政策", formTitle: "申請成為合作夥伴"},
+		{accept: "", htmlLang: `lang="zh-CN"`, nav: "隐私政策", formTitle: "申请成为合作伙伴"},
+		{accept: "en", cookie: "zh-tw", htmlLang: `lang="zh-TW"`, nav: "隱私權政策", formTitle: "申請成為合作夥伴"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.accept+"/"+tt.cookie, func(t *testing.T) {

@@ -43,6 +43,7 @@ type User struct {
 	DefaultRegion   string    `db:"default_region"`
 	FavCitiesJSON   string    `db:"fav_cities"`
 	FavCountryJSON  string    `db:"fav_countries"`
+	FavPassengers   string    `db:"fav_passengers"`
 	PasswordHash    string    `db:"password_hash"`
 	PasswordChanged time.Time `db:"password_changed_at"`
 	CreatedAt       time.Time `db:"created_at"`
@@ -58,6 +59,14 @@ func (u User) Permissions() []string { return jsonList(u.PermissionsJSON) }
 // FavouriteCities and FavouriteCountries are the profile's frequent info.
 func (u User) FavouriteCities() []string    { return jsonList(u.FavCitiesJSON) }
 func (u User) FavouriteCountries() []string { return jsonList(u.FavCountryJSON) }
+
+// FavouritePassengers are the ids of the often-used passengers the user
+// favours.
+func (u User) FavouritePassengers() []int64 {
+	out := []int64{}
+	_ = json.Unmarshal([]byte(u.FavPassengers), &out)
+	return out
+}
 
 // CanLogIn reports whether the status allows a login.
 func (u User) CanLogIn() bool { return u.Status == StatusActive || u.Status == StatusTesting }
@@ -77,7 +86,7 @@ func toJSON(v []string) string {
 }
 
 const userColumns = `id, agency_id, username, email, nickname, area_code, mobile, roles, permissions, status,
-	is_super_admin, avatar_type, date_format, default_region, fav_cities, fav_countries, password_hash,
+	is_super_admin, avatar_type, date_format, default_region, fav_cities, fav_countries, fav_passengers, password_hash,
 	password_changed_at, created_at, updated_at`
 
 // NewUser is what creating a user needs.

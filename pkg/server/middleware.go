@@ -144,10 +144,10 @@ func Recover(onPanic func(w http.ResponseWriter, r *http.Request)) Middleware {
 func LimitBody(limit int64) Middleware {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			// Logo uploads may be 2MB (spec §9), above the default limit of
-			// 1 MiB; a route ending in /logo caps its own body with
-			// http.MaxBytesReader instead (pkg/api company logo).
-			if strings.HasSuffix(r.URL.Path, "/logo") {
+			// Logo and avatar uploads may be 2MB (spec §9), above the
+			// default limit of 1 MiB; those routes cap their own body with
+			// http.MaxBytesReader instead (pkg/api company logo, avatar).
+			if strings.HasSuffix(r.URL.Path, "/logo") || strings.HasSuffix(r.URL.Path, "/avatar") {
 				next.ServeHTTP(w, r)
 				return
 			}

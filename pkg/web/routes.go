@@ -1,8 +1,10 @@
 package web
 
 import (
+	"slices"
 	"strings"
 
+	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/templates"
 )
 
@@ -23,6 +25,7 @@ var Routes = []Route{
 	{Name: "home", Path: "/", Layout: templates.LayoutHome, Public: true},
 	{Name: "terms", Path: "/terms", Layout: templates.LayoutNormal, TitleKey: "route.terms", Public: true},
 	{Name: "privacy", Path: "/privacy", Layout: templates.LayoutNormal, TitleKey: "route.privacy", Public: true},
+	{Name: "login", Path: "/login", Layout: templates.LayoutNormal, TitleKey: "portal.login.title", Public: true},
 	{Name: "profile", Path: "/profile", Layout: templates.LayoutNormal, TitleKey: "route.profile", Public: true},
 	{Name: "users", Path: "/users", Layout: templates.LayoutNormal, TitleKey: "route.users"},
 	{Name: "user-log", Path: "/user-log", Role: "SuperUser", Layout: templates.LayoutNormal, TitleKey: "route.userLog"},
@@ -91,14 +94,70 @@ func RouteByName(name string) Route {
 	panic("web: no route named " + name)
 }
 
-// topNav is the top bar of spec §2.
-var topNav = []templates.NavItem{
-	{Key: "nav.flights", Href: "/flight/booking"},
-	{Key: "nav.groupTicket", Href: "/flight/group/booking"},
-	{Key: "nav.trains", Href: "/train/booking"},
-	{Key: "nav.myBookings", Href: "/flight/orders"},
-	{Key: "nav.wallet", Href: "/bills/wallet"},
-	{Key: "nav.agencyManagement", Href: "/agency-manager"},
+// menuEntry is a menu item shown only to whom show allows.
+type menuEntry struct {
+	templates.NavItem
+	show func(auth.Subject) bool
+}
+
+func isSuperUser(s auth.Subject) bool { return slices.Contains(s.Roles, auth.RoleSuperUser) }
+
+func anyone(auth.Subject) bool { return true }
+
+// topNav is the top bar of spec §2, each entry behind its §6 predicate.
+var topNav = []menuEntry{
+	{templates.NavItem{Key: "nav.flights", Href: "/flight/booking"}, auth.Subject.FlightServiceEnable},
+	{templates.NavItem{Key: "nav.groupTicket", Href: "/flight/group/booking"}, auth.Subject.FlightServiceEnable},
+	{templates.NavItem{Key: "nav.trains", Href: "/train/booking"}, auth.Subject.TrainServiceEnable},
+	{templates.NavItem{Key: "nav.myBookings", Href: "/flight/orders"}, auth.Subject.CanAccessTicket},
+	{templates.NavItem{Key: "nav.wallet", Href: "/bills/wallet"}, auth.Subject.CanAccessFinance},
+	{templates.NavItem{Key: "nav.agencyManagement", Href: "/agency-manager"}, auth.Subject.CanShowAgencyManager},
+}
+
+// userMenu is the user menu of spec §2; Log out is a form of its own.
+var userMenu = []menuEntry{
+	{templates.NavItem{Key: "nav.userManagement", Href: "/users"}, isSuperUser},
+	{templates.NavItem{Key: "nav.userLog", Href: "/user-log"}, isSuperUser},
+	{templates.NavItem{Key: "nav.companyProfile", Href: "/company"}, isSuperUser},
+	{templates.NavItem{Key: "nav.account", Href: "/profile"}, anyone},
+}
+
+// topNavFor is the top bar for v: nothing for a visitor, and for a user the
+// entries their role and company allow.
+func topNavFor(v viewer) []templates.NavItem {
+	if !v.LoggedIn {
+		return nil
+	}
+	return pick(topNav, v)
+}
+
+func userMenuFor(v viewer) []templates.NavItem {
+	if !v.LoggedIn {
+		return nil
+	}
+	return pick(userMenu, v)
+}
+
+func pick(entries []menuEntry, v viewer) []templates.NavItem {
+	var out []templates.NavItem
+	for _, e := range entries {
+		if e.show(v.Principal.Subject) {
+			out = append(out, e.NavItem)
+		}
+	}
+	return out
+}
+
+// sideNavFor is a layout's section menu without the pages the guard would
+// refuse v.
+func sideNavFor(layout string, v viewer) []templates.NavItem {
+	var out []templates.NavItem
+	for _, it := range sideNavs[layout] {
+		if allowed(it.Href, v) {
+			out = append(out, it)
+		}
+	}
+	return out
 }
 
 // sideNavs are the section menus of the layouts that have one.

@@ -7,11 +7,15 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"regexp"
 	"strings"
 	"time"
 
 	"github.com/a-h/templ"
 
+	"github.com/voyage/voyage/pkg/agency"
+	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/partnership"
 	"github.com/voyage/voyage/pkg/siteinfo"
@@ -25,6 +29,8 @@ type Server struct {
 	assets        Assets
 	secureCookies bool
 	now           func() time.Time
+	identity      Identity // nil: nobody can log in
+	agencies      Agencies // nil: no agency names or branding
 }
 
 // Options configure the portal.
@@ -32,6 +38,8 @@ type Options struct {
 	Site          *siteinfo.Service
 	Applications  *partnership.Service
 	SecureCookies bool
+	Auth          *auth.Service
+	Agencies      *agency.Store
 }
 
 // New returns the portal, reading the islands manifest once.
@@ -40,7 +48,16 @@ func New(o Options) *Server {
 	if err != nil {
 		slog.Warn("islands bundle unavailable", "err", err)
 	}
-	return &Server{site: o.Site, applications: o.Applications, assets: assets, secureCookies: o.SecureCookies, now: time.Now}
+	s := &Server{site: o.Site, applications: o.Applications, assets: assets, secureCookies: o.SecureCookies, now: time.Now}
+	// Only set the interfaces from non-nil pointers: a nil *auth.Service in
+	// an interface would not compare equal to nil.
+	if o.Auth != nil {
+		s.identity = o.Auth
+	}
+	if o.Agencies != nil {
+		s.agencies = o.Agencies
+	}
+	return s
 }
 
 // Register adds the portal's routes to mux.
@@ -52,20 +69,91 @@ func (s *Server) Register(mux *http.ServeMux) {
 	mux.HandleFunc("GET /privacy", s.legal("privacy"))
 	mux.HandleFunc("POST /prefs/lang", s.prefsLang)
 	mux.HandleFunc("POST /prefs/currency", s.prefsCurrency)
+	mux.HandleFunc("GET /login", s.loginPage)
+	mux.HandleFunc("POST /login", s.login)
+	mux.HandleFunc("POST /logout", s.logout)
+	mux.HandleFunc("GET /profile", s.profile)
+	mux.HandleFunc("POST /profile/password", s.passwordChange)
+	mux.HandleFunc("POST /profile/sessions/{id}/end", s.sessionEnd)
+	for _, rt := range Routes {
+		if sectionRoute(rt) {
+			mux.HandleFunc("GET "+rt.Path, s.section(rt))
+		}
+	}
 	mux.HandleFunc("/", s.fallback)
 }
 
-// Guard is the navigation guard of spec §2: a route that needs a login sends
-// a visitor without one to / with 'router.login'. Public routes and paths
-// outside the route table pass.
+// Guard is the navigation guard of spec §2. It reads the session cookie and
+// puts the principal in the request context; handles the single-login entry;
+// sends a visitor without a login to / with 'router.login' and a user
+// without the role or the company service to / with 'router.notRole'; and a
+// dead session (200005, 200006, 201001) is a forced logout. The API, static
+// files and paths outside the route table are left to their handlers.
 func (s *Server) Guard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if rt, ok := MatchRoute(r.URL.Path); ok && !rt.Public && (r.Method == http.MethodGet || r.Method == http.MethodHead) {
-			s.redirectWithFlash(w, r, "/", templates.Flash{Kind: "error", Key: "router.login"})
+		if !portalPath(r.URL.Path) {
+			next.ServeHTTP(w, r)
 			return
+		}
+		if (r.Method == http.MethodGet || r.Method == http.MethodHead) && hasSingleLogin(r.URL.Query()) {
+			s.singleLogin(w, r)
+			return
+		}
+		v, err := s.identify(r)
+		if err != nil {
+			fe, ok := fault.As(err)
+			if !ok || !sessionEnded(fe.Code) {
+				slog.ErrorContext(r.Context(), "authenticate portal session", "err", err)
+				s.ServerError(w, r)
+				return
+			}
+			s.clearSession(w)
+			if !anonymousPost(r) {
+				s.redirectWithFlash(w, r, "/", templates.Flash{Kind: "error", Key: endedSessionKey(fe)})
+				return
+			}
+			v = viewer{}
+		}
+		ctx := withViewer(r.Context(), v)
+		if v.LoggedIn {
+			ctx = auth.WithPrincipal(ctx, v.Principal)
+			if v.Principal.Iframe && v.Agency.ID != 0 {
+				allowFraming(w, v.Agency)
+			}
+		}
+		r = r.WithContext(ctx)
+		if rt, ok := MatchRoute(r.URL.Path); ok {
+			if key := routeAccess(rt, v); key != "" {
+				s.redirectWithFlash(w, r, "/", templates.Flash{Kind: "error", Key: key})
+				return
+			}
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// identify authenticates the session cookie, if any, and loads the user's
+// agency for the menus and branding.
+func (s *Server) identify(r *http.Request) (viewer, error) {
+	c, err := r.Cookie(SessionCookie)
+	if err != nil || c.Value == "" || s.identity == nil {
+		return viewer{}, nil
+	}
+	p, err := s.identity.Authenticate(r.Context(), c.Value)
+	if err != nil {
+		return viewer{}, err
+	}
+	v := viewer{LoggedIn: true, Principal: p}
+	if s.agencies != nil {
+		a, err := s.agencies.Get(r.Context(), p.AgencyID)
+		if err != nil {
+			// The page still works without the agency's name and branding.
+			slog.WarnContext(r.Context(), "load agency of session", "agency", p.AgencyID, "err", err)
+		} else {
+			v.Agency = a
+		}
+	}
+	return v, nil
 }
 
 // page fills the layout data for the route named name.
@@ -81,6 +169,7 @@ func (s *Server) page(w http.ResponseWriter, r *http.Request, name string) templ
 
 func (s *Server) pageFor(w http.ResponseWriter, r *http.Request, rt Route, info siteinfo.Info) templates.Page {
 	ctx := r.Context()
+	v := viewerFrom(ctx)
 	title := info.ShortName
 	if i18n.Lang(ctx) != i18n.EN && info.ChineseShortName != "" {
 		title = info.ChineseShortName
@@ -95,14 +184,37 @@ func (s *Server) pageFor(w http.ResponseWriter, r *http.Request, rt Route, info 
 		Path:     r.URL.RequestURI(),
 		Currency: s.currency(r, info),
 		Site:     info,
-		Nav:      markActive(topNav, r.URL.Path),
-		SideNav:  markActive(sideNavs[rt.Layout], r.URL.Path),
+		Nav:      markActive(topNavFor(v), r.URL.Path),
+		SideNav:  markActive(sideNavFor(rt.Layout, v), r.URL.Path),
 		Flashes:  s.takeFlashes(w, r),
 		Scripts:  s.assets.Scripts,
 		Styles:   append([]string{"/static/marketing.css"}, s.assets.Styles...),
 		Year:     s.now().Year(),
 	}
+	if v.LoggedIn {
+		p.Account = s.account(ctx, v)
+		p.UserMenu = markActive(userMenuFor(v), r.URL.Path)
+		b := v.Agency.Branding()
+		p.Favicon, p.HideCustomerService = b.Favicon, b.HideCSWidget
+		if themeName.MatchString(b.Theme) {
+			p.Theme = b.Theme
+		}
+	}
 	return p
+}
+
+// themeName keeps an agency's theme a plain class name.
+var themeName = regexp.MustCompile(`^[a-z0-9-]{1,32}$`)
+
+// account is the user menu's heading: the nickname when there is one.
+func (s *Server) account(ctx context.Context, v viewer) *templates.Account {
+	a := &templates.Account{Name: v.Principal.Username, Username: v.Principal.Username, Company: v.Agency.Name}
+	if s.identity != nil {
+		if u, err := s.identity.User(ctx, v.Principal.UserID); err == nil && u.Nickname != "" {
+			a.Name = u.Nickname
+		}
+	}
+	return a
 }
 
 func markActive(items []templates.NavItem, path string) []templates.NavItem {

@@ -1,0 +1,245 @@
+package api
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/pkg/profile"
+)
+
+// AvatarAnswer is the answer of PUT /base/v2/me/avatar.
+type AvatarAnswer struct {
+	Avatar string `json:"avatar"`
+}
+
+// ConfigValue documents the body of PUT /base/v2/me/config/{key}: the bare
+// JSON value of the setting — a list of codes for cities and countries, a
+// list of passenger ids for passengers, a string for defaultRegion and
+// dateFormat.
+type ConfigValue any
+
+var pagingQuery = []Param{
+	{Name: "page", Type: "integer", Description: "1-based page (default 1)"},
+	{Name: "pageSize", Type: "integer", Description: "rows per page (default 20, max 100)"},
+}
+
+func paging(r *http.Request) profile.Paging {
+	q := r.URL.Query()
+	return profile.ParsePaging(q.Get("page"), q.Get("pageSize"))
+}
+
+// handleRaw registers a route whose success answer is not the JSON envelope
+// (an image): documented and authenticated like any other, errors still as
+// envelopes.
+func (rt *Router) handleRaw(pattern string, op Operation, h func(w http.ResponseWriter, r *http.Request) error) {
+	method, path, _ := strings.Cut(pattern, " ")
+	if op.ID == "" || op.Summary == "" || op.Tag == "" {
+		panic("api: route " + pattern + " needs an operation ID, summary and tag")
+	}
+	for _, r := range rt.routes {
+		if r.Op.ID == op.ID {
+			panic("api: duplicate operation ID " + op.ID)
+		}
+	}
+	rt.routes = append(rt.routes, Route{Method: method, Path: path, Op: op})
+	rt.mux.Handle(pattern, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r, err := rt.admit(r, op)
+		if err == nil {
+			err = h(w, r)
+		}
+		if err != nil {
+			WriteError(w, r, err)
+		}
+	}))
+}
+
+func registerProfile(rt *Router, s Services) {
+	notFound := []int{fault.CodeNotFound}
+
+	rt.Handle("PUT /base/v2/me", Operation{
+		ID: "updateMe", Tag: "profile", UserOnly: true, SelfAudited: true,
+		Summary: "Update the logged-in user's profile (nickname, mobile, area code); answers as GET /base/v2/me",
+		Request: profile.Update{}, Response: Me{},
+	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
+		var req profile.Update
+		if err := Decode(r, &req); err != nil {
+			return nil, err
+		}
+		p := Principal(r)
+		if err := s.Profile.UpdateMe(r.Context(), p, req, Meta(r)); err != nil {
+			return nil, err
+		}
+		return BuildMe(r, s, p)
+	})
+
+	rt.Handle("PUT /base/v2/me/avatar", Operation{
+		ID: "setMyAvatar", Tag: "profile", UserOnly: true, SelfAudited: true,
+		Summary:  "Upload the user's avatar as the raw request body: PNG, JPEG, GIF or WebP (type read from the content), at most 2 MB",
+		Response: AvatarAnswer{},
+		Errors:   []int{fault.CodeBodyTooLarge},
+	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
+		// One byte over the limit tells "too large" from "exactly 2 MB".
+		// The server-wide body limit (http.max_body_bytes) applies first.
+		data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, profile.MaxAvatarBytes+1))
+		if err != nil {
+			var tooLarge *http.MaxBytesError
+			if errors.As(err, &tooLarge) {
+				return nil, fault.TooLarge(tooLarge.Limit)
+			}
+			return nil, fault.Malformed(err)
+		}
+		p := Principal(r)
+		if err := s.Profile.SetAvatar(r.Context(), p, data, Meta(r)); err != nil {
+			return nil, err
+		}
+		return AvatarAnswer{Avatar: "/base/v2/users/" + strconv.FormatInt(p.UserID, 10) + "/avatar"}, nil
+	})
+
+	rt.handleRaw("GET /base/v2/users/{id}/avatar", Operation{
+		ID: "getUserAvatar", Tag: "profile", UserOnly: true,
+		Summary: "A user's avatar image (the raw bytes with their image content type, not an envelope); users of the caller's agency and its sub-agencies only",
+		Errors:  notFound,
+	}, func(w http.ResponseWriter, r *http.Request) error {
+		id, err := PathID(r, "id")
+		if err != nil {
+			return err
+		}
+		data, typ, err := s.Profile.Avatar(r.Context(), Principal(r), id)
+		if err != nil {
+			return err
+		}
+		h := w.Header()
+		h.Set("Content-Type", typ)
+		h.Set("Content-Length", strconv.Itoa(len(data)))
+		h.Set("Cache-Control", "private, no-cache")
+		h.Set("Content-Disposition", "inline")
+		w.WriteHeader(http.StatusOK)
+		_, _ = w.Write(data)
+		return nil
+	})
+
+	rt.Handle("PUT /base/v2/me/config/{key}", Operation{
+		ID: "setMyConfig", Tag: "profile", UserOnly: true, SelfAudited: true,
+		Summary: "Set a personal setting; key is cities (non-empty list of 3-letter IATA codes), countries (non-empty list of ISO alpha-2 codes), " +
+			"passengers (non-empty list of the agency's often-used passenger ids), defaultRegion (1–4 digits) or dateFormat " +
+			"(yyyy-MM-dd, dd/MM/yyyy, MM/dd/yyyy, dd-MM-yyyy, yyyy/MM/dd); the body is the bare JSON value; answers as GET /base/v2/me",
+		Request: new(ConfigValue), Response: Me{},
+		Errors: notFound,
+	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
+		var raw json.RawMessage
+		if err := Decode(r, &raw); err != nil {
+			return nil, err
+		}
+		p := Principal(r)
+		if err := s.Profile.SetConfig(r.Context(), p, r.PathValue("key"), raw, Meta(r)); err != nil {
+			return nil, err
+		}
+		return BuildMe(r, s, p)
+	})
+
+	rt.Handle("GET /base/v2/often-used-passengers", Operation{
+		ID: "listPassengers", Tag: "profile", UserOnly: true,
+		Summary:  "The agency's often-used passengers, by name",
+		Response: profile.PassengerPage{}, Query: pagingQuery,
+	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
+		return s.Profile.Passengers(r.Context(), Principal(r), paging(r))
+	})
+
+	rt.Handle("POST /base/v2/often-used-passengers", Operation{
+		ID: "createPassenger", Tag: "profile", UserOnly: true, SelfAudited: true, Status: http.StatusCreated,
+		Summary: "Add an often-used passenger to the agency (at most 30); surname A–Z only, birthday not after today, " +
+			"nationality ISO alpha-2, document type idcard, passport, chinese-passport, eep, hk-macao-return-permit, hk-macao-travel-permit, " +
+			"taiwan-compatriot-permit, taiwan-resident-mainland-permit, foreigner-residence-permit or hk-macau-permit",
+		Request: profile.PassengerInput{}, Response: profile.Passenger{},
+		Errors: []int{fault.CodeConflict},
+	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
+		var req profile.PassengerInput
+		if err := Decode(r, &req); err != nil {
+			return nil, err
+		}
+		return s.Profile.CreatePassenger(r.Context(), Principal(r), req, Meta(r))
+	})
+
+	rt.Handle("PUT /base/v2/often-used-passengers/{id}", Operation{
+		ID: "updatePassenger", Tag: "profile", UserOnly: true, SelfAudited: true,
+		Summary: "Replace one of the agency's often-used passengers (same rules as creating)",
+		Request: profile.PassengerInput{}, Response: profile.Passenger{},
+		Errors: notFound,
+	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
+		id, err := PathID(r, "id")
+		if err != nil {
+			return nil, err
+		}
+		var req profile.PassengerInput
+		if err := Decode(r, &req); err != nil {
+			return nil, err
+		}
+		return s.Profile.UpdatePassenger(r.Context(), Principal(r), id, req, Meta(r))
+	})
+
+	rt.Handle("DELETE /base/v2/often-used-passengers/{id}", Operation{
+		ID: "deletePassenger", Tag: "profile", UserOnly: true, SelfAudited: true,
+		Summary: "Delete one of the agency's often-used passengers, with the member cards recorded for them",
+		Errors:  notFound,
+	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
+		id, err := PathID(r, "id")
+		if err != nil {
+			return nil, err
+		}
+		return nil, s.Profile.DeletePassenger(r.Context(), Principal(r), id, Meta(r))
+	})
+
+	rt.Handle("GET /base/v2/member-cards", Operation{
+		ID: "listMemberCards", Tag: "profile", UserOnly: true,
+		Summary:  "The agency's airline member cards",
+		Response: profile.CardPage{}, Query: pagingQuery,
+	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
+		return s.Profile.Cards(r.Context(), Principal(r), paging(r))
+	})
+
+	rt.Handle("POST /base/v2/member-cards", Operation{
+		ID: "createMemberCard", Tag: "profile", UserOnly: true, SelfAudited: true, Status: http.StatusCreated,
+		Summary: "Add an airline member card (2-character IATA airline, number of 4–30 letters or digits, holder name, optional passengerId of the agency)",
+		Request: profile.CardInput{}, Response: profile.Card{},
+	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
+		var req profile.CardInput
+		if err := Decode(r, &req); err != nil {
+			return nil, err
+		}
+		return s.Profile.CreateCard(r.Context(), Principal(r), req, Meta(r))
+	})
+
+	rt.Handle("PUT /base/v2/member-cards/{id}", Operation{
+		ID: "updateMemberCard", Tag: "profile", UserOnly: true, SelfAudited: true,
+		Summary: "Replace one of the agency's member cards",
+		Request: profile.CardInput{}, Response: profile.Card{},
+		Errors: notFound,
+	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
+		id, err := PathID(r, "id")
+		if err != nil {
+			return nil, err
+		}
+		var req profile.CardInput
+		if err := Decode(r, &req); err != nil {
+			return nil, err
+		}
+		return s.Profile.UpdateCard(r.Context(), Principal(r), id, req, Meta(r))
+	})
+
+	rt.Handle("DELETE /base/v2/member-cards/{id}", Operation{
+		ID: "deleteMemberCard", Tag: "profile", UserOnly: true, SelfAudited: true,
+		Summary: "Delete one of the agency's member cards",
+		Errors:  notFound,
+	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
+		id, err := PathID(r, "id")
+		if err != nil {
+			return nil, err
+		}
+		return nil, s.Profile.DeleteCard(r.Context(), Principal(r), id, Meta(r))
+	})
+}

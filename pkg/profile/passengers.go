@@ -1,0 +1,341 @@
+package profile
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/voyage/voyage/pkg/audit"
+	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/pkg/geo"
+	"github.com/voyage/voyage/pkg/store"
+)
+
+// Passenger types and genders (spec §3 Passenger).
+var (
+	PassengerTypes = []string{"adult", "child", "infant"}
+	Genders        = []string{"male", "female"}
+)
+
+// DocumentTypes are the travel document codes a passenger may hold. The
+// first four are the booking flow's codes of spec §3; the others name the
+// form's remaining document types:
+//
+//	idcard                           national ID card
+//	passport                         passport (international)
+//	chinese-passport                 Chinese passport
+//	eep                              exit-entry permit (booking flow code)
+//	hk-macao-return-permit           Hong Kong and Macao return permit
+//	hk-macao-travel-permit           Hong Kong and Macao travel permit
+//	taiwan-compatriot-permit         Taiwan compatriot permit
+//	taiwan-resident-mainland-permit  mainland travel permit for Taiwan residents
+//	foreigner-residence-permit       foreigner residence permit
+//	hk-macau-permit                  mainland residents' permit to Hong Kong and Macau
+//
+// "all" of the forms is a search filter, not a document, so it is not here.
+var DocumentTypes = []string{
+	"idcard", "passport", "chinese-passport", "eep",
+	"hk-macao-return-permit", "hk-macao-travel-permit", "taiwan-compatriot-permit",
+	"taiwan-resident-mainland-permit", "foreigner-residence-permit", "hk-macau-permit",
+}
+
+// PassengerInput is what creating or replacing an often-used passenger takes.
+type PassengerInput struct {
+	Surname          string `json:"surname"`
+	GivenName        string `json:"givenName"`
+	Type             string `json:"type"`
+	Gender           string `json:"gender"`
+	Birthday         string `json:"birthday"`
+	Nationality      string `json:"nationality"`
+	Phone            string `json:"phone"`
+	Email            string `json:"email"`
+	DocumentType     string `json:"documentType"`
+	DocumentNumber   string `json:"documentNumber"`
+	DocumentExpiry   string `json:"documentExpiry"`
+	DocumentIssuedAt string `json:"documentIssuedAt"`
+}
+
+// Passenger is an often-used passenger of an agency.
+type Passenger struct {
+	ID               int64     `db:"id" json:"id"`
+	AgencyID         int64     `db:"agency_id" json:"-"`
+	UserID           int64     `db:"user_id" json:"createdBy"`
+	Surname          string    `db:"surname" json:"surname"`
+	GivenName        string    `db:"given_name" json:"givenName"`
+	Type             string    `db:"passenger_type" json:"type"`
+	Gender           string    `db:"gender" json:"gender"`
+	Birthday         string    `db:"birthday" json:"birthday"`
+	Nationality      string    `db:"nationality" json:"nationality"`
+	Phone            string    `db:"phone" json:"phone"`
+	Email            string    `db:"email" json:"email"`
+	DocumentType     string    `db:"document_type" json:"documentType"`
+	DocumentNumber   string    `db:"document_number" json:"documentNumber"`
+	DocumentExpiry   string    `db:"document_expiry" json:"documentExpiry"`
+	DocumentIssuedAt string    `db:"document_issued_at" json:"documentIssuedAt"`
+	CreatedAt        time.Time `db:"created_at" json:"createdAt"`
+	UpdatedAt        time.Time `db:"updated_at" json:"updatedAt"`
+}
+
+// PassengerPage is one page of an agency's passengers.
+type PassengerPage struct {
+	Items    []Passenger `json:"items"`
+	Total    int         `json:"total"`
+	Page     int         `json:"page"`
+	PageSize int         `json:"pageSize"`
+}
+
+const passengerColumns = `id, agency_id, user_id, surname, given_name, passenger_type, gender, birthday, nationality, phone, email,
+	document_type, document_number, document_expiry, document_issued_at, created_at, updated_at`
+
+var (
+	surnamePattern  = regexp.MustCompile(`^[A-Z]+$`)
+	docNumberPatten = regexp.MustCompile(`^[A-Z0-9]{1,30}$`)
+	phonePattern    = regexp.MustCompile(`^\+?[0-9][0-9 -]{4,19}$`)
+)
+
+const dateLayout = "2006-01-02"
+
+// Normalize trims the input and puts codes and names in their stored case:
+// names, nationality and document number upper-case, enumerations lower-case.
+func (in PassengerInput) Normalize() PassengerInput {
+	up := func(s string) string { return strings.ToUpper(strings.TrimSpace(s)) }
+	low := func(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
+	return PassengerInput{
+		Surname: up(in.Surname), GivenName: strings.Join(strings.Fields(up(in.GivenName)), " "),
+		Type: low(in.Type), Gender: low(in.Gender), Birthday: strings.TrimSpace(in.Birthday),
+		Nationality: up(in.Nationality), Phone: strings.TrimSpace(in.Phone), Email: strings.TrimSpace(in.Email),
+		DocumentType: low(in.DocumentType), DocumentNumber: up(in.DocumentNumber),
+		DocumentExpiry: strings.TrimSpace(in.DocumentExpiry), DocumentIssuedAt: strings.TrimSpace(in.DocumentIssuedAt),
+	}
+}
+
+// Validate checks the spec §5 passenger rules on a normalized input and
+// returns field → catalog key. today is the date birthdays may not pass.
+func (in PassengerInput) Validate(today time.Time) map[string]string {
+	errs := map[string]string{}
+	switch {
+	case in.Surname == "":
+		errs["surname"] = "profile.passenger.error.surnameRequired"
+	case !surnamePattern.MatchString(in.Surname):
+		errs["surname"] = "profile.passenger.error.surnameFormat"
+	case len(in.Surname) > 50:
+		errs["surname"] = "error.field.tooLong"
+	}
+	switch {
+	case in.GivenName == "":
+		errs["givenName"] = "profile.passenger.error.givenNameRequired"
+	case len([]rune(in.GivenName)) > 50:
+		errs["givenName"] = "error.field.tooLong"
+	}
+	if !slices.Contains(PassengerTypes, in.Type) {
+		errs["type"] = "profile.passenger.error.type"
+	}
+	if !slices.Contains(Genders, in.Gender) {
+		errs["gender"] = "profile.passenger.error.gender"
+	}
+	if in.Birthday == "" {
+		errs["birthday"] = "profile.passenger.error.birthdayRequired"
+	} else if b, err := time.Parse(dateLayout, in.Birthday); err != nil || b.Year() < 1900 {
+		errs["birthday"] = "profile.passenger.error.birthdayFormat"
+	} else if b.After(today) {
+		errs["birthday"] = "profile.passenger.error.birthdayFuture"
+	}
+	if in.Nationality == "" {
+		errs["nationality"] = "profile.passenger.error.nationalityRequired"
+	} else if _, ok := geo.Lookup(in.Nationality); !ok || len(in.Nationality) != 2 {
+		errs["nationality"] = "profile.passenger.error.nationality"
+	}
+	if in.DocumentType == "" {
+		errs["documentType"] = "profile.passenger.error.documentTypeRequired"
+	} else if !slices.Contains(DocumentTypes, in.DocumentType) {
+		errs["documentType"] = "profile.passenger.error.documentType"
+	}
+	if in.DocumentNumber == "" {
+		errs["documentNumber"] = "profile.passenger.error.documentNumberRequired"
+	} else if !docNumberPatten.MatchString(in.DocumentNumber) {
+		errs["documentNumber"] = "profile.passenger.error.documentNumber"
+	}
+	if in.DocumentExpiry == "" {
+		errs["documentExpiry"] = "profile.passenger.error.documentExpiryRequired"
+	} else if d, err := time.Parse(dateLayout, in.DocumentExpiry); err != nil || d.Year() < 1900 {
+		errs["documentExpiry"] = "profile.passenger.error.documentExpiryFormat"
+	}
+	if len([]rune(in.DocumentIssuedAt)) > 50 {
+		errs["documentIssuedAt"] = "error.field.tooLong"
+	}
+	if in.Phone != "" && !phonePattern.MatchString(in.Phone) {
+		errs["phone"] = "profile.passenger.error.phone"
+	}
+	if in.Email != "" && (len(in.Email) > 254 || !auth.ValidEmail(in.Email)) {
+		errs["email"] = "profile.passenger.error.email"
+	}
+	return errs
+}
+
+// today is the current date in UTC, the day a birthday may not pass.
+func (s *Service) today() time.Time {
+	y, m, d := s.now().UTC().Date()
+	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+}
+
+func (s *Service) checkPassenger(in PassengerInput) (PassengerInput, error) {
+	in = in.Normalize()
+	if errs := in.Validate(s.today()); len(errs) > 0 {
+		return in, fault.Validation(errs)
+	}
+	return in, nil
+}
+
+// Passengers lists the caller's agency's often-used passengers by name.
+func (s *Service) Passengers(ctx context.Context, p auth.Principal, pg Paging) (PassengerPage, error) {
+	pg = pg.Normalize()
+	out := PassengerPage{Items: []Passenger{}, Page: pg.Page, PageSize: pg.PageSize}
+	if err := s.db.GetContext(ctx, &out.Total, s.db.Rebind(`SELECT COUNT(*) FROM often_used_passengers WHERE agency_id = ?`), p.AgencyID); err != nil {
+		return out, fmt.Errorf("profile: count passengers: %w", err)
+	}
+	err := s.db.SelectContext(ctx, &out.Items, s.db.Rebind(`SELECT `+passengerColumns+` FROM often_used_passengers
+		WHERE agency_id = ? ORDER BY surname, given_name, id LIMIT ? OFFSET ?`), p.AgencyID, pg.PageSize, pg.offset())
+	if err != nil {
+		return out, fmt.Errorf("profile: list passengers: %w", err)
+	}
+	return out, nil
+}
+
+// Passenger loads one of the caller's agency's passengers.
+func (s *Service) Passenger(ctx context.Context, p auth.Principal, id int64) (Passenger, error) {
+	return getPassenger(ctx, s.db, p.AgencyID, id)
+}
+
+type queryer interface {
+	sqlx.ExtContext
+	Rebind(string) string
+}
+
+func getPassenger(ctx context.Context, q queryer, agencyID, id int64) (Passenger, error) {
+	var out Passenger
+	err := sqlx.GetContext(ctx, q, &out, q.Rebind(`SELECT `+passengerColumns+` FROM often_used_passengers WHERE id = ? AND agency_id = ?`), id, agencyID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Passenger{}, fault.NotFound("")
+	}
+	if err != nil {
+		return Passenger{}, fmt.Errorf("profile: get passenger %d: %w", id, err)
+	}
+	return out, nil
+}
+
+// lockAgency serializes the writers of one agency's passengers on
+// PostgreSQL, so two concurrent creates cannot both pass the limit. SQLite
+// transactions already take the write lock at BEGIN.
+func (s *Service) lockAgency(ctx context.Context, tx *sqlx.Tx, agencyID int64) error {
+	if s.db.Dialect != store.Postgres {
+		return nil
+	}
+	var id int64
+	if err := tx.GetContext(ctx, &id, `SELECT id FROM agencies WHERE id = $1 FOR UPDATE`, agencyID); err != nil {
+		return fmt.Errorf("profile: lock agency %d: %w", agencyID, err)
+	}
+	return nil
+}
+
+// CreatePassenger adds an often-used passenger to the caller's agency; an
+// agency keeps at most 30.
+func (s *Service) CreatePassenger(ctx context.Context, p auth.Principal, in PassengerInput, m auth.Meta) (Passenger, error) {
+	if p.UserID == 0 {
+		return Passenger{}, fault.Forbidden()
+	}
+	in, err := s.checkPassenger(in)
+	if err != nil {
+		return Passenger{}, err
+	}
+	now := s.now().UTC()
+	var out Passenger
+	err = s.db.InTx(ctx, func(tx *sqlx.Tx) error {
+		if err := s.lockAgency(ctx, tx, p.AgencyID); err != nil {
+			return err
+		}
+		var n int
+		if err := tx.GetContext(ctx, &n, tx.Rebind(`SELECT COUNT(*) FROM often_used_passengers WHERE agency_id = ?`), p.AgencyID); err != nil {
+			return fmt.Errorf("profile: count passengers: %w", err)
+		}
+		if n >= MaxPassengers {
+			return fault.Conflict("profile.passenger.error.max")
+		}
+		var id int64
+		err := tx.GetContext(ctx, &id, tx.Rebind(`INSERT INTO often_used_passengers (agency_id, user_id, surname, given_name, passenger_type,
+			gender, birthday, nationality, phone, email, document_type, document_number, document_expiry, document_issued_at, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
+			p.AgencyID, p.UserID, in.Surname, in.GivenName, in.Type, in.Gender, in.Birthday, in.Nationality, in.Phone, in.Email,
+			in.DocumentType, in.DocumentNumber, in.DocumentExpiry, in.DocumentIssuedAt, now, now)
+		if err != nil {
+			return fmt.Errorf("profile: create passenger: %w", err)
+		}
+		if out, err = getPassenger(ctx, tx, p.AgencyID, id); err != nil {
+			return err
+		}
+		return audit.Write(ctx, tx, entry(p, m, ActionPassengerCreate, fmt.Sprintf("passenger:%d", id), in.Surname+"/"+in.GivenName, now))
+	})
+	return out, err
+}
+
+// UpdatePassenger replaces one of the caller's agency's passengers.
+func (s *Service) UpdatePassenger(ctx context.Context, p auth.Principal, id int64, in PassengerInput, m auth.Meta) (Passenger, error) {
+	if p.UserID == 0 {
+		return Passenger{}, fault.Forbidden()
+	}
+	in, err := s.checkPassenger(in)
+	if err != nil {
+		return Passenger{}, err
+	}
+	now := s.now().UTC()
+	var out Passenger
+	err = s.db.InTx(ctx, func(tx *sqlx.Tx) error {
+		res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE often_used_passengers SET surname = ?, given_name = ?, passenger_type = ?, gender = ?,
+			birthday = ?, nationality = ?, phone = ?, email = ?, document_type = ?, document_number = ?, document_expiry = ?,
+			document_issued_at = ?, updated_at = ? WHERE id = ? AND agency_id = ?`),
+			in.Surname, in.GivenName, in.Type, in.Gender, in.Birthday, in.Nationality, in.Phone, in.Email, in.DocumentType,
+			in.DocumentNumber, in.DocumentExpiry, in.DocumentIssuedAt, now, id, p.AgencyID)
+		if err != nil {
+			return fmt.Errorf("profile: update passenger %d: %w", id, err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return fault.NotFound("")
+		}
+		if out, err = getPassenger(ctx, tx, p.AgencyID, id); err != nil {
+			return err
+		}
+		return audit.Write(ctx, tx, entry(p, m, ActionPassengerUpdate, fmt.Sprintf("passenger:%d", id), in.Surname+"/"+in.GivenName, now))
+	})
+	return out, err
+}
+
+// DeletePassenger removes one of the caller's agency's passengers; the
+// member cards recorded for them go with them.
+func (s *Service) DeletePassenger(ctx context.Context, p auth.Principal, id int64, m auth.Meta) error {
+	if p.UserID == 0 {
+		return fault.Forbidden()
+	}
+	now := s.now().UTC()
+	return s.db.InTx(ctx, func(tx *sqlx.Tx) error {
+		// Explicit, not only ON DELETE CASCADE: the cards are the agency's
+		// too, and this keeps the rule visible.
+		if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM member_cards WHERE passenger_id = ? AND agency_id = ?`), id, p.AgencyID); err != nil {
+			return fmt.Errorf("profile: delete cards of passenger %d: %w", id, err)
+		}
+		res, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM often_used_passengers WHERE id = ? AND agency_id = ?`), id, p.AgencyID)
+		if err != nil {
+			return fmt.Errorf("profile: delete passenger %d: %w", id, err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return fault.NotFound("")
+		}
+		return audit.Write(ctx, tx, entry(p, m, ActionPassengerDelete, fmt.Sprintf("passenger:%d", id), "", now))
+	})
+}

@@ -1,0 +1,71 @@
+package web
+
+import (
+	"log/slog"
+	"net/http"
+
+	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/templates"
+)
+
+// loginPage shows the login form; a user already logged in goes to their
+// landing page instead.
+func (s *Server) loginPage(w http.ResponseWriter, r *http.Request) {
+	if v := viewerFrom(r.Context()); v.LoggedIn {
+		http.Redirect(w, r, v.Principal.Subject.LandingPath(), http.StatusSeeOther)
+		return
+	}
+	render(w, r, http.StatusOK, templates.LoginPage(s.page(w, r, "login"), templates.LoginForm{}))
+}
+
+// login checks the form, opens a session and sends the user to the landing
+// page of spec §2; errors come back inline on the form.
+func (s *Server) login(w http.ResponseWriter, r *http.Request) {
+	form := templates.LoginForm{Username: r.PostFormValue("username")}
+	if s.identity == nil {
+		form.ErrorKey = "error.internal"
+		s.loginAnswer(w, r, form)
+		return
+	}
+	res, err := s.identity.Login(r.Context(), form.Username, r.PostFormValue("password"), s.meta(r))
+	if err == nil {
+		s.setSession(w, res)
+		s.redirectWithFlash(w, r, res.Principal.Subject.LandingPath(), templates.Flash{Kind: "success", Key: "login.message.success"})
+		return
+	}
+	fe := fault.From(err)
+	switch {
+	case len(fe.Fields) > 0:
+		form.Errors = fe.Fields
+	case fe.Code == fault.CodeInternal:
+		slog.ErrorContext(r.Context(), "portal login", "err", err)
+		form.ErrorKey = "error.internal"
+	default:
+		form.ErrorKey = fe.Key
+	}
+	s.loginAnswer(w, r, form)
+}
+
+// loginAnswer shows the form again with its errors. The status is 200, as
+// for htmx answers: the page is a normal result for the user, and an error
+// status would only add a console error in the browser.
+func (s *Server) loginAnswer(w http.ResponseWriter, r *http.Request, form templates.LoginForm) {
+	render(w, r, http.StatusOK, templates.LoginPage(s.page(w, r, "login"), form))
+}
+
+// logout ends the session, from the user menu's form.
+func (s *Server) logout(w http.ResponseWriter, r *http.Request) {
+	v := viewerFrom(r.Context())
+	if !v.LoggedIn {
+		s.clearSession(w)
+		http.Redirect(w, r, "/", http.StatusSeeOther)
+		return
+	}
+	if err := s.identity.Logout(r.Context(), v.Principal, s.meta(r)); err != nil {
+		slog.ErrorContext(r.Context(), "portal logout", "err", err)
+		s.ServerError(w, r)
+		return
+	}
+	s.clearSession(w)
+	s.redirectWithFlash(w, r, "/", templates.Flash{Kind: "success", Key: "login.message.logout"})
+}

@@ -1,0 +1,97 @@
+package web
+
+import (
+	"log/slog"
+	"net/http"
+	"strconv"
+
+	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/templates"
+)
+
+// profile is the account page. The path is public (spec §2 guard); a
+// visitor sees a prompt to log in.
+func (s *Server) profile(w http.ResponseWriter, r *http.Request) {
+	v := viewerFrom(r.Context())
+	if !v.LoggedIn {
+		render(w, r, http.StatusOK, templates.ProfileLoginPrompt(s.page(w, r, "profile")))
+		return
+	}
+	s.profileAnswer(w, r, v, templates.PasswordForm{})
+}
+
+func (s *Server) profileAnswer(w http.ResponseWriter, r *http.Request, v viewer, pw templates.PasswordForm) {
+	ctx := r.Context()
+	u, err := s.identity.User(ctx, v.Principal.UserID)
+	if err != nil {
+		slog.ErrorContext(ctx, "profile: load user", "err", err)
+		s.ServerError(w, r)
+		return
+	}
+	sessions, err := s.identity.Sessions(ctx, v.Principal)
+	if err != nil {
+		slog.ErrorContext(ctx, "profile: list sessions", "err", err)
+		s.ServerError(w, r)
+		return
+	}
+	pr := templates.Profile{
+		Username: u.Username, Email: u.Email, Nickname: u.Nickname, Roles: u.Roles(), Company: v.Agency.Name, Password: pw,
+	}
+	for _, se := range sessions {
+		pr.Sessions = append(pr.Sessions, templates.SessionRow{ID: se.ID, CreatedAt: se.CreatedAt, LastSeenAt: se.LastSeenAt,
+			IP: se.IP, UserAgent: se.UserAgent, Current: se.Current})
+	}
+	render(w, r, http.StatusOK, templates.ProfilePage(s.page(w, r, "profile"), pr))
+}
+
+// passwordChange takes the profile's change-password form.
+func (s *Server) passwordChange(w http.ResponseWriter, r *http.Request) {
+	v := viewerFrom(r.Context())
+	if !v.LoggedIn {
+		s.redirectWithFlash(w, r, "/", templates.Flash{Kind: "error", Key: "router.login"})
+		return
+	}
+	err := s.identity.ChangePassword(r.Context(), v.Principal, r.PostFormValue("oldPassword"), r.PostFormValue("password"),
+		r.PostFormValue("confirmPassword"), s.meta(r))
+	if err == nil {
+		s.redirectWithFlash(w, r, "/profile", templates.Flash{Kind: "success", Key: "portal.password.changed"})
+		return
+	}
+	fe := fault.From(err)
+	var form templates.PasswordForm
+	switch {
+	case len(fe.Fields) > 0:
+		form.Errors = fe.Fields
+	case fe.Code == fault.CodeInternal:
+		slog.ErrorContext(r.Context(), "change password", "err", err)
+		form.ErrorKey = "error.internal"
+	default:
+		form.ErrorKey = fe.Key
+	}
+	// 200 like the login form: the errors are shown inline.
+	s.profileAnswer(w, r, v, form)
+}
+
+// sessionEnd ends another of the user's sessions, from the profile's list.
+func (s *Server) sessionEnd(w http.ResponseWriter, r *http.Request) {
+	v := viewerFrom(r.Context())
+	if !v.LoggedIn {
+		s.redirectWithFlash(w, r, "/", templates.Flash{Kind: "error", Key: "router.login"})
+		return
+	}
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err != nil || id <= 0 {
+		s.redirectWithFlash(w, r, "/profile", templates.Flash{Kind: "error", Key: "error.notFound"})
+		return
+	}
+	err = s.identity.EndSession(r.Context(), v.Principal, id, s.meta(r))
+	if err == nil {
+		s.redirectWithFlash(w, r, "/profile", templates.Flash{Kind: "success", Key: "portal.sessions.ended"})
+		return
+	}
+	fe := fault.From(err)
+	if fe.Code == fault.CodeInternal {
+		slog.ErrorContext(r.Context(), "end session", "err", err)
+	}
+	s.redirectWithFlash(w, r, "/profile", templates.Flash{Kind: "error", Key: fe.Key})
+}

@@ -1,0 +1,27 @@
+package web
+
+import (
+	"net/http"
+
+	"github.com/voyage/voyage/templates"
+)
+
+// sectionRoute reports whether rt is a logged-in page whose feature arrives
+// in a later issue; until then it renders its layout, title and side menu.
+func sectionRoute(rt Route) bool {
+	return !rt.Public
+}
+
+// sectionStates are the empty states the spec gives (§2 screens); other
+// sections say they are not available yet rather than show made-up data.
+var sectionStates = map[string]templates.Section{
+	"train-booking": {Heading: "portal.train.booking.title", EmptyKey: "portal.train.booking.empty"},
+	"train-orders":  {EmptyKey: "portal.train.orders.empty"},
+}
+
+func (s *Server) section(rt Route) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		p := s.page(w, r, rt.Name)
+		render(w, r, http.StatusOK, templates.SectionPage(p, sectionStates[rt.Name]))
+	}
+}

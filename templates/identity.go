@@ -1,0 +1,73 @@
+package templates
+
+import (
+	"context"
+	"time"
+
+	"github.com/voyage/voyage/pkg/i18n"
+)
+
+// LoginForm is the login page's state. The password is never echoed back.
+type LoginForm struct {
+	Username string
+	Errors   map[string]string // field → catalog key
+	ErrorKey string            // a message for the whole form
+}
+
+// Has reports whether the form has an error for field.
+func (f LoginForm) Has(field string) bool {
+	_, ok := f.Errors[field]
+	return ok
+}
+
+// Profile is the account page of a logged-in user.
+type Profile struct {
+	Username string
+	Email    string
+	Nickname string
+	Roles    []string
+	Company  string
+	Password PasswordForm
+	Sessions []SessionRow
+}
+
+// PasswordForm is the change-password form's state.
+type PasswordForm struct {
+	Errors   map[string]string // oldPassword, password, confirmPassword → catalog key
+	ErrorKey string
+}
+
+// Has reports whether the form has an error for field.
+func (f PasswordForm) Has(field string) bool {
+	_, ok := f.Errors[field]
+	return ok
+}
+
+// SessionRow is one open session of the user.
+type SessionRow struct {
+	ID         int64
+	CreatedAt  time.Time
+	LastSeenAt time.Time
+	IP         string
+	UserAgent  string
+	Current    bool
+}
+
+// Section is a page whose feature arrives later: its title and, where the
+// spec gives one, its empty state.
+type Section struct {
+	Heading  string // catalog key of an h2 above the empty state, or ""
+	EmptyKey string // catalog key of the empty-state paragraph, or ""
+}
+
+func stamp(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") }
+
+func isoStamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }
+
+func roleName(ctx context.Context, role string) string {
+	key := "portal.role." + role
+	if i18n.Has(ctx, key) {
+		return i18n.T(ctx, key)
+	}
+	return role
+}
