@@ -8,6 +8,7 @@ import (
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/i18n"
+	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/partnership"
 	"github.com/voyage/voyage/pkg/profile"
 	"github.com/voyage/voyage/pkg/siteinfo"
@@ -20,6 +21,9 @@ type Services struct {
 	Auth         *auth.Service
 	Agencies     *agency.Store
 	Profile      *profile.Service
+	// AgencyService manages the agency network; Ledger holds the money.
+	AgencyService *agency.Service
+	Ledger        *ledger.Ledger
 	// WebsitePrefix is the site's public URL prefix, answered with /me.
 	WebsitePrefix string
 }
@@ -51,6 +55,7 @@ func Register(rt *Router, s Services) {
 	registerProfile(rt, s)
 	registerUsers(rt, s)
 	registerCompany(rt, s)
+	registerAgencies(rt, s)
 }
 
 // peerIP is the connection's address; X-Forwarded-For is not trusted, so a

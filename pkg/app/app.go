@@ -21,6 +21,7 @@ import (
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/jobs"
+	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/partnership"
 	"github.com/voyage/voyage/pkg/profile"
 	"github.com/voyage/voyage/pkg/server"
@@ -42,6 +43,8 @@ type App struct {
 	Agencies     *agency.Store
 	Auth         *auth.Service
 	Profile      *profile.Service
+	Ledger       *ledger.Ledger
+	AgencyAdmin  *agency.Service
 	Router       *api.Router
 	Web          *web.Server
 	Handler      http.Handler
@@ -70,6 +73,8 @@ func New(ctx context.Context, cfg config.Config) (*App, error) {
 	a.Agencies = agency.NewStore(db)
 	a.Auth = auth.NewService(db, a.Agencies, cfg.Auth.SessionIdle, cfg.Auth.SessionMax)
 	a.Profile = profile.New(db)
+	a.Ledger = ledger.New(db)
+	a.AgencyAdmin = agency.NewService(db, a.Agencies, a.Ledger)
 	a.Web = web.New(web.Options{Site: a.Site, Applications: a.Applications, SecureCookies: cfg.HTTP.SecureCookies, Auth: a.Auth, Agencies: a.Agencies})
 	a.Handler = a.buildHandler()
 	return a, nil
@@ -85,7 +90,7 @@ func isAPIPath(p string) bool {
 func (a *App) buildHandler() http.Handler {
 	mux := http.NewServeMux()
 	a.Router = api.NewRouter(mux, a.Auth, audit.NewLog(a.DB))
-	api.Register(a.Router, api.Services{Site: a.Site, Applications: a.Applications, Auth: a.Auth, Agencies: a.Agencies, Profile: a.Profile, WebsitePrefix: a.Cfg.Site.WebsitePrefix})
+	api.Register(a.Router, api.Services{Site: a.Site, Applications: a.Applications, Auth: a.Auth, Agencies: a.Agencies, Profile: a.Profile, AgencyService: a.AgencyAdmin, Ledger: a.Ledger, WebsitePrefix: a.Cfg.Site.WebsitePrefix})
 	a.Router.Finish("/base/", "/order/", "/shopping/")
 
 	openapi, err := json.MarshalIndent(a.Router.OpenAPI(Version), "", "  ")
