@@ -25,3 +25,13 @@ func (s *Server) section(rt Route) http.HandlerFunc {
 		render(w, r, http.StatusOK, templates.SectionPage(p, sectionStates[rt.Name]))
 	}
 }
+
+// handlePage registers h for GET on the path of the route named name, so
+// that route is no longer served as an empty section.
+func (s *Server) handlePage(mux *http.ServeMux, name string, h http.HandlerFunc) {
+	if s.built == nil {
+		s.built = map[string]bool{}
+	}
+	mux.HandleFunc("GET "+RouteByName(name).Path, h)
+	s.built[name] = true
+}

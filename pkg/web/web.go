@@ -31,6 +31,7 @@ type Server struct {
 	now           func() time.Time
 	identity      Identity // nil: nobody can log in
 	agencies      Agencies // nil: no agency names or branding
+	built         map[string]bool
 }
 
 // Options configure the portal.
@@ -76,7 +77,7 @@ func (s *Server) Register(mux *http.ServeMux) {
 	mux.HandleFunc("POST /profile/password", s.passwordChange)
 	mux.HandleFunc("POST /profile/sessions/{id}/end", s.sessionEnd)
 	for _, rt := range Routes {
-		if sectionRoute(rt) {
+		if sectionRoute(rt) && !s.built[rt.Name] {
 			mux.HandleFunc("GET "+rt.Path, s.section(rt))
 		}
 	}
