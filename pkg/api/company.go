@@ -93,7 +93,7 @@ func registerCompany(rt *Router, s Services) {
 		return companyInfo(a), nil
 	})
 
-	rt.handleBytes("GET /base/v2/company/logo", Operation{
+	rt.HandleRaw("GET /base/v2/company/logo", Operation{
 		ID: "getCompanyLogo", Tag: "company", UserOnly: true,
 		Summary: "The company logo: the image bytes with their content type (not the JSON envelope); a 404 envelope when there is none. " +
 			"agency=<id> reads the logo of the caller's agency or one of its sub-agencies",
@@ -130,36 +130,4 @@ func registerCompany(rt *Router, s Services) {
 		_, _ = w.Write(data)
 		return nil
 	})
-}
-
-// handleBytes registers a GET route whose success answer is raw bytes (an
-// image) rather than the JSON envelope, which Router.Handle always writes.
-// Errors still answer the envelope, access rules are the same, and the route
-// is documented in the OpenAPI document like any other.
-func (rt *Router) handleBytes(pattern string, op Operation, h func(w http.ResponseWriter, r *http.Request) error) {
-	method, path, ok := strings.Cut(pattern, " ")
-	if !ok || method != http.MethodGet || !strings.HasPrefix(path, "/") {
-		panic("api: byte routes are \"GET /path\": " + pattern)
-	}
-	if op.ID == "" || op.Summary == "" || op.Tag == "" {
-		panic("api: route " + pattern + " needs an operation ID, summary and tag")
-	}
-	for _, r := range rt.routes {
-		if r.Op.ID == op.ID {
-			panic("api: duplicate operation ID " + op.ID)
-		}
-	}
-	rt.routes = append(rt.routes, Route{Method: method, Path: path, Op: op})
-	rt.mux.Handle(pattern, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !op.Public {
-			var err error
-			if r, err = rt.admit(r, op); err != nil {
-				WriteError(w, r, err)
-				return
-			}
-		}
-		if err := h(w, r); err != nil {
-			WriteError(w, r, err)
-		}
-	}))
 }

@@ -56,6 +56,7 @@ func Register(rt *Router, s Services) {
 	registerUsers(rt, s)
 	registerCompany(rt, s)
 	registerAgencies(rt, s)
+	registerStatements(rt, s)
 }
 
 // peerIP is the connection's address; X-Forwarded-For is not trusted, so a

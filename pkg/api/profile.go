@@ -6,7 +6,6 @@ import (
 	"io"
 	"net/http"
 	"strconv"
-	"strings"
 
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/profile"
@@ -31,31 +30,6 @@ var pagingQuery = []Param{
 func paging(r *http.Request) profile.Paging {
 	q := r.URL.Query()
 	return profile.ParsePaging(q.Get("page"), q.Get("pageSize"))
-}
-
-// handleRaw registers a route whose success answer is not the JSON envelope
-// (an image): documented and authenticated like any other, errors still as
-// envelopes.
-func (rt *Router) handleRaw(pattern string, op Operation, h func(w http.ResponseWriter, r *http.Request) error) {
-	method, path, _ := strings.Cut(pattern, " ")
-	if op.ID == "" || op.Summary == "" || op.Tag == "" {
-		panic("api: route " + pattern + " needs an operation ID, summary and tag")
-	}
-	for _, r := range rt.routes {
-		if r.Op.ID == op.ID {
-			panic("api: duplicate operation ID " + op.ID)
-		}
-	}
-	rt.routes = append(rt.routes, Route{Method: method, Path: path, Op: op})
-	rt.mux.Handle(pattern, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		r, err := rt.admit(r, op)
-		if err == nil {
-			err = h(w, r)
-		}
-		if err != nil {
-			WriteError(w, r, err)
-		}
-	}))
 }
 
 func registerProfile(rt *Router, s Services) {
@@ -100,7 +74,7 @@ func registerProfile(rt *Router, s Services) {
 		return AvatarAnswer{Avatar: "/base/v2/users/" + strconv.FormatInt(p.UserID, 10) + "/avatar"}, nil
 	})
 
-	rt.handleRaw("GET /base/v2/users/{id}/avatar", Operation{
+	rt.HandleRaw("GET /base/v2/users/{id}/avatar", Operation{
 		ID: "getUserAvatar", Tag: "profile", UserOnly: true,
 		Summary: "A user's avatar image (the raw bytes with their image content type, not an envelope); users of the caller's agency and its sub-agencies only",
 		Errors:  notFound,

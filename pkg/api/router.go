@@ -135,15 +135,7 @@ func (rt *Router) Handle(pattern string, op Operation, h HandlerFunc) {
 	if !ok || method == "" || !strings.HasPrefix(path, "/") {
 		panic("api: route pattern must be \"METHOD /path\": " + pattern)
 	}
-	if op.ID == "" || op.Summary == "" || op.Tag == "" {
-		panic("api: route " + pattern + " needs an operation ID, summary and tag")
-	}
-	for _, r := range rt.routes {
-		if r.Op.ID == op.ID {
-			panic("api: duplicate operation ID " + op.ID)
-		}
-	}
-	rt.routes = append(rt.routes, Route{Method: method, Path: path, Op: op})
+	rt.add(method, path, op)
 	status := op.Status
 	if status == 0 {
 		status = http.StatusOK
@@ -168,6 +160,29 @@ func (rt *Router) Handle(pattern string, op Operation, h HandlerFunc) {
 	}))
 }
 
+// HandleRaw registers a route whose success answer is not the JSON envelope
+// (an image, a CSV or PDF download): documented in OpenAPI and admitted like
+// any other route; errors still answer the envelope.
+func (rt *Router) HandleRaw(pattern string, op Operation, h func(w http.ResponseWriter, r *http.Request) error) {
+	method, path, ok := strings.Cut(pattern, " ")
+	if !ok || method != http.MethodGet || !strings.HasPrefix(path, "/") {
+		panic("api: raw routes are \"GET /path\": " + pattern)
+	}
+	rt.add(method, path, op)
+	rt.mux.Handle(pattern, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !op.Public {
+			var err error
+			if r, err = rt.admit(r, op); err != nil {
+				WriteError(w, r, err)
+				return
+			}
+		}
+		if err := h(w, r); err != nil {
+			WriteError(w, r, err)
+		}
+	}))
+}
+
 // record notes a successful state-changing call: who, from where, what and
 // on which path. A failure to log is reported but does not undo the call.
 func (rt *Router) record(r *http.Request, op Operation) {
@@ -182,6 +197,20 @@ func (rt *Router) record(r *http.Request, op Operation) {
 	if err := rt.auditor.Record(r.Context(), e); err != nil {
 		slog.ErrorContext(r.Context(), "api: user log", "action", op.ID, "err", err)
 	}
+}
+
+// add remembers a route for the OpenAPI document; an undocumented or
+// duplicate operation is a programming error.
+func (rt *Router) add(method, path string, op Operation) {
+	if op.ID == "" || op.Summary == "" || op.Tag == "" {
+		panic("api: route " + method + " " + path + " needs an operation ID, summary and tag")
+	}
+	for _, r := range rt.routes {
+		if r.Op.ID == op.ID {
+			panic("api: duplicate operation ID " + op.ID)
+		}
+	}
+	rt.routes = append(rt.routes, Route{Method: method, Path: path, Op: op})
 }
 
 // Routes returns the registered routes sorted by path then method.

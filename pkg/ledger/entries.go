@@ -3,10 +3,13 @@ package ledger
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/voyage/voyage/pkg/money"
 )
 
 // Entry is a wallet entry (spec §3): one transfer seen from the agency's
@@ -140,4 +143,52 @@ func (l *Ledger) BuildStatement(ctx context.Context, agencyID int64, currency st
 		st.Closing += e.Amount
 	}
 	return st, nil
+}
+
+// Transaction is a payment received for the agency (spec §3 Transaction): a
+// top-up today, gateway payments of orders later.
+type Transaction struct {
+	ID            int64     `json:"transactionId"`
+	OriginalID    string    `json:"originalId" jsonschema:"description=the order paid, or the top-up's own id"`
+	Reference     string    `json:"referenceId"`
+	PaymentMethod string    `json:"paymentMethod"`
+	Gross         string    `json:"gross" jsonschema:"description=total amount paid, in the currency received"`
+	GrossCurrency string    `json:"grossCurrency"`
+	Net           string    `json:"net" jsonschema:"description=amount credited, in the wallet currency"`
+	Currency      string    `json:"currency"`
+	Fee           string    `json:"fee"`
+	PaymentTime   time.Time `json:"paymentTime"`
+	CreatedAt     time.Time `json:"createdAt"`
+}
+
+// Transactions lists the payments received into an agency's wallet.
+func (l *Ledger) Transactions(ctx context.Context, agencyID int64, currency string, page, size int) ([]Transaction, int, error) {
+	entries, total, err := l.Entries(ctx, agencyID, EntryFilter{Currency: currency, Type: TypeTopUp, Page: page, PageSize: size})
+	if err != nil {
+		return nil, 0, err
+	}
+	out := make([]Transaction, 0, len(entries))
+	for _, e := range entries {
+		var d map[string]string
+		_ = json.Unmarshal([]byte(e.Detail), &d)
+		gross, grossCur := d["amountReceived"], d["currencyReceived"]
+		if gross == "" {
+			gross, grossCur = money.Amount{Minor: e.Amount, Currency: e.Currency}.String(), e.Currency
+		}
+		fee := d["fee"]
+		if fee == "" {
+			fee = money.Amount{Currency: e.Currency}.String()
+		}
+		method := d["method"]
+		if method == "" {
+			method = "bank-transfer"
+		}
+		orig := e.OrderID
+		if orig == "" {
+			orig = fmt.Sprintf("T%d", e.ID)
+		}
+		out = append(out, Transaction{ID: e.ID, OriginalID: orig, Reference: e.Reference, PaymentMethod: method, Gross: gross, GrossCurrency: grossCur,
+			Net: money.Amount{Minor: e.Amount, Currency: e.Currency}.String(), Currency: e.Currency, Fee: fee, PaymentTime: e.PaidAt, CreatedAt: e.PaidAt})
+	}
+	return out, total, nil
 }

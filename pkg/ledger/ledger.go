@@ -17,6 +17,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -100,6 +101,16 @@ type Posted struct {
 type Ledger struct {
 	db  *store.DB
 	now func() time.Time
+	// accounts caches account ids: an account, once opened, keeps its id
+	// for ever, so the lookup needs the database only the first time.
+	accounts sync.Map // accountKey → int64
+	fresh    sync.Map // accountKey → *sqlx.Tx that inserted it, not yet seen committed
+}
+
+type accountKey struct {
+	agency   int64
+	kind     string
+	currency string
 }
 
 // New returns the ledger on db.
@@ -160,9 +171,6 @@ func (l *Ledger) Post(ctx context.Context, t Transfer) (Posted, error) {
 		return Posted{}, err
 	}
 	h := t.hash()
-	if p, found, err := l.replay(ctx, l.db, t, h); err != nil || found {
-		return p, err
-	}
 	var out Posted
 	err := l.db.InTx(ctx, func(tx *sqlx.Tx) error {
 		p, err := l.PostTx(ctx, tx, t)
@@ -260,6 +268,22 @@ func (l *Ledger) PostTx(ctx context.Context, tx *sqlx.Tx, t Transfer) (Posted, e
 // accountID finds or opens the account; opening races are settled by the
 // unique indexes (ON CONFLICT DO NOTHING, then read).
 func (l *Ledger) accountID(ctx context.Context, tx *sqlx.Tx, a Account, currency string, now time.Time) (int64, error) {
+	key := accountKey{a.AgencyID, a.Kind, currency}
+	if id, ok := l.accounts.Load(key); ok {
+		return id.(int64), nil
+	}
+	id, committed, err := l.openAccount(ctx, tx, a, currency, key, now)
+	if err == nil && committed {
+		l.accounts.Store(key, id)
+		l.fresh.Delete(key)
+	}
+	return id, err
+}
+
+// openAccount finds or creates the account. committed reports whether the
+// row is known to be committed (so its id may be cached): a row this
+// transaction inserted is not, until another transaction sees it.
+func (l *Ledger) openAccount(ctx context.Context, tx *sqlx.Tx, a Account, currency string, key accountKey, now time.Time) (id int64, committed bool, err error) {
 	var agency any
 	where := `agency_id IS NULL AND kind = ? AND currency = ?`
 	args := []any{a.Kind, currency}
@@ -268,26 +292,31 @@ func (l *Ledger) accountID(ctx context.Context, tx *sqlx.Tx, a Account, currency
 		where = `agency_id = ? AND kind = ? AND currency = ?`
 		args = []any{a.AgencyID, a.Kind, currency}
 	}
-	var id int64
-	err := tx.GetContext(ctx, &id, tx.Rebind(`SELECT id FROM ledger_accounts WHERE `+where), args...)
+	err = tx.GetContext(ctx, &id, tx.Rebind(`SELECT id FROM ledger_accounts WHERE `+where), args...)
 	if err == nil {
-		return id, nil
+		opener, _ := l.fresh.Load(key)
+		return id, opener != tx, nil
 	}
 	if !errors.Is(err, sql.ErrNoRows) {
-		return 0, fmt.Errorf("ledger: find account: %w", err)
+		return 0, false, fmt.Errorf("ledger: find account: %w", err)
 	}
 	conflict := `(kind, currency) WHERE agency_id IS NULL`
 	if a.AgencyID != 0 {
 		conflict = `(agency_id, kind, currency) WHERE agency_id IS NOT NULL`
 	}
-	if _, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO ledger_accounts (agency_id, kind, currency, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?) ON CONFLICT `+conflict+` DO NOTHING`), agency, a.Kind, currency, now, now); err != nil {
-		return 0, fmt.Errorf("ledger: open account: %w", err)
+	res, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO ledger_accounts (agency_id, kind, currency, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?) ON CONFLICT `+conflict+` DO NOTHING`), agency, a.Kind, currency, now, now)
+	if err != nil {
+		return 0, false, fmt.Errorf("ledger: open account: %w", err)
+	}
+	inserted, _ := res.RowsAffected()
+	if inserted > 0 {
+		l.fresh.Store(key, tx)
 	}
 	if err := tx.GetContext(ctx, &id, tx.Rebind(`SELECT id FROM ledger_accounts WHERE `+where), args...); err != nil {
-		return 0, fmt.Errorf("ledger: read opened account: %w", err)
+		return 0, false, fmt.Errorf("ledger: read opened account: %w", err)
 	}
-	return id, nil
+	return id, inserted == 0, nil
 }
 
 // Balance is an agency's wallet in one currency (amounts in minor units).

@@ -131,3 +131,37 @@ func (s *Service) SetRate(ctx context.Context, currency string, rate decimal.Dec
 	s.Invalidate()
 	return nil
 }
+
+// Rate is one exchange rate in force or in its history.
+type Rate struct {
+	Base      string    `json:"base" db:"base"`
+	Currency  string    `json:"currency" db:"currency"`
+	Rate      string    `json:"rate" db:"rate"`
+	Source    string    `json:"source" db:"source"`
+	CreatedAt time.Time `json:"createdAt" db:"created_at"`
+}
+
+// Rates lists the rates in force (the newest row per currency) against the
+// default currency.
+func (s *Service) Rates(ctx context.Context) ([]Rate, error) {
+	out := []Rate{}
+	err := s.db.SelectContext(ctx, &out, s.db.Rebind(`
+		SELECT r.base, r.currency, r.rate, r.source, r.created_at FROM exchange_rates r
+		WHERE r.base = ? AND r.id = (SELECT MAX(id) FROM exchange_rates x WHERE x.base = r.base AND x.currency = r.currency)
+		ORDER BY r.currency`), s.cfg.DefaultCurrency)
+	if err != nil {
+		return nil, fmt.Errorf("siteinfo: list rates: %w", err)
+	}
+	return out, nil
+}
+
+// RateHistory lists a currency's rates, newest first.
+func (s *Service) RateHistory(ctx context.Context, currency string, limit int) ([]Rate, error) {
+	out := []Rate{}
+	err := s.db.SelectContext(ctx, &out, s.db.Rebind(`SELECT base, currency, rate, source, created_at FROM exchange_rates
+		WHERE base = ? AND currency = ? ORDER BY id DESC LIMIT ?`), s.cfg.DefaultCurrency, currency, limit)
+	if err != nil {
+		return nil, fmt.Errorf("siteinfo: rate history: %w", err)
+	}
+	return out, nil
+}

@@ -1,0 +1,391 @@
+package api
+
+import (
+	"bytes"
+	"fmt"
+	"net/http"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/voyage/voyage/pkg/agency"
+	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/config"
+	"github.com/voyage/voyage/pkg/docs"
+	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/pkg/i18n"
+	"github.com/voyage/voyage/pkg/ledger"
+	"github.com/voyage/voyage/pkg/siteinfo"
+)
+
+// StatementRequest is POST /base/v2/statements (and, with agencyId, the
+// sub-agency form under /base/v2/sub/statements). Dates are YYYY-MM-DD, both
+// inclusive.
+type StatementRequest struct {
+	AgencyID int64  `json:"agencyId,omitempty" jsonschema:"description=sub-agency (only under /sub/statements)"`
+	From     string `json:"from"`
+	To       string `json:"to"`
+}
+
+// StatementDetail is a statement with every entry.
+type StatementDetail struct {
+	ID             int64         `json:"id"`
+	AgencyID       int64         `json:"agencyId"`
+	From           string        `json:"from"`
+	To             string        `json:"to"`
+	OpeningBalance Money         `json:"openingBalance"`
+	ClosingBalance Money         `json:"closingBalance"`
+	Entries        []WalletEntry `json:"entries"`
+	CreatedAt      time.Time     `json:"createdAt"`
+}
+
+// StatementSummary is a statement in a list.
+type StatementSummary struct {
+	ID             int64     `json:"id"`
+	AgencyID       int64     `json:"agencyId"`
+	From           string    `json:"from"`
+	To             string    `json:"to"`
+	OpeningBalance Money     `json:"openingBalance"`
+	ClosingBalance Money     `json:"closingBalance"`
+	EntryCount     int       `json:"entryCount"`
+	CreatedAt      time.Time `json:"createdAt"`
+}
+
+// StatementPage is one page of statements.
+type StatementPage struct {
+	Items    []StatementSummary `json:"items"`
+	Total    int                `json:"total"`
+	Page     int                `json:"page"`
+	PageSize int                `json:"pageSize"`
+}
+
+// TransactionPage is one page of transactions.
+type TransactionPage struct {
+	Items    []ledger.Transaction `json:"items"`
+	Total    int                  `json:"total"`
+	Page     int                  `json:"page"`
+	PageSize int                  `json:"pageSize"`
+}
+
+// RateRequest sets a rate: what one unit of the currency is worth in the
+// default currency.
+type RateRequest struct {
+	Rate string `json:"rate"`
+}
+
+func lastDay(t time.Time) string { return t.Add(-time.Nanosecond).Format(time.DateOnly) }
+
+func summaryOf(i ledger.StatementInfo) StatementSummary {
+	return StatementSummary{ID: i.ID, AgencyID: i.AgencyID, From: i.From.Format(time.DateOnly), To: lastDay(i.To),
+		OpeningBalance: moneyOf(i.Opening, i.Currency), ClosingBalance: moneyOf(i.Closing, i.Currency), EntryCount: i.EntryCount, CreatedAt: i.CreatedAt}
+}
+
+func detailOf(i ledger.StatementInfo, st ledger.Statement) StatementDetail {
+	d := StatementDetail{ID: i.ID, AgencyID: i.AgencyID, From: i.From.Format(time.DateOnly), To: lastDay(i.To),
+		OpeningBalance: moneyOf(i.Opening, i.Currency), ClosingBalance: moneyOf(i.Closing, i.Currency), Entries: []WalletEntry{}, CreatedAt: i.CreatedAt}
+	for _, e := range st.Entries {
+		d.Entries = append(d.Entries, WalletEntry{ID: e.ID, Type: e.Type, Amount: moneyOf(e.Amount, e.Currency), BalanceAfter: moneyOf(e.BalanceAfter, e.Currency),
+			OrderID: e.OrderID, PaymentReference: e.Reference, Description: e.Description, Remark: e.Remark, PaidAt: e.PaidAt})
+	}
+	return d
+}
+
+// period parses an inclusive YYYY-MM-DD range into [from, to).
+func period(req StatementRequest) (time.Time, time.Time, error) {
+	errs := map[string]string{}
+	from, err := time.Parse(time.DateOnly, req.From)
+	if err != nil {
+		errs["from"] = "statement.error.from"
+	}
+	to, err := time.Parse(time.DateOnly, req.To)
+	if err != nil || to.Before(from) {
+		errs["to"] = "statement.error.to"
+	}
+	if len(errs) > 0 {
+		return time.Time{}, time.Time{}, fault.Validation(errs)
+	}
+	return from, to.AddDate(0, 0, 1), nil
+}
+
+// createStatement makes a statement for agency a.
+func (s Services) createStatement(r *http.Request, a agency.Agency, req StatementRequest) (StatementDetail, error) {
+	from, to, err := period(req)
+	if err != nil {
+		return StatementDetail{}, err
+	}
+	info, st, err := s.Ledger.CreateStatement(r.Context(), a.ID, a.SettlementCurrency, from, to, Principal(r).Username)
+	if err != nil {
+		return StatementDetail{}, err
+	}
+	return detailOf(info, st), nil
+}
+
+func (s Services) listStatements(r *http.Request, agencyID int64) (StatementPage, error) {
+	page, size := pageFromQuery(r)
+	items, total, err := s.Ledger.Statements(r.Context(), agencyID, page, size)
+	if err != nil {
+		return StatementPage{}, err
+	}
+	out := StatementPage{Items: make([]StatementSummary, 0, len(items)), Total: total, Page: page, PageSize: size}
+	for _, i := range items {
+		out.Items = append(out.Items, summaryOf(i))
+	}
+	return out, nil
+}
+
+// subAgency loads a sub-agency the caller manages; anything else is not
+// found.
+func (s Services) subAgency(r *http.Request, id int64) (agency.Agency, error) {
+	return s.AgencyService.Managed(r.Context(), Principal(r), id)
+}
+
+func (s Services) exportStatement(w http.ResponseWriter, r *http.Request, a agency.Agency, id int64) error {
+	format := r.URL.Query().Get("format")
+	if !slices.Contains([]string{docs.CSV, docs.XLSX, docs.PDF}, format) {
+		return fault.Validation(map[string]string{"format": "statement.error.format"})
+	}
+	info, st, err := s.Ledger.StatementOf(r.Context(), a.ID, id)
+	if err != nil {
+		return err
+	}
+	doc := docs.Statement{AgencyName: a.Name, AgencyCode: a.Code, Info: info, Entries: st.Entries, InvoiceType: a.InvoiceTypeOnExcel,
+		T: func(key string, args ...any) string { return i18n.T(r.Context(), key, args...) }}
+	var buf bytes.Buffer
+	switch format {
+	case docs.CSV:
+		err = docs.WriteCSV(&buf, doc)
+	case docs.XLSX:
+		err = docs.WriteXLSX(&buf, doc)
+	case docs.PDF:
+		err = docs.WritePDF(&buf, doc)
+	}
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", docs.ContentType(format))
+	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="statement-%s-%d.%s"`, a.Code, id, format))
+	w.Header().Set("Cache-Control", "private, no-store")
+	_, err = w.Write(buf.Bytes())
+	return err
+}
+
+func registerStatements(rt *Router, s Services) {
+	finance := auth.Subject.CanAccessFinance
+	exportQuery := []Param{{Name: "format", Type: "string", Required: true, Description: "csv, xlsx or pdf"}}
+
+	rt.Handle("POST /base/v2/statements", Operation{
+		ID: "createStatement", Tag: "statements", Allow: finance, Status: http.StatusCreated,
+		Summary: "Create a statement of the caller's wallet for a date range: opening balance, every entry, closing balance",
+		Request: StatementRequest{}, Response: StatementDetail{},
+	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
+		var req StatementRequest
+		if err := Decode(r, &req); err != nil {
+			return nil, err
+		}
+		a, err := s.Agencies.Get(r.Context(), Principal(r).AgencyID)
+		if err != nil {
+			return nil, err
+		}
+		return s.createStatement(r, a, req)
+	})
+
+	rt.Handle("GET /base/v2/statements", Operation{
+		ID: "listStatements", Tag: "statements", Allow: finance,
+		Summary: "The caller's statements, newest first", Response: StatementPage{}, Query: pagingParams,
+	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
+		return s.listStatements(r, Principal(r).AgencyID)
+	})
+
+	rt.Handle("GET /base/v2/statements/{id}", Operation{
+		ID: "getStatement", Tag: "statements", Allow: finance,
+		Summary: "One of the caller's statements with its entries", Response: StatementDetail{}, Errors: []int{fault.CodeNotFound},
+	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
+		id, err := PathID(r, "id")
+		if err != nil {
+			return nil, err
+		}
+		info, st, err := s.Ledger.StatementOf(r.Context(), Principal(r).AgencyID, id)
+		if err != nil {
+			return nil, err
+		}
+		return detailOf(info, st), nil
+	})
+
+	rt.HandleRaw("GET /base/v2/statements/{id}/export", Operation{
+		ID: "exportStatement", Tag: "statements", Allow: finance, Query: exportQuery,
+		Summary: "Download one of the caller's statements as CSV, XLSX or PDF (in the request's language)", Errors: []int{fault.CodeNotFound},
+	}, func(w http.ResponseWriter, r *http.Request) error {
+		id, err := PathID(r, "id")
+		if err != nil {
+			return err
+		}
+		a, err := s.Agencies.Get(r.Context(), Principal(r).AgencyID)
+		if err != nil {
+			return err
+		}
+		return s.exportStatement(w, r, a, id)
+	})
+
+	// Sub-agency statements and bills: the parent (or the provider) reads
+	// the wallets of the agencies it manages; the bill detail needs the
+	// agencybills:read permission (spec §6).
+	subPerm := func(sub auth.Subject) bool { return manages(sub) && sub.HasPermission(auth.PermAgencyBillsRead) }
+
+	rt.Handle("GET /base/v2/sub/statements", Operation{
+		ID: "listSubStatements", Tag: "statements", Role: auth.RoleFinance, Allow: manages,
+		Summary: "Statements of a managed sub-agency", Response: StatementPage{},
+		Query:  append([]Param{{Name: "agencyId", Type: "integer", Required: true}}, pagingParams...),
+		Errors: []int{fault.CodeNotFound},
+	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
+		id, err := strconv.ParseInt(r.URL.Query().Get("agencyId"), 10, 64)
+		if err != nil {
+			return nil, fault.NotFound("")
+		}
+		a, err := s.subAgency(r, id)
+		if err != nil {
+			return nil, err
+		}
+		return s.listStatements(r, a.ID)
+	})
+
+	rt.Handle("POST /base/v2/sub/statements", Operation{
+		ID: "createSubStatement", Tag: "statements", Role: auth.RoleFinance, Allow: manages, Status: http.StatusCreated,
+		Summary: "Create a statement of a managed sub-agency's wallet", Request: StatementRequest{}, Response: StatementDetail{},
+		Errors: []int{fault.CodeNotFound},
+	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
+		var req StatementRequest
+		if err := Decode(r, &req); err != nil {
+			return nil, err
+		}
+		a, err := s.subAgency(r, req.AgencyID)
+		if err != nil {
+			return nil, err
+		}
+		return s.createStatement(r, a, req)
+	})
+
+	rt.Handle("GET /base/v2/sub/statements/{agency}/{id}", Operation{
+		ID: "getSubStatement", Tag: "statements", Role: auth.RoleFinance, Allow: subPerm,
+		Summary: "A managed sub-agency's statement (bill detail) with its entries; needs agencybills:read", Response: StatementDetail{},
+		Errors: []int{fault.CodeNotFound},
+	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
+		aid, err := PathID(r, "agency")
+		if err != nil {
+			return nil, err
+		}
+		id, err := PathID(r, "id")
+		if err != nil {
+			return nil, err
+		}
+		a, err := s.subAgency(r, aid)
+		if err != nil {
+			return nil, err
+		}
+		info, st, err := s.Ledger.StatementOf(r.Context(), a.ID, id)
+		if err != nil {
+			return nil, err
+		}
+		return detailOf(info, st), nil
+	})
+
+	rt.HandleRaw("GET /base/v2/sub/statements/{agency}/{id}/export", Operation{
+		ID: "exportSubStatement", Tag: "statements", Role: auth.RoleFinance, Allow: subPerm, Query: exportQuery,
+		Summary: "Download a managed sub-agency's statement as CSV, XLSX or PDF", Errors: []int{fault.CodeNotFound},
+	}, func(w http.ResponseWriter, r *http.Request) error {
+		aid, err := PathID(r, "agency")
+		if err != nil {
+			return err
+		}
+		id, err := PathID(r, "id")
+		if err != nil {
+			return err
+		}
+		a, err := s.subAgency(r, aid)
+		if err != nil {
+			return err
+		}
+		return s.exportStatement(w, r, a, id)
+	})
+
+	rt.Handle("GET /base/v2/sub/balance/{id}", Operation{
+		ID: "getSubBalance", Tag: "statements", Role: auth.RoleFinance, Allow: manages,
+		Summary: "A managed sub-agency's wallet: balance, credit limit and available", Response: Wallet{},
+		Errors: []int{fault.CodeNotFound},
+	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
+		id, err := PathID(r, "id")
+		if err != nil {
+			return nil, err
+		}
+		a, err := s.subAgency(r, id)
+		if err != nil {
+			return nil, err
+		}
+		b, err := s.Ledger.WalletBalance(r.Context(), a.ID, a.SettlementCurrency)
+		if err != nil {
+			return nil, err
+		}
+		return Wallet{Balance: moneyOf(b.Balance, b.Currency), CreditLimit: moneyOf(b.CreditLimit, b.Currency), Available: moneyOf(b.Available(), b.Currency)}, nil
+	})
+
+	rt.Handle("GET /base/v2/transactions", Operation{
+		ID: "listTransactions", Tag: "wallet", Allow: finance,
+		Summary: "Payments received into the caller's wallet (All Transactions)", Response: TransactionPage{}, Query: pagingParams,
+	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
+		a, err := s.Agencies.Get(r.Context(), Principal(r).AgencyID)
+		if err != nil {
+			return nil, err
+		}
+		page, size := pageFromQuery(r)
+		items, total, err := s.Ledger.Transactions(r.Context(), a.ID, a.SettlementCurrency, page, size)
+		if err != nil {
+			return nil, err
+		}
+		return TransactionPage{Items: items, Total: total, Page: page, PageSize: size}, nil
+	})
+
+	rt.Handle("GET /base/v2/exchangeRates", Operation{
+		ID: "listExchangeRates", Tag: "site",
+		Summary:  "Exchange rates in force: what one unit of each currency is worth in the default currency; with currency=X, that rate's history",
+		Response: []siteinfo.Rate{},
+		Query:    []Param{{Name: "currency", Type: "string", Description: "a currency: its history, newest first"}},
+		Errors:   []int{fault.CodeNotFound},
+	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
+		if cur := r.URL.Query().Get("currency"); cur != "" {
+			h, err := s.Site.RateHistory(r.Context(), cur, 100)
+			if err != nil {
+				return nil, err
+			}
+			if len(h) == 0 {
+				return nil, fault.NotFound("rate.error.missing")
+			}
+			return h, nil
+		}
+		return s.Site.Rates(r.Context())
+	})
+
+	rt.Handle("PUT /base/v2/exchangeRates/{currency}", Operation{
+		ID: "setExchangeRate", Tag: "site", Role: auth.RoleSuperUser,
+		Allow:   func(sub auth.Subject) bool { return sub.ProxyLevel == 0 },
+		Summary: "Set a currency's rate (provider only); the previous rate stays in the history", Request: RateRequest{},
+		Response: []siteinfo.Rate{},
+	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
+		cur := r.PathValue("currency")
+		var req RateRequest
+		if err := Decode(r, &req); err != nil {
+			return nil, err
+		}
+		rate, err := decimal.NewFromString(req.Rate)
+		if !slices.Contains(config.Currencies, cur) {
+			return nil, fault.Validation(map[string]string{"currency": "ledger.error.currency"})
+		}
+		if err != nil || !rate.IsPositive() {
+			return nil, fault.Validation(map[string]string{"rate": "ledger.error.rate"})
+		}
+		if err := s.Site.SetRate(r.Context(), cur, rate, "api:"+Principal(r).Username); err != nil {
+			return nil, err
+		}
+		return s.Site.RateHistory(r.Context(), cur, 10)
+	})
+}
