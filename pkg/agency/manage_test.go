@@ -10,6 +10,7 @@ import (
 	"github.com/voyage/voyage/pkg/config"
 	"github.com/voyage/voyage/pkg/demo"
 	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/siteinfo"
 	"github.com/voyage/voyage/pkg/store"
@@ -200,5 +201,48 @@ func TestCreateConfigureCreditBlockDelete(t *testing.T) {
 		}
 		_, err = w.auth.Login(ctx, "empty-admin", "start-pass-1", auth.Meta{IP: "192.0.2.9"})
 		wantCode(t, err, fault.CodeBadCredentials)
+	})
+}
+
+func TestAddFundsEmailsWithTheMoney(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		w := setup(t, db)
+		cat := i18n.MustLoad()
+		a, err := w.svc.Create(ctx, w.demo, newAgency("Kowloon Tours", "kowloon-admin"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		emails := func() int {
+			var n int
+			_ = db.Get(&n, `SELECT COUNT(*) FROM emails`)
+			return n
+		}
+		req := ledger.TopUp{IdempotencyKey: "w1", CurrencyReceived: "USD", AmountReceived: "100", ExchangeRate: "7.8", Reference: "HSBC-1", SendEmail: true}
+		res, err := w.svc.AddFunds(ctx, w.demo, a.ID, req, cat)
+		if err != nil || res.Credited != "780.00" {
+			t.Fatalf("add funds: %+v %v", res, err)
+		}
+		if _, err := w.svc.AddFunds(ctx, w.demo, a.ID, req, cat); err != nil || emails() != 1 {
+			t.Fatalf("a replay sent another email: %d emails, %v", emails(), err)
+		}
+		var subject, to string
+		_ = db.QueryRow(`SELECT subject, to_addr FROM emails`).Scan(&subject, &to)
+		if subject != "780.00 CNY added to your wallet" || to != "lee@kowloon-admin.example" {
+			t.Errorf("email %q to %q", subject, to)
+		}
+		bad := req
+		bad.IdempotencyKey, bad.Reference = "w2", ""
+		if _, err := w.svc.AddFunds(ctx, w.demo, a.ID, bad, cat); err == nil || emails() != 1 {
+			t.Errorf("a refused top-up: %v, %d emails", err, emails())
+		}
+		if _, err := w.svc.AddFunds(ctx, w.bluesky, a.ID, ledger.TopUp{IdempotencyKey: "w3", AmountReceived: "1", ExchangeRate: "1", Reference: "x"}, cat); err == nil {
+			t.Error("a stranger added funds")
+		}
+		var logged int
+		_ = db.Get(&logged, db.Rebind(`SELECT COUNT(*) FROM user_logs WHERE action = 'agency.funds' AND agency_id = ?`), w.demo.AgencyID)
+		if logged != 1 {
+			t.Errorf("user log has %d top-ups", logged)
+		}
 	})
 }

@@ -211,21 +211,12 @@ func registerAgencies(rt *Router, s Services) {
 		if err != nil {
 			return nil, err
 		}
-		a, err := s.AgencyService.Managed(r.Context(), Principal(r), id)
-		if err != nil {
-			return nil, err
-		}
 		var req ledger.TopUp
 		if err := Decode(r, &req); err != nil {
 			return nil, err
 		}
-		req.AgencyID = a.ID
 		req.IdempotencyKey = r.Header.Get("Idempotency-Key")
-		req.CreatedBy = Principal(r).Username
-		if req.Currency == "" {
-			req.Currency = a.SettlementCurrency
-		}
-		return s.Ledger.TopUp(r.Context(), req)
+		return s.AgencyService.AddFunds(r.Context(), Principal(r), id, req, s.Catalog)
 	})
 
 	rt.Handle("POST /base/v2/agencies/{id}/apikey", Operation{

@@ -24,6 +24,8 @@ type Services struct {
 	// AgencyService manages the agency network; Ledger holds the money.
 	AgencyService *agency.Service
 	Ledger        *ledger.Ledger
+	// Catalog renders messages outside a request's language (emails).
+	Catalog *i18n.Catalog
 	// WebsitePrefix is the site's public URL prefix, answered with /me.
 	WebsitePrefix string
 }

@@ -27,6 +27,18 @@ type Config struct {
 	Jobs      JobsConfig `mapstructure:"jobs"`
 	Site      SiteConfig `mapstructure:"site"`
 	Auth      AuthConfig `mapstructure:"auth"`
+	Mail      MailConfig `mapstructure:"mail"`
+}
+
+// MailConfig sets how emails leave: through SMTP when smtp_host is set,
+// otherwise as .eml files in outbox_dir (development).
+type MailConfig struct {
+	From         string `mapstructure:"from"`
+	SMTPHost     string `mapstructure:"smtp_host"`
+	SMTPPort     int    `mapstructure:"smtp_port"`
+	SMTPUsername string `mapstructure:"smtp_username"`
+	SMTPPassword string `mapstructure:"smtp_password"`
+	OutboxDir    string `mapstructure:"outbox_dir"`
 }
 
 // AuthConfig sets how long a login lasts.
@@ -121,6 +133,12 @@ func setDefaults(v *viper.Viper) {
 	v.SetDefault("site.website_prefix", "")
 	v.SetDefault("auth.session_idle", 2*time.Hour)
 	v.SetDefault("auth.session_max", 12*time.Hour)
+	v.SetDefault("mail.from", "Voyage <no-reply@voyage.example>")
+	v.SetDefault("mail.smtp_host", "")
+	v.SetDefault("mail.smtp_port", 587)
+	v.SetDefault("mail.smtp_username", "")
+	v.SetDefault("mail.smtp_password", "")
+	v.SetDefault("mail.outbox_dir", "./var/outbox")
 }
 
 // Load builds the configuration. configFile may be empty, in which case

@@ -12,6 +12,7 @@ import (
 
 	"github.com/riverqueue/river"
 
+	"github.com/voyage/voyage/pkg/mail"
 	"github.com/voyage/voyage/pkg/store"
 )
 
@@ -22,6 +23,10 @@ type Config struct {
 	// Retention keeps ended sessions this long so an old token still gets the
 	// precise "expired" answer rather than "unknown".
 	Retention time.Duration
+	// Mail delivers the email outbox; nil leaves emails pending.
+	Mail         mail.Sender
+	MailFrom     string
+	MailInterval time.Duration
 }
 
 // Queue is the running River client.
@@ -40,18 +45,28 @@ func New(db *store.DB, cfg Config) (*Queue, error) {
 	if cfg.Retention <= 0 {
 		cfg.Retention = 7 * 24 * time.Hour
 	}
+	if cfg.MailInterval <= 0 {
+		cfg.MailInterval = 30 * time.Second
+	}
 	workers := river.NewWorkers()
 	river.AddWorker(workers, &CleanupWorker{db: db, retention: cfg.Retention, now: time.Now})
+	periodic := []*river.PeriodicJob{
+		river.NewPeriodicJob(river.PeriodicInterval(cfg.CleanupInterval),
+			func() (river.JobArgs, *river.InsertOpts) { return CleanupArgs{}, nil },
+			&river.PeriodicJobOpts{RunOnStart: true}),
+	}
+	if cfg.Mail != nil {
+		river.AddWorker(workers, &MailWorker{db: db, sender: cfg.Mail, from: cfg.MailFrom})
+		periodic = append(periodic, river.NewPeriodicJob(river.PeriodicInterval(cfg.MailInterval),
+			func() (river.JobArgs, *river.InsertOpts) { return MailArgs{}, nil },
+			&river.PeriodicJobOpts{RunOnStart: true}))
+	}
 
 	client, err := river.NewClient(db.RiverDriver(), &river.Config{
-		Logger:  slog.Default(),
-		Queues:  map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: cfg.Workers}},
-		Workers: workers,
-		PeriodicJobs: []*river.PeriodicJob{
-			river.NewPeriodicJob(river.PeriodicInterval(cfg.CleanupInterval),
-				func() (river.JobArgs, *river.InsertOpts) { return CleanupArgs{}, nil },
-				&river.PeriodicJobOpts{RunOnStart: true}),
-		},
+		Logger:       slog.Default(),
+		Queues:       map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: cfg.Workers}},
+		Workers:      workers,
+		PeriodicJobs: periodic,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("jobs: new river client: %w", err)
@@ -131,4 +146,36 @@ func (w *CleanupWorker) Work(ctx context.Context, _ *river.Job[CleanupArgs]) err
 	slog.InfoContext(ctx, "cleanup done", "sessions_deleted", sessions, "search_sessions_deleted", searches,
 		"login_failures_deleted", failures, "sso_codes_deleted", codes)
 	return nil
+}
+
+// MailArgs is the periodic delivery of the email outbox.
+type MailArgs struct{}
+
+// Kind implements river.JobArgs.
+func (MailArgs) Kind() string { return "deliver_email" }
+
+// InsertOpts keeps one delivery job pending at a time.
+func (MailArgs) InsertOpts() river.InsertOpts {
+	return river.InsertOpts{UniqueOpts: river.UniqueOpts{ByPeriod: 15 * time.Second}}
+}
+
+// MailWorker sends pending emails.
+type MailWorker struct {
+	river.WorkerDefaults[MailArgs]
+	db     *store.DB
+	sender mail.Sender
+	from   string
+}
+
+// Work implements river.Worker.
+func (w *MailWorker) Work(ctx context.Context, _ *river.Job[MailArgs]) error {
+	for {
+		n, err := mail.Deliver(ctx, w.db, w.sender, w.from, 50)
+		if err != nil {
+			return err
+		}
+		if n < 50 {
+			return nil
+		}
+	}
 }

@@ -29,6 +29,10 @@ type TopUp struct {
 	SendEmail        bool   `json:"sendEmail"`
 	Remark           string `json:"remark,omitempty"`
 	CreatedBy        string `json:"-"`
+	// OnPosted, when set, runs inside the top-up's transaction after the
+	// postings (to enqueue the notification email with the money, or not
+	// at all). It does not run for a replay.
+	OnPosted func(ctx context.Context, tx *sqlx.Tx, r TopUpResult) error `json:"-"`
 }
 
 // TopUpResult is a posted top-up.
@@ -154,6 +158,9 @@ func (l *Ledger) TopUp(ctx context.Context, t TopUp) (TopUpResult, error) {
 			if _, err := l.PostTx(ctx, tx, fee); err != nil {
 				return err
 			}
+		}
+		if t.OnPosted != nil {
+			return t.OnPosted(ctx, tx, res)
 		}
 		return nil
 	})

@@ -1,0 +1,58 @@
+package agency
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/voyage/voyage/pkg/audit"
+	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/i18n"
+	"github.com/voyage/voyage/pkg/ledger"
+	"github.com/voyage/voyage/pkg/mail"
+)
+
+// AddFunds tops a managed agency's wallet up (in its settlement currency
+// unless the request names one). With SendEmail the agency's contact gets a
+// notice in the agency's email language, enqueued in the same transaction as
+// the money; the user log records the top-up there too.
+func (s *Service) AddFunds(ctx context.Context, actor auth.Principal, id int64, t ledger.TopUp, cat *i18n.Catalog) (ledger.TopUpResult, error) {
+	a, err := s.Managed(ctx, actor, id)
+	if err != nil {
+		return ledger.TopUpResult{}, err
+	}
+	t.AgencyID = a.ID
+	if t.Currency == "" {
+		t.Currency = a.SettlementCurrency
+	}
+	if t.CreatedBy == "" {
+		t.CreatedBy = actor.Username
+	}
+	t.OnPosted = func(ctx context.Context, tx *sqlx.Tx, r ledger.TopUpResult) error {
+		now := s.now().UTC()
+		e := audit.Entry{AgencyID: actor.AgencyID, Username: actor.Username, Action: "agency.funds",
+			Target: fmt.Sprintf("agency:%d", a.ID), Detail: r.Credited + " " + r.Currency + " ref " + t.Reference, CreatedAt: now}
+		if actor.UserID != 0 {
+			e.UserID = &actor.UserID
+		}
+		if err := audit.Write(ctx, tx, e); err != nil {
+			return err
+		}
+		if !t.SendEmail || a.ContactEmail == "" || cat == nil {
+			return nil
+		}
+		lang := i18n.EN
+		if a.EmailLanguage == "zh" {
+			lang = i18n.ZhCN
+		}
+		return mail.Enqueue(ctx, tx, mail.Message{
+			To:      a.ContactEmail,
+			Subject: cat.T(lang, "mail.topup.subject", "amount", r.Credited, "currency", r.Currency),
+			Body: cat.T(lang, "mail.topup.body", "name", a.ContactName, "agency", a.Name, "amount", r.Credited, "currency", r.Currency,
+				"reference", t.Reference, "fee", r.Fee, "balance", r.Balance, "time", now.Format(time.RFC3339)),
+		}, now)
+	}
+	return s.ledger.TopUp(ctx, t)
+}
