@@ -84,7 +84,10 @@ func (t TopUp) plan() (topUpPlan, error) {
 	if len(errs) > 0 {
 		return p, fault.Validation(errs)
 	}
-	p.gross = money.Convert(p.received, p.rate, t.Currency)
+	p.gross = p.received
+	if t.CurrencyReceived != t.Currency {
+		p.gross = money.Convert(p.received, p.rate, t.Currency)
+	}
 	p.fee = money.Percent(p.gross, p.percent)
 	p.credited = money.Amount{Minor: p.gross.Minor - p.fee.Minor, Currency: t.Currency}
 	if p.credited.Minor <= 0 {

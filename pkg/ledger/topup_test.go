@@ -38,8 +38,9 @@ func TestTopUp(t *testing.T) {
 			t.Fatalf("balance = %d", bal.Balance)
 		}
 
-		same := ledger.TopUp{AgencyID: a, IdempotencyKey: "tu-2", Currency: "CNY", AmountReceived: "500", ExchangeRate: "1", Reference: "wire-2", Amount: "500.00"}
-		if res, err := l.TopUp(ctx, same); err != nil || res.Credited != "500.00" || res.Fee != "0.00" {
+		// No conversion within one currency: cents stay cents.
+		same := ledger.TopUp{AgencyID: a, IdempotencyKey: "tu-2", Currency: "CNY", AmountReceived: "500.35", ExchangeRate: "1", Reference: "wire-2", Amount: "500.35"}
+		if res, err := l.TopUp(ctx, same); err != nil || res.Credited != "500.35" || res.Fee != "0.00" {
 			t.Fatalf("same-currency top-up = %+v, %v", res, err)
 		}
 
@@ -65,7 +66,7 @@ func TestTopUp(t *testing.T) {
 				t.Errorf("%s: err = %v, want a validation error on %s", tt.name, err, tt.field)
 			}
 		}
-		if bal, _ := l.WalletBalance(ctx, a, "CNY"); bal.Balance != 7493_50 {
+		if bal, _ := l.WalletBalance(ctx, a, "CNY"); bal.Balance != 7493_85 {
 			t.Errorf("balance after refused top-ups = %d", bal.Balance)
 		}
 		sumIsZero(t, db)
