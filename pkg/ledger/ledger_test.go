@@ -174,7 +174,7 @@ func TestConcurrentRandomMovements(t *testing.T) {
 		ctx := context.Background()
 		l := ledger.New(db)
 		ids := agencies(t, db, 5)
-		const workers, perWorker = 8, 150
+		const workers, perWorker = 8, 400
 		type applied struct {
 			key    string
 			agency int64
