@@ -1,0 +1,234 @@
+// Agency manager and wallet in the browser (spec §2 agency manager and
+// wallet, §3 Agency, top-up and wallet entry, §8 settlement-currency notice).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launchBrowser, newPage, seriousViolations, screenshot } from './harness.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function login(page, username, password) {
+  await page.goto('/login');
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password').fill(password);
+  await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Log in' }).click()]);
+  assert.ok(await page.getByText('Logged in successfully').isVisible(), `${username} logged in`);
+}
+
+// submit clicks a form's button and waits for the page it leads to.
+async function submit(page, button) {
+  await Promise.all([page.waitForNavigation(), button.click()]);
+}
+
+async function flash(page) {
+  return (await page.locator('.flashes').innerText()).trim();
+}
+
+const newPassword = 'kowloon-new-1';
+
+test('demo-super manages Kowloon Tours: add, markup, credit, funds, API key, password, currency', async () => {
+  const page = await newPage(browser, { lang: 'en', baseURL: server.url });
+  await login(page, 'demo-super', 'demo-pass-1');
+
+  await page.goto('/agency-manager');
+  assert.equal(new URL(page.url()).pathname, '/agency-manager');
+  assert.equal((await page.locator('h1').innerText()).trim(), 'Agency Management');
+  const list = page.locator('table.mgr-table');
+  assert.equal(await list.getByRole('link', { name: 'Demo Sub Travel', exact: true }).count(), 1);
+  assert.equal(await page.getByText('Blue Sky Travel').count(), 0, 'another parent\'s agency is not listed');
+  assert.deepEqual(await seriousViolations(page), []);
+  await screenshot(page, 'agency-manager-list');
+
+  // Add Kowloon Tours with its super user.
+  await page.getByText('Open the form to add an agency').click();
+  await page.getByLabel('Company name').fill('Kowloon Tours');
+  await page.getByLabel('Alias').fill('Kowloon');
+  await page.getByLabel('Contact name').fill('Ka Ming');
+  await page.getByLabel('Contact email').fill('ops@kowloon-tours.example');
+  await page.getByLabel('Contact phone').fill('+852 2345 6789');
+  assert.ok(await page.getByLabel('Show bills').isChecked(), 'bills shown by default');
+  await page.getByLabel('Super user username').fill('kowloon-admin');
+  await page.getByLabel('Super user email').fill('admin@kowloon-tours.example');
+  await page.getByLabel('Super user password').fill('kowloon-pass-1');
+  assert.deepEqual(await seriousViolations(page), []);
+  await submit(page, page.getByRole('button', { name: 'Add agency' }));
+  assert.match(new URL(page.url()).pathname, /^\/agency-manager\/agencies\/\d+$/);
+  const detailPath = new URL(page.url()).pathname;
+  assert.equal((await page.locator('h1').innerText()).trim(), 'Kowloon Tours');
+  assert.match(await flash(page), /The agency was added/);
+  assert.match(await page.locator('#agency-balance').innerText(), /^0\.00 CNY$/);
+  assert.deepEqual(await seriousViolations(page), []);
+  await screenshot(page, 'agency-manager-detail');
+
+  // It is now in the list.
+  await page.goto('/agency-manager?keyword=Kowloon');
+  assert.equal(await page.locator('table.mgr-table').getByRole('link', { name: 'Kowloon Tours', exact: true }).count(), 1);
+  await page.goto(detailPath);
+
+  // Price adjustment: 5 % on China mainland routes, capped at 80.
+  await page.locator('#markups-flight-markups-china-unit').selectOption('percent');
+  await page.locator('#markups-flight-markups-china-value').fill('5');
+  await page.locator('#markups-flight-markups-china-limit').fill('80');
+  assert.match(await page.locator('#markups-flight-markups-china-limit-hint').innerText(), /0 means unlimited/);
+  await submit(page, page.locator('#markups button[type=submit]'));
+  assert.match(await flash(page), /The changes were saved/);
+  assert.equal(await page.locator('#markups-flight-markups-china-unit').inputValue(), 'percent');
+  assert.equal(await page.locator('#markups-flight-markups-china-value').inputValue(), '5');
+  assert.equal(await page.locator('#markups-flight-markups-china-limit').inputValue(), '80');
+
+  // A bad markup comes back inline.
+  await page.locator('#markups-flight-markups-domestic-value').fill('lots');
+  await submit(page, page.locator('#markups button[type=submit]'));
+  assert.ok(await page.locator('#markups-flight-markups-domestic-value-error').isVisible());
+  assert.equal(await page.locator('#markups-flight-markups-domestic-value').getAttribute('aria-invalid'), 'true');
+  assert.deepEqual(await seriousViolations(page), []);
+  await page.goto(detailPath);
+
+  // Credit limit 5000.
+  await page.locator('#credit-creditLimit').fill('5000');
+  await page.locator('#credit-creditPeriod').fill('30');
+  await page.locator('#credit-creditPeriodUnit').selectOption('day');
+  await submit(page, page.getByRole('button', { name: 'Save credit line' }));
+  assert.match(await flash(page), /The credit line was saved/);
+  assert.match(await page.locator('#agency-credit').innerText(), /^5,000\.00 CNY$/);
+
+  // Add funds: 100 USD at 7.8 with a 1 % fee → 780.00 − 7.80 = 772.20 CNY.
+  const key = await page.locator('input[name=idempotencyKey]').inputValue();
+  assert.ok(key.length > 10, 'the form carries an idempotency key');
+  await page.locator('#funds-currencyReceived').selectOption('USD');
+  await page.locator('#funds-amountReceived').fill('100');
+  await page.locator('#funds-exchangeRate').fill('7.8');
+  await page.locator('#funds-feePercent').fill('1');
+  await page.locator('#funds-reference').fill('HSBC-1');
+  await submit(page, page.getByRole('button', { name: 'Add funds' }));
+  assert.match(await flash(page), /The funds were added/);
+  assert.match(await page.locator('#agency-balance').innerText(), /^772\.20 CNY$/);
+  assert.match(await page.locator('#agency-available').innerText(), /^5,772\.20 CNY$/);
+  assert.notEqual(await page.locator('input[name=idempotencyKey]').inputValue(), key, 'a new form gets a new key');
+
+  // Generate an API key: shown once.
+  await page.locator('#apikey-name').fill('ERP');
+  await submit(page, page.getByRole('button', { name: 'Generate API key' }));
+  assert.equal((await page.locator('h1').innerText()).trim(), 'API key generated');
+  const apiKey = await page.getByLabel('API key').inputValue();
+  assert.match(apiKey, /^vk_[A-Za-z0-9]{8}_/);
+  assert.ok(await page.getByText('This key is shown only once').isVisible());
+  assert.ok(await page.getByText('copy it now').isVisible());
+  assert.deepEqual(await seriousViolations(page), []);
+  await screenshot(page, 'agency-manager-apikey');
+  await Promise.all([page.waitForNavigation(), page.getByRole('link', { name: 'I have copied the key' }).click()]);
+  const prefix = apiKey.split('_').slice(0, 2).join('_');
+  assert.equal(await page.locator('#apikey code').filter({ hasText: prefix }).count(), 1, 'the prefix is listed');
+  assert.ok(!(await page.content()).includes(apiKey), 'the key is never shown again');
+
+  // Reset the super admin's password.
+  await page.locator('#reset-password').fill(newPassword);
+  await submit(page, page.getByRole('button', { name: 'Reset password' }));
+  assert.match(await flash(page), /super admin's password was reset/);
+
+  // kowloon-admin logs in with it and sees the top-up in its wallet.
+  const kowloon = await newPage(browser, { lang: 'en', baseURL: server.url });
+  await login(kowloon, 'kowloon-admin', newPassword);
+  await kowloon.goto('/bills/wallet');
+  assert.equal(new URL(kowloon.url()).pathname, '/bills/wallet');
+  assert.match(await kowloon.locator('#wallet-balance').innerText(), /^772\.20\s+CNY$/);
+  assert.match(await kowloon.locator('#wallet-credit').innerText(), /^5,000\.00\s+CNY$/);
+  assert.match(await kowloon.locator('#wallet-available').innerText(), /^5,772\.20\s+CNY$/);
+  const row = kowloon.locator('#wallet-entries tbody tr');
+  assert.equal(await row.count(), 1);
+  assert.match(await row.innerText(), /Top-up/);
+  assert.match(await row.innerText(), /HSBC-1/);
+  assert.match(await row.innerText(), /\+772\.20/);
+  const chart = kowloon.locator('svg.mgr-chart-svg');
+  assert.ok(await chart.isVisible(), 'the balance chart is drawn');
+  assert.equal(await chart.getAttribute('role'), 'img');
+  assert.match(await chart.locator('title').textContent(), /Wallet balance in CNY/);
+  assert.equal(await chart.locator('circle').count(), 1);
+  assert.match(await kowloon.locator('figure.mgr-chart table').innerText(), /772\.20/);
+  assert.deepEqual(await seriousViolations(kowloon), []);
+  await screenshot(kowloon, 'wallet-kowloon');
+  // The type filter: no flight bookings yet.
+  await kowloon.locator('#wallet-type').selectOption('origin-flight');
+  await submit(kowloon, kowloon.getByRole('button', { name: 'Filter', exact: true }));
+  assert.ok(await kowloon.locator('#wallet-empty').isVisible());
+  assert.deepEqual(kowloon.errors, [], 'console errors (kowloon-admin)');
+  await kowloon.context().close();
+
+  // Change the settlement currency: the spec's notice.
+  await page.locator('#settings-settings-settlementCurrency').selectOption('HKD');
+  await submit(page, page.locator('#settings button[type=submit]'));
+  assert.match(await flash(page), /The settlement currency has changed/);
+  assert.match(await page.locator('#agency-balance').innerText(), /HKD$/);
+  assert.deepEqual(await seriousViolations(page), []);
+  assert.deepEqual(page.errors, [], 'console errors (demo-super)');
+  await page.context().close();
+});
+
+test('demo-finance: an empty wallet shows the empty states', async () => {
+  const page = await newPage(browser, { lang: 'en', baseURL: server.url });
+  await login(page, 'demo-finance', 'demo-pass-1');
+  await page.goto('/bills/wallet');
+  assert.equal(new URL(page.url()).pathname, '/bills/wallet');
+  assert.equal((await page.locator('h1').innerText()).trim(), 'Wallet');
+  assert.match(await page.locator('#wallet-balance').innerText(), /^0\.00\s+CNY$/);
+  assert.ok(await page.getByText('No wallet entries found.').isVisible());
+  assert.ok(await page.locator('#wallet-chart-empty').isVisible());
+  assert.match(await page.locator('#wallet-chart-empty').innerText(), /No data/);
+  assert.equal(await page.locator('svg.mgr-chart-svg').count(), 0);
+  assert.deepEqual(await seriousViolations(page), []);
+  await screenshot(page, 'wallet-empty');
+
+  // A date in the wrong form comes back inline (the input is type=date, so
+  // the bad value arrives through the address).
+  await page.goto('/bills/wallet?from=yesterday');
+  assert.ok(await page.locator('#wallet-from-error').isVisible());
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('Chinese: the wallet page is translated', async () => {
+  const page = await newPage(browser, { lang: 'zh-cn', baseURL: server.url });
+  await page.goto('/login');
+  await page.locator('#login-username').fill('demo-finance');
+  await page.locator('#login-password').fill('demo-pass-1');
+  await Promise.all([page.waitForNavigation(), page.locator('form.auth-form button[type=submit]').click()]);
+  await page.goto('/bills/wallet');
+  assert.ok(await page.getByText('没有钱包流水。', { exact: true }).isVisible());
+  assert.ok(await page.getByText('最近 90 天余额变化').isVisible());
+  assert.deepEqual(await seriousViolations(page), []);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('demo-operator is sent home from the agency manager', async () => {
+  const page = await newPage(browser, { lang: 'en', baseURL: server.url });
+  await login(page, 'demo-operator', 'demo-pass-1');
+  await page.goto('/agency-manager');
+  assert.equal(new URL(page.url()).pathname, '/');
+  assert.ok(await page.getByText('You do not have the access').isVisible());
+  await page.goto('/agency-manager/agencies/3');
+  assert.equal(new URL(page.url()).pathname, '/');
+  assert.ok(await page.getByText('You do not have the access').isVisible());
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('bluesky-super (no sub-agency rights) is sent home from the agency manager', async () => {
+  const page = await newPage(browser, { lang: 'en', baseURL: server.url });
+  await login(page, 'bluesky-super', 'demo-pass-1');
+  await page.goto('/agency-manager');
+  assert.equal(new URL(page.url()).pathname, '/');
+  assert.ok(await page.getByText('You do not have the access').isVisible());
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

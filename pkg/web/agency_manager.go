@@ -1,0 +1,588 @@
+package web
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"log/slog"
+	"math"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/voyage/voyage/pkg/agency"
+	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/config"
+	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/pkg/ledger"
+	"github.com/voyage/voyage/pkg/money"
+	"github.com/voyage/voyage/templates"
+)
+
+// AgencyManager is what the agency manager pages need of pkg/agency;
+// *agency.Service implements it.
+type AgencyManager interface {
+	List(ctx context.Context, actor auth.Principal, f agency.ListFilter) ([]agency.Summary, int, error)
+	Create(ctx context.Context, actor auth.Principal, r agency.CreateRequest) (agency.Agency, error)
+	Update(ctx context.Context, actor auth.Principal, id int64, p agency.Profile) (agency.Agency, error)
+	SetConfig(ctx context.Context, actor auth.Principal, id int64, c agency.Config) (agency.Agency, bool, error)
+	SetCredit(ctx context.Context, actor auth.Principal, id int64, r agency.CreditRequest) (agency.Summary, error)
+	SetStatus(ctx context.Context, actor auth.Principal, id int64, status string) (agency.Agency, error)
+	Delete(ctx context.Context, actor auth.Principal, id int64) error
+	Get(ctx context.Context, actor auth.Principal, id int64, keys func(context.Context, int64) ([]auth.APIKey, error)) (agency.Detail, error)
+	Managed(ctx context.Context, actor auth.Principal, id int64) (agency.Agency, error)
+}
+
+// AgencyKeys is what the agency manager needs of pkg/auth: API keys and the
+// super admin's password; *auth.Service implements it.
+type AgencyKeys interface {
+	CreateAPIKey(ctx context.Context, agencyID int64, name string, roles []string, createdBy int64) (auth.NewAPIKey, error)
+	APIKeys(ctx context.Context, agencyID int64) ([]auth.APIKey, error)
+	ResetSuperAdminPassword(ctx context.Context, actor auth.Principal, agencyID int64, password string, m auth.Meta) error
+}
+
+const managerPageSize = 20
+
+// registerManagerPages adds the agency manager and the wallet page.
+func (s *Server) registerManagerPages(mux *http.ServeMux) {
+	s.handlePage(mux, "agency-manager", s.agencyList)
+	s.handlePage(mux, "bills-wallet", s.walletPage)
+	// The detail page and the actions are outside the route table, so the
+	// guard lets them through; managerViewer applies the same rules.
+	mux.HandleFunc("POST /agency-manager/agencies", s.agencyCreate)
+	mux.HandleFunc("GET /agency-manager/agencies/{id}", s.agencyDetail)
+	mux.HandleFunc("POST /agency-manager/agencies/{id}/profile", s.agencyProfileSave)
+	mux.HandleFunc("POST /agency-manager/agencies/{id}/config", s.agencyConfigSave)
+	mux.HandleFunc("POST /agency-manager/agencies/{id}/credit", s.agencyCreditSave)
+	mux.HandleFunc("POST /agency-manager/agencies/{id}/funds", s.agencyFundsAdd)
+	mux.HandleFunc("POST /agency-manager/agencies/{id}/apikey", s.agencyAPIKeyCreate)
+	mux.HandleFunc("POST /agency-manager/agencies/{id}/password", s.agencyPasswordReset)
+	mux.HandleFunc("POST /agency-manager/agencies/{id}/status", s.agencyStatusSave)
+	mux.HandleFunc("POST /agency-manager/agencies/{id}/delete", s.agencyDelete)
+}
+
+// canManageAgencies is the agency manager's access rule, as in the API:
+// finance or SuperUser of the provider or of an agency that may create
+// sub-agencies.
+func canManageAgencies(sub auth.Subject) bool {
+	return sub.HasRole(auth.RoleFinance) && (sub.ProxyLevel == 0 || sub.Common.CanCreateSubAgency)
+}
+
+// managerViewer lets a user who may manage agencies through; anybody else
+// goes home with the guard's message.
+func (s *Server) managerViewer(w http.ResponseWriter, r *http.Request) (viewer, bool) {
+	v := viewerFrom(r.Context())
+	switch {
+	case !v.LoggedIn:
+		s.redirectWithFlash(w, r, "/", templates.Flash{Kind: "error", Key: "router.login"})
+		return v, false
+	case !canManageAgencies(v.Principal.Subject):
+		s.redirectWithFlash(w, r, "/", templates.Flash{Kind: "error", Key: "router.notRole"})
+		return v, false
+	case s.manager == nil:
+		s.ServerError(w, r)
+		return v, false
+	}
+	return v, true
+}
+
+// managerPage is the agency-manager layout with the manager's stylesheet.
+func (s *Server) managerPage(w http.ResponseWriter, r *http.Request, route string) templates.Page {
+	p := s.page(w, r, route)
+	p.Styles = append(p.Styles, "/static/manager.css")
+	return p
+}
+
+// agencyList is /agency-manager: the managed agencies and the add form.
+func (s *Server) agencyList(w http.ResponseWriter, r *http.Request) {
+	if _, ok := s.managerViewer(w, r); !ok {
+		return
+	}
+	s.agencyListAnswer(w, r, templates.AgencyCreateForm{Settings: defaultNewSettings()}, false)
+}
+
+// defaultNewSettings are the add form's switches before anything is chosen:
+// flights on and bills shown, in the default currency.
+func defaultNewSettings() agency.Settings {
+	return agency.Settings{EnableFlight: true, IsShowBill: true, SettlementCurrency: "CNY", EmailLanguage: "en"}
+}
+
+func (s *Server) agencyListAnswer(w http.ResponseWriter, r *http.Request, form templates.AgencyCreateForm, open bool) {
+	ctx := r.Context()
+	v := viewerFrom(ctx)
+	q := r.URL.Query()
+	page, _ := strconv.Atoi(q.Get("page"))
+	page = max(page, 1)
+	status := q.Get("status")
+	if status != agency.StatusActive && status != agency.StatusBlocked {
+		status = ""
+	}
+	keyword := strings.TrimSpace(q.Get("keyword"))
+	items, total, err := s.manager.List(ctx, v.Principal, agency.ListFilter{Keyword: keyword, Status: status, Page: page, PageSize: managerPageSize})
+	if err != nil {
+		slog.ErrorContext(ctx, "agency manager: list", "err", err)
+		s.ServerError(w, r)
+		return
+	}
+	view := templates.AgencyList{Keyword: keyword, Status: status, Create: form, OpenCreate: open}
+	base := url.Values{}
+	if keyword != "" {
+		base.Set("keyword", keyword)
+	}
+	if status != "" {
+		base.Set("status", status)
+	}
+	view.Pager = managerPager("/agency-manager", base, page, total, managerPageSize)
+	for _, a := range items {
+		contact := a.ContactEmail
+		if a.ContactPhone != "" {
+			contact = strings.TrimSpace(contact + " " + a.ContactPhone)
+		}
+		view.Items = append(view.Items, templates.AgencyRow{ID: a.ID, Code: a.Code, Name: a.Name, Alias: a.Alias,
+			ContactName: a.ContactName, Contact: contact, Status: a.Status, Currency: a.Currency,
+			Balance: displayAmount(a.Balance, a.Currency), CreditLimit: displayAmount(a.CreditLimit, a.Currency),
+			Available: displayAmount(a.Available, a.Currency), LookToBook: a.LookToBook})
+	}
+	render(w, r, http.StatusOK, templates.AgencyListPage(s.managerPage(w, r, "agency-manager"), view))
+}
+
+func managerPager(path string, q url.Values, page, total, size int) templates.ListPager {
+	base := path
+	if len(q) > 0 {
+		base += "?" + q.Encode()
+	}
+	return templates.ListPager{Page: page, Total: total, Base: base, Pages: max(1, int(math.Ceil(float64(total)/float64(size))))}
+}
+
+// agencyCreate takes the add-agency form.
+func (s *Server) agencyCreate(w http.ResponseWriter, r *http.Request) {
+	v, ok := s.managerViewer(w, r)
+	if !ok {
+		return
+	}
+	req := agency.CreateRequest{Profile: profileFrom(r), Config: agency.Config{Settings: settingsFrom(r)},
+		SuperUser: agency.NewSuperAdmin{Username: strings.TrimSpace(r.PostFormValue("superUser.username")),
+			Email: strings.TrimSpace(r.PostFormValue("superUser.email")), Nickname: strings.TrimSpace(r.PostFormValue("superUser.nickname")),
+			Password: r.PostFormValue("superUser.password")}}
+	a, err := s.manager.Create(r.Context(), v.Principal, req)
+	if err == nil {
+		s.redirectWithFlash(w, r, templates.AgencyHref(a.ID), templates.Flash{Kind: "success", Key: "manager.agency.created"})
+		return
+	}
+	form := templates.AgencyCreateForm{Profile: req.Profile, Settings: req.Config.Settings,
+		SuperUser: agency.NewSuperAdmin{Username: req.SuperUser.Username, Email: req.SuperUser.Email, Nickname: req.SuperUser.Nickname}}
+	form.Errors, form.ErrorKey = s.formErrors(r, "agency manager: create", err)
+	s.agencyListAnswer(w, r, form, true)
+}
+
+// formErrors turns a service error into the inline field errors or one
+// message for the whole form.
+func (s *Server) formErrors(r *http.Request, what string, err error) (map[string]string, string) {
+	fe := fault.From(err)
+	switch {
+	case len(fe.Fields) > 0:
+		return fe.Fields, ""
+	case fe.Code == fault.CodeInternal:
+		slog.ErrorContext(r.Context(), what, "err", err)
+		return nil, "error.internal"
+	}
+	return nil, fe.Key
+}
+
+func profileFrom(r *http.Request) agency.Profile {
+	var hosts []string
+	for _, h := range strings.FieldsFunc(r.PostFormValue("allowedHosts"), func(c rune) bool { return c == '\n' || c == '\r' || c == ',' }) {
+		if h = strings.TrimSpace(h); h != "" {
+			hosts = append(hosts, h)
+		}
+	}
+	return agency.Profile{Name: r.PostFormValue("name"), Alias: r.PostFormValue("alias"), Address: r.PostFormValue("address"),
+		ContactName: r.PostFormValue("contactName"), ContactEmail: r.PostFormValue("contactEmail"), ContactPhone: r.PostFormValue("contactPhone"),
+		CustomerService: r.PostFormValue("customerService"), ExtraInfo: r.PostFormValue("extraInfo"), AllowedHosts: hosts}
+}
+
+func formChecked(r *http.Request, name string) bool { return r.PostFormValue(name) != "" }
+
+func settingsFrom(r *http.Request) agency.Settings {
+	return agency.Settings{
+		CanCreateSubAgency: formChecked(r, "settings.canCreateSubAgency"), EmailLanguage: r.PostFormValue("settings.emailLanguage"),
+		SettlementCurrency: r.PostFormValue("settings.settlementCurrency"), IsShowBill: formChecked(r, "settings.isShowBill"),
+		SendEmailToSub: formChecked(r, "settings.sendEmailToSubAgency"), HidePNRBooking: formChecked(r, "settings.hidePnrBooking"),
+		HideMainland: formChecked(r, "settings.hideMainlandContent"), DisablePayment: formChecked(r, "settings.disablePayment"),
+		OnlyOwnOrders: formChecked(r, "settings.showOnlyOwnOrders"), InvoiceTypeOnExcel: formChecked(r, "settings.showInvoiceTypeOnExcel"),
+		EnableFlight: formChecked(r, "settings.enableFlightService"), EnableTrain: formChecked(r, "settings.enableTrainService"),
+	}
+}
+
+// managerList splits a comma or space separated input.
+func managerList(s string) []string {
+	out := []string{}
+	for _, f := range strings.FieldsFunc(s, func(c rune) bool { return c == ',' || c == ' ' || c == '\n' || c == '\r' || c == '\t' }) {
+		out = append(out, f)
+	}
+	return out
+}
+
+// agencyID reads the {id} of the path; anything else is a 404.
+func (s *Server) agencyID(w http.ResponseWriter, r *http.Request) (int64, bool) {
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err != nil || id <= 0 {
+		s.NotFound(w, r)
+		return 0, false
+	}
+	return id, true
+}
+
+// agencyDetail is /agency-manager/agencies/{id}.
+func (s *Server) agencyDetail(w http.ResponseWriter, r *http.Request) {
+	v, ok := s.managerViewer(w, r)
+	if !ok {
+		return
+	}
+	id, ok := s.agencyID(w, r)
+	if !ok {
+		return
+	}
+	s.agencyDetailAnswer(w, r, v, id, templates.AgencyDetail{}, nil)
+}
+
+// agencyDetailAnswer renders the detail page; state carries a section's
+// posted values and errors, overlay puts posted values over the stored ones.
+func (s *Server) agencyDetailAnswer(w http.ResponseWriter, r *http.Request, v viewer, id int64, state templates.AgencyDetail, overlay func(*agency.Detail)) {
+	ctx := r.Context()
+	var keys func(context.Context, int64) ([]auth.APIKey, error)
+	if s.keys != nil {
+		keys = s.keys.APIKeys
+	}
+	d, err := s.manager.Get(ctx, v.Principal, id, keys)
+	if err != nil {
+		if fault.From(err).Code == fault.CodeNotFound {
+			s.NotFound(w, r)
+			return
+		}
+		slog.ErrorContext(ctx, "agency manager: detail", "err", err)
+		s.ServerError(w, r)
+		return
+	}
+	view := state
+	view.Balance = displayAmount(d.Balance, d.Currency)
+	view.CreditLimit = displayAmount(d.CreditLimit, d.Currency)
+	view.Available = displayAmount(d.Available, d.Currency)
+	if overlay != nil {
+		overlay(&d)
+	}
+	view.Detail = d
+	view.Currencies = config.Currencies
+	view.CanResetPassword = s.keys != nil && v.Principal.Subject.HasRole(auth.RoleSuperUser)
+	if view.TopUp.Key == "" {
+		view.TopUp = templates.TopUpForm{Key: newIdempotencyKey(), CurrencyReceived: d.Currency, ExchangeRate: "1", SendEmail: true}
+	}
+	if view.Section != "credit" {
+		view.Credit = templates.CreditForm{CreditLimit: d.CreditLimit, CreditPeriod: strconv.Itoa(d.CreditPeriod), CreditPeriodUnit: d.CreditPeriodUnit}
+	}
+	p := s.managerPage(w, r, "agency-manager")
+	p.Title = d.Name + " · " + p.Title
+	render(w, r, http.StatusOK, templates.AgencyDetailPage(p, view))
+}
+
+// newIdempotencyKey names one add-funds form: posting it twice credits once.
+func newIdempotencyKey() string {
+	b := make([]byte, 16)
+	_, _ = rand.Read(b)
+	return "web-topup-" + hex.EncodeToString(b)
+}
+
+// agencyAction runs the checks every detail action shares.
+func (s *Server) agencyAction(w http.ResponseWriter, r *http.Request) (viewer, int64, bool) {
+	v, ok := s.managerViewer(w, r)
+	if !ok {
+		return v, 0, false
+	}
+	id, ok := s.agencyID(w, r)
+	return v, id, ok
+}
+
+// actionFailed answers an action's error: field errors and form messages
+// inline on the page, a missing agency as 404.
+func (s *Server) actionFailed(w http.ResponseWriter, r *http.Request, v viewer, id int64, section string, err error, state templates.AgencyDetail, overlay func(*agency.Detail)) {
+	if fe := fault.From(err); fe.Code == fault.CodeNotFound && fe.Key == "error.notFound" {
+		s.NotFound(w, r)
+		return
+	}
+	state.Section = section
+	state.Errors, state.ErrorKey = s.formErrors(r, "agency manager: "+section, err)
+	// 200 like the other portal forms: the errors are shown inline.
+	s.agencyDetailAnswer(w, r, v, id, state, overlay)
+}
+
+func (s *Server) agencyProfileSave(w http.ResponseWriter, r *http.Request) {
+	v, id, ok := s.agencyAction(w, r)
+	if !ok {
+		return
+	}
+	p := profileFrom(r)
+	if _, err := s.manager.Update(r.Context(), v.Principal, id, p); err != nil {
+		s.actionFailed(w, r, v, id, "profile", err, templates.AgencyDetail{}, func(d *agency.Detail) { d.Profile = p })
+		return
+	}
+	s.redirectWithFlash(w, r, templates.AgencyHref(id)+"#profile", templates.Flash{Kind: "success", Key: "manager.saved"})
+}
+
+// configSections are the parts of the config a detail form posts; each
+// form changes its own part and keeps the rest.
+var configSections = map[string]bool{"settings": true, "markups": true, "flight": true, "train": true}
+
+func (s *Server) agencyConfigSave(w http.ResponseWriter, r *http.Request) {
+	v, id, ok := s.agencyAction(w, r)
+	if !ok {
+		return
+	}
+	section := r.PostFormValue("section")
+	if !configSections[section] {
+		s.redirectWithFlash(w, r, templates.AgencyHref(id), templates.Flash{Kind: "error", Key: "error.validation"})
+		return
+	}
+	d, err := s.manager.Get(r.Context(), v.Principal, id, nil)
+	if err != nil {
+		s.actionFailed(w, r, v, id, section, err, templates.AgencyDetail{}, nil)
+		return
+	}
+	c := d.Config
+	switch section {
+	case "settings":
+		c.Settings = settingsFrom(r)
+	case "markups":
+		c.Flight.Markups = map[string]agency.Markup{}
+		for _, rc := range agency.RouteClasses {
+			p := "flight.markups." + rc + "."
+			c.Flight.Markups[rc] = agency.Markup{Unit: r.PostFormValue(p + "unit"), Value: strings.TrimSpace(r.PostFormValue(p + "value")),
+				Limit: strings.TrimSpace(r.PostFormValue(p + "limit"))}
+		}
+	case "flight":
+		f := &c.Flight
+		f.ServiceFees = agency.ServiceFees{Change: strings.TrimSpace(r.PostFormValue("flight.serviceFees.change")),
+			Refund: strings.TrimSpace(r.PostFormValue("flight.serviceFees.refund")), Void: strings.TrimSpace(r.PostFormValue("flight.serviceFees.void"))}
+		f.ShowSuppliers, f.FreeBaggageOnly, f.FareBasisOnly = formChecked(r, "flight.showSuppliers"), formChecked(r, "flight.freeBaggageOnly"), formChecked(r, "flight.fareBasisOnly")
+		f.MaxResponseTime = -1
+		if n, err := strconv.Atoi(strings.TrimSpace(r.PostFormValue("flight.maxResponseTime"))); err == nil {
+			f.MaxResponseTime = n
+		}
+		if f.MaxResponseTime == 0 {
+			f.MaxResponseTime = -1 // Validate would turn 0 into the default
+		}
+		f.BookingNotifyURL = strings.TrimSpace(r.PostFormValue("flight.bookingNotifyUrl"))
+		f.ChangeNotifyURL = strings.TrimSpace(r.PostFormValue("flight.changeNotifyUrl"))
+		f.AirlineFilter = agency.AirlineFilter{Mode: r.PostFormValue("flight.airlineFilter.mode"), Airlines: managerList(r.PostFormValue("flight.airlineFilter.airlines"))}
+		f.Suppliers = managerList(r.PostFormValue("flight.suppliers"))
+		f.SearchMode = r.PostFormValue("flight.searchMode")
+	case "train":
+		c.Train = agency.TrainSettings{NotifyURL: strings.TrimSpace(r.PostFormValue("train.notifyUrl")), Manual: formChecked(r, "train.manual")}
+	}
+	_, changed, err := s.manager.SetConfig(r.Context(), v.Principal, id, c)
+	if err != nil {
+		s.actionFailed(w, r, v, id, section, err, templates.AgencyDetail{}, func(d *agency.Detail) { d.Config = c })
+		return
+	}
+	if changed {
+		s.redirectWithFlash(w, r, templates.AgencyHref(id)+"#"+section, templates.Flash{Kind: "info", Key: agency.SettlementCurrencyChanged})
+		return
+	}
+	s.redirectWithFlash(w, r, templates.AgencyHref(id)+"#"+section, templates.Flash{Kind: "success", Key: "manager.saved"})
+}
+
+func (s *Server) agencyCreditSave(w http.ResponseWriter, r *http.Request) {
+	v, id, ok := s.agencyAction(w, r)
+	if !ok {
+		return
+	}
+	form := templates.CreditForm{CreditLimit: strings.TrimSpace(r.PostFormValue("creditLimit")),
+		CreditPeriod: strings.TrimSpace(r.PostFormValue("creditPeriod")), CreditPeriodUnit: r.PostFormValue("creditPeriodUnit")}
+	req := agency.CreditRequest{CreditLimit: form.CreditLimit, CreditPeriodUnit: form.CreditPeriodUnit}
+	if form.CreditPeriod != "" {
+		n, err := strconv.Atoi(form.CreditPeriod)
+		if err != nil {
+			s.actionFailed(w, r, v, id, "credit", fault.Validation(map[string]string{"creditPeriod": "agency.error.creditPeriod"}), templates.AgencyDetail{Credit: form}, nil)
+			return
+		}
+		req.CreditPeriod = n
+	}
+	if _, err := s.manager.SetCredit(r.Context(), v.Principal, id, req); err != nil {
+		s.actionFailed(w, r, v, id, "credit", err, templates.AgencyDetail{Credit: form}, nil)
+		return
+	}
+	s.redirectWithFlash(w, r, templates.AgencyHref(id)+"#credit", templates.Flash{Kind: "success", Key: "manager.credit.saved"})
+}
+
+// agencyFundsAdd credits the agency's wallet. The idempotency key comes
+// from the form, so posting the same form twice credits once.
+func (s *Server) agencyFundsAdd(w http.ResponseWriter, r *http.Request) {
+	v, id, ok := s.agencyAction(w, r)
+	if !ok {
+		return
+	}
+	form := templates.TopUpForm{Key: r.PostFormValue("idempotencyKey"), CurrencyReceived: r.PostFormValue("currencyReceived"),
+		AmountReceived: strings.TrimSpace(r.PostFormValue("amountReceived")), ExchangeRate: strings.TrimSpace(r.PostFormValue("exchangeRate")),
+		FeePercent: strings.TrimSpace(r.PostFormValue("feePercent")), Reference: strings.TrimSpace(r.PostFormValue("reference")),
+		Remark: strings.TrimSpace(r.PostFormValue("remark")), SendEmail: formChecked(r, "sendEmail")}
+	a, err := s.manager.Managed(r.Context(), v.Principal, id)
+	if err != nil {
+		s.actionFailed(w, r, v, id, "funds", err, templates.AgencyDetail{TopUp: form}, nil)
+		return
+	}
+	if s.wallets == nil {
+		s.ServerError(w, r)
+		return
+	}
+	if form.Key == "" {
+		// Without a key the form did not come from this page; a fresh form
+		// gets one.
+		form.Key = newIdempotencyKey()
+		s.actionFailed(w, r, v, id, "funds", fault.Validation(map[string]string{"idempotencyKey": "ledger.error.idempotencyKey"}), templates.AgencyDetail{TopUp: form}, nil)
+		return
+	}
+	res, err := s.wallets.TopUp(r.Context(), ledger.TopUp{AgencyID: a.ID, IdempotencyKey: form.Key, Currency: a.SettlementCurrency,
+		CurrencyReceived: form.CurrencyReceived, AmountReceived: form.AmountReceived, ExchangeRate: form.ExchangeRate,
+		FeePercent: form.FeePercent, Reference: form.Reference, Remark: form.Remark, SendEmail: form.SendEmail, CreatedBy: v.Principal.Username})
+	if err != nil {
+		s.actionFailed(w, r, v, id, "funds", err, templates.AgencyDetail{TopUp: form}, nil)
+		return
+	}
+	key := "manager.funds.added"
+	if res.Replayed {
+		key = "manager.funds.replayed"
+	}
+	s.redirectWithFlash(w, r, templates.AgencyHref(id)+"#funds", templates.Flash{Kind: "success", Key: key})
+}
+
+// agencyAPIKeyCreate generates a key and shows it on this answer only: it is
+// never stored, so it cannot travel through a redirect.
+func (s *Server) agencyAPIKeyCreate(w http.ResponseWriter, r *http.Request) {
+	v, id, ok := s.agencyAction(w, r)
+	if !ok {
+		return
+	}
+	a, err := s.manager.Managed(r.Context(), v.Principal, id)
+	if err != nil {
+		s.actionFailed(w, r, v, id, "apikey", err, templates.AgencyDetail{}, nil)
+		return
+	}
+	if s.keys == nil {
+		s.ServerError(w, r)
+		return
+	}
+	name := strings.TrimSpace(r.PostFormValue("name"))
+	if len([]rune(name)) > 100 {
+		s.actionFailed(w, r, v, id, "apikey", fault.Validation(map[string]string{"name": "error.field.tooLong"}), templates.AgencyDetail{}, nil)
+		return
+	}
+	k, err := s.keys.CreateAPIKey(r.Context(), a.ID, name, nil, v.Principal.UserID)
+	if err != nil {
+		s.actionFailed(w, r, v, id, "apikey", err, templates.AgencyDetail{}, nil)
+		return
+	}
+	p := s.managerPage(w, r, "agency-manager")
+	render(w, r, http.StatusOK, templates.APIKeyCreatedPage(p, templates.NewAPIKeyResult{AgencyID: a.ID, AgencyName: a.Name,
+		Name: k.Name, Prefix: k.Prefix, Key: k.Key}))
+}
+
+// agencyPasswordReset sets the super admin's password; as in the API only a
+// SuperUser may.
+func (s *Server) agencyPasswordReset(w http.ResponseWriter, r *http.Request) {
+	v, id, ok := s.agencyAction(w, r)
+	if !ok {
+		return
+	}
+	if s.keys == nil || !v.Principal.Subject.HasRole(auth.RoleSuperUser) {
+		s.redirectWithFlash(w, r, templates.AgencyHref(id), templates.Flash{Kind: "error", Key: "router.notRole"})
+		return
+	}
+	if _, err := s.manager.Managed(r.Context(), v.Principal, id); err != nil {
+		s.actionFailed(w, r, v, id, "password", err, templates.AgencyDetail{}, nil)
+		return
+	}
+	if err := s.keys.ResetSuperAdminPassword(r.Context(), v.Principal, id, r.PostFormValue("password"), s.meta(r)); err != nil {
+		s.actionFailed(w, r, v, id, "password", err, templates.AgencyDetail{}, nil)
+		return
+	}
+	s.redirectWithFlash(w, r, templates.AgencyHref(id)+"#password", templates.Flash{Kind: "success", Key: "manager.password.reset"})
+}
+
+func (s *Server) agencyStatusSave(w http.ResponseWriter, r *http.Request) {
+	v, id, ok := s.agencyAction(w, r)
+	if !ok {
+		return
+	}
+	status := r.PostFormValue("status")
+	if _, err := s.manager.SetStatus(r.Context(), v.Principal, id, status); err != nil {
+		s.actionRefused(w, r, id, "agency manager: status", err)
+		return
+	}
+	key := "manager.status.unblockedDone"
+	if status == agency.StatusBlocked {
+		key = "manager.status.blockedDone"
+	}
+	s.redirectWithFlash(w, r, templates.AgencyHref(id), templates.Flash{Kind: "success", Key: key})
+}
+
+// agencyDelete removes the agency after the confirmation box; a refusal
+// (sub-agencies, wallet history, orders) comes back as the reason.
+func (s *Server) agencyDelete(w http.ResponseWriter, r *http.Request) {
+	v, id, ok := s.agencyAction(w, r)
+	if !ok {
+		return
+	}
+	if !formChecked(r, "confirm") {
+		s.redirectWithFlash(w, r, templates.AgencyHref(id)+"#delete", templates.Flash{Kind: "error", Key: "manager.delete.confirmRequired"})
+		return
+	}
+	if err := s.manager.Delete(r.Context(), v.Principal, id); err != nil {
+		s.actionRefused(w, r, id, "agency manager: delete", err)
+		return
+	}
+	s.redirectWithFlash(w, r, "/agency-manager", templates.Flash{Kind: "success", Key: "manager.agency.deleted"})
+}
+
+// actionRefused answers a button's error as a message on the detail page.
+func (s *Server) actionRefused(w http.ResponseWriter, r *http.Request, id int64, what string, err error) {
+	fe := fault.From(err)
+	switch {
+	case fe.Code == fault.CodeNotFound && fe.Key == "error.notFound":
+		s.NotFound(w, r)
+		return
+	case fe.Code == fault.CodeInternal:
+		slog.ErrorContext(r.Context(), what, "err", err)
+	}
+	key := fe.Key
+	if len(fe.Fields) > 0 {
+		for _, k := range fe.Fields {
+			key = k
+		}
+	}
+	if key == "" || !flashEntry.MatchString("error:"+key) {
+		key = "error.internal"
+	}
+	s.redirectWithFlash(w, r, templates.AgencyHref(id), templates.Flash{Kind: "error", Key: key})
+}
+
+// displayAmount writes an API amount ("1234.5") with thousands separators
+// and its currency's digits.
+func displayAmount(s, currency string) string {
+	d, err := decimal.NewFromString(strings.TrimSpace(s))
+	if err != nil {
+		return s
+	}
+	return formatMinor(money.Amount{Minor: d.Shift(money.Exponent(currency)).Round(0).IntPart(), Currency: currency})
+}
+
+// formatMinor writes an amount with thousands separators and its
+// currency's digits: 1234567.8 CNY → "1,234,567.80", 1000 JPY → "1,000".
+func formatMinor(a money.Amount) string {
+	out := money.FormatDisplay(a.Decimal())
+	if money.Exponent(a.Currency) == 0 {
+		out, _, _ = strings.Cut(out, ".")
+	}
+	return out
+}

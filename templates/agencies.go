@@ -1,0 +1,308 @@
+package templates
+
+import (
+	"context"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/voyage/voyage/pkg/agency"
+	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/config"
+	"github.com/voyage/voyage/pkg/i18n"
+)
+
+// AgencyList is the agency manager's list page: the managed agencies, the
+// filter and the add-agency form.
+type AgencyList struct {
+	Items   []AgencyRow
+	Keyword string
+	Status  string
+	Pager   ListPager
+	Create  AgencyCreateForm
+	// OpenCreate opens the add form (it came back with errors).
+	OpenCreate bool
+}
+
+// AgencyRow is one managed agency in the list, money already formatted.
+type AgencyRow struct {
+	ID          int64
+	Code        string
+	Name        string
+	Alias       string
+	ContactName string
+	Contact     string // email and phone
+	Status      string
+	Currency    string
+	Balance     string
+	CreditLimit string
+	Available   string
+	LookToBook  string // "" until the first booking
+}
+
+// Href is the agency's detail page.
+func (r AgencyRow) Href() string { return AgencyHref(r.ID) }
+
+// AgencyHref is the detail page of agency id.
+func AgencyHref(id int64) string { return "/agency-manager/agencies/" + strconv.FormatInt(id, 10) }
+
+// ListPager is a page of a list: which page, how many, and the query that keeps
+// the filters on the previous and next links.
+type ListPager struct {
+	Page  int
+	Pages int
+	Total int
+	Base  string // path plus the filter query, without page
+}
+
+// Link is the address of page n.
+func (p ListPager) Link(n int) string {
+	sep := "?"
+	if strings.Contains(p.Base, "?") {
+		sep = "&"
+	}
+	return p.Base + sep + "page=" + strconv.Itoa(n)
+}
+
+// AgencyCreateForm is the add-agency form's state.
+type AgencyCreateForm struct {
+	Profile   agency.Profile
+	Settings  agency.Settings
+	SuperUser agency.NewSuperAdmin // the password is never echoed back
+	Errors    map[string]string    // field → catalog key
+	ErrorKey  string
+}
+
+// AgencyDetail is one managed agency's page: every section of the agency
+// manager, each form with its own state.
+type AgencyDetail struct {
+	Detail     agency.Detail
+	Currencies []string
+	// Money of the summary, formatted for display.
+	Balance     string
+	CreditLimit string
+	Available   string
+	// CanResetPassword: only a SuperUser may reset the super admin's
+	// password (as in the API).
+	CanResetPassword bool
+	// Form state of the section that was posted and came back with errors.
+	Section  string            // profile, settings, markups, flight, train, credit, funds, apikey, password
+	Errors   map[string]string // field → catalog key
+	ErrorKey string
+	TopUp    TopUpForm
+	Credit   CreditForm
+}
+
+// Err is the error of field when section is the one that came back.
+func (d AgencyDetail) Err(section, field string) string {
+	if d.Section != section {
+		return ""
+	}
+	return d.Errors[field]
+}
+
+// Failed reports whether section came back with errors.
+func (d AgencyDetail) Failed(section string) bool {
+	return d.Section == section && (d.ErrorKey != "" || len(d.Errors) > 0)
+}
+
+// Blocked reports whether the agency is blocked.
+func (d AgencyDetail) Blocked() bool { return d.Detail.Status == agency.StatusBlocked }
+
+// ActiveKeys are the API keys not revoked.
+func (d AgencyDetail) ActiveKeys() []auth.APIKey { return d.Detail.APIKeys }
+
+// TopUpForm is the add-funds form. Key is the idempotency key generated when
+// the form was rendered: a double submit posts the same key, and the ledger
+// credits the wallet once.
+type TopUpForm struct {
+	Key              string
+	CurrencyReceived string
+	AmountReceived   string
+	ExchangeRate     string
+	FeePercent       string
+	Reference        string
+	Remark           string
+	SendEmail        bool
+}
+
+// CreditForm is the credit line form.
+type CreditForm struct {
+	CreditLimit      string
+	CreditPeriod     string
+	CreditPeriodUnit string
+}
+
+// NewAPIKeyResult is the page shown once after a key was generated.
+type NewAPIKeyResult struct {
+	AgencyID   int64
+	AgencyName string
+	Name       string
+	Prefix     string
+	Key        string
+}
+
+// Wallet is the caller's wallet page: balance, entries and the chart.
+type Wallet struct {
+	Currency    string
+	Balance     string
+	CreditLimit string
+	Available   string
+	Entries     []WalletRow
+	Pager       ListPager
+	Type        string
+	From        string
+	To          string
+	Errors      map[string]string // from, to → catalog key
+	Chart       BalanceChart
+}
+
+// WalletRow is one wallet entry, formatted.
+type WalletRow struct {
+	Type         string
+	PaidAt       time.Time
+	OrderID      string
+	Reference    string
+	Amount       string // signed, with separators
+	Negative     bool
+	BalanceAfter string
+	Description  string
+	Remark       string
+}
+
+// BalanceChart is a server-drawn line chart of the balance: the polyline
+// points in the SVG's coordinate space, axis labels, and the same data as
+// rows for the table that screen readers use.
+type BalanceChart struct {
+	Empty  bool
+	Width  int
+	Height int
+	Points string // "x,y x,y …" for the polyline
+	Dots   []ChartDot
+	// Plot area and labels.
+	Left, Right, Top, Bottom int
+	ZeroY                    int
+	ShowZero                 bool
+	MaxLabel, MinLabel       string
+	FromLabel, ToLabel       string
+	Rows                     []ChartRow
+}
+
+// ChartDot marks an entry on the line.
+type ChartDot struct{ X, Y int }
+
+// ChartRow is one point of the chart as text.
+type ChartRow struct {
+	At      time.Time
+	Balance string
+}
+
+// ViewBox is the chart's SVG viewBox.
+func (c BalanceChart) ViewBox() string {
+	return "0 0 " + strconv.Itoa(c.Width) + " " + strconv.Itoa(c.Height)
+}
+
+func mgrItoa(n int) string { return strconv.Itoa(n) }
+
+func mgrI64(n int64) string { return strconv.FormatInt(n, 10) }
+
+func mgrDay(t time.Time) string { return t.UTC().Format(time.DateOnly) }
+
+// mgrJoinLines writes a list one item a line, for a textarea.
+func mgrJoinLines(items []string) string { return strings.Join(items, "\n") }
+
+// mgrJoinComma writes a list comma separated, for a text input.
+func mgrJoinComma(items []string) string { return strings.Join(items, ", ") }
+
+// ErrsFor are the field errors of section, nil for the other sections.
+func (d AgencyDetail) ErrsFor(section string) map[string]string {
+	if d.Section != section {
+		return nil
+	}
+	return d.Errors
+}
+
+// MgrOption is one choice of a select, its label translated.
+type MgrOption struct {
+	Value string
+	Label string
+}
+
+// mgrOptions are values labelled by the catalog keys prefix+value.
+func mgrOptions(ctx context.Context, prefix string, values []string) []MgrOption {
+	out := make([]MgrOption, 0, len(values))
+	for _, v := range values {
+		out = append(out, MgrOption{Value: v, Label: i18n.T(ctx, prefix+v)})
+	}
+	return out
+}
+
+// mgrPlain are values that are their own label (currency codes).
+func mgrPlain(values []string) []MgrOption {
+	out := make([]MgrOption, 0, len(values))
+	for _, v := range values {
+		out = append(out, MgrOption{Value: v, Label: v})
+	}
+	return out
+}
+
+// mgrID turns a form field name into an element id.
+func mgrID(prefix, name string) string {
+	return prefix + "-" + strings.NewReplacer(".", "-", "_", "-").Replace(name)
+}
+
+// mgrDescribedBy lists the hint and error ids of a field.
+func mgrDescribedBy(id, errKey, hintKey string) string {
+	var ids []string
+	if hintKey != "" {
+		ids = append(ids, id+"-hint")
+	}
+	if errKey != "" {
+		ids = append(ids, id+"-error")
+	}
+	return strings.Join(ids, " ")
+}
+
+// mgrMessages are the distinct messages of a form's field errors, sorted,
+// for the summary above the form.
+func mgrMessages(ctx context.Context, errs map[string]string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, k := range errs {
+		m := i18n.T(ctx, k)
+		if !seen[m] {
+			seen[m] = true
+			out = append(out, m)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// paymentTypeName translates a wallet entry's payment type.
+func paymentTypeName(ctx context.Context, t string) string {
+	if i18n.Has(ctx, "wallet.type."+t) {
+		return i18n.T(ctx, "wallet.type."+t)
+	}
+	return t
+}
+
+// agencyStatusName translates an agency status.
+func agencyStatusName(ctx context.Context, s string) string {
+	if i18n.Has(ctx, "manager.status."+s) {
+		return i18n.T(ctx, "manager.status."+s)
+	}
+	return s
+}
+
+// mgrOr is v, or the catalog's dash for an empty value.
+func mgrOr(ctx context.Context, v string) string {
+	if v == "" {
+		return i18n.T(ctx, "manager.none")
+	}
+	return v
+}
+
+// mgrCurrencies are the settlement currencies an agency may have.
+func mgrCurrencies() []string { return config.Currencies }
