@@ -22,6 +22,7 @@ import (
 	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/jobs"
 	"github.com/voyage/voyage/pkg/ledger"
+	"github.com/voyage/voyage/pkg/mail"
 	"github.com/voyage/voyage/pkg/partnership"
 	"github.com/voyage/voyage/pkg/profile"
 	"github.com/voyage/voyage/pkg/server"
@@ -75,7 +76,8 @@ func New(ctx context.Context, cfg config.Config) (*App, error) {
 	a.Profile = profile.New(db)
 	a.Ledger = ledger.New(db)
 	a.AgencyAdmin = agency.NewService(db, a.Agencies, a.Ledger)
-	a.Web = web.New(web.Options{Site: a.Site, Applications: a.Applications, SecureCookies: cfg.HTTP.SecureCookies, Auth: a.Auth, Agencies: a.Agencies})
+	a.Web = web.New(web.Options{Site: a.Site, Applications: a.Applications, SecureCookies: cfg.HTTP.SecureCookies, Auth: a.Auth, Agencies: a.Agencies,
+		UserAdmin: a.Auth, CompanyAdmin: a.Agencies, AgencyAdmin: a.AgencyAdmin, Ledger: a.Ledger})
 	a.Handler = a.buildHandler()
 	return a, nil
 }
@@ -90,7 +92,7 @@ func isAPIPath(p string) bool {
 func (a *App) buildHandler() http.Handler {
 	mux := http.NewServeMux()
 	a.Router = api.NewRouter(mux, a.Auth, audit.NewLog(a.DB))
-	api.Register(a.Router, api.Services{Site: a.Site, Applications: a.Applications, Auth: a.Auth, Agencies: a.Agencies, Profile: a.Profile, AgencyService: a.AgencyAdmin, Ledger: a.Ledger, WebsitePrefix: a.Cfg.Site.WebsitePrefix})
+	api.Register(a.Router, api.Services{Site: a.Site, Applications: a.Applications, Auth: a.Auth, Agencies: a.Agencies, Profile: a.Profile, AgencyService: a.AgencyAdmin, Ledger: a.Ledger, Catalog: a.Catalog, WebsitePrefix: a.Cfg.Site.WebsitePrefix})
 	a.Router.Finish("/base/", "/order/", "/shopping/")
 
 	openapi, err := json.MarshalIndent(a.Router.OpenAPI(Version), "", "  ")
@@ -138,6 +140,15 @@ func (a *App) buildHandler() http.Handler {
 	)
 }
 
+// mailSender is SMTP when configured, else the development outbox folder.
+func (a *App) mailSender() mail.Sender {
+	m := a.Cfg.Mail
+	if m.SMTPHost != "" {
+		return mail.SMTP{Host: m.SMTPHost, Port: m.SMTPPort, Username: m.SMTPUsername, Password: m.SMTPPassword}
+	}
+	return mail.Outbox{Dir: m.OutboxDir}
+}
+
 // ready answers 200 when the database answers and every migration is applied.
 func (a *App) ready(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
@@ -165,7 +176,8 @@ func (a *App) ready(w http.ResponseWriter, r *http.Request) {
 func (a *App) Serve(ctx context.Context, ready func(addr string)) error {
 	var queue *jobs.Queue
 	if a.Cfg.Jobs.Enabled {
-		q, err := jobs.New(a.DB, jobs.Config{Workers: a.Cfg.Jobs.Workers, CleanupInterval: a.Cfg.Jobs.CleanupInterval})
+		q, err := jobs.New(a.DB, jobs.Config{Workers: a.Cfg.Jobs.Workers, CleanupInterval: a.Cfg.Jobs.CleanupInterval,
+			Mail: a.mailSender(), MailFrom: a.Cfg.Mail.From})
 		if err != nil {
 			return err
 		}

@@ -17,6 +17,7 @@ import (
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/i18n"
+	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/partnership"
 	"github.com/voyage/voyage/pkg/siteinfo"
 	"github.com/voyage/voyage/templates"
@@ -32,6 +33,11 @@ type Server struct {
 	identity      Identity // nil: nobody can log in
 	agencies      Agencies // nil: no agency names or branding
 	built         map[string]bool
+	userAdmin     UserAdmin     // nil: no user management or user log
+	companyAdmin  CompanyAdmin  // nil: no company profile page
+	manager       AgencyManager // nil: the agency manager answers 500
+	wallets       Wallets       // nil: the wallet page answers 500
+	keys          AgencyKeys    // nil: no API keys or password resets
 }
 
 // Options configure the portal.
@@ -41,6 +47,10 @@ type Options struct {
 	SecureCookies bool
 	Auth          *auth.Service
 	Agencies      *agency.Store
+	UserAdmin     UserAdmin
+	CompanyAdmin  CompanyAdmin
+	AgencyAdmin   *agency.Service
+	Ledger        *ledger.Ledger
 }
 
 // New returns the portal, reading the islands manifest once.
@@ -57,6 +67,16 @@ func New(o Options) *Server {
 	}
 	if o.Agencies != nil {
 		s.agencies = o.Agencies
+	}
+	s.userAdmin, s.companyAdmin = o.UserAdmin, o.CompanyAdmin
+	if o.AgencyAdmin != nil {
+		s.manager = o.AgencyAdmin
+	}
+	if o.Ledger != nil {
+		s.wallets = o.Ledger
+	}
+	if o.Auth != nil {
+		s.keys = o.Auth
 	}
 	return s
 }
@@ -76,6 +96,8 @@ func (s *Server) Register(mux *http.ServeMux) {
 	mux.HandleFunc("GET /profile", s.profile)
 	mux.HandleFunc("POST /profile/password", s.passwordChange)
 	mux.HandleFunc("POST /profile/sessions/{id}/end", s.sessionEnd)
+	s.registerAdminPages(mux)
+	s.registerManagerPages(mux)
 	for _, rt := range Routes {
 		if sectionRoute(rt) && !s.built[rt.Name] {
 			mux.HandleFunc("GET "+rt.Path, s.section(rt))
