@@ -23,16 +23,25 @@ import (
 // 99th percentile latency of one Post.
 func BenchmarkTransfers(b *testing.B) {
 	for _, d := range storetest.Engines {
-		for _, accounts := range []int{10, 1000} {
-			for _, writers := range []int{1, 16} {
-				name := fmt.Sprintf("%s/writers=%d/accounts=%d", d, writers, accounts)
-				b.Run(name, func(b *testing.B) { benchTransfers(b, d, writers, accounts) })
+		modes := []bool{false}
+		if d == store.Postgres {
+			modes = append(modes, true)
+		}
+		for _, batched := range modes {
+			for _, accounts := range []int{10, 1000} {
+				for _, writers := range []int{1, 16} {
+					name := fmt.Sprintf("%s/writers=%d/accounts=%d", d, writers, accounts)
+					if batched {
+						name += "/group-commit"
+					}
+					b.Run(name, func(b *testing.B) { benchTransfers(b, d, writers, accounts, batched) })
+				}
 			}
 		}
 	}
 }
 
-func benchTransfers(b *testing.B, d store.Dialect, writers, accounts int) {
+func benchTransfers(b *testing.B, d store.Dialect, writers, accounts int, batched bool) {
 	ctx := context.Background()
 	db := storetest.Open(b, d)
 	if d == store.Postgres {
@@ -65,6 +74,10 @@ func benchTransfers(b *testing.B, d store.Dialect, writers, accounts int) {
 		if err := l.SetCreditLimit(ctx, id, "CNY", 1000_00); err != nil {
 			b.Fatal(err)
 		}
+	}
+	if batched {
+		stop := l.StartBatching(64)
+		defer stop()
 	}
 	var next atomic.Int64
 	latencies := make([][]time.Duration, writers)

@@ -18,6 +18,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -105,6 +106,7 @@ type Ledger struct {
 	// for ever, so the lookup needs the database only the first time.
 	accounts sync.Map // accountKey → int64
 	fresh    sync.Map // accountKey → *sqlx.Tx that inserted it, not yet seen committed
+	batch    atomic.Pointer[batcher]
 }
 
 type accountKey struct {
@@ -115,6 +117,8 @@ type accountKey struct {
 
 // New returns the ledger on db.
 func New(db *store.DB) *Ledger { return &Ledger{db: db, now: time.Now} }
+
+func errMismatch() error { return fault.Conflict("ledger.error.idempotencyMismatch") }
 
 // ErrInsufficient is what a transfer beyond balance + credit answers.
 func errInsufficient() error {
@@ -171,6 +175,14 @@ func (l *Ledger) Post(ctx context.Context, t Transfer) (Posted, error) {
 		return Posted{}, err
 	}
 	h := t.hash()
+	if b := l.batch.Load(); b != nil {
+		return b.submit(ctx, t, h)
+	}
+	return l.postOne(ctx, t, h)
+}
+
+// postOne posts a validated transfer in a transaction of its own.
+func (l *Ledger) postOne(ctx context.Context, t Transfer, h string) (Posted, error) {
 	var out Posted
 	err := l.db.InTx(ctx, func(tx *sqlx.Tx) error {
 		p, err := l.PostTx(ctx, tx, t)
@@ -202,7 +214,7 @@ func (l *Ledger) replay(ctx context.Context, q sqlx.ExtContext, t Transfer, h st
 		return Posted{}, false, fmt.Errorf("ledger: find idempotency key: %w", err)
 	}
 	if row.RequestHash != h {
-		return Posted{}, true, fault.Conflict("ledger.error.idempotencyMismatch")
+		return Posted{}, true, errMismatch()
 	}
 	row.Posted.Replayed = true
 	return row.Posted, true, nil

@@ -77,8 +77,21 @@ func sumIsZero(t *testing.T, db *store.DB) {
 
 func TestPostAndIdempotency(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
+		postAndIdempotency(t, db, false)
+		if db.Dialect == store.Postgres {
+			t.Run("group commit", func(t *testing.T) { postAndIdempotency(t, db, true) })
+		}
+	})
+}
+
+func postAndIdempotency(t *testing.T, db *store.DB, batched bool) {
+	{
 		ctx := context.Background()
 		l := ledger.New(db)
+		if batched {
+			stop := l.StartBatching(8)
+			defer stop()
+		}
 		ids := agencies(t, db, 2)
 		a, b := ids[0], ids[1]
 
@@ -133,7 +146,7 @@ func TestPostAndIdempotency(t *testing.T) {
 			}
 		}
 		sumIsZero(t, db)
-	})
+	}
 }
 
 func TestTransferInsideACancelledTransactionChangesNothing(t *testing.T) {
@@ -171,8 +184,23 @@ func TestTransferInsideACancelledTransactionChangesNothing(t *testing.T) {
 // same key, and checks the ledger's invariants afterwards.
 func TestConcurrentRandomMovements(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
+		randomMovements(t, db, false)
+		if db.Dialect == store.Postgres {
+			t.Run("group commit", func(t *testing.T) { randomMovements(t, db, true) })
+		}
+	})
+}
+
+func randomMovements(t *testing.T, db *store.DB, batched bool) {
+	{
 		ctx := context.Background()
 		l := ledger.New(db)
+		if batched {
+			stop := l.StartBatching(32)
+			defer stop()
+		}
+		// Fresh agencies per run, and sums checked over their wallets only,
+		// as a second run shares the database with the first.
 		ids := agencies(t, db, 5)
 		const workers, perWorker = 8, 400
 		type applied struct {
@@ -252,9 +280,10 @@ func TestConcurrentRandomMovements(t *testing.T) {
 			}
 		}
 		var n int
-		_ = db.Get(&n, `SELECT COUNT(*) FROM ledger_transfers`)
+		q, args, _ := sqlx.In(`SELECT COUNT(*) FROM ledger_transfers WHERE agency_id IN (?)`, ids)
+		_ = db.Get(&n, db.Rebind(q), args...)
 		if n != len(done) {
 			t.Errorf("%d transfers stored, %d applied", n, len(done))
 		}
-	})
+	}
 }
