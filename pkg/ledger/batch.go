@@ -107,6 +107,13 @@ func (b *batcher) loop() {
 }
 
 func (b *batcher) run(batch []*batchReq) {
+	if len(batch) == 1 {
+		// Nobody to share the commit with: the plain path is cheaper.
+		r := batch[0]
+		p, err := b.l.postOne(r.ctx, r.t, r.hash)
+		r.done <- batchRes{p, err}
+		return
+	}
 	ctx := context.Background()
 	results, err := b.l.postBatch(ctx, batch)
 	if err != nil {

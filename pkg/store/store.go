@@ -102,7 +102,7 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 		db.SetMaxOpenConns(1)
 		db.SetConnMaxIdleTime(0)
 	case Postgres:
-		db, err = sqlx.Open("postgres", conn)
+		db, err = sqlx.Open("postgres", withBinaryParameters(conn))
 		if err != nil {
 			return nil, fmt.Errorf("store: open postgres %s: %w", redact(conn), err)
 		}
@@ -117,6 +117,19 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 		return nil, fmt.Errorf("store: connect to %s: %w", redact(dsn), err)
 	}
 	return &DB{DB: db, Dialect: dialect}, nil
+}
+
+// withBinaryParameters turns on lib/pq's binary_parameters unless the URL
+// says otherwise: a query with arguments then takes one round trip to the
+// server instead of two, which halves the latency of every statement.
+func withBinaryParameters(conn string) string {
+	if strings.Contains(conn, "binary_parameters=") || !strings.HasPrefix(conn, "postgres") {
+		return conn
+	}
+	if strings.Contains(conn, "?") {
+		return conn + "&binary_parameters=yes"
+	}
+	return conn + "?binary_parameters=yes"
 }
 
 // redact hides a password in a connection URL for logs and errors.
