@@ -38,6 +38,7 @@ type Server struct {
 	manager       AgencyManager // nil: the agency manager answers 500
 	wallets       Wallets       // nil: the wallet page answers 500
 	keys          AgencyKeys    // nil: no API keys or password resets
+	bills         Bills         // nil: the transactions and statement pages answer 500
 }
 
 // Options configure the portal.
@@ -74,6 +75,7 @@ func New(o Options) *Server {
 	}
 	if o.Ledger != nil {
 		s.wallets = o.Ledger
+		s.bills = o.Ledger
 	}
 	if o.Auth != nil {
 		s.keys = o.Auth
@@ -98,6 +100,7 @@ func (s *Server) Register(mux *http.ServeMux) {
 	mux.HandleFunc("POST /profile/sessions/{id}/end", s.sessionEnd)
 	s.registerAdminPages(mux)
 	s.registerManagerPages(mux)
+	s.registerBillPages(mux)
 	for _, rt := range Routes {
 		if sectionRoute(rt) && !s.built[rt.Name] {
 			mux.HandleFunc("GET "+rt.Path, s.section(rt))

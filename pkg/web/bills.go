@@ -1,0 +1,572 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/voyage/voyage/pkg/agency"
+	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/docs"
+	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/pkg/i18n"
+	"github.com/voyage/voyage/pkg/ledger"
+	"github.com/voyage/voyage/pkg/money"
+	"github.com/voyage/voyage/templates"
+)
+
+// Bills is what the transactions and statement pages need of pkg/ledger;
+// *ledger.Ledger implements it.
+type Bills interface {
+	Transactions(ctx context.Context, agencyID int64, currency string, page, size int) ([]ledger.Transaction, int, error)
+	CreateStatement(ctx context.Context, agencyID int64, currency string, from, to time.Time, createdBy string) (ledger.StatementInfo, ledger.Statement, error)
+	Statements(ctx context.Context, agencyID int64, page, size int) ([]ledger.StatementInfo, int, error)
+	StatementOf(ctx context.Context, agencyID, id int64) (ledger.StatementInfo, ledger.Statement, error)
+}
+
+const (
+	billsPageSize = 20
+	// subAgencyPage is how many managed agencies the sub-agency select
+	// reads at a time.
+	subAgencyPage = 100
+)
+
+// registerBillPages adds the transactions and statement pages of the
+// caller's wallet and the sub-agency statements of the agency manager.
+func (s *Server) registerBillPages(mux *http.ServeMux) {
+	s.handlePage(mux, "bills-transactions", s.billTransactions)
+	s.handlePage(mux, "bills-statements", s.billStatements)
+	s.handlePage(mux, "agency-manager-statements", s.subStatements)
+	s.handlePage(mux, "agency-manager-bills-id", s.subBill)
+	// The guard matches routes by path, not method: the posts below share
+	// their page's route and its check; the detail pages and the exports are
+	// outside the table and check access themselves.
+	mux.HandleFunc("POST /bills/statements", s.billStatementCreate)
+	mux.HandleFunc("GET /bills/statements/{id}", s.billStatement)
+	mux.HandleFunc("GET /bills/statements/{id}/export", s.billStatementExport)
+	mux.HandleFunc("POST /agency-manager/statements", s.subStatementCreate)
+	mux.HandleFunc("GET /agency-manager/bills/{id}/export", s.subBillExport)
+}
+
+// financeViewer lets a user who may see the agency's bills through; anybody
+// else goes home with the guard's message.
+func (s *Server) financeViewer(w http.ResponseWriter, r *http.Request) (viewer, bool) {
+	v := viewerFrom(r.Context())
+	switch {
+	case !v.LoggedIn:
+		s.redirectWithFlash(w, r, "/", templates.Flash{Kind: "error", Key: "router.login"})
+		return v, false
+	case !v.Principal.Subject.CanAccessFinance():
+		s.redirectWithFlash(w, r, "/", templates.Flash{Kind: "error", Key: "router.notRole"})
+		return v, false
+	case s.bills == nil:
+		s.ServerError(w, r)
+		return v, false
+	}
+	return v, true
+}
+
+// billViewer is the bill detail's rule: the agencybills:read permission
+// (spec §6) of a user who manages agencies.
+func (s *Server) billViewer(w http.ResponseWriter, r *http.Request) (viewer, bool) {
+	v := viewerFrom(r.Context())
+	if v.LoggedIn && !v.Principal.Subject.HasPermission(auth.PermAgencyBillsRead) {
+		s.redirectWithFlash(w, r, "/", templates.Flash{Kind: "error", Key: "router.notRole"})
+		return v, false
+	}
+	v, ok := s.managerViewer(w, r)
+	if !ok {
+		return v, false
+	}
+	if s.bills == nil {
+		s.ServerError(w, r)
+		return v, false
+	}
+	return v, true
+}
+
+// ownAgency is the caller's agency: the one the guard loaded, else a fresh
+// read.
+func (s *Server) ownAgency(ctx context.Context, v viewer) (agency.Agency, error) {
+	if v.Agency.ID != 0 && v.Agency.ID == v.Principal.AgencyID {
+		return v.Agency, nil
+	}
+	if s.agencies == nil {
+		return agency.Agency{}, fmt.Errorf("web: no agency store for agency %d", v.Principal.AgencyID)
+	}
+	return s.agencies.Get(ctx, v.Principal.AgencyID)
+}
+
+// walletCurrency is the currency of a's wallet, as on the wallet page.
+func walletCurrency(a agency.Agency, sub auth.Subject) string {
+	switch {
+	case a.SettlementCurrency != "":
+		return a.SettlementCurrency
+	case sub.Common.SettlementCurrency != "":
+		return sub.Common.SettlementCurrency
+	}
+	return "CNY"
+}
+
+// pageNumber reads ?page=, at least 1.
+func pageNumber(r *http.Request) int {
+	n, _ := strconv.Atoi(r.URL.Query().Get("page"))
+	return max(n, 1)
+}
+
+func (s *Server) billPage(w http.ResponseWriter, r *http.Request, route string) templates.Page {
+	p := s.page(w, r, route)
+	p.Styles = append(p.Styles, "/static/manager.css", "/static/bills.css")
+	return p
+}
+
+// billTransactions is /bills/transactions: the payments received into the
+// caller's wallet.
+func (s *Server) billTransactions(w http.ResponseWriter, r *http.Request) {
+	v, ok := s.financeViewer(w, r)
+	if !ok {
+		return
+	}
+	ctx := r.Context()
+	a, err := s.ownAgency(ctx, v)
+	if err != nil {
+		slog.ErrorContext(ctx, "bills: agency", "err", err)
+		s.ServerError(w, r)
+		return
+	}
+	currency := walletCurrency(a, v.Principal.Subject)
+	page := pageNumber(r)
+	items, total, err := s.bills.Transactions(ctx, v.Principal.AgencyID, currency, page, billsPageSize)
+	if err != nil {
+		slog.ErrorContext(ctx, "bills: transactions", "err", err)
+		s.ServerError(w, r)
+		return
+	}
+	view := templates.BillTransactions{Currency: currency, Pager: managerPager("/bills/transactions", nil, page, total, billsPageSize)}
+	for _, t := range items {
+		view.Items = append(view.Items, templates.BillTransactionRow{OriginalID: t.OriginalID, Reference: t.Reference, PaymentMethod: t.PaymentMethod,
+			TotalPaid: withCurrency(t.Gross, t.GrossCurrency), Amount: withCurrency(t.Net, t.Currency), Fee: withCurrency(t.Fee, t.Currency),
+			PaymentTime: t.PaymentTime, CreatedAt: t.CreatedAt})
+	}
+	render(w, r, http.StatusOK, templates.BillTransactionsPage(s.billPage(w, r, "bills-transactions"), view))
+}
+
+// withCurrency writes an API amount for display followed by its currency.
+func withCurrency(amount, currency string) string {
+	if currency == "" {
+		return displayAmount(amount, currency)
+	}
+	return displayAmount(amount, currency) + " " + currency
+}
+
+// billStatements is /bills/statements: the create form and the caller's
+// statements.
+func (s *Server) billStatements(w http.ResponseWriter, r *http.Request) {
+	if _, ok := s.financeViewer(w, r); !ok {
+		return
+	}
+	s.billStatementsAnswer(w, r, s.defaultStatementForm(), http.StatusOK)
+}
+
+// defaultStatementForm proposes this month so far.
+func (s *Server) defaultStatementForm() templates.StatementForm {
+	now := s.now().UTC()
+	return templates.StatementForm{From: time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC).Format(time.DateOnly), To: now.Format(time.DateOnly)}
+}
+
+func (s *Server) billStatementsAnswer(w http.ResponseWriter, r *http.Request, form templates.StatementForm, status int) {
+	ctx := r.Context()
+	v := viewerFrom(ctx)
+	a, err := s.ownAgency(ctx, v)
+	if err != nil {
+		slog.ErrorContext(ctx, "bills: agency", "err", err)
+		s.ServerError(w, r)
+		return
+	}
+	page := pageNumber(r)
+	items, total, err := s.bills.Statements(ctx, v.Principal.AgencyID, page, billsPageSize)
+	if err != nil {
+		slog.ErrorContext(ctx, "bills: statements", "err", err)
+		s.ServerError(w, r)
+		return
+	}
+	view := templates.BillStatements{Currency: walletCurrency(a, v.Principal.Subject), Form: form,
+		Pager: managerPager("/bills/statements", nil, page, total, billsPageSize)}
+	for _, i := range items {
+		view.Items = append(view.Items, statementRow(i, templates.StatementHref(i.ID)))
+	}
+	render(w, r, status, templates.BillStatementsPage(s.billPage(w, r, "bills-statements"), view))
+}
+
+func statementRow(i ledger.StatementInfo, href string) templates.StatementRow {
+	amt := func(minor int64) string { return formatMinor(money.Amount{Minor: minor, Currency: i.Currency}) }
+	return templates.StatementRow{ID: i.ID, Href: href, From: i.From.UTC().Format(time.DateOnly), To: statementLastDay(i.To),
+		Currency: i.Currency, Opening: amt(i.Opening), Closing: amt(i.Closing), EntryCount: i.EntryCount, CreatedAt: i.CreatedAt}
+}
+
+// statementLastDay is the inclusive last day of a period ending at to.
+func statementLastDay(to time.Time) string {
+	return to.UTC().Add(-time.Nanosecond).Format(time.DateOnly)
+}
+
+// statementPeriod parses the form's inclusive YYYY-MM-DD dates into
+// [from, to), as the API does; the ledger bounds the length.
+func statementPeriod(f templates.StatementForm) (time.Time, time.Time, map[string]string) {
+	errs := map[string]string{}
+	from, err := time.Parse(time.DateOnly, f.From)
+	if err != nil {
+		errs["from"] = "statement.error.from"
+	}
+	to, err := time.Parse(time.DateOnly, f.To)
+	if err != nil || (errs["from"] == "" && to.Before(from)) {
+		errs["to"] = "statement.error.to"
+	}
+	if len(errs) > 0 {
+		return time.Time{}, time.Time{}, errs
+	}
+	to = to.AddDate(0, 0, 1)
+	if to.Sub(from) > ledger.MaxStatementDays*24*time.Hour {
+		return time.Time{}, time.Time{}, map[string]string{"to": "statement.error.tooLong"}
+	}
+	return from, to, nil
+}
+
+func statementFormFrom(r *http.Request) templates.StatementForm {
+	return templates.StatementForm{From: strings.TrimSpace(r.PostFormValue("from")), To: strings.TrimSpace(r.PostFormValue("to"))}
+}
+
+// billStatementCreate takes the create form; errors come back inline, a
+// new statement opens its detail.
+func (s *Server) billStatementCreate(w http.ResponseWriter, r *http.Request) {
+	v, ok := s.financeViewer(w, r)
+	if !ok {
+		return
+	}
+	ctx := r.Context()
+	form := statementFormFrom(r)
+	from, to, errs := statementPeriod(form)
+	if len(errs) > 0 {
+		form.Errors = errs
+		s.billStatementsAnswer(w, r, form, http.StatusOK)
+		return
+	}
+	a, err := s.ownAgency(ctx, v)
+	if err != nil {
+		slog.ErrorContext(ctx, "bills: agency", "err", err)
+		s.ServerError(w, r)
+		return
+	}
+	info, _, err := s.bills.CreateStatement(ctx, v.Principal.AgencyID, walletCurrency(a, v.Principal.Subject), from, to, v.Principal.Username)
+	if err != nil {
+		form.Errors, form.ErrorKey = s.formErrors(r, "bills: create statement", err)
+		s.billStatementsAnswer(w, r, form, http.StatusOK)
+		return
+	}
+	s.redirectWithFlash(w, r, templates.StatementHref(info.ID), templates.Flash{Kind: "success", Key: "bills.created"})
+}
+
+// statementOf loads statement id of agency a; another agency's statement
+// answers the 404 page.
+func (s *Server) statementOf(w http.ResponseWriter, r *http.Request, agencyID, id int64) (ledger.StatementInfo, ledger.Statement, bool) {
+	info, st, err := s.bills.StatementOf(r.Context(), agencyID, id)
+	if err != nil {
+		if fault.From(err).Code == fault.CodeNotFound {
+			s.NotFound(w, r)
+		} else {
+			slog.ErrorContext(r.Context(), "bills: statement", "id", id, "err", err)
+			s.ServerError(w, r)
+		}
+		return info, st, false
+	}
+	return info, st, true
+}
+
+// billStatement is /bills/statements/{id}: one of the caller's statements.
+func (s *Server) billStatement(w http.ResponseWriter, r *http.Request) {
+	v, ok := s.financeViewer(w, r)
+	if !ok {
+		return
+	}
+	id, ok := s.agencyID(w, r)
+	if !ok {
+		return
+	}
+	a, err := s.ownAgency(r.Context(), v)
+	if err != nil {
+		slog.ErrorContext(r.Context(), "bills: agency", "err", err)
+		s.ServerError(w, r)
+		return
+	}
+	info, st, ok := s.statementOf(w, r, v.Principal.AgencyID, id)
+	if !ok {
+		return
+	}
+	view := statementView(a, info, st)
+	view.Back = "/bills/statements"
+	view.ExportBase = templates.StatementHref(id) + "/export"
+	p := s.billPage(w, r, "bills-statements")
+	p.Title = i18n.T(r.Context(), "bills.detail.title", "from", view.From, "to", view.To) + " · " + p.Title
+	render(w, r, http.StatusOK, templates.StatementPage(p, view))
+}
+
+func statementView(a agency.Agency, info ledger.StatementInfo, st ledger.Statement) templates.StatementView {
+	amt := func(minor int64) string { return formatMinor(money.Amount{Minor: minor, Currency: info.Currency}) }
+	view := templates.StatementView{ID: info.ID, AgencyName: a.Name, AgencyCode: a.Code, From: info.From.UTC().Format(time.DateOnly),
+		To: statementLastDay(info.To), Currency: info.Currency, Opening: amt(info.Opening), Closing: amt(info.Closing),
+		EntryCount: info.EntryCount, CreatedBy: info.CreatedBy, CreatedAt: info.CreatedAt}
+	for _, e := range st.Entries {
+		signed := amt(e.Amount)
+		if e.Amount > 0 {
+			signed = "+" + signed
+		}
+		view.Entries = append(view.Entries, templates.WalletRow{Type: e.Type, PaidAt: e.PaidAt, OrderID: e.OrderID, Reference: e.Reference,
+			Amount: signed, Negative: e.Amount < 0, BalanceAfter: amt(e.BalanceAfter), Description: e.Description, Remark: e.Remark})
+	}
+	return view
+}
+
+// billStatementExport downloads one of the caller's statements, the same
+// document as the API's export.
+func (s *Server) billStatementExport(w http.ResponseWriter, r *http.Request) {
+	v, ok := s.financeViewer(w, r)
+	if !ok {
+		return
+	}
+	id, ok := s.agencyID(w, r)
+	if !ok {
+		return
+	}
+	a, err := s.ownAgency(r.Context(), v)
+	if err != nil {
+		slog.ErrorContext(r.Context(), "bills: agency", "err", err)
+		s.ServerError(w, r)
+		return
+	}
+	s.exportStatement(w, r, a, id)
+}
+
+// exportStatement writes statement id of agency a as CSV, XLSX or PDF in
+// the request's language; an unknown format or another agency's statement
+// is a 404.
+func (s *Server) exportStatement(w http.ResponseWriter, r *http.Request, a agency.Agency, id int64) {
+	format := r.URL.Query().Get("format")
+	if !slices.Contains([]string{docs.CSV, docs.XLSX, docs.PDF}, format) {
+		s.NotFound(w, r)
+		return
+	}
+	info, st, ok := s.statementOf(w, r, a.ID, id)
+	if !ok {
+		return
+	}
+	ctx := r.Context()
+	doc := docs.Statement{AgencyName: a.Name, AgencyCode: a.Code, Info: info, Entries: st.Entries, InvoiceType: a.InvoiceTypeOnExcel,
+		T: func(key string, args ...any) string { return i18n.T(ctx, key, args...) }}
+	var buf bytes.Buffer
+	var err error
+	switch format {
+	case docs.CSV:
+		err = docs.WriteCSV(&buf, doc)
+	case docs.XLSX:
+		err = docs.WriteXLSX(&buf, doc)
+	case docs.PDF:
+		err = docs.WritePDF(&buf, doc)
+	}
+	if err != nil {
+		slog.ErrorContext(ctx, "bills: export", "id", id, "format", format, "err", err)
+		s.ServerError(w, r)
+		return
+	}
+	w.Header().Set("Content-Type", docs.ContentType(format))
+	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="statement-%s-%d.%s"`, a.Code, id, format))
+	w.Header().Set("Cache-Control", "private, no-store")
+	_, _ = w.Write(buf.Bytes())
+}
+
+// subAgencies are the agencies the caller manages, for the select.
+func (s *Server) subAgencies(ctx context.Context, actor auth.Principal) ([]templates.SubAgencyOption, error) {
+	var out []templates.SubAgencyOption
+	for page := 1; ; page++ {
+		items, total, err := s.manager.List(ctx, actor, agency.ListFilter{Page: page, PageSize: subAgencyPage})
+		if err != nil {
+			return nil, err
+		}
+		for _, a := range items {
+			out = append(out, templates.SubAgencyOption{ID: a.ID, Name: a.Name, Code: a.Code})
+		}
+		if len(items) == 0 || len(out) >= total {
+			return out, nil
+		}
+	}
+}
+
+// subAgencyParam reads a managed agency's id from the query or the form; 0
+// when none was chosen.
+func subAgencyParam(v string) (int64, bool) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0, true
+	}
+	id, err := strconv.ParseInt(v, 10, 64)
+	return id, err == nil && id > 0
+}
+
+// managed loads an agency the caller manages; another one answers the 404
+// page.
+func (s *Server) managed(w http.ResponseWriter, r *http.Request, v viewer, id int64) (agency.Agency, bool) {
+	a, err := s.manager.Managed(r.Context(), v.Principal, id)
+	if err != nil {
+		if fault.From(err).Code == fault.CodeNotFound {
+			s.NotFound(w, r)
+		} else {
+			slog.ErrorContext(r.Context(), "bills: managed agency", "agency", id, "err", err)
+			s.ServerError(w, r)
+		}
+		return a, false
+	}
+	return a, true
+}
+
+// subStatements is /agency-manager/statements: choose a managed agency, see
+// and create its statements.
+func (s *Server) subStatements(w http.ResponseWriter, r *http.Request) {
+	v, ok := s.managerViewer(w, r)
+	if !ok {
+		return
+	}
+	if s.bills == nil {
+		s.ServerError(w, r)
+		return
+	}
+	id, ok := subAgencyParam(r.URL.Query().Get("agency"))
+	if !ok {
+		s.NotFound(w, r)
+		return
+	}
+	s.subStatementsAnswer(w, r, v, id, s.defaultStatementForm())
+}
+
+func (s *Server) subStatementsAnswer(w http.ResponseWriter, r *http.Request, v viewer, id int64, form templates.StatementForm) {
+	ctx := r.Context()
+	opts, err := s.subAgencies(ctx, v.Principal)
+	if err != nil {
+		slog.ErrorContext(ctx, "bills: sub-agencies", "err", err)
+		s.ServerError(w, r)
+		return
+	}
+	view := templates.SubStatements{Agencies: opts, Form: form}
+	if id != 0 {
+		a, ok := s.managed(w, r, v, id)
+		if !ok {
+			return
+		}
+		view.Chosen = templates.SubAgencyOption{ID: a.ID, Name: a.Name, Code: a.Code}
+		view.Currency = a.SettlementCurrency
+		page := pageNumber(r)
+		items, total, err := s.bills.Statements(ctx, a.ID, page, billsPageSize)
+		if err != nil {
+			slog.ErrorContext(ctx, "bills: sub statements", "err", err)
+			s.ServerError(w, r)
+			return
+		}
+		view.Pager = managerPager("/agency-manager/statements", url.Values{"agency": {strconv.FormatInt(a.ID, 10)}}, page, total, billsPageSize)
+		for _, i := range items {
+			view.Items = append(view.Items, statementRow(i, templates.SubBillHref(a.ID, i.ID)))
+		}
+	}
+	render(w, r, http.StatusOK, templates.SubStatementsPage(s.billPage(w, r, "agency-manager-statements"), view))
+}
+
+// subStatementCreate creates a managed agency's statement and goes back to
+// its list.
+func (s *Server) subStatementCreate(w http.ResponseWriter, r *http.Request) {
+	v, ok := s.managerViewer(w, r)
+	if !ok {
+		return
+	}
+	if s.bills == nil {
+		s.ServerError(w, r)
+		return
+	}
+	id, ok := subAgencyParam(r.PostFormValue("agency"))
+	if !ok || id == 0 {
+		s.NotFound(w, r)
+		return
+	}
+	a, ok := s.managed(w, r, v, id)
+	if !ok {
+		return
+	}
+	form := statementFormFrom(r)
+	from, to, errs := statementPeriod(form)
+	if len(errs) > 0 {
+		form.Errors = errs
+		s.subStatementsAnswer(w, r, v, a.ID, form)
+		return
+	}
+	currency := a.SettlementCurrency
+	if currency == "" {
+		currency = "CNY"
+	}
+	if _, _, err := s.bills.CreateStatement(r.Context(), a.ID, currency, from, to, v.Principal.Username); err != nil {
+		form.Errors, form.ErrorKey = s.formErrors(r, "bills: create sub statement", err)
+		s.subStatementsAnswer(w, r, v, a.ID, form)
+		return
+	}
+	s.redirectWithFlash(w, r, "/agency-manager/statements?agency="+strconv.FormatInt(a.ID, 10), templates.Flash{Kind: "success", Key: "bills.created"})
+}
+
+// subBillAgency runs the bill detail's checks: the permission, a managed
+// agency from ?agency= and the statement's id.
+func (s *Server) subBillAgency(w http.ResponseWriter, r *http.Request) (agency.Agency, int64, bool) {
+	v, ok := s.billViewer(w, r)
+	if !ok {
+		return agency.Agency{}, 0, false
+	}
+	id, ok := s.agencyID(w, r)
+	if !ok {
+		return agency.Agency{}, 0, false
+	}
+	aid, ok := subAgencyParam(r.URL.Query().Get("agency"))
+	if !ok || aid == 0 {
+		s.NotFound(w, r)
+		return agency.Agency{}, 0, false
+	}
+	a, ok := s.managed(w, r, v, aid)
+	return a, id, ok
+}
+
+// subBill is /agency-manager/bills/{id}?agency=: a managed agency's
+// statement with its entries.
+func (s *Server) subBill(w http.ResponseWriter, r *http.Request) {
+	a, id, ok := s.subBillAgency(w, r)
+	if !ok {
+		return
+	}
+	info, st, ok := s.statementOf(w, r, a.ID, id)
+	if !ok {
+		return
+	}
+	view := statementView(a, info, st)
+	view.Sub = true
+	view.Back = "/agency-manager/statements?agency=" + strconv.FormatInt(a.ID, 10)
+	view.ExportBase = "/agency-manager/bills/" + strconv.FormatInt(id, 10) + "/export?agency=" + strconv.FormatInt(a.ID, 10)
+	p := s.billPage(w, r, "agency-manager-bills-id")
+	p.Title = a.Name + " · " + p.Title
+	render(w, r, http.StatusOK, templates.StatementPage(p, view))
+}
+
+// subBillExport downloads a managed agency's bill.
+func (s *Server) subBillExport(w http.ResponseWriter, r *http.Request) {
+	a, id, ok := s.subBillAgency(w, r)
+	if !ok {
+		return
+	}
+	s.exportStatement(w, r, a, id)
+}

@@ -1,0 +1,244 @@
+package web
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/config"
+	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/pkg/i18n"
+	"github.com/voyage/voyage/pkg/ledger"
+	"github.com/voyage/voyage/pkg/siteinfo"
+	"github.com/voyage/voyage/pkg/store"
+	"github.com/voyage/voyage/pkg/store/storetest"
+)
+
+// fakeBills holds statements by id, each of one agency; it records the
+// statements created.
+type fakeBills struct {
+	statements map[int64]ledger.StatementInfo
+	created    []ledger.StatementInfo
+}
+
+func (f *fakeBills) Transactions(context.Context, int64, string, int, int) ([]ledger.Transaction, int, error) {
+	at := time.Date(2026, 1, 5, 9, 30, 0, 0, time.UTC)
+	return []ledger.Transaction{{ID: 11, OriginalID: "T11", Reference: "WIRE-1", PaymentMethod: "bank-transfer", Gross: "1000.00", GrossCurrency: "CNY",
+		Net: "1000.00", Currency: "CNY", Fee: "0.00", PaymentTime: at, CreatedAt: at}}, 1, nil
+}
+
+func (f *fakeBills) CreateStatement(_ context.Context, agencyID int64, currency string, from, to time.Time, by string) (ledger.StatementInfo, ledger.Statement, error) {
+	i := ledger.StatementInfo{ID: 100 + int64(len(f.created)), AgencyID: agencyID, Currency: currency, From: from, To: to, CreatedBy: by}
+	f.created = append(f.created, i)
+	return i, ledger.Statement{}, nil
+}
+
+func (f *fakeBills) Statements(_ context.Context, agencyID int64, _, _ int) ([]ledger.StatementInfo, int, error) {
+	out := []ledger.StatementInfo{}
+	for _, i := range f.statements {
+		if i.AgencyID == agencyID {
+			out = append(out, i)
+		}
+	}
+	return out, len(out), nil
+}
+
+func (f *fakeBills) StatementOf(_ context.Context, agencyID, id int64) (ledger.StatementInfo, ledger.Statement, error) {
+	i, ok := f.statements[id]
+	if !ok || i.AgencyID != agencyID {
+		return ledger.StatementInfo{}, ledger.Statement{}, fault.NotFound("")
+	}
+	e := ledger.Entry{ID: 1, Type: ledger.TypeTopUp, Amount: 100000, Currency: i.Currency, BalanceAfter: 100000, Reference: "WIRE-1",
+		PaidAt: i.From.Add(time.Hour)}
+	return i, ledger.Statement{AgencyID: agencyID, Currency: i.Currency, From: i.From, To: i.To, Closing: i.Closing, Entries: []ledger.Entry{e}}, nil
+}
+
+// billsFixture is the portal's bill pages with fake services: the users of
+// managerFixture (all of agency 1, which manages agency 5), statement 3 of
+// agency 1, 7 of agency 2 and 8 of the managed agency 5.
+func billsFixture(t *testing.T) (http.Handler, *fakeBills) {
+	t.Helper()
+	demo := auth.Subject{Roles: []string{auth.RoleSuperUser}, ProxyLevel: 1, Common: auth.CommonConfig{CanCreateSubAgency: true, IsShowBill: true, SettlementCurrency: "CNY"}}
+	operator := auth.Subject{Roles: []string{auth.RoleOperator}, ProxyLevel: 1, Common: auth.CommonConfig{CanCreateSubAgency: true, EnableFlightService: true}}
+	noBills := auth.Subject{Roles: []string{auth.RoleFinance}, ProxyLevel: 1, Permissions: []string{"wallet:read"},
+		Common: auth.CommonConfig{CanCreateSubAgency: true, IsShowBill: true}}
+	id := &fakeIdentity{sessions: map[string]auth.Principal{
+		"demo-super":    principal(1, demo),
+		"demo-operator": principal(3, operator),
+		"no-bills":      principal(6, noBills),
+	}}
+	day := func(d int) time.Time { return time.Date(2026, 1, d, 0, 0, 0, 0, time.UTC) }
+	b := &fakeBills{statements: map[int64]ledger.StatementInfo{
+		3: {ID: 3, AgencyID: 1, Currency: "CNY", From: day(1), To: day(11), Closing: 100000, EntryCount: 1, CreatedAt: day(11)},
+		7: {ID: 7, AgencyID: 2, Currency: "CNY", From: day(1), To: day(11), Closing: 500000, EntryCount: 1, CreatedAt: day(11)},
+		8: {ID: 8, AgencyID: 5, Currency: "CNY", From: day(1), To: day(11), Closing: 100000, EntryCount: 1, CreatedAt: day(11)},
+	}}
+	s := &Server{identity: managerIdentity{id}, agencies: fakeAgencies{1: {ID: 1, Name: "Demo Travel", Code: "DT000001", SettlementCurrency: "CNY", AllowedHostsJSON: `[]`}},
+		manager: &fakeManager{detail: managerDetail()}, bills: b, now: time.Now}
+	db := storetest.Open(t, store.SQLite)
+	s.site = siteinfo.New(config.SiteConfig{Name: "Voyage", ShortName: "Voyage", DefaultCurrency: "CNY", DefaultLanguage: "en", Currencies: config.Currencies}, db)
+	mux := http.NewServeMux()
+	s.registerBillPages(mux)
+	mux.HandleFunc("/", s.fallback)
+	cat := i18n.MustLoad()
+	h := s.Guard(mux)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.ServeHTTP(w, r.WithContext(i18n.WithLocalizer(r.Context(), cat, i18n.EN)))
+	}), b
+}
+
+func billBody(t *testing.T, res *http.Response) string {
+	t.Helper()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestBillPagesAccess(t *testing.T) {
+	h, b := billsFixture(t)
+	period := url.Values{"from": {"2026-01-01"}, "to": {"2026-01-31"}}
+	tests := []struct {
+		name, token, method, path string
+		form                      url.Values
+		wantFlash                 string
+	}{
+		{"logged out transactions", "", "GET", "/bills/transactions", nil, "error:router.login"},
+		{"logged out statement", "", "GET", "/bills/statements/3", nil, "error:router.login"},
+		{"operator transactions", "demo-operator", "GET", "/bills/transactions", nil, "error:router.notRole"},
+		{"operator statements", "demo-operator", "GET", "/bills/statements", nil, "error:router.notRole"},
+		{"operator sub statements", "demo-operator", "GET", "/agency-manager/statements", nil, "error:router.notRole"},
+		{"operator create", "demo-operator", "POST", "/bills/statements", period, "error:router.notRole"},
+		{"operator sub create", "demo-operator", "POST", "/agency-manager/statements", url.Values{"agency": {"5"}, "from": {"2026-01-01"}, "to": {"2026-01-31"}}, "error:router.notRole"},
+		{"operator statement", "demo-operator", "GET", "/bills/statements/3", nil, "error:router.notRole"},
+		{"operator export", "demo-operator", "GET", "/bills/statements/3/export?format=csv", nil, "error:router.notRole"},
+		{"operator bill", "demo-operator", "GET", "/agency-manager/bills/8?agency=5", nil, "error:router.notRole"},
+		{"no permission bill", "no-bills", "GET", "/agency-manager/bills/8?agency=5", nil, "error:router.notRole"},
+		{"no permission bill export", "no-bills", "GET", "/agency-manager/bills/8/export?agency=5&format=csv", nil, "error:router.notRole"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := send(h, tt.token, tt.method, tt.path, tt.form)
+			if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != "/" {
+				t.Fatalf("status %d location %q, want 303 to /", res.StatusCode, res.Header.Get("Location"))
+			}
+			if got := flashOf(res); got != tt.wantFlash {
+				t.Fatalf("flash %q, want %q", got, tt.wantFlash)
+			}
+		})
+	}
+	if len(b.created) != 0 {
+		t.Fatalf("refused users created %d statements", len(b.created))
+	}
+}
+
+func TestBillTransactionsPage(t *testing.T) {
+	h, _ := billsFixture(t)
+	res := send(h, "demo-super", "GET", "/bills/transactions", nil)
+	page := billBody(t, res)
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("status %d", res.StatusCode)
+	}
+	for _, want := range []string{"All Transactions", "Original ID", "Reference ID", "Payment Method", "Total Amount Paid",
+		"Amount in a given currency", "Handling Fee", "Payment Time", "Created on", "WIRE-1", "1,000.00 CNY", "Bank transfer", `<th scope="col"`, "<caption"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+}
+
+func TestBillStatementOfAnotherAgency(t *testing.T) {
+	h, _ := billsFixture(t)
+	for _, path := range []string{"/bills/statements/7", "/bills/statements/7/export?format=csv", "/bills/statements/999", "/bills/statements/x"} {
+		if res := send(h, "demo-super", "GET", path, nil); res.StatusCode != http.StatusNotFound {
+			t.Errorf("%s: status %d, want 404", path, res.StatusCode)
+		}
+	}
+	res := send(h, "demo-super", "GET", "/bills/statements/3", nil)
+	page := billBody(t, res)
+	if res.StatusCode != http.StatusOK || !strings.Contains(page, `id="statement-closing">1,000.00`) {
+		t.Fatalf("own statement: status %d\n%s", res.StatusCode, page)
+	}
+	for _, f := range []string{"csv", "xlsx", "pdf"} {
+		if !strings.Contains(page, `href="/bills/statements/3/export?format=`+f+`"`) {
+			t.Errorf("no %s download link", f)
+		}
+	}
+	res = send(h, "demo-super", "GET", "/bills/statements/3/export?format=csv", nil)
+	csv := billBody(t, res)
+	if res.StatusCode != http.StatusOK || res.Header.Get("Content-Type") != "text/csv; charset=utf-8" || !strings.Contains(csv, "WIRE-1") ||
+		!strings.Contains(res.Header.Get("Content-Disposition"), "statement-DT000001-3.csv") {
+		t.Fatalf("csv: status %d type %q\n%s", res.StatusCode, res.Header.Get("Content-Type"), csv)
+	}
+	if res := send(h, "demo-super", "GET", "/bills/statements/3/export?format=doc", nil); res.StatusCode != http.StatusNotFound {
+		t.Errorf("unknown format: status %d, want 404", res.StatusCode)
+	}
+}
+
+func TestBillStatementCreate(t *testing.T) {
+	h, b := billsFixture(t)
+	res := send(h, "demo-super", "POST", "/bills/statements", url.Values{"from": {"2026-02-01"}, "to": {"2026-01-15"}})
+	page := billBody(t, res)
+	if res.StatusCode != http.StatusOK || !strings.Contains(page, `id="statement-to-error"`) ||
+		!strings.Contains(page, "Please choose an end date after the start date") || !strings.Contains(page, `aria-invalid="true"`) {
+		t.Fatalf("to before from: status %d\n%s", res.StatusCode, page)
+	}
+	res = send(h, "demo-super", "POST", "/bills/statements", url.Values{"to": {"2026-01-15"}})
+	if page := billBody(t, res); !strings.Contains(page, `id="statement-from-error"`) {
+		t.Fatalf("no from: the error is not shown")
+	}
+	res = send(h, "demo-super", "POST", "/bills/statements", url.Values{"from": {"2025-01-01"}, "to": {"2026-01-15"}})
+	if page := billBody(t, res); !strings.Contains(page, "A statement covers at most 366 days") {
+		t.Fatalf("too long: the error is not shown")
+	}
+	if len(b.created) != 0 {
+		t.Fatalf("invalid periods created %d statements", len(b.created))
+	}
+	res = send(h, "demo-super", "POST", "/bills/statements", url.Values{"from": {"2026-01-01"}, "to": {"2026-01-31"}})
+	if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != "/bills/statements/100" || flashOf(res) != "success:bills.created" {
+		t.Fatalf("create: status %d location %q flash %q", res.StatusCode, res.Header.Get("Location"), flashOf(res))
+	}
+	c := b.created[0]
+	if c.AgencyID != 1 || c.Currency != "CNY" || !c.From.Equal(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)) ||
+		!c.To.Equal(time.Date(2026, 2, 1, 0, 0, 0, 0, time.UTC)) {
+		t.Fatalf("created %+v", c)
+	}
+}
+
+func TestSubBills(t *testing.T) {
+	h, b := billsFixture(t)
+	for _, path := range []string{"/agency-manager/bills/8?agency=6", "/agency-manager/bills/8/export?agency=6&format=pdf",
+		"/agency-manager/bills/8", "/agency-manager/bills/7?agency=5", "/agency-manager/statements?agency=6"} {
+		if res := send(h, "demo-super", "GET", path, nil); res.StatusCode != http.StatusNotFound {
+			t.Errorf("%s: status %d, want 404", path, res.StatusCode)
+		}
+	}
+	if res := send(h, "demo-super", "POST", "/agency-manager/statements", url.Values{"agency": {"6"}, "from": {"2026-01-01"}, "to": {"2026-01-31"}}); res.StatusCode != http.StatusNotFound {
+		t.Errorf("create for an unmanaged agency: status %d, want 404", res.StatusCode)
+	}
+	res := send(h, "demo-super", "GET", "/agency-manager/statements?agency=5", nil)
+	page := billBody(t, res)
+	if res.StatusCode != http.StatusOK || !strings.Contains(page, `href="/agency-manager/bills/8?agency=5"`) || !strings.Contains(page, "Kowloon Tours") {
+		t.Fatalf("sub statements: status %d\n%s", res.StatusCode, page)
+	}
+	res = send(h, "demo-super", "GET", "/agency-manager/bills/8?agency=5", nil)
+	page = billBody(t, res)
+	if res.StatusCode != http.StatusOK || !strings.Contains(page, "WIRE-1") ||
+		!strings.Contains(page, `href="/agency-manager/bills/8/export?agency=5&amp;format=xlsx"`) {
+		t.Fatalf("sub bill: status %d\n%s", res.StatusCode, page)
+	}
+	res = send(h, "demo-super", "POST", "/agency-manager/statements", url.Values{"agency": {"5"}, "from": {"2026-01-31"}, "to": {"2026-01-01"}})
+	if page := billBody(t, res); res.StatusCode != http.StatusOK || !strings.Contains(page, `id="statement-to-error"`) {
+		t.Fatalf("sub create to before from: status %d", res.StatusCode)
+	}
+	res = send(h, "demo-super", "POST", "/agency-manager/statements", url.Values{"agency": {"5"}, "from": {"2026-01-01"}, "to": {"2026-01-31"}})
+	if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != "/agency-manager/statements?agency=5" || len(b.created) != 1 || b.created[0].AgencyID != 5 {
+		t.Fatalf("sub create: status %d location %q created %+v", res.StatusCode, res.Header.Get("Location"), b.created)
+	}
+}
