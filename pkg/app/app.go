@@ -49,6 +49,8 @@ type App struct {
 	Router       *api.Router
 	Web          *web.Server
 	Handler      http.Handler
+
+	stopBatching func()
 }
 
 // New opens the database (migrating it unless cfg.NoMigrate) and builds every
@@ -75,6 +77,9 @@ func New(ctx context.Context, cfg config.Config) (*App, error) {
 	a.Auth = auth.NewService(db, a.Agencies, cfg.Auth.SessionIdle, cfg.Auth.SessionMax)
 	a.Profile = profile.New(db)
 	a.Ledger = ledger.New(db)
+	// Group commit on PostgreSQL: concurrent money movements share one
+	// commit (a no-op on SQLite's single writer).
+	a.stopBatching = a.Ledger.StartBatching(64)
 	a.AgencyAdmin = agency.NewService(db, a.Agencies, a.Ledger)
 	a.Web = web.New(web.Options{Site: a.Site, Applications: a.Applications, SecureCookies: cfg.HTTP.SecureCookies, Auth: a.Auth, Agencies: a.Agencies,
 		UserAdmin: a.Auth, CompanyAdmin: a.Agencies, AgencyAdmin: a.AgencyAdmin, Ledger: a.Ledger})
@@ -82,8 +87,13 @@ func New(ctx context.Context, cfg config.Config) (*App, error) {
 	return a, nil
 }
 
-// Close releases the database.
-func (a *App) Close() error { return a.DB.Close() }
+// Close stops the ledger's group commit and releases the database.
+func (a *App) Close() error {
+	if a.stopBatching != nil {
+		a.stopBatching()
+	}
+	return a.DB.Close()
+}
 
 func isAPIPath(p string) bool {
 	return strings.HasPrefix(p, "/base/") || strings.HasPrefix(p, "/order/") || strings.HasPrefix(p, "/shopping/")

@@ -120,12 +120,27 @@ func TestStatementsAPI(t *testing.T) {
 		if resp.StatusCode != 200 || !strings.Contains(string(env.Data), `"balance":{"amount":"1250.50"`) {
 			t.Errorf("sub balance: %d %s", resp.StatusCode, env.Data)
 		}
-		// Strangers and the sub-agency itself get nothing from the sub routes.
-		for _, who := range []struct{ name, token string }{{"stranger", blue.Token}, {"sub itself", sub.Token}} {
+		// Strangers, a sibling sub-agency that manages agencies of its own
+		// and the sub-agency itself get nothing from the sub routes.
+		createSub(t, srv, demo.Token, "sibling-admin", true)
+		sibling := loginAs(t, srv, "sibling-admin", "start-pass-1")
+		for _, tok := range []string{sibling.Token} {
+			if resp, _ := call(t, srv, "GET", "/base/v2/statements/"+sid, "en", "", bearer(tok)...); resp.StatusCode != 404 {
+				t.Errorf("sibling reads statement %s: %d", sid, resp.StatusCode)
+			}
+		}
+		for _, who := range []struct{ name, token string }{{"stranger", blue.Token}, {"sub itself", sub.Token}, {"sibling", sibling.Token}} {
 			for _, p := range []string{"/base/v2/sub/statements/" + subID + "/" + sid, "/base/v2/sub/statements?agencyId=" + subID, "/base/v2/sub/balance/" + subID} {
 				if resp, _ := call(t, srv, "GET", p, "en", "", bearer(who.token)...); resp.StatusCode != 404 && resp.StatusCode != 403 {
 					t.Errorf("%s GET %s: %d", who.name, p, resp.StatusCode)
 				}
+			}
+			if resp2, _ := download(t, srv, "/base/v2/sub/statements/"+subID+"/"+sid+"/export?format=csv", "en", bearer(who.token)...); resp2.StatusCode != 404 && resp2.StatusCode != 403 {
+				t.Errorf("%s downloads the sub bill: %d", who.name, resp2.StatusCode)
+			}
+			resp, _ := call(t, srv, "POST", "/base/v2/sub/statements", "en", fmt.Sprintf(`{"agencyId":%s,"from":"2026-01-01","to":%q}`, subID, today), bearer(who.token)...)
+			if resp.StatusCode != 404 && resp.StatusCode != 403 {
+				t.Errorf("%s creates a sub statement: %d", who.name, resp.StatusCode)
 			}
 		}
 
