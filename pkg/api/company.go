@@ -19,7 +19,7 @@ func companyInfo(a agency.Agency) CompanyInfo {
 		logo = "/base/v2/company/logo?agency=" + strconv.FormatInt(a.ID, 10)
 	}
 	return CompanyInfo{ID: a.ID, Code: a.Code, Name: a.Name, Alias: a.Alias, Address: a.Address, Logo: logo, ProxyLevel: a.ProxyLevel,
-		Config: CompanyConfig{CommonConfig: a.Common()}, Branding: a.Branding()}
+		Config: companyConfig(a), Branding: a.Branding()}
 }
 
 // logoBodyLimit is what the upload reads at most: one byte over the 2MB

@@ -42,6 +42,23 @@ type UserInfo struct {
 // CompanyConfig wraps commonConfig as the portal reads it.
 type CompanyConfig struct {
 	CommonConfig auth.CommonConfig `json:"commonConfig"`
+	// Restrictions are the agency's switches that shopping and ordering
+	// obey: the portal hides what they forbid.
+	Restrictions Restrictions `json:"restrictions"`
+}
+
+// Restrictions are the agency settings that limit what its users may do.
+type Restrictions struct {
+	DisablePayment bool `json:"disablePayment"`
+	OnlyOwnOrders  bool `json:"showOnlyOwnOrders"`
+	HidePNRBooking bool `json:"hidePnrBooking"`
+	HideMainland   bool `json:"hideMainlandContent"`
+}
+
+// companyConfig is the config block of an agency's company answer.
+func companyConfig(a agency.Agency) CompanyConfig {
+	return CompanyConfig{CommonConfig: a.Common(), Restrictions: Restrictions{DisablePayment: a.DisablePayment,
+		OnlyOwnOrders: a.OnlyOwnOrders, HidePNRBooking: a.HidePNRBooking, HideMainland: a.HideMainland}}
 }
 
 // CompanyInfo is the user's agency (spec §3 Company).
@@ -114,7 +131,7 @@ func BuildMe(r *http.Request, s Services, p auth.Principal) (Me, error) {
 			Avatar: avatar, Status: u.Status, Config: UserConfig{DateFormat: u.DateFormat, DefaultRegion: u.DefaultRegion},
 			Cities: u.FavouriteCities(), Countries: u.FavouriteCountries(), Passengers: u.FavouritePassengers()},
 		Company: CompanyInfo{ID: a.ID, Code: a.Code, Name: a.Name, Alias: a.Alias, Address: a.Address, Logo: logo, ProxyLevel: a.ProxyLevel,
-			Config: CompanyConfig{CommonConfig: a.Common()}, Branding: a.Branding()},
+			Config: companyConfig(a), Branding: a.Branding()},
 		Permissions:   perms,
 		WebsitePrefix: s.WebsitePrefix,
 		Iframe:        p.Iframe,

@@ -49,6 +49,14 @@ func TestAgencyManagementAPI(t *testing.T) {
 		if resp.StatusCode != 200 || !strings.Contains(env.Message+string(env.Data), "settlement currency has changed") {
 			t.Errorf("config with a new currency: %d %s", resp.StatusCode, env.Data)
 		}
+		// The agency's restrictions reach its users with their session.
+		resp, _ = call(t, srv, "PUT", "/base/v2/agencies/"+kid+"/config", "en",
+			`{"settings":{"settlementCurrency":"HKD","enableFlightService":true,"isShowBill":true,"disablePayment":true,"hidePnrBooking":true}}`, bearer(demo.Token)...)
+		kowloonAdmin := loginAs(t, srv, "kowloon-admin", "start-pass-1")
+		_, env = call(t, srv, "GET", "/base/v2/me", "en", "", bearer(kowloonAdmin.Token)...)
+		if resp.StatusCode != 200 || !strings.Contains(string(env.Data), `"restrictions":{"disablePayment":true,"showOnlyOwnOrders":false,"hidePnrBooking":true,"hideMainlandContent":false}`) {
+			t.Errorf("restrictions in /me: %d %s", resp.StatusCode, env.Data)
+		}
 		resp, env = call(t, srv, "PUT", "/base/v2/agencies/"+kid+"/config", "en", `{"flight":{"maxResponseTime":900}}`, bearer(demo.Token)...)
 		if resp.StatusCode != 400 || !strings.Contains(string(env.Data), "1 to 60 seconds") {
 			t.Errorf("bad config: %d %s", resp.StatusCode, env.Data)
