@@ -38,7 +38,8 @@ func New() *Root {
 	cmd.PersistentFlags().String("db", "", "database: a SQLite file path or sqlite: URL, or a postgres:// URL (default ./var/voyage.db)")
 	cmd.PersistentFlags().String("log-level", "", "log level: debug, info, warn, error")
 	r.Cmd = cmd
-	cmd.AddCommand(r.serveCmd(), r.migrateCmd(), r.demoCmd(), r.versionCmd(), r.superadminCmd())
+	cmd.AddCommand(r.serveCmd(), r.migrateCmd(), r.demoCmd(), r.versionCmd(), r.superadminCmd(),
+		r.agencyCmd(), r.creditCmd(), r.fundsCmd(), r.apikeyCmd(), r.userCmd(), r.ratesCmd())
 	return r
 }
 
@@ -46,7 +47,7 @@ func New() *Root {
 func (r *Root) Execute(ctx context.Context) int {
 	if err := r.Cmd.ExecuteContext(ctx); err != nil {
 		fmt.Fprintln(r.Err, "voyage:", err)
-		return 1
+		return exitCode(err)
 	}
 	return 0
 }

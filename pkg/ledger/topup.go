@@ -51,6 +51,36 @@ type topUpPlan struct {
 	rate, percent                  decimal.Decimal
 }
 
+// TopUpPlan is what a top-up would post: the amount received, its
+// conversion, the fee and the amount credited.
+type TopUpPlan struct {
+	Received, Gross, Fee, Credited money.Amount
+	Rate, FeePercent               decimal.Decimal
+}
+
+// Plan validates t and computes its figures without posting anything (a
+// dry run).
+func (t TopUp) Plan() (TopUpPlan, error) {
+	if t.IdempotencyKey == "" || len(t.IdempotencyKey) > 90 {
+		return TopUpPlan{}, fault.Validation(map[string]string{"idempotencyKey": "ledger.error.idempotencyKey"})
+	}
+	p, err := t.plan()
+	if err != nil {
+		return TopUpPlan{}, err
+	}
+	return TopUpPlan{Received: p.received, Gross: p.gross, Fee: p.fee, Credited: p.credited, Rate: p.rate, FeePercent: p.percent}, nil
+}
+
+// KeyUsed reports whether an agency already posted a transfer under key.
+func (l *Ledger) KeyUsed(ctx context.Context, agencyID int64, key string) (bool, error) {
+	var n int
+	err := l.db.GetContext(ctx, &n, l.db.Rebind(`SELECT COUNT(*) FROM ledger_transfers WHERE agency_id = ? AND idempotency_key = ?`), agencyID, key)
+	if err != nil {
+		return false, fmt.Errorf("ledger: find key: %w", err)
+	}
+	return n > 0, nil
+}
+
 func (t TopUp) plan() (topUpPlan, error) {
 	errs := map[string]string{}
 	var p topUpPlan

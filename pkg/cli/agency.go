@@ -1,0 +1,276 @@
+package cli
+
+import (
+	"strconv"
+
+	"github.com/spf13/cobra"
+
+	"github.com/voyage/voyage/pkg/agency"
+	"github.com/voyage/voyage/pkg/auth"
+)
+
+func (r *Root) agencyCmd() *cobra.Command {
+	return adminNoun("agency", "Manage the agencies of the network, as the provider",
+		r.agencyListCmd(), r.agencyShowCmd(), r.agencyCreateCmd(), r.agencyUpdateCmd(),
+		r.agencyStatusCmd("block", agency.StatusBlocked), r.agencyStatusCmd("unblock", agency.StatusActive))
+}
+
+// agencyList is what `agency list` prints in the machine formats.
+type agencyList struct {
+	Items    []agency.Summary `json:"items"`
+	Total    int              `json:"total"`
+	Page     int              `json:"page"`
+	PageSize int              `json:"pageSize"`
+}
+
+func (r *Root) agencyListCmd() *cobra.Command {
+	var f agency.ListFilter
+	cmd := &cobra.Command{
+		Use:   "list [--keyword K] [--status active|blocked] [--page N] [--page-size N]",
+		Short: "List every agency below the provider, newest first",
+		Args:  args(cobra.NoArgs),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if f.Status != "" && f.Status != agency.StatusActive && f.Status != agency.StatusBlocked {
+				return usageErr(errorf("--status must be active or blocked"))
+			}
+			a, actor, err := r.openAsProvider(cmd)
+			if err != nil {
+				return err
+			}
+			defer a.Close()
+			f.Page, f.PageSize = auth.ClampPage(f.Page, f.PageSize)
+			items, total, err := a.AgencyAdmin.List(cmd.Context(), actor, f)
+			if err != nil {
+				return explain(err)
+			}
+			v := view{Data: agencyList{Items: items, Total: total, Page: f.Page, PageSize: f.PageSize},
+				Headers: []string{"id", "code", "name", "status", "currency", "balance", "credit limit", "available", "contact email"}}
+			for _, s := range items {
+				v.Rows = append(v.Rows, []string{fmtID(s.ID), s.Code, s.Name, s.Status, s.Currency, s.Balance, s.CreditLimit, s.Available, s.ContactEmail})
+			}
+			if err := render(cmd, v); err != nil {
+				return err
+			}
+			if shown := (f.Page-1)*f.PageSize + len(items); shown < total {
+				note(cmd, "page %d, %d of %d agencies; next: --page %d", f.Page, len(items), total, f.Page+1)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&f.Keyword, "keyword", "", "match name, alias, code or contact email")
+	cmd.Flags().StringVar(&f.Status, "status", "", "active or blocked")
+	cmd.Flags().IntVar(&f.Page, "page", 1, "page, from 1")
+	cmd.Flags().IntVar(&f.PageSize, "page-size", auth.DefaultPageSize, "agencies per page (at most 100)")
+	return cmd
+}
+
+func (r *Root) agencyShowCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "show ID",
+		Short: "Show an agency: profile, wallet (balance, credit limit, available), settings and API keys",
+		Args:  args(cobra.ExactArgs(1)),
+		RunE: func(cmd *cobra.Command, argv []string) error {
+			id, err := parseID("agency id", argv[0])
+			if err != nil {
+				return err
+			}
+			a, actor, err := r.openAsProvider(cmd)
+			if err != nil {
+				return err
+			}
+			defer a.Close()
+			d, err := a.AgencyAdmin.Get(cmd.Context(), actor, id, a.Auth.APIKeys)
+			if err != nil {
+				return explain(err)
+			}
+			return render(cmd, detailView(d))
+		},
+	}
+}
+
+func detailView(d agency.Detail) view {
+	st := d.Config.Settings
+	parent := ""
+	if d.ParentID != nil {
+		parent = fmtID(*d.ParentID)
+	}
+	period := ""
+	if d.CreditPeriod > 0 {
+		period = strconv.Itoa(d.CreditPeriod) + " " + d.CreditPeriodUnit
+	}
+	rows := [][]string{
+		{"ID", fmtID(d.ID)}, {"Code", d.Code}, {"Name", d.Name}, {"Alias", d.Alias}, {"Status", d.Status},
+		{"Parent", parent}, {"Level", strconv.Itoa(d.ProxyLevel)}, {"Created", fmtTime(d.CreatedAt)},
+		{"Contact", d.ContactName}, {"Contact email", d.ContactEmail}, {"Contact phone", d.ContactPhone},
+		{"Address", d.Profile.Address},
+		{"Currency", d.Currency}, {"Balance", d.Balance}, {"Credit limit", d.CreditLimit}, {"Available", d.Available},
+		{"Credit period", period},
+		{"Flight service", yesNo(st.EnableFlight)}, {"Train service", yesNo(st.EnableTrain)},
+		{"Can create sub-agency", yesNo(st.CanCreateSubAgency)}, {"Show bill", yesNo(st.IsShowBill)},
+		{"Email language", st.EmailLanguage}, {"Payment disabled", yesNo(st.DisablePayment)},
+		{"API keys", strconv.Itoa(len(d.APIKeys))},
+	}
+	return view{Data: d, Rows: rows, KeyValue: true}
+}
+
+// profileFlags are the agency profile's flags shared by create and update.
+type profileFlags struct{ p agency.Profile }
+
+func (pf *profileFlags) register(cmd *cobra.Command) {
+	fl := cmd.Flags()
+	fl.StringVar(&pf.p.Name, "name", "", "agency name")
+	fl.StringVar(&pf.p.Alias, "alias", "", "short name")
+	fl.StringVar(&pf.p.Address, "address", "", "postal address")
+	fl.StringVar(&pf.p.ContactName, "contact-name", "", "contact person")
+	fl.StringVar(&pf.p.ContactEmail, "contact-email", "", "contact email (receives top-up notices)")
+	fl.StringVar(&pf.p.ContactPhone, "contact-phone", "", "contact phone")
+	fl.StringVar(&pf.p.CustomerService, "customer-service", "", "dedicated customer service contact")
+	fl.StringVar(&pf.p.ExtraInfo, "extra-info", "", "free notes")
+}
+
+// overlay copies the flags that were given onto p.
+func (pf *profileFlags) overlay(cmd *cobra.Command, p *agency.Profile) {
+	set := func(name string, dst *string, v string) {
+		if cmd.Flags().Changed(name) {
+			*dst = v
+		}
+	}
+	set("name", &p.Name, pf.p.Name)
+	set("alias", &p.Alias, pf.p.Alias)
+	set("address", &p.Address, pf.p.Address)
+	set("contact-name", &p.ContactName, pf.p.ContactName)
+	set("contact-email", &p.ContactEmail, pf.p.ContactEmail)
+	set("contact-phone", &p.ContactPhone, pf.p.ContactPhone)
+	set("customer-service", &p.CustomerService, pf.p.CustomerService)
+	set("extra-info", &p.ExtraInfo, pf.p.ExtraInfo)
+}
+
+func (r *Root) agencyCreateCmd() *cobra.Command {
+	var pf profileFlags
+	var currency, lang string
+	var flight, train, subAgencies bool
+	var super agency.NewSuperAdmin
+	cmd := &cobra.Command{
+		Use:   "create --name N --contact-name N --contact-email E --contact-phone P --super-username U [flags]",
+		Short: "Create an agency directly below the provider, with its super admin",
+		Long: "Create an agency directly below the provider, with its super admin account.\n" +
+			"The new agency's parent is always the provider: a sub-agency of another agency\n" +
+			"is created by that agency (portal or API). Without --super-password a password\n" +
+			"is generated and printed once.",
+		Args: args(cobra.NoArgs),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			a, actor, err := r.openAsProvider(cmd)
+			if err != nil {
+				return err
+			}
+			defer a.Close()
+			generated := super.Password == ""
+			if generated {
+				super.Password = newPassword()
+			}
+			if super.Email == "" {
+				super.Email = pf.p.ContactEmail
+			}
+			req := agency.CreateRequest{Profile: pf.p, SuperUser: super, Config: agency.Config{Settings: agency.Settings{
+				EnableFlight: flight, EnableTrain: train, CanCreateSubAgency: subAgencies, IsShowBill: true,
+				SettlementCurrency: currency, EmailLanguage: lang}}}
+			created, err := a.AgencyAdmin.Create(cmd.Context(), actor, req)
+			if err != nil {
+				return explain(err)
+			}
+			d, err := a.AgencyAdmin.Get(cmd.Context(), actor, created.ID, a.Auth.APIKeys)
+			if err != nil {
+				return explain(err)
+			}
+			if err := render(cmd, detailView(d)); err != nil {
+				return err
+			}
+			if generated {
+				note(cmd, "super admin %s created with the password: %s (shown only now)", super.Username, super.Password)
+			} else {
+				note(cmd, "super admin %s created", super.Username)
+			}
+			return nil
+		},
+	}
+	pf.register(cmd)
+	fl := cmd.Flags()
+	fl.StringVar(&currency, "currency", "CNY", "settlement currency")
+	fl.StringVar(&lang, "email-language", "en", "language of the agency's emails: en or zh")
+	fl.BoolVar(&flight, "flight", true, "enable the flight service")
+	fl.BoolVar(&train, "train", false, "enable the train service")
+	fl.BoolVar(&subAgencies, "can-create-sub-agency", false, "let the agency create sub-agencies")
+	fl.StringVar(&super.Username, "super-username", "", "the super admin's username")
+	fl.StringVar(&super.Email, "super-email", "", "the super admin's email (default: the contact email)")
+	fl.StringVar(&super.Nickname, "super-nickname", "", "the super admin's display name")
+	fl.StringVar(&super.Password, "super-password", "", "the super admin's password, 6–15 characters (default: generate one)")
+	for _, f := range []string{"name", "contact-name", "contact-email", "contact-phone", "super-username"} {
+		_ = cmd.MarkFlagRequired(f)
+	}
+	return cmd
+}
+
+func (r *Root) agencyUpdateCmd() *cobra.Command {
+	var pf profileFlags
+	cmd := &cobra.Command{
+		Use:   "update ID [--name N] [--alias A] [--address A] [--contact-name N] [--contact-email E] [--contact-phone P] ...",
+		Short: "Change an agency's profile; what is not given stays as it is",
+		Args:  args(cobra.ExactArgs(1)),
+		RunE: func(cmd *cobra.Command, argv []string) error {
+			id, err := parseID("agency id", argv[0])
+			if err != nil {
+				return err
+			}
+			a, actor, err := r.openAsProvider(cmd)
+			if err != nil {
+				return err
+			}
+			defer a.Close()
+			cur, err := a.AgencyAdmin.Get(cmd.Context(), actor, id, nil)
+			if err != nil {
+				return explain(err)
+			}
+			p := cur.Profile
+			pf.overlay(cmd, &p)
+			if _, err := a.AgencyAdmin.Update(cmd.Context(), actor, id, p); err != nil {
+				return explain(err)
+			}
+			d, err := a.AgencyAdmin.Get(cmd.Context(), actor, id, a.Auth.APIKeys)
+			if err != nil {
+				return explain(err)
+			}
+			return render(cmd, detailView(d))
+		},
+	}
+	pf.register(cmd)
+	return cmd
+}
+
+func (r *Root) agencyStatusCmd(verb, status string) *cobra.Command {
+	short := "Block an agency: its users can no longer log in"
+	if status == agency.StatusActive {
+		short = "Unblock an agency"
+	}
+	return &cobra.Command{
+		Use:   verb + " ID",
+		Short: short,
+		Args:  args(cobra.ExactArgs(1)),
+		RunE: func(cmd *cobra.Command, argv []string) error {
+			id, err := parseID("agency id", argv[0])
+			if err != nil {
+				return err
+			}
+			a, actor, err := r.openAsProvider(cmd)
+			if err != nil {
+				return err
+			}
+			defer a.Close()
+			ag, err := a.AgencyAdmin.SetStatus(cmd.Context(), actor, id, status)
+			if err != nil {
+				return explain(err)
+			}
+			return render(cmd, view{Data: map[string]any{"id": ag.ID, "name": ag.Name, "status": ag.Status},
+				Rows: [][]string{{"ID", fmtID(ag.ID)}, {"Name", ag.Name}, {"Status", ag.Status}}, KeyValue: true})
+		},
+	}
+}

@@ -1,0 +1,283 @@
+package cli
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/voyage/voyage/pkg/agency"
+	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/pkg/ledger"
+	"github.com/voyage/voyage/pkg/money"
+)
+
+func (r *Root) creditCmd() *cobra.Command {
+	return adminNoun("credit", "An agency's credit line, as the provider", r.creditSetCmd())
+}
+
+func (r *Root) fundsCmd() *cobra.Command {
+	return adminNoun("funds", "Money an agency sent the provider, as the provider", r.fundsAddCmd())
+}
+
+// creditPlan is what `credit set --dry-run` prints.
+type creditPlan struct {
+	DryRun         bool   `json:"dryRun"`
+	AgencyID       int64  `json:"agencyId"`
+	Agency         string `json:"agency"`
+	Currency       string `json:"currency"`
+	CreditLimit    string `json:"creditLimit"`
+	NewCreditLimit string `json:"newCreditLimit"`
+	Balance        string `json:"balance"`
+	Available      string `json:"available"`
+	NewAvailable   string `json:"newAvailable"`
+	CreditPeriod   int    `json:"creditPeriod"`
+	PeriodUnit     string `json:"creditPeriodUnit"`
+}
+
+func (r *Root) creditSetCmd() *cobra.Command {
+	var id int64
+	var limit, unit string
+	var period int
+	var dryRun, yes bool
+	cmd := &cobra.Command{
+		Use:   "set --agency ID --limit AMOUNT [--period N --unit day|week|month|year] [--dry-run] [--yes]",
+		Short: "Set an agency's credit limit (in its settlement currency) and credit period",
+		Long: "Set an agency's credit limit, in its settlement currency, and its credit period;\n" +
+			"the period stays as it is unless --period or --unit is given. Asks for\n" +
+			"confirmation at a terminal unless --yes; --dry-run only shows what would change.",
+		Args: args(cobra.NoArgs),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := requireAgency(id); err != nil {
+				return err
+			}
+			a, actor, err := r.openAsProvider(cmd)
+			if err != nil {
+				return err
+			}
+			defer a.Close()
+			ctx := cmd.Context()
+			ag, err := a.AgencyAdmin.Managed(ctx, actor, id)
+			if err != nil {
+				return explain(err)
+			}
+			req := agency.CreditRequest{CreditLimit: limit, CreditPeriod: ag.CreditPeriod, CreditPeriodUnit: ag.CreditPeriodUnit}
+			if cmd.Flags().Changed("period") {
+				req.CreditPeriod = period
+			}
+			if cmd.Flags().Changed("unit") {
+				req.CreditPeriodUnit = unit
+			}
+			// The checks SetCredit makes, so that a dry run refuses what the
+			// real run would.
+			errs := map[string]string{}
+			newLimit, perr := money.Parse(limit, ag.SettlementCurrency)
+			if strings.TrimSpace(limit) == "" || perr != nil || newLimit.Minor < 0 {
+				errs["creditLimit"] = "ledger.error.creditLimit"
+			}
+			if req.CreditPeriodUnit == "" {
+				req.CreditPeriodUnit = "month"
+			}
+			if !slices.Contains(agency.CreditPeriodUnits, req.CreditPeriodUnit) {
+				errs["creditPeriodUnit"] = "agency.error.creditPeriodUnit"
+			}
+			if req.CreditPeriod < 0 || req.CreditPeriod > 366 {
+				errs["creditPeriod"] = "agency.error.creditPeriod"
+			}
+			if len(errs) > 0 {
+				return explain(fault.Validation(errs))
+			}
+			bal, err := a.Ledger.WalletBalance(ctx, ag.ID, ag.SettlementCurrency)
+			if err != nil {
+				return err
+			}
+			amt := func(v int64) string { return money.Amount{Minor: v, Currency: ag.SettlementCurrency}.String() }
+			plan := creditPlan{DryRun: dryRun, AgencyID: ag.ID, Agency: ag.Name, Currency: ag.SettlementCurrency,
+				CreditLimit: amt(bal.CreditLimit), NewCreditLimit: newLimit.String(), Balance: amt(bal.Balance),
+				Available: amt(bal.Available()), NewAvailable: amt(bal.Balance + newLimit.Minor),
+				CreditPeriod: req.CreditPeriod, PeriodUnit: req.CreditPeriodUnit}
+			if dryRun {
+				if err := render(cmd, creditPlanView(plan)); err != nil {
+					return err
+				}
+				note(cmd, "dry run: nothing was changed")
+				return nil
+			}
+			q := fmt.Sprintf("Set the credit limit of %s (%d) from %s to %s %s?", ag.Name, ag.ID, plan.CreditLimit, plan.NewCreditLimit, ag.SettlementCurrency)
+			if err := confirm(cmd, yes, q); err != nil {
+				return err
+			}
+			sum, err := a.AgencyAdmin.SetCredit(ctx, actor, id, req)
+			if err != nil {
+				return explain(err)
+			}
+			return render(cmd, view{Data: sum, KeyValue: true, Rows: [][]string{
+				{"ID", fmtID(sum.ID)}, {"Name", sum.Name}, {"Currency", sum.Currency}, {"Balance", sum.Balance},
+				{"Credit limit", sum.CreditLimit}, {"Available", sum.Available},
+				{"Credit period", strconv.Itoa(req.CreditPeriod) + " " + req.CreditPeriodUnit}}})
+		},
+	}
+	fl := cmd.Flags()
+	fl.Int64Var(&id, "agency", 0, "agency id (required)")
+	fl.StringVar(&limit, "limit", "", "the new credit limit, in the agency's settlement currency (required)")
+	fl.IntVar(&period, "period", 0, "credit period length, 0–366")
+	fl.StringVar(&unit, "unit", "", "credit period unit: day, week, month or year")
+	fl.BoolVar(&dryRun, "dry-run", false, "show what would change, change nothing")
+	fl.BoolVarP(&yes, "yes", "y", false, "do not ask for confirmation")
+	_ = cmd.MarkFlagRequired("agency")
+	_ = cmd.MarkFlagRequired("limit")
+	return cmd
+}
+
+func creditPlanView(p creditPlan) view {
+	return view{Data: p, KeyValue: true, Rows: [][]string{
+		{"Agency", fmt.Sprintf("%s (%d)", p.Agency, p.AgencyID)}, {"Currency", p.Currency},
+		{"Credit limit", p.CreditLimit + " -> " + p.NewCreditLimit}, {"Balance", p.Balance},
+		{"Available", p.Available + " -> " + p.NewAvailable},
+		{"Credit period", strconv.Itoa(p.CreditPeriod) + " " + p.PeriodUnit}}}
+}
+
+// fundsPlan is what `funds add --dry-run` prints: the figures TopUp would post.
+type fundsPlan struct {
+	DryRun           bool   `json:"dryRun"`
+	AgencyID         int64  `json:"agencyId"`
+	Agency           string `json:"agency"`
+	Currency         string `json:"currency"`
+	CurrencyReceived string `json:"currencyReceived"`
+	AmountReceived   string `json:"amountReceived"`
+	ExchangeRate     string `json:"exchangeRate"`
+	Gross            string `json:"gross"`
+	FeePercent       string `json:"feePercent"`
+	Fee              string `json:"fee"`
+	Credited         string `json:"credited"`
+	Balance          string `json:"balance"`
+	NewBalance       string `json:"newBalance"`
+	Reference        string `json:"reference"`
+	IdempotencyKey   string `json:"idempotencyKey"`
+	KeyUsed          bool   `json:"idempotencyKeyUsed"`
+}
+
+func (r *Root) fundsAddCmd() *cobra.Command {
+	var id int64
+	var t ledger.TopUp
+	var dryRun, yes bool
+	cmd := &cobra.Command{
+		Use:   "add --agency ID --amount AMOUNT --currency CUR --reference REF --idempotency-key KEY [flags]",
+		Short: "Top an agency's wallet up with money it sent (once per idempotency key)",
+		Long: "Credit an agency's wallet with money it sent the provider. --amount is what the\n" +
+			"wallet is credited, in --currency. When the money arrived in another currency or\n" +
+			"with a fee, give --currency-received, --amount-received, --rate and --fee-percent:\n" +
+			"the ledger computes the credited amount and refuses the top-up when --amount\n" +
+			"disagrees. Without --amount-received, the amount received is --amount at rate 1.\n" +
+			"The same --idempotency-key never credits twice: a repeat with the same figures\n" +
+			"replays the first top-up, with other figures it is refused (exit code 4).\n" +
+			"Asks for confirmation at a terminal unless --yes; --dry-run only shows the figures.",
+		Args: args(cobra.NoArgs),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := requireAgency(id); err != nil {
+				return err
+			}
+			if strings.TrimSpace(t.Amount) == "" && strings.TrimSpace(t.AmountReceived) == "" {
+				return usageErr(errorf("give --amount (the amount credited) or --amount-received"))
+			}
+			t.Currency = strings.ToUpper(strings.TrimSpace(t.Currency))
+			t.CurrencyReceived = strings.ToUpper(strings.TrimSpace(t.CurrencyReceived))
+			if t.CurrencyReceived == "" {
+				t.CurrencyReceived = t.Currency
+			}
+			if strings.TrimSpace(t.AmountReceived) == "" {
+				t.AmountReceived = t.Amount
+			}
+			if strings.TrimSpace(t.ExchangeRate) == "" && t.CurrencyReceived == t.Currency {
+				t.ExchangeRate = "1"
+			}
+			a, actor, err := r.openAsProvider(cmd)
+			if err != nil {
+				return err
+			}
+			defer a.Close()
+			ctx := cmd.Context()
+			ag, err := a.AgencyAdmin.Managed(ctx, actor, id)
+			if err != nil {
+				return explain(err)
+			}
+			p, err := t.Plan()
+			if err != nil {
+				return explain(err)
+			}
+			received, gross, fee, credited, rate, percent := p.Received, p.Gross, p.Fee, p.Credited, p.Rate, p.FeePercent
+			bal, err := a.Ledger.WalletBalance(ctx, ag.ID, t.Currency)
+			if err != nil {
+				return err
+			}
+			used, err := a.Ledger.KeyUsed(ctx, ag.ID, t.IdempotencyKey)
+			if err != nil {
+				return err
+			}
+			plan := fundsPlan{DryRun: dryRun, AgencyID: ag.ID, Agency: ag.Name, Currency: t.Currency, CurrencyReceived: t.CurrencyReceived,
+				AmountReceived: received.String(), ExchangeRate: rate.String(), Gross: gross.String(), FeePercent: percent.String(),
+				Fee: fee.String(), Credited: credited.String(), Reference: strings.TrimSpace(t.Reference), IdempotencyKey: t.IdempotencyKey,
+				Balance: money.Amount{Minor: bal.Balance, Currency: t.Currency}.String(), KeyUsed: used,
+				NewBalance: money.Amount{Minor: bal.Balance + credited.Minor, Currency: t.Currency}.String()}
+			if dryRun {
+				if err := render(cmd, fundsPlanView(plan)); err != nil {
+					return err
+				}
+				if used {
+					note(cmd, "dry run: nothing was changed; the idempotency key %q is already used: a real run replays it (same figures) or is refused (other figures)", t.IdempotencyKey)
+				} else {
+					note(cmd, "dry run: nothing was changed")
+				}
+				return nil
+			}
+			q := fmt.Sprintf("Credit %s %s to %s (%d), reference %q?", credited, t.Currency, ag.Name, ag.ID, plan.Reference)
+			if err := confirm(cmd, yes, q); err != nil {
+				return err
+			}
+			t.CreatedBy = actor.Username
+			res, err := a.AgencyAdmin.AddFunds(ctx, actor, id, t, a.Catalog)
+			if err != nil {
+				return explain(err)
+			}
+			if err := render(cmd, view{Data: res, KeyValue: true, Rows: [][]string{
+				{"Transfer", fmtID(res.TransferID)}, {"Agency", fmt.Sprintf("%s (%d)", ag.Name, ag.ID)}, {"Currency", res.Currency},
+				{"Gross", res.Gross}, {"Fee", res.Fee}, {"Credited", res.Credited}, {"Balance", res.Balance},
+				{"Replayed", yesNo(res.Replayed)}}}); err != nil {
+				return err
+			}
+			if res.Replayed {
+				note(cmd, "replayed: this idempotency key was already posted; nothing new was credited")
+			}
+			return nil
+		},
+	}
+	fl := cmd.Flags()
+	fl.Int64Var(&id, "agency", 0, "agency id (required)")
+	fl.StringVar(&t.Amount, "amount", "", "amount credited to the wallet, in --currency")
+	fl.StringVar(&t.Currency, "currency", "", "wallet currency credited (required)")
+	fl.StringVar(&t.CurrencyReceived, "currency-received", "", "currency the money arrived in (default: --currency)")
+	fl.StringVar(&t.AmountReceived, "amount-received", "", "amount that arrived, in --currency-received (default: --amount)")
+	fl.StringVar(&t.ExchangeRate, "rate", "", "units of --currency per unit of --currency-received (1 when the same)")
+	fl.StringVar(&t.FeePercent, "fee-percent", "", "transaction fee percentage kept by the provider")
+	fl.StringVar(&t.Reference, "reference", "", "bank or payment reference (required)")
+	fl.StringVar(&t.IdempotencyKey, "idempotency-key", "", "unique key of this top-up: a repeat never credits twice (required)")
+	fl.StringVar(&t.Remark, "remark", "", "internal remark")
+	fl.BoolVar(&t.SendEmail, "send-email", false, "email the agency's contact a top-up notice")
+	fl.BoolVar(&dryRun, "dry-run", false, "show the figures, post nothing")
+	fl.BoolVarP(&yes, "yes", "y", false, "do not ask for confirmation")
+	for _, f := range []string{"agency", "currency", "reference", "idempotency-key"} {
+		_ = cmd.MarkFlagRequired(f)
+	}
+	return cmd
+}
+
+func fundsPlanView(p fundsPlan) view {
+	return view{Data: p, KeyValue: true, Rows: [][]string{
+		{"Agency", fmt.Sprintf("%s (%d)", p.Agency, p.AgencyID)},
+		{"Received", p.AmountReceived + " " + p.CurrencyReceived}, {"Rate", p.ExchangeRate},
+		{"Gross", p.Gross + " " + p.Currency}, {"Fee", p.Fee + " " + p.Currency + " (" + p.FeePercent + "%)"},
+		{"Credited", p.Credited + " " + p.Currency}, {"Balance", p.Balance + " -> " + p.NewBalance},
+		{"Reference", p.Reference}, {"Idempotency key", p.IdempotencyKey + map[bool]string{true: " (already used)", false: ""}[p.KeyUsed]}}}
+}

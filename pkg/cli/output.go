@@ -1,0 +1,231 @@
+package cli
+
+import (
+	"bufio"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/mattn/go-isatty"
+	"github.com/spf13/cobra"
+	"gopkg.in/yaml.v3"
+
+	"github.com/voyage/voyage/pkg/app"
+	"github.com/voyage/voyage/pkg/auth"
+)
+
+// Output formats of the admin commands.
+const (
+	FormatTable = "table"
+	FormatJSON  = "json"
+	FormatYAML  = "yaml"
+	FormatCSV   = "csv"
+)
+
+// adminNoun makes a noun command (agency, credit, funds…): its verbs share
+// --output, and a flag that does not parse is a usage error.
+func adminNoun(use, short string, verbs ...*cobra.Command) *cobra.Command {
+	cmd := &cobra.Command{Use: use, Short: short, Args: args(cobra.NoArgs),
+		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() }}
+	cmd.PersistentFlags().StringP("output", "o", FormatTable, "output format: table, json, yaml or csv")
+	cmd.SetFlagErrorFunc(flagError)
+	cmd.AddCommand(verbs...)
+	return cmd
+}
+
+func outputFormat(cmd *cobra.Command) (string, error) {
+	f, _ := cmd.Flags().GetString("output")
+	switch f = strings.ToLower(strings.TrimSpace(f)); f {
+	case "", FormatTable:
+		return FormatTable, nil
+	case FormatJSON, FormatYAML, FormatCSV:
+		return f, nil
+	}
+	return "", usageErr(fmt.Errorf("unknown --output %q: use table, json, yaml or csv", f))
+}
+
+// view is one answer of a command: Data for the machine formats, the same
+// content as rows for a table and CSV. With KeyValue the rows are
+// field/value pairs of one record.
+type view struct {
+	Data     any
+	Headers  []string
+	Rows     [][]string
+	KeyValue bool
+}
+
+// render writes v to the command's output in the format of --output.
+func render(cmd *cobra.Command, v view) error {
+	format, err := outputFormat(cmd)
+	if err != nil {
+		return err
+	}
+	w := cmd.OutOrStdout()
+	switch format {
+	case FormatJSON:
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(v.Data)
+	case FormatYAML:
+		// Through JSON, so that YAML has the same field names as JSON.
+		b, err := json.Marshal(v.Data)
+		if err != nil {
+			return err
+		}
+		var generic any
+		if err := json.Unmarshal(b, &generic); err != nil {
+			return err
+		}
+		enc := yaml.NewEncoder(w)
+		enc.SetIndent(2)
+		if err := enc.Encode(generic); err != nil {
+			return err
+		}
+		return enc.Close()
+	case FormatCSV:
+		cw := csv.NewWriter(w)
+		headers := v.Headers
+		if v.KeyValue {
+			headers = []string{"field", "value"}
+		}
+		if len(headers) > 0 {
+			_ = cw.Write(headers)
+		}
+		_ = cw.WriteAll(v.Rows)
+		return cw.Error()
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	if v.KeyValue {
+		for _, r := range v.Rows {
+			fmt.Fprintf(tw, "%s:\t%s\n", r[0], strings.Join(r[1:], " "))
+		}
+		return tw.Flush()
+	}
+	if len(v.Headers) > 0 {
+		up := make([]string, len(v.Headers))
+		for i, h := range v.Headers {
+			up[i] = strings.ToUpper(h)
+		}
+		fmt.Fprintln(tw, strings.Join(up, "\t"))
+	}
+	for _, r := range v.Rows {
+		fmt.Fprintln(tw, strings.Join(r, "\t"))
+	}
+	if len(v.Rows) == 0 && len(v.Headers) > 0 {
+		fmt.Fprintln(tw, "(none)")
+	}
+	return tw.Flush()
+}
+
+// note tells the person at the terminal something beside the answer: on
+// stdout with a table, on stderr with a machine format, so that the output
+// stays parseable.
+func note(cmd *cobra.Command, format string, a ...any) {
+	w := cmd.ErrOrStderr()
+	if f, _ := outputFormat(cmd); f == FormatTable {
+		w = cmd.OutOrStdout()
+	}
+	fmt.Fprintf(w, format+"\n", a...)
+}
+
+// isTerminal reports whether in is an interactive terminal (a variable for
+// the tests).
+var isTerminal = func(in io.Reader) bool {
+	f, ok := in.(*os.File)
+	if !ok {
+		return false
+	}
+	// Not os.ModeCharDevice: /dev/null is a character device too.
+	return isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd())
+}
+
+var errAborted = errors.New("aborted: nothing was changed")
+
+// confirm asks before a money move, unless --yes was given or stdin is not a
+// terminal (scripts, pipes); a refusal is errAborted.
+func confirm(cmd *cobra.Command, yes bool, question string) error {
+	in := cmd.InOrStdin()
+	if yes || !isTerminal(in) {
+		return nil
+	}
+	fmt.Fprintf(cmd.ErrOrStderr(), "%s [y/N]: ", question)
+	line, _ := bufio.NewReader(in).ReadString('\n')
+	switch strings.ToLower(strings.TrimSpace(line)) {
+	case "y", "yes":
+		return nil
+	}
+	return errAborted
+}
+
+// openAsProvider opens the application on --db and returns the provider's
+// principal the admin commands act as.
+func (r *Root) openAsProvider(cmd *cobra.Command) (*app.App, auth.Principal, error) {
+	if _, err := outputFormat(cmd); err != nil {
+		return nil, auth.Principal{}, err
+	}
+	cfg, err := r.config(cmd)
+	if err != nil {
+		return nil, auth.Principal{}, err
+	}
+	a, err := app.New(cmd.Context(), cfg)
+	if err != nil {
+		return nil, auth.Principal{}, err
+	}
+	provider, err := a.Agencies.Provider(cmd.Context())
+	if err != nil {
+		a.Close()
+		return nil, auth.Principal{}, fmt.Errorf("no provider agency in this database: %w", err)
+	}
+	actor := auth.Principal{AgencyID: provider.ID, Username: "cli:" + osUser(),
+		Subject: auth.Subject{Roles: []string{auth.RoleSuperUser}, ProxyLevel: 0}}
+	return a, actor, nil
+}
+
+// parseID reads a numeric id argument.
+func parseID(what, s string) (int64, error) {
+	id, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+	if err != nil || id <= 0 {
+		return 0, usageErr(fmt.Errorf("%s must be a positive number, got %q", what, s))
+	}
+	return id, nil
+}
+
+// requireAgency checks that --agency was given a usable id.
+func requireAgency(id int64) error {
+	if id <= 0 {
+		return usageErr(errors.New("--agency must be a positive agency id"))
+	}
+	return nil
+}
+
+func fmtTime(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format("2006-01-02 15:04:05Z")
+}
+
+func fmtTimePtr(t *time.Time) string {
+	if t == nil {
+		return ""
+	}
+	return fmtTime(*t)
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+func errorf(format string, a ...any) error { return fmt.Errorf(format, a...) }
+
+func fmtID(n int64) string { return strconv.FormatInt(n, 10) }
