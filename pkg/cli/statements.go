@@ -1,0 +1,252 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/voyage/voyage/pkg/agency"
+	"github.com/voyage/voyage/pkg/app"
+	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/docs"
+	"github.com/voyage/voyage/pkg/ledger"
+	"github.com/voyage/voyage/pkg/money"
+)
+
+func (r *Root) statementsCmd() *cobra.Command {
+	return adminNoun("statements", "Agency statements: create them, export them as files (finance batch runs)",
+		r.statementsRunCmd("create", false), r.statementsRunCmd("export", true))
+}
+
+type statementsOpts struct {
+	agency   int64
+	all      bool
+	from, to string
+	format   string
+	out      string
+	lang     string
+}
+
+// statementLine is what one agency's statement run reports.
+type statementLine struct {
+	AgencyID    int64  `json:"agencyId"`
+	Code        string `json:"code"`
+	Agency      string `json:"agency"`
+	StatementID int64  `json:"statementId"`
+	Currency    string `json:"currency"`
+	Opening     string `json:"openingBalance"`
+	Closing     string `json:"closingBalance"`
+	Entries     int    `json:"entries"`
+	File        string `json:"file,omitempty"`
+}
+
+func (r *Root) statementsRunCmd(verb string, export bool) *cobra.Command {
+	var o statementsOpts
+	short := "Create the statement of one agency (--agency) or of every agency (--all) for a period"
+	if export {
+		short = "Create and write statements as csv, xlsx or pdf files into --out, one agency at a time"
+	}
+	cmd := &cobra.Command{
+		Use:   verb + " (--agency ID | --all) --from YYYY-MM-DD --to YYYY-MM-DD",
+		Short: short,
+		Args:  args(cobra.NoArgs),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if (o.agency > 0) == o.all {
+				return usageErr(errors.New("give either --agency ID or --all"))
+			}
+			from, err := time.Parse(time.DateOnly, o.from)
+			if err != nil {
+				return usageErr(fmt.Errorf("--from must be YYYY-MM-DD, got %q", o.from))
+			}
+			to, err := time.Parse(time.DateOnly, o.to)
+			if err != nil || to.Before(from) {
+				return usageErr(fmt.Errorf("--to must be YYYY-MM-DD, not before --from, got %q", o.to))
+			}
+			if export {
+				if !slices.Contains([]string{docs.CSV, docs.XLSX, docs.PDF}, o.format) {
+					return usageErr(fmt.Errorf("--format must be csv, xlsx or pdf, got %q", o.format))
+				}
+				if err := os.MkdirAll(o.out, 0o750); err != nil {
+					return fmt.Errorf("create %s: %w", o.out, err)
+				}
+			}
+			a, actor, err := r.openAsProvider(cmd)
+			if err != nil {
+				return err
+			}
+			defer a.Close()
+			format, _ := outputFormat(cmd)
+			progress := newProgress(cmd.ErrOrStderr(), format)
+			n, entries, err := runStatements(cmd.Context(), a, actor, o, from, to.AddDate(0, 0, 1), export, func(l statementLine, done, total int) error {
+				progress.step(done, total, l)
+				return emitLine(cmd, format, l)
+			})
+			progress.finish()
+			if err != nil {
+				return explain(err)
+			}
+			if format == FormatTable {
+				what := "created"
+				if export {
+					what = "exported to " + o.out
+				}
+				fmt.Fprintf(cmd.OutOrStdout(), "%d statements (%d entries) %s\n", n, entries, what)
+			}
+			return nil
+		},
+	}
+	fl := cmd.Flags()
+	fl.Int64Var(&o.agency, "agency", 0, "one agency id")
+	fl.BoolVar(&o.all, "all", false, "every agency of the network")
+	fl.StringVar(&o.from, "from", "", "first day, YYYY-MM-DD (required)")
+	fl.StringVar(&o.to, "to", "", "last day, YYYY-MM-DD, inclusive (required)")
+	_ = cmd.MarkFlagRequired("from")
+	_ = cmd.MarkFlagRequired("to")
+	if export {
+		fl.StringVar(&o.format, "format", docs.CSV, "file format: csv, xlsx or pdf")
+		fl.StringVar(&o.out, "out", ".", "folder the files go to")
+		fl.StringVar(&o.lang, "lang", "en", "language of the documents: en, zh-cn or zh-tw")
+	}
+	return cmd
+}
+
+// runStatements creates (and with export writes) the statements one agency
+// at a time, reading the agency list a page at a time, so memory stays flat
+// however many agencies there are.
+func runStatements(ctx context.Context, a *app.App, actor auth.Principal, o statementsOpts, from, to time.Time, export bool,
+	each func(l statementLine, done, total int) error) (count, entries int, err error) {
+	one := func(ag agency.Agency, done, total int) error {
+		info, st, err := a.Ledger.CreateStatement(ctx, ag.ID, ag.SettlementCurrency, from, to, actor.Username)
+		if err != nil {
+			return err
+		}
+		l := statementLine{AgencyID: ag.ID, Code: ag.Code, Agency: ag.Name, StatementID: info.ID, Currency: info.Currency,
+			Opening: amount(info.Opening, info.Currency), Closing: amount(info.Closing, info.Currency), Entries: info.EntryCount}
+		if export {
+			l.File = filepath.Join(o.out, fmt.Sprintf("statement-%s-%s-%s.%s", ag.Code, from.Format("20060102"), to.AddDate(0, 0, -1).Format("20060102"), o.format))
+			if err := writeStatement(l.File, o.format, o.lang, a, ag, info, st); err != nil {
+				return err
+			}
+		}
+		count++
+		entries += info.EntryCount
+		return each(l, done, total)
+	}
+	if !o.all {
+		ag, err := a.AgencyAdmin.Managed(ctx, actor, o.agency)
+		if err != nil {
+			return 0, 0, err
+		}
+		return count, entries, one(ag, 1, 1)
+	}
+	const page = 100
+	done := 0
+	for p := 1; ; p++ {
+		list, total, err := a.AgencyAdmin.List(ctx, actor, agency.ListFilter{Page: p, PageSize: page})
+		if err != nil {
+			return count, entries, err
+		}
+		for _, s := range list {
+			ag, err := a.Agencies.Get(ctx, s.ID)
+			if err != nil {
+				return count, entries, err
+			}
+			done++
+			if err := one(ag, done, total); err != nil {
+				return count, entries, err
+			}
+		}
+		if len(list) < page {
+			return count, entries, nil
+		}
+	}
+}
+
+func writeStatement(path, format, lang string, a *app.App, ag agency.Agency, info ledger.StatementInfo, st ledger.Statement) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	doc := docs.Statement{AgencyName: ag.Name, AgencyCode: ag.Code, Info: info, Entries: st.Entries, InvoiceType: ag.InvoiceTypeOnExcel,
+		T: func(key string, args ...any) string { return a.Catalog.T(lang, key, args...) }}
+	switch format {
+	case docs.CSV:
+		err = docs.WriteCSV(f, doc)
+	case docs.XLSX:
+		err = docs.WriteXLSX(f, doc)
+	default:
+		err = docs.WritePDF(f, doc)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// emitLine writes one agency's line in a machine format as soon as it is
+// done (JSON Lines for json): nothing is held back for the end.
+func emitLine(cmd *cobra.Command, format string, l statementLine) error {
+	w := cmd.OutOrStdout()
+	switch format {
+	case FormatJSON:
+		return json.NewEncoder(w).Encode(l)
+	case FormatCSV:
+		_, err := fmt.Fprintf(w, "%d,%s,%q,%d,%s,%s,%s,%d,%s\n", l.AgencyID, l.Code, l.Agency, l.StatementID, l.Currency, l.Opening, l.Closing, l.Entries, l.File)
+		return err
+	case FormatYAML:
+		_, err := fmt.Fprintf(w, "- agencyId: %d\n  code: %s\n  statementId: %d\n  closingBalance: %q\n  entries: %d\n  file: %q\n", l.AgencyID, l.Code, l.StatementID, l.Closing, l.Entries, l.File)
+		return err
+	}
+	return nil
+}
+
+// progress draws a bar on a terminal and plain lines otherwise.
+type progress struct {
+	w        io.Writer
+	terminal bool
+	plain    bool
+	drawn    bool
+}
+
+func newProgress(w io.Writer, format string) *progress {
+	r, ok := w.(io.Reader) // an *os.File is both
+	return &progress{w: w, terminal: ok && isTerminal(r), plain: format == FormatTable}
+}
+
+func amount(minor int64, currency string) string {
+	return money.Amount{Minor: minor, Currency: currency}.String()
+}
+
+func (p *progress) step(done, total int, l statementLine) {
+	switch {
+	case p.terminal:
+		const width = 30
+		filled := width
+		if total > 0 {
+			filled = done * width / total
+		}
+		fmt.Fprintf(p.w, "\r[%s%s] %d/%d %s", strings.Repeat("=", filled), strings.Repeat(" ", width-filled), done, total, l.Code)
+		p.drawn = true
+	case p.plain:
+		line := fmt.Sprintf("%d/%d %s %s: %d entries, closing %s %s", done, total, l.Code, l.Agency, l.Entries, l.Closing, l.Currency)
+		if l.File != "" {
+			line += " → " + l.File
+		}
+		fmt.Fprintln(p.w, line)
+	}
+}
+
+func (p *progress) finish() {
+	if p.drawn {
+		fmt.Fprintln(p.w)
+	}
+}
