@@ -10,7 +10,7 @@ VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo de
 LDFLAGS   := -X github.com/voyage/voyage/pkg/app.Version=$(VERSION)
 CHROMIUM  ?= /usr/bin/chromium
 
-.PHONY: all run build deps islands generate check-generated vet test test-go test-islands test-browser bench chromium clean
+.PHONY: all run build deps islands generate check-generated vet test test-go test-islands test-browser bench chromium clean docs
 
 all: build
 
@@ -68,6 +68,10 @@ chromium:
 
 test-browser: build chromium
 	VOYAGE_BIN=$(CURDIR)/$(BIN) CHROMIUM=$(CHROMIUM) node --test --test-concurrency=1 e2e/
+
+# The command reference in docs/cli (a test fails when it is stale).
+docs:
+	$(GO) run ./cmd/voyage docs --dir docs/cli
 
 bench: generate
 	$(GO) test -run '^$$' -bench . -benchmem -count=1 ./...
