@@ -44,6 +44,11 @@ type APIKeyRequest struct {
 	Roles []string `json:"roles" jsonschema:"description=roles the key acts with; default operator and finance"`
 }
 
+// StatusRequest is PUT /base/v2/agencies/{id}/status.
+type StatusRequest struct {
+	Status string `json:"status" jsonschema:"enum=active,enum=blocked"`
+}
+
 // Wallet is GET /base/v2/wallet.
 type Wallet struct {
 	Balance     Money `json:"balance"`
@@ -237,6 +242,58 @@ func registerAgencies(rt *Router, s Services) {
 			return nil, err
 		}
 		return s.Auth.CreateAPIKey(r.Context(), id, req.Name, req.Roles, Principal(r).UserID)
+	})
+
+	rt.Handle("GET /base/v2/agencies/{id}/apikeys", Operation{
+		ID: "listAgencyAPIKeys", Tag: "agencies", Role: auth.RoleFinance, Allow: manages,
+		Summary: "A managed agency's API keys (prefixes only, never the keys)", Response: []auth.APIKey{},
+		Errors: []int{fault.CodeNotFound},
+	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
+		id, err := PathID(r, "id")
+		if err != nil {
+			return nil, err
+		}
+		if _, err := s.AgencyService.Managed(r.Context(), Principal(r), id); err != nil {
+			return nil, err
+		}
+		return s.Auth.APIKeys(r.Context(), id)
+	})
+
+	rt.Handle("DELETE /base/v2/agencies/{id}/apikeys/{key}", Operation{
+		ID: "revokeAgencyAPIKey", Tag: "agencies", Role: auth.RoleFinance, Allow: manages,
+		Summary: "Revoke a managed agency's API key at once", Errors: []int{fault.CodeNotFound},
+	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
+		id, err := PathID(r, "id")
+		if err != nil {
+			return nil, err
+		}
+		keyID, err := PathID(r, "key")
+		if err != nil {
+			return nil, err
+		}
+		if _, err := s.AgencyService.Managed(r.Context(), Principal(r), id); err != nil {
+			return nil, err
+		}
+		return nil, s.Auth.RevokeAPIKey(r.Context(), id, keyID)
+	})
+
+	rt.Handle("PUT /base/v2/agencies/{id}/status", Operation{
+		ID: "setAgencyStatus", Tag: "agencies", Role: auth.RoleFinance, Allow: manages,
+		Summary: "Block or unblock a managed agency (a blocked agency's users and keys cannot log in)",
+		Request: StatusRequest{}, Response: agency.Detail{}, Errors: []int{fault.CodeNotFound},
+	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
+		id, err := PathID(r, "id")
+		if err != nil {
+			return nil, err
+		}
+		var req StatusRequest
+		if err := Decode(r, &req); err != nil {
+			return nil, err
+		}
+		if _, err := s.AgencyService.SetStatus(r.Context(), Principal(r), id, req.Status); err != nil {
+			return nil, err
+		}
+		return s.detail(r, id)
 	})
 
 	rt.Handle("GET /base/v2/wallet", Operation{

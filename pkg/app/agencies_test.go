@@ -106,6 +106,39 @@ func TestAgencyManagementAPI(t *testing.T) {
 			t.Errorf("detail must list the key's prefix, never the key: %s", env.Data)
 		}
 
+		_, env = call(t, srv, "GET", "/base/v2/agencies/"+kid+"/apikeys", "en", "", bearer(demo.Token)...)
+		var keys []struct {
+			ID     int64
+			Prefix string
+		}
+		_ = json.Unmarshal(env.Data, &keys)
+		if len(keys) != 1 || keys[0].Prefix != k.Prefix || strings.Contains(string(env.Data), k.Key) {
+			t.Errorf("key list: %s", env.Data)
+		}
+		keyPath := fmt.Sprint("/base/v2/agencies/", kid, "/apikeys/", keys[0].ID)
+		if resp, _ := call(t, srv, "DELETE", keyPath, "en", "", bearer(loginAs(t, srv, "bluesky-super", "demo-pass-1").Token)...); resp.StatusCode != 403 && resp.StatusCode != 404 {
+			t.Errorf("a stranger revokes the key: %d", resp.StatusCode)
+		}
+		if resp, _ := call(t, srv, "DELETE", keyPath, "en", "", bearer(demo.Token)...); resp.StatusCode != 200 {
+			t.Errorf("revoke: %d", resp.StatusCode)
+		}
+		if resp, _ := call(t, srv, "GET", "/base/v2/wallet", "en", "", "X-Api-Key", k.Key); resp.StatusCode != 401 {
+			t.Errorf("a revoked key still works: %d", resp.StatusCode)
+		}
+
+		resp, env = call(t, srv, "PUT", "/base/v2/agencies/"+kid+"/status", "en", `{"status":"blocked"}`, bearer(demo.Token)...)
+		if resp.StatusCode != 200 || !strings.Contains(string(env.Data), `"status":"blocked"`) {
+			t.Errorf("block: %d %s", resp.StatusCode, env.Data)
+		}
+		if resp, env := call(t, srv, "POST", "/base/v2/login", "en", `{"username":"kowloon-admin","password":"start-pass-1"}`); resp.StatusCode != 403 {
+			t.Errorf("a blocked agency's user logs in: %d %+v", resp.StatusCode, env)
+		}
+		if resp, _ := call(t, srv, "PUT", "/base/v2/agencies/"+kid+"/status", "en", `{"status":"asleep"}`, bearer(demo.Token)...); resp.StatusCode != 400 {
+			t.Errorf("unknown status: %d", resp.StatusCode)
+		}
+		call(t, srv, "PUT", "/base/v2/agencies/"+kid+"/status", "en", `{"status":"active"}`, bearer(demo.Token)...)
+		loginAs(t, srv, "kowloon-admin", "start-pass-1")
+
 		resp, _ = call(t, srv, "DELETE", "/base/v2/agencies/"+kid, "en", "", bearer(demo.Token)...)
 		if resp.StatusCode != 409 {
 			t.Errorf("delete with history: %d", resp.StatusCode)
@@ -140,6 +173,8 @@ func TestAgencyEndpointsFromOutside(t *testing.T) {
 			{"POST", target + "/balance", `{"amountReceived":"1000","exchangeRate":"1","reference":"x"}`},
 			{"POST", target + "/apikey", `{}`},
 			{"POST", target + "/superuser/password", `{"password":"taken-pass"}`},
+			{"GET", target + "/apikeys", ""},
+			{"PUT", target + "/status", `{"status":"blocked"}`},
 		}
 		for _, who := range []struct {
 			name  string
