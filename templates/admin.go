@@ -25,7 +25,7 @@ type UsersView struct {
 	Filter UserListFilter
 	Rows   []UserRow
 	Total  int
-	Pager  AdminPager
+	Pager  Pager
 	Create UserForm
 	Edit   *UserForm // nil when no user is being edited
 }
@@ -106,36 +106,12 @@ func (f UserForm) Has(field string) bool {
 	return ok
 }
 
-// AdminPager is the previous and next links of a paged list.
-type AdminPager struct {
-	Page, Pages int
-	PrevURL     string // "" on the first page
-	NextURL     string // "" on the last page
-}
-
-// NewAdminPager computes the pager of page out of total rows, size per page;
-// href makes the address of a page.
-func NewAdminPager(page, size, total int, href func(int) string) AdminPager {
-	pages := (total + size - 1) / size
-	if pages < 1 {
-		pages = 1
-	}
-	p := AdminPager{Page: page, Pages: pages}
-	if page > 1 {
-		p.PrevURL = href(min(page-1, pages))
-	}
-	if page < pages {
-		p.NextURL = href(page + 1)
-	}
-	return p
-}
-
 // UserLogView is the user log page.
 type UserLogView struct {
 	Filter  UserLogFilter
 	Rows    []UserLogRow
 	Total   int
-	Pager   AdminPager
+	Pager   Pager
 	Errors  map[string]string // from, to → catalog key
 	Actions []string          // the actions the filter offers
 }

@@ -19,7 +19,7 @@ type AgencyList struct {
 	Items   []AgencyRow
 	Keyword string
 	Status  string
-	Pager   ListPager
+	Pager   Pager
 	Create  AgencyCreateForm
 	// OpenCreate opens the add form (it came back with errors).
 	OpenCreate bool
@@ -46,24 +46,6 @@ func (r AgencyRow) Href() string { return AgencyHref(r.ID) }
 
 // AgencyHref is the detail page of agency id.
 func AgencyHref(id int64) string { return "/agency-manager/agencies/" + strconv.FormatInt(id, 10) }
-
-// ListPager is a page of a list: which page, how many, and the query that keeps
-// the filters on the previous and next links.
-type ListPager struct {
-	Page  int
-	Pages int
-	Total int
-	Base  string // path plus the filter query, without page
-}
-
-// Link is the address of page n.
-func (p ListPager) Link(n int) string {
-	sep := "?"
-	if strings.Contains(p.Base, "?") {
-		sep = "&"
-	}
-	return p.Base + sep + "page=" + strconv.Itoa(n)
-}
 
 // AgencyCreateForm is the add-agency form's state.
 type AgencyCreateForm struct {
@@ -150,7 +132,7 @@ type Wallet struct {
 	CreditLimit string
 	Available   string
 	Entries     []WalletRow
-	Pager       ListPager
+	Pager       Pager
 	Type        string
 	From        string
 	To          string

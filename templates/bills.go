@@ -14,7 +14,7 @@ import (
 type BillTransactions struct {
 	Currency string
 	Items    []BillTransactionRow
-	Pager    ListPager
+	Pager    Pager
 }
 
 // BillTransactionRow is one transaction, money formatted with its currency.
@@ -44,7 +44,7 @@ type BillStatements struct {
 	Currency string
 	Form     StatementForm
 	Items    []StatementRow
-	Pager    ListPager
+	Pager    Pager
 }
 
 // StatementRow is a statement in a list, money formatted.
@@ -109,7 +109,7 @@ type SubStatements struct {
 	Currency string
 	Form     StatementForm
 	Items    []StatementRow
-	Pager    ListPager
+	Pager    Pager
 }
 
 // Selected reports whether a sub-agency was chosen.

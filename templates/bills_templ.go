@@ -355,7 +355,7 @@ func BillTransactionsPage(p Page, v BillTransactions) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = mgrPagination(v.Pager).Render(ctx, templ_7745c5c3_Buffer)
+				templ_7745c5c3_Err = PagerNav(v.Pager).Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -480,7 +480,7 @@ func statementCreateForm(action string, f StatementForm, agencyID int64) templ.C
 }
 
 // statementTable lists statements, each linking to its detail.
-func statementTable(caption string, items []StatementRow, pg ListPager) templ.Component {
+func statementTable(caption string, items []StatementRow, pg Pager) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -723,7 +723,7 @@ func statementTable(caption string, items []StatementRow, pg ListPager) templ.Co
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = mgrPagination(pg).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = PagerNav(pg).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

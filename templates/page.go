@@ -3,6 +3,10 @@
 package templates
 
 import (
+	"math"
+	"strconv"
+	"strings"
+
 	"github.com/voyage/voyage/pkg/partnership"
 	"github.com/voyage/voyage/pkg/siteinfo"
 )
@@ -94,4 +98,29 @@ type CountryProps struct {
 func (f ApplicationForm) Has(field string) bool {
 	_, ok := f.Errors[field]
 	return ok
+}
+
+// Pager is one page of a list: which page, how many pages and rows, and the
+// list's address with its filters (without the page), so the previous and
+// next links keep the filters.
+type Pager struct {
+	Page  int
+	Pages int
+	Total int
+	Base  string
+}
+
+// NewPager is the pager of page of a list of total rows, size per page, at
+// base.
+func NewPager(base string, page, size, total int) Pager {
+	return Pager{Page: page, Total: total, Base: base, Pages: max(1, int(math.Ceil(float64(total)/float64(size))))}
+}
+
+// Link is the address of page n.
+func (p Pager) Link(n int) string {
+	sep := "?"
+	if strings.Contains(p.Base, "?") {
+		sep = "&"
+	}
+	return p.Base + sep + "page=" + strconv.Itoa(n)
 }

@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"log/slog"
-	"math"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -135,7 +134,7 @@ func (s *Server) agencyListAnswer(w http.ResponseWriter, r *http.Request, form t
 	if status != "" {
 		base.Set("status", status)
 	}
-	view.Pager = managerPager("/agency-manager", base, page, total, managerPageSize)
+	view.Pager = templates.NewPager(listURL("/agency-manager", base), page, managerPageSize, total)
 	for _, a := range items {
 		contact := a.ContactEmail
 		if a.ContactPhone != "" {
@@ -147,14 +146,6 @@ func (s *Server) agencyListAnswer(w http.ResponseWriter, r *http.Request, form t
 			Available: displayAmount(a.Available, a.Currency), LookToBook: a.LookToBook})
 	}
 	render(w, r, http.StatusOK, templates.AgencyListPage(s.managerPage(w, r, "agency-manager"), view))
-}
-
-func managerPager(path string, q url.Values, page, total, size int) templates.ListPager {
-	base := path
-	if len(q) > 0 {
-		base += "?" + q.Encode()
-	}
-	return templates.ListPager{Page: page, Total: total, Base: base, Pages: max(1, int(math.Ceil(float64(total)/float64(size))))}
 }
 
 // agencyCreate takes the add-agency form.

@@ -149,7 +149,7 @@ func (s *Server) billTransactions(w http.ResponseWriter, r *http.Request) {
 		s.ServerError(w, r)
 		return
 	}
-	view := templates.BillTransactions{Currency: currency, Pager: managerPager("/bills/transactions", nil, page, total, billsPageSize)}
+	view := templates.BillTransactions{Currency: currency, Pager: templates.NewPager(listURL("/bills/transactions", nil), page, billsPageSize, total)}
 	for _, t := range items {
 		view.Items = append(view.Items, templates.BillTransactionRow{OriginalID: t.OriginalID, Reference: t.Reference, PaymentMethod: t.PaymentMethod,
 			TotalPaid: withCurrency(t.Gross, t.GrossCurrency), Amount: withCurrency(t.Net, t.Currency), Fee: withCurrency(t.Fee, t.Currency),
@@ -198,7 +198,7 @@ func (s *Server) billStatementsAnswer(w http.ResponseWriter, r *http.Request, fo
 		return
 	}
 	view := templates.BillStatements{Currency: walletCurrency(a, v.Principal.Subject), Form: form,
-		Pager: managerPager("/bills/statements", nil, page, total, billsPageSize)}
+		Pager: templates.NewPager(listURL("/bills/statements", nil), page, billsPageSize, total)}
 	for _, i := range items {
 		view.Items = append(view.Items, statementRow(i, templates.StatementHref(i.ID)))
 	}
@@ -475,7 +475,7 @@ func (s *Server) subStatementsAnswer(w http.ResponseWriter, r *http.Request, v v
 			s.ServerError(w, r)
 			return
 		}
-		view.Pager = managerPager("/agency-manager/statements", url.Values{"agency": {strconv.FormatInt(a.ID, 10)}}, page, total, billsPageSize)
+		view.Pager = templates.NewPager(listURL("/agency-manager/statements", url.Values{"agency": {strconv.FormatInt(a.ID, 10)}}), page, billsPageSize, total)
 		for _, i := range items {
 			view.Items = append(view.Items, statementRow(i, templates.SubBillHref(a.ID, i.ID)))
 		}

@@ -2,6 +2,7 @@ package web
 
 import (
 	"net/http"
+	"net/url"
 
 	"github.com/voyage/voyage/templates"
 )
@@ -34,4 +35,12 @@ func (s *Server) handlePage(mux *http.ServeMux, name string, h http.HandlerFunc)
 	}
 	mux.HandleFunc("GET "+RouteByName(name).Path, h)
 	s.built[name] = true
+}
+
+// listURL is a list's address with its filters.
+func listURL(path string, q url.Values) string {
+	if len(q) == 0 {
+		return path
+	}
+	return path + "?" + q.Encode()
 }

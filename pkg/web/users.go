@@ -118,7 +118,7 @@ func (s *Server) usersAnswer(w http.ResponseWriter, r *http.Request, v viewer, v
 		return
 	}
 	view.Filter, view.Total = f, total
-	view.Pager = templates.NewAdminPager(page, size, total, f.PageURL)
+	view.Pager = templates.NewPager(f.PageURL(1), page, size, total)
 	for _, u := range users {
 		view.Rows = append(view.Rows, templates.UserRow{ID: u.ID, Username: u.Username, Nickname: u.Nickname, Email: u.Email,
 			AreaCode: u.AreaCode, Mobile: u.Mobile, Roles: u.Roles(), Status: u.Status, CreatedAt: u.CreatedAt, Self: u.ID == v.Principal.UserID})
@@ -314,7 +314,7 @@ func (s *Server) userLogPage(w http.ResponseWriter, r *http.Request) {
 			view.Rows = append(view.Rows, templates.UserLogRow{At: e.CreatedAt, Username: e.Username, Action: e.Action, Target: e.Target, IP: e.IP})
 		}
 	}
-	view.Pager = templates.NewAdminPager(page, size, view.Total, f.PageURL)
+	view.Pager = templates.NewPager(f.PageURL(1), page, size, view.Total)
 	render(w, r, http.StatusOK, templates.UserLogPage(s.page(w, r, "user-log"), view))
 }
 

@@ -99,7 +99,7 @@ func (s *Server) walletPage(w http.ResponseWriter, r *http.Request) {
 			filter.Set(k, val)
 		}
 	}
-	view.Pager = managerPager("/bills/wallet", filter, f.Page, total, walletPageSize)
+	view.Pager = templates.NewPager(listURL("/bills/wallet", filter), f.Page, walletPageSize, total)
 
 	now := s.now().UTC()
 	from := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC).AddDate(0, 0, -(chartDays - 1))
