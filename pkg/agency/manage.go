@@ -53,9 +53,6 @@ func NewService(db *store.DB, st *Store, l *ledger.Ledger) *Service {
 // AddDeleteGuard registers a reason that can refuse a deletion.
 func (s *Service) AddDeleteGuard(g DeleteGuard) { s.guards = append(s.guards, g) }
 
-// isProvider reports whether the actor acts for the provider.
-func isProvider(actor auth.Principal) bool { return actor.Subject.ProxyLevel == 0 }
-
 // Managed loads agency id if actor may manage it: the provider any agency
 // below it, a parent its direct sub-agencies. Anything else is not found,
 // so nobody learns which agencies exist outside their reach.
@@ -67,7 +64,7 @@ func (s *Service) Managed(ctx context.Context, actor auth.Principal, id int64) (
 	if a.ID == actor.AgencyID {
 		return Agency{}, fault.NotFound("")
 	}
-	if isProvider(actor) {
+	if actor.Subject.IsProvider() {
 		ok, err := s.store.IsWithin(ctx, actor.AgencyID, id)
 		if err != nil {
 			return Agency{}, err
@@ -193,7 +190,7 @@ func (s *Service) managedIDs(ctx context.Context, actor auth.Principal) ([]int64
 			return nil, fmt.Errorf("agency: children: %w", err)
 		}
 		ids = append(ids, next...)
-		if !isProvider(actor) {
+		if !actor.Subject.IsProvider() {
 			break
 		}
 		frontier = next
@@ -259,7 +256,7 @@ type NewSuperAdmin struct {
 // Create adds a sub-agency of the actor's agency (only where the actor's
 // agency may create sub-agencies) with its super admin, in one transaction.
 func (s *Service) Create(ctx context.Context, actor auth.Principal, r CreateRequest) (Agency, error) {
-	if !isProvider(actor) && !actor.Subject.Common.CanCreateSubAgency {
+	if !actor.Subject.ManagesAgencies() {
 		return Agency{}, fault.Forbidden()
 	}
 	errs := r.Profile.validate()
@@ -380,7 +377,7 @@ func (s *Service) SetConfig(ctx context.Context, actor auth.Principal, id int64,
 	}
 	// Only the provider may let an agency create sub-agencies below a
 	// sub-agency's own level; a parent cannot grant more than it has.
-	if c.Settings.CanCreateSubAgency && !isProvider(actor) && !actor.Subject.Common.CanCreateSubAgency {
+	if c.Settings.CanCreateSubAgency && !actor.Subject.IsProvider() && !actor.Subject.Common.CanCreateSubAgency {
 		return Agency{}, false, fault.Forbidden()
 	}
 	now := s.now().UTC()

@@ -81,13 +81,9 @@ func (s Services) detail(r *http.Request, id int64) (agency.Detail, error) {
 	return s.AgencyService.Get(r.Context(), Principal(r), id, s.Auth.APIKeys)
 }
 
-// manages is the access rule of the agency manager: finance or SuperUser
-// (the route's role) of an agency that has agencies to manage.
-func manages(sub auth.Subject) bool { return sub.ProxyLevel == 0 || sub.Common.CanCreateSubAgency }
-
 func registerAgencies(rt *Router, s Services) {
 	rt.Handle("GET /base/v2/agencies", Operation{
-		ID: "listAgencies", Tag: "agencies", Role: auth.RoleFinance, Allow: manages,
+		ID: "listAgencies", Tag: "agencies", Role: auth.RoleFinance, Allow: auth.Subject.ManagesAgencies,
 		Summary:  "Agencies the caller manages (the provider: all; a parent: its sub-agencies)",
 		Response: AgencyPage{},
 		Query:    append([]Param{{Name: "keyword", Type: "string", Description: "name, alias, code or contact email"}, {Name: "status", Type: "string", Description: "active or blocked"}}, pagingParams...),
@@ -102,7 +98,7 @@ func registerAgencies(rt *Router, s Services) {
 	})
 
 	rt.Handle("POST /base/v2/agencies", Operation{
-		ID: "createAgency", Tag: "agencies", Role: auth.RoleFinance, Allow: manages, Status: http.StatusCreated,
+		ID: "createAgency", Tag: "agencies", Role: auth.RoleFinance, Allow: auth.Subject.ManagesAgencies, Status: http.StatusCreated,
 		Summary: "Create a sub-agency with its super admin (unique code generated)",
 		Request: agency.CreateRequest{}, Response: agency.Detail{},
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
@@ -118,7 +114,7 @@ func registerAgencies(rt *Router, s Services) {
 	})
 
 	rt.Handle("GET /base/v2/agencies/{id}", Operation{
-		ID: "getAgency", Tag: "agencies", Role: auth.RoleFinance, Allow: manages,
+		ID: "getAgency", Tag: "agencies", Role: auth.RoleFinance, Allow: auth.Subject.ManagesAgencies,
 		Summary: "A managed agency: profile, settings, balance, credit, look-to-book and API keys", Response: agency.Detail{},
 		Errors: []int{fault.CodeNotFound},
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
@@ -130,7 +126,7 @@ func registerAgencies(rt *Router, s Services) {
 	})
 
 	rt.Handle("PUT /base/v2/agencies/{id}", Operation{
-		ID: "updateAgency", Tag: "agencies", Role: auth.RoleFinance, Allow: manages,
+		ID: "updateAgency", Tag: "agencies", Role: auth.RoleFinance, Allow: auth.Subject.ManagesAgencies,
 		Summary: "Update a managed agency's profile", Request: agency.Profile{}, Response: agency.Detail{},
 		Errors: []int{fault.CodeNotFound},
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
@@ -149,7 +145,7 @@ func registerAgencies(rt *Router, s Services) {
 	})
 
 	rt.Handle("DELETE /base/v2/agencies/{id}", Operation{
-		ID: "deleteAgency", Tag: "agencies", Role: auth.RoleFinance, Allow: manages,
+		ID: "deleteAgency", Tag: "agencies", Role: auth.RoleFinance, Allow: auth.Subject.ManagesAgencies,
 		Summary: "Delete a managed agency (refused while it has sub-agencies, wallet history or orders)",
 		Errors:  []int{fault.CodeNotFound, fault.CodeConflict},
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
@@ -161,7 +157,7 @@ func registerAgencies(rt *Router, s Services) {
 	})
 
 	rt.Handle("PUT /base/v2/agencies/{id}/config", Operation{
-		ID: "setAgencyConfig", Tag: "agencies", Role: auth.RoleFinance, Allow: manages,
+		ID: "setAgencyConfig", Tag: "agencies", Role: auth.RoleFinance, Allow: auth.Subject.ManagesAgencies,
 		Summary: "Set a managed agency's settings, flight settings (markups, service fees, filters) and train settings",
 		Request: agency.Config{}, Response: ConfigAnswer{},
 		Errors: []int{fault.CodeNotFound},
@@ -190,7 +186,7 @@ func registerAgencies(rt *Router, s Services) {
 	})
 
 	rt.Handle("PUT /base/v2/agencies/{id}/credit", Operation{
-		ID: "setAgencyCredit", Tag: "agencies", Role: auth.RoleFinance, Allow: manages,
+		ID: "setAgencyCredit", Tag: "agencies", Role: auth.RoleFinance, Allow: auth.Subject.ManagesAgencies,
 		Summary: "Set a managed agency's credit limit (settlement currency) and credit period",
 		Request: agency.CreditRequest{}, Response: agency.Summary{},
 		Errors: []int{fault.CodeNotFound},
@@ -207,7 +203,7 @@ func registerAgencies(rt *Router, s Services) {
 	})
 
 	rt.Handle("POST /base/v2/agencies/{id}/balance", Operation{
-		ID: "addAgencyFunds", Tag: "agencies", Role: auth.RoleFinance, Allow: manages,
+		ID: "addAgencyFunds", Tag: "agencies", Role: auth.RoleFinance, Allow: auth.Subject.ManagesAgencies,
 		Summary: "Add funds (top-up) to a managed agency's wallet; requires an Idempotency-Key header",
 		Request: ledger.TopUp{}, Response: ledger.TopUpResult{},
 		Errors: []int{fault.CodeNotFound, fault.CodeConflict},
@@ -225,7 +221,7 @@ func registerAgencies(rt *Router, s Services) {
 	})
 
 	rt.Handle("POST /base/v2/agencies/{id}/apikey", Operation{
-		ID: "createAgencyAPIKey", Tag: "agencies", Role: auth.RoleFinance, Allow: manages, Status: http.StatusCreated,
+		ID: "createAgencyAPIKey", Tag: "agencies", Role: auth.RoleFinance, Allow: auth.Subject.ManagesAgencies, Status: http.StatusCreated,
 		Summary: "Generate an API key for a managed agency; the key is in this answer only",
 		Request: APIKeyRequest{}, Response: auth.NewAPIKey{},
 		Errors: []int{fault.CodeNotFound},
@@ -245,7 +241,7 @@ func registerAgencies(rt *Router, s Services) {
 	})
 
 	rt.Handle("GET /base/v2/agencies/{id}/apikeys", Operation{
-		ID: "listAgencyAPIKeys", Tag: "agencies", Role: auth.RoleFinance, Allow: manages,
+		ID: "listAgencyAPIKeys", Tag: "agencies", Role: auth.RoleFinance, Allow: auth.Subject.ManagesAgencies,
 		Summary: "A managed agency's API keys (prefixes only, never the keys)", Response: []auth.APIKey{},
 		Errors: []int{fault.CodeNotFound},
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
@@ -260,7 +256,7 @@ func registerAgencies(rt *Router, s Services) {
 	})
 
 	rt.Handle("DELETE /base/v2/agencies/{id}/apikeys/{key}", Operation{
-		ID: "revokeAgencyAPIKey", Tag: "agencies", Role: auth.RoleFinance, Allow: manages,
+		ID: "revokeAgencyAPIKey", Tag: "agencies", Role: auth.RoleFinance, Allow: auth.Subject.ManagesAgencies,
 		Summary: "Revoke a managed agency's API key at once", Errors: []int{fault.CodeNotFound},
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
 		id, err := PathID(r, "id")
@@ -278,7 +274,7 @@ func registerAgencies(rt *Router, s Services) {
 	})
 
 	rt.Handle("PUT /base/v2/agencies/{id}/status", Operation{
-		ID: "setAgencyStatus", Tag: "agencies", Role: auth.RoleFinance, Allow: manages,
+		ID: "setAgencyStatus", Tag: "agencies", Role: auth.RoleFinance, Allow: auth.Subject.ManagesAgencies,
 		Summary: "Block or unblock a managed agency (a blocked agency's users and keys cannot log in)",
 		Request: StatusRequest{}, Response: agency.Detail{}, Errors: []int{fault.CodeNotFound},
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {

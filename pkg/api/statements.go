@@ -231,10 +231,12 @@ func registerStatements(rt *Router, s Services) {
 	// Sub-agency statements and bills: the parent (or the provider) reads
 	// the wallets of the agencies it manages; the bill detail needs the
 	// agencybills:read permission (spec §6).
-	subPerm := func(sub auth.Subject) bool { return manages(sub) && sub.HasPermission(auth.PermAgencyBillsRead) }
+	subPerm := func(sub auth.Subject) bool {
+		return sub.ManagesAgencies() && sub.HasPermission(auth.PermAgencyBillsRead)
+	}
 
 	rt.Handle("GET /base/v2/sub/statements", Operation{
-		ID: "listSubStatements", Tag: "statements", Role: auth.RoleFinance, Allow: manages,
+		ID: "listSubStatements", Tag: "statements", Role: auth.RoleFinance, Allow: auth.Subject.ManagesAgencies,
 		Summary: "Statements of a managed sub-agency", Response: StatementPage{},
 		Query:  append([]Param{{Name: "agencyId", Type: "integer", Required: true}}, pagingParams...),
 		Errors: []int{fault.CodeNotFound},
@@ -251,7 +253,7 @@ func registerStatements(rt *Router, s Services) {
 	})
 
 	rt.Handle("POST /base/v2/sub/statements", Operation{
-		ID: "createSubStatement", Tag: "statements", Role: auth.RoleFinance, Allow: manages, Status: http.StatusCreated,
+		ID: "createSubStatement", Tag: "statements", Role: auth.RoleFinance, Allow: auth.Subject.ManagesAgencies, Status: http.StatusCreated,
 		Summary: "Create a statement of a managed sub-agency's wallet", Request: StatementRequest{}, Response: StatementDetail{},
 		Errors: []int{fault.CodeNotFound},
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
@@ -310,7 +312,7 @@ func registerStatements(rt *Router, s Services) {
 	})
 
 	rt.Handle("GET /base/v2/sub/balance/{id}", Operation{
-		ID: "getSubBalance", Tag: "statements", Role: auth.RoleFinance, Allow: manages,
+		ID: "getSubBalance", Tag: "statements", Role: auth.RoleFinance, Allow: auth.Subject.ManagesAgencies,
 		Summary: "A managed sub-agency's wallet: balance, credit limit and available", Response: Wallet{},
 		Errors: []int{fault.CodeNotFound},
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
@@ -367,7 +369,7 @@ func registerStatements(rt *Router, s Services) {
 
 	rt.Handle("PUT /base/v2/exchangeRates/{currency}", Operation{
 		ID: "setExchangeRate", Tag: "site", Role: auth.RoleSuperUser,
-		Allow:   func(sub auth.Subject) bool { return sub.ProxyLevel == 0 },
+		Allow:   auth.Subject.IsProvider,
 		Summary: "Set a currency's rate (provider only); the previous rate stays in the history", Request: RateRequest{},
 		Response: []siteinfo.Rate{},
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {

@@ -77,6 +77,13 @@ func (s Subject) CanShowAgencyManager() bool {
 	return s.ProxyLevel == 0 && s.Common.CanCreateSubAgency
 }
 
+// IsProvider: the provider's own staff (proxyLevel 0).
+func (s Subject) IsProvider() bool { return s.ProxyLevel == 0 }
+
+// ManagesAgencies: the provider manages every agency; another agency
+// manages its sub-agencies only where it may create them (canCreateSubAgency).
+func (s Subject) ManagesAgencies() bool { return s.IsProvider() || s.Common.CanCreateSubAgency }
+
 // TrainServiceEnable: company enableTrainService.
 func (s Subject) TrainServiceEnable() bool { return s.Common.EnableTrainService }
 

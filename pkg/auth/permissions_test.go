@@ -73,3 +73,24 @@ func TestRolesAndPermissions(t *testing.T) {
 		}
 	}
 }
+
+func TestAgencyManagement(t *testing.T) {
+	tests := []struct {
+		name             string
+		s                Subject
+		provider, manage bool
+	}{
+		{"provider", Subject{ProxyLevel: 0}, true, true},
+		{"agency that may create sub-agencies", Subject{ProxyLevel: 1, Common: CommonConfig{CanCreateSubAgency: true}}, false, true},
+		{"agency that may not", Subject{ProxyLevel: 1}, false, false},
+		{"sub-agency", Subject{ProxyLevel: 2}, false, false},
+	}
+	for _, tt := range tests {
+		if got := tt.s.IsProvider(); got != tt.provider {
+			t.Errorf("%s: IsProvider = %v", tt.name, got)
+		}
+		if got := tt.s.ManagesAgencies(); got != tt.manage {
+			t.Errorf("%s: ManagesAgencies = %v", tt.name, got)
+		}
+	}
+}

@@ -67,7 +67,7 @@ func (s *Server) registerManagerPages(mux *http.ServeMux) {
 // finance or SuperUser of the provider or of an agency that may create
 // sub-agencies.
 func canManageAgencies(sub auth.Subject) bool {
-	return sub.HasRole(auth.RoleFinance) && (sub.ProxyLevel == 0 || sub.Common.CanCreateSubAgency)
+	return sub.HasRole(auth.RoleFinance) && sub.ManagesAgencies()
 }
 
 // managerViewer lets a user who may manage agencies through; anybody else
@@ -165,19 +165,19 @@ func (s *Server) agencyCreate(w http.ResponseWriter, r *http.Request) {
 	}
 	form := templates.AgencyCreateForm{Profile: req.Profile, Settings: req.Config.Settings,
 		SuperUser: agency.NewSuperAdmin{Username: req.SuperUser.Username, Email: req.SuperUser.Email, Nickname: req.SuperUser.Nickname}}
-	form.Errors, form.ErrorKey = s.formErrors(r, "agency manager: create", err)
+	form.Errors, form.ErrorKey = formErrors(r.Context(), "agency manager: create", err)
 	s.agencyListAnswer(w, r, form, true)
 }
 
 // formErrors turns a service error into the inline field errors or one
 // message for the whole form.
-func (s *Server) formErrors(r *http.Request, what string, err error) (map[string]string, string) {
+func formErrors(ctx context.Context, what string, err error) (map[string]string, string) {
 	fe := fault.From(err)
 	switch {
 	case len(fe.Fields) > 0:
 		return fe.Fields, ""
 	case fe.Code == fault.CodeInternal:
-		slog.ErrorContext(r.Context(), what, "err", err)
+		slog.ErrorContext(ctx, what, "err", err)
 		return nil, "error.internal"
 	}
 	return nil, fe.Key
@@ -304,7 +304,7 @@ func (s *Server) actionFailed(w http.ResponseWriter, r *http.Request, v viewer, 
 		return
 	}
 	state.Section = section
-	state.Errors, state.ErrorKey = s.formErrors(r, "agency manager: "+section, err)
+	state.Errors, state.ErrorKey = formErrors(r.Context(), "agency manager: "+section, err)
 	// 200 like the other portal forms: the errors are shown inline.
 	s.agencyDetailAnswer(w, r, v, id, state, overlay)
 }

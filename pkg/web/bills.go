@@ -265,7 +265,7 @@ func (s *Server) billStatementCreate(w http.ResponseWriter, r *http.Request) {
 	}
 	info, _, err := s.bills.CreateStatement(ctx, v.Principal.AgencyID, walletCurrency(a, v.Principal.Subject), from, to, v.Principal.Username)
 	if err != nil {
-		form.Errors, form.ErrorKey = s.formErrors(r, "bills: create statement", err)
+		form.Errors, form.ErrorKey = formErrors(r.Context(), "bills: create statement", err)
 		s.billStatementsAnswer(w, r, form, http.StatusOK)
 		return
 	}
@@ -515,7 +515,7 @@ func (s *Server) subStatementCreate(w http.ResponseWriter, r *http.Request) {
 		currency = "CNY"
 	}
 	if _, _, err := s.bills.CreateStatement(r.Context(), a.ID, currency, from, to, v.Principal.Username); err != nil {
-		form.Errors, form.ErrorKey = s.formErrors(r, "bills: create sub statement", err)
+		form.Errors, form.ErrorKey = formErrors(r.Context(), "bills: create sub statement", err)
 		s.subStatementsAnswer(w, r, v, a.ID, form)
 		return
 	}

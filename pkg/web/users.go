@@ -145,7 +145,7 @@ func (s *Server) userCreate(w http.ResponseWriter, r *http.Request) {
 		s.redirectWithFlash(w, r, "/users", templates.Flash{Kind: "success", Key: "admin.users.flash.created"})
 		return
 	}
-	form.Errors, form.ErrorKey = adminFormFault(r.Context(), err, "users: create")
+	form.Errors, form.ErrorKey = formErrors(r.Context(), "users: create", err)
 	// 200 like the login form: the errors are shown inline.
 	s.usersAnswer(w, r, v, templates.UsersView{Create: form})
 }
@@ -185,7 +185,7 @@ func (s *Server) userUpdate(w http.ResponseWriter, r *http.Request) {
 	}
 	form := adminEditForm(u)
 	form.Nickname, form.AreaCode, form.Mobile, form.Roles, form.Status = nickname, areaCode, mobile, roles, status
-	form.Errors, form.ErrorKey = adminFormFault(r.Context(), err, "users: update")
+	form.Errors, form.ErrorKey = formErrors(r.Context(), "users: update", err)
 	s.usersAnswer(w, r, v, templates.UsersView{Create: adminNewUserForm(), Edit: &form})
 }
 
@@ -244,20 +244,6 @@ func (s *Server) adminFault(w http.ResponseWriter, r *http.Request, to string, e
 		key = "error.internal"
 	}
 	s.redirectWithFlash(w, r, to, templates.Flash{Kind: "error", Key: key})
-}
-
-// adminFormFault splits err into the inline field errors or the one message of a
-// form.
-func adminFormFault(ctx context.Context, err error, what string) (map[string]string, string) {
-	fe := fault.From(err)
-	switch {
-	case len(fe.Fields) > 0:
-		return fe.Fields, ""
-	case fe.Code == fault.CodeInternal:
-		slog.ErrorContext(ctx, what, "err", err)
-		return nil, "error.internal"
-	}
-	return nil, fe.Key
 }
 
 // adminClip trims s and cuts it to n runes.
