@@ -185,7 +185,7 @@ func (l *Ledger) Post(ctx context.Context, t Transfer) (Posted, error) {
 func (l *Ledger) postOne(ctx context.Context, t Transfer, h string) (Posted, error) {
 	var out Posted
 	err := l.db.InTx(ctx, func(tx *sqlx.Tx) error {
-		p, err := l.PostTx(ctx, tx, t)
+		p, err := l.postTx(ctx, tx, t, h)
 		out = p
 		return err
 	})
@@ -222,12 +222,16 @@ func (l *Ledger) replay(ctx context.Context, q sqlx.ExtContext, t Transfer, h st
 
 // PostTx posts t inside the caller's transaction, for services that change
 // their own rows with the money in one commit (an order and its payment).
-// The caller must have validated nothing: PostTx does it.
+// PostTx validates t itself.
 func (l *Ledger) PostTx(ctx context.Context, tx *sqlx.Tx, t Transfer) (Posted, error) {
 	if err := t.validate(); err != nil {
 		return Posted{}, err
 	}
-	h := t.hash()
+	return l.postTx(ctx, tx, t, t.hash())
+}
+
+// postTx posts a validated transfer whose request hash is h.
+func (l *Ledger) postTx(ctx context.Context, tx *sqlx.Tx, t Transfer, h string) (Posted, error) {
 	if p, found, err := l.replay(ctx, tx, t, h); err != nil || found {
 		return p, err
 	}
