@@ -37,8 +37,11 @@ type Companies interface {
 
 // Principal is who a request acts as: a logged-in user or an agency's API key.
 type Principal struct {
-	UserID    int64
-	Username  string
+	UserID   int64
+	Username string
+	// Nickname is the user's display name ("" for an API key): read with
+	// the session, so pages need not load the user again to greet them.
+	Nickname  string
 	AgencyID  int64
 	SessionID int64
 	APIKeyID  int64
@@ -206,7 +209,7 @@ func (s *Service) openSession(ctx context.Context, tx *sqlx.Tx, u User, c Compan
 
 func principalFor(u User, c Company) Principal {
 	return Principal{
-		UserID: u.ID, Username: u.Username, AgencyID: u.AgencyID,
+		UserID: u.ID, Username: u.Username, Nickname: u.Nickname, AgencyID: u.AgencyID,
 		Subject: Subject{Roles: u.Roles(), Permissions: u.Permissions(), ProxyLevel: c.ProxyLevel, Common: c.Common},
 	}
 }

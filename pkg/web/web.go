@@ -218,7 +218,7 @@ func (s *Server) pageFor(w http.ResponseWriter, r *http.Request, rt Route, info 
 		Year:     s.now().Year(),
 	}
 	if v.LoggedIn {
-		p.Account = s.account(ctx, v)
+		p.Account = account(v)
 		p.UserMenu = markActive(userMenuFor(v), r.URL.Path)
 		b := v.Agency.Branding()
 		p.Favicon, p.HideCustomerService = b.Favicon, b.HideCSWidget
@@ -233,12 +233,10 @@ func (s *Server) pageFor(w http.ResponseWriter, r *http.Request, rt Route, info 
 var themeName = regexp.MustCompile(`^[a-z0-9-]{1,32}$`)
 
 // account is the user menu's heading: the nickname when there is one.
-func (s *Server) account(ctx context.Context, v viewer) *templates.Account {
+func account(v viewer) *templates.Account {
 	a := &templates.Account{Name: v.Principal.Username, Username: v.Principal.Username, Company: v.Agency.Name}
-	if s.identity != nil {
-		if u, err := s.identity.User(ctx, v.Principal.UserID); err == nil && u.Nickname != "" {
-			a.Name = u.Nickname
-		}
+	if v.Principal.Nickname != "" {
+		a.Name = v.Principal.Nickname
 	}
 	return a
 }
