@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/mail"
 	"slices"
 	"strings"
 	"time"
@@ -221,7 +220,7 @@ func (p *Profile) validate() map[string]string {
 	if p.ContactName == "" {
 		errs["contactName"] = "agency.error.contactName"
 	}
-	if a, err := mail.ParseAddress(p.ContactEmail); err != nil || a.Address != p.ContactEmail {
+	if !auth.ValidEmail(p.ContactEmail) {
 		errs["contactEmail"] = "agency.error.contactEmail"
 	}
 	if p.ContactPhone == "" || len(p.ContactPhone) > 32 {

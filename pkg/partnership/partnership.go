@@ -6,13 +6,13 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"net/mail"
 	"net/url"
 	"regexp"
 	"strings"
 	"time"
 	"unicode/utf8"
 
+	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/geo"
 	"github.com/voyage/voyage/pkg/store"
@@ -85,7 +85,7 @@ func Validate(a Application) map[string]string {
 		errs["email"] = "application.error.contact"
 		errs["phone"] = "application.error.contact"
 	}
-	if a.Email != "" && !validEmail(a.Email) {
+	if a.Email != "" && !auth.ValidEmail(a.Email) {
 		errs["email"] = "application.error.email"
 	}
 	if a.Phone != "" && !validPhone(a.Phone) {
@@ -100,16 +100,6 @@ func Validate(a Application) map[string]string {
 		}
 	}
 	return errs
-}
-
-func validEmail(s string) bool {
-	addr, err := mail.ParseAddress(s)
-	if err != nil || addr.Address != s || addr.Name != "" {
-		return false
-	}
-	at := strings.LastIndex(s, "@")
-	domain := s[at+1:]
-	return at > 0 && strings.Contains(domain, ".") && !strings.HasSuffix(domain, ".") && !strings.ContainsAny(s, " \t")
 }
 
 func validPhone(s string) bool {
