@@ -22,14 +22,9 @@ type AvatarAnswer struct {
 // dateFormat.
 type ConfigValue any
 
-var pagingQuery = []Param{
-	{Name: "page", Type: "integer", Description: "1-based page (default 1)"},
-	{Name: "pageSize", Type: "integer", Description: "rows per page (default 20, max 100)"},
-}
-
-func paging(r *http.Request) profile.Paging {
-	q := r.URL.Query()
-	return profile.ParsePaging(q.Get("page"), q.Get("pageSize"))
+func profilePaging(r *http.Request) profile.Paging {
+	page, size := pageFromQuery(r)
+	return profile.Paging{Page: page, PageSize: size}
 }
 
 func registerProfile(rt *Router, s Services) {
@@ -119,9 +114,9 @@ func registerProfile(rt *Router, s Services) {
 	rt.Handle("GET /base/v2/often-used-passengers", Operation{
 		ID: "listPassengers", Tag: "profile", UserOnly: true,
 		Summary:  "The agency's often-used passengers, by name",
-		Response: profile.PassengerPage{}, Query: pagingQuery,
+		Response: profile.PassengerPage{}, Query: pagingParams,
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
-		return s.Profile.Passengers(r.Context(), Principal(r), paging(r))
+		return s.Profile.Passengers(r.Context(), Principal(r), profilePaging(r))
 	})
 
 	rt.Handle("POST /base/v2/often-used-passengers", Operation{
@@ -171,9 +166,9 @@ func registerProfile(rt *Router, s Services) {
 	rt.Handle("GET /base/v2/member-cards", Operation{
 		ID: "listMemberCards", Tag: "profile", UserOnly: true,
 		Summary:  "The agency's airline member cards",
-		Response: profile.CardPage{}, Query: pagingQuery,
+		Response: profile.CardPage{}, Query: pagingParams,
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
-		return s.Profile.Cards(r.Context(), Principal(r), paging(r))
+		return s.Profile.Cards(r.Context(), Principal(r), profilePaging(r))
 	})
 
 	rt.Handle("POST /base/v2/member-cards", Operation{

@@ -18,7 +18,6 @@ import (
 	"net/http"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -52,8 +51,6 @@ const (
 	MaxPassengers     = 30      // per agency (spec §5 "frequent passengers max 30")
 	MaxFavourites     = 20      // favourite cities or countries
 	MaxNicknameRunes  = 50
-	DefaultPageSize   = 20
-	MaxPageSize       = 100
 	DefaultRegion     = "86"
 	DefaultDateFormat = "yyyy-MM-dd"
 )
@@ -362,26 +359,10 @@ type Paging struct {
 	PageSize int
 }
 
-// Normalize returns p with page ≥ 1 and 1 ≤ pageSize ≤ 100 (default 20).
+// Normalize applies the API's paging defaults and bounds (auth.ClampPage).
 func (p Paging) Normalize() Paging {
-	if p.Page < 1 {
-		p.Page = 1
-	}
-	if p.PageSize < 1 {
-		p.PageSize = DefaultPageSize
-	}
-	if p.PageSize > MaxPageSize {
-		p.PageSize = MaxPageSize
-	}
+	p.Page, p.PageSize = auth.ClampPage(p.Page, p.PageSize)
 	return p
-}
-
-// ParsePaging reads page and pageSize strings; anything unparsable is the
-// default.
-func ParsePaging(page, pageSize string) Paging {
-	p, _ := strconv.Atoi(page)
-	n, _ := strconv.Atoi(pageSize)
-	return Paging{Page: p, PageSize: n}.Normalize()
 }
 
 func (p Paging) offset() int { return (p.Page - 1) * p.PageSize }

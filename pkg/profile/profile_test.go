@@ -266,16 +266,14 @@ func TestSetConfig(t *testing.T) {
 
 func TestPaging(t *testing.T) {
 	for _, tc := range []struct {
-		page, size string
-		want       profile.Paging
+		in, want profile.Paging
 	}{
-		{"", "", profile.Paging{Page: 1, PageSize: 20}},
-		{"3", "50", profile.Paging{Page: 3, PageSize: 50}},
-		{"-1", "1000", profile.Paging{Page: 1, PageSize: 100}},
-		{"x", "0", profile.Paging{Page: 1, PageSize: 20}},
+		{profile.Paging{}, profile.Paging{Page: 1, PageSize: 20}},
+		{profile.Paging{Page: 3, PageSize: 50}, profile.Paging{Page: 3, PageSize: 50}},
+		{profile.Paging{Page: -1, PageSize: 1000}, profile.Paging{Page: 1, PageSize: 100}},
 	} {
-		if got := profile.ParsePaging(tc.page, tc.size); got != tc.want {
-			t.Errorf("ParsePaging(%q, %q) = %+v, want %+v", tc.page, tc.size, got, tc.want)
+		if got := tc.in.Normalize(); got != tc.want {
+			t.Errorf("%+v.Normalize() = %+v, want %+v", tc.in, got, tc.want)
 		}
 	}
 }
