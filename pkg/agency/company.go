@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"net/http"
 	"strings"
 
 	"github.com/jmoiron/sqlx"
@@ -13,6 +12,7 @@ import (
 	"github.com/voyage/voyage/pkg/audit"
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/pkg/upload"
 )
 
 // Company-profile actions written to the user log.
@@ -26,12 +26,8 @@ const (
 	MaxNameLength    = 100
 	MaxAliasLength   = 50
 	MaxAddressLength = 200
-	MaxLogoBytes     = 2 << 20
+	MaxLogoBytes     = upload.MaxImageBytes
 )
-
-// LogoTypes are the image types a logo may be, as sniffed from its content.
-// SVG is left out on purpose: it can carry scripts.
-var LogoTypes = []string{"image/png", "image/jpeg", "image/gif", "image/webp"}
 
 // CompanyUpdate is what an agency's SuperUser may change of its company
 // profile (spec §3 Company: name, alias, address; the logo has SetLogo).
@@ -109,16 +105,14 @@ func (s *Store) UpdateCompany(ctx context.Context, actor auth.Principal, agencyI
 // CheckLogo returns the content type of a logo, judged from its bytes and
 // never from a file name or a header a client chose.
 func CheckLogo(data []byte) (string, error) {
-	if len(data) > MaxLogoBytes {
+	ct, err := upload.Check(data, MaxLogoBytes, upload.Images)
+	switch {
+	case errors.Is(err, upload.ErrTooLarge):
 		return "", fault.Validation(map[string]string{"logo": "company.error.logoTooLarge"})
+	case err != nil:
+		return "", fault.Validation(map[string]string{"logo": "company.error.logoType"})
 	}
-	ct := http.DetectContentType(data)
-	for _, t := range LogoTypes {
-		if ct == t {
-			return ct, nil
-		}
-	}
-	return "", fault.Validation(map[string]string{"logo": "company.error.logoType"})
+	return ct, nil
 }
 
 // SetLogo stores agencyID's logo (at most 2MB of PNG, JPEG, GIF or WebP) and

@@ -15,7 +15,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
 	"regexp"
 	"slices"
 	"strings"
@@ -29,6 +28,7 @@ import (
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/geo"
 	"github.com/voyage/voyage/pkg/store"
+	"github.com/voyage/voyage/pkg/upload"
 )
 
 // Actions this package writes to the user log, in the transaction of the
@@ -47,9 +47,9 @@ const (
 
 // Limits of spec §5 and §9, and our own where the spec is silent.
 const (
-	MaxAvatarBytes    = 2 << 20 // 2 MB, as the company logo
-	MaxPassengers     = 30      // per agency (spec §5 "frequent passengers max 30")
-	MaxFavourites     = 20      // favourite cities or countries
+	MaxAvatarBytes    = upload.MaxImageBytes // 2 MB, as the company logo
+	MaxPassengers     = 30                   // per agency (spec §5 "frequent passengers max 30")
+	MaxFavourites     = 20                   // favourite cities or countries
 	MaxNicknameRunes  = 50
 	DefaultRegion     = "86"
 	DefaultDateFormat = "yyyy-MM-dd"
@@ -57,10 +57,6 @@ const (
 
 // DateFormats are the display date formats a user may choose.
 var DateFormats = []string{"yyyy-MM-dd", "dd/MM/yyyy", "MM/dd/yyyy", "dd-MM-yyyy", "yyyy/MM/dd"}
-
-// AvatarTypes are the image types accepted for an avatar, as sniffed from the
-// content: never SVG, which can carry script.
-var AvatarTypes = []string{"image/png", "image/jpeg", "image/gif", "image/webp"}
 
 // Config keys of PUT /base/v2/me/config/{key} (spec §7).
 const (
@@ -162,11 +158,11 @@ func (s *Service) SetAvatar(ctx context.Context, p auth.Principal, data []byte, 
 	if len(data) == 0 {
 		return fault.Validation(map[string]string{"avatar": "profile.avatar.error.empty"})
 	}
-	if len(data) > MaxAvatarBytes {
+	typ, err := upload.Check(data, MaxAvatarBytes, upload.Images)
+	switch {
+	case errors.Is(err, upload.ErrTooLarge):
 		return fault.Validation(map[string]string{"avatar": "profile.avatar.error.tooLarge"})
-	}
-	typ := http.DetectContentType(data)
-	if !slices.Contains(AvatarTypes, typ) {
+	case err != nil:
 		return fault.Validation(map[string]string{"avatar": "profile.avatar.error.type"})
 	}
 	now := s.now().UTC()
