@@ -313,7 +313,7 @@ func TestExitCode(t *testing.T) {
 		{"conflict", fault.Conflict("ledger.error.idempotencyMismatch"), ExitConflict},
 		{"insufficient", fault.New(fault.CodeInsufficientFund, 422, "ledger.error.insufficient"), ExitInsufficient},
 		{"wrapped insufficient", fmt.Errorf("ledger: %w", fault.New(fault.CodeInsufficientFund, 422, "ledger.error.insufficient")), ExitInsufficient},
-		{"explained", explain(fault.NotFound("")), ExitNotFound},
+		{"explained", describe(fault.NotFound("")), ExitNotFound},
 		{"described", describe(fault.Conflict("ledger.error.idempotencyMismatch")), ExitConflict},
 		{"internal", fault.Internal(errors.New("db down")), ExitError},
 		{"cobra unknown flag", errors.New("unknown flag: --x"), ExitUsage},

@@ -41,7 +41,7 @@ func (r *Root) agencyListCmd() *cobra.Command {
 			f.Page, f.PageSize = auth.ClampPage(f.Page, f.PageSize)
 			items, total, err := a.AgencyAdmin.List(cmd.Context(), actor, f)
 			if err != nil {
-				return explain(err)
+				return describe(err)
 			}
 			v := view{Data: agencyList{Items: items, Total: total, Page: f.Page, PageSize: f.PageSize},
 				Headers: []string{"id", "code", "name", "status", "currency", "balance", "credit limit", "available", "contact email"}}
@@ -81,7 +81,7 @@ func (r *Root) agencyShowCmd() *cobra.Command {
 			defer a.Close()
 			d, err := a.AgencyAdmin.Get(cmd.Context(), actor, id, a.Auth.APIKeys)
 			if err != nil {
-				return explain(err)
+				return describe(err)
 			}
 			return render(cmd, detailView(d))
 		},
@@ -176,11 +176,11 @@ func (r *Root) agencyCreateCmd() *cobra.Command {
 				SettlementCurrency: currency, EmailLanguage: lang}}}
 			created, err := a.AgencyAdmin.Create(cmd.Context(), actor, req)
 			if err != nil {
-				return explain(err)
+				return describe(err)
 			}
 			d, err := a.AgencyAdmin.Get(cmd.Context(), actor, created.ID, a.Auth.APIKeys)
 			if err != nil {
-				return explain(err)
+				return describe(err)
 			}
 			if err := render(cmd, detailView(d)); err != nil {
 				return err
@@ -228,16 +228,16 @@ func (r *Root) agencyUpdateCmd() *cobra.Command {
 			defer a.Close()
 			cur, err := a.AgencyAdmin.Get(cmd.Context(), actor, id, nil)
 			if err != nil {
-				return explain(err)
+				return describe(err)
 			}
 			p := cur.Profile
 			pf.overlay(cmd, &p)
 			if _, err := a.AgencyAdmin.Update(cmd.Context(), actor, id, p); err != nil {
-				return explain(err)
+				return describe(err)
 			}
 			d, err := a.AgencyAdmin.Get(cmd.Context(), actor, id, a.Auth.APIKeys)
 			if err != nil {
-				return explain(err)
+				return describe(err)
 			}
 			return render(cmd, detailView(d))
 		},
@@ -267,7 +267,7 @@ func (r *Root) agencyStatusCmd(verb, status string) *cobra.Command {
 			defer a.Close()
 			ag, err := a.AgencyAdmin.SetStatus(cmd.Context(), actor, id, status)
 			if err != nil {
-				return explain(err)
+				return describe(err)
 			}
 			return render(cmd, view{Data: map[string]any{"id": ag.ID, "name": ag.Name, "status": ag.Status},
 				Rows: [][]string{{"ID", fmtID(ag.ID)}, {"Name", ag.Name}, {"Status", ag.Status}}, KeyValue: true})

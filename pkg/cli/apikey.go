@@ -29,11 +29,11 @@ func (r *Root) apikeyCreateCmd() *cobra.Command {
 			}
 			defer a.Close()
 			if _, err := a.AgencyAdmin.Managed(cmd.Context(), actor, id); err != nil {
-				return explain(err)
+				return describe(err)
 			}
 			k, err := a.Auth.CreateAPIKey(cmd.Context(), id, name, roles, 0)
 			if err != nil {
-				return explain(err)
+				return describe(err)
 			}
 			data := struct {
 				ID     int64    `json:"id"`
@@ -86,11 +86,11 @@ func (r *Root) apikeyListCmd() *cobra.Command {
 			}
 			defer a.Close()
 			if _, err := a.AgencyAdmin.Managed(cmd.Context(), actor, id); err != nil {
-				return explain(err)
+				return describe(err)
 			}
 			keys, err := a.Auth.APIKeys(cmd.Context(), id)
 			if err != nil {
-				return explain(err)
+				return describe(err)
 			}
 			data := []apiKeyRow{}
 			v := view{Headers: []string{"id", "name", "prefix", "roles", "created", "last used", "revoked"}}
@@ -129,10 +129,10 @@ func (r *Root) apikeyRevokeCmd() *cobra.Command {
 			}
 			defer a.Close()
 			if _, err := a.AgencyAdmin.Managed(cmd.Context(), actor, id); err != nil {
-				return explain(err)
+				return describe(err)
 			}
 			if err := a.Auth.RevokeAPIKey(cmd.Context(), id, keyID); err != nil {
-				return explain(err)
+				return describe(err)
 			}
 			return render(cmd, view{Data: map[string]any{"id": keyID, "agencyId": id, "revoked": true}, KeyValue: true,
 				Rows: [][]string{{"Key", fmtID(keyID)}, {"Agency", fmtID(id)}, {"Revoked", "yes"}}})

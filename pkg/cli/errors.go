@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -10,8 +9,19 @@ import (
 	"github.com/voyage/voyage/pkg/i18n"
 )
 
+// described is a service error told the way a terminal user reads it, still
+// carrying the fault so that exitCode can map it.
+type described struct {
+	msg string
+	err error
+}
+
+func (e *described) Error() string { return e.msg }
+func (e *described) Unwrap() error { return e.err }
+
 // describe turns a service error into the message a terminal user reads: the
-// English catalog text, with the field messages of a validation error.
+// English catalog text, with the field messages of a validation error and
+// the API code.
 func describe(err error) error {
 	fe, ok := fault.As(err)
 	if !ok || fe.Status >= 500 {
@@ -30,5 +40,5 @@ func describe(err error) error {
 		sort.Strings(fields)
 		msg += " (" + strings.Join(fields, "; ") + ")"
 	}
-	return errors.New(fmt.Sprintf("%s [code %d]", msg, fe.Code))
+	return &described{msg: fmt.Sprintf("%s [code %d]", msg, fe.Code), err: err}
 }

@@ -2,8 +2,6 @@ package cli
 
 import (
 	"errors"
-	"regexp"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -52,8 +50,6 @@ var cobraUsage = []string{
 	"if any flags in the group", "none of the others can be", "at least one of the flags",
 }
 
-var codeInMessage = regexp.MustCompile(`\[code (\d+)\]$`)
-
 // exitCode maps an error returned by a command to the process exit code.
 func exitCode(err error) int {
 	if err == nil {
@@ -66,9 +62,6 @@ func exitCode(err error) int {
 	code := 0
 	if fe, ok := fault.As(err); ok {
 		code = fe.Code
-	} else if m := codeInMessage.FindStringSubmatch(err.Error()); m != nil {
-		// describe() flattens a fault into its message and "[code N]".
-		code, _ = strconv.Atoi(m[1])
 	}
 	switch code {
 	case fault.CodeValidation, fault.CodeBodyTooLarge:
@@ -87,26 +80,4 @@ func exitCode(err error) int {
 		}
 	}
 	return ExitError
-}
-
-// explained is a service error told the way a terminal user reads it
-// (describe), still carrying the fault for exitCode.
-type explained struct {
-	msg string
-	err error
-}
-
-func (e *explained) Error() string { return e.msg }
-func (e *explained) Unwrap() error { return e.err }
-
-// explain is describe keeping the original error in the chain.
-func explain(err error) error {
-	if err == nil {
-		return nil
-	}
-	d := describe(err)
-	if d == err {
-		return err
-	}
-	return &explained{msg: d.Error(), err: err}
 }

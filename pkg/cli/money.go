@@ -61,7 +61,7 @@ func (r *Root) creditSetCmd() *cobra.Command {
 			ctx := cmd.Context()
 			ag, err := a.AgencyAdmin.Managed(ctx, actor, id)
 			if err != nil {
-				return explain(err)
+				return describe(err)
 			}
 			req := agency.CreditRequest{CreditLimit: limit, CreditPeriod: ag.CreditPeriod, CreditPeriodUnit: ag.CreditPeriodUnit}
 			if cmd.Flags().Changed("period") {
@@ -87,7 +87,7 @@ func (r *Root) creditSetCmd() *cobra.Command {
 				errs["creditPeriod"] = "agency.error.creditPeriod"
 			}
 			if len(errs) > 0 {
-				return explain(fault.Validation(errs))
+				return describe(fault.Validation(errs))
 			}
 			bal, err := a.Ledger.WalletBalance(ctx, ag.ID, ag.SettlementCurrency)
 			if err != nil {
@@ -111,7 +111,7 @@ func (r *Root) creditSetCmd() *cobra.Command {
 			}
 			sum, err := a.AgencyAdmin.SetCredit(ctx, actor, id, req)
 			if err != nil {
-				return explain(err)
+				return describe(err)
 			}
 			return render(cmd, view{Data: sum, KeyValue: true, Rows: [][]string{
 				{"ID", fmtID(sum.ID)}, {"Name", sum.Name}, {"Currency", sum.Currency}, {"Balance", sum.Balance},
@@ -201,11 +201,11 @@ func (r *Root) fundsAddCmd() *cobra.Command {
 			ctx := cmd.Context()
 			ag, err := a.AgencyAdmin.Managed(ctx, actor, id)
 			if err != nil {
-				return explain(err)
+				return describe(err)
 			}
 			p, err := t.Plan()
 			if err != nil {
-				return explain(err)
+				return describe(err)
 			}
 			received, gross, fee, credited, rate, percent := p.Received, p.Gross, p.Fee, p.Credited, p.Rate, p.FeePercent
 			bal, err := a.Ledger.WalletBalance(ctx, ag.ID, t.Currency)
@@ -239,7 +239,7 @@ func (r *Root) fundsAddCmd() *cobra.Command {
 			t.CreatedBy = actor.Username
 			res, err := a.AgencyAdmin.AddFunds(ctx, actor, id, t, a.Catalog)
 			if err != nil {
-				return explain(err)
+				return describe(err)
 			}
 			if err := render(cmd, view{Data: res, KeyValue: true, Rows: [][]string{
 				{"Transfer", fmtID(res.TransferID)}, {"Agency", fmt.Sprintf("%s (%d)", ag.Name, ag.ID)}, {"Currency", res.Currency},

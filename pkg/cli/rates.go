@@ -32,11 +32,11 @@ func (r *Root) ratesSetCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, argv []string) error {
 			cur := strings.ToUpper(strings.TrimSpace(argv[0]))
 			if !slices.Contains(config.Currencies, cur) {
-				return explain(fault.Validation(map[string]string{"currency": "ledger.error.currency"}))
+				return describe(fault.Validation(map[string]string{"currency": "ledger.error.currency"}))
 			}
 			rate, err := decimal.NewFromString(strings.TrimSpace(argv[1]))
 			if err != nil || !rate.IsPositive() {
-				return explain(fault.Validation(map[string]string{"rate": "ledger.error.rate"}))
+				return describe(fault.Validation(map[string]string{"rate": "ledger.error.rate"}))
 			}
 			a, actor, err := r.openAsProvider(cmd)
 			if err != nil {
@@ -44,11 +44,11 @@ func (r *Root) ratesSetCmd() *cobra.Command {
 			}
 			defer a.Close()
 			if err := a.Site.SetRate(cmd.Context(), cur, rate, actor.Username); err != nil {
-				return explain(err)
+				return describe(err)
 			}
 			h, err := a.Site.RateHistory(cmd.Context(), cur, 1)
 			if err != nil {
-				return explain(err)
+				return describe(err)
 			}
 			return render(cmd, rateView(h))
 		},
@@ -71,7 +71,7 @@ func (r *Root) ratesListCmd() *cobra.Command {
 			if cur = strings.ToUpper(strings.TrimSpace(cur)); cur == "" {
 				rates, err := a.Site.Rates(cmd.Context())
 				if err != nil {
-					return explain(err)
+					return describe(err)
 				}
 				return render(cmd, rateView(rates))
 			}
@@ -80,10 +80,10 @@ func (r *Root) ratesListCmd() *cobra.Command {
 			}
 			h, err := a.Site.RateHistory(cmd.Context(), cur, limit)
 			if err != nil {
-				return explain(err)
+				return describe(err)
 			}
 			if len(h) == 0 {
-				return explain(fault.NotFound("rate.error.missing"))
+				return describe(fault.NotFound("rate.error.missing"))
 			}
 			return render(cmd, rateView(h))
 		},

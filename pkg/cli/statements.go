@@ -92,7 +92,7 @@ func (r *Root) statementsRunCmd(verb string, export bool) *cobra.Command {
 			})
 			progress.finish()
 			if err != nil {
-				return explain(err)
+				return describe(err)
 			}
 			if format == FormatTable {
 				what := "created"

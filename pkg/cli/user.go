@@ -86,12 +86,12 @@ func (r *Root) userListCmd() *cobra.Command {
 			}
 			defer a.Close()
 			if _, err := a.AgencyAdmin.Managed(cmd.Context(), actor, id); err != nil {
-				return explain(err)
+				return describe(err)
 			}
 			f.Page, f.PageSize = auth.ClampPage(f.Page, f.PageSize)
 			users, total, err := a.Auth.ListUsers(cmd.Context(), id, f)
 			if err != nil {
-				return explain(err)
+				return describe(err)
 			}
 			rows := []userRow{}
 			v := view{Headers: []string{"id", "username", "email", "nickname", "roles", "status", "super admin"}}
@@ -143,7 +143,7 @@ func (r *Root) userCreateCmd() *cobra.Command {
 			defer a.Close()
 			actor, err := agencyActor(cmd.Context(), a, provider, id)
 			if err != nil {
-				return explain(err)
+				return describe(err)
 			}
 			generated := n.Password == ""
 			if generated {
@@ -151,7 +151,7 @@ func (r *Root) userCreateCmd() *cobra.Command {
 			}
 			u, err := a.Auth.CreateUserIn(cmd.Context(), actor, n, auth.Meta{IP: "cli"})
 			if err != nil {
-				return explain(err)
+				return describe(err)
 			}
 			if err := render(cmd, userView(u)); err != nil {
 				return err
@@ -198,11 +198,11 @@ func (r *Root) userDisableCmd() *cobra.Command {
 			defer a.Close()
 			actor, err := agencyActor(cmd.Context(), a, provider, id)
 			if err != nil {
-				return explain(err)
+				return describe(err)
 			}
 			u, err := a.Auth.DeactivateUser(cmd.Context(), actor, userID, auth.Meta{IP: "cli"})
 			if err != nil {
-				return explain(err)
+				return describe(err)
 			}
 			return render(cmd, userView(u))
 		},
