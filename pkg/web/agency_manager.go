@@ -73,13 +73,9 @@ func canManageAgencies(sub auth.Subject) bool {
 // managerViewer lets a user who may manage agencies through; anybody else
 // goes home with the guard's message.
 func (s *Server) managerViewer(w http.ResponseWriter, r *http.Request) (viewer, bool) {
-	v := viewerFrom(r.Context())
+	v, ok := s.admitViewer(w, r, canManageAgencies)
 	switch {
-	case !v.LoggedIn:
-		s.redirectWithFlash(w, r, "/", templates.Flash{Kind: "error", Key: "router.login"})
-		return v, false
-	case !canManageAgencies(v.Principal.Subject):
-		s.redirectWithFlash(w, r, "/", templates.Flash{Kind: "error", Key: "router.notRole"})
+	case !ok:
 		return v, false
 	case s.manager == nil:
 		s.ServerError(w, r)

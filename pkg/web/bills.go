@@ -58,13 +58,9 @@ func (s *Server) registerBillPages(mux *http.ServeMux) {
 // financeViewer lets a user who may see the agency's bills through; anybody
 // else goes home with the guard's message.
 func (s *Server) financeViewer(w http.ResponseWriter, r *http.Request) (viewer, bool) {
-	v := viewerFrom(r.Context())
+	v, ok := s.admitViewer(w, r, auth.Subject.CanAccessFinance)
 	switch {
-	case !v.LoggedIn:
-		s.redirectWithFlash(w, r, "/", templates.Flash{Kind: "error", Key: "router.login"})
-		return v, false
-	case !v.Principal.Subject.CanAccessFinance():
-		s.redirectWithFlash(w, r, "/", templates.Flash{Kind: "error", Key: "router.notRole"})
+	case !ok:
 		return v, false
 	case s.bills == nil:
 		s.ServerError(w, r)

@@ -46,9 +46,8 @@ func (s *Server) profileAnswer(w http.ResponseWriter, r *http.Request, v viewer,
 
 // passwordChange takes the profile's change-password form.
 func (s *Server) passwordChange(w http.ResponseWriter, r *http.Request) {
-	v := viewerFrom(r.Context())
-	if !v.LoggedIn {
-		s.redirectWithFlash(w, r, "/", templates.Flash{Kind: "error", Key: "router.login"})
+	v, ok := s.admitViewer(w, r, anyone)
+	if !ok {
 		return
 	}
 	err := s.identity.ChangePassword(r.Context(), v.Principal, r.PostFormValue("oldPassword"), r.PostFormValue("password"),
@@ -74,9 +73,8 @@ func (s *Server) passwordChange(w http.ResponseWriter, r *http.Request) {
 
 // sessionEnd ends another of the user's sessions, from the profile's list.
 func (s *Server) sessionEnd(w http.ResponseWriter, r *http.Request) {
-	v := viewerFrom(r.Context())
-	if !v.LoggedIn {
-		s.redirectWithFlash(w, r, "/", templates.Flash{Kind: "error", Key: "router.login"})
+	v, ok := s.admitViewer(w, r, anyone)
+	if !ok {
 		return
 	}
 	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)

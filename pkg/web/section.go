@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"net/url"
 
+	"github.com/voyage/voyage/pkg/auth"
+
 	"github.com/voyage/voyage/templates"
 )
 
@@ -43,4 +45,20 @@ func listURL(path string, q url.Values) string {
 		return path
 	}
 	return path + "?" + q.Encode()
+}
+
+// admitViewer applies the guard's answers on pages and form posts the route
+// table does not cover: without a login 'router.login', without rule
+// 'router.notRole', each with a redirect home.
+func (s *Server) admitViewer(w http.ResponseWriter, r *http.Request, rule func(auth.Subject) bool) (viewer, bool) {
+	v := viewerFrom(r.Context())
+	switch {
+	case !v.LoggedIn:
+		s.redirectWithFlash(w, r, "/", templates.Flash{Kind: "error", Key: "router.login"})
+		return v, false
+	case !rule(v.Principal.Subject):
+		s.redirectWithFlash(w, r, "/", templates.Flash{Kind: "error", Key: "router.notRole"})
+		return v, false
+	}
+	return v, true
 }

@@ -54,13 +54,9 @@ func (s *Server) registerAdminPages(mux *http.ServeMux) {
 // below /users/ and /company/ are not in the table, so every handler asks
 // again and answers as the guard would.
 func (s *Server) adminViewer(w http.ResponseWriter, r *http.Request) (viewer, bool) {
-	v := viewerFrom(r.Context())
+	v, ok := s.admitViewer(w, r, isSuperUser)
 	switch {
-	case !v.LoggedIn:
-		s.redirectWithFlash(w, r, "/", templates.Flash{Kind: "error", Key: "router.login"})
-		return v, false
-	case !isSuperUser(v.Principal.Subject):
-		s.redirectWithFlash(w, r, "/", templates.Flash{Kind: "error", Key: "router.notRole"})
+	case !ok:
 		return v, false
 	case s.userAdmin == nil || s.companyAdmin == nil:
 		slog.ErrorContext(r.Context(), "admin pages: services not configured")

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/money"
 	"github.com/voyage/voyage/templates"
@@ -34,13 +35,9 @@ const (
 // with filters, and the balance over the last 90 days.
 func (s *Server) walletPage(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	v := viewerFrom(ctx)
+	v, ok := s.admitViewer(w, r, auth.Subject.CanAccessFinance)
 	switch {
-	case !v.LoggedIn:
-		s.redirectWithFlash(w, r, "/", templates.Flash{Kind: "error", Key: "router.login"})
-		return
-	case !v.Principal.Subject.CanAccessFinance():
-		s.redirectWithFlash(w, r, "/", templates.Flash{Kind: "error", Key: "router.notRole"})
+	case !ok:
 		return
 	case s.wallets == nil:
 		s.ServerError(w, r)
