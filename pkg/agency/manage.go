@@ -128,13 +128,30 @@ type ListFilter struct {
 
 // List returns the agencies actor manages, newest first.
 func (s *Service) List(ctx context.Context, actor auth.Principal, f ListFilter) ([]Summary, int, error) {
+	rows, total, err := s.ListAgencies(ctx, actor, f)
+	if err != nil {
+		return nil, 0, err
+	}
+	out := make([]Summary, 0, len(rows))
+	for _, a := range rows {
+		sum, err := s.summary(ctx, a)
+		if err != nil {
+			return nil, 0, err
+		}
+		out = append(out, sum)
+	}
+	return out, total, nil
+}
+
+// ListAgencies is List without the wallet figures: the agency rows
+// themselves, for callers that work through them (a batch of statements).
+func (s *Service) ListAgencies(ctx context.Context, actor auth.Principal, f ListFilter) ([]Agency, int, error) {
 	ids, err := s.managedIDs(ctx, actor)
 	if err != nil {
 		return nil, 0, err
 	}
-	out := []Summary{}
 	if len(ids) == 0 {
-		return out, 0, nil
+		return []Agency{}, 0, nil
 	}
 	where := []string{"id IN (?)"}
 	args := []any{ids}
@@ -160,18 +177,11 @@ func (s *Service) List(ctx context.Context, actor auth.Principal, f ListFilter) 
 	if err != nil {
 		return nil, 0, fmt.Errorf("agency: list: %w", err)
 	}
-	var rows []Agency
+	rows := []Agency{}
 	if err := s.db.SelectContext(ctx, &rows, s.db.Rebind(q), qargs...); err != nil {
 		return nil, 0, fmt.Errorf("agency: list: %w", err)
 	}
-	for _, a := range rows {
-		sum, err := s.summary(ctx, a)
-		if err != nil {
-			return nil, 0, err
-		}
-		out = append(out, sum)
-	}
-	return out, total, nil
+	return rows, total, nil
 }
 
 // managedIDs are the agencies actor manages: every descendant for the

@@ -151,15 +151,11 @@ func runStatements(ctx context.Context, a *app.App, actor auth.Principal, o stat
 	const page = 100
 	done := 0
 	for p := 1; ; p++ {
-		list, total, err := a.AgencyAdmin.List(ctx, actor, agency.ListFilter{Page: p, PageSize: page})
+		list, total, err := a.AgencyAdmin.ListAgencies(ctx, actor, agency.ListFilter{Page: p, PageSize: page})
 		if err != nil {
 			return count, entries, err
 		}
-		for _, s := range list {
-			ag, err := a.Agencies.Get(ctx, s.ID)
-			if err != nil {
-				return count, entries, err
-			}
+		for _, ag := range list {
 			done++
 			if err := one(ag, done, total); err != nil {
 				return count, entries, err

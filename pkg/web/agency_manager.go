@@ -25,6 +25,7 @@ import (
 // *agency.Service implements it.
 type AgencyManager interface {
 	List(ctx context.Context, actor auth.Principal, f agency.ListFilter) ([]agency.Summary, int, error)
+	ListAgencies(ctx context.Context, actor auth.Principal, f agency.ListFilter) ([]agency.Agency, int, error)
 	Create(ctx context.Context, actor auth.Principal, r agency.CreateRequest) (agency.Agency, error)
 	Update(ctx context.Context, actor auth.Principal, id int64, p agency.Profile) (agency.Agency, error)
 	SetConfig(ctx context.Context, actor auth.Principal, id int64, c agency.Config) (agency.Agency, bool, error)

@@ -44,6 +44,10 @@ func (f *fakeManager) List(context.Context, auth.Principal, agency.ListFilter) (
 	return []agency.Summary{f.detail.Summary}, 1, nil
 }
 
+func (f *fakeManager) ListAgencies(context.Context, auth.Principal, agency.ListFilter) ([]agency.Agency, int, error) {
+	return []agency.Agency{{ID: f.detail.ID, Name: f.detail.Name, Code: f.detail.Code}}, 1, nil
+}
+
 func (f *fakeManager) Create(_ context.Context, _ auth.Principal, r agency.CreateRequest) (agency.Agency, error) {
 	f.creates = append(f.creates, r)
 	if f.createErr != nil {

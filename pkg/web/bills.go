@@ -389,7 +389,7 @@ func (s *Server) exportStatement(w http.ResponseWriter, r *http.Request, a agenc
 func (s *Server) subAgencies(ctx context.Context, actor auth.Principal) ([]templates.SubAgencyOption, error) {
 	var out []templates.SubAgencyOption
 	for page := 1; ; page++ {
-		items, total, err := s.manager.List(ctx, actor, agency.ListFilter{Page: page, PageSize: subAgencyPage})
+		items, total, err := s.manager.ListAgencies(ctx, actor, agency.ListFilter{Page: page, PageSize: subAgencyPage})
 		if err != nil {
 			return nil, err
 		}
