@@ -18,16 +18,51 @@ import (
 // environment use the mapstructure names (VOYAGE_HTTP_READ_TIMEOUT for
 // http.read_timeout).
 type Config struct {
-	DB        string     `mapstructure:"db"`
-	Addr      string     `mapstructure:"addr"`
-	NoMigrate bool       `mapstructure:"no_migrate"`
-	LogLevel  string     `mapstructure:"log_level"`
-	LogFormat string     `mapstructure:"log_format"`
-	HTTP      HTTPConfig `mapstructure:"http"`
-	Jobs      JobsConfig `mapstructure:"jobs"`
-	Site      SiteConfig `mapstructure:"site"`
-	Auth      AuthConfig `mapstructure:"auth"`
-	Mail      MailConfig `mapstructure:"mail"`
+	DB        string         `mapstructure:"db"`
+	Addr      string         `mapstructure:"addr"`
+	NoMigrate bool           `mapstructure:"no_migrate"`
+	LogLevel  string         `mapstructure:"log_level"`
+	LogFormat string         `mapstructure:"log_format"`
+	HTTP      HTTPConfig     `mapstructure:"http"`
+	Jobs      JobsConfig     `mapstructure:"jobs"`
+	Site      SiteConfig     `mapstructure:"site"`
+	Auth      AuthConfig     `mapstructure:"auth"`
+	Mail      MailConfig     `mapstructure:"mail"`
+	Shopping  ShoppingConfig `mapstructure:"shopping"`
+}
+
+// ShoppingConfig chooses the flight content sources and where search
+// sessions live.
+type ShoppingConfig struct {
+	// RedisURL, when set, keeps search sessions in Redis instead of the
+	// database (redis://host:6379/0).
+	RedisURL string `mapstructure:"redis_url"`
+	// Sim are the built-in simulated suppliers (gds, ndc, lcc).
+	Sim SimConfig `mapstructure:"sim"`
+	// Duffel is the Duffel connector, on when a token is set.
+	Duffel DuffelConfig `mapstructure:"duffel"`
+}
+
+// SimConfig tunes the simulated suppliers.
+type SimConfig struct {
+	Enabled  bool     `mapstructure:"enabled"`
+	Profiles []string `mapstructure:"profiles"`
+	Seed     int64    `mapstructure:"seed"`
+	// LatencyScale multiplies each profile's typical answer time (0 answers
+	// at once; 1 is realistic).
+	LatencyScale float64 `mapstructure:"latency_scale"`
+	// ErrorRate, TimeoutRate and Volatility are shares of calls (0..1) that
+	// fail, hang until the deadline, or find a changed offer on price check;
+	// negative keeps each profile's default.
+	ErrorRate   float64 `mapstructure:"error_rate"`
+	TimeoutRate float64 `mapstructure:"timeout_rate"`
+	Volatility  float64 `mapstructure:"volatility"`
+}
+
+// DuffelConfig configures the Duffel connector.
+type DuffelConfig struct {
+	Token   string `mapstructure:"token"`
+	BaseURL string `mapstructure:"base_url"`
 }
 
 // MailConfig sets how emails leave: through SMTP when smtp_host is set,
@@ -139,6 +174,16 @@ func setDefaults(v *viper.Viper) {
 	v.SetDefault("mail.smtp_username", "")
 	v.SetDefault("mail.smtp_password", "")
 	v.SetDefault("mail.outbox_dir", "./var/outbox")
+	v.SetDefault("shopping.redis_url", "")
+	v.SetDefault("shopping.sim.enabled", true)
+	v.SetDefault("shopping.sim.profiles", []string{"gds", "ndc", "lcc"})
+	v.SetDefault("shopping.sim.seed", 1)
+	v.SetDefault("shopping.sim.latency_scale", 1.0)
+	v.SetDefault("shopping.sim.error_rate", -1.0)
+	v.SetDefault("shopping.sim.timeout_rate", -1.0)
+	v.SetDefault("shopping.sim.volatility", -1.0)
+	v.SetDefault("shopping.duffel.token", "")
+	v.SetDefault("shopping.duffel.base_url", "https://api.duffel.com")
 }
 
 // Load builds the configuration. configFile may be empty, in which case

@@ -1,0 +1,81 @@
+package geo
+
+// Names are a place's or airline's names in the interface languages.
+type Names struct {
+	En   string `json:"en"`
+	ZhCN string `json:"zh-cn"`
+	ZhTW string `json:"zh-tw"`
+}
+
+// In is the name in lang (en, zh-cn, zh-tw), English when that one is empty.
+func (n Names) In(lang string) string {
+	switch lang {
+	case "zh-cn":
+		if n.ZhCN != "" {
+			return n.ZhCN
+		}
+	case "zh-tw":
+		if n.ZhTW != "" {
+			return n.ZhTW
+		}
+	}
+	return n.En
+}
+
+// Airport is a commercial airport.
+type Airport struct {
+	Code     string // IATA
+	ICAO     string
+	CityCode string // IATA metropolitan code (BJS for PEK and PKX); the airport's own code when it has no group
+	Country  string // ISO 3166-1 alpha-2
+	Name     Names
+	Lat, Lon float64
+	TZ       string // IANA time zone
+	// Rank is the airport's place by passengers (1 = busiest); 0 when not
+	// among the ranked airports.
+	Rank   int
+	Pinyin string // toneless pinyin of the Chinese name, lower case, no spaces
+	// MinConnect is the minimum connection time in minutes when changing
+	// planes here between two separate tickets or carriers.
+	MinConnect int
+}
+
+// City is a metropolitan area that groups airports under one code.
+type City struct {
+	Code     string
+	Country  string
+	Name     Names
+	Pinyin   string
+	Airports []string // airport codes, busiest first
+}
+
+// Airline is a carrier.
+type Airline struct {
+	Code     string // IATA designator
+	ICAO     string
+	Name     Names
+	Country  string
+	Hubs     []string // airport codes, main hub first
+	Alliance string   // star, oneworld, skyteam or empty
+	LowCost  bool
+	Rank     int // 1 = largest by passengers; 0 when unranked
+}
+
+// Route is a city pair an airline flies nonstop (airport codes).
+type Route struct {
+	Carrier     string
+	Origin      string
+	Destination string
+}
+
+// Place is an autocomplete answer: an airport or a city.
+type Place struct {
+	Code        string  `json:"code"`
+	Name        string  `json:"name"`
+	Type        string  `json:"type"` // airport or city
+	CityCode    string  `json:"cityCode"`
+	CityName    string  `json:"cityName"`
+	Country     string  `json:"country"`
+	CountryName string  `json:"countryName"`
+	Airports    []Place `json:"airports,omitempty"` // a city's airports
+}

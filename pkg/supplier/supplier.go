@@ -1,0 +1,290 @@
+// Package supplier is the one seam between Voyage and flight content. A
+// Supplier adapter translates between these types and a content source (the
+// built-in simulators in sim/, Duffel in duffel/); it holds no business rules:
+// markups, filters, merging and interlining are the shopping engine's.
+//
+// Every call takes a context whose deadline is the caller's patience; an
+// adapter returns ErrTimeout when the source did not answer within it.
+package supplier
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+// Errors an adapter returns, wrapped with its own detail. The engine and the
+// order service decide what a user sees from these, never from a source's
+// own error text.
+var (
+	// ErrTimeout: the source did not answer before the context deadline.
+	ErrTimeout = errors.New("supplier: timed out")
+	// ErrUnavailable: the source failed (5xx, connection refused, rate
+	// limited after retries); trying again later may work.
+	ErrUnavailable = errors.New("supplier: unavailable")
+	// ErrOfferGone: the offer or fare no longer exists or cannot be sold.
+	ErrOfferGone = errors.New("supplier: offer no longer available")
+	// ErrNotFound: no booking with that reference.
+	ErrNotFound = errors.New("supplier: booking not found")
+	// ErrRejected: the source refused the request as invalid (bad passenger
+	// data, action not allowed in the booking's state).
+	ErrRejected = errors.New("supplier: request rejected")
+	// ErrNotSupported: the source does not offer this operation.
+	ErrNotSupported = errors.New("supplier: operation not supported")
+)
+
+// Cabin classes (spec §3 Cabin).
+const (
+	CabinFirst           = "first"
+	CabinPremiumFirst    = "premium_first"
+	CabinBusiness        = "business"
+	CabinPremiumBusiness = "premium_business"
+	CabinPremiumEconomy  = "premium_economy"
+	CabinEconomy         = "economy"
+)
+
+// Cabins lists the cabin classes from the most to the least expensive.
+var Cabins = []string{CabinFirst, CabinPremiumFirst, CabinBusiness, CabinPremiumBusiness, CabinPremiumEconomy, CabinEconomy}
+
+// Passenger types.
+const (
+	Adult  = "adult"
+	Child  = "child"
+	Infant = "infant"
+)
+
+// Passengers counts travellers by type.
+type Passengers struct {
+	Adult  int `json:"adult"`
+	Child  int `json:"child"`
+	Infant int `json:"infant"`
+}
+
+// Total is the number of travellers.
+func (p Passengers) Total() int { return p.Adult + p.Child + p.Infant }
+
+// Seats is the number of seats taken (infants sit on a lap).
+func (p Passengers) Seats() int { return p.Adult + p.Child }
+
+// JourneyQuery is one directional journey asked for: airport or city codes
+// and a local departure date (YYYY-MM-DD).
+type JourneyQuery struct {
+	Origin      string `json:"origin"`
+	Destination string `json:"destination"`
+	Date        string `json:"date"`
+}
+
+// SearchRequest asks a source for priced itineraries covering every journey
+// (one offer covers all of them: a return is one offer with two journeys).
+type SearchRequest struct {
+	Journeys   []JourneyQuery
+	Passengers Passengers
+	Cabin      string
+	// Carriers, when set, limits the answer to itineraries flown only by
+	// these marketing carriers (accurate search of a PNR's itinerary).
+	Carriers []string
+	// Currency the caller prefers; a source may answer in another one.
+	Currency string
+}
+
+// Segment is one flight. Times carry the airport's local zone, as every
+// timetable does.
+type Segment struct {
+	Carrier          string    `json:"carrier"`
+	FlightNumber     string    `json:"flightNumber"` // carrier + number, e.g. "CA937"
+	OperatingCarrier string    `json:"operatingCarrier,omitempty"`
+	Origin           string    `json:"origin"`
+	Destination      string    `json:"destination"`
+	DepartAt         time.Time `json:"departAt"`
+	ArriveAt         time.Time `json:"arriveAt"`
+	DurationMinutes  int       `json:"durationMinutes"`
+	Cabin            string    `json:"cabin"`
+	BookingClass     string    `json:"bookingClass"`
+	FareBasis        string    `json:"fareBasis,omitempty"`
+	Aircraft         string    `json:"aircraft,omitempty"`
+	// SeatsLeft is what the source says is still for sale at this fare
+	// (0 when it does not say).
+	SeatsLeft int `json:"seatsLeft,omitempty"`
+}
+
+// PaxFare is the price of one traveller of a type, in minor units of the
+// offer's currency. Taxes includes AirportTax and FuelSurcharge.
+type PaxFare struct {
+	Type          string `json:"type"`
+	Count         int    `json:"count"`
+	Base          int64  `json:"base"`
+	Taxes         int64  `json:"taxes"`
+	AirportTax    int64  `json:"airportTax"`
+	FuelSurcharge int64  `json:"fuelSurcharge"`
+}
+
+// Total is one traveller's base fare plus taxes.
+func (f PaxFare) Total() int64 { return f.Base + f.Taxes }
+
+// Baggage is the free allowance per adult.
+type Baggage struct {
+	CheckedPieces int `json:"checkedPieces"`
+	CheckedKg     int `json:"checkedKg,omitempty"`
+	CabinPieces   int `json:"cabinPieces"`
+	CabinKg       int `json:"cabinKg,omitempty"`
+}
+
+// Conditions are the fare's change and refund rules; fees in minor units of
+// the offer's currency, per traveller.
+type Conditions struct {
+	Refundable bool  `json:"refundable"`
+	RefundFee  int64 `json:"refundFee"`
+	Changeable bool  `json:"changeable"`
+	ChangeFee  int64 `json:"changeFee"`
+}
+
+// Restrictions limit who may travel on a fare (spec §3 Contact and
+// restrictions).
+type Restrictions struct {
+	MinAge int `json:"minAge,omitempty"`
+	MaxAge int `json:"maxAge,omitempty"`
+	// Documents accepted; empty means any (spec codes: idcard, passport,
+	// chinese-passport, eep).
+	Documents           []string `json:"documents"`
+	EligibleCountries   []string `json:"eligibleCountries"`
+	IneligibleCountries []string `json:"ineligibleCountries"`
+}
+
+// Offer is one priced itinerary a source can sell.
+type Offer struct {
+	Supplier string `json:"supplier"`
+	// Ref is the source's own reference for the offer (opaque to Voyage).
+	Ref      string    `json:"ref"`
+	Segments []Segment `json:"segments"`
+	// Journeys groups segment indexes by journey, in the request's order.
+	Journeys          [][]int      `json:"journeys"`
+	Currency          string       `json:"currency"`
+	Fares             []PaxFare    `json:"fares"`
+	ValidatingCarrier string       `json:"validatingCarrier"`
+	Brand             string       `json:"brand,omitempty"`
+	Baggage           Baggage      `json:"baggage"`
+	Conditions        Conditions   `json:"conditions"`
+	Restrictions      Restrictions `json:"restrictions"`
+	// TicketingMinutes is how long issuing takes once paid.
+	TicketingMinutes int       `json:"ticketingMinutes"`
+	ExpiresAt        time.Time `json:"expiresAt"`
+}
+
+// Total is what every traveller together pays, in minor units.
+func (o Offer) Total() int64 {
+	var t int64
+	for _, f := range o.Fares {
+		t += f.Total() * int64(f.Count)
+	}
+	return t
+}
+
+// PriceStatus is the outcome of checking an offer again before booking
+// (spec §4 price check).
+type PriceStatus string
+
+const (
+	PriceOK                  PriceStatus = "ok"
+	PriceChanged             PriceStatus = "price_changed"
+	PackageChanged           PriceStatus = "package_changed"
+	PriceInvalid             PriceStatus = "invalid"
+	DocumentRestrictionChanged PriceStatus = "document_restriction_changed"
+)
+
+// PriceResult is the outcome of Price and the offer as the source sells it
+// now (the same offer when Status is ok; empty when invalid).
+type PriceResult struct {
+	Status PriceStatus
+	Offer  Offer
+}
+
+// Traveller is a passenger as a source books it.
+type Traveller struct {
+	Type           string `json:"type"`
+	Surname        string `json:"surname"`
+	GivenName      string `json:"givenName"`
+	Gender         string `json:"gender"`
+	Birthday       string `json:"birthday"`
+	Nationality    string `json:"nationality"`
+	DocumentType   string `json:"documentType"`
+	DocumentNumber string `json:"documentNumber"`
+	DocumentExpiry string `json:"documentExpiry"`
+	Email          string `json:"email,omitempty"`
+	Phone          string `json:"phone,omitempty"`
+	FrequentFlyer  string `json:"frequentFlyer,omitempty"`
+	FFAirline      string `json:"ffAirline,omitempty"`
+}
+
+// Contact is who the source contacts about the booking.
+type Contact struct {
+	Name  string `json:"name"`
+	Email string `json:"email"`
+	Phone string `json:"phone"`
+}
+
+// BookRequest books an offer (priced by Price) for travellers.
+type BookRequest struct {
+	Offer      Offer
+	Travellers []Traveller
+	Contact    Contact
+	// Key makes a retried Book return the first booking.
+	Key string
+}
+
+// Booking is a held reservation.
+type Booking struct {
+	Supplier string `json:"supplier"`
+	Ref      string `json:"ref"` // the source's order id
+	PNR      string `json:"pnr"`
+	// Total is what the source will charge, in minor units of Currency.
+	Total    int64  `json:"total"`
+	Currency string `json:"currency"`
+	// TicketBy is the ticketing time limit.
+	TicketBy time.Time `json:"ticketBy"`
+}
+
+// Ticket is one issued ticket.
+type Ticket struct {
+	Traveller int    `json:"traveller"` // index in BookRequest.Travellers
+	Number    string `json:"number"`
+}
+
+// Quote is an amount a source offers for a refund or a change, valid until
+// ExpiresAt; Ref confirms it.
+type Quote struct {
+	Ref       string    `json:"ref"`
+	Refund    int64     `json:"refund"`    // refunded to the buyer
+	Fee       int64     `json:"fee"`       // penalty kept by the source
+	Due       int64     `json:"due"`       // to be paid for a change (fare + tax difference)
+	Currency  string    `json:"currency"`
+	ExpiresAt time.Time `json:"expiresAt"`
+	// Offer is the new itinerary of a change quote.
+	Offer *Offer `json:"offer,omitempty"`
+}
+
+// Supplier is a flight content source.
+type Supplier interface {
+	// Name is the supplier's configuration name ("gds", "ndc", "lcc", "duffel").
+	Name() string
+	// Search returns the offers for a request. An adapter may return the
+	// offers it has together with an error when part of the source failed.
+	Search(ctx context.Context, req SearchRequest) ([]Offer, error)
+	// Price checks an offer again and says how it changed.
+	Price(ctx context.Context, offer Offer, pax Passengers) (PriceResult, error)
+	// Book holds seats and returns the PNR.
+	Book(ctx context.Context, req BookRequest) (Booking, error)
+	// Ticket issues the tickets of a held booking.
+	Ticket(ctx context.Context, ref string) ([]Ticket, error)
+	// Cancel releases a booking that has not been ticketed.
+	Cancel(ctx context.Context, ref string) error
+	// Void cancels tickets on the day of issue for a full refund.
+	Void(ctx context.Context, ref string) error
+	// RefundQuote asks what refunding a ticketed booking returns.
+	RefundQuote(ctx context.Context, ref string) (Quote, error)
+	// Refund confirms a refund quote.
+	Refund(ctx context.Context, ref, quoteRef string) error
+	// ChangeQuotes asks for offers moving the booking to new journeys.
+	ChangeQuotes(ctx context.Context, ref string, journeys []JourneyQuery) ([]Quote, error)
+	// Change confirms a change quote; the booking then flies the quote's offer.
+	Change(ctx context.Context, ref, quoteRef string) (Booking, error)
+}
