@@ -184,10 +184,10 @@ func (o Offer) Total() int64 {
 type PriceStatus string
 
 const (
-	PriceOK                  PriceStatus = "ok"
-	PriceChanged             PriceStatus = "price_changed"
-	PackageChanged           PriceStatus = "package_changed"
-	PriceInvalid             PriceStatus = "invalid"
+	PriceOK                    PriceStatus = "ok"
+	PriceChanged               PriceStatus = "price_changed"
+	PackageChanged             PriceStatus = "package_changed"
+	PriceInvalid               PriceStatus = "invalid"
 	DocumentRestrictionChanged PriceStatus = "document_restriction_changed"
 )
 
@@ -253,9 +253,9 @@ type Ticket struct {
 // ExpiresAt; Ref confirms it.
 type Quote struct {
 	Ref       string    `json:"ref"`
-	Refund    int64     `json:"refund"`    // refunded to the buyer
-	Fee       int64     `json:"fee"`       // penalty kept by the source
-	Due       int64     `json:"due"`       // to be paid for a change (fare + tax difference)
+	Refund    int64     `json:"refund"` // refunded to the buyer
+	Fee       int64     `json:"fee"`    // penalty kept by the source
+	Due       int64     `json:"due"`    // to be paid for a change (fare + tax difference)
 	Currency  string    `json:"currency"`
 	ExpiresAt time.Time `json:"expiresAt"`
 	// Offer is the new itinerary of a change quote.

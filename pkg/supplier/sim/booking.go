@@ -1,0 +1,527 @@
+package sim
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/voyage/voyage/pkg/supplier"
+)
+
+// Bookings are kept in the Supplier's memory only: they are the simulated
+// source's records, not Voyage's (those are the order service's, in the
+// database). Another instance or a restart does not know them.
+
+// Booking states.
+const (
+	stateHeld      = "held"
+	stateTicketed  = "ticketed"
+	stateCancelled = "cancelled"
+	stateExpired   = "expired" // not ticketed by TicketBy
+	stateVoided    = "voided"
+	stateRefunded  = "refunded"
+)
+
+// holdFor is how long a profile holds an unticketed booking.
+var holdFor = map[Profile]time.Duration{ProfileGDS: 24 * time.Hour, ProfileNDC: 2 * time.Hour, ProfileLCC: 30 * time.Minute}
+
+// quoteValidity is how long a refund or change quote stands (spec §9).
+const quoteValidity = 15 * time.Minute
+
+// ticketPrefix is the carriers' three-digit ticketing code; others 000.
+var ticketPrefix = map[string]string{
+	"CA": "999", "MU": "781", "CZ": "784", "HU": "880", "3U": "876", "ZH": "479", "MF": "731",
+	"FM": "774", "HO": "018", "BA": "125", "LH": "220", "AF": "057", "KL": "074", "SQ": "618",
+	"QF": "081", "AA": "001", "UA": "016", "DL": "006", "EK": "176", "LX": "724", "OS": "257",
+	"IB": "075", "AY": "105", "CX": "160", "JL": "131", "NH": "205", "TK": "235", "QR": "157",
+	"EY": "607", "KE": "180", "OZ": "988", "AC": "014", "NZ": "086", "TG": "217", "MH": "232",
+	"SU": "555", "9C": "089",
+}
+
+type booking struct {
+	b          supplier.Booking
+	offer      supplier.Offer
+	pax        supplier.Passengers
+	cabin      string
+	travellers []supplier.Traveller
+	state      string
+	issuedAt   time.Time
+	tickets    []supplier.Ticket
+	reissues   int
+	quotes     map[string]quoteRec
+	quoteSeq   int
+}
+
+type quoteRec struct {
+	q      supplier.Quote
+	change bool
+}
+
+// Book holds seats for an offer. The offer is rebuilt from its Ref; it must
+// still be sellable (ErrOfferGone) and the caller's prices must match the
+// rebuilt ones (ErrRejected: price it again). Travellers are checked against
+// the fare's restrictions (documents when a type is given, nationality,
+// age when a birthday is given) and their types against their ages. A
+// retried Book with the same Key returns the first booking. The PNR is six
+// characters derived from the Key.
+func (s *Supplier) Book(ctx context.Context, req supplier.BookRequest) (supplier.Booking, error) {
+	key := req.Key
+	if key == "" {
+		var b strings.Builder
+		b.WriteString(req.Offer.Ref)
+		for _, t := range req.Travellers {
+			b.WriteString("/" + t.Surname + "," + t.GivenName + "," + t.Birthday)
+		}
+		key = b.String()
+	}
+	if _, err := s.call(ctx, "book", key); err != nil {
+		return supplier.Booking{}, err
+	}
+	if req.Key != "" {
+		s.mu.Lock()
+		ref, ok := s.byKey[req.Key]
+		s.mu.Unlock()
+		if ok {
+			return s.bookingOf(ref)
+		}
+	}
+	now := s.now()
+	sp, err := s.decode(req.Offer.Ref)
+	if err != nil {
+		return supplier.Booking{}, s.errorf("book", err)
+	}
+	pax, err := countTravellers(req.Travellers)
+	if err != nil {
+		return supplier.Booking{}, s.errorf("book", err)
+	}
+	if err := s.sellable(sp, pax, now); err != nil {
+		return supplier.Booking{}, s.errorf("book", err)
+	}
+	offer := s.assemble(sp, pax)
+	if offerTotalFor(req.Offer, pax, offer) != offer.Total() {
+		return supplier.Booking{}, s.errorf("book", fmt.Errorf("offer prices differ from the source's, price it again: %w", supplier.ErrRejected))
+	}
+	depart := offer.Segments[0].DepartAt
+	for i, t := range req.Travellers {
+		if err := checkTraveller(t, offer.Restrictions, depart); err != nil {
+			return supplier.Booking{}, s.errorf("book", fmt.Errorf("traveller %d: %w", i+1, err))
+		}
+	}
+
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if ref, ok := s.byKey[req.Key]; ok && req.Key != "" {
+		return s.bookings[ref].b, nil
+	}
+	pnr := ""
+	for n := uint64(0); pnr == "" || s.pnrs[pnr]; n++ {
+		pnr = pnrFrom(seeded(s.seed).str(string(s.profile)).str("pnr").str(key).num(n))
+	}
+	s.pnrs[pnr] = true
+	ref := pnr
+	if s.profile == ProfileNDC {
+		ref = offer.ValidatingCarrier + "-" + pnr
+	}
+	ticketBy := earlier(now.Add(holdFor[s.profile]), depart.Add(-30*time.Minute))
+	bk := &booking{
+		b: supplier.Booking{
+			Supplier: s.Name(),
+			Ref:      ref,
+			PNR:      pnr,
+			Total:    offer.Total(),
+			Currency: offer.Currency,
+			TicketBy: ticketBy.UTC().Truncate(time.Second),
+		},
+		offer:      offer,
+		pax:        pax,
+		cabin:      sp.cabin,
+		travellers: slices.Clone(req.Travellers),
+		state:      stateHeld,
+		quotes:     make(map[string]quoteRec),
+	}
+	s.bookings[ref] = bk
+	if req.Key != "" {
+		s.byKey[req.Key] = ref
+	}
+	return bk.b, nil
+}
+
+const pnrAlphabet = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+
+// pnrFrom is a six-character record locator (no I, O, 0 or 1).
+func pnrFrom(h mix) string {
+	v := h.sum()
+	b := make([]byte, 6)
+	for i := range b {
+		b[i] = pnrAlphabet[v&31]
+		v >>= 5
+	}
+	return string(b)
+}
+
+func (s *Supplier) bookingOf(ref string) (supplier.Booking, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	bk, ok := s.bookings[ref]
+	if !ok {
+		return supplier.Booking{}, s.errorf("book", fmt.Errorf("booking %s: %w", ref, supplier.ErrNotFound))
+	}
+	return bk.b, nil
+}
+
+// countTravellers counts a booking's party and checks its shape.
+func countTravellers(ts []supplier.Traveller) (supplier.Passengers, error) {
+	var p supplier.Passengers
+	for _, t := range ts {
+		switch t.Type {
+		case supplier.Adult:
+			p.Adult++
+		case supplier.Child:
+			p.Child++
+		case supplier.Infant:
+			p.Infant++
+		default:
+			return p, fmt.Errorf("traveller type %q: %w", t.Type, supplier.ErrRejected)
+		}
+	}
+	if p.Seats() < 1 || p.Seats() > maxSeats || p.Infant > p.Adult {
+		return p, fmt.Errorf("party of %d adults, %d children, %d infants: %w", p.Adult, p.Child, p.Infant, supplier.ErrRejected)
+	}
+	return p, nil
+}
+
+// checkTraveller applies the fare's restrictions to one traveller.
+func checkTraveller(t supplier.Traveller, r supplier.Restrictions, depart time.Time) error {
+	reject := func(format string, a ...any) error {
+		return fmt.Errorf(format+": %w", append(a, supplier.ErrRejected)...)
+	}
+	if t.Surname == "" || t.GivenName == "" {
+		return reject("name missing")
+	}
+	for _, c := range t.Surname {
+		if !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c == ' ') {
+			return reject("surname %q: letters A-Z only", t.Surname)
+		}
+	}
+	if t.DocumentType != "" && len(r.Documents) > 0 && !slices.Contains(r.Documents, t.DocumentType) {
+		return reject("document %s not accepted (fare takes %s)", t.DocumentType, strings.Join(r.Documents, ", "))
+	}
+	nat := strings.ToUpper(t.Nationality)
+	if len(r.EligibleCountries) > 0 && !slices.Contains(r.EligibleCountries, nat) {
+		return reject("nationality %q not eligible", t.Nationality)
+	}
+	if slices.Contains(r.IneligibleCountries, nat) {
+		return reject("nationality %q not eligible", t.Nationality)
+	}
+	if t.Birthday == "" {
+		return nil
+	}
+	born, err := time.Parse(time.DateOnly, t.Birthday)
+	if err != nil {
+		return reject("birthday %q", t.Birthday)
+	}
+	age := ageOn(born, depart)
+	switch {
+	case age < 0:
+		return reject("birthday %s after departure", t.Birthday)
+	case t.Type == supplier.Infant && age >= 2,
+		t.Type == supplier.Child && (age < 2 || age >= 12),
+		t.Type == supplier.Adult && age < 12:
+		return reject("%s aged %d", t.Type, age)
+	case r.MinAge > 0 && age < r.MinAge, r.MaxAge > 0 && age > r.MaxAge:
+		return reject("aged %d, fare is for %d to %d", age, r.MinAge, r.MaxAge)
+	}
+	return nil
+}
+
+// ageOn is the age in whole years on a day.
+func ageOn(born, day time.Time) int {
+	y1, m1, d1 := born.Date()
+	y2, m2, d2 := day.Date()
+	age := y2 - y1
+	if m2 < m1 || m2 == m1 && d2 < d1 {
+		age--
+	}
+	return age
+}
+
+// locked runs fn on a booking under the lock.
+func (s *Supplier) locked(op, ref string, fn func(bk *booking, now time.Time) error) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	bk, ok := s.bookings[ref]
+	if !ok {
+		return s.errorf(op, fmt.Errorf("booking %s: %w", ref, supplier.ErrNotFound))
+	}
+	now := s.now()
+	if bk.state == stateHeld && now.After(bk.b.TicketBy) {
+		bk.state = stateExpired
+	}
+	if err := fn(bk, now); err != nil {
+		return s.errorf(op, fmt.Errorf("booking %s: %w", ref, err))
+	}
+	return nil
+}
+
+func notIn(state string) error {
+	return fmt.Errorf("booking is %s: %w", state, supplier.ErrRejected)
+}
+
+// Ticket issues a held booking's tickets, one per traveller (infants
+// included): the validating carrier's three-digit code and ten digits.
+// Ticketing an issued booking returns its tickets again; a booking not
+// ticketed by TicketBy has lost its seats (ErrOfferGone).
+func (s *Supplier) Ticket(ctx context.Context, ref string) ([]supplier.Ticket, error) {
+	if _, err := s.call(ctx, "ticket", ref); err != nil {
+		return nil, err
+	}
+	var out []supplier.Ticket
+	err := s.locked("ticket", ref, func(bk *booking, now time.Time) error {
+		switch bk.state {
+		case stateTicketed:
+		case stateHeld:
+			bk.state, bk.issuedAt = stateTicketed, now
+			s.issue(bk)
+		case stateExpired:
+			return fmt.Errorf("not ticketed by %s: %w", bk.b.TicketBy.Format(time.RFC3339), supplier.ErrOfferGone)
+		default:
+			return notIn(bk.state)
+		}
+		out = slices.Clone(bk.tickets)
+		return nil
+	})
+	return out, err
+}
+
+// issue numbers a booking's tickets (again after a change).
+func (s *Supplier) issue(bk *booking) {
+	prefix, ok := ticketPrefix[bk.offer.ValidatingCarrier]
+	if !ok {
+		prefix = "000"
+	}
+	bk.tickets = bk.tickets[:0]
+	for i := range bk.travellers {
+		h := seeded(s.seed).str("ticket").str(bk.b.Ref).num(uint64(i)).num(uint64(bk.reissues))
+		bk.tickets = append(bk.tickets, supplier.Ticket{Traveller: i, Number: fmt.Sprintf("%s%010d", prefix, h.sum()%10_000_000_000)})
+	}
+}
+
+// Cancel releases a held booking; cancelling again is no error. Issued
+// tickets are voided or refunded instead (ErrRejected).
+func (s *Supplier) Cancel(ctx context.Context, ref string) error {
+	if _, err := s.call(ctx, "cancel", ref); err != nil {
+		return err
+	}
+	return s.locked("cancel", ref, func(bk *booking, _ time.Time) error {
+		switch bk.state {
+		case stateHeld:
+			bk.state = stateCancelled
+		case stateCancelled, stateExpired:
+		default:
+			return notIn(bk.state)
+		}
+		return nil
+	})
+}
+
+// Void cancels issued tickets for a full refund on the day they were
+// issued, the day as it is at the first departure airport. Voiding again is
+// no error; on a later day it is ErrRejected (refund instead).
+func (s *Supplier) Void(ctx context.Context, ref string) error {
+	if _, err := s.call(ctx, "void", ref); err != nil {
+		return err
+	}
+	return s.locked("void", ref, func(bk *booking, now time.Time) error {
+		switch bk.state {
+		case stateVoided:
+			return nil
+		case stateTicketed:
+		default:
+			return notIn(bk.state)
+		}
+		loc := location(bk.offer.Segments[0].Origin)
+		if !civilOf(now.In(loc)).Equal(civilOf(bk.issuedAt.In(loc))) {
+			return fmt.Errorf("issued %s, void only on the day of issue: %w", bk.issuedAt.In(loc).Format(time.DateOnly), supplier.ErrRejected)
+		}
+		bk.state = stateVoided
+		return nil
+	})
+}
+
+// RefundQuote says what refunding an issued booking returns before its
+// first flight: the total less the fare's refund fee per seat, or only the
+// taxes when the fare is non-refundable.
+func (s *Supplier) RefundQuote(ctx context.Context, ref string) (supplier.Quote, error) {
+	if _, err := s.call(ctx, "refund-quote", ref); err != nil {
+		return supplier.Quote{}, err
+	}
+	var q supplier.Quote
+	err := s.locked("refund quote", ref, func(bk *booking, now time.Time) error {
+		if bk.state != stateTicketed {
+			return notIn(bk.state)
+		}
+		if !bk.offer.Segments[0].DepartAt.After(now) {
+			return fmt.Errorf("already flown: %w", supplier.ErrRejected)
+		}
+		c := bk.offer.Conditions
+		var fee int64
+		for _, f := range bk.offer.Fares {
+			switch {
+			case !c.Refundable:
+				fee += f.Base * int64(f.Count)
+			case f.Type != supplier.Infant:
+				fee += min(c.RefundFee, f.Base) * int64(f.Count)
+			}
+		}
+		bk.quoteSeq++
+		q = supplier.Quote{
+			Ref:       fmt.Sprintf("RQ%s%d", bk.b.PNR, bk.quoteSeq),
+			Refund:    bk.offer.Total() - fee,
+			Fee:       fee,
+			Currency:  bk.offer.Currency,
+			ExpiresAt: now.Add(quoteValidity).UTC().Truncate(time.Second),
+		}
+		bk.quotes[q.Ref] = quoteRec{q: q}
+		return nil
+	})
+	return q, err
+}
+
+// Refund confirms a refund quote before it expires.
+func (s *Supplier) Refund(ctx context.Context, ref, quoteRef string) error {
+	if _, err := s.call(ctx, "refund", ref+"/"+quoteRef); err != nil {
+		return err
+	}
+	return s.locked("refund", ref, func(bk *booking, now time.Time) error {
+		if bk.state != stateTicketed {
+			return notIn(bk.state)
+		}
+		if _, err := quoteFor(bk, quoteRef, false, now); err != nil {
+			return err
+		}
+		bk.state = stateRefunded
+		return nil
+	})
+}
+
+func quoteFor(bk *booking, quoteRef string, change bool, now time.Time) (quoteRec, error) {
+	qr, ok := bk.quotes[quoteRef]
+	switch {
+	case !ok || qr.change != change:
+		return qr, fmt.Errorf("quote %s: %w", quoteRef, supplier.ErrNotFound)
+	case now.After(qr.q.ExpiresAt):
+		return qr, fmt.Errorf("quote %s expired: %w", quoteRef, supplier.ErrOfferGone)
+	}
+	return qr, nil
+}
+
+// maxChangeQuotes bounds the answers of ChangeQuotes.
+const maxChangeQuotes = 10
+
+// ChangeQuotes offers the issued booking's party new flights for its
+// journeys on the same validating carrier, cabin and (NDC) brand: the ten
+// cheapest, each due the fare and tax difference (never negative) plus the
+// change fee per seat. Non-changeable fares are ErrRejected.
+func (s *Supplier) ChangeQuotes(ctx context.Context, ref string, journeys []supplier.JourneyQuery) ([]supplier.Quote, error) {
+	if _, err := s.call(ctx, "change-quotes", ref+"/"+searchKey(supplier.SearchRequest{Journeys: journeys})); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	bk, ok := s.bookings[ref]
+	var old supplier.Offer
+	var pax supplier.Passengers
+	var cabin, state string
+	if ok {
+		old, pax, cabin, state = bk.offer, bk.pax, bk.cabin, bk.state
+	}
+	s.mu.Unlock()
+	switch {
+	case !ok:
+		return nil, s.errorf("change quotes", fmt.Errorf("booking %s: %w", ref, supplier.ErrNotFound))
+	case state != stateTicketed:
+		return nil, s.errorf("change quotes", fmt.Errorf("booking %s: %w", ref, notIn(state)))
+	case !old.Conditions.Changeable:
+		return nil, s.errorf("change quotes", fmt.Errorf("booking %s: fare not changeable: %w", ref, supplier.ErrRejected))
+	case len(journeys) != len(old.Journeys):
+		return nil, s.errorf("change quotes", fmt.Errorf("%d journeys for a booking of %d: %w", len(journeys), len(old.Journeys), supplier.ErrRejected))
+	}
+	now := s.now()
+	offers, err := s.search(supplier.SearchRequest{
+		Journeys:   journeys,
+		Passengers: pax,
+		Cabin:      cabin,
+		Carriers:   []string{old.ValidatingCarrier},
+	}, now)
+	if err != nil {
+		return nil, s.errorf("change quotes", err)
+	}
+	offers = slices.DeleteFunc(offers, func(o supplier.Offer) bool {
+		return o.Brand != old.Brand || len(o.Journeys) != len(old.Journeys)
+	})
+	if len(offers) > maxChangeQuotes {
+		offers = offers[:maxChangeQuotes]
+	}
+	var quotes []supplier.Quote
+	err = s.locked("change quotes", ref, func(bk *booking, now time.Time) error {
+		fee := old.Conditions.ChangeFee * int64(pax.Seats())
+		for i := range offers {
+			o := offers[i]
+			bk.quoteSeq++
+			q := supplier.Quote{
+				Ref:       fmt.Sprintf("CQ%s%d", bk.b.PNR, bk.quoteSeq),
+				Fee:       fee,
+				Due:       max(o.Total()-old.Total(), 0) + fee,
+				Currency:  o.Currency,
+				ExpiresAt: earlier(now.Add(quoteValidity), o.ExpiresAt).UTC().Truncate(time.Second),
+				Offer:     &o,
+			}
+			bk.quotes[q.Ref] = quoteRec{q: q, change: true}
+			quotes = append(quotes, q)
+		}
+		return nil
+	})
+	slices.SortStableFunc(quotes, func(a, b supplier.Quote) int { return cmp.Compare(a.Due, b.Due) })
+	return quotes, err
+}
+
+// Change moves an issued booking onto a change quote's offer and reissues
+// its tickets (new numbers, issued now). The returned Booking's Total is
+// the new itinerary's fare total; what the change cost is the quote's Due.
+func (s *Supplier) Change(ctx context.Context, ref, quoteRef string) (supplier.Booking, error) {
+	if _, err := s.call(ctx, "change", ref+"/"+quoteRef); err != nil {
+		return supplier.Booking{}, err
+	}
+	var out supplier.Booking
+	err := s.locked("change", ref, func(bk *booking, now time.Time) error {
+		if bk.state != stateTicketed {
+			return notIn(bk.state)
+		}
+		qr, err := quoteFor(bk, quoteRef, true, now)
+		if err != nil {
+			return err
+		}
+		bk.offer = *qr.q.Offer
+		bk.b.Total = bk.offer.Total()
+		bk.reissues++
+		bk.issuedAt = now
+		s.issue(bk)
+		for r, q := range bk.quotes {
+			if q.change {
+				delete(bk.quotes, r)
+			}
+		}
+		out = bk.b
+		return nil
+	})
+	return out, err
+}
+
+func earlier(a, b time.Time) time.Time {
+	if b.Before(a) {
+		return b
+	}
+	return a
+}
