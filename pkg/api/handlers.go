@@ -11,6 +11,7 @@ import (
 	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/partnership"
 	"github.com/voyage/voyage/pkg/profile"
+	"github.com/voyage/voyage/pkg/shopping"
 	"github.com/voyage/voyage/pkg/siteinfo"
 )
 
@@ -26,6 +27,8 @@ type Services struct {
 	Ledger        *ledger.Ledger
 	// Catalog renders messages outside a request's language (emails).
 	Catalog *i18n.Catalog
+	// Shopping is the flight search engine (nil: no flight routes).
+	Shopping *shopping.Engine
 	// WebsitePrefix is the site's public URL prefix, answered with /me.
 	WebsitePrefix string
 }
@@ -59,6 +62,8 @@ func Register(rt *Router, s Services) {
 	registerCompany(rt, s)
 	registerAgencies(rt, s)
 	registerStatements(rt, s)
+	registerAirports(rt, s)
+	registerShopping(rt, s)
 }
 
 // peerIP is the connection's address; X-Forwarded-For is not trusted, so a

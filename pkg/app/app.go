@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -26,6 +27,7 @@ import (
 	"github.com/voyage/voyage/pkg/partnership"
 	"github.com/voyage/voyage/pkg/profile"
 	"github.com/voyage/voyage/pkg/server"
+	"github.com/voyage/voyage/pkg/shopping"
 	"github.com/voyage/voyage/pkg/siteinfo"
 	"github.com/voyage/voyage/pkg/store"
 	"github.com/voyage/voyage/pkg/web"
@@ -46,11 +48,15 @@ type App struct {
 	Profile      *profile.Service
 	Ledger       *ledger.Ledger
 	AgencyAdmin  *agency.Service
+	Shopping     *shopping.Engine
 	Router       *api.Router
 	Web          *web.Server
 	Handler      http.Handler
 
 	stopBatching func()
+	// stopSearches cancels the searches in flight when the app closes.
+	stopSearches context.CancelFunc
+	redis        io.Closer
 }
 
 // New opens the database (migrating it unless cfg.NoMigrate) and builds every
@@ -81,6 +87,10 @@ func New(ctx context.Context, cfg config.Config) (*App, error) {
 	// commit (a no-op on SQLite's single writer).
 	a.stopBatching = a.Ledger.StartBatching(64)
 	a.AgencyAdmin = agency.NewService(db, a.Agencies, a.Ledger)
+	if err := a.buildShopping(ctx); err != nil {
+		a.Close()
+		return nil, err
+	}
 	a.Web = web.New(web.Options{Site: a.Site, Applications: a.Applications, SecureCookies: cfg.HTTP.SecureCookies, Auth: a.Auth, Agencies: a.Agencies,
 		UserAdmin: a.Auth, CompanyAdmin: a.Agencies, AgencyAdmin: a.AgencyAdmin, Ledger: a.Ledger})
 	a.Handler = a.buildHandler()
@@ -92,6 +102,12 @@ func (a *App) Close() error {
 	if a.stopBatching != nil {
 		a.stopBatching()
 	}
+	if a.stopSearches != nil {
+		a.stopSearches()
+	}
+	if a.redis != nil {
+		a.redis.Close()
+	}
 	return a.DB.Close()
 }
 
@@ -102,7 +118,7 @@ func isAPIPath(p string) bool {
 func (a *App) buildHandler() http.Handler {
 	mux := http.NewServeMux()
 	a.Router = api.NewRouter(mux, a.Auth, audit.NewLog(a.DB))
-	api.Register(a.Router, api.Services{Site: a.Site, Applications: a.Applications, Auth: a.Auth, Agencies: a.Agencies, Profile: a.Profile, AgencyService: a.AgencyAdmin, Ledger: a.Ledger, Catalog: a.Catalog, WebsitePrefix: a.Cfg.Site.WebsitePrefix})
+	api.Register(a.Router, api.Services{Site: a.Site, Applications: a.Applications, Auth: a.Auth, Agencies: a.Agencies, Profile: a.Profile, AgencyService: a.AgencyAdmin, Ledger: a.Ledger, Catalog: a.Catalog, Shopping: a.Shopping, WebsitePrefix: a.Cfg.Site.WebsitePrefix})
 	a.Router.Finish("/base/", "/order/", "/shopping/")
 
 	openapi, err := json.MarshalIndent(a.Router.OpenAPI(Version), "", "  ")

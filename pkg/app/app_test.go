@@ -27,6 +27,9 @@ func newApp(t testing.TB, d store.Dialect) (*app.App, *httptest.Server) {
 	}
 	cfg.DB = storetest.DSN(t, d)
 	cfg.HTTP.MaxBodyBytes = 64 << 10
+	// The simulated suppliers answer at once and never fail: tests that need
+	// failures script their own suppliers (pkg/shopping).
+	cfg.Shopping.Sim.LatencyScale, cfg.Shopping.Sim.ErrorRate, cfg.Shopping.Sim.TimeoutRate, cfg.Shopping.Sim.Volatility = 0, 0, 0, 0
 	a, err := app.New(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)

@@ -130,6 +130,13 @@ func (w *CleanupWorker) Work(ctx context.Context, _ *river.Job[CleanupArgs]) err
 		return fmt.Errorf("jobs: delete stale search sessions: %w", err)
 	}
 	searches, _ := res.RowsAffected()
+	// A quote is bookable for 15 minutes; an order keeps its own copy, so a
+	// day later the quote is only clutter.
+	res, err = w.db.ExecContext(ctx, w.db.Rebind(`DELETE FROM flight_quotes WHERE expires_at < ?`), now.Add(-24*time.Hour))
+	if err != nil {
+		return fmt.Errorf("jobs: delete expired quotes: %w", err)
+	}
+	quotes, _ := res.RowsAffected()
 	// Login failures count for at most an hour (the per-username window).
 	res, err = w.db.ExecContext(ctx, w.db.Rebind(`DELETE FROM login_failures WHERE created_at < ?`), now.Add(-2*time.Hour))
 	if err != nil {
@@ -143,7 +150,7 @@ func (w *CleanupWorker) Work(ctx context.Context, _ *river.Job[CleanupArgs]) err
 		return fmt.Errorf("jobs: delete used single-login codes: %w", err)
 	}
 	codes, _ := res.RowsAffected()
-	slog.InfoContext(ctx, "cleanup done", "sessions_deleted", sessions, "search_sessions_deleted", searches,
+	slog.InfoContext(ctx, "cleanup done", "sessions_deleted", sessions, "search_sessions_deleted", searches, "quotes_deleted", quotes,
 		"login_failures_deleted", failures, "sso_codes_deleted", codes)
 	return nil
 }

@@ -1,0 +1,89 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/voyage/voyage/pkg/config"
+	"github.com/voyage/voyage/pkg/shopping"
+	"github.com/voyage/voyage/pkg/supplier/duffel"
+	"github.com/voyage/voyage/pkg/supplier/sim"
+)
+
+// buildShopping wires the content sources, the session store and the engine.
+func (a *App) buildShopping(ctx context.Context) error {
+	sources, err := Sources(a.Cfg.Shopping)
+	if err != nil {
+		return err
+	}
+	var sessions shopping.SessionStore = shopping.NewSQLSessions(a.DB)
+	if url := a.Cfg.Shopping.RedisURL; url != "" {
+		rdb, err := shopping.OpenRedis(ctx, url)
+		if err != nil {
+			return err
+		}
+		a.redis = rdb
+		sessions = shopping.NewRedisSessions(rdb, "")
+	}
+	base, cancel := context.WithCancel(context.Background())
+	a.stopSearches = cancel
+	a.Shopping = shopping.New(sources, shopping.Options{
+		Sessions: sessions, Quotes: shopping.NewQuotes(a.DB), Agencies: a.Agencies, Looks: a.AgencyAdmin,
+		Rates: func(ctx context.Context) (map[string]string, error) {
+			info, err := a.Site.Get(ctx)
+			if err != nil {
+				return nil, err
+			}
+			return info.RateMap, nil
+		},
+		Base: base, Logger: slog.Default(), Catalog: a.Catalog,
+	})
+	return nil
+}
+
+// simRate maps a configured share onto the simulator's convention: negative
+// keeps the profile's default (the simulator's zero), zero turns it off.
+func simRate(v float64) float64 {
+	switch {
+	case v < 0:
+		return 0
+	case v == 0:
+		return sim.Off
+	default:
+		return v
+	}
+}
+
+// Sources builds the configured suppliers: the simulators (one per profile)
+// and Duffel when a token is set.
+func Sources(c config.ShoppingConfig) (map[string]shopping.Source, error) {
+	out := map[string]shopping.Source{}
+	if c.Sim.Enabled {
+		for _, p := range c.Sim.Profiles {
+			cfg := sim.Config{Profile: p, Seed: c.Sim.Seed, ErrorRate: simRate(c.Sim.ErrorRate),
+				TimeoutRate: simRate(c.Sim.TimeoutRate), Volatility: simRate(c.Sim.Volatility)}
+			mean, jitter := sim.Profile(p).DefaultLatency()
+			if c.Sim.LatencyScale <= 0 {
+				cfg.Latency, cfg.LatencyJitter = sim.Off, sim.Off
+			} else {
+				cfg.Latency = time.Duration(float64(mean) * c.Sim.LatencyScale)
+				cfg.LatencyJitter = time.Duration(float64(jitter) * c.Sim.LatencyScale)
+			}
+			s, err := sim.New(cfg)
+			if err != nil {
+				return nil, fmt.Errorf("app: simulated supplier %s: %w", p, err)
+			}
+			out[p] = shopping.Source{Supplier: s, OneWayOnly: sim.Profile(p) == sim.ProfileLCC}
+		}
+	}
+	if c.Duffel.Token != "" {
+		d, err := duffel.New(duffel.Config{Token: c.Duffel.Token, BaseURL: c.Duffel.BaseURL})
+		if err != nil {
+			return nil, fmt.Errorf("app: duffel: %w", err)
+		}
+		out["duffel"] = shopping.Source{Supplier: d}
+	}
+	return out, nil
+}

@@ -1,0 +1,225 @@
+package shopping_test
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/voyage/voyage/pkg/i18n"
+	"github.com/voyage/voyage/pkg/shopping"
+	"github.com/voyage/voyage/pkg/store"
+	"github.com/voyage/voyage/pkg/store/storetest"
+	"github.com/voyage/voyage/pkg/supplier"
+	"github.com/voyage/voyage/pkg/supplier/sim"
+)
+
+// simSources are the three simulated suppliers answering at once.
+func simSources(tb testing.TB) map[string]shopping.Source {
+	tb.Helper()
+	out := map[string]shopping.Source{}
+	for _, p := range sim.Profiles {
+		s, err := sim.New(sim.Steady(string(p), 1))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		out[string(p)] = shopping.Source{Supplier: s, OneWayOnly: p == sim.ProfileLCC}
+	}
+	return out
+}
+
+func benchWorld(b *testing.B) *world {
+	db := storetest.Open(b, store.SQLite)
+	return newWorld(b, db, nil, simSources(b))
+}
+
+func returnTrip(from, to string, out, back int) shopping.Request {
+	return shopping.Request{BookingType: shopping.Return, Passengers: supplier.Passengers{Adult: 1}, Journeys: []supplier.JourneyQuery{
+		{Origin: from, Destination: to, Date: time.Now().AddDate(0, 0, out).Format(time.DateOnly)},
+		{Origin: to, Destination: from, Date: time.Now().AddDate(0, 0, back).Format(time.DateOnly)}}}
+}
+
+func pct(d []time.Duration, p float64) time.Duration {
+	if len(d) == 0 {
+		return 0
+	}
+	s := slices.Clone(d)
+	slices.Sort(s)
+	return s[min(len(s)-1, int(float64(len(s))*p))]
+}
+
+// run does one search to completion and says when the first results and the
+// complete answer were seen.
+func runSearch(tb testing.TB, w *world, req shopping.Request) (first, complete time.Duration, total int) {
+	start := time.Now()
+	st, err := w.eng.Start(context.Background(), w.who(), req)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for {
+		p, err := w.eng.Solutions(context.Background(), w.who(), shopping.Query{SearchID: st.SearchID}, "en")
+		if err != nil {
+			tb.Fatal(err)
+		}
+		if first == 0 && p.Total > 0 {
+			first = time.Since(start)
+		}
+		if p.Complete {
+			return first, time.Since(start), p.Total
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// BenchmarkEngineOverhead is the engine's own time for PEK→LHR return over
+// the three simulated suppliers answering at once: to the first results and
+// to the complete answer.
+func BenchmarkEngineOverhead(b *testing.B) {
+	w := benchWorld(b)
+	req := returnTrip("PEK", "LHR", 30, 37)
+	var firsts, completes []time.Duration
+	total := 0
+	for b.Loop() {
+		f, c, n := runSearch(b, w, req)
+		firsts, completes, total = append(firsts, f), append(completes, c), n
+	}
+	b.ReportMetric(float64(pct(firsts, .5).Microseconds())/1000, "ms-first-p50")
+	b.ReportMetric(float64(pct(completes, .5).Microseconds())/1000, "ms-complete-p50")
+	b.ReportMetric(float64(pct(completes, .99).Microseconds())/1000, "ms-complete-p99")
+	b.ReportMetric(float64(total), "solutions")
+}
+
+// routes are 100 fixed city pairs: trunk, long-haul and regional routes over
+// the busiest airports.
+var routes = func() [][2]string {
+	hubs := []string{"PEK", "PVG", "CAN", "HKG", "NRT", "ICN", "SIN", "BKK", "DXB", "DOH", "IST", "LHR", "CDG", "FRA", "AMS", "MAD", "JFK", "LAX", "ORD", "SYD"}
+	var all [][2]string
+	for _, a := range hubs {
+		for _, c := range hubs {
+			if a != c {
+				all = append(all, [2]string{a, c})
+			}
+		}
+	}
+	// Every third or fourth of the 380 ordered pairs: 100 routes mixing
+	// regional and long-haul trips.
+	out := make([][2]string, 0, 100)
+	for i := 0; len(out) < 100; i++ {
+		out = append(out, all[(i*19)%len(all)])
+	}
+	return out
+}()
+
+// BenchmarkConcurrentSearches runs 200 searches at once (suppliers answering
+// at once) and reports throughput, p99 to completion and the heap held per
+// search session.
+func BenchmarkConcurrentSearches(b *testing.B) {
+	w := benchWorld(b)
+	const n = 200
+	var lat []time.Duration
+	var mu sync.Mutex
+	var errs int
+	var before, after runtime.MemStats
+	for b.Loop() {
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		start := time.Now()
+		var wg sync.WaitGroup
+		for i := range n {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				r := routes[i%len(routes)]
+				_, c, total := runSearch(b, w, returnTrip(r[0], r[1], 20+i%30, 27+i%30))
+				mu.Lock()
+				lat = append(lat, c)
+				if total == 0 {
+					errs++
+				}
+				mu.Unlock()
+			}()
+		}
+		wg.Wait()
+		elapsed := time.Since(start)
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		b.ReportMetric(float64(n)/elapsed.Seconds(), "searches/s")
+	}
+	b.ReportMetric(float64(pct(lat, .99).Microseconds())/1000, "ms-p99")
+	b.ReportMetric(float64(pct(lat, .5).Microseconds())/1000, "ms-p50")
+	b.ReportMetric(float64(int64(after.HeapAlloc)-int64(before.HeapAlloc))/n/1024, "KiB/session")
+	b.ReportMetric(float64(errs), "empty-searches")
+}
+
+// BenchmarkInterliningStudy measures, over the 100 fixed routes as returns,
+// how often a combination of separate tickets (two one-ways, or a
+// self-transfer) beats the cheapest single ticket.
+func BenchmarkInterliningStudy(b *testing.B) {
+	for b.Loop() {
+		wins, compared := interliningStudy(b)
+		b.ReportMetric(100*float64(wins)/float64(compared), "%-interline-cheaper")
+		b.ReportMetric(float64(compared), "routes")
+	}
+}
+
+func interliningStudy(t testing.TB) (wins, compared int) {
+	db := storetest.Open(t, store.SQLite)
+	w := newWorld(t, db, nil, simSources(t))
+	w.eng = shopping.New(simSources(t), shopping.Options{Sessions: shopping.NewSQLSessions(db), Quotes: shopping.NewQuotes(db),
+		Agencies: w.agencies, Looks: &noLooks{n: map[string]int{}}, Catalog: i18n.MustLoad(),
+		Rates: func(context.Context) (map[string]string, error) { return map[string]string{"CNY": "1"}, nil }})
+	for i, r := range routes {
+		req := returnTrip(r[0], r[1], 21+i%20, 28+i%20)
+		st, err := w.eng.Start(context.Background(), w.who(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var p shopping.Page
+		for {
+			p, err = w.eng.Solutions(context.Background(), w.who(), shopping.Query{SearchID: st.SearchID, Sort: shopping.SortPrice, PageSize: 100}, "en")
+			if err != nil {
+				break
+			}
+			if p.Complete {
+				break
+			}
+			time.Sleep(time.Millisecond)
+		}
+		if err != nil {
+			continue
+		}
+		bestSingle, bestMulti := "", ""
+		for page := 1; ; page++ {
+			for _, s := range p.Items {
+				if s.Tickets == 1 && bestSingle == "" {
+					bestSingle = s.Total.Amount
+				}
+				if s.Tickets > 1 && bestMulti == "" {
+					bestMulti = s.Total.Amount
+				}
+			}
+			if (bestSingle != "" && bestMulti != "") || page*100 >= p.Total {
+				break
+			}
+			p, _ = w.eng.Solutions(context.Background(), w.who(), shopping.Query{SearchID: st.SearchID, Sort: shopping.SortPrice, PageSize: 100, Page: page + 1}, "en")
+		}
+		if bestSingle == "" {
+			continue
+		}
+		compared++
+		if bestMulti != "" && less(bestMulti, bestSingle) {
+			wins++
+		}
+	}
+	return wins, compared
+}
+
+func less(a, b string) bool {
+	var x, y float64
+	fmt.Sscan(a, &x)
+	fmt.Sscan(b, &y)
+	return x < y
+}

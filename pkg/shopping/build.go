@@ -1,0 +1,535 @@
+package shopping
+
+import (
+	"cmp"
+	"crypto/sha256"
+	"encoding/base32"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/voyage/voyage/pkg/geo"
+	"github.com/voyage/voyage/pkg/supplier"
+)
+
+// priced is an offer with its price per traveller type converted to the
+// settlement currency.
+type priced struct {
+	offer *supplier.Offer
+	fare  map[string]int64 // traveller type → fare (base) per traveller
+	taxes map[string]int64 // traveller type → taxes per traveller
+	total int64            // all travellers, settlement currency
+	// refundFee and changeFee per traveller, settlement currency.
+	refundFee, changeFee int64
+}
+
+// option is one way to fly some journeys: one ticket, or several that Voyage
+// combined (interlining).
+type option struct {
+	tickets []*priced
+	segs    []supplier.Segment
+	groups  [][]int // segment indexes per journey
+	self    []bool  // per journey: self-transfer inside it
+	total   int64
+}
+
+func (o *option) departs() time.Time { return o.segs[0].DepartAt }
+func (o *option) arrives() time.Time { return o.segs[len(o.segs)-1].ArriveAt }
+
+// price converts an offer; ok is false when a rate is missing.
+func (p *Policy) price(o *supplier.Offer) (*priced, bool) {
+	pr := &priced{offer: o, fare: map[string]int64{}, taxes: map[string]int64{}}
+	for _, f := range o.Fares {
+		base, ok1 := p.convert(f.Base, o.Currency)
+		tax, ok2 := p.convert(f.Taxes, o.Currency)
+		if !ok1 || !ok2 {
+			return nil, false
+		}
+		pr.fare[f.Type] += base
+		pr.taxes[f.Type] += tax
+		pr.total += (base + tax) * int64(f.Count)
+	}
+	pr.refundFee, _ = p.convert(o.Conditions.RefundFee, o.Currency)
+	pr.changeFee, _ = p.convert(o.Conditions.ChangeFee, o.Currency)
+	return pr, true
+}
+
+func single(pr *priced) *option {
+	o := pr.offer
+	return &option{tickets: []*priced{pr}, segs: o.Segments, groups: o.Journeys, self: make([]bool, len(o.Journeys)), total: pr.total}
+}
+
+// join concatenates options covering consecutive journeys into one.
+func join(parts ...*option) *option {
+	out := &option{}
+	for _, p := range parts {
+		base := len(out.segs)
+		out.segs = append(out.segs, p.segs...)
+		for _, g := range p.groups {
+			ng := make([]int, len(g))
+			for i, x := range g {
+				ng[i] = x + base
+			}
+			out.groups = append(out.groups, ng)
+		}
+		out.self = append(out.self, p.self...)
+		out.tickets = append(out.tickets, p.tickets...)
+		out.total += p.total
+	}
+	return out
+}
+
+// journeyOf says which journey of the request a one-journey offer answers,
+// -1 when none.
+func journeyOf(req *Request, o *supplier.Offer) int {
+	if len(o.Journeys) != 1 || len(o.Segments) == 0 {
+		return -1
+	}
+	first, last := o.Segments[0], o.Segments[len(o.Segments)-1]
+	for j, q := range req.Journeys {
+		if cityCode(first.Origin) == cityCode(q.Origin) && cityCode(last.Destination) == cityCode(q.Destination) &&
+			first.DepartAt.Format(time.DateOnly) == q.Date {
+			return j
+		}
+	}
+	return -1
+}
+
+// assemble turns every supplier answer into options: whole-trip offers as
+// they are, one-way offers and interlined legs combined journey by journey.
+func assemble(req *Request, parts []Part, p *Policy) []*option {
+	opts := assembleMatching(req, parts, p, false)
+	if len(opts) == 0 && len(req.Exact) > 0 {
+		opts = assembleMatching(req, parts, p, true)
+	}
+	return opts
+}
+
+func assembleMatching(req *Request, parts []Part, p *Policy, relaxed bool) []*option {
+	var full []*option
+	J := len(req.Journeys)
+	oneways := make([][]*option, J)
+	legs := map[legKey][]*priced{}
+	for i := range parts {
+		part := &parts[i]
+		leg, isLeg := parseLegPart(part.Name)
+		for k := range part.Offers {
+			o := &part.Offers[k]
+			if len(o.Segments) == 0 || !p.admits(o) || !matchesExact(req, o, relaxed) {
+				continue
+			}
+			pr, ok := p.price(o)
+			if !ok {
+				continue
+			}
+			switch {
+			case isLeg:
+				if len(o.Segments) == 1 {
+					legs[leg] = append(legs[leg], pr)
+				}
+			case len(o.Journeys) == J && J > 0:
+				full = append(full, single(pr))
+			default:
+				if j := journeyOf(req, o); j >= 0 {
+					oneways[j] = append(oneways[j], single(pr))
+				}
+			}
+		}
+	}
+	if len(req.Exact) > 0 {
+		// An exact itinerary is the PNR's flights as they are: no combining.
+		if J == 1 {
+			return append(full, oneways[0]...)
+		}
+		return append(full, combineJourneys(oneways, maxCombined)...)
+	}
+	for j := range J {
+		oneways[j] = append(oneways[j], interline(legsFor(legs, j), maxInterlinePerJourney)...)
+	}
+	if J == 1 {
+		return append(full, oneways[0]...)
+	}
+	return append(full, combineJourneys(oneways, maxCombined)...)
+}
+
+// matchesExact keeps only the flights of an accurate search. Relaxed, a
+// flight matches on carrier, airports and date (a source that numbers the
+// same service differently, as the simulators do for real flight numbers).
+func matchesExact(req *Request, o *supplier.Offer, relaxed bool) bool {
+	if len(req.Exact) == 0 {
+		return true
+	}
+	for _, s := range o.Segments {
+		found := false
+		for _, e := range req.Exact {
+			if s.DepartAt.Format(time.DateOnly) != e.Date {
+				continue
+			}
+			if relaxed {
+				found = s.Carrier == e.FlightNumber[:min(2, len(e.FlightNumber))] && s.Origin == e.Origin && s.Destination == e.Destination
+			} else {
+				found = s.FlightNumber == e.FlightNumber && (e.BookingClass == "" || e.BookingClass == s.BookingClass)
+			}
+			if found {
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+// Bounds of the combination work per search.
+const (
+	maxInterlinePerJourney = 150
+	maxPoolPerJourney      = 60
+	maxCombined            = 400
+)
+
+// combineJourneys builds whole trips from per-journey options, cheapest first,
+// keeping a beam of the cheapest partial trips so five journeys stay cheap.
+func combineJourneys(pools [][]*option, limit int) []*option {
+	for j := range pools {
+		slices.SortFunc(pools[j], func(a, b *option) int { return cmp.Compare(a.total, b.total) })
+		if len(pools[j]) > maxPoolPerJourney {
+			pools[j] = pools[j][:maxPoolPerJourney]
+		}
+		if len(pools[j]) == 0 {
+			return nil
+		}
+	}
+	beam := make([][]*option, 0, len(pools[0]))
+	for _, o := range pools[0] {
+		beam = append(beam, []*option{o})
+	}
+	for j := 1; j < len(pools); j++ {
+		next := make([][]*option, 0, len(beam)*len(pools[j]))
+		for _, partial := range beam {
+			prev := partial[len(partial)-1]
+			for _, o := range pools[j] {
+				// The next journey leaves after the previous one lands, with
+				// time to get through the airport.
+				if o.departs().Before(prev.arrives().Add(2 * time.Hour)) {
+					continue
+				}
+				next = append(next, append(slices.Clip(partial), o))
+			}
+		}
+		slices.SortFunc(next, func(a, b []*option) int { return cmp.Compare(sumTotal(a), sumTotal(b)) })
+		if len(next) > limit {
+			next = next[:limit]
+		}
+		beam = next
+	}
+	out := make([]*option, 0, len(beam))
+	for _, parts := range beam {
+		out = append(out, join(parts...))
+	}
+	return out
+}
+
+func sumTotal(parts []*option) int64 {
+	var t int64
+	for _, p := range parts {
+		t += p.total
+	}
+	return t
+}
+
+// itineraryKey identifies what a traveller gets: the same flights in the same
+// cabin with the same bags and rules are the same thing, whoever sells them.
+func itineraryKey(o *option) string {
+	var b strings.Builder
+	for _, s := range o.segs {
+		b.WriteString(s.FlightNumber)
+		b.WriteByte('@')
+		b.WriteString(s.DepartAt.Format("200601021504"))
+		b.WriteByte('/')
+		b.WriteString(s.Cabin)
+		b.WriteByte(';')
+	}
+	for _, g := range o.groups {
+		b.WriteString(strconv.Itoa(len(g)))
+	}
+	bag, cond, brand := packageOf(o)
+	b.WriteString("|" + strconv.Itoa(bag.CheckedPieces) + "/" + strconv.Itoa(bag.CheckedKg))
+	b.WriteString("|" + strconv.FormatBool(cond.Refundable) + strconv.FormatBool(cond.Changeable))
+	b.WriteString("|" + brand)
+	return b.String()
+}
+
+// packageOf is what a multi-ticket option guarantees: the least generous
+// baggage and rules of its tickets.
+func packageOf(o *option) (supplier.Baggage, supplier.Conditions, string) {
+	first := o.tickets[0].offer
+	bag, cond, brand := first.Baggage, first.Conditions, first.Brand
+	for _, t := range o.tickets[1:] {
+		b, c := t.offer.Baggage, t.offer.Conditions
+		bag.CheckedPieces = min(bag.CheckedPieces, b.CheckedPieces)
+		bag.CheckedKg = min(bag.CheckedKg, b.CheckedKg)
+		bag.CabinPieces = min(bag.CabinPieces, b.CabinPieces)
+		bag.CabinKg = min(bag.CabinKg, b.CabinKg)
+		cond.Refundable = cond.Refundable && c.Refundable
+		cond.Changeable = cond.Changeable && c.Changeable
+		if t.offer.Brand != brand {
+			brand = ""
+		}
+	}
+	return bag, cond, brand
+}
+
+// merged is an option with the other suppliers that offered the same thing.
+type merged struct {
+	*option
+	key     string
+	sources []string
+}
+
+// dedupe merges identical itineraries, keeping the cheapest and remembering
+// every supplier that offered them.
+func dedupe(opts []*option) []*merged {
+	byKey := make(map[string]*merged, len(opts))
+	out := make([]*merged, 0, len(opts))
+	for _, o := range opts {
+		k := itineraryKey(o)
+		src := sourceOf(o)
+		if m, ok := byKey[k]; ok {
+			if !slices.Contains(m.sources, src) {
+				m.sources = append(m.sources, src)
+			}
+			if o.total < m.total || (o.total == m.total && idOf(o) < idOf(m.option)) {
+				m.option = o
+			}
+			continue
+		}
+		m := &merged{option: o, key: k, sources: []string{src}}
+		byKey[k] = m
+		out = append(out, m)
+	}
+	for _, m := range out {
+		slices.Sort(m.sources)
+	}
+	return out
+}
+
+func sourceOf(o *option) string {
+	if len(o.tickets) > 1 {
+		return "interline"
+	}
+	return o.tickets[0].offer.Supplier
+}
+
+var idEncoding = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPadding(base32.NoPadding)
+
+// idOf is a solution's stable id within its search: a digest of the offers it
+// sells, the same on every instance and every poll.
+func idOf(o *option) string {
+	h := sha256.New()
+	for _, t := range o.tickets {
+		h.Write([]byte(t.offer.Supplier))
+		h.Write([]byte{0})
+		h.Write([]byte(t.offer.Ref))
+		h.Write([]byte{0})
+	}
+	return idEncoding.EncodeToString(h.Sum(nil)[:10])
+}
+
+// bucket is the spec's time-of-day bucket of a local time.
+func bucket(t time.Time) string {
+	switch h := t.Hour(); {
+	case h < 6:
+		return "00-06"
+	case h < 12:
+		return "06-12"
+	case h < 18:
+		return "12-18"
+	default:
+		return "18-24"
+	}
+}
+
+// Buckets are the time-of-day filter values (spec §9).
+var Buckets = []string{"00-06", "06-12", "12-18", "18-24"}
+
+// view is a solution ready to filter, sort and show.
+type view struct {
+	sol       Solution
+	carriers  []string
+	stops     string
+	depBucket string
+	arrBucket string
+	departs   time.Time
+	duration  int
+	total     int64
+	offers    []supplier.Offer
+	opt       *option
+}
+
+// finish prices merged options for the agency and computes what filters and
+// sorting need. now decides the ticketing product.
+func finish(req *Request, ms []*merged, p *Policy, now time.Time) []*view {
+	out := make([]*view, 0, len(ms))
+	for _, m := range ms {
+		out = append(out, m.view(req, p, now))
+	}
+	return out
+}
+
+func (m *merged) view(req *Request, p *Policy, now time.Time) *view {
+	o := m.option
+	class := routeClass(o.segs, o.groups)
+	counts := map[string]int{supplier.Adult: req.Passengers.Adult, supplier.Child: req.Passengers.Child, supplier.Infant: req.Passengers.Infant}
+	var list []PaxPrice
+	var total int64
+	for _, typ := range []string{supplier.Adult, supplier.Child, supplier.Infant} {
+		n := counts[typ]
+		if n == 0 {
+			continue
+		}
+		var fare, taxes int64
+		for _, t := range o.tickets {
+			fare += t.fare[typ]
+			taxes += t.taxes[typ]
+		}
+		price := fare + taxes
+		sale := price + p.markup(class, price)
+		total += sale * int64(n)
+		list = append(list, PaxPrice{PassengerType: typ, Count: n, Fare: p.money(fare).Amount, Taxes: p.money(taxes).Amount,
+			Price: p.money(price).Amount, SalePrice: p.money(sale).Amount, Currency: p.Currency})
+	}
+	bag, cond, brand := packageOf(o)
+	var refundFee, changeFee int64
+	minutes, lcc := 0, true
+	expires := time.Time{}
+	var restr supplier.Restrictions
+	offers := make([]supplier.Offer, 0, len(o.tickets))
+	for i, t := range o.tickets {
+		refundFee += t.refundFee
+		changeFee += t.changeFee
+		minutes = max(minutes, t.offer.TicketingMinutes)
+		lcc = lcc && t.offer.Supplier == "lcc"
+		if expires.IsZero() || t.offer.ExpiresAt.Before(expires) {
+			expires = t.offer.ExpiresAt
+		}
+		restr = mergeRestrictions(restr, t.offer.Restrictions, i == 0)
+		offers = append(offers, *t.offer)
+	}
+	segs := make([]SegmentView, len(o.segs))
+	carriers := []string{}
+	for i, s := range o.segs {
+		segs[i] = SegmentView{Segment: s}
+		if !slices.Contains(carriers, s.Carrier) {
+			carriers = append(carriers, s.Carrier)
+		}
+	}
+	journeys := make([]JourneyView, len(o.groups))
+	maxStops := 0
+	selfTransfer := false
+	for i, g := range o.groups {
+		first, last := o.segs[g[0]], o.segs[g[len(g)-1]]
+		journeys[i] = JourneyView{Segments: g, Origin: first.Origin, Destination: last.Destination, DepartAt: first.DepartAt,
+			ArriveAt: last.ArriveAt, DurationMinutes: int(last.ArriveAt.Sub(first.DepartAt).Minutes()), Stops: len(g) - 1,
+			SelfTransfer: i < len(o.self) && o.self[i]}
+		maxStops = max(maxStops, len(g)-1)
+		selfTransfer = selfTransfer || journeys[i].SelfTransfer
+	}
+	stops := strconv.Itoa(min(maxStops, 2))
+	src := sourceOf(o)
+	sol := Solution{
+		ID: idOf(o), Segments: segs, Journeys: journeys,
+		PriceDetail:      PriceDetail{ProductType: speedProduct(lcc, minutes, o.departs().Sub(now).Hours()), PriceList: list},
+		Total:            p.money(total),
+		Source:           src,
+		Tickets:          len(o.tickets),
+		TicketingMinutes: minutes,
+		Brand:            brand,
+		Baggage:          bag,
+		Conditions: ConditionsView{
+			Refundable: cond.Refundable, RefundFee: p.money(refundFee + p.fee(p.ServiceFees.Refund)),
+			Changeable: cond.Changeable, ChangeFee: p.money(changeFee + p.fee(p.ServiceFees.Change)),
+			VoidFee: p.money(p.fee(p.ServiceFees.Void)),
+		},
+		Restrictions: restr,
+		SelfTransfer: selfTransfer,
+		ExpiresAt:    expires,
+	}
+	sol.TicketingSpeed = sol.PriceDetail.ProductType
+	if p.ShowSuppliers {
+		sol.Sources = m.sources
+	}
+	return &view{sol: sol, carriers: carriers, stops: stops, depBucket: bucket(journeys[0].DepartAt), arrBucket: bucket(journeys[0].ArriveAt),
+		departs: o.departs(), duration: totalDuration(journeys), total: total, offers: offers, opt: o}
+}
+
+func totalDuration(js []JourneyView) int {
+	d := 0
+	for _, j := range js {
+		d += j.DurationMinutes
+	}
+	return d
+}
+
+// mergeRestrictions is what a traveller must satisfy to fly every ticket.
+func mergeRestrictions(acc, r supplier.Restrictions, first bool) supplier.Restrictions {
+	if first {
+		out := r
+		out.Documents = slices.Clone(r.Documents)
+		out.EligibleCountries = slices.Clone(r.EligibleCountries)
+		out.IneligibleCountries = slices.Clone(r.IneligibleCountries)
+		return out
+	}
+	acc.MinAge = max(acc.MinAge, r.MinAge)
+	if r.MaxAge > 0 && (acc.MaxAge == 0 || r.MaxAge < acc.MaxAge) {
+		acc.MaxAge = r.MaxAge
+	}
+	acc.Documents = intersect(acc.Documents, r.Documents)
+	acc.EligibleCountries = intersect(acc.EligibleCountries, r.EligibleCountries)
+	for _, c := range r.IneligibleCountries {
+		if !slices.Contains(acc.IneligibleCountries, c) {
+			acc.IneligibleCountries = append(acc.IneligibleCountries, c)
+		}
+	}
+	return acc
+}
+
+// intersect of two allow-lists where empty means "any".
+func intersect(a, b []string) []string {
+	if len(a) == 0 {
+		return slices.Clone(b)
+	}
+	if len(b) == 0 {
+		return a
+	}
+	var out []string
+	for _, x := range a {
+		if slices.Contains(b, x) {
+			out = append(out, x)
+		}
+	}
+	if out == nil {
+		// Nothing satisfies both: no document is accepted.
+		out = []string{"none"}
+	}
+	return out
+}
+
+// airportName is an airport's (or city's) name in lang.
+func airportName(code, lang string) string {
+	if a, ok := geo.AirportByCode(code); ok {
+		return a.Name.In(lang)
+	}
+	if c, ok := geo.CityByCode(code); ok {
+		return c.Name.In(lang)
+	}
+	return code
+}
+
+func airlineName(code, lang string) string {
+	if a, ok := geo.AirlineByCode(code); ok {
+		return a.Name.In(lang)
+	}
+	return code
+}

@@ -1,0 +1,434 @@
+// Package shopping is the flight search engine: it fans a search out to the
+// agency's suppliers, stores each answer in a search session as it arrives,
+// merges identical itineraries, builds virtual-interlining combinations,
+// prices everything for the agency and serves filtered, sorted pages to the
+// poller. It also checks a chosen solution's price again (verification) and
+// keeps the verified quote for booking.
+package shopping
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/voyage/voyage/pkg/agency"
+	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/pkg/geo"
+	"github.com/voyage/voyage/pkg/i18n"
+	"github.com/voyage/voyage/pkg/supplier"
+)
+
+// Timing rules (spec §4, §9).
+const (
+	// StaleAfter: results are re-queried 10 minutes after the search.
+	StaleAfter = 10 * time.Minute
+	// QuoteValidity: a verified price holds for 15 minutes.
+	QuoteValidity = 15 * time.Minute
+	// completeGrace: after the agency's maximum response time plus this, a
+	// part nobody stored (its instance died) counts as timed out.
+	completeGrace = 5 * time.Second
+)
+
+// Source is a supplier as the engine uses it.
+type Source struct {
+	Supplier supplier.Supplier
+	// OneWayOnly sources answer each journey with separate one-way offers
+	// (low-cost carriers); the engine does not ask them per journey again.
+	OneWayOnly bool
+}
+
+// Agencies is what the engine needs of the agency service.
+type Agencies interface {
+	Get(ctx context.Context, id int64) (agency.Agency, error)
+	IsWithin(ctx context.Context, root, id int64) (bool, error)
+}
+
+// Looks counts the look-to-book figures.
+type Looks interface {
+	CountLook(ctx context.Context, agencyID int64, counter string) error
+}
+
+// Rates are the exchange rates in force (currency → worth of one unit in the
+// site's default currency).
+type Rates func(ctx context.Context) (map[string]string, error)
+
+// Engine is the shopping engine.
+type Engine struct {
+	sources  map[string]Source
+	names    []string
+	sessions SessionStore
+	quotes   *Quotes
+	agencies Agencies
+	looks    Looks
+	rates    Rates
+	now      func() time.Time
+	// base is cancelled when the server shuts down: searches in flight stop.
+	base    context.Context
+	log     *slog.Logger
+	catalog *i18n.Catalog
+
+	mu        sync.Mutex
+	cache     map[string]*state
+	lastSweep time.Time
+	// parallel bounds the supplier calls of one search running at once.
+	parallel int
+}
+
+// Options configure an engine.
+type Options struct {
+	Sessions SessionStore
+	Quotes   *Quotes
+	Agencies Agencies
+	Looks    Looks
+	Rates    Rates
+	Now      func() time.Time
+	Base     context.Context
+	Logger   *slog.Logger
+	// Catalog translates the self-transfer protection terms.
+	Catalog *i18n.Catalog
+}
+
+// New returns an engine over the given sources (keyed by name).
+func New(sources map[string]Source, o Options) *Engine {
+	e := &Engine{sources: sources, sessions: o.Sessions, quotes: o.Quotes, agencies: o.Agencies, looks: o.Looks, rates: o.Rates,
+		now: o.Now, base: o.Base, log: o.Logger, catalog: o.Catalog, cache: map[string]*state{}, parallel: 32}
+	if e.now == nil {
+		e.now = time.Now
+	}
+	if e.base == nil {
+		e.base = context.Background()
+	}
+	if e.log == nil {
+		e.log = slog.Default()
+	}
+	for n := range sources {
+		e.names = append(e.names, n)
+	}
+	slices.Sort(e.names)
+	return e
+}
+
+// Suppliers are the configured supplier names.
+func (e *Engine) Suppliers() []string { return slices.Clone(e.names) }
+
+// Started is the answer to a new search.
+type Started struct {
+	SearchID  string    `json:"searchId"`
+	ExpiresAt time.Time `json:"expiresAt"`
+}
+
+// policy loads the agency's settings as the engine applies them.
+func (e *Engine) policy(ctx context.Context, agencyID int64) (Policy, agency.Agency, error) {
+	a, err := e.agencies.Get(ctx, agencyID)
+	if err != nil {
+		return Policy{}, a, fmt.Errorf("shopping: load agency: %w", err)
+	}
+	rates, err := e.rates(ctx)
+	if err != nil {
+		return Policy{}, a, fmt.Errorf("shopping: load rates: %w", err)
+	}
+	return PolicyFor(a.Config(), rates), a, nil
+}
+
+// newID is a random, unguessable search id.
+func newID() string {
+	b := make([]byte, 15)
+	_, _ = rand.Read(b)
+	return idEncoding.EncodeToString(b)
+}
+
+// call is one supplier request of a search.
+type call struct {
+	part   string
+	source string
+	req    supplier.SearchRequest
+}
+
+// plan lists the supplier calls of a search: the whole trip from every
+// supplier, each journey alone (for combining one-ways), and the legs through
+// connecting airports for interlining.
+func (e *Engine) plan(req *Request, p *Policy) []call {
+	var calls []call
+	whole := supplier.SearchRequest{Journeys: req.Journeys, Passengers: req.Passengers, Cabin: req.CabinClass, Currency: p.Currency}
+	var carriers []string
+	for _, x := range req.Exact {
+		if c := x.FlightNumber[:min(2, len(x.FlightNumber))]; !slices.Contains(carriers, c) {
+			carriers = append(carriers, c)
+		}
+	}
+	whole.Carriers = carriers
+	for _, name := range e.names {
+		if len(p.Suppliers) > 0 && !slices.Contains(p.Suppliers, name) {
+			continue
+		}
+		src := e.sources[name]
+		calls = append(calls, call{part: "main/" + name, source: name, req: whole})
+		if len(req.Journeys) > 1 && !src.OneWayOnly {
+			for j, q := range req.Journeys {
+				one := whole
+				one.Journeys = []supplier.JourneyQuery{q}
+				calls = append(calls, call{part: fmt.Sprintf("oneway/%s/%d", name, j), source: name, req: one})
+			}
+		}
+		if len(req.Exact) > 0 {
+			continue
+		}
+		for j, q := range req.Journeys {
+			date, err := time.Parse(time.DateOnly, q.Date)
+			if err != nil {
+				continue
+			}
+			for _, via := range connectionPoints(q.Origin, q.Destination, maxVias) {
+				leg := whole
+				leg.Carriers = nil
+				leg.Journeys = []supplier.JourneyQuery{{Origin: q.Origin, Destination: via, Date: q.Date}}
+				calls = append(calls, call{part: legPartName(name, legKey{j, via, 1}, q.Date), source: name, req: leg})
+				// The second leg may leave the next day after a long first leg.
+				for _, d := range []time.Time{date, date.AddDate(0, 0, 1)} {
+					leg2 := leg
+					leg2.Journeys = []supplier.JourneyQuery{{Origin: via, Destination: q.Destination, Date: d.Format(time.DateOnly)}}
+					calls = append(calls, call{part: legPartName(name, legKey{j, via, 2}, d.Format(time.DateOnly)), source: name, req: leg2})
+				}
+			}
+		}
+	}
+	return calls
+}
+
+// popular says whether a route is served in "popular routes" search mode:
+// both ends among the 100 busiest airports.
+func popular(req *Request) bool {
+	for _, j := range req.Journeys {
+		for _, code := range []string{j.Origin, j.Destination} {
+			ok := false
+			for _, a := range geo.Resolve(code) {
+				if ap, found := geo.AirportByCode(a); found && ap.Rank > 0 && ap.Rank <= 100 {
+					ok = true
+				}
+			}
+			if !ok {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// Start validates a search, stores its session and calls the suppliers in
+// the background; the caller polls Solutions with the returned id.
+func (e *Engine) Start(ctx context.Context, who auth.Principal, req Request) (Started, error) {
+	now := e.now()
+	if errs := req.Normalize(now); len(errs) > 0 {
+		return Started{}, fault.Validation(errs)
+	}
+	p, _, err := e.policy(ctx, who.AgencyID)
+	if err != nil {
+		return Started{}, err
+	}
+	calls := e.plan(&req, &p)
+	if p.PopularOnly && !popular(&req) {
+		calls = nil
+	}
+	var names []string
+	for _, c := range calls {
+		if !slices.Contains(names, c.source) {
+			names = append(names, c.source)
+		}
+	}
+	s := Session{ID: newID(), AgencyID: who.AgencyID, UserID: who.UserID, Request: req, Parts: len(calls), Suppliers: names,
+		CreatedAt: now, ExpiresAt: now.Add(StaleAfter)}
+	if err := e.sessions.Create(ctx, s); err != nil {
+		return Started{}, err
+	}
+	if err := e.looks.CountLook(ctx, who.AgencyID, "searches"); err != nil {
+		e.log.WarnContext(ctx, "look-to-book count failed", "err", err)
+	}
+	e.remember(s, p)
+	go e.run(s, calls, time.Duration(p.MaxResponse)*time.Second)
+	return Started{SearchID: s.ID, ExpiresAt: s.ExpiresAt}, nil
+}
+
+// run calls the suppliers of a search concurrently under the agency's maximum
+// response time and stores each answer as it arrives.
+func (e *Engine) run(s Session, calls []call, limit time.Duration) {
+	ctx, cancel := context.WithTimeout(e.base, limit)
+	defer cancel()
+	sem := make(chan struct{}, e.parallel)
+	var wg sync.WaitGroup
+	for _, c := range calls {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			select {
+			case sem <- struct{}{}:
+				defer func() { <-sem }()
+			case <-ctx.Done():
+			}
+			part := Part{Name: c.part, Supplier: c.source, Status: PartDone}
+			if ctx.Err() == nil {
+				offers, err := e.sources[c.source].Supplier.Search(ctx, c.req)
+				part.Offers = offers
+				switch {
+				case err == nil:
+				case errors.Is(err, supplier.ErrTimeout) || errors.Is(err, context.DeadlineExceeded):
+					part.Status = PartTimeout
+				case len(offers) == 0:
+					part.Status = PartFailed
+				}
+				if err != nil {
+					e.log.Info("supplier search failed", "search", s.ID, "part", c.part, "err", err)
+				}
+			} else {
+				part.Status = PartTimeout
+			}
+			// The answer is stored even after the deadline: the poller must
+			// learn the part ended. A short context of its own keeps a dead
+			// database from holding the goroutine.
+			sctx, scancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+			defer scancel()
+			if err := e.sessions.AddPart(sctx, s.ID, part); err != nil {
+				e.log.Error("store supplier answer", "search", s.ID, "part", c.part, "err", err)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// state is a search session as this instance has read it, with its built
+// solutions, so a poll reads only the answers that arrived since the last one.
+type state struct {
+	mu       sync.Mutex
+	sess     Session
+	policy   Policy
+	parts    []Part
+	lastSeq  int64
+	built    int
+	views    []*view
+	byID     map[string]*view
+	lastUsed time.Time
+	// first answers that have been built, per part name, for statuses.
+	statusBy map[string]Part
+}
+
+func (e *Engine) remember(s Session, p Policy) *state {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	st := &state{sess: s, policy: p, built: -1, lastUsed: e.now(), statusBy: map[string]Part{}}
+	e.cache[s.ID] = st
+	return st
+}
+
+// load returns the state of a search the caller may see.
+func (e *Engine) load(ctx context.Context, who auth.Principal, id string) (*state, error) {
+	now := e.now()
+	e.mu.Lock()
+	st := e.cache[id]
+	if now.Sub(e.lastSweep) > time.Minute {
+		e.lastSweep = now
+		for k, v := range e.cache {
+			if now.Sub(v.lastUsed) > StaleAfter+time.Minute {
+				delete(e.cache, k)
+			}
+		}
+	}
+	e.mu.Unlock()
+	if st == nil {
+		s, err := e.sessions.Get(ctx, id)
+		if errors.Is(err, ErrNoSession) {
+			return nil, fault.NotFound("shopping.error.noSearch")
+		}
+		if err != nil {
+			return nil, err
+		}
+		p, _, err := e.policy(ctx, s.AgencyID)
+		if err != nil {
+			return nil, err
+		}
+		st = e.remember(s, p)
+	}
+	if st.sess.AgencyID != who.AgencyID {
+		ok, err := e.agencies.IsWithin(ctx, who.AgencyID, st.sess.AgencyID)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return nil, fault.NotFound("shopping.error.noSearch")
+		}
+	}
+	return st, nil
+}
+
+// ErrStale is the answer for a search older than StaleAfter: prices may have
+// changed; the client searches again.
+func errStale() *fault.Error {
+	return fault.New(fault.CodeQuoteExpired, http.StatusConflict, "shopping.error.stale")
+}
+
+// refresh reads new answers and rebuilds the solutions when there are any.
+// Called with st.mu held.
+func (e *Engine) refresh(ctx context.Context, st *state) error {
+	seen := make(map[string]bool, len(st.statusBy))
+	for n := range st.statusBy {
+		seen[n] = true
+	}
+	parts, err := e.sessions.Parts(ctx, st.sess.ID, st.lastSeq, seen)
+	if err != nil {
+		return err
+	}
+	for _, p := range parts {
+		st.lastSeq = max(st.lastSeq, p.Seq)
+		if _, dup := st.statusBy[p.Name]; dup {
+			continue
+		}
+		st.statusBy[p.Name] = p
+		st.parts = append(st.parts, p)
+	}
+	if st.built == len(st.parts) {
+		return nil
+	}
+	st.views = build(&st.sess.Request, st.parts, &st.policy, e.now())
+	st.byID = make(map[string]*view, len(st.views))
+	for _, v := range st.views {
+		st.byID[v.sol.ID] = v
+	}
+	st.built = len(st.parts)
+	return nil
+}
+
+// build is the whole pipeline from supplier answers to priced solutions.
+func build(req *Request, parts []Part, p *Policy, now time.Time) []*view {
+	opts := assemble(req, parts, p)
+	return finish(req, dedupe(opts), p, now)
+}
+
+// complete says whether every supplier call has answered, or the time to
+// answer is over.
+func (e *Engine) complete(st *state) bool {
+	if len(st.parts) >= st.sess.Parts {
+		return true
+	}
+	return e.now().After(st.sess.CreatedAt.Add(time.Duration(st.policy.MaxResponse)*time.Second + completeGrace))
+}
+
+// statuses aggregates the parts per supplier for the progress display.
+func (e *Engine) statuses(st *state, complete bool) []SupplierStatus {
+	out := make([]SupplierStatus, 0, len(st.sess.Suppliers))
+	for _, name := range st.sess.Suppliers {
+		s := SupplierStatus{Name: name, Status: "pending"}
+		if p, ok := st.statusBy["main/"+name]; ok {
+			s.Status = p.Status
+			s.Count = len(p.Offers)
+		} else if complete {
+			s.Status = PartTimeout
+		}
+		out = append(out, s)
+	}
+	return out
+}

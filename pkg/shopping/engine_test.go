@@ -1,0 +1,582 @@
+package shopping_test
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/voyage/voyage/pkg/agency"
+	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/pkg/geo"
+	"github.com/voyage/voyage/pkg/i18n"
+	"github.com/voyage/voyage/pkg/shopping"
+	"github.com/voyage/voyage/pkg/store"
+	"github.com/voyage/voyage/pkg/store/storetest"
+	"github.com/voyage/voyage/pkg/supplier"
+)
+
+// fake is a supplier the test scripts: what it answers, when, and how.
+type fake struct {
+	name   string
+	gate   chan struct{} // when set, Search waits for it to close
+	hang   bool          // Search waits for the deadline
+	err    error
+	answer func(req supplier.SearchRequest) []supplier.Offer
+	price  func(o supplier.Offer) (supplier.PriceResult, error)
+	calls  atomic.Int32
+}
+
+func (f *fake) Name() string { return f.name }
+func (f *fake) Search(ctx context.Context, req supplier.SearchRequest) ([]supplier.Offer, error) {
+	f.calls.Add(1)
+	if f.hang {
+		<-ctx.Done()
+		return nil, fmt.Errorf("fake: %w", supplier.ErrTimeout)
+	}
+	if f.gate != nil {
+		select {
+		case <-f.gate:
+		case <-ctx.Done():
+			return nil, fmt.Errorf("fake: %w", supplier.ErrTimeout)
+		}
+	}
+	if f.err != nil {
+		return nil, f.err
+	}
+	if f.answer == nil {
+		return nil, nil
+	}
+	return f.answer(req), nil
+}
+func (f *fake) Price(ctx context.Context, o supplier.Offer, _ supplier.Passengers) (supplier.PriceResult, error) {
+	if f.price != nil {
+		return f.price(o)
+	}
+	return supplier.PriceResult{Status: supplier.PriceOK, Offer: o}, nil
+}
+func (f *fake) Book(context.Context, supplier.BookRequest) (supplier.Booking, error) {
+	return supplier.Booking{}, supplier.ErrNotSupported
+}
+func (f *fake) Ticket(context.Context, string) ([]supplier.Ticket, error) {
+	return nil, supplier.ErrNotSupported
+}
+func (f *fake) Cancel(context.Context, string) error { return supplier.ErrNotSupported }
+func (f *fake) Void(context.Context, string) error   { return supplier.ErrNotSupported }
+func (f *fake) RefundQuote(context.Context, string) (supplier.Quote, error) {
+	return supplier.Quote{}, supplier.ErrNotSupported
+}
+func (f *fake) Refund(context.Context, string, string) error { return supplier.ErrNotSupported }
+func (f *fake) ChangeQuotes(context.Context, string, []supplier.JourneyQuery) ([]supplier.Quote, error) {
+	return nil, supplier.ErrNotSupported
+}
+func (f *fake) Change(context.Context, string, string) (supplier.Booking, error) {
+	return supplier.Booking{}, supplier.ErrNotSupported
+}
+
+// flight builds a one-segment offer leaving at local time hh:mm on date.
+func flight(sup, number, from, to, date string, hh, mm, minutes int, cny int64) supplier.Offer {
+	d, _ := time.Parse(time.DateOnly, date)
+	dep := time.Date(d.Year(), d.Month(), d.Day(), hh, mm, 0, 0, geo.Location(from))
+	arr := dep.Add(time.Duration(minutes) * time.Minute).In(geo.Location(to))
+	return supplier.Offer{
+		Supplier: sup, Ref: sup + ":" + number + ":" + date,
+		Segments: []supplier.Segment{{Carrier: number[:2], FlightNumber: number, Origin: from, Destination: to, DepartAt: dep, ArriveAt: arr,
+			DurationMinutes: minutes, Cabin: supplier.CabinEconomy, BookingClass: "Y", FareBasis: "YOW"}},
+		Journeys: [][]int{{0}}, Currency: "CNY", ValidatingCarrier: number[:2],
+		Fares:            []supplier.PaxFare{{Type: supplier.Adult, Count: 1, Base: cny*100 - 20000, Taxes: 20000}},
+		Baggage:          supplier.Baggage{CheckedPieces: 1, CabinPieces: 1},
+		TicketingMinutes: 120, ExpiresAt: time.Now().Add(time.Hour),
+	}
+}
+
+// world is an engine over fake suppliers with one agency.
+type world struct {
+	db       *store.DB
+	eng      *shopping.Engine
+	agencies *agency.Store
+	admin    *agency.Service
+	root     agency.Agency
+	agency   agency.Agency
+	other    agency.Agency
+	now      atomic.Int64 // unix nanos; 0 = real time
+}
+
+func (w *world) who() auth.Principal { return auth.Principal{UserID: 0, AgencyID: w.agency.ID} }
+
+func (w *world) clock() time.Time {
+	if n := w.now.Load(); n != 0 {
+		return time.Unix(0, n)
+	}
+	return time.Now()
+}
+
+type noLooks struct {
+	mu sync.Mutex
+	n  map[string]int
+}
+
+func (l *noLooks) CountLook(_ context.Context, _ int64, c string) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.n[c]++
+	return nil
+}
+
+func newWorld(t testing.TB, db *store.DB, cfg func(*agency.Config), sources map[string]shopping.Source) *world {
+	t.Helper()
+	ctx := context.Background()
+	w := &world{db: db, agencies: agency.NewStore(db)}
+	err := db.InTx(ctx, func(tx *sqlx.Tx) error {
+		var err error
+		if w.root, err = w.agencies.Create(ctx, tx, agency.New{Name: "Provider", EnableFlightService: true}); err != nil {
+			return err
+		}
+		if w.agency, err = w.agencies.Create(ctx, tx, agency.New{ParentID: &w.root.ID, Name: "Agency", EnableFlightService: true}); err != nil {
+			return err
+		}
+		w.other, err = w.agencies.Create(ctx, tx, agency.New{ParentID: &w.root.ID, Name: "Other", EnableFlightService: true})
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg != nil {
+		c := w.agency.Config()
+		cfg(&c)
+		if errs := c.Validate(); len(errs) > 0 {
+			t.Fatalf("config: %v", errs)
+		}
+		w.admin = agency.NewService(db, w.agencies, nil)
+		provider := auth.Principal{AgencyID: w.root.ID, Subject: auth.Subject{ProxyLevel: 0, Roles: []string{"SuperUser"}}}
+		if _, _, err := w.admin.SetConfig(ctx, provider, w.agency.ID, c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w.eng = shopping.New(sources, shopping.Options{
+		Sessions: shopping.NewSQLSessions(db), Quotes: shopping.NewQuotes(db), Agencies: w.agencies,
+		Looks: &noLooks{n: map[string]int{}}, Now: w.clock, Catalog: i18n.MustLoad(),
+		Rates: func(context.Context) (map[string]string, error) {
+			return map[string]string{"CNY": "1", "USD": "7.2"}, nil
+		},
+	})
+	return w
+}
+
+var day = time.Now().AddDate(0, 0, 30).Format(time.DateOnly)
+
+func oneWay(from, to string) shopping.Request {
+	return shopping.Request{Journeys: []supplier.JourneyQuery{{Origin: from, Destination: to, Date: day}},
+		Passengers: supplier.Passengers{Adult: 1}, BookingType: shopping.OneWay}
+}
+
+// poll asks for a page until cond holds or a few seconds pass.
+func poll(t *testing.T, w *world, id string, q shopping.Query, cond func(shopping.Page) bool) shopping.Page {
+	t.Helper()
+	q.SearchID = id
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		p, err := w.eng.Solutions(context.Background(), w.who(), q, "en")
+		if err != nil {
+			t.Fatalf("poll: %v", err)
+		}
+		if cond(p) {
+			return p
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("poll: condition not met; last page complete=%v total=%d suppliers=%+v", p.Complete, p.Total, p.Suppliers)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func status(p shopping.Page, name string) string {
+	for _, s := range p.Suppliers {
+		if s.Name == name {
+			return s.Status
+		}
+	}
+	return ""
+}
+
+func direct(sup string, price int64, numbers ...string) func(supplier.SearchRequest) []supplier.Offer {
+	return func(req supplier.SearchRequest) []supplier.Offer {
+		j := req.Journeys[0]
+		if len(req.Journeys) != 1 || j.Origin != "PEK" || j.Destination != "LHR" {
+			return nil
+		}
+		var out []supplier.Offer
+		for i, n := range numbers {
+			out = append(out, flight(sup, n, "PEK", "LHR", j.Date, 8+i*3, 0, 660, price+int64(i)*100))
+		}
+		return out
+	}
+}
+
+func TestEngineStreamsLateFailingAndDuplicateAnswers(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, db *store.DB) {
+		late := &fake{name: "ndc", gate: make(chan struct{}), answer: direct("ndc", 4000, "CA937", "BA38")}
+		fast := &fake{name: "gds", answer: direct("gds", 5000, "CA937", "CA855")}
+		broken := &fake{name: "lcc", err: fmt.Errorf("boom: %w", supplier.ErrUnavailable)}
+		w := newWorld(t, db, func(c *agency.Config) { c.Flight.ShowSuppliers = true }, map[string]shopping.Source{
+			"gds": {Supplier: fast}, "ndc": {Supplier: late}, "lcc": {Supplier: broken, OneWayOnly: true}})
+		st, err := w.eng.Start(context.Background(), w.who(), oneWay("PEK", "LHR"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		// First the fast supplier's answer and the failure, the late one pending.
+		p := poll(t, w, st.SearchID, shopping.Query{Sort: shopping.SortPrice}, func(p shopping.Page) bool {
+			return status(p, "gds") == "done" && status(p, "lcc") == "failed"
+		})
+		if p.Complete || status(p, "ndc") != "pending" {
+			t.Fatalf("complete=%v ndc=%s; want incomplete with ndc pending", p.Complete, status(p, "ndc"))
+		}
+		if p.Total != 2 || p.Items[0].Total.Amount != "5000.00" || p.Items[0].Source != "gds" {
+			t.Fatalf("before ndc answers: total=%d first=%+v", p.Total, p.Items[0].Total)
+		}
+		close(late.gate)
+		p = poll(t, w, st.SearchID, shopping.Query{Sort: shopping.SortPrice}, func(p shopping.Page) bool { return p.Complete })
+		// CA937 from both: merged, ndc's cheaper price kept, both sources remembered.
+		if p.Total != 3 {
+			t.Fatalf("after ndc: %d solutions, want 3 (CA937 merged)", p.Total)
+		}
+		first := p.Items[0]
+		if first.Segments[0].FlightNumber != "CA937" || first.Total.Amount != "4000.00" || !slices.Equal(first.Sources, []string{"gds", "ndc"}) {
+			t.Fatalf("merged CA937 = %s %s sources %v", first.Segments[0].FlightNumber, first.Total.Amount, first.Sources)
+		}
+		if first.Segments[0].CarrierName != "Air China" || first.Segments[0].DestinationName == "LHR" {
+			t.Fatalf("names not filled: %+v", first.Segments[0])
+		}
+		if status(p, "ndc") != "done" || status(p, "lcc") != "failed" {
+			t.Fatalf("statuses %+v", p.Suppliers)
+		}
+	})
+}
+
+func TestEngineTimeoutAndNothingFound(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, db *store.DB) {
+		slow := &fake{name: "gds", hang: true}
+		empty := &fake{name: "ndc"}
+		w := newWorld(t, db, func(c *agency.Config) { c.Flight.MaxResponseTime = 1 }, map[string]shopping.Source{
+			"gds": {Supplier: slow}, "ndc": {Supplier: empty}})
+		st, err := w.eng.Start(context.Background(), w.who(), oneWay("PEK", "LHR"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			_, err = w.eng.Solutions(context.Background(), w.who(), shopping.Query{SearchID: st.SearchID}, "en")
+			if err != nil || time.Now().After(deadline) {
+				break
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		fe, ok := fault.As(err)
+		if !ok || fe.Code != fault.CodeNoFlight {
+			t.Fatalf("after the timeout with no offers: %v, want code %d", err, fault.CodeNoFlight)
+		}
+	})
+}
+
+func TestEngineStaleAndForeignSearch(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, db *store.DB) {
+		w := newWorld(t, db, nil, map[string]shopping.Source{"gds": {Supplier: &fake{name: "gds", answer: direct("gds", 3000, "CA937")}}})
+		st, err := w.eng.Start(context.Background(), w.who(), oneWay("PEK", "LHR"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := poll(t, w, st.SearchID, shopping.Query{}, func(p shopping.Page) bool { return p.Complete })
+		id := p.Items[0].ID
+		// Another agency neither polls nor verifies it.
+		stranger := auth.Principal{AgencyID: w.other.ID}
+		if _, err := w.eng.Solutions(context.Background(), stranger, shopping.Query{SearchID: st.SearchID}, "en"); !isCode(err, fault.CodeNotFound) {
+			t.Fatalf("stranger poll: %v", err)
+		}
+		if _, err := w.eng.Verify(context.Background(), stranger, id, "en"); !isCode(err, fault.CodeNotFound) {
+			t.Fatalf("stranger verify: %v", err)
+		}
+		// The parent agency may.
+		parent := auth.Principal{AgencyID: w.root.ID}
+		if _, err := w.eng.Solutions(context.Background(), parent, shopping.Query{SearchID: st.SearchID}, "en"); err != nil {
+			t.Fatalf("parent poll: %v", err)
+		}
+		w.now.Store(time.Now().Add(shopping.StaleAfter + time.Second).UnixNano())
+		if _, err := w.eng.Solutions(context.Background(), w.who(), shopping.Query{SearchID: st.SearchID}, "en"); !isCode(err, fault.CodeQuoteExpired) {
+			t.Fatalf("stale poll: %v, want %d", err, fault.CodeQuoteExpired)
+		}
+	})
+}
+
+func isCode(err error, code int) bool {
+	fe, ok := fault.As(err)
+	return ok && fe.Code == code
+}
+
+func TestEngineRejectsBadJourneys(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, db *store.DB) {
+		w := newWorld(t, db, nil, map[string]shopping.Source{"gds": {Supplier: &fake{name: "gds"}}})
+		past := time.Now().AddDate(0, 0, -1).Format(time.DateOnly)
+		cases := []struct {
+			name  string
+			req   shopping.Request
+			field string
+			key   string
+		}{
+			{"no journeys", shopping.Request{}, "journeys", "flight.booking.journeyError.empty"},
+			{"same city", oneWay("PEK", "PKX"), "journeys.0.destination", "order.flight.booking.journeyError.rules"},
+			{"unknown airport", oneWay("PEK", "QQQ"), "journeys.0.destination", "shopping.error.airport"},
+			{"past date", shopping.Request{Journeys: []supplier.JourneyQuery{{Origin: "PEK", Destination: "LHR", Date: past}}}, "journeys.0.date", "shopping.error.datePast"},
+			{"infants", shopping.Request{Journeys: oneWay("PEK", "LHR").Journeys, Passengers: supplier.Passengers{Adult: 1, Infant: 2}}, "passengers", "shopping.error.infants"},
+			{"six flights", shopping.Request{BookingType: shopping.Multi, Journeys: slices.Repeat(oneWay("PEK", "LHR").Journeys, 6)}, "journeys", "shopping.error.tooManyJourneys"},
+		}
+		for _, c := range cases {
+			_, err := w.eng.Start(context.Background(), w.who(), c.req)
+			fe, ok := fault.As(err)
+			if !ok || fe.Fields[c.field] != c.key {
+				t.Errorf("%s: %v, want %s=%s", c.name, err, c.field, c.key)
+			}
+		}
+		var n int
+		if err := db.GetContext(context.Background(), &n, `SELECT COUNT(*) FROM search_sessions`); err != nil || n != 0 {
+			t.Fatalf("rejected searches stored %d sessions (%v)", n, err)
+		}
+	})
+}
+
+// Another instance (a second engine on the same database) serves the polls
+// of a search the first one started.
+func TestEngineAnotherInstancePolls(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, db *store.DB) {
+		sources := map[string]shopping.Source{"gds": {Supplier: &fake{name: "gds", answer: direct("gds", 3000, "CA937", "CA855")}}}
+		w := newWorld(t, db, nil, sources)
+		other := shopping.New(sources, shopping.Options{Sessions: shopping.NewSQLSessions(db), Quotes: shopping.NewQuotes(db), Agencies: w.agencies,
+			Looks: &noLooks{n: map[string]int{}}, Catalog: i18n.MustLoad(),
+			Rates: func(context.Context) (map[string]string, error) { return map[string]string{"CNY": "1"}, nil }})
+		st, err := w.eng.Start(context.Background(), w.who(), oneWay("PEK", "LHR"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			p, err := other.Solutions(context.Background(), w.who(), shopping.Query{SearchID: st.SearchID}, "en")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.Complete {
+				if p.Total != 2 {
+					t.Fatalf("other instance sees %d solutions, want 2", p.Total)
+				}
+				v, err := other.Verify(context.Background(), w.who(), p.Items[0].ID, "en")
+				if err != nil || v.Status != supplier.PriceOK {
+					t.Fatalf("verify on the other instance: %+v %v", v, err)
+				}
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatal("never complete on the other instance")
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	})
+}
+
+// Legs from two suppliers combine through a hub into a self-transfer that
+// respects the connection time; a return is also built from two one-ways.
+func TestEngineInterlinesAndCombinesOneWays(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, db *store.DB) {
+		// gds flies PEK→X (any hub asked) early and X→LHR late; lcc the reverse
+		// pattern; neither sells PEK→LHR on one ticket.
+		legs := func(sup string, carrier string, base int64) func(supplier.SearchRequest) []supplier.Offer {
+			return func(req supplier.SearchRequest) []supplier.Offer {
+				if len(req.Journeys) != 1 {
+					return nil
+				}
+				j := req.Journeys[0]
+				if geo.Resolve(j.Origin) == nil || geo.Resolve(j.Destination) == nil {
+					return nil
+				}
+				from, to := geo.Resolve(j.Origin)[0], geo.Resolve(j.Destination)[0]
+				if (from == "PEK" && to == "LHR") || (from == "LHR" && to == "PEK") {
+					return nil
+				}
+				mins := int(30 + geo.DistanceKm(from, to)/800*60)
+				return []supplier.Offer{
+					flight(sup, carrier+"1", from, to, j.Date, 1, 0, mins, base),
+					flight(sup, carrier+"2", from, to, j.Date, 9, 0, mins, base+500),
+					flight(sup, carrier+"3", from, to, j.Date, 19, 0, mins, base+200),
+				}
+			}
+		}
+		oneways := func(req supplier.SearchRequest) []supplier.Offer {
+			var out []supplier.Offer
+			for _, j := range req.Journeys {
+				from, to := geo.Resolve(j.Origin)[0], geo.Resolve(j.Destination)[0]
+				if (from == "PEK" && to == "LHR") || (from == "LHR" && to == "PEK") {
+					out = append(out, flight("lcc", "U2"+from[:1], from, to, j.Date, 10, 0, 660, 2500))
+				}
+			}
+			return out
+		}
+		gds := &fake{name: "gds", answer: legs("gds", "CA", 1500)}
+		lcc := &fake{name: "lcc", answer: func(r supplier.SearchRequest) []supplier.Offer {
+			return append(legs("lcc", "EK", 1200)(r), oneways(r)...)
+		}}
+		w := newWorld(t, db, nil, map[string]shopping.Source{"gds": {Supplier: gds}, "lcc": {Supplier: lcc, OneWayOnly: true}})
+
+		st, err := w.eng.Start(context.Background(), w.who(), oneWay("PEK", "LHR"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := poll(t, w, st.SearchID, shopping.Query{Sort: shopping.SortPrice, PageSize: 100}, func(p shopping.Page) bool { return p.Complete })
+		selfTransfers := 0
+		for _, s := range p.Items {
+			if !s.SelfTransfer {
+				continue
+			}
+			selfTransfers++
+			if s.Source != "interline" || s.Tickets != 2 || len(s.Journeys) != 1 || !s.Journeys[0].SelfTransfer || s.Protection == "" {
+				t.Fatalf("self-transfer solution = %+v", s)
+			}
+			a, b := s.Segments[0], s.Segments[1]
+			if a.Destination != b.Origin {
+				t.Fatalf("legs do not connect: %s-%s then %s-%s", a.Origin, a.Destination, b.Origin, b.Destination)
+			}
+			ap, _ := geo.AirportByCode(a.Destination)
+			mct := time.Duration(max(ap.MinConnect, 1)) * time.Minute
+			if b.DepartAt.Sub(a.ArriveAt) < mct+30*time.Minute {
+				t.Fatalf("connection at %s of %v, under the %v minimum plus the self-transfer buffer", a.Destination, b.DepartAt.Sub(a.ArriveAt), mct)
+			}
+		}
+		if selfTransfers == 0 {
+			t.Fatalf("no self-transfer among %d solutions", p.Total)
+		}
+
+		back := time.Now().AddDate(0, 0, 37).Format(time.DateOnly)
+		rt := shopping.Request{BookingType: shopping.Return, Journeys: []supplier.JourneyQuery{
+			{Origin: "PEK", Destination: "LHR", Date: day}, {Origin: "LHR", Destination: "PEK", Date: back}}}
+		st, err = w.eng.Start(context.Background(), w.who(), rt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p = poll(t, w, st.SearchID, shopping.Query{Sort: shopping.SortPrice}, func(p shopping.Page) bool { return p.Complete })
+		if p.Total == 0 || len(p.Items[0].Journeys) != 2 || p.Items[0].Tickets < 2 {
+			t.Fatalf("return from one-ways: %+v", p.Items)
+		}
+		if p.Items[0].Journeys[1].DepartAt.Format(time.DateOnly) != back {
+			t.Fatalf("inbound leaves %v, want %s", p.Items[0].Journeys[1].DepartAt, back)
+		}
+	})
+}
+
+// The agency's settings shape what it sees: markups with their limit,
+// hidden mainland content, an airline blacklist.
+func TestEngineAppliesAgencySettings(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, db *store.DB) {
+		answer := func(req supplier.SearchRequest) []supplier.Offer {
+			j := req.Journeys[0]
+			if len(req.Journeys) != 1 {
+				return nil
+			}
+			from, to := geo.Resolve(j.Origin)[0], geo.Resolve(j.Destination)[0]
+			return []supplier.Offer{
+				flight("gds", "CA937", from, to, j.Date, 14, 0, 660, 5000),
+				flight("gds", "BA38", from, to, j.Date, 11, 0, 660, 6000),
+			}
+		}
+		w := newWorld(t, db, func(c *agency.Config) {
+			c.Flight.Markups["intercontinental"] = agency.Markup{Unit: "percent", Value: "10", Limit: "300"}
+			c.Flight.AirlineFilter = agency.AirlineFilter{Mode: "blacklist", Airlines: []string{"BA"}}
+			c.Settings.HideMainland = true
+		}, map[string]shopping.Source{"gds": {Supplier: &fake{name: "gds", answer: answer}}})
+		// PEK is mainland China: hidden, so nothing is found.
+		st, err := w.eng.Start(context.Background(), w.who(), oneWay("PEK", "LHR"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			_, err = w.eng.Solutions(context.Background(), w.who(), shopping.Query{SearchID: st.SearchID}, "en")
+			if err != nil || time.Now().After(deadline) {
+				break
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+		if !isCode(err, fault.CodeNoFlight) {
+			t.Fatalf("mainland route for an agency hiding mainland content: %v", err)
+		}
+		// HKG→LHR: BA blacklisted, CA's 5000 + 10% capped at 300.
+		st, err = w.eng.Start(context.Background(), w.who(), oneWay("HKG", "LHR"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := poll(t, w, st.SearchID, shopping.Query{}, func(p shopping.Page) bool { return p.Complete })
+		if p.Total != 1 || p.Items[0].Segments[0].Carrier != "CA" {
+			t.Fatalf("blacklist: %+v", p.Items)
+		}
+		pl := p.Items[0].PriceDetail.PriceList[0]
+		if pl.Price != "5000.00" || pl.SalePrice != "5300.00" || p.Items[0].Total.Amount != "5300.00" {
+			t.Fatalf("markup: %+v total %s", pl, p.Items[0].Total.Amount)
+		}
+	})
+}
+
+// Verification reports the supplier's outcome, stores a quote only for a
+// bookable price, and maps a supplier time-out to 400003.
+func TestEngineVerifyOutcomes(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, db *store.DB) {
+		var mode atomic.Value
+		mode.Store("ok")
+		f := &fake{name: "gds", answer: direct("gds", 3000, "CA937"), price: func(o supplier.Offer) (supplier.PriceResult, error) {
+			switch mode.Load() {
+			case "up":
+				o.Fares = slices.Clone(o.Fares)
+				o.Fares[0].Base += 12300
+				return supplier.PriceResult{Status: supplier.PriceChanged, Offer: o}, nil
+			case "gone":
+				return supplier.PriceResult{}, fmt.Errorf("x: %w", supplier.ErrOfferGone)
+			case "slow":
+				return supplier.PriceResult{}, fmt.Errorf("x: %w", supplier.ErrTimeout)
+			}
+			return supplier.PriceResult{Status: supplier.PriceOK, Offer: o}, nil
+		}}
+		w := newWorld(t, db, nil, map[string]shopping.Source{"gds": {Supplier: f}})
+		st, err := w.eng.Start(context.Background(), w.who(), oneWay("PEK", "LHR"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := poll(t, w, st.SearchID, shopping.Query{}, func(p shopping.Page) bool { return p.Complete })
+		id := p.Items[0].ID
+		quotes := func() int {
+			var n int
+			_ = db.GetContext(context.Background(), &n, `SELECT COUNT(*) FROM flight_quotes`)
+			return n
+		}
+		v, err := w.eng.Verify(context.Background(), w.who(), id, "en")
+		if err != nil || v.Status != supplier.PriceOK || v.QuoteID == "" || v.Solution.Total.Amount != "3000.00" || quotes() != 1 {
+			t.Fatalf("ok: %+v %v", v, err)
+		}
+		mode.Store("up")
+		v, err = w.eng.Verify(context.Background(), w.who(), id, "en")
+		if err != nil || v.Status != supplier.PriceChanged || v.Solution.Total.Amount != "3123.00" || v.PreviousTotal.Amount != "3000.00" || quotes() != 2 {
+			t.Fatalf("price changed: %+v %v", v, err)
+		}
+		mode.Store("gone")
+		v, err = w.eng.Verify(context.Background(), w.who(), id, "en")
+		if err != nil || v.Status != supplier.PriceInvalid || v.QuoteID != "" || quotes() != 2 {
+			t.Fatalf("invalid: %+v %v", v, err)
+		}
+		mode.Store("slow")
+		if _, err = w.eng.Verify(context.Background(), w.who(), id, "en"); !isCode(err, fault.CodeSearchTimeout) {
+			t.Fatalf("time-out: %v", err)
+		}
+		if _, err = w.eng.Verify(context.Background(), w.who(), st.SearchID+"_nosuch", "en"); !isCode(err, fault.CodeNotFound) {
+			t.Fatalf("unknown solution: %v", err)
+		}
+	})
+}

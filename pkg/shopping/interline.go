@@ -1,0 +1,250 @@
+package shopping
+
+import (
+	"cmp"
+	"container/heap"
+	"fmt"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/voyage/voyage/pkg/geo"
+)
+
+// Virtual interlining: a journey O→D flown as two separately ticketed
+// flights O→X and X→D from different carriers or suppliers, through a
+// connecting airport X. The engine asks suppliers for the legs as extra
+// one-way searches (parts named "leg/…") and combines them here.
+
+// legKey names the leg pool of one journey: leg 1 (O→X) or 2 (X→D) via X.
+type legKey struct {
+	journey int
+	via     string
+	leg     int
+}
+
+// legPartName is the part name of a leg search, parsed back by parseLegPart.
+func legPartName(sup string, k legKey, date string) string {
+	return fmt.Sprintf("leg/%s/%d/%s/%d/%s", sup, k.journey, k.via, k.leg, date)
+}
+
+func parseLegPart(name string) (legKey, bool) {
+	f := strings.Split(name, "/")
+	if len(f) != 6 || f[0] != "leg" {
+		return legKey{}, false
+	}
+	j, err1 := strconv.Atoi(f[2])
+	l, err2 := strconv.Atoi(f[4])
+	if err1 != nil || err2 != nil {
+		return legKey{}, false
+	}
+	return legKey{journey: j, via: f[3], leg: l}, true
+}
+
+// legPools are the first and second legs of one journey, per connecting
+// airport.
+type legPools map[string][2][]*priced
+
+func legsFor(all map[legKey][]*priced, journey int) legPools {
+	out := legPools{}
+	for k, v := range all {
+		if k.journey != journey || k.leg < 1 || k.leg > 2 {
+			continue
+		}
+		p := out[k.via]
+		p[k.leg-1] = append(p[k.leg-1], v...)
+		out[k.via] = p
+	}
+	return out
+}
+
+// Connection bounds for a self-transfer.
+const (
+	// selfTransferBuffer is added to the airport's minimum connection time:
+	// a self-transfer means collecting bags and checking in again.
+	selfTransferBuffer = 30 * time.Minute
+	maxLayover         = 12 * time.Hour
+	// perFirstLeg keeps the answer varied: at most this many combinations
+	// start with the same flight.
+	perFirstLeg = 3
+)
+
+// minConnect is the time needed to change planes at an airport on separate
+// tickets.
+func minConnect(airport string) time.Duration {
+	mct := 90
+	if a, ok := geo.AirportByCode(airport); ok && a.MinConnect > 0 {
+		mct = a.MinConnect
+	}
+	return time.Duration(mct)*time.Minute + selfTransferBuffer
+}
+
+// combo is a candidate pair of legs.
+type combo struct {
+	first, second *priced
+	total         int64
+}
+
+// comboHeap is a max-heap on total, so the most expensive of the kept
+// combinations is dropped first.
+type comboHeap []combo
+
+func (h comboHeap) Len() int           { return len(h) }
+func (h comboHeap) Less(i, j int) bool { return h[i].total > h[j].total }
+func (h comboHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *comboHeap) Push(x any)        { *h = append(*h, x.(combo)) }
+func (h *comboHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+// interlineStats counts the work of the last interline call (benchmarks).
+type interlineStats struct{ evaluated int }
+
+// interline combines the legs of one journey into at most limit self-transfer
+// options, cheapest first.
+func interline(pools legPools, limit int) []*option {
+	opts, _ := interlineCount(pools, limit)
+	return opts
+}
+
+func interlineCount(pools legPools, limit int) ([]*option, interlineStats) {
+	var st interlineStats
+	h := &comboHeap{}
+	vias := make([]string, 0, len(pools))
+	for v := range pools {
+		vias = append(vias, v)
+	}
+	sort.Strings(vias)
+	for _, via := range vias {
+		p := pools[via]
+		firsts, seconds := p[0], p[1]
+		if len(firsts) == 0 || len(seconds) == 0 {
+			continue
+		}
+		// Second legs by departure, so each first leg scans only the flights
+		// inside its connection window.
+		seconds = slices.Clone(seconds)
+		slices.SortFunc(seconds, func(a, b *priced) int { return a.offer.Segments[0].DepartAt.Compare(b.offer.Segments[0].DepartAt) })
+		mct := minConnect(via)
+		for _, f := range firsts {
+			fs := f.offer.Segments[len(f.offer.Segments)-1]
+			if fs.Destination != via {
+				continue
+			}
+			earliest, latest := fs.ArriveAt.Add(mct), fs.ArriveAt.Add(maxLayover)
+			i := sort.Search(len(seconds), func(i int) bool { return !seconds[i].offer.Segments[0].DepartAt.Before(earliest) })
+			kept := 0
+			for ; i < len(seconds); i++ {
+				s := seconds[i]
+				ss := s.offer.Segments[0]
+				if ss.DepartAt.After(latest) {
+					break
+				}
+				st.evaluated++
+				if ss.Origin != via || !separateTickets(f, s) {
+					continue
+				}
+				t := f.total + s.total
+				if h.Len() >= limit && t >= (*h)[0].total {
+					continue
+				}
+				if kept >= perFirstLeg {
+					continue
+				}
+				kept++
+				heap.Push(h, combo{first: f, second: s, total: t})
+				if h.Len() > limit {
+					heap.Pop(h)
+				}
+			}
+		}
+	}
+	combos := []combo(*h)
+	slices.SortFunc(combos, func(a, b combo) int { return cmp.Compare(a.total, b.total) })
+	out := make([]*option, 0, len(combos))
+	for _, c := range combos {
+		o := join(single(c.first), single(c.second))
+		// Two tickets for one journey: one journey group, flagged as a
+		// self-transfer.
+		o.groups = [][]int{append(slices.Clone(o.groups[0]), o.groups[1]...)}
+		o.self = []bool{true}
+		out = append(out, o)
+	}
+	return out, st
+}
+
+// separateTickets says whether combining two legs is interlining: a carrier
+// that sells both legs on one ticket already offers that connection itself.
+func separateTickets(a, b *priced) bool {
+	return a.offer.Supplier != b.offer.Supplier || a.offer.ValidatingCarrier != b.offer.ValidatingCarrier
+}
+
+// maxVias is how many connecting airports a journey's interlining tries.
+const maxVias = 2
+
+// connectionPoints picks the airports worth connecting through from origin to
+// destination: big airports with nonstop routes from the origin and to the
+// destination, not far off the great circle. Ordered best first.
+func connectionPoints(origin, destination string, n int) []string {
+	oAirports, dAirports := geo.Resolve(origin), geo.Resolve(destination)
+	if len(oAirports) == 0 || len(dAirports) == 0 {
+		return nil
+	}
+	o, d := oAirports[0], dAirports[0]
+	direct := geo.DistanceKm(o, d)
+	if direct < 500 {
+		// Nobody connects on a short hop.
+		return nil
+	}
+	from := map[string]int{}
+	for _, oa := range oAirports {
+		for _, r := range geo.RoutesFrom(oa) {
+			from[r.Destination]++
+		}
+	}
+	type cand struct {
+		code  string
+		score float64
+	}
+	var cands []cand
+	for via, outCount := range from {
+		if slices.Contains(oAirports, via) || slices.Contains(dAirports, via) {
+			continue
+		}
+		inCount := 0
+		for _, r := range geo.RoutesFrom(via) {
+			if slices.Contains(dAirports, r.Destination) {
+				inCount++
+			}
+		}
+		if inCount == 0 {
+			continue
+		}
+		detour := (geo.DistanceKm(o, via) + geo.DistanceKm(via, d)) / direct
+		if detour > 1.3 {
+			continue
+		}
+		// More carriers on both legs means more fares to combine; a detour
+		// costs time.
+		cands = append(cands, cand{via, float64(min(outCount, inCount)) / detour / detour})
+	}
+	slices.SortFunc(cands, func(a, b cand) int {
+		if c := cmp.Compare(b.score, a.score); c != 0 {
+			return c
+		}
+		return strings.Compare(a.code, b.code)
+	})
+	out := make([]string, 0, n)
+	for _, c := range cands {
+		if len(out) == n {
+			break
+		}
+		out = append(out, c.code)
+	}
+	return out
+}

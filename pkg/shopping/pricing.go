@@ -1,0 +1,210 @@
+package shopping
+
+import (
+	"slices"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/voyage/voyage/pkg/agency"
+	"github.com/voyage/voyage/pkg/geo"
+	"github.com/voyage/voyage/pkg/money"
+	"github.com/voyage/voyage/pkg/supplier"
+)
+
+// Policy is what an agency's settings do to content: which suppliers and
+// airlines it sees, what it hides, its markups and fees, and the currency it
+// settles in.
+type Policy struct {
+	Currency        string
+	Rates           map[string]decimal.Decimal // currency → worth of one unit in the site's default currency
+	Markups         map[string]agency.Markup   // route class → markup
+	ServiceFees     agency.ServiceFees
+	Suppliers       []string // enabled; empty = all
+	AirlineFilter   agency.AirlineFilter
+	HideMainland    bool
+	FreeBaggageOnly bool
+	FareBasisOnly   bool
+	ShowSuppliers   bool
+	PopularOnly     bool
+	MaxResponse     int // seconds
+}
+
+// PolicyFor derives the policy from an agency's configuration and the rates in
+// force.
+func PolicyFor(c agency.Config, rates map[string]string) Policy {
+	p := Policy{
+		Currency:        c.Settings.SettlementCurrency,
+		Rates:           map[string]decimal.Decimal{},
+		Markups:         c.Flight.Markups,
+		ServiceFees:     c.Flight.ServiceFees,
+		Suppliers:       c.Flight.Suppliers,
+		AirlineFilter:   c.Flight.AirlineFilter,
+		HideMainland:    c.Settings.HideMainland,
+		FreeBaggageOnly: c.Flight.FreeBaggageOnly,
+		FareBasisOnly:   c.Flight.FareBasisOnly,
+		ShowSuppliers:   c.Flight.ShowSuppliers,
+		PopularOnly:     c.Flight.SearchMode == "popular",
+		MaxResponse:     c.Flight.MaxResponseTime,
+	}
+	if p.Currency == "" {
+		p.Currency = "CNY"
+	}
+	if p.MaxResponse <= 0 {
+		p.MaxResponse = 20
+	}
+	for cur, r := range rates {
+		if d, err := decimal.NewFromString(r); err == nil && d.IsPositive() {
+			p.Rates[cur] = d
+		}
+	}
+	return p
+}
+
+// convert turns minor units of from into minor units of the settlement
+// currency, rounded up so a price shown is never below what the supplier
+// charges. ok is false when either rate is unknown.
+func (p *Policy) convert(minor int64, from string) (int64, bool) {
+	if from == p.Currency {
+		return minor, true
+	}
+	rf, ok1 := p.Rates[from]
+	rt, ok2 := p.Rates[p.Currency]
+	if !ok1 || !ok2 {
+		return 0, false
+	}
+	v := decimal.New(minor, -money.Exponent(from)).Mul(rf).DivRound(rt, 12)
+	return v.Shift(money.Exponent(p.Currency)).RoundCeil(0).IntPart(), true
+}
+
+// admits says whether an offer survives the agency's content settings.
+func (p *Policy) admits(o *supplier.Offer) bool {
+	if len(p.Suppliers) > 0 && !slices.Contains(p.Suppliers, o.Supplier) {
+		return false
+	}
+	if p.FreeBaggageOnly && o.Baggage.CheckedPieces == 0 && o.Baggage.CheckedKg == 0 {
+		return false
+	}
+	for _, s := range o.Segments {
+		if p.HideMainland && (geo.IsMainland(s.Origin) || geo.IsMainland(s.Destination)) {
+			return false
+		}
+		if p.FareBasisOnly && s.FareBasis == "" {
+			return false
+		}
+		switch p.AirlineFilter.Mode {
+		case "whitelist":
+			if !slices.Contains(p.AirlineFilter.Airlines, s.Carrier) {
+				return false
+			}
+		case "blacklist":
+			if slices.Contains(p.AirlineFilter.Airlines, s.Carrier) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// markup is the agency's adjustment of one traveller's price for a route
+// class: a percentage or an amount, its size capped by the limit (0 means no
+// cap); never taking the price below zero.
+func (p *Policy) markup(class string, price int64) int64 {
+	m, ok := p.Markups[class]
+	if !ok {
+		return 0
+	}
+	v, err := decimal.NewFromString(m.Value)
+	if err != nil || v.IsZero() {
+		return 0
+	}
+	var adj int64
+	if m.Unit == "percent" {
+		adj = decimal.NewFromInt(price).Mul(v).Div(decimal.NewFromInt(100)).Round(0).IntPart()
+	} else {
+		a, err := money.Parse(m.Value, p.Currency)
+		if err != nil {
+			return 0
+		}
+		adj = a.Minor
+	}
+	if lim, err := money.Parse(m.Limit, p.Currency); err == nil && lim.Minor > 0 {
+		adj = max(-lim.Minor, min(adj, lim.Minor))
+	}
+	if price+adj < 0 {
+		adj = -price
+	}
+	return adj
+}
+
+// fee is one of the agency's service fees in the settlement currency.
+func (p *Policy) fee(s string) int64 {
+	a, err := money.Parse(s, p.Currency)
+	if err != nil || a.Minor < 0 {
+		return 0
+	}
+	return a.Minor
+}
+
+func (p *Policy) money(minor int64) Money {
+	return Money{Amount: money.Amount{Minor: minor, Currency: p.Currency}.String(), Currency: p.Currency}
+}
+
+// classRank orders route classes from the narrowest to the widest.
+var classRank = map[string]int{"china": 0, "domestic": 1, "international": 2, "intercontinental": 3}
+
+// routeClass is the widest class of a solution's journeys: a trip that
+// crosses continents anywhere is priced as intercontinental.
+func routeClass(segs []supplier.Segment, journeys [][]int) string {
+	best := "china"
+	for _, j := range journeys {
+		if len(j) == 0 {
+			continue
+		}
+		c := geo.RouteClass(segs[j[0]].Origin, segs[j[len(j)-1]].Destination)
+		if classRank[c] > classRank[best] {
+			best = c
+		}
+	}
+	return best
+}
+
+// Ticketing-speed products (spec §9).
+const (
+	SpeedFast       = "fast-standard"       // 30 min
+	SpeedPreference = "preference-standard" // 60 min
+	SpeedNormal     = "normal-standard"     // 2 h
+	SpeedWebsite    = "website"             // 30 min, airline website fares
+	SpeedSpecial    = "special-standard"    // within 48 h
+	Special48       = "special-48"
+	SpecialBefore24 = "special-before-24"
+	SpecialBefore4  = "special-before-4"
+)
+
+// SpeedProducts lists the products in the order the filter shows them.
+var SpeedProducts = []string{SpeedFast, SpeedPreference, SpeedNormal, SpeedWebsite, SpeedSpecial, Special48, SpecialBefore24, SpecialBefore4}
+
+// speedProduct names the ticketing product of a solution from how long its
+// slowest ticket takes to issue and how soon it departs. Special fares (more
+// than 2 h to issue) are sold as special-standard when departure leaves room
+// for the whole 48 h; closer to departure the supplier issues them at the
+// latest 24 h or 4 h before the flight, which the product name says.
+func speedProduct(lcc bool, minutes int, untilDeparture float64) string {
+	switch {
+	case lcc && minutes <= 30:
+		return SpeedWebsite
+	case minutes <= 30:
+		return SpeedFast
+	case minutes <= 60:
+		return SpeedPreference
+	case minutes <= 120:
+		return SpeedNormal
+	case untilDeparture >= 96:
+		return SpeedSpecial
+	case untilDeparture >= 48:
+		return Special48
+	case untilDeparture >= 24:
+		return SpecialBefore24
+	default:
+		return SpecialBefore4
+	}
+}

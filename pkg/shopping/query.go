@@ -1,0 +1,241 @@
+package shopping
+
+import (
+	"cmp"
+	"context"
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/fault"
+)
+
+// Sort orders.
+const (
+	SortDefault = "default"
+	SortPrice   = "price"
+	SortTime    = "time"
+)
+
+// Paging bounds of the solutions list.
+const (
+	defaultPageSize = 20
+	maxPageSize     = 100
+)
+
+// Solutions answers a poll: the solutions found so far, filtered, sorted and
+// paged, with facet counts and each supplier's progress.
+func (e *Engine) Solutions(ctx context.Context, who auth.Principal, q Query, lang string) (Page, error) {
+	if errs := q.normalize(); len(errs) > 0 {
+		return Page{}, fault.Validation(errs)
+	}
+	st, err := e.load(ctx, who, q.SearchID)
+	if err != nil {
+		return Page{}, err
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.lastUsed = e.now()
+	if e.now().After(st.sess.ExpiresAt) {
+		return Page{}, errStale()
+	}
+	if err := e.refresh(ctx, st); err != nil {
+		return Page{}, err
+	}
+	complete := e.complete(st)
+	if complete && len(st.views) == 0 {
+		return Page{}, fault.New(fault.CodeNoFlight, http.StatusNotFound, "shopping.error.noFlight")
+	}
+	items, facets := query(st.views, q.Filters, q.Sort, lang)
+	total := len(items)
+	from := min((q.Page-1)*q.PageSize, total)
+	to := min(from+q.PageSize, total)
+	page := make([]Solution, 0, to-from)
+	for _, v := range items[from:to] {
+		page = append(page, e.localize(st, v, lang))
+	}
+	return Page{
+		Complete: complete, Items: page, Total: total, Page: q.Page, PageSize: q.PageSize, Currency: st.policy.Currency,
+		SearchedAt: st.sess.CreatedAt, StaleAt: st.sess.ExpiresAt, Facets: facets, Suppliers: e.statuses(st, complete),
+	}, nil
+}
+
+func (q *Query) normalize() map[string]string {
+	errs := map[string]string{}
+	if q.SearchID == "" {
+		errs["searchId"] = "shopping.error.searchId"
+	}
+	if q.Sort == "" {
+		q.Sort = SortDefault
+	}
+	if q.Sort != SortDefault && q.Sort != SortPrice && q.Sort != SortTime {
+		errs["sort"] = "shopping.error.sort"
+	}
+	if q.Page == 0 {
+		q.Page = 1
+	}
+	if q.PageSize == 0 {
+		q.PageSize = defaultPageSize
+	}
+	if q.Page < 1 || q.Page > 10000 {
+		errs["page"] = "error.page"
+	}
+	if q.PageSize < 1 || q.PageSize > maxPageSize {
+		errs["pageSize"] = "error.pageSize"
+	}
+	return errs
+}
+
+// localize fills in the names a person reads, in lang, and the solution's
+// public id (search id + solution digest).
+func (e *Engine) localize(st *state, v *view, lang string) Solution {
+	s := v.sol
+	s.ID = st.sess.ID + "_" + v.sol.ID
+	s.Segments = slices.Clone(s.Segments)
+	for i := range s.Segments {
+		seg := &s.Segments[i]
+		seg.CarrierName = airlineName(seg.Carrier, lang)
+		seg.OriginName = airportName(seg.Origin, lang)
+		seg.DestinationName = airportName(seg.Destination, lang)
+	}
+	if s.SelfTransfer && e.catalog != nil {
+		s.Protection = e.catalog.T(lang, "shopping.protection")
+	}
+	return s
+}
+
+// query filters, counts facets and sorts. A facet's counts apply every other
+// filter but its own, so a person sees what ticking one more box would give.
+func query(views []*view, f Filters, sortBy, lang string) ([]*view, Facets) {
+	type group struct {
+		sel  []string
+		vals func(v *view) []string
+	}
+	groups := []group{
+		{f.Airlines, func(v *view) []string { return v.carriers }},
+		{f.Stops, func(v *view) []string { return []string{v.stops} }},
+		{f.DepartureBuckets, func(v *view) []string { return []string{v.depBucket} }},
+		{f.ArrivalBuckets, func(v *view) []string { return []string{v.arrBucket} }},
+		{f.TicketingSpeed, func(v *view) []string { return []string{v.sol.TicketingSpeed} }},
+	}
+	matches := func(g group, v *view) bool {
+		if len(g.sel) == 0 {
+			return true
+		}
+		for _, x := range g.vals(v) {
+			if slices.Contains(g.sel, x) {
+				return true
+			}
+		}
+		return false
+	}
+	counts := make([]map[string]int, len(groups))
+	for i := range counts {
+		counts[i] = map[string]int{}
+	}
+	out := make([]*view, 0, len(views))
+	for _, v := range views {
+		failed := -1
+		for i, g := range groups {
+			if !matches(g, v) {
+				if failed >= 0 {
+					failed = -2
+					break
+				}
+				failed = i
+			}
+		}
+		switch {
+		case failed == -1:
+			out = append(out, v)
+			for i, g := range groups {
+				for _, x := range g.vals(v) {
+					counts[i][x]++
+				}
+			}
+		case failed >= 0:
+			// Fails only its own group's filter: it counts for that facet.
+			for _, x := range groups[failed].vals(v) {
+				counts[failed][x]++
+			}
+		}
+	}
+	sortViews(out, sortBy)
+	facets := Facets{
+		Airlines:         facetList(counts[0], nil, func(c string) string { return airlineName(c, lang) }),
+		Stops:            facetList(counts[1], []string{"0", "1", "2"}, nil),
+		DepartureBuckets: facetList(counts[2], Buckets, nil),
+		ArrivalBuckets:   facetList(counts[3], Buckets, nil),
+		TicketingSpeed:   facetList(counts[4], SpeedProducts, nil),
+	}
+	return out, facets
+}
+
+// facetList orders facet values: by the given order, or by count then name.
+func facetList(counts map[string]int, order []string, label func(string) string) []Facet {
+	out := []Facet{}
+	if order != nil {
+		for _, v := range order {
+			if n, ok := counts[v]; ok {
+				out = append(out, Facet{Value: v, Label: v, Count: n})
+			}
+		}
+		return out
+	}
+	for v, n := range counts {
+		out = append(out, Facet{Value: v, Label: label(v), Count: n})
+	}
+	slices.SortFunc(out, func(a, b Facet) int {
+		if c := cmp.Compare(b.Count, a.Count); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Value, b.Value)
+	})
+	return out
+}
+
+// sortViews orders solutions. "price" is cheapest first; "time" is earliest
+// departure first; "default" balances the two: each hour a solution takes
+// beyond the fastest one weighs as 3% of the cheapest price, so a cheap
+// 30-hour detour does not top the list over a slightly dearer nonstop.
+func sortViews(vs []*view, by string) {
+	tie := func(a, b *view) int {
+		if c := cmp.Compare(a.total, b.total); c != 0 {
+			return c
+		}
+		if c := a.departs.Compare(b.departs); c != 0 {
+			return c
+		}
+		return strings.Compare(a.sol.ID, b.sol.ID)
+	}
+	switch by {
+	case SortPrice:
+		slices.SortFunc(vs, tie)
+	case SortTime:
+		slices.SortFunc(vs, func(a, b *view) int {
+			if c := a.departs.Compare(b.departs); c != 0 {
+				return c
+			}
+			return tie(a, b)
+		})
+	default:
+		if len(vs) == 0 {
+			return
+		}
+		cheapest, fastest := vs[0].total, vs[0].duration
+		for _, v := range vs {
+			cheapest = min(cheapest, v.total)
+			fastest = min(fastest, v.duration)
+		}
+		score := func(v *view) float64 {
+			return float64(v.total) + float64(cheapest)*0.03*float64(v.duration-fastest)/60
+		}
+		slices.SortFunc(vs, func(a, b *view) int {
+			if c := cmp.Compare(score(a), score(b)); c != 0 {
+				return c
+			}
+			return tie(a, b)
+		})
+	}
+}

@@ -1,0 +1,146 @@
+package shopping
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/voyage/voyage/pkg/geo"
+	"github.com/voyage/voyage/pkg/supplier"
+)
+
+// Booking types (spec §3 Flight booking filter).
+const (
+	OneWay = "oneway"
+	Return = "return"
+	Multi  = "multi"
+)
+
+// Limits of a search (spec §5, §9).
+const (
+	MaxJourneys   = 5
+	MaxPassengers = 9
+	// MaxDaysAhead is how far ahead airlines sell: schedules open about 361
+	// days before departure.
+	MaxDaysAhead = 361
+)
+
+// Request is POST /shopping/v2/flight/async-shopping.
+type Request struct {
+	Journeys    []supplier.JourneyQuery `json:"journeys"`
+	Passengers  supplier.Passengers     `json:"passengers"`
+	CabinClass  string                  `json:"cabinClass" jsonschema:"enum=economy,enum=premium_economy,enum=business,enum=premium_business,enum=first,enum=premium_first"`
+	BookingType string                  `json:"bookingType" jsonschema:"enum=oneway,enum=return,enum=multi"`
+	// Exact, set by accurate search, limits results to these flights.
+	Exact []ExactSegment `json:"exact,omitempty" jsonschema:"-"`
+}
+
+// ExactSegment is one flight of an itinerary searched exactly (a PNR's).
+type ExactSegment struct {
+	FlightNumber string `json:"flightNumber"`
+	Date         string `json:"date"`
+	Origin       string `json:"origin"`
+	Destination  string `json:"destination"`
+	BookingClass string `json:"bookingClass,omitempty"`
+}
+
+// Normalize upper-cases codes, fills defaults and checks the journey rules of
+// spec §5. It returns field → catalog key; empty means valid. today is the
+// searcher's date.
+func (r *Request) Normalize(today time.Time) map[string]string {
+	errs := map[string]string{}
+	if r.CabinClass == "" {
+		r.CabinClass = supplier.CabinEconomy
+	}
+	if !slices.Contains(supplier.Cabins, r.CabinClass) {
+		errs["cabinClass"] = "shopping.error.cabin"
+	}
+	if r.BookingType == "" {
+		r.BookingType = OneWay
+	}
+	if r.Passengers == (supplier.Passengers{}) {
+		r.Passengers.Adult = 1
+	}
+	p := r.Passengers
+	switch {
+	case p.Adult < 1 || p.Child < 0 || p.Infant < 0:
+		errs["passengers"] = "shopping.error.adults"
+	case p.Infant > p.Adult:
+		errs["passengers"] = "shopping.error.infants"
+	case p.Total() > MaxPassengers:
+		errs["passengers"] = "shopping.error.passengers"
+	}
+	if len(r.Journeys) == 0 {
+		errs["journeys"] = "flight.booking.journeyError.empty"
+		return errs
+	}
+	if len(r.Journeys) > MaxJourneys {
+		errs["journeys"] = "shopping.error.tooManyJourneys"
+		return errs
+	}
+	switch r.BookingType {
+	case OneWay:
+		if len(r.Journeys) != 1 {
+			errs["bookingType"] = "shopping.error.bookingType"
+		}
+	case Return:
+		if len(r.Journeys) != 2 {
+			errs["bookingType"] = "shopping.error.bookingType"
+		}
+	case Multi:
+		if len(r.Journeys) < 2 {
+			errs["bookingType"] = "shopping.error.bookingType"
+		}
+	default:
+		errs["bookingType"] = "shopping.error.bookingType"
+	}
+	day := time.Date(today.Year(), today.Month(), today.Day(), 0, 0, 0, 0, time.UTC)
+	var prev time.Time
+	for i := range r.Journeys {
+		j := &r.Journeys[i]
+		f := fmt.Sprintf("journeys.%d.", i)
+		j.Origin = strings.ToUpper(strings.TrimSpace(j.Origin))
+		j.Destination = strings.ToUpper(strings.TrimSpace(j.Destination))
+		j.Date = strings.TrimSpace(j.Date)
+		if geo.Resolve(j.Origin) == nil {
+			errs[f+"origin"] = "shopping.error.airport"
+		}
+		if geo.Resolve(j.Destination) == nil {
+			errs[f+"destination"] = "shopping.error.airport"
+		}
+		if errs[f+"origin"] == "" && errs[f+"destination"] == "" && cityCode(j.Origin) == cityCode(j.Destination) {
+			errs[f+"destination"] = "order.flight.booking.journeyError.rules"
+		}
+		d, err := time.Parse(time.DateOnly, j.Date)
+		switch {
+		case err != nil:
+			errs[f+"date"] = "shopping.error.date"
+		case d.Before(day):
+			errs[f+"date"] = "shopping.error.datePast"
+		case d.After(day.AddDate(0, 0, MaxDaysAhead)):
+			errs[f+"date"] = "shopping.error.dateFar"
+		case !prev.IsZero() && d.Before(prev):
+			errs[f+"date"] = "shopping.error.dateOrder"
+		}
+		if err == nil {
+			prev = d
+		}
+	}
+	if r.BookingType == Return && len(r.Journeys) == 2 && len(errs) == 0 {
+		a, b := r.Journeys[0], r.Journeys[1]
+		if cityCode(a.Origin) != cityCode(b.Destination) || cityCode(a.Destination) != cityCode(b.Origin) {
+			errs["journeys.1.destination"] = "shopping.error.returnRoute"
+		}
+	}
+	return errs
+}
+
+// cityCode maps an airport or city code to its city (spec §5 compares
+// journeys' ends by city).
+func cityCode(code string) string {
+	if _, ok := geo.AirportByCode(code); ok {
+		return geo.CityOf(code)
+	}
+	return code
+}
