@@ -6,6 +6,7 @@ import { mountIslands, unmountIslands, type Registry } from './registry';
 // Components load on demand so a page pays only for the islands it shows.
 const registry: Registry = {
   CountrySelect: () => import('./CountrySelect').then((m) => m.CountrySelect),
+  FlightSearch: () => import('./FlightSearch').then((m) => m.FlightSearch),
 };
 
 // Selects marked data-autosubmit (language, currency) submit their form on

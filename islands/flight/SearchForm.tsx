@@ -1,0 +1,296 @@
+// SearchForm is the route search: trip type (one-way, return, multi-city of
+// up to five flights), places, dates, travellers and cabin. It checks the
+// spec §5 rules before asking the server, and shows the server's own field
+// errors next to the fields too.
+import { useState, type FormEvent } from 'react';
+import { useT } from '../useT';
+import { ApiError, codes, errorText } from './api';
+import { AirportPicker } from './AirportPicker';
+import { PassengersPicker } from './PassengersPicker';
+import {
+  activeRows,
+  addFlight,
+  fieldOf,
+  maxFlights,
+  minMultiFlights,
+  removeFlight,
+  toRequest,
+  validate,
+  withBookingType,
+  type FormState,
+  type Row,
+} from './form';
+import { cabins, type BookingType, type Cabin, type Search } from './types';
+
+export type SearchFormProps = {
+  form: FormState;
+  setForm: (f: FormState | ((f: FormState) => FormState)) => void;
+  today: string;
+  onSearch: (s: Search) => Promise<void>;
+  debounceMs?: number;
+};
+
+const bookingTypes: BookingType[] = ['oneway', 'return', 'multi'];
+
+export function SearchForm({ form, setForm, today, onSearch, debounceMs }: SearchFormProps) {
+  const { t } = useT();
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [formErrors, setFormErrors] = useState<string[]>([]);
+  const [busy, setBusy] = useState(false);
+  const rows = activeRows(form);
+
+  function clearError(field: string) {
+    if (!errors[field]) return;
+    setErrors((e) => {
+      const next = { ...e };
+      delete next[field];
+      return next;
+    });
+  }
+
+  function setRow(key: number, patch: Partial<Row>) {
+    setForm((f) => ({ ...f, rows: f.rows.map((r) => (r.key === key ? { ...r, ...patch } : r)) }));
+  }
+
+  async function submit(ev: FormEvent) {
+    ev.preventDefault();
+    const problems = validate(form, today, t);
+    setErrors(problems.fields);
+    setFormErrors(problems.form);
+    if (problems.form.length || Object.keys(problems.fields).length) {
+      focusFirstError(problems.fields);
+      return;
+    }
+    setBusy(true);
+    try {
+      await onSearch({ kind: 'shopping', request: toRequest(form) });
+    } catch (err) {
+      if (err instanceof ApiError && err.code === codes.validation && Object.keys(err.fields).length) {
+        const fields: Record<string, string> = {};
+        const rest: string[] = [];
+        for (const [k, msg] of Object.entries(err.fields)) {
+          const mine = fieldOf(k, form);
+          if (mine && !fields[mine]) fields[mine] = msg;
+          else rest.push(msg);
+        }
+        setErrors(fields);
+        setFormErrors(rest.length ? rest : Object.keys(fields).length ? [] : [err.message]);
+        focusFirstError(fields);
+      } else {
+        setFormErrors([errorText(err, t)]);
+      }
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  function focusFirstError(fields: Record<string, string>) {
+    const first = Object.keys(fields)[0];
+    if (!first) return;
+    const el = document.getElementById(fieldId(first));
+    el?.focus();
+  }
+
+  return (
+    <form className="fs-form" noValidate onSubmit={submit} aria-label={t('flight.search.formLabel')}>
+      <fieldset className="fs-trip">
+        <legend className="visually-hidden">{t('flight.trip.label')}</legend>
+        {bookingTypes.map((bt) => (
+          <label key={bt} className={form.bookingType === bt ? 'fs-trip-option is-checked' : 'fs-trip-option'}>
+            <input
+              type="radio"
+              name="bookingType"
+              value={bt}
+              checked={form.bookingType === bt}
+              onChange={() => {
+                setForm((f) => withBookingType(f, bt));
+                setErrors({});
+                setFormErrors([]);
+              }}
+            />
+            <span>{t(`flight.trip.${bt}`)}</span>
+          </label>
+        ))}
+      </fieldset>
+
+      {formErrors.length > 0 && (
+        <div className="form-errors" role="alert">
+          {formErrors.map((m, i) => (
+            <p key={i}>{m}</p>
+          ))}
+        </div>
+      )}
+
+      <ol className={form.bookingType === 'multi' ? 'fs-rows fs-rows-multi' : 'fs-rows'}>
+        {rows.map((r, i) => (
+          <li className="fs-row" key={r.key}>
+            {form.bookingType === 'multi' && (
+              <p className="fs-row-title" id={`fs-row-${r.key}`}>
+                {t('flight.trip.flightN', { n: i + 1 })}
+              </p>
+            )}
+            <div className="fs-row-fields">
+              <AirportPicker
+                id={fieldId(`journeys.${i}.origin`)}
+                label={t('flight.field.origin')}
+                value={r.origin}
+                error={errors[`journeys.${i}.origin`]}
+                debounceMs={debounceMs}
+                onChange={(p) => {
+                  setRow(r.key, { origin: p });
+                  clearError(`journeys.${i}.origin`);
+                }}
+              />
+              <button
+                type="button"
+                className="fs-swap"
+                aria-label={t('flight.field.swap')}
+                title={t('flight.field.swap')}
+                onClick={() => {
+                  setRow(r.key, { origin: r.destination, destination: r.origin });
+                  clearError(`journeys.${i}.destination`);
+                }}
+              >
+                ⇄
+              </button>
+              <AirportPicker
+                id={fieldId(`journeys.${i}.destination`)}
+                label={t('flight.field.destination')}
+                value={r.destination}
+                error={errors[`journeys.${i}.destination`]}
+                debounceMs={debounceMs}
+                onChange={(p) => {
+                  setRow(r.key, { destination: p });
+                  clearError(`journeys.${i}.destination`);
+                }}
+              />
+              <DateField
+                id={fieldId(`journeys.${i}.date`)}
+                label={form.bookingType === 'return' ? t('flight.field.departDate') : t('flight.field.date')}
+                value={r.date}
+                min={i > 0 ? rows[i - 1].date || today : today}
+                error={errors[`journeys.${i}.date`]}
+                onChange={(v) => {
+                  setForm((f) => {
+                    const next = { ...f, rows: f.rows.map((x) => (x.key === r.key ? { ...x, date: v } : x)) };
+                    if (i === 0 && f.bookingType === 'return' && v && next.returnDate < v) next.returnDate = v;
+                    return next;
+                  });
+                  clearError(`journeys.${i}.date`);
+                }}
+              />
+              {form.bookingType === 'return' && (
+                <DateField
+                  id={fieldId('returnDate')}
+                  label={t('flight.field.returnDate')}
+                  value={form.returnDate}
+                  min={r.date || today}
+                  error={errors.returnDate}
+                  onChange={(v) => {
+                    setForm((f) => ({ ...f, returnDate: v }));
+                    clearError('returnDate');
+                  }}
+                />
+              )}
+              {form.bookingType === 'multi' && rows.length > minMultiFlights && (
+                <button
+                  type="button"
+                  className="btn btn-small fs-remove"
+                  aria-label={t('flight.trip.removeN', { n: i + 1 })}
+                  onClick={() => {
+                    setForm((f) => removeFlight(f, r.key));
+                    setErrors({});
+                  }}
+                >
+                  {t('flight.trip.remove')}
+                </button>
+              )}
+            </div>
+          </li>
+        ))}
+      </ol>
+
+      {form.bookingType === 'multi' && (
+        <p className="fs-multi-actions">
+          <button type="button" className="btn btn-small" disabled={rows.length >= maxFlights} onClick={() => setForm((f) => addFlight(f))}>
+            {t('flight.trip.add')}
+          </button>
+          <span className="fs-hint">{t('flight.trip.maxFlights', { max: maxFlights })}</span>
+        </p>
+      )}
+
+      <div className="fs-form-bottom">
+        <PassengersPicker
+          id={fieldId('passengers')}
+          value={form.passengers}
+          error={errors.passengers}
+          onChange={(p) => {
+            setForm((f) => ({ ...f, passengers: p }));
+            clearError('passengers');
+          }}
+        />
+        <div className={errors.cabinClass ? 'fs-field field-invalid' : 'fs-field'}>
+          <label htmlFor={fieldId('cabinClass')}>{t('flight.field.cabin')}</label>
+          <select
+            id={fieldId('cabinClass')}
+            className="fs-input"
+            value={form.cabin}
+            aria-invalid={errors.cabinClass ? true : undefined}
+            aria-describedby={errors.cabinClass ? `${fieldId('cabinClass')}-error` : undefined}
+            onChange={(ev) => {
+              setForm((f) => ({ ...f, cabin: ev.target.value as Cabin }));
+              clearError('cabinClass');
+            }}
+          >
+            {cabins.map((c) => (
+              <option key={c} value={c}>
+                {t(`flight.cabin.${c}`)}
+              </option>
+            ))}
+          </select>
+          {errors.cabinClass && (
+            <p className="field-error" id={`${fieldId('cabinClass')}-error`}>
+              {errors.cabinClass}
+            </p>
+          )}
+        </div>
+        <div className="fs-submit">
+          <button type="submit" className="btn btn-primary" disabled={busy} aria-busy={busy || undefined}>
+            {t('flight.search.submit')}
+          </button>
+        </div>
+      </div>
+    </form>
+  );
+}
+
+// fieldId is the element id of a form field named like the server names it.
+export function fieldId(field: string): string {
+  return 'fs-' + field.replace(/\./g, '-');
+}
+
+type DateFieldProps = { id: string; label: string; value: string; min: string; error?: string; onChange: (v: string) => void };
+
+function DateField({ id, label, value, min, error, onChange }: DateFieldProps) {
+  return (
+    <div className={error ? 'fs-field fs-date field-invalid' : 'fs-field fs-date'}>
+      <label htmlFor={id}>{label}</label>
+      <input
+        id={id}
+        type="date"
+        className="fs-input"
+        value={value}
+        min={min}
+        required
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+        onChange={(ev) => onChange(ev.target.value)}
+      />
+      {error && (
+        <p className="field-error" id={`${id}-error`}>
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}

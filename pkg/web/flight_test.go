@@ -1,0 +1,113 @@
+package web
+
+import (
+	"encoding/json"
+	"html"
+	"net/http"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/config"
+	"github.com/voyage/voyage/pkg/i18n"
+	"github.com/voyage/voyage/pkg/siteinfo"
+	"github.com/voyage/voyage/pkg/store"
+	"github.com/voyage/voyage/pkg/store/storetest"
+	"github.com/voyage/voyage/templates"
+)
+
+// flightFixture serves /flight/booking as Register does, for an operator of
+// agency 1 (PNR booking shown, settlement in USD) and one of agency 2 (PNR
+// booking hidden), on 2026-03-31 evening.
+func flightFixture(t *testing.T) http.Handler {
+	t.Helper()
+	operator := auth.Subject{Roles: []string{auth.RoleOperator}, ProxyLevel: 1, Common: auth.CommonConfig{EnableFlightService: true}}
+	id := &fakeIdentity{sessions: map[string]auth.Principal{
+		"operator": principal(3, operator),
+		"hidden":   {UserID: 4, Username: "h", AgencyID: 2, SessionID: 40, Subject: operator},
+		"finance":  principal(5, auth.Subject{Roles: []string{auth.RoleFinance}, ProxyLevel: 1, Common: auth.CommonConfig{EnableFlightService: true}}),
+	}}
+	s := &Server{identity: managerIdentity{id}, agencies: fakeAgencies{
+		1: {ID: 1, Name: "Demo Travel", SettlementCurrency: "USD", AllowedHostsJSON: `[]`},
+		2: {ID: 2, Name: "Quiet Travel", SettlementCurrency: "CNY", HidePNRBooking: true, AllowedHostsJSON: `[]`},
+	}, now: func() time.Time { return time.Date(2026, 3, 31, 21, 0, 0, 0, time.UTC) }}
+	db := storetest.Open(t, store.SQLite)
+	s.site = siteinfo.New(config.SiteConfig{Name: "Voyage", ShortName: "Voyage", DefaultCurrency: "CNY", DefaultLanguage: "en", Currencies: config.Currencies}, db)
+	mux := http.NewServeMux()
+	rt := RouteByName("flight-booking")
+	mux.HandleFunc("GET "+rt.Path, s.section(rt))
+	cat := i18n.MustLoad()
+	h := s.Guard(mux)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.ServeHTTP(w, r.WithContext(i18n.WithLocalizer(r.Context(), cat, i18n.EN)))
+	})
+}
+
+var islandProps = regexp.MustCompile(`data-island="FlightSearch" data-props="([^"]*)"`)
+
+// flightProps reads the island's props out of the page.
+func flightProps(t *testing.T, page string) templates.FlightSearchProps {
+	t.Helper()
+	m := islandProps.FindStringSubmatch(page)
+	if m == nil {
+		t.Fatalf("no FlightSearch island in\n%s", page)
+	}
+	var p templates.FlightSearchProps
+	if err := json.Unmarshal([]byte(html.UnescapeString(m[1])), &p); err != nil {
+		t.Fatalf("props %s: %v", m[1], err)
+	}
+	return p
+}
+
+func TestFlightBookingPage(t *testing.T) {
+	h := flightFixture(t)
+	res := send(h, "operator", "GET", "/flight/booking", nil)
+	page := billBody(t, res)
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("status %d", res.StatusCode)
+	}
+	for _, want := range []string{"<h1>Flights</h1>", "Flight search needs JavaScript", `href="/flight/orders"`, "Go to my flight orders"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+	if strings.Contains(page, "style=") {
+		t.Error("inline style in the page: the CSP forbids it")
+	}
+	got := flightProps(t, page)
+	want := templates.FlightSearchProps{Lang: "en", HidePNR: false, Currency: "USD", Today: "2026-03-31", Tomorrow: "2026-04-01", SessionKey: "30"}
+	if got != want {
+		t.Fatalf("props %+v, want %+v", got, want)
+	}
+
+	res = send(h, "hidden", "GET", "/flight/booking", nil)
+	if p := flightProps(t, billBody(t, res)); !p.HidePNR || p.Currency != "CNY" {
+		t.Fatalf("agency hiding PNR booking: props %+v", p)
+	}
+}
+
+func TestFlightBookingAccess(t *testing.T) {
+	h := flightFixture(t)
+	for token, flash := range map[string]string{"": "error:router.login", "finance": "error:router.notRole"} {
+		res := send(h, token, "GET", "/flight/booking", nil)
+		if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != "/" || flashOf(res) != flash {
+			t.Errorf("%q: status %d location %q flash %q, want 303 to / with %s", token, res.StatusCode, res.Header.Get("Location"), flashOf(res), flash)
+		}
+	}
+}
+
+func TestFlightBookingDefaults(t *testing.T) {
+	h := flightFixture(t)
+	res := send(h, "operator", "GET", "/flight/booking?origin=pek&destination=LHR&date=2026-05-01&returnDate=2026-05-09&bookingType=return&cabinClass=business&adult=2&child=1", nil)
+	p := flightProps(t, billBody(t, res))
+	want := templates.FlightDefaults{Origin: "PEK", Destination: "LHR", Date: "2026-05-01", ReturnDate: "2026-05-09", BookingType: "return", CabinClass: "business", Adult: 2, Child: 1}
+	if p.Defaults == nil || *p.Defaults != want {
+		t.Fatalf("defaults %+v, want %+v", p.Defaults, want)
+	}
+	res = send(h, "operator", "GET", "/flight/booking?origin=BEIJING&destination=<x>&date=tomorrow&bookingType=round&cabinClass=luxury&adult=42", nil)
+	if p := flightProps(t, billBody(t, res)); p.Defaults != nil {
+		t.Fatalf("malformed values kept: %+v", *p.Defaults)
+	}
+}
