@@ -57,7 +57,10 @@ func (e *Engine) AccurateSearch(ctx context.Context, who auth.Principal, r Accur
 			return Started{}, fault.Validation(map[string]string{fmt.Sprintf("segments.%d", i): "shopping.pnr.badSegment"})
 		}
 		r.Segments[i] = s
-		if i == 0 || s.Origin != prevDest || d.Sub(prevDate) > 24*time.Hour {
+		// A flight back to the journey's own origin starts the way home, however
+		// soon it leaves.
+		back := i > 0 && cityCode(s.Destination) == cityCode(req.Journeys[len(req.Journeys)-1].Origin)
+		if i == 0 || s.Origin != prevDest || d.Sub(prevDate) > 24*time.Hour || back {
 			req.Journeys = append(req.Journeys, supplier.JourneyQuery{Origin: s.Origin, Destination: s.Destination, Date: s.Date})
 		} else {
 			req.Journeys[len(req.Journeys)-1].Destination = s.Destination

@@ -212,7 +212,7 @@ func combineJourneys(pools [][]*option, limit int) []*option {
 			for _, o := range pools[j] {
 				// The next journey leaves after the previous one lands, with
 				// time to get through the airport.
-				if o.departs().Before(prev.arrives().Add(2 * time.Hour)) {
+				if o.departs().Before(prev.arrives().Add(2 * time.Hour)) || !compatible(append(ticketsOf(partial), o.tickets...)...) {
 					continue
 				}
 				next = append(next, append(slices.Clip(partial), o))
@@ -227,6 +227,14 @@ func combineJourneys(pools [][]*option, limit int) []*option {
 	out := make([]*option, 0, len(beam))
 	for _, parts := range beam {
 		out = append(out, join(parts...))
+	}
+	return out
+}
+
+func ticketsOf(parts []*option) []*priced {
+	var out []*priced
+	for _, p := range parts {
+		out = append(out, p.tickets...)
 	}
 	return out
 }
@@ -509,11 +517,28 @@ func intersect(a, b []string) []string {
 			out = append(out, x)
 		}
 	}
-	if out == nil {
-		// Nothing satisfies both: no document is accepted.
-		out = []string{"none"}
-	}
 	return out
+}
+
+// compatible says whether one traveller can hold every ticket: the tickets'
+// accepted documents must overlap (an empty list accepts any).
+func compatible(tickets ...*priced) bool {
+	var docs []string
+	for _, t := range tickets {
+		d := t.offer.Restrictions.Documents
+		if len(d) == 0 {
+			continue
+		}
+		if docs == nil {
+			docs = d
+			continue
+		}
+		docs = intersect(docs, d)
+		if len(docs) == 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // airportName is an airport's (or city's) name in lang.

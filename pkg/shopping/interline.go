@@ -146,7 +146,7 @@ func interlineCount(pools legPools, limit int) ([]*option, interlineStats) {
 					break
 				}
 				st.evaluated++
-				if ss.Origin != via || !separateTickets(f, s) {
+				if ss.Origin != via || !separateTickets(f, s) || !compatible(f, s) {
 					continue
 				}
 				t := f.total + s.total

@@ -1,0 +1,101 @@
+package shopping
+
+import (
+	"testing"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/voyage/voyage/pkg/agency"
+	"github.com/voyage/voyage/pkg/supplier"
+)
+
+func TestMarkup(t *testing.T) {
+	cases := []struct {
+		name  string
+		m     agency.Markup
+		price int64
+		want  int64
+	}{
+		{"percent", agency.Markup{Unit: "percent", Value: "10", Limit: "0"}, 100000, 10000},
+		{"percent capped", agency.Markup{Unit: "percent", Value: "10", Limit: "50"}, 100000, 5000},
+		{"amount", agency.Markup{Unit: "amount", Value: "25.50", Limit: "0"}, 100000, 2550},
+		{"discount capped", agency.Markup{Unit: "amount", Value: "-80", Limit: "30"}, 100000, -3000},
+		{"never below zero", agency.Markup{Unit: "amount", Value: "-80", Limit: "0"}, 5000, -5000},
+		{"zero", agency.Markup{Unit: "percent", Value: "0", Limit: "0"}, 100000, 0},
+	}
+	for _, c := range cases {
+		p := Policy{Currency: "CNY", Markups: map[string]agency.Markup{"international": c.m}}
+		if got := p.markup("international", c.price); got != c.want {
+			t.Errorf("%s: markup = %d, want %d", c.name, got, c.want)
+		}
+		if got := p.markup("china", c.price); got != 0 {
+			t.Errorf("%s: a class without a markup got %d", c.name, got)
+		}
+	}
+}
+
+func TestConvertRoundsUp(t *testing.T) {
+	p := Policy{Currency: "USD", Rates: map[string]decimal.Decimal{"CNY": decimal.NewFromInt(1), "USD": decimal.RequireFromString("7.2"), "JPY": decimal.RequireFromString("0.048")}}
+	cases := []struct {
+		minor int64
+		from  string
+		want  int64
+		ok    bool
+	}{
+		{720000, "CNY", 100000, true}, // 7,200.00 CNY = 1,000.00 USD
+		{100, "CNY", 14, true},        // 1.00 CNY = 0.1389 USD → 0.14
+		{10000, "JPY", 6667, true},    // 10,000 JPY = 480 CNY = 66.666… USD → 66.67
+		{5000, "USD", 5000, true},
+		{100, "EUR", 0, false}, // no rate
+	}
+	for _, c := range cases {
+		got, ok := p.convert(c.minor, c.from)
+		if got != c.want || ok != c.ok {
+			t.Errorf("convert %d %s = %d %v, want %d %v", c.minor, c.from, got, ok, c.want, c.ok)
+		}
+	}
+}
+
+func TestSpeedProduct(t *testing.T) {
+	cases := []struct {
+		lcc     bool
+		minutes int
+		hours   float64
+		want    string
+	}{
+		{true, 30, 200, SpeedWebsite},
+		{false, 30, 200, SpeedFast},
+		{false, 60, 200, SpeedPreference},
+		{false, 120, 200, SpeedNormal},
+		{false, 2880, 200, SpeedSpecial},
+		{false, 2880, 60, Special48},
+		{false, 2880, 30, SpecialBefore24},
+		{false, 2880, 10, SpecialBefore4},
+	}
+	for _, c := range cases {
+		if got := speedProduct(c.lcc, c.minutes, c.hours); got != c.want {
+			t.Errorf("speedProduct(%v, %d, %v) = %s, want %s", c.lcc, c.minutes, c.hours, got, c.want)
+		}
+	}
+}
+
+func TestCompatibleDocuments(t *testing.T) {
+	ticket := func(docs ...string) *priced {
+		return &priced{offer: &supplier.Offer{Restrictions: supplier.Restrictions{Documents: docs}}}
+	}
+	cases := []struct {
+		name    string
+		tickets []*priced
+		want    bool
+	}{
+		{"any and any", []*priced{ticket(), ticket()}, true},
+		{"any and passport", []*priced{ticket(), ticket("passport")}, true},
+		{"overlap", []*priced{ticket("idcard", "passport"), ticket("passport")}, true},
+		{"disjoint", []*priced{ticket("idcard"), ticket("passport")}, false},
+	}
+	for _, c := range cases {
+		if got := compatible(c.tickets...); got != c.want {
+			t.Errorf("%s: compatible = %v, want %v", c.name, got, c.want)
+		}
+	}
+}
