@@ -1,5 +1,5 @@
 -- +goose Up
--- A search session's supplier answers, one row per answer as it arrives, so
+-- A search session's supplier answers, one row per batch of answers as they arrive, so
 -- any instance can serve a poll and no writer rewrites another's row.
 ALTER TABLE search_sessions ADD COLUMN suppliers TEXT NOT NULL DEFAULT '[]';
 ALTER TABLE search_sessions ADD COLUMN parts INTEGER NOT NULL DEFAULT 0;

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/voyage/voyage/pkg/geo"
@@ -362,18 +363,28 @@ func bucket(t time.Time) string {
 // Buckets are the time-of-day filter values (spec §9).
 var Buckets = []string{"00-06", "06-12", "12-18", "18-24"}
 
-// view is a solution ready to filter, sort and show.
+// view is a solution ready to filter and sort: the figures those need are
+// computed for every solution, the Solution a person reads only for the ones
+// on the page asked for.
 type view struct {
-	sol       Solution
+	id        string
 	carriers  []string
 	stops     string
 	depBucket string
 	arrBucket string
+	speed     string
 	departs   time.Time
 	duration  int
 	total     int64
-	offers    []supplier.Offer
+	class     string
 	opt       *option
+	m         *merged
+	req       *Request
+	policy    *Policy
+	now       time.Time
+
+	once sync.Once
+	sol  Solution
 }
 
 // finish prices merged options for the agency and computes what filters and
@@ -386,14 +397,75 @@ func finish(req *Request, ms []*merged, p *Policy, now time.Time) []*view {
 	return out
 }
 
+var paxTypes = []string{supplier.Adult, supplier.Child, supplier.Infant}
+
+func paxCount(req *Request, typ string) int {
+	switch typ {
+	case supplier.Adult:
+		return req.Passengers.Adult
+	case supplier.Child:
+		return req.Passengers.Child
+	}
+	return req.Passengers.Infant
+}
+
 func (m *merged) view(req *Request, p *Policy, now time.Time) *view {
 	o := m.option
-	class := routeClass(o.segs, o.groups)
-	counts := map[string]int{supplier.Adult: req.Passengers.Adult, supplier.Child: req.Passengers.Child, supplier.Infant: req.Passengers.Infant}
+	v := &view{id: idOf(o), opt: o, m: m, req: req, policy: p, now: now, class: routeClass(o.segs, o.groups), departs: o.departs()}
+	for _, typ := range paxTypes {
+		n := paxCount(req, typ)
+		if n == 0 {
+			continue
+		}
+		var price int64
+		for _, t := range o.tickets {
+			price += t.fare[typ] + t.taxes[typ]
+		}
+		v.total += (price + p.markup(v.class, price)) * int64(n)
+	}
+	minutes, lcc := 0, true
+	for _, t := range o.tickets {
+		minutes = max(minutes, t.offer.TicketingMinutes)
+		lcc = lcc && t.offer.Supplier == "lcc"
+	}
+	v.speed = speedProduct(lcc, minutes, o.departs().Sub(now).Hours())
+	for _, s := range o.segs {
+		if !slices.Contains(v.carriers, s.Carrier) {
+			v.carriers = append(v.carriers, s.Carrier)
+		}
+	}
+	maxStops := 0
+	for _, g := range o.groups {
+		maxStops = max(maxStops, len(g)-1)
+		v.duration += int(o.segs[g[len(g)-1]].ArriveAt.Sub(o.segs[g[0]].DepartAt).Minutes())
+	}
+	v.stops = strconv.Itoa(min(maxStops, 2))
+	first := o.groups[0]
+	v.depBucket = bucket(o.segs[first[0]].DepartAt)
+	v.arrBucket = bucket(o.segs[first[len(first)-1]].ArriveAt)
+	return v
+}
+
+// offers are the tickets' offers as the suppliers sold them.
+func (v *view) offers() []supplier.Offer {
+	out := make([]supplier.Offer, len(v.opt.tickets))
+	for i, t := range v.opt.tickets {
+		out[i] = *t.offer
+	}
+	return out
+}
+
+// solution is the solution as the API shows it (names left to localize).
+func (v *view) solution() Solution {
+	v.once.Do(func() { v.sol = v.build() })
+	return v.sol
+}
+
+func (v *view) build() Solution {
+	o, p, req := v.opt, v.policy, v.req
 	var list []PaxPrice
-	var total int64
-	for _, typ := range []string{supplier.Adult, supplier.Child, supplier.Infant} {
-		n := counts[typ]
+	for _, typ := range paxTypes {
+		n := paxCount(req, typ)
 		if n == 0 {
 			continue
 		}
@@ -403,55 +475,44 @@ func (m *merged) view(req *Request, p *Policy, now time.Time) *view {
 			taxes += t.taxes[typ]
 		}
 		price := fare + taxes
-		sale := price + p.markup(class, price)
-		total += sale * int64(n)
+		sale := price + p.markup(v.class, price)
 		list = append(list, PaxPrice{PassengerType: typ, Count: n, Fare: p.money(fare).Amount, Taxes: p.money(taxes).Amount,
 			Price: p.money(price).Amount, SalePrice: p.money(sale).Amount, Currency: p.Currency})
 	}
 	bag, cond, brand := packageOf(o)
 	var refundFee, changeFee int64
-	minutes, lcc := 0, true
+	minutes := 0
 	expires := time.Time{}
 	var restr supplier.Restrictions
-	offers := make([]supplier.Offer, 0, len(o.tickets))
 	for i, t := range o.tickets {
 		refundFee += t.refundFee
 		changeFee += t.changeFee
 		minutes = max(minutes, t.offer.TicketingMinutes)
-		lcc = lcc && t.offer.Supplier == "lcc"
 		if expires.IsZero() || t.offer.ExpiresAt.Before(expires) {
 			expires = t.offer.ExpiresAt
 		}
 		restr = mergeRestrictions(restr, t.offer.Restrictions, i == 0)
-		offers = append(offers, *t.offer)
 	}
 	segs := make([]SegmentView, len(o.segs))
-	carriers := []string{}
 	for i, s := range o.segs {
 		segs[i] = SegmentView{Segment: s}
-		if !slices.Contains(carriers, s.Carrier) {
-			carriers = append(carriers, s.Carrier)
-		}
 	}
 	journeys := make([]JourneyView, len(o.groups))
-	maxStops := 0
 	selfTransfer := false
 	for i, g := range o.groups {
 		first, last := o.segs[g[0]], o.segs[g[len(g)-1]]
 		journeys[i] = JourneyView{Segments: g, Origin: first.Origin, Destination: last.Destination, DepartAt: first.DepartAt,
 			ArriveAt: last.ArriveAt, DurationMinutes: int(last.ArriveAt.Sub(first.DepartAt).Minutes()), Stops: len(g) - 1,
 			SelfTransfer: i < len(o.self) && o.self[i]}
-		maxStops = max(maxStops, len(g)-1)
 		selfTransfer = selfTransfer || journeys[i].SelfTransfer
 	}
-	stops := strconv.Itoa(min(maxStops, 2))
-	src := sourceOf(o)
 	sol := Solution{
-		ID: idOf(o), Segments: segs, Journeys: journeys,
-		PriceDetail:      PriceDetail{ProductType: speedProduct(lcc, minutes, o.departs().Sub(now).Hours()), PriceList: list},
-		Total:            p.money(total),
-		Source:           src,
+		ID: v.id, Segments: segs, Journeys: journeys,
+		PriceDetail:      PriceDetail{ProductType: v.speed, PriceList: list},
+		Total:            p.money(v.total),
+		Source:           sourceOf(o),
 		Tickets:          len(o.tickets),
+		TicketingSpeed:   v.speed,
 		TicketingMinutes: minutes,
 		Brand:            brand,
 		Baggage:          bag,
@@ -464,20 +525,10 @@ func (m *merged) view(req *Request, p *Policy, now time.Time) *view {
 		SelfTransfer: selfTransfer,
 		ExpiresAt:    expires,
 	}
-	sol.TicketingSpeed = sol.PriceDetail.ProductType
-	if p.ShowSuppliers {
-		sol.Sources = m.sources
+	if p.ShowSuppliers && v.m != nil {
+		sol.Sources = v.m.sources
 	}
-	return &view{sol: sol, carriers: carriers, stops: stops, depBucket: bucket(journeys[0].DepartAt), arrBucket: bucket(journeys[0].ArriveAt),
-		departs: o.departs(), duration: totalDuration(journeys), total: total, offers: offers, opt: o}
-}
-
-func totalDuration(js []JourneyView) int {
-	d := 0
-	for _, j := range js {
-		d += j.DurationMinutes
-	}
-	return d
+	return sol
 }
 
 // mergeRestrictions is what a traveller must satisfy to fly every ticket.

@@ -14,6 +14,7 @@ import (
 	"log/slog"
 	"net/http"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -250,55 +251,87 @@ func (e *Engine) Start(ctx context.Context, who auth.Principal, req Request) (St
 	if err := e.looks.CountLook(ctx, who.AgencyID, "searches"); err != nil {
 		e.log.WarnContext(ctx, "look-to-book count failed", "err", err)
 	}
-	e.remember(s, p)
-	go e.run(s, calls, time.Duration(p.MaxResponse)*time.Second)
+	st := e.remember(s, p)
+	st.runsHere = true
+	go e.run(st, calls, time.Duration(p.MaxResponse)*time.Second)
 	return Started{SearchID: s.ID, ExpiresAt: s.ExpiresAt}, nil
 }
 
+// flushEvery is how long answers gather before they are stored together:
+// long enough that a burst of fast answers costs one write, short enough that
+// the poller sees results at once.
+const flushEvery = 40 * time.Millisecond
+
 // run calls the suppliers of a search concurrently under the agency's maximum
-// response time and stores each answer as it arrives.
-func (e *Engine) run(s Session, calls []call, limit time.Duration) {
+// response time. Answers are stored in batches as they arrive: whatever came
+// in during the last flushEvery is written as one row.
+func (e *Engine) run(st *state, calls []call, limit time.Duration) {
+	s := st.sess
 	ctx, cancel := context.WithTimeout(e.base, limit)
 	defer cancel()
+	answers := make(chan Part, len(calls))
 	sem := make(chan struct{}, e.parallel)
-	var wg sync.WaitGroup
 	for _, c := range calls {
-		wg.Add(1)
 		go func() {
-			defer wg.Done()
+			part := Part{Name: c.part, Supplier: c.source, Status: PartDone}
 			select {
 			case sem <- struct{}{}:
 				defer func() { <-sem }()
 			case <-ctx.Done():
 			}
-			part := Part{Name: c.part, Supplier: c.source, Status: PartDone}
-			if ctx.Err() == nil {
-				offers, err := e.sources[c.source].Supplier.Search(ctx, c.req)
-				part.Offers = offers
-				switch {
-				case err == nil:
-				case errors.Is(err, supplier.ErrTimeout) || errors.Is(err, context.DeadlineExceeded):
-					part.Status = PartTimeout
-				case len(offers) == 0:
-					part.Status = PartFailed
-				}
-				if err != nil {
-					e.log.Info("supplier search failed", "search", s.ID, "part", c.part, "err", err)
-				}
-			} else {
+			if ctx.Err() != nil {
 				part.Status = PartTimeout
+				answers <- part
+				return
 			}
-			// The answer is stored even after the deadline: the poller must
-			// learn the part ended. A short context of its own keeps a dead
-			// database from holding the goroutine.
-			sctx, scancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-			defer scancel()
-			if err := e.sessions.AddPart(sctx, s.ID, part); err != nil {
-				e.log.Error("store supplier answer", "search", s.ID, "part", c.part, "err", err)
+			offers, err := e.sources[c.source].Supplier.Search(ctx, c.req)
+			part.Offers = offers
+			switch {
+			case err == nil:
+			case errors.Is(err, supplier.ErrTimeout) || errors.Is(err, context.DeadlineExceeded):
+				part.Status = PartTimeout
+			case len(offers) == 0:
+				part.Status = PartFailed
 			}
+			if err != nil {
+				e.log.Info("supplier search failed", "search", s.ID, "part", c.part, "err", err)
+			}
+			answers <- part
 		}()
 	}
-	wg.Wait()
+	batch := 0
+	for received := 0; received < len(calls); {
+		pending := []Part{<-answers}
+		received++
+		timer := time.NewTimer(flushEvery)
+	gather:
+		for received < len(calls) {
+			select {
+			case p := <-answers:
+				pending = append(pending, p)
+				received++
+			case <-timer.C:
+				break gather
+			}
+		}
+		timer.Stop()
+		batch++
+		name := fmt.Sprintf("b%d", batch)
+		// This instance's pollers get the answers straight away; the store
+		// is for the others.
+		st.mu.Lock()
+		st.local = append(st.local, Part{Name: batchSeen(name), Status: PartDone})
+		st.local = append(st.local, pending...)
+		st.mu.Unlock()
+		// Stored even after the deadline: the poller must learn the parts
+		// ended. A short context of its own keeps a dead database from
+		// holding the search.
+		sctx, scancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		if err := e.sessions.AddParts(sctx, s.ID, name, pending); err != nil {
+			e.log.Error("store supplier answers", "search", s.ID, "parts", len(pending), "err", err)
+		}
+		scancel()
+	}
 }
 
 // state is a search session as this instance has read it, with its built
@@ -315,6 +348,11 @@ type state struct {
 	lastUsed time.Time
 	// first answers that have been built, per part name, for statuses.
 	statusBy map[string]Part
+	// local are answers this instance received and no poll has taken yet;
+	// runsHere says this instance calls the suppliers, so every answer
+	// arrives that way and the store is only for other instances.
+	local    []Part
+	runsHere bool
 }
 
 func (e *Engine) remember(s Session, p Policy) *state {
@@ -374,13 +412,21 @@ func errStale() *fault.Error {
 // refresh reads new answers and rebuilds the solutions when there are any.
 // Called with st.mu held.
 func (e *Engine) refresh(ctx context.Context, st *state) error {
-	seen := make(map[string]bool, len(st.statusBy))
+	parts := st.local
+	st.local = nil
+	seen := make(map[string]bool, len(st.statusBy)+len(parts))
 	for n := range st.statusBy {
 		seen[n] = true
 	}
-	parts, err := e.sessions.Parts(ctx, st.sess.ID, st.lastSeq, seen)
-	if err != nil {
-		return err
+	for _, p := range parts {
+		seen[p.Name] = true
+	}
+	if !st.runsHere {
+		stored, err := e.sessions.Parts(ctx, st.sess.ID, st.lastSeq, seen)
+		if err != nil {
+			return err
+		}
+		parts = append(parts, stored...)
 	}
 	for _, p := range parts {
 		st.lastSeq = max(st.lastSeq, p.Seq)
@@ -388,7 +434,9 @@ func (e *Engine) refresh(ctx context.Context, st *state) error {
 			continue
 		}
 		st.statusBy[p.Name] = p
-		st.parts = append(st.parts, p)
+		if !strings.HasPrefix(p.Name, "batch:") {
+			st.parts = append(st.parts, p)
+		}
 	}
 	if st.built == len(st.parts) {
 		return nil
@@ -396,7 +444,7 @@ func (e *Engine) refresh(ctx context.Context, st *state) error {
 	st.views = build(&st.sess.Request, st.parts, &st.policy, e.now())
 	st.byID = make(map[string]*view, len(st.views))
 	for _, v := range st.views {
-		st.byID[v.sol.ID] = v
+		st.byID[v.id] = v
 	}
 	st.built = len(st.parts)
 	return nil

@@ -90,8 +90,8 @@ func (q *Query) normalize() map[string]string {
 // localize fills in the names a person reads, in lang, and the solution's
 // public id (search id + solution digest).
 func (e *Engine) localize(st *state, v *view, lang string) Solution {
-	s := v.sol
-	s.ID = st.sess.ID + "_" + v.sol.ID
+	s := v.solution()
+	s.ID = st.sess.ID + "_" + v.id
 	s.Segments = slices.Clone(s.Segments)
 	for i := range s.Segments {
 		seg := &s.Segments[i]
@@ -117,7 +117,7 @@ func query(views []*view, f Filters, sortBy, lang string) ([]*view, Facets) {
 		{f.Stops, func(v *view) []string { return []string{v.stops} }},
 		{f.DepartureBuckets, func(v *view) []string { return []string{v.depBucket} }},
 		{f.ArrivalBuckets, func(v *view) []string { return []string{v.arrBucket} }},
-		{f.TicketingSpeed, func(v *view) []string { return []string{v.sol.TicketingSpeed} }},
+		{f.TicketingSpeed, func(v *view) []string { return []string{v.speed} }},
 	}
 	matches := func(g group, v *view) bool {
 		if len(g.sel) == 0 {
@@ -207,7 +207,7 @@ func sortViews(vs []*view, by string) {
 		if c := a.departs.Compare(b.departs); c != 0 {
 			return c
 		}
-		return strings.Compare(a.sol.ID, b.sol.ID)
+		return strings.Compare(a.id, b.id)
 	}
 	switch by {
 	case SortPrice:

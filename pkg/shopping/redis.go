@@ -48,10 +48,10 @@ func (s *RedisSessions) sessKey(id string) string  { return s.prefix + id }
 func (s *RedisSessions) partsKey(id string) string { return s.prefix + id + ":parts" }
 func (s *RedisSessions) namesKey(id string) string { return s.prefix + id + ":names" }
 
-// storedPart is a part as gob-encoded in the list.
-type storedPart struct {
-	Name, Supplier, Status string
-	Payload                []byte
+// storedBatch is a batch of answers as gob-encoded in the list.
+type storedBatch struct {
+	Batch   string
+	Payload []byte
 }
 
 func (s *RedisSessions) ttl(expires time.Time) time.Duration {
@@ -86,26 +86,24 @@ func (s *RedisSessions) Get(ctx context.Context, id string) (Session, error) {
 	return ss, nil
 }
 
-// AddPart implements SessionStore. A set of part names makes a repeated part
-// a no-op, like the database's unique key.
-func (s *RedisSessions) AddPart(ctx context.Context, id string, p Part) error {
-	payload, err := encodeOffers(p.Offers)
+// AddParts implements SessionStore. A set of batch names makes a repeated
+// batch a no-op, like the database's unique key.
+func (s *RedisSessions) AddParts(ctx context.Context, id, batch string, parts []Part) error {
+	payload, err := encodeParts(parts)
 	if err != nil {
 		return err
 	}
 	var buf bytes.Buffer
-	if err := gob.NewEncoder(&buf).Encode(storedPart{Name: p.Name, Supplier: p.Supplier, Status: p.Status, Payload: payload}); err != nil {
-		return fmt.Errorf("shopping: encode part: %w", err)
+	if err := gob.NewEncoder(&buf).Encode(storedBatch{Batch: batch, Payload: payload}); err != nil {
+		return fmt.Errorf("shopping: encode answers: %w", err)
 	}
-	ttl := time.Duration(0)
+	ttl := StaleAfter + time.Hour
 	if d, err := s.rdb.TTL(ctx, s.sessKey(id)).Result(); err == nil && d > 0 {
 		ttl = d
-	} else {
-		ttl = StaleAfter + time.Hour
 	}
-	added, err := s.rdb.SAdd(ctx, s.namesKey(id), p.Name).Result()
+	added, err := s.rdb.SAdd(ctx, s.namesKey(id), batch).Result()
 	if err != nil {
-		return fmt.Errorf("shopping: store %s answer: %w", p.Name, err)
+		return fmt.Errorf("shopping: store answers %s: %w", batch, err)
 	}
 	if added == 0 {
 		return nil
@@ -115,7 +113,7 @@ func (s *RedisSessions) AddPart(ctx context.Context, id string, p Part) error {
 	pipe.Expire(ctx, s.partsKey(id), ttl)
 	pipe.Expire(ctx, s.namesKey(id), ttl)
 	if _, err := pipe.Exec(ctx); err != nil {
-		return fmt.Errorf("shopping: store %s answer: %w", p.Name, err)
+		return fmt.Errorf("shopping: store answers %s: %w", batch, err)
 	}
 	return nil
 }
@@ -128,17 +126,19 @@ func (s *RedisSessions) Parts(ctx context.Context, id string, after int64, _ map
 	if err != nil {
 		return nil, fmt.Errorf("shopping: load answers: %w", err)
 	}
-	out := make([]Part, 0, len(raw))
+	var out []Part
 	for i, r := range raw {
-		var sp storedPart
-		if err := gob.NewDecoder(bytes.NewReader([]byte(r))).Decode(&sp); err != nil {
-			return nil, fmt.Errorf("shopping: decode part: %w", err)
+		var sb storedBatch
+		if err := gob.NewDecoder(bytes.NewReader([]byte(r))).Decode(&sb); err != nil {
+			return nil, fmt.Errorf("shopping: decode answers: %w", err)
 		}
-		offers, err := decodeOffers(sp.Payload)
+		seq := after + int64(i) + 1
+		parts, err := decodeParts(sb.Payload, seq)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, Part{Seq: after + int64(i) + 1, Name: sp.Name, Supplier: sp.Supplier, Status: sp.Status, Offers: offers})
+		out = append(out, Part{Seq: seq, Name: batchSeen(sb.Batch), Status: PartDone})
+		out = append(out, parts...)
 	}
 	return out, nil
 }

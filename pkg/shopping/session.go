@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"context"
 	"database/sql"
+	"encoding/gob"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -54,9 +55,9 @@ const (
 type SessionStore interface {
 	Create(ctx context.Context, s Session) error
 	Get(ctx context.Context, id string) (Session, error)
-	// AddPart appends a supplier answer; adding a part name twice keeps the
-	// first.
-	AddPart(ctx context.Context, id string, p Part) error
+	// AddParts appends a batch of supplier answers under a name unique in
+	// the session (a retried batch of the same name is stored once).
+	AddParts(ctx context.Context, id, batch string, parts []Part) error
 	// Parts returns the parts not yet seen, in the order they arrived. after
 	// is the highest Seq seen so far, seen their names: a store whose
 	// sequence can commit out of order (PostgreSQL) must not rely on after
@@ -64,30 +65,56 @@ type SessionStore interface {
 	Parts(ctx context.Context, id string, after int64, seen map[string]bool) ([]Part, error)
 }
 
-// encodeOffers packs offers for storage: JSON, gzipped, because a long-haul
-// answer runs to hundreds of kilobytes of repetitive text.
-func encodeOffers(offers []supplier.Offer) ([]byte, error) {
+// wirePart is a part as stored.
+type wirePart struct {
+	Name     string
+	Supplier string
+	Status   string
+	Offers   []supplier.Offer
+}
+
+// encodeParts packs a batch of answers for storage: gob (several times
+// cheaper than JSON both ways, and only Voyage reads it), gzipped, because a
+// long-haul answer runs to hundreds of kilobytes of repetitive data.
+func encodeParts(parts []Part) ([]byte, error) {
+	w := make([]wirePart, len(parts))
+	for i, p := range parts {
+		w[i] = wirePart{Name: p.Name, Supplier: p.Supplier, Status: p.Status, Offers: p.Offers}
+	}
 	var buf bytes.Buffer
 	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestSpeed)
-	if err := json.NewEncoder(zw).Encode(offers); err != nil {
-		return nil, fmt.Errorf("shopping: encode offers: %w", err)
+	if err := gob.NewEncoder(zw).Encode(w); err != nil {
+		return nil, fmt.Errorf("shopping: encode answers: %w", err)
 	}
 	if err := zw.Close(); err != nil {
-		return nil, fmt.Errorf("shopping: encode offers: %w", err)
+		return nil, fmt.Errorf("shopping: encode answers: %w", err)
 	}
 	return buf.Bytes(), nil
 }
 
-func decodeOffers(b []byte) ([]supplier.Offer, error) {
+// decodeParts unpacks a stored batch; every part gets the batch's seq.
+func decodeParts(b []byte, seq int64) ([]Part, error) {
 	zr, err := gzip.NewReader(bytes.NewReader(b))
 	if err != nil {
-		return nil, fmt.Errorf("shopping: decode offers: %w", err)
+		return nil, fmt.Errorf("shopping: decode answers: %w", err)
 	}
-	var offers []supplier.Offer
-	if err := json.NewDecoder(io.LimitReader(zr, 256<<20)).Decode(&offers); err != nil {
-		return nil, fmt.Errorf("shopping: decode offers: %w", err)
+	var w []wirePart
+	if err := gob.NewDecoder(io.LimitReader(zr, 256<<20)).Decode(&w); err != nil {
+		return nil, fmt.Errorf("shopping: decode answers: %w", err)
 	}
-	return offers, nil
+	out := make([]Part, len(w))
+	for i, p := range w {
+		out[i] = Part{Seq: seq, Name: p.Name, Supplier: p.Supplier, Status: p.Status, Offers: p.Offers}
+	}
+	return out, nil
+}
+
+func offerCount(parts []Part) int {
+	n := 0
+	for _, p := range parts {
+		n += len(p.Offers)
+	}
+	return n
 }
 
 // SQLSessions stores sessions in the search_sessions and search_results
@@ -145,16 +172,16 @@ func (s *SQLSessions) Get(ctx context.Context, id string) (Session, error) {
 	return out, nil
 }
 
-// AddPart implements SessionStore.
-func (s *SQLSessions) AddPart(ctx context.Context, id string, p Part) error {
-	payload, err := encodeOffers(p.Offers)
+// AddParts implements SessionStore: one row per batch.
+func (s *SQLSessions) AddParts(ctx context.Context, id, batch string, parts []Part) error {
+	payload, err := encodeParts(parts)
 	if err != nil {
 		return err
 	}
-	q := `INSERT INTO search_results (session_id, part, supplier, status, offers, payload, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+	q := `INSERT INTO search_results (session_id, part, supplier, status, offers, payload, created_at) VALUES (?, ?, '', 'batch', ?, ?, ?)
 		ON CONFLICT (session_id, part) DO NOTHING`
-	if _, err := s.db.ExecContext(ctx, s.db.Rebind(q), id, p.Name, p.Supplier, p.Status, len(p.Offers), payload, time.Now().UTC()); err != nil {
-		return fmt.Errorf("shopping: store %s answer: %w", p.Name, err)
+	if _, err := s.db.ExecContext(ctx, s.db.Rebind(q), id, batch, offerCount(parts), payload, time.Now().UTC()); err != nil {
+		return fmt.Errorf("shopping: store answers %s: %w", batch, err)
 	}
 	return nil
 }
@@ -164,43 +191,47 @@ func (s *SQLSessions) AddPart(ctx context.Context, id string, p Part) error {
 // unseen rows are found by name (a small list without payloads) and only
 // their payloads read.
 func (s *SQLSessions) Parts(ctx context.Context, id string, _ int64, seen map[string]bool) ([]Part, error) {
-	var names []struct {
+	var batches []struct {
 		ID   int64  `db:"id"`
 		Part string `db:"part"`
 	}
-	if err := s.db.SelectContext(ctx, &names, s.db.Rebind(`SELECT id, part FROM search_results WHERE session_id = ? ORDER BY id`), id); err != nil {
+	if err := s.db.SelectContext(ctx, &batches, s.db.Rebind(`SELECT id, part FROM search_results WHERE session_id = ? ORDER BY id`), id); err != nil {
 		return nil, fmt.Errorf("shopping: list answers: %w", err)
 	}
 	var ids []int64
-	for _, n := range names {
-		if !seen[n.Part] {
-			ids = append(ids, n.ID)
+	for _, b := range batches {
+		if !seen[batchSeen(b.Part)] {
+			ids = append(ids, b.ID)
 		}
 	}
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	q, args, err := sqlx.In(`SELECT id, part, supplier, status, payload FROM search_results WHERE id IN (?) ORDER BY id`, ids)
+	q, args, err := sqlx.In(`SELECT id, part, payload FROM search_results WHERE id IN (?) ORDER BY id`, ids)
 	if err != nil {
 		return nil, fmt.Errorf("shopping: load answers: %w", err)
 	}
 	var rows []struct {
-		ID       int64  `db:"id"`
-		Part     string `db:"part"`
-		Supplier string `db:"supplier"`
-		Status   string `db:"status"`
-		Payload  []byte `db:"payload"`
+		ID      int64  `db:"id"`
+		Part    string `db:"part"`
+		Payload []byte `db:"payload"`
 	}
 	if err := s.db.SelectContext(ctx, &rows, s.db.Rebind(q), args...); err != nil {
 		return nil, fmt.Errorf("shopping: load answers: %w", err)
 	}
-	out := make([]Part, 0, len(rows))
+	var out []Part
 	for _, r := range rows {
-		offers, err := decodeOffers(r.Payload)
+		parts, err := decodeParts(r.Payload, r.ID)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, Part{Seq: r.ID, Name: r.Part, Supplier: r.Supplier, Status: r.Status, Offers: offers})
+		// The batch itself is a part with no offers, so the next poll knows
+		// it was read.
+		out = append(out, Part{Seq: r.ID, Name: batchSeen(r.Part), Status: PartDone})
+		out = append(out, parts...)
 	}
 	return out, nil
 }
+
+// batchSeen is the name under which a read batch is remembered.
+func batchSeen(batch string) string { return "batch:" + batch }

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"os"
+	"slices"
 	"testing"
 	"time"
 
@@ -42,26 +43,40 @@ func exerciseSessions(t *testing.T, s shopping.SessionStore, agencyID int64) {
 		t.Fatalf("get = %+v, %v", got, err)
 	}
 	offer := flight("gds", "CA937", "PEK", "LHR", "2026-12-20", 14, 0, 660, 5000)
-	for _, p := range []shopping.Part{
-		{Name: "main/gds", Supplier: "gds", Status: shopping.PartDone, Offers: []supplier.Offer{offer}},
-		{Name: "main/lcc", Supplier: "lcc", Status: shopping.PartFailed},
-		{Name: "main/gds", Supplier: "gds", Status: shopping.PartTimeout}, // a repeat: ignored
-	} {
-		if err := s.AddPart(ctx, id, p); err != nil {
-			t.Fatal(err)
+	if err := s.AddParts(ctx, id, "b1", []shopping.Part{{Name: "main/gds", Supplier: "gds", Status: shopping.PartDone, Offers: []supplier.Offer{offer}}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.AddParts(ctx, id, "b1", []shopping.Part{{Name: "main/gds", Supplier: "gds", Status: shopping.PartTimeout}}); err != nil {
+		t.Fatal(err) // a repeated batch: ignored
+	}
+	if err := s.AddParts(ctx, id, "b2", []shopping.Part{{Name: "main/lcc", Supplier: "lcc", Status: shopping.PartFailed}, {Name: "main/ndc", Supplier: "ndc", Status: shopping.PartTimeout}}); err != nil {
+		t.Fatal(err)
+	}
+	all, err := s.Parts(ctx, id, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	var first shopping.Part
+	seen := map[string]bool{}
+	for _, p := range all {
+		names = append(names, p.Name+"="+p.Status)
+		if p.Name == "main/gds" {
+			first = p
 		}
 	}
-	parts, err := s.Parts(ctx, id, 0, nil)
-	if err != nil || len(parts) != 2 || parts[0].Name != "main/gds" || parts[0].Status != shopping.PartDone || parts[1].Status != shopping.PartFailed {
-		t.Fatalf("parts = %+v, %v", parts, err)
+	want := []string{"batch:b1=done", "main/gds=done", "batch:b2=done", "main/lcc=failed", "main/ndc=timeout"}
+	if !slices.Equal(names, want) {
+		t.Fatalf("parts = %v, want %v", names, want)
 	}
-	o := parts[0].Offers[0]
+	o := first.Offers[0]
 	if o.Segments[0].FlightNumber != "CA937" || !o.Segments[0].DepartAt.Equal(offer.Segments[0].DepartAt) || o.Total() != offer.Total() {
 		t.Fatalf("offer round trip = %+v", o)
 	}
-	newer, err := s.Parts(ctx, id, parts[0].Seq, map[string]bool{parts[0].Name: true})
-	if err != nil || len(newer) != 1 || newer[0].Name != "main/lcc" {
-		t.Fatalf("parts after the first = %+v, %v", newer, err)
+	seen["batch:b1"], seen["main/gds"] = true, true
+	newer, err := s.Parts(ctx, id, first.Seq, seen)
+	if err != nil || len(newer) != 3 || newer[1].Name != "main/lcc" {
+		t.Fatalf("parts after the first batch = %+v, %v", newer, err)
 	}
 	if _, err := s.Get(ctx, id+"x"); err != shopping.ErrNoSession {
 		t.Fatalf("unknown id: %v", err)

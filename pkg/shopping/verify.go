@@ -133,10 +133,11 @@ func (e *Engine) Verify(ctx context.Context, who auth.Principal, solutionID, lan
 
 	vctx, cancel := context.WithTimeout(ctx, verifyTimeout)
 	defer cancel()
-	results := make([]supplier.PriceResult, len(v.offers))
-	errs := make([]error, len(v.offers))
+	offers := v.offers()
+	results := make([]supplier.PriceResult, len(offers))
+	errs := make([]error, len(offers))
 	var wg sync.WaitGroup
-	for i, o := range v.offers {
+	for i, o := range v.offers() {
 		src, ok := e.sources[o.Supplier]
 		if !ok {
 			results[i] = supplier.PriceResult{Status: supplier.PriceInvalid}
@@ -164,7 +165,7 @@ func (e *Engine) Verify(ctx context.Context, who auth.Principal, solutionID, lan
 			status = results[i].Status
 		}
 	}
-	out := Verification{Status: status, PreviousTotal: v.sol.Total}
+	out := Verification{Status: status, PreviousTotal: v.solution().Total}
 	if status == supplier.PriceInvalid {
 		return out, nil
 	}
@@ -173,7 +174,7 @@ func (e *Engine) Verify(ctx context.Context, who auth.Principal, solutionID, lan
 	for i, r := range results {
 		o := r.Offer
 		if len(o.Segments) == 0 {
-			o = v.offers[i]
+			o = offers[i]
 		}
 		parts = append(parts, Part{Name: fmt.Sprintf("verify/%d", i), Supplier: o.Supplier, Status: PartDone, Offers: []supplier.Offer{o}})
 	}
@@ -184,7 +185,7 @@ func (e *Engine) Verify(ctx context.Context, who auth.Principal, solutionID, lan
 	}
 	now := e.now()
 	qt := Quote{ID: newID(), AgencyID: st.sess.AgencyID, UserID: who.UserID, SearchID: searchID, SolutionID: solutionID, Status: status,
-		Offers: nv.offers, Passengers: req.Passengers, Currency: policy.Currency, BookingType: req.BookingType,
+		Offers: nv.offers(), Passengers: req.Passengers, Currency: policy.Currency, BookingType: req.BookingType,
 		CreatedAt: now, ExpiresAt: now.Add(QuoteValidity)}
 	sol := e.localize(st, nv, lang)
 	sol.ID = solutionID
@@ -221,10 +222,6 @@ func rebuildOne(req *Request, parts []Part, p *Policy, was *view, now time.Time)
 		opt.segs = append(opt.segs, o.Segments...)
 		opt.total += pr.total
 	}
-	m := &merged{option: opt, sources: was.sol.Sources}
-	nv := m.view(req, p, now)
-	if !p.ShowSuppliers {
-		nv.sol.Sources = nil
-	}
-	return nv
+	m := &merged{option: opt, sources: was.m.sources}
+	return m.view(req, p, now)
 }
