@@ -213,7 +213,7 @@ func combineJourneys(pools [][]*option, limit int) []*option {
 			for _, o := range pools[j] {
 				// The next journey leaves after the previous one lands, with
 				// time to get through the airport.
-				if o.departs().Before(prev.arrives().Add(2 * time.Hour)) || !compatible(append(ticketsOf(partial), o.tickets...)...) {
+				if o.departs().Before(prev.arrives().Add(2*time.Hour)) || !compatible(append(ticketsOf(partial), o.tickets...)...) {
 					continue
 				}
 				next = append(next, append(slices.Clip(partial), o))
