@@ -31,6 +31,22 @@ func registerAirports(rt *Router, s Services) {
 			limit = airportsDefaultLimit
 		}
 		limit = min(limit, airportsMaxLimit)
-		return geo.Search(r.URL.Query().Get("q"), i18n.Lang(r.Context()), limit), nil
+		a, err := s.Agencies.Get(r.Context(), Principal(r).AgencyID)
+		if err != nil {
+			return nil, err
+		}
+		if !a.HideMainland {
+			return geo.Search(r.URL.Query().Get("q"), i18n.Lang(r.Context()), limit), nil
+		}
+		// An agency hiding mainland China content does not see its airports
+		// to pick either: ask for more and keep the rest.
+		places := geo.Search(r.URL.Query().Get("q"), i18n.Lang(r.Context()), airportsMaxLimit)
+		out := make([]geo.Place, 0, limit)
+		for _, p := range places {
+			if p.Country != "CN" && len(out) < limit {
+				out = append(out, p)
+			}
+		}
+		return out, nil
 	})
 }

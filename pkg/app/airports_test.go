@@ -118,5 +118,25 @@ func TestAirportsAPI(t *testing.T) {
 		if resp.StatusCode != 401 || env.Code == 0 {
 			t.Errorf("anonymous: %d %+v", resp.StatusCode, env)
 		}
+
+		// An agency hiding mainland China content sees none of its airports.
+		if _, err := a.DB.Exec(a.DB.Rebind(`UPDATE agencies SET hide_mainland = ? WHERE id = ?`), true, me.Company.ID); err != nil {
+			t.Fatal(err)
+		}
+		for _, q := range []string{"", "bei", "上海"} {
+			resp, env := call(t, srv, "GET", "/base/v2/airports?q="+url.QueryEscape(q)+"&limit=20", "en", "", bearer(me.Token)...)
+			var ps []airportPlace
+			if err := json.Unmarshal(env.Data, &ps); resp.StatusCode != 200 || err != nil {
+				t.Fatalf("hidden mainland q=%q: %d %v", q, resp.StatusCode, err)
+			}
+			for _, p := range ps {
+				if p.Country == "CN" {
+					t.Errorf("hidden mainland q=%q answered %s (%s)", q, p.Code, p.Name)
+				}
+			}
+			if q == "" && len(ps) != 20 {
+				t.Errorf("hidden mainland busiest places: %d, want 20", len(ps))
+			}
+		}
 	})
 }
