@@ -285,6 +285,10 @@ func (e *Engine) run(st *state, calls []call, limit time.Duration) {
 				return
 			}
 			offers, err := e.sources[c.source].Supplier.Search(ctx, c.req)
+			if strings.HasPrefix(c.part, "leg/") {
+				// Interlining combines nonstop legs only; the rest is not kept.
+				offers = slices.DeleteFunc(offers, func(o supplier.Offer) bool { return len(o.Segments) != 1 })
+			}
 			part.Offers = offers
 			switch {
 			case err == nil:
