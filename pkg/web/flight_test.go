@@ -36,8 +36,7 @@ func flightFixture(t *testing.T) http.Handler {
 	db := storetest.Open(t, store.SQLite)
 	s.site = siteinfo.New(config.SiteConfig{Name: "Voyage", ShortName: "Voyage", DefaultCurrency: "CNY", DefaultLanguage: "en", Currencies: config.Currencies}, db)
 	mux := http.NewServeMux()
-	rt := RouteByName("flight-booking")
-	mux.HandleFunc("GET "+rt.Path, s.section(rt))
+	s.handlePage(mux, "flight-booking", s.flightBooking)
 	cat := i18n.MustLoad()
 	h := s.Guard(mux)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

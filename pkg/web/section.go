@@ -22,16 +22,7 @@ var sectionStates = map[string]templates.Section{
 	"train-orders":  {EmptyKey: "portal.train.orders.empty"},
 }
 
-// sectionPages are the routes of the table whose feature has arrived and
-// that Register serves with their own page instead of the empty section.
-var sectionPages = map[string]func(*Server) http.HandlerFunc{
-	"flight-booking": func(s *Server) http.HandlerFunc { return s.flightBooking },
-}
-
 func (s *Server) section(rt Route) http.HandlerFunc {
-	if page, ok := sectionPages[rt.Name]; ok {
-		return page(s)
-	}
 	return func(w http.ResponseWriter, r *http.Request) {
 		p := s.page(w, r, rt.Name)
 		render(w, r, http.StatusOK, templates.SectionPage(p, sectionStates[rt.Name]))

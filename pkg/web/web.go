@@ -101,6 +101,7 @@ func (s *Server) Register(mux *http.ServeMux) {
 	s.registerAdminPages(mux)
 	s.registerManagerPages(mux)
 	s.registerBillPages(mux)
+	s.handlePage(mux, "flight-booking", s.flightBooking)
 	for _, rt := range Routes {
 		if sectionRoute(rt) && !s.built[rt.Name] {
 			mux.HandleFunc("GET "+rt.Path, s.section(rt))
