@@ -110,3 +110,15 @@ func Percent(a Amount, percent decimal.Decimal) Amount {
 	v := decimal.NewFromInt(a.Minor).Mul(percent).Div(decimal.NewFromInt(100)).Round(0)
 	return Amount{Minor: v.IntPart(), Currency: a.Currency}
 }
+
+// ConvertUp changes an amount into another currency through a common base:
+// fromRate and toRate are what one unit of each is worth in the base (the
+// site's rates). Rounded up to the target's minor unit, so a price shown in
+// the settlement currency is never below what the supplier charges.
+func ConvertUp(a Amount, fromRate, toRate decimal.Decimal, to string) Amount {
+	if a.Currency == to {
+		return a
+	}
+	v := a.Decimal().Mul(fromRate).DivRound(toRate, 12).Shift(Exponent(to)).RoundCeil(0)
+	return Amount{Minor: v.IntPart(), Currency: to}
+}

@@ -114,3 +114,21 @@ func TestConvertAndPercent(t *testing.T) {
 		}
 	}
 }
+
+func TestConvertUp(t *testing.T) {
+	cny, usd := decimal.NewFromInt(1), decimal.RequireFromString("7.2")
+	cases := []struct {
+		a    Amount
+		from decimal.Decimal
+		want int64
+	}{
+		{Amount{720000, "CNY"}, cny, 100000}, // exact
+		{Amount{100, "CNY"}, cny, 14},        // 0.1389 → 0.14, never below cost
+		{Amount{5000, "USD"}, usd, 5000},     // same currency untouched
+	}
+	for _, c := range cases {
+		if got := ConvertUp(c.a, c.from, usd, "USD"); got.Minor != c.want || got.Currency != "USD" {
+			t.Errorf("ConvertUp(%v) = %v, want %d USD", c.a, got, c.want)
+		}
+	}
+}

@@ -72,8 +72,7 @@ func (p *Policy) convert(minor int64, from string) (int64, bool) {
 	if !ok1 || !ok2 {
 		return 0, false
 	}
-	v := decimal.New(minor, -money.Exponent(from)).Mul(rf).DivRound(rt, 12)
-	return v.Shift(money.Exponent(p.Currency)).RoundCeil(0).IntPart(), true
+	return money.ConvertUp(money.Amount{Minor: minor, Currency: from}, rf, rt, p.Currency).Minor, true
 }
 
 // admits says whether an offer survives the agency's content settings.
@@ -119,7 +118,7 @@ func (p *Policy) markup(class string, price int64) int64 {
 	}
 	var adj int64
 	if m.Unit == "percent" {
-		adj = decimal.NewFromInt(price).Mul(v).Div(decimal.NewFromInt(100)).Round(0).IntPart()
+		adj = money.Percent(money.Amount{Minor: price, Currency: p.Currency}, v).Minor
 	} else {
 		a, err := money.Parse(m.Value, p.Currency)
 		if err != nil {
