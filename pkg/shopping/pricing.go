@@ -27,6 +27,41 @@ type Policy struct {
 	ShowSuppliers   bool
 	PopularOnly     bool
 	MaxResponse     int // seconds
+
+	// rules are Markups parsed once (prepare): markup runs for every
+	// solution of every rebuild.
+	rules map[string]markupRule
+}
+
+// markupRule is a parsed Markup.
+type markupRule struct {
+	percent bool
+	value   decimal.Decimal // percent
+	amount  int64           // minor units
+	limit   int64           // 0 = no cap
+}
+
+// prepare parses the markups.
+func (p *Policy) prepare() {
+	p.rules = make(map[string]markupRule, len(p.Markups))
+	for class, m := range p.Markups {
+		v, err := decimal.NewFromString(m.Value)
+		if err != nil || v.IsZero() {
+			continue
+		}
+		r := markupRule{percent: m.Unit == "percent", value: v}
+		if !r.percent {
+			a, err := money.Parse(m.Value, p.Currency)
+			if err != nil {
+				continue
+			}
+			r.amount = a.Minor
+		}
+		if lim, err := money.Parse(m.Limit, p.Currency); err == nil && lim.Minor > 0 {
+			r.limit = lim.Minor
+		}
+		p.rules[class] = r
+	}
 }
 
 // PolicyFor derives the policy from an agency's configuration and the rates in
@@ -57,6 +92,7 @@ func PolicyFor(c agency.Config, rates map[string]string) Policy {
 			p.Rates[cur] = d
 		}
 	}
+	p.prepare()
 	return p
 }
 
@@ -108,26 +144,16 @@ func (p *Policy) admits(o *supplier.Offer) bool {
 // class: a percentage or an amount, its size capped by the limit (0 means no
 // cap); never taking the price below zero.
 func (p *Policy) markup(class string, price int64) int64 {
-	m, ok := p.Markups[class]
+	r, ok := p.rules[class]
 	if !ok {
 		return 0
 	}
-	v, err := decimal.NewFromString(m.Value)
-	if err != nil || v.IsZero() {
-		return 0
+	adj := r.amount
+	if r.percent {
+		adj = money.Percent(money.Amount{Minor: price, Currency: p.Currency}, r.value).Minor
 	}
-	var adj int64
-	if m.Unit == "percent" {
-		adj = money.Percent(money.Amount{Minor: price, Currency: p.Currency}, v).Minor
-	} else {
-		a, err := money.Parse(m.Value, p.Currency)
-		if err != nil {
-			return 0
-		}
-		adj = a.Minor
-	}
-	if lim, err := money.Parse(m.Limit, p.Currency); err == nil && lim.Minor > 0 {
-		adj = max(-lim.Minor, min(adj, lim.Minor))
+	if r.limit > 0 {
+		adj = max(-r.limit, min(adj, r.limit))
 	}
 	if price+adj < 0 {
 		adj = -price

@@ -25,6 +25,7 @@ func TestMarkup(t *testing.T) {
 	}
 	for _, c := range cases {
 		p := Policy{Currency: "CNY", Markups: map[string]agency.Markup{"international": c.m}}
+		p.prepare()
 		if got := p.markup("international", c.price); got != c.want {
 			t.Errorf("%s: markup = %d, want %d", c.name, got, c.want)
 		}
