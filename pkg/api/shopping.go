@@ -16,57 +16,21 @@ type PNRRequest struct {
 	PNR string `json:"pnr" jsonschema:"description=the pasted GDS booking display (Amadeus, Sabre or Travelsky)"`
 }
 
-// PNRAnalysis is the parsed itinerary and passengers of a PNR.
-type PNRAnalysis struct {
-	Style         string          `json:"style"`
-	RecordLocator string          `json:"recordLocator"`
-	Segments      []PNRSegment    `json:"segments"`
-	Journeys      []PNRJourney    `json:"journeys"`
-	Passengers    []pnr.Passenger `json:"passengers"`
-	Skipped       []string        `json:"skipped"`
-}
-
-// PNRSegment is a flight of a parsed PNR.
-type PNRSegment struct {
-	Carrier         string `json:"carrier"`
-	FlightNumber    string `json:"flightNumber"`
-	BookingClass    string `json:"bookingClass"`
-	Date            string `json:"date"`
-	Origin          string `json:"origin"`
-	Destination     string `json:"destination"`
-	DepartTime      string `json:"departTime"`
-	ArriveTime      string `json:"arriveTime"`
-	ArriveDayOffset int    `json:"arriveDayOffset"`
-	Status          string `json:"status"`
-	Seats           int    `json:"seats"`
-}
-
-// PNRJourney groups a PNR's segments.
-type PNRJourney struct {
-	Origin      string `json:"origin"`
-	Destination string `json:"destination"`
-	Date        string `json:"date"`
-	Segments    []int  `json:"segments"`
-}
-
-func analysis(r pnr.Result) PNRAnalysis {
-	out := PNRAnalysis{Style: r.Style, RecordLocator: r.RecordLocator, Segments: []PNRSegment{}, Journeys: []PNRJourney{},
-		Passengers: r.Passengers, Skipped: r.Skipped}
-	for _, s := range r.Segments {
-		out.Segments = append(out.Segments, PNRSegment{Carrier: s.Carrier, FlightNumber: s.FlightNumber, BookingClass: s.BookingClass,
-			Date: s.Date, Origin: s.Origin, Destination: s.Destination, DepartTime: s.DepartTime, ArriveTime: s.ArriveTime,
-			ArriveDayOffset: s.ArriveDayOffset, Status: s.Status, Seats: s.Seats})
+// analysis is a parsed PNR as the API answers it: lists empty, not null.
+func analysis(r pnr.Result) pnr.Result {
+	if r.Segments == nil {
+		r.Segments = []pnr.Segment{}
 	}
-	for _, j := range r.Journeys {
-		out.Journeys = append(out.Journeys, PNRJourney{Origin: j.Origin, Destination: j.Destination, Date: j.Date, Segments: j.Segments})
+	if r.Journeys == nil {
+		r.Journeys = []pnr.Journey{}
 	}
-	if out.Passengers == nil {
-		out.Passengers = []pnr.Passenger{}
+	if r.Passengers == nil {
+		r.Passengers = []pnr.Passenger{}
 	}
-	if out.Skipped == nil {
-		out.Skipped = []string{}
+	if r.Skipped == nil {
+		r.Skipped = []string{}
 	}
-	return out
+	return r
 }
 
 // flightSearch is spec §6 flightServiceEnable: the company's flight service
@@ -125,7 +89,7 @@ func registerShopping(rt *Router, s Services) {
 	rt.Handle("POST /shopping/v2/flight/analysis-pnr", Operation{
 		ID: "analysisPnr", Tag: "shopping", Allow: flightSearch,
 		Summary: "Parse a pasted GDS booking display into journeys, segments and passengers (refused when the agency hides PNR booking)",
-		Request: PNRRequest{}, Response: PNRAnalysis{},
+		Request: PNRRequest{}, Response: pnr.Result{},
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
 		if err := pnrAllowed(r); err != nil {
 			return nil, err

@@ -20,17 +20,17 @@ import (
 
 // Segment is one flight of the booking.
 type Segment struct {
-	Carrier         string // "CA"
-	FlightNumber    string // "CA937", carrier and number without leading zeros
-	BookingClass    string // "Y"
-	Date            string // local departure date YYYY-MM-DD
-	Origin          string // "PEK"
-	Destination     string // "LHR"
-	DepartTime      string // "14:00" ("" when the line has none)
-	ArriveTime      string // "18:10"
-	ArriveDayOffset int    // +1 when arriving the next day
-	Status          string // "HK", "SS", "TK", ... as in the text
-	Seats           int    // number after the status (HK2 → 2)
+	Carrier         string `json:"carrier"`         // "CA"
+	FlightNumber    string `json:"flightNumber"`    // "CA937", carrier and number without leading zeros
+	BookingClass    string `json:"bookingClass"`    // "Y"
+	Date            string `json:"date"`            // local departure date YYYY-MM-DD
+	Origin          string `json:"origin"`          // "PEK"
+	Destination     string `json:"destination"`     // "LHR"
+	DepartTime      string `json:"departTime"`      // "14:00" ("" when the line has none)
+	ArriveTime      string `json:"arriveTime"`      // "18:10"
+	ArriveDayOffset int    `json:"arriveDayOffset"` // +1 when arriving the next day
+	Status          string `json:"status"`          // "HK", "SS", "TK", ... as in the text
+	Seats           int    `json:"seats"`           // number after the status (HK2 → 2)
 }
 
 // Passenger is one traveller of the booking, with what the display tells.
@@ -49,18 +49,20 @@ type Passenger struct {
 
 // Journey is an origin-to-destination trip: a flight and its connections.
 type Journey struct {
-	Origin, Destination, Date string
-	Segments                  []int // indexes into Result.Segments
+	Origin      string `json:"origin"`
+	Destination string `json:"destination"`
+	Date        string `json:"date"`
+	Segments    []int  `json:"segments"` // indexes into Result.Segments
 }
 
 // Result is what a display holds.
 type Result struct {
-	Style         string // "amadeus", "sabre", "travelsky" or "unknown"
-	RecordLocator string // the 6-character PNR code when present
-	Segments      []Segment
-	Journeys      []Journey
-	Passengers    []Passenger
-	Skipped       []string // non-empty lines not understood, as pasted
+	Style         string      `json:"style"`         // "amadeus", "sabre", "travelsky" or "unknown"
+	RecordLocator string      `json:"recordLocator"` // the 6-character PNR code when present
+	Segments      []Segment   `json:"segments"`
+	Journeys      []Journey   `json:"journeys"`
+	Passengers    []Passenger `json:"passengers"`
+	Skipped       []string    `json:"skipped"` // non-empty lines not understood, as pasted
 }
 
 // Catalog keys of the errors Parse returns.
