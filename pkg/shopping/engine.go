@@ -418,14 +418,11 @@ func errStale() *fault.Error {
 func (e *Engine) refresh(ctx context.Context, st *state) error {
 	parts := st.local
 	st.local = nil
-	seen := make(map[string]bool, len(st.statusBy)+len(parts))
-	for n := range st.statusBy {
-		seen[n] = true
-	}
-	for _, p := range parts {
-		seen[p.Name] = true
-	}
 	if !st.runsHere {
+		seen := make(map[string]bool, len(st.statusBy))
+		for n := range st.statusBy {
+			seen[n] = true
+		}
 		stored, err := e.sessions.Parts(ctx, st.sess.ID, st.lastSeq, seen)
 		if err != nil {
 			return err
