@@ -153,15 +153,7 @@ func (s Services) exportStatement(w http.ResponseWriter, r *http.Request, a agen
 	doc := docs.Statement{AgencyName: a.Name, AgencyCode: a.Code, Info: info, Entries: st.Entries, InvoiceType: a.InvoiceTypeOnExcel,
 		T: func(key string, args ...any) string { return i18n.T(r.Context(), key, args...) }}
 	var buf bytes.Buffer
-	switch format {
-	case docs.CSV:
-		err = docs.WriteCSV(&buf, doc)
-	case docs.XLSX:
-		err = docs.WriteXLSX(&buf, doc)
-	case docs.PDF:
-		err = docs.WritePDF(&buf, doc)
-	}
-	if err != nil {
+	if err := docs.Write(&buf, format, doc); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", docs.ContentType(format))

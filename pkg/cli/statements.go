@@ -174,14 +174,7 @@ func writeStatement(path, format, lang string, a *app.App, ag agency.Agency, inf
 	}
 	doc := docs.Statement{AgencyName: ag.Name, AgencyCode: ag.Code, Info: info, Entries: st.Entries, InvoiceType: ag.InvoiceTypeOnExcel,
 		T: func(key string, args ...any) string { return a.Catalog.T(lang, key, args...) }}
-	switch format {
-	case docs.CSV:
-		err = docs.WriteCSV(f, doc)
-	case docs.XLSX:
-		err = docs.WriteXLSX(f, doc)
-	default:
-		err = docs.WritePDF(f, doc)
-	}
+	err = docs.Write(f, format, doc)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}

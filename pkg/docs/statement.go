@@ -27,6 +27,19 @@ const (
 	PDF  = "pdf"
 )
 
+// Write writes a statement in format (CSV, XLSX or PDF).
+func Write(w io.Writer, format string, s Statement) error {
+	switch format {
+	case CSV:
+		return WriteCSV(w, s)
+	case XLSX:
+		return WriteXLSX(w, s)
+	case PDF:
+		return WritePDF(w, s)
+	}
+	return fmt.Errorf("docs: unknown format %q", format)
+}
+
 // ContentType is the MIME type of format.
 func ContentType(format string) string {
 	switch format {

@@ -365,16 +365,7 @@ func (s *Server) exportStatement(w http.ResponseWriter, r *http.Request, a agenc
 	doc := docs.Statement{AgencyName: a.Name, AgencyCode: a.Code, Info: info, Entries: st.Entries, InvoiceType: a.InvoiceTypeOnExcel,
 		T: func(key string, args ...any) string { return i18n.T(ctx, key, args...) }}
 	var buf bytes.Buffer
-	var err error
-	switch format {
-	case docs.CSV:
-		err = docs.WriteCSV(&buf, doc)
-	case docs.XLSX:
-		err = docs.WriteXLSX(&buf, doc)
-	case docs.PDF:
-		err = docs.WritePDF(&buf, doc)
-	}
-	if err != nil {
+	if err := docs.Write(&buf, format, doc); err != nil {
 		slog.ErrorContext(ctx, "bills: export", "id", id, "format", format, "err", err)
 		s.ServerError(w, r)
 		return
