@@ -143,7 +143,7 @@ func (s Services) subAgency(r *http.Request, id int64) (agency.Agency, error) {
 
 func (s Services) exportStatement(w http.ResponseWriter, r *http.Request, a agency.Agency, id int64) error {
 	format := r.URL.Query().Get("format")
-	if !slices.Contains([]string{docs.CSV, docs.XLSX, docs.PDF}, format) {
+	if !slices.Contains(docs.Formats, format) {
 		return fault.Validation(map[string]string{"format": "statement.error.format"})
 	}
 	info, st, err := s.Ledger.StatementOf(r.Context(), a.ID, id)

@@ -72,7 +72,7 @@ func (r *Root) statementsRunCmd(verb string, export bool) *cobra.Command {
 				return usageErr(fmt.Errorf("--to must be YYYY-MM-DD, not before --from, got %q", o.to))
 			}
 			if export {
-				if !slices.Contains([]string{docs.CSV, docs.XLSX, docs.PDF}, o.format) {
+				if !slices.Contains(docs.Formats, o.format) {
 					return usageErr(fmt.Errorf("--format must be csv, xlsx or pdf, got %q", o.format))
 				}
 				if err := os.MkdirAll(o.out, 0o750); err != nil {

@@ -27,6 +27,9 @@ const (
 	PDF  = "pdf"
 )
 
+// Formats lists the statement formats.
+var Formats = []string{CSV, XLSX, PDF}
+
 // Write writes a statement in format (CSV, XLSX or PDF).
 func Write(w io.Writer, format string, s Statement) error {
 	switch format {

@@ -353,7 +353,7 @@ func (s *Server) billStatementExport(w http.ResponseWriter, r *http.Request) {
 // is a 404.
 func (s *Server) exportStatement(w http.ResponseWriter, r *http.Request, a agency.Agency, id int64) {
 	format := r.URL.Query().Get("format")
-	if !slices.Contains([]string{docs.CSV, docs.XLSX, docs.PDF}, format) {
+	if !slices.Contains(docs.Formats, format) {
 		s.NotFound(w, r)
 		return
 	}
