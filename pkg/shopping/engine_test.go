@@ -196,6 +196,19 @@ func poll(t *testing.T, w *world, id string, q shopping.Query, cond func(shoppin
 	}
 }
 
+// pollError polls until the search answers an error (or ten seconds pass,
+// answering nil) and returns it.
+func pollError(w *world, id string) error {
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if _, err := w.eng.Solutions(context.Background(), w.who(), shopping.Query{SearchID: id}, "en"); err != nil {
+			return err
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	return nil
+}
+
 func status(p shopping.Page, name string) string {
 	for _, s := range p.Suppliers {
 		if s.Name == name {
@@ -269,14 +282,7 @@ func TestEngineTimeoutAndNothingFound(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		deadline := time.Now().Add(10 * time.Second)
-		for {
-			_, err = w.eng.Solutions(context.Background(), w.who(), shopping.Query{SearchID: st.SearchID}, "en")
-			if err != nil || time.Now().After(deadline) {
-				break
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
+		err = pollError(w, st.SearchID)
 		fe, ok := fault.As(err)
 		if !ok || fe.Code != fault.CodeNoFlight {
 			t.Fatalf("after the timeout with no offers: %v, want code %d", err, fault.CodeNoFlight)
@@ -499,14 +505,7 @@ func TestEngineAppliesAgencySettings(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		deadline := time.Now().Add(10 * time.Second)
-		for {
-			_, err = w.eng.Solutions(context.Background(), w.who(), shopping.Query{SearchID: st.SearchID}, "en")
-			if err != nil || time.Now().After(deadline) {
-				break
-			}
-			time.Sleep(5 * time.Millisecond)
-		}
+		err = pollError(w, st.SearchID)
 		if !isCode(err, fault.CodeNoFlight) {
 			t.Fatalf("mainland route for an agency hiding mainland content: %v", err)
 		}
