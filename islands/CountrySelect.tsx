@@ -4,6 +4,7 @@
 // would have sent.
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useT } from './useT';
+import { comboboxKeyDown } from './comboboxKeys';
 import { countryName, filterCountries, loadCountries, sortCountries, type Country } from './countries';
 import './CountrySelect.css';
 
@@ -60,31 +61,7 @@ export function CountrySelect({ name, id, value = '', required, invalid, describ
   }
 
   function onKeyDown(ev: KeyboardEvent<HTMLInputElement>) {
-    switch (ev.key) {
-      case 'ArrowDown':
-        ev.preventDefault();
-        setOpen(true);
-        setActive((i) => Math.min(i + 1, shown.length - 1));
-        break;
-      case 'ArrowUp':
-        ev.preventDefault();
-        setOpen(true);
-        setActive((i) => Math.max(i - 1, 0));
-        break;
-      case 'Enter':
-        if (open && active >= 0 && shown[active]) {
-          ev.preventDefault();
-          choose(shown[active]);
-        }
-        break;
-      case 'Escape':
-        if (open) {
-          ev.preventDefault();
-          setOpen(false);
-          setActive(-1);
-        }
-        break;
-    }
+    comboboxKeyDown(ev, { open, active, options: shown, setOpen, setActive, choose });
   }
 
   // On leaving the field the text must name a country, or the choice is

@@ -4,6 +4,7 @@
 // free text never reaches a search.
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { useT } from '../useT';
+import { comboboxKeyDown } from '../comboboxKeys';
 import { call } from './api';
 import type { Place } from './types';
 
@@ -132,43 +133,12 @@ export function AirportPicker({ id, label, value, onChange, error, placeholder, 
   }
 
   function onKeyDown(ev: KeyboardEvent<HTMLInputElement>) {
-    switch (ev.key) {
-      case 'ArrowDown':
-        ev.preventDefault();
-        setOpen(true);
-        setActive((i) => Math.min(i + 1, options.length - 1));
-        break;
-      case 'ArrowUp':
-        ev.preventDefault();
-        setOpen(true);
-        setActive((i) => Math.max(i - 1, 0));
-        break;
-      case 'Home':
-        if (open && options.length) {
-          ev.preventDefault();
-          setActive(0);
-        }
-        break;
-      case 'End':
-        if (open && options.length) {
-          ev.preventDefault();
-          setActive(options.length - 1);
-        }
-        break;
-      case 'Enter':
-        if (open && active >= 0 && options[active]) {
-          ev.preventDefault();
-          choose(options[active]);
-        }
-        break;
-      case 'Escape':
-        if (open) {
-          ev.preventDefault();
-          setOpen(false);
-          setActive(-1);
-        }
-        break;
+    if ((ev.key === 'Home' || ev.key === 'End') && open && options.length) {
+      ev.preventDefault();
+      setActive(ev.key === 'Home' ? 0 : options.length - 1);
+      return;
     }
+    comboboxKeyDown(ev, { open, active, options, setOpen, setActive, choose });
   }
 
   // Leaving the field: the text must name the chosen place, or a code of the
