@@ -27,6 +27,9 @@ type Config struct {
 	Mail         mail.Sender
 	MailFrom     string
 	MailInterval time.Duration
+	// Register adds the workers of other packages (orders, webhooks) and
+	// returns their periodic jobs, if any.
+	Register []func(*river.Workers) []*river.PeriodicJob
 }
 
 // Queue is the running River client.
@@ -62,6 +65,9 @@ func New(db *store.DB, cfg Config) (*Queue, error) {
 			&river.PeriodicJobOpts{RunOnStart: true}))
 	}
 
+	for _, reg := range cfg.Register {
+		periodic = append(periodic, reg(workers)...)
+	}
 	client, err := river.NewClient(db.RiverDriver(), &river.Config{
 		Logger:       slog.Default(),
 		Queues:       map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: cfg.Workers}},

@@ -1,0 +1,314 @@
+package order
+
+import "slices"
+
+// Order types (spec §3): the original booking and the post-sale requests made
+// against it. Each request is an order row of its own pointing at the order it
+// changes, refunds or voids.
+const (
+	TypeOrigin = "origin"
+	TypeChange = "change"
+	TypeRefund = "refund"
+	TypeVoid   = "void"
+)
+
+// Types lists the order types; "all" is a filter value only.
+var Types = []string{TypeOrigin, TypeChange, TypeRefund, TypeVoid}
+
+// Status is a flight order status of spec §4.
+type Status string
+
+// The statuses of spec §4.
+const (
+	Reserved            Status = "reserved"
+	Reviewing           Status = "reviewing"
+	ToBePaid            Status = "to_be_paid"
+	Proceeding          Status = "proceeding"
+	Issued              Status = "issued"
+	Failed              Status = "failed"
+	FailedReimbursing   Status = "failed_reimbursing"
+	FailedReimbursed    Status = "failed_reimbursed"
+	ChgReviewing        Status = "chg_reviewing"
+	ChgRejected         Status = "chg_rejected"
+	ChgToBePaid         Status = "chg_to_be_paid"
+	ChgProceeding       Status = "chg_proceeding"
+	Changed             Status = "changed"
+	Reimbursing         Status = "reimbursing"
+	RfdReviewing        Status = "rfd_reviewing"
+	RfdRejected         Status = "rfd_rejected"
+	RfdToBeConfirm      Status = "rfd_to_be_confirm"
+	RfdProceeding       Status = "rfd_proceeding"
+	Refunded            Status = "refunded"
+	RefundedReimbursing Status = "refunded_reimbursing"
+	RefundedReimbursed  Status = "refunded_reimbursed"
+	VoidProceeding      Status = "void_proceeding"
+	VoidRejected        Status = "void_rejected"
+	Voided              Status = "voided"
+	VoidedReimbursing   Status = "voided_reimbursing"
+	VoidedReimbursed    Status = "voided_reimbursed"
+	Closed              Status = "closed"
+	Canceled            Status = "canceled"
+	Holding             Status = "holding"
+	OriginCanceled      Status = "origin_canceled"
+	OriginHolding       Status = "origin_holding"
+	OriginFailed        Status = "origin_failed"
+	ChangeCanceled      Status = "change_canceled"
+	ChangeHolding       Status = "change_holding"
+	ChangeFailed        Status = "change_failed"
+	RefundCanceled      Status = "refund_canceled"
+	RefundHolding       Status = "refund_holding"
+	RefundFailed        Status = "refund_failed"
+	VoidCanceled        Status = "void_canceled"
+	VoidHolding         Status = "void_holding"
+	VoidFailed          Status = "void_failed"
+)
+
+// Statuses lists every status in the order of spec §4.
+var Statuses = []Status{
+	Reserved, Reviewing, ToBePaid, Proceeding, Issued, Failed, FailedReimbursing, FailedReimbursed,
+	ChgReviewing, ChgRejected, ChgToBePaid, ChgProceeding, Changed, Reimbursing,
+	RfdReviewing, RfdRejected, RfdToBeConfirm, RfdProceeding, Refunded, RefundedReimbursing, RefundedReimbursed,
+	VoidProceeding, VoidRejected, Voided, VoidedReimbursing, VoidedReimbursed, Closed, Canceled, Holding,
+	OriginCanceled, OriginHolding, OriginFailed, ChangeCanceled, ChangeHolding, ChangeFailed,
+	RefundCanceled, RefundHolding, RefundFailed, VoidCanceled, VoidHolding, VoidFailed,
+}
+
+// Action is something a person or the system does to an order.
+type Action string
+
+// Actions. The agency's: pay, cancel (booking), cancel_change, cancel_refund,
+// confirm (a quoted refund or change), change, refund and void (requests made
+// on an issued order; void is the spec's "proceed to void"). The provider's:
+// approve, reject, quote (post-sale reviews), issue (a held booking of an
+// agency that cannot pay itself), resolve_ok and resolve_failed (a supplier
+// step whose outcome was unknown). The system's: ticketed, ticket_failed,
+// uncertain, reimburse, reimbursed, expire, done, supplier_failed, superseded,
+// refunded_all.
+const (
+	ActPay           Action = "pay"
+	ActCancel        Action = "cancel"
+	ActCancelChange  Action = "cancel_change"
+	ActCancelRefund  Action = "cancel_refund"
+	ActCancelVoid    Action = "cancel_void"
+	ActConfirm       Action = "confirm"
+	ActChange        Action = "change"
+	ActRefund        Action = "refund"
+	ActVoid          Action = "void"
+	ActApprove       Action = "approve"
+	ActReject        Action = "reject"
+	ActQuote         Action = "quote"
+	ActIssue         Action = "issue"
+	ActResolveOK     Action = "resolve_ok"
+	ActResolveFailed Action = "resolve_failed"
+	ActTicketed      Action = "ticketed"
+	ActTicketFailed  Action = "ticket_failed"
+	ActUncertain     Action = "uncertain"
+	ActReimburse     Action = "reimburse"
+	ActReimbursed    Action = "reimbursed"
+	ActExpire        Action = "expire"
+	ActDone          Action = "done"
+	ActFailed        Action = "supplier_failed"
+	ActSuperseded    Action = "superseded"
+	ActClose         Action = "close"
+	ActPayUncertain  Action = "payment_uncertain"
+	ActPaid          Action = "paid"
+	ActUnpaid        Action = "unpaid"
+)
+
+// Who may take an action.
+const (
+	ByAgency   = "agency"
+	ByProvider = "provider"
+	BySystem   = "system"
+)
+
+type edge struct {
+	from   Status
+	action Action
+	to     Status
+	by     string
+}
+
+// transitions is the whole status machine: every status an order of each
+// type can be in, every action allowed there, who may take it and where it
+// leads. Nothing else in the package changes a status.
+var transitions = map[string][]edge{
+	TypeOrigin: {
+		{Reviewing, ActApprove, ToBePaid, ByProvider},
+		{Reviewing, ActReject, OriginCanceled, ByProvider},
+		{Reviewing, ActCancel, Canceled, ByAgency},
+		{ToBePaid, ActPay, Proceeding, ByAgency},
+		{ToBePaid, ActCancel, Canceled, ByAgency},
+		{ToBePaid, ActExpire, Closed, BySystem},
+		// A payment gateway that did not answer: the order waits, neither
+		// payable again nor ticketed, until the gateway says what happened.
+		{ToBePaid, ActPayUncertain, Holding, BySystem},
+		{Holding, ActPaid, Proceeding, BySystem},
+		{Holding, ActUnpaid, ToBePaid, BySystem},
+		{Holding, ActExpire, Closed, BySystem},
+		{Reserved, ActIssue, Proceeding, ByProvider},
+		{Reserved, ActCancel, Canceled, ByAgency},
+		{Reserved, ActExpire, Closed, BySystem},
+		{Proceeding, ActTicketed, Issued, BySystem},
+		{Proceeding, ActTicketFailed, Failed, BySystem},
+		{Proceeding, ActUncertain, OriginHolding, BySystem},
+		{OriginHolding, ActResolveOK, Issued, ByProvider},
+		{OriginHolding, ActResolveFailed, Failed, ByProvider},
+		{Failed, ActReimburse, FailedReimbursing, BySystem},
+		{FailedReimbursing, ActReimbursed, FailedReimbursed, BySystem},
+		{Issued, ActChange, Issued, ByAgency},
+		{Issued, ActRefund, Issued, ByAgency},
+		{Issued, ActVoid, Issued, ByAgency},
+		{Issued, ActSuperseded, Changed, BySystem},
+		{Issued, ActClose, Closed, BySystem},
+		// A changed order's new tickets live on its change order; the
+		// refund or void of a changed trip is requested there.
+	},
+	TypeChange: {
+		{ChgReviewing, ActQuote, ChgToBePaid, ByProvider},
+		{ChgReviewing, ActReject, ChgRejected, ByProvider},
+		{ChgReviewing, ActCancelChange, ChangeCanceled, ByAgency},
+		{ChgToBePaid, ActConfirm, ChgProceeding, ByAgency},
+		{ChgToBePaid, ActCancelChange, ChangeCanceled, ByAgency},
+		{ChgToBePaid, ActExpire, ChangeCanceled, BySystem},
+		{ChgProceeding, ActDone, Changed, BySystem},
+		{ChgProceeding, ActFailed, Reimbursing, BySystem},
+		{ChgProceeding, ActUncertain, ChangeHolding, BySystem},
+		{ChangeHolding, ActResolveOK, Changed, ByProvider},
+		{ChangeHolding, ActResolveFailed, Reimbursing, ByProvider},
+		{Reimbursing, ActReimbursed, ChangeFailed, BySystem},
+		{Changed, ActChange, Changed, ByAgency},
+		{Changed, ActRefund, Changed, ByAgency},
+		{Changed, ActVoid, Changed, ByAgency},
+		{Changed, ActSuperseded, Closed, BySystem},
+		{Changed, ActClose, Closed, BySystem},
+	},
+	TypeRefund: {
+		{RfdReviewing, ActApprove, RfdToBeConfirm, ByProvider},
+		{RfdReviewing, ActQuote, RfdToBeConfirm, ByProvider},
+		{RfdReviewing, ActReject, RfdRejected, ByProvider},
+		{RfdReviewing, ActCancelRefund, RefundCanceled, ByAgency},
+		{RfdToBeConfirm, ActConfirm, RfdProceeding, ByAgency},
+		{RfdToBeConfirm, ActCancelRefund, RefundCanceled, ByAgency},
+		{RfdToBeConfirm, ActExpire, RefundCanceled, BySystem},
+		{RfdProceeding, ActDone, Refunded, BySystem},
+		{RfdProceeding, ActFailed, RefundFailed, BySystem},
+		{RfdProceeding, ActUncertain, RefundHolding, BySystem},
+		{RefundHolding, ActResolveOK, Refunded, ByProvider},
+		{RefundHolding, ActResolveFailed, RefundFailed, ByProvider},
+		{Refunded, ActReimburse, RefundedReimbursing, BySystem},
+		{RefundedReimbursing, ActReimbursed, RefundedReimbursed, BySystem},
+	},
+	TypeVoid: {
+		{VoidProceeding, ActApprove, Voided, ByProvider},
+		{VoidProceeding, ActReject, VoidRejected, ByProvider},
+		{VoidProceeding, ActCancelVoid, VoidCanceled, ByAgency},
+		{VoidProceeding, ActFailed, VoidFailed, BySystem},
+		{VoidProceeding, ActUncertain, VoidHolding, BySystem},
+		{VoidHolding, ActResolveOK, Voided, ByProvider},
+		{VoidHolding, ActResolveFailed, VoidFailed, ByProvider},
+		{Voided, ActReimburse, VoidedReimbursing, BySystem},
+		{VoidedReimbursing, ActReimbursed, VoidedReimbursed, BySystem},
+	},
+}
+
+// Next is where action leads an order of type typ in status from; ok is
+// false when the status machine forbids it.
+func Next(typ string, from Status, action Action) (Status, bool) {
+	for _, e := range transitions[typ] {
+		if e.from == from && e.action == action {
+			return e.to, true
+		}
+	}
+	return "", false
+}
+
+// Allowed lists the actions party (ByAgency, ByProvider) may take on an order
+// of type typ in status s, in table order.
+func Allowed(typ string, s Status, party string) []Action {
+	var out []Action
+	for _, e := range transitions[typ] {
+		if e.from == s && e.by == party {
+			out = append(out, e.action)
+		}
+	}
+	return out
+}
+
+// Party says who may take action on an order of type typ in status s ("" when
+// nobody may).
+func Party(typ string, s Status, action Action) string {
+	for _, e := range transitions[typ] {
+		if e.from == s && e.action == action {
+			return e.by
+		}
+	}
+	return ""
+}
+
+// Display tones of spec §4.
+const (
+	ToneSuccess = "success"
+	ToneWarning = "warning"
+	TonePrimary = "primary"
+	ToneError   = "error"
+	ToneInfo    = "info"
+)
+
+var tones = map[Status]string{
+	Reserved: ToneSuccess, Issued: ToneSuccess, Changed: ToneSuccess, Refunded: ToneSuccess,
+	RefundedReimbursed: ToneSuccess, VoidedReimbursed: ToneSuccess,
+	Reviewing: ToneWarning, ChgReviewing: ToneWarning, RfdReviewing: ToneWarning,
+	ChgProceeding: ToneWarning, RfdProceeding: ToneWarning, VoidProceeding: ToneWarning,
+	Reimbursing: ToneWarning, FailedReimbursing: ToneWarning, RefundedReimbursing: ToneWarning, VoidedReimbursing: ToneWarning,
+	ToBePaid: TonePrimary, Proceeding: TonePrimary, ChgToBePaid: TonePrimary, RfdToBeConfirm: TonePrimary,
+	Failed: ToneError, ChgRejected: ToneError, RfdRejected: ToneError, VoidRejected: ToneError,
+	Holding: ToneError, OriginHolding: ToneError, ChangeHolding: ToneError, RefundHolding: ToneError, VoidHolding: ToneError,
+	OriginFailed: ToneError, ChangeFailed: ToneError, RefundFailed: ToneError, VoidFailed: ToneError,
+	Closed: ToneInfo, Canceled: ToneInfo, OriginCanceled: ToneInfo, ChangeCanceled: ToneInfo, RefundCanceled: ToneInfo,
+	VoidCanceled: ToneInfo, Voided: ToneInfo, FailedReimbursed: ToneInfo,
+}
+
+// Tone is the display tone of a status (spec §4).
+func Tone(s Status) string { return tones[s] }
+
+// Group is a pending-order menu entry (spec §4).
+type Group struct {
+	Name     string   `json:"name"`
+	Statuses []Status `json:"statuses"`
+}
+
+// PendingGroups are the side menu's pending groups, in menu order.
+var PendingGroups = []Group{
+	{"to_be_paid", []Status{ToBePaid, ChgToBePaid}},
+	{"reviewing", []Status{Reviewing, ChgReviewing, RfdReviewing}},
+	{"proceeding", []Status{Proceeding, ChgProceeding, RfdProceeding}},
+	{"pending-confirm", []Status{RfdToBeConfirm}},
+	{"refunding", []Status{RefundedReimbursing}},
+}
+
+// GroupStatuses returns the statuses of a pending group, nil for none.
+func GroupStatuses(name string) []Status {
+	for _, g := range PendingGroups {
+		if g.Name == name {
+			return g.Statuses
+		}
+	}
+	return nil
+}
+
+// ValidStatus reports whether s is a status of spec §4.
+func ValidStatus(s string) bool { return slices.Contains(Statuses, Status(s)) }
+
+// typeOf is the order type whose machine holds status s (statuses are shared
+// by no two types, apart from the generic holding and canceled).
+func typeOf(s Status) string {
+	for _, t := range Types {
+		for _, e := range transitions[t] {
+			if e.from == s || e.to == s {
+				return t
+			}
+		}
+	}
+	return ""
+}
