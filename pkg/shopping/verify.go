@@ -86,8 +86,29 @@ func (q *Quotes) Get(ctx context.Context, id string) (Quote, error) {
 	return qt, nil
 }
 
+// Latest is an agency's most recent quote of a solution; ErrNoQuote when it
+// has none.
+func (q *Quotes) Latest(ctx context.Context, agencyID int64, solutionID string) (Quote, error) {
+	var id string
+	err := q.db.GetContext(ctx, &id, q.db.Rebind(`SELECT id FROM flight_quotes WHERE agency_id = ? AND solution_id = ?
+		ORDER BY created_at DESC LIMIT 1`), agencyID, solutionID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Quote{}, ErrNoQuote
+	}
+	if err != nil {
+		return Quote{}, fmt.Errorf("shopping: latest quote: %w", err)
+	}
+	return q.Get(ctx, id)
+}
+
 // ErrNoQuote is returned for an unknown quote id.
 var ErrNoQuote = errors.New("shopping: no such quote")
+
+// Supplier is the named content source, for booking what it sold.
+func (e *Engine) Supplier(name string) (supplier.Supplier, bool) {
+	src, ok := e.sources[name]
+	return src.Supplier, ok
+}
 
 // verifyTimeout bounds a price check: the user is waiting on the page.
 const verifyTimeout = 20 * time.Second

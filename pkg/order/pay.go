@@ -1,0 +1,206 @@
+package order
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/pkg/ledger"
+)
+
+// PaymentConfig lists the channels the caller's agency can pay with and
+// what its wallet holds in the settlement currency.
+func (s *Service) PaymentConfig(ctx context.Context, who auth.Principal) (PaymentConfig, error) {
+	a, err := s.agencies.Get(ctx, who.AgencyID)
+	if err != nil {
+		return PaymentConfig{}, err
+	}
+	cur := a.SettlementCurrency
+	if cur == "" {
+		cur = "CNY"
+	}
+	b, err := s.ledger.WalletBalance(ctx, who.AgencyID, cur)
+	if err != nil {
+		return PaymentConfig{}, err
+	}
+	out := PaymentConfig{PaymentDisabled: a.DisablePayment, Channels: []ChannelInfo{},
+		Balance: moneyOf(b.Balance, cur), CreditLimit: moneyOf(b.CreditLimit, cur), Available: moneyOf(b.Available(), cur)}
+	for _, c := range s.channels {
+		kind := "gateway"
+		if c == ChannelBalance {
+			kind = "wallet"
+		}
+		out.Channels = append(out.Channels, ChannelInfo{Channel: c, Kind: kind})
+	}
+	return out, nil
+}
+
+func payKey(o Order) string { return fmt.Sprintf("order-%d-pay", o.ID) }
+
+// Pay pays a to_be_paid order. From the balance the charge and the status
+// change commit together, so a concurrent second payment of the same order
+// finds it no longer payable and no wallet is charged twice; beyond balance
+// plus credit it is code 300001 and nothing changes. Through a gateway the
+// order waits in holding while the gateway answers, with a status check
+// queued in the same commit, so a crash after the gateway took the money
+// still ends with the order paid.
+func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key string, req PayRequest) (View, error) {
+	o, v, err := s.get(ctx, who, id)
+	if err != nil {
+		return View{}, err
+	}
+	if v.agency.DisablePayment || v.party(o) != ByAgency {
+		return View{}, fault.New(fault.CodeNoAccess, http.StatusForbidden, "order.error.paymentDisabled")
+	}
+	if !slices.Contains(s.channels, req.Channel) {
+		return View{}, fault.Validation(map[string]string{"channel": "order.error.channel"})
+	}
+	if len(key) > 100 {
+		return View{}, fault.Validation(map[string]string{"Idempotency-Key": "order.error.idempotencyKey"})
+	}
+	if o.Status != ToBePaid {
+		if key != "" && o.PaymentKey == key {
+			return s.detail(ctx, o, v)
+		}
+		return View{}, errState()
+	}
+	if !s.now().Before(o.PayBy) {
+		if err := s.expire(ctx, o.ID); err != nil {
+			s.log.WarnContext(ctx, "order: expiring an unpaid order failed", "order", o.ID, "err", err)
+		}
+		return View{}, fault.New(fault.CodeQuoteExpired, http.StatusConflict, "order.error.payExpired")
+	}
+	actor := actorName(who)
+	if req.Channel == ChannelBalance {
+		err := s.db.InTx(ctx, func(tx *sqlx.Tx) error {
+			o.PaymentStatus, o.PaymentChannel, o.PaymentKey = Paid, ChannelBalance, key
+			if err := s.move(ctx, tx, &o, ActPay, actor, ""); err != nil {
+				return err
+			}
+			if _, err := s.ledger.PostTx(ctx, tx, ledger.Transfer{AgencyID: o.AgencyID, IdempotencyKey: payKey(o),
+				From: ledger.Wallet(o.AgencyID), To: ledger.Provider(ledger.KindSuppliers), Amount: o.Total, Currency: o.Currency,
+				PaymentType: ledger.TypeOriginFlight, OrderID: o.BookingNumber, Reference: o.PNR, Description: route(o),
+				CreatedBy: actor}); err != nil {
+				return err
+			}
+			return s.enqueue(ctx, tx, TicketArgs{OrderID: o.ID}, time.Time{})
+		})
+		if err != nil {
+			return View{}, err
+		}
+		return s.detail(ctx, o, v)
+	}
+
+	gw := s.gateways[req.Channel]
+	gkey := fmt.Sprintf("order-%d-%s", o.ID, key)
+	if key == "" {
+		gkey = fmt.Sprintf("order-%d-%d", o.ID, s.now().UnixNano())
+	}
+	err = s.db.InTx(ctx, func(tx *sqlx.Tx) error {
+		o.PaymentChannel, o.PaymentKey = req.Channel, gkey
+		if err := s.move(ctx, tx, &o, ActPayUncertain, actor, req.Channel); err != nil {
+			return err
+		}
+		return s.enqueue(ctx, tx, PaymentCheckArgs{OrderID: o.ID}, s.now().Add(time.Minute))
+	})
+	if err != nil {
+		return View{}, err
+	}
+	res, cerr := gw.Charge(ctx, Charge{Key: gkey, Channel: req.Channel, OrderID: o.ID, Amount: o.Total, Currency: o.Currency, TestOutcome: req.TestOutcome})
+	switch {
+	case cerr == nil:
+		if err := s.settleGateway(ctx, o.ID, res); err != nil {
+			return View{}, err
+		}
+	case errors.Is(cerr, ErrDeclined):
+		if err := s.unpaid(ctx, o.ID); err != nil {
+			return View{}, err
+		}
+		return View{}, fault.New(fault.CodePaymentFailed, http.StatusPaymentRequired, "order.error.payFail")
+	default:
+		s.log.WarnContext(ctx, "order: payment gateway did not answer; the status check will settle it", "order", o.ID, "err", cerr)
+		return View{}, &fault.Error{Code: fault.CodePaymentFailed, Status: http.StatusGatewayTimeout, Key: "order.error.payTimeout", Err: cerr}
+	}
+	o, err = load(ctx, s.db, o.ID)
+	if err != nil {
+		return View{}, err
+	}
+	return s.detail(ctx, o, v)
+}
+
+func route(o Order) string {
+	if o.Origin == "" {
+		return o.FlightNumber
+	}
+	return fmt.Sprintf("%s %s-%s", o.FlightNumber, o.Origin, o.Destination)
+}
+
+// settleGateway records a gateway payment: the money arrives from the
+// funding account and the order goes to ticketing.
+func (s *Service) settleGateway(ctx context.Context, id int64, res ChargeResult) error {
+	return s.db.InTx(ctx, func(tx *sqlx.Tx) error {
+		o, err := load(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if o.Status != Holding {
+			return nil
+		}
+		o.PaymentStatus = Paid
+		o.Prices.TransactionFee = res.Fee
+		if err := s.move(ctx, tx, &o, ActPaid, "system", res.Reference); err != nil {
+			return err
+		}
+		if _, err := s.ledger.PostTx(ctx, tx, ledger.Transfer{AgencyID: o.AgencyID, IdempotencyKey: payKey(o),
+			From: ledger.Provider(ledger.KindFunding), To: ledger.Provider(ledger.KindSuppliers), Amount: o.Total, Currency: o.Currency,
+			PaymentType: ledger.TypeOriginFlight, OrderID: o.BookingNumber, Reference: res.Reference, Description: route(o),
+			Detail: map[string]string{"channel": o.PaymentChannel}, CreatedBy: "system"}); err != nil {
+			return err
+		}
+		return s.enqueue(ctx, tx, TicketArgs{OrderID: o.ID}, time.Time{})
+	})
+}
+
+func (s *Service) unpaid(ctx context.Context, id int64) error {
+	return s.db.InTx(ctx, func(tx *sqlx.Tx) error {
+		o, err := load(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if o.Status != Holding {
+			return nil
+		}
+		return s.move(ctx, tx, &o, ActUnpaid, "system", "")
+	})
+}
+
+// CheckPayment asks the gateway what became of a payment it did not answer
+// for. An error means "ask again later".
+func (s *Service) CheckPayment(ctx context.Context, id int64) error {
+	o, err := load(ctx, s.db, id)
+	if err != nil {
+		return err
+	}
+	if o.Status != Holding {
+		return nil
+	}
+	gw, ok := s.gateways[o.PaymentChannel]
+	if !ok {
+		return s.unpaid(ctx, id)
+	}
+	res, err := gw.Status(ctx, o.PaymentKey)
+	switch {
+	case err == nil:
+		return s.settleGateway(ctx, id, res)
+	case errors.Is(err, ErrDeclined), errors.Is(err, ErrUnknownPayment):
+		return s.unpaid(ctx, id)
+	}
+	return fmt.Errorf("order %d: payment status: %w", id, err)
+}

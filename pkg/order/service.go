@@ -1,0 +1,754 @@
+package order
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/big"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
+
+	"github.com/voyage/voyage/pkg/agency"
+	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/pkg/ledger"
+	"github.com/voyage/voyage/pkg/money"
+	"github.com/voyage/voyage/pkg/shopping"
+	"github.com/voyage/voyage/pkg/store"
+	"github.com/voyage/voyage/pkg/supplier"
+)
+
+// Inserter queues River jobs inside a transaction (river.Client does).
+type Inserter interface {
+	InsertTx(ctx context.Context, tx *sql.Tx, args river.JobArgs, opts *river.InsertOpts) (*rivertype.JobInsertResult, error)
+}
+
+// Notifier sends an agency's webhook events, queued in the transaction that
+// makes them true.
+type Notifier interface {
+	NotifyTx(ctx context.Context, tx *sqlx.Tx, agencyID int64, event string, data any) error
+}
+
+// Looks counts look-to-book.
+type Looks interface {
+	CountLook(ctx context.Context, agencyID int64, counter string) error
+}
+
+// Options are the service's dependencies.
+type Options struct {
+	DB        *store.DB
+	Ledger    *ledger.Ledger
+	Quotes    *shopping.Quotes
+	Agencies  *agency.Store
+	Looks     Looks
+	Suppliers func(name string) (supplier.Supplier, bool)
+	// Gateways take payments for the external channels; Channels are the
+	// channels offered (balance and those with a gateway).
+	Gateways map[string]Gateway
+	Channels []string
+	Now      func() time.Time
+	Logger   *slog.Logger
+}
+
+// Service runs flight orders.
+type Service struct {
+	db        *store.DB
+	ledger    *ledger.Ledger
+	quotes    *shopping.Quotes
+	agencies  *agency.Store
+	looks     Looks
+	suppliers func(string) (supplier.Supplier, bool)
+	gateways  map[string]Gateway
+	channels  []string
+	now       func() time.Time
+	log       *slog.Logger
+	jobs      Inserter
+	notify    Notifier
+}
+
+// New returns the order service.
+func New(o Options) *Service {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	if o.Channels == nil {
+		o.Channels = []string{ChannelBalance}
+		for _, c := range Channels {
+			if _, ok := o.Gateways[c]; ok {
+				o.Channels = append(o.Channels, c)
+			}
+		}
+	}
+	return &Service{db: o.DB, ledger: o.Ledger, quotes: o.Quotes, agencies: o.Agencies, looks: o.Looks, suppliers: o.Suppliers,
+		gateways: o.Gateways, channels: o.Channels, now: o.Now, log: o.Logger}
+}
+
+// SetQueue sets the job queue (built after the services, since its workers
+// call them).
+func (s *Service) SetQueue(q Inserter) { s.jobs = q }
+
+// SetNotifier sets where webhook events go.
+func (s *Service) SetNotifier(n Notifier) { s.notify = n }
+
+func errState() error { return fault.Conflict("order.error.state") }
+
+func (s *Service) enqueue(ctx context.Context, tx *sqlx.Tx, args river.JobArgs, at time.Time) error {
+	if s.jobs == nil {
+		s.log.WarnContext(ctx, "order: no job queue; job not queued", "kind", args.Kind())
+		return nil
+	}
+	var opts *river.InsertOpts
+	if !at.IsZero() {
+		opts = &river.InsertOpts{ScheduledAt: at}
+	}
+	if _, err := s.jobs.InsertTx(ctx, tx.Tx, args, opts); err != nil {
+		return fmt.Errorf("order: queue %s: %w", args.Kind(), err)
+	}
+	return nil
+}
+
+// move takes action on o inside tx: checked against the status machine,
+// written only if no one moved the order first, logged on the timeline and
+// announced to the agency's webhook.
+func (s *Service) move(ctx context.Context, tx *sqlx.Tx, o *Order, action Action, actor, remark string) error {
+	to, ok := Next(o.Type, o.Status, action)
+	if !ok {
+		return errState()
+	}
+	from := o.Status
+	o.Status, o.UpdatedAt = to, s.now().UTC()
+	saved, err := save(ctx, tx, o, from)
+	if err != nil {
+		return err
+	}
+	if !saved {
+		return errState()
+	}
+	if err := addEvent(ctx, tx, o.ID, action, from, to, actor, remark, o.UpdatedAt); err != nil {
+		return err
+	}
+	return s.announce(ctx, tx, o)
+}
+
+// touch writes o's fields without a status change (same conditional write).
+func (s *Service) touch(ctx context.Context, tx *sqlx.Tx, o *Order) error {
+	o.UpdatedAt = s.now().UTC()
+	saved, err := save(ctx, tx, o, o.Status)
+	if err != nil {
+		return err
+	}
+	if !saved {
+		return errState()
+	}
+	return nil
+}
+
+func (s *Service) announce(ctx context.Context, tx *sqlx.Tx, o *Order) error {
+	if s.notify == nil {
+		return nil
+	}
+	event := "order.status"
+	if o.Type == TypeChange {
+		event = "change.status"
+	}
+	return s.notify.NotifyTx(ctx, tx, o.AgencyID, event, s.view(*o, ByAgency))
+}
+
+// viewer is who is looking at orders.
+type viewer struct {
+	who    auth.Principal
+	scope  scope
+	agency agency.Agency
+}
+
+func (s *Service) viewer(ctx context.Context, who auth.Principal) (viewer, error) {
+	a, err := s.agencies.Get(ctx, who.AgencyID)
+	if err != nil {
+		return viewer{}, err
+	}
+	v := viewer{who: who, agency: a}
+	if who.Subject.IsProvider() {
+		return v, nil
+	}
+	v.scope.Agency = who.AgencyID
+	// An agency set to show only own orders shows each user the orders
+	// they booked; its super admin and API keys still see them all.
+	if a.OnlyOwnOrders && who.UserID != 0 && !who.Subject.HasRole(auth.RoleSuperUser) {
+		v.scope.User = who.UserID
+	}
+	return v, nil
+}
+
+func (v viewer) sees(ctx context.Context, agencies *agency.Store, o Order) (bool, error) {
+	if v.scope.Agency == 0 {
+		return true, nil
+	}
+	if v.scope.User != 0 && o.UserID != v.scope.User {
+		return false, nil
+	}
+	return agencies.IsWithin(ctx, v.scope.Agency, o.AgencyID)
+}
+
+// party is which side of the status machine the viewer acts on for o.
+func (v viewer) party(o Order) string {
+	if v.scope.Agency == 0 && o.AgencyID != v.who.AgencyID {
+		return ByProvider
+	}
+	return ByAgency
+}
+
+// get loads an order the caller may see (404 otherwise).
+func (s *Service) get(ctx context.Context, who auth.Principal, id int64) (Order, viewer, error) {
+	v, err := s.viewer(ctx, who)
+	if err != nil {
+		return Order{}, v, err
+	}
+	o, err := load(ctx, s.db, id)
+	if err != nil {
+		return Order{}, v, err
+	}
+	ok, err := v.sees(ctx, s.agencies, o)
+	if err != nil {
+		return Order{}, v, err
+	}
+	if !ok {
+		return Order{}, v, errNotFound()
+	}
+	return o, v, nil
+}
+
+func actorName(who auth.Principal) string {
+	if who.Username != "" {
+		return who.Username
+	}
+	if who.APIKeyID != 0 {
+		return fmt.Sprintf("apikey:%d", who.APIKeyID)
+	}
+	return "system"
+}
+
+func newBookingNumber(now time.Time) string {
+	n, _ := rand.Int(rand.Reader, big.NewInt(1_000_000))
+	return fmt.Sprintf("F%s%06d", now.UTC().Format("060102"), n.Int64())
+}
+
+func requestHash(v any) string {
+	b, _ := json.Marshal(v)
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:])
+}
+
+func parseMinor(s, currency string) int64 {
+	a, err := money.Parse(s, currency)
+	if err != nil {
+		return 0
+	}
+	return a.Minor
+}
+
+// serviceFee is the agency's post-sale service fee of kind in the order's
+// currency (the settings are in the settlement currency, CNY when unset).
+func (s *Service) serviceFee(ctx context.Context, agencyID int64, kind, currency string) (int64, error) {
+	a, err := s.agencies.Get(ctx, agencyID)
+	if err != nil {
+		return 0, err
+	}
+	fees := a.Config().Flight.ServiceFees
+	v := map[string]string{TypeChange: fees.Change, TypeRefund: fees.Refund, TypeVoid: fees.Void}[kind]
+	return parseMinor(v, currency), nil
+}
+
+// toOrderCurrency turns a supplier amount into the order's currency at the
+// rate the order was sold at, rounding up as the spec's conversions do.
+func toOrderCurrency(o Order, amount int64) int64 {
+	if o.Booked.SupplierSum <= 0 || o.Booked.CostPrice <= 0 {
+		return amount
+	}
+	n := new(big.Int).Mul(big.NewInt(amount), big.NewInt(o.Booked.CostPrice))
+	q, r := new(big.Int).QuoRem(n, big.NewInt(o.Booked.SupplierSum), new(big.Int))
+	if r.Sign() > 0 {
+		q.Add(q, big.NewInt(1))
+	}
+	return q.Int64()
+}
+
+// Create books a verified quote with its suppliers and stores the order,
+// once per idempotency key: a replay answers the order the first call made.
+func (s *Service) Create(ctx context.Context, who auth.Principal, key string, req CreateRequest) (View, error) {
+	if key == "" || len(key) > 100 {
+		return View{}, fault.Validation(map[string]string{"Idempotency-Key": "order.error.idempotencyKey"})
+	}
+	v, err := s.viewer(ctx, who)
+	if err != nil {
+		return View{}, err
+	}
+	for i := range req.Passengers {
+		req.Passengers[i] = req.Passengers[i].normalize()
+	}
+	req.Contact = Contact{Name: strings.TrimSpace(req.Contact.Name), Email: strings.TrimSpace(req.Contact.Email), Phone: strings.TrimSpace(req.Contact.Phone)}
+	hash := requestHash(req)
+	if prior, found, err := loadByKey(ctx, s.db, who.AgencyID, key); err != nil {
+		return View{}, err
+	} else if found {
+		if prior.RequestHash != hash {
+			return View{}, fault.Conflict("ledger.error.idempotencyMismatch")
+		}
+		return s.view(prior, v.party(prior)), nil
+	}
+
+	qt, err := s.quote(ctx, who, req)
+	if err != nil {
+		return View{}, err
+	}
+	currency := v.agency.SettlementCurrency
+	if currency == "" {
+		currency = "CNY"
+	}
+	if currency != qt.Currency {
+		return View{}, fault.New(fault.CodeQuoteExpired, http.StatusConflict, "agencyManager.config.common.settlementCurrency.change")
+	}
+	now := s.now().UTC()
+	errs := validatePassengers(req.Passengers, qt.Passengers, qt.Solution, now)
+	validateContact(req.Contact, errs)
+	if req.InvoiceType == "" {
+		req.InvoiceType = "None"
+	}
+	if !slices.Contains(InvoiceTypes, req.InvoiceType) {
+		errs["invoiceType"] = "order.error.invoiceType"
+	}
+	if len([]rune(req.Remark)) > 500 {
+		errs["remark"] = "error.field.tooLong"
+	}
+	if len(errs) > 0 {
+		return View{}, fault.Validation(errs)
+	}
+
+	o := s.newOrder(qt, req, who, now)
+	o.IdempotencyKey, o.RequestHash = key, hash
+	bookings, err := s.book(ctx, qt, req, key)
+	if err != nil {
+		return View{}, err
+	}
+	o.Booked.Bookings = bookings
+	var pnrs, refs []string
+	for _, b := range bookings {
+		pnrs = append(pnrs, b.PNR)
+		refs = append(refs, b.Ref)
+	}
+	o.PNR, o.ReferenceID = strings.Join(pnrs, "/"), strings.Join(refs, "/")
+	switch {
+	case strings.HasPrefix(qt.Solution.TicketingSpeed, "special"):
+		// Special fares are ticketed by hand: the provider checks them first.
+		o.Status = Reviewing
+	case v.agency.DisablePayment:
+		o.Status = Reserved
+	default:
+		o.Status = ToBePaid
+	}
+	err = s.db.InTx(ctx, func(tx *sqlx.Tx) error {
+		if err := insert(ctx, tx, &o); err != nil {
+			return err
+		}
+		if err := addEvent(ctx, tx, o.ID, "create", "", o.Status, actorName(who), req.Remark, now); err != nil {
+			return err
+		}
+		if err := s.enqueue(ctx, tx, DeadlineArgs{OrderID: o.ID}, o.PayBy); err != nil {
+			return err
+		}
+		return s.announce(ctx, tx, &o)
+	})
+	if err != nil {
+		s.cancelBookings(context.WithoutCancel(ctx), bookings)
+		if store.IsUniqueViolation(err) {
+			// The same key raced us and won: answer its order.
+			if prior, found, lerr := loadByKey(ctx, s.db, who.AgencyID, key); lerr == nil && found {
+				if prior.RequestHash != hash {
+					return View{}, fault.Conflict("ledger.error.idempotencyMismatch")
+				}
+				return s.view(prior, v.party(prior)), nil
+			}
+		}
+		return View{}, err
+	}
+	if s.looks != nil {
+		if err := s.looks.CountLook(ctx, who.AgencyID, "bookings"); err != nil {
+			s.log.WarnContext(ctx, "look-to-book count failed", "err", err)
+		}
+	}
+	return s.view(o, ByAgency), nil
+}
+
+// quote finds the verified quote the request books.
+func (s *Service) quote(ctx context.Context, who auth.Principal, req CreateRequest) (shopping.Quote, error) {
+	var qt shopping.Quote
+	var err error
+	switch {
+	case req.QuoteID != "":
+		qt, err = s.quotes.Get(ctx, req.QuoteID)
+	case req.SolutionID != "":
+		qt, err = s.quotes.Latest(ctx, who.AgencyID, req.SolutionID)
+	default:
+		return qt, fault.Validation(map[string]string{"quoteId": "order.error.quoteRequired"})
+	}
+	if errors.Is(err, shopping.ErrNoQuote) || err == nil && qt.AgencyID != who.AgencyID {
+		return qt, fault.New(fault.CodeQuoteExpired, http.StatusConflict, "order.error.quoteExpired")
+	}
+	if err != nil {
+		return qt, err
+	}
+	if qt.Status == supplier.PriceInvalid || len(qt.Offers) == 0 {
+		return qt, fault.New(fault.CodeQuoteExpired, http.StatusConflict, "order.error.quoteInvalid")
+	}
+	if !s.now().Before(qt.ExpiresAt) {
+		return qt, fault.New(fault.CodeQuoteExpired, http.StatusConflict, "order.error.quoteExpired")
+	}
+	return qt, nil
+}
+
+// newOrder builds the origin order of a quote with the price breakdown of
+// spec §3 in the quote's (settlement) currency.
+func (s *Service) newOrder(qt shopping.Quote, req CreateRequest, who auth.Principal, now time.Time) Order {
+	sol := qt.Solution
+	cur := qt.Currency
+	var p Prices
+	var sale int64
+	for _, pp := range sol.PriceDetail.PriceList {
+		n := int64(pp.Count)
+		p.FaceValue += n * parseMinor(pp.Fare, cur)
+		p.Taxes += n * parseMinor(pp.Taxes, cur)
+		p.CostPrice += n * parseMinor(pp.Price, cur)
+		sale += n * parseMinor(pp.SalePrice, cur)
+	}
+	total := parseMinor(sol.Total.Amount, cur)
+	if total == 0 {
+		total = sale
+	}
+	markup := total - p.CostPrice
+	p.TicketPrice = p.FaceValue
+	if markup >= 0 {
+		p.TicketPrice += markup
+	} else {
+		p.Discount = -markup
+	}
+	p.SaleTotal = total
+	// Airport tax and fuel surcharge are parts of the taxes, known in the
+	// suppliers' currency: shown in the same proportion.
+	var supTaxes, airport, fuel, supSum int64
+	var bases []string
+	for _, off := range qt.Offers {
+		supSum += off.Total()
+		for _, f := range off.Fares {
+			n := int64(f.Count)
+			supTaxes += n * f.Taxes
+			airport += n * f.AirportTax
+			fuel += n * f.FuelSurcharge
+		}
+		for _, seg := range off.Segments {
+			if seg.FareBasis != "" && !slices.Contains(bases, seg.FareBasis) {
+				bases = append(bases, seg.FareBasis)
+			}
+		}
+	}
+	if supTaxes > 0 {
+		p.AirportTax = p.Taxes * airport / supTaxes
+		p.FuelSurcharge = p.Taxes * fuel / supTaxes
+	}
+	p.FareBasis = strings.Join(bases, "/")
+	o := Order{BookingNumber: newBookingNumber(now), AgencyID: who.AgencyID, UserID: who.UserID, Type: TypeOrigin,
+		PaymentStatus: Unpaid, Currency: cur, Total: total, Prices: p, Segments: sol.Segments, Journeys: sol.Journeys,
+		Passengers: req.Passengers, Contact: req.Contact, Restrictions: sol.Restrictions, InvoiceType: req.InvoiceType,
+		Solution: sol, Booked: Booked{Offers: qt.Offers, CostPrice: p.CostPrice, SupplierSum: supSum},
+		PayBy: qt.ExpiresAt, CreatedAt: now, UpdatedAt: now}
+	var flights []string
+	for _, seg := range sol.Segments {
+		flights = append(flights, seg.FlightNumber)
+	}
+	o.FlightNumber = strings.Join(flights, "/")
+	if len(sol.Segments) > 0 {
+		o.Airline = sol.Segments[0].Carrier
+		o.DepartAt = sol.Segments[0].DepartAt
+	}
+	if len(sol.Journeys) > 0 {
+		o.Origin, o.Destination = sol.Journeys[0].Origin, sol.Journeys[0].Destination
+	}
+	return o
+}
+
+func travellers(ps []Passenger) []supplier.Traveller {
+	out := make([]supplier.Traveller, len(ps))
+	for i, p := range ps {
+		out[i] = supplier.Traveller{Type: p.Type, Surname: p.Surname, GivenName: p.GivenName, Gender: p.Gender, Birthday: p.Birthday,
+			Nationality: p.Nationality, DocumentType: p.DocumentType, DocumentNumber: p.DocumentNumber, DocumentExpiry: p.DocumentExpiry,
+			Email: p.Email, Phone: p.Phone, FrequentFlyer: p.FrequentFlyer, FFAirline: p.FFAirline}
+	}
+	return out
+}
+
+// book makes one booking per ticket of the quote. When a later ticket fails
+// the earlier bookings are cancelled: nothing is held and nothing charged.
+func (s *Service) book(ctx context.Context, qt shopping.Quote, req CreateRequest, key string) ([]supplier.Booking, error) {
+	var done []supplier.Booking
+	for i, off := range qt.Offers {
+		sup, ok := s.suppliers(off.Supplier)
+		var b supplier.Booking
+		err := supplier.ErrUnavailable
+		if ok {
+			b, err = sup.Book(ctx, supplier.BookRequest{Offer: off, Travellers: travellers(req.Passengers),
+				Contact: supplier.Contact(req.Contact), Key: fmt.Sprintf("%s-%d", key, i)})
+		}
+		if err != nil {
+			s.log.WarnContext(ctx, "order: booking failed", "supplier", off.Supplier, "ticket", i, "err", err)
+			s.cancelBookings(context.WithoutCancel(ctx), done)
+			k := "order.error.bookingFailed"
+			if len(qt.Offers) > 1 {
+				k = "order.error.legFailed"
+			}
+			if errors.Is(err, supplier.ErrOfferGone) {
+				k = "order.error.offerGone"
+			}
+			return nil, &fault.Error{Code: fault.CodeConflict, Status: http.StatusConflict, Key: k, Err: err}
+		}
+		done = append(done, b)
+	}
+	return done, nil
+}
+
+func (s *Service) cancelBookings(ctx context.Context, bs []supplier.Booking) {
+	for _, b := range bs {
+		sup, ok := s.suppliers(b.Supplier)
+		if !ok {
+			continue
+		}
+		cctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+		if err := sup.Cancel(cctx, b.Ref); err != nil && !errors.Is(err, supplier.ErrNotFound) {
+			s.log.ErrorContext(ctx, "order: cancelling a supplier booking failed; it lapses at the supplier's deadline",
+				"supplier", b.Supplier, "ref", b.Ref, "err", err)
+		}
+		cancel()
+	}
+}
+
+// Get is one order with its timeline, proofs and related orders.
+func (s *Service) Get(ctx context.Context, who auth.Principal, id int64) (View, error) {
+	o, v, err := s.get(ctx, who, id)
+	if err != nil {
+		return View{}, err
+	}
+	return s.detail(ctx, o, v)
+}
+
+func (s *Service) detail(ctx context.Context, o Order, v viewer) (View, error) {
+	out := s.view(o, v.party(o))
+	var err error
+	if out.Events, err = events(ctx, s.db, o.ID); err != nil {
+		return View{}, err
+	}
+	if out.Proofs, err = proofs(ctx, s.db, o.ID); err != nil {
+		return View{}, err
+	}
+	rel, err := related(ctx, s.db, o)
+	if err != nil {
+		return View{}, err
+	}
+	open := false
+	for _, r := range rel {
+		out.Related = append(out.Related, Brief{ID: r.ID, BookingNumber: r.BookingNumber, Type: r.Type, Status: r.Status,
+			Tone: Tone(r.Status), Total: moneyOf(r.Total, r.Currency), CreatedAt: r.CreatedAt})
+		if r.OriginalID == o.ID && isOpen(r.Status) {
+			open = true
+		}
+	}
+	if open || v.agency.DisablePayment {
+		// One request at a time; and an agency that cannot pay cannot pay.
+		out.Actions = slices.DeleteFunc(out.Actions, func(a Action) bool {
+			return open && (a == ActChange || a == ActRefund || a == ActVoid) || v.agency.DisablePayment && (a == ActPay || a == ActConfirm && o.Type == TypeChange)
+		})
+	}
+	return out, nil
+}
+
+func isOpen(s Status) bool {
+	return slices.Contains([]Status{ChgReviewing, ChgToBePaid, ChgProceeding, ChangeHolding, Reimbursing, RfdReviewing, RfdToBeConfirm,
+		RfdProceeding, RefundHolding, VoidProceeding, VoidHolding}, s)
+}
+
+func (s *Service) view(o Order, party string) View {
+	v := View{ID: o.ID, BookingNumber: o.BookingNumber, AgencyID: o.AgencyID, Type: o.Type, OriginalID: o.OriginalID, Status: o.Status,
+		Tone: Tone(o.Status), PaymentStatus: o.PaymentStatus, PaymentChannel: o.PaymentChannel, ReferenceID: o.ReferenceID, PNR: o.PNR,
+		Airline: o.Airline, FlightNumber: o.FlightNumber, TicketNumbers: []string{}, Origin: o.Origin, Destination: o.Destination,
+		DepartAt: o.DepartAt, Segments: o.Segments, Journeys: o.Journeys, Passengers: o.Passengers, Contact: o.Contact,
+		Restrictions: o.Restrictions, InvoiceType: o.InvoiceType, Total: moneyOf(o.Total, o.Currency), PriceBreakdown: o.Prices.view(o.Currency),
+		ReviewRemark: o.ReviewRemark, Disrupted: o.Disrupted, CreatedAt: o.CreatedAt, UpdatedAt: o.UpdatedAt,
+		Actions: Allowed(o.Type, o.Status, party)}
+	if v.Actions == nil {
+		v.Actions = []Action{}
+	}
+	if o.TicketNumbers != "" {
+		v.TicketNumbers = strings.Split(o.TicketNumbers, "/")
+	}
+	if o.Type != TypeOrigin {
+		r := o.Request
+		v.Request = &r
+	}
+	if !o.PayBy.IsZero() && (o.Status == ToBePaid || o.Status == Reserved || o.Status == Reviewing) {
+		t := o.PayBy
+		v.PayBy = &t
+	}
+	if !o.ConfirmBy.IsZero() && (o.Status == RfdToBeConfirm || o.Status == ChgToBePaid) {
+		t := o.ConfirmBy
+		v.ConfirmBy = &t
+	}
+	return v
+}
+
+// List is a page of the orders the caller may see.
+func (s *Service) List(ctx context.Context, who auth.Principal, f Filter) (Page, error) {
+	v, err := s.viewer(ctx, who)
+	if err != nil {
+		return Page{}, err
+	}
+	if f.Page < 1 {
+		f.Page = 1
+	}
+	if f.PageSize < 1 {
+		f.PageSize = 20
+	}
+	if f.PageSize > 100 {
+		f.PageSize = 100
+	}
+	if f.Type != "" && f.Type != "all" && !slices.Contains(Types, f.Type) {
+		return Page{}, fault.Validation(map[string]string{"type": "order.error.type"})
+	}
+	for _, st := range f.Statuses {
+		if !ValidStatus(st) {
+			return Page{}, fault.Validation(map[string]string{"status": "order.error.status"})
+		}
+	}
+	if f.Group != "" && GroupStatuses(f.Group) == nil {
+		return Page{}, fault.Validation(map[string]string{"group": "order.error.group"})
+	}
+	sc := v.scope
+	if f.DirectOnly {
+		sc.Agency, sc.DirectOnly = who.AgencyID, true
+	}
+	orders, total, err := list(ctx, s.db, sc, f)
+	if err != nil {
+		return Page{}, err
+	}
+	p := Page{Items: make([]View, 0, len(orders)), Total: total, Page: f.Page, PageSize: f.PageSize}
+	for _, o := range orders {
+		p.Items = append(p.Items, s.view(o, v.party(o)))
+	}
+	return p, nil
+}
+
+// StatusCounts counts the caller's orders in each of statuses (every status
+// when none are named), zero counts included.
+func (s *Service) StatusCounts(ctx context.Context, who auth.Principal, statuses []string) ([]StatusCount, error) {
+	v, err := s.viewer(ctx, who)
+	if err != nil {
+		return nil, err
+	}
+	for _, st := range statuses {
+		if !ValidStatus(st) {
+			return nil, fault.Validation(map[string]string{"status": "order.error.status"})
+		}
+	}
+	if len(statuses) == 0 {
+		for _, st := range Statuses {
+			statuses = append(statuses, string(st))
+		}
+	}
+	m, err := counts(ctx, s.db, v.scope, statuses)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]StatusCount, 0, len(statuses))
+	for _, st := range statuses {
+		out = append(out, StatusCount{Status: st, Cnt: m[st]})
+	}
+	return out, nil
+}
+
+// GroupCount is a side-menu entry with its count.
+type GroupCount struct {
+	Name string `json:"name"`
+	Cnt  int    `json:"cnt"`
+}
+
+// PendingCounts counts the pending groups of spec §4 in one query.
+func (s *Service) PendingCounts(ctx context.Context, who auth.Principal) ([]GroupCount, error) {
+	var statuses []string
+	for _, g := range PendingGroups {
+		for _, st := range g.Statuses {
+			statuses = append(statuses, string(st))
+		}
+	}
+	cs, err := s.StatusCounts(ctx, who, statuses)
+	if err != nil {
+		return nil, err
+	}
+	by := map[string]int{}
+	for _, c := range cs {
+		by[c.Status] = c.Cnt
+	}
+	out := make([]GroupCount, 0, len(PendingGroups))
+	for _, g := range PendingGroups {
+		n := 0
+		for _, st := range g.Statuses {
+			n += by[string(st)]
+		}
+		out = append(out, GroupCount{Name: g.Name, Cnt: n})
+	}
+	return out, nil
+}
+
+// Cancel cancels a booking not yet paid, releasing the seats.
+func (s *Service) Cancel(ctx context.Context, who auth.Principal, id int64) (View, error) {
+	o, v, err := s.get(ctx, who, id)
+	if err != nil {
+		return View{}, err
+	}
+	if Party(o.Type, o.Status, ActCancel) != v.party(o) {
+		return View{}, errState()
+	}
+	if err := s.db.InTx(ctx, func(tx *sqlx.Tx) error { return s.move(ctx, tx, &o, ActCancel, actorName(who), "") }); err != nil {
+		return View{}, err
+	}
+	s.cancelBookings(context.WithoutCancel(ctx), o.Booked.Bookings)
+	return s.detail(ctx, o, v)
+}
+
+// Act takes one of the agency's plain actions on a request order: cancel
+// change, cancel refund or cancel void.
+func (s *Service) Act(ctx context.Context, who auth.Principal, id int64, action Action) (View, error) {
+	if !slices.Contains([]Action{ActCancelChange, ActCancelRefund, ActCancelVoid}, action) {
+		return View{}, fault.Validation(map[string]string{"action": "order.error.action"})
+	}
+	o, v, err := s.get(ctx, who, id)
+	if err != nil {
+		return View{}, err
+	}
+	if Party(o.Type, o.Status, action) != v.party(o) {
+		return View{}, errState()
+	}
+	if err := s.db.InTx(ctx, func(tx *sqlx.Tx) error { return s.move(ctx, tx, &o, action, actorName(who), "") }); err != nil {
+		return View{}, err
+	}
+	return s.detail(ctx, o, v)
+}

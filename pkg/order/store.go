@@ -1,0 +1,363 @@
+package order
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/pkg/shopping"
+	"github.com/voyage/voyage/pkg/store"
+)
+
+// row is a flight_orders row as stored; the JSON columns are decoded into
+// Order by decode.
+type row struct {
+	ID             int64         `db:"id"`
+	BookingNumber  string        `db:"booking_number"`
+	AgencyID       int64         `db:"agency_id"`
+	UserID         sql.NullInt64 `db:"user_id"`
+	Type           string        `db:"type"`
+	OriginalID     sql.NullInt64 `db:"original_id"`
+	RootID         sql.NullInt64 `db:"root_id"`
+	Status         string        `db:"status"`
+	PaymentStatus  string        `db:"payment_status"`
+	PaymentChannel string        `db:"payment_channel"`
+	PaymentKey     string        `db:"payment_key"`
+	ReferenceID    string        `db:"reference_id"`
+	PNR            string        `db:"pnr"`
+	Airline        string        `db:"airline"`
+	FlightNumber   string        `db:"flight_number"`
+	TicketNumbers  string        `db:"ticket_numbers"`
+	Origin         string        `db:"origin"`
+	Destination    string        `db:"destination"`
+	DepartAt       sql.NullTime  `db:"depart_at"`
+	Currency       string        `db:"currency"`
+	Total          int64         `db:"total"`
+	Prices         string        `db:"prices"`
+	Segments       string        `db:"segments"`
+	Passengers     string        `db:"passengers"`
+	Contact        string        `db:"contact"`
+	Restrictions   string        `db:"restrictions"`
+	InvoiceType    string        `db:"invoice_type"`
+	Quote          string        `db:"quote"`
+	Bookings       string        `db:"bookings"`
+	Request        string        `db:"request"`
+	ChangeSearch   string        `db:"change_search"`
+	Reason         string        `db:"reason"`
+	ReviewRemark   string        `db:"review_remark"`
+	Disrupted      bool          `db:"disrupted"`
+	IdempotencyKey string        `db:"idempotency_key"`
+	RequestHash    string        `db:"request_hash"`
+	PayBy          sql.NullTime  `db:"pay_by"`
+	ConfirmBy      sql.NullTime  `db:"confirm_by"`
+	CreatedAt      time.Time     `db:"created_at"`
+	UpdatedAt      time.Time     `db:"updated_at"`
+}
+
+const columns = `id, booking_number, agency_id, user_id, type, original_id, root_id, status, payment_status, payment_channel,
+	payment_key, reference_id, pnr, airline, flight_number, ticket_numbers, origin, destination, depart_at, currency, total,
+	prices, segments, passengers, contact, restrictions, invoice_type, quote, bookings, request, change_search, reason,
+	review_remark, disrupted, idempotency_key, request_hash, pay_by, confirm_by, created_at, updated_at`
+
+// solutionBlob is what the quote column holds: the solution as sold and the
+// supplier side.
+type solutionBlob struct {
+	Solution shopping.Solution `json:"solution"`
+	Booked   Booked            `json:"booked"`
+}
+
+func (r row) decode() (Order, error) {
+	o := Order{ID: r.ID, BookingNumber: r.BookingNumber, AgencyID: r.AgencyID, UserID: r.UserID.Int64, Type: r.Type,
+		OriginalID: r.OriginalID.Int64, RootID: r.RootID.Int64, Status: Status(r.Status), PaymentStatus: r.PaymentStatus,
+		PaymentChannel: r.PaymentChannel, PaymentKey: r.PaymentKey, ReferenceID: r.ReferenceID, PNR: r.PNR, Airline: r.Airline,
+		FlightNumber: r.FlightNumber, TicketNumbers: r.TicketNumbers, Origin: r.Origin, Destination: r.Destination,
+		DepartAt: r.DepartAt.Time, Currency: r.Currency, Total: r.Total, InvoiceType: r.InvoiceType, Reason: r.Reason,
+		ReviewRemark: r.ReviewRemark, Disrupted: r.Disrupted, IdempotencyKey: r.IdempotencyKey, RequestHash: r.RequestHash,
+		PayBy: r.PayBy.Time, ConfirmBy: r.ConfirmBy.Time, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt}
+	var seg struct {
+		Segments []shopping.SegmentView `json:"segments"`
+		Journeys []shopping.JourneyView `json:"journeys"`
+	}
+	var blob solutionBlob
+	for _, f := range []struct {
+		s string
+		v any
+	}{{r.Prices, &o.Prices}, {r.Segments, &seg}, {r.Passengers, &o.Passengers}, {r.Contact, &o.Contact},
+		{r.Restrictions, &o.Restrictions}, {r.Quote, &blob}, {r.Request, &o.Request}, {r.ChangeSearch, &o.ChangeSearch}} {
+		if f.s == "" {
+			continue
+		}
+		if err := json.Unmarshal([]byte(f.s), f.v); err != nil {
+			return Order{}, fmt.Errorf("order %d: decode: %w", r.ID, err)
+		}
+	}
+	o.Segments, o.Journeys = seg.Segments, seg.Journeys
+	o.Solution, o.Booked = blob.Solution, blob.Booked
+	return o, nil
+}
+
+func enc(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		// Every value encoded here is a plain struct of strings and numbers.
+		panic(fmt.Sprintf("order: encode: %v", err))
+	}
+	return string(b)
+}
+
+func nullTime(t time.Time) any {
+	if t.IsZero() {
+		return nil
+	}
+	return t.UTC()
+}
+
+func nullID(id int64) any {
+	if id == 0 {
+		return nil
+	}
+	return id
+}
+
+// insert stores a new order and returns its id.
+func insert(ctx context.Context, tx *sqlx.Tx, o *Order) error {
+	segs := enc(struct {
+		Segments []shopping.SegmentView `json:"segments"`
+		Journeys []shopping.JourneyView `json:"journeys"`
+	}{o.Segments, o.Journeys})
+	if o.Passengers == nil {
+		o.Passengers = []Passenger{}
+	}
+	err := tx.GetContext(ctx, &o.ID, tx.Rebind(`INSERT INTO flight_orders (booking_number, agency_id, user_id, type, original_id, root_id,
+		status, payment_status, payment_channel, payment_key, reference_id, pnr, airline, flight_number, ticket_numbers, origin,
+		destination, depart_at, currency, total, prices, segments, passengers, contact, restrictions, invoice_type, quote, bookings,
+		request, change_search, reason, review_remark, disrupted, idempotency_key, request_hash, pay_by, confirm_by, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
+		o.BookingNumber, o.AgencyID, nullID(o.UserID), o.Type, nullID(o.OriginalID), nullID(o.RootID), string(o.Status), o.PaymentStatus,
+		o.PaymentChannel, o.PaymentKey, o.ReferenceID, o.PNR, o.Airline, o.FlightNumber, o.TicketNumbers, o.Origin, o.Destination,
+		nullTime(o.DepartAt), o.Currency, o.Total, enc(o.Prices), segs, enc(o.Passengers), enc(o.Contact), enc(o.Restrictions),
+		o.InvoiceType, enc(solutionBlob{o.Solution, o.Booked}), enc(o.Booked.Bookings), enc(o.Request), enc(o.ChangeSearch), o.Reason,
+		o.ReviewRemark, o.Disrupted, o.IdempotencyKey, o.RequestHash, nullTime(o.PayBy), nullTime(o.ConfirmBy), o.CreatedAt.UTC(), o.UpdatedAt.UTC())
+	if err != nil {
+		return fmt.Errorf("order: insert: %w", err)
+	}
+	if o.RootID == 0 {
+		o.RootID = o.ID
+		if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE flight_orders SET root_id = ? WHERE id = ?`), o.ID, o.ID); err != nil {
+			return fmt.Errorf("order: set root: %w", err)
+		}
+	}
+	return nil
+}
+
+// save writes back the mutable fields of an order whose status is still
+// from: false when another writer moved it first.
+func save(ctx context.Context, tx *sqlx.Tx, o *Order, from Status) (bool, error) {
+	res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE flight_orders SET status = ?, payment_status = ?, payment_channel = ?,
+		payment_key = ?, reference_id = ?, pnr = ?, ticket_numbers = ?, total = ?, prices = ?, segments = ?, passengers = ?,
+		quote = ?, bookings = ?, request = ?, change_search = ?, review_remark = ?, disrupted = ?, pay_by = ?, confirm_by = ?,
+		updated_at = ? WHERE id = ? AND status = ?`),
+		string(o.Status), o.PaymentStatus, o.PaymentChannel, o.PaymentKey, o.ReferenceID, o.PNR, o.TicketNumbers, o.Total,
+		enc(o.Prices), enc(struct {
+			Segments []shopping.SegmentView `json:"segments"`
+			Journeys []shopping.JourneyView `json:"journeys"`
+		}{o.Segments, o.Journeys}), enc(o.Passengers), enc(solutionBlob{o.Solution, o.Booked}), enc(o.Booked.Bookings),
+		enc(o.Request), enc(o.ChangeSearch), o.ReviewRemark, o.Disrupted, nullTime(o.PayBy), nullTime(o.ConfirmBy),
+		o.UpdatedAt.UTC(), o.ID, string(from))
+	if err != nil {
+		if store.IsUniqueViolation(err) {
+			return false, fault.Conflict("order.error.requestOpen")
+		}
+		return false, fmt.Errorf("order %d: save: %w", o.ID, err)
+	}
+	n, _ := res.RowsAffected()
+	return n == 1, nil
+}
+
+func addEvent(ctx context.Context, tx *sqlx.Tx, orderID int64, action Action, from, to Status, actor, remark string, at time.Time) error {
+	_, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO flight_order_events (order_id, action, from_status, to_status, actor, remark, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?)`), orderID, string(action), string(from), string(to), actor, remark, at.UTC())
+	if err != nil {
+		return fmt.Errorf("order %d: event: %w", orderID, err)
+	}
+	return nil
+}
+
+func load(ctx context.Context, q sqlx.ExtContext, id int64) (Order, error) {
+	var r row
+	err := sqlx.GetContext(ctx, q, &r, q.Rebind(`SELECT `+columns+` FROM flight_orders WHERE id = ?`), id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Order{}, errNotFound()
+	}
+	if err != nil {
+		return Order{}, fmt.Errorf("order %d: load: %w", id, err)
+	}
+	return r.decode()
+}
+
+func loadByKey(ctx context.Context, q sqlx.ExtContext, agencyID int64, key string) (Order, bool, error) {
+	var r row
+	err := sqlx.GetContext(ctx, q, &r, q.Rebind(`SELECT `+columns+` FROM flight_orders WHERE agency_id = ? AND idempotency_key = ?`), agencyID, key)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Order{}, false, nil
+	}
+	if err != nil {
+		return Order{}, false, fmt.Errorf("order: find idempotency key: %w", err)
+	}
+	o, err := r.decode()
+	return o, err == nil, err
+}
+
+func errNotFound() error { return fault.NotFound("order.error.notFound") }
+
+// treeCTE selects the ids of an agency and every agency below it.
+const treeCTE = `WITH RECURSIVE tree(id) AS (SELECT CAST(? AS BIGINT) UNION ALL SELECT a.id FROM agencies a JOIN tree t ON a.parent_id = t.id) `
+
+// listQuery builds the WHERE clause of a list for the viewer scope.
+type scope struct {
+	// Agency is the viewer's agency; 0 for the provider, who sees all.
+	Agency int64
+	// User limits to one user's orders (agencies showing only own orders).
+	User int64
+	// DirectOnly keeps the viewer agency's own orders.
+	DirectOnly bool
+}
+
+func where(sc scope, f Filter) (string, []any) {
+	var conds []string
+	var args []any
+	if sc.Agency != 0 {
+		if sc.DirectOnly {
+			conds = append(conds, "agency_id = ?")
+		} else {
+			conds = append(conds, "agency_id IN (SELECT id FROM tree)")
+		}
+		args = append(args, sc.Agency)
+	}
+	if sc.User != 0 {
+		conds = append(conds, "user_id = ?")
+		args = append(args, sc.User)
+	}
+	statuses := f.Statuses
+	if g := GroupStatuses(f.Group); g != nil {
+		for _, s := range g {
+			statuses = append(statuses, string(s))
+		}
+	}
+	if len(statuses) > 0 {
+		conds = append(conds, "status IN ("+strings.TrimSuffix(strings.Repeat("?, ", len(statuses)), ", ")+")")
+		for _, s := range statuses {
+			args = append(args, s)
+		}
+	}
+	if f.Type != "" && f.Type != "all" {
+		conds = append(conds, "type = ?")
+		args = append(args, f.Type)
+	}
+	if k := strings.TrimSpace(f.Keyword); k != "" {
+		like := "%" + strings.ToUpper(k) + "%"
+		conds = append(conds, "(UPPER(booking_number) LIKE ? OR UPPER(pnr) LIKE ? OR ticket_numbers LIKE ? OR UPPER(flight_number) LIKE ? OR UPPER(passengers) LIKE ?)")
+		args = append(args, like, like, like, like, like)
+	}
+	if !f.From.IsZero() {
+		conds = append(conds, "created_at >= ?")
+		args = append(args, f.From.UTC())
+	}
+	if !f.To.IsZero() {
+		conds = append(conds, "created_at < ?")
+		args = append(args, f.To.UTC())
+	}
+	if len(conds) == 0 {
+		return "", args
+	}
+	return " WHERE " + strings.Join(conds, " AND "), args
+}
+
+func prefix(sc scope) string {
+	if sc.Agency != 0 && !sc.DirectOnly {
+		return treeCTE
+	}
+	return ""
+}
+
+func list(ctx context.Context, db *store.DB, sc scope, f Filter) ([]Order, int, error) {
+	w, args := where(sc, f)
+	var total int
+	if err := db.GetContext(ctx, &total, db.Rebind(prefix(sc)+`SELECT COUNT(*) FROM flight_orders`+w), args...); err != nil {
+		return nil, 0, fmt.Errorf("order: count: %w", err)
+	}
+	var rows []row
+	q := prefix(sc) + `SELECT ` + columns + ` FROM flight_orders` + w + ` ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`
+	if err := db.SelectContext(ctx, &rows, db.Rebind(q), append(args, f.PageSize, (f.Page-1)*f.PageSize)...); err != nil {
+		return nil, 0, fmt.Errorf("order: list: %w", err)
+	}
+	out := make([]Order, 0, len(rows))
+	for _, r := range rows {
+		o, err := r.decode()
+		if err != nil {
+			return nil, 0, err
+		}
+		out = append(out, o)
+	}
+	return out, total, nil
+}
+
+func counts(ctx context.Context, db *store.DB, sc scope, statuses []string) (map[string]int, error) {
+	w, args := where(sc, Filter{Statuses: statuses})
+	var rows []struct {
+		Status string `db:"status"`
+		Cnt    int    `db:"cnt"`
+	}
+	if err := db.SelectContext(ctx, &rows, db.Rebind(prefix(sc)+`SELECT status, COUNT(*) AS cnt FROM flight_orders`+w+` GROUP BY status`), args...); err != nil {
+		return nil, fmt.Errorf("order: status counts: %w", err)
+	}
+	out := map[string]int{}
+	for _, r := range rows {
+		out[r.Status] = r.Cnt
+	}
+	return out, nil
+}
+
+func events(ctx context.Context, db *store.DB, orderID int64) ([]Event, error) {
+	var out []Event
+	err := db.SelectContext(ctx, &out, db.Rebind(`SELECT id, action, from_status, to_status, actor, remark, created_at
+		FROM flight_order_events WHERE order_id = ? ORDER BY id`), orderID)
+	if err != nil {
+		return nil, fmt.Errorf("order %d: events: %w", orderID, err)
+	}
+	return out, nil
+}
+
+func proofs(ctx context.Context, db *store.DB, orderID int64) ([]Proof, error) {
+	var out []Proof
+	err := db.SelectContext(ctx, &out, db.Rebind(`SELECT id, name, content_type, LENGTH(data) AS size, created_at
+		FROM flight_order_proofs WHERE order_id = ? ORDER BY id`), orderID)
+	if err != nil {
+		return nil, fmt.Errorf("order %d: proofs: %w", orderID, err)
+	}
+	return out, nil
+}
+
+func related(ctx context.Context, db *store.DB, o Order) ([]Order, error) {
+	var rows []row
+	err := db.SelectContext(ctx, &rows, db.Rebind(`SELECT `+columns+` FROM flight_orders WHERE root_id = ? AND id <> ? ORDER BY id`), o.RootID, o.ID)
+	if err != nil {
+		return nil, fmt.Errorf("order %d: related: %w", o.ID, err)
+	}
+	out := make([]Order, 0, len(rows))
+	for _, r := range rows {
+		x, err := r.decode()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, x)
+	}
+	return out, nil
+}
