@@ -9,6 +9,7 @@ import (
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/ledger"
+	"github.com/voyage/voyage/pkg/order"
 	"github.com/voyage/voyage/pkg/partnership"
 	"github.com/voyage/voyage/pkg/profile"
 	"github.com/voyage/voyage/pkg/shopping"
@@ -29,6 +30,8 @@ type Services struct {
 	Catalog *i18n.Catalog
 	// Shopping is the flight search engine (nil: no flight routes).
 	Shopping *shopping.Engine
+	// Orders runs flight orders (nil: no order routes).
+	Orders *order.Service
 	// WebsitePrefix is the site's public URL prefix, answered with /me.
 	WebsitePrefix string
 }
@@ -64,6 +67,7 @@ func Register(rt *Router, s Services) {
 	registerStatements(rt, s)
 	registerAirports(rt, s)
 	registerShopping(rt, s)
+	registerOrders(rt, s)
 }
 
 // peerIP is the connection's address; X-Forwarded-For is not trusted, so a

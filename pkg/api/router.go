@@ -235,10 +235,17 @@ func (rt *Router) Finish(prefixes ...string) {
 	}
 	for path, ms := range methods {
 		allow := strings.Join(ms, ", ")
-		rt.mux.HandleFunc(path, func(w http.ResponseWriter, r *http.Request) {
-			w.Header().Set("Allow", allow)
-			WriteError(w, r, fault.New(fault.CodeNotFound, http.StatusMethodNotAllowed, "error.methodNotAllowed"))
-		})
+		// One fallback per missing method rather than one for the bare
+		// path: a bare /orders/status would clash with GET /orders/{id}.
+		for _, m := range []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
+			if slices.Contains(ms, m) || m == http.MethodHead && slices.Contains(ms, http.MethodGet) {
+				continue
+			}
+			rt.mux.HandleFunc(m+" "+path, func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Allow", allow)
+				WriteError(w, r, fault.New(fault.CodeNotFound, http.StatusMethodNotAllowed, "error.methodNotAllowed"))
+			})
+		}
 	}
 	for _, p := range prefixes {
 		rt.mux.HandleFunc(p, func(w http.ResponseWriter, r *http.Request) {

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/riverqueue/river"
+
 	"github.com/voyage/voyage/pkg/agency"
 	"github.com/voyage/voyage/pkg/api"
 	"github.com/voyage/voyage/pkg/audit"
@@ -23,6 +25,7 @@ import (
 	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/jobs"
 	"github.com/voyage/voyage/pkg/ledger"
+	"github.com/voyage/voyage/pkg/order"
 	"github.com/voyage/voyage/pkg/mail"
 	"github.com/voyage/voyage/pkg/partnership"
 	"github.com/voyage/voyage/pkg/profile"
@@ -49,6 +52,10 @@ type App struct {
 	Ledger       *ledger.Ledger
 	AgencyAdmin  *agency.Service
 	Shopping     *shopping.Engine
+	Orders       *order.Service
+	// Queue is the River client: jobs are queued by the services in their
+	// own transactions whether or not this process works them.
+	Queue  *jobs.Queue
 	Router       *api.Router
 	Web          *web.Server
 	Handler      http.Handler
@@ -91,6 +98,16 @@ func New(ctx context.Context, cfg config.Config) (*App, error) {
 		a.Close()
 		return nil, err
 	}
+	a.buildOrders()
+	q, err := jobs.New(db, jobs.Config{Workers: cfg.Jobs.Workers, CleanupInterval: cfg.Jobs.CleanupInterval,
+		Mail: a.mailSender(), MailFrom: cfg.Mail.From,
+		Register: []func(*river.Workers) []*river.PeriodicJob{a.Orders.AddWorkers}})
+	if err != nil {
+		a.Close()
+		return nil, err
+	}
+	a.Queue = q
+	a.Orders.SetQueue(q.Client)
 	a.Web = web.New(web.Options{Site: a.Site, Applications: a.Applications, SecureCookies: cfg.HTTP.SecureCookies, Auth: a.Auth, Agencies: a.Agencies,
 		UserAdmin: a.Auth, CompanyAdmin: a.Agencies, AgencyAdmin: a.AgencyAdmin, Ledger: a.Ledger})
 	a.Handler = a.buildHandler()
@@ -118,7 +135,7 @@ func isAPIPath(p string) bool {
 func (a *App) buildHandler() http.Handler {
 	mux := http.NewServeMux()
 	a.Router = api.NewRouter(mux, a.Auth, audit.NewLog(a.DB))
-	api.Register(a.Router, api.Services{Site: a.Site, Applications: a.Applications, Auth: a.Auth, Agencies: a.Agencies, Profile: a.Profile, AgencyService: a.AgencyAdmin, Ledger: a.Ledger, Catalog: a.Catalog, Shopping: a.Shopping, WebsitePrefix: a.Cfg.Site.WebsitePrefix})
+	api.Register(a.Router, api.Services{Site: a.Site, Applications: a.Applications, Auth: a.Auth, Agencies: a.Agencies, Profile: a.Profile, AgencyService: a.AgencyAdmin, Ledger: a.Ledger, Catalog: a.Catalog, Shopping: a.Shopping, Orders: a.Orders, WebsitePrefix: a.Cfg.Site.WebsitePrefix})
 	a.Router.Finish("/base/", "/order/", "/shopping/")
 
 	openapi, err := json.MarshalIndent(a.Router.OpenAPI(Version), "", "  ")
@@ -202,17 +219,12 @@ func (a *App) ready(w http.ResponseWriter, r *http.Request) {
 func (a *App) Serve(ctx context.Context, ready func(addr string)) error {
 	var queue *jobs.Queue
 	if a.Cfg.Jobs.Enabled {
-		q, err := jobs.New(a.DB, jobs.Config{Workers: a.Cfg.Jobs.Workers, CleanupInterval: a.Cfg.Jobs.CleanupInterval,
-			Mail: a.mailSender(), MailFrom: a.Cfg.Mail.From})
-		if err != nil {
-			return err
-		}
 		// Jobs get their own context: they must not stop the moment the
 		// signal arrives, but when Stop says so.
-		if err := q.Start(context.WithoutCancel(ctx)); err != nil {
+		if err := a.Queue.Start(context.WithoutCancel(ctx)); err != nil {
 			return err
 		}
-		queue = q
+		queue = a.Queue
 	}
 
 	ln, err := net.Listen("tcp", a.Cfg.Addr)

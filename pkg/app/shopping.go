@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/voyage/voyage/pkg/config"
+	"github.com/voyage/voyage/pkg/order"
 	"github.com/voyage/voyage/pkg/shopping"
 	"github.com/voyage/voyage/pkg/supplier/duffel"
 	"github.com/voyage/voyage/pkg/supplier/sim"
@@ -86,4 +87,22 @@ func Sources(c config.ShoppingConfig) (map[string]shopping.Source, error) {
 		out["duffel"] = shopping.Source{Supplier: d}
 	}
 	return out, nil
+}
+
+// buildOrders wires the order service to the suppliers the engine searches
+// and, when configured, the test payment gateway.
+func (a *App) buildOrders() {
+	gateways := map[string]order.Gateway{}
+	if a.Cfg.Payment.TestGateway {
+		slog.Warn("payment: the built-in test gateway takes the external channels' payments; never in production")
+		gw := order.NewTestGateway()
+		gw.FeePercent = a.Cfg.Payment.TestGatewayFeePercent
+		for _, c := range order.Channels {
+			if c != order.ChannelBalance {
+				gateways[c] = gw
+			}
+		}
+	}
+	a.Orders = order.New(order.Options{DB: a.DB, Ledger: a.Ledger, Quotes: shopping.NewQuotes(a.DB), Agencies: a.Agencies,
+		Looks: a.AgencyAdmin, Suppliers: a.Shopping.Supplier, Gateways: gateways, Logger: slog.Default()})
 }

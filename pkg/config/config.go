@@ -29,6 +29,17 @@ type Config struct {
 	Auth      AuthConfig     `mapstructure:"auth"`
 	Mail      MailConfig     `mapstructure:"mail"`
 	Shopping  ShoppingConfig `mapstructure:"shopping"`
+	Payment   PaymentConfig  `mapstructure:"payment"`
+}
+
+// PaymentConfig chooses how orders are paid besides the wallet.
+type PaymentConfig struct {
+	// TestGateway takes payments for every external channel with the
+	// built-in test gateway (success, failure or time-out on request): for
+	// development and demos only, never in production.
+	TestGateway bool `mapstructure:"test_gateway"`
+	// TestGatewayFeePercent is the test gateway's transaction fee.
+	TestGatewayFeePercent int64 `mapstructure:"test_gateway_fee_percent"`
 }
 
 // ShoppingConfig chooses the flight content sources and where search
@@ -145,6 +156,8 @@ func setDefaults(v *viper.Viper) {
 	v.SetDefault("http.shutdown_timeout", 25*time.Second)
 	v.SetDefault("http.max_body_bytes", 1<<20)
 	v.SetDefault("http.secure_cookies", false)
+	v.SetDefault("payment.test_gateway", false)
+	v.SetDefault("payment.test_gateway_fee_percent", 0)
 	v.SetDefault("jobs.enabled", true)
 	v.SetDefault("jobs.workers", 10)
 	v.SetDefault("jobs.cleanup_interval", 15*time.Minute)

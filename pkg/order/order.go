@@ -243,6 +243,7 @@ type View struct {
 	Passengers     []Passenger            `json:"passengers"`
 	Contact        Contact                `json:"contact"`
 	Restrictions   supplier.Restrictions  `json:"restrictions"`
+	Baggage        supplier.Baggage       `json:"baggage"`
 	InvoiceType    string                 `json:"invoiceType"`
 	Total          Money                  `json:"total"`
 	PriceBreakdown Breakdown              `json:"priceBreakdown"`

@@ -592,7 +592,7 @@ func (s *Service) view(o Order, party string) View {
 		Tone: Tone(o.Status), PaymentStatus: o.PaymentStatus, PaymentChannel: o.PaymentChannel, ReferenceID: o.ReferenceID, PNR: o.PNR,
 		Airline: o.Airline, FlightNumber: o.FlightNumber, TicketNumbers: []string{}, Origin: o.Origin, Destination: o.Destination,
 		DepartAt: o.DepartAt, Segments: o.Segments, Journeys: o.Journeys, Passengers: o.Passengers, Contact: o.Contact,
-		Restrictions: o.Restrictions, InvoiceType: o.InvoiceType, Total: moneyOf(o.Total, o.Currency), PriceBreakdown: o.Prices.view(o.Currency),
+		Restrictions: o.Restrictions, Baggage: o.Solution.Baggage, InvoiceType: o.InvoiceType, Total: moneyOf(o.Total, o.Currency), PriceBreakdown: o.Prices.view(o.Currency),
 		ReviewRemark: o.ReviewRemark, Disrupted: o.Disrupted, CreatedAt: o.CreatedAt, UpdatedAt: o.UpdatedAt,
 		Actions: Allowed(o.Type, o.Status, party)}
 	if v.Actions == nil {

@@ -151,14 +151,30 @@ func LimitBody(limit int64) Middleware {
 				next.ServeHTTP(w, r)
 				return
 			}
-			if r.ContentLength > limit {
+			max := limit
+			// Post-sale requests carry up to five 2 MB proofs (spec §9).
+			if proofUpload(r.URL.Path) {
+				max = ProofUploadBytes
+			}
+			if r.ContentLength > max {
 				r.Body = http.MaxBytesReader(w, r.Body, 0)
 			} else {
-				r.Body = http.MaxBytesReader(w, r.Body, limit)
+				r.Body = http.MaxBytesReader(w, r.Body, max)
 			}
 			next.ServeHTTP(w, r)
 		})
 	}
+}
+
+// ProofUploadBytes bounds a post-sale request: five 2 MB proofs and the
+// form around them.
+const ProofUploadBytes = 5*(2<<20) + 1<<20
+
+func proofUpload(p string) bool {
+	if !strings.HasPrefix(p, "/order/v2/flight/orders/") && !strings.HasPrefix(p, "/flight/orders/") {
+		return false
+	}
+	return strings.HasSuffix(p, "/refund") || strings.HasSuffix(p, "/change") || strings.HasSuffix(p, "/void")
 }
 
 // LangCookie is the cookie the footer's language selector sets.

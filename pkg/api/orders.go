@@ -1,0 +1,370 @@
+package api
+
+import (
+	"errors"
+	"io"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/docs"
+	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/pkg/i18n"
+	"github.com/voyage/voyage/pkg/order"
+	"github.com/voyage/voyage/pkg/server"
+)
+
+// ActionRequest is POST /order/v2/flight/orders/{id}/actions: the agency's
+// cancel change, cancel refund or cancel void.
+type ActionRequest struct {
+	Action order.Action `json:"action" jsonschema:"enum=cancel_change,enum=cancel_refund,enum=cancel_void"`
+}
+
+// PostSaleForm documents the multipart body of refund, change and void
+// requests.
+type PostSaleForm struct {
+	Reason    int    `json:"reason" jsonschema:"description=refund and void: 0–7; change: 0, 1 or 7"`
+	SubReason string `json:"subReason,omitempty" jsonschema:"description=for reasons 2, 3 and 6"`
+	Remark    string `json:"remark,omitempty"`
+	OptionID  string `json:"optionId,omitempty" jsonschema:"description=change: the option chosen from change/search"`
+	Proofs    []byte `json:"proofs,omitempty" jsonschema:"description=up to 5 files (jpg, png or PDF, 2 MB each), multipart field 'proofs'"`
+}
+
+// ordersQuery documents the order list's query parameters.
+var ordersQuery = append([]Param{
+	{Name: "status", Type: "string", Array: true, Description: "one or more statuses"},
+	{Name: "group", Type: "string", Description: "a pending group: to_be_paid, reviewing, proceeding, pending-confirm, refunding"},
+	{Name: "type", Type: "string", Description: "all, origin, change, refund or void"},
+	{Name: "keyword", Type: "string", Description: "booking number, PNR, ticket or flight number, passenger surname"},
+	{Name: "direct", Type: "boolean", Description: "only the caller's agency's own bookings, not its sub-agencies'"},
+	{Name: "from", Type: "string", Description: "created on or after, YYYY-MM-DD"},
+	{Name: "to", Type: "string", Description: "created on or before, YYYY-MM-DD"},
+}, pagingParams...)
+
+// canBook is spec §6 canAccessTicket with the flight service on.
+func canBook(s auth.Subject) bool { return s.FlightServiceEnable() }
+
+func orderFilter(r *http.Request) (order.Filter, error) {
+	q := r.URL.Query()
+	page, size := pageFromQuery(r)
+	f := order.Filter{Statuses: q["status"], Group: q.Get("group"), Type: q.Get("type"), Keyword: q.Get("keyword"),
+		DirectOnly: q.Get("direct") == "true" || q.Get("direct") == "1", Page: page, PageSize: size}
+	errs := map[string]string{}
+	if v := q.Get("from"); v != "" {
+		d, err := time.Parse(time.DateOnly, v)
+		if err != nil {
+			errs["from"] = "error.field.date"
+		}
+		f.From = d
+	}
+	if v := q.Get("to"); v != "" {
+		d, err := time.Parse(time.DateOnly, v)
+		if err != nil {
+			errs["to"] = "error.field.date"
+		}
+		f.To = d.AddDate(0, 0, 1)
+	}
+	if len(errs) > 0 {
+		return f, fault.Validation(errs)
+	}
+	return f, nil
+}
+
+// postSale reads a multipart post-sale request.
+func postSale(r *http.Request) (order.PostSaleRequest, error) {
+	var req order.PostSaleRequest
+	if err := r.ParseMultipartForm(server.ProofUploadBytes); err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return req, fault.Validation(map[string]string{"proofs": "order.request.error.proofSize"})
+		}
+		return req, fault.Validation(map[string]string{"reason": "order.request.error.reasonRequired"})
+	}
+	if v := strings.TrimSpace(r.FormValue("reason")); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return req, fault.Validation(map[string]string{"reason": "order.request.error.reason"})
+		}
+		req.Reason = &n
+	}
+	req.SubReason, req.Remark, req.OptionID = r.FormValue("subReason"), r.FormValue("remark"), r.FormValue("optionId")
+	if r.MultipartForm != nil {
+		for _, fh := range r.MultipartForm.File["proofs"] {
+			if fh.Size > order.MaxProofBytes {
+				req.Proofs = append(req.Proofs, order.File{Name: fh.Filename, Data: make([]byte, order.MaxProofBytes+1)})
+				continue
+			}
+			f, err := fh.Open()
+			if err != nil {
+				return req, fault.Internal(err)
+			}
+			data, err := io.ReadAll(f)
+			f.Close()
+			if err != nil {
+				return req, fault.Internal(err)
+			}
+			req.Proofs = append(req.Proofs, order.File{Name: fh.Filename, Data: data})
+		}
+	}
+	return req, nil
+}
+
+func registerOrders(rt *Router, s Services) {
+	if s.Orders == nil {
+		return
+	}
+	o := s.Orders
+	id := func(r *http.Request) (int64, error) { return PathID(r, "id") }
+
+	rt.Handle("GET /order/v2/flight/config/payment", Operation{
+		ID: "paymentConfig", Tag: "orders", Allow: canBook,
+		Summary: "The payment channels the caller's agency may use, and its wallet", Response: order.PaymentConfig{},
+	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
+		return o.PaymentConfig(r.Context(), Principal(r))
+	})
+
+	rt.Handle("POST /order/v2/flight/orders", Operation{
+		ID: "createFlightOrder", Tag: "orders", Allow: canBook, Status: http.StatusCreated,
+		Summary: "Book a verified quote (requires an Idempotency-Key header; a replay answers the first order)",
+		Request: order.CreateRequest{}, Response: order.View{},
+		Errors:  []int{fault.CodeQuoteExpired, fault.CodeConflict},
+	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
+		var req order.CreateRequest
+		if err := Decode(r, &req); err != nil {
+			return nil, err
+		}
+		return o.Create(r.Context(), Principal(r), r.Header.Get("Idempotency-Key"), req)
+	})
+
+	rt.Handle("GET /order/v2/flight/orders", Operation{
+		ID: "listFlightOrders", Tag: "orders", Allow: canBook,
+		Summary: "The flight orders of the caller's agency and its sub-agencies", Response: order.Page{}, Query: ordersQuery,
+	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
+		f, err := orderFilter(r)
+		if err != nil {
+			return nil, err
+		}
+		return o.List(r.Context(), Principal(r), f)
+	})
+
+	rt.Handle("GET /order/v2/flight/orders/status", Operation{
+		ID: "flightOrderStatusCounts", Tag: "orders", Allow: canBook,
+		Summary:  "How many orders are in each of the given statuses (all statuses when none given)",
+		Response: []order.StatusCount{}, Query: []Param{{Name: "status", Type: "string", Array: true}},
+	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
+		return o.StatusCounts(r.Context(), Principal(r), r.URL.Query()["status"])
+	})
+
+	rt.Handle("GET /order/v2/flight/disruptions", Operation{
+		ID: "listFlightDisruptions", Tag: "orders", Allow: canBook,
+		Summary: "Schedule changes recorded against the caller's orders (the flight disruption list)", Response: order.DisruptionPage{},
+		Query: append([]Param{{Name: "type", Type: "string", Description: "change, cancel_no_save, cancel_save or restore"}}, pagingParams...),
+	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
+		page, size := pageFromQuery(r)
+		return o.Disruptions(r.Context(), Principal(r), r.URL.Query().Get("type"), page, size)
+	})
+
+	rt.Handle("GET /order/v2/flight/orders/{id}", Operation{
+		ID: "getFlightOrder", Tag: "orders", Allow: canBook,
+		Summary: "One order with its price breakdown, timeline, proofs, related orders and the actions allowed now",
+		Response: order.View{}, Errors: []int{fault.CodeNotFound},
+	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
+		n, err := id(r)
+		if err != nil {
+			return nil, err
+		}
+		return o.Get(r.Context(), Principal(r), n)
+	})
+
+	rt.Handle("DELETE /order/v2/flight/orders/{id}", Operation{
+		ID: "cancelFlightOrder", Tag: "orders", Allow: canBook,
+		Summary: "Cancel a booking not yet paid", Response: order.View{}, Errors: []int{fault.CodeNotFound, fault.CodeConflict},
+	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
+		n, err := id(r)
+		if err != nil {
+			return nil, err
+		}
+		return o.Cancel(r.Context(), Principal(r), n)
+	})
+
+	rt.Handle("POST /order/v2/flight/orders/{id}/payment", Operation{
+		ID: "payFlightOrder", Tag: "orders", Allow: canBook,
+		Summary: "Pay an order (Idempotency-Key recommended): balance through the wallet, or a payment gateway channel",
+		Request: order.PayRequest{}, Response: order.View{},
+		Errors:  []int{fault.CodeNotFound, fault.CodeConflict, fault.CodeInsufficientFund, fault.CodePaymentFailed, fault.CodeQuoteExpired, fault.CodeNoAccess},
+	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
+		n, err := id(r)
+		if err != nil {
+			return nil, err
+		}
+		var req order.PayRequest
+		if err := Decode(r, &req); err != nil {
+			return nil, err
+		}
+		return o.Pay(r.Context(), Principal(r), n, r.Header.Get("Idempotency-Key"), req)
+	})
+
+	for _, typ := range []string{order.TypeRefund, order.TypeChange, order.TypeVoid} {
+		rt.Handle("POST /order/v2/flight/orders/{id}/"+typ, Operation{
+			ID: typ + "FlightOrder", Tag: "orders", Allow: canBook, Status: http.StatusCreated,
+			Summary: "Request a " + typ + " of an issued order (multipart: reason, subReason, remark, proofs); answers the request order",
+			Request: PostSaleForm{}, Response: order.View{}, Errors: []int{fault.CodeNotFound, fault.CodeConflict},
+		}, func(w http.ResponseWriter, r *http.Request) (any, error) {
+			n, err := id(r)
+			if err != nil {
+				return nil, err
+			}
+			req, err := postSale(r)
+			if err != nil {
+				return nil, err
+			}
+			return o.Request(r.Context(), Principal(r), n, typ, req)
+		})
+	}
+
+	rt.Handle("POST /order/v2/flight/orders/{id}/change/search", Operation{
+		ID: "changeSearchFlightOrder", Tag: "orders", Allow: canBook,
+		Summary: "Find ways to change an order to new dates; replaces the previous change search",
+		Request: order.ChangeSearchRequest{}, Response: order.ChangeSearch{},
+		Errors:  []int{fault.CodeNotFound, fault.CodeConflict, fault.CodeSearchTimeout},
+	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
+		n, err := id(r)
+		if err != nil {
+			return nil, err
+		}
+		var req order.ChangeSearchRequest
+		if err := Decode(r, &req); err != nil {
+			return nil, err
+		}
+		return o.ChangeSearch(r.Context(), Principal(r), n, req, i18n.Lang(r.Context()))
+	})
+
+	rt.Handle("POST /order/v2/flight/orders/{id}/confirmation", Operation{
+		ID: "confirmFlightOrder", Tag: "orders", Allow: canBook,
+		Summary: "Confirm a quoted refund (before its deadline) or change (paying it from the wallet)", Response: order.View{},
+		Errors: []int{fault.CodeNotFound, fault.CodeConflict, fault.CodeInsufficientFund, fault.CodeQuoteExpired},
+	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
+		n, err := id(r)
+		if err != nil {
+			return nil, err
+		}
+		return o.Confirm(r.Context(), Principal(r), n)
+	})
+
+	rt.Handle("POST /order/v2/flight/orders/{id}/actions", Operation{
+		ID: "flightOrderAction", Tag: "orders", Allow: canBook,
+		Summary: "Cancel a change, refund or void request", Request: ActionRequest{}, Response: order.View{},
+		Errors: []int{fault.CodeNotFound, fault.CodeConflict},
+	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
+		n, err := id(r)
+		if err != nil {
+			return nil, err
+		}
+		var req ActionRequest
+		if err := Decode(r, &req); err != nil {
+			return nil, err
+		}
+		return o.Act(r.Context(), Principal(r), n, req.Action)
+	})
+
+	rt.Handle("POST /order/v2/flight/orders/{id}/review", Operation{
+		ID: "reviewFlightOrder", Tag: "orders", Role: auth.RoleOperator,
+		Summary: "Provider: approve, reject or quote a request, issue a held booking, or resolve an order held on an unknown supplier outcome",
+		Request: order.ReviewRequest{}, Response: order.View{}, Errors: []int{fault.CodeNotFound, fault.CodeConflict, fault.CodeNoAccess},
+	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
+		n, err := id(r)
+		if err != nil {
+			return nil, err
+		}
+		var req order.ReviewRequest
+		if err := Decode(r, &req); err != nil {
+			return nil, err
+		}
+		return o.Review(r.Context(), Principal(r), n, req)
+	})
+
+	rt.Handle("POST /order/v2/flight/orders/{id}/disruptions", Operation{
+		ID: "recordFlightDisruption", Tag: "orders", Role: auth.RoleOperator, Status: http.StatusCreated,
+		Summary: "Provider: record a schedule change on an order; the contact is emailed and the agency notified",
+		Request: order.DisruptionRequest{}, Response: order.Disruption{}, Errors: []int{fault.CodeNotFound, fault.CodeNoAccess},
+	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
+		n, err := id(r)
+		if err != nil {
+			return nil, err
+		}
+		var req order.DisruptionRequest
+		if err := Decode(r, &req); err != nil {
+			return nil, err
+		}
+		ctx := r.Context()
+		subject := i18n.T(ctx, "order.disruption.email.subject")
+		body := i18n.T(ctx, "order.disruption.email.body") + "\n\n" + i18n.T(ctx, "order.disruption.type."+req.Type) + "\n" + req.Detail
+		return o.RecordDisruption(ctx, Principal(r), n, req, subject, body)
+	})
+
+	rt.HandleRaw("GET /order/v2/flight/orders/{id}/proofs/{proof}", Operation{
+		ID: "getFlightOrderProof", Tag: "orders", Allow: canBook,
+		Summary: "Download a proof file of a post-sale request", Errors: []int{fault.CodeNotFound},
+	}, func(w http.ResponseWriter, r *http.Request) error {
+		n, err := id(r)
+		if err != nil {
+			return err
+		}
+		pid, err := PathID(r, "proof")
+		if err != nil {
+			return err
+		}
+		p, data, err := o.ProofData(r.Context(), Principal(r), n, pid)
+		if err != nil {
+			return err
+		}
+		w.Header().Set("Content-Type", p.ContentType)
+		w.Header().Set("Content-Disposition", `attachment; filename="proof-`+strconv.FormatInt(p.ID, 10)+extension(p.ContentType)+`"`)
+		w.Header().Set("Cache-Control", "private, no-store")
+		_, err = w.Write(data)
+		return err
+	})
+
+	rt.HandleRaw("GET /order/v2/flight/orders/{id}/documents/{kind}", Operation{
+		ID: "downloadFlightDocument", Tag: "orders", Allow: canBook,
+		Summary: "Download the itinerary or e-ticket of an order as PDF or Excel (in the request's language)",
+		Query:   []Param{{Name: "format", Type: "string", Description: "pdf or xlsx"}}, Errors: []int{fault.CodeNotFound},
+	}, func(w http.ResponseWriter, r *http.Request) error {
+		n, err := id(r)
+		if err != nil {
+			return err
+		}
+		kind, format := r.PathValue("kind"), r.URL.Query().Get("format")
+		if format == "" {
+			format = docs.PDF
+		}
+		if !slices.Contains(docs.TicketKinds, kind) || !slices.Contains(docs.TicketFormats, format) {
+			return fault.NotFound("")
+		}
+		v, err := o.Get(r.Context(), Principal(r), n)
+		if err != nil {
+			return err
+		}
+		ctx := r.Context()
+		w.Header().Set("Content-Type", docs.ContentType(format))
+		w.Header().Set("Content-Disposition", `attachment; filename="`+v.BookingNumber+"-"+kind+"."+format+`"`)
+		w.Header().Set("Cache-Control", "private, no-store")
+		return docs.WriteTicket(w, kind, format, docs.Ticket{Order: v, Lang: i18n.Lang(ctx), T: func(k string, args ...any) string { return i18n.T(ctx, k, args...) },
+			Baggage: &v.Baggage})
+	})
+}
+
+func extension(ct string) string {
+	switch ct {
+	case "image/png":
+		return ".png"
+	case "image/jpeg":
+		return ".jpg"
+	case "application/pdf":
+		return ".pdf"
+	}
+	return ""
+}

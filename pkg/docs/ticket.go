@@ -1,0 +1,453 @@
+package docs
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/voyage/voyage/pkg/geo"
+	"github.com/voyage/voyage/pkg/i18n"
+	"github.com/voyage/voyage/pkg/order"
+	"github.com/voyage/voyage/pkg/shopping"
+	"github.com/voyage/voyage/pkg/supplier"
+)
+
+// Kinds of flight-order document.
+const (
+	Itinerary = "itinerary"
+	ETicket   = "eticket"
+)
+
+// TicketKinds lists the flight-order documents.
+var TicketKinds = []string{Itinerary, ETicket}
+
+// TicketFormats lists the formats a flight-order document is written in.
+var TicketFormats = []string{PDF, XLSX}
+
+// Ticket is what a flight-order document shows, and for whom.
+type Ticket struct {
+	Order order.View
+	// Lang is the reader's language: airport and airline names are taken
+	// in it, so it must be the language T translates into.
+	Lang string
+	T    Translate
+	// Baggage is the fare's free allowance. order.View does not carry it,
+	// so the caller passes it when it knows it; nil leaves it out.
+	Baggage *supplier.Baggage
+	// Date is the date of issue printed; zero means today in UTC.
+	Date time.Time
+}
+
+// WriteTicket writes the kind of document (Itinerary or ETicket) of a
+// flight order in format (PDF or XLSX).
+func WriteTicket(w io.Writer, kind, format string, tk Ticket) error {
+	if format != PDF && format != XLSX {
+		return fmt.Errorf("docs: unknown ticket format %q", format)
+	}
+	d, err := buildTicket(kind, tk)
+	if err != nil {
+		return err
+	}
+	if format == PDF {
+		return writeTicketPDF(w, d, true)
+	}
+	return writeTicketXLSX(w, d)
+}
+
+// ticketDoc is a document as a list of blocks, so the PDF and the Excel
+// writer show the same content in the same order.
+type ticketDoc struct {
+	title     string
+	footer    string
+	pageLabel func(n int) string
+	blocks    []docBlock
+}
+
+// docBlock is one part of a document: a title, a heading, label–value
+// fields, a table or a note, each optional, drawn in that order.
+type docBlock struct {
+	newPage bool
+	title   string
+	heading string
+	fields  []docField
+	// amounts draws the fields one per line with right-aligned values.
+	amounts bool
+	cols    []docColumn
+	rows    [][]string
+	note    string
+	alert   bool
+}
+
+type docField struct {
+	label, value string
+	// money is set for amounts so Excel stores a number.
+	money *order.Money
+	bold  bool
+}
+
+type docColumn struct {
+	title string
+	// share is the part of the PDF line width the column takes.
+	share float64
+}
+
+// ticketText turns an order's codes and values into what a reader sees.
+type ticketText struct {
+	o    order.View
+	lang string
+	t    Translate
+}
+
+func buildTicket(kind string, tk Ticket) (ticketDoc, error) {
+	if tk.T == nil {
+		return ticketDoc{}, fmt.Errorf("docs: ticket %s without a translator", tk.Order.BookingNumber)
+	}
+	lang := i18n.Normalize(tk.Lang)
+	if lang == "" {
+		lang = i18n.EN
+	}
+	x := ticketText{o: tk.Order, lang: lang, t: tk.T}
+	date := tk.Date
+	if date.IsZero() {
+		date = time.Now().UTC()
+	}
+	var d ticketDoc
+	switch kind {
+	case Itinerary:
+		d = x.itinerary(date)
+	case ETicket:
+		d = x.eticket(date, tk.Baggage)
+	default:
+		return ticketDoc{}, fmt.Errorf("docs: unknown ticket kind %q", kind)
+	}
+	d.pageLabel = func(n int) string { return x.t("documents.page", "n", n) }
+	return d, nil
+}
+
+func (x ticketText) itinerary(date time.Time) ticketDoc {
+	title := x.t("documents.itinerary.title")
+	d := ticketDoc{title: title, footer: title + "  " + x.o.BookingNumber}
+	d.blocks = append(d.blocks, docBlock{title: title, fields: x.header(date)})
+	pax := docBlock{heading: x.t("documents.passengers"), cols: []docColumn{
+		{x.t("documents.col.name"), 0.28}, {x.t("documents.col.type"), 0.11},
+		{x.t("documents.col.document"), 0.36}, {x.t("documents.col.ticketNumber"), 0.25},
+	}}
+	for i, p := range x.o.Passengers {
+		tn := x.ticketNumber(i)
+		if tn == "" {
+			tn = x.t("documents.notIssued")
+		}
+		pax.rows = append(pax.rows, []string{x.name(p), x.paxType(p), x.document(p), tn})
+	}
+	d.blocks = append(d.blocks, pax, x.flights(false))
+	price := docBlock{heading: x.t("documents.price"), amounts: true, fields: x.prices()}
+	d.blocks = append(d.blocks, price)
+	if c := x.contact(); len(c) > 0 {
+		d.blocks = append(d.blocks, docBlock{heading: x.t("documents.contact"), fields: c})
+	}
+	d.blocks = append(d.blocks, docBlock{note: x.t("documents.note.localTimes") + "\n" + x.t("documents.itinerary.note")})
+	return d
+}
+
+// eticket repeats the order's header in every passenger's section: each
+// is the ticket one traveller carries, on pages of its own.
+func (x ticketText) eticket(date time.Time, bag *supplier.Baggage) ticketDoc {
+	title := x.t("documents.eticket.title")
+	d := ticketDoc{title: title, footer: title + "  " + x.o.BookingNumber}
+	issued := false
+	for i := range x.o.Passengers {
+		if x.ticketNumber(i) != "" {
+			issued = true
+		}
+	}
+	header := x.header(date)
+	if x.o.Airline != "" {
+		airline := x.o.Airline
+		if name := x.airline(x.o.Airline, ""); name != airline {
+			airline += " " + name
+		}
+		header = append(header, docField{label: x.t("documents.airline"), value: airline})
+	}
+	notice := docBlock{alert: true, note: x.t("documents.eticket.notIssued")}
+	total := docBlock{amounts: true, fields: []docField{x.amount("documents.orderTotal", x.o.Total, true)}}
+	closing := docBlock{note: x.t("documents.note.localTimes") + "\n" + x.t("documents.eticket.note")}
+	if len(x.o.Passengers) == 0 {
+		d.blocks = append(d.blocks, docBlock{title: title, fields: header})
+		if !issued {
+			d.blocks = append(d.blocks, notice)
+		}
+		d.blocks = append(d.blocks, x.flights(true), total, closing)
+		return d
+	}
+	for i, p := range x.o.Passengers {
+		d.blocks = append(d.blocks, docBlock{newPage: i > 0, title: title, fields: header})
+		if !issued {
+			d.blocks = append(d.blocks, notice)
+		}
+		tn := x.ticketNumber(i)
+		if tn == "" {
+			tn = x.t("documents.notIssued")
+		}
+		fields := []docField{
+			{label: x.t("documents.col.name"), value: x.name(p), bold: true},
+			{label: x.t("documents.col.ticketNumber"), value: tn, bold: true},
+			{label: x.t("documents.col.type"), value: x.paxType(p)},
+			{label: x.t("documents.col.document"), value: x.document(p)},
+		}
+		if p.FrequentFlyer != "" {
+			fields = append(fields, docField{label: x.t("documents.frequentFlyer"), value: strings.TrimSpace(p.FFAirline + " " + p.FrequentFlyer)})
+		}
+		if bag != nil {
+			fields = append(fields, docField{label: x.t("documents.baggage"), value: x.baggage(*bag)})
+		}
+		heading := x.t("documents.passenger", "n", i+1, "count", len(x.o.Passengers))
+		d.blocks = append(d.blocks, docBlock{heading: heading, fields: fields}, x.flights(true), total, closing)
+	}
+	return d
+}
+
+func (x ticketText) header(date time.Time) []docField {
+	return []docField{
+		{label: x.t("documents.bookingNumber"), value: x.o.BookingNumber, bold: true},
+		{label: x.t("documents.pnr"), value: x.o.PNR, bold: true},
+		{label: x.t("documents.status"), value: x.enum("documents.status.", string(x.o.Status))},
+		{label: x.t("documents.issueDate"), value: date.Format(time.DateOnly)},
+	}
+}
+
+// flights is the flights table; the e-ticket adds each flight's fare basis.
+func (x ticketText) flights(fareBasis bool) docBlock {
+	b := docBlock{heading: x.t("documents.flights"), cols: []docColumn{
+		{x.t("documents.col.flight"), 0.13}, {x.t("documents.col.from"), 0.22}, {x.t("documents.col.to"), 0.22},
+		{x.t("documents.col.departure"), 0.11}, {x.t("documents.col.arrival"), 0.11},
+		{x.t("documents.col.cabin"), 0.10}, {x.t("documents.col.duration"), 0.11},
+	}}
+	if fareBasis {
+		b.cols = []docColumn{
+			{x.t("documents.col.flight"), 0.12}, {x.t("documents.col.from"), 0.19}, {x.t("documents.col.to"), 0.19},
+			{x.t("documents.col.departure"), 0.11}, {x.t("documents.col.arrival"), 0.11},
+			{x.t("documents.col.cabin"), 0.1}, {x.t("documents.col.duration"), 0.1}, {x.t("documents.col.fareBasis"), 0.08},
+		}
+	}
+	for _, s := range x.o.Segments {
+		flight := s.FlightNumber + "\n" + x.airline(s.Carrier, s.CarrierName)
+		if s.OperatingCarrier != "" && s.OperatingCarrier != s.Carrier {
+			flight += "\n" + x.t("documents.operatedBy", "carrier", x.airline(s.OperatingCarrier, ""))
+		}
+		row := []string{
+			flight,
+			strings.TrimSpace(s.Origin + " " + x.airport(s.Origin, s.OriginName)),
+			strings.TrimSpace(s.Destination + " " + x.airport(s.Destination, s.DestinationName)),
+			localTime(s.DepartAt, s.Origin), localTime(s.ArriveAt, s.Destination),
+			x.cabin(s), x.duration(s),
+		}
+		if fareBasis {
+			fb := s.FareBasis
+			if fb == "" {
+				fb = x.o.PriceBreakdown.FareBasis
+			}
+			row = append(row, fb)
+		}
+		b.rows = append(b.rows, row)
+	}
+	return b
+}
+
+// prices lists the breakdown a customer reads: the amounts that apply to
+// this order (zero ones are left out), then the total. The cost price is
+// the agency's own and never printed.
+func (x ticketText) prices() []docField {
+	p := x.o.PriceBreakdown
+	parts := []struct {
+		key string
+		m   order.Money
+	}{
+		{"documents.price.fare", p.TicketPrice}, {"documents.price.taxes", p.Taxes},
+		{"documents.price.serviceFee", p.ServiceFee}, {"documents.price.discount", p.Discount},
+		{"documents.price.transactionFee", p.TransactionFee},
+		{"documents.price.changeTicketDiff", p.ChangeTicketDiff}, {"documents.price.changeTaxDiff", p.ChangeTaxDiff},
+		{"documents.price.changeFee", p.ChangeFee},
+		{"documents.price.refundAmount", p.RefundAmount}, {"documents.price.refundFee", p.RefundFee},
+	}
+	var out []docField
+	for _, part := range parts {
+		if !zeroAmount(part.m.Amount) {
+			out = append(out, x.amount(part.key, part.m, false))
+		}
+	}
+	return append(out, x.amount("documents.price.total", x.o.Total, true))
+}
+
+func (x ticketText) amount(key string, m order.Money, bold bool) docField {
+	return docField{label: x.t(key), value: formatMoney(m), money: &m, bold: bold}
+}
+
+func (x ticketText) contact() []docField {
+	c := x.o.Contact
+	var out []docField
+	for _, f := range []struct{ key, v string }{
+		{"documents.contact.name", c.Name}, {"documents.contact.phone", c.Phone}, {"documents.contact.email", c.Email},
+	} {
+		if f.v != "" {
+			out = append(out, docField{label: x.t(f.key), value: f.v})
+		}
+	}
+	return out
+}
+
+// ticketNumber is a passenger's ticket number. Orders issued before
+// passengers carried their own numbers list them on the order, one per
+// passenger in the same order.
+func (x ticketText) ticketNumber(i int) string {
+	if n := x.o.Passengers[i].TicketNumber; n != "" {
+		return n
+	}
+	if len(x.o.TicketNumbers) == len(x.o.Passengers) {
+		return x.o.TicketNumbers[i]
+	}
+	return ""
+}
+
+// name is written as on the ticket: SURNAME/GIVEN NAME.
+func (x ticketText) name(p order.Passenger) string {
+	s, g := strings.ToUpper(strings.TrimSpace(p.Surname)), strings.ToUpper(strings.TrimSpace(p.GivenName))
+	if g == "" {
+		return s
+	}
+	return s + "/" + g
+}
+
+func (x ticketText) paxType(p order.Passenger) string { return x.enum("documents.paxType.", p.Type) }
+
+func (x ticketText) document(p order.Passenger) string {
+	if p.DocumentType == "" {
+		return p.DocumentNumber
+	}
+	return x.enum("documents.docType.", p.DocumentType) + " " + p.DocumentNumber
+}
+
+func (x ticketText) cabin(s shopping.SegmentView) string {
+	if s.Cabin == "" {
+		return s.BookingClass
+	}
+	c := x.enum("documents.cabin.", s.Cabin)
+	if s.BookingClass == "" {
+		return c
+	}
+	return c + " / " + s.BookingClass
+}
+
+func (x ticketText) duration(s shopping.SegmentView) string {
+	m := s.DurationMinutes
+	if m <= 0 && !s.DepartAt.IsZero() && s.ArriveAt.After(s.DepartAt) {
+		m = int(s.ArriveAt.Sub(s.DepartAt).Minutes())
+	}
+	if m <= 0 {
+		return ""
+	}
+	return x.t("documents.duration", "h", m/60, "m", fmt.Sprintf("%02d", m%60))
+}
+
+func (x ticketText) baggage(b supplier.Baggage) string {
+	var parts []string
+	switch {
+	case b.CheckedPieces == 0:
+		parts = append(parts, x.t("documents.baggage.noChecked"))
+	case b.CheckedKg > 0:
+		parts = append(parts, x.t("documents.baggage.checkedKg", "pieces", b.CheckedPieces, "kg", b.CheckedKg))
+	default:
+		parts = append(parts, x.t("documents.baggage.checked", "pieces", b.CheckedPieces))
+	}
+	switch {
+	case b.CabinKg > 0:
+		parts = append(parts, x.t("documents.baggage.cabinKg", "pieces", b.CabinPieces, "kg", b.CabinKg))
+	case b.CabinPieces > 0:
+		parts = append(parts, x.t("documents.baggage.cabin", "pieces", b.CabinPieces))
+	}
+	return strings.Join(parts, " / ")
+}
+
+// airport names an airport in the reader's language; the name stored with
+// the order is in the language it was booked in, so it is only the fallback.
+func (x ticketText) airport(code, stored string) string {
+	if a, ok := geo.AirportByCode(code); ok {
+		return a.Name.In(x.lang)
+	}
+	if c, ok := geo.CityByCode(code); ok {
+		return c.Name.In(x.lang)
+	}
+	return stored
+}
+
+func (x ticketText) airline(code, stored string) string {
+	if a, ok := geo.AirlineByCode(code); ok {
+		return a.Name.In(x.lang)
+	}
+	if stored != "" {
+		return stored
+	}
+	return code
+}
+
+// enum translates a code under prefix, showing the code itself when the
+// catalog has no entry: a raw code reads better than a catalog key.
+func (x ticketText) enum(prefix, code string) string {
+	if code == "" {
+		return ""
+	}
+	if v := x.t(prefix + code); v != prefix+code {
+		return v
+	}
+	return code
+}
+
+// localTime is t at the airport, as travellers read flight times.
+func localTime(t time.Time, airport string) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.In(geo.Location(airport)).Format("2006-01-02 15:04")
+}
+
+func zeroAmount(a string) bool { return strings.Trim(a, "+-0.") == "" }
+
+// formatMoney groups thousands for reading: "CNY 12,345.60".
+func formatMoney(m order.Money) string {
+	a := m.Amount
+	if a == "" {
+		a = "0"
+	}
+	sign := ""
+	if strings.HasPrefix(a, "-") {
+		sign, a = "-", a[1:]
+	}
+	whole, frac, hasFrac := strings.Cut(a, ".")
+	var b strings.Builder
+	for i, r := range whole {
+		if i > 0 && (len(whole)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	out := sign + b.String()
+	if hasFrac {
+		out += "." + frac
+	}
+	return strings.TrimSpace(m.Currency + " " + out)
+}
+
+// moneyCell is an amount as Excel stores it, with a number format that keeps
+// the currency's decimals.
+func moneyCell(m order.Money) (float64, string, bool) {
+	v, err := strconv.ParseFloat(m.Amount, 64)
+	if err != nil {
+		return 0, "", false
+	}
+	format := "#,##0"
+	if _, frac, ok := strings.Cut(m.Amount, "."); ok && len(frac) > 0 {
+		format += "." + strings.Repeat("0", len(frac))
+	}
+	return v, format, true
+}

@@ -1,0 +1,313 @@
+package docs
+
+import (
+	"bytes"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/xuri/excelize/v2"
+
+	"github.com/voyage/voyage/pkg/i18n"
+	"github.com/voyage/voyage/pkg/order"
+	"github.com/voyage/voyage/pkg/shopping"
+	"github.com/voyage/voyage/pkg/supplier"
+)
+
+var catalog = i18n.MustLoad()
+
+// translator is the catalog in lang; it fails the test on a key the
+// catalog lacks, since the documents would print the key.
+func translator(t *testing.T, lang string) Translate {
+	return func(key string, args ...any) string {
+		if !catalog.Has(lang, key) {
+			t.Errorf("%s: key %q not in the catalog", lang, key)
+		}
+		return catalog.T(lang, key, args...)
+	}
+}
+
+func cny(a string) order.Money { return order.Money{Amount: a, Currency: "CNY"} }
+
+func seg(flight, carrier, from, fromName, to, toName string, dep, arr time.Time) shopping.SegmentView {
+	return shopping.SegmentView{Segment: supplier.Segment{Carrier: carrier, FlightNumber: flight, Origin: from, Destination: to,
+		DepartAt: dep, ArriveAt: arr, DurationMinutes: int(arr.Sub(dep).Minutes()), Cabin: supplier.CabinEconomy,
+		BookingClass: "Y", FareBasis: "YOW" + carrier}, OriginName: fromName, DestinationName: toName}
+}
+
+// sampleOrder is a Beijing–London return for two passengers. The return
+// flight ends at an airport the geo data does not know, so its stored name
+// is what the documents show.
+func sampleOrder(issued bool) order.View {
+	out := time.Date(2026, 7, 3, 5, 30, 0, 0, time.UTC)
+	back := time.Date(2026, 7, 20, 19, 0, 0, 0, time.UTC)
+	o := order.View{
+		ID: 42, BookingNumber: "F2026070300042", Type: order.TypeOrigin, Status: order.Issued, PNR: "NX7K2P", Airline: "CA",
+		Segments: []shopping.SegmentView{
+			seg("CA937", "CA", "PEK", "北京首都国际机场", "LHR", "伦敦希思罗机场", out, out.Add(11*time.Hour+5*time.Minute)),
+			seg("CA938", "CA", "LHR", "伦敦希思罗机场", "QQZ", "测试国际机场", back, back.Add(10*time.Hour+20*time.Minute)),
+		},
+		Passengers: []order.Passenger{
+			{Type: "adult", Surname: "张", GivenName: "三", DocumentType: "passport", DocumentNumber: "E12345678", TicketNumber: "999-2100000001",
+				FrequentFlyer: "CA123456", FFAirline: "CA"},
+			{Type: "child", Surname: "Smith", GivenName: "Anna Mary", DocumentType: "passport", DocumentNumber: "GB9876543", TicketNumber: "999-2100000002"},
+		},
+		Contact: order.Contact{Name: "李四", Email: "ops@example.com", Phone: "+86 10 5555 0100"},
+		Total:   cny("12345.60"),
+		PriceBreakdown: order.Breakdown{TicketPrice: cny("10000.00"), Taxes: cny("2245.60"), ServiceFee: cny("100.00"),
+			Discount: cny("0.00"), CostPrice: cny("9000.00"), FareBasis: "YOW"},
+	}
+	if !issued {
+		o.Status = order.ToBePaid
+		for i := range o.Passengers {
+			o.Passengers[i].TicketNumber = ""
+		}
+	}
+	return o
+}
+
+func sampleTicket(t *testing.T, lang string, issued bool) Ticket {
+	return Ticket{Order: sampleOrder(issued), Lang: lang, T: translator(t, lang),
+		Baggage: &supplier.Baggage{CheckedPieces: 2, CheckedKg: 23, CabinPieces: 1, CabinKg: 7},
+		Date:    time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)}
+}
+
+var langs = []string{i18n.EN, i18n.ZhCN, i18n.ZhTW}
+
+func TestTicketXLSX(t *testing.T) {
+	tests := []struct {
+		lang, kind string
+		issued     bool
+		want       []string
+	}{
+		{i18n.ZhCN, Itinerary, true, []string{"行程单", "已出票", "张/三", "护照 E12345678", "北京首都国际机场", "测试国际机场", "经济舱 / Y", "11小时05分"}},
+		{i18n.ZhTW, Itinerary, true, []string{"行程單", "已開票", "北京首都國際機場", "倫敦希思羅機場", "經濟艙 / Y"}},
+		{i18n.EN, Itinerary, true, []string{"Itinerary", "Ticketed", "SMITH/ANNA MARY", "Child", "Beijing Capital International Airport", "11h 05m", "李四"}},
+		{i18n.ZhCN, ETicket, true, []string{"电子客票", "乘机人 2/2", "YOWCA", "托运：2 件 × 23 公斤 / 手提：1 件 × 7 公斤", "CA 中国国际航空"}},
+		{i18n.EN, ETicket, false, []string{"Electronic ticket", "Awaiting payment", "Not issued yet", "not valid for travel"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.lang+"/"+tt.kind, func(t *testing.T) {
+			var buf bytes.Buffer
+			if err := WriteTicket(&buf, tt.kind, XLSX, sampleTicket(t, tt.lang, tt.issued)); err != nil {
+				t.Fatal(err)
+			}
+			f, err := excelize.OpenReader(&buf)
+			if err != nil {
+				t.Fatalf("not XLSX: %v", err)
+			}
+			defer f.Close()
+			sheet := f.GetSheetList()[0]
+			rows, err := f.GetRows(sheet, excelize.Options{RawCellValue: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var cells []string
+			for _, r := range rows {
+				cells = append(cells, r...)
+			}
+			has := func(s string) bool {
+				for _, c := range cells {
+					if strings.Contains(c, s) {
+						return true
+					}
+				}
+				return false
+			}
+			want := append([]string{"F2026070300042", "NX7K2P", "CA937", "CA938",
+				// Local times: Beijing is UTC+8, London on summer time UTC+1.
+				"2026-07-03 13:30", "2026-07-03 17:35", "2026-06-01", "12345.6"}, tt.want...)
+			if tt.issued {
+				want = append(want, "999-2100000001", "999-2100000002")
+			}
+			for _, w := range want {
+				if !has(w) {
+					t.Errorf("no cell holds %q; cells: %q", w, cells)
+				}
+			}
+			if !tt.issued && has("999-") {
+				t.Error("an unissued order shows a ticket number")
+			}
+			if has("9000") {
+				t.Error("the cost price is printed")
+			}
+			for _, col := range []string{"A", "B", "C"} {
+				if w, err := f.GetColWidth(sheet, col); err != nil || w < 8 || w > 48 {
+					t.Errorf("column %s width %v (%v)", col, w, err)
+				}
+			}
+		})
+	}
+}
+
+func TestTicketPDF(t *testing.T) {
+	for _, lang := range langs {
+		for _, kind := range TicketKinds {
+			for _, issued := range []bool{true, false} {
+				var buf bytes.Buffer
+				if err := WriteTicket(&buf, kind, PDF, sampleTicket(t, lang, issued)); err != nil {
+					t.Fatalf("%s %s: %v", lang, kind, err)
+				}
+				out := buf.String()
+				if !strings.HasPrefix(out, "%PDF-") || strings.Count(out, "/FontFile2") != 2 {
+					t.Errorf("%s %s: not a PDF with both fonts embedded", lang, kind)
+				}
+				if buf.Len() < 10<<10 || buf.Len() > 2<<20 {
+					t.Errorf("%s %s: PDF of %d bytes; the fonts should be subset", lang, kind, buf.Len())
+				}
+			}
+		}
+	}
+}
+
+// TestTicketPDFText reads the text back from uncompressed PDFs: the Latin
+// and the Chinese must both be there, each drawn in a font that has it.
+func TestTicketPDFText(t *testing.T) {
+	tests := []struct {
+		lang, kind string
+		issued     bool
+		pages      int
+		want       []string
+	}{
+		{i18n.ZhCN, Itinerary, true, 1, []string{"行程单", "张/三", "SMITH/ANNA MARY", "北京首都国际机场", "999-2100000001", "CNY 12,345.60", "第 1 页"}},
+		{i18n.ZhTW, Itinerary, true, 1, []string{"行程單", "北京首都國際機場", "CNY 10,000.00"}},
+		{i18n.EN, Itinerary, true, 1, []string{"Itinerary", "Beijing Capital", "2026-07-03", "13:30", "Page 1"}},
+		{i18n.ZhCN, ETicket, true, 2, []string{"电子客票", "乘机人 1/2", "乘机人 2/2", "999-2100000002", "YOWCA", "第 2 页"}},
+		{i18n.ZhTW, ETicket, false, 2, []string{"電子機票", "尚未開票", "不得作為搭機憑證"}},
+		{i18n.EN, ETicket, false, 2, []string{"Electronic ticket", "Not issued yet", "not valid for travel"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.lang+"/"+tt.kind, func(t *testing.T) {
+			d, err := buildTicket(tt.kind, sampleTicket(t, tt.lang, tt.issued))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var buf bytes.Buffer
+			if err := writeTicketPDF(&buf, d, false); err != nil {
+				t.Fatal(err)
+			}
+			text := pdfText(t, buf.String())
+			for _, w := range append([]string{"F2026070300042", "NX7K2P", "CA937", "CA938"}, tt.want...) {
+				if !strings.Contains(text, w) {
+					t.Errorf("%q not in the PDF text:\n%s", w, text)
+				}
+			}
+			if m := regexp.MustCompile(`/Count (\d+)`).FindStringSubmatch(buf.String()); m == nil || m[1] != strconv.Itoa(tt.pages) {
+				t.Errorf("page count %v, want %d", m, tt.pages)
+			}
+		})
+	}
+}
+
+func TestTicketErrors(t *testing.T) {
+	tk := sampleTicket(t, i18n.EN, true)
+	tests := []struct {
+		name, kind, format string
+		tk                 Ticket
+	}{
+		{"unknown kind", "boarding-pass", PDF, tk},
+		{"unknown kind xlsx", "", XLSX, tk},
+		{"unknown format", Itinerary, CSV, tk},
+		{"no translator", ETicket, PDF, Ticket{Order: tk.Order}},
+	}
+	for _, tt := range tests {
+		var buf bytes.Buffer
+		if err := WriteTicket(&buf, tt.kind, tt.format, tt.tk); err == nil {
+			t.Errorf("%s: no error", tt.name)
+		}
+		if buf.Len() != 0 {
+			t.Errorf("%s: %d bytes written before the error", tt.name, buf.Len())
+		}
+	}
+}
+
+// TestTicketCatalog keeps the statuses and codes the documents translate in
+// every catalog, so a new status does not print as a raw code.
+func TestTicketCatalog(t *testing.T) {
+	var keys []string
+	for _, s := range order.Statuses {
+		keys = append(keys, "documents.status."+string(s))
+	}
+	for _, c := range []string{supplier.CabinEconomy, supplier.CabinPremiumEconomy, "business", "premium_business", "first", "premium_first"} {
+		keys = append(keys, "documents.cabin."+c)
+	}
+	for _, p := range []string{"adult", "child", "infant"} {
+		keys = append(keys, "documents.paxType."+p)
+	}
+	for _, lang := range langs {
+		for _, k := range keys {
+			if !catalog.Has(lang, k) {
+				t.Errorf("%s: %q missing", lang, k)
+			}
+		}
+	}
+}
+
+func TestFormatMoney(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"0.00", "CNY 0.00"}, {"999.5", "CNY 999.5"}, {"1000.00", "CNY 1,000.00"},
+		{"-1234567.89", "CNY -1,234,567.89"}, {"123456", "CNY 123,456"}, {"", "CNY 0"},
+	}
+	for _, tt := range tests {
+		if got := formatMoney(cny(tt.in)); got != tt.want {
+			t.Errorf("formatMoney(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// pdfText decodes the text of an uncompressed gopdf file: each font's
+// ToUnicode map turns the glyph ids of the TJ operators back into runes.
+// Text on one baseline is one line.
+func pdfText(t *testing.T, pdf string) string {
+	t.Helper()
+	objs := map[string]string{}
+	for _, m := range regexp.MustCompile(`(?s)(\d+) 0 obj(.*?)endobj`).FindAllStringSubmatch(pdf, -1) {
+		objs[m[1]] = m[2]
+	}
+	ref := func(body, key string) string {
+		m := regexp.MustCompile(key + ` (\d+) 0 R`).FindStringSubmatch(body)
+		if m == nil {
+			return ""
+		}
+		return m[1]
+	}
+	fonts := map[string]map[string]rune{} // resource name → glyph id → rune
+	for _, body := range objs {
+		for _, m := range regexp.MustCompile(`/(F\d+) (\d+) 0 R`).FindAllStringSubmatch(body, -1) {
+			cmap := map[string]rune{}
+			for _, e := range regexp.MustCompile(`<([0-9A-F]{4})><[0-9A-F]{4}><([0-9A-F]+)>`).FindAllStringSubmatch(objs[ref(objs[m[2]], "/ToUnicode")], -1) {
+				r, _ := strconv.ParseUint(e[2], 16, 32)
+				cmap[e[1]] = rune(r)
+			}
+			fonts[m[1]] = cmap
+		}
+	}
+	if len(fonts) != 2 {
+		t.Fatalf("%d fonts in the PDF, want the Latin and the CJK one", len(fonts))
+	}
+	var b strings.Builder
+	font, lastY := "", ""
+	op := regexp.MustCompile(`[\d.]+ ([\d.]+) TD|/(F\d+) [\d.]+ Tf|\[<([0-9A-F]*)>\] TJ`)
+	for _, m := range op.FindAllStringSubmatch(pdf, -1) {
+		switch {
+		case m[1] != "":
+			if lastY != "" && m[1] != lastY {
+				b.WriteByte('\n')
+			}
+			lastY = m[1]
+		case m[2] != "":
+			font = m[2]
+		default:
+			for i := 0; i+4 <= len(m[3]); i += 4 {
+				r, ok := fonts[font][m[3][i:i+4]]
+				if !ok {
+					t.Fatalf("glyph %s of font %s has no ToUnicode entry", m[3][i:i+4], font)
+				}
+				b.WriteRune(r)
+			}
+		}
+	}
+	return b.String()
+}
