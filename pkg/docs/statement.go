@@ -1,10 +1,10 @@
 // Package docs renders documents people download: statements and bills as
-// CSV, XLSX (excelize) and PDF (gopdf, with an embedded CJK font so Chinese
-// text renders without the host's fonts).
+// CSV, XLSX (excelize) and PDF (gopdf, with embedded Latin and CJK fonts so
+// any of the interface languages renders without the host's fonts; see
+// pdftext.go).
 package docs
 
 import (
-	_ "embed"
 	"encoding/csv"
 	"fmt"
 	"io"
@@ -16,9 +16,6 @@ import (
 	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/money"
 )
-
-//go:embed fonts/DroidSansFallbackFull.ttf
-var cjkFont []byte
 
 // Formats a statement exports to.
 const (
@@ -190,12 +187,17 @@ func WriteXLSX(w io.Writer, s Statement) error {
 
 // WritePDF writes the statement as an A4 PDF in the reader's language.
 func WritePDF(w io.Writer, s Statement) error {
-	pdf := &gopdf.GoPdf{}
-	pdf.Start(gopdf.Config{PageSize: *gopdf.PageSizeA4Landscape, Unit: gopdf.UnitPT})
-	pdf.SetInfo(gopdf.PdfInfo{Title: s.T("statement.title") + " " + s.AgencyName, Creator: "Voyage"})
-	if err := pdf.AddTTFFontData("cjk", cjkFont); err != nil {
-		return fmt.Errorf("docs: pdf font: %w", err)
+	return writeStatementPDF(w, s, true)
+}
+
+// writeStatementPDF writes the statement as a PDF; tests turn compression
+// off to read the text back.
+func writeStatementPDF(w io.Writer, s Statement, compress bool) error {
+	p, err := newPDF(*gopdf.PageSizeA4Landscape, gopdf.PdfInfo{Title: s.T("statement.title") + " " + s.AgencyName, Creator: "Voyage"}, compress)
+	if err != nil {
+		return err
 	}
+	pdf := p.pdf
 	const margin, lineH = 36.0, 16.0
 	widths := []float64{110, 90, 90, 110, 170, 90, 90}
 	if s.InvoiceType {
@@ -203,29 +205,27 @@ func WritePDF(w io.Writer, s Statement) error {
 	}
 	pageH := gopdf.PageSizeA4Landscape.H
 	text := func(x, y float64, size float64, v string) error {
-		if err := pdf.SetFont("cjk", "", size); err != nil {
-			return err
-		}
-		pdf.SetXY(x, y)
-		return pdf.Cell(nil, v)
+		return p.text(x, y, size, colorText, v)
 	}
-	header := func() error {
-		x := margin
-		y := pdf.GetY()
-		pdf.SetFillColor(230, 236, 245)
-		total := 0.0
-		for _, wd := range widths {
-			total += wd
-		}
-		pdf.RectFromUpperLeftWithStyle(margin, y-2, total, lineH, "F")
-		for i, h := range s.header() {
-			if err := text(x+2, y, 9, fit(pdf, h, widths[i]-4)); err != nil {
+	cells := func(vs []string) error {
+		x, y := margin, pdf.GetY()
+		for i, v := range vs {
+			if err := text(x+2, y, 9, p.fit(v, widths[i]-4, 9)); err != nil {
 				return err
 			}
 			x += widths[i]
 		}
 		pdf.SetY(y + lineH)
 		return nil
+	}
+	header := func() error {
+		total := 0.0
+		for _, wd := range widths {
+			total += wd
+		}
+		pdf.SetFillColor(colorHead.r, colorHead.g, colorHead.b)
+		pdf.RectFromUpperLeftWithStyle(margin, pdf.GetY()-2, total, lineH, "F")
+		return cells(s.header())
 	}
 	pdf.AddPage()
 	if err := text(margin, margin, 16, s.T("statement.title")+" — "+s.AgencyName+" ("+s.AgencyCode+")"); err != nil {
@@ -255,32 +255,12 @@ func WritePDF(w io.Writer, s Statement) error {
 				return fmt.Errorf("docs: pdf: %w", err)
 			}
 		}
-		x, y := margin, pdf.GetY()
-		for i, v := range s.row(e) {
-			if err := text(x+2, y, 9, fit(pdf, v, widths[i]-4)); err != nil {
-				return fmt.Errorf("docs: pdf: %w", err)
-			}
-			x += widths[i]
+		if err := cells(s.row(e)); err != nil {
+			return fmt.Errorf("docs: pdf: %w", err)
 		}
-		pdf.SetY(y + lineH)
 	}
 	if err := pdf.Write(w); err != nil {
 		return fmt.Errorf("docs: pdf write: %w", err)
 	}
 	return nil
-}
-
-// fit shortens v with an ellipsis until it fits width at the current font.
-func fit(pdf *gopdf.GoPdf, v string, width float64) string {
-	if wd, err := pdf.MeasureTextWidth(v); err != nil || wd <= width {
-		return v
-	}
-	r := []rune(v)
-	for len(r) > 1 {
-		r = r[:len(r)-1]
-		if wd, err := pdf.MeasureTextWidth(string(r) + "…"); err == nil && wd <= width {
-			return string(r) + "…"
-		}
-	}
-	return string(r)
 }

@@ -86,8 +86,8 @@ func TestPDF(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := buf.String()
-	if !strings.HasPrefix(out, "%PDF-") || !strings.Contains(out, "/FontFile2") {
-		t.Fatalf("not a PDF with an embedded font (%d bytes)", buf.Len())
+	if !strings.HasPrefix(out, "%PDF-") || strings.Count(out, "/FontFile2") != 2 {
+		t.Fatalf("not a PDF with both fonts embedded (%d bytes)", buf.Len())
 	}
 	m := regexp.MustCompile(`/Count (\d+)`).FindStringSubmatch(out)
 	if m == nil || m[1] < "3" || len(m[1]) != 1 {
@@ -95,5 +95,45 @@ func TestPDF(t *testing.T) {
 	}
 	if buf.Len() > 3<<20 {
 		t.Errorf("PDF is %d bytes: the font should be subset", buf.Len())
+	}
+}
+
+// TestStatementPDFText reads the text back from uncompressed statement PDFs:
+// the CJK font has no Latin letters or digits, so the agency code,
+// references, dates and amounts must come out of the Latin font and the
+// Chinese out of the CJK one.
+func TestStatementPDFText(t *testing.T) {
+	tests := []struct {
+		lang    string
+		invoice bool
+		want    []string
+	}{
+		{"zh-cn", false, []string{"对账单 — 示例旅行社 (A2345678)", "期间: 2026-10-01 – 2026-10-31", "期初余额: 200.00", "共 3 笔", "充值", "机票"}},
+		{"zh-tw", true, []string{"對帳單 — 示例旅行社 (A2345678)", "共 3 筆", "儲值", "Itinerary", "None"}},
+		{"en", false, []string{"Statement — 示例旅行社 (A2345678)", "Opening balance: 200.00", "3 entries", "Top-up", "Flight ticket"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.lang, func(t *testing.T) {
+			s := sample(tt.lang, tt.invoice)
+			// A description too long for its column is cut with an ellipsis.
+			long := s.Entries[1]
+			long.Description = strings.Repeat("伦敦往返", 20) + "TAIL"
+			s.Entries = append(s.Entries, long)
+			var buf bytes.Buffer
+			if err := writeStatementPDF(&buf, s, false); err != nil {
+				t.Fatal(err)
+			}
+			text := pdfText(t, buf.String())
+			want := append([]string{"示例旅行社", "HSBC-1", "F100", "top-up", "2026-10-03 00:00:00",
+				"1000.00", "1200.00", "-350.50", "849.50", "北京—伦敦", "F100伦敦往返伦敦往返", "…-350.50"}, tt.want...)
+			for _, w := range want {
+				if !strings.Contains(text, w) {
+					t.Errorf("%q not in the PDF text:\n%s", w, text)
+				}
+			}
+			if strings.Contains(text, "TAIL") {
+				t.Errorf("the long description is not cut:\n%s", text)
+			}
+		})
 	}
 }

@@ -1,7 +1,6 @@
 package docs
 
 import (
-	_ "embed"
 	"fmt"
 	"io"
 	"strconv"
@@ -10,20 +9,6 @@ import (
 
 	"github.com/signintech/gopdf"
 )
-
-// latinFont draws what the CJK font lacks: Droid Sans Fallback has no
-// Latin letters or digits at all (gopdf would print spaces), so each piece
-// of text is drawn with the font that has its glyphs.
-//
-//go:embed fonts/DejaVuSansCondensed.ttf
-var latinFont []byte
-
-const (
-	fontLatin = "latin"
-	fontCJK   = "cjk"
-)
-
-type rgb struct{ r, g, b uint8 }
 
 var (
 	colorText    = rgb{33, 37, 41}
@@ -39,19 +24,15 @@ const (
 	pageMargin = 40.0
 	// leading is the line height as a multiple of the font size.
 	leading = 1.35
-	// ascent places a line's baseline below its top, as a multiple of the
-	// font size; both fonts share it so mixed text sits on one baseline.
-	ascent = 0.85
 )
 
-// pdfWriter lays a ticketDoc out on A4 pages, top to bottom.
+// pdfWriter lays a ticketDoc out on A4 pages, top to bottom; its pdfFonts
+// draw and measure the text.
 type pdfWriter struct {
-	pdf    *gopdf.GoPdf
+	*pdfFonts
 	doc    ticketDoc
 	y      float64
 	page   int
-	size   float64
-	latin  map[rune]bool
 	width  float64
 	bottom float64
 }
@@ -59,19 +40,11 @@ type pdfWriter struct {
 // writeTicketPDF writes d as a PDF; tests turn compression off to read the
 // text back.
 func writeTicketPDF(w io.Writer, d ticketDoc, compress bool) error {
-	pdf := &gopdf.GoPdf{}
-	pdf.Start(gopdf.Config{PageSize: *gopdf.PageSizeA4, Unit: gopdf.UnitPT})
-	if !compress {
-		pdf.SetNoCompression()
+	fonts, err := newPDF(*gopdf.PageSizeA4, gopdf.PdfInfo{Title: d.footer, Creator: "Voyage"}, compress)
+	if err != nil {
+		return err
 	}
-	pdf.SetInfo(gopdf.PdfInfo{Title: d.footer, Creator: "Voyage"})
-	if err := pdf.AddTTFFontData(fontLatin, latinFont); err != nil {
-		return fmt.Errorf("docs: pdf font: %w", err)
-	}
-	if err := pdf.AddTTFFontData(fontCJK, cjkFont); err != nil {
-		return fmt.Errorf("docs: pdf font: %w", err)
-	}
-	p := &pdfWriter{pdf: pdf, doc: d, latin: map[rune]bool{}, size: 10,
+	p := &pdfWriter{pdfFonts: fonts, doc: d,
 		width: gopdf.PageSizeA4.W - 2*pageMargin, bottom: gopdf.PageSizeA4.H - pageMargin - 14}
 	if err := p.newPage(); err != nil {
 		return fmt.Errorf("docs: pdf: %w", err)
@@ -81,7 +54,7 @@ func writeTicketPDF(w io.Writer, d ticketDoc, compress bool) error {
 			return fmt.Errorf("docs: pdf: %w", err)
 		}
 	}
-	if err := pdf.Write(w); err != nil {
+	if err := p.pdf.Write(w); err != nil {
 		return fmt.Errorf("docs: pdf write: %w", err)
 	}
 	return nil
@@ -332,71 +305,6 @@ func (p *pdfWriter) lines(x, top, size float64, c rgb, ls []string) error {
 		}
 	}
 	return nil
-}
-
-// text draws s with its top at y, switching fonts between runs.
-func (p *pdfWriter) text(x, top, size float64, c rgb, s string) error {
-	p.pdf.SetTextColor(c.r, c.g, c.b)
-	for _, r := range p.runs(s) {
-		if err := p.pdf.SetFont(r.font, "", size); err != nil {
-			return err
-		}
-		p.pdf.SetXY(x, top+ascent*size)
-		if err := p.pdf.Text(r.text); err != nil {
-			return err
-		}
-		w, err := p.pdf.MeasureTextWidth(r.text)
-		if err != nil {
-			return err
-		}
-		x += w
-	}
-	return nil
-}
-
-func (p *pdfWriter) measure(s string, size float64) float64 {
-	total := 0.0
-	for _, r := range p.runs(s) {
-		if p.pdf.SetFont(r.font, "", size) != nil {
-			continue
-		}
-		if w, err := p.pdf.MeasureTextWidth(r.text); err == nil {
-			total += w
-		}
-	}
-	return total
-}
-
-type fontRun struct{ font, text string }
-
-// runs splits s into pieces each drawn with one font: the Latin font where
-// it has the glyph, else the CJK font.
-func (p *pdfWriter) runs(s string) []fontRun {
-	var out []fontRun
-	for _, r := range s {
-		f := fontCJK
-		if p.hasLatin(r) {
-			f = fontLatin
-		}
-		if n := len(out); n > 0 && out[n-1].font == f {
-			out[n-1].text += string(r)
-			continue
-		}
-		out = append(out, fontRun{f, string(r)})
-	}
-	return out
-}
-
-func (p *pdfWriter) hasLatin(r rune) bool {
-	if ok, seen := p.latin[r]; seen {
-		return ok
-	}
-	ok := false
-	if p.pdf.SetFont(fontLatin, "", p.size) == nil {
-		ok, _ = p.pdf.IsCurrFontContainGlyph(r)
-	}
-	p.latin[r] = ok
-	return ok
 }
 
 // wrap breaks s into lines no wider than width: at spaces, between CJK
