@@ -37,7 +37,7 @@ func runJobs(t *testing.T, a *app.App) {
 }
 
 // fund tops an agency's CNY wallet up by amount (a decimal string).
-func fund(t *testing.T, a *app.App, agencyID int64, amount string) {
+func fund(t testing.TB, a *app.App, agencyID int64, amount string) {
 	t.Helper()
 	m, err := money.Parse(amount, "CNY")
 	if err != nil {

@@ -84,18 +84,21 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 			if err := s.move(ctx, tx, &o, ActPay, actor, ""); err != nil {
 				return err
 			}
-			if _, err := s.ledger.PostTx(ctx, tx, ledger.Transfer{AgencyID: o.AgencyID, IdempotencyKey: payKey(o),
-				From: ledger.Wallet(o.AgencyID), To: ledger.Provider(ledger.KindSuppliers), Amount: o.Total, Currency: o.Currency,
-				PaymentType: ledger.TypeOriginFlight, OrderID: o.BookingNumber, Reference: o.PNR, Description: route(o),
-				CreatedBy: actor}); err != nil {
+			if err := s.enqueue(ctx, tx, TicketArgs{OrderID: o.ID}, time.Time{}); err != nil {
 				return err
 			}
-			return s.enqueue(ctx, tx, TicketArgs{OrderID: o.ID}, time.Time{})
+			// The money moves last: the wallet's row stays locked from here
+			// to the commit, and every payment of the agency waits for it.
+			_, err := s.ledger.PostTx(ctx, tx, ledger.Transfer{AgencyID: o.AgencyID, IdempotencyKey: payKey(o),
+				From: ledger.Wallet(o.AgencyID), To: ledger.Provider(ledger.KindSuppliers), Amount: o.Total, Currency: o.Currency,
+				PaymentType: ledger.TypeOriginFlight, OrderID: o.BookingNumber, Reference: o.PNR, Description: route(o),
+				CreatedBy: actor})
+			return err
 		})
 		if err != nil {
 			return View{}, err
 		}
-		return s.detail(ctx, o, v)
+		return s.view(o, ByAgency), nil
 	}
 
 	gw := s.gateways[req.Channel]

@@ -99,7 +99,7 @@ func (s *Service) Request(ctx context.Context, who auth.Principal, id int64, typ
 		return View{}, errState()
 	}
 	now := s.now().UTC()
-	r := Order{BookingNumber: newBookingNumber(now), AgencyID: o.AgencyID, UserID: who.UserID, Type: typ, OriginalID: o.ID,
+	r := Order{BookingNumber: pendingNumber(), AgencyID: o.AgencyID, UserID: who.UserID, Type: typ, OriginalID: o.ID,
 		RootID: o.RootID, PaymentStatus: Unpaid, ReferenceID: o.ReferenceID, PNR: o.PNR, Airline: o.Airline,
 		FlightNumber: o.FlightNumber, TicketNumbers: o.TicketNumbers, Origin: o.Origin, Destination: o.Destination,
 		DepartAt: o.DepartAt, Currency: o.Currency, Segments: o.Segments, Journeys: o.Journeys, Passengers: o.Passengers,

@@ -242,9 +242,10 @@ func actorName(who auth.Principal) string {
 	return "system"
 }
 
-func newBookingNumber(now time.Time) string {
-	n, _ := rand.Int(rand.Reader, big.NewInt(1_000_000))
-	return fmt.Sprintf("F%s%06d", now.UTC().Format("060102"), n.Int64())
+// pendingNumber holds the booking number's place until insert knows the id.
+func pendingNumber() string {
+	n, _ := rand.Int(rand.Reader, new(big.Int).Lsh(big.NewInt(1), 62))
+	return "pending-" + n.String()
 }
 
 func requestHash(v any) string {
@@ -469,7 +470,7 @@ func (s *Service) newOrder(qt shopping.Quote, req CreateRequest, who auth.Princi
 		p.FuelSurcharge = p.Taxes * fuel / supTaxes
 	}
 	p.FareBasis = strings.Join(bases, "/")
-	o := Order{BookingNumber: newBookingNumber(now), AgencyID: who.AgencyID, UserID: who.UserID, Type: TypeOrigin,
+	o := Order{BookingNumber: pendingNumber(), AgencyID: who.AgencyID, UserID: who.UserID, Type: TypeOrigin,
 		PaymentStatus: Unpaid, Currency: cur, Total: total, Prices: p, Segments: sol.Segments, Journeys: sol.Journeys,
 		Passengers: req.Passengers, Contact: req.Contact, Restrictions: sol.Restrictions, InvoiceType: req.InvoiceType,
 		Solution: sol, Booked: Booked{Offers: qt.Offers, CostPrice: p.CostPrice, SupplierSum: supSum},

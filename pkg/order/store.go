@@ -148,11 +148,14 @@ func insert(ctx context.Context, tx *sqlx.Tx, o *Order) error {
 	if err != nil {
 		return fmt.Errorf("order: insert: %w", err)
 	}
+	// The booking number carries the order id, so it is unique without a
+	// retry: random numbers collide within days at a few thousand orders.
+	o.BookingNumber = fmt.Sprintf("F%s%08d", o.CreatedAt.UTC().Format("060102"), o.ID)
 	if o.RootID == 0 {
 		o.RootID = o.ID
-		if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE flight_orders SET root_id = ? WHERE id = ?`), o.ID, o.ID); err != nil {
-			return fmt.Errorf("order: set root: %w", err)
-		}
+	}
+	if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE flight_orders SET booking_number = ?, root_id = ? WHERE id = ?`), o.BookingNumber, o.RootID, o.ID); err != nil {
+		return fmt.Errorf("order: set booking number: %w", err)
 	}
 	return nil
 }

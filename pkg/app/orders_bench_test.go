@@ -1,0 +1,125 @@
+package app_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/voyage/voyage/pkg/demo"
+	"github.com/voyage/voyage/pkg/order"
+	"github.com/voyage/voyage/pkg/shopping"
+	"github.com/voyage/voyage/pkg/store"
+)
+
+func apiDo(tb testing.TB, c *http.Client, method, url, token, body string, hdr ...string) (int, envelope) {
+	req, err := http.NewRequest(method, url, bytes.NewBufferString(body))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+token)
+	for i := 0; i+1 < len(hdr); i += 2 {
+		req.Header.Set(hdr[i], hdr[i+1])
+	}
+	res, err := c.Do(req)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer res.Body.Close()
+	raw, _ := io.ReadAll(res.Body)
+	var env envelope
+	_ = json.Unmarshal(raw, &env)
+	return res.StatusCode, env
+}
+
+// BenchmarkOrdersCreateAndPay books and pays orders from the balance through
+// the API on PostgreSQL, 16 clients at a time: one op is a create and a
+// payment. Reports orders/s and the p99 of the pair.
+func BenchmarkOrdersCreateAndPay(b *testing.B) {
+	a, _ := newApp(b, store.Postgres)
+	if err := demo.Seed(context.Background(), a.DB, a.Site); err != nil {
+		b.Fatal(err)
+	}
+	srv := httptest.NewServer(a.Handler)
+	defer srv.Close()
+	c := srv.Client()
+	c.Transport.(*http.Transport).MaxIdleConnsPerHost = 64
+
+	_, env := apiDo(b, c, "POST", srv.URL+"/base/v2/login", "", `{"username":"demo-operator","password":"demo-pass-1"}`)
+	var me meData
+	_ = json.Unmarshal(env.Data, &me)
+	fund(b, a, me.Company.ID, "100000000")
+	date := time.Now().AddDate(0, 0, 20).Format(time.DateOnly)
+	_, env = apiDo(b, c, "POST", srv.URL+"/shopping/v2/flight/async-shopping", me.Token, fmt.Sprintf(`{"journeys":[{"origin":"PEK","destination":"SHA","date":%q}],
+		"passengers":{"adult":1,"child":0,"infant":0},"cabinClass":"economy","bookingType":"oneway"}`, date))
+	var st shopping.Started
+	_ = json.Unmarshal(env.Data, &st)
+	var quoteID string
+	for deadline := time.Now().Add(30 * time.Second); quoteID == "" && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		_, env = apiDo(b, c, "POST", srv.URL+"/shopping/v2/flight/async-shopping/solutions", me.Token, fmt.Sprintf(`{"searchId":%q,"sort":"price"}`, st.SearchID))
+		var p shopping.Page
+		_ = json.Unmarshal(env.Data, &p)
+		if !p.Complete {
+			continue
+		}
+		for _, s := range p.Items {
+			_, env = apiDo(b, c, "POST", srv.URL+"/shopping/v2/flight/solutions/"+s.ID+"/verification", me.Token, "")
+			var v shopping.Verification
+			_ = json.Unmarshal(env.Data, &v)
+			if v.QuoteID != "" && v.Solution != nil && v.Solution.TicketingSpeed[:min(7, len(v.Solution.TicketingSpeed))] != "special" {
+				quoteID = v.QuoteID
+				break
+			}
+		}
+	}
+	if quoteID == "" {
+		b.Fatal("no quote")
+	}
+	body := fmt.Sprintf(adultBody, quoteID)
+	var n atomic.Int64
+	var mu sync.Mutex
+	var lat []time.Duration
+	b.SetParallelism(8) // 16 clients on 2 cores
+	b.ResetTimer()
+	start := time.Now()
+	b.RunParallel(func(pb *testing.PB) {
+		var mine []time.Duration
+		for pb.Next() {
+			i := n.Add(1)
+			t0 := time.Now()
+			code, env := apiDo(b, c, "POST", srv.URL+"/order/v2/flight/orders", me.Token, body, "Idempotency-Key", fmt.Sprintf("bench-%d-%d", start.UnixNano(), i))
+			if code != 201 {
+				b.Errorf("create: %d %+v", code, env)
+				return
+			}
+			var o order.View
+			_ = json.Unmarshal(env.Data, &o)
+			code, env = apiDo(b, c, "POST", fmt.Sprintf("%s/order/v2/flight/orders/%d/payment", srv.URL, o.ID), me.Token, `{"channel":"balance"}`)
+			if code != 200 {
+				b.Errorf("pay: %d %+v", code, env)
+				return
+			}
+			mine = append(mine, time.Since(t0))
+		}
+		mu.Lock()
+		lat = append(lat, mine...)
+		mu.Unlock()
+	})
+	elapsed := time.Since(start)
+	b.StopTimer()
+	if len(lat) > 0 {
+		slices.Sort(lat)
+		b.ReportMetric(float64(len(lat))/elapsed.Seconds(), "orders/s")
+		b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
+		b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ms")
+	}
+}
