@@ -44,7 +44,7 @@ run: build
 	@echo "  Agency API:     http://$(ADDR)/openapi.json"
 	@echo "  Database:       $(DB) (embedded SQLite)"
 	@echo
-	./$(BIN) serve --db $(DB) --addr $(ADDR) --no-migrate
+	VOYAGE_PAYMENT_TEST_GATEWAY=true ./$(BIN) serve --db $(DB) --addr $(ADDR) --no-migrate
 
 vet: generate
 	$(GO) vet ./...
