@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import type { i18n } from 'i18next';
@@ -111,5 +112,44 @@ describe('CountrySelect', () => {
     expect(box.getAttribute('aria-invalid')).toBe('true');
     expect(box.getAttribute('aria-required')).toBe('true');
     expect(box.getAttribute('aria-describedby')).toBe('country-error');
+  });
+
+  it('tells an island form of each choice and follows the value it sets', async () => {
+    const seen: string[] = [];
+    function Controlled() {
+      const [code, setCode] = useState('');
+      return (
+        <I18nContext.Provider value={en}>
+          <label htmlFor="nat">Nationality</label>
+          <CountrySelect name="nat" id="nat" value={code} onChange={(c) => (seen.push(c), setCode(c))} />
+          <button type="button" onClick={() => setCode('SG')}>
+            Fill
+          </button>
+          <button type="button" onClick={() => setCode('')}>
+            Clear
+          </button>
+        </I18nContext.Provider>
+      );
+    }
+    render(<Controlled />);
+    const box = screen.getByRole('combobox', { name: 'Nationality' }) as HTMLInputElement;
+    await act(async () => {
+      await loadCountries();
+    });
+    fireEvent.change(box, { target: { value: 'japan' } });
+    fireEvent.blur(box);
+    expect(seen).toEqual(['JP']);
+    expect(box.value).toBe('Japan');
+    fireEvent.click(screen.getByRole('button', { name: 'Fill' }));
+    await waitFor(() => expect(box.value).toBe('Singapore'));
+    // Text that names no country clears the choice but stays to be fixed.
+    fireEvent.change(box, { target: { value: 'Atlantis' } });
+    fireEvent.blur(box);
+    expect(seen).toEqual(['JP', '']);
+    expect(box.value).toBe('Atlantis');
+    fireEvent.click(screen.getByRole('button', { name: 'Fill' }));
+    await waitFor(() => expect(box.value).toBe('Singapore'));
+    fireEvent.click(screen.getByRole('button', { name: 'Clear' }));
+    expect(box.value).toBe('');
   });
 });

@@ -16,11 +16,14 @@ export type CountrySelectProps = {
   invalid?: boolean;
   describedBy?: string;
   placeholder?: string;
+  // onChange hears every change of the chosen code ('' when cleared), for
+  // an island's own form; a page form reads the hidden input instead.
+  onChange?: (code: string) => void;
 };
 
 const maxShown = 50;
 
-export function CountrySelect({ name, id, value = '', required, invalid, describedBy, placeholder }: CountrySelectProps) {
+export function CountrySelect({ name, id, value = '', required, invalid, describedBy, placeholder, onChange }: CountrySelectProps) {
   const { t, lang } = useT();
   const listId = useId();
   const [countries, setCountries] = useState<Country[]>([]);
@@ -29,13 +32,27 @@ export function CountrySelect({ name, id, value = '', required, invalid, describ
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
   const listRef = useRef<HTMLUListElement>(null);
+  // reported is the last code given to onChange: when the parent hands it
+  // back as value, the text the user typed stays as it is. A value the
+  // parent sets by itself (a form filled from elsewhere, or cleared) shows.
+  const reported = useRef<string | null>(null);
+  const shownValue = useRef(value);
 
   useEffect(() => {
     let alive = true;
+    const changed = shownValue.current !== value;
+    shownValue.current = value;
+    const echo = changed && reported.current === value;
+    reported.current = null;
+    if (changed && !echo) {
+      setCode(value);
+      if (!value) setText('');
+    }
     void loadCountries().then((list) => {
       if (!alive) return;
       const sorted = sortCountries(list, lang);
       setCountries(sorted);
+      if (echo) return;
       const current = sorted.find((c) => c.code === value);
       if (current) setText(countryName(current, lang));
     });
@@ -43,6 +60,14 @@ export function CountrySelect({ name, id, value = '', required, invalid, describ
       alive = false;
     };
   }, [lang, value]);
+
+  function setChosen(next: string) {
+    setCode(next);
+    if (onChange && next !== code) {
+      reported.current = next;
+      onChange(next);
+    }
+  }
 
   const matches = useMemo(() => filterCountries(countries, text, lang), [countries, text, lang]);
   const shown = matches.slice(0, maxShown);
@@ -54,7 +79,7 @@ export function CountrySelect({ name, id, value = '', required, invalid, describ
   }, [active]);
 
   function choose(c: Country) {
-    setCode(c.code);
+    setChosen(c.code);
     setText(countryName(c, lang));
     setOpen(false);
     setActive(-1);
@@ -71,12 +96,12 @@ export function CountrySelect({ name, id, value = '', required, invalid, describ
     setActive(-1);
     const typed = text.trim().toLowerCase();
     if (!typed) {
-      setCode('');
+      setChosen('');
       return;
     }
     const exact = countries.find((c) => countryName(c, lang).toLowerCase() === typed || c.code.toLowerCase() === typed);
     if (exact) choose(exact);
-    else if (!countries.some((c) => c.code === code && countryName(c, lang) === text)) setCode('');
+    else if (!countries.some((c) => c.code === code && countryName(c, lang) === text)) setChosen('');
   }
 
   const activeId = active >= 0 && shown[active] ? `${listId}-${shown[active].code}` : undefined;

@@ -8,6 +8,7 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { useT } from './useT';
 import { call } from './flight/api';
+import { storageKey } from './flight/cache';
 import { SearchForm, fieldId } from './flight/SearchForm';
 import { PnrSearch } from './flight/PnrSearch';
 import { Results } from './flight/Results';
@@ -40,7 +41,7 @@ type Session = { search: Search; searchId: string; startedAt: number; bookingTyp
 // staleAfter is spec §4/§9: search results are stale 10 minutes after the search.
 export const staleAfter = 10 * 60_000;
 
-export const storageKey = 'voyage.flight.search';
+export { storageKey };
 
 type Saved = {
   v: 1;

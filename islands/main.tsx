@@ -7,6 +7,7 @@ import { mountIslands, unmountIslands, type Registry } from './registry';
 const registry: Registry = {
   CountrySelect: () => import('./CountrySelect').then((m) => m.CountrySelect),
   FlightSearch: () => import('./FlightSearch').then((m) => m.FlightSearch),
+  FlightConfirm: () => import('./FlightConfirm').then((m) => m.FlightConfirm),
 };
 
 // Selects marked data-autosubmit (language, currency) submit their form on

@@ -164,7 +164,8 @@ export function SolutionCard({ solution: s, bookingType, disabled, onSelect }: S
   );
 }
 
-function baggageText(t: T, s: Solution): string {
+// baggageText sums up the free baggage of a solution in one line.
+export function baggageText(t: T, s: Pick<Solution, 'baggage'>): string {
   const b = s.baggage;
   if (!b) return t('flight.baggage.unknown');
   const checked = b.checkedPieces

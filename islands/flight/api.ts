@@ -2,9 +2,13 @@
 // session cookie authenticates (same origin), answers are the envelope
 // {code, data, message} with message already in the page's language.
 
-// Codes of API.md the flight search reacts to.
+// Codes of API.md the flight islands react to.
 export const codes = {
   validation: 100001,
+  notFound: 100004,
+  conflict: 100009,
+  insufficientBalance: 300001,
+  payFailed: 300002,
   noFlight: 400001,
   quoteExpired: 400002,
   searchTimeout: 400003,
@@ -32,11 +36,12 @@ export class ApiError extends Error {
 
 export const networkError = -1;
 
-export type CallOptions = { lang: string; signal?: AbortSignal };
+// headers are added to the request's own (an Idempotency-Key, say).
+export type CallOptions = { lang: string; signal?: AbortSignal; headers?: Record<string, string> };
 
 // call sends a JSON request and resolves with the envelope's data.
-export async function call<T>(method: 'GET' | 'POST', path: string, body: unknown, { lang, signal }: CallOptions): Promise<T> {
-  const headers: Record<string, string> = { Accept: 'application/json', 'Accept-Language': lang };
+export async function call<T>(method: 'GET' | 'POST', path: string, body: unknown, { lang, signal, headers: extra }: CallOptions): Promise<T> {
+  const headers: Record<string, string> = { ...extra, Accept: 'application/json', 'Accept-Language': lang };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   let res: Response;
   try {

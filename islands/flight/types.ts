@@ -77,6 +77,7 @@ export type Journey = {
 export type PriceLine = {
   passengerType: string;
   count?: number;
+  fare?: string;
   price?: string;
   taxes?: string;
   salePrice: string;

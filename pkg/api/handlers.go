@@ -14,6 +14,7 @@ import (
 	"github.com/voyage/voyage/pkg/profile"
 	"github.com/voyage/voyage/pkg/shopping"
 	"github.com/voyage/voyage/pkg/siteinfo"
+	"github.com/voyage/voyage/pkg/webhook"
 )
 
 // Services are what the API handlers call.
@@ -32,6 +33,9 @@ type Services struct {
 	Shopping *shopping.Engine
 	// Orders runs flight orders (nil: no order routes).
 	Orders *order.Service
+	// Webhooks keeps the agencies' webhook deliveries (nil: no webhook
+	// routes).
+	Webhooks *webhook.Service
 	// WebsitePrefix is the site's public URL prefix, answered with /me.
 	WebsitePrefix string
 }
@@ -68,6 +72,7 @@ func Register(rt *Router, s Services) {
 	registerAirports(rt, s)
 	registerShopping(rt, s)
 	registerOrders(rt, s)
+	registerWebhooks(rt, s)
 }
 
 // peerIP is the connection's address; X-Forwarded-For is not trusted, so a

@@ -130,7 +130,7 @@ func registerOrders(rt *Router, s Services) {
 		ID: "createFlightOrder", Tag: "orders", Allow: canBook, Status: http.StatusCreated,
 		Summary: "Book a verified quote (requires an Idempotency-Key header; a replay answers the first order)",
 		Request: order.CreateRequest{}, Response: order.View{},
-		Errors:  []int{fault.CodeQuoteExpired, fault.CodeConflict},
+		Errors: []int{fault.CodeQuoteExpired, fault.CodeConflict},
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
 		var req order.CreateRequest
 		if err := Decode(r, &req); err != nil {
@@ -169,7 +169,7 @@ func registerOrders(rt *Router, s Services) {
 
 	rt.Handle("GET /order/v2/flight/orders/{id}", Operation{
 		ID: "getFlightOrder", Tag: "orders", Allow: canBook,
-		Summary: "One order with its price breakdown, timeline, proofs, related orders and the actions allowed now",
+		Summary:  "One order with its price breakdown, timeline, proofs, related orders and the actions allowed now",
 		Response: order.View{}, Errors: []int{fault.CodeNotFound},
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
 		n, err := id(r)
@@ -194,7 +194,7 @@ func registerOrders(rt *Router, s Services) {
 		ID: "payFlightOrder", Tag: "orders", Allow: canBook,
 		Summary: "Pay an order (Idempotency-Key recommended): balance through the wallet, or a payment gateway channel",
 		Request: order.PayRequest{}, Response: order.View{},
-		Errors:  []int{fault.CodeNotFound, fault.CodeConflict, fault.CodeInsufficientFund, fault.CodePaymentFailed, fault.CodeQuoteExpired, fault.CodeNoAccess},
+		Errors: []int{fault.CodeNotFound, fault.CodeConflict, fault.CodeInsufficientFund, fault.CodePaymentFailed, fault.CodeQuoteExpired, fault.CodeNoAccess},
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
 		n, err := id(r)
 		if err != nil {
@@ -229,7 +229,7 @@ func registerOrders(rt *Router, s Services) {
 		ID: "changeSearchFlightOrder", Tag: "orders", Allow: canBook,
 		Summary: "Find ways to change an order to new dates; replaces the previous change search",
 		Request: order.ChangeSearchRequest{}, Response: order.ChangeSearch{},
-		Errors:  []int{fault.CodeNotFound, fault.CodeConflict, fault.CodeSearchTimeout},
+		Errors: []int{fault.CodeNotFound, fault.CodeConflict, fault.CodeSearchTimeout},
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
 		n, err := id(r)
 		if err != nil {

@@ -25,8 +25,8 @@ import (
 	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/jobs"
 	"github.com/voyage/voyage/pkg/ledger"
-	"github.com/voyage/voyage/pkg/order"
 	"github.com/voyage/voyage/pkg/mail"
+	"github.com/voyage/voyage/pkg/order"
 	"github.com/voyage/voyage/pkg/partnership"
 	"github.com/voyage/voyage/pkg/profile"
 	"github.com/voyage/voyage/pkg/server"
@@ -34,6 +34,7 @@ import (
 	"github.com/voyage/voyage/pkg/siteinfo"
 	"github.com/voyage/voyage/pkg/store"
 	"github.com/voyage/voyage/pkg/web"
+	"github.com/voyage/voyage/pkg/webhook"
 )
 
 // Version is set at build time with -ldflags "-X github.com/voyage/voyage/pkg/app.Version=…".
@@ -53,12 +54,13 @@ type App struct {
 	AgencyAdmin  *agency.Service
 	Shopping     *shopping.Engine
 	Orders       *order.Service
+	Webhooks     *webhook.Service
 	// Queue is the River client: jobs are queued by the services in their
 	// own transactions whether or not this process works them.
-	Queue  *jobs.Queue
-	Router       *api.Router
-	Web          *web.Server
-	Handler      http.Handler
+	Queue   *jobs.Queue
+	Router  *api.Router
+	Web     *web.Server
+	Handler http.Handler
 
 	stopBatching func()
 	// stopSearches cancels the searches in flight when the app closes.
@@ -94,22 +96,27 @@ func New(ctx context.Context, cfg config.Config) (*App, error) {
 	// commit (a no-op on SQLite's single writer).
 	a.stopBatching = a.Ledger.StartBatching(64)
 	a.AgencyAdmin = agency.NewService(db, a.Agencies, a.Ledger)
+	a.Webhooks = webhook.New(db)
+	a.AgencyAdmin.AddDeleteGuard(a.Webhooks.DeleteGuard)
 	if err := a.buildShopping(ctx); err != nil {
 		a.Close()
 		return nil, err
 	}
 	a.buildOrders()
+	a.Orders.SetNotifier(a.Webhooks)
+	a.AgencyAdmin.AddDeleteGuard(a.Orders.DeleteGuard)
 	q, err := jobs.New(db, jobs.Config{Workers: cfg.Jobs.Workers, CleanupInterval: cfg.Jobs.CleanupInterval,
 		Mail: a.mailSender(), MailFrom: cfg.Mail.From,
-		Register: []func(*river.Workers) []*river.PeriodicJob{a.Orders.AddWorkers}})
+		Register: []func(*river.Workers) []*river.PeriodicJob{a.Orders.AddWorkers, a.Webhooks.AddWorkers}})
 	if err != nil {
 		a.Close()
 		return nil, err
 	}
 	a.Queue = q
 	a.Orders.SetQueue(q.Client)
+	a.Webhooks.SetQueue(q.Client)
 	a.Web = web.New(web.Options{Site: a.Site, Applications: a.Applications, SecureCookies: cfg.HTTP.SecureCookies, Auth: a.Auth, Agencies: a.Agencies,
-		UserAdmin: a.Auth, CompanyAdmin: a.Agencies, AgencyAdmin: a.AgencyAdmin, Ledger: a.Ledger})
+		UserAdmin: a.Auth, CompanyAdmin: a.Agencies, AgencyAdmin: a.AgencyAdmin, Ledger: a.Ledger, Webhooks: a.Webhooks, Orders: a.Orders})
 	a.Handler = a.buildHandler()
 	return a, nil
 }
@@ -135,7 +142,7 @@ func isAPIPath(p string) bool {
 func (a *App) buildHandler() http.Handler {
 	mux := http.NewServeMux()
 	a.Router = api.NewRouter(mux, a.Auth, audit.NewLog(a.DB))
-	api.Register(a.Router, api.Services{Site: a.Site, Applications: a.Applications, Auth: a.Auth, Agencies: a.Agencies, Profile: a.Profile, AgencyService: a.AgencyAdmin, Ledger: a.Ledger, Catalog: a.Catalog, Shopping: a.Shopping, Orders: a.Orders, WebsitePrefix: a.Cfg.Site.WebsitePrefix})
+	api.Register(a.Router, api.Services{Site: a.Site, Applications: a.Applications, Auth: a.Auth, Agencies: a.Agencies, Profile: a.Profile, AgencyService: a.AgencyAdmin, Ledger: a.Ledger, Catalog: a.Catalog, Shopping: a.Shopping, Orders: a.Orders, Webhooks: a.Webhooks, WebsitePrefix: a.Cfg.Site.WebsitePrefix})
 	a.Router.Finish("/base/", "/order/", "/shopping/")
 
 	openapi, err := json.MarshalIndent(a.Router.OpenAPI(Version), "", "  ")

@@ -544,6 +544,19 @@ func (s *Service) cancelBookings(ctx context.Context, bs []supplier.Booking) {
 	}
 }
 
+// DeleteGuard keeps an agency with orders from being deleted: the orders
+// are its accounting history.
+func (s *Service) DeleteGuard(ctx context.Context, agencyID int64) (string, error) {
+	var n int
+	if err := s.db.GetContext(ctx, &n, s.db.Rebind(`SELECT COUNT(*) FROM flight_orders WHERE agency_id = ?`), agencyID); err != nil {
+		return "", fmt.Errorf("order: count agency orders: %w", err)
+	}
+	if n > 0 {
+		return "order.error.agencyHasOrders", nil
+	}
+	return "", nil
+}
+
 // Get is one order with its timeline, proofs and related orders.
 func (s *Service) Get(ctx context.Context, who auth.Principal, id int64) (View, error) {
 	o, v, err := s.get(ctx, who, id)

@@ -18,6 +18,7 @@ import (
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/money"
+	"github.com/voyage/voyage/pkg/webhook"
 	"github.com/voyage/voyage/templates"
 )
 
@@ -44,7 +45,20 @@ type AgencyKeys interface {
 	ResetSuperAdminPassword(ctx context.Context, actor auth.Principal, agencyID int64, password string, m auth.Meta) error
 }
 
+// Webhooks is what the agency manager's Notifications section needs of
+// pkg/webhook; *webhook.Service implements it.
+type Webhooks interface {
+	Deliveries(ctx context.Context, agencyID int64, page, pageSize int) ([]webhook.Delivery, int, error)
+	Redeliver(ctx context.Context, agencyID, deliveryID int64) (webhook.Delivery, error)
+	MaskedSecret(ctx context.Context, agencyID int64) (string, error)
+	RotateSecret(ctx context.Context, agencyID int64) (string, error)
+}
+
 const managerPageSize = 20
+
+// webhookLogSize is how many deliveries the agency's page lists; the API
+// pages through all of them.
+const webhookLogSize = 10
 
 // registerManagerPages adds the agency manager and the wallet page.
 func (s *Server) registerManagerPages(mux *http.ServeMux) {
@@ -62,6 +76,8 @@ func (s *Server) registerManagerPages(mux *http.ServeMux) {
 	mux.HandleFunc("POST /agency-manager/agencies/{id}/password", s.agencyPasswordReset)
 	mux.HandleFunc("POST /agency-manager/agencies/{id}/status", s.agencyStatusSave)
 	mux.HandleFunc("POST /agency-manager/agencies/{id}/delete", s.agencyDelete)
+	mux.HandleFunc("POST /agency-manager/agencies/{id}/webhooks/{delivery}/redeliver", s.agencyWebhookRedeliver)
+	mux.HandleFunc("POST /agency-manager/agencies/{id}/webhooks/secret", s.agencyWebhookSecret)
 }
 
 // canManageAgencies is the agency manager's access rule, as in the API:
@@ -271,9 +287,32 @@ func (s *Server) agencyDetailAnswer(w http.ResponseWriter, r *http.Request, v vi
 	if view.Section != "credit" {
 		view.Credit = templates.CreditForm{CreditLimit: d.CreditLimit, CreditPeriod: strconv.Itoa(d.CreditPeriod), CreditPeriodUnit: d.CreditPeriodUnit}
 	}
+	hooks, err := s.webhookLog(ctx, id)
+	if err != nil {
+		slog.ErrorContext(ctx, "agency manager: webhook log", "err", err)
+		s.ServerError(w, r)
+		return
+	}
 	p := s.managerPage(w, r, "agency-manager")
 	p.Title = d.Name + " · " + p.Title
-	render(w, r, http.StatusOK, templates.AgencyDetailPage(p, view))
+	render(w, r, http.StatusOK, templates.AgencyDetailPage(p, view, hooks))
+}
+
+// webhookLog is the Notifications section of agency id; nil without the
+// webhook service.
+func (s *Server) webhookLog(ctx context.Context, id int64) (*templates.WebhookLog, error) {
+	if s.webhooks == nil {
+		return nil, nil
+	}
+	items, total, err := s.webhooks.Deliveries(ctx, id, 1, webhookLogSize)
+	if err != nil {
+		return nil, err
+	}
+	secret, err := s.webhooks.MaskedSecret(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return &templates.WebhookLog{Deliveries: items, Total: total, Secret: secret}, nil
 }
 
 // newIdempotencyKey names one add-funds form: posting it twice credits once.
@@ -531,6 +570,55 @@ func (s *Server) agencyDelete(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.redirectWithFlash(w, r, "/agency-manager", templates.Flash{Kind: "success", Key: "manager.agency.deleted"})
+}
+
+// agencyWebhookRedeliver queues a failed delivery again and goes back to the
+// Notifications section.
+func (s *Server) agencyWebhookRedeliver(w http.ResponseWriter, r *http.Request) {
+	v, id, ok := s.agencyAction(w, r)
+	if !ok {
+		return
+	}
+	deliveryID, err := strconv.ParseInt(r.PathValue("delivery"), 10, 64)
+	if err != nil || deliveryID <= 0 || s.webhooks == nil {
+		s.NotFound(w, r)
+		return
+	}
+	if _, err := s.manager.Managed(r.Context(), v.Principal, id); err != nil {
+		s.actionRefused(w, r, id, "agency manager: redeliver", err)
+		return
+	}
+	if _, err := s.webhooks.Redeliver(r.Context(), id, deliveryID); err != nil {
+		s.actionRefused(w, r, id, "agency manager: redeliver", err)
+		return
+	}
+	s.redirectWithFlash(w, r, templates.AgencyHref(id)+"#webhooks", templates.Flash{Kind: "success", Key: "webhook.redelivered"})
+}
+
+// agencyWebhookSecret replaces the agency's signing secret and shows the new
+// one on this answer only, as a new API key is: a secret does not travel
+// through a redirect.
+func (s *Server) agencyWebhookSecret(w http.ResponseWriter, r *http.Request) {
+	v, id, ok := s.agencyAction(w, r)
+	if !ok {
+		return
+	}
+	if s.webhooks == nil {
+		s.NotFound(w, r)
+		return
+	}
+	a, err := s.manager.Managed(r.Context(), v.Principal, id)
+	if err != nil {
+		s.actionRefused(w, r, id, "agency manager: webhook secret", err)
+		return
+	}
+	secret, err := s.webhooks.RotateSecret(r.Context(), a.ID)
+	if err != nil {
+		s.actionRefused(w, r, id, "agency manager: webhook secret", err)
+		return
+	}
+	p := s.managerPage(w, r, "agency-manager")
+	render(w, r, http.StatusOK, templates.WebhookSecretPage(p, templates.NewWebhookSecret{AgencyID: a.ID, AgencyName: a.Name, Secret: secret}))
 }
 
 // actionRefused answers a button's error as a message on the detail page.

@@ -19,21 +19,37 @@ import (
 func (s *Server) flightBooking(w http.ResponseWriter, r *http.Request) {
 	v := viewerFrom(r.Context())
 	p := s.page(w, r, "flight-booking")
-	today := s.now()
-	currency := v.Agency.SettlementCurrency
-	if currency == "" {
-		currency = "CNY"
+	// The confirm page sends the user back here when the settlement currency
+	// changed since the search (spec §4); say why the search is gone.
+	if r.URL.Query().Get("error") == "settlementCurrency" {
+		p.Flashes = append(p.Flashes, templates.Flash{Kind: "error", Key: "agencyManager.config.common.settlementCurrency.change"})
 	}
+	today := s.now()
 	props := templates.FlightSearchProps{
 		Lang:       i18n.Lang(r.Context()),
 		HidePNR:    v.Agency.HidePNRBooking,
-		Currency:   currency,
+		Currency:   settlementCurrency(v),
 		Today:      today.Format(time.DateOnly),
 		Tomorrow:   today.AddDate(0, 0, 1).Format(time.DateOnly),
-		SessionKey: strconv.FormatInt(v.Principal.SessionID, 10),
+		SessionKey: sessionKey(v),
 		Defaults:   flightDefaults(r.URL.Query()),
 	}
 	render(w, r, http.StatusOK, templates.FlightBookingPage(p, props))
+}
+
+// settlementCurrency is the currency the agency's prices are in; CNY when
+// unset, as the shopping policy has it (spec §9).
+func settlementCurrency(v viewer) string {
+	if v.Agency.SettlementCurrency == "" {
+		return "CNY"
+	}
+	return v.Agency.SettlementCurrency
+}
+
+// sessionKey names the login session for the islands, which drop what they
+// kept in the browser for another one.
+func sessionKey(v viewer) string {
+	return strconv.FormatInt(v.Principal.SessionID, 10)
 }
 
 var placeCode = regexp.MustCompile(`^[A-Z]{3}$`)

@@ -18,9 +18,10 @@ import (
 	"github.com/voyage/voyage/templates"
 )
 
-// flightFixture serves /flight/booking as Register does, for an operator of
-// agency 1 (PNR booking shown, settlement in USD) and one of agency 2 (PNR
-// booking hidden), on 2026-03-31 evening.
+// flightFixture serves /flight/booking and /flight/booking/confirm as
+// Register does, for an operator of agency 1 (PNR booking shown, settlement
+// in USD) and one of agency 2 (PNR booking hidden, settlement in CNY), on
+// 2026-03-31 evening.
 func flightFixture(t *testing.T) http.Handler {
 	t.Helper()
 	operator := auth.Subject{Roles: []string{auth.RoleOperator}, ProxyLevel: 1, Common: auth.CommonConfig{EnableFlightService: true}}
@@ -37,6 +38,7 @@ func flightFixture(t *testing.T) http.Handler {
 	s.site = siteinfo.New(config.SiteConfig{Name: "Voyage", ShortName: "Voyage", DefaultCurrency: "CNY", DefaultLanguage: "en", Currencies: config.Currencies}, db)
 	mux := http.NewServeMux()
 	s.handlePage(mux, "flight-booking", s.flightBooking)
+	s.handlePage(mux, "flight-booking-confirm", s.flightConfirm)
 	cat := i18n.MustLoad()
 	h := s.Guard(mux)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

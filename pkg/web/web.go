@@ -18,8 +18,10 @@ import (
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/ledger"
+	"github.com/voyage/voyage/pkg/order"
 	"github.com/voyage/voyage/pkg/partnership"
 	"github.com/voyage/voyage/pkg/siteinfo"
+	"github.com/voyage/voyage/pkg/webhook"
 	"github.com/voyage/voyage/templates"
 )
 
@@ -39,6 +41,8 @@ type Server struct {
 	wallets       Wallets       // nil: the wallet page answers 500
 	keys          AgencyKeys    // nil: no API keys or password resets
 	bills         Bills         // nil: the transactions and statement pages answer 500
+	orders        Orders        // nil: the flight order pages answer 500
+	webhooks      Webhooks      // nil: no notifications section in the agency manager
 }
 
 // Options configure the portal.
@@ -52,6 +56,8 @@ type Options struct {
 	CompanyAdmin  CompanyAdmin
 	AgencyAdmin   *agency.Service
 	Ledger        *ledger.Ledger
+	Orders        *order.Service
+	Webhooks      *webhook.Service
 }
 
 // New returns the portal, reading the islands manifest once.
@@ -80,6 +86,12 @@ func New(o Options) *Server {
 	if o.Auth != nil {
 		s.keys = o.Auth
 	}
+	if o.Orders != nil {
+		s.orders = o.Orders
+	}
+	if o.Webhooks != nil {
+		s.webhooks = o.Webhooks
+	}
 	return s
 }
 
@@ -101,7 +113,9 @@ func (s *Server) Register(mux *http.ServeMux) {
 	s.registerAdminPages(mux)
 	s.registerManagerPages(mux)
 	s.registerBillPages(mux)
+	s.registerOrderPages(mux)
 	s.handlePage(mux, "flight-booking", s.flightBooking)
+	s.handlePage(mux, "flight-booking-confirm", s.flightConfirm)
 	for _, rt := range Routes {
 		if sectionRoute(rt) && !s.built[rt.Name] {
 			mux.HandleFunc("GET "+rt.Path, s.section(rt))

@@ -1,0 +1,261 @@
+// PassengerFields is one traveller's part of the booking form (spec §3
+// Passenger): names, gender, birthday, nationality, the travel document the
+// fare accepts, and optionally a frequent flyer card, the passport's issuing
+// place, phone and email. It can be filled from an often-used passenger.
+import { useT } from '../useT';
+import { CountrySelect } from '../CountrySelect';
+import { tOr } from '../flight/PriceDetail';
+import { aria, DateField, Field, FieldError, fieldId, TextField } from './fields';
+import { documentChoices, fillFrom } from './validate';
+import type { OftenUsed, PassengerForm, Restrictions } from './types';
+
+export type Carrier = { code: string; name: string };
+
+export type OftenUsedState = { status: 'loading' } | { status: 'ready'; items: OftenUsed[] } | { status: 'error'; message: string };
+
+type Props = {
+  index: number;
+  form: PassengerForm;
+  onChange: (f: PassengerForm) => void;
+  errors: Record<string, string>;
+  clearError: (name: string) => void;
+  onPasteRejected: (name: string) => void;
+  restrictions?: Restrictions;
+  carriers: Carrier[];
+  oftenUsed: OftenUsedState;
+  // takenIds are often-used passengers already in another form.
+  takenIds: number[];
+  firstDate: string;
+  disabled?: boolean;
+};
+
+export function PassengerFields({ index, form, onChange, errors, clearError, onPasteRejected, restrictions, carriers, oftenUsed, takenIds, firstDate, disabled }: Props) {
+  const { t } = useT();
+  const f = (name: string) => `passengers.${index}.${name}`;
+  const err = (name: string) => errors[f(name)];
+  function set<K extends keyof PassengerForm>(name: K, value: PassengerForm[K]) {
+    onChange({ ...form, [name]: value });
+    clearError(f(name));
+  }
+  const typeLabel = t(`flight.passengers.${form.type}`);
+  const choices = documentChoices(restrictions);
+  // A document filled from elsewhere the fare does not take stays visible,
+  // marked, so the user sees why it is refused.
+  const docOptions = form.documentType && !choices.includes(form.documentType) ? [...choices, form.documentType] : choices;
+  const genderErr = err('gender');
+
+  return (
+    <fieldset className="fc-passenger" disabled={disabled}>
+      <legend className="fc-passenger-title">
+        {t('confirm.passenger.title', { n: index + 1, type: typeLabel })}
+        <span className="fc-passenger-hint"> · {t(`flight.passengers.${form.type}Hint`)}</span>
+      </legend>
+
+      <OftenUsedPicker index={index} form={form} oftenUsed={oftenUsed} takenIds={takenIds} onPick={(p) => onChange(fillFrom(form, p))} />
+
+      <div className="fc-grid">
+        <TextField
+          name={f('surname')}
+          label={t('confirm.field.surname')}
+          hint={t('confirm.hint.surname')}
+          value={form.surname}
+          onChange={(v) => set('surname', v)}
+          error={err('surname')}
+          required
+          upper
+          maxLength={50}
+        />
+        <TextField
+          name={f('givenName')}
+          label={t('confirm.field.givenName')}
+          value={form.givenName}
+          onChange={(v) => set('givenName', v)}
+          error={err('givenName')}
+          required
+          upper
+          maxLength={50}
+        />
+        <fieldset className={genderErr ? 'fc-choice field-invalid' : 'fc-choice'}>
+          <legend>
+            {t('confirm.field.gender')}
+            <span className="fc-required" aria-hidden="true">
+              {' '}
+              *
+            </span>
+          </legend>
+          {(['male', 'female'] as const).map((g, k) => (
+            <label key={g} className="fc-radio">
+              <input
+                type="radio"
+                id={k === 0 ? fieldId(f('gender')) : undefined}
+                name={`${fieldId(f('gender'))}-${form.key}`}
+                value={g}
+                required
+                aria-invalid={genderErr ? true : undefined}
+                aria-describedby={genderErr ? `${fieldId(f('gender'))}-error` : undefined}
+                checked={form.gender === g}
+                onChange={() => set('gender', g)}
+              />{' '}
+              {t(`confirm.gender.${g}`)}
+            </label>
+          ))}
+          {genderErr && <FieldError name={f('gender')} error={genderErr} />}
+        </fieldset>
+        <DateField
+          name={f('birthday')}
+          label={t('confirm.field.birthday')}
+          hint={firstDate ? t('confirm.hint.birthday', { date: firstDate }) : undefined}
+          value={form.birthday}
+          onChange={(v) => set('birthday', v)}
+          onPasteRejected={() => onPasteRejected(f('birthday'))}
+          error={err('birthday')}
+          required
+        />
+        <Field name={f('nationality')} label={t('confirm.field.nationality')} error={err('nationality')} required>
+          {(a) => (
+            <CountrySelect
+              id={a.id}
+              name={f('nationality')}
+              value={form.nationality}
+              required
+              invalid={!!a['aria-invalid']}
+              describedBy={a['aria-describedby']}
+              onChange={(code) => set('nationality', code)}
+            />
+          )}
+        </Field>
+        <Field name={f('documentType')} label={t('confirm.field.documentType')} error={err('documentType')} required>
+          {(a) => (
+            <select {...a} className="fs-input" value={form.documentType} required onChange={(ev) => set('documentType', ev.target.value)}>
+              <option value="">{t('confirm.select.choose')}</option>
+              {docOptions.map((d) => (
+                <option key={d} value={d}>
+                  {tOr(t, `confirm.document.${d}`, d)}
+                  {choices.includes(d) ? '' : ` (${t('confirm.document.notAccepted')})`}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <TextField
+          name={f('documentNumber')}
+          label={t('confirm.field.documentNumber')}
+          value={form.documentNumber}
+          onChange={(v) => set('documentNumber', v.replace(/\s/g, ''))}
+          error={err('documentNumber')}
+          required
+          upper
+          maxLength={30}
+        />
+        <DateField
+          name={f('documentExpiry')}
+          label={t('confirm.field.documentExpiry')}
+          value={form.documentExpiry}
+          onChange={(v) => set('documentExpiry', v)}
+          onPasteRejected={() => onPasteRejected(f('documentExpiry'))}
+          error={err('documentExpiry')}
+          required
+        />
+        <TextField
+          name={f('documentIssuedAt')}
+          label={t('confirm.field.documentIssuedAt')}
+          value={form.documentIssuedAt}
+          onChange={(v) => set('documentIssuedAt', v)}
+          error={err('documentIssuedAt')}
+          maxLength={50}
+        />
+        <TextField
+          name={f('frequentFlyer')}
+          label={t('confirm.field.frequentFlyer')}
+          value={form.frequentFlyer}
+          onChange={(v) => set('frequentFlyer', v.replace(/\s/g, ''))}
+          error={err('frequentFlyer')}
+          upper
+          maxLength={30}
+        />
+        <Field name={f('ffAirline')} label={t('confirm.field.ffAirline')} error={err('ffAirline')}>
+          {(a) => (
+            <select {...a} className="fs-input" value={form.ffAirline} onChange={(ev) => set('ffAirline', ev.target.value)}>
+              <option value="">{t('confirm.select.none')}</option>
+              {carriers.map((c) => (
+                <option key={c.code} value={c.code}>
+                  {c.name && c.name !== c.code ? `${c.name} (${c.code})` : c.code}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <TextField
+          name={f('phone')}
+          label={t('confirm.field.passengerPhone')}
+          type="tel"
+          value={form.phone}
+          onChange={(v) => set('phone', v)}
+          error={err('phone')}
+          maxLength={20}
+        />
+        <TextField
+          name={f('email')}
+          label={t('confirm.field.passengerEmail')}
+          type="email"
+          value={form.email}
+          onChange={(v) => set('email', v)}
+          error={err('email')}
+          maxLength={254}
+        />
+      </div>
+    </fieldset>
+  );
+}
+
+type PickerProps = {
+  index: number;
+  form: PassengerForm;
+  oftenUsed: OftenUsedState;
+  takenIds: number[];
+  onPick: (p: OftenUsed) => void;
+};
+
+// OftenUsedPicker fills the form from one of the agency's often-used
+// passengers (GET /base/v2/often-used-passengers).
+function OftenUsedPicker({ index, form, oftenUsed, takenIds, onPick }: PickerProps) {
+  const { t } = useT();
+  const name = `passengers.${index}.oftenUsed`;
+  const empty = oftenUsed.status === 'ready' && oftenUsed.items.length === 0;
+  const a = aria(name, undefined, empty ? t('confirm.oftenUsed.emptyHint') : undefined);
+  if (oftenUsed.status === 'error') {
+    return <p className="fs-hint fc-often-used">{t('confirm.oftenUsed.error')}</p>;
+  }
+  const items = oftenUsed.status === 'ready' ? oftenUsed.items : [];
+  // Those of the form's own type first.
+  const sorted = [...items.filter((p) => p.type === form.type), ...items.filter((p) => p.type !== form.type)];
+  return (
+    <div className="fs-field fc-often-used">
+      <label htmlFor={a.id}>{t('confirm.oftenUsed.label')}</label>
+      <select
+        {...a}
+        className="fs-input"
+        value={form.oftenUsed ?? ''}
+        disabled={oftenUsed.status !== 'ready' || items.length === 0}
+        onChange={(ev) => {
+          const p = items.find((x) => String(x.id) === ev.target.value);
+          if (p) onPick(p);
+        }}
+      >
+        <option value="">
+          {oftenUsed.status === 'loading' ? t('confirm.oftenUsed.loading') : items.length === 0 ? t('confirm.oftenUsed.none') : t('confirm.oftenUsed.choose')}
+        </option>
+        {sorted.map((p) => (
+          <option key={p.id} value={p.id} disabled={takenIds.includes(p.id) && p.id !== form.oftenUsed}>
+            {`${p.surname}/${p.givenName} · ${tOr(t, `flight.passengers.${p.type}`, p.type)} · ${p.birthday}`}
+          </option>
+        ))}
+      </select>
+      {empty && (
+        <p className="fs-hint" id={`${a.id}-hint`}>
+          {t('confirm.oftenUsed.emptyHint')}
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,688 @@
+package web
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/pkg/geo"
+	"github.com/voyage/voyage/pkg/i18n"
+	"github.com/voyage/voyage/pkg/order"
+	"github.com/voyage/voyage/pkg/shopping"
+	"github.com/voyage/voyage/templates"
+)
+
+// Orders is what the flight order pages need of pkg/order; *order.Service
+// implements it.
+type Orders interface {
+	List(ctx context.Context, who auth.Principal, f order.Filter) (order.Page, error)
+	PendingCounts(ctx context.Context, who auth.Principal) ([]order.GroupCount, error)
+	Disruptions(ctx context.Context, who auth.Principal, typ string, page, size int) (order.DisruptionPage, error)
+	Get(ctx context.Context, who auth.Principal, id int64) (order.View, error)
+	PaymentConfig(ctx context.Context, who auth.Principal) (order.PaymentConfig, error)
+	Pay(ctx context.Context, who auth.Principal, id int64, key string, req order.PayRequest) (order.View, error)
+	Cancel(ctx context.Context, who auth.Principal, id int64) (order.View, error)
+	Act(ctx context.Context, who auth.Principal, id int64, action order.Action) (order.View, error)
+	Confirm(ctx context.Context, who auth.Principal, id int64) (order.View, error)
+	Request(ctx context.Context, who auth.Principal, id int64, typ string, req order.PostSaleRequest) (order.View, error)
+	ChangeSearch(ctx context.Context, who auth.Principal, id int64, req order.ChangeSearchRequest, lang string) (order.ChangeSearch, error)
+	Review(ctx context.Context, who auth.Principal, id int64, req order.ReviewRequest) (order.View, error)
+}
+
+const (
+	ordersPageSize = 20
+	// proofBodyLimit bounds a request form: five 2 MB proofs and the
+	// fields around them (spec §5, §9).
+	proofBodyLimit = order.MaxProofs*order.MaxProofBytes + 1<<20
+	// keywordMax bounds the list's search text.
+	keywordMax = 100
+)
+
+// registerOrderPages adds the flight order list, the disruption list, the
+// order detail and the detail's action forms.
+func (s *Server) registerOrderPages(mux *http.ServeMux) {
+	s.handlePage(mux, "flight-orders", s.orderList)
+	s.handlePage(mux, "flight-orders-voyage", s.disruptionList)
+	s.handlePage(mux, "flight-orders-id", s.orderDetail)
+	// The action posts are outside the route table, so the guard lets them
+	// through; ordersViewer applies the route's rule. Cross-site posts are
+	// refused before they get here (http.CrossOriginProtection).
+	mux.HandleFunc("POST /flight/orders/{id}/actions/{action}", s.orderAction)
+	mux.HandleFunc("POST /flight/orders/{id}/actions/change/search", s.orderChangeSearch)
+}
+
+// canUseOrders is the order pages' rule, the same as their routes': an
+// operator (or SuperUser) of a company with the flight service.
+func canUseOrders(sub auth.Subject) bool {
+	return sub.HasRole(auth.RoleOperator) && sub.FlightServiceEnable()
+}
+
+func (s *Server) ordersViewer(w http.ResponseWriter, r *http.Request) (viewer, bool) {
+	v, ok := s.admitViewer(w, r, canUseOrders)
+	switch {
+	case !ok:
+		return v, false
+	case s.orders == nil:
+		s.ServerError(w, r)
+		return v, false
+	}
+	return v, true
+}
+
+// ordersPage is the order layout with the list and form styles.
+func (s *Server) ordersPage(w http.ResponseWriter, r *http.Request, route string) templates.Page {
+	p := s.page(w, r, route)
+	p.Styles = append(p.Styles, "/static/manager.css", "/static/bills.css", "/static/orders.css")
+	return p
+}
+
+// htmxPartial reports whether the request is an htmx swap of target: a
+// history restore or any other request gets the whole page.
+func htmxPartial(r *http.Request, target string) bool {
+	return r.Header.Get("HX-Request") == "true" && r.Header.Get("HX-History-Restore-Request") != "true" &&
+		r.Header.Get("HX-Target") == target
+}
+
+// orderList is /flight/orders.
+func (s *Server) orderList(w http.ResponseWriter, r *http.Request) {
+	v, ok := s.ordersViewer(w, r)
+	if !ok {
+		return
+	}
+	ctx := r.Context()
+	view, f := orderListFilter(r.URL.Query())
+	f.Page, f.PageSize = pageNumber(r), ordersPageSize
+	res, err := s.orders.List(ctx, v.Principal, f)
+	if err != nil {
+		slog.ErrorContext(ctx, "orders: list", "err", err)
+		s.ServerError(w, r)
+		return
+	}
+	view.Pager = templates.NewPager(listURL(templates.OrdersPath, view.Filter.Query()), f.Page, ordersPageSize, res.Total)
+	for _, o := range res.Items {
+		view.Items = append(view.Items, orderRow(o))
+	}
+	w.Header().Add("Vary", "HX-Request")
+	if htmxPartial(r, templates.OrdersResultsID) {
+		render(w, r, http.StatusOK, templates.OrderResults(view))
+		return
+	}
+	counts, err := s.orders.PendingCounts(ctx, v.Principal)
+	if err != nil {
+		slog.ErrorContext(ctx, "orders: pending counts", "err", err)
+		s.ServerError(w, r)
+		return
+	}
+	view.Groups, view.Types = orderMenu(view.Filter, counts)
+	render(w, r, http.StatusOK, templates.OrderListPage(s.ordersPage(w, r, "flight-orders"), view))
+}
+
+// orderListFilter reads the list's query: unknown groups, types and
+// statuses are dropped, bad dates reported next to their field.
+func orderListFilter(q url.Values) (templates.OrderList, order.Filter) {
+	var f order.Filter
+	flt := templates.OrderFilter{Errors: map[string]string{}}
+	if g := q.Get("group"); order.GroupStatuses(g) != nil {
+		flt.Group, f.Group = g, g
+	}
+	if t := q.Get("type"); slices.Contains(order.Types, t) {
+		flt.Type, f.Type = t, t
+	}
+	flt.Keyword = strings.TrimSpace(q.Get("keyword"))
+	if len([]rune(flt.Keyword)) > keywordMax {
+		flt.Keyword = string([]rune(flt.Keyword)[:keywordMax])
+	}
+	f.Keyword = flt.Keyword
+	statuses := order.Statuses
+	if flt.Group != "" {
+		statuses = order.GroupStatuses(flt.Group)
+	}
+	if st := q.Get("status"); slices.Contains(statuses, order.Status(st)) {
+		// Within a group the status narrows it (the service would add the
+		// two together).
+		flt.Status, f.Statuses, f.Group = st, []string{st}, ""
+	}
+	if d := strings.TrimSpace(q.Get("from")); d != "" {
+		flt.From = d
+		if t, err := time.Parse(time.DateOnly, d); err == nil {
+			f.From = t
+		} else {
+			flt.Errors["from"] = "orders.filter.error.date"
+		}
+	}
+	if d := strings.TrimSpace(q.Get("to")); d != "" {
+		flt.To = d
+		if t, err := time.Parse(time.DateOnly, d); err != nil {
+			flt.Errors["to"] = "orders.filter.error.date"
+		} else if !f.From.IsZero() && t.Before(f.From) {
+			flt.Errors["to"] = "orders.filter.error.range"
+		} else {
+			f.To = t.AddDate(0, 0, 1) // the day is included
+		}
+	}
+	flt.Direct = q.Get("direct") != ""
+	f.DirectOnly = flt.Direct
+	view := templates.OrderList{Filter: flt}
+	for _, st := range statuses {
+		view.Statuses = append(view.Statuses, string(st))
+	}
+	return view, f
+}
+
+// orderMenu is the side menu: the pending groups with their counts and the
+// order types, the current one marked.
+func orderMenu(f templates.OrderFilter, counts []order.GroupCount) ([]templates.OrderMenuItem, []templates.OrderMenuItem) {
+	n := map[string]int{}
+	for _, c := range counts {
+		n[c.Name] = c.Cnt
+	}
+	var groups, types []templates.OrderMenuItem
+	for _, g := range order.PendingGroups {
+		groups = append(groups, templates.OrderMenuItem{Name: g.Name, Key: "orders.group." + g.Name,
+			Href: templates.OrdersPath + "?group=" + url.QueryEscape(g.Name), Count: n[g.Name], ShowCount: true, Active: f.Group == g.Name})
+	}
+	types = append(types, templates.OrderMenuItem{Name: "all", Key: "orders.type.all", Href: templates.OrdersPath,
+		Active: f.Group == "" && f.Type == ""})
+	for _, t := range order.Types {
+		types = append(types, templates.OrderMenuItem{Name: t, Key: "orders.type." + t, Href: templates.OrdersPath + "?type=" + t,
+			Active: f.Group == "" && f.Type == t})
+	}
+	return groups, types
+}
+
+func orderRow(o order.View) templates.OrderRow {
+	var names []string
+	for _, p := range o.Passengers {
+		names = append(names, strings.TrimSpace(p.Surname+"/"+p.GivenName))
+	}
+	route := ""
+	if o.Origin != "" || o.Destination != "" {
+		route = o.Origin + "–" + o.Destination
+	}
+	return templates.OrderRow{ID: o.ID, BookingNumber: o.BookingNumber, Type: o.Type, PNR: o.PNR, FlightNumber: o.FlightNumber,
+		Route: route, DepartAt: o.DepartAt, Passengers: strings.Join(names, ", "), Total: moneyWithCurrency(o.Total),
+		Status: string(o.Status), Tone: o.Tone, Disrupted: o.Disrupted, CreatedAt: o.CreatedAt}
+}
+
+// moneyWithCurrency writes an API amount for display with its currency.
+func moneyWithCurrency(m order.Money) string { return withCurrency(m.Amount, m.Currency) }
+
+// disruptionList is /flight/orders/voyage.
+func (s *Server) disruptionList(w http.ResponseWriter, r *http.Request) {
+	v, ok := s.ordersViewer(w, r)
+	if !ok {
+		return
+	}
+	ctx := r.Context()
+	view := templates.DisruptionList{Types: order.DisruptionTypes}
+	if t := r.URL.Query().Get("type"); slices.Contains(order.DisruptionTypes, t) {
+		view.Type = t
+	}
+	page := pageNumber(r)
+	res, err := s.orders.Disruptions(ctx, v.Principal, view.Type, page, ordersPageSize)
+	if err != nil {
+		slog.ErrorContext(ctx, "orders: disruptions", "err", err)
+		s.ServerError(w, r)
+		return
+	}
+	view.Items = res.Items
+	q := url.Values{}
+	if view.Type != "" {
+		q.Set("type", view.Type)
+	}
+	view.Pager = templates.NewPager(listURL("/flight/orders/voyage", q), page, ordersPageSize, res.Total)
+	w.Header().Add("Vary", "HX-Request")
+	if htmxPartial(r, templates.DisruptionsResultsID) {
+		render(w, r, http.StatusOK, templates.DisruptionResults(view))
+		return
+	}
+	render(w, r, http.StatusOK, templates.DisruptionListPage(s.ordersPage(w, r, "flight-orders-voyage"), view))
+}
+
+// orderID reads the {id} of the path; anything else is the 404 page.
+func (s *Server) orderID(w http.ResponseWriter, r *http.Request) (int64, bool) {
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err != nil || id <= 0 {
+		s.NotFound(w, r)
+		return 0, false
+	}
+	return id, true
+}
+
+// orderDetail is /flight/orders/{id}.
+func (s *Server) orderDetail(w http.ResponseWriter, r *http.Request) {
+	v, ok := s.ordersViewer(w, r)
+	if !ok {
+		return
+	}
+	id, ok := s.orderID(w, r)
+	if !ok {
+		return
+	}
+	s.orderDetailAnswer(w, r, v, id, templates.OrderForm{}, http.StatusOK)
+}
+
+// orderDetailAnswer renders the detail with form, the state of the form
+// that came back (errors, change options).
+func (s *Server) orderDetailAnswer(w http.ResponseWriter, r *http.Request, v viewer, id int64, form templates.OrderForm, status int) {
+	ctx := r.Context()
+	o, err := s.orders.Get(ctx, v.Principal, id)
+	if err != nil {
+		s.orderFailed(w, r, "orders: detail", err)
+		return
+	}
+	d := orderDetailView(ctx, o)
+	d.Form = form
+	if len(form.Journeys) == len(d.Journeys) {
+		// The dates searched (or mistyped) stay in the search form.
+		d.Journeys = form.Journeys
+	}
+	if slices.Contains(o.Actions, order.ActPay) {
+		cfg, err := s.orders.PaymentConfig(ctx, v.Principal)
+		if err != nil {
+			slog.ErrorContext(ctx, "orders: payment config", "err", err)
+			s.ServerError(w, r)
+			return
+		}
+		if !cfg.PaymentDisabled && len(cfg.Channels) > 0 {
+			d.Pay = &templates.PayForm{Key: newOrderKey("pay"), Currency: cfg.Available.Currency, Balance: displayAmount(cfg.Balance.Amount, cfg.Balance.Currency),
+				Credit: displayAmount(cfg.CreditLimit.Amount, cfg.CreditLimit.Currency), Available: displayAmount(cfg.Available.Amount, cfg.Available.Currency)}
+			for _, c := range cfg.Channels {
+				d.Pay.Channels = append(d.Pay.Channels, c.Channel)
+			}
+		}
+	}
+	p := s.ordersPage(w, r, "flight-orders-id")
+	p.Title = o.BookingNumber + " · " + p.Title
+	render(w, r, status, templates.OrderDetailPage(p, d))
+}
+
+// orderFailed answers a lookup's error: the 404 page for an order the caller
+// may not see (or that does not exist), else the 500 page.
+func (s *Server) orderFailed(w http.ResponseWriter, r *http.Request, what string, err error) {
+	if fault.From(err).Code == fault.CodeNotFound {
+		s.NotFound(w, r)
+		return
+	}
+	slog.ErrorContext(r.Context(), what, "err", err)
+	s.ServerError(w, r)
+}
+
+// newOrderKey names one rendering of a form: posting it twice acts once.
+func newOrderKey(kind string) string {
+	b := make([]byte, 16)
+	_, _ = rand.Read(b)
+	return "web-" + kind + "-" + hex.EncodeToString(b)
+}
+
+// orderDetailView turns the service's view into the page's: names in the
+// page's language, amounts formatted, the breakdown's non-zero rows.
+func orderDetailView(ctx context.Context, o order.View) templates.OrderDetail {
+	lang := i18n.Lang(ctx)
+	d := templates.OrderDetail{Order: o, Currency: o.Total.Currency, Total: displayAmount(o.Total.Amount, o.Total.Currency),
+		Tickets: len(o.TicketNumbers) > 0}
+	if o.OriginalID != 0 {
+		d.OriginalHref = templates.OrderHref(o.OriginalID)
+	}
+	for _, seg := range o.Segments {
+		d.Segments = append(d.Segments, orderSegment(seg, lang))
+	}
+	b := o.PriceBreakdown
+	cur := o.Total.Currency
+	for _, row := range []struct {
+		key string
+		m   order.Money
+	}{
+		{"orders.price.ticketPrice", b.TicketPrice}, {"orders.price.faceValue", b.FaceValue}, {"orders.price.taxes", b.Taxes},
+		{"orders.price.airportTax", b.AirportTax}, {"orders.price.fuelSurcharge", b.FuelSurcharge}, {"orders.price.discount", b.Discount},
+		{"orders.price.serviceFee", b.ServiceFee}, {"orders.price.transactionFee", b.TransactionFee}, {"orders.price.costPrice", b.CostPrice},
+		{"orders.price.refundAmount", b.RefundAmount}, {"orders.price.refundFee", b.RefundFee},
+		{"orders.price.changeTicketDiff", b.ChangeTicketDiff}, {"orders.price.changeTaxDiff", b.ChangeTaxDiff}, {"orders.price.changeFee", b.ChangeFee},
+	} {
+		if !zeroAmount(row.m.Amount) {
+			d.Prices = append(d.Prices, templates.PriceRow{Key: row.key, Amount: displayAmount(row.m.Amount, cur)})
+		}
+	}
+	d.SaleTotal = displayAmount(b.SaleTotal.Amount, cur)
+	if b.SaleTotal.Amount == "" {
+		d.SaleTotal = displayAmount("0", cur)
+	}
+	d.FareBasis = b.FareBasis
+	// What a confirm agrees to: the quote's parts and what moves.
+	var parts []struct {
+		key string
+		m   order.Money
+	}
+	total := ""
+	switch o.Type {
+	case order.TypeRefund:
+		parts = []struct {
+			key string
+			m   order.Money
+		}{{"orders.price.refundFee", b.RefundFee}, {"orders.price.serviceFee", b.ServiceFee}}
+		total = "orders.confirm.receive"
+	case order.TypeChange:
+		parts = []struct {
+			key string
+			m   order.Money
+		}{{"orders.price.changeTicketDiff", b.ChangeTicketDiff}, {"orders.price.changeTaxDiff", b.ChangeTaxDiff},
+			{"orders.price.changeFee", b.ChangeFee}, {"orders.price.serviceFee", b.ServiceFee}}
+		total = "orders.confirm.pay"
+	}
+	for _, p := range parts {
+		if !zeroAmount(p.m.Amount) {
+			d.Confirm = append(d.Confirm, templates.PriceRow{Key: p.key, Amount: displayAmount(p.m.Amount, cur)})
+		}
+	}
+	if total != "" {
+		d.Confirm = append(d.Confirm, templates.PriceRow{Key: total, Amount: d.Total})
+	}
+	for _, j := range o.Journeys {
+		d.Journeys = append(d.Journeys, templates.ChangeJourney{Origin: j.Origin, Destination: j.Destination, Date: j.DepartAt.UTC().Format(time.DateOnly)})
+	}
+	if len(d.Journeys) == 0 {
+		date := ""
+		if !o.DepartAt.IsZero() {
+			date = o.DepartAt.UTC().Format(time.DateOnly)
+		}
+		d.Journeys = []templates.ChangeJourney{{Origin: o.Origin, Destination: o.Destination, Date: date}}
+	}
+	return d
+}
+
+// zeroAmount reports whether an API amount is zero (or missing).
+func zeroAmount(s string) bool {
+	d, err := decimal.NewFromString(strings.TrimSpace(s))
+	return err != nil || d.IsZero()
+}
+
+// orderSegment names a flight's carrier and airports in lang (the names
+// stored with the order are those of the language it was booked in).
+func orderSegment(seg shopping.SegmentView, lang string) templates.OrderSegment {
+	out := templates.OrderSegment{FlightNumber: seg.FlightNumber, Carrier: seg.CarrierName, Origin: seg.Origin, OriginName: seg.OriginName,
+		Destination: seg.Destination, DestinationName: seg.DestinationName, DepartAt: seg.DepartAt, ArriveAt: seg.ArriveAt,
+		Cabin: seg.Cabin, BookingClass: seg.BookingClass}
+	if a, ok := geo.AirlineByCode(seg.Carrier); ok {
+		out.Carrier = a.Name.In(lang)
+	}
+	if out.Carrier == "" {
+		out.Carrier = seg.Carrier
+	}
+	if a, ok := geo.AirportByCode(seg.Origin); ok {
+		out.OriginName = a.Name.In(lang)
+	}
+	if a, ok := geo.AirportByCode(seg.Destination); ok {
+		out.DestinationName = a.Name.In(lang)
+	}
+	if seg.DurationMinutes > 0 {
+		out.Duration = fmt.Sprintf("%02dh%02dm", seg.DurationMinutes/60, seg.DurationMinutes%60)
+	}
+	return out
+}
+
+// orderActionSuccess are the flash messages of the actions that succeed.
+var orderActionSuccess = map[order.Action]string{
+	order.ActPay: "orders.done.pay", order.ActCancel: "orders.done.cancel", order.ActCancelChange: "orders.done.cancel_change",
+	order.ActCancelRefund: "orders.done.cancel_refund", order.ActCancelVoid: "orders.done.cancel_void", order.ActConfirm: "orders.done.confirm",
+	order.ActRefund: "orders.done.refund", order.ActChange: "orders.done.change", order.ActVoid: "orders.done.void",
+	order.ActApprove: "orders.done.approve", order.ActReject: "orders.done.reject", order.ActQuote: "orders.done.quote",
+	order.ActIssue: "orders.done.issue", order.ActResolveOK: "orders.done.resolve_ok", order.ActResolveFailed: "orders.done.resolve_failed",
+}
+
+// orderAction is POST /flight/orders/{id}/actions/{action}: it takes the
+// action through the service and goes back to the detail with a message.
+// A request or review whose fields are wrong comes back inline.
+func (s *Server) orderAction(w http.ResponseWriter, r *http.Request) {
+	v, ok := s.ordersViewer(w, r)
+	if !ok {
+		return
+	}
+	id, ok := s.orderID(w, r)
+	if !ok {
+		return
+	}
+	action := order.Action(r.PathValue("action"))
+	done, known := orderActionSuccess[action]
+	if !known {
+		s.NotFound(w, r)
+		return
+	}
+	ctx, who := r.Context(), v.Principal
+	var err error
+	switch action {
+	case order.ActRefund, order.ActChange, order.ActVoid:
+		s.orderRequest(w, r, v, id, action)
+		return
+	case order.ActApprove, order.ActReject, order.ActQuote, order.ActIssue, order.ActResolveOK, order.ActResolveFailed:
+		s.orderReview(w, r, v, id, action)
+		return
+	case order.ActPay:
+		key := strings.TrimSpace(r.PostFormValue("idempotencyKey"))
+		if key == "" {
+			// Without a key the form did not come from the detail page.
+			s.orderBack(w, r, id, templates.Flash{Kind: "error", Key: "orders.error.formExpired"})
+			return
+		}
+		_, err = s.orders.Pay(ctx, who, id, key, order.PayRequest{Channel: r.PostFormValue("channel")})
+	case order.ActCancel, order.ActCancelChange, order.ActCancelRefund, order.ActCancelVoid:
+		if !formChecked(r, "confirm") {
+			s.orderBack(w, r, id, templates.Flash{Kind: "error", Key: "orders.error.confirmRequired"})
+			return
+		}
+		if action == order.ActCancel {
+			_, err = s.orders.Cancel(ctx, who, id)
+		} else {
+			_, err = s.orders.Act(ctx, who, id, action)
+		}
+	case order.ActConfirm:
+		_, err = s.orders.Confirm(ctx, who, id)
+	}
+	if err != nil {
+		s.orderRefused(w, r, id, "orders: "+string(action), err)
+		return
+	}
+	s.orderBack(w, r, id, templates.Flash{Kind: "success", Key: done})
+}
+
+// orderBack redirects to the order's detail with a message.
+func (s *Server) orderBack(w http.ResponseWriter, r *http.Request, id int64, f templates.Flash) {
+	s.redirectWithFlash(w, r, templates.OrderHref(id), f)
+}
+
+// orderRefused answers an action's error as a message on the detail page;
+// an order the caller may not see is the 404 page.
+func (s *Server) orderRefused(w http.ResponseWriter, r *http.Request, id int64, what string, err error) {
+	if fault.From(err).Code == fault.CodeNotFound {
+		s.NotFound(w, r)
+		return
+	}
+	s.orderBack(w, r, id, templates.Flash{Kind: "error", Key: orderFaultKey(r.Context(), what, err)})
+}
+
+// orderFaultKey is the catalog key of an action's error: the service's
+// message (a field's, for a validation error), else a generic one.
+func orderFaultKey(ctx context.Context, what string, err error) string {
+	fe := fault.From(err)
+	if fe.Code == fault.CodeInternal {
+		slog.ErrorContext(ctx, what, "err", err)
+		return "error.internal"
+	}
+	key := fe.Key
+	if len(fe.Fields) > 0 {
+		fields := make([]string, 0, len(fe.Fields))
+		for f := range fe.Fields {
+			fields = append(fields, f)
+		}
+		sort.Strings(fields)
+		key = fe.Fields[fields[0]]
+	}
+	if key == "" || !i18n.Has(ctx, key) || !flashEntry.MatchString("error:"+key) {
+		return "orders.error.failed"
+	}
+	return key
+}
+
+// orderRequest files a refund, change or void request from the multipart
+// form: reason, sub-reason, remark, optionally the chosen change option,
+// and up to five proof files.
+func (s *Server) orderRequest(w http.ResponseWriter, r *http.Request, v viewer, id int64, action order.Action) {
+	r.Body = http.MaxBytesReader(w, r.Body, proofBodyLimit)
+	if err := r.ParseMultipartForm(2 << 20); err != nil {
+		var tooLarge *http.MaxBytesError
+		key := "orders.error.form"
+		if errors.As(err, &tooLarge) {
+			key = "orders.error.tooLarge"
+		}
+		s.orderBack(w, r, id, templates.Flash{Kind: "error", Key: key})
+		return
+	}
+	defer r.MultipartForm.RemoveAll()
+	form := templates.OrderForm{Action: string(action), Reason: r.PostFormValue("reason"), Remark: r.PostFormValue("remark"),
+		OptionID: r.PostFormValue("optionId")}
+	req := order.PostSaleRequest{Remark: form.Remark, OptionID: form.OptionID}
+	if n, err := strconv.Atoi(form.Reason); err == nil {
+		req.Reason = &n
+		if order.SubReasons[n] != nil && action != order.ActChange {
+			form.SubReason = r.PostFormValue("subReason" + form.Reason)
+			req.SubReason = form.SubReason
+		}
+	}
+	proofs, errKey := readProofs(r)
+	if errKey != "" {
+		form.Errors = map[string]string{"proofs": errKey}
+		s.orderDetailAnswer(w, r, v, id, form, http.StatusUnprocessableEntity)
+		return
+	}
+	req.Proofs = proofs
+	created, err := s.orders.Request(r.Context(), v.Principal, id, string(action), req)
+	if err != nil {
+		s.orderFormFailed(w, r, v, id, form, "orders: request "+string(action), err)
+		return
+	}
+	// The request is an order of its own: its page shows its review.
+	s.orderBack(w, r, created.ID, templates.Flash{Kind: "success", Key: orderActionSuccess[action]})
+}
+
+// readProofs reads the chosen files (a browser posts an empty part when
+// none is chosen); more than five, or one over 2 MB, is refused here.
+func readProofs(r *http.Request) ([]order.File, string) {
+	var out []order.File
+	for _, fh := range r.MultipartForm.File["proofs"] {
+		if fh.Filename == "" && fh.Size == 0 {
+			continue
+		}
+		if len(out) == order.MaxProofs {
+			return nil, "orders.error.proofCount"
+		}
+		if fh.Size > order.MaxProofBytes {
+			return nil, "orders.error.proofSize"
+		}
+		f, err := fh.Open()
+		if err != nil {
+			return nil, "orders.error.form"
+		}
+		data, err := io.ReadAll(io.LimitReader(f, order.MaxProofBytes+1))
+		f.Close()
+		if err != nil {
+			return nil, "orders.error.form"
+		}
+		out = append(out, order.File{Name: fh.Filename, Data: data})
+	}
+	return out, ""
+}
+
+// orderFormFailed answers a form's error: field errors inline on the
+// detail page, anything else as a message after the redirect.
+func (s *Server) orderFormFailed(w http.ResponseWriter, r *http.Request, v viewer, id int64, form templates.OrderForm, what string, err error) {
+	fe := fault.From(err)
+	if fe.Code == fault.CodeValidation && len(fe.Fields) > 0 {
+		form.Errors = fe.Fields
+		s.orderDetailAnswer(w, r, v, id, form, http.StatusUnprocessableEntity)
+		return
+	}
+	s.orderRefused(w, r, id, what, err)
+}
+
+// orderReview is the provider's decision: approve, reject, quote (with the
+// amounts), issue, or resolve an uncertain supplier outcome.
+func (s *Server) orderReview(w http.ResponseWriter, r *http.Request, v viewer, id int64, action order.Action) {
+	form := templates.OrderForm{Action: string(action), Remark: r.PostFormValue("remark"),
+		RefundAmount: strings.TrimSpace(r.PostFormValue("refundAmount")), Fee: strings.TrimSpace(r.PostFormValue("fee")),
+		Due: strings.TrimSpace(r.PostFormValue("due"))}
+	req := order.ReviewRequest{Action: action, Remark: form.Remark, RefundAmount: form.RefundAmount, Fee: form.Fee, Due: form.Due}
+	if _, err := s.orders.Review(r.Context(), v.Principal, id, req); err != nil {
+		s.orderFormFailed(w, r, v, id, form, "orders: review "+string(action), err)
+		return
+	}
+	s.orderBack(w, r, id, templates.Flash{Kind: "success", Key: orderActionSuccess[action]})
+}
+
+// orderChangeSearch asks for ways to change the trip to new dates and shows
+// them in the change form (the options live with the order, so the request
+// names one by its id).
+func (s *Server) orderChangeSearch(w http.ResponseWriter, r *http.Request) {
+	v, ok := s.ordersViewer(w, r)
+	if !ok {
+		return
+	}
+	id, ok := s.orderID(w, r)
+	if !ok {
+		return
+	}
+	if err := r.ParseForm(); err != nil {
+		s.orderBack(w, r, id, templates.Flash{Kind: "error", Key: "orders.error.form"})
+		return
+	}
+	var req order.ChangeSearchRequest
+	for i := 0; i < 5; i++ { // at most five flights (spec §9)
+		p := "journeys." + strconv.Itoa(i) + "."
+		if _, ok := r.PostForm[p+"date"]; !ok {
+			break
+		}
+		req.Journeys = append(req.Journeys, order.JourneyChange{Origin: r.PostFormValue(p + "origin"),
+			Destination: r.PostFormValue(p + "destination"), Date: strings.TrimSpace(r.PostFormValue(p + "date"))})
+	}
+	var journeys []templates.ChangeJourney
+	for _, j := range req.Journeys {
+		journeys = append(journeys, templates.ChangeJourney{Origin: j.Origin, Destination: j.Destination, Date: j.Date})
+	}
+	ctx := r.Context()
+	cs, err := s.orders.ChangeSearch(ctx, v.Principal, id, req, i18n.Lang(ctx))
+	if err != nil {
+		fe := fault.From(err)
+		if fe.Code == fault.CodeValidation && len(fe.Fields) > 0 {
+			s.orderDetailAnswer(w, r, v, id, templates.OrderForm{Action: "change-search", Errors: fe.Fields, Journeys: journeys}, http.StatusUnprocessableEntity)
+			return
+		}
+		// Anything else (no change possible, the airline did not answer)
+		// is a message on the page, which may no longer offer the change.
+		s.orderRefused(w, r, id, "orders: change search", err)
+		return
+	}
+	form := templates.OrderForm{Action: "change", Searched: true, Journeys: journeys}
+	lang := i18n.Lang(ctx)
+	for _, o := range cs.Options {
+		row := templates.ChangeOptionRow{ID: o.ID, Due: moneyWithCurrency(o.Due), Fee: moneyWithCurrency(o.Fee),
+			ServiceFee: moneyWithCurrency(o.ServiceFee), Total: moneyWithCurrency(o.Total), ExpiresAt: o.ExpiresAt}
+		for _, seg := range o.Segments {
+			row.Flights = append(row.Flights, orderSegment(seg, lang))
+		}
+		form.Options = append(form.Options, row)
+	}
+	s.orderDetailAnswer(w, r, v, id, form, http.StatusOK)
+}
