@@ -19,7 +19,7 @@ import (
 )
 
 // newApp starts the whole handler behind a real HTTP server on the engine d.
-func newApp(t testing.TB, d store.Dialect) (*app.App, *httptest.Server) {
+func newApp(t testing.TB, d store.Dialect, mods ...func(*config.Config)) (*app.App, *httptest.Server) {
 	t.Helper()
 	cfg, err := config.Load("", nil)
 	if err != nil {
@@ -30,6 +30,9 @@ func newApp(t testing.TB, d store.Dialect) (*app.App, *httptest.Server) {
 	// The simulated suppliers answer at once and never fail: tests that need
 	// failures script their own suppliers (pkg/shopping).
 	cfg.Shopping.Sim.LatencyScale, cfg.Shopping.Sim.ErrorRate, cfg.Shopping.Sim.TimeoutRate, cfg.Shopping.Sim.Volatility = 0, 0, 0, 0
+	for _, m := range mods {
+		m(&cfg)
+	}
 	a, err := app.New(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)

@@ -175,7 +175,7 @@ func (s *Service) failTicketing(ctx context.Context, o Order, cause error) error
 		if err := s.move(ctx, tx, &o, ActTicketFailed, "system", cause.Error()); err != nil {
 			return err
 		}
-		return s.reimburse(ctx, tx, &o, o.Total, 0, ledger.TypeRefundFlight, "failed")
+		return s.settleFailed(ctx, tx, &o)
 	})
 	if err != nil {
 		return err
@@ -189,6 +189,15 @@ func (s *Service) failTicketing(ctx context.Context, o Order, cause error) error
 		}
 	}
 	return nil
+}
+
+// settleFailed ends a failed origin order: the money back when it was paid,
+// origin_failed when nothing was.
+func (s *Service) settleFailed(ctx context.Context, tx *sqlx.Tx, o *Order) error {
+	if o.PaymentStatus != Paid {
+		return s.move(ctx, tx, o, ActClose, "system", "")
+	}
+	return s.reimburse(ctx, tx, o, o.Total, 0, ledger.TypeRefundFlight, "failed")
 }
 
 // reimburse moves the order through its reimbursing status and posts the

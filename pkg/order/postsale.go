@@ -319,7 +319,7 @@ func (s *Service) Review(ctx context.Context, who auth.Principal, id int64, req 
 		case Proceeding:
 			return s.enqueue(ctx, tx, TicketArgs{OrderID: o.ID}, time.Time{})
 		case Failed:
-			return s.reimburse(ctx, tx, &o, o.Total, 0, ledger.TypeRefundFlight, "failed")
+			return s.settleFailed(ctx, tx, &o)
 		case Refunded, Changed:
 			return s.finishPostSale(ctx, tx, &o)
 		case Reimbursing:
@@ -426,6 +426,13 @@ func (s *Service) quoteChange(ctx context.Context, o *Order, req ReviewRequest) 
 // approveVoid voids the tickets with the supplier, then gives back what was
 // paid less the agency's void service fee and closes the original order.
 func (s *Service) approveVoid(ctx context.Context, o Order, v viewer, actor string) (View, error) {
+	// Read before the transaction: SQLite's one connection is the
+	// transaction's until it ends.
+	fee, err := s.serviceFee(ctx, o.AgencyID, TypeVoid, o.Currency)
+	if err != nil {
+		return View{}, err
+	}
+	o.Prices.ServiceFee = fee
 	var failed error
 	for _, b := range o.Booked.Bookings {
 		sup, ok := s.suppliers(b.Supplier)
@@ -438,7 +445,7 @@ func (s *Service) approveVoid(ctx context.Context, o Order, v viewer, actor stri
 			break
 		}
 	}
-	err := s.db.InTx(ctx, func(tx *sqlx.Tx) error {
+	err = s.db.InTx(ctx, func(tx *sqlx.Tx) error {
 		switch {
 		case failed != nil && transient(failed):
 			return s.move(ctx, tx, &o, ActUncertain, actor, failed.Error())
@@ -471,12 +478,8 @@ func (s *Service) finishPostSale(ctx context.Context, tx *sqlx.Tx, o *Order) err
 		}
 		return s.move(ctx, tx, &original, ActClose, "system", o.BookingNumber)
 	case TypeVoid:
-		fee, err := s.serviceFee(ctx, o.AgencyID, TypeVoid, o.Currency)
-		if err != nil {
-			return err
-		}
 		paidTotal := original.Total
-		fee = min(fee, paidTotal)
+		fee := min(o.Prices.ServiceFee, paidTotal)
 		o.Prices.ServiceFee, o.Prices.RefundAmount, o.Total = fee, paidTotal-fee, paidTotal-fee
 		if err := s.reimburse(ctx, tx, o, paidTotal-fee, fee, ledger.TypeVoidFlight, "void"); err != nil {
 			return err

@@ -155,6 +155,9 @@ var transitions = map[string][]edge{
 		{OriginHolding, ActResolveOK, Issued, ByProvider},
 		{OriginHolding, ActResolveFailed, Failed, ByProvider},
 		{Failed, ActReimburse, FailedReimbursing, BySystem},
+		// Nothing was paid (a held booking the provider issued on account):
+		// the failure is final with nothing to give back.
+		{Failed, ActClose, OriginFailed, BySystem},
 		{FailedReimbursing, ActReimbursed, FailedReimbursed, BySystem},
 		{Issued, ActChange, Issued, ByAgency},
 		{Issued, ActRefund, Issued, ByAgency},

@@ -1,0 +1,223 @@
+package app_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/voyage/voyage/pkg/app"
+	"github.com/voyage/voyage/pkg/config"
+	"github.com/voyage/voyage/pkg/demo"
+	"github.com/voyage/voyage/pkg/money"
+	"github.com/voyage/voyage/pkg/order"
+	"github.com/voyage/voyage/pkg/store/storetest"
+)
+
+// seededWith is seeded with a configuration change.
+func seededWith(t *testing.T, mod func(*config.Config), fn func(t *testing.T, a *app.App, srv *httptest.Server)) {
+	for _, d := range storetest.Engines {
+		t.Run(string(d), func(t *testing.T) {
+			a, srv := newApp(t, d, mod)
+			if err := demo.Seed(context.Background(), a.DB, a.Site); err != nil {
+				t.Fatal(err)
+			}
+			fn(t, a, srv)
+		})
+	}
+}
+
+func pay(t *testing.T, srv *httptest.Server, token string, id int64, body string) (int, envelope) {
+	t.Helper()
+	resp, env := call(t, srv, "POST", fmt.Sprintf("/order/v2/flight/orders/%d/payment", id), "en", body,
+		append(bearer(token), "Idempotency-Key", fmt.Sprintf("pay-%d-%d", id, time.Now().UnixNano()))...)
+	return resp.StatusCode, env
+}
+
+// breakBooking points the order's booking at a reference the supplier does
+// not know, so ticketing is refused.
+func breakBooking(t *testing.T, a *app.App, id int64) {
+	t.Helper()
+	var raw string
+	if err := a.DB.GetContext(context.Background(), &raw, a.DB.Rebind(`SELECT quote FROM flight_orders WHERE id = ?`), id); err != nil {
+		t.Fatal(err)
+	}
+	var blob map[string]any
+	_ = json.Unmarshal([]byte(raw), &blob)
+	booked := blob["booked"].(map[string]any)
+	for _, b := range booked["bookings"].([]any) {
+		b.(map[string]any)["ref"] = "gone-" + fmt.Sprint(id)
+	}
+	out, _ := json.Marshal(blob)
+	if _, err := a.DB.ExecContext(context.Background(), a.DB.Rebind(`UPDATE flight_orders SET quote = ? WHERE id = ?`), string(out), id); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestOrderMoneyPaths(t *testing.T) {
+	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
+		ctx := context.Background()
+		op := loginAs(t, srv, "demo-operator", "demo-pass-1")
+		provider := loginAs(t, srv, "provider-admin", "provider-pass-1")
+		agencyID := op.Company.ID
+		fund(t, a, agencyID, "20000")
+		quoteID, _ := quoteFor(t, srv, op.Token)
+		start := walletMinor(t, a, agencyID)
+
+		t.Run("ticketing refused: failed, reimbursed, wallet whole", func(t *testing.T) {
+			o := createOrder(t, srv, op.Token, quoteID, "refused")
+			if code, env := pay(t, srv, op.Token, o.ID, `{"channel":"balance"}`); code != 200 {
+				t.Fatalf("pay: %d %+v", code, env)
+			}
+			breakBooking(t, a, o.ID)
+			if err := a.Orders.Ticket(ctx, o.ID, false); err != nil {
+				t.Fatal(err)
+			}
+			got := getOrder(t, srv, op.Token, o.ID)
+			if got.Status != order.FailedReimbursed {
+				t.Fatalf("status %s, want failed_reimbursed", got.Status)
+			}
+			var steps []order.Status
+			for _, e := range got.Events {
+				steps = append(steps, order.Status(e.ToStatus))
+			}
+			want := []order.Status{order.ToBePaid, order.Proceeding, order.Failed, order.FailedReimbursing, order.FailedReimbursed}
+			if fmt.Sprint(steps) != fmt.Sprint(want) {
+				t.Fatalf("timeline %v, want %v", steps, want)
+			}
+			if w := walletMinor(t, a, agencyID); w != start {
+				t.Fatalf("wallet %d after the refund, want %d", w, start)
+			}
+			// A second run of the job (a retry after a crash) moves nothing.
+			if err := a.Orders.Ticket(ctx, o.ID, false); err != nil {
+				t.Fatal(err)
+			}
+			if w := walletMinor(t, a, agencyID); w != start {
+				t.Fatalf("wallet %d after a repeated job", w)
+			}
+		})
+
+		t.Run("unpaid order closes when its quote expires", func(t *testing.T) {
+			o := createOrder(t, srv, op.Token, quoteID, "expires")
+			if _, err := a.DB.ExecContext(ctx, a.DB.Rebind(`UPDATE flight_orders SET pay_by = ? WHERE id = ?`), time.Now().Add(-time.Minute).UTC(), o.ID); err != nil {
+				t.Fatal(err)
+			}
+			if err := a.Orders.Deadline(ctx, o.ID); err != nil {
+				t.Fatal(err)
+			}
+			if got := getOrder(t, srv, op.Token, o.ID); got.Status != order.Closed || len(got.Actions) != 0 {
+				t.Fatalf("expired order = %s %v", got.Status, got.Actions)
+			}
+			if code, env := pay(t, srv, op.Token, o.ID, `{"channel":"balance"}`); code != 409 || env.Code != 100009 {
+				t.Fatalf("paying a closed order: %d %+v", code, env)
+			}
+			if w := walletMinor(t, a, agencyID); w != start {
+				t.Fatalf("wallet moved: %d", w)
+			}
+		})
+
+		t.Run("cancel before paying; not after", func(t *testing.T) {
+			o := createOrder(t, srv, op.Token, quoteID, "cancel")
+			resp, env := call(t, srv, "DELETE", fmt.Sprintf("/order/v2/flight/orders/%d", o.ID), "en", "", bearer(op.Token)...)
+			if resp.StatusCode != 200 || env.Code != 0 {
+				t.Fatalf("cancel: %d %+v", resp.StatusCode, env)
+			}
+			resp, env = call(t, srv, "DELETE", fmt.Sprintf("/order/v2/flight/orders/%d", o.ID), "zh-cn", "", bearer(op.Token)...)
+			if resp.StatusCode != 409 || env.Code != 100009 || env.Message == "" {
+				t.Fatalf("cancel twice: %d %+v", resp.StatusCode, env)
+			}
+		})
+
+		t.Run("void on the day: everything back, original closed", func(t *testing.T) {
+			o := createOrder(t, srv, op.Token, quoteID, "void")
+			if code, env := pay(t, srv, op.Token, o.ID, `{"channel":"balance"}`); code != 200 {
+				t.Fatalf("pay: %d %+v", code, env)
+			}
+			if err := a.Orders.Ticket(ctx, o.ID, false); err != nil {
+				t.Fatal(err)
+			}
+			resp, env := multipartCall(t, srv, fmt.Sprintf("/order/v2/flight/orders/%d/void", o.ID), op.Token,
+				map[string]string{"reason": "4", "remark": "duplicate"}, map[string][]byte{"p.png": tinyPNG})
+			if resp.StatusCode != 201 {
+				t.Fatalf("void request: %d %+v", resp.StatusCode, env)
+			}
+			var v order.View
+			_ = json.Unmarshal(env.Data, &v)
+			resp, env = call(t, srv, "POST", fmt.Sprintf("/order/v2/flight/orders/%d/review", v.ID), "en", `{"action":"approve"}`, bearer(provider.Token)...)
+			if resp.StatusCode != 200 {
+				t.Fatalf("approve void: %d %+v", resp.StatusCode, env)
+			}
+			if got := getOrder(t, srv, op.Token, v.ID); got.Status != order.VoidedReimbursed {
+				t.Fatalf("void order %s", got.Status)
+			}
+			if got := getOrder(t, srv, op.Token, o.ID); got.Status != order.Closed {
+				t.Fatalf("original %s after void", got.Status)
+			}
+			if w := walletMinor(t, a, agencyID); w != start {
+				t.Fatalf("wallet %d after void, want %d", w, start)
+			}
+		})
+		ledgerBalanced(t, a)
+	})
+}
+
+func TestGatewayPayments(t *testing.T) {
+	seededWith(t, func(c *config.Config) { c.Payment.TestGateway = true }, func(t *testing.T, a *app.App, srv *httptest.Server) {
+		ctx := context.Background()
+		op := loginAs(t, srv, "demo-operator", "demo-pass-1")
+		quoteID, sol := quoteFor(t, srv, op.Token)
+		_, env := call(t, srv, "GET", "/order/v2/flight/config/payment", "en", "", bearer(op.Token)...)
+		var cfg order.PaymentConfig
+		_ = json.Unmarshal(env.Data, &cfg)
+		if len(cfg.Channels) != len(order.Channels) || cfg.Channels[0].Channel != "balance" || cfg.Channels[0].Kind != "wallet" {
+			t.Fatalf("payment config = %+v", cfg)
+		}
+		start := walletMinor(t, a, op.Company.ID)
+
+		o := createOrder(t, srv, op.Token, quoteID, "gw-ok")
+		if code, env := pay(t, srv, op.Token, o.ID, `{"channel":"stripe"}`); code != 200 {
+			t.Fatalf("stripe: %d %+v", code, env)
+		}
+		if got := getOrder(t, srv, op.Token, o.ID); got.Status != order.Proceeding || got.PaymentStatus != order.Paid || got.PaymentChannel != "stripe" {
+			t.Fatalf("after stripe: %+v", got)
+		}
+
+		o = createOrder(t, srv, op.Token, quoteID, "gw-fail")
+		code, env := pay(t, srv, op.Token, o.ID, `{"channel":"alipay","testOutcome":"failure"}`)
+		if code != 402 || env.Code != 300002 || env.Message != "Pay Fail" {
+			t.Fatalf("declined: %d %+v", code, env)
+		}
+		if got := getOrder(t, srv, op.Token, o.ID); got.Status != order.ToBePaid {
+			t.Fatalf("after a decline: %s", got.Status)
+		}
+
+		o = createOrder(t, srv, op.Token, quoteID, "gw-timeout")
+		code, env = pay(t, srv, op.Token, o.ID, `{"channel":"airwallex","testOutcome":"timeout"}`)
+		if code != 504 || env.Code != 300002 || env.Message != "Timeout" {
+			t.Fatalf("time-out: %d %+v", code, env)
+		}
+		if got := getOrder(t, srv, op.Token, o.ID); got.Status != order.Holding || len(got.Actions) != 0 {
+			t.Fatalf("after a time-out: %s %v", got.Status, got.Actions)
+		}
+		// The status check (a queued job) learns the gateway took the money.
+		if err := a.Orders.CheckPayment(ctx, o.ID); err != nil {
+			t.Fatal(err)
+		}
+		if got := getOrder(t, srv, op.Token, o.ID); got.Status != order.Proceeding || got.PaymentStatus != order.Paid {
+			t.Fatalf("after the check: %+v", got)
+		}
+		// Gateway money does not touch the wallet; it arrives from funding.
+		if w := walletMinor(t, a, op.Company.ID); w != start {
+			t.Fatalf("wallet moved on gateway payments: %d → %d", start, w)
+		}
+		var funded int64
+		total, _ := money.Parse(sol.Total.Amount, "CNY")
+		_ = a.DB.GetContext(ctx, &funded, `SELECT COALESCE(SUM(amount), 0) FROM ledger_transfers WHERE payment_type = 'origin-flight'`)
+		if funded != 2*total.Minor {
+			t.Fatalf("origin-flight transfers %d, want two payments of %d", funded, total.Minor)
+		}
+		ledgerBalanced(t, a)
+	})
+}

@@ -1,0 +1,132 @@
+package order
+
+import (
+	"slices"
+	"testing"
+	"time"
+)
+
+func TestEveryStatusHasAToneAndAPlaceInTheMachine(t *testing.T) {
+	for _, s := range Statuses {
+		if Tone(s) == "" {
+			t.Errorf("%s has no tone", s)
+		}
+		if typeOf(s) == "" {
+			t.Errorf("%s is in no order type's machine", s)
+		}
+	}
+	if len(tones) != len(Statuses) {
+		t.Errorf("%d tones for %d statuses", len(tones), len(Statuses))
+	}
+}
+
+func TestTransitionsStayWithinTheSpecStatuses(t *testing.T) {
+	for typ, edges := range transitions {
+		seen := map[[2]string]bool{}
+		for _, e := range edges {
+			if !ValidStatus(string(e.from)) || !ValidStatus(string(e.to)) {
+				t.Errorf("%s: %s -%s-> %s uses an unknown status", typ, e.from, e.action, e.to)
+			}
+			k := [2]string{string(e.from), string(e.action)}
+			if seen[k] {
+				t.Errorf("%s: %s has two edges for %s", typ, e.from, e.action)
+			}
+			seen[k] = true
+			if e.by != ByAgency && e.by != ByProvider && e.by != BySystem {
+				t.Errorf("%s: %s -%s-> has no party", typ, e.from, e.action)
+			}
+		}
+	}
+}
+
+func TestTransitions(t *testing.T) {
+	tests := []struct {
+		typ    string
+		from   Status
+		action Action
+		to     Status
+		ok     bool
+	}{
+		{TypeOrigin, ToBePaid, ActPay, Proceeding, true},
+		{TypeOrigin, ToBePaid, ActExpire, Closed, true},
+		{TypeOrigin, Proceeding, ActPay, "", false},
+		{TypeOrigin, Issued, ActCancel, "", false},
+		{TypeOrigin, Proceeding, ActTicketFailed, Failed, true},
+		{TypeOrigin, Failed, ActReimburse, FailedReimbursing, true},
+		{TypeOrigin, FailedReimbursing, ActReimbursed, FailedReimbursed, true},
+		{TypeOrigin, Holding, ActPaid, Proceeding, true},
+		{TypeOrigin, Holding, ActCancel, "", false},
+		{TypeRefund, RfdReviewing, ActApprove, RfdToBeConfirm, true},
+		{TypeRefund, RfdToBeConfirm, ActConfirm, RfdProceeding, true},
+		{TypeRefund, RfdProceeding, ActCancelRefund, "", false},
+		{TypeRefund, Refunded, ActReimburse, RefundedReimbursing, true},
+		{TypeChange, ChgReviewing, ActQuote, ChgToBePaid, true},
+		{TypeChange, ChgToBePaid, ActConfirm, ChgProceeding, true},
+		{TypeChange, ChgProceeding, ActFailed, Reimbursing, true},
+		{TypeChange, Reimbursing, ActReimbursed, ChangeFailed, true},
+		{TypeVoid, VoidProceeding, ActApprove, Voided, true},
+		{TypeVoid, Voided, ActReimburse, VoidedReimbursing, true},
+		{TypeVoid, VoidRejected, ActApprove, "", false},
+	}
+	for _, tt := range tests {
+		to, ok := Next(tt.typ, tt.from, tt.action)
+		if ok != tt.ok || to != tt.to {
+			t.Errorf("Next(%s, %s, %s) = %s, %v; want %s, %v", tt.typ, tt.from, tt.action, to, ok, tt.to, tt.ok)
+		}
+	}
+}
+
+func TestAllowedSplitsAgencyAndProvider(t *testing.T) {
+	if got := Allowed(TypeOrigin, ToBePaid, ByAgency); !slices.Equal(got, []Action{ActPay, ActCancel}) {
+		t.Errorf("agency on to_be_paid: %v", got)
+	}
+	if got := Allowed(TypeOrigin, ToBePaid, ByProvider); len(got) != 0 {
+		t.Errorf("provider on to_be_paid: %v", got)
+	}
+	if got := Allowed(TypeRefund, RfdReviewing, ByProvider); !slices.Equal(got, []Action{ActApprove, ActQuote, ActReject}) {
+		t.Errorf("provider on rfd_reviewing: %v", got)
+	}
+	if got := Allowed(TypeOrigin, Issued, ByAgency); !slices.Equal(got, []Action{ActChange, ActRefund, ActVoid}) {
+		t.Errorf("agency on issued: %v", got)
+	}
+}
+
+func TestPendingGroupsAreTheSpecs(t *testing.T) {
+	want := map[string][]Status{
+		"to_be_paid": {ToBePaid, ChgToBePaid}, "reviewing": {Reviewing, ChgReviewing, RfdReviewing},
+		"proceeding": {Proceeding, ChgProceeding, RfdProceeding}, "pending-confirm": {RfdToBeConfirm}, "refunding": {RefundedReimbursing},
+	}
+	for name, statuses := range want {
+		if got := GroupStatuses(name); !slices.Equal(got, statuses) {
+			t.Errorf("%s = %v, want %v", name, got, statuses)
+		}
+	}
+	if GroupStatuses("nope") != nil {
+		t.Error("unknown group has statuses")
+	}
+}
+
+func TestTypeByAge(t *testing.T) {
+	tests := []struct{ birthday, travel, want string }{
+		{"2000-01-01", "2026-12-01", "adult"},
+		{"2014-12-02", "2026-12-01", "child"}, // 11 the day before the 12th birthday
+		{"2014-12-01", "2026-12-01", "adult"}, // 12 on the birthday
+		{"2024-12-02", "2026-12-01", "infant"},
+		{"2024-12-01", "2026-12-01", "child"},
+	}
+	for _, tt := range tests {
+		b, tr := mustDate(t, tt.birthday), mustDate(t, tt.travel)
+		if got := typeForAge(ageOn(b, tr)); got != tt.want {
+			t.Errorf("born %s travelling %s: %s, want %s", tt.birthday, tt.travel, got, tt.want)
+		}
+	}
+}
+
+func mustDate(t *testing.T, s string) time.Time {
+	t.Helper()
+	d, err := time.Parse(time.DateOnly, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
