@@ -290,6 +290,8 @@ type StatusCount struct {
 
 // Filter narrows an order list.
 type Filter struct {
+	// AgencyID keeps one agency's orders (within what the caller sees).
+	AgencyID int64
 	Statuses []string
 	// Group is a pending group of spec §4 (to_be_paid, reviewing…).
 	Group string

@@ -354,7 +354,13 @@ func amountOr(s string, currency string, def int64, field string) (int64, error)
 func (s *Service) quoteRefund(ctx context.Context, o *Order, req ReviewRequest) error {
 	var gross, airlineFee int64
 	var quotes []supplier.Quote
+	// The provider's own figures need no supplier quote: the refund is
+	// quoted again with the supplier when it is carried out.
+	given := strings.TrimSpace(req.RefundAmount) != "" && strings.TrimSpace(req.Fee) != ""
 	for _, b := range o.Booked.Bookings {
+		if given {
+			break
+		}
 		sup, ok := s.suppliers(b.Supplier)
 		if !ok {
 			return fault.Conflict("order.error.refundUnavailable")
@@ -570,7 +576,7 @@ func (s *Service) CarryOut(ctx context.Context, id int64, last bool) error {
 		}
 		cctx, cancel := context.WithTimeout(ctx, time.Minute)
 		if o.Type == TypeRefund {
-			err = sup.Refund(cctx, b.Ref, q.Ref)
+			err = s.refundWith(cctx, sup, b.Ref, q)
 		} else {
 			var nb supplier.Booking
 			nb, err = sup.Change(cctx, b.Ref, q.Ref)
@@ -610,6 +616,21 @@ func (s *Service) CarryOut(ctx context.Context, id int64, last bool) error {
 		}
 		return s.finishPostSale(ctx, tx, &o)
 	})
+}
+
+// refundWith refunds a booking against quote q. When the agency confirmed
+// after the supplier's quote lapsed, or the provider set the figures
+// without one, the amount promised to the agency stands and the supplier is
+// asked for a quote of its own to refund against.
+func (s *Service) refundWith(ctx context.Context, sup supplier.Supplier, ref string, q supplier.Quote) error {
+	if q.Ref == "" || !s.now().Before(q.ExpiresAt) {
+		fresh, err := sup.RefundQuote(ctx, ref)
+		if err != nil {
+			return err
+		}
+		q = fresh
+	}
+	return sup.Refund(ctx, ref, q.Ref)
 }
 
 // ProofData is the bytes of a proof of an order the caller may see.

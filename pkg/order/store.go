@@ -244,6 +244,10 @@ func where(sc scope, f Filter) (string, []any) {
 		}
 		args = append(args, sc.Agency)
 	}
+	if f.AgencyID != 0 {
+		conds = append(conds, "agency_id = ?")
+		args = append(args, f.AgencyID)
+	}
 	if sc.User != 0 {
 		conds = append(conds, "user_id = ?")
 		args = append(args, sc.User)
