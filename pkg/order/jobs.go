@@ -164,6 +164,7 @@ func (s *Service) Ticket(ctx context.Context, id int64, last bool) error {
 	for i := range o.Passengers {
 		o.Passengers[i].TicketNumber = strings.Join(perPax[i], "/")
 	}
+	o.content = true
 	o.TicketNumbers = strings.Join(numbers, "/")
 	return s.db.InTx(ctx, func(tx *sqlx.Tx) error { return s.move(ctx, tx, &o, ActTicketed, "system", "") })
 }

@@ -190,6 +190,10 @@ type Order struct {
 	ConfirmBy      time.Time
 	CreatedAt      time.Time
 	UpdatedAt      time.Time
+	// content marks a change to the large JSON columns (passengers, the
+	// quote and bookings, the request, the change search): only then does a
+	// save rewrite them.
+	content bool
 }
 
 // Payment statuses (spec §4).

@@ -161,19 +161,23 @@ func insert(ctx context.Context, tx *sqlx.Tx, o *Order) error {
 }
 
 // save writes back the mutable fields of an order whose status is still
-// from: false when another writer moved it first.
+// from: false when another writer moved it first. The large JSON columns are
+// rewritten only when o.content says they changed: a status change is then a
+// small row update, which matters on the payment path.
 func save(ctx context.Context, tx *sqlx.Tx, o *Order, from Status) (bool, error) {
-	res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE flight_orders SET status = ?, payment_status = ?, payment_channel = ?,
-		payment_key = ?, reference_id = ?, pnr = ?, ticket_numbers = ?, total = ?, prices = ?, segments = ?, passengers = ?,
-		quote = ?, bookings = ?, request = ?, change_search = ?, review_remark = ?, disrupted = ?, pay_by = ?, confirm_by = ?,
-		updated_at = ? WHERE id = ? AND status = ?`),
-		string(o.Status), o.PaymentStatus, o.PaymentChannel, o.PaymentKey, o.ReferenceID, o.PNR, o.TicketNumbers, o.Total,
-		enc(o.Prices), enc(struct {
+	set := `status = ?, payment_status = ?, payment_channel = ?, payment_key = ?, reference_id = ?, pnr = ?, ticket_numbers = ?,
+		total = ?, prices = ?, review_remark = ?, disrupted = ?, pay_by = ?, confirm_by = ?, updated_at = ?`
+	args := []any{string(o.Status), o.PaymentStatus, o.PaymentChannel, o.PaymentKey, o.ReferenceID, o.PNR, o.TicketNumbers, o.Total,
+		enc(o.Prices), o.ReviewRemark, o.Disrupted, nullTime(o.PayBy), nullTime(o.ConfirmBy), o.UpdatedAt.UTC()}
+	if o.content {
+		set += `, segments = ?, passengers = ?, quote = ?, bookings = ?, request = ?, change_search = ?`
+		args = append(args, enc(struct {
 			Segments []shopping.SegmentView `json:"segments"`
 			Journeys []shopping.JourneyView `json:"journeys"`
 		}{o.Segments, o.Journeys}), enc(o.Passengers), enc(solutionBlob{o.Solution, o.Booked}), enc(o.Booked.Bookings),
-		enc(o.Request), enc(o.ChangeSearch), o.ReviewRemark, o.Disrupted, nullTime(o.PayBy), nullTime(o.ConfirmBy),
-		o.UpdatedAt.UTC(), o.ID, string(from))
+			enc(o.Request), enc(o.ChangeSearch))
+	}
+	res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE flight_orders SET `+set+` WHERE id = ? AND status = ?`), append(args, o.ID, string(from))...)
 	if err != nil {
 		if store.IsUniqueViolation(err) {
 			return false, fault.Conflict("order.error.requestOpen")
@@ -181,6 +185,9 @@ func save(ctx context.Context, tx *sqlx.Tx, o *Order, from Status) (bool, error)
 		return false, fmt.Errorf("order %d: save: %w", o.ID, err)
 	}
 	n, _ := res.RowsAffected()
+	if n == 1 {
+		o.content = false
+	}
 	return n == 1, nil
 }
 
