@@ -13,6 +13,7 @@ import (
 	"github.com/voyage/voyage/pkg/demo"
 	"github.com/voyage/voyage/pkg/money"
 	"github.com/voyage/voyage/pkg/order"
+	"github.com/voyage/voyage/pkg/shopping"
 	"github.com/voyage/voyage/pkg/store/storetest"
 )
 
@@ -158,6 +159,62 @@ func TestOrderMoneyPaths(t *testing.T) {
 			if w := walletMinor(t, a, agencyID); w != start {
 				t.Fatalf("wallet %d after void, want %d", w, start)
 			}
+		})
+		t.Run("change: search, request, quote, confirm and pay, changed", func(t *testing.T) {
+			qid, _ := quoteWhere(t, srv, op.Token, func(s shopping.Solution) bool { return s.Conditions.Changeable && s.Tickets == 1 })
+			o := createOrder(t, srv, op.Token, qid, "change")
+			if code, env := pay(t, srv, op.Token, o.ID, `{"channel":"balance"}`); code != 200 {
+				t.Fatalf("pay: %d %+v", code, env)
+			}
+			if err := a.Orders.Ticket(ctx, o.ID, false); err != nil {
+				t.Fatal(err)
+			}
+			newDate := time.Now().AddDate(0, 0, 27).Format(time.DateOnly)
+			resp, env := call(t, srv, "POST", fmt.Sprintf("/order/v2/flight/orders/%d/change/search", o.ID), "en",
+				fmt.Sprintf(`{"journeys":[{"date":%q}]}`, newDate), bearer(op.Token)...)
+			var cs order.ChangeSearch
+			_ = json.Unmarshal(env.Data, &cs)
+			if resp.StatusCode != 200 || len(cs.Options) == 0 {
+				t.Fatalf("change search: %d %+v", resp.StatusCode, env)
+			}
+			opt := cs.Options[0]
+			if opt.Segments[0].DepartAt.Format(time.DateOnly) != newDate {
+				t.Fatalf("option departs %s, want %s", opt.Segments[0].DepartAt, newDate)
+			}
+			resp, env = multipartCall(t, srv, fmt.Sprintf("/order/v2/flight/orders/%d/change", o.ID), op.Token,
+				map[string]string{"reason": "0", "optionId": opt.ID}, nil)
+			if resp.StatusCode != 201 {
+				t.Fatalf("change request: %d %+v", resp.StatusCode, env)
+			}
+			var ch order.View
+			_ = json.Unmarshal(env.Data, &ch)
+			resp, env = call(t, srv, "POST", fmt.Sprintf("/order/v2/flight/orders/%d/review", ch.ID), "en", `{"action":"quote"}`, bearer(provider.Token)...)
+			if resp.StatusCode != 200 {
+				t.Fatalf("quote change: %d %+v", resp.StatusCode, env)
+			}
+			_ = json.Unmarshal(env.Data, &ch)
+			due, _ := money.Parse(ch.Total.Amount, "CNY")
+			if ch.Status != order.ChgToBePaid || ch.Total.Amount != opt.Total.Amount {
+				t.Fatalf("quoted change = %s %s, option total %s", ch.Status, ch.Total.Amount, opt.Total.Amount)
+			}
+			before := walletMinor(t, a, agencyID)
+			resp, env = call(t, srv, "POST", fmt.Sprintf("/order/v2/flight/orders/%d/confirmation", ch.ID), "en", "", bearer(op.Token)...)
+			if resp.StatusCode != 200 {
+				t.Fatalf("confirm change: %d %+v", resp.StatusCode, env)
+			}
+			if w := walletMinor(t, a, agencyID); w != before-due.Minor {
+				t.Fatalf("wallet %d after paying the change, want %d", w, before-due.Minor)
+			}
+			if err := a.Orders.CarryOut(ctx, ch.ID, false); err != nil {
+				t.Fatal(err)
+			}
+			if got := getOrder(t, srv, op.Token, ch.ID); got.Status != order.Changed || got.PNR == "" {
+				t.Fatalf("change order = %s %q", got.Status, got.PNR)
+			}
+			if got := getOrder(t, srv, op.Token, o.ID); got.Status != order.Changed {
+				t.Fatalf("original after the change = %s", got.Status)
+			}
+			start = walletMinor(t, a, agencyID)
 		})
 		ledgerBalanced(t, a)
 	})

@@ -63,11 +63,17 @@ func walletMinor(t *testing.T, a *app.App, agencyID int64) int64 {
 // solution, answering its quote id and total.
 func quoteFor(t *testing.T, srv *httptest.Server, token string) (string, shopping.Solution) {
 	t.Helper()
+	return quoteWhere(t, srv, token, func(shopping.Solution) bool { return true })
+}
+
+// quoteWhere is quoteFor for the cheapest solution that ok accepts.
+func quoteWhere(t *testing.T, srv *httptest.Server, token string, ok func(shopping.Solution) bool) (string, shopping.Solution) {
+	t.Helper()
 	date := time.Now().AddDate(0, 0, 20).Format(time.DateOnly)
 	_, p := searchAPI(t, srv, token, "en", fmt.Sprintf(`{"journeys":[{"origin":"PEK","destination":"SHA","date":%q}],
 		"passengers":{"adult":1,"child":0,"infant":0},"cabinClass":"economy","bookingType":"oneway"}`, date))
 	for _, sol := range p.Items {
-		if strings.HasPrefix(sol.TicketingSpeed, "special") {
+		if strings.HasPrefix(sol.TicketingSpeed, "special") || !ok(sol) {
 			continue
 		}
 		_, env := call(t, srv, "POST", "/shopping/v2/flight/solutions/"+sol.ID+"/verification", "en", "", bearer(token)...)
