@@ -1,0 +1,419 @@
+// A flight order from search to refund in the browser (issue #6; spec §2
+// booking confirmation, order list and detail; §4 statuses and price check;
+// §5 passenger rules; §7 /order/v2/flight/…): the provider tops up Demo
+// Travel's wallet, demo-operator books and pays PEK→SHA from the balance,
+// the background job issues the ticket, the itinerary downloads, a refund
+// with a proof file is requested, the provider approves it, the agency
+// confirms, and the money comes back — the wallet checked at every step.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startServer, launchBrowser, newPage, seriousViolations, screenshot } from './harness.mjs';
+
+let server;
+let browser;
+let scratch;
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+  scratch = mkdtempSync(join(tmpdir(), 'voyage-e2e-order-'));
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
+});
+
+async function login(page, username, password = 'demo-pass-1') {
+  await page.goto('/login');
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password').fill(password);
+  await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Log in' }).click()]);
+  assert.ok(await page.getByText('Logged in successfully').isVisible(), `${username} logged in`);
+}
+
+async function submit(page, button) {
+  await Promise.all([page.waitForNavigation(), button.click()]);
+}
+
+async function flash(page) {
+  return (await page.locator('.flashes').innerText()).trim();
+}
+
+// isoDay is today plus n days, as the server (UTC) counts days.
+function isoDay(n) {
+  return new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
+}
+
+// cents turns an API amount ("1,234.50" or "1234.50") into whole cents, so
+// sums are exact.
+function cents(amount) {
+  return Math.round(Number(String(amount).replace(/,/g, '')) * 100);
+}
+
+// api calls the JSON API with the page's session cookie and answers data.
+async function api(page, path) {
+  const res = await page.request.get(path, { headers: { 'Accept-Language': 'en' } });
+  assert.equal(res.status(), 200, `GET ${path}`);
+  const env = await res.json();
+  assert.equal(env.code, 0, `GET ${path}: ${JSON.stringify(env)}`);
+  return env.data;
+}
+
+// wallet is Demo Travel's balance in cents, read by demo-finance (the
+// wallet is a finance page: an operator may not read it).
+async function wallet(finance) {
+  const w = await api(finance, '/base/v2/wallet');
+  assert.equal(w.balance.currency, 'CNY', 'the wallet settles in CNY');
+  return cents(w.balance.amount);
+}
+
+async function getOrder(page, id) {
+  return api(page, `/order/v2/flight/orders/${id}`);
+}
+
+// status is the order detail page's status badge.
+async function status(page) {
+  return (await page.locator('#order-status').innerText()).trim();
+}
+
+// reloadUntil reloads the order page until its status reads want, or fails
+// with the last status seen.
+async function reloadUntil(page, want, ms, what) {
+  const end = Date.now() + ms;
+  let seen = await status(page);
+  // A failure or a hold for a person is final for this test: stop there.
+  while (seen !== want && !/failed|on hold/i.test(seen) && Date.now() < end) {
+    await page.waitForTimeout(1_000);
+    await page.reload();
+    seen = await status(page);
+  }
+  assert.equal(seen, want, `${what}: the order page shows ${want} within ${ms / 1000} s`);
+}
+
+// pick types into an airport field and chooses the option of code.
+async function pick(page, field, query, code) {
+  await field.fill(query);
+  const listbox = page.locator(`#${await field.getAttribute('aria-controls')}`);
+  const option = listbox.getByRole('option', { name: new RegExp(`\\b${code}\\b`) }).first();
+  await option.waitFor();
+  await option.click();
+  assert.match(await field.inputValue(), new RegExp(`\\(${code}\\)`));
+}
+
+// complete waits for the search to finish and returns how many flights it
+// found.
+async function complete(page) {
+  const n = await page.waitForFunction(() => {
+    if (document.querySelector('.fs-results .fs-empty')) return { n: 0 };
+    const m = /Search complete: (\d+) flights?/.exec(document.querySelector('.fs-results[aria-busy="false"] .fs-progress-text')?.textContent || '');
+    return m ? { n: Number(m[1]) } : null;
+  }, null, { timeout: 90_000 });
+  return (await n.jsonValue()).n;
+}
+
+// searchFlights searches PEK→SHA one-way 20 days ahead and keeps the fares
+// ticketed at the normal speed: 'special' fares wait for the provider's
+// review before they can be paid.
+async function searchFlights(page) {
+  await page.goto('/flight/booking');
+  await page.locator('[data-island="FlightSearch"][data-island-mounted="true"]').waitFor();
+  await page.getByRole('radio', { name: 'One-way' }).check();
+  await pick(page, page.getByRole('combobox', { name: 'From' }), 'PEK', 'PEK');
+  await pick(page, page.getByRole('combobox', { name: 'To' }), 'SHA', 'SHA');
+  await page.locator('#fs-journeys-0-date').fill(isoDay(20));
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+  const total = await complete(page);
+  assert.ok(total > 0, 'PEK→SHA has flights');
+  const normal = page.locator('.fs-facet input[value="normal-standard"]');
+  if (await normal.count()) {
+    const count = Number(await normal.locator('xpath=..').locator('.fs-check-count').innerText());
+    await normal.check();
+    await page.locator('.fs-count').filter({ hasText: new RegExp(`^${count} flights? found$`) }).waitFor();
+  }
+  assert.ok(await page.locator('.fs-card').count() > 0, 'flights to choose from');
+  await screenshot(page, 'flight-order-search');
+}
+
+// checkOutcome waits for the price check's answer: the form (ok), or an
+// outcome panel, whose title it answers.
+async function checkOutcome(page) {
+  await page.locator('form.fc-form, .fc-outcome').first().waitFor({ timeout: 90_000 });
+  const outcome = page.locator('.fc-outcome');
+  return (await outcome.count()) ? (await outcome.locator('h2').innerText()).trim() : '';
+}
+
+// choose selects the cards in turn until the price check lets one be
+// booked: a new price or package is accepted; a check that failed is tried
+// again, as the page offers; a fare no longer sold (or with other document
+// rules, which may refuse a passport) sends the test back to the next one.
+async function choose(page) {
+  const tried = [];
+  for (let i = 0; i < 5; i++) {
+    if (!(await page.locator('.fs-card').nth(i).count())) break;
+    const card = page.locator('.fs-card').nth(i);
+    tried.push(await card.locator('.fs-flightno').first().innerText());
+    await Promise.all([page.waitForURL(/\/flight\/booking\/confirm\?solutionId=/), card.locator('.fs-select').click()]);
+    await page.locator('[data-island="FlightConfirm"][data-island-mounted="true"]').waitFor();
+    let title = await checkOutcome(page);
+    for (let retry = 0; title && retry < 2; retry++) {
+      const again = page.locator('.fc-outcome').getByRole('button', { name: 'Try again', exact: true });
+      if (!(await again.count())) break;
+      await again.click();
+      title = await checkOutcome(page);
+    }
+    if (title) {
+      const accept = page.locator('.fc-outcome').getByRole('button', { name: /^(Accept the new price|Accept the new package)$/ });
+      if (!(await accept.count())) {
+        tried[tried.length - 1] += ` (${title})`;
+        await page.goto('/flight/booking');
+        await page.locator('[data-island="FlightSearch"][data-island-mounted="true"]').waitFor();
+        await page.locator('.fs-results[aria-busy="false"] .fs-card').first().waitFor({ timeout: 30_000 });
+        continue;
+      }
+      await accept.click();
+    }
+    await page.locator('form.fc-form').waitFor();
+    return;
+  }
+  assert.fail(`no flight could be booked; tried ${tried.join(', ')}`);
+}
+
+// watchFailures records every answer of 400 or more the page gets; the
+// browser logs each as a console error.
+function watchFailures(page) {
+  const seen = [];
+  page.on('response', (r) => {
+    const path = new URL(r.url()).pathname;
+    if (r.status() >= 400) seen.push({ status: r.status(), method: r.request().method(), path });
+  });
+  return seen;
+}
+
+// recoverable are the supplier-backed calls the page answers with a way to
+// try again, which the test takes: a price check that failed (502/504) and
+// a booking the airline refused for now (409, order.error.bookingFailed).
+function recoverable(f) {
+  if (f.method !== 'POST') return false;
+  if (/^\/shopping\/v2\/flight\/solutions\/[^/]+\/verification$/.test(f.path)) return f.status >= 500;
+  if (f.path === '/order/v2/flight/orders') return f.status === 409 || f.status >= 500;
+  return false;
+}
+
+// unexpectedErrors are page's console errors less the one 'Failed to load
+// resource' of each recovered failure.
+function unexpectedErrors(page, failures) {
+  const allowed = failures.filter(recoverable).map((f) => `Failed to load resource: the server responded with a status of ${f.status} `);
+  return page.errors.filter((e) => {
+    const i = allowed.findIndex((a) => e.startsWith(a));
+    if (i < 0) return true;
+    allowed.splice(i, 1);
+    return false;
+  });
+}
+
+// money writes cents as the pages do: 20,000.00 CNY.
+function money(c) {
+  return `${(c / 100).toLocaleString('en', { minimumFractionDigits: 2, maximumFractionDigits: 2 })} CNY`;
+}
+
+// fillBooking fills the one adult, the contact and chooses the balance.
+async function fillBooking(page) {
+  const pax = page.locator('fieldset.fc-passenger').first();
+  await pax.getByLabel('Surname').fill('ZHANG');
+  await pax.getByLabel('Given names').fill('WEI');
+  await pax.getByRole('radio', { name: 'Male', exact: true }).check();
+  await pax.getByLabel('Date of birth').fill('1985-04-02');
+  const nationality = pax.getByRole('combobox', { name: 'Nationality' });
+  await nationality.fill('China');
+  // China is listed under its full name; typing 'China' finds it.
+  await page.getByRole('option', { name: "People's Republic of China", exact: true }).click();
+  assert.equal(await nationality.inputValue(), "People's Republic of China");
+  await pax.getByLabel('Document type').selectOption('passport');
+  await pax.getByLabel('Document number').fill('E12345678');
+  await pax.getByLabel('Document expiry date').fill('2034-01-01');
+  await page.getByLabel('Contact name').fill('Wei Zhang');
+  await page.getByLabel('Contact email').fill('wei.zhang@example.com');
+  await page.getByLabel('Contact phone').fill('+86 138 0013 8000');
+  const balance = page.getByRole('radio', { name: /^Account balance/ });
+  await balance.waitFor();
+  await balance.check();
+}
+
+// bookAndPay submits the confirmation and waits for the order's page. The
+// airline may fail a booking now and then (the simulated suppliers do, as
+// real ones): the error shows above the button, and the same submit, with
+// the same Idempotency-Key, is tried again.
+async function bookAndPay(page, button) {
+  const errors = page.locator('.fc-submit .form-errors, .fc-order .form-errors');
+  for (let i = 0; i < 3; i++) {
+    await button.click();
+    await page.waitForFunction(() => /\/flight\/orders\/\d+$/.test(location.pathname) ||
+      document.querySelector('.fc-submit .form-errors, .fc-order .form-errors'), null, { timeout: 120_000 });
+    if (/\/flight\/orders\/\d+$/.test(new URL(page.url()).pathname)) break;
+    const message = await errors.first().innerText();
+    assert.ok(!(await page.locator('.fc-order').count()), `the order was booked but not paid: ${message}`);
+    assert.ok(i < 2, `booking failed three times: ${message}`);
+  }
+  await page.waitForURL(/\/flight\/orders\/\d+$/);
+  await page.locator('#order-status').waitFor();
+}
+
+// A 1×1 PNG, checked by content on the server.
+const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+
+test('book PEK→SHA, pay from the balance, ticket, download, refund with a proof; the wallet follows', async () => {
+  // demo-finance watches Demo Travel's wallet through the API.
+  const finance = await newPage(browser, { lang: 'en', baseURL: server.url });
+  await login(finance, 'demo-finance');
+  const start = await wallet(finance);
+
+  // 1. The provider adds 20,000 CNY to Demo Travel's wallet.
+  const provider = await newPage(browser, { lang: 'en', baseURL: server.url });
+  await login(provider, 'provider-admin', 'provider-pass-1');
+  await provider.goto('/agency-manager');
+  await submit(provider, provider.locator('table.mgr-table').getByRole('link', { name: 'Demo Travel', exact: true }));
+  assert.equal((await provider.locator('h1').innerText()).trim(), 'Demo Travel');
+  await provider.locator('#funds-currencyReceived').selectOption('CNY');
+  await provider.locator('#funds-amountReceived').fill('20000');
+  await provider.locator('#funds-exchangeRate').fill('1');
+  await provider.locator('#funds-reference').fill('WIRE-ORDER-1');
+  await submit(provider, provider.getByRole('button', { name: 'Add funds' }));
+  assert.match(await flash(provider), /The funds were added/);
+  const funded = await wallet(finance);
+  assert.equal(funded - start, 2_000_000, 'the wallet went up by 20,000.00 CNY');
+
+  // 2. demo-operator searches, chooses a flight, fills in the booking and
+  // pays from the balance.
+  const page = await newPage(browser, { lang: 'en', baseURL: server.url });
+  await login(page, 'demo-operator');
+  const failures = watchFailures(page);
+  await searchFlights(page);
+  await choose(page);
+  assert.equal((await page.locator('h1').innerText()).trim(), 'Confirm booking', 'the confirmation page');
+  await fillBooking(page);
+  assert.match(await page.locator('.fc-channel.is-checked').innerText(), new RegExp(`Available: ${money(funded).replace(/\./g, '\\.')}`), 'the balance available to pay');
+  const shownTotal = cents((await page.locator('.fc-submit .fc-total').innerText()).replace(/[^\d.,]/g, ''));
+  assert.ok(shownTotal > 0, 'the confirmation shows a total');
+  assert.deepEqual(await seriousViolations(page), [], 'axe: confirmation page');
+  await screenshot(page, 'flight-order-confirm');
+  const book = page.locator('.fc-submit button[type=submit]');
+  assert.match(await book.innerText(), /^Book and pay /);
+  await bookAndPay(page, book);
+  const orderPath = new URL(page.url()).pathname;
+  const orderID = orderPath.split('/').pop();
+  let order = await getOrder(page, orderID);
+  assert.equal(order.type, 'origin');
+  assert.equal(order.paymentStatus, 'paid', 'the order is paid');
+  assert.equal(order.paymentChannel, 'balance', 'from the balance');
+  assert.equal(cents(order.total.amount), shownTotal, 'the order costs what the confirmation showed');
+  assert.deepEqual(order.passengers.map((p) => [p.surname, p.givenName, p.gender, p.birthday, p.nationality, p.documentType, p.documentNumber, p.documentExpiry]),
+    [['ZHANG', 'WEI', 'male', '1985-04-02', 'CN', 'passport', 'E12345678', '2034-01-01']], 'the passenger as entered');
+  assert.equal(order.origin, 'PEK');
+  assert.match(order.destination, /^(SHA|PVG)$/, 'to Shanghai (SHA is the city: Hongqiao or Pudong)');
+  const paid = await wallet(finance);
+  assert.equal(funded - paid, cents(order.total.amount), 'the wallet went down by the order total');
+
+  // 3. The ticketing job issues the ticket.
+  // A supplier that fails is asked again after 10 s, one that hangs after a
+  // minute: usually it takes a second or two.
+  await reloadUntil(page, 'Ticketed', 120_000, 'ticketing');
+  const ticket = (await page.locator('#order-tickets').innerText()).trim();
+  assert.match(ticket, /\d{10}/, 'a ticket number is shown');
+  assert.match(await page.locator('#order-passengers tbody').innerText(), /ZHANG\/WEI[\s\S]*E12345678/);
+  assert.match(await page.locator('#order-total').innerText(), new RegExp(order.total.amount.replace('.', '\\.')));
+  order = await getOrder(page, orderID);
+  assert.equal(order.status, 'issued');
+  assert.ok(order.ticketNumbers.length > 0 && ticket.includes(order.ticketNumbers[0]), 'the ticket number of the API');
+  assert.deepEqual(await seriousViolations(page), [], 'axe: issued order');
+  await screenshot(page, 'flight-order-issued');
+
+  // 4. The itinerary as PDF and Excel.
+  const docs = [
+    ['Itinerary (PDF)', 'application/pdf', '%PDF-'],
+    ['Itinerary (Excel)', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'PK'],
+  ];
+  for (const [name, type, magic] of docs) {
+    const href = await page.getByRole('link', { name, exact: true }).getAttribute('href');
+    const res = await page.request.get(href);
+    assert.equal(res.status(), 200, `${name} download`);
+    assert.equal(res.headers()['content-type'], type, `${name} content type`);
+    const bytes = await res.body();
+    assert.equal(bytes.subarray(0, magic.length).toString('latin1'), magic, `${name} is a ${magic} file`);
+  }
+
+  // 5. A refund request with a proof.
+  const proof = join(scratch, 'proof.png');
+  writeFileSync(proof, png);
+  const refundForm = page.locator('form#refund');
+  await refundForm.getByLabel('Reason').selectOption('0');
+  await refundForm.getByLabel('Remark').fill('The passenger cannot travel.');
+  await refundForm.getByLabel('Proof files').setInputFiles(proof);
+  await submit(page, refundForm.getByRole('button', { name: 'Send refund request' }));
+  assert.match(new URL(page.url()).pathname, /^\/flight\/orders\/\d+$/);
+  assert.notEqual(new URL(page.url()).pathname, orderPath, 'the refund request has its own page');
+  assert.match(await flash(page), /The refund request was sent for review/);
+  assert.equal(await status(page), 'Refund under review');
+  assert.equal((await page.locator('#order-type').innerText()).trim(), 'Refund');
+  assert.match(await page.locator('#order-request').innerText(), /Voluntary[\s\S]*The passenger cannot travel\./);
+  assert.match(await page.locator('#order-proofs').innerText(), /proof\.png/);
+  assert.equal(await page.locator('#order-original').getAttribute('href'), orderPath);
+  const refundPath = new URL(page.url()).pathname;
+  const refundID = refundPath.split('/').pop();
+  assert.equal(await wallet(finance), paid, 'a refund request moves no money');
+  assert.deepEqual(await seriousViolations(page), [], 'axe: refund under review');
+  await screenshot(page, 'flight-order-refund-reviewing');
+
+  // 6. The provider approves it: the refund waits for the agency's yes.
+  await provider.goto(refundPath);
+  assert.equal(await status(provider), 'Refund under review');
+  for (const form of ['approve', 'quote', 'reject']) assert.equal(await provider.locator(`form#${form}`).count(), 1, `the provider may ${form}`);
+  assert.match(await provider.locator('#order-proofs').innerText(), /proof\.png/, 'the provider sees the proof');
+  assert.deepEqual(await seriousViolations(provider), [], 'axe: the provider\'s review');
+  await screenshot(provider, 'flight-order-refund-review');
+  // The airline's refund quote may fail now and then: ask again.
+  for (let i = 0; i < 3; i++) {
+    await submit(provider, provider.locator('form#approve').getByRole('button', { name: 'Approve' }));
+    if ((await status(provider)) !== 'Refund under review') break;
+  }
+  assert.match(await flash(provider), /Approved\./);
+  assert.equal(await status(provider), 'Refund to be confirmed');
+  const refund = await getOrder(page, refundID);
+  assert.equal(refund.status, 'rfd_to_be_confirm');
+  const refundAmount = refund.priceBreakdown.refundAmount;
+  assert.ok(cents(refundAmount.amount) > 0 && cents(refundAmount.amount) <= cents(order.total.amount), `a refund amount within what was paid: ${refundAmount.amount}`);
+  assert.match(await provider.locator('#order-prices').innerText(), new RegExp(`Refund amount\\s+${refundAmount.amount.replace('.', '\\.')}`));
+  assert.equal(await wallet(finance), paid, 'an approval moves no money');
+  await screenshot(provider, 'flight-order-refund-approved');
+
+  // 7. The agency confirms; the refund is carried out in the background.
+  await page.reload();
+  assert.equal(await status(page), 'Refund to be confirmed');
+  const confirm = page.locator('form#confirm');
+  assert.match(await confirm.locator('#confirm-amounts').innerText(), new RegExp(`You receive\\s+${refundAmount.amount.replace('.', '\\.')} CNY`), 'what the agency agrees to receive');
+  await submit(page, confirm.getByRole('button', { name: 'Confirm' }));
+  assert.match(await flash(page), /Confirmed/);
+  await reloadUntil(page, 'Refunded, paid back', 120_000, 'refund');
+  const done = await getOrder(page, refundID);
+  assert.equal(done.status, 'refunded_reimbursed');
+  assert.equal(done.priceBreakdown.refundAmount.amount, refundAmount.amount, 'the refund amount stayed as approved');
+  const refunded = await wallet(finance);
+  assert.equal(refunded - paid, cents(refundAmount.amount), 'the wallet went up by the refund amount');
+  assert.deepEqual(await seriousViolations(page), [], 'axe: refunded');
+  await screenshot(page, 'flight-order-refunded');
+  await page.goto(orderPath);
+  assert.equal(await status(page), 'Closed', 'the original order is closed');
+  assert.equal((await getOrder(page, orderID)).status, 'closed');
+  assert.match(await page.locator('#order-related').innerText(), /Refund[\s\S]*Refunded, paid back/);
+  assert.equal(await page.locator('form#refund').count(), 0, 'a closed order offers no refund');
+
+  // 8. No console errors anywhere.
+  assert.deepEqual(unexpectedErrors(page, failures), [], `console errors (demo-operator); answers ≥ 400: ${failures.map((f) => `${f.status} ${f.method} ${f.path}`).join(', ') || 'none'}`);
+  assert.deepEqual(provider.errors, [], 'console errors (provider-admin)');
+  assert.deepEqual(finance.errors, [], 'console errors (demo-finance)');
+  for (const p of [page, provider, finance]) await p.context().close();
+});
