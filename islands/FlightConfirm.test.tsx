@@ -329,7 +329,7 @@ describe('FlightConfirm price check outcomes', () => {
     api({ ...baseRoutes(), [verifyPath]: verification('price_changed') });
     const { navigate } = renderConfirm();
     const heading = await screen.findByRole('heading', { name: 'The price has changed' });
-    expect(document.activeElement).toBe(heading);
+    await waitFor(() => expect(document.activeElement).toBe(heading));
     expect(screen.getByText('2,100.00 CNY')).toBeTruthy();
     expect(screen.getByText('2,300.00 CNY')).toBeTruthy();
     expect(screen.queryByRole('heading', { name: 'Passengers' })).toBeNull();
@@ -448,7 +448,7 @@ describe('FlightConfirm passenger rules', () => {
     const surname = pax(1).getByRole('textbox', { name: 'Surname' });
     expect(surname.getAttribute('aria-invalid')).toBe('true');
     expect(errorOf(surname)).toBe('Please enter the surname');
-    expect(document.activeElement).toBe(surname);
+    await waitFor(() => expect(document.activeElement).toBe(surname));
     expect(errorOf(pax(1).getByRole('textbox', { name: 'Given names' }))).toBe('Please enter the given name');
     expect(errorOf(pax(1).getByRole('radio', { name: 'Male' }))).toBe('Please choose the gender');
     expect(errorOf(pax(1).getByRole('textbox', { name: 'Date of birth' }))).toBe('Please enter the date of birth');
@@ -619,7 +619,7 @@ describe('FlightConfirm booking and payment', () => {
     const summary = screen.getByRole('alert');
     expect(summary.textContent).toContain('Please correct the 2 fields marked below.');
     expect(summary.textContent).toContain('The quote belongs to another agency');
-    expect(document.activeElement).toBe(number);
+    await waitFor(() => expect(document.activeElement).toBe(number));
     expect(a.of(payPath)).toHaveLength(0);
     expect(navigate).not.toHaveBeenCalled();
   });
@@ -639,7 +639,7 @@ describe('FlightConfirm booking and payment', () => {
     fireEvent.click(screen.getByRole('button', { name: /^Book and pay/ }));
     expect(await screen.findByText('Insufficient Account Balance')).toBeTruthy();
     const heading = screen.getByRole('heading', { name: 'Order VY2612200001 has been created' });
-    expect(document.activeElement).toBe(heading);
+    await waitFor(() => expect(document.activeElement).toBe(heading));
     expect(screen.getByRole('link', { name: 'Pay later from the order page' }).getAttribute('href')).toBe('/flight/orders/77');
     expect(navigate).not.toHaveBeenCalled();
     // The form is locked: the order exists.
