@@ -14,7 +14,6 @@ export type AirportPickerProps = {
   value: Place | null;
   onChange: (p: Place | null) => void;
   error?: string;
-  placeholder?: string;
   debounceMs?: number;
 };
 
@@ -56,7 +55,7 @@ export function flatten(places: Place[]): Option[] {
   return out;
 }
 
-export function AirportPicker({ id, label, value, onChange, error, placeholder, debounceMs = 250 }: AirportPickerProps) {
+export function AirportPicker({ id, label, value, onChange, error, debounceMs = 250 }: AirportPickerProps) {
   const { t, lang } = useT();
   const listId = useId();
   const errorId = `${id}-error`;
@@ -186,7 +185,7 @@ export function AirportPicker({ id, label, value, onChange, error, placeholder, 
           aria-activedescendant={activeId}
           aria-invalid={error ? true : undefined}
           aria-describedby={describedBy}
-          placeholder={placeholder ?? t('flight.airport.placeholder')}
+          placeholder={t('flight.airport.placeholder')}
           value={text}
           onChange={(ev) => {
             setText(ev.target.value);

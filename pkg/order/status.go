@@ -302,16 +302,3 @@ func GroupStatuses(name string) []Status {
 
 // ValidStatus reports whether s is a status of spec §4.
 func ValidStatus(s string) bool { return slices.Contains(Statuses, Status(s)) }
-
-// typeOf is the order type whose machine holds status s (statuses are shared
-// by no two types, apart from the generic holding and canceled).
-func typeOf(s Status) string {
-	for _, t := range Types {
-		for _, e := range transitions[t] {
-			if e.from == s || e.to == s {
-				return t
-			}
-		}
-	}
-	return ""
-}

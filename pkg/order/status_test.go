@@ -130,3 +130,16 @@ func mustDate(t *testing.T, s string) time.Time {
 	}
 	return d
 }
+
+// typeOf is the order type whose machine holds status s (statuses are shared
+// by no two types, apart from the generic holding and canceled).
+func typeOf(s Status) string {
+	for _, t := range Types {
+		for _, e := range transitions[t] {
+			if e.from == s || e.to == s {
+				return t
+			}
+		}
+	}
+	return ""
+}

@@ -16,7 +16,6 @@ import (
 var (
 	ffNumber    = regexp.MustCompile(`^[A-Z0-9]{4,20}$`)
 	airlineCode = regexp.MustCompile(`^[A-Z0-9]{2}$`)
-	contactTel  = regexp.MustCompile(`^\+?[0-9][0-9 -]{4,19}$`)
 )
 
 // ageOn is a person's age in whole years on day.
@@ -135,7 +134,7 @@ func validateContact(c Contact, errs map[string]string) {
 	}
 	if strings.TrimSpace(c.Phone) == "" {
 		errs["contact.phone"] = "order.contact.error.phone"
-	} else if !contactTel.MatchString(strings.TrimSpace(c.Phone)) {
+	} else if !profile.ValidPhone(strings.TrimSpace(c.Phone)) {
 		errs["contact.phone"] = "order.contact.error.phoneFormat"
 	}
 }

@@ -101,6 +101,10 @@ var (
 	phonePattern    = regexp.MustCompile(`^\+?[0-9][0-9 -]{4,19}$`)
 )
 
+// ValidPhone reports whether s reads as a phone number (an optional +, then
+// 5 to 20 digits, spaces or dashes).
+func ValidPhone(s string) bool { return phonePattern.MatchString(s) }
+
 const dateLayout = "2006-01-02"
 
 // Normalize trims the input and puts codes and names in their stored case:
@@ -171,7 +175,7 @@ func (in PassengerInput) Validate(today time.Time) map[string]string {
 	if len([]rune(in.DocumentIssuedAt)) > 50 {
 		errs["documentIssuedAt"] = "error.field.tooLong"
 	}
-	if in.Phone != "" && !phonePattern.MatchString(in.Phone) {
+	if in.Phone != "" && !ValidPhone(in.Phone) {
 		errs["phone"] = "profile.passenger.error.phone"
 	}
 	if in.Email != "" && (len(in.Email) > 254 || !auth.ValidEmail(in.Email)) {
