@@ -303,13 +303,19 @@ func (s *Service) Create(ctx context.Context, who auth.Principal, key string, re
 	}
 	req.Contact = Contact{Name: strings.TrimSpace(req.Contact.Name), Email: strings.TrimSpace(req.Contact.Email), Phone: strings.TrimSpace(req.Contact.Phone)}
 	hash := requestHash(req)
-	if prior, found, err := loadByKey(ctx, s.db, who.AgencyID, key); err != nil {
-		return View{}, err
-	} else if found {
-		if prior.RequestHash != hash {
-			return View{}, fault.Conflict("ledger.error.idempotencyMismatch")
+	// replay answers the order an earlier call with the key made.
+	replay := func() (View, bool, error) {
+		prior, found, err := loadByKey(ctx, s.db, who.AgencyID, key)
+		switch {
+		case err != nil || !found:
+			return View{}, false, err
+		case prior.RequestHash != hash:
+			return View{}, true, fault.Conflict("ledger.error.idempotencyMismatch")
 		}
-		return s.view(prior, v.party(prior)), nil
+		return s.view(prior, v.party(prior)), true, nil
+	}
+	if out, found, err := replay(); found || err != nil {
+		return out, err
 	}
 
 	qt, err := s.quote(ctx, who, req)
@@ -377,11 +383,8 @@ func (s *Service) Create(ctx context.Context, who auth.Principal, key string, re
 		s.cancelBookings(context.WithoutCancel(ctx), bookings)
 		if store.IsUniqueViolation(err) {
 			// The same key raced us and won: answer its order.
-			if prior, found, lerr := loadByKey(ctx, s.db, who.AgencyID, key); lerr == nil && found {
-				if prior.RequestHash != hash {
-					return View{}, fault.Conflict("ledger.error.idempotencyMismatch")
-				}
-				return s.view(prior, v.party(prior)), nil
+			if out, found, rerr := replay(); found || rerr != nil {
+				return out, rerr
 			}
 		}
 		return View{}, err
