@@ -2,7 +2,6 @@ package api
 
 import (
 	"errors"
-	"io"
 	"net/http"
 	"slices"
 	"strconv"
@@ -92,22 +91,11 @@ func postSale(r *http.Request) (order.PostSaleRequest, error) {
 	}
 	req.SubReason, req.Remark, req.OptionID = r.FormValue("subReason"), r.FormValue("remark"), r.FormValue("optionId")
 	if r.MultipartForm != nil {
-		for _, fh := range r.MultipartForm.File["proofs"] {
-			if fh.Size > order.MaxProofBytes {
-				req.Proofs = append(req.Proofs, order.File{Name: fh.Filename, Data: make([]byte, order.MaxProofBytes+1)})
-				continue
-			}
-			f, err := fh.Open()
-			if err != nil {
-				return req, fault.Internal(err)
-			}
-			data, err := io.ReadAll(f)
-			f.Close()
-			if err != nil {
-				return req, fault.Internal(err)
-			}
-			req.Proofs = append(req.Proofs, order.File{Name: fh.Filename, Data: data})
+		proofs, err := order.ReadProofs(r.MultipartForm.File["proofs"])
+		if err != nil {
+			return req, fault.Internal(err)
 		}
+		req.Proofs = proofs
 	}
 	return req, nil
 }

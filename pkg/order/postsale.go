@@ -7,6 +7,8 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
+	"mime/multipart"
 	"net/http"
 	"slices"
 	"strings"
@@ -34,6 +36,30 @@ const (
 
 // ProofTypes are the accepted proof types, judged from the bytes.
 var ProofTypes = []string{"image/jpeg", "image/png", "application/pdf"}
+
+// ReadProofs reads the proof files of a multipart form, skipping the empty
+// part a browser posts when no file is chosen. Each is read up to one byte
+// past the limit, so the request's checks see an oversized file as such
+// without the whole of it in memory.
+func ReadProofs(files []*multipart.FileHeader) ([]File, error) {
+	var out []File
+	for _, fh := range files {
+		if fh.Filename == "" && fh.Size == 0 {
+			continue
+		}
+		f, err := fh.Open()
+		if err != nil {
+			return nil, fmt.Errorf("order: open proof: %w", err)
+		}
+		data, err := io.ReadAll(io.LimitReader(f, MaxProofBytes+1))
+		f.Close()
+		if err != nil {
+			return nil, fmt.Errorf("order: read proof: %w", err)
+		}
+		out = append(out, File{Name: fh.Filename, Data: data})
+	}
+	return out, nil
+}
 
 func isConflict(err error) bool {
 	fe, ok := fault.As(err)

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -581,27 +580,17 @@ func (s *Server) orderRequest(w http.ResponseWriter, r *http.Request, v viewer, 
 // readProofs reads the chosen files (a browser posts an empty part when
 // none is chosen); more than five, or one over 2 MB, is refused here.
 func readProofs(r *http.Request) ([]order.File, string) {
-	var out []order.File
-	for _, fh := range r.MultipartForm.File["proofs"] {
-		if fh.Filename == "" && fh.Size == 0 {
-			continue
-		}
-		if len(out) == order.MaxProofs {
-			return nil, "orders.error.proofCount"
-		}
-		if fh.Size > order.MaxProofBytes {
+	out, err := order.ReadProofs(r.MultipartForm.File["proofs"])
+	if err != nil {
+		return nil, "orders.error.form"
+	}
+	if len(out) > order.MaxProofs {
+		return nil, "orders.error.proofCount"
+	}
+	for _, f := range out {
+		if len(f.Data) > order.MaxProofBytes {
 			return nil, "orders.error.proofSize"
 		}
-		f, err := fh.Open()
-		if err != nil {
-			return nil, "orders.error.form"
-		}
-		data, err := io.ReadAll(io.LimitReader(f, order.MaxProofBytes+1))
-		f.Close()
-		if err != nil {
-			return nil, "orders.error.form"
-		}
-		out = append(out, order.File{Name: fh.Filename, Data: data})
 	}
 	return out, ""
 }
