@@ -9,6 +9,7 @@ import (
 
 	"github.com/voyage/voyage/pkg/geo"
 	"github.com/voyage/voyage/pkg/i18n"
+	"github.com/voyage/voyage/pkg/money"
 	"github.com/voyage/voyage/pkg/order"
 	"github.com/voyage/voyage/pkg/shopping"
 	"github.com/voyage/voyage/pkg/supplier"
@@ -424,14 +425,7 @@ func formatMoney(m order.Money) string {
 		sign, a = "-", a[1:]
 	}
 	whole, frac, hasFrac := strings.Cut(a, ".")
-	var b strings.Builder
-	for i, r := range whole {
-		if i > 0 && (len(whole)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	out := sign + b.String()
+	out := sign + money.GroupThousands(whole)
 	if hasFrac {
 		out += "." + frac
 	}

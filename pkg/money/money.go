@@ -66,6 +66,19 @@ func ForDisplay(base decimal.Decimal, rate decimal.Decimal) decimal.Decimal {
 	return base.DivRound(rate, 16).RoundCeil(2)
 }
 
+// GroupThousands puts commas between groups of three digits of a whole
+// number written in digits: "1234567" → "1,234,567".
+func GroupThousands(digits string) string {
+	var b strings.Builder
+	for i, c := range digits {
+		if i > 0 && (len(digits)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
 // FormatDisplay writes a display value with two decimals and thousands
 // separators: 1234567.8 → "1,234,567.80".
 func FormatDisplay(v decimal.Decimal) string {
@@ -73,14 +86,7 @@ func FormatDisplay(v decimal.Decimal) string {
 	neg := strings.HasPrefix(s, "-")
 	s = strings.TrimPrefix(s, "-")
 	intPart, frac, _ := strings.Cut(s, ".")
-	var b strings.Builder
-	for i, c := range intPart {
-		if i > 0 && (len(intPart)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	out := b.String() + "." + frac
+	out := GroupThousands(intPart) + "." + frac
 	if neg {
 		out = "-" + out
 	}
