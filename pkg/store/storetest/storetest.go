@@ -14,7 +14,9 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/voyage/voyage/pkg/store"
 )
@@ -84,7 +86,17 @@ func DSN(t testing.TB, d store.Dialect) string {
 		t.Fatalf("storetest: create schema: %v", err)
 	}
 	t.Cleanup(func() {
-		if _, err := admin.Exec(`DROP SCHEMA ` + schema + ` CASCADE`); err != nil {
+		// A connection the test closed may still be ending on the server
+		// side, holding locks the drop waits on: PostgreSQL can then pick
+		// the drop as a deadlock victim, so it is tried again.
+		var err error
+		for attempt := 0; attempt < 5; attempt++ {
+			if _, err = admin.Exec(`DROP SCHEMA ` + schema + ` CASCADE`); err == nil || !strings.Contains(err.Error(), "40P01") {
+				break
+			}
+			time.Sleep(200 * time.Millisecond)
+		}
+		if err != nil {
 			t.Errorf("storetest: drop schema %s: %v", schema, err)
 		}
 		admin.Close()
