@@ -417,22 +417,9 @@ func (s *Service) SetCredit(ctx context.Context, actor auth.Principal, id int64,
 	if err != nil {
 		return Summary{}, err
 	}
-	errs := map[string]string{}
-	limit, perr := money.Parse(r.CreditLimit, a.SettlementCurrency)
-	if strings.TrimSpace(r.CreditLimit) == "" || perr != nil || limit.Minor < 0 {
-		errs["creditLimit"] = "ledger.error.creditLimit"
-	}
-	if r.CreditPeriodUnit == "" {
-		r.CreditPeriodUnit = "month"
-	}
-	if !slices.Contains(CreditPeriodUnits, r.CreditPeriodUnit) {
-		errs["creditPeriodUnit"] = "agency.error.creditPeriodUnit"
-	}
-	if r.CreditPeriod < 0 || r.CreditPeriod > 366 {
-		errs["creditPeriod"] = "agency.error.creditPeriod"
-	}
-	if len(errs) > 0 {
-		return Summary{}, fault.Validation(errs)
+	limit, err := checkCredit(a, &r)
+	if err != nil {
+		return Summary{}, err
 	}
 	if err := s.ledger.SetCreditLimit(ctx, id, a.SettlementCurrency, limit.Minor); err != nil {
 		return Summary{}, err

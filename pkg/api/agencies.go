@@ -77,9 +77,46 @@ type WalletEntryPage struct {
 	PageSize int           `json:"pageSize"`
 }
 
+// WalletEntriesOf is a page of ledger entries as the API writes it.
+func WalletEntriesOf(entries []ledger.Entry, total, page, size int) WalletEntryPage {
+	out := WalletEntryPage{Items: make([]WalletEntry, 0, len(entries)), Total: total, Page: page, PageSize: size}
+	for _, e := range entries {
+		out.Items = append(out.Items, walletEntryOf(e))
+	}
+	return out
+}
+
+func walletEntryOf(e ledger.Entry) WalletEntry {
+	return WalletEntry{ID: e.ID, Type: e.Type, Amount: moneyOf(e.Amount, e.Currency), BalanceAfter: moneyOf(e.BalanceAfter, e.Currency),
+		OrderID: e.OrderID, PaymentReference: e.Reference, Description: e.Description, Remark: e.Remark, PaidAt: e.PaidAt}
+}
+
+// walletEntries is a page of agency a's wallet entries filtered by the
+// request's query.
+func (s Services) walletEntries(r *http.Request, a agency.Agency) (WalletEntryPage, error) {
+	errs := map[string]string{}
+	from, to := logDay(r, "from", errs), logDay(r, "to", errs)
+	if len(errs) > 0 {
+		return WalletEntryPage{}, fault.Validation(errs)
+	}
+	if !to.IsZero() {
+		to = to.AddDate(0, 0, 1)
+	}
+	page, size := pageFromQuery(r)
+	entries, total, err := s.Ledger.Entries(r.Context(), a.ID, ledger.EntryFilter{Currency: a.SettlementCurrency, Type: r.URL.Query().Get("type"),
+		OrderID: r.URL.Query().Get("orderId"), From: from, To: to, Page: page, PageSize: size})
+	if err != nil {
+		return WalletEntryPage{}, err
+	}
+	return WalletEntriesOf(entries, total, page, size), nil
+}
+
 func (s Services) detail(r *http.Request, id int64) (agency.Detail, error) {
 	return s.AgencyService.Get(r.Context(), Principal(r), id, s.Auth.APIKeys)
 }
+
+var walletEntriesQuery = append([]Param{{Name: "type", Type: "string", Description: "payment type: top-up, origin-flight, origin-train, refund-flight, change-flight, void-flight"},
+	{Name: "orderId", Type: "string"}, {Name: "from", Type: "string", Description: "YYYY-MM-DD"}, {Name: "to", Type: "string", Description: "YYYY-MM-DD, inclusive"}}, pagingParams...)
 
 func registerAgencies(rt *Router, s Services) {
 	rt.Handle("GET /base/v2/agencies", Operation{
@@ -311,32 +348,12 @@ func registerAgencies(rt *Router, s Services) {
 		ID: "listWalletEntries", Tag: "wallet", Allow: auth.Subject.CanAccessFinance,
 		Summary:  "The caller's wallet entries, newest first",
 		Response: WalletEntryPage{},
-		Query: append([]Param{{Name: "type", Type: "string", Description: "payment type: top-up, origin-flight, origin-train, refund-flight, change-flight, void-flight"},
-			{Name: "orderId", Type: "string"}, {Name: "from", Type: "string", Description: "YYYY-MM-DD"}, {Name: "to", Type: "string", Description: "YYYY-MM-DD, inclusive"}}, pagingParams...),
+		Query:    walletEntriesQuery,
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
 		a, err := s.Agencies.Get(r.Context(), Principal(r).AgencyID)
 		if err != nil {
 			return nil, err
 		}
-		errs := map[string]string{}
-		from, to := logDay(r, "from", errs), logDay(r, "to", errs)
-		if len(errs) > 0 {
-			return nil, fault.Validation(errs)
-		}
-		if !to.IsZero() {
-			to = to.AddDate(0, 0, 1)
-		}
-		page, size := pageFromQuery(r)
-		entries, total, err := s.Ledger.Entries(r.Context(), a.ID, ledger.EntryFilter{Currency: a.SettlementCurrency, Type: r.URL.Query().Get("type"),
-			OrderID: r.URL.Query().Get("orderId"), From: from, To: to, Page: page, PageSize: size})
-		if err != nil {
-			return nil, err
-		}
-		out := WalletEntryPage{Items: make([]WalletEntry, 0, len(entries)), Total: total, Page: page, PageSize: size}
-		for _, e := range entries {
-			out.Items = append(out.Items, WalletEntry{ID: e.ID, Type: e.Type, Amount: moneyOf(e.Amount, e.Currency), BalanceAfter: moneyOf(e.BalanceAfter, e.Currency),
-				OrderID: e.OrderID, PaymentReference: e.Reference, Description: e.Description, Remark: e.Remark, PaidAt: e.PaidAt})
-		}
-		return out, nil
+		return s.walletEntries(r, a)
 	})
 }

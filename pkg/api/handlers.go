@@ -68,6 +68,7 @@ func Register(rt *Router, s Services) {
 	registerUsers(rt, s)
 	registerCompany(rt, s)
 	registerAgencies(rt, s)
+	registerManaged(rt, s)
 	registerStatements(rt, s)
 	registerAirports(rt, s)
 	registerShopping(rt, s)

@@ -38,6 +38,7 @@ var ordersQuery = append([]Param{
 	{Name: "group", Type: "string", Description: "a pending group: to_be_paid, reviewing, proceeding, pending-confirm, refunding"},
 	{Name: "type", Type: "string", Description: "all, origin, change, refund or void"},
 	{Name: "keyword", Type: "string", Description: "booking number, PNR, ticket or flight number, passenger surname"},
+	{Name: "agencyId", Type: "integer", Description: "only this agency's orders (one the caller sees)"},
 	{Name: "direct", Type: "boolean", Description: "only the caller's agency's own bookings, not its sub-agencies'"},
 	{Name: "from", Type: "string", Description: "created on or after, YYYY-MM-DD"},
 	{Name: "to", Type: "string", Description: "created on or before, YYYY-MM-DD"},
@@ -52,6 +53,13 @@ func orderFilter(r *http.Request) (order.Filter, error) {
 	f := order.Filter{Statuses: q["status"], Group: q.Get("group"), Type: q.Get("type"), Keyword: q.Get("keyword"),
 		DirectOnly: q.Get("direct") == "true" || q.Get("direct") == "1", Page: page, PageSize: size}
 	errs := map[string]string{}
+	if v := q.Get("agencyId"); v != "" {
+		id, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || id < 1 {
+			errs["agencyId"] = "error.field.number"
+		}
+		f.AgencyID = id
+	}
 	if v := q.Get("from"); v != "" {
 		d, err := time.Parse(time.DateOnly, v)
 		if err != nil {

@@ -8,11 +8,9 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/shopspring/decimal"
 
 	"github.com/voyage/voyage/pkg/agency"
 	"github.com/voyage/voyage/pkg/auth"
-	"github.com/voyage/voyage/pkg/config"
 	"github.com/voyage/voyage/pkg/docs"
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/i18n"
@@ -82,18 +80,18 @@ func summaryOf(i ledger.StatementInfo) StatementSummary {
 		OpeningBalance: moneyOf(i.Opening, i.Currency), ClosingBalance: moneyOf(i.Closing, i.Currency), EntryCount: i.EntryCount, CreatedAt: i.CreatedAt}
 }
 
-func detailOf(i ledger.StatementInfo, st ledger.Statement) StatementDetail {
+// StatementDetailOf is a statement with its entries as the API writes it.
+func StatementDetailOf(i ledger.StatementInfo, st ledger.Statement) StatementDetail {
 	d := StatementDetail{ID: i.ID, AgencyID: i.AgencyID, From: i.From.Format(time.DateOnly), To: lastDay(i.To),
 		OpeningBalance: moneyOf(i.Opening, i.Currency), ClosingBalance: moneyOf(i.Closing, i.Currency), Entries: []WalletEntry{}, CreatedAt: i.CreatedAt}
 	for _, e := range st.Entries {
-		d.Entries = append(d.Entries, WalletEntry{ID: e.ID, Type: e.Type, Amount: moneyOf(e.Amount, e.Currency), BalanceAfter: moneyOf(e.BalanceAfter, e.Currency),
-			OrderID: e.OrderID, PaymentReference: e.Reference, Description: e.Description, Remark: e.Remark, PaidAt: e.PaidAt})
+		d.Entries = append(d.Entries, walletEntryOf(e))
 	}
 	return d
 }
 
-// period parses an inclusive YYYY-MM-DD range into [from, to).
-func period(req StatementRequest) (time.Time, time.Time, error) {
+// StatementPeriod parses an inclusive YYYY-MM-DD range into [from, to).
+func StatementPeriod(req StatementRequest) (time.Time, time.Time, error) {
 	errs := map[string]string{}
 	from, err := time.Parse(time.DateOnly, req.From)
 	if err != nil {
@@ -111,7 +109,7 @@ func period(req StatementRequest) (time.Time, time.Time, error) {
 
 // createStatement makes a statement for agency a.
 func (s Services) createStatement(r *http.Request, a agency.Agency, req StatementRequest) (StatementDetail, error) {
-	from, to, err := period(req)
+	from, to, err := StatementPeriod(req)
 	if err != nil {
 		return StatementDetail{}, err
 	}
@@ -119,7 +117,7 @@ func (s Services) createStatement(r *http.Request, a agency.Agency, req Statemen
 	if err != nil {
 		return StatementDetail{}, err
 	}
-	return detailOf(info, st), nil
+	return StatementDetailOf(info, st), nil
 }
 
 func (s Services) listStatements(r *http.Request, agencyID int64) (StatementPage, error) {
@@ -202,7 +200,7 @@ func registerStatements(rt *Router, s Services) {
 		if err != nil {
 			return nil, err
 		}
-		return detailOf(info, st), nil
+		return StatementDetailOf(info, st), nil
 	})
 
 	rt.HandleRaw("GET /base/v2/statements/{id}/export", Operation{
@@ -281,7 +279,7 @@ func registerStatements(rt *Router, s Services) {
 		if err != nil {
 			return nil, err
 		}
-		return detailOf(info, st), nil
+		return StatementDetailOf(info, st), nil
 	})
 
 	rt.HandleRaw("GET /base/v2/sub/statements/{agency}/{id}/export", Operation{
@@ -343,18 +341,13 @@ func registerStatements(rt *Router, s Services) {
 		ID: "listExchangeRates", Tag: "site",
 		Summary:  "Exchange rates in force: what one unit of each currency is worth in the default currency; with currency=X, that rate's history",
 		Response: []siteinfo.Rate{},
-		Query:    []Param{{Name: "currency", Type: "string", Description: "a currency: its history, newest first"}},
-		Errors:   []int{fault.CodeNotFound},
+		Query: []Param{{Name: "currency", Type: "string", Description: "a currency: its history, newest first"},
+			{Name: "limit", Type: "integer", Description: "history entries, 1–100; default 100"}},
+		Errors: []int{fault.CodeNotFound},
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
 		if cur := r.URL.Query().Get("currency"); cur != "" {
-			h, err := s.Site.RateHistory(r.Context(), cur, 100)
-			if err != nil {
-				return nil, err
-			}
-			if len(h) == 0 {
-				return nil, fault.NotFound("rate.error.missing")
-			}
-			return h, nil
+			limit, _ := strconv.Atoi(r.URL.Query().Get("limit"))
+			return s.Site.History(r.Context(), cur, limit)
 		}
 		return s.Site.Rates(r.Context())
 	})
@@ -370,12 +363,9 @@ func registerStatements(rt *Router, s Services) {
 		if err := Decode(r, &req); err != nil {
 			return nil, err
 		}
-		rate, err := decimal.NewFromString(req.Rate)
-		if !slices.Contains(config.Currencies, cur) {
-			return nil, fault.Validation(map[string]string{"currency": "ledger.error.currency"})
-		}
-		if err != nil || !rate.IsPositive() {
-			return nil, fault.Validation(map[string]string{"rate": "ledger.error.rate"})
+		cur, rate, err := siteinfo.ParseRate(cur, req.Rate)
+		if err != nil {
+			return nil, err
 		}
 		if err := s.Site.SetRate(r.Context(), cur, rate, "api:"+Principal(r).Username); err != nil {
 			return nil, err

@@ -12,19 +12,22 @@ import (
 
 // ManagedUser is a user as user management shows it (spec §3 User).
 type ManagedUser struct {
-	ID        int64     `json:"id"`
-	Username  string    `json:"username"`
-	Email     string    `json:"email"`
-	Nickname  string    `json:"nickname"`
-	Mobile    string    `json:"mobile"`
-	AreaCode  string    `json:"areaCode"`
-	Role      []string  `json:"role"`
-	Status    string    `json:"status" jsonschema:"enum=active,enum=inactive,enum=testing"`
-	CreatedAt time.Time `json:"createdAt"`
+	ID           int64     `json:"id"`
+	AgencyID     int64     `json:"agencyId"`
+	IsSuperAdmin bool      `json:"isSuperAdmin"`
+	Username     string    `json:"username"`
+	Email        string    `json:"email"`
+	Nickname     string    `json:"nickname"`
+	Mobile       string    `json:"mobile"`
+	AreaCode     string    `json:"areaCode"`
+	Role         []string  `json:"role"`
+	Status       string    `json:"status" jsonschema:"enum=active,enum=inactive,enum=testing"`
+	CreatedAt    time.Time `json:"createdAt"`
 }
 
-func managedUser(u auth.User) ManagedUser {
-	return ManagedUser{ID: u.ID, Username: u.Username, Email: u.Email, Nickname: u.Nickname, Mobile: u.Mobile, AreaCode: u.AreaCode,
+// ManagedUserOf is a user as the API writes it.
+func ManagedUserOf(u auth.User) ManagedUser {
+	return ManagedUser{ID: u.ID, AgencyID: u.AgencyID, IsSuperAdmin: u.IsSuperAdmin, Username: u.Username, Email: u.Email, Nickname: u.Nickname, Mobile: u.Mobile, AreaCode: u.AreaCode,
 		Role: u.Roles(), Status: u.Status, CreatedAt: u.CreatedAt}
 }
 
@@ -97,6 +100,37 @@ func logDay(r *http.Request, name string, errs map[string]string) time.Time {
 	return d
 }
 
+var usersQuery = append([]Param{
+	{Name: "keyword", Type: "string", Description: "part of the username, nickname or email"},
+	{Name: "status", Type: "string", Description: "active, inactive or testing"},
+	{Name: "role", Type: "string", Description: "operator, finance or SuperUser"},
+}, pagingParams...)
+
+// userPage is a page of agencyID's users filtered by the request's query.
+func (s Services) userPage(r *http.Request, agencyID int64) (UserPage, error) {
+	q := r.URL.Query()
+	page, size := pageFromQuery(r)
+	keyword := q.Get("keyword")
+	if keyword == "" {
+		keyword = q.Get("username")
+	}
+	users, total, err := s.Auth.ListUsers(r.Context(), agencyID, auth.UserFilter{
+		Keyword: keyword, Status: q.Get("status"), Role: q.Get("role"), Page: page, PageSize: size})
+	if err != nil {
+		return UserPage{}, err
+	}
+	out := UserPage{Items: make([]ManagedUser, 0, len(users)), Total: total, Page: page, PageSize: size}
+	for _, u := range users {
+		out.Items = append(out.Items, ManagedUserOf(u))
+	}
+	return out, nil
+}
+
+func (req CreateUserRequest) newUser() auth.NewUser {
+	return auth.NewUser{Username: req.Username, Email: req.Email, Nickname: req.Nickname,
+		Mobile: req.Mobile, AreaCode: req.AreaCode, Roles: req.Role, Status: req.Status, Password: req.Password}
+}
+
 // registerUsers adds user management and the user log. The spec leaves the
 // role of the users route open (§2 "not listed"); managing users is an
 // administrator's job, so these routes need a SuperUser, as the user log and
@@ -113,29 +147,9 @@ func registerUsers(rt *Router, s Services) {
 	rt.Handle("GET /base/v2/users", superOnly(Operation{
 		ID:       "listUsers",
 		Summary:  "The users of the caller's agency, filtered by keyword (username, nickname or email), status and role",
-		Response: UserPage{},
-		Query: append([]Param{
-			{Name: "keyword", Type: "string", Description: "part of the username, nickname or email"},
-			{Name: "status", Type: "string", Description: "active, inactive or testing"},
-			{Name: "role", Type: "string", Description: "operator, finance or SuperUser"},
-		}, pagingParams...),
+		Response: UserPage{}, Query: usersQuery,
 	}), func(w http.ResponseWriter, r *http.Request) (any, error) {
-		q := r.URL.Query()
-		page, size := pageFromQuery(r)
-		keyword := q.Get("keyword")
-		if keyword == "" {
-			keyword = q.Get("username")
-		}
-		users, total, err := s.Auth.ListUsers(r.Context(), Principal(r).AgencyID, auth.UserFilter{
-			Keyword: keyword, Status: q.Get("status"), Role: q.Get("role"), Page: page, PageSize: size})
-		if err != nil {
-			return nil, err
-		}
-		out := UserPage{Items: make([]ManagedUser, 0, len(users)), Total: total, Page: page, PageSize: size}
-		for _, u := range users {
-			out.Items = append(out.Items, managedUser(u))
-		}
-		return out, nil
+		return s.userPage(r, Principal(r).AgencyID)
 	})
 
 	rt.Handle("POST /base/v2/users", superOnly(Operation{
@@ -147,12 +161,11 @@ func registerUsers(rt *Router, s Services) {
 		if err := Decode(r, &req); err != nil {
 			return nil, err
 		}
-		u, err := s.Auth.CreateUserIn(r.Context(), Principal(r), auth.NewUser{Username: req.Username, Email: req.Email, Nickname: req.Nickname,
-			Mobile: req.Mobile, AreaCode: req.AreaCode, Roles: req.Role, Status: req.Status, Password: req.Password}, Meta(r))
+		u, err := s.Auth.CreateUserIn(r.Context(), Principal(r), req.newUser(), Meta(r))
 		if err != nil {
 			return nil, err
 		}
-		return managedUser(u), nil
+		return ManagedUserOf(u), nil
 	})
 
 	rt.Handle("PUT /base/v2/users/{id}", superOnly(Operation{
@@ -175,7 +188,7 @@ func registerUsers(rt *Router, s Services) {
 		if err != nil {
 			return nil, err
 		}
-		return managedUser(u), nil
+		return ManagedUserOf(u), nil
 	})
 
 	rt.Handle("POST /base/v2/users/{id}/deactivate", superOnly(Operation{
@@ -192,7 +205,7 @@ func registerUsers(rt *Router, s Services) {
 		if err != nil {
 			return nil, err
 		}
-		return managedUser(u), nil
+		return ManagedUserOf(u), nil
 	})
 
 	rt.Handle("GET /base/v2/user-logs", superOnly(Operation{

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"database/sql"
+	"database/sql/driver"
 	"encoding/base64"
 	"errors"
 	"fmt"
@@ -21,14 +22,30 @@ type APIKey struct {
 	AgencyID   int64      `db:"agency_id" json:"agencyId"`
 	Name       string     `db:"name" json:"name"`
 	Prefix     string     `db:"prefix" json:"prefix"`
-	RolesJSON  string     `db:"roles" json:"-"`
+	Roles      RoleList   `db:"roles" json:"roles"`
 	CreatedAt  time.Time  `db:"created_at" json:"createdAt"`
 	LastUsedAt *time.Time `db:"last_used_at" json:"lastUsedAt,omitempty"`
 	RevokedAt  *time.Time `db:"revoked_at" json:"revokedAt,omitempty"`
 }
 
-// Roles decodes the key's role set.
-func (k APIKey) Roles() []string { return jsonList(k.RolesJSON) }
+// RoleList is a role set stored as a JSON array in a text column.
+type RoleList []string
+
+// Scan reads the stored JSON array; anything unreadable is no roles.
+func (l *RoleList) Scan(src any) error {
+	var s string
+	switch v := src.(type) {
+	case string:
+		s = v
+	case []byte:
+		s = string(v)
+	}
+	*l = jsonList(s)
+	return nil
+}
+
+// Value stores the list as a JSON array.
+func (l RoleList) Value() (driver.Value, error) { return toJSON(l), nil }
 
 // NewAPIKey is a freshly created key: Key is shown once and never again.
 type NewAPIKey struct {
@@ -66,7 +83,7 @@ func (s *Service) CreateAPIKey(ctx context.Context, agencyID int64, name string,
 	if err != nil {
 		return NewAPIKey{}, fmt.Errorf("auth: store api key: %w", err)
 	}
-	return NewAPIKey{APIKey: APIKey{ID: id, AgencyID: agencyID, Name: strings.TrimSpace(name), Prefix: prefix, RolesJSON: toJSON(roles), CreatedAt: now}, Key: key}, nil
+	return NewAPIKey{APIKey: APIKey{ID: id, AgencyID: agencyID, Name: strings.TrimSpace(name), Prefix: prefix, Roles: RoleList(roles), CreatedAt: now}, Key: key}, nil
 }
 
 // AuthenticateAPIKey resolves an X-Api-Key header to its agency.
@@ -104,7 +121,7 @@ func (s *Service) AuthenticateAPIKey(ctx context.Context, key string) (Principal
 		AgencyID: k.AgencyID, APIKeyID: k.ID, Username: "apikey:" + k.Prefix,
 		// An API key acts for the agency with its own role set, never with
 		// a permission list beyond the roles.
-		Subject: Subject{Roles: k.Roles(), Permissions: []string{}, ProxyLevel: c.ProxyLevel, Common: c.Common},
+		Subject: Subject{Roles: k.Roles, Permissions: []string{}, ProxyLevel: c.ProxyLevel, Common: c.Common},
 	}, nil
 }
 

@@ -2,6 +2,8 @@ package auth
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -302,4 +304,21 @@ func (s *Service) UserLog(ctx context.Context, agencyID int64, f audit.Filter) (
 	f.AgencyID = agencyID
 	f.Page, f.PageSize = ClampPage(f.Page, f.PageSize)
 	return audit.List(ctx, s.db, f)
+}
+
+// ActAsSuperAdmin is the principal an agency's manager (the provider or a
+// parent agency, already checked by the caller) works with inside that
+// agency, e.g. to manage its users: the agency's super admin account, with
+// the manager's name on the user log.
+func (s *Service) ActAsSuperAdmin(ctx context.Context, agencyID int64, sub Subject, by string) (Principal, error) {
+	var id int64
+	err := s.db.GetContext(ctx, &id, s.db.Rebind(`SELECT id FROM users WHERE agency_id = ? AND is_super_admin = TRUE ORDER BY id LIMIT 1`), agencyID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Principal{}, fault.NotFound("")
+	}
+	if err != nil {
+		return Principal{}, fmt.Errorf("auth: find super admin of %d: %w", agencyID, err)
+	}
+	sub.Roles = []string{RoleSuperUser}
+	return Principal{UserID: id, AgencyID: agencyID, Username: by, Subject: sub}, nil
 }

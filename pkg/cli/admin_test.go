@@ -11,9 +11,10 @@ import (
 	"testing"
 
 	"github.com/voyage/voyage/pkg/agency"
+	"github.com/voyage/voyage/pkg/api"
+	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/ledger"
-	"github.com/voyage/voyage/pkg/store/storetest"
 )
 
 // result is one run of the command line through Root.Execute.
@@ -49,17 +50,16 @@ func decode[T any](t *testing.T, res result) T {
 	return v
 }
 
+// TestAdminCommands runs every admin command on SQLite and PostgreSQL, in
+// both modes: in-process on --db, and remote through a server's agency API
+// with the provider's API key, expecting the same answers and exit codes.
 func TestAdminCommands(t *testing.T) {
-	for _, d := range storetest.Engines {
-		t.Run(string(d), func(t *testing.T) {
-			dsn := storetest.DSN(t, d)
-			if res := execute(t, nil, "demo", "seed", "--db", dsn); res.code != 0 {
-				t.Fatalf("demo seed: %+v", res)
-			}
+	forEachMode(t, func(t *testing.T, dsn string, reach []string) {
+		{
 			// v runs a command on this database and checks its exit code.
 			v := func(t *testing.T, code int, args ...string) result {
 				t.Helper()
-				res := execute(t, nil, append(args, "--db", dsn)...)
+				res := execute(t, nil, append(args, reach...)...)
 				if res.code != code {
 					t.Fatalf("%v: exit %d, want %d\nstdout: %s\nstderr: %s", args, res.code, code, res.out, res.err)
 				}
@@ -71,7 +71,7 @@ func TestAdminCommands(t *testing.T) {
 			}
 
 			t.Run("agency list and show", func(t *testing.T) {
-				list := decode[agencyList](t, v(t, 0, "agency", "list", "--output", "json"))
+				list := decode[api.AgencyPage](t, v(t, 0, "agency", "list", "--output", "json"))
 				names := []string{}
 				for _, a := range list.Items {
 					names = append(names, a.Name)
@@ -182,7 +182,8 @@ func TestAdminCommands(t *testing.T) {
 				isTerminal = func(io.Reader) bool { return true }
 				defer func() { isTerminal = old }()
 				args := []string{"funds", "add", "--agency", "3", "--amount", "5", "--currency", "CNY", "--reference", "R",
-					"--idempotency-key", "cli-confirm", "--db", dsn}
+					"--idempotency-key", "cli-confirm"}
+				args = append(args, reach...)
 				res := execute(t, strings.NewReader("n\n"), args...)
 				if res.code != 1 || !strings.Contains(res.err, "[y/N]") || !strings.Contains(res.err, "aborted") {
 					t.Errorf("declined: %+v", res)
@@ -215,16 +216,16 @@ func TestAdminCommands(t *testing.T) {
 				if !strings.HasPrefix(created.Key, created.Prefix+"_") || len(created.Roles) != 2 {
 					t.Errorf("create json: %+v", created)
 				}
-				keys := decode[[]apiKeyRow](t, v(t, 0, "apikey", "list", "--agency", "222", "-o", "json"))
-				if len(keys) != 2 || keys[0].Prefix != created.Prefix || keys[0].RevokedAt != "" {
+				keys := decode[[]auth.APIKey](t, v(t, 0, "apikey", "list", "--agency", "222", "-o", "json"))
+				if len(keys) != 2 || keys[0].Prefix != created.Prefix || keys[0].RevokedAt != nil {
 					t.Fatalf("list: %+v", keys)
 				}
 				if out := v(t, 0, "apikey", "list", "--agency", "222").out; !strings.Contains(out, created.Prefix) || strings.Contains(out, created.Key) {
 					t.Errorf("list table:\n%s", out)
 				}
 				v(t, 0, "apikey", "revoke", "--agency", "222", itoa(created.ID))
-				keys = decode[[]apiKeyRow](t, v(t, 0, "apikey", "list", "--agency", "222", "-o", "json"))
-				if keys[0].RevokedAt == "" {
+				keys = decode[[]auth.APIKey](t, v(t, 0, "apikey", "list", "--agency", "222", "-o", "json"))
+				if keys[0].RevokedAt == nil {
 					t.Errorf("not revoked: %+v", keys[0])
 				}
 				v(t, 3, "apikey", "revoke", "--agency", "222", itoa(created.ID))
@@ -235,13 +236,13 @@ func TestAdminCommands(t *testing.T) {
 
 			t.Run("user", func(t *testing.T) {
 				type userPage struct {
-					Items []userRow `json:"items"`
+					Items []api.ManagedUser `json:"items"`
 					Total int       `json:"total"`
 				}
 				before := decode[userPage](t, v(t, 0, "user", "list", "--agency", "222", "-o", "json"))
-				u := decode[userRow](t, v(t, 0, "user", "create", "--agency", "222", "--username", "cli.operator", "--email", "op@example.com",
+				u := decode[api.ManagedUser](t, v(t, 0, "user", "create", "--agency", "222", "--username", "cli.operator", "--email", "op@example.com",
 					"--role", "operator", "--role", "finance", "--password", "cli-pass-1", "-o", "json"))
-				if u.AgencyID != 222 || u.Status != "active" || len(u.Roles) != 2 {
+				if u.AgencyID != 222 || u.Status != "active" || len(u.Role) != 2 {
 					t.Errorf("created: %+v", u)
 				}
 				after := decode[userPage](t, v(t, 0, "user", "list", "--agency", "222", "-o", "json"))
@@ -251,11 +252,11 @@ func TestAdminCommands(t *testing.T) {
 				if out := v(t, 0, "user", "create", "--agency", "222", "--username", "cli.gen", "--email", "gen@example.com", "--role", "operator").out; !strings.Contains(out, "shown only now") {
 					t.Errorf("generated password:\n%s", out)
 				}
-				disabled := decode[userRow](t, v(t, 0, "user", "disable", "--agency", "222", itoa(u.ID), "-o", "json"))
+				disabled := decode[api.ManagedUser](t, v(t, 0, "user", "disable", "--agency", "222", itoa(u.ID), "-o", "json"))
 				if disabled.Status != "inactive" {
 					t.Errorf("disabled: %+v", disabled)
 				}
-				var super userRow
+				var super api.ManagedUser
 				for _, x := range after.Items {
 					if x.IsSuperAdmin {
 						super = x
@@ -295,8 +296,8 @@ func TestAdminCommands(t *testing.T) {
 				v(t, 2, "apikey", "revoke", "--agency", "222")
 				v(t, 2, "agency", "frobnicate")
 			})
-		})
-	}
+		}
+	})
 }
 
 func TestExitCode(t *testing.T) {

@@ -15,14 +15,6 @@ func (r *Root) agencyCmd() *cobra.Command {
 		r.agencyStatusCmd("block", agency.StatusBlocked), r.agencyStatusCmd("unblock", agency.StatusActive))
 }
 
-// agencyList is what `agency list` prints in the machine formats.
-type agencyList struct {
-	Items    []agency.Summary `json:"items"`
-	Total    int              `json:"total"`
-	Page     int              `json:"page"`
-	PageSize int              `json:"pageSize"`
-}
-
 func (r *Root) agencyListCmd() *cobra.Command {
 	var f agency.ListFilter
 	cmd := &cobra.Command{
@@ -33,26 +25,24 @@ func (r *Root) agencyListCmd() *cobra.Command {
 			if f.Status != "" && f.Status != agency.StatusActive && f.Status != agency.StatusBlocked {
 				return usageErr(errorf("--status must be active or blocked"))
 			}
-			a, actor, err := r.openAsProvider(cmd)
+			b, err := r.backend(cmd)
 			if err != nil {
 				return err
 			}
-			defer a.Close()
-			f.Page, f.PageSize = auth.ClampPage(f.Page, f.PageSize)
-			items, total, err := a.AgencyAdmin.List(cmd.Context(), actor, f)
+			defer b.Close()
+			page, err := b.Agencies(cmd.Context(), f)
 			if err != nil {
 				return describe(err)
 			}
-			v := view{Data: agencyList{Items: items, Total: total, Page: f.Page, PageSize: f.PageSize},
-				Headers: []string{"id", "code", "name", "status", "currency", "balance", "credit limit", "available", "contact email"}}
-			for _, s := range items {
+			v := view{Data: page, Headers: []string{"id", "code", "name", "status", "currency", "balance", "credit limit", "available", "contact email"}}
+			for _, s := range page.Items {
 				v.Rows = append(v.Rows, []string{fmtID(s.ID), s.Code, s.Name, s.Status, s.Currency, s.Balance, s.CreditLimit, s.Available, s.ContactEmail})
 			}
 			if err := render(cmd, v); err != nil {
 				return err
 			}
-			if shown := (f.Page-1)*f.PageSize + len(items); shown < total {
-				note(cmd, "page %d, %d of %d agencies; next: --page %d", f.Page, len(items), total, f.Page+1)
+			if shown := (page.Page-1)*page.PageSize + len(page.Items); shown < page.Total {
+				note(cmd, "page %d, %d of %d agencies; next: --page %d", page.Page, len(page.Items), page.Total, page.Page+1)
 			}
 			return nil
 		},
@@ -74,12 +64,12 @@ func (r *Root) agencyShowCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			a, actor, err := r.openAsProvider(cmd)
+			b, err := r.backend(cmd)
 			if err != nil {
 				return err
 			}
-			defer a.Close()
-			d, err := a.AgencyAdmin.Get(cmd.Context(), actor, id, a.Auth.APIKeys)
+			defer b.Close()
+			d, err := b.Agency(cmd.Context(), id)
 			if err != nil {
 				return describe(err)
 			}
@@ -159,11 +149,11 @@ func (r *Root) agencyCreateCmd() *cobra.Command {
 			"is generated and printed once.",
 		Args: args(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			a, actor, err := r.openAsProvider(cmd)
+			b, err := r.backend(cmd)
 			if err != nil {
 				return err
 			}
-			defer a.Close()
+			defer b.Close()
 			generated := super.Password == ""
 			if generated {
 				super.Password = newPassword()
@@ -174,11 +164,7 @@ func (r *Root) agencyCreateCmd() *cobra.Command {
 			req := agency.CreateRequest{Profile: pf.p, SuperUser: super, Config: agency.Config{Settings: agency.Settings{
 				EnableFlight: flight, EnableTrain: train, CanCreateSubAgency: subAgencies, IsShowBill: true,
 				SettlementCurrency: currency, EmailLanguage: lang}}}
-			created, err := a.AgencyAdmin.Create(cmd.Context(), actor, req)
-			if err != nil {
-				return describe(err)
-			}
-			d, err := a.AgencyAdmin.Get(cmd.Context(), actor, created.ID, a.Auth.APIKeys)
+			d, err := b.CreateAgency(cmd.Context(), req)
 			if err != nil {
 				return describe(err)
 			}
@@ -221,21 +207,18 @@ func (r *Root) agencyUpdateCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			a, actor, err := r.openAsProvider(cmd)
+			b, err := r.backend(cmd)
 			if err != nil {
 				return err
 			}
-			defer a.Close()
-			cur, err := a.AgencyAdmin.Get(cmd.Context(), actor, id, nil)
+			defer b.Close()
+			cur, err := b.Agency(cmd.Context(), id)
 			if err != nil {
 				return describe(err)
 			}
 			p := cur.Profile
 			pf.overlay(cmd, &p)
-			if _, err := a.AgencyAdmin.Update(cmd.Context(), actor, id, p); err != nil {
-				return describe(err)
-			}
-			d, err := a.AgencyAdmin.Get(cmd.Context(), actor, id, a.Auth.APIKeys)
+			d, err := b.UpdateAgency(cmd.Context(), id, p)
 			if err != nil {
 				return describe(err)
 			}
@@ -260,12 +243,12 @@ func (r *Root) agencyStatusCmd(verb, status string) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			a, actor, err := r.openAsProvider(cmd)
+			b, err := r.backend(cmd)
 			if err != nil {
 				return err
 			}
-			defer a.Close()
-			ag, err := a.AgencyAdmin.SetStatus(cmd.Context(), actor, id, status)
+			defer b.Close()
+			ag, err := b.SetAgencyStatus(cmd.Context(), id, status)
 			if err != nil {
 				return describe(err)
 			}

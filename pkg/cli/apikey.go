@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/voyage/voyage/pkg/auth"
 )
 
 func (r *Root) apikeyCmd() *cobra.Command {
@@ -15,59 +17,57 @@ func (r *Root) apikeyCreateCmd() *cobra.Command {
 	var id int64
 	var name string
 	var roles []string
+	var provider bool
 	cmd := &cobra.Command{
-		Use:   "create --agency ID [--name N] [--role operator --role finance]",
+		Use:   "create (--agency ID | --provider) [--name N] [--role operator --role finance]",
 		Short: "Create an API key for an agency; the key is printed this once only",
-		Args:  args(cobra.NoArgs),
+		Long: "Create an API key for an agency; the key is printed this once only.\n" +
+			"--provider makes a key of the provider itself, which reaches every agency: the\n" +
+			"key the admin commands take with --server --api-key (give it --role SuperUser\n" +
+			"to set exchange rates and reset passwords). Only in-process, on the server's\n" +
+			"database.",
+		Args: args(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := requireAgency(id); err != nil {
-				return err
+			if provider == (id != 0) {
+				return usageErr(errorf("give either --agency ID or --provider"))
 			}
-			a, actor, err := r.openAsProvider(cmd)
-			if err != nil {
-				return err
+			var k auth.NewAPIKey
+			if provider {
+				l, err := r.local(cmd)
+				if err != nil {
+					return err
+				}
+				defer l.Close()
+				if k, err = l.CreateProviderAPIKey(cmd.Context(), name, roles); err != nil {
+					return describe(err)
+				}
+			} else {
+				if err := requireAgency(id); err != nil {
+					return err
+				}
+				b, err := r.backend(cmd)
+				if err != nil {
+					return err
+				}
+				defer b.Close()
+				if k, err = b.CreateAPIKey(cmd.Context(), id, name, roles); err != nil {
+					return describe(err)
+				}
 			}
-			defer a.Close()
-			if _, err := a.AgencyAdmin.Managed(cmd.Context(), actor, id); err != nil {
-				return describe(err)
-			}
-			k, err := a.Auth.CreateAPIKey(cmd.Context(), id, name, roles, 0)
-			if err != nil {
-				return describe(err)
-			}
-			data := struct {
-				ID     int64    `json:"id"`
-				Agency int64    `json:"agencyId"`
-				Name   string   `json:"name"`
-				Prefix string   `json:"prefix"`
-				Roles  []string `json:"roles"`
-				Key    string   `json:"key"`
-			}{k.ID, k.AgencyID, k.Name, k.Prefix, k.Roles(), k.Key}
-			if err := render(cmd, view{Data: data, KeyValue: true, Rows: [][]string{
+			if err := render(cmd, view{Data: k, KeyValue: true, Rows: [][]string{
 				{"ID", fmtID(k.ID)}, {"Agency", fmtID(k.AgencyID)}, {"Name", k.Name}, {"Prefix", k.Prefix},
-				{"Roles", strings.Join(k.Roles(), ",")}, {"Key", k.Key}}}); err != nil {
+				{"Roles", strings.Join(k.Roles, ",")}, {"Key", k.Key}}}); err != nil {
 				return err
 			}
 			note(cmd, "The key is shown only now: store it safely, it cannot be shown again.")
 			return nil
 		},
 	}
-	cmd.Flags().Int64Var(&id, "agency", 0, "agency id (required)")
+	cmd.Flags().Int64Var(&id, "agency", 0, "agency id")
+	cmd.Flags().BoolVar(&provider, "provider", false, "a key of the provider itself (in-process only)")
 	cmd.Flags().StringVar(&name, "name", "", "a name to recognise the key by")
 	cmd.Flags().StringSliceVar(&roles, "role", nil, "role of the key, repeatable: operator, finance, SuperUser (default operator and finance)")
-	_ = cmd.MarkFlagRequired("agency")
 	return cmd
-}
-
-// apiKeyRow is a listed key in the machine formats.
-type apiKeyRow struct {
-	ID         int64    `json:"id"`
-	Name       string   `json:"name"`
-	Prefix     string   `json:"prefix"`
-	Roles      []string `json:"roles"`
-	CreatedAt  string   `json:"createdAt"`
-	LastUsedAt string   `json:"lastUsedAt,omitempty"`
-	RevokedAt  string   `json:"revokedAt,omitempty"`
 }
 
 func (r *Root) apikeyListCmd() *cobra.Command {
@@ -80,27 +80,23 @@ func (r *Root) apikeyListCmd() *cobra.Command {
 			if err := requireAgency(id); err != nil {
 				return err
 			}
-			a, actor, err := r.openAsProvider(cmd)
+			b, err := r.backend(cmd)
 			if err != nil {
 				return err
 			}
-			defer a.Close()
-			if _, err := a.AgencyAdmin.Managed(cmd.Context(), actor, id); err != nil {
-				return describe(err)
-			}
-			keys, err := a.Auth.APIKeys(cmd.Context(), id)
+			defer b.Close()
+			keys, err := b.APIKeys(cmd.Context(), id)
 			if err != nil {
 				return describe(err)
 			}
-			data := []apiKeyRow{}
-			v := view{Headers: []string{"id", "name", "prefix", "roles", "created", "last used", "revoked"}}
-			for _, k := range keys {
-				row := apiKeyRow{ID: k.ID, Name: k.Name, Prefix: k.Prefix, Roles: k.Roles(), CreatedAt: fmtTime(k.CreatedAt),
-					LastUsedAt: fmtTimePtr(k.LastUsedAt), RevokedAt: fmtTimePtr(k.RevokedAt)}
-				data = append(data, row)
-				v.Rows = append(v.Rows, []string{fmtID(row.ID), row.Name, row.Prefix, strings.Join(row.Roles, ","), row.CreatedAt, row.LastUsedAt, row.RevokedAt})
+			if keys == nil {
+				keys = []auth.APIKey{}
 			}
-			v.Data = data
+			v := view{Data: keys, Headers: []string{"id", "name", "prefix", "roles", "created", "last used", "revoked"}}
+			for _, k := range keys {
+				v.Rows = append(v.Rows, []string{fmtID(k.ID), k.Name, k.Prefix, strings.Join(k.Roles, ","), fmtTime(k.CreatedAt),
+					fmtTimePtr(k.LastUsedAt), fmtTimePtr(k.RevokedAt)})
+			}
 			return render(cmd, v)
 		},
 	}
@@ -123,15 +119,12 @@ func (r *Root) apikeyRevokeCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			a, actor, err := r.openAsProvider(cmd)
+			b, err := r.backend(cmd)
 			if err != nil {
 				return err
 			}
-			defer a.Close()
-			if _, err := a.AgencyAdmin.Managed(cmd.Context(), actor, id); err != nil {
-				return describe(err)
-			}
-			if err := a.Auth.RevokeAPIKey(cmd.Context(), id, keyID); err != nil {
+			defer b.Close()
+			if err := b.RevokeAPIKey(cmd.Context(), id, keyID); err != nil {
 				return describe(err)
 			}
 			return render(cmd, view{Data: map[string]any{"id": keyID, "agencyId": id, "revoked": true}, KeyValue: true,

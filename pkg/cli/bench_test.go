@@ -12,8 +12,8 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/voyage/voyage/pkg/agency"
+	"github.com/voyage/voyage/pkg/admin"
 	"github.com/voyage/voyage/pkg/app"
-	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/config"
 	"github.com/voyage/voyage/pkg/store"
 	"github.com/voyage/voyage/pkg/store/storetest"
@@ -36,16 +36,19 @@ func BenchmarkStatementsExport(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer a.Close()
-			providerID := seedEntries(b, a, n, 100)
-			actor := auth.Principal{AgencyID: providerID, Username: "bench", Subject: auth.Subject{Roles: []string{auth.RoleSuperUser}}}
-			from, to := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC)
+			seedEntries(b, a, n, 100)
+			backend, err := admin.NewLocal(ctx, a, "bench")
+			if err != nil {
+				b.Fatal(err)
+			}
+			from, to := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(2026, 12, 31, 0, 0, 0, 0, time.UTC)
 			var peak atomic.Uint64
 			b.ResetTimer()
 			for b.Loop() {
 				runtime.GC()
 				stop := sampleHeap(&peak)
 				opts := statementsOpts{all: true, format: "csv", out: b.TempDir(), lang: "en"}
-				count, _, err := runStatements(ctx, a, actor, opts, from, to, true, func(statementLine, int, int) error { return nil })
+				count, _, err := runStatements(ctx, backend, opts, from, to, true, func(statementLine, int, int) error { return nil })
 				stop()
 				if err != nil || count != n {
 					b.Fatalf("exported %d of %d: %v", count, n, err)

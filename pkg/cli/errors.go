@@ -21,7 +21,8 @@ func (e *described) Unwrap() error { return e.err }
 
 // describe turns a service error into the message a terminal user reads: the
 // English catalog text, with the field messages of a validation error and
-// the API code.
+// the API code. An error answer of a remote server is already in those
+// words.
 func describe(err error) error {
 	fe, ok := fault.As(err)
 	if !ok || fe.Status >= 500 {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/voyage/voyage/pkg/admin"
 	"github.com/voyage/voyage/pkg/fault"
 )
 
@@ -59,11 +60,7 @@ func exitCode(err error) int {
 	if errors.As(err, &ue) {
 		return ExitUsage
 	}
-	code := 0
-	if fe, ok := fault.As(err); ok {
-		code = fe.Code
-	}
-	switch code {
+	switch admin.Code(err) {
 	case fault.CodeValidation, fault.CodeBodyTooLarge:
 		return ExitUsage
 	case fault.CodeNotFound:

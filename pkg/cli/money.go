@@ -2,16 +2,13 @@ package cli
 
 import (
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/voyage/voyage/pkg/agency"
-	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/ledger"
-	"github.com/voyage/voyage/pkg/money"
 )
 
 func (r *Root) creditCmd() *cobra.Command {
@@ -24,17 +21,8 @@ func (r *Root) fundsCmd() *cobra.Command {
 
 // creditPlan is what `credit set --dry-run` prints.
 type creditPlan struct {
-	DryRun         bool   `json:"dryRun"`
-	AgencyID       int64  `json:"agencyId"`
-	Agency         string `json:"agency"`
-	Currency       string `json:"currency"`
-	CreditLimit    string `json:"creditLimit"`
-	NewCreditLimit string `json:"newCreditLimit"`
-	Balance        string `json:"balance"`
-	Available      string `json:"available"`
-	NewAvailable   string `json:"newAvailable"`
-	CreditPeriod   int    `json:"creditPeriod"`
-	PeriodUnit     string `json:"creditPeriodUnit"`
+	DryRun bool `json:"dryRun"`
+	agency.CreditPlan
 }
 
 func (r *Root) creditSetCmd() *cobra.Command {
@@ -53,13 +41,13 @@ func (r *Root) creditSetCmd() *cobra.Command {
 			if err := requireAgency(id); err != nil {
 				return err
 			}
-			a, actor, err := r.openAsProvider(cmd)
+			b, err := r.backend(cmd)
 			if err != nil {
 				return err
 			}
-			defer a.Close()
+			defer b.Close()
 			ctx := cmd.Context()
-			ag, err := a.AgencyAdmin.Managed(ctx, actor, id)
+			ag, err := b.Agency(ctx, id)
 			if err != nil {
 				return describe(err)
 			}
@@ -70,34 +58,13 @@ func (r *Root) creditSetCmd() *cobra.Command {
 			if cmd.Flags().Changed("unit") {
 				req.CreditPeriodUnit = unit
 			}
-			// The checks SetCredit makes, so that a dry run refuses what the
-			// real run would.
-			errs := map[string]string{}
-			newLimit, perr := money.Parse(limit, ag.SettlementCurrency)
-			if strings.TrimSpace(limit) == "" || perr != nil || newLimit.Minor < 0 {
-				errs["creditLimit"] = "ledger.error.creditLimit"
-			}
-			if req.CreditPeriodUnit == "" {
-				req.CreditPeriodUnit = "month"
-			}
-			if !slices.Contains(agency.CreditPeriodUnits, req.CreditPeriodUnit) {
-				errs["creditPeriodUnit"] = "agency.error.creditPeriodUnit"
-			}
-			if req.CreditPeriod < 0 || req.CreditPeriod > 366 {
-				errs["creditPeriod"] = "agency.error.creditPeriod"
-			}
-			if len(errs) > 0 {
-				return describe(fault.Validation(errs))
-			}
-			bal, err := a.Ledger.WalletBalance(ctx, ag.ID, ag.SettlementCurrency)
+			// The dry run makes the checks the real run does.
+			p, err := b.PreviewCredit(ctx, id, req)
 			if err != nil {
-				return err
+				return describe(err)
 			}
-			amt := func(v int64) string { return money.Amount{Minor: v, Currency: ag.SettlementCurrency}.String() }
-			plan := creditPlan{DryRun: dryRun, AgencyID: ag.ID, Agency: ag.Name, Currency: ag.SettlementCurrency,
-				CreditLimit: amt(bal.CreditLimit), NewCreditLimit: newLimit.String(), Balance: amt(bal.Balance),
-				Available: amt(bal.Available()), NewAvailable: amt(bal.Balance + newLimit.Minor),
-				CreditPeriod: req.CreditPeriod, PeriodUnit: req.CreditPeriodUnit}
+			req.CreditPeriodUnit = p.PeriodUnit
+			plan := creditPlan{DryRun: dryRun, CreditPlan: p}
 			if dryRun {
 				if err := render(cmd, creditPlanView(plan)); err != nil {
 					return err
@@ -105,11 +72,11 @@ func (r *Root) creditSetCmd() *cobra.Command {
 				note(cmd, "dry run: nothing was changed")
 				return nil
 			}
-			q := fmt.Sprintf("Set the credit limit of %s (%d) from %s to %s %s?", ag.Name, ag.ID, plan.CreditLimit, plan.NewCreditLimit, ag.SettlementCurrency)
+			q := fmt.Sprintf("Set the credit limit of %s (%d) from %s to %s %s?", p.Agency, p.AgencyID, p.CreditLimit, p.NewCreditLimit, p.Currency)
 			if err := confirm(cmd, yes, q); err != nil {
 				return err
 			}
-			sum, err := a.AgencyAdmin.SetCredit(ctx, actor, id, req)
+			sum, err := b.SetCredit(ctx, id, req)
 			if err != nil {
 				return describe(err)
 			}
@@ -139,24 +106,11 @@ func creditPlanView(p creditPlan) view {
 		{"Credit period", strconv.Itoa(p.CreditPeriod) + " " + p.PeriodUnit}}}
 }
 
-// fundsPlan is what `funds add --dry-run` prints: the figures TopUp would post.
+// fundsPlan is what `funds add --dry-run` prints: the figures the top-up
+// would post.
 type fundsPlan struct {
-	DryRun           bool   `json:"dryRun"`
-	AgencyID         int64  `json:"agencyId"`
-	Agency           string `json:"agency"`
-	Currency         string `json:"currency"`
-	CurrencyReceived string `json:"currencyReceived"`
-	AmountReceived   string `json:"amountReceived"`
-	ExchangeRate     string `json:"exchangeRate"`
-	Gross            string `json:"gross"`
-	FeePercent       string `json:"feePercent"`
-	Fee              string `json:"fee"`
-	Credited         string `json:"credited"`
-	Balance          string `json:"balance"`
-	NewBalance       string `json:"newBalance"`
-	Reference        string `json:"reference"`
-	IdempotencyKey   string `json:"idempotencyKey"`
-	KeyUsed          bool   `json:"idempotencyKeyUsed"`
+	DryRun bool `json:"dryRun"`
+	agency.FundsPlan
 }
 
 func (r *Root) fundsAddCmd() *cobra.Command {
@@ -193,56 +147,38 @@ func (r *Root) fundsAddCmd() *cobra.Command {
 			if strings.TrimSpace(t.ExchangeRate) == "" && t.CurrencyReceived == t.Currency {
 				t.ExchangeRate = "1"
 			}
-			a, actor, err := r.openAsProvider(cmd)
+			b, err := r.backend(cmd)
 			if err != nil {
 				return err
 			}
-			defer a.Close()
+			defer b.Close()
 			ctx := cmd.Context()
-			ag, err := a.AgencyAdmin.Managed(ctx, actor, id)
+			p, err := b.PreviewFunds(ctx, id, t)
 			if err != nil {
 				return describe(err)
 			}
-			p, err := t.Plan()
-			if err != nil {
-				return describe(err)
-			}
-			received, gross, fee, credited, rate, percent := p.Received, p.Gross, p.Fee, p.Credited, p.Rate, p.FeePercent
-			bal, err := a.Ledger.WalletBalance(ctx, ag.ID, t.Currency)
-			if err != nil {
-				return err
-			}
-			used, err := a.Ledger.KeyUsed(ctx, ag.ID, t.IdempotencyKey)
-			if err != nil {
-				return err
-			}
-			plan := fundsPlan{DryRun: dryRun, AgencyID: ag.ID, Agency: ag.Name, Currency: t.Currency, CurrencyReceived: t.CurrencyReceived,
-				AmountReceived: received.String(), ExchangeRate: rate.String(), Gross: gross.String(), FeePercent: percent.String(),
-				Fee: fee.String(), Credited: credited.String(), Reference: strings.TrimSpace(t.Reference), IdempotencyKey: t.IdempotencyKey,
-				Balance: money.Amount{Minor: bal.Balance, Currency: t.Currency}.String(), KeyUsed: used,
-				NewBalance: money.Amount{Minor: bal.Balance + credited.Minor, Currency: t.Currency}.String()}
+			plan := fundsPlan{DryRun: dryRun, FundsPlan: p}
 			if dryRun {
 				if err := render(cmd, fundsPlanView(plan)); err != nil {
 					return err
 				}
-				if used {
+				if p.KeyUsed {
 					note(cmd, "dry run: nothing was changed; the idempotency key %q is already used: a real run replays it (same figures) or is refused (other figures)", t.IdempotencyKey)
 				} else {
 					note(cmd, "dry run: nothing was changed")
 				}
 				return nil
 			}
-			q := fmt.Sprintf("Credit %s %s to %s (%d), reference %q?", credited, t.Currency, ag.Name, ag.ID, plan.Reference)
+			q := fmt.Sprintf("Credit %s %s to %s (%d), reference %q?", p.Credited, p.Currency, p.Agency, p.AgencyID, p.Reference)
 			if err := confirm(cmd, yes, q); err != nil {
 				return err
 			}
-			t.CreatedBy = actor.Username
-			res, err := a.AgencyAdmin.AddFunds(ctx, actor, id, t, a.Catalog)
+			res, err := b.AddFunds(ctx, id, t)
 			if err != nil {
 				return describe(err)
 			}
 			if err := render(cmd, view{Data: res, KeyValue: true, Rows: [][]string{
-				{"Transfer", fmtID(res.TransferID)}, {"Agency", fmt.Sprintf("%s (%d)", ag.Name, ag.ID)}, {"Currency", res.Currency},
+				{"Transfer", fmtID(res.TransferID)}, {"Agency", fmt.Sprintf("%s (%d)", p.Agency, p.AgencyID)}, {"Currency", res.Currency},
 				{"Gross", res.Gross}, {"Fee", res.Fee}, {"Credited", res.Credited}, {"Balance", res.Balance},
 				{"Replayed", yesNo(res.Replayed)}}}); err != nil {
 				return err

@@ -29,12 +29,12 @@ func (r *Root) ordersListCmd() *cobra.Command {
 		Short: "List flight orders, newest first (--group reviewing is the post-sale review queue)",
 		Args:  args(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			a, actor, err := r.openAsProvider(cmd)
+			b, err := r.backend(cmd)
 			if err != nil {
 				return err
 			}
-			defer a.Close()
-			page, err := a.Orders.List(cmd.Context(), actor, f)
+			defer b.Close()
+			page, err := b.Orders(cmd.Context(), f)
 			if err != nil {
 				return describe(err)
 			}
@@ -110,12 +110,12 @@ func (r *Root) ordersShowCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			a, actor, err := r.openAsProvider(cmd)
+			b, err := r.backend(cmd)
 			if err != nil {
 				return err
 			}
-			defer a.Close()
-			o, err := a.Orders.Get(cmd.Context(), actor, id)
+			defer b.Close()
+			o, err := b.Order(cmd.Context(), id)
 			if err != nil {
 				return describe(err)
 			}
@@ -144,12 +144,12 @@ func (r *Root) ordersReviewCmd() *cobra.Command {
 			if !slices.Contains(reviewActions, req.Action) {
 				return usageErr(fmt.Errorf("unknown --action %q: use approve, reject, quote, issue, resolve_ok or resolve_failed", action))
 			}
-			a, actor, err := r.openAsProvider(cmd)
+			b, err := r.backend(cmd)
 			if err != nil {
 				return err
 			}
-			defer a.Close()
-			o, err := a.Orders.Get(cmd.Context(), actor, id)
+			defer b.Close()
+			o, err := b.Order(cmd.Context(), id)
 			if err != nil {
 				return describe(err)
 			}
@@ -163,7 +163,7 @@ func (r *Root) ordersReviewCmd() *cobra.Command {
 			if err := confirm(cmd, yes, fmt.Sprintf("%s %s order %s (%s)?", req.Action, o.Type, o.BookingNumber, o.Status)); err != nil {
 				return err
 			}
-			out, err := a.Orders.Review(cmd.Context(), actor, id, req)
+			out, err := b.Review(cmd.Context(), id, req)
 			if err != nil {
 				return describe(err)
 			}

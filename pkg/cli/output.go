@@ -17,8 +17,7 @@ import (
 	"github.com/spf13/cobra"
 	"gopkg.in/yaml.v3"
 
-	"github.com/voyage/voyage/pkg/app"
-	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/admin"
 )
 
 // Output formats of the admin commands.
@@ -35,6 +34,8 @@ func adminNoun(use, short string, verbs ...*cobra.Command) *cobra.Command {
 	cmd := &cobra.Command{Use: use, Short: short, Args: args(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() }}
 	cmd.PersistentFlags().StringP("output", "o", FormatTable, "output format: table, json, yaml or csv")
+	cmd.PersistentFlags().String("server", "", "reach a Voyage server through its agency API (e.g. https://voyage.example.com) instead of --db; env VOYAGE_SERVER")
+	cmd.PersistentFlags().String("api-key", "", "API key for --server (the provider's, or a parent agency's for its sub-agencies); env VOYAGE_API_KEY")
 	cmd.SetFlagErrorFunc(flagError)
 	cmd.AddCommand(verbs...)
 	return cmd
@@ -164,28 +165,51 @@ func confirm(cmd *cobra.Command, yes bool, question string) error {
 	return errAborted
 }
 
-// openAsProvider opens the application on --db and returns the provider's
-// principal the admin commands act as.
-func (r *Root) openAsProvider(cmd *cobra.Command) (*app.App, auth.Principal, error) {
+// backend is where an admin command's operations run: through the agency
+// API of --server with --api-key, otherwise in-process on --db as the
+// provider.
+func (r *Root) backend(cmd *cobra.Command) (admin.Backend, error) {
 	if _, err := outputFormat(cmd); err != nil {
-		return nil, auth.Principal{}, err
+		return nil, err
+	}
+	server, key := flagOrEnv(cmd, "server", "VOYAGE_SERVER"), flagOrEnv(cmd, "api-key", "VOYAGE_API_KEY")
+	if server != "" {
+		b, err := admin.NewRemote(server, key, nil)
+		if err != nil {
+			return nil, usageErr(err)
+		}
+		return b, nil
+	}
+	if key != "" && cmd.Flags().Changed("api-key") {
+		return nil, usageErr(errors.New("--api-key needs --server"))
 	}
 	cfg, err := r.config(cmd)
 	if err != nil {
-		return nil, auth.Principal{}, err
+		return nil, err
 	}
-	a, err := app.New(cmd.Context(), cfg)
+	return admin.OpenLocal(cmd.Context(), cfg, osUser())
+}
+
+// local is the in-process backend, for what only the server's own host may
+// do (a key of the provider itself).
+func (r *Root) local(cmd *cobra.Command) (*admin.Local, error) {
+	b, err := r.backend(cmd)
 	if err != nil {
-		return nil, auth.Principal{}, err
+		return nil, err
 	}
-	provider, err := a.Agencies.Provider(cmd.Context())
-	if err != nil {
-		a.Close()
-		return nil, auth.Principal{}, fmt.Errorf("no provider agency in this database: %w", err)
+	l, ok := b.(*admin.Local)
+	if !ok {
+		b.Close()
+		return nil, usageErr(errors.New("this runs only in-process on the server's database (--db), not with --server"))
 	}
-	actor := auth.Principal{AgencyID: provider.ID, Username: "cli:" + osUser(),
-		Subject: auth.Subject{Roles: []string{auth.RoleSuperUser}, ProxyLevel: 0}}
-	return a, actor, nil
+	return l, nil
+}
+
+func flagOrEnv(cmd *cobra.Command, flag, env string) string {
+	if f := cmd.Flags().Lookup(flag); f != nil && f.Changed {
+		return strings.TrimSpace(f.Value.String())
+	}
+	return strings.TrimSpace(os.Getenv(env))
 }
 
 // parseID reads a numeric id argument.

@@ -1,14 +1,10 @@
 package cli
 
 import (
-	"slices"
 	"strings"
 
-	"github.com/shopspring/decimal"
 	"github.com/spf13/cobra"
 
-	"github.com/voyage/voyage/pkg/config"
-	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/siteinfo"
 )
 
@@ -30,26 +26,17 @@ func (r *Root) ratesSetCmd() *cobra.Command {
 		Short: "Set what one unit of a currency is worth in the default currency; the previous rate stays as history",
 		Args:  args(cobra.ExactArgs(2)),
 		RunE: func(cmd *cobra.Command, argv []string) error {
-			cur := strings.ToUpper(strings.TrimSpace(argv[0]))
-			if !slices.Contains(config.Currencies, cur) {
-				return describe(fault.Validation(map[string]string{"currency": "ledger.error.currency"}))
-			}
-			rate, err := decimal.NewFromString(strings.TrimSpace(argv[1]))
-			if err != nil || !rate.IsPositive() {
-				return describe(fault.Validation(map[string]string{"rate": "ledger.error.rate"}))
-			}
-			a, actor, err := r.openAsProvider(cmd)
+			b, err := r.backend(cmd)
 			if err != nil {
 				return err
 			}
-			defer a.Close()
-			if err := a.Site.SetRate(cmd.Context(), cur, rate, actor.Username); err != nil {
-				return describe(err)
-			}
-			h, err := a.Site.RateHistory(cmd.Context(), cur, 1)
+			defer b.Close()
+			h, err := b.SetRate(cmd.Context(), argv[0], argv[1])
 			if err != nil {
 				return describe(err)
 			}
+			// The rate just set: the answer carries its recent history.
+			h = h[:min(len(h), 1)]
 			return render(cmd, rateView(h))
 		},
 	}
@@ -63,27 +50,24 @@ func (r *Root) ratesListCmd() *cobra.Command {
 		Short: "List the rates in force; with --currency, that currency's history, newest first",
 		Args:  args(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			a, _, err := r.openAsProvider(cmd)
+			b, err := r.backend(cmd)
 			if err != nil {
 				return err
 			}
-			defer a.Close()
-			if cur = strings.ToUpper(strings.TrimSpace(cur)); cur == "" {
-				rates, err := a.Site.Rates(cmd.Context())
+			defer b.Close()
+			if strings.TrimSpace(cur) == "" {
+				rates, err := b.Rates(cmd.Context())
 				if err != nil {
 					return describe(err)
 				}
 				return render(cmd, rateView(rates))
 			}
-			if limit < 1 {
-				limit = 100
+			if limit < 1 || limit > 100 {
+				return usageErr(errorf("--limit must be 1–100, got %d", limit))
 			}
-			h, err := a.Site.RateHistory(cmd.Context(), cur, limit)
+			h, err := b.RateHistory(cmd.Context(), cur, limit)
 			if err != nil {
 				return describe(err)
-			}
-			if len(h) == 0 {
-				return describe(fault.NotFound("rate.error.missing"))
 			}
 			return render(cmd, rateView(h))
 		},

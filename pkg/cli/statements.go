@@ -15,11 +15,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/voyage/voyage/pkg/agency"
-	"github.com/voyage/voyage/pkg/app"
-	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/admin"
 	"github.com/voyage/voyage/pkg/docs"
-	"github.com/voyage/voyage/pkg/ledger"
-	"github.com/voyage/voyage/pkg/money"
 )
 
 func (r *Root) statementsCmd() *cobra.Command {
@@ -79,14 +76,14 @@ func (r *Root) statementsRunCmd(verb string, export bool) *cobra.Command {
 					return fmt.Errorf("create %s: %w", o.out, err)
 				}
 			}
-			a, actor, err := r.openAsProvider(cmd)
+			b, err := r.backend(cmd)
 			if err != nil {
 				return err
 			}
-			defer a.Close()
+			defer b.Close()
 			format, _ := outputFormat(cmd)
 			progress := newProgress(cmd.ErrOrStderr(), format)
-			n, entries, err := runStatements(cmd.Context(), a, actor, o, from, to.AddDate(0, 0, 1), export, func(l statementLine, done, total int) error {
+			n, entries, err := runStatements(cmd.Context(), b, o, from, to, export, func(l statementLine, done, total int) error {
 				progress.step(done, total, l)
 				return emitLine(cmd, format, l)
 			})
@@ -122,67 +119,69 @@ func (r *Root) statementsRunCmd(verb string, export bool) *cobra.Command {
 // runStatements creates (and with export writes) the statements one agency
 // at a time, reading the agency list a page at a time, so memory stays flat
 // however many agencies there are.
-func runStatements(ctx context.Context, a *app.App, actor auth.Principal, o statementsOpts, from, to time.Time, export bool,
+// runStatements creates (and with export writes) the statement of each
+// agency of o for the inclusive days from–to, one agency at a time so that
+// memory does not grow with the number of agencies.
+func runStatements(ctx context.Context, b admin.Backend, o statementsOpts, from, to time.Time, export bool,
 	each func(l statementLine, done, total int) error) (count, entries int, err error) {
-	one := func(ag agency.Agency, done, total int) error {
-		info, st, err := a.Ledger.CreateStatement(ctx, ag.ID, ag.SettlementCurrency, from, to, actor.Username)
+	one := func(ag agency.Summary, done, total int) error {
+		st, err := b.CreateStatement(ctx, ag.ID, from.Format(time.DateOnly), to.Format(time.DateOnly))
 		if err != nil {
 			return err
 		}
-		l := statementLine{AgencyID: ag.ID, Code: ag.Code, Agency: ag.Name, StatementID: info.ID, Currency: info.Currency,
-			Opening: amount(info.Opening, info.Currency), Closing: amount(info.Closing, info.Currency), Entries: info.EntryCount}
+		l := statementLine{AgencyID: ag.ID, Code: ag.Code, Agency: ag.Name, StatementID: st.ID, Currency: st.OpeningBalance.Currency,
+			Opening: st.OpeningBalance.Amount, Closing: st.ClosingBalance.Amount, Entries: len(st.Entries)}
 		if export {
-			l.File = filepath.Join(o.out, fmt.Sprintf("statement-%s-%s-%s.%s", ag.Code, from.Format("20060102"), to.AddDate(0, 0, -1).Format("20060102"), o.format))
-			if err := writeStatement(l.File, o.format, o.lang, a, ag, info, st); err != nil {
+			l.File = filepath.Join(o.out, fmt.Sprintf("statement-%s-%s-%s.%s", ag.Code, from.Format("20060102"), to.Format("20060102"), o.format))
+			if err := writeStatement(ctx, b, l.File, o.format, o.lang, ag.ID, st.ID); err != nil {
 				return err
 			}
 		}
 		count++
-		entries += info.EntryCount
+		entries += len(st.Entries)
 		return each(l, done, total)
 	}
 	if !o.all {
-		ag, err := a.AgencyAdmin.Managed(ctx, actor, o.agency)
+		ag, err := b.Agency(ctx, o.agency)
 		if err != nil {
 			return 0, 0, err
 		}
-		return count, entries, one(ag, 1, 1)
+		return count, entries, one(ag.Summary, 1, 1)
 	}
 	const page = 100
 	done := 0
 	for p := 1; ; p++ {
-		list, total, err := a.AgencyAdmin.ListAgencies(ctx, actor, agency.ListFilter{Page: p, PageSize: page})
+		list, err := b.Agencies(ctx, agency.ListFilter{Page: p, PageSize: page})
 		if err != nil {
 			return count, entries, err
 		}
-		for _, ag := range list {
+		for _, ag := range list.Items {
 			done++
-			if err := one(ag, done, total); err != nil {
+			if err := one(ag, done, list.Total); err != nil {
 				return count, entries, err
 			}
 		}
-		if len(list) < page {
+		if len(list.Items) < page {
 			return count, entries, nil
 		}
 	}
 }
 
-func writeStatement(path, format, lang string, a *app.App, ag agency.Agency, info ledger.StatementInfo, st ledger.Statement) error {
+func writeStatement(ctx context.Context, b admin.Backend, path, format, lang string, agencyID, statementID int64) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	doc := docs.Statement{AgencyName: ag.Name, AgencyCode: ag.Code, Info: info, Entries: st.Entries, InvoiceType: ag.InvoiceTypeOnExcel,
-		T: func(key string, args ...any) string { return a.Catalog.T(lang, key, args...) }}
-	err = docs.Write(f, format, doc)
+	err = b.ExportStatement(ctx, f, agencyID, statementID, format, lang)
 	if cerr := f.Close(); err == nil {
 		err = cerr
+	}
+	if err != nil {
+		_ = os.Remove(path)
 	}
 	return err
 }
 
-// emitLine writes one agency's line in a machine format as soon as it is
-// done (JSON Lines for json): nothing is held back for the end.
 func emitLine(cmd *cobra.Command, format string, l statementLine) error {
 	w := cmd.OutOrStdout()
 	switch format {
@@ -209,10 +208,6 @@ type progress struct {
 func newProgress(w io.Writer, format string) *progress {
 	r, ok := w.(io.Reader) // an *os.File is both
 	return &progress{w: w, terminal: ok && isTerminal(r), plain: format == FormatTable}
-}
-
-func amount(minor int64, currency string) string {
-	return money.Amount{Minor: minor, Currency: currency}.String()
 }
 
 func (p *progress) step(done, total int, l statementLine) {

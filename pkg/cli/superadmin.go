@@ -7,39 +7,39 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/voyage/voyage/pkg/app"
-	"github.com/voyage/voyage/pkg/auth"
 )
 
 func (r *Root) superadminCmd() *cobra.Command {
-	cmd := &cobra.Command{Use: "superadmin", Short: "An agency's super admin account"}
 	var agencyID int64
 	var password string
 	reset := &cobra.Command{
 		Use:   "reset-password --agency ID [--password P]",
 		Short: "Reset the super admin password of an agency, as the provider (prints a generated password when none is given)",
-		Args:  cobra.NoArgs,
+		Args:  args(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			cfg, err := r.config(cmd)
+			if err := requireAgency(agencyID); err != nil {
+				return err
+			}
+			b, err := r.backend(cmd)
 			if err != nil {
 				return err
 			}
-			a, err := app.New(cmd.Context(), cfg)
-			if err != nil {
-				return err
-			}
-			defer a.Close()
-			provider, err := a.Agencies.Provider(cmd.Context())
-			if err != nil {
-				return fmt.Errorf("no provider agency in this database: %w", err)
-			}
+			defer b.Close()
 			generated := password == ""
 			if generated {
 				password = newPassword()
 			}
-			actor := auth.Principal{AgencyID: provider.ID, Username: "cli:" + osUser(), Subject: auth.Subject{Roles: []string{auth.RoleSuperUser}}}
-			if err := a.Auth.ResetSuperAdminPassword(cmd.Context(), actor, agencyID, password, auth.Meta{IP: "cli"}); err != nil {
+			if err := b.ResetSuperAdminPassword(cmd.Context(), agencyID, password); err != nil {
 				return describe(err)
+			}
+			if f, _ := outputFormat(cmd); f != FormatTable {
+				data := map[string]any{"agencyId": agencyID, "reset": true}
+				rows := [][]string{{"agencyId", fmtID(agencyID)}, {"reset", "yes"}}
+				if generated {
+					data["password"] = password
+					rows = append(rows, []string{"password", password})
+				}
+				return render(cmd, view{Data: data, Rows: rows, KeyValue: true})
 			}
 			if generated {
 				fmt.Fprintf(cmd.OutOrStdout(), "super admin password of agency %d reset to: %s\n", agencyID, password)
@@ -52,11 +52,9 @@ func (r *Root) superadminCmd() *cobra.Command {
 	reset.Flags().Int64Var(&agencyID, "agency", 0, "agency id (required)")
 	reset.Flags().StringVar(&password, "password", "", "the new password, 6–15 characters (default: generate one)")
 	_ = reset.MarkFlagRequired("agency")
-	cmd.AddCommand(reset)
-	return cmd
+	return adminNoun("superadmin", "An agency's super admin account", reset)
 }
 
-// newPassword is 12 characters people can read aloud.
 func newPassword() string {
 	const alphabet = "abcdefghjkmnpqrstuvwxyz23456789"
 	b := make([]byte, 12)

@@ -1,14 +1,12 @@
 package cli
 
 import (
-	"context"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/voyage/voyage/pkg/app"
+	"github.com/voyage/voyage/pkg/api"
 	"github.com/voyage/voyage/pkg/auth"
-	"github.com/voyage/voyage/pkg/fault"
 )
 
 func (r *Root) userCmd() *cobra.Command {
@@ -16,57 +14,11 @@ func (r *Root) userCmd() *cobra.Command {
 		r.userListCmd(), r.userCreateCmd(), r.userDisableCmd())
 }
 
-// userRow is a user in the machine formats.
-type userRow struct {
-	ID           int64    `json:"id"`
-	AgencyID     int64    `json:"agencyId"`
-	Username     string   `json:"username"`
-	Email        string   `json:"email"`
-	Nickname     string   `json:"nickname"`
-	Roles        []string `json:"roles"`
-	Status       string   `json:"status"`
-	IsSuperAdmin bool     `json:"isSuperAdmin"`
-	CreatedAt    string   `json:"createdAt"`
-}
-
-func toUserRow(u auth.User) userRow {
-	return userRow{ID: u.ID, AgencyID: u.AgencyID, Username: u.Username, Email: u.Email, Nickname: u.Nickname, Roles: u.Roles(),
-		Status: u.Status, IsSuperAdmin: u.IsSuperAdmin, CreatedAt: fmtTime(u.CreatedAt)}
-}
-
-func userView(u auth.User) view {
-	row := toUserRow(u)
-	return view{Data: row, KeyValue: true, Rows: [][]string{
-		{"ID", fmtID(row.ID)}, {"Agency", fmtID(row.AgencyID)}, {"Username", row.Username}, {"Email", row.Email},
-		{"Nickname", row.Nickname}, {"Roles", strings.Join(row.Roles, ",")}, {"Status", row.Status},
-		{"Super admin", yesNo(row.IsSuperAdmin)}}}
-}
-
-// agencyActor is who the user commands act as: the provider, checked to
-// manage the agency, then acting inside it as its super admin (the user
-// service only manages the actor's own agency's users). The user log names
-// the operating system user.
-func agencyActor(ctx context.Context, a *app.App, provider auth.Principal, agencyID int64) (auth.Principal, error) {
-	ag, err := a.AgencyAdmin.Managed(ctx, provider, agencyID)
-	if err != nil {
-		return auth.Principal{}, err
-	}
-	supers, _, err := a.Auth.ListUsers(ctx, agencyID, auth.UserFilter{Role: auth.RoleSuperUser, PageSize: auth.MaxPageSize})
-	if err != nil {
-		return auth.Principal{}, err
-	}
-	var userID int64
-	for _, u := range supers {
-		if u.IsSuperAdmin {
-			userID = u.ID
-			break
-		}
-	}
-	if userID == 0 {
-		return auth.Principal{}, fault.NotFound("")
-	}
-	return auth.Principal{UserID: userID, AgencyID: agencyID, Username: provider.Username,
-		Subject: auth.Subject{Roles: []string{auth.RoleSuperUser}, ProxyLevel: ag.ProxyLevel, Common: ag.Common()}}, nil
+func userView(u api.ManagedUser) view {
+	return view{Data: u, KeyValue: true, Rows: [][]string{
+		{"ID", fmtID(u.ID)}, {"Agency", fmtID(u.AgencyID)}, {"Username", u.Username}, {"Email", u.Email},
+		{"Nickname", u.Nickname}, {"Roles", strings.Join(u.Role, ",")}, {"Status", u.Status},
+		{"Super admin", yesNo(u.IsSuperAdmin)}}}
 }
 
 func (r *Root) userListCmd() *cobra.Command {
@@ -80,37 +32,24 @@ func (r *Root) userListCmd() *cobra.Command {
 			if err := requireAgency(id); err != nil {
 				return err
 			}
-			a, actor, err := r.openAsProvider(cmd)
+			b, err := r.backend(cmd)
 			if err != nil {
 				return err
 			}
-			defer a.Close()
-			if _, err := a.AgencyAdmin.Managed(cmd.Context(), actor, id); err != nil {
-				return describe(err)
-			}
-			f.Page, f.PageSize = auth.ClampPage(f.Page, f.PageSize)
-			users, total, err := a.Auth.ListUsers(cmd.Context(), id, f)
+			defer b.Close()
+			page, err := b.Users(cmd.Context(), id, f)
 			if err != nil {
 				return describe(err)
 			}
-			rows := []userRow{}
-			v := view{Headers: []string{"id", "username", "email", "nickname", "roles", "status", "super admin"}}
-			for _, u := range users {
-				row := toUserRow(u)
-				rows = append(rows, row)
-				v.Rows = append(v.Rows, []string{fmtID(row.ID), row.Username, row.Email, row.Nickname, strings.Join(row.Roles, ","), row.Status, yesNo(row.IsSuperAdmin)})
+			v := view{Data: page, Headers: []string{"id", "username", "email", "nickname", "roles", "status", "super admin"}}
+			for _, u := range page.Items {
+				v.Rows = append(v.Rows, []string{fmtID(u.ID), u.Username, u.Email, u.Nickname, strings.Join(u.Role, ","), u.Status, yesNo(u.IsSuperAdmin)})
 			}
-			v.Data = struct {
-				Items    []userRow `json:"items"`
-				Total    int       `json:"total"`
-				Page     int       `json:"page"`
-				PageSize int       `json:"pageSize"`
-			}{rows, total, f.Page, f.PageSize}
 			if err := render(cmd, v); err != nil {
 				return err
 			}
-			if shown := (f.Page-1)*f.PageSize + len(users); shown < total {
-				note(cmd, "page %d, %d of %d users; next: --page %d", f.Page, len(users), total, f.Page+1)
+			if shown := (page.Page-1)*page.PageSize + len(page.Items); shown < page.Total {
+				note(cmd, "page %d, %d of %d users; next: --page %d", page.Page, len(page.Items), page.Total, page.Page+1)
 			}
 			return nil
 		},
@@ -127,7 +66,7 @@ func (r *Root) userListCmd() *cobra.Command {
 
 func (r *Root) userCreateCmd() *cobra.Command {
 	var id int64
-	var n auth.NewUser
+	var n api.CreateUserRequest
 	cmd := &cobra.Command{
 		Use:   "create --agency ID --username U --email E --role R [--role R] [--password P]",
 		Short: "Create a user in an agency (without --password one is generated and printed once)",
@@ -136,20 +75,16 @@ func (r *Root) userCreateCmd() *cobra.Command {
 			if err := requireAgency(id); err != nil {
 				return err
 			}
-			a, provider, err := r.openAsProvider(cmd)
+			b, err := r.backend(cmd)
 			if err != nil {
 				return err
 			}
-			defer a.Close()
-			actor, err := agencyActor(cmd.Context(), a, provider, id)
-			if err != nil {
-				return describe(err)
-			}
+			defer b.Close()
 			generated := n.Password == ""
 			if generated {
 				n.Password = newPassword()
 			}
-			u, err := a.Auth.CreateUserIn(cmd.Context(), actor, n, auth.Meta{IP: "cli"})
+			u, err := b.CreateUser(cmd.Context(), id, n)
 			if err != nil {
 				return describe(err)
 			}
@@ -169,7 +104,7 @@ func (r *Root) userCreateCmd() *cobra.Command {
 	fl.StringVar(&n.Nickname, "nickname", "", "display name")
 	fl.StringVar(&n.Mobile, "mobile", "", "mobile number")
 	fl.StringVar(&n.Status, "status", "", "active (default) or testing")
-	fl.StringSliceVar(&n.Roles, "role", nil, "role, repeatable: operator, finance, SuperUser (required)")
+	fl.StringSliceVar(&n.Role, "role", nil, "role, repeatable: operator, finance, SuperUser (required)")
 	fl.StringVar(&n.Password, "password", "", "password, 6–15 characters (default: generate one)")
 	for _, f := range []string{"agency", "username", "email", "role"} {
 		_ = cmd.MarkFlagRequired(f)
@@ -191,16 +126,12 @@ func (r *Root) userDisableCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			a, provider, err := r.openAsProvider(cmd)
+			b, err := r.backend(cmd)
 			if err != nil {
 				return err
 			}
-			defer a.Close()
-			actor, err := agencyActor(cmd.Context(), a, provider, id)
-			if err != nil {
-				return describe(err)
-			}
-			u, err := a.Auth.DeactivateUser(cmd.Context(), actor, userID, auth.Meta{IP: "cli"})
+			defer b.Close()
+			u, err := b.DisableUser(cmd.Context(), id, userID)
 			if err != nil {
 				return describe(err)
 			}

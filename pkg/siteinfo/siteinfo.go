@@ -6,12 +6,15 @@ package siteinfo
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/shopspring/decimal"
 
 	"github.com/voyage/voyage/pkg/config"
+	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/store"
 )
 
@@ -117,6 +120,20 @@ func (s *Service) load(ctx context.Context) (Info, error) {
 	}, nil
 }
 
+// ParseRate checks a rate as an admin typed it: a supported currency and a
+// positive decimal (what one unit is worth in the default currency).
+func ParseRate(currency, rate string) (string, decimal.Decimal, error) {
+	cur := strings.ToUpper(strings.TrimSpace(currency))
+	if !slices.Contains(config.Currencies, cur) {
+		return "", decimal.Decimal{}, fault.Validation(map[string]string{"currency": "ledger.error.currency"})
+	}
+	d, err := decimal.NewFromString(strings.TrimSpace(rate))
+	if err != nil || !d.IsPositive() {
+		return "", decimal.Decimal{}, fault.Validation(map[string]string{"rate": "ledger.error.rate"})
+	}
+	return cur, d, nil
+}
+
 // SetRate records a new rate for currency against the default currency; the
 // previous rate stays as history.
 func (s *Service) SetRate(ctx context.Context, currency string, rate decimal.Decimal, source string) error {
@@ -153,6 +170,22 @@ func (s *Service) Rates(ctx context.Context) ([]Rate, error) {
 		return nil, fmt.Errorf("siteinfo: list rates: %w", err)
 	}
 	return out, nil
+}
+
+// History is what an admin asks for: a currency's last limit rates (1–100,
+// default 100), newest first; a currency never rated is not found.
+func (s *Service) History(ctx context.Context, currency string, limit int) ([]Rate, error) {
+	if limit < 1 || limit > 100 {
+		limit = 100
+	}
+	h, err := s.RateHistory(ctx, strings.ToUpper(strings.TrimSpace(currency)), limit)
+	if err != nil {
+		return nil, err
+	}
+	if len(h) == 0 {
+		return nil, fault.NotFound("rate.error.missing")
+	}
+	return h, nil
 }
 
 // RateHistory lists a currency's rates, newest first.

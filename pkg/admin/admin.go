@@ -1,0 +1,67 @@
+// Package admin is what a network manager (the provider's admins and
+// finance staff) does from a terminal: the operations behind the admin CLI
+// and the TUI, as one interface with two ways to reach the data: in-process
+// on the server's database (Local) or through the agency API with an API key
+// (Remote). Both answer with the same types, so the commands print the same
+// thing either way.
+package admin
+
+import (
+	"context"
+	"io"
+
+	"github.com/voyage/voyage/pkg/agency"
+	"github.com/voyage/voyage/pkg/api"
+	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/ledger"
+	"github.com/voyage/voyage/pkg/order"
+	"github.com/voyage/voyage/pkg/siteinfo"
+)
+
+// Backend is the admin operations. Every agency id is one the caller
+// manages; anything else is not found.
+type Backend interface {
+	Agencies(ctx context.Context, f agency.ListFilter) (api.AgencyPage, error)
+	Agency(ctx context.Context, id int64) (agency.Detail, error)
+	CreateAgency(ctx context.Context, req agency.CreateRequest) (agency.Detail, error)
+	UpdateAgency(ctx context.Context, id int64, p agency.Profile) (agency.Detail, error)
+	SetAgencyStatus(ctx context.Context, id int64, status string) (agency.Detail, error)
+
+	PreviewCredit(ctx context.Context, id int64, r agency.CreditRequest) (agency.CreditPlan, error)
+	SetCredit(ctx context.Context, id int64, r agency.CreditRequest) (agency.Summary, error)
+	// PreviewFunds and AddFunds take the idempotency key in t.
+	PreviewFunds(ctx context.Context, id int64, t ledger.TopUp) (agency.FundsPlan, error)
+	AddFunds(ctx context.Context, id int64, t ledger.TopUp) (ledger.TopUpResult, error)
+	// Entries is a page of the agency's wallet entries, newest first.
+	Entries(ctx context.Context, id int64, page, pageSize int) (api.WalletEntryPage, error)
+
+	APIKeys(ctx context.Context, id int64) ([]auth.APIKey, error)
+	CreateAPIKey(ctx context.Context, id int64, name string, roles []string) (auth.NewAPIKey, error)
+	RevokeAPIKey(ctx context.Context, id, keyID int64) error
+	ResetSuperAdminPassword(ctx context.Context, id int64, password string) error
+
+	Users(ctx context.Context, id int64, f auth.UserFilter) (api.UserPage, error)
+	CreateUser(ctx context.Context, id int64, req api.CreateUserRequest) (api.ManagedUser, error)
+	DisableUser(ctx context.Context, id, userID int64) (api.ManagedUser, error)
+
+	Rates(ctx context.Context) ([]siteinfo.Rate, error)
+	// RateHistory is a currency's rates, newest first; none is not found.
+	RateHistory(ctx context.Context, currency string, limit int) ([]siteinfo.Rate, error)
+	// SetRate sets a currency's rate and answers its history, newest first.
+	SetRate(ctx context.Context, currency, rate string) ([]siteinfo.Rate, error)
+
+	// CreateStatement makes the agency's statement for the inclusive days
+	// from–to (YYYY-MM-DD).
+	CreateStatement(ctx context.Context, agencyID int64, from, to string) (api.StatementDetail, error)
+	// ExportStatement writes a statement as csv, xlsx or pdf in lang.
+	ExportStatement(ctx context.Context, w io.Writer, agencyID, statementID int64, format, lang string) error
+
+	Orders(ctx context.Context, f order.Filter) (order.Page, error)
+	Order(ctx context.Context, id int64) (order.View, error)
+	Review(ctx context.Context, id int64, r order.ReviewRequest) (order.View, error)
+
+	// Actor names who the operations run as, for the people at the
+	// terminal.
+	Actor() string
+	Close() error
+}

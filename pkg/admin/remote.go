@@ -1,0 +1,371 @@
+package admin
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/voyage/voyage/pkg/agency"
+	"github.com/voyage/voyage/pkg/api"
+	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/pkg/ledger"
+	"github.com/voyage/voyage/pkg/order"
+	"github.com/voyage/voyage/pkg/siteinfo"
+)
+
+// Remote runs the operations through a Voyage server's agency API with an
+// API key: the provider's key reaches every agency, a parent agency's key
+// its sub-agencies.
+type Remote struct {
+	base   *url.URL
+	key    string
+	lang   string
+	client *http.Client
+}
+
+// Error is an error answer of the API: its code, HTTP status, message and
+// field messages, already translated by the server.
+type Error struct {
+	Code    int
+	Status  int
+	Message string
+	Fields  map[string]string
+}
+
+func (e *Error) Error() string {
+	msg := e.Message
+	if len(e.Fields) > 0 {
+		fields := make([]string, 0, len(e.Fields))
+		for f, m := range e.Fields {
+			fields = append(fields, f+": "+m)
+		}
+		sort.Strings(fields)
+		msg += " (" + strings.Join(fields, "; ") + ")"
+	}
+	return fmt.Sprintf("%s [code %d]", msg, e.Code)
+}
+
+// Code is the API error code of err (fault.Error in-process, Error
+// remotely), 0 when it has none.
+func Code(err error) int {
+	var re *Error
+	if errors.As(err, &re) {
+		return re.Code
+	}
+	if fe, ok := fault.As(err); ok {
+		return fe.Code
+	}
+	return 0
+}
+
+// NewRemote talks to the server at base (e.g. https://voyage.example.com)
+// with an API key; messages come in English. A nil client is one with a
+// 60-second time-out.
+func NewRemote(base, key string, client *http.Client) (*Remote, error) {
+	u, err := url.Parse(strings.TrimRight(strings.TrimSpace(base), "/"))
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("--server must be an http(s) URL, got %q", base)
+	}
+	if strings.TrimSpace(key) == "" {
+		return nil, errors.New("--api-key is required with --server")
+	}
+	if client == nil {
+		client = &http.Client{Timeout: 60 * time.Second}
+	}
+	return &Remote{base: u, key: strings.TrimSpace(key), lang: "en", client: client}, nil
+}
+
+// Actor names the key the server sees.
+func (r *Remote) Actor() string {
+	prefix, _, _ := strings.Cut(strings.TrimPrefix(r.key, "vk_"), "_")
+	return "apikey:" + prefix + " at " + r.base.Host
+}
+
+// Close releases idle connections.
+func (r *Remote) Close() error {
+	r.client.CloseIdleConnections()
+	return nil
+}
+
+// call is one request with headers hdr; the answer's data is decoded into
+// out (when not nil).
+func (r *Remote) call(ctx context.Context, method, path string, q url.Values, body any, hdr http.Header, out any) error {
+	res, err := r.send(ctx, method, path, q, body, hdr)
+	if err != nil {
+		return err
+	}
+	defer res.Body.Close()
+	var env struct {
+		Code    int             `json:"code"`
+		Data    json.RawMessage `json:"data"`
+		Message string          `json:"message"`
+	}
+	if err := json.NewDecoder(io.LimitReader(res.Body, 64<<20)).Decode(&env); err != nil {
+		return fmt.Errorf("%s %s: HTTP %d without an API answer: %w", method, path, res.StatusCode, err)
+	}
+	if env.Code != fault.CodeOK {
+		return apiError(res.StatusCode, env.Code, env.Message, env.Data)
+	}
+	if out == nil || len(env.Data) == 0 || string(env.Data) == "null" {
+		return nil
+	}
+	if err := json.Unmarshal(env.Data, out); err != nil {
+		return fmt.Errorf("%s %s: read answer: %w", method, path, err)
+	}
+	return nil
+}
+
+func apiError(status, code int, message string, data json.RawMessage) error {
+	e := &Error{Code: code, Status: status, Message: message}
+	var v api.ValidationData
+	if len(data) > 0 && json.Unmarshal(data, &v) == nil && len(v.Fields) > 0 {
+		e.Fields = v.Fields
+	}
+	return e
+}
+
+func (r *Remote) send(ctx context.Context, method, path string, q url.Values, body any, hdr http.Header) (*http.Response, error) {
+	u := *r.base
+	u.Path = r.base.Path + path
+	u.RawQuery = q.Encode()
+	var rd io.Reader
+	if body != nil {
+		b, err := json.Marshal(body)
+		if err != nil {
+			return nil, err
+		}
+		rd = bytes.NewReader(b)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, u.String(), rd)
+	if err != nil {
+		return nil, err
+	}
+	for k, v := range hdr {
+		req.Header[k] = v
+	}
+	req.Header.Set("X-Api-Key", r.key)
+	req.Header.Set("Accept", "application/json")
+	if req.Header.Get("Accept-Language") == "" {
+		req.Header.Set("Accept-Language", r.lang)
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	res, err := r.client.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("reach %s: %w", r.base.Host, err)
+	}
+	return res, nil
+}
+
+func idPath(format string, ids ...int64) string {
+	args := make([]any, len(ids))
+	for i, id := range ids {
+		args[i] = id
+	}
+	return fmt.Sprintf(format, args...)
+}
+
+func paging(q url.Values, page, size int) url.Values {
+	page, size = auth.ClampPage(page, size)
+	q.Set("page", strconv.Itoa(page))
+	q.Set("pageSize", strconv.Itoa(size))
+	return q
+}
+
+func (r *Remote) Agencies(ctx context.Context, f agency.ListFilter) (api.AgencyPage, error) {
+	q := paging(url.Values{}, f.Page, f.PageSize)
+	if f.Keyword != "" {
+		q.Set("keyword", f.Keyword)
+	}
+	if f.Status != "" {
+		q.Set("status", f.Status)
+	}
+	var out api.AgencyPage
+	return out, r.call(ctx, http.MethodGet, "/base/v2/agencies", q, nil, nil, &out)
+}
+
+func (r *Remote) Agency(ctx context.Context, id int64) (agency.Detail, error) {
+	var out agency.Detail
+	return out, r.call(ctx, http.MethodGet, idPath("/base/v2/agencies/%d", id), nil, nil, nil, &out)
+}
+
+func (r *Remote) CreateAgency(ctx context.Context, req agency.CreateRequest) (agency.Detail, error) {
+	var out agency.Detail
+	return out, r.call(ctx, http.MethodPost, "/base/v2/agencies", nil, req, nil, &out)
+}
+
+func (r *Remote) UpdateAgency(ctx context.Context, id int64, p agency.Profile) (agency.Detail, error) {
+	var out agency.Detail
+	return out, r.call(ctx, http.MethodPut, idPath("/base/v2/agencies/%d", id), nil, p, nil, &out)
+}
+
+func (r *Remote) SetAgencyStatus(ctx context.Context, id int64, status string) (agency.Detail, error) {
+	var out agency.Detail
+	return out, r.call(ctx, http.MethodPut, idPath("/base/v2/agencies/%d/status", id), nil, api.StatusRequest{Status: status}, nil, &out)
+}
+
+func (r *Remote) PreviewCredit(ctx context.Context, id int64, req agency.CreditRequest) (agency.CreditPlan, error) {
+	var out agency.CreditPlan
+	return out, r.call(ctx, http.MethodPost, idPath("/base/v2/agencies/%d/credit/preview", id), nil, req, nil, &out)
+}
+
+func (r *Remote) SetCredit(ctx context.Context, id int64, req agency.CreditRequest) (agency.Summary, error) {
+	var out agency.Summary
+	return out, r.call(ctx, http.MethodPut, idPath("/base/v2/agencies/%d/credit", id), nil, req, nil, &out)
+}
+
+func idempotency(key string) http.Header {
+	return http.Header{"Idempotency-Key": []string{key}}
+}
+
+func (r *Remote) PreviewFunds(ctx context.Context, id int64, t ledger.TopUp) (agency.FundsPlan, error) {
+	var out agency.FundsPlan
+	return out, r.call(ctx, http.MethodPost, idPath("/base/v2/agencies/%d/balance/preview", id), nil, t, idempotency(t.IdempotencyKey), &out)
+}
+
+func (r *Remote) AddFunds(ctx context.Context, id int64, t ledger.TopUp) (ledger.TopUpResult, error) {
+	var out ledger.TopUpResult
+	return out, r.call(ctx, http.MethodPost, idPath("/base/v2/agencies/%d/balance", id), nil, t, idempotency(t.IdempotencyKey), &out)
+}
+
+func (r *Remote) Entries(ctx context.Context, id int64, page, pageSize int) (api.WalletEntryPage, error) {
+	var out api.WalletEntryPage
+	return out, r.call(ctx, http.MethodGet, idPath("/base/v2/agencies/%d/wallet/entries", id), paging(url.Values{}, page, pageSize), nil, nil, &out)
+}
+
+func (r *Remote) APIKeys(ctx context.Context, id int64) ([]auth.APIKey, error) {
+	var out []auth.APIKey
+	return out, r.call(ctx, http.MethodGet, idPath("/base/v2/agencies/%d/apikeys", id), nil, nil, nil, &out)
+}
+
+func (r *Remote) CreateAPIKey(ctx context.Context, id int64, name string, roles []string) (auth.NewAPIKey, error) {
+	var out auth.NewAPIKey
+	return out, r.call(ctx, http.MethodPost, idPath("/base/v2/agencies/%d/apikey", id), nil, api.APIKeyRequest{Name: name, Roles: roles}, nil, &out)
+}
+
+func (r *Remote) RevokeAPIKey(ctx context.Context, id, keyID int64) error {
+	return r.call(ctx, http.MethodDelete, idPath("/base/v2/agencies/%d/apikeys/%d", id, keyID), nil, nil, nil, nil)
+}
+
+func (r *Remote) ResetSuperAdminPassword(ctx context.Context, id int64, password string) error {
+	return r.call(ctx, http.MethodPost, idPath("/base/v2/agencies/%d/superuser/password", id), nil, api.ResetPasswordRequest{Password: password}, nil, nil)
+}
+
+func (r *Remote) Users(ctx context.Context, id int64, f auth.UserFilter) (api.UserPage, error) {
+	q := paging(url.Values{}, f.Page, f.PageSize)
+	for k, v := range map[string]string{"keyword": f.Keyword, "status": f.Status, "role": f.Role} {
+		if v != "" {
+			q.Set(k, v)
+		}
+	}
+	var out api.UserPage
+	return out, r.call(ctx, http.MethodGet, idPath("/base/v2/agencies/%d/users", id), q, nil, nil, &out)
+}
+
+func (r *Remote) CreateUser(ctx context.Context, id int64, req api.CreateUserRequest) (api.ManagedUser, error) {
+	var out api.ManagedUser
+	return out, r.call(ctx, http.MethodPost, idPath("/base/v2/agencies/%d/users", id), nil, req, nil, &out)
+}
+
+func (r *Remote) DisableUser(ctx context.Context, id, userID int64) (api.ManagedUser, error) {
+	var out api.ManagedUser
+	return out, r.call(ctx, http.MethodPost, idPath("/base/v2/agencies/%d/users/%d/deactivate", id, userID), nil, nil, nil, &out)
+}
+
+func (r *Remote) Rates(ctx context.Context) ([]siteinfo.Rate, error) {
+	var out []siteinfo.Rate
+	return out, r.call(ctx, http.MethodGet, "/base/v2/exchangeRates", nil, nil, nil, &out)
+}
+
+func (r *Remote) RateHistory(ctx context.Context, currency string, limit int) ([]siteinfo.Rate, error) {
+	var out []siteinfo.Rate
+	q := url.Values{"currency": {currency}, "limit": {strconv.Itoa(limit)}}
+	return out, r.call(ctx, http.MethodGet, "/base/v2/exchangeRates", q, nil, nil, &out)
+}
+
+func (r *Remote) SetRate(ctx context.Context, currency, rate string) ([]siteinfo.Rate, error) {
+	cur, _, err := siteinfo.ParseRate(currency, rate)
+	if err != nil {
+		return nil, err
+	}
+	var out []siteinfo.Rate
+	return out, r.call(ctx, http.MethodPut, "/base/v2/exchangeRates/"+url.PathEscape(cur), nil, api.RateRequest{Rate: strings.TrimSpace(rate)}, nil, &out)
+}
+
+func (r *Remote) CreateStatement(ctx context.Context, agencyID int64, from, to string) (api.StatementDetail, error) {
+	var out api.StatementDetail
+	return out, r.call(ctx, http.MethodPost, "/base/v2/sub/statements", nil, api.StatementRequest{AgencyID: agencyID, From: from, To: to}, nil, &out)
+}
+
+func (r *Remote) ExportStatement(ctx context.Context, w io.Writer, agencyID, statementID int64, format, lang string) error {
+	path := idPath("/base/v2/sub/statements/%d/%d/export", agencyID, statementID)
+	res, err := r.send(ctx, http.MethodGet, path, url.Values{"format": {format}}, nil, http.Header{"Accept-Language": {lang}})
+	if err != nil {
+		return err
+	}
+	defer res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		var env struct {
+			Code    int             `json:"code"`
+			Data    json.RawMessage `json:"data"`
+			Message string          `json:"message"`
+		}
+		if err := json.NewDecoder(io.LimitReader(res.Body, 1<<20)).Decode(&env); err != nil || env.Code == 0 {
+			return fmt.Errorf("GET %s: HTTP %d", path, res.StatusCode)
+		}
+		return apiError(res.StatusCode, env.Code, env.Message, env.Data)
+	}
+	if _, err := io.Copy(w, res.Body); err != nil {
+		return fmt.Errorf("download statement %d: %w", statementID, err)
+	}
+	return nil
+}
+
+func (r *Remote) Orders(ctx context.Context, f order.Filter) (order.Page, error) {
+	q := paging(url.Values{}, f.Page, f.PageSize)
+	for _, st := range f.Statuses {
+		q.Add("status", st)
+	}
+	for k, v := range map[string]string{"group": f.Group, "type": f.Type, "keyword": f.Keyword} {
+		if v != "" {
+			q.Set(k, v)
+		}
+	}
+	if f.AgencyID != 0 {
+		q.Set("agencyId", strconv.FormatInt(f.AgencyID, 10))
+	}
+	if f.DirectOnly {
+		q.Set("direct", "true")
+	}
+	if !f.From.IsZero() {
+		q.Set("from", f.From.Format(time.DateOnly))
+	}
+	if !f.To.IsZero() {
+		q.Set("to", f.To.AddDate(0, 0, -1).Format(time.DateOnly))
+	}
+	var out order.Page
+	return out, r.call(ctx, http.MethodGet, "/order/v2/flight/orders", q, nil, nil, &out)
+}
+
+func (r *Remote) Order(ctx context.Context, id int64) (order.View, error) {
+	var out order.View
+	return out, r.call(ctx, http.MethodGet, idPath("/order/v2/flight/orders/%d", id), nil, nil, nil, &out)
+}
+
+func (r *Remote) Review(ctx context.Context, id int64, req order.ReviewRequest) (order.View, error) {
+	var out order.View
+	return out, r.call(ctx, http.MethodPost, idPath("/order/v2/flight/orders/%d/review", id), nil, req, nil, &out)
+}
+
+var _ Backend = (*Remote)(nil)

@@ -1,0 +1,126 @@
+package agency
+
+import (
+	"context"
+	"slices"
+	"strings"
+
+	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/pkg/ledger"
+	"github.com/voyage/voyage/pkg/money"
+)
+
+// CreditPlan is what SetCredit would change: the figures before and after.
+type CreditPlan struct {
+	AgencyID       int64  `json:"agencyId"`
+	Agency         string `json:"agency"`
+	Currency       string `json:"currency"`
+	CreditLimit    string `json:"creditLimit"`
+	NewCreditLimit string `json:"newCreditLimit"`
+	Balance        string `json:"balance"`
+	Available      string `json:"available"`
+	NewAvailable   string `json:"newAvailable"`
+	CreditPeriod   int    `json:"creditPeriod"`
+	PeriodUnit     string `json:"creditPeriodUnit"`
+}
+
+// FundsPlan is what AddFunds would post: the top-up's figures and the
+// wallet before and after.
+type FundsPlan struct {
+	AgencyID         int64  `json:"agencyId"`
+	Agency           string `json:"agency"`
+	Currency         string `json:"currency"`
+	CurrencyReceived string `json:"currencyReceived"`
+	AmountReceived   string `json:"amountReceived"`
+	ExchangeRate     string `json:"exchangeRate"`
+	Gross            string `json:"gross"`
+	FeePercent       string `json:"feePercent"`
+	Fee              string `json:"fee"`
+	Credited         string `json:"credited"`
+	Balance          string `json:"balance"`
+	NewBalance       string `json:"newBalance"`
+	Reference        string `json:"reference"`
+	IdempotencyKey   string `json:"idempotencyKey"`
+	// KeyUsed: the key was posted before, so a real run replays it (same
+	// figures) or is refused (other figures).
+	KeyUsed bool `json:"idempotencyKeyUsed"`
+}
+
+// checkCredit validates a credit request for agency a, filling the default
+// period unit; SetCredit and PreviewCredit refuse the same things.
+func checkCredit(a Agency, r *CreditRequest) (money.Amount, error) {
+	errs := map[string]string{}
+	limit, perr := money.Parse(r.CreditLimit, a.SettlementCurrency)
+	if strings.TrimSpace(r.CreditLimit) == "" || perr != nil || limit.Minor < 0 {
+		errs["creditLimit"] = "ledger.error.creditLimit"
+	}
+	if r.CreditPeriodUnit == "" {
+		r.CreditPeriodUnit = "month"
+	}
+	if !slices.Contains(CreditPeriodUnits, r.CreditPeriodUnit) {
+		errs["creditPeriodUnit"] = "agency.error.creditPeriodUnit"
+	}
+	if r.CreditPeriod < 0 || r.CreditPeriod > 366 {
+		errs["creditPeriod"] = "agency.error.creditPeriod"
+	}
+	if len(errs) > 0 {
+		return money.Amount{}, fault.Validation(errs)
+	}
+	return limit, nil
+}
+
+// PreviewCredit checks a credit request as SetCredit does and tells what it
+// would change, changing nothing (a dry run).
+func (s *Service) PreviewCredit(ctx context.Context, actor auth.Principal, id int64, r CreditRequest) (CreditPlan, error) {
+	a, err := s.Managed(ctx, actor, id)
+	if err != nil {
+		return CreditPlan{}, err
+	}
+	limit, err := checkCredit(a, &r)
+	if err != nil {
+		return CreditPlan{}, err
+	}
+	bal, err := s.ledger.WalletBalance(ctx, a.ID, a.SettlementCurrency)
+	if err != nil {
+		return CreditPlan{}, err
+	}
+	amt := func(v int64) string { return money.Amount{Minor: v, Currency: a.SettlementCurrency}.String() }
+	return CreditPlan{AgencyID: a.ID, Agency: a.Name, Currency: a.SettlementCurrency,
+		CreditLimit: amt(bal.CreditLimit), NewCreditLimit: limit.String(), Balance: amt(bal.Balance),
+		Available: amt(bal.Available()), NewAvailable: amt(bal.Balance + limit.Minor),
+		CreditPeriod: r.CreditPeriod, PeriodUnit: r.CreditPeriodUnit}, nil
+}
+
+// PreviewFunds checks a top-up as AddFunds does and computes what it would
+// post, posting nothing (a dry run).
+func (s *Service) PreviewFunds(ctx context.Context, actor auth.Principal, id int64, t ledger.TopUp) (FundsPlan, error) {
+	a, err := s.Managed(ctx, actor, id)
+	if err != nil {
+		return FundsPlan{}, err
+	}
+	if t.Currency == "" {
+		t.Currency = a.SettlementCurrency
+	}
+	p, err := t.Plan()
+	if err != nil {
+		return FundsPlan{}, err
+	}
+	bal, err := s.ledger.WalletBalance(ctx, a.ID, t.Currency)
+	if err != nil {
+		return FundsPlan{}, err
+	}
+	used, err := s.ledger.KeyUsed(ctx, a.ID, t.IdempotencyKey)
+	if err != nil {
+		return FundsPlan{}, err
+	}
+	received := t.CurrencyReceived
+	if received == "" {
+		received = t.Currency
+	}
+	return FundsPlan{AgencyID: a.ID, Agency: a.Name, Currency: t.Currency, CurrencyReceived: received,
+		AmountReceived: p.Received.String(), ExchangeRate: p.Rate.String(), Gross: p.Gross.String(), FeePercent: p.FeePercent.String(),
+		Fee: p.Fee.String(), Credited: p.Credited.String(), Reference: strings.TrimSpace(t.Reference), IdempotencyKey: t.IdempotencyKey,
+		Balance: money.Amount{Minor: bal.Balance, Currency: t.Currency}.String(), KeyUsed: used,
+		NewBalance: money.Amount{Minor: bal.Balance + p.Credited.Minor, Currency: t.Currency}.String()}, nil
+}

@@ -1,0 +1,144 @@
+package api
+
+import (
+	"net/http"
+
+	"github.com/voyage/voyage/pkg/agency"
+	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/pkg/ledger"
+)
+
+// actAsSuperAdmin is the principal the caller manages agency id's users
+// with: that agency's super admin account, the caller's name on the log.
+func (s Services) actAsSuperAdmin(r *http.Request, id int64) (auth.Principal, error) {
+	a, err := s.AgencyService.Managed(r.Context(), Principal(r), id)
+	if err != nil {
+		return auth.Principal{}, err
+	}
+	return s.Auth.ActAsSuperAdmin(r.Context(), a.ID, auth.Subject{ProxyLevel: a.ProxyLevel, Common: a.Common()}, Principal(r).Username)
+}
+
+// registerManaged adds what an agency manager (the provider, a parent
+// agency) does inside a managed agency beyond its profile: dry runs of the
+// money moves, its wallet entries and its users. The admin CLI's remote
+// mode and TUI use them.
+func registerManaged(rt *Router, s Services) {
+	manager := func(op Operation) Operation {
+		op.Tag, op.Role, op.Allow = "agencies", auth.RoleFinance, auth.Subject.ManagesAgencies
+		op.Errors = append(op.Errors, fault.CodeNotFound)
+		return op
+	}
+
+	rt.Handle("POST /base/v2/agencies/{id}/credit/preview", manager(Operation{
+		ID:      "previewAgencyCredit",
+		Summary: "Dry run of setting a managed agency's credit: the same checks, the figures before and after, nothing changed",
+		Request: agency.CreditRequest{}, Response: agency.CreditPlan{},
+	}), func(w http.ResponseWriter, r *http.Request) (any, error) {
+		id, err := PathID(r, "id")
+		if err != nil {
+			return nil, err
+		}
+		var req agency.CreditRequest
+		if err := Decode(r, &req); err != nil {
+			return nil, err
+		}
+		return s.AgencyService.PreviewCredit(r.Context(), Principal(r), id, req)
+	})
+
+	rt.Handle("POST /base/v2/agencies/{id}/balance/preview", manager(Operation{
+		ID:      "previewAgencyFunds",
+		Summary: "Dry run of a top-up (Idempotency-Key header as for the real one): the figures it would post and whether the key was used, nothing posted",
+		Request: ledger.TopUp{}, Response: agency.FundsPlan{},
+	}), func(w http.ResponseWriter, r *http.Request) (any, error) {
+		id, err := PathID(r, "id")
+		if err != nil {
+			return nil, err
+		}
+		var req ledger.TopUp
+		if err := Decode(r, &req); err != nil {
+			return nil, err
+		}
+		req.IdempotencyKey = r.Header.Get("Idempotency-Key")
+		return s.AgencyService.PreviewFunds(r.Context(), Principal(r), id, req)
+	})
+
+	rt.Handle("GET /base/v2/agencies/{id}/wallet/entries", manager(Operation{
+		ID:       "listAgencyWalletEntries",
+		Summary:  "A managed agency's wallet entries (settlement currency), newest first",
+		Response: WalletEntryPage{}, Query: walletEntriesQuery,
+	}), func(w http.ResponseWriter, r *http.Request) (any, error) {
+		id, err := PathID(r, "id")
+		if err != nil {
+			return nil, err
+		}
+		a, err := s.AgencyService.Managed(r.Context(), Principal(r), id)
+		if err != nil {
+			return nil, err
+		}
+		return s.walletEntries(r, a)
+	})
+
+	rt.Handle("GET /base/v2/agencies/{id}/users", manager(Operation{
+		ID:       "listAgencyUsers",
+		Summary:  "A managed agency's users, oldest first",
+		Response: UserPage{}, Query: usersQuery,
+	}), func(w http.ResponseWriter, r *http.Request) (any, error) {
+		id, err := PathID(r, "id")
+		if err != nil {
+			return nil, err
+		}
+		if _, err := s.AgencyService.Managed(r.Context(), Principal(r), id); err != nil {
+			return nil, err
+		}
+		return s.userPage(r, id)
+	})
+
+	rt.Handle("POST /base/v2/agencies/{id}/users", manager(Operation{
+		ID: "createAgencyUser", Status: http.StatusCreated, SelfAudited: true,
+		Summary: "Create a user in a managed agency, as its super admin would",
+		Request: CreateUserRequest{}, Response: ManagedUser{},
+	}), func(w http.ResponseWriter, r *http.Request) (any, error) {
+		id, err := PathID(r, "id")
+		if err != nil {
+			return nil, err
+		}
+		var req CreateUserRequest
+		if err := Decode(r, &req); err != nil {
+			return nil, err
+		}
+		actor, err := s.actAsSuperAdmin(r, id)
+		if err != nil {
+			return nil, err
+		}
+		u, err := s.Auth.CreateUserIn(r.Context(), actor, req.newUser(), Meta(r))
+		if err != nil {
+			return nil, err
+		}
+		return ManagedUserOf(u), nil
+	})
+
+	rt.Handle("POST /base/v2/agencies/{id}/users/{user}/deactivate", manager(Operation{
+		ID: "deactivateAgencyUser", SelfAudited: true,
+		Summary:  "Make a managed agency's user inactive and end their sessions (not its super admin)",
+		Response: ManagedUser{},
+	}), func(w http.ResponseWriter, r *http.Request) (any, error) {
+		id, err := PathID(r, "id")
+		if err != nil {
+			return nil, err
+		}
+		userID, err := PathID(r, "user")
+		if err != nil {
+			return nil, err
+		}
+		actor, err := s.actAsSuperAdmin(r, id)
+		if err != nil {
+			return nil, err
+		}
+		u, err := s.Auth.DeactivateUser(r.Context(), actor, userID, Meta(r))
+		if err != nil {
+			return nil, err
+		}
+		return ManagedUserOf(u), nil
+	})
+}
