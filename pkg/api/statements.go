@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"time"
 
-
 	"github.com/voyage/voyage/pkg/agency"
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/docs"

@@ -237,7 +237,7 @@ func TestAdminCommands(t *testing.T) {
 			t.Run("user", func(t *testing.T) {
 				type userPage struct {
 					Items []api.ManagedUser `json:"items"`
-					Total int       `json:"total"`
+					Total int               `json:"total"`
 				}
 				before := decode[userPage](t, v(t, 0, "user", "list", "--agency", "222", "-o", "json"))
 				u := decode[api.ManagedUser](t, v(t, 0, "user", "create", "--agency", "222", "--username", "cli.operator", "--email", "op@example.com",

@@ -11,8 +11,8 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
-	"github.com/voyage/voyage/pkg/agency"
 	"github.com/voyage/voyage/pkg/admin"
+	"github.com/voyage/voyage/pkg/agency"
 	"github.com/voyage/voyage/pkg/app"
 	"github.com/voyage/voyage/pkg/config"
 	"github.com/voyage/voyage/pkg/store"

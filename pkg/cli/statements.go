@@ -14,8 +14,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/voyage/voyage/pkg/agency"
 	"github.com/voyage/voyage/pkg/admin"
+	"github.com/voyage/voyage/pkg/agency"
 	"github.com/voyage/voyage/pkg/docs"
 )
 

@@ -6,7 +6,6 @@ import (
 	"os/user"
 
 	"github.com/spf13/cobra"
-
 )
 
 func (r *Root) superadminCmd() *cobra.Command {
