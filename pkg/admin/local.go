@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"sync"
 
 	"github.com/voyage/voyage/pkg/agency"
 	"github.com/voyage/voyage/pkg/api"
@@ -22,6 +23,14 @@ type Local struct {
 	App   *app.App
 	actor auth.Principal
 	meta  auth.Meta
+	// last is the statement CreateStatement made, which an export usually
+	// writes next: kept so that it is not read twice.
+	last struct {
+		sync.Mutex
+		agency agency.Agency
+		info   ledger.StatementInfo
+		st     ledger.Statement
+	}
 }
 
 // OpenLocal opens the application on cfg's database and acts as the
@@ -232,17 +241,24 @@ func (l *Local) CreateStatement(ctx context.Context, agencyID int64, from, to st
 	if err != nil {
 		return api.StatementDetail{}, err
 	}
+	l.last.Lock()
+	l.last.agency, l.last.info, l.last.st = a, info, st
+	l.last.Unlock()
 	return api.StatementDetailOf(info, st), nil
 }
 
 func (l *Local) ExportStatement(ctx context.Context, w io.Writer, agencyID, statementID int64, format, lang string) error {
-	a, err := l.App.AgencyAdmin.Managed(ctx, l.actor, agencyID)
-	if err != nil {
-		return err
-	}
-	info, st, err := l.App.Ledger.StatementOf(ctx, a.ID, statementID)
-	if err != nil {
-		return err
+	l.last.Lock()
+	a, info, st := l.last.agency, l.last.info, l.last.st
+	l.last.Unlock()
+	if info.ID != statementID || a.ID != agencyID {
+		var err error
+		if a, err = l.App.AgencyAdmin.Managed(ctx, l.actor, agencyID); err != nil {
+			return err
+		}
+		if info, st, err = l.App.Ledger.StatementOf(ctx, a.ID, statementID); err != nil {
+			return err
+		}
 	}
 	return docs.Write(w, format, docs.Statement{AgencyName: a.Name, AgencyCode: a.Code, Info: info, Entries: st.Entries,
 		InvoiceType: a.InvoiceTypeOnExcel, T: func(key string, args ...any) string { return l.App.Catalog.T(lang, key, args...) }})
