@@ -265,6 +265,20 @@ type sessionRow struct {
 
 const sessionColumns = `id, user_id, created_at, last_seen_at, idle_expires_at, expires_at, revoked_at, revoke_reason, ip, user_agent, iframe`
 
+// sessionUserQuery reads a session by its token hash with its user, the
+// columns named s.… and u.… for the two halves of the answer.
+var sessionUserQuery = `SELECT ` + prefixed("s", sessionColumns) + `, ` + prefixed("u", userColumns) +
+	` FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token_hash = ?`
+
+func prefixed(table, columns string) string {
+	var out []string
+	for _, c := range strings.Split(columns, ",") {
+		c = strings.TrimSpace(c)
+		out = append(out, fmt.Sprintf(`%s.%s AS "%s.%s"`, table, c, table, c))
+	}
+	return strings.Join(out, ", ")
+}
+
 // touchEvery limits how often a busy session's idle deadline is pushed back:
 // one write a minute per session instead of one per request.
 const touchEvery = time.Minute
@@ -275,14 +289,19 @@ func (s *Service) Authenticate(ctx context.Context, token string) (Principal, er
 	if token == "" {
 		return Principal{}, fault.New(fault.CodeSessionInvalid, http.StatusUnauthorized, "axios.login.timeout")
 	}
-	var row sessionRow
-	err := s.db.GetContext(ctx, &row, s.db.Rebind(`SELECT `+sessionColumns+` FROM sessions WHERE token_hash = ?`), HashToken(token))
+	// One round trip for the session and its user: every request makes it.
+	var su struct {
+		S sessionRow `db:"s"`
+		U User       `db:"u"`
+	}
+	err := s.db.GetContext(ctx, &su, s.db.Rebind(sessionUserQuery), HashToken(token))
 	if errors.Is(err, sql.ErrNoRows) {
 		return Principal{}, fault.New(fault.CodeSessionInvalid, http.StatusUnauthorized, "axios.login.timeout")
 	}
 	if err != nil {
 		return Principal{}, fmt.Errorf("auth: find session: %w", err)
 	}
+	row, u := su.S, su.U
 	now := s.now().UTC()
 	switch {
 	case row.RevokedAt != nil && row.RevokeReason == revokedReplaced:
@@ -291,10 +310,6 @@ func (s *Service) Authenticate(ctx context.Context, token string) (Principal, er
 		return Principal{}, fault.New(fault.CodeSessionInvalid, http.StatusUnauthorized, "axios.login.timeout")
 	case !now.Before(row.ExpiresAt) || !now.Before(row.IdleExpiresAt):
 		return Principal{}, fault.New(fault.CodeSessionExpired, http.StatusUnauthorized, "axios.login.timeout")
-	}
-	u, err := getUser(ctx, s.db, "id = ?", row.UserID)
-	if err != nil {
-		return Principal{}, err
 	}
 	if !u.CanLogIn() {
 		return Principal{}, fault.New(fault.CodeSessionInvalid, http.StatusUnauthorized, "axios.login.timeout")
