@@ -9,7 +9,6 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -42,18 +41,7 @@ type Error struct {
 	Fields  map[string]string
 }
 
-func (e *Error) Error() string {
-	msg := e.Message
-	if len(e.Fields) > 0 {
-		fields := make([]string, 0, len(e.Fields))
-		for f, m := range e.Fields {
-			fields = append(fields, f+": "+m)
-		}
-		sort.Strings(fields)
-		msg += " (" + strings.Join(fields, "; ") + ")"
-	}
-	return fmt.Sprintf("%s [code %d]", msg, e.Code)
-}
+func (e *Error) Error() string { return sentence(e.Message, e.Fields, e.Code) }
 
 // Code is the API error code of err (fault.Error in-process, Error
 // remotely), 0 when it has none.

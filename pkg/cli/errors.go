@@ -1,12 +1,8 @@
 package cli
 
 import (
-	"fmt"
-	"sort"
-	"strings"
-
+	"github.com/voyage/voyage/pkg/admin"
 	"github.com/voyage/voyage/pkg/fault"
-	"github.com/voyage/voyage/pkg/i18n"
 )
 
 // described is a service error told the way a terminal user reads it, still
@@ -28,18 +24,5 @@ func describe(err error) error {
 	if !ok || fe.Status >= 500 {
 		return err
 	}
-	cat, cerr := i18n.Load()
-	if cerr != nil {
-		return err
-	}
-	msg := cat.T(i18n.EN, fe.Key, fe.Args...)
-	if len(fe.Fields) > 0 {
-		fields := make([]string, 0, len(fe.Fields))
-		for f, key := range fe.Fields {
-			fields = append(fields, f+": "+cat.T(i18n.EN, key))
-		}
-		sort.Strings(fields)
-		msg += " (" + strings.Join(fields, "; ") + ")"
-	}
-	return &described{msg: fmt.Sprintf("%s [code %d]", msg, fe.Code), err: err}
+	return &described{msg: admin.Describe(err), err: err}
 }

@@ -1,10 +1,14 @@
 package cli
 
 import (
+	"bytes"
 	"context"
+	"io"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/voyage/voyage/pkg/app"
 	"github.com/voyage/voyage/pkg/auth"
@@ -149,5 +153,52 @@ func TestRemoteFlags(t *testing.T) {
 		if res.code != tt.code || !strings.Contains(res.err, tt.err) {
 			t.Errorf("%v: exit %d %q, want %d %q", tt.args, res.code, res.err, tt.code, tt.err)
 		}
+	}
+}
+
+// syncBuffer is an output the test reads while the command writes it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestTUICommand starts the console in both modes, waits until it shows the
+// agencies it reached, and quits it with q.
+func TestTUICommand(t *testing.T) {
+	forEachMode(t, func(t *testing.T, dsn string, reach []string) {
+		r := New()
+		var out syncBuffer
+		var errb bytes.Buffer
+		in, keys := io.Pipe()
+		r.Cmd.SetOut(&out)
+		r.Cmd.SetErr(&errb)
+		r.Err = &errb
+		r.Cmd.SetIn(in)
+		r.Cmd.SetArgs(append([]string{"tui", "--refresh", "0", "--log-level", "error"}, reach...))
+		go func() {
+			for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline) && !strings.Contains(out.String(), "Blue Sky Travel"); {
+				time.Sleep(20 * time.Millisecond)
+			}
+			_, _ = keys.Write([]byte("q"))
+		}()
+		code := r.Execute(context.Background())
+		if code != 0 || !strings.Contains(out.String(), "Blue Sky Travel") || !strings.Contains(out.String(), "Demo Travel") {
+			t.Errorf("tui: exit %d\n%s\n%s", code, out.String(), errb.String())
+		}
+	})
+	if res := execute(t, nil, "tui", "--refresh", "-1s"); res.code != ExitUsage {
+		t.Errorf("negative refresh: %+v", res)
 	}
 }

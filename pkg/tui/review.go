@@ -1,0 +1,356 @@
+package tui
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/voyage/voyage/pkg/order"
+)
+
+// reviewGroup is the order group of spec §4 that waits for the provider.
+const reviewGroup = "reviewing"
+
+// reviewState is the state of the review queue.
+type reviewState struct {
+	page     order.Page
+	pageNo   int
+	cursor   int
+	offset   int
+	selected int64
+	pending  int
+	loaded   bool
+	err      string
+	details  map[int64]orderInfo
+	// names are the agencies' names by id ("" when it could not be told).
+	names map[int64]string
+}
+
+type orderInfo struct {
+	view order.View
+	err  error
+}
+
+type (
+	ordersMsg struct {
+		pageNo int
+		page   order.Page
+		names  map[int64]string
+		err    error
+	}
+	orderMsg struct {
+		id   int64
+		info orderInfo
+	}
+)
+
+func newReviewState() reviewState {
+	return reviewState{pageNo: 1, details: map[int64]orderInfo{}, names: map[int64]string{}}
+}
+
+func (s *reviewState) current() (order.View, bool) {
+	if s.cursor < 0 || s.cursor >= len(s.page.Items) {
+		return order.View{}, false
+	}
+	return s.page.Items[s.cursor], true
+}
+
+// agencyName is an order's agency as the queue shows it.
+func (s *reviewState) agencyName(id int64) string {
+	if n := s.names[id]; n != "" {
+		return n
+	}
+	return "#" + strconv.FormatInt(id, 10)
+}
+
+// loadOrders loads a page of the queue and the names of agencies not seen
+// before (an order carries only its agency's id).
+func (m *Model) loadOrders() tea.Cmd {
+	m.rv.pending++
+	b, pageNo, size := m.b, m.rv.pageNo, m.opts.PageSize
+	known := make(map[int64]bool, len(m.rv.names))
+	for id := range m.rv.names {
+		known[id] = true
+	}
+	ctx, cancel := m.call()
+	return func() tea.Msg {
+		defer cancel()
+		p, err := b.Orders(ctx, order.Filter{Group: reviewGroup, Page: pageNo, PageSize: size})
+		names := map[int64]string{}
+		if err == nil {
+			for _, o := range p.Items {
+				if _, ok := names[o.AgencyID]; ok || known[o.AgencyID] {
+					continue
+				}
+				names[o.AgencyID] = ""
+				if d, err := b.Agency(ctx, o.AgencyID); err == nil {
+					names[o.AgencyID] = d.Name
+				}
+			}
+		}
+		return ordersMsg{pageNo: pageNo, page: p, names: names, err: err}
+	}
+}
+
+func (m *Model) loadOrder(id int64) tea.Cmd {
+	b := m.b
+	ctx, cancel := m.call()
+	return func() tea.Msg {
+		defer cancel()
+		v, err := b.Order(ctx, id)
+		return orderMsg{id: id, info: orderInfo{view: v, err: err}}
+	}
+}
+
+func (m *Model) ordersLoaded(msg ordersMsg) tea.Cmd {
+	s := &m.rv
+	s.pending = max(0, s.pending-1)
+	if msg.pageNo != s.pageNo {
+		return nil
+	}
+	if msg.err != nil {
+		s.err = describe(msg.err)
+		m.loadFailed("review queue", msg.err)
+		return nil
+	}
+	for id, n := range msg.names {
+		s.names[id] = n
+	}
+	if len(msg.page.Items) == 0 && s.pageNo > 1 && msg.page.Total > 0 {
+		s.pageNo = pages(msg.page.Total, m.opts.PageSize)
+		return m.loadOrders()
+	}
+	s.page, s.loaded, s.err = msg.page, true, ""
+	if m.screen == reviewScreen {
+		m.loadedAt()
+	}
+	s.cursor = min(s.cursor, max(0, len(s.page.Items)-1))
+	for i, o := range s.page.Items {
+		if o.ID == s.selected {
+			s.cursor = i
+			break
+		}
+	}
+	return m.selectOrder()
+}
+
+func (m *Model) selectOrder() tea.Cmd {
+	o, ok := m.rv.current()
+	if !ok {
+		m.rv.selected = 0
+		return nil
+	}
+	m.rv.selected = o.ID
+	return m.loadOrder(o.ID)
+}
+
+func (m *Model) orderLoaded(msg orderMsg) {
+	if msg.info.err != nil {
+		if msg.id == m.rv.selected {
+			m.loadFailed("order", msg.info.err)
+		}
+		if prev, ok := m.rv.details[msg.id]; ok && prev.err == nil {
+			return
+		}
+	}
+	m.rv.details[msg.id] = msg.info
+}
+
+func (m *Model) reviewKey(msg tea.KeyMsg) tea.Cmd {
+	s := &m.rv
+	k := m.keys
+	switch {
+	case key.Matches(msg, k.Up):
+		if s.cursor > 0 {
+			s.cursor--
+			return m.selectOrder()
+		}
+	case key.Matches(msg, k.Down):
+		if s.cursor < len(s.page.Items)-1 {
+			s.cursor++
+			return m.selectOrder()
+		}
+	case key.Matches(msg, k.PrevPage):
+		if s.pageNo > 1 {
+			s.pageNo--
+			s.cursor, s.offset = 0, 0
+			return m.loadOrders()
+		}
+	case key.Matches(msg, k.NextPage):
+		if s.pageNo < pages(s.page.Total, m.opts.PageSize) {
+			s.pageNo++
+			s.cursor, s.offset = 0, 0
+			return m.loadOrders()
+		}
+	case key.Matches(msg, k.Approve):
+		return m.openReview(order.ActApprove)
+	case key.Matches(msg, k.Reject):
+		return m.openReview(order.ActReject)
+	case key.Matches(msg, k.Quote):
+		return m.openReview(order.ActQuote)
+	case key.Matches(msg, k.Back):
+		m.status = ""
+	}
+	return nil
+}
+
+// openReview opens the form of a decision on the selected order, if the
+// order allows it now.
+func (m *Model) openReview(act order.Action) tea.Cmd {
+	v, ok := m.rv.current()
+	if !ok {
+		m.status = "No order selected."
+		return nil
+	}
+	if info, ok := m.rv.details[v.ID]; ok && info.err == nil {
+		v = info.view
+	}
+	if !slices.Contains(v.Actions, act) {
+		m.status = fmt.Sprintf("%s cannot be done on %s (%s) now.", act, v.BookingNumber, v.Status)
+		return nil
+	}
+	m.act = reviewAction(m.b, v, act, m.rv.agencyName(v.AgencyID))
+	m.status = ""
+	return m.act.open()
+}
+
+// reviewView draws the queue over the selected order's detail (or the
+// open form), in w cells by h lines.
+func (m *Model) reviewView(w, h int) []string {
+	s := &m.rv
+	st := m.st
+	listRows, lower := split(h-2, len(s.page.Items))
+
+	info := ""
+	if s.loaded {
+		info = fmt.Sprintf("page %d/%d · %d orders", s.pageNo, pages(s.page.Total, m.opts.PageSize), s.page.Total)
+	}
+	lines := []string{spread(st.Muted.Render("Orders waiting for review"), st.Muted.Render(info), w)}
+	cols := orderColumns(w)
+	lines = append(lines, st.Header.Render(cols.row("", "Booking", "Agency", "Type", "Status", "Total", "Created")))
+	switch {
+	case !s.loaded && s.err != "":
+		lines = append(lines, wrapStyled(st.Error, "Could not load the queue: "+s.err, w)...)
+	case !s.loaded:
+		lines = append(lines, st.Muted.Render("Loading…"))
+	case len(s.page.Items) == 0:
+		lines = append(lines, st.Muted.Render("Nothing waits for review."))
+	}
+	s.offset = scroll(s.cursor, s.offset, listRows, len(s.page.Items))
+	for i := s.offset; i < len(s.page.Items) && i < s.offset+listRows; i++ {
+		o := s.page.Items[i]
+		mark, style := "", lipgloss.NewStyle()
+		if i == s.cursor {
+			mark, style = ">", st.Selected
+		}
+		lines = append(lines, style.Render(cols.row(mark, o.BookingNumber, s.agencyName(o.AgencyID), o.Type, string(o.Status),
+			o.Total.Amount+" "+o.Total.Currency, o.CreatedAt.Local().Format("01-02 15:04"))))
+	}
+	for len(lines) < 2+listRows {
+		lines = append(lines, "")
+	}
+	if m.act != nil {
+		return append(lines, m.act.view(st, w, lower)...)
+	}
+	return append(lines, m.orderDetailView(w, lower)...)
+}
+
+type orderCols struct{ booking, agency, typ, status, total, created int }
+
+func orderColumns(w int) orderCols {
+	c := orderCols{booking: 15, typ: 6, status: 13, total: 14, created: 11}
+	c.agency = max(6, w-2-c.booking-c.typ-c.status-c.total-c.created-5)
+	return c
+}
+
+func (c orderCols) row(mark, booking, agency, typ, status, total, created string) string {
+	return fit(mark, 2) + fit(booking, c.booking) + " " + fit(agency, c.agency) + " " + fit(typ, c.typ) + " " +
+		fit(status, c.status) + " " + fitRight(total, c.total) + " " + fit(created, c.created)
+}
+
+// orderDetailView is the selected order: what, whose, the trip, the request
+// and what may be done.
+func (m *Model) orderDetailView(w, h int) []string {
+	st := m.st
+	o, ok := m.rv.current()
+	if !ok {
+		return nil
+	}
+	title := "─ " + o.BookingNumber + " · " + o.Type + " · " + string(o.Status) + " "
+	lines := []string{st.Title.Render(title + strings.Repeat("─", max(0, w-lipgloss.Width(title))))}
+	info, ok := m.rv.details[o.ID]
+	if !ok {
+		return append(lines, st.Muted.Render("Loading…"))
+	}
+	if info.err != nil {
+		return append(lines, wrapStyled(st.Error, "error: "+describe(info.err), w)...)
+	}
+	v := info.view
+	half := w / 2
+	pair := func(l1, v1, l2, v2 string) string {
+		return fit(st.Label.Render(fit(l1, 14))+v1, half) + st.Label.Render(fit(l2, 14)) + v2
+	}
+	one := func(l, v string) string { return st.Label.Render(fit(l, 14)) + v }
+	names := make([]string, 0, len(v.Passengers))
+	for _, p := range v.Passengers {
+		names = append(names, p.Surname+"/"+p.GivenName)
+	}
+	original := ""
+	if v.OriginalID != 0 {
+		original = "#" + strconv.FormatInt(v.OriginalID, 10)
+		for _, r := range v.Related {
+			if r.ID == v.OriginalID {
+				original = r.BookingNumber
+			}
+		}
+	}
+	depart := ""
+	if !v.DepartAt.IsZero() {
+		depart = v.DepartAt.Local().Format("2006-01-02 15:04")
+	}
+	lines = append(lines,
+		pair("Agency", m.rv.agencyName(v.AgencyID), "Total", v.Total.Amount+" "+v.Total.Currency),
+		pair("Route", v.Origin+" → "+v.Destination, "Flight", v.Airline+v.FlightNumber),
+		pair("Departs", depart, "PNR", v.PNR),
+		pair("Created", v.CreatedAt.Local().Format("2006-01-02 15:04"), "Original", original),
+		one("Passengers", strings.Join(names, ", ")),
+	)
+	if v.Request != nil {
+		req := "reason " + strconv.Itoa(v.Request.Reason)
+		if v.Request.SubReason != "" {
+			req += " (" + v.Request.SubReason + ")"
+		}
+		if v.Request.Remark != "" {
+			req += ": " + v.Request.Remark
+		}
+		lines = append(lines, one("Request", req))
+	}
+	if v.ReviewRemark != "" {
+		lines = append(lines, one("Review remark", v.ReviewRemark))
+	}
+	var acts []string
+	for _, a := range []struct {
+		act  order.Action
+		help string
+	}{{order.ActApprove, "a approve"}, {order.ActReject, "r reject"}, {order.ActQuote, "o quote"}} {
+		if slices.Contains(v.Actions, a.act) {
+			acts = append(acts, a.help)
+		}
+	}
+	if len(acts) == 0 {
+		acts = []string{"none from here"}
+	}
+	lines = append(lines, one("Actions", strings.Join(acts, " · ")))
+	for i := range lines {
+		lines[i] = fit(lines[i], w)
+	}
+	if len(lines) > h {
+		lines = lines[:h]
+	}
+	return lines
+}

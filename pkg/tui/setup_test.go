@@ -1,0 +1,328 @@
+package tui
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/exp/teatest"
+	"github.com/shopspring/decimal"
+
+	"github.com/voyage/voyage/pkg/admin"
+	"github.com/voyage/voyage/pkg/agency"
+	"github.com/voyage/voyage/pkg/app"
+	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/config"
+	"github.com/voyage/voyage/pkg/demo"
+	"github.com/voyage/voyage/pkg/ledger"
+	"github.com/voyage/voyage/pkg/order"
+	"github.com/voyage/voyage/pkg/shopping"
+	"github.com/voyage/voyage/pkg/store"
+	"github.com/voyage/voyage/pkg/store/storetest"
+	"github.com/voyage/voyage/pkg/supplier"
+)
+
+// env is a seeded SQLite application reached through admin.Local, as
+// `voyage tui` reaches it in-process.
+type env struct {
+	ctx context.Context
+	app *app.App
+	b   *admin.Local
+	// agencies are the demo agencies by name.
+	agencies map[string]agency.Summary
+}
+
+func newEnv(t *testing.T) *env {
+	t.Helper()
+	// Each test has its own database and console: they run side by side.
+	t.Parallel()
+	ctx := context.Background()
+	cfg, err := config.Load("", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.DB = storetest.DSN(t, store.SQLite)
+	cfg.Shopping.Sim.LatencyScale, cfg.Shopping.Sim.ErrorRate, cfg.Shopping.Sim.TimeoutRate, cfg.Shopping.Sim.Volatility = 0, 0, 0, 0
+	a, err := app.New(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := demo.Seed(ctx, a.DB, a.Site); err != nil {
+		a.Close()
+		t.Fatal(err)
+	}
+	b, err := admin.NewLocal(ctx, a, "tui-test")
+	if err != nil {
+		a.Close()
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	e := &env{ctx: ctx, app: a, b: b, agencies: map[string]agency.Summary{}}
+	page, err := b.Agencies(ctx, agency.ListFilter{PageSize: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range page.Items {
+		e.agencies[s.Name] = s
+	}
+	for _, name := range []string{"Demo Travel", "Demo Sub Travel", "Blue Sky Travel"} {
+		if _, ok := e.agencies[name]; !ok {
+			t.Fatalf("demo agency %q missing from %v", name, page.Items)
+		}
+	}
+	return e
+}
+
+// listed are the agencies in the list rows of an agencies screen (a row
+// starts with the 2-cell marker and the agency's code).
+func (e *env) listed(screen string) []string {
+	var out []string
+	for _, l := range strings.Split(screen, "\n") {
+		for name, a := range e.agencies {
+			if len(l) > 2 && strings.HasPrefix(l[2:], a.Code+" ") {
+				out = append(out, name)
+			}
+		}
+	}
+	return out
+}
+
+func (e *env) id(name string) int64 { return e.agencies[name].ID }
+
+// fund credits an agency through the backend, as another admin would.
+func (e *env) fund(t *testing.T, name, amount, ref string) {
+	t.Helper()
+	s := e.agencies[name]
+	if _, err := e.b.AddFunds(e.ctx, s.ID, ledger.TopUp{Currency: s.Currency, Amount: amount, AmountReceived: amount, ExchangeRate: "1",
+		Reference: ref, IdempotencyKey: "test-" + ref}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// detail is an agency's detail as the backend tells it now.
+func (e *env) detail(t *testing.T, name string) agency.Detail {
+	t.Helper()
+	d, err := e.b.Agency(e.ctx, e.id(name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+func (e *env) entries(t *testing.T, name string) int {
+	t.Helper()
+	p, err := e.b.Entries(e.ctx, e.id(name), 1, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p.Total
+}
+
+func dec(t *testing.T, s string) decimal.Decimal {
+	t.Helper()
+	d, err := decimal.NewFromString(s)
+	if err != nil {
+		t.Fatalf("amount %q: %v", s, err)
+	}
+	return d
+}
+
+// refundRequest books, pays and tickets an order for Demo Travel through the
+// services and files a refund request against it (an order of the
+// "reviewing" group), answering the request's id.
+func (e *env) refundRequest(t *testing.T) int64 {
+	t.Helper()
+	ctx, a := e.ctx, e.app
+	agencyID := e.id("Demo Travel")
+	var userID int64
+	if err := a.DB.GetContext(ctx, &userID, a.DB.Rebind(`SELECT id FROM users WHERE username = ?`), "demo-operator"); err != nil {
+		t.Fatal(err)
+	}
+	ag, err := a.Agencies.Get(ctx, agencyID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	who := auth.Principal{UserID: userID, AgencyID: agencyID, Username: "demo-operator",
+		Subject: auth.Subject{Roles: []string{auth.RoleOperator}, ProxyLevel: ag.ProxyLevel, Common: ag.Common()}}
+	started, err := a.Shopping.Start(ctx, who, shopping.Request{Journeys: []supplier.JourneyQuery{{Origin: "PEK", Destination: "SHA",
+		Date: time.Now().AddDate(0, 0, 25).Format(time.DateOnly)}}, Passengers: supplier.Passengers{Adult: 1}, CabinClass: "economy", BookingType: "oneway"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var page shopping.Page
+	for deadline := time.Now().Add(30 * time.Second); !page.Complete; time.Sleep(20 * time.Millisecond) {
+		if page, err = a.Shopping.Solutions(ctx, who, shopping.Query{SearchID: started.SearchID, Sort: "price"}, "en"); err != nil {
+			t.Fatal(err)
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("search did not complete")
+		}
+	}
+	var quoteID string
+	for _, s := range page.Items {
+		if strings.HasPrefix(s.TicketingSpeed, "special") {
+			continue
+		}
+		if v, err := a.Shopping.Verify(ctx, who, s.ID, "en"); err == nil && v.QuoteID != "" {
+			quoteID = v.QuoteID
+			break
+		}
+	}
+	if quoteID == "" {
+		t.Fatal("no quote")
+	}
+	o, err := a.Orders.Create(ctx, who, "tui-test", order.CreateRequest{QuoteID: quoteID,
+		Passengers: []order.Passenger{{Type: "adult", Surname: "LI", GivenName: "NA", Gender: "female", Birthday: "1990-05-06", Nationality: "CN",
+			DocumentType: "passport", DocumentNumber: "E7654321", DocumentExpiry: "2035-01-01"}},
+		Contact: order.Contact{Name: "Li Na", Email: "li.na@example.com", Phone: "+86 139 0000 0000"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Ledger.Post(ctx, ledger.Transfer{AgencyID: agencyID, IdempotencyKey: "tui-test-fund", From: ledger.Provider(ledger.KindFunding),
+		To: ledger.Wallet(agencyID), Amount: 10_000_00, Currency: "CNY", PaymentType: ledger.TypeTopUp}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Orders.Pay(ctx, who, o.ID, "tui-pay", order.PayRequest{Channel: "balance"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Orders.Ticket(ctx, o.ID, false); err != nil {
+		t.Fatal(err)
+	}
+	reason := 0
+	rf, err := a.Orders.Request(ctx, who, o.ID, order.TypeRefund, order.PostSaleRequest{Reason: &reason, Remark: "plans changed"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rf.ID
+}
+
+// probe wraps the console to keep its latest rendered screen, so that a
+// test can read the whole screen (teatest's output holds only the lines
+// that changed).
+type probe struct {
+	tea.Model
+	mu   sync.Mutex
+	view string
+}
+
+func (p *probe) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	m, cmd := p.Model.Update(msg)
+	p.Model = m
+	return p, cmd
+}
+
+func (p *probe) View() string {
+	v := p.Model.View()
+	p.mu.Lock()
+	p.view = v
+	p.mu.Unlock()
+	return v
+}
+
+func (p *probe) screen() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.view
+}
+
+// console is the TUI running under teatest at 80x24.
+type console struct {
+	t  *testing.T
+	tm *teatest.TestModel
+	p  *probe
+}
+
+func start(t *testing.T, b admin.Backend, opts Options) *console {
+	t.Helper()
+	p := &probe{Model: New(b, opts)}
+	tm := teatest.NewTestModel(t, p, teatest.WithInitialTermSize(80, 24))
+	c := &console{t: t, tm: tm, p: p}
+	t.Cleanup(c.quit)
+	return c
+}
+
+// quit ends the program and checks the final screen fits 80x24.
+func (c *console) quit() {
+	c.tm.Quit()
+	final := c.tm.FinalModel(c.t, teatest.WithFinalTimeout(10*time.Second))
+	assertFits(c.t, final.View(), 80, 24)
+}
+
+// waitFor polls the screen until cond holds, failing with the last screen
+// after a deadline.
+func (c *console) waitFor(what string, cond func(screen string) bool) string {
+	c.t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		s := c.p.screen()
+		if cond(s) {
+			return s
+		}
+		if time.Now().After(deadline) {
+			c.t.Fatalf("waiting for %s; the screen is:\n%s", what, s)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// waitText waits until the screen shows every one of texts.
+func (c *console) waitText(texts ...string) string {
+	c.t.Helper()
+	return c.waitFor(strings.Join(texts, " and "), func(s string) bool {
+		for _, x := range texts {
+			if !strings.Contains(s, x) {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// waitFlat waits until the screen shows text, however it is wrapped.
+func (c *console) waitFlat(text string) string {
+	c.t.Helper()
+	want := strings.Join(strings.Fields(text), " ")
+	return c.waitFor(text, func(s string) bool { return strings.Contains(strings.Join(strings.Fields(s), " "), want) })
+}
+
+// press sends keys by name ("enter", "esc", "tab", "shift+tab", "up",
+// "down", "right", "left", "ctrl+u") or as typed text.
+func (c *console) press(keys ...string) {
+	named := map[string]tea.KeyType{"enter": tea.KeyEnter, "esc": tea.KeyEsc, "tab": tea.KeyTab, "shift+tab": tea.KeyShiftTab,
+		"up": tea.KeyUp, "down": tea.KeyDown, "right": tea.KeyRight, "left": tea.KeyLeft, "ctrl+u": tea.KeyCtrlU}
+	for _, k := range keys {
+		if kt, ok := named[k]; ok {
+			c.tm.Send(tea.KeyMsg{Type: kt})
+			continue
+		}
+		c.tm.Type(k)
+	}
+}
+
+// selectAgency searches the agency by name so that it is the only one,
+// and waits for its detail.
+func (c *console) selectAgency(name string) string {
+	c.t.Helper()
+	c.waitText("agencies")
+	c.press("/", strings.ToLower(name), "enter")
+	return c.waitText("page 1/1 · 1 agencies", "─ "+name+" ·", "Recent wallet entries")
+}
+
+// assertFits fails when a line of view is wider than w cells or there are
+// more than h lines.
+func assertFits(t *testing.T, view string, w, h int) {
+	t.Helper()
+	lines := strings.Split(view, "\n")
+	if len(lines) > h {
+		t.Errorf("%d lines, more than %d:\n%s", len(lines), h, view)
+	}
+	for i, l := range lines {
+		if lw := lipgloss.Width(l); lw > w {
+			t.Errorf("line %d is %d cells wide, more than %d: %q", i+1, lw, w, l)
+		}
+	}
+}

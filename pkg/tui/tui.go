@@ -1,0 +1,398 @@
+// Package tui is `voyage tui`: a terminal console for the provider's admins
+// and finance staff, built with Bubble Tea.
+//
+// It has two screens. Agencies lists the agencies the backend's caller
+// manages (code, name, status, currency, balance, available), with `/` to
+// search and ←/→ to page, over a detail pane of the selected agency:
+// balance, credit limit and period, status, its key settings, how many API
+// keys it has and its five latest wallet entries. From there `f` adds funds,
+// `c` sets the credit limit and `k` makes an API key; each opens a form,
+// shows what would change (the backend's dry run where it has one) and
+// posts only on `y`/enter (`n`/esc changes nothing). The review queue lists
+// the orders waiting for the provider's review (the "reviewing" group) with
+// the selected one's detail; `a` approves, `r` rejects with a remark and
+// `o` quotes a refund or change, each behind a confirmation. `1`, `2` and
+// tab switch screens, ↑/↓ move, ctrl+r reloads, `?` shows every key, `q` or
+// ctrl+c quits (in a form or the search box, esc or ctrl+c leaves it
+// first).
+//
+// Every operation goes through an admin.Backend in a tea.Cmd, so the
+// console works the same in-process (admin.Local) or against a server
+// (admin.Remote), and a slow backend never freezes the screen. The open
+// screen reloads every Options.Refresh, keeping the selection and any open
+// form; the status line tells when it was last updated and what failed.
+// The layout fits 80x24 and grows with the terminal.
+//
+// The `voyage tui` command wires it up as:
+//
+//	b, err := admin.OpenLocal(ctx, cfg, who) // or admin.NewRemote(server, key, nil)
+//	...
+//	defer b.Close()
+//	return tui.Run(ctx, b, tui.Options{Refresh: tui.DefaultRefresh}, os.Stdin, os.Stdout)
+//
+// New gives the bare tea.Model, for tests and for embedding. Each backend
+// call is given a minute; under Run, calls also end with Run's ctx.
+package tui
+
+import (
+	"context"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/term"
+
+	"github.com/voyage/voyage/pkg/admin"
+)
+
+// DefaultRefresh is how often `voyage tui` reloads the open screen unless
+// told otherwise.
+const DefaultRefresh = 5 * time.Second
+
+// DefaultPageSize is how many agencies or orders a page holds.
+const DefaultPageSize = 20
+
+// callTimeout bounds one backend call, so a hung server shows up as an
+// error instead of a screen that never fills.
+const callTimeout = 60 * time.Second
+
+// Options tune the console.
+type Options struct {
+	// Refresh is how often the open screen (its list and the selected
+	// item's detail) reloads on its own; 0 or less turns live refresh off.
+	// `voyage tui` passes DefaultRefresh unless told otherwise.
+	Refresh time.Duration
+	// Now is the clock of the status line's "updated" time; nil is
+	// time.Now.
+	Now func() time.Time
+	// PageSize is how many agencies or orders one page holds; 0 is
+	// DefaultPageSize.
+	PageSize int
+}
+
+// screen is one of the console's screens.
+type screen int
+
+const (
+	agenciesScreen screen = iota
+	reviewScreen
+)
+
+// Model is the console. Its state changes only in Update; the backend is
+// called in tea.Cmds whose answers come back as messages.
+type Model struct {
+	ctx  context.Context
+	b    admin.Backend
+	opts Options
+	keys keyMap
+	st   styles
+	help help.Model
+
+	width, height int
+	screen        screen
+	ag            agencyState
+	rv            reviewState
+	// act is the open form with its confirmation, if any; while it is open
+	// it has the keyboard.
+	act      *action
+	showHelp bool
+
+	status    string // the latest note (an action's outcome)
+	statusErr string // the latest failure to load
+	updated   time.Time
+}
+
+// refreshMsg is the live-refresh tick.
+type refreshMsg struct{}
+
+// New is the console on backend b; nothing is loaded before Init.
+func New(b admin.Backend, opts Options) tea.Model {
+	return newModel(context.Background(), b, opts)
+}
+
+func newModel(ctx context.Context, b admin.Backend, opts Options) *Model {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.PageSize <= 0 {
+		opts.PageSize = DefaultPageSize
+	}
+	h := help.New()
+	m := &Model{ctx: ctx, b: b, opts: opts, keys: newKeyMap(), st: newStyles(), help: h, width: 80, height: 24}
+	m.ag = newAgencyState()
+	m.rv = newReviewState()
+	return m
+}
+
+// Run runs the console on in and out until the user quits or ctx ends; on
+// a terminal it takes the alternate screen, so the shell's scrollback is
+// left as it was.
+func Run(ctx context.Context, b admin.Backend, opts Options, in io.Reader, out io.Writer) error {
+	popts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithInput(in), tea.WithOutput(out)}
+	if f, ok := out.(*os.File); ok && term.IsTerminal(f.Fd()) {
+		popts = append(popts, tea.WithAltScreen())
+	}
+	_, err := tea.NewProgram(newModel(ctx, b, opts), popts...).Run()
+	return err
+}
+
+// Init loads both screens (the review queue's size shows in the header)
+// and starts the live refresh.
+func (m *Model) Init() tea.Cmd {
+	return tea.Batch(m.loadAgencies(), m.loadOrders(), m.tick())
+}
+
+func (m *Model) tick() tea.Cmd {
+	if m.opts.Refresh <= 0 {
+		return nil
+	}
+	return tea.Tick(m.opts.Refresh, func(time.Time) tea.Msg { return refreshMsg{} })
+}
+
+// call is the context of one backend call.
+func (m *Model) call() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(m.ctx, callTimeout)
+}
+
+// Update handles a message: keys, answers from the backend, the ticks.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		m.help.Width = msg.Width
+		return m, nil
+	case tea.KeyMsg:
+		return m, m.key(msg)
+	case refreshMsg:
+		return m, tea.Batch(m.reload(false), m.tick())
+	case searchMsg:
+		return m, m.searched(msg)
+	case agenciesMsg:
+		return m, m.agenciesLoaded(msg)
+	case agencyMsg:
+		m.agencyLoaded(msg)
+		return m, nil
+	case ordersMsg:
+		return m, m.ordersLoaded(msg)
+	case orderMsg:
+		m.orderLoaded(msg)
+		return m, nil
+	case checkedMsg:
+		if m.act != nil && m.act.id == msg.id {
+			return m, m.act.checked(msg)
+		}
+		return m, nil
+	case postedMsg:
+		if m.act != nil && m.act.id == msg.id {
+			m.act.posted(msg)
+			if msg.err == nil {
+				m.status = msg.status
+				return m, m.reload(true)
+			}
+		}
+		return m, nil
+	}
+	// Anything else (a text input's own messages) goes to what has focus.
+	var cmd tea.Cmd
+	switch {
+	case m.act != nil && m.act.stage == editing:
+		f := &m.act.fields[m.act.focus]
+		f.input, cmd = f.input.Update(msg)
+	case m.ag.searching:
+		m.ag.search, cmd = m.ag.search.Update(msg)
+	}
+	return m, cmd
+}
+
+// key routes a key press: to the open form, the search box, the help, or
+// the screen.
+func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
+	if m.act != nil {
+		cmd, closed, status := m.act.update(m.ctx, m.keys, msg)
+		if closed {
+			m.act = nil
+			if status != "" {
+				m.status = status
+			}
+		}
+		return cmd
+	}
+	if m.ag.searching {
+		return m.searchKey(msg)
+	}
+	switch {
+	case key.Matches(msg, m.keys.Quit):
+		return tea.Quit
+	case key.Matches(msg, m.keys.Help):
+		m.showHelp = !m.showHelp
+		return nil
+	case m.showHelp && key.Matches(msg, m.keys.Back):
+		m.showHelp = false
+		return nil
+	case key.Matches(msg, m.keys.Agencies):
+		return m.switchTo(agenciesScreen)
+	case key.Matches(msg, m.keys.Review):
+		return m.switchTo(reviewScreen)
+	case key.Matches(msg, m.keys.Switch):
+		return m.switchTo(1 - m.screen)
+	case key.Matches(msg, m.keys.Refresh):
+		return m.reload(true)
+	}
+	if m.showHelp {
+		return nil
+	}
+	if m.screen == reviewScreen {
+		return m.reviewKey(msg)
+	}
+	return m.agenciesKey(msg)
+}
+
+func (m *Model) switchTo(s screen) tea.Cmd {
+	m.showHelp = false
+	if m.screen == s {
+		return nil
+	}
+	m.screen = s
+	return m.reload(true)
+}
+
+// reload loads the open screen's list again (and, once it is in, the
+// selected item's detail). A tick skips it while the previous load is still
+// out, so a slow backend does not pile calls up; force is a load the user
+// asked for.
+func (m *Model) reload(force bool) tea.Cmd {
+	if m.screen == reviewScreen {
+		if !force && m.rv.pending > 0 {
+			return nil
+		}
+		return m.loadOrders()
+	}
+	if !force && m.ag.pending > 0 {
+		return nil
+	}
+	return m.loadAgencies()
+}
+
+// loadFailed notes a failed load in the status line.
+func (m *Model) loadFailed(what string, err error) {
+	m.statusErr = what + ": " + describe(err)
+}
+
+// loadedAt notes a successful load of the open screen's list.
+func (m *Model) loadedAt() {
+	m.statusErr = ""
+	m.updated = m.opts.Now()
+}
+
+// View draws the console: a header, the screen, the status line and the
+// help line, every line at most the terminal's width.
+func (m *Model) View() string {
+	w, h := m.width, m.height
+	if w <= 0 || h <= 0 {
+		w, h = 80, 24
+	}
+	helpView := m.help.View(bindings{short: m.shortHelp()})
+	footer := []string{m.statusView(w), helpView}
+	bodyH := max(0, h-1-len(footer))
+	var body []string
+	switch {
+	case m.showHelp:
+		body = m.fullHelpView(w)
+	case m.screen == reviewScreen:
+		body = m.reviewView(w, bodyH)
+	default:
+		body = m.agenciesView(w, bodyH)
+	}
+	if len(body) > bodyH {
+		body = body[:bodyH]
+	}
+	for len(body) < bodyH {
+		body = append(body, "")
+	}
+	lines := append([]string{m.headerView(w)}, body...)
+	lines = append(lines, footer...)
+	if len(lines) > h {
+		lines = lines[:h]
+	}
+	for i, l := range lines {
+		// A last guard: a line wider than the terminal would wrap and push
+		// the whole screen down.
+		if lipgloss.Width(l) > w {
+			lines[i] = ansi.Truncate(l, w, "…")
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (m *Model) headerView(w int) string {
+	tab := func(s screen, label string) string {
+		if m.screen == s {
+			return m.st.ActiveTab.Render("[" + label + "]")
+		}
+		return m.st.Tab.Render(" " + label + " ")
+	}
+	queue := "2 Review queue"
+	if m.rv.loaded {
+		queue += " (" + strconv.Itoa(m.rv.page.Total) + ")"
+	}
+	left := m.st.Title.Render("Voyage admin") + "  " + tab(agenciesScreen, "1 Agencies") + " " + tab(reviewScreen, queue)
+	return spread(left, m.st.Muted.Render(m.b.Actor()), w)
+}
+
+func (m *Model) statusView(w int) string {
+	right := ""
+	if !m.updated.IsZero() {
+		right = "updated " + m.updated.Format("15:04:05")
+	}
+	left := m.status
+	if m.statusErr != "" {
+		left = m.st.Error.Render("error: " + m.statusErr)
+	}
+	return spread(left, m.st.Muted.Render(right), w)
+}
+
+// shortHelp is the help line: the keys that apply where the focus is.
+func (m *Model) shortHelp() []key.Binding {
+	k := m.keys
+	switch {
+	case m.act != nil:
+		return m.act.help(k)
+	case m.ag.searching:
+		return []key.Binding{key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "search")), key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear"))}
+	case m.showHelp:
+		return []key.Binding{k.Help, k.Quit}
+	case m.screen == reviewScreen:
+		return []key.Binding{move, k.Approve, k.Reject, k.Quote, short(k.Switch, "screen"), k.Help, k.Quit}
+	}
+	// Short enough for 80 columns; `?` has the long names.
+	return []key.Binding{k.Search, short(k.Funds, "funds"), short(k.Credit, "credit"), short(k.APIKey, "API key"),
+		short(k.Switch, "screen"), k.Help, k.Quit}
+}
+
+var move = key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "move"))
+
+// short is b with a shorter description, for the help line.
+func short(b key.Binding, desc string) key.Binding {
+	return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, desc))
+}
+
+func (m *Model) fullHelpView(w int) []string {
+	full := m.help
+	full.Width = w
+	rows := m.keys.fullHelp()
+	out := []string{m.st.Title.Render("Keys"), ""}
+	out = append(out, strings.Split(full.FullHelpView(rows[0]), "\n")...)
+	out = append(out, "")
+	out = append(out, strings.Split(full.FullHelpView(rows[1]), "\n")...)
+	out = append(out, "", m.st.Muted.Render(fit("In a form: enter moves on and submits on the last field; esc leaves it.", w)),
+		m.st.Muted.Render(fit("Nothing changes before you confirm with y or enter.", w)),
+		m.st.Muted.Render(fit("? or esc closes this help.", w)))
+	return out
+}
