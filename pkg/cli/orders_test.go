@@ -13,7 +13,6 @@ import (
 	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/order"
 	"github.com/voyage/voyage/pkg/shopping"
-	"github.com/voyage/voyage/pkg/store/storetest"
 	"github.com/voyage/voyage/pkg/supplier"
 )
 
@@ -99,16 +98,12 @@ func refundRequest(t *testing.T, dsn string) int64 {
 }
 
 func TestOrderCommands(t *testing.T) {
-	for _, d := range storetest.Engines {
-		t.Run(string(d), func(t *testing.T) {
-			dsn := storetest.DSN(t, d)
-			if res := execute(t, nil, "demo", "seed", "--db", dsn); res.code != 0 {
-				t.Fatalf("demo seed: %+v", res)
-			}
+	forEachMode(t, func(t *testing.T, dsn string, reach []string) {
+		{
 			id := refundRequest(t, dsn)
 			v := func(t *testing.T, code int, args ...string) result {
 				t.Helper()
-				res := execute(t, nil, append(args, "--db", dsn)...)
+				res := execute(t, nil, append(args, reach...)...)
 				if res.code != code {
 					t.Fatalf("%v: exit %d, want %d\nstdout: %s\nstderr: %s", args, res.code, code, res.out, res.err)
 				}
@@ -146,6 +141,6 @@ func TestOrderCommands(t *testing.T) {
 			}
 			// Approving twice is a state conflict.
 			v(t, 4, "orders", "review", fmt.Sprint(id), "--action", "approve", "--yes")
-		})
-	}
+		}
+	})
 }

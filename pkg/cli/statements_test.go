@@ -8,20 +8,19 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/voyage/voyage/pkg/store/storetest"
 )
 
 func TestStatementsCommands(t *testing.T) {
-	for _, d := range storetest.Engines {
-		t.Run(string(d), func(t *testing.T) {
-			dsn := storetest.DSN(t, d)
-			if res := execute(t, nil, "demo", "seed", "--db", dsn); res.code != 0 {
-				t.Fatalf("seed: %+v", res)
-			}
+	forEachMode(t, func(t *testing.T, dsn string, reach []string) {
+		// run is the command line in this mode.
+		run := func(args ...string) result {
+			t.Helper()
+			return execute(t, nil, append(args, reach...)...)
+		}
+		{
 			// Blue Sky (222) receives two top-ups.
 			for i, amt := range []string{"1000.00", "250.50"} {
-				res := execute(t, nil, "funds", "add", "--db", dsn, "--agency", "222", "--amount", amt, "--currency", "CNY",
+				res := run("funds", "add", "--agency", "222", "--amount", amt, "--currency", "CNY",
 					"--reference", "WIRE-"+string(rune('A'+i)), "--idempotency-key", "k"+string(rune('0'+i)), "--yes")
 				if res.code != 0 {
 					t.Fatalf("funds add: %+v", res)
@@ -29,14 +28,14 @@ func TestStatementsCommands(t *testing.T) {
 			}
 			today := time.Now().UTC().Format(time.DateOnly)
 
-			res := execute(t, nil, "statements", "create", "--db", dsn, "--agency", "222", "--from", "2026-01-01", "--to", today, "-o", "json")
+			res := run("statements", "create", "--agency", "222", "--from", "2026-01-01", "--to", today, "-o", "json")
 			var line statementLine
 			if res.code != 0 || json.Unmarshal([]byte(res.out), &line) != nil || line.Closing != "1250.50" || line.Entries != 2 || line.StatementID == 0 {
 				t.Fatalf("create: %+v", res)
 			}
 
 			out := t.TempDir()
-			res = execute(t, nil, "statements", "export", "--db", dsn, "--all", "--from", "2026-01-01", "--to", today, "--format", "csv", "--out", out, "-o", "json")
+			res = run("statements", "export", "--all", "--from", "2026-01-01", "--to", today, "--format", "csv", "--out", out, "-o", "json")
 			if res.code != 0 {
 				t.Fatalf("export: %+v", res)
 			}
@@ -67,23 +66,23 @@ func TestStatementsCommands(t *testing.T) {
 				}
 			}
 
-			res = execute(t, nil, "statements", "export", "--db", dsn, "--agency", "222", "--from", "2026-01-01", "--to", today, "--format", "pdf", "--out", out, "--lang", "zh-tw")
+			res = run("statements", "export", "--agency", "222", "--from", "2026-01-01", "--to", today, "--format", "pdf", "--out", out, "--lang", "zh-tw")
 			if res.code != 0 || !strings.Contains(res.out, "1 statements (2 entries) exported") {
 				t.Errorf("pdf export: %+v", res)
 			}
 
 			for _, bad := range [][]string{
-				{"statements", "export", "--db", dsn, "--from", "2026-01-01", "--to", today},                             // neither --agency nor --all
-				{"statements", "export", "--db", dsn, "--all", "--from", "2026-02-01", "--to", "2026-01-01"},             // backwards
-				{"statements", "export", "--db", dsn, "--all", "--from", "2026-01-01", "--to", today, "--format", "doc"}, // format
+				{"statements", "export", "--from", "2026-01-01", "--to", today},                             // neither --agency nor --all
+				{"statements", "export", "--all", "--from", "2026-02-01", "--to", "2026-01-01"},             // backwards
+				{"statements", "export", "--all", "--from", "2026-01-01", "--to", today, "--format", "doc"}, // format
 			} {
-				if res := execute(t, nil, bad...); res.code != 2 {
+				if res := run(bad...); res.code != 2 {
 					t.Errorf("%v: exit %d, want 2 (%s)", bad, res.code, res.err)
 				}
 			}
-			if res := execute(t, nil, "statements", "create", "--db", dsn, "--agency", "424242", "--from", "2026-01-01", "--to", today); res.code != 3 {
+			if res := run("statements", "create", "--agency", "424242", "--from", "2026-01-01", "--to", today); res.code != 3 {
 				t.Errorf("unknown agency: exit %d", res.code)
 			}
-		})
-	}
+		}
+	})
 }

@@ -10,7 +10,6 @@ import (
 	"github.com/voyage/voyage/pkg/app"
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/config"
-	"github.com/voyage/voyage/pkg/store/storetest"
 )
 
 func run(t *testing.T, args ...string) (string, error) {
@@ -26,12 +25,8 @@ func run(t *testing.T, args ...string) (string, error) {
 }
 
 func TestSuperadminResetPassword(t *testing.T) {
-	for _, d := range storetest.Engines {
-		t.Run(string(d), func(t *testing.T) {
-			dsn := storetest.DSN(t, d)
-			if _, err := run(t, "demo", "seed", "--db", dsn); err != nil {
-				t.Fatal(err)
-			}
+	forEachMode(t, func(t *testing.T, dsn string, reach []string) {
+		{
 			cfg, err := config.Load("", nil)
 			if err != nil {
 				t.Fatal(err)
@@ -60,7 +55,7 @@ func TestSuperadminResetPassword(t *testing.T) {
 				{"unknown agency", []string{"--agency", "424242", "--password", "new-pass-1"}, "[code 100004]"},
 			}
 			for _, tt := range tests {
-				_, err := run(t, append([]string{"superadmin", "reset-password", "--db", dsn}, tt.args...)...)
+				_, err := run(t, append(append([]string{"superadmin", "reset-password"}, reach...), tt.args...)...)
 				if err == nil || !strings.Contains(err.Error(), tt.err) {
 					t.Errorf("%s: err = %v, want %q", tt.name, err, tt.err)
 				}
@@ -69,14 +64,14 @@ func TestSuperadminResetPassword(t *testing.T) {
 				t.Fatalf("a refused reset changed the password: %v", err)
 			}
 
-			out, err := run(t, "superadmin", "reset-password", "--db", dsn, "--agency", itoa(subID), "--password", "new-pass-1")
+			out, err := run(t, append([]string{"superadmin", "reset-password", "--agency", itoa(subID), "--password", "new-pass-1"}, reach...)...)
 			if err != nil || !strings.Contains(out, "reset") {
 				t.Fatalf("reset: %q %v", out, err)
 			}
 			if _, err := a.Auth.Login(ctx, "sub-super", "new-pass-1", auth.Meta{IP: "cli-test"}); err != nil {
 				t.Errorf("login with the new password: %v", err)
 			}
-			out, err = run(t, "superadmin", "reset-password", "--db", dsn, "--agency", itoa(subID))
+			out, err = run(t, append([]string{"superadmin", "reset-password", "--agency", itoa(subID)}, reach...)...)
 			pw := strings.TrimSpace(out[strings.LastIndex(out, ":")+1:])
 			if err != nil || len(pw) != 12 {
 				t.Fatalf("generated password: %q %v", out, err)
@@ -84,8 +79,8 @@ func TestSuperadminResetPassword(t *testing.T) {
 			if _, err := a.Auth.Login(ctx, "sub-super", pw, auth.Meta{IP: "cli-test"}); err != nil {
 				t.Errorf("login with the generated password: %v", err)
 			}
-		})
-	}
+		}
+	})
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
