@@ -10,9 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/voyage/voyage/pkg/app"
+	"github.com/voyage/voyage/pkg/app/apptest"
 	"github.com/voyage/voyage/pkg/auth"
-	"github.com/voyage/voyage/pkg/config"
 	"github.com/voyage/voyage/pkg/store/storetest"
 )
 
@@ -36,17 +35,7 @@ func seededDB(t *testing.T, d string) string {
 // `apikey create --provider`.
 func serve(t *testing.T, dsn string) []string {
 	t.Helper()
-	cfg, err := config.Load("", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.DB = dsn
-	a, err := app.New(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { a.Close() })
-	srv := httptest.NewServer(a.Handler)
+	srv := httptest.NewServer(apptest.Open(t, dsn).Handler)
 	t.Cleanup(srv.Close)
 	res := execute(t, nil, "apikey", "create", "--provider", "--name", "cli-remote", "--role", auth.RoleSuperUser,
 		"--role", auth.RoleFinance, "--role", auth.RoleOperator, "-o", "json", "--db", dsn)

@@ -7,9 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/voyage/voyage/pkg/app"
+	"github.com/voyage/voyage/pkg/app/apptest"
 	"github.com/voyage/voyage/pkg/auth"
-	"github.com/voyage/voyage/pkg/config"
 )
 
 func run(t *testing.T, args ...string) (string, error) {
@@ -27,16 +26,7 @@ func run(t *testing.T, args ...string) (string, error) {
 func TestSuperadminResetPassword(t *testing.T) {
 	forEachMode(t, func(t *testing.T, dsn string, reach []string) {
 		{
-			cfg, err := config.Load("", nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			cfg.DB = dsn
-			a, err := app.New(context.Background(), cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer a.Close()
+			a := apptest.Open(t, dsn)
 			ctx := context.Background()
 			sub, err := a.Auth.Login(ctx, "sub-super", "demo-pass-1", auth.Meta{IP: "cli-test"})
 			if err != nil {
