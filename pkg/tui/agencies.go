@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
+	"github.com/voyage/voyage/pkg/admin"
 	"github.com/voyage/voyage/pkg/agency"
 	"github.com/voyage/voyage/pkg/api"
 )
@@ -23,28 +25,19 @@ const searchDelay = 300 * time.Millisecond
 // recentEntries is how many wallet entries the detail pane shows.
 const recentEntries = 5
 
-// agencyScreen is the state of the agencies screen.
+// agencyState is the state of the agencies screen.
 type agencyState struct {
-	list      api.AgencyPage
-	page      int    // the page asked for
+	list      pagedList[agency.Summary, agencyInfo]
 	keyword   string // the search asked for
 	search    textinput.Model
 	searching bool
 	searchSeq int
-	cursor    int
-	offset    int
-	selected  int64 // the selected agency's id, kept across reloads
-	pending   int   // list loads out
-	loaded    bool
-	err       string
-	details   map[int64]agencyInfo
 }
 
 // agencyInfo is what the detail pane shows of one agency.
 type agencyInfo struct {
 	detail  agency.Detail
 	entries api.WalletEntryPage
-	err     error
 }
 
 type (
@@ -53,10 +46,6 @@ type (
 		page    int
 		list    api.AgencyPage
 		err     error
-	}
-	agencyMsg struct {
-		id   int64
-		info agencyInfo
 	}
 	searchMsg struct{ seq int }
 )
@@ -67,20 +56,19 @@ func newAgencyState() agencyState {
 	s.Placeholder = "name, code or email"
 	s.CharLimit = 100
 	s.Cursor.SetMode(cursor.CursorStatic)
-	return agencyState{page: 1, search: s, details: map[int64]agencyInfo{}}
+	list := newPagedList(listSource[agency.Summary, agencyInfo]{
+		screen: agenciesScreen, what: "agencies", item: "agency",
+		id:          func(a agency.Summary) int64 { return a.ID },
+		loadPage:    (*Model).fetchAgencies,
+		fetchDetail: fetchAgency,
+	})
+	return agencyState{list: list, search: s}
 }
 
-// current is the selected agency of the list.
-func (s *agencyState) current() (agency.Summary, bool) {
-	if s.cursor < 0 || s.cursor >= len(s.list.Items) {
-		return agency.Summary{}, false
-	}
-	return s.list.Items[s.cursor], true
-}
-
-func (m *Model) loadAgencies() tea.Cmd {
-	m.ag.pending++
-	b, keyword, page, size := m.b, m.ag.keyword, m.ag.page, m.opts.PageSize
+// fetchAgencies asks for a page of agencies under the current search; it
+// is the list's, which counts the loads out (see pagedList.load).
+func (m *Model) fetchAgencies(page int) tea.Cmd {
+	b, keyword, size := m.b, m.ag.keyword, m.opts.PageSize
 	ctx, cancel := m.call()
 	return func() tea.Msg {
 		defer cancel()
@@ -89,103 +77,33 @@ func (m *Model) loadAgencies() tea.Cmd {
 	}
 }
 
-func (m *Model) loadAgency(id int64) tea.Cmd {
-	b := m.b
-	ctx, cancel := m.call()
-	return func() tea.Msg {
-		defer cancel()
-		var info agencyInfo
-		info.detail, info.err = b.Agency(ctx, id)
-		if info.err == nil {
-			info.entries, info.err = b.Entries(ctx, id, 1, recentEntries)
-		}
-		return agencyMsg{id: id, info: info}
+// fetchAgency is what the detail pane shows of agency id.
+func fetchAgency(ctx context.Context, b admin.Backend, id int64) (agencyInfo, error) {
+	var info agencyInfo
+	var err error
+	info.detail, err = b.Agency(ctx, id)
+	if err == nil {
+		info.entries, err = b.Entries(ctx, id, 1, recentEntries)
 	}
+	return info, err
 }
 
-// agenciesLoaded takes a page of agencies, keeping the selected agency
-// selected when it is still there, and loads its detail.
 func (m *Model) agenciesLoaded(msg agenciesMsg) tea.Cmd {
 	s := &m.ag
-	s.pending = max(0, s.pending-1)
-	if msg.keyword != s.keyword || msg.page != s.page {
+	asked := s.list.answered(msg.page)
+	if !asked || msg.keyword != s.keyword {
 		return nil // the answer to a search or page left since
 	}
-	if msg.err != nil {
-		s.err = describe(msg.err)
-		m.loadFailed("agencies", msg.err)
-		return nil
-	}
-	if len(msg.list.Items) == 0 && s.page > 1 && msg.list.Total > 0 {
-		// The page emptied (agencies went away): go to the last one.
-		s.page = pages(msg.list.Total, m.opts.PageSize)
-		return m.loadAgencies()
-	}
-	s.list, s.loaded, s.err = msg.list, true, ""
-	if m.screen == agenciesScreen {
-		m.loadedAt()
-	}
-	s.cursor = min(s.cursor, max(0, len(s.list.Items)-1))
-	for i, a := range s.list.Items {
-		if a.ID == s.selected {
-			s.cursor = i
-			break
-		}
-	}
-	return m.selectAgency()
-}
-
-// selectAgency notes the agency under the cursor and loads its detail.
-func (m *Model) selectAgency() tea.Cmd {
-	a, ok := m.ag.current()
-	if !ok {
-		m.ag.selected = 0
-		return nil
-	}
-	m.ag.selected = a.ID
-	return m.loadAgency(a.ID)
-}
-
-func (m *Model) agencyLoaded(msg agencyMsg) {
-	if msg.info.err != nil {
-		if prev, ok := m.ag.details[msg.id]; ok && prev.err == nil {
-			// Keep showing what was there; the status line tells.
-			m.loadFailed("agency", msg.info.err)
-			return
-		}
-		if msg.id == m.ag.selected {
-			m.loadFailed("agency", msg.info.err)
-		}
-	}
-	m.ag.details[msg.id] = msg.info
+	return s.list.pageLoaded(m, msg.list.Items, msg.list.Total, msg.err)
 }
 
 func (m *Model) agenciesKey(msg tea.KeyMsg) tea.Cmd {
 	s := &m.ag
+	if cmd, handled := s.list.key(m, msg); handled {
+		return cmd
+	}
 	k := m.keys
 	switch {
-	case key.Matches(msg, k.Up):
-		if s.cursor > 0 {
-			s.cursor--
-			return m.selectAgency()
-		}
-	case key.Matches(msg, k.Down):
-		if s.cursor < len(s.list.Items)-1 {
-			s.cursor++
-			return m.selectAgency()
-		}
-	case key.Matches(msg, k.PrevPage):
-		if s.page > 1 {
-			s.page--
-			s.cursor, s.offset = 0, 0
-			return m.loadAgencies()
-		}
-	case key.Matches(msg, k.NextPage):
-		if s.page < pages(s.list.Total, m.opts.PageSize) {
-			s.page++
-			s.cursor, s.offset = 0, 0
-			return m.loadAgencies()
-		}
 	case key.Matches(msg, k.Search):
 		s.searching = true
 		s.search.CursorEnd()
@@ -200,23 +118,24 @@ func (m *Model) agenciesKey(msg tea.KeyMsg) tea.Cmd {
 
 // openAgencyAction opens the form of f, c or k on the selected agency.
 func (m *Model) openAgencyAction(msg tea.KeyMsg) tea.Cmd {
-	a, ok := m.ag.current()
+	a, ok := m.ag.list.current()
 	if !ok {
 		m.status = "No agency selected."
 		return nil
 	}
-	info, ok := m.ag.details[a.ID]
-	if !ok || info.err != nil {
+	got, ok := m.ag.list.details[a.ID]
+	if !ok || got.err != nil {
 		m.status = "The agency's detail is not loaded yet; try again in a moment."
 		return nil
 	}
+	d := got.val.detail
 	switch {
 	case key.Matches(msg, m.keys.Funds):
-		m.act = fundsAction(m.b, info.detail)
+		m.act = fundsAction(m.b, d)
 	case key.Matches(msg, m.keys.Credit):
-		m.act = creditAction(m.b, info.detail)
+		m.act = creditAction(m.b, d)
 	default:
-		m.act = apiKeyAction(m.b, info.detail)
+		m.act = apiKeyAction(m.b, d)
 	}
 	m.status = ""
 	return m.act.open()
@@ -260,19 +179,20 @@ func (m *Model) applySearch(keyword string) tea.Cmd {
 	keyword = strings.TrimSpace(keyword)
 	s := &m.ag
 	s.searchSeq++ // a pending pause-search is overtaken
-	if keyword == s.keyword && s.loaded {
+	if keyword == s.keyword && s.list.loaded {
 		return nil
 	}
-	s.keyword, s.page, s.cursor, s.offset = keyword, 1, 0, 0
-	return m.loadAgencies()
+	s.keyword = keyword
+	return s.list.turnTo(m, 1)
 }
 
 // agenciesView draws the search line and the list over the detail pane
 // (or the open form), in w cells by h lines.
 func (m *Model) agenciesView(w, h int) []string {
 	s := &m.ag
+	l := &s.list
 	st := m.st
-	listRows, lower := split(h-2, len(s.list.Items))
+	listRows, lower := split(h-2, len(l.items))
 
 	// The search line, with the page on the right.
 	var search string
@@ -286,8 +206,8 @@ func (m *Model) agenciesView(w, h int) []string {
 		search = st.Muted.Render("/ to search")
 	}
 	info := ""
-	if s.loaded {
-		info = fmt.Sprintf("page %d/%d · %d agencies", s.page, pages(s.list.Total, m.opts.PageSize), s.list.Total)
+	if l.loaded {
+		info = fmt.Sprintf("page %d/%d · %d agencies", l.page, pages(l.total, m.opts.PageSize), l.total)
 	}
 	lines := []string{spread(search, st.Muted.Render(info), w)}
 
@@ -295,19 +215,17 @@ func (m *Model) agenciesView(w, h int) []string {
 	cols := agencyColumns(w)
 	lines = append(lines, st.Header.Render(cols.row("", "Code", "Name", "Status", "Cur", "Balance", "Available")))
 	switch {
-	case !s.loaded && s.err != "":
-		lines = append(lines, wrapStyled(st.Error, "Could not load the agencies: "+s.err, w)...)
-	case !s.loaded:
+	case !l.loaded && l.err != "":
+		lines = append(lines, wrapStyled(st.Error, "Could not load the agencies: "+l.err, w)...)
+	case !l.loaded:
 		lines = append(lines, st.Muted.Render("Loading…"))
-	case len(s.list.Items) == 0:
+	case len(l.items) == 0:
 		lines = append(lines, st.Muted.Render("No agencies match."))
 	}
-	// The scroll offset is kept here, where the rows there is room for are
-	// known.
-	s.offset = scroll(s.cursor, s.offset, listRows, len(s.list.Items))
-	for i := s.offset; i < len(s.list.Items) && i < s.offset+listRows; i++ {
-		a := s.list.Items[i]
-		if i == s.cursor {
+	from, to := l.shown(listRows)
+	for i := from; i < to; i++ {
+		a := l.items[i]
+		if i == l.cursor {
 			lines = append(lines, st.Selected.Render(cols.row(">", a.Code, a.Name, a.Status, a.Currency, a.Balance, a.Available)))
 		} else {
 			lines = append(lines, cols.row("", a.Code, a.Name, a.Status, a.Currency, a.Balance, a.Available))
@@ -343,19 +261,20 @@ func (c agencyCols) row(mark, code, name, status, cur, balance, available string
 // wallet entries.
 func (m *Model) agencyDetailView(w, h int) []string {
 	st := m.st
-	a, ok := m.ag.current()
+	a, ok := m.ag.list.current()
 	if !ok {
 		return nil
 	}
-	info, ok := m.ag.details[a.ID]
+	got, ok := m.ag.list.details[a.ID]
 	title := "─ " + a.Name + " · " + a.Code + " "
 	lines := []string{st.Title.Render(title + strings.Repeat("─", max(0, w-lipgloss.Width(title))))}
 	if !ok {
 		return append(lines, st.Muted.Render("Loading…"))
 	}
-	if info.err != nil {
-		return append(lines, wrapStyled(st.Error, "error: "+describe(info.err), w)...)
+	if got.err != nil {
+		return append(lines, wrapStyled(st.Error, "error: "+describe(got.err), w)...)
 	}
+	info := got.val
 	d := info.detail
 	cur := " " + d.Currency
 	keys := 0

@@ -1,7 +1,9 @@
 package tui
 
 import (
+	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -10,6 +12,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
+	"github.com/voyage/voyage/pkg/admin"
 	"github.com/voyage/voyage/pkg/order"
 )
 
@@ -18,46 +21,28 @@ const reviewGroup = "reviewing"
 
 // reviewState is the state of the review queue.
 type reviewState struct {
-	page     order.Page
-	pageNo   int
-	cursor   int
-	offset   int
-	selected int64
-	pending  int
-	loaded   bool
-	err      string
-	details  map[int64]orderInfo
+	list pagedList[order.View, order.View]
 	// names are the agencies' names by id ("" when it could not be told).
 	names map[int64]string
 }
 
-type orderInfo struct {
-	view order.View
-	err  error
+type ordersMsg struct {
+	pageNo int
+	page   order.Page
+	names  map[int64]string
+	err    error
 }
-
-type (
-	ordersMsg struct {
-		pageNo int
-		page   order.Page
-		names  map[int64]string
-		err    error
-	}
-	orderMsg struct {
-		id   int64
-		info orderInfo
-	}
-)
 
 func newReviewState() reviewState {
-	return reviewState{pageNo: 1, details: map[int64]orderInfo{}, names: map[int64]string{}}
-}
-
-func (s *reviewState) current() (order.View, bool) {
-	if s.cursor < 0 || s.cursor >= len(s.page.Items) {
-		return order.View{}, false
-	}
-	return s.page.Items[s.cursor], true
+	list := newPagedList(listSource[order.View, order.View]{
+		screen: reviewScreen, what: "review queue", item: "order",
+		id:       func(o order.View) int64 { return o.ID },
+		loadPage: (*Model).fetchOrders,
+		fetchDetail: func(ctx context.Context, b admin.Backend, id int64) (order.View, error) {
+			return b.Order(ctx, id)
+		},
+	})
+	return reviewState{list: list, names: map[int64]string{}}
 }
 
 // agencyName is an order's agency as the queue shows it.
@@ -68,11 +53,11 @@ func (s *reviewState) agencyName(id int64) string {
 	return "#" + strconv.FormatInt(id, 10)
 }
 
-// loadOrders loads a page of the queue and the names of agencies not seen
-// before (an order carries only its agency's id).
-func (m *Model) loadOrders() tea.Cmd {
-	m.rv.pending++
-	b, pageNo, size := m.b, m.rv.pageNo, m.opts.PageSize
+// fetchOrders asks for a page of the queue and the names of agencies not
+// seen before (an order carries only its agency's id); it is the list's,
+// which counts the loads out (see pagedList.load).
+func (m *Model) fetchOrders(pageNo int) tea.Cmd {
+	b, size := m.b, m.opts.PageSize
 	known := make(map[int64]bool, len(m.rv.names))
 	for id := range m.rv.names {
 		known[id] = true
@@ -97,96 +82,23 @@ func (m *Model) loadOrders() tea.Cmd {
 	}
 }
 
-func (m *Model) loadOrder(id int64) tea.Cmd {
-	b := m.b
-	ctx, cancel := m.call()
-	return func() tea.Msg {
-		defer cancel()
-		v, err := b.Order(ctx, id)
-		return orderMsg{id: id, info: orderInfo{view: v, err: err}}
-	}
-}
-
 func (m *Model) ordersLoaded(msg ordersMsg) tea.Cmd {
 	s := &m.rv
-	s.pending = max(0, s.pending-1)
-	if msg.pageNo != s.pageNo {
+	if !s.list.answered(msg.pageNo) {
 		return nil
 	}
-	if msg.err != nil {
-		s.err = describe(msg.err)
-		m.loadFailed("review queue", msg.err)
-		return nil
-	}
-	for id, n := range msg.names {
-		s.names[id] = n
-	}
-	if len(msg.page.Items) == 0 && s.pageNo > 1 && msg.page.Total > 0 {
-		s.pageNo = pages(msg.page.Total, m.opts.PageSize)
-		return m.loadOrders()
-	}
-	s.page, s.loaded, s.err = msg.page, true, ""
-	if m.screen == reviewScreen {
-		m.loadedAt()
-	}
-	s.cursor = min(s.cursor, max(0, len(s.page.Items)-1))
-	for i, o := range s.page.Items {
-		if o.ID == s.selected {
-			s.cursor = i
-			break
-		}
-	}
-	return m.selectOrder()
-}
-
-func (m *Model) selectOrder() tea.Cmd {
-	o, ok := m.rv.current()
-	if !ok {
-		m.rv.selected = 0
-		return nil
-	}
-	m.rv.selected = o.ID
-	return m.loadOrder(o.ID)
-}
-
-func (m *Model) orderLoaded(msg orderMsg) {
-	if msg.info.err != nil {
-		if msg.id == m.rv.selected {
-			m.loadFailed("order", msg.info.err)
-		}
-		if prev, ok := m.rv.details[msg.id]; ok && prev.err == nil {
-			return
-		}
-	}
-	m.rv.details[msg.id] = msg.info
+	// Before the list takes the page: should it have emptied, the load of
+	// the last page then knows these names already.
+	maps.Copy(s.names, msg.names)
+	return s.list.pageLoaded(m, msg.page.Items, msg.page.Total, msg.err)
 }
 
 func (m *Model) reviewKey(msg tea.KeyMsg) tea.Cmd {
-	s := &m.rv
+	if cmd, handled := m.rv.list.key(m, msg); handled {
+		return cmd
+	}
 	k := m.keys
 	switch {
-	case key.Matches(msg, k.Up):
-		if s.cursor > 0 {
-			s.cursor--
-			return m.selectOrder()
-		}
-	case key.Matches(msg, k.Down):
-		if s.cursor < len(s.page.Items)-1 {
-			s.cursor++
-			return m.selectOrder()
-		}
-	case key.Matches(msg, k.PrevPage):
-		if s.pageNo > 1 {
-			s.pageNo--
-			s.cursor, s.offset = 0, 0
-			return m.loadOrders()
-		}
-	case key.Matches(msg, k.NextPage):
-		if s.pageNo < pages(s.page.Total, m.opts.PageSize) {
-			s.pageNo++
-			s.cursor, s.offset = 0, 0
-			return m.loadOrders()
-		}
 	case key.Matches(msg, k.Approve):
 		return m.openReview(order.ActApprove)
 	case key.Matches(msg, k.Reject):
@@ -202,13 +114,13 @@ func (m *Model) reviewKey(msg tea.KeyMsg) tea.Cmd {
 // openReview opens the form of a decision on the selected order, if the
 // order allows it now.
 func (m *Model) openReview(act order.Action) tea.Cmd {
-	v, ok := m.rv.current()
+	v, ok := m.rv.list.current()
 	if !ok {
 		m.status = "No order selected."
 		return nil
 	}
-	if info, ok := m.rv.details[v.ID]; ok && info.err == nil {
-		v = info.view
+	if got, ok := m.rv.list.details[v.ID]; ok && got.err == nil {
+		v = got.val
 	}
 	if !slices.Contains(v.Actions, act) {
 		m.status = fmt.Sprintf("%s cannot be done on %s (%s) now.", act, v.BookingNumber, v.Status)
@@ -223,29 +135,30 @@ func (m *Model) openReview(act order.Action) tea.Cmd {
 // open form), in w cells by h lines.
 func (m *Model) reviewView(w, h int) []string {
 	s := &m.rv
+	l := &s.list
 	st := m.st
-	listRows, lower := split(h-2, len(s.page.Items))
+	listRows, lower := split(h-2, len(l.items))
 
 	info := ""
-	if s.loaded {
-		info = fmt.Sprintf("page %d/%d · %d orders", s.pageNo, pages(s.page.Total, m.opts.PageSize), s.page.Total)
+	if l.loaded {
+		info = fmt.Sprintf("page %d/%d · %d orders", l.page, pages(l.total, m.opts.PageSize), l.total)
 	}
 	lines := []string{spread(st.Muted.Render("Orders waiting for review"), st.Muted.Render(info), w)}
 	cols := orderColumns(w)
 	lines = append(lines, st.Header.Render(cols.row("", "Booking", "Agency", "Type", "Status", "Total", "Created")))
 	switch {
-	case !s.loaded && s.err != "":
-		lines = append(lines, wrapStyled(st.Error, "Could not load the queue: "+s.err, w)...)
-	case !s.loaded:
+	case !l.loaded && l.err != "":
+		lines = append(lines, wrapStyled(st.Error, "Could not load the queue: "+l.err, w)...)
+	case !l.loaded:
 		lines = append(lines, st.Muted.Render("Loading…"))
-	case len(s.page.Items) == 0:
+	case len(l.items) == 0:
 		lines = append(lines, st.Muted.Render("Nothing waits for review."))
 	}
-	s.offset = scroll(s.cursor, s.offset, listRows, len(s.page.Items))
-	for i := s.offset; i < len(s.page.Items) && i < s.offset+listRows; i++ {
-		o := s.page.Items[i]
+	from, to := l.shown(listRows)
+	for i := from; i < to; i++ {
+		o := l.items[i]
 		mark, style := "", lipgloss.NewStyle()
-		if i == s.cursor {
+		if i == l.cursor {
 			mark, style = ">", st.Selected
 		}
 		lines = append(lines, style.Render(cols.row(mark, o.BookingNumber, s.agencyName(o.AgencyID), o.Type, string(o.Status),
@@ -277,20 +190,20 @@ func (c orderCols) row(mark, booking, agency, typ, status, total, created string
 // and what may be done.
 func (m *Model) orderDetailView(w, h int) []string {
 	st := m.st
-	o, ok := m.rv.current()
+	o, ok := m.rv.list.current()
 	if !ok {
 		return nil
 	}
 	title := "─ " + o.BookingNumber + " · " + o.Type + " · " + string(o.Status) + " "
 	lines := []string{st.Title.Render(title + strings.Repeat("─", max(0, w-lipgloss.Width(title))))}
-	info, ok := m.rv.details[o.ID]
+	got, ok := m.rv.list.details[o.ID]
 	if !ok {
 		return append(lines, st.Muted.Render("Loading…"))
 	}
-	if info.err != nil {
-		return append(lines, wrapStyled(st.Error, "error: "+describe(info.err), w)...)
+	if got.err != nil {
+		return append(lines, wrapStyled(st.Error, "error: "+describe(got.err), w)...)
 	}
-	v := info.view
+	v := got.val
 	half := w / 2
 	pair := func(l1, v1, l2, v2 string) string {
 		return fit(st.Label.Render(fit(l1, 14))+v1, half) + st.Label.Render(fit(l2, 14)) + v2

@@ -50,6 +50,7 @@ import (
 	"github.com/charmbracelet/x/term"
 
 	"github.com/voyage/voyage/pkg/admin"
+	"github.com/voyage/voyage/pkg/order"
 )
 
 // DefaultRefresh is how often `voyage tui` reloads the open screen unless
@@ -146,7 +147,7 @@ func Run(ctx context.Context, b admin.Backend, opts Options, in io.Reader, out i
 // Init loads both screens (the review queue's size shows in the header)
 // and starts the live refresh.
 func (m *Model) Init() tea.Cmd {
-	return tea.Batch(m.loadAgencies(), m.loadOrders(), m.tick())
+	return tea.Batch(m.ag.list.load(m), m.rv.list.load(m), m.tick())
 }
 
 func (m *Model) tick() tea.Cmd {
@@ -176,13 +177,13 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.searched(msg)
 	case agenciesMsg:
 		return m, m.agenciesLoaded(msg)
-	case agencyMsg:
-		m.agencyLoaded(msg)
+	case detailMsg[agencyInfo]:
+		m.ag.list.detailLoaded(m, msg)
 		return m, nil
 	case ordersMsg:
 		return m, m.ordersLoaded(msg)
-	case orderMsg:
-		m.orderLoaded(msg)
+	case detailMsg[order.View]:
+		m.rv.list.detailLoaded(m, msg)
 		return m, nil
 	case checkedMsg:
 		if m.act != nil && m.act.id == msg.id {
@@ -269,15 +270,9 @@ func (m *Model) switchTo(s screen) tea.Cmd {
 // asked for.
 func (m *Model) reload(force bool) tea.Cmd {
 	if m.screen == reviewScreen {
-		if !force && m.rv.pending > 0 {
-			return nil
-		}
-		return m.loadOrders()
+		return m.rv.list.reload(m, force)
 	}
-	if !force && m.ag.pending > 0 {
-		return nil
-	}
-	return m.loadAgencies()
+	return m.ag.list.reload(m, force)
 }
 
 // loadFailed notes a failed load in the status line.
@@ -339,8 +334,8 @@ func (m *Model) headerView(w int) string {
 		return m.st.Tab.Render(" " + label + " ")
 	}
 	queue := "2 Review queue"
-	if m.rv.loaded {
-		queue += " (" + strconv.Itoa(m.rv.page.Total) + ")"
+	if m.rv.list.loaded {
+		queue += " (" + strconv.Itoa(m.rv.list.total) + ")"
 	}
 	left := m.st.Title.Render("Voyage admin") + "  " + tab(agenciesScreen, "1 Agencies") + " " + tab(reviewScreen, queue)
 	return spread(left, m.st.Muted.Render(m.b.Actor()), w)
