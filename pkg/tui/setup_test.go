@@ -15,15 +15,11 @@ import (
 	"github.com/voyage/voyage/pkg/admin"
 	"github.com/voyage/voyage/pkg/agency"
 	"github.com/voyage/voyage/pkg/app"
-	"github.com/voyage/voyage/pkg/auth"
-	"github.com/voyage/voyage/pkg/config"
+	"github.com/voyage/voyage/pkg/app/apptest"
 	"github.com/voyage/voyage/pkg/demo"
 	"github.com/voyage/voyage/pkg/ledger"
-	"github.com/voyage/voyage/pkg/order"
-	"github.com/voyage/voyage/pkg/shopping"
 	"github.com/voyage/voyage/pkg/store"
 	"github.com/voyage/voyage/pkg/store/storetest"
-	"github.com/voyage/voyage/pkg/supplier"
 )
 
 // env is a seeded SQLite application reached through admin.Local, as
@@ -41,26 +37,15 @@ func newEnv(t *testing.T) *env {
 	// Each test has its own database and console: they run side by side.
 	t.Parallel()
 	ctx := context.Background()
-	cfg, err := config.Load("", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.DB = storetest.DSN(t, store.SQLite)
-	cfg.Shopping.Sim.LatencyScale, cfg.Shopping.Sim.ErrorRate, cfg.Shopping.Sim.TimeoutRate, cfg.Shopping.Sim.Volatility = 0, 0, 0, 0
-	a, err := app.New(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	// apptest closes the application (and so the backend) when the test ends.
+	a := apptest.Open(t, storetest.DSN(t, store.SQLite))
 	if err := demo.Seed(ctx, a.DB, a.Site); err != nil {
-		a.Close()
 		t.Fatal(err)
 	}
 	b, err := admin.NewLocal(ctx, a, "tui-test")
 	if err != nil {
-		a.Close()
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { b.Close() })
 	e := &env{ctx: ctx, app: a, b: b, agencies: map[string]agency.Summary{}}
 	page, err := b.Agencies(ctx, agency.ListFilter{PageSize: 100})
 	if err != nil {
@@ -131,73 +116,11 @@ func dec(t *testing.T, s string) decimal.Decimal {
 	return d
 }
 
-// refundRequest books, pays and tickets an order for Demo Travel through the
-// services and files a refund request against it (an order of the
-// "reviewing" group), answering the request's id.
+// refundRequest puts a refund request of Demo Travel in the review queue
+// and answers its id.
 func (e *env) refundRequest(t *testing.T) int64 {
 	t.Helper()
-	ctx, a := e.ctx, e.app
-	agencyID := e.id("Demo Travel")
-	var userID int64
-	if err := a.DB.GetContext(ctx, &userID, a.DB.Rebind(`SELECT id FROM users WHERE username = ?`), "demo-operator"); err != nil {
-		t.Fatal(err)
-	}
-	ag, err := a.Agencies.Get(ctx, agencyID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	who := auth.Principal{UserID: userID, AgencyID: agencyID, Username: "demo-operator",
-		Subject: auth.Subject{Roles: []string{auth.RoleOperator}, ProxyLevel: ag.ProxyLevel, Common: ag.Common()}}
-	started, err := a.Shopping.Start(ctx, who, shopping.Request{Journeys: []supplier.JourneyQuery{{Origin: "PEK", Destination: "SHA",
-		Date: time.Now().AddDate(0, 0, 25).Format(time.DateOnly)}}, Passengers: supplier.Passengers{Adult: 1}, CabinClass: "economy", BookingType: "oneway"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var page shopping.Page
-	for deadline := time.Now().Add(30 * time.Second); !page.Complete; time.Sleep(20 * time.Millisecond) {
-		if page, err = a.Shopping.Solutions(ctx, who, shopping.Query{SearchID: started.SearchID, Sort: "price"}, "en"); err != nil {
-			t.Fatal(err)
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("search did not complete")
-		}
-	}
-	var quoteID string
-	for _, s := range page.Items {
-		if strings.HasPrefix(s.TicketingSpeed, "special") {
-			continue
-		}
-		if v, err := a.Shopping.Verify(ctx, who, s.ID, "en"); err == nil && v.QuoteID != "" {
-			quoteID = v.QuoteID
-			break
-		}
-	}
-	if quoteID == "" {
-		t.Fatal("no quote")
-	}
-	o, err := a.Orders.Create(ctx, who, "tui-test", order.CreateRequest{QuoteID: quoteID,
-		Passengers: []order.Passenger{{Type: "adult", Surname: "LI", GivenName: "NA", Gender: "female", Birthday: "1990-05-06", Nationality: "CN",
-			DocumentType: "passport", DocumentNumber: "E7654321", DocumentExpiry: "2035-01-01"}},
-		Contact: order.Contact{Name: "Li Na", Email: "li.na@example.com", Phone: "+86 139 0000 0000"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := a.Ledger.Post(ctx, ledger.Transfer{AgencyID: agencyID, IdempotencyKey: "tui-test-fund", From: ledger.Provider(ledger.KindFunding),
-		To: ledger.Wallet(agencyID), Amount: 10_000_00, Currency: "CNY", PaymentType: ledger.TypeTopUp}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := a.Orders.Pay(ctx, who, o.ID, "tui-pay", order.PayRequest{Channel: "balance"}); err != nil {
-		t.Fatal(err)
-	}
-	if err := a.Orders.Ticket(ctx, o.ID, false); err != nil {
-		t.Fatal(err)
-	}
-	reason := 0
-	rf, err := a.Orders.Request(ctx, who, o.ID, order.TypeRefund, order.PostSaleRequest{Reason: &reason, Remark: "plans changed"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rf.ID
+	return apptest.RefundRequest(t, e.app)
 }
 
 // probe wraps the console to keep its latest rendered screen, so that a
