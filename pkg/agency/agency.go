@@ -119,8 +119,9 @@ const columns = `id, parent_id, proxy_level, code, name, alias, address, logo_ty
 
 // Store reads and writes agencies.
 type Store struct {
-	db  *store.DB
-	now func() time.Time
+	db    *store.DB
+	now   func() time.Time
+	cache rowCache
 }
 
 // NewStore returns the agency store.
@@ -244,7 +245,7 @@ func newCode() string {
 
 // Company is the agency as authentication sees it (auth.Companies).
 func (s *Store) Company(ctx context.Context, id int64) (auth.Company, error) {
-	a, err := s.Get(ctx, id)
+	a, err := s.Cached(ctx, id)
 	if err != nil {
 		return auth.Company{}, err
 	}

@@ -74,6 +74,7 @@ func actorEntry(actor auth.Principal, agencyID int64, action string, m auth.Meta
 // UpdateCompany changes agencyID's name, alias and address and logs it as
 // actor's action, in one transaction.
 func (s *Store) UpdateCompany(ctx context.Context, actor auth.Principal, agencyID int64, u CompanyUpdate, m auth.Meta) (Agency, error) {
+	defer s.Forget(agencyID) // after the commit
 	if errs := u.Validate(); len(errs) > 0 {
 		return Agency{}, fault.Validation(errs)
 	}
@@ -118,6 +119,7 @@ func CheckLogo(data []byte) (string, error) {
 // SetLogo stores agencyID's logo (at most 2MB of PNG, JPEG, GIF or WebP) and
 // returns its content type.
 func (s *Store) SetLogo(ctx context.Context, actor auth.Principal, agencyID int64, data []byte, m auth.Meta) (string, error) {
+	defer s.Forget(agencyID) // after the commit
 	ct, err := CheckLogo(data)
 	if err != nil {
 		return "", err

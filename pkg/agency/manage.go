@@ -351,6 +351,7 @@ func (s *Service) log(ctx context.Context, tx *sqlx.Tx, actor auth.Principal, ac
 
 // Update changes a managed agency's profile.
 func (s *Service) Update(ctx context.Context, actor auth.Principal, id int64, p Profile) (Agency, error) {
+	defer s.store.Forget(id) // after the commit
 	if _, err := s.Managed(ctx, actor, id); err != nil {
 		return Agency{}, err
 	}
@@ -377,6 +378,7 @@ const SettlementCurrencyChanged = "agencyManager.config.common.settlementCurrenc
 // SetConfig replaces a managed agency's settings. It reports whether the
 // settlement currency changed, for the caller to show the spec's notice.
 func (s *Service) SetConfig(ctx context.Context, actor auth.Principal, id int64, c Config) (Agency, bool, error) {
+	defer s.store.Forget(id) // after the commit
 	a, err := s.Managed(ctx, actor, id)
 	if err != nil {
 		return Agency{}, false, err
@@ -413,6 +415,7 @@ type CreditRequest struct {
 // SetCredit sets a managed agency's credit limit (in its settlement
 // currency) and credit period.
 func (s *Service) SetCredit(ctx context.Context, actor auth.Principal, id int64, r CreditRequest) (Summary, error) {
+	defer s.store.Forget(id) // after the commit
 	a, err := s.Managed(ctx, actor, id)
 	if err != nil {
 		return Summary{}, err
@@ -444,6 +447,7 @@ func (s *Service) SetCredit(ctx context.Context, actor auth.Principal, id int64,
 
 // SetStatus blocks or unblocks a managed agency.
 func (s *Service) SetStatus(ctx context.Context, actor auth.Principal, id int64, status string) (Agency, error) {
+	defer s.store.Forget(id) // after the commit
 	if status != StatusActive && status != StatusBlocked {
 		return Agency{}, fault.Validation(map[string]string{"status": "agency.error.status"})
 	}
@@ -466,6 +470,7 @@ func (s *Service) SetStatus(ctx context.Context, actor auth.Principal, id int64,
 // Delete removes a managed agency that has no money, no sub-agencies and
 // nothing a guard objects to; otherwise HTTP 409 with the reason.
 func (s *Service) Delete(ctx context.Context, actor auth.Principal, id int64) error {
+	defer s.store.Forget(id) // after the commit
 	a, err := s.Managed(ctx, actor, id)
 	if err != nil {
 		return err
@@ -553,10 +558,20 @@ func (s *Service) Get(ctx context.Context, actor auth.Principal, id int64, keys 
 // CountLook increments a look-to-book counter (searches, verifications or
 // bookings) of an agency.
 func (s *Service) CountLook(ctx context.Context, agencyID int64, counter string) error {
+	return countLook(ctx, s.db, agencyID, counter)
+}
+
+// CountLookTx is CountLook inside tx, so that the count commits with what
+// it counts (a booking with its order).
+func (s *Service) CountLookTx(ctx context.Context, tx *sqlx.Tx, agencyID int64, counter string) error {
+	return countLook(ctx, tx, agencyID, counter)
+}
+
+func countLook(ctx context.Context, db sqlx.ExtContext, agencyID int64, counter string) error {
 	if !slices.Contains([]string{"searches", "verifications", "bookings"}, counter) {
 		return errors.New("agency: unknown counter " + counter)
 	}
-	_, err := s.db.ExecContext(ctx, s.db.Rebind(`UPDATE agencies SET `+counter+` = `+counter+` + 1 WHERE id = ?`), agencyID)
+	_, err := db.ExecContext(ctx, db.Rebind(`UPDATE agencies SET `+counter+` = `+counter+` + 1 WHERE id = ?`), agencyID)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return fmt.Errorf("agency: count %s: %w", counter, err)
 	}

@@ -89,6 +89,9 @@ func New(ctx context.Context, cfg config.Config) (*App, error) {
 	a.Site = siteinfo.New(cfg.Site, db)
 	a.Applications = partnership.New(db)
 	a.Agencies = agency.NewStore(db)
+	// Every request reads its agency: keep hot rows a second. Changes made
+	// here are seen at once; another instance's within that second.
+	a.Agencies.CacheFor(time.Second)
 	a.Auth = auth.NewService(db, a.Agencies, cfg.Auth.SessionIdle, cfg.Auth.SessionMax)
 	a.Profile = profile.New(db)
 	a.Ledger = ledger.New(db)

@@ -43,7 +43,7 @@ type Notifier interface {
 
 // Looks counts look-to-book.
 type Looks interface {
-	CountLook(ctx context.Context, agencyID int64, counter string) error
+	CountLookTx(ctx context.Context, tx *sqlx.Tx, agencyID int64, counter string) error
 }
 
 // Options are the service's dependencies.
@@ -177,7 +177,7 @@ type viewer struct {
 }
 
 func (s *Service) viewer(ctx context.Context, who auth.Principal) (viewer, error) {
-	a, err := s.agencies.Get(ctx, who.AgencyID)
+	a, err := s.agencies.Cached(ctx, who.AgencyID)
 	if err != nil {
 		return viewer{}, err
 	}
@@ -377,7 +377,14 @@ func (s *Service) Create(ctx context.Context, who auth.Principal, key string, re
 		if err := s.enqueue(ctx, tx, DeadlineArgs{OrderID: o.ID}, o.PayBy); err != nil {
 			return err
 		}
-		return s.announce(ctx, tx, &o)
+		if err := s.announce(ctx, tx, &o); err != nil {
+			return err
+		}
+		if s.looks == nil {
+			return nil
+		}
+		// Last: the agency's row stays locked only until the commit.
+		return s.looks.CountLookTx(ctx, tx, who.AgencyID, "bookings")
 	})
 	if err != nil {
 		s.cancelBookings(context.WithoutCancel(ctx), bookings)
@@ -388,11 +395,6 @@ func (s *Service) Create(ctx context.Context, who auth.Principal, key string, re
 			}
 		}
 		return View{}, err
-	}
-	if s.looks != nil {
-		if err := s.looks.CountLook(ctx, who.AgencyID, "bookings"); err != nil {
-			s.log.WarnContext(ctx, "look-to-book count failed", "err", err)
-		}
 	}
 	return s.view(o, ByAgency), nil
 }
