@@ -244,6 +244,13 @@ func (l *Ledger) postTx(ctx context.Context, tx *sqlx.Tx, t Transfer, h string) 
 	if err != nil {
 		return Posted{}, err
 	}
+	detail, _ := json.Marshal(t.Detail)
+	if t.Detail == nil {
+		detail = []byte("{}")
+	}
+	if l.db.Dialect == store.Postgres && fromID != toID {
+		return l.postOneStatement(ctx, tx, t, h, fromID, toID, string(detail), now)
+	}
 	// Lower id first: two transfers between the same accounts lock them in
 	// the same order and cannot deadlock on PostgreSQL.
 	deltas := []struct {
@@ -265,10 +272,6 @@ func (l *Ledger) postTx(ctx context.Context, tx *sqlx.Tx, t Transfer, h string) 
 		}
 		balances[d.id] = bal
 	}
-	detail, _ := json.Marshal(t.Detail)
-	if t.Detail == nil {
-		detail = []byte("{}")
-	}
 	p := Posted{FromBalance: balances[fromID], ToBalance: balances[toID], CreatedAt: now}
 	err = tx.GetContext(ctx, &p.ID, tx.Rebind(`INSERT INTO ledger_transfers (agency_id, idempotency_key, request_hash, from_account, to_account,
 		amount, currency, payment_type, order_id, reference, description, remark, detail, from_balance, to_balance, created_by, created_at)
@@ -277,6 +280,42 @@ func (l *Ledger) postTx(ctx context.Context, tx *sqlx.Tx, t Transfer, h string) 
 		t.Description, t.Remark, string(detail), p.FromBalance, p.ToBalance, t.CreatedBy, now)
 	if err != nil {
 		return Posted{}, fmt.Errorf("ledger: insert transfer: %w", err)
+	}
+	return p, nil
+}
+
+// postOneStatement is postTx's PostgreSQL path: both balances and the
+// transfer in one statement, so that the accounts' rows (a busy agency's
+// wallet, the provider's accounts) stay locked for one round trip and the
+// commit rather than three. The higher id's update waits for the lower's
+// row (it reads the lower's result first), the lock order of the
+// statement-per-account path, so two transfers cannot deadlock.
+func (l *Ledger) postOneStatement(ctx context.Context, tx *sqlx.Tx, t Transfer, h string, fromID, toID int64, detail string, now time.Time) (Posted, error) {
+	lo, hi, loDelta := fromID, toID, -t.Amount
+	if toID < fromID {
+		lo, hi, loDelta = toID, fromID, t.Amount
+	}
+	p := Posted{CreatedAt: now}
+	err := tx.QueryRowxContext(ctx, `WITH lo AS (
+			UPDATE ledger_accounts SET balance = balance + $3, updated_at = $5 WHERE id = $1 RETURNING balance),
+		hi AS (
+			UPDATE ledger_accounts SET balance = balance - $3, updated_at = $5 WHERE id = $2 AND EXISTS (SELECT 1 FROM lo) RETURNING balance)
+		INSERT INTO ledger_transfers (agency_id, idempotency_key, request_hash, from_account, to_account,
+			amount, currency, payment_type, order_id, reference, description, remark, detail, from_balance, to_balance, created_by, created_at)
+		SELECT $6, $7, $8, $9, $10, $4, $11, $12, $13, $14, $15, $16, $17,
+			CASE WHEN $9 = $1 THEN lo.balance ELSE hi.balance END, CASE WHEN $10 = $1 THEN lo.balance ELSE hi.balance END, $18, $5
+		FROM lo, hi
+		RETURNING id, from_balance, to_balance`,
+		lo, hi, loDelta, t.Amount, now, t.AgencyID, t.IdempotencyKey, h, fromID, toID, t.Currency, t.PaymentType, t.OrderID, t.Reference,
+		t.Description, t.Remark, detail, t.CreatedBy).Scan(&p.ID, &p.FromBalance, &p.ToBalance)
+	if err != nil {
+		if strings.Contains(err.Error(), "ledger_wallet_limit") {
+			return Posted{}, errInsufficient()
+		}
+		if errors.Is(err, sql.ErrNoRows) {
+			return Posted{}, fmt.Errorf("ledger: post transfer: account %d or %d is gone", fromID, toID)
+		}
+		return Posted{}, fmt.Errorf("ledger: post transfer: %w", err)
 	}
 	return p, nil
 }
