@@ -63,6 +63,8 @@ type App struct {
 	Handler http.Handler
 
 	stopBatching func()
+	// stopAuditBatch ends the user log's group inserts.
+	stopAuditBatch func()
 	// stopSearches cancels the searches in flight when the app closes.
 	stopSearches context.CancelFunc
 	redis        io.Closer
@@ -126,6 +128,9 @@ func New(ctx context.Context, cfg config.Config) (*App, error) {
 
 // Close stops the ledger's group commit and releases the database.
 func (a *App) Close() error {
+	if a.stopAuditBatch != nil {
+		a.stopAuditBatch()
+	}
 	if a.stopBatching != nil {
 		a.stopBatching()
 	}
@@ -144,7 +149,12 @@ func isAPIPath(p string) bool {
 
 func (a *App) buildHandler() http.Handler {
 	mux := http.NewServeMux()
-	a.Router = api.NewRouter(mux, a.Auth, audit.NewLog(a.DB))
+	userLog := audit.NewLog(a.DB)
+	if a.DB.Dialect == store.Postgres {
+		// SQLite has one writer: sharing its commits gains nothing.
+		a.stopAuditBatch = userLog.Batch(64)
+	}
+	a.Router = api.NewRouter(mux, a.Auth, userLog)
 	api.Register(a.Router, api.Services{Site: a.Site, Applications: a.Applications, Auth: a.Auth, Agencies: a.Agencies, Profile: a.Profile, AgencyService: a.AgencyAdmin, Ledger: a.Ledger, Catalog: a.Catalog, Shopping: a.Shopping, Orders: a.Orders, Webhooks: a.Webhooks, WebsitePrefix: a.Cfg.Site.WebsitePrefix})
 	a.Router.Finish("/base/", "/order/", "/shopping/")
 

@@ -104,11 +104,17 @@ func truncate(s string, n int) string {
 // Log writes entries for callers that are not inside a transaction of their
 // own, such as the API router recording each state-changing call.
 type Log struct {
-	db sqlx.ExtContext
+	db    sqlx.ExtContext
+	batch *logBatcher
 }
 
 // NewLog returns a Log on db.
 func NewLog(db sqlx.ExtContext) *Log { return &Log{db: db} }
 
 // Record appends e.
-func (l *Log) Record(ctx context.Context, e Entry) error { return Write(ctx, l.db, e) }
+func (l *Log) Record(ctx context.Context, e Entry) error {
+	if l.batch != nil {
+		return l.batch.submit(ctx, e)
+	}
+	return Write(ctx, l.db, e)
+}
