@@ -129,8 +129,13 @@ func NewStore(db *store.DB) *Store { return &Store{db: db, now: time.Now} }
 
 // Get loads one agency; fault.NotFound when there is none.
 func (s *Store) Get(ctx context.Context, id int64) (Agency, error) {
+	return s.getIn(ctx, s.db, id)
+}
+
+// getIn is Get through q: the database or a transaction.
+func (s *Store) getIn(ctx context.Context, q sqlx.QueryerContext, id int64) (Agency, error) {
 	var a Agency
-	err := s.db.GetContext(ctx, &a, s.db.Rebind(`SELECT `+columns+` FROM agencies WHERE id = ?`), id)
+	err := sqlx.GetContext(ctx, q, &a, s.db.Rebind(`SELECT `+columns+` FROM agencies WHERE id = ?`), id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Agency{}, fault.NotFound("error.notFound")
 	}

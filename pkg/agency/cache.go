@@ -4,6 +4,8 @@ import (
 	"context"
 	"sync"
 	"time"
+
+	"github.com/jmoiron/sqlx"
 )
 
 // Every authenticated request reads its agency (the session's company) and
@@ -36,6 +38,12 @@ func (s *Store) CacheFor(ttl time.Duration) {
 // service): a row read within the TTL is answered from memory. Its
 // look-to-book counters may lag; read them with Get.
 func (s *Store) Cached(ctx context.Context, id int64) (Agency, error) {
+	return s.CachedIn(ctx, s.db, id)
+}
+
+// CachedIn is Cached reading through q on a miss: inside a transaction
+// (SQLite's one connection is the transaction's until it ends).
+func (s *Store) CachedIn(ctx context.Context, q sqlx.QueryerContext, id int64) (Agency, error) {
 	c := &s.cache
 	c.mu.Lock()
 	ttl, row, ok, gen := c.ttl, c.m[id], false, c.gen[id]
@@ -47,7 +55,7 @@ func (s *Store) Cached(ctx context.Context, id int64) (Agency, error) {
 	if ok && now.Sub(row.at) < ttl {
 		return row.a, nil
 	}
-	a, err := s.Get(ctx, id)
+	a, err := s.getIn(ctx, q, id)
 	if err != nil || ttl <= 0 {
 		return a, err
 	}

@@ -101,7 +101,7 @@ func New(ctx context.Context, cfg config.Config) (*App, error) {
 	// commit (a no-op on SQLite's single writer).
 	a.stopBatching = a.Ledger.StartBatching(64)
 	a.AgencyAdmin = agency.NewService(db, a.Agencies, a.Ledger)
-	a.Webhooks = webhook.New(db)
+	a.Webhooks = webhook.New(db, webhook.WithAgencies(a.Agencies))
 	a.AgencyAdmin.AddDeleteGuard(a.Webhooks.DeleteGuard)
 	if err := a.buildShopping(ctx); err != nil {
 		a.Close()

@@ -74,6 +74,9 @@ type Service struct {
 
 	mu    sync.RWMutex
 	queue Inserter
+	// agencies, when set, answers an agency's notification URLs from its
+	// cached row instead of a query in every notifying transaction.
+	agencies *agency.Store
 }
 
 // Option configures a Service.
@@ -90,6 +93,12 @@ func WithHTTPClient(c *http.Client) Option {
 // is added to whatever f answers.
 func WithBackoff(f func(attempt int) time.Duration) Option {
 	return func(s *Service) { s.backoff = f }
+}
+
+// WithAgencies reads the agencies' notification URLs through st's cache of
+// hot rows (a change made elsewhere shows within its TTL).
+func WithAgencies(st *agency.Store) Option {
+	return func(s *Service) { s.agencies = st }
 }
 
 // AllowPrivateNetworks lets the default client reach loopback and private
@@ -155,7 +164,7 @@ func (s *Service) NotifyTx(ctx context.Context, tx *sqlx.Tx, agencyID int64, eve
 	if !eventName.MatchString(event) || len(event) > 64 {
 		return fmt.Errorf("webhook: invalid event name %q", event)
 	}
-	url, err := currentURL(ctx, tx, agencyID, event)
+	url, err := s.currentURL(ctx, tx, agencyID, event)
 	if err != nil {
 		return err
 	}
@@ -188,7 +197,14 @@ func (s *Service) NotifyTx(ctx context.Context, tx *sqlx.Tx, agencyID int64, eve
 }
 
 // currentURL is where event goes for the agency now, read in tx.
-func currentURL(ctx context.Context, tx *sqlx.Tx, agencyID int64, event string) (string, error) {
+func (s *Service) currentURL(ctx context.Context, tx *sqlx.Tx, agencyID int64, event string) (string, error) {
+	if s.agencies != nil {
+		a, err := s.agencies.CachedIn(ctx, tx, agencyID)
+		if err != nil {
+			return "", fmt.Errorf("webhook: settings of agency %d: %w", agencyID, err)
+		}
+		return URLFor(a.Config().Flight, event), nil
+	}
 	var flight string
 	err := tx.GetContext(ctx, &flight, tx.Rebind(`SELECT flight_settings FROM agencies WHERE id = ?`), agencyID)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -290,7 +306,7 @@ func (s *Service) Redeliver(ctx context.Context, agencyID, deliveryID int64) (De
 		if d.Status != StatusFailed {
 			return fault.Conflict("webhook.error.notFailed")
 		}
-		url, err := currentURL(ctx, tx, agencyID, d.Event)
+		url, err := s.currentURL(ctx, tx, agencyID, d.Event)
 		if err != nil {
 			return err
 		}
