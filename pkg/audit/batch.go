@@ -5,8 +5,9 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
-	"sync"
 	"time"
+
+	"github.com/voyage/voyage/pkg/store"
 )
 
 // Group insert: the router records every state-changing call once the call
@@ -20,11 +21,8 @@ type logReq struct {
 }
 
 type logBatcher struct {
-	l    *Log
-	reqs chan logReq
-	max  int
-	stop chan struct{}
-	wg   sync.WaitGroup
+	l *Log
+	g *store.Gatherer[logReq]
 }
 
 // Batch turns group inserts on, up to max rows a statement, and returns the
@@ -33,63 +31,25 @@ func (l *Log) Batch(max int) (stop func()) {
 	if max < 2 {
 		return func() {}
 	}
-	b := &logBatcher{l: l, reqs: make(chan logReq, max*4), max: max, stop: make(chan struct{})}
+	b := &logBatcher{l: l}
+	b.g = store.Gather(max, b.run, func(r logReq) { r.done <- Write(context.Background(), l.db, r.e) })
 	l.batch = b
-	b.wg.Add(1)
-	go b.loop()
-	var once sync.Once
-	return func() {
-		once.Do(func() {
-			close(b.stop)
-			b.wg.Wait()
-		})
-	}
+	return b.g.Stop
 }
 
 func (b *logBatcher) submit(ctx context.Context, e Entry) error {
 	r := logReq{e: e, done: make(chan error, 1)}
-	select {
-	case b.reqs <- r:
-	case <-b.stop:
+	if !b.g.Submit(r, ctx.Done()) {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		return Write(ctx, b.l.db, e)
-	case <-ctx.Done():
-		return ctx.Err()
 	}
 	select {
 	case err := <-r.done:
 		return err
 	case <-ctx.Done():
 		return ctx.Err()
-	}
-}
-
-func (b *logBatcher) loop() {
-	defer b.wg.Done()
-	for {
-		var first logReq
-		select {
-		case first = <-b.reqs:
-		case <-b.stop:
-			for {
-				select {
-				case r := <-b.reqs:
-					r.done <- Write(context.Background(), b.l.db, r.e)
-				default:
-					return
-				}
-			}
-		}
-		batch := []logReq{first}
-	gather:
-		for len(batch) < b.max {
-			select {
-			case r := <-b.reqs:
-				batch = append(batch, r)
-			default:
-				break gather
-			}
-		}
-		b.run(batch)
 	}
 }
 

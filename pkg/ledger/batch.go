@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
-	"sync"
 
 	"github.com/jmoiron/sqlx"
 	"github.com/lib/pq"
@@ -36,11 +35,8 @@ type batchRes struct {
 }
 
 type batcher struct {
-	l    *Ledger
-	reqs chan *batchReq
-	max  int
-	wg   sync.WaitGroup
-	stop chan struct{}
+	l *Ledger
+	g *store.Gatherer[*batchReq]
 }
 
 // StartBatching turns group commit on for Post on PostgreSQL (SQLite has a
@@ -50,60 +46,28 @@ func (l *Ledger) StartBatching(max int) (stop func()) {
 	if l.db.Dialect != store.Postgres || max < 2 {
 		return func() {}
 	}
-	b := &batcher{l: l, reqs: make(chan *batchReq, max*4), max: max, stop: make(chan struct{})}
+	b := &batcher{l: l}
+	b.g = store.Gather(max, b.run, func(r *batchReq) {
+		p, err := l.postOne(r.ctx, r.t, r.hash)
+		r.done <- batchRes{p, err}
+	})
 	l.batch.Store(b)
-	b.wg.Add(1)
-	go b.loop()
 	return func() {
 		l.batch.Store((*batcher)(nil))
-		close(b.stop)
-		b.wg.Wait()
+		b.g.Stop()
 	}
 }
 
 func (b *batcher) submit(ctx context.Context, t Transfer, h string) (Posted, error) {
 	r := &batchReq{ctx: ctx, t: t, hash: h, done: make(chan batchRes, 1)}
-	select {
-	case b.reqs <- r:
-	case <-b.stop:
+	if !b.g.Submit(r, ctx.Done()) {
+		if err := ctx.Err(); err != nil {
+			return Posted{}, err
+		}
 		return b.l.postOne(ctx, t, h)
-	case <-ctx.Done():
-		return Posted{}, ctx.Err()
 	}
 	res := <-r.done
 	return res.p, res.err
-}
-
-func (b *batcher) loop() {
-	defer b.wg.Done()
-	for {
-		var first *batchReq
-		select {
-		case first = <-b.reqs:
-		case <-b.stop:
-			// Drain what was queued before the stop.
-			for {
-				select {
-				case r := <-b.reqs:
-					p, err := b.l.postOne(r.ctx, r.t, r.hash)
-					r.done <- batchRes{p, err}
-				default:
-					return
-				}
-			}
-		}
-		batch := []*batchReq{first}
-	gather:
-		for len(batch) < b.max {
-			select {
-			case r := <-b.reqs:
-				batch = append(batch, r)
-			default:
-				break gather
-			}
-		}
-		b.run(batch)
-	}
 }
 
 func (b *batcher) run(batch []*batchReq) {
