@@ -64,6 +64,10 @@ func stamp(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") }
 
 func isoStamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 
+// localStamp writes a flight time in the zone it carries (its airport's,
+// set by the handler): "2026-12-20 08:05".
+func localStamp(t time.Time) string { return t.Format("2006-01-02 15:04") }
+
 func roleName(ctx context.Context, role string) string {
 	key := "portal.role." + role
 	if i18n.Has(ctx, key) {

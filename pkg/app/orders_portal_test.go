@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/voyage/voyage/pkg/app"
+	"github.com/voyage/voyage/pkg/geo"
 	"github.com/voyage/voyage/pkg/order"
 	"github.com/voyage/voyage/pkg/web"
 )
@@ -79,6 +80,12 @@ func TestFlightOrderPortal(t *testing.T) {
 			if !strings.Contains(body, want) {
 				t.Errorf("detail lacks %q", want)
 			}
+		}
+		// Flight times read in each airport's local time, as on the ticket.
+		local := mine.DepartAt.In(geo.Location(mine.Origin)).Format("2006-01-02 15:04")
+		utc := mine.DepartAt.UTC().Format("2006-01-02 15:04")
+		if !strings.Contains(body, local) || local == utc || strings.Contains(body, utc+" UTC") {
+			t.Errorf("departure of %s not in %s local time %s (UTC %s)", mine.FlightNumber, mine.Origin, local, utc)
 		}
 		m := portalIdempotencyKey.FindStringSubmatch(body)
 		if m == nil {

@@ -214,8 +214,17 @@ func orderRow(o order.View) templates.OrderRow {
 		route = o.Origin + "–" + o.Destination
 	}
 	return templates.OrderRow{ID: o.ID, BookingNumber: o.BookingNumber, Type: o.Type, PNR: o.PNR, FlightNumber: o.FlightNumber,
-		Route: route, DepartAt: o.DepartAt, Passengers: strings.Join(names, ", "), Total: moneyWithCurrency(o.Total),
+		Route: route, DepartAt: atAirport(o.DepartAt, o.Origin), Passengers: strings.Join(names, ", "), Total: moneyWithCurrency(o.Total),
 		Status: string(o.Status), Tone: o.Tone, Disrupted: o.Disrupted, CreatedAt: o.CreatedAt}
+}
+
+// atAirport is a flight time in its airport's zone: departures and arrivals
+// read in local time, as on the ticket and the itinerary.
+func atAirport(t time.Time, airport string) time.Time {
+	if t.IsZero() {
+		return t
+	}
+	return t.In(geo.Location(airport))
 }
 
 // moneyWithCurrency writes an API amount for display with its currency.
@@ -414,7 +423,8 @@ func zeroAmount(s string) bool {
 // stored with the order are those of the language it was booked in).
 func orderSegment(seg shopping.SegmentView, lang string) templates.OrderSegment {
 	out := templates.OrderSegment{FlightNumber: seg.FlightNumber, Carrier: seg.CarrierName, Origin: seg.Origin, OriginName: seg.OriginName,
-		Destination: seg.Destination, DestinationName: seg.DestinationName, DepartAt: seg.DepartAt, ArriveAt: seg.ArriveAt,
+		Destination: seg.Destination, DestinationName: seg.DestinationName, DepartAt: atAirport(seg.DepartAt, seg.Origin),
+		ArriveAt: atAirport(seg.ArriveAt, seg.Destination),
 		Cabin: seg.Cabin, BookingClass: seg.BookingClass}
 	if a, ok := geo.AirlineByCode(seg.Carrier); ok {
 		out.Carrier = a.Name.In(lang)
