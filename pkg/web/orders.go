@@ -424,8 +424,7 @@ func zeroAmount(s string) bool {
 func orderSegment(seg shopping.SegmentView, lang string) templates.OrderSegment {
 	out := templates.OrderSegment{FlightNumber: seg.FlightNumber, Carrier: seg.CarrierName, Origin: seg.Origin, OriginName: seg.OriginName,
 		Destination: seg.Destination, DestinationName: seg.DestinationName, DepartAt: atAirport(seg.DepartAt, seg.Origin),
-		ArriveAt: atAirport(seg.ArriveAt, seg.Destination),
-		Cabin: seg.Cabin, BookingClass: seg.BookingClass}
+		ArriveAt: atAirport(seg.ArriveAt, seg.Destination), Cabin: seg.Cabin, BookingClass: seg.BookingClass}
 	if a, ok := geo.AirlineByCode(seg.Carrier); ok {
 		out.Carrier = a.Name.In(lang)
 	}
