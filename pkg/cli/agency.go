@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/voyage/voyage/pkg/admin"
 	"github.com/voyage/voyage/pkg/agency"
 	"github.com/voyage/voyage/pkg/auth"
 )
@@ -25,26 +26,23 @@ func (r *Root) agencyListCmd() *cobra.Command {
 			if f.Status != "" && f.Status != agency.StatusActive && f.Status != agency.StatusBlocked {
 				return usageErr(errorf("--status must be active or blocked"))
 			}
-			b, err := r.backend(cmd)
-			if err != nil {
-				return err
-			}
-			defer b.Close()
-			page, err := b.Agencies(cmd.Context(), f)
-			if err != nil {
-				return describe(err)
-			}
-			v := view{Data: page, Headers: []string{"id", "code", "name", "status", "currency", "balance", "credit limit", "available", "contact email"}}
-			for _, s := range page.Items {
-				v.Rows = append(v.Rows, []string{fmtID(s.ID), s.Code, s.Name, s.Status, s.Currency, s.Balance, s.CreditLimit, s.Available, s.ContactEmail})
-			}
-			if err := render(cmd, v); err != nil {
-				return err
-			}
-			if shown := (page.Page-1)*page.PageSize + len(page.Items); shown < page.Total {
-				note(cmd, "page %d, %d of %d agencies; next: --page %d", page.Page, len(page.Items), page.Total, page.Page+1)
-			}
-			return nil
+			return r.withBackend(cmd, func(b admin.Backend) error {
+				page, err := b.Agencies(cmd.Context(), f)
+				if err != nil {
+					return err
+				}
+				v := view{Data: page, Headers: []string{"id", "code", "name", "status", "currency", "balance", "credit limit", "available", "contact email"}}
+				for _, s := range page.Items {
+					v.Rows = append(v.Rows, []string{fmtID(s.ID), s.Code, s.Name, s.Status, s.Currency, s.Balance, s.CreditLimit, s.Available, s.ContactEmail})
+				}
+				if err := render(cmd, v); err != nil {
+					return err
+				}
+				if shown := (page.Page-1)*page.PageSize + len(page.Items); shown < page.Total {
+					note(cmd, "page %d, %d of %d agencies; next: --page %d", page.Page, len(page.Items), page.Total, page.Page+1)
+				}
+				return nil
+			})
 		},
 	}
 	cmd.Flags().StringVar(&f.Keyword, "keyword", "", "match name, alias, code or contact email")
@@ -64,16 +62,13 @@ func (r *Root) agencyShowCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			b, err := r.backend(cmd)
-			if err != nil {
-				return err
-			}
-			defer b.Close()
-			d, err := b.Agency(cmd.Context(), id)
-			if err != nil {
-				return describe(err)
-			}
-			return render(cmd, detailView(d))
+			return r.withBackend(cmd, func(b admin.Backend) error {
+				d, err := b.Agency(cmd.Context(), id)
+				if err != nil {
+					return err
+				}
+				return render(cmd, detailView(d))
+			})
 		},
 	}
 }
@@ -149,34 +144,31 @@ func (r *Root) agencyCreateCmd() *cobra.Command {
 			"is generated and printed once.",
 		Args: args(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			b, err := r.backend(cmd)
-			if err != nil {
-				return err
-			}
-			defer b.Close()
-			generated := super.Password == ""
-			if generated {
-				super.Password = newPassword()
-			}
-			if super.Email == "" {
-				super.Email = pf.p.ContactEmail
-			}
-			req := agency.CreateRequest{Profile: pf.p, SuperUser: super, Config: agency.Config{Settings: agency.Settings{
-				EnableFlight: flight, EnableTrain: train, CanCreateSubAgency: subAgencies, IsShowBill: true,
-				SettlementCurrency: currency, EmailLanguage: lang}}}
-			d, err := b.CreateAgency(cmd.Context(), req)
-			if err != nil {
-				return describe(err)
-			}
-			if err := render(cmd, detailView(d)); err != nil {
-				return err
-			}
-			if generated {
-				note(cmd, "super admin %s created with the password: %s (shown only now)", super.Username, super.Password)
-			} else {
-				note(cmd, "super admin %s created", super.Username)
-			}
-			return nil
+			return r.withBackend(cmd, func(b admin.Backend) error {
+				generated := super.Password == ""
+				if generated {
+					super.Password = newPassword()
+				}
+				if super.Email == "" {
+					super.Email = pf.p.ContactEmail
+				}
+				req := agency.CreateRequest{Profile: pf.p, SuperUser: super, Config: agency.Config{Settings: agency.Settings{
+					EnableFlight: flight, EnableTrain: train, CanCreateSubAgency: subAgencies, IsShowBill: true,
+					SettlementCurrency: currency, EmailLanguage: lang}}}
+				d, err := b.CreateAgency(cmd.Context(), req)
+				if err != nil {
+					return err
+				}
+				if err := render(cmd, detailView(d)); err != nil {
+					return err
+				}
+				if generated {
+					note(cmd, "super admin %s created with the password: %s (shown only now)", super.Username, super.Password)
+				} else {
+					note(cmd, "super admin %s created", super.Username)
+				}
+				return nil
+			})
 		},
 	}
 	pf.register(cmd)
@@ -207,22 +199,19 @@ func (r *Root) agencyUpdateCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			b, err := r.backend(cmd)
-			if err != nil {
-				return err
-			}
-			defer b.Close()
-			cur, err := b.Agency(cmd.Context(), id)
-			if err != nil {
-				return describe(err)
-			}
-			p := cur.Profile
-			pf.overlay(cmd, &p)
-			d, err := b.UpdateAgency(cmd.Context(), id, p)
-			if err != nil {
-				return describe(err)
-			}
-			return render(cmd, detailView(d))
+			return r.withBackend(cmd, func(b admin.Backend) error {
+				cur, err := b.Agency(cmd.Context(), id)
+				if err != nil {
+					return err
+				}
+				p := cur.Profile
+				pf.overlay(cmd, &p)
+				d, err := b.UpdateAgency(cmd.Context(), id, p)
+				if err != nil {
+					return err
+				}
+				return render(cmd, detailView(d))
+			})
 		},
 	}
 	pf.register(cmd)
@@ -243,17 +232,14 @@ func (r *Root) agencyStatusCmd(verb, status string) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			b, err := r.backend(cmd)
-			if err != nil {
-				return err
-			}
-			defer b.Close()
-			ag, err := b.SetAgencyStatus(cmd.Context(), id, status)
-			if err != nil {
-				return describe(err)
-			}
-			return render(cmd, view{Data: map[string]any{"id": ag.ID, "name": ag.Name, "status": ag.Status},
-				Rows: [][]string{{"ID", fmtID(ag.ID)}, {"Name", ag.Name}, {"Status", ag.Status}}, KeyValue: true})
+			return r.withBackend(cmd, func(b admin.Backend) error {
+				ag, err := b.SetAgencyStatus(cmd.Context(), id, status)
+				if err != nil {
+					return err
+				}
+				return render(cmd, view{Data: map[string]any{"id": ag.ID, "name": ag.Name, "status": ag.Status},
+					Rows: [][]string{{"ID", fmtID(ag.ID)}, {"Name", ag.Name}, {"Status", ag.Status}}, KeyValue: true})
+			})
 		},
 	}
 }

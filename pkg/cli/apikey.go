@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/voyage/voyage/pkg/admin"
 	"github.com/voyage/voyage/pkg/auth"
 )
 
@@ -80,24 +81,21 @@ func (r *Root) apikeyListCmd() *cobra.Command {
 			if err := requireAgency(id); err != nil {
 				return err
 			}
-			b, err := r.backend(cmd)
-			if err != nil {
-				return err
-			}
-			defer b.Close()
-			keys, err := b.APIKeys(cmd.Context(), id)
-			if err != nil {
-				return describe(err)
-			}
-			if keys == nil {
-				keys = []auth.APIKey{}
-			}
-			v := view{Data: keys, Headers: []string{"id", "name", "prefix", "roles", "created", "last used", "revoked"}}
-			for _, k := range keys {
-				v.Rows = append(v.Rows, []string{fmtID(k.ID), k.Name, k.Prefix, strings.Join(k.Roles, ","), fmtTime(k.CreatedAt),
-					fmtTimePtr(k.LastUsedAt), fmtTimePtr(k.RevokedAt)})
-			}
-			return render(cmd, v)
+			return r.withBackend(cmd, func(b admin.Backend) error {
+				keys, err := b.APIKeys(cmd.Context(), id)
+				if err != nil {
+					return err
+				}
+				if keys == nil {
+					keys = []auth.APIKey{}
+				}
+				v := view{Data: keys, Headers: []string{"id", "name", "prefix", "roles", "created", "last used", "revoked"}}
+				for _, k := range keys {
+					v.Rows = append(v.Rows, []string{fmtID(k.ID), k.Name, k.Prefix, strings.Join(k.Roles, ","), fmtTime(k.CreatedAt),
+						fmtTimePtr(k.LastUsedAt), fmtTimePtr(k.RevokedAt)})
+				}
+				return render(cmd, v)
+			})
 		},
 	}
 	cmd.Flags().Int64Var(&id, "agency", 0, "agency id (required)")
@@ -119,16 +117,13 @@ func (r *Root) apikeyRevokeCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			b, err := r.backend(cmd)
-			if err != nil {
-				return err
-			}
-			defer b.Close()
-			if err := b.RevokeAPIKey(cmd.Context(), id, keyID); err != nil {
-				return describe(err)
-			}
-			return render(cmd, view{Data: map[string]any{"id": keyID, "agencyId": id, "revoked": true}, KeyValue: true,
-				Rows: [][]string{{"Key", fmtID(keyID)}, {"Agency", fmtID(id)}, {"Revoked", "yes"}}})
+			return r.withBackend(cmd, func(b admin.Backend) error {
+				if err := b.RevokeAPIKey(cmd.Context(), id, keyID); err != nil {
+					return err
+				}
+				return render(cmd, view{Data: map[string]any{"id": keyID, "agencyId": id, "revoked": true}, KeyValue: true,
+					Rows: [][]string{{"Key", fmtID(keyID)}, {"Agency", fmtID(id)}, {"Revoked", "yes"}}})
+			})
 		},
 	}
 	cmd.Flags().Int64Var(&id, "agency", 0, "agency id (required)")

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/voyage/voyage/pkg/admin"
 	"github.com/voyage/voyage/pkg/agency"
 	"github.com/voyage/voyage/pkg/ledger"
 )
@@ -41,49 +42,46 @@ func (r *Root) creditSetCmd() *cobra.Command {
 			if err := requireAgency(id); err != nil {
 				return err
 			}
-			b, err := r.backend(cmd)
-			if err != nil {
-				return err
-			}
-			defer b.Close()
-			ctx := cmd.Context()
-			ag, err := b.Agency(ctx, id)
-			if err != nil {
-				return describe(err)
-			}
-			req := agency.CreditRequest{CreditLimit: limit, CreditPeriod: ag.CreditPeriod, CreditPeriodUnit: ag.CreditPeriodUnit}
-			if cmd.Flags().Changed("period") {
-				req.CreditPeriod = period
-			}
-			if cmd.Flags().Changed("unit") {
-				req.CreditPeriodUnit = unit
-			}
-			// The dry run makes the checks the real run does.
-			p, err := b.PreviewCredit(ctx, id, req)
-			if err != nil {
-				return describe(err)
-			}
-			req.CreditPeriodUnit = p.PeriodUnit
-			plan := creditPlan{DryRun: dryRun, CreditPlan: p}
-			if dryRun {
-				if err := render(cmd, creditPlanView(plan)); err != nil {
+			return r.withBackend(cmd, func(b admin.Backend) error {
+				ctx := cmd.Context()
+				ag, err := b.Agency(ctx, id)
+				if err != nil {
 					return err
 				}
-				note(cmd, "dry run: nothing was changed")
-				return nil
-			}
-			q := fmt.Sprintf("Set the credit limit of %s (%d) from %s to %s %s?", p.Agency, p.AgencyID, p.CreditLimit, p.NewCreditLimit, p.Currency)
-			if err := confirm(cmd, yes, q); err != nil {
-				return err
-			}
-			sum, err := b.SetCredit(ctx, id, req)
-			if err != nil {
-				return describe(err)
-			}
-			return render(cmd, view{Data: sum, KeyValue: true, Rows: [][]string{
-				{"ID", fmtID(sum.ID)}, {"Name", sum.Name}, {"Currency", sum.Currency}, {"Balance", sum.Balance},
-				{"Credit limit", sum.CreditLimit}, {"Available", sum.Available},
-				{"Credit period", strconv.Itoa(req.CreditPeriod) + " " + req.CreditPeriodUnit}}})
+				req := agency.CreditRequest{CreditLimit: limit, CreditPeriod: ag.CreditPeriod, CreditPeriodUnit: ag.CreditPeriodUnit}
+				if cmd.Flags().Changed("period") {
+					req.CreditPeriod = period
+				}
+				if cmd.Flags().Changed("unit") {
+					req.CreditPeriodUnit = unit
+				}
+				// The dry run makes the checks the real run does.
+				p, err := b.PreviewCredit(ctx, id, req)
+				if err != nil {
+					return err
+				}
+				req.CreditPeriodUnit = p.PeriodUnit
+				plan := creditPlan{DryRun: dryRun, CreditPlan: p}
+				if dryRun {
+					if err := render(cmd, creditPlanView(plan)); err != nil {
+						return err
+					}
+					note(cmd, "dry run: nothing was changed")
+					return nil
+				}
+				q := fmt.Sprintf("Set the credit limit of %s (%d) from %s to %s %s?", p.Agency, p.AgencyID, p.CreditLimit, p.NewCreditLimit, p.Currency)
+				if err := confirm(cmd, yes, q); err != nil {
+					return err
+				}
+				sum, err := b.SetCredit(ctx, id, req)
+				if err != nil {
+					return err
+				}
+				return render(cmd, view{Data: sum, KeyValue: true, Rows: [][]string{
+					{"ID", fmtID(sum.ID)}, {"Name", sum.Name}, {"Currency", sum.Currency}, {"Balance", sum.Balance},
+					{"Credit limit", sum.CreditLimit}, {"Available", sum.Available},
+					{"Credit period", strconv.Itoa(req.CreditPeriod) + " " + req.CreditPeriodUnit}}})
+			})
 		},
 	}
 	fl := cmd.Flags()
@@ -147,46 +145,43 @@ func (r *Root) fundsAddCmd() *cobra.Command {
 			if strings.TrimSpace(t.ExchangeRate) == "" && t.CurrencyReceived == t.Currency {
 				t.ExchangeRate = "1"
 			}
-			b, err := r.backend(cmd)
-			if err != nil {
-				return err
-			}
-			defer b.Close()
-			ctx := cmd.Context()
-			p, err := b.PreviewFunds(ctx, id, t)
-			if err != nil {
-				return describe(err)
-			}
-			plan := fundsPlan{DryRun: dryRun, FundsPlan: p}
-			if dryRun {
-				if err := render(cmd, fundsPlanView(plan)); err != nil {
+			return r.withBackend(cmd, func(b admin.Backend) error {
+				ctx := cmd.Context()
+				p, err := b.PreviewFunds(ctx, id, t)
+				if err != nil {
 					return err
 				}
-				if p.KeyUsed {
-					note(cmd, "dry run: nothing was changed; the idempotency key %q is already used: a real run replays it (same figures) or is refused (other figures)", t.IdempotencyKey)
-				} else {
-					note(cmd, "dry run: nothing was changed")
+				plan := fundsPlan{DryRun: dryRun, FundsPlan: p}
+				if dryRun {
+					if err := render(cmd, fundsPlanView(plan)); err != nil {
+						return err
+					}
+					if p.KeyUsed {
+						note(cmd, "dry run: nothing was changed; the idempotency key %q is already used: a real run replays it (same figures) or is refused (other figures)", t.IdempotencyKey)
+					} else {
+						note(cmd, "dry run: nothing was changed")
+					}
+					return nil
+				}
+				q := fmt.Sprintf("Credit %s %s to %s (%d), reference %q?", p.Credited, p.Currency, p.Agency, p.AgencyID, p.Reference)
+				if err := confirm(cmd, yes, q); err != nil {
+					return err
+				}
+				res, err := b.AddFunds(ctx, id, t)
+				if err != nil {
+					return err
+				}
+				if err := render(cmd, view{Data: res, KeyValue: true, Rows: [][]string{
+					{"Transfer", fmtID(res.TransferID)}, {"Agency", fmt.Sprintf("%s (%d)", p.Agency, p.AgencyID)}, {"Currency", res.Currency},
+					{"Gross", res.Gross}, {"Fee", res.Fee}, {"Credited", res.Credited}, {"Balance", res.Balance},
+					{"Replayed", yesNo(res.Replayed)}}}); err != nil {
+					return err
+				}
+				if res.Replayed {
+					note(cmd, "replayed: this idempotency key was already posted; nothing new was credited")
 				}
 				return nil
-			}
-			q := fmt.Sprintf("Credit %s %s to %s (%d), reference %q?", p.Credited, p.Currency, p.Agency, p.AgencyID, p.Reference)
-			if err := confirm(cmd, yes, q); err != nil {
-				return err
-			}
-			res, err := b.AddFunds(ctx, id, t)
-			if err != nil {
-				return describe(err)
-			}
-			if err := render(cmd, view{Data: res, KeyValue: true, Rows: [][]string{
-				{"Transfer", fmtID(res.TransferID)}, {"Agency", fmt.Sprintf("%s (%d)", p.Agency, p.AgencyID)}, {"Currency", res.Currency},
-				{"Gross", res.Gross}, {"Fee", res.Fee}, {"Credited", res.Credited}, {"Balance", res.Balance},
-				{"Replayed", yesNo(res.Replayed)}}}); err != nil {
-				return err
-			}
-			if res.Replayed {
-				note(cmd, "replayed: this idempotency key was already posted; nothing new was credited")
-			}
-			return nil
+			})
 		},
 	}
 	fl := cmd.Flags()

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/voyage/voyage/pkg/admin"
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/order"
 )
@@ -29,26 +30,23 @@ func (r *Root) ordersListCmd() *cobra.Command {
 		Short: "List flight orders, newest first (--group reviewing is the post-sale review queue)",
 		Args:  args(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			b, err := r.backend(cmd)
-			if err != nil {
-				return err
-			}
-			defer b.Close()
-			page, err := b.Orders(cmd.Context(), f)
-			if err != nil {
-				return describe(err)
-			}
-			v := view{Data: page, Headers: []string{"id", "booking number", "agency", "type", "status", "pnr", "flights", "route", "total", "created"}}
-			for _, o := range page.Items {
-				v.Rows = append(v.Rows, orderRowOf(o))
-			}
-			if err := render(cmd, v); err != nil {
-				return err
-			}
-			if shown := (page.Page-1)*page.PageSize + len(page.Items); shown < page.Total {
-				note(cmd, "page %d, %d of %d orders; next: --page %d", page.Page, len(page.Items), page.Total, page.Page+1)
-			}
-			return nil
+			return r.withBackend(cmd, func(b admin.Backend) error {
+				page, err := b.Orders(cmd.Context(), f)
+				if err != nil {
+					return err
+				}
+				v := view{Data: page, Headers: []string{"id", "booking number", "agency", "type", "status", "pnr", "flights", "route", "total", "created"}}
+				for _, o := range page.Items {
+					v.Rows = append(v.Rows, orderRowOf(o))
+				}
+				if err := render(cmd, v); err != nil {
+					return err
+				}
+				if shown := (page.Page-1)*page.PageSize + len(page.Items); shown < page.Total {
+					note(cmd, "page %d, %d of %d orders; next: --page %d", page.Page, len(page.Items), page.Total, page.Page+1)
+				}
+				return nil
+			})
 		},
 	}
 	cmd.Flags().Int64Var(&f.AgencyID, "agency", 0, "only this agency's orders")
@@ -110,16 +108,13 @@ func (r *Root) ordersShowCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			b, err := r.backend(cmd)
-			if err != nil {
-				return err
-			}
-			defer b.Close()
-			o, err := b.Order(cmd.Context(), id)
-			if err != nil {
-				return describe(err)
-			}
-			return render(cmd, orderDetailView(o))
+			return r.withBackend(cmd, func(b admin.Backend) error {
+				o, err := b.Order(cmd.Context(), id)
+				if err != nil {
+					return err
+				}
+				return render(cmd, orderDetailView(o))
+			})
 		},
 	}
 }
@@ -144,30 +139,27 @@ func (r *Root) ordersReviewCmd() *cobra.Command {
 			if !slices.Contains(reviewActions, req.Action) {
 				return usageErr(fmt.Errorf("unknown --action %q: use approve, reject, quote, issue, resolve_ok or resolve_failed", action))
 			}
-			b, err := r.backend(cmd)
-			if err != nil {
-				return err
-			}
-			defer b.Close()
-			o, err := b.Order(cmd.Context(), id)
-			if err != nil {
-				return describe(err)
-			}
-			if !slices.Contains(o.Actions, req.Action) {
-				return describe(fault.Conflict("order.error.state"))
-			}
-			if dryRun {
-				note(cmd, "dry run: %s on order %d (%s %s, %s %s) is allowed; nothing changed", req.Action, o.ID, o.Type, o.Status, o.Total.Amount, o.Total.Currency)
-				return render(cmd, orderDetailView(o))
-			}
-			if err := confirm(cmd, yes, fmt.Sprintf("%s %s order %s (%s)?", req.Action, o.Type, o.BookingNumber, o.Status)); err != nil {
-				return err
-			}
-			out, err := b.Review(cmd.Context(), id, req)
-			if err != nil {
-				return describe(err)
-			}
-			return render(cmd, orderDetailView(out))
+			return r.withBackend(cmd, func(b admin.Backend) error {
+				o, err := b.Order(cmd.Context(), id)
+				if err != nil {
+					return err
+				}
+				if !slices.Contains(o.Actions, req.Action) {
+					return fault.Conflict("order.error.state")
+				}
+				if dryRun {
+					note(cmd, "dry run: %s on order %d (%s %s, %s %s) is allowed; nothing changed", req.Action, o.ID, o.Type, o.Status, o.Total.Amount, o.Total.Currency)
+					return render(cmd, orderDetailView(o))
+				}
+				if err := confirm(cmd, yes, fmt.Sprintf("%s %s order %s (%s)?", req.Action, o.Type, o.BookingNumber, o.Status)); err != nil {
+					return err
+				}
+				out, err := b.Review(cmd.Context(), id, req)
+				if err != nil {
+					return err
+				}
+				return render(cmd, orderDetailView(out))
+			})
 		},
 	}
 	cmd.Flags().StringVar(&action, "action", "", "approve, reject, quote, issue, resolve_ok or resolve_failed (required)")

@@ -190,6 +190,17 @@ func (r *Root) backend(cmd *cobra.Command) (admin.Backend, error) {
 	return admin.OpenLocal(cmd.Context(), cfg, osUser())
 }
 
+// withBackend runs fn on the command's backend, closed after it, and words
+// a service's error for the terminal.
+func (r *Root) withBackend(cmd *cobra.Command, fn func(b admin.Backend) error) error {
+	b, err := r.backend(cmd)
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	return describe(fn(b))
+}
+
 // local is the in-process backend, for what only the server's own host may
 // do (a key of the provider itself).
 func (r *Root) local(cmd *cobra.Command) (*admin.Local, error) {

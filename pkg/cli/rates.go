@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/voyage/voyage/pkg/admin"
 	"github.com/voyage/voyage/pkg/siteinfo"
 )
 
@@ -26,18 +27,15 @@ func (r *Root) ratesSetCmd() *cobra.Command {
 		Short: "Set what one unit of a currency is worth in the default currency; the previous rate stays as history",
 		Args:  args(cobra.ExactArgs(2)),
 		RunE: func(cmd *cobra.Command, argv []string) error {
-			b, err := r.backend(cmd)
-			if err != nil {
-				return err
-			}
-			defer b.Close()
-			h, err := b.SetRate(cmd.Context(), argv[0], argv[1])
-			if err != nil {
-				return describe(err)
-			}
-			// The rate just set: the answer carries its recent history.
-			h = h[:min(len(h), 1)]
-			return render(cmd, rateView(h))
+			return r.withBackend(cmd, func(b admin.Backend) error {
+				h, err := b.SetRate(cmd.Context(), argv[0], argv[1])
+				if err != nil {
+					return err
+				}
+				// The rate just set: the answer carries its recent history.
+				h = h[:min(len(h), 1)]
+				return render(cmd, rateView(h))
+			})
 		},
 	}
 }
@@ -50,26 +48,23 @@ func (r *Root) ratesListCmd() *cobra.Command {
 		Short: "List the rates in force; with --currency, that currency's history, newest first",
 		Args:  args(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			b, err := r.backend(cmd)
-			if err != nil {
-				return err
-			}
-			defer b.Close()
-			if strings.TrimSpace(cur) == "" {
-				rates, err := b.Rates(cmd.Context())
-				if err != nil {
-					return describe(err)
+			return r.withBackend(cmd, func(b admin.Backend) error {
+				if strings.TrimSpace(cur) == "" {
+					rates, err := b.Rates(cmd.Context())
+					if err != nil {
+						return err
+					}
+					return render(cmd, rateView(rates))
 				}
-				return render(cmd, rateView(rates))
-			}
-			if limit < 1 || limit > 100 {
-				return usageErr(errorf("--limit must be 1–100, got %d", limit))
-			}
-			h, err := b.RateHistory(cmd.Context(), cur, limit)
-			if err != nil {
-				return describe(err)
-			}
-			return render(cmd, rateView(h))
+				if limit < 1 || limit > 100 {
+					return usageErr(errorf("--limit must be 1–100, got %d", limit))
+				}
+				h, err := b.RateHistory(cmd.Context(), cur, limit)
+				if err != nil {
+					return err
+				}
+				return render(cmd, rateView(h))
+			})
 		},
 	}
 	cmd.Flags().StringVar(&cur, "currency", "", "show this currency's history")

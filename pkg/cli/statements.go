@@ -76,29 +76,26 @@ func (r *Root) statementsRunCmd(verb string, export bool) *cobra.Command {
 					return fmt.Errorf("create %s: %w", o.out, err)
 				}
 			}
-			b, err := r.backend(cmd)
-			if err != nil {
-				return err
-			}
-			defer b.Close()
-			format, _ := outputFormat(cmd)
-			progress := newProgress(cmd.ErrOrStderr(), format)
-			n, entries, err := runStatements(cmd.Context(), b, o, from, to, export, func(l statementLine, done, total int) error {
-				progress.step(done, total, l)
-				return emitLine(cmd, format, l)
-			})
-			progress.finish()
-			if err != nil {
-				return describe(err)
-			}
-			if format == FormatTable {
-				what := "created"
-				if export {
-					what = "exported to " + o.out
+			return r.withBackend(cmd, func(b admin.Backend) error {
+				format, _ := outputFormat(cmd)
+				progress := newProgress(cmd.ErrOrStderr(), format)
+				n, entries, err := runStatements(cmd.Context(), b, o, from, to, export, func(l statementLine, done, total int) error {
+					progress.step(done, total, l)
+					return emitLine(cmd, format, l)
+				})
+				progress.finish()
+				if err != nil {
+					return err
 				}
-				fmt.Fprintf(cmd.OutOrStdout(), "%d statements (%d entries) %s\n", n, entries, what)
-			}
-			return nil
+				if format == FormatTable {
+					what := "created"
+					if export {
+						what = "exported to " + o.out
+					}
+					fmt.Fprintf(cmd.OutOrStdout(), "%d statements (%d entries) %s\n", n, entries, what)
+				}
+				return nil
+			})
 		},
 	}
 	fl := cmd.Flags()

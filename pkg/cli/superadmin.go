@@ -6,6 +6,8 @@ import (
 	"os/user"
 
 	"github.com/spf13/cobra"
+
+	"github.com/voyage/voyage/pkg/admin"
 )
 
 func (r *Root) superadminCmd() *cobra.Command {
@@ -19,33 +21,30 @@ func (r *Root) superadminCmd() *cobra.Command {
 			if err := requireAgency(agencyID); err != nil {
 				return err
 			}
-			b, err := r.backend(cmd)
-			if err != nil {
-				return err
-			}
-			defer b.Close()
-			generated := password == ""
-			if generated {
-				password = newPassword()
-			}
-			if err := b.ResetSuperAdminPassword(cmd.Context(), agencyID, password); err != nil {
-				return describe(err)
-			}
-			if f, _ := outputFormat(cmd); f != FormatTable {
-				data := map[string]any{"agencyId": agencyID, "reset": true}
-				rows := [][]string{{"agencyId", fmtID(agencyID)}, {"reset", "yes"}}
+			return r.withBackend(cmd, func(b admin.Backend) error {
+				generated := password == ""
 				if generated {
-					data["password"] = password
-					rows = append(rows, []string{"password", password})
+					password = newPassword()
 				}
-				return render(cmd, view{Data: data, Rows: rows, KeyValue: true})
-			}
-			if generated {
-				fmt.Fprintf(cmd.OutOrStdout(), "super admin password of agency %d reset to: %s\n", agencyID, password)
-			} else {
-				fmt.Fprintf(cmd.OutOrStdout(), "super admin password of agency %d reset\n", agencyID)
-			}
-			return nil
+				if err := b.ResetSuperAdminPassword(cmd.Context(), agencyID, password); err != nil {
+					return err
+				}
+				if f, _ := outputFormat(cmd); f != FormatTable {
+					data := map[string]any{"agencyId": agencyID, "reset": true}
+					rows := [][]string{{"agencyId", fmtID(agencyID)}, {"reset", "yes"}}
+					if generated {
+						data["password"] = password
+						rows = append(rows, []string{"password", password})
+					}
+					return render(cmd, view{Data: data, Rows: rows, KeyValue: true})
+				}
+				if generated {
+					fmt.Fprintf(cmd.OutOrStdout(), "super admin password of agency %d reset to: %s\n", agencyID, password)
+				} else {
+					fmt.Fprintf(cmd.OutOrStdout(), "super admin password of agency %d reset\n", agencyID)
+				}
+				return nil
+			})
 		},
 	}
 	reset.Flags().Int64Var(&agencyID, "agency", 0, "agency id (required)")

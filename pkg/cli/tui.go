@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/voyage/voyage/pkg/admin"
 	"github.com/voyage/voyage/pkg/tui"
 )
 
@@ -23,12 +24,9 @@ func (r *Root) tuiCmd() *cobra.Command {
 			if refresh < 0 {
 				return usageErr(errorf("--refresh must not be negative"))
 			}
-			b, err := r.backend(cmd)
-			if err != nil {
-				return err
-			}
-			defer b.Close()
-			return tui.Run(cmd.Context(), b, tui.Options{Refresh: refresh}, cmd.InOrStdin(), cmd.OutOrStdout())
+			return r.withBackend(cmd, func(b admin.Backend) error {
+				return tui.Run(cmd.Context(), b, tui.Options{Refresh: refresh}, cmd.InOrStdin(), cmd.OutOrStdout())
+			})
 		},
 	}
 	cmd.SetFlagErrorFunc(flagError)

@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/voyage/voyage/pkg/admin"
 	"github.com/voyage/voyage/pkg/api"
 	"github.com/voyage/voyage/pkg/auth"
 )
@@ -32,26 +33,23 @@ func (r *Root) userListCmd() *cobra.Command {
 			if err := requireAgency(id); err != nil {
 				return err
 			}
-			b, err := r.backend(cmd)
-			if err != nil {
-				return err
-			}
-			defer b.Close()
-			page, err := b.Users(cmd.Context(), id, f)
-			if err != nil {
-				return describe(err)
-			}
-			v := view{Data: page, Headers: []string{"id", "username", "email", "nickname", "roles", "status", "super admin"}}
-			for _, u := range page.Items {
-				v.Rows = append(v.Rows, []string{fmtID(u.ID), u.Username, u.Email, u.Nickname, strings.Join(u.Role, ","), u.Status, yesNo(u.IsSuperAdmin)})
-			}
-			if err := render(cmd, v); err != nil {
-				return err
-			}
-			if shown := (page.Page-1)*page.PageSize + len(page.Items); shown < page.Total {
-				note(cmd, "page %d, %d of %d users; next: --page %d", page.Page, len(page.Items), page.Total, page.Page+1)
-			}
-			return nil
+			return r.withBackend(cmd, func(b admin.Backend) error {
+				page, err := b.Users(cmd.Context(), id, f)
+				if err != nil {
+					return err
+				}
+				v := view{Data: page, Headers: []string{"id", "username", "email", "nickname", "roles", "status", "super admin"}}
+				for _, u := range page.Items {
+					v.Rows = append(v.Rows, []string{fmtID(u.ID), u.Username, u.Email, u.Nickname, strings.Join(u.Role, ","), u.Status, yesNo(u.IsSuperAdmin)})
+				}
+				if err := render(cmd, v); err != nil {
+					return err
+				}
+				if shown := (page.Page-1)*page.PageSize + len(page.Items); shown < page.Total {
+					note(cmd, "page %d, %d of %d users; next: --page %d", page.Page, len(page.Items), page.Total, page.Page+1)
+				}
+				return nil
+			})
 		},
 	}
 	cmd.Flags().Int64Var(&id, "agency", 0, "agency id (required)")
@@ -75,26 +73,23 @@ func (r *Root) userCreateCmd() *cobra.Command {
 			if err := requireAgency(id); err != nil {
 				return err
 			}
-			b, err := r.backend(cmd)
-			if err != nil {
-				return err
-			}
-			defer b.Close()
-			generated := n.Password == ""
-			if generated {
-				n.Password = newPassword()
-			}
-			u, err := b.CreateUser(cmd.Context(), id, n)
-			if err != nil {
-				return describe(err)
-			}
-			if err := render(cmd, userView(u)); err != nil {
-				return err
-			}
-			if generated {
-				note(cmd, "password of %s: %s (shown only now)", u.Username, n.Password)
-			}
-			return nil
+			return r.withBackend(cmd, func(b admin.Backend) error {
+				generated := n.Password == ""
+				if generated {
+					n.Password = newPassword()
+				}
+				u, err := b.CreateUser(cmd.Context(), id, n)
+				if err != nil {
+					return err
+				}
+				if err := render(cmd, userView(u)); err != nil {
+					return err
+				}
+				if generated {
+					note(cmd, "password of %s: %s (shown only now)", u.Username, n.Password)
+				}
+				return nil
+			})
 		},
 	}
 	fl := cmd.Flags()
@@ -126,16 +121,13 @@ func (r *Root) userDisableCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			b, err := r.backend(cmd)
-			if err != nil {
-				return err
-			}
-			defer b.Close()
-			u, err := b.DisableUser(cmd.Context(), id, userID)
-			if err != nil {
-				return describe(err)
-			}
-			return render(cmd, userView(u))
+			return r.withBackend(cmd, func(b admin.Backend) error {
+				u, err := b.DisableUser(cmd.Context(), id, userID)
+				if err != nil {
+					return err
+				}
+				return render(cmd, userView(u))
+			})
 		},
 	}
 	cmd.Flags().Int64Var(&id, "agency", 0, "agency id (required)")
