@@ -169,11 +169,7 @@ func (l *Local) Users(ctx context.Context, id int64, f auth.UserFilter) (api.Use
 	if err != nil {
 		return api.UserPage{}, err
 	}
-	out := api.UserPage{Items: make([]api.ManagedUser, 0, len(users)), Total: total, Page: f.Page, PageSize: f.PageSize}
-	for _, u := range users {
-		out.Items = append(out.Items, api.ManagedUserOf(u))
-	}
-	return out, nil
+	return api.UserPageOf(users, total, f.Page, f.PageSize), nil
 }
 
 // asSuperAdmin is the principal the provider manages agency id's users
@@ -191,8 +187,7 @@ func (l *Local) CreateUser(ctx context.Context, id int64, req api.CreateUserRequ
 	if err != nil {
 		return api.ManagedUser{}, err
 	}
-	u, err := l.App.Auth.CreateUserIn(ctx, actor, auth.NewUser{Username: req.Username, Email: req.Email, Nickname: req.Nickname,
-		Mobile: req.Mobile, AreaCode: req.AreaCode, Roles: req.Role, Status: req.Status, Password: req.Password}, l.meta)
+	u, err := l.App.Auth.CreateUserIn(ctx, actor, req.NewUser(), l.meta)
 	if err != nil {
 		return api.ManagedUser{}, err
 	}

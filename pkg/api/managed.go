@@ -111,7 +111,7 @@ func registerManaged(rt *Router, s Services) {
 		if err != nil {
 			return nil, err
 		}
-		u, err := s.Auth.CreateUserIn(r.Context(), actor, req.newUser(), Meta(r))
+		u, err := s.Auth.CreateUserIn(r.Context(), actor, req.NewUser(), Meta(r))
 		if err != nil {
 			return nil, err
 		}

@@ -119,14 +119,20 @@ func (s Services) userPage(r *http.Request, agencyID int64) (UserPage, error) {
 	if err != nil {
 		return UserPage{}, err
 	}
+	return UserPageOf(users, total, page, size), nil
+}
+
+// UserPageOf is a page of users as the API writes it.
+func UserPageOf(users []auth.User, total, page, size int) UserPage {
 	out := UserPage{Items: make([]ManagedUser, 0, len(users)), Total: total, Page: page, PageSize: size}
 	for _, u := range users {
 		out.Items = append(out.Items, ManagedUserOf(u))
 	}
-	return out, nil
+	return out
 }
 
-func (req CreateUserRequest) newUser() auth.NewUser {
+// NewUser is the request as the identity service takes it.
+func (req CreateUserRequest) NewUser() auth.NewUser {
 	return auth.NewUser{Username: req.Username, Email: req.Email, Nickname: req.Nickname,
 		Mobile: req.Mobile, AreaCode: req.AreaCode, Roles: req.Role, Status: req.Status, Password: req.Password}
 }
@@ -161,7 +167,7 @@ func registerUsers(rt *Router, s Services) {
 		if err := Decode(r, &req); err != nil {
 			return nil, err
 		}
-		u, err := s.Auth.CreateUserIn(r.Context(), Principal(r), req.newUser(), Meta(r))
+		u, err := s.Auth.CreateUserIn(r.Context(), Principal(r), req.NewUser(), Meta(r))
 		if err != nil {
 			return nil, err
 		}
