@@ -99,3 +99,22 @@ func TestDescribe(t *testing.T) {
 		}
 	}
 }
+
+func TestDescribeSentences(t *testing.T) {
+	v := fault.Validation(map[string]string{"reference": "ledger.error.reference", "amountReceived": "ledger.error.amount"})
+	got := Describe(fmt.Errorf("agency: add funds: %w", v))
+	want := "Some fields need your attention. (amountReceived: The amount must be greater than zero; reference: Please enter the reference number) [code 100001]"
+	if got != want {
+		t.Errorf("Describe(validation) = %q, want %q", got, want)
+	}
+	// Anything that is not a service fault (a remote API error, a network
+	// failure) says itself.
+	if got := Describe(errors.New("Not found [code 100004]")); got != "Not found [code 100004]" {
+		t.Errorf("Describe(other) = %q", got)
+	}
+	// An internal fault is not dressed as a user message.
+	internal := &fault.Error{Code: fault.CodeInternal, Status: 500, Key: "error.internal", Err: errors.New("disk full")}
+	if got := Describe(internal); !strings.Contains(got, "disk full") {
+		t.Errorf("Describe(internal) = %q", got)
+	}
+}

@@ -272,7 +272,7 @@ func (m *Model) agencyDetailView(w, h int) []string {
 		return append(lines, st.Muted.Render("Loading…"))
 	}
 	if got.err != nil {
-		return append(lines, wrapStyled(st.Error, "error: "+describe(got.err), w)...)
+		return append(lines, wrapStyled(st.Error, "error: "+admin.Describe(got.err), w)...)
 	}
 	info := got.val
 	d := info.detail

@@ -10,6 +10,8 @@ import (
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+
+	"github.com/voyage/voyage/pkg/admin"
 )
 
 // stage is where an action's form is.
@@ -198,7 +200,7 @@ func (a *action) postCmd(ctx context.Context) tea.Cmd {
 // it; otherwise the plan waits for a confirmation.
 func (a *action) checked(msg checkedMsg) tea.Cmd {
 	if msg.err != nil {
-		a.stage, a.err = editing, describe(msg.err)
+		a.stage, a.err = editing, admin.Describe(msg.err)
 		return a.focusField()
 	}
 	a.stage, a.plan = confirming, msg.plan
@@ -213,7 +215,7 @@ func (a *action) checked(msg checkedMsg) tea.Cmd {
 // key), so a post that did go through before is never made twice.
 func (a *action) posted(msg postedMsg) {
 	if msg.err != nil {
-		a.stage, a.err = confirming, describe(msg.err)
+		a.stage, a.err = confirming, admin.Describe(msg.err)
 		return
 	}
 	a.stage, a.result = done, msg.result

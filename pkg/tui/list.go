@@ -95,7 +95,7 @@ func (l *pagedList[T, D]) answered(page int) bool {
 // item selected when it is still there, and loads its detail.
 func (l *pagedList[T, D]) pageLoaded(m *Model, items []T, total int, err error) tea.Cmd {
 	if err != nil {
-		l.err = describe(err)
+		l.err = admin.Describe(err)
 		m.loadFailed(l.what, err)
 		return nil
 	}

@@ -201,7 +201,7 @@ func (m *Model) orderDetailView(w, h int) []string {
 		return append(lines, st.Muted.Render("Loading…"))
 	}
 	if got.err != nil {
-		return append(lines, wrapStyled(st.Error, "error: "+describe(got.err), w)...)
+		return append(lines, wrapStyled(st.Error, "error: "+admin.Describe(got.err), w)...)
 	}
 	v := got.val
 	half := w / 2

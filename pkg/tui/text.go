@@ -8,8 +8,6 @@ import (
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
-
-	"github.com/voyage/voyage/pkg/admin"
 )
 
 // fit makes s exactly w cells wide: cut with an ellipsis when longer,
@@ -88,12 +86,6 @@ func newKey() string {
 	}
 	return "tui-" + hex.EncodeToString(b)
 }
-
-// describe is an error as the person at the terminal reads it: a service
-// error (*fault.Error) in the English catalog's words with its field
-// messages and API code, anything else (a remote API error, already
-// translated by the server, or a transport failure) as it says itself.
-func describe(err error) string { return admin.Describe(err) }
 
 // onOff is a setting as a word.
 func onOff(b bool) string {

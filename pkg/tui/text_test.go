@@ -1,14 +1,10 @@
 package tui
 
 import (
-	"errors"
-	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/charmbracelet/lipgloss"
-
-	"github.com/voyage/voyage/pkg/fault"
 )
 
 func TestFit(t *testing.T) {
@@ -81,25 +77,6 @@ func TestPages(t *testing.T) {
 		if got := pages(tt.total, tt.size); got != tt.want {
 			t.Errorf("pages(%d, %d) = %d, want %d", tt.total, tt.size, got, tt.want)
 		}
-	}
-}
-
-func TestDescribe(t *testing.T) {
-	v := fault.Validation(map[string]string{"reference": "ledger.error.reference", "amountReceived": "ledger.error.amount"})
-	got := describe(fmt.Errorf("agency: add funds: %w", v))
-	want := "Some fields need your attention. (amountReceived: The amount must be greater than zero; reference: Please enter the reference number) [code 100001]"
-	if got != want {
-		t.Errorf("describe(validation) = %q, want %q", got, want)
-	}
-	// Anything that is not a service fault (a remote API error, a network
-	// failure) says itself.
-	if got := describe(errors.New("Not found [code 100004]")); got != "Not found [code 100004]" {
-		t.Errorf("describe(other) = %q", got)
-	}
-	// An internal fault is not dressed as a user message.
-	internal := &fault.Error{Code: fault.CodeInternal, Status: 500, Key: "error.internal", Err: errors.New("disk full")}
-	if got := describe(internal); !strings.Contains(got, "disk full") {
-		t.Errorf("describe(internal) = %q", got)
 	}
 }
 

@@ -277,7 +277,7 @@ func (m *Model) reload(force bool) tea.Cmd {
 
 // loadFailed notes a failed load in the status line.
 func (m *Model) loadFailed(what string, err error) {
-	m.statusErr = what + ": " + describe(err)
+	m.statusErr = what + ": " + admin.Describe(err)
 }
 
 // loadedAt notes a successful load of the open screen's list.
