@@ -46,10 +46,8 @@ func (s *Store) Cached(ctx context.Context, id int64) (Agency, error) {
 func (s *Store) CachedIn(ctx context.Context, q sqlx.QueryerContext, id int64) (Agency, error) {
 	c := &s.cache
 	c.mu.Lock()
-	ttl, row, ok, gen := c.ttl, c.m[id], false, c.gen[id]
-	if ttl > 0 {
-		_, ok = c.m[id]
-	}
+	row, ok := c.m[id] // empty while the cache is off
+	ttl, gen := c.ttl, c.gen[id]
 	c.mu.Unlock()
 	now := s.now()
 	if ok && now.Sub(row.at) < ttl {
