@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServer, launchBrowser, newPage, seriousViolations, screenshot } from './harness.mjs';
+import { startServer, launchBrowser, newPage, seriousViolations, screenshot, login, submit } from './harness.mjs';
 
 let server;
 let browser;
@@ -22,17 +22,6 @@ after(async () => {
   await server?.stop();
   if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
-
-async function login(page, username, password) {
-  await page.goto('/login');
-  await page.getByLabel('Username').fill(username);
-  await page.getByLabel('Password').fill(password);
-  await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Log in' }).click()]);
-}
-
-async function submit(page, button) {
-  await Promise.all([page.waitForNavigation(), button.click()]);
-}
 
 const row = (page, username) => page.locator(`tr[data-user="${username}"]`);
 

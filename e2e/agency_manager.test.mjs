@@ -2,7 +2,7 @@
 // wallet, §3 Agency, top-up and wallet entry, §8 settlement-currency notice).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, newPage, seriousViolations, screenshot } from './harness.mjs';
+import { startServer, launchBrowser, newPage, seriousViolations, screenshot, loginOK, submit, flash } from './harness.mjs';
 
 let server;
 let browser;
@@ -17,28 +17,11 @@ after(async () => {
   await server?.stop();
 });
 
-async function login(page, username, password) {
-  await page.goto('/login');
-  await page.getByLabel('Username').fill(username);
-  await page.getByLabel('Password').fill(password);
-  await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Log in' }).click()]);
-  assert.ok(await page.getByText('Logged in successfully').isVisible(), `${username} logged in`);
-}
-
-// submit clicks a form's button and waits for the page it leads to.
-async function submit(page, button) {
-  await Promise.all([page.waitForNavigation(), button.click()]);
-}
-
-async function flash(page) {
-  return (await page.locator('.flashes').innerText()).trim();
-}
-
 const newPassword = 'kowloon-new-1';
 
 test('demo-super manages Kowloon Tours: add, markup, credit, funds, API key, password, currency', async () => {
   const page = await newPage(browser, { lang: 'en', baseURL: server.url });
-  await login(page, 'demo-super', 'demo-pass-1');
+  await loginOK(page, 'demo-super', 'demo-pass-1');
 
   await page.goto('/agency-manager');
   assert.equal(new URL(page.url()).pathname, '/agency-manager');
@@ -138,7 +121,7 @@ test('demo-super manages Kowloon Tours: add, markup, credit, funds, API key, pas
 
   // kowloon-admin logs in with it and sees the top-up in its wallet.
   const kowloon = await newPage(browser, { lang: 'en', baseURL: server.url });
-  await login(kowloon, 'kowloon-admin', newPassword);
+  await loginOK(kowloon, 'kowloon-admin', newPassword);
   await kowloon.goto('/bills/wallet');
   assert.equal(new URL(kowloon.url()).pathname, '/bills/wallet');
   assert.match(await kowloon.locator('#wallet-balance').innerText(), /^772\.20\s+CNY$/);
@@ -176,7 +159,7 @@ test('demo-super manages Kowloon Tours: add, markup, credit, funds, API key, pas
 
 test('demo-finance: an empty wallet shows the empty states', async () => {
   const page = await newPage(browser, { lang: 'en', baseURL: server.url });
-  await login(page, 'demo-finance', 'demo-pass-1');
+  await loginOK(page, 'demo-finance', 'demo-pass-1');
   await page.goto('/bills/wallet');
   assert.equal(new URL(page.url()).pathname, '/bills/wallet');
   assert.equal((await page.locator('h1').innerText()).trim(), 'Wallet');
@@ -212,7 +195,7 @@ test('Chinese: the wallet page is translated', async () => {
 
 test('demo-operator is sent home from the agency manager', async () => {
   const page = await newPage(browser, { lang: 'en', baseURL: server.url });
-  await login(page, 'demo-operator', 'demo-pass-1');
+  await loginOK(page, 'demo-operator', 'demo-pass-1');
   await page.goto('/agency-manager');
   assert.equal(new URL(page.url()).pathname, '/');
   assert.ok(await page.getByText('You do not have the access').isVisible());
@@ -225,7 +208,7 @@ test('demo-operator is sent home from the agency manager', async () => {
 
 test('bluesky-super (no sub-agency rights) is sent home from the agency manager', async () => {
   const page = await newPage(browser, { lang: 'en', baseURL: server.url });
-  await login(page, 'bluesky-super', 'demo-pass-1');
+  await loginOK(page, 'bluesky-super', 'demo-pass-1');
   await page.goto('/agency-manager');
   assert.equal(new URL(page.url()).pathname, '/');
   assert.ok(await page.getByText('You do not have the access').isVisible());

@@ -3,7 +3,7 @@
 // statements and bill detail; §6 finance and agencybills:read).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, newPage, seriousViolations, screenshot } from './harness.mjs';
+import { startServer, launchBrowser, newPage, seriousViolations, screenshot, loginOK, submit, flash } from './harness.mjs';
 
 let server;
 let browser;
@@ -17,22 +17,6 @@ after(async () => {
   await browser?.close();
   await server?.stop();
 });
-
-async function login(page, username, password = 'demo-pass-1') {
-  await page.goto('/login');
-  await page.getByLabel('Username').fill(username);
-  await page.getByLabel('Password').fill(password);
-  await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Log in' }).click()]);
-  assert.ok(await page.getByText('Logged in successfully').isVisible(), `${username} logged in`);
-}
-
-async function submit(page, button) {
-  await Promise.all([page.waitForNavigation(), button.click()]);
-}
-
-async function flash(page) {
-  return (await page.locator('.flashes').innerText()).trim();
-}
 
 // The server keeps time in UTC: today's statement ends on the UTC day.
 const today = new Date().toISOString().slice(0, 10);
@@ -62,7 +46,7 @@ async function checkDownloads(page) {
 
 test('demo-super tops up Demo Sub Travel; sub-super sees the transaction and makes statements; demo-super reads the bill', async () => {
   const page = await newPage(browser, { lang: 'en', baseURL: server.url });
-  await login(page, 'demo-super');
+  await loginOK(page, 'demo-super');
 
   // Add 1000 CNY to Demo Sub Travel's wallet.
   await page.goto('/agency-manager');
@@ -78,7 +62,7 @@ test('demo-super tops up Demo Sub Travel; sub-super sees the transaction and mak
 
   // sub-super: All Transactions.
   const sub = await newPage(browser, { lang: 'en', baseURL: server.url });
-  await login(sub, 'sub-super');
+  await loginOK(sub, 'sub-super');
   await sub.goto('/bills/transactions');
   assert.equal(new URL(sub.url()).pathname, '/bills/transactions');
   assert.equal((await sub.locator('h1').innerText()).trim(), 'Transactions');
@@ -194,7 +178,7 @@ test('Chinese: the statement pages are translated', async () => {
 
 test('demo-operator is sent home from the statements', async () => {
   const page = await newPage(browser, { lang: 'en', baseURL: server.url });
-  await login(page, 'demo-operator');
+  await loginOK(page, 'demo-operator');
   for (const path of ['/bills/statements', '/bills/transactions', '/agency-manager/statements']) {
     await page.goto(path);
     assert.equal(new URL(page.url()).pathname, '/', path);

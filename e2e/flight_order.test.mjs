@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServer, launchBrowser, newPage, seriousViolations, screenshot } from './harness.mjs';
+import { startServer, launchBrowser, newPage, seriousViolations, screenshot, loginOK, submit, flash } from './harness.mjs';
 
 let server;
 let browser;
@@ -27,22 +27,6 @@ after(async () => {
   await server?.stop();
   if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
-
-async function login(page, username, password = 'demo-pass-1') {
-  await page.goto('/login');
-  await page.getByLabel('Username').fill(username);
-  await page.getByLabel('Password').fill(password);
-  await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Log in' }).click()]);
-  assert.ok(await page.getByText('Logged in successfully').isVisible(), `${username} logged in`);
-}
-
-async function submit(page, button) {
-  await Promise.all([page.waitForNavigation(), button.click()]);
-}
-
-async function flash(page) {
-  return (await page.locator('.flashes').innerText()).trim();
-}
 
 // isoDay is today plus n days, as the server (UTC) counts days.
 function isoDay(n) {
@@ -269,12 +253,12 @@ const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR
 test('book PEK→SHA, pay from the balance, ticket, download, refund with a proof; the wallet follows', async () => {
   // demo-finance watches Demo Travel's wallet through the API.
   const finance = await newPage(browser, { lang: 'en', baseURL: server.url });
-  await login(finance, 'demo-finance');
+  await loginOK(finance, 'demo-finance');
   const start = await wallet(finance);
 
   // 1. The provider adds 20,000 CNY to Demo Travel's wallet.
   const provider = await newPage(browser, { lang: 'en', baseURL: server.url });
-  await login(provider, 'provider-admin', 'provider-pass-1');
+  await loginOK(provider, 'provider-admin', 'provider-pass-1');
   await provider.goto('/agency-manager');
   await submit(provider, provider.locator('table.mgr-table').getByRole('link', { name: 'Demo Travel', exact: true }));
   assert.equal((await provider.locator('h1').innerText()).trim(), 'Demo Travel');
@@ -290,7 +274,7 @@ test('book PEK→SHA, pay from the balance, ticket, download, refund with a proo
   // 2. demo-operator searches, chooses a flight, fills in the booking and
   // pays from the balance.
   const page = await newPage(browser, { lang: 'en', baseURL: server.url });
-  await login(page, 'demo-operator');
+  await loginOK(page, 'demo-operator');
   const failures = watchFailures(page);
   await searchFlights(page);
   await choose(page);

@@ -3,7 +3,7 @@
 // /flight/booking against the demo's simulated suppliers.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, newPage, seriousViolations, screenshot } from './harness.mjs';
+import { startServer, launchBrowser, newPage, seriousViolations, screenshot, login } from './harness.mjs';
 
 let server;
 let browser;
@@ -17,13 +17,6 @@ after(async () => {
   await browser?.close();
   await server?.stop();
 });
-
-async function login(page, username, password = 'demo-pass-1') {
-  await page.goto('/login');
-  await page.getByLabel('Username').fill(username);
-  await page.getByLabel('Password').fill(password);
-  await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Log in' }).click()]);
-}
 
 // openSearch goes to /flight/booking and waits for the island to mount.
 async function openSearch(page) {

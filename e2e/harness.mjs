@@ -1,5 +1,6 @@
 // Test harness: starts the real voyage binary on a fresh SQLite database and
 // drives Debian's chromium with playwright-core.
+import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, mkdirSync, rmSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -86,4 +87,28 @@ export async function screenshot(page, name) {
   // caret: 'initial' because hiding the caret injects a <style> element,
   // which the page's CSP rightly blocks and reports as a console error.
   await page.screenshot({ path: join(screenshotDir, name + '.png'), fullPage: true, caret: 'initial' });
+}
+
+// login signs username in through the login form (the demo password unless
+// told); loginOK also checks the portal welcomed them.
+export async function login(page, username, password = 'demo-pass-1') {
+  await page.goto('/login');
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password').fill(password);
+  await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Log in' }).click()]);
+}
+
+export async function loginOK(page, username, password = 'demo-pass-1') {
+  await login(page, username, password);
+  assert.ok(await page.getByText('Logged in successfully').isVisible(), `${username} logged in`);
+}
+
+// submit clicks a button that posts a form and waits for the next page.
+export async function submit(page, button) {
+  await Promise.all([page.waitForNavigation(), button.click()]);
+}
+
+// flash is the text of the page's flash messages.
+export async function flash(page) {
+  return (await page.locator('.flashes').innerText()).trim();
 }

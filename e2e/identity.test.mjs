@@ -3,7 +3,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import { startServer, launchBrowser, newPage, seriousViolations, screenshot } from './harness.mjs';
+import { startServer, launchBrowser, newPage, seriousViolations, screenshot, login } from './harness.mjs';
 
 let server;
 let browser;
@@ -38,13 +38,6 @@ const users = [
     shown: menu, userMenu: ['User Management', 'User Log', 'Company Profile', 'Account'],
   },
 ];
-
-async function login(page, username, password) {
-  await page.goto('/login');
-  await page.getByLabel('Username').fill(username);
-  await page.getByLabel('Password').fill(password);
-  await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Log in' }).click()]);
-}
 
 function mainNav(page) {
   return page.getByRole('navigation', { name: 'Main menu' });
