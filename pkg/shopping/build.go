@@ -6,7 +6,6 @@ import (
 	"encoding/base32"
 	"slices"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -18,9 +17,11 @@ import (
 // settlement currency.
 type priced struct {
 	offer *supplier.Offer
-	fare  map[string]int64 // traveller type → fare (base) per traveller
-	taxes map[string]int64 // traveller type → taxes per traveller
-	total int64            // all travellers, settlement currency
+	// fare (base) and taxes per traveller, by paxIndex of the traveller
+	// type: arrays, not maps, because a search prices thousands of offers.
+	fare  [3]int64
+	taxes [3]int64
+	total int64 // all travellers, settlement currency
 	// refundFee and changeFee per traveller, settlement currency.
 	refundFee, changeFee int64
 }
@@ -40,15 +41,19 @@ func (o *option) arrives() time.Time { return o.segs[len(o.segs)-1].ArriveAt }
 
 // price converts an offer; ok is false when a rate is missing.
 func (p *Policy) price(o *supplier.Offer) (*priced, bool) {
-	pr := &priced{offer: o, fare: map[string]int64{}, taxes: map[string]int64{}}
+	pr := &priced{offer: o}
 	for _, f := range o.Fares {
+		i := paxIndex(f.Type)
+		if i < 0 {
+			continue
+		}
 		base, ok1 := p.convert(f.Base, o.Currency)
 		tax, ok2 := p.convert(f.Taxes, o.Currency)
 		if !ok1 || !ok2 {
 			return nil, false
 		}
-		pr.fare[f.Type] += base
-		pr.taxes[f.Type] += tax
+		pr.fare[i] += base
+		pr.taxes[i] += tax
 		pr.total += (base + tax) * int64(f.Count)
 	}
 	pr.refundFee, _ = p.convert(o.Conditions.RefundFee, o.Currency)
@@ -206,22 +211,38 @@ func combineJourneys(pools [][]*option, limit int) []*option {
 	for _, o := range pools[0] {
 		beam = append(beam, []*option{o})
 	}
+	// A step weighs every partial trip against every option of the next
+	// journey as a small value and makes trips only of the ones kept: a
+	// return weighs 3,600 pairs to keep 400.
+	type pair struct {
+		partial, next int
+		total         int64
+	}
+	var pairs []pair
+	var buf [16]*priced
 	for j := 1; j < len(pools); j++ {
-		next := make([][]*option, 0, len(beam)*len(pools[j]))
-		for _, partial := range beam {
+		pairs = pairs[:0]
+		for bi, partial := range beam {
 			prev := partial[len(partial)-1]
-			for _, o := range pools[j] {
-				// The next journey leaves after the previous one lands, with
-				// time to get through the airport.
-				if o.departs().Before(prev.arrives().Add(2*time.Hour)) || !compatible(append(ticketsOf(partial), o.tickets...)...) {
+			// The next journey leaves after the previous one lands, with
+			// time to get through the airport.
+			earliest := prev.arrives().Add(2 * time.Hour)
+			held := ticketsOf(partial)
+			total := sumTotal(partial)
+			for oi, o := range pools[j] {
+				if o.departs().Before(earliest) || !compatible(append(append(buf[:0], held...), o.tickets...)...) {
 					continue
 				}
-				next = append(next, append(slices.Clip(partial), o))
+				pairs = append(pairs, pair{bi, oi, total + o.total})
 			}
 		}
-		slices.SortFunc(next, func(a, b []*option) int { return cmp.Compare(sumTotal(a), sumTotal(b)) })
-		if len(next) > limit {
-			next = next[:limit]
+		slices.SortFunc(pairs, func(a, b pair) int {
+			return cmp.Or(cmp.Compare(a.total, b.total), cmp.Compare(a.partial, b.partial), cmp.Compare(a.next, b.next))
+		})
+		pairs = pairs[:min(len(pairs), limit)]
+		next := make([][]*option, len(pairs))
+		for i, p := range pairs {
+			next[i] = append(slices.Clip(beam[p.partial]), pools[j][p.next])
 		}
 		beam = next
 	}
@@ -251,23 +272,32 @@ func sumTotal(parts []*option) int64 {
 // itineraryKey identifies what a traveller gets: the same flights in the same
 // cabin with the same bags and rules are the same thing, whoever sells them.
 func itineraryKey(o *option) string {
-	var b strings.Builder
+	// Built on the stack: a search keys every option it assembles. A
+	// departure is its instant in minutes, the same flight whatever zone a
+	// source wrote it in.
+	b := make([]byte, 0, 256)
 	for _, s := range o.segs {
-		b.WriteString(s.FlightNumber)
-		b.WriteByte('@')
-		b.WriteString(s.DepartAt.Format("200601021504"))
-		b.WriteByte('/')
-		b.WriteString(s.Cabin)
-		b.WriteByte(';')
+		b = append(b, s.FlightNumber...)
+		b = append(b, '@')
+		b = strconv.AppendInt(b, s.DepartAt.Unix()/60, 36)
+		b = append(b, '/')
+		b = append(b, s.Cabin...)
+		b = append(b, ';')
 	}
 	for _, g := range o.groups {
-		b.WriteString(strconv.Itoa(len(g)))
+		b = strconv.AppendInt(b, int64(len(g)), 10)
 	}
 	bag, cond, brand := packageOf(o)
-	b.WriteString("|" + strconv.Itoa(bag.CheckedPieces) + "/" + strconv.Itoa(bag.CheckedKg))
-	b.WriteString("|" + strconv.FormatBool(cond.Refundable) + strconv.FormatBool(cond.Changeable))
-	b.WriteString("|" + brand)
-	return b.String()
+	b = append(b, '|')
+	b = strconv.AppendInt(b, int64(bag.CheckedPieces), 10)
+	b = append(b, '/')
+	b = strconv.AppendInt(b, int64(bag.CheckedKg), 10)
+	b = append(b, '|')
+	b = strconv.AppendBool(b, cond.Refundable)
+	b = strconv.AppendBool(b, cond.Changeable)
+	b = append(b, '|')
+	b = append(b, brand...)
+	return string(b)
 }
 
 // packageOf is what a multi-ticket option guarantees: the least generous
@@ -336,14 +366,15 @@ var idEncoding = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPadd
 // idOf is a solution's stable id within its search: a digest of the offers it
 // sells, the same on every instance and every poll.
 func idOf(o *option) string {
-	h := sha256.New()
+	b := make([]byte, 0, 256)
 	for _, t := range o.tickets {
-		h.Write([]byte(t.offer.Supplier))
-		h.Write([]byte{0})
-		h.Write([]byte(t.offer.Ref))
-		h.Write([]byte{0})
+		b = append(b, t.offer.Supplier...)
+		b = append(b, 0)
+		b = append(b, t.offer.Ref...)
+		b = append(b, 0)
 	}
-	return idEncoding.EncodeToString(h.Sum(nil)[:10])
+	sum := sha256.Sum256(b)
+	return idEncoding.EncodeToString(sum[:10])
 }
 
 // bucket is the spec's time-of-day bucket of a local time.
@@ -399,6 +430,19 @@ func finish(req *Request, ms []*merged, p *Policy, now time.Time) []*view {
 
 var paxTypes = []string{supplier.Adult, supplier.Child, supplier.Infant}
 
+// paxIndex is a traveller type's place in paxTypes, -1 for an unknown one.
+func paxIndex(typ string) int {
+	switch typ {
+	case supplier.Adult:
+		return 0
+	case supplier.Child:
+		return 1
+	case supplier.Infant:
+		return 2
+	}
+	return -1
+}
+
 func paxCount(req *Request, typ string) int {
 	switch typ {
 	case supplier.Adult:
@@ -412,14 +456,14 @@ func paxCount(req *Request, typ string) int {
 func (m *merged) view(req *Request, p *Policy, now time.Time) *view {
 	o := m.option
 	v := &view{id: idOf(o), opt: o, m: m, req: req, policy: p, now: now, class: routeClass(o.segs, o.groups), departs: o.departs()}
-	for _, typ := range paxTypes {
+	for i, typ := range paxTypes {
 		n := paxCount(req, typ)
 		if n == 0 {
 			continue
 		}
 		var price int64
 		for _, t := range o.tickets {
-			price += t.fare[typ] + t.taxes[typ]
+			price += t.fare[i] + t.taxes[i]
 		}
 		v.total += (price + p.markup(v.class, price)) * int64(n)
 	}
@@ -464,15 +508,15 @@ func (v *view) solution() Solution {
 func (v *view) build() Solution {
 	o, p, req := v.opt, v.policy, v.req
 	var list []PaxPrice
-	for _, typ := range paxTypes {
+	for i, typ := range paxTypes {
 		n := paxCount(req, typ)
 		if n == 0 {
 			continue
 		}
 		var fare, taxes int64
 		for _, t := range o.tickets {
-			fare += t.fare[typ]
-			taxes += t.taxes[typ]
+			fare += t.fare[i]
+			taxes += t.taxes[i]
 		}
 		price := fare + taxes
 		sale := price + p.markup(v.class, price)
@@ -574,22 +618,31 @@ func intersect(a, b []string) []string {
 // compatible says whether one traveller can hold every ticket: the tickets'
 // accepted documents must overlap (an empty list accepts any).
 func compatible(tickets ...*priced) bool {
-	var docs []string
+	var base []string
 	for _, t := range tickets {
-		d := t.offer.Restrictions.Documents
-		if len(d) == 0 {
-			continue
-		}
-		if docs == nil {
-			docs = d
-			continue
-		}
-		docs = intersect(docs, d)
-		if len(docs) == 0 {
-			return false
+		if d := t.offer.Restrictions.Documents; len(d) > 0 {
+			base = d
+			break
 		}
 	}
-	return true
+	if base == nil {
+		return true
+	}
+	// Some document every ticket accepts; checked without building the
+	// intersection, since combining calls this for every pair it weighs.
+	for _, doc := range base {
+		all := true
+		for _, t := range tickets {
+			if d := t.offer.Restrictions.Documents; len(d) > 0 && !slices.Contains(d, doc) {
+				all = false
+				break
+			}
+		}
+		if all {
+			return true
+		}
+	}
+	return false
 }
 
 // airportName is an airport's (or city's) name in lang.

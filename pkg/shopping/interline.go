@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/voyage/voyage/pkg/geo"
@@ -191,6 +192,40 @@ const maxVias = 2
 // destination: big airports with nonstop routes from the origin and to the
 // destination, not far off the great circle. Ordered best first.
 func connectionPoints(origin, destination string, n int) []string {
+	k := viaKey{origin, destination, n}
+	viaCache.mu.Lock()
+	out, ok := viaCache.m[k]
+	viaCache.mu.Unlock()
+	if ok {
+		return out
+	}
+	out = findConnectionPoints(origin, destination, n)
+	viaCache.mu.Lock()
+	if len(viaCache.m) >= viaCacheSize {
+		clear(viaCache.m)
+	}
+	viaCache.m[k] = out
+	viaCache.mu.Unlock()
+	return out
+}
+
+// viaCache keeps the connection points of the routes searched lately: the
+// airport data never changes while the server runs, and scoring every
+// airport reachable from a hub is most of the cost of planning a search.
+// Emptied when full, which bounds it without bookkeeping.
+var viaCache = struct {
+	mu sync.Mutex
+	m  map[viaKey][]string
+}{m: map[viaKey][]string{}}
+
+const viaCacheSize = 10000
+
+type viaKey struct {
+	origin, destination string
+	n                   int
+}
+
+func findConnectionPoints(origin, destination string, n int) []string {
 	oAirports, dAirports := geo.Resolve(origin), geo.Resolve(destination)
 	if len(oAirports) == 0 || len(dAirports) == 0 {
 		return nil

@@ -25,7 +25,7 @@ func legFares(from, to string, date time.Time, n int, carriers []string) []*pric
 			Journeys: [][]int{{0}},
 		}
 		total := int64(200000 + (i*7919)%150000)
-		out = append(out, &priced{offer: o, total: total, fare: map[string]int64{supplier.Adult: total - 30000}, taxes: map[string]int64{supplier.Adult: 30000}})
+		out = append(out, &priced{offer: o, total: total, fare: [3]int64{total - 30000}, taxes: [3]int64{30000}})
 	}
 	return out
 }
