@@ -1,0 +1,61 @@
+package shopping
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/voyage/voyage/pkg/agency"
+	"github.com/voyage/voyage/pkg/supplier"
+	"github.com/voyage/voyage/pkg/supplier/sim"
+)
+
+// simParts answers every call a PEK→LHR return plans with the three
+// simulated suppliers, as the engine would store them.
+func simParts(tb testing.TB) (*Request, []Part, *Policy) {
+	tb.Helper()
+	sources := map[string]Source{}
+	for _, p := range sim.Profiles {
+		s, err := sim.New(sim.Steady(string(p), 1))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		sources[string(p)] = Source{Supplier: s, OneWayOnly: p == sim.ProfileLCC}
+	}
+	e := New(sources, Options{})
+	now := time.Now()
+	req := &Request{BookingType: Return, Passengers: supplier.Passengers{Adult: 1}, Journeys: []supplier.JourneyQuery{
+		{Origin: "PEK", Destination: "LHR", Date: now.AddDate(0, 0, 30).Format(time.DateOnly)},
+		{Origin: "LHR", Destination: "PEK", Date: now.AddDate(0, 0, 37).Format(time.DateOnly)}}}
+	if errs := req.Normalize(now); len(errs) > 0 {
+		tb.Fatal(errs)
+	}
+	p := PolicyFor(agency.Config{Settings: agency.Settings{SettlementCurrency: "CNY"}}, map[string]string{"CNY": "1"})
+	var parts []Part
+	for _, c := range e.plan(req, &p) {
+		offers, err := sources[c.source].Supplier.Search(context.Background(), c.req)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		parts = append(parts, Part{Name: c.part, Supplier: c.source, Status: PartDone, Offers: offers})
+	}
+	return req, parts, &p
+}
+
+// BenchmarkBuild is the whole pipeline from stored answers to priced
+// solutions for one PEK→LHR return (what a poll does once the answers are in).
+func BenchmarkBuild(b *testing.B) {
+	req, parts, p := simParts(b)
+	n := 0
+	for _, pt := range parts {
+		n += len(pt.Offers)
+	}
+	b.ReportAllocs()
+	var views int
+	for b.Loop() {
+		views = len(build(req, parts, p, time.Now()))
+	}
+	b.ReportMetric(float64(views), "solutions")
+	b.ReportMetric(float64(n), "offers")
+	b.ReportMetric(float64(len(parts)), "parts")
+}
