@@ -347,6 +347,7 @@ type state struct {
 	parts    []Part
 	lastSeq  int64
 	built    int
+	builtAt  time.Time
 	views    []*view
 	byID     map[string]*view
 	lastUsed time.Time
@@ -357,6 +358,8 @@ type state struct {
 	// arrives that way and the store is only for other instances.
 	local    []Part
 	runsHere bool
+	// last is the latest page query's answer (see answer).
+	last lastQuery
 }
 
 func (e *Engine) remember(s Session, p Policy) *state {
@@ -442,7 +445,12 @@ func (e *Engine) refresh(ctx context.Context, st *state) error {
 	if st.built == len(st.parts) {
 		return nil
 	}
-	st.views = build(&st.sess.Request, st.parts, &st.policy, e.now())
+	now := e.now()
+	if len(st.views) > 0 && now.Sub(st.builtAt) < rebuildEvery && !e.complete(st) {
+		return nil
+	}
+	st.builtAt = now
+	st.views = build(&st.sess.Request, st.parts, &st.policy, now)
 	st.byID = make(map[string]*view, len(st.views))
 	for _, v := range st.views {
 		st.byID[v.id] = v
@@ -450,6 +458,14 @@ func (e *Engine) refresh(ctx context.Context, st *state) error {
 	st.built = len(st.parts)
 	return nil
 }
+
+// rebuildEvery spaces the rebuilds of a search whose suppliers are still
+// answering: each rebuild prices and combines every answer so far, and a
+// poller seeing new fares a fraction of a second later does not notice,
+// while a search whose answers trickle in over a second would otherwise be
+// rebuilt on every poll. The first results and the complete answer are
+// built at once.
+const rebuildEvery = 250 * time.Millisecond
 
 // build is the whole pipeline from supplier answers to priced solutions.
 func build(req *Request, parts []Part, p *Policy, now time.Time) []*view {

@@ -47,7 +47,7 @@ func (e *Engine) Solutions(ctx context.Context, who auth.Principal, q Query, lan
 	if complete && len(st.views) == 0 {
 		return Page{}, fault.New(fault.CodeNoFlight, http.StatusNotFound, "shopping.error.noFlight")
 	}
-	items, facets := query(st.views, q.Filters, q.Sort, lang)
+	items, facets := st.answer(q, lang)
 	total := len(items)
 	from := min((q.Page-1)*q.PageSize, total)
 	to := min(from+q.PageSize, total)
@@ -59,6 +59,34 @@ func (e *Engine) Solutions(ctx context.Context, who auth.Principal, q Query, lan
 		Complete: complete, Items: page, Total: total, Page: q.Page, PageSize: q.PageSize, Currency: st.policy.Currency,
 		SearchedAt: st.sess.CreatedAt, StaleAt: st.sess.ExpiresAt, Facets: facets, Suppliers: e.statuses(st, complete),
 	}, nil
+}
+
+// answer is query over the search's solutions, kept until the solutions or
+// the question change: a browser polls the same filters every second or so
+// while suppliers are still answering. Called with st.mu held.
+func (st *state) answer(q Query, lang string) ([]*view, Facets) {
+	c := &st.last
+	if c.items != nil && c.built == st.built && c.sort == q.Sort && c.lang == lang && sameFilters(c.filters, q.Filters) {
+		return c.items, c.facets
+	}
+	items, facets := query(st.views, q.Filters, q.Sort, lang)
+	*c = lastQuery{built: st.built, filters: q.Filters, sort: q.Sort, lang: lang, items: items, facets: facets}
+	return items, facets
+}
+
+// lastQuery is the latest answer of a search's solutions.
+type lastQuery struct {
+	built   int
+	filters Filters
+	sort    string
+	lang    string
+	items   []*view
+	facets  Facets
+}
+
+func sameFilters(a, b Filters) bool {
+	return slices.Equal(a.Airlines, b.Airlines) && slices.Equal(a.Stops, b.Stops) && slices.Equal(a.DepartureBuckets, b.DepartureBuckets) &&
+		slices.Equal(a.ArrivalBuckets, b.ArrivalBuckets) && slices.Equal(a.TicketingSpeed, b.TicketingSpeed)
 }
 
 func (q *Query) normalize() map[string]string {
