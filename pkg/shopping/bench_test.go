@@ -3,6 +3,7 @@ package shopping_test
 import (
 	"context"
 	"fmt"
+	"hash/fnv"
 	"runtime"
 	"slices"
 	"sync"
@@ -83,9 +84,13 @@ func pct(d []time.Duration, p float64) time.Duration {
 	return s[min(len(s)-1, int(float64(len(s))*p))]
 }
 
-// run does one search to completion and says when the first results and the
-// complete answer were seen.
+// runSearch does one search to completion, polling every millisecond, and
+// says when the first results and the complete answer were seen.
 func runSearch(tb testing.TB, w *world, req shopping.Request) (first, complete time.Duration, total int) {
+	return runSearchEvery(tb, w, req, time.Millisecond)
+}
+
+func runSearchEvery(tb testing.TB, w *world, req shopping.Request, every time.Duration) (first, complete time.Duration, total int) {
 	start := time.Now()
 	st, err := w.eng.Start(context.Background(), w.who(), req)
 	if err != nil {
@@ -102,7 +107,7 @@ func runSearch(tb testing.TB, w *world, req shopping.Request) (first, complete t
 		if p.Complete {
 			return first, time.Since(start), p.Total
 		}
-		time.Sleep(time.Millisecond)
+		time.Sleep(every)
 	}
 }
 
@@ -188,6 +193,92 @@ func BenchmarkConcurrentSearches(b *testing.B) {
 	b.ReportMetric(float64(pct(lat, .99).Microseconds())/1000, "ms-p99")
 	b.ReportMetric(float64(pct(lat, .5).Microseconds())/1000, "ms-p50")
 	b.ReportMetric(float64(int64(after.HeapAlloc)-int64(before.HeapAlloc))/n/1024, "KiB/session")
+	b.ReportMetric(float64(errs), "empty-searches")
+}
+
+// slow answers like a real supplier: after a latency drawn from the
+// simulator profile's mean and spread, fixed per request so a benchmark can
+// say how long each search had to wait for its slowest answer.
+type slow struct {
+	supplier.Supplier
+	name         string
+	mean, jitter time.Duration
+}
+
+func (s *slow) latency(req supplier.SearchRequest) time.Duration {
+	h := fnv.New64a()
+	fmt.Fprint(h, s.name, req.Journeys, req.Carriers)
+	frac := float64(h.Sum64()%10001) / 10000
+	return s.mean - s.jitter + time.Duration(frac*2*float64(s.jitter))
+}
+
+func (s *slow) Search(ctx context.Context, req supplier.SearchRequest) ([]supplier.Offer, error) {
+	t := time.NewTimer(s.latency(req))
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	return s.Supplier.Search(ctx, req)
+}
+
+// BenchmarkConcurrentSearchesLatency starts 200 searches at once against
+// suppliers answering with their profiles' latency (GDS 1.2 s ± 0.4, NDC
+// 0.8 s ± 0.3, LCC 0.5 s ± 0.2), each search polled every 50 ms, and reports
+// how long after its slowest supplier answer each search was complete: the
+// engine's overhead above supplier latency under load.
+func BenchmarkConcurrentSearchesLatency(b *testing.B) {
+	db := storetest.Open(b, store.SQLite)
+	sources := memoSources(b)
+	slowed := map[string]*slow{}
+	for name, src := range sources {
+		mean, jitter := sim.Profile(name).DefaultLatency()
+		sl := &slow{Supplier: src.Supplier, name: name, mean: mean, jitter: jitter}
+		slowed[name] = sl
+		src.Supplier = sl
+		sources[name] = src
+	}
+	w := newWorld(b, db, nil, sources)
+	const n = 200
+	reqs := make([]shopping.Request, n)
+	waits := make([]time.Duration, n)
+	for i := range n {
+		r := routes[i%len(routes)]
+		reqs[i] = returnTrip(r[0], r[1], 20+i%30, 27+i%30)
+		for _, c := range w.eng.Plan(reqs[i], "CNY") {
+			waits[i] = max(waits[i], slowed[c.Source].latency(c.Req))
+		}
+	}
+	// Fill the memo so the simulator's own work is not timed.
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() { runSearchEvery(b, w, reqs[i], 50*time.Millisecond) })
+	}
+	wg.Wait()
+	var over, lat []time.Duration
+	var mu sync.Mutex
+	var errs int
+	for b.Loop() {
+		start := time.Now()
+		for i := range n {
+			wg.Go(func() {
+				_, c, total := runSearchEvery(b, w, reqs[i], 50*time.Millisecond)
+				mu.Lock()
+				lat = append(lat, c)
+				over = append(over, c-waits[i])
+				if total == 0 {
+					errs++
+				}
+				mu.Unlock()
+			})
+		}
+		wg.Wait()
+		b.ReportMetric(float64(n)/time.Since(start).Seconds(), "searches/s")
+	}
+	b.ReportMetric(float64(pct(over, .99).Microseconds())/1000, "ms-over-latency-p99")
+	b.ReportMetric(float64(pct(over, .5).Microseconds())/1000, "ms-over-latency-p50")
+	b.ReportMetric(float64(pct(lat, .99).Microseconds())/1000, "ms-complete-p99")
 	b.ReportMetric(float64(errs), "empty-searches")
 }
 

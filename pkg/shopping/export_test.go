@@ -1,0 +1,26 @@
+package shopping
+
+import (
+	"time"
+
+	"github.com/voyage/voyage/pkg/supplier"
+)
+
+// PlannedCall is one supplier request a search makes (benchmarks replay the
+// plan to know each search's supplier latency).
+type PlannedCall struct {
+	Source string
+	Req    supplier.SearchRequest
+}
+
+// Plan lists the supplier calls Start makes for req, for an agency with no
+// supplier restrictions.
+func (e *Engine) Plan(req Request, currency string) []PlannedCall {
+	req.Normalize(time.Now())
+	p := Policy{Currency: currency}
+	var out []PlannedCall
+	for _, c := range e.plan(&req, &p) {
+		out = append(out, PlannedCall{Source: c.source, Req: c.req})
+	}
+	return out
+}
