@@ -34,6 +34,9 @@ type option struct {
 	groups  [][]int // segment indexes per journey
 	self    []bool  // per journey: self-transfer inside it
 	total   int64
+	// key and id, once computed (itineraryKey, idOf): an option lives
+	// through every rebuild of its search.
+	key, id string
 }
 
 func (o *option) departs() time.Time { return o.segs[0].DepartAt }
@@ -113,50 +116,118 @@ func assemble(req *Request, parts []Part, p *Policy) []*option {
 }
 
 func assembleMatching(req *Request, parts []Part, p *Policy, relaxed bool) []*option {
-	var full []*option
+	b := newBuilder(req, p, relaxed)
+	b.add(parts)
+	return b.options()
+}
+
+// builder keeps a search's answers priced and sorted into pools, so a
+// rebuild while suppliers are still answering prices only the answers that
+// arrived since the last one, redoes the interlining of a journey only when
+// its legs changed, and keeps the solutions that did not change.
+type builder struct {
+	req     *Request
+	p       *Policy
+	relaxed bool
+	used    int // parts taken so far
+	full    []*option
+	// oneways are the one-journey offers per journey, interlined the
+	// self-transfer combinations built from legs.
+	oneways    [][]*option
+	legs       map[legKey][]*priced
+	legsDirty  []bool
+	interlined [][]*option
+	poolsDirty bool
+	combined   []*option
+	// prev are the last views by itinerary key.
+	prev map[string]*view
+}
+
+func newBuilder(req *Request, p *Policy, relaxed bool) *builder {
 	J := len(req.Journeys)
-	oneways := make([][]*option, J)
-	legs := map[legKey][]*priced{}
-	for i := range parts {
+	return &builder{req: req, p: p, relaxed: relaxed, oneways: make([][]*option, J), legs: map[legKey][]*priced{},
+		legsDirty: make([]bool, J), interlined: make([][]*option, J)}
+}
+
+// add prices and sorts parts[b.used:], the answers not seen yet.
+func (b *builder) add(parts []Part) {
+	J := len(b.req.Journeys)
+	for i := b.used; i < len(parts); i++ {
 		part := &parts[i]
 		leg, isLeg := parseLegPart(part.Name)
 		for k := range part.Offers {
 			o := &part.Offers[k]
-			if len(o.Segments) == 0 || !p.admits(o) || !matchesExact(req, o, relaxed) {
+			if len(o.Segments) == 0 || !b.p.admits(o) || !matchesExact(b.req, o, b.relaxed) {
 				continue
 			}
-			pr, ok := p.price(o)
+			pr, ok := b.p.price(o)
 			if !ok {
 				continue
 			}
 			switch {
 			case isLeg:
-				if len(o.Segments) == 1 {
-					legs[leg] = append(legs[leg], pr)
+				if len(o.Segments) == 1 && leg.journey >= 0 && leg.journey < J {
+					b.legs[leg] = append(b.legs[leg], pr)
+					b.legsDirty[leg.journey] = true
 				}
 			case len(o.Journeys) == J && J > 0:
-				full = append(full, single(pr))
+				b.full = append(b.full, single(pr))
 			default:
-				if j := journeyOf(req, o); j >= 0 {
-					oneways[j] = append(oneways[j], single(pr))
+				if j := journeyOf(b.req, o); j >= 0 {
+					b.oneways[j] = append(b.oneways[j], single(pr))
+					b.poolsDirty = true
 				}
 			}
 		}
 	}
-	if len(req.Exact) > 0 {
-		// An exact itinerary is the PNR's flights as they are: no combining.
-		if J == 1 {
-			return append(full, oneways[0]...)
+	b.used = len(parts)
+}
+
+// options are every way to fly the whole trip from the answers added.
+func (b *builder) options() []*option {
+	J := len(b.req.Journeys)
+	// An exact itinerary is the PNR's flights as they are: no interlining.
+	if len(b.req.Exact) == 0 {
+		for j := range J {
+			if b.legsDirty[j] {
+				b.interlined[j] = interline(legsFor(b.legs, j), maxInterlinePerJourney)
+				b.legsDirty[j] = false
+				b.poolsDirty = true
+			}
 		}
-		return append(full, combineJourneys(oneways, maxCombined)...)
-	}
-	for j := range J {
-		oneways[j] = append(oneways[j], interline(legsFor(legs, j), maxInterlinePerJourney)...)
 	}
 	if J == 1 {
-		return append(full, oneways[0]...)
+		return slices.Concat(b.full, b.oneways[0], b.interlined[0])
 	}
-	return append(full, combineJourneys(oneways, maxCombined)...)
+	if b.poolsDirty {
+		// combineJourneys sorts and trims its pools: fresh slices.
+		pools := make([][]*option, J)
+		for j := range J {
+			pools[j] = slices.Concat(b.oneways[j], b.interlined[j])
+		}
+		b.combined = combineJourneys(pools, maxCombined)
+		b.poolsDirty = false
+	}
+	return slices.Concat(b.full, b.combined)
+}
+
+// views are the priced solutions of the answers added; a solution whose
+// cheapest offer and sellers did not change since the last call is the same
+// view, with the Solution it may already have built.
+func (b *builder) views(now time.Time) []*view {
+	ms := dedupe(b.options())
+	out := make([]*view, 0, len(ms))
+	next := make(map[string]*view, len(ms))
+	for _, m := range ms {
+		v, ok := b.prev[m.key]
+		if !ok || v.opt != m.option || !slices.Equal(v.m.sources, m.sources) {
+			v = m.view(b.req, b.p, now)
+		}
+		next[m.key] = v
+		out = append(out, v)
+	}
+	b.prev = next
+	return out
 }
 
 // matchesExact keeps only the flights of an accurate search. Relaxed, a
@@ -269,6 +340,20 @@ func sumTotal(parts []*option) int64 {
 	return t
 }
 
+func (o *option) itineraryKey() string {
+	if o.key == "" {
+		o.key = itineraryKey(o)
+	}
+	return o.key
+}
+
+func (o *option) idOf() string {
+	if o.id == "" {
+		o.id = idOf(o)
+	}
+	return o.id
+}
+
 // itineraryKey identifies what a traveller gets: the same flights in the same
 // cabin with the same bags and rules are the same thing, whoever sells them.
 func itineraryKey(o *option) string {
@@ -333,13 +418,13 @@ func dedupe(opts []*option) []*merged {
 	byKey := make(map[string]*merged, len(opts))
 	out := make([]*merged, 0, len(opts))
 	for _, o := range opts {
-		k := itineraryKey(o)
+		k := o.itineraryKey()
 		src := sourceOf(o)
 		if m, ok := byKey[k]; ok {
 			if !slices.Contains(m.sources, src) {
 				m.sources = append(m.sources, src)
 			}
-			if o.total < m.total || (o.total == m.total && idOf(o) < idOf(m.option)) {
+			if o.total < m.total || (o.total == m.total && o.idOf() < m.option.idOf()) {
 				m.option = o
 			}
 			continue
@@ -455,7 +540,7 @@ func paxCount(req *Request, typ string) int {
 
 func (m *merged) view(req *Request, p *Policy, now time.Time) *view {
 	o := m.option
-	v := &view{id: idOf(o), opt: o, m: m, req: req, policy: p, now: now, class: routeClass(o.segs, o.groups), departs: o.departs()}
+	v := &view{id: o.idOf(), opt: o, m: m, req: req, policy: p, now: now, class: routeClass(o.segs, o.groups), departs: o.departs()}
 	for i, typ := range paxTypes {
 		n := paxCount(req, typ)
 		if n == 0 {

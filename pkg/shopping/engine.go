@@ -348,6 +348,7 @@ type state struct {
 	lastSeq  int64
 	built    int
 	builtAt  time.Time
+	b        *builder
 	views    []*view
 	byID     map[string]*view
 	lastUsed time.Time
@@ -450,7 +451,17 @@ func (e *Engine) refresh(ctx context.Context, st *state) error {
 		return nil
 	}
 	st.builtAt = now
-	st.views = build(&st.sess.Request, st.parts, &st.policy, now)
+	if len(st.sess.Request.Exact) == 0 {
+		if st.b == nil {
+			st.b = newBuilder(&st.sess.Request, &st.policy, false)
+		}
+		st.b.add(st.parts)
+		st.views = st.b.views(now)
+	} else {
+		// An accurate search falls back to matching loosely when nothing
+		// matches exactly, which needs every answer at once.
+		st.views = build(&st.sess.Request, st.parts, &st.policy, now)
+	}
 	st.byID = make(map[string]*view, len(st.views))
 	for _, v := range st.views {
 		st.byID[v.id] = v
