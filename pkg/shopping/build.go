@@ -6,6 +6,7 @@ import (
 	"encoding/base32"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -139,6 +140,7 @@ type builder struct {
 	interlined [][]*option
 	poolsDirty bool
 	combined   []*option
+	joined     map[[MaxJourneys]*option]*option
 	// prev are the last views by itinerary key.
 	prev map[string]*view
 }
@@ -205,7 +207,22 @@ func (b *builder) options() []*option {
 		for j := range J {
 			pools[j] = slices.Concat(b.oneways[j], b.interlined[j])
 		}
-		b.combined = combineJourneys(pools, maxCombined)
+		trips := combineJourneys(pools, maxCombined)
+		// A trip made of the same options as before is the same option, so
+		// its view (and the Solution it built) carries over.
+		joined := make(map[[MaxJourneys]*option]*option, len(trips))
+		b.combined = make([]*option, len(trips))
+		for i, t := range trips {
+			var k [MaxJourneys]*option
+			copy(k[:], t)
+			o, ok := b.joined[k]
+			if !ok {
+				o = join(t...)
+			}
+			joined[k] = o
+			b.combined[i] = o
+		}
+		b.joined = joined
 		b.poolsDirty = false
 	}
 	return slices.Concat(b.full, b.combined)
@@ -268,9 +285,14 @@ const (
 
 // combineJourneys builds whole trips from per-journey options, cheapest first,
 // keeping a beam of the cheapest partial trips so five journeys stay cheap.
-func combineJourneys(pools [][]*option, limit int) []*option {
+// A trip is its options in journey order (join makes it one option).
+func combineJourneys(pools [][]*option, limit int) [][]*option {
 	for j := range pools {
-		slices.SortFunc(pools[j], func(a, b *option) int { return cmp.Compare(a.total, b.total) })
+		// Ties broken by id: the same answers give the same trips whatever
+		// order they arrived in.
+		slices.SortFunc(pools[j], func(a, b *option) int {
+			return cmp.Or(cmp.Compare(a.total, b.total), strings.Compare(a.idOf(), b.idOf()))
+		})
 		if len(pools[j]) > maxPoolPerJourney {
 			pools[j] = pools[j][:maxPoolPerJourney]
 		}
@@ -282,46 +304,97 @@ func combineJourneys(pools [][]*option, limit int) []*option {
 	for _, o := range pools[0] {
 		beam = append(beam, []*option{o})
 	}
-	// A step weighs every partial trip against every option of the next
-	// journey as a small value and makes trips only of the ones kept: a
-	// return weighs 3,600 pairs to keep 400.
-	type pair struct {
-		partial, next int
-		total         int64
-	}
-	var pairs []pair
 	var buf [16]*priced
+	var h pairHeap
 	for j := 1; j < len(pools); j++ {
-		pairs = pairs[:0]
+		pool := pools[j]
+		// The beam and the pool are both cheapest first, so the cheapest
+		// pairs come off a heap holding each partial trip's next candidate:
+		// a return looks at a few hundred of its 3,600 pairs.
+		sums := make([]int64, len(beam))
+		held := make([][]*priced, len(beam))
+		h = h[:0]
 		for bi, partial := range beam {
-			prev := partial[len(partial)-1]
+			sums[bi] = sumTotal(partial)
+			held[bi] = ticketsOf(partial)
+			h.push(pair{bi, 0, sums[bi] + pool[0].total})
+		}
+		next := make([][]*option, 0, limit)
+		for len(next) < limit && len(h) > 0 {
+			p := h.pop()
+			if p.next+1 < len(pool) {
+				h.push(pair{p.partial, p.next + 1, sums[p.partial] + pool[p.next+1].total})
+			}
+			partial, o := beam[p.partial], pool[p.next]
 			// The next journey leaves after the previous one lands, with
 			// time to get through the airport.
-			earliest := prev.arrives().Add(2 * time.Hour)
-			held := ticketsOf(partial)
-			total := sumTotal(partial)
-			for oi, o := range pools[j] {
-				if o.departs().Before(earliest) || !compatible(append(append(buf[:0], held...), o.tickets...)...) {
-					continue
-				}
-				pairs = append(pairs, pair{bi, oi, total + o.total})
+			if o.departs().Before(partial[len(partial)-1].arrives().Add(2*time.Hour)) ||
+				!compatible(append(append(buf[:0], held[p.partial]...), o.tickets...)...) {
+				continue
 			}
-		}
-		slices.SortFunc(pairs, func(a, b pair) int {
-			return cmp.Or(cmp.Compare(a.total, b.total), cmp.Compare(a.partial, b.partial), cmp.Compare(a.next, b.next))
-		})
-		pairs = pairs[:min(len(pairs), limit)]
-		next := make([][]*option, len(pairs))
-		for i, p := range pairs {
-			next[i] = append(slices.Clip(beam[p.partial]), pools[j][p.next])
+			next = append(next, append(slices.Clip(partial), o))
 		}
 		beam = next
 	}
-	out := make([]*option, 0, len(beam))
-	for _, parts := range beam {
-		out = append(out, join(parts...))
+	return beam
+}
+
+// pair is a partial trip (beam index) and an option of the next journey
+// (pool index) with their total.
+type pair struct {
+	partial, next int
+	total         int64
+}
+
+func (a pair) less(b pair) bool {
+	if a.total != b.total {
+		return a.total < b.total
 	}
-	return out
+	if a.partial != b.partial {
+		return a.partial < b.partial
+	}
+	return a.next < b.next
+}
+
+// pairHeap is a binary min-heap of pairs (container/heap would box every
+// pair it holds).
+type pairHeap []pair
+
+func (h *pairHeap) push(p pair) {
+	*h = append(*h, p)
+	s := *h
+	for i := len(s) - 1; i > 0; {
+		parent := (i - 1) / 2
+		if !s[i].less(s[parent]) {
+			break
+		}
+		s[i], s[parent] = s[parent], s[i]
+		i = parent
+	}
+}
+
+func (h *pairHeap) pop() pair {
+	s := *h
+	top := s[0]
+	last := len(s) - 1
+	s[0] = s[last]
+	s = s[:last]
+	for i := 0; ; {
+		l, r, m := 2*i+1, 2*i+2, i
+		if l < len(s) && s[l].less(s[m]) {
+			m = l
+		}
+		if r < len(s) && s[r].less(s[m]) {
+			m = r
+		}
+		if m == i {
+			break
+		}
+		s[i], s[m] = s[m], s[i]
+		i = m
+	}
+	*h = s
+	return top
 }
 
 func ticketsOf(parts []*option) []*priced {

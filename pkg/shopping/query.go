@@ -49,11 +49,15 @@ func (e *Engine) Solutions(ctx context.Context, who auth.Principal, q Query, lan
 	}
 	items, facets := st.answer(q, lang)
 	total := len(items)
-	from := min((q.Page-1)*q.PageSize, total)
-	to := min(from+q.PageSize, total)
-	page := make([]Solution, 0, to-from)
-	for _, v := range items[from:to] {
-		page = append(page, e.localize(st, v, lang))
+	page := st.last.page
+	if page == nil || st.last.pageNo != q.Page || st.last.pageSize != q.PageSize {
+		from := min((q.Page-1)*q.PageSize, total)
+		to := min(from+q.PageSize, total)
+		page = make([]Solution, 0, to-from)
+		for _, v := range items[from:to] {
+			page = append(page, e.localize(st, v, lang))
+		}
+		st.last.page, st.last.pageNo, st.last.pageSize = page, q.Page, q.PageSize
 	}
 	return Page{
 		Complete: complete, Items: page, Total: total, Page: q.Page, PageSize: q.PageSize, Currency: st.policy.Currency,
@@ -82,6 +86,9 @@ type lastQuery struct {
 	lang    string
 	items   []*view
 	facets  Facets
+	// page is the last page of items asked for, localized.
+	page             []Solution
+	pageNo, pageSize int
 }
 
 func sameFilters(a, b Filters) bool {
