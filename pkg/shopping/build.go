@@ -141,6 +141,9 @@ type builder struct {
 	poolsDirty bool
 	combined   []*option
 	joined     map[[MaxJourneys]*option]*option
+	// selfTransfers are each journey's interlined options of the last
+	// rebuild, by their legs.
+	selfTransfers []map[[2]*priced]*option
 	// prev are the last views by itinerary key.
 	prev map[string]*view
 }
@@ -148,7 +151,7 @@ type builder struct {
 func newBuilder(req *Request, p *Policy, relaxed bool) *builder {
 	J := len(req.Journeys)
 	return &builder{req: req, p: p, relaxed: relaxed, oneways: make([][]*option, J), legs: map[legKey][]*priced{},
-		legsDirty: make([]bool, J), interlined: make([][]*option, J)}
+		legsDirty: make([]bool, J), interlined: make([][]*option, J), selfTransfers: make([]map[[2]*priced]*option, J)}
 }
 
 // add prices and sorts parts[b.used:], the answers not seen yet.
@@ -192,7 +195,7 @@ func (b *builder) options() []*option {
 	if len(b.req.Exact) == 0 {
 		for j := range J {
 			if b.legsDirty[j] {
-				b.interlined[j] = interline(legsFor(b.legs, j), maxInterlinePerJourney)
+				b.interlined[j] = b.interline(j)
 				b.legsDirty[j] = false
 				b.poolsDirty = true
 			}
@@ -226,6 +229,25 @@ func (b *builder) options() []*option {
 		b.poolsDirty = false
 	}
 	return slices.Concat(b.full, b.combined)
+}
+
+// interline combines journey j's legs; a combination kept before is the same
+// option, so its view carries over.
+func (b *builder) interline(j int) []*option {
+	combos, _ := interlineCount(legsFor(b.legs, j), maxInterlinePerJourney)
+	kept := make(map[[2]*priced]*option, len(combos))
+	out := make([]*option, len(combos))
+	for i, c := range combos {
+		k := [2]*priced{c.first, c.second}
+		o, ok := b.selfTransfers[j][k]
+		if !ok {
+			o = c.option()
+		}
+		kept[k] = o
+		out[i] = o
+	}
+	b.selfTransfers[j] = kept
+	return out
 }
 
 // views are the priced solutions of the answers added; a solution whose

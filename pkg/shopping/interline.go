@@ -109,11 +109,16 @@ type interlineStats struct{ evaluated int }
 // interline combines the legs of one journey into at most limit self-transfer
 // options, cheapest first.
 func interline(pools legPools, limit int) []*option {
-	opts, _ := interlineCount(pools, limit)
-	return opts
+	combos, _ := interlineCount(pools, limit)
+	out := make([]*option, len(combos))
+	for i, c := range combos {
+		out[i] = c.option()
+	}
+	return out
 }
 
-func interlineCount(pools legPools, limit int) ([]*option, interlineStats) {
+// interlineCount returns the kept combinations, cheapest first.
+func interlineCount(pools legPools, limit int) ([]combo, interlineStats) {
 	var st interlineStats
 	h := &comboHeap{}
 	vias := make([]string, 0, len(pools))
@@ -167,16 +172,17 @@ func interlineCount(pools legPools, limit int) ([]*option, interlineStats) {
 	}
 	combos := []combo(*h)
 	slices.SortFunc(combos, func(a, b combo) int { return cmp.Compare(a.total, b.total) })
-	out := make([]*option, 0, len(combos))
-	for _, c := range combos {
-		o := join(single(c.first), single(c.second))
-		// Two tickets for one journey: one journey group, flagged as a
-		// self-transfer.
-		o.groups = [][]int{append(slices.Clone(o.groups[0]), o.groups[1]...)}
-		o.self = []bool{true}
-		out = append(out, o)
-	}
-	return out, st
+	return combos, st
+}
+
+// option is the combination as one way to fly the journey.
+func (c combo) option() *option {
+	o := join(single(c.first), single(c.second))
+	// Two tickets for one journey: one journey group, flagged as a
+	// self-transfer.
+	o.groups = [][]int{append(slices.Clone(o.groups[0]), o.groups[1]...)}
+	o.self = []bool{true}
+	return o
 }
 
 // separateTickets says whether combining two legs is interlining: a carrier
