@@ -594,8 +594,10 @@ type view struct {
 	policy    *Policy
 	now       time.Time
 
+	// sol is made for the solutions a page shows (a pointer: most views
+	// never need one, and a Solution is most of a view's size).
 	once sync.Once
-	sol  Solution
+	sol  *Solution
 }
 
 // finish prices merged options for the agency and computes what filters and
@@ -681,8 +683,11 @@ func (v *view) offers() []supplier.Offer {
 
 // solution is the solution as the API shows it (names left to localize).
 func (v *view) solution() Solution {
-	v.once.Do(func() { v.sol = v.build() })
-	return v.sol
+	v.once.Do(func() {
+		sol := v.build()
+		v.sol = &sol
+	})
+	return *v.sol
 }
 
 func (v *view) build() Solution {

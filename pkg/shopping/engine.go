@@ -471,12 +471,12 @@ func (e *Engine) refresh(ctx context.Context, st *state) error {
 }
 
 // rebuildEvery spaces the rebuilds of a search whose suppliers are still
-// answering: each rebuild prices and combines every answer so far, and a
-// poller seeing new fares a fraction of a second later does not notice,
-// while a search whose answers trickle in over a second would otherwise be
-// rebuilt on every poll. The first results and the complete answer are
-// built at once.
-const rebuildEvery = 250 * time.Millisecond
+// answering: a rebuild combines the journeys and interlines again, and a
+// search whose answers trickle in over a second would otherwise be rebuilt
+// on every poll of a fast client. The portal polls every 700 ms, so it sees
+// every rebuild anyway. The first results and the complete answer are built
+// at once.
+const rebuildEvery = 500 * time.Millisecond
 
 // build is the whole pipeline from supplier answers to priced solutions.
 func build(req *Request, parts []Part, p *Policy, now time.Time) []*view {
