@@ -72,16 +72,26 @@ func single(pr *priced) *option {
 
 // join concatenates options covering consecutive journeys into one.
 func join(parts ...*option) *option {
-	out := &option{}
+	// Sized up front: a search joins thousands of trips.
+	var nsegs, ngroups, nidx, nself, ntickets int
+	for _, p := range parts {
+		nsegs, ngroups, nself, ntickets = nsegs+len(p.segs), ngroups+len(p.groups), nself+len(p.self), ntickets+len(p.tickets)
+		for _, g := range p.groups {
+			nidx += len(g)
+		}
+	}
+	out := &option{segs: make([]supplier.Segment, 0, nsegs), groups: make([][]int, 0, ngroups), self: make([]bool, 0, nself),
+		tickets: make([]*priced, 0, ntickets)}
+	idx := make([]int, 0, nidx)
 	for _, p := range parts {
 		base := len(out.segs)
 		out.segs = append(out.segs, p.segs...)
 		for _, g := range p.groups {
-			ng := make([]int, len(g))
-			for i, x := range g {
-				ng[i] = x + base
+			start := len(idx)
+			for _, x := range g {
+				idx = append(idx, x+base)
 			}
-			out.groups = append(out.groups, ng)
+			out.groups = append(out.groups, idx[start:len(idx):len(idx)])
 		}
 		out.self = append(out.self, p.self...)
 		out.tickets = append(out.tickets, p.tickets...)
