@@ -60,9 +60,6 @@ type Agency struct {
 	TrainSettingsJSON   string    `db:"train_settings" json:"-"`
 	CreditPeriod        int       `db:"credit_period" json:"-"`
 	CreditPeriodUnit    string    `db:"credit_period_unit" json:"-"`
-	Searches            int64     `db:"searches" json:"-"`
-	Verifications       int64     `db:"verifications" json:"-"`
-	Bookings            int64     `db:"bookings" json:"-"`
 }
 
 // Config returns the agency's settings, flight and train settings.
@@ -115,7 +112,7 @@ const columns = `id, parent_id, proxy_level, code, name, alias, address, logo_ty
 	allowed_hosts, theme, favicon, hide_cs_widget, hide_sso_message, status, created_at, updated_at, contact_name,
 	contact_email, contact_phone, customer_service, extra_info, email_language, send_email_to_sub, hide_pnr_booking,
 	hide_mainland, disable_payment, only_own_orders, invoice_type_on_excel, flight_settings, train_settings,
-	credit_period, credit_period_unit, searches, verifications, bookings`
+	credit_period, credit_period_unit`
 
 // Store reads and writes agencies.
 type Store struct {

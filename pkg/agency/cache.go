@@ -35,8 +35,7 @@ func (s *Store) CacheFor(ttl time.Duration) {
 }
 
 // Cached is Get for the hot paths (authentication, the caller's agency in a
-// service): a row read within the TTL is answered from memory. Its
-// look-to-book counters may lag; read them with Get.
+// service): a row read within the TTL is answered from memory.
 func (s *Store) Cached(ctx context.Context, id int64) (Agency, error) {
 	return s.CachedIn(ctx, s.db, id)
 }

@@ -2,12 +2,9 @@ package agency
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
-	"slices"
 	"strings"
 	"time"
 
@@ -102,20 +99,27 @@ type Summary struct {
 	LookToBook    string    `json:"lookToBook" jsonschema:"description=searches per booking, empty until the first booking"`
 }
 
-func (s *Service) summary(ctx context.Context, a Agency) (Summary, error) {
+// summary is a's list entry with its wallet figures and look-to-book
+// counters lc (read apart from the row: see looks.go).
+func (s *Service) summary(ctx context.Context, a Agency, lc LookCounts) (Summary, error) {
 	bal, err := s.ledger.WalletBalance(ctx, a.ID, a.SettlementCurrency)
 	if err != nil {
 		return Summary{}, err
 	}
 	amt := func(v int64) string { return money.Amount{Minor: v, Currency: a.SettlementCurrency}.String() }
-	ltb := ""
-	if a.Bookings > 0 {
-		ltb = fmt.Sprintf("%.1f", float64(a.Searches)/float64(a.Bookings))
-	}
 	return Summary{ID: a.ID, ParentID: a.ParentID, ProxyLevel: a.ProxyLevel, Code: a.Code, Name: a.Name, Alias: a.Alias,
 		ContactName: a.ContactName, ContactEmail: a.ContactEmail, ContactPhone: a.ContactPhone, Status: a.Status,
 		Currency: a.SettlementCurrency, Balance: amt(bal.Balance), CreditLimit: amt(bal.CreditLimit), Available: amt(bal.Available()),
-		CreatedAt: a.CreatedAt, Searches: a.Searches, Verifications: a.Verifications, Bookings: a.Bookings, LookToBook: ltb}, nil
+		CreatedAt: a.CreatedAt, Searches: lc.Searches, Verifications: lc.Verifications, Bookings: lc.Bookings, LookToBook: lc.LookToBook()}, nil
+}
+
+// summaryOf is summary with a's counters read.
+func (s *Service) summaryOf(ctx context.Context, a Agency) (Summary, error) {
+	lc, err := s.store.LookCounts(ctx, a.ID)
+	if err != nil {
+		return Summary{}, err
+	}
+	return s.summary(ctx, a, lc)
 }
 
 // ListFilter narrows the agency list.
@@ -132,9 +136,18 @@ func (s *Service) List(ctx context.Context, actor auth.Principal, f ListFilter) 
 	if err != nil {
 		return nil, 0, err
 	}
+	ids := make([]int64, len(rows))
+	for i, a := range rows {
+		ids[i] = a.ID
+	}
+	// The page's counters in one query rather than one per row.
+	looks, err := s.store.LookCountsOf(ctx, ids)
+	if err != nil {
+		return nil, 0, err
+	}
 	out := make([]Summary, 0, len(rows))
 	for _, a := range rows {
-		sum, err := s.summary(ctx, a)
+		sum, err := s.summary(ctx, a, looks[a.ID])
 		if err != nil {
 			return nil, 0, err
 		}
@@ -442,7 +455,7 @@ func (s *Service) SetCredit(ctx context.Context, actor auth.Principal, id int64,
 	if err != nil {
 		return Summary{}, err
 	}
-	return s.summary(ctx, a)
+	return s.summaryOf(ctx, a)
 }
 
 // SetStatus blocks or unblocks a managed agency.
@@ -508,6 +521,7 @@ func (s *Service) Delete(ctx context.Context, actor auth.Principal, id int64) er
 			`DELETE FROM sso_codes WHERE agency_id = ?`,
 			`DELETE FROM users WHERE agency_id = ?`,
 			`DELETE FROM ledger_accounts WHERE agency_id = ?`,
+			`DELETE FROM agency_look_counts WHERE agency_id = ?`,
 			`DELETE FROM agencies WHERE id = ?`,
 		} {
 			if _, err := tx.ExecContext(ctx, tx.Rebind(q), id); err != nil {
@@ -539,7 +553,7 @@ func (s *Service) Get(ctx context.Context, actor auth.Principal, id int64, keys 
 	if err != nil {
 		return Detail{}, err
 	}
-	sum, err := s.summary(ctx, a)
+	sum, err := s.summaryOf(ctx, a)
 	if err != nil {
 		return Detail{}, err
 	}
@@ -553,27 +567,4 @@ func (s *Service) Get(ctx context.Context, actor auth.Principal, id int64, keys 
 		}
 	}
 	return d, nil
-}
-
-// CountLook increments a look-to-book counter (searches, verifications or
-// bookings) of an agency.
-func (s *Service) CountLook(ctx context.Context, agencyID int64, counter string) error {
-	return countLook(ctx, s.db, agencyID, counter)
-}
-
-// CountLookTx is CountLook inside tx, so that the count commits with what
-// it counts (a booking with its order).
-func (s *Service) CountLookTx(ctx context.Context, tx *sqlx.Tx, agencyID int64, counter string) error {
-	return countLook(ctx, tx, agencyID, counter)
-}
-
-func countLook(ctx context.Context, db sqlx.ExtContext, agencyID int64, counter string) error {
-	if !slices.Contains([]string{"searches", "verifications", "bookings"}, counter) {
-		return errors.New("agency: unknown counter " + counter)
-	}
-	_, err := db.ExecContext(ctx, db.Rebind(`UPDATE agencies SET `+counter+` = `+counter+` + 1 WHERE id = ?`), agencyID)
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
-		return fmt.Errorf("agency: count %s: %w", counter, err)
-	}
-	return nil
 }
