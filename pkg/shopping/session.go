@@ -1,15 +1,11 @@
 package shopping
 
 import (
-	"bytes"
-	"compress/gzip"
 	"context"
 	"database/sql"
-	"encoding/gob"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -65,48 +61,33 @@ type SessionStore interface {
 	Parts(ctx context.Context, id string, after int64, seen map[string]bool) ([]Part, error)
 }
 
-// wirePart is a part as stored.
-type wirePart struct {
-	Name     string
-	Supplier string
-	Status   string
-	Offers   []supplier.Offer
-}
-
-// encodeParts packs a batch of answers for storage: gob (several times
-// cheaper than JSON both ways, and only Voyage reads it), gzipped, because a
-// long-haul answer runs to hundreds of kilobytes of repetitive data.
+// encodeParts packs a batch of answers for storage (see codec.go for the
+// format and why it is not gob).
 func encodeParts(parts []Part) ([]byte, error) {
-	w := make([]wirePart, len(parts))
-	for i, p := range parts {
-		w[i] = wirePart{Name: p.Name, Supplier: p.Supplier, Status: p.Status, Offers: p.Offers}
-	}
-	var buf bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestSpeed)
-	if err := gob.NewEncoder(zw).Encode(w); err != nil {
+	b, err := marshalParts(parts)
+	if err != nil {
 		return nil, fmt.Errorf("shopping: encode answers: %w", err)
 	}
-	if err := zw.Close(); err != nil {
-		return nil, fmt.Errorf("shopping: encode answers: %w", err)
-	}
-	return buf.Bytes(), nil
+	return b, nil
 }
 
-// decodeParts unpacks a stored batch; every part gets the batch's seq.
+// decodeParts unpacks a stored batch; every part gets the batch's seq. A
+// gzip payload is a batch an older release wrote in gob.
 func decodeParts(b []byte, seq int64) ([]Part, error) {
-	zr, err := gzip.NewReader(bytes.NewReader(b))
+	var parts []Part
+	var err error
+	if isGzip(b) {
+		parts, err = decodeGobParts(b)
+	} else {
+		parts, err = unmarshalParts(b)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("shopping: decode answers: %w", err)
 	}
-	var w []wirePart
-	if err := gob.NewDecoder(io.LimitReader(zr, 256<<20)).Decode(&w); err != nil {
-		return nil, fmt.Errorf("shopping: decode answers: %w", err)
+	for i := range parts {
+		parts[i].Seq = seq
 	}
-	out := make([]Part, len(w))
-	for i, p := range w {
-		out[i] = Part{Seq: seq, Name: p.Name, Supplier: p.Supplier, Status: p.Status, Offers: p.Offers}
-	}
-	return out, nil
+	return parts, nil
 }
 
 func offerCount(parts []Part) int {
