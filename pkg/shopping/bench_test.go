@@ -229,7 +229,13 @@ func (s *slow) Search(ctx context.Context, req supplier.SearchRequest) ([]suppli
 // how long after its slowest supplier answer each search was complete: the
 // engine's overhead above supplier latency under load.
 func BenchmarkConcurrentSearchesLatency(b *testing.B) {
-	db := storetest.Open(b, store.SQLite)
+	for _, engine := range []store.Dialect{store.SQLite, store.Postgres} {
+		b.Run(string(engine), func(b *testing.B) { concurrentSearchesLatency(b, engine) })
+	}
+}
+
+func concurrentSearchesLatency(b *testing.B, engine store.Dialect) {
+	db := storetest.Open(b, engine)
 	sources := memoSources(b)
 	slowed := map[string]*slow{}
 	for name, src := range sources {
