@@ -5,12 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/jmoiron/sqlx"
 	"github.com/riverqueue/river"
 
 	"github.com/voyage/voyage/pkg/ledger"
+	"github.com/voyage/voyage/pkg/store"
 	"github.com/voyage/voyage/pkg/supplier"
 )
 
@@ -28,14 +30,34 @@ func (TicketArgs) InsertOpts() river.InsertOpts { return river.InsertOpts{MaxAtt
 
 const ticketAttempts = 6
 
-// DeadlineArgs ends what waits on a deadline: an unpaid order at its quote's
-// expiry, a quoted refund or change the agency did not confirm in time.
+// DeadlineArgs ended one order's deadline. Orders are no longer given one
+// (DeadlineSweepArgs finds them instead); the kind stays registered so the
+// jobs an older version queued, due up to two weeks ahead, still run.
 type DeadlineArgs struct {
 	OrderID int64 `json:"orderId"`
 }
 
 // Kind implements river.JobArgs.
 func (DeadlineArgs) Kind() string { return "order_deadline" }
+
+// sweepEvery is how often the deadline sweep runs, and so how late after its
+// deadline an order may still be open.
+const sweepEvery = 15 * time.Second
+
+// DeadlineSweepArgs is the periodic job that ends every order past its
+// deadline (SweepDeadlines).
+type DeadlineSweepArgs struct{}
+
+// Kind implements river.JobArgs.
+func (DeadlineSweepArgs) Kind() string { return "order_deadline_sweep" }
+
+// InsertOpts: one sweep per period however many instances schedule it (River
+// elects one scheduler, but a new leader's run-on-start can land in the same
+// period). One attempt: the next period's sweep is the retry, so a failing
+// database does not pile up retrying sweeps.
+func (DeadlineSweepArgs) InsertOpts() river.InsertOpts {
+	return river.InsertOpts{MaxAttempts: 1, UniqueOpts: river.UniqueOpts{ByPeriod: sweepEvery}}
+}
 
 // PaymentCheckArgs settles a gateway payment whose answer never came.
 type PaymentCheckArgs struct {
@@ -82,6 +104,16 @@ func (w *deadlineWorker) Work(ctx context.Context, j *river.Job[DeadlineArgs]) e
 	return w.s.Deadline(ctx, j.Args.OrderID)
 }
 
+type deadlineSweepWorker struct {
+	river.WorkerDefaults[DeadlineSweepArgs]
+	s *Service
+}
+
+func (w *deadlineSweepWorker) Work(ctx context.Context, _ *river.Job[DeadlineSweepArgs]) error {
+	_, err := w.s.SweepDeadlines(ctx)
+	return err
+}
+
 type paymentCheckWorker struct {
 	river.WorkerDefaults[PaymentCheckArgs]
 	s *Service
@@ -108,13 +140,21 @@ func backoff(attempt int) time.Time {
 	return time.Now().Add(min(d, 5*time.Minute))
 }
 
-// AddWorkers registers the order workers (for jobs.Config.Register).
+// AddWorkers registers the order workers and the deadline sweep (for
+// jobs.Config.Register).
 func (s *Service) AddWorkers(w *river.Workers) []*river.PeriodicJob {
 	river.AddWorker(w, &ticketWorker{s: s})
+	// Nothing queues DeadlineArgs any more, but jobs queued before the sweep
+	// replaced them must still find their worker.
 	river.AddWorker(w, &deadlineWorker{s: s})
+	river.AddWorker(w, &deadlineSweepWorker{s: s})
 	river.AddWorker(w, &paymentCheckWorker{s: s})
 	river.AddWorker(w, &postSaleWorker{s: s})
-	return nil
+	return []*river.PeriodicJob{
+		river.NewPeriodicJob(river.PeriodicInterval(sweepEvery),
+			func() (river.JobArgs, *river.InsertOpts) { return DeadlineSweepArgs{}, nil },
+			&river.PeriodicJobOpts{RunOnStart: true}),
+	}
 }
 
 // transient supplier failures are worth asking again.
@@ -253,30 +293,42 @@ func (s *Service) payBack(ctx context.Context, tx *sqlx.Tx, o *Order, amount, fe
 
 // Deadline ends what waited too long: an unpaid booking whose quote expired
 // (its seats are released), a quoted refund or change not confirmed in time.
-// A deadline moved later (a provider approval resets the payment window) is
-// left for its own job.
+// It checks the status and the deadline again itself, so it may be called
+// for any order at any time: one whose deadline moved later (a provider
+// approval resets the payment window) or that was paid meanwhile is left
+// alone. The deadline sweep calls it; so do DeadlineArgs jobs queued by
+// older versions.
 func (s *Service) Deadline(ctx context.Context, id int64) error {
+	_, err := s.deadline(ctx, id)
+	return err
+}
+
+// deadline is Deadline reporting whether it ended the order.
+func (s *Service) deadline(ctx context.Context, id int64) (bool, error) {
 	o, err := load(ctx, s.db, id)
 	if err != nil {
-		return err
+		return false, err
 	}
 	now := s.now()
 	switch o.Status {
 	case ToBePaid, Reserved, Reviewing:
 		if now.Before(o.PayBy) {
-			return nil
+			return false, nil
 		}
 	case ChgToBePaid, RfdToBeConfirm:
 		if now.Before(o.ConfirmBy) {
-			return nil
+			return false, nil
 		}
 	default:
-		return nil
+		return false, nil
 	}
 	return s.expire(ctx, id)
 }
 
-func (s *Service) expire(ctx context.Context, id int64) error {
+// expire ends an order through the status machine: false, with no error,
+// when it no longer may be (paid, cancelled or expired by someone else
+// first, or a status that does not expire).
+func (s *Service) expire(ctx context.Context, id int64) (bool, error) {
 	var o Order
 	err := s.db.InTx(ctx, func(tx *sqlx.Tx) error {
 		var err error
@@ -287,12 +339,148 @@ func (s *Service) expire(ctx context.Context, id int64) error {
 	})
 	if err != nil {
 		if isConflict(err) {
-			return nil
+			return false, nil
 		}
-		return err
+		return false, err
 	}
 	if o.Type == TypeOrigin {
 		s.cancelBookings(context.WithoutCancel(ctx), o.Booked.Bookings)
 	}
-	return nil
+	return true, nil
+}
+
+// Deadline sweep sizes: a batch is read at once, oldest deadline first; its
+// orders are ended a few at a time because releasing an origin order's seats
+// waits on the supplier (up to 20 s a booking), as the per-order jobs the
+// sweep replaced ran side by side on the queue's workers.
+const (
+	sweepBatch    = 200
+	sweepParallel = 8
+)
+
+// deadlineWait is a family of statuses that end at a deadline held in
+// column. Reviewing is not among them although Deadline accepts it: the
+// status machine does not expire an order the provider is reviewing (its
+// approval starts a new payment window), so the sweep would only find such
+// orders again every period. The lists must match the partial indexes of
+// migration 00012_order_deadlines; the statuses are written into the query
+// as literals so the planner can prove the index's condition holds.
+type deadlineWait struct {
+	column   string
+	statuses []Status
+}
+
+var deadlineWaits = []deadlineWait{
+	{"pay_by", []Status{ToBePaid, Reserved}},
+	{"confirm_by", []Status{ChgToBePaid, RfdToBeConfirm}},
+}
+
+// dueOrder is one order found past its deadline; Due and ID are the keyset
+// the next batch starts after.
+type dueOrder struct {
+	ID  int64     `db:"id"`
+	Due time.Time `db:"due"`
+}
+
+// dueQuery selects up to a batch of w's orders due at or before a time, in
+// deadline order, after a (deadline, id) position when after is true.
+func dueQuery(w deadlineWait, after bool) string {
+	quoted := make([]string, len(w.statuses))
+	for i, st := range w.statuses {
+		quoted[i] = "'" + string(st) + "'"
+	}
+	q := `SELECT id, ` + w.column + ` AS due FROM flight_orders WHERE status IN (` + strings.Join(quoted, ", ") + `) AND ` +
+		w.column + ` <= ?`
+	if after {
+		q += ` AND (` + w.column + `, id) > (?, ?)`
+	}
+	return q + ` ORDER BY ` + w.column + `, id LIMIT ?`
+}
+
+func dueOrders(ctx context.Context, db *store.DB, w deadlineWait, now time.Time, after *dueOrder, limit int) ([]dueOrder, error) {
+	args := []any{now.UTC()}
+	if after != nil {
+		args = append(args, after.Due.UTC(), after.ID)
+	}
+	var out []dueOrder
+	if err := db.SelectContext(ctx, &out, db.Rebind(dueQuery(w, after != nil)), append(args, limit)...); err != nil {
+		return nil, fmt.Errorf("order: find orders past their %s: %w", w.column, err)
+	}
+	return out, nil
+}
+
+// SweepDeadlines ends every order past its deadline, as Deadline does one:
+// unpaid orders (to_be_paid, reserved) past pay_by are closed and their
+// bookings cancelled with the supplier; quoted changes and refunds
+// (chg_to_be_paid, rfd_to_be_confirm) past confirm_by are cancelled. It runs
+// every 15 seconds on the queue, so an unpaid order is closed within about
+// 15 s after its deadline rather than at it; until then the portal and API
+// still show it to_be_paid with its payBy passed, and paying it is refused as
+// expired (Pay expires it on the spot).
+//
+// Orders are taken in batches, oldest deadline first, each batch after the
+// last one's position, so an order that fails to end (logged, then left for
+// the next sweep) cannot hold the others back. Only orders due when the
+// sweep started are looked at. Deadline checks again under its own
+// transaction, so a payment racing the sweep wins or loses cleanly and a
+// second sweep running at once only repeats checks. It answers how many
+// orders it ended; the error is for a failed query or a cancelled ctx.
+func (s *Service) SweepDeadlines(ctx context.Context) (int, error) {
+	now := s.now()
+	total, failed := 0, 0
+	for _, w := range deadlineWaits {
+		var after *dueOrder
+		for {
+			due, err := dueOrders(ctx, s.db, w, now, after, sweepBatch)
+			if err != nil {
+				return total, err
+			}
+			ended, bad := s.endDue(ctx, due)
+			total, failed = total+ended, failed+bad
+			if err := ctx.Err(); err != nil {
+				return total, fmt.Errorf("order: deadline sweep stopped after %d orders: %w", total, err)
+			}
+			if len(due) < sweepBatch {
+				break
+			}
+			after = &due[len(due)-1]
+		}
+	}
+	if total > 0 || failed > 0 {
+		s.log.InfoContext(ctx, "order: deadlines swept", "ended", total, "failed", failed)
+	}
+	return total, nil
+}
+
+// endDue runs Deadline on each order, sweepParallel at a time, and counts
+// the orders ended and the failures (logged).
+func (s *Service) endDue(ctx context.Context, due []dueOrder) (ended, failed int) {
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	slots := make(chan struct{}, sweepParallel)
+	for _, d := range due {
+		if ctx.Err() != nil {
+			break
+		}
+		slots <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-slots }()
+			ok, err := s.deadline(ctx, d.ID)
+			// A cancelled sweep (shutdown, job timeout) is reported once by
+			// SweepDeadlines, not for every order it cut short.
+			if err != nil && ctx.Err() == nil {
+				s.log.ErrorContext(ctx, "order: ending an order past its deadline failed; the next sweep tries again",
+					"order", d.ID, "due", d.Due, "err", err)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				failed++
+			} else if ok {
+				ended++
+			}
+		})
+	}
+	wg.Wait()
+	return ended, failed
 }

@@ -72,7 +72,7 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 		return View{}, errState()
 	}
 	if !s.now().Before(o.PayBy) {
-		if err := s.expire(ctx, o.ID); err != nil {
+		if _, err := s.expire(ctx, o.ID); err != nil {
 			s.log.WarnContext(ctx, "order: expiring an unpaid order failed", "order", o.ID, "err", err)
 		}
 		return View{}, fault.New(fault.CodeQuoteExpired, http.StatusConflict, "order.error.payExpired")

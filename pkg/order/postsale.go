@@ -337,11 +337,9 @@ func (s *Service) Review(ctx context.Context, who auth.Principal, id int64, req 
 		if err := s.move(ctx, tx, &o, req.Action, actor, o.ReviewRemark); err != nil {
 			return err
 		}
+		// A new pay_by or confirm_by needs no job: the deadline sweep finds
+		// the order once it passes.
 		switch o.Status {
-		case ToBePaid:
-			return s.enqueue(ctx, tx, DeadlineArgs{OrderID: o.ID}, o.PayBy)
-		case RfdToBeConfirm, ChgToBePaid:
-			return s.enqueue(ctx, tx, DeadlineArgs{OrderID: o.ID}, o.ConfirmBy)
 		case Proceeding:
 			return s.enqueue(ctx, tx, TicketArgs{OrderID: o.ID}, time.Time{})
 		case Failed:
@@ -549,7 +547,9 @@ func (s *Service) Confirm(ctx context.Context, who auth.Principal, id int64) (Vi
 		return View{}, errState()
 	}
 	if !s.now().Before(o.ConfirmBy) {
-		_ = s.expire(ctx, o.ID)
+		if _, err := s.expire(ctx, o.ID); err != nil {
+			s.log.WarnContext(ctx, "order: expiring an unconfirmed request failed", "order", o.ID, "err", err)
+		}
 		return View{}, fault.New(fault.CodeQuoteExpired, http.StatusConflict, "order.error.confirmExpired")
 	}
 	if o.Type == TypeChange && o.Total > 0 && v.agency.DisablePayment {

@@ -374,16 +374,15 @@ func (s *Service) Create(ctx context.Context, who auth.Principal, key string, re
 		if err := addEvent(ctx, tx, o.ID, "create", "", o.Status, actorName(who), req.Remark, now); err != nil {
 			return err
 		}
-		if err := s.enqueue(ctx, tx, DeadlineArgs{OrderID: o.ID}, o.PayBy); err != nil {
-			return err
-		}
+		// No job waits on PayBy: the deadline sweep closes the order once it
+		// passes, which spares every booking a River insert.
 		if err := s.announce(ctx, tx, &o); err != nil {
 			return err
 		}
 		if s.looks == nil {
 			return nil
 		}
-		// Last: the agency's row stays locked only until the commit.
+		// In the transaction: the booking count commits with its order.
 		return s.looks.CountLookTx(ctx, tx, who.AgencyID, "bookings")
 	})
 	if err != nil {

@@ -1,0 +1,197 @@
+package order
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+	"github.com/riverqueue/river"
+
+	"github.com/voyage/voyage/pkg/store"
+	"github.com/voyage/voyage/pkg/store/storetest"
+)
+
+// seedDeadlines stores orders of one agency with the given statuses and
+// deadlines and answers their ids by name.
+func seedDeadlines(t *testing.T, db *store.DB, orders []struct {
+	name      string
+	typ       string
+	status    Status
+	payBy     time.Time
+	confirmBy time.Time
+}) map[string]int64 {
+	t.Helper()
+	ctx := context.Background()
+	now := time.Now().UTC()
+	ids := map[string]int64{}
+	err := db.InTx(ctx, func(tx *sqlx.Tx) error {
+		var agencyID int64
+		if err := tx.GetContext(ctx, &agencyID, tx.Rebind(`INSERT INTO agencies (code, name, created_at, updated_at) VALUES (?, ?, ?, ?) RETURNING id`),
+			"SWEEP", "Sweep Travel", now, now); err != nil {
+			return err
+		}
+		for _, o := range orders {
+			row := Order{AgencyID: agencyID, Type: o.typ, Status: o.status, PaymentStatus: Unpaid, Currency: "CNY",
+				PayBy: o.payBy, ConfirmBy: o.confirmBy, CreatedAt: now, UpdatedAt: now}
+			if err := insert(ctx, tx, &row); err != nil {
+				return err
+			}
+			ids[o.name] = row.ID
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ids
+}
+
+// TestDueOrdersPagesByDeadline checks the sweep's query on both engines:
+// only the waiting statuses, only deadlines at or before now (fractions of
+// a second included: SQLite compares the stored text), oldest first with
+// ties by id, and paging after a position neither repeats nor skips.
+func TestDueOrdersPagesByDeadline(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		now := time.Date(2030, 1, 2, 3, 4, 5, 123456000, time.UTC)
+		var zero time.Time
+		ids := seedDeadlines(t, db, []struct {
+			name      string
+			typ       string
+			status    Status
+			payBy     time.Time
+			confirmBy time.Time
+		}{
+			{"late", TypeOrigin, ToBePaid, now.Add(-3 * time.Minute), zero},
+			{"reserved", TypeOrigin, Reserved, now.Add(-2 * time.Minute), zero},
+			{"tie", TypeOrigin, ToBePaid, now.Add(-2 * time.Minute), zero},
+			{"justNow", TypeOrigin, ToBePaid, now, zero},
+			{"microLater", TypeOrigin, ToBePaid, now.Add(time.Microsecond), zero},
+			{"later", TypeOrigin, ToBePaid, now.Add(time.Minute), zero},
+			{"reviewing", TypeOrigin, Reviewing, now.Add(-5 * time.Minute), zero},
+			{"paid", TypeOrigin, Proceeding, now.Add(-5 * time.Minute), zero},
+			{"noDeadline", TypeOrigin, ToBePaid, zero, zero},
+			{"refund", TypeRefund, RfdToBeConfirm, zero, now.Add(-time.Minute)},
+			{"change", TypeChange, ChgToBePaid, zero, now.Add(-10 * time.Minute)},
+			{"refundLater", TypeRefund, RfdToBeConfirm, zero, now.Add(time.Hour)},
+			{"refundDone", TypeRefund, RefundCanceled, zero, now.Add(-time.Hour)},
+			// A to_be_paid row's confirm_by is not its deadline.
+			{"payConfirm", TypeOrigin, ToBePaid, now.Add(time.Hour), now.Add(-time.Hour)},
+		})
+		want := [][]string{{"late", "reserved", "tie", "justNow"}, {"change", "refund"}}
+		for i, w := range deadlineWaits {
+			var got []string
+			var after *dueOrder
+			for page := 0; ; page++ {
+				due, err := dueOrders(ctx, db, w, now, after, 2)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, d := range due {
+					for name, id := range ids {
+						if id == d.ID {
+							got = append(got, name)
+						}
+					}
+				}
+				if len(due) < 2 {
+					break
+				}
+				if page > 10 {
+					t.Fatalf("%s: paging does not end", w.column)
+				}
+				after = &due[len(due)-1]
+			}
+			if fmt.Sprint(got) != fmt.Sprint(want[i]) {
+				t.Errorf("%s: due %v, want %v", w.column, got, want[i])
+			}
+		}
+	})
+}
+
+// TestDueQueryUsesPartialIndexes: the sweep must not read every order ever
+// booked, so each of its queries has to match its partial index of
+// migration 00012 (a status list that drifted from the index's would
+// silently fall back to scanning the table).
+func TestDueQueryUsesPartialIndexes(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		index := map[string]string{"pay_by": "flight_orders_pay_due", "confirm_by": "flight_orders_confirm_due"}
+		now := time.Now().UTC()
+		for _, w := range deadlineWaits {
+			for _, after := range []bool{false, true} {
+				args := []any{now}
+				if after {
+					args = append(args, now.Add(-time.Hour), int64(1))
+				}
+				args = append(args, sweepBatch)
+				var plan []string
+				err := db.InTx(ctx, func(tx *sqlx.Tx) error {
+					q := tx.Rebind(dueQuery(w, after))
+					if db.Dialect == store.Postgres {
+						// An empty table is cheapest to scan whole: forbid
+						// that so the plan shows whether the index applies.
+						if _, err := tx.ExecContext(ctx, `SET LOCAL enable_seqscan = off`); err != nil {
+							return err
+						}
+						return tx.SelectContext(ctx, &plan, `EXPLAIN `+q, args...)
+					}
+					var rows []struct {
+						ID      int64  `db:"id"`
+						Parent  int64  `db:"parent"`
+						NotUsed int64  `db:"notused"`
+						Detail  string `db:"detail"`
+					}
+					if err := tx.SelectContext(ctx, &rows, `EXPLAIN QUERY PLAN `+q, args...); err != nil {
+						return err
+					}
+					for _, r := range rows {
+						plan = append(plan, r.Detail)
+					}
+					return nil
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if text := strings.Join(plan, "\n"); !strings.Contains(text, index[w.column]) {
+					t.Errorf("%s (after=%v) does not use %s:\n%s", w.column, after, index[w.column], text)
+				}
+			}
+		}
+	})
+}
+
+// TestSweepIsOneUniquePeriodicJob: the sweep replaces per-order jobs, so it
+// must be scheduled, start with the process and be unique per period so
+// several instances do not each run it; the old per-order kind must still
+// have a worker for the jobs already queued.
+func TestSweepIsOneUniquePeriodicJob(t *testing.T) {
+	s := New(Options{})
+	w := river.NewWorkers()
+	periodic := s.AddWorkers(w)
+	if len(periodic) != 1 {
+		t.Fatalf("%d periodic jobs, want the deadline sweep alone", len(periodic))
+	}
+	opts := DeadlineSweepArgs{}.InsertOpts()
+	if opts.UniqueOpts.ByPeriod != sweepEvery || opts.MaxAttempts != 1 {
+		t.Errorf("sweep insert options %+v, want unique by its %s period and one attempt", opts, sweepEvery)
+	}
+	// Adding a kind twice panics, so a kind that does not panic had no
+	// worker.
+	for kind, add := range map[string]func(){
+		DeadlineArgs{}.Kind():      func() { river.AddWorker(w, &deadlineWorker{s: s}) },
+		DeadlineSweepArgs{}.Kind(): func() { river.AddWorker(w, &deadlineSweepWorker{s: s}) },
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("kind %s had no worker", kind)
+				}
+			}()
+			add()
+		}()
+	}
+}
