@@ -182,6 +182,19 @@ func TestFlightOrderLifecycle(t *testing.T) {
 		if o.Passengers[0].Surname != "ZHANG" || len(o.Segments) == 0 || o.PriceBreakdown.CostPrice.Amount == "0.00" {
 			t.Fatalf("order content = %+v", o)
 		}
+		// The booking number is F, the day and the id; the answer and the
+		// stored row agree (PostgreSQL writes both with the row).
+		if want := fmt.Sprintf("F%s%08d", time.Now().UTC().Format("060102"), o.ID); o.BookingNumber != want {
+			t.Fatalf("booking number %q, want %q", o.BookingNumber, want)
+		}
+		var stored struct {
+			Number string `db:"booking_number"`
+			Root   int64  `db:"root_id"`
+		}
+		if err := a.DB.GetContext(context.Background(), &stored, a.DB.Rebind(`SELECT booking_number, root_id FROM flight_orders WHERE id = ?`), o.ID); err != nil ||
+			stored.Number != o.BookingNumber || stored.Root != o.ID {
+			t.Fatalf("stored number %+v (%v), want %s root %d", stored, err, o.BookingNumber, o.ID)
+		}
 		// A replay of the same request answers the same order; the same key
 		// with another body is refused.
 		if again := createOrder(t, srv, op.Token, quoteID, "key-1"); again.ID != o.ID {

@@ -135,22 +135,35 @@ func insert(ctx context.Context, tx *sqlx.Tx, o *Order) error {
 	if o.Passengers == nil {
 		o.Passengers = []Passenger{}
 	}
-	err := tx.GetContext(ctx, &o.ID, tx.Rebind(`INSERT INTO flight_orders (booking_number, agency_id, user_id, type, original_id, root_id,
-		status, payment_status, payment_channel, payment_key, reference_id, pnr, airline, flight_number, ticket_numbers, origin,
-		destination, depart_at, currency, total, prices, segments, passengers, contact, restrictions, invoice_type, quote, bookings,
-		request, change_search, reason, review_remark, disrupted, idempotency_key, request_hash, pay_by, confirm_by, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
-		o.BookingNumber, o.AgencyID, nullID(o.UserID), o.Type, nullID(o.OriginalID), nullID(o.RootID), string(o.Status), o.PaymentStatus,
+	// The booking number carries the order id, so it is unique without a
+	// retry: random numbers collide within days at a few thousand orders.
+	prefix := "F" + o.CreatedAt.UTC().Format("060102")
+	args := []any{o.AgencyID, nullID(o.UserID), o.Type, nullID(o.OriginalID), string(o.Status), o.PaymentStatus,
 		o.PaymentChannel, o.PaymentKey, o.ReferenceID, o.PNR, o.Airline, o.FlightNumber, o.TicketNumbers, o.Origin, o.Destination,
 		nullTime(o.DepartAt), o.Currency, o.Total, enc(o.Prices), segs, enc(o.Passengers), enc(o.Contact), enc(o.Restrictions),
 		o.InvoiceType, enc(solutionBlob{o.Solution, o.Booked}), enc(o.Booked.Bookings), enc(o.Request), enc(o.ChangeSearch), o.Reason,
-		o.ReviewRemark, o.Disrupted, o.IdempotencyKey, o.RequestHash, nullTime(o.PayBy), nullTime(o.ConfirmBy), o.CreatedAt.UTC(), o.UpdatedAt.UTC())
+		o.ReviewRemark, o.Disrupted, o.IdempotencyKey, o.RequestHash, nullTime(o.PayBy), nullTime(o.ConfirmBy), o.CreatedAt.UTC(), o.UpdatedAt.UTC()}
+	const values = `?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?`
+	if sqlx.BindType(tx.DriverName()) == sqlx.DOLLAR {
+		// PostgreSQL takes the id from the sequence first, so the booking
+		// number and root are written with the row: one statement on the
+		// booking path instead of an insert and an update.
+		err := tx.QueryRowxContext(ctx, tx.Rebind(`WITH n AS (SELECT nextval(pg_get_serial_sequence('flight_orders', 'id')) AS id)
+			INSERT INTO flight_orders (id, booking_number, root_id, `+orderInsertColumns+`)
+			SELECT n.id, ? || CASE WHEN n.id < 100000000 THEN lpad(n.id::text, 8, '0') ELSE n.id::text END, COALESCE(?, n.id), `+values+`
+			FROM n RETURNING id, booking_number, root_id`), append([]any{prefix, nullID(o.RootID)}, args...)...).
+			Scan(&o.ID, &o.BookingNumber, &o.RootID)
+		if err != nil {
+			return fmt.Errorf("order: insert: %w", err)
+		}
+		return nil
+	}
+	err := tx.GetContext(ctx, &o.ID, tx.Rebind(`INSERT INTO flight_orders (booking_number, root_id, `+orderInsertColumns+`)
+		VALUES (?, ?, `+values+`) RETURNING id`), append([]any{o.BookingNumber, nullID(o.RootID)}, args...)...)
 	if err != nil {
 		return fmt.Errorf("order: insert: %w", err)
 	}
-	// The booking number carries the order id, so it is unique without a
-	// retry: random numbers collide within days at a few thousand orders.
-	o.BookingNumber = fmt.Sprintf("F%s%08d", o.CreatedAt.UTC().Format("060102"), o.ID)
+	o.BookingNumber = fmt.Sprintf("%s%08d", prefix, o.ID)
 	if o.RootID == 0 {
 		o.RootID = o.ID
 	}
@@ -159,6 +172,13 @@ func insert(ctx context.Context, tx *sqlx.Tx, o *Order) error {
 	}
 	return nil
 }
+
+// orderInsertColumns are the columns insert writes after id, booking_number
+// and root_id.
+const orderInsertColumns = `agency_id, user_id, type, original_id,
+	status, payment_status, payment_channel, payment_key, reference_id, pnr, airline, flight_number, ticket_numbers, origin,
+	destination, depart_at, currency, total, prices, segments, passengers, contact, restrictions, invoice_type, quote, bookings,
+	request, change_search, reason, review_remark, disrupted, idempotency_key, request_hash, pay_by, confirm_by, created_at, updated_at`
 
 // save writes back the mutable fields of an order whose status is still
 // from: false when another writer moved it first. The large JSON columns are
