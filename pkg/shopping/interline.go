@@ -8,7 +8,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/voyage/voyage/pkg/geo"
@@ -198,33 +197,13 @@ const maxVias = 2
 // destination: big airports with nonstop routes from the origin and to the
 // destination, not far off the great circle. Ordered best first.
 func connectionPoints(origin, destination string, n int) []string {
-	k := viaKey{origin, destination, n}
-	viaCache.mu.Lock()
-	out, ok := viaCache.m[k]
-	viaCache.mu.Unlock()
-	if ok {
-		return out
-	}
-	out = findConnectionPoints(origin, destination, n)
-	viaCache.mu.Lock()
-	if len(viaCache.m) >= viaCacheSize {
-		clear(viaCache.m)
-	}
-	viaCache.m[k] = out
-	viaCache.mu.Unlock()
-	return out
+	return viaCache.get(viaKey{origin, destination, n})
 }
 
-// viaCache keeps the connection points of the routes searched lately: the
-// airport data never changes while the server runs, and scoring every
-// airport reachable from a hub is most of the cost of planning a search.
-// Emptied when full, which bounds it without bookkeeping.
-var viaCache = struct {
-	mu sync.Mutex
-	m  map[viaKey][]string
-}{m: map[viaKey][]string{}}
-
-const viaCacheSize = 10000
+// viaCache keeps the connection points of the routes searched lately:
+// scoring every airport reachable from a hub is most of the cost of
+// planning a search.
+var viaCache = newMemo(10000, func(k viaKey) []string { return findConnectionPoints(k.origin, k.destination, k.n) })
 
 type viaKey struct {
 	origin, destination string

@@ -185,7 +185,7 @@ func routeClass(segs []supplier.Segment, journeys [][]int) string {
 		if len(j) == 0 {
 			continue
 		}
-		c := geo.RouteClass(segs[j[0]].Origin, segs[j[len(j)-1]].Destination)
+		c := pairClass(segs[j[0]].Origin, segs[j[len(j)-1]].Destination)
 		if classRank[c] > classRank[best] {
 			best = c
 		}
@@ -232,4 +232,12 @@ func speedProduct(lcc bool, minutes int, untilDeparture float64) string {
 	default:
 		return SpecialBefore4
 	}
+}
+
+// pairClasses are the route classes of airport pairs (two country and two
+// continent lookups each, for every solution priced).
+var pairClasses = newMemo(10000, func(k [2]string) string { return geo.RouteClass(k[0], k[1]) })
+
+func pairClass(origin, destination string) string {
+	return pairClasses.get([2]string{origin, destination})
 }
