@@ -258,8 +258,8 @@ func (e *Engine) Start(ctx context.Context, who auth.Principal, req Request) (St
 }
 
 // flushEvery is how long answers gather before they are stored together:
-// long enough that a burst of fast answers costs one write, short enough that
-// the poller sees results at once.
+// long enough that a burst of fast answers costs one write, short enough
+// that another instance's poller sees them soon.
 const flushEvery = 40 * time.Millisecond
 
 // run calls the suppliers of a search concurrently under the agency's maximum
@@ -303,36 +303,53 @@ func (e *Engine) run(st *state, calls []call, limit time.Duration) {
 			answers <- part
 		}()
 	}
+	// This instance's pollers get each answer as it arrives. The store, for
+	// the other instances, gets them in batches from one writer that takes
+	// whatever arrived while it gathered or wrote: a busy database then
+	// delays only the other instances' view, and makes fewer, larger writes.
+	toStore := make(chan Part, len(calls))
+	stored := make(chan struct{})
+	go func() {
+		defer close(stored)
+		e.store(ctx, s.ID, toStore)
+	}()
+	for range calls {
+		p := <-answers
+		st.mu.Lock()
+		st.local = append(st.local, p)
+		st.mu.Unlock()
+		toStore <- p
+	}
+	close(toStore)
+	<-stored
+}
+
+// store writes a search's answers in batches until parts is closed.
+func (e *Engine) store(ctx context.Context, id string, parts <-chan Part) {
 	batch := 0
-	for received := 0; received < len(calls); {
-		pending := []Part{<-answers}
-		received++
+	for p := range parts {
+		pending := []Part{p}
 		timer := time.NewTimer(flushEvery)
 	gather:
-		for received < len(calls) {
+		for {
 			select {
-			case p := <-answers:
-				pending = append(pending, p)
-				received++
+			case q, ok := <-parts:
+				if !ok {
+					break gather
+				}
+				pending = append(pending, q)
 			case <-timer.C:
 				break gather
 			}
 		}
 		timer.Stop()
 		batch++
-		name := fmt.Sprintf("b%d", batch)
-		// This instance's pollers get the answers straight away; the store
-		// is for the others.
-		st.mu.Lock()
-		st.local = append(st.local, Part{Name: batchSeen(name), Status: PartDone})
-		st.local = append(st.local, pending...)
-		st.mu.Unlock()
 		// Stored even after the deadline: the poller must learn the parts
 		// ended. A short context of its own keeps a dead database from
 		// holding the search.
 		sctx, scancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-		if err := e.sessions.AddParts(sctx, s.ID, name, pending); err != nil {
-			e.log.Error("store supplier answers", "search", s.ID, "parts", len(pending), "err", err)
+		if err := e.sessions.AddParts(sctx, id, fmt.Sprintf("b%d", batch), pending); err != nil {
+			e.log.Error("store supplier answers", "search", id, "parts", len(pending), "err", err)
 		}
 		scancel()
 	}
