@@ -35,31 +35,27 @@ func simSources(tb testing.TB) map[string]shopping.Source {
 
 // memo answers a request the way its supplier first did, at once and without
 // recomputing: benchmarks then time the engine, not the simulator.
+// A sync.Map: thousands of calls answer at the same instant in the
+// concurrent benchmarks, and a mutex there made them a convoy.
 type memo struct {
 	supplier.Supplier
-	mu    sync.Mutex
-	cache map[string][]supplier.Offer
+	cache sync.Map // fmt.Sprint(request) → []supplier.Offer
 }
 
 func (m *memo) Search(ctx context.Context, req supplier.SearchRequest) ([]supplier.Offer, error) {
 	k := fmt.Sprint(req)
-	m.mu.Lock()
-	o, ok := m.cache[k]
-	m.mu.Unlock()
-	if ok {
-		return o, nil
+	if o, ok := m.cache.Load(k); ok {
+		return o.([]supplier.Offer), nil
 	}
 	o, err := m.Supplier.Search(ctx, req)
-	m.mu.Lock()
-	m.cache[k] = o
-	m.mu.Unlock()
+	m.cache.Store(k, o)
 	return o, err
 }
 
 func memoSources(tb testing.TB) map[string]shopping.Source {
 	out := simSources(tb)
 	for k, s := range out {
-		s.Supplier = &memo{Supplier: s.Supplier, cache: map[string][]supplier.Offer{}}
+		s.Supplier = &memo{Supplier: s.Supplier}
 		out[k] = s
 	}
 	return out

@@ -78,7 +78,11 @@ type Engine struct {
 	mu        sync.Mutex
 	cache     map[string]*state
 	lastSweep time.Time
-	// parallel bounds the supplier calls of one search running at once.
+	// parallel bounds the calls of one search to one supplier running at
+	// once. Per supplier, not per search: a search asks each supplier for
+	// about fifteen things (the trip, each journey, the legs through two
+	// connecting airports), and a bound on the total made the last calls
+	// wait for the first ones, doubling the search's time.
 	parallel int
 }
 
@@ -99,7 +103,7 @@ type Options struct {
 // New returns an engine over the given sources (keyed by name).
 func New(sources map[string]Source, o Options) *Engine {
 	e := &Engine{sources: sources, sessions: o.Sessions, quotes: o.Quotes, agencies: o.Agencies, looks: o.Looks, rates: o.Rates,
-		now: o.Now, base: o.Base, log: o.Logger, catalog: o.Catalog, cache: map[string]*state{}, parallel: 32}
+		now: o.Now, base: o.Base, log: o.Logger, catalog: o.Catalog, cache: map[string]*state{}, parallel: 16}
 	if e.now == nil {
 		e.now = time.Now
 	}
@@ -270,8 +274,14 @@ func (e *Engine) run(st *state, calls []call, limit time.Duration) {
 	ctx, cancel := context.WithTimeout(e.base, limit)
 	defer cancel()
 	answers := make(chan Part, len(calls))
-	sem := make(chan struct{}, e.parallel)
+	sems := map[string]chan struct{}{}
 	for _, c := range calls {
+		if sems[c.source] == nil {
+			sems[c.source] = make(chan struct{}, e.parallel)
+		}
+	}
+	for _, c := range calls {
+		sem := sems[c.source]
 		go func() {
 			part := Part{Name: c.part, Supplier: c.source, Status: PartDone}
 			select {
