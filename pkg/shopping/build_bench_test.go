@@ -14,6 +14,12 @@ import (
 // simulated suppliers, as the engine would store them.
 func simParts(tb testing.TB) (*Request, []Part, *Policy) {
 	tb.Helper()
+	return simPartsIn(tb, 30)
+}
+
+// simPartsIn is simParts for a trip leaving in days days.
+func simPartsIn(tb testing.TB, days int) (*Request, []Part, *Policy) {
+	tb.Helper()
 	sources := map[string]Source{}
 	for _, p := range sim.Profiles {
 		s, err := sim.New(sim.Steady(string(p), 1))
@@ -25,8 +31,8 @@ func simParts(tb testing.TB) (*Request, []Part, *Policy) {
 	e := New(sources, Options{})
 	now := time.Now()
 	req := &Request{BookingType: Return, Passengers: supplier.Passengers{Adult: 1}, Journeys: []supplier.JourneyQuery{
-		{Origin: "PEK", Destination: "LHR", Date: now.AddDate(0, 0, 30).Format(time.DateOnly)},
-		{Origin: "LHR", Destination: "PEK", Date: now.AddDate(0, 0, 37).Format(time.DateOnly)}}}
+		{Origin: "PEK", Destination: "LHR", Date: now.AddDate(0, 0, days).Format(time.DateOnly)},
+		{Origin: "LHR", Destination: "PEK", Date: now.AddDate(0, 0, days+7).Format(time.DateOnly)}}}
 	if errs := req.Normalize(now); len(errs) > 0 {
 		tb.Fatal(errs)
 	}

@@ -131,10 +131,17 @@ func interlineCount(pools legPools, limit int) ([]combo, interlineStats) {
 		if len(firsts) == 0 || len(seconds) == 0 {
 			continue
 		}
-		// Second legs by departure, so each first leg scans only the flights
-		// inside its connection window.
+		// Legs arrive in whatever order the suppliers answer, and what is
+		// kept depends on the order they are looked at (the heap's cutoff,
+		// perFirstLeg): both sides in one total order, so the same legs give
+		// the same combinations however they arrived. Second legs by
+		// departure, so each first leg scans only its connection window.
+		firsts = slices.Clone(firsts)
+		slices.SortFunc(firsts, func(a, b *priced) int { return cmp.Or(cmp.Compare(a.total, b.total), a.cmp(b)) })
 		seconds = slices.Clone(seconds)
-		slices.SortFunc(seconds, func(a, b *priced) int { return a.offer.Segments[0].DepartAt.Compare(b.offer.Segments[0].DepartAt) })
+		slices.SortFunc(seconds, func(a, b *priced) int {
+			return cmp.Or(a.offer.Segments[0].DepartAt.Compare(b.offer.Segments[0].DepartAt), cmp.Compare(a.total, b.total), a.cmp(b))
+		})
 		mct := minConnect(via)
 		for _, f := range firsts {
 			fs := f.offer.Segments[len(f.offer.Segments)-1]
@@ -172,6 +179,13 @@ func interlineCount(pools legPools, limit int) ([]combo, interlineStats) {
 	combos := []combo(*h)
 	slices.SortFunc(combos, func(a, b combo) int { return cmp.Compare(a.total, b.total) })
 	return combos, st
+}
+
+// cmp orders two priced legs by who sells them and how: a tie-break that
+// never depends on arrival order.
+func (p *priced) cmp(q *priced) int {
+	return cmp.Or(strings.Compare(p.offer.Supplier, q.offer.Supplier), strings.Compare(p.offer.Ref, q.offer.Ref),
+		strings.Compare(p.offer.ValidatingCarrier, q.offer.ValidatingCarrier), strings.Compare(p.offer.Brand, q.offer.Brand))
 }
 
 // option is the combination as one way to fly the journey.
