@@ -8,6 +8,8 @@ import (
 	"slices"
 
 	"github.com/jmoiron/sqlx"
+
+	"github.com/voyage/voyage/pkg/store"
 )
 
 // The look-to-book counters (spec: look-to-book per agency) are striped: an
@@ -103,24 +105,29 @@ type lookSum struct {
 // CountLook increments a look-to-book counter (searches, verifications or
 // bookings) of an agency.
 func (s *Service) CountLook(ctx context.Context, agencyID int64, counter string) error {
-	return countLook(ctx, s.db, agencyID, counter)
+	return s.countLook(ctx, nil, agencyID, counter)
 }
 
 // CountLookTx is CountLook inside tx, so that the count commits with what
 // it counts (a booking with its order).
 func (s *Service) CountLookTx(ctx context.Context, tx *sqlx.Tx, agencyID int64, counter string) error {
-	return countLook(ctx, tx, agencyID, counter)
+	return s.countLook(ctx, tx, agencyID, counter)
 }
 
-func countLook(ctx context.Context, db sqlx.ExtContext, agencyID int64, counter string) error {
+// countLookSQL is prepared on PostgreSQL: every search, price check and
+// booking runs it.
+var countLookSQL = store.NewStatement(`INSERT INTO agency_look_counts (agency_id, counter, stripe, n) VALUES (?, ?, ?, 1)
+		ON CONFLICT (agency_id, counter, stripe) DO UPDATE SET n = agency_look_counts.n + 1`)
+
+// countLook increments the counter in tx, or on the pool when tx is nil.
+func (s *Service) countLook(ctx context.Context, tx *sqlx.Tx, agencyID int64, counter string) error {
 	if !slices.Contains(lookCounters, counter) {
 		return errors.New("agency: unknown counter " + counter)
 	}
 	// A random stripe: concurrent increments of one agency land on
 	// different rows and do not wait for each other's commit.
 	stripe := rand.IntN(lookStripes)
-	_, err := db.ExecContext(ctx, db.Rebind(`INSERT INTO agency_look_counts (agency_id, counter, stripe, n) VALUES (?, ?, ?, 1)
-		ON CONFLICT (agency_id, counter, stripe) DO UPDATE SET n = agency_look_counts.n + 1`), agencyID, counter, stripe)
+	_, err := s.db.ExecStmt(ctx, tx, countLookSQL, agencyID, counter, stripe)
 	if err != nil {
 		return fmt.Errorf("agency: count %s of %d: %w", counter, agencyID, err)
 	}

@@ -81,11 +81,13 @@ func New(ctx context.Context, cfg config.Config) (*App, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !cfg.NoMigrate {
-		if err := db.Migrate(ctx); err != nil {
-			db.Close()
-			return nil, err
-		}
+	if cfg.NoMigrate {
+		// Migrate prepares the hot statements; without it they are prepared
+		// here, the schema being someone else's to migrate.
+		db.PrepareStatements(ctx)
+	} else if err := db.Migrate(ctx); err != nil {
+		db.Close()
+		return nil, err
 	}
 	a := &App{Cfg: cfg, DB: db, Catalog: cat}
 	a.Site = siteinfo.New(cfg.Site, db)

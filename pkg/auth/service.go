@@ -266,9 +266,10 @@ type sessionRow struct {
 const sessionColumns = `id, user_id, created_at, last_seen_at, idle_expires_at, expires_at, revoked_at, revoke_reason, ip, user_agent, iframe`
 
 // sessionUserQuery reads a session by its token hash with its user, the
-// columns named s.… and u.… for the two halves of the answer.
-var sessionUserQuery = `SELECT ` + prefixed("s", sessionColumns) + `, ` + prefixed("u", userColumns) +
-	` FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token_hash = ?`
+// columns named s.… and u.… for the two halves of the answer. Every request
+// runs it: it is a prepared statement.
+var sessionUserQuery = store.NewStatement(`SELECT ` + prefixed("s", sessionColumns) + `, ` + prefixed("u", userColumns) +
+	` FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token_hash = ?`)
 
 func prefixed(table, columns string) string {
 	var out []string
@@ -294,7 +295,7 @@ func (s *Service) Authenticate(ctx context.Context, token string) (Principal, er
 		S sessionRow `db:"s"`
 		U User       `db:"u"`
 	}
-	err := s.db.GetContext(ctx, &su, s.db.Rebind(sessionUserQuery), HashToken(token))
+	err := s.db.GetStmt(ctx, nil, &su, sessionUserQuery, HashToken(token))
 	if errors.Is(err, sql.ErrNoRows) {
 		return Principal{}, fault.New(fault.CodeSessionInvalid, http.StatusUnauthorized, "axios.login.timeout")
 	}

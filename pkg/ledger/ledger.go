@@ -191,7 +191,7 @@ func (l *Ledger) postOne(ctx context.Context, t Transfer, h string) (Posted, err
 	})
 	if err != nil && store.IsUniqueViolation(err) {
 		// A concurrent call with the same key committed first.
-		if p, found, rerr := l.replay(ctx, l.db, t, h); rerr == nil && found {
+		if p, found, rerr := l.replay(ctx, nil, t, h); rerr == nil && found {
 			return p, nil
 		} else if rerr != nil {
 			return Posted{}, rerr
@@ -200,13 +200,32 @@ func (l *Ledger) postOne(ctx context.Context, t Transfer, h string) (Posted, err
 	return out, err
 }
 
-func (l *Ledger) replay(ctx context.Context, q sqlx.ExtContext, t Transfer, h string) (Posted, bool, error) {
+// The statements every posting runs, prepared on PostgreSQL: parsing and
+// planning them on every call cost the server more than running them.
+var (
+	findTransfer = store.NewStatement(`SELECT id, from_balance, to_balance, created_at, request_hash
+		FROM ledger_transfers WHERE agency_id = ? AND idempotency_key = ?`)
+	// postTransfer is postOneStatement's SQL (PostgreSQL only).
+	postTransfer = store.NewStatement(`WITH lo AS (
+			UPDATE ledger_accounts SET balance = balance + $3, updated_at = $5 WHERE id = $1 RETURNING balance),
+		hi AS (
+			UPDATE ledger_accounts SET balance = balance - $3, updated_at = $5 WHERE id = $2 AND EXISTS (SELECT 1 FROM lo) RETURNING balance)
+		INSERT INTO ledger_transfers (agency_id, idempotency_key, request_hash, from_account, to_account,
+			amount, currency, payment_type, order_id, reference, description, remark, detail, from_balance, to_balance, created_by, created_at)
+		SELECT $6, $7, $8, $9, $10, $4, $11, $12, $13, $14, $15, $16, $17,
+			CASE WHEN $9 = $1 THEN lo.balance ELSE hi.balance END, CASE WHEN $10 = $1 THEN lo.balance ELSE hi.balance END, $18, $5
+		FROM lo, hi
+		RETURNING id, from_balance, to_balance`)
+)
+
+// replay finds an earlier transfer with t's idempotency key, in tx or on the
+// pool when tx is nil.
+func (l *Ledger) replay(ctx context.Context, tx *sqlx.Tx, t Transfer, h string) (Posted, bool, error) {
 	var row struct {
 		Posted
 		RequestHash string `db:"request_hash"`
 	}
-	err := sqlx.GetContext(ctx, q, &row, q.Rebind(`SELECT id, from_balance, to_balance, created_at, request_hash
-		FROM ledger_transfers WHERE agency_id = ? AND idempotency_key = ?`), t.AgencyID, t.IdempotencyKey)
+	err := l.db.GetStmt(ctx, tx, &row, findTransfer, t.AgencyID, t.IdempotencyKey)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Posted{}, false, nil
 	}
@@ -296,16 +315,7 @@ func (l *Ledger) postOneStatement(ctx context.Context, tx *sqlx.Tx, t Transfer, 
 		lo, hi, loDelta = toID, fromID, t.Amount
 	}
 	p := Posted{CreatedAt: now}
-	err := tx.QueryRowxContext(ctx, `WITH lo AS (
-			UPDATE ledger_accounts SET balance = balance + $3, updated_at = $5 WHERE id = $1 RETURNING balance),
-		hi AS (
-			UPDATE ledger_accounts SET balance = balance - $3, updated_at = $5 WHERE id = $2 AND EXISTS (SELECT 1 FROM lo) RETURNING balance)
-		INSERT INTO ledger_transfers (agency_id, idempotency_key, request_hash, from_account, to_account,
-			amount, currency, payment_type, order_id, reference, description, remark, detail, from_balance, to_balance, created_by, created_at)
-		SELECT $6, $7, $8, $9, $10, $4, $11, $12, $13, $14, $15, $16, $17,
-			CASE WHEN $9 = $1 THEN lo.balance ELSE hi.balance END, CASE WHEN $10 = $1 THEN lo.balance ELSE hi.balance END, $18, $5
-		FROM lo, hi
-		RETURNING id, from_balance, to_balance`,
+	err := l.db.QueryRowStmt(ctx, tx, postTransfer,
 		lo, hi, loDelta, t.Amount, now, t.AgencyID, t.IdempotencyKey, h, fromID, toID, t.Currency, t.PaymentType, t.OrderID, t.Reference,
 		t.Description, t.Remark, detail, t.CreatedBy).Scan(&p.ID, &p.FromBalance, &p.ToBalance)
 	if err != nil {

@@ -162,7 +162,7 @@ func (l *Ledger) TopUp(ctx context.Context, t TopUp) (TopUpResult, error) {
 		Amount: p.credited.Minor, Currency: t.Currency, PaymentType: TypeTopUp, Reference: strings.TrimSpace(t.Reference),
 		Description: "top-up", Remark: t.Remark, Detail: detail, CreatedBy: t.CreatedBy}
 	res := TopUpResult{Currency: t.Currency, Gross: p.gross.String(), Fee: p.fee.String(), Credited: p.credited.String()}
-	if prev, found, err := l.replay(ctx, l.db, main, main.hash()); err != nil {
+	if prev, found, err := l.replay(ctx, nil, main, main.hash()); err != nil {
 		return TopUpResult{}, err
 	} else if found {
 		res.TransferID, res.Replayed = prev.ID, true
@@ -198,7 +198,7 @@ func (l *Ledger) TopUp(ctx context.Context, t TopUp) (TopUpResult, error) {
 		return nil
 	})
 	if err != nil {
-		if prev, found, rerr := l.replay(ctx, l.db, main, main.hash()); rerr == nil && found {
+		if prev, found, rerr := l.replay(ctx, nil, main, main.hash()); rerr == nil && found {
 			res.TransferID, res.Replayed = prev.ID, true
 			res.Balance = money.Amount{Minor: prev.ToBalance, Currency: t.Currency}.String()
 			return res, nil

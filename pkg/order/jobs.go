@@ -168,7 +168,7 @@ func transient(err error) bool {
 // a person to check with the supplier. A refusal fails the order and the
 // money goes back to the wallet in the same commit.
 func (s *Service) Ticket(ctx context.Context, id int64, last bool) error {
-	o, err := load(ctx, s.db, id)
+	o, err := load(ctx, s.db, nil, id)
 	if err != nil {
 		return err
 	}
@@ -258,11 +258,11 @@ func (s *Service) reimburse(ctx context.Context, tx *sqlx.Tx, o *Order, amount, 
 
 // paid reports whether money came in for o's trip: the origin order's
 // payment status (requests inherit their original's).
-func (s *Service) paid(ctx context.Context, q sqlx.ExtContext, o *Order) (bool, error) {
+func (s *Service) paid(ctx context.Context, tx *sqlx.Tx, o *Order) (bool, error) {
 	if o.Type == TypeOrigin {
 		return o.PaymentStatus == Paid, nil
 	}
-	root, err := load(ctx, q, o.RootID)
+	root, err := load(ctx, s.db, tx, o.RootID)
 	if err != nil {
 		return false, err
 	}
@@ -305,7 +305,7 @@ func (s *Service) Deadline(ctx context.Context, id int64) error {
 
 // deadline is Deadline reporting whether it ended the order.
 func (s *Service) deadline(ctx context.Context, id int64) (bool, error) {
-	o, err := load(ctx, s.db, id)
+	o, err := load(ctx, s.db, nil, id)
 	if err != nil {
 		return false, err
 	}
@@ -332,7 +332,7 @@ func (s *Service) expire(ctx context.Context, id int64) (bool, error) {
 	var o Order
 	err := s.db.InTx(ctx, func(tx *sqlx.Tx) error {
 		var err error
-		if o, err = load(ctx, tx, id); err != nil {
+		if o, err = load(ctx, s.db, tx, id); err != nil {
 			return err
 		}
 		return s.move(ctx, tx, &o, ActExpire, "system", "")

@@ -36,7 +36,7 @@ func seedDeadlines(t *testing.T, db *store.DB, orders []struct {
 		for _, o := range orders {
 			row := Order{AgencyID: agencyID, Type: o.typ, Status: o.status, PaymentStatus: Unpaid, Currency: "CNY",
 				PayBy: o.payBy, ConfirmBy: o.confirmBy, CreatedAt: now, UpdatedAt: now}
-			if err := insert(ctx, tx, &row); err != nil {
+			if err := insert(ctx, db, tx, &row); err != nil {
 				return err
 			}
 			ids[o.name] = row.ID

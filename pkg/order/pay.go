@@ -131,7 +131,7 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 		s.log.WarnContext(ctx, "order: payment gateway did not answer; the status check will settle it", "order", o.ID, "err", cerr)
 		return View{}, &fault.Error{Code: fault.CodePaymentFailed, Status: http.StatusGatewayTimeout, Key: "order.error.payTimeout", Err: cerr}
 	}
-	o, err = load(ctx, s.db, o.ID)
+	o, err = load(ctx, s.db, nil, o.ID)
 	if err != nil {
 		return View{}, err
 	}
@@ -149,7 +149,7 @@ func route(o Order) string {
 // funding account and the order goes to ticketing.
 func (s *Service) settleGateway(ctx context.Context, id int64, res ChargeResult) error {
 	return s.db.InTx(ctx, func(tx *sqlx.Tx) error {
-		o, err := load(ctx, tx, id)
+		o, err := load(ctx, s.db, tx, id)
 		if err != nil {
 			return err
 		}
@@ -173,7 +173,7 @@ func (s *Service) settleGateway(ctx context.Context, id int64, res ChargeResult)
 
 func (s *Service) unpaid(ctx context.Context, id int64) error {
 	return s.db.InTx(ctx, func(tx *sqlx.Tx) error {
-		o, err := load(ctx, tx, id)
+		o, err := load(ctx, s.db, tx, id)
 		if err != nil {
 			return err
 		}
@@ -187,7 +187,7 @@ func (s *Service) unpaid(ctx context.Context, id int64) error {
 // CheckPayment asks the gateway what became of a payment it did not answer
 // for. An error means "ask again later".
 func (s *Service) CheckPayment(ctx context.Context, id int64) error {
-	o, err := load(ctx, s.db, id)
+	o, err := load(ctx, s.db, nil, id)
 	if err != nil {
 		return err
 	}

@@ -151,7 +151,7 @@ func (s *Service) Request(ctx context.Context, who auth.Principal, id int64, typ
 		r.Status = VoidProceeding
 	}
 	err = s.db.InTx(ctx, func(tx *sqlx.Tx) error {
-		if err := insert(ctx, tx, &r); err != nil {
+		if err := insert(ctx, s.db, tx, &r); err != nil {
 			if store.IsUniqueViolation(err) {
 				return fault.Conflict("order.error.requestOpen")
 			}
@@ -168,10 +168,10 @@ func (s *Service) Request(ctx context.Context, who auth.Principal, id int64, typ
 				return fmt.Errorf("order %d: store proof: %w", r.ID, err)
 			}
 		}
-		if err := addEvent(ctx, tx, r.ID, "create", "", r.Status, actorName(who), r.Request.Remark, now); err != nil {
+		if err := addEvent(ctx, s.db, tx, r.ID, "create", "", r.Status, actorName(who), r.Request.Remark, now); err != nil {
 			return err
 		}
-		if err := addEvent(ctx, tx, o.ID, action, o.Status, o.Status, actorName(who), r.BookingNumber, now); err != nil {
+		if err := addEvent(ctx, s.db, tx, o.ID, action, o.Status, o.Status, actorName(who), r.BookingNumber, now); err != nil {
 			return err
 		}
 		return s.announce(ctx, tx, &r)
@@ -397,7 +397,7 @@ func (s *Service) quoteRefund(ctx context.Context, o *Order, req ReviewRequest) 
 		gross += toOrderCurrency(*o, q.Refund)
 		airlineFee += toOrderCurrency(*o, q.Fee)
 	}
-	original, err := load(ctx, s.db, o.OriginalID)
+	original, err := load(ctx, s.db, nil, o.OriginalID)
 	if err != nil {
 		return err
 	}
@@ -497,7 +497,7 @@ func (s *Service) approveVoid(ctx context.Context, o Order, v viewer, actor stri
 // void pays back and closes the original; a change charges nothing more and
 // supersedes it.
 func (s *Service) finishPostSale(ctx context.Context, tx *sqlx.Tx, o *Order) error {
-	original, err := load(ctx, tx, o.OriginalID)
+	original, err := load(ctx, s.db, tx, o.OriginalID)
 	if err != nil {
 		return err
 	}
@@ -581,7 +581,7 @@ func (s *Service) Confirm(ctx context.Context, who auth.Principal, id int64) (Vi
 // CarryOut performs a confirmed refund or change with the supplier (the
 // post-sale job).
 func (s *Service) CarryOut(ctx context.Context, id int64, last bool) error {
-	o, err := load(ctx, s.db, id)
+	o, err := load(ctx, s.db, nil, id)
 	if err != nil {
 		return err
 	}

@@ -132,14 +132,14 @@ func (s *Service) move(ctx context.Context, tx *sqlx.Tx, o *Order, action Action
 	}
 	from := o.Status
 	o.Status, o.UpdatedAt = to, s.now().UTC()
-	saved, err := save(ctx, tx, o, from)
+	saved, err := save(ctx, s.db, tx, o, from)
 	if err != nil {
 		return err
 	}
 	if !saved {
 		return errState()
 	}
-	if err := addEvent(ctx, tx, o.ID, action, from, to, actor, remark, o.UpdatedAt); err != nil {
+	if err := addEvent(ctx, s.db, tx, o.ID, action, from, to, actor, remark, o.UpdatedAt); err != nil {
 		return err
 	}
 	return s.announce(ctx, tx, o)
@@ -148,7 +148,7 @@ func (s *Service) move(ctx context.Context, tx *sqlx.Tx, o *Order, action Action
 // touch writes o's fields without a status change (same conditional write).
 func (s *Service) touch(ctx context.Context, tx *sqlx.Tx, o *Order) error {
 	o.UpdatedAt = s.now().UTC()
-	saved, err := save(ctx, tx, o, o.Status)
+	saved, err := save(ctx, s.db, tx, o, o.Status)
 	if err != nil {
 		return err
 	}
@@ -218,7 +218,7 @@ func (s *Service) get(ctx context.Context, who auth.Principal, id int64) (Order,
 	if err != nil {
 		return Order{}, v, err
 	}
-	o, err := load(ctx, s.db, id)
+	o, err := load(ctx, s.db, nil, id)
 	if err != nil {
 		return Order{}, v, err
 	}
@@ -368,10 +368,10 @@ func (s *Service) Create(ctx context.Context, who auth.Principal, key string, re
 		o.Status = ToBePaid
 	}
 	err = s.db.InTx(ctx, func(tx *sqlx.Tx) error {
-		if err := insert(ctx, tx, &o); err != nil {
+		if err := insert(ctx, s.db, tx, &o); err != nil {
 			return err
 		}
-		if err := addEvent(ctx, tx, o.ID, "create", "", o.Status, actorName(who), req.Remark, now); err != nil {
+		if err := addEvent(ctx, s.db, tx, o.ID, "create", "", o.Status, actorName(who), req.Remark, now); err != nil {
 			return err
 		}
 		// No job waits on PayBy: the deadline sweep closes the order once it

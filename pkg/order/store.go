@@ -126,8 +126,35 @@ func nullID(id int64) any {
 	return id
 }
 
-// insert stores a new order and returns its id.
-func insert(ctx context.Context, tx *sqlx.Tx, o *Order) error {
+// The statements of the booking and payment path, prepared on PostgreSQL:
+// parsing and planning them on every call cost the server more than running
+// them.
+var (
+	loadOrder = store.NewStatement(`SELECT ` + columns + ` FROM flight_orders WHERE id = ?`)
+	// loadOrderByKey repeats the predicate of the partial unique index
+	// flight_orders_idempotency: the plan PostgreSQL keeps for a prepared
+	// statement does not know the key is never empty (Create refuses an
+	// empty one), and without the predicate it scans the agency's orders.
+	loadOrderByKey = store.NewStatement(`SELECT ` + columns + ` FROM flight_orders
+		WHERE agency_id = ? AND idempotency_key = ? AND idempotency_key <> ''`)
+	// insertOrderPostgres takes the id from the sequence first, so the
+	// booking number and root are written with the row: one statement on
+	// the booking path instead of an insert and an update.
+	insertOrderPostgres = store.NewStatement(`WITH n AS (SELECT nextval(pg_get_serial_sequence('flight_orders', 'id')) AS id)
+			INSERT INTO flight_orders (id, booking_number, root_id, ` + orderInsertColumns + `)
+			SELECT n.id, ? || CASE WHEN n.id < 100000000 THEN lpad(n.id::text, 8, '0') ELSE n.id::text END, COALESCE(?, n.id), ` + orderInsertValues + `
+			FROM n RETURNING id, booking_number, root_id`)
+	saveOrder        = store.NewStatement(`UPDATE flight_orders SET ` + saveColumns + ` WHERE id = ? AND status = ?`)
+	saveOrderContent = store.NewStatement(`UPDATE flight_orders SET ` + saveColumns + `, ` + saveContentColumns + ` WHERE id = ? AND status = ?`)
+	insertEvent      = store.NewStatement(`INSERT INTO flight_order_events (order_id, action, from_status, to_status, actor, remark, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?)`)
+)
+
+// orderInsertValues are the placeholders of orderInsertColumns.
+const orderInsertValues = `?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?`
+
+// insert stores a new order (in tx, on db) and returns its id.
+func insert(ctx context.Context, db *store.DB, tx *sqlx.Tx, o *Order) error {
 	segs := enc(struct {
 		Segments []shopping.SegmentView `json:"segments"`
 		Journeys []shopping.JourneyView `json:"journeys"`
@@ -143,15 +170,8 @@ func insert(ctx context.Context, tx *sqlx.Tx, o *Order) error {
 		nullTime(o.DepartAt), o.Currency, o.Total, enc(o.Prices), segs, enc(o.Passengers), enc(o.Contact), enc(o.Restrictions),
 		o.InvoiceType, enc(solutionBlob{o.Solution, o.Booked}), enc(o.Booked.Bookings), enc(o.Request), enc(o.ChangeSearch), o.Reason,
 		o.ReviewRemark, o.Disrupted, o.IdempotencyKey, o.RequestHash, nullTime(o.PayBy), nullTime(o.ConfirmBy), o.CreatedAt.UTC(), o.UpdatedAt.UTC()}
-	const values = `?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?`
-	if sqlx.BindType(tx.DriverName()) == sqlx.DOLLAR {
-		// PostgreSQL takes the id from the sequence first, so the booking
-		// number and root are written with the row: one statement on the
-		// booking path instead of an insert and an update.
-		err := tx.QueryRowxContext(ctx, tx.Rebind(`WITH n AS (SELECT nextval(pg_get_serial_sequence('flight_orders', 'id')) AS id)
-			INSERT INTO flight_orders (id, booking_number, root_id, `+orderInsertColumns+`)
-			SELECT n.id, ? || CASE WHEN n.id < 100000000 THEN lpad(n.id::text, 8, '0') ELSE n.id::text END, COALESCE(?, n.id), `+values+`
-			FROM n RETURNING id, booking_number, root_id`), append([]any{prefix, nullID(o.RootID)}, args...)...).
+	if db.Dialect == store.Postgres {
+		err := db.QueryRowStmt(ctx, tx, insertOrderPostgres, append([]any{prefix, nullID(o.RootID)}, args...)...).
 			Scan(&o.ID, &o.BookingNumber, &o.RootID)
 		if err != nil {
 			return fmt.Errorf("order: insert: %w", err)
@@ -159,7 +179,7 @@ func insert(ctx context.Context, tx *sqlx.Tx, o *Order) error {
 		return nil
 	}
 	err := tx.GetContext(ctx, &o.ID, tx.Rebind(`INSERT INTO flight_orders (booking_number, root_id, `+orderInsertColumns+`)
-		VALUES (?, ?, `+values+`) RETURNING id`), append([]any{o.BookingNumber, nullID(o.RootID)}, args...)...)
+		VALUES (?, ?, `+orderInsertValues+`) RETURNING id`), append([]any{o.BookingNumber, nullID(o.RootID)}, args...)...)
 	if err != nil {
 		return fmt.Errorf("order: insert: %w", err)
 	}
@@ -180,24 +200,31 @@ const orderInsertColumns = `agency_id, user_id, type, original_id,
 	destination, depart_at, currency, total, prices, segments, passengers, contact, restrictions, invoice_type, quote, bookings,
 	request, change_search, reason, review_remark, disrupted, idempotency_key, request_hash, pay_by, confirm_by, created_at, updated_at`
 
+// saveColumns are the mutable fields save always writes; saveContentColumns
+// the large JSON ones it writes only when they changed.
+const (
+	saveColumns = `status = ?, payment_status = ?, payment_channel = ?, payment_key = ?, reference_id = ?, pnr = ?, ticket_numbers = ?,
+		total = ?, prices = ?, review_remark = ?, disrupted = ?, pay_by = ?, confirm_by = ?, updated_at = ?`
+	saveContentColumns = `segments = ?, passengers = ?, quote = ?, bookings = ?, request = ?, change_search = ?`
+)
+
 // save writes back the mutable fields of an order whose status is still
 // from: false when another writer moved it first. The large JSON columns are
 // rewritten only when o.content says they changed: a status change is then a
 // small row update, which matters on the payment path.
-func save(ctx context.Context, tx *sqlx.Tx, o *Order, from Status) (bool, error) {
-	set := `status = ?, payment_status = ?, payment_channel = ?, payment_key = ?, reference_id = ?, pnr = ?, ticket_numbers = ?,
-		total = ?, prices = ?, review_remark = ?, disrupted = ?, pay_by = ?, confirm_by = ?, updated_at = ?`
+func save(ctx context.Context, db *store.DB, tx *sqlx.Tx, o *Order, from Status) (bool, error) {
+	stmt := saveOrder
 	args := []any{string(o.Status), o.PaymentStatus, o.PaymentChannel, o.PaymentKey, o.ReferenceID, o.PNR, o.TicketNumbers, o.Total,
 		enc(o.Prices), o.ReviewRemark, o.Disrupted, nullTime(o.PayBy), nullTime(o.ConfirmBy), o.UpdatedAt.UTC()}
 	if o.content {
-		set += `, segments = ?, passengers = ?, quote = ?, bookings = ?, request = ?, change_search = ?`
+		stmt = saveOrderContent
 		args = append(args, enc(struct {
 			Segments []shopping.SegmentView `json:"segments"`
 			Journeys []shopping.JourneyView `json:"journeys"`
 		}{o.Segments, o.Journeys}), enc(o.Passengers), enc(solutionBlob{o.Solution, o.Booked}), enc(o.Booked.Bookings),
 			enc(o.Request), enc(o.ChangeSearch))
 	}
-	res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE flight_orders SET `+set+` WHERE id = ? AND status = ?`), append(args, o.ID, string(from))...)
+	res, err := db.ExecStmt(ctx, tx, stmt, append(args, o.ID, string(from))...)
 	if err != nil {
 		if store.IsUniqueViolation(err) {
 			return false, fault.Conflict("order.error.requestOpen")
@@ -211,18 +238,18 @@ func save(ctx context.Context, tx *sqlx.Tx, o *Order, from Status) (bool, error)
 	return n == 1, nil
 }
 
-func addEvent(ctx context.Context, tx *sqlx.Tx, orderID int64, action Action, from, to Status, actor, remark string, at time.Time) error {
-	_, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO flight_order_events (order_id, action, from_status, to_status, actor, remark, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?)`), orderID, string(action), string(from), string(to), actor, remark, at.UTC())
+func addEvent(ctx context.Context, db *store.DB, tx *sqlx.Tx, orderID int64, action Action, from, to Status, actor, remark string, at time.Time) error {
+	_, err := db.ExecStmt(ctx, tx, insertEvent, orderID, string(action), string(from), string(to), actor, remark, at.UTC())
 	if err != nil {
 		return fmt.Errorf("order %d: event: %w", orderID, err)
 	}
 	return nil
 }
 
-func load(ctx context.Context, q sqlx.ExtContext, id int64) (Order, error) {
+// load reads order id, in tx or on the pool when tx is nil.
+func load(ctx context.Context, db *store.DB, tx *sqlx.Tx, id int64) (Order, error) {
 	var r row
-	err := sqlx.GetContext(ctx, q, &r, q.Rebind(`SELECT `+columns+` FROM flight_orders WHERE id = ?`), id)
+	err := db.GetStmt(ctx, tx, &r, loadOrder, id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Order{}, errNotFound()
 	}
@@ -232,9 +259,10 @@ func load(ctx context.Context, q sqlx.ExtContext, id int64) (Order, error) {
 	return r.decode()
 }
 
-func loadByKey(ctx context.Context, q sqlx.ExtContext, agencyID int64, key string) (Order, bool, error) {
+// loadByKey finds the order an agency created with an idempotency key.
+func loadByKey(ctx context.Context, db *store.DB, agencyID int64, key string) (Order, bool, error) {
 	var r row
-	err := sqlx.GetContext(ctx, q, &r, q.Rebind(`SELECT `+columns+` FROM flight_orders WHERE agency_id = ? AND idempotency_key = ?`), agencyID, key)
+	err := db.GetStmt(ctx, nil, &r, loadOrderByKey, agencyID, key)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Order{}, false, nil
 	}

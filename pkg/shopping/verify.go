@@ -69,10 +69,14 @@ func (q *Quotes) Save(ctx context.Context, qt Quote) error {
 	return nil
 }
 
+// getQuote is Get's SQL, prepared on PostgreSQL: every booking reads its
+// quote, and parsing and planning the query cost more than running it.
+var getQuote = store.NewStatement(`SELECT payload FROM flight_quotes WHERE id = ?`)
+
 // Get loads a quote; ErrNoQuote when there is none.
 func (q *Quotes) Get(ctx context.Context, id string) (Quote, error) {
 	var payload []byte
-	err := q.db.GetContext(ctx, &payload, q.db.Rebind(`SELECT payload FROM flight_quotes WHERE id = ?`), id)
+	err := q.db.GetStmt(ctx, nil, &payload, getQuote, id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Quote{}, ErrNoQuote
 	}

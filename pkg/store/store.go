@@ -15,6 +15,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -42,6 +43,8 @@ const (
 type DB struct {
 	*sqlx.DB
 	Dialect Dialect
+	// stmts holds, on PostgreSQL, each Statement's *prepared state.
+	stmts sync.Map
 }
 
 // ParseDSN tells which engine a --db value names and returns the driver's
@@ -195,7 +198,9 @@ func (db *DB) gooseProvider() (*goose.Provider, error) {
 	return p, nil
 }
 
-// Migrate applies every pending migration: Voyage's own, then River's.
+// Migrate applies every pending migration, Voyage's own then River's, and
+// then prepares the declared statements on PostgreSQL, now that their tables
+// exist.
 func (db *DB) Migrate(ctx context.Context) error {
 	p, err := db.gooseProvider()
 	if err != nil {
@@ -208,6 +213,11 @@ func (db *DB) Migrate(ctx context.Context) error {
 	for _, r := range results {
 		slog.InfoContext(ctx, "migration applied", "version", r.Source.Version, "file", filepath.Base(r.Source.Path), "took", r.Duration)
 	}
+	if len(results) > 0 {
+		// A statement prepared before may read a table these migrations
+		// changed.
+		db.unprepare()
+	}
 	migrator, err := rivermigrate.New(db.RiverDriver(), nil)
 	if err != nil {
 		return fmt.Errorf("store: river migrator: %w", err)
@@ -215,6 +225,7 @@ func (db *DB) Migrate(ctx context.Context) error {
 	if _, err := migrator.Migrate(ctx, rivermigrate.DirectionUp, nil); err != nil {
 		return fmt.Errorf("store: river migrate up: %w", err)
 	}
+	db.PrepareStatements(ctx)
 	return nil
 }
 
@@ -228,6 +239,8 @@ func (db *DB) MigrateDown(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("store: migrate down: %w", err)
 	}
+	// The prepared statements may read what the rollback removed.
+	db.unprepare()
 	if r != nil {
 		slog.InfoContext(ctx, "migration rolled back", "version", r.Source.Version)
 	}
