@@ -37,8 +37,14 @@ func TestOrderCommands(t *testing.T) {
 			if all.Total != 1 || all.Items[0].Status != order.Issued {
 				t.Fatalf("origin orders = %+v", all)
 			}
-			if table := v(t, 0, "orders", "list").out; !strings.Contains(table, "rfd_reviewing") || !strings.Contains(table, "PEK-SHA") {
-				t.Fatalf("table:\n%s", table)
+			// The route is the airports flown: Shanghai is SHA or PVG, as the
+			// simulator flies that day.
+			route := all.Items[0].Origin + "-" + all.Items[0].Destination
+			if route != "PEK-SHA" && route != "PEK-PVG" {
+				t.Fatalf("booked route %s, want PEK to a Shanghai airport", route)
+			}
+			if table := v(t, 0, "orders", "list").out; !strings.Contains(table, "rfd_reviewing") || !strings.Contains(table, route) {
+				t.Fatalf("table (route %s):\n%s", route, table)
 			}
 			shown := decode[order.View](t, v(t, 0, "orders", "show", fmt.Sprint(id), "-o", "json"))
 			if shown.Type != order.TypeRefund || len(shown.Actions) != 3 {
