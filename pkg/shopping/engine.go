@@ -297,7 +297,7 @@ func (e *Engine) run(st *state, calls []call, limit time.Duration) {
 			offers, err := e.sources[c.source].Supplier.Search(ctx, c.req)
 			if strings.HasPrefix(c.part, "leg/") {
 				// Interlining combines nonstop legs only; the rest is not kept.
-				offers = slices.DeleteFunc(offers, func(o supplier.Offer) bool { return len(o.Segments) != 1 })
+				offers = nonstop(offers)
 			}
 			part.Offers = offers
 			switch {
@@ -334,6 +334,28 @@ func (e *Engine) run(st *state, calls []call, limit time.Duration) {
 	<-stored
 }
 
+// nonstop are the one-segment offers of an answer, in a new slice when some
+// are dropped: the answer itself is not changed, as a supplier that caches
+// may share it between searches.
+func nonstop(offers []supplier.Offer) []supplier.Offer {
+	n := 0
+	for i := range offers {
+		if len(offers[i].Segments) == 1 {
+			n++
+		}
+	}
+	if n == len(offers) {
+		return offers
+	}
+	out := make([]supplier.Offer, 0, n)
+	for i := range offers {
+		if len(offers[i].Segments) == 1 {
+			out = append(out, offers[i])
+		}
+	}
+	return out
+}
+
 // store writes a search's answers in batches until parts is closed.
 func (e *Engine) store(ctx context.Context, id string, parts <-chan Part) {
 	batch := 0
@@ -358,11 +380,20 @@ func (e *Engine) store(ctx context.Context, id string, parts <-chan Part) {
 		// ended. A short context of its own keeps a dead database from
 		// holding the search.
 		sctx, scancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-		if err := e.sessions.AddParts(sctx, id, fmt.Sprintf("b%d", batch), pending); err != nil {
+		if err := e.storeBatch(sctx, id, fmt.Sprintf("b%d", batch), pending); err != nil {
 			e.log.Error("store supplier answers", "search", id, "parts", len(pending), "err", err)
 		}
 		scancel()
 	}
+}
+
+// storeBatch encodes answers and writes them.
+func (e *Engine) storeBatch(ctx context.Context, id, name string, parts []Part) error {
+	b, err := EncodeBatch(name, parts)
+	if err != nil {
+		return err
+	}
+	return e.sessions.AddBatch(ctx, id, b)
 }
 
 // state is a search session as this instance has read it, with its built
@@ -379,7 +410,13 @@ type state struct {
 	views    []*view
 	byID     map[string]*view
 	lastUsed time.Time
-	// first answers that have been built, per part name, for statuses.
+	// received are the names of the parts taken in (duplicates of a part
+	// are dropped); pending, those of them not built yet.
+	received map[string]bool
+	pending  []Part
+	answered int // supplier calls received (batch markers aside)
+	// statusBy are the first answers built, per part name: a supplier shows
+	// as done once its answer is in the solutions.
 	statusBy map[string]Part
 	// local are answers this instance received and no poll has taken yet;
 	// runsHere says this instance calls the suppliers, so every answer
@@ -393,7 +430,8 @@ type state struct {
 func (e *Engine) remember(s Session, p Policy) *state {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	st := &state{sess: s, policy: p, built: -1, lastUsed: e.now(), statusBy: map[string]Part{}}
+	st := &state{sess: s, policy: p, built: -1, lastUsed: e.now(), statusBy: map[string]Part{},
+		received: map[string]bool{}}
 	e.cache[s.ID] = st
 	return st
 }
@@ -444,17 +482,13 @@ func errStale() *fault.Error {
 	return fault.New(fault.CodeQuoteExpired, http.StatusConflict, "shopping.error.stale")
 }
 
-// refresh reads new answers and rebuilds the solutions when there are any.
-// Called with st.mu held.
+// refresh reads new answers and rebuilds the solutions when there are any
+// and it is time (see rebuildEvery). Called with st.mu held.
 func (e *Engine) refresh(ctx context.Context, st *state) error {
 	parts := st.local
 	st.local = nil
 	if !st.runsHere {
-		seen := make(map[string]bool, len(st.statusBy))
-		for n := range st.statusBy {
-			seen[n] = true
-		}
-		stored, err := e.sessions.Parts(ctx, st.sess.ID, st.lastSeq, seen)
+		stored, err := e.sessions.Parts(ctx, st.sess.ID, st.lastSeq, st.received)
 		if err != nil {
 			return err
 		}
@@ -462,21 +496,29 @@ func (e *Engine) refresh(ctx context.Context, st *state) error {
 	}
 	for _, p := range parts {
 		st.lastSeq = max(st.lastSeq, p.Seq)
-		if _, dup := st.statusBy[p.Name]; dup {
+		if st.received[p.Name] {
 			continue
 		}
+		st.received[p.Name] = true
+		if !strings.HasPrefix(p.Name, "batch:") {
+			st.answered++
+		}
+		st.pending = append(st.pending, p)
+	}
+	if len(st.pending) == 0 && st.built >= 0 {
+		return nil
+	}
+	now := e.now()
+	if !e.arrived(st) && len(st.views) > 0 && now.Sub(st.builtAt) < rebuildEvery {
+		return nil
+	}
+	for _, p := range st.pending {
 		st.statusBy[p.Name] = p
 		if !strings.HasPrefix(p.Name, "batch:") {
 			st.parts = append(st.parts, p)
 		}
 	}
-	if st.built == len(st.parts) {
-		return nil
-	}
-	now := e.now()
-	if len(st.views) > 0 && now.Sub(st.builtAt) < rebuildEvery && !e.complete(st) {
-		return nil
-	}
+	st.pending = st.pending[:0]
 	st.builtAt = now
 	if len(st.sess.Request.Exact) == 0 {
 		if st.b == nil {
@@ -501,8 +543,10 @@ func (e *Engine) refresh(ctx context.Context, st *state) error {
 // answering: a rebuild combines the journeys and interlines again, and a
 // search whose answers trickle in over a second would otherwise be rebuilt
 // on every poll of a fast client. The portal polls every 700 ms, so it sees
-// every rebuild anyway. The first results and the complete answer are built
-// at once.
+// every rebuild anyway. Until there are results, and for the complete
+// answer, there is no wait. Parts not built yet are pending: their
+// suppliers show as pending too, so a supplier never shows as done with its
+// answers missing from the solutions.
 const rebuildEvery = 500 * time.Millisecond
 
 // build is the whole pipeline from supplier answers to priced solutions.
@@ -511,10 +555,16 @@ func build(req *Request, parts []Part, p *Policy, now time.Time) []*view {
 	return finish(req, dedupe(opts), p, now)
 }
 
-// complete says whether every supplier call has answered, or the time to
-// answer is over.
+// complete says whether the solutions are final: every answer taken in is
+// built, and every supplier call has answered or the time to answer is over.
 func (e *Engine) complete(st *state) bool {
-	if len(st.parts) >= st.sess.Parts {
+	return len(st.pending) == 0 && e.arrived(st)
+}
+
+// arrived says whether every supplier call has answered, or the time to
+// answer is over.
+func (e *Engine) arrived(st *state) bool {
+	if st.answered >= st.sess.Parts {
 		return true
 	}
 	return e.now().After(st.sess.CreatedAt.Add(time.Duration(st.policy.MaxResponse)*time.Second + completeGrace))

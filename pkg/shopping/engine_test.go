@@ -272,6 +272,47 @@ func TestEngineStreamsLateFailingAndDuplicateAnswers(t *testing.T) {
 	})
 }
 
+// A search with results is rebuilt at most every half second while
+// suppliers still answer; a supplier whose answer waits for that rebuild
+// shows as pending, never as done with its flights missing.
+func TestEngineStatusesFollowTheSolutions(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, db *store.DB) {
+		fast := &fake{name: "gds", answer: direct("gds", 5000, "CA937")}
+		second := &fake{name: "ndc", gate: make(chan struct{}), answer: direct("ndc", 4000, "BA38")}
+		last := &fake{name: "lcc", gate: make(chan struct{}), answer: direct("lcc", 3000, "U2801")}
+		w := newWorld(t, db, func(c *agency.Config) { c.Flight.ShowSuppliers = true }, map[string]shopping.Source{
+			"gds": {Supplier: fast}, "ndc": {Supplier: second}, "lcc": {Supplier: last, OneWayOnly: true}})
+		st, err := w.eng.Start(context.Background(), w.who(), oneWay("PEK", "LHR"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		poll(t, w, st.SearchID, shopping.Query{}, func(p shopping.Page) bool { return p.Total == 1 })
+		close(second.gate)
+		held := false
+		p := poll(t, w, st.SearchID, shopping.Query{}, func(p shopping.Page) bool {
+			ndc := status(p, "ndc")
+			if ndc == "done" && p.Total != 2 {
+				t.Fatalf("ndc shows done with %d solutions, want its flight listed too", p.Total)
+			}
+			if ndc == "pending" && p.Total == 1 {
+				held = true
+			}
+			return ndc == "done"
+		})
+		if p.Complete || p.Total != 2 || status(p, "lcc") != "pending" {
+			t.Fatalf("after ndc: complete=%v total=%d lcc=%s", p.Complete, p.Total, status(p, "lcc"))
+		}
+		if !held {
+			t.Log("ndc's answer was built at once; the held-back case did not occur")
+		}
+		close(last.gate)
+		p = poll(t, w, st.SearchID, shopping.Query{}, func(p shopping.Page) bool { return p.Complete })
+		if p.Total != 3 || status(p, "lcc") != "done" {
+			t.Fatalf("complete: total=%d lcc=%s", p.Total, status(p, "lcc"))
+		}
+	})
+}
+
 func TestEngineTimeoutAndNothingFound(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		slow := &fake{name: "gds", hang: true}

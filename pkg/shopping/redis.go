@@ -86,15 +86,12 @@ func (s *RedisSessions) Get(ctx context.Context, id string) (Session, error) {
 	return ss, nil
 }
 
-// AddParts implements SessionStore. A set of batch names makes a repeated
+// AddBatch implements SessionStore. A set of batch names makes a repeated
 // batch a no-op, like the database's unique key.
-func (s *RedisSessions) AddParts(ctx context.Context, id, batch string, parts []Part) error {
-	payload, err := encodeParts(parts)
-	if err != nil {
-		return err
-	}
+func (s *RedisSessions) AddBatch(ctx context.Context, id string, b Batch) error {
+	batch := b.Name
 	var buf bytes.Buffer
-	if err := gob.NewEncoder(&buf).Encode(storedBatch{Batch: batch, Payload: payload}); err != nil {
+	if err := gob.NewEncoder(&buf).Encode(storedBatch{Batch: batch, Payload: b.Payload}); err != nil {
 		return fmt.Errorf("shopping: encode answers: %w", err)
 	}
 	ttl := StaleAfter + time.Hour

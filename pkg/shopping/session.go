@@ -51,9 +51,9 @@ const (
 type SessionStore interface {
 	Create(ctx context.Context, s Session) error
 	Get(ctx context.Context, id string) (Session, error)
-	// AddParts appends a batch of supplier answers under a name unique in
-	// the session (a retried batch of the same name is stored once).
-	AddParts(ctx context.Context, id, batch string, parts []Part) error
+	// AddBatch appends a batch of supplier answers, stored once under its
+	// name (a retried batch of the same name is a no-op).
+	AddBatch(ctx context.Context, id string, b Batch) error
 	// Parts returns the parts not yet seen, in the order they arrived. after
 	// is the highest Seq seen so far, seen their names: a store whose
 	// sequence can commit out of order (PostgreSQL) must not rely on after
@@ -61,8 +61,26 @@ type SessionStore interface {
 	Parts(ctx context.Context, id string, after int64, seen map[string]bool) ([]Part, error)
 }
 
-// encodeParts packs a batch of answers for storage (see codec.go for the
-// format and why it is not gob).
+// Batch is supplier answers encoded for storage. The engine encodes (when
+// the CPU has room, see slots.go) and a store only writes the bytes.
+type Batch struct {
+	// Name is unique in the session.
+	Name    string
+	Payload []byte
+	// Offers counts the offers inside, for the record.
+	Offers int
+}
+
+// EncodeBatch packs answers for storage (see codec.go for the format and why
+// it is not gob).
+func EncodeBatch(name string, parts []Part) (Batch, error) {
+	b, err := encodeParts(parts)
+	if err != nil {
+		return Batch{}, err
+	}
+	return Batch{Name: name, Payload: b, Offers: offerCount(parts)}, nil
+}
+
 func encodeParts(parts []Part) ([]byte, error) {
 	b, err := marshalParts(parts)
 	if err != nil {
@@ -153,16 +171,12 @@ func (s *SQLSessions) Get(ctx context.Context, id string) (Session, error) {
 	return out, nil
 }
 
-// AddParts implements SessionStore: one row per batch.
-func (s *SQLSessions) AddParts(ctx context.Context, id, batch string, parts []Part) error {
-	payload, err := encodeParts(parts)
-	if err != nil {
-		return err
-	}
+// AddBatch implements SessionStore: one row per batch.
+func (s *SQLSessions) AddBatch(ctx context.Context, id string, b Batch) error {
 	q := `INSERT INTO search_results (session_id, part, supplier, status, offers, payload, created_at) VALUES (?, ?, '', 'batch', ?, ?, ?)
 		ON CONFLICT (session_id, part) DO NOTHING`
-	if _, err := s.db.ExecContext(ctx, s.db.Rebind(q), id, batch, offerCount(parts), payload, time.Now().UTC()); err != nil {
-		return fmt.Errorf("shopping: store answers %s: %w", batch, err)
+	if _, err := s.db.ExecContext(ctx, s.db.Rebind(q), id, b.Name, b.Offers, b.Payload, time.Now().UTC()); err != nil {
+		return fmt.Errorf("shopping: store answers %s: %w", b.Name, err)
 	}
 	return nil
 }

@@ -43,13 +43,13 @@ func exerciseSessions(t *testing.T, s shopping.SessionStore, agencyID int64) {
 		t.Fatalf("get = %+v, %v", got, err)
 	}
 	offer := flight("gds", "CA937", "PEK", "LHR", "2026-12-20", 14, 0, 660, 5000)
-	if err := s.AddParts(ctx, id, "b1", []shopping.Part{{Name: "main/gds", Supplier: "gds", Status: shopping.PartDone, Offers: []supplier.Offer{offer}}}); err != nil {
+	if err := s.AddBatch(ctx, id, batch(t, "b1", []shopping.Part{{Name: "main/gds", Supplier: "gds", Status: shopping.PartDone, Offers: []supplier.Offer{offer}}})); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.AddParts(ctx, id, "b1", []shopping.Part{{Name: "main/gds", Supplier: "gds", Status: shopping.PartTimeout}}); err != nil {
+	if err := s.AddBatch(ctx, id, batch(t, "b1", []shopping.Part{{Name: "main/gds", Supplier: "gds", Status: shopping.PartTimeout}})); err != nil {
 		t.Fatal(err) // a repeated batch: ignored
 	}
-	if err := s.AddParts(ctx, id, "b2", []shopping.Part{{Name: "main/lcc", Supplier: "lcc", Status: shopping.PartFailed}, {Name: "main/ndc", Supplier: "ndc", Status: shopping.PartTimeout}}); err != nil {
+	if err := s.AddBatch(ctx, id, batch(t, "b2", []shopping.Part{{Name: "main/lcc", Supplier: "lcc", Status: shopping.PartFailed}, {Name: "main/ndc", Supplier: "ndc", Status: shopping.PartTimeout}})); err != nil {
 		t.Fatal(err)
 	}
 	all, err := s.Parts(ctx, id, 0, nil)
@@ -110,4 +110,14 @@ func TestRedisSessions(t *testing.T) {
 		}
 	})
 	exerciseSessions(t, shopping.NewRedisSessions(rdb, prefix), 7)
+}
+
+// batch encodes parts as the engine does before storing them.
+func batch(t *testing.T, name string, parts []shopping.Part) shopping.Batch {
+	t.Helper()
+	b, err := shopping.EncodeBatch(name, parts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
