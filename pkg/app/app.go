@@ -138,6 +138,9 @@ func (a *App) Close() error {
 	}
 	if a.stopSearches != nil {
 		a.stopSearches()
+		// The searches store what their suppliers answered before the
+		// database closes.
+		a.Shopping.Wait()
 	}
 	if a.redis != nil {
 		a.redis.Close()

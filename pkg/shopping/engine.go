@@ -84,6 +84,8 @@ type Engine struct {
 	// connecting airports), and a bound on the total made the last calls
 	// wait for the first ones, doubling the search's time.
 	parallel int
+	// runs are the searches calling suppliers and storing their answers.
+	runs sync.WaitGroup
 }
 
 // Options configure an engine.
@@ -119,6 +121,11 @@ func New(sources map[string]Source, o Options) *Engine {
 	slices.Sort(e.names)
 	return e
 }
+
+// Wait returns when every search has stopped calling suppliers and stored
+// what they answered. A server cancels Options.Base and waits before it
+// closes the database, or the last answers are lost.
+func (e *Engine) Wait() { e.runs.Wait() }
 
 // Suppliers are the configured supplier names.
 func (e *Engine) Suppliers() []string { return slices.Clone(e.names) }
@@ -257,7 +264,7 @@ func (e *Engine) Start(ctx context.Context, who auth.Principal, req Request) (St
 	}
 	st := e.remember(s, p)
 	st.runsHere = true
-	go e.run(st, calls, time.Duration(p.MaxResponse)*time.Second)
+	e.runs.Go(func() { e.run(st, calls, time.Duration(p.MaxResponse)*time.Second) })
 	return Started{SearchID: s.ID, ExpiresAt: s.ExpiresAt}, nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -106,6 +107,8 @@ type world struct {
 	agency   agency.Agency
 	other    agency.Agency
 	now      atomic.Int64 // unix nanos; 0 = real time
+	// stop cancels the engine's searches, as a server shutting down does.
+	stop context.CancelFunc
 }
 
 func (w *world) who() auth.Principal { return auth.Principal{UserID: 0, AgencyID: w.agency.ID} }
@@ -159,12 +162,20 @@ func newWorld(t testing.TB, db *store.DB, cfg func(*agency.Config), sources map[
 			t.Fatal(err)
 		}
 	}
+	// Registered after the database's cleanup, so it runs before: searches
+	// still running stop and store their answers, then the database closes.
+	base, stop := context.WithCancel(ctx)
+	w.stop = stop
 	w.eng = shopping.New(sources, shopping.Options{
-		Sessions: shopping.NewSQLSessions(db), Quotes: shopping.NewQuotes(db), Agencies: w.agencies,
+		Sessions: shopping.NewSQLSessions(db), Quotes: shopping.NewQuotes(db), Agencies: w.agencies, Base: base,
 		Looks: &noLooks{n: map[string]int{}}, Now: w.clock, Catalog: i18n.MustLoad(),
 		Rates: func(context.Context) (map[string]string, error) {
 			return map[string]string{"CNY": "1", "USD": "7.2"}, nil
 		},
+	})
+	t.Cleanup(func() {
+		stop()
+		w.eng.Wait()
 	})
 	return w
 }
@@ -309,6 +320,42 @@ func TestEngineStatusesFollowTheSolutions(t *testing.T) {
 		p = poll(t, w, st.SearchID, shopping.Query{}, func(p shopping.Page) bool { return p.Complete })
 		if p.Total != 3 || status(p, "lcc") != "done" {
 			t.Fatalf("complete: total=%d lcc=%s", p.Total, status(p, "lcc"))
+		}
+	})
+}
+
+// A server shutting down cancels the searches in flight and waits for them:
+// every supplier call ends up stored, answered or timed out, for the
+// instance that serves the search next.
+func TestEngineShutdownStoresEveryAnswer(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, db *store.DB) {
+		w := newWorld(t, db, nil, map[string]shopping.Source{
+			"gds": {Supplier: &fake{name: "gds", answer: direct("gds", 5000, "CA937")}},
+			"ndc": {Supplier: &fake{name: "ndc", hang: true}}})
+		st, err := w.eng.Start(context.Background(), w.who(), oneWay("PEK", "LHR"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		poll(t, w, st.SearchID, shopping.Query{}, func(p shopping.Page) bool { return p.Total == 1 })
+		w.stop()
+		w.eng.Wait()
+		sessions := shopping.NewSQLSessions(db)
+		sess, err := sessions.Get(context.Background(), st.SearchID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		parts, err := sessions.Parts(context.Background(), st.SearchID, 0, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		by := map[string]int{}
+		for _, p := range parts {
+			if !strings.HasPrefix(p.Name, "batch:") {
+				by[p.Supplier+" "+p.Status]++
+			}
+		}
+		if half := sess.Parts / 2; by["gds done"] != half || by["ndc timeout"] != half {
+			t.Fatalf("stored after shutdown: %v, want %d done from gds and %d timed out from ndc", by, half, half)
 		}
 	})
 }
