@@ -70,6 +70,9 @@ func requestKey(req supplier.SearchRequest) string {
 		b.WriteByte(' ')
 		b.WriteString(c)
 	}
+	if req.Direct {
+		b.WriteString(" direct")
+	}
 	return b.String()
 }
 

@@ -200,6 +200,8 @@ func (e *Engine) plan(req *Request, p *Policy) []call {
 			for _, via := range connectionPoints(q.Origin, q.Destination, maxVias) {
 				leg := whole
 				leg.Carriers = nil
+				// Interlining combines nonstop legs only.
+				leg.Direct = true
 				leg.Journeys = []supplier.JourneyQuery{{Origin: q.Origin, Destination: via, Date: q.Date}}
 				calls = append(calls, call{part: legPartName(name, legKey{j, via, 1}, q.Date), source: name, req: leg})
 				// The second leg may leave the next day after a long first leg.

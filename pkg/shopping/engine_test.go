@@ -360,6 +360,26 @@ func TestEngineShutdownStoresEveryAnswer(t *testing.T) {
 	})
 }
 
+// A search asks each supplier for the trip, each journey alone, and the
+// legs through connecting airports; only the legs are asked nonstop.
+func TestEnginePlanAsksLegsDirect(t *testing.T) {
+	eng := shopping.New(map[string]shopping.Source{"gds": {Supplier: &fake{name: "gds"}}}, shopping.Options{})
+	req := oneWay("PEK", "LHR")
+	req.BookingType = shopping.Return
+	req.Journeys = append(req.Journeys, supplier.JourneyQuery{Origin: "LHR", Destination: "PEK", Date: time.Now().AddDate(0, 0, 37).Format(time.DateOnly)})
+	kinds := map[string]int{}
+	for _, c := range eng.Plan(req, "CNY") {
+		kind := strings.SplitN(c.Part, "/", 2)[0]
+		kinds[kind]++
+		if c.Req.Direct != (kind == "leg") {
+			t.Errorf("%s: direct=%v", c.Part, c.Req.Direct)
+		}
+	}
+	if kinds["main"] != 1 || kinds["oneway"] != 2 || kinds["leg"] == 0 {
+		t.Fatalf("planned calls by kind: %v", kinds)
+	}
+}
+
 func TestEngineTimeoutAndNothingFound(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		slow := &fake{name: "gds", hang: true}

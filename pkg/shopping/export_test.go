@@ -9,6 +9,7 @@ import (
 // PlannedCall is one supplier request a search makes (benchmarks replay the
 // plan to know each search's supplier latency).
 type PlannedCall struct {
+	Part   string
 	Source string
 	Req    supplier.SearchRequest
 }
@@ -20,7 +21,7 @@ func (e *Engine) Plan(req Request, currency string) []PlannedCall {
 	p := Policy{Currency: currency}
 	var out []PlannedCall
 	for _, c := range e.plan(&req, &p) {
-		out = append(out, PlannedCall{Source: c.source, Req: c.req})
+		out = append(out, PlannedCall{Part: c.part, Source: c.source, Req: c.req})
 	}
 	return out
 }

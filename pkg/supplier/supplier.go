@@ -85,6 +85,10 @@ type SearchRequest struct {
 	Carriers []string
 	// Currency the caller prefers; a source may answer in another one.
 	Currency string
+	// Direct asks for nonstop flights only, one segment per journey: the
+	// legs the engine combines into self-transfers. A source that cannot
+	// filter answers everything; the caller keeps the nonstops.
+	Direct bool
 }
 
 // Segment is one flight. Times carry the airport's local zone, as every

@@ -29,7 +29,7 @@ const (
 // Duffel prices in the organisation's billing currency, so req.Currency is
 // not sent; it has no marketing-carrier filter either, so req.Carriers is
 // applied to the answer. Duffel's default of at most one connection per
-// slice applies.
+// slice applies, or none for a Direct request.
 func (c *Client) Search(ctx context.Context, req supplier.SearchRequest) ([]supplier.Offer, error) {
 	if len(req.Journeys) == 0 {
 		return nil, fmt.Errorf("duffel: search without journeys: %w", supplier.ErrRejected)
@@ -40,6 +40,10 @@ func (c *Client) Search(ctx context.Context, req supplier.SearchRequest) ([]supp
 	body := wireOfferRequestBody{
 		Passengers: passengerQueries(req.Passengers),
 		CabinClass: cabinClass(req.Cabin),
+	}
+	if req.Direct {
+		none := 0
+		body.MaxConnections = &none
 	}
 	for _, j := range req.Journeys {
 		body.Slices = append(body.Slices, wireSliceQuery{Origin: j.Origin, Destination: j.Destination, DepartureDate: j.Date})

@@ -169,6 +169,25 @@ func TestSearchFiltersCarriers(t *testing.T) {
 	}
 }
 
+// A direct search asks Duffel for no connections; an ordinary one leaves
+// Duffel's default.
+func TestSearchDirectAsksForNoConnections(t *testing.T) {
+	for _, direct := range []bool{false, true} {
+		f := newFake(t).on("POST /air/offer_requests", reply{status: http.StatusCreated, file: "offer_request_return.json"})
+		c := newTestClient(t, f, Config{})
+		req := returnSearch
+		req.Direct = direct
+		if _, err := c.Search(context.Background(), req); err != nil {
+			t.Fatal(err)
+		}
+		data := f.requests("POST /air/offer_requests")[0].body["data"].(map[string]any)
+		got, sent := data["max_connections"]
+		if sent != direct || (direct && got != float64(0)) {
+			t.Fatalf("direct=%v: max_connections %v (sent %v)", direct, got, sent)
+		}
+	}
+}
+
 func TestSearchRejectsEmptyRequest(t *testing.T) {
 	c := newTestClient(t, newFake(t), Config{})
 	_, err := c.Search(context.Background(), supplier.SearchRequest{Passengers: supplier.Passengers{Adult: 1}})

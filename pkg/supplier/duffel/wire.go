@@ -117,6 +117,8 @@ type wireOfferRequestBody struct {
 	Slices     []wireSliceQuery     `json:"slices"`
 	Passengers []wirePassengerQuery `json:"passengers"`
 	CabinClass string               `json:"cabin_class,omitempty"`
+	// MaxConnections per slice; unset, Duffel's default of one applies.
+	MaxConnections *int `json:"max_connections,omitempty"`
 	// IncludeSplitTicket is sent only on the split-ticket search.
 	IncludeSplitTicket bool `json:"include_split_ticket,omitempty"`
 }

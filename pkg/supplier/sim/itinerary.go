@@ -38,6 +38,7 @@ type query struct {
 	cabin          string
 	seats          int
 	carriers       map[string]bool // nil: any
+	direct         bool            // nonstop flights only
 }
 
 // sells reports whether the profile sells a carrier.
@@ -123,7 +124,7 @@ func (s *Supplier) options(q *query, now time.Time) []option {
 					}
 				}
 			}
-			if s.profile != ProfileLCC {
+			if s.profile != ProfileLCC && !q.direct {
 				s.connections(q, org, dst, add)
 			}
 		}

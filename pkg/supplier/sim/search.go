@@ -46,6 +46,9 @@ func searchKey(req supplier.SearchRequest) string {
 		b.WriteString(j.Origin + j.Destination + j.Date + "/")
 	}
 	fmt.Fprintf(&b, "%d.%d.%d/%s/%s", req.Passengers.Adult, req.Passengers.Child, req.Passengers.Infant, req.Cabin, strings.Join(req.Carriers, ","))
+	if req.Direct {
+		b.WriteString("/direct")
+	}
 	return b.String()
 }
 
@@ -95,6 +98,7 @@ func (s *Supplier) search(req supplier.SearchRequest, now time.Time) ([]supplier
 			cabin:    cabin,
 			seats:    pax.Seats(),
 			carriers: carriers,
+			direct:   req.Direct,
 		}
 		per[i] = s.options(q, now)
 		if len(per[i]) == 0 && s.profile != ProfileLCC {

@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -995,4 +997,43 @@ func BenchmarkSearch(b *testing.B) {
 		offers += len(got)
 	}
 	b.ReportMetric(float64(offers)/float64(b.N), "offers/op")
+}
+
+// A direct search answers the nonstop flights of the same search without
+// the connections: the same flights at the same prices, nothing else.
+func TestSearchDirect(t *testing.T) {
+	s, _ := newSim(t, "gds")
+	all, err := s.Search(context.Background(), oneWay("PEK", "LHR", "2026-03-20", 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := oneWay("PEK", "LHR", "2026-03-20", 1)
+	req.Direct = true
+	direct, err := s.Search(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	summary := func(offers []supplier.Offer, nonstopOnly bool) []string {
+		var out []string
+		for _, o := range offers {
+			if nonstopOnly && len(o.Segments) != 1 {
+				continue
+			}
+			var b strings.Builder
+			for _, sg := range o.Segments {
+				b.WriteString(sg.FlightNumber + " " + sg.DepartAt.Format(time.RFC3339) + " ")
+			}
+			fmt.Fprintf(&b, "%s %d", o.Brand, o.Total())
+			out = append(out, b.String())
+		}
+		slices.Sort(out)
+		return out
+	}
+	want := summary(all, true)
+	if len(want) == 0 || len(want) == len(all) {
+		t.Fatalf("PEK-LHR: %d offers, %d nonstop; want both nonstops and connections", len(all), len(want))
+	}
+	if got := summary(direct, false); !slices.Equal(got, want) {
+		t.Fatalf("direct search: %d offers %v\nwant the %d nonstops of the full search %v", len(got), got, len(want), want)
+	}
 }
