@@ -31,10 +31,12 @@ type priced struct {
 // combined (interlining).
 type option struct {
 	tickets []*priced
-	segs    []supplier.Segment
-	groups  [][]int // segment indexes per journey
-	self    []bool  // per journey: self-transfer inside it
-	total   int64
+	// segs point into the tickets' offers: joining trips copies pointers,
+	// not 200-byte segments.
+	segs   []*supplier.Segment
+	groups [][]int // segment indexes per journey
+	self   []bool  // per journey: self-transfer inside it
+	total  int64
 	// key and id, once computed (itineraryKey, idOf): an option lives
 	// through every rebuild of its search.
 	key, id string
@@ -67,7 +69,16 @@ func (p *Policy) price(o *supplier.Offer) (*priced, bool) {
 
 func single(pr *priced) *option {
 	o := pr.offer
-	return &option{tickets: []*priced{pr}, segs: o.Segments, groups: o.Journeys, self: make([]bool, len(o.Journeys)), total: pr.total}
+	return &option{tickets: []*priced{pr}, segs: segmentsOf(o), groups: o.Journeys, self: make([]bool, len(o.Journeys)), total: pr.total}
+}
+
+// segmentsOf points at an offer's segments.
+func segmentsOf(o *supplier.Offer) []*supplier.Segment {
+	out := make([]*supplier.Segment, len(o.Segments))
+	for i := range o.Segments {
+		out[i] = &o.Segments[i]
+	}
+	return out
 }
 
 // join concatenates options covering consecutive journeys into one.
@@ -80,7 +91,7 @@ func join(parts ...*option) *option {
 			nidx += len(g)
 		}
 	}
-	out := &option{segs: make([]supplier.Segment, 0, nsegs), groups: make([][]int, 0, ngroups), self: make([]bool, 0, nself),
+	out := &option{segs: make([]*supplier.Segment, 0, nsegs), groups: make([][]int, 0, ngroups), self: make([]bool, 0, nself),
 		tickets: make([]*priced, 0, ntickets)}
 	idx := make([]int, 0, nidx)
 	for _, p := range parts {
@@ -734,7 +745,7 @@ func (v *view) build() Solution {
 	}
 	segs := make([]SegmentView, len(o.segs))
 	for i, s := range o.segs {
-		segs[i] = SegmentView{Segment: s}
+		segs[i] = SegmentView{Segment: *s}
 	}
 	journeys := make([]JourneyView, len(o.groups))
 	selfTransfer := false

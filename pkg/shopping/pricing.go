@@ -179,7 +179,7 @@ var classRank = map[string]int{"china": 0, "domestic": 1, "international": 2, "i
 
 // routeClass is the widest class of a solution's journeys: a trip that
 // crosses continents anywhere is priced as intercontinental.
-func routeClass(segs []supplier.Segment, journeys [][]int) string {
+func routeClass(segs []*supplier.Segment, journeys [][]int) string {
 	best := "china"
 	for _, j := range journeys {
 		if len(j) == 0 {

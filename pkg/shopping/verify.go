@@ -244,7 +244,7 @@ func rebuildOne(req *Request, parts []Part, p *Policy, was *view, now time.Time)
 			return nil
 		}
 		opt.tickets = append(opt.tickets, pr)
-		opt.segs = append(opt.segs, o.Segments...)
+		opt.segs = append(opt.segs, segmentsOf(o)...)
 		opt.total += pr.total
 	}
 	m := &merged{option: opt, sources: was.m.sources}
