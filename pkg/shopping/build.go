@@ -117,14 +117,20 @@ func journeyOf(req *Request, o *supplier.Offer) int {
 	if len(o.Journeys) != 1 || len(o.Segments) == 0 {
 		return -1
 	}
-	first, last := o.Segments[0], o.Segments[len(o.Segments)-1]
+	first, last := &o.Segments[0], &o.Segments[len(o.Segments)-1]
 	for j, q := range req.Journeys {
-		if cityCode(first.Origin) == cityCode(q.Origin) && cityCode(last.Destination) == cityCode(q.Destination) &&
-			first.DepartAt.Format(time.DateOnly) == q.Date {
+		if onDate(first.DepartAt, q.Date) && cityCode(first.Origin) == cityCode(q.Origin) && cityCode(last.Destination) == cityCode(q.Destination) {
 			return j
 		}
 	}
 	return -1
+}
+
+// onDate says whether t falls on date (YYYY-MM-DD) in t's own zone, without
+// the garbage of formatting it: a search asks for every offer.
+func onDate(t time.Time, date string) bool {
+	var buf [len(time.DateOnly)]byte
+	return string(t.AppendFormat(buf[:0], time.DateOnly)) == date
 }
 
 // assemble turns every supplier answer into options: whole-trip offers as
@@ -300,7 +306,7 @@ func matchesExact(req *Request, o *supplier.Offer, relaxed bool) bool {
 	for _, s := range o.Segments {
 		found := false
 		for _, e := range req.Exact {
-			if s.DepartAt.Format(time.DateOnly) != e.Date {
+			if !onDate(s.DepartAt, e.Date) {
 				continue
 			}
 			if relaxed {
@@ -334,7 +340,12 @@ func combineJourneys(pools [][]*option, limit int) [][]*option {
 		// Ties broken by id: the same answers give the same trips whatever
 		// order they arrived in.
 		slices.SortFunc(pools[j], func(a, b *option) int {
-			return cmp.Or(cmp.Compare(a.total, b.total), strings.Compare(a.idOf(), b.idOf()))
+			// Not cmp.Or: its arguments are all evaluated, and an id is a
+			// SHA-256 only a tie needs.
+			if c := cmp.Compare(a.total, b.total); c != 0 {
+				return c
+			}
+			return strings.Compare(a.idOf(), b.idOf())
 		})
 		if len(pools[j]) > maxPoolPerJourney {
 			pools[j] = pools[j][:maxPoolPerJourney]
