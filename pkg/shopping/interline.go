@@ -136,11 +136,24 @@ func interlineCount(pools legPools, limit int) ([]combo, interlineStats) {
 		// perFirstLeg): both sides in one total order, so the same legs give
 		// the same combinations however they arrived. Second legs by
 		// departure, so each first leg scans only its connection window.
+		// (Comparisons written out: cmp.Or would compare the strings of
+		// every pair, not only of ties.)
 		firsts = slices.Clone(firsts)
-		slices.SortFunc(firsts, func(a, b *priced) int { return cmp.Or(cmp.Compare(a.total, b.total), a.cmp(b)) })
+		slices.SortFunc(firsts, func(a, b *priced) int {
+			if c := cmp.Compare(a.total, b.total); c != 0 {
+				return c
+			}
+			return a.cmp(b)
+		})
 		seconds = slices.Clone(seconds)
 		slices.SortFunc(seconds, func(a, b *priced) int {
-			return cmp.Or(a.offer.Segments[0].DepartAt.Compare(b.offer.Segments[0].DepartAt), cmp.Compare(a.total, b.total), a.cmp(b))
+			if c := a.offer.Segments[0].DepartAt.Compare(b.offer.Segments[0].DepartAt); c != 0 {
+				return c
+			}
+			if c := cmp.Compare(a.total, b.total); c != 0 {
+				return c
+			}
+			return a.cmp(b)
 		})
 		mct := minConnect(via)
 		for _, f := range firsts {
