@@ -46,6 +46,8 @@ func apiDo(tb testing.TB, c *http.Client, method, url, token, body string, hdr .
 // payment. Reports orders/s and the p99 of the pair.
 func BenchmarkOrdersCreateAndPay(b *testing.B) {
 	a, _ := newApp(b, store.Postgres)
+	// Under the runtime settings voyage serve applies.
+	b.Cleanup(a.Cfg.Runtime.Apply())
 	if err := demo.Seed(context.Background(), a.DB, a.Site); err != nil {
 		b.Fatal(err)
 	}

@@ -24,6 +24,7 @@ func (r *Root) serveCmd() *cobra.Command {
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGINT, syscall.SIGTERM)
 			defer stop()
+			cfg.Runtime.Apply()
 			a, err := app.New(ctx, cfg)
 			if err != nil {
 				return err

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -30,6 +31,43 @@ type Config struct {
 	Mail      MailConfig     `mapstructure:"mail"`
 	Shopping  ShoppingConfig `mapstructure:"shopping"`
 	Payment   PaymentConfig  `mapstructure:"payment"`
+	Runtime   RuntimeConfig  `mapstructure:"runtime"`
+}
+
+// RuntimeConfig tunes the Go runtime of the server.
+type RuntimeConfig struct {
+	// GCPercent is the collector's target (GOGC): how far the heap grows
+	// past what is live before the next collection. Searches allocate a lot
+	// and briefly; at 200 instead of Go's 100, 200 searches at once spend
+	// a fifth less CPU and finish their p99 about twice as fast above
+	// supplier latency (BenchmarkConcurrentSearchesLatency), for a heap up
+	// to three times the live data instead of two. GOGC in the environment
+	// wins.
+	GCPercent int `mapstructure:"gc_percent"`
+	// MemoryLimitMB is a soft limit on the heap (GOMEMLIMIT): near it the
+	// collector runs as often as it must, whatever GCPercent says. 0 sets
+	// none. GOMEMLIMIT in the environment wins.
+	MemoryLimitMB int64 `mapstructure:"memory_limit_mb"`
+}
+
+// Apply sets the runtime as c says, except what the environment's GOGC or
+// GOMEMLIMIT set, and returns what puts the previous settings back.
+func (c RuntimeConfig) Apply() (restore func()) {
+	gc, limit := -2, int64(-1)
+	if os.Getenv("GOGC") == "" && c.GCPercent > 0 {
+		gc = debug.SetGCPercent(c.GCPercent)
+	}
+	if os.Getenv("GOMEMLIMIT") == "" && c.MemoryLimitMB > 0 {
+		limit = debug.SetMemoryLimit(c.MemoryLimitMB << 20)
+	}
+	return func() {
+		if gc != -2 {
+			debug.SetGCPercent(gc)
+		}
+		if limit >= 0 {
+			debug.SetMemoryLimit(limit)
+		}
+	}
 }
 
 // PaymentConfig chooses how orders are paid besides the wallet.
@@ -197,6 +235,8 @@ func setDefaults(v *viper.Viper) {
 	v.SetDefault("shopping.sim.volatility", -1.0)
 	v.SetDefault("shopping.duffel.token", "")
 	v.SetDefault("shopping.duffel.base_url", "https://api.duffel.com")
+	v.SetDefault("runtime.gc_percent", 200)
+	v.SetDefault("runtime.memory_limit_mb", 0)
 }
 
 // Load builds the configuration. configFile may be empty, in which case
@@ -250,6 +290,14 @@ func (c Config) Validate() error {
 	}
 	if c.HTTP.MaxBodyBytes <= 0 {
 		return errors.New("config: http.max_body_bytes must be positive")
+	}
+	// Below 25 the server would do little but collect; above 2,000 the heap
+	// may grow twenty-fold.
+	if c.Runtime.GCPercent < 25 || c.Runtime.GCPercent > 2000 {
+		return fmt.Errorf("config: runtime.gc_percent %d is not between 25 and 2000", c.Runtime.GCPercent)
+	}
+	if c.Runtime.MemoryLimitMB < 0 {
+		return errors.New("config: runtime.memory_limit_mb must not be negative")
 	}
 	known := map[string]bool{}
 	for _, cur := range Currencies {

@@ -3,6 +3,7 @@ package config
 import (
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"testing"
 	"time"
 
@@ -72,5 +73,58 @@ func TestValidate(t *testing.T) {
 	}
 	if _, err := Load(filepath.Join(t.TempDir(), "missing.yaml"), nil); err == nil {
 		t.Error("missing explicit config file accepted")
+	}
+	t.Setenv("VOYAGE_SITE_DEFAULT_LANGUAGE", "en")
+	for _, bad := range []string{"0", "10", "5000"} {
+		t.Setenv("VOYAGE_RUNTIME_GC_PERCENT", bad)
+		if _, err := Load("", nil); err == nil {
+			t.Errorf("runtime.gc_percent %s accepted", bad)
+		}
+	}
+	t.Setenv("VOYAGE_RUNTIME_GC_PERCENT", "300")
+	t.Setenv("VOYAGE_RUNTIME_MEMORY_LIMIT_MB", "-1")
+	if _, err := Load("", nil); err == nil {
+		t.Error("negative runtime.memory_limit_mb accepted")
+	}
+}
+
+// The server's collector target and memory limit come from the config,
+// unless GOGC or GOMEMLIMIT are in the environment; restore puts back what
+// was there.
+func TestRuntimeApply(t *testing.T) {
+	t.Setenv("GOGC", "")
+	t.Setenv("GOMEMLIMIT", "")
+	c, err := Load("", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Runtime.GCPercent != 200 || c.Runtime.MemoryLimitMB != 0 {
+		t.Fatalf("runtime defaults %+v, want gc 200 and no limit", c.Runtime)
+	}
+	before := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(before)
+	beforeLimit := debug.SetMemoryLimit(-1)
+
+	restore := RuntimeConfig{GCPercent: 250, MemoryLimitMB: 512}.Apply()
+	if got := debug.SetGCPercent(250); got != 250 {
+		t.Errorf("gc percent %d after Apply, want 250", got)
+	}
+	if got := debug.SetMemoryLimit(-1); got != 512<<20 {
+		t.Errorf("memory limit %d after Apply, want %d", got, 512<<20)
+	}
+	restore()
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Errorf("gc percent %d after restore, want 100", got)
+	}
+	if got := debug.SetMemoryLimit(-1); got != beforeLimit {
+		t.Errorf("memory limit %d after restore, want %d", got, beforeLimit)
+	}
+
+	t.Setenv("GOGC", "150")
+	restore = RuntimeConfig{GCPercent: 400}.Apply()
+	got := debug.SetGCPercent(100)
+	restore()
+	if got != 100 {
+		t.Errorf("with GOGC set, Apply changed the gc percent to %d", got)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/voyage/voyage/pkg/config"
 	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/shopping"
 	"github.com/voyage/voyage/pkg/store"
@@ -95,7 +96,18 @@ func memoSources(tb testing.TB) map[string]shopping.Source {
 	return out
 }
 
+// asServed runs a benchmark under the runtime settings voyage serve applies
+// (config runtime.*: the collector's target), the engine's real conditions.
+func asServed(b *testing.B) {
+	cfg, err := config.Load("", nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(cfg.Runtime.Apply())
+}
+
 func benchWorld(b *testing.B) *world {
+	asServed(b)
 	db := storetest.Open(b, store.SQLite)
 	return newWorld(b, db, nil, memoSources(b))
 }
@@ -267,6 +279,7 @@ func BenchmarkConcurrentSearchesLatency(b *testing.B) {
 }
 
 func concurrentSearchesLatency(b *testing.B, engine store.Dialect) {
+	asServed(b)
 	db := storetest.Open(b, engine)
 	sources := memoSources(b)
 	slowed := map[string]*slow{}
