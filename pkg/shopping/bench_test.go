@@ -204,6 +204,7 @@ func BenchmarkConcurrentSearches(b *testing.B) {
 	var mu sync.Mutex
 	var errs int
 	var before, after runtime.MemStats
+	perSession := -1.0
 	for i := range n {
 		r := routes[i%len(routes)]
 		runSearch(b, w, returnTrip(r[0], r[1], 20+i%30, 27+i%30)) // fills the memo
@@ -232,10 +233,15 @@ func BenchmarkConcurrentSearches(b *testing.B) {
 		runtime.GC()
 		runtime.ReadMemStats(&after)
 		b.ReportMetric(float64(n)/elapsed.Seconds(), "searches/s")
+		if perSession < 0 {
+			// The first burst's: later ones may find the cache at its bound
+			// letting earlier searches go.
+			perSession = float64(int64(after.HeapAlloc)-int64(before.HeapAlloc)) / n / 1024
+		}
 	}
 	b.ReportMetric(float64(pct(lat, .99).Microseconds())/1000, "ms-p99")
 	b.ReportMetric(float64(pct(lat, .5).Microseconds())/1000, "ms-p50")
-	b.ReportMetric(float64(int64(after.HeapAlloc)-int64(before.HeapAlloc))/n/1024, "KiB/session")
+	b.ReportMetric(perSession, "KiB/session")
 	b.ReportMetric(float64(errs), "empty-searches")
 }
 

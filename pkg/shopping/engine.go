@@ -7,6 +7,7 @@
 package shopping
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"errors"
@@ -16,6 +17,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/voyage/voyage/pkg/agency"
@@ -86,6 +88,8 @@ type Engine struct {
 	parallel int
 	// runs are the searches calling suppliers and storing their answers.
 	runs sync.WaitGroup
+	// maxCached is the cache's bound (the constant; tests lower it).
+	maxCached int
 }
 
 // Options configure an engine.
@@ -105,7 +109,8 @@ type Options struct {
 // New returns an engine over the given sources (keyed by name).
 func New(sources map[string]Source, o Options) *Engine {
 	e := &Engine{sources: sources, sessions: o.Sessions, quotes: o.Quotes, agencies: o.Agencies, looks: o.Looks, rates: o.Rates,
-		now: o.Now, base: o.Base, log: o.Logger, catalog: o.Catalog, cache: map[string]*state{}, parallel: 16}
+		now: o.Now, base: o.Base, log: o.Logger, catalog: o.Catalog, cache: map[string]*state{}, parallel: 16,
+		maxCached: maxCached}
 	if e.now == nil {
 		e.now = time.Now
 	}
@@ -264,9 +269,11 @@ func (e *Engine) Start(ctx context.Context, who auth.Principal, req Request) (St
 	if err := e.looks.CountLook(ctx, who.AgencyID, "searches"); err != nil {
 		e.log.WarnContext(ctx, "look-to-book count failed", "err", err)
 	}
-	st := e.remember(s, p)
-	st.runsHere = true
-	e.runs.Go(func() { e.run(st, calls, time.Duration(p.MaxResponse)*time.Second) })
+	st := e.remember(s, p, true)
+	e.runs.Go(func() {
+		defer st.running.Store(false)
+		e.run(st, calls, time.Duration(p.MaxResponse)*time.Second)
+	})
 	return Started{SearchID: s.ID, ExpiresAt: s.ExpiresAt}, nil
 }
 
@@ -410,17 +417,22 @@ func (e *Engine) storeBatch(ctx context.Context, id, name string, parts []Part) 
 // state is a search session as this instance has read it, with its built
 // solutions, so a poll reads only the answers that arrived since the last one.
 type state struct {
-	mu       sync.Mutex
-	sess     Session
-	policy   Policy
-	parts    []Part
-	lastSeq  int64
-	built    int
-	builtAt  time.Time
-	b        *builder
-	views    []*view
-	byID     map[string]*view
-	lastUsed time.Time
+	mu      sync.Mutex
+	sess    Session
+	policy  Policy
+	parts   []Part
+	lastSeq int64
+	built   int
+	builtAt time.Time
+	b       *builder
+	views   []*view
+	byID    map[string]*view
+	// lastUsed is when a caller last asked for the search (unix nanos, read
+	// by the cache sweep without st.mu).
+	lastUsed atomic.Int64
+	// running is set while the search calls its suppliers: such a search
+	// stays cached, its answers arriving through local.
+	running atomic.Bool
 	// received are the names of the parts taken in (duplicates of a part
 	// are dropped); pending, those of them not built yet.
 	received map[string]bool
@@ -438,13 +450,64 @@ type state struct {
 	last lastQuery
 }
 
-func (e *Engine) remember(s Session, p Policy) *state {
+// remember caches a search's state; runs says this instance is about to
+// call its suppliers.
+func (e *Engine) remember(s Session, p Policy, runs bool) *state {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	st := &state{sess: s, policy: p, built: -1, lastUsed: e.now(), statusBy: map[string]Part{},
-		received: map[string]bool{}}
+	st := &state{sess: s, policy: p, built: -1, statusBy: map[string]Part{}, received: map[string]bool{}, runsHere: runs}
+	st.running.Store(runs)
+	st.lastUsed.Store(e.now().UnixNano())
 	e.cache[s.ID] = st
+	if len(e.cache) > e.maxCached {
+		e.trim()
+	}
 	return st
+}
+
+// The cache of built searches. A search is about a megabyte built, and a
+// poll, a verification or a booking of one that left the cache rebuilds it
+// from the session store in a few milliseconds; memory is what runs out.
+const (
+	// cacheIdle: a search nobody asked about for this long leaves.
+	cacheIdle = 2 * time.Minute
+	// maxCached bounds the searches kept; past it the least recently used
+	// go first.
+	maxCached = 1000
+	// sweepEvery spaces the sweeps for idle searches.
+	sweepEvery = 30 * time.Second
+)
+
+// sweep drops the idle searches. Called with e.mu held.
+func (e *Engine) sweep(now time.Time) {
+	for k, v := range e.cache {
+		if !v.running.Load() && now.Sub(time.Unix(0, v.lastUsed.Load())) > cacheIdle {
+			delete(e.cache, k)
+		}
+	}
+}
+
+// trim drops the least recently used searches not running, down to nine
+// tenths of maxCached, so that it runs once per hundred new searches, not
+// on each. Called with e.mu held.
+func (e *Engine) trim() {
+	type entry struct {
+		id   string
+		used int64
+	}
+	idle := make([]entry, 0, len(e.cache))
+	for k, v := range e.cache {
+		if !v.running.Load() {
+			idle = append(idle, entry{k, v.lastUsed.Load()})
+		}
+	}
+	slices.SortFunc(idle, func(a, b entry) int { return cmp.Compare(a.used, b.used) })
+	for _, x := range idle {
+		if len(e.cache) <= e.maxCached*9/10 {
+			break
+		}
+		delete(e.cache, x.id)
+	}
 }
 
 // load returns the state of a search the caller may see.
@@ -452,13 +515,9 @@ func (e *Engine) load(ctx context.Context, who auth.Principal, id string) (*stat
 	now := e.now()
 	e.mu.Lock()
 	st := e.cache[id]
-	if now.Sub(e.lastSweep) > time.Minute {
+	if now.Sub(e.lastSweep) > sweepEvery {
 		e.lastSweep = now
-		for k, v := range e.cache {
-			if now.Sub(v.lastUsed) > StaleAfter+time.Minute {
-				delete(e.cache, k)
-			}
-		}
+		e.sweep(now)
 	}
 	e.mu.Unlock()
 	if st == nil {
@@ -473,7 +532,7 @@ func (e *Engine) load(ctx context.Context, who auth.Principal, id string) (*stat
 		if err != nil {
 			return nil, err
 		}
-		st = e.remember(s, p)
+		st = e.remember(s, p, false)
 	}
 	if st.sess.AgencyID != who.AgencyID {
 		ok, err := e.agencies.IsWithin(ctx, who.AgencyID, st.sess.AgencyID)
@@ -484,6 +543,7 @@ func (e *Engine) load(ctx context.Context, who auth.Principal, id string) (*stat
 			return nil, fault.NotFound("shopping.error.noSearch")
 		}
 	}
+	st.lastUsed.Store(now.UnixNano())
 	return st, nil
 }
 

@@ -380,6 +380,80 @@ func TestEnginePlanAsksLegsDirect(t *testing.T) {
 	}
 }
 
+// The engine keeps a search built in memory while it is used: one idle for
+// CacheIdle, or the oldest past the bound, leaves (unless its suppliers are
+// still answering), and the next poll rebuilds it from the store with the
+// same solutions.
+func TestEngineCacheLetsIdleSearchesGo(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, db *store.DB) {
+		gate := make(chan struct{})
+		defer close(gate)
+		w := newWorld(t, db, nil, map[string]shopping.Source{
+			"gds": {Supplier: &fake{name: "gds", answer: direct("gds", 5000, "CA937", "CA855")}},
+			"ndc": {Supplier: &fake{name: "ndc", answer: func(req supplier.SearchRequest) []supplier.Offer {
+				if req.Journeys[0].Destination == "JFK" {
+					<-gate // the PEK-JFK search keeps running
+				}
+				return nil
+			}}}})
+		ctx := context.Background()
+		start := func(to string) (string, shopping.Page) {
+			t.Helper()
+			req := oneWay("PEK", to)
+			st, err := w.eng.Start(ctx, w.who(), req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if to == "JFK" {
+				return st.SearchID, shopping.Page{}
+			}
+			p := poll(t, w, st.SearchID, shopping.Query{}, func(p shopping.Page) bool { return p.Complete })
+			return st.SearchID, p
+		}
+		done, page := start("LHR")
+		running, _ := start("JFK")
+		if page.Total != 2 || !w.eng.Cached(done) || !w.eng.Cached(running) {
+			t.Fatalf("fresh searches: total %d, cached %v %v", page.Total, w.eng.Cached(done), w.eng.Cached(running))
+		}
+
+		// Idle for longer than CacheIdle: the finished search leaves on the
+		// next sweep, the running one stays.
+		// (Any poll sweeps; this one's answer does not matter: on this clock
+		// the running search is past its deadline.)
+		w.now.Store(time.Now().Add(shopping.CacheIdle + time.Minute).UnixNano())
+		_, _ = w.eng.Solutions(ctx, w.who(), shopping.Query{SearchID: running}, "en")
+		if w.eng.Cached(done) || !w.eng.Cached(running) {
+			t.Fatalf("after idling: cached done=%v running=%v, want false true", w.eng.Cached(done), w.eng.Cached(running))
+		}
+		again, err := w.eng.Solutions(ctx, w.who(), shopping.Query{SearchID: done}, "en")
+		if err != nil || !again.Complete || again.Total != page.Total || again.Items[0].ID != page.Items[0].ID {
+			t.Fatalf("rebuilt from the store: %+v, %v; want the same %d solutions", again, err, page.Total)
+		}
+		if !w.eng.Cached(done) {
+			t.Fatal("a polled search is not cached again")
+		}
+
+		// Past the bound the least recently used finished searches go.
+		w.now.Store(0)
+		if _, err := w.eng.Solutions(ctx, w.who(), shopping.Query{SearchID: done}, "en"); err != nil {
+			t.Fatal(err)
+		}
+		w.eng.SetMaxCached(4)
+		var ids []string
+		for range 4 {
+			id, _ := start("LHR")
+			ids = append(ids, id)
+		}
+		if !w.eng.Cached(running) || w.eng.Cached(done) || w.eng.Cached(ids[0]) || !w.eng.Cached(ids[3]) {
+			t.Fatalf("past the bound: running %v, oldest %v %v, newest %v", w.eng.Cached(running), w.eng.Cached(done),
+				w.eng.Cached(ids[0]), w.eng.Cached(ids[3]))
+		}
+		if p, err := w.eng.Solutions(ctx, w.who(), shopping.Query{SearchID: ids[0]}, "en"); err != nil || p.Total != 2 {
+			t.Fatalf("a trimmed search polled again: %v, %v", p.Total, err)
+		}
+	})
+}
+
 func TestEngineTimeoutAndNothingFound(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		slow := &fake{name: "gds", hang: true}

@@ -25,3 +25,16 @@ func (e *Engine) Plan(req Request, currency string) []PlannedCall {
 	}
 	return out
 }
+
+// Cached says whether the engine holds the search built in memory.
+func (e *Engine) Cached(id string) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.cache[id] != nil
+}
+
+// SetMaxCached lowers the cache's bound.
+func (e *Engine) SetMaxCached(n int) { e.maxCached = n }
+
+// CacheIdle is how long an unpolled search stays cached.
+const CacheIdle = cacheIdle

@@ -36,7 +36,6 @@ func (e *Engine) Solutions(ctx context.Context, who auth.Principal, q Query, lan
 	}
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	st.lastUsed = e.now()
 	if e.now().After(st.sess.ExpiresAt) {
 		return Page{}, errStale()
 	}
