@@ -454,6 +454,62 @@ func TestEngineCacheLetsIdleSearchesGo(t *testing.T) {
 	})
 }
 
+// Under load a search with results is rebuilt every second, not every half
+// second, as its suppliers answer; its complete answer is built at once.
+func TestEngineBusyRebuildsLessOften(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, db *store.DB) {
+		second := &fake{name: "ndc", gate: make(chan struct{}), answer: direct("ndc", 4000, "BA38")}
+		last := &fake{name: "lcc", gate: make(chan struct{}), answer: direct("lcc", 3000, "U2801")}
+		w := newWorld(t, db, func(c *agency.Config) { c.Flight.ShowSuppliers = true }, map[string]shopping.Source{
+			"gds": {Supplier: &fake{name: "gds", answer: direct("gds", 5000, "CA937")}}, "ndc": {Supplier: second},
+			"lcc": {Supplier: last, OneWayOnly: true}})
+		w.eng.SetBusyAt(0) // this one search is load enough
+		st, err := w.eng.Start(context.Background(), w.who(), oneWay("PEK", "LHR"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		q := shopping.Query{SearchID: st.SearchID}
+		page := func() shopping.Page {
+			t.Helper()
+			p, err := w.eng.Solutions(context.Background(), w.who(), q, "en")
+			if err != nil {
+				t.Fatal(err)
+			}
+			return p
+		}
+		// The build that shows gds's flight happens during the call that
+		// first returns it: not before called.
+		var built time.Time
+		for deadline := time.Now().Add(10 * time.Second); ; {
+			called := time.Now()
+			if page().Total == 1 {
+				built = called
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatal("gds's answer never shown")
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+		close(second.gate)
+		for time.Since(built) < 800*time.Millisecond {
+			if p := page(); p.Total != 1 || status(p, "ndc") != "pending" {
+				t.Fatalf("%v after the last build: %d solutions, ndc %s; want no rebuild before a second", time.Since(built), p.Total, status(p, "ndc"))
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		p := poll(t, w, st.SearchID, shopping.Query{}, func(p shopping.Page) bool { return p.Total == 2 })
+		if status(p, "ndc") != "done" || p.Complete {
+			t.Fatalf("after a second: ndc %s complete %v", status(p, "ndc"), p.Complete)
+		}
+		close(last.gate)
+		p = poll(t, w, st.SearchID, shopping.Query{}, func(p shopping.Page) bool { return p.Complete })
+		if p.Total != 3 {
+			t.Fatalf("complete with %d solutions, want 3", p.Total)
+		}
+	})
+}
+
 func TestEngineTimeoutAndNothingFound(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		slow := &fake{name: "gds", hang: true}

@@ -38,3 +38,6 @@ func (e *Engine) SetMaxCached(n int) { e.maxCached = n }
 
 // CacheIdle is how long an unpolled search stays cached.
 const CacheIdle = cacheIdle
+
+// SetBusyAt sets how many running searches make the instance busy.
+func (e *Engine) SetBusyAt(n int) { e.busyAt = int64(n) }
