@@ -95,6 +95,8 @@ type Engine struct {
 	// instance is busy (see busyPerCore).
 	running atomic.Int64
 	busyAt  int64
+	// cpu orders completing builds before encoding for the store (slots.go).
+	cpu *slots
 }
 
 // Options configure an engine.
@@ -115,7 +117,7 @@ type Options struct {
 func New(sources map[string]Source, o Options) *Engine {
 	e := &Engine{sources: sources, sessions: o.Sessions, quotes: o.Quotes, agencies: o.Agencies, looks: o.Looks, rates: o.Rates,
 		now: o.Now, base: o.Base, log: o.Logger, catalog: o.Catalog, cache: map[string]*state{}, parallel: 16,
-		maxCached: maxCached, busyAt: int64(busyPerCore * runtime.GOMAXPROCS(0))}
+		maxCached: maxCached, busyAt: int64(busyPerCore * runtime.GOMAXPROCS(0)), cpu: newSlots(0)}
 	if e.now == nil {
 		e.now = time.Now
 	}
@@ -412,9 +414,14 @@ func (e *Engine) store(ctx context.Context, id string, parts <-chan Part) {
 	}
 }
 
-// storeBatch encodes answers and writes them.
+// storeBatch encodes answers, when no search waits to be completed, and
+// writes them.
 func (e *Engine) storeBatch(ctx context.Context, id, name string, parts []Part) error {
+	if err := e.cpu.acquire(ctx, false); err != nil {
+		return fmt.Errorf("shopping: store answers %s: %w", name, err)
+	}
 	b, err := EncodeBatch(name, parts)
+	e.cpu.release()
 	if err != nil {
 		return err
 	}
@@ -595,6 +602,12 @@ func (e *Engine) refresh(ctx context.Context, st *state) error {
 		if since := now.Sub(st.builtAt); len(st.views) > 0 && since < every || len(st.views) == 0 && since < first {
 			return nil
 		}
+	} else {
+		// The build that completes the search goes ahead of encoding.
+		if err := e.cpu.acquire(ctx, true); err != nil {
+			return err
+		}
+		defer e.cpu.release()
 	}
 	for _, p := range st.pending {
 		st.statusBy[p.Name] = p
