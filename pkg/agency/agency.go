@@ -9,7 +9,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -206,12 +205,11 @@ func (s *Store) Create(ctx context.Context, tx *sqlx.Tx, n New) (Agency, error) 
 		args := []any{n.ParentID, level, code, n.Name, n.Alias, n.Address, n.EnableFlightService, n.EnableTrainService,
 			n.SettlementCurrency, n.IsShowBill, n.CanCreateSubAgency, n.SingleSession, n.SSOSecret, string(hosts),
 			n.Branding.Theme, n.Branding.Favicon, n.Branding.HideCSWidget, n.Branding.HideSSOMessage, now, now}
-		marks := strings.Repeat("?, ", len(args)-1) + "?"
 		if n.ID != 0 {
 			cols = "id, " + cols
 			args = append([]any{n.ID}, args...)
-			marks = "?, " + marks
 		}
+		marks := store.Marks(len(args))
 		var id int64
 		err := tx.GetContext(ctx, &id, tx.Rebind(`INSERT INTO agencies (`+cols+`) VALUES (`+marks+`) RETURNING id`), args...)
 		if store.IsUniqueViolation(err) && attempt < 5 {

@@ -66,6 +66,13 @@ const columns = `id, booking_number, agency_id, user_id, type, original_id, root
 	prices, segments, passengers, contact, restrictions, invoice_type, quote, bookings, request, change_search, reason,
 	review_remark, disrupted, idempotency_key, request_hash, pay_by, confirm_by, created_at, updated_at`
 
+// segmentsBlob is the segments column: the flights and how they group into
+// journeys.
+type segmentsBlob struct {
+	Segments []shopping.SegmentView `json:"segments"`
+	Journeys []shopping.JourneyView `json:"journeys"`
+}
+
 // solutionBlob is what the quote column holds: the solution as sold and the
 // supplier side.
 type solutionBlob struct {
@@ -81,10 +88,7 @@ func (r row) decode() (Order, error) {
 		DepartAt: r.DepartAt.Time, Currency: r.Currency, Total: r.Total, InvoiceType: r.InvoiceType, Reason: r.Reason,
 		ReviewRemark: r.ReviewRemark, Disrupted: r.Disrupted, IdempotencyKey: r.IdempotencyKey, RequestHash: r.RequestHash,
 		PayBy: r.PayBy.Time, ConfirmBy: r.ConfirmBy.Time, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt}
-	var seg struct {
-		Segments []shopping.SegmentView `json:"segments"`
-		Journeys []shopping.JourneyView `json:"journeys"`
-	}
+	var seg segmentsBlob
 	var blob solutionBlob
 	for _, f := range []struct {
 		s string
@@ -150,15 +154,12 @@ var (
 		VALUES (?, ?, ?, ?, ?, ?, ?)`)
 )
 
-// orderInsertValues are the placeholders of orderInsertColumns.
-const orderInsertValues = `?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?`
+// orderInsertValues are the parameters of orderInsertColumns, one each.
+var orderInsertValues = store.Marks(strings.Count(orderInsertColumns, ",") + 1)
 
 // insert stores a new order (in tx, on db) and returns its id.
 func insert(ctx context.Context, db *store.DB, tx *sqlx.Tx, o *Order) error {
-	segs := enc(struct {
-		Segments []shopping.SegmentView `json:"segments"`
-		Journeys []shopping.JourneyView `json:"journeys"`
-	}{o.Segments, o.Journeys})
+	segs := enc(segmentsBlob{o.Segments, o.Journeys})
 	if o.Passengers == nil {
 		o.Passengers = []Passenger{}
 	}
@@ -218,10 +219,7 @@ func save(ctx context.Context, db *store.DB, tx *sqlx.Tx, o *Order, from Status)
 		enc(o.Prices), o.ReviewRemark, o.Disrupted, nullTime(o.PayBy), nullTime(o.ConfirmBy), o.UpdatedAt.UTC()}
 	if o.content {
 		stmt = saveOrderContent
-		args = append(args, enc(struct {
-			Segments []shopping.SegmentView `json:"segments"`
-			Journeys []shopping.JourneyView `json:"journeys"`
-		}{o.Segments, o.Journeys}), enc(o.Passengers), enc(solutionBlob{o.Solution, o.Booked}), enc(o.Booked.Bookings),
+		args = append(args, enc(segmentsBlob{o.Segments, o.Journeys}), enc(o.Passengers), enc(solutionBlob{o.Solution, o.Booked}), enc(o.Booked.Bookings),
 			enc(o.Request), enc(o.ChangeSearch))
 	}
 	res, err := db.ExecStmt(ctx, tx, stmt, append(args, o.ID, string(from))...)
@@ -314,7 +312,7 @@ func where(sc scope, f Filter) (string, []any) {
 		}
 	}
 	if len(statuses) > 0 {
-		conds = append(conds, "status IN ("+strings.TrimSuffix(strings.Repeat("?, ", len(statuses)), ", ")+")")
+		conds = append(conds, "status IN ("+store.Marks(len(statuses))+")")
 		for _, s := range statuses {
 			args = append(args, s)
 		}

@@ -1,10 +1,15 @@
 package store
 
+import "github.com/jmoiron/sqlx"
+
 // IsPrepared reports whether s is prepared on db, for tests.
 func (db *DB) IsPrepared(s *Statement) bool {
 	v, ok := db.stmts.Load(s)
-	return ok && v.(*prepared).stmt != nil
+	return ok && v.(*sqlx.Stmt) != nil
 }
+
+// PostgresSQL is s as PostgreSQL takes it.
+func (s *Statement) PostgresSQL() string { return s.dollar }
 
 // Unprepare forgets db's prepared statements, so that a test sees them
 // prepared again.

@@ -35,8 +35,8 @@ import (
 // Declare it once, as a package-level variable, with NewStatement; run it
 // with DB.GetStmt, DB.ExecStmt or DB.QueryRowStmt.
 type Statement struct {
-	query  string // as written: ? placeholders, or $n in PostgreSQL-only SQL
-	dollar string // query with $n placeholders, as PostgreSQL runs it
+	query  string // as written, with ? for each parameter (or $n if it only runs on PostgreSQL)
+	dollar string // query with $1, $2… for the parameters, as PostgreSQL takes it
 }
 
 // declared lists every Statement, for DB.PrepareStatements.
@@ -45,24 +45,14 @@ var declared struct {
 	list []*Statement
 }
 
-// NewStatement declares query, written with ? placeholders (rebound to $n on
-// PostgreSQL) or, if it only ever runs on PostgreSQL, with $n.
+// NewStatement declares query, written with ? for each parameter (PostgreSQL
+// gets $1, $2…) or, if it only ever runs on PostgreSQL, with $n already.
 func NewStatement(query string) *Statement {
 	s := &Statement{query: query, dollar: sqlx.Rebind(sqlx.DOLLAR, query)}
 	declared.Lock()
 	declared.list = append(declared.list, s)
 	declared.Unlock()
 	return s
-}
-
-// String is the SQL as written.
-func (s *Statement) String() string { return s.query }
-
-// prepared is a Statement's state on one DB; stmt is nil when the server
-// refused to prepare it (its table is missing: the DB is not migrated yet),
-// and the plain text runs until the next migration tries again.
-type prepared struct {
-	stmt *sqlx.Stmt
 }
 
 // runner is what runs a Statement: a prepared *sqlx.Stmt or its plain text.
@@ -116,18 +106,14 @@ func (db *DB) runner(ctx context.Context, tx *sqlx.Tx, s *Statement) runner {
 		}
 		return st
 	}
-	if tx != nil {
-		return plain{q: tx, query: db.text(s)}
-	}
-	return plain{q: db.DB, query: db.text(s)}
-}
-
-// text is s's SQL in db's placeholder style.
-func (db *DB) text(s *Statement) string {
+	query := s.query // SQLite takes ? as written
 	if db.Dialect == Postgres {
-		return s.dollar
+		query = s.dollar
 	}
-	return db.Rebind(s.query)
+	if tx != nil {
+		return plain{q: tx, query: query}
+	}
+	return plain{q: db.DB, query: query}
 }
 
 // preparedStmt is s prepared on db, or nil when it runs as text: always on
@@ -138,7 +124,7 @@ func (db *DB) preparedStmt(ctx context.Context, tx *sqlx.Tx, s *Statement) *sqlx
 		return nil
 	}
 	if v, ok := db.stmts.Load(s); ok {
-		return v.(*prepared).stmt
+		return v.(*sqlx.Stmt)
 	}
 	if tx != nil {
 		return nil
@@ -148,20 +134,23 @@ func (db *DB) preparedStmt(ctx context.Context, tx *sqlx.Tx, s *Statement) *sqlx
 
 // prepare prepares s on a pool connection and keeps it. A refusal by the
 // server for the SQL itself (class 42: a table or column that does not exist
-// yet) is kept too, so that every call does not ask again; any other failure
-// (a connection lost, ctx ended) is not, and the next use tries again.
+// yet, the database not migrated) is kept too, as a nil statement, so that
+// every call does not ask again: the text runs until the next migration
+// tries again. Any other failure (a connection lost, ctx ended) is not kept,
+// and the next use tries again.
 func (db *DB) prepare(ctx context.Context, s *Statement) *sqlx.Stmt {
 	st, err := db.PreparexContext(ctx, s.dollar)
 	if err != nil {
 		if pe := (*pq.Error)(nil); errors.As(err, &pe) && pe.Code.Class() == "42" {
-			db.stmts.LoadOrStore(s, &prepared{})
+			db.stmts.LoadOrStore(s, (*sqlx.Stmt)(nil))
 		}
 		return nil
 	}
-	if v, loaded := db.stmts.LoadOrStore(s, &prepared{stmt: st}); loaded {
-		// Another goroutine prepared it first: use its statement.
+	if v, loaded := db.stmts.LoadOrStore(s, st); loaded {
+		// Another goroutine prepared it first (or the server refused it):
+		// use what it kept.
 		_ = st.Close()
-		return v.(*prepared).stmt
+		return v.(*sqlx.Stmt)
 	}
 	return st
 }
@@ -180,7 +169,7 @@ func (db *DB) PrepareStatements(ctx context.Context) {
 	declared.Unlock()
 	for _, s := range list {
 		if v, ok := db.stmts.Load(s); ok {
-			if v.(*prepared).stmt != nil {
+			if v.(*sqlx.Stmt) != nil {
 				continue
 			}
 			db.stmts.Delete(s)
@@ -195,7 +184,7 @@ func (db *DB) PrepareStatements(ctx context.Context) {
 func (db *DB) unprepare() {
 	db.stmts.Range(func(k, v any) bool {
 		db.stmts.Delete(k)
-		if st := v.(*prepared).stmt; st != nil {
+		if st := v.(*sqlx.Stmt); st != nil {
 			_ = st.Close()
 		}
 		return true

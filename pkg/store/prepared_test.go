@@ -28,7 +28,7 @@ func preparedOnConn(t *testing.T, ctx context.Context, q sqlx.QueryerContext, s 
 	t.Helper()
 	var n int
 	if err := sqlx.GetContext(ctx, q, &n, `SELECT COUNT(*) FROM pg_prepared_statements WHERE statement = $1`,
-		sqlx.Rebind(sqlx.DOLLAR, s.String())); err != nil {
+		s.PostgresSQL()); err != nil {
 		t.Fatal(err)
 	}
 	return n > 0

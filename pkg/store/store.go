@@ -43,8 +43,18 @@ const (
 type DB struct {
 	*sqlx.DB
 	Dialect Dialect
-	// stmts holds, on PostgreSQL, each Statement's *prepared state.
+	// stmts holds, on PostgreSQL, each Statement's *sqlx.Stmt: nil when the
+	// server refused to prepare it.
 	stmts sync.Map
+}
+
+// Marks is n bind parameters, "?, ?, ?", for a VALUES or IN list (Rebind
+// numbers them for PostgreSQL).
+func Marks(n int) string {
+	if n <= 0 {
+		return ""
+	}
+	return strings.Repeat("?, ", n-1) + "?"
 }
 
 // ParseDSN tells which engine a --db value names and returns the driver's

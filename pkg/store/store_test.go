@@ -125,3 +125,14 @@ func TestUniqueViolation(t *testing.T) {
 		}
 	})
 }
+
+func TestMarks(t *testing.T) {
+	for _, tt := range []struct {
+		n    int
+		want string
+	}{{0, ""}, {1, "?"}, {3, "?, ?, ?"}} {
+		if got := store.Marks(tt.n); got != tt.want {
+			t.Errorf("Marks(%d) = %q, want %q", tt.n, got, tt.want)
+		}
+	}
+}
