@@ -53,18 +53,21 @@ type RuntimeConfig struct {
 // Apply sets the runtime as c says, except what the environment's GOGC or
 // GOMEMLIMIT set, and returns what puts the previous settings back.
 func (c RuntimeConfig) Apply() (restore func()) {
-	gc, limit := -2, int64(-1)
-	if os.Getenv("GOGC") == "" && c.GCPercent > 0 {
+	setGC := os.Getenv("GOGC") == "" && c.GCPercent > 0
+	setLimit := os.Getenv("GOMEMLIMIT") == "" && c.MemoryLimitMB > 0
+	var gc int
+	var limit int64
+	if setGC {
 		gc = debug.SetGCPercent(c.GCPercent)
 	}
-	if os.Getenv("GOMEMLIMIT") == "" && c.MemoryLimitMB > 0 {
+	if setLimit {
 		limit = debug.SetMemoryLimit(c.MemoryLimitMB << 20)
 	}
 	return func() {
-		if gc != -2 {
+		if setGC {
 			debug.SetGCPercent(gc)
 		}
-		if limit >= 0 {
+		if setLimit {
 			debug.SetMemoryLimit(limit)
 		}
 	}

@@ -451,7 +451,7 @@ type state struct {
 	// are dropped); pending, those of them not built yet.
 	received map[string]bool
 	pending  []Part
-	answered int // supplier calls received (batch markers aside)
+	answered int // supplier answers received
 	// statusBy are the first answers built, per part name: a supplier shows
 	// as done once its answer is in the solutions.
 	statusBy map[string]Part
@@ -585,9 +585,11 @@ func (e *Engine) refresh(ctx context.Context, st *state) error {
 			continue
 		}
 		st.received[p.Name] = true
-		if !strings.HasPrefix(p.Name, "batch:") {
-			st.answered++
+		if isBatchMarker(p) {
+			// Only for the next read of the store to skip the batch.
+			continue
 		}
+		st.answered++
 		st.pending = append(st.pending, p)
 	}
 	if len(st.pending) == 0 && st.built >= 0 {
@@ -611,10 +613,8 @@ func (e *Engine) refresh(ctx context.Context, st *state) error {
 	}
 	for _, p := range st.pending {
 		st.statusBy[p.Name] = p
-		if !strings.HasPrefix(p.Name, "batch:") {
-			st.parts = append(st.parts, p)
-		}
 	}
+	st.parts = append(st.parts, st.pending...)
 	st.pending = st.pending[:0]
 	st.builtAt = now
 	if len(st.sess.Request.Exact) == 0 {

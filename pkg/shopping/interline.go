@@ -47,6 +47,7 @@ func parseLegPart(name string) (legKey, bool) {
 // airport.
 type legPools map[string][2][]*priced
 
+// legsFor gathers journey's legs into new slices, the caller's to sort.
 func legsFor(all map[legKey][]*priced, journey int) legPools {
 	out := legPools{}
 	for k, v := range all {
@@ -116,7 +117,8 @@ func interline(pools legPools, limit int) []*option {
 	return out
 }
 
-// interlineCount returns the kept combinations, cheapest first.
+// interlineCount returns the kept combinations, cheapest first. It sorts
+// the pools' slices in place.
 func interlineCount(pools legPools, limit int) ([]combo, interlineStats) {
 	var st interlineStats
 	h := &comboHeap{}
@@ -136,24 +138,13 @@ func interlineCount(pools legPools, limit int) ([]combo, interlineStats) {
 		// perFirstLeg): both sides in one total order, so the same legs give
 		// the same combinations however they arrived. Second legs by
 		// departure, so each first leg scans only its connection window.
-		// (Comparisons written out: cmp.Or would compare the strings of
-		// every pair, not only of ties.)
-		firsts = slices.Clone(firsts)
-		slices.SortFunc(firsts, func(a, b *priced) int {
-			if c := cmp.Compare(a.total, b.total); c != 0 {
-				return c
-			}
-			return a.cmp(b)
-		})
-		seconds = slices.Clone(seconds)
+		// The pools are the caller's to sort (legsFor makes them anew).
+		slices.SortFunc(firsts, (*priced).byPrice)
 		slices.SortFunc(seconds, func(a, b *priced) int {
 			if c := a.offer.Segments[0].DepartAt.Compare(b.offer.Segments[0].DepartAt); c != 0 {
 				return c
 			}
-			if c := cmp.Compare(a.total, b.total); c != 0 {
-				return c
-			}
-			return a.cmp(b)
+			return a.byPrice(b)
 		})
 		mct := minConnect(via)
 		for _, f := range firsts {
@@ -194,9 +185,13 @@ func interlineCount(pools legPools, limit int) ([]combo, interlineStats) {
 	return combos, st
 }
 
-// cmp orders two priced legs by who sells them and how: a tie-break that
-// never depends on arrival order.
-func (p *priced) cmp(q *priced) int {
+// byPrice orders two priced legs cheapest first, ties by who sells them and
+// how: never by arrival order. (Not cmp.Or, which would compare the strings
+// of every pair, not only of ties.)
+func (p *priced) byPrice(q *priced) int {
+	if c := cmp.Compare(p.total, q.total); c != 0 {
+		return c
+	}
 	return cmp.Or(strings.Compare(p.offer.Supplier, q.offer.Supplier), strings.Compare(p.offer.Ref, q.offer.Ref),
 		strings.Compare(p.offer.ValidatingCarrier, q.offer.ValidatingCarrier), strings.Compare(p.offer.Brand, q.offer.Brand))
 }

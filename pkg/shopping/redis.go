@@ -89,18 +89,17 @@ func (s *RedisSessions) Get(ctx context.Context, id string) (Session, error) {
 // AddBatch implements SessionStore. A set of batch names makes a repeated
 // batch a no-op, like the database's unique key.
 func (s *RedisSessions) AddBatch(ctx context.Context, id string, b Batch) error {
-	batch := b.Name
 	var buf bytes.Buffer
-	if err := gob.NewEncoder(&buf).Encode(storedBatch{Batch: batch, Payload: b.Payload}); err != nil {
+	if err := gob.NewEncoder(&buf).Encode(storedBatch{Batch: b.Name, Payload: b.Payload}); err != nil {
 		return fmt.Errorf("shopping: encode answers: %w", err)
 	}
 	ttl := StaleAfter + time.Hour
 	if d, err := s.rdb.TTL(ctx, s.sessKey(id)).Result(); err == nil && d > 0 {
 		ttl = d
 	}
-	added, err := s.rdb.SAdd(ctx, s.namesKey(id), batch).Result()
+	added, err := s.rdb.SAdd(ctx, s.namesKey(id), b.Name).Result()
 	if err != nil {
-		return fmt.Errorf("shopping: store answers %s: %w", batch, err)
+		return fmt.Errorf("shopping: store answers %s: %w", b.Name, err)
 	}
 	if added == 0 {
 		return nil
@@ -110,7 +109,7 @@ func (s *RedisSessions) AddBatch(ctx context.Context, id string, b Batch) error 
 	pipe.Expire(ctx, s.partsKey(id), ttl)
 	pipe.Expire(ctx, s.namesKey(id), ttl)
 	if _, err := pipe.Exec(ctx); err != nil {
-		return fmt.Errorf("shopping: store answers %s: %w", batch, err)
+		return fmt.Errorf("shopping: store answers %s: %w", b.Name, err)
 	}
 	return nil
 }

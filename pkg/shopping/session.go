@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -228,5 +229,11 @@ func (s *SQLSessions) Parts(ctx context.Context, id string, _ int64, seen map[st
 	return out, nil
 }
 
-// batchSeen is the name under which a read batch is remembered.
-func batchSeen(batch string) string { return "batch:" + batch }
+// batchSeen is the name under which a read batch is remembered: a marker
+// part with no answers, so that the next read skips the batch.
+func batchSeen(batch string) string { return batchPrefix + batch }
+
+const batchPrefix = "batch:"
+
+// isBatchMarker says whether a part is such a marker.
+func isBatchMarker(p Part) bool { return strings.HasPrefix(p.Name, batchPrefix) }
