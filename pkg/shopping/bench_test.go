@@ -6,8 +6,6 @@ import (
 	"hash/fnv"
 	"runtime"
 	"slices"
-	"strconv"
-	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -42,43 +40,11 @@ func simSources(tb testing.TB) map[string]shopping.Source {
 // concurrent benchmarks, and a mutex there made them a convoy.
 type memo struct {
 	supplier.Supplier
-	cache sync.Map // requestKey → []supplier.Offer
-}
-
-// requestKey identifies a search request. Written out by hand: the harness
-// keys every supplier call twice, and fmt's reflection cost the benchmark
-// most of a millisecond of CPU per search that no deployment spends.
-func requestKey(req supplier.SearchRequest) string {
-	var b strings.Builder
-	for _, j := range req.Journeys {
-		b.WriteString(j.Origin)
-		b.WriteByte('-')
-		b.WriteString(j.Destination)
-		b.WriteByte('@')
-		b.WriteString(j.Date)
-		b.WriteByte(';')
-	}
-	b.WriteString(strconv.Itoa(req.Passengers.Adult))
-	b.WriteByte('/')
-	b.WriteString(strconv.Itoa(req.Passengers.Child))
-	b.WriteByte('/')
-	b.WriteString(strconv.Itoa(req.Passengers.Infant))
-	b.WriteByte(' ')
-	b.WriteString(req.Cabin)
-	b.WriteByte(' ')
-	b.WriteString(req.Currency)
-	for _, c := range req.Carriers {
-		b.WriteByte(' ')
-		b.WriteString(c)
-	}
-	if req.Direct {
-		b.WriteString(" direct")
-	}
-	return b.String()
+	cache sync.Map // sim.SearchKey → []supplier.Offer
 }
 
 func (m *memo) Search(ctx context.Context, req supplier.SearchRequest) ([]supplier.Offer, error) {
-	k := requestKey(req)
+	k := sim.SearchKey(req)
 	if o, ok := m.cache.Load(k); ok {
 		return o.([]supplier.Offer), nil
 	}
@@ -257,7 +223,7 @@ type slow struct {
 func (s *slow) latency(req supplier.SearchRequest) time.Duration {
 	h := fnv.New64a()
 	h.Write([]byte(s.name))
-	h.Write([]byte(requestKey(req)))
+	h.Write([]byte(sim.SearchKey(req)))
 	frac := float64(h.Sum64()%10001) / 10000
 	return s.mean - s.jitter + time.Duration(frac*2*float64(s.jitter))
 }

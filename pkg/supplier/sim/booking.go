@@ -426,7 +426,7 @@ const maxChangeQuotes = 10
 // cheapest, each due the fare and tax difference (never negative) plus the
 // change fee per seat. Non-changeable fares are ErrRejected.
 func (s *Supplier) ChangeQuotes(ctx context.Context, ref string, journeys []supplier.JourneyQuery) ([]supplier.Quote, error) {
-	if _, err := s.call(ctx, "change-quotes", ref+"/"+searchKey(supplier.SearchRequest{Journeys: journeys})); err != nil {
+	if _, err := s.call(ctx, "change-quotes", ref+"/"+SearchKey(supplier.SearchRequest{Journeys: journeys})); err != nil {
 		return nil, err
 	}
 	s.mu.Lock()

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -30,7 +31,7 @@ const (
 // and routes nobody flies give no offers and no error; a malformed request
 // is ErrRejected.
 func (s *Supplier) Search(ctx context.Context, req supplier.SearchRequest) ([]supplier.Offer, error) {
-	if _, err := s.call(ctx, "search", searchKey(req)); err != nil {
+	if _, err := s.call(ctx, "search", SearchKey(req)); err != nil {
 		return nil, err
 	}
 	offers, err := s.search(req, s.now())
@@ -40,12 +41,16 @@ func (s *Supplier) Search(ctx context.Context, req supplier.SearchRequest) ([]su
 	return offers, nil
 }
 
-func searchKey(req supplier.SearchRequest) string {
+// SearchKey identifies what a search request asks for (the currency aside,
+// which the simulator ignores): its outcome is drawn from it, and a cache of
+// answers can key on it.
+func SearchKey(req supplier.SearchRequest) string {
 	var b strings.Builder
 	for _, j := range req.Journeys {
 		b.WriteString(j.Origin + j.Destination + j.Date + "/")
 	}
-	fmt.Fprintf(&b, "%d.%d.%d/%s/%s", req.Passengers.Adult, req.Passengers.Child, req.Passengers.Infant, req.Cabin, strings.Join(req.Carriers, ","))
+	p := req.Passengers
+	b.WriteString(strconv.Itoa(p.Adult) + "." + strconv.Itoa(p.Child) + "." + strconv.Itoa(p.Infant) + "/" + req.Cabin + "/" + strings.Join(req.Carriers, ","))
 	if req.Direct {
 		b.WriteString("/direct")
 	}

@@ -1037,3 +1037,17 @@ func TestSearchDirect(t *testing.T) {
 		t.Fatalf("direct search: %d offers %v\nwant the %d nonstops of the full search %v", len(got), got, len(want), want)
 	}
 }
+
+// The simulator draws a call's outcome from its request's key: the key must
+// not change with how it is written.
+func TestSearchKey(t *testing.T) {
+	req := oneWay("PEK", "LHR", "2026-03-20", 2)
+	req.Passengers.Child, req.Cabin, req.Carriers = 1, "business", []string{"CA", "BA"}
+	if got, want := SearchKey(req), "PEKLHR2026-03-20/2.1.0/business/CA,BA"; got != want {
+		t.Errorf("key %q, want %q", got, want)
+	}
+	req.Direct = true
+	if got, want := SearchKey(req), "PEKLHR2026-03-20/2.1.0/business/CA,BA/direct"; got != want {
+		t.Errorf("direct key %q, want %q", got, want)
+	}
+}
