@@ -27,7 +27,10 @@ export function pollDelay(base: number, attempt: number): number {
 const maxNetworkRetries = 3;
 
 export function useSolutions(searchId: string | null, query: Query, lang: string, pollMs: number): SolutionsState {
-  const [state, setState] = useState<SolutionsState>({ status: 'idle' });
+  // The state remembers which search it answers: the effect that resets it
+  // runs after the render that brings a new searchId, and that render must
+  // not show the previous search's results as this one's.
+  const [answer, setAnswer] = useState<{ searchId: string | null; state: SolutionsState }>({ searchId: null, state: { status: 'idle' } });
   const last = useRef<SolutionsPage | null>(null);
   const lastSearch = useRef<string | null>(null);
   const key = JSON.stringify(query);
@@ -40,9 +43,10 @@ export function useSolutions(searchId: string | null, query: Query, lang: string
       last.current = null;
     }
     if (!searchId) {
-      setState({ status: 'idle' });
+      setAnswer({ searchId: null, state: { status: 'idle' } });
       return;
     }
+    const setState = (state: SolutionsState) => setAnswer({ searchId, state });
     let alive = true;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let attempt = 0;
@@ -96,5 +100,6 @@ export function useSolutions(searchId: string | null, query: Query, lang: string
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [searchId, key, lang, pollMs]);
 
-  return state;
+  if (answer.searchId !== searchId) return searchId ? { status: 'loading', data: null } : { status: 'idle' };
+  return answer.state;
 }
