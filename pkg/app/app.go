@@ -112,7 +112,7 @@ func New(ctx context.Context, cfg config.Config) (*App, error) {
 	a.buildOrders()
 	a.Orders.SetNotifier(a.Webhooks)
 	a.AgencyAdmin.AddDeleteGuard(a.Orders.DeleteGuard)
-	q, err := jobs.New(db, jobs.Config{Workers: cfg.Jobs.Workers, CleanupInterval: cfg.Jobs.CleanupInterval,
+	q, err := jobs.New(db, jobs.Config{Workers: cfg.Jobs.Workers, PollInterval: cfg.Jobs.PollInterval, CleanupInterval: cfg.Jobs.CleanupInterval,
 		Mail: a.mailSender(), MailFrom: cfg.Mail.From,
 		Register: []func(*river.Workers) []*river.PeriodicJob{a.Orders.AddWorkers, a.Webhooks.AddWorkers}})
 	if err != nil {

@@ -22,7 +22,7 @@ import (
 )
 
 // runJobs works the queue for the test's lifetime (ticketing, refunds).
-func runJobs(t *testing.T, a *app.App) {
+func runJobs(t testing.TB, a *app.App) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	if err := a.Queue.Start(ctx); err != nil {

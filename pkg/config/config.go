@@ -152,6 +152,7 @@ type HTTPConfig struct {
 type JobsConfig struct {
 	Enabled         bool          `mapstructure:"enabled"`
 	Workers         int           `mapstructure:"workers"`
+	PollInterval    time.Duration `mapstructure:"poll_interval"`
 	CleanupInterval time.Duration `mapstructure:"cleanup_interval"`
 }
 
@@ -200,7 +201,8 @@ func setDefaults(v *viper.Viper) {
 	v.SetDefault("payment.test_gateway", false)
 	v.SetDefault("payment.test_gateway_fee_percent", 0)
 	v.SetDefault("jobs.enabled", true)
-	v.SetDefault("jobs.workers", 10)
+	v.SetDefault("jobs.workers", 50)
+	v.SetDefault("jobs.poll_interval", 200*time.Millisecond)
 	v.SetDefault("jobs.cleanup_interval", 15*time.Minute)
 	v.SetDefault("site.name", "Voyage Travel Technology")
 	v.SetDefault("site.short_name", "Voyage")
