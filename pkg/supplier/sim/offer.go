@@ -50,8 +50,10 @@ func (s *Supplier) journeyFare(sp *spec, j jspec, created time.Time, vc string) 
 	return f * (0.96 + 0.08*h.unit(0))
 }
 
-// tripMult: gds and ndc price a return as one fare, a little under two
-// one-ways; other multi-journey trips a little less so.
+// tripMult: gds and ndc price a return as one fare. Full-service carriers
+// charge a premium for a one-way on long-haul routes, so their return is
+// well under two one-ways there; on short routes, where they compete with
+// low-cost one-ways, hardly under. Other multi-journey trips a little under.
 func tripMult(sp *spec) float64 {
 	n := len(sp.journeys)
 	if n < 2 {
@@ -61,7 +63,9 @@ func tripMult(sp *spec) float64 {
 	if n == 2 &&
 		geo.CityOf(a.legs[0].origin) == geo.CityOf(b.legs[len(b.legs)-1].dest) &&
 		geo.CityOf(a.legs[len(a.legs)-1].dest) == geo.CityOf(b.legs[0].origin) {
-		return 0.92
+		km := geo.DistanceKm(a.legs[0].origin, a.legs[len(a.legs)-1].dest)
+		// 0.92 up to 1,500 km, falling to 0.72 from 6,000 km.
+		return 0.92 - 0.2*math.Min(math.Max((km-1500)/4500, 0), 1)
 	}
 	return 0.97
 }
