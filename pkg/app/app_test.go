@@ -21,11 +21,18 @@ import (
 // newApp starts the whole handler behind a real HTTP server on the engine d.
 func newApp(t testing.TB, d store.Dialect, mods ...func(*config.Config)) (*app.App, *httptest.Server) {
 	t.Helper()
+	return newAppOn(t, storetest.DSN(t, d), mods...)
+}
+
+// newAppOn is an app on an existing database (dsn), as a restarted server
+// or a second instance would be.
+func newAppOn(t testing.TB, dsn string, mods ...func(*config.Config)) (*app.App, *httptest.Server) {
+	t.Helper()
 	cfg, err := config.Load("", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg.DB = storetest.DSN(t, d)
+	cfg.DB = dsn
 	cfg.HTTP.MaxBodyBytes = 64 << 10
 	// The simulated suppliers answer at once and never fail: tests that need
 	// failures script their own suppliers (pkg/shopping).

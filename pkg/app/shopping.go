@@ -15,7 +15,7 @@ import (
 
 // buildShopping wires the content sources, the session store and the engine.
 func (a *App) buildShopping(ctx context.Context) error {
-	sources, err := Sources(a.Cfg.Shopping)
+	sources, err := Sources(a.Cfg.Shopping, sim.NewSQLRecords(a.DB))
 	if err != nil {
 		return err
 	}
@@ -57,14 +57,14 @@ func simRate(v float64) float64 {
 	}
 }
 
-// Sources builds the configured suppliers: the simulators (one per profile)
-// and Duffel when a token is set.
-func Sources(c config.ShoppingConfig) (map[string]shopping.Source, error) {
+// Sources builds the configured suppliers: the simulators (one per profile,
+// their bookings kept in records) and Duffel when a token is set.
+func Sources(c config.ShoppingConfig, records sim.Records) (map[string]shopping.Source, error) {
 	out := map[string]shopping.Source{}
 	if c.Sim.Enabled {
 		for _, p := range c.Sim.Profiles {
 			cfg := sim.Config{Profile: p, Seed: c.Sim.Seed, ErrorRate: simRate(c.Sim.ErrorRate),
-				TimeoutRate: simRate(c.Sim.TimeoutRate), Volatility: simRate(c.Sim.Volatility)}
+				TimeoutRate: simRate(c.Sim.TimeoutRate), Volatility: simRate(c.Sim.Volatility), Records: records}
 			mean, jitter := sim.Profile(p).DefaultLatency()
 			if c.Sim.LatencyScale <= 0 {
 				cfg.Latency, cfg.LatencyJitter = sim.Off, sim.Off

@@ -1,8 +1,10 @@
 package sim
 
 import (
+	"bytes"
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -11,9 +13,9 @@ import (
 	"github.com/voyage/voyage/pkg/supplier"
 )
 
-// Bookings are kept in the Supplier's memory only: they are the simulated
-// source's records, not Voyage's (those are the order service's, in the
-// database). Another instance or a restart does not know them.
+// Bookings are the simulated source's records, not Voyage's (those are the
+// order service's): kept in the Supplier's Records, in memory unless the
+// Config names a store every instance shares.
 
 // Booking states.
 const (
@@ -81,11 +83,12 @@ func (s *Supplier) Book(ctx context.Context, req supplier.BookRequest) (supplier
 		return supplier.Booking{}, err
 	}
 	if req.Key != "" {
-		s.mu.Lock()
-		ref, ok := s.byKey[req.Key]
-		s.mu.Unlock()
-		if ok {
-			return s.bookingOf(ref)
+		ref, err := s.records.RefByKey(ctx, s.Name(), req.Key)
+		if err == nil {
+			return s.bookingOf(ctx, ref)
+		}
+		if !errors.Is(err, supplier.ErrNotFound) {
+			return supplier.Booking{}, s.errorf("book", err)
 		}
 	}
 	now := s.now()
@@ -111,43 +114,54 @@ func (s *Supplier) Book(ctx context.Context, req supplier.BookRequest) (supplier
 		}
 	}
 
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if ref, ok := s.byKey[req.Key]; ok && req.Key != "" {
-		return s.bookings[ref].b, nil
-	}
-	pnr := ""
-	for n := uint64(0); pnr == "" || s.pnrs[pnr]; n++ {
-		pnr = pnrFrom(seeded(s.seed).str(string(s.profile)).str("pnr").str(key).num(n))
-	}
-	s.pnrs[pnr] = true
-	ref := pnr
-	if s.profile == ProfileNDC {
-		ref = offer.ValidatingCarrier + "-" + pnr
-	}
 	ticketBy := earlier(now.Add(holdFor[s.profile]), depart.Add(-30*time.Minute))
-	bk := &booking{
-		b: supplier.Booking{
-			Supplier: s.Name(),
-			Ref:      ref,
-			PNR:      pnr,
-			Total:    offer.Total(),
-			Currency: offer.Currency,
-			TicketBy: ticketBy.UTC().Truncate(time.Second),
-		},
-		offer:      offer,
-		pax:        pax,
-		cabin:      sp.cabin,
-		travellers: slices.Clone(req.Travellers),
-		state:      stateHeld,
-		quotes:     make(map[string]quoteRec),
+	// The locator is drawn from the key; a taken one is drawn again.
+	for n := uint64(0); n < maxPNRDraws; n++ {
+		pnr := pnrFrom(seeded(s.seed).str(string(s.profile)).str("pnr").str(key).num(n))
+		ref := pnr
+		if s.profile == ProfileNDC {
+			ref = offer.ValidatingCarrier + "-" + pnr
+		}
+		bk := &booking{
+			b: supplier.Booking{
+				Supplier: s.Name(),
+				Ref:      ref,
+				PNR:      pnr,
+				Total:    offer.Total(),
+				Currency: offer.Currency,
+				TicketBy: ticketBy.UTC().Truncate(time.Second),
+			},
+			offer:      offer,
+			pax:        pax,
+			cabin:      sp.cabin,
+			travellers: slices.Clone(req.Travellers),
+			state:      stateHeld,
+			quotes:     make(map[string]quoteRec),
+		}
+		data, err := encodeBooking(bk)
+		if err != nil {
+			return supplier.Booking{}, s.errorf("book", err)
+		}
+		err = s.records.Create(ctx, s.Name(), ref, pnr, req.Key, data)
+		switch {
+		case err == nil:
+			return bk.b, nil
+		case errors.Is(err, errKeyTaken):
+			// The same request raced this one and booked first.
+			ref, err := s.records.RefByKey(ctx, s.Name(), req.Key)
+			if err != nil {
+				return supplier.Booking{}, s.errorf("book", err)
+			}
+			return s.bookingOf(ctx, ref)
+		case !errors.Is(err, errPNRTaken):
+			return supplier.Booking{}, s.errorf("book", err)
+		}
 	}
-	s.bookings[ref] = bk
-	if req.Key != "" {
-		s.byKey[req.Key] = ref
-	}
-	return bk.b, nil
+	return supplier.Booking{}, s.errorf("book", fmt.Errorf("no free record locator after %d draws: %w", maxPNRDraws, supplier.ErrUnavailable))
 }
+
+// maxPNRDraws bounds the search for a free locator (32^6 of them).
+const maxPNRDraws = 64
 
 const pnrAlphabet = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 
@@ -162,14 +176,25 @@ func pnrFrom(h mix) string {
 	return string(b)
 }
 
-func (s *Supplier) bookingOf(ref string) (supplier.Booking, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	bk, ok := s.bookings[ref]
-	if !ok {
-		return supplier.Booking{}, s.errorf("book", fmt.Errorf("booking %s: %w", ref, supplier.ErrNotFound))
+func (s *Supplier) bookingOf(ctx context.Context, ref string) (supplier.Booking, error) {
+	bk, _, _, err := s.load(ctx, ref)
+	if err != nil {
+		return supplier.Booking{}, s.errorf("book", err)
 	}
 	return bk.b, nil
+}
+
+// load reads a booking with its stored document and version.
+func (s *Supplier) load(ctx context.Context, ref string) (*booking, []byte, int64, error) {
+	data, version, err := s.records.Get(ctx, s.Name(), ref)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	bk, err := decodeBooking(data)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	return bk, data, version, nil
 }
 
 // countTravellers counts a booking's party and checks its shape.
@@ -248,22 +273,42 @@ func ageOn(born, day time.Time) int {
 	return age
 }
 
-// locked runs fn on a booking under the lock.
-func (s *Supplier) locked(op, ref string, fn func(bk *booking, now time.Time) error) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	bk, ok := s.bookings[ref]
-	if !ok {
-		return s.errorf(op, fmt.Errorf("booking %s: %w", ref, supplier.ErrNotFound))
+// maxConflicts bounds how often an operation is run again on a booking
+// that another call changed in between.
+const maxConflicts = 20
+
+// locked runs fn on the stored booking and writes back what it changed,
+// as if alone: when another call wrote the booking meanwhile, fn runs again
+// on the newer copy.
+func (s *Supplier) locked(ctx context.Context, op, ref string, fn func(bk *booking, now time.Time) error) error {
+	for try := 0; ; try++ {
+		bk, data, version, err := s.load(ctx, ref)
+		if err != nil {
+			return s.errorf(op, err)
+		}
+		now := s.now()
+		if bk.state == stateHeld && now.After(bk.b.TicketBy) {
+			bk.state = stateExpired
+		}
+		if err := fn(bk, now); err != nil {
+			return s.errorf(op, fmt.Errorf("booking %s: %w", ref, err))
+		}
+		next, err := encodeBooking(bk)
+		if err != nil {
+			return s.errorf(op, err)
+		}
+		if bytes.Equal(next, data) {
+			return nil
+		}
+		err = s.records.Update(ctx, s.Name(), ref, version, next)
+		if errors.Is(err, errStale) && try < maxConflicts {
+			continue
+		}
+		if err != nil {
+			return s.errorf(op, err)
+		}
+		return nil
 	}
-	now := s.now()
-	if bk.state == stateHeld && now.After(bk.b.TicketBy) {
-		bk.state = stateExpired
-	}
-	if err := fn(bk, now); err != nil {
-		return s.errorf(op, fmt.Errorf("booking %s: %w", ref, err))
-	}
-	return nil
 }
 
 func notIn(state string) error {
@@ -279,7 +324,7 @@ func (s *Supplier) Ticket(ctx context.Context, ref string) ([]supplier.Ticket, e
 		return nil, err
 	}
 	var out []supplier.Ticket
-	err := s.locked("ticket", ref, func(bk *booking, now time.Time) error {
+	err := s.locked(ctx, "ticket", ref, func(bk *booking, now time.Time) error {
 		switch bk.state {
 		case stateTicketed:
 		case stateHeld:
@@ -315,7 +360,7 @@ func (s *Supplier) Cancel(ctx context.Context, ref string) error {
 	if _, err := s.call(ctx, "cancel", ref); err != nil {
 		return err
 	}
-	return s.locked("cancel", ref, func(bk *booking, _ time.Time) error {
+	return s.locked(ctx, "cancel", ref, func(bk *booking, _ time.Time) error {
 		switch bk.state {
 		case stateHeld:
 			bk.state = stateCancelled
@@ -334,7 +379,7 @@ func (s *Supplier) Void(ctx context.Context, ref string) error {
 	if _, err := s.call(ctx, "void", ref); err != nil {
 		return err
 	}
-	return s.locked("void", ref, func(bk *booking, now time.Time) error {
+	return s.locked(ctx, "void", ref, func(bk *booking, now time.Time) error {
 		switch bk.state {
 		case stateVoided:
 			return nil
@@ -359,7 +404,7 @@ func (s *Supplier) RefundQuote(ctx context.Context, ref string) (supplier.Quote,
 		return supplier.Quote{}, err
 	}
 	var q supplier.Quote
-	err := s.locked("refund quote", ref, func(bk *booking, now time.Time) error {
+	err := s.locked(ctx, "refund quote", ref, func(bk *booking, now time.Time) error {
 		if bk.state != stateTicketed {
 			return notIn(bk.state)
 		}
@@ -395,7 +440,7 @@ func (s *Supplier) Refund(ctx context.Context, ref, quoteRef string) error {
 	if _, err := s.call(ctx, "refund", ref+"/"+quoteRef); err != nil {
 		return err
 	}
-	return s.locked("refund", ref, func(bk *booking, now time.Time) error {
+	return s.locked(ctx, "refund", ref, func(bk *booking, now time.Time) error {
 		if bk.state != stateTicketed {
 			return notIn(bk.state)
 		}
@@ -429,18 +474,12 @@ func (s *Supplier) ChangeQuotes(ctx context.Context, ref string, journeys []supp
 	if _, err := s.call(ctx, "change-quotes", ref+"/"+SearchKey(supplier.SearchRequest{Journeys: journeys})); err != nil {
 		return nil, err
 	}
-	s.mu.Lock()
-	bk, ok := s.bookings[ref]
-	var old supplier.Offer
-	var pax supplier.Passengers
-	var cabin, state string
-	if ok {
-		old, pax, cabin, state = bk.offer, bk.pax, bk.cabin, bk.state
+	bk, _, _, err := s.load(ctx, ref)
+	if err != nil {
+		return nil, s.errorf("change quotes", err)
 	}
-	s.mu.Unlock()
+	old, pax, cabin, state := bk.offer, bk.pax, bk.cabin, bk.state
 	switch {
-	case !ok:
-		return nil, s.errorf("change quotes", fmt.Errorf("booking %s: %w", ref, supplier.ErrNotFound))
 	case state != stateTicketed:
 		return nil, s.errorf("change quotes", fmt.Errorf("booking %s: %w", ref, notIn(state)))
 	case !old.Conditions.Changeable:
@@ -465,7 +504,7 @@ func (s *Supplier) ChangeQuotes(ctx context.Context, ref string, journeys []supp
 		offers = offers[:maxChangeQuotes]
 	}
 	var quotes []supplier.Quote
-	err = s.locked("change quotes", ref, func(bk *booking, now time.Time) error {
+	err = s.locked(ctx, "change quotes", ref, func(bk *booking, now time.Time) error {
 		fee := old.Conditions.ChangeFee * int64(pax.Seats())
 		for i := range offers {
 			o := offers[i]
@@ -495,7 +534,7 @@ func (s *Supplier) Change(ctx context.Context, ref, quoteRef string) (supplier.B
 		return supplier.Booking{}, err
 	}
 	var out supplier.Booking
-	err := s.locked("change", ref, func(bk *booking, now time.Time) error {
+	err := s.locked(ctx, "change", ref, func(bk *booking, now time.Time) error {
 		if bk.state != stateTicketed {
 			return notIn(bk.state)
 		}

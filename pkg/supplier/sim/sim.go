@@ -68,7 +68,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -139,6 +138,8 @@ type Config struct {
 	Currency string
 	// Clock is the time source; time.Now when nil.
 	Clock func() time.Time
+	// Records keeps the bookings; in memory when nil.
+	Records Records
 }
 
 // Steady is a Config with no latency, no failures and no volatility: the
@@ -167,10 +168,7 @@ type Supplier struct {
 	// shift attempt numbers, memory stays bounded under load).
 	attempts [4096]atomic.Uint32
 
-	mu       sync.Mutex
-	bookings map[string]*booking // by Booking.Ref
-	byKey    map[string]string   // BookRequest.Key → Booking.Ref
-	pnrs     map[string]bool
+	records Records
 }
 
 var _ supplier.Supplier = (*Supplier)(nil)
@@ -195,13 +193,14 @@ func New(cfg Config) (*Supplier, error) {
 		return nil, fmt.Errorf("sim: unknown profile %q (want gds, ndc or lcc)", cfg.Profile)
 	}
 	s := &Supplier{
-		profile:  p,
-		seed:     uint64(cfg.Seed),
-		ttl:      d.ttl,
-		now:      cfg.Clock,
-		bookings: make(map[string]*booking),
-		byKey:    make(map[string]string),
-		pnrs:     make(map[string]bool),
+		profile: p,
+		seed:    uint64(cfg.Seed),
+		ttl:     d.ttl,
+		now:     cfg.Clock,
+		records: cfg.Records,
+	}
+	if s.records == nil {
+		s.records = NewMemoryRecords()
 	}
 	s.latency = orDefault(cfg.Latency, d.latency)
 	s.jitter = min(orDefault(cfg.LatencyJitter, d.jitter), s.latency)

@@ -1,0 +1,78 @@
+package app_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"testing"
+
+	"github.com/voyage/voyage/pkg/demo"
+	"github.com/voyage/voyage/pkg/money"
+	"github.com/voyage/voyage/pkg/order"
+	"github.com/voyage/voyage/pkg/store/storetest"
+)
+
+// TestRestartKeepsSupplierBookings: an order booked and ticketed before the
+// server restarts is refunded after it, with the simulated supplier's own
+// quote: the simulator's bookings live in the database, not in the process
+// that made them.
+func TestRestartKeepsSupplierBookings(t *testing.T) {
+	for _, d := range storetest.Engines {
+		t.Run(string(d), func(t *testing.T) {
+			dsn := storetest.DSN(t, d)
+			before, srv := newAppOn(t, dsn)
+			if err := demo.Seed(context.Background(), before.DB, before.Site); err != nil {
+				t.Fatal(err)
+			}
+			runJobs(t, before)
+			op := loginAs(t, srv, "demo-operator", "demo-pass-1")
+			fund(t, before, op.Company.ID, "50000")
+			quoteID, _ := quoteFor(t, srv, op.Token)
+			o := createOrder(t, srv, op.Token, quoteID, "restart-1")
+			resp, env := call(t, srv, "POST", fmt.Sprintf("/order/v2/flight/orders/%d/payment", o.ID), "en", `{"channel":"balance"}`, bearer(op.Token)...)
+			if resp.StatusCode != 200 {
+				t.Fatalf("pay: %d %+v", resp.StatusCode, env)
+			}
+			issued := waitStatus(t, srv, op.Token, o.ID, order.Issued)
+			paid, _ := money.Parse(issued.Total.Amount, "CNY")
+			srv.Close()
+			if err := before.Close(); err != nil {
+				t.Fatal(err)
+			}
+
+			after, srv := newAppOn(t, dsn)
+			runJobs(t, after)
+			op = loginAs(t, srv, "demo-operator", "demo-pass-1")
+			provider := loginAs(t, srv, "provider-admin", "provider-pass-1")
+			resp, env = multipartCall(t, srv, fmt.Sprintf("/order/v2/flight/orders/%d/refund", o.ID), op.Token,
+				map[string]string{"reason": "0", "remark": "plans changed"}, map[string][]byte{"p.png": tinyPNG})
+			if resp.StatusCode != 201 {
+				t.Fatalf("refund request after restart: %d %+v", resp.StatusCode, env)
+			}
+			var rf order.View
+			_ = json.Unmarshal(env.Data, &rf)
+			// No amounts given: the supplier quotes the booking it made
+			// before the restart.
+			resp, env = call(t, srv, "POST", fmt.Sprintf("/order/v2/flight/orders/%d/review", rf.ID), "en", `{"action":"approve"}`, bearer(provider.Token)...)
+			if resp.StatusCode != 200 || env.Code != 0 {
+				t.Fatalf("approve after restart: %d %+v", resp.StatusCode, env)
+			}
+			var quoted order.View
+			_ = json.Unmarshal(env.Data, &quoted)
+			refund, _ := money.Parse(quoted.PriceBreakdown.RefundAmount.Amount, "CNY")
+			if quoted.Status != order.RfdToBeConfirm || refund.Minor <= 0 || refund.Minor > paid.Minor {
+				t.Fatalf("quoted after restart: %s, refund %s of %s", quoted.Status, quoted.PriceBreakdown.RefundAmount.Amount, issued.Total.Amount)
+			}
+			wallet := walletMinor(t, after, op.Company.ID)
+			resp, env = call(t, srv, "POST", fmt.Sprintf("/order/v2/flight/orders/%d/confirmation", rf.ID), "en", "", bearer(op.Token)...)
+			if resp.StatusCode != 200 {
+				t.Fatalf("confirm: %d %+v", resp.StatusCode, env)
+			}
+			waitStatus(t, srv, op.Token, rf.ID, order.RefundedReimbursed)
+			if got := walletMinor(t, after, op.Company.ID); got != wallet+refund.Minor {
+				t.Fatalf("wallet after refund %d, want %d", got, wallet+refund.Minor)
+			}
+			ledgerBalanced(t, after)
+		})
+	}
+}

@@ -1,0 +1,243 @@
+package sim
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/voyage/voyage/pkg/store"
+	"github.com/voyage/voyage/pkg/supplier"
+)
+
+// Records is where a simulator keeps its bookings: the simulated source's
+// own records, not Voyage's orders. In memory (the default) they live as
+// long as the process; NewSQLRecords keeps them in the database, so a
+// restarted server, another instance or an admin command on the same
+// database ticket, refund and change the bookings made before.
+//
+// A booking is stored as a document with a version: every change reads it,
+// applies the operation and writes it back only if nobody wrote it in
+// between (else the operation runs again on the newer copy).
+type Records interface {
+	// Get is ref's booking document and its version; supplier.ErrNotFound
+	// when there is none.
+	Get(ctx context.Context, source, ref string) (data []byte, version int64, err error)
+	// RefByKey is the ref a BookRequest key booked; supplier.ErrNotFound
+	// when the key booked nothing.
+	RefByKey(ctx context.Context, source, key string) (string, error)
+	// Create stores a new booking at version 1: errPNRTaken when its PNR
+	// (or ref) is another booking's, errKeyTaken when key booked already.
+	Create(ctx context.Context, source, ref, pnr, key string, data []byte) error
+	// Update writes version+1 if the stored booking is still at version:
+	// errStale otherwise.
+	Update(ctx context.Context, source, ref string, version int64, data []byte) error
+}
+
+var (
+	errPNRTaken = errors.New("sim: record locator taken")
+	errKeyTaken = errors.New("sim: booking key used")
+	errStale    = errors.New("sim: booking changed meanwhile")
+)
+
+// record is a booking as stored.
+type record struct {
+	Booking    supplier.Booking          `json:"booking"`
+	Offer      supplier.Offer            `json:"offer"`
+	Pax        supplier.Passengers       `json:"pax"`
+	Cabin      string                    `json:"cabin"`
+	Travellers []supplier.Traveller      `json:"travellers"`
+	State      string                    `json:"state"`
+	IssuedAt   time.Time                 `json:"issuedAt"`
+	Tickets    []supplier.Ticket         `json:"tickets"`
+	Reissues   int                       `json:"reissues"`
+	Quotes     map[string]supplier.Quote `json:"quotes"`
+	// ChangeQuotes names the quotes that are change quotes.
+	ChangeQuotes map[string]bool `json:"changeQuotes,omitempty"`
+	QuoteSeq     int             `json:"quoteSeq"`
+}
+
+func encodeBooking(bk *booking) ([]byte, error) {
+	r := record{Booking: bk.b, Offer: bk.offer, Pax: bk.pax, Cabin: bk.cabin, Travellers: bk.travellers, State: bk.state,
+		IssuedAt: bk.issuedAt, Tickets: bk.tickets, Reissues: bk.reissues, Quotes: map[string]supplier.Quote{}, QuoteSeq: bk.quoteSeq}
+	for ref, q := range bk.quotes {
+		r.Quotes[ref] = q.q
+		if q.change {
+			if r.ChangeQuotes == nil {
+				r.ChangeQuotes = map[string]bool{}
+			}
+			r.ChangeQuotes[ref] = true
+		}
+	}
+	data, err := json.Marshal(r)
+	if err != nil {
+		return nil, fmt.Errorf("sim: encode booking %s: %w", bk.b.Ref, err)
+	}
+	return data, nil
+}
+
+func decodeBooking(data []byte) (*booking, error) {
+	var r record
+	if err := json.Unmarshal(data, &r); err != nil {
+		return nil, fmt.Errorf("sim: decode booking: %w", err)
+	}
+	bk := &booking{b: r.Booking, offer: r.Offer, pax: r.Pax, cabin: r.Cabin, travellers: r.Travellers, state: r.State,
+		issuedAt: r.IssuedAt, tickets: r.Tickets, reissues: r.Reissues, quotes: make(map[string]quoteRec, len(r.Quotes)), quoteSeq: r.QuoteSeq}
+	for ref, q := range r.Quotes {
+		bk.quotes[ref] = quoteRec{q: q, change: r.ChangeQuotes[ref]}
+	}
+	return bk, nil
+}
+
+// memRecords keeps bookings in the process.
+type memRecords struct {
+	mu    sync.Mutex
+	byRef map[string]memRecord // source/ref
+	byKey map[string]string    // source/key → ref
+	pnrs  map[string]bool      // source/pnr
+}
+
+type memRecord struct {
+	data    []byte
+	version int64
+}
+
+// NewMemoryRecords keeps bookings in memory: a restart forgets them.
+func NewMemoryRecords() Records {
+	return &memRecords{byRef: map[string]memRecord{}, byKey: map[string]string{}, pnrs: map[string]bool{}}
+}
+
+func (m *memRecords) Get(_ context.Context, source, ref string) ([]byte, int64, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	r, ok := m.byRef[source+"/"+ref]
+	if !ok {
+		return nil, 0, fmt.Errorf("booking %s: %w", ref, supplier.ErrNotFound)
+	}
+	return r.data, r.version, nil
+}
+
+func (m *memRecords) RefByKey(_ context.Context, source, key string) (string, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	ref, ok := m.byKey[source+"/"+key]
+	if !ok {
+		return "", fmt.Errorf("booking key %s: %w", key, supplier.ErrNotFound)
+	}
+	return ref, nil
+}
+
+func (m *memRecords) Create(_ context.Context, source, ref, pnr, key string, data []byte) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if key != "" {
+		if _, ok := m.byKey[source+"/"+key]; ok {
+			return errKeyTaken
+		}
+	}
+	if _, ok := m.byRef[source+"/"+ref]; ok || m.pnrs[source+"/"+pnr] {
+		return errPNRTaken
+	}
+	m.byRef[source+"/"+ref] = memRecord{data: data, version: 1}
+	m.pnrs[source+"/"+pnr] = true
+	if key != "" {
+		m.byKey[source+"/"+key] = ref
+	}
+	return nil
+}
+
+func (m *memRecords) Update(_ context.Context, source, ref string, version int64, data []byte) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	r, ok := m.byRef[source+"/"+ref]
+	switch {
+	case !ok:
+		return fmt.Errorf("booking %s: %w", ref, supplier.ErrNotFound)
+	case r.version != version:
+		return errStale
+	}
+	m.byRef[source+"/"+ref] = memRecord{data: data, version: version + 1}
+	return nil
+}
+
+// SQLRecords keeps bookings in the sim_bookings table.
+type SQLRecords struct {
+	db  *store.DB
+	now func() time.Time
+}
+
+// NewSQLRecords keeps bookings in db.
+func NewSQLRecords(db *store.DB) *SQLRecords { return &SQLRecords{db: db, now: time.Now} }
+
+// Get implements Records.
+func (s *SQLRecords) Get(ctx context.Context, source, ref string) ([]byte, int64, error) {
+	var row struct {
+		Data    string `db:"data"`
+		Version int64  `db:"version"`
+	}
+	err := s.db.GetContext(ctx, &row, s.db.Rebind(`SELECT data, version FROM sim_bookings WHERE supplier = ? AND ref = ?`), source, ref)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, 0, fmt.Errorf("booking %s: %w", ref, supplier.ErrNotFound)
+	}
+	if err != nil {
+		return nil, 0, fmt.Errorf("sim: read booking %s: %w", ref, err)
+	}
+	return []byte(row.Data), row.Version, nil
+}
+
+// RefByKey implements Records.
+func (s *SQLRecords) RefByKey(ctx context.Context, source, key string) (string, error) {
+	var ref string
+	err := s.db.GetContext(ctx, &ref, s.db.Rebind(`SELECT ref FROM sim_bookings WHERE supplier = ? AND book_key = ?`), source, key)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", fmt.Errorf("booking key %s: %w", key, supplier.ErrNotFound)
+	}
+	if err != nil {
+		return "", fmt.Errorf("sim: read booking key %s: %w", key, err)
+	}
+	return ref, nil
+}
+
+// Create implements Records.
+func (s *SQLRecords) Create(ctx context.Context, source, ref, pnr, key string, data []byte) error {
+	var k any
+	if key != "" {
+		k = key
+	}
+	_, err := s.db.ExecContext(ctx, s.db.Rebind(`
+		INSERT INTO sim_bookings (supplier, ref, pnr, book_key, version, data, created_at, updated_at)
+		VALUES (?, ?, ?, ?, 1, ?, ?, ?)`), source, ref, pnr, k, string(data), s.now().UTC(), s.now().UTC())
+	if store.IsUniqueViolation(err) {
+		// Which one: a retried key is answered with its booking, a taken
+		// locator is drawn again.
+		if key != "" {
+			if _, kerr := s.RefByKey(ctx, source, key); kerr == nil {
+				return errKeyTaken
+			}
+		}
+		return errPNRTaken
+	}
+	if err != nil {
+		return fmt.Errorf("sim: store booking %s: %w", ref, err)
+	}
+	return nil
+}
+
+// Update implements Records.
+func (s *SQLRecords) Update(ctx context.Context, source, ref string, version int64, data []byte) error {
+	res, err := s.db.ExecContext(ctx, s.db.Rebind(`
+		UPDATE sim_bookings SET data = ?, version = version + 1, updated_at = ?
+		WHERE supplier = ? AND ref = ? AND version = ?`), string(data), s.now().UTC(), source, ref, version)
+	if err != nil {
+		return fmt.Errorf("sim: update booking %s: %w", ref, err)
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return fmt.Errorf("sim: update booking %s: %w", ref, err)
+	} else if n == 0 {
+		return errStale
+	}
+	return nil
+}

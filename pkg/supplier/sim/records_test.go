@@ -1,0 +1,131 @@
+package sim
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/voyage/voyage/pkg/store"
+	"github.com/voyage/voyage/pkg/store/storetest"
+	"github.com/voyage/voyage/pkg/supplier"
+)
+
+// TestSharedRecords: bookings kept in the database outlive the simulator
+// that made them. A second simulator on the same database (a restarted
+// server, another instance, an admin command) finds them, retries with the
+// same key answer the same booking, and concurrent calls on one booking
+// from both never lose each other's changes.
+func TestSharedRecords(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		shared := func(c *Config) { c.Records = NewSQLRecords(db) }
+		first, c := newSim(t, "gds", shared)
+		offer := refundable(t, search(t, first, oneWay("PEK", "LHR", "2026-03-20", 1)))
+		br := supplier.BookRequest{Offer: offer, Travellers: []supplier.Traveller{traveller(supplier.Adult, "SMITH", "1980-05-01")}, Key: "order-7-0"}
+		bk, err := first.Book(ctx, br)
+		if err != nil {
+			t.Fatal(err)
+		}
+
+		second, _ := newSim(t, "gds", shared, func(cfg *Config) { cfg.Clock = c.now })
+		if again, err := second.Book(ctx, br); err != nil || again != bk {
+			t.Errorf("the same key on another instance booked %+v, %v; want %+v", again, err, bk)
+		}
+		// Both instances ticket at once: one set of tickets.
+		var wg sync.WaitGroup
+		got := make([][]supplier.Ticket, 2)
+		errs := make([]error, 2)
+		for i, s := range []*Supplier{first, second} {
+			wg.Go(func() { got[i], errs[i] = s.Ticket(ctx, bk.Ref) })
+		}
+		wg.Wait()
+		if errs[0] != nil || errs[1] != nil || len(got[0]) != 1 || !slices.Equal(got[0], got[1]) {
+			t.Fatalf("concurrent tickets %v %v, errors %v %v", got[0], got[1], errs[0], errs[1])
+		}
+
+		// Quotes made on one instance are confirmed on the other, and
+		// concurrent quotes on both are all kept.
+		c.t = testNow.Add(time.Hour)
+		quotes := make([]supplier.Quote, 6)
+		for i := range quotes {
+			s := []*Supplier{first, second}[i%2]
+			wg.Go(func() {
+				var err error
+				if quotes[i], err = s.RefundQuote(ctx, bk.Ref); err != nil {
+					t.Error(err)
+				}
+			})
+		}
+		wg.Wait()
+		refs := map[string]bool{}
+		for _, q := range quotes {
+			refs[q.Ref] = true
+		}
+		if len(refs) != len(quotes) {
+			t.Errorf("concurrent quotes share refs: %v", refs)
+		}
+		if err := second.Refund(ctx, bk.Ref, quotes[0].Ref); err != nil {
+			t.Fatalf("refunding a quote made elsewhere: %v", err)
+		}
+		if _, err := first.RefundQuote(ctx, bk.Ref); !errors.Is(err, supplier.ErrRejected) {
+			t.Errorf("the refund made elsewhere is not seen: %v", err)
+		}
+		if _, err := second.Ticket(ctx, "ZZZZZZ"); !errors.Is(err, supplier.ErrNotFound) {
+			t.Errorf("unknown booking: %v", err)
+		}
+	})
+}
+
+// TestRecordsLocatorCollision: a locator another booking holds is drawn
+// again, never shared; a used key answers its booking; an update over a
+// version someone else wrote is refused. In memory and on both engines.
+func TestRecordsLocatorCollision(t *testing.T) {
+	t.Run("memory", func(t *testing.T) { recordsContract(t, NewMemoryRecords()) })
+	storetest.Run(t, func(t *testing.T, db *store.DB) { recordsContract(t, NewSQLRecords(db)) })
+}
+
+func recordsContract(t *testing.T, r Records) {
+	ctx := context.Background()
+	if err := r.Create(ctx, "gds", "AAAAAA", "AAAAAA", "k1", []byte(`{}`)); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		ref, pnr, key string
+		want          error
+	}{
+		{"AAAAAA", "AAAAAA", "k2", errPNRTaken},
+		{"CA-AAAAAA", "AAAAAA", "k3", errPNRTaken},
+		{"BBBBBB", "BBBBBB", "k1", errKeyTaken},
+		{"CCCCCC", "CCCCCC", "", nil},
+	} {
+		if err := r.Create(ctx, "gds", c.ref, c.pnr, c.key, []byte(`{}`)); !errors.Is(err, c.want) {
+			t.Errorf("create %s/%s/%s: %v, want %v", c.ref, c.pnr, c.key, err, c.want)
+		}
+	}
+	if err := r.Update(ctx, "gds", "AAAAAA", 2, []byte(`{}`)); !errors.Is(err, errStale) {
+		t.Errorf("update at an old version: %v", err)
+	}
+	if err := r.Update(ctx, "gds", "AAAAAA", 1, []byte(`{"x":1}`)); err != nil {
+		t.Fatal(err)
+	}
+	if data, v, err := r.Get(ctx, "gds", "AAAAAA"); err != nil || v != 2 || string(data) != `{"x":1}` {
+		t.Errorf("read back %s v%d, %v", data, v, err)
+	}
+	if ref, err := r.RefByKey(ctx, "gds", "k1"); err != nil || ref != "AAAAAA" {
+		t.Errorf("key k1 booked %q, %v", ref, err)
+	}
+	if _, err := r.RefByKey(ctx, "gds", "k9"); !errors.Is(err, supplier.ErrNotFound) {
+		t.Errorf("unused key: %v", err)
+	}
+	if _, _, err := r.Get(ctx, "gds", "ZZZZZZ"); !errors.Is(err, supplier.ErrNotFound) {
+		t.Errorf("unknown ref: %v", err)
+	}
+	// The same locator with another profile is another source's.
+	if err := r.Create(ctx, "ndc", "AAAAAA", "AAAAAA", "k1", []byte(`{}`)); err != nil {
+		t.Error(fmt.Errorf("other source: %w", err))
+	}
+}
