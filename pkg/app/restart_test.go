@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/voyage/voyage/pkg/config"
 	"github.com/voyage/voyage/pkg/demo"
 	"github.com/voyage/voyage/pkg/money"
 	"github.com/voyage/voyage/pkg/order"
@@ -73,6 +74,39 @@ func TestRestartKeepsSupplierBookings(t *testing.T) {
 				t.Fatalf("wallet after refund %d, want %d", got, wallet+refund.Minor)
 			}
 			ledgerBalanced(t, after)
+		})
+	}
+}
+
+// TestBookingWhileTheSupplierIsDown: a supplier that fails at booking is a
+// 503 with code 400003 and the translated "try again" message, nothing
+// stored and nothing charged; the same request, once the supplier is back,
+// books the order.
+func TestBookingWhileTheSupplierIsDown(t *testing.T) {
+	for _, d := range storetest.Engines {
+		t.Run(string(d), func(t *testing.T) {
+			dsn := storetest.DSN(t, d)
+			up, srv := newAppOn(t, dsn)
+			if err := demo.Seed(context.Background(), up.DB, up.Site); err != nil {
+				t.Fatal(err)
+			}
+			op := loginAs(t, srv, "demo-operator", "demo-pass-1")
+			quoteID, _ := quoteFor(t, srv, op.Token)
+			// A second instance whose suppliers fail every call.
+			down, downSrv := newAppOn(t, dsn, func(c *config.Config) { c.Shopping.Sim.ErrorRate = 1 })
+			body := fmt.Sprintf(adultBody, quoteID)
+			resp, env := call(t, downSrv, "POST", "/order/v2/flight/orders", "zh-cn", body, append(bearer(op.Token), "Idempotency-Key", "down-1")...)
+			if resp.StatusCode != 503 || env.Code != 400003 || env.Message != "航空公司系统未响应。未预订任何航班，也未产生任何扣款，请稍后重试。" {
+				t.Fatalf("booking while the supplier is down: %d %+v", resp.StatusCode, env)
+			}
+			var n int
+			if err := down.DB.GetContext(context.Background(), &n, `SELECT COUNT(*) FROM flight_orders`); err != nil || n != 0 {
+				t.Fatalf("%d orders stored (%v)", n, err)
+			}
+			resp, env = call(t, srv, "POST", "/order/v2/flight/orders", "en", body, append(bearer(op.Token), "Idempotency-Key", "down-1")...)
+			if resp.StatusCode != 201 || env.Code != 0 {
+				t.Fatalf("the same request once the supplier is back: %d %+v", resp.StatusCode, env)
+			}
 		})
 	}
 }

@@ -523,8 +523,13 @@ func (s *Service) book(ctx context.Context, qt shopping.Quote, req CreateRequest
 			if len(qt.Offers) > 1 {
 				k = "order.error.legFailed"
 			}
-			if errors.Is(err, supplier.ErrOfferGone) {
+			switch {
+			case errors.Is(err, supplier.ErrOfferGone):
 				k = "order.error.offerGone"
+			case errors.Is(err, supplier.ErrTimeout), errors.Is(err, supplier.ErrUnavailable):
+				// The source is down or slow, not the fare gone: the same
+				// request may work in a moment (its key books once).
+				return nil, &fault.Error{Code: fault.CodeSearchTimeout, Status: http.StatusServiceUnavailable, Key: "order.error.supplierBusy", Err: err}
 			}
 			return nil, &fault.Error{Code: fault.CodeConflict, Status: http.StatusConflict, Key: k, Err: err}
 		}
