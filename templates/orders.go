@@ -131,6 +131,9 @@ type OrderDetail struct {
 	Segments     []OrderSegment
 	Prices       []PriceRow
 	SaleTotal    string
+	// TotalKey labels the breakdown's total: the sale total of a booking,
+	// what a refund or void returns, what a change costs.
+	TotalKey string
 	FareBasis    string
 	Total        string
 	Currency     string
@@ -139,6 +142,12 @@ type OrderDetail struct {
 	Journeys     []ChangeJourney
 	Form         OrderForm
 	Tickets      bool // e-tickets can be downloaded
+}
+
+// Paid reports whether the order is one the agency pays (a booking or a
+// change): a refund or void order returns money and has no payment status.
+func (d OrderDetail) Paid() bool {
+	return d.Order.Type != order.TypeRefund && d.Order.Type != order.TypeVoid
 }
 
 // HasAction reports whether the caller may take action now.

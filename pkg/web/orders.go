@@ -366,9 +366,16 @@ func orderDetailView(ctx context.Context, o order.View) templates.OrderDetail {
 			d.Prices = append(d.Prices, templates.PriceRow{Key: row.key, Amount: displayAmount(row.m.Amount, cur)})
 		}
 	}
-	d.SaleTotal = displayAmount(b.SaleTotal.Amount, cur)
+	d.SaleTotal, d.TotalKey = displayAmount(b.SaleTotal.Amount, cur), "orders.price.saleTotal"
 	if b.SaleTotal.Amount == "" {
 		d.SaleTotal = displayAmount("0", cur)
+	}
+	// A request order sells nothing: its total is what moves.
+	switch o.Type {
+	case order.TypeRefund, order.TypeVoid:
+		d.SaleTotal, d.TotalKey = d.Total, "orders.confirm.receive"
+	case order.TypeChange:
+		d.SaleTotal, d.TotalKey = d.Total, "orders.confirm.pay"
 	}
 	d.FareBasis = b.FareBasis
 	// What a confirm agrees to: the quote's parts and what moves.

@@ -420,6 +420,8 @@ func TestOrderDetailShowsAllowedActions(t *testing.T) {
 		{"operator", "F0004", nil, []string{`href="` + e.href("R0005") + `">R0005</a>`, "Related orders"}},
 		{"operator", "R0005", []string{"confirm", "cancel_refund"}, []string{"Refund to be confirmed", "Confirm by", "You receive", "2,500.00",
 			`href="` + e.href("F0004") + `"`, "Original order"}},
+		// An original shows how it was paid.
+		{"operator", "F0001", []string{"pay", "cancel"}, []string{`id="order-payment"`, "Unpaid"}},
 		// The provider reviews; the agency's actions are not the provider's.
 		{"provider", "F0001", nil, nil},
 	}
@@ -440,6 +442,15 @@ func TestOrderDetailShowsAllowedActions(t *testing.T) {
 		if strings.Contains(body, "style=") {
 			t.Errorf("%s: inline style (the CSP forbids it)", tt.number)
 		}
+	}
+	// A refund order's total is what it returns, not a sale of 0.00, and it
+	// has no payment status of its own.
+	_, refund := e.page(t, "operator", e.href("R0005"))
+	prices := refund[strings.Index(refund, `id="order-prices"`):]
+	prices = prices[:strings.Index(prices, "</table>")]
+	if strings.Contains(prices, "Sale total") || !strings.Contains(prices, "You receive") || !strings.Contains(prices, "2,500.00") ||
+		strings.Contains(refund, `id="order-payment"`) {
+		t.Errorf("refund order prices: %s", prices)
 	}
 	// Change reasons are 0, 1 and 7 only.
 	_, body := e.page(t, "operator", e.href("F0002"))
