@@ -325,11 +325,14 @@ func matchesExact(req *Request, o *supplier.Offer, relaxed bool) bool {
 	return true
 }
 
-// Bounds of the combination work per search.
+// Bounds of the combination work per search. maxCombined keeps the
+// cheapest 650 trips built from separate journeys: with the whole-trip
+// offers, a busy long-haul return (PEK⇄LHR over the three simulators) shows
+// about 1,000 ways to fly.
 const (
 	maxInterlinePerJourney = 150
 	maxPoolPerJourney      = 60
-	maxCombined            = 400
+	maxCombined            = 650
 )
 
 // combineJourneys builds whole trips from per-journey options, cheapest first,
