@@ -67,8 +67,9 @@ type quoteRec struct {
 // rebuilt ones (ErrRejected: price it again). Travellers are checked against
 // the fare's restrictions (documents when a type is given, nationality,
 // age when a birthday is given) and their types against their ages. A
-// retried Book with the same Key returns the first booking. The PNR is six
-// characters derived from the Key.
+// retried Book with the same Key returns the first booking, unless that was
+// cancelled or lapsed: then it books again. The PNR is six characters
+// derived from the Key.
 func (s *Supplier) Book(ctx context.Context, req supplier.BookRequest) (supplier.Booking, error) {
 	key := req.Key
 	if key == "" {
@@ -83,12 +84,8 @@ func (s *Supplier) Book(ctx context.Context, req supplier.BookRequest) (supplier
 		return supplier.Booking{}, err
 	}
 	if req.Key != "" {
-		ref, err := s.records.RefByKey(ctx, s.Name(), req.Key)
-		if err == nil {
-			return s.bookingOf(ctx, ref)
-		}
-		if !errors.Is(err, supplier.ErrNotFound) {
-			return supplier.Booking{}, s.errorf("book", err)
+		if bk, ok, err := s.byKey(ctx, req.Key); err != nil || ok {
+			return bk, err
 		}
 	}
 	now := s.now()
@@ -148,11 +145,10 @@ func (s *Supplier) Book(ctx context.Context, req supplier.BookRequest) (supplier
 			return bk.b, nil
 		case errors.Is(err, errKeyTaken):
 			// The same request raced this one and booked first.
-			ref, err := s.records.RefByKey(ctx, s.Name(), req.Key)
-			if err != nil {
-				return supplier.Booking{}, s.errorf("book", err)
+			if bk, ok, err := s.byKey(ctx, req.Key); err != nil || ok {
+				return bk, err
 			}
-			return s.bookingOf(ctx, ref)
+			return supplier.Booking{}, s.errorf("book", fmt.Errorf("booking key %s taken meanwhile: %w", req.Key, supplier.ErrUnavailable))
 		case !errors.Is(err, errPNRTaken):
 			return supplier.Booking{}, s.errorf("book", err)
 		}
@@ -176,12 +172,32 @@ func pnrFrom(h mix) string {
 	return string(b)
 }
 
-func (s *Supplier) bookingOf(ctx context.Context, ref string) (supplier.Booking, error) {
+// byKey is the live booking a retried request made before. A booking
+// cancelled (or lapsed) since gives its key up: the caller cancelled it
+// because the order around it failed, and the same request booking again
+// wants seats, not the dead booking.
+func (s *Supplier) byKey(ctx context.Context, key string) (supplier.Booking, bool, error) {
+	ref, err := s.records.RefByKey(ctx, s.Name(), key)
+	if errors.Is(err, supplier.ErrNotFound) {
+		return supplier.Booking{}, false, nil
+	}
+	if err != nil {
+		return supplier.Booking{}, false, s.errorf("book", err)
+	}
 	bk, _, _, err := s.load(ctx, ref)
 	if err != nil {
-		return supplier.Booking{}, s.errorf("book", err)
+		return supplier.Booking{}, false, s.errorf("book", err)
 	}
-	return bk.b, nil
+	if bk.state == stateHeld && s.now().After(bk.b.TicketBy) {
+		bk.state = stateExpired
+	}
+	if bk.state != stateCancelled && bk.state != stateExpired {
+		return bk.b, true, nil
+	}
+	if err := s.records.ReleaseKey(ctx, s.Name(), ref, key); err != nil {
+		return supplier.Booking{}, false, s.errorf("book", err)
+	}
+	return supplier.Booking{}, false, nil
 }
 
 // load reads a booking with its stored document and version.

@@ -35,6 +35,9 @@ type Records interface {
 	// Update writes version+1 if the stored booking is still at version:
 	// errStale otherwise.
 	Update(ctx context.Context, source, ref string, version int64, data []byte) error
+	// ReleaseKey unties key from ref's booking, so the key can book again;
+	// nothing when it names another booking by now.
+	ReleaseKey(ctx context.Context, source, ref, key string) error
 }
 
 var (
@@ -163,6 +166,15 @@ func (m *memRecords) Update(_ context.Context, source, ref string, version int64
 	return nil
 }
 
+func (m *memRecords) ReleaseKey(_ context.Context, source, ref, key string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.byKey[source+"/"+key] == ref {
+		delete(m.byKey, source+"/"+key)
+	}
+	return nil
+}
+
 // SQLRecords keeps bookings in the sim_bookings table.
 type SQLRecords struct {
 	db  *store.DB
@@ -238,6 +250,15 @@ func (s *SQLRecords) Update(ctx context.Context, source, ref string, version int
 		return fmt.Errorf("sim: update booking %s: %w", ref, err)
 	} else if n == 0 {
 		return errStale
+	}
+	return nil
+}
+
+// ReleaseKey implements Records.
+func (s *SQLRecords) ReleaseKey(ctx context.Context, source, ref, key string) error {
+	if _, err := s.db.ExecContext(ctx, s.db.Rebind(`UPDATE sim_bookings SET book_key = NULL WHERE supplier = ? AND ref = ? AND book_key = ?`),
+		source, ref, key); err != nil {
+		return fmt.Errorf("sim: release booking key %s: %w", key, err)
 	}
 	return nil
 }

@@ -77,6 +77,32 @@ func TestSharedRecords(t *testing.T) {
 		if _, err := second.Ticket(ctx, "ZZZZZZ"); !errors.Is(err, supplier.ErrNotFound) {
 			t.Errorf("unknown booking: %v", err)
 		}
+
+		// A booking its caller cancelled gives its key up: the same request
+		// books seats again instead of answering the dead booking, and a
+		// retry after that answers the new one.
+		c.t = testNow
+		br.Key = "order-8-0"
+		dead, err := first.Book(ctx, br)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := first.Cancel(ctx, dead.Ref); err != nil {
+			t.Fatal(err)
+		}
+		fresh, err := second.Book(ctx, br)
+		if err != nil || fresh.Ref == dead.Ref || fresh.PNR == dead.PNR {
+			t.Fatalf("booking again after a cancel: %+v, %v (cancelled %s)", fresh, err, dead.Ref)
+		}
+		if again, err := first.Book(ctx, br); err != nil || again != fresh {
+			t.Errorf("retry after the new booking: %+v, %v; want %+v", again, err, fresh)
+		}
+		if _, err := first.Ticket(ctx, fresh.Ref); err != nil {
+			t.Errorf("ticketing the new booking: %v", err)
+		}
+		if _, err := second.Ticket(ctx, dead.Ref); !errors.Is(err, supplier.ErrRejected) {
+			t.Errorf("the cancelled booking tickets: %v", err)
+		}
 	})
 }
 
@@ -123,6 +149,22 @@ func recordsContract(t *testing.T, r Records) {
 	}
 	if _, _, err := r.Get(ctx, "gds", "ZZZZZZ"); !errors.Is(err, supplier.ErrNotFound) {
 		t.Errorf("unknown ref: %v", err)
+	}
+	// Releasing a key another booking holds by now changes nothing.
+	if err := r.ReleaseKey(ctx, "gds", "CCCCCC", "k1"); err != nil {
+		t.Fatal(err)
+	}
+	if ref, err := r.RefByKey(ctx, "gds", "k1"); err != nil || ref != "AAAAAA" {
+		t.Errorf("k1 after another ref's release: %q, %v", ref, err)
+	}
+	if err := r.ReleaseKey(ctx, "gds", "AAAAAA", "k1"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.RefByKey(ctx, "gds", "k1"); !errors.Is(err, supplier.ErrNotFound) {
+		t.Errorf("released key still books: %v", err)
+	}
+	if err := r.Create(ctx, "gds", "DDDDDD", "DDDDDD", "k1", []byte(`{}`)); err != nil {
+		t.Errorf("booking again with a released key: %v", err)
 	}
 	// The same locator with another profile is another source's.
 	if err := r.Create(ctx, "ndc", "AAAAAA", "AAAAAA", "k1", []byte(`{}`)); err != nil {
