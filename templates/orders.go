@@ -133,15 +133,15 @@ type OrderDetail struct {
 	SaleTotal    string
 	// TotalKey labels the breakdown's total: the sale total of a booking,
 	// what a refund or void returns, what a change costs.
-	TotalKey string
-	FareBasis    string
-	Total        string
-	Currency     string
-	Pay          *PayForm
-	Confirm      []PriceRow // the amounts a confirm agrees to
-	Journeys     []ChangeJourney
-	Form         OrderForm
-	Tickets      bool // e-tickets can be downloaded
+	TotalKey  string
+	FareBasis string
+	Total     string
+	Currency  string
+	Pay       *PayForm
+	Confirm   []PriceRow // the amounts a confirm agrees to
+	Journeys  []ChangeJourney
+	Form      OrderForm
+	Tickets   bool // e-tickets can be downloaded
 }
 
 // Paid reports whether the order is one the agency pays (a booking or a
