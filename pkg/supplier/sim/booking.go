@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -43,23 +44,24 @@ var ticketPrefix = map[string]string{
 	"SU": "555", "9C": "089",
 }
 
+// booking is a simulated booking, stored as a JSON document (Records).
 type booking struct {
-	b          supplier.Booking
-	offer      supplier.Offer
-	pax        supplier.Passengers
-	cabin      string
-	travellers []supplier.Traveller
-	state      string
-	issuedAt   time.Time
-	tickets    []supplier.Ticket
-	reissues   int
-	quotes     map[string]quoteRec
-	quoteSeq   int
+	Booking    supplier.Booking     `json:"booking"`
+	Offer      supplier.Offer       `json:"offer"`
+	Pax        supplier.Passengers  `json:"pax"`
+	Cabin      string               `json:"cabin"`
+	Travellers []supplier.Traveller `json:"travellers"`
+	State      string               `json:"state"`
+	IssuedAt   time.Time            `json:"issuedAt"`
+	Tickets    []supplier.Ticket    `json:"tickets"`
+	Reissues   int                  `json:"reissues"`
+	Quotes     map[string]quoteRec  `json:"quotes"`
+	QuoteSeq   int                  `json:"quoteSeq"`
 }
 
 type quoteRec struct {
-	q      supplier.Quote
-	change bool
+	Quote  supplier.Quote `json:"quote"`
+	Change bool           `json:"change,omitempty"`
 }
 
 // Book holds seats for an offer. The offer is rebuilt from its Ref; it must
@@ -112,6 +114,20 @@ func (s *Supplier) Book(ctx context.Context, req supplier.BookRequest) (supplier
 	}
 
 	ticketBy := earlier(now.Add(holdFor[s.profile]), depart.Add(-30*time.Minute))
+	bk := &booking{
+		Booking: supplier.Booking{
+			Supplier: s.Name(),
+			Total:    offer.Total(),
+			Currency: offer.Currency,
+			TicketBy: ticketBy.UTC().Truncate(time.Second),
+		},
+		Offer:      offer,
+		Pax:        pax,
+		Cabin:      sp.cabin,
+		Travellers: slices.Clone(req.Travellers),
+		State:      stateHeld,
+		Quotes:     make(map[string]quoteRec),
+	}
 	// The locator is drawn from the key; a taken one is drawn again.
 	for n := uint64(0); n < maxPNRDraws; n++ {
 		pnr := pnrFrom(seeded(s.seed).str(string(s.profile)).str("pnr").str(key).num(n))
@@ -119,30 +135,15 @@ func (s *Supplier) Book(ctx context.Context, req supplier.BookRequest) (supplier
 		if s.profile == ProfileNDC {
 			ref = offer.ValidatingCarrier + "-" + pnr
 		}
-		bk := &booking{
-			b: supplier.Booking{
-				Supplier: s.Name(),
-				Ref:      ref,
-				PNR:      pnr,
-				Total:    offer.Total(),
-				Currency: offer.Currency,
-				TicketBy: ticketBy.UTC().Truncate(time.Second),
-			},
-			offer:      offer,
-			pax:        pax,
-			cabin:      sp.cabin,
-			travellers: slices.Clone(req.Travellers),
-			state:      stateHeld,
-			quotes:     make(map[string]quoteRec),
-		}
-		data, err := encodeBooking(bk)
+		bk.Booking.Ref, bk.Booking.PNR = ref, pnr
+		data, err := json.Marshal(bk)
 		if err != nil {
-			return supplier.Booking{}, s.errorf("book", err)
+			return supplier.Booking{}, s.errorf("book", fmt.Errorf("encode booking: %w", err))
 		}
 		err = s.records.Create(ctx, s.Name(), ref, pnr, req.Key, data)
 		switch {
 		case err == nil:
-			return bk.b, nil
+			return bk.Booking, nil
 		case errors.Is(err, errKeyTaken):
 			// The same request raced this one and booked first.
 			if bk, ok, err := s.byKey(ctx, req.Key); err != nil || ok {
@@ -188,11 +189,8 @@ func (s *Supplier) byKey(ctx context.Context, key string) (supplier.Booking, boo
 	if err != nil {
 		return supplier.Booking{}, false, s.errorf("book", err)
 	}
-	if bk.state == stateHeld && s.now().After(bk.b.TicketBy) {
-		bk.state = stateExpired
-	}
-	if bk.state != stateCancelled && bk.state != stateExpired {
-		return bk.b, true, nil
+	if bk.State != stateCancelled && bk.State != stateExpired {
+		return bk.Booking, true, nil
 	}
 	if err := s.records.ReleaseKey(ctx, s.Name(), ref, key); err != nil {
 		return supplier.Booking{}, false, s.errorf("book", err)
@@ -200,17 +198,21 @@ func (s *Supplier) byKey(ctx context.Context, key string) (supplier.Booking, boo
 	return supplier.Booking{}, false, nil
 }
 
-// load reads a booking with its stored document and version.
+// load reads a booking with its stored document and version. A held
+// booking past its ticketing time limit reads as expired.
 func (s *Supplier) load(ctx context.Context, ref string) (*booking, []byte, int64, error) {
 	data, version, err := s.records.Get(ctx, s.Name(), ref)
 	if err != nil {
 		return nil, nil, 0, err
 	}
-	bk, err := decodeBooking(data)
-	if err != nil {
-		return nil, nil, 0, err
+	var bk booking
+	if err := json.Unmarshal(data, &bk); err != nil {
+		return nil, nil, 0, fmt.Errorf("sim: decode booking %s: %w", ref, err)
 	}
-	return bk, data, version, nil
+	if bk.State == stateHeld && s.now().After(bk.Booking.TicketBy) {
+		bk.State = stateExpired
+	}
+	return &bk, data, version, nil
 }
 
 // countTravellers counts a booking's party and checks its shape.
@@ -303,15 +305,12 @@ func (s *Supplier) locked(ctx context.Context, op, ref string, fn func(bk *booki
 			return s.errorf(op, err)
 		}
 		now := s.now()
-		if bk.state == stateHeld && now.After(bk.b.TicketBy) {
-			bk.state = stateExpired
-		}
 		if err := fn(bk, now); err != nil {
 			return s.errorf(op, fmt.Errorf("booking %s: %w", ref, err))
 		}
-		next, err := encodeBooking(bk)
+		next, err := json.Marshal(bk)
 		if err != nil {
-			return s.errorf(op, err)
+			return s.errorf(op, fmt.Errorf("encode booking %s: %w", ref, err))
 		}
 		if bytes.Equal(next, data) {
 			return nil
@@ -341,17 +340,17 @@ func (s *Supplier) Ticket(ctx context.Context, ref string) ([]supplier.Ticket, e
 	}
 	var out []supplier.Ticket
 	err := s.locked(ctx, "ticket", ref, func(bk *booking, now time.Time) error {
-		switch bk.state {
+		switch bk.State {
 		case stateTicketed:
 		case stateHeld:
-			bk.state, bk.issuedAt = stateTicketed, now
+			bk.State, bk.IssuedAt = stateTicketed, now
 			s.issue(bk)
 		case stateExpired:
-			return fmt.Errorf("not ticketed by %s: %w", bk.b.TicketBy.Format(time.RFC3339), supplier.ErrOfferGone)
+			return fmt.Errorf("not ticketed by %s: %w", bk.Booking.TicketBy.Format(time.RFC3339), supplier.ErrOfferGone)
 		default:
-			return notIn(bk.state)
+			return notIn(bk.State)
 		}
-		out = slices.Clone(bk.tickets)
+		out = slices.Clone(bk.Tickets)
 		return nil
 	})
 	return out, err
@@ -359,14 +358,14 @@ func (s *Supplier) Ticket(ctx context.Context, ref string) ([]supplier.Ticket, e
 
 // issue numbers a booking's tickets (again after a change).
 func (s *Supplier) issue(bk *booking) {
-	prefix, ok := ticketPrefix[bk.offer.ValidatingCarrier]
+	prefix, ok := ticketPrefix[bk.Offer.ValidatingCarrier]
 	if !ok {
 		prefix = "000"
 	}
-	bk.tickets = bk.tickets[:0]
-	for i := range bk.travellers {
-		h := seeded(s.seed).str("ticket").str(bk.b.Ref).num(uint64(i)).num(uint64(bk.reissues))
-		bk.tickets = append(bk.tickets, supplier.Ticket{Traveller: i, Number: fmt.Sprintf("%s%010d", prefix, h.sum()%10_000_000_000)})
+	bk.Tickets = bk.Tickets[:0]
+	for i := range bk.Travellers {
+		h := seeded(s.seed).str("ticket").str(bk.Booking.Ref).num(uint64(i)).num(uint64(bk.Reissues))
+		bk.Tickets = append(bk.Tickets, supplier.Ticket{Traveller: i, Number: fmt.Sprintf("%s%010d", prefix, h.sum()%10_000_000_000)})
 	}
 }
 
@@ -377,12 +376,12 @@ func (s *Supplier) Cancel(ctx context.Context, ref string) error {
 		return err
 	}
 	return s.locked(ctx, "cancel", ref, func(bk *booking, _ time.Time) error {
-		switch bk.state {
+		switch bk.State {
 		case stateHeld:
-			bk.state = stateCancelled
+			bk.State = stateCancelled
 		case stateCancelled, stateExpired:
 		default:
-			return notIn(bk.state)
+			return notIn(bk.State)
 		}
 		return nil
 	})
@@ -396,18 +395,18 @@ func (s *Supplier) Void(ctx context.Context, ref string) error {
 		return err
 	}
 	return s.locked(ctx, "void", ref, func(bk *booking, now time.Time) error {
-		switch bk.state {
+		switch bk.State {
 		case stateVoided:
 			return nil
 		case stateTicketed:
 		default:
-			return notIn(bk.state)
+			return notIn(bk.State)
 		}
-		loc := location(bk.offer.Segments[0].Origin)
-		if !civilOf(now.In(loc)).Equal(civilOf(bk.issuedAt.In(loc))) {
-			return fmt.Errorf("issued %s, void only on the day of issue: %w", bk.issuedAt.In(loc).Format(time.DateOnly), supplier.ErrRejected)
+		loc := location(bk.Offer.Segments[0].Origin)
+		if !civilOf(now.In(loc)).Equal(civilOf(bk.IssuedAt.In(loc))) {
+			return fmt.Errorf("issued %s, void only on the day of issue: %w", bk.IssuedAt.In(loc).Format(time.DateOnly), supplier.ErrRejected)
 		}
-		bk.state = stateVoided
+		bk.State = stateVoided
 		return nil
 	})
 }
@@ -421,15 +420,15 @@ func (s *Supplier) RefundQuote(ctx context.Context, ref string) (supplier.Quote,
 	}
 	var q supplier.Quote
 	err := s.locked(ctx, "refund quote", ref, func(bk *booking, now time.Time) error {
-		if bk.state != stateTicketed {
-			return notIn(bk.state)
+		if bk.State != stateTicketed {
+			return notIn(bk.State)
 		}
-		if !bk.offer.Segments[0].DepartAt.After(now) {
+		if !bk.Offer.Segments[0].DepartAt.After(now) {
 			return fmt.Errorf("already flown: %w", supplier.ErrRejected)
 		}
-		c := bk.offer.Conditions
+		c := bk.Offer.Conditions
 		var fee int64
-		for _, f := range bk.offer.Fares {
+		for _, f := range bk.Offer.Fares {
 			switch {
 			case !c.Refundable:
 				fee += f.Base * int64(f.Count)
@@ -437,15 +436,15 @@ func (s *Supplier) RefundQuote(ctx context.Context, ref string) (supplier.Quote,
 				fee += min(c.RefundFee, f.Base) * int64(f.Count)
 			}
 		}
-		bk.quoteSeq++
+		bk.QuoteSeq++
 		q = supplier.Quote{
-			Ref:       fmt.Sprintf("RQ%s%d", bk.b.PNR, bk.quoteSeq),
-			Refund:    bk.offer.Total() - fee,
+			Ref:       fmt.Sprintf("RQ%s%d", bk.Booking.PNR, bk.QuoteSeq),
+			Refund:    bk.Offer.Total() - fee,
 			Fee:       fee,
-			Currency:  bk.offer.Currency,
+			Currency:  bk.Offer.Currency,
 			ExpiresAt: now.Add(quoteValidity).UTC().Truncate(time.Second),
 		}
-		bk.quotes[q.Ref] = quoteRec{q: q}
+		bk.Quotes[q.Ref] = quoteRec{Quote: q}
 		return nil
 	})
 	return q, err
@@ -457,23 +456,23 @@ func (s *Supplier) Refund(ctx context.Context, ref, quoteRef string) error {
 		return err
 	}
 	return s.locked(ctx, "refund", ref, func(bk *booking, now time.Time) error {
-		if bk.state != stateTicketed {
-			return notIn(bk.state)
+		if bk.State != stateTicketed {
+			return notIn(bk.State)
 		}
 		if _, err := quoteFor(bk, quoteRef, false, now); err != nil {
 			return err
 		}
-		bk.state = stateRefunded
+		bk.State = stateRefunded
 		return nil
 	})
 }
 
 func quoteFor(bk *booking, quoteRef string, change bool, now time.Time) (quoteRec, error) {
-	qr, ok := bk.quotes[quoteRef]
+	qr, ok := bk.Quotes[quoteRef]
 	switch {
-	case !ok || qr.change != change:
+	case !ok || qr.Change != change:
 		return qr, fmt.Errorf("quote %s: %w", quoteRef, supplier.ErrNotFound)
-	case now.After(qr.q.ExpiresAt):
+	case now.After(qr.Quote.ExpiresAt):
 		return qr, fmt.Errorf("quote %s expired: %w", quoteRef, supplier.ErrOfferGone)
 	}
 	return qr, nil
@@ -494,7 +493,7 @@ func (s *Supplier) ChangeQuotes(ctx context.Context, ref string, journeys []supp
 	if err != nil {
 		return nil, s.errorf("change quotes", err)
 	}
-	old, pax, cabin, state := bk.offer, bk.pax, bk.cabin, bk.state
+	old, pax, cabin, state := bk.Offer, bk.Pax, bk.Cabin, bk.State
 	switch {
 	case state != stateTicketed:
 		return nil, s.errorf("change quotes", fmt.Errorf("booking %s: %w", ref, notIn(state)))
@@ -524,16 +523,16 @@ func (s *Supplier) ChangeQuotes(ctx context.Context, ref string, journeys []supp
 		fee := old.Conditions.ChangeFee * int64(pax.Seats())
 		for i := range offers {
 			o := offers[i]
-			bk.quoteSeq++
+			bk.QuoteSeq++
 			q := supplier.Quote{
-				Ref:       fmt.Sprintf("CQ%s%d", bk.b.PNR, bk.quoteSeq),
+				Ref:       fmt.Sprintf("CQ%s%d", bk.Booking.PNR, bk.QuoteSeq),
 				Fee:       fee,
 				Due:       max(o.Total()-old.Total(), 0) + fee,
 				Currency:  o.Currency,
 				ExpiresAt: earlier(now.Add(quoteValidity), o.ExpiresAt).UTC().Truncate(time.Second),
 				Offer:     &o,
 			}
-			bk.quotes[q.Ref] = quoteRec{q: q, change: true}
+			bk.Quotes[q.Ref] = quoteRec{Quote: q, Change: true}
 			quotes = append(quotes, q)
 		}
 		return nil
@@ -551,24 +550,24 @@ func (s *Supplier) Change(ctx context.Context, ref, quoteRef string) (supplier.B
 	}
 	var out supplier.Booking
 	err := s.locked(ctx, "change", ref, func(bk *booking, now time.Time) error {
-		if bk.state != stateTicketed {
-			return notIn(bk.state)
+		if bk.State != stateTicketed {
+			return notIn(bk.State)
 		}
 		qr, err := quoteFor(bk, quoteRef, true, now)
 		if err != nil {
 			return err
 		}
-		bk.offer = *qr.q.Offer
-		bk.b.Total = bk.offer.Total()
-		bk.reissues++
-		bk.issuedAt = now
+		bk.Offer = *qr.Quote.Offer
+		bk.Booking.Total = bk.Offer.Total()
+		bk.Reissues++
+		bk.IssuedAt = now
 		s.issue(bk)
-		for r, q := range bk.quotes {
-			if q.change {
-				delete(bk.quotes, r)
+		for r, q := range bk.Quotes {
+			if q.Change {
+				delete(bk.Quotes, r)
 			}
 		}
-		out = bk.b
+		out = bk.Booking
 		return nil
 	})
 	return out, err

@@ -3,7 +3,6 @@ package sim
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
@@ -45,55 +44,6 @@ var (
 	errKeyTaken = errors.New("sim: booking key used")
 	errStale    = errors.New("sim: booking changed meanwhile")
 )
-
-// record is a booking as stored.
-type record struct {
-	Booking    supplier.Booking          `json:"booking"`
-	Offer      supplier.Offer            `json:"offer"`
-	Pax        supplier.Passengers       `json:"pax"`
-	Cabin      string                    `json:"cabin"`
-	Travellers []supplier.Traveller      `json:"travellers"`
-	State      string                    `json:"state"`
-	IssuedAt   time.Time                 `json:"issuedAt"`
-	Tickets    []supplier.Ticket         `json:"tickets"`
-	Reissues   int                       `json:"reissues"`
-	Quotes     map[string]supplier.Quote `json:"quotes"`
-	// ChangeQuotes names the quotes that are change quotes.
-	ChangeQuotes map[string]bool `json:"changeQuotes,omitempty"`
-	QuoteSeq     int             `json:"quoteSeq"`
-}
-
-func encodeBooking(bk *booking) ([]byte, error) {
-	r := record{Booking: bk.b, Offer: bk.offer, Pax: bk.pax, Cabin: bk.cabin, Travellers: bk.travellers, State: bk.state,
-		IssuedAt: bk.issuedAt, Tickets: bk.tickets, Reissues: bk.reissues, Quotes: map[string]supplier.Quote{}, QuoteSeq: bk.quoteSeq}
-	for ref, q := range bk.quotes {
-		r.Quotes[ref] = q.q
-		if q.change {
-			if r.ChangeQuotes == nil {
-				r.ChangeQuotes = map[string]bool{}
-			}
-			r.ChangeQuotes[ref] = true
-		}
-	}
-	data, err := json.Marshal(r)
-	if err != nil {
-		return nil, fmt.Errorf("sim: encode booking %s: %w", bk.b.Ref, err)
-	}
-	return data, nil
-}
-
-func decodeBooking(data []byte) (*booking, error) {
-	var r record
-	if err := json.Unmarshal(data, &r); err != nil {
-		return nil, fmt.Errorf("sim: decode booking: %w", err)
-	}
-	bk := &booking{b: r.Booking, offer: r.Offer, pax: r.Pax, cabin: r.Cabin, travellers: r.Travellers, state: r.State,
-		issuedAt: r.IssuedAt, tickets: r.Tickets, reissues: r.Reissues, quotes: make(map[string]quoteRec, len(r.Quotes)), quoteSeq: r.QuoteSeq}
-	for ref, q := range r.Quotes {
-		bk.quotes[ref] = quoteRec{q: q, change: r.ChangeQuotes[ref]}
-	}
-	return bk, nil
-}
 
 // memRecords keeps bookings in the process.
 type memRecords struct {
