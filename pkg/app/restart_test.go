@@ -30,9 +30,8 @@ func TestRestartKeepsSupplierBookings(t *testing.T) {
 			fund(t, before, op.Company.ID, "50000")
 			quoteID, _ := quoteFor(t, srv, op.Token)
 			o := createOrder(t, srv, op.Token, quoteID, "restart-1")
-			resp, env := call(t, srv, "POST", fmt.Sprintf("/order/v2/flight/orders/%d/payment", o.ID), "en", `{"channel":"balance"}`, bearer(op.Token)...)
-			if resp.StatusCode != 200 {
-				t.Fatalf("pay: %d %+v", resp.StatusCode, env)
+			if code, env := pay(t, srv, op.Token, o.ID, `{"channel":"balance"}`); code != 200 {
+				t.Fatalf("pay: %d %+v", code, env)
 			}
 			issued := waitStatus(t, srv, op.Token, o.ID, order.Issued)
 			paid, _ := money.Parse(issued.Total.Amount, "CNY")
@@ -45,7 +44,7 @@ func TestRestartKeepsSupplierBookings(t *testing.T) {
 			runJobs(t, after)
 			op = loginAs(t, srv, "demo-operator", "demo-pass-1")
 			provider := loginAs(t, srv, "provider-admin", "provider-pass-1")
-			resp, env = multipartCall(t, srv, fmt.Sprintf("/order/v2/flight/orders/%d/refund", o.ID), op.Token,
+			resp, env := multipartCall(t, srv, fmt.Sprintf("/order/v2/flight/orders/%d/refund", o.ID), op.Token,
 				map[string]string{"reason": "0", "remark": "plans changed"}, map[string][]byte{"p.png": tinyPNG})
 			if resp.StatusCode != 201 {
 				t.Fatalf("refund request after restart: %d %+v", resp.StatusCode, env)
