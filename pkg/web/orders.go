@@ -370,42 +370,40 @@ func orderDetailView(ctx context.Context, o order.View) templates.OrderDetail {
 	if b.SaleTotal.Amount == "" {
 		d.SaleTotal = displayAmount("0", cur)
 	}
-	// A request order sells nothing: its total is what moves.
-	switch o.Type {
-	case order.TypeRefund, order.TypeVoid:
-		d.SaleTotal, d.TotalKey = d.Total, "orders.confirm.receive"
-	case order.TypeChange:
-		d.SaleTotal, d.TotalKey = d.Total, "orders.confirm.pay"
-	}
 	d.FareBasis = b.FareBasis
-	// What a confirm agrees to: the quote's parts and what moves.
+	// A request order sells nothing: its total is what moves, and what a
+	// confirm agrees to is the quote's parts and that total.
 	var parts []struct {
 		key string
 		m   order.Money
 	}
-	total := ""
 	switch o.Type {
 	case order.TypeRefund:
 		parts = []struct {
 			key string
 			m   order.Money
 		}{{"orders.price.refundFee", b.RefundFee}, {"orders.price.serviceFee", b.ServiceFee}}
-		total = "orders.confirm.receive"
+		d.TotalKey = "orders.confirm.receive"
+	case order.TypeVoid:
+		d.TotalKey = "orders.confirm.receive"
 	case order.TypeChange:
 		parts = []struct {
 			key string
 			m   order.Money
 		}{{"orders.price.changeTicketDiff", b.ChangeTicketDiff}, {"orders.price.changeTaxDiff", b.ChangeTaxDiff},
 			{"orders.price.changeFee", b.ChangeFee}, {"orders.price.serviceFee", b.ServiceFee}}
-		total = "orders.confirm.pay"
+		d.TotalKey = "orders.confirm.pay"
+	}
+	if o.Type != order.TypeOrigin {
+		d.SaleTotal = d.Total
 	}
 	for _, p := range parts {
 		if !zeroAmount(p.m.Amount) {
 			d.Confirm = append(d.Confirm, templates.PriceRow{Key: p.key, Amount: displayAmount(p.m.Amount, cur)})
 		}
 	}
-	if total != "" {
-		d.Confirm = append(d.Confirm, templates.PriceRow{Key: total, Amount: d.Total})
+	if parts != nil {
+		d.Confirm = append(d.Confirm, templates.PriceRow{Key: d.TotalKey, Amount: d.Total})
 	}
 	for _, j := range o.Journeys {
 		d.Journeys = append(d.Journeys, templates.ChangeJourney{Origin: j.Origin, Destination: j.Destination, Date: j.DepartAt.UTC().Format(time.DateOnly)})
