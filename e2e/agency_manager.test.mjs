@@ -77,27 +77,49 @@ test('demo-super manages Kowloon Tours: add, markup, credit, funds, API key, pas
   assert.deepEqual(await seriousViolations(page), []);
   await page.goto(detailPath);
 
-  // Credit limit 5000.
+  // A parent has no money of its own yet: it can neither grant credit nor
+  // top up (spec §3; only the provider brings money in).
+  assert.match(await page.locator('#funds-parent-hint').innerText(), /from your own wallet/);
+  assert.equal(await page.locator('#funds-exchangeRate').count(), 0, 'a parent has no exchange rate to enter');
   await page.locator('#credit-creditLimit').fill('5000');
-  await page.locator('#credit-creditPeriod').fill('30');
-  await page.locator('#credit-creditPeriodUnit').selectOption('day');
   await submit(page, page.getByRole('button', { name: 'Save credit line' }));
-  assert.match(await flash(page), /The credit line was saved/);
-  assert.match(await page.locator('#agency-credit').innerText(), /^5,000\.00 CNY$/);
+  assert.match(await page.locator('#credit').innerText(), /set aside from your balance/);
+  await page.locator('#funds-amountReceived').fill('100');
+  await page.locator('#funds-reference').fill('GIFT-1');
+  await submit(page, page.getByRole('button', { name: 'Add funds' }));
+  assert.match(await page.locator('#funds').innerText(), /Insufficient Account Balance/);
+  assert.match(await page.locator('#agency-balance').innerText(), /^0\.00 CNY$/);
+  assert.match(await page.locator('#agency-credit').innerText(), /^0\.00 CNY$/);
+  assert.deepEqual(await seriousViolations(page), []);
+
+  // The provider gives Kowloon Tours a credit line of 5000 and tops it up.
+  const provider = await newPage(browser, { lang: 'en', baseURL: server.url });
+  await loginOK(provider, 'provider-admin', 'provider-pass-1');
+  await provider.goto(detailPath);
+  assert.equal((await provider.locator('h1').innerText()).trim(), 'Kowloon Tours');
+  await provider.locator('#credit-creditLimit').fill('5000');
+  await provider.locator('#credit-creditPeriod').fill('30');
+  await provider.locator('#credit-creditPeriodUnit').selectOption('day');
+  await submit(provider, provider.getByRole('button', { name: 'Save credit line' }));
+  assert.match(await flash(provider), /The credit line was saved/);
+  assert.match(await provider.locator('#agency-credit').innerText(), /^5,000\.00 CNY$/);
 
   // Add funds: 100 USD at 7.8 with a 1 % fee → 780.00 − 7.80 = 772.20 CNY.
-  const key = await page.locator('input[name=idempotencyKey]').inputValue();
+  const key = await provider.locator('input[name=idempotencyKey]').inputValue();
   assert.ok(key.length > 10, 'the form carries an idempotency key');
-  await page.locator('#funds-currencyReceived').selectOption('USD');
-  await page.locator('#funds-amountReceived').fill('100');
-  await page.locator('#funds-exchangeRate').fill('7.8');
-  await page.locator('#funds-feePercent').fill('1');
-  await page.locator('#funds-reference').fill('HSBC-1');
-  await submit(page, page.getByRole('button', { name: 'Add funds' }));
-  assert.match(await flash(page), /The funds were added/);
-  assert.match(await page.locator('#agency-balance').innerText(), /^772\.20 CNY$/);
-  assert.match(await page.locator('#agency-available').innerText(), /^5,772\.20 CNY$/);
-  assert.notEqual(await page.locator('input[name=idempotencyKey]').inputValue(), key, 'a new form gets a new key');
+  await provider.locator('#funds-currencyReceived').selectOption('USD');
+  await provider.locator('#funds-amountReceived').fill('100');
+  await provider.locator('#funds-exchangeRate').fill('7.8');
+  await provider.locator('#funds-feePercent').fill('1');
+  await provider.locator('#funds-reference').fill('HSBC-1');
+  await submit(provider, provider.getByRole('button', { name: 'Add funds' }));
+  assert.match(await flash(provider), /The funds were added/);
+  assert.match(await provider.locator('#agency-balance').innerText(), /^772\.20 CNY$/);
+  assert.match(await provider.locator('#agency-available').innerText(), /^5,772\.20 CNY$/);
+  assert.notEqual(await provider.locator('input[name=idempotencyKey]').inputValue(), key, 'a new form gets a new key');
+  assert.deepEqual(provider.errors, [], 'console errors (provider-admin)');
+  await provider.context().close();
+  await page.goto(detailPath);
 
   // Generate an API key: shown once.
   await page.locator('#apikey-name').fill('ERP');

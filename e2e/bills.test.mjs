@@ -45,6 +45,20 @@ async function checkDownloads(page) {
 }
 
 test('demo-super tops up Demo Sub Travel; sub-super sees the transaction and makes statements; demo-super reads the bill', async () => {
+  // The provider adds 1000 CNY to Demo Travel's wallet; Demo Travel moves
+  // it on to Demo Sub Travel (a parent gives only what it holds).
+  const provider = await newPage(browser, { lang: 'en', baseURL: server.url });
+  await loginOK(provider, 'provider-admin', 'provider-pass-1');
+  await provider.goto('/agency-manager?keyword=Demo%20Travel');
+  await submit(provider, provider.locator('table.mgr-table').getByRole('link', { name: 'Demo Travel', exact: true }));
+  await provider.locator('#funds-currencyReceived').selectOption('CNY');
+  await provider.locator('#funds-amountReceived').fill('1000');
+  await provider.locator('#funds-exchangeRate').fill('1');
+  await provider.locator('#funds-reference').fill('WIRE-0');
+  await submit(provider, provider.getByRole('button', { name: 'Add funds' }));
+  assert.match(await flash(provider), /The funds were added/);
+  await provider.context().close();
+
   const page = await newPage(browser, { lang: 'en', baseURL: server.url });
   await loginOK(page, 'demo-super');
 
@@ -52,9 +66,7 @@ test('demo-super tops up Demo Sub Travel; sub-super sees the transaction and mak
   await page.goto('/agency-manager');
   await submit(page, page.locator('table.mgr-table').getByRole('link', { name: 'Demo Sub Travel', exact: true }));
   assert.equal((await page.locator('h1').innerText()).trim(), 'Demo Sub Travel');
-  await page.locator('#funds-currencyReceived').selectOption('CNY');
   await page.locator('#funds-amountReceived').fill('1000');
-  await page.locator('#funds-exchangeRate').fill('1');
   await page.locator('#funds-reference').fill('WIRE-1');
   await submit(page, page.getByRole('button', { name: 'Add funds' }));
   assert.match(await flash(page), /The funds were added/);

@@ -68,6 +68,9 @@ type AgencyDetail struct {
 	// CanResetPassword: only a SuperUser may reset the super admin's
 	// password (as in the API).
 	CanResetPassword bool
+	// FromParent: the viewer is the agency's parent, not the provider; it
+	// funds the agency from its own wallet (no exchange, no fee).
+	FromParent bool
 	// Form state of the section that was posted and came back with errors.
 	Section  string            // profile, settings, markups, flight, train, credit, funds, apikey, password
 	Errors   map[string]string // field → catalog key

@@ -9,13 +9,16 @@ import (
 
 	"github.com/voyage/voyage/pkg/audit"
 	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/mail"
 )
 
-// AddFunds tops a managed agency's wallet up (in its settlement currency
-// unless the request names one). With SendEmail the agency's contact gets a
+// AddFunds tops a managed agency's wallet up, in its settlement currency
+// (the only wallet the agency sees, so another currency is refused). The
+// provider brings new money in; a parent agency moves its own balance into
+// its sub-agency's wallet. With SendEmail the agency's contact gets a
 // notice in the agency's email language, enqueued in the same transaction as
 // the money; the user log records the top-up there too.
 func (s *Service) AddFunds(ctx context.Context, actor auth.Principal, id int64, t ledger.TopUp, cat *i18n.Catalog) (ledger.TopUpResult, error) {
@@ -26,6 +29,9 @@ func (s *Service) AddFunds(ctx context.Context, actor auth.Principal, id int64, 
 	t.AgencyID = a.ID
 	if t.Currency == "" {
 		t.Currency = a.SettlementCurrency
+	}
+	if t.Currency != a.SettlementCurrency {
+		return ledger.TopUpResult{}, fault.Validation(map[string]string{"currency": "ledger.error.notSettlementCurrency"})
 	}
 	if t.CreatedBy == "" {
 		t.CreatedBy = actor.Username
@@ -53,6 +59,9 @@ func (s *Service) AddFunds(ctx context.Context, actor auth.Principal, id int64, 
 			Body: cat.T(lang, "mail.topup.body", "name", a.ContactName, "agency", a.Name, "amount", r.Credited, "currency", r.Currency,
 				"reference", t.Reference, "fee", r.Fee, "balance", r.Balance, "time", now.Format(time.RFC3339)),
 		}, now)
+	}
+	if !actor.Subject.IsProvider() {
+		return s.ledger.TopUpFromParent(ctx, actor.AgencyID, t)
 	}
 	return s.ledger.TopUp(ctx, t)
 }

@@ -437,17 +437,26 @@ func (s *Service) SetCredit(ctx context.Context, actor auth.Principal, id int64,
 	if err != nil {
 		return Summary{}, err
 	}
-	if err := s.ledger.SetCreditLimit(ctx, id, a.SettlementCurrency, limit.Minor); err != nil {
-		return Summary{}, err
-	}
 	now := s.now().UTC()
-	err = s.db.InTx(ctx, func(tx *sqlx.Tx) error {
+	rest := func(tx *sqlx.Tx) error {
 		if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE agencies SET credit_period = ?, credit_period_unit = ?, updated_at = ? WHERE id = ?`),
 			r.CreditPeriod, r.CreditPeriodUnit, now, id); err != nil {
 			return fmt.Errorf("agency: credit period: %w", err)
 		}
 		return s.log(ctx, tx, actor, "agency.credit", id, now)
-	})
+	}
+	if actor.Subject.IsProvider() {
+		// The provider's credit lines are the provider's risk.
+		err = s.db.InTx(ctx, func(tx *sqlx.Tx) error {
+			if err := s.ledger.SetCreditLimitTx(ctx, tx, id, a.SettlementCurrency, limit.Minor); err != nil {
+				return err
+			}
+			return rest(tx)
+		})
+	} else {
+		// A parent carries the line it grants: it is held from its wallet.
+		err = s.ledger.SetCoveredCreditLimit(ctx, actor.AgencyID, id, a.SettlementCurrency, limit.Minor, actor.Username, rest)
+	}
 	if err != nil {
 		return Summary{}, err
 	}

@@ -169,7 +169,9 @@ func TestCreateConfigureCreditBlockDelete(t *testing.T) {
 		_, _, err = w.svc.SetConfig(ctx, w.demo, a.ID, badCfg)
 		wantCode(t, err, fault.CodeValidation)
 
-		sum, err := w.svc.SetCredit(ctx, w.demo, a.ID, agency.CreditRequest{CreditLimit: "5000", CreditPeriod: 2, CreditPeriodUnit: "week"})
+		// The provider's credit line; a parent's is held from its wallet
+		// (pkg/app TestParentFundsSubAgencyFromItsWallet).
+		sum, err := w.svc.SetCredit(ctx, w.provider, a.ID, agency.CreditRequest{CreditLimit: "5000", CreditPeriod: 2, CreditPeriodUnit: "week"})
 		if err != nil || sum.CreditLimit != "5000.00" || sum.Available != "5000.00" || sum.Currency != "HKD" {
 			t.Fatalf("credit: %+v %v", sum, err)
 		}
@@ -219,11 +221,11 @@ func TestAddFundsEmailsWithTheMoney(t *testing.T) {
 			return n
 		}
 		req := ledger.TopUp{IdempotencyKey: "w1", CurrencyReceived: "USD", AmountReceived: "100", ExchangeRate: "7.8", Reference: "HSBC-1", SendEmail: true}
-		res, err := w.svc.AddFunds(ctx, w.demo, a.ID, req, cat)
+		res, err := w.svc.AddFunds(ctx, w.provider, a.ID, req, cat)
 		if err != nil || res.Credited != "780.00" {
 			t.Fatalf("add funds: %+v %v", res, err)
 		}
-		if _, err := w.svc.AddFunds(ctx, w.demo, a.ID, req, cat); err != nil || emails() != 1 {
+		if _, err := w.svc.AddFunds(ctx, w.provider, a.ID, req, cat); err != nil || emails() != 1 {
 			t.Fatalf("a replay sent another email: %d emails, %v", emails(), err)
 		}
 		var subject, to string
@@ -233,14 +235,14 @@ func TestAddFundsEmailsWithTheMoney(t *testing.T) {
 		}
 		bad := req
 		bad.IdempotencyKey, bad.Reference = "w2", ""
-		if _, err := w.svc.AddFunds(ctx, w.demo, a.ID, bad, cat); err == nil || emails() != 1 {
+		if _, err := w.svc.AddFunds(ctx, w.provider, a.ID, bad, cat); err == nil || emails() != 1 {
 			t.Errorf("a refused top-up: %v, %d emails", err, emails())
 		}
 		if _, err := w.svc.AddFunds(ctx, w.bluesky, a.ID, ledger.TopUp{IdempotencyKey: "w3", AmountReceived: "1", ExchangeRate: "1", Reference: "x"}, cat); err == nil {
 			t.Error("a stranger added funds")
 		}
 		var logged int
-		_ = db.Get(&logged, db.Rebind(`SELECT COUNT(*) FROM user_logs WHERE action = 'agency.funds' AND agency_id = ?`), w.demo.AgencyID)
+		_ = db.Get(&logged, db.Rebind(`SELECT COUNT(*) FROM user_logs WHERE action = 'agency.funds' AND agency_id = ?`), w.provider.AgencyID)
 		if logged != 1 {
 			t.Errorf("user log has %d top-ups", logged)
 		}

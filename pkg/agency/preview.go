@@ -102,7 +102,14 @@ func (s *Service) PreviewFunds(ctx context.Context, actor auth.Principal, id int
 	if t.Currency == "" {
 		t.Currency = a.SettlementCurrency
 	}
-	p, err := t.Plan()
+	if t.Currency != a.SettlementCurrency {
+		return FundsPlan{}, fault.Validation(map[string]string{"currency": "ledger.error.notSettlementCurrency"})
+	}
+	plan := t.Plan
+	if !actor.Subject.IsProvider() {
+		plan = t.ParentPlan
+	}
+	p, err := plan()
 	if err != nil {
 		return FundsPlan{}, err
 	}

@@ -62,17 +62,20 @@ func TestAgencyManagementAPI(t *testing.T) {
 			t.Errorf("bad config: %d %s", resp.StatusCode, env.Data)
 		}
 
-		resp, env = call(t, srv, "PUT", "/base/v2/agencies/"+kid+"/credit", "en", `{"creditLimit":"8000","creditPeriod":1,"creditPeriodUnit":"month"}`, bearer(demo.Token)...)
+		// Money comes from the provider: a parent funds its sub-agencies out
+		// of its own wallet (TestParentFundsSubAgencyFromItsWallet).
+		provider := loginAs(t, srv, "provider-admin", "provider-pass-1")
+		resp, env = call(t, srv, "PUT", "/base/v2/agencies/"+kid+"/credit", "en", `{"creditLimit":"8000","creditPeriod":1,"creditPeriodUnit":"month"}`, bearer(provider.Token)...)
 		if resp.StatusCode != 200 || !strings.Contains(string(env.Data), `"creditLimit":"8000.00"`) {
 			t.Errorf("credit: %d %s", resp.StatusCode, env.Data)
 		}
 
 		topUp := `{"currencyReceived":"USD","amountReceived":"100.00","exchangeRate":"7.8","feePercent":"1","reference":"HSBC-9"}`
-		resp, env = call(t, srv, "POST", "/base/v2/agencies/"+kid+"/balance", "en", topUp, bearer(demo.Token)...)
+		resp, env = call(t, srv, "POST", "/base/v2/agencies/"+kid+"/balance", "en", topUp, bearer(provider.Token)...)
 		if resp.StatusCode != 400 || !strings.Contains(string(env.Data), "Idempotency-Key") {
 			t.Errorf("top-up without a key: %d %s", resp.StatusCode, env.Data)
 		}
-		key := append(bearer(demo.Token), "Idempotency-Key", "wire-1")
+		key := append(bearer(provider.Token), "Idempotency-Key", "wire-1")
 		resp, env = call(t, srv, "POST", "/base/v2/agencies/"+kid+"/balance", "en", topUp, key...)
 		if resp.StatusCode != 200 || !strings.Contains(string(env.Data), `"credited":"772.20"`) {
 			t.Fatalf("top-up: %d %s", resp.StatusCode, env.Data)

@@ -28,9 +28,13 @@ import (
 	"github.com/voyage/voyage/pkg/store"
 )
 
-// Account kinds. A wallet belongs to an agency; the others to the provider.
+// Account kinds. A wallet and a credit cover belong to an agency; the others
+// to the provider.
 const (
-	KindWallet    = "wallet"
+	KindWallet = "wallet"
+	// KindCover holds what a parent agency set aside from its own wallet to
+	// carry a sub-agency's credit line: the sub's account, the parent's money.
+	KindCover     = "credit_cover"
 	KindFunding   = "funding"           // money arriving from or leaving to banks and gateways
 	KindRevenue   = "revenue"           // what the provider earns on sales
 	KindFees      = "fees"              // service and transaction fees
@@ -38,7 +42,10 @@ const (
 	KindSuppliers = "suppliers_payable" // what is owed to airlines and suppliers
 )
 
-var providerKinds = []string{KindFunding, KindRevenue, KindFees, KindFX, KindSuppliers}
+var (
+	providerKinds = []string{KindFunding, KindRevenue, KindFees, KindFX, KindSuppliers}
+	agencyKinds   = []string{KindWallet, KindCover}
+)
 
 // Payment types of wallet entries (spec §3).
 const (
@@ -86,6 +93,9 @@ type Transfer struct {
 	Remark         string
 	Detail         map[string]string
 	CreatedBy      string
+	// NoCredit makes the payer spend its balance only, never its credit
+	// line: an agency's money given to a sub-agency must exist.
+	NoCredit bool
 }
 
 // Posted is the outcome of a transfer. Replayed is true when the same
@@ -143,7 +153,11 @@ func (t Transfer) validate() error {
 		errs["agencyId"] = "ledger.error.agency"
 	}
 	for _, a := range []Account{t.From, t.To} {
-		if (a.Kind == KindWallet) != (a.AgencyID != 0) || (a.Kind != KindWallet && !slices.Contains(providerKinds, a.Kind)) {
+		kinds := providerKinds
+		if a.AgencyID != 0 {
+			kinds = agencyKinds
+		}
+		if a.AgencyID < 0 || !slices.Contains(kinds, a.Kind) {
 			errs["account"] = "ledger.error.account"
 		}
 	}
@@ -175,7 +189,7 @@ func (l *Ledger) Post(ctx context.Context, t Transfer) (Posted, error) {
 		return Posted{}, err
 	}
 	h := t.hash()
-	if b := l.batch.Load(); b != nil {
+	if b := l.batch.Load(); b != nil && !t.NoCredit {
 		return b.submit(ctx, t, h)
 	}
 	return l.postOne(ctx, t, h)
@@ -268,7 +282,11 @@ func (l *Ledger) postTx(ctx context.Context, tx *sqlx.Tx, t Transfer, h string) 
 		detail = []byte("{}")
 	}
 	if l.db.Dialect == store.Postgres && fromID != toID {
-		return l.postOneStatement(ctx, tx, t, h, fromID, toID, string(detail), now)
+		p, err := l.postOneStatement(ctx, tx, t, h, fromID, toID, string(detail), now)
+		if err == nil && t.NoCredit && p.FromBalance < 0 {
+			return Posted{}, errInsufficient()
+		}
+		return p, err
 	}
 	// Lower id first: two transfers between the same accounts lock them in
 	// the same order and cannot deadlock on PostgreSQL.
@@ -292,6 +310,10 @@ func (l *Ledger) postTx(ctx context.Context, tx *sqlx.Tx, t Transfer, h string) 
 		balances[d.id] = bal
 	}
 	p := Posted{FromBalance: balances[fromID], ToBalance: balances[toID], CreatedAt: now}
+	if t.NoCredit && p.FromBalance < 0 {
+		// The caller's transaction rolls the balance updates back.
+		return Posted{}, errInsufficient()
+	}
 	err = tx.GetContext(ctx, &p.ID, tx.Rebind(`INSERT INTO ledger_transfers (agency_id, idempotency_key, request_hash, from_account, to_account,
 		amount, currency, payment_type, order_id, reference, description, remark, detail, from_balance, to_balance, created_by, created_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
@@ -411,6 +433,13 @@ func (l *Ledger) WalletBalance(ctx context.Context, agencyID int64, currency str
 // SetCreditLimit sets an agency's credit line in currency. Lowering it below
 // what the agency already owes is refused by the same constraint.
 func (l *Ledger) SetCreditLimit(ctx context.Context, agencyID int64, currency string, limit int64) error {
+	return l.db.InTx(ctx, func(tx *sqlx.Tx) error {
+		return l.SetCreditLimitTx(ctx, tx, agencyID, currency, limit)
+	})
+}
+
+// SetCreditLimitTx is SetCreditLimit inside the caller's transaction.
+func (l *Ledger) SetCreditLimitTx(ctx context.Context, tx *sqlx.Tx, agencyID int64, currency string, limit int64) error {
 	if limit < 0 {
 		return fault.Validation(map[string]string{"creditLimit": "ledger.error.creditLimit"})
 	}
@@ -418,20 +447,18 @@ func (l *Ledger) SetCreditLimit(ctx context.Context, agencyID int64, currency st
 		return fault.Validation(map[string]string{"currency": "ledger.error.currency"})
 	}
 	now := l.now().UTC()
-	return l.db.InTx(ctx, func(tx *sqlx.Tx) error {
-		id, err := l.accountID(ctx, tx, Wallet(agencyID), currency, now)
-		if err != nil {
-			return err
-		}
-		_, err = tx.ExecContext(ctx, tx.Rebind(`UPDATE ledger_accounts SET credit_limit = ?, updated_at = ? WHERE id = ?`), limit, now, id)
-		if err != nil && strings.Contains(err.Error(), "ledger_wallet_limit") {
-			return fault.Validation(map[string]string{"creditLimit": "ledger.error.creditBelowUsage"})
-		}
-		if err != nil {
-			return fmt.Errorf("ledger: set credit limit: %w", err)
-		}
-		return nil
-	})
+	id, err := l.accountID(ctx, tx, Wallet(agencyID), currency, now)
+	if err != nil {
+		return err
+	}
+	_, err = tx.ExecContext(ctx, tx.Rebind(`UPDATE ledger_accounts SET credit_limit = ?, updated_at = ? WHERE id = ?`), limit, now, id)
+	if err != nil && strings.Contains(err.Error(), "ledger_wallet_limit") {
+		return fault.Validation(map[string]string{"creditLimit": "ledger.error.creditBelowUsage"})
+	}
+	if err != nil {
+		return fmt.Errorf("ledger: set credit limit: %w", err)
+	}
+	return nil
 }
 
 // SetClock replaces the clock, for tests.

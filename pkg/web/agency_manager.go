@@ -281,6 +281,7 @@ func (s *Server) agencyDetailAnswer(w http.ResponseWriter, r *http.Request, v vi
 	view.Detail = d
 	view.Currencies = config.Currencies
 	view.CanResetPassword = s.keys != nil && v.Principal.Subject.HasRole(auth.RoleSuperUser)
+	view.FromParent = !v.Principal.Subject.IsProvider()
 	if view.TopUp.Key == "" {
 		view.TopUp = templates.TopUpForm{Key: newIdempotencyKey(), CurrencyReceived: d.Currency, ExchangeRate: "1", SendEmail: true}
 	}
