@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/voyage/voyage/pkg/audit"
@@ -74,12 +75,35 @@ type Auditor interface {
 	Record(ctx context.Context, e audit.Entry) error
 }
 
+// KeyLocker serialises the requests that carry the same Idempotency-Key;
+// pkg/idempotency implements it across instances.
+type KeyLocker interface {
+	Acquire(ctx context.Context, scope, key string) (release func(), err error)
+}
+
 // Router registers API routes on a ServeMux and remembers them for OpenAPI.
 type Router struct {
 	mux     *http.ServeMux
 	auth    Authenticator
 	auditor Auditor
+	locks   KeyLocker
 	routes  []Route
+}
+
+// SerialiseKeys makes the state-changing requests of one caller's agency
+// that carry the same Idempotency-Key run one after another: a replay waits
+// for the first and answers what the first left (the service's own replay
+// rule), never a conflict with a request still running.
+func (rt *Router) SerialiseKeys(l KeyLocker) { rt.locks = l }
+
+// lockKey holds the request's Idempotency-Key for its agency until release.
+func (rt *Router) lockKey(r *http.Request, method string) (release func(), err error) {
+	key := r.Header.Get("Idempotency-Key")
+	if rt.locks == nil || key == "" || len(key) > 200 || method == http.MethodGet || method == http.MethodHead {
+		return func() {}, nil
+	}
+	p, _ := auth.PrincipalFrom(r.Context())
+	return rt.locks.Acquire(r.Context(), "agency:"+strconv.FormatInt(p.AgencyID, 10), key)
 }
 
 // NewRouter returns a router that registers on mux, authenticates the
@@ -148,6 +172,12 @@ func (rt *Router) Handle(pattern string, op Operation, h HandlerFunc) {
 				return
 			}
 		}
+		release, err := rt.lockKey(r, method)
+		if err != nil {
+			WriteError(w, r, err)
+			return
+		}
+		defer release()
 		data, err := h(w, r)
 		if err != nil {
 			WriteError(w, r, err)

@@ -240,6 +240,15 @@ func TestGatewayPayments(t *testing.T) {
 		if got := getOrder(t, srv, op.Token, o.ID); got.Status != order.Proceeding || got.PaymentStatus != order.Paid || got.PaymentChannel != "stripe" {
 			t.Fatalf("after stripe: %+v", got)
 		}
+		// A retry of that payment (same key) answers the order, not 409.
+		o = createOrder(t, srv, op.Token, quoteID, "gw-retry")
+		for i := range 2 {
+			resp, env := call(t, srv, "POST", fmt.Sprintf("/order/v2/flight/orders/%d/payment", o.ID), "en", `{"channel":"stripe"}`,
+				append(bearer(op.Token), "Idempotency-Key", "stripe-retry")...)
+			if resp.StatusCode != 200 || env.Code != 0 {
+				t.Fatalf("stripe payment, try %d: %d %+v", i+1, resp.StatusCode, env)
+			}
+		}
 
 		o = createOrder(t, srv, op.Token, quoteID, "gw-fail")
 		code, env := pay(t, srv, op.Token, o.ID, `{"channel":"alipay","testOutcome":"failure"}`)
@@ -272,8 +281,8 @@ func TestGatewayPayments(t *testing.T) {
 		var funded int64
 		total, _ := money.Parse(sol.Total.Amount, "CNY")
 		_ = a.DB.GetContext(ctx, &funded, `SELECT COALESCE(SUM(amount), 0) FROM ledger_transfers WHERE payment_type = 'origin-flight'`)
-		if funded != 2*total.Minor {
-			t.Fatalf("origin-flight transfers %d, want two payments of %d", funded, total.Minor)
+		if funded != 3*total.Minor {
+			t.Fatalf("origin-flight transfers %d, want three payments of %d", funded, total.Minor)
 		}
 		ledgerBalanced(t, a)
 	})

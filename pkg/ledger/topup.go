@@ -184,6 +184,12 @@ func (l *Ledger) TopUp(ctx context.Context, t TopUp) (TopUpResult, error) {
 		}
 		res.TransferID = posted.ID
 		res.Balance = money.Amount{Minor: posted.ToBalance, Currency: t.Currency}.String()
+		if posted.Replayed {
+			// A concurrent call with the key committed between the check
+			// above and this transaction: its fee and notice are posted.
+			res.Replayed = true
+			return nil
+		}
 		if p.fee.Minor > 0 {
 			fee := Transfer{AgencyID: t.AgencyID, IdempotencyKey: t.IdempotencyKey + "#fee", From: source, To: Provider(KindFees),
 				Amount: p.fee.Minor, Currency: t.Currency, PaymentType: TypeTopUp, Reference: main.Reference,

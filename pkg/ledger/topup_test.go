@@ -2,7 +2,11 @@ package ledger_test
 
 import (
 	"context"
+	"sync"
+	"sync/atomic"
 	"testing"
+
+	"github.com/jmoiron/sqlx"
 
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/ledger"
@@ -68,6 +72,49 @@ func TestTopUp(t *testing.T) {
 		}
 		if bal, _ := l.WalletBalance(ctx, a, "CNY"); bal.Balance != 7493_85 {
 			t.Errorf("balance after refused top-ups = %d", bal.Balance)
+		}
+		sumIsZero(t, db)
+	})
+}
+
+// TestConcurrentTopUpRunsItsNoticeOnce: callers in the process (the portal,
+// the admin commands) reach TopUp without the API's key lock. Copies of one
+// top-up sent at once credit once, run the notice (email, user log) once,
+// and every copy but the first says it was replayed.
+func TestConcurrentTopUpRunsItsNoticeOnce(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		l := ledger.New(db)
+		a := agencies(t, db, 1)[0]
+		const n = 30
+		var notices atomic.Int32
+		results := make([]ledger.TopUpResult, n)
+		errs := make([]error, n)
+		var wg sync.WaitGroup
+		for i := range n {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				results[i], errs[i] = l.TopUp(ctx, ledger.TopUp{AgencyID: a, IdempotencyKey: "same", Currency: "CNY", AmountReceived: "100",
+					ExchangeRate: "1", FeePercent: "1", Reference: "wire",
+					OnPosted: func(context.Context, *sqlx.Tx, ledger.TopUpResult) error { notices.Add(1); return nil }})
+			}()
+		}
+		wg.Wait()
+		fresh := 0
+		for i := range n {
+			if errs[i] != nil {
+				t.Fatalf("copy %d: %v", i, errs[i])
+			}
+			if !results[i].Replayed {
+				fresh++
+			}
+		}
+		if fresh != 1 || notices.Load() != 1 {
+			t.Errorf("%d copies not replayed, %d notices; want 1 and 1", fresh, notices.Load())
+		}
+		if bal, _ := l.WalletBalance(ctx, a, "CNY"); bal.Balance != 99_00 {
+			t.Errorf("balance = %d, want one credit of 9900", bal.Balance)
 		}
 		sumIsZero(t, db)
 	})

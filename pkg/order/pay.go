@@ -44,6 +44,10 @@ func (s *Service) PaymentConfig(ctx context.Context, who auth.Principal) (Paymen
 
 func payKey(o Order) string { return fmt.Sprintf("order-%d-pay", o.ID) }
 
+// gatewayKey is what a gateway payment made with the caller's key is known
+// by at the gateway (and in the order's payment key).
+func gatewayKey(o Order, key string) string { return fmt.Sprintf("order-%d-%s", o.ID, key) }
+
 // Pay pays a to_be_paid order. From the balance the charge and the status
 // change commit together, so a concurrent second payment of the same order
 // finds it no longer payable and no wallet is charged twice; beyond balance
@@ -66,7 +70,8 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 		return View{}, fault.Validation(map[string]string{"Idempotency-Key": "order.error.idempotencyKey"})
 	}
 	if o.Status != ToBePaid {
-		if key != "" && o.PaymentKey == key {
+		// A replay of the payment that moved it on answers the order.
+		if key != "" && (o.PaymentKey == key || o.PaymentKey == gatewayKey(o, key)) {
 			return s.detail(ctx, o, v)
 		}
 		return View{}, errState()
@@ -102,7 +107,7 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 	}
 
 	gw := s.gateways[req.Channel]
-	gkey := fmt.Sprintf("order-%d-%s", o.ID, key)
+	gkey := gatewayKey(o, key)
 	if key == "" {
 		gkey = fmt.Sprintf("order-%d-%d", o.ID, s.now().UnixNano())
 	}

@@ -1,0 +1,199 @@
+// Package idempotency serialises the requests that share an
+// Idempotency-Key, across every instance on one database: the first runs,
+// the replays wait for it and then run against what it left (an order
+// already paid, a transfer already posted), so each service's own replay
+// rule answers them with the first request's outcome instead of a status
+// conflict. A lock is a row that its holder renews while it runs; a killed
+// holder's row lapses after the lease and the next replay goes ahead.
+package idempotency
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/pkg/store"
+)
+
+// Defaults: the lease is short so a crashed holder delays a retry by
+// seconds; the holder renews it well before it lapses.
+const (
+	DefaultLease = 15 * time.Second
+	DefaultWait  = 60 * time.Second
+)
+
+// Locks hands out the per-key locks.
+type Locks struct {
+	db    *store.DB
+	lease time.Duration
+	// Wait is how long a replay waits for the first request before it is
+	// answered "still in progress".
+	wait time.Duration
+	now  func() time.Time
+
+	mu    sync.Mutex
+	local map[lockKey]*localLock
+}
+
+type lockKey struct{ scope, key string }
+
+// localLock queues this instance's requests for one key, so that only one
+// of them polls the database while the others wait on a channel.
+type localLock struct {
+	ch    chan struct{} // holds one token: the right to poll or hold
+	users int
+}
+
+// New returns the locks on db.
+func New(db *store.DB) *Locks {
+	return &Locks{db: db, lease: DefaultLease, wait: DefaultWait, now: time.Now, local: map[lockKey]*localLock{}}
+}
+
+// SetTimes sets the lease and the longest wait, for tests.
+func (l *Locks) SetTimes(lease, wait time.Duration) { l.lease, l.wait = lease, wait }
+
+// ErrInProgress answers a replay whose first request is still running after
+// the longest wait.
+func ErrInProgress() error {
+	return fault.New(fault.CodeConflict, http.StatusConflict, "idempotency.error.inProgress")
+}
+
+func (l *Locks) localFor(k lockKey) *localLock {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	ll := l.local[k]
+	if ll == nil {
+		ll = &localLock{ch: make(chan struct{}, 1)}
+		ll.ch <- struct{}{}
+		l.local[k] = ll
+	}
+	ll.users++
+	return ll
+}
+
+func (l *Locks) doneLocal(k lockKey, ll *localLock) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	ll.users--
+	if ll.users == 0 {
+		delete(l.local, k)
+	}
+}
+
+// Acquire waits until the caller holds key in scope and returns the
+// function that releases it. It answers ErrInProgress when another holder
+// kept the key past the longest wait, and ctx's error when ctx ends first.
+func (l *Locks) Acquire(ctx context.Context, scope, key string) (release func(), err error) {
+	k := lockKey{scope, key}
+	ll := l.localFor(k)
+	wait, cancel := context.WithTimeout(ctx, l.wait)
+	defer cancel()
+	select {
+	case <-ll.ch:
+	case <-wait.Done():
+		l.doneLocal(k, ll)
+		return nil, l.waitErr(ctx)
+	}
+	unlockLocal := func() {
+		ll.ch <- struct{}{}
+		l.doneLocal(k, ll)
+	}
+	token := newToken()
+	delay := 5 * time.Millisecond
+	for {
+		ok, err := l.try(ctx, k, token)
+		if err != nil {
+			unlockLocal()
+			return nil, err
+		}
+		if ok {
+			break
+		}
+		select {
+		case <-time.After(delay):
+		case <-wait.Done():
+			unlockLocal()
+			return nil, l.waitErr(ctx)
+		}
+		delay = min(delay*2, 200*time.Millisecond)
+	}
+	stop := make(chan struct{})
+	renewed := make(chan struct{})
+	go l.renew(k, token, stop, renewed)
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			close(stop)
+			<-renewed
+			// The release must happen even when the request's context is
+			// gone (the client hung up after the work was done).
+			rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+			defer cancel()
+			if _, err := l.db.ExecContext(rctx, l.db.Rebind(`DELETE FROM idempotency_locks WHERE scope = ? AND idem_key = ? AND token = ?`),
+				k.scope, k.key, token); err != nil {
+				slog.WarnContext(rctx, "idempotency: release failed; the lock lapses with its lease", "err", err)
+			}
+			unlockLocal()
+		})
+	}, nil
+}
+
+func (l *Locks) waitErr(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return ErrInProgress()
+}
+
+// try takes the key when nobody holds it or its holder's lease lapsed.
+func (l *Locks) try(ctx context.Context, k lockKey, token string) (bool, error) {
+	now := l.now()
+	res, err := l.db.ExecContext(ctx, l.db.Rebind(`INSERT INTO idempotency_locks (scope, idem_key, token, expires_at) VALUES (?, ?, ?, ?)
+		ON CONFLICT (scope, idem_key) DO UPDATE SET token = excluded.token, expires_at = excluded.expires_at
+		WHERE idempotency_locks.expires_at < ?`), k.scope, k.key, token, now.Add(l.lease).UnixMilli(), now.UnixMilli())
+	if err != nil {
+		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			return false, err
+		}
+		return false, fmt.Errorf("idempotency: take %s/%s: %w", k.scope, k.key, err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return false, fmt.Errorf("idempotency: take %s/%s: %w", k.scope, k.key, err)
+	}
+	return n == 1, nil
+}
+
+// renew extends the lease at a third of its length until stop closes.
+func (l *Locks) renew(k lockKey, token string, stop <-chan struct{}, done chan<- struct{}) {
+	defer close(done)
+	t := time.NewTicker(l.lease / 3)
+	defer t.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-t.C:
+			ctx, cancel := context.WithTimeout(context.Background(), l.lease/3)
+			_, err := l.db.ExecContext(ctx, l.db.Rebind(`UPDATE idempotency_locks SET expires_at = ? WHERE scope = ? AND idem_key = ? AND token = ?`),
+				l.now().Add(l.lease).UnixMilli(), k.scope, k.key, token)
+			cancel()
+			if err != nil {
+				slog.Warn("idempotency: renewing a lock failed", "scope", k.scope, "err", err)
+			}
+		}
+	}
+}
+
+func newToken() string {
+	b := make([]byte, 12)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}

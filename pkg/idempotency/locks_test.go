@@ -1,0 +1,89 @@
+package idempotency_test
+
+import (
+	"context"
+	"errors"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/pkg/idempotency"
+	"github.com/voyage/voyage/pkg/store"
+	"github.com/voyage/voyage/pkg/store/storetest"
+)
+
+func TestLocks(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+
+		t.Run("a replay waits for the first, on another instance too", func(t *testing.T) {
+			first, other := idempotency.New(db), idempotency.New(db) // two instances
+			release, err := first.Acquire(ctx, "agency:1", "k")
+			if err != nil {
+				t.Fatal(err)
+			}
+			var firstDone atomic.Bool
+			got := make(chan bool)
+			go func() {
+				r, err := other.Acquire(ctx, "agency:1", "k")
+				if err != nil {
+					t.Error(err)
+					got <- false
+					return
+				}
+				got <- firstDone.Load()
+				r()
+			}()
+			// Another agency's same key is not the same request.
+			r2, err := other.Acquire(ctx, "agency:2", "k")
+			if err != nil {
+				t.Fatal(err)
+			}
+			r2()
+			firstDone.Store(true)
+			release()
+			if !<-got {
+				t.Fatal("the replay ran while the first request held the key")
+			}
+		})
+
+		t.Run("a killed holder's lock lapses", func(t *testing.T) {
+			// What a SIGKILL leaves: a row nobody renews, its lease over.
+			if _, err := db.ExecContext(ctx, db.Rebind(`INSERT INTO idempotency_locks (scope, idem_key, token, expires_at) VALUES (?, ?, ?, ?)`),
+				"agency:1", "crashed", "dead-token", time.Now().Add(-time.Second).UnixMilli()); err != nil {
+				t.Fatal(err)
+			}
+			l := idempotency.New(db)
+			l.SetTimes(time.Second, 2*time.Second)
+			release, err := l.Acquire(ctx, "agency:1", "crashed")
+			if err != nil {
+				t.Fatalf("a lapsed lock was not taken over: %v", err)
+			}
+			release()
+			var left int
+			_ = db.GetContext(ctx, &left, `SELECT COUNT(*) FROM idempotency_locks`)
+			if left != 0 {
+				t.Errorf("%d locks left after release", left)
+			}
+		})
+
+		t.Run("a holder that outlives the wait: 409 in progress", func(t *testing.T) {
+			holder, waiter := idempotency.New(db), idempotency.New(db)
+			holder.SetTimes(300*time.Millisecond, time.Second)
+			waiter.SetTimes(300*time.Millisecond, 900*time.Millisecond)
+			release, err := holder.Acquire(ctx, "agency:1", "slow")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer release()
+			// The holder renews its 300 ms lease, so the waiter never gets
+			// it within its 900 ms.
+			_, err = waiter.Acquire(ctx, "agency:1", "slow")
+			var fe *fault.Error
+			if !errors.As(err, &fe) || fe.Status != 409 || fe.Key != "idempotency.error.inProgress" {
+				t.Fatalf("err = %v, want 409 in progress", err)
+			}
+		})
+	})
+}
