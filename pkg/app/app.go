@@ -124,7 +124,7 @@ func New(ctx context.Context, cfg config.Config) (*App, error) {
 	a.Orders.SetQueue(q.Client)
 	a.Webhooks.SetQueue(q.Client)
 	a.Web = web.New(web.Options{Site: a.Site, Applications: a.Applications, SecureCookies: cfg.HTTP.SecureCookies, Auth: a.Auth, Agencies: a.Agencies,
-		UserAdmin: a.Auth, CompanyAdmin: a.Agencies, AgencyAdmin: a.AgencyAdmin, Ledger: a.Ledger, Webhooks: a.Webhooks, Orders: a.Orders})
+		UserAdmin: a.Auth, CompanyAdmin: a.Agencies, AgencyAdmin: a.AgencyAdmin, Ledger: a.Ledger, Webhooks: a.Webhooks, Orders: a.Orders, Catalog: a.Catalog})
 	a.Handler = a.buildHandler()
 	return a, nil
 }

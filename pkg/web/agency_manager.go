@@ -16,6 +16,7 @@ import (
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/config"
 	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/money"
 	"github.com/voyage/voyage/pkg/webhook"
@@ -35,6 +36,7 @@ type AgencyManager interface {
 	Delete(ctx context.Context, actor auth.Principal, id int64) error
 	Get(ctx context.Context, actor auth.Principal, id int64, keys func(context.Context, int64) ([]auth.APIKey, error)) (agency.Detail, error)
 	Managed(ctx context.Context, actor auth.Principal, id int64) (agency.Agency, error)
+	AddFunds(ctx context.Context, actor auth.Principal, id int64, t ledger.TopUp, cat *i18n.Catalog) (ledger.TopUpResult, error)
 }
 
 // AgencyKeys is what the agency manager needs of pkg/auth: API keys and the
@@ -460,10 +462,6 @@ func (s *Server) agencyFundsAdd(w http.ResponseWriter, r *http.Request) {
 		s.actionFailed(w, r, v, id, "funds", err, templates.AgencyDetail{TopUp: form}, nil)
 		return
 	}
-	if s.wallets == nil {
-		s.ServerError(w, r)
-		return
-	}
 	if form.Key == "" {
 		// Without a key the form did not come from this page; a fresh form
 		// gets one.
@@ -471,9 +469,11 @@ func (s *Server) agencyFundsAdd(w http.ResponseWriter, r *http.Request) {
 		s.actionFailed(w, r, v, id, "funds", fault.Validation(map[string]string{"idempotencyKey": "ledger.error.idempotencyKey"}), templates.AgencyDetail{TopUp: form}, nil)
 		return
 	}
-	res, err := s.wallets.TopUp(r.Context(), ledger.TopUp{AgencyID: a.ID, IdempotencyKey: form.Key, Currency: a.SettlementCurrency,
+	// Through the agency service, as the API: who may bring money in, the
+	// user log and the notice email are its rules.
+	res, err := s.manager.AddFunds(r.Context(), v.Principal, a.ID, ledger.TopUp{IdempotencyKey: form.Key, Currency: a.SettlementCurrency,
 		CurrencyReceived: form.CurrencyReceived, AmountReceived: form.AmountReceived, ExchangeRate: form.ExchangeRate,
-		FeePercent: form.FeePercent, Reference: form.Reference, Remark: form.Remark, SendEmail: form.SendEmail, CreatedBy: v.Principal.Username})
+		FeePercent: form.FeePercent, Reference: form.Reference, Remark: form.Remark, SendEmail: form.SendEmail, CreatedBy: v.Principal.Username}, s.catalog)
 	if err != nil {
 		s.actionFailed(w, r, v, id, "funds", err, templates.AgencyDetail{TopUp: form}, nil)
 		return

@@ -26,6 +26,7 @@ import (
 // handlers asked for. Unused methods panic through the nil embed.
 type fakeManager struct {
 	AgencyManager
+	funds     *fakeWallets
 	detail    agency.Detail
 	changed   bool // SetConfig reports a new settlement currency
 	configs   []agency.Config
@@ -93,6 +94,13 @@ func (f *fakeWallets) TopUp(_ context.Context, t ledger.TopUp) (ledger.TopUpResu
 	return ledger.TopUpResult{Currency: t.Currency, Credited: "772.20", Balance: "772.20", Replayed: replayed}, nil
 }
 
+// AddFunds posts through the fake wallets, as the service does through the
+// ledger.
+func (f *fakeManager) AddFunds(ctx context.Context, _ auth.Principal, id int64, t ledger.TopUp, _ *i18n.Catalog) (ledger.TopUpResult, error) {
+	t.AgencyID = id
+	return f.funds.TopUp(ctx, t)
+}
+
 func managerDetail() agency.Detail {
 	c := agency.Config{Settings: agency.Settings{SettlementCurrency: "CNY", EmailLanguage: "en", EnableFlight: true},
 		Flight: agency.DefaultFlightSettings()}
@@ -123,8 +131,8 @@ func managerFixture(t *testing.T, withSite bool) (http.Handler, *fakeManager, *f
 		"demo-finance":  principal(4, finance),
 		"provider":      principal(5, provider),
 	}}
-	m := &fakeManager{detail: managerDetail()}
 	wl := &fakeWallets{}
+	m := &fakeManager{detail: managerDetail(), funds: wl}
 	s := &Server{identity: managerIdentity{id}, agencies: fakeAgencies{1: {ID: 1, Name: "Demo Travel", SettlementCurrency: "CNY", AllowedHostsJSON: `[]`}},
 		manager: m, wallets: wl, now: time.Now}
 	if withSite {

@@ -43,6 +43,7 @@ type Server struct {
 	bills         Bills         // nil: the transactions and statement pages answer 500
 	orders        Orders        // nil: the flight order pages answer 500
 	webhooks      Webhooks      // nil: no notifications section in the agency manager
+	catalog       *i18n.Catalog // the notice emails' texts (nil: no emails)
 }
 
 // Options configure the portal.
@@ -58,6 +59,7 @@ type Options struct {
 	Ledger        *ledger.Ledger
 	Orders        *order.Service
 	Webhooks      *webhook.Service
+	Catalog       *i18n.Catalog
 }
 
 // New returns the portal, reading the islands manifest once.
@@ -66,7 +68,7 @@ func New(o Options) *Server {
 	if err != nil {
 		slog.Warn("islands bundle unavailable", "err", err)
 	}
-	s := &Server{site: o.Site, applications: o.Applications, assets: assets, secureCookies: o.SecureCookies, now: time.Now}
+	s := &Server{site: o.Site, applications: o.Applications, assets: assets, secureCookies: o.SecureCookies, now: time.Now, catalog: o.Catalog}
 	// Only set the interfaces from non-nil pointers: a nil *auth.Service in
 	// an interface would not compare equal to nil.
 	if o.Auth != nil {
