@@ -5,6 +5,7 @@ import (
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/voyage/voyage/pkg/fault"
@@ -61,7 +62,7 @@ func FuzzPostSale(f *testing.F) {
 				t.Fatalf("accepted proof %q of %d bytes", p.Name, len(p.Data))
 			}
 		}
-		if !raw && reason != "" && req.Reason == nil {
+		if !raw && strings.TrimSpace(reason) != "" && req.Reason == nil {
 			t.Fatalf("reason %q accepted but lost", reason)
 		}
 	})
