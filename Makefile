@@ -10,7 +10,7 @@ VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo de
 LDFLAGS   := -X github.com/voyage/voyage/pkg/app.Version=$(VERSION)
 CHROMIUM  ?= /usr/bin/chromium
 
-.PHONY: all run build deps islands generate check-generated vet test test-go test-islands test-browser bench chromium clean docs
+.PHONY: all run build deps islands generate check-generated vet test test-go test-islands test-browser bench chromium clean docs fuzz
 
 all: build
 
@@ -72,6 +72,19 @@ test-browser: build chromium
 # The command reference in docs/cli (a test fails when it is stale).
 docs:
 	$(GO) run ./cmd/voyage docs --dir docs/cli
+
+# Fuzz targets as package:FuzzName, each run for FUZZTIME (default 10m):
+# `make fuzz FUZZTIME=90s`. Their seeds are committed in each package's
+# testdata/fuzz; a crasher is written there too, to be kept as a seed.
+FUZZTIME ?= 10m
+FUZZ_TARGETS := ./pkg/money:FuzzParse ./pkg/pnr:FuzzParse ./pkg/api:FuzzPostSale ./pkg/web:FuzzAdminReadLogo
+
+fuzz: generate
+	@set -e; for t in $(FUZZ_TARGETS); do \
+		pkg=$${t%%:*}; name=$${t##*:}; \
+		echo "fuzz $$name in $$pkg for $(FUZZTIME)"; \
+		$(GO) test -run '^$$' -fuzz "^$$name$$" -fuzztime $(FUZZTIME) $$pkg; \
+	done
 
 bench: generate
 	$(GO) test -run '^$$' -bench . -benchmem -count=1 ./...

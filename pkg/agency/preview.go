@@ -51,9 +51,12 @@ type FundsPlan struct {
 // period unit; SetCredit and PreviewCredit refuse the same things.
 func checkCredit(a Agency, r *CreditRequest) (money.Amount, error) {
 	errs := map[string]string{}
-	limit, perr := money.Parse(r.CreditLimit, a.SettlementCurrency)
-	if strings.TrimSpace(r.CreditLimit) == "" || perr != nil || limit.Minor < 0 {
+	limit, perr := money.ParseNonNegative(r.CreditLimit, a.SettlementCurrency)
+	switch {
+	case strings.TrimSpace(r.CreditLimit) == "":
 		errs["creditLimit"] = "ledger.error.creditLimit"
+	case perr != nil:
+		errs["creditLimit"] = money.ErrorKey(perr, "ledger.error.creditLimit")
 	}
 	if r.CreditPeriodUnit == "" {
 		r.CreditPeriodUnit = "month"

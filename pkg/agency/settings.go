@@ -105,9 +105,17 @@ func validURL(s string) bool {
 	return err == nil && (u.Scheme == "https" || u.Scheme == "http") && u.Host != "" && len(s) <= 500
 }
 
-func validAmount(s, currency string) bool {
-	a, err := money.Parse(s, currency)
-	return err == nil && a.Minor >= 0
+// amountError is "" for an amount of zero or more in currency, else the
+// catalog key of what is wrong: the money parser's own for a malformed
+// amount, too many decimals or an out-of-range one, fallback for a negative.
+func amountError(s, currency, fallback string) string {
+	if _, err := money.ParseNonNegative(s, currency); err != nil {
+		if k := money.ErrorKey(err, fallback); k != "money.error.negative" {
+			return k
+		}
+		return fallback
+	}
+	return ""
 }
 
 // Validate checks a config and returns field → catalog key; it fills
@@ -140,25 +148,27 @@ func (c *Config) Validate() map[string]string {
 			errs["flight.markups."+k+".unit"] = "agency.error.markupUnit"
 		}
 		v, err := decimal.NewFromString(m.Value)
-		if err != nil || (m.Unit == "percent" && (v.LessThan(decimal.NewFromInt(-50)) || v.GreaterThan(decimal.NewFromInt(100)))) {
-			errs["flight.markups."+k+".value"] = "agency.error.markupValue"
-		} else if m.Unit == "amount" && !validSignedAmount(m.Value, s.SettlementCurrency) {
+		if m.Unit == "amount" {
+			if _, err := money.Parse(m.Value, s.SettlementCurrency); err != nil {
+				errs["flight.markups."+k+".value"] = money.ErrorKey(err, "agency.error.markupValue")
+			}
+		} else if err != nil || (m.Unit == "percent" && (v.LessThan(decimal.NewFromInt(-50)) || v.GreaterThan(decimal.NewFromInt(100)))) {
 			errs["flight.markups."+k+".value"] = "agency.error.markupValue"
 		}
 		if m.Limit == "" {
 			m.Limit = "0"
 			f.Markups[k] = m
 		}
-		if !validAmount(m.Limit, s.SettlementCurrency) {
-			errs["flight.markups."+k+".limit"] = "agency.error.markupLimit"
+		if key := amountError(m.Limit, s.SettlementCurrency, "agency.error.markupLimit"); key != "" {
+			errs["flight.markups."+k+".limit"] = key
 		}
 	}
 	for name, v := range map[string]*string{"change": &f.ServiceFees.Change, "refund": &f.ServiceFees.Refund, "void": &f.ServiceFees.Void} {
 		if *v == "" {
 			*v = "0"
 		}
-		if !validAmount(*v, s.SettlementCurrency) {
-			errs["flight.serviceFees."+name] = "agency.error.serviceFee"
+		if key := amountError(*v, s.SettlementCurrency, "agency.error.serviceFee"); key != "" {
+			errs["flight.serviceFees."+name] = key
 		}
 	}
 	if f.MaxResponseTime == 0 {
@@ -201,11 +211,6 @@ func (c *Config) Validate() map[string]string {
 		errs["train.notifyUrl"] = "agency.error.url"
 	}
 	return errs
-}
-
-func validSignedAmount(s, currency string) bool {
-	_, err := money.Parse(s, currency)
-	return err == nil
 }
 
 func decodeFlight(s string) FlightSettings {

@@ -4,6 +4,7 @@
 package api
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/i18n"
+	"github.com/voyage/voyage/pkg/input"
 )
 
 // Envelope is the body of every API response.
@@ -60,31 +62,38 @@ func writeEnvelope(w http.ResponseWriter, status int, env Envelope) {
 }
 
 // Decode reads a JSON request body into v. A body over the server's limit is
-// 413; anything unparsable, or trailing data after the object, is 400 100001.
+// 413; anything unparsable, or trailing data after the object, is 400 100001;
+// a string with a control character (a NUL stops PostgreSQL) is a field
+// error naming where it is (input.BadJSON), and nothing of it reaches v.
 func Decode(r *http.Request, v any) error {
 	if ct := r.Header.Get("Content-Type"); ct != "" && !strings.HasPrefix(strings.ToLower(ct), "application/json") {
 		return fault.Malformed(errors.New("content type " + ct + " is not application/json"))
 	}
-	dec := json.NewDecoder(r.Body)
-	if err := dec.Decode(v); err != nil {
+	data, err := io.ReadAll(r.Body)
+	if err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
 			return fault.TooLarge(tooLarge.Limit)
 		}
+		return fault.Malformed(err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(new(json.RawMessage)); err != nil {
 		if errors.Is(err, io.EOF) {
 			return fault.Malformed(errors.New("empty body"))
 		}
 		return fault.Malformed(err)
 	}
-	if dec.More() {
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		return fault.Malformed(errors.New("trailing data after the JSON value"))
 	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		var tooLarge *http.MaxBytesError
-		if errors.As(err, &tooLarge) {
-			return fault.TooLarge(tooLarge.Limit)
-		}
-		return fault.Malformed(errors.New("trailing data after the JSON value"))
+	if field, bad, err := input.BadJSON(data); err != nil {
+		return fault.Malformed(err)
+	} else if bad {
+		return fault.Validation(map[string]string{field: input.FieldKey})
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		return fault.Malformed(err)
 	}
 	return nil
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/voyage/voyage/pkg/docs"
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/i18n"
+	"github.com/voyage/voyage/pkg/input"
 	"github.com/voyage/voyage/pkg/order"
 	"github.com/voyage/voyage/pkg/server"
 )
@@ -89,6 +90,10 @@ func postSale(r *http.Request) (order.PostSaleRequest, error) {
 			return req, fault.Validation(map[string]string{"proofs": "order.request.error.proofSize"})
 		}
 		return req, fault.Validation(map[string]string{"reason": "order.request.error.reasonRequired"})
+	}
+	// Multipart values and file names skip Decode and server.PlainText.
+	if field, bad := input.BadMultipart(r.MultipartForm); bad {
+		return req, fault.Validation(map[string]string{field: input.FieldKey})
 	}
 	if v := strings.TrimSpace(r.FormValue("reason")); v != "" {
 		n, err := strconv.Atoi(v)

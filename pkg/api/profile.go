@@ -58,7 +58,8 @@ func registerProfile(rt *Router, s Services) {
 		if err != nil {
 			var tooLarge *http.MaxBytesError
 			if errors.As(err, &tooLarge) {
-				return nil, fault.TooLarge(tooLarge.Limit)
+				// The reader allows one byte more; the limit is the avatar's.
+				return nil, fault.TooLarge(profile.MaxAvatarBytes)
 			}
 			return nil, fault.Malformed(err)
 		}

@@ -24,6 +24,7 @@ import (
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/idempotency"
+	"github.com/voyage/voyage/pkg/input"
 	"github.com/voyage/voyage/pkg/jobs"
 	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/mail"
@@ -198,6 +199,13 @@ func (a *App) buildHandler() http.Handler {
 		w.WriteHeader(http.StatusForbidden)
 		_, _ = w.Write([]byte(i18n.T(r.Context(), fe.Key) + "\n"))
 	})
+	textRefused := func(w http.ResponseWriter, r *http.Request, field string) {
+		if isAPIPath(r.URL.Path) {
+			api.WriteError(w, r, fault.Validation(map[string]string{field: input.FieldKey}))
+			return
+		}
+		a.Web.RefuseText(w, r, field)
+	}
 	return server.Chain(mux,
 		server.RequestID,
 		server.AccessLog,
@@ -206,6 +214,8 @@ func (a *App) buildHandler() http.Handler {
 		server.Recover(onPanic),
 		server.LimitBody(a.Cfg.HTTP.MaxBodyBytes),
 		server.CrossOrigin(crossOriginRejected),
+		// Before the guard: its single-login entry reads the query.
+		server.PlainText(textRefused),
 		a.Web.Guard,
 	)
 }

@@ -197,7 +197,11 @@ func TestBadRequests(t *testing.T) {
 			{"malformed JSON zh-cn", "POST", "/base/v2/applications", "zh-cn", `nope`, 400, 100001, "请求内容不是有效的 JSON。"},
 			{"trailing data", "POST", "/base/v2/applications", "en", `{"name":"a"} {}`, 400, 100001, "The request body is not valid JSON."},
 			{"empty body", "POST", "/base/v2/applications", "en", ``, 400, 100001, "The request body is not valid JSON."},
-			{"oversize body", "POST", "/base/v2/applications", "en", `{"remark":"` + strings.Repeat("x", 70<<10) + `"}`, 413, 100002, ""},
+			// The answer names the real limit (64 KiB in these tests), not 0.
+			{"oversize body", "POST", "/base/v2/applications", "en", `{"remark":"` + strings.Repeat("x", 70<<10) + `"}`, 413, 100002,
+				"The request is too large (the limit is 65536 bytes)."},
+			{"oversize body zh-cn", "POST", "/base/v2/applications", "zh-cn", `{"remark":"` + strings.Repeat("x", 70<<10) + `"}`, 413, 100002,
+				"请求内容过大（上限为 65536 字节）。"},
 			{"unknown API path", "GET", "/base/v2/nothing-here", "en", ``, 404, 100004, "Not Found"},
 			{"unknown order path", "GET", "/order/v2/x", "zh-tw", ``, 404, 100004, "找不到"},
 			{"wrong method", "DELETE", "/base/v2/config/getSiteConfig", "en", ``, 405, 100004, "This method is not allowed for this address."},

@@ -190,6 +190,9 @@ func TestAvatarAPI(t *testing.T) {
 		resp, env = call(t, srv, "PUT", "/base/v2/me/avatar", "en", profileTinyPNG+strings.Repeat("\x00", 2<<20),
 			append(bearer(super.Token), "Content-Type", "image/png")...)
 		profileStatus(t, "avatar over 2 MB", resp, env, 413, 100002)
+		if env.Message != "The request is too large (the limit is 2097152 bytes)." {
+			t.Errorf("avatar over 2 MB: %q", env.Message)
+		}
 		resp, env = call(t, srv, "PUT", "/base/v2/me/avatar", "en", profileTinyPNG+strings.Repeat("\x00", 70<<10),
 			append(bearer(super.Token), "Content-Type", "image/png")...)
 		profileStatus(t, "avatar of 70 KiB", resp, env, 200, 0)

@@ -134,6 +134,13 @@ func TestAdminCommands(t *testing.T) {
 					t.Errorf("after credit set: %+v period %d %s", d.Summary, d.CreditPeriod, d.CreditPeriodUnit)
 				}
 				v(t, 2, "credit", "set", "--agency", "222", "--limit", "-5", "--yes")
+				// Each refusal says what is wrong with the amount.
+				for limit, want := range map[string]string{"1.005": "creditLimit: CNY allows at most 2 decimal places",
+					"1e5": "creditLimit: Enter the amount as a plain number, such as 1234.50"} {
+					if res := v(t, 2, "credit", "set", "--agency", "222", "--limit", limit, "--yes"); !strings.Contains(res.err, want) {
+						t.Errorf("credit set --limit %s: %q, want %q", limit, res.err, want)
+					}
+				}
 				v(t, 2, "credit", "set", "--agency", "222", "--limit", "5", "--unit", "fortnight", "--yes")
 				v(t, 3, "credit", "set", "--agency", "424242", "--limit", "5", "--yes")
 			})

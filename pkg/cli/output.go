@@ -2,7 +2,7 @@ package cli
 
 import (
 	"bufio"
-	"encoding/csv"
+
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -18,6 +18,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/voyage/voyage/pkg/admin"
+	"github.com/voyage/voyage/pkg/docs"
 )
 
 // Output formats of the admin commands.
@@ -91,16 +92,16 @@ func render(cmd *cobra.Command, v view) error {
 		}
 		return enc.Close()
 	case FormatCSV:
-		cw := csv.NewWriter(w)
 		headers := v.Headers
 		if v.KeyValue {
 			headers = []string{"field", "value"}
 		}
+		rows := v.Rows
 		if len(headers) > 0 {
-			_ = cw.Write(headers)
+			rows = append([][]string{headers}, v.Rows...)
 		}
-		_ = cw.WriteAll(v.Rows)
-		return cw.Error()
+		// Names and references come from people: no cell runs as a formula.
+		return docs.WriteCSVRows(w, rows)
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	if v.KeyValue {

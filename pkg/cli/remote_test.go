@@ -96,6 +96,7 @@ func TestRemoteMatchesInProcess(t *testing.T) {
 				{"credit", "set", "--agency", "222", "--limit", "500", "--dry-run"},
 				{"credit", "set", "--agency", "222", "--limit", "500", "--unit", "week", "--dry-run", "-o", "json"},
 				{"credit", "set", "--agency", "222", "--limit", "-1", "--dry-run"},
+				{"credit", "set", "--agency", "222", "--limit", "1.005", "--dry-run"},
 				{"funds", "add", "--agency", "222", "--amount", "90", "--amount-received", "100", "--fee-percent", "10", "--currency", "CNY",
 					"--reference", "R", "--idempotency-key", "same-2", "--dry-run", "-o", "json"},
 				{"funds", "add", "--agency", "222", "--amount", "250", "--currency", "CNY", "--reference", "BANK-9", "--idempotency-key", "same-1", "--dry-run"},

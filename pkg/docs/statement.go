@@ -5,7 +5,6 @@
 package docs
 
 import (
-	"encoding/csv"
 	"fmt"
 	"io"
 	"time"
@@ -104,7 +103,6 @@ func (s Statement) period() string {
 
 // WriteCSV writes the statement as CSV: a summary block, then the entries.
 func WriteCSV(w io.Writer, s Statement) error {
-	cw := csv.NewWriter(w)
 	rows := [][]string{
 		{s.T("statement.title"), s.AgencyName, s.AgencyCode},
 		{s.T("statement.period"), s.period()},
@@ -117,10 +115,9 @@ func WriteCSV(w io.Writer, s Statement) error {
 	for _, e := range s.Entries {
 		rows = append(rows, s.row(e))
 	}
-	if err := cw.WriteAll(rows); err != nil {
-		return fmt.Errorf("docs: csv: %w", err)
-	}
-	return nil
+	// Agency names, references and descriptions are typed by people:
+	// WriteCSVRows keeps them from running as formulas.
+	return WriteCSVRows(w, rows)
 }
 
 // WriteXLSX writes the statement as an Excel workbook with the streaming

@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"net/url"
 	"path"
 	"sort"
 	"strings"
@@ -101,14 +102,56 @@ func (c *Catalog) Messages(lang string) map[string]string {
 
 // Has reports whether key exists in lang.
 func (c *Catalog) Has(lang, key string) bool {
+	key, _ = splitArgs(key)
 	_, ok := c.msgs[Normalize(lang)][key]
 	return ok
 }
 
+// WithArgs folds placeholder arguments (name, value pairs) into a key:
+// "money.error.decimals?currency=CNY&places=2". A field error travels as a
+// bare catalog key (fault.Error.Fields, the portal's form errors), with no
+// room for arguments; T unfolds them, so a field message can still say
+// "CNY allows at most 2 decimal places" wherever it is shown.
+func WithArgs(key string, args ...any) string {
+	if len(args) < 2 {
+		return key
+	}
+	q := url.Values{}
+	for i := 0; i+1 < len(args); i += 2 {
+		q.Set(fmt.Sprint(args[i]), fmt.Sprint(args[i+1]))
+	}
+	return key + "?" + q.Encode()
+}
+
+// splitArgs undoes WithArgs: the bare key and its arguments as pairs.
+// Catalog keys never hold a '?'.
+func splitArgs(key string) (string, []any) {
+	bare, query, ok := strings.Cut(key, "?")
+	if !ok {
+		return key, nil
+	}
+	q, err := url.ParseQuery(query)
+	if err != nil {
+		return bare, nil
+	}
+	names := make([]string, 0, len(q))
+	for n := range q {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	args := make([]any, 0, 2*len(names))
+	for _, n := range names {
+		args = append(args, n, q.Get(n))
+	}
+	return bare, args
+}
+
 // T translates key into lang, filling {{name}} placeholders from args given as
-// name, value pairs. A missing key falls back to English, then to the key itself,
+// name, value pairs (and from arguments folded into the key by WithArgs). A missing key falls back to English, then to the key itself,
 // so a gap shows up on screen instead of an empty string.
 func (c *Catalog) T(lang, key string, args ...any) string {
+	key, folded := splitArgs(key)
+	args = append(folded, args...)
 	msg, ok := c.msgs[Normalize(lang)][key]
 	if !ok {
 		if msg, ok = c.msgs[EN][key]; !ok {

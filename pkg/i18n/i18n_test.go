@@ -94,6 +94,32 @@ func TestT(t *testing.T) {
 	}
 }
 
+// TestWithArgs: a field error key can carry its message's arguments.
+func TestWithArgs(t *testing.T) {
+	fsys := fstest.MapFS{
+		"l/en/a.json":    {Data: []byte(`{"dec":"{{currency}} allows at most {{places}} decimal places"}`)},
+		"l/zh-cn/a.json": {Data: []byte(`{"dec":"{{currency}} 最多 {{places}} 位小数"}`)},
+		"l/zh-tw/a.json": {Data: []byte(`{"dec":"{{currency}} 最多 {{places}} 位小數"}`)},
+	}
+	c, err := LoadFS(fsys, "l")
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := WithArgs("dec", "currency", "CNY", "places", 2)
+	if key != "dec?currency=CNY&places=2" {
+		t.Errorf("WithArgs = %q", key)
+	}
+	if got := c.T("en", key); got != "CNY allows at most 2 decimal places" {
+		t.Errorf("T(en) = %q", got)
+	}
+	if got := c.T("zh-tw", WithArgs("dec", "currency", "A&B=?", "places", 0)); got != "A&B=? 最多 0 位小數" {
+		t.Errorf("T(zh-tw) = %q", got)
+	}
+	if !c.Has("en", key) || WithArgs("dec") != "dec" {
+		t.Error("Has or WithArgs without arguments is wrong")
+	}
+}
+
 func TestNegotiate(t *testing.T) {
 	tests := []struct{ cookie, accept, def, want string }{
 		{"", "", "zh-cn", ZhCN},

@@ -94,17 +94,19 @@ func (t TopUp) plan() (topUpPlan, error) {
 		errs["currencyReceived"] = "ledger.error.currency"
 	}
 	var err error
-	if p.received, err = money.Parse(t.AmountReceived, t.CurrencyReceived); err != nil || p.received.Minor <= 0 {
-		errs["amountReceived"] = "ledger.error.amount"
+	if p.received, err = money.ParsePositive(t.AmountReceived, t.CurrencyReceived); err != nil {
+		errs["amountReceived"] = money.ErrorKey(err, "ledger.error.amount")
 	}
-	if p.rate, err = decimal.NewFromString(strings.TrimSpace(t.ExchangeRate)); err != nil || !p.rate.IsPositive() {
+	if rate := strings.TrimSpace(t.ExchangeRate); !money.PlainDecimal(rate) {
+		errs["exchangeRate"] = "ledger.error.rate"
+	} else if p.rate, err = decimal.NewFromString(rate); err != nil || !p.rate.IsPositive() {
 		errs["exchangeRate"] = "ledger.error.rate"
 	} else if t.CurrencyReceived == t.Currency && !p.rate.Equal(decimal.NewFromInt(1)) {
 		errs["exchangeRate"] = "ledger.error.rateSameCurrency"
 	}
 	p.percent = decimal.Zero
-	if strings.TrimSpace(t.FeePercent) != "" {
-		if p.percent, err = decimal.NewFromString(strings.TrimSpace(t.FeePercent)); err != nil || p.percent.IsNegative() || p.percent.GreaterThanOrEqual(decimal.NewFromInt(100)) {
+	if fee := strings.TrimSpace(t.FeePercent); fee != "" {
+		if p.percent, err = decimal.NewFromString(fee); !money.PlainDecimal(fee) || err != nil || p.percent.IsNegative() || p.percent.GreaterThanOrEqual(decimal.NewFromInt(100)) {
 			errs["feePercent"] = "ledger.error.feePercent"
 		}
 	}
@@ -125,7 +127,10 @@ func (t TopUp) plan() (topUpPlan, error) {
 	}
 	if strings.TrimSpace(t.Amount) != "" {
 		want, err := money.Parse(t.Amount, t.Currency)
-		if err != nil || want.Minor != p.credited.Minor {
+		if err != nil {
+			return p, fault.Validation(map[string]string{"amount": money.ErrorKey(err, "ledger.error.amountMismatch")})
+		}
+		if want.Minor != p.credited.Minor {
 			return p, fault.Validation(map[string]string{"amount": "ledger.error.amountMismatch"})
 		}
 	}

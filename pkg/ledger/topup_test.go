@@ -2,6 +2,7 @@ package ledger_test
 
 import (
 	"context"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -61,6 +62,9 @@ func TestTopUp(t *testing.T) {
 			{"unknown currency", ledger.TopUp{Currency: "XXX", AmountReceived: "1", ExchangeRate: "1", Reference: "r"}, "currency"},
 			{"fee of 100%", ledger.TopUp{Currency: "CNY", AmountReceived: "1", ExchangeRate: "1", FeePercent: "100", Reference: "r"}, "feePercent"},
 			{"amount disagrees", ledger.TopUp{Currency: "CNY", AmountReceived: "10", ExchangeRate: "1", Amount: "11", Reference: "r"}, "amount"},
+			{"exponent amount", ledger.TopUp{Currency: "CNY", AmountReceived: "1e5", ExchangeRate: "1", Reference: "r"}, "amountReceived"},
+			{"exponent rate", ledger.TopUp{Currency: "CNY", CurrencyReceived: "USD", AmountReceived: "1", ExchangeRate: "7e0", Reference: "r"}, "exchangeRate"},
+			{"exponent fee", ledger.TopUp{Currency: "CNY", AmountReceived: "1", ExchangeRate: "1", FeePercent: "1e0", Reference: "r"}, "feePercent"},
 		}
 		for _, tt := range tests {
 			tt.t.AgencyID, tt.t.IdempotencyKey = a, "bad-"+tt.name
@@ -69,6 +73,12 @@ func TestTopUp(t *testing.T) {
 			if !ok || fe.Code != fault.CodeValidation || fe.Fields[tt.field] == "" {
 				t.Errorf("%s: err = %v, want a validation error on %s", tt.name, err, tt.field)
 			}
+		}
+		// The refusal says what is wrong with the amount, not "must be
+		// greater than zero".
+		_, err = l.TopUp(ctx, ledger.TopUp{AgencyID: a, IdempotencyKey: "decimals", Currency: "CNY", AmountReceived: "1.005", ExchangeRate: "1", Reference: "r"})
+		if fe, ok := fault.As(err); !ok || !strings.HasPrefix(fe.Fields["amountReceived"], "money.error.decimals") {
+			t.Errorf("1.005 CNY: %v, want the decimals message", err)
 		}
 		if bal, _ := l.WalletBalance(ctx, a, "CNY"); bal.Balance != 7493_85 {
 			t.Errorf("balance after refused top-ups = %d", bal.Balance)

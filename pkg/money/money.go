@@ -4,10 +4,13 @@
 package money
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/shopspring/decimal"
+
+	"github.com/voyage/voyage/pkg/i18n"
 )
 
 // Amount is a sum of money in minor units (cents, fen) of its currency.
@@ -38,22 +41,145 @@ func (a Amount) String() string {
 	return a.Decimal().StringFixed(Exponent(a.Currency))
 }
 
-// Parse reads a decimal string into an amount, refusing more digits than the
-// currency has.
+// Why an amount was refused. Each kind has its own catalog key, so the user
+// is told what is wrong rather than a blanket "must be greater than zero".
+const (
+	// Malformed: not a plain decimal ("1e5", "0x10", "1,5", " ", "1.").
+	Malformed ErrorKind = iota + 1
+	// TooManyDecimals: more decimals than the currency's minor unit.
+	TooManyDecimals
+	// OutOfRange: too large to be money.
+	OutOfRange
+	// Negative: below zero where an amount cannot be.
+	Negative
+	// NotPositive: zero or below where an amount must be above zero.
+	NotPositive
+)
+
+// ErrorKind says why Parse refused an amount.
+type ErrorKind int
+
+// ParseError is Parse's refusal: the input, its currency and why.
+type ParseError struct {
+	Kind     ErrorKind
+	Input    string
+	Currency string
+}
+
+func (e *ParseError) Error() string {
+	switch e.Kind {
+	case TooManyDecimals:
+		return fmt.Sprintf("money: %q has more than %d decimals for %s", e.Input, Exponent(e.Currency), e.Currency)
+	case OutOfRange:
+		return fmt.Sprintf("money: %q is out of range", e.Input)
+	case Negative:
+		return fmt.Sprintf("money: %q is negative", e.Input)
+	case NotPositive:
+		return fmt.Sprintf("money: %q is not greater than zero", e.Input)
+	}
+	return fmt.Sprintf("money: %q is not a plain decimal number", e.Input)
+}
+
+// Key is the catalog key (with its arguments folded in, i18n.WithArgs) of
+// the message that tells the user what is wrong with the amount.
+func (e *ParseError) Key() string {
+	switch e.Kind {
+	case TooManyDecimals:
+		if Exponent(e.Currency) == 0 {
+			return i18n.WithArgs("money.error.wholeUnits", "currency", e.Currency)
+		}
+		return i18n.WithArgs("money.error.decimals", "currency", e.Currency, "places", Exponent(e.Currency))
+	case OutOfRange:
+		return "money.error.range"
+	case Negative:
+		return "money.error.negative"
+	case NotPositive:
+		return "money.error.notPositive"
+	}
+	return "money.error.malformed"
+}
+
+// ErrorKey is the catalog key of err when it is a *ParseError, else fallback.
+func ErrorKey(err error, fallback string) string {
+	var pe *ParseError
+	if errors.As(err, &pe) {
+		return pe.Key()
+	}
+	return fallback
+}
+
+// maxMinor bounds an amount: 10^17 minor units, far above any real sum and
+// safely inside int64.
+var maxMinor = decimal.New(1, 17)
+
+// Parse reads a plain decimal string ("1234.50", "-3.25", "1500"; surrounding
+// spaces are ignored) into an amount of currency. Exponents, signs other than
+// a leading minus, thousands separators and a bare or trailing point are
+// refused as Malformed: "1e5" is not 100000. More decimals than the currency
+// has are TooManyDecimals ("1.005" CNY; "1.000" is 1.00).
 func Parse(s, currency string) (Amount, error) {
-	d, err := decimal.NewFromString(strings.TrimSpace(s))
+	t := strings.TrimSpace(s)
+	if !plainDecimal(t) {
+		return Amount{}, &ParseError{Kind: Malformed, Input: s, Currency: currency}
+	}
+	if len(t) > 64 {
+		return Amount{}, &ParseError{Kind: OutOfRange, Input: s, Currency: currency}
+	}
+	d, err := decimal.NewFromString(t)
 	if err != nil {
-		return Amount{}, fmt.Errorf("money: %q is not a number", s)
+		return Amount{}, &ParseError{Kind: Malformed, Input: s, Currency: currency}
 	}
-	exp := Exponent(currency)
-	scaled := d.Shift(exp)
-	if !scaled.Equal(scaled.Truncate(0)) {
-		return Amount{}, fmt.Errorf("money: %q has more than %d decimals for %s", s, exp, currency)
+	scaled := d.Shift(Exponent(currency))
+	if !scaled.IsInteger() {
+		return Amount{}, &ParseError{Kind: TooManyDecimals, Input: s, Currency: currency}
 	}
-	if !scaled.IsInteger() || scaled.Abs().GreaterThan(decimal.New(1, 17)) {
-		return Amount{}, fmt.Errorf("money: %q is out of range", s)
+	if scaled.Abs().GreaterThan(maxMinor) {
+		return Amount{}, &ParseError{Kind: OutOfRange, Input: s, Currency: currency}
 	}
 	return Amount{Minor: scaled.IntPart(), Currency: currency}, nil
+}
+
+// ParseNonNegative is Parse refusing amounts below zero (Negative).
+func ParseNonNegative(s, currency string) (Amount, error) {
+	a, err := Parse(s, currency)
+	if err == nil && a.Minor < 0 {
+		return Amount{}, &ParseError{Kind: Negative, Input: s, Currency: currency}
+	}
+	return a, err
+}
+
+// ParsePositive is Parse refusing zero and amounts below it (NotPositive).
+func ParsePositive(s, currency string) (Amount, error) {
+	a, err := Parse(s, currency)
+	if err == nil && a.Minor <= 0 {
+		return Amount{}, &ParseError{Kind: NotPositive, Input: s, Currency: currency}
+	}
+	return a, err
+}
+
+// PlainDecimal reports whether s is written as a plain decimal (an
+// optional minus, digits, optionally a point and digits): rates and
+// percentages are read with it too, so "1e2" is never 100.
+func PlainDecimal(s string) bool { return plainDecimal(s) }
+
+// plainDecimal reports whether s is an optional minus, digits, and
+// optionally a point followed by digits.
+func plainDecimal(s string) bool {
+	s = strings.TrimPrefix(s, "-")
+	intPart, frac, hasPoint := strings.Cut(s, ".")
+	return allDigits(intPart) && (!hasPoint || allDigits(frac))
+}
+
+func allDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // ForDisplay converts a price in the base currency to the display currency

@@ -1,9 +1,13 @@
 package money
 
 import (
+	"errors"
+	"strings"
 	"testing"
 
 	"github.com/shopspring/decimal"
+
+	"github.com/voyage/voyage/pkg/i18n"
 )
 
 func d(s string) decimal.Decimal { return decimal.RequireFromString(s) }
@@ -63,26 +67,114 @@ func TestParseAndString(t *testing.T) {
 		in, cur string
 		minor   int64
 		str     string
-		wantErr bool
+		kind    ErrorKind
 	}{
 		{in: "1234.50", cur: "CNY", minor: 123450, str: "1234.50"},
 		{in: "0.1", cur: "USD", minor: 10, str: "0.10"},
+		{in: " 7 ", cur: "USD", minor: 700, str: "7.00"},
 		{in: "1500", cur: "JPY", minor: 1500, str: "1500"},
+		{in: "1500.00", cur: "JPY", minor: 1500, str: "1500"}, // no more precision than the yen has
+		{in: "1.000", cur: "CNY", minor: 100, str: "1.00"},
 		{in: "-3.25", cur: "EUR", minor: -325, str: "-3.25"},
-		{in: "1.234", cur: "CNY", wantErr: true},
-		{in: "12.5", cur: "JPY", wantErr: true},
-		{in: "abc", cur: "CNY", wantErr: true},
-		{in: "1e30", cur: "CNY", wantErr: true},
+		{in: "1.234", cur: "CNY", kind: TooManyDecimals},
+		{in: "1.005", cur: "CNY", kind: TooManyDecimals},
+		{in: "12.5", cur: "JPY", kind: TooManyDecimals},
+		{in: "abc", cur: "CNY", kind: Malformed},
+		{in: "", cur: "CNY", kind: Malformed},
+		{in: "1e5", cur: "CNY", kind: Malformed},
+		{in: "1E5", cur: "CNY", kind: Malformed},
+		{in: "1e30", cur: "CNY", kind: Malformed},
+		{in: "+5", cur: "CNY", kind: Malformed},
+		{in: ".5", cur: "CNY", kind: Malformed},
+		{in: "5.", cur: "CNY", kind: Malformed},
+		{in: "1,000", cur: "CNY", kind: Malformed},
+		{in: "0x10", cur: "CNY", kind: Malformed},
+		{in: "--1", cur: "CNY", kind: Malformed},
+		{in: "1 000", cur: "CNY", kind: Malformed},
+		{in: "１２", cur: "CNY", kind: Malformed}, // full-width digits
+		{in: "1000000000000000.00", cur: "CNY", minor: 100000000000000000, str: "1000000000000000.00"},
+		{in: "1000000000000000.01", cur: "CNY", kind: OutOfRange},
+		{in: "99999999999999999999999", cur: "CNY", kind: OutOfRange},
 	}
 	for _, tt := range tests {
 		a, err := Parse(tt.in, tt.cur)
-		if (err != nil) != tt.wantErr {
-			t.Errorf("Parse(%q, %s) err = %v, want error %v", tt.in, tt.cur, err, tt.wantErr)
-			continue
-		}
-		if err == nil && (a.Minor != tt.minor || a.String() != tt.str) {
+		var pe *ParseError
+		switch {
+		case tt.kind == 0 && err != nil:
+			t.Errorf("Parse(%q, %s) err = %v", tt.in, tt.cur, err)
+		case tt.kind != 0 && (!errors.As(err, &pe) || pe.Kind != tt.kind):
+			t.Errorf("Parse(%q, %s) = %v, %v; want error kind %d", tt.in, tt.cur, a, err, tt.kind)
+		case err == nil && (a.Minor != tt.minor || a.String() != tt.str):
 			t.Errorf("Parse(%q, %s) = %d %q, want %d %q", tt.in, tt.cur, a.Minor, a.String(), tt.minor, tt.str)
 		}
+	}
+}
+
+// TestParseSign: the positive and non-negative variants refuse with their
+// own kinds, after the malformed and decimal checks.
+func TestParseSign(t *testing.T) {
+	tests := []struct {
+		in          string
+		pos, nonneg ErrorKind
+	}{
+		{"1", 0, 0},
+		{"0", NotPositive, 0},
+		{"0.00", NotPositive, 0},
+		{"-0", NotPositive, 0},
+		{"-1", NotPositive, Negative},
+		{"1.005", TooManyDecimals, TooManyDecimals},
+		{"-1e5", Malformed, Malformed},
+	}
+	kind := func(err error) ErrorKind {
+		var pe *ParseError
+		if errors.As(err, &pe) {
+			return pe.Kind
+		}
+		if err != nil {
+			return -1
+		}
+		return 0
+	}
+	for _, tt := range tests {
+		_, perr := ParsePositive(tt.in, "CNY")
+		_, nerr := ParseNonNegative(tt.in, "CNY")
+		if kind(perr) != tt.pos || kind(nerr) != tt.nonneg {
+			t.Errorf("%q: positive %v, non-negative %v; want kinds %d, %d", tt.in, perr, nerr, tt.pos, tt.nonneg)
+		}
+	}
+}
+
+// TestParseErrorKeys: every kind has its own message, and the decimals
+// message names the currency and its places in every language.
+func TestParseErrorKeys(t *testing.T) {
+	cat := i18n.MustLoad()
+	seen := map[string]ErrorKind{}
+	for _, k := range []ErrorKind{Malformed, TooManyDecimals, OutOfRange, Negative, NotPositive} {
+		key := (&ParseError{Kind: k, Currency: "CNY"}).Key()
+		for _, lang := range i18n.Supported() {
+			if !cat.Has(lang, key) {
+				t.Errorf("kind %d: key %q missing in %s", k, key, lang)
+			}
+		}
+		msg := cat.T(i18n.EN, key)
+		if prev, dup := seen[msg]; dup {
+			t.Errorf("kinds %d and %d share the message %q", prev, k, msg)
+		}
+		seen[msg] = k
+	}
+	_, err := Parse("1.005", "CNY")
+	if got := cat.T(i18n.EN, ErrorKey(err, "x")); got != "CNY allows at most 2 decimal places" {
+		t.Errorf("1.005 CNY: %q", got)
+	}
+	if got := cat.T(i18n.ZhCN, ErrorKey(err, "x")); !strings.Contains(got, "CNY") || !strings.Contains(got, "2") || strings.Contains(got, "{{") {
+		t.Errorf("1.005 CNY in zh-cn: %q", got)
+	}
+	_, err = Parse("1.5", "JPY")
+	if got := cat.T(i18n.EN, ErrorKey(err, "x")); !strings.Contains(got, "JPY") || strings.Contains(got, "{{") {
+		t.Errorf("1.5 JPY: %q", got)
+	}
+	if ErrorKey(errors.New("other"), "fallback") != "fallback" {
+		t.Error("ErrorKey of a foreign error is not the fallback")
 	}
 }
 

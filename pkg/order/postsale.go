@@ -365,9 +365,13 @@ func amountOr(s string, currency string, def int64, field string) (int64, error)
 	if strings.TrimSpace(s) == "" {
 		return def, nil
 	}
-	a, err := money.Parse(s, currency)
-	if err != nil || a.Minor < 0 {
-		return 0, fault.Validation(map[string]string{field: "order.review.error.amount"})
+	a, err := money.ParseNonNegative(s, currency)
+	if err != nil {
+		key := money.ErrorKey(err, "order.review.error.amount")
+		if key == "money.error.negative" {
+			key = "order.review.error.amount"
+		}
+		return 0, fault.Validation(map[string]string{field: key})
 	}
 	return a.Minor, nil
 }

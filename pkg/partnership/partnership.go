@@ -15,6 +15,7 @@ import (
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/geo"
+	"github.com/voyage/voyage/pkg/input"
 	"github.com/voyage/voyage/pkg/store"
 )
 
@@ -95,7 +96,11 @@ func Validate(a Application) map[string]string {
 		errs["website"] = "application.error.website"
 	}
 	for field, v := range values {
-		if _, bad := errs[field]; !bad && utf8.RuneCountInString(v) > maxLen[field] {
+		if !input.Allowed(v) {
+			// The edges refuse these already; the anonymous form is the
+			// one place where a caller that skips them must still fail.
+			errs[field] = input.FieldKey
+		} else if _, bad := errs[field]; !bad && utf8.RuneCountInString(v) > maxLen[field] {
 			errs[field] = "error.field.tooLong"
 		}
 	}

@@ -628,6 +628,13 @@ func (p *parser) target(r ref, surname, given string, infant bool) *pax {
 	if i := p.lapInfant(adult); i >= 0 {
 		return p.pax[i]
 	}
+	if surname == "" {
+		// An element that does not name the infant (an empty SSR INFT, a
+		// bare birthday) completes a known one but never adds a nameless
+		// passenger, who would then be typed by that birthday alone
+		// (found by FuzzParse).
+		return nil
+	}
 	inf := &pax{infantOf: adult, hint: Infant}
 	inf.Surname, inf.GivenName = surname, given
 	p.pax = append(p.pax, inf)

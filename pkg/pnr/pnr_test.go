@@ -3,6 +3,7 @@ package pnr
 import (
 	"errors"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -784,6 +785,68 @@ func FuzzParse(f *testing.F) {
 			if s.Origin == s.Destination {
 				t.Fatalf("segment from %s to itself accepted", s.Origin)
 			}
+			checkSegment(t, s)
+		}
+		for _, j := range res.Journeys {
+			first, last := res.Segments[j.Segments[0]], res.Segments[j.Segments[len(j.Segments)-1]]
+			if j.Origin != first.Origin || j.Destination != last.Destination || j.Date != first.Date {
+				t.Fatalf("journey %+v does not match its segments %+v … %+v", j, first, last)
+			}
+		}
+		for _, p := range res.Passengers {
+			checkPassenger(t, p)
+		}
+		// Parsing is a function of the text: the same paste, the same result.
+		again, err2 := Parse(text, now)
+		if !reflect.DeepEqual(res, again) || (err == nil) != (err2 == nil) {
+			t.Fatalf("two parses of the same text differ:\n%+v\n%+v", res, again)
 		}
 	})
+}
+
+// Bounds of what Parse hands on: codes, dates and times a search and a
+// booking can take as they are.
+var (
+	fuzzAirport = regexp.MustCompile(`^[A-Z]{3}$`)
+	fuzzFlight  = regexp.MustCompile(`^[A-Z0-9]{2}[0-9]{1,4}[A-Z]?$`)
+	fuzzTime    = regexp.MustCompile(`^([01][0-9]|2[0-3]):[0-5][0-9]$`)
+)
+
+func validDate(s string) bool {
+	_, err := time.Parse(time.DateOnly, s)
+	return err == nil
+}
+
+func checkSegment(t *testing.T, s Segment) {
+	t.Helper()
+	switch {
+	case !fuzzAirport.MatchString(s.Origin) || !fuzzAirport.MatchString(s.Destination):
+		t.Fatalf("segment airports %q %q", s.Origin, s.Destination)
+	case !fuzzFlight.MatchString(s.FlightNumber) || !strings.HasPrefix(s.FlightNumber, s.Carrier):
+		t.Fatalf("segment flight %q of carrier %q", s.FlightNumber, s.Carrier)
+	case !validDate(s.Date):
+		t.Fatalf("segment date %q", s.Date)
+	case s.DepartTime != "" && !fuzzTime.MatchString(s.DepartTime), s.ArriveTime != "" && !fuzzTime.MatchString(s.ArriveTime):
+		t.Fatalf("segment times %q %q", s.DepartTime, s.ArriveTime)
+	case s.ArriveDayOffset < -1 || s.ArriveDayOffset > 3:
+		t.Fatalf("segment arrives %d days off", s.ArriveDayOffset)
+	case s.Seats < 0 || s.Seats > 999: // three digits, as a group booking may hold
+		t.Fatalf("segment seats %d", s.Seats)
+	}
+}
+
+func checkPassenger(t *testing.T, p Passenger) {
+	t.Helper()
+	switch {
+	case p.Type != "adult" && p.Type != "child" && p.Type != "infant":
+		t.Fatalf("passenger type %q", p.Type)
+	case p.Gender != "" && p.Gender != "male" && p.Gender != "female":
+		t.Fatalf("passenger gender %q", p.Gender)
+	case p.Birthday != "" && !validDate(p.Birthday), p.DocumentExpiry != "" && !validDate(p.DocumentExpiry):
+		t.Fatalf("passenger dates %q %q", p.Birthday, p.DocumentExpiry)
+	case p.Nationality != "" && !regexp.MustCompile(`^[A-Z]{2}$`).MatchString(p.Nationality):
+		t.Fatalf("passenger nationality %q", p.Nationality)
+	case p.Surname == "":
+		t.Fatalf("passenger without a surname: %+v", p)
+	}
 }

@@ -156,11 +156,11 @@ func LimitBody(limit int64) Middleware {
 			if proofUpload(r.URL.Path) {
 				max = ProofUploadBytes
 			}
-			if r.ContentLength > max {
-				r.Body = http.MaxBytesReader(w, r.Body, 0)
-			} else {
-				r.Body = http.MaxBytesReader(w, r.Body, max)
-			}
+			// The reader carries the real limit even when the declared length
+			// is already over it: the 413 answer reports the reader's limit
+			// (it once said "the limit is 0 bytes"). Reading stops at max+1
+			// bytes either way.
+			r.Body = http.MaxBytesReader(w, r.Body, max)
 			next.ServeHTTP(w, r)
 		})
 	}

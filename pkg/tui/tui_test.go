@@ -212,11 +212,12 @@ func TestSetCredit(t *testing.T) {
 	c := start(t, e.b, Options{})
 	c.selectAgency("Demo Travel")
 
-	// An amount that is not one: the backend's message, nothing changed.
+	// An amount with more decimals than the currency has: the backend says
+	// so (not "enter the credit limit"), nothing changed.
 	c.press("c")
 	c.waitText("Set credit · Demo Travel", "Credit limit (CNY)")
-	c.press("abc", "enter", "enter", "enter")
-	s := c.waitFlat("error: Some fields need your attention. (creditLimit: Please enter the credit limit) [code 100001]")
+	c.press("1.005", "enter", "enter", "enter")
+	s := c.waitFlat("error: Some fields need your attention. (creditLimit: CNY allows at most 2 decimal places) [code 100001]")
 	if !strings.Contains(s, "Set credit · Demo Travel") {
 		t.Errorf("the form closed on the error:\n%s", s)
 	}

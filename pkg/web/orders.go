@@ -21,6 +21,7 @@ import (
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/geo"
 	"github.com/voyage/voyage/pkg/i18n"
+	"github.com/voyage/voyage/pkg/input"
 	"github.com/voyage/voyage/pkg/order"
 	"github.com/voyage/voyage/pkg/shopping"
 	"github.com/voyage/voyage/templates"
@@ -565,6 +566,14 @@ func (s *Server) orderRequest(w http.ResponseWriter, r *http.Request, v viewer, 
 		return
 	}
 	defer r.MultipartForm.RemoveAll()
+	// A multipart form is parsed here, not by server.PlainText: its control
+	// characters (values and file names) are refused here too.
+	if field, bad := input.BadMultipart(r.MultipartForm); bad {
+		form := templates.OrderForm{Action: string(action), Reason: input.Clean(r.PostFormValue("reason")),
+			Remark: input.Clean(r.PostFormValue("remark")), Errors: map[string]string{field: input.FieldKey}}
+		s.orderDetailAnswer(w, r, v, id, form, http.StatusBadRequest)
+		return
+	}
 	form := templates.OrderForm{Action: string(action), Reason: r.PostFormValue("reason"), Remark: r.PostFormValue("remark"),
 		OptionID: r.PostFormValue("optionId")}
 	req := order.PostSaleRequest{Remark: form.Remark, OptionID: form.OptionID}

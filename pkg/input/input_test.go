@@ -1,0 +1,85 @@
+package input
+
+import (
+	"mime/multipart"
+	"testing"
+)
+
+func TestAllowed(t *testing.T) {
+	tests := []struct {
+		in   string
+		want bool
+	}{
+		{"", true},
+		{"Blue Sea Travel", true},
+		{"line one\nline two\r\n\tindented", true},
+		{"北京海淀区", true},
+		{"=HYPERLINK(\"x\")", true}, // a CSV matter, not an input one
+		{"a\x00b", false},
+		{"\x00", false},
+		{"bell\x07", false},
+		{"esc\x1b[31m", false},
+		{"\x1f", false},
+		{"bad utf-8 \xff", false},
+		{"北京\xe5", false},
+	}
+	for _, tt := range tests {
+		if got := Allowed(tt.in); got != tt.want {
+			t.Errorf("Allowed(%q) = %v, want %v", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestBadValue(t *testing.T) {
+	if f, bad := BadValue(map[string][]string{"name": {"Li"}, "remark": {"ok", "x\x00"}, "zz": {"\x01"}}); !bad || f != "remark" {
+		t.Errorf("BadValue = %q %v, want remark", f, bad)
+	}
+	if f, bad := BadValue(map[string][]string{"name": {"Li"}, "remark": {"two\nlines"}}); bad {
+		t.Errorf("clean values refused at %q", f)
+	}
+	if f, bad := BadValue(map[string][]string{"na\x00me": {"Li"}}); !bad || f != "?" {
+		t.Errorf("a bad name: %q %v", f, bad)
+	}
+	form := &multipart.Form{Value: map[string][]string{"remark": {"fine"}},
+		File: map[string][]*multipart.FileHeader{"proofs": {{Filename: "a.png"}, {Filename: "b\x00.png"}}}}
+	if f, bad := BadMultipart(form); !bad || f != "proofs" {
+		t.Errorf("BadMultipart = %q %v, want proofs", f, bad)
+	}
+	if _, bad := BadMultipart(nil); bad {
+		t.Error("no form is refused")
+	}
+}
+
+func TestBadJSON(t *testing.T) {
+	tests := []struct {
+		doc, path string
+		bad       bool
+	}{
+		{`{"name":"Li","remark":"a\nb"}`, "", false},
+		{`{"name":"Li\u0000"}`, "name", true},
+		{`{"a":1,"b":[true,null,{"c":"x"}],"name":"\u0007"}`, "name", true},
+		{`{"passengers":[{"surname":"LI"},{"surname":"W\u0000NG"}]}`, "passengers.1.surname", true},
+		{`{"settings":{"nested":{"deep":["ok","\u001b"]}}}`, "settings.nested.deep.1", true},
+		{`{"x\u0000":"v"}`, "body", true},
+		{`{"o":{"x\u0000":"v"}}`, "o", true},
+		{`"\u0000"`, "body", true},
+		{`["a","\u0000"]`, "1", true},
+		{`{"after":{"a":"b"},"next":"\u0001"}`, "next", true},
+		{`{"n":12.50,"s":"-1"}`, "", false},
+	}
+	for _, tt := range tests {
+		path, bad, err := BadJSON([]byte(tt.doc))
+		if err != nil || bad != tt.bad || path != tt.path {
+			t.Errorf("BadJSON(%s) = %q %v %v, want %q %v", tt.doc, path, bad, err, tt.path, tt.bad)
+		}
+	}
+	if _, _, err := BadJSON([]byte(`{"a":`)); err == nil {
+		t.Error("a broken document walked without error")
+	}
+}
+
+func TestClean(t *testing.T) {
+	if got := Clean("Blue\x00 Sea\x07\r\n\tTravel\xff"); got != "Blue Sea\r\n\tTravel\uFFFD" {
+		t.Errorf("Clean = %q", got)
+	}
+}
