@@ -112,9 +112,14 @@ func New(ctx context.Context, cfg config.Config) (*App, error) {
 	a.buildOrders()
 	a.Orders.SetNotifier(a.Webhooks)
 	a.AgencyAdmin.AddDeleteGuard(a.Orders.DeleteGuard)
-	q, err := jobs.New(db, jobs.Config{Workers: cfg.Jobs.Workers, PollInterval: cfg.Jobs.PollInterval, CleanupInterval: cfg.Jobs.CleanupInterval,
-		Mail: a.mailSender(), MailFrom: cfg.Mail.From,
-		Register: []func(*river.Workers) []*river.PeriodicJob{a.Orders.AddWorkers, a.Webhooks.AddWorkers}})
+	jobsCfg := jobs.Config{Workers: cfg.Jobs.Workers, PollInterval: cfg.Jobs.PollInterval, CleanupInterval: cfg.Jobs.CleanupInterval,
+		RescueAfter: cfg.Jobs.RescueAfter, Mail: a.mailSender(), MailFrom: cfg.Mail.From,
+		Register: []func(*jobs.Workers) []*river.PeriodicJob{a.Orders.AddWorkers, a.Webhooks.AddWorkers}}
+	if db.Dialect == store.Postgres {
+		// The workers listen on their own pgx connections.
+		jobsCfg.PostgresURL = cfg.DB
+	}
+	q, err := jobs.New(db, jobsCfg)
 	if err != nil {
 		a.Close()
 		return nil, err
@@ -144,6 +149,9 @@ func (a *App) Close() error {
 	}
 	if a.redis != nil {
 		a.redis.Close()
+	}
+	if a.Queue != nil {
+		a.Queue.Close()
 	}
 	return a.DB.Close()
 }

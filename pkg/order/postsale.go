@@ -600,7 +600,7 @@ func (s *Service) CarryOut(ctx context.Context, id int64, last bool) error {
 		if i < len(o.Request.Quotes) {
 			q = o.Request.Quotes[i]
 		}
-		cctx, cancel := context.WithTimeout(ctx, time.Minute)
+		cctx, cancel := context.WithTimeout(ctx, supplierCallTimeout)
 		if o.Type == TypeRefund {
 			err = s.refundWith(cctx, sup, b.Ref, q)
 		} else {

@@ -21,6 +21,7 @@ import (
 
 	"github.com/voyage/voyage/pkg/agency"
 	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/pkg/jobs"
 	"github.com/voyage/voyage/pkg/store"
 	"github.com/voyage/voyage/pkg/store/storetest"
 	"github.com/voyage/voyage/pkg/webhook"
@@ -88,9 +89,9 @@ var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
 // insertOnly is a River client that queues jobs without working them.
 func insertOnly(t *testing.T, db *store.DB, svc *webhook.Service) *river.Client[*sql.Tx] {
 	t.Helper()
-	workers := river.NewWorkers()
+	workers := jobs.NewWorkers()
 	svc.AddWorkers(workers)
-	c, err := river.NewClient(db.RiverDriver(), &river.Config{Workers: workers, Logger: quiet})
+	c, err := river.NewClient(db.RiverDriver(), &river.Config{Workers: workers.River(), Logger: quiet})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,11 +102,11 @@ func insertOnly(t *testing.T, db *store.DB, svc *webhook.Service) *river.Client[
 // service's queue.
 func running(t *testing.T, db *store.DB, svc *webhook.Service) *river.Client[*sql.Tx] {
 	t.Helper()
-	workers := river.NewWorkers()
+	workers := jobs.NewWorkers()
 	periodic := svc.AddWorkers(workers)
 	c, err := river.NewClient(db.RiverDriver(), &river.Config{
 		Queues:            map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: 2}},
-		Workers:           workers,
+		Workers:           workers.River(),
 		PeriodicJobs:      periodic,
 		FetchCooldown:     20 * time.Millisecond,
 		FetchPollInterval: 50 * time.Millisecond,
