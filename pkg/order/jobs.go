@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -222,7 +223,27 @@ func (s *Service) Ticket(ctx context.Context, id int64, last bool) error {
 	}
 	o.content = true
 	o.TicketNumbers = strings.Join(numbers, "/")
-	return s.db.InTx(ctx, func(tx *sqlx.Tx) error { return s.move(ctx, tx, &o, ActTicketed, "system", "") })
+	err = s.db.InTx(ctx, func(tx *sqlx.Tx) error { return s.move(ctx, tx, &o, ActTicketed, "system", "") })
+	if s.ranTwice(ctx, id, err, Proceeding) {
+		return nil
+	}
+	return err
+}
+
+// ranTwice tells whether err is a job's write losing to another run of the
+// same job (a rescued job whose first run was not dead after all): the
+// order left the status the job works on, so the job is done. The supplier
+// calls both runs made are safe to repeat (supplier.Supplier).
+func (s *Service) ranTwice(ctx context.Context, id int64, err error, from ...Status) bool {
+	if err == nil || !isConflict(err) {
+		return false
+	}
+	o, lerr := load(ctx, s.db, nil, id)
+	if lerr != nil || slices.Contains(from, o.Status) {
+		return false
+	}
+	s.log.InfoContext(ctx, "order: another run of the job finished it first", "order", id, "status", o.Status)
+	return true
 }
 
 // failTicketing fails the order and gives the money back, in one commit.
