@@ -339,6 +339,27 @@ func TestDeliveryRetriesUntilDelivered(t *testing.T) {
 	})
 }
 
+// TestDeliveryJobRunTwice: a delivery job run again (rescued after its
+// process died once the delivery was recorded) sends nothing more.
+func TestDeliveryJobRunTwice(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, db *store.DB) {
+		rc, srv := newReceiver(t)
+		svc := webhook.New(db, webhook.WithHTTPClient(srv.Client()))
+		rc.secret = func() string { return "" }
+		id := newAgency(t, db, "Kowloon Tours", srv.URL, "")
+		notify(t, db, svc, id, "booking.confirmed", nil)
+		d := only(t, svc, id)
+		for run := 1; run <= 2; run++ {
+			if err := svc.Worker().Work(ctx, job(d.ID, run)); err != nil {
+				t.Fatalf("run %d: %v", run, err)
+			}
+		}
+		if d = only(t, svc, id); d.Status != webhook.StatusDelivered || d.Attempts != 1 || len(rc.requests()) != 1 {
+			t.Fatalf("after two runs: %+v, %d requests; want delivered once", d, len(rc.requests()))
+		}
+	})
+}
+
 func TestDeliveryFailsAfterLastAttempt(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		rc, srv := newReceiver(t, http.StatusServiceUnavailable, http.StatusServiceUnavailable)
