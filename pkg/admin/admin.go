@@ -13,6 +13,7 @@ import (
 	"github.com/voyage/voyage/pkg/agency"
 	"github.com/voyage/voyage/pkg/api"
 	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/jobs"
 	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/order"
 	"github.com/voyage/voyage/pkg/siteinfo"
@@ -59,6 +60,14 @@ type Backend interface {
 	Orders(ctx context.Context, f order.Filter) (order.Page, error)
 	Order(ctx context.Context, id int64) (order.View, error)
 	Review(ctx context.Context, id int64, r order.ReviewRequest) (order.View, error)
+
+	// StuckJobs lists the background jobs that need a look: running past
+	// their timeout, retryable after a failure, or discarded.
+	StuckJobs(ctx context.Context) ([]jobs.Job, error)
+	// RetryJob runs a stuck job again now.
+	RetryJob(ctx context.Context, id int64) (jobs.Job, error)
+	// RetryStuckJobs runs every stuck job again and answers them.
+	RetryStuckJobs(ctx context.Context) ([]jobs.Job, error)
 
 	// Actor names who the operations run as, for the people at the
 	// terminal.

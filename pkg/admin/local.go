@@ -12,6 +12,7 @@ import (
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/config"
 	"github.com/voyage/voyage/pkg/docs"
+	"github.com/voyage/voyage/pkg/jobs"
 	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/order"
 	"github.com/voyage/voyage/pkg/siteinfo"
@@ -272,3 +273,13 @@ func (l *Local) Review(ctx context.Context, id int64, r order.ReviewRequest) (or
 }
 
 var _ Backend = (*Local)(nil)
+
+func (l *Local) StuckJobs(ctx context.Context) ([]jobs.Job, error) { return l.App.Queue.Stuck(ctx) }
+
+func (l *Local) RetryJob(ctx context.Context, id int64) (jobs.Job, error) {
+	return l.App.Queue.Retry(ctx, id)
+}
+
+func (l *Local) RetryStuckJobs(ctx context.Context) ([]jobs.Job, error) {
+	return l.App.Queue.RetryStuck(ctx)
+}

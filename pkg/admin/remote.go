@@ -17,6 +17,7 @@ import (
 	"github.com/voyage/voyage/pkg/api"
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/pkg/jobs"
 	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/order"
 	"github.com/voyage/voyage/pkg/siteinfo"
@@ -357,3 +358,18 @@ func (r *Remote) Review(ctx context.Context, id int64, req order.ReviewRequest) 
 }
 
 var _ Backend = (*Remote)(nil)
+
+func (r *Remote) StuckJobs(ctx context.Context) ([]jobs.Job, error) {
+	var out []jobs.Job
+	return out, r.call(ctx, http.MethodGet, "/base/v2/stuckJobs", nil, nil, nil, &out)
+}
+
+func (r *Remote) RetryJob(ctx context.Context, id int64) (jobs.Job, error) {
+	var out jobs.Job
+	return out, r.call(ctx, http.MethodPost, idPath("/base/v2/jobs/%d/retry", id), nil, nil, nil, &out)
+}
+
+func (r *Remote) RetryStuckJobs(ctx context.Context) ([]jobs.Job, error) {
+	var out []jobs.Job
+	return out, r.call(ctx, http.MethodPost, "/base/v2/stuckJobs/retry", nil, nil, nil, &out)
+}

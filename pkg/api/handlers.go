@@ -8,6 +8,7 @@ import (
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/i18n"
+	"github.com/voyage/voyage/pkg/jobs"
 	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/order"
 	"github.com/voyage/voyage/pkg/partnership"
@@ -36,6 +37,9 @@ type Services struct {
 	// Webhooks keeps the agencies' webhook deliveries (nil: no webhook
 	// routes).
 	Webhooks *webhook.Service
+	// Jobs is the job queue, for the provider's stuck-job routes (nil: no
+	// job routes).
+	Jobs *jobs.Queue
 	// WebsitePrefix is the site's public URL prefix, answered with /me.
 	WebsitePrefix string
 }
@@ -74,6 +78,7 @@ func Register(rt *Router, s Services) {
 	registerShopping(rt, s)
 	registerOrders(rt, s)
 	registerWebhooks(rt, s)
+	registerJobs(rt, s)
 }
 
 // peerIP is the connection's address; X-Forwarded-For is not trusted, so a

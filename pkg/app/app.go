@@ -114,9 +114,14 @@ func New(ctx context.Context, cfg config.Config) (*App, error) {
 	a.buildOrders()
 	a.Orders.SetNotifier(a.Webhooks)
 	a.AgencyAdmin.AddDeleteGuard(a.Orders.DeleteGuard)
-	q, err := jobs.New(db, jobs.Config{Workers: cfg.Jobs.Workers, PollInterval: cfg.Jobs.PollInterval, CleanupInterval: cfg.Jobs.CleanupInterval,
-		Mail: a.mailSender(), MailFrom: cfg.Mail.From,
-		Register: []func(*river.Workers) []*river.PeriodicJob{a.Orders.AddWorkers, a.Webhooks.AddWorkers}})
+	jobsCfg := jobs.Config{Workers: cfg.Jobs.Workers, PollInterval: cfg.Jobs.PollInterval, CleanupInterval: cfg.Jobs.CleanupInterval,
+		RescueAfter: cfg.Jobs.RescueAfter, Mail: a.mailSender(), MailFrom: cfg.Mail.From,
+		Register: []func(*jobs.Workers) []*river.PeriodicJob{a.Orders.AddWorkers, a.Webhooks.AddWorkers}}
+	if db.Dialect == store.Postgres {
+		// The workers listen on their own pgx connections.
+		jobsCfg.PostgresURL = cfg.DB
+	}
+	q, err := jobs.New(db, jobsCfg)
 	if err != nil {
 		a.Close()
 		return nil, err
@@ -147,6 +152,9 @@ func (a *App) Close() error {
 	if a.redis != nil {
 		a.redis.Close()
 	}
+	if a.Queue != nil {
+		a.Queue.Close()
+	}
 	return a.DB.Close()
 }
 
@@ -163,7 +171,7 @@ func (a *App) buildHandler() http.Handler {
 	}
 	a.Router = api.NewRouter(mux, a.Auth, userLog)
 	a.Router.SerialiseKeys(idempotency.New(a.DB))
-	api.Register(a.Router, api.Services{Site: a.Site, Applications: a.Applications, Auth: a.Auth, Agencies: a.Agencies, Profile: a.Profile, AgencyService: a.AgencyAdmin, Ledger: a.Ledger, Catalog: a.Catalog, Shopping: a.Shopping, Orders: a.Orders, Webhooks: a.Webhooks, WebsitePrefix: a.Cfg.Site.WebsitePrefix})
+	api.Register(a.Router, api.Services{Site: a.Site, Applications: a.Applications, Auth: a.Auth, Agencies: a.Agencies, Profile: a.Profile, AgencyService: a.AgencyAdmin, Ledger: a.Ledger, Catalog: a.Catalog, Shopping: a.Shopping, Orders: a.Orders, Webhooks: a.Webhooks, Jobs: a.Queue, WebsitePrefix: a.Cfg.Site.WebsitePrefix})
 	a.Router.Finish("/base/", "/order/", "/shopping/")
 
 	openapi, err := json.MarshalIndent(a.Router.OpenAPI(Version), "", "  ")

@@ -154,6 +154,9 @@ type JobsConfig struct {
 	Workers         int           `mapstructure:"workers"`
 	PollInterval    time.Duration `mapstructure:"poll_interval"`
 	CleanupInterval time.Duration `mapstructure:"cleanup_interval"`
+	// RescueAfter is how long a job may run before it is taken for one
+	// whose process died and is run again.
+	RescueAfter time.Duration `mapstructure:"rescue_after"`
 }
 
 // SiteConfig is the provider's branding and defaults served as site info.
@@ -204,6 +207,7 @@ func setDefaults(v *viper.Viper) {
 	v.SetDefault("jobs.workers", 50)
 	v.SetDefault("jobs.poll_interval", 200*time.Millisecond)
 	v.SetDefault("jobs.cleanup_interval", 15*time.Minute)
+	v.SetDefault("jobs.rescue_after", time.Minute)
 	v.SetDefault("site.name", "Voyage Travel Technology")
 	v.SetDefault("site.short_name", "Voyage")
 	v.SetDefault("site.chinese_name", "远航旅行科技")

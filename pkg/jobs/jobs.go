@@ -1,6 +1,6 @@
 // Package jobs runs Voyage's background work on River, on whichever engine the
-// store uses. Workers for later domains (ticketing, deadlines, webhooks,
-// statements) register here too.
+// store uses. The workers of other packages (ticketing, deadlines, webhooks)
+// register here too, each with its time limit.
 package jobs
 
 import (
@@ -8,9 +8,13 @@ import (
 	"database/sql"
 	"fmt"
 	"log/slog"
+	"net/url"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 
 	"github.com/voyage/voyage/pkg/mail"
 	"github.com/voyage/voyage/pkg/store"
@@ -19,25 +23,61 @@ import (
 // Config tunes the queue.
 type Config struct {
 	Workers int
-	// PollInterval is how often an idle queue looks for jobs: the drivers
-	// River has for database/sql and SQLite cannot listen for inserts.
+	// PollInterval is how often an idle queue looks for jobs on SQLite, whose
+	// River driver cannot be woken by the database. On PostgreSQL instances
+	// wake each other with LISTEN/NOTIFY and poll only as a fallback
+	// (listenPollInterval).
 	PollInterval    time.Duration
 	CleanupInterval time.Duration
 	// Retention keeps ended sessions this long so an old token still gets the
 	// precise "expired" answer rather than "unknown".
 	Retention time.Duration
+	// RescueAfter is how long a job may stay running before it is taken for
+	// one whose process died and is queued again (DefaultRescueAfter). It
+	// must exceed every kind's timeout by rescueMargin.
+	RescueAfter time.Duration
+	// PostgresURL is the database's URL when the store is PostgreSQL: the
+	// workers then connect through pgx, whose River driver listens for new
+	// jobs. Empty keeps them on the store's own pool, polling.
+	PostgresURL string
 	// Mail delivers the email outbox; nil leaves emails pending.
 	Mail         mail.Sender
 	MailFrom     string
 	MailInterval time.Duration
 	// Register adds the workers of other packages (orders, webhooks) and
 	// returns their periodic jobs, if any.
-	Register []func(*river.Workers) []*river.PeriodicJob
+	Register []func(*Workers) []*river.PeriodicJob
 }
+
+// listenPollInterval is how often a PostgreSQL instance looks for jobs
+// without being told: insert notifications are rate-limited per client, so
+// a job committed just after a suppressed one waits at most this long.
+const listenPollInterval = time.Second
+
+// Job kinds' time limits in this package.
+const (
+	cleanupTimeout = 30 * time.Second
+	mailTimeout    = 40 * time.Second
+)
 
 // Queue is the running River client.
 type Queue struct {
+	// Client queues jobs in the callers' database/sql transactions and
+	// reads and retries jobs for the admin. On SQLite it also works them.
 	Client *river.Client[*sql.Tx]
+	// runner works the jobs: Client itself, or on PostgreSQL a client on
+	// a pgx pool that can listen.
+	runner interface {
+		Start(context.Context) error
+		Stop(context.Context) error
+	}
+	db       *store.DB
+	pool     *pgxpool.Pool
+	workers  *Workers
+	rescue   time.Duration
+	now      func() time.Time
+	dialect  store.Dialect
+	listener bool
 }
 
 // New builds the River client with every worker and periodic job.
@@ -57,43 +97,117 @@ func New(db *store.DB, cfg Config) (*Queue, error) {
 	if cfg.MailInterval <= 0 {
 		cfg.MailInterval = 30 * time.Second
 	}
-	workers := river.NewWorkers()
-	river.AddWorker(workers, &CleanupWorker{db: db, retention: cfg.Retention, now: time.Now})
+	if cfg.RescueAfter <= 0 {
+		cfg.RescueAfter = DefaultRescueAfter
+	}
+	workers := NewWorkers()
+	Add(workers, &CleanupWorker{db: db, retention: cfg.Retention, now: time.Now}, cleanupTimeout)
 	periodic := []*river.PeriodicJob{
 		river.NewPeriodicJob(river.PeriodicInterval(cfg.CleanupInterval),
 			func() (river.JobArgs, *river.InsertOpts) { return CleanupArgs{}, nil },
 			&river.PeriodicJobOpts{RunOnStart: true}),
 	}
 	if cfg.Mail != nil {
-		river.AddWorker(workers, &MailWorker{db: db, sender: cfg.Mail, from: cfg.MailFrom})
+		Add(workers, &MailWorker{db: db, sender: cfg.Mail, from: cfg.MailFrom}, mailTimeout)
 		periodic = append(periodic, river.NewPeriodicJob(river.PeriodicInterval(cfg.MailInterval),
 			func() (river.JobArgs, *river.InsertOpts) { return MailArgs{}, nil },
 			&river.PeriodicJobOpts{RunOnStart: true}))
 	}
-
 	for _, reg := range cfg.Register {
 		periodic = append(periodic, reg(workers)...)
 	}
-	client, err := river.NewClient(db.RiverDriver(), &river.Config{
-		Logger: slog.Default(),
-		Queues: map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: cfg.Workers}},
-		// A busy queue fetches again after the cooldown, at most as many jobs
-		// as it has free workers: River's 100 ms default held ticketing to
-		// ten jobs a tick, about 100 orders/s, behind what the API books.
-		FetchCooldown:     10 * time.Millisecond,
-		FetchPollInterval: cfg.PollInterval,
-		Workers:           workers,
-		PeriodicJobs:      periodic,
+	if longest := workers.Longest(); cfg.RescueAfter < longest+rescueMargin {
+		return nil, fmt.Errorf("jobs: rescue_after %s must be at least %s: the longest job timeout (%s) and %s to record its end",
+			cfg.RescueAfter, longest+rescueMargin, longest, rescueMargin)
+	}
+	q := &Queue{db: db, workers: workers, rescue: cfg.RescueAfter, now: time.Now, dialect: db.Dialect}
+	runConfig := func(poll time.Duration) *river.Config {
+		return &river.Config{
+			Logger: slog.Default(),
+			Queues: map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: cfg.Workers}},
+			// A busy queue fetches again after the cooldown, at most as many
+			// jobs as it has free workers: River's 100 ms default held
+			// ticketing to ten jobs a tick, about 100 orders/s, behind what
+			// the API books.
+			FetchCooldown:        10 * time.Millisecond,
+			FetchPollInterval:    poll,
+			RescueStuckJobsAfter: cfg.RescueAfter,
+			Workers:              workers.River(),
+			PeriodicJobs:         periodic,
+		}
+	}
+	if db.Dialect != store.Postgres || cfg.PostgresURL == "" {
+		client, err := river.NewClient(db.RiverDriver(), runConfig(cfg.PollInterval))
+		if err != nil {
+			return nil, fmt.Errorf("jobs: new river client: %w", err)
+		}
+		q.Client, q.runner = client, client
+		return q, nil
+	}
+
+	pool, err := openPool(cfg.PostgresURL, cfg.Workers)
+	if err != nil {
+		return nil, err
+	}
+	runner, err := river.NewClient[pgx.Tx](riverpgxv5.New(pool), runConfig(listenPollInterval))
+	if err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("jobs: new river client (pgx): %w", err)
+	}
+	// The services queue jobs inside their own database/sql transactions, so
+	// inserts go through an insert-only client on the store's pool. Its
+	// driver cannot listen, but it can notify: every insert sends the
+	// notification the runners listen for, delivered at the commit.
+	inserter, err := river.NewClient(db.RiverDriver(), &river.Config{
+		Logger:        slog.Default(),
+		FetchCooldown: 10 * time.Millisecond,
+		Workers:       workers.River(),
 	})
 	if err != nil {
+		pool.Close()
 		return nil, fmt.Errorf("jobs: new river client: %w", err)
 	}
-	return &Queue{Client: client}, nil
+	q.Client, q.runner, q.pool, q.listener = inserter, runner, pool, true
+	return q, nil
 }
+
+// openPool connects pgx to the store's database. lib/pq's own settings are
+// left out: pgx would send them to the server as run-time parameters, which
+// the server refuses.
+func openPool(rawURL string, workers int) (*pgxpool.Pool, error) {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return nil, fmt.Errorf("jobs: parse database URL: %w", err)
+	}
+	q := u.Query()
+	for _, k := range []string{"binary_parameters", "disable_prepared_binary_result", "fallback_application_name"} {
+		q.Del(k)
+	}
+	u.RawQuery = q.Encode()
+	pc, err := pgxpool.ParseConfig(u.String())
+	if err != nil {
+		return nil, fmt.Errorf("jobs: database URL: %w", err)
+	}
+	// Fetching, completing and the listener; the jobs' own queries go
+	// through the store's pool.
+	pc.MaxConns = int32(min(max(workers/5, 4), 20))
+	pool, err := pgxpool.NewWithConfig(context.Background(), pc)
+	if err != nil {
+		return nil, fmt.Errorf("jobs: connect pgx: %w", err)
+	}
+	return pool, nil
+}
+
+// Listening reports whether the workers are woken by the database
+// (PostgreSQL through pgx) rather than polling.
+func (q *Queue) Listening() bool { return q.listener }
+
+// RescueAfter is the queue's rescue time.
+func (q *Queue) RescueAfter() time.Duration { return q.rescue }
 
 // Start begins working jobs until Stop.
 func (q *Queue) Start(ctx context.Context) error {
-	if err := q.Client.Start(ctx); err != nil {
+	if err := q.runner.Start(ctx); err != nil {
 		return fmt.Errorf("jobs: start: %w", err)
 	}
 	return nil
@@ -102,10 +216,20 @@ func (q *Queue) Start(ctx context.Context) error {
 // Stop stops fetching new jobs and waits for running ones to finish, or for
 // ctx to end.
 func (q *Queue) Stop(ctx context.Context) error {
-	if err := q.Client.Stop(ctx); err != nil {
+	err := q.runner.Stop(ctx)
+	q.Close()
+	if err != nil {
 		return fmt.Errorf("jobs: stop: %w", err)
 	}
 	return nil
+}
+
+// Close releases the pgx pool of a queue that was never started (Stop does
+// it otherwise).
+func (q *Queue) Close() {
+	if q.pool != nil {
+		q.pool.Close()
+	}
 }
 
 // CleanupArgs is the periodic job that removes ended sessions and stale

@@ -102,7 +102,18 @@ func render(from string, m Message, at time.Time) []byte {
 // MaxAttempts is how often a message is tried before it is marked failed.
 const MaxAttempts = 5
 
+// sendLease is how long a message claimed for sending stays out of other
+// deliveries' reach: longer than a delivery job may run, so only a claim
+// whose process died (a crash mid-send) runs out and is tried again.
+const sendLease = 5 * time.Minute
+
 // Deliver sends up to limit pending messages and returns how many went out.
+//
+// Each message is claimed before it is sent (status "sending", sent_at the
+// claim's time, the attempt counted), so two deliveries running at once (a
+// rescued job beside a live one, two instances) never send the same
+// message. Only a crash between the send and its record can send one twice:
+// its claim runs out after sendLease and the message is tried again.
 func Deliver(ctx context.Context, db *store.DB, s Sender, from string, limit int) (int, error) {
 	var pending []struct {
 		ID       int64  `db:"id"`
@@ -111,24 +122,37 @@ func Deliver(ctx context.Context, db *store.DB, s Sender, from string, limit int
 		Body     string `db:"body"`
 		Attempts int    `db:"attempts"`
 	}
-	err := db.SelectContext(ctx, &pending, db.Rebind(`SELECT id, to_addr, subject, body, attempts FROM emails WHERE status = 'pending' ORDER BY id LIMIT ?`), limit)
+	stale := time.Now().UTC().Add(-sendLease)
+	err := db.SelectContext(ctx, &pending, db.Rebind(`SELECT id, to_addr, subject, body, attempts FROM emails
+		WHERE status = 'pending' OR (status = 'sending' AND sent_at < ?) ORDER BY id LIMIT ?`), stale, limit)
 	if err != nil {
 		return 0, fmt.Errorf("mail: pending: %w", err)
 	}
 	sent := 0
 	for _, p := range pending {
+		res, err := db.ExecContext(ctx, db.Rebind(`UPDATE emails SET status = 'sending', sent_at = ?, attempts = attempts + 1
+			WHERE id = ? AND attempts = ? AND (status = 'pending' OR (status = 'sending' AND sent_at < ?))`),
+			time.Now().UTC(), p.ID, p.Attempts, stale)
+		if err != nil {
+			return sent, fmt.Errorf("mail: claim %d: %w", p.ID, err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			continue // another delivery has it
+		}
 		serr := s.Send(ctx, from, Message{To: p.To, Subject: p.Subject, Body: p.Body})
-		now := time.Now().UTC()
+		// The outcome is written even when the job's time ran out mid-send.
+		wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 		if serr == nil {
-			_, err = db.ExecContext(ctx, db.Rebind(`UPDATE emails SET status = 'sent', attempts = attempts + 1, sent_at = ? WHERE id = ?`), now, p.ID)
+			_, err = db.ExecContext(wctx, db.Rebind(`UPDATE emails SET status = 'sent', sent_at = ? WHERE id = ?`), time.Now().UTC(), p.ID)
 			sent++
 		} else {
 			status := "pending"
 			if p.Attempts+1 >= MaxAttempts {
 				status = "failed"
 			}
-			_, err = db.ExecContext(ctx, db.Rebind(`UPDATE emails SET status = ?, attempts = attempts + 1, last_error = ? WHERE id = ?`), status, serr.Error(), p.ID)
+			_, err = db.ExecContext(wctx, db.Rebind(`UPDATE emails SET status = ?, sent_at = NULL, last_error = ? WHERE id = ?`), status, serr.Error(), p.ID)
 		}
+		cancel()
 		if err != nil {
 			return sent, fmt.Errorf("mail: mark %d: %w", p.ID, err)
 		}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -84,6 +85,56 @@ func TestOutboxDelivery(t *testing.T) {
 		_ = db.QueryRow(`SELECT status, last_error FROM emails WHERE to_addr = 'down@example.com'`).Scan(&status, &lastErr)
 		if status != "failed" || !strings.Contains(lastErr, "refused") || always.fail != 1000-mail.MaxAttempts {
 			t.Errorf("status %q, error %q, tries %d", status, lastErr, 1000-always.fail)
+		}
+	})
+}
+
+// overlapping is a sender during whose first send another delivery runs,
+// as a rescued delivery job beside a live one does.
+type overlapping struct {
+	db     *store.DB
+	inside bool
+	sent   []string
+	errs   []error
+}
+
+func (o *overlapping) Send(ctx context.Context, from string, m mail.Message) error {
+	if !o.inside {
+		o.inside = true
+		if _, err := mail.Deliver(ctx, o.db, o, from, 10); err != nil {
+			o.errs = append(o.errs, err)
+		}
+	}
+	o.sent = append(o.sent, m.To)
+	return nil
+}
+
+// TestDeliveriesAtOnceSendOnce: a delivery running while another sends
+// leaves the message being sent alone; each message goes out once.
+func TestDeliveriesAtOnceSendOnce(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		for _, to := range []string{"a@example.com", "b@example.com"} {
+			if err := db.InTx(ctx, func(tx *sqlx.Tx) error {
+				return mail.Enqueue(ctx, tx, mail.Message{To: to, Subject: "x", Body: "x"}, time.Now().UTC())
+			}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		o := &overlapping{db: db}
+		if _, err := mail.Deliver(ctx, db, o, "x@example.com", 10); err != nil {
+			t.Fatal(err)
+		}
+		if len(o.errs) > 0 {
+			t.Fatal(o.errs)
+		}
+		slices.Sort(o.sent)
+		if !slices.Equal(o.sent, []string{"a@example.com", "b@example.com"}) {
+			t.Errorf("sent %v, want each message once", o.sent)
+		}
+		var unsent int
+		if err := db.GetContext(ctx, &unsent, `SELECT COUNT(*) FROM emails WHERE status <> 'sent'`); err != nil || unsent != 0 {
+			t.Errorf("%d messages not marked sent (%v)", unsent, err)
 		}
 	})
 }

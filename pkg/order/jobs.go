@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -11,6 +12,7 @@ import (
 	"github.com/jmoiron/sqlx"
 	"github.com/riverqueue/river"
 
+	"github.com/voyage/voyage/pkg/jobs"
 	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/store"
 	"github.com/voyage/voyage/pkg/supplier"
@@ -140,16 +142,31 @@ func backoff(attempt int) time.Time {
 	return time.Now().Add(min(d, 5*time.Minute))
 }
 
+// Time limits of the order jobs (jobs.DefaultRescueAfter explains how they
+// bound the rescue). Ticketing and post-sale wait on suppliers, each call up
+// to supplierCallTimeout; a run cut off is a transient failure, tried again
+// with backoff.
+const (
+	ticketTimeout       = 45 * time.Second
+	postSaleTimeout     = 45 * time.Second
+	paymentCheckTimeout = 30 * time.Second
+	deadlineTimeout     = 30 * time.Second
+	// A sweep cut off leaves the rest to the next period.
+	sweepTimeout = 45 * time.Second
+	// supplierCallTimeout bounds one supplier call inside a job.
+	supplierCallTimeout = 30 * time.Second
+)
+
 // AddWorkers registers the order workers and the deadline sweep (for
 // jobs.Config.Register).
-func (s *Service) AddWorkers(w *river.Workers) []*river.PeriodicJob {
-	river.AddWorker(w, &ticketWorker{s: s})
+func (s *Service) AddWorkers(w *jobs.Workers) []*river.PeriodicJob {
+	jobs.Add(w, river.Worker[TicketArgs](&ticketWorker{s: s}), ticketTimeout)
 	// Nothing queues DeadlineArgs any more, but jobs queued before the sweep
 	// replaced them must still find their worker.
-	river.AddWorker(w, &deadlineWorker{s: s})
-	river.AddWorker(w, &deadlineSweepWorker{s: s})
-	river.AddWorker(w, &paymentCheckWorker{s: s})
-	river.AddWorker(w, &postSaleWorker{s: s})
+	jobs.Add(w, river.Worker[DeadlineArgs](&deadlineWorker{s: s}), deadlineTimeout)
+	jobs.Add(w, river.Worker[DeadlineSweepArgs](&deadlineSweepWorker{s: s}), sweepTimeout)
+	jobs.Add(w, river.Worker[PaymentCheckArgs](&paymentCheckWorker{s: s}), paymentCheckTimeout)
+	jobs.Add(w, river.Worker[PostSaleArgs](&postSaleWorker{s: s}), postSaleTimeout)
 	return []*river.PeriodicJob{
 		river.NewPeriodicJob(river.PeriodicInterval(sweepEvery),
 			func() (river.JobArgs, *river.InsertOpts) { return DeadlineSweepArgs{}, nil },
@@ -182,7 +199,7 @@ func (s *Service) Ticket(ctx context.Context, id int64, last bool) error {
 		if !ok {
 			return s.failTicketing(ctx, o, fmt.Errorf("supplier %s is not configured", b.Supplier))
 		}
-		tctx, cancel := context.WithTimeout(ctx, time.Minute)
+		tctx, cancel := context.WithTimeout(ctx, supplierCallTimeout)
 		tickets, err := sup.Ticket(tctx, b.Ref)
 		cancel()
 		if err != nil {
@@ -206,7 +223,27 @@ func (s *Service) Ticket(ctx context.Context, id int64, last bool) error {
 	}
 	o.content = true
 	o.TicketNumbers = strings.Join(numbers, "/")
-	return s.db.InTx(ctx, func(tx *sqlx.Tx) error { return s.move(ctx, tx, &o, ActTicketed, "system", "") })
+	err = s.db.InTx(ctx, func(tx *sqlx.Tx) error { return s.move(ctx, tx, &o, ActTicketed, "system", "") })
+	if s.ranTwice(ctx, id, err, Proceeding) {
+		return nil
+	}
+	return err
+}
+
+// ranTwice tells whether err is a job's write losing to another run of the
+// same job (a rescued job whose first run was not dead after all): the
+// order left the status the job works on, so the job is done. The supplier
+// calls both runs made are safe to repeat (supplier.Supplier).
+func (s *Service) ranTwice(ctx context.Context, id int64, err error, from ...Status) bool {
+	if err == nil || !isConflict(err) {
+		return false
+	}
+	o, lerr := load(ctx, s.db, nil, id)
+	if lerr != nil || slices.Contains(from, o.Status) {
+		return false
+	}
+	s.log.InfoContext(ctx, "order: another run of the job finished it first", "order", id, "status", o.Status)
+	return true
 }
 
 // failTicketing fails the order and gives the money back, in one commit.

@@ -10,6 +10,7 @@ import (
 	"github.com/jmoiron/sqlx"
 	"github.com/riverqueue/river"
 
+	"github.com/voyage/voyage/pkg/jobs"
 	"github.com/voyage/voyage/pkg/store"
 	"github.com/voyage/voyage/pkg/store/storetest"
 )
@@ -170,8 +171,9 @@ func TestDueQueryUsesPartialIndexes(t *testing.T) {
 // have a worker for the jobs already queued.
 func TestSweepIsOneUniquePeriodicJob(t *testing.T) {
 	s := New(Options{})
-	w := river.NewWorkers()
-	periodic := s.AddWorkers(w)
+	jw := jobs.NewWorkers()
+	periodic := s.AddWorkers(jw)
+	w := jw.River()
 	if len(periodic) != 1 {
 		t.Fatalf("%d periodic jobs, want the deadline sweep alone", len(periodic))
 	}

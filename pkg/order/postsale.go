@@ -604,7 +604,7 @@ func (s *Service) CarryOut(ctx context.Context, id int64, last bool) error {
 		if i < len(o.Request.Quotes) {
 			q = o.Request.Quotes[i]
 		}
-		cctx, cancel := context.WithTimeout(ctx, time.Minute)
+		cctx, cancel := context.WithTimeout(ctx, supplierCallTimeout)
 		if o.Type == TypeRefund {
 			err = s.refundWith(cctx, sup, b.Ref, q)
 		} else {
@@ -621,7 +621,7 @@ func (s *Service) CarryOut(ctx context.Context, id int64, last bool) error {
 	if failed != nil && transient(failed) && !last {
 		return fmt.Errorf("order %d: %s with supplier: %w", id, o.Type, failed)
 	}
-	return s.db.InTx(ctx, func(tx *sqlx.Tx) error {
+	err = s.db.InTx(ctx, func(tx *sqlx.Tx) error {
 		switch {
 		case failed != nil && transient(failed):
 			return s.move(ctx, tx, &o, ActUncertain, "system", failed.Error())
@@ -646,21 +646,33 @@ func (s *Service) CarryOut(ctx context.Context, id int64, last bool) error {
 		}
 		return s.finishPostSale(ctx, tx, &o)
 	})
+	if s.ranTwice(ctx, id, err, RfdProceeding, ChgProceeding) {
+		return nil
+	}
+	return err
 }
 
 // refundWith refunds a booking against quote q. When the agency confirmed
 // after the supplier's quote lapsed, or the provider set the figures
 // without one, the amount promised to the agency stands and the supplier is
 // asked for a quote of its own to refund against.
+//
+// Run again after a crash that lost the supplier's answer, the booking may
+// be refunded already: confirming the agency's quote again then succeeds
+// (suppliers confirm a confirmed quote again without refunding twice), even
+// when the quote has lapsed or the first run refunded against a fresh one.
 func (s *Service) refundWith(ctx context.Context, sup supplier.Supplier, ref string, q supplier.Quote) error {
-	if q.Ref == "" || !s.now().Before(q.ExpiresAt) {
-		fresh, err := sup.RefundQuote(ctx, ref)
-		if err != nil {
-			return err
-		}
-		q = fresh
+	if q.Ref != "" && s.now().Before(q.ExpiresAt) {
+		return sup.Refund(ctx, ref, q.Ref)
 	}
-	return sup.Refund(ctx, ref, q.Ref)
+	fresh, err := sup.RefundQuote(ctx, ref)
+	if err != nil {
+		if q.Ref != "" && errors.Is(err, supplier.ErrRejected) && sup.Refund(ctx, ref, q.Ref) == nil {
+			return nil
+		}
+		return err
+	}
+	return sup.Refund(ctx, ref, fresh.Ref)
 }
 
 // ProofData is the bytes of a proof of an order the caller may see.

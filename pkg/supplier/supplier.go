@@ -277,7 +277,11 @@ type Supplier interface {
 	Price(ctx context.Context, offer Offer, pax Passengers) (PriceResult, error)
 	// Book holds seats and returns the PNR.
 	Book(ctx context.Context, req BookRequest) (Booking, error)
-	// Ticket issues the tickets of a held booking.
+	// Ticket issues the tickets of a held booking. Like Void, Refund and
+	// Change it must be safe to call again (a job run again after a crash
+	// whose answer was lost): ticketing an issued booking returns its
+	// tickets, confirming a refund or change quote already confirmed
+	// succeeds without doing it twice.
 	Ticket(ctx context.Context, ref string) ([]Ticket, error)
 	// Cancel releases a booking that has not been ticketed.
 	Cancel(ctx context.Context, ref string) error

@@ -21,6 +21,7 @@ import (
 
 	"github.com/voyage/voyage/pkg/agency"
 	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/pkg/jobs"
 	"github.com/voyage/voyage/pkg/store"
 	"github.com/voyage/voyage/pkg/store/storetest"
 	"github.com/voyage/voyage/pkg/webhook"
@@ -88,9 +89,9 @@ var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
 // insertOnly is a River client that queues jobs without working them.
 func insertOnly(t *testing.T, db *store.DB, svc *webhook.Service) *river.Client[*sql.Tx] {
 	t.Helper()
-	workers := river.NewWorkers()
+	workers := jobs.NewWorkers()
 	svc.AddWorkers(workers)
-	c, err := river.NewClient(db.RiverDriver(), &river.Config{Workers: workers, Logger: quiet})
+	c, err := river.NewClient(db.RiverDriver(), &river.Config{Workers: workers.River(), Logger: quiet})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,11 +102,11 @@ func insertOnly(t *testing.T, db *store.DB, svc *webhook.Service) *river.Client[
 // service's queue.
 func running(t *testing.T, db *store.DB, svc *webhook.Service) *river.Client[*sql.Tx] {
 	t.Helper()
-	workers := river.NewWorkers()
+	workers := jobs.NewWorkers()
 	periodic := svc.AddWorkers(workers)
 	c, err := river.NewClient(db.RiverDriver(), &river.Config{
 		Queues:            map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: 2}},
-		Workers:           workers,
+		Workers:           workers.River(),
 		PeriodicJobs:      periodic,
 		FetchCooldown:     20 * time.Millisecond,
 		FetchPollInterval: 50 * time.Millisecond,
@@ -334,6 +335,27 @@ func TestDeliveryRetriesUntilDelivered(t *testing.T) {
 			if string(r.body) != d.Payload || r.event != "booking.confirmed" || r.delivery != strconv.FormatInt(d.ID, 10) {
 				t.Errorf("request %d: event %q delivery %q body %s", i, r.event, r.delivery, r.body)
 			}
+		}
+	})
+}
+
+// TestDeliveryJobRunTwice: a delivery job run again (rescued after its
+// process died once the delivery was recorded) sends nothing more.
+func TestDeliveryJobRunTwice(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, db *store.DB) {
+		rc, srv := newReceiver(t)
+		svc := webhook.New(db, webhook.WithHTTPClient(srv.Client()))
+		rc.secret = func() string { return "" }
+		id := newAgency(t, db, "Kowloon Tours", srv.URL, "")
+		notify(t, db, svc, id, "booking.confirmed", nil)
+		d := only(t, svc, id)
+		for run := 1; run <= 2; run++ {
+			if err := svc.Worker().Work(ctx, job(d.ID, run)); err != nil {
+				t.Fatalf("run %d: %v", run, err)
+			}
+		}
+		if d = only(t, svc, id); d.Status != webhook.StatusDelivered || d.Attempts != 1 || len(rc.requests()) != 1 {
+			t.Fatalf("after two runs: %+v, %d requests; want delivered once", d, len(rc.requests()))
 		}
 	})
 }

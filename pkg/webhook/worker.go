@@ -19,6 +19,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/riverqueue/river"
+
+	"github.com/voyage/voyage/pkg/jobs"
 )
 
 // MaxAttempts is how often a delivery is tried before it is marked failed:
@@ -80,11 +82,15 @@ func (w *DeliverWorker) NextRetry(job *river.Job[DeliverArgs]) time.Time {
 	return w.svc.now().Add(w.svc.retryDelay(job.Attempt, job.Args.DeliveryID))
 }
 
-// Timeout implements river.Worker: the request's own timeout and a margin
-// for the bookkeeping around it.
-func (w *DeliverWorker) Timeout(*river.Job[DeliverArgs]) time.Duration {
-	return RequestTimeout + 20*time.Second
-}
+// deliverTimeout bounds a delivery job: the request's own timeout and a
+// margin for the bookkeeping around it.
+const deliverTimeout = RequestTimeout + 20*time.Second
+
+// sweepTimeout bounds a sweep; a sweep cut off leaves the rest to the next.
+const sweepTimeout = 30 * time.Second
+
+// Timeout implements river.Worker (jobs.Add sets the same).
+func (w *DeliverWorker) Timeout(*river.Job[DeliverArgs]) time.Duration { return deliverTimeout }
 
 // permanentError is a failure no retry can fix (a URL that is not http or
 // https).
@@ -289,9 +295,9 @@ func (w *SweepWorker) Work(ctx context.Context, _ *river.Job[SweepArgs]) error {
 
 // AddWorkers registers the delivery worker and the sweep, for
 // jobs.Config.Register.
-func (s *Service) AddWorkers(w *river.Workers) []*river.PeriodicJob {
-	river.AddWorker(w, s.worker)
-	river.AddWorker(w, &SweepWorker{svc: s})
+func (s *Service) AddWorkers(w *jobs.Workers) []*river.PeriodicJob {
+	jobs.Add(w, river.Worker[DeliverArgs](s.worker), deliverTimeout)
+	jobs.Add(w, river.Worker[SweepArgs](&SweepWorker{svc: s}), sweepTimeout)
 	return []*river.PeriodicJob{
 		river.NewPeriodicJob(river.PeriodicInterval(time.Minute),
 			func() (river.JobArgs, *river.InsertOpts) { return SweepArgs{}, nil },

@@ -57,6 +57,9 @@ type booking struct {
 	Reissues   int                  `json:"reissues"`
 	Quotes     map[string]quoteRec  `json:"quotes"`
 	QuoteSeq   int                  `json:"quoteSeq"`
+	// Applied are the change quotes confirmed, so confirming one again
+	// (a job run again after a crash) answers what it did.
+	Applied []string `json:"applied,omitempty"`
 }
 
 type quoteRec struct {
@@ -450,12 +453,18 @@ func (s *Supplier) RefundQuote(ctx context.Context, ref string) (supplier.Quote,
 	return q, err
 }
 
-// Refund confirms a refund quote before it expires.
+// Refund confirms a refund quote before it expires. Confirming a quote of
+// a booking refunded already is no error, expired or not: the refund was
+// made, and a caller whose answer was lost (a job run again after a crash)
+// must learn so rather than take the refund for refused.
 func (s *Supplier) Refund(ctx context.Context, ref, quoteRef string) error {
 	if _, err := s.call(ctx, "refund", ref+"/"+quoteRef); err != nil {
 		return err
 	}
 	return s.locked(ctx, "refund", ref, func(bk *booking, now time.Time) error {
+		if qr, ok := bk.Quotes[quoteRef]; ok && !qr.Change && bk.State == stateRefunded {
+			return nil
+		}
 		if bk.State != stateTicketed {
 			return notIn(bk.State)
 		}
@@ -544,12 +553,18 @@ func (s *Supplier) ChangeQuotes(ctx context.Context, ref string, journeys []supp
 // Change moves an issued booking onto a change quote's offer and reissues
 // its tickets (new numbers, issued now). The returned Booking's Total is
 // the new itinerary's fare total; what the change cost is the quote's Due.
+// Confirming a quote applied already answers the booking as it is.
 func (s *Supplier) Change(ctx context.Context, ref, quoteRef string) (supplier.Booking, error) {
 	if _, err := s.call(ctx, "change", ref+"/"+quoteRef); err != nil {
 		return supplier.Booking{}, err
 	}
 	var out supplier.Booking
 	err := s.locked(ctx, "change", ref, func(bk *booking, now time.Time) error {
+		if slices.Contains(bk.Applied, quoteRef) {
+			// Confirmed before: the booking flies it already.
+			out = bk.Booking
+			return nil
+		}
 		if bk.State != stateTicketed {
 			return notIn(bk.State)
 		}
@@ -567,6 +582,7 @@ func (s *Supplier) Change(ctx context.Context, ref, quoteRef string) (supplier.B
 				delete(bk.Quotes, r)
 			}
 		}
+		bk.Applied = append(bk.Applied, quoteRef)
 		out = bk.Booking
 		return nil
 	})

@@ -696,6 +696,15 @@ func TestBookingFlow(t *testing.T) {
 	if err := s.Refund(ctx, bk.Ref, q.Ref); err != nil {
 		t.Fatal(err)
 	}
+	// Again, as a job run again after a crash does, after the quote
+	// lapsed: the refund was made, once.
+	c.t = c.t.Add(24 * time.Hour)
+	if err := s.Refund(ctx, bk.Ref, q.Ref); err != nil {
+		t.Errorf("confirming the refund again: %v", err)
+	}
+	if err := s.Refund(ctx, bk.Ref, "nope"); !errors.Is(err, supplier.ErrRejected) {
+		t.Errorf("refund of a refunded booking with an unknown quote: %v", err)
+	}
 	if _, err := s.RefundQuote(ctx, bk.Ref); !errors.Is(err, supplier.ErrRejected) {
 		t.Errorf("refund quote after refund: %v", err)
 	}
@@ -839,8 +848,19 @@ func TestChange(t *testing.T) {
 	if tickets[0].Number == old[0].Number {
 		t.Error("tickets not reissued")
 	}
-	if _, err := s.Change(ctx, bk.Ref, quotes[0].Ref); !errors.Is(err, supplier.ErrNotFound) {
-		t.Errorf("reusing a change quote: %v", err)
+	// Confirming the same quote again (a job run again after a crash)
+	// answers the booking as changed, without changing it twice.
+	again, err := s.Change(ctx, bk.Ref, quotes[0].Ref)
+	if err != nil || again.PNR != changed.PNR || again.Total != changed.Total {
+		t.Errorf("confirming the change again: %+v, %v; want %+v", again, err, changed)
+	}
+	if after, _ := s.Ticket(ctx, bk.Ref); !slices.Equal(after, tickets) {
+		t.Errorf("confirming the change again reissued %v, had %v", after, tickets)
+	}
+	if len(quotes) > 1 {
+		if _, err := s.Change(ctx, bk.Ref, quotes[1].Ref); !errors.Is(err, supplier.ErrNotFound) {
+			t.Errorf("another quote of the same request after the change: %v", err)
+		}
 	}
 }
 

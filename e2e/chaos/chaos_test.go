@@ -1,0 +1,649 @@
+//go:build chaos
+
+// Package chaos runs three `voyage serve` instances (the real binary) on one
+// fresh PostgreSQL database under a mixed load through the agency API,
+// killing one with SIGKILL and restarting it every kill interval, and then
+// checks that no money, order or ticket was lost or doubled. Run it with
+// `make chaos` (or `make test-chaos-short` for the bounded short run that
+// `make test` includes); it is behind the chaos build tag, out of the plain
+// `go test ./...`.
+package chaos
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"mime/multipart"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	_ "github.com/lib/pq"
+)
+
+var (
+	duration  = flag.Duration("chaos.duration", 3*time.Minute, "how long the load runs")
+	killEvery = flag.Duration("chaos.kill-every", 20*time.Second, "how often one instance is killed (SIGKILL) and restarted")
+	workers   = flag.Int("chaos.workers", 6, "concurrent agents booking and paying")
+	settle    = flag.Duration("chaos.settle", 2*time.Minute, "how long after the last kill every paid order must be issued or refunded")
+)
+
+const defaultPostgres = "postgres://postgres@127.0.0.1:5432/test?sslmode=disable"
+
+// cluster is the three instances on one database.
+type cluster struct {
+	t    *testing.T
+	bin  string
+	dsn  string
+	logs string
+	mu   sync.Mutex
+	inst []*instance
+}
+
+type instance struct {
+	addr string
+	cmd  *exec.Cmd
+	done chan struct{}
+	up   atomic.Bool
+}
+
+func TestChaos(t *testing.T) {
+	bin := os.Getenv("VOYAGE_BIN")
+	if bin == "" {
+		t.Skip("VOYAGE_BIN (the voyage binary built by make) is not set; run make chaos")
+	}
+	base := os.Getenv("VOYAGE_TEST_POSTGRES_URL")
+	if base == "" {
+		base = defaultPostgres
+	}
+	dsn := freshDatabase(t, base)
+	c := &cluster{t: t, bin: bin, dsn: dsn, logs: t.TempDir()}
+	c.voyage("migrate", "up", "--db", dsn)
+	c.voyage("demo", "seed", "--db", dsn)
+	for range 3 {
+		c.inst = append(c.inst, &instance{addr: freeAddr(t)})
+	}
+	for i := range c.inst {
+		c.start(i)
+	}
+	t.Cleanup(func() {
+		for _, in := range c.inst {
+			if in.cmd != nil && in.cmd.Process != nil {
+				_ = in.cmd.Process.Signal(syscall.SIGTERM)
+				select {
+				case <-in.done:
+				case <-time.After(15 * time.Second):
+					_ = in.cmd.Process.Kill()
+					<-in.done
+				}
+			}
+		}
+	})
+
+	l := &load{c: c, t: t}
+	l.setup()
+	ctx, cancel := context.WithTimeout(context.Background(), *duration)
+	defer cancel()
+	var wg sync.WaitGroup
+	for w := range *workers {
+		wg.Go(func() { l.agent(ctx, w) })
+	}
+	wg.Go(func() { l.topUps(ctx) })
+
+	kills, lastKill := 0, time.Time{}
+	tick := time.NewTicker(*killEvery)
+	for running := true; running; {
+		select {
+		case <-ctx.Done():
+			running = false
+		case <-tick.C:
+			i := kills % len(c.inst)
+			c.kill(i)
+			kills++
+			lastKill = time.Now()
+			c.start(i)
+		}
+	}
+	tick.Stop()
+	wg.Wait()
+	if lastKill.IsZero() {
+		lastKill = time.Now()
+	}
+	t.Logf("load done: %d kills; %s", kills, l.counts())
+
+	db, err := sql.Open("postgres", dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	unsettled := waitSettled(t, db, lastKill.Add(*settle))
+	report(t, db, unsettled, time.Since(lastKill))
+}
+
+// freshDatabase creates a database of its own on the server and drops it
+// when the test ends.
+func freshDatabase(t *testing.T, base string) string {
+	t.Helper()
+	admin, err := sql.Open("postgres", base)
+	if err == nil {
+		err = admin.Ping()
+	}
+	if err != nil {
+		t.Fatalf("PostgreSQL at %s: %v", base, err)
+	}
+	b := make([]byte, 6)
+	_, _ = rand.Read(b)
+	name := "voyage_chaos_" + hex.EncodeToString(b)
+	if _, err := admin.Exec(`CREATE DATABASE ` + name); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if _, err := admin.Exec(`DROP DATABASE IF EXISTS ` + name + ` WITH (FORCE)`); err != nil {
+			t.Errorf("drop %s: %v", name, err)
+		}
+		admin.Close()
+	})
+	u, err := url.Parse(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.Path = "/" + name
+	return u.String()
+}
+
+// freeAddr is a loopback address nothing listens on.
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+func (c *cluster) voyage(args ...string) {
+	c.t.Helper()
+	out, err := exec.Command(c.bin, args...).CombinedOutput()
+	if err != nil {
+		c.t.Fatalf("voyage %v: %v\n%s", args, err, out)
+	}
+}
+
+// start runs instance i and waits until it answers.
+func (c *cluster) start(i int) {
+	c.t.Helper()
+	in := c.inst[i]
+	logf, err := os.OpenFile(fmt.Sprintf("%s/instance-%d.log", c.logs, i), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	cmd := exec.Command(c.bin, "serve", "--db", c.dsn, "--addr", in.addr, "--no-migrate")
+	cmd.Env = append(os.Environ(), "VOYAGE_PAYMENT_TEST_GATEWAY=true", "VOYAGE_LOG_LEVEL=warn")
+	cmd.Stdout, cmd.Stderr = logf, logf
+	if err := cmd.Start(); err != nil {
+		c.t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { _ = cmd.Wait(); logf.Close(); close(done) }()
+	c.mu.Lock()
+	in.cmd, in.done = cmd, done
+	c.mu.Unlock()
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		resp, err := http.Get("http://" + in.addr + "/readyz")
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == 200 {
+				in.up.Store(true)
+				return
+			}
+		}
+		select {
+		case <-done:
+			c.t.Fatalf("instance %d exited at start; see %s/instance-%d.log", i, c.logs, i)
+		default:
+		}
+		if time.Now().After(deadline) {
+			c.t.Fatalf("instance %d not ready in 60 s", i)
+		}
+	}
+}
+
+func (c *cluster) kill(i int) {
+	in := c.inst[i]
+	in.up.Store(false)
+	_ = in.cmd.Process.Signal(syscall.SIGKILL)
+	<-in.done
+}
+
+// addr is a live instance's address, round robin from n.
+func (c *cluster) addr(n int) string {
+	for k := range len(c.inst) {
+		in := c.inst[(n+k)%len(c.inst)]
+		if in.up.Load() {
+			return in.addr
+		}
+	}
+	return c.inst[n%len(c.inst)].addr
+}
+
+// load is the traffic: agents booking, paying and refunding as
+// demo-operator, the provider approving refunds and topping up.
+type load struct {
+	c        *cluster
+	t        *testing.T
+	agencyID int64
+	n        atomic.Int64
+	stats    sync.Map // name → *atomic.Int64
+}
+
+func (l *load) count(name string) {
+	v, _ := l.stats.LoadOrStore(name, new(atomic.Int64))
+	v.(*atomic.Int64).Add(1)
+}
+
+func (l *load) counts() string {
+	var b strings.Builder
+	l.stats.Range(func(k, v any) bool {
+		fmt.Fprintf(&b, "%s=%d ", k, v.(*atomic.Int64).Load())
+		return true
+	})
+	return strings.TrimSpace(b.String())
+}
+
+type envelope struct {
+	Code    int             `json:"code"`
+	Data    json.RawMessage `json:"data"`
+	Message string          `json:"message"`
+}
+
+var client = &http.Client{Timeout: 30 * time.Second}
+
+// do sends one API call to a live instance; a dropped connection (the
+// instance was killed) is an error like any other.
+func (l *load) do(method, path, token string, body io.Reader, contentType string, hdr ...string) (int, envelope, error) {
+	req, err := http.NewRequest(method, "http://"+l.c.addr(int(l.n.Add(1)))+path, body)
+	if err != nil {
+		return 0, envelope{}, err
+	}
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	for i := 0; i+1 < len(hdr); i += 2 {
+		req.Header.Set(hdr[i], hdr[i+1])
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return 0, envelope{}, err
+	}
+	defer resp.Body.Close()
+	var env envelope
+	if err := json.NewDecoder(resp.Body).Decode(&env); err != nil {
+		return resp.StatusCode, env, fmt.Errorf("%s %s: %d, not an envelope: %w", method, path, resp.StatusCode, err)
+	}
+	if resp.StatusCode >= 500 && env.Code == 0 {
+		return resp.StatusCode, env, fmt.Errorf("%s %s: %d", method, path, resp.StatusCode)
+	}
+	return resp.StatusCode, env, nil
+}
+
+func (l *load) json(method, path, token, body string, hdr ...string) (int, envelope, error) {
+	var r io.Reader
+	if body != "" {
+		r = strings.NewReader(body)
+	}
+	return l.do(method, path, token, r, "application/json", hdr...)
+}
+
+// retry calls fn until it answers without a transport error (an instance
+// killed under it) or the time is up.
+func retry[T any](ctx context.Context, fn func() (T, error)) (T, error) {
+	var last error
+	for i := 0; i < 20 && ctx.Err() == nil; i++ {
+		v, err := fn()
+		if err == nil {
+			return v, nil
+		}
+		last = err
+		time.Sleep(100 * time.Millisecond)
+	}
+	var zero T
+	return zero, errors.Join(last, ctx.Err())
+}
+
+func (l *load) login(user, pass string) string {
+	l.t.Helper()
+	tok, err := retry(context.Background(), func() (string, error) {
+		code, env, err := l.json("POST", "/base/v2/login", "", fmt.Sprintf(`{"username":%q,"password":%q}`, user, pass))
+		if err != nil || code != 200 {
+			return "", fmt.Errorf("login %s: %d %v %s", user, code, err, env.Message)
+		}
+		var me struct {
+			Token   string `json:"token"`
+			Company struct {
+				ID int64 `json:"id"`
+			} `json:"company"`
+		}
+		_ = json.Unmarshal(env.Data, &me)
+		if user == "demo-operator" {
+			l.agencyID = me.Company.ID
+		}
+		return me.Token, nil
+	})
+	if err != nil {
+		l.t.Fatal(err)
+	}
+	return tok
+}
+
+func (l *load) setup() {
+	l.login("demo-operator", "demo-pass-1")
+	l.topUp(context.Background(), l.login("provider-admin", "provider-pass-1"), "5000000")
+}
+
+var seq atomic.Int64
+
+func key(prefix string) string {
+	return fmt.Sprintf("chaos-%s-%d-%d", prefix, time.Now().UnixNano(), seq.Add(1))
+}
+
+// topUp credits Demo Travel, sending the same Idempotency-Key again to
+// another instance as a client whose answer was lost does.
+func (l *load) topUp(ctx context.Context, provider, amount string) {
+	k := key("topup")
+	body := fmt.Sprintf(`{"currency":"CNY","amountReceived":%q,"exchangeRate":"1","reference":%q}`, amount, k)
+	for range 2 {
+		code, env, err := l.json("POST", fmt.Sprintf("/base/v2/agencies/%d/balance", l.agencyID), provider, body, "Idempotency-Key", k)
+		switch {
+		case err != nil:
+			l.count("topup_lost")
+		case code == 200 && env.Code == 0:
+			l.count("topup_ok")
+		default:
+			l.count(fmt.Sprintf("topup_%d_%d", code, env.Code))
+		}
+	}
+}
+
+func (l *load) topUps(ctx context.Context) {
+	provider := l.login("provider-admin", "provider-pass-1")
+	for ctx.Err() == nil {
+		l.topUp(ctx, provider, "20000")
+		select {
+		case <-ctx.Done():
+		case <-time.After(2 * time.Second):
+		}
+	}
+}
+
+type solution struct {
+	ID             string `json:"id"`
+	TicketingSpeed string `json:"ticketingSpeed"`
+}
+
+const passengerBody = `{"quoteId":%q,"passengers":[{"type":"adult","surname":"CHAOS","givenName":"AGENT","gender":"male","birthday":"1985-04-02",
+	"nationality":"CN","documentType":"passport","documentNumber":"E12345678","documentExpiry":"2034-01-01"}],
+	"contact":{"name":"Chaos Agent","email":"chaos@example.com","phone":"+86 138 0000 0000"},"invoiceType":"Itinerary"}`
+
+var routes = [][2]string{{"PEK", "SHA"}, {"SHA", "CAN"}, {"PEK", "CAN"}, {"CAN", "CTU"}, {"SHA", "SZX"}}
+
+// agent searches, books, pays (sometimes replaying the payment to another
+// instance) and refunds some of what it ticketed, until ctx ends.
+func (l *load) agent(ctx context.Context, w int) {
+	op := l.login("demo-operator", "demo-pass-1")
+	provider := l.login("provider-admin", "provider-pass-1")
+	for i := 0; ctx.Err() == nil; i++ {
+		r := routes[(w+i)%len(routes)]
+		date := time.Now().AddDate(0, 0, 10+(w*7+i)%60).Format(time.DateOnly)
+		quote, ok := l.quote(ctx, op, r, date)
+		if !ok {
+			continue
+		}
+		code, env, err := l.json("POST", "/order/v2/flight/orders", op, fmt.Sprintf(passengerBody, quote), "Idempotency-Key", key("order"))
+		if err != nil || code != 201 {
+			l.count("book_failed")
+			continue
+		}
+		l.count("booked")
+		var o struct {
+			ID int64 `json:"id"`
+		}
+		_ = json.Unmarshal(env.Data, &o)
+		channel := "balance"
+		if i%4 == 3 {
+			channel = "alipay"
+		}
+		payKey := key("pay")
+		for attempt := range 1 + i%2 {
+			code, env, err := l.json("POST", fmt.Sprintf("/order/v2/flight/orders/%d/payment", o.ID), op,
+				fmt.Sprintf(`{"channel":%q}`, channel), "Idempotency-Key", payKey)
+			switch {
+			case err != nil:
+				l.count("pay_lost")
+			case code == 200 && env.Code == 0:
+				l.count("paid")
+			default:
+				l.count(fmt.Sprintf("pay_%d_%d_try%d", code, env.Code, attempt))
+			}
+		}
+		if i%3 == 2 {
+			l.refund(ctx, op, provider, o.ID)
+		}
+	}
+}
+
+func (l *load) quote(ctx context.Context, token string, r [2]string, date string) (string, bool) {
+	code, env, err := l.json("POST", "/shopping/v2/flight/async-shopping", token,
+		fmt.Sprintf(`{"journeys":[{"origin":%q,"destination":%q,"date":%q}],"passengers":{"adult":1,"child":0,"infant":0},"cabinClass":"economy","bookingType":"oneway"}`,
+			r[0], r[1], date))
+	if err != nil || code != 200 || env.Code != 0 {
+		l.count("search_failed")
+		return "", false
+	}
+	l.count("searched")
+	var st struct {
+		SearchID string `json:"searchId"`
+	}
+	_ = json.Unmarshal(env.Data, &st)
+	var page struct {
+		Complete bool       `json:"complete"`
+		Items    []solution `json:"items"`
+	}
+	for deadline := time.Now().Add(30 * time.Second); !page.Complete; time.Sleep(100 * time.Millisecond) {
+		if ctx.Err() != nil || time.Now().After(deadline) {
+			return "", false
+		}
+		_, env, err := l.json("POST", "/shopping/v2/flight/async-shopping/solutions", token, fmt.Sprintf(`{"searchId":%q,"sort":"price","pageSize":20}`, st.SearchID))
+		if err != nil || env.Code != 0 {
+			continue
+		}
+		_ = json.Unmarshal(env.Data, &page)
+	}
+	for _, s := range page.Items {
+		if strings.HasPrefix(s.TicketingSpeed, "special") {
+			continue
+		}
+		_, env, err := l.json("POST", "/shopping/v2/flight/solutions/"+s.ID+"/verification", token, "")
+		if err != nil || env.Code != 0 {
+			continue
+		}
+		var v struct {
+			QuoteID string `json:"quoteId"`
+		}
+		_ = json.Unmarshal(env.Data, &v)
+		if v.QuoteID != "" {
+			return v.QuoteID, true
+		}
+	}
+	l.count("no_quote")
+	return "", false
+}
+
+var tinyPNG = []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89\x00\x00\x00\rIDATx\x9cc\xf8\x0f\x00\x00\x01\x01\x00\x05\x18\xd8N\x00\x00\x00\x00IEND\xaeB`\x82")
+
+// refund waits for the order to be issued, files a refund, has the
+// provider approve it and the agency confirm it.
+func (l *load) refund(ctx context.Context, op, provider string, id int64) {
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+		if ctx.Err() != nil || time.Now().After(deadline) {
+			return
+		}
+		_, env, err := l.json("GET", fmt.Sprintf("/order/v2/flight/orders/%d", id), op, "")
+		var o struct {
+			Status string `json:"status"`
+		}
+		if err == nil {
+			_ = json.Unmarshal(env.Data, &o)
+		}
+		if o.Status == "issued" {
+			break
+		}
+	}
+	var buf bytes.Buffer
+	mw := multipart.NewWriter(&buf)
+	_ = mw.WriteField("reason", "0")
+	_ = mw.WriteField("remark", "chaos")
+	fw, _ := mw.CreateFormFile("proofs", "p.png")
+	_, _ = fw.Write(tinyPNG)
+	_ = mw.Close()
+	code, env, err := l.do("POST", fmt.Sprintf("/order/v2/flight/orders/%d/refund", id), op, &buf, mw.FormDataContentType())
+	if err != nil || code != 201 {
+		l.count("refund_request_failed")
+		return
+	}
+	var rf struct {
+		ID int64 `json:"id"`
+	}
+	_ = json.Unmarshal(env.Data, &rf)
+	if code, env, err := l.json("POST", fmt.Sprintf("/order/v2/flight/orders/%d/review", rf.ID), provider, `{"action":"approve"}`); err != nil || code != 200 || env.Code != 0 {
+		l.count("refund_approve_failed")
+		return
+	}
+	if code, _, err := l.json("POST", fmt.Sprintf("/order/v2/flight/orders/%d/confirmation", rf.ID), op, ""); err != nil || code != 200 {
+		l.count("refund_confirm_failed")
+		return
+	}
+	l.count("refund_confirmed")
+}
+
+// waitSettled polls until no paid order waits on a job (ticketing, a
+// gateway's answer, a refund with the supplier) or until the deadline, and
+// answers the orders still waiting.
+func waitSettled(t *testing.T, db *sql.DB, deadline time.Time) map[string]int {
+	t.Helper()
+	for {
+		waiting := map[string]int{}
+		rows, err := db.Query(`SELECT status, COUNT(*) FROM flight_orders
+			WHERE (type = 'origin' AND payment_status = 'paid' AND status IN ('proceeding', 'holding'))
+			   OR status IN ('rfd_proceeding', 'chg_proceeding')
+			GROUP BY status`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for rows.Next() {
+			var s string
+			var n int
+			_ = rows.Scan(&s, &n)
+			waiting[s] = n
+		}
+		rows.Close()
+		if len(waiting) == 0 || time.Now().After(deadline) {
+			return waiting
+		}
+		time.Sleep(time.Second)
+	}
+}
+
+// report prints the counts and fails on any broken invariant.
+func report(t *testing.T, db *sql.DB, unsettled map[string]int, sinceKill time.Duration) {
+	t.Helper()
+	q := func(query string) []string {
+		rows, err := db.Query(query)
+		if err != nil {
+			t.Fatalf("%s: %v", query, err)
+		}
+		defer rows.Close()
+		cols, _ := rows.Columns()
+		var out []string
+		for rows.Next() {
+			vals := make([]any, len(cols))
+			ptrs := make([]any, len(cols))
+			for i := range vals {
+				ptrs[i] = &vals[i]
+			}
+			_ = rows.Scan(ptrs...)
+			parts := make([]string, len(vals))
+			for i, v := range vals {
+				if b, ok := v.([]byte); ok {
+					v = string(b)
+				}
+				parts[i] = fmt.Sprint(v)
+			}
+			out = append(out, strings.Join(parts, " "))
+		}
+		return out
+	}
+	t.Logf("orders by type and status: %v", q(`SELECT type, status, payment_status, COUNT(*) FROM flight_orders GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`))
+	t.Logf("ledger transfers by type: %v", q(`SELECT payment_type, COUNT(*) FROM ledger_transfers GROUP BY 1 ORDER BY 1`))
+	t.Logf("jobs by kind and state: %v", q(`SELECT kind, state, COUNT(*) FROM river_job GROUP BY 1, 2 ORDER BY 1, 2`))
+	t.Logf("simulator bookings by state: %v", q(`SELECT data::json->>'state', COUNT(*) FROM sim_bookings GROUP BY 1 ORDER BY 1`))
+
+	if len(unsettled) > 0 {
+		t.Errorf("paid orders still waiting %s after the last kill: %v", sinceKill.Round(time.Second), unsettled)
+		t.Logf("their jobs: %v", q(`SELECT id, kind, state, attempt, max_attempts, attempted_at, scheduled_at, now(), errors::text FROM river_job
+			WHERE state NOT IN ('completed', 'cancelled') AND kind IN ('order_ticket', 'order_post_sale', 'order_payment_check')`))
+		t.Logf("leader: %v", q(`SELECT leader_id, elected_at, expires_at FROM river_leader`))
+	} else {
+		t.Logf("every paid order issued or refunded %s after the last kill", sinceKill.Round(time.Second))
+	}
+	if bad := q(`SELECT currency, SUM(balance) FROM ledger_accounts GROUP BY currency HAVING SUM(balance) <> 0`); len(bad) > 0 {
+		t.Errorf("ledger does not sum to zero: %v", bad)
+	} else {
+		t.Logf("ledger sums to zero per currency: %v", q(`SELECT currency, COUNT(*) FROM ledger_accounts GROUP BY currency`))
+	}
+	// Ticketed twice: two orders on one supplier booking, an order whose
+	// tickets are not the supplier's, or a booking issued again.
+	if bad := q(`SELECT pnr, COUNT(*) FROM flight_orders WHERE type = 'origin' AND ticket_numbers <> '' GROUP BY pnr HAVING COUNT(*) > 1`); len(bad) > 0 {
+		t.Errorf("orders sharing a ticketed booking: %v", bad)
+	}
+	if bad := q(`SELECT o.id, o.ticket_numbers FROM flight_orders o JOIN sim_bookings b ON b.pnr = o.pnr
+		WHERE o.type = 'origin' AND o.ticket_numbers <> '' AND (
+			(b.data::json->>'reissues')::int <> 0 OR NOT EXISTS (
+				SELECT 1 FROM json_array_elements(b.data::json->'tickets') tk WHERE position(tk->>'number' IN o.ticket_numbers) > 0))`); len(bad) > 0 {
+		t.Errorf("orders whose tickets the supplier issued twice or not at all: %v", bad)
+	}
+	if bad := q(`SELECT order_id, COUNT(*) FROM flight_order_events WHERE action = 'ticketed' GROUP BY order_id HAVING COUNT(*) > 1`); len(bad) > 0 {
+		t.Errorf("orders ticketed twice: %v", bad)
+	}
+	ticketed := q(`SELECT COUNT(*) FROM flight_orders WHERE type = 'origin' AND ticket_numbers <> ''`)
+	t.Logf("ticketed orders: %v, none twice", ticketed)
+	// Charged twice: one payment per order and per kind of refund; one
+	// transfer per top-up reference (each top-up was sent twice).
+	if bad := q(`SELECT order_id, payment_type, COUNT(*) FROM ledger_transfers
+		WHERE payment_type IN ('origin-flight', 'refund-flight') AND order_id <> '' AND idempotency_key NOT LIKE '%-fee'
+		GROUP BY order_id, payment_type HAVING COUNT(*) > 1`); len(bad) > 0 {
+		t.Errorf("orders charged or refunded twice: %v", bad)
+	}
+	if bad := q(`SELECT reference, COUNT(*) FROM ledger_transfers WHERE payment_type = 'top-up' GROUP BY reference HAVING COUNT(*) > 1`); len(bad) > 0 {
+		t.Errorf("top-up idempotency keys charged twice: %v", bad)
+	}
+	t.Logf("idempotency keys charged: %v", q(`SELECT COUNT(DISTINCT agency_id::text || idempotency_key) FROM ledger_transfers`))
+}
