@@ -132,14 +132,14 @@ func tableWith(s *Server, h http.Handler) http.Handler {
 	}
 	mux := http.NewServeMux()
 	s.mount(mux, hs)
-	g := s.Guard(mux)
-	cat := i18n.MustLoad()
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		g.ServeHTTP(w, r.WithContext(i18n.WithLocalizer(r.Context(), cat, i18n.EN)))
-	})
+	return tableWithMux(mux, s)
 }
 
 var refusalCatalog = i18n.MustLoad()
+
+func withEnglish(ctx context.Context) context.Context {
+	return i18n.WithLocalizer(ctx, refusalCatalog, i18n.EN)
+}
 
 // checkRefused checks res is the answer to a request the route's rule
 // turned away with flash ("error:<key>"): a page opened in the browser goes
