@@ -34,16 +34,17 @@ func listURL(path string, q url.Values) string {
 }
 
 // admitViewer checks a login (and rule) again inside a handler. The route
-// table's rule has already run by then (enforce); the password change,
-// whose handler is pkg/auth's throttling's, still asks here.
+// table's rule has already run by then (enforce); the password change and
+// the session list, whose handlers pkg/auth's throttling work owns, still
+// ask here, and answer as enforce would.
 func (s *Server) admitViewer(w http.ResponseWriter, r *http.Request, rule func(auth.Subject) bool) (viewer, bool) {
 	v := viewerFrom(r.Context())
 	switch {
 	case !v.LoggedIn:
-		s.redirectWithFlash(w, r, "/", templates.Flash{Kind: "error", Key: "router.login"})
+		s.refuse(w, r, http.StatusUnauthorized, "router.login")
 		return v, false
 	case !rule(v.Principal.Subject):
-		s.redirectWithFlash(w, r, "/", templates.Flash{Kind: "error", Key: "router.notRole"})
+		s.refuse(w, r, http.StatusForbidden, "router.notRole")
 		return v, false
 	}
 	return v, true
