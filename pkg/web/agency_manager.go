@@ -62,41 +62,12 @@ const managerPageSize = 20
 // pages through all of them.
 const webhookLogSize = 10
 
-// registerManagerPages adds the agency manager and the wallet page.
-func (s *Server) registerManagerPages(mux *http.ServeMux) {
-	s.handlePage(mux, "agency-manager", s.agencyList)
-	s.handlePage(mux, "bills-wallet", s.walletPage)
-	// The detail page and the actions are outside the route table, so the
-	// guard lets them through; managerViewer applies the same rules.
-	mux.HandleFunc("POST /agency-manager/agencies", s.agencyCreate)
-	mux.HandleFunc("GET /agency-manager/agencies/{id}", s.agencyDetail)
-	mux.HandleFunc("POST /agency-manager/agencies/{id}/profile", s.agencyProfileSave)
-	mux.HandleFunc("POST /agency-manager/agencies/{id}/config", s.agencyConfigSave)
-	mux.HandleFunc("POST /agency-manager/agencies/{id}/credit", s.agencyCreditSave)
-	mux.HandleFunc("POST /agency-manager/agencies/{id}/funds", s.agencyFundsAdd)
-	mux.HandleFunc("POST /agency-manager/agencies/{id}/apikey", s.agencyAPIKeyCreate)
-	mux.HandleFunc("POST /agency-manager/agencies/{id}/password", s.agencyPasswordReset)
-	mux.HandleFunc("POST /agency-manager/agencies/{id}/status", s.agencyStatusSave)
-	mux.HandleFunc("POST /agency-manager/agencies/{id}/delete", s.agencyDelete)
-	mux.HandleFunc("POST /agency-manager/agencies/{id}/webhooks/{delivery}/redeliver", s.agencyWebhookRedeliver)
-	mux.HandleFunc("POST /agency-manager/agencies/{id}/webhooks/secret", s.agencyWebhookSecret)
-}
-
-// canManageAgencies is the agency manager's access rule, as in the API:
-// finance or SuperUser of the provider or of an agency that may create
-// sub-agencies.
-func canManageAgencies(sub auth.Subject) bool {
-	return sub.HasRole(auth.RoleFinance) && sub.ManagesAgencies()
-}
-
-// managerViewer lets a user who may manage agencies through; anybody else
-// goes home with the guard's message.
+// managerViewer is the caller of an agency-manager page, whom the route's
+// rule (ManagesAgencies) has admitted; without the agency service the page
+// answers 500.
 func (s *Server) managerViewer(w http.ResponseWriter, r *http.Request) (viewer, bool) {
-	v, ok := s.admitViewer(w, r, canManageAgencies)
-	switch {
-	case !ok:
-		return v, false
-	case s.manager == nil:
+	v := viewerFrom(r.Context())
+	if s.manager == nil {
 		s.ServerError(w, r)
 		return v, false
 	}
@@ -149,7 +120,7 @@ func (s *Server) agencyListAnswer(w http.ResponseWriter, r *http.Request, form t
 	if status != "" {
 		base.Set("status", status)
 	}
-	view.Pager = templates.NewPager(listURL("/agency-manager", base), page, managerPageSize, total)
+	view.Pager = templates.NewPager(listURL(pathAgencyManager, base), page, managerPageSize, total)
 	for _, a := range items {
 		contact := a.ContactEmail
 		if a.ContactPhone != "" {
@@ -517,14 +488,14 @@ func (s *Server) agencyAPIKeyCreate(w http.ResponseWriter, r *http.Request) {
 }
 
 // agencyPasswordReset sets the super admin's password; as in the API only a
-// SuperUser may.
+// SuperUser may (the route's rule).
 func (s *Server) agencyPasswordReset(w http.ResponseWriter, r *http.Request) {
 	v, id, ok := s.agencyAction(w, r)
 	if !ok {
 		return
 	}
-	if s.keys == nil || !v.Principal.Subject.HasRole(auth.RoleSuperUser) {
-		s.redirectWithFlash(w, r, templates.AgencyHref(id), templates.Flash{Kind: "error", Key: "router.notRole"})
+	if s.keys == nil {
+		s.ServerError(w, r)
 		return
 	}
 	if _, err := s.manager.Managed(r.Context(), v.Principal, id); err != nil {
@@ -570,7 +541,7 @@ func (s *Server) agencyDelete(w http.ResponseWriter, r *http.Request) {
 		s.actionRefused(w, r, id, "agency manager: delete", err)
 		return
 	}
-	s.redirectWithFlash(w, r, "/agency-manager", templates.Flash{Kind: "success", Key: "manager.agency.deleted"})
+	s.redirectWithFlash(w, r, pathAgencyManager, templates.Flash{Kind: "success", Key: "manager.agency.deleted"})
 }
 
 // agencyWebhookRedeliver queues a failed delivery again and goes back to the

@@ -38,50 +38,22 @@ const (
 	subAgencyPage = 100
 )
 
-// registerBillPages adds the transactions and statement pages of the
-// caller's wallet and the sub-agency statements of the agency manager.
-func (s *Server) registerBillPages(mux *http.ServeMux) {
-	s.handlePage(mux, "bills-transactions", s.billTransactions)
-	s.handlePage(mux, "bills-statements", s.billStatements)
-	s.handlePage(mux, "agency-manager-statements", s.subStatements)
-	s.handlePage(mux, "agency-manager-bills-id", s.subBill)
-	// The guard matches routes by path, not method: the posts below share
-	// their page's route and its check; the detail pages and the exports are
-	// outside the table and check access themselves.
-	mux.HandleFunc("POST /bills/statements", s.billStatementCreate)
-	mux.HandleFunc("GET /bills/statements/{id}", s.billStatement)
-	mux.HandleFunc("GET /bills/statements/{id}/export", s.billStatementExport)
-	mux.HandleFunc("POST /agency-manager/statements", s.subStatementCreate)
-	mux.HandleFunc("GET /agency-manager/bills/{id}/export", s.subBillExport)
-}
-
-// financeViewer lets a user who may see the agency's bills through; anybody
-// else goes home with the guard's message.
+// financeViewer is the caller of a bills page, whom the route's rule
+// (Finance) has admitted; without the ledger the page answers 500.
 func (s *Server) financeViewer(w http.ResponseWriter, r *http.Request) (viewer, bool) {
-	v, ok := s.admitViewer(w, r, auth.Subject.CanAccessFinance)
-	switch {
-	case !ok:
-		return v, false
-	case s.bills == nil:
+	v := viewerFrom(r.Context())
+	if s.bills == nil {
 		s.ServerError(w, r)
 		return v, false
 	}
 	return v, true
 }
 
-// billViewer is the bill detail's rule: the agencybills:read permission
-// (spec §6) of a user who manages agencies.
+// billViewer is the caller of a sub-agency's bill, whom the route's rule
+// (AgencyBills) has admitted.
 func (s *Server) billViewer(w http.ResponseWriter, r *http.Request) (viewer, bool) {
 	v := viewerFrom(r.Context())
-	if v.LoggedIn && !v.Principal.Subject.HasPermission(auth.PermAgencyBillsRead) {
-		s.redirectWithFlash(w, r, "/", templates.Flash{Kind: "error", Key: "router.notRole"})
-		return v, false
-	}
-	v, ok := s.managerViewer(w, r)
-	if !ok {
-		return v, false
-	}
-	if s.bills == nil {
+	if s.manager == nil || s.bills == nil {
 		s.ServerError(w, r)
 		return v, false
 	}
@@ -145,7 +117,7 @@ func (s *Server) billTransactions(w http.ResponseWriter, r *http.Request) {
 		s.ServerError(w, r)
 		return
 	}
-	view := templates.BillTransactions{Currency: currency, Pager: templates.NewPager(listURL("/bills/transactions", nil), page, billsPageSize, total)}
+	view := templates.BillTransactions{Currency: currency, Pager: templates.NewPager(listURL(pathTransactions, nil), page, billsPageSize, total)}
 	for _, t := range items {
 		view.Items = append(view.Items, templates.BillTransactionRow{OriginalID: t.OriginalID, Reference: t.Reference, PaymentMethod: t.PaymentMethod,
 			TotalPaid: withCurrency(t.Gross, t.GrossCurrency), Amount: withCurrency(t.Net, t.Currency), Fee: withCurrency(t.Fee, t.Currency),
@@ -194,7 +166,7 @@ func (s *Server) billStatementsAnswer(w http.ResponseWriter, r *http.Request, fo
 		return
 	}
 	view := templates.BillStatements{Currency: walletCurrency(a, v.Principal.Subject), Form: form,
-		Pager: templates.NewPager(listURL("/bills/statements", nil), page, billsPageSize, total)}
+		Pager: templates.NewPager(listURL(pathStatements, nil), page, billsPageSize, total)}
 	for _, i := range items {
 		view.Items = append(view.Items, statementRow(i, templates.StatementHref(i.ID)))
 	}
@@ -305,8 +277,8 @@ func (s *Server) billStatement(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	view := statementView(a, info, st)
-	view.Back = "/bills/statements"
-	view.ExportBase = templates.StatementHref(id) + "/export"
+	view.Back = pathStatements
+	view.ExportBase = fill(pathStatementExport, id)
 	p := s.billPage(w, r, "bills-statements")
 	p.Title = i18n.T(r.Context(), "bills.detail.title", "from", view.From, "to", view.To) + " · " + p.Title
 	render(w, r, http.StatusOK, templates.StatementPage(p, view))
@@ -462,7 +434,7 @@ func (s *Server) subStatementsAnswer(w http.ResponseWriter, r *http.Request, v v
 			s.ServerError(w, r)
 			return
 		}
-		view.Pager = templates.NewPager(listURL("/agency-manager/statements", url.Values{"agency": {strconv.FormatInt(a.ID, 10)}}), page, billsPageSize, total)
+		view.Pager = templates.NewPager(subStatementsHref(a.ID), page, billsPageSize, total)
 		for _, i := range items {
 			view.Items = append(view.Items, statementRow(i, templates.SubBillHref(a.ID, i.ID)))
 		}
@@ -506,7 +478,7 @@ func (s *Server) subStatementCreate(w http.ResponseWriter, r *http.Request) {
 		s.subStatementsAnswer(w, r, v, a.ID, form)
 		return
 	}
-	s.redirectWithFlash(w, r, "/agency-manager/statements?agency="+strconv.FormatInt(a.ID, 10), templates.Flash{Kind: "success", Key: "bills.created"})
+	s.redirectWithFlash(w, r, subStatementsHref(a.ID), templates.Flash{Kind: "success", Key: "bills.created"})
 }
 
 // subBillAgency runs the bill detail's checks: the permission, a managed
@@ -542,12 +514,18 @@ func (s *Server) subBill(w http.ResponseWriter, r *http.Request) {
 	}
 	view := statementView(a, info, st)
 	view.Sub = true
-	view.Back = "/agency-manager/statements?agency=" + strconv.FormatInt(a.ID, 10)
-	view.ExportBase = "/agency-manager/bills/" + strconv.FormatInt(id, 10) + "/export?agency=" + strconv.FormatInt(a.ID, 10)
+	view.Back = subStatementsHref(a.ID)
+	view.ExportBase = listURL(fill(pathSubBillExport, id), agencyQuery(a.ID))
 	p := s.billPage(w, r, "agency-manager-bills-id")
 	p.Title = a.Name + " · " + p.Title
 	render(w, r, http.StatusOK, templates.StatementPage(p, view))
 }
+
+// agencyQuery names a managed agency in a sub-agency page's query.
+func agencyQuery(id int64) url.Values { return url.Values{"agency": {strconv.FormatInt(id, 10)}} }
+
+// subStatementsHref is the sub-agency statements page of agency id.
+func subStatementsHref(id int64) string { return listURL(pathSubStatements, agencyQuery(id)) }
 
 // subBillExport downloads a managed agency's bill.
 func (s *Server) subBillExport(w http.ResponseWriter, r *http.Request) {

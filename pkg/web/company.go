@@ -52,12 +52,12 @@ func (s *Server) companySave(w http.ResponseWriter, r *http.Request) {
 	u := agency.CompanyUpdate{Name: r.PostFormValue("name"), Alias: r.PostFormValue("alias"), Address: r.PostFormValue("address")}
 	_, err := s.companyAdmin.UpdateCompany(r.Context(), v.Principal, v.Principal.AgencyID, u, s.meta(r))
 	if err == nil {
-		s.redirectWithFlash(w, r, "/company", templates.Flash{Kind: "success", Key: "admin.company.saved"})
+		s.redirectWithFlash(w, r, pathCompany, templates.Flash{Kind: "success", Key: "admin.company.saved"})
 		return
 	}
 	fe := fault.From(err)
 	if len(fe.Fields) == 0 {
-		s.adminFault(w, r, "/company", err, "company: update")
+		s.adminFault(w, r, pathCompany, err, "company: update")
 		return
 	}
 	form := templates.CompanyInfoForm{Name: u.Name, Alias: u.Alias, Address: u.Address, Errors: fe.Fields}
@@ -78,12 +78,12 @@ func (s *Server) companyLogo(w http.ResponseWriter, r *http.Request) {
 	if key == "" {
 		_, err := s.companyAdmin.SetLogo(r.Context(), v.Principal, v.Principal.AgencyID, data, s.meta(r))
 		if err == nil {
-			s.redirectWithFlash(w, r, "/company", templates.Flash{Kind: "success", Key: "admin.company.logoSaved"})
+			s.redirectWithFlash(w, r, pathCompany, templates.Flash{Kind: "success", Key: "admin.company.logoSaved"})
 			return
 		}
 		fe := fault.From(err)
 		if fe.Fields["logo"] == "" {
-			s.adminFault(w, r, "/company", err, "company: set logo")
+			s.adminFault(w, r, pathCompany, err, "company: set logo")
 			return
 		}
 		key = fe.Fields["logo"]

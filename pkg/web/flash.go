@@ -15,11 +15,16 @@ var flashEntry = regexp.MustCompile(`^(success|error|info):[A-Za-z0-9_.-]{1,64}$
 
 // redirectWithFlash redirects and leaves a message for the next page.
 func (s *Server) redirectWithFlash(w http.ResponseWriter, r *http.Request, to string, f templates.Flash) {
+	s.setFlash(w, f)
+	http.Redirect(w, r, to, http.StatusSeeOther)
+}
+
+// setFlash leaves a message for the next page.
+func (s *Server) setFlash(w http.ResponseWriter, f templates.Flash) {
 	http.SetCookie(w, &http.Cookie{
 		Name: flashCookie, Value: f.Kind + ":" + f.Key, Path: "/", MaxAge: 60,
 		HttpOnly: true, Secure: s.secureCookies, SameSite: http.SameSiteLaxMode,
 	})
-	http.Redirect(w, r, to, http.StatusSeeOther)
 }
 
 // takeFlashes reads and clears the flash cookie. Only catalog keys travel in

@@ -37,8 +37,7 @@ func flightFixture(t *testing.T) http.Handler {
 	db := storetest.Open(t, store.SQLite)
 	s.site = siteinfo.New(config.SiteConfig{Name: "Voyage", ShortName: "Voyage", DefaultCurrency: "CNY", DefaultLanguage: "en", Currencies: config.Currencies}, db)
 	mux := http.NewServeMux()
-	s.handlePage(mux, "flight-booking", s.flightBooking)
-	s.handlePage(mux, "flight-booking-confirm", s.flightConfirm)
+	s.Register(mux)
 	cat := i18n.MustLoad()
 	h := s.Guard(mux)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

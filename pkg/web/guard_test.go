@@ -2,17 +2,24 @@ package web
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/voyage/voyage/pkg/agency"
 	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/config"
 	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/server"
+	"github.com/voyage/voyage/pkg/siteinfo"
+	"github.com/voyage/voyage/pkg/store"
+	"github.com/voyage/voyage/pkg/store/storetest"
 	"github.com/voyage/voyage/templates"
 )
 
@@ -71,6 +78,11 @@ func guardFixture() (*Server, *fakeIdentity) {
 			"operator-off": principal(4, subject([]string{auth.RoleOperator}, false, false)),
 			"finance-perm": {UserID: 5, SessionID: 50, Subject: auth.Subject{Roles: []string{auth.RoleFinance}, Permissions: []string{"wallet:read"}}},
 			"iframe":       {UserID: 6, AgencyID: 2, SessionID: 60, Iframe: true, Subject: subject([]string{auth.RoleOperator}, true, false)},
+			"provider-op":  {UserID: 7, AgencyID: 3, SessionID: 70, Subject: auth.Subject{Roles: []string{auth.RoleOperator}, Common: auth.CommonConfig{EnableFlightService: true}}},
+			"finance-manager": {UserID: 8, AgencyID: 1, SessionID: 80, Subject: auth.Subject{Roles: []string{auth.RoleFinance}, ProxyLevel: 1,
+				Common: auth.CommonConfig{CanCreateSubAgency: true, IsShowBill: true}}},
+			"super-manager": {UserID: 9, AgencyID: 1, SessionID: 90, Subject: auth.Subject{Roles: []string{auth.RoleSuperUser}, ProxyLevel: 1,
+				Common: auth.CommonConfig{CanCreateSubAgency: true, IsShowBill: true, EnableFlightService: true}}},
 		},
 		failures: map[string]error{
 			"expired":  fault.New(fault.CodeSessionExpired, http.StatusUnauthorized, "axios.login.timeout"),
@@ -103,7 +115,59 @@ func flashOf(res *http.Response) string {
 	return ""
 }
 
+// withSite gives s the site settings the pages need, on a test database.
+func withSite(t *testing.T, s *Server) {
+	t.Helper()
+	db := storetest.Open(t, store.SQLite)
+	s.site = siteinfo.New(config.SiteConfig{Name: "Voyage", ShortName: "Voyage", DefaultCurrency: "CNY", DefaultLanguage: "en", Currencies: config.Currencies}, db)
+	s.now = time.Now
+}
+
+// tableWith is the guard in front of every route of the table, each served
+// by h behind its rule, as Register mounts them; requests are in English.
+func tableWith(s *Server, h http.Handler) http.Handler {
+	hs := map[string]http.Handler{}
+	for _, rt := range Routes {
+		hs[rt.Name] = h
+	}
+	mux := http.NewServeMux()
+	s.mount(mux, hs)
+	return tableWithMux(mux, s)
+}
+
+var refusalCatalog = i18n.MustLoad()
+
+func withEnglish(ctx context.Context) context.Context {
+	return i18n.WithLocalizer(ctx, refusalCatalog, i18n.EN)
+}
+
+// checkRefused checks res is the answer to a request the route's rule
+// turned away with flash ("error:<key>"): a page opened in the browser goes
+// home with the message (spec §2); a form post is answered in place, 401
+// without a login (or after a dead session) and 403 without the rule, with
+// the message on the page and no redirect.
+func checkRefused(t *testing.T, method string, res *http.Response, flash string) {
+	t.Helper()
+	if method == http.MethodGet || method == http.MethodHead {
+		if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != "/" || flashOf(res) != flash {
+			t.Fatalf("status %d Location %q flash %q, want 303 to / with %s", res.StatusCode, res.Header.Get("Location"), flashOf(res), flash)
+		}
+		return
+	}
+	want := http.StatusUnauthorized
+	if flash == "error:router.notRole" {
+		want = http.StatusForbidden
+	}
+	b, _ := io.ReadAll(res.Body)
+	msg := i18n.T(i18n.WithLocalizer(context.Background(), refusalCatalog, i18n.EN), strings.TrimPrefix(flash, "error:"))
+	if res.StatusCode != want || res.Header.Get("Location") != "" || !strings.Contains(string(b), msg) {
+		t.Fatalf("status %d Location %q, want %d in place with %q:\n%.400s", res.StatusCode, res.Header.Get("Location"), want, msg, b)
+	}
+}
+
 func TestGuardDecisions(t *testing.T) {
+	s, _ := guardFixture()
+	withSite(t, s)
 	tests := []struct {
 		token, method, path string
 		wantFlash           string // "" → the request passes
@@ -114,54 +178,84 @@ func TestGuardDecisions(t *testing.T) {
 		{"", "GET", "/profile", ""},
 		{"", "GET", "/login", ""},
 		{"", "GET", "/no/such/page", ""},
+		{"", "POST", "/login", ""},
+		{"", "POST", "/applications", ""},
+		{"", "POST", "/prefs/lang", ""},
 		{"", "GET", "/flight/orders", "error:router.login"},
 		{"", "GET", "/bills/wallet", "error:router.login"},
 		{"", "GET", "/users", "error:router.login"},
-		{"", "POST", "/flight/booking", "error:router.login"},
+		{"", "POST", "/flight/orders/42/actions/cancel", "error:router.login"},
+		{"", "POST", "/users/7", "error:router.login"},
+		{"", "POST", "/profile/password", "error:router.login"},
+		{"", "POST", "/logout", "error:router.login"},
 		{"operator", "GET", "/flight/booking", ""},
 		{"operator", "GET", "/flight/orders/42", ""},
+		{"operator", "POST", "/flight/orders/42/actions/cancel", ""},
 		{"operator", "GET", "/train/booking", ""},
 		{"operator", "GET", "/train/orders", ""},
-		{"operator", "GET", "/users", ""},
+		{"operator", "POST", "/profile/password", ""},
+		// User management is the SuperUser's: the table says so, where
+		// the handler used to.
+		{"operator", "GET", "/users", "error:router.notRole"},
+		{"operator", "POST", "/users/7", "error:router.notRole"},
+		{"operator", "POST", "/flight/orders/42/actions/approve", "error:router.notRole"},
 		{"operator", "GET", "/bills/wallet", "error:router.notRole"},
 		{"operator", "GET", "/agency-manager", "error:router.notRole"},
 		{"operator", "GET", "/company", "error:router.notRole"},
 		{"operator", "GET", "/user-log", "error:router.notRole"},
+		{"provider-op", "POST", "/flight/orders/42/actions/approve", ""},
+		{"provider-op", "POST", "/flight/orders/42/actions/resolve_failed", ""},
 		{"finance", "GET", "/bills/statements", ""},
-		{"finance", "GET", "/agency-manager/statements", ""},
-		{"finance", "GET", "/agency-manager/bills/7", ""},
+		{"finance", "POST", "/bills/statements", ""},
+		// Finance of an agency that may not create sub-agencies manages
+		// none.
+		{"finance", "GET", "/agency-manager", "error:router.notRole"},
+		{"finance", "GET", "/agency-manager/bills/7", "error:router.notRole"},
+		{"finance-manager", "GET", "/agency-manager/statements", ""},
+		{"finance-manager", "GET", "/agency-manager/bills/7", ""},
+		{"finance-manager", "POST", "/agency-manager/agencies/5/funds", ""},
+		{"finance-manager", "POST", "/agency-manager/agencies/5/password", "error:router.notRole"},
 		{"finance", "GET", "/flight/booking", "error:router.notRole"},
+		{"finance", "POST", "/flight/orders/42/actions/cancel", "error:router.notRole"},
 		{"finance", "GET", "/train/booking", "error:router.notRole"},
 		{"finance", "GET", "/train/orders", ""},
 		{"finance-perm", "GET", "/agency-manager/bills/7", "error:router.notRole"},
 		{"super", "GET", "/flight/booking", ""},
 		{"super", "GET", "/bills/wallet", ""},
 		{"super", "GET", "/company", ""},
+		{"super", "POST", "/company/logo", ""},
 		{"super", "GET", "/user-log", ""},
-		{"super", "GET", "/agency-manager", ""},
+		{"super", "POST", "/agency-manager/agencies/5/status", "error:router.notRole"},
+		{"super-manager", "GET", "/agency-manager", ""},
+		{"super-manager", "POST", "/agency-manager/agencies/5/password", ""},
 		{"operator-off", "GET", "/flight/booking", "error:router.notRole"},
 		{"operator-off", "GET", "/flight/group/order/3", "error:router.notRole"},
 		{"operator-off", "GET", "/train/orders", "error:router.notRole"},
 		{"operator-off", "GET", "/profile", ""},
 		{"expired", "GET", "/", "error:axios.login.timeout"},
 		{"expired", "GET", "/flight/booking", "error:axios.login.timeout"},
+		{"expired", "POST", "/flight/orders/42/actions/cancel", "error:axios.login.timeout"},
 		{"unknown-token", "GET", "/profile", "error:axios.login.timeout"},
 		{"replaced", "GET", "/terms", "error:session.error.replaced"},
 		{"replaced", "POST", "/logout", "error:session.error.replaced"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.token+" "+tt.method+" "+tt.path, func(t *testing.T) {
-			s, _ := guardFixture()
 			var got auth.Principal
+			reached := false
+			h := tableWith(s, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				reached = true
+				okHandler(&got).ServeHTTP(w, r)
+			}))
 			req := httptest.NewRequest(tt.method, tt.path, nil)
 			if tt.token != "" {
 				req.AddCookie(&http.Cookie{Name: SessionCookie, Value: tt.token})
 			}
 			rec := httptest.NewRecorder()
-			s.Guard(okHandler(&got)).ServeHTTP(rec, req)
+			h.ServeHTTP(rec, req)
 			res := rec.Result()
 			if tt.wantFlash == "" {
-				if res.StatusCode != http.StatusOK {
+				if res.StatusCode != http.StatusOK || !reached {
 					t.Fatalf("status %d (Location %q, flash %q), want the request to pass", res.StatusCode, res.Header.Get("Location"), flashOf(res))
 				}
 				if want := s.identity.(*fakeIdentity).sessions[tt.token]; got.UserID != want.UserID {
@@ -169,18 +263,47 @@ func TestGuardDecisions(t *testing.T) {
 				}
 				return
 			}
-			if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != "/" {
-				t.Fatalf("status %d Location %q, want 303 to /", res.StatusCode, res.Header.Get("Location"))
+			if reached {
+				t.Fatal("a refused request reached the handler")
 			}
-			if f := flashOf(res); f != tt.wantFlash {
-				t.Errorf("flash %q, want %q", f, tt.wantFlash)
-			}
+			checkRefused(t, tt.method, res, tt.wantFlash)
 			ended := strings.HasPrefix(tt.wantFlash, "error:axios") || strings.HasPrefix(tt.wantFlash, "error:session")
 			cleared := slices.ContainsFunc(res.Cookies(), func(c *http.Cookie) bool { return c.Name == SessionCookie && c.MaxAge < 0 })
 			if ended != cleared {
 				t.Errorf("session cookie cleared = %v, want %v", cleared, ended)
 			}
 		})
+	}
+}
+
+// An htmx request the rule refuses gets the status and HX-Redirect home,
+// where the message waits, not the home page swapped into its target.
+func TestGuardRefusesHtmxWithStatus(t *testing.T) {
+	s, _ := guardFixture()
+	withSite(t, s)
+	h := tableWith(s, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { t.Error("a refused htmx request reached the handler") }))
+	for _, tt := range []struct {
+		token, method, path string
+		status              int
+		flash               string
+	}{
+		{"", "GET", "/flight/orders?group=reviewing", http.StatusUnauthorized, "error:router.login"},
+		{"expired", "GET", "/flight/orders", http.StatusUnauthorized, "error:axios.login.timeout"},
+		{"finance", "GET", "/flight/orders/voyage", http.StatusForbidden, "error:router.notRole"},
+		{"operator", "POST", "/users/7/deactivate", http.StatusForbidden, "error:router.notRole"},
+	} {
+		req := httptest.NewRequest(tt.method, tt.path, nil)
+		req.Header.Set("HX-Request", "true")
+		if tt.token != "" {
+			req.AddCookie(&http.Cookie{Name: SessionCookie, Value: tt.token})
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		res := rec.Result()
+		if res.StatusCode != tt.status || res.Header.Get("HX-Redirect") != "/" || flashOf(res) != tt.flash || res.Header.Get("Location") != "" {
+			t.Errorf("%s %s as %q: status %d HX-Redirect %q flash %q, want %d to / with %s", tt.method, tt.path, tt.token,
+				res.StatusCode, res.Header.Get("HX-Redirect"), flashOf(res), tt.status, tt.flash)
+		}
 	}
 }
 
@@ -198,15 +321,21 @@ func TestGuardLeavesAPIAndStaticAlone(t *testing.T) {
 	}
 }
 
-func TestGuardDropsDeadSessionOnLoginPost(t *testing.T) {
+func TestGuardDropsDeadSessionOnPublicPosts(t *testing.T) {
 	s, _ := guardFixture()
-	req := httptest.NewRequest("POST", "/login", nil)
-	req.AddCookie(&http.Cookie{Name: SessionCookie, Value: "expired"})
-	rec := httptest.NewRecorder()
-	var got auth.Principal
-	s.Guard(okHandler(&got)).ServeHTTP(rec, req)
-	if rec.Code != http.StatusOK || got.UserID != 0 {
-		t.Fatalf("status %d principal %+v: a login post with a dead cookie must reach the handler anonymously", rec.Code, got)
+	for _, path := range []string{"/login", "/applications", "/prefs/lang", "/prefs/currency"} {
+		req := httptest.NewRequest("POST", path, nil)
+		req.AddCookie(&http.Cookie{Name: SessionCookie, Value: "expired"})
+		rec := httptest.NewRecorder()
+		got, reached := auth.Principal{}, false
+		tableWith(s, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			reached = true
+			okHandler(&got).ServeHTTP(w, r)
+		})).ServeHTTP(rec, req)
+		cleared := slices.ContainsFunc(rec.Result().Cookies(), func(c *http.Cookie) bool { return c.Name == SessionCookie && c.MaxAge < 0 })
+		if rec.Code != http.StatusOK || !reached || got.UserID != 0 || !cleared {
+			t.Errorf("POST %s: status %d principal %+v cleared %v: a public post with a dead cookie must reach the handler anonymously", path, rec.Code, got, cleared)
+		}
 	}
 }
 

@@ -47,6 +47,10 @@ type viewer struct {
 	LoggedIn  bool
 	Principal auth.Principal
 	Agency    agency.Agency // zero when logged out or not found
+	// Ended is the message of a session that has just ended (expired,
+	// revoked, replaced): the guard dropped its cookie and the caller is
+	// now a visitor.
+	Ended string
 }
 
 type viewerKey struct{}
@@ -77,36 +81,11 @@ func endedSessionKey(fe *fault.Error) string {
 	return "axios.login.timeout"
 }
 
-// routeAccess is the navigation guard's decision for a route of the table
-// (spec §2): "" lets the request through, otherwise the catalog key of the
-// message shown on / after the redirect.
-func routeAccess(rt Route, v viewer) string {
-	if rt.Public {
-		return ""
-	}
-	if !v.LoggedIn {
-		return "router.login"
-	}
-	s := v.Principal.Subject
-	switch {
-	case rt.Role != "" && !s.HasRole(rt.Role),
-		rt.Perm != "" && !s.HasPermission(rt.Perm),
-		isUnder(rt.Path, "/flight") && !s.FlightServiceEnable(),
-		isUnder(rt.Path, "/train") && !s.TrainServiceEnable():
-		return "router.notRole"
-	}
-	return ""
-}
-
-func isUnder(path, prefix string) bool {
-	return path == prefix || strings.HasPrefix(path, prefix+"/")
-}
-
-// allowed reports whether the guard would let v open href; menus use it so
-// they never offer a page that bounces.
+// allowed reports whether v may open href; menus use it so they never
+// offer a page that bounces.
 func allowed(href string, v viewer) bool {
-	rt, ok := MatchRoute(href)
-	return !ok || routeAccess(rt, v) == ""
+	rt, ok := routeFor(http.MethodGet, href)
+	return !ok || rt.Access.Public() || (v.LoggedIn && rt.Access.Allows(v.Principal.Subject))
 }
 
 // portalPath reports whether path is the portal's to guard: the API, static
@@ -122,19 +101,6 @@ func portalPath(p string) bool {
 		return false
 	}
 	return true
-}
-
-// anonymousPost lists the form posts that work without a login; a dead
-// session cookie on them is dropped instead of sending the user away.
-func anonymousPost(r *http.Request) bool {
-	if r.Method != http.MethodPost {
-		return false
-	}
-	switch r.URL.Path {
-	case "/login", "/applications", "/prefs/lang", "/prefs/currency":
-		return true
-	}
-	return false
 }
 
 func (s *Server) meta(r *http.Request) auth.Meta {

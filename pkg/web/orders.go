@@ -53,31 +53,12 @@ const (
 	keywordMax = 100
 )
 
-// registerOrderPages adds the flight order list, the disruption list, the
-// order detail and the detail's action forms.
-func (s *Server) registerOrderPages(mux *http.ServeMux) {
-	s.handlePage(mux, "flight-orders", s.orderList)
-	s.handlePage(mux, "flight-orders-voyage", s.disruptionList)
-	s.handlePage(mux, "flight-orders-id", s.orderDetail)
-	// The action posts are outside the route table, so the guard lets them
-	// through; ordersViewer applies the route's rule. Cross-site posts are
-	// refused before they get here (http.CrossOriginProtection).
-	mux.HandleFunc("POST /flight/orders/{id}/actions/{action}", s.orderAction)
-	mux.HandleFunc("POST /flight/orders/{id}/actions/change/search", s.orderChangeSearch)
-}
-
-// canUseOrders is the order pages' rule, the same as their routes': an
-// operator (or SuperUser) of a company with the flight service.
-func canUseOrders(sub auth.Subject) bool {
-	return sub.HasRole(auth.RoleOperator) && sub.FlightServiceEnable()
-}
-
+// ordersViewer is the caller of an order page, whom the route's rule
+// (Flights, or ProviderFlights for a decision) has admitted; without the
+// order service the page answers 500.
 func (s *Server) ordersViewer(w http.ResponseWriter, r *http.Request) (viewer, bool) {
-	v, ok := s.admitViewer(w, r, canUseOrders)
-	switch {
-	case !ok:
-		return v, false
-	case s.orders == nil:
+	v := viewerFrom(r.Context())
+	if s.orders == nil {
 		s.ServerError(w, r)
 		return v, false
 	}
@@ -254,7 +235,7 @@ func (s *Server) disruptionList(w http.ResponseWriter, r *http.Request) {
 	if view.Type != "" {
 		q.Set("type", view.Type)
 	}
-	view.Pager = templates.NewPager(listURL("/flight/orders/voyage", q), page, ordersPageSize, res.Total)
+	view.Pager = templates.NewPager(listURL(pathDisruptions, q), page, ordersPageSize, res.Total)
 	w.Header().Add("Vary", "HX-Request")
 	if htmxPartial(r, templates.DisruptionsResultsID) {
 		render(w, r, http.StatusOK, templates.DisruptionResults(view))
@@ -458,10 +439,32 @@ var orderActionSuccess = map[order.Action]string{
 	order.ActIssue: "orders.done.issue", order.ActResolveOK: "orders.done.resolve_ok", order.ActResolveFailed: "orders.done.resolve_failed",
 }
 
-// orderAction is POST /flight/orders/{id}/actions/{action}: it takes the
-// action through the service and goes back to the detail with a message.
-// A request or review whose fields are wrong comes back inline.
+// orderAction is POST /flight/orders/{id}/actions/{action}, the agency's
+// actions on its order. The provider's decisions have routes of their own
+// (orderReviewAction) with the provider's rule; here they are unknown.
 func (s *Server) orderAction(w http.ResponseWriter, r *http.Request) {
+	action := order.Action(r.PathValue("action"))
+	if reviewActions[action] {
+		s.NotFound(w, r)
+		return
+	}
+	s.runOrderAction(w, r, action)
+}
+
+// reviewActions are the provider's decisions on an agency's request.
+var reviewActions = map[order.Action]bool{order.ActApprove: true, order.ActReject: true, order.ActQuote: true,
+	order.ActIssue: true, order.ActResolveOK: true, order.ActResolveFailed: true}
+
+// orderReviewAction is the provider's decision a on an order, at
+// reviewPath(a).
+func (s *Server) orderReviewAction(a order.Action) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) { s.runOrderAction(w, r, a) }
+}
+
+// runOrderAction takes action through the service and goes back to the
+// detail with a message. A request or review whose fields are wrong comes
+// back inline.
+func (s *Server) runOrderAction(w http.ResponseWriter, r *http.Request, action order.Action) {
 	v, ok := s.ordersViewer(w, r)
 	if !ok {
 		return
@@ -470,7 +473,6 @@ func (s *Server) orderAction(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	action := order.Action(r.PathValue("action"))
 	done, known := orderActionSuccess[action]
 	if !known {
 		s.NotFound(w, r)

@@ -9,12 +9,6 @@ import (
 	"github.com/voyage/voyage/templates"
 )
 
-// sectionRoute reports whether rt is a logged-in page whose feature arrives
-// in a later issue; until then it renders its layout, title and side menu.
-func sectionRoute(rt Route) bool {
-	return !rt.Public
-}
-
 // sectionStates are the empty states the spec gives (§2 screens); other
 // sections say they are not available yet rather than show made-up data.
 var sectionStates = map[string]templates.Section{
@@ -22,21 +16,13 @@ var sectionStates = map[string]templates.Section{
 	"train-orders":  {EmptyKey: "portal.train.orders.empty"},
 }
 
-func (s *Server) section(rt Route) http.HandlerFunc {
+// section is the page of the route named name while its feature is not
+// built: its layout, title and side menu, and the spec's empty state.
+func (s *Server) section(name string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		p := s.page(w, r, rt.Name)
-		render(w, r, http.StatusOK, templates.SectionPage(p, sectionStates[rt.Name]))
+		p := s.page(w, r, name)
+		render(w, r, http.StatusOK, templates.SectionPage(p, sectionStates[name]))
 	}
-}
-
-// handlePage registers h for GET on the path of the route named name, so
-// that route is no longer served as an empty section.
-func (s *Server) handlePage(mux *http.ServeMux, name string, h http.HandlerFunc) {
-	if s.built == nil {
-		s.built = map[string]bool{}
-	}
-	mux.HandleFunc("GET "+RouteByName(name).Path, h)
-	s.built[name] = true
 }
 
 // listURL is a list's address with its filters.
@@ -47,17 +33,18 @@ func listURL(path string, q url.Values) string {
 	return path + "?" + q.Encode()
 }
 
-// admitViewer applies the guard's answers on pages and form posts the route
-// table does not cover: without a login 'router.login', without rule
-// 'router.notRole', each with a redirect home.
+// admitViewer checks a login (and rule) again inside a handler. The route
+// table's rule has already run by then (enforce); the password change and
+// the session list, whose handlers pkg/auth's throttling work owns, still
+// ask here, and answer as enforce would.
 func (s *Server) admitViewer(w http.ResponseWriter, r *http.Request, rule func(auth.Subject) bool) (viewer, bool) {
 	v := viewerFrom(r.Context())
 	switch {
 	case !v.LoggedIn:
-		s.redirectWithFlash(w, r, "/", templates.Flash{Kind: "error", Key: "router.login"})
+		s.refuse(w, r, http.StatusUnauthorized, "router.login")
 		return v, false
 	case !rule(v.Principal.Subject):
-		s.redirectWithFlash(w, r, "/", templates.Flash{Kind: "error", Key: "router.notRole"})
+		s.refuse(w, r, http.StatusForbidden, "router.notRole")
 		return v, false
 	}
 	return v, true

@@ -32,7 +32,7 @@ func (s *Server) singleLogin(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	q := r.URL.Query()
 	if s.identity == nil {
-		s.redirectWithFlash(w, r, "/", templates.Flash{Kind: "error", Key: "sso.error.invalid"})
+		s.redirectWithFlash(w, r, pathHome, templates.Flash{Kind: "error", Key: "sso.error.invalid"})
 		return
 	}
 	if c, err := r.Cookie(SessionCookie); err == nil && c.Value != "" {
@@ -48,7 +48,7 @@ func (s *Server) singleLogin(w http.ResponseWriter, r *http.Request) {
 	uid, _ := strconv.ParseInt(q.Get("userid"), 10, 64)
 	res, err := s.identity.SingleLogin(ctx, auth.SSORequest{Code: q.Get("code"), Signature: q.Get("signature"), Timestamp: ts, UserID: uid}, s.meta(r))
 	if err != nil {
-		s.redirectWithFlash(w, r, "/", templates.Flash{Kind: "error", Key: singleLoginErrorKey(r, err)})
+		s.redirectWithFlash(w, r, pathHome, templates.Flash{Kind: "error", Key: singleLoginErrorKey(r, err)})
 		return
 	}
 	s.setSession(w, res)

@@ -34,31 +34,11 @@ type CompanyAdmin interface {
 	SetLogo(ctx context.Context, actor auth.Principal, agencyID int64, data []byte, m auth.Meta) (string, error)
 }
 
-// registerAdminPages adds the SuperUser's pages: user management, the user
-// log and the company profile.
-func (s *Server) registerAdminPages(mux *http.ServeMux) {
-	s.handlePage(mux, "users", s.usersPage)
-	mux.HandleFunc("POST /users", s.userCreate)
-	mux.HandleFunc("POST /users/{id}", s.userUpdate)
-	mux.HandleFunc("POST /users/{id}/deactivate", s.userDeactivate)
-	s.handlePage(mux, "user-log", s.userLogPage)
-	s.handlePage(mux, "company", s.companyPage)
-	mux.HandleFunc("POST /company", s.companySave)
-	// The path ends in /logo so the server's 1 MiB body limit leaves it to
-	// the handler, which allows the 2MB of spec §9.
-	mux.HandleFunc("POST /company/logo", s.companyLogo)
-}
-
-// adminViewer lets a SuperUser through. The guard already asks for a login on
-// the route table's paths, but /users has no role in the spec and the posts
-// below /users/ and /company/ are not in the table, so every handler asks
-// again and answers as the guard would.
+// adminViewer is the caller of a SuperUser page, whom the route's rule
+// (SuperUserOnly) has admitted; without the services the page answers 500.
 func (s *Server) adminViewer(w http.ResponseWriter, r *http.Request) (viewer, bool) {
-	v, ok := s.admitViewer(w, r, isSuperUser)
-	switch {
-	case !ok:
-		return v, false
-	case s.userAdmin == nil || s.companyAdmin == nil:
+	v := viewerFrom(r.Context())
+	if s.userAdmin == nil || s.companyAdmin == nil {
 		slog.ErrorContext(r.Context(), "admin pages: services not configured")
 		s.ServerError(w, r)
 		return v, false
@@ -76,7 +56,7 @@ func (s *Server) usersPage(w http.ResponseWriter, r *http.Request) {
 	if raw := r.URL.Query().Get("edit"); raw != "" {
 		u, err := s.adminAgencyUser(r.Context(), v, raw)
 		if err != nil {
-			s.adminFault(w, r, "/users", err, "users: load user to edit")
+			s.adminFault(w, r, pathUsers, err, "users: load user to edit")
 			return
 		}
 		form := adminEditForm(u)
@@ -138,7 +118,7 @@ func (s *Server) userCreate(w http.ResponseWriter, r *http.Request) {
 		Roles: form.Roles, Status: form.Status, Password: r.PostFormValue("password"),
 	}, s.meta(r))
 	if err == nil {
-		s.redirectWithFlash(w, r, "/users", templates.Flash{Kind: "success", Key: "admin.users.flash.created"})
+		s.redirectWithFlash(w, r, pathUsers, templates.Flash{Kind: "success", Key: "admin.users.flash.created"})
 		return
 	}
 	form.Errors, form.ErrorKey = formErrors(r.Context(), "users: create", err)
@@ -155,7 +135,7 @@ func (s *Server) userUpdate(w http.ResponseWriter, r *http.Request) {
 	}
 	id, err := adminID(r.PathValue("id"))
 	if err != nil {
-		s.adminFault(w, r, "/users", err, "")
+		s.NotFound(w, r)
 		return
 	}
 	nickname, areaCode, mobile, status := r.PostFormValue("nickname"), r.PostFormValue("areaCode"), r.PostFormValue("mobile"), r.PostFormValue("status")
@@ -167,16 +147,21 @@ func (s *Server) userUpdate(w http.ResponseWriter, r *http.Request) {
 		Nickname: &nickname, AreaCode: &areaCode, Mobile: &mobile, Roles: &roles, Status: &status,
 	}, s.meta(r))
 	if err == nil {
-		s.redirectWithFlash(w, r, "/users", templates.Flash{Kind: "success", Key: "admin.users.flash.saved"})
+		s.redirectWithFlash(w, r, pathUsers, templates.Flash{Kind: "success", Key: "admin.users.flash.saved"})
 		return
 	}
-	if fe := fault.From(err); len(fe.Fields) == 0 {
-		s.adminFault(w, r, "/users", err, "users: update")
+	if fe := fault.From(err); fe.Code == fault.CodeNotFound {
+		// Another agency's user, or none: the address names nothing the
+		// caller has.
+		s.NotFound(w, r)
+		return
+	} else if len(fe.Fields) == 0 {
+		s.adminFault(w, r, pathUsers, err, "users: update")
 		return
 	}
 	u, lerr := s.adminAgencyUser(r.Context(), v, r.PathValue("id"))
 	if lerr != nil {
-		s.adminFault(w, r, "/users", lerr, "users: reload user")
+		s.adminFault(w, r, pathUsers, lerr, "users: reload user")
 		return
 	}
 	form := adminEditForm(u)
@@ -195,11 +180,15 @@ func (s *Server) userDeactivate(w http.ResponseWriter, r *http.Request) {
 	if err == nil {
 		_, err = s.userAdmin.DeactivateUser(r.Context(), v.Principal, id, s.meta(r))
 	}
-	if err != nil {
-		s.adminFault(w, r, "/users", err, "users: deactivate")
+	if fault.From(err).Code == fault.CodeNotFound {
+		s.NotFound(w, r)
 		return
 	}
-	s.redirectWithFlash(w, r, "/users", templates.Flash{Kind: "success", Key: "admin.users.flash.deactivated"})
+	if err != nil {
+		s.adminFault(w, r, pathUsers, err, "users: deactivate")
+		return
+	}
+	s.redirectWithFlash(w, r, pathUsers, templates.Flash{Kind: "success", Key: "admin.users.flash.deactivated"})
 }
 
 // adminAgencyUser loads user raw of the viewer's agency; any other is not found.

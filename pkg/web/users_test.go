@@ -139,7 +139,7 @@ func adminFixture(t *testing.T) (*Server, *http.ServeMux, *fakeUserAdmin, *fakeC
 	s := &Server{site: siteinfo.New(config.SiteConfig{ShortName: "Voyage", DefaultCurrency: "CNY"}, db), now: time.Now,
 		userAdmin: users, companyAdmin: company}
 	mux := http.NewServeMux()
-	s.registerAdminPages(mux)
+	s.Register(mux)
 	return s, mux, users, company
 }
 
@@ -191,9 +191,12 @@ func TestAdminPagesAccess(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, mux, users, _ := adminFixture(t)
-			rec := adminServe(mux, tt.v, tt.req())
+			req := tt.req()
+			rec := adminServe(mux, tt.v, req)
 			if tt.wantFlash != "" {
-				if rec.Code != http.StatusSeeOther || flashOf(rec.Result()) != tt.wantFlash {
+				if strings.HasPrefix(tt.wantFlash, "error:router.") {
+					checkRefused(t, req.Method, rec.Result(), tt.wantFlash)
+				} else if rec.Code != http.StatusSeeOther || flashOf(rec.Result()) != tt.wantFlash {
 					t.Fatalf("status %d flash %q, want 303 with %q", rec.Code, flashOf(rec.Result()), tt.wantFlash)
 				}
 				if len(users.deactivated) > 0 || len(users.created) > 0 {

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/money"
 	"github.com/voyage/voyage/templates"
@@ -35,11 +34,9 @@ const (
 // with filters, and the balance over the last 90 days.
 func (s *Server) walletPage(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	v, ok := s.admitViewer(w, r, auth.Subject.CanAccessFinance)
-	switch {
-	case !ok:
-		return
-	case s.wallets == nil:
+	// The route's rule (Finance) has admitted the caller.
+	v := viewerFrom(ctx)
+	if s.wallets == nil {
 		s.ServerError(w, r)
 		return
 	}
@@ -96,7 +93,7 @@ func (s *Server) walletPage(w http.ResponseWriter, r *http.Request) {
 			filter.Set(k, val)
 		}
 	}
-	view.Pager = templates.NewPager(listURL("/bills/wallet", filter), f.Page, walletPageSize, total)
+	view.Pager = templates.NewPager(listURL(pathWallet, filter), f.Page, walletPageSize, total)
 
 	now := s.now().UTC()
 	from := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC).AddDate(0, 0, -(chartDays - 1))

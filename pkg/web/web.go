@@ -4,6 +4,7 @@ package web
 
 import (
 	"context"
+	"io"
 	"io/fs"
 	"log/slog"
 	"net/http"
@@ -32,9 +33,8 @@ type Server struct {
 	assets        Assets
 	secureCookies bool
 	now           func() time.Time
-	identity      Identity // nil: nobody can log in
-	agencies      Agencies // nil: no agency names or branding
-	built         map[string]bool
+	identity      Identity      // nil: nobody can log in
+	agencies      Agencies      // nil: no agency names or branding
 	userAdmin     UserAdmin     // nil: no user management or user log
 	companyAdmin  CompanyAdmin  // nil: no company profile page
 	manager       AgencyManager // nil: the agency manager answers 500
@@ -97,41 +97,14 @@ func New(o Options) *Server {
 	return s
 }
 
-// Register adds the portal's routes to mux.
-func (s *Server) Register(mux *http.ServeMux) {
-	mux.Handle("GET /static/", s.static())
-	mux.HandleFunc("GET /{$}", s.home)
-	mux.HandleFunc("POST /applications", s.applicationSave)
-	mux.HandleFunc("GET /terms", s.legal("terms"))
-	mux.HandleFunc("GET /privacy", s.legal("privacy"))
-	mux.HandleFunc("POST /prefs/lang", s.prefsLang)
-	mux.HandleFunc("POST /prefs/currency", s.prefsCurrency)
-	mux.HandleFunc("GET /login", s.loginPage)
-	mux.HandleFunc("POST /login", s.login)
-	mux.HandleFunc("POST /logout", s.logout)
-	mux.HandleFunc("GET /profile", s.profile)
-	mux.HandleFunc("POST /profile/password", s.passwordChange)
-	mux.HandleFunc("POST /profile/sessions/{id}/end", s.sessionEnd)
-	s.registerAdminPages(mux)
-	s.registerManagerPages(mux)
-	s.registerBillPages(mux)
-	s.registerOrderPages(mux)
-	s.handlePage(mux, "flight-booking", s.flightBooking)
-	s.handlePage(mux, "flight-booking-confirm", s.flightConfirm)
-	for _, rt := range Routes {
-		if sectionRoute(rt) && !s.built[rt.Name] {
-			mux.HandleFunc("GET "+rt.Path, s.section(rt))
-		}
-	}
-	mux.HandleFunc("/", s.fallback)
-}
-
-// Guard is the navigation guard of spec §2. It reads the session cookie and
-// puts the principal in the request context; handles the single-login entry;
-// sends a visitor without a login to / with 'router.login' and a user
-// without the role or the company service to / with 'router.notRole'; and a
-// dead session (200005, 200006, 201001) is a forced logout. The API, static
-// files and paths outside the route table are left to their handlers.
+// Guard is the navigation guard of spec §2, the part that runs before
+// routing. It reads the session cookie and puts the viewer (and its
+// principal) in the request context; handles the single-login entry; and a
+// dead session (200005, 200006, 201001) clears the cookie and is marked on
+// the viewer, for the route's rule to answer as a forced logout. Who may
+// use a route is its rule in the route table, applied by enforce where
+// Register mounts the route. The API, static files and the operational
+// endpoints are left to their handlers.
 func (s *Server) Guard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !portalPath(r.URL.Path) {
@@ -151,11 +124,7 @@ func (s *Server) Guard(next http.Handler) http.Handler {
 				return
 			}
 			s.clearSession(w)
-			if !anonymousPost(r) {
-				s.redirectWithFlash(w, r, "/", templates.Flash{Kind: "error", Key: endedSessionKey(fe)})
-				return
-			}
-			v = viewer{}
+			v = viewer{Ended: endedSessionKey(fe)}
 		}
 		ctx := withViewer(r.Context(), v)
 		if v.LoggedIn {
@@ -164,15 +133,70 @@ func (s *Server) Guard(next http.Handler) http.Handler {
 				allowFraming(w, v.Agency)
 			}
 		}
-		r = r.WithContext(ctx)
-		if rt, ok := MatchRoute(r.URL.Path); ok {
-			if key := routeAccess(rt, v); key != "" {
-				s.redirectWithFlash(w, r, "/", templates.Flash{Kind: "error", Key: key})
-				return
-			}
-		}
-		next.ServeHTTP(w, r)
+		next.ServeHTTP(w, r.WithContext(ctx))
 	})
+}
+
+// enforce puts rt's rule in front of h. Spec §2: a page opened without a
+// login, or without the role or the company service, goes home with
+// 'router.login' or 'router.notRole'; a dead session goes home with its
+// message, except on the public forms (login, language, currency,
+// partnership), which go on without it. Form posts and htmx requests are
+// answered with the status instead (refuse).
+func (s *Server) enforce(rt Route, h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		v := viewerFrom(r.Context())
+		switch {
+		case v.Ended != "" && (navigation(r) || !rt.Access.Public()):
+			s.refuse(w, r, http.StatusUnauthorized, v.Ended)
+		case rt.Access.Public():
+			h.ServeHTTP(w, r)
+		case !v.LoggedIn:
+			s.refuse(w, r, http.StatusUnauthorized, "router.login")
+		case !rt.Access.Allows(v.Principal.Subject):
+			s.refuse(w, r, http.StatusForbidden, "router.notRole")
+		default:
+			h.ServeHTTP(w, r)
+		}
+	})
+}
+
+// navigation reports whether r is the browser opening a page, rather than a
+// form post or an htmx request.
+func navigation(r *http.Request) bool {
+	return (r.Method == http.MethodGet || r.Method == http.MethodHead) && !htmxRequest(r)
+}
+
+func htmxRequest(r *http.Request) bool { return r.Header.Get("HX-Request") == "true" }
+
+// refuse answers a request its route's rule turns away, key saying why. A
+// page goes home with the message (spec §2). Nothing of a refused post is
+// done, and the answer says so with its status, 401 without a login and 403
+// without the rule: htmx gets the status and HX-Redirect home, where the
+// message waits; a form post without JavaScript gets the page in place,
+// the login form when a login is missing, else the home page, with the
+// message.
+func (s *Server) refuse(w http.ResponseWriter, r *http.Request, status int, key string) {
+	flash := templates.Flash{Kind: "error", Key: key}
+	switch {
+	case navigation(r):
+		s.redirectWithFlash(w, r, pathHome, flash)
+	case htmxRequest(r):
+		s.setFlash(w, flash)
+		w.Header().Set("HX-Redirect", pathHome)
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-store")
+		w.WriteHeader(status)
+		_, _ = io.WriteString(w, i18n.T(r.Context(), key)+"\n")
+	case status == http.StatusUnauthorized:
+		p := s.page(w, r, "login")
+		p.Flashes = append(p.Flashes, flash)
+		render(w, r, status, templates.LoginPage(p, templates.LoginForm{}))
+	default:
+		p := s.page(w, r, "home")
+		p.Flashes = append(p.Flashes, flash)
+		render(w, r, status, templates.HomePage(p, templates.ApplicationForm{}))
+	}
 }
 
 // identify authenticates the session cookie, if any, and loads the user's
@@ -275,10 +299,6 @@ func render(w http.ResponseWriter, r *http.Request, status int, c templ.Componen
 	if err := c.Render(r.Context(), w); err != nil {
 		slog.ErrorContext(r.Context(), "render page", "path", r.URL.Path, "err", err)
 	}
-}
-
-func (s *Server) fallback(w http.ResponseWriter, r *http.Request) {
-	s.NotFound(w, r)
 }
 
 // NotFound renders the 404 page.
