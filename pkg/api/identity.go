@@ -170,7 +170,7 @@ func registerIdentity(rt *Router, s Services) {
 		ID: "singleLogin", Tag: "identity", Public: true,
 		Summary: "Single login from an agency's system: code, timestamp, userid and their HMAC-SHA256 signature",
 		Request: auth.SSORequest{}, Response: Me{},
-		Errors: []int{fault.CodeSessionInvalid},
+		Errors: []int{fault.CodeSessionInvalid, fault.CodeRateLimited},
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
 		var req auth.SSORequest
 		if err := Decode(r, &req); err != nil {
@@ -203,6 +203,7 @@ func registerIdentity(rt *Router, s Services) {
 		ID: "changePassword", Tag: "identity", UserOnly: true, SelfAudited: true,
 		Summary: "Change the password (6–15 characters, confirmed); the user's other sessions end",
 		Request: ChangePasswordRequest{},
+		Errors:  []int{fault.CodeRateLimited},
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
 		var req ChangePasswordRequest
 		if err := Decode(r, &req); err != nil {

@@ -113,6 +113,11 @@ func passwordKey(userID int64) throttleKey {
 func ssoKey(ip string) throttleKey           { return throttleKey{ssoLimit, ip} }
 func apiKeyAddressKey(ip string) throttleKey { return throttleKey{apiKeyLimit, ip} }
 
+// dbTime is t as the database keeps it: PostgreSQL keeps microseconds,
+// rounded, so a time stored and read back could come back a little later
+// than the clock's own and look like a wait still to run.
+func dbTime(t time.Time) time.Time { return t.Truncate(time.Microsecond) }
+
 type throttleRow struct {
 	Failures     int       `db:"failures"`
 	LastAt       time.Time `db:"last_at"`
@@ -158,6 +163,7 @@ func (s *Service) chargeAttempt(ctx context.Context, now time.Time, keys ...thro
 	keys = slices.SortedFunc(slices.Values(keys), func(a, b throttleKey) int {
 		return cmp.Or(cmp.Compare(a.limit.scope, b.limit.scope), cmp.Compare(a.subject, b.subject))
 	})
+	now = dbTime(now)
 	var wait time.Duration
 	err := s.db.InTx(ctx, func(tx *sqlx.Tx) error {
 		rows := make([]throttleRow, len(keys))
@@ -197,6 +203,7 @@ func (s *Service) chargeAttempt(ctx context.Context, now time.Time, keys ...thro
 // An address's count is refunded rather than cleared: one good login of the
 // guesser's own account must not wipe the address's failures on others.
 func refundAttempt(ctx context.Context, tx *sqlx.Tx, k throttleKey, now time.Time) error {
+	now = dbTime(now)
 	r, err := lockThrottle(ctx, tx, k, now)
 	if err != nil {
 		return err
