@@ -89,3 +89,30 @@ func BenchmarkVerifyPassword(b *testing.B) {
 		}
 	}
 }
+
+func TestPasswordRule(t *testing.T) {
+	if n := len(commonPasswords()); n != 10_000 {
+		t.Fatalf("the shipped list holds %d passwords, want 10,000", n)
+	}
+	tests := []struct {
+		pw, key string
+	}{
+		{"12345", "password.error.length"},
+		{"1234567890123456", "password.error.length"},
+		{"123456", "password.error.common"},
+		{"password", "password.error.common"},
+		{"PassWord1", "password.error.common"}, // letter case does not help
+		{"qwerty123", "password.error.common"},
+		{"iloveyou", "password.error.common"},
+		// The demo logins of the README still pass.
+		{"demo-pass-1", ""},
+		{"provider-pass-1", ""},
+		{"new-pass-22", ""},
+		{"旅行社密码很安全", ""},
+	}
+	for _, tt := range tests {
+		if got := PasswordRuleKey(tt.pw); got != tt.key {
+			t.Errorf("PasswordRuleKey(%q) = %q, want %q", tt.pw, got, tt.key)
+		}
+	}
+}

@@ -412,8 +412,8 @@ func (s *Service) ChangePassword(ctx context.Context, p Principal, current, next
 		return fault.Forbidden()
 	}
 	errs := map[string]string{}
-	if err := CheckPasswordLength(next); err != nil {
-		errs["password"] = "password.error.length"
+	if key := PasswordRuleKey(next); key != "" {
+		errs["password"] = key
 	}
 	if next != confirm {
 		errs["confirmPassword"] = "password.error.confirm"
@@ -469,8 +469,8 @@ func (s *Service) ResetSuperAdminPassword(ctx context.Context, actor Principal, 
 	if !within {
 		return fault.NotFound("")
 	}
-	if err := CheckPasswordLength(password); err != nil {
-		return fault.Validation(map[string]string{"password": "password.error.length"})
+	if key := PasswordRuleKey(password); key != "" {
+		return fault.Validation(map[string]string{"password": key})
 	}
 	hash, err := HashPassword(password)
 	if err != nil {

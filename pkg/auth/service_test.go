@@ -322,6 +322,10 @@ func TestChangePassword(t *testing.T) {
 		wantCode(t, err, fault.CodeValidation, 400)
 		err = f.svc.ChangePassword(ctx, p, "wrong-old", "new-pass-22", "new-pass-22", meta)
 		wantCode(t, err, fault.CodeValidation, 400)
+		err = f.svc.ChangePassword(ctx, p, "demo-pass-1", "password1", "password1", meta)
+		if fe, _ := fault.As(err); fe == nil || fe.Fields["password"] != "password.error.common" {
+			t.Errorf("a common new password: %v", err)
+		}
 		if _, err := f.svc.Login(ctx, "demo-operator", "demo-pass-1", meta); err != nil {
 			t.Fatalf("a refused change altered the password: %v", err)
 		}
@@ -380,6 +384,9 @@ func TestResetSuperAdminPassword(t *testing.T) {
 		wantCode(t, f.svc.ResetSuperAdminPassword(ctx, parent, f.agency.ID, "reset-pass-1", meta), fault.CodeNoAccess, 403)
 		wantCode(t, f.svc.ResetSuperAdminPassword(ctx, parent, f.provider.ID, "reset-pass-1", meta), fault.CodeNotFound, 404)
 		wantCode(t, f.svc.ResetSuperAdminPassword(ctx, parent, f.sub.ID, "12", meta), fault.CodeValidation, 400)
+		if fe, _ := fault.As(f.svc.ResetSuperAdminPassword(ctx, parent, f.sub.ID, "1q2w3e4r", meta)); fe == nil || fe.Fields["password"] != "password.error.common" {
+			t.Errorf("a common password: %v", fe)
+		}
 
 		if err := f.svc.ResetSuperAdminPassword(ctx, parent, f.sub.ID, "reset-pass-1", meta); err != nil {
 			t.Fatal(err)
