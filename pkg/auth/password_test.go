@@ -3,6 +3,7 @@ package auth
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestPasswordHashing(t *testing.T) {
@@ -114,5 +115,26 @@ func TestPasswordRule(t *testing.T) {
 		if got := PasswordRuleKey(tt.pw); got != tt.key {
 			t.Errorf("PasswordRuleKey(%q) = %q, want %q", tt.pw, got, tt.key)
 		}
+	}
+}
+
+func TestThrottleWaits(t *testing.T) {
+	l := limit{free: 5, base: 5 * time.Second, max: 15 * time.Minute, leak: 15 * time.Minute}
+	for failures, want := range map[int]time.Duration{0: 0, 4: 0, 5: 5 * time.Second, 6: 10 * time.Second, 12: 640 * time.Second, 13: 15 * time.Minute, 40: 15 * time.Minute} {
+		if got := l.wait(failures); got != want {
+			t.Errorf("wait(%d) = %v, want %v", failures, got, want)
+		}
+	}
+	if c := l.ceiling(); c != 14 || l.wait(c-1) != l.max {
+		t.Errorf("ceiling %d", c)
+	}
+	for _, l := range []limit{accountLimit, knownAddressLimit, addressLimit, passwordLimit, ssoLimit, apiKeyLimit} {
+		if time.Duration(l.ceiling())*l.leak > throttleKeep {
+			t.Errorf("%s: a full count takes longer than throttleKeep to leak away", l.scope)
+		}
+	}
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	if got := l.settled(10, now.Add(-46*time.Minute), now); got != 7 {
+		t.Errorf("settled after 46 quiet minutes = %d, want 7", got)
 	}
 }

@@ -62,8 +62,8 @@ var (
 const knownAddressFor = 30 * 24 * time.Hour
 
 // throttleKeep is how long a throttle row outlives its last attempt. Any
-// row's count has leaked away by then: a count never exceeds a limit's
-// ceiling (at most about 15 failures here), one leaks per 15 minutes.
+// row's count has leaked away by then: a count never exceeds its limit's
+// ceiling (29 failures at most here), and one leaks per 15 minutes.
 const throttleKeep = 24 * time.Hour
 
 // wait is how long the attempt after failures failures must wait.
