@@ -9,9 +9,10 @@ import (
 
 // LoginForm is the login page's state. The password is never echoed back.
 type LoginForm struct {
-	Username string
-	Errors   map[string]string // field → catalog key
-	ErrorKey string            // a message for the whole form
+	Username  string
+	Errors    map[string]string // field → catalog key
+	ErrorKey  string            // a message for the whole form
+	ErrorArgs []any             // its placeholders, as name, value pairs
 }
 
 // Has reports whether the form has an error for field.
@@ -33,8 +34,9 @@ type Profile struct {
 
 // PasswordForm is the change-password form's state.
 type PasswordForm struct {
-	Errors   map[string]string // oldPassword, password, confirmPassword → catalog key
-	ErrorKey string
+	Errors    map[string]string // oldPassword, password, confirmPassword → catalog key
+	ErrorKey  string
+	ErrorArgs []any // ErrorKey's placeholders, as name, value pairs
 }
 
 // Has reports whether the form has an error for field.

@@ -10,6 +10,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/voyage/voyage/pkg/fault"
@@ -48,6 +49,9 @@ func WriteError(w http.ResponseWriter, r *http.Request, err error) {
 			fields[f] = i18n.T(r.Context(), key)
 		}
 		env.Data = ValidationData{Fields: fields}
+	}
+	if secs := fe.RetryAfterSeconds(); secs > 0 {
+		w.Header().Set("Retry-After", strconv.FormatInt(secs, 10))
 	}
 	writeEnvelope(w, fe.Status, env)
 }

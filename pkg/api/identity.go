@@ -170,7 +170,7 @@ func registerIdentity(rt *Router, s Services) {
 		ID: "singleLogin", Tag: "identity", Public: true,
 		Summary: "Single login from an agency's system: code, timestamp, userid and their HMAC-SHA256 signature",
 		Request: auth.SSORequest{}, Response: Me{},
-		Errors: []int{fault.CodeSessionInvalid},
+		Errors: []int{fault.CodeSessionInvalid, fault.CodeRateLimited},
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
 		var req auth.SSORequest
 		if err := Decode(r, &req); err != nil {
@@ -201,8 +201,9 @@ func registerIdentity(rt *Router, s Services) {
 
 	rt.Handle("PUT /base/v2/me/password", Operation{
 		ID: "changePassword", Tag: "identity", UserOnly: true, SelfAudited: true,
-		Summary: "Change the password (6–15 characters, confirmed); the user's other sessions end",
+		Summary: "Change the password (6–15 characters, not one of the 10,000 most common, confirmed); the user's other sessions end; the current password is throttled like a login",
 		Request: ChangePasswordRequest{},
+		Errors:  []int{fault.CodeRateLimited},
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
 		var req ChangePasswordRequest
 		if err := Decode(r, &req); err != nil {

@@ -39,8 +39,13 @@ var ErrorCodes = []struct {
 
 var pathParam = regexp.MustCompile(`\{([A-Za-z0-9_]+)(\.\.\.)?\}`)
 
+// DocumentVersion is the version of the API the document describes (the v2
+// of its paths). It is not the build: the document is public, and the
+// build's commit would tell an anonymous caller which fixes it lacks.
+const DocumentVersion = "2"
+
 // OpenAPI builds the OpenAPI 3.1 document of every registered route.
-func (rt *Router) OpenAPI(version string) map[string]any {
+func (rt *Router) OpenAPI() map[string]any {
 	ref := &jsonschema.Reflector{Anonymous: true, AllowAdditionalProperties: true}
 	schemas := map[string]any{}
 	schemaOf := func(v any) any {
@@ -150,7 +155,7 @@ func (rt *Router) OpenAPI(version string) map[string]any {
 		"openapi": "3.1.0",
 		"info": map[string]any{
 			"title":       "Voyage agency API",
-			"version":     version,
+			"version":     DocumentVersion,
 			"description": codes.String(),
 		},
 		"servers": []any{map[string]any{"url": "/"}},

@@ -67,7 +67,7 @@ type Route struct {
 // Authenticator resolves the credentials of a request; pkg/auth implements it.
 type Authenticator interface {
 	Authenticate(ctx context.Context, token string) (auth.Principal, error)
-	AuthenticateAPIKey(ctx context.Context, key string) (auth.Principal, error)
+	AuthenticateAPIKey(ctx context.Context, key string, m auth.Meta) (auth.Principal, error)
 }
 
 // Auditor records a state-changing call in the user log.
@@ -127,7 +127,7 @@ func (rt *Router) authenticate(r *http.Request) (auth.Principal, error) {
 		return rt.auth.Authenticate(r.Context(), strings.TrimSpace(token))
 	}
 	if key := r.Header.Get("X-Api-Key"); key != "" {
-		return rt.auth.AuthenticateAPIKey(r.Context(), key)
+		return rt.auth.AuthenticateAPIKey(r.Context(), key, Meta(r))
 	}
 	if c, err := r.Cookie(SessionCookie); err == nil && c.Value != "" {
 		return rt.auth.Authenticate(r.Context(), c.Value)

@@ -160,7 +160,7 @@ func registerUsers(rt *Router, s Services) {
 
 	rt.Handle("POST /base/v2/users", superOnly(Operation{
 		ID: "createUser", SelfAudited: true, Status: http.StatusCreated,
-		Summary: "Create a user in the caller's agency; a role is required, the password is 6–15 characters",
+		Summary: "Create a user in the caller's agency; a role is required, the password is 6–15 characters and not one of the 10,000 most common",
 		Request: CreateUserRequest{}, Response: ManagedUser{},
 	}), func(w http.ResponseWriter, r *http.Request) (any, error) {
 		var req CreateUserRequest

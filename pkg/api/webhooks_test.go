@@ -47,7 +47,7 @@ func newWebhookWorld(t *testing.T, db *store.DB) webhookWorld {
 	mux := http.NewServeMux()
 	rt := NewRouter(mux, authSvc, nil)
 	registerWebhooks(rt, Services{Auth: authSvc, Agencies: st, AgencyService: agency.NewService(db, st, led), Ledger: led, Webhooks: w.hooks})
-	if _, err := json.Marshal(rt.OpenAPI("test")); err != nil {
+	if _, err := json.Marshal(rt.OpenAPI()); err != nil {
 		t.Fatalf("OpenAPI: %v", err)
 	}
 	w.srv = httptest.NewServer(mux)

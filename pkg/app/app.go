@@ -174,7 +174,7 @@ func (a *App) buildHandler() http.Handler {
 	api.Register(a.Router, api.Services{Site: a.Site, Applications: a.Applications, Auth: a.Auth, Agencies: a.Agencies, Profile: a.Profile, AgencyService: a.AgencyAdmin, Ledger: a.Ledger, Catalog: a.Catalog, Shopping: a.Shopping, Orders: a.Orders, Webhooks: a.Webhooks, Jobs: a.Queue, WebsitePrefix: a.Cfg.Site.WebsitePrefix})
 	a.Router.Finish("/base/", "/order/", "/shopping/")
 
-	openapi, err := json.MarshalIndent(a.Router.OpenAPI(Version), "", "  ")
+	openapi, err := json.MarshalIndent(a.Router.OpenAPI(), "", "  ")
 	if err != nil {
 		panic(fmt.Sprintf("app: encode OpenAPI: %v", err))
 	}
@@ -218,6 +218,7 @@ func (a *App) buildHandler() http.Handler {
 		server.RequestID,
 		server.AccessLog,
 		server.SecurityHeaders,
+		server.HSTS(a.Cfg.HTTP.HSTS.Enabled, a.Cfg.HTTP.HSTS.MaxAge, a.Cfg.HTTP.HSTS.IncludeSubdomains),
 		server.Language(a.Catalog, a.Cfg.Site.DefaultLanguage),
 		server.Recover(onPanic),
 		server.LimitBody(a.Cfg.HTTP.MaxBodyBytes),

@@ -124,18 +124,6 @@ func TestLoginErrorsAreTranslated(t *testing.T) {
 	})
 }
 
-func TestLoginThrottledOverHTTP(t *testing.T) {
-	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
-		for i := 0; i < 10; i++ {
-			call(t, srv, "POST", "/base/v2/login", "en", `{"username":"demo-finance","password":"wrong-pass"}`)
-		}
-		resp, env := call(t, srv, "POST", "/base/v2/login", "en", `{"username":"demo-finance","password":"demo-pass-1"}`)
-		if resp.StatusCode != 429 || env.Code != 200029 || !strings.Contains(env.Message, "15 minutes") {
-			t.Errorf("11th attempt: %d %+v", resp.StatusCode, env)
-		}
-	})
-}
-
 func TestSingleLoginAPI(t *testing.T) {
 	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		op := loginAs(t, srv, "demo-operator", "demo-pass-1")

@@ -226,6 +226,7 @@ func TestCreateUserAPI(t *testing.T) {
 			{"duplicate username", `{"username":"Demo-Operator","email":"new@demo.example","role":["operator"],"password":"pass-word-1"}`, "username", "This username is already taken"},
 			{"another agency's username", `{"username":"bluesky-super","email":"new@demo.example","role":["operator"],"password":"pass-word-1"}`, "username", "This username is already taken"},
 			{"short password", `{"username":"new-agent","email":"new@demo.example","role":["operator"],"password":"123"}`, "password", "The password must be 6 to 15 characters"},
+			{"common password", `{"username":"new-agent","email":"new@demo.example","role":["operator"],"password":"Password1"}`, "password", "This password is one of the most common ones. Please choose another."},
 		}
 		for _, tt := range invalid {
 			t.Run(tt.name, func(t *testing.T) {

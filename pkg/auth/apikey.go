@@ -86,32 +86,41 @@ func (s *Service) CreateAPIKey(ctx context.Context, agencyID int64, name string,
 	return NewAPIKey{APIKey: APIKey{ID: id, AgencyID: agencyID, Name: strings.TrimSpace(name), Prefix: prefix, Roles: RoleList(roles), CreatedAt: now}, Key: key}, nil
 }
 
-// AuthenticateAPIKey resolves an X-Api-Key header to its agency.
-func (s *Service) AuthenticateAPIKey(ctx context.Context, key string) (Principal, error) {
-	invalid := fault.New(fault.CodeSessionInvalid, http.StatusUnauthorized, "apikey.error.invalid")
+// AuthenticateAPIKey resolves an X-Api-Key header to its agency. An address
+// that keeps sending unknown or revoked keys is answered 429 with
+// Retry-After. A key carries 240 random bits, so no number of tries guesses
+// one: the throttle turns scanners away, and a valid key, the hot path of
+// every integration, costs no throttle query.
+func (s *Service) AuthenticateAPIKey(ctx context.Context, key string, m Meta) (Principal, error) {
+	now := s.now().UTC()
+	invalid := func() (Principal, error) {
+		if err := s.chargeAttempt(ctx, now, apiKeyAddressKey(m.IP)); err != nil {
+			return Principal{}, err
+		}
+		return Principal{}, fault.New(fault.CodeSessionInvalid, http.StatusUnauthorized, "apikey.error.invalid")
+	}
 	if !strings.HasPrefix(key, "vk_") || len(key) > 100 {
-		return Principal{}, invalid
+		return invalid()
 	}
 	var k APIKey
 	err := s.db.GetContext(ctx, &k, s.db.Rebind(`SELECT id, agency_id, name, prefix, roles, created_at, last_used_at, revoked_at
 		FROM api_keys WHERE key_hash = ?`), HashToken(key))
 	if errors.Is(err, sql.ErrNoRows) {
-		return Principal{}, invalid
+		return invalid()
 	}
 	if err != nil {
 		return Principal{}, fmt.Errorf("auth: find api key: %w", err)
 	}
 	if k.RevokedAt != nil {
-		return Principal{}, invalid
+		return invalid()
 	}
 	c, err := s.companies.Company(ctx, k.AgencyID)
 	if err != nil {
 		return Principal{}, err
 	}
 	if c.Status == "blocked" {
-		return Principal{}, invalid
+		return Principal{}, fault.New(fault.CodeSessionInvalid, http.StatusUnauthorized, "apikey.error.invalid")
 	}
-	now := s.now().UTC()
 	if k.LastUsedAt == nil || now.Sub(*k.LastUsedAt) >= touchEvery {
 		if _, err := s.db.ExecContext(ctx, s.db.Rebind(`UPDATE api_keys SET last_used_at = ? WHERE id = ?`), now, k.ID); err != nil {
 			return Principal{}, fmt.Errorf("auth: touch api key: %w", err)

@@ -191,8 +191,8 @@ func (s *Service) changeUser(ctx context.Context, actor Principal, id int64, c U
 		if c.Password != "" {
 			if self {
 				errs["password"] = "user.error.ownPassword"
-			} else if err := CheckPasswordLength(c.Password); err != nil {
-				errs["password"] = "password.error.length"
+			} else if key := PasswordRuleKey(c.Password); key != "" {
+				errs["password"] = key
 			}
 		}
 		if len(errs) > 0 {

@@ -120,6 +120,7 @@ func TestCreateUserIn(t *testing.T) {
 			{"unknown role", auth.NewUser{Username: "new-one", Email: "n@mine.example", Roles: []string{"admin"}, Password: "pass-word-1"}, map[string]string{"role": "user.error.role"}},
 			{"bad email", auth.NewUser{Username: "new-one", Email: "n@", Roles: []string{auth.RoleOperator}, Password: "pass-word-1"}, map[string]string{"email": "user.error.email"}},
 			{"short password", auth.NewUser{Username: "new-one", Email: "n@mine.example", Roles: []string{auth.RoleOperator}, Password: "123"}, map[string]string{"password": "password.error.length"}},
+			{"common password", auth.NewUser{Username: "new-one", Email: "n@mine.example", Roles: []string{auth.RoleOperator}, Password: "Qwerty123"}, map[string]string{"password": "password.error.common"}},
 			{"taken username", auth.NewUser{Username: "Other-Super", Email: "n@mine.example", Roles: []string{auth.RoleOperator}, Password: "pass-word-1"}, map[string]string{"username": "user.error.usernameTaken"}},
 		}
 		for _, tt := range tests {
@@ -245,6 +246,7 @@ func TestUpdateUser(t *testing.T) {
 			{"self drops SuperUser", boss, f.super.ID, auth.UserChanges{Roles: &roles}, map[string]string{"role": "user.error.selfSuperUser"}},
 			{"own password", boss, f.super.ID, auth.UserChanges{Password: "pass-word-2"}, map[string]string{"password": "user.error.ownPassword"}},
 			{"short password", boss, f.operator.ID, auth.UserChanges{Password: "123"}, map[string]string{"password": "password.error.length"}},
+			{"common password", boss, f.operator.ID, auth.UserChanges{Password: "iloveyou"}, map[string]string{"password": "password.error.common"}},
 		}
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {

@@ -5,10 +5,12 @@ package auth
 import (
 	"crypto/rand"
 	"crypto/subtle"
+	_ "embed"
 	"encoding/base64"
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"golang.org/x/crypto/argon2"
@@ -39,6 +41,44 @@ func CheckPasswordLength(pw string) error {
 		return ErrPasswordLength
 	}
 	return nil
+}
+
+// commonPasswordList is shipped with the binary; see its header for where it
+// comes from.
+//
+//go:embed common-passwords.txt
+var commonPasswordList string
+
+// commonPasswords is the list as a set, built on first use.
+var commonPasswords = sync.OnceValue(func() map[string]struct{} {
+	set := make(map[string]struct{}, 10_000)
+	for _, line := range strings.Split(commonPasswordList, "\n") {
+		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
+			set[line] = struct{}{}
+		}
+	}
+	return set
+})
+
+// IsCommonPassword reports whether pw is one of the 10,000 most common
+// passwords, whatever its letter case: "Password1" is no better than
+// "password1".
+func IsCommonPassword(pw string) bool {
+	_, ok := commonPasswords()[strings.ToLower(pw)]
+	return ok
+}
+
+// PasswordRuleKey applies the rule for a new password: the spec's 6–15
+// characters, and none of the most common passwords. It returns the catalog
+// key of what is wrong, or "" when pw may be set.
+func PasswordRuleKey(pw string) string {
+	switch {
+	case CheckPasswordLength(pw) != nil:
+		return "password.error.length"
+	case IsCommonPassword(pw):
+		return "password.error.common"
+	}
+	return ""
 }
 
 // HashPassword returns an argon2id hash in PHC string format.

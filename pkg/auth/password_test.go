@@ -3,6 +3,7 @@ package auth
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestPasswordHashing(t *testing.T) {
@@ -87,5 +88,53 @@ func BenchmarkVerifyPassword(b *testing.B) {
 		if ok, _, _ := VerifyPassword(h, "demo-pass-1"); !ok {
 			b.Fatal("mismatch")
 		}
+	}
+}
+
+func TestPasswordRule(t *testing.T) {
+	if n := len(commonPasswords()); n != 10_000 {
+		t.Fatalf("the shipped list holds %d passwords, want 10,000", n)
+	}
+	tests := []struct {
+		pw, key string
+	}{
+		{"12345", "password.error.length"},
+		{"1234567890123456", "password.error.length"},
+		{"123456", "password.error.common"},
+		{"password", "password.error.common"},
+		{"PassWord1", "password.error.common"}, // letter case does not help
+		{"qwerty123", "password.error.common"},
+		{"iloveyou", "password.error.common"},
+		// The demo logins of the README still pass.
+		{"demo-pass-1", ""},
+		{"provider-pass-1", ""},
+		{"new-pass-22", ""},
+		{"旅行社密码很安全", ""},
+	}
+	for _, tt := range tests {
+		if got := PasswordRuleKey(tt.pw); got != tt.key {
+			t.Errorf("PasswordRuleKey(%q) = %q, want %q", tt.pw, got, tt.key)
+		}
+	}
+}
+
+func TestThrottleWaits(t *testing.T) {
+	l := limit{free: 5, base: 5 * time.Second, max: 15 * time.Minute, leak: 15 * time.Minute}
+	for failures, want := range map[int]time.Duration{0: 0, 4: 0, 5: 5 * time.Second, 6: 10 * time.Second, 12: 640 * time.Second, 13: 15 * time.Minute, 40: 15 * time.Minute} {
+		if got := l.wait(failures); got != want {
+			t.Errorf("wait(%d) = %v, want %v", failures, got, want)
+		}
+	}
+	if c := l.ceiling(); c != 14 || l.wait(c-1) != l.max {
+		t.Errorf("ceiling %d", c)
+	}
+	for _, l := range []limit{accountLimit, knownAddressLimit, addressLimit, passwordLimit, ssoLimit, apiKeyLimit} {
+		if time.Duration(l.ceiling())*l.leak > throttleKeep {
+			t.Errorf("%s: a full count takes longer than throttleKeep to leak away", l.scope)
+		}
+	}
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	if got := l.settled(10, now.Add(-46*time.Minute), now); got != 7 {
+		t.Errorf("settled after 46 quiet minutes = %d, want 7", got)
 	}
 }

@@ -72,14 +72,6 @@ const (
 	revokedDisabled = "disabled"
 )
 
-// Throttle limits of login failures.
-const (
-	failuresPerIP       = 10
-	failuresPerIPSpan   = 15 * time.Minute
-	failuresPerUser     = 100
-	failuresPerUserSpan = time.Hour
-)
-
 // Service logs users in and out and authenticates requests.
 type Service struct {
 	db        *store.DB
@@ -132,13 +124,17 @@ func (s *Service) Login(ctx context.Context, username, password string, m Meta) 
 		return LoginResult{}, fault.Validation(errs)
 	}
 	now := s.now().UTC()
-	if err := s.checkThrottle(ctx, username, m.IP, now); err != nil {
+	keys, err := s.loginKeys(ctx, username, m.IP, now)
+	if err != nil {
+		return LoginResult{}, err
+	}
+	if err := s.chargeAttempt(ctx, now, keys...); err != nil {
 		return LoginResult{}, err
 	}
 	u, err := getUser(ctx, s.db, "username = ?", username)
 	if fe, ok := fault.As(err); ok && fe.Code == fault.CodeNotFound {
 		SpendPasswordTime(password)
-		return LoginResult{}, s.recordFailure(ctx, 0, username, m, now)
+		return LoginResult{}, errBadCredentials()
 	}
 	if err != nil {
 		return LoginResult{}, err
@@ -155,6 +151,10 @@ func (s *Service) Login(ctx context.Context, username, password string, m Meta) 
 		return LoginResult{}, err
 	}
 	if company.Status == "blocked" {
+		// The password was right: the attempt is no guess to count.
+		if err := s.db.InTx(ctx, func(tx *sqlx.Tx) error { return settleLogin(ctx, tx, keys, now) }); err != nil {
+			return LoginResult{}, err
+		}
 		return LoginResult{}, fault.New(fault.CodeNoAccess, http.StatusForbidden, "login.error.agencyBlocked")
 	}
 	var res LoginResult
@@ -166,8 +166,11 @@ func (s *Service) Login(ctx context.Context, username, password string, m Meta) 
 				}
 			}
 		}
-		if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM login_failures WHERE username = ? AND ip = ?`), username, m.IP); err != nil {
-			return fmt.Errorf("auth: clear failures: %w", err)
+		if err := settleLogin(ctx, tx, keys, now); err != nil {
+			return err
+		}
+		if err := rememberAddress(ctx, tx, username, m.IP, now); err != nil {
+			return err
 		}
 		r, err := s.openSession(ctx, tx, u, company, m, false, now)
 		if err != nil {
@@ -177,6 +180,37 @@ func (s *Service) Login(ctx context.Context, username, password string, m Meta) 
 		return audit.Write(ctx, tx, audit.Entry{AgencyID: u.AgencyID, UserID: &u.ID, Username: u.Username, Action: audit.ActionLogin, IP: m.IP, Detail: m.UserAgent, CreatedAt: now})
 	})
 	return res, err
+}
+
+// loginKeys are the throttle counts a login attempt is charged to: the
+// address's, and the account's, or from an address the account logged in
+// from before, the account-at-that-address's.
+func (s *Service) loginKeys(ctx context.Context, username, ip string, now time.Time) ([]throttleKey, error) {
+	known, err := s.knownAddress(ctx, username, ip, now)
+	if err != nil {
+		return nil, err
+	}
+	if known {
+		return []throttleKey{addressKey(ip), knownAddressKey(username, ip)}, nil
+	}
+	return []throttleKey{addressKey(ip), accountKey(username)}, nil
+}
+
+// settleLogin takes a right password's attempt off the counts: the account's
+// failures are forgotten, the address's attempt refunded.
+func settleLogin(ctx context.Context, tx *sqlx.Tx, keys []throttleKey, now time.Time) error {
+	for _, k := range keys {
+		var err error
+		if k.limit.scope == addressLimit.scope {
+			err = refundAttempt(ctx, tx, k, now)
+		} else {
+			err = clearThrottle(ctx, tx, k)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // openSession stores a new session for u (ending the user's others when the
@@ -214,35 +248,11 @@ func principalFor(u User, c Company) Principal {
 	}
 }
 
-func (s *Service) checkThrottle(ctx context.Context, username, ip string, now time.Time) error {
-	var perIP, perUser int
-	err := s.db.GetContext(ctx, &perIP, s.db.Rebind(`SELECT COUNT(*) FROM login_failures WHERE username = ? AND ip = ? AND created_at > ?`),
-		username, ip, now.Add(-failuresPerIPSpan))
-	if err != nil {
-		return fmt.Errorf("auth: count failures: %w", err)
-	}
-	err = s.db.GetContext(ctx, &perUser, s.db.Rebind(`SELECT COUNT(*) FROM login_failures WHERE username = ? AND created_at > ?`),
-		username, now.Add(-failuresPerUserSpan))
-	if err != nil {
-		return fmt.Errorf("auth: count failures: %w", err)
-	}
-	if perIP >= failuresPerIP || perUser >= failuresPerUser {
-		return fault.New(fault.CodeRateLimited, http.StatusTooManyRequests, "login.error.throttled")
-	}
-	return nil
-}
-
-// recordFailure notes a failed login and returns the error the caller sees.
+// recordFailure writes a failed login of an existing user to its agency's
+// user log (the throttle counted it already) and returns the error the
+// caller sees.
 func (s *Service) recordFailure(ctx context.Context, agencyID int64, username string, m Meta, now time.Time) error {
-	err := s.db.InTx(ctx, func(tx *sqlx.Tx) error {
-		if _, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO login_failures (username, ip, created_at) VALUES (?, ?, ?)`), username, m.IP, now); err != nil {
-			return fmt.Errorf("auth: record failure: %w", err)
-		}
-		if agencyID == 0 {
-			return nil
-		}
-		return audit.Write(ctx, tx, audit.Entry{AgencyID: agencyID, Username: username, Action: audit.ActionLoginFailed, IP: m.IP, Detail: m.UserAgent, CreatedAt: now})
-	})
+	err := audit.Write(ctx, s.db, audit.Entry{AgencyID: agencyID, Username: username, Action: audit.ActionLoginFailed, IP: m.IP, Detail: m.UserAgent, CreatedAt: now})
 	if err != nil {
 		return err
 	}
@@ -402,8 +412,8 @@ func (s *Service) ChangePassword(ctx context.Context, p Principal, current, next
 		return fault.Forbidden()
 	}
 	errs := map[string]string{}
-	if err := CheckPasswordLength(next); err != nil {
-		errs["password"] = "password.error.length"
+	if key := PasswordRuleKey(next); key != "" {
+		errs["password"] = key
 	}
 	if next != confirm {
 		errs["confirmPassword"] = "password.error.confirm"
@@ -412,10 +422,19 @@ func (s *Service) ChangePassword(ctx context.Context, p Principal, current, next
 	if err != nil {
 		return err
 	}
+	// The current password is a secret a stolen session could guess at: it
+	// is throttled like a login, per user across sessions and addresses.
+	now := s.now().UTC()
+	key := passwordKey(u.ID)
+	if err := s.chargeAttempt(ctx, now, key); err != nil {
+		return err
+	}
 	if ok, _, err := VerifyPassword(u.PasswordHash, current); err != nil {
 		return err
 	} else if !ok {
 		errs["oldPassword"] = "password.error.old"
+	} else if err := s.db.InTx(ctx, func(tx *sqlx.Tx) error { return clearThrottle(ctx, tx, key) }); err != nil {
+		return err
 	}
 	if len(errs) > 0 {
 		return fault.Validation(errs)
@@ -424,7 +443,6 @@ func (s *Service) ChangePassword(ctx context.Context, p Principal, current, next
 	if err != nil {
 		return err
 	}
-	now := s.now().UTC()
 	return s.db.InTx(ctx, func(tx *sqlx.Tx) error {
 		if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE users SET password_hash = ?, password_changed_at = ?, updated_at = ? WHERE id = ?`), hash, now, now, u.ID); err != nil {
 			return fmt.Errorf("auth: change password: %w", err)
@@ -451,8 +469,8 @@ func (s *Service) ResetSuperAdminPassword(ctx context.Context, actor Principal, 
 	if !within {
 		return fault.NotFound("")
 	}
-	if err := CheckPasswordLength(password); err != nil {
-		return fault.Validation(map[string]string{"password": "password.error.length"})
+	if key := PasswordRuleKey(password); key != "" {
+		return fault.Validation(map[string]string{"password": key})
 	}
 	hash, err := HashPassword(password)
 	if err != nil {

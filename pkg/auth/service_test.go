@@ -170,37 +170,140 @@ func TestSingleSessionPerUser(t *testing.T) {
 	})
 }
 
-func TestLoginThrottle(t *testing.T) {
+// retryAfter is the wait a throttled error asks for, or fails the test.
+func retryAfter(t *testing.T, err error) time.Duration {
+	t.Helper()
+	fe, ok := fault.As(err)
+	if !ok || fe.Code != fault.CodeRateLimited || fe.Status != 429 || fe.RetryAfter <= 0 {
+		t.Fatalf("err = %v, want 429 200029 with a wait", err)
+	}
+	return fe.RetryAfter
+}
+
+func TestLoginThrottlePerAccount(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		f := setup(t, db, false)
-		for i := 0; i < 10; i++ {
-			_, err := f.svc.Login(ctx, "demo-operator", "wrong-pass", meta)
+		addr := func(i int) auth.Meta { return auth.Meta{IP: fmt.Sprintf("198.51.100.%d", i)} }
+		// The user's usual desk.
+		if _, err := f.svc.Login(ctx, "demo-super", "demo-pass-1", meta); err != nil {
+			t.Fatal(err)
+		}
+		// Five wrong passwords, each from another address: then the account
+		// waits, whichever address comes next, even with the right password.
+		for i := 0; i < 5; i++ {
+			_, err := f.svc.Login(ctx, "demo-super", "wrong-pass", addr(i))
 			wantCode(t, err, fault.CodeBadCredentials, 401)
 		}
-		// The 11th attempt within 15 minutes is refused, even with the right
-		// password, but only from that address.
-		_, err := f.svc.Login(ctx, "demo-operator", "demo-pass-1", meta)
-		wantCode(t, err, fault.CodeRateLimited, 429)
-		if _, err := f.svc.Login(ctx, "demo-operator", "demo-pass-1", auth.Meta{IP: "198.51.100.7"}); err != nil {
-			t.Errorf("another address is locked out too: %v", err)
+		_, err := f.svc.Login(ctx, "demo-super", "demo-pass-1", addr(99))
+		if w := retryAfter(t, err); w != 5*time.Second {
+			t.Errorf("first wait %v, want 5s", w)
 		}
-		// It lifts by itself.
-		f.now = f.now.Add(16 * time.Minute)
-		if _, err := f.svc.Login(ctx, "demo-operator", "demo-pass-1", meta); err != nil {
-			t.Errorf("still throttled after 15 minutes: %v", err)
+		// The wait doubles with every further failure, up to 15 minutes.
+		want := 5 * time.Second
+		for i := 0; i < 12; i++ {
+			f.now = f.now.Add(want)
+			_, err := f.svc.Login(ctx, "demo-super", "wrong-pass", addr(10+i))
+			wantCode(t, err, fault.CodeBadCredentials, 401)
+			want = min(2*want, 15*time.Minute)
+			_, err = f.svc.Login(ctx, "demo-super", "wrong-pass", addr(10+i))
+			if w := retryAfter(t, err); w != want {
+				t.Fatalf("after %d failures the wait is %v, want %v", 6+i, w, want)
+			}
 		}
+		// Retrying early counts nothing: the wait only runs down.
+		f.now = f.now.Add(time.Minute)
+		_, err = f.svc.Login(ctx, "demo-super", "demo-pass-1", addr(50))
+		if w := retryAfter(t, err); w != 14*time.Minute {
+			t.Errorf("a refused attempt moved the wait to %v, want 14m", w)
+		}
+		// Not a lockout: the usual desk logs in meanwhile, and after the
+		// wait the right password works from anywhere.
+		if _, err := f.svc.Login(ctx, "demo-super", "demo-pass-1", meta); err != nil {
+			t.Errorf("the user's own address is shut out: %v", err)
+		}
+		f.now = f.now.Add(14 * time.Minute)
+		if _, err := f.svc.Login(ctx, "demo-super", "demo-pass-1", addr(51)); err != nil {
+			t.Errorf("the right password after the wait: %v", err)
+		}
+		// The good login cleared the account: five fresh tries again.
+		for i := 0; i < 5; i++ {
+			_, err := f.svc.Login(ctx, "demo-super", "wrong-pass", addr(60+i))
+			wantCode(t, err, fault.CodeBadCredentials, 401)
+		}
+	})
+}
 
-		// 100 failures per hour from all addresses lock the username.
-		for i := 0; i < 100; i++ {
-			_, err := f.svc.Login(ctx, "demo-super", "wrong-pass", auth.Meta{IP: fmt.Sprintf("10.0.%d.%d", i/8, i%8)})
+func TestLoginThrottlePerAddress(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		f := setup(t, db, false)
+		from := auth.Meta{IP: "192.0.2.77"}
+		// One password tried on twenty accounts (existing or not) from one
+		// address: the address waits, for every account.
+		for i := 0; i < 20; i++ {
+			_, err := f.svc.Login(ctx, fmt.Sprintf("user-%02d", i), "password-1", from)
 			wantCode(t, err, fault.CodeBadCredentials, 401)
 		}
-		_, err = f.svc.Login(ctx, "demo-super", "demo-pass-1", auth.Meta{IP: "192.0.2.200"})
-		wantCode(t, err, fault.CodeRateLimited, 429)
-		f.now = f.now.Add(61 * time.Minute)
-		if _, err := f.svc.Login(ctx, "demo-super", "demo-pass-1", auth.Meta{IP: "192.0.2.200"}); err != nil {
-			t.Errorf("still throttled after an hour: %v", err)
+		_, err := f.svc.Login(ctx, "demo-operator", "demo-pass-1", from)
+		retryAfter(t, err)
+		if _, err := f.svc.Login(ctx, "demo-operator", "demo-pass-1", meta); err != nil {
+			t.Errorf("another address is held up too: %v", err)
+		}
+		f.now = f.now.Add(5 * time.Second)
+		if _, err := f.svc.Login(ctx, "demo-operator", "demo-pass-1", from); err != nil {
+			t.Errorf("after the wait: %v", err)
+		}
+		// A good login from the address does not wipe its failures on
+		// other accounts: the next failure waits longer.
+		_, err = f.svc.Login(ctx, "user-99", "password-1", from)
+		wantCode(t, err, fault.CodeBadCredentials, 401)
+		_, err = f.svc.Login(ctx, "user-98", "password-1", from)
+		if w := retryAfter(t, err); w != 10*time.Second {
+			t.Errorf("wait after 21 failures = %v, want 10s", w)
+		}
+		// Quiet makes failures leak away: a day later the address is free.
+		f.now = f.now.Add(24 * time.Hour)
+		for i := 0; i < 20; i++ {
+			_, err := f.svc.Login(ctx, fmt.Sprintf("user-%02d", i), "password-1", from)
+			wantCode(t, err, fault.CodeBadCredentials, 401)
+		}
+	})
+}
+
+// TestLoginThrottleConcurrent: attempts made at once once the account waits
+// are counted one after another; only one gets to try its password.
+func TestLoginThrottleConcurrent(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		f := setup(t, db, false)
+		for i := 0; i < 5; i++ {
+			_, err := f.svc.Login(ctx, "demo-operator", "wrong-pass", auth.Meta{IP: fmt.Sprintf("198.51.100.%d", i)})
+			wantCode(t, err, fault.CodeBadCredentials, 401)
+		}
+		f.now = f.now.Add(5 * time.Second)
+		const n = 8
+		errs := make(chan error, n)
+		for i := 0; i < n; i++ {
+			go func() {
+				_, err := f.svc.Login(ctx, "demo-operator", "wrong-pass", auth.Meta{IP: fmt.Sprintf("203.0.113.%d", 100+i)})
+				errs <- err
+			}()
+		}
+		tried := 0
+		for i := 0; i < n; i++ {
+			err := <-errs
+			fe, _ := fault.As(err)
+			switch {
+			case fe != nil && fe.Code == fault.CodeBadCredentials:
+				tried++
+			case fe != nil && fe.Code == fault.CodeRateLimited:
+			default:
+				t.Errorf("unexpected error %v", err)
+			}
+		}
+		if tried != 1 {
+			t.Errorf("%d of %d simultaneous attempts tried a password, want 1", tried, n)
 		}
 	})
 }
@@ -219,6 +322,10 @@ func TestChangePassword(t *testing.T) {
 		wantCode(t, err, fault.CodeValidation, 400)
 		err = f.svc.ChangePassword(ctx, p, "wrong-old", "new-pass-22", "new-pass-22", meta)
 		wantCode(t, err, fault.CodeValidation, 400)
+		err = f.svc.ChangePassword(ctx, p, "demo-pass-1", "password1", "password1", meta)
+		if fe, _ := fault.As(err); fe == nil || fe.Fields["password"] != "password.error.common" {
+			t.Errorf("a common new password: %v", err)
+		}
 		if _, err := f.svc.Login(ctx, "demo-operator", "demo-pass-1", meta); err != nil {
 			t.Fatalf("a refused change altered the password: %v", err)
 		}
@@ -237,6 +344,35 @@ func TestChangePassword(t *testing.T) {
 	})
 }
 
+func TestChangePasswordThrottle(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		f := setup(t, db, false)
+		a, _ := f.svc.Login(ctx, "demo-operator", "demo-pass-1", meta)
+		p, _ := f.svc.Authenticate(ctx, a.Token)
+		// A right current password with a refused new one still clears
+		// the count: the secret was known.
+		err := f.svc.ChangePassword(ctx, p, "demo-pass-1", "short", "short", meta)
+		wantCode(t, err, fault.CodeValidation, 400)
+		for i := 0; i < 5; i++ {
+			err := f.svc.ChangePassword(ctx, p, fmt.Sprintf("guess-%d", i), "new-pass-22", "new-pass-22", meta)
+			wantCode(t, err, fault.CodeValidation, 400)
+		}
+		// The sixth try waits, even with the right password, from any
+		// address and any session.
+		b, _ := f.svc.Login(ctx, "demo-operator", "demo-pass-1", auth.Meta{IP: "198.51.100.3"})
+		q, _ := f.svc.Authenticate(ctx, b.Token)
+		err = f.svc.ChangePassword(ctx, q, "demo-pass-1", "new-pass-22", "new-pass-22", auth.Meta{IP: "198.51.100.3"})
+		if w := retryAfter(t, err); w != 5*time.Second {
+			t.Errorf("wait = %v, want 5s", w)
+		}
+		f.now = f.now.Add(5 * time.Second)
+		if err := f.svc.ChangePassword(ctx, p, "demo-pass-1", "new-pass-22", "new-pass-22", meta); err != nil {
+			t.Errorf("the right password after the wait: %v", err)
+		}
+	})
+}
+
 func TestResetSuperAdminPassword(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
@@ -248,6 +384,9 @@ func TestResetSuperAdminPassword(t *testing.T) {
 		wantCode(t, f.svc.ResetSuperAdminPassword(ctx, parent, f.agency.ID, "reset-pass-1", meta), fault.CodeNoAccess, 403)
 		wantCode(t, f.svc.ResetSuperAdminPassword(ctx, parent, f.provider.ID, "reset-pass-1", meta), fault.CodeNotFound, 404)
 		wantCode(t, f.svc.ResetSuperAdminPassword(ctx, parent, f.sub.ID, "12", meta), fault.CodeValidation, 400)
+		if fe, _ := fault.As(f.svc.ResetSuperAdminPassword(ctx, parent, f.sub.ID, "1q2w3e4r", meta)); fe == nil || fe.Fields["password"] != "password.error.common" {
+			t.Errorf("a common password: %v", fe)
+		}
 
 		if err := f.svc.ResetSuperAdminPassword(ctx, parent, f.sub.ID, "reset-pass-1", meta); err != nil {
 			t.Fatal(err)
@@ -320,7 +459,7 @@ func TestAPIKeys(t *testing.T) {
 		if len(k.Key) < 40 || k.Key[:len(k.Prefix)] != k.Prefix {
 			t.Fatalf("key %q prefix %q", k.Key, k.Prefix)
 		}
-		p, err := f.svc.AuthenticateAPIKey(ctx, k.Key)
+		p, err := f.svc.AuthenticateAPIKey(ctx, k.Key, meta)
 		if err != nil || p.AgencyID != f.agency.ID || !p.Subject.HasRole(auth.RoleOperator) || p.Subject.HasRole(auth.RoleFinance) {
 			t.Fatalf("AuthenticateAPIKey = %+v, %v", p, err)
 		}
@@ -335,9 +474,9 @@ func TestAPIKeys(t *testing.T) {
 		if err := f.svc.RevokeAPIKey(ctx, f.agency.ID, k.ID); err != nil {
 			t.Fatal(err)
 		}
-		_, err = f.svc.AuthenticateAPIKey(ctx, k.Key)
+		_, err = f.svc.AuthenticateAPIKey(ctx, k.Key, meta)
 		wantCode(t, err, fault.CodeSessionInvalid, 401)
-		_, err = f.svc.AuthenticateAPIKey(ctx, "vk_forged_key")
+		_, err = f.svc.AuthenticateAPIKey(ctx, "vk_forged_key", meta)
 		wantCode(t, err, fault.CodeSessionInvalid, 401)
 	})
 }

@@ -47,6 +47,12 @@ func (s *Service) SingleLogin(ctx context.Context, r SSORequest, m Meta) (LoginR
 		return LoginResult{}, fault.Validation(map[string]string{"code": "sso.error.invalid"})
 	}
 	now := s.now().UTC()
+	// The signature is a secret: an address that keeps sending bad ones
+	// waits like one guessing passwords.
+	key := ssoKey(m.IP)
+	if err := s.chargeAttempt(ctx, now, key); err != nil {
+		return LoginResult{}, err
+	}
 	u, err := getUser(ctx, s.db, "id = ?", r.UserID)
 	if err != nil {
 		if fe, ok := fault.As(err); ok && fe.Code == fault.CodeNotFound {
@@ -80,6 +86,9 @@ func (s *Service) SingleLogin(ctx context.Context, r SSORequest, m Meta) (LoginR
 		}
 		res, err = s.openSession(ctx, tx, u, c, m, true, now)
 		if err != nil {
+			return err
+		}
+		if err := refundAttempt(ctx, tx, key, now); err != nil {
 			return err
 		}
 		return audit.Write(ctx, tx, audit.Entry{AgencyID: u.AgencyID, UserID: &u.ID, Username: u.Username, Action: audit.ActionSingleLogin,

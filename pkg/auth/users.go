@@ -133,8 +133,8 @@ func ValidateUser(u NewUser, creating bool) map[string]string {
 		if u.Email == "" || !ValidEmail(u.Email) {
 			errs["email"] = "user.error.email"
 		}
-		if err := CheckPasswordLength(u.Password); err != nil {
-			errs["password"] = "password.error.length"
+		if key := PasswordRuleKey(u.Password); key != "" {
+			errs["password"] = key
 		}
 	}
 	if len(u.Roles) == 0 {

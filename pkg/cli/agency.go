@@ -181,7 +181,7 @@ func (r *Root) agencyCreateCmd() *cobra.Command {
 	fl.StringVar(&super.Username, "super-username", "", "the super admin's username")
 	fl.StringVar(&super.Email, "super-email", "", "the super admin's email (default: the contact email)")
 	fl.StringVar(&super.Nickname, "super-nickname", "", "the super admin's display name")
-	fl.StringVar(&super.Password, "super-password", "", "the super admin's password, 6–15 characters (default: generate one)")
+	fl.StringVar(&super.Password, "super-password", "", "the super admin's password, 6–15 characters, not a common one (default: generate one)")
 	for _, f := range []string{"name", "contact-name", "contact-email", "contact-phone", "super-username"} {
 		_ = cmd.MarkFlagRequired(f)
 	}

@@ -48,7 +48,7 @@ func (r *Root) superadminCmd() *cobra.Command {
 		},
 	}
 	reset.Flags().Int64Var(&agencyID, "agency", 0, "agency id (required)")
-	reset.Flags().StringVar(&password, "password", "", "the new password, 6–15 characters (default: generate one)")
+	reset.Flags().StringVar(&password, "password", "", "the new password, 6–15 characters, not a common one (default: generate one)")
 	_ = reset.MarkFlagRequired("agency")
 	return adminNoun("superadmin", "An agency's super admin account", reset)
 }

@@ -41,6 +41,7 @@ func TestSuperadminResetPassword(t *testing.T) {
 				err  string
 			}{
 				{"too short", []string{"--agency", itoa(subID), "--password", "123"}, "6 to 15 characters"},
+				{"common", []string{"--agency", itoa(subID), "--password", "Password123"}, "one of the most common"},
 				{"the provider itself", []string{"--agency", itoa(provider.ID), "--password", "new-pass-1"}, "You do not have the access"},
 				{"unknown agency", []string{"--agency", "424242", "--password", "new-pass-1"}, "[code 100004]"},
 			}

@@ -100,7 +100,7 @@ func (r *Root) userCreateCmd() *cobra.Command {
 	fl.StringVar(&n.Mobile, "mobile", "", "mobile number")
 	fl.StringVar(&n.Status, "status", "", "active (default) or testing")
 	fl.StringSliceVar(&n.Role, "role", nil, "role, repeatable: operator, finance, SuperUser (required)")
-	fl.StringVar(&n.Password, "password", "", "password, 6–15 characters (default: generate one)")
+	fl.StringVar(&n.Password, "password", "", "password, 6–15 characters, not a common one (default: generate one)")
 	for _, f := range []string{"agency", "username", "email", "role"} {
 		_ = cmd.MarkFlagRequired(f)
 	}

@@ -146,6 +146,19 @@ type HTTPConfig struct {
 	MaxBodyBytes      int64         `mapstructure:"max_body_bytes"`
 	// SecureCookies marks cookies Secure; on for any deployment behind TLS.
 	SecureCookies bool `mapstructure:"secure_cookies"`
+	// HSTS tells browsers to reach the site over HTTPS only.
+	HSTS HSTSConfig `mapstructure:"hsts"`
+}
+
+// HSTSConfig is the Strict-Transport-Security header. Off by default: once a
+// browser has seen it, it refuses plain HTTP to the host for max_age, so it
+// is for deployments that are served over TLS (at a proxy or here) only.
+type HSTSConfig struct {
+	Enabled bool `mapstructure:"enabled"`
+	// MaxAge is how long browsers remember the rule (whole seconds).
+	MaxAge time.Duration `mapstructure:"max_age"`
+	// IncludeSubdomains extends the rule to every subdomain of the host.
+	IncludeSubdomains bool `mapstructure:"include_subdomains"`
 }
 
 // JobsConfig tunes the River queue.
@@ -201,6 +214,9 @@ func setDefaults(v *viper.Viper) {
 	v.SetDefault("http.shutdown_timeout", 25*time.Second)
 	v.SetDefault("http.max_body_bytes", 1<<20)
 	v.SetDefault("http.secure_cookies", false)
+	v.SetDefault("http.hsts.enabled", false)
+	v.SetDefault("http.hsts.max_age", 365*24*time.Hour)
+	v.SetDefault("http.hsts.include_subdomains", false)
 	v.SetDefault("payment.test_gateway", false)
 	v.SetDefault("payment.test_gateway_fee_percent", 0)
 	v.SetDefault("jobs.enabled", true)
@@ -299,6 +315,9 @@ func (c Config) Validate() error {
 	}
 	if c.HTTP.MaxBodyBytes <= 0 {
 		return errors.New("config: http.max_body_bytes must be positive")
+	}
+	if c.HTTP.HSTS.Enabled && c.HTTP.HSTS.MaxAge < time.Second {
+		return errors.New("config: http.hsts.max_age must be at least 1s when http.hsts.enabled is on")
 	}
 	// Below 25 the server would do little but collect; above 2,000 the heap
 	// may grow twenty-fold.

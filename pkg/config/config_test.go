@@ -128,3 +128,24 @@ func TestRuntimeApply(t *testing.T) {
 		t.Errorf("with GOGC set, Apply changed the gc percent to %d", got)
 	}
 }
+
+// HSTS is off unless configured; enabled, it needs a max age.
+func TestHSTSConfig(t *testing.T) {
+	c, err := Load("", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.HTTP.HSTS.Enabled || c.HTTP.HSTS.MaxAge != 365*24*time.Hour || c.HTTP.HSTS.IncludeSubdomains {
+		t.Errorf("HSTS defaults %+v, want off, a year, no subdomains", c.HTTP.HSTS)
+	}
+	t.Setenv("VOYAGE_HTTP_HSTS_ENABLED", "true")
+	t.Setenv("VOYAGE_HTTP_HSTS_MAX_AGE", "720h")
+	t.Setenv("VOYAGE_HTTP_HSTS_INCLUDE_SUBDOMAINS", "true")
+	if c, err = Load("", nil); err != nil || !c.HTTP.HSTS.Enabled || c.HTTP.HSTS.MaxAge != 720*time.Hour || !c.HTTP.HSTS.IncludeSubdomains {
+		t.Errorf("HSTS from the environment: %+v, %v", c.HTTP.HSTS, err)
+	}
+	t.Setenv("VOYAGE_HTTP_HSTS_MAX_AGE", "0s")
+	if _, err := Load("", nil); err == nil {
+		t.Error("HSTS enabled with no max age accepted")
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"time"
 )
 
 // Stable API codes (API.md "Error codes").
@@ -41,6 +42,9 @@ type Error struct {
 	Args []any
 	// Fields maps a request field to the catalog key of what is wrong with it.
 	Fields map[string]string
+	// RetryAfter, when positive, is how long the caller must wait before
+	// trying again: the edge sends it as the Retry-After header.
+	RetryAfter time.Duration
 	// Err is the underlying cause, for logs only.
 	Err error
 }
@@ -84,6 +88,22 @@ func Malformed(err error) *Error {
 // TooLarge reports a body over the size limit.
 func TooLarge(limit int64) *Error {
 	return &Error{Code: CodeBodyTooLarge, Status: http.StatusRequestEntityTooLarge, Key: "error.bodyTooLarge", Args: []any{"limit", limit}}
+}
+
+// RateLimited reports a caller that must wait retryAfter before trying
+// again: HTTP 429, code 200029.
+func RateLimited(key string, retryAfter time.Duration, args ...any) *Error {
+	return &Error{Code: CodeRateLimited, Status: http.StatusTooManyRequests, Key: key, Args: args, RetryAfter: retryAfter}
+}
+
+// RetryAfterSeconds is RetryAfter as the whole seconds of a Retry-After
+// header, rounded up so a caller that waits that long is let through; 0
+// when there is nothing to wait for.
+func (e *Error) RetryAfterSeconds() int64 {
+	if e.RetryAfter <= 0 {
+		return 0
+	}
+	return int64((e.RetryAfter + time.Second - 1) / time.Second)
 }
 
 // NotFound reports a missing resource (or one the caller may not see: the two

@@ -16,6 +16,7 @@ import (
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 
+	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/mail"
 	"github.com/voyage/voyage/pkg/store"
 )
@@ -278,12 +279,10 @@ func (w *CleanupWorker) Work(ctx context.Context, _ *river.Job[CleanupArgs]) err
 		return fmt.Errorf("jobs: delete expired quotes: %w", err)
 	}
 	quotes, _ := res.RowsAffected()
-	// Login failures count for at most an hour (the per-username window).
-	res, err = w.db.ExecContext(ctx, w.db.Rebind(`DELETE FROM login_failures WHERE created_at < ?`), now.Add(-2*time.Hour))
+	failures, err := auth.PurgeThrottle(ctx, w.db, now)
 	if err != nil {
-		return fmt.Errorf("jobs: delete old login failures: %w", err)
+		return fmt.Errorf("jobs: %w", err)
 	}
-	failures, _ := res.RowsAffected()
 	// A single-login code older than twice the ±5 minute window can no longer
 	// be replayed: its signed timestamp is out of the window anyway.
 	res, err = w.db.ExecContext(ctx, w.db.Rebind(`DELETE FROM sso_codes WHERE used_at < ?`), now.Add(-time.Hour))
@@ -292,7 +291,7 @@ func (w *CleanupWorker) Work(ctx context.Context, _ *river.Job[CleanupArgs]) err
 	}
 	codes, _ := res.RowsAffected()
 	slog.InfoContext(ctx, "cleanup done", "sessions_deleted", sessions, "search_sessions_deleted", searches, "quotes_deleted", quotes,
-		"login_failures_deleted", failures, "sso_codes_deleted", codes)
+		"throttle_rows_deleted", failures, "sso_codes_deleted", codes)
 	return nil
 }
 

@@ -37,8 +37,14 @@ func TestCleanupRunsOnStart(t *testing.T) {
 		}
 		addSearch("stale", now.Add(-2*time.Hour))
 		addSearch("fresh", now.Add(5*time.Minute))
-		for _, at := range []time.Time{old, now} {
-			if _, err := db.ExecContext(ctx, db.Rebind(`INSERT INTO login_failures (username, ip, created_at) VALUES ('someone', '192.0.2.1', ?)`), at); err != nil {
+		for i, at := range []time.Time{old, now} {
+			if _, err := db.ExecContext(ctx, db.Rebind(`INSERT INTO auth_throttle (scope, subject, failures, last_at, blocked_until) VALUES ('account', ?, 3, ?, ?)`),
+				i, at, at); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for i, at := range []time.Time{now.Add(-31 * 24 * time.Hour), now} {
+			if _, err := db.ExecContext(ctx, db.Rebind(`INSERT INTO auth_login_addresses (username, ip, last_login_at) VALUES ('someone', ?, ?)`), i, at); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -67,11 +73,14 @@ func TestCleanupRunsOnStart(t *testing.T) {
 			if err := db.SelectContext(ctx, &searches, `SELECT id FROM search_sessions ORDER BY id`); err != nil {
 				t.Fatal(err)
 			}
-			var failures int
-			if err := db.GetContext(ctx, &failures, `SELECT COUNT(*) FROM login_failures`); err != nil {
+			var failures, addresses int
+			if err := db.GetContext(ctx, &failures, `SELECT COUNT(*) FROM auth_throttle`); err != nil {
 				t.Fatal(err)
 			}
-			if len(sessions) == 2 && len(searches) == 1 && failures == 1 {
+			if err := db.GetContext(ctx, &addresses, `SELECT COUNT(*) FROM auth_login_addresses`); err != nil {
+				t.Fatal(err)
+			}
+			if len(sessions) == 2 && len(searches) == 1 && failures == 1 && addresses == 1 {
 				if sessions[0] != "expired-recently" || sessions[1] != "live" || searches[0] != "fresh" {
 					t.Fatalf("cleanup kept sessions %v and searches %v; want [expired-recently live] and [fresh]", sessions, searches)
 				}

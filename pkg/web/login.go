@@ -3,6 +3,7 @@ package web
 import (
 	"log/slog"
 	"net/http"
+	"strconv"
 
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/templates"
@@ -41,9 +42,9 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 		slog.ErrorContext(r.Context(), "portal login", "err", err)
 		form.ErrorKey = "error.internal"
 	default:
-		form.ErrorKey = fe.Key
+		form.ErrorKey, form.ErrorArgs = fe.Key, fe.Args
 	}
-	s.loginAnswer(w, r, form)
+	render(w, r, formStatus(w, fe), templates.LoginPage(s.page(w, r, "login"), form))
 }
 
 // loginAnswer shows the form again with its errors. The status is 200, as
@@ -51,6 +52,18 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 // status would only add a console error in the browser.
 func (s *Server) loginAnswer(w http.ResponseWriter, r *http.Request, form templates.LoginForm) {
 	render(w, r, http.StatusOK, templates.LoginPage(s.page(w, r, "login"), form))
+}
+
+// formStatus is the status of a form shown again with fe's error: 200, but
+// 429 with Retry-After when the throttle asks the user to wait, so that
+// scripts driving the form are told to slow down as API callers are.
+func formStatus(w http.ResponseWriter, fe *fault.Error) int {
+	secs := fe.RetryAfterSeconds()
+	if secs == 0 {
+		return http.StatusOK
+	}
+	w.Header().Set("Retry-After", strconv.FormatInt(secs, 10))
+	return http.StatusTooManyRequests
 }
 
 // logout ends the session, from the user menu's form.

@@ -17,10 +17,10 @@ func (s *Server) profile(w http.ResponseWriter, r *http.Request) {
 		render(w, r, http.StatusOK, templates.ProfileLoginPrompt(s.page(w, r, "profile")))
 		return
 	}
-	s.profileAnswer(w, r, v, templates.PasswordForm{})
+	s.profileAnswer(w, r, http.StatusOK, v, templates.PasswordForm{})
 }
 
-func (s *Server) profileAnswer(w http.ResponseWriter, r *http.Request, v viewer, pw templates.PasswordForm) {
+func (s *Server) profileAnswer(w http.ResponseWriter, r *http.Request, status int, v viewer, pw templates.PasswordForm) {
 	ctx := r.Context()
 	u, err := s.identity.User(ctx, v.Principal.UserID)
 	if err != nil {
@@ -41,7 +41,7 @@ func (s *Server) profileAnswer(w http.ResponseWriter, r *http.Request, v viewer,
 		pr.Sessions = append(pr.Sessions, templates.SessionRow{ID: se.ID, CreatedAt: se.CreatedAt, LastSeenAt: se.LastSeenAt,
 			IP: se.IP, UserAgent: se.UserAgent, Current: se.Current})
 	}
-	render(w, r, http.StatusOK, templates.ProfilePage(s.page(w, r, "profile"), pr))
+	render(w, r, status, templates.ProfilePage(s.page(w, r, "profile"), pr))
 }
 
 // passwordChange takes the profile's change-password form.
@@ -65,10 +65,11 @@ func (s *Server) passwordChange(w http.ResponseWriter, r *http.Request) {
 		slog.ErrorContext(r.Context(), "change password", "err", err)
 		form.ErrorKey = "error.internal"
 	default:
-		form.ErrorKey = fe.Key
+		form.ErrorKey, form.ErrorArgs = fe.Key, fe.Args
 	}
-	// 200 like the login form: the errors are shown inline.
-	s.profileAnswer(w, r, v, form)
+	// 200 like the login form: the errors are shown inline (429 when the
+	// throttle asks to wait).
+	s.profileAnswer(w, r, formStatus(w, fe), v, form)
 }
 
 // sessionEnd ends another of the user's sessions, from the profile's list.

@@ -47,6 +47,12 @@ func (s *Server) singleLogin(w http.ResponseWriter, r *http.Request) {
 	ts, _ := strconv.ParseInt(q.Get("timestamp"), 10, 64)
 	uid, _ := strconv.ParseInt(q.Get("userid"), 10, 64)
 	res, err := s.identity.SingleLogin(ctx, auth.SSORequest{Code: q.Get("code"), Signature: q.Get("signature"), Timestamp: ts, UserID: uid}, s.meta(r))
+	if fe, ok := fault.As(err); ok && fe.RetryAfter > 0 {
+		// Throttled: the wait is part of the message, which a flash (a key
+		// alone) cannot carry; the login page shows it with the 429.
+		render(w, r, formStatus(w, fe), templates.LoginPage(s.page(w, r, "login"), templates.LoginForm{ErrorKey: fe.Key, ErrorArgs: fe.Args}))
+		return
+	}
 	if err != nil {
 		s.redirectWithFlash(w, r, pathHome, templates.Flash{Kind: "error", Key: singleLoginErrorKey(r, err)})
 		return
