@@ -189,7 +189,9 @@ func (p *parser) nameElement(elem int, s string) (nameElement, bool) {
 		if !latinNameRe.MatchString(s) {
 			return e, false
 		}
-		e.people = latinNames(s, count)
+		if e.people = latinNames(s, count); len(e.people) == 0 {
+			return e, false
+		}
 	}
 	for i, person := range e.people {
 		person.elem, person.sub, person.infantOf = elem, i+1, seated
@@ -259,6 +261,12 @@ func latinNames(s string, count int) []*pax {
 		}
 	default:
 		add(parts[0], strings.Join(parts[1:], " "))
+	}
+	for _, person := range people {
+		// 2ZHANG/SAN// is two pairs, the second with no surname: not a name.
+		if person.Surname == "" {
+			return nil
+		}
 	}
 	return people
 }
