@@ -90,7 +90,7 @@ type ShoppingConfig struct {
 	// database (redis://host:6379/0).
 	RedisURL string `mapstructure:"redis_url"`
 	// MaxSearches is how many searches an instance runs at once; past it a
-	// new search is refused with 503 and Retry-After. 0 is 200 per core.
+	// new search is refused with 503 and Retry-After. 0 is 100 per core.
 	MaxSearches int `mapstructure:"max_searches"`
 	// Sim are the built-in simulated suppliers (gds, ndc, lcc).
 	Sim SimConfig `mapstructure:"sim"`
