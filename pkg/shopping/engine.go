@@ -745,7 +745,14 @@ func build(req *Request, parts []Part, p *Policy, now time.Time) []*view {
 
 // complete says whether the solutions are final: every answer taken in is
 // built, and every supplier call has answered or the time to answer is over.
+// The instance that calls the suppliers has their answers before the store
+// does: it says complete only once they are stored or known lost (see lose),
+// or it would tell a poller, which then stops, of a loss too late. The last
+// answer is stored at once, well within a portal's poll interval.
 func (e *Engine) complete(st *state) bool {
+	if st.runsHere && st.running.Load() {
+		return false
+	}
 	return len(st.pending) == 0 && e.arrived(st)
 }
 
