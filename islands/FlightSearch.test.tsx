@@ -561,3 +561,56 @@ describe('FlightSearch PNR', () => {
     expect(screen.getByLabelText('PNR text').getAttribute('aria-invalid')).toBe('true');
   });
 });
+
+describe('FlightSearch lost answers', () => {
+  let tw: i18n;
+  beforeAll(async () => {
+    tw = await initI18n('zh-tw');
+  });
+
+  it('never says plain complete when suppliers’ answers were lost, in every language', async () => {
+    const ca = solution('sol-ca', 'CA', 'Air China', '1');
+    const lost = { partial: true, lostSuppliers: ['sim-gds'] };
+    const lostGds = [{ name: 'sim-gds', status: 'lost', count: 0 }, { name: 'sim-ndc', status: 'done', count: 1 }];
+    let polls = 0;
+    api({
+      '/base/v2/airports': airportRoute,
+      '/shopping/v2/flight/async-shopping': { code: 0, data: { searchId: 's1' } },
+      '/shopping/v2/flight/async-shopping/solutions': () =>
+        ++polls < 3
+          ? page([ca], false, { ...lost, suppliers: [{ name: 'sim-gds', status: 'lost', count: 0 }, { name: 'sim-ndc', status: 'pending', count: 0 }] })
+          : page([ca], true, { ...lost, suppliers: lostGds }),
+    });
+    renderSearch({ pollMs: 30 });
+    await searchPekLhr();
+    expect(await screen.findByText('Searching flights… 1 of 2 suppliers have answered; answers from sim-gds were lost')).toBeTruthy();
+    const done = await screen.findByText('Search finished with gaps: 1 flight; answers from sim-gds were lost, search again for the full list');
+    expect(done.getAttribute('role')).toBe('status');
+    expect(screen.queryByText(/Search complete/)).toBeNull();
+    expect(screen.getByText('answers lost')).toBeTruthy();
+
+    const cases: [string, i18n, string, string][] = [
+      ['zh-cn', cn, '搜索结束但结果不完整：共 1 个航班；sim-gds 的结果已丢失，请重新搜索以获取完整列表', '结果丢失'],
+      ['zh-tw', tw, '搜尋結束但結果不完整：共 1 個航班；sim-gds 的結果已遺失，請重新搜尋以取得完整清單', '結果遺失'],
+    ];
+    for (const [lang, i, line, status] of cases) {
+      cleanup();
+      api({ '/shopping/v2/flight/async-shopping/solutions': page([ca], true, { ...lost, suppliers: lostGds }) });
+      renderSearch({ lang }, i);
+      expect(await screen.findByText(line)).toBeTruthy();
+      expect(screen.getByText(status)).toBeTruthy();
+    }
+  });
+
+  it('says plain complete when nothing was lost', async () => {
+    api({
+      '/base/v2/airports': airportRoute,
+      '/shopping/v2/flight/async-shopping': { code: 0, data: { searchId: 's1' } },
+      '/shopping/v2/flight/async-shopping/solutions': page([solution('sol-ca', 'CA', 'Air China', '1')], true, { partial: false, lostSuppliers: [] }),
+    });
+    renderSearch();
+    await searchPekLhr();
+    expect(await screen.findByText('Search complete: 1 flight')).toBeTruthy();
+    expect(screen.queryByText(/lost/)).toBeNull();
+  });
+});

@@ -189,13 +189,19 @@ function Progress({ data, complete }: { data: SolutionsPage | null; complete: bo
   const { t } = useT();
   const suppliers = data?.suppliers || [];
   const answered = suppliers.filter((s) => s.status !== 'pending').length;
+  // A search that lost answers never reads as plain complete.
+  const lost = data?.partial ? (data.lostSuppliers || []).join(', ') : '';
   return (
     <div className="fs-progress">
-      <p role="status" aria-live="polite" className="fs-progress-text">
+      <p role="status" aria-live="polite" className={lost ? 'fs-progress-text is-partial' : 'fs-progress-text'}>
         {complete
-          ? t('flight.progress.done', { count: data?.total ?? 0 })
+          ? lost
+            ? t('flight.progress.doneLost', { count: data?.total ?? 0, suppliers: lost })
+            : t('flight.progress.done', { count: data?.total ?? 0 })
           : suppliers.length
-            ? t('flight.progress.searching', { done: answered, total: suppliers.length })
+            ? lost
+              ? t('flight.progress.searchingLost', { done: answered, total: suppliers.length, suppliers: lost })
+              : t('flight.progress.searching', { done: answered, total: suppliers.length })
             : t('flight.progress.started')}
       </p>
       {!complete && (

@@ -108,7 +108,7 @@ export type FacetName = (typeof facetNames)[number];
 
 export type Filters = Record<FacetName, string[]>;
 
-export type SupplierStatus = { name: string; status: 'pending' | 'done' | 'failed' | 'timeout' | string; count?: number };
+export type SupplierStatus = { name: string; status: 'pending' | 'done' | 'failed' | 'timeout' | 'lost' | string; count?: number };
 
 export type SolutionsPage = {
   complete: boolean;
@@ -121,6 +121,11 @@ export type SolutionsPage = {
   staleAt?: string;
   facets?: Partial<Record<FacetName, FacetValue[]>>;
   suppliers?: SupplierStatus[];
+  // partial: some suppliers' answers were lost (the server could not keep
+  // them), so the list lacks flights even once complete; lostSuppliers
+  // names them.
+  partial?: boolean;
+  lostSuppliers?: string[];
 };
 
 export type Sort = 'default' | 'price' | 'time';

@@ -1,7 +1,9 @@
 package api
 
 import (
+	"errors"
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/voyage/voyage/pkg/auth"
@@ -37,26 +39,41 @@ func analysis(r pnr.Result) pnr.Result {
 // on and an operator (or super user).
 func flightSearch(s auth.Subject) bool { return s.FlightServiceEnable() }
 
+// started answers a new search, or its refusal: a busy instance says when
+// to try again (Retry-After) beside the envelope's 400004.
+func started(w http.ResponseWriter, st shopping.Started, err error) (any, error) {
+	var busy *shopping.BusyError
+	if errors.As(err, &busy) {
+		w.Header().Set("Retry-After", strconv.Itoa(busy.RetryAfterSeconds()))
+	}
+	if err != nil {
+		return nil, err
+	}
+	return st, nil
+}
+
 func registerShopping(rt *Router, s Services) {
 	if s.Shopping == nil {
 		return
 	}
 	rt.Handle("POST /shopping/v2/flight/async-shopping", Operation{
 		ID: "asyncShopping", Tag: "shopping", Allow: flightSearch,
-		Summary: "Start a flight search; answers a searchId at once while the suppliers are asked in the background",
+		Summary: "Start a flight search; answers a searchId at once while the suppliers are asked in the background; 503 (400004) with Retry-After when the server runs all the searches it can",
 		Request: shopping.Request{}, Response: shopping.Started{},
+		Errors: []int{fault.CodeSearchBusy},
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
 		var req shopping.Request
 		if err := Decode(r, &req); err != nil {
 			return nil, err
 		}
 		req.Exact = nil
-		return s.Shopping.Start(r.Context(), Principal(r), req)
+		st, err := s.Shopping.Start(r.Context(), Principal(r), req)
+		return started(w, st, err)
 	})
 
 	rt.Handle("POST /shopping/v2/flight/async-shopping/solutions", Operation{
 		ID: "asyncShoppingSolutions", Tag: "shopping", Allow: flightSearch,
-		Summary: "Poll a search: the solutions found so far, filtered, sorted and paged, with facet counts; poll until complete",
+		Summary: "Poll a search: the solutions found so far, filtered, sorted and paged, with facet counts; poll until complete (partial: some suppliers' answers were lost)",
 		Request: shopping.Query{}, Response: shopping.Page{},
 		Errors: []int{fault.CodeNotFound, fault.CodeNoFlight, fault.CodeQuoteExpired},
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
@@ -109,6 +126,7 @@ func registerShopping(rt *Router, s Services) {
 		ID: "accurateSearch", Tag: "shopping", Allow: flightSearch,
 		Summary: "Search exactly the given flights (a PNR's itinerary); poll the solutions like any search",
 		Request: shopping.AccurateRequest{}, Response: shopping.Started{},
+		Errors: []int{fault.CodeSearchBusy},
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
 		if err := pnrAllowed(r); err != nil {
 			return nil, err
@@ -117,6 +135,7 @@ func registerShopping(rt *Router, s Services) {
 		if err := Decode(r, &req); err != nil {
 			return nil, err
 		}
-		return s.Shopping.AccurateSearch(r.Context(), Principal(r), req)
+		st, err := s.Shopping.AccurateSearch(r.Context(), Principal(r), req)
+		return started(w, st, err)
 	})
 }

@@ -39,7 +39,7 @@ func (a *App) buildShopping(ctx context.Context) error {
 			}
 			return info.RateMap, nil
 		},
-		Base: base, Logger: slog.Default(), Catalog: a.Catalog,
+		Base: base, Logger: slog.Default(), Catalog: a.Catalog, MaxSearches: a.Cfg.Shopping.MaxSearches,
 	})
 	return nil
 }

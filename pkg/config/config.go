@@ -89,6 +89,9 @@ type ShoppingConfig struct {
 	// RedisURL, when set, keeps search sessions in Redis instead of the
 	// database (redis://host:6379/0).
 	RedisURL string `mapstructure:"redis_url"`
+	// MaxSearches is how many searches an instance runs at once; past it a
+	// new search is refused with 503 and Retry-After. 0 is 100 per core.
+	MaxSearches int `mapstructure:"max_searches"`
 	// Sim are the built-in simulated suppliers (gds, ndc, lcc).
 	Sim SimConfig `mapstructure:"sim"`
 	// Duffel is the Duffel connector, on when a token is set.
@@ -251,6 +254,7 @@ func setDefaults(v *viper.Viper) {
 	v.SetDefault("mail.smtp_password", "")
 	v.SetDefault("mail.outbox_dir", "./var/outbox")
 	v.SetDefault("shopping.redis_url", "")
+	v.SetDefault("shopping.max_searches", 0)
 	v.SetDefault("shopping.sim.enabled", true)
 	v.SetDefault("shopping.sim.profiles", []string{"gds", "ndc", "lcc"})
 	v.SetDefault("shopping.sim.seed", 1)
@@ -326,6 +330,9 @@ func (c Config) Validate() error {
 	}
 	if c.Runtime.MemoryLimitMB < 0 {
 		return errors.New("config: runtime.memory_limit_mb must not be negative")
+	}
+	if c.Shopping.MaxSearches < 0 {
+		return errors.New("config: shopping.max_searches must not be negative")
 	}
 	known := map[string]bool{}
 	for _, cur := range Currencies {

@@ -86,6 +86,11 @@ func TestValidate(t *testing.T) {
 	if _, err := Load("", nil); err == nil {
 		t.Error("negative runtime.memory_limit_mb accepted")
 	}
+	t.Setenv("VOYAGE_RUNTIME_MEMORY_LIMIT_MB", "0")
+	t.Setenv("VOYAGE_SHOPPING_MAX_SEARCHES", "-1")
+	if _, err := Load("", nil); err == nil {
+		t.Error("negative shopping.max_searches accepted")
+	}
 }
 
 // The server's collector target and memory limit come from the config,

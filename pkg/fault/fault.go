@@ -29,6 +29,7 @@ const (
 	CodeNoFlight         = 400001
 	CodeQuoteExpired     = 400002
 	CodeSearchTimeout    = 400003
+	CodeSearchBusy       = 400004 // 503 with Retry-After: too many searches running
 	CodeInternal         = 500001
 )
 

@@ -91,10 +91,12 @@ type Engine struct {
 	runs sync.WaitGroup
 	// maxCached is the cache's bound (the constant; tests lower it).
 	maxCached int
-	// running counts the searches calling their suppliers; past busyAt the
-	// instance is busy (see busyPerCore).
-	running atomic.Int64
-	busyAt  int64
+	// running counts the searches calling their suppliers and storing their
+	// answers; past busyAt the instance is busy (see busyPerCore), and at
+	// capacity it takes no new search (see admit).
+	running  atomic.Int64
+	busyAt   int64
+	capacity int64
 	// cpu orders completing builds before encoding for the store (slots.go).
 	cpu *slots
 }
@@ -111,13 +113,27 @@ type Options struct {
 	Logger   *slog.Logger
 	// Catalog translates the self-transfer protection terms.
 	Catalog *i18n.Catalog
+	// MaxSearches is how many searches the instance runs at once (config
+	// shopping.max_searches); 0 is searchesPerCore for each core.
+	MaxSearches int
 }
+
+// searchesPerCore is the default capacity per core (see admission.go).
+// On 2 cores shared with other work, 300 return searches started at once
+// against the simulators with their real latency all stored every answer
+// (the slowest complete after 8 s); of 400, 20 lost answers, batches having
+// waited more than 10 s for the CPU. 100 per core keeps a margin below that.
+const searchesPerCore = 100
 
 // New returns an engine over the given sources (keyed by name).
 func New(sources map[string]Source, o Options) *Engine {
 	e := &Engine{sources: sources, sessions: o.Sessions, quotes: o.Quotes, agencies: o.Agencies, looks: o.Looks, rates: o.Rates,
 		now: o.Now, base: o.Base, log: o.Logger, catalog: o.Catalog, cache: map[string]*state{}, parallel: 16,
-		maxCached: maxCached, busyAt: int64(busyPerCore * runtime.GOMAXPROCS(0)), cpu: newSlots(0)}
+		maxCached: maxCached, busyAt: int64(busyPerCore * runtime.GOMAXPROCS(0)), cpu: newSlots(0),
+		capacity: int64(o.MaxSearches)}
+	if e.capacity <= 0 {
+		e.capacity = int64(searchesPerCore * runtime.GOMAXPROCS(0))
+	}
 	if e.now == nil {
 		e.now = time.Now
 	}
@@ -254,6 +270,17 @@ func (e *Engine) Start(ctx context.Context, who auth.Principal, req Request) (St
 	if errs := req.Normalize(now); len(errs) > 0 {
 		return Started{}, fault.Validation(errs)
 	}
+	// Before anything is read or written for it: a search refused costs
+	// nothing.
+	if !e.admit() {
+		return Started{}, e.busyError(now)
+	}
+	admitted := false
+	defer func() {
+		if !admitted {
+			e.running.Add(-1)
+		}
+	}()
 	p, _, err := e.policy(ctx, who.AgencyID)
 	if err != nil {
 		return Started{}, err
@@ -277,7 +304,7 @@ func (e *Engine) Start(ctx context.Context, who auth.Principal, req Request) (St
 		e.log.WarnContext(ctx, "look-to-book count failed", "err", err)
 	}
 	st := e.remember(s, p, true)
-	e.running.Add(1)
+	admitted = true
 	e.runs.Go(func() {
 		defer e.running.Add(-1)
 		defer st.running.Store(false)
@@ -348,7 +375,7 @@ func (e *Engine) run(st *state, calls []call, limit time.Duration) {
 	stored := make(chan struct{})
 	go func() {
 		defer close(stored)
-		e.store(ctx, s.ID, toStore)
+		e.store(ctx, st, toStore)
 	}()
 	for range calls {
 		p := <-answers
@@ -384,7 +411,8 @@ func nonstop(offers []supplier.Offer) []supplier.Offer {
 }
 
 // store writes a search's answers in batches until parts is closed.
-func (e *Engine) store(ctx context.Context, id string, parts <-chan Part) {
+func (e *Engine) store(ctx context.Context, st *state, parts <-chan Part) {
+	id := st.sess.ID
 	batch := 0
 	for p := range parts {
 		pending := []Part{p}
@@ -406,11 +434,50 @@ func (e *Engine) store(ctx context.Context, id string, parts <-chan Part) {
 		// Stored even after the deadline: the poller must learn the parts
 		// ended. A short context of its own keeps a dead database from
 		// holding the search.
-		sctx, scancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-		if err := e.storeBatch(sctx, id, fmt.Sprintf("b%d", batch), pending); err != nil {
+		name := fmt.Sprintf("b%d", batch)
+		sctx, scancel := context.WithTimeout(context.WithoutCancel(ctx), storeWait)
+		if err := e.storeBatch(sctx, id, name, pending); err != nil {
 			e.log.Error("store supplier answers", "search", id, "parts", len(pending), "err", err)
+			e.lose(ctx, st, name, pending)
 		}
 		scancel()
+	}
+}
+
+// storeWait is how long a batch may wait for the CPU and the store before
+// it is given up.
+const storeWait = 10 * time.Second
+
+// lose records that a batch of answers could not be stored. This instance
+// has them and still shows them, but every other instance, and this one
+// once the search has left its cache, reads the store, and would show the
+// search complete without them. So the search says which suppliers lost
+// answers: here at once, and in the store with a record of the batch's
+// parts without their offers (small enough to write where the batch could
+// not be), which also completes the search there without waiting for its
+// deadline. The record takes the batch's name: if the batch was written
+// after all (its write timed out after committing), the record is dropped
+// as a repeat and the answers stand.
+func (e *Engine) lose(ctx context.Context, st *state, name string, parts []Part) {
+	lost := make([]Part, len(parts))
+	st.mu.Lock()
+	for i, p := range parts {
+		lost[i] = Part{Name: p.Name, Supplier: p.Supplier, Status: p.Status}
+		// A failure or a time-out keeps its status: no answer was lost.
+		if len(p.Offers) > 0 {
+			lost[i].Status = PartLost
+			st.lost[p.Supplier] = true
+		}
+	}
+	st.mu.Unlock()
+	b, err := EncodeBatch(name, lost)
+	if err == nil {
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeWait)
+		err = e.sessions.AddBatch(sctx, st.sess.ID, b)
+		cancel()
+	}
+	if err != nil {
+		e.log.Error("record lost supplier answers", "search", st.sess.ID, "batch", name, "err", err)
 	}
 }
 
@@ -455,6 +522,11 @@ type state struct {
 	// statusBy are the first answers built, per part name: a supplier shows
 	// as done once its answer is in the solutions.
 	statusBy map[string]Part
+	// lost are the suppliers with answers this instance could not store, or
+	// read as lost from the store; unanswered, those with parts nobody
+	// stored by the deadline (set once, when the search completes).
+	lost       map[string]bool
+	unanswered []string
 	// local are answers this instance received and no poll has taken yet;
 	// runsHere says this instance calls the suppliers, so every answer
 	// arrives that way and the store is only for other instances.
@@ -469,7 +541,7 @@ type state struct {
 func (e *Engine) remember(s Session, p Policy, runs bool) *state {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	st := &state{sess: s, policy: p, built: -1, statusBy: map[string]Part{}, received: map[string]bool{}, runsHere: runs}
+	st := &state{sess: s, policy: p, built: -1, statusBy: map[string]Part{}, received: map[string]bool{}, lost: map[string]bool{}, runsHere: runs}
 	st.running.Store(runs)
 	st.lastUsed.Store(e.now().UnixNano())
 	e.cache[s.ID] = st
@@ -589,6 +661,9 @@ func (e *Engine) refresh(ctx context.Context, st *state) error {
 			// Only for the next read of the store to skip the batch.
 			continue
 		}
+		if p.Status == PartLost {
+			st.lost[p.Supplier] = true
+		}
 		st.answered++
 		st.pending = append(st.pending, p)
 	}
@@ -670,7 +745,14 @@ func build(req *Request, parts []Part, p *Policy, now time.Time) []*view {
 
 // complete says whether the solutions are final: every answer taken in is
 // built, and every supplier call has answered or the time to answer is over.
+// The instance that calls the suppliers has their answers before the store
+// does: it says complete only once they are stored or known lost (see lose),
+// or it would tell a poller, which then stops, of a loss too late. The last
+// answer is stored at once, well within a portal's poll interval.
 func (e *Engine) complete(st *state) bool {
+	if st.runsHere && st.running.Load() {
+		return false
+	}
 	return len(st.pending) == 0 && e.arrived(st)
 }
 
@@ -683,7 +765,10 @@ func (e *Engine) arrived(st *state) bool {
 	return e.now().After(st.sess.CreatedAt.Add(time.Duration(st.policy.MaxResponse)*time.Second + completeGrace))
 }
 
-// statuses aggregates the parts per supplier for the progress display.
+// statuses aggregates the parts per supplier for the progress display. A
+// supplier whose whole-trip answer this instance has shows it, with its
+// flights; one whose answer was lost, or that nobody stored by the deadline
+// (a supplier's own time-out is stored as one), shows as lost.
 func (e *Engine) statuses(st *state, complete bool) []SupplierStatus {
 	out := make([]SupplierStatus, 0, len(st.sess.Suppliers))
 	for _, name := range st.sess.Suppliers {
@@ -692,9 +777,47 @@ func (e *Engine) statuses(st *state, complete bool) []SupplierStatus {
 			s.Status = p.Status
 			s.Count = len(p.Offers)
 		} else if complete {
-			s.Status = PartTimeout
+			s.Status = PartLost
 		}
 		out = append(out, s)
+	}
+	return out
+}
+
+// losses are the suppliers some of whose answers the search lost: not
+// stored, or, once it is complete, not stored by its deadline. Called with
+// st.mu held.
+func (e *Engine) losses(st *state, complete bool) []string {
+	if complete && st.unanswered == nil {
+		st.unanswered = e.unansweredBy(st)
+	}
+	out := []string{}
+	for _, name := range st.sess.Suppliers {
+		if st.lost[name] || slices.Contains(st.unanswered, name) {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// unansweredBy names the suppliers of the parts not received when the
+// search completed (an empty list, not nil, when there are none). Which
+// parts a search asked for is not stored, only how many: the plan is made
+// again, and when it no longer matches (the supplier settings changed
+// since), every supplier counts as having lost answers, as any may have.
+func (e *Engine) unansweredBy(st *state) []string {
+	out := []string{}
+	if st.answered >= st.sess.Parts {
+		return out
+	}
+	calls := e.plan(&st.sess.Request, &st.policy)
+	if len(calls) != st.sess.Parts {
+		return append(out, st.sess.Suppliers...)
+	}
+	for _, c := range calls {
+		if !st.received[c.part] && !slices.Contains(out, c.source) {
+			out = append(out, c.source)
+		}
 	}
 	return out
 }

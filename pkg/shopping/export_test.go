@@ -41,3 +41,9 @@ const CacheIdle = cacheIdle
 
 // SetBusyAt sets how many running searches make the instance busy.
 func (e *Engine) SetBusyAt(n int) { e.busyAt = int64(n) }
+
+// SetCapacity sets how many searches the engine runs at once.
+func (e *Engine) SetCapacity(n int) { e.capacity = int64(n) }
+
+// BatchParts decodes a batch as a store would read it.
+func BatchParts(b Batch) ([]Part, error) { return decodeParts(b.Payload, 0) }

@@ -43,7 +43,10 @@ func (e *Engine) Solutions(ctx context.Context, who auth.Principal, q Query, lan
 		return Page{}, err
 	}
 	complete := e.complete(st)
-	if complete && len(st.views) == 0 {
+	lost := e.losses(st, complete)
+	// With answers lost, "no flight found" would claim what nobody knows:
+	// the empty page says the search is partial instead.
+	if complete && len(st.views) == 0 && len(lost) == 0 {
 		return Page{}, fault.New(fault.CodeNoFlight, http.StatusNotFound, "shopping.error.noFlight")
 	}
 	items, facets := st.answer(q, lang)
@@ -61,6 +64,7 @@ func (e *Engine) Solutions(ctx context.Context, who auth.Principal, q Query, lan
 	return Page{
 		Complete: complete, Items: page, Total: total, Page: q.Page, PageSize: q.PageSize, Currency: st.policy.Currency,
 		SearchedAt: st.sess.CreatedAt, StaleAt: st.sess.ExpiresAt, Facets: facets, Suppliers: e.statuses(st, complete),
+		Partial: len(lost) > 0, LostSuppliers: lost,
 	}, nil
 }
 

@@ -45,6 +45,10 @@ const (
 	PartDone    = "done"
 	PartFailed  = "failed"
 	PartTimeout = "timeout"
+	// PartLost is an answer with offers that could not be stored (see
+	// Engine.lose), or, for a supplier's status, a part nobody stored by the
+	// search's deadline.
+	PartLost = "lost"
 )
 
 // SessionStore keeps search sessions where every instance can read them: the

@@ -108,7 +108,7 @@ type Facets struct {
 // SupplierStatus says how far each supplier has answered.
 type SupplierStatus struct {
 	Name   string `json:"name"`
-	Status string `json:"status" jsonschema:"enum=pending,enum=done,enum=failed,enum=timeout"`
+	Status string `json:"status" jsonschema:"enum=pending,enum=done,enum=failed,enum=timeout,enum=lost"`
 	Count  int    `json:"count"`
 }
 
@@ -142,4 +142,8 @@ type Page struct {
 	StaleAt    time.Time        `json:"staleAt"`
 	Facets     Facets           `json:"facets"`
 	Suppliers  []SupplierStatus `json:"suppliers"`
+	// Partial says answers were lost (not stored, or not by the deadline):
+	// the solutions lack some of what the suppliers found, complete or not.
+	Partial       bool     `json:"partial" jsonschema:"description=true when some suppliers' answers were lost: the solutions are incomplete even when complete is true; search again for the full list"`
+	LostSuppliers []string `json:"lostSuppliers" jsonschema:"description=the suppliers whose answers were lost"`
 }
