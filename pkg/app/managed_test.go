@@ -39,9 +39,10 @@ func TestManagedAgencyAPI(t *testing.T) {
 			t.Errorf("credit preview of another network's agency: %d", resp.StatusCode)
 		}
 
-		// Funds preview: the top-up's figures, the key's state, nothing posted.
+		// Funds preview (the provider's top-up, which may carry a fee): the
+		// figures, the key's state, nothing posted.
 		body := `{"currency":"CNY","amount":"90","amountReceived":"100","exchangeRate":"1","feePercent":"10","reference":"BANK-7"}`
-		resp, env = call(t, srv, "POST", "/base/v2/agencies/3/balance/preview", "en", body, append(as(demo.Token), "Idempotency-Key", "prev-1")...)
+		resp, env = call(t, srv, "POST", "/base/v2/agencies/3/balance/preview", "en", body, append(as(provider.Token), "Idempotency-Key", "prev-1")...)
 		var fp struct {
 			Credited, Fee, NewBalance string
 			KeyUsed                   bool `json:"idempotencyKeyUsed"`
@@ -53,14 +54,14 @@ func TestManagedAgencyAPI(t *testing.T) {
 		if b := walletMinor(t, a, 3); b != 0 {
 			t.Fatalf("a preview moved money: %d", b)
 		}
-		if resp, env := call(t, srv, "POST", "/base/v2/agencies/3/balance/preview", "en", body, as(demo.Token)...); resp.StatusCode != 400 || !strings.Contains(string(env.Data), "idempotencyKey") {
+		if resp, env := call(t, srv, "POST", "/base/v2/agencies/3/balance/preview", "en", body, as(provider.Token)...); resp.StatusCode != 400 || !strings.Contains(string(env.Data), "idempotencyKey") {
 			t.Errorf("funds preview without a key: %d %s", resp.StatusCode, env.Data)
 		}
 		if resp, _ := call(t, srv, "POST", "/base/v2/agencies/3/balance/preview", "en", body, append(as(blue.Token), "Idempotency-Key", "prev-1")...); resp.StatusCode != 403 {
 			t.Errorf("funds preview by an agency that manages none: %d", resp.StatusCode)
 		}
-		call(t, srv, "POST", "/base/v2/agencies/3/balance", "en", strings.Replace(body, `"90"`, `"90.00"`, 1), append(as(demo.Token), "Idempotency-Key", "prev-1")...)
-		_, env = call(t, srv, "POST", "/base/v2/agencies/3/balance/preview", "en", body, append(as(demo.Token), "Idempotency-Key", "prev-1")...)
+		call(t, srv, "POST", "/base/v2/agencies/3/balance", "en", strings.Replace(body, `"90"`, `"90.00"`, 1), append(as(provider.Token), "Idempotency-Key", "prev-1")...)
+		_, env = call(t, srv, "POST", "/base/v2/agencies/3/balance/preview", "en", body, append(as(provider.Token), "Idempotency-Key", "prev-1")...)
 		_ = json.Unmarshal(env.Data, &fp)
 		if !fp.KeyUsed || fp.NewBalance != "180.00" {
 			t.Errorf("preview of a used key: %s", env.Data)
