@@ -41,7 +41,13 @@ func TestStatementsAPI(t *testing.T) {
 		operator := loginAs(t, srv, "demo-operator", "demo-pass-1")
 		subID := fmt.Sprint(sub.Company.ID)
 
-		// The parent tops the sub-agency up twice.
+		// The provider funds the parent, which tops the sub-agency up twice
+		// out of that money.
+		provider := loginAs(t, srv, "provider-admin", "provider-pass-1")
+		if resp, env := call(t, srv, "POST", fmt.Sprint("/base/v2/agencies/", demo.Company.ID, "/balance"), "en",
+			`{"amountReceived":"5000","exchangeRate":"1","reference":"bank-0"}`, append(bearer(provider.Token), "Idempotency-Key", "bank-0")...); resp.StatusCode != 200 {
+			t.Fatalf("provider top-up: %d %+v", resp.StatusCode, env)
+		}
 		for i, amt := range []string{"1000.00", "250.50"} {
 			resp, env := call(t, srv, "POST", "/base/v2/agencies/"+subID+"/balance", "en",
 				fmt.Sprintf(`{"amountReceived":%q,"exchangeRate":"1","reference":"wire-%d"}`, amt, i), append(bearer(demo.Token), "Idempotency-Key", fmt.Sprint("k", i))...)

@@ -70,19 +70,41 @@ func TestLocks(t *testing.T) {
 
 		t.Run("a holder that outlives the wait: 409 in progress", func(t *testing.T) {
 			holder, waiter := idempotency.New(db), idempotency.New(db)
-			holder.SetTimes(300*time.Millisecond, time.Second)
-			waiter.SetTimes(300*time.Millisecond, 900*time.Millisecond)
+			holder.SetTimes(time.Minute, time.Second)
+			waiter.SetTimes(time.Minute, 300*time.Millisecond)
 			release, err := holder.Acquire(ctx, "agency:1", "slow")
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer release()
-			// The holder renews its 300 ms lease, so the waiter never gets
-			// it within its 900 ms.
 			_, err = waiter.Acquire(ctx, "agency:1", "slow")
 			var fe *fault.Error
 			if !errors.As(err, &fe) || fe.Status != 409 || fe.Key != "idempotency.error.inProgress" {
 				t.Fatalf("err = %v, want 409 in progress", err)
+			}
+		})
+
+		t.Run("a live holder renews its lease", func(t *testing.T) {
+			l := idempotency.New(db)
+			l.SetTimes(600*time.Millisecond, time.Second)
+			release, err := l.Acquire(ctx, "agency:1", "long")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer release()
+			expiry := func() int64 {
+				var at int64
+				if err := db.GetContext(ctx, &at, db.Rebind(`SELECT expires_at FROM idempotency_locks WHERE scope = ? AND idem_key = ?`), "agency:1", "long"); err != nil {
+					t.Fatal(err)
+				}
+				return at
+			}
+			first := expiry()
+			for deadline := time.Now().Add(30 * time.Second); expiry() == first; {
+				if time.Now().After(deadline) {
+					t.Fatal("the lease was never renewed")
+				}
+				time.Sleep(20 * time.Millisecond)
 			}
 		})
 	})
