@@ -347,7 +347,7 @@ func (s *Supplier) offer(l leg, pax []string, now time.Time) rail.Offer {
 		DistanceKm: l.km(), Stops: l.stops(), Conditions: s.policy.Conditions(), ExpiresAt: exp,
 	}
 	o.Ref = encodeRef(l, exp)
-	for _, lay := range layouts(l.t) {
+	for _, lay := range l.t.layouts {
 		inv := s.inventory(l, lay, now)
 		adult := adultFare(l, lay.class)
 		co := rail.ClassOffer{Class: lay.class, Price: cny(adult), Available: inv.free, Fares: map[string]money.Amount{}}
@@ -415,7 +415,7 @@ func (s *Supplier) decodeRef(ref string, now time.Time) (leg, error) {
 }
 
 func layoutOf(t *train, class string) (classLayout, bool) {
-	for _, l := range layouts(t) {
+	for _, l := range t.layouts {
 		if l.class == class {
 			return l, true
 		}

@@ -55,6 +55,8 @@ type train struct {
 	corridor *corridor
 	svc      *service
 	calls    []call
+	// layouts are the train's classes (seats.go), computed once.
+	layouts []classLayout
 }
 
 type call struct {
@@ -102,6 +104,7 @@ func buildTimetable(n *network) (*timetable, error) {
 					dep += time.Duration(int(seeded(0).str(t.number).intn(0, 15))-7) * time.Minute
 					dep = dep.Truncate(time.Minute)
 					t.calls = schedule(c, svc, dir == 1, i, dep)
+					t.layouts = layouts(t)
 					if _, dup := tt.byNumber[t.number]; dup {
 						return nil, fmt.Errorf("train number %s twice", t.number)
 					}
