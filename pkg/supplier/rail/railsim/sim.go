@@ -108,6 +108,7 @@ type Supplier struct {
 	mu          sync.Mutex
 	inventories map[invKey]*inventory
 	bookings    map[string]*booking
+	pending     []*booking        // pre-bookings not yet confirmed, cancelled or expired
 	byKey       map[string]string // PreBook key → booking ref
 	refunds     map[string]*refundOffer
 	exchanges   map[string]*exchangeOffer
@@ -492,6 +493,7 @@ func (s *Supplier) PreBook(ctx context.Context, req rail.PreBookRequest) (rail.B
 	}
 	b.Total = cny(total)
 	s.bookings[b.Ref] = b
+	s.pending = append(s.pending, b)
 	if req.Key != "" {
 		s.byKey[req.Key] = b.Ref
 	}
@@ -520,12 +522,19 @@ func (s *Supplier) copyOf(b *booking) rail.Booking {
 // sweep expires pre-bookings past their hold and releases their places;
 // s.mu is held.
 func (s *Supplier) sweep(now time.Time) {
-	for _, b := range s.bookings {
-		if b.Status == rail.StatusPreBooked && !now.Before(b.HoldExpiresAt) {
+	keep := s.pending[:0]
+	for _, b := range s.pending {
+		switch {
+		case b.Status != rail.StatusPreBooked:
+		case !now.Before(b.HoldExpiresAt):
 			b.Status = rail.StatusExpired
 			s.release(b.places)
+		default:
+			keep = append(keep, b)
 		}
 	}
+	clear(s.pending[len(keep):])
+	s.pending = keep
 }
 
 func (s *Supplier) release(ps []place) {

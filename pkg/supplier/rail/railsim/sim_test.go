@@ -567,8 +567,9 @@ func TestRefundFeeBands(t *testing.T) {
 				if !errors.Is(err, rail.ErrRefundClosed) {
 					t.Fatalf("err = %v, want ErrRefundClosed", err)
 				}
-				if _, err := s.ExchangeOffer(context.Background(), rail.ExchangeRequest{BookingRef: b.Ref, OfferRef: "x.y.z.w.1", Class: rail.ClassSecond}); err == nil {
-					t.Fatal("exchange accepted when closed")
+				later := find(t, search(t, s, "VNP", "AOH", dep.In(china).Format(time.DateOnly)), "G3")
+				if _, err := s.ExchangeOffer(context.Background(), rail.ExchangeRequest{BookingRef: b.Ref, OfferRef: later.Ref, Class: rail.ClassSecond}); !errors.Is(err, rail.ErrRefundClosed) {
+					t.Fatalf("exchange when closed: %v, want ErrRefundClosed", err)
 				}
 				return
 			}
