@@ -112,6 +112,7 @@ type Supplier struct {
 	byKey       map[string]string // PreBook key → booking ref
 	refunds     map[string]*refundOffer
 	exchanges   map[string]*exchangeOffer
+	pruned      string // the day inventories were last pruned
 }
 
 var _ rail.Supplier = (*Supplier)(nil)
@@ -535,6 +536,18 @@ func (s *Supplier) sweep(now time.Time) {
 	}
 	clear(s.pending[len(keep):])
 	s.pending = keep
+	// Inventories of trains that left their first station more than two
+	// days ago can no longer be sold or exchanged to: drop them so a
+	// long-running simulator's memory stays bounded by the sales window.
+	if today := now.In(china).Format(time.DateOnly); today != s.pruned {
+		s.pruned = today
+		cut := now.In(china).AddDate(0, 0, -2).Format(time.DateOnly)
+		for k := range s.inventories {
+			if k.day < cut {
+				delete(s.inventories, k)
+			}
+		}
+	}
 }
 
 func (s *Supplier) release(ps []place) {

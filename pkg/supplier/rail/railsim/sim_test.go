@@ -685,6 +685,13 @@ func TestExchange(t *testing.T) {
 	if eo.Due.Minor != 0 || eo.Fee.Minor != fee || eo.Refund.Minor != diff-fee {
 		t.Fatalf("downgrade: due %v fee %v refund %v; want fee %d refund %d", eo.Due, eo.Fee, eo.Refund, fee, diff-fee)
 	}
+	clk.add(afterSalesTTL + time.Second)
+	if _, err := s.ConfirmExchange(context.Background(), b.Ref, eo.Ref); !errors.Is(err, rail.ErrOfferExpired) {
+		t.Fatalf("confirming a stale exchange offer: %v, want ErrOfferExpired", err)
+	}
+	if _, err := s.ConfirmExchange(context.Background(), b.Ref, "X1"); !errors.Is(err, rail.ErrNotFound) {
+		t.Fatalf("unknown exchange offer: %v, want ErrNotFound", err)
+	}
 	// Another trip is not an exchange.
 	other := search(t, s, "VNP", "NKH", day)[0]
 	if _, err := s.ExchangeOffer(context.Background(), rail.ExchangeRequest{BookingRef: b.Ref, Passengers: []int{1}, OfferRef: other.Ref, Class: rail.ClassSecond}); !errors.Is(err, rail.ErrRejected) {
@@ -790,7 +797,7 @@ func TestStationsAPI(t *testing.T) {
 	if got := s.Stations("bjn", 5); len(got) == 0 || got[0].Code != "VNP" {
 		t.Fatalf("bjn: %v", got)
 	}
-	if st, ok := s.Station("aoh"); !ok || st.NameHans != "上海虹桥" {
+	if st, ok := s.Station("aoh"); !ok || st.NameHans != "上海虹桥" || st.Country != "CN" {
 		t.Fatalf("AOH: %+v", st)
 	}
 }
@@ -804,5 +811,24 @@ func BenchmarkSearch(b *testing.B) {
 		if _, err := s.Search(ctx, req); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+func TestInventoriesPruned(t *testing.T) {
+	s, clk := newSim(t, 1)
+	search(t, s, "VNP", "AOH", "2026-12-02")
+	clk.set(start.AddDate(0, 0, 4))
+	search(t, s, "VNP", "AOH", "2026-12-06")
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for k := range s.inventories {
+		if k.day == "2026-12-02" {
+			t.Fatalf("inventory of %s %s kept after the train left", k.day, k.train)
+		}
+		n++
+	}
+	if n == 0 {
+		t.Fatal("no inventories for the searched day")
 	}
 }

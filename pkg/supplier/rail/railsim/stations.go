@@ -43,6 +43,7 @@ type Station struct {
 	City       string  `json:"city"` // English
 	CityHans   string  `json:"cityHans"`
 	CityHant   string  `json:"cityHant"`
+	Country    string  `json:"country"` // ISO 3166-1 alpha-2; every station here is "CN"
 	Lat        float64 `json:"lat"`
 	Lon        float64 `json:"lon"`
 	searchKeys []string
@@ -84,7 +85,7 @@ func parseStations(src string) (*network, error) {
 			return nil, fmt.Errorf("stations.tsv:%d: bad coordinates", i+1)
 		}
 		st := Station{Code: f[0], Name: f[1], NameHans: f[2], NameHant: f[3], Pinyin: f[4],
-			City: f[5], CityHans: f[6], CityHant: f[7], Lat: lat, Lon: lon}
+			City: f[5], CityHans: f[6], CityHant: f[7], Country: "CN", Lat: lat, Lon: lon}
 		if len(st.Code) != 3 || strings.ToUpper(st.Code) != st.Code {
 			return nil, fmt.Errorf("stations.tsv:%d: code %q is not three capitals", i+1, st.Code)
 		}
