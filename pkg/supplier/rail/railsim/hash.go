@@ -3,8 +3,6 @@
 
 package railsim
 
-import "math/rand/v2"
-
 // mix is a running FNV-1a hash over the parts that identify a random
 // decision. Every random choice of the simulator is a hash of what it is
 // about (route, flight, date, seed…) rather than a draw from one shared
@@ -52,10 +50,6 @@ func (m mix) unit(k uint64) float64 { return float64(m.draw(k)>>11) / (1 << 53) 
 
 // intn is the k-th value in [0, n).
 func (m mix) intn(k uint64, n int) int { return int(m.draw(k) % uint64(n)) }
-
-// rng is a PCG stream seeded from the hash, for generating a sequence
-// (a route's departure times) in one go.
-func (m mix) rng() *rand.Rand { return rand.New(rand.NewPCG(m.draw(100), m.draw(101))) }
 
 // fmix is splitmix64's finaliser: it spreads FNV's weak low bits.
 func fmix(x uint64) uint64 {

@@ -832,3 +832,84 @@ func TestInventoriesPruned(t *testing.T) {
 		t.Fatal("no inventories for the searched day")
 	}
 }
+
+func TestSleepersAndConventionalFares(t *testing.T) {
+	s, _ := newSim(t, 9)
+	offers := search(t, s, "BJP", "SHH", "2026-12-06")
+	for _, c := range []struct {
+		train, class string
+		seat         string // a pattern: "NN level", "NNN" or empty
+		lo, hi       int64  // adult fare range, yuan
+	}{
+		// Published Beijing–Shanghai conventional fares: T/Z hard seat about
+		// 177.5, K about 156.5 (fare.go fits its factors to these).
+		{"Z281", rail.ClassHardSeat, "NNN", 175, 180},
+		{"K101", rail.ClassHardSeat, "NNN", 154, 159},
+		{"Z281", rail.ClassSoftSleeper, "NN berth", 480, 520},
+		{"Z281", rail.ClassDeluxeSoftSleeper, "NN berth", 900, 980},
+		{"T109", rail.ClassHardSleeperLower, "NN lower", 320, 350},
+		{"T109", rail.ClassHardSleeperMiddle, "NN middle", 310, 340},
+		{"T109", rail.ClassHardSleeperUpper, "NN upper", 300, 330},
+		{"T109", rail.ClassStanding, "", 175, 180},
+	} {
+		t.Run(c.train+" "+c.class, func(t *testing.T) {
+			o := find(t, offers, c.train)
+			cl, ok := o.Class(c.class)
+			if !ok {
+				t.Fatalf("%s has no %s", c.train, c.class)
+			}
+			if y := cl.Price.Minor / 100; y < c.lo || y > c.hi {
+				t.Errorf("%s %s %s, want %d–%d yuan", c.train, c.class, cl.Price, c.lo, c.hi)
+			}
+			if cl.Available == 0 {
+				t.Skipf("%s %s sold out with this seed", c.train, c.class)
+			}
+			b := book(t, s, o, c.class, adults(1, ""))
+			tk := b.Tickets[0]
+			if tk.Coach == "" {
+				t.Fatalf("no coach on %+v", tk)
+			}
+			var n int
+			var lv string
+			switch c.seat {
+			case "NNN":
+				if _, err := fmt.Sscanf(tk.Seat, "%03d", &n); err != nil || len(tk.Seat) != 3 {
+					t.Errorf("seat %q is not a number", tk.Seat)
+				}
+			case "":
+				if tk.Seat != "" {
+					t.Errorf("standing ticket with seat %q", tk.Seat)
+				}
+			default:
+				if _, err := fmt.Sscanf(tk.Seat, "%02d %s", &n, &lv); err != nil {
+					t.Fatalf("berth %q: %v", tk.Seat, err)
+				}
+				want := strings.Fields(c.seat)[1]
+				if want == "berth" && lv != "lower" && lv != "upper" || want != "berth" && lv != want {
+					t.Errorf("berth %q, want level %s", tk.Seat, want)
+				}
+			}
+		})
+	}
+}
+
+func TestEMUSleeper(t *testing.T) {
+	s, _ := newSim(t, 9)
+	o := find(t, search(t, s, "VNP", "AOH", "2026-12-06"), "D701")
+	if o.ArriveAt.In(china).Hour() < 5 || o.ArriveAt.In(china).Hour() > 9 {
+		t.Errorf("night sleeper arrives at %s, not in the morning", o.ArriveAt.In(china).Format("15:04"))
+	}
+	b := book(t, s, o, rail.ClassEMUSleeper, adults(2, ""))
+	levels := map[string]bool{}
+	for _, tk := range b.Tickets {
+		var n int
+		var lv string
+		if _, err := fmt.Sscanf(tk.Seat, "%02d %s", &n, &lv); err != nil {
+			t.Fatalf("berth %q: %v", tk.Seat, err)
+		}
+		levels[lv] = true
+	}
+	if !levels["lower"] && !levels["upper"] {
+		t.Fatalf("berth levels %v", levels)
+	}
+}
