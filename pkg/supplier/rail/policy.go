@@ -19,6 +19,9 @@ type Policy struct {
 	CloseBefore time.Duration
 	// Exchanges allowed per ticket.
 	Exchanges int
+	// MinFee is the least fee, in minor units, when a band charges one
+	// (China Railway: 2 yuan), never more than the fare itself.
+	MinFee int64
 	// ExchangeAnyTrainBefore: more than this before departure a ticket may
 	// move to any train in the sales window; within it only to a train
 	// the same day as the original departure.
@@ -28,7 +31,8 @@ type Policy struct {
 // ChinaRailway is the China Railway (12306) policy as RAIL.md states it:
 // refund free 8 days or more before departure, 5% from 48 h, 10% from
 // 24 h, 20% under 24 h; online refunds and changes close 30 minutes before
-// departure; one change per ticket.
+// departure; one change per ticket. The rounding to 0.5 yuan and the
+// 2-yuan minimum fee are 12306's published refund rules.
 func ChinaRailway() Policy {
 	return Policy{
 		SalesWindowDays: 15,
@@ -39,6 +43,7 @@ func ChinaRailway() Policy {
 			{MinBefore: 0, Percent: 20},
 		},
 		CloseBefore:            30 * time.Minute,
+		MinFee:                 200,
 		Exchanges:              1,
 		ExchangeAnyTrainBefore: 48 * time.Hour,
 	}
@@ -75,10 +80,9 @@ func (p Policy) Conditions() Conditions {
 
 // RefundFee is the fee kept on refunding a fare of minor units at time at
 // for a train departing at depart. China Railway rounds the fee to the
-// nearest 0.5 yuan (a fee under 0.5 yuan, nothing is refunded below that
-// granularity); amounts here are fen, so the fee is rounded to 50 fen,
-// half up. It fails with ErrRefundClosed within CloseBefore of departure
-// (and after it).
+// nearest 0.5 yuan (amounts here are fen: to 50 fen, half up) and charges
+// at least MinFee when the band charges anything. It fails with
+// ErrRefundClosed within CloseBefore of departure (and after it).
 func (p Policy) RefundFee(fare int64, depart, at time.Time) (int64, error) {
 	left := depart.Sub(at)
 	if left < p.CloseBefore {
@@ -91,7 +95,11 @@ func (p Policy) RefundFee(fare int64, depart, at time.Time) (int64, error) {
 			break
 		}
 	}
-	return roundHalfYuan(fare * int64(pct) / 100), nil
+	fee := roundHalfYuan(fare * int64(pct) / 100)
+	if pct > 0 && fee < p.MinFee {
+		fee = min(p.MinFee, fare)
+	}
+	return fee, nil
 }
 
 // SalesWindow returns the first and last on-sale dates (YYYY-MM-DD) for a

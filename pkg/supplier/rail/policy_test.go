@@ -47,6 +47,27 @@ func TestRefundFeeBands(t *testing.T) {
 	}
 }
 
+func TestRefundMinimumFee(t *testing.T) {
+	p := ChinaRailway()
+	depart := time.Date(2026, 12, 20, 9, 0, 0, 0, time.UTC)
+	for _, c := range []struct {
+		name   string
+		fare   int64
+		before time.Duration
+		fee    int64
+	}{
+		{"5% of 10 yuan is 0.5: 2 yuan", 1000, 72 * time.Hour, 200},
+		{"20% of 1.5 yuan: the whole fare", 150, time.Hour, 150},
+		{"free band stays free", 1000, 9 * 24 * time.Hour, 0},
+		{"above the minimum", 10000, time.Hour, 2000},
+	} {
+		fee, err := p.RefundFee(c.fare, depart, depart.Add(-c.before))
+		if err != nil || fee != c.fee {
+			t.Errorf("%s: fee %d (%v), want %d", c.name, fee, err, c.fee)
+		}
+	}
+}
+
 func TestRoundHalfYuan(t *testing.T) {
 	for in, want := range map[int64]int64{0: 0, 24: 0, 25: 50, 74: 50, 75: 100, 2765: 2750, 2775: 2800} {
 		if got := roundHalfYuan(in); got != want {
