@@ -301,15 +301,22 @@ func (s *Supplier) Search(ctx context.Context, req rail.SearchRequest) ([]rail.O
 		}
 		return strings.Compare(a.t.number, b.t.number)
 	})
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.sweep(now)
+	// Offers are built outside the lock; only seat counts are read under
+	// it, so concurrent searches contend for as little as possible.
 	out := make([]rail.Offer, 0, len(legs))
+	kept := legs[:0]
 	for _, l := range legs {
 		if !l.departAt.After(now) {
 			continue
 		}
-		out = append(out, s.offer(l, pax, now))
+		out = append(out, s.offerBase(l, pax, now))
+		kept = append(kept, l)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.sweep(now)
+	for i, l := range kept {
+		s.fillAvailability(&out[i], l, now)
 	}
 	return out, nil
 }
@@ -339,8 +346,24 @@ func (s *Supplier) checkTrip(origin, dest, date string) (origins, dests []string
 	return s.net.sameCity(o.Code), s.net.sameCity(d.Code), day, nil
 }
 
-// offer builds the seam's offer for a leg; s.mu is held.
+// offer builds the seam's offer for a leg with its seat counts; s.mu is
+// held.
 func (s *Supplier) offer(l leg, pax []string, now time.Time) rail.Offer {
+	o := s.offerBase(l, pax, now)
+	s.fillAvailability(&o, l, now)
+	return o
+}
+
+// fillAvailability sets the seats left per class; s.mu is held.
+func (s *Supplier) fillAvailability(o *rail.Offer, l leg, now time.Time) {
+	for i, lay := range l.t.layouts {
+		o.Classes[i].Available = s.inventory(l, lay, now).free
+	}
+}
+
+// offerBase builds the seam's offer for a leg without seat counts (it
+// needs no lock).
+func (s *Supplier) offerBase(l leg, pax []string, now time.Time) rail.Offer {
 	exp := now.Add(s.offerTTL)
 	o := rail.Offer{
 		Supplier: Name, TrainNumber: l.t.number, TrainType: l.t.typ,
@@ -349,10 +372,10 @@ func (s *Supplier) offer(l leg, pax []string, now time.Time) rail.Offer {
 		DistanceKm: l.km(), Stops: l.stops(), Conditions: s.policy.Conditions(), ExpiresAt: exp,
 	}
 	o.Ref = encodeRef(l, exp)
+	o.Classes = make([]rail.ClassOffer, 0, len(l.t.layouts))
 	for _, lay := range l.t.layouts {
-		inv := s.inventory(l, lay, now)
 		adult := adultFare(l, lay.class)
-		co := rail.ClassOffer{Class: lay.class, Price: cny(adult), Available: inv.free, Fares: map[string]money.Amount{}}
+		co := rail.ClassOffer{Class: lay.class, Price: cny(adult), Fares: map[string]money.Amount{}}
 		for _, p := range pax {
 			co.Fares[p] = cny(typeFare(adult, p, lay.class))
 		}

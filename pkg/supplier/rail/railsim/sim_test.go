@@ -913,3 +913,23 @@ func TestEMUSleeper(t *testing.T) {
 		t.Fatalf("berth levels %v", levels)
 	}
 }
+
+// BenchmarkSearchParallel runs searches from every P at once on a warm
+// simulator (inventories drawn), the engine's case of concurrent users.
+func BenchmarkSearchParallel(b *testing.B) {
+	s, _ := newSim(b, 1)
+	req := rail.SearchRequest{Origin: "VNP", Destination: "AOH", Date: "2026-12-04", Passengers: []string{rail.TicketAdult}}
+	if _, err := s.Search(context.Background(), req); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.SetParallelism(50)
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			if _, err := s.Search(context.Background(), req); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+}
