@@ -1,0 +1,921 @@
+// Package railsim is a simulated China Railway supplier behind the rail
+// seam (pkg/supplier/rail), on real data: the major high-speed and
+// conventional stations (stations.tsv, sources named in stations.go), the
+// real corridors between them with their distances (corridors.go),
+// timetables by train type with stops and run times from distance and
+// speed (timetable.go), seat classes and coach layouts per train type
+// (seats.go) and fares by distance and class (fare.go, rates and sources
+// stated there).
+//
+// # Determinism
+//
+// The timetable and fares do not depend on the seed: it is one simulated
+// railway. Seats already sold to others do, per (seed, day, train, class),
+// and so do failures and volatility, each a hash of what it concerns: the
+// same Config, clock and calls give the same answers. Bookings made here
+// take seats from an in-memory inventory, so a class sells out as bookings
+// are made; the Supplier is safe for concurrent use. Like the flight
+// simulators, a restart forgets bookings (ErrNotFound).
+//
+// # Knobs
+//
+// As in pkg/supplier/sim: a zero Config field means the default, Off (a
+// negative value) none. Defaults: latency 600 ms ± 200 ms, ErrorRate 2%,
+// TimeoutRate 0.5%, Volatility 5% (the probability that PreBook finds the
+// class sold out in the meantime, as happens on 12306 at busy times).
+// Steady turns latency, failures and volatility off.
+package railsim
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/voyage/voyage/pkg/money"
+	"github.com/voyage/voyage/pkg/supplier/rail"
+)
+
+// Name is the supplier's configuration name.
+const Name = "cr-sim"
+
+// Off, set in a latency, rate or volatility field, turns it off.
+const Off = -1
+
+// Defaults.
+const (
+	DefaultLatency     = 600 * time.Millisecond
+	DefaultJitter      = 200 * time.Millisecond
+	DefaultErrorRate   = 0.02
+	DefaultTimeoutRate = 0.005
+	DefaultVolatility  = 0.05
+	// DefaultOfferTTL: an offer id is valid for 15 minutes (API.md).
+	DefaultOfferTTL = 15 * time.Minute
+	// DefaultHoldTTL: 12306 holds an unpaid order's seats for 30 minutes.
+	DefaultHoldTTL = 30 * time.Minute
+	// afterSalesTTL: how long a refund or exchange offer stands.
+	afterSalesTTL = 15 * time.Minute
+)
+
+// maxHang bounds a simulated time-out when the context has no deadline.
+const maxHang = 2 * time.Minute
+
+// Config configures the simulator.
+type Config struct {
+	Seed          int64
+	Latency       time.Duration
+	LatencyJitter time.Duration
+	ErrorRate     float64
+	TimeoutRate   float64
+	Volatility    float64
+	// Policy is the railway's rules; rail.ChinaRailway() when nil. Its
+	// SalesWindowDays is the sales window.
+	Policy   *rail.Policy
+	OfferTTL time.Duration
+	HoldTTL  time.Duration
+	// Clock is the time source; time.Now when nil.
+	Clock func() time.Time
+}
+
+// Steady is a Config with no latency, failures or volatility.
+func Steady(seed int64) Config {
+	return Config{Seed: seed, Latency: Off, LatencyJitter: Off, ErrorRate: Off, TimeoutRate: Off, Volatility: Off}
+}
+
+// Supplier is the simulated China Railway. It is safe for concurrent use.
+type Supplier struct {
+	seed        uint64
+	latency     time.Duration
+	jitter      time.Duration
+	errorRate   float64
+	timeoutRate float64
+	volatility  float64
+	policy      rail.Policy
+	offerTTL    time.Duration
+	holdTTL     time.Duration
+	now         func() time.Time
+
+	net *network
+	tt  *timetable
+
+	attempts [4096]atomic.Uint32
+	seq      atomic.Uint64
+
+	mu          sync.Mutex
+	inventories map[invKey]*inventory
+	bookings    map[string]*booking
+	pending     []*booking        // pre-bookings not yet confirmed, cancelled or expired
+	byKey       map[string]string // PreBook key → booking ref
+	refunds     map[string]*refundOffer
+	exchanges   map[string]*exchangeOffer
+	pruned      string // the day inventories were last pruned
+}
+
+var _ rail.Supplier = (*Supplier)(nil)
+
+// booking is a booking with the places it holds (one per passenger).
+type booking struct {
+	rail.Booking
+	places []place
+}
+
+type place struct {
+	key invKey
+	idx int
+}
+
+type refundOffer struct {
+	rail.RefundOffer
+	confirmed bool
+}
+
+type exchangeOffer struct {
+	rail.ExchangeOffer
+	leg       leg
+	confirmed bool
+}
+
+// New returns a simulated supplier.
+func New(cfg Config) (*Supplier, error) {
+	n, err := parseStations(stationsTSV)
+	if err != nil {
+		return nil, fmt.Errorf("railsim: %w", err)
+	}
+	tt, err := buildTimetable(n)
+	if err != nil {
+		return nil, fmt.Errorf("railsim: %w", err)
+	}
+	s := &Supplier{
+		seed: uint64(cfg.Seed), net: n, tt: tt, now: cfg.Clock,
+		inventories: map[invKey]*inventory{}, bookings: map[string]*booking{},
+		byKey: map[string]string{}, refunds: map[string]*refundOffer{}, exchanges: map[string]*exchangeOffer{},
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	s.latency = orDefault(cfg.Latency, DefaultLatency)
+	s.jitter = min(orDefault(cfg.LatencyJitter, DefaultJitter), s.latency)
+	s.offerTTL = orDefault(cfg.OfferTTL, DefaultOfferTTL)
+	s.holdTTL = orDefault(cfg.HoldTTL, DefaultHoldTTL)
+	if s.errorRate, err = rate("ErrorRate", cfg.ErrorRate, DefaultErrorRate); err != nil {
+		return nil, err
+	}
+	if s.timeoutRate, err = rate("TimeoutRate", cfg.TimeoutRate, DefaultTimeoutRate); err != nil {
+		return nil, err
+	}
+	if s.volatility, err = rate("Volatility", cfg.Volatility, DefaultVolatility); err != nil {
+		return nil, err
+	}
+	s.policy = rail.ChinaRailway()
+	if cfg.Policy != nil {
+		s.policy = *cfg.Policy
+	}
+	if err := s.policy.Validate(); err != nil {
+		return nil, fmt.Errorf("railsim: %w", err)
+	}
+	return s, nil
+}
+
+func orDefault(v, def time.Duration) time.Duration {
+	switch {
+	case v == 0:
+		return def
+	case v < 0:
+		return 0
+	}
+	return v
+}
+
+func rate(name string, v, def float64) (float64, error) {
+	switch {
+	case v == 0:
+		return def, nil
+	case v < 0:
+		return 0, nil
+	case v > 1:
+		return 0, fmt.Errorf("railsim: %s %v is over 1", name, v)
+	}
+	return v, nil
+}
+
+// Name is the supplier's configuration name.
+func (s *Supplier) Name() string { return Name }
+
+// Policy is the rules the simulator applies.
+func (s *Supplier) Policy() rail.Policy { return s.policy }
+
+// Stations finds stations by code, English, Chinese (either script),
+// pinyin or pinyin initials prefix, case-insensitive; limit ≤ 0 is no limit.
+func (s *Supplier) Stations(q string, limit int) []Station { return s.net.search(q, limit) }
+
+// Station returns a station by telegraph code.
+func (s *Supplier) Station(code string) (Station, bool) { return s.net.find(code) }
+
+// SalesWindow is the first and last on-sale dates now (YYYY-MM-DD).
+func (s *Supplier) SalesWindow() (first, last string) {
+	return s.policy.SalesWindow(s.now().In(china))
+}
+
+func (s *Supplier) attempt(op, key string) uint64 {
+	h := seeded(0).str(op).str(key).sum()
+	return uint64(s.attempts[h%uint64(len(s.attempts))].Add(1))
+}
+
+// call simulates the source answering, as pkg/supplier/sim does: a
+// possible hang until the context is done, the latency, a possible failure.
+func (s *Supplier) call(ctx context.Context, op, key string) (mix, error) {
+	h := seeded(s.seed).str(op).str(key).num(s.attempt(op, key))
+	if err := ctx.Err(); err != nil {
+		return h, timeout(op, err)
+	}
+	if s.timeoutRate > 0 && h.unit(0) < s.timeoutRate {
+		t := time.NewTimer(maxHang)
+		defer t.Stop()
+		select {
+		case <-ctx.Done():
+			return h, timeout(op, ctx.Err())
+		case <-t.C:
+			return h, timeout(op, context.DeadlineExceeded)
+		}
+	}
+	d := s.latency
+	if s.jitter > 0 {
+		d += time.Duration((2*h.unit(1) - 1) * float64(s.jitter))
+	}
+	if d > 0 {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		select {
+		case <-ctx.Done():
+			return h, timeout(op, ctx.Err())
+		case <-t.C:
+		}
+	}
+	if s.errorRate > 0 && h.unit(2) < s.errorRate {
+		return h, fmt.Errorf("railsim: %s: simulated failure: %w", op, rail.ErrUnavailable)
+	}
+	return h, nil
+}
+
+func timeout(op string, ctxErr error) error {
+	return fmt.Errorf("railsim: %s: %w (%w)", op, rail.ErrTimeout, ctxErr)
+}
+
+func errorf(op string, err error) error { return fmt.Errorf("railsim: %s: %w", op, err) }
+
+func cny(fen int64) money.Amount { return money.Amount{Minor: fen, Currency: "CNY"} }
+
+// Search returns the trains from any station of the origin's city to any
+// station of the destination's city on the date (as 12306 answers), that
+// have not left yet, earliest first.
+func (s *Supplier) Search(ctx context.Context, req rail.SearchRequest) ([]rail.Offer, error) {
+	const op = "search"
+	if _, err := s.call(ctx, op, req.Origin+req.Destination+req.Date); err != nil {
+		return nil, err
+	}
+	origins, dests, day, err := s.checkTrip(req.Origin, req.Destination, req.Date)
+	if err != nil {
+		return nil, errorf(op, err)
+	}
+	pax := req.Passengers
+	if len(pax) == 0 {
+		pax = []string{rail.TicketAdult}
+	}
+	for _, p := range pax {
+		if !validTicketType(p) {
+			return nil, errorf(op, fmt.Errorf("ticket type %q: %w", p, rail.ErrRejected))
+		}
+	}
+	legs := s.tt.legs(origins, dests, day)
+	if len(legs) == 0 {
+		return nil, errorf(op, fmt.Errorf("%s–%s: %w", req.Origin, req.Destination, rail.ErrNoService))
+	}
+	now := s.now()
+	slices.SortFunc(legs, func(a, b leg) int {
+		if c := a.departAt.Compare(b.departAt); c != 0 {
+			return c
+		}
+		return strings.Compare(a.t.number, b.t.number)
+	})
+	// Offers are built outside the lock; only seat counts are read under
+	// it, so concurrent searches contend for as little as possible.
+	out := make([]rail.Offer, 0, len(legs))
+	kept := legs[:0]
+	for _, l := range legs {
+		if !l.departAt.After(now) {
+			continue
+		}
+		out = append(out, s.offerBase(l, pax, now))
+		kept = append(kept, l)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.sweep(now)
+	for i, l := range kept {
+		s.fillAvailability(&out[i], l, now)
+	}
+	return out, nil
+}
+
+// checkTrip validates a trip and returns the stations of both cities and
+// the date at midnight China time.
+func (s *Supplier) checkTrip(origin, dest, date string) (origins, dests []string, day time.Time, err error) {
+	o, ok := s.net.find(origin)
+	if !ok {
+		return nil, nil, day, fmt.Errorf("origin %q: %w", origin, rail.ErrUnknownStation)
+	}
+	d, ok := s.net.find(dest)
+	if !ok {
+		return nil, nil, day, fmt.Errorf("destination %q: %w", dest, rail.ErrUnknownStation)
+	}
+	if o.City == d.City {
+		return nil, nil, day, fmt.Errorf("%s and %s are both in %s: %w", o.Code, d.Code, o.City, rail.ErrSameStation)
+	}
+	day, perr := time.ParseInLocation(time.DateOnly, date, china)
+	if perr != nil {
+		return nil, nil, day, fmt.Errorf("date %q: %w", date, rail.ErrRejected)
+	}
+	if now := s.now().In(china); !s.policy.OnSale(date, now) {
+		first, last := s.policy.SalesWindow(now)
+		return nil, nil, day, fmt.Errorf("%s is not in %s..%s: %w", date, first, last, rail.ErrOutsideSalesWindow)
+	}
+	return s.net.sameCity(o.Code), s.net.sameCity(d.Code), day, nil
+}
+
+// offer builds the seam's offer for a leg with its seat counts; s.mu is
+// held.
+func (s *Supplier) offer(l leg, pax []string, now time.Time) rail.Offer {
+	o := s.offerBase(l, pax, now)
+	s.fillAvailability(&o, l, now)
+	return o
+}
+
+// fillAvailability sets the seats left per class; s.mu is held.
+func (s *Supplier) fillAvailability(o *rail.Offer, l leg, now time.Time) {
+	for i, lay := range l.t.layouts {
+		o.Classes[i].Available = s.inventory(l, lay, now).free
+	}
+}
+
+// offerBase builds the seam's offer for a leg without seat counts (it
+// needs no lock).
+func (s *Supplier) offerBase(l leg, pax []string, now time.Time) rail.Offer {
+	exp := now.Add(s.offerTTL)
+	o := rail.Offer{
+		Supplier: Name, TrainNumber: l.t.number, TrainType: l.t.typ,
+		Origin: l.t.calls[l.from].code, Destination: l.t.calls[l.to].code,
+		DepartAt: l.departAt, ArriveAt: l.arriveAt, DurationMinutes: l.durationMinutes(),
+		DistanceKm: l.km(), Stops: l.stops(), Conditions: s.policy.Conditions(), ExpiresAt: exp,
+	}
+	o.Ref = encodeRef(l, exp)
+	o.Classes = make([]rail.ClassOffer, 0, len(l.t.layouts))
+	for _, lay := range l.t.layouts {
+		adult := adultFare(l, lay.class)
+		co := rail.ClassOffer{Class: lay.class, Price: cny(adult), Fares: map[string]money.Amount{}}
+		for _, p := range pax {
+			co.Fares[p] = cny(typeFare(adult, p, lay.class))
+		}
+		if lay.kind == kindRow {
+			for _, c := range lay.letters {
+				co.SeatLetters = append(co.SeatLetters, string(c))
+			}
+		}
+		o.Classes = append(o.Classes, co)
+	}
+	return o
+}
+
+// inventory returns (creating) a class's inventory; s.mu is held.
+func (s *Supplier) inventory(l leg, lay classLayout, now time.Time) *inventory {
+	k := invKey{day: l.day.Format(time.DateOnly), train: l.t.number, class: lay.class}
+	inv, ok := s.inventories[k]
+	if !ok {
+		inv = newInventory(s.seed, k, lay, daysAhead(now.In(china), l.day))
+		s.inventories[k] = inv
+	}
+	return inv
+}
+
+// An offer reference carries what rebuilds the offer: the train's day,
+// number, boarding and alighting stations and the offer's expiry, so
+// PreBook needs no memory of the search.
+func encodeRef(l leg, exp time.Time) string {
+	return fmt.Sprintf("%s.%s.%s.%s.%d", l.day.Format("20060102"), l.t.number,
+		l.t.calls[l.from].code, l.t.calls[l.to].code, exp.Unix())
+}
+
+func (s *Supplier) decodeRef(ref string, now time.Time) (leg, error) {
+	f := strings.Split(ref, ".")
+	if len(f) != 5 {
+		return leg{}, fmt.Errorf("offer %q: %w", ref, rail.ErrNotFound)
+	}
+	day, err := time.ParseInLocation("20060102", f[0], china)
+	t, ok := s.tt.byNumber[f[1]]
+	exp, err2 := strconv.ParseInt(f[4], 10, 64)
+	if err != nil || err2 != nil || !ok {
+		return leg{}, fmt.Errorf("offer %q: %w", ref, rail.ErrNotFound)
+	}
+	l := leg{t: t, from: -1, to: -1, day: day}
+	for i, c := range t.calls {
+		if c.code == f[2] && l.from < 0 {
+			l.from = i
+		}
+		if c.code == f[3] && l.from >= 0 && i > l.from {
+			l.to = i
+		}
+	}
+	if l.from < 0 || l.to < 0 {
+		return leg{}, fmt.Errorf("offer %q: %w", ref, rail.ErrNotFound)
+	}
+	l.departAt = day.Add(t.calls[l.from].depart)
+	l.arriveAt = day.Add(t.calls[l.to].arrive)
+	if now.Unix() > exp || !l.departAt.After(now) {
+		return leg{}, fmt.Errorf("offer %q: %w", ref, rail.ErrOfferExpired)
+	}
+	return l, nil
+}
+
+func layoutOf(t *train, class string) (classLayout, bool) {
+	for _, l := range t.layouts {
+		if l.class == class {
+			return l, true
+		}
+	}
+	return classLayout{}, false
+}
+
+// PreBook holds places for the passengers until HoldExpiresAt; places are
+// assigned now (12306 shows them on the unpaid order) and ticketed by
+// Confirm.
+func (s *Supplier) PreBook(ctx context.Context, req rail.PreBookRequest) (rail.Booking, error) {
+	const op = "prebook"
+	h, err := s.call(ctx, op, req.OfferRef+req.Key)
+	if err != nil {
+		return rail.Booking{}, err
+	}
+	now := s.now()
+	l, err := s.decodeRef(req.OfferRef, now)
+	if err != nil {
+		return rail.Booking{}, errorf(op, err)
+	}
+	lay, ok := layoutOf(l.t, req.Class)
+	if !ok {
+		return rail.Booking{}, errorf(op, fmt.Errorf("%s has no %q class: %w", l.t.number, req.Class, rail.ErrRejected))
+	}
+	if len(req.Passengers) == 0 {
+		return rail.Booking{}, errorf(op, fmt.Errorf("no passengers: %w", rail.ErrRejected))
+	}
+	letters := make([]string, len(req.Passengers))
+	for i, p := range req.Passengers {
+		if err := checkPassenger(p, lay); err != nil {
+			return rail.Booking{}, errorf(op, fmt.Errorf("passenger %d: %w", i+1, err))
+		}
+		letters[i] = strings.ToUpper(p.SeatLetter)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.sweep(now)
+	if req.Key != "" {
+		if ref, ok := s.byKey[req.Key]; ok {
+			return s.copyOf(s.bookings[ref]), nil
+		}
+	}
+	if s.volatility > 0 && h.unit(3) < s.volatility {
+		return rail.Booking{}, errorf(op, fmt.Errorf("%s %s sold in the meantime: %w", l.t.number, req.Class, rail.ErrSoldOut))
+	}
+	inv := s.inventory(l, lay, now)
+	k := invKey{day: l.day.Format(time.DateOnly), train: l.t.number, class: lay.class}
+	start := int(seeded(s.seed).str(req.OfferRef).num(s.seq.Load()).draw(4) % uint64(len(inv.taken)))
+	idx, ok := inv.take(letters, start)
+	if !ok {
+		return rail.Booking{}, errorf(op, fmt.Errorf("%s %s: %d left, %d wanted: %w", l.t.number, req.Class, inv.free, len(letters), rail.ErrSoldOut))
+	}
+	b := &booking{Booking: rail.Booking{
+		Supplier: Name, Ref: s.newRef("E"), Status: rail.StatusPreBooked,
+		Offer: s.offer(l, nil, now), Class: req.Class,
+		Passengers: slices.Clone(req.Passengers),
+	}}
+	b.HoldExpiresAt = now.Add(s.holdTTL)
+	if b.HoldExpiresAt.After(l.departAt) {
+		b.HoldExpiresAt = l.departAt
+	}
+	adult := adultFare(l, lay.class)
+	var total int64
+	for i, p := range req.Passengers {
+		coach, seat := lay.label(idx[i])
+		fare := typeFare(adult, p.Type, lay.class)
+		total += fare
+		b.places = append(b.places, place{key: k, idx: idx[i]})
+		// Tickets are drafted now and numbered on Confirm.
+		b.Tickets = append(b.Tickets, rail.Ticket{Passenger: i, TrainNumber: l.t.number,
+			Origin: b.Offer.Origin, Destination: b.Offer.Destination, DepartAt: l.departAt,
+			Class: lay.class, Coach: coach, Seat: seat, Fare: cny(fare)})
+	}
+	b.Total = cny(total)
+	s.bookings[b.Ref] = b
+	s.pending = append(s.pending, b)
+	if req.Key != "" {
+		s.byKey[req.Key] = b.Ref
+	}
+	return s.copyOf(b), nil
+}
+
+// newRef is a 12306-style order number: a letter and nine digits.
+func (s *Supplier) newRef(prefix string) string {
+	n := s.seq.Add(1)
+	return fmt.Sprintf("%s%09d", prefix, seeded(s.seed).num(n).sum()%900000000+100000000)
+}
+
+// copyOf returns a booking the caller may keep (tickets hidden until
+// ticketed); s.mu is held.
+func (s *Supplier) copyOf(b *booking) rail.Booking {
+	out := b.Booking
+	out.Passengers = slices.Clone(b.Passengers)
+	if b.Status == rail.StatusPreBooked || b.Status == rail.StatusExpired || b.Status == rail.StatusCancelled {
+		out.Tickets = nil
+	} else {
+		out.Tickets = slices.Clone(b.Tickets)
+	}
+	return out
+}
+
+// sweep expires pre-bookings past their hold and releases their places;
+// s.mu is held.
+func (s *Supplier) sweep(now time.Time) {
+	keep := s.pending[:0]
+	for _, b := range s.pending {
+		switch {
+		case b.Status != rail.StatusPreBooked:
+		case !now.Before(b.HoldExpiresAt):
+			b.Status = rail.StatusExpired
+			s.release(b.places)
+		default:
+			keep = append(keep, b)
+		}
+	}
+	clear(s.pending[len(keep):])
+	s.pending = keep
+	// Inventories of trains that left their first station more than two
+	// days ago can no longer be sold or exchanged to: drop them so a
+	// long-running simulator's memory stays bounded by the sales window.
+	if today := now.In(china).Format(time.DateOnly); today != s.pruned {
+		s.pruned = today
+		cut := now.In(china).AddDate(0, 0, -2).Format(time.DateOnly)
+		for k := range s.inventories {
+			if k.day < cut {
+				delete(s.inventories, k)
+			}
+		}
+	}
+}
+
+func (s *Supplier) release(ps []place) {
+	for _, p := range ps {
+		if inv, ok := s.inventories[p.key]; ok {
+			inv.release(p.idx)
+		}
+	}
+}
+
+// Confirm tickets a pre-booking: a ticket number per passenger, coach and
+// seat as held.
+func (s *Supplier) Confirm(ctx context.Context, ref string) (rail.Booking, error) {
+	const op = "confirm"
+	if _, err := s.call(ctx, op, ref); err != nil {
+		return rail.Booking{}, err
+	}
+	now := s.now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.sweep(now)
+	b, ok := s.bookings[ref]
+	if !ok {
+		return rail.Booking{}, errorf(op, fmt.Errorf("booking %s: %w", ref, rail.ErrNotFound))
+	}
+	switch b.Status {
+	case rail.StatusPreBooked:
+	case rail.StatusExpired:
+		return rail.Booking{}, errorf(op, fmt.Errorf("booking %s: %w", ref, rail.ErrHoldExpired))
+	case rail.StatusCancelled:
+		return rail.Booking{}, errorf(op, fmt.Errorf("booking %s is cancelled: %w", ref, rail.ErrRejected))
+	default:
+		return s.copyOf(b), nil // already ticketed: confirming again is a no-op
+	}
+	for i := range b.Tickets {
+		b.Tickets[i].Number = s.newRef("E")
+		b.Tickets[i].Status = rail.TicketIssued
+	}
+	b.Status = rail.StatusTicketed
+	return s.copyOf(b), nil
+}
+
+// Cancel releases an unticketed pre-booking.
+func (s *Supplier) Cancel(ctx context.Context, ref string) error {
+	const op = "cancel"
+	if _, err := s.call(ctx, op, ref); err != nil {
+		return err
+	}
+	now := s.now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.sweep(now)
+	b, ok := s.bookings[ref]
+	if !ok {
+		return errorf(op, fmt.Errorf("booking %s: %w", ref, rail.ErrNotFound))
+	}
+	switch b.Status {
+	case rail.StatusPreBooked:
+		b.Status = rail.StatusCancelled
+		s.release(b.places)
+	case rail.StatusCancelled, rail.StatusExpired:
+	default:
+		return errorf(op, fmt.Errorf("booking %s is %s (refund it instead): %w", ref, b.Status, rail.ErrRejected))
+	}
+	return nil
+}
+
+// Booking returns a booking as it is now.
+func (s *Supplier) Booking(ctx context.Context, ref string) (rail.Booking, error) {
+	const op = "booking"
+	if _, err := s.call(ctx, op, ref); err != nil {
+		return rail.Booking{}, err
+	}
+	now := s.now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.sweep(now)
+	b, ok := s.bookings[ref]
+	if !ok {
+		return rail.Booking{}, errorf(op, fmt.Errorf("booking %s: %w", ref, rail.ErrNotFound))
+	}
+	return s.copyOf(b), nil
+}
+
+// issued returns the indexes of the passengers asked for (all with an
+// issued ticket when none), each of which must hold an issued ticket;
+// s.mu is held.
+func issued(b *booking, pax []int) ([]int, error) {
+	if b.Status != rail.StatusTicketed {
+		return nil, fmt.Errorf("booking %s is %s: %w", b.Ref, b.Status, rail.ErrRejected)
+	}
+	if len(pax) == 0 {
+		for i, t := range b.Tickets {
+			if t.Status == rail.TicketIssued {
+				pax = append(pax, i)
+			}
+		}
+	}
+	seen := map[int]bool{}
+	for _, i := range pax {
+		if i < 0 || i >= len(b.Tickets) || seen[i] {
+			return nil, fmt.Errorf("passenger index %d: %w", i, rail.ErrRejected)
+		}
+		seen[i] = true
+		if b.Tickets[i].Status != rail.TicketIssued {
+			return nil, fmt.Errorf("passenger %d's ticket is %s: %w", i, b.Tickets[i].Status, rail.ErrRejected)
+		}
+	}
+	slices.Sort(pax)
+	return pax, nil
+}
+
+// RefundOffer prices refunding some passengers' tickets now, by the
+// policy's time bands.
+func (s *Supplier) RefundOffer(ctx context.Context, ref string, passengers []int) (rail.RefundOffer, error) {
+	const op = "refund offer"
+	if _, err := s.call(ctx, op, ref); err != nil {
+		return rail.RefundOffer{}, err
+	}
+	now := s.now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	b, ok := s.bookings[ref]
+	if !ok {
+		return rail.RefundOffer{}, errorf(op, fmt.Errorf("booking %s: %w", ref, rail.ErrNotFound))
+	}
+	pax, err := issued(b, slices.Clone(passengers))
+	if err != nil {
+		return rail.RefundOffer{}, errorf(op, err)
+	}
+	ro := rail.RefundOffer{Ref: s.newRef("R"), BookingRef: ref, Passengers: pax, ValidUntil: now.Add(afterSalesTTL)}
+	var fare, fee int64
+	for _, i := range pax {
+		t := b.Tickets[i]
+		f, err := s.policy.RefundFee(t.Fare.Minor, t.DepartAt, now)
+		if err != nil {
+			return rail.RefundOffer{}, errorf(op, fmt.Errorf("%s: %w", t.TrainNumber, err))
+		}
+		fare += t.Fare.Minor
+		fee += f
+		if close := t.DepartAt.Add(-s.policy.CloseBefore); close.Before(ro.ValidUntil) {
+			ro.ValidUntil = close
+		}
+	}
+	ro.Fare, ro.Fee, ro.Refund = cny(fare), cny(fee), cny(fare-fee)
+	s.refunds[ro.Ref] = &refundOffer{RefundOffer: ro}
+	return ro, nil
+}
+
+// ConfirmRefund refunds the tickets of a refund offer and frees their
+// places.
+func (s *Supplier) ConfirmRefund(ctx context.Context, ref, offerRef string) (rail.Booking, error) {
+	const op = "confirm refund"
+	if _, err := s.call(ctx, op, ref+offerRef); err != nil {
+		return rail.Booking{}, err
+	}
+	now := s.now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ro, ok := s.refunds[offerRef]
+	b, okb := s.bookings[ref]
+	if !ok || !okb || ro.BookingRef != ref {
+		return rail.Booking{}, errorf(op, fmt.Errorf("refund offer %s of %s: %w", offerRef, ref, rail.ErrNotFound))
+	}
+	if ro.confirmed {
+		return s.copyOf(b), nil
+	}
+	if now.After(ro.ValidUntil) {
+		return rail.Booking{}, errorf(op, fmt.Errorf("refund offer %s: %w", offerRef, rail.ErrOfferExpired))
+	}
+	if _, err := issued(b, slices.Clone(ro.Passengers)); err != nil {
+		return rail.Booking{}, errorf(op, err)
+	}
+	for _, i := range ro.Passengers {
+		b.Tickets[i].Status = rail.TicketRefunded
+		s.release(b.places[i : i+1])
+	}
+	ro.confirmed = true
+	all := true
+	for _, t := range b.Tickets {
+		if t.Status != rail.TicketRefunded {
+			all = false
+		}
+	}
+	if all {
+		b.Status = rail.StatusRefunded
+	}
+	return s.copyOf(b), nil
+}
+
+// ExchangeOffer prices moving passengers to another train between the same
+// cities, once per ticket (RAIL.md): more than 48 h before departure any
+// train in the sales window, within 48 h an earlier train or a later one
+// the same day.
+func (s *Supplier) ExchangeOffer(ctx context.Context, req rail.ExchangeRequest) (rail.ExchangeOffer, error) {
+	const op = "exchange offer"
+	if _, err := s.call(ctx, op, req.BookingRef+req.OfferRef); err != nil {
+		return rail.ExchangeOffer{}, err
+	}
+	now := s.now()
+	l, err := s.decodeRef(req.OfferRef, now)
+	if err != nil {
+		return rail.ExchangeOffer{}, errorf(op, err)
+	}
+	lay, ok := layoutOf(l.t, req.Class)
+	if !ok {
+		return rail.ExchangeOffer{}, errorf(op, fmt.Errorf("%s has no %q class: %w", l.t.number, req.Class, rail.ErrRejected))
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.sweep(now)
+	b, ok := s.bookings[req.BookingRef]
+	if !ok {
+		return rail.ExchangeOffer{}, errorf(op, fmt.Errorf("booking %s: %w", req.BookingRef, rail.ErrNotFound))
+	}
+	pax, err := issued(b, slices.Clone(req.Passengers))
+	if err != nil {
+		return rail.ExchangeOffer{}, errorf(op, err)
+	}
+	eo := rail.ExchangeOffer{Ref: s.newRef("X"), BookingRef: b.Ref, Passengers: pax, Class: req.Class,
+		ValidUntil: now.Add(afterSalesTTL)}
+	var oldFare, newFare int64
+	var firstDepart time.Time
+	for _, i := range pax {
+		t := b.Tickets[i]
+		if err := s.exchangeable(t, l, now); err != nil {
+			return rail.ExchangeOffer{}, errorf(op, err)
+		}
+		oldFare += t.Fare.Minor
+		newFare += typeFare(adultFare(l, lay.class), b.Passengers[i].Type, lay.class)
+		if firstDepart.IsZero() || t.DepartAt.Before(firstDepart) {
+			firstDepart = t.DepartAt
+		}
+	}
+	if inv := s.inventory(l, lay, now); inv.free < len(pax) {
+		return rail.ExchangeOffer{}, errorf(op, fmt.Errorf("%s %s: %w", l.t.number, req.Class, rail.ErrSoldOut))
+	}
+	if close := firstDepart.Add(-s.policy.CloseBefore); close.Before(eo.ValidUntil) {
+		eo.ValidUntil = close
+	}
+	if close := l.departAt.Add(-s.policy.CloseBefore); close.Before(eo.ValidUntil) {
+		eo.ValidUntil = close
+	}
+	diff := newFare - oldFare
+	switch {
+	case diff > 0:
+		eo.Due = cny(diff)
+		eo.Refund, eo.Fee = cny(0), cny(0)
+	default:
+		fee, err := s.policy.RefundFee(-diff, firstDepart, now)
+		if err != nil {
+			return rail.ExchangeOffer{}, errorf(op, err)
+		}
+		eo.Due, eo.Fee, eo.Refund = cny(0), cny(fee), cny(-diff-fee)
+	}
+	eo.Offer = s.offer(l, nil, now)
+	s.exchanges[eo.Ref] = &exchangeOffer{ExchangeOffer: eo, leg: l}
+	return eo, nil
+}
+
+// exchangeable checks one ticket may move to the leg now.
+func (s *Supplier) exchangeable(t rail.Ticket, l leg, now time.Time) error {
+	if t.Exchanges >= s.policy.Exchanges {
+		return fmt.Errorf("ticket %s: %w", t.Number, rail.ErrAlreadyExchanged)
+	}
+	if t.DepartAt.Sub(now) < s.policy.CloseBefore {
+		return fmt.Errorf("ticket %s: %w", t.Number, rail.ErrRefundClosed)
+	}
+	from, to := l.t.calls[l.from].code, l.t.calls[l.to].code
+	fo, _ := s.net.find(from)
+	to0, _ := s.net.find(t.Origin)
+	fd, _ := s.net.find(to)
+	td0, _ := s.net.find(t.Destination)
+	if fo.City != to0.City || fd.City != td0.City {
+		return fmt.Errorf("ticket %s: %s–%s is another trip: %w", t.Number, from, to, rail.ErrRejected)
+	}
+	if l.t.number == t.TrainNumber && l.departAt.Equal(t.DepartAt) {
+		return fmt.Errorf("ticket %s: already on %s: %w", t.Number, t.TrainNumber, rail.ErrRejected)
+	}
+	if t.DepartAt.Sub(now) <= s.policy.ExchangeAnyTrainBefore &&
+		l.departAt.After(t.DepartAt) && !sameDay(l.departAt.In(china), t.DepartAt.In(china)) {
+		return fmt.Errorf("ticket %s: within %s of departure only an earlier train or one the same day: %w",
+			t.Number, s.policy.ExchangeAnyTrainBefore, rail.ErrRejected)
+	}
+	return nil
+}
+
+// ConfirmExchange issues new tickets on the exchange offer's train and
+// frees the old places.
+func (s *Supplier) ConfirmExchange(ctx context.Context, ref, offerRef string) (rail.Booking, error) {
+	const op = "confirm exchange"
+	if _, err := s.call(ctx, op, ref+offerRef); err != nil {
+		return rail.Booking{}, err
+	}
+	now := s.now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.sweep(now)
+	eo, ok := s.exchanges[offerRef]
+	b, okb := s.bookings[ref]
+	if !ok || !okb || eo.BookingRef != ref {
+		return rail.Booking{}, errorf(op, fmt.Errorf("exchange offer %s of %s: %w", offerRef, ref, rail.ErrNotFound))
+	}
+	if eo.confirmed {
+		return s.copyOf(b), nil
+	}
+	if now.After(eo.ValidUntil) {
+		return rail.Booking{}, errorf(op, fmt.Errorf("exchange offer %s: %w", offerRef, rail.ErrOfferExpired))
+	}
+	if _, err := issued(b, slices.Clone(eo.Passengers)); err != nil {
+		return rail.Booking{}, errorf(op, err)
+	}
+	for _, i := range eo.Passengers {
+		if err := s.exchangeable(b.Tickets[i], eo.leg, now); err != nil {
+			return rail.Booking{}, errorf(op, err)
+		}
+	}
+	l := eo.leg
+	lay, _ := layoutOf(l.t, eo.Class)
+	inv := s.inventory(l, lay, now)
+	letters := make([]string, len(eo.Passengers))
+	for j, i := range eo.Passengers {
+		letters[j] = strings.ToUpper(b.Passengers[i].SeatLetter)
+	}
+	idx, ok := inv.take(letters, int(seeded(s.seed).str(offerRef).draw(4)%uint64(len(inv.taken))))
+	if !ok {
+		return rail.Booking{}, errorf(op, fmt.Errorf("%s %s: %w", l.t.number, eo.Class, rail.ErrSoldOut))
+	}
+	k := invKey{day: l.day.Format(time.DateOnly), train: l.t.number, class: lay.class}
+	adult := adultFare(l, lay.class)
+	var total int64
+	for j, i := range eo.Passengers {
+		s.release(b.places[i : i+1])
+		b.places[i] = place{key: k, idx: idx[j]}
+		coach, seat := lay.label(idx[j])
+		old := b.Tickets[i]
+		b.Tickets[i] = rail.Ticket{Passenger: i, Number: s.newRef("E"), TrainNumber: l.t.number,
+			Origin: l.t.calls[l.from].code, Destination: l.t.calls[l.to].code, DepartAt: l.departAt,
+			Class: lay.class, Coach: coach, Seat: seat, Fare: cny(typeFare(adult, b.Passengers[i].Type, lay.class)),
+			Status: rail.TicketIssued, Exchanges: old.Exchanges + 1}
+	}
+	for _, t := range b.Tickets {
+		total += t.Fare.Minor
+	}
+	b.Total = cny(total)
+	eo.confirmed = true
+	return s.copyOf(b), nil
+}
