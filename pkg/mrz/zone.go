@@ -14,22 +14,26 @@ var (
 	// toLetter: digits OCR reads for letters, in letter-only fields.
 	toLetter = map[byte]byte{'0': 'O', '1': 'I', '8': 'B', '5': 'S', '2': 'Z', '6': 'G'}
 	// alternatives: what an ambiguous character in a letters-and-digits
-	// field may really be; the check digit decides.
+	// field may really be; the check digit decides. G/6, L/1 and K/< are
+	// missing on purpose: their values differ by 10 or 20, so the 7-3-1
+	// check digit cannot tell them apart (see contextFix).
 	alternatives = map[byte][]byte{
 		'0': {'O', 'D'}, 'O': {'0'}, 'D': {'0'}, 'Q': {'0'},
-		'1': {'I'}, 'I': {'1'}, 'L': {'1'},
+		'1': {'I'}, 'I': {'1'},
 		'8': {'B'}, 'B': {'8'}, '5': {'S'}, 'S': {'5'},
-		'2': {'Z'}, 'Z': {'2'}, '6': {'G'}, 'G': {'6'},
-		'K': {'<'}, 'C': {'<'}, 'X': {'<'},
+		'2': {'Z'}, 'Z': {'2'},
+		'C': {'<'}, 'X': {'<'},
 	}
 )
 
 // fillerLike are letters OCR reads for the filler '<'.
 const fillerLike = "KCX"
 
-// maxChanges bounds the corrections tried in one checked field; beyond
-// three the check digit (one chance in ten of a false match) proves little.
-const maxChanges = 3
+// maxChanges bounds the corrections tried in one checked field. A check
+// digit passes one wrong reading in ten, so every extra change tried makes a
+// false "correction" likelier; two is where real double misreadings are
+// still caught.
+const maxChanges = 2
 
 type zone struct {
 	l     layout
@@ -102,36 +106,95 @@ func (z *zone) letters(field string, ps []pos) {
 type candidate struct {
 	value   string
 	changed []int
+	cost    int
 }
 
-// variants lists the readings of value, with at most maxChanges characters
-// swapped for an alternative, that ok accepts, fewest changes first.
+func isDigit(c byte) bool  { return c >= '0' && c <= '9' }
+func isLetter(c byte) bool { return c >= 'A' && c <= 'Z' }
+
+// changeCost prices swapping b[i] for alt by its neighbours: a change that
+// makes a character agree with the class of a neighbour (a letter among
+// digits becoming a digit) is plausible; one against both neighbours, or a
+// filler not next to another filler, is not tried at all (-1). Without this a check digit, which passes one reading in
+// ten, would "confirm" arbitrary swaps.
+func changeCost(b []byte, i int, alt byte) int {
+	agree, disagree := 0, 0
+	for _, j := range []int{i - 1, i + 1} {
+		if j < 0 || j >= len(b) {
+			continue
+		}
+		n := b[j]
+		switch {
+		case alt == '<' && n == '<', isDigit(alt) && isDigit(n), isLetter(alt) && isLetter(n):
+			agree++
+		case n != '<':
+			disagree++
+		}
+	}
+	if disagree == 2 || (alt == '<' && agree == 0) {
+		return -1
+	}
+	cost := 3 + disagree - agree
+	if isLetter(alt) {
+		// Document numbers and personal numbers are mostly digits.
+		cost++
+	}
+	return cost
+}
+
+// variants lists the readings of value, with at most maxChanges plausible
+// swaps (changeCost), that ok accepts, cheapest first.
 func variants(value string, ok func(string) bool) []candidate {
 	var out []candidate
 	b := []byte(value)
+	orig := []byte(value)
 	var changed []int
-	var walk func(from, left int)
-	walk = func(from, left int) {
+	var walk func(from, left, cost int)
+	walk = func(from, left, cost int) {
 		if ok(string(b)) {
-			out = append(out, candidate{string(b), append([]int(nil), changed...)})
+			out = append(out, candidate{string(b), append([]int(nil), changed...), cost})
 		}
 		if left == 0 || len(out) > 64 {
 			return
 		}
 		for i := from; i < len(b); i++ {
-			orig := b[i]
-			for _, alt := range alternatives[orig] {
+			for _, alt := range alternatives[orig[i]] {
+				c := changeCost(orig, i, alt)
+				if c < 0 {
+					continue
+				}
 				b[i] = alt
 				changed = append(changed, i)
-				walk(i+1, left-1)
+				walk(i+1, left-1, cost+c)
 				changed = changed[:len(changed)-1]
 			}
-			b[i] = orig
+			b[i] = orig[i]
 		}
 	}
-	walk(0, maxChanges)
-	sort.SliceStable(out, func(i, j int) bool { return len(out[i].changed) < len(out[j].changed) })
+	walk(0, maxChanges, 0)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].cost < out[j].cost })
 	return out
+}
+
+// contextFix makes the swaps a check digit cannot see (G/6, L/1 and K/<
+// differ by a multiple of ten) where the neighbours leave no doubt: K after
+// a filler and before a filler or the end is a filler; G or L between two
+// digits is 6 or 1. Nothing confirms these, so they are reported unverified.
+func (z *zone) contextFix(field string, ps []pos) {
+	v := []byte(z.read(ps))
+	for i, c := range v {
+		left := i > 0 && v[i-1] == '<'
+		right := i == len(v)-1 || v[i+1] == '<'
+		switch {
+		case c == 'K' && left && right:
+			v[i] = '<'
+		case (c == 'G' || c == 'L') && i > 0 && i < len(v)-1 && isDigit(v[i-1]) && isDigit(v[i+1]):
+			v[i] = map[byte]byte{'G': '6', 'L': '1'}[c]
+		default:
+			continue
+		}
+		z.set(field, ps[i], v[i], false)
+	}
 }
 
 // docNumberWellFormed: fillers only at the end of a document number.
@@ -296,21 +359,22 @@ func parseZone(raw []string, l layout, now time.Time) (*Result, error) {
 // checkedField lists the readings of the field at ps that pass the check
 // digit at check (and wellFormed, when given).
 func (z *zone) checkedField(name string, ps []pos, check pos, wellFormed func(string) bool) *checked {
+	z.contextFix(name, ps)
 	c := z.at(check)
 	return &checked{name: name, ps: ps, cands: variants(z.read(ps), func(s string) bool {
 		return checkMatches(s, c) && (wellFormed == nil || wellFormed(s))
 	})}
 }
 
-// chooseComposite picks, among the readings of the checked fields, the one
-// with the fewest changes that also passes the composite check digit, and
+// chooseComposite picks, among the readings of the checked fields, the
+// cheapest that also passes the composite check digit, and
 // writes it into the zone.
 func (z *zone) chooseComposite(fields []*checked) error {
 	idx := make([]int, len(fields))
-	bestCost, best := -1, []int(nil)
+	bestCost, best, ties := -1, []int(nil), 0
 	var walk func(i, cost int)
 	walk = func(i, cost int) {
-		if bestCost >= 0 && cost >= bestCost {
+		if bestCost >= 0 && cost > bestCost {
 			return
 		}
 		if i == len(fields) {
@@ -324,13 +388,17 @@ func (z *zone) chooseComposite(fields []*checked) error {
 				b.WriteString(z.read(s.positions()))
 			}
 			if checkMatches(b.String(), z.at(z.l.compCheck)) {
-				bestCost, best = cost, append([]int(nil), idx...)
+				if cost == bestCost {
+					ties++
+					return
+				}
+				bestCost, best, ties = cost, append([]int(nil), idx...), 1
 			}
 			return
 		}
 		for j, c := range fields[i].cands {
 			idx[i] = j
-			walk(i+1, cost+len(c.changed))
+			walk(i+1, cost+c.cost)
 		}
 	}
 	orig := make([]string, len(fields))
@@ -351,10 +419,12 @@ func (z *zone) chooseComposite(fields []*checked) error {
 		}
 		return z.fail("composite", b.String(), ErrCheckDigit)
 	}
+	// With two equally likely readings the check digits confirm neither:
+	// the first is kept, reported unverified.
 	for k, f := range fields {
 		v := f.cands[best[k]].value
 		for j, p := range f.ps {
-			z.set(f.name, p, v[j], true)
+			z.set(f.name, p, v[j], ties == 1)
 		}
 	}
 	return nil
