@@ -97,10 +97,17 @@ func Parse(text string) (*Result, error) {
 	return ParseAt(text, time.Now())
 }
 
+// MaxInput bounds the OCR text ParseAt reads: one document page is a few
+// kilobytes, and the work grows with every line that looks like a zone.
+const MaxInput = 64 << 10
+
 // ParseAt is Parse with the date two-digit years are resolved against: a
 // birth date is the latest date with those digits not after now; an expiry
 // date lies within 50 years either side of now.
 func ParseAt(text string, now time.Time) (*Result, error) {
+	if len(text) > MaxInput {
+		return nil, fmt.Errorf("%w: text of %d bytes is over %d", ErrNoMRZ, len(text), MaxInput)
+	}
 	lines, notes := candidateLines(text)
 	var best error
 	rank := func(err error) int {

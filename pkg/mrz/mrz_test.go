@@ -163,6 +163,7 @@ func TestParseRefuses(t *testing.T) {
 		{"empty", "", ErrNoMRZ, ""},
 		{"prose", "The quick brown fox jumps over the lazy dog near the river bank", ErrNoMRZ, ""},
 		{"half a zone", td3L1, ErrNoMRZ, ""},
+		{"text over MaxInput", strings.Repeat("x", MaxInput-len(td3L1)) + lines(td3L1, td3L2), ErrNoMRZ, ""},
 		// The failing field may be the number or the composite: a reading of
 		// the number may pass its own check and then fail the composite.
 		{"wrong document check digit", lines(td3L1, "L898902C35UTO7408122F1204159ZE184226B<<<<<10"), ErrCheckDigit, ""},

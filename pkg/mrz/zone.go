@@ -154,7 +154,7 @@ func variants(value string, ok func(string) bool) []candidate {
 		if ok(string(b)) {
 			out = append(out, candidate{string(b), append([]int(nil), changed...), cost})
 		}
-		if left == 0 || len(out) > 64 {
+		if left == 0 || len(out) >= 32 {
 			return
 		}
 		for i := from; i < len(b); i++ {
