@@ -172,6 +172,8 @@ func TestParseRefuses(t *testing.T) {
 		{"digit misread as another digit", lines(td3L1, "L893902C36UTO7408122F1204159ZE184226B<<<<<10"), ErrCheckDigit, "travel_document"},
 		{"month 13 with a matching check digit", lines(td3L1, "L898902C36UTO7413128F1204159ZE184226B<<<<<10"), ErrInvalidField, "birthday"},
 		{"sex Q", lines(td3L1, "L898902C36UTO7408122Q1204159ZE184226B<<<<<10"), ErrInvalidField, "gender"},
+		{"filler as document check digit", lines("I<UTOD2314589<<<<<<<<<<<<<<<<<", td1L2, td1L3), ErrCheckDigit, "travel_document"},
+		{"TD1 long number without its check digit", lines("I<UTOD23145890<7<<<<<<<<<<<<<<", td1L2, td1L3), ErrCheckDigit, "travel_document"},
 		{"visa", lines("V<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<", td3L2), ErrUnsupported, "document_code"},
 		{"three-line chinese permit", lines("C<CHNC123456788<<<<<<<<<<<<<<<", td1L2, td1L3), ErrUnsupported, "document_code"},
 		{"no name", lines("P<UTO<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<", td3L2), ErrInvalidField, "surname"},
@@ -298,4 +300,29 @@ func verifyLines(r *Result) error {
 		return fmt.Errorf("empty document number or type: %+v", r)
 	}
 	return nil
+}
+
+func TestCorrectionsVerified(t *testing.T) {
+	tests := []struct {
+		name     string
+		in       string
+		verified bool
+	}{
+		// A check digit confirms a number change...
+		{"number", lines(td3L1, "L8989O2C36UTO7408122F1204159ZE184226B<<<<<10"), true},
+		// ...but not a name change, nor a swap the check digit cannot see.
+		{"name", lines("P<UTOERIKSS0N<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<", td3L2), false},
+		{"K filler in optional data", lines(td3L1, "L898902C36UTO7408122F1204159ZE184226B<<K<<10"), false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, err := ParseAt(tt.in, now)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(r.Corrections) != 1 || r.Corrections[0].Verified != tt.verified {
+				t.Fatalf("corrections %+v, want one with verified=%v", r.Corrections, tt.verified)
+			}
+		})
+	}
 }

@@ -280,18 +280,22 @@ func parseZone(raw []string, l layout, now time.Time) (*Result, error) {
 	var fields []*checked
 	docPs := l.docNum.positions()
 	z.digits("travel_document", []pos{l.docCheck}, true)
-	if l.longDocNum && z.at(l.docCheck) == '<' && !strings.Contains(z.read(docPs), "<") {
+	longEnd := -1 // where a TD1 long number's check digit sits in the optional data
+	switch {
+	case l.longDocNum && z.at(l.docCheck) == '<' && !strings.Contains(z.read(docPs), "<"):
 		// TD1 long number: it runs on in the optional data up to the first
 		// filler, whose preceding character is its check digit.
 		opt := l.opt.positions()
-		end := strings.IndexByte(z.read(opt), '<')
-		if end < 1 {
+		longEnd = strings.IndexByte(z.read(opt), '<') - 1
+		if longEnd < 1 {
 			return nil, z.fail("travel_document", z.read(docPs), ErrCheckDigit)
 		}
-		docPs = append(docPs, opt[:end-1]...)
-		z.digits("travel_document", []pos{opt[end-1]}, false)
-		fields = append(fields, z.checkedField("travel_document", docPs, opt[end-1], docNumberWellFormed))
-	} else {
+		docPs = append(docPs, opt[:longEnd]...)
+		z.digits("travel_document", []pos{opt[longEnd]}, false)
+		fields = append(fields, z.checkedField("travel_document", docPs, opt[longEnd], docNumberWellFormed))
+	case z.at(l.docCheck) == '<':
+		return nil, z.fail("travel_document", z.read(docPs), ErrCheckDigit)
+	default:
 		fields = append(fields, z.checkedField("travel_document", docPs, l.docCheck, docNumberWellFormed))
 	}
 	if l.optCheck != noPos {
@@ -338,8 +342,8 @@ func parseZone(raw []string, l layout, now time.Time) (*Result, error) {
 			return nil, z.fail("surname", z.read(l.name.positions()), ErrInvalidField)
 		}
 		r.OptionalData = trimFiller(z.read(l.opt.positions()))
-		if l.longDocNum && len(fields[0].ps) > 9 {
-			r.OptionalData = trimFiller(z.read(l.opt.positions())[len(fields[0].ps)-9+1:])
+		if longEnd >= 0 {
+			r.OptionalData = trimFiller(z.read(l.opt.positions())[longEnd+1:])
 		}
 		if l.opt2.n > 0 {
 			r.OptionalData2 = trimFiller(z.read(l.opt2.positions()))
