@@ -130,6 +130,11 @@ func ParseAt(text string, now time.Time) (*Result, error) {
 				continue
 			}
 			r, err := parseZone(lines[i:i+l.lines], l, now)
+			if err != nil && errors.Is(err, ErrCheckDigit) {
+				if r2 := realign(lines[i:i+l.lines], l, now); r2 != nil {
+					r, err = r2, nil
+				}
+			}
 			if err != nil {
 				keep(err)
 				continue
@@ -148,6 +153,62 @@ func ParseAt(text string, now time.Time) (*Result, error) {
 		best = ErrNoMRZ
 	}
 	return nil, best
+}
+
+// realign retries a zone whose check digits failed when exactly one line is
+// one character off its width: OCR drops a '<' from a long filler run or
+// adds a stray character, which shifts every field after it, so padding or
+// cutting at the end cannot help. Each place the character could have been
+// lost or added is tried; the check digits pick the one that holds.
+func realign(group []string, l layout, now time.Time) *Result {
+	off := -1
+	for k, s := range group {
+		if d := len(s) - l.width; d == 1 || d == -1 {
+			if off >= 0 {
+				return nil
+			}
+			off = k
+		} else if d != 0 {
+			return nil
+		}
+	}
+	if off < 0 {
+		return nil
+	}
+	s := group[off]
+	try := make([]string, len(group))
+	copy(try, group)
+	attempt := func(line string, fix Correction) *Result {
+		try[off] = line
+		r, err := parseZone(try, l, now)
+		if err != nil {
+			return nil
+		}
+		r.Corrections = append([]Correction{fix}, r.Corrections...)
+		return r
+	}
+	if len(s) > l.width {
+		for col := range len(s) {
+			if r := attempt(s[:col]+s[col+1:], Correction{Field: "line", Line: off, Col: col, From: s[col : col+1], To: ""}); r != nil {
+				return r
+			}
+		}
+		return nil
+	}
+	// A lost filler was next to another filler: try those places first, as
+	// a '<' slipped into the data would pass the check digit one time in ten.
+	for _, nearFiller := range []bool{true, false} {
+		for col := 0; col <= len(s); col++ {
+			near := (col > 0 && s[col-1] == '<') || (col < len(s) && s[col] == '<')
+			if near != nearFiller {
+				continue
+			}
+			if r := attempt(s[:col]+"<"+s[col:], Correction{Field: "line", Line: off, Col: col, From: "", To: "<"}); r != nil {
+				return r
+			}
+		}
+	}
+	return nil
 }
 
 // candidateLines cleans every line of the OCR text: upper case, no blanks,

@@ -111,6 +111,10 @@ func TestParse(t *testing.T) {
 		{name: "garbage lines and wrong lengths", in: lines("REPUBLIC OF UTOPIA", "PASSPORT  PASSEPORT", "Surname / Nom ERIKSSON", "",
 			"P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<", td3L2+"<", "  4711 ~ ."),
 			want: utopia, fixes: []fix{{"line", "", "<<"}, {"line", "<", ""}}},
+		{name: "filler lost in the middle of line 2", in: lines(td3L1, "L898902C36UTO7408122F1204159ZE184226B<<<<10"),
+			want: utopia, fixes: []fix{{"line", "", "<"}}},
+		{name: "stray character in line 2", in: lines(td3L1, "L898902C36UTO7408122F12041598ZE184226B<<<<<10"),
+			want: utopia, fixes: []fix{{"line", "8", ""}}},
 		{name: "5 for S in permit code", in: "C5C123456788<2906106<9001011<0", want: Result{
 			TravelDocument: "C12345678", Nationality: "CHN", IssuingCountry: "CHN",
 			Birthday: "1990-01-01", Expiry: "2029-06-10", Type: TypeExitEntryPermit,
