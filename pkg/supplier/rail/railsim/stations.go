@@ -20,15 +20,15 @@ import (
 //     Nanchang West and the Beijing–Guangzhou HSR stations (Zhuozhou East,
 //     Xingtai East, Xinxiang East, Xuchang East, Zhumadian West, Xinyang
 //     East) were checked against public copies of that file; the others
-//     were transcribed from the stations' Wikipedia articles and should be
-//     checked against a current station_name.js before a real connector
-//     relies on them.
+//     were written from memory, not checked against any source, and must
+//     be checked against a current station_name.js before a real
+//     connector relies on them.
 //   - English names: China Railway's English station signage (a direction
 //     suffix translated: 南 South, 北 North, 东 East, 西 West).
 //   - Traditional names: the Simplified names converted character by
 //     character with Taiwan usage (瀋陽 for 沈阳, 崑山 for 昆山).
-//   - Coordinates: the stations' Wikipedia/OpenStreetMap positions,
-//     rounded to about 100 m; they place stations on a map, nothing more.
+//   - Coordinates: approximate positions written from memory (not checked
+//     against a map source); they place stations roughly, nothing more.
 //
 //go:embed stations.tsv
 var stationsTSV string
