@@ -30,7 +30,7 @@ var (
 	clockRe = regexp.MustCompile(`^(\d{1,2}):?(\d{2})([APNM])?(?:([+-])(\d))?$`)
 	// dayChangeRe: a day change written as its own token after the arrival
 	// (+1, -1, or a bare 1 as some terminals print it).
-	dayChangeRe = regexp.MustCompile(`^([+-]?)([1-3])$`)
+	dayChangeRe = regexp.MustCompile(`^(\+?[1-3]|-1)$`)
 	// airlineLocatorRe: the airline's record locator on an Amadeus segment
 	// (CA/ABCDEF) or a Travelsky remark (RMK CA/ABCDEF).
 	airlineLocatorRe = regexp.MustCompile(`^([A-Z][A-Z0-9]|[0-9][A-Z])/([A-Z0-9]{6})$`)
@@ -106,10 +106,7 @@ func (p *parser) segmentTail(seg *Segment, date time.Time, toks []string) {
 	}
 	if seg.ArriveTime != "" && !offsetKnown && i < len(toks) {
 		if d := dayChangeRe.FindStringSubmatch(toks[i]); d != nil {
-			seg.ArriveDayOffset, _ = strconv.Atoi(d[2])
-			if d[1] == "-" {
-				seg.ArriveDayOffset = -seg.ArriveDayOffset
-			}
+			seg.ArriveDayOffset, _ = strconv.Atoi(d[1])
 			offsetKnown = true
 			i++
 		} else if off, ok := arrivalOffset(toks[i], date); ok {
@@ -164,6 +161,11 @@ func clock(s string) (hhmm string, dayChange int, ok bool) {
 		if m[4] == "-" {
 			dayChange = -dayChange
 		}
+	}
+	// No flight arrives more than a day before or three days after it
+	// leaves (the same bounds as a separate +1 token): 0000+7 is no time.
+	if dayChange < -1 || dayChange > 3 {
+		return "", 0, false
 	}
 	return fmt.Sprintf("%02d:%02d", h, min), dayChange, true
 }
