@@ -9,10 +9,9 @@ import (
 
 // LoginForm is the login page's state. The password is never echoed back.
 type LoginForm struct {
-	Username  string
-	Errors    map[string]string // field → catalog key
-	ErrorKey  string            // a message for the whole form
-	ErrorArgs []any             // its placeholders, as name, value pairs
+	Username string
+	Errors   map[string]string // field → catalog key
+	ErrorKey string            // a message for the whole form (i18n.WithArgs folds in its placeholders)
 }
 
 // Has reports whether the form has an error for field.
@@ -34,9 +33,8 @@ type Profile struct {
 
 // PasswordForm is the change-password form's state.
 type PasswordForm struct {
-	Errors    map[string]string // oldPassword, password, confirmPassword → catalog key
-	ErrorKey  string
-	ErrorArgs []any // ErrorKey's placeholders, as name, value pairs
+	Errors   map[string]string // oldPassword, password, confirmPassword → catalog key
+	ErrorKey string
 }
 
 // Has reports whether the form has an error for field.

@@ -146,9 +146,10 @@ func splitArgs(key string) (string, []any) {
 	return bare, args
 }
 
-// T translates key into lang, filling {{name}} placeholders from args given as
-// name, value pairs (and from arguments folded into the key by WithArgs). A missing key falls back to English, then to the key itself,
-// so a gap shows up on screen instead of an empty string.
+// T translates key into lang, filling {{name}} placeholders from args given
+// as name, value pairs and from those WithArgs folded into the key. A missing
+// key falls back to English, then to the key itself, so a gap shows up on
+// screen instead of an empty string.
 func (c *Catalog) T(lang, key string, args ...any) string {
 	key, folded := splitArgs(key)
 	args = append(folded, args...)

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/templates"
 )
 
@@ -42,7 +43,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 		slog.ErrorContext(r.Context(), "portal login", "err", err)
 		form.ErrorKey = "error.internal"
 	default:
-		form.ErrorKey, form.ErrorArgs = fe.Key, fe.Args
+		form.ErrorKey = i18n.WithArgs(fe.Key, fe.Args...)
 	}
 	render(w, r, formStatus(w, fe), templates.LoginPage(s.page(w, r, "login"), form))
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/templates"
 )
 
@@ -65,7 +66,7 @@ func (s *Server) passwordChange(w http.ResponseWriter, r *http.Request) {
 		slog.ErrorContext(r.Context(), "change password", "err", err)
 		form.ErrorKey = "error.internal"
 	default:
-		form.ErrorKey, form.ErrorArgs = fe.Key, fe.Args
+		form.ErrorKey = i18n.WithArgs(fe.Key, fe.Args...)
 	}
 	// 200 like the login form: the errors are shown inline (429 when the
 	// throttle asks to wait).

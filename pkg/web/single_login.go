@@ -50,7 +50,7 @@ func (s *Server) singleLogin(w http.ResponseWriter, r *http.Request) {
 	if fe, ok := fault.As(err); ok && fe.RetryAfter > 0 {
 		// Throttled: the wait is part of the message, which a flash (a key
 		// alone) cannot carry; the login page shows it with the 429.
-		render(w, r, formStatus(w, fe), templates.LoginPage(s.page(w, r, "login"), templates.LoginForm{ErrorKey: fe.Key, ErrorArgs: fe.Args}))
+		render(w, r, formStatus(w, fe), templates.LoginPage(s.page(w, r, "login"), templates.LoginForm{ErrorKey: i18n.WithArgs(fe.Key, fe.Args...)}))
 		return
 	}
 	if err != nil {
