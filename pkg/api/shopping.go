@@ -1,9 +1,7 @@
 package api
 
 import (
-	"errors"
 	"net/http"
-	"strconv"
 	"time"
 
 	"github.com/voyage/voyage/pkg/auth"
@@ -39,19 +37,6 @@ func analysis(r pnr.Result) pnr.Result {
 // on and an operator (or super user).
 func flightSearch(s auth.Subject) bool { return s.FlightServiceEnable() }
 
-// started answers a new search, or its refusal: a busy instance says when
-// to try again (Retry-After) beside the envelope's 400004.
-func started(w http.ResponseWriter, st shopping.Started, err error) (any, error) {
-	var busy *shopping.BusyError
-	if errors.As(err, &busy) {
-		w.Header().Set("Retry-After", strconv.Itoa(busy.RetryAfterSeconds()))
-	}
-	if err != nil {
-		return nil, err
-	}
-	return st, nil
-}
-
 func registerShopping(rt *Router, s Services) {
 	if s.Shopping == nil {
 		return
@@ -68,7 +53,7 @@ func registerShopping(rt *Router, s Services) {
 		}
 		req.Exact = nil
 		st, err := s.Shopping.Start(r.Context(), Principal(r), req)
-		return started(w, st, err)
+		return st, err
 	})
 
 	rt.Handle("POST /shopping/v2/flight/async-shopping/solutions", Operation{
@@ -136,6 +121,6 @@ func registerShopping(rt *Router, s Services) {
 			return nil, err
 		}
 		st, err := s.Shopping.AccurateSearch(r.Context(), Principal(r), req)
-		return started(w, st, err)
+		return st, err
 	})
 }

@@ -2,7 +2,6 @@ package shopping
 
 import (
 	"fmt"
-	"math"
 	"net/http"
 	"time"
 
@@ -48,11 +47,9 @@ func (b *BusyError) Error() string {
 // Unwrap gives the API its code, status and message.
 func (b *BusyError) Unwrap() error { return b.err }
 
-// RetryAfterSeconds is the Retry-After header's value: whole seconds, at
-// least one.
-func (b *BusyError) RetryAfterSeconds() int {
-	return max(1, int(math.Ceil(b.RetryAfter.Seconds())))
-}
+// RetryAfterSeconds is the Retry-After header's value, as the API's error
+// answer writes it for every fault that carries a wait.
+func (b *BusyError) RetryAfterSeconds() int { return int(b.err.RetryAfterSeconds()) }
 
 // busyError is the refusal at now. The wait is until the first running
 // search reaches its deadline: it then stops calling its suppliers, and
@@ -70,8 +67,9 @@ func (e *Engine) busyError(now time.Time) *BusyError {
 	}
 	e.mu.Unlock()
 	wait = max(wait, time.Second)
-	b := &BusyError{RetryAfter: wait}
-	b.err = fault.New(fault.CodeSearchBusy, http.StatusServiceUnavailable, "shopping.error.busy", "seconds", b.RetryAfterSeconds())
+	b := &BusyError{RetryAfter: wait, err: fault.New(fault.CodeSearchBusy, http.StatusServiceUnavailable, "shopping.error.busy")}
+	b.err.RetryAfter = wait
+	b.err.Args = []any{"seconds", b.RetryAfterSeconds()}
 	return b
 }
 
