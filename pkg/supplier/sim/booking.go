@@ -133,7 +133,7 @@ func (s *Supplier) Book(ctx context.Context, req supplier.BookRequest) (supplier
 	}
 	// The locator is drawn from the key; a taken one is drawn again.
 	for n := uint64(0); n < maxPNRDraws; n++ {
-		pnr := pnrFrom(seeded(s.seed).str(string(s.profile)).str("pnr").str(key).num(n))
+		pnr := pnrFrom(seeded(s.seed).Str(string(s.profile)).Str("pnr").Str(key).Num(n))
 		ref := pnr
 		if s.profile == ProfileNDC {
 			ref = offer.ValidatingCarrier + "-" + pnr
@@ -167,7 +167,7 @@ const pnrAlphabet = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 
 // pnrFrom is a six-character record locator (no I, O, 0 or 1).
 func pnrFrom(h mix) string {
-	v := h.sum()
+	v := h.Sum()
 	b := make([]byte, 6)
 	for i := range b {
 		b[i] = pnrAlphabet[v&31]
@@ -367,8 +367,8 @@ func (s *Supplier) issue(bk *booking) {
 	}
 	bk.Tickets = bk.Tickets[:0]
 	for i := range bk.Travellers {
-		h := seeded(s.seed).str("ticket").str(bk.Booking.Ref).num(uint64(i)).num(uint64(bk.Reissues))
-		bk.Tickets = append(bk.Tickets, supplier.Ticket{Traveller: i, Number: fmt.Sprintf("%s%010d", prefix, h.sum()%10_000_000_000)})
+		h := seeded(s.seed).Str("ticket").Str(bk.Booking.Ref).Num(uint64(i)).Num(uint64(bk.Reissues))
+		bk.Tickets = append(bk.Tickets, supplier.Ticket{Traveller: i, Number: fmt.Sprintf("%s%010d", prefix, h.Sum()%10_000_000_000)})
 	}
 }
 

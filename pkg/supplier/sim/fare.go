@@ -195,8 +195,8 @@ func (a avail) seatsAt(idx int) int {
 func (s *Supplier) availability(f flight, cabin string, now time.Time) avail {
 	n := len(classes[cabin])
 	days := daysOut(now, f.depart)
-	h := seeded(s.seed).str("load").str(f.carrier).num(uint64(f.number)).str(f.depart.Format(time.DateOnly)).str(cabin)
-	final := finalLoad[cabin][0] + finalLoad[cabin][1]*h.unit(0)
+	h := seeded(s.seed).Str("load").Str(f.carrier).Num(uint64(f.number)).Str(f.depart.Format(time.DateOnly)).Str(cabin)
+	final := finalLoad[cabin][0] + finalLoad[cabin][1]*h.Unit(0)
 	booked := final * (1 - 0.6*math.Min(days, 90)/90)
 	left := max(int(float64(capacity(cabin, f.wide()))*(1-booked)), 0)
 	if left == 0 {
@@ -206,7 +206,7 @@ func (s *Supplier) availability(f flight, cabin string, now time.Time) avail {
 	q := math.Min(math.Max((1.15-p)/0.85, 0), 1)
 	return avail{
 		cheapest: int(math.Round(q * float64(n-1))),
-		seats:    min(1+h.intn(1, 9), left),
+		seats:    min(1+h.Intn(1, 9), left),
 		left:     left,
 	}
 }
@@ -347,7 +347,7 @@ func (s *Supplier) legTaxes(f flight, cabin string) taxes {
 	if s.profile != ProfileLCC && co != cd {
 		ff, ok := fuelFactor[f.carrier]
 		if !ok {
-			ff = 0.4 + 0.7*seeded(0).str("yq").str(f.carrier).unit(0)
+			ff = 0.4 + 0.7*seeded(0).Str("yq").Str(f.carrier).Unit(0)
 		}
 		t.fuel = math.Round(f.km*0.085*ff/10) * 10
 		if premium {
@@ -355,7 +355,7 @@ func (s *Supplier) legTaxes(f flight, cabin string) taxes {
 		}
 	}
 	if co != cd {
-		t.other = float64(40 + seeded(0).str("arrival").str(cd).intn(0, 80))
+		t.other = float64(40 + seeded(0).Str("arrival").Str(cd).Intn(0, 80))
 	}
 	return t
 }
@@ -525,17 +525,17 @@ func (s *Supplier) restrictions(sp *spec, vc string) supplier.Restrictions {
 		r.Documents = []string{"idcard", "passport"}
 	}
 	if s.profile != ProfileLCC && sp.journeys[0].class == len(classes[sp.cabin])-1 {
-		h := seeded(s.seed).str("restrict").str(vc).str(first.depart.Format(time.DateOnly))
+		h := seeded(s.seed).Str("restrict").Str(vc).Str(first.depart.Format(time.DateOnly))
 		al := airline(vc)
 		switch {
-		case al.Country == "CN" && !allDomesticCN(sp.journeys) && h.intn(0, 5) == 0:
+		case al.Country == "CN" && !allDomesticCN(sp.journeys) && h.Intn(0, 5) == 0:
 			r.EligibleCountries = []string{"CN"}
-		case h.intn(1, 9) == 0:
+		case h.Intn(1, 9) == 0:
 			pool := []string{"BD", "IN", "NG", "PK", "RU", "US"}
-			a := seeded(0).str("inel").str(vc).intn(0, len(pool))
+			a := seeded(0).Str("inel").Str(vc).Intn(0, len(pool))
 			r.IneligibleCountries = []string{pool[a], pool[(a+2)%len(pool)]}
 			slices.Sort(r.IneligibleCountries)
-		case sp.cabin == supplier.CabinEconomy && europe[al.Country] && maxKm(sp.journeys) < 3000 && h.intn(2, 17) == 0:
+		case sp.cabin == supplier.CabinEconomy && europe[al.Country] && maxKm(sp.journeys) < 3000 && h.Intn(2, 17) == 0:
 			r.MinAge, r.MaxAge = 12, 25
 		}
 	}
@@ -556,8 +556,8 @@ func (s *Supplier) ticketingMinutes(sp *spec, vc string) int {
 	if s.profile != ProfileGDS {
 		return 30
 	}
-	h := seeded(s.seed).str("ticketing").str(vc).num(uint64(sp.journeys[0].class)).str(sp.journeys[0].legs[0].depart.Format(time.DateOnly))
-	switch u := h.unit(0); {
+	h := seeded(s.seed).Str("ticketing").Str(vc).Num(uint64(sp.journeys[0].class)).Str(sp.journeys[0].legs[0].depart.Format(time.DateOnly))
+	switch u := h.Unit(0); {
 	case u < 0.05:
 		return 2880
 	case u < 0.25:

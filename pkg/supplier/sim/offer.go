@@ -41,13 +41,13 @@ func (s *Supplier) journeyFare(sp *spec, j jspec, created time.Time, vc string) 
 	if premiumCarriers[vc] {
 		f *= 1.08
 	}
-	f *= 0.94 + 0.12*seeded(0).str("carrier").str(vc).unit(0)
+	f *= 0.94 + 0.12*seeded(0).Str("carrier").Str(vc).Unit(0)
 	f *= profileMult[s.profile]
-	h := seeded(s.seed).str(string(s.profile)).str("fare").num(uint64(j.class))
+	h := seeded(s.seed).Str(string(s.profile)).Str("fare").Num(uint64(j.class))
 	for _, l := range j.legs {
-		h = h.str(l.carrier).num(uint64(l.number)).str(l.origin).str(l.depart.Format(time.DateOnly))
+		h = h.Str(l.carrier).Num(uint64(l.number)).Str(l.origin).Str(l.depart.Format(time.DateOnly))
 	}
-	return f * (0.96 + 0.08*h.unit(0))
+	return f * (0.96 + 0.08*h.Unit(0))
 }
 
 // tripMult: gds and ndc price a return as one fare. Full-service carriers

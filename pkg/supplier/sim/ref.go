@@ -84,7 +84,7 @@ func (s *Supplier) encode(sp *spec) string {
 }
 
 func checksum(body string) string {
-	return fmt.Sprintf("%08x", uint32(seeded(0).str(body).sum()))
+	return fmt.Sprintf("%08x", uint32(seeded(0).Str(body).Sum()))
 }
 
 // decode parses a Ref. A Ref that is not this supplier's, or garbled, is

@@ -227,9 +227,9 @@ func (s *Supplier) price(offer supplier.Offer, pax supplier.Passengers, now time
 	}
 	cur := s.assemble(sp, pax)
 
-	if s.volatility > 0 && h.unit(3) < s.volatility {
+	if s.volatility > 0 && h.Unit(3) < s.volatility {
 		now = now.Truncate(time.Second)
-		st := s.pickOutcome(h.unit(4))
+		st := s.pickOutcome(h.Unit(4))
 		if st == supplier.PackageChanged && sp.flags&flagPackage != 0 ||
 			st == supplier.DocumentRestrictionChanged && sp.flags&flagDocs != 0 {
 			st = supplier.PriceChanged // already changed that way once
@@ -245,8 +245,8 @@ func (s *Supplier) price(offer supplier.Offer, pax supplier.Passengers, now time
 			next.flags |= flagDocs
 		case supplier.PriceChanged:
 			// Move the total by 3–15%, expressed on the base fare.
-			pct := 0.03 + 0.12*h.unit(5)
-			if h.unit(6) < 1.0/3 {
+			pct := 0.03 + 0.12*h.Unit(5)
+			if h.Unit(6) < 1.0/3 {
 				pct = -pct
 			}
 			var base, total int64

@@ -266,7 +266,7 @@ func (s *Supplier) Name() string { return string(s.profile) }
 
 // attempt numbers a call among those with the same key.
 func (s *Supplier) attempt(op, key string) uint64 {
-	h := seeded(0).str(op).str(key).sum()
+	h := seeded(0).Str(op).Str(key).Sum()
 	return uint64(s.attempts[h%uint64(len(s.attempts))].Add(1))
 }
 
@@ -275,11 +275,11 @@ func (s *Supplier) attempt(op, key string) uint64 {
 // returns the draw for the call so the caller can take further decisions
 // (Price's volatility) from the same attempt.
 func (s *Supplier) call(ctx context.Context, op, key string) (mix, error) {
-	h := seeded(s.seed).str(op).str(key).num(s.attempt(op, key))
+	h := seeded(s.seed).Str(op).Str(key).Num(s.attempt(op, key))
 	if err := ctx.Err(); err != nil {
 		return h, s.timeout(op, err)
 	}
-	if s.timeoutRate > 0 && h.unit(0) < s.timeoutRate {
+	if s.timeoutRate > 0 && h.Unit(0) < s.timeoutRate {
 		t := time.NewTimer(maxHang)
 		defer t.Stop()
 		select {
@@ -291,7 +291,7 @@ func (s *Supplier) call(ctx context.Context, op, key string) (mix, error) {
 	}
 	d := s.latency
 	if s.jitter > 0 {
-		d += time.Duration((2*h.unit(1) - 1) * float64(s.jitter))
+		d += time.Duration((2*h.Unit(1) - 1) * float64(s.jitter))
 	}
 	if d > 0 {
 		t := time.NewTimer(d)
@@ -302,7 +302,7 @@ func (s *Supplier) call(ctx context.Context, op, key string) (mix, error) {
 		case <-t.C:
 		}
 	}
-	if s.errorRate > 0 && h.unit(2) < s.errorRate {
+	if s.errorRate > 0 && h.Unit(2) < s.errorRate {
 		return h, fmt.Errorf("sim %s: %s: simulated failure: %w", s.profile, op, supplier.ErrUnavailable)
 	}
 	return h, nil

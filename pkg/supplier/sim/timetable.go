@@ -157,8 +157,8 @@ func buildPattern(carrier, origin, dest string) *pattern {
 	if lo > hi {
 		lo, hi = hi, lo
 	}
-	route := seeded(0).str("route").str(carrier).str(lo).str(hi)
-	dir := seeded(0).str("dir").str(carrier).str(origin).str(dest)
+	route := seeded(0).Str("route").Str(carrier).Str(lo).Str(hi)
+	dir := seeded(0).Str("dir").Str(carrier).Str(origin).Str(dest)
 
 	hubO, hubD := slices.Contains(al.Hubs, origin), slices.Contains(al.Hubs, dest)
 	freq := baseFrequency(km) * rankFactor(ao.Rank) * rankFactor(ad.Rank)
@@ -174,7 +174,7 @@ func buildPattern(carrier, origin, dest string) *pattern {
 	default:
 		freq *= 0.8
 	}
-	freq *= 0.75 + 0.5*route.unit(0)
+	freq *= 0.75 + 0.5*route.Unit(0)
 
 	n := 1
 	days := uint8(0x7f)
@@ -183,12 +183,12 @@ func buildPattern(carrier, origin, dest string) *pattern {
 		// Thin route: a few days a week, the same days both ways.
 		ops := min(max(int(math.Round(freq/0.85*7)), 2), 6)
 		days = 0
-		for _, d := range route.rng().Perm(7)[:ops] {
+		for _, d := range route.Rng().Perm(7)[:ops] {
 			days |= 1 << d
 		}
 	case km > 9000:
 	case km > 4000:
-		if freq >= 4.5 && route.unit(1) < 0.4 {
+		if freq >= 4.5 && route.Unit(1) < 0.4 {
 			n = 2
 		}
 	case km > 1500:
@@ -198,18 +198,18 @@ func buildPattern(carrier, origin, dest string) *pattern {
 	}
 
 	block := blockMinutes(ao, ad, km)
-	deps := departures(n, km, block, utcShift(p.locO, p.locD), dir.rng())
+	deps := departures(n, km, block, utcShift(p.locO, p.locD), dir.Rng())
 
 	// Flight numbers: long-haul low, short-haul 3-4 digits; odd away
 	// from the hub (or the alphabetically first airport), even back.
 	var base int
 	switch {
 	case km > 4000:
-		base = 11 + route.intn(2, 489)*2
+		base = 11 + route.Intn(2, 489)*2
 	case km > 1500:
-		base = 101 + route.intn(2, 944)*2
+		base = 101 + route.Intn(2, 944)*2
 	default:
-		base = 101 + route.intn(2, 4894)*2
+		base = 101 + route.Intn(2, 4894)*2
 	}
 	outbound := origin == lo
 	if hubO != hubD {
@@ -222,13 +222,13 @@ func buildPattern(carrier, origin, dest string) *pattern {
 	// Chinese and Japanese domestic trunk routes see wide-bodies.
 	trunk := ao.Rank > 0 && ao.Rank <= 30 && ad.Rank > 0 && ad.Rank <= 30 && !al.LowCost &&
 		ao.Country == ad.Country && (ao.Country == "CN" || ao.Country == "JP")
-	fleet := route.draw(3)
+	fleet := route.Draw(3)
 	for i, dep := range deps {
-		h := dir.num(uint64(i))
+		h := dir.Num(uint64(i))
 		p.slots = append(p.slots, slot{
 			dep:      dep,
 			number:   base + 2*i,
-			block:    block + 5*(h.intn(0, 3)-1),
+			block:    block + 5*(h.Intn(0, 3)-1),
 			days:     days,
 			aircraft: aircraftFor(al.LowCost, km, trunk, fleet, h),
 		})
@@ -398,12 +398,12 @@ func aircraftFor(lowCost bool, km float64, trunk bool, fleet uint64, h mix) stri
 	case lowCost:
 		return pick(narrowLCC)
 	case km < 1200:
-		if trunk && h.unit(5) < 0.35 {
+		if trunk && h.Unit(5) < 0.35 {
 			return pick(wideMedium)
 		}
 		return pick(narrowFull)
 	case km < 3500:
-		if trunk && h.unit(5) < 0.5 {
+		if trunk && h.Unit(5) < 0.5 {
 			return pick(wideMedium)
 		}
 		return pick(narrowFull)

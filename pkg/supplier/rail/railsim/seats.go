@@ -72,7 +72,7 @@ func (l classLayout) letter(i int) byte {
 // layouts lists a train's classes, most expensive first, with coach
 // numbers assigned in that order.
 func layouts(t *train) []classLayout {
-	long := t.svc.pattern == "express" && t.svc.dynamic && seeded(0).str(t.number).intn(1, 3) == 0
+	long := t.svc.pattern == "express" && t.svc.dynamic && seeded(0).Str(t.number).Intn(1, 3) == 0
 	cars := 1
 	if long {
 		cars = 2
@@ -141,9 +141,9 @@ type invKey struct {
 // Inventory is per train and class over the whole run, not per section: a
 // simplification a real seat map does not make.
 func newInventory(seed uint64, k invKey, l classLayout, daysAhead int) *inventory {
-	h := seeded(seed).str(k.day).str(k.train).str(k.class)
-	load := (0.25 + 0.85*h.unit(0)) * (1 - 0.045*float64(max(0, daysAhead)))
-	r := rand.New(rand.NewPCG(h.draw(1), h.draw(2)))
+	h := seeded(seed).Str(k.day).Str(k.train).Str(k.class)
+	load := (0.25 + 0.85*h.Unit(0)) * (1 - 0.045*float64(max(0, daysAhead)))
+	r := rand.New(rand.NewPCG(h.Draw(1), h.Draw(2)))
 	inv := &inventory{layout: l, taken: make([]bool, l.capacity())}
 	for i := range inv.taken {
 		if r.Float64() < load {

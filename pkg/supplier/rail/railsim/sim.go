@@ -221,18 +221,18 @@ func (s *Supplier) SalesWindow() (first, last string) {
 }
 
 func (s *Supplier) attempt(op, key string) uint64 {
-	h := seeded(0).str(op).str(key).sum()
+	h := seeded(0).Str(op).Str(key).Sum()
 	return uint64(s.attempts[h%uint64(len(s.attempts))].Add(1))
 }
 
 // call simulates the source answering, as pkg/supplier/sim does: a
 // possible hang until the context is done, the latency, a possible failure.
 func (s *Supplier) call(ctx context.Context, op, key string) (mix, error) {
-	h := seeded(s.seed).str(op).str(key).num(s.attempt(op, key))
+	h := seeded(s.seed).Str(op).Str(key).Num(s.attempt(op, key))
 	if err := ctx.Err(); err != nil {
 		return h, timeout(op, err)
 	}
-	if s.timeoutRate > 0 && h.unit(0) < s.timeoutRate {
+	if s.timeoutRate > 0 && h.Unit(0) < s.timeoutRate {
 		t := time.NewTimer(maxHang)
 		defer t.Stop()
 		select {
@@ -244,7 +244,7 @@ func (s *Supplier) call(ctx context.Context, op, key string) (mix, error) {
 	}
 	d := s.latency
 	if s.jitter > 0 {
-		d += time.Duration((2*h.unit(1) - 1) * float64(s.jitter))
+		d += time.Duration((2*h.Unit(1) - 1) * float64(s.jitter))
 	}
 	if d > 0 {
 		t := time.NewTimer(d)
@@ -255,7 +255,7 @@ func (s *Supplier) call(ctx context.Context, op, key string) (mix, error) {
 		case <-t.C:
 		}
 	}
-	if s.errorRate > 0 && h.unit(2) < s.errorRate {
+	if s.errorRate > 0 && h.Unit(2) < s.errorRate {
 		return h, fmt.Errorf("railsim: %s: simulated failure: %w", op, rail.ErrUnavailable)
 	}
 	return h, nil
@@ -484,12 +484,12 @@ func (s *Supplier) PreBook(ctx context.Context, req rail.PreBookRequest) (rail.B
 			return s.copyOf(s.bookings[ref]), nil
 		}
 	}
-	if s.volatility > 0 && h.unit(3) < s.volatility {
+	if s.volatility > 0 && h.Unit(3) < s.volatility {
 		return rail.Booking{}, errorf(op, fmt.Errorf("%s %s sold in the meantime: %w", l.t.number, req.Class, rail.ErrSoldOut))
 	}
 	inv := s.inventory(l, lay, now)
 	k := invKey{day: l.day.Format(time.DateOnly), train: l.t.number, class: lay.class}
-	start := int(seeded(s.seed).str(req.OfferRef).num(s.seq.Load()).draw(4) % uint64(len(inv.taken)))
+	start := int(seeded(s.seed).Str(req.OfferRef).Num(s.seq.Load()).Draw(4) % uint64(len(inv.taken)))
 	idx, ok := inv.take(letters, start)
 	if !ok {
 		return rail.Booking{}, errorf(op, fmt.Errorf("%s %s: %d left, %d wanted: %w", l.t.number, req.Class, inv.free, len(letters), rail.ErrSoldOut))
@@ -527,7 +527,7 @@ func (s *Supplier) PreBook(ctx context.Context, req rail.PreBookRequest) (rail.B
 // newRef is a 12306-style order number: a letter and nine digits.
 func (s *Supplier) newRef(prefix string) string {
 	n := s.seq.Add(1)
-	return fmt.Sprintf("%s%09d", prefix, seeded(s.seed).num(n).sum()%900000000+100000000)
+	return fmt.Sprintf("%s%09d", prefix, seeded(s.seed).Num(n).Sum()%900000000+100000000)
 }
 
 // copyOf returns a booking the caller may keep (tickets hidden until
@@ -895,7 +895,7 @@ func (s *Supplier) ConfirmExchange(ctx context.Context, ref, offerRef string) (r
 	for j, i := range eo.Passengers {
 		letters[j] = strings.ToUpper(b.Passengers[i].SeatLetter)
 	}
-	idx, ok := inv.take(letters, int(seeded(s.seed).str(offerRef).draw(4)%uint64(len(inv.taken))))
+	idx, ok := inv.take(letters, int(seeded(s.seed).Str(offerRef).Draw(4)%uint64(len(inv.taken))))
 	if !ok {
 		return rail.Booking{}, errorf(op, fmt.Errorf("%s %s: %w", l.t.number, eo.Class, rail.ErrSoldOut))
 	}

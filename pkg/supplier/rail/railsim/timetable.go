@@ -101,7 +101,7 @@ func buildTimetable(n *network) (*timetable, error) {
 					}
 					// Spread departures off the even grid by up to ±7
 					// minutes, the same every day (hash of the number).
-					dep += time.Duration(int(seeded(0).str(t.number).intn(0, 15))-7) * time.Minute
+					dep += time.Duration(int(seeded(0).Str(t.number).Intn(0, 15))-7) * time.Minute
 					dep = dep.Truncate(time.Minute)
 					t.calls = schedule(c, svc, dir == 1, i, dep)
 					t.layouts = layouts(t)
