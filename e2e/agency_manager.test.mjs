@@ -79,7 +79,7 @@ test('demo-super manages Kowloon Tours: add, markup, credit, funds, API key, pas
 
   // A parent has no money of its own yet: it can neither grant credit nor
   // top up (spec §3; only the provider brings money in).
-  assert.match(await page.locator('#funds-parent-hint').innerText(), /from your own wallet/);
+  assert.match(await page.locator('#funds-parent-hint').innerText(), /from your own wallet's balance \(now 0\.00 CNY\)/);
   assert.equal(await page.locator('#funds-exchangeRate').count(), 0, 'a parent has no exchange rate to enter');
   await page.locator('#credit-creditLimit').fill('5000');
   await submit(page, page.getByRole('button', { name: 'Save credit line' }));

@@ -71,6 +71,8 @@ type AgencyDetail struct {
 	// FromParent: the viewer is the agency's parent, not the provider; it
 	// funds the agency from its own wallet (no exchange, no fee).
 	FromParent bool
+	// ParentBalance is the parent's own wallet balance, what it can give.
+	ParentBalance string
 	// Form state of the section that was posted and came back with errors.
 	Section  string            // profile, settings, markups, flight, train, credit, funds, apikey, password
 	Errors   map[string]string // field → catalog key

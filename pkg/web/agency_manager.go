@@ -255,6 +255,16 @@ func (s *Server) agencyDetailAnswer(w http.ResponseWriter, r *http.Request, v vi
 	view.Currencies = config.Currencies
 	view.CanResetPassword = s.keys != nil && v.Principal.Subject.HasRole(auth.RoleSuperUser)
 	view.FromParent = !v.Principal.Subject.IsProvider()
+	if view.FromParent && s.wallets != nil {
+		// A parent gives from its own balance: show what it holds.
+		own, err := s.wallets.WalletBalance(ctx, v.Principal.AgencyID, d.Currency)
+		if err != nil {
+			slog.ErrorContext(ctx, "agency manager: parent wallet", "err", err)
+			s.ServerError(w, r)
+			return
+		}
+		view.ParentBalance = displayAmount(money.Amount{Minor: own.Balance, Currency: d.Currency}.String(), d.Currency)
+	}
 	if view.TopUp.Key == "" {
 		view.TopUp = templates.TopUpForm{Key: newIdempotencyKey(), CurrencyReceived: d.Currency, ExchangeRate: "1", SendEmail: true}
 	}

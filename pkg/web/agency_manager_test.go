@@ -85,6 +85,11 @@ type fakeWallets struct {
 	topUps []ledger.TopUp
 }
 
+// WalletBalance: the viewer's own wallet, empty.
+func (f *fakeWallets) WalletBalance(_ context.Context, _ int64, currency string) (ledger.Balance, error) {
+	return ledger.Balance{Currency: currency}, nil
+}
+
 func (f *fakeWallets) TopUp(_ context.Context, t ledger.TopUp) (ledger.TopUpResult, error) {
 	replayed := false
 	for _, prev := range f.topUps {

@@ -18,7 +18,6 @@ import (
 // Wallets is what the wallet page and the add-funds form need of pkg/ledger;
 // *ledger.Ledger implements it.
 type Wallets interface {
-	TopUp(ctx context.Context, t ledger.TopUp) (ledger.TopUpResult, error)
 	WalletBalance(ctx context.Context, agencyID int64, currency string) (ledger.Balance, error)
 	Entries(ctx context.Context, agencyID int64, f ledger.EntryFilter) ([]ledger.Entry, int, error)
 	BuildStatement(ctx context.Context, agencyID int64, currency string, from, to time.Time) (ledger.Statement, error)
