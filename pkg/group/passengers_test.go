@@ -27,10 +27,10 @@ func listRows(adults, children, infants int) [][]string {
 		add("adult", "1975-06-01", i)
 	}
 	for i := 0; i < children; i++ {
-		add("child", "2019-06-01", 100+i)
+		add("child", "2019-06-01", 100000+i)
 	}
 	for i := 0; i < infants; i++ {
-		add("infant", "2026-01-01", 200+i)
+		add("infant", "2026-01-01", 200000+i)
 	}
 	return rows
 }
