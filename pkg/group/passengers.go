@@ -3,8 +3,8 @@ package group
 import (
 	"archive/zip"
 	"bytes"
-	"encoding/xml"
 	"context"
+	"encoding/xml"
 	"errors"
 	"fmt"
 	"io"
