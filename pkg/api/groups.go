@@ -3,8 +3,10 @@ package api
 import (
 	"errors"
 	"net/http"
+	"slices"
 
 	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/docs"
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/group"
 	"github.com/voyage/voyage/pkg/i18n"
@@ -111,6 +113,33 @@ func registerGroups(rt *Router, s Services) {
 			return err
 		}
 		return template(w, r)
+	})
+
+	rt.HandleRaw("GET "+groupPath+"/{id}/documents/{kind}", Operation{
+		ID: "downloadGroupDocument", Tag: "groups", Allow: canBook,
+		Summary: "Download an issued group's itinerary or e-ticket (the flight documents, every passenger with their ticket) as PDF or Excel",
+		Query:   []Param{{Name: "format", Type: "string", Description: "pdf or xlsx"}}, Errors: []int{fault.CodeNotFound},
+	}, func(w http.ResponseWriter, r *http.Request) error {
+		n, err := id(r)
+		if err != nil {
+			return err
+		}
+		kind, format := r.PathValue("kind"), r.URL.Query().Get("format")
+		if format == "" {
+			format = docs.PDF
+		}
+		if !slices.Contains(docs.TicketKinds, kind) || !slices.Contains(docs.TicketFormats, format) {
+			return fault.NotFound("")
+		}
+		v, err := g.DocumentView(r.Context(), Principal(r), n)
+		if err != nil {
+			return err
+		}
+		ctx := r.Context()
+		w.Header().Set("Content-Type", docs.ContentType(format))
+		w.Header().Set("Content-Disposition", `attachment; filename="`+v.BookingNumber+"-"+kind+"."+format+`"`)
+		w.Header().Set("Cache-Control", "private, no-store")
+		return docs.WriteTicket(w, kind, format, docs.Ticket{Order: v, Lang: i18n.Lang(ctx), T: func(k string, args ...any) string { return i18n.T(ctx, k, args...) }})
 	})
 
 	rt.Handle("GET "+groupPath+"/{id}", Operation{

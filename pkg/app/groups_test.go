@@ -330,6 +330,24 @@ func TestGroupOrderLifecycle(t *testing.T) {
 		if err := a.DB.GetContext(context.Background(), &logged, a.DB.Rebind(`SELECT COUNT(*) FROM user_logs WHERE action = ? AND target = ?`), "group.pay", done.BookingNumber); err != nil || logged != 4 {
 			t.Fatalf("user log: %d %v", logged, err)
 		}
+		// The flight documents print the group: every passenger's ticket.
+		resp, raw := sendRaw(t, srv, "GET", fmt.Sprintf("%s/%d/documents/eticket?format=xlsx", groupsPath, v.ID), "", nil, false, bearer(op.Token)...)
+		if resp.StatusCode != 200 || !strings.Contains(resp.Header.Get("Content-Type"), "spreadsheetml") {
+			t.Fatalf("e-ticket: %d %.200s", resp.StatusCode, raw)
+		}
+		if wb, err := excelize.OpenReader(bytes.NewReader(raw)); err != nil {
+			t.Fatal(err)
+		} else {
+			rows, _ := wb.GetRows(wb.GetSheetList()[0])
+			text := fmt.Sprint(rows)
+			if !strings.Contains(text, done.Tickets[0].TicketNumber) || !strings.Contains(text, done.Tickets[19].TicketNumber) {
+				t.Fatalf("the e-ticket lacks the tickets: %.500s", text)
+			}
+			wb.Close()
+		}
+		if resp, _ := sendRaw(t, srv, "GET", fmt.Sprintf("%s/%d/documents/itinerary", groupsPath, v.ID), "", nil, false, bearer(op.Token)...); resp.StatusCode != 200 {
+			t.Fatalf("itinerary: %d", resp.StatusCode)
+		}
 		// The counts see it.
 		resp, env = call(t, srv, "GET", groupsPath+"/status", "en", "", bearer(op.Token)...)
 		if resp.StatusCode != 200 || !strings.Contains(string(env.Data), `{"status":"issued","cnt":1}`) {
