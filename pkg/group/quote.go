@@ -303,6 +303,19 @@ func (s *Service) flightsFor(ctx context.Context, jq supplier.JourneyQuery, cabi
 	return nil, fault.New(fault.CodeNoFlight, http.StatusUnprocessableEntity, "group.error.noFlight")
 }
 
+// sameQuote checks, inside the transaction holding the order's row, that
+// the current quote is still the one the caller answered.
+func sameQuote(ctx context.Context, tx *sqlx.Tx, orderID, quoteID int64) error {
+	qs, err := quotes(ctx, tx, orderID)
+	if err != nil {
+		return err
+	}
+	if q, ok := current(qs); !ok || q.ID != quoteID {
+		return fault.Conflict("group.error.quoteChanged")
+	}
+	return nil
+}
+
 // current is the order's latest quote.
 func current(qs []Quote) (Quote, bool) {
 	if len(qs) == 0 {
@@ -342,17 +355,24 @@ func (s *Service) answer(ctx context.Context, who auth.Principal, id int64, acti
 		return View{}, fault.Conflict("group.error.quoteExpired")
 	}
 	err = s.db.InTx(ctx, func(tx *sqlx.Tx) error {
+		// The order's row first (see Confirm), then the quote answered.
 		if action == ActAccept {
-			if err := setQuoteStatus(ctx, tx, q.ID, QuoteAccepted); err != nil {
+			if err := s.touch(ctx, tx, &o, ActAccept, actorOf(who), ""); err != nil {
 				return err
 			}
-			return s.touch(ctx, tx, &o, ActAccept, actorOf(who), "")
-		}
-		if err := setQuoteStatus(ctx, tx, q.ID, QuoteDeclined); err != nil {
-			return err
+			if err := sameQuote(ctx, tx, o.ID, q.ID); err != nil {
+				return err
+			}
+			return setQuoteStatus(ctx, tx, q.ID, QuoteAccepted)
 		}
 		o.Total = 0
 		if err := s.move(ctx, tx, &o, ActDecline, actorOf(who), "", nil); err != nil {
+			return err
+		}
+		if err := sameQuote(ctx, tx, o.ID, q.ID); err != nil {
+			return err
+		}
+		if err := setQuoteStatus(ctx, tx, q.ID, QuoteDeclined); err != nil {
 			return err
 		}
 		return replaceDeadlines(ctx, tx, o.ID, nil)
@@ -407,6 +427,16 @@ func (s *Service) Confirm(ctx context.Context, who auth.Principal, id int64) (Vi
 		return View{}, fault.New(fault.CodeConflict, http.StatusConflict, "group.error.listCounts")
 	}
 	err = s.db.InTx(ctx, func(tx *sqlx.Tx) error {
+		o.ConfirmedAt = now
+		// The move first: it locks the order's row, so a re-quote racing
+		// this confirmation either committed before (and the check below
+		// sees its quote) or waits for it.
+		if err := s.move(ctx, tx, &o, ActConfirm, actorOf(who), "", nil); err != nil {
+			return err
+		}
+		if err := sameQuote(ctx, tx, o.ID, q.ID); err != nil {
+			return err
+		}
 		ds, err := deadlines(ctx, tx, o.ID)
 		if err != nil {
 			return err
@@ -419,11 +449,7 @@ func (s *Service) Confirm(ctx context.Context, who auth.Principal, id int64) (Vi
 				}
 			}
 		}
-		if err := setQuoteStatus(ctx, tx, q.ID, QuoteAccepted); err != nil {
-			return err
-		}
-		o.ConfirmedAt = now
-		return s.move(ctx, tx, &o, ActConfirm, actorOf(who), "", nil)
+		return setQuoteStatus(ctx, tx, q.ID, QuoteAccepted)
 	})
 	if err != nil {
 		return View{}, err
