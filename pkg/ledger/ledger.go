@@ -57,9 +57,19 @@ const (
 	TypeVoidFlight   = "void-flight"
 )
 
+// Group flight entry types (pkg/group): a deposit stage paid, the final
+// payment, and a deposit the provider keeps because the group was cancelled
+// or missed a deadline.
+const (
+	TypeGroupDeposit = "group-deposit"
+	TypeGroupPayment = "group-payment"
+	TypeGroupForfeit = "group-forfeit"
+)
+
 // PaymentTypes lists the spec's wallet entry types, plus the provider's
 // corrections.
-var PaymentTypes = []string{TypeTopUp, TypeOriginFlight, TypeOriginTrain, TypeRefundFlight, TypeChangeFlight, TypeVoidFlight, TypeAdjustment}
+var PaymentTypes = []string{TypeTopUp, TypeOriginFlight, TypeOriginTrain, TypeRefundFlight, TypeChangeFlight, TypeVoidFlight, TypeAdjustment,
+	TypeGroupDeposit, TypeGroupPayment, TypeGroupForfeit}
 
 // TypeAdjustment is a correction posted by the provider.
 const TypeAdjustment = "adjustment"

@@ -1,0 +1,213 @@
+package group
+
+import (
+	"context"
+	"fmt"
+	"net/mail"
+	"slices"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/pkg/geo"
+	"github.com/voyage/voyage/pkg/i18n"
+	"github.com/voyage/voyage/pkg/profile"
+	"github.com/voyage/voyage/pkg/store"
+	"github.com/voyage/voyage/pkg/supplier"
+)
+
+// Limits of a request.
+const (
+	maxJourneys = 5
+	// maxDaysAhead is how far ahead airlines sell (as flight searches).
+	maxDaysAhead = 361
+	// MaxGroupSize bounds a request: larger charters are not group fares.
+	MaxGroupSize = 500
+)
+
+// RequestInput is POST /order/v2/flight/group/orders.
+type RequestInput struct {
+	Journeys           []Journey `json:"journeys"`
+	IsChangeDate       bool      `json:"isChangeDate"`
+	AcceptChangeFlight bool      `json:"acceptChangeFlight"`
+	// Passengers defaults to 10 adults, 10 children and no infants.
+	Passengers *Counts `json:"passengers,omitempty"`
+	CabinClass string  `json:"cabinClass" jsonschema:"enum=economy,enum=premium_economy,enum=business,enum=premium_business,enum=first,enum=premium_first"`
+	Contact    Contact `json:"contact"`
+	Remark     string  `json:"remark,omitempty"`
+}
+
+// DefaultCounts are spec §9's default group: 10 adults and 10 children.
+var DefaultCounts = Counts{Adult: 10, Child: 10}
+
+func cityCode(code string) string {
+	if _, ok := geo.AirportByCode(code); ok {
+		return geo.CityOf(code)
+	}
+	return code
+}
+
+// normalize upper-cases codes, fills defaults and checks the rules of a
+// request: journeys as flights (spec §5: not empty, at most five, origin
+// and destination in different cities, no date past or beyond the
+// schedules, in order), the group size, the cabin and the contact.
+func (s *Service) normalize(in *RequestInput, today time.Time) map[string]string {
+	errs := map[string]string{}
+	if in.CabinClass == "" {
+		in.CabinClass = supplier.CabinEconomy
+	}
+	if !slices.Contains(supplier.Cabins, in.CabinClass) {
+		errs["cabinClass"] = "shopping.error.cabin"
+	}
+	if in.Passengers == nil {
+		c := DefaultCounts
+		in.Passengers = &c
+	}
+	p := *in.Passengers
+	switch {
+	case p.Adult < 1 || p.Child < 0 || p.Infant < 0:
+		errs["passengers"] = "shopping.error.adults"
+	case p.Infant > p.Adult:
+		errs["passengers"] = "shopping.error.infants"
+	case p.Seats() < s.minSize:
+		errs["passengers"] = i18n.WithArgs("group.error.groupSize", "min", s.minSize)
+	case p.Total() > MaxGroupSize:
+		errs["passengers"] = i18n.WithArgs("group.error.groupTooLarge", "max", MaxGroupSize)
+	}
+	switch {
+	case len(in.Journeys) == 0:
+		errs["journeys"] = "flight.booking.journeyError.empty"
+	case len(in.Journeys) > maxJourneys:
+		errs["journeys"] = "shopping.error.tooManyJourneys"
+	}
+	day := time.Date(today.Year(), today.Month(), today.Day(), 0, 0, 0, 0, time.UTC)
+	var prev time.Time
+	for i := range in.Journeys {
+		if len(in.Journeys) > maxJourneys {
+			break
+		}
+		j := &in.Journeys[i]
+		f := fmt.Sprintf("journeys.%d.", i)
+		j.Origin, j.Destination = upper(j.Origin), upper(j.Destination)
+		j.Date, j.ReturnDate, j.Remark = trim(j.Date), trim(j.ReturnDate), trim(j.Remark)
+		if geo.Resolve(j.Origin) == nil {
+			errs[f+"origin"] = "shopping.error.airport"
+		}
+		if geo.Resolve(j.Destination) == nil {
+			errs[f+"destination"] = "shopping.error.airport"
+		}
+		if errs[f+"origin"] == "" && errs[f+"destination"] == "" && cityCode(j.Origin) == cityCode(j.Destination) {
+			errs[f+"destination"] = "order.flight.booking.journeyError.rules"
+		}
+		d, err := time.Parse(time.DateOnly, j.Date)
+		switch {
+		case err != nil:
+			errs[f+"date"] = "shopping.error.date"
+		case d.Before(day):
+			errs[f+"date"] = "shopping.error.datePast"
+		case d.After(day.AddDate(0, 0, maxDaysAhead)):
+			errs[f+"date"] = "shopping.error.dateFar"
+		case !prev.IsZero() && d.Before(prev):
+			errs[f+"date"] = "shopping.error.dateOrder"
+		}
+		if err == nil {
+			prev = d
+		}
+		if j.ReturnDate != "" {
+			r, rerr := time.Parse(time.DateOnly, j.ReturnDate)
+			switch {
+			case rerr != nil:
+				errs[f+"returnDate"] = "shopping.error.date"
+			case err == nil && r.Before(d):
+				errs[f+"returnDate"] = "shopping.error.dateOrder"
+			case r.After(day.AddDate(0, 0, maxDaysAhead)):
+				errs[f+"returnDate"] = "shopping.error.dateFar"
+			}
+		}
+		if len([]rune(j.Remark)) > 500 {
+			errs[f+"remark"] = "error.field.tooLong"
+		}
+	}
+	c := &in.Contact
+	c.Name, c.Email, c.Phone = trim(c.Name), trim(c.Email), trim(c.Phone)
+	switch {
+	case c.Name == "":
+		errs["contact.name"] = "order.contact.error.name"
+	case len([]rune(c.Name)) > 100:
+		errs["contact.name"] = "error.field.tooLong"
+	}
+	if c.Email == "" {
+		errs["contact.email"] = "order.contact.error.email"
+	} else if a, err := mail.ParseAddress(c.Email); err != nil || a.Address != c.Email {
+		errs["contact.email"] = "order.contact.error.emailFormat"
+	}
+	if c.Phone == "" {
+		errs["contact.phone"] = "order.contact.error.phone"
+	} else if !profile.ValidPhone(c.Phone) {
+		errs["contact.phone"] = "order.contact.error.phoneFormat"
+	}
+	in.Remark = trim(in.Remark)
+	if len([]rune(in.Remark)) > 1000 {
+		errs["remark"] = "error.field.tooLong"
+	}
+	return errs
+}
+
+// Request files an operator's group request (to_be_quote), once per
+// idempotency key: a replay answers the order the first call made.
+func (s *Service) Request(ctx context.Context, who auth.Principal, key string, in RequestInput) (View, error) {
+	if key == "" || len(key) > 100 {
+		return View{}, fault.Validation(map[string]string{"Idempotency-Key": "order.error.idempotencyKey"})
+	}
+	v, err := s.viewer(ctx, who)
+	if err != nil {
+		return View{}, err
+	}
+	now := s.now().UTC()
+	if errs := s.normalize(&in, now); len(errs) > 0 {
+		return View{}, fault.Validation(errs)
+	}
+	hash := requestHash(in)
+	replay := func() (View, bool, error) {
+		prior, found, err := loadByKey(ctx, s.db, who.AgencyID, key)
+		switch {
+		case err != nil || !found:
+			return View{}, false, err
+		case prior.RequestHash != hash:
+			return View{}, true, fault.Conflict("ledger.error.idempotencyMismatch")
+		}
+		out, err := s.detail(ctx, prior, v)
+		return out, true, err
+	}
+	if out, found, err := replay(); found || err != nil {
+		return out, err
+	}
+	a, err := s.agencies.Cached(ctx, who.AgencyID)
+	if err != nil {
+		return View{}, err
+	}
+	cur := a.SettlementCurrency
+	if cur == "" {
+		cur = "CNY"
+	}
+	o := Order{AgencyID: who.AgencyID, UserID: who.UserID, Status: ToBeQuote, Journeys: in.Journeys, IsChangeDate: in.IsChangeDate,
+		AcceptChangeFlight: in.AcceptChangeFlight, Counts: *in.Passengers, Cabin: in.CabinClass, Contact: in.Contact, Remark: in.Remark,
+		Currency: cur, IdempotencyKey: key, RequestHash: hash, CreatedAt: now, UpdatedAt: now}
+	err = s.db.InTx(ctx, func(tx *sqlx.Tx) error {
+		if err := insertOrder(ctx, tx, &o); err != nil {
+			return err
+		}
+		return s.logMove(ctx, tx, &o, "request", "", ToBeQuote, actorOf(who), in.Remark)
+	})
+	if err != nil {
+		if store.IsUniqueViolation(err) {
+			if out, found, rerr := replay(); found || rerr != nil {
+				return out, rerr
+			}
+		}
+		return View{}, err
+	}
+	return s.detail(ctx, o, v)
+}

@@ -1,0 +1,453 @@
+package group
+
+// The exported surface of the group service, stable for the portal (branch
+// i16-group-portal), the API, the CLI and the TUI. Every method takes the
+// caller's auth.Principal; an agency user sees its agency's orders and its
+// sub-agencies', the provider sees all and acts as the provider on other
+// agencies' orders.
+//
+//	New(Options) *Service; SetQueue(Inserter); SetNotifier(Notifier); AddWorkers(*jobs.Workers)
+//	Request(ctx, who, key, RequestInput) (View, error)          operator: to_be_quote
+//	List(ctx, who, Filter) (Page, error)                          status "" or "all", paging
+//	Counts(ctx, who) ([]StatusCount, error)                       one entry per status, zeros included
+//	Get(ctx, who, id) (View, error)                               detail: quotes, installments, list, timeline, ledger, actions
+//	Queue(ctx, who, page, size) (Page, error)                     provider: requests waiting for a quote
+//	Quote(ctx, who, id, QuoteInput) (View, error)                 provider: to_be_confirm (again: history kept)
+//	Accept(ctx, who, id) / Decline(ctx, who, id) (View, error)    agency: the current quote
+//	Template(lang) ([]byte, error)                                the passenger-list xlsx
+//	UploadPassengers(ctx, who, id, io.Reader, size) (int, error)  *ListError with row errors, nothing stored
+//	Passengers(ctx, who, id) ([]Passenger, error)
+//	Confirm(ctx, who, id) (View, error)                           agency: to_be_apply_seat
+//	Seats(ctx, who, id, result) (View, error)                     provider: applying | granted | refused
+//	Pay(ctx, who, id, key, PayInput) (View, error)                agency: one installment
+//	Cancel(ctx, who, id) (View, error)                            agency: deposits paid are forfeited
+//	SweepDeadlines(ctx) (int, error); Remind(ctx) (int, error); Ticket(ctx, id) error   the background side
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
+
+	"github.com/voyage/voyage/pkg/agency"
+	"github.com/voyage/voyage/pkg/audit"
+	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/pkg/ledger"
+	"github.com/voyage/voyage/pkg/order"
+	"github.com/voyage/voyage/pkg/store"
+	"github.com/voyage/voyage/pkg/supplier"
+)
+
+// Inserter queues River jobs inside a transaction (river.Client does).
+type Inserter interface {
+	InsertTx(ctx context.Context, tx *sql.Tx, args river.JobArgs, opts *river.InsertOpts) (*rivertype.JobInsertResult, error)
+}
+
+// Notifier sends an agency's webhook events in the transaction that makes
+// them true (pkg/webhook).
+type Notifier interface {
+	NotifyTx(ctx context.Context, tx *sqlx.Tx, agencyID int64, event string, data any) error
+}
+
+// Options are the service's dependencies and settings.
+type Options struct {
+	DB       *store.DB
+	Ledger   *ledger.Ledger
+	Agencies *agency.Store
+	// Suppliers finds a flight source by name; SupplierNames lists them in
+	// the order a quote asks them for flights.
+	Suppliers     func(name string) (supplier.Supplier, bool)
+	SupplierNames func() []string
+	// Gateways take the external payment channels' payments (the flight
+	// orders' gateways).
+	Gateways map[string]order.Gateway
+	// MinGroupSize is the fewest seats (adults and children) a group asks
+	// for; 10 when zero.
+	MinGroupSize int
+	// RemindBefore is how long before a deadline the agency is reminded;
+	// 48 hours when zero.
+	RemindBefore time.Duration
+	Now          func() time.Time
+	Logger       *slog.Logger
+}
+
+// Service runs group orders.
+type Service struct {
+	db            *store.DB
+	ledger        *ledger.Ledger
+	agencies      *agency.Store
+	suppliers     func(string) (supplier.Supplier, bool)
+	supplierNames func() []string
+	gateways      map[string]order.Gateway
+	minSize       int
+	remindBefore  time.Duration
+	now           func() time.Time
+	log           *slog.Logger
+	jobs          Inserter
+	notify        Notifier
+}
+
+// New returns the group service.
+func New(o Options) *Service {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	if o.MinGroupSize <= 0 {
+		o.MinGroupSize = 10
+	}
+	if o.RemindBefore <= 0 {
+		o.RemindBefore = 48 * time.Hour
+	}
+	if o.SupplierNames == nil {
+		o.SupplierNames = func() []string { return nil }
+	}
+	return &Service{db: o.DB, ledger: o.Ledger, agencies: o.Agencies, suppliers: o.Suppliers, supplierNames: o.SupplierNames,
+		gateways: o.Gateways, minSize: o.MinGroupSize, remindBefore: o.RemindBefore, now: o.Now, log: o.Logger}
+}
+
+// SetQueue sets the job queue (built after the services).
+func (s *Service) SetQueue(q Inserter) { s.jobs = q }
+
+// SetNotifier sets where webhook events go.
+func (s *Service) SetNotifier(n Notifier) { s.notify = n }
+
+// MinGroupSize is the fewest seats a request may ask for.
+func (s *Service) MinGroupSize() int { return s.minSize }
+
+func errState() error { return fault.Conflict("group.error.state") }
+
+func (s *Service) enqueue(ctx context.Context, tx *sqlx.Tx, args river.JobArgs) error {
+	if s.jobs == nil {
+		s.log.WarnContext(ctx, "group: no job queue; job not queued", "kind", args.Kind())
+		return nil
+	}
+	if _, err := s.jobs.InsertTx(ctx, tx.Tx, args, nil); err != nil {
+		return fmt.Errorf("group: queue %s: %w", args.Kind(), err)
+	}
+	return nil
+}
+
+// actor is who takes an action, for the timeline and the user log.
+type actor struct {
+	name   string
+	userID int64
+}
+
+func actorOf(who auth.Principal) actor {
+	switch {
+	case who.Username != "":
+		return actor{name: who.Username, userID: who.UserID}
+	case who.APIKeyID != 0:
+		return actor{name: fmt.Sprintf("apikey:%d", who.APIKeyID)}
+	}
+	return actor{name: "system"}
+}
+
+var system = actor{name: "system"}
+
+// move takes action on o inside tx: checked against the status machine
+// (stages are the paying stages of the order's quote), written only if no
+// one moved the order first, put on the timeline and in the user log, and
+// announced to the agency's webhook.
+func (s *Service) move(ctx context.Context, tx *sqlx.Tx, o *Order, action Action, by actor, remark string, stages []string) error {
+	to, ok := Next(o.Status, action, stages)
+	if !ok {
+		return errState()
+	}
+	from := o.Status
+	o.Status, o.UpdatedAt = to, s.now().UTC()
+	saved, err := saveOrder(ctx, tx, o, from)
+	if err != nil {
+		return err
+	}
+	if !saved {
+		return errState()
+	}
+	return s.logMove(ctx, tx, o, action, from, to, by, remark)
+}
+
+// logMove records a status change (or a step that keeps the status) on the
+// timeline, in the user log and on the webhook.
+func (s *Service) logMove(ctx context.Context, tx *sqlx.Tx, o *Order, action Action, from, to Status, by actor, remark string) error {
+	at := s.now().UTC()
+	if err := addEvent(ctx, tx, o.ID, action, from, to, by.name, remark, at); err != nil {
+		return err
+	}
+	e := audit.Entry{AgencyID: o.AgencyID, Username: by.name, Action: "group." + string(action), Target: o.BookingNumber,
+		Detail: fmt.Sprintf("%s -> %s", from, to), CreatedAt: at}
+	if by.userID != 0 {
+		uid := by.userID
+		e.UserID = &uid
+	}
+	if err := audit.Write(ctx, tx, e); err != nil {
+		return err
+	}
+	if s.notify == nil || from == to {
+		return nil
+	}
+	return s.notify.NotifyTx(ctx, tx, o.AgencyID, "group.status", map[string]any{"id": o.ID, "bookingNumber": o.BookingNumber,
+		"action": action, "fromStatus": from, "status": to, "at": at})
+}
+
+// viewer is who is looking at orders.
+type viewer struct {
+	who   auth.Principal
+	scope scope
+}
+
+func (s *Service) viewer(ctx context.Context, who auth.Principal) (viewer, error) {
+	a, err := s.agencies.Cached(ctx, who.AgencyID)
+	if err != nil {
+		return viewer{}, err
+	}
+	v := viewer{who: who}
+	if who.Subject.IsProvider() {
+		return v, nil
+	}
+	v.scope.Agency = who.AgencyID
+	if a.OnlyOwnOrders && who.UserID != 0 && !who.Subject.HasRole(auth.RoleSuperUser) {
+		v.scope.User = who.UserID
+	}
+	return v, nil
+}
+
+func (v viewer) sees(ctx context.Context, agencies *agency.Store, o Order) (bool, error) {
+	if v.scope.Agency == 0 {
+		return true, nil
+	}
+	if v.scope.User != 0 && o.UserID != v.scope.User {
+		return false, nil
+	}
+	return agencies.IsWithin(ctx, v.scope.Agency, o.AgencyID)
+}
+
+// party is the side of the status machine the viewer acts on for o: the
+// provider on other agencies' orders, the agency on its own (a parent
+// agency sees its sub-agencies' orders but acts on none of them).
+func (v viewer) party(o Order) string {
+	switch {
+	case v.scope.Agency == 0 && o.AgencyID != v.who.AgencyID:
+		return ByProvider
+	case o.AgencyID == v.who.AgencyID:
+		return ByAgency
+	}
+	return ""
+}
+
+// get loads an order the caller may see (404 otherwise).
+func (s *Service) get(ctx context.Context, who auth.Principal, id int64) (Order, viewer, error) {
+	v, err := s.viewer(ctx, who)
+	if err != nil {
+		return Order{}, v, err
+	}
+	o, err := loadOrder(ctx, s.db, nil, id)
+	if err != nil {
+		return Order{}, v, err
+	}
+	ok, err := v.sees(ctx, s.agencies, o)
+	if err != nil {
+		return Order{}, v, err
+	}
+	if !ok {
+		return Order{}, v, errNotFound()
+	}
+	return o, v, nil
+}
+
+// may checks that the viewer is the party that takes action on o now.
+func may(v viewer, o Order, action Action) error {
+	p := Party(o.Status, action)
+	if p == "" {
+		return errState()
+	}
+	if p != v.party(o) {
+		if v.party(o) == "" || p == ByProvider {
+			return fault.Forbidden()
+		}
+		return errState()
+	}
+	return nil
+}
+
+func requestHash(v any) string {
+	b, _ := json.Marshal(v)
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:])
+}
+
+// List is a page of the orders the caller sees, newest first.
+func (s *Service) List(ctx context.Context, who auth.Principal, f Filter) (Page, error) {
+	v, err := s.viewer(ctx, who)
+	if err != nil {
+		return Page{}, err
+	}
+	if f.Page < 1 {
+		f.Page = 1
+	}
+	if f.PageSize < 1 {
+		f.PageSize = 20
+	}
+	f.PageSize = min(f.PageSize, 100)
+	var statuses []string
+	switch {
+	case f.Status == "" || f.Status == "all":
+	case ValidStatus(f.Status):
+		statuses = []string{f.Status}
+	default:
+		return Page{}, fault.Validation(map[string]string{"status": "group.error.status"})
+	}
+	orders, total, err := listOrders(ctx, s.db, v.scope, statuses, f.Page, f.PageSize)
+	if err != nil {
+		return Page{}, err
+	}
+	p := Page{Items: make([]View, 0, len(orders)), Total: total, Page: f.Page, PageSize: f.PageSize}
+	for _, o := range orders {
+		p.Items = append(p.Items, s.brief(o, v))
+	}
+	return p, nil
+}
+
+// Queue is the provider's queue: the requests waiting for a quote, oldest
+// first.
+func (s *Service) Queue(ctx context.Context, who auth.Principal, page, size int) (Page, error) {
+	if !who.Subject.IsProvider() {
+		return Page{}, fault.Forbidden()
+	}
+	p, err := s.List(ctx, who, Filter{Status: string(ToBeQuote), Page: page, PageSize: size})
+	if err != nil {
+		return Page{}, err
+	}
+	slices.Reverse(p.Items)
+	return p, nil
+}
+
+// Counts counts the caller's orders per status, every status listed.
+func (s *Service) Counts(ctx context.Context, who auth.Principal) ([]StatusCount, error) {
+	v, err := s.viewer(ctx, who)
+	if err != nil {
+		return nil, err
+	}
+	m, err := countStatuses(ctx, s.db, v.scope)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]StatusCount, 0, len(Statuses)+1)
+	all := 0
+	for _, st := range Statuses {
+		out = append(out, StatusCount{Status: string(st), Cnt: m[string(st)]})
+		all += m[string(st)]
+	}
+	return append([]StatusCount{{Status: "all", Cnt: all}}, out...), nil
+}
+
+// brief is an order as a list shows it: no quotes' history, timeline or
+// passenger list.
+func (s *Service) brief(o Order, v viewer) View {
+	out := View{ID: o.ID, BookingNumber: o.BookingNumber, AgencyID: o.AgencyID, Status: o.Status, Tone: Tone(o.Status), Journeys: o.Journeys,
+		IsChangeDate: o.IsChangeDate, AcceptChangeFlight: o.AcceptChangeFlight, Passengers: o.Counts, CabinClass: o.Cabin, Contact: o.Contact,
+		Remark: o.Remark, Quotes: []Quote{}, Installments: []Installment{}, PassengerCount: len(o.Passengers), Locked: !o.ConfirmedAt.IsZero(),
+		Tickets: o.Tickets, Timeline: []Event{}, Ledger: []LedgerEntry{}, Actions: Allowed(o.Status, v.party(o)), CreatedAt: o.CreatedAt, UpdatedAt: o.UpdatedAt}
+	if out.Tickets == nil {
+		out.Tickets = []Ticket{}
+	}
+	if o.Total > 0 {
+		t := moneyOf(o.Total, o.Currency)
+		out.Total = &t
+	}
+	if out.Locked {
+		out.Actions = slices.DeleteFunc(out.Actions, func(a Action) bool { return a == ActUpload })
+	}
+	return out
+}
+
+// Get is one order with its quotes, installments, passenger list, tickets,
+// timeline, ledger entries and the actions the caller may take now.
+func (s *Service) Get(ctx context.Context, who auth.Principal, id int64) (View, error) {
+	o, v, err := s.get(ctx, who, id)
+	if err != nil {
+		return View{}, err
+	}
+	return s.detail(ctx, o, v)
+}
+
+func (s *Service) detail(ctx context.Context, o Order, v viewer) (View, error) {
+	out := s.brief(o, v)
+	var err error
+	if out.Quotes, err = quotes(ctx, s.db, o.ID); err != nil {
+		return View{}, err
+	}
+	ds, err := deadlines(ctx, s.db, o.ID)
+	if err != nil {
+		return View{}, err
+	}
+	for _, d := range ds {
+		switch d.Kind {
+		case KindPassengerList:
+			if d.Status == DeadlineOpen {
+				t := d.Deadline.UTC()
+				out.PassengerListDeadline = &t
+			}
+		case KindConfirm:
+			if d.Status == DeadlineOpen {
+				t := d.Deadline.UTC()
+				out.ConfirmBefore = &t
+			}
+		default:
+			out.Installments = append(out.Installments, installmentView(d))
+		}
+	}
+	if out.Timeline, err = events(ctx, s.db, o.ID); err != nil {
+		return View{}, err
+	}
+	out.PassengerList = o.Passengers
+	ts, err := s.ledger.OrderTransfers(ctx, o.AgencyID, o.BookingNumber)
+	if err != nil {
+		return View{}, err
+	}
+	for _, t := range ts {
+		out.Ledger = append(out.Ledger, LedgerEntry{ID: t.ID, Type: t.Type, Amount: moneyOf(t.Amount, t.Currency), Reference: t.Reference, CreatedAt: t.CreatedAt})
+	}
+	return out, nil
+}
+
+func installmentView(d deadline) Installment {
+	in := Installment{ID: d.ID, Stage: d.Kind, Amount: moneyOf(d.Amount, d.Currency), Deadline: d.Deadline.UTC(), TimeZone: d.TimeZone,
+		Status: d.Status, Channel: d.Channel}
+	if in.Status == InstVoid {
+		in.Status = InstNotDue
+	}
+	if d.PaidAt.Valid {
+		t := d.PaidAt.Time.UTC()
+		in.PaidAt = &t
+	}
+	return in
+}
+
+// stagesOf lists the paying stages of an order's deadlines.
+func stagesOf(ds []deadline) []string {
+	var out []string
+	for _, d := range ds {
+		if slices.Contains(Stages, d.Kind) {
+			out = append(out, d.Kind)
+		}
+	}
+	return out
+}
+
+func trim(s string) string { return strings.TrimSpace(s) }
+
+func upper(s string) string { return strings.ToUpper(strings.TrimSpace(s)) }
