@@ -207,3 +207,13 @@ describe('request rules', () => {
     expect(fieldFor('contact.phone', f)).toBe('contact.phone');
   });
 });
+
+describe('GroupCountdown', () => {
+  it('reads the time left as the server writes it, in the page language', async () => {
+    const { leftText } = await import('./GroupCountdown');
+    const t = (k: string, o?: Record<string, unknown>) => en.t(k, o) as string;
+    expect(leftText((2 * 24 + 5) * 3600_000 + 1000, t)).toBe('2 d 5 h');
+    expect(leftText(35 * 60_000, t)).toBe('35 min');
+    expect(leftText(20_000, (k, o) => cn.t(k, o) as string)).toBe('20 秒');
+  });
+});

@@ -10,6 +10,7 @@ const registry: Registry = {
   FlightConfirm: () => import('./FlightConfirm').then((m) => m.FlightConfirm),
   // Group flights (issue 16).
   GroupRequest: () => import('./GroupRequest').then((m) => m.GroupRequest),
+  GroupCountdown: () => import('./GroupCountdown').then((m) => m.GroupCountdown),
 };
 
 // Selects marked data-autosubmit (language, currency) submit their form on
