@@ -43,6 +43,7 @@ import (
 	"github.com/voyage/voyage/pkg/audit"
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/order"
 	"github.com/voyage/voyage/pkg/store"
@@ -78,8 +79,10 @@ type Options struct {
 	// RemindBefore is how long before a deadline the agency is reminded;
 	// 48 hours when zero.
 	RemindBefore time.Duration
-	Now          func() time.Time
-	Logger       *slog.Logger
+	// Catalog renders the reminder emails and the list template's headers.
+	Catalog *i18n.Catalog
+	Now     func() time.Time
+	Logger  *slog.Logger
 }
 
 // Service runs group orders.
@@ -96,6 +99,7 @@ type Service struct {
 	log           *slog.Logger
 	jobs          Inserter
 	notify        Notifier
+	catalog       *i18n.Catalog
 }
 
 // New returns the group service.
@@ -116,7 +120,7 @@ func New(o Options) *Service {
 		o.SupplierNames = func() []string { return nil }
 	}
 	return &Service{db: o.DB, ledger: o.Ledger, agencies: o.Agencies, suppliers: o.Suppliers, supplierNames: o.SupplierNames,
-		gateways: o.Gateways, minSize: o.MinGroupSize, remindBefore: o.RemindBefore, now: o.Now, log: o.Logger}
+		gateways: o.Gateways, minSize: o.MinGroupSize, remindBefore: o.RemindBefore, now: o.Now, log: o.Logger, catalog: o.Catalog}
 }
 
 // SetQueue sets the job queue (built after the services).

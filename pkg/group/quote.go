@@ -1,0 +1,495 @@
+package group
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"slices"
+	"sort"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/pkg/geo"
+	"github.com/voyage/voyage/pkg/money"
+	"github.com/voyage/voyage/pkg/supplier"
+)
+
+// FareInput is a quoted fare per passenger of a type; Amount includes
+// Taxes.
+type FareInput struct {
+	PassengerType string `json:"passengerType" jsonschema:"enum=adult,enum=child,enum=infant"`
+	Amount        string `json:"amount" jsonschema:"description=per passenger, taxes included, decimal"`
+	Taxes         string `json:"taxes,omitempty" jsonschema:"description=the taxes within amount, decimal"`
+}
+
+// InstallmentInput is one stage of a quote's payment plan.
+type InstallmentInput struct {
+	Stage    string    `json:"stage" jsonschema:"enum=first,enum=second,enum=third,enum=final"`
+	Amount   string    `json:"amount" jsonschema:"description=decimal"`
+	Deadline time.Time `json:"deadline"`
+}
+
+// QuoteInput is the provider's POST .../{id}/quote.
+type QuoteInput struct {
+	// Segments are the quoted flights; when omitted, the suppliers'
+	// scheduled flights for the request's journeys.
+	Segments []supplier.Segment `json:"segments,omitempty"`
+	Fares    []FareInput        `json:"fares"`
+	// Currency is the agency's settlement currency when empty.
+	Currency      string    `json:"currency,omitempty"`
+	ConfirmBefore time.Time `json:"confirmBefore"`
+	// Installments: up to three deposits and the final payment, adding up
+	// to the quote's total.
+	Installments          []InstallmentInput `json:"installments"`
+	PassengerListDeadline time.Time          `json:"passengerListDeadline"`
+	FreeDropSeats         int                `json:"freeDropSeats"`
+	// TimeZone is the IANA zone the deadlines are meant in; the first
+	// departure airport's when empty.
+	TimeZone string `json:"timeZone,omitempty"`
+}
+
+// Quote quotes a request (to_be_confirm) or quotes it again: the earlier
+// quotes stay on the order as history, the deadlines become the new
+// quote's.
+func (s *Service) Quote(ctx context.Context, who auth.Principal, id int64, in QuoteInput) (View, error) {
+	o, v, err := s.get(ctx, who, id)
+	if err != nil {
+		return View{}, err
+	}
+	if err := may(v, o, ActQuote); err != nil {
+		return View{}, err
+	}
+	now := s.now().UTC()
+	if in.Currency == "" {
+		in.Currency = o.Currency
+	}
+	errs := map[string]string{}
+	if in.Currency != o.Currency {
+		errs["currency"] = "group.error.currency"
+	}
+	if in.TimeZone == "" && len(o.Journeys) > 0 {
+		in.TimeZone = geo.Location(o.Journeys[0].Origin).String()
+	}
+	if _, err := time.LoadLocation(in.TimeZone); err != nil || in.TimeZone == "" || in.TimeZone == "Local" {
+		errs["timeZone"] = "group.error.timeZone"
+	}
+	q := Quote{Status: QuoteCurrent, ConfirmBefore: in.ConfirmBefore.UTC(), PassengerListDeadline: in.PassengerListDeadline.UTC(),
+		FreeDropSeats: in.FreeDropSeats, TimeZone: in.TimeZone, CreatedBy: actorOf(who).name, CreatedAt: now}
+	total := s.fares(o, in, &q, errs)
+	plan := s.plan(in, total, now, errs)
+	switch {
+	case in.ConfirmBefore.IsZero() || !in.ConfirmBefore.After(now):
+		errs["confirmBefore"] = "group.error.deadlinePast"
+	case len(plan) > 0 && plan[0].Deadline.Before(in.ConfirmBefore):
+		errs["installments.0.deadline"] = "group.error.deadlineBeforeConfirm"
+	}
+	if in.PassengerListDeadline.IsZero() || !in.PassengerListDeadline.After(now) {
+		errs["passengerListDeadline"] = "group.error.deadlinePast"
+	}
+	if in.FreeDropSeats < 0 || in.FreeDropSeats > o.Counts.Seats() {
+		errs["freeDropSeats"] = "group.error.freeDropSeats"
+	}
+	if len(errs) > 0 {
+		return View{}, fault.Validation(errs)
+	}
+	if len(in.Segments) > 0 {
+		segs, serr := segmentsOf(in.Segments)
+		if len(serr) > 0 {
+			return View{}, fault.Validation(serr)
+		}
+		q.Segments = segs
+	} else if q.Segments, err = s.scheduled(ctx, o); err != nil {
+		return View{}, err
+	}
+	for _, p := range plan {
+		q.Installments = append(q.Installments, PlannedInstallment{Stage: p.Kind, Amount: moneyOf(p.Amount, o.Currency), Deadline: p.Deadline})
+	}
+	q.Total = moneyOf(total, o.Currency)
+	ds := append([]deadline{
+		{Kind: KindConfirm, Deadline: q.ConfirmBefore, TimeZone: q.TimeZone, Status: DeadlineOpen},
+		{Kind: KindPassengerList, Deadline: q.PassengerListDeadline, TimeZone: q.TimeZone, Status: DeadlineOpen},
+	}, plan...)
+	for i := range ds {
+		ds[i].TimeZone, ds[i].Currency = q.TimeZone, o.Currency
+	}
+	err = s.db.InTx(ctx, func(tx *sqlx.Tx) error {
+		o.Total = total
+		if err := s.move(ctx, tx, &o, ActQuote, actorOf(who), fmt.Sprintf("%s %s", money.Amount{Minor: total, Currency: o.Currency}, o.Currency), nil); err != nil {
+			return err
+		}
+		if err := insertQuote(ctx, tx, o.ID, &q, o.Currency, total); err != nil {
+			return err
+		}
+		return replaceDeadlines(ctx, tx, o.ID, ds)
+	})
+	if err != nil {
+		return View{}, err
+	}
+	return s.detail(ctx, o, v)
+}
+
+// fares checks the quoted fares (one per passenger type asked for) and
+// returns the quote's total.
+func (s *Service) fares(o Order, in QuoteInput, q *Quote, errs map[string]string) int64 {
+	count := map[string]int{supplier.Adult: o.Counts.Adult, supplier.Child: o.Counts.Child, supplier.Infant: o.Counts.Infant}
+	var total int64
+	seen := map[string]bool{}
+	for i, f := range in.Fares {
+		field := fmt.Sprintf("fares.%d.", i)
+		if _, ok := count[f.PassengerType]; !ok || seen[f.PassengerType] {
+			errs[field+"passengerType"] = "group.error.passengerType"
+			continue
+		}
+		seen[f.PassengerType] = true
+		amt, err := money.Parse(f.Amount, o.Currency)
+		if err != nil || amt.Minor <= 0 {
+			errs[field+"amount"] = "group.error.amount"
+			continue
+		}
+		var taxes int64
+		if f.Taxes != "" {
+			t, err := money.Parse(f.Taxes, o.Currency)
+			if err != nil || t.Minor < 0 || t.Minor > amt.Minor {
+				errs[field+"taxes"] = "group.error.taxes"
+				continue
+			}
+			taxes = t.Minor
+		}
+		q.Fares = append(q.Fares, Fare{PassengerType: f.PassengerType, Amount: moneyOf(amt.Minor, o.Currency), Taxes: moneyOf(taxes, o.Currency)})
+		total += amt.Minor * int64(count[f.PassengerType])
+	}
+	for _, t := range []string{supplier.Adult, supplier.Child, supplier.Infant} {
+		if count[t] > 0 && !seen[t] {
+			errs["fares"] = "group.error.faresMissing"
+		}
+	}
+	return total
+}
+
+// plan checks the installments: stages in order, each once, the final
+// payment last and present, deadlines in the future and in order, amounts
+// adding up to the total.
+func (s *Service) plan(in QuoteInput, total int64, now time.Time, errs map[string]string) []deadline {
+	var out []deadline
+	var sum int64
+	last := -1
+	for i, p := range in.Installments {
+		field := fmt.Sprintf("installments.%d.", i)
+		idx := slices.Index(Stages, p.Stage)
+		if idx < 0 || idx <= last {
+			errs[field+"stage"] = "group.error.stage"
+			continue
+		}
+		last = idx
+		amt, err := money.Parse(p.Amount, in.Currency)
+		if err != nil || amt.Minor <= 0 {
+			errs[field+"amount"] = "group.error.amount"
+			continue
+		}
+		switch {
+		case p.Deadline.IsZero() || !p.Deadline.After(now):
+			errs[field+"deadline"] = "group.error.deadlinePast"
+		case len(out) > 0 && !p.Deadline.After(out[len(out)-1].Deadline):
+			errs[field+"deadline"] = "group.error.deadlineOrder"
+		}
+		sum += amt.Minor
+		out = append(out, deadline{Kind: p.Stage, Amount: amt.Minor, Deadline: p.Deadline.UTC(), Status: InstNotDue})
+	}
+	if len(out) == 0 || out[len(out)-1].Kind != StageFinal {
+		errs["installments"] = "group.error.finalMissing"
+	} else if len(errs) == 0 && sum != total {
+		errs["installments"] = "group.error.installmentSum"
+	}
+	return out
+}
+
+// segmentsOf checks flights given by the provider.
+func segmentsOf(in []supplier.Segment) ([]Segment, map[string]string) {
+	errs := map[string]string{}
+	out := make([]Segment, 0, len(in))
+	for i, sg := range in {
+		f := fmt.Sprintf("segments.%d.", i)
+		sg.Origin, sg.Destination, sg.FlightNumber, sg.Carrier = upper(sg.Origin), upper(sg.Destination), upper(sg.FlightNumber), upper(sg.Carrier)
+		if _, ok := geo.AirportByCode(sg.Origin); !ok {
+			errs[f+"origin"] = "shopping.error.airport"
+		}
+		if _, ok := geo.AirportByCode(sg.Destination); !ok {
+			errs[f+"destination"] = "shopping.error.airport"
+		}
+		if len(sg.FlightNumber) < 3 || len(sg.FlightNumber) > 8 {
+			errs[f+"flightNumber"] = "group.error.flightNumber"
+		}
+		if sg.Carrier == "" && len(sg.FlightNumber) >= 2 {
+			sg.Carrier = sg.FlightNumber[:2]
+		}
+		if sg.DepartAt.IsZero() || !sg.ArriveAt.After(sg.DepartAt) {
+			errs[f+"arriveAt"] = "group.error.segmentTimes"
+		}
+		if sg.DurationMinutes == 0 {
+			sg.DurationMinutes = int(sg.ArriveAt.Sub(sg.DepartAt).Minutes())
+		}
+		out = append(out, view(sg))
+	}
+	return out, errs
+}
+
+func view(sg supplier.Segment) Segment {
+	v := Segment{Segment: sg}
+	if a, ok := geo.AirlineByCode(sg.Carrier); ok {
+		v.CarrierName = a.Name.En
+	}
+	if a, ok := geo.AirportByCode(sg.Origin); ok {
+		v.OriginName = a.Name.En
+	}
+	if a, ok := geo.AirportByCode(sg.Destination); ok {
+		v.DestinationName = a.Name.En
+	}
+	return v
+}
+
+// scheduled finds real flights for each journey (and a return journey's way
+// back) in the suppliers' schedules: the cheapest nonstop, else the
+// cheapest, of the first supplier that answers.
+func (s *Service) scheduled(ctx context.Context, o Order) ([]Segment, error) {
+	var queries []supplier.JourneyQuery
+	for _, j := range o.Journeys {
+		queries = append(queries, supplier.JourneyQuery{Origin: j.Origin, Destination: j.Destination, Date: j.Date})
+		if j.ReturnDate != "" {
+			queries = append(queries, supplier.JourneyQuery{Origin: j.Destination, Destination: j.Origin, Date: j.ReturnDate})
+		}
+	}
+	var out []Segment
+	for _, jq := range queries {
+		segs, err := s.flightsFor(ctx, jq, o.Cabin)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, segs...)
+	}
+	return out, nil
+}
+
+func (s *Service) flightsFor(ctx context.Context, jq supplier.JourneyQuery, cabin string) ([]Segment, error) {
+	for _, name := range s.supplierNames() {
+		sup, ok := s.suppliers(name)
+		if !ok {
+			continue
+		}
+		sctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+		offers, err := sup.Search(sctx, supplier.SearchRequest{Journeys: []supplier.JourneyQuery{jq}, Passengers: supplier.Passengers{Adult: 1},
+			Cabin: cabin})
+		cancel()
+		if len(offers) == 0 {
+			if err != nil {
+				s.log.WarnContext(ctx, "group: supplier search failed", "supplier", name, "err", err)
+			}
+			continue
+		}
+		sort.SliceStable(offers, func(i, j int) bool {
+			if (len(offers[i].Segments) == 1) != (len(offers[j].Segments) == 1) {
+				return len(offers[i].Segments) == 1
+			}
+			return offers[i].Total() < offers[j].Total()
+		})
+		out := make([]Segment, 0, len(offers[0].Segments))
+		for _, sg := range offers[0].Segments {
+			out = append(out, view(sg))
+		}
+		return out, nil
+	}
+	return nil, fault.New(fault.CodeNoFlight, http.StatusUnprocessableEntity, "group.error.noFlight")
+}
+
+// current is the order's latest quote.
+func current(qs []Quote) (Quote, bool) {
+	if len(qs) == 0 {
+		return Quote{}, false
+	}
+	return qs[0], true
+}
+
+// Accept accepts the current quote; the order waits for confirmation.
+func (s *Service) Accept(ctx context.Context, who auth.Principal, id int64) (View, error) {
+	return s.answer(ctx, who, id, ActAccept)
+}
+
+// Decline declines the current quote: the request goes back to the
+// provider to quote again.
+func (s *Service) Decline(ctx context.Context, who auth.Principal, id int64) (View, error) {
+	return s.answer(ctx, who, id, ActDecline)
+}
+
+func (s *Service) answer(ctx context.Context, who auth.Principal, id int64, action Action) (View, error) {
+	o, v, err := s.get(ctx, who, id)
+	if err != nil {
+		return View{}, err
+	}
+	if err := may(v, o, action); err != nil {
+		return View{}, err
+	}
+	qs, err := quotes(ctx, s.db, o.ID)
+	if err != nil {
+		return View{}, err
+	}
+	q, ok := current(qs)
+	if !ok || q.Status == QuoteDeclined {
+		return View{}, errState()
+	}
+	if !s.now().Before(q.ConfirmBefore) {
+		return View{}, fault.Conflict("group.error.quoteExpired")
+	}
+	err = s.db.InTx(ctx, func(tx *sqlx.Tx) error {
+		if action == ActAccept {
+			if err := setQuoteStatus(ctx, tx, q.ID, QuoteAccepted); err != nil {
+				return err
+			}
+			return s.touch(ctx, tx, &o, ActAccept, actorOf(who), "")
+		}
+		if err := setQuoteStatus(ctx, tx, q.ID, QuoteDeclined); err != nil {
+			return err
+		}
+		o.Total = 0
+		if err := s.move(ctx, tx, &o, ActDecline, actorOf(who), "", nil); err != nil {
+			return err
+		}
+		return replaceDeadlines(ctx, tx, o.ID, nil)
+	})
+	if err != nil {
+		return View{}, err
+	}
+	return s.detail(ctx, o, v)
+}
+
+// touch records a step that keeps the status (accept, upload) with the same
+// conditional write as a move.
+func (s *Service) touch(ctx context.Context, tx *sqlx.Tx, o *Order, action Action, by actor, remark string) error {
+	o.UpdatedAt = s.now().UTC()
+	saved, err := saveOrder(ctx, tx, o, o.Status)
+	if err != nil {
+		return err
+	}
+	if !saved {
+		return errState()
+	}
+	return s.logMove(ctx, tx, o, action, o.Status, o.Status, by, remark)
+}
+
+// Confirm confirms the order on its current quote before the quote's
+// confirm-before time, with a valid passenger list uploaded; the list is
+// locked from then on.
+func (s *Service) Confirm(ctx context.Context, who auth.Principal, id int64) (View, error) {
+	o, v, err := s.get(ctx, who, id)
+	if err != nil {
+		return View{}, err
+	}
+	if err := may(v, o, ActConfirm); err != nil {
+		return View{}, err
+	}
+	qs, err := quotes(ctx, s.db, o.ID)
+	if err != nil {
+		return View{}, err
+	}
+	q, ok := current(qs)
+	if !ok || q.Status == QuoteDeclined {
+		return View{}, errState()
+	}
+	now := s.now().UTC()
+	if !now.Before(q.ConfirmBefore) {
+		return View{}, fault.Conflict("group.error.quoteExpired")
+	}
+	if len(o.Passengers) == 0 {
+		return View{}, fault.New(fault.CodeConflict, http.StatusConflict, "group.error.listMissing")
+	}
+	if errs := countErrors(o.Passengers, o.Counts, q.FreeDropSeats); len(errs) > 0 {
+		return View{}, fault.New(fault.CodeConflict, http.StatusConflict, "group.error.listCounts")
+	}
+	err = s.db.InTx(ctx, func(tx *sqlx.Tx) error {
+		ds, err := deadlines(ctx, tx, o.ID)
+		if err != nil {
+			return err
+		}
+		for _, d := range ds {
+			if (d.Kind == KindConfirm || d.Kind == KindPassengerList) && d.Status == DeadlineOpen {
+				d.Status = DeadlineMet
+				if _, err := setDeadline(ctx, tx, d, DeadlineOpen); err != nil {
+					return err
+				}
+			}
+		}
+		if err := setQuoteStatus(ctx, tx, q.ID, QuoteAccepted); err != nil {
+			return err
+		}
+		o.ConfirmedAt = now
+		return s.move(ctx, tx, &o, ActConfirm, actorOf(who), "", nil)
+	})
+	if err != nil {
+		return View{}, err
+	}
+	return s.detail(ctx, o, v)
+}
+
+// Seat application results.
+const (
+	SeatsApplying = "applying"
+	SeatsGranted  = "granted"
+	SeatsRefused  = "refused"
+)
+
+// SeatsInput is the provider's POST .../{id}/seats.
+type SeatsInput struct {
+	Result string `json:"result" jsonschema:"enum=applying,enum=granted,enum=refused"`
+	Remark string `json:"remark,omitempty"`
+}
+
+// Seats records the airline's answer to the seat application: applying,
+// granted (the first installment the quote has falls due) or refused (the
+// order fails; nothing was charged).
+func (s *Service) Seats(ctx context.Context, who auth.Principal, id int64, in SeatsInput) (View, error) {
+	action, ok := map[string]Action{SeatsApplying: ActApply, SeatsGranted: ActGrant, SeatsRefused: ActRefuse}[in.Result]
+	if !ok {
+		return View{}, fault.Validation(map[string]string{"result": "group.error.seatResult"})
+	}
+	o, v, err := s.get(ctx, who, id)
+	if err != nil {
+		return View{}, err
+	}
+	if err := may(v, o, action); err != nil {
+		return View{}, err
+	}
+	err = s.db.InTx(ctx, func(tx *sqlx.Tx) error {
+		ds, err := deadlines(ctx, tx, o.ID)
+		if err != nil {
+			return err
+		}
+		if err := s.move(ctx, tx, &o, action, actorOf(who), trim(in.Remark), stagesOf(ds)); err != nil {
+			return err
+		}
+		switch action {
+		case ActGrant:
+			return s.fallDue(ctx, tx, o, ds)
+		case ActRefuse:
+			return s.endDeadlines(ctx, tx, o, ds, system)
+		}
+		return nil
+	})
+	if err != nil {
+		return View{}, err
+	}
+	return s.detail(ctx, o, v)
+}
+
+// fallDue makes the installment of the stage o now waits for due.
+func (s *Service) fallDue(ctx context.Context, tx *sqlx.Tx, o Order, ds []deadline) error {
+	stage := StageOf(o.Status)
+	for _, d := range ds {
+		if d.Kind == stage && d.Status == InstNotDue {
+			d.Status = InstDue
+			_, err := setDeadline(ctx, tx, d, InstNotDue)
+			return err
+		}
+	}
+	return nil
+}
