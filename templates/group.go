@@ -120,8 +120,10 @@ type GroupDetail struct {
 	Tickets               []GroupTicket
 	Timeline              []GroupEvent
 
-	Actions  []string // allowed now: accept, decline, upload, confirm, pay, cancel, quote, seats
-	Provider bool     // the caller is the provider
+	Actions     []string // allowed now: accept, decline, upload, confirm, pay, cancel, quote, seats
+	SeatResults []string // the provider's seat answers allowed now: applying, granted, refused
+	Provider    bool     // the caller is the provider
+	Countdown   bool     // the current quote waits for the agency's answer
 
 	PayKey    string   // one rendering of the pay form: posting twice pays once
 	Channels  []string // payment channels, balance first

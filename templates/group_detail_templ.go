@@ -1287,7 +1287,7 @@ func groupQuoteBody(d GroupDetail, q GroupQuote, current bool) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		if current {
+		if current && d.Countdown {
 			if left := timeLeft(ctx, d.Now, q.ConfirmBefore); left != "" {
 				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 107, "<span class=\"group-countdown\" id=\"group-countdown\" data-island=\"GroupCountdown\" data-props=\"")
 				if templ_7745c5c3_Err != nil {

@@ -52,7 +52,7 @@ func (s *Server) groupPage(w http.ResponseWriter, r *http.Request, route string)
 }
 
 // groupBooking is /flight/group/booking: the request island, with the
-// user's own name and email as the contact to start from.
+// agency's contact to start from.
 func (s *Server) groupBooking(w http.ResponseWriter, r *http.Request) {
 	v, ok := s.groupsViewer(w, r)
 	if !ok {
@@ -62,10 +62,10 @@ func (s *Server) groupBooking(w http.ResponseWriter, r *http.Request) {
 		Today:       s.now().Format(time.DateOnly),
 		MinSeats:    s.groups.MinGroupSize(),
 		ConfirmPath: pathGroupConfirm,
-		Contact:     templates.GroupContact{Name: v.Principal.Nickname, Email: v.Agency.Email, Phone: v.Agency.Phone},
+		Contact:     templates.GroupContact{Name: v.Agency.ContactName, Email: v.Agency.ContactEmail, Phone: v.Agency.ContactPhone},
 	}
 	if props.Contact.Name == "" {
-		props.Contact.Name = v.Agency.ContactName
+		props.Contact.Name = v.Principal.Nickname
 	}
 	render(w, r, http.StatusOK, templates.GroupBookingPage(s.groupPage(w, r, "flight-group-booking"), props))
 }
@@ -180,6 +180,17 @@ func (s *Server) agencyName(ctx context.Context, names map[int64]string, id int6
 	return a.Name
 }
 
+// agencyCurrency is the settlement currency of agency id, which a quote is
+// in; CNY when unset (spec §9).
+func (s *Server) agencyCurrency(ctx context.Context, id int64) string {
+	if s.agencies != nil {
+		if a, err := s.agencies.Get(ctx, id); err == nil && a.SettlementCurrency != "" {
+			return a.SettlementCurrency
+		}
+	}
+	return "CNY"
+}
+
 func groupRow(ctx context.Context, o group.View) templates.GroupRow {
 	row := templates.GroupRow{ID: o.ID, BookingNumber: o.BookingNumber, Status: string(o.Status), Tone: o.Tone, CreatedAt: o.CreatedAt,
 		Passengers: i18n.T(ctx, "groupportal.counts", "adult", o.Passengers.Adult, "child", o.Passengers.Child, "infant", o.Passengers.Infant)}
@@ -250,7 +261,7 @@ func (s *Server) groupDetailAnswer(w http.ResponseWriter, r *http.Request, v vie
 		if form.quote != nil {
 			d.QuoteForm = *form.quote
 		} else {
-			d.QuoteForm = defaultQuoteForm(o, s.now())
+			d.QuoteForm = defaultQuoteForm(o, s.agencyCurrency(ctx, o.AgencyID), s.now())
 		}
 	}
 	if d.Can("pay") {
@@ -293,15 +304,14 @@ func groupDetailView(ctx context.Context, o group.View, now time.Time) templates
 	if o.PassengerListDeadline != nil {
 		d.PassengerListDeadline = *o.PassengerListDeadline
 	}
-	// The newest quote is the current one; the rest are its history.
-	for i := len(o.Quotes) - 1; i >= 0; i-- {
-		q := groupQuoteView(o.Quotes[i], o.Passengers, lang)
+	// The quotes come newest first: the first is the current one, the rest
+	// its history.
+	for _, gq := range o.Quotes {
+		q := groupQuoteView(gq, o.Passengers, lang)
 		if d.Quote == nil {
 			d.Quote = &q
-			if o.ConfirmBefore == nil && o.Status != group.ToBeConfirm {
-				// Past the confirmation: no countdown to show.
-				d.Quote.ConfirmBefore = time.Time{}
-			}
+			// The countdown runs while the quote waits for the agency.
+			d.Countdown = o.Status == group.ToBeConfirm
 			continue
 		}
 		d.History = append(d.History, q)
