@@ -50,6 +50,14 @@ func WriteError(w http.ResponseWriter, r *http.Request, err error) {
 		}
 		env.Data = ValidationData{Fields: fields}
 	}
+	// An error carrying its own data (a passenger list's row errors) fills
+	// the envelope's data with it, its messages in the request's language.
+	var de interface {
+		ErrorData(translate func(key string) string) any
+	}
+	if errors.As(err, &de) {
+		env.Data = de.ErrorData(func(key string) string { return i18n.T(r.Context(), key) })
+	}
 	if secs := fe.RetryAfterSeconds(); secs > 0 {
 		w.Header().Set("Retry-After", strconv.FormatInt(secs, 10))
 	}

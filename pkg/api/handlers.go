@@ -7,6 +7,7 @@ import (
 	"github.com/voyage/voyage/pkg/agency"
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/pkg/group"
 	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/jobs"
 	"github.com/voyage/voyage/pkg/ledger"
@@ -42,6 +43,8 @@ type Services struct {
 	Jobs *jobs.Queue
 	// WebsitePrefix is the site's public URL prefix, answered with /me.
 	WebsitePrefix string
+	// Groups runs group flight orders (nil: no group routes).
+	Groups *group.Service
 }
 
 // Register adds every API route to rt.
@@ -77,6 +80,7 @@ func Register(rt *Router, s Services) {
 	registerAirports(rt, s)
 	registerShopping(rt, s)
 	registerOrders(rt, s)
+	registerGroups(rt, s)
 	registerWebhooks(rt, s)
 	registerJobs(rt, s)
 }

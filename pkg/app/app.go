@@ -22,6 +22,7 @@ import (
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/config"
 	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/pkg/group"
 	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/idempotency"
 	"github.com/voyage/voyage/pkg/input"
@@ -57,6 +58,8 @@ type App struct {
 	Shopping     *shopping.Engine
 	Orders       *order.Service
 	Webhooks     *webhook.Service
+	// Groups runs group flight orders.
+	Groups *group.Service
 	// Queue is the River client: jobs are queued by the services in their
 	// own transactions whether or not this process works them.
 	Queue   *jobs.Queue
@@ -70,6 +73,8 @@ type App struct {
 	// stopSearches cancels the searches in flight when the app closes.
 	stopSearches context.CancelFunc
 	redis        io.Closer
+	// gateways are the payment gateways flight and group orders share.
+	gateways map[string]order.Gateway
 }
 
 // New opens the database (migrating it unless cfg.NoMigrate) and builds every
@@ -114,9 +119,10 @@ func New(ctx context.Context, cfg config.Config) (*App, error) {
 	a.buildOrders()
 	a.Orders.SetNotifier(a.Webhooks)
 	a.AgencyAdmin.AddDeleteGuard(a.Orders.DeleteGuard)
+	a.buildGroups()
 	jobsCfg := jobs.Config{Workers: cfg.Jobs.Workers, PollInterval: cfg.Jobs.PollInterval, CleanupInterval: cfg.Jobs.CleanupInterval,
 		RescueAfter: cfg.Jobs.RescueAfter, Mail: a.mailSender(), MailFrom: cfg.Mail.From,
-		Register: []func(*jobs.Workers) []*river.PeriodicJob{a.Orders.AddWorkers, a.Webhooks.AddWorkers}}
+		Register: []func(*jobs.Workers) []*river.PeriodicJob{a.Orders.AddWorkers, a.Webhooks.AddWorkers, a.Groups.AddWorkers}}
 	if db.Dialect == store.Postgres {
 		// The workers listen on their own pgx connections.
 		jobsCfg.PostgresURL = cfg.DB
@@ -129,6 +135,7 @@ func New(ctx context.Context, cfg config.Config) (*App, error) {
 	a.Queue = q
 	a.Orders.SetQueue(q.Client)
 	a.Webhooks.SetQueue(q.Client)
+	a.Groups.SetQueue(q.Client)
 	a.Web = web.New(web.Options{Site: a.Site, Applications: a.Applications, SecureCookies: cfg.HTTP.SecureCookies, Auth: a.Auth, Agencies: a.Agencies,
 		UserAdmin: a.Auth, CompanyAdmin: a.Agencies, AgencyAdmin: a.AgencyAdmin, Ledger: a.Ledger, Webhooks: a.Webhooks, Orders: a.Orders, Catalog: a.Catalog})
 	a.Handler = a.buildHandler()
@@ -171,7 +178,7 @@ func (a *App) buildHandler() http.Handler {
 	}
 	a.Router = api.NewRouter(mux, a.Auth, userLog)
 	a.Router.SerialiseKeys(idempotency.New(a.DB))
-	api.Register(a.Router, api.Services{Site: a.Site, Applications: a.Applications, Auth: a.Auth, Agencies: a.Agencies, Profile: a.Profile, AgencyService: a.AgencyAdmin, Ledger: a.Ledger, Catalog: a.Catalog, Shopping: a.Shopping, Orders: a.Orders, Webhooks: a.Webhooks, Jobs: a.Queue, WebsitePrefix: a.Cfg.Site.WebsitePrefix})
+	api.Register(a.Router, api.Services{Site: a.Site, Applications: a.Applications, Auth: a.Auth, Agencies: a.Agencies, Profile: a.Profile, AgencyService: a.AgencyAdmin, Ledger: a.Ledger, Catalog: a.Catalog, Shopping: a.Shopping, Orders: a.Orders, Webhooks: a.Webhooks, Jobs: a.Queue, WebsitePrefix: a.Cfg.Site.WebsitePrefix, Groups: a.Groups})
 	a.Router.Finish("/base/", "/order/", "/shopping/")
 
 	openapi, err := json.MarshalIndent(a.Router.OpenAPI(), "", "  ")

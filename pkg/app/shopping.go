@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/voyage/voyage/pkg/config"
+	"github.com/voyage/voyage/pkg/group"
 	"github.com/voyage/voyage/pkg/order"
 	"github.com/voyage/voyage/pkg/shopping"
 	"github.com/voyage/voyage/pkg/supplier/duffel"
@@ -103,6 +104,16 @@ func (a *App) buildOrders() {
 			}
 		}
 	}
+	a.gateways = gateways
 	a.Orders = order.New(order.Options{DB: a.DB, Ledger: a.Ledger, Quotes: shopping.NewQuotes(a.DB), Agencies: a.Agencies,
 		Looks: a.AgencyAdmin, Suppliers: a.Shopping.Supplier, Gateways: gateways, Logger: slog.Default()})
+}
+
+// buildGroups wires group flight orders to the same suppliers and payment
+// gateways as flight orders.
+func (a *App) buildGroups() {
+	a.Groups = group.New(group.Options{DB: a.DB, Ledger: a.Ledger, Agencies: a.Agencies, Suppliers: a.Shopping.Supplier,
+		SupplierNames: a.Shopping.Suppliers, Gateways: a.gateways, MinGroupSize: a.Cfg.Group.MinSize,
+		RemindBefore: a.Cfg.Group.RemindBefore, Catalog: a.Catalog, Logger: slog.Default()})
+	a.Groups.SetNotifier(a.Webhooks)
 }

@@ -32,6 +32,18 @@ type Config struct {
 	Shopping  ShoppingConfig `mapstructure:"shopping"`
 	Payment   PaymentConfig  `mapstructure:"payment"`
 	Runtime   RuntimeConfig  `mapstructure:"runtime"`
+	Group     GroupConfig    `mapstructure:"group"`
+}
+
+// GroupConfig sets the group flight terms that vary by market (GROUPS.md).
+type GroupConfig struct {
+	// MinSize is the fewest seats (adults and children) a group request
+	// asks for.
+	MinSize int `mapstructure:"min_size"`
+	// RemindBefore is how long before each deadline (confirmation,
+	// passenger list, each installment) the agency is reminded by email
+	// and webhook.
+	RemindBefore time.Duration `mapstructure:"remind_before"`
 }
 
 // RuntimeConfig tunes the Go runtime of the server.
@@ -220,6 +232,8 @@ func setDefaults(v *viper.Viper) {
 	v.SetDefault("http.hsts.enabled", false)
 	v.SetDefault("http.hsts.max_age", 365*24*time.Hour)
 	v.SetDefault("http.hsts.include_subdomains", false)
+	v.SetDefault("group.min_size", 10)
+	v.SetDefault("group.remind_before", "48h")
 	v.SetDefault("payment.test_gateway", false)
 	v.SetDefault("payment.test_gateway_fee_percent", 0)
 	v.SetDefault("jobs.enabled", true)

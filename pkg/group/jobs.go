@@ -63,8 +63,8 @@ func (w *sweepWorker) Work(ctx context.Context, _ *river.Job[SweepArgs]) error {
 // AddWorkers registers the group workers and the deadline sweep (for
 // jobs.Config.Register).
 func (s *Service) AddWorkers(w *jobs.Workers) []*river.PeriodicJob {
-	jobs.Add(w, river.Worker[TicketArgs](&ticketWorker{s: s}), time.Minute)
-	jobs.Add(w, river.Worker[SweepArgs](&sweepWorker{s: s}), 5*time.Minute)
+	jobs.Add(w, river.Worker[TicketArgs](&ticketWorker{s: s}), 30*time.Second)
+	jobs.Add(w, river.Worker[SweepArgs](&sweepWorker{s: s}), 45*time.Second)
 	return []*river.PeriodicJob{
 		river.NewPeriodicJob(river.PeriodicInterval(sweepEvery),
 			func() (river.JobArgs, *river.InsertOpts) { return SweepArgs{}, nil },

@@ -24,8 +24,8 @@ import (
 // Limits of a passenger-list file.
 const (
 	// MaxListBytes is the largest file accepted (500 passengers take about
-	// 40 kB).
-	MaxListBytes = 2 << 20
+	// 40 kB); it stays under the API's default body limit of 1 MiB.
+	MaxListBytes = 900 << 10
 	// maxUnzipped bounds what the file may inflate to: a zip bomb stops
 	// there instead of filling memory.
 	maxUnzipped    = 32 << 20
@@ -53,6 +53,22 @@ type ListError struct {
 
 func (e *ListError) Error() string {
 	return fmt.Sprintf("group: passenger list has %d errors", len(e.Errors))
+}
+
+// ListErrors is the data of a refused list in the API's error envelope.
+type ListErrors struct {
+	Errors []RowError `json:"errors"`
+}
+
+// ErrorData is the envelope's data: every row error, its message
+// translated.
+func (e *ListError) ErrorData(translate func(key string) string) any {
+	out := ListErrors{Errors: make([]RowError, len(e.Errors))}
+	for i, re := range e.Errors {
+		re.Message = translate(re.Message)
+		out.Errors[i] = re
+	}
+	return out
 }
 
 // Unwrap makes the refusal a validation fault for callers that know only
@@ -165,20 +181,23 @@ func (s *Service) headerField(cell string) string {
 // penalty.
 func (s *Service) ParseList(r io.Reader, size int64, o Order, free int, today time.Time) ([]Passenger, error) {
 	if size > MaxListBytes {
-		return nil, fileError("group.error.listTooLarge", "max", "2 MB")
+		return nil, fileError("group.error.listTooLarge", "max", "900 KB")
 	}
 	data, err := io.ReadAll(io.LimitReader(r, MaxListBytes+1))
 	if err != nil {
 		return nil, fmt.Errorf("group: read list: %w", err)
 	}
 	if len(data) > MaxListBytes {
-		return nil, fileError("group.error.listTooLarge", "max", "2 MB")
+		return nil, fileError("group.error.listTooLarge", "max", "900 KB")
 	}
 	if !bytes.HasPrefix(data, []byte("PK\x03\x04")) {
 		return nil, fileError("group.error.listNotXlsx")
 	}
 	f, err := excelize.OpenReader(bytes.NewReader(data), excelize.Options{UnzipSizeLimit: maxUnzipped, UnzipXMLSizeLimit: maxUnzippedXML})
 	if err != nil {
+		if errors.Is(err, excelize.ErrOptionsUnzipSizeLimit) || strings.Contains(err.Error(), "size exceeds") {
+			return nil, fileError("group.error.listZipBomb")
+		}
 		if errors.Is(err, excelize.ErrWorkbookFileFormat) || strings.Contains(err.Error(), "zip") {
 			return nil, fileError("group.error.listNotXlsx")
 		}

@@ -100,6 +100,7 @@ type edge struct {
 var transitions = []edge{
 	{ToBeQuote, ActQuote, ToBeConfirm, ByProvider},
 	{ToBeQuote, ActClose, Closed, ByProvider},
+	{ToBeQuote, ActUpload, ToBeQuote, ByAgency},
 	{ToBeQuote, ActCancel, Canceled, ByAgency},
 	{ToBeConfirm, ActQuote, ToBeConfirm, ByProvider},
 	{ToBeConfirm, ActAccept, ToBeConfirm, ByAgency},

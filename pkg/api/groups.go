@@ -1,0 +1,209 @@
+package api
+
+import (
+	"net/http"
+
+	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/pkg/group"
+	"github.com/voyage/voyage/pkg/i18n"
+	"github.com/voyage/voyage/pkg/input"
+)
+
+// UploadResult is the answer of a valid passenger-list upload.
+type UploadResult struct {
+	Accepted int `json:"accepted"`
+}
+
+// PassengerListForm documents the multipart body of a passenger-list
+// upload.
+type PassengerListForm struct {
+	File []byte `json:"file" jsonschema:"description=the xlsx passenger list (the template's columns), multipart field 'file'"`
+}
+
+const groupPath = "/order/v2/flight/group/orders"
+
+// registerGroups adds the group flight order routes (API.md "Group orders").
+func registerGroups(rt *Router, s Services) {
+	if s.Groups == nil {
+		return
+	}
+	g := s.Groups
+	id := func(r *http.Request) (int64, error) { return PathID(r, "id") }
+	withID := func(call func(r *http.Request, n int64) (any, error)) HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) (any, error) {
+			n, err := id(r)
+			if err != nil {
+				return nil, err
+			}
+			return call(r, n)
+		}
+	}
+	state := []int{fault.CodeNotFound, fault.CodeConflict, fault.CodeNoAccess}
+
+	rt.Handle("POST "+groupPath, Operation{
+		ID: "requestGroupOrder", Tag: "groups", Allow: canBook, Status: http.StatusCreated,
+		Summary: "Ask for a group fare (Idempotency-Key required; a replay answers the first order): to_be_quote",
+		Request: group.RequestInput{}, Response: group.View{}, Errors: []int{fault.CodeConflict},
+	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
+		var req group.RequestInput
+		if err := Decode(r, &req); err != nil {
+			return nil, err
+		}
+		return g.Request(r.Context(), Principal(r), r.Header.Get("Idempotency-Key"), req)
+	})
+
+	rt.Handle("GET "+groupPath, Operation{
+		ID: "listGroupOrders", Tag: "groups", Allow: canBook,
+		Summary: "The group orders of the caller's agency and its sub-agencies (all of them for the provider)", Response: group.Page{},
+		Query: append([]Param{{Name: "status", Type: "string", Description: "one status, or all"}}, pagingParams...),
+	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
+		page, size := pageFromQuery(r)
+		return g.List(r.Context(), Principal(r), group.Filter{Status: r.URL.Query().Get("status"), Page: page, PageSize: size})
+	})
+
+	rt.Handle("GET "+groupPath+"/status", Operation{
+		ID: "groupOrderStatusCounts", Tag: "groups", Allow: canBook,
+		Summary: "How many group orders are in each status ('all' first)", Response: []group.StatusCount{},
+	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
+		return g.Counts(r.Context(), Principal(r))
+	})
+
+	rt.Handle("GET "+groupPath+"/queue", Operation{
+		ID: "groupQuoteQueue", Tag: "groups", Role: auth.RoleOperator,
+		Summary: "Provider: the group requests waiting for a quote, oldest first", Response: group.Page{}, Query: pagingParams,
+		Errors: []int{fault.CodeNoAccess},
+	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
+		page, size := pageFromQuery(r)
+		return g.Queue(r.Context(), Principal(r), page, size)
+	})
+
+	template := func(w http.ResponseWriter, r *http.Request) error {
+		lang := r.URL.Query().Get("lang")
+		if lang == "" {
+			lang = i18n.Lang(r.Context())
+		}
+		data, err := g.Template(lang)
+		if err != nil {
+			return err
+		}
+		w.Header().Set("Content-Type", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
+		w.Header().Set("Content-Disposition", `attachment; filename="group-passengers-`+i18n.Normalize(lang)+`.xlsx"`)
+		_, err = w.Write(data)
+		return err
+	}
+	rt.HandleRaw("GET "+groupPath+"/passengers/template", Operation{
+		ID: "groupPassengerTemplate", Tag: "groups", Allow: canBook,
+		Summary: "The passenger-list xlsx template in en, zh-cn or zh-tw (lang; the request's language when absent)",
+		Query:   []Param{{Name: "lang", Type: "string", Description: "en, zh-cn or zh-tw"}},
+	}, template)
+	rt.HandleRaw("GET "+groupPath+"/{id}/passengers/template", Operation{
+		ID: "groupOrderPassengerTemplate", Tag: "groups", Allow: canBook,
+		Summary: "The passenger-list xlsx template for an order (the same for every order)", Errors: []int{fault.CodeNotFound},
+		Query: []Param{{Name: "lang", Type: "string", Description: "en, zh-cn or zh-tw"}},
+	}, func(w http.ResponseWriter, r *http.Request) error {
+		n, err := id(r)
+		if err != nil {
+			return err
+		}
+		if _, err := g.Passengers(r.Context(), Principal(r), n); err != nil {
+			return err
+		}
+		return template(w, r)
+	})
+
+	rt.Handle("GET "+groupPath+"/{id}", Operation{
+		ID: "getGroupOrder", Tag: "groups", Allow: canBook,
+		Summary:  "One group order: journeys, quotes (history), installments, passenger list, tickets, timeline, ledger entries, actions allowed now",
+		Response: group.View{}, Errors: []int{fault.CodeNotFound},
+	}, withID(func(r *http.Request, n int64) (any, error) { return g.Get(r.Context(), Principal(r), n) }))
+
+	rt.Handle("DELETE "+groupPath+"/{id}", Operation{
+		ID: "cancelGroupOrder", Tag: "groups", Allow: canBook,
+		Summary: "Cancel a group order: free before any deposit; deposits paid are forfeited", Response: group.View{}, Errors: state,
+	}, withID(func(r *http.Request, n int64) (any, error) { return g.Cancel(r.Context(), Principal(r), n) }))
+
+	rt.Handle("POST "+groupPath+"/{id}/quote", Operation{
+		ID: "quoteGroupOrder", Tag: "groups", Role: auth.RoleOperator,
+		Summary: "Provider: quote a request, or quote again (the history stays): to_be_confirm. Without segments, the suppliers' flights for the journeys",
+		Request: group.QuoteInput{}, Response: group.View{}, Errors: append([]int{fault.CodeNoFlight}, state...),
+	}, withID(func(r *http.Request, n int64) (any, error) {
+		var req group.QuoteInput
+		if err := Decode(r, &req); err != nil {
+			return nil, err
+		}
+		return g.Quote(r.Context(), Principal(r), n, req)
+	}))
+
+	rt.Handle("POST "+groupPath+"/{id}/quote/acceptance", Operation{
+		ID: "acceptGroupQuote", Tag: "groups", Allow: canBook,
+		Summary: "Accept the current quote (the order still needs confirming before the quote's confirm-before time)", Response: group.View{}, Errors: state,
+	}, withID(func(r *http.Request, n int64) (any, error) { return g.Accept(r.Context(), Principal(r), n) }))
+
+	rt.Handle("POST "+groupPath+"/{id}/quote/decline", Operation{
+		ID: "declineGroupQuote", Tag: "groups", Allow: canBook,
+		Summary: "Decline the current quote: the request goes back to the provider (to_be_quote)", Response: group.View{}, Errors: state,
+	}, withID(func(r *http.Request, n int64) (any, error) { return g.Decline(r.Context(), Principal(r), n) }))
+
+	rt.Handle("PUT "+groupPath+"/{id}/passengers", Operation{
+		ID: "uploadGroupPassengers", Tag: "groups", Allow: canBook,
+		Summary: "Upload the passenger list (multipart field 'file', xlsx): replaces the list before confirmation; " +
+			"code 100001 with data.errors [{row, column, cell, message}] and nothing stored when a row is invalid",
+		Request: PassengerListForm{}, Response: UploadResult{}, Errors: state,
+	}, withID(func(r *http.Request, n int64) (any, error) {
+		if err := r.ParseMultipartForm(group.MaxListBytes + 64<<10); err != nil {
+			return nil, fault.Validation(map[string]string{"file": "group.error.listNotXlsx"})
+		}
+		defer r.MultipartForm.RemoveAll()
+		if field, bad := input.BadMultipart(r.MultipartForm); bad {
+			return nil, fault.Validation(map[string]string{field: input.FieldKey})
+		}
+		f, hdr, err := r.FormFile("file")
+		if err != nil {
+			return nil, fault.Validation(map[string]string{"file": "group.error.listNotXlsx"})
+		}
+		defer f.Close()
+		accepted, err := g.UploadPassengers(r.Context(), Principal(r), n, f, hdr.Size)
+		if err != nil {
+			return nil, err
+		}
+		return UploadResult{Accepted: accepted}, nil
+	}))
+
+	rt.Handle("GET "+groupPath+"/{id}/passengers", Operation{
+		ID: "getGroupPassengers", Tag: "groups", Allow: canBook,
+		Summary: "The order's passenger list", Response: []group.Passenger{}, Errors: []int{fault.CodeNotFound},
+	}, withID(func(r *http.Request, n int64) (any, error) { return g.Passengers(r.Context(), Principal(r), n) }))
+
+	rt.Handle("POST "+groupPath+"/{id}/confirmation", Operation{
+		ID: "confirmGroupOrder", Tag: "groups", Allow: canBook,
+		Summary:  "Confirm on the current quote before its confirm-before time, with a valid passenger list (locked from then on): to_be_apply_seat",
+		Response: group.View{}, Errors: state,
+	}, withID(func(r *http.Request, n int64) (any, error) { return g.Confirm(r.Context(), Principal(r), n) }))
+
+	rt.Handle("POST "+groupPath+"/{id}/seats", Operation{
+		ID: "groupOrderSeats", Tag: "groups", Role: auth.RoleOperator,
+		Summary: "Provider: the seat application's state: applying, granted (the first installment falls due) or refused (failed, nothing charged)",
+		Request: group.SeatsInput{}, Response: group.View{}, Errors: state,
+	}, withID(func(r *http.Request, n int64) (any, error) {
+		var req group.SeatsInput
+		if err := Decode(r, &req); err != nil {
+			return nil, err
+		}
+		return g.Seats(r.Context(), Principal(r), n, req)
+	}))
+
+	rt.Handle("POST "+groupPath+"/{id}/payment", Operation{
+		ID: "payGroupOrder", Tag: "groups", Allow: canBook,
+		Summary: "Pay the installment due (Idempotency-Key recommended; a replay answers the first result) from the wallet or a gateway; " +
+			"late: code 100009 'Group payment time expired: contact the administrator'",
+		Request: group.PayInput{}, Response: group.View{},
+		Errors: append([]int{fault.CodeInsufficientFund, fault.CodePaymentFailed}, state...),
+	}, withID(func(r *http.Request, n int64) (any, error) {
+		var req group.PayInput
+		if err := Decode(r, &req); err != nil {
+			return nil, err
+		}
+		return g.Pay(r.Context(), Principal(r), n, r.Header.Get("Idempotency-Key"), req)
+	}))
+}

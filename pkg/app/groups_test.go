@@ -1,0 +1,529 @@
+package app_test
+
+import (
+	"archive/zip"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"mime/multipart"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/xuri/excelize/v2"
+
+	"github.com/voyage/voyage/pkg/app"
+	"github.com/voyage/voyage/pkg/group"
+	"github.com/voyage/voyage/pkg/ledger"
+)
+
+const groupsPath = "/order/v2/flight/group/orders"
+
+// groupRequestBody asks for PEK→SHA 60 days out for the default group (10
+// adults, 10 children).
+func groupRequestBody() string {
+	date := time.Now().AddDate(0, 0, 60).Format(time.DateOnly)
+	return fmt.Sprintf(`{"journeys":[{"origin":"PEK","destination":"SHA","date":%q,"remark":"school trip"}],"isChangeDate":true,
+		"acceptChangeFlight":false,"cabinClass":"economy","contact":{"name":"Li Lei","email":"li.lei@example.com","phone":"+86 138 0000 1111"},
+		"remark":"25th anniversary trip"}`, date)
+}
+
+func groupView(t *testing.T, env envelope) group.View {
+	t.Helper()
+	var v group.View
+	if err := json.Unmarshal(env.Data, &v); err != nil {
+		t.Fatalf("group view: %v %s", err, env.Data)
+	}
+	return v
+}
+
+func groupCall(t *testing.T, srv *httptest.Server, token, method, path, body string, wantStatus int, hdr ...string) group.View {
+	t.Helper()
+	resp, env := call(t, srv, method, path, "en", body, append(bearer(token), hdr...)...)
+	if resp.StatusCode != wantStatus || env.Code != 0 {
+		t.Fatalf("%s %s: %d %+v, want %d", method, path, resp.StatusCode, env, wantStatus)
+	}
+	return groupView(t, env)
+}
+
+func requestGroup(t *testing.T, srv *httptest.Server, token, key string) group.View {
+	t.Helper()
+	return groupCall(t, srv, token, "POST", groupsPath, groupRequestBody(), http.StatusCreated, "Idempotency-Key", key)
+}
+
+// quoteBody is 1000.00 an adult and 800.00 a child (18000.00 for the
+// default group) in three deposits and the final payment.
+func quoteBody(stages ...string) string {
+	now := time.Now().UTC()
+	at := func(d time.Duration) string { return now.Add(d).Format(time.RFC3339) }
+	amounts := map[string]string{"first": "1800.00", "second": "3600.00", "third": "3600.00", "final": "9000.00"}
+	if len(stages) == 0 {
+		stages = []string{"first", "second", "third", "final"}
+	}
+	if len(stages) == 2 {
+		amounts["first"], amounts["final"] = "5400.00", "12600.00"
+	}
+	var inst []string
+	for i, s := range stages {
+		inst = append(inst, fmt.Sprintf(`{"stage":%q,"amount":%q,"deadline":%q}`, s, amounts[s], at(time.Duration(72+24*i)*time.Hour)))
+	}
+	return fmt.Sprintf(`{"fares":[{"passengerType":"adult","amount":"1000.00","taxes":"120.00"},{"passengerType":"child","amount":"800.00","taxes":"90.00"}],
+		"confirmBefore":%q,"passengerListDeadline":%q,"freeDropSeats":2,"installments":[%s]}`, at(48*time.Hour), at(47*time.Hour), strings.Join(inst, ","))
+}
+
+// passengerRows is a valid list for a adults and c children.
+func passengerRows(a, c int) [][]string {
+	rows := [][]string{{"type", "surname", "givenName", "gender", "birthday", "nationality", "documentType", "documentNumber", "documentExpiry"}}
+	for i := 0; i < a+c; i++ {
+		typ, born := "adult", "1980-03-04"
+		if i >= a {
+			typ, born = "child", time.Now().AddDate(-8, 0, 0).Format(time.DateOnly)
+		}
+		rows = append(rows, []string{typ, "WANG", fmt.Sprintf("XIAO %c", 'A'+i%26), []string{"male", "female"}[i%2], born, "CN", "passport",
+			fmt.Sprintf("E%08d", 1000+i), "2035-06-30"})
+	}
+	return rows
+}
+
+func xlsxOf(t testing.TB, rows [][]string) []byte {
+	t.Helper()
+	f := excelize.NewFile()
+	defer f.Close()
+	for r, row := range rows {
+		for c, v := range row {
+			cell, _ := excelize.CoordinatesToCellName(c+1, r+1)
+			if err := f.SetCellStr("Sheet1", cell, v); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	var buf bytes.Buffer
+	if err := f.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func uploadList(t *testing.T, srv *httptest.Server, token string, id int64, data []byte, lang string) (*http.Response, envelope) {
+	t.Helper()
+	var buf bytes.Buffer
+	mw := multipart.NewWriter(&buf)
+	fw, _ := mw.CreateFormFile("file", "passengers.xlsx")
+	_, _ = fw.Write(data)
+	_ = mw.Close()
+	req, _ := http.NewRequest("PUT", fmt.Sprintf("%s%s/%d/passengers", srv.URL, groupsPath, id), &buf)
+	req.Header.Set("Content-Type", mw.FormDataContentType())
+	req.Header.Set("Authorization", "Bearer "+token)
+	req.Header.Set("Accept-Language", lang)
+	resp, err := srv.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	var env envelope
+	if err := json.Unmarshal(raw, &env); err != nil {
+		t.Fatalf("upload: %v %s", err, raw)
+	}
+	return resp, env
+}
+
+func payGroup(t *testing.T, srv *httptest.Server, token string, id int64, stage, key string) (*http.Response, envelope) {
+	t.Helper()
+	return call(t, srv, "POST", fmt.Sprintf("%s/%d/payment", groupsPath, id), "en", fmt.Sprintf(`{"channel":"balance","stage":%q}`, stage),
+		append(bearer(token), "Idempotency-Key", key)...)
+}
+
+// confirmedGroup takes a new request to to_be_pay_first: quoted, list
+// uploaded, confirmed, seats granted.
+func confirmedGroup(t *testing.T, srv *httptest.Server, op, provider, key string, stages ...string) group.View {
+	t.Helper()
+	v := requestGroup(t, srv, op, key)
+	p := fmt.Sprintf("%s/%d", groupsPath, v.ID)
+	groupCall(t, srv, provider, "POST", p+"/quote", quoteBody(stages...), 200)
+	if resp, env := uploadList(t, srv, op, v.ID, xlsxOf(t, passengerRows(10, 10)), "en"); resp.StatusCode != 200 || env.Code != 0 {
+		t.Fatalf("upload: %d %+v", resp.StatusCode, env)
+	}
+	groupCall(t, srv, op, "POST", p+"/confirmation", "", 200)
+	return groupCall(t, srv, provider, "POST", p+"/seats", `{"result":"granted"}`, 200)
+}
+
+// ledgerZero checks that every currency's accounts sum to zero: money moved,
+// none made or lost.
+func ledgerZero(t *testing.T, a *app.App) {
+	t.Helper()
+	var rows []struct {
+		Currency string `db:"currency"`
+		Sum      int64  `db:"s"`
+	}
+	if err := a.DB.SelectContext(context.Background(), &rows, `SELECT currency, SUM(balance) AS s FROM ledger_accounts GROUP BY currency`); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rows {
+		if r.Sum != 0 {
+			t.Errorf("ledger accounts in %s sum to %d, want 0", r.Currency, r.Sum)
+		}
+	}
+}
+
+func installment(v group.View, stage string) group.Installment {
+	for _, in := range v.Installments {
+		if in.Stage == stage {
+			return in
+		}
+	}
+	return group.Installment{}
+}
+
+func hasEntry(v group.View, typ, amount string) bool {
+	for _, e := range v.Ledger {
+		if e.Type == typ && e.Amount.Amount == amount {
+			return true
+		}
+	}
+	return false
+}
+
+func waitGroup(t *testing.T, srv *httptest.Server, token string, id int64, want group.Status) group.View {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		v := groupCall(t, srv, token, "GET", fmt.Sprintf("%s/%d", groupsPath, id), "", 200)
+		if v.Status == want {
+			return v
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("group order %d stayed %s, want %s", id, v.Status, want)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// TestGroupOrderLifecycle runs a group through the API from the request to
+// the tickets: quote (and a re-quote with history), a refused list that
+// stores nothing, a valid list, confirmation (locking the list), seats,
+// three deposits and the final payment from the wallet (one replayed), and
+// ticketing in the background; the wallet pays the quote's total exactly
+// and the ledger sums to zero.
+func TestGroupOrderLifecycle(t *testing.T) {
+	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
+		runJobs(t, a)
+		op := loginAs(t, srv, "demo-operator", "demo-pass-1")
+		provider := loginAs(t, srv, "provider-admin", "provider-pass-1").Token
+		agencyID := op.Company.ID
+		fund(t, a, agencyID, "20000")
+		before := walletMinor(t, a, agencyID)
+
+		v := requestGroup(t, srv, op.Token, "grp-life")
+		if v.Status != group.ToBeQuote || v.Passengers.Adult != 10 || v.Passengers.Child != 10 || v.Passengers.Infant != 0 {
+			t.Fatalf("request: %+v", v)
+		}
+		if again := requestGroup(t, srv, op.Token, "grp-life"); again.ID != v.ID {
+			t.Fatalf("a replayed request made order %d, want %d", again.ID, v.ID)
+		}
+		p := fmt.Sprintf("%s/%d", groupsPath, v.ID)
+
+		// The provider's queue holds the request; the quote finds real
+		// flights in the simulated schedules.
+		resp, env := call(t, srv, "GET", groupsPath+"/queue", "en", "", bearer(provider)...)
+		if resp.StatusCode != 200 || !strings.Contains(string(env.Data), v.BookingNumber) {
+			t.Fatalf("queue: %d %s", resp.StatusCode, env.Data)
+		}
+		q1 := groupCall(t, srv, provider, "POST", p+"/quote", quoteBody(), 200)
+		if q1.Status != group.ToBeConfirm || len(q1.Quotes) != 1 || len(q1.Quotes[0].Segments) == 0 || q1.Quotes[0].Segments[0].Origin != "PEK" {
+			t.Fatalf("quote: %+v", q1)
+		}
+		q2 := groupCall(t, srv, provider, "POST", p+"/quote", quoteBody(), 200)
+		if len(q2.Quotes) != 2 || q2.Quotes[1].Status != group.QuoteSuperseded || q2.Total.Amount != "18000.00" || len(q2.Installments) != 4 {
+			t.Fatalf("re-quote keeps the history: %+v", q2)
+		}
+
+		// A list with a bad surname and a child born too early is refused
+		// row by row, in the caller's language, and nothing is stored.
+		rows := passengerRows(10, 10)
+		rows[3][1] = "Wang3"
+		rows[15][4] = "1990-01-01"
+		resp, env = uploadList(t, srv, op.Token, v.ID, xlsxOf(t, rows), "zh-cn")
+		var bad group.ListErrors
+		_ = json.Unmarshal(env.Data, &bad)
+		if resp.StatusCode != 400 || env.Code != 100001 || len(bad.Errors) != 2 || bad.Errors[0].Row != 4 || bad.Errors[0].Column != "surname" ||
+			bad.Errors[0].Cell != "B4" || bad.Errors[1].Row != 16 || bad.Errors[1].Column != "type" || !strings.Contains(env.Message, "乘客名单") {
+			t.Fatalf("bad list: %d %+v %+v", resp.StatusCode, env, bad)
+		}
+		if got := groupCall(t, srv, op.Token, "GET", p, "", 200); got.PassengerCount != 0 {
+			t.Fatalf("a refused list stored %d passengers", got.PassengerCount)
+		}
+		if resp, env := uploadList(t, srv, op.Token, v.ID, xlsxOf(t, passengerRows(10, 10)), "en"); resp.StatusCode != 200 || !strings.Contains(string(env.Data), `"accepted":20`) {
+			t.Fatalf("upload: %d %+v", resp.StatusCode, env)
+		}
+		groupCall(t, srv, op.Token, "POST", p+"/quote/acceptance", "", 200)
+		c := groupCall(t, srv, op.Token, "POST", p+"/confirmation", "", 200)
+		if c.Status != group.ToBeApplySeat || !c.Locked {
+			t.Fatalf("confirm: %+v", c)
+		}
+		if resp, env := uploadList(t, srv, op.Token, v.ID, xlsxOf(t, passengerRows(10, 10)), "en"); resp.StatusCode != 409 ||
+			env.Message != "Passenger information cannot be changed after confirmation" {
+			t.Fatalf("upload after confirmation: %d %+v", resp.StatusCode, env)
+		}
+		// The agency cannot answer for the airline.
+		if resp, _ := call(t, srv, "POST", p+"/seats", "en", `{"result":"granted"}`, bearer(op.Token)...); resp.StatusCode != 403 {
+			t.Fatalf("agency granting seats: %d", resp.StatusCode)
+		}
+		groupCall(t, srv, provider, "POST", p+"/seats", `{"result":"applying"}`, 200)
+		g := groupCall(t, srv, provider, "POST", p+"/seats", `{"result":"granted"}`, 200)
+		if g.Status != group.ToBePayFirst || installment(g, "first").Status != group.InstDue || installment(g, "second").Status != group.InstNotDue {
+			t.Fatalf("granted: %+v", g)
+		}
+
+		want := map[string]group.Status{"first": group.ToBePaySecond, "second": group.ToBePayThird, "third": group.ToBePaidLast, "final": group.Proceeding}
+		for _, stage := range []string{"first", "second", "third", "final"} {
+			resp, env := payGroup(t, srv, op.Token, v.ID, stage, "pay-"+stage)
+			if resp.StatusCode != 200 || groupView(t, env).Status != want[stage] {
+				t.Fatalf("pay %s: %d %+v", stage, resp.StatusCode, env)
+			}
+			if stage == "first" {
+				// The replay answers the first result and charges nothing.
+				resp, env := payGroup(t, srv, op.Token, v.ID, stage, "pay-"+stage)
+				if resp.StatusCode != 200 || groupView(t, env).Status != group.ToBePaySecond || walletMinor(t, a, agencyID) != before-180000 {
+					t.Fatalf("replayed payment: %d %+v, wallet %d", resp.StatusCode, env, walletMinor(t, a, agencyID))
+				}
+			}
+		}
+		done := waitGroup(t, srv, op.Token, v.ID, group.Issued)
+		seen := map[string]bool{}
+		for _, tk := range done.Tickets {
+			seen[tk.TicketNumber] = true
+		}
+		if len(done.Tickets) != 20 || len(seen) != 20 {
+			t.Fatalf("tickets: %+v", done.Tickets)
+		}
+		if got := walletMinor(t, a, agencyID); got != before-1800000 {
+			t.Fatalf("wallet paid %d, want 1800000", before-got)
+		}
+		if !hasEntry(done, ledger.TypeGroupDeposit, "1800.00") || !hasEntry(done, ledger.TypeGroupPayment, "9000.00") || len(done.Ledger) != 4 {
+			t.Fatalf("order ledger: %+v", done.Ledger)
+		}
+		entries, _, err := a.Ledger.Entries(context.Background(), agencyID, ledger.EntryFilter{Currency: "CNY", OrderID: done.BookingNumber})
+		if err != nil || len(entries) != 4 {
+			t.Fatalf("wallet entries of the group: %v %+v", err, entries)
+		}
+		ledgerZero(t, a)
+		// Every move is on the timeline with who, from and to, and in the
+		// user log.
+		var pays int
+		for _, e := range done.Timeline {
+			if e.Action == "pay" && e.Actor == "demo-operator" {
+				pays++
+			}
+		}
+		if pays != 4 || done.Timeline[len(done.Timeline)-1].ToStatus != string(group.Issued) {
+			t.Fatalf("timeline: %+v", done.Timeline)
+		}
+		var logged int
+		if err := a.DB.GetContext(context.Background(), &logged, a.DB.Rebind(`SELECT COUNT(*) FROM user_logs WHERE action = ? AND target = ?`), "group.pay", done.BookingNumber); err != nil || logged != 4 {
+			t.Fatalf("user log: %d %v", logged, err)
+		}
+		// The counts see it.
+		resp, env = call(t, srv, "GET", groupsPath+"/status", "en", "", bearer(op.Token)...)
+		if resp.StatusCode != 200 || !strings.Contains(string(env.Data), `{"status":"issued","cnt":1}`) {
+			t.Fatalf("counts: %s", env.Data)
+		}
+	})
+}
+
+// TestGroupMissedDeposit: a deposit deadline passes; paying then is refused
+// with the spec's message, and the background sweep fails the order within
+// a minute, forfeiting the first deposit (a ledger entry on the order).
+func TestGroupMissedDeposit(t *testing.T) {
+	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
+		op := loginAs(t, srv, "demo-operator", "demo-pass-1")
+		provider := loginAs(t, srv, "provider-admin", "provider-pass-1").Token
+		fund(t, a, op.Company.ID, "20000")
+		v := confirmedGroup(t, srv, op.Token, provider, "grp-miss")
+		if resp, env := payGroup(t, srv, op.Token, v.ID, "first", "miss-1"); resp.StatusCode != 200 || env.Code != 0 {
+			t.Fatalf("pay first: %d %+v", resp.StatusCode, env)
+		}
+		wallet := walletMinor(t, a, op.Company.ID)
+		if _, err := a.DB.ExecContext(context.Background(), a.DB.Rebind(`UPDATE group_deadlines SET deadline = ? WHERE order_id = ? AND kind = 'second'`),
+			time.Now().Add(-time.Minute).UTC(), v.ID); err != nil {
+			t.Fatal(err)
+		}
+		resp, env := payGroup(t, srv, op.Token, v.ID, "second", "miss-2")
+		if resp.StatusCode != 409 || env.Code != 100009 || env.Message != "Group payment time expired: contact the administrator" {
+			t.Fatalf("late payment: %d %+v", resp.StatusCode, env)
+		}
+		runJobs(t, a)
+		failed := waitGroup(t, srv, op.Token, v.ID, group.Failed)
+		if installment(failed, "first").Status != group.InstForfeited || installment(failed, "second").Status != group.InstNotDue ||
+			!hasEntry(failed, ledger.TypeGroupForfeit, "1800.00") || walletMinor(t, a, op.Company.ID) != wallet {
+			t.Fatalf("missed deposit: %+v", failed)
+		}
+		last := failed.Timeline[len(failed.Timeline)-1]
+		if last.Action != "miss" || last.Actor != "system" || last.FromStatus != string(group.ToBePaySecond) {
+			t.Fatalf("timeline: %+v", last)
+		}
+		ledgerZero(t, a)
+	})
+}
+
+// TestGroupCancel: before any deposit cancelling costs nothing; after the
+// first deposit it is forfeited. A two-stage quote skips the second and
+// third deposits.
+func TestGroupCancel(t *testing.T) {
+	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
+		op := loginAs(t, srv, "demo-operator", "demo-pass-1")
+		provider := loginAs(t, srv, "provider-admin", "provider-pass-1").Token
+		fund(t, a, op.Company.ID, "20000")
+		free := requestGroup(t, srv, op.Token, "grp-free")
+		c := groupCall(t, srv, op.Token, "DELETE", fmt.Sprintf("%s/%d", groupsPath, free.ID), "", 200)
+		if c.Status != group.Canceled || len(c.Ledger) != 0 {
+			t.Fatalf("free cancel: %+v", c)
+		}
+
+		v := confirmedGroup(t, srv, op.Token, provider, "grp-cancel", "first", "final")
+		resp, env := payGroup(t, srv, op.Token, v.ID, "first", "cancel-1")
+		if resp.StatusCode != 200 || groupView(t, env).Status != group.ToBePaidLast {
+			t.Fatalf("a two-stage quote goes from the first deposit to the final payment: %d %+v", resp.StatusCode, env)
+		}
+		wallet := walletMinor(t, a, op.Company.ID)
+		c = groupCall(t, srv, op.Token, "DELETE", fmt.Sprintf("%s/%d", groupsPath, v.ID), "", 200)
+		if c.Status != group.Canceled || installment(c, "first").Status != group.InstForfeited || !hasEntry(c, ledger.TypeGroupForfeit, "5400.00") ||
+			walletMinor(t, a, op.Company.ID) != wallet {
+			t.Fatalf("cancel after a deposit: %+v", c)
+		}
+		if resp, env := payGroup(t, srv, op.Token, v.ID, "final", "cancel-2"); resp.StatusCode != 409 || env.Code != 100009 {
+			t.Fatalf("paying a cancelled group: %d %+v", resp.StatusCode, env)
+		}
+		ledgerZero(t, a)
+	})
+}
+
+// TestGroupScope: another agency neither sees nor acts on an order; the
+// parent sees its sub-agency's; the agency cannot quote.
+func TestGroupScope(t *testing.T) {
+	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
+		op := loginAs(t, srv, "demo-operator", "demo-pass-1").Token
+		sub := loginAs(t, srv, "sub-super", "demo-pass-1").Token
+		stranger := loginAs(t, srv, "bluesky-super", "demo-pass-1").Token
+		provider := loginAs(t, srv, "provider-admin", "provider-pass-1").Token
+		v := requestGroup(t, srv, op, "grp-scope")
+		p := fmt.Sprintf("%s/%d", groupsPath, v.ID)
+		for _, c := range []struct{ method, path, body string }{
+			{"GET", p, ""}, {"GET", p + "/passengers", ""}, {"DELETE", p, ""}, {"POST", p + "/confirmation", ""},
+			{"POST", p + "/quote/acceptance", ""}, {"POST", p + "/payment", `{"channel":"balance"}`},
+		} {
+			for name, tok := range map[string]string{"another agency": stranger, "a sub-agency": sub} {
+				if resp, env := call(t, srv, c.method, c.path, "en", c.body, bearer(tok)...); resp.StatusCode != 404 || env.Code != 100004 {
+					t.Errorf("%s: %s %s = %d %+v, want 404", name, c.method, c.path, resp.StatusCode, env)
+				}
+			}
+		}
+		if resp, _ := uploadList(t, srv, stranger, v.ID, xlsxOf(t, passengerRows(10, 10)), "en"); resp.StatusCode != 404 {
+			t.Errorf("another agency uploading: %d", resp.StatusCode)
+		}
+		for _, tok := range []string{stranger, sub} {
+			_, env := call(t, srv, "GET", groupsPath+"?status=all", "en", "", bearer(tok)...)
+			if strings.Contains(string(env.Data), v.BookingNumber) {
+				t.Errorf("another agency lists %s", v.BookingNumber)
+			}
+		}
+		// The parent sees its sub-agency's request.
+		sv := requestGroup(t, srv, sub, "grp-sub")
+		groupCall(t, srv, op, "GET", fmt.Sprintf("%s/%d", groupsPath, sv.ID), "", 200)
+		if resp, _ := call(t, srv, "POST", p+"/quote", "en", quoteBody(), bearer(op)...); resp.StatusCode != 403 {
+			t.Errorf("the agency quoting its own request: %d", resp.StatusCode)
+		}
+		if got := groupCall(t, srv, provider, "GET", p, "", 200); len(got.Actions) == 0 || got.Actions[0] != group.ActQuote {
+			t.Errorf("the provider's actions: %v", got.Actions)
+		}
+		// Bad requests change nothing: too small a group, a same-city
+		// journey, a past date.
+		for body, field := range map[string]string{
+			strings.Replace(groupRequestBody(), `"cabinClass"`, `"passengers":{"adult":5,"child":2,"infant":0},"cabinClass"`, 1): "passengers",
+			strings.Replace(groupRequestBody(), `"destination":"SHA"`, `"destination":"PKX"`, 1):                                 "journeys.0.destination",
+			strings.Replace(groupRequestBody(), time.Now().AddDate(0, 0, 60).Format(time.DateOnly), "2020-01-01", 1):             "journeys.0.date",
+		} {
+			resp, env := call(t, srv, "POST", groupsPath, "en", body, append(bearer(op), "Idempotency-Key", "bad-"+field)...)
+			if resp.StatusCode != 400 || !strings.Contains(string(env.Data), field) {
+				t.Errorf("bad request (%s): %d %s", field, resp.StatusCode, env.Data)
+			}
+		}
+	})
+}
+
+// TestGroupBadListFiles: files that are not lists are refused with a clear
+// message and nothing stored.
+func TestGroupBadListFiles(t *testing.T) {
+	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
+		op := loginAs(t, srv, "demo-operator", "demo-pass-1").Token
+		v := requestGroup(t, srv, op, "grp-files")
+		formula := xlsxOf(t, passengerRows(10, 10))
+		{
+			f, err := excelize.OpenReader(bytes.NewReader(formula))
+			if err != nil {
+				t.Fatal(err)
+			}
+			_ = f.SetCellFormula("Sheet1", "C5", `CONCATENATE("A","B")`)
+			var buf bytes.Buffer
+			_ = f.Write(&buf)
+			formula = buf.Bytes()
+		}
+		headers := passengerRows(10, 10)
+		headers[0][1] = "Family"
+		for name, c := range map[string]struct {
+			data []byte
+			want string
+		}{
+			"text":       {[]byte("surname,given\nWANG,XIAO\n"), "The file is not an Excel (.xlsx) workbook"},
+			"broken zip": {append([]byte("PK\x03\x04"), bytes.Repeat([]byte{1}, 200)...), "The file is not an Excel (.xlsx) workbook"},
+			"headers":    {xlsxOf(t, headers), "The column headers do not match the template: download the template and fill it in"},
+			"formula":    {formula, "Cell C5 holds a formula: enter plain values only"},
+			"zip bomb":   {zipBomb(t), "The workbook unpacks to far more data than a passenger list holds"},
+		} {
+			resp, env := uploadList(t, srv, op, v.ID, c.data, "en")
+			if resp.StatusCode != 400 || env.Code != 100001 || env.Message != c.want {
+				t.Errorf("%s: %d %+v", name, resp.StatusCode, env)
+			}
+		}
+		resp, _ := sendRaw(t, srv, "GET", groupsPath+"/passengers/template?lang=zh-tw", "", nil, false, bearer(op)...)
+		if resp.StatusCode != 200 || !strings.Contains(resp.Header.Get("Content-Type"), "spreadsheetml") {
+			t.Fatalf("template: %d", resp.StatusCode)
+		}
+		if got := groupCall(t, srv, op, "GET", fmt.Sprintf("%s/%d", groupsPath, v.ID), "", 200); got.PassengerCount != 0 {
+			t.Fatalf("a refused file stored %d passengers", got.PassengerCount)
+		}
+	})
+}
+
+// zipBomb is a workbook whose sheet inflates from about 40 kB to 40 MB.
+func zipBomb(t *testing.T) []byte {
+	t.Helper()
+	src := xlsxOf(t, passengerRows(10, 10))
+	zr, err := zip.NewReader(bytes.NewReader(src), int64(len(src)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for _, f := range zr.File {
+		w, err := zw.Create(f.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.Name == "xl/worksheets/sheet1.xml" {
+			_, _ = w.Write([]byte(`<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>`))
+			_, _ = w.Write(bytes.Repeat([]byte(" "), 40<<20))
+			_, _ = w.Write([]byte(`</sheetData></worksheet>`))
+			continue
+		}
+		r, _ := f.Open()
+		_, _ = io.Copy(w, r)
+		r.Close()
+	}
+	_ = zw.Close()
+	return buf.Bytes()
+}
