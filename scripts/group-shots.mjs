@@ -64,7 +64,7 @@ try {
     });
   const g1 = await request('SHA', 60, 1);
   await quote(g1.id);
-  await api(op, 'POST', `/order/v2/flight/group/orders/${g1.id}/accept`).catch(() => {});
+  await api(op, 'POST', `/order/v2/flight/group/orders/${g1.id}/quote/acceptance`);
   const list = readFileSync(join(here, '..', 'e2e', 'fixtures', 'group-passengers.xlsx'));
   const up = await op.request.fetch(`${base}/order/v2/flight/group/orders/${g1.id}/passengers`, {
     method: 'PUT', multipart: { file: { name: 'list.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer: list } },

@@ -38,7 +38,7 @@ func GroupTemplateHref(lang string) string {
 // GroupDocumentHref is a document of group order id: kind itinerary or
 // eticket, format pdf or xlsx.
 func GroupDocumentHref(id int64, kind, format string) string {
-	return groupAPI + "/" + strconv.FormatInt(id, 10) + "/documents/" + kind + "?format=" + url.QueryEscape(format)
+	return GroupHref(id) + "/documents/" + kind + "?format=" + url.QueryEscape(format)
 }
 
 // GroupRequestProps are the props of the GroupRequest island

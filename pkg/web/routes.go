@@ -240,6 +240,7 @@ var Routes = []Route{
 	{Name: "flight-group-cancel", Method: http.MethodPost, Path: groupActionPath(groupActCancel), Access: Flights},
 	{Name: "flight-group-quote", Method: http.MethodPost, Path: groupActionPath(groupActQuote), Access: ProviderFlights},
 	{Name: "flight-group-seats", Method: http.MethodPost, Path: groupActionPath(groupActSeats), Access: ProviderFlights},
+	{Name: "flight-group-document", Method: http.MethodGet, Path: pathGroupDocument, Access: Flights},
 	{Name: "train-booking", Method: http.MethodGet, Path: pathTrainBooking, Access: TrainBooking, Layout: templates.LayoutBooking, TitleKey: "route.trainBooking"},
 	// The spec lists no role for the train orders.
 	{Name: "train-orders", Method: http.MethodGet, Path: pathTrainOrders, Access: Trains, Layout: templates.LayoutOrder, TitleKey: "route.trainOrders"},
@@ -326,6 +327,7 @@ func (s *Server) handlers() map[string]http.Handler {
 		"flight-group-cancel":             s.groupAction(groupActCancel),
 		"flight-group-quote":              s.groupAction(groupActQuote),
 		"flight-group-seats":              s.groupAction(groupActSeats),
+		"flight-group-document":           s.groupDocument,
 		"train-booking":                   s.section("train-booking"),
 		"train-orders":                    s.section("train-orders"),
 		"bills-wallet":                    s.walletPage,
