@@ -217,3 +217,17 @@ describe('GroupCountdown', () => {
     expect(leftText(20_000, (k, o) => cn.t(k, o) as string)).toBe('20 秒');
   });
 });
+
+describe('GroupRequest summary', () => {
+  it('counts the fields still wrong as they are put right', async () => {
+    api([]);
+    mount();
+    fireEvent.click(screen.getByRole('button', { name: 'Send the request' }));
+    await screen.findByText('3 fields need attention');
+    fireEvent.change(screen.getByLabelText('Contact phone'), { target: { value: '1' } });
+    expect(screen.getByRole('alert').textContent).toBe('2 fields need attention');
+    await pick('From', 'pek', /Beijing Capital/);
+    await pick('To', 'lhr', /London Heathrow/);
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+});

@@ -72,8 +72,8 @@ export function GroupRequest({ today, minSeats = 10, contact, confirmPath, navig
     ev.preventDefault();
     const found = validate(form, today, minSeats, t);
     setErrors(found);
+    setFormErrors([]);
     if (Object.keys(found).length) {
-      setFormErrors([t('groupportal.error.summary', { count: Object.keys(found).length })]);
       focusFirst(found);
       return;
     }
@@ -97,7 +97,7 @@ export function GroupRequest({ today, minSeats = 10, contact, confirmPath, navig
         }
         setErrors(fields);
         const n = Object.keys(fields).length;
-        setFormErrors([...(n ? [t('groupportal.error.summary', { count: n })] : []), ...(rest.length || n ? rest : [err.message || errorText(err, t)])]);
+        setFormErrors(rest.length || n ? rest : [err.message || errorText(err, t)]);
         focusFirst(fields);
       } else {
         setFormErrors([errorText(err, t)]);
@@ -113,6 +113,7 @@ export function GroupRequest({ today, minSeats = 10, contact, confirmPath, navig
     clearError('passengers');
   };
   const seats = form.passengers.adult + form.passengers.child;
+  const fieldErrors = Object.keys(errors).length;
 
   return (
     <form className="fs-form gr-form" noValidate onSubmit={submit} aria-label={t('groupportal.request.formLabel')}>
@@ -136,8 +137,10 @@ export function GroupRequest({ today, minSeats = 10, contact, confirmPath, navig
         ))}
       </fieldset>
 
-      {formErrors.length > 0 && (
+      {(formErrors.length > 0 || fieldErrors > 0) && (
         <div className="form-errors" role="alert">
+          {/* The count follows the fields as they are put right. */}
+          {fieldErrors > 0 && <p>{t('groupportal.error.summary', { count: fieldErrors })}</p>}
           {formErrors.map((m, i) => (
             <p key={i}>{m}</p>
           ))}

@@ -196,6 +196,7 @@ type GroupTicket struct {
 // GroupEvent is a transition of the timeline.
 type GroupEvent struct {
 	At       time.Time
+	Action   string
 	Who      string
 	From, To string
 	Remark   string

@@ -331,7 +331,7 @@ func groupDetailView(ctx context.Context, o group.View, now time.Time) templates
 		d.Tickets = append(d.Tickets, templates.GroupTicket{Passenger: t.Passenger, TicketNumber: t.TicketNumber})
 	}
 	for _, e := range o.Timeline {
-		d.Timeline = append(d.Timeline, templates.GroupEvent{At: e.CreatedAt, Who: e.Actor, From: e.FromStatus, To: e.ToStatus, Remark: e.Remark})
+		d.Timeline = append(d.Timeline, templates.GroupEvent{At: e.CreatedAt, Action: e.Action, Who: e.Actor, From: e.FromStatus, To: e.ToStatus, Remark: e.Remark})
 	}
 	return d
 }
