@@ -84,7 +84,6 @@ type GroupRow struct {
 	Total         string // the current quote's, "" before a quote
 	Status        string
 	Tone          string
-	Deadline      time.Time // the next one (quote validity, payment), zero if none
 	CreatedAt     time.Time
 }
 
@@ -219,6 +218,7 @@ type GroupCellError struct {
 // GroupQuoteForm is the provider's quote form: its values and its errors.
 type GroupQuoteForm struct {
 	Currency              string
+	FareTypes             []string          // the passenger types the request has
 	Fares                 map[string]string // passenger type → amount
 	ConfirmBefore         string            // datetime-local
 	Installments          []GroupStageInput // first, second, third, final

@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -120,7 +121,7 @@ func (s *Server) groupList(w http.ResponseWriter, r *http.Request) {
 	view.Pager = templates.NewPager(listURL(pathGroupOrders, q), pg, groupPageSize, res.Total)
 	names := map[int64]string{}
 	for _, o := range res.Items {
-		row := groupRow(ctx, o)
+		row := groupRow(o)
 		if view.Provider {
 			row.Agency = s.agencyName(ctx, names, o.AgencyID)
 		}
@@ -191,9 +192,9 @@ func (s *Server) agencyCurrency(ctx context.Context, id int64) string {
 	return "CNY"
 }
 
-func groupRow(ctx context.Context, o group.View) templates.GroupRow {
+func groupRow(o group.View) templates.GroupRow {
 	row := templates.GroupRow{ID: o.ID, BookingNumber: o.BookingNumber, Status: string(o.Status), Tone: o.Tone, CreatedAt: o.CreatedAt,
-		Passengers: i18n.T(ctx, "groupportal.counts", "adult", o.Passengers.Adult, "child", o.Passengers.Child, "infant", o.Passengers.Infant)}
+		Passengers: fmt.Sprintf("%d / %d / %d", o.Passengers.Adult, o.Passengers.Child, o.Passengers.Infant)}
 	var legs []string
 	for i, j := range o.Journeys {
 		if i == 0 {
@@ -208,18 +209,6 @@ func groupRow(ctx context.Context, o group.View) templates.GroupRow {
 	row.Route = strings.Join(legs, "–")
 	if o.Total != nil {
 		row.Total = moneyWithCurrency(*o.Total)
-	}
-	switch {
-	case o.ConfirmBefore != nil && o.Status == group.ToBeConfirm:
-		row.Deadline = *o.ConfirmBefore
-	default:
-		if st := group.StageOf(o.Status); st != "" {
-			for _, in := range o.Installments {
-				if in.Stage == st {
-					row.Deadline = in.Deadline
-				}
-			}
-		}
 	}
 	return row
 }
@@ -263,6 +252,7 @@ func (s *Server) groupDetailAnswer(w http.ResponseWriter, r *http.Request, v vie
 		} else {
 			d.QuoteForm = defaultQuoteForm(o, s.agencyCurrency(ctx, o.AgencyID), s.now())
 		}
+		d.QuoteForm.FareTypes = fareTypes(o.Passengers)
 	}
 	if d.Can("pay") {
 		d.PayKey = newOrderKey("group-pay")
@@ -334,6 +324,17 @@ func groupDetailView(ctx context.Context, o group.View, now time.Time) templates
 		d.Timeline = append(d.Timeline, templates.GroupEvent{At: e.CreatedAt, Action: e.Action, Who: e.Actor, From: e.FromStatus, To: e.ToStatus, Remark: e.Remark})
 	}
 	return d
+}
+
+// fareTypes are the passenger types a quote prices: those asked for.
+func fareTypes(c group.Counts) []string {
+	var out []string
+	for _, pt := range templates.GroupPassengerTypes {
+		if n := map[string]int{"adult": c.Adult, "child": c.Child, "infant": c.Infant}[pt]; n > 0 {
+			out = append(out, pt)
+		}
+	}
+	return out
 }
 
 // seatResult is the provider's seat action as the form names it (API.md).
