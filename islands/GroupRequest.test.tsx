@@ -223,9 +223,9 @@ describe('GroupRequest summary', () => {
     api([]);
     mount();
     fireEvent.click(screen.getByRole('button', { name: 'Send the request' }));
-    await screen.findByText('3 fields need attention');
+    await screen.findByText('Fields to correct: 3');
     fireEvent.change(screen.getByLabelText('Contact phone'), { target: { value: '1' } });
-    expect(screen.getByRole('alert').textContent).toBe('2 fields need attention');
+    expect(screen.getByRole('alert').textContent).toBe('Fields to correct: 2');
     await pick('From', 'pek', /Beijing Capital/);
     await pick('To', 'lhr', /London Heathrow/);
     expect(screen.queryByRole('alert')).toBeNull();

@@ -296,10 +296,3 @@ func timeLeft(ctx context.Context, now, t time.Time) string {
 func countdownProps(t time.Time) string {
 	return fmt.Sprintf(`{"until":%q}`, t.UTC().Format(time.RFC3339))
 }
-
-func dayOf(t time.Time) string {
-	if t.IsZero() {
-		return ""
-	}
-	return t.UTC().Format(time.DateOnly)
-}

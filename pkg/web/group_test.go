@@ -195,7 +195,7 @@ func TestGroupListShowsOwnAndSubAgencyOrders(t *testing.T) {
 	if n := strings.Count(body, `id="group-status-`); n != 1+len(group.Statuses) {
 		t.Errorf("menu has %d entries, want all + %d statuses", n, len(group.Statuses))
 	}
-	for _, want := range []string{`id="group-status-all"`, `aria-current="page"`, "To be quoted", "2 group orders", "PEK–SHA",
+	for _, want := range []string{`id="group-status-all"`, `aria-current="page"`, "To be quoted", "Group orders found: 2", "PEK–SHA",
 		"10 / 0 / 0", `class="badge orders-tone-warning">To be quoted</span>`} {
 		if !strings.Contains(body, want) {
 			t.Errorf("list lacks %q", want)
@@ -228,7 +228,7 @@ func TestGroupProviderQueueAndQuoteForm(t *testing.T) {
 		t.Error("the provider's menu does not lead with the queue")
 	}
 	_, body = e.page(t, "provider", "/flight/group/order?status=to_be_quote")
-	for _, want := range []string{"3 requests waiting for a quote", "Demo Travel", "Kowloon Tours", "Stranger Tours"} {
+	for _, want := range []string{"Requests waiting for a quote: 3", "Demo Travel", "Kowloon Tours", "Stranger Tours"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("queue lacks %q", want)
 		}
@@ -396,7 +396,7 @@ func TestGroupPassengerListUpload(t *testing.T) {
 		t.Fatalf("good list: %d %q %.300s", res.StatusCode, flashOf(res), b)
 	}
 	_, body = e.page(t, "operator", e.href("operator"))
-	if !strings.Contains(body, "ZHANG/WEIA") || !strings.Contains(body, "10 passengers") {
+	if !strings.Contains(body, "ZHANG/WEIA") || !strings.Contains(body, "Passengers: 10") {
 		t.Error("the names are not listed")
 	}
 	// Another agency cannot upload to the order.
