@@ -30,7 +30,8 @@ import (
 	"github.com/voyage/voyage/templates"
 )
 
-// groupEnv is the group pages over the real group service on SQLite: the
+// groupEnv is the group pages over the real group service (on SQLite and
+// PostgreSQL, storetest.Run): the
 // provider (agency 1), Demo Travel (2) with its sub-agency Kowloon Tours
 // (3), and a stranger agency (4). Each agency has asked for one group.
 type groupEnv struct {
@@ -54,10 +55,9 @@ func (scheduleSupplier) Search(_ context.Context, req supplier.SearchRequest) ([
 		BookingClass: "G"}}, Journeys: [][]int{{0}}}}, nil
 }
 
-func groupFixture(t *testing.T) *groupEnv {
+func groupFixture(t *testing.T, db *store.DB) *groupEnv {
 	t.Helper()
 	ctx := context.Background()
-	db := storetest.Open(t, store.SQLite)
 	agencies := agency.NewStore(db)
 	err := db.InTx(ctx, func(tx *sqlx.Tx) error {
 		one, two := int64(1), int64(2)
@@ -151,123 +151,129 @@ func (e *groupEnv) quote(t *testing.T, tok string) {
 }
 
 func TestGroupPagesAccess(t *testing.T) {
-	e := groupFixture(t)
-	own := e.href("operator")
-	for _, tt := range []struct{ token, method, path, flash string }{
-		{"", "GET", "/flight/group/booking", "error:router.login"},
-		{"", "GET", "/flight/group/order", "error:router.login"},
-		{"", "GET", own, "error:router.login"},
-		{"finance", "GET", "/flight/group/booking", "error:router.notRole"},
-		{"finance", "GET", "/flight/group/booking/confirm", "error:router.notRole"},
-		{"finance", "GET", "/flight/group/order", "error:router.notRole"},
-		{"finance", "GET", own, "error:router.notRole"},
-		{"", "POST", own + "/cancel", "error:router.login"},
-		{"finance", "POST", own + "/cancel", "error:router.notRole"},
-		{"finance", "POST", own + "/payment", "error:router.notRole"},
-		// The provider's forms are the provider's only.
-		{"operator", "POST", own + "/quote", "error:router.notRole"},
-		{"operator", "POST", own + "/seats", "error:router.notRole"},
-	} {
-		t.Run(tt.token+" "+tt.method+" "+tt.path, func(t *testing.T) {
-			checkRefused(t, tt.method, send(e.h, tt.token, tt.method, tt.path, url.Values{"confirm": {"1"}, "result": {"granted"}}), tt.flash)
-		})
-	}
-	if st := e.status(t, "operator"); st != "to_be_quote" {
-		t.Fatalf("refused posts changed the order: %s", st)
-	}
+	storetest.Run(t, func(t *testing.T, db *store.DB) {
+		e := groupFixture(t, db)
+		own := e.href("operator")
+		for _, tt := range []struct{ token, method, path, flash string }{
+			{"", "GET", "/flight/group/booking", "error:router.login"},
+			{"", "GET", "/flight/group/order", "error:router.login"},
+			{"", "GET", own, "error:router.login"},
+			{"finance", "GET", "/flight/group/booking", "error:router.notRole"},
+			{"finance", "GET", "/flight/group/booking/confirm", "error:router.notRole"},
+			{"finance", "GET", "/flight/group/order", "error:router.notRole"},
+			{"finance", "GET", own, "error:router.notRole"},
+			{"", "POST", own + "/cancel", "error:router.login"},
+			{"finance", "POST", own + "/cancel", "error:router.notRole"},
+			{"finance", "POST", own + "/payment", "error:router.notRole"},
+			// The provider's forms are the provider's only.
+			{"operator", "POST", own + "/quote", "error:router.notRole"},
+			{"operator", "POST", own + "/seats", "error:router.notRole"},
+		} {
+			t.Run(tt.token+" "+tt.method+" "+tt.path, func(t *testing.T) {
+				checkRefused(t, tt.method, send(e.h, tt.token, tt.method, tt.path, url.Values{"confirm": {"1"}, "result": {"granted"}}), tt.flash)
+			})
+		}
+		if st := e.status(t, "operator"); st != "to_be_quote" {
+			t.Fatalf("refused posts changed the order: %s", st)
+		}
+	})
 }
 
 func TestGroupListShowsOwnAndSubAgencyOrders(t *testing.T) {
-	e := groupFixture(t)
-	code, body := e.page(t, "operator", "/flight/group/order")
-	if code != http.StatusOK {
-		t.Fatalf("status %d", code)
-	}
-	for _, tok := range []string{"operator", "kowloon"} {
-		if !strings.Contains(body, `href="`+e.href(tok)+`"`) {
-			t.Errorf("list lacks the %s order (own or sub-agency)", tok)
+	storetest.Run(t, func(t *testing.T, db *store.DB) {
+		e := groupFixture(t, db)
+		code, body := e.page(t, "operator", "/flight/group/order")
+		if code != http.StatusOK {
+			t.Fatalf("status %d", code)
 		}
-	}
-	if strings.Contains(body, `href="`+e.href("stranger")+`"`) {
-		t.Error("another agency's group order is listed")
-	}
-	// 'all' and one entry per status, with the counts (spec §2).
-	if n := strings.Count(body, `id="group-status-`); n != 1+len(group.Statuses) {
-		t.Errorf("menu has %d entries, want all + %d statuses", n, len(group.Statuses))
-	}
-	for _, want := range []string{`id="group-status-all"`, `aria-current="page"`, "To be quoted", "Group orders found: 2", "PEK–SHA",
-		"10 / 0 / 0", `class="badge orders-tone-warning">To be quoted</span>`} {
-		if !strings.Contains(body, want) {
-			t.Errorf("list lacks %q", want)
+		for _, tok := range []string{"operator", "kowloon"} {
+			if !strings.Contains(body, `href="`+e.href(tok)+`"`) {
+				t.Errorf("list lacks the %s order (own or sub-agency)", tok)
+			}
 		}
-	}
-	if !regexp.MustCompile(`id="group-status-to_be_quote"[^>]*>\s*<span>To be quoted</span>\s*<span class="orders-count">2</span>`).MatchString(body) {
-		t.Error("the to_be_quote entry does not count 2")
-	}
-	// A status narrows the list; htmx gets the results alone.
-	_, body = e.page(t, "operator", "/flight/group/order?status=issued")
-	if !strings.Contains(body, "No group orders in this status.") {
-		t.Error("issued lists orders")
-	}
-	_, part := e.page(t, "operator", "/flight/group/order?page=1", "HX-Request", "true", "HX-Target", templates.GroupResultsID)
-	if strings.Contains(part, "<html") || !strings.Contains(part, `id="group-results"`) {
-		t.Errorf("htmx paging answers more than the results: %.200s", part)
-	}
-	// The sub-agency sees its own order only.
-	_, body = e.page(t, "kowloon", "/flight/group/order")
-	if !strings.Contains(body, e.href("kowloon")) || strings.Contains(body, `href="`+e.href("operator")+`"`) {
-		t.Error("the sub-agency sees its parent's group order, or not its own")
-	}
+		if strings.Contains(body, `href="`+e.href("stranger")+`"`) {
+			t.Error("another agency's group order is listed")
+		}
+		// 'all' and one entry per status, with the counts (spec §2).
+		if n := strings.Count(body, `id="group-status-`); n != 1+len(group.Statuses) {
+			t.Errorf("menu has %d entries, want all + %d statuses", n, len(group.Statuses))
+		}
+		for _, want := range []string{`id="group-status-all"`, `aria-current="page"`, "To be quoted", "Group orders found: 2", "PEK–SHA",
+			"10 / 0 / 0", `class="badge orders-tone-warning">To be quoted</span>`} {
+			if !strings.Contains(body, want) {
+				t.Errorf("list lacks %q", want)
+			}
+		}
+		if !regexp.MustCompile(`id="group-status-to_be_quote"[^>]*>\s*<span>To be quoted</span>\s*<span class="orders-count">2</span>`).MatchString(body) {
+			t.Error("the to_be_quote entry does not count 2")
+		}
+		// A status narrows the list; htmx gets the results alone.
+		_, body = e.page(t, "operator", "/flight/group/order?status=issued")
+		if !strings.Contains(body, "No group orders in this status.") {
+			t.Error("issued lists orders")
+		}
+		_, part := e.page(t, "operator", "/flight/group/order?page=1", "HX-Request", "true", "HX-Target", templates.GroupResultsID)
+		if strings.Contains(part, "<html") || !strings.Contains(part, `id="group-results"`) {
+			t.Errorf("htmx paging answers more than the results: %.200s", part)
+		}
+		// The sub-agency sees its own order only.
+		_, body = e.page(t, "kowloon", "/flight/group/order")
+		if !strings.Contains(body, e.href("kowloon")) || strings.Contains(body, `href="`+e.href("operator")+`"`) {
+			t.Error("the sub-agency sees its parent's group order, or not its own")
+		}
+	})
 }
 
 func TestGroupProviderQueueAndQuoteForm(t *testing.T) {
-	e := groupFixture(t)
-	_, body := e.page(t, "provider", "/flight/group/order")
-	// The queue of requests to quote leads the provider's menu.
-	if i, j := strings.Index(body, `id="group-status-to_be_quote"`), strings.Index(body, `id="group-status-all"`); i < 0 || i > j {
-		t.Error("the provider's menu does not lead with the queue")
-	}
-	_, body = e.page(t, "provider", "/flight/group/order?status=to_be_quote")
-	for _, want := range []string{"Requests waiting for a quote: 3", "Demo Travel", "Kowloon Tours", "Stranger Tours"} {
-		if !strings.Contains(body, want) {
-			t.Errorf("queue lacks %q", want)
+	storetest.Run(t, func(t *testing.T, db *store.DB) {
+		e := groupFixture(t, db)
+		_, body := e.page(t, "provider", "/flight/group/order")
+		// The queue of requests to quote leads the provider's menu.
+		if i, j := strings.Index(body, `id="group-status-to_be_quote"`), strings.Index(body, `id="group-status-all"`); i < 0 || i > j {
+			t.Error("the provider's menu does not lead with the queue")
 		}
-	}
-	// The quote form: bad input comes back beside its field, nothing changes.
-	path := e.href("stranger") + "/quote"
-	form := url.Values{"currency": {"CNY"}, "fare.adult": {"abc"}, "confirmBefore": {"soon"},
-		"installment.final.amount": {"1000"}, "installment.final.deadline": {time.Now().UTC().AddDate(0, 0, 20).Format(quoteTime)},
-		"passengerListDeadline": {time.Now().UTC().AddDate(0, 0, 10).Format(quoteTime)}, "freeDropSeats": {"0"}}
-	res := send(e.h, "provider", "POST", path, form)
-	b, _ := io.ReadAll(res.Body)
-	if res.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(string(b), `id="quote-confirm-before-error"`) {
-		t.Fatalf("bad quote: status %d, no error beside confirm-before", res.StatusCode)
-	}
-	if !strings.Contains(string(b), `value="abc"`) {
-		t.Error("the quote form lost what was typed")
-	}
-	if st := e.status(t, "stranger"); st != "to_be_quote" {
-		t.Fatalf("a refused quote changed the order: %s", st)
-	}
-	// A good quote: the flights come from the supplier's schedule.
-	form.Set("fare.adult", "1000.00")
-	form.Set("confirmBefore", time.Now().UTC().Add(72*time.Hour).Format(quoteTime))
-	form.Set("installment.final.amount", "10000.00")
-	res = send(e.h, "provider", "POST", path, form)
-	if res.StatusCode != http.StatusSeeOther || flashOf(res) != "success:groupportal.done.quote" {
+		_, body = e.page(t, "provider", "/flight/group/order?status=to_be_quote")
+		for _, want := range []string{"Requests waiting for a quote: 3", "Demo Travel", "Kowloon Tours", "Stranger Tours"} {
+			if !strings.Contains(body, want) {
+				t.Errorf("queue lacks %q", want)
+			}
+		}
+		// The quote form: bad input comes back beside its field, nothing changes.
+		path := e.href("stranger") + "/quote"
+		form := url.Values{"currency": {"CNY"}, "fare.adult": {"abc"}, "confirmBefore": {"soon"},
+			"installment.final.amount": {"1000"}, "installment.final.deadline": {time.Now().UTC().AddDate(0, 0, 20).Format(quoteTime)},
+			"passengerListDeadline": {time.Now().UTC().AddDate(0, 0, 10).Format(quoteTime)}, "freeDropSeats": {"0"}}
+		res := send(e.h, "provider", "POST", path, form)
 		b, _ := io.ReadAll(res.Body)
-		t.Fatalf("quote: status %d flash %q %s", res.StatusCode, flashOf(res), groupErrors(string(b)))
-	}
-	_, body = e.page(t, "stranger", e.href("stranger"))
-	for _, want := range []string{"To be confirmed", "CA1501", "10,000.00 CNY", `id="group-countdown"`, `data-island="GroupCountdown"`,
-		`id="quote-accept"`, `id="quote-decline"`, "A quote holds a fare, not seats"} {
-		if !strings.Contains(body, want) {
-			t.Errorf("the agency's detail lacks %q", want)
+		if res.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(string(b), `id="quote-confirm-before-error"`) {
+			t.Fatalf("bad quote: status %d, no error beside confirm-before", res.StatusCode)
 		}
-	}
-	if strings.Contains(body, `id="quote-form"`) {
-		t.Error("the agency is offered the provider's quote form")
-	}
+		if !strings.Contains(string(b), `value="abc"`) {
+			t.Error("the quote form lost what was typed")
+		}
+		if st := e.status(t, "stranger"); st != "to_be_quote" {
+			t.Fatalf("a refused quote changed the order: %s", st)
+		}
+		// A good quote: the flights come from the supplier's schedule.
+		form.Set("fare.adult", "1000.00")
+		form.Set("confirmBefore", time.Now().UTC().Add(72*time.Hour).Format(quoteTime))
+		form.Set("installment.final.amount", "10000.00")
+		res = send(e.h, "provider", "POST", path, form)
+		if res.StatusCode != http.StatusSeeOther || flashOf(res) != "success:groupportal.done.quote" {
+			b, _ := io.ReadAll(res.Body)
+			t.Fatalf("quote: status %d flash %q %s", res.StatusCode, flashOf(res), groupErrors(string(b)))
+		}
+		_, body = e.page(t, "stranger", e.href("stranger"))
+		for _, want := range []string{"To be confirmed", "CA1501", "10,000.00 CNY", `id="group-countdown"`, `data-island="GroupCountdown"`,
+			`id="quote-accept"`, `id="quote-decline"`, "A quote holds a fare, not seats"} {
+			if !strings.Contains(body, want) {
+				t.Errorf("the agency's detail lacks %q", want)
+			}
+		}
+		if strings.Contains(body, `id="quote-form"`) {
+			t.Error("the agency is offered the provider's quote form")
+		}
+	})
 }
 
 func groupErrors(body string) string {
@@ -275,54 +281,56 @@ func groupErrors(body string) string {
 }
 
 func TestGroupDetailAndActionsKeepToTheAgency(t *testing.T) {
-	e := groupFixture(t)
-	e.quote(t, "stranger")
-	e.quote(t, "kowloon")
-	// Another agency's order is not found, to look at or to act on.
-	if code, _ := e.page(t, "operator", e.href("stranger")); code != http.StatusNotFound {
-		t.Errorf("another agency's detail: %d", code)
-	}
-	for _, a := range []string{"accept", "decline", "confirmation", "cancel"} {
-		res := send(e.h, "operator", "POST", e.href("stranger")+"/"+a, url.Values{"confirm": {"1"}})
-		if res.StatusCode != http.StatusNotFound {
-			t.Errorf("%s on another agency's order: %d", a, res.StatusCode)
+	storetest.Run(t, func(t *testing.T, db *store.DB) {
+		e := groupFixture(t, db)
+		e.quote(t, "stranger")
+		e.quote(t, "kowloon")
+		// Another agency's order is not found, to look at or to act on.
+		if code, _ := e.page(t, "operator", e.href("stranger")); code != http.StatusNotFound {
+			t.Errorf("another agency's detail: %d", code)
 		}
-	}
-	if st := e.status(t, "stranger"); st != "to_be_confirm" {
-		t.Fatalf("another agency's order changed: %s", st)
-	}
-	// A parent sees its sub-agency's order but acts on none of it.
-	code, body := e.page(t, "operator", e.href("kowloon"))
-	if code != http.StatusOK || strings.Contains(body, `id="quote-accept"`) {
-		t.Errorf("parent on a sub-agency's order: %d, accept offered %v", code, strings.Contains(body, `id="quote-accept"`))
-	}
-	if res := send(e.h, "operator", "POST", e.href("kowloon")+"/accept", nil); flashOf(res) == "success:groupportal.done.accept" {
-		t.Error("a parent accepted its sub-agency's quote")
-	}
-	// The sub-agency cannot see its parent's order.
-	if code, _ := e.page(t, "kowloon", e.href("operator")); code != http.StatusNotFound {
-		t.Errorf("sub-agency on its parent's order: %d", code)
-	}
-	// Its own order: accept, then cancel (no deposit paid: it costs nothing).
-	res := send(e.h, "stranger", "POST", e.href("stranger")+"/accept", nil)
-	if res.StatusCode != http.StatusSeeOther || flashOf(res) != "success:groupportal.done.accept" {
-		t.Fatalf("accept: %d %q", res.StatusCode, flashOf(res))
-	}
-	_, body = e.page(t, "stranger", e.href("stranger"))
-	for _, want := range []string{"No deposit has been paid: cancelling costs nothing.", `id="upload"`, `id="template-zh-cn"`,
-		`href="/order/v2/flight/group/orders/passengers/template?lang=zh-tw"`} {
-		if !strings.Contains(body, want) {
-			t.Errorf("detail after accept lacks %q", want)
+		for _, a := range []string{"accept", "decline", "confirmation", "cancel"} {
+			res := send(e.h, "operator", "POST", e.href("stranger")+"/"+a, url.Values{"confirm": {"1"}})
+			if res.StatusCode != http.StatusNotFound {
+				t.Errorf("%s on another agency's order: %d", a, res.StatusCode)
+			}
 		}
-	}
-	res = send(e.h, "stranger", "POST", e.href("stranger")+"/cancel", url.Values{})
-	if flashOf(res) != "error:groupportal.error.confirmRequired" || e.status(t, "stranger") != "to_be_confirm" {
-		t.Fatalf("cancel without the box: %q, status %s", flashOf(res), e.status(t, "stranger"))
-	}
-	res = send(e.h, "stranger", "POST", e.href("stranger")+"/cancel", url.Values{"confirm": {"1"}})
-	if flashOf(res) != "success:groupportal.done.cancel" || e.status(t, "stranger") != "canceled" {
-		t.Fatalf("cancel: %q, status %s", flashOf(res), e.status(t, "stranger"))
-	}
+		if st := e.status(t, "stranger"); st != "to_be_confirm" {
+			t.Fatalf("another agency's order changed: %s", st)
+		}
+		// A parent sees its sub-agency's order but acts on none of it.
+		code, body := e.page(t, "operator", e.href("kowloon"))
+		if code != http.StatusOK || strings.Contains(body, `id="quote-accept"`) {
+			t.Errorf("parent on a sub-agency's order: %d, accept offered %v", code, strings.Contains(body, `id="quote-accept"`))
+		}
+		if res := send(e.h, "operator", "POST", e.href("kowloon")+"/accept", nil); flashOf(res) == "success:groupportal.done.accept" {
+			t.Error("a parent accepted its sub-agency's quote")
+		}
+		// The sub-agency cannot see its parent's order.
+		if code, _ := e.page(t, "kowloon", e.href("operator")); code != http.StatusNotFound {
+			t.Errorf("sub-agency on its parent's order: %d", code)
+		}
+		// Its own order: accept, then cancel (no deposit paid: it costs nothing).
+		res := send(e.h, "stranger", "POST", e.href("stranger")+"/accept", nil)
+		if res.StatusCode != http.StatusSeeOther || flashOf(res) != "success:groupportal.done.accept" {
+			t.Fatalf("accept: %d %q", res.StatusCode, flashOf(res))
+		}
+		_, body = e.page(t, "stranger", e.href("stranger"))
+		for _, want := range []string{"No deposit has been paid: cancelling costs nothing.", `id="upload"`, `id="template-zh-cn"`,
+			`href="/order/v2/flight/group/orders/passengers/template?lang=zh-tw"`} {
+			if !strings.Contains(body, want) {
+				t.Errorf("detail after accept lacks %q", want)
+			}
+		}
+		res = send(e.h, "stranger", "POST", e.href("stranger")+"/cancel", url.Values{})
+		if flashOf(res) != "error:groupportal.error.confirmRequired" || e.status(t, "stranger") != "to_be_confirm" {
+			t.Fatalf("cancel without the box: %q, status %s", flashOf(res), e.status(t, "stranger"))
+		}
+		res = send(e.h, "stranger", "POST", e.href("stranger")+"/cancel", url.Values{"confirm": {"1"}})
+		if flashOf(res) != "success:groupportal.done.cancel" || e.status(t, "stranger") != "canceled" {
+			t.Fatalf("cancel: %q, status %s", flashOf(res), e.status(t, "stranger"))
+		}
+	})
 }
 
 // listFile is an xlsx passenger list of n adults (bad: the first surname
@@ -367,40 +375,42 @@ func upload(h http.Handler, token, path, name string, data []byte) *http.Respons
 }
 
 func TestGroupPassengerListUpload(t *testing.T) {
-	e := groupFixture(t)
-	e.quote(t, "operator")
-	path := e.href("operator") + "/passengers"
-	// Not an xlsx: a clear error, nothing stored.
-	res := upload(e.h, "operator", path, "list.xlsx", []byte("name,surname\n"))
-	b, _ := io.ReadAll(res.Body)
-	if res.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(string(b), `id="upload-error"`) {
-		t.Fatalf("not xlsx: %d", res.StatusCode)
-	}
-	// A bad row: its row and cell beside the message, nothing stored.
-	res = upload(e.h, "operator", path, "list.xlsx", listFile(t, 10, true))
-	b, _ = io.ReadAll(res.Body)
-	body := string(b)
-	if res.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(body, `id="upload-errors"`) {
-		t.Fatalf("bad row: %d", res.StatusCode)
-	}
-	if !regexp.MustCompile(`<td>\s*2\s*</td>`).MatchString(body) {
-		t.Error("the row of the bad surname is not shown")
-	}
-	if v, _ := e.svc.Get(context.Background(), e.who["operator"], e.ids["operator"]); v.PassengerCount != 0 {
-		t.Fatal("a refused list was stored")
-	}
-	// A good list: stored, and its names listed.
-	res = upload(e.h, "operator", path, "list.xlsx", listFile(t, 10, false))
-	if res.StatusCode != http.StatusSeeOther || flashOf(res) != "success:groupportal.passengers.saved" {
+	storetest.Run(t, func(t *testing.T, db *store.DB) {
+		e := groupFixture(t, db)
+		e.quote(t, "operator")
+		path := e.href("operator") + "/passengers"
+		// Not an xlsx: a clear error, nothing stored.
+		res := upload(e.h, "operator", path, "list.xlsx", []byte("name,surname\n"))
 		b, _ := io.ReadAll(res.Body)
-		t.Fatalf("good list: %d %q %.300s", res.StatusCode, flashOf(res), b)
-	}
-	_, body = e.page(t, "operator", e.href("operator"))
-	if !strings.Contains(body, "ZHANG/WEIA") || !strings.Contains(body, "Passengers: 10") {
-		t.Error("the names are not listed")
-	}
-	// Another agency cannot upload to the order.
-	if res := upload(e.h, "stranger", path, "list.xlsx", listFile(t, 10, false)); res.StatusCode != http.StatusNotFound {
-		t.Errorf("another agency's upload: %d", res.StatusCode)
-	}
+		if res.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(string(b), `id="upload-error"`) {
+			t.Fatalf("not xlsx: %d", res.StatusCode)
+		}
+		// A bad row: its row and cell beside the message, nothing stored.
+		res = upload(e.h, "operator", path, "list.xlsx", listFile(t, 10, true))
+		b, _ = io.ReadAll(res.Body)
+		body := string(b)
+		if res.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(body, `id="upload-errors"`) {
+			t.Fatalf("bad row: %d", res.StatusCode)
+		}
+		if !regexp.MustCompile(`<td>\s*2\s*</td>`).MatchString(body) {
+			t.Error("the row of the bad surname is not shown")
+		}
+		if v, _ := e.svc.Get(context.Background(), e.who["operator"], e.ids["operator"]); v.PassengerCount != 0 {
+			t.Fatal("a refused list was stored")
+		}
+		// A good list: stored, and its names listed.
+		res = upload(e.h, "operator", path, "list.xlsx", listFile(t, 10, false))
+		if res.StatusCode != http.StatusSeeOther || flashOf(res) != "success:groupportal.passengers.saved" {
+			b, _ := io.ReadAll(res.Body)
+			t.Fatalf("good list: %d %q %.300s", res.StatusCode, flashOf(res), b)
+		}
+		_, body = e.page(t, "operator", e.href("operator"))
+		if !strings.Contains(body, "ZHANG/WEIA") || !strings.Contains(body, "Passengers: 10") {
+			t.Error("the names are not listed")
+		}
+		// Another agency cannot upload to the order.
+		if res := upload(e.h, "stranger", path, "list.xlsx", listFile(t, 10, false)); res.StatusCode != http.StatusNotFound {
+			t.Errorf("another agency's upload: %d", res.StatusCode)
+		}
+	})
 }
