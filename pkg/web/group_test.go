@@ -414,3 +414,70 @@ func TestGroupPassengerListUpload(t *testing.T) {
 		}
 	})
 }
+
+func TestGroupPayInstallmentOnce(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, db *store.DB) {
+		e := groupFixture(t, db)
+		ctx := context.Background()
+		e.quote(t, "stranger")
+		id, op := e.ids["stranger"], e.who["stranger"]
+		if _, err := e.svc.Accept(ctx, op, id); err != nil {
+			t.Fatal(err)
+		}
+		list := listFile(t, 10, false)
+		if _, err := e.svc.UploadPassengers(ctx, op, id, bytes.NewReader(list), int64(len(list))); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := e.svc.Confirm(ctx, op, id); err != nil {
+			t.Fatal(err)
+		}
+		// The provider's seat answer through the portal.
+		if res := send(e.h, "provider", "POST", e.href("stranger")+"/seats", url.Values{"result": {"granted"}}); flashOf(res) != "success:groupportal.done.seats" {
+			t.Fatalf("seats granted: %d %q", res.StatusCode, flashOf(res))
+		}
+		if err := ledger.New(db).SetCreditLimit(ctx, 4, "CNY", 5_000_000); err != nil {
+			t.Fatal(err)
+		}
+		_, body := e.page(t, "stranger", e.href("stranger"))
+		key := regexp.MustCompile(`name="idempotencyKey" value="([^"]+)"`).FindStringSubmatch(body)
+		if key == nil || !strings.Contains(body, `id="pay-first"`) || strings.Contains(body, `id="pay-second"`) {
+			t.Fatal("the first deposit, and only it, has a pay button with a key")
+		}
+		form := url.Values{"idempotencyKey": {key[1]}, "channel": {"balance"}, "stage": {"first"}}
+		for i := 0; i < 2; i++ {
+			// Posting the same form twice (a double click, a retry) pays once.
+			res := send(e.h, "stranger", "POST", e.href("stranger")+"/payment", form)
+			if res.StatusCode != http.StatusSeeOther || flashOf(res) != "success:groupportal.done.pay" {
+				t.Fatalf("pay #%d: %d %q", i+1, res.StatusCode, flashOf(res))
+			}
+		}
+		v, err := e.svc.Get(ctx, op, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v.Status != group.ToBePaySecond {
+			t.Fatalf("status after paying the first deposit twice: %s", v.Status)
+		}
+		paid := 0
+		for _, in := range v.Installments {
+			if in.Status == group.InstPaid {
+				paid++
+			}
+		}
+		if paid != 1 {
+			t.Fatalf("%d installments paid, want 1", paid)
+		}
+		_, body = e.page(t, "stranger", e.href("stranger"))
+		if !regexp.MustCompile(`(?s)id="installment-first".*?Paid.*?8,000\.00 CNY`).MatchString(body) || !strings.Contains(body, `id="pay-second"`) {
+			t.Error("the installment table does not show the first deposit paid with 8,000.00 left, and the second to pay")
+		}
+		if !strings.Contains(body, "Deposits paid are forfeited") {
+			t.Error("cancelling after a deposit does not say the deposit is forfeited")
+		}
+		// Without a key the form is refused and nothing is paid.
+		res := send(e.h, "stranger", "POST", e.href("stranger")+"/payment", url.Values{"channel": {"balance"}, "stage": {"second"}})
+		if flashOf(res) != "error:groupportal.error.formExpired" {
+			t.Errorf("pay without a key: %q", flashOf(res))
+		}
+	})
+}
