@@ -13,6 +13,7 @@ import (
 	"github.com/voyage/voyage/pkg/agency"
 	"github.com/voyage/voyage/pkg/api"
 	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/group"
 	"github.com/voyage/voyage/pkg/jobs"
 	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/order"
@@ -60,6 +61,14 @@ type Backend interface {
 	Orders(ctx context.Context, f order.Filter) (order.Page, error)
 	Order(ctx context.Context, id int64) (order.View, error)
 	Review(ctx context.Context, id int64, r order.ReviewRequest) (order.View, error)
+
+	// Groups lists group orders (status "" or "all" for every one);
+	// GroupQueue the requests waiting for a quote, oldest first.
+	Groups(ctx context.Context, f group.Filter) (group.Page, error)
+	GroupQueue(ctx context.Context, page, pageSize int) (group.Page, error)
+	Group(ctx context.Context, id int64) (group.View, error)
+	QuoteGroup(ctx context.Context, id int64, q group.QuoteInput) (group.View, error)
+	GroupSeats(ctx context.Context, id int64, s group.SeatsInput) (group.View, error)
 
 	// StuckJobs lists the background jobs that need a look: running past
 	// their timeout, retryable after a failure, or discarded.

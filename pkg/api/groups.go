@@ -1,6 +1,7 @@
 package api
 
 import (
+	"errors"
 	"net/http"
 
 	"github.com/voyage/voyage/pkg/auth"
@@ -152,6 +153,10 @@ func registerGroups(rt *Router, s Services) {
 		Request: PassengerListForm{}, Response: UploadResult{}, Errors: state,
 	}, withID(func(r *http.Request, n int64) (any, error) {
 		if err := r.ParseMultipartForm(group.MaxListBytes + 64<<10); err != nil {
+			var mbe *http.MaxBytesError
+			if errors.As(err, &mbe) {
+				return nil, fault.TooLarge(mbe.Limit)
+			}
 			return nil, fault.Validation(map[string]string{"file": "group.error.listNotXlsx"})
 		}
 		defer r.MultipartForm.RemoveAll()

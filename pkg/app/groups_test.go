@@ -16,7 +16,9 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
+	"github.com/voyage/voyage/pkg/agency"
 	"github.com/voyage/voyage/pkg/app"
+	"github.com/voyage/voyage/pkg/config"
 	"github.com/voyage/voyage/pkg/group"
 	"github.com/voyage/voyage/pkg/ledger"
 )
@@ -526,4 +528,78 @@ func zipBomb(t *testing.T) []byte {
 	}
 	_ = zw.Close()
 	return buf.Bytes()
+}
+
+// TestGroupRemindersAndWebhooks: every status change reaches the agency's
+// webhook, and a deadline within the reminder time sends the contact an
+// email and the webhook a group.reminder, once.
+func TestGroupRemindersAndWebhooks(t *testing.T) {
+	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
+		ctx := context.Background()
+		op := loginAs(t, srv, "demo-operator", "demo-pass-1")
+		provider := loginAs(t, srv, "provider-admin", "provider-pass-1").Token
+		f := agency.DefaultFlightSettings()
+		f.BookingNotifyURL = "https://hooks.example.com/voyage"
+		raw, _ := json.Marshal(f)
+		if _, err := a.DB.ExecContext(ctx, a.DB.Rebind(`UPDATE agencies SET flight_settings = ? WHERE id = ?`), string(raw), op.Company.ID); err != nil {
+			t.Fatal(err)
+		}
+		// The agency row is cached for a second.
+		time.Sleep(1100 * time.Millisecond)
+		v := confirmedGroup(t, srv, op.Token, provider, "grp-remind")
+		var events []string
+		if err := a.DB.SelectContext(ctx, &events, a.DB.Rebind(`SELECT payload FROM webhook_deliveries WHERE agency_id = ? AND event = 'group.status' ORDER BY id`), op.Company.ID); err != nil {
+			t.Fatal(err)
+		}
+		// request, quote, confirm, grant.
+		if len(events) != 4 || !strings.Contains(events[3], `"status":"to_be_pay_first"`) || !strings.Contains(events[3], v.BookingNumber) {
+			t.Fatalf("webhooks: %v", events)
+		}
+		if _, err := a.DB.ExecContext(ctx, a.DB.Rebind(`UPDATE group_deadlines SET deadline = ? WHERE order_id = ? AND kind = 'first'`),
+			time.Now().Add(3*time.Hour).UTC(), v.ID); err != nil {
+			t.Fatal(err)
+		}
+		for round, want := range []int{1, 0} {
+			n, err := a.Groups.Remind(ctx)
+			if err != nil || n != want {
+				t.Fatalf("reminders round %d: %d %v, want %d", round, n, err, want)
+			}
+		}
+		var subjects []string
+		if err := a.DB.SelectContext(ctx, &subjects, a.DB.Rebind(`SELECT subject FROM emails WHERE to_addr = ?`), "li.lei@example.com"); err != nil {
+			t.Fatal(err)
+		}
+		if len(subjects) != 1 || subjects[0] != "Group "+v.BookingNumber+": first deposit due soon" {
+			t.Fatalf("reminder emails: %v", subjects)
+		}
+		var reminders int
+		if err := a.DB.GetContext(ctx, &reminders, a.DB.Rebind(`SELECT COUNT(*) FROM webhook_deliveries WHERE agency_id = ? AND event = 'group.reminder'`), op.Company.ID); err != nil || reminders != 1 {
+			t.Fatalf("reminder webhooks: %d %v", reminders, err)
+		}
+	})
+}
+
+// TestGroupGatewayPayment: an installment paid through a payment gateway
+// leaves the wallet alone; a declined charge changes nothing.
+func TestGroupGatewayPayment(t *testing.T) {
+	seededWith(t, func(c *config.Config) { c.Payment.TestGateway = true }, func(t *testing.T, a *app.App, srv *httptest.Server) {
+		op := loginAs(t, srv, "demo-operator", "demo-pass-1")
+		provider := loginAs(t, srv, "provider-admin", "provider-pass-1").Token
+		v := confirmedGroup(t, srv, op.Token, provider, "grp-gateway")
+		path := fmt.Sprintf("%s/%d/payment", groupsPath, v.ID)
+		resp, env := call(t, srv, "POST", path, "en", `{"channel":"stripe","testOutcome":"failure"}`, append(bearer(op.Token), "Idempotency-Key", "gw-1")...)
+		if resp.StatusCode != 402 || env.Code != 300002 {
+			t.Fatalf("declined: %d %+v", resp.StatusCode, env)
+		}
+		if got := groupCall(t, srv, op.Token, "GET", fmt.Sprintf("%s/%d", groupsPath, v.ID), "", 200); got.Status != group.ToBePayFirst || len(got.Ledger) != 0 {
+			t.Fatalf("a declined payment changed the order: %+v", got)
+		}
+		resp, env = call(t, srv, "POST", path, "en", `{"channel":"stripe"}`, append(bearer(op.Token), "Idempotency-Key", "gw-2")...)
+		paid := groupView(t, env)
+		if resp.StatusCode != 200 || paid.Status != group.ToBePaySecond || installment(paid, "first").Channel != "stripe" ||
+			!hasEntry(paid, ledger.TypeGroupDeposit, "1800.00") || walletMinor(t, a, op.Company.ID) != 0 {
+			t.Fatalf("gateway payment: %d %+v", resp.StatusCode, paid)
+		}
+		ledgerZero(t, a)
+	})
 }

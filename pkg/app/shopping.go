@@ -116,4 +116,5 @@ func (a *App) buildGroups() {
 		SupplierNames: a.Shopping.Suppliers, Gateways: a.gateways, MinGroupSize: a.Cfg.Group.MinSize,
 		RemindBefore: a.Cfg.Group.RemindBefore, Catalog: a.Catalog, Logger: slog.Default()})
 	a.Groups.SetNotifier(a.Webhooks)
+	a.AgencyAdmin.AddDeleteGuard(a.Groups.DeleteGuard)
 }

@@ -1,8 +1,10 @@
 package group
 
 import (
+	"archive/zip"
 	"bytes"
 	"context"
+	"encoding/xml"
 	"errors"
 	"fmt"
 	"io"
@@ -251,15 +253,59 @@ func (s *Service) ParseList(r io.Reader, size int64, o Order, free int, today ti
 	}
 	// Formulas are refused: a list is data, and a formula's cached value
 	// is whatever the last program to save it computed.
-	for r := 2; r <= len(table); r++ {
-		for c := 1; c <= len(table[r-1]); c++ {
-			cell, _ := excelize.CoordinatesToCellName(c, r)
-			if fx, _ := f.GetCellFormula(sheet, cell); fx != "" {
-				return nil, fileError("group.error.listFormula", "cell", cell)
+	if cell, ok := formulaCell(data); ok {
+		return nil, fileError("group.error.listFormula", "cell", cell)
+	}
+	return checkList(table, index, o, free, today)
+}
+
+// formulaCell finds a cell holding a formula in the workbook's sheets. The
+// sheets are scanned as bytes first: a formula is an <f> element, and
+// only a sheet that has one is read as XML to say which cell (excelize's
+// own lookup parses the whole sheet into memory, as much work again as
+// reading the list).
+func formulaCell(data []byte) (string, bool) {
+	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		return "", false
+	}
+	for _, zf := range zr.File {
+		if !strings.HasPrefix(zf.Name, "xl/worksheets/") || !strings.HasSuffix(zf.Name, ".xml") {
+			continue
+		}
+		rc, err := zf.Open()
+		if err != nil {
+			continue
+		}
+		xmlData, err := io.ReadAll(io.LimitReader(rc, maxUnzippedXML))
+		rc.Close()
+		if err != nil || !bytes.Contains(xmlData, []byte("<f")) {
+			continue
+		}
+		dec := xml.NewDecoder(bytes.NewReader(xmlData))
+		cell := ""
+		for {
+			tok, err := dec.Token()
+			if err != nil {
+				break
+			}
+			se, ok := tok.(xml.StartElement)
+			if !ok {
+				continue
+			}
+			switch se.Name.Local {
+			case "c":
+				for _, a := range se.Attr {
+					if a.Name.Local == "r" {
+						cell = a.Value
+					}
+				}
+			case "f":
+				return cell, true
 			}
 		}
 	}
-	return checkList(table, index, o, free, today)
+	return "", false
 }
 
 func blank(row []string) bool {

@@ -214,23 +214,14 @@ func (s *Service) Cancel(ctx context.Context, who auth.Principal, id int64) (Vie
 // ledger), and nothing else falls due.
 func (s *Service) endDeadlines(ctx context.Context, tx *sqlx.Tx, o Order, ds []deadline, by actor) error {
 	for _, d := range ds {
-		from := d.Status
-		switch d.Status {
-		case InstPaid:
-			d.Status = InstForfeited
-			if _, err := s.ledger.PostTx(ctx, tx, ledger.Transfer{AgencyID: o.AgencyID, IdempotencyKey: fmt.Sprintf("group-%d-%s-forfeit", o.ID, d.Kind),
-				From: ledger.Provider(ledger.KindSuppliers), To: ledger.Provider(ledger.KindRevenue), Amount: d.Amount, Currency: d.Currency,
-				PaymentType: ledger.TypeGroupForfeit, OrderID: o.BookingNumber, Description: describe(o, d.Kind) + " forfeited", CreatedBy: by.name}); err != nil {
-				return err
-			}
-		case DeadlineOpen, InstDue, InstNotDue:
-			d.Status = InstVoid
-		default:
+		if d.Status != InstPaid {
 			continue
 		}
-		if _, err := setDeadline(ctx, tx, d, from); err != nil {
+		if _, err := s.ledger.PostTx(ctx, tx, ledger.Transfer{AgencyID: o.AgencyID, IdempotencyKey: fmt.Sprintf("group-%d-%s-forfeit", o.ID, d.Kind),
+			From: ledger.Provider(ledger.KindSuppliers), To: ledger.Provider(ledger.KindRevenue), Amount: d.Amount, Currency: d.Currency,
+			PaymentType: ledger.TypeGroupForfeit, OrderID: o.BookingNumber, Description: describe(o, d.Kind) + " forfeited", CreatedBy: by.name}); err != nil {
 			return err
 		}
 	}
-	return nil
+	return closeDeadlines(ctx, tx, o.ID)
 }

@@ -455,3 +455,16 @@ func stagesOf(ds []deadline) []string {
 func trim(s string) string { return strings.TrimSpace(s) }
 
 func upper(s string) string { return strings.ToUpper(strings.TrimSpace(s)) }
+
+// DeleteGuard keeps an agency with group orders from being deleted: the
+// orders and their deposits are its accounting history.
+func (s *Service) DeleteGuard(ctx context.Context, agencyID int64) (string, error) {
+	var n int
+	if err := s.db.GetContext(ctx, &n, s.db.Rebind(`SELECT COUNT(*) FROM group_orders WHERE agency_id = ?`), agencyID); err != nil {
+		return "", fmt.Errorf("group: count agency orders: %w", err)
+	}
+	if n > 0 {
+		return "order.error.agencyHasOrders", nil
+	}
+	return "", nil
+}

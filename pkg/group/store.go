@@ -392,6 +392,20 @@ func setDeadline(ctx context.Context, tx *sqlx.Tx, d deadline, from string) (boo
 	return n == 1, nil
 }
 
+// closeDeadlines ends an ended order's deadlines in two statements: the
+// installments paid are forfeited, every running or future one void.
+func closeDeadlines(ctx context.Context, tx *sqlx.Tx, orderID int64) error {
+	if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE group_deadlines SET status = ? WHERE order_id = ? AND status = ?`),
+		InstForfeited, orderID, InstPaid); err != nil {
+		return fmt.Errorf("group order %d: forfeit deadlines: %w", orderID, err)
+	}
+	if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE group_deadlines SET status = ? WHERE order_id = ? AND status IN (?, ?, ?)`),
+		InstVoid, orderID, DeadlineOpen, InstDue, InstNotDue); err != nil {
+		return fmt.Errorf("group order %d: void deadlines: %w", orderID, err)
+	}
+	return nil
+}
+
 // missedDeadlines are the running deadlines that passed before now, oldest
 // first, at most limit.
 func missedDeadlines(ctx context.Context, db *store.DB, now time.Time, limit int) ([]deadline, error) {

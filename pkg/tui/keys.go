@@ -7,6 +7,7 @@ import "github.com/charmbracelet/bubbles/key"
 type keyMap struct {
 	Up, Down, PrevPage, NextPage key.Binding
 	Agencies, Review, Switch     key.Binding
+	Groups                       key.Binding
 	Search, Refresh              key.Binding
 	Funds, Credit, APIKey        key.Binding
 	Approve, Reject, Quote       key.Binding
@@ -30,6 +31,7 @@ func newKeyMap() keyMap {
 
 		Agencies: key.NewBinding(key.WithKeys("1"), key.WithHelp("1", "agencies")),
 		Review:   key.NewBinding(key.WithKeys("2"), key.WithHelp("2", "review queue")),
+		Groups:   key.NewBinding(key.WithKeys("3"), key.WithHelp("3", "group queue")),
 		Switch:   key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "switch screen")),
 		Search:   key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "search")),
 		Refresh:  key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "refresh")),
@@ -74,7 +76,7 @@ func (k keyMap) fullHelp() [2][][]key.Binding {
 	return [2][][]key.Binding{
 		{
 			{k.Up, k.Down, k.PrevPage, k.NextPage},
-			{k.Agencies, k.Review, k.Switch, k.Refresh},
+			{k.Agencies, k.Review, k.Groups, k.Switch, k.Refresh},
 			{k.Search, k.Help, k.Back, k.Quit},
 		},
 		{

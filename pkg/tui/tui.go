@@ -1,7 +1,7 @@
 // Package tui is `voyage tui`: a terminal console for the provider's admins
 // and finance staff, built with Bubble Tea.
 //
-// It has two screens. Agencies lists the agencies the backend's caller
+// It has three screens. Agencies lists the agencies the backend's caller
 // manages (code, name, status, currency, balance, available), with `/` to
 // search and ←/→ to page, over a detail pane of the selected agency:
 // balance, credit limit and period, status, its key settings, how many API
@@ -11,8 +11,10 @@
 // posts only on `y`/enter (`n`/esc changes nothing). The review queue lists
 // the orders waiting for the provider's review (the "reviewing" group) with
 // the selected one's detail; `a` approves, `r` rejects with a remark and
-// `o` quotes a refund or change, each behind a confirmation. `1`, `2` and
-// tab switch screens, ↑/↓ move, ctrl+r reloads, `?` shows every key, `q` or
+// `o` quotes a refund or change, each behind a confirmation. Groups (`3`)
+// is the queue of group requests waiting for a quote, oldest first, with
+// the selected request's journeys, group and contact (quoting is
+// `voyage groups quote`). `1`, `2`, `3` and tab switch screens, ↑/↓ move, ctrl+r reloads, `?` shows every key, `q` or
 // ctrl+c quits (in a form or the search box, esc or ctrl+c leaves it
 // first).
 //
@@ -50,6 +52,7 @@ import (
 	"github.com/charmbracelet/x/term"
 
 	"github.com/voyage/voyage/pkg/admin"
+	"github.com/voyage/voyage/pkg/group"
 	"github.com/voyage/voyage/pkg/order"
 )
 
@@ -84,6 +87,7 @@ type screen int
 const (
 	agenciesScreen screen = iota
 	reviewScreen
+	groupsScreen
 )
 
 // Model is the console. Its state changes only in Update; the backend is
@@ -100,6 +104,7 @@ type Model struct {
 	screen        screen
 	ag            agencyState
 	rv            reviewState
+	gr            groupState
 	// act is the open form with its confirmation, if any; while it is open
 	// it has the keyboard.
 	act      *action
@@ -129,6 +134,7 @@ func newModel(ctx context.Context, b admin.Backend, opts Options) *Model {
 	m := &Model{ctx: ctx, b: b, opts: opts, keys: newKeyMap(), st: newStyles(), help: h, width: 80, height: 24}
 	m.ag = newAgencyState()
 	m.rv = newReviewState()
+	m.gr = newGroupState()
 	return m
 }
 
@@ -184,6 +190,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.ordersLoaded(msg)
 	case detailMsg[order.View]:
 		m.rv.list.detailLoaded(m, msg)
+		return m, nil
+	case groupsMsg:
+		return m, m.groupsLoaded(msg)
+	case detailMsg[group.View]:
+		m.gr.list.detailLoaded(m, msg)
 		return m, nil
 	case checkedMsg:
 		if m.act != nil && m.act.id == msg.id {
@@ -241,7 +252,14 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		return m.switchTo(agenciesScreen)
 	case key.Matches(msg, m.keys.Review):
 		return m.switchTo(reviewScreen)
+	case key.Matches(msg, m.keys.Groups):
+		return m.switchTo(groupsScreen)
 	case key.Matches(msg, m.keys.Switch):
+		// Tab goes between the agencies and the review queue, and from the
+		// group queue back to the agencies.
+		if m.screen == groupsScreen {
+			return m.switchTo(agenciesScreen)
+		}
 		return m.switchTo(1 - m.screen)
 	case key.Matches(msg, m.keys.Refresh):
 		return m.reload(true)
@@ -249,8 +267,11 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	if m.showHelp {
 		return nil
 	}
-	if m.screen == reviewScreen {
+	switch m.screen {
+	case reviewScreen:
 		return m.reviewKey(msg)
+	case groupsScreen:
+		return m.groupsKey(msg)
 	}
 	return m.agenciesKey(msg)
 }
@@ -269,8 +290,11 @@ func (m *Model) switchTo(s screen) tea.Cmd {
 // out, so a slow backend does not pile calls up; force is a load the user
 // asked for.
 func (m *Model) reload(force bool) tea.Cmd {
-	if m.screen == reviewScreen {
+	switch m.screen {
+	case reviewScreen:
 		return m.rv.list.reload(m, force)
+	case groupsScreen:
+		return m.gr.list.reload(m, force)
 	}
 	return m.ag.list.reload(m, force)
 }
@@ -302,6 +326,8 @@ func (m *Model) View() string {
 		body = m.fullHelpView(w)
 	case m.screen == reviewScreen:
 		body = m.reviewView(w, bodyH)
+	case m.screen == groupsScreen:
+		body = m.groupsView(w, bodyH)
 	default:
 		body = m.agenciesView(w, bodyH)
 	}
@@ -337,7 +363,11 @@ func (m *Model) headerView(w int) string {
 	if m.rv.list.loaded {
 		queue += " (" + strconv.Itoa(m.rv.list.total) + ")"
 	}
-	left := m.st.Title.Render("Voyage admin") + "  " + tab(agenciesScreen, "1 Agencies") + " " + tab(reviewScreen, queue)
+	groups := "3 Groups"
+	if m.gr.list.loaded {
+		groups += " (" + strconv.Itoa(m.gr.list.total) + ")"
+	}
+	left := m.st.Title.Render("Voyage admin") + "  " + tab(agenciesScreen, "1 Agencies") + " " + tab(reviewScreen, queue) + " " + tab(groupsScreen, groups)
 	return spread(left, m.st.Muted.Render(m.b.Actor()), w)
 }
 
@@ -365,6 +395,8 @@ func (m *Model) shortHelp() []key.Binding {
 		return []key.Binding{k.Help, k.Quit}
 	case m.screen == reviewScreen:
 		return []key.Binding{move, k.Approve, k.Reject, k.Quote, short(k.Switch, "screen"), k.Help, k.Quit}
+	case m.screen == groupsScreen:
+		return []key.Binding{move, short(k.NextPage, "page"), short(k.Switch, "screen"), k.Help, k.Quit}
 	}
 	// Short enough for 80 columns; `?` has the long names.
 	return []key.Binding{k.Search, short(k.Funds, "funds"), short(k.Credit, "credit"), short(k.APIKey, "API key"),

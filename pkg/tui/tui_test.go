@@ -16,6 +16,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest"
 
 	"github.com/voyage/voyage/pkg/admin"
+	"github.com/voyage/voyage/pkg/app/apptest"
 	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/order"
 )
@@ -384,4 +385,21 @@ func TestLiveRefresh(t *testing.T) {
 	}
 	c.press("esc")
 	c.waitText("ELSEWHERE-2")
+}
+
+func TestGroupQueue(t *testing.T) {
+	e := newEnv(t)
+	id := apptest.GroupRequest(t, e.app)
+	v, err := e.b.Group(e.ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := start(t, e.b, Options{})
+	c.waitText("3 Groups")
+	c.press("3")
+	s := c.waitText("3 Groups (1)", v.BookingNumber, "PEK-SHA", "10/10/0", "10 adults, 10 children, 0 infants · economy", "li.lei@example.com",
+		fmt.Sprintf("voyage groups quote %d", id))
+	assertFits(t, s, 80, 24)
+	c.press("tab")
+	c.waitText("[1 Agencies]")
 }

@@ -1,0 +1,165 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/voyage/voyage/pkg/admin"
+	"github.com/voyage/voyage/pkg/group"
+)
+
+// groupState is the queue of group requests waiting for the provider's
+// quote, oldest first. It loads when first opened: a backend that has no
+// group orders is never asked.
+type groupState struct {
+	list   pagedList[group.View, group.View]
+	opened bool
+}
+
+type groupsMsg struct {
+	pageNo int
+	page   group.Page
+	err    error
+}
+
+func newGroupState() groupState {
+	return groupState{list: newPagedList(listSource[group.View, group.View]{
+		screen: groupsScreen, what: "group queue", item: "group order",
+		id: func(g group.View) int64 { return g.ID },
+		loadPage: func(m *Model, pageNo int) tea.Cmd {
+			b, size := m.b, m.opts.PageSize
+			ctx, cancel := m.call()
+			return func() tea.Msg {
+				defer cancel()
+				p, err := b.GroupQueue(ctx, pageNo, size)
+				return groupsMsg{pageNo: pageNo, page: p, err: err}
+			}
+		},
+		fetchDetail: func(ctx context.Context, b admin.Backend, id int64) (group.View, error) { return b.Group(ctx, id) },
+	})}
+}
+
+func (m *Model) groupsLoaded(msg groupsMsg) tea.Cmd {
+	if !m.gr.list.answered(msg.pageNo) {
+		return nil
+	}
+	return m.gr.list.pageLoaded(m, msg.page.Items, msg.page.Total, msg.err)
+}
+
+func (m *Model) groupsKey(msg tea.KeyMsg) tea.Cmd {
+	cmd, _ := m.gr.list.key(m, msg)
+	return cmd
+}
+
+func groupRoute(g group.View) (route, date string) {
+	var parts []string
+	for i, j := range g.Journeys {
+		parts = append(parts, j.Origin+"-"+j.Destination)
+		if i == 0 {
+			date = j.Date
+		}
+	}
+	return strings.Join(parts, " "), date
+}
+
+// groupsView draws the queue over the selected request's detail, in w cells
+// by h lines.
+func (m *Model) groupsView(w, h int) []string {
+	l := &m.gr.list
+	st := m.st
+	listRows, lower := split(h-2, len(l.items))
+	info := ""
+	if l.loaded {
+		info = fmt.Sprintf("page %d/%d · %d requests", l.page, pages(l.total, m.opts.PageSize), l.total)
+	}
+	lines := []string{spread(st.Muted.Render("Group requests waiting for a quote"), st.Muted.Render(info), w)}
+	booking, pax, date, created := 15, 9, 10, 11
+	route := max(8, w-2-booking-pax-date-created-4)
+	row := func(mark, b, r, d, p, c string) string {
+		return fit(mark, 2) + fit(b, booking) + " " + fit(r, route) + " " + fit(d, date) + " " + fit(p, pax) + " " + fit(c, created)
+	}
+	lines = append(lines, st.Header.Render(row("", "Booking", "Route", "Date", "Adt/Chd", "Requested")))
+	switch {
+	case !l.loaded && l.err != "":
+		lines = append(lines, wrapStyled(st.Error, "Could not load the queue: "+l.err, w)...)
+	case !l.loaded:
+		lines = append(lines, st.Muted.Render("Loading…"))
+	case len(l.items) == 0:
+		lines = append(lines, st.Muted.Render("No group request waits for a quote."))
+	}
+	from, to := l.shown(listRows)
+	for i := from; i < to; i++ {
+		g := l.items[i]
+		mark, style := "", lipgloss.NewStyle()
+		if i == l.cursor {
+			mark, style = ">", st.Selected
+		}
+		r, d := groupRoute(g)
+		lines = append(lines, style.Render(row(mark, g.BookingNumber, r, d, fmt.Sprintf("%d/%d/%d", g.Passengers.Adult, g.Passengers.Child, g.Passengers.Infant),
+			g.CreatedAt.Local().Format("01-02 15:04"))))
+	}
+	for len(lines) < 2+listRows {
+		lines = append(lines, "")
+	}
+	return append(lines, m.groupDetailView(w, lower)...)
+}
+
+// groupDetailView is the selected request: the journeys, the group, the
+// contact and how to quote it.
+func (m *Model) groupDetailView(w, h int) []string {
+	st := m.st
+	g, ok := m.gr.list.current()
+	if !ok {
+		return nil
+	}
+	title := "─ " + g.BookingNumber + " · " + string(g.Status) + " "
+	lines := []string{st.Title.Render(title + strings.Repeat("─", max(0, w-lipgloss.Width(title))))}
+	got, ok := m.gr.list.details[g.ID]
+	if !ok {
+		return append(lines, st.Muted.Render("Loading…"))
+	}
+	if got.err != nil {
+		return append(lines, wrapStyled(st.Error, "error: "+admin.Describe(got.err), w)...)
+	}
+	v := got.val
+	one := func(l, v string) string { return st.Label.Render(fit(l, 14)) + v }
+	for i, j := range v.Journeys {
+		line := j.Origin + " → " + j.Destination + " " + j.Date
+		if j.ReturnDate != "" {
+			line += ", back " + j.ReturnDate
+		}
+		if j.Remark != "" {
+			line += " (" + j.Remark + ")"
+		}
+		lines = append(lines, one("Journey "+strconv.Itoa(i+1), line))
+	}
+	flex := []string{}
+	if v.IsChangeDate {
+		flex = append(flex, "dates flexible")
+	}
+	if v.AcceptChangeFlight {
+		flex = append(flex, "other flights accepted")
+	}
+	if len(flex) == 0 {
+		flex = []string{"none"}
+	}
+	lines = append(lines,
+		one("Group", fmt.Sprintf("%d adults, %d children, %d infants · %s", v.Passengers.Adult, v.Passengers.Child, v.Passengers.Infant, v.CabinClass)),
+		one("Flexibility", strings.Join(flex, ", ")),
+		one("Contact", v.Contact.Name+" · "+v.Contact.Email+" · "+v.Contact.Phone),
+		one("Remark", v.Remark),
+		one("Quote", fmt.Sprintf("voyage groups quote %d --fare adult=… --installment final=…@…", v.ID)),
+	)
+	for i := range lines {
+		lines[i] = fit(lines[i], w)
+	}
+	if len(lines) > h {
+		lines = lines[:h]
+	}
+	return lines
+}
