@@ -89,6 +89,7 @@ test('an agency asks for a group fare, accepts the quote, sends the names, confi
   await page.getByLabel('Contact phone').fill('+86 10 5555 0100');
   await page.getByLabel('Remark', { exact: true }).fill('School trip, one teacher per five pupils');
   await screenshot(page, 'group-request');
+  assert.deepEqual(await seriousViolations(page), [], 'no serious accessibility violations on the request form');
   await Promise.all([page.waitForURL(/\/flight\/group\/booking\/confirm\?id=\d+/), page.getByRole('button', { name: 'Send the request' }).click()]);
   const id = Number(new URL(page.url()).searchParams.get('id'));
   assert.match(await page.locator('#group-confirm-quote').innerText(), /within 1–2 business days/);
@@ -101,6 +102,7 @@ test('an agency asks for a group fare, accepts the quote, sends the names, confi
   assert.equal(await page.locator('#group-menu a').count(), 14);
   assert.match(await page.locator('#group-status-to_be_quote').innerText(), /To be quoted\s*1/);
   await page.locator('#group-table').getByRole('link').first().waitFor();
+  assert.deepEqual(await seriousViolations(page), [], 'no serious accessibility violations on the list');
 
   // 2. The provider quotes through the API: 1,000 CNY an adult, two
   // deposits and the final payment.
