@@ -481,3 +481,58 @@ func TestGroupPayInstallmentOnce(t *testing.T) {
 		}
 	})
 }
+
+func TestGroupDocumentsOnceIssued(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, db *store.DB) {
+		e := groupFixture(t, db)
+		ctx := context.Background()
+		e.quote(t, "operator")
+		id, op := e.ids["operator"], e.who["operator"]
+		doc := e.href("operator") + "/documents/itinerary?format=pdf"
+		if code, _ := e.page(t, "operator", doc); code != http.StatusNotFound {
+			t.Fatalf("a document before ticketing: %d", code)
+		}
+		list := listFile(t, 10, false)
+		steps := []func() error{
+			func() error { _, err := e.svc.Accept(ctx, op, id); return err },
+			func() error { _, err := e.svc.UploadPassengers(ctx, op, id, bytes.NewReader(list), int64(len(list))); return err },
+			func() error { _, err := e.svc.Confirm(ctx, op, id); return err },
+			func() error {
+				_, err := e.svc.Seats(ctx, e.who["provider"], id, group.SeatsInput{Result: group.SeatsGranted})
+				return err
+			},
+			func() error { return ledger.New(db).SetCreditLimit(ctx, 2, "CNY", 5_000_000) },
+		}
+		for _, st := range []string{"first", "second", "final"} {
+			st := st
+			steps = append(steps, func() error {
+				_, err := e.svc.Pay(ctx, op, id, "pay-"+st, group.PayInput{Channel: "balance", Stage: st})
+				return err
+			})
+		}
+		steps = append(steps, func() error { return e.svc.Ticket(ctx, id) })
+		for i, step := range steps {
+			if err := step(); err != nil {
+				t.Fatalf("step %d: %v", i, err)
+			}
+		}
+		_, body := e.page(t, "operator", e.href("operator"))
+		if !strings.Contains(body, `href="`+doc+`"`) || !strings.Contains(body, "8800000001001") {
+			t.Fatal("the issued order lists no documents or ticket numbers")
+		}
+		req := httptest.NewRequest("GET", doc, nil)
+		req.AddCookie(&http.Cookie{Name: SessionCookie, Value: "operator"})
+		rec := httptest.NewRecorder()
+		e.h.ServeHTTP(rec, req)
+		if rec.Code != http.StatusOK || rec.Header().Get("Content-Type") != "application/pdf" || !bytes.HasPrefix(rec.Body.Bytes(), []byte("%PDF")) {
+			t.Fatalf("itinerary: %d %q", rec.Code, rec.Header().Get("Content-Type"))
+		}
+		// Another agency gets no document of it.
+		if code, _ := e.page(t, "stranger", doc); code != http.StatusNotFound {
+			t.Errorf("another agency's document: %d", code)
+		}
+		if code, _ := e.page(t, "operator", e.href("operator")+"/documents/boardingpass"); code != http.StatusNotFound {
+			t.Errorf("an unknown document: %d", code)
+		}
+	})
+}
