@@ -495,7 +495,10 @@ func TestGroupDocumentsOnceIssued(t *testing.T) {
 		list := listFile(t, 10, false)
 		steps := []func() error{
 			func() error { _, err := e.svc.Accept(ctx, op, id); return err },
-			func() error { _, err := e.svc.UploadPassengers(ctx, op, id, bytes.NewReader(list), int64(len(list))); return err },
+			func() error {
+				_, err := e.svc.UploadPassengers(ctx, op, id, bytes.NewReader(list), int64(len(list)))
+				return err
+			},
 			func() error { _, err := e.svc.Confirm(ctx, op, id); return err },
 			func() error {
 				_, err := e.svc.Seats(ctx, e.who["provider"], id, group.SeatsInput{Result: group.SeatsGranted})
