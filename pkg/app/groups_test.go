@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -599,6 +600,51 @@ func TestGroupGatewayPayment(t *testing.T) {
 		if resp.StatusCode != 200 || paid.Status != group.ToBePaySecond || installment(paid, "first").Channel != "stripe" ||
 			!hasEntry(paid, ledger.TypeGroupDeposit, "1800.00") || walletMinor(t, a, op.Company.ID) != 0 {
 			t.Fatalf("gateway payment: %d %+v", resp.StatusCode, paid)
+		}
+		ledgerZero(t, a)
+	})
+}
+
+// TestGroupConcurrentPayments: eight payments of the same installment at
+// once, each with its own key, charge the wallet once.
+func TestGroupConcurrentPayments(t *testing.T) {
+	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
+		op := loginAs(t, srv, "demo-operator", "demo-pass-1")
+		provider := loginAs(t, srv, "provider-admin", "provider-pass-1").Token
+		fund(t, a, op.Company.ID, "20000")
+		v := confirmedGroup(t, srv, op.Token, provider, "grp-race")
+		before := walletMinor(t, a, op.Company.ID)
+		codes := make(chan int, 8)
+		var wg sync.WaitGroup
+		for i := 0; i < 8; i++ {
+			wg.Add(1)
+			go func(i int) {
+				defer wg.Done()
+				req, _ := http.NewRequest("POST", fmt.Sprintf("%s%s/%d/payment", srv.URL, groupsPath, v.ID), strings.NewReader(`{"channel":"balance","stage":"first"}`))
+				req.Header.Set("Content-Type", "application/json")
+				req.Header.Set("Authorization", "Bearer "+op.Token)
+				req.Header.Set("Idempotency-Key", fmt.Sprintf("race-%d", i))
+				resp, err := srv.Client().Do(req)
+				if err != nil {
+					codes <- 0
+					return
+				}
+				resp.Body.Close()
+				codes <- resp.StatusCode
+			}(i)
+		}
+		wg.Wait()
+		close(codes)
+		ok := 0
+		for c := range codes {
+			if c == 200 {
+				ok++
+			} else if c != 409 {
+				t.Errorf("a concurrent payment answered %d", c)
+			}
+		}
+		if ok != 1 || walletMinor(t, a, op.Company.ID) != before-180000 {
+			t.Fatalf("%d payments went through; the wallet paid %d, want one 1800.00", ok, before-walletMinor(t, a, op.Company.ID))
 		}
 		ledgerZero(t, a)
 	})

@@ -105,8 +105,9 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 	t := ledger.Transfer{AgencyID: o.AgencyID, IdempotencyKey: fmt.Sprintf("group-%d-%s", o.ID, stage), From: ledger.Wallet(o.AgencyID),
 		To: ledger.Provider(ledger.KindSuppliers), Amount: d.Amount, Currency: d.Currency, PaymentType: typ, OrderID: o.BookingNumber,
 		Description: describe(o, stage), CreatedBy: actorOf(who).name}
+	gkey := ""
 	if in.Channel != order.ChannelBalance {
-		gkey := fmt.Sprintf("group-%d-%s-%s", o.ID, stage, key)
+		gkey = fmt.Sprintf("group-%d-%s-%s", o.ID, stage, key)
 		if key == "" {
 			gkey = fmt.Sprintf("group-%d-%s-%d", o.ID, stage, now.UnixNano())
 		}
@@ -148,6 +149,17 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 		_, err = s.ledger.PostTx(ctx, tx, t)
 		return err
 	})
+	if err != nil && t.From.Kind == ledger.KindFunding {
+		// The gateway took the money but the installment was no longer
+		// due (paid or ended meanwhile): it goes to the agency's wallet
+		// rather than nowhere.
+		if _, perr := s.ledger.Post(context.WithoutCancel(ctx), ledger.Transfer{AgencyID: o.AgencyID, IdempotencyKey: "credit-" + gkey,
+			From: ledger.Provider(ledger.KindFunding), To: ledger.Wallet(o.AgencyID), Amount: t.Amount, Currency: t.Currency,
+			PaymentType: ledger.TypeTopUp, OrderID: o.BookingNumber, Reference: t.Reference,
+			Description: "group payment not applied: credited to the wallet", Detail: map[string]string{"method": in.Channel}, CreatedBy: "system"}); perr != nil {
+			s.log.ErrorContext(ctx, "group: a gateway payment was taken but not recorded", "order", o.ID, "reference", t.Reference, "err", perr)
+		}
+	}
 	if err != nil {
 		if fe, ok := fault.As(err); ok && key != "" && fe.Key == "group.error.state" {
 			if fresh, lerr := loadOrder(ctx, s.db, nil, o.ID); lerr == nil {

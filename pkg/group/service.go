@@ -3,25 +3,32 @@ package group
 // The exported surface of the group service, stable for the portal (branch
 // i16-group-portal), the API, the CLI and the TUI. Every method takes the
 // caller's auth.Principal; an agency user sees its agency's orders and its
-// sub-agencies', the provider sees all and acts as the provider on other
-// agencies' orders.
+// sub-agencies' (acting only on its own), the provider sees all and acts as
+// the provider on other agencies' orders. Errors are fault.Errors (a
+// refused passenger list is a *ListError, which unwraps to one, with
+// ErrorData for the API's envelope).
 //
-//	New(Options) *Service; SetQueue(Inserter); SetNotifier(Notifier); AddWorkers(*jobs.Workers)
-//	Request(ctx, who, key, RequestInput) (View, error)          operator: to_be_quote
-//	List(ctx, who, Filter) (Page, error)                          status "" or "all", paging
-//	Counts(ctx, who) ([]StatusCount, error)                       one entry per status, zeros included
-//	Get(ctx, who, id) (View, error)                               detail: quotes, installments, list, timeline, ledger, actions
-//	Queue(ctx, who, page, size) (Page, error)                     provider: requests waiting for a quote
-//	Quote(ctx, who, id, QuoteInput) (View, error)                 provider: to_be_confirm (again: history kept)
-//	Accept(ctx, who, id) / Decline(ctx, who, id) (View, error)    agency: the current quote
-//	Template(lang) ([]byte, error)                                the passenger-list xlsx
-//	UploadPassengers(ctx, who, id, io.Reader, size) (int, error)  *ListError with row errors, nothing stored
+//	New(Options) *Service; SetQueue(Inserter); SetNotifier(Notifier); AddWorkers(*jobs.Workers); DeleteGuard
+//	MinGroupSize() int; Channels() []string                         the request form's minimum, the payment channels
+//	Request(ctx, who, key, RequestInput) (View, error)              operator: to_be_quote (Idempotency-Key required)
+//	List(ctx, who, Filter) (Page, error)                            Filter.Status "" or "all" or one status; paging
+//	Counts(ctx, who) ([]StatusCount, error)                         "all" first, then every status, zeros included
+//	Get(ctx, who, id) (View, error)                                 detail: quotes (newest first), installments, list, timeline, ledger, actions
+//	Queue(ctx, who, page, size) (Page, error)                       provider: requests waiting for a quote, oldest first
+//	Quote(ctx, who, id, QuoteInput) (View, error)                   provider: to_be_confirm (again: history kept)
+//	Accept(ctx, who, id) / Decline(ctx, who, id) (View, error)      agency: the current quote (decline: back to to_be_quote)
+//	Template(lang) ([]byte, error)                                  the passenger-list xlsx in en, zh-cn or zh-tw
+//	UploadPassengers(ctx, who, id, io.Reader, size) (int, error)    *ListError with row errors, nothing stored; locked after Confirm
 //	Passengers(ctx, who, id) ([]Passenger, error)
-//	Confirm(ctx, who, id) (View, error)                           agency: to_be_apply_seat
-//	Seats(ctx, who, id, result) (View, error)                     provider: applying | granted | refused
-//	Pay(ctx, who, id, key, PayInput) (View, error)                agency: one installment
-//	Cancel(ctx, who, id) (View, error)                            agency: deposits paid are forfeited
+//	Confirm(ctx, who, id) (View, error)                             agency: to_be_apply_seat
+//	Seats(ctx, who, id, SeatsInput) (View, error)                   provider: applying | granted | refused
+//	Pay(ctx, who, id, key, PayInput) (View, error)                  agency: the installment due now
+//	Cancel(ctx, who, id) (View, error)                              agency: deposits paid are forfeited
 //	SweepDeadlines(ctx) (int, error); Remind(ctx) (int, error); Ticket(ctx, id) error   the background side
+//
+// View.Actions lists what the caller may do now: for the agency accept,
+// decline, upload, confirm, pay, cancel; for the provider quote, close,
+// apply, grant, refuse.
 
 import (
 	"context"
