@@ -136,6 +136,18 @@ func registerGroups(rt *Router, s Services) {
 		return g.Quote(r.Context(), Principal(r), n, req)
 	}))
 
+	rt.Handle("POST "+groupPath+"/{id}/close", Operation{
+		ID: "closeGroupOrder", Tag: "groups", Role: auth.RoleOperator,
+		Summary: "Provider: close a request it will not quote: closed, nothing charged",
+		Request: group.CloseInput{}, Response: group.View{}, Errors: state,
+	}, withID(func(r *http.Request, n int64) (any, error) {
+		var req group.CloseInput
+		if err := Decode(r, &req); err != nil {
+			return nil, err
+		}
+		return g.Close(r.Context(), Principal(r), n, req)
+	}))
+
 	rt.Handle("POST "+groupPath+"/{id}/quote/acceptance", Operation{
 		ID: "acceptGroupQuote", Tag: "groups", Allow: canBook,
 		Summary: "Accept the current quote (the order still needs confirming before the quote's confirm-before time)", Response: group.View{}, Errors: state,

@@ -440,8 +440,12 @@ func TestGroupScope(t *testing.T) {
 		if resp, _ := call(t, srv, "POST", p+"/quote", "en", quoteBody(), bearer(op)...); resp.StatusCode != 403 {
 			t.Errorf("the agency quoting its own request: %d", resp.StatusCode)
 		}
-		if got := groupCall(t, srv, provider, "GET", p, "", 200); len(got.Actions) == 0 || got.Actions[0] != group.ActQuote {
+		if got := groupCall(t, srv, provider, "GET", p, "", 200); len(got.Actions) != 2 || got.Actions[0] != group.ActQuote || got.Actions[1] != group.ActClose {
 			t.Errorf("the provider's actions: %v", got.Actions)
+		}
+		// The provider may close the sub-agency's request it will not quote.
+		if closed := groupCall(t, srv, provider, "POST", fmt.Sprintf("%s/%d/close", groupsPath, sv.ID), `{"remark":"no group space"}`, 200); closed.Status != group.Closed {
+			t.Errorf("closed: %+v", closed)
 		}
 		// Bad requests change nothing: too small a group, a same-city
 		// journey, a past date.

@@ -493,3 +493,24 @@ func (s *Service) fallDue(ctx context.Context, tx *sqlx.Tx, o Order, ds []deadli
 	}
 	return nil
 }
+
+// CloseInput is the provider's POST .../{id}/close.
+type CloseInput struct {
+	Remark string `json:"remark,omitempty" jsonschema:"description=why no quote is given, on the timeline"`
+}
+
+// Close closes a request the provider will not quote (no group space on the
+// dates): closed, nothing charged.
+func (s *Service) Close(ctx context.Context, who auth.Principal, id int64, in CloseInput) (View, error) {
+	o, v, err := s.get(ctx, who, id)
+	if err != nil {
+		return View{}, err
+	}
+	if err := may(v, o, ActClose); err != nil {
+		return View{}, err
+	}
+	if err := s.db.InTx(ctx, func(tx *sqlx.Tx) error { return s.move(ctx, tx, &o, ActClose, actorOf(who), trim(in.Remark), nil) }); err != nil {
+		return View{}, err
+	}
+	return s.detail(ctx, o, v)
+}

@@ -16,6 +16,7 @@ package group
 //	Get(ctx, who, id) (View, error)                                 detail: quotes (newest first), installments, list, timeline, ledger, actions
 //	Queue(ctx, who, page, size) (Page, error)                       provider: requests waiting for a quote, oldest first
 //	Quote(ctx, who, id, QuoteInput) (View, error)                   provider: to_be_confirm (again: history kept)
+//	Close(ctx, who, id, CloseInput) (View, error)                   provider: a request it will not quote: closed
 //	Accept(ctx, who, id) / Decline(ctx, who, id) (View, error)      agency: the current quote (decline: back to to_be_quote)
 //	Template(lang) ([]byte, error)                                  the passenger-list xlsx in en, zh-cn or zh-tw
 //	UploadPassengers(ctx, who, id, io.Reader, size) (int, error)    *ListError with row errors, nothing stored; locked after Confirm
