@@ -8,6 +8,9 @@ const registry: Registry = {
   CountrySelect: () => import('./CountrySelect').then((m) => m.CountrySelect),
   FlightSearch: () => import('./FlightSearch').then((m) => m.FlightSearch),
   FlightConfirm: () => import('./FlightConfirm').then((m) => m.FlightConfirm),
+  // Group flights (issue 16).
+  GroupRequest: () => import('./GroupRequest').then((m) => m.GroupRequest),
+  GroupCountdown: () => import('./GroupCountdown').then((m) => m.GroupCountdown),
 };
 
 // Selects marked data-autosubmit (language, currency) submit their form on

@@ -17,6 +17,7 @@ import (
 	"github.com/voyage/voyage/pkg/agency"
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/pkg/group"
 	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/order"
@@ -44,6 +45,7 @@ type Server struct {
 	orders        Orders        // nil: the flight order pages answer 500
 	webhooks      Webhooks      // nil: no notifications section in the agency manager
 	catalog       *i18n.Catalog // the notice emails' texts (nil: no emails)
+	groups        GroupOrders   // nil: the group flight pages answer 500
 }
 
 // Options configure the portal.
@@ -60,6 +62,8 @@ type Options struct {
 	Orders        *order.Service
 	Webhooks      *webhook.Service
 	Catalog       *i18n.Catalog
+	// Groups runs group flight orders (issue 16).
+	Groups *group.Service
 }
 
 // New returns the portal, reading the islands manifest once.
@@ -93,6 +97,9 @@ func New(o Options) *Server {
 	}
 	if o.Webhooks != nil {
 		s.webhooks = o.Webhooks
+	}
+	if o.Groups != nil {
+		s.groups = o.Groups
 	}
 	return s
 }

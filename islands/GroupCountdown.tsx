@@ -1,0 +1,32 @@
+// GroupCountdown keeps a group quote's "time left" current: the server
+// renders the same text once; this updates it every second until the
+// confirm-before time passes.
+import { useT } from './useT';
+import { useExpiry } from './confirm/Countdown';
+
+type T = (key: string, o?: Record<string, unknown>) => string;
+
+// leftText is the time left for people, as the server writes it
+// (templates.timeLeft), with seconds in the last minute.
+export function leftText(ms: number, t: T): string {
+  const s = Math.ceil(ms / 1000);
+  const days = Math.floor(s / 86400);
+  const hours = Math.floor((s % 86400) / 3600);
+  const minutes = Math.floor((s % 3600) / 60);
+  if (days > 0) return t('groupportal.left.days', { days, hours });
+  if (hours > 0) return t('groupportal.left.hours', { hours, minutes });
+  if (minutes > 0) return t('groupportal.left.minutes', { minutes });
+  return t('groupportal.left.seconds', { seconds: s });
+}
+
+export function GroupCountdown({ until }: { until: string }) {
+  const { t } = useT();
+  const { left, expired } = useExpiry(until);
+  if (left === null) return null;
+  if (expired) return <span className="badge orders-tone-error">{t('groupportal.quote.expired')}</span>;
+  return (
+    <span role="timer" aria-live="off">
+      {t('groupportal.left.label', { left: leftText(left, t) })}
+    </span>
+  );
+}

@@ -1,0 +1,541 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"mime/multipart"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+	"github.com/xuri/excelize/v2"
+
+	"github.com/voyage/voyage/pkg/agency"
+	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/config"
+	"github.com/voyage/voyage/pkg/group"
+	"github.com/voyage/voyage/pkg/i18n"
+	"github.com/voyage/voyage/pkg/ledger"
+	"github.com/voyage/voyage/pkg/siteinfo"
+	"github.com/voyage/voyage/pkg/store"
+	"github.com/voyage/voyage/pkg/store/storetest"
+	"github.com/voyage/voyage/pkg/supplier"
+	"github.com/voyage/voyage/templates"
+)
+
+// groupEnv is the group pages over the real group service (on SQLite and
+// PostgreSQL, storetest.Run): the
+// provider (agency 1), Demo Travel (2) with its sub-agency Kowloon Tours
+// (3), and a stranger agency (4). Each agency has asked for one group.
+type groupEnv struct {
+	h   http.Handler
+	db  *store.DB
+	svc *group.Service
+	ids map[string]int64 // agency's token → its group order id
+	who map[string]auth.Principal
+}
+
+// scheduleSupplier answers a quote's schedule search with one nonstop
+// flight on the day asked; the rest of supplier.Supplier is not used.
+type scheduleSupplier struct{ supplier.Supplier }
+
+func (scheduleSupplier) Search(_ context.Context, req supplier.SearchRequest) ([]supplier.Offer, error) {
+	jq := req.Journeys[0]
+	d, _ := time.Parse(time.DateOnly, jq.Date)
+	dep := d.Add(9 * time.Hour)
+	return []supplier.Offer{{Supplier: "sim", Ref: "S1", Currency: "CNY", Segments: []supplier.Segment{{Carrier: "CA", FlightNumber: "CA1501",
+		Origin: jq.Origin, Destination: jq.Destination, DepartAt: dep, ArriveAt: dep.Add(2 * time.Hour), DurationMinutes: 120, Cabin: "economy",
+		BookingClass: "G"}}, Journeys: [][]int{{0}}}}, nil
+}
+
+func groupFixture(t *testing.T, db *store.DB) *groupEnv {
+	t.Helper()
+	ctx := context.Background()
+	agencies := agency.NewStore(db)
+	err := db.InTx(ctx, func(tx *sqlx.Tx) error {
+		one, two := int64(1), int64(2)
+		for _, n := range []agency.New{
+			{ID: 1, Name: "Voyage", EnableFlightService: true},
+			{ID: 2, ParentID: &one, Name: "Demo Travel", EnableFlightService: true, CanCreateSubAgency: true},
+			{ID: 3, ParentID: &two, Name: "Kowloon Tours", EnableFlightService: true},
+			{ID: 4, ParentID: &one, Name: "Stranger Tours", EnableFlightService: true},
+		} {
+			if _, err := agencies.Create(ctx, tx, n); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat := i18n.MustLoad()
+	svc := group.New(group.Options{DB: db, Ledger: ledger.New(db), Agencies: agencies, Catalog: cat,
+		Suppliers:     func(name string) (supplier.Supplier, bool) { return scheduleSupplier{}, name == "sim" },
+		SupplierNames: func() []string { return []string{"sim"} }})
+	op := auth.Subject{Roles: []string{auth.RoleOperator}, ProxyLevel: 1, Common: auth.CommonConfig{EnableFlightService: true}}
+	env := &groupEnv{db: db, svc: svc, ids: map[string]int64{}, who: map[string]auth.Principal{
+		"operator": {UserID: 10, Username: "op", AgencyID: 2, SessionID: 100, Subject: op},
+		"kowloon":  {UserID: 30, Username: "kl", AgencyID: 3, SessionID: 300, Subject: auth.Subject{Roles: []string{auth.RoleOperator}, ProxyLevel: 2, Common: auth.CommonConfig{EnableFlightService: true}}},
+		"stranger": {UserID: 40, Username: "st", AgencyID: 4, SessionID: 400, Subject: op},
+		"finance":  {UserID: 11, Username: "fin", AgencyID: 2, SessionID: 110, Subject: auth.Subject{Roles: []string{auth.RoleFinance}, ProxyLevel: 1, Common: auth.CommonConfig{EnableFlightService: true}}},
+		"provider": {UserID: 1, Username: "admin", AgencyID: 1, SessionID: 10, Subject: auth.Subject{Roles: []string{auth.RoleSuperUser}, Common: auth.CommonConfig{EnableFlightService: true}}},
+	}}
+	date := time.Now().UTC().AddDate(0, 2, 0).Format(time.DateOnly)
+	for i, tok := range []string{"operator", "kowloon", "stranger"} {
+		v, err := svc.Request(ctx, env.who[tok], fmt.Sprintf("req-%d", i), group.RequestInput{
+			Journeys:   []group.Journey{{Origin: "PEK", Destination: "SHA", Date: date}},
+			Passengers: &group.Counts{Adult: 10}, CabinClass: "economy",
+			Contact: group.Contact{Name: "Ops " + tok, Email: tok + "@example.com", Phone: "+86 10 5555 0000"}})
+		if err != nil {
+			t.Fatalf("request of %s: %v", tok, err)
+		}
+		env.ids[tok] = v.ID
+	}
+	s := &Server{identity: managerIdentity{&fakeIdentity{sessions: env.who}}, agencies: agencies, groups: svc, now: time.Now}
+	s.site = siteinfo.New(config.SiteConfig{Name: "Voyage", ShortName: "Voyage", DefaultCurrency: "CNY", DefaultLanguage: "en", Currencies: config.Currencies}, db)
+	mux := http.NewServeMux()
+	s.Register(mux)
+	h := s.Guard(mux)
+	env.h = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.ServeHTTP(w, r.WithContext(i18n.WithLocalizer(r.Context(), cat, i18n.EN)))
+	})
+	return env
+}
+
+func (e *groupEnv) href(tok string) string { return templates.GroupHref(e.ids[tok]) }
+
+func (e *groupEnv) status(t *testing.T, tok string) string {
+	t.Helper()
+	v, err := e.svc.Get(context.Background(), e.who["provider"], e.ids[tok])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(v.Status)
+}
+
+func (e *groupEnv) page(t *testing.T, token, path string, hdr ...string) (int, string) {
+	t.Helper()
+	req := httptest.NewRequest("GET", path, nil)
+	for i := 0; i+1 < len(hdr); i += 2 {
+		req.Header.Set(hdr[i], hdr[i+1])
+	}
+	if token != "" {
+		req.AddCookie(&http.Cookie{Name: SessionCookie, Value: token})
+	}
+	rec := httptest.NewRecorder()
+	e.h.ServeHTTP(rec, req)
+	return rec.Code, rec.Body.String()
+}
+
+// quote has the provider quote tok's order through the service: two
+// deposits and the final payment, the first a week out.
+func (e *groupEnv) quote(t *testing.T, tok string) {
+	t.Helper()
+	now := time.Now().UTC()
+	_, err := e.svc.Quote(context.Background(), e.who["provider"], e.ids[tok], group.QuoteInput{
+		Fares: []group.FareInput{{PassengerType: "adult", Amount: "1000.00"}}, ConfirmBefore: now.Add(72 * time.Hour),
+		Installments: []group.InstallmentInput{{Stage: "first", Amount: "2000.00", Deadline: now.Add(7 * 24 * time.Hour)},
+			{Stage: "second", Amount: "3000.00", Deadline: now.Add(14 * 24 * time.Hour)}, {Stage: "final", Amount: "5000.00", Deadline: now.Add(21 * 24 * time.Hour)}},
+		PassengerListDeadline: now.Add(10 * 24 * time.Hour), FreeDropSeats: 1})
+	if err != nil {
+		t.Fatalf("quote %s: %v", tok, err)
+	}
+}
+
+func TestGroupPagesAccess(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, db *store.DB) {
+		e := groupFixture(t, db)
+		own := e.href("operator")
+		for _, tt := range []struct{ token, method, path, flash string }{
+			{"", "GET", "/flight/group/booking", "error:router.login"},
+			{"", "GET", "/flight/group/order", "error:router.login"},
+			{"", "GET", own, "error:router.login"},
+			{"finance", "GET", "/flight/group/booking", "error:router.notRole"},
+			{"finance", "GET", "/flight/group/booking/confirm", "error:router.notRole"},
+			{"finance", "GET", "/flight/group/order", "error:router.notRole"},
+			{"finance", "GET", own, "error:router.notRole"},
+			{"", "POST", own + "/cancel", "error:router.login"},
+			{"finance", "POST", own + "/cancel", "error:router.notRole"},
+			{"finance", "POST", own + "/payment", "error:router.notRole"},
+			// The provider's forms are the provider's only.
+			{"operator", "POST", own + "/quote", "error:router.notRole"},
+			{"operator", "POST", own + "/seats", "error:router.notRole"},
+		} {
+			t.Run(tt.token+" "+tt.method+" "+tt.path, func(t *testing.T) {
+				checkRefused(t, tt.method, send(e.h, tt.token, tt.method, tt.path, url.Values{"confirm": {"1"}, "result": {"granted"}}), tt.flash)
+			})
+		}
+		if st := e.status(t, "operator"); st != "to_be_quote" {
+			t.Fatalf("refused posts changed the order: %s", st)
+		}
+	})
+}
+
+func TestGroupListShowsOwnAndSubAgencyOrders(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, db *store.DB) {
+		e := groupFixture(t, db)
+		code, body := e.page(t, "operator", "/flight/group/order")
+		if code != http.StatusOK {
+			t.Fatalf("status %d", code)
+		}
+		for _, tok := range []string{"operator", "kowloon"} {
+			if !strings.Contains(body, `href="`+e.href(tok)+`"`) {
+				t.Errorf("list lacks the %s order (own or sub-agency)", tok)
+			}
+		}
+		if strings.Contains(body, `href="`+e.href("stranger")+`"`) {
+			t.Error("another agency's group order is listed")
+		}
+		// 'all' and one entry per status, with the counts (spec §2).
+		if n := strings.Count(body, `id="group-status-`); n != 1+len(group.Statuses) {
+			t.Errorf("menu has %d entries, want all + %d statuses", n, len(group.Statuses))
+		}
+		for _, want := range []string{`id="group-status-all"`, `aria-current="page"`, "To be quoted", "Group orders found: 2", "PEK–SHA",
+			"10 / 0 / 0", `class="badge orders-tone-warning">To be quoted</span>`} {
+			if !strings.Contains(body, want) {
+				t.Errorf("list lacks %q", want)
+			}
+		}
+		if !regexp.MustCompile(`id="group-status-to_be_quote"[^>]*>\s*<span>To be quoted</span>\s*<span class="orders-count">2</span>`).MatchString(body) {
+			t.Error("the to_be_quote entry does not count 2")
+		}
+		// A status narrows the list; htmx gets the results alone.
+		_, body = e.page(t, "operator", "/flight/group/order?status=issued")
+		if !strings.Contains(body, "No group orders in this status.") {
+			t.Error("issued lists orders")
+		}
+		_, part := e.page(t, "operator", "/flight/group/order?page=1", "HX-Request", "true", "HX-Target", templates.GroupResultsID)
+		if strings.Contains(part, "<html") || !strings.Contains(part, `id="group-results"`) {
+			t.Errorf("htmx paging answers more than the results: %.200s", part)
+		}
+		// The sub-agency sees its own order only.
+		_, body = e.page(t, "kowloon", "/flight/group/order")
+		if !strings.Contains(body, e.href("kowloon")) || strings.Contains(body, `href="`+e.href("operator")+`"`) {
+			t.Error("the sub-agency sees its parent's group order, or not its own")
+		}
+	})
+}
+
+func TestGroupProviderQueueAndQuoteForm(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, db *store.DB) {
+		e := groupFixture(t, db)
+		_, body := e.page(t, "provider", "/flight/group/order")
+		// The queue of requests to quote leads the provider's menu.
+		if i, j := strings.Index(body, `id="group-status-to_be_quote"`), strings.Index(body, `id="group-status-all"`); i < 0 || i > j {
+			t.Error("the provider's menu does not lead with the queue")
+		}
+		_, body = e.page(t, "provider", "/flight/group/order?status=to_be_quote")
+		for _, want := range []string{"Requests waiting for a quote: 3", "Demo Travel", "Kowloon Tours", "Stranger Tours"} {
+			if !strings.Contains(body, want) {
+				t.Errorf("queue lacks %q", want)
+			}
+		}
+		// The quote form: bad input comes back beside its field, nothing changes.
+		path := e.href("stranger") + "/quote"
+		form := url.Values{"currency": {"CNY"}, "fare.adult": {"abc"}, "confirmBefore": {"soon"},
+			"installment.final.amount": {"1000"}, "installment.final.deadline": {time.Now().UTC().AddDate(0, 0, 20).Format(quoteTime)},
+			"passengerListDeadline": {time.Now().UTC().AddDate(0, 0, 10).Format(quoteTime)}, "freeDropSeats": {"0"}}
+		res := send(e.h, "provider", "POST", path, form)
+		b, _ := io.ReadAll(res.Body)
+		if res.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(string(b), `id="quote-confirm-before-error"`) {
+			t.Fatalf("bad quote: status %d, no error beside confirm-before", res.StatusCode)
+		}
+		if !strings.Contains(string(b), `value="abc"`) {
+			t.Error("the quote form lost what was typed")
+		}
+		if st := e.status(t, "stranger"); st != "to_be_quote" {
+			t.Fatalf("a refused quote changed the order: %s", st)
+		}
+		// A good quote: the flights come from the supplier's schedule.
+		form.Set("fare.adult", "1000.00")
+		form.Set("confirmBefore", time.Now().UTC().Add(72*time.Hour).Format(quoteTime))
+		form.Set("installment.final.amount", "10000.00")
+		res = send(e.h, "provider", "POST", path, form)
+		if res.StatusCode != http.StatusSeeOther || flashOf(res) != "success:groupportal.done.quote" {
+			b, _ := io.ReadAll(res.Body)
+			t.Fatalf("quote: status %d flash %q %s", res.StatusCode, flashOf(res), groupErrors(string(b)))
+		}
+		_, body = e.page(t, "stranger", e.href("stranger"))
+		for _, want := range []string{"To be confirmed", "CA1501", "10,000.00 CNY", `id="group-countdown"`, `data-island="GroupCountdown"`,
+			`id="quote-accept"`, `id="quote-decline"`, "A quote holds a fare, not seats"} {
+			if !strings.Contains(body, want) {
+				t.Errorf("the agency's detail lacks %q", want)
+			}
+		}
+		if strings.Contains(body, `id="quote-form"`) {
+			t.Error("the agency is offered the provider's quote form")
+		}
+	})
+}
+
+func groupErrors(body string) string {
+	return strings.Join(regexp.MustCompile(`class="field-error"[^>]*>([^<]*)<`).FindAllString(body, -1), "; ")
+}
+
+func TestGroupDetailAndActionsKeepToTheAgency(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, db *store.DB) {
+		e := groupFixture(t, db)
+		e.quote(t, "stranger")
+		e.quote(t, "kowloon")
+		// Another agency's order is not found, to look at or to act on.
+		if code, _ := e.page(t, "operator", e.href("stranger")); code != http.StatusNotFound {
+			t.Errorf("another agency's detail: %d", code)
+		}
+		for _, a := range []string{"accept", "decline", "confirmation", "cancel"} {
+			res := send(e.h, "operator", "POST", e.href("stranger")+"/"+a, url.Values{"confirm": {"1"}})
+			if res.StatusCode != http.StatusNotFound {
+				t.Errorf("%s on another agency's order: %d", a, res.StatusCode)
+			}
+		}
+		if st := e.status(t, "stranger"); st != "to_be_confirm" {
+			t.Fatalf("another agency's order changed: %s", st)
+		}
+		// A parent sees its sub-agency's order but acts on none of it.
+		code, body := e.page(t, "operator", e.href("kowloon"))
+		if code != http.StatusOK || strings.Contains(body, `id="quote-accept"`) {
+			t.Errorf("parent on a sub-agency's order: %d, accept offered %v", code, strings.Contains(body, `id="quote-accept"`))
+		}
+		if res := send(e.h, "operator", "POST", e.href("kowloon")+"/accept", nil); flashOf(res) == "success:groupportal.done.accept" {
+			t.Error("a parent accepted its sub-agency's quote")
+		}
+		// The sub-agency cannot see its parent's order.
+		if code, _ := e.page(t, "kowloon", e.href("operator")); code != http.StatusNotFound {
+			t.Errorf("sub-agency on its parent's order: %d", code)
+		}
+		// Its own order: accept, then cancel (no deposit paid: it costs nothing).
+		res := send(e.h, "stranger", "POST", e.href("stranger")+"/accept", nil)
+		if res.StatusCode != http.StatusSeeOther || flashOf(res) != "success:groupportal.done.accept" {
+			t.Fatalf("accept: %d %q", res.StatusCode, flashOf(res))
+		}
+		_, body = e.page(t, "stranger", e.href("stranger"))
+		for _, want := range []string{"No deposit has been paid: cancelling costs nothing.", `id="upload"`, `id="template-zh-cn"`,
+			`href="/order/v2/flight/group/orders/passengers/template?lang=zh-tw"`} {
+			if !strings.Contains(body, want) {
+				t.Errorf("detail after accept lacks %q", want)
+			}
+		}
+		res = send(e.h, "stranger", "POST", e.href("stranger")+"/cancel", url.Values{})
+		if flashOf(res) != "error:groupportal.error.confirmRequired" || e.status(t, "stranger") != "to_be_confirm" {
+			t.Fatalf("cancel without the box: %q, status %s", flashOf(res), e.status(t, "stranger"))
+		}
+		res = send(e.h, "stranger", "POST", e.href("stranger")+"/cancel", url.Values{"confirm": {"1"}})
+		if flashOf(res) != "success:groupportal.done.cancel" || e.status(t, "stranger") != "canceled" {
+			t.Fatalf("cancel: %q, status %s", flashOf(res), e.status(t, "stranger"))
+		}
+	})
+}
+
+// listFile is an xlsx passenger list of n adults (bad: the first surname
+// has digits).
+func listFile(t *testing.T, n int, bad bool) []byte {
+	t.Helper()
+	f := excelize.NewFile()
+	defer f.Close()
+	rows := [][]any{{"type", "surname", "givenName", "gender", "birthday", "nationality", "documentType", "documentNumber", "documentExpiry"}}
+	for i := 0; i < n; i++ {
+		surname := "ZHANG"
+		if bad && i == 0 {
+			surname = "ZH4NG"
+		}
+		rows = append(rows, []any{"adult", surname, fmt.Sprintf("WEI%c", 'A'+i), "male", "1980-01-02", "CN", "passport", fmt.Sprintf("E%08d", i+1), "2035-01-01"})
+	}
+	for i, r := range rows {
+		cell, _ := excelize.CoordinatesToCellName(1, i+1)
+		if err := f.SetSheetRow("Sheet1", cell, &r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var buf bytes.Buffer
+	if err := f.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func upload(h http.Handler, token, path, name string, data []byte) *http.Response {
+	var body bytes.Buffer
+	mw := multipart.NewWriter(&body)
+	fw, _ := mw.CreateFormFile("file", name)
+	_, _ = fw.Write(data)
+	_ = mw.Close()
+	req := httptest.NewRequest("POST", path, &body)
+	req.Header.Set("Content-Type", mw.FormDataContentType())
+	req.AddCookie(&http.Cookie{Name: SessionCookie, Value: token})
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	return rec.Result()
+}
+
+func TestGroupPassengerListUpload(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, db *store.DB) {
+		e := groupFixture(t, db)
+		e.quote(t, "operator")
+		path := e.href("operator") + "/passengers"
+		// Not an xlsx: a clear error, nothing stored.
+		res := upload(e.h, "operator", path, "list.xlsx", []byte("name,surname\n"))
+		b, _ := io.ReadAll(res.Body)
+		if res.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(string(b), `id="upload-error"`) {
+			t.Fatalf("not xlsx: %d", res.StatusCode)
+		}
+		// A bad row: its row and cell beside the message, nothing stored.
+		res = upload(e.h, "operator", path, "list.xlsx", listFile(t, 10, true))
+		b, _ = io.ReadAll(res.Body)
+		body := string(b)
+		if res.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(body, `id="upload-errors"`) {
+			t.Fatalf("bad row: %d", res.StatusCode)
+		}
+		if !regexp.MustCompile(`<td>\s*2\s*</td>`).MatchString(body) {
+			t.Error("the row of the bad surname is not shown")
+		}
+		if v, _ := e.svc.Get(context.Background(), e.who["operator"], e.ids["operator"]); v.PassengerCount != 0 {
+			t.Fatal("a refused list was stored")
+		}
+		// A good list: stored, and its names listed.
+		res = upload(e.h, "operator", path, "list.xlsx", listFile(t, 10, false))
+		if res.StatusCode != http.StatusSeeOther || flashOf(res) != "success:groupportal.passengers.saved" {
+			b, _ := io.ReadAll(res.Body)
+			t.Fatalf("good list: %d %q %.300s", res.StatusCode, flashOf(res), b)
+		}
+		_, body = e.page(t, "operator", e.href("operator"))
+		if !strings.Contains(body, "ZHANG/WEIA") || !strings.Contains(body, "Passengers: 10") {
+			t.Error("the names are not listed")
+		}
+		// Another agency cannot upload to the order.
+		if res := upload(e.h, "stranger", path, "list.xlsx", listFile(t, 10, false)); res.StatusCode != http.StatusNotFound {
+			t.Errorf("another agency's upload: %d", res.StatusCode)
+		}
+	})
+}
+
+func TestGroupPayInstallmentOnce(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, db *store.DB) {
+		e := groupFixture(t, db)
+		ctx := context.Background()
+		e.quote(t, "stranger")
+		id, op := e.ids["stranger"], e.who["stranger"]
+		if _, err := e.svc.Accept(ctx, op, id); err != nil {
+			t.Fatal(err)
+		}
+		list := listFile(t, 10, false)
+		if _, err := e.svc.UploadPassengers(ctx, op, id, bytes.NewReader(list), int64(len(list))); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := e.svc.Confirm(ctx, op, id); err != nil {
+			t.Fatal(err)
+		}
+		// The provider's seat answer through the portal.
+		if res := send(e.h, "provider", "POST", e.href("stranger")+"/seats", url.Values{"result": {"granted"}}); flashOf(res) != "success:groupportal.done.seats" {
+			t.Fatalf("seats granted: %d %q", res.StatusCode, flashOf(res))
+		}
+		if err := ledger.New(db).SetCreditLimit(ctx, 4, "CNY", 5_000_000); err != nil {
+			t.Fatal(err)
+		}
+		_, body := e.page(t, "stranger", e.href("stranger"))
+		key := regexp.MustCompile(`name="idempotencyKey" value="([^"]+)"`).FindStringSubmatch(body)
+		if key == nil || !strings.Contains(body, `id="pay-first"`) || strings.Contains(body, `id="pay-second"`) {
+			t.Fatal("the first deposit, and only it, has a pay button with a key")
+		}
+		form := url.Values{"idempotencyKey": {key[1]}, "channel": {"balance"}, "stage": {"first"}}
+		for i := 0; i < 2; i++ {
+			// Posting the same form twice (a double click, a retry) pays once.
+			res := send(e.h, "stranger", "POST", e.href("stranger")+"/payment", form)
+			if res.StatusCode != http.StatusSeeOther || flashOf(res) != "success:groupportal.done.pay" {
+				t.Fatalf("pay #%d: %d %q", i+1, res.StatusCode, flashOf(res))
+			}
+		}
+		v, err := e.svc.Get(ctx, op, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v.Status != group.ToBePaySecond {
+			t.Fatalf("status after paying the first deposit twice: %s", v.Status)
+		}
+		paid := 0
+		for _, in := range v.Installments {
+			if in.Status == group.InstPaid {
+				paid++
+			}
+		}
+		if paid != 1 {
+			t.Fatalf("%d installments paid, want 1", paid)
+		}
+		_, body = e.page(t, "stranger", e.href("stranger"))
+		if !regexp.MustCompile(`(?s)id="installment-first".*?Paid.*?8,000\.00 CNY`).MatchString(body) || !strings.Contains(body, `id="pay-second"`) {
+			t.Error("the installment table does not show the first deposit paid with 8,000.00 left, and the second to pay")
+		}
+		if !strings.Contains(body, "Deposits paid are forfeited") {
+			t.Error("cancelling after a deposit does not say the deposit is forfeited")
+		}
+		// Without a key the form is refused and nothing is paid.
+		res := send(e.h, "stranger", "POST", e.href("stranger")+"/payment", url.Values{"channel": {"balance"}, "stage": {"second"}})
+		if flashOf(res) != "error:groupportal.error.formExpired" {
+			t.Errorf("pay without a key: %q", flashOf(res))
+		}
+	})
+}
+
+func TestGroupDocumentsOnceIssued(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, db *store.DB) {
+		e := groupFixture(t, db)
+		ctx := context.Background()
+		e.quote(t, "operator")
+		id, op := e.ids["operator"], e.who["operator"]
+		doc := e.href("operator") + "/documents/itinerary?format=pdf"
+		if code, _ := e.page(t, "operator", doc); code != http.StatusNotFound {
+			t.Fatalf("a document before ticketing: %d", code)
+		}
+		list := listFile(t, 10, false)
+		steps := []func() error{
+			func() error { _, err := e.svc.Accept(ctx, op, id); return err },
+			func() error {
+				_, err := e.svc.UploadPassengers(ctx, op, id, bytes.NewReader(list), int64(len(list)))
+				return err
+			},
+			func() error { _, err := e.svc.Confirm(ctx, op, id); return err },
+			func() error {
+				_, err := e.svc.Seats(ctx, e.who["provider"], id, group.SeatsInput{Result: group.SeatsGranted})
+				return err
+			},
+			func() error { return ledger.New(db).SetCreditLimit(ctx, 2, "CNY", 5_000_000) },
+		}
+		for _, st := range []string{"first", "second", "final"} {
+			st := st
+			steps = append(steps, func() error {
+				_, err := e.svc.Pay(ctx, op, id, "pay-"+st, group.PayInput{Channel: "balance", Stage: st})
+				return err
+			})
+		}
+		steps = append(steps, func() error { return e.svc.Ticket(ctx, id) })
+		for i, step := range steps {
+			if err := step(); err != nil {
+				t.Fatalf("step %d: %v", i, err)
+			}
+		}
+		_, body := e.page(t, "operator", e.href("operator"))
+		if !strings.Contains(body, `href="`+doc+`"`) || !strings.Contains(body, "8800000001001") {
+			t.Fatal("the issued order lists no documents or ticket numbers")
+		}
+		req := httptest.NewRequest("GET", doc, nil)
+		req.AddCookie(&http.Cookie{Name: SessionCookie, Value: "operator"})
+		rec := httptest.NewRecorder()
+		e.h.ServeHTTP(rec, req)
+		if rec.Code != http.StatusOK || rec.Header().Get("Content-Type") != "application/pdf" || !bytes.HasPrefix(rec.Body.Bytes(), []byte("%PDF")) {
+			t.Fatalf("itinerary: %d %q", rec.Code, rec.Header().Get("Content-Type"))
+		}
+		// Another agency gets no document of it.
+		if code, _ := e.page(t, "stranger", doc); code != http.StatusNotFound {
+			t.Errorf("another agency's document: %d", code)
+		}
+		if code, _ := e.page(t, "operator", e.href("operator")+"/documents/boardingpass"); code != http.StatusNotFound {
+			t.Errorf("an unknown document: %d", code)
+		}
+	})
+}
