@@ -18,6 +18,7 @@ import (
 	"github.com/voyage/voyage/pkg/group"
 	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/money"
+	"github.com/voyage/voyage/pkg/order"
 	"github.com/voyage/voyage/templates"
 )
 
@@ -29,6 +30,7 @@ type GroupOrders interface {
 	Queue(ctx context.Context, who auth.Principal, page, size int) (group.Page, error)
 	Counts(ctx context.Context, who auth.Principal) ([]group.StatusCount, error)
 	Get(ctx context.Context, who auth.Principal, id int64) (group.View, error)
+	DocumentView(ctx context.Context, who auth.Principal, id int64) (order.View, error)
 	GroupActions
 }
 
