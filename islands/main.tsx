@@ -8,6 +8,7 @@ const registry: Registry = {
   CountrySelect: () => import('./CountrySelect').then((m) => m.CountrySelect),
   FlightSearch: () => import('./FlightSearch').then((m) => m.FlightSearch),
   FlightConfirm: () => import('./FlightConfirm').then((m) => m.FlightConfirm),
+  TrainBooking: () => import('./TrainBooking').then((m) => m.TrainBooking),
 };
 
 // Selects marked data-autosubmit (language, currency) submit their form on
