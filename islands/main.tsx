@@ -9,6 +9,7 @@ const registry: Registry = {
   FlightSearch: () => import('./FlightSearch').then((m) => m.FlightSearch),
   FlightConfirm: () => import('./FlightConfirm').then((m) => m.FlightConfirm),
   TrainBooking: () => import('./TrainBooking').then((m) => m.TrainBooking),
+  TrainOrder: () => import('./TrainOrder').then((m) => m.TrainOrder),
 };
 
 // Selects marked data-autosubmit (language, currency) submit their form on

@@ -1,0 +1,357 @@
+// TrainOrder is the actions part of /train/orders/{id}: what the order
+// allows now (its actions), each through the agency API. Pay and the
+// agency's confirmations carry an Idempotency-Key; a refund and a change
+// are quoted first, their fee shown, and only then confirmed. After an
+// action the page reloads, so the server's rendering shows the new state.
+import { useRef, useState, type FormEvent } from 'react';
+import { useT } from './useT';
+import { call, errorText, ApiError, networkError } from './flight/api';
+import { formatDuration, formatMoney, localTime } from './flight/format';
+import { Countdown, useExpiry } from './confirm/Countdown';
+import { newIdempotencyKey } from './FlightConfirm';
+import { salesDates, sortSeats } from './train/results';
+import { typeKey } from './train/Results';
+import type { ChangeQuote, Money, RefundQuote, SearchResult, Train } from './train/types';
+import './flight/flight.css';
+import './confirm/confirm.css';
+import './train/train.css';
+
+export type OrderPassengerRow = { index: number; name: string; refundable: boolean; changeable: boolean };
+
+export type TrainOrderProps = {
+  lang?: string;
+  id: number;
+  actions: string[];
+  passengers: OrderPassengerRow[];
+  origin: string;
+  destination: string;
+  today: string;
+  saleDays?: number;
+  holdExpiresAt?: string;
+  refundQuote?: RefundQuote | null;
+  changeQuote?: ChangeQuote | null;
+  // For tests: what happens after an action.
+  reload?: () => void;
+};
+
+const base = (id: number) => `/order/v2/train/orders/${id}`;
+
+function uncertain(err: unknown): boolean {
+  return !(err instanceof ApiError) || err.code === networkError || err.status >= 500;
+}
+
+// useAction runs one API call at a time with a key kept for retries of an
+// answer that may have been lost.
+function useAction(reload: () => void) {
+  const { t } = useT();
+  const [busy, setBusy] = useState('');
+  const [error, setError] = useState('');
+  const [fields, setFields] = useState<Record<string, string>>({});
+  const keys = useRef<Record<string, string>>({});
+  async function run<T>(name: string, fn: (key: string) => Promise<T>, after?: (v: T) => void) {
+    if (busy) return;
+    keys.current[name] ??= newIdempotencyKey();
+    setBusy(name);
+    setError('');
+    setFields({});
+    try {
+      const v = await fn(keys.current[name]);
+      delete keys.current[name];
+      if (after) after(v);
+      else reload();
+    } catch (err) {
+      if (!uncertain(err)) delete keys.current[name];
+      if (err instanceof ApiError) setFields(err.fields);
+      setError(errorText(err, t));
+    } finally {
+      setBusy('');
+    }
+  }
+  return { busy, error, fields, run };
+}
+
+function Quote({ rows }: { rows: [string, Money | undefined][] }) {
+  const { t } = useT();
+  return (
+    <dl className="to-quote">
+      {rows
+        .filter(([, m]) => m && m.amount !== undefined)
+        .map(([k, m]) => (
+          <div key={k} style={{ display: 'contents' }}>
+            <dt>{t(k)}</dt>
+            <dd>{formatMoney(m!.amount, m!.currency)}</dd>
+          </div>
+        ))}
+    </dl>
+  );
+}
+
+export function TrainOrder(props: TrainOrderProps) {
+  const { t, lang } = useT();
+  const { id, actions, passengers, reload = () => window.location.reload() } = props;
+  const a = useAction(reload);
+  const has = (x: string) => actions.includes(x);
+  const { left, expired } = useExpiry(has('pay') ? props.holdExpiresAt : undefined);
+  const [refundQuote, setRefundQuote] = useState<RefundQuote | null>(props.refundQuote || null);
+  const [chosen, setChosen] = useState<number[]>(() => passengers.filter((p) => p.refundable).map((p) => p.index));
+  const [confirmCancel, setConfirmCancel] = useState(false);
+
+  const opts = { lang };
+  const json = (method: 'POST' | 'GET', path: string, body?: unknown, key?: string) =>
+    call<any>(method, path, body, key ? { ...opts, headers: { 'Idempotency-Key': key } } : opts);
+  const del = async (path: string) => {
+    const res = await fetch(path, { method: 'DELETE', headers: { Accept: 'application/json', 'Accept-Language': lang }, credentials: 'same-origin' });
+    const env = await res.json().catch(() => null);
+    if (!env || typeof env.code !== 'number') throw new ApiError(networkError, '', null, res.status);
+    if (env.code !== 0) throw new ApiError(env.code, env.message || '', env.data ?? null, res.status);
+    return env.data;
+  };
+
+  return (
+    <div className="to-actions">
+      {a.error && (
+        <div className="form-errors" role="alert">
+          <p>{a.error}</p>
+        </div>
+      )}
+      {has('pay') && (
+        <section className="fc-section" aria-labelledby="to-pay">
+          <h3 id="to-pay">{t('trainportal.action.pay.title')}</h3>
+          {left !== null && !expired && <Countdown left={left} />}
+          {expired ? (
+            <p className="fc-expired">{t('trainportal.order.holdExpired')}</p>
+          ) : (
+            <p className="fc-actions">
+              <button type="button" className="btn btn-primary" disabled={!!a.busy} onClick={() => a.run('pay', (key) => json('POST', `${base(id)}/payment`, { channel: 'balance' }, key))}>
+                {a.busy === 'pay' ? t('trainportal.order.paying') : t('trainportal.order.pay')}
+              </button>
+            </p>
+          )}
+        </section>
+      )}
+      {has('cancel') && (
+        <section className="fc-section" aria-labelledby="to-cancel">
+          <h3 id="to-cancel">{t('trainportal.action.cancel.title')}</h3>
+          <label className="tb-check">
+            <input type="checkbox" checked={confirmCancel} onChange={() => setConfirmCancel(!confirmCancel)} /> {t('trainportal.action.cancel.confirm')}
+          </label>
+          <p className="fc-actions">
+            <button type="button" className="btn" disabled={!confirmCancel || !!a.busy} onClick={() => a.run('cancel', () => del(base(id)))}>
+              {t('trainportal.action.cancel.submit')}
+            </button>
+          </p>
+        </section>
+      )}
+      {has('refund') && !refundQuote && (
+        <section className="fc-section" aria-labelledby="to-refund">
+          <h3 id="to-refund">{t('trainportal.action.refund.title')}</h3>
+          <fieldset className="fc-plain">
+            <legend>{t('trainportal.action.refund.who')}</legend>
+            {passengers.map((p) => (
+              <label key={p.index} className="tb-check">
+                <input
+                  type="checkbox"
+                  disabled={!p.refundable}
+                  checked={chosen.includes(p.index)}
+                  onChange={() => setChosen(chosen.includes(p.index) ? chosen.filter((x) => x !== p.index) : [...chosen, p.index].sort())}
+                />{' '}
+                {p.name}
+              </label>
+            ))}
+          </fieldset>
+          <p className="fs-hint">{t('trainportal.action.refund.hint')}</p>
+          <p className="fc-actions">
+            <button
+              type="button"
+              className="btn"
+              disabled={!chosen.length || !!a.busy}
+              onClick={() => a.run('refund', (key) => json('POST', `${base(id)}/refund`, { passengers: chosen }, key), (q: RefundQuote) => setRefundQuote(q))}
+            >
+              {t('trainportal.action.refund.quote')}
+            </button>
+          </p>
+        </section>
+      )}
+      {refundQuote && (has('confirm') || has('refund')) && (
+        <section className="fc-section" aria-labelledby="to-refund-quote">
+          <h3 id="to-refund-quote">{t('trainportal.action.refund.quoteTitle')}</h3>
+          <Quote rows={[['trainportal.action.refund.fee', refundQuote.fee], ['trainportal.action.refund.amount', refundQuote.refundAmount]]} />
+          {refundQuote.validUntil && <p className="fs-hint">{t('trainportal.action.quoteValid', { time: localTime(refundQuote.validUntil) })}</p>}
+          <p className="fc-actions">
+            <button type="button" className="btn btn-primary" disabled={!!a.busy} onClick={() => a.run('confirm', (key) => json('POST', `${base(id)}/confirmation`, undefined, key))}>
+              {t('trainportal.action.refund.confirm')}
+            </button>
+          </p>
+        </section>
+      )}
+      {has('change') && <ChangeAction {...props} run={a.run} busy={a.busy} json={json} />}
+      {props.changeQuote && has('confirm') && !refundQuote && (
+        <section className="fc-section" aria-labelledby="to-change-quote">
+          <h3 id="to-change-quote">{t('trainportal.action.change.quoteTitle')}</h3>
+          <Quote rows={[['trainportal.action.change.difference', props.changeQuote.fareDifference], ['trainportal.action.change.fee', props.changeQuote.fee], ['trainportal.action.change.due', props.changeQuote.due || props.changeQuote.total]]} />
+          <p className="fc-actions">
+            <button type="button" className="btn btn-primary" disabled={!!a.busy} onClick={() => a.run('confirm', (key) => json('POST', `${base(id)}/confirmation`, undefined, key))}>
+              {t('trainportal.action.change.confirm')}
+            </button>
+          </p>
+        </section>
+      )}
+      {has('confirm_tickets') && <ConfirmTickets {...props} run={a.run} busy={a.busy} json={json} fields={a.fields} />}
+    </div>
+  );
+}
+
+type Inner = TrainOrderProps & {
+  run: ReturnType<typeof useAction>['run'];
+  busy: string;
+  json: (method: 'POST' | 'GET', path: string, body?: unknown, key?: string) => Promise<any>;
+};
+
+// ChangeAction searches the same route on another on-sale date and quotes
+// the move of the chosen passengers to the chosen train and class.
+function ChangeAction({ id, origin, destination, today, saleDays = 15, passengers, run, busy, json }: Inner) {
+  const { t, lang } = useT();
+  const dates = salesDates(today, saleDays);
+  const [date, setDate] = useState(dates[0]);
+  const [trains, setTrains] = useState<Train[] | null>(null);
+  const [error, setError] = useState('');
+  const [quote, setQuote] = useState<ChangeQuote | null>(null);
+  const who = passengers.filter((p) => p.changeable).map((p) => p.index);
+
+  async function search(ev: FormEvent) {
+    ev.preventDefault();
+    setError('');
+    try {
+      const r = await call<SearchResult>('POST', '/shopping/v2/train/search', { origin, destination, date, passengers: { adult: Math.max(1, who.length), child: 0 } }, { lang });
+      setTrains(r?.items || []);
+    } catch (err) {
+      setTrains(null);
+      setError(errorText(err, t));
+    }
+  }
+
+  return (
+    <section className="fc-section" aria-labelledby="to-change">
+      <h3 id="to-change">{t('trainportal.action.change.title')}</h3>
+      <p className="fs-hint">{t('trainportal.action.change.hint')}</p>
+      <form className="fs-form-bottom" onSubmit={search}>
+        <div className="fs-field fs-date">
+          <label htmlFor="to-change-date">{t('trainportal.search.date')}</label>
+          <select id="to-change-date" className="fs-input" value={date} onChange={(ev) => setDate(ev.target.value)}>
+            {dates.map((d) => (
+              <option key={d} value={d}>
+                {d}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="fs-submit">
+          <button type="submit" className="btn">
+            {t('trainportal.action.change.search')}
+          </button>
+        </div>
+      </form>
+      {error && (
+        <div className="form-errors" role="alert">
+          <p>{error}</p>
+        </div>
+      )}
+      {trains && trains.length === 0 && <p className="empty-state">{t('portal.train.booking.empty')}</p>}
+      {trains && trains.length > 0 && !quote && (
+        <ul className="tb-trains">
+          {trains.map((tr) => (
+            <li key={tr.id} className="tb-train">
+              <p className="tb-summary-line">
+                <strong>{tr.trainNumber}</strong> {t(typeKey(tr.trainType))} · {localTime(tr.departAt)} → {localTime(tr.arriveAt)} · {formatDuration(tr.durationMinutes)}
+              </p>
+              <ul className="tb-seats">
+                {sortSeats(tr.seats || []).map((s) => (
+                  <li key={s.class} className={s.available > 0 ? 'tb-seat' : 'tb-seat is-sold-out'}>
+                    <span className="tb-seat-class">{t(`trainportal.class.${s.class}`)}</span>
+                    <span className="tb-seat-price">{formatMoney(s.price?.amount, s.price?.currency)}</span>
+                    <span className="tb-seat-left">{s.available > 0 ? t('trainportal.results.left', { count: s.available }) : t('trainportal.results.soldOut')}</span>
+                    <button
+                      type="button"
+                      className="btn btn-small"
+                      disabled={!(s.available > 0) || !!busy}
+                      aria-label={t('trainportal.action.change.chooseLabel', { train: tr.trainNumber, seatClass: t(`trainportal.class.${s.class}`) })}
+                      onClick={() => run('change', (key) => json('POST', `${base(id)}/change`, { offerId: tr.id, seatClass: s.class, passengers: who }, key), (q: ChangeQuote) => setQuote(q))}
+                    >
+                      {t('trainportal.action.change.choose')}
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            </li>
+          ))}
+        </ul>
+      )}
+      {quote && (
+        <div className="fc-section">
+          <h4>{t('trainportal.action.change.quoteTitle')}</h4>
+          <Quote rows={[['trainportal.action.change.difference', quote.fareDifference], ['trainportal.action.change.fee', quote.fee], ['trainportal.action.change.due', quote.due || quote.total]]} />
+          <p className="fc-actions">
+            <button type="button" className="btn btn-primary" disabled={!!busy} onClick={() => run('confirm', (key) => json('POST', `${base(id)}/confirmation`, undefined, key))}>
+              {t('trainportal.action.change.confirm')}
+            </button>
+          </p>
+        </div>
+      )}
+    </section>
+  );
+}
+
+// ConfirmTickets is the provider's form in manual mode: the coach, seat
+// and ticket number of every passenger.
+function ConfirmTickets({ id, passengers, run, busy, json, fields }: Inner & { fields: Record<string, string> }) {
+  const { t } = useT();
+  const [rows, setRows] = useState(() => passengers.map((p) => ({ passenger: p.index, coach: '', seat: '', ticketNumber: '' })));
+  const set = (i: number, k: 'coach' | 'seat' | 'ticketNumber', v: string) => setRows(rows.map((r, j) => (j === i ? { ...r, [k]: v } : r)));
+  function submit(ev: FormEvent) {
+    ev.preventDefault();
+    void run('confirm_tickets', (key) => json('POST', `${base(id)}/tickets`, { tickets: rows }, key));
+  }
+  const err = (i: number, k: string) => fields[`tickets.${i}.${k}`] || fields[`tickets[${i}].${k}`];
+  return (
+    <section className="fc-section" aria-labelledby="to-tickets">
+      <h3 id="to-tickets">{t('trainportal.action.tickets.title')}</h3>
+      <form onSubmit={submit} className="fc-form">
+        {passengers.map((p, i) => (
+          <fieldset key={p.index} className="fc-plain">
+            <legend>{p.name}</legend>
+            <div className="fc-grid">
+              {(['coach', 'seat', 'ticketNumber'] as const).map((k) => {
+                const fid = `to-ticket-${i}-${k}`;
+                const e = err(i, k);
+                return (
+                  <div key={k} className={e ? 'fs-field field-invalid' : 'fs-field'}>
+                    <label htmlFor={fid}>{t(`trainportal.ticket.${k === 'ticketNumber' ? 'number' : k}`)}</label>
+                    <input
+                      id={fid}
+                      className="fs-input"
+                      required
+                      value={rows[i][k]}
+                      aria-invalid={e ? true : undefined}
+                      aria-describedby={e ? `${fid}-error` : undefined}
+                      onChange={(ev) => set(i, k, ev.target.value.toUpperCase())}
+                    />
+                    {e && (
+                      <p className="field-error" id={`${fid}-error`}>
+                        {e}
+                      </p>
+                    )}
+                  </div>
+                );
+              })}
+            </div>
+          </fieldset>
+        ))}
+        <p className="fc-actions">
+          <button type="submit" className="btn btn-primary" disabled={!!busy}>
+            {t('trainportal.action.tickets.submit')}
+          </button>
+        </p>
+      </form>
+    </section>
+  );
+}
