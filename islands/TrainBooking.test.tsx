@@ -212,8 +212,8 @@ describe('TrainBooking', () => {
 
   it('books two passengers in second class with a seat letter, shows the hold, pays with a key and follows to the tickets', async () => {
     const hold = new Date(Date.now() + 30 * 60_000).toISOString();
-    const order = { id: 42, bookingNumber: 'T2612010001', status: 'to_be_paid', holdExpiresAt: hold, total: money('1106.00'), passengers: [{ surname: 'ZHANG', givenName: 'WEI' }, { surname: 'LI', givenName: 'NA' }] };
-    const issued = { ...order, status: 'issued', tickets: [{ passenger: 0, coach: '05', seat: '12A', ticketNumber: 'E123' }, { passenger: 1, coach: '05', seat: '12B', ticketNumber: 'E124' }] };
+    const order = { id: 42, bookingNumber: 'T2612010001', status: 'to_be_paid', holdExpiresAt: hold, total: money('1106.00'), passengers: [{ id: 1, surname: 'ZHANG', givenName: 'WEI' }, { id: 2, surname: 'LI', givenName: 'NA' }] };
+    const issued = { ...order, status: 'issued', tickets: [{ passenger: 1, coach: '05', seat: '12A', ticketNumber: 'E123', status: 'issued' }, { passenger: 2, passengerName: 'LI NA', coach: '05', seat: '12B', ticketNumber: 'E124', status: 'issued' }] };
     const a = api({
       'GET /shopping/v2/train/stations': stationRoute,
       'POST /shopping/v2/train/search': { code: 0, data: { items: trains } },
@@ -277,6 +277,8 @@ describe('TrainBooking', () => {
     expect(pay.headers['Idempotency-Key']).not.toBe(posts[1].headers['Idempotency-Key']);
     expect(screen.getByText('Issued')).toBeTruthy();
     expect(screen.getByText('12A')).toBeTruthy();
+    expect(screen.getByText('ZHANG WEI')).toBeTruthy();
+    expect(screen.getByText('LI NA')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'View the booking' }).getAttribute('href')).toBe('/train/orders/42');
   });
 

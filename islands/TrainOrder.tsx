@@ -11,12 +11,15 @@ import { Countdown, useExpiry } from './confirm/Countdown';
 import { newIdempotencyKey } from './FlightConfirm';
 import { salesDates, sortSeats } from './train/results';
 import { typeKey } from './train/Results';
-import type { ChangeQuote, Money, RefundQuote, SearchResult, Train } from './train/types';
+import type { Money, Quote, SearchResult, Train } from './train/types';
+import { toChina } from './train/time';
 import './flight/flight.css';
 import './confirm/confirm.css';
 import './train/train.css';
 
-export type OrderPassengerRow = { index: number; name: string; refundable: boolean; changeable: boolean };
+// A passenger as the actions name them: id is the passenger's number in the
+// order, which refund and change requests carry.
+export type OrderPassengerRow = { id: number; name: string; refundable: boolean; changeable: boolean };
 
 export type TrainOrderProps = {
   lang?: string;
@@ -28,8 +31,8 @@ export type TrainOrderProps = {
   today: string;
   saleDays?: number;
   holdExpiresAt?: string;
-  refundQuote?: RefundQuote | null;
-  changeQuote?: ChangeQuote | null;
+  // quote is the refund or change quote waiting for the agency.
+  quote?: Quote | null;
   // For tests: what happens after an action.
   reload?: () => void;
 };
@@ -70,6 +73,42 @@ function useAction(reload: () => void) {
   return { busy, error, fields, run };
 }
 
+// QuoteAction shows the quote waiting (the fee before anything is
+// confirmed) with its confirm and drop buttons.
+function QuoteAction({ quote, actions, busy, onConfirm, onDrop }: { quote: Quote; actions: string[]; busy: string; onConfirm: () => void; onDrop: () => void }) {
+  const { t } = useT();
+  const refund = quote.kind === 'refund';
+  const k = refund ? 'refund' : 'change';
+  return (
+    <section className="fc-section" aria-labelledby="to-quote">
+      <h3 id="to-quote">{t(`trainportal.action.${k}.quoteTitle`)}</h3>
+      {!refund && quote.train && (
+        <p className="tb-summary-line">
+          <strong>{quote.train.trainNumber}</strong> {localTime(toChina(quote.train.departAt))} · {quote.seatClass ? t(`trainportal.class.${quote.seatClass}`) : ''}
+        </p>
+      )}
+      <Quote
+        rows={
+          refund
+            ? [['trainportal.action.refund.fee', quote.fee], ['trainportal.action.refund.amount', quote.refundAmount]]
+            : [['trainportal.action.change.fee', quote.fee], ['trainportal.action.change.due', quote.due], ['trainportal.action.change.back', quote.refundAmount]]
+        }
+      />
+      {quote.validUntil && <p className="fs-hint">{t('trainportal.action.quoteValid', { time: localTime(toChina(quote.validUntil)) })}</p>}
+      <p className="fc-actions">
+        <button type="button" className="btn btn-primary" disabled={!!busy} onClick={onConfirm}>
+          {t(`trainportal.action.${k}.confirm`)}
+        </button>
+        {(actions.includes('cancel_refund') || actions.includes('cancel_change')) && (
+          <button type="button" className="btn" disabled={!!busy} onClick={onDrop}>
+            {t('trainportal.action.drop')}
+          </button>
+        )}
+      </p>
+    </section>
+  );
+}
+
 function Quote({ rows }: { rows: [string, Money | undefined][] }) {
   const { t } = useT();
   return (
@@ -92,8 +131,7 @@ export function TrainOrder(props: TrainOrderProps) {
   const a = useAction(reload);
   const has = (x: string) => actions.includes(x);
   const { left, expired } = useExpiry(has('pay') ? props.holdExpiresAt : undefined);
-  const [refundQuote, setRefundQuote] = useState<RefundQuote | null>(props.refundQuote || null);
-  const [chosen, setChosen] = useState<number[]>(() => passengers.filter((p) => p.refundable).map((p) => p.index));
+  const [chosen, setChosen] = useState<number[]>(() => passengers.filter((p) => p.refundable).map((p) => p.id));
   const [confirmCancel, setConfirmCancel] = useState(false);
 
   const opts = { lang };
@@ -142,18 +180,18 @@ export function TrainOrder(props: TrainOrderProps) {
           </p>
         </section>
       )}
-      {has('refund') && !refundQuote && (
+      {has('refund') && (
         <section className="fc-section" aria-labelledby="to-refund">
           <h3 id="to-refund">{t('trainportal.action.refund.title')}</h3>
           <fieldset className="fc-plain">
             <legend>{t('trainportal.action.refund.who')}</legend>
             {passengers.map((p) => (
-              <label key={p.index} className="tb-check">
+              <label key={p.id} className="tb-check">
                 <input
                   type="checkbox"
                   disabled={!p.refundable}
-                  checked={chosen.includes(p.index)}
-                  onChange={() => setChosen(chosen.includes(p.index) ? chosen.filter((x) => x !== p.index) : [...chosen, p.index].sort())}
+                  checked={chosen.includes(p.id)}
+                  onChange={() => setChosen(chosen.includes(p.id) ? chosen.filter((x) => x !== p.id) : [...chosen, p.id].sort())}
                 />{' '}
                 {p.name}
               </label>
@@ -165,37 +203,15 @@ export function TrainOrder(props: TrainOrderProps) {
               type="button"
               className="btn"
               disabled={!chosen.length || !!a.busy}
-              onClick={() => a.run('refund', (key) => json('POST', `${base(id)}/refund`, { passengers: chosen }, key), (q: RefundQuote) => setRefundQuote(q))}
+              onClick={() => a.run('refund', (key) => json('POST', `${base(id)}/refund`, { passengers: chosen }, key))}
             >
               {t('trainportal.action.refund.quote')}
             </button>
           </p>
         </section>
       )}
-      {refundQuote && (has('confirm') || has('refund')) && (
-        <section className="fc-section" aria-labelledby="to-refund-quote">
-          <h3 id="to-refund-quote">{t('trainportal.action.refund.quoteTitle')}</h3>
-          <Quote rows={[['trainportal.action.refund.fee', refundQuote.fee], ['trainportal.action.refund.amount', refundQuote.refundAmount]]} />
-          {refundQuote.validUntil && <p className="fs-hint">{t('trainportal.action.quoteValid', { time: localTime(refundQuote.validUntil) })}</p>}
-          <p className="fc-actions">
-            <button type="button" className="btn btn-primary" disabled={!!a.busy} onClick={() => a.run('confirm', (key) => json('POST', `${base(id)}/confirmation`, undefined, key))}>
-              {t('trainportal.action.refund.confirm')}
-            </button>
-          </p>
-        </section>
-      )}
       {has('change') && <ChangeAction {...props} run={a.run} busy={a.busy} json={json} />}
-      {props.changeQuote && has('confirm') && !refundQuote && (
-        <section className="fc-section" aria-labelledby="to-change-quote">
-          <h3 id="to-change-quote">{t('trainportal.action.change.quoteTitle')}</h3>
-          <Quote rows={[['trainportal.action.change.difference', props.changeQuote.fareDifference], ['trainportal.action.change.fee', props.changeQuote.fee], ['trainportal.action.change.due', props.changeQuote.due || props.changeQuote.total]]} />
-          <p className="fc-actions">
-            <button type="button" className="btn btn-primary" disabled={!!a.busy} onClick={() => a.run('confirm', (key) => json('POST', `${base(id)}/confirmation`, undefined, key))}>
-              {t('trainportal.action.change.confirm')}
-            </button>
-          </p>
-        </section>
-      )}
+      {props.quote && has('confirm') && <QuoteAction quote={props.quote} actions={actions} busy={a.busy} onConfirm={() => a.run('confirm', (key) => json('POST', `${base(id)}/confirmation`, undefined, key))} onDrop={() => a.run('drop', () => del(`${base(id)}/confirmation`))} />}
       {has('confirm_tickets') && <ConfirmTickets {...props} run={a.run} busy={a.busy} json={json} fields={a.fields} />}
     </div>
   );
@@ -215,8 +231,7 @@ function ChangeAction({ id, origin, destination, today, saleDays = 15, passenger
   const [date, setDate] = useState(dates[0]);
   const [trains, setTrains] = useState<Train[] | null>(null);
   const [error, setError] = useState('');
-  const [quote, setQuote] = useState<ChangeQuote | null>(null);
-  const who = passengers.filter((p) => p.changeable).map((p) => p.index);
+  const who = passengers.filter((p) => p.changeable).map((p) => p.id);
 
   async function search(ev: FormEvent) {
     ev.preventDefault();
@@ -257,12 +272,12 @@ function ChangeAction({ id, origin, destination, today, saleDays = 15, passenger
         </div>
       )}
       {trains && trains.length === 0 && <p className="empty-state">{t('portal.train.booking.empty')}</p>}
-      {trains && trains.length > 0 && !quote && (
+      {trains && trains.length > 0 && (
         <ul className="tb-trains">
           {trains.map((tr) => (
             <li key={tr.id} className="tb-train">
               <p className="tb-summary-line">
-                <strong>{tr.trainNumber}</strong> {t(typeKey(tr.trainType))} · {localTime(tr.departAt)} → {localTime(tr.arriveAt)} · {formatDuration(tr.durationMinutes)}
+                <strong>{tr.trainNumber}</strong> {t(typeKey(tr.trainType))} · {localTime(toChina(tr.departAt))} → {localTime(toChina(tr.arriveAt))} · {formatDuration(tr.durationMinutes)}
               </p>
               <ul className="tb-seats">
                 {sortSeats(tr.seats || []).map((s) => (
@@ -275,7 +290,7 @@ function ChangeAction({ id, origin, destination, today, saleDays = 15, passenger
                       className="btn btn-small"
                       disabled={!(s.available > 0) || !!busy}
                       aria-label={t('trainportal.action.change.chooseLabel', { train: tr.trainNumber, seatClass: t(`trainportal.class.${s.class}`) })}
-                      onClick={() => run('change', (key) => json('POST', `${base(id)}/change`, { offerId: tr.id, seatClass: s.class, passengers: who }, key), (q: ChangeQuote) => setQuote(q))}
+                      onClick={() => run('change', (key) => json('POST', `${base(id)}/change`, { offerId: tr.id, seatClass: s.class, passengers: who }, key))}
                     >
                       {t('trainportal.action.change.choose')}
                     </button>
@@ -286,17 +301,6 @@ function ChangeAction({ id, origin, destination, today, saleDays = 15, passenger
           ))}
         </ul>
       )}
-      {quote && (
-        <div className="fc-section">
-          <h4>{t('trainportal.action.change.quoteTitle')}</h4>
-          <Quote rows={[['trainportal.action.change.difference', quote.fareDifference], ['trainportal.action.change.fee', quote.fee], ['trainportal.action.change.due', quote.due || quote.total]]} />
-          <p className="fc-actions">
-            <button type="button" className="btn btn-primary" disabled={!!busy} onClick={() => run('confirm', (key) => json('POST', `${base(id)}/confirmation`, undefined, key))}>
-              {t('trainportal.action.change.confirm')}
-            </button>
-          </p>
-        </div>
-      )}
     </section>
   );
 }
@@ -305,7 +309,7 @@ function ChangeAction({ id, origin, destination, today, saleDays = 15, passenger
 // and ticket number of every passenger.
 function ConfirmTickets({ id, passengers, run, busy, json, fields }: Inner & { fields: Record<string, string> }) {
   const { t } = useT();
-  const [rows, setRows] = useState(() => passengers.map((p) => ({ passenger: p.index, coach: '', seat: '', ticketNumber: '' })));
+  const [rows, setRows] = useState(() => passengers.map((p) => ({ passenger: p.id, coach: '', seat: '', ticketNumber: '' })));
   const set = (i: number, k: 'coach' | 'seat' | 'ticketNumber', v: string) => setRows(rows.map((r, j) => (j === i ? { ...r, [k]: v } : r)));
   function submit(ev: FormEvent) {
     ev.preventDefault();
@@ -317,7 +321,7 @@ function ConfirmTickets({ id, passengers, run, busy, json, fields }: Inner & { f
       <h3 id="to-tickets">{t('trainportal.action.tickets.title')}</h3>
       <form onSubmit={submit} className="fc-form">
         {passengers.map((p, i) => (
-          <fieldset key={p.index} className="fc-plain">
+          <fieldset key={p.id} className="fc-plain">
             <legend>{p.name}</legend>
             <div className="fc-grid">
               {(['coach', 'seat', 'ticketNumber'] as const).map((k) => {

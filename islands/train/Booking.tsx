@@ -12,6 +12,7 @@ import { PassengerFields } from './PassengerFields';
 import { passengersFor, serverField, validateContact, validatePassenger } from './form';
 import { hasSeatChoice } from './results';
 import { typeKey } from './Results';
+import { toChina } from './time';
 import { pendingStatuses, type Contact, type PassengerForm, type Seat, type Train, type TrainOrder } from './types';
 
 type Props = {
@@ -206,11 +207,11 @@ export function Booking({ train, seat, adult, child, today, onBack, pollMs = 100
               </tr>
             </thead>
             <tbody>
-              {order.tickets.map((tk) => {
-                const p = order.passengers?.[tk.passenger];
+              {order.tickets.filter((tk) => !tk.status || tk.status === 'issued').map((tk) => {
+                const p = order.passengers?.find((x) => x.id === tk.passenger);
                 return (
                   <tr key={`${tk.passenger}-${tk.ticketNumber}`}>
-                    <td>{p ? `${p.surname}/${p.givenName}` : tk.passenger + 1}</td>
+                    <td>{tk.passengerName || (p ? `${p.surname} ${p.givenName}` : tk.passenger)}</td>
                     <td>{tk.coach}</td>
                     <td>{tk.seat}</td>
                     <td>{tk.ticketNumber}</td>
@@ -234,8 +235,8 @@ export function Booking({ train, seat, adult, child, today, onBack, pollMs = 100
       <section className="fc-section tb-summary" aria-labelledby="tb-summary-title">
         <h2 id="tb-summary-title">{t('trainportal.booking.title')}</h2>
         <p className="tb-summary-line">
-          <strong>{train.trainNumber}</strong> {t(typeKey(train.trainType))} · {localDate(train.departAt)} {localTime(train.departAt)} {train.originName || train.origin} →{' '}
-          {localTime(train.arriveAt)} {train.destinationName || train.destination} · {formatDuration(train.durationMinutes)}
+          <strong>{train.trainNumber}</strong> {t(typeKey(train.trainType))} · {localDate(toChina(train.departAt))} {localTime(toChina(train.departAt))} {train.originName || train.origin} →{' '}
+          {localTime(toChina(train.arriveAt))} {train.destinationName || train.destination} · {formatDuration(train.durationMinutes)}
         </p>
         <p className="tb-summary-line">
           {t(`trainportal.class.${seat.class}`)} · {formatMoney(seat.price?.amount, seat.price?.currency)} {t('trainportal.booking.perAdult')}

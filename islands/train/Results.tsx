@@ -5,6 +5,7 @@ import { useT } from '../useT';
 import { formatDuration, formatMoney, localTime, dayOffset } from '../flight/format';
 import { emptyFilters, facets, filterTrains, sortSeats, sortTrains, stopCount, timeRanges, type Filters, type SortKey, type TimeRange } from './results';
 import type { Seat, Stop, Train } from './types';
+import { toChina } from './time';
 
 type Props = {
   items: Train[];
@@ -16,7 +17,7 @@ function toggle<T>(list: T[], x: T): T[] {
 }
 
 export function typeKey(type: string): string {
-  return `trainportal.type.${type || 'ordinary'}`;
+  return `trainportal.type.${!type || type === 'O' ? 'ordinary' : type}`;
 }
 
 export function Results({ items, onChoose }: Props) {
@@ -100,7 +101,7 @@ function TrainCard({ train, onChoose }: { train: Train; onChoose: Props['onChoos
   const [open, setOpen] = useState(false);
   const stopsId = useId();
   const n = stopCount(train);
-  const days = dayOffset(train.departAt, train.arriveAt);
+  const days = dayOffset(toChina(train.departAt), toChina(train.arriveAt));
   const list: Stop[] = Array.isArray(train.stops) ? train.stops : [];
   return (
     <li className="tb-train" data-train={train.trainNumber}>
@@ -110,7 +111,7 @@ function TrainCard({ train, onChoose }: { train: Train; onChoose: Props['onChoos
           <span className="tb-train-type">{t(typeKey(train.trainType))}</span>
         </div>
         <div className="tb-train-times">
-          <span className="tb-time">{localTime(train.departAt)}</span>
+          <span className="tb-time">{localTime(toChina(train.departAt))}</span>
           <span className="tb-station">{train.originName || train.origin}</span>
         </div>
         <div className="tb-train-duration">
@@ -125,7 +126,7 @@ function TrainCard({ train, onChoose }: { train: Train; onChoose: Props['onChoos
         </div>
         <div className="tb-train-times">
           <span className="tb-time">
-            {localTime(train.arriveAt)}
+            {localTime(toChina(train.arriveAt))}
             {days > 0 && <sup className="tb-days">+{days}</sup>}
           </span>
           <span className="tb-station">{train.destinationName || train.destination}</span>
@@ -135,7 +136,7 @@ function TrainCard({ train, onChoose }: { train: Train; onChoose: Props['onChoos
         <ol className="tb-stops" id={stopsId}>
           {list.map((s, i) => (
             <li key={`${s.station}-${i}`}>
-              <span className="tb-stop-name">{s.name || s.station}</span> <span className="tb-stop-time">{localTime(s.arrive) || '—'} / {localTime(s.depart) || '—'}</span>
+              <span className="tb-stop-name">{s.name || s.station}</span> <span className="tb-stop-time">{localTime(toChina(s.arrive)) || '—'} / {localTime(toChina(s.depart)) || '—'}</span>
             </li>
           ))}
         </ol>

@@ -1,6 +1,7 @@
 // Filtering and sorting of a train search, in the browser: one search
 // answers every train of the day, so narrowing it needs no new request.
 import type { Train } from './types';
+import { toChina } from './time';
 
 export type SortKey = 'departure' | 'duration' | 'price';
 
@@ -14,10 +15,10 @@ export const emptyFilters = (): Filters => ({ types: [], times: [], classes: [],
 
 const stamp = /T(\d{2}):(\d{2})/;
 
-// localHour is the hour of an RFC 3339 stamp in its own offset (the
+// localHour is the hour of an RFC 3339 stamp in China time (the
 // station's time, never the browser's).
 export function localHour(rfc3339: string): number {
-  const m = stamp.exec(rfc3339 || '');
+  const m = stamp.exec(toChina(rfc3339));
   return m ? Number(m[1]) : -1;
 }
 
@@ -67,7 +68,7 @@ export function sortTrains(items: Train[], key: SortKey): Train[] {
 
 // facets are the train types and seat classes a search answered, in a
 // fixed order, for the filter's choices.
-const typeOrder = ['G', 'C', 'D', 'Z', 'T', 'K', ''];
+const typeOrder = ['G', 'C', 'D', 'Z', 'T', 'K', 'O', ''];
 const classOrder = [
   'business', 'premium', 'first', 'second', 'deluxe_soft_sleeper', 'soft_sleeper', 'emu_sleeper',
   'hard_sleeper_upper', 'hard_sleeper_middle', 'hard_sleeper_lower', 'soft_seat', 'hard_seat', 'standing',

@@ -57,7 +57,9 @@ export type PassengerForm = {
 export type Contact = { name: string; email: string; phone: string };
 
 export type Ticket = {
+  // passenger is the passenger's id in the order (1, 2, ...).
   passenger: number;
+  passengerName?: string;
   coach: string;
   seat: string;
   ticketNumber: string;
@@ -66,6 +68,7 @@ export type Ticket = {
 };
 
 export type OrderPassenger = {
+  id?: number;
   type: string;
   surname: string;
   givenName: string;
@@ -98,10 +101,12 @@ export type TrainOrder = {
   tickets?: Ticket[];
   total?: Money;
   holdExpiresAt?: string;
-  refundQuote?: RefundQuote | null;
-  changeQuote?: ChangeQuote | null;
+  quote?: Quote | null;
   actions?: string[];
 };
+
+// Quote is the after-sales quote waiting for the agency's confirmation.
+export type Quote = { kind: 'refund' | 'change'; passengers: number[]; refundAmount: Money; fee: Money; due: Money; validUntil: string; seatClass?: string; train?: { trainNumber: string; departAt: string } };
 
 // Statuses an order rests in while ticketing runs.
 export const pendingStatuses = ['proceeding'];
