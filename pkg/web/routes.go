@@ -137,7 +137,8 @@ const (
 	pathGroupOrders        = "/flight/group/order"
 	pathGroupOrder         = pathGroupOrders + "/{id}"
 	pathTrainBooking       = "/train/booking"
-	pathTrainOrders        = "/train/orders"
+	pathTrainOrders        = templates.TrainOrdersPath
+	pathTrainOrder         = pathTrainOrders + "/{id}"
 	pathWallet             = "/bills/wallet"
 	pathTransactions       = "/bills/transactions"
 	pathStatements         = "/bills/statements"
@@ -232,6 +233,9 @@ var Routes = []Route{
 	{Name: "train-booking", Method: http.MethodGet, Path: pathTrainBooking, Access: TrainBooking, Layout: templates.LayoutBooking, TitleKey: "route.trainBooking"},
 	// The spec lists no role for the train orders.
 	{Name: "train-orders", Method: http.MethodGet, Path: pathTrainOrders, Access: Trains, Layout: templates.LayoutOrder, TitleKey: "route.trainOrders"},
+	// The train service answers not found for an order of another agency
+	// (its ancestors see it); the actions go through the API.
+	{Name: "train-order-id", Method: http.MethodGet, Path: pathTrainOrder, Access: Trains, Layout: templates.LayoutOrder, TitleKey: "route.trainOrders"},
 
 	{Name: "bills-wallet", Method: http.MethodGet, Path: pathWallet, Access: Finance, Layout: templates.LayoutBill, TitleKey: "route.wallet"},
 	{Name: "bills-transactions", Method: http.MethodGet, Path: pathTransactions, Access: Finance, Layout: templates.LayoutBill, TitleKey: "route.transactions"},
@@ -307,8 +311,9 @@ func (s *Server) handlers() map[string]http.Handler {
 		"flight-group-booking-confirm":    s.section("flight-group-booking-confirm"),
 		"flight-group-order":              s.section("flight-group-order"),
 		"flight-group-order-id":           s.section("flight-group-order-id"),
-		"train-booking":                   s.section("train-booking"),
-		"train-orders":                    s.section("train-orders"),
+		"train-booking":                   s.trainBooking,
+		"train-orders":                    s.trainOrderList,
+		"train-order-id":                  s.trainOrderDetail,
 		"bills-wallet":                    s.walletPage,
 		"bills-transactions":              s.billTransactions,
 		"bills-statements":                s.billStatements,
