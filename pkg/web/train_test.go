@@ -136,7 +136,7 @@ func insertTrainOrder(t *testing.T, db *store.DB, o testTrainOrder) int64 {
 		}
 	}
 	if _, err := db.Exec(db.Rebind(`INSERT INTO train_order_events (order_id, action, from_status, to_status, actor, created_at)
-		VALUES (?, 'create', '', 'to_be_paid', 'op', ?)`), id, created); err != nil {
+		VALUES (?, 'book', '', 'to_be_paid', 'op', ?)`), id, created); err != nil {
 		t.Fatal(err)
 	}
 	return id
@@ -267,7 +267,7 @@ func TestTrainOrderDetailShowsTicketsAndActions(t *testing.T) {
 	for _, want := range []string{"Booking T0002", "G1", "High-speed (G)", "Second class", "Beijing South", "Shanghai Hongqiao",
 		`class="train-coach">05</td>`, `class="train-seat">12A</td>`, "ET0002", "Resident ID card", "11010519491231002X",
 		`href="/order/v2/train/orders/` + strings.TrimPrefix(e.href("T0002"), "/train/orders/") + `/e-ticket?lang=zh-cn"`,
-		`data-island="TrainOrder"`, `&#34;refund&#34;`, `&#34;change&#34;`, `&#34;refundable&#34;:true`, `id="train-order-timeline"`} {
+		`data-island="TrainOrder"`, `&#34;refund&#34;`, `&#34;change&#34;`, `&#34;refundable&#34;:true`, `id="train-order-timeline"`, "Booked, seats held"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("detail lacks %q", want)
 		}
