@@ -15,6 +15,7 @@ import (
 	"github.com/voyage/voyage/pkg/profile"
 	"github.com/voyage/voyage/pkg/shopping"
 	"github.com/voyage/voyage/pkg/siteinfo"
+	"github.com/voyage/voyage/pkg/train"
 	"github.com/voyage/voyage/pkg/webhook"
 )
 
@@ -42,6 +43,8 @@ type Services struct {
 	Jobs *jobs.Queue
 	// WebsitePrefix is the site's public URL prefix, answered with /me.
 	WebsitePrefix string
+	// Trains runs train search and orders (nil: no train routes).
+	Trains *train.Service
 }
 
 // Register adds every API route to rt.
@@ -78,6 +81,7 @@ func Register(rt *Router, s Services) {
 	registerShopping(rt, s)
 	registerOrders(rt, s)
 	registerWebhooks(rt, s)
+	registerTrains(rt, s)
 	registerJobs(rt, s)
 }
 

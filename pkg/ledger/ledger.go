@@ -57,9 +57,16 @@ const (
 	TypeVoidFlight   = "void-flight"
 )
 
+// Train entry types (pkg/train): a refund, and a change's fare difference
+// either way.
+const (
+	TypeRefundTrain = "refund-train"
+	TypeChangeTrain = "change-train"
+)
+
 // PaymentTypes lists the spec's wallet entry types, plus the provider's
 // corrections.
-var PaymentTypes = []string{TypeTopUp, TypeOriginFlight, TypeOriginTrain, TypeRefundFlight, TypeChangeFlight, TypeVoidFlight, TypeAdjustment}
+var PaymentTypes = []string{TypeTopUp, TypeOriginFlight, TypeOriginTrain, TypeRefundFlight, TypeChangeFlight, TypeVoidFlight, TypeAdjustment, TypeRefundTrain, TypeChangeTrain}
 
 // TypeAdjustment is a correction posted by the provider.
 const TypeAdjustment = "adjustment"
