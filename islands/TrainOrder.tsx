@@ -211,8 +211,8 @@ export function TrainOrder(props: TrainOrderProps) {
         </section>
       )}
       {has('change') && <ChangeAction {...props} run={a.run} busy={a.busy} json={json} />}
-      {props.quote && has('confirm') && <QuoteAction quote={props.quote} actions={actions} busy={a.busy} onConfirm={() => a.run('confirm', (key) => json('POST', `${base(id)}/confirmation`, undefined, key))} onDrop={() => a.run('drop', () => del(`${base(id)}/confirmation`))} />}
-      {has('confirm_tickets') && <ConfirmTickets {...props} run={a.run} busy={a.busy} json={json} fields={a.fields} />}
+      {props.quote && has('confirm') && <QuoteAction quote={props.quote} actions={actions} busy={a.busy} onConfirm={() => a.run('confirm', (key) => json('POST', `${base(id)}/confirmation`, undefined, key))} onDrop={() => a.run('drop', () => del(`${base(id)}/quote`))} />}
+      {has('confirm_tickets') && <ConfirmTickets {...props} run={a.run} busy={a.busy} json={json} />}
     </div>
   );
 }
@@ -305,57 +305,30 @@ function ChangeAction({ id, origin, destination, today, saleDays = 15, passenger
   );
 }
 
-// ConfirmTickets is the provider's form in manual mode: the coach, seat
-// and ticket number of every passenger.
-function ConfirmTickets({ id, passengers, run, busy, json, fields }: Inner & { fields: Record<string, string> }) {
+// ConfirmTickets is the provider's decision on a paid order in manual
+// mode (or one the background ticketing gave up on): issue the tickets
+// from the railway, or refuse them with the money back.
+function ConfirmTickets({ id, actions, run, busy, json }: Inner) {
   const { t } = useT();
-  const [rows, setRows] = useState(() => passengers.map((p) => ({ passenger: p.id, coach: '', seat: '', ticketNumber: '' })));
-  const set = (i: number, k: 'coach' | 'seat' | 'ticketNumber', v: string) => setRows(rows.map((r, j) => (j === i ? { ...r, [k]: v } : r)));
-  function submit(ev: FormEvent) {
-    ev.preventDefault();
-    void run('confirm_tickets', (key) => json('POST', `${base(id)}/tickets`, { tickets: rows }, key));
-  }
-  const err = (i: number, k: string) => fields[`tickets.${i}.${k}`] || fields[`tickets[${i}].${k}`];
+  const [remark, setRemark] = useState('');
   return (
     <section className="fc-section" aria-labelledby="to-tickets">
       <h3 id="to-tickets">{t('trainportal.action.tickets.title')}</h3>
-      <form onSubmit={submit} className="fc-form">
-        {passengers.map((p, i) => (
-          <fieldset key={p.id} className="fc-plain">
-            <legend>{p.name}</legend>
-            <div className="fc-grid">
-              {(['coach', 'seat', 'ticketNumber'] as const).map((k) => {
-                const fid = `to-ticket-${i}-${k}`;
-                const e = err(i, k);
-                return (
-                  <div key={k} className={e ? 'fs-field field-invalid' : 'fs-field'}>
-                    <label htmlFor={fid}>{t(`trainportal.ticket.${k === 'ticketNumber' ? 'number' : k}`)}</label>
-                    <input
-                      id={fid}
-                      className="fs-input"
-                      required
-                      value={rows[i][k]}
-                      aria-invalid={e ? true : undefined}
-                      aria-describedby={e ? `${fid}-error` : undefined}
-                      onChange={(ev) => set(i, k, ev.target.value.toUpperCase())}
-                    />
-                    {e && (
-                      <p className="field-error" id={`${fid}-error`}>
-                        {e}
-                      </p>
-                    )}
-                  </div>
-                );
-              })}
-            </div>
-          </fieldset>
-        ))}
-        <p className="fc-actions">
-          <button type="submit" className="btn btn-primary" disabled={!!busy}>
-            {t('trainportal.action.tickets.submit')}
+      <p className="fs-hint">{t('trainportal.action.tickets.hint')}</p>
+      <div className="fs-field">
+        <label htmlFor="to-tickets-remark">{t('trainportal.action.tickets.remark')}</label>
+        <input id="to-tickets-remark" className="fs-input" maxLength={200} value={remark} onChange={(ev) => setRemark(ev.target.value)} />
+      </div>
+      <p className="fc-actions">
+        <button type="button" className="btn btn-primary" disabled={!!busy} onClick={() => run('confirm_tickets', (key) => json('POST', `${base(id)}/tickets`, { remark: remark.trim() }, key))}>
+          {t('trainportal.action.tickets.submit')}
+        </button>
+        {actions.includes('fail_tickets') && (
+          <button type="button" className="btn" disabled={!!busy} onClick={() => run('fail_tickets', (key) => json('POST', `${base(id)}/tickets`, { fail: true, remark: remark.trim() }, key))}>
+            {t('trainportal.action.tickets.fail')}
           </button>
-        </p>
-      </form>
+        )}
+      </p>
     </section>
   );
 }

@@ -21,10 +21,9 @@ const (
 // TrainOrderHref is a train order's detail page.
 func TrainOrderHref(id int64) string { return TrainOrdersPath + "/" + strconv.FormatInt(id, 10) }
 
-// TrainETicketHref is the e-ticket PDF of an order in lang, from the API
-// (the session cookie authenticates it as it does the islands' calls).
+// TrainETicketHref is the e-ticket PDF of an order in lang.
 func TrainETicketHref(id int64, lang string) string {
-	return "/order/v2/train/orders/" + strconv.FormatInt(id, 10) + "/e-ticket?lang=" + url.QueryEscape(lang)
+	return TrainOrderHref(id) + "/e-ticket?lang=" + url.QueryEscape(lang)
 }
 
 // TrainBookingProps are the props of the TrainBooking island

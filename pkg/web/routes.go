@@ -139,6 +139,7 @@ const (
 	pathTrainBooking       = "/train/booking"
 	pathTrainOrders        = templates.TrainOrdersPath
 	pathTrainOrder         = pathTrainOrders + "/{id}"
+	pathTrainETicket       = pathTrainOrder + "/e-ticket"
 	pathWallet             = "/bills/wallet"
 	pathTransactions       = "/bills/transactions"
 	pathStatements         = "/bills/statements"
@@ -236,6 +237,7 @@ var Routes = []Route{
 	// The train service answers not found for an order of another agency
 	// (its ancestors see it); the actions go through the API.
 	{Name: "train-order-id", Method: http.MethodGet, Path: pathTrainOrder, Access: Trains, Layout: templates.LayoutOrder, TitleKey: "route.trainOrders"},
+	{Name: "train-order-eticket", Method: http.MethodGet, Path: pathTrainETicket, Access: Trains},
 
 	{Name: "bills-wallet", Method: http.MethodGet, Path: pathWallet, Access: Finance, Layout: templates.LayoutBill, TitleKey: "route.wallet"},
 	{Name: "bills-transactions", Method: http.MethodGet, Path: pathTransactions, Access: Finance, Layout: templates.LayoutBill, TitleKey: "route.transactions"},
@@ -314,6 +316,7 @@ func (s *Server) handlers() map[string]http.Handler {
 		"train-booking":                   s.trainBooking,
 		"train-orders":                    s.trainOrderList,
 		"train-order-id":                  s.trainOrderDetail,
+		"train-order-eticket":             s.trainETicket,
 		"bills-wallet":                    s.walletPage,
 		"bills-transactions":              s.billTransactions,
 		"bills-statements":                s.billStatements,

@@ -5,10 +5,13 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/docs"
 	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/train"
 	"github.com/voyage/voyage/templates"
@@ -158,4 +161,44 @@ func (s *Server) trainOrderDetail(w http.ResponseWriter, r *http.Request) {
 	p := s.ordersPage(w, r, "train-order-id")
 	p.Title = o.BookingNumber + " · " + p.Title
 	render(w, r, http.StatusOK, templates.TrainOrderDetailPage(p, d))
+}
+
+// trainCatalog reads the catalogs for an e-ticket in a language other than
+// the page's, when the server was built without them.
+var trainCatalog = sync.OnceValue(i18n.MustLoad)
+
+// trainETicket is /train/orders/{id}/e-ticket?lang=: the e-ticket PDF in
+// one of the three languages, whatever the page's (the API's download
+// follows the request's language only). Not found for an order the caller
+// may not see.
+func (s *Server) trainETicket(w http.ResponseWriter, r *http.Request) {
+	if !s.trainsReady(w, r) {
+		return
+	}
+	id, ok := s.orderID(w, r)
+	if !ok {
+		return
+	}
+	lang := r.URL.Query().Get("lang")
+	if !slices.Contains(i18n.Supported(), lang) {
+		lang = i18n.Lang(r.Context())
+	}
+	cat := s.catalog
+	if cat == nil {
+		cat = trainCatalog()
+	}
+	ctx := i18n.WithLocalizer(r.Context(), cat, lang)
+	o, err := s.trains.Get(ctx, viewerFrom(ctx).Principal, id)
+	if err != nil {
+		s.orderFailed(w, r, "train orders: e-ticket", err)
+		return
+	}
+	w.Header().Set("Content-Type", docs.ContentType(docs.PDF))
+	w.Header().Set("Content-Disposition", `attachment; filename="`+o.BookingNumber+`-eticket-`+lang+`.pdf"`)
+	w.Header().Set("Cache-Control", "private, no-store")
+	err = docs.WriteTrainTicket(w, docs.TrainTicket{Order: o, Lang: lang, T: func(k string, args ...any) string { return i18n.T(ctx, k, args...) },
+		Station: func(code string) string { return s.trains.StationName(code, lang) }})
+	if err != nil {
+		slog.ErrorContext(ctx, "train orders: write e-ticket", "err", err)
+	}
 }

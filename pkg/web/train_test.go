@@ -266,7 +266,7 @@ func TestTrainOrderDetailShowsTicketsAndActions(t *testing.T) {
 	_, body := e.page(t, "operator", e.href("T0002"))
 	for _, want := range []string{"Booking T0002", "G1", "High-speed (G)", "Second class", "Beijing South", "Shanghai Hongqiao",
 		`class="train-coach">05</td>`, `class="train-seat">12A</td>`, "ET0002", "Resident ID card", "11010519491231002X",
-		`href="/order/v2/train/orders/` + strings.TrimPrefix(e.href("T0002"), "/train/orders/") + `/e-ticket?lang=zh-cn"`,
+		`href="` + e.href("T0002") + `/e-ticket?lang=zh-cn"`,
 		`data-island="TrainOrder"`, `&#34;refund&#34;`, `&#34;change&#34;`, `&#34;refundable&#34;:true`, `id="train-order-timeline"`, "Booked, seats held"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("detail lacks %q", want)
@@ -293,4 +293,24 @@ func TestTrainOrderDetailShowsTicketsAndActions(t *testing.T) {
 func regexpMatch(t *testing.T, pattern, s string) bool {
 	t.Helper()
 	return regexp.MustCompile(pattern).MatchString(s)
+}
+
+func TestTrainETicketInEachLanguageAndScope(t *testing.T) {
+	e := trainFixture(t)
+	for _, lang := range []string{"en", "zh-cn", "zh-tw"} {
+		req := httptest.NewRequest("GET", e.href("T0002")+"/e-ticket?lang="+lang, nil)
+		req.AddCookie(&http.Cookie{Name: SessionCookie, Value: "operator"})
+		rec := httptest.NewRecorder()
+		e.h.ServeHTTP(rec, req)
+		if rec.Code != http.StatusOK || rec.Header().Get("Content-Type") != "application/pdf" || !strings.HasPrefix(rec.Body.String(), "%PDF") ||
+			!strings.Contains(rec.Header().Get("Content-Disposition"), "-eticket-"+lang+".pdf") {
+			t.Fatalf("%s: %d %q %q", lang, rec.Code, rec.Header().Get("Content-Type"), rec.Header().Get("Content-Disposition"))
+		}
+	}
+	if code, _ := e.page(t, "operator", e.href("T0004")+"/e-ticket?lang=en"); code != http.StatusNotFound {
+		t.Errorf("another agency's e-ticket: %d, want 404", code)
+	}
+	if code, _ := e.page(t, "subagency", e.href("T0002")+"/e-ticket?lang=en"); code != http.StatusNotFound {
+		t.Errorf("the parent's e-ticket from a sub-agency: %d, want 404", code)
+	}
 }
