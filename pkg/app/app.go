@@ -35,8 +35,8 @@ import (
 	"github.com/voyage/voyage/pkg/shopping"
 	"github.com/voyage/voyage/pkg/siteinfo"
 	"github.com/voyage/voyage/pkg/store"
-	"github.com/voyage/voyage/pkg/web"
 	"github.com/voyage/voyage/pkg/train"
+	"github.com/voyage/voyage/pkg/web"
 	"github.com/voyage/voyage/pkg/webhook"
 )
 
@@ -139,7 +139,8 @@ func New(ctx context.Context, cfg config.Config) (*App, error) {
 	a.Webhooks.SetQueue(q.Client)
 	a.Trains.SetQueue(q.Client)
 	a.Web = web.New(web.Options{Site: a.Site, Applications: a.Applications, SecureCookies: cfg.HTTP.SecureCookies, Auth: a.Auth, Agencies: a.Agencies,
-		UserAdmin: a.Auth, CompanyAdmin: a.Agencies, AgencyAdmin: a.AgencyAdmin, Ledger: a.Ledger, Webhooks: a.Webhooks, Orders: a.Orders, Catalog: a.Catalog})
+		UserAdmin: a.Auth, CompanyAdmin: a.Agencies, AgencyAdmin: a.AgencyAdmin, Ledger: a.Ledger, Webhooks: a.Webhooks, Orders: a.Orders, Catalog: a.Catalog,
+		Trains: a.Trains})
 	a.Handler = a.buildHandler()
 	return a, nil
 }
