@@ -7,7 +7,8 @@ import { useRef, useState, type FormEvent } from 'react';
 import { useT } from './useT';
 import { call, errorText, ApiError, networkError } from './flight/api';
 import { formatDuration, formatMoney, localTime } from './flight/format';
-import { Countdown, useExpiry } from './confirm/Countdown';
+import { useExpiry } from './confirm/Countdown';
+import { HoldCountdown } from './train/Booking';
 import { newIdempotencyKey } from './FlightConfirm';
 import { salesDates, sortSeats } from './train/results';
 import { typeKey } from './train/Results';
@@ -155,7 +156,7 @@ export function TrainOrder(props: TrainOrderProps) {
       {has('pay') && (
         <section className="fc-section" aria-labelledby="to-pay">
           <h3 id="to-pay">{t('trainportal.action.pay.title')}</h3>
-          {left !== null && !expired && <Countdown left={left} />}
+          {left !== null && !expired && <HoldCountdown left={left} />}
           {expired ? (
             <p className="fc-expired">{t('trainportal.order.holdExpired')}</p>
           ) : (
@@ -183,7 +184,7 @@ export function TrainOrder(props: TrainOrderProps) {
       {has('refund') && (
         <section className="fc-section" aria-labelledby="to-refund">
           <h3 id="to-refund">{t('trainportal.action.refund.title')}</h3>
-          <fieldset className="fc-plain">
+          <fieldset className="fc-plain tb-who">
             <legend>{t('trainportal.action.refund.who')}</legend>
             {passengers.map((p) => (
               <label key={p.id} className="tb-check">

@@ -147,7 +147,7 @@ func trainTypeName(ctx context.Context, t string) string {
 }
 
 func trainDuration(min int) string {
-	return strconv.Itoa(min/60) + "h" + pad2(min%60) + "m"
+	return pad2(min/60) + "h" + pad2(min%60) + "m"
 }
 
 func pad2(n int) string {

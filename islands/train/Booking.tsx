@@ -5,7 +5,7 @@ import { useEffect, useLayoutEffect, useRef, useState, type FormEvent } from 're
 import { useT } from '../useT';
 import { ApiError, call, errorText, networkError } from '../flight/api';
 import { formatDuration, formatMoney, localDate, localTime } from '../flight/format';
-import { Countdown, useExpiry } from '../confirm/Countdown';
+import { clock, useExpiry } from '../confirm/Countdown';
 import { TextField } from '../confirm/fields';
 import { newIdempotencyKey } from '../FlightConfirm';
 import { PassengerFields } from './PassengerFields';
@@ -172,7 +172,7 @@ export function Booking({ train, seat, adult, child, today, onBack, pollMs = 100
             {t('trainportal.order.total')}: <strong>{formatMoney(order.total.amount, order.total.currency)}</strong>
           </p>
         )}
-        {holding && !expired && left !== null && <Countdown left={left} />}
+        {holding && !expired && left !== null && <HoldCountdown left={left} />}
         {holding && expired && (
           <p className="fc-expired" role="alert">
             {t('trainportal.order.holdExpired')}
@@ -269,5 +269,23 @@ export function Booking({ train, seat, adult, child, today, onBack, pollMs = 100
         </button>
       </p>
     </form>
+  );
+}
+
+// HoldCountdown is the time the railway holds the seats: after it the
+// booking lapses and its seats go back on sale.
+export function HoldCountdown({ left }: { left: number }) {
+  const { t } = useT();
+  const lastMinute = left <= 60_000;
+  return (
+    <p className={lastMinute ? 'fc-timer fc-timer-low' : 'fc-timer'}>
+      {t('trainportal.order.holdLeft')}{' '}
+      <span role="timer" aria-live="off" className="fc-timer-clock">
+        {clock(left)}
+      </span>
+      <span className="visually-hidden" aria-live="polite">
+        {lastMinute ? t('trainportal.order.holdLastMinute') : ''}
+      </span>
+    </p>
   );
 }

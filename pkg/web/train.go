@@ -37,6 +37,14 @@ func (s *Server) trainsReady(w http.ResponseWriter, r *http.Request) bool {
 	return true
 }
 
+// trainPage is the order layout with the order pages' styles and the
+// train's own.
+func (s *Server) trainPage(w http.ResponseWriter, r *http.Request, route string) templates.Page {
+	p := s.ordersPage(w, r, route)
+	p.Styles = append(p.Styles, "/static/train.css")
+	return p
+}
+
 // trainBooking is /train/booking: the search and booking island, given the
 // on-sale dates.
 func (s *Server) trainBooking(w http.ResponseWriter, r *http.Request) {
@@ -96,7 +104,7 @@ func (s *Server) trainOrderList(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	view.Menu = trainMenu(view.Status, counts)
-	render(w, r, http.StatusOK, templates.TrainOrderListPage(s.ordersPage(w, r, "train-orders"), view))
+	render(w, r, http.StatusOK, templates.TrainOrderListPage(s.trainPage(w, r, "train-orders"), view))
 }
 
 // trainMenu is the status menu: all orders, then every status with its
@@ -158,7 +166,7 @@ func (s *Server) trainOrderDetail(w http.ResponseWriter, r *http.Request) {
 		}
 		d.Actions.Passengers = append(d.Actions.Passengers, tp)
 	}
-	p := s.ordersPage(w, r, "train-order-id")
+	p := s.trainPage(w, r, "train-order-id")
 	p.Title = o.BookingNumber + " · " + p.Title
 	render(w, r, http.StatusOK, templates.TrainOrderDetailPage(p, d))
 }
