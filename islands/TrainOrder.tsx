@@ -6,7 +6,7 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { useT } from './useT';
 import { call, errorText, ApiError, networkError } from './flight/api';
-import { formatDuration, formatMoney, localTime } from './flight/format';
+import { formatDuration, formatMoney, localDate, localTime } from './flight/format';
 import { useExpiry } from './confirm/Countdown';
 import { HoldCountdown } from './train/Booking';
 import { newIdempotencyKey } from './FlightConfirm';
@@ -76,13 +76,17 @@ function useAction(reload: () => void) {
 
 // QuoteAction shows the quote waiting (the fee before anything is
 // confirmed) with its confirm and drop buttons.
-function QuoteAction({ quote, actions, busy, onConfirm, onDrop }: { quote: Quote; actions: string[]; busy: string; onConfirm: () => void; onDrop: () => void }) {
+function QuoteAction({ quote, actions, passengers, busy, onConfirm, onDrop }: { quote: Quote; actions: string[]; passengers: OrderPassengerRow[]; busy: string; onConfirm: () => void; onDrop: () => void }) {
   const { t } = useT();
   const refund = quote.kind === 'refund';
   const k = refund ? 'refund' : 'change';
   return (
     <section className="fc-section" aria-labelledby="to-quote">
       <h3 id="to-quote">{t(`trainportal.action.${k}.quoteTitle`)}</h3>
+      <p className="tb-summary-line">
+        {t('trainportal.detail.passengers')}:{' '}
+        {(quote.passengers || []).map((pid) => passengers.find((p) => p.id === pid)?.name || String(pid)).join(', ')}
+      </p>
       {!refund && quote.train && (
         <p className="tb-summary-line">
           <strong>{quote.train.trainNumber}</strong> {localTime(toChina(quote.train.departAt))} · {quote.seatClass ? t(`trainportal.class.${quote.seatClass}`) : ''}
@@ -95,7 +99,7 @@ function QuoteAction({ quote, actions, busy, onConfirm, onDrop }: { quote: Quote
             : [['trainportal.action.change.fee', quote.fee], ['trainportal.action.change.due', quote.due], ['trainportal.action.change.back', quote.refundAmount]]
         }
       />
-      {quote.validUntil && <p className="fs-hint">{t('trainportal.action.quoteValid', { time: localTime(toChina(quote.validUntil)) })}</p>}
+      {quote.validUntil && <p className="fs-hint">{t('trainportal.action.quoteValid', { time: `${localDate(toChina(quote.validUntil))} ${localTime(toChina(quote.validUntil))}` })}</p>}
       <p className="fc-actions">
         <button type="button" className="btn btn-primary" disabled={!!busy} onClick={onConfirm}>
           {t(`trainportal.action.${k}.confirm`)}
@@ -212,7 +216,7 @@ export function TrainOrder(props: TrainOrderProps) {
         </section>
       )}
       {has('change') && <ChangeAction {...props} run={a.run} busy={a.busy} json={json} />}
-      {props.quote && has('confirm') && <QuoteAction quote={props.quote} actions={actions} busy={a.busy} onConfirm={() => a.run('confirm', (key) => json('POST', `${base(id)}/confirmation`, undefined, key))} onDrop={() => a.run('drop', () => del(`${base(id)}/quote`))} />}
+      {props.quote && has('confirm') && <QuoteAction quote={props.quote} actions={actions} passengers={passengers} busy={a.busy} onConfirm={() => a.run('confirm', (key) => json('POST', `${base(id)}/confirmation`, undefined, key))} onDrop={() => a.run('drop', () => del(`${base(id)}/quote`))} />}
       {has('confirm_tickets') && <ConfirmTickets {...props} run={a.run} busy={a.busy} json={json} />}
     </div>
   );
