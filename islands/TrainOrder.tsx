@@ -96,7 +96,7 @@ function QuoteAction({ quote, actions, passengers, busy, onConfirm, onDrop }: { 
         rows={
           refund
             ? [['trainportal.action.refund.fee', quote.fee], ['trainportal.action.refund.amount', quote.refundAmount]]
-            : [['trainportal.action.change.fee', quote.fee], ['trainportal.action.change.due', quote.due], ['trainportal.action.change.back', quote.refundAmount]]
+            : [['trainportal.action.change.fee', quote.fee], ...(nonZero(quote.due) || !nonZero(quote.refundAmount) ? [['trainportal.action.change.due', quote.due] as [string, Money]] : []), ...(nonZero(quote.refundAmount) ? [['trainportal.action.change.back', quote.refundAmount] as [string, Money]] : [])]
         }
       />
       {quote.validUntil && <p className="fs-hint">{t('trainportal.action.quoteValid', { time: `${localDate(toChina(quote.validUntil))} ${localTime(toChina(quote.validUntil))}` })}</p>}
@@ -112,6 +112,10 @@ function QuoteAction({ quote, actions, passengers, busy, onConfirm, onDrop }: { 
       </p>
     </section>
   );
+}
+
+function nonZero(m: Money | undefined): boolean {
+  return !!m && Number(m.amount) !== 0;
 }
 
 function Quote({ rows }: { rows: [string, Money | undefined][] }) {
