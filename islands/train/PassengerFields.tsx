@@ -47,7 +47,13 @@ export function PassengerFields({ index, form, onChange, errors, letters }: Prop
         <TextField name={f('surname')} label={t('trainportal.passenger.surname')} value={form.surname} onChange={(v) => set('surname', v)} error={err('surname')} required upper maxLength={50} />
         <TextField name={f('givenName')} label={t('trainportal.passenger.givenName')} value={form.givenName} onChange={(v) => set('givenName', v)} error={err('givenName')} required upper maxLength={50} />
         <fieldset className={genderErr ? 'fc-choice field-invalid' : 'fc-choice'}>
-          <legend>{t('trainportal.passenger.gender')}</legend>
+          <legend>
+            {t('trainportal.passenger.gender')}
+            <span className="fc-required" aria-hidden="true">
+              {' '}
+              *
+            </span>
+          </legend>
           {(['male', 'female'] as const).map((g, k) => (
             <label key={g} className="fc-radio">
               <input

@@ -27,7 +27,8 @@ import (
 	"github.com/voyage/voyage/templates"
 )
 
-// trainEnv is the train pages over the real train service on SQLite: the
+// trainEnv is the train pages over the real train service (SQLite unless
+// told): the
 // provider (agency 1), Demo Travel (2) with its sub-agency Kowloon Tours
 // (3), and a stranger agency (4) under the provider.
 type trainEnv struct {
@@ -44,10 +45,14 @@ type testTrainOrder struct {
 	tickets bool
 }
 
-func trainFixture(t *testing.T) *trainEnv {
+func trainFixture(t *testing.T, dialect ...store.Dialect) *trainEnv {
 	t.Helper()
 	ctx := context.Background()
-	db := storetest.Open(t, store.SQLite)
+	d := store.SQLite
+	if len(dialect) > 0 {
+		d = dialect[0]
+	}
+	db := storetest.Open(t, d)
 	agencies := agency.NewStore(db)
 	err := db.InTx(ctx, func(tx *sqlx.Tx) error {
 		one, two := int64(1), int64(2)
@@ -195,7 +200,12 @@ func TestTrainBookingPageHandsTheIslandTheSalesWindow(t *testing.T) {
 }
 
 func TestTrainOrderListScopeAndMenu(t *testing.T) {
-	e := trainFixture(t)
+	for _, d := range storetest.Engines {
+		t.Run(string(d), func(t *testing.T) { testTrainOrderListScopeAndMenu(t, trainFixture(t, d)) })
+	}
+}
+
+func testTrainOrderListScopeAndMenu(t *testing.T, e *trainEnv) {
 	code, body := e.page(t, "operator", "/train/orders")
 	if code != http.StatusOK {
 		t.Fatalf("status %d", code)
@@ -241,7 +251,12 @@ func TestTrainOrderListEmptyState(t *testing.T) {
 }
 
 func TestTrainOrderDetailScope(t *testing.T) {
-	e := trainFixture(t)
+	for _, d := range storetest.Engines {
+		t.Run(string(d), func(t *testing.T) { testTrainOrderDetailScope(t, trainFixture(t, d)) })
+	}
+}
+
+func testTrainOrderDetailScope(t *testing.T, e *trainEnv) {
 	// Another agency's order, an unknown one and a bad id are not found;
 	// a parent sees its sub-agency's.
 	for _, tt := range []struct {
