@@ -236,6 +236,12 @@ func (s *Service) Create(ctx context.Context, who auth.Principal, key string, re
 		}
 		return View{}, supplierFault(err)
 	}
+	if cur := v.agency.SettlementCurrency; cur != "" && cur != b.Total.Currency {
+		// The wallet is kept in the settlement currency; fares are the
+		// railway's. Converting them is not built: refuse clearly.
+		s.release(Order{SupplierRef: b.Ref})
+		return View{}, fault.New(fault.CodeConflict, http.StatusUnprocessableEntity, "train.error.currency")
+	}
 	now := s.now().UTC()
 	o := Order{AgencyID: who.AgencyID, UserID: who.UserID, Status: ToBePaid, Supplier: s.sup.Name(), SupplierRef: b.Ref,
 		Train: trainOf(b.Offer), SeatClass: b.Class, Currency: b.Total.Currency, Total: b.Total.Minor, Passengers: req.Passengers,
