@@ -121,7 +121,11 @@ func BenchmarkTrainBookAndPay(b *testing.B) {
 		var res train.SearchResult
 		_ = json.Unmarshal(env.Data, &res)
 		for _, o := range res.Items {
-			offers = append(offers, o.ID)
+			for _, s := range o.Seats {
+				if s.Class == "second" && s.Available >= 100 {
+					offers = append(offers, o.ID)
+				}
+			}
 		}
 	}
 	if len(offers) == 0 {

@@ -316,14 +316,12 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 		}
 		return View{}, fault.New(fault.CodeQuoteExpired, http.StatusConflict, "train.error.holdExpired")
 	}
-	a, err := s.agencies.Get(ctx, o.AgencyID)
-	if err != nil {
-		return View{}, err
-	}
 	actor := actorName(who)
 	err = s.db.InTx(ctx, func(tx *sqlx.Tx) error {
 		o.PaymentChannel, o.PaymentKey, o.Paid = ChannelBalance, key, o.Total
-		o.Manual = a.Config().Train.Manual
+		// The payer is the order's agency (party ByAgency): its settings
+		// as the viewer read them.
+		o.Manual = v.agency.Config().Train.Manual
 		if err := s.move(ctx, tx, &o, ActPay, actor, "", false); err != nil {
 			return err
 		}

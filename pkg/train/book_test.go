@@ -1,9 +1,13 @@
 package train
 
 import (
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/pkg/money"
+	"github.com/voyage/voyage/pkg/supplier/rail"
 )
 
 func TestValidateCreate(t *testing.T) {
@@ -70,5 +74,38 @@ func TestDepartWindowAndOfferID(t *testing.T) {
 	}
 	if _, _, ok := splitOfferID("G1"); ok {
 		t.Error("an id without supplier split")
+	}
+}
+
+func TestSortOffers(t *testing.T) {
+	day := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	offer := func(n string, dep, dur int, prices ...int64) rail.Offer {
+		o := rail.Offer{TrainNumber: n, DepartAt: day.Add(time.Duration(dep) * time.Hour), DurationMinutes: dur}
+		o.ArriveAt = o.DepartAt.Add(time.Duration(dur) * time.Minute)
+		for i, p := range prices {
+			o.Classes = append(o.Classes, rail.ClassOffer{Price: money.Amount{Minor: p, Currency: "CNY"}, Available: i})
+		}
+		return o
+	}
+	base := []rail.Offer{offer("G1", 7, 300, 90000, 55300), offer("G3", 8, 270, 80000, 60000), offer("K1", 9, 900, 10000, 20000)}
+	for _, c := range []struct {
+		by   string
+		want []string
+	}{
+		{"", []string{"G1", "G3", "K1"}},
+		{"duration", []string{"G3", "G1", "K1"}},
+		// K1's cheaper class has no seats left: its price is the other's.
+		{"price", []string{"K1", "G1", "G3"}},
+		{"arrive", []string{"G1", "G3", "K1"}},
+	} {
+		got := slices.Clone(base)
+		sortOffers(got, c.by)
+		var names []string
+		for _, o := range got {
+			names = append(names, o.TrainNumber)
+		}
+		if !slices.Equal(names, c.want) {
+			t.Errorf("sort %q: %v, want %v", c.by, names, c.want)
+		}
 	}
 }
