@@ -236,6 +236,12 @@ func (s *Service) Create(ctx context.Context, who auth.Principal, key string, re
 		}
 		return View{}, supplierFault(err)
 	}
+	if cur := v.agency.SettlementCurrency; cur != "" && cur != b.Total.Currency {
+		// The wallet is kept in the settlement currency; fares are the
+		// railway's. Converting them is not built: refuse clearly.
+		s.release(Order{SupplierRef: b.Ref})
+		return View{}, fault.New(fault.CodeConflict, http.StatusUnprocessableEntity, "train.error.currency")
+	}
 	now := s.now().UTC()
 	o := Order{AgencyID: who.AgencyID, UserID: who.UserID, Status: ToBePaid, Supplier: s.sup.Name(), SupplierRef: b.Ref,
 		Train: trainOf(b.Offer), SeatClass: b.Class, Currency: b.Total.Currency, Total: b.Total.Minor, Passengers: req.Passengers,
@@ -310,14 +316,12 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 		}
 		return View{}, fault.New(fault.CodeQuoteExpired, http.StatusConflict, "train.error.holdExpired")
 	}
-	a, err := s.agencies.Get(ctx, o.AgencyID)
-	if err != nil {
-		return View{}, err
-	}
 	actor := actorName(who)
 	err = s.db.InTx(ctx, func(tx *sqlx.Tx) error {
 		o.PaymentChannel, o.PaymentKey, o.Paid = ChannelBalance, key, o.Total
-		o.Manual = a.Config().Train.Manual
+		// The payer is the order's agency (party ByAgency): its settings
+		// as the viewer read them.
+		o.Manual = v.agency.Config().Train.Manual
 		if err := s.move(ctx, tx, &o, ActPay, actor, "", false); err != nil {
 			return err
 		}

@@ -162,6 +162,11 @@ func (s *Service) issue(ctx context.Context, o Order, action Action, actor strin
 	case err == nil:
 	case transient(err):
 		return fmt.Errorf("train order %d: confirm: %w", o.ID, err)
+	case action == ActConfirmTickets && errors.Is(err, rail.ErrNotFound):
+		// The provider asked a railway that does not know the booking (a
+		// simulator restarted, another process's memory): say so and leave
+		// the decision, to fail it, to the provider.
+		return &fault.Error{Code: fault.CodeConflict, Status: http.StatusConflict, Key: "train.error.supplierNotFound", Err: err}
 	default:
 		s.log.WarnContext(ctx, "train: the railway refused to issue; refunding", "order", o.ID, "err", err)
 		fail := ActTicketFailed
@@ -256,7 +261,7 @@ func (s *Service) ConfirmTickets(ctx context.Context, who auth.Principal, id int
 		err = s.fail(ctx, o.ID, ActFailTickets, actor, req.Remark)
 	} else {
 		err = s.issue(ctx, o, ActConfirmTickets, actor)
-		if transient(err) {
+		if _, ok := fault.As(err); !ok && transient(err) {
 			return View{}, &fault.Error{Code: fault.CodeInternal, Status: http.StatusBadGateway, Key: "train.error.unavailable", Err: err}
 		}
 	}

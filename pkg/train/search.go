@@ -11,7 +11,6 @@ import (
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/i18n"
-	"github.com/voyage/voyage/pkg/money"
 	"github.com/voyage/voyage/pkg/supplier/rail"
 )
 
@@ -160,6 +159,7 @@ func (s *Service) Search(ctx context.Context, who auth.Principal, req SearchRequ
 		}
 		return SearchResult{}, supplierFault(err)
 	}
+	sortOffers(offers, req.Sort)
 	first, last := s.SalesWindow()
 	out := SearchResult{Items: make([]OfferView, 0, len(offers)), First: first, Last: last}
 	lang := langOf(ctx)
@@ -180,7 +180,6 @@ func (s *Service) Search(ctx context.Context, who auth.Principal, req SearchRequ
 		}
 		out.Items = append(out.Items, v)
 	}
-	sortOffers(out.Items, req.Sort)
 	return out, nil
 }
 
@@ -212,11 +211,12 @@ func (s *Service) offerView(o rail.Offer, lang string) OfferView {
 	return v
 }
 
-// minPrice is the cheapest class with seats left (any class when none).
-func minPrice(o OfferView) int64 {
+// minPrice is the cheapest class with seats left (any class when none),
+// in minor units.
+func minPrice(o rail.Offer) int64 {
 	best, any := int64(-1), int64(-1)
-	for _, c := range o.Seats {
-		p := parseMinor(c.Price)
+	for _, c := range o.Classes {
+		p := c.Price.Minor
 		if any < 0 || p < any {
 			any = p
 		}
@@ -230,28 +230,42 @@ func minPrice(o OfferView) int64 {
 	return best
 }
 
-func sortOffers(items []OfferView, by string) {
-	key := func(o OfferView) int64 {
+// sortOffers orders the railway's offers (earliest departure first) by the
+// sort asked for; ties keep the departure order. Keys are computed once:
+// a price is not parsed again at every comparison.
+func sortOffers(offers []rail.Offer, by string) {
+	if by == "" || by == "depart" {
+		return
+	}
+	key := func(o rail.Offer) int64 {
 		switch by {
 		case "arrive":
 			return o.ArriveAt.Unix()
 		case "duration":
 			return int64(o.DurationMinutes)
-		case "price":
-			return minPrice(o)
 		}
-		return o.DepartAt.Unix()
+		return minPrice(o)
 	}
-	slices.SortStableFunc(items, func(a, b OfferView) int {
-		ka, kb := key(a), key(b)
+	type keyed struct {
+		k int64
+		o rail.Offer
+	}
+	tmp := make([]keyed, len(offers))
+	for i := range offers {
+		tmp[i] = keyed{key(offers[i]), offers[i]}
+	}
+	slices.SortStableFunc(tmp, func(a, b keyed) int {
 		switch {
-		case ka < kb:
+		case a.k < b.k:
 			return -1
-		case ka > kb:
+		case a.k > b.k:
 			return 1
 		}
-		return a.DepartAt.Compare(b.DepartAt)
+		return 0
 	})
+	for i := range tmp {
+		offers[i] = tmp[i].o
+	}
 }
 
 // offerID is the API's offer id: the supplier's name and reference, so a
@@ -385,12 +399,3 @@ func supplierFault(err error) error {
 }
 
 func langOf(ctx context.Context) string { return i18n.Lang(ctx) }
-
-// parseMinor reads a Money back into minor units (0 when malformed).
-func parseMinor(m Money) int64 {
-	a, err := money.Parse(m.Amount, m.Currency)
-	if err != nil {
-		return 0
-	}
-	return a.Minor
-}
