@@ -164,6 +164,10 @@ export function Booking({ train, seat, adult, child, today, onBack, pollMs = 100
         <h2 id="tb-order-title" tabIndex={-1} ref={orderHeading}>
           {t('trainportal.order.title', { number: order.bookingNumber })}
         </h2>
+        <p className="tb-summary-line">
+          <strong>{train.trainNumber}</strong> · {localDate(toChina(train.departAt))} {localTime(toChina(train.departAt))} {train.originName || train.origin} →{' '}
+          {localTime(toChina(train.arriveAt))} {train.destinationName || train.destination} · {t(`trainportal.class.${seat.class}`)}
+        </p>
         <p className="tb-status">
           {t('trainportal.order.status')}: <strong data-status={order.status}>{t(`trainportal.status.${order.status}`)}</strong>
         </p>
