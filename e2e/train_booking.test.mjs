@@ -79,6 +79,13 @@ test('book Beijing → Shanghai in second class for two, pay from the wallet, ti
   // 2. demo-operator searches Beijing → Shanghai for two adults tomorrow.
   const page = await newPage(browser, { lang: 'en', baseURL: server.url });
   await loginOK(page, 'demo-operator');
+  // The railway refuses a booking now and then (the simulator does, as the
+  // real one): the page says so and the test books again with the same
+  // key. Those answers are the only failures allowed.
+  const failures = [];
+  page.on('response', (r) => {
+    if (r.status() >= 400) failures.push({ status: r.status(), method: r.request().method(), path: new URL(r.url()).pathname });
+  });
   await page.goto('/train/booking');
   await page.locator('[data-island="TrainBooking"][data-island-mounted="true"]').waitFor();
   await pick(page, 'From', 'beijing', 'Beijing South');
@@ -142,5 +149,14 @@ test('book Beijing → Shanghai in second class for two, pay from the wallet, ti
   assert.deepEqual(await seriousViolations(page), [], 'axe: order detail');
   await screenshot(page, 'train-order');
   assert.equal(funded - (await wallet(finance)), total, 'the wallet paid the total');
-  assert.deepEqual(page.errors, [], 'no console errors');
+  const retried = failures.filter((f) => f.method === 'POST' && f.path === '/order/v2/train/orders' && (f.status === 409 || f.status === 422 || f.status >= 500));
+  assert.deepEqual(failures.filter((f) => !retried.includes(f)), [], 'no failed requests but the booking retried');
+  const allowed = retried.map((f) => `Failed to load resource: the server responded with a status of ${f.status} `);
+  const unexpected = page.errors.filter((e) => {
+    const i = allowed.findIndex((a) => e.startsWith(a));
+    if (i < 0) return true;
+    allowed.splice(i, 1);
+    return false;
+  });
+  assert.deepEqual(unexpected, [], 'no console errors');
 });
