@@ -140,6 +140,9 @@ describe('train search rules', () => {
   });
 });
 
+// A loaded machine renders slowly: these tests drive many renders.
+const slow = 30_000;
+
 describe('TrainBooking', () => {
   it('refuses a search without stations or with the same station twice, before asking the server', async () => {
     const a = api({ 'GET /shopping/v2/train/stations': stationRoute });
@@ -151,7 +154,7 @@ describe('TrainBooking', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Search trains' }));
     expect(await screen.findByText('Origin and destination must differ')).toBeTruthy();
     expect(a.of('POST', '/shopping/v2/train/search')).toHaveLength(0);
-  });
+  }, slow);
 
   it('picks a station with the keyboard', async () => {
     api({ 'GET /shopping/v2/train/stations': stationRoute });
@@ -164,7 +167,7 @@ describe('TrainBooking', () => {
     expect(box.getAttribute('aria-activedescendant')).toBeTruthy();
     fireEvent.keyDown(box, { key: 'Enter' });
     expect((box as HTMLInputElement).value).toBe('Shanghai (SHH)');
-  });
+  }, slow);
 
   it('shows the trains with their classes, sold out marked, filters and sorts them', async () => {
     const a = api({ 'GET /shopping/v2/train/stations': stationRoute, 'POST /shopping/v2/train/search': { code: 0, data: { items: trains } } });
@@ -194,7 +197,7 @@ describe('TrainBooking', () => {
     fireEvent.click(screen.getByRole('checkbox', { name: '18:00–24:00' }));
     fireEvent.click(screen.getByRole('checkbox', { name: 'First class' }));
     expect(cards().map((c) => c.dataset.train)).toEqual(['G1']);
-  });
+  }, slow);
 
   it('shows a translated search refusal from the API', async () => {
     const a = api({
@@ -208,7 +211,7 @@ describe('TrainBooking', () => {
     expect(await screen.findByRole('alert')).toBeTruthy();
     expect(screen.getAllByText('Date outside the sales window').length).toBeGreaterThan(0);
     expect(a.of('POST', '/shopping/v2/train/search')).toHaveLength(1);
-  });
+  }, slow);
 
   it('books two passengers in second class with a seat letter, shows the hold, pays with a key and follows to the tickets', async () => {
     const hold = new Date(Date.now() + 30 * 60_000).toISOString();
@@ -280,7 +283,7 @@ describe('TrainBooking', () => {
     expect(screen.getByText('ZHANG WEI')).toBeTruthy();
     expect(screen.getByText('LI NA')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'View the booking' }).getAttribute('href')).toBe('/train/orders/42');
-  });
+  }, slow);
 
   it('says in Chinese that the hold ran out and offers no payment', async () => {
     const order = { id: 7, bookingNumber: 'T1', status: 'to_be_paid', holdExpiresAt: new Date(Date.now() - 1000).toISOString(), passengers: [] };
@@ -308,5 +311,5 @@ describe('TrainBooking', () => {
     expect(await screen.findByText('座位保留已到期，请重新查询预订。')).toBeTruthy();
     expect(screen.queryByRole('button', { name: '钱包支付' })).toBeNull();
     await waitFor(() => expect(a.of('POST', '/order/v2/train/orders')).toHaveLength(1));
-  });
+  }, slow);
 });

@@ -54,6 +54,9 @@ function show(p: Partial<TrainOrderProps>, i: i18n = en) {
   return reload;
 }
 
+// A loaded machine renders slowly.
+const slow = 30_000;
+
 describe('TrainOrder', () => {
   it('pays an unpaid order from the wallet with a key, the hold counting down, and cancels only when confirmed', async () => {
     const calls = api({ 'POST /order/v2/train/orders/42/payment': { code: 0, data: {} }, 'DELETE /order/v2/train/orders/42': { code: 0, data: {} } });
@@ -69,7 +72,7 @@ describe('TrainOrder', () => {
     fireEvent.click(cancel);
     await waitFor(() => expect(reload).toHaveBeenCalledTimes(2));
     expect(calls[1]).toMatchObject({ method: 'DELETE', url: '/order/v2/train/orders/42' });
-  });
+  }, slow);
 
   it('asks for the refund fee of the chosen passengers only', async () => {
     const calls = api({ 'POST /order/v2/train/orders/42/refund': { code: 0, data: {} } });
@@ -79,7 +82,7 @@ describe('TrainOrder', () => {
     await waitFor(() => expect(reload).toHaveBeenCalled());
     expect(calls[0].body).toEqual({ passengers: [1] });
     expect(calls[0].headers['Idempotency-Key']).toBeTruthy();
-  });
+  }, slow);
 
   it('shows the quote waiting with its fee before the agency confirms, and drops it', async () => {
     const calls = api({ 'POST /order/v2/train/orders/42/confirmation': { code: 0, data: {} }, 'DELETE /order/v2/train/orders/42/quote': { code: 0, data: {} } });
@@ -97,7 +100,7 @@ describe('TrainOrder', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Drop the quote' }));
     await waitFor(() => expect(reload).toHaveBeenCalledTimes(2));
     expect(calls[1]).toMatchObject({ method: 'DELETE', url: '/order/v2/train/orders/42/quote' });
-  });
+  }, slow);
 
   it('searches another date and quotes the change of the passengers who may still change', async () => {
     const train = {
@@ -114,7 +117,7 @@ describe('TrainOrder', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Change to Second class on G7' }));
     await waitFor(() => expect(reload).toHaveBeenCalled());
     expect(calls[1].body).toEqual({ offerId: 'offer-9', seatClass: 'second', passengers: [1] });
-  });
+  }, slow);
 
   it('shows a refusal in the page language and stays', async () => {
     api({ 'POST /order/v2/train/orders/42/refund': { code: 100009, message: '开车前 30 分钟停止办理退票' } });
@@ -123,7 +126,7 @@ describe('TrainOrder', () => {
     expect(await screen.findByRole('alert')).toBeTruthy();
     expect(screen.getByText('开车前 30 分钟停止办理退票')).toBeTruthy();
     expect(reload).not.toHaveBeenCalled();
-  });
+  }, slow);
 
   it('lets the provider issue or refuse a manual order', async () => {
     const calls = api({ 'POST /order/v2/train/orders/42/tickets': { code: 0, data: {} } });
@@ -135,5 +138,5 @@ describe('TrainOrder', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Refuse, return the payment' }));
     await waitFor(() => expect(reload).toHaveBeenCalledTimes(2));
     expect(calls[1].body).toEqual({ fail: true, remark: 'issued at the counter' });
-  });
+  }, slow);
 });
