@@ -39,7 +39,8 @@ type TrainBookingProps struct {
 // TrainOrderList is /train/orders: the status menu with counts, the rows
 // of one page and the pager.
 type TrainOrderList struct {
-	Status string
+	Status  string
+	Keyword string
 	Menu   []OrderMenuItem
 	Items  []TrainOrderRow
 	Pager  Pager

@@ -81,6 +81,13 @@ func (s *Server) trainOrderList(w http.ResponseWriter, r *http.Request) {
 		view.Status, f.Statuses = st, []string{st}
 		q.Set("status", st)
 	}
+	if kw := strings.TrimSpace(r.URL.Query().Get("keyword")); kw != "" {
+		if len([]rune(kw)) > keywordMax {
+			kw = string([]rune(kw)[:keywordMax])
+		}
+		view.Keyword, f.Keyword = kw, kw
+		q.Set("keyword", kw)
+	}
 	res, err := s.trains.List(ctx, v.Principal, f)
 	if err != nil {
 		slog.ErrorContext(ctx, "train orders: list", "err", err)

@@ -233,6 +233,14 @@ func testTrainOrderListScopeAndMenu(t *testing.T, e *trainEnv) {
 	if code != http.StatusOK || strings.Contains(body, "<html") || !strings.Contains(body, "T0001") || strings.Contains(body, "T0002") {
 		t.Fatalf("status filter / partial: %d\n%.500s", code, body)
 	}
+	// A keyword (a passenger's surname) narrows it too.
+	_, body = e.page(t, "operator", "/train/orders?keyword=wang")
+	if !strings.Contains(body, "T0002") || strings.Contains(body, "T0001") || !strings.Contains(body, `value="wang"`) {
+		t.Errorf("keyword search:\n%.600s", body)
+	}
+	if _, body := e.page(t, "operator", "/train/orders?keyword=nobody"); !strings.Contains(body, "No train bookings match these filters.") {
+		t.Error("a keyword matching nothing does not say so")
+	}
 	// The sub-agency sees its own only; the provider everyone's.
 	if _, body := e.page(t, "subagency", "/train/orders"); !strings.Contains(body, "T0003") || strings.Contains(body, "T0001") {
 		t.Error("the sub-agency's list is not its own")
