@@ -35,8 +35,8 @@ import (
 	"github.com/voyage/voyage/pkg/shopping"
 	"github.com/voyage/voyage/pkg/siteinfo"
 	"github.com/voyage/voyage/pkg/store"
-	"github.com/voyage/voyage/pkg/web"
 	"github.com/voyage/voyage/pkg/train"
+	"github.com/voyage/voyage/pkg/web"
 	"github.com/voyage/voyage/pkg/webhook"
 )
 

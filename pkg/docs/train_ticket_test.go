@@ -13,7 +13,7 @@ import (
 func sampleTrainOrder(issued bool) train.View {
 	dep := time.Date(2026, 12, 1, 1, 0, 0, 0, time.UTC) // 09:00 in China
 	o := train.View{ID: 7, BookingNumber: "T26112500000007", Status: train.ToBePaid, SupplierRef: "E123456789",
-		Train: train.Train{Number: "G1", Type: "G", Origin: "VNP", Destination: "AOH", DepartAt: dep, ArriveAt: dep.Add(4*time.Hour + 28*time.Minute)},
+		Train:     train.Train{Number: "G1", Type: "G", Origin: "VNP", Destination: "AOH", DepartAt: dep, ArriveAt: dep.Add(4*time.Hour + 28*time.Minute)},
 		SeatClass: "second", Total: train.MoneyOf(110600, "CNY"),
 		Passengers: []train.Passenger{
 			{ID: 1, Type: "adult", Surname: "张", GivenName: "伟", DocumentType: "id_card", DocumentNumber: "11010519491231002X"},

@@ -446,4 +446,6 @@ func (s *Service) view(o Order, party string) View {
 }
 
 // noAccess is the answer to a caller without the train service.
-func noAccess() error { return fault.New(fault.CodeNoAccess, http.StatusForbidden, "train.error.noAccess") }
+func noAccess() error {
+	return fault.New(fault.CodeNoAccess, http.StatusForbidden, "train.error.noAccess")
+}
