@@ -34,6 +34,20 @@
 //     manual mode, issue (from the railway or as typed) or fail the
 //     tickets of a paid order.
 //
+// Wiring and background work: New(Options), SetQueue, SetNotifier,
+// AddWorkers (for jobs.Config.Register: ticketing, after-sales finishing,
+// the sweep of lapsed holds and quotes), Ticket(ctx, id) and
+// Sweep(ctx) (what those jobs run).
+//
+// Types the pages use: View (an order: Train embedded, Passengers,
+// Tickets []TicketView, Quote *QuoteView, Timeline []Event, Actions,
+// HoldExpiresAt), Page, StatusCount, Statuses, Tone(status),
+// SearchRequest/SearchResult/OfferView/SeatView, StationView,
+// CreateRequest, PayRequest (ChannelBalance), RefundRequest,
+// ChangeRequest, ConfirmTicketsRequest, Money/MoneyOf. EventStatus is the
+// webhook event name ("train.order.status"), sent to the agency's train
+// notification URL with the View as data.
+//
 // View.Actions lists what the caller may do now (Action values of
 // status.go); the status machine is the one table in status.go.
 package train
