@@ -463,3 +463,16 @@ func (s *Service) view(o Order, party string) View {
 func noAccess() error {
 	return fault.New(fault.CodeNoAccess, http.StatusForbidden, "train.error.noAccess")
 }
+
+// DeleteGuard refuses deleting an agency that has train orders: they are
+// its money's record (agency.Service.AddDeleteGuard).
+func (s *Service) DeleteGuard(ctx context.Context, agencyID int64) (string, error) {
+	var n int
+	if err := s.db.GetContext(ctx, &n, s.db.Rebind(`SELECT COUNT(*) FROM train_orders WHERE agency_id = ?`), agencyID); err != nil {
+		return "", fmt.Errorf("train: count agency orders: %w", err)
+	}
+	if n > 0 {
+		return "train.error.agencyHasOrders", nil
+	}
+	return "", nil
+}
