@@ -73,6 +73,14 @@ func registerTrains(rt *Router, s Services) {
 		return t.Stations(r.URL.Query().Get("q"), i18n.Lang(r.Context())), nil
 	})
 
+	rt.Handle("GET /shopping/v2/train/config", Operation{
+		ID: "trainConfig", Tag: "trains", Allow: canTrain,
+		Summary:  "The on-sale dates (China time) and the codes of train types, seat classes, ticket and document types a booking form offers",
+		Response: train.Config{},
+	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
+		return t.BookingConfig(), nil
+	})
+
 	rt.Handle("POST /shopping/v2/train/search", Operation{
 		ID: "trainSearch", Tag: "trains", Allow: canTrain,
 		Summary: "The trains of a trip on a date in the sales window, with seat classes, prices and seats left (an offer id books for 15 minutes)",

@@ -13,7 +13,8 @@
 //   - Stations(q, lang) []StationView: search by code, name in three
 //     languages, pinyin or initials.
 //   - StationName(code, lang) string.
-//   - SalesWindow() (first, last string): the on-sale dates.
+//   - SalesWindow() (first, last string): the on-sale dates;
+//     BookingConfig() Config: those and the codes a booking form offers.
 //   - Search(ctx, who, SearchRequest) (SearchResult, error).
 //   - List(ctx, who, Filter) (Page, error); Counts(ctx, who, statuses)
 //     ([]StatusCount, error); Get(ctx, who, id) (View, error).
