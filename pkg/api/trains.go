@@ -73,6 +73,14 @@ func registerTrains(rt *Router, s Services) {
 		return t.Stations(r.URL.Query().Get("q"), i18n.Lang(r.Context())), nil
 	})
 
+	rt.Handle("GET /shopping/v2/train/config", Operation{
+		ID: "trainConfig", Tag: "trains", Allow: canTrain,
+		Summary:  "The on-sale dates (China time) and the codes of train types, seat classes, ticket and document types a booking form offers",
+		Response: train.Config{},
+	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
+		return t.BookingConfig(), nil
+	})
+
 	rt.Handle("POST /shopping/v2/train/search", Operation{
 		ID: "trainSearch", Tag: "trains", Allow: canTrain,
 		Summary: "The trains of a trip on a date in the sales window, with seat classes, prices and seats left (an offer id books for 15 minutes)",
@@ -134,7 +142,7 @@ func registerTrains(rt *Router, s Services) {
 		ID: "payTrainOrder", Tag: "trains", Allow: canTrain,
 		Summary: "Pay an order from the wallet (Idempotency-Key: a replay answers the order); tickets are issued in the background",
 		Request: train.PayRequest{}, Response: train.View{},
-		Errors:  []int{fault.CodeInsufficientFund, fault.CodeQuoteExpired, fault.CodeConflict, fault.CodeNotFound},
+		Errors: []int{fault.CodeInsufficientFund, fault.CodeQuoteExpired, fault.CodeConflict, fault.CodeNotFound},
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
 		n, err := id(r)
 		if err != nil {
@@ -163,7 +171,7 @@ func registerTrains(rt *Router, s Services) {
 		ID: "trainRefundQuote", Tag: "trains", Allow: canTrain,
 		Summary: "Quote refunding some passengers' tickets (all when none given) with the railway's fee by time band; the order waits in rfd_to_be_confirm. Closed 30 minutes before departure",
 		Request: train.RefundRequest{}, Response: train.RefundQuoteView{},
-		Errors:  []int{fault.CodeConflict, fault.CodeNotFound},
+		Errors: []int{fault.CodeConflict, fault.CodeNotFound},
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
 		n, err := id(r)
 		if err != nil {
@@ -182,7 +190,7 @@ func registerTrains(rt *Router, s Services) {
 		ID: "trainChangeQuote", Tag: "trains", Allow: canTrain,
 		Summary: "Quote moving some passengers to another train (offer of a new search; once per ticket) with the fare difference; the order waits in chg_to_be_confirm",
 		Request: train.ChangeRequest{}, Response: train.ChangeQuoteView{},
-		Errors:  []int{fault.CodeConflict, fault.CodeQuoteExpired, fault.CodeNoFlight, fault.CodeNotFound},
+		Errors: []int{fault.CodeConflict, fault.CodeQuoteExpired, fault.CodeNoFlight, fault.CodeNotFound},
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
 		n, err := id(r)
 		if err != nil {
@@ -197,7 +205,7 @@ func registerTrains(rt *Router, s Services) {
 
 	rt.Handle("POST /order/v2/train/orders/{id}/confirmation", Operation{
 		ID: "confirmTrainQuote", Tag: "trains", Allow: canTrain,
-		Summary: "Confirm the refund or change quote waiting: refunded (money back to the wallet, refund-train) or changed (fare difference, change-train)",
+		Summary:  "Confirm the refund or change quote waiting: refunded (money back to the wallet, refund-train) or changed (fare difference, change-train)",
 		Response: train.View{}, Errors: []int{fault.CodeConflict, fault.CodeQuoteExpired, fault.CodeInsufficientFund, fault.CodeNotFound},
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
 		n, err := id(r)

@@ -121,6 +121,11 @@ func TestTrainScope(t *testing.T) {
 		if resp.StatusCode != 200 || !strings.Contains(string(env.Data), `"status":"canceled"`) {
 			t.Errorf("cancel: %d %s", resp.StatusCode, env.Data)
 		}
+		// Its train orders keep the sub-agency from being deleted.
+		resp, env = call(t, srv, "DELETE", fmt.Sprintf("/base/v2/agencies/%d", sub), "en", "", bearer(super)...)
+		if resp.StatusCode != 409 || env.Message != "This agency has train orders and cannot be deleted" {
+			t.Errorf("delete an agency with train orders: %d %+v", resp.StatusCode, env)
+		}
 	})
 }
 

@@ -136,6 +136,12 @@ func TestTrainBookingLifecycle(t *testing.T) {
 			t.Fatalf("stations: %d %s", resp.StatusCode, env.Data)
 		}
 
+		resp, env = call(t, srv, "GET", "/shopping/v2/train/config", "en", "", bearer(op)...)
+		if first, last := chinaDate(0), chinaDate(14); resp.StatusCode != 200 ||
+			!strings.Contains(string(env.Data), fmt.Sprintf(`"salesFrom":%q,"salesTo":%q`, first, last)) {
+			t.Errorf("config: %d %s", resp.StatusCode, env.Data)
+		}
+
 		offer := secondClassOffer(t, srv, op, 3, 2)
 		if offer.ExpiresAt.Sub(time.Now()) > 15*time.Minute+time.Second || offer.DurationMinutes <= 0 || len(offer.Stops) < 2 {
 			t.Fatalf("offer: %+v", offer)

@@ -28,9 +28,15 @@ func TestValidateCreate(t *testing.T) {
 		{"valid", with(func(*CreateRequest) {}), ""},
 		{"lower-case id card x", with(func(r *CreateRequest) { r.Passengers[0].DocumentNumber = "11010519491231002x" }), ""},
 		{"id card check digit", with(func(r *CreateRequest) { r.Passengers[0].DocumentNumber = "110105194912310021" }), "passengers[0].documentNumber"},
-		{"passport too short", with(func(r *CreateRequest) { r.Passengers[0].DocumentType, r.Passengers[0].DocumentNumber = "passport", "E12" }), "passengers[0].documentNumber"},
-		{"hk permit", with(func(r *CreateRequest) { r.Passengers[0].DocumentType, r.Passengers[0].DocumentNumber = "hk_macao_permit", "H12345678" }), ""},
-		{"taiwan permit letters", with(func(r *CreateRequest) { r.Passengers[0].DocumentType, r.Passengers[0].DocumentNumber = "taiwan_permit", "T1234567" }), "passengers[0].documentNumber"},
+		{"passport too short", with(func(r *CreateRequest) {
+			r.Passengers[0].DocumentType, r.Passengers[0].DocumentNumber = "passport", "E12"
+		}), "passengers[0].documentNumber"},
+		{"hk permit", with(func(r *CreateRequest) {
+			r.Passengers[0].DocumentType, r.Passengers[0].DocumentNumber = "hk_macao_permit", "H12345678"
+		}), ""},
+		{"taiwan permit letters", with(func(r *CreateRequest) {
+			r.Passengers[0].DocumentType, r.Passengers[0].DocumentNumber = "taiwan_permit", "T1234567"
+		}), "passengers[0].documentNumber"},
 		{"unknown document", with(func(r *CreateRequest) { r.Passengers[0].DocumentType = "driving_licence" }), "passengers[0].documentType"},
 		{"no surname", with(func(r *CreateRequest) { r.Passengers[0].Surname = " " }), "passengers[0].surname"},
 		{"child alone", with(func(r *CreateRequest) { r.Passengers[0].Type = "child" }), "passengers"},

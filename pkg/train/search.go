@@ -399,3 +399,29 @@ func supplierFault(err error) error {
 }
 
 func langOf(ctx context.Context) string { return i18n.Lang(ctx) }
+
+// Config is what a booking form needs before any search: the on-sale
+// dates (the date picker offers only these), and the codes of the train
+// types, seat classes, ticket and document types.
+type Config struct {
+	SalesFrom     string   `json:"salesFrom"`
+	SalesTo       string   `json:"salesTo"`
+	TrainTypes    []string `json:"trainTypes"`
+	SeatClasses   []string `json:"seatClasses"`
+	TicketTypes   []string `json:"ticketTypes"`
+	DocumentTypes []string `json:"documentTypes"`
+	SeatLetters   []string `json:"seatLetters"`
+	MaxPassengers int      `json:"maxPassengers"`
+}
+
+// BookingConfig answers the booking form's Config now.
+func (s *Service) BookingConfig() Config {
+	first, last := s.SalesWindow()
+	return Config{SalesFrom: first, SalesTo: last, TrainTypes: []string{"G", "D", "C", "Z", "T", "K", "O"},
+		SeatClasses: []string{rail.ClassBusiness, rail.ClassPremium, rail.ClassFirst, rail.ClassSecond, rail.ClassDeluxeSoftSleeper,
+			rail.ClassSoftSleeper, rail.ClassEMUSleeper, rail.ClassHardSleeperUpper, rail.ClassHardSleeperMiddle, rail.ClassHardSleeperLower,
+			rail.ClassSoftSeat, rail.ClassHardSeat, rail.ClassStanding},
+		TicketTypes:   ticketTypes,
+		DocumentTypes: []string{rail.DocIDCard, rail.DocPassport, rail.DocHKMacaoPermit, rail.DocTaiwanPermit},
+		SeatLetters:   strings.Split(seatLetters, ""), MaxPassengers: maxPassengers}
+}

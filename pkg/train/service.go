@@ -13,7 +13,8 @@
 //   - Stations(q, lang) []StationView: search by code, name in three
 //     languages, pinyin or initials.
 //   - StationName(code, lang) string.
-//   - SalesWindow() (first, last string): the on-sale dates.
+//   - SalesWindow() (first, last string): the on-sale dates;
+//     BookingConfig() Config: those and the codes a booking form offers.
 //   - Search(ctx, who, SearchRequest) (SearchResult, error).
 //   - List(ctx, who, Filter) (Page, error); Counts(ctx, who, statuses)
 //     ([]StatusCount, error); Get(ctx, who, id) (View, error).
@@ -33,6 +34,20 @@
 //   - ConfirmTickets(ctx, who, id, ConfirmTicketsRequest) (View, error):
 //     manual mode, issue (from the railway or as typed) or fail the
 //     tickets of a paid order.
+//
+// Wiring and background work: New(Options), SetQueue, SetNotifier,
+// AddWorkers (for jobs.Config.Register: ticketing, after-sales finishing,
+// the sweep of lapsed holds and quotes), Ticket(ctx, id) and
+// Sweep(ctx) (what those jobs run).
+//
+// Types the pages use: View (an order: Train embedded, Passengers,
+// Tickets []TicketView, Quote *QuoteView, Timeline []Event, Actions,
+// HoldExpiresAt), Page, StatusCount, Statuses, Tone(status),
+// SearchRequest/SearchResult/OfferView/SeatView, StationView,
+// CreateRequest, PayRequest (ChannelBalance), RefundRequest,
+// ChangeRequest, ConfirmTicketsRequest, Money/MoneyOf. EventStatus is the
+// webhook event name ("train.order.status"), sent to the agency's train
+// notification URL with the View as data.
 //
 // View.Actions lists what the caller may do now (Action values of
 // status.go); the status machine is the one table in status.go.
@@ -446,4 +461,19 @@ func (s *Service) view(o Order, party string) View {
 }
 
 // noAccess is the answer to a caller without the train service.
-func noAccess() error { return fault.New(fault.CodeNoAccess, http.StatusForbidden, "train.error.noAccess") }
+func noAccess() error {
+	return fault.New(fault.CodeNoAccess, http.StatusForbidden, "train.error.noAccess")
+}
+
+// DeleteGuard refuses deleting an agency that has train orders: they are
+// its money's record (agency.Service.AddDeleteGuard).
+func (s *Service) DeleteGuard(ctx context.Context, agencyID int64) (string, error) {
+	var n int
+	if err := s.db.GetContext(ctx, &n, s.db.Rebind(`SELECT COUNT(*) FROM train_orders WHERE agency_id = ?`), agencyID); err != nil {
+		return "", fmt.Errorf("train: count agency orders: %w", err)
+	}
+	if n > 0 {
+		return "train.error.agencyHasOrders", nil
+	}
+	return "", nil
+}

@@ -165,7 +165,7 @@ var tones = map[Status]string{
 	Issued: ToneSuccess, Changed: ToneSuccess, Refunded: ToneSuccess, PartiallyRefunded: ToneSuccess,
 	RfdProceeding: ToneWarning, ChgProceeding: ToneWarning,
 	ToBePaid: TonePrimary, Proceeding: TonePrimary, RfdToBeConfirm: TonePrimary, ChgToBeConfirm: TonePrimary,
-	Failed: ToneError,
+	Failed:   ToneError,
 	Canceled: ToneInfo, FailedReimbursed: ToneInfo,
 }
 
