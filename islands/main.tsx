@@ -11,6 +11,8 @@ const registry: Registry = {
   // Group flights (issue 16).
   GroupRequest: () => import('./GroupRequest').then((m) => m.GroupRequest),
   GroupCountdown: () => import('./GroupCountdown').then((m) => m.GroupCountdown),
+  TrainBooking: () => import('./TrainBooking').then((m) => m.TrainBooking),
+  TrainOrder: () => import('./TrainOrder').then((m) => m.TrainOrder),
 };
 
 // Selects marked data-autosubmit (language, currency) submit their form on

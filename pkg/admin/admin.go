@@ -18,6 +18,7 @@ import (
 	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/order"
 	"github.com/voyage/voyage/pkg/siteinfo"
+	"github.com/voyage/voyage/pkg/train"
 )
 
 // Backend is the admin operations. Every agency id is one the caller
@@ -69,6 +70,12 @@ type Backend interface {
 	Group(ctx context.Context, id int64) (group.View, error)
 	QuoteGroup(ctx context.Context, id int64, q group.QuoteInput) (group.View, error)
 	GroupSeats(ctx context.Context, id int64, s group.SeatsInput) (group.View, error)
+
+	// Train orders (pkg/train): the list, one order, and the provider's
+	// manual ticket confirmation.
+	TrainOrders(ctx context.Context, f train.Filter) (train.Page, error)
+	TrainOrder(ctx context.Context, id int64) (train.View, error)
+	ConfirmTrainTickets(ctx context.Context, id int64, r train.ConfirmTicketsRequest) (train.View, error)
 
 	// StuckJobs lists the background jobs that need a look: running past
 	// their timeout, retryable after a failure, or discarded.

@@ -115,7 +115,7 @@ func (s Services) detail(r *http.Request, id int64) (agency.Detail, error) {
 	return s.AgencyService.Get(r.Context(), Principal(r), id, s.Auth.APIKeys)
 }
 
-var walletEntriesQuery = append([]Param{{Name: "type", Type: "string", Description: "payment type: top-up, origin-flight, origin-train, refund-flight, change-flight, void-flight"},
+var walletEntriesQuery = append([]Param{{Name: "type", Type: "string", Description: "payment type: top-up, origin-flight, origin-train, refund-flight, change-flight, void-flight, refund-train, change-train"},
 	{Name: "orderId", Type: "string"}, {Name: "from", Type: "string", Description: "YYYY-MM-DD"}, {Name: "to", Type: "string", Description: "YYYY-MM-DD, inclusive"}}, pagingParams...)
 
 func registerAgencies(rt *Router, s Services) {

@@ -16,6 +16,7 @@ import (
 	"github.com/voyage/voyage/pkg/profile"
 	"github.com/voyage/voyage/pkg/shopping"
 	"github.com/voyage/voyage/pkg/siteinfo"
+	"github.com/voyage/voyage/pkg/train"
 	"github.com/voyage/voyage/pkg/webhook"
 )
 
@@ -45,6 +46,8 @@ type Services struct {
 	WebsitePrefix string
 	// Groups runs group flight orders (nil: no group routes).
 	Groups *group.Service
+	// Trains runs train search and orders (nil: no train routes).
+	Trains *train.Service
 }
 
 // Register adds every API route to rt.
@@ -82,6 +85,7 @@ func Register(rt *Router, s Services) {
 	registerOrders(rt, s)
 	registerGroups(rt, s)
 	registerWebhooks(rt, s)
+	registerTrains(rt, s)
 	registerJobs(rt, s)
 }
 

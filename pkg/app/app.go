@@ -36,6 +36,7 @@ import (
 	"github.com/voyage/voyage/pkg/shopping"
 	"github.com/voyage/voyage/pkg/siteinfo"
 	"github.com/voyage/voyage/pkg/store"
+	"github.com/voyage/voyage/pkg/train"
 	"github.com/voyage/voyage/pkg/web"
 	"github.com/voyage/voyage/pkg/webhook"
 )
@@ -60,6 +61,8 @@ type App struct {
 	Webhooks     *webhook.Service
 	// Groups runs group flight orders.
 	Groups *group.Service
+	// Trains is the train product line (pkg/train).
+	Trains *train.Service
 	// Queue is the River client: jobs are queued by the services in their
 	// own transactions whether or not this process works them.
 	Queue   *jobs.Queue
@@ -119,10 +122,16 @@ func New(ctx context.Context, cfg config.Config) (*App, error) {
 	a.buildOrders()
 	a.Orders.SetNotifier(a.Webhooks)
 	a.AgencyAdmin.AddDeleteGuard(a.Orders.DeleteGuard)
+	if err := a.buildTrains(); err != nil {
+		a.Close()
+		return nil, err
+	}
+	a.Trains.SetNotifier(a.Webhooks)
+	a.AgencyAdmin.AddDeleteGuard(a.Trains.DeleteGuard)
 	a.buildGroups()
 	jobsCfg := jobs.Config{Workers: cfg.Jobs.Workers, PollInterval: cfg.Jobs.PollInterval, CleanupInterval: cfg.Jobs.CleanupInterval,
 		RescueAfter: cfg.Jobs.RescueAfter, Mail: a.mailSender(), MailFrom: cfg.Mail.From,
-		Register: []func(*jobs.Workers) []*river.PeriodicJob{a.Orders.AddWorkers, a.Webhooks.AddWorkers, a.Groups.AddWorkers}}
+		Register: []func(*jobs.Workers) []*river.PeriodicJob{a.Orders.AddWorkers, a.Webhooks.AddWorkers, a.Trains.AddWorkers, a.Groups.AddWorkers}}
 	if db.Dialect == store.Postgres {
 		// The workers listen on their own pgx connections.
 		jobsCfg.PostgresURL = cfg.DB
@@ -136,9 +145,10 @@ func New(ctx context.Context, cfg config.Config) (*App, error) {
 	a.Orders.SetQueue(q.Client)
 	a.Webhooks.SetQueue(q.Client)
 	a.Groups.SetQueue(q.Client)
+	a.Trains.SetQueue(q.Client)
 	a.Web = web.New(web.Options{Site: a.Site, Applications: a.Applications, SecureCookies: cfg.HTTP.SecureCookies, Auth: a.Auth, Agencies: a.Agencies,
 		UserAdmin: a.Auth, CompanyAdmin: a.Agencies, AgencyAdmin: a.AgencyAdmin, Ledger: a.Ledger, Webhooks: a.Webhooks, Orders: a.Orders, Catalog: a.Catalog,
-		Groups: a.Groups})
+		Trains: a.Trains, Groups: a.Groups})
 	a.Handler = a.buildHandler()
 	return a, nil
 }
@@ -179,7 +189,8 @@ func (a *App) buildHandler() http.Handler {
 	}
 	a.Router = api.NewRouter(mux, a.Auth, userLog)
 	a.Router.SerialiseKeys(idempotency.New(a.DB))
-	api.Register(a.Router, api.Services{Site: a.Site, Applications: a.Applications, Auth: a.Auth, Agencies: a.Agencies, Profile: a.Profile, AgencyService: a.AgencyAdmin, Ledger: a.Ledger, Catalog: a.Catalog, Shopping: a.Shopping, Orders: a.Orders, Webhooks: a.Webhooks, Jobs: a.Queue, WebsitePrefix: a.Cfg.Site.WebsitePrefix, Groups: a.Groups})
+	api.Register(a.Router, api.Services{Site: a.Site, Applications: a.Applications, Auth: a.Auth, Agencies: a.Agencies, Profile: a.Profile, AgencyService: a.AgencyAdmin, Ledger: a.Ledger, Catalog: a.Catalog, Shopping: a.Shopping, Orders: a.Orders, Webhooks: a.Webhooks, Jobs: a.Queue, WebsitePrefix: a.Cfg.Site.WebsitePrefix,
+		Trains: a.Trains, Groups: a.Groups})
 	a.Router.Finish("/base/", "/order/", "/shopping/")
 
 	openapi, err := json.MarshalIndent(a.Router.OpenAPI(), "", "  ")

@@ -13,8 +13,8 @@ import (
 )
 
 func (r *Root) ordersCmd() *cobra.Command {
-	return adminNoun("orders", "Flight orders: list, show, and review post-sale requests as the provider",
-		r.ordersListCmd(), r.ordersShowCmd(), r.ordersReviewCmd())
+	return adminNoun("orders", "Flight orders: list, show, and review post-sale requests as the provider; train orders under 'orders train'",
+		r.ordersListCmd(), r.ordersShowCmd(), r.ordersReviewCmd(), r.ordersTrainCmd())
 }
 
 func orderRowOf(o order.View) []string {

@@ -66,10 +66,17 @@ const (
 	TypeGroupForfeit = "group-forfeit"
 )
 
+// Train entry types (pkg/train): a refund, and a change's fare difference
+// either way.
+const (
+	TypeRefundTrain = "refund-train"
+	TypeChangeTrain = "change-train"
+)
+
 // PaymentTypes lists the spec's wallet entry types, plus the provider's
 // corrections.
 var PaymentTypes = []string{TypeTopUp, TypeOriginFlight, TypeOriginTrain, TypeRefundFlight, TypeChangeFlight, TypeVoidFlight, TypeAdjustment,
-	TypeGroupDeposit, TypeGroupPayment, TypeGroupForfeit}
+	TypeRefundTrain, TypeChangeTrain, TypeGroupDeposit, TypeGroupPayment, TypeGroupForfeit}
 
 // TypeAdjustment is a correction posted by the provider.
 const TypeAdjustment = "adjustment"

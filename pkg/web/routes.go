@@ -137,7 +137,9 @@ const (
 	pathGroupOrders        = "/flight/group/order"
 	pathGroupOrder         = pathGroupOrders + "/{id}"
 	pathTrainBooking       = "/train/booking"
-	pathTrainOrders        = "/train/orders"
+	pathTrainOrders        = templates.TrainOrdersPath
+	pathTrainOrder         = pathTrainOrders + "/{id}"
+	pathTrainETicket       = pathTrainOrder + "/e-ticket"
 	pathWallet             = "/bills/wallet"
 	pathTransactions       = "/bills/transactions"
 	pathStatements         = "/bills/statements"
@@ -244,6 +246,10 @@ var Routes = []Route{
 	{Name: "train-booking", Method: http.MethodGet, Path: pathTrainBooking, Access: TrainBooking, Layout: templates.LayoutBooking, TitleKey: "route.trainBooking"},
 	// The spec lists no role for the train orders.
 	{Name: "train-orders", Method: http.MethodGet, Path: pathTrainOrders, Access: Trains, Layout: templates.LayoutOrder, TitleKey: "route.trainOrders"},
+	// The train service answers not found for an order of another agency
+	// (its ancestors see it); the actions go through the API.
+	{Name: "train-order-id", Method: http.MethodGet, Path: pathTrainOrder, Access: Trains, Layout: templates.LayoutOrder, TitleKey: "route.trainOrders"},
+	{Name: "train-order-eticket", Method: http.MethodGet, Path: pathTrainETicket, Access: Trains},
 
 	{Name: "bills-wallet", Method: http.MethodGet, Path: pathWallet, Access: Finance, Layout: templates.LayoutBill, TitleKey: "route.wallet"},
 	{Name: "bills-transactions", Method: http.MethodGet, Path: pathTransactions, Access: Finance, Layout: templates.LayoutBill, TitleKey: "route.transactions"},
@@ -328,8 +334,10 @@ func (s *Server) handlers() map[string]http.Handler {
 		"flight-group-quote":              s.groupAction(groupActQuote),
 		"flight-group-seats":              s.groupAction(groupActSeats),
 		"flight-group-document":           s.groupDocument,
-		"train-booking":                   s.section("train-booking"),
-		"train-orders":                    s.section("train-orders"),
+		"train-booking":                   s.trainBooking,
+		"train-orders":                    s.trainOrderList,
+		"train-order-id":                  s.trainOrderDetail,
+		"train-order-eticket":             s.trainETicket,
 		"bills-wallet":                    s.walletPage,
 		"bills-transactions":              s.billTransactions,
 		"bills-statements":                s.billStatements,

@@ -11,10 +11,7 @@ import (
 
 // sectionStates are the empty states the spec gives (§2 screens); other
 // sections say they are not available yet rather than show made-up data.
-var sectionStates = map[string]templates.Section{
-	"train-booking": {Heading: "portal.train.booking.title", EmptyKey: "portal.train.booking.empty"},
-	"train-orders":  {EmptyKey: "portal.train.orders.empty"},
-}
+var sectionStates = map[string]templates.Section{}
 
 // section is the page of the route named name while its feature is not
 // built: its layout, title and side menu, and the spec's empty state.

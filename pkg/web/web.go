@@ -23,6 +23,7 @@ import (
 	"github.com/voyage/voyage/pkg/order"
 	"github.com/voyage/voyage/pkg/partnership"
 	"github.com/voyage/voyage/pkg/siteinfo"
+	"github.com/voyage/voyage/pkg/train"
 	"github.com/voyage/voyage/pkg/webhook"
 	"github.com/voyage/voyage/templates"
 )
@@ -43,6 +44,7 @@ type Server struct {
 	keys          AgencyKeys    // nil: no API keys or password resets
 	bills         Bills         // nil: the transactions and statement pages answer 500
 	orders        Orders        // nil: the flight order pages answer 500
+	trains        TrainOrders   // nil: the train pages answer 500
 	webhooks      Webhooks      // nil: no notifications section in the agency manager
 	catalog       *i18n.Catalog // the notice emails' texts (nil: no emails)
 	groups        GroupOrders   // nil: the group flight pages answer 500
@@ -60,6 +62,7 @@ type Options struct {
 	AgencyAdmin   *agency.Service
 	Ledger        *ledger.Ledger
 	Orders        *order.Service
+	Trains        *train.Service
 	Webhooks      *webhook.Service
 	Catalog       *i18n.Catalog
 	// Groups runs group flight orders (issue 16).
@@ -100,6 +103,9 @@ func New(o Options) *Server {
 	}
 	if o.Groups != nil {
 		s.groups = o.Groups
+	}
+	if o.Trains != nil {
+		s.trains = o.Trains
 	}
 	return s
 }

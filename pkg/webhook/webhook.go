@@ -137,15 +137,20 @@ func (s *Service) inserter() Inserter {
 // "change.requested").
 var eventName = regexp.MustCompile(`^[a-z][a-z0-9_]*(\.[a-z0-9_]+)*$`)
 
-// URLFor is where an event goes: change and disruption events to the
+// URLFor is where a flight event goes: change and disruption events to the
 // change notification URL, every other event to the booking notification
-// URL. Empty when the agency set none.
+// URL. Empty when the agency set none. Train events go to the train
+// notification URL instead (IsTrainEvent).
 func URLFor(f agency.FlightSettings, event string) string {
 	if strings.HasPrefix(event, "change.") || strings.HasPrefix(event, "disruption.") {
 		return strings.TrimSpace(f.ChangeNotifyURL)
 	}
 	return strings.TrimSpace(f.BookingNotifyURL)
 }
+
+// IsTrainEvent reports an event of the train product line (pkg/train):
+// it goes to the agency's train notification URL.
+func IsTrainEvent(event string) bool { return strings.HasPrefix(event, "train.") }
 
 // body is the JSON an agency receives; the field order is the wire order.
 type body struct {
@@ -203,7 +208,21 @@ func (s *Service) currentURL(ctx context.Context, tx *sqlx.Tx, agencyID int64, e
 		if err != nil {
 			return "", fmt.Errorf("webhook: settings of agency %d: %w", agencyID, err)
 		}
+		if IsTrainEvent(event) {
+			return strings.TrimSpace(a.Config().Train.NotifyURL), nil
+		}
 		return URLFor(a.Config().Flight, event), nil
+	}
+	if IsTrainEvent(event) {
+		var train string
+		err := tx.GetContext(ctx, &train, tx.Rebind(`SELECT train_settings FROM agencies WHERE id = ?`), agencyID)
+		if errors.Is(err, sql.ErrNoRows) {
+			return "", fmt.Errorf("webhook: agency %d: %w", agencyID, fault.NotFound(""))
+		}
+		if err != nil {
+			return "", fmt.Errorf("webhook: settings of agency %d: %w", agencyID, err)
+		}
+		return strings.TrimSpace(agency.Agency{TrainSettingsJSON: train}.Config().Train.NotifyURL), nil
 	}
 	var flight string
 	err := tx.GetContext(ctx, &flight, tx.Rebind(`SELECT flight_settings FROM agencies WHERE id = ?`), agencyID)

@@ -1,0 +1,135 @@
+// One traveller's fields under the real-name rule: ticket type, name as on
+// the document, gender, birthday, nationality, document type and number,
+// and on G/D/C trains the seat letter asked for.
+import { useEffect, useState } from 'react';
+import { useT } from '../useT';
+import { Field, TextField, fieldId } from '../confirm/fields';
+import { countryName, loadCountries, sortCountries, type Country } from '../countries';
+import { documentTypes, ticketTypes, type PassengerForm } from './types';
+
+type Props = {
+  index: number;
+  form: PassengerForm;
+  onChange: (p: PassengerForm) => void;
+  errors: Record<string, string>;
+  letters: string[];
+};
+
+export function PassengerFields({ index, form, onChange, errors, letters }: Props) {
+  const { t, lang } = useT();
+  const [countries, setCountries] = useState<Country[]>([]);
+  useEffect(() => {
+    let live = true;
+    void loadCountries().then((list) => live && setCountries(sortCountries(list, lang)));
+    return () => {
+      live = false;
+    };
+  }, [lang]);
+  const f = (x: string) => `passengers.${index}.${x}`;
+  const err = (x: string) => errors[f(x)];
+  const set = <K extends keyof PassengerForm>(k: K, v: PassengerForm[K]) => onChange({ ...form, [k]: v });
+  const genderErr = err('gender');
+  return (
+    <fieldset className="fc-section tb-passenger">
+      <legend className="tb-legend">{t('trainportal.passenger.title', { n: index + 1 })}</legend>
+      <div className="fc-grid">
+        <Field name={f('type')} label={t('trainportal.passenger.type')} error={err('type')} required>
+          {(a) => (
+            <select {...a} className="fs-input" value={form.type} onChange={(ev) => set('type', ev.target.value as PassengerForm['type'])}>
+              {ticketTypes.map((ty) => (
+                <option key={ty} value={ty}>
+                  {t(`trainportal.ticketType.${ty}`)}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <TextField name={f('surname')} label={t('trainportal.passenger.surname')} value={form.surname} onChange={(v) => set('surname', v)} error={err('surname')} required upper maxLength={50} />
+        <TextField name={f('givenName')} label={t('trainportal.passenger.givenName')} value={form.givenName} onChange={(v) => set('givenName', v)} error={err('givenName')} required upper maxLength={50} />
+        <fieldset className={genderErr ? 'fc-choice field-invalid' : 'fc-choice'}>
+          <legend>
+            {t('trainportal.passenger.gender')}
+            <span className="fc-required" aria-hidden="true">
+              {' '}
+              *
+            </span>
+          </legend>
+          {(['male', 'female'] as const).map((g, k) => (
+            <label key={g} className="fc-radio">
+              <input
+                type="radio"
+                id={k === 0 ? fieldId(f('gender')) : undefined}
+                name={`${fieldId(f('gender'))}-${form.key}`}
+                value={g}
+                aria-invalid={genderErr ? true : undefined}
+                aria-describedby={genderErr ? `${fieldId(f('gender'))}-error` : undefined}
+                checked={form.gender === g}
+                onChange={() => set('gender', g)}
+              />{' '}
+              {t(`trainportal.gender.${g}`)}
+            </label>
+          ))}
+          {genderErr && (
+            <p className="field-error" id={`${fieldId(f('gender'))}-error`}>
+              {genderErr}
+            </p>
+          )}
+        </fieldset>
+        <Field name={f('birthday')} label={t('trainportal.passenger.birthday')} error={err('birthday')} required>
+          {(a) => <input {...a} type="date" className="fs-input" value={form.birthday} onChange={(ev) => set('birthday', ev.target.value)} />}
+        </Field>
+        <Field name={f('nationality')} label={t('trainportal.passenger.nationality')} error={err('nationality')} required>
+          {(a) => (
+            <select {...a} className="fs-input" value={form.nationality} onChange={(ev) => set('nationality', ev.target.value)}>
+              {!countries.some((c) => c.code === form.nationality) && <option value={form.nationality}>{form.nationality}</option>}
+              {countries.map((c) => (
+                <option key={c.code} value={c.code}>
+                  {countryName(c, lang)}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field name={f('documentType')} label={t('trainportal.passenger.documentType')} error={err('documentType')} required>
+          {(a) => (
+            <select {...a} className="fs-input" value={form.documentType} onChange={(ev) => set('documentType', ev.target.value as PassengerForm['documentType'])}>
+              {documentTypes.map((d) => (
+                <option key={d} value={d}>
+                  {t(`trainportal.document.${d}`)}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <TextField
+          name={f('documentNumber')}
+          label={t('trainportal.passenger.documentNumber')}
+          value={form.documentNumber}
+          onChange={(v) => set('documentNumber', v.replace(/\s/g, ''))}
+          error={err('documentNumber')}
+          required
+          upper
+          maxLength={20}
+        />
+        {letters.length > 0 && (
+          <fieldset className="fc-choice tb-letters">
+            <legend>{t('trainportal.passenger.seatLetter')}</legend>
+            {['', ...letters].map((l, k) => (
+              <label key={l || 'any'} className="fc-radio">
+                <input
+                  type="radio"
+                  id={k === 0 ? fieldId(f('seatLetter')) : undefined}
+                  name={`${fieldId(f('seatLetter'))}-${form.key}`}
+                  value={l}
+                  checked={form.seatLetter === l}
+                  onChange={() => set('seatLetter', l)}
+                />{' '}
+                {l ? `${l} · ${t(`trainportal.seat.${l}`)}` : t('trainportal.seat.any')}
+              </label>
+            ))}
+          </fieldset>
+        )}
+      </div>
+    </fieldset>
+  );
+}

@@ -1,0 +1,268 @@
+package api
+
+import (
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/docs"
+	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/pkg/i18n"
+	"github.com/voyage/voyage/pkg/train"
+)
+
+// canTrain is the company's trainServiceEnable switch.
+func canTrain(s auth.Subject) bool { return s.TrainServiceEnable() }
+
+// trainOrdersQuery documents the train order list's query parameters.
+var trainOrdersQuery = append([]Param{
+	{Name: "status", Type: "string", Array: true, Description: "one or more statuses"},
+	{Name: "keyword", Type: "string", Description: "booking number, train or ticket number, passenger surname or document number"},
+	{Name: "agencyId", Type: "integer", Description: "only this agency's orders (one the caller sees)"},
+	{Name: "direct", Type: "boolean", Description: "only the caller's agency's own bookings, not its sub-agencies'"},
+	{Name: "from", Type: "string", Description: "created on or after, YYYY-MM-DD"},
+	{Name: "to", Type: "string", Description: "created on or before, YYYY-MM-DD"},
+}, pagingParams...)
+
+func trainFilter(r *http.Request) (train.Filter, error) {
+	q := r.URL.Query()
+	page, size := pageFromQuery(r)
+	f := train.Filter{Statuses: q["status"], Keyword: q.Get("keyword"), DirectOnly: q.Get("direct") == "true" || q.Get("direct") == "1",
+		Page: page, PageSize: size}
+	errs := map[string]string{}
+	if v := q.Get("agencyId"); v != "" {
+		id, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || id < 1 {
+			errs["agencyId"] = "error.field.number"
+		}
+		f.AgencyID = id
+	}
+	if v := q.Get("from"); v != "" {
+		d, err := time.Parse(time.DateOnly, v)
+		if err != nil {
+			errs["from"] = "error.field.date"
+		}
+		f.From = d
+	}
+	if v := q.Get("to"); v != "" {
+		d, err := time.Parse(time.DateOnly, v)
+		if err != nil {
+			errs["to"] = "error.field.date"
+		}
+		f.To = d.AddDate(0, 0, 1)
+	}
+	if len(errs) > 0 {
+		return f, fault.Validation(errs)
+	}
+	return f, nil
+}
+
+func registerTrains(rt *Router, s Services) {
+	if s.Trains == nil {
+		return
+	}
+	t := s.Trains
+	id := func(r *http.Request) (int64, error) { return PathID(r, "id") }
+
+	rt.Handle("GET /shopping/v2/train/stations", Operation{
+		ID: "trainStations", Tag: "trains", Allow: canTrain,
+		Summary:  "Find stations by code, name (English, Simplified or Traditional Chinese), pinyin or its initials; names in the request's language",
+		Response: []train.StationView{}, Query: []Param{{Name: "q", Type: "string", Required: true}},
+	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
+		return t.Stations(r.URL.Query().Get("q"), i18n.Lang(r.Context())), nil
+	})
+
+	rt.Handle("GET /shopping/v2/train/config", Operation{
+		ID: "trainConfig", Tag: "trains", Allow: canTrain,
+		Summary:  "The on-sale dates (China time) and the codes of train types, seat classes, ticket and document types a booking form offers",
+		Response: train.Config{},
+	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
+		return t.BookingConfig(), nil
+	})
+
+	rt.Handle("POST /shopping/v2/train/search", Operation{
+		ID: "trainSearch", Tag: "trains", Allow: canTrain,
+		Summary: "The trains of a trip on a date in the sales window, with seat classes, prices and seats left (an offer id books for 15 minutes)",
+		Request: train.SearchRequest{}, Response: train.SearchResult{},
+		Errors: []int{fault.CodeSearchTimeout, fault.CodeNoAccess},
+	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
+		var req train.SearchRequest
+		if err := Decode(r, &req); err != nil {
+			return nil, err
+		}
+		return t.Search(r.Context(), Principal(r), req)
+	})
+
+	rt.Handle("POST /order/v2/train/orders", Operation{
+		ID: "createTrainOrder", Tag: "trains", Allow: canTrain, Status: http.StatusCreated,
+		Summary: "Book seats of an offer for passengers (requires an Idempotency-Key header; a replay answers the first order); the railway holds them until holdExpiresAt",
+		Request: train.CreateRequest{}, Response: train.View{},
+		Errors: []int{fault.CodeQuoteExpired, fault.CodeNoFlight, fault.CodeConflict},
+	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
+		var req train.CreateRequest
+		if err := Decode(r, &req); err != nil {
+			return nil, err
+		}
+		return t.Create(r.Context(), Principal(r), r.Header.Get("Idempotency-Key"), req)
+	})
+
+	rt.Handle("GET /order/v2/train/orders", Operation{
+		ID: "listTrainOrders", Tag: "trains", Allow: canTrain,
+		Summary: "The train orders of the caller's agency and its sub-agencies", Response: train.Page{}, Query: trainOrdersQuery,
+	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
+		f, err := trainFilter(r)
+		if err != nil {
+			return nil, err
+		}
+		return t.List(r.Context(), Principal(r), f)
+	})
+
+	rt.Handle("GET /order/v2/train/orders/status", Operation{
+		ID: "trainOrderStatusCounts", Tag: "trains", Allow: canTrain,
+		Summary:  "How many train orders are in each of the given statuses (all statuses when none given)",
+		Response: []train.StatusCount{}, Query: []Param{{Name: "status", Type: "string", Array: true}},
+	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
+		return t.Counts(r.Context(), Principal(r), r.URL.Query()["status"])
+	})
+
+	rt.Handle("GET /order/v2/train/orders/{id}", Operation{
+		ID: "getTrainOrder", Tag: "trains", Allow: canTrain,
+		Summary:  "One train order with its tickets, timeline, waiting quote and the actions allowed now",
+		Response: train.View{}, Errors: []int{fault.CodeNotFound},
+	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
+		n, err := id(r)
+		if err != nil {
+			return nil, err
+		}
+		return t.Get(r.Context(), Principal(r), n)
+	})
+
+	rt.Handle("POST /order/v2/train/orders/{id}/payment", Operation{
+		ID: "payTrainOrder", Tag: "trains", Allow: canTrain,
+		Summary: "Pay an order from the wallet (Idempotency-Key: a replay answers the order); tickets are issued in the background",
+		Request: train.PayRequest{}, Response: train.View{},
+		Errors: []int{fault.CodeInsufficientFund, fault.CodeQuoteExpired, fault.CodeConflict, fault.CodeNotFound},
+	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
+		n, err := id(r)
+		if err != nil {
+			return nil, err
+		}
+		var req train.PayRequest
+		if err := Decode(r, &req); err != nil {
+			return nil, err
+		}
+		return t.Pay(r.Context(), Principal(r), n, r.Header.Get("Idempotency-Key"), req)
+	})
+
+	rt.Handle("DELETE /order/v2/train/orders/{id}", Operation{
+		ID: "cancelTrainOrder", Tag: "trains", Allow: canTrain,
+		Summary: "Cancel an unpaid order; the seats go back to the railway", Response: train.View{},
+		Errors: []int{fault.CodeConflict, fault.CodeNotFound},
+	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
+		n, err := id(r)
+		if err != nil {
+			return nil, err
+		}
+		return t.Cancel(r.Context(), Principal(r), n)
+	})
+
+	rt.Handle("POST /order/v2/train/orders/{id}/refund", Operation{
+		ID: "trainRefundQuote", Tag: "trains", Allow: canTrain,
+		Summary: "Quote refunding some passengers' tickets (all when none given) with the railway's fee by time band; the order waits in rfd_to_be_confirm. Closed 30 minutes before departure",
+		Request: train.RefundRequest{}, Response: train.RefundQuoteView{},
+		Errors: []int{fault.CodeConflict, fault.CodeNotFound},
+	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
+		n, err := id(r)
+		if err != nil {
+			return nil, err
+		}
+		var req train.RefundRequest
+		if r.ContentLength != 0 {
+			if err := Decode(r, &req); err != nil {
+				return nil, err
+			}
+		}
+		return t.RefundQuote(r.Context(), Principal(r), n, req)
+	})
+
+	rt.Handle("POST /order/v2/train/orders/{id}/change", Operation{
+		ID: "trainChangeQuote", Tag: "trains", Allow: canTrain,
+		Summary: "Quote moving some passengers to another train (offer of a new search; once per ticket) with the fare difference; the order waits in chg_to_be_confirm",
+		Request: train.ChangeRequest{}, Response: train.ChangeQuoteView{},
+		Errors: []int{fault.CodeConflict, fault.CodeQuoteExpired, fault.CodeNoFlight, fault.CodeNotFound},
+	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
+		n, err := id(r)
+		if err != nil {
+			return nil, err
+		}
+		var req train.ChangeRequest
+		if err := Decode(r, &req); err != nil {
+			return nil, err
+		}
+		return t.ChangeQuote(r.Context(), Principal(r), n, req)
+	})
+
+	rt.Handle("POST /order/v2/train/orders/{id}/confirmation", Operation{
+		ID: "confirmTrainQuote", Tag: "trains", Allow: canTrain,
+		Summary:  "Confirm the refund or change quote waiting: refunded (money back to the wallet, refund-train) or changed (fare difference, change-train)",
+		Response: train.View{}, Errors: []int{fault.CodeConflict, fault.CodeQuoteExpired, fault.CodeInsufficientFund, fault.CodeNotFound},
+	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
+		n, err := id(r)
+		if err != nil {
+			return nil, err
+		}
+		return t.Confirm(r.Context(), Principal(r), n)
+	})
+
+	rt.Handle("DELETE /order/v2/train/orders/{id}/quote", Operation{
+		ID: "dropTrainQuote", Tag: "trains", Allow: canTrain,
+		Summary: "Drop the refund or change quote waiting; the order is as before", Response: train.View{},
+		Errors: []int{fault.CodeConflict, fault.CodeNotFound},
+	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
+		n, err := id(r)
+		if err != nil {
+			return nil, err
+		}
+		return t.DropQuote(r.Context(), Principal(r), n)
+	})
+
+	rt.Handle("POST /order/v2/train/orders/{id}/tickets", Operation{
+		ID: "confirmTrainTickets", Tag: "trains", Allow: auth.Subject.IsProvider,
+		Summary: "Provider: issue a paid order's tickets by hand (manual mode, or ticketing that gave up), or fail it with the money back",
+		Request: train.ConfirmTicketsRequest{}, Response: train.View{}, Errors: []int{fault.CodeConflict, fault.CodeNotFound},
+	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
+		n, err := id(r)
+		if err != nil {
+			return nil, err
+		}
+		var req train.ConfirmTicketsRequest
+		if r.ContentLength != 0 {
+			if err := Decode(r, &req); err != nil {
+				return nil, err
+			}
+		}
+		return t.ConfirmTickets(r.Context(), Principal(r), n, req)
+	})
+
+	rt.HandleRaw("GET /order/v2/train/orders/{id}/documents/eticket", Operation{
+		ID: "downloadTrainTicket", Tag: "trains", Allow: canTrain,
+		Summary: "Download the e-ticket of a train order as PDF (in the request's language)", Errors: []int{fault.CodeNotFound},
+	}, func(w http.ResponseWriter, r *http.Request) error {
+		n, err := id(r)
+		if err != nil {
+			return err
+		}
+		ctx := r.Context()
+		v, err := t.Get(ctx, Principal(r), n)
+		if err != nil {
+			return err
+		}
+		lang := i18n.Lang(ctx)
+		w.Header().Set("Content-Type", docs.ContentType(docs.PDF))
+		w.Header().Set("Content-Disposition", `attachment; filename="`+v.BookingNumber+`-eticket.pdf"`)
+		w.Header().Set("Cache-Control", "private, no-store")
+		return docs.WriteTrainTicket(w, docs.TrainTicket{Order: v, Lang: lang, T: func(k string, args ...any) string { return i18n.T(ctx, k, args...) },
+			Station: func(code string) string { return t.StationName(code, lang) }})
+	})
+}

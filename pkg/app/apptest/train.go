@@ -1,0 +1,61 @@
+package apptest
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/voyage/voyage/pkg/app"
+	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/ledger"
+	"github.com/voyage/voyage/pkg/train"
+)
+
+// ManualTrainOrder sets the demo data's Demo Travel to manual train
+// ticketing, funds its wallet and books and pays (as demo-operator) a
+// Beijing South → Shanghai Hongqiao second-class seat three days ahead
+// through a's train service: an order waiting in proceeding for the
+// provider. It answers the order's id. The simulated railway keeps the
+// booking in a's memory, so the provider confirms it through a.
+func ManualTrainOrder(t testing.TB, a *app.App) int64 {
+	t.Helper()
+	ctx := context.Background()
+	var agencyID, userID int64
+	if err := a.DB.GetContext(ctx, &agencyID, `SELECT id FROM agencies WHERE name = 'Demo Travel'`); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.DB.GetContext(ctx, &userID, a.DB.Rebind(`SELECT id FROM users WHERE username = ?`), "demo-operator"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.DB.ExecContext(ctx, a.DB.Rebind(`UPDATE agencies SET train_settings = ? WHERE id = ?`), `{"notifyUrl":"","manual":true}`, agencyID); err != nil {
+		t.Fatal(err)
+	}
+	a.Agencies.Forget(agencyID)
+	ag, err := a.Agencies.Get(ctx, agencyID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	who := auth.Principal{UserID: userID, AgencyID: agencyID, Username: "demo-operator",
+		Subject: auth.Subject{Roles: []string{auth.RoleOperator}, ProxyLevel: ag.ProxyLevel, Common: ag.Common()}}
+	date := time.Now().In(time.FixedZone("CST", 8*3600)).AddDate(0, 0, 3).Format(time.DateOnly)
+	res, err := a.Trains.Search(ctx, who, train.SearchRequest{Origin: "VNP", Destination: "AOH", Date: date})
+	if err != nil || len(res.Items) == 0 {
+		t.Fatalf("train search: %v", err)
+	}
+	key := fmt.Sprintf("apptest-train-%d", time.Now().UnixNano())
+	o, err := a.Trains.Create(ctx, who, key, train.CreateRequest{OfferID: res.Items[0].ID, SeatClass: "second",
+		Passengers: []train.Passenger{{Type: "adult", Surname: "LI", GivenName: "NA", DocumentType: "passport", DocumentNumber: "E7654321"}},
+		Contact:    train.Contact{Name: "Li Na", Phone: "+86 139 0000 0000"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Ledger.Post(ctx, ledger.Transfer{AgencyID: agencyID, IdempotencyKey: key + "-fund", From: ledger.Provider(ledger.KindFunding),
+		To: ledger.Wallet(agencyID), Amount: 10_000_00, Currency: "CNY", PaymentType: ledger.TypeTopUp}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Trains.Pay(ctx, who, o.ID, key+"-pay", train.PayRequest{Channel: train.ChannelBalance}); err != nil {
+		t.Fatal(err)
+	}
+	return o.ID
+}

@@ -1,0 +1,152 @@
+package cli
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/voyage/voyage/pkg/admin"
+	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/pkg/train"
+)
+
+// ordersTrainCmd is "voyage orders train": the train orders, and the
+// provider's manual ticket confirmation.
+func (r *Root) ordersTrainCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "train",
+		Short: "Train orders: list, show, and issue tickets by hand (agencies in manual mode) as the provider",
+	}
+	cmd.AddCommand(r.trainListCmd(), r.trainShowCmd(), r.trainConfirmCmd())
+	return cmd
+}
+
+func trainRowOf(o train.View) []string {
+	return []string{fmtID(o.ID), o.BookingNumber, fmtID(o.AgencyID), string(o.Status), o.Number, o.Origin + "-" + o.Destination,
+		fmtTime(o.DepartAt), o.SeatClass, fmt.Sprint(len(o.Passengers)), o.Total.Amount + " " + o.Total.Currency, fmtTime(o.CreatedAt)}
+}
+
+func (r *Root) trainListCmd() *cobra.Command {
+	var f train.Filter
+	cmd := &cobra.Command{
+		Use:   "list [--agency ID] [--status S]... [--keyword K] [--page N] [--page-size N]",
+		Short: "List train orders, newest first (--status proceeding: paid orders waiting for tickets)",
+		Args:  args(cobra.NoArgs),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return r.withBackend(cmd, func(b admin.Backend) error {
+				page, err := b.TrainOrders(cmd.Context(), f)
+				if err != nil {
+					return err
+				}
+				v := view{Data: page, Headers: []string{"id", "booking number", "agency", "status", "train", "route", "departs", "class", "passengers", "total", "created"}}
+				for _, o := range page.Items {
+					v.Rows = append(v.Rows, trainRowOf(o))
+				}
+				if err := render(cmd, v); err != nil {
+					return err
+				}
+				if shown := (page.Page-1)*page.PageSize + len(page.Items); shown < page.Total {
+					note(cmd, "page %d, %d of %d orders; next: --page %d", page.Page, len(page.Items), page.Total, page.Page+1)
+				}
+				return nil
+			})
+		},
+	}
+	cmd.Flags().Int64Var(&f.AgencyID, "agency", 0, "only this agency's orders")
+	cmd.Flags().StringSliceVar(&f.Statuses, "status", nil, "statuses (repeat or comma-separate)")
+	cmd.Flags().StringVar(&f.Keyword, "keyword", "", "booking, train or ticket number, surname or document number")
+	cmd.Flags().IntVar(&f.Page, "page", 1, "page, from 1")
+	cmd.Flags().IntVar(&f.PageSize, "page-size", 20, "orders per page (at most 100)")
+	return cmd
+}
+
+func trainDetailView(o train.View) view {
+	var pax, tickets, acts []string
+	for _, p := range o.Passengers {
+		pax = append(pax, fmt.Sprintf("%d %s/%s (%s, %s %s)", p.ID, p.Surname, p.GivenName, p.Type, p.DocumentType, p.DocumentNumber))
+	}
+	for _, t := range o.Tickets {
+		tickets = append(tickets, fmt.Sprintf("%d %s %s coach %s seat %s %s", t.Passenger, t.Number, t.TrainNumber, t.Coach, t.Seat, t.Status))
+	}
+	for _, a := range o.Actions {
+		acts = append(acts, string(a))
+	}
+	rows := [][]string{
+		{"ID", fmtID(o.ID)}, {"Booking number", o.BookingNumber}, {"Railway order", o.SupplierRef}, {"Agency", fmtID(o.AgencyID)},
+		{"Status", string(o.Status)}, {"Manual", fmt.Sprint(o.Manual)}, {"Train", o.Number + " " + o.Type},
+		{"Route", o.Origin + "-" + o.Destination}, {"Departs", fmtTime(o.DepartAt)}, {"Class", o.SeatClass},
+		{"Total", o.Total.Amount + " " + o.Total.Currency}, {"Refunded", o.Refunded.Amount + " " + o.Refunded.Currency},
+		{"Passengers", strings.Join(pax, "; ")}, {"Tickets", strings.Join(tickets, "; ")},
+		{"Actions", strings.Join(acts, ", ")}, {"Created", fmtTime(o.CreatedAt)},
+	}
+	return view{Data: o, KeyValue: true, Rows: rows}
+}
+
+func (r *Root) trainShowCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "show ID",
+		Short: "Show one train order with its passengers, tickets and the actions it allows",
+		Args:  args(cobra.ExactArgs(1)),
+		RunE: func(cmd *cobra.Command, argv []string) error {
+			id, err := parseID("order id", argv[0])
+			if err != nil {
+				return err
+			}
+			return r.withBackend(cmd, func(b admin.Backend) error {
+				o, err := b.TrainOrder(cmd.Context(), id)
+				if err != nil {
+					return err
+				}
+				return render(cmd, trainDetailView(o))
+			})
+		},
+	}
+}
+
+func (r *Root) trainConfirmCmd() *cobra.Command {
+	var req train.ConfirmTicketsRequest
+	var yes, dryRun bool
+	cmd := &cobra.Command{
+		Use:   "confirm ID [--fail --remark R] [--yes] [--dry-run]",
+		Short: "Issue a paid train order's tickets with the railway by hand, or --fail it (the money goes back to the agency)",
+		Args:  args(cobra.ExactArgs(1)),
+		RunE: func(cmd *cobra.Command, argv []string) error {
+			id, err := parseID("order id", argv[0])
+			if err != nil {
+				return err
+			}
+			action := train.ActConfirmTickets
+			if req.Fail {
+				action = train.ActFailTickets
+			}
+			return r.withBackend(cmd, func(b admin.Backend) error {
+				o, err := b.TrainOrder(cmd.Context(), id)
+				if err != nil {
+					return err
+				}
+				if !slices.Contains(o.Actions, action) {
+					return fault.Conflict("train.error.state")
+				}
+				if dryRun {
+					note(cmd, "dry run: %s on train order %d (%s, %s %s) is allowed; nothing changed", action, o.ID, o.Status, o.Total.Amount, o.Total.Currency)
+					return render(cmd, trainDetailView(o))
+				}
+				if err := confirm(cmd, yes, fmt.Sprintf("%s train order %s (%s %s, %d passengers)?", action, o.BookingNumber, o.Number, o.Status, len(o.Passengers))); err != nil {
+					return err
+				}
+				out, err := b.ConfirmTrainTickets(cmd.Context(), id, req)
+				if err != nil {
+					return err
+				}
+				return render(cmd, trainDetailView(out))
+			})
+		},
+	}
+	cmd.Flags().BoolVar(&req.Fail, "fail", false, "refuse the order instead: it fails and the payment goes back to the agency's wallet")
+	cmd.Flags().StringVar(&req.Remark, "remark", "", "why (on the order's timeline)")
+	cmd.Flags().BoolVar(&yes, "yes", false, "do not ask for confirmation")
+	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "check the action is allowed and show the order, changing nothing")
+	return cmd
+}

@@ -1,0 +1,122 @@
+package docs
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/voyage/voyage/pkg/i18n"
+	"github.com/voyage/voyage/pkg/order"
+	"github.com/voyage/voyage/pkg/train"
+)
+
+// TrainTicket is what a train e-ticket shows, and for whom.
+type TrainTicket struct {
+	Order train.View
+	// Lang is the reader's language (T translates into it).
+	Lang string
+	T    Translate
+	// Station names a station code in Lang; the code itself when nil.
+	Station func(code string) string
+	// Date is the date of issue printed; zero means today in UTC.
+	Date time.Time
+}
+
+// chinaTime: China Railway prints times in China Standard Time.
+var chinaTime = time.FixedZone("CST", 8*3600)
+
+// WriteTrainTicket writes a train order's e-ticket as a PDF: the booking,
+// then one page per passenger with the ticket (train, coach, seat, ticket
+// number) as the railway issued it. Before issue it is marked as not valid
+// for travel.
+func WriteTrainTicket(w io.Writer, tk TrainTicket) error {
+	d, err := buildTrainTicket(tk)
+	if err != nil {
+		return err
+	}
+	return writeTicketPDF(w, d, true)
+}
+
+func buildTrainTicket(tk TrainTicket) (ticketDoc, error) {
+	if tk.T == nil {
+		return ticketDoc{}, fmt.Errorf("docs: train ticket %s without a translator", tk.Order.BookingNumber)
+	}
+	if i18n.Normalize(tk.Lang) == "" {
+		tk.Lang = i18n.EN
+	}
+	station := tk.Station
+	if station == nil {
+		station = func(code string) string { return code }
+	}
+	date := tk.Date
+	if date.IsZero() {
+		date = time.Now().UTC()
+	}
+	t, o := tk.T, tk.Order
+	enum := func(prefix, code string) string {
+		if v := t(prefix + code); v != prefix+code {
+			return v
+		}
+		return code
+	}
+	place := func(code string) string { return strings.TrimSpace(station(code) + " (" + code + ")") }
+	at := func(x time.Time) string { return x.In(chinaTime).Format("2006-01-02 15:04") }
+	title := t("train.doc.title")
+	d := ticketDoc{title: title, footer: title + "  " + o.BookingNumber, pageLabel: func(n int) string { return t("documents.page", "n", n) }}
+	header := []docField{
+		{label: t("train.doc.bookingNumber"), value: o.BookingNumber, bold: true},
+		{label: t("train.doc.railwayRef"), value: o.SupplierRef, bold: true},
+		{label: t("train.doc.status"), value: enum("train.status.", string(o.Status))},
+		{label: t("train.doc.issueDate"), value: date.Format(time.DateOnly)},
+	}
+	valid := map[int]train.TicketView{}
+	for _, tv := range o.Tickets {
+		if tv.Status == train.TicketIssued {
+			valid[tv.Passenger] = tv
+		}
+	}
+	closing := docBlock{note: t("train.doc.note")}
+	total := docBlock{amounts: true, fields: []docField{{label: t("train.doc.total"), value: formatMoney(order.Money(o.Total)),
+		money: &order.Money{Amount: o.Total.Amount, Currency: o.Total.Currency}, bold: true}}}
+	for i, p := range o.Passengers {
+		d.blocks = append(d.blocks, docBlock{newPage: i > 0, title: title, fields: header})
+		tv, ok := valid[p.ID]
+		if !ok {
+			d.blocks = append(d.blocks, docBlock{alert: true, note: t("train.doc.notValid")})
+		}
+		name := strings.ToUpper(p.Surname)
+		if p.GivenName != "" {
+			name += "/" + strings.ToUpper(p.GivenName)
+		}
+		fields := []docField{
+			{label: t("train.doc.passenger"), value: name, bold: true},
+			{label: t("train.doc.ticketType"), value: enum("train.ticketType.", p.Type)},
+			{label: t("train.doc.document"), value: enum("train.docType.", p.DocumentType) + " " + p.DocumentNumber},
+		}
+		trainNo, from, to, depart, class := o.Number, o.Origin, o.Destination, o.DepartAt, o.SeatClass
+		coach, seat, number := "", "", t("train.doc.notIssued")
+		if ok {
+			trainNo, from, to, depart, class = tv.TrainNumber, tv.Origin, tv.Destination, tv.DepartAt, tv.Class
+			coach, seat, number = tv.Coach, tv.Seat, tv.Number
+			fields = append(fields, docField{label: t("train.doc.fare"), value: formatMoney(order.Money(tv.Fare))})
+		}
+		fields = append(fields, docField{label: t("train.doc.ticketNumber"), value: number, bold: true})
+		d.blocks = append(d.blocks, docBlock{heading: t("train.doc.passengerN", "n", i+1, "count", len(o.Passengers)), fields: fields})
+		arrive := ""
+		if trainNo == o.Number && !o.ArriveAt.IsZero() {
+			arrive = at(o.ArriveAt)
+		}
+		d.blocks = append(d.blocks, docBlock{heading: t("train.doc.journey"), cols: []docColumn{
+			{t("train.doc.col.train"), 0.11}, {t("train.doc.col.from"), 0.2}, {t("train.doc.col.to"), 0.2},
+			{t("train.doc.col.depart"), 0.15}, {t("train.doc.col.arrive"), 0.15}, {t("train.doc.col.class"), 0.11},
+			{t("train.doc.col.coachSeat"), 0.08},
+		}, rows: [][]string{{trainNo, place(from), place(to), at(depart), arrive, enum("train.class.", class),
+			strings.Trim(coach+" / "+seat, " /")}}})
+		d.blocks = append(d.blocks, total, closing)
+	}
+	if len(o.Passengers) == 0 {
+		d.blocks = append(d.blocks, docBlock{title: title, fields: header}, total, closing)
+	}
+	return d, nil
+}

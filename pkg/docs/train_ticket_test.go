@@ -1,0 +1,75 @@
+package docs
+
+import (
+	"bytes"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/voyage/voyage/pkg/train"
+)
+
+func sampleTrainOrder(issued bool) train.View {
+	dep := time.Date(2026, 12, 1, 1, 0, 0, 0, time.UTC) // 09:00 in China
+	o := train.View{ID: 7, BookingNumber: "T26112500000007", Status: train.ToBePaid, SupplierRef: "E123456789",
+		Train:     train.Train{Number: "G1", Type: "G", Origin: "VNP", Destination: "AOH", DepartAt: dep, ArriveAt: dep.Add(4*time.Hour + 28*time.Minute)},
+		SeatClass: "second", Total: train.MoneyOf(110600, "CNY"),
+		Passengers: []train.Passenger{
+			{ID: 1, Type: "adult", Surname: "张", GivenName: "伟", DocumentType: "id_card", DocumentNumber: "11010519491231002X"},
+			{ID: 2, Type: "student", Surname: "Smith", GivenName: "Anna", DocumentType: "passport", DocumentNumber: "E12345678"},
+		}}
+	if issued {
+		o.Status = train.PartiallyRefunded
+		o.Tickets = []train.TicketView{
+			{Ticket: train.Ticket{Passenger: 1, Number: "E987654321", TrainNumber: "G1", Origin: "VNP", Destination: "AOH", DepartAt: dep,
+				Class: "second", Coach: "05", Seat: "12F", Status: train.TicketIssued}, Fare: train.MoneyOf(55300, "CNY")},
+			{Ticket: train.Ticket{Passenger: 2, Number: "E987654322", TrainNumber: "G1", Origin: "VNP", Destination: "AOH", DepartAt: dep,
+				Class: "second", Coach: "05", Seat: "12D", Status: train.TicketRefunded}, Fare: train.MoneyOf(55300, "CNY")},
+		}
+	}
+	return o
+}
+
+// TestTrainTicketPDF: one page per passenger; a valid ticket shows its
+// coach, seat and number in China time; a refunded or unissued one is
+// marked not valid for travel, in each language.
+func TestTrainTicketPDF(t *testing.T) {
+	stations := map[string]string{"VNP": "北京南", "AOH": "上海虹桥"}
+	for _, c := range []struct {
+		lang    string
+		issued  bool
+		want    []string
+		notWant []string
+	}{
+		{"zh-cn", true, []string{"火车电子客票", "E987654321", "05 / 12F", "2026-12-01 09:00", "北京南 (VNP)", "二等座", "该车票未出票"}, nil},
+		{"en", false, []string{"Train e-ticket", "Not issued", "This ticket is not issued"}, []string{"E987654321"}},
+		{"zh-tw", true, []string{"火車電子客票", "E987654321"}, nil},
+	} {
+		t.Run(c.lang, func(t *testing.T) {
+			d, err := buildTrainTicket(TrainTicket{Order: sampleTrainOrder(c.issued), Lang: c.lang, T: translator(t, c.lang),
+				Station: func(code string) string { return stations[code] }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var buf bytes.Buffer
+			if err := writeTicketPDF(&buf, d, false); err != nil {
+				t.Fatal(err)
+			}
+			text := pdfText(t, buf.String())
+			for _, w := range append([]string{"T26112500000007", "G1"}, c.want...) {
+				if !strings.Contains(text, w) {
+					t.Errorf("%q not in the PDF text:\n%s", w, text)
+				}
+			}
+			for _, w := range c.notWant {
+				if strings.Contains(text, w) {
+					t.Errorf("%q in the PDF text", w)
+				}
+			}
+			if m := regexp.MustCompile(`/Count (\d+)`).FindStringSubmatch(buf.String()); m == nil || m[1] != "2" {
+				t.Errorf("page count %v, want one page per passenger", m)
+			}
+		})
+	}
+}

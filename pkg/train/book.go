@@ -1,0 +1,387 @@
+package train
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/mail"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/pkg/ledger"
+	"github.com/voyage/voyage/pkg/supplier/rail"
+)
+
+// CreateRequest is POST /order/v2/train/orders.
+type CreateRequest struct {
+	OfferID    string      `json:"offerId"`
+	SeatClass  string      `json:"seatClass"`
+	Passengers []Passenger `json:"passengers"`
+	Contact    Contact     `json:"contact"`
+}
+
+// PayRequest is POST /order/v2/train/orders/{id}/payment.
+type PayRequest struct {
+	Channel string `json:"channel" jsonschema:"enum=balance"`
+}
+
+// ChannelBalance pays from the wallet: balance, then credit.
+const ChannelBalance = "balance"
+
+// Document number formats 12306 accepts (as railsim checks them): the
+// resident ID card's 18 characters with the GB 11643-1999 check digit, a
+// passport's 5–17 letters and digits, the Hong Kong and Macao permit's H or
+// M and 8 digits (10 with the issue count), the Taiwan permit's 8 digits
+// (10 with the count).
+var (
+	passportRe  = regexp.MustCompile(`^[A-Z0-9]{5,17}$`)
+	hkMacaoRe   = regexp.MustCompile(`^[HM][0-9]{8}([0-9]{2})?$`)
+	taiwanRe    = regexp.MustCompile(`^[0-9]{8}([0-9]{2})?$`)
+	idWeights   = [17]int{7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2}
+	idCheckChar = "10X98765432"
+	seatLetters = "ABCDF"
+)
+
+func validIDCard(n string) bool {
+	if len(n) != 18 {
+		return false
+	}
+	sum := 0
+	for i := 0; i < 17; i++ {
+		if n[i] < '0' || n[i] > '9' {
+			return false
+		}
+		sum += int(n[i]-'0') * idWeights[i]
+	}
+	return n[17] == idCheckChar[sum%11]
+}
+
+func validDocument(typ, num string) (known, ok bool) {
+	switch typ {
+	case rail.DocIDCard:
+		return true, validIDCard(num)
+	case rail.DocPassport:
+		return true, passportRe.MatchString(num)
+	case rail.DocHKMacaoPermit:
+		return true, hkMacaoRe.MatchString(num)
+	case rail.DocTaiwanPermit:
+		return true, taiwanRe.MatchString(num)
+	}
+	return false, false
+}
+
+var ticketTypes = []string{rail.TicketAdult, rail.TicketChild, rail.TicketStudent, rail.TicketDisabledMilitary}
+
+// normalize trims a request and numbers its passengers.
+func (r *CreateRequest) normalize() {
+	r.OfferID, r.SeatClass = strings.TrimSpace(r.OfferID), strings.TrimSpace(r.SeatClass)
+	for i := range r.Passengers {
+		p := &r.Passengers[i]
+		p.ID = i + 1
+		p.Type = strings.TrimSpace(p.Type)
+		p.Surname, p.GivenName = strings.TrimSpace(p.Surname), strings.TrimSpace(p.GivenName)
+		p.DocumentType = strings.TrimSpace(p.DocumentType)
+		p.DocumentNumber = strings.ToUpper(strings.ReplaceAll(strings.TrimSpace(p.DocumentNumber), " ", ""))
+		p.SeatLetter = strings.ToUpper(strings.TrimSpace(p.SeatLetter))
+		p.Nationality = strings.ToUpper(strings.TrimSpace(p.Nationality))
+	}
+	r.Contact = Contact{Name: strings.TrimSpace(r.Contact.Name), Email: strings.TrimSpace(r.Contact.Email), Phone: strings.TrimSpace(r.Contact.Phone)}
+}
+
+// validate applies the real-name rule's form checks (the railway matches
+// the name to the document itself), the ticket types and the contact.
+func (r CreateRequest) validate() error {
+	errs := map[string]string{}
+	if r.OfferID == "" {
+		errs["offerId"] = "train.error.offerRequired"
+	}
+	if r.SeatClass == "" {
+		errs["seatClass"] = "train.error.seatClassRequired"
+	}
+	switch {
+	case len(r.Passengers) == 0:
+		errs["passengers"] = "train.error.passengersRequired"
+	case len(r.Passengers) > maxPassengers:
+		errs["passengers"] = "train.error.passengerCount"
+	}
+	grown, child := false, false
+	seen := map[string]bool{}
+	for i, p := range r.Passengers {
+		f := func(name string) string { return fmt.Sprintf("passengers[%d].%s", i, name) }
+		switch {
+		case !contains(ticketTypes, p.Type):
+			errs[f("type")] = "train.error.ticketType"
+		case p.Type == rail.TicketChild:
+			child = true
+		default:
+			grown = true
+		}
+		if p.Surname == "" {
+			errs[f("surname")] = "train.error.surname"
+		}
+		if p.GivenName == "" {
+			errs[f("givenName")] = "train.error.givenName"
+		}
+		known, ok := validDocument(p.DocumentType, p.DocumentNumber)
+		switch {
+		case !known:
+			errs[f("documentType")] = "train.error.documentType"
+		case !ok:
+			errs[f("documentNumber")] = "train.error.documentNumber"
+		case seen[p.DocumentType+p.DocumentNumber]:
+			errs[f("documentNumber")] = "train.error.documentTwice"
+		}
+		seen[p.DocumentType+p.DocumentNumber] = true
+		if p.SeatLetter != "" && (len(p.SeatLetter) != 1 || !strings.Contains(seatLetters, p.SeatLetter)) {
+			errs[f("seatLetter")] = "train.error.seatLetter"
+		}
+		if p.Birthday != "" {
+			if _, err := time.Parse(time.DateOnly, p.Birthday); err != nil {
+				errs[f("birthday")] = "train.error.date"
+			}
+		}
+	}
+	if child && !grown {
+		errs["passengers"] = "train.error.childAlone"
+	}
+	if r.Contact.Name == "" {
+		errs["contact.name"] = "train.error.contactName"
+	}
+	if r.Contact.Phone == "" {
+		errs["contact.phone"] = "train.error.contactPhone"
+	}
+	if r.Contact.Email != "" {
+		if _, err := mail.ParseAddress(r.Contact.Email); err != nil {
+			errs["contact.email"] = "train.error.contactEmail"
+		}
+	}
+	if len(errs) > 0 {
+		return fault.Validation(errs)
+	}
+	return nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func keyFault() error {
+	return fault.Validation(map[string]string{"Idempotency-Key": "train.error.idempotencyKey"})
+}
+
+// Create holds seats of one class of an offer for the passengers and stores
+// the order in to_be_paid until the railway's hold expires, once per
+// idempotency key: a replay answers the order the first call made.
+func (s *Service) Create(ctx context.Context, who auth.Principal, key string, req CreateRequest) (View, error) {
+	if !who.Subject.TrainServiceEnable() {
+		return View{}, noAccess()
+	}
+	if key == "" || len(key) > 100 {
+		return View{}, keyFault()
+	}
+	v, err := s.viewer(ctx, who)
+	if err != nil {
+		return View{}, err
+	}
+	req.normalize()
+	hash := requestHash(req)
+	replay := func() (View, bool, error) {
+		prior, found, err := loadByKey(ctx, s.db, who.AgencyID, key)
+		switch {
+		case err != nil || !found:
+			return View{}, false, err
+		case prior.RequestHash != hash:
+			return View{}, true, fault.Conflict("ledger.error.idempotencyMismatch")
+		}
+		out, err := s.detail(ctx, prior, v)
+		return out, true, err
+	}
+	if out, found, err := replay(); found || err != nil {
+		return out, err
+	}
+	if err := req.validate(); err != nil {
+		return View{}, err
+	}
+	sup, ref, ok := splitOfferID(req.OfferID)
+	if !ok || sup != s.sup.Name() {
+		return View{}, fault.Validation(map[string]string{"offerId": "train.error.offerUnknown"})
+	}
+	pax := make([]rail.Passenger, len(req.Passengers))
+	for i, p := range req.Passengers {
+		pax[i] = rail.Passenger{Type: p.Type, Surname: p.Surname, GivenName: p.GivenName, Gender: p.Gender, Birthday: p.Birthday,
+			Nationality: p.Nationality, DocumentType: p.DocumentType, DocumentNumber: p.DocumentNumber, SeatLetter: p.SeatLetter}
+	}
+	cctx, cancel := context.WithTimeout(ctx, s.timeout)
+	defer cancel()
+	b, err := s.sup.PreBook(cctx, rail.PreBookRequest{OfferRef: ref, Class: req.SeatClass, Passengers: pax,
+		Key: fmt.Sprintf("agency-%d-%s", who.AgencyID, key)})
+	if err != nil {
+		if errors.Is(err, rail.ErrNotFound) {
+			return View{}, fault.Validation(map[string]string{"offerId": "train.error.offerUnknown"})
+		}
+		if errors.Is(err, rail.ErrRejected) {
+			return View{}, &fault.Error{Code: fault.CodeValidation, Status: http.StatusBadRequest, Key: "train.error.rejected", Err: err,
+				Fields: map[string]string{"passengers": "train.error.rejected"}}
+		}
+		return View{}, supplierFault(err)
+	}
+	if cur := v.agency.SettlementCurrency; cur != "" && cur != b.Total.Currency {
+		// The wallet is kept in the settlement currency; fares are the
+		// railway's. Converting them is not built: refuse clearly.
+		s.release(Order{SupplierRef: b.Ref})
+		return View{}, fault.New(fault.CodeConflict, http.StatusUnprocessableEntity, "train.error.currency")
+	}
+	now := s.now().UTC()
+	o := Order{AgencyID: who.AgencyID, UserID: who.UserID, Status: ToBePaid, Supplier: s.sup.Name(), SupplierRef: b.Ref,
+		Train: trainOf(b.Offer), SeatClass: b.Class, Currency: b.Total.Currency, Total: b.Total.Minor, Passengers: req.Passengers,
+		Contact: req.Contact, HoldExpiresAt: b.HoldExpiresAt.UTC(), IdempotencyKey: key, RequestHash: hash, CreatedAt: now, UpdatedAt: now}
+	err = s.db.InTx(ctx, func(tx *sqlx.Tx) error {
+		if err := insert(ctx, tx, &o); err != nil {
+			return err
+		}
+		if err := addEvent(ctx, tx, o.ID, "book", "", ToBePaid, actorName(who), o.Train.Number, now); err != nil {
+			return err
+		}
+		if s.notify == nil {
+			return nil
+		}
+		return s.notify.NotifyTx(ctx, tx, o.AgencyID, EventStatus, s.view(o, ByAgency))
+	})
+	if errors.Is(err, errDuplicateKey) {
+		// A concurrent call with the key won: the railway's hold is the
+		// same booking (PreBook's key), so answer the stored order.
+		if out, found, err := replay(); found || err != nil {
+			return out, err
+		}
+	}
+	if err != nil {
+		s.release(o)
+		return View{}, err
+	}
+	return s.detail(ctx, o, v)
+}
+
+// release gives the railway back the seats of an order not stored or no
+// longer wanted; the hold would lapse anyway, so a failure is only logged.
+func (s *Service) release(o Order) {
+	ctx, cancel := context.WithTimeout(context.Background(), s.timeout)
+	defer cancel()
+	if err := s.sup.Cancel(ctx, o.SupplierRef); err != nil {
+		s.log.WarnContext(ctx, "train: releasing a hold failed; it lapses by itself", "ref", o.SupplierRef, "err", err)
+	}
+}
+
+func payKey(o Order) string { return fmt.Sprintf("train-%d-pay", o.ID) }
+
+// Pay pays a to_be_paid order from the wallet (balance, then credit). The
+// charge and the status change commit together, so a second payment finds
+// the order no longer payable and nothing is charged twice; beyond balance
+// plus credit it is code 300001 and nothing changes. A replay with the key
+// of the payment that moved it on answers the order. Ticketing is queued
+// in the same commit, unless the agency's trains are issued by hand.
+func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key string, req PayRequest) (View, error) {
+	o, v, err := s.get(ctx, who, id)
+	if err != nil {
+		return View{}, err
+	}
+	if v.agency.DisablePayment || v.party(o) != ByAgency {
+		return View{}, fault.New(fault.CodeNoAccess, http.StatusForbidden, "train.error.paymentDisabled")
+	}
+	if req.Channel != ChannelBalance {
+		return View{}, fault.Validation(map[string]string{"channel": "train.error.channel"})
+	}
+	if len(key) > 100 {
+		return View{}, keyFault()
+	}
+	if o.Status != ToBePaid {
+		if key != "" && o.PaymentKey == key {
+			return s.detail(ctx, o, v)
+		}
+		return View{}, errState()
+	}
+	if !s.now().Before(o.HoldExpiresAt) {
+		if err := s.expire(ctx, o.ID); err != nil {
+			s.log.WarnContext(ctx, "train: expiring an unpaid order failed", "order", o.ID, "err", err)
+		}
+		return View{}, fault.New(fault.CodeQuoteExpired, http.StatusConflict, "train.error.holdExpired")
+	}
+	actor := actorName(who)
+	err = s.db.InTx(ctx, func(tx *sqlx.Tx) error {
+		o.PaymentChannel, o.PaymentKey, o.Paid = ChannelBalance, key, o.Total
+		// The payer is the order's agency (party ByAgency): its settings
+		// as the viewer read them.
+		o.Manual = v.agency.Config().Train.Manual
+		if err := s.move(ctx, tx, &o, ActPay, actor, "", false); err != nil {
+			return err
+		}
+		if !o.Manual {
+			if err := s.enqueue(ctx, tx, TicketArgs{OrderID: o.ID}, time.Time{}); err != nil {
+				return err
+			}
+		}
+		// The money moves last: the wallet's row stays locked from here
+		// to the commit.
+		_, err := s.ledger.PostTx(ctx, tx, ledger.Transfer{AgencyID: o.AgencyID, IdempotencyKey: payKey(o),
+			From: ledger.Wallet(o.AgencyID), To: ledger.Provider(ledger.KindSuppliers), Amount: o.Total, Currency: o.Currency,
+			PaymentType: ledger.TypeOriginTrain, OrderID: o.BookingNumber, Reference: o.SupplierRef, Description: route(o),
+			CreatedBy: actor})
+		return err
+	})
+	if err != nil {
+		return View{}, err
+	}
+	return s.detail(ctx, o, v)
+}
+
+// route is a wallet entry's description: train and stations.
+func route(o Order) string {
+	return fmt.Sprintf("%s %s-%s %s", o.Train.Number, o.Train.Origin, o.Train.Destination, o.Train.DepartAt.In(china).Format("2006-01-02 15:04"))
+}
+
+// Cancel drops an unpaid order and gives its seats back.
+func (s *Service) Cancel(ctx context.Context, who auth.Principal, id int64) (View, error) {
+	o, v, err := s.get(ctx, who, id)
+	if err != nil {
+		return View{}, err
+	}
+	if v.party(o) != ByAgency {
+		return View{}, fault.Forbidden()
+	}
+	if _, ok := Next(o.Status, ActCancel); !ok {
+		return View{}, errState()
+	}
+	err = s.db.InTx(ctx, func(tx *sqlx.Tx) error {
+		return s.move(ctx, tx, &o, ActCancel, actorName(who), "", false)
+	})
+	if err != nil {
+		return View{}, err
+	}
+	s.release(o)
+	return s.detail(ctx, o, v)
+}
+
+// expire closes an unpaid order whose hold ran out (the railway released
+// the seats itself).
+func (s *Service) expire(ctx context.Context, id int64) error {
+	return s.db.InTx(ctx, func(tx *sqlx.Tx) error {
+		o, err := load(ctx, s.db, tx, id)
+		if err != nil {
+			return err
+		}
+		if o.Status != ToBePaid || s.now().Before(o.HoldExpiresAt) {
+			return nil
+		}
+		return s.move(ctx, tx, &o, ActExpire, "system", "", false)
+	})
+}

@@ -1,0 +1,479 @@
+// Package train is the train product line: station look-up and search on
+// the rail seam (pkg/supplier/rail), booking with a hold from the railway,
+// payment through the ledger (entry origin-train), ticketing in the
+// background on River (or by the provider's hand in manual mode), refunds
+// of some or all passengers with the railway's fee by time band (entry
+// refund-train), one change per ticket with the fare difference (entry
+// change-train), the order list, counts and detail, and a webhook to the
+// agency's train notification URL on every status change.
+//
+// # The Service's exported API (stable: the portal's train pages use it)
+//
+// Reading:
+//   - Stations(q, lang) []StationView: search by code, name in three
+//     languages, pinyin or initials.
+//   - StationName(code, lang) string.
+//   - SalesWindow() (first, last string): the on-sale dates;
+//     BookingConfig() Config: those and the codes a booking form offers.
+//   - Search(ctx, who, SearchRequest) (SearchResult, error).
+//   - List(ctx, who, Filter) (Page, error); Counts(ctx, who, statuses)
+//     ([]StatusCount, error); Get(ctx, who, id) (View, error).
+//
+// Booking (the agency's):
+//   - Create(ctx, who, idempotencyKey, CreateRequest) (View, error).
+//   - Pay(ctx, who, id, idempotencyKey, PayRequest) (View, error).
+//   - Cancel(ctx, who, id) (View, error): an unpaid order.
+//
+// After-sales (the agency's):
+//   - RefundQuote(ctx, who, id, RefundRequest) (RefundQuoteView, error).
+//   - ChangeQuote(ctx, who, id, ChangeRequest) (ChangeQuoteView, error).
+//   - Confirm(ctx, who, id) (View, error): confirms the quote waiting.
+//   - DropQuote(ctx, who, id) (View, error): drops it.
+//
+// Provider:
+//   - ConfirmTickets(ctx, who, id, ConfirmTicketsRequest) (View, error):
+//     manual mode, issue (from the railway or as typed) or fail the
+//     tickets of a paid order.
+//
+// Wiring and background work: New(Options), SetQueue, SetNotifier,
+// AddWorkers (for jobs.Config.Register: ticketing, after-sales finishing,
+// the sweep of lapsed holds and quotes), Ticket(ctx, id) and
+// Sweep(ctx) (what those jobs run).
+//
+// Types the pages use: View (an order: Train embedded, Passengers,
+// Tickets []TicketView, Quote *QuoteView, Timeline []Event, Actions,
+// HoldExpiresAt), Page, StatusCount, Statuses, Tone(status),
+// SearchRequest/SearchResult/OfferView/SeatView, StationView,
+// CreateRequest, PayRequest (ChannelBalance), RefundRequest,
+// ChangeRequest, ConfirmTicketsRequest, Money/MoneyOf. EventStatus is the
+// webhook event name ("train.order.status"), sent to the agency's train
+// notification URL with the View as data.
+//
+// View.Actions lists what the caller may do now (Action values of
+// status.go); the status machine is the one table in status.go.
+package train
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/voyage/voyage/pkg/agency"
+	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/pkg/ledger"
+	"github.com/voyage/voyage/pkg/store"
+	"github.com/voyage/voyage/pkg/supplier/rail"
+	"github.com/voyage/voyage/pkg/supplier/rail/railsim"
+)
+
+// Directory finds stations (railsim's embedded station list).
+type Directory interface {
+	Stations(q string, limit int) []railsim.Station
+	Station(code string) (railsim.Station, bool)
+}
+
+// Notifier sends an agency's webhook events, queued in the transaction that
+// makes them true (pkg/webhook).
+type Notifier interface {
+	NotifyTx(ctx context.Context, tx *sqlx.Tx, agencyID int64, event string, data any) error
+}
+
+// Options are the service's dependencies.
+type Options struct {
+	DB       *store.DB
+	Ledger   *ledger.Ledger
+	Agencies *agency.Store
+	Supplier rail.Supplier
+	Stations Directory
+	// Policy is the railway's rules (sales window, refund bands, closing
+	// time); rail.ChinaRailway() when nil.
+	Policy *rail.Policy
+	// Timeout bounds each supplier call; 20 s when zero.
+	Timeout time.Duration
+	Now     func() time.Time
+	Logger  *slog.Logger
+}
+
+// Service runs train orders.
+type Service struct {
+	db       *store.DB
+	ledger   *ledger.Ledger
+	agencies *agency.Store
+	sup      rail.Supplier
+	stations Directory
+	policy   rail.Policy
+	timeout  time.Duration
+	now      func() time.Time
+	log      *slog.Logger
+	jobs     Inserter
+	notify   Notifier
+}
+
+// New returns the train service.
+func New(o Options) *Service {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = 20 * time.Second
+	}
+	p := rail.ChinaRailway()
+	if o.Policy != nil {
+		p = *o.Policy
+	}
+	return &Service{db: o.DB, ledger: o.Ledger, agencies: o.Agencies, sup: o.Supplier, stations: o.Stations, policy: p,
+		timeout: o.Timeout, now: o.Now, log: o.Logger}
+}
+
+// SetQueue sets the job queue (built after the services, since its workers
+// call them).
+func (s *Service) SetQueue(q Inserter) { s.jobs = q }
+
+// SetNotifier sets where webhook events go.
+func (s *Service) SetNotifier(n Notifier) { s.notify = n }
+
+// china is the railway's time zone: dates and the sales window are local.
+var china = time.FixedZone("CST", 8*3600)
+
+func errState() error { return fault.Conflict("train.error.state") }
+
+// move takes action on o inside tx: checked against the status machine,
+// written only if no one moved the order first, logged on the timeline and
+// announced to the agency's train notification URL.
+func (s *Service) move(ctx context.Context, tx *sqlx.Tx, o *Order, action Action, actor, remark string, tickets bool) error {
+	to, ok := Next(o.Status, action)
+	if !ok {
+		return errState()
+	}
+	if to == Resume {
+		to = o.Resume
+		if to == "" {
+			to = Issued
+		}
+	}
+	from := o.Status
+	o.Status, o.UpdatedAt = to, s.now().UTC()
+	saved, err := save(ctx, tx, o, from, tickets)
+	if err != nil {
+		return err
+	}
+	if !saved {
+		return errState()
+	}
+	if err := addEvent(ctx, tx, o.ID, action, from, to, actor, remark, o.UpdatedAt); err != nil {
+		return err
+	}
+	if s.notify == nil {
+		return nil
+	}
+	return s.notify.NotifyTx(ctx, tx, o.AgencyID, EventStatus, s.view(*o, ByAgency))
+}
+
+// EventStatus is the webhook event sent on every status change; it goes to
+// the agency's train notification URL.
+const EventStatus = "train.order.status"
+
+// viewer is who is looking at orders.
+type viewer struct {
+	who    auth.Principal
+	scope  scope
+	agency agency.Agency
+}
+
+func (s *Service) viewer(ctx context.Context, who auth.Principal) (viewer, error) {
+	a, err := s.agencies.Cached(ctx, who.AgencyID)
+	if err != nil {
+		return viewer{}, err
+	}
+	v := viewer{who: who, agency: a}
+	if who.Subject.IsProvider() {
+		return v, nil
+	}
+	v.scope.Agency = who.AgencyID
+	if a.OnlyOwnOrders && who.UserID != 0 && !who.Subject.HasRole(auth.RoleSuperUser) {
+		v.scope.User = who.UserID
+	}
+	return v, nil
+}
+
+func (v viewer) sees(ctx context.Context, agencies *agency.Store, o Order) (bool, error) {
+	if v.scope.Agency == 0 {
+		return true, nil
+	}
+	if v.scope.User != 0 && o.UserID != v.scope.User {
+		return false, nil
+	}
+	return agencies.IsWithin(ctx, v.scope.Agency, o.AgencyID)
+}
+
+// party is which side of the status machine the viewer acts on for o: an
+// agency acts on its own bookings, the provider on everyone else's; a
+// parent agency only looks at its sub-agencies' bookings.
+func (v viewer) party(o Order) string {
+	switch {
+	case o.AgencyID == v.who.AgencyID:
+		return ByAgency
+	case v.scope.Agency == 0:
+		return ByProvider
+	}
+	return ""
+}
+
+// get loads an order the caller may see (404 otherwise).
+func (s *Service) get(ctx context.Context, who auth.Principal, id int64) (Order, viewer, error) {
+	v, err := s.viewer(ctx, who)
+	if err != nil {
+		return Order{}, v, err
+	}
+	o, err := load(ctx, s.db, nil, id)
+	if err != nil {
+		return Order{}, v, err
+	}
+	ok, err := v.sees(ctx, s.agencies, o)
+	if err != nil {
+		return Order{}, v, err
+	}
+	if !ok {
+		return Order{}, v, errNotFound()
+	}
+	return o, v, nil
+}
+
+func actorName(who auth.Principal) string {
+	if who.Username != "" {
+		return who.Username
+	}
+	if who.APIKeyID != 0 {
+		return fmt.Sprintf("apikey:%d", who.APIKeyID)
+	}
+	return "system"
+}
+
+func requestHash(v any) string {
+	b, _ := json.Marshal(v)
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:])
+}
+
+// Filter selects orders for List.
+type Filter struct {
+	Statuses   []string
+	Keyword    string
+	AgencyID   int64
+	DirectOnly bool
+	From, To   time.Time
+	Page       int
+	PageSize   int
+}
+
+// Page is a page of orders.
+type Page struct {
+	Items    []View `json:"items"`
+	Total    int    `json:"total"`
+	Page     int    `json:"page"`
+	PageSize int    `json:"pageSize"`
+}
+
+// StatusCount is one status's number of orders.
+type StatusCount struct {
+	Status Status `json:"status"`
+	Count  int    `json:"cnt"`
+}
+
+// List is a page of the orders the caller may see.
+func (s *Service) List(ctx context.Context, who auth.Principal, f Filter) (Page, error) {
+	v, err := s.viewer(ctx, who)
+	if err != nil {
+		return Page{}, err
+	}
+	if f.Page < 1 {
+		f.Page = 1
+	}
+	if f.PageSize < 1 {
+		f.PageSize = 20
+	}
+	f.PageSize = min(f.PageSize, 100)
+	for _, st := range f.Statuses {
+		if !ValidStatus(st) {
+			return Page{}, fault.Validation(map[string]string{"status": "train.error.status"})
+		}
+	}
+	if f.AgencyID != 0 && v.scope.Agency != 0 {
+		ok, err := s.agencies.IsWithin(ctx, v.scope.Agency, f.AgencyID)
+		if err != nil {
+			return Page{}, err
+		}
+		if !ok {
+			return Page{}, fault.Validation(map[string]string{"agencyId": "train.error.agency"})
+		}
+	}
+	sc := v.scope
+	sc.DirectOnly = f.DirectOnly
+	if sc.Agency == 0 && f.DirectOnly {
+		f.AgencyID = who.AgencyID
+	}
+	orders, total, err := list(ctx, s.db, sc, f)
+	if err != nil {
+		return Page{}, err
+	}
+	out := Page{Items: make([]View, 0, len(orders)), Total: total, Page: f.Page, PageSize: f.PageSize}
+	for _, o := range orders {
+		out.Items = append(out.Items, s.view(o, v.party(o)))
+	}
+	return out, nil
+}
+
+// Counts answers the number of visible orders per status (every status,
+// or those asked for), zeros included, in Statuses order.
+func (s *Service) Counts(ctx context.Context, who auth.Principal, statuses []string) ([]StatusCount, error) {
+	v, err := s.viewer(ctx, who)
+	if err != nil {
+		return nil, err
+	}
+	for _, st := range statuses {
+		if !ValidStatus(st) {
+			return nil, fault.Validation(map[string]string{"status": "train.error.status"})
+		}
+	}
+	m, err := counts(ctx, s.db, v.scope, statuses)
+	if err != nil {
+		return nil, err
+	}
+	out := []StatusCount{}
+	for _, st := range Statuses {
+		if len(statuses) > 0 && !slices.Contains(statuses, string(st)) {
+			continue
+		}
+		out = append(out, StatusCount{Status: st, Count: m[string(st)]})
+	}
+	return out, nil
+}
+
+// Get is one order the caller may see, with its timeline.
+func (s *Service) Get(ctx context.Context, who auth.Principal, id int64) (View, error) {
+	o, v, err := s.get(ctx, who, id)
+	if err != nil {
+		return View{}, err
+	}
+	return s.detail(ctx, o, v)
+}
+
+func (s *Service) detail(ctx context.Context, o Order, v viewer) (View, error) {
+	out := s.view(o, v.party(o))
+	var err error
+	if out.Timeline, err = events(ctx, s.db, o.ID); err != nil {
+		return View{}, err
+	}
+	if v.agency.DisablePayment {
+		out.Actions = slices.DeleteFunc(out.Actions, func(a Action) bool { return a == ActPay })
+	}
+	return out, nil
+}
+
+// View is an order as the API and portal show it.
+type View struct {
+	ID            int64  `json:"id"`
+	BookingNumber string `json:"bookingNumber"`
+	Status        Status `json:"status"`
+	Tone          string `json:"tone"`
+	AgencyID      int64  `json:"agencyId"`
+	Supplier      string `json:"supplier"`
+	SupplierRef   string `json:"supplierRef"`
+	Train
+	SeatClass     string      `json:"seatClass"`
+	Passengers    []Passenger `json:"passengers"`
+	Contact       Contact     `json:"contact"`
+	Total         Money       `json:"total"`
+	Paid          Money       `json:"paid"`
+	Refunded      Money       `json:"refunded"`
+	HoldExpiresAt *time.Time  `json:"holdExpiresAt,omitempty"`
+	// Manual: the provider issues this order's tickets by hand.
+	Manual bool `json:"manual"`
+	// Tickets: the valid tickets, and those refunded or exchanged.
+	Tickets   []TicketView `json:"tickets"`
+	Quote     *QuoteView   `json:"quote,omitempty"`
+	Timeline  []Event      `json:"timeline,omitempty"`
+	Actions   []Action     `json:"actions"`
+	CreatedAt time.Time    `json:"createdAt"`
+	UpdatedAt time.Time    `json:"updatedAt"`
+}
+
+// TicketView is a ticket with its fare as money.
+type TicketView struct {
+	Ticket
+	PassengerName string `json:"passengerName"`
+	Fare          Money  `json:"fare"`
+}
+
+// QuoteView is the after-sales quote waiting for the agency.
+type QuoteView struct {
+	Kind         string    `json:"kind" jsonschema:"enum=refund,enum=change"`
+	Passengers   []int     `json:"passengers"`
+	RefundAmount Money     `json:"refundAmount"`
+	Fee          Money     `json:"fee"`
+	Due          Money     `json:"due"`
+	ValidUntil   time.Time `json:"validUntil"`
+	Train        *Train    `json:"train,omitempty"`
+	SeatClass    string    `json:"seatClass,omitempty"`
+}
+
+func (s *Service) view(o Order, party string) View {
+	v := View{ID: o.ID, BookingNumber: o.BookingNumber, Status: o.Status, Tone: Tone(o.Status), AgencyID: o.AgencyID,
+		Supplier: o.Supplier, SupplierRef: o.SupplierRef, Train: o.Train, SeatClass: o.SeatClass, Passengers: o.Passengers,
+		Contact: o.Contact, Total: MoneyOf(o.Total, o.Currency), Paid: MoneyOf(o.Paid, o.Currency),
+		Refunded: MoneyOf(o.Refunded, o.Currency), Manual: o.Manual, Tickets: []TicketView{}, Actions: Allowed(o.Status, party),
+		CreatedAt: o.CreatedAt, UpdatedAt: o.UpdatedAt}
+	if v.Passengers == nil {
+		v.Passengers = []Passenger{}
+	}
+	if v.Actions == nil {
+		v.Actions = []Action{}
+	}
+	if o.Status == ToBePaid && !o.HoldExpiresAt.IsZero() {
+		t := o.HoldExpiresAt
+		v.HoldExpiresAt = &t
+	}
+	names := map[int]string{}
+	for _, p := range o.Passengers {
+		names[p.ID] = strings.TrimSpace(p.Surname + " " + p.GivenName)
+	}
+	for _, t := range o.Tickets {
+		v.Tickets = append(v.Tickets, TicketView{Ticket: t, PassengerName: names[t.Passenger], Fare: MoneyOf(t.Fare, o.Currency)})
+	}
+	if q := o.Quote; q != nil && (o.Status == RfdToBeConfirm || o.Status == ChgToBeConfirm) {
+		v.Quote = &QuoteView{Kind: q.Kind, Passengers: q.Passengers, RefundAmount: MoneyOf(q.Refund, o.Currency),
+			Fee: MoneyOf(q.Fee, o.Currency), Due: MoneyOf(q.Due, o.Currency), ValidUntil: q.ValidUntil, Train: q.Train, SeatClass: q.Class}
+	}
+	return v
+}
+
+// noAccess is the answer to a caller without the train service.
+func noAccess() error {
+	return fault.New(fault.CodeNoAccess, http.StatusForbidden, "train.error.noAccess")
+}
+
+// DeleteGuard refuses deleting an agency that has train orders: they are
+// its money's record (agency.Service.AddDeleteGuard).
+func (s *Service) DeleteGuard(ctx context.Context, agencyID int64) (string, error) {
+	var n int
+	if err := s.db.GetContext(ctx, &n, s.db.Rebind(`SELECT COUNT(*) FROM train_orders WHERE agency_id = ?`), agencyID); err != nil {
+		return "", fmt.Errorf("train: count agency orders: %w", err)
+	}
+	if n > 0 {
+		return "train.error.agencyHasOrders", nil
+	}
+	return "", nil
+}

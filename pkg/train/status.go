@@ -1,0 +1,173 @@
+package train
+
+import "slices"
+
+// Status is a train order's status. The names follow the flight orders'
+// (spec §4) where the meaning is the same, so the portal's tones and menus
+// read alike; partially_refunded and the change states are the train's own
+// (China Railway refunds some passengers of a booking and changes a ticket
+// once, both on the booking itself rather than on a second order).
+type Status string
+
+// The statuses.
+const (
+	// ToBePaid: seats held by the railway until HoldExpiresAt (OSDM
+	// pre-booked, 12306 unpaid order).
+	ToBePaid Status = "to_be_paid"
+	// Proceeding: paid, the tickets being issued (by the supplier in the
+	// background, or by the provider's hand in manual mode).
+	Proceeding Status = "proceeding"
+	Issued     Status = "issued"
+	// Failed: the railway refused to issue; the payment goes back at once.
+	Failed           Status = "failed"
+	FailedReimbursed Status = "failed_reimbursed"
+	// Canceled: the agency dropped an unpaid order, or its hold ran out.
+	Canceled Status = "canceled"
+	// RfdToBeConfirm: a refund quote waits for the agency's confirmation.
+	RfdToBeConfirm Status = "rfd_to_be_confirm"
+	RfdProceeding  Status = "rfd_proceeding"
+	// PartiallyRefunded: some passengers' tickets refunded, the others
+	// still valid.
+	PartiallyRefunded Status = "partially_refunded"
+	Refunded          Status = "refunded"
+	// ChgToBeConfirm: a change quote (new train, fare difference) waits
+	// for the agency's confirmation.
+	ChgToBeConfirm Status = "chg_to_be_confirm"
+	ChgProceeding  Status = "chg_proceeding"
+	// Changed: some tickets moved to another train; all still valid.
+	Changed Status = "changed"
+)
+
+// Statuses lists every status in the order a booking goes through them.
+var Statuses = []Status{ToBePaid, Proceeding, Issued, Failed, FailedReimbursed, Canceled,
+	RfdToBeConfirm, RfdProceeding, PartiallyRefunded, Refunded, ChgToBeConfirm, ChgProceeding, Changed}
+
+// ValidStatus reports whether s is a train order status.
+func ValidStatus(s string) bool { return slices.Contains(Statuses, Status(s)) }
+
+// Ticketed reports whether an order in s holds valid tickets that can be
+// refunded or changed.
+func Ticketed(s Status) bool { return s == Issued || s == Changed || s == PartiallyRefunded }
+
+// Action is something a person or the system does to an order.
+type Action string
+
+// Actions. The agency's: pay, cancel, refund (ask for a quote), change (ask
+// for a quote), confirm (a quote), cancel_refund, cancel_change. The
+// provider's: confirm_tickets and fail_tickets (manual mode). The system's:
+// ticketed, ticket_failed, reimbursed, expire, refunded, refunded_part,
+// changed, after_sale_failed.
+const (
+	ActPay             Action = "pay"
+	ActCancel          Action = "cancel"
+	ActRefund          Action = "refund"
+	ActChange          Action = "change"
+	ActConfirm         Action = "confirm"
+	ActCancelRefund    Action = "cancel_refund"
+	ActCancelChange    Action = "cancel_change"
+	ActConfirmTickets  Action = "confirm_tickets"
+	ActFailTickets     Action = "fail_tickets"
+	ActTicketed        Action = "ticketed"
+	ActTicketFailed    Action = "ticket_failed"
+	ActReimbursed      Action = "reimbursed"
+	ActExpire          Action = "expire"
+	ActRefundedAll     Action = "refunded"
+	ActRefundedPart    Action = "refunded_part"
+	ActChanged         Action = "changed"
+	ActAfterSaleFailed Action = "after_sale_failed"
+)
+
+// Who may take an action.
+const (
+	ByAgency   = "agency"
+	ByProvider = "provider"
+	BySystem   = "system"
+)
+
+// Resume is the target of the edges that go back to where the order was
+// before a quote (an issued, changed or partly refunded booking): the order
+// remembers it in Order.Resume.
+const Resume Status = "(resume)"
+
+type edge struct {
+	from   Status
+	action Action
+	to     Status
+	by     string
+}
+
+// transitions is the whole status machine. Nothing else in the package
+// changes a status.
+var transitions = []edge{
+	{ToBePaid, ActPay, Proceeding, ByAgency},
+	{ToBePaid, ActCancel, Canceled, ByAgency},
+	{ToBePaid, ActExpire, Canceled, BySystem},
+	{Proceeding, ActTicketed, Issued, BySystem},
+	{Proceeding, ActConfirmTickets, Issued, ByProvider},
+	{Proceeding, ActTicketFailed, Failed, BySystem},
+	{Proceeding, ActFailTickets, Failed, ByProvider},
+	{Failed, ActReimbursed, FailedReimbursed, BySystem},
+
+	{Issued, ActRefund, RfdToBeConfirm, ByAgency},
+	{Issued, ActChange, ChgToBeConfirm, ByAgency},
+	{Changed, ActRefund, RfdToBeConfirm, ByAgency},
+	{Changed, ActChange, ChgToBeConfirm, ByAgency},
+	{PartiallyRefunded, ActRefund, RfdToBeConfirm, ByAgency},
+	{PartiallyRefunded, ActChange, ChgToBeConfirm, ByAgency},
+
+	{RfdToBeConfirm, ActConfirm, RfdProceeding, ByAgency},
+	{RfdToBeConfirm, ActCancelRefund, Resume, ByAgency},
+	{RfdToBeConfirm, ActExpire, Resume, BySystem},
+	{RfdProceeding, ActRefundedAll, Refunded, BySystem},
+	{RfdProceeding, ActRefundedPart, PartiallyRefunded, BySystem},
+	{RfdProceeding, ActAfterSaleFailed, Resume, BySystem},
+
+	{ChgToBeConfirm, ActConfirm, ChgProceeding, ByAgency},
+	{ChgToBeConfirm, ActCancelChange, Resume, ByAgency},
+	{ChgToBeConfirm, ActExpire, Resume, BySystem},
+	{ChgProceeding, ActChanged, Changed, BySystem},
+	{ChgProceeding, ActAfterSaleFailed, Resume, BySystem},
+}
+
+// Next is where action leads an order in status from (Resume: back to the
+// order's Resume status); ok is false when the machine forbids it.
+func Next(from Status, action Action) (Status, bool) {
+	for _, e := range transitions {
+		if e.from == from && e.action == action {
+			return e.to, true
+		}
+	}
+	return "", false
+}
+
+// Allowed lists the actions party may take on an order in status s, in
+// table order.
+func Allowed(s Status, party string) []Action {
+	var out []Action
+	for _, e := range transitions {
+		if e.from == s && e.by == party {
+			out = append(out, e.action)
+		}
+	}
+	return out
+}
+
+// Display tones, as the flight orders' (spec §4).
+const (
+	ToneSuccess = "success"
+	ToneWarning = "warning"
+	TonePrimary = "primary"
+	ToneError   = "error"
+	ToneInfo    = "info"
+)
+
+var tones = map[Status]string{
+	Issued: ToneSuccess, Changed: ToneSuccess, Refunded: ToneSuccess, PartiallyRefunded: ToneSuccess,
+	RfdProceeding: ToneWarning, ChgProceeding: ToneWarning,
+	ToBePaid: TonePrimary, Proceeding: TonePrimary, RfdToBeConfirm: TonePrimary, ChgToBeConfirm: TonePrimary,
+	Failed:   ToneError,
+	Canceled: ToneInfo, FailedReimbursed: ToneInfo,
+}
+
+// Tone is the display tone of a status.
+func Tone(s Status) string { return tones[s] }

@@ -1,0 +1,422 @@
+package train
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/pkg/store"
+)
+
+// row is a train_orders row; Order by decode.
+type row struct {
+	ID             int64         `db:"id"`
+	BookingNumber  string        `db:"booking_number"`
+	AgencyID       int64         `db:"agency_id"`
+	UserID         sql.NullInt64 `db:"user_id"`
+	Status         string        `db:"status"`
+	Resume         string        `db:"resume_status"`
+	Supplier       string        `db:"supplier"`
+	SupplierRef    string        `db:"supplier_ref"`
+	Manual         bool          `db:"manual"`
+	TrainNumber    string        `db:"train_number"`
+	Train          string        `db:"train"`
+	Origin         string        `db:"origin"`
+	Destination    string        `db:"destination"`
+	DepartAt       time.Time     `db:"depart_at"`
+	SeatClass      string        `db:"seat_class"`
+	Currency       string        `db:"currency"`
+	Total          int64         `db:"total"`
+	Paid           int64         `db:"paid"`
+	Refunded       int64         `db:"refunded"`
+	Contact        string        `db:"contact"`
+	Quote          string        `db:"quote"`
+	HoldExpiresAt  sql.NullTime  `db:"hold_expires_at"`
+	PaymentChannel string        `db:"payment_channel"`
+	PaymentKey     string        `db:"payment_key"`
+	Seq            int           `db:"seq"`
+	IdempotencyKey string        `db:"idempotency_key"`
+	RequestHash    string        `db:"request_hash"`
+	CreatedAt      time.Time     `db:"created_at"`
+	UpdatedAt      time.Time     `db:"updated_at"`
+}
+
+const columns = `id, booking_number, agency_id, user_id, status, resume_status, supplier, supplier_ref, manual, train_number,
+	train, origin, destination, depart_at, seat_class, currency, total, paid, refunded, contact, quote, hold_expires_at,
+	payment_channel, payment_key, seq, idempotency_key, request_hash, created_at, updated_at`
+
+func (r row) decode() (Order, error) {
+	o := Order{ID: r.ID, BookingNumber: r.BookingNumber, AgencyID: r.AgencyID, UserID: r.UserID.Int64, Status: Status(r.Status),
+		Resume: Status(r.Resume), Supplier: r.Supplier, SupplierRef: r.SupplierRef, Manual: r.Manual, SeatClass: r.SeatClass,
+		Currency: r.Currency, Total: r.Total, Paid: r.Paid, Refunded: r.Refunded, HoldExpiresAt: r.HoldExpiresAt.Time.UTC(),
+		PaymentChannel: r.PaymentChannel, PaymentKey: r.PaymentKey, Seq: r.Seq, IdempotencyKey: r.IdempotencyKey,
+		RequestHash: r.RequestHash, CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC()}
+	if err := json.Unmarshal([]byte(r.Train), &o.Train); err != nil {
+		return Order{}, fmt.Errorf("train order %d: decode train: %w", r.ID, err)
+	}
+	if err := json.Unmarshal([]byte(r.Contact), &o.Contact); err != nil {
+		return Order{}, fmt.Errorf("train order %d: decode contact: %w", r.ID, err)
+	}
+	if r.Quote != "" {
+		o.Quote = &Quote{}
+		if err := json.Unmarshal([]byte(r.Quote), o.Quote); err != nil {
+			return Order{}, fmt.Errorf("train order %d: decode quote: %w", r.ID, err)
+		}
+	}
+	return o, nil
+}
+
+func enc(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(fmt.Sprintf("train: encode %T: %v", v, err))
+	}
+	return string(b)
+}
+
+func encQuote(q *Quote) string {
+	if q == nil {
+		return ""
+	}
+	return enc(q)
+}
+
+func nullTime(t time.Time) any {
+	if t.IsZero() {
+		return nil
+	}
+	return t.UTC()
+}
+
+func nullID(id int64) any {
+	if id == 0 {
+		return nil
+	}
+	return id
+}
+
+func errNotFound() error { return fault.NotFound("train.error.notFound") }
+
+// insert stores a new order with its passengers in tx; the booking number
+// carries the id ("T" + date + id), so it is unique without a retry.
+func insert(ctx context.Context, tx *sqlx.Tx, o *Order) error {
+	o.BookingNumber = "pending-" + o.IdempotencyKey + fmt.Sprint(o.CreatedAt.UnixNano())
+	err := tx.GetContext(ctx, &o.ID, tx.Rebind(`INSERT INTO train_orders (booking_number, agency_id, user_id, status, resume_status,
+		supplier, supplier_ref, manual, train_number, train, origin, destination, depart_at, seat_class, currency, total, paid, refunded,
+		contact, quote, hold_expires_at, payment_channel, payment_key, seq, idempotency_key, request_hash, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
+		o.BookingNumber, o.AgencyID, nullID(o.UserID), string(o.Status), string(o.Resume), o.Supplier, o.SupplierRef, o.Manual,
+		o.Train.Number, enc(o.Train), o.Train.Origin, o.Train.Destination, o.Train.DepartAt.UTC(), o.SeatClass, o.Currency, o.Total,
+		o.Paid, o.Refunded, enc(o.Contact), encQuote(o.Quote), nullTime(o.HoldExpiresAt), o.PaymentChannel, o.PaymentKey, o.Seq,
+		o.IdempotencyKey, o.RequestHash, o.CreatedAt.UTC(), o.UpdatedAt.UTC())
+	if err != nil {
+		if store.IsUniqueViolation(err) {
+			return errDuplicateKey
+		}
+		return fmt.Errorf("train: insert order: %w", err)
+	}
+	o.BookingNumber = fmt.Sprintf("T%s%08d", o.CreatedAt.UTC().Format("060102"), o.ID)
+	if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE train_orders SET booking_number = ? WHERE id = ?`), o.BookingNumber, o.ID); err != nil {
+		return fmt.Errorf("train: set booking number: %w", err)
+	}
+	for _, p := range o.Passengers {
+		_, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO train_passengers (order_id, passenger_id, type, surname, given_name, gender,
+			birthday, nationality, document_type, document_number, seat_letter) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+			o.ID, p.ID, p.Type, p.Surname, p.GivenName, p.Gender, p.Birthday, p.Nationality, p.DocumentType, p.DocumentNumber, p.SeatLetter)
+		if err != nil {
+			return fmt.Errorf("train order %d: insert passenger: %w", o.ID, err)
+		}
+	}
+	return nil
+}
+
+// errDuplicateKey: another request with the same idempotency key stored
+// its order first.
+var errDuplicateKey = errors.New("train: idempotency key already used")
+
+// save writes the mutable fields of o if its status is still from (false
+// when another writer moved it first), and its tickets when tickets is
+// set.
+func save(ctx context.Context, tx *sqlx.Tx, o *Order, from Status, tickets bool) (bool, error) {
+	res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE train_orders SET status = ?, resume_status = ?, supplier_ref = ?, manual = ?,
+		train_number = ?, train = ?, origin = ?, destination = ?, depart_at = ?, total = ?, paid = ?, refunded = ?, quote = ?,
+		hold_expires_at = ?, payment_channel = ?, payment_key = ?, seq = ?, updated_at = ? WHERE id = ? AND status = ?`),
+		string(o.Status), string(o.Resume), o.SupplierRef, o.Manual, o.Train.Number, enc(o.Train), o.Train.Origin, o.Train.Destination,
+		o.Train.DepartAt.UTC(), o.Total, o.Paid, o.Refunded, encQuote(o.Quote), nullTime(o.HoldExpiresAt), o.PaymentChannel,
+		o.PaymentKey, o.Seq, o.UpdatedAt.UTC(), o.ID, string(from))
+	if err != nil {
+		return false, fmt.Errorf("train order %d: save: %w", o.ID, err)
+	}
+	if n, _ := res.RowsAffected(); n != 1 {
+		return false, nil
+	}
+	if !tickets {
+		return true, nil
+	}
+	if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM train_tickets WHERE order_id = ?`), o.ID); err != nil {
+		return false, fmt.Errorf("train order %d: clear tickets: %w", o.ID, err)
+	}
+	for i, t := range o.Tickets {
+		_, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO train_tickets (order_id, seq, passenger_id, ticket_number, train_number,
+			origin, destination, depart_at, seat_class, coach, seat, fare, status, exchanges) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+			o.ID, i+1, t.Passenger, t.Number, t.TrainNumber, t.Origin, t.Destination, t.DepartAt.UTC(), t.Class, t.Coach, t.Seat, t.Fare,
+			t.Status, t.Exchanges)
+		if err != nil {
+			return false, fmt.Errorf("train order %d: insert ticket: %w", o.ID, err)
+		}
+	}
+	return true, nil
+}
+
+func addEvent(ctx context.Context, tx *sqlx.Tx, orderID int64, action Action, from, to Status, actor, remark string, at time.Time) error {
+	_, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO train_order_events (order_id, action, from_status, to_status, actor, remark, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?)`), orderID, string(action), string(from), string(to), actor, remark, at.UTC())
+	if err != nil {
+		return fmt.Errorf("train order %d: event: %w", orderID, err)
+	}
+	return nil
+}
+
+// load reads order id with its passengers and tickets, in tx or on the
+// pool when tx is nil.
+func load(ctx context.Context, db *store.DB, tx *sqlx.Tx, id int64) (Order, error) {
+	var q sqlx.QueryerContext = db
+	if tx != nil {
+		q = tx
+	}
+	var r row
+	err := sqlx.GetContext(ctx, q, &r, db.Rebind(`SELECT `+columns+` FROM train_orders WHERE id = ?`), id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Order{}, errNotFound()
+	}
+	if err != nil {
+		return Order{}, fmt.Errorf("train order %d: load: %w", id, err)
+	}
+	o, err := r.decode()
+	if err != nil {
+		return Order{}, err
+	}
+	out := []Order{o}
+	if err := fill(ctx, db, q, out); err != nil {
+		return Order{}, err
+	}
+	return out[0], nil
+}
+
+// loadByKey finds the order an agency created with an idempotency key.
+func loadByKey(ctx context.Context, db *store.DB, agencyID int64, key string) (Order, bool, error) {
+	var id int64
+	err := db.GetContext(ctx, &id, db.Rebind(`SELECT id FROM train_orders WHERE agency_id = ? AND idempotency_key = ? AND idempotency_key <> ''`), agencyID, key)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Order{}, false, nil
+	}
+	if err != nil {
+		return Order{}, false, fmt.Errorf("train: find idempotency key: %w", err)
+	}
+	o, err := load(ctx, db, nil, id)
+	return o, err == nil, err
+}
+
+type passengerRow struct {
+	OrderID int64 `db:"order_id"`
+	Passenger
+}
+
+type ticketRow struct {
+	OrderID     int64     `db:"order_id"`
+	Passenger   int       `db:"passenger_id"`
+	Number      string    `db:"ticket_number"`
+	TrainNumber string    `db:"train_number"`
+	Origin      string    `db:"origin"`
+	Destination string    `db:"destination"`
+	DepartAt    time.Time `db:"depart_at"`
+	Class       string    `db:"seat_class"`
+	Coach       string    `db:"coach"`
+	Seat        string    `db:"seat"`
+	Fare        int64     `db:"fare"`
+	Status      string    `db:"status"`
+	Exchanges   int       `db:"exchanges"`
+}
+
+// fill loads the passengers and tickets of orders in two queries.
+func fill(ctx context.Context, db *store.DB, q sqlx.QueryerContext, orders []Order) error {
+	if len(orders) == 0 {
+		return nil
+	}
+	ids := make([]any, len(orders))
+	at := map[int64]int{}
+	for i, o := range orders {
+		ids[i] = o.ID
+		at[o.ID] = i
+	}
+	in := store.Marks(len(ids))
+	var ps []passengerRow
+	err := sqlx.SelectContext(ctx, q, &ps, db.Rebind(`SELECT order_id, passenger_id AS id, type, surname, given_name,
+		gender, birthday, nationality, document_type, document_number, seat_letter
+		FROM train_passengers WHERE order_id IN (`+in+`) ORDER BY order_id, passenger_id`), ids...)
+	if err != nil {
+		return fmt.Errorf("train: load passengers: %w", err)
+	}
+	for _, p := range ps {
+		o := &orders[at[p.OrderID]]
+		o.Passengers = append(o.Passengers, p.Passenger)
+	}
+	var ts []ticketRow
+	err = sqlx.SelectContext(ctx, q, &ts, db.Rebind(`SELECT order_id, passenger_id, ticket_number, train_number, origin, destination,
+		depart_at, seat_class, coach, seat, fare, status, exchanges FROM train_tickets WHERE order_id IN (`+in+`) ORDER BY order_id, seq`), ids...)
+	if err != nil {
+		return fmt.Errorf("train: load tickets: %w", err)
+	}
+	for _, t := range ts {
+		o := &orders[at[t.OrderID]]
+		o.Tickets = append(o.Tickets, Ticket{Passenger: t.Passenger, Number: t.Number, TrainNumber: t.TrainNumber, Origin: t.Origin,
+			Destination: t.Destination, DepartAt: t.DepartAt.UTC(), Class: t.Class, Coach: t.Coach, Seat: t.Seat, Fare: t.Fare,
+			Status: t.Status, Exchanges: t.Exchanges})
+	}
+	return nil
+}
+
+// scope is what a viewer may see: an agency and those below it (0: the
+// provider, who sees all), optionally one user's orders only.
+type scope struct {
+	Agency     int64
+	User       int64
+	DirectOnly bool
+}
+
+// treeCTE selects the ids of an agency and every agency below it.
+const treeCTE = `WITH RECURSIVE tree(id) AS (SELECT CAST(? AS BIGINT) UNION ALL SELECT a.id FROM agencies a JOIN tree t ON a.parent_id = t.id) `
+
+func where(sc scope, f Filter) (string, []any) {
+	var conds []string
+	var args []any
+	if sc.Agency != 0 {
+		if sc.DirectOnly {
+			conds = append(conds, "agency_id = ?")
+		} else {
+			conds = append(conds, "agency_id IN (SELECT id FROM tree)")
+		}
+		args = append(args, sc.Agency)
+	}
+	if f.AgencyID != 0 {
+		conds = append(conds, "agency_id = ?")
+		args = append(args, f.AgencyID)
+	}
+	if sc.User != 0 {
+		conds = append(conds, "user_id = ?")
+		args = append(args, sc.User)
+	}
+	if len(f.Statuses) > 0 {
+		conds = append(conds, "status IN ("+store.Marks(len(f.Statuses))+")")
+		for _, s := range f.Statuses {
+			args = append(args, s)
+		}
+	}
+	if k := strings.TrimSpace(f.Keyword); k != "" {
+		like := "%" + strings.ToUpper(k) + "%"
+		conds = append(conds, `(UPPER(booking_number) LIKE ? OR UPPER(train_number) LIKE ?
+			OR id IN (SELECT order_id FROM train_passengers WHERE UPPER(surname) LIKE ? OR UPPER(document_number) LIKE ?)
+			OR id IN (SELECT order_id FROM train_tickets WHERE ticket_number LIKE ?))`)
+		args = append(args, like, like, like, like, like)
+	}
+	if !f.From.IsZero() {
+		conds = append(conds, "created_at >= ?")
+		args = append(args, f.From.UTC())
+	}
+	if !f.To.IsZero() {
+		conds = append(conds, "created_at < ?")
+		args = append(args, f.To.UTC())
+	}
+	if len(conds) == 0 {
+		return "", args
+	}
+	return " WHERE " + strings.Join(conds, " AND "), args
+}
+
+func prefix(sc scope) string {
+	if sc.Agency != 0 && !sc.DirectOnly {
+		return treeCTE
+	}
+	return ""
+}
+
+func list(ctx context.Context, db *store.DB, sc scope, f Filter) ([]Order, int, error) {
+	w, args := where(sc, f)
+	var total int
+	if err := db.GetContext(ctx, &total, db.Rebind(prefix(sc)+`SELECT COUNT(*) FROM train_orders`+w), args...); err != nil {
+		return nil, 0, fmt.Errorf("train: count: %w", err)
+	}
+	var rows []row
+	q := prefix(sc) + `SELECT ` + columns + ` FROM train_orders` + w + ` ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`
+	if err := db.SelectContext(ctx, &rows, db.Rebind(q), append(args, f.PageSize, (f.Page-1)*f.PageSize)...); err != nil {
+		return nil, 0, fmt.Errorf("train: list: %w", err)
+	}
+	out := make([]Order, 0, len(rows))
+	for _, r := range rows {
+		o, err := r.decode()
+		if err != nil {
+			return nil, 0, err
+		}
+		out = append(out, o)
+	}
+	if err := fill(ctx, db, db, out); err != nil {
+		return nil, 0, err
+	}
+	return out, total, nil
+}
+
+func counts(ctx context.Context, db *store.DB, sc scope, statuses []string) (map[string]int, error) {
+	w, args := where(sc, Filter{Statuses: statuses})
+	var rows []struct {
+		Status string `db:"status"`
+		Cnt    int    `db:"cnt"`
+	}
+	if err := db.SelectContext(ctx, &rows, db.Rebind(prefix(sc)+`SELECT status, COUNT(*) AS cnt FROM train_orders`+w+` GROUP BY status`), args...); err != nil {
+		return nil, fmt.Errorf("train: status counts: %w", err)
+	}
+	out := map[string]int{}
+	for _, r := range rows {
+		out[r.Status] = r.Cnt
+	}
+	return out, nil
+}
+
+func events(ctx context.Context, db *store.DB, orderID int64) ([]Event, error) {
+	out := []Event{}
+	err := db.SelectContext(ctx, &out, db.Rebind(`SELECT id, action, from_status, to_status, actor, remark, created_at
+		FROM train_order_events WHERE order_id = ? ORDER BY id`), orderID)
+	if err != nil {
+		return nil, fmt.Errorf("train order %d: events: %w", orderID, err)
+	}
+	return out, nil
+}
+
+// due lists the orders in status whose deadline (the hold, or the quote's
+// validity) has passed, at most limit.
+func dueHolds(ctx context.Context, db *store.DB, now time.Time, limit int) ([]int64, error) {
+	var ids []int64
+	err := db.SelectContext(ctx, &ids, db.Rebind(`SELECT id FROM train_orders WHERE status = ? AND hold_expires_at <= ? ORDER BY id LIMIT ?`),
+		string(ToBePaid), now.UTC(), limit)
+	if err != nil {
+		return nil, fmt.Errorf("train: due holds: %w", err)
+	}
+	return ids, nil
+}
+
+// openQuotes lists the orders waiting on an after-sales quote.
+func openQuotes(ctx context.Context, db *store.DB, limit int) ([]int64, error) {
+	var ids []int64
+	err := db.SelectContext(ctx, &ids, db.Rebind(`SELECT id FROM train_orders WHERE status IN (?, ?) ORDER BY id LIMIT ?`),
+		string(RfdToBeConfirm), string(ChgToBeConfirm), limit)
+	if err != nil {
+		return nil, fmt.Errorf("train: open quotes: %w", err)
+	}
+	return ids, nil
+}
