@@ -45,8 +45,11 @@ const (
 	// settles accepted orders within minutes; after this the offer has
 	// expired anyway, so booking again fails as offer gone, not twice.
 	pendingWindow = 30 * time.Minute
-	// pollEvery is the wait between looks at an accepted order.
+	// pollEvery is the wait between looks at an accepted order, and
+	// maxPolls how many looks Book takes (about two minutes) when the
+	// caller set no deadline.
 	pollEvery = 2 * time.Second
+	maxPolls  = 60
 )
 
 // pendingKeys remembers, per process, the keys whose order Duffel accepted
@@ -122,7 +125,7 @@ func (c *Client) createOrder(ctx context.Context, offer wireOffer, body wireOrde
 	if key != "" {
 		c.pending.add(key, c.now())
 	}
-	for {
+	for n := 1; ; n++ {
 		var found bool
 		var err error
 		if o.ID != "" {
@@ -142,7 +145,7 @@ func (c *Client) createOrder(ctx context.Context, offer wireOffer, body wireOrde
 		if err != nil && ctx.Err() == nil {
 			c.log.LogAttrs(ctx, slog.LevelWarn, "duffel: looking for an accepted order failed", slog.String("error", err.Error()))
 		}
-		if dl, ok := ctx.Deadline(); (ok && time.Until(dl) < pollEvery) || ctx.Err() != nil {
+		if dl, ok := ctx.Deadline(); (ok && time.Until(dl) < pollEvery) || ctx.Err() != nil || n >= maxPolls {
 			return wireOrder{}, c.pendingErr(offer.ID, o.ID)
 		}
 		if err := c.sleep(ctx, pollEvery); err != nil {
