@@ -290,8 +290,8 @@ func CashRefund(to string) bool {
 // Quote is an amount a source offers for a refund or a change, valid until
 // ExpiresAt; Ref confirms it.
 type Quote struct {
-	Ref       string    `json:"ref"`
-	Refund    int64     `json:"refund"` // refunded to the buyer as money
+	Ref    string `json:"ref"`
+	Refund int64  `json:"refund"` // refunded to the buyer as money
 	// RefundTo is where the refund goes (RefundTo*; empty: as paid).
 	RefundTo string `json:"refundTo,omitempty"`
 	// Credit is the value returned as a voucher or airline credit instead
@@ -299,11 +299,11 @@ type Quote struct {
 	Credit int64 `json:"credit,omitempty"`
 	// RefundUnknown: the source could not say what comes back (the airline
 	// gave no refund quote); Refund and Credit are then zero, not a promise.
-	RefundUnknown bool `json:"refundUnknown,omitempty"`
-	Fee       int64     `json:"fee"`    // penalty kept by the source
-	Due       int64     `json:"due"`    // to be paid for a change (fare + tax difference)
-	Currency  string    `json:"currency"`
-	ExpiresAt time.Time `json:"expiresAt"`
+	RefundUnknown bool      `json:"refundUnknown,omitempty"`
+	Fee           int64     `json:"fee"` // penalty kept by the source
+	Due           int64     `json:"due"` // to be paid for a change (fare + tax difference)
+	Currency      string    `json:"currency"`
+	ExpiresAt     time.Time `json:"expiresAt"`
 	// Offer is the new itinerary of a change quote.
 	Offer *Offer `json:"offer,omitempty"`
 }

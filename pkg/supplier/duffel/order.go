@@ -331,7 +331,6 @@ func ticketsOf(o wireOrder) []supplier.Ticket {
 	return out
 }
 
-
 // agreedTotal refuses to pay a held order whose total is no longer the
 // price agreed when it was booked (kept in its metadata): once the price
 // guarantee lapses the airline may reprice a hold, and paying blindly

@@ -181,12 +181,12 @@ type wireOrder struct {
 	// "change", "update"); nil when Duffel did not send the field.
 	AvailableActions []string          `json:"available_actions"`
 	Metadata         map[string]string `json:"metadata"`
-	BookingReference string      `json:"booking_reference"`
-	TotalAmount      string      `json:"total_amount"`
-	TotalCurrency    string      `json:"total_currency"`
-	CreatedAt        time.Time   `json:"created_at"`
-	CancelledAt      *time.Time  `json:"cancelled_at"`
-	Owner            wireAirline `json:"owner"`
+	BookingReference string            `json:"booking_reference"`
+	TotalAmount      string            `json:"total_amount"`
+	TotalCurrency    string            `json:"total_currency"`
+	CreatedAt        time.Time         `json:"created_at"`
+	CancelledAt      *time.Time        `json:"cancelled_at"`
+	Owner            wireAirline       `json:"owner"`
 	PaymentStatus    struct {
 		AwaitingPayment         bool       `json:"awaiting_payment"`
 		PaymentRequiredBy       *time.Time `json:"payment_required_by"`
