@@ -53,8 +53,20 @@ func (c *Client) Book(ctx context.Context, req supplier.BookRequest) (supplier.B
 		return supplier.Booking{}, fmt.Errorf("duffel: offer %s now costs %s %d, not %s %d: %w",
 			req.Offer.Ref, fresh.Currency, fresh.Total(), req.Offer.Currency, req.Offer.Total(), supplier.ErrOfferGone)
 	}
-	if err := checkAges(parts, req.Travellers); err != nil {
+	// Offers searched with representative ages are searched again with
+	// the travellers' real ones; the same flights must cost what was
+	// agreed, or the caller prices them again.
+	if replaced, err := c.withRealAges(ctx, parts, req.Travellers); err != nil {
 		return supplier.Booking{}, err
+	} else if replaced {
+		again, err := mapOffer(parts)
+		if err != nil {
+			return supplier.Booking{}, fmt.Errorf("duffel: book %s: %w: %w", req.Offer.Ref, supplier.ErrUnavailable, err)
+		}
+		if again.Total() != fresh.Total() || again.Currency != fresh.Currency {
+			return supplier.Booking{}, fmt.Errorf("duffel: for the travellers' real ages offer %s costs %s %d, not %s %d; search again with their ages: %w",
+				req.Offer.Ref, again.Currency, again.Total(), fresh.Currency, fresh.Total(), supplier.ErrOfferGone)
+		}
 	}
 	if err := checkDocuments(parts, req.Travellers); err != nil {
 		return supplier.Booking{}, err
@@ -144,10 +156,19 @@ func orderBody(o wireOffer, req supplier.BookRequest, part, parts int) (wireOrde
 	if len(req.Travellers) > 0 {
 		region = req.Travellers[0].Nationality
 	}
+	day, _ := firstDay(o)
 	for i, t := range req.Travellers {
+		// The passenger priced at this traveller's age, else any of the type.
 		j := -1
+		age, known := ageOn(t.Birthday, day)
 		for k, p := range o.Passengers {
-			if !used[k] && passengerType(p) == t.Type {
+			if !used[k] && passengerType(p) == t.Type && known && p.Age != nil && *p.Age == age {
+				j = k
+				break
+			}
+		}
+		for k, p := range o.Passengers {
+			if j < 0 && !used[k] && passengerType(p) == t.Type {
 				j = k
 				break
 			}

@@ -406,16 +406,62 @@ func TestSearchSendsRealAges(t *testing.T) {
 	}
 }
 
-func TestBookRefusesOfferPricedForOtherAges(t *testing.T) {
-	f := newFake(t).on("GET /air/offers/"+offerA, reply{file: "offer.json"}) // the child priced as 8
-	c := newTestClient(t, f, Config{})
-	ts := append([]supplier.Traveller(nil), travellers...)
-	ts[2].Birthday = "2016-01-25" // 10 on the day of departure
-	_, err := c.Book(context.Background(), supplier.BookRequest{Offer: heldOffer(t, "offer.json"), Travellers: ts, Contact: contact})
-	if !errors.Is(err, supplier.ErrOfferGone) || !strings.Contains(err.Error(), "search again") {
-		t.Fatalf("err = %v", err)
+func TestBookSearchesAgainWithRealAges(t *testing.T) {
+	const again = "off_0000B7qXvb3PkE2HfC8tZ3"
+	// offer_request_return.json answered for the real ages: its BA offer
+	// (the flights of offer.json) now prices the child as 10.
+	searched := func(total string) []byte {
+		return patched(t, "offer_request_return.json", func(o map[string]any) {
+			ba := o["offers"].([]any)[0].(map[string]any)
+			ba["id"] = again
+			ba["passengers"].([]any)[2].(map[string]any)["age"] = float64(10)
+			if total != "" {
+				ba["total_amount"] = total
+			}
+		})
 	}
-	if n := len(f.requests("POST /air/orders")); n != 0 {
-		t.Errorf("%d orders created", n)
+	ts := append([]supplier.Traveller(nil), travellers...)
+	ts[2].Birthday = "2016-01-25" // 10 on the day of departure; offer.json priced the child as 8
+	tests := []struct {
+		name    string
+		answer  []byte
+		wantErr error
+	}{
+		{"same price: booked on the offer for the real ages", searched(""), nil},
+		{"another price: search again", searched("2101.87"), supplier.ErrOfferGone},
+		{"flights not offered for those ages", patched(t, "offer_request_return.json", func(o map[string]any) { o["offers"] = []any{} }), supplier.ErrOfferGone},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFake(t).
+				on("GET /air/offers/"+offerA, reply{file: "offer.json"}).
+				on("POST /air/offer_requests", reply{status: http.StatusCreated, body: tc.answer}).
+				on("POST /air/orders", reply{status: http.StatusCreated, file: "order_hold.json"})
+			c := newTestClient(t, f, Config{})
+			_, err := c.Book(context.Background(), supplier.BookRequest{Offer: heldOffer(t, "offer.json"), Travellers: ts, Contact: contact})
+			if !errors.Is(err, tc.wantErr) || (tc.wantErr == nil && err != nil) {
+				t.Fatalf("err = %v, want %v", err, tc.wantErr)
+			}
+			search := f.requests("POST /air/offer_requests")
+			if len(search) != 1 {
+				t.Fatalf("%d searches", len(search))
+			}
+			pax := search[0].body["data"].(map[string]any)["passengers"]
+			wantPax := []any{map[string]any{"type": "adult"}, map[string]any{"type": "adult"}, map[string]any{"age": float64(10)}}
+			if !reflect.DeepEqual(pax, wantPax) {
+				t.Errorf("searched again with %v", pax)
+			}
+			orders := f.requests("POST /air/orders")
+			if tc.wantErr != nil {
+				if len(orders) != 0 {
+					t.Errorf("%d orders created", len(orders))
+				}
+				return
+			}
+			data := orders[0].body["data"].(map[string]any)
+			if !reflect.DeepEqual(data["selected_offers"], []any{again}) {
+				t.Errorf("booked %v", data["selected_offers"])
+			}
+		})
 	}
 }
