@@ -280,11 +280,19 @@ func (c *Client) Refund(ctx context.Context, ref, quoteRef string) error {
 		case oc.ExpiresAt != nil && !oc.ExpiresAt.After(now):
 			return fmt.Errorf("duffel: quote %s expired at %s: %w", id, oc.ExpiresAt.Format(time.RFC3339), supplier.ErrRejected)
 		}
-		newer, err := c.newerCancellation(ctx, oc)
+		others, err := c.otherCancellations(ctx, oc)
 		if err != nil {
 			return err
 		}
-		if newer {
+		if done := confirmedOf(others); done != nil {
+			// Run again after a re-quote was confirmed (or the order was
+			// cancelled another way): done if it gave back what was agreed.
+			if err := c.sameReturn(ctx, oc, *done); err != nil {
+				return err
+			}
+			continue
+		}
+		if len(others) > 0 {
 			if id, err = c.requote(ctx, oc); err != nil {
 				return err
 			}
@@ -299,23 +307,63 @@ func (c *Client) Refund(ctx context.Context, ref, quoteRef string) error {
 	return nil
 }
 
-// newerCancellation says whether the order has a cancellation created
-// after oc, which Duffel would confirm instead of oc.
-func (c *Client) newerCancellation(ctx context.Context, oc wireOrderCancellation) (bool, error) {
+// otherCancellations lists the order's cancellations created after oc,
+// any of which Duffel would confirm instead of it, and any confirmed one.
+func (c *Client) otherCancellations(ctx context.Context, oc wireOrderCancellation) ([]wireOrderCancellation, error) {
 	var list []wireOrderCancellation
 	q := url.Values{"order_id": {oc.OrderID}, "limit": {"200"}}
 	if err := c.do(ctx, call{method: http.MethodGet, path: "/air/order_cancellations", query: q, idempotent: true, out: &list}); err != nil {
-		return false, err
+		return nil, err
 	}
+	var out []wireOrderCancellation
 	for _, other := range list {
-		if other.ID == oc.ID || other.CreatedAt == nil {
+		if other.ID == oc.ID {
 			continue
 		}
-		if oc.CreatedAt == nil || other.CreatedAt.After(*oc.CreatedAt) {
-			return true, nil
+		newer := other.CreatedAt != nil && (oc.CreatedAt == nil || other.CreatedAt.After(*oc.CreatedAt))
+		if newer || other.ConfirmedAt != nil {
+			out = append(out, other)
 		}
 	}
-	return false, nil
+	return out, nil
+}
+
+func confirmedOf(list []wireOrderCancellation) *wireOrderCancellation {
+	for i := range list {
+		if list[i].ConfirmedAt != nil {
+			return &list[i]
+		}
+	}
+	return nil
+}
+
+// sameReturn checks that a cancellation confirmed instead of the agreed
+// one gave back no less, the same way.
+func (c *Client) sameReturn(ctx context.Context, agreed, done wireOrderCancellation) error {
+	o, err := c.getOrder(ctx, agreed.OrderID)
+	if err != nil {
+		return err
+	}
+	was, err := readCancellation(agreed, o.TotalCurrency)
+	if err != nil {
+		return err
+	}
+	got, err := readCancellation(done, o.TotalCurrency)
+	if err != nil {
+		return err
+	}
+	if !atLeast(got, was) {
+		return fmt.Errorf("duffel: order %s was cancelled by %s, which returns %s, not the %s of quote %s: %w",
+			agreed.OrderID, done.ID, got, was, agreed.ID, supplier.ErrRejected)
+	}
+	return nil
+}
+
+// atLeast says whether a cancellation returns no less than another, to the
+// same place.
+func atLeast(now, was cancelValue) bool {
+	return !was.unknown && !now.unknown && now.to == was.to && now.currency == was.currency &&
+		now.refund >= was.refund && now.credit >= was.credit
 }
 
 // requote quotes a superseded cancellation again and returns the new one
@@ -337,8 +385,7 @@ func (c *Client) requote(ctx context.Context, agreed wireOrderCancellation) (str
 	if err != nil {
 		return "", err
 	}
-	if was.unknown || now.unknown || now.to != was.to || now.currency != was.currency ||
-		now.refund < was.refund || now.credit < was.credit {
+	if !atLeast(now, was) {
 		return "", fmt.Errorf("duffel: quote %s was superseded by a newer cancellation of order %s; quoted again it returns %s, not %s: quote the refund again: %w",
 			agreed.ID, agreed.OrderID, now, was, supplier.ErrRejected)
 	}

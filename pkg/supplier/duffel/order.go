@@ -121,7 +121,7 @@ func bookingOf(orders []wireOrder) (supplier.Booking, error) {
 		}
 		b.Total += total
 		// An instant order is paid and ticketed already and has no limit.
-		if by := o.PaymentStatus.PaymentRequiredBy; (isHold(o) || o.PaymentStatus.AwaitingPayment) && by != nil {
+		if by := o.PaymentStatus.PaymentRequiredBy; o.PaymentStatus.AwaitingPayment && by != nil {
 			if b.TicketBy.IsZero() || by.Before(b.TicketBy) {
 				b.TicketBy = *by
 			}

@@ -117,6 +117,11 @@ func (c *Client) createOrder(ctx context.Context, offer wireOffer, body wireOrde
 		return wireOrder{}, err
 	}
 	if status != http.StatusAccepted && o.ID != "" && o.BookingReference != "" {
+		if body.Type == "hold" && o.Type != "" && !isHold(o) {
+			// Asked to hold, the airline sold it outright: it is paid.
+			c.log.LogAttrs(ctx, slog.LevelWarn, "duffel: a hold order came back as another type",
+				slog.String("order", o.ID), slog.String("type", o.Type))
+		}
 		return o, nil
 	}
 	// Accepted, or an answer without the order: not a booking yet.

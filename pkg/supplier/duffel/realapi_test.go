@@ -140,6 +140,37 @@ func TestRefundRequotesSupersededQuote(t *testing.T) {
 	}
 }
 
+func TestRefundAgainAfterRequoteConfirmed(t *testing.T) {
+	// A Refund run again after its re-quote was confirmed: the agreed
+	// quote is still unconfirmed, the order is cancelled by the new one.
+	confirmedNew := patched(t, "order_cancellation_requoted.json", func(o map[string]any) {
+		o["confirmed_at"] = "2026-05-10T10:26:30.114233Z"
+	})
+	var item map[string]any
+	if err := json.Unmarshal(confirmedNew, &item); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := json.Marshal(item["data"])
+	old := readFile(t, "order_cancellation.json")
+	var oldDoc struct {
+		Data json.RawMessage `json:"data"`
+	}
+	if err := json.Unmarshal(old, &oldDoc); err != nil {
+		t.Fatal(err)
+	}
+	f := newFake(t).
+		on("GET /air/orders/"+orderA, reply{file: "order_ticketed.json"}).
+		on("GET /air/order_cancellations/"+cancelA, reply{file: "order_cancellation.json"}).
+		on("GET /air/order_cancellations", reply{body: listBody(t, oldDoc.Data, data)})
+	c := newTestClient(t, f, Config{})
+	if err := c.Refund(context.Background(), orderA, cancelA); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(f.requests("POST /air/order_cancellations")); n != 0 {
+		t.Errorf("%d new cancellations of a cancelled order", n)
+	}
+}
+
 // 3. 202 Accepted on POST /air/orders: pending, finished by polling,
 // never booked twice.
 func TestBookAcceptedOrderIsFinishedByPolling(t *testing.T) {
