@@ -31,6 +31,12 @@ var (
 	ErrRejected = errors.New("supplier: request rejected")
 	// ErrNotSupported: the source does not offer this operation.
 	ErrNotSupported = errors.New("supplier: operation not supported")
+	// ErrPending: the source accepted a booking but has not finished it
+	// (Duffel's 202 Accepted). An adapter wraps it together with
+	// ErrUnavailable, so a caller that knows nothing of it tries again
+	// later; booking again with the same BookRequest.Key finds the booking
+	// under way and never books twice.
+	ErrPending = errors.New("supplier: booking pending")
 )
 
 // Cabin classes (spec §3 Cabin).
@@ -85,6 +91,12 @@ type SearchRequest struct {
 	Carriers []string
 	// Currency the caller prefers; a source may answer in another one.
 	Currency string
+	// Ages, when known, are the travellers' ages on the day of the first
+	// journey, one per traveller in any order; a source that prices by
+	// age (Duffel asks for the age of anyone under 18) sends them instead
+	// of a representative age per type. Book refuses an offer priced for
+	// other ages: search again with the real ones.
+	Ages []int
 	// Direct asks for nonstop flights only, one segment per journey: the
 	// legs the engine combines into self-transfers. A source that cannot
 	// filter answers everything; the caller keeps the nonstops.
@@ -152,6 +164,10 @@ type Restrictions struct {
 	Documents           []string `json:"documents"`
 	EligibleCountries   []string `json:"eligibleCountries"`
 	IneligibleCountries []string `json:"ineligibleCountries"`
+	// IdentityDocumentsRequired: every traveller must give an identity
+	// document (type in Documents, number, issuing country, expiry) or the
+	// booking is refused.
+	IdentityDocumentsRequired bool `json:"identityDocumentsRequired,omitempty"`
 }
 
 // Offer is one priced itinerary a source can sell.
@@ -253,15 +269,41 @@ type Ticket struct {
 	Number    string `json:"number"`
 }
 
+// Where a refund goes (Quote.RefundTo). Only the first three are money
+// the agency gets back as such; a voucher or airline credit is value kept
+// with the airline for a later trip.
+const (
+	RefundToOriginal = "original_payment" // cash back to what paid
+	RefundToBalance  = "balance"          // the agency's balance with the source
+	RefundToCard     = "card"
+	RefundToVoucher  = "voucher"
+	RefundToCredits  = "airline_credits"
+	// RefundToNothing: nothing was paid (a held booking).
+	RefundToNothing = "nothing"
+)
+
+// CashRefund says whether a refund destination is money back.
+func CashRefund(to string) bool {
+	return to == "" || to == RefundToOriginal || to == RefundToBalance || to == RefundToCard
+}
+
 // Quote is an amount a source offers for a refund or a change, valid until
 // ExpiresAt; Ref confirms it.
 type Quote struct {
-	Ref       string    `json:"ref"`
-	Refund    int64     `json:"refund"` // refunded to the buyer
-	Fee       int64     `json:"fee"`    // penalty kept by the source
-	Due       int64     `json:"due"`    // to be paid for a change (fare + tax difference)
-	Currency  string    `json:"currency"`
-	ExpiresAt time.Time `json:"expiresAt"`
+	Ref    string `json:"ref"`
+	Refund int64  `json:"refund"` // refunded to the buyer as money
+	// RefundTo is where the refund goes (RefundTo*; empty: as paid).
+	RefundTo string `json:"refundTo,omitempty"`
+	// Credit is the value returned as a voucher or airline credit instead
+	// of money (not in Refund), in minor units of Currency.
+	Credit int64 `json:"credit,omitempty"`
+	// RefundUnknown: the source could not say what comes back (the airline
+	// gave no refund quote); Refund and Credit are then zero, not a promise.
+	RefundUnknown bool      `json:"refundUnknown,omitempty"`
+	Fee           int64     `json:"fee"` // penalty kept by the source
+	Due           int64     `json:"due"` // to be paid for a change (fare + tax difference)
+	Currency      string    `json:"currency"`
+	ExpiresAt     time.Time `json:"expiresAt"`
 	// Offer is the new itinerary of a change quote.
 	Offer *Offer `json:"offer,omitempty"`
 }

@@ -2,7 +2,9 @@ package duffel
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"slices"
@@ -26,6 +28,14 @@ func (c *Client) ChangeQuotes(ctx context.Context, ref string, journeys []suppli
 	o, err := c.getOrder(ctx, ref)
 	if err != nil {
 		return nil, err
+	}
+	// Duffel changes only paid orders: a held one is cancelled and booked
+	// again instead.
+	if o.PaymentStatus.AwaitingPayment {
+		return nil, fmt.Errorf("duffel: order %s is not paid yet; only a paid order can be changed: %w", ref, supplier.ErrRejected)
+	}
+	if !allows(o, "change") {
+		return nil, fmt.Errorf("duffel: the airline does not allow changing order %s now (available actions %v): %w", ref, o.AvailableActions, supplier.ErrRejected)
 	}
 	if len(journeys) != len(o.Slices) {
 		return nil, fmt.Errorf("duffel: order %s has %d journeys, %d asked for: %w", ref, len(o.Slices), len(journeys), supplier.ErrRejected)
@@ -53,14 +63,36 @@ func (c *Client) ChangeQuotes(ctx context.Context, ref string, journeys []suppli
 		return nil, err
 	}
 	quotes := make([]supplier.Quote, 0, len(ocr.OrderChangeOffers))
+	var firstErr error
 	for _, co := range ocr.OrderChangeOffers {
 		q, err := changeQuote(o, co)
 		if err != nil {
-			return nil, fmt.Errorf("duffel: change offer %s: %w: %w", co.ID, supplier.ErrUnavailable, err)
+			// One offer the airline did not price (or that we cannot
+			// read) should not hide the others.
+			c.log.LogAttrs(ctx, slog.LevelWarn, "duffel: change offer skipped", slog.String("offer", co.ID), slog.String("error", err.Error()))
+			if firstErr == nil {
+				firstErr = err
+			}
+			continue
 		}
 		quotes = append(quotes, q)
 	}
+	if len(quotes) == 0 && firstErr != nil && !errors.Is(firstErr, errUnknownAmount) {
+		return nil, fmt.Errorf("duffel: no change offer of %s could be read: %w: %w", ocr.ID, supplier.ErrUnavailable, firstErr)
+	}
 	return quotes, nil
+}
+
+// errUnknownAmount marks an amount Duffel gives as null: the airline did
+// not say, so it is "unknown", never zero.
+var errUnknownAmount = errors.New("amount unknown")
+
+// penaltyOf reads a change offer's penalty under either spelling.
+func penaltyOf(co wireOrderChangeOffer) (amount, currency *string) {
+	if co.PenaltyTotalAmount != nil {
+		return co.PenaltyTotalAmount, co.PenaltyTotalCurrency
+	}
+	return co.PenaltyAmount, co.PenaltyCurrency
 }
 
 // sameJourney says whether a booked slice already is the journey asked for
@@ -88,13 +120,16 @@ func sliceCabin(sl wireSlice) string {
 
 func changeQuote(o wireOrder, co wireOrderChangeOffer) (supplier.Quote, error) {
 	cur := co.ChangeTotalCurrency
-	change, err := parseAmount(co.ChangeTotalAmount, cur)
+	if co.ChangeTotalAmount == nil || co.NewTotalAmount == nil {
+		return supplier.Quote{}, fmt.Errorf("change total: %w", errUnknownAmount)
+	}
+	change, err := parseAmount(*co.ChangeTotalAmount, cur)
 	if err != nil {
 		return supplier.Quote{}, fmt.Errorf("change total: %w", err)
 	}
 	var penalty int64
-	if co.PenaltyTotalAmount != nil && (co.PenaltyTotalCurrency == nil || *co.PenaltyTotalCurrency == cur) {
-		if penalty, err = parseAmount(*co.PenaltyTotalAmount, cur); err != nil {
+	if pa, pc := penaltyOf(co); pa != nil && (pc == nil || *pc == cur) {
+		if penalty, err = parseAmount(*pa, cur); err != nil {
 			return supplier.Quote{}, fmt.Errorf("penalty: %w", err)
 		}
 	}
@@ -138,9 +173,9 @@ func changedOffer(o wireOrder, co wireOrderChangeOffer) (supplier.Offer, error) 
 	w := wireOffer{
 		ID:            co.ID,
 		ExpiresAt:     co.ExpiresAt,
-		TotalAmount:   co.NewTotalAmount,
+		TotalAmount:   *co.NewTotalAmount,
 		TotalCurrency: co.NewTotalCurrency,
-		BaseAmount:    co.NewTotalAmount,
+		BaseAmount:    *co.NewTotalAmount,
 		BaseCurrency:  co.NewTotalCurrency,
 		Owner:         o.Owner,
 		Slices:        sl,

@@ -107,7 +107,9 @@ func WithLimiter(l Limiter) Option { return func(c *Client) { c.limiter = l } }
 
 // Client is a supplier.Supplier backed by Duffel's Flights API. It is safe
 // for concurrent use and keeps no state between calls, so any instance can
-// continue a booking another one started.
+// continue a booking another one started; the one exception is the keys of
+// orders Duffel accepted and has not finished, which this process does not
+// book again while it waits for them (pending.go).
 type Client struct {
 	cfg     Config
 	base    *url.URL
@@ -116,6 +118,9 @@ type Client struct {
 	now     func() time.Time
 	sleep   func(ctx context.Context, d time.Duration) error
 	limiter Limiter
+	// pending holds the keys of orders Duffel accepted and has not
+	// finished (pending.go).
+	pending *pendingKeys
 }
 
 var _ supplier.Supplier = (*Client)(nil)
@@ -154,6 +159,7 @@ func New(cfg Config, opts ...Option) (*Client, error) {
 		now:     time.Now,
 		sleep:   sleepContext,
 		limiter: rate.NewLimiter(rate.Limit(cfg.RatePerSecond), cfg.Burst),
+		pending: &pendingKeys{},
 	}
 	for _, o := range opts {
 		o(c)
@@ -190,6 +196,9 @@ type call struct {
 	idempotent bool
 	// out receives the response's "data" member.
 	out any
+	// status, when set, receives the HTTP status of a successful answer
+	// (creating an order may answer 202 Accepted: not finished yet).
+	status *int
 }
 
 func (cl call) String() string { return cl.method + " " + cl.path }
@@ -237,6 +246,9 @@ func (c *Client) do(ctx context.Context, cl call) error {
 				failure = fmt.Errorf("duffel: %s: %w: %w", cl, supplier.ErrUnavailable, err)
 			}
 		case res.status >= 200 && res.status < 300:
+			if cl.status != nil {
+				*cl.status = res.status
+			}
 			if cl.out == nil || len(res.body) == 0 {
 				return nil
 			}

@@ -12,7 +12,24 @@
 //	ChangeQuotes  POST /air/order_change_requests (its order_change_offers)
 //	Change        POST /air/order_changes + /actions/confirm
 //
-// Split-ticket offers are described in split.go.
+// Split-ticket offers are described in split.go; orders Duffel accepts
+// (202) without finishing them in pending.go.
+//
+// Where Duffel's answers are not money as such, the connector says so
+// rather than guess: a refund to a voucher or airline credits is a
+// Quote's Credit, never its Refund, and never a void; a null refund or
+// change amount is unknown (Quote.RefundUnknown, a change offer skipped);
+// an order cancellation superseded by a newer one is quoted again before
+// it is confirmed (only the newest can be). Before paying a held order its
+// total is compared with the price agreed when it was booked (kept in the
+// order's metadata), and available_actions is read before cancelling or
+// changing. Offers searched with representative ages are searched again
+// with the travellers' real ones when they differ. Where Duffel's own
+// sources disagree both spellings are read (order type hold/pay_later,
+// penalty_total_amount/penalty_amount).
+//
+// live_test.go checks all this against Duffel's test mode when
+// DUFFEL_TEST_TOKEN is set; see the README.
 //
 // The client sends Duffel-Version v2 with a bearer token, paces requests
 // with a token bucket, bounds each attempt with Config.Timeout and retries

@@ -225,3 +225,33 @@ func newTestClient(t *testing.T, f *fakeDuffel, cfg Config, opts ...Option) test
 	tc.Client = c
 	return tc
 }
+
+// listOf is a list answer ({"data": [...]}) of recorded single answers,
+// each optionally patched.
+func listOf(t *testing.T, files ...string) []byte {
+	t.Helper()
+	var items []json.RawMessage
+	for _, f := range files {
+		var doc struct {
+			Data json.RawMessage `json:"data"`
+		}
+		if err := json.Unmarshal(readFile(t, f), &doc); err != nil {
+			t.Fatal(err)
+		}
+		items = append(items, doc.Data)
+	}
+	return listBody(t, items...)
+}
+
+// listBody wraps items in Duffel's list envelope.
+func listBody(t *testing.T, items ...json.RawMessage) []byte {
+	t.Helper()
+	if items == nil {
+		items = []json.RawMessage{}
+	}
+	out, err := json.Marshal(map[string]any{"data": items, "meta": map[string]any{"limit": 200, "after": nil, "before": nil}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}

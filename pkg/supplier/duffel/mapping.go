@@ -52,29 +52,6 @@ func passengerType(p wireOfferPassenger) string {
 	return supplier.Adult
 }
 
-// Ages sent for children and infants: Voyage counts travellers by type
-// and Duffel wants an age for anyone who is not an adult. A representative
-// age gets the child/infant fare; Duffel checks the real birth date when
-// the order is created.
-const (
-	childAge  = 8
-	infantAge = 1
-)
-
-func passengerQueries(p supplier.Passengers) []wirePassengerQuery {
-	var out []wirePassengerQuery
-	for range p.Adult {
-		out = append(out, wirePassengerQuery{Type: "adult"})
-	}
-	for range p.Child {
-		out = append(out, wirePassengerQuery{Age: new(childAge)})
-	}
-	for range p.Infant {
-		out = append(out, wirePassengerQuery{Age: new(infantAge)})
-	}
-	return out
-}
-
 // cabinClass maps a Voyage cabin to Duffel's four.
 func cabinClass(c string) string {
 	switch c {
@@ -445,6 +422,7 @@ func mapOffer(parts []wireOffer) (supplier.Offer, error) {
 		out.Conditions.Changeable = out.Conditions.Changeable && c.Changeable
 		out.Conditions.RefundFee += c.RefundFee
 		out.Conditions.ChangeFee += c.ChangeFee
+		out.Restrictions.IdentityDocumentsRequired = out.Restrictions.IdentityDocumentsRequired || o.PassengerIdentityDocumentsRequired
 		// Documents every ticket accepts.
 		docs := documentTypes(o.SupportedPassengerIdentityDocumentTypes)
 		out.Restrictions.Documents = slices.DeleteFunc(out.Restrictions.Documents, func(d string) bool {

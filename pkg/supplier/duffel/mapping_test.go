@@ -1,6 +1,7 @@
 package duffel
 
 import (
+	"errors"
 	"reflect"
 	"testing"
 
@@ -143,10 +144,31 @@ func TestCabinClass(t *testing.T) {
 	}
 }
 
-func TestPhone(t *testing.T) {
-	for in, want := range map[string]string{"+86 138-0013 8000": "+8613800138000", "(020) 7946 0000": "02079460000", "": ""} {
-		if got := phone(in); got != want {
-			t.Errorf("phone(%q) = %q, want %q", in, got, want)
+// A number without a country code is read as one of the traveller's
+// country: Duffel refuses anything but E.164 (invalid_phone_number).
+func TestE164(t *testing.T) {
+	tests := []struct {
+		in, region, want string
+		bad              bool
+	}{
+		{in: "+86 138-0013 8000", region: "GB", want: "+8613800138000"},
+		{in: "(020) 7946 0000", region: "GB", want: "+442079460000"},
+		{in: "13800138000", region: "CN", want: "+8613800138000"},
+		{in: "0086 138 0013 8000", region: "", want: "+8613800138000"},
+		{in: "", region: "CN", want: ""},
+		{in: "12", region: "CN", bad: true},
+		{in: "020 7946 0000", region: "", bad: true},
+	}
+	for _, tc := range tests {
+		got, err := e164(tc.in, tc.region)
+		if tc.bad {
+			if !errors.Is(err, supplier.ErrRejected) {
+				t.Errorf("e164(%q, %q) = %q, %v; want a refusal", tc.in, tc.region, got, err)
+			}
+			continue
+		}
+		if err != nil || got != tc.want {
+			t.Errorf("e164(%q, %q) = %q, %v; want %q", tc.in, tc.region, got, err, tc.want)
 		}
 	}
 }

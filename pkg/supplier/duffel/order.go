@@ -2,7 +2,6 @@ package duffel
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -10,7 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/voyage/voyage/pkg/money"
+	"github.com/nyaruka/phonenumbers"
+
 	"github.com/voyage/voyage/pkg/supplier"
 )
 
@@ -19,9 +19,18 @@ import (
 // offer becomes one order per part; if a later part fails, the orders
 // already made are cancelled again.
 //
+// Before anything is created it checks what Duffel would refuse at the
+// last step: an offer priced for other ages than the travellers' (search
+// again), identity documents the airline requires and a traveller lacks,
+// phone numbers that are not E.164.
+//
 // Duffel documents no idempotency key for creating orders, so BookRequest.Key
-// is stored in the order's metadata (voyage_key) for tracing, and the
-// request is never retried once it may have reached Duffel (see retryable).
+// is stored in the order's metadata (voyage_key), with the agreed total
+// (voyage_total) that Ticket checks before paying. With a Key, Book first
+// looks for an order already made under it (a retry after a lost answer or
+// a 202 Accepted) and returns that one instead of booking twice; see
+// pending.go. The request itself is never retried once it may have reached
+// Duffel (see retryable).
 func (c *Client) Book(ctx context.Context, req supplier.BookRequest) (supplier.Booking, error) {
 	parts, err := c.getOffers(ctx, req.Offer.Ref)
 	if err != nil {
@@ -44,14 +53,32 @@ func (c *Client) Book(ctx context.Context, req supplier.BookRequest) (supplier.B
 		return supplier.Booking{}, fmt.Errorf("duffel: offer %s now costs %s %d, not %s %d: %w",
 			req.Offer.Ref, fresh.Currency, fresh.Total(), req.Offer.Currency, req.Offer.Total(), supplier.ErrOfferGone)
 	}
+	// Offers searched with representative ages are searched again with
+	// the travellers' real ones; the same flights must cost what was
+	// agreed, or the caller prices them again.
+	if replaced, err := c.withRealAges(ctx, parts, req.Travellers); err != nil {
+		return supplier.Booking{}, err
+	} else if replaced {
+		again, err := mapOffer(parts)
+		if err != nil {
+			return supplier.Booking{}, fmt.Errorf("duffel: book %s: %w: %w", req.Offer.Ref, supplier.ErrUnavailable, err)
+		}
+		if again.Total() != fresh.Total() || again.Currency != fresh.Currency {
+			return supplier.Booking{}, fmt.Errorf("duffel: for the travellers' real ages offer %s costs %s %d, not %s %d; search again with their ages: %w",
+				req.Offer.Ref, again.Currency, again.Total(), fresh.Currency, fresh.Total(), supplier.ErrOfferGone)
+		}
+	}
+	if err := checkDocuments(parts, req.Travellers); err != nil {
+		return supplier.Booking{}, err
+	}
 	var orders []wireOrder
 	for i, part := range parts {
 		body, err := orderBody(part, req, i, len(parts))
 		if err != nil {
 			return supplier.Booking{}, err
 		}
-		var o wireOrder
-		if err := c.do(ctx, call{method: http.MethodPost, path: "/air/orders", body: body, out: &o}); err != nil {
+		o, err := c.createOrder(ctx, part, body, req.Travellers)
+		if err != nil {
 			c.release(ctx, orders)
 			return supplier.Booking{}, err
 		}
@@ -71,6 +98,10 @@ func (c *Client) release(ctx context.Context, orders []wireOrder) {
 		}
 	}
 }
+
+// isHold reads an order's type under both of Duffel's spellings: "hold"
+// (API guide, Python SDK) and "pay_later" (JavaScript SDK). We send "hold".
+func isHold(o wireOrder) bool { return o.Type == "hold" || o.Type == "pay_later" }
 
 func bookingOf(orders []wireOrder) (supplier.Booking, error) {
 	b := supplier.Booking{Supplier: "duffel"}
@@ -109,19 +140,35 @@ func orderBody(o wireOffer, req supplier.BookRequest, part, parts int) (wireOrde
 		body.Type = "instant"
 		body.Payments = []wirePayment{{Type: "balance", Amount: o.TotalAmount, Currency: o.TotalCurrency}}
 	}
+	// The agreed price of this part, which Ticket compares with the
+	// order's total before paying it.
+	body.Metadata = map[string]string{metaTotal: o.TotalAmount + " " + o.TotalCurrency}
 	if req.Key != "" {
-		body.Metadata = map[string]string{"voyage_key": req.Key}
+		body.Metadata[metaKey] = req.Key
 		if parts > 1 {
-			body.Metadata["voyage_part"] = fmt.Sprintf("%d/%d", part+1, parts)
+			body.Metadata[metaPart] = fmt.Sprintf("%d/%d", part+1, parts)
 		}
 	}
 	used := make([]bool, len(o.Passengers))
 	var adults, infants []int // indexes in body.Passengers
 	passport := documentTypes(o.SupportedPassengerIdentityDocumentTypes)
+	region := ""
+	if len(req.Travellers) > 0 {
+		region = req.Travellers[0].Nationality
+	}
+	day, _ := firstDay(o)
 	for i, t := range req.Travellers {
+		// The passenger priced at this traveller's age, else any of the type.
 		j := -1
+		age, known := ageOn(t.Birthday, day)
 		for k, p := range o.Passengers {
-			if !used[k] && passengerType(p) == t.Type {
+			if !used[k] && passengerType(p) == t.Type && known && p.Age != nil && *p.Age == age {
+				j = k
+				break
+			}
+		}
+		for k, p := range o.Passengers {
+			if j < 0 && !used[k] && passengerType(p) == t.Type {
 				j = k
 				break
 			}
@@ -134,6 +181,10 @@ func orderBody(o wireOffer, req supplier.BookRequest, part, parts int) (wireOrde
 		if !ok {
 			return wireOrderBody{}, fmt.Errorf("duffel: traveller %d gender %q: %w", i+1, t.Gender, supplier.ErrRejected)
 		}
+		tel, err := e164(firstOf(t.Phone, req.Contact.Phone), firstOf(t.Nationality, region))
+		if err != nil {
+			return wireOrderBody{}, fmt.Errorf("duffel: traveller %d: %w", i+1, err)
+		}
 		p := wireOrderPassenger{
 			ID:          o.Passengers[j].ID,
 			Title:       title(g, t.Type),
@@ -142,9 +193,9 @@ func orderBody(o wireOffer, req supplier.BookRequest, part, parts int) (wireOrde
 			Gender:      g,
 			BornOn:      t.Birthday,
 			Email:       firstOf(t.Email, req.Contact.Email),
-			PhoneNumber: phone(firstOf(t.Phone, req.Contact.Phone)),
+			PhoneNumber: tel,
 		}
-		if isPassport(t.DocumentType) && len(passport) > 0 && t.DocumentNumber != "" {
+		if isPassport(t.DocumentType) && (len(passport) > 0 || o.PassengerIdentityDocumentsRequired) && t.DocumentNumber != "" {
 			p.IdentityDocuments = []wireIdentityDocument{{
 				Type:               "passport",
 				UniqueIdentifier:   t.DocumentNumber,
@@ -205,15 +256,24 @@ func isPassport(docType string) bool {
 	return docType == "passport" || docType == "chinese-passport"
 }
 
-// phone keeps the digits and the leading + of E.164, which Duffel wants.
-func phone(s string) string {
-	var b strings.Builder
-	for i, r := range strings.TrimSpace(s) {
-		if (r >= '0' && r <= '9') || (r == '+' && i == 0) {
-			b.WriteRune(r)
-		}
+// e164 writes a phone number as E.164, which Duffel insists on
+// (invalid_phone_number otherwise). A number without a country code is
+// read as one of region (the traveller's nationality); libphonenumber
+// knows each country's trunk prefixes and lengths, which a digit filter
+// does not.
+func e164(s, region string) (string, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return "", nil
 	}
-	return b.String()
+	if strings.HasPrefix(s, "00") {
+		s = "+" + s[2:]
+	}
+	n, err := phonenumbers.Parse(s, strings.ToUpper(region))
+	if err != nil || !phonenumbers.IsPossibleNumber(n) {
+		return "", fmt.Errorf("phone number %q is not a full international number (+ country code): %w", s, supplier.ErrRejected)
+	}
+	return phonenumbers.Format(n, phonenumbers.E164), nil
 }
 
 func firstOf(a, b string) string {
@@ -246,6 +306,9 @@ func (c *Client) Ticket(ctx context.Context, ref string) ([]supplier.Ticket, err
 			return nil, fmt.Errorf("duffel: order %s was cancelled: %w", id, supplier.ErrRejected)
 		}
 		if o.PaymentStatus.AwaitingPayment {
+			if err := agreedTotal(o); err != nil {
+				return nil, err
+			}
 			pay := struct {
 				OrderID string      `json:"order_id"`
 				Payment wirePayment `json:"payment"`
@@ -289,171 +352,27 @@ func ticketsOf(o wireOrder) []supplier.Ticket {
 	return out
 }
 
-// Cancel releases held (unpaid) orders through an order cancellation and
-// its confirmation. A ticketed order is refused: that is Void or Refund.
-func (c *Client) Cancel(ctx context.Context, ref string) error {
-	for _, id := range splitRef(ref) {
-		o, err := c.getOrder(ctx, id)
-		if err != nil {
-			return err
-		}
-		if o.CancelledAt != nil {
-			continue // already released: cancelling twice is not an error
-		}
-		if !o.PaymentStatus.AwaitingPayment {
-			return fmt.Errorf("duffel: order %s is paid; void or refund it: %w", id, supplier.ErrRejected)
-		}
-		if err := c.cancelOrder(ctx, id); err != nil {
-			return err
-		}
+// agreedTotal refuses to pay a held order whose total is no longer the
+// price agreed when it was booked (kept in its metadata): once the price
+// guarantee lapses the airline may reprice a hold, and paying blindly
+// would charge the agency more than it agreed to.
+func agreedTotal(o wireOrder) error {
+	agreed, ok := o.Metadata[metaTotal]
+	if !ok {
+		return nil // booked before the price was kept: nothing to compare
 	}
-	return nil
-}
-
-func (c *Client) createCancellation(ctx context.Context, orderID string) (wireOrderCancellation, error) {
-	var oc wireOrderCancellation
-	// Creating a cancellation only quotes it; nothing happens until it is
-	// confirmed, so repeating it is safe.
-	err := c.do(ctx, call{method: http.MethodPost, path: "/air/order_cancellations",
-		body: map[string]string{"order_id": orderID}, idempotent: true, out: &oc})
-	return oc, err
-}
-
-func (c *Client) confirmCancellation(ctx context.Context, id string) error {
-	return c.do(ctx, call{method: http.MethodPost, path: "/air/order_cancellations/" + url.PathEscape(id) + "/actions/confirm"})
-}
-
-func (c *Client) cancelOrder(ctx context.Context, orderID string) error {
-	oc, err := c.createCancellation(ctx, orderID)
+	amount, cur, _ := strings.Cut(agreed, " ")
+	want, err := parseAmount(amount, cur)
 	if err != nil {
-		return err
+		return fmt.Errorf("duffel: order %s agreed total %q: %w: %w", o.ID, agreed, supplier.ErrUnavailable, err)
 	}
-	return c.confirmCancellation(ctx, oc.ID)
-}
-
-// Void cancels paid orders for a full refund. Duffel has no void as such;
-// what it has is an order cancellation, whose quote says what comes back.
-// We treat a cancellation that refunds the whole amount paid (as airlines
-// do within their void window, typically the day of issue) as the void and
-// confirm it; any smaller refund means the void window has passed, and the
-// quote is left unconfirmed to expire and ErrRejected is returned so that
-// the caller offers a refund instead. For a split-ticket booking every
-// order is quoted before any is confirmed: all are voided or none.
-func (c *Client) Void(ctx context.Context, ref string) error {
-	var quotes []wireOrderCancellation
-	for _, id := range splitRef(ref) {
-		o, err := c.getOrder(ctx, id)
-		if err != nil {
-			return err
-		}
-		if o.CancelledAt != nil {
-			return fmt.Errorf("duffel: order %s is already cancelled: %w", id, supplier.ErrRejected)
-		}
-		if o.PaymentStatus.AwaitingPayment {
-			return fmt.Errorf("duffel: order %s is not paid; cancel it instead: %w", id, supplier.ErrRejected)
-		}
-		oc, err := c.createCancellation(ctx, id)
-		if err != nil {
-			return err
-		}
-		paid := money.Amount{Currency: o.TotalCurrency}
-		if paid.Minor, err = parseAmount(o.TotalAmount, o.TotalCurrency); err != nil {
-			return fmt.Errorf("duffel: order %s total: %w: %w", id, supplier.ErrUnavailable, err)
-		}
-		refund, err := parseAmount(oc.RefundAmount, oc.RefundCurrency)
-		if err != nil {
-			return fmt.Errorf("duffel: cancellation %s refund: %w: %w", oc.ID, supplier.ErrUnavailable, err)
-		}
-		if oc.RefundCurrency != paid.Currency || refund < paid.Minor {
-			return fmt.Errorf("duffel: order %s cannot be voided: cancelling refunds %s %s of %s %s: %w",
-				id, oc.RefundAmount, oc.RefundCurrency, paid.String(), paid.Currency, supplier.ErrRejected)
-		}
-		quotes = append(quotes, oc)
+	got, err := parseAmount(o.TotalAmount, o.TotalCurrency)
+	if err != nil {
+		return fmt.Errorf("duffel: order %s total: %w: %w", o.ID, supplier.ErrUnavailable, err)
 	}
-	for _, oc := range quotes {
-		if err := c.confirmCancellation(ctx, oc.ID); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// RefundQuote asks Duffel what cancelling each paid order refunds. The
-// quote's Fee is what is paid and not refunded.
-func (c *Client) RefundQuote(ctx context.Context, ref string) (supplier.Quote, error) {
-	var q supplier.Quote
-	var ids []string
-	for _, id := range splitRef(ref) {
-		o, err := c.getOrder(ctx, id)
-		if err != nil {
-			return supplier.Quote{}, err
-		}
-		if o.CancelledAt != nil {
-			return supplier.Quote{}, fmt.Errorf("duffel: order %s is already cancelled: %w", id, supplier.ErrRejected)
-		}
-		oc, err := c.createCancellation(ctx, id)
-		if err != nil {
-			return supplier.Quote{}, err
-		}
-		if q.Currency == "" {
-			q.Currency = oc.RefundCurrency
-		}
-		if oc.RefundCurrency != q.Currency {
-			return supplier.Quote{}, fmt.Errorf("duffel: refunds of %s are in different currencies: %w", ref, supplier.ErrUnavailable)
-		}
-		refund, err := parseAmount(oc.RefundAmount, oc.RefundCurrency)
-		if err != nil {
-			return supplier.Quote{}, fmt.Errorf("duffel: cancellation %s refund: %w: %w", oc.ID, supplier.ErrUnavailable, err)
-		}
-		q.Refund += refund
-		if o.TotalCurrency == oc.RefundCurrency && !o.PaymentStatus.AwaitingPayment {
-			if paid, err := parseAmount(o.TotalAmount, o.TotalCurrency); err == nil && paid > refund {
-				q.Fee += paid - refund
-			}
-		}
-		if oc.ExpiresAt != nil && (q.ExpiresAt.IsZero() || oc.ExpiresAt.Before(q.ExpiresAt)) {
-			q.ExpiresAt = *oc.ExpiresAt
-		}
-		ids = append(ids, oc.ID)
-	}
-	q.Ref = strings.Join(ids, refSep)
-	return q, nil
-}
-
-// Refund confirms a refund quote. Each cancellation is checked to belong to
-// the booking and to be still valid; one confirmed already is skipped, so
-// a retried Refund does not fail on the parts that went through.
-func (c *Client) Refund(ctx context.Context, ref, quoteRef string) error {
-	orders, quotes := splitRef(ref), splitRef(quoteRef)
-	if len(orders) != len(quotes) {
-		return fmt.Errorf("duffel: quote %s is not for booking %s: %w", quoteRef, ref, supplier.ErrRejected)
-	}
-	now := c.now()
-	var todo []string
-	for i, id := range quotes {
-		var oc wireOrderCancellation
-		err := c.do(ctx, call{method: http.MethodGet, path: "/air/order_cancellations/" + url.PathEscape(id), idempotent: true, out: &oc})
-		if err != nil {
-			var de *Error
-			if errors.As(err, &de) && de.Status == http.StatusNotFound {
-				return fmt.Errorf("duffel: no refund quote %s: %w", id, supplier.ErrRejected)
-			}
-			return err
-		}
-		switch {
-		case oc.OrderID != orders[i]:
-			return fmt.Errorf("duffel: quote %s is for order %s, not %s: %w", id, oc.OrderID, orders[i], supplier.ErrRejected)
-		case oc.ConfirmedAt != nil:
-			continue
-		case oc.ExpiresAt != nil && !oc.ExpiresAt.After(now):
-			return fmt.Errorf("duffel: quote %s expired at %s: %w", id, oc.ExpiresAt.Format(time.RFC3339), supplier.ErrRejected)
-		}
-		todo = append(todo, id)
-	}
-	for _, id := range todo {
-		if err := c.confirmCancellation(ctx, id); err != nil {
-			return err
-		}
+	if got != want || cur != o.TotalCurrency {
+		return fmt.Errorf("duffel: order %s now costs %s %s, not the %s agreed; not paid: %w",
+			o.ID, o.TotalAmount, o.TotalCurrency, agreed, supplier.ErrRejected)
 	}
 	return nil
 }

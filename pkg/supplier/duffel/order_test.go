@@ -69,7 +69,7 @@ func TestBookHoldOrder(t *testing.T) {
 	if !reflect.DeepEqual(data["selected_offers"], []any{offerA}) {
 		t.Errorf("selected_offers %v", data["selected_offers"])
 	}
-	if !reflect.DeepEqual(data["metadata"], map[string]any{"voyage_key": "bk-2026-05-10-0001"}) {
+	if !reflect.DeepEqual(data["metadata"], map[string]any{"voyage_key": "bk-2026-05-10-0001", "voyage_total": "2045.87 GBP"}) {
 		t.Errorf("metadata %v", data["metadata"])
 	}
 	pax := data["passengers"].([]any)
@@ -236,6 +236,7 @@ func TestRefundQuoteAndConfirm(t *testing.T) {
 		on("GET /air/orders/"+orderA, reply{file: "order_ticketed.json"}).
 		on("POST /air/order_cancellations", reply{status: http.StatusCreated, file: "order_cancellation.json"}).
 		on("GET /air/order_cancellations/ore_0000B7qZc8nGmWq1sLr5Tz", reply{file: "order_cancellation.json"}, reply{file: "order_cancellation_confirmed.json"}).
+		on("GET /air/order_cancellations", reply{body: listOf(t, "order_cancellation.json")}).
 		on(confirm, reply{file: "order_cancellation_confirmed.json"})
 	c := newTestClient(t, f, Config{})
 
@@ -243,7 +244,7 @@ func TestRefundQuoteAndConfirm(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := supplier.Quote{Ref: "ore_0000B7qZc8nGmWq1sLr5Tz", Refund: 189587, Fee: 15000, Currency: "GBP",
+	want := supplier.Quote{Ref: "ore_0000B7qZc8nGmWq1sLr5Tz", Refund: 189587, RefundTo: supplier.RefundToBalance, Fee: 15000, Currency: "GBP",
 		ExpiresAt: time.Date(2026, 5, 10, 10, 50, 2, 0, time.UTC)}
 	if !reflect.DeepEqual(q, want) {
 		t.Errorf("quote %+v, want %+v", q, want)

@@ -38,7 +38,7 @@ func (c *Client) Search(ctx context.Context, req supplier.SearchRequest) ([]supp
 		return nil, fmt.Errorf("duffel: search without travellers: %w", supplier.ErrRejected)
 	}
 	body := wireOfferRequestBody{
-		Passengers: passengerQueries(req.Passengers),
+		Passengers: passengerQueries(req.Passengers, req.Ages),
 		CabinClass: cabinClass(req.Cabin),
 	}
 	if req.Direct {
@@ -197,7 +197,8 @@ func compare(was, now supplier.Offer) supplier.PriceStatus {
 		return supplier.PriceChanged
 	case was.Baggage != now.Baggage || was.Conditions != now.Conditions:
 		return supplier.PackageChanged
-	case !sameSet(was.Restrictions.Documents, now.Restrictions.Documents):
+	case !sameSet(was.Restrictions.Documents, now.Restrictions.Documents),
+		was.Restrictions.IdentityDocumentsRequired != now.Restrictions.IdentityDocumentsRequired:
 		return supplier.DocumentRestrictionChanged
 	}
 	return supplier.PriceOK

@@ -121,7 +121,7 @@ func TestSearchReturnOfferRequest(t *testing.T) {
 		ValidatingCarrier: "BA", Brand: "Economy Standard",
 		Baggage:          supplier.Baggage{CheckedPieces: 1, CabinPieces: 1},
 		Conditions:       supplier.Conditions{Refundable: true, RefundFee: 5000, Changeable: true, ChangeFee: 0},
-		Restrictions:     supplier.Restrictions{Documents: []string{"passport"}},
+		Restrictions:     supplier.Restrictions{Documents: []string{"passport"}, IdentityDocumentsRequired: true},
 		TicketingMinutes: 30,
 		ExpiresAt:        time.Date(2026, 5, 10, 10, 34, 31, 402137000, time.UTC),
 	}

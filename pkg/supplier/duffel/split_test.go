@@ -128,7 +128,7 @@ func TestBookSplitTicketsMakesOneOrderPerPart(t *testing.T) {
 		t.Fatalf("%d orders", len(orders))
 	}
 	meta := orders[1].body["data"].(map[string]any)["metadata"]
-	if !reflect.DeepEqual(meta, map[string]any{"voyage_key": "bk-split-1", "voyage_part": "2/2"}) {
+	if !reflect.DeepEqual(meta, map[string]any{"voyage_key": "bk-split-1", "voyage_part": "2/2", "voyage_total": "702.15 GBP"}) {
 		t.Errorf("metadata %v", meta)
 	}
 }

@@ -79,6 +79,7 @@ type wirePaymentRequirements struct {
 
 type wireOffer struct {
 	ID                                      string                  `json:"id"`
+	CreatedAt                               *time.Time              `json:"created_at"`
 	ExpiresAt                               time.Time               `json:"expires_at"`
 	TotalAmount                             string                  `json:"total_amount"`
 	TotalCurrency                           string                  `json:"total_currency"`
@@ -172,13 +173,20 @@ type wireDocument struct {
 }
 
 type wireOrder struct {
-	ID               string      `json:"id"`
-	BookingReference string      `json:"booking_reference"`
-	TotalAmount      string      `json:"total_amount"`
-	TotalCurrency    string      `json:"total_currency"`
-	CreatedAt        time.Time   `json:"created_at"`
-	CancelledAt      *time.Time  `json:"cancelled_at"`
-	Owner            wireAirline `json:"owner"`
+	ID string `json:"id"`
+	// Type is "hold" in Duffel's API guide and Python SDK, "pay_later" in
+	// its JavaScript SDK; both are read as a hold (see isHold).
+	Type string `json:"type"`
+	// AvailableActions lists what the airline allows now ("cancel",
+	// "change", "update"); nil when Duffel did not send the field.
+	AvailableActions []string          `json:"available_actions"`
+	Metadata         map[string]string `json:"metadata"`
+	BookingReference string            `json:"booking_reference"`
+	TotalAmount      string            `json:"total_amount"`
+	TotalCurrency    string            `json:"total_currency"`
+	CreatedAt        time.Time         `json:"created_at"`
+	CancelledAt      *time.Time        `json:"cancelled_at"`
+	Owner            wireAirline       `json:"owner"`
 	PaymentStatus    struct {
 		AwaitingPayment         bool       `json:"awaiting_payment"`
 		PaymentRequiredBy       *time.Time `json:"payment_required_by"`
@@ -193,14 +201,25 @@ type wireOrder struct {
 	Conditions wireConditions `json:"conditions"`
 }
 
+type wireAirlineCredit struct {
+	CreditAmount   string `json:"credit_amount"`
+	CreditCurrency string `json:"credit_currency"`
+	PassengerID    string `json:"passenger_id"`
+}
+
 type wireOrderCancellation struct {
-	ID             string     `json:"id"`
-	OrderID        string     `json:"order_id"`
-	RefundAmount   string     `json:"refund_amount"`
-	RefundCurrency string     `json:"refund_currency"`
-	RefundTo       string     `json:"refund_to"`
-	ExpiresAt      *time.Time `json:"expires_at"`
-	ConfirmedAt    *time.Time `json:"confirmed_at"`
+	ID      string `json:"id"`
+	OrderID string `json:"order_id"`
+	// RefundAmount is null when the airline gave no refund quote.
+	RefundAmount   *string `json:"refund_amount"`
+	RefundCurrency *string `json:"refund_currency"`
+	// RefundTo: arc_bsp_cash, balance, card, voucher, awaiting_payment,
+	// airline_credits (and original_form_of_payment in older guides).
+	RefundTo       string              `json:"refund_to"`
+	AirlineCredits []wireAirlineCredit `json:"airline_credits"`
+	CreatedAt      *time.Time          `json:"created_at"`
+	ExpiresAt      *time.Time          `json:"expires_at"`
+	ConfirmedAt    *time.Time          `json:"confirmed_at"`
 }
 
 type wireChangeSliceAdd struct {
@@ -223,15 +242,20 @@ type wireOrderChangeRequestBody struct {
 }
 
 type wireOrderChangeOffer struct {
-	ID                   string    `json:"id"`
-	ExpiresAt            time.Time `json:"expires_at"`
-	ChangeTotalAmount    string    `json:"change_total_amount"`
-	ChangeTotalCurrency  string    `json:"change_total_currency"`
-	PenaltyTotalAmount   *string   `json:"penalty_total_amount"`
-	PenaltyTotalCurrency *string   `json:"penalty_total_currency"`
-	NewTotalAmount       string    `json:"new_total_amount"`
-	NewTotalCurrency     string    `json:"new_total_currency"`
-	RefundTo             *string   `json:"refund_to"`
+	ID        string    `json:"id"`
+	ExpiresAt time.Time `json:"expires_at"`
+	// The amounts are null when the airline did not price the change.
+	ChangeTotalAmount   *string `json:"change_total_amount"`
+	ChangeTotalCurrency string  `json:"change_total_currency"`
+	// penalty_total_amount in Duffel's API reference and Java SDK,
+	// penalty_amount in its JavaScript SDK: either is read.
+	PenaltyTotalAmount   *string `json:"penalty_total_amount"`
+	PenaltyTotalCurrency *string `json:"penalty_total_currency"`
+	PenaltyAmount        *string `json:"penalty_amount"`
+	PenaltyCurrency      *string `json:"penalty_currency"`
+	NewTotalAmount       *string `json:"new_total_amount"`
+	NewTotalCurrency     string  `json:"new_total_currency"`
+	RefundTo             *string `json:"refund_to"`
 	Slices               struct {
 		Add    []wireSlice `json:"add"`
 		Remove []wireSlice `json:"remove"`
