@@ -397,6 +397,11 @@ func (s *Service) quoteRefund(ctx context.Context, o *Order, req ReviewRequest) 
 		if err != nil {
 			return &fault.Error{Code: fault.CodeConflict, Status: http.StatusConflict, Key: "order.error.refundUnavailable", Err: err}
 		}
+		if q.RefundUnknown {
+			// A zero the airline did not promise must not reach the agency
+			// as a refund it can confirm: the provider gives the figures.
+			return fault.Validation(map[string]string{"refundAmount": "order.review.error.refundUnknown"})
+		}
 		quotes = append(quotes, q)
 		gross += toOrderCurrency(*o, q.Refund)
 		airlineFee += toOrderCurrency(*o, q.Fee)

@@ -809,6 +809,9 @@ func mergeRestrictions(acc, r supplier.Restrictions, first bool) supplier.Restri
 		acc.MaxAge = r.MaxAge
 	}
 	acc.Documents = intersect(acc.Documents, r.Documents)
+	// One ticket of the solution wanting identity documents is enough: its
+	// airline refuses the booking without them.
+	acc.IdentityDocumentsRequired = acc.IdentityDocumentsRequired || r.IdentityDocumentsRequired
 	acc.EligibleCountries = intersect(acc.EligibleCountries, r.EligibleCountries)
 	for _, c := range r.IneligibleCountries {
 		if !slices.Contains(acc.IneligibleCountries, c) {
