@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/voyage/voyage/pkg/config"
+	"github.com/voyage/voyage/pkg/order"
 	"github.com/voyage/voyage/pkg/supplier/rail/railsim"
 	"github.com/voyage/voyage/pkg/train"
 )
@@ -18,8 +19,20 @@ func (a *App) buildTrains() error {
 	if err != nil {
 		return err
 	}
+	// The external payment channels are the flight orders': with the
+	// built-in test gateway on, it takes them for trains too.
+	gateways := map[string]order.Gateway{}
+	if a.Cfg.Payment.TestGateway {
+		gw := order.NewTestGateway()
+		gw.FeePercent = a.Cfg.Payment.TestGatewayFeePercent
+		for _, c := range order.Channels {
+			if c != order.ChannelBalance {
+				gateways[c] = gw
+			}
+		}
+	}
 	a.Trains = train.New(train.Options{DB: a.DB, Ledger: a.Ledger, Agencies: a.Agencies, Supplier: sup, Stations: sup,
-		Logger: slog.Default()})
+		Gateways: gateways, Logger: slog.Default()})
 	return nil
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/voyage/voyage/pkg/app"
 	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/config"
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/supplier/rail"
 	"github.com/voyage/voyage/pkg/supplier/rail/railsim"
@@ -424,6 +425,64 @@ func TestTrainRefundClosesBeforeDeparture(t *testing.T) {
 		fare := parseCNY(t, q.Fare)
 		if want, _ := rail.ChinaRailway().RefundFee(fare, o.DepartAt, clock); parseCNY(t, q.Fee) != want || want < fare*20/100-50 {
 			t.Errorf("fee 2 h before departure %s of %s, want 20%% (%d)", q.Fee.Amount, q.Fare.Amount, want)
+		}
+	})
+}
+
+// TestTrainGatewayPayment pays through the (test) payment gateway the
+// flight orders use: the wallet is not touched, the ledger records the
+// money from the funding account; a declined payment leaves the order
+// payable, and a gateway that did not answer settles through the check.
+func TestTrainGatewayPayment(t *testing.T) {
+	seededWith(t, func(c *config.Config) { c.Payment.TestGateway = true }, func(t *testing.T, a *app.App, srv *httptest.Server) {
+		runJobs(t, a)
+		demo := agencyID(t, a, "Demo Travel")
+		start := walletMinor(t, a, demo)
+		op := loginAs(t, srv, "demo-operator", "demo-pass-1").Token
+		offer := secondClassOffer(t, srv, op, 3, 1)
+		pay := func(id int64, outcome, key string) (int, envelope) {
+			resp, env := call(t, srv, "POST", fmt.Sprintf("/order/v2/train/orders/%d/payment", id), "en",
+				fmt.Sprintf(`{"channel":"alipay","testOutcome":%q}`, outcome), append(bearer(op), "Idempotency-Key", key)...)
+			return resp.StatusCode, env
+		}
+
+		_, _, v := bookTrain(t, srv, op, offer.ID, onePassenger, "gw-1")
+		if code, env := pay(v.ID, "failure", "gw-1-a"); code != 402 || env.Code != fault.CodePaymentFailed {
+			t.Fatalf("declined: %d %+v", code, env)
+		}
+		if _, got := trainOrder(t, srv, op, v.ID); got.Status != train.ToBePaid {
+			t.Fatalf("after a declined payment: %s", got.Status)
+		}
+		if code, env := pay(v.ID, "success", "gw-1-b"); code != 200 || !strings.Contains(string(env.Data), `"status":"proceeding"`) {
+			t.Fatalf("paid: %d %+v", code, env)
+		}
+		if code, _ := pay(v.ID, "success", "gw-1-b"); code != 200 {
+			t.Errorf("replay of the gateway payment: %d", code)
+		}
+		waitTrain(t, srv, op, v.ID, train.Issued)
+
+		_, _, w := bookTrain(t, srv, op, offer.ID, onePassenger, "gw-2")
+		if code, env := pay(w.ID, "timeout", "gw-2-a"); code != 504 || env.Code != fault.CodePaymentFailed {
+			t.Fatalf("timeout: %d %+v", code, env)
+		}
+		if _, got := trainOrder(t, srv, op, w.ID); got.Status != train.Holding || len(got.Actions) != 0 {
+			t.Fatalf("after a time-out: %s %v", got.Status, got.Actions)
+		}
+		if err := a.Trains.CheckPayment(context.Background(), w.ID); err != nil {
+			t.Fatal(err)
+		}
+		waitTrain(t, srv, op, w.ID, train.Issued)
+
+		if got := walletMinor(t, a, demo); got != start {
+			t.Errorf("gateway payments touched the wallet: %d, want %d", got, start)
+		}
+		var n int
+		if err := a.DB.GetContext(context.Background(), &n, a.DB.Rebind(`SELECT COUNT(*) FROM ledger_transfers WHERE payment_type = ? AND order_id IN (?, ?)`),
+			"origin-train", v.BookingNumber, w.BookingNumber); err != nil {
+			t.Fatal(err)
+		}
+		if n != 2 {
+			t.Errorf("%d origin-train ledger transfers for the two gateway payments, want 2", n)
 		}
 	})
 }

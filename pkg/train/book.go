@@ -28,7 +28,12 @@ type CreateRequest struct {
 
 // PayRequest is POST /order/v2/train/orders/{id}/payment.
 type PayRequest struct {
-	Channel string `json:"channel" jsonschema:"enum=balance"`
+	// Channel is balance (the wallet) or a gateway channel the server has
+	// (the flight orders' channels).
+	Channel string `json:"channel"`
+	// TestOutcome (success, failure, timeout) steers the built-in test
+	// gateway; real gateways ignore it.
+	TestOutcome string `json:"testOutcome,omitempty"`
 }
 
 // ChannelBalance pays from the wallet: balance, then credit.
@@ -298,14 +303,14 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 	if v.agency.DisablePayment || v.party(o) != ByAgency {
 		return View{}, fault.New(fault.CodeNoAccess, http.StatusForbidden, "train.error.paymentDisabled")
 	}
-	if req.Channel != ChannelBalance {
+	if _, gw := s.gateways[req.Channel]; req.Channel != ChannelBalance && !gw {
 		return View{}, fault.Validation(map[string]string{"channel": "train.error.channel"})
 	}
 	if len(key) > 100 {
 		return View{}, keyFault()
 	}
 	if o.Status != ToBePaid {
-		if key != "" && o.PaymentKey == key {
+		if key != "" && (o.PaymentKey == key || o.PaymentKey == gatewayKey(o, key)) {
 			return s.detail(ctx, o, v)
 		}
 		return View{}, errState()
@@ -317,6 +322,9 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 		return View{}, fault.New(fault.CodeQuoteExpired, http.StatusConflict, "train.error.holdExpired")
 	}
 	actor := actorName(who)
+	if req.Channel != ChannelBalance {
+		return s.payGateway(ctx, o, v, key, req, actor)
+	}
 	err = s.db.InTx(ctx, func(tx *sqlx.Tx) error {
 		o.PaymentChannel, o.PaymentKey, o.Paid = ChannelBalance, key, o.Total
 		// The payer is the order's agency (party ByAgency): its settings

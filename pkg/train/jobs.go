@@ -77,6 +77,7 @@ func (s *Service) AddWorkers(w *jobs.Workers) []*river.PeriodicJob {
 	jobs.Add(w, river.Worker[TicketArgs](&ticketWorker{s: s}), jobTimeout)
 	jobs.Add(w, river.Worker[AfterSaleArgs](&afterSaleWorker{s: s}), jobTimeout)
 	jobs.Add(w, river.Worker[SweepArgs](&sweepWorker{s: s}), jobTimeout)
+	jobs.Add(w, river.Worker[PaymentCheckArgs](&paymentCheckWorker{s: s}), jobTimeout)
 	return []*river.PeriodicJob{
 		river.NewPeriodicJob(river.PeriodicInterval(sweepEvery),
 			func() (river.JobArgs, *river.InsertOpts) { return SweepArgs{}, nil },

@@ -1,6 +1,7 @@
 // Package train is the train product line: station look-up and search on
 // the rail seam (pkg/supplier/rail), booking with a hold from the railway,
-// payment through the ledger (entry origin-train), ticketing in the
+// payment through the ledger (entry origin-train) from the wallet or a
+// payment gateway, ticketing in the
 // background on River (or by the provider's hand in manual mode), refunds
 // of some or all passengers with the railway's fee by time band (entry
 // refund-train), one change per ticket with the fare difference (entry
@@ -21,7 +22,9 @@
 //
 // Booking (the agency's):
 //   - Create(ctx, who, idempotencyKey, CreateRequest) (View, error).
-//   - Pay(ctx, who, id, idempotencyKey, PayRequest) (View, error).
+//   - Pay(ctx, who, id, idempotencyKey, PayRequest) (View, error): from
+//     the wallet (channel balance) or a payment gateway (the flight
+//     orders' channels; holding until the gateway answers, CheckPayment).
 //   - Cancel(ctx, who, id) (View, error): an unpaid order.
 //
 // After-sales (the agency's):
@@ -37,8 +40,9 @@
 //
 // Wiring and background work: New(Options), SetQueue, SetNotifier,
 // AddWorkers (for jobs.Config.Register: ticketing, after-sales finishing,
-// the sweep of lapsed holds and quotes), Ticket(ctx, id) and
-// Sweep(ctx) (what those jobs run).
+// the sweep of lapsed holds and quotes, the gateway payment check),
+// Ticket(ctx, id), CheckPayment(ctx, id) and Sweep(ctx) (what those jobs
+// run), DeleteGuard (agency.Service.AddDeleteGuard).
 //
 // Types the pages use: View (an order: Train embedded, Passengers,
 // Tickets []TicketView, Quote *QuoteView, Timeline []Event, Actions,
@@ -71,6 +75,7 @@ import (
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/ledger"
+	"github.com/voyage/voyage/pkg/order"
 	"github.com/voyage/voyage/pkg/store"
 	"github.com/voyage/voyage/pkg/supplier/rail"
 	"github.com/voyage/voyage/pkg/supplier/rail/railsim"
@@ -98,6 +103,9 @@ type Options struct {
 	// Policy is the railway's rules (sales window, refund bands, closing
 	// time); rail.ChinaRailway() when nil.
 	Policy *rail.Policy
+	// Gateways take payments for the external channels (the flight
+	// orders' gateways); balance needs none.
+	Gateways map[string]order.Gateway
 	// Timeout bounds each supplier call; 20 s when zero.
 	Timeout time.Duration
 	Now     func() time.Time
@@ -113,6 +121,7 @@ type Service struct {
 	stations Directory
 	policy   rail.Policy
 	timeout  time.Duration
+	gateways map[string]order.Gateway
 	now      func() time.Time
 	log      *slog.Logger
 	jobs     Inserter
@@ -135,7 +144,7 @@ func New(o Options) *Service {
 		p = *o.Policy
 	}
 	return &Service{db: o.DB, ledger: o.Ledger, agencies: o.Agencies, sup: o.Supplier, stations: o.Stations, policy: p,
-		timeout: o.Timeout, now: o.Now, log: o.Logger}
+		timeout: o.Timeout, gateways: o.Gateways, now: o.Now, log: o.Logger}
 }
 
 // SetQueue sets the job queue (built after the services, since its workers

@@ -14,6 +14,9 @@ const (
 	// ToBePaid: seats held by the railway until HoldExpiresAt (OSDM
 	// pre-booked, 12306 unpaid order).
 	ToBePaid Status = "to_be_paid"
+	// Holding: a payment gateway has not answered yet; neither payable
+	// again nor ticketed until it does.
+	Holding Status = "holding"
 	// Proceeding: paid, the tickets being issued (by the supplier in the
 	// background, or by the provider's hand in manual mode).
 	Proceeding Status = "proceeding"
@@ -39,7 +42,7 @@ const (
 )
 
 // Statuses lists every status in the order a booking goes through them.
-var Statuses = []Status{ToBePaid, Proceeding, Issued, Failed, FailedReimbursed, Canceled,
+var Statuses = []Status{ToBePaid, Holding, Proceeding, Issued, Failed, FailedReimbursed, Canceled,
 	RfdToBeConfirm, RfdProceeding, PartiallyRefunded, Refunded, ChgToBeConfirm, ChgProceeding, Changed}
 
 // ValidStatus reports whether s is a train order status.
@@ -56,7 +59,7 @@ type Action string
 // for a quote), confirm (a quote), cancel_refund, cancel_change. The
 // provider's: confirm_tickets and fail_tickets (manual mode). The system's:
 // ticketed, ticket_failed, reimbursed, expire, refunded, refunded_part,
-// changed, after_sale_failed.
+// changed, after_sale_failed, payment_uncertain, paid, unpaid.
 const (
 	ActPay             Action = "pay"
 	ActCancel          Action = "cancel"
@@ -75,6 +78,9 @@ const (
 	ActRefundedPart    Action = "refunded_part"
 	ActChanged         Action = "changed"
 	ActAfterSaleFailed Action = "after_sale_failed"
+	ActPayUncertain    Action = "payment_uncertain"
+	ActPaid            Action = "paid"
+	ActUnpaid          Action = "unpaid"
 )
 
 // Who may take an action.
@@ -102,6 +108,11 @@ var transitions = []edge{
 	{ToBePaid, ActPay, Proceeding, ByAgency},
 	{ToBePaid, ActCancel, Canceled, ByAgency},
 	{ToBePaid, ActExpire, Canceled, BySystem},
+	// A payment gateway that did not answer: the order waits until the
+	// gateway says what happened.
+	{ToBePaid, ActPayUncertain, Holding, BySystem},
+	{Holding, ActPaid, Proceeding, BySystem},
+	{Holding, ActUnpaid, ToBePaid, BySystem},
 	{Proceeding, ActTicketed, Issued, BySystem},
 	{Proceeding, ActConfirmTickets, Issued, ByProvider},
 	{Proceeding, ActTicketFailed, Failed, BySystem},
@@ -165,7 +176,7 @@ var tones = map[Status]string{
 	Issued: ToneSuccess, Changed: ToneSuccess, Refunded: ToneSuccess, PartiallyRefunded: ToneSuccess,
 	RfdProceeding: ToneWarning, ChgProceeding: ToneWarning,
 	ToBePaid: TonePrimary, Proceeding: TonePrimary, RfdToBeConfirm: TonePrimary, ChgToBeConfirm: TonePrimary,
-	Failed:   ToneError,
+	Failed: ToneError, Holding: ToneError,
 	Canceled: ToneInfo, FailedReimbursed: ToneInfo,
 }
 
