@@ -130,7 +130,8 @@ func New(ctx context.Context, cfg config.Config) (*App, error) {
 	a.Orders.SetQueue(q.Client)
 	a.Webhooks.SetQueue(q.Client)
 	a.Web = web.New(web.Options{Site: a.Site, Applications: a.Applications, SecureCookies: cfg.HTTP.SecureCookies, Auth: a.Auth, Agencies: a.Agencies,
-		UserAdmin: a.Auth, CompanyAdmin: a.Agencies, AgencyAdmin: a.AgencyAdmin, Ledger: a.Ledger, Webhooks: a.Webhooks, Orders: a.Orders, Catalog: a.Catalog})
+		UserAdmin: a.Auth, CompanyAdmin: a.Agencies, AgencyAdmin: a.AgencyAdmin, Ledger: a.Ledger, Webhooks: a.Webhooks, Orders: a.Orders, Catalog: a.Catalog,
+		Profile: a.Profile})
 	a.Handler = a.buildHandler()
 	return a, nil
 }

@@ -18,10 +18,12 @@ func (s *Server) profile(w http.ResponseWriter, r *http.Request) {
 		render(w, r, http.StatusOK, templates.ProfileLoginPrompt(s.page(w, r, "profile")))
 		return
 	}
-	s.profileAnswer(w, r, http.StatusOK, v, templates.PasswordForm{})
+	s.profileAnswer(w, r, http.StatusOK, v, templates.PasswordForm{}, nil)
 }
 
-func (s *Server) profileAnswer(w http.ResponseWriter, r *http.Request, status int, v viewer, pw templates.PasswordForm) {
+// profileAnswer renders the profile page; edit, when set, puts a refused
+// settings form's entries and errors over the stored values.
+func (s *Server) profileAnswer(w http.ResponseWriter, r *http.Request, status int, v viewer, pw templates.PasswordForm, edit func(*templates.ProfileSettings)) {
 	ctx := r.Context()
 	u, err := s.identity.User(ctx, v.Principal.UserID)
 	if err != nil {
@@ -37,6 +39,10 @@ func (s *Server) profileAnswer(w http.ResponseWriter, r *http.Request, status in
 	}
 	pr := templates.Profile{
 		Username: u.Username, Email: u.Email, Nickname: u.Nickname, Roles: u.Roles(), Company: v.Agency.Name, Password: pw,
+		Settings: profileSettings(u),
+	}
+	if edit != nil {
+		edit(&pr.Settings)
 	}
 	for _, se := range sessions {
 		pr.Sessions = append(pr.Sessions, templates.SessionRow{ID: se.ID, CreatedAt: se.CreatedAt, LastSeenAt: se.LastSeenAt,
@@ -70,7 +76,7 @@ func (s *Server) passwordChange(w http.ResponseWriter, r *http.Request) {
 	}
 	// 200 like the login form: the errors are shown inline (429 when the
 	// throttle asks to wait).
-	s.profileAnswer(w, r, formStatus(w, fe), v, form)
+	s.profileAnswer(w, r, formStatus(w, fe), v, form, nil)
 }
 
 // sessionEnd ends another of the user's sessions, from the profile's list.

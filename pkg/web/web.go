@@ -21,6 +21,7 @@ import (
 	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/order"
 	"github.com/voyage/voyage/pkg/partnership"
+	"github.com/voyage/voyage/pkg/profile"
 	"github.com/voyage/voyage/pkg/siteinfo"
 	"github.com/voyage/voyage/pkg/webhook"
 	"github.com/voyage/voyage/templates"
@@ -44,6 +45,7 @@ type Server struct {
 	orders        Orders        // nil: the flight order pages answer 500
 	webhooks      Webhooks      // nil: no notifications section in the agency manager
 	catalog       *i18n.Catalog // the notice emails' texts (nil: no emails)
+	travellers    Travellers    // nil: the saved-traveller pages answer 500
 }
 
 // Options configure the portal.
@@ -60,6 +62,7 @@ type Options struct {
 	Orders        *order.Service
 	Webhooks      *webhook.Service
 	Catalog       *i18n.Catalog
+	Profile       *profile.Service
 }
 
 // New returns the portal, reading the islands manifest once.
@@ -93,6 +96,9 @@ func New(o Options) *Server {
 	}
 	if o.Webhooks != nil {
 		s.webhooks = o.Webhooks
+	}
+	if o.Profile != nil {
+		s.travellers = o.Profile
 	}
 	return s
 }
