@@ -21,7 +21,7 @@ type DocsAnswer struct {
 	Passengers []pnr.Passenger `json:"passengers"`
 }
 
-// ImportRequest is the body of POST /base/v2/often-used-passengers/import.
+// ImportRequest is the body of POST /base/v2/analysis/docs/import.
 type ImportRequest struct {
 	Text string `json:"text"`
 }
@@ -48,7 +48,7 @@ func registerTravellers(rt *Router, s Services) {
 		return DocsAnswer{Passengers: ps}, nil
 	})
 
-	rt.Handle("POST /base/v2/often-used-passengers/import", Operation{
+	rt.Handle("POST /base/v2/analysis/docs/import", Operation{
 		ID: "importPassengers", Tag: "profile", UserOnly: true, SelfAudited: true, Status: http.StatusCreated,
 		Summary: "Save the passengers of pasted SSR DOCS lines as the agency's often-used passengers, all or none; " +
 			"a document number the agency already keeps is passed over (counted in skipped). Errors as POST /base/v2/analysis/docs, " +

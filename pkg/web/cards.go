@@ -9,7 +9,6 @@ import (
 
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/fault"
-	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/profile"
 	"github.com/voyage/voyage/templates"
 )
@@ -110,9 +109,9 @@ func (s *Server) cardCreate(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	form := cardFromForm(r)
-	c, err := s.travellers.CreateCard(r.Context(), v.Principal, cardInput(form), s.meta(r))
+	_, err := s.travellers.CreateCard(r.Context(), v.Principal, cardInput(form), s.meta(r))
 	if err == nil {
-		s.redirectWithFlash(w, r, templates.CardsPath, templates.Flash{Kind: "success", Key: i18n.WithArgs("travellers.card.flash.created", "name", c.Airline+" "+c.Number)})
+		s.redirectWithFlash(w, r, templates.CardsPath, templates.Flash{Kind: "success", Key: "travellers.card.flash.created"})
 		return
 	}
 	form.Errors, form.ErrorKey = formErrors(r.Context(), "cards: create", err)

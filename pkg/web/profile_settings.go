@@ -51,6 +51,9 @@ func (s *Server) profileConfigSave(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	key := r.PathValue("key")
+	// The server's body limit has already applied; a form that cannot be
+	// parsed reads as empty and is refused by the service's rules.
+	_ = r.ParseForm()
 	var value any
 	var keep func(*templates.ProfileSettings)
 	switch key {

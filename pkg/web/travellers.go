@@ -10,7 +10,6 @@ import (
 
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/fault"
-	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/profile"
 	"github.com/voyage/voyage/templates"
 )
@@ -148,7 +147,7 @@ func (s *Server) travellerFault(w http.ResponseWriter, r *http.Request, back str
 		slog.ErrorContext(r.Context(), what, "err", err)
 		s.ServerError(w, r)
 	default:
-		s.redirectWithFlash(w, r, back, templates.Flash{Kind: "error", Key: i18n.WithArgs(fe.Key, fe.Args...)})
+		s.redirectWithFlash(w, r, back, templates.Flash{Kind: "error", Key: fe.Key})
 	}
 }
 
@@ -159,10 +158,9 @@ func (s *Server) travellerCreate(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	form := travellerFromForm(r)
-	p, err := s.travellers.CreatePassenger(r.Context(), v.Principal, passengerInput(form), s.meta(r))
+	_, err := s.travellers.CreatePassenger(r.Context(), v.Principal, passengerInput(form), s.meta(r))
 	if err == nil {
-		s.redirectWithFlash(w, r, templates.TravellersPath, templates.Flash{Kind: "success",
-			Key: i18n.WithArgs("travellers.flash.created", "name", p.Surname+"/"+p.GivenName)})
+		s.redirectWithFlash(w, r, templates.TravellersPath, templates.Flash{Kind: "success", Key: "travellers.flash.created"})
 		return
 	}
 	form.Errors, form.ErrorKey = formErrors(r.Context(), "travellers: create", err)
@@ -183,10 +181,9 @@ func (s *Server) travellerUpdate(w http.ResponseWriter, r *http.Request) {
 	}
 	form := travellerFromForm(r)
 	form.ID = id
-	p, err := s.travellers.UpdatePassenger(r.Context(), v.Principal, id, passengerInput(form), s.meta(r))
+	_, err := s.travellers.UpdatePassenger(r.Context(), v.Principal, id, passengerInput(form), s.meta(r))
 	if err == nil {
-		s.redirectWithFlash(w, r, templates.TravellersPath, templates.Flash{Kind: "success",
-			Key: i18n.WithArgs("travellers.flash.saved", "name", p.Surname+"/"+p.GivenName)})
+		s.redirectWithFlash(w, r, templates.TravellersPath, templates.Flash{Kind: "success", Key: "travellers.flash.saved"})
 		return
 	}
 	if fe := fault.From(err); len(fe.Fields) == 0 {
@@ -224,8 +221,7 @@ func (s *Server) travellersImport(w http.ResponseWriter, r *http.Request) {
 	text := r.PostFormValue("text")
 	res, err := s.travellers.ImportDocs(r.Context(), v.Principal, text, s.meta(r))
 	if err == nil {
-		s.redirectWithFlash(w, r, templates.TravellersPath, templates.Flash{Kind: "success",
-			Key: i18n.WithArgs("travellers.flash.imported", "count", len(res.Created), "skipped", res.Skipped)})
+		s.redirectWithFlash(w, r, templates.TravellersPath, templates.Flash{Kind: "success", Key: importedFlash(res)})
 		return
 	}
 	fields, key := formErrors(r.Context(), "travellers: import", err)
@@ -234,4 +230,16 @@ func (s *Server) travellersImport(w http.ResponseWriter, r *http.Request) {
 	}
 	s.travellersAnswer(w, r, v, templates.TravellersView{Create: templates.TravellerForm{Type: "adult"},
 		Import: templates.ImportForm{Text: text, ErrorKey: key}})
+}
+
+// importedFlash is the import's message: flashes carry a bare catalog key,
+// so the counts choose among messages rather than fill one.
+func importedFlash(res profile.ImportResult) string {
+	switch {
+	case len(res.Created) == 0:
+		return "travellers.flash.importedNone"
+	case res.Skipped > 0:
+		return "travellers.flash.importedSome"
+	}
+	return "travellers.flash.imported"
 }
