@@ -8,6 +8,8 @@ const registry: Registry = {
   CountrySelect: () => import('./CountrySelect').then((m) => m.CountrySelect),
   FlightSearch: () => import('./FlightSearch').then((m) => m.FlightSearch),
   FlightConfirm: () => import('./FlightConfirm').then((m) => m.FlightConfirm),
+  // Issue 18: the scan-document control on server-rendered traveller forms.
+  ScanDocumentForm: () => import('./travellers/ScanDocumentForm').then((m) => m.ScanDocumentForm),
 };
 
 // Selects marked data-autosubmit (language, currency) submit their form on

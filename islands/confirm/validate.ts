@@ -12,6 +12,7 @@ import {
   type PassengerType,
   type Restrictions,
 } from './types';
+import type { ScannedFields } from '../travellers/scan';
 
 export type T = (key: string, opts?: Record<string, unknown>) => string;
 
@@ -197,6 +198,18 @@ export function syncPassengers(forms: PassengerForm[], s: ConfirmSolution | unde
 }
 
 // fillFrom copies an often-used passenger into a form of its own type.
+// fillScanned puts what a scanned document read (or a DOCS line gave) over
+// the form's entries; what it did not read stays as typed. The form no
+// longer stands for a saved traveller.
+export function fillScanned(f: PassengerForm, s: Partial<ScannedFields>): PassengerForm {
+  const out: PassengerForm = { ...f, oftenUsed: undefined };
+  for (const k of ['surname', 'givenName', 'gender', 'birthday', 'nationality', 'documentType', 'documentNumber', 'documentExpiry'] as const) {
+    const v = s[k];
+    if (v) (out as Record<string, unknown>)[k] = v;
+  }
+  return out;
+}
+
 export function fillFrom(f: PassengerForm, p: OftenUsed): PassengerForm {
   const gender = p.gender === 'male' || p.gender === 'female' ? p.gender : '';
   return {

@@ -33,7 +33,7 @@ func registerTravellers(rt *Router, s Services) {
 		ID: "analyseDocs", Tag: "profile", UserOnly: true,
 		Summary: "Read the passengers and their documents from pasted SSR DOCS lines " +
 			"(SSR DOCS CA HK1 P/CN/E12345678/CN/12MAY85/M/15MAR30/ZHANG/SAN), at most 30. Nothing is stored. " +
-			"documents (the fare's accepted document codes; empty or \"all\" takes any) and international refuse the DOCS the booking cannot take. " +
+			"documents (the fare's accepted document codes; empty or \"all\" takes any), international, and airports (the trip's; more than one country makes it international) refuse the DOCS the booking cannot take. " +
 			"Errors are 100001 on the field text: a format error (with its line), an ID card on an international order, a document the fare does not take",
 		Request: DocsRequest{}, Response: DocsAnswer{},
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/pkg/geo"
 	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/pnr"
 )
@@ -29,10 +30,26 @@ const (
 
 // DocsLimits are what the booking a DOCS paste goes into accepts: the
 // fare's documents (empty, or holding "all", takes any) and whether the
-// trip is international, where an ID card is no travel document.
+// trip is international, where an ID card is no travel document. The trip
+// is international when International says so or when Airports, the
+// trip's airports, lie in more than one country (Hong Kong, Macao and
+// Taiwan count apart from the mainland, as geo.RouteClass has it).
 type DocsLimits struct {
 	Documents     []string `json:"documents,omitempty"`
 	International bool     `json:"international,omitempty"`
+	Airports      []string `json:"airports,omitempty"`
+}
+
+func (l DocsLimits) international() bool {
+	if l.International {
+		return true
+	}
+	for _, a := range l.Airports[min(1, len(l.Airports)):] {
+		if c := geo.RouteClass(l.Airports[0], a); c != geo.ClassChina && c != geo.ClassDomestic {
+			return true
+		}
+	}
+	return false
 }
 
 // ReadDocs reads pasted SSR DOCS lines into passengers (pnr.ParseDocs) and
@@ -57,9 +74,10 @@ func (s *Service) ReadDocs(text string, lim DocsLimits) ([]pnr.Passenger, error)
 		return nil, fault.Validation(map[string]string{"text": key})
 	}
 	anyDoc := len(lim.Documents) == 0 || slices.Contains(lim.Documents, "all")
+	international := lim.international()
 	for _, p := range ps {
 		name := p.Surname + "/" + p.GivenName
-		if lim.International && p.DocumentType == "idcard" {
+		if international && p.DocumentType == "idcard" {
 			return nil, fault.Validation(map[string]string{"text": i18n.WithArgs(KeyImportInternational, "name", name)})
 		}
 		if !anyDoc && !slices.Contains(lim.Documents, p.DocumentType) {
