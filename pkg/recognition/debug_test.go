@@ -1,0 +1,44 @@
+package recognition
+
+import (
+	"context"
+	"fmt"
+	"image"
+	"image/png"
+	"math/rand/v2"
+	"os"
+	"testing"
+
+	"github.com/voyage/voyage/pkg/recognition/specimen"
+)
+
+func TestDebugOne(t *testing.T) {
+	if os.Getenv("DEBUG_SEED") == "" {
+		t.Skip()
+	}
+	var seed, kind int
+	fmt.Sscan(os.Getenv("DEBUG_SEED"), &seed)
+	fmt.Sscan(os.Getenv("DEBUG_KIND"), &kind)
+	r := newRecognizer(t)
+	rng := rand.New(rand.NewPCG(uint64(seed), 18))
+	d := specimen.Random(rng, specimen.Kind(kind), now)
+	e := specimen.RandomEffects(rng)
+	if os.Getenv("DEBUG_FIXED") != "" {
+		e = specimen.Effects{Width: 1200, Angle: -5, Noise: 8, Shade: 0.3, JPEG: 0}
+	}
+	img, _ := specimen.Render(d, e, rng)
+	os.WriteFile("/tmp/i18/dbg_in.jpg", img, 0o644)
+	n := 0
+	debugHook = func(p *raster, text string) {
+		g := image.NewGray(image.Rect(0, 0, p.w, p.h))
+		copy(g.Pix, p.pix)
+		f, _ := os.Create(fmt.Sprintf("/tmp/i18/dbg_%d.png", n))
+		png.Encode(f, g)
+		f.Close()
+		t.Logf("pic %d %dx%d: %q", n, p.w, p.h, text)
+		n++
+	}
+	t.Logf("effects %+v lines %v", e, d.Lines())
+	got, err := r.Recognize(context.Background(), img)
+	t.Logf("got %+v err %v", got, err)
+}
