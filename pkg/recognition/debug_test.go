@@ -20,14 +20,15 @@ func TestDebugOne(t *testing.T) {
 	fmt.Sscan(os.Getenv("DEBUG_SEED"), &seed)
 	fmt.Sscan(os.Getenv("DEBUG_KIND"), &kind)
 	r := newRecognizer(t)
-	rng := rand.New(rand.NewPCG(uint64(seed), 18))
+	rng := rand.New(rand.NewPCG(uint64(seed), 200))
+	kind = []int{0, 0, 1, 1, 2}[seed%5]
 	d := specimen.Random(rng, specimen.Kind(kind), now)
 	e := specimen.RandomEffects(rng)
 	if os.Getenv("DEBUG_FIXED") != "" {
 		e = specimen.Effects{Width: 1200, Angle: -5, Noise: 8, Shade: 0.3, JPEG: 0}
 	}
 	img, _ := specimen.Render(d, e, rng)
-	os.WriteFile("/tmp/i18/dbg_in.jpg", img, 0o644)
+	os.WriteFile("/tmp/i18/dbg_in.png", img, 0o644)
 	n := 0
 	debugHook = func(p *raster, text string) {
 		g := image.NewGray(image.Rect(0, 0, p.w, p.h))

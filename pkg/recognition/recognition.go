@@ -52,11 +52,14 @@ const (
 
 // Errors a caller tells apart with errors.Is.
 var (
-	ErrType       = errors.New("recognition: not a JPEG or PNG image")
-	ErrTooLarge   = errors.New("recognition: image too large")
-	ErrUnreadable = errors.New("recognition: no machine-readable zone could be read")
-	ErrBusy       = errors.New("recognition: too many recognitions running")
-	ErrEngine     = errors.New("recognition: OCR engine failed")
+	ErrType     = errors.New("recognition: not a JPEG or PNG image")
+	ErrTooLarge = errors.New("recognition: image too large")
+	// ErrTooManyPixels: the file is small enough but the picture it
+	// declares is over MaxPixels; it also matches ErrTooLarge.
+	ErrTooManyPixels = fmt.Errorf("%w: too many pixels", ErrTooLarge)
+	ErrUnreadable    = errors.New("recognition: no machine-readable zone could be read")
+	ErrBusy          = errors.New("recognition: too many recognitions running")
+	ErrEngine        = errors.New("recognition: OCR engine failed")
 	// ErrTimeout: the work ran past Config.Timeout; it also matches
 	// ErrUnreadable, as a picture that takes that long is not one we read.
 	ErrTimeout = fmt.Errorf("%w: timed out", ErrUnreadable)
@@ -145,7 +148,7 @@ func (r *Recognizer) Recognize(ctx context.Context, data []byte) (*Document, err
 		return nil, fmt.Errorf("%w: %w", ErrUnreadable, err)
 	}
 	if cfg.Width <= 0 || cfg.Height <= 0 || cfg.Width*cfg.Height > MaxPixels {
-		return nil, fmt.Errorf("%w: %d×%d pixels", ErrTooLarge, cfg.Width, cfg.Height)
+		return nil, fmt.Errorf("%w: %d×%d", ErrTooManyPixels, cfg.Width, cfg.Height)
 	}
 	wait, cancel := context.WithTimeout(ctx, r.cfg.Queue)
 	select {
