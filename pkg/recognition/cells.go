@@ -1,9 +1,11 @@
 package recognition
 
 import (
-	"bufio"
 	"context"
+	"html"
+	"image"
 	"math"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -129,36 +131,35 @@ func isFiller(label []int32, w int, comps []component, c *cell) bool {
 	return top > 0.45 && bottom > 0.45 && mid < 0.2
 }
 
-// word is one word of Tesseract's TSV output.
-type word struct {
-	left, top, width, height int
-	text                     string
+// maxRereads bounds the characters read again one by one.
+const maxRereads = 4
+
+// glyph is one character of Tesseract's hOCR output with its box.
+type glyph struct {
+	x0, y0, x1, y1 int
+	conf           float64
+	char           byte
 }
 
-// parseTSV reads the words (level 5) of `tesseract ... tsv`.
-func parseTSV(out string) []word {
-	var ws []word
-	sc := bufio.NewScanner(strings.NewReader(out))
-	for sc.Scan() {
-		f := strings.Split(sc.Text(), "\t")
-		if len(f) < 12 || f[0] != "5" {
+var cinfo = regexp.MustCompile(`x_bboxes (\d+) (\d+) (\d+) (\d+); x_conf ([\d.]+)'>([^<]*)</span>`)
+
+// parseCharBoxes reads the characters of `tesseract ... -c
+// hocr_char_boxes=1 hocr`.
+func parseCharBoxes(out string) []glyph {
+	var gs []glyph
+	for _, m := range cinfo.FindAllStringSubmatch(out, -1) {
+		text := html.UnescapeString(m[6])
+		if len(text) != 1 {
 			continue
 		}
-		text := strings.TrimSpace(f[11])
-		if text == "" {
-			continue
-		}
-		n := [4]int{}
-		ok := true
+		var n [4]int
 		for i := range 4 {
-			v, err := strconv.Atoi(f[6+i])
-			n[i], ok = v, ok && err == nil
+			n[i], _ = strconv.Atoi(m[1+i])
 		}
-		if ok {
-			ws = append(ws, word{n[0], n[1], n[2], n[3], text})
-		}
+		conf, _ := strconv.ParseFloat(m[5], 64)
+		gs = append(gs, glyph{n[0], n[1], n[2], n[3], conf, text[0]})
 	}
-	return ws
+	return gs
 }
 
 // readByCells reads the zone cut bin cell by cell (see the top of this
@@ -188,64 +189,70 @@ func (r *Recognizer) readByCells(ctx context.Context, bin *raster, bands [][2]in
 		return "", nil
 	}
 	const pad = charHeight / 2
-	out, err := r.tesseract(ctx, wiped.pad(pad), psmBlock, "tsv")
+	out, err := r.tesseract(ctx, wiped.pad(pad), psmBlock, "-c", "hocr_char_boxes=1", "hocr")
 	if err != nil {
 		return "", err
 	}
 	text := make([][]byte, len(grid))
+	conf := make([][]float64, len(grid))
 	for li, line := range grid {
 		text[li] = make([]byte, len(line))
+		conf[li] = make([]float64, len(line))
 		for i, c := range line {
-			switch {
-			case c == nil:
-				text[li][i] = '?'
-			case c.filler:
+			text[li][i] = '?'
+			if c != nil && c.filler {
 				text[li][i] = '<'
-			default:
-				text[li][i] = '?'
 			}
 		}
 	}
-	for _, wd := range parseTSV(out) {
-		wd.left -= pad
-		wd.top -= pad
-		cy := wd.top + wd.height/2
+	// Each character goes to the cell under its centre; of two read in one
+	// cell, the surer.
+	for _, g := range parseCharBoxes(out) {
+		cx, cy := float64(g.x0+g.x1)/2-pad, (g.y0+g.y1)/2-pad
 		li := -1
 		for k, b := range bands {
 			if cy >= b[0] && cy < b[1] {
 				li = k
 			}
 		}
-		if li < 0 || len(grid[li]) == 0 {
+		if li < 0 {
 			continue
 		}
-		var places []int
+		best, dist := -1, math.MaxFloat64
 		for i, c := range grid[li] {
-			if c != nil && !c.filler && c.cx() >= float64(wd.left) && c.cx() <= float64(wd.left+wd.width) {
-				places = append(places, i)
+			if c == nil || c.filler {
+				continue
+			}
+			if d := math.Abs(c.cx() - cx); d < dist {
+				best, dist = i, d
 			}
 		}
-		if len(places) == 0 {
+		if best < 0 || dist > h {
 			continue
 		}
-		if len(places) == len(wd.text) {
-			for k, i := range places {
-				text[li][i] = wd.text[k]
-			}
-			continue
+		if text[li][best] == '?' || g.conf > conf[li][best] {
+			text[li][best], conf[li][best] = g.char, g.conf
 		}
-		// Tesseract read more or fewer characters than there are: put
-		// each where its share of the word's width falls.
-		for k := range len(wd.text) {
-			x := float64(wd.left) + (float64(k)+0.5)*float64(wd.width)/float64(len(wd.text))
-			best, dist := -1, math.MaxFloat64
-			for _, i := range places {
-				if d := math.Abs(grid[li][i].cx() - x); d < dist && text[li][i] == '?' {
-					best, dist = i, d
-				}
+	}
+	// A character Tesseract skipped is read again on its own (a few at
+	// most: more means the grid is wrong, and the other readings follow).
+	missing := 0
+	for li, line := range grid {
+		for i, c := range line {
+			if c == nil || c.filler || text[li][i] != '?' {
+				continue
 			}
-			if best >= 0 {
-				text[li][best] = wd.text[k]
+			if missing++; missing > maxRereads {
+				break
+			}
+			m := int(h / 3)
+			one := bin.crop(image.Rect(c.x0-m, c.y0-m, c.x1+m+1, c.y1+m+1), 1)
+			got, err := r.tesseract(ctx, one.pad(int(h/2)), psmChar)
+			if err != nil {
+				return "", err
+			}
+			if got = strings.TrimSpace(got); len(got) == 1 {
+				text[li][i] = got[0]
 			}
 		}
 	}

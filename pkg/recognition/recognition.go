@@ -35,7 +35,9 @@ import (
 	"image"
 	_ "image/jpeg" // the accepted formats
 	_ "image/png"
+	"math/bits"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -246,9 +248,12 @@ var debugHook func(pic *raster, text string)
 // most a few changes, each confirmed by a check digit.
 const goodEnough = 0.9
 
-// readZone reads the zone at rect of the levelled picture: the thresholded
-// cut as one block, then the grey cut, then each line alone, keeping the
-// most confident parse.
+// readZone reads the zone at rect of the levelled picture. The cell
+// reading (cells.go) comes first; then the thresholded cut as one block, the
+// grey cut, and each line alone. Each later reading is also tried mixed
+// line by line with the cell reading, whose fillers are the surest (a name
+// line from the cells with a number line from a block reading, say). The
+// most confident parse is kept; reading stops at goodEnough.
 func (r *Recognizer) readZone(ctx context.Context, full *raster, rect image.Rectangle, g []line, sy, scale float64) (*mrz.Result, error) {
 	cut := full.crop(rect, scale)
 	bin := cut.binarize(charHeight, 12)
@@ -281,41 +286,85 @@ func (r *Recognizer) readZone(ctx context.Context, full *raster, rect image.Rect
 	if text != "" && try(text) {
 		return best, nil
 	}
-	for _, pic := range []*raster{bin, cut} {
-		text, err := r.ocr(ctx, pic.pad(charHeight/2), psmBlock)
+	cells := zoneText(text)
+	readings := []func() (string, error){
+		func() (string, error) { return r.ocr(ctx, bin.pad(charHeight/2), psmBlock) },
+		func() (string, error) { return r.ocr(ctx, cut.pad(charHeight/2), psmBlock) },
+		func() (string, error) { return r.readLines(ctx, bin, bands) },
+	}
+	for _, read := range readings {
+		text, err := read()
 		if err != nil {
 			return nil, err
 		}
 		if debugHook != nil {
-			debugHook(pic, text)
+			debugHook(bin, text)
 		}
-		if try(text) {
-			return best, nil
+		for _, mixed := range mixes(cells, zoneText(text)) {
+			if try(mixed) {
+				return best, nil
+			}
 		}
 	}
-	// Line by line: Tesseract sometimes merges or splits the lines of a
-	// block; each zone line cut on its own cannot be.
+	if best != nil {
+		return best, nil
+	}
+	return nil, lastErr
+}
+
+// readLines reads each line of the zone on its own: Tesseract sometimes
+// merges or splits the lines of a block; a line cut on its own cannot be.
+func (r *Recognizer) readLines(ctx context.Context, bin *raster, bands [][2]int) (string, error) {
 	var lines []string
-	for _, l := range g {
-		top := int((float64(l.top)-float64(l.height())/3)*sy*scale) - int(float64(rect.Min.Y)*scale)
-		bottom := int((float64(l.bottom)+float64(l.height())/3)*sy*scale) - int(float64(rect.Min.Y)*scale)
-		top, bottom = max(0, top), min(bin.h, bottom)
+	for _, b := range bands {
+		top, bottom := max(0, b[0]), min(bin.h, b[1])
 		if bottom <= top {
 			continue
 		}
 		one := &raster{w: bin.w, h: bottom - top, pix: bin.pix[top*bin.w : bottom*bin.w]}
 		text, err := r.ocr(ctx, one.pad(charHeight/2), psmLine)
 		if err != nil {
-			return nil, err
-		}
-		if debugHook != nil {
-			debugHook(one, text)
+			return "", err
 		}
 		lines = append(lines, strings.TrimSpace(text))
 	}
-	try(strings.Join(lines, "\n"))
-	if best != nil {
-		return best, nil
+	return strings.Join(lines, "\n"), nil
+}
+
+// zoneText keeps the lines of OCR text long enough to be zone lines.
+func zoneText(text string) []string {
+	var out []string
+	for _, l := range strings.Split(text, "\n") {
+		if l = strings.TrimSpace(l); len(l) >= 20 {
+			out = append(out, l)
+		}
 	}
-	return nil, lastErr
+	return out
+}
+
+// mixes is other on its own, then, when it has as many lines as cells,
+// every mix of the two taking a line from one or the other, the mixes with
+// most lines from cells first.
+func mixes(cells, other []string) []string {
+	out := []string{strings.Join(other, "\n")}
+	n := len(cells)
+	if n == 0 || n != len(other) || n > 4 {
+		return out
+	}
+	var masks []int
+	for m := 1; m < 1<<n-1; m++ {
+		masks = append(masks, m)
+	}
+	slices.SortStableFunc(masks, func(a, b int) int { return bits.OnesCount(uint(a)) - bits.OnesCount(uint(b)) })
+	for _, m := range masks {
+		mixed := make([]string, n)
+		for i := range n {
+			mixed[i] = cells[i]
+			if m&(1<<i) != 0 {
+				mixed[i] = other[i]
+			}
+		}
+		out = append(out, strings.Join(mixed, "\n"))
+	}
+	return out
 }

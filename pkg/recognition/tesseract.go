@@ -16,8 +16,9 @@ const mrzAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<"
 
 // Page segmentation modes (tesseract --help-psm).
 const (
-	psmBlock = 6 // a uniform block of text: the whole zone
-	psmLine  = 7 // one line: a zone line on its own
+	psmBlock = 6  // a uniform block of text: the whole zone
+	psmLine  = 7  // one line: a zone line on its own
+	psmChar  = 10 // one character
 )
 
 // ocr runs the tesseract binary on a PGM picture given on stdin and returns

@@ -72,11 +72,11 @@ var (
 )
 
 // Random makes up a document of kind k. Numbers are shaped like real ones,
-// a letter prefix and digits, with the letters OCR confuses with digits
-// (O and 0, B and 8, I and 1, S and 5, Z and 2) over-represented.
+// a letter prefix and digits (letters such as O, B, I, S and Z that OCR
+// takes for digits included).
 func Random(rng *rand.Rand, k Kind, now time.Time) Document {
 	pick := func(l []string) string { return l[rng.IntN(len(l))] }
-	const letters = "ABCDEFGHJKLMNPRSTUVWXYZOOBBSSIZ"
+	const letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 	alnum := func(n, prefix int) string {
 		var b strings.Builder
 		for i := range n {
