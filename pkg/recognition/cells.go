@@ -162,9 +162,47 @@ func parseCharBoxes(out string) []glyph {
 	return gs
 }
 
+// cellText is a cell reading: each line's characters ('?' where none was
+// read) and Tesseract's confidence in each.
+type cellText struct {
+	text [][]byte
+	conf [][]float64
+}
+
+func (c cellText) String() string {
+	lines := make([]string, len(c.text))
+	for i, t := range c.text {
+		lines[i] = string(t)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// merge keeps, cell by cell, the surer of two readings of the same grid;
+// readings of different grids are not merged (ok false).
+func (c cellText) merge(o cellText) (cellText, bool) {
+	if len(c.text) != len(o.text) {
+		return c, false
+	}
+	for i := range c.text {
+		if len(c.text[i]) != len(o.text[i]) {
+			return c, false
+		}
+	}
+	m := cellText{text: make([][]byte, len(c.text)), conf: make([][]float64, len(c.text))}
+	for i := range c.text {
+		m.text[i], m.conf[i] = slices.Clone(c.text[i]), slices.Clone(c.conf[i])
+		for k, ch := range o.text[i] {
+			if ch != '?' && (m.text[i][k] == '?' || o.conf[i][k] > m.conf[i][k]) {
+				m.text[i][k], m.conf[i][k] = ch, o.conf[i][k]
+			}
+		}
+	}
+	return m, true
+}
+
 // readByCells reads the zone cut bin cell by cell (see the top of this
-// file) and returns the zone's lines, '?' where a character was not read.
-func (r *Recognizer) readByCells(ctx context.Context, bin *raster, bands [][2]int, h float64) (string, error) {
+// file).
+func (r *Recognizer) readByCells(ctx context.Context, bin *raster, bands [][2]int, h float64) (cellText, error) {
 	label, comps := components(bin)
 	grid := zoneGrid(bin, label, comps, bands, h)
 	wiped := &raster{w: bin.w, h: bin.h, pix: slices.Clone(bin.pix)}
@@ -186,12 +224,12 @@ func (r *Recognizer) readByCells(ctx context.Context, bin *raster, bands [][2]in
 		}
 	}
 	if !any {
-		return "", nil
+		return cellText{}, nil
 	}
 	const pad = charHeight / 2
 	out, err := r.tesseract(ctx, wiped.pad(pad), psmBlock, "-c", "hocr_char_boxes=1", "hocr")
 	if err != nil {
-		return "", err
+		return cellText{}, err
 	}
 	text := make([][]byte, len(grid))
 	conf := make([][]float64, len(grid))
@@ -249,16 +287,12 @@ func (r *Recognizer) readByCells(ctx context.Context, bin *raster, bands [][2]in
 			one := bin.crop(image.Rect(c.x0-m, c.y0-m, c.x1+m+1, c.y1+m+1), 1)
 			got, err := r.tesseract(ctx, one.pad(int(h/2)), psmChar)
 			if err != nil {
-				return "", err
+				return cellText{}, err
 			}
 			if got = strings.TrimSpace(got); len(got) == 1 {
 				text[li][i] = got[0]
 			}
 		}
 	}
-	lines := make([]string, len(text))
-	for i, t := range text {
-		lines[i] = string(t)
-	}
-	return strings.Join(lines, "\n"), nil
+	return cellText{text: text, conf: conf}, nil
 }

@@ -1,6 +1,7 @@
 package recognition
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"image"
@@ -42,4 +43,40 @@ func TestDebugOne(t *testing.T) {
 	t.Logf("effects %+v lines %v", e, d.Lines())
 	got, err := r.Recognize(context.Background(), img)
 	t.Logf("got %+v err %v", got, err)
+}
+
+func TestDebugLines(t *testing.T) {
+	if os.Getenv("DEBUG_SEED") == "" {
+		t.Skip()
+	}
+	var seed int
+	fmt.Sscan(os.Getenv("DEBUG_SEED"), &seed)
+	rng := rand.New(rand.NewPCG(uint64(seed), 200))
+	kind := []int{0, 0, 1, 1, 2}[seed%5]
+	d := specimen.Random(rng, specimen.Kind(kind), now)
+	e := specimen.RandomEffects(rng)
+	data, _ := specimen.Render(d, e, rng)
+	img, _, _ := image.Decode(bytes.NewReader(data))
+	full := toRaster(img, fullSide)
+	f := 1
+	for max(full.w, full.h)/f > findSide {
+		f++
+	}
+	small := full.shrink(f)
+	rad := max(8, max(small.w, small.h)/50)
+	angle := skew(glyphMask(small.binarize(rad, 15)))
+	small = small.rotate(angle)
+	m := glyphMask(small.binarize(rad, 15))
+	g := image.NewGray(image.Rect(0, 0, m.w, m.h))
+	copy(g.Pix, m.pix)
+	fo, _ := os.Create("/tmp/i18/mask.png")
+	png.Encode(fo, g)
+	fo.Close()
+	t.Logf("angle %.2f (true %.2f)", angle, e.Angle)
+	for _, l := range zoneLines(m) {
+		t.Logf("%+v", l)
+	}
+	for _, z := range zones(zoneLines(m)) {
+		t.Logf("zone %d lines", len(z))
+	}
 }

@@ -165,8 +165,41 @@ func bandLines(b *raster, top, bottom int) []line {
 		if float64(regular) < 0.8*float64(len(gaps)) || pitch < float64(h)*0.3 || pitch > float64(h)*2 {
 			continue
 		}
-		out = append(out, line{top: top, bottom: bottom, left: chain[0].l, right: chain[len(chain)-1].r,
-			chars: int(math.Round(float64(chain[len(chain)-1].r-chain[0].l)/pitch)) + 1, pitch: pitch})
+		// Specks and edges next to the line are off its grid: trim them.
+		onGrid := func(g float64) bool { return math.Abs(g-pitch) < pitch*0.3 }
+		for len(chain) > minChars && !onGrid(gaps[0]) {
+			chain, gaps = chain[1:], gaps[1:]
+		}
+		for len(chain) > minChars && !onGrid(gaps[len(gaps)-1]) {
+			chain, gaps = chain[:len(chain)-1], gaps[:len(gaps)-1]
+		}
+		l := line{top: top, bottom: bottom, left: chain[0].l, right: chain[len(chain)-1].r,
+			chars: int(math.Round(float64(chain[len(chain)-1].r-chain[0].l)/pitch)) + 1, pitch: pitch}
+		// The band may hold ink above or below the line (a frame, the
+		// page's edge): keep the rows the line's own columns fill.
+		counts := make([]int, h)
+		most := 0
+		for y := top; y < bottom; y++ {
+			for x := l.left; x < l.right; x++ {
+				if b.pix[y*b.w+x] == 0 {
+					counts[y-top]++
+				}
+			}
+			most = max(most, counts[y-top])
+		}
+		first, last := -1, -1
+		for i, c := range counts {
+			if c*8 >= most {
+				if first < 0 {
+					first = i
+				}
+				last = i
+			}
+		}
+		if first >= 0 {
+			l.top, l.bottom = top+first, top+last+1
+		}
+		out = append(out, l)
 	}
 	return out
 }
