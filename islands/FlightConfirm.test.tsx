@@ -565,7 +565,7 @@ describe('FlightConfirm passenger rules', () => {
       'POST /base/v2/analysis/document': {
         code: 0,
         data: {
-          type: 'passport', travel_document: 'E12345678', surname: 'ZHANG', given_names: 'SAN FENG', nationality: 'CHN', birthday: '1985-05-12',
+          type: 'chinese-passport', travel_document: 'E12345678', surname: 'ZHANG', given_names: 'SAN FENG', nationality: 'CHN', birthday: '1985-05-12',
           gender: 'male', expiry: '2030-03-15', issuing_country: 'CHN', confidence: 0.97,
         },
       },

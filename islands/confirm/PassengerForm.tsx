@@ -7,7 +7,7 @@ import { useT } from '../useT';
 import { CountrySelect } from '../CountrySelect';
 import { tOr } from '../flight/PriceDetail';
 import { aria, DateField, Field, FieldError, fieldId, TextField } from './fields';
-import { documentChoices, fillFrom, fillScanned } from './validate';
+import { acceptedDocument, documentChoices, fillFrom, fillScanned } from './validate';
 import type { PassengerForm, Restrictions } from './types';
 import { TravellerPicker, type TravellersState } from '../travellers/TravellerPicker';
 import { ScanDocument } from '../travellers/ScanDocument';
@@ -64,7 +64,7 @@ export function PassengerFields({ index, form, onChange, errors, clearError, onP
           takenIds={takenIds}
           onPick={(p) => onChange(fillFrom(form, p))}
         />
-        <ScanDocument label={t('confirm.passenger.title', { n: index + 1, type: typeLabel })} disabled={disabled} onFill={(s) => onChange(fillScanned(form, s))} />
+        <ScanDocument label={t('confirm.passenger.title', { n: index + 1, type: typeLabel })} disabled={disabled} onFill={(s) => onChange(fillScanned(form, { ...s, documentType: acceptedDocument(s.documentType, choices) }))} />
       </div>
 
       <div className="fc-grid">

@@ -198,6 +198,13 @@ export function syncPassengers(forms: PassengerForm[], s: ConfirmSolution | unde
 }
 
 // fillFrom copies an often-used passenger into a form of its own type.
+// acceptedDocument is the fare's code for a document read elsewhere: a
+// Chinese passport is a passport to a fare that lists only passports.
+export function acceptedDocument(doc: string, choices: string[]): string {
+  if (doc && !choices.includes(doc) && doc === 'chinese-passport' && choices.includes('passport')) return 'passport';
+  return doc;
+}
+
 // fillScanned puts what a scanned document read (or a DOCS line gave) over
 // the form's entries; what it did not read stays as typed. The form no
 // longer stands for a saved traveller.

@@ -85,7 +85,9 @@ func (s *Server) cardsAnswer(w http.ResponseWriter, r *http.Request, v viewer, v
 		view.Rows = append(view.Rows, row)
 	}
 	view.Travellers = names
-	render(w, r, http.StatusOK, templates.CardsPage(s.page(w, r, "profile-cards"), view))
+	pg := s.page(w, r, "profile-cards")
+	pg.Styles = append(pg.Styles, travellersCSS)
+	render(w, r, http.StatusOK, templates.CardsPage(pg, view))
 }
 
 // travellerNames are all the agency's saved travellers (at most 30), for

@@ -48,7 +48,9 @@ func (s *Server) profileAnswer(w http.ResponseWriter, r *http.Request, status in
 		pr.Sessions = append(pr.Sessions, templates.SessionRow{ID: se.ID, CreatedAt: se.CreatedAt, LastSeenAt: se.LastSeenAt,
 			IP: se.IP, UserAgent: se.UserAgent, Current: se.Current})
 	}
-	render(w, r, status, templates.ProfilePage(s.page(w, r, "profile"), pr))
+	pg := s.page(w, r, "profile")
+	pg.Styles = append(pg.Styles, travellersCSS)
+	render(w, r, status, templates.ProfilePage(pg, pr))
 }
 
 // passwordChange takes the profile's change-password form.

@@ -33,6 +33,9 @@ type Travellers interface {
 	SetConfig(ctx context.Context, p auth.Principal, key string, raw json.RawMessage, m auth.Meta) error
 }
 
+// travellersCSS styles the profile's pages, saved travellers and cards.
+const travellersCSS = "/static/travellers.css"
+
 // travellersViewer is the caller of a saved-traveller page; without the
 // service the page answers 500.
 func (s *Server) travellersViewer(w http.ResponseWriter, r *http.Request) (viewer, bool) {
@@ -133,7 +136,9 @@ func (s *Server) travellersAnswer(w http.ResponseWriter, r *http.Request, v view
 	}
 	view.Today = s.now().Format("2006-01-02")
 	view.DocTypes = profile.DocumentTypes
-	render(w, r, http.StatusOK, templates.TravellersPage(s.page(w, r, "profile-travellers"), view))
+	pg := s.page(w, r, "profile-travellers")
+	pg.Styles = append(pg.Styles, travellersCSS)
+	render(w, r, http.StatusOK, templates.TravellersPage(pg, view))
 }
 
 // travellerFault answers a failure that is not a form's: not found as the
