@@ -93,8 +93,8 @@ test('saves travellers by scanning and typing, then picks and scans them on the 
   await add.locator('[data-island="ScanDocumentForm"][data-island-mounted="true"]').waitFor();
   const { read, result } = await scan(add);
   assert.deepEqual(
-    [read.surname, read.given_names, read.travel_document, read.nationality, read.birthday, read.gender, read.expiry],
-    ['ZHANG', 'SAN FENG', 'E23456789', 'CHN', '1985-05-12', 'male', '2034-03-15'],
+    [read.type, read.surname, read.given_names, read.travel_document, read.nationality, read.birthday, read.gender, read.expiry],
+    ['Chinese passport', 'ZHANG', 'SAN FENG', 'E23456789', 'CHN', '1985-05-12', 'Male', '2034-03-15'],
     'what was read is shown for checking',
   );
   assert.match(read.confidence, /^Confidence \d+%/);

@@ -8,6 +8,7 @@
 import { useId, useRef, useState, type ChangeEvent } from 'react';
 import { useT } from '../useT';
 import { ApiError } from '../flight/api';
+import { tOr } from '../flight/PriceDetail';
 import { fieldsOf, fileProblem, recognise, type Recognition, type ScannedFields } from './scan';
 import './travellers.css';
 
@@ -76,6 +77,13 @@ export function ScanDocument({ onFill, label, disabled, recogniseFn = recognise 
     setState({ status: 'idle' });
   }
 
+  // Codes read as the user knows them: "Chinese passport", "Male".
+  function shownValue(k: keyof Recognition, v: string): string {
+    if (k === 'type' && v) return tOr(t, `confirm.document.${v}`, v);
+    if (k === 'gender' && v) return tOr(t, `confirm.gender.${v}`, v);
+    return v;
+  }
+
   const picking = state.status === 'choosing' || state.status === 'error';
   return (
     <div className="tv-scan" data-scan-document>
@@ -131,7 +139,7 @@ export function ScanDocument({ onFill, label, disabled, recogniseFn = recognise 
             {shown.map((k) => (
               <div key={k}>
                 <dt>{t(`travellers.scan.field.${k}`)}</dt>
-                <dd data-field={k}>{String(state.r[k] ?? '')}</dd>
+                <dd data-field={k}>{shownValue(k, String(state.r[k] ?? ''))}</dd>
               </div>
             ))}
           </dl>
