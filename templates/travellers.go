@@ -13,6 +13,8 @@ const (
 	CardsPath           = "/profile/cards"
 	ProfileDetailsPath  = "/profile/details"
 	ProfileConfigPrefix = "/profile/config/"
+	// TravellerResultsID is the element the search swaps.
+	TravellerResultsID = "travellers-results"
 )
 
 // TravellerPath is a saved traveller's form address; TravellerDeletePath
@@ -137,6 +139,10 @@ type ProfileSettings struct {
 	DefaultRegion string
 	DateFormat    string
 	DateFormats   []string
+	// Travellers are the agency's saved travellers, Favourites the ids the
+	// user favours among them.
+	Travellers []TravellerRow
+	Favourites []int64
 	// Errors are per form ("details", "cities", "countries",
 	// "defaultRegion", "dateFormat"): field → catalog key.
 	Errors map[string]map[string]string

@@ -81,6 +81,11 @@ func TestTravellerPages(t *testing.T) {
 		if !strings.Contains(body, `data-traveller="ZHANG/SAN"`) {
 			t.Fatalf("the agency's finance user does not find the traveller")
 		}
+		// With htmx, the search answers the results only.
+		_, body = get(t, finWeb, srv.URL+"/profile/travellers?keyword=san", "Accept-Language", "en", "HX-Request", "true", "HX-Target", "travellers-results")
+		if strings.Contains(body, "<html") || !strings.HasPrefix(strings.TrimSpace(body), `<div id="travellers-results">`) || !strings.Contains(body, `data-traveller="ZHANG/SAN"`) {
+			t.Fatalf("htmx search answered %.200s", body)
+		}
 		_, body = get(t, finWeb, srv.URL+"/profile/travellers?keyword=nobody", "Accept-Language", "en")
 		if strings.Contains(body, `data-traveller="ZHANG/SAN"`) || !strings.Contains(body, "No saved traveller matches") {
 			t.Fatalf("search does not filter")
@@ -238,6 +243,35 @@ func TestMemberCardPagesAndProfileSettings(t *testing.T) {
 		_ = json.Unmarshal([]byte(u.Cities), &cities)
 		if strings.Join(cities, ",") != "PEK,SHA,HKG" || u.Format != "dd/MM/yyyy" || u.Area != "852" {
 			t.Fatalf("stored %+v", u)
+		}
+		// Favourite passengers: among the agency's saved travellers only.
+		mine, err := a.Profile.CreatePassenger(context.Background(), auth.Principal{UserID: op.UserInfo.ID, AgencyID: op.Company.ID},
+			profile.PassengerInput{Surname: "FAV", GivenName: "ONE", Type: "adult", Gender: "male", Birthday: "1990-01-01", Nationality: "CN",
+				DocumentType: "passport", DocumentNumber: "F1", DocumentExpiry: "2031-01-01"}, auth.Meta{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		theirs, err := a.Profile.CreatePassenger(context.Background(), auth.Principal{UserID: blue.UserInfo.ID, AgencyID: blue.Company.ID},
+			profile.PassengerInput{Surname: "BLUE", GivenName: "ONE", Type: "adult", Gender: "male", Birthday: "1990-01-01", Nationality: "CN",
+				DocumentType: "passport", DocumentNumber: "B1", DocumentExpiry: "2031-01-01"}, auth.Meta{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, body = get(t, opWeb, srv.URL+"/profile", "Accept-Language", "en")
+		if !strings.Contains(body, "FAV/ONE") || strings.Contains(body, "BLUE/ONE") {
+			t.Fatal("the favourites list is not the agency's travellers")
+		}
+		res, body = postForm(t, opWeb, srv.URL+"/profile/config/passengers", url.Values{"passengers": {fmt.Sprint(theirs.ID)}}, "Accept-Language", "en")
+		if res.StatusCode != http.StatusOK || !strings.Contains(body, "Please choose passengers from your frequent passengers") {
+			t.Fatalf("another agency's traveller as favourite: %d", res.StatusCode)
+		}
+		res, _ = postForm(t, opWeb, srv.URL+"/profile/config/passengers", url.Values{"passengers": {fmt.Sprint(mine.ID)}}, "Accept-Language", "en")
+		if res.StatusCode != http.StatusSeeOther {
+			t.Fatalf("favourites: %d", res.StatusCode)
+		}
+		_, body = get(t, opWeb, srv.URL+"/profile", "Accept-Language", "en")
+		if !strings.Contains(body, "Favourite passengers were saved") || !strings.Contains(body, fmt.Sprintf(`value="%d" selected`, mine.ID)) {
+			t.Fatal("favourites not saved or not shown")
 		}
 		res, body = postForm(t, opWeb, srv.URL+"/profile/config/countries", url.Values{}, "Accept-Language", "en")
 		if res.StatusCode != http.StatusOK || !strings.Contains(body, "Favourite countries cannot be empty") {

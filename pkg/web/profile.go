@@ -41,6 +41,13 @@ func (s *Server) profileAnswer(w http.ResponseWriter, r *http.Request, status in
 		Username: u.Username, Email: u.Email, Nickname: u.Nickname, Roles: u.Roles(), Company: v.Agency.Name, Password: pw,
 		Settings: profileSettings(u),
 	}
+	if s.travellers != nil {
+		if pr.Settings.Travellers, err = s.travellerNames(ctx, v.Principal); err != nil {
+			slog.ErrorContext(ctx, "profile: saved travellers", "err", err)
+			s.ServerError(w, r)
+			return
+		}
+	}
 	if edit != nil {
 		edit(&pr.Settings)
 	}

@@ -3,6 +3,7 @@ package web
 import (
 	"encoding/json"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/voyage/voyage/pkg/auth"
@@ -14,7 +15,7 @@ import (
 // profileSettings are u's stored details and frequent info for the forms.
 func profileSettings(u auth.User) templates.ProfileSettings {
 	st := templates.ProfileSettings{Nickname: u.Nickname, Mobile: u.Mobile, AreaCode: u.AreaCode,
-		Cities: strings.Join(u.FavouriteCities(), ", "), Countries: u.FavouriteCountries(),
+		Cities: strings.Join(u.FavouriteCities(), ", "), Countries: u.FavouriteCountries(), Favourites: u.FavouritePassengers(),
 		DefaultRegion: u.DefaultRegion, DateFormat: u.DateFormat, DateFormats: profile.DateFormats}
 	if st.DefaultRegion == "" {
 		st.DefaultRegion = profile.DefaultRegion
@@ -67,6 +68,15 @@ func (s *Server) profileConfigSave(w http.ResponseWriter, r *http.Request) {
 			list = []string{}
 		}
 		value, keep = list, func(st *templates.ProfileSettings) { st.Countries = list }
+	case profile.KeyPassengers:
+		ids := []int64{}
+		for _, raw := range r.PostForm["passengers"] {
+			// A value that is no id reads as 0, which is no traveller of
+			// the agency and is refused as such.
+			id, _ := strconv.ParseInt(raw, 10, 64)
+			ids = append(ids, id)
+		}
+		value, keep = ids, func(st *templates.ProfileSettings) { st.Favourites = ids }
 	case profile.KeyDefaultRegion:
 		typed := r.PostFormValue("defaultRegion")
 		value, keep = typed, func(st *templates.ProfileSettings) { st.DefaultRegion = typed }

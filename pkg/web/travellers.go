@@ -134,6 +134,11 @@ func (s *Server) travellersAnswer(w http.ResponseWriter, r *http.Request, v view
 	for _, p := range found.Items {
 		view.Rows = append(view.Rows, travellerRow(p))
 	}
+	w.Header().Add("Vary", "HX-Request")
+	if htmxPartial(r, templates.TravellerResultsID) {
+		render(w, r, http.StatusOK, templates.TravellerResults(view))
+		return
+	}
 	view.Today = s.now().Format("2006-01-02")
 	view.DocTypes = profile.DocumentTypes
 	pg := s.page(w, r, "profile-travellers")
