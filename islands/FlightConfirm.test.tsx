@@ -595,7 +595,7 @@ describe('FlightConfirm passenger rules', () => {
     expect((pax(2).getByRole('textbox', { name: 'Surname' }) as HTMLInputElement).value).toBe('');
   });
 
-  it('imports DOCS into the passengers with the fare\'s limits', async () => {
+  it('imports DOCS into the passengers of their types, with the fare\'s limits', async () => {
     const a = api({
       ...baseRoutes(),
       'POST /base/v2/analysis/docs': [
@@ -604,8 +604,8 @@ describe('FlightConfirm passenger rules', () => {
           code: 0,
           data: {
             passengers: [
-              { surname: 'WANG', givenName: 'WU', type: 'adult', gender: 'female', birthday: '1990-01-01', nationality: 'CN', documentType: 'passport', documentNumber: 'E7654321', documentExpiry: '2031-01-01' },
               { surname: 'WANG', givenName: 'XIAO', type: 'child', gender: 'male', birthday: '2019-01-01', nationality: 'CN', documentType: 'passport', documentNumber: 'E7654322', documentExpiry: '2031-01-01' },
+              { surname: 'WANG', givenName: 'WU', type: 'adult', gender: 'female', birthday: '1990-01-01', nationality: 'CN', documentType: 'passport', documentNumber: 'E7654321', documentExpiry: '2031-01-01' },
             ],
           },
         },

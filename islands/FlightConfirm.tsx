@@ -14,7 +14,7 @@ import { Summary } from './confirm/Summary';
 import { PassengerFields, type Carrier, type OftenUsedState } from './confirm/PassengerForm';
 import { BookingOptions, ContactSection } from './confirm/Extras';
 import { PaymentBody, PaymentSection, canPay, defaultChannel, type PaymentState } from './confirm/Payment';
-import { emptyPassenger, fillScanned, syncPassengers, travellers, tripOf, validateContact, validatePassenger } from './confirm/validate';
+import { emptyPassenger, placeDocs, syncPassengers, travellers, tripOf, validateContact, validatePassenger } from './confirm/validate';
 import { loadTravellers } from './travellers/TravellerPicker';
 import { DocsImport, type DocsPassenger } from './travellers/DocsImport';
 import {
@@ -203,10 +203,12 @@ export function FlightConfirm({ solutionId, currency = '', today, sessionKey = '
     setOftenUsed(await loadTravellers(lang, t));
   }
 
-  // importDocs fills the passengers in order from a DOCS paste.
+  // importDocs fills the passengers from a DOCS paste, each into a form of
+  // its own type where there is one.
   function importDocs(ps: DocsPassenger[]) {
-    setForms((all) => all.map((x, k) => (k < ps.length ? fillScanned(x, ps[k]) : x)));
-    setErrors((e) => Object.fromEntries(Object.entries(e).filter(([k]) => !ps.some((_, i) => k.startsWith(`passengers.${i}.`)))));
+    const { forms: next, filled } = placeDocs(forms, ps);
+    setForms(next);
+    setErrors((e) => Object.fromEntries(Object.entries(e).filter(([k]) => !filled.some((i) => k.startsWith(`passengers.${i}.`)))));
   }
 
   async function loadPayment() {

@@ -198,6 +198,22 @@ export function syncPassengers(forms: PassengerForm[], s: ConfirmSolution | unde
 }
 
 // fillFrom copies an often-used passenger into a form of its own type.
+// placeDocs fills the forms from DOCS passengers: each goes to the first
+// form not yet filled of its own type, else to the first form not yet
+// filled; it answers the forms and the indexes it filled.
+export function placeDocs(forms: PassengerForm[], ps: (Partial<ScannedFields> & { type?: string })[]): { forms: PassengerForm[]; filled: number[] } {
+  const out = [...forms];
+  const filled: number[] = [];
+  for (const p of ps) {
+    let i = out.findIndex((f, k) => !filled.includes(k) && f.type === p.type);
+    if (i < 0) i = out.findIndex((_, k) => !filled.includes(k));
+    if (i < 0) break;
+    out[i] = fillScanned(out[i], p);
+    filled.push(i);
+  }
+  return { forms: out, filled };
+}
+
 // acceptedDocument is the fare's code for a document read elsewhere: a
 // Chinese passport is a passport to a fare that lists only passports.
 export function acceptedDocument(doc: string, choices: string[]): string {
