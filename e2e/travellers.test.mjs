@@ -86,6 +86,18 @@ test('saves travellers by scanning and typing, then picks and scans them on the 
   const page = await newPage(browser, { lang: 'en', baseURL: server.url });
   await loginOK(page, 'demo-operator');
 
+  // 0. The profile's frequent info, each form saved with its message.
+  await page.goto('/profile');
+  await page.locator('#cities-form-cities').fill('pek, SHA');
+  await submit(page, page.locator('#cities-form').getByRole('button', { name: 'Save' }));
+  assert.equal(await flash(page), 'Favourite cities were saved');
+  assert.equal(await page.locator('#cities-form-cities').inputValue(), 'PEK, SHA');
+  await page.locator('#details-form-nickname').fill('');
+  await submit(page, page.locator('#details-form').getByRole('button', { name: 'Save' }));
+  assert.equal((await page.locator('#details-form-nickname-error').innerText()).trim(), 'Please enter a nickname');
+  assert.deepEqual(await seriousViolations(page), [], 'axe: profile');
+  await screenshot(page, 'travellers-profile');
+
   // 1. The saved-traveller page: scan the passport into the add form.
   await page.goto('/profile/travellers');
   assert.equal((await page.locator('h1').innerText()).trim(), 'Saved travellers');
