@@ -74,7 +74,7 @@ ocr:
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tesseract-ocr tesseract-ocr-eng fonts-ocr-b >/dev/null; \
 	fi
 
-test-browser: build chromium
+test-browser: build chromium ocr
 	VOYAGE_BIN=$(CURDIR)/$(BIN) CHROMIUM=$(CHROMIUM) node --test --test-concurrency=1 e2e/
 
 # Chaos: three `voyage serve` instances on one fresh PostgreSQL database
