@@ -18,6 +18,7 @@ func TestParseDocs(t *testing.T) {
 		{"the spec's line", "SSR DOCS CA HK1 P/CN/E12345678/CN/12MAY85/M/15MAR30/ZHANG/SAN", []Passenger{zhang}},
 		{"lower case, element number, association", "  3.ssr docs ca hk1 p/cn/e12345678/cn/12may85/m/15mar30/zhang/san/p1\r\n", []Passenger{zhang}},
 		{"alpha-3 codes and a Sabre separator", "SSR DOCS CA HK1/P/CHN/E12345678/CHN/12MAY1985/M/15MAR2030/ZHANG/SAN", []Passenger{zhang}},
+		{"Sabre association", "3.SSR DOCS CA HK1/P/CN/E12345678/CN/12MAY85/M/15MAR30/ZHANG/SAN-1.1ZHANG/SAN MR", []Passenger{zhang}},
 		{"bare element", "DOCS P/CN/E12345678/CN/12MAY85/M/15MAR30/ZHANG/SAN", []Passenger{zhang}},
 		{"other lines of a display are passed over", " 1.ZHANG/SAN MR\n 2.CA937 Y 20DEC PEKLHR HK1 1400 1810\n 3.SSR DOCS CA HK1 P/CN/E12345678/CN/12MAY85/M/15MAR30/ZHANG/SAN/P1\n 4.SSR FOID CA HK1 NI110101198505120011/P1",
 			[]Passenger{zhang}},
