@@ -120,6 +120,16 @@ func TestParse(t *testing.T) {
 			Birthday: "1990-01-01", Expiry: "2029-06-10", Type: TypeExitEntryPermit,
 			Format: FormatCNExitEntry, DocumentCode: "CS",
 		}, fixes: []fix{{"document_code", "5", "S"}}},
+		{name: "C for S in permit code", in: "CCC123456788<2906106<9001011<0", want: Result{
+			TravelDocument: "C12345678", Nationality: "CHN", IssuingCountry: "CHN",
+			Birthday: "1990-01-01", Expiry: "2029-06-10", Type: TypeExitEntryPermit,
+			Format: FormatCNExitEntry, DocumentCode: "CS",
+		}, fixes: []fix{{"document_code", "C", "S"}}},
+		{name: "8 for S in permit code", in: "C8C123456788<2906106<9001011<0", want: Result{
+			TravelDocument: "C12345678", Nationality: "CHN", IssuingCountry: "CHN",
+			Birthday: "1990-01-01", Expiry: "2029-06-10", Type: TypeExitEntryPermit,
+			Format: FormatCNExitEntry, DocumentCode: "CS",
+		}, fixes: []fix{{"document_code", "8", "S"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -55,6 +55,19 @@ func (z *zone) set(field string, p pos, c byte, verified bool) {
 	if z.at(p) == c {
 		return
 	}
+	// A second change of one character (8 → B → S) is one correction
+	// from what OCR read.
+	for i := range z.fixes {
+		if f := &z.fixes[i]; f.Line == p.line && f.Col == p.col {
+			z.lines[p.line][p.col] = c
+			if f.From == string(c) {
+				z.fixes = append(z.fixes[:i], z.fixes[i+1:]...)
+			} else {
+				f.To, f.Verified = string(c), verified
+			}
+			return
+		}
+	}
 	z.fixes = append(z.fixes, Correction{Field: field, Line: p.line, Col: p.col, From: string(z.at(p)), To: string(c), Verified: verified})
 	z.lines[p.line][p.col] = c
 }
@@ -224,6 +237,11 @@ func parseZone(raw []string, l layout, now time.Time) (*Result, error) {
 		// "I<", "A<", "C<": the second character is a filler more often
 		// than a rare sub-type letter.
 		z.set("document_code", code[1], '<', false)
+	}
+	if l.format == FormatCNExitEntry && z.at(code[0]) == 'C' && strings.IndexByte("CBGOEQ", z.at(code[1])) >= 0 {
+		// The permit's code is always "CS"; OCR reads its S as C, or as a
+		// 5 or 8 that letters() turned into S or B already.
+		z.set("document_code", code[1], 'S', false)
 	}
 	docCode := z.read(code)
 	switch {
