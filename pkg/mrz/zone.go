@@ -211,6 +211,20 @@ func (z *zone) contextFix(field string, ps []pos) {
 }
 
 // docNumberWellFormed: fillers only at the end of a document number.
+// permitNumberWellFormed: a letter, then a letter or digit, then seven
+// digits.
+func permitNumberWellFormed(s string) bool {
+	if len(s) != 9 || !isLetter(s[0]) || !(isLetter(s[1]) || isDigit(s[1])) {
+		return false
+	}
+	for i := 2; i < len(s); i++ {
+		if !isDigit(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
 func docNumberWellFormed(s string) bool {
 	t := strings.TrimRight(s, "<")
 	return t != "" && !strings.Contains(t, "<")
@@ -272,6 +286,7 @@ func parseZone(raw []string, l layout, now time.Time) (*Result, error) {
 		}
 		ps := c.s.positions()
 		z.letters(c.name, ps)
+		z.country(c.name, ps)
 		v := z.read(ps)
 		if v[0] < 'A' || v[0] > 'Z' || strings.Trim(v, "<ABCDEFGHIJKLMNOPQRSTUVWXYZ") != "" {
 			return nil, z.fail(c.name, v, ErrInvalidField)
@@ -313,6 +328,12 @@ func parseZone(raw []string, l layout, now time.Time) (*Result, error) {
 		fields = append(fields, z.checkedField("travel_document", docPs, opt[longEnd], docNumberWellFormed))
 	case z.at(l.docCheck) == '<':
 		return nil, z.fail("travel_document", z.read(docPs), ErrCheckDigit)
+	case l.format == FormatCNExitEntry:
+		// The permit's number is a letter and eight digits (C12345678); its
+		// last seven are digits in every number seen, the second may not be.
+		z.letters("travel_document", docPs[:1])
+		z.digits("travel_document", docPs[2:], false)
+		fields = append(fields, z.checkedField("travel_document", docPs, l.docCheck, permitNumberWellFormed))
 	default:
 		fields = append(fields, z.checkedField("travel_document", docPs, l.docCheck, docNumberWellFormed))
 	}

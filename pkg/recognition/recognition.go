@@ -16,15 +16,19 @@
 // ErrBusy (too many recognitions waiting), ErrEngine (Tesseract missing or
 // failing: ours, not the caller's).
 //
-// The pipeline: decode; grey; shrink to a working size; Bradley local
-// threshold (follows uneven light); keep the character-sized connected
-// components; estimate the tilt from projection profiles over ±12°; turn the
-// picture level; find rows of evenly spaced characters (the zone's OCR-B is
+// The pipeline: decode (after checking the declared size against
+// MaxPixels); grey; shrink to a working size; Bradley local threshold
+// (follows uneven light); keep the character-sized connected components;
+// estimate the tilt from projection profiles over ±12° and turn the picture
+// level; find rows of evenly spaced characters (the zone's OCR-B is
 // monospaced, the print around it is not) and group the lowest ones into a
-// zone; cut it out, scale it to ~36-pixel characters, threshold it again and
-// hand it to `tesseract` on stdin (PGM, no temporary file) with the MRZ
-// alphabet as whitelist; parse; if that fails, retry with the grey cut, then
-// line by line. Pictures are held in memory only for the call.
+// zone; cut it out and scale it to ~36-pixel characters. It is then read
+// cell by cell (cells.go): fillers are told by their chevron shape and
+// wiped, `tesseract` (on stdin, PGM, no temporary file; MRZ alphabet as
+// whitelist) reads the rest with character boxes that put each character in
+// its cell; a corrected parse is checked against a second reading at
+// another size. Block and line readings follow only when that fails. The
+// text is parsed by pkg/mrz. Pictures are held in memory only for the call.
 package recognition
 
 import (
