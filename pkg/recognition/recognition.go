@@ -244,10 +244,6 @@ func (r *Recognizer) read(ctx context.Context, img image.Image) (*mrz.Result, er
 	return nil, fmt.Errorf("%w: no zone found", ErrUnreadable)
 }
 
-// debugHook, set by tests, sees each picture given to Tesseract and what
-// it read.
-var debugHook func(pic *raster, text string)
-
 // goodEnough is the confidence at which no further reading is tried: at
 // most a few changes, each confirmed by a check digit.
 const goodEnough = 0.9
@@ -287,9 +283,6 @@ func (r *Recognizer) readZone(ctx context.Context, full *raster, rect image.Rect
 	if err != nil {
 		return nil, err
 	}
-	if debugHook != nil {
-		debugHook(bin, "cells: "+first.String())
-	}
 	cells := first
 	if len(first.text) > 0 {
 		if res := parse(first.String()); res != nil && len(res.Corrections) == 0 {
@@ -307,9 +300,6 @@ func (r *Recognizer) readZone(ctx context.Context, full *raster, rect image.Rect
 		}
 		parse(second.String())
 		if merged, ok := first.merge(second); ok {
-			if debugHook != nil {
-				debugHook(bin, "merged: "+merged.String())
-			}
 			parse(merged.String())
 			cells = merged
 		}
@@ -329,9 +319,6 @@ func (r *Recognizer) readZone(ctx context.Context, full *raster, rect image.Rect
 		text, err := read()
 		if err != nil {
 			return nil, err
-		}
-		if debugHook != nil {
-			debugHook(bin, text)
 		}
 		for _, mixed := range mixes(zoneText(cells.String()), zoneText(text)) {
 			if parse(mixed) != nil {
