@@ -155,3 +155,24 @@ func blankPage(t *testing.T, rng *rand.Rand) []byte {
 	}
 	return b.Bytes()
 }
+
+// TestRecognizeBounds: a recognition that runs past its deadline stops
+// with ErrTimeout (an unreadable image to the caller), and one that cannot
+// get a turn within Queue is refused with ErrBusy.
+func TestRecognizeBounds(t *testing.T) {
+	newRecognizer(t)
+	rng := rand.New(rand.NewPCG(3, 18))
+	img, err := specimen.Render(specimen.Random(rng, specimen.Passport, now), specimen.Effects{Width: 1200, Angle: 2, Noise: 6}, rng)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slow := New(Config{Timeout: time.Millisecond, Now: func() time.Time { return now }})
+	if _, err := slow.Recognize(context.Background(), img); !errors.Is(err, ErrTimeout) || !errors.Is(err, ErrUnreadable) {
+		t.Errorf("past the deadline: %v", err)
+	}
+	busy := New(Config{Parallel: 1, Queue: 10 * time.Millisecond, Now: func() time.Time { return now }})
+	busy.slots <- struct{}{}
+	if _, err := busy.Recognize(context.Background(), img); !errors.Is(err, ErrBusy) {
+		t.Errorf("no turn: %v", err)
+	}
+}
