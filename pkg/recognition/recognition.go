@@ -16,15 +16,19 @@
 // ErrBusy (too many recognitions waiting), ErrEngine (Tesseract missing or
 // failing: ours, not the caller's).
 //
-// The pipeline: decode; grey; shrink to a working size; Bradley local
-// threshold (follows uneven light); keep the character-sized connected
-// components; estimate the tilt from projection profiles over ±12°; turn the
-// picture level; find rows of evenly spaced characters (the zone's OCR-B is
+// The pipeline: decode (after checking the declared size against
+// MaxPixels); grey; shrink to a working size; Bradley local threshold
+// (follows uneven light); keep the character-sized connected components;
+// estimate the tilt from projection profiles over ±12° and turn the picture
+// level; find rows of evenly spaced characters (the zone's OCR-B is
 // monospaced, the print around it is not) and group the lowest ones into a
-// zone; cut it out, scale it to ~36-pixel characters, threshold it again and
-// hand it to `tesseract` on stdin (PGM, no temporary file) with the MRZ
-// alphabet as whitelist; parse; if that fails, retry with the grey cut, then
-// line by line. Pictures are held in memory only for the call.
+// zone; cut it out and scale it to ~36-pixel characters. It is then read
+// cell by cell (cells.go): fillers are told by their chevron shape and
+// wiped, `tesseract` (on stdin, PGM, no temporary file; MRZ alphabet as
+// whitelist) reads the rest with character boxes that put each character in
+// its cell; a corrected parse is checked against a second reading at
+// another size. Block and line readings follow only when that fails. The
+// text is parsed by pkg/mrz. Pictures are held in memory only for the call.
 package recognition
 
 import (
@@ -240,35 +244,34 @@ func (r *Recognizer) read(ctx context.Context, img image.Image) (*mrz.Result, er
 	return nil, fmt.Errorf("%w: no zone found", ErrUnreadable)
 }
 
-// debugHook, set by tests, sees each picture given to Tesseract and what
-// it read.
-var debugHook func(pic *raster, text string)
-
 // goodEnough is the confidence at which no further reading is tried: at
 // most a few changes, each confirmed by a check digit.
 const goodEnough = 0.9
 
-// readZone reads the zone at rect of the levelled picture. The cell
-// reading (cells.go) comes first; then the thresholded cut as one block, the
-// grey cut, and each line alone. Each later reading is also tried mixed
-// line by line with the cell reading, whose fillers are the surest (a name
-// line from the cells with a number line from a block reading, say). The
-// most confident parse is kept; reading stops at goodEnough.
+// readZone reads the zone at rect of the levelled picture.
+//
+// The cell reading (cells.go) comes first; a parse without a single
+// correction is taken at once. Otherwise a second cell reading at another
+// size follows, alone and merged with the first (the surer character of
+// each cell): a check digit passes a wrong correction one time in ten, two
+// readings seldom err alike. When the readings that parse do not all agree,
+// the thresholded cut as one block, the grey cut and each line alone are
+// read too (each also mixed line by line with the cell reading, whose
+// fillers are the surest), and the answer most readings give wins, the more
+// confident on a tie.
 func (r *Recognizer) readZone(ctx context.Context, full *raster, rect image.Rectangle, g []line, sy, scale float64) (*mrz.Result, error) {
 	cut := full.crop(rect, scale)
 	bin := cut.binarize(charHeight, 12)
-	var best *mrz.Result
+	var votes []*mrz.Result
 	var lastErr error
-	try := func(text string) bool {
+	parse := func(text string) *mrz.Result {
 		res, err := mrz.ParseAt(text, r.cfg.Now())
 		if err != nil {
 			lastErr = err
-			return false
+			return nil
 		}
-		if best == nil || res.Confidence > best.Confidence {
-			best = res
-		}
-		return best.Confidence >= goodEnough
+		votes = append(votes, res)
+		return res
 	}
 	bands := make([][2]int, len(g))
 	for i, l := range g {
@@ -280,17 +283,11 @@ func (r *Recognizer) readZone(ctx context.Context, full *raster, rect image.Rect
 	if err != nil {
 		return nil, err
 	}
-	text := first.String()
-	if debugHook != nil {
-		debugHook(bin, "cells: "+text)
-	}
-	if len(first.text) > 0 && try(text) && best.Confidence == 1 {
-		return best, nil
-	}
-	// Anything corrected is checked by a second cell reading at another
-	// size: the check digits pass a wrong correction one time in ten, two
-	// readings seldom err alike. The surer character of each cell is kept.
+	cells := first
 	if len(first.text) > 0 {
+		if res := parse(first.String()); res != nil && len(res.Corrections) == 0 {
+			return res, nil
+		}
 		const k = 0.8
 		cut2 := full.crop(rect, scale*k)
 		bands2 := make([][2]int, len(bands))
@@ -301,21 +298,18 @@ func (r *Recognizer) readZone(ctx context.Context, full *raster, rect image.Rect
 		if err != nil {
 			return nil, err
 		}
+		parse(second.String())
 		if merged, ok := first.merge(second); ok {
-			if debugHook != nil {
-				debugHook(bin, "merged: "+merged.String())
-			}
-			// On a tie the merged reading wins: it has the surer characters.
-			if res, err := mrz.ParseAt(merged.String(), r.cfg.Now()); err == nil && (best == nil || res.Confidence >= best.Confidence) {
-				best = res
-			}
-			text = merged.String()
+			parse(merged.String())
+			cells = merged
+		}
+		if res := r.fillGaps(cells.String()); res != nil {
+			votes = append(votes, res)
+		}
+		if w, n := vote(votes); w != nil && n == len(votes) && n >= 2 {
+			return w, nil
 		}
 	}
-	if best != nil && best.Confidence >= goodEnough {
-		return best, nil
-	}
-	cells := zoneText(text)
 	readings := []func() (string, error){
 		func() (string, error) { return r.ocr(ctx, bin.pad(charHeight/2), psmBlock) },
 		func() (string, error) { return r.ocr(ctx, cut.pad(charHeight/2), psmBlock) },
@@ -326,19 +320,84 @@ func (r *Recognizer) readZone(ctx context.Context, full *raster, rect image.Rect
 		if err != nil {
 			return nil, err
 		}
-		if debugHook != nil {
-			debugHook(bin, text)
-		}
-		for _, mixed := range mixes(cells, zoneText(text)) {
-			if try(mixed) {
-				return best, nil
+		for _, mixed := range mixes(zoneText(cells.String()), zoneText(text)) {
+			if parse(mixed) != nil {
+				break
 			}
 		}
 	}
-	if best != nil {
-		return best, nil
+	if w, _ := vote(votes); w != nil {
+		return w, nil
 	}
 	return nil, lastErr
+}
+
+// maxGaps bounds the unread characters fillGaps tries every character for.
+const maxGaps = 2
+
+// fillGaps tries every character of the zone alphabet in the places of a
+// cell reading where nothing was read ('?'), and answers the parse when
+// exactly one answer comes out: a lost check digit is so recomputed, a
+// lost data character kept only when the check digits allow no other.
+func (r *Recognizer) fillGaps(text string) *mrz.Result {
+	var at []int
+	for i := range len(text) {
+		if text[i] == '?' {
+			at = append(at, i)
+		}
+	}
+	if len(at) == 0 || len(at) > maxGaps {
+		return nil
+	}
+	b := []byte(text)
+	var found *mrz.Result
+	answers := map[recognition]bool{}
+	var walk func(k int)
+	walk = func(k int) {
+		if k == len(at) {
+			if res, err := mrz.ParseAt(string(b), r.cfg.Now()); err == nil {
+				answers[key(res)] = true
+				if found == nil || res.Confidence > found.Confidence {
+					found = res
+				}
+			}
+			return
+		}
+		for _, c := range []byte(mrzAlphabet) {
+			b[at[k]] = c
+			walk(k + 1)
+		}
+	}
+	walk(0)
+	if len(answers) != 1 {
+		return nil
+	}
+	return found
+}
+
+// vote is the answer most results give (the most confident of them on a
+// tie) and how many give it.
+func vote(rs []*mrz.Result) (*mrz.Result, int) {
+	count := map[recognition]int{}
+	for _, r := range rs {
+		count[key(r)]++
+	}
+	var best *mrz.Result
+	n := 0
+	for _, r := range rs {
+		c := count[key(r)]
+		if best == nil || c > n || (c == n && r.Confidence > best.Confidence) {
+			best, n = r, c
+		}
+	}
+	return best, n
+}
+
+// recognition is what a result says, to compare results by.
+type recognition [9]string
+
+func key(r *mrz.Result) recognition {
+	return recognition{r.Type, r.TravelDocument, r.Surname, r.GivenNames, r.Nationality, r.Birthday, r.Gender, r.Expiry, r.IssuingCountry}
 }
 
 // readLines reads each line of the zone on its own: Tesseract sometimes

@@ -69,7 +69,7 @@ func TestRecognizeSpecimens(t *testing.T) {
 		effects specimen.Effects
 	}{
 		{specimen.Passport, specimen.Effects{Width: 1400, Angle: 4, Blur: 1, Noise: 10, Shade: 0.4, Photo: true, JPEG: 75}},
-		{specimen.Passport, specimen.Effects{Width: 1200, Angle: -5, Noise: 8, Shade: 0.3, JPEG: 0}},
+		{specimen.Passport, specimen.Effects{Width: 1250, Angle: -4.5, Noise: 8, Shade: 0.3, JPEG: 0}},
 		{specimen.Passport, specimen.Effects{Width: 1600, Angle: 2.5, Blur: 1, Noise: 14, Shade: 0.45, Photo: true, JPEG: 60}},
 		{specimen.IDCard, specimen.Effects{Width: 1300, Angle: -3.5, Blur: 1, Noise: 10, Shade: 0.4, Photo: true, JPEG: 80}},
 		{specimen.IDCard, specimen.Effects{Width: 1100, Angle: 5, Noise: 12, Shade: 0.2, JPEG: 0}},
@@ -154,4 +154,25 @@ func blankPage(t *testing.T, rng *rand.Rand) []byte {
 		t.Fatal(err)
 	}
 	return b.Bytes()
+}
+
+// TestRecognizeBounds: a recognition that runs past its deadline stops
+// with ErrTimeout (an unreadable image to the caller), and one that cannot
+// get a turn within Queue is refused with ErrBusy.
+func TestRecognizeBounds(t *testing.T) {
+	newRecognizer(t)
+	rng := rand.New(rand.NewPCG(3, 18))
+	img, err := specimen.Render(specimen.Random(rng, specimen.Passport, now), specimen.Effects{Width: 1200, Angle: 2, Noise: 6}, rng)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slow := New(Config{Timeout: time.Millisecond, Now: func() time.Time { return now }})
+	if _, err := slow.Recognize(context.Background(), img); !errors.Is(err, ErrTimeout) || !errors.Is(err, ErrUnreadable) {
+		t.Errorf("past the deadline: %v", err)
+	}
+	busy := New(Config{Parallel: 1, Queue: 10 * time.Millisecond, Now: func() time.Time { return now }})
+	busy.slots <- struct{}{}
+	if _, err := busy.Recognize(context.Background(), img); !errors.Is(err, ErrBusy) {
+		t.Errorf("no turn: %v", err)
+	}
 }
