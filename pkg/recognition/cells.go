@@ -294,5 +294,33 @@ func (r *Recognizer) readByCells(ctx context.Context, bin *raster, bands [][2]in
 			}
 		}
 	}
+	// Tesseract takes OCR-B's L for I; the shapes settle it (isL).
+	for li, line := range grid {
+		for i, c := range line {
+			if c != nil && (text[li][i] == 'I' || text[li][i] == 'L') {
+				if isL(label, bin.w, c) {
+					text[li][i] = 'L'
+				} else {
+					text[li][i] = 'I'
+				}
+			}
+		}
+	}
 	return cellText{text: text, conf: conf}, nil
+}
+
+// isL tells OCR-B's L from its I by the top rows of the cell: the I's bar
+// spans the glyph there, the L has only its stem.
+func isL(label []int32, w int, c *cell) bool {
+	bw, bh := c.x1-c.x0+1, c.y1-c.y0+1
+	mine := func(l int32) bool { return l != 0 && slices.Contains(c.comps, int(l-1)) }
+	x0, x1 := c.x1+1, c.x0-1
+	for y := c.y0; y < c.y0+max(1, bh/5); y++ {
+		for x := c.x0; x <= c.x1; x++ {
+			if mine(label[y*w+x]) {
+				x0, x1 = min(x0, x), max(x1, x)
+			}
+		}
+	}
+	return x1 >= x0 && float64(x1-x0+1) < 0.5*float64(bw)
 }

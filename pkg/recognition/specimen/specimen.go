@@ -183,7 +183,7 @@ type Effects struct {
 	// Shade darkens one side of the picture by up to this share (0–0.6).
 	Shade float64
 	// Photo sets the page on a dark table with a margin around it, as a
-	// phone photo does; otherwise the picture is the page, as a scan.
+	// phone photo does; otherwise the page lies on a scanner's white bed.
 	Photo bool
 	// JPEG quality, 0 for PNG.
 	JPEG int
@@ -314,9 +314,12 @@ func Draw(d Document, e Effects, rng *rand.Rand) (*image.RGBA, error) {
 	}
 
 	// Photograph: place on a canvas, turn, shade, blur, add noise.
-	margin := 0
+	// A scan has the scanner's white bed around the page: wide enough that
+	// turning the page keeps its corners in the picture.
+	a := e.Angle * math.Pi / 180
+	margin := int(math.Abs(math.Sin(a))*float64(max(page.Bounds().Dx(), page.Bounds().Dy()))/2) + 8
 	if e.Photo {
-		margin = e.Width / 8
+		margin = max(margin, e.Width/8)
 	}
 	w, h := page.Bounds().Dx()+2*margin, page.Bounds().Dy()+2*margin
 	canvas := image.NewRGBA(image.Rect(0, 0, w, h))
@@ -325,7 +328,6 @@ func Draw(d Document, e Effects, rng *rand.Rand) (*image.RGBA, error) {
 		bg = color.RGBA{250, 250, 250, 255}
 	}
 	draw.Draw(canvas, canvas.Bounds(), image.NewUniform(bg), image.Point{}, draw.Src)
-	a := e.Angle * math.Pi / 180
 	cos, sin := math.Cos(a), math.Sin(a)
 	cx, cy := float64(page.Bounds().Dx())/2, float64(page.Bounds().Dy())/2
 	tx, ty := float64(w)/2, float64(h)/2
