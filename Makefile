@@ -53,7 +53,7 @@ test: islands check-generated vet test-go test-islands test-browser test-chaos-s
 
 # Store tests run on SQLite and PostgreSQL (VOYAGE_TEST_POSTGRES_URL, default
 # the local server); under CI=true an unreachable PostgreSQL fails them.
-test-go:
+test-go: ocr
 	$(GO) test -race -count=1 -timeout 30m ./...
 
 test-islands: deps
@@ -66,7 +66,15 @@ chromium:
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-cjk >/dev/null; \
 	fi
 
-test-browser: build chromium
+# Document recognition runs Debian's tesseract-ocr (English model); its tests
+# render documents in the OCR-B font of fonts-ocr-b.
+ocr:
+	@if ! command -v tesseract >/dev/null || ! [ -f /usr/share/fonts/opentype/ocr-b/OCRB.otf ]; then \
+		echo "installing Debian's tesseract-ocr and fonts-ocr-b for document recognition"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tesseract-ocr tesseract-ocr-eng fonts-ocr-b >/dev/null; \
+	fi
+
+test-browser: build chromium ocr
 	VOYAGE_BIN=$(CURDIR)/$(BIN) CHROMIUM=$(CHROMIUM) node --test --test-concurrency=1 e2e/
 
 # Chaos: three `voyage serve` instances on one fresh PostgreSQL database

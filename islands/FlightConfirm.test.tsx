@@ -33,7 +33,7 @@ function api(routes: Record<string, Route | Env | Env[]>) {
     const url = String(input);
     const path = url.split('?')[0];
     const method = init?.method || 'GET';
-    const body = init?.body ? JSON.parse(String(init.body)) : undefined;
+    const body = typeof init?.body === 'string' ? JSON.parse(init.body) : init?.body;
     const headers = (init?.headers || {}) as Record<string, string>;
     calls.push({ method, url, body, headers });
     const key = routes[`${method} ${path}`] ? `${method} ${path}` : path;
@@ -533,10 +533,10 @@ describe('FlightConfirm passenger rules', () => {
     renderConfirm();
     await ready();
     const p = pax(1);
-    const picker = p.getByRole('combobox', { name: 'Fill from often-used passengers' });
+    const picker = p.getByRole('combobox', { name: 'Fill from a saved traveller' });
     await waitFor(() => expect(picker).toHaveProperty('disabled', false));
     const options = within(picker).getAllByRole('option').map((o) => o.textContent);
-    expect(options).toEqual(['Choose a passenger…', 'LI/LEI · Adults · 1985-06-01', 'LI/XIAO · Children · 2018-03-03']);
+    expect(options).toEqual(['Choose a traveller…', 'LI/LEI · Adults · 1985-06-01', 'LI/XIAO · Children · 2018-03-03']);
     fireEvent.change(picker, { target: { value: '5' } });
     expect((p.getByRole('textbox', { name: 'Surname' }) as HTMLInputElement).value).toBe('LI');
     expect((p.getByRole('textbox', { name: 'Given names' }) as HTMLInputElement).value).toBe('LEI');
@@ -548,8 +548,84 @@ describe('FlightConfirm passenger rules', () => {
     expect((p.getByRole('textbox', { name: 'Document expiry date' }) as HTMLInputElement).value).toBe('2030-01-01');
     expect((p.getByRole('textbox', { name: 'Place of issue (optional)' }) as HTMLInputElement).value).toBe('Beijing');
     // The same passenger cannot fill a second form.
-    const second = within(pax(2).getByRole('combobox', { name: 'Fill from often-used passengers' }));
+    const second = within(pax(2).getByRole('combobox', { name: 'Fill from a saved traveller' }));
     expect(second.getByRole('option', { name: /LI\/LEI/ })).toHaveProperty('disabled', true);
+  });
+
+  it('links the saved-traveller pages from the picker', async () => {
+    api(baseRoutes());
+    renderConfirm();
+    await ready();
+    expect(pax(1).getByRole('link', { name: 'Manage saved travellers' }).getAttribute('href')).toBe('/profile/travellers');
+  });
+
+  it('scans a passport into a passenger after the user checks it', async () => {
+    const a = api({
+      ...baseRoutes(),
+      'POST /base/v2/analysis/document': {
+        code: 0,
+        data: {
+          type: 'chinese-passport', travel_document: 'E12345678', surname: 'ZHANG', given_names: 'SAN FENG', nationality: 'CHN', birthday: '1985-05-12',
+          gender: 'male', expiry: '2030-03-15', issuing_country: 'CHN', confidence: 0.97,
+        },
+      },
+    });
+    renderConfirm();
+    await ready();
+    const p = pax(1);
+    fireEvent.click(p.getByRole('button', { name: /^Scan document/ }));
+    const file = new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47])], 'passport.png', { type: 'image/png' });
+    fireEvent.change(p.getByLabelText("Photo of the document's data page"), { target: { files: [file] } });
+    expect(await p.findByText('Confidence 97%')).toBeTruthy();
+    // Nothing is filled before the user confirms.
+    expect((p.getByRole('textbox', { name: 'Surname' }) as HTMLInputElement).value).toBe('');
+    const sent = a.of('/base/v2/analysis/document')[0];
+    expect(sent.method).toBe('POST');
+    expect((sent.body as FormData).get('file')).toBeInstanceOf(File);
+    fireEvent.click(p.getByRole('button', { name: 'Fill the form' }));
+    expect((p.getByRole('textbox', { name: 'Surname' }) as HTMLInputElement).value).toBe('ZHANG');
+    expect((p.getByRole('textbox', { name: 'Given names' }) as HTMLInputElement).value).toBe('SAN FENG');
+    expect(p.getByRole('radio', { name: 'Male' })).toHaveProperty('checked', true);
+    expect((p.getByRole('textbox', { name: 'Date of birth' }) as HTMLInputElement).value).toBe('1985-05-12');
+    expect((p.getByRole('combobox', { name: 'Document type' }) as HTMLSelectElement).value).toBe('passport');
+    expect((p.getByRole('textbox', { name: 'Document number' }) as HTMLInputElement).value).toBe('E12345678');
+    expect((p.getByRole('textbox', { name: 'Document expiry date' }) as HTMLInputElement).value).toBe('2030-03-15');
+    await waitFor(() => expect((p.getByRole('combobox', { name: 'Nationality' }) as HTMLInputElement).value).toBe("People's Republic of China"));
+    // The second passenger is untouched.
+    expect((pax(2).getByRole('textbox', { name: 'Surname' }) as HTMLInputElement).value).toBe('');
+  });
+
+  it('imports DOCS into the passengers of their types, with the fare\'s limits', async () => {
+    const a = api({
+      ...baseRoutes(),
+      'POST /base/v2/analysis/docs': [
+        { code: 100001, message: 'Validation failed', data: { fields: { text: 'The ID-card DOCS of ZHANG/SAN cannot be imported: international orders need a passport' } } },
+        {
+          code: 0,
+          data: {
+            passengers: [
+              { surname: 'WANG', givenName: 'XIAO', type: 'child', gender: 'male', birthday: '2019-01-01', nationality: 'CN', documentType: 'passport', documentNumber: 'E7654322', documentExpiry: '2031-01-01' },
+              { surname: 'WANG', givenName: 'WU', type: 'adult', gender: 'female', birthday: '1990-01-01', nationality: 'CN', documentType: 'passport', documentNumber: 'E7654321', documentExpiry: '2031-01-01' },
+            ],
+          },
+        },
+      ],
+    });
+    renderConfirm();
+    await ready();
+    fireEvent.click(screen.getByRole('button', { name: 'Import from DOCS' }));
+    fireEvent.change(screen.getByRole('textbox', { name: 'DOCS lines' }), { target: { value: 'SSR DOCS CA HK1 I/CN/1101/CN/12MAY85/M/15MAR30/ZHANG/SAN' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Fill the passengers' }));
+    expect(await screen.findByText('The ID-card DOCS of ZHANG/SAN cannot be imported: international orders need a passport')).toBeTruthy();
+    expect(a.of('/base/v2/analysis/docs')[0].body).toEqual({
+      text: 'SSR DOCS CA HK1 I/CN/1101/CN/12MAY85/M/15MAR30/ZHANG/SAN', documents: ['passport', 'idcard'], international: false, airports: ['PEK', 'LHR'],
+    });
+    expect((pax(1).getByRole('textbox', { name: 'Surname' }) as HTMLInputElement).value).toBe('');
+    fireEvent.click(screen.getByRole('button', { name: 'Fill the passengers' }));
+    expect(await screen.findByText('2 passengers filled from DOCS')).toBeTruthy();
+    expect((pax(1).getByRole('textbox', { name: 'Given names' }) as HTMLInputElement).value).toBe('WU');
+    expect((pax(2).getByRole('textbox', { name: 'Given names' }) as HTMLInputElement).value).toBe('XIAO');
+    expect((pax(2).getByRole('textbox', { name: 'Document number' }) as HTMLInputElement).value).toBe('E7654322');
   });
 });
 

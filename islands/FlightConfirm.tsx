@@ -14,7 +14,9 @@ import { Summary } from './confirm/Summary';
 import { PassengerFields, type Carrier, type OftenUsedState } from './confirm/PassengerForm';
 import { BookingOptions, ContactSection } from './confirm/Extras';
 import { PaymentBody, PaymentSection, canPay, defaultChannel, type PaymentState } from './confirm/Payment';
-import { emptyPassenger, syncPassengers, travellers, tripOf, validateContact, validatePassenger } from './confirm/validate';
+import { emptyPassenger, placeDocs, syncPassengers, travellers, tripOf, validateContact, validatePassenger } from './confirm/validate';
+import { loadTravellers } from './travellers/TravellerPicker';
+import { DocsImport, type DocsPassenger } from './travellers/DocsImport';
 import {
   unpaidStatuses,
   type Contact,
@@ -47,6 +49,12 @@ type Check =
   | { status: 'done'; v: Verification; accepted: boolean };
 
 export const searchPage = '/flight/booking';
+
+// tripAirports are the airports a solution flies through, for the DOCS
+// import to tell an international trip.
+export function tripAirports(s: { segments?: { origin: string; destination: string }[] } | undefined): string[] {
+  return Array.from(new Set((s?.segments || []).flatMap((g) => [g.origin, g.destination]).filter(Boolean)));
+}
 export const currencyChangedPage = '/flight/booking?error=settlementCurrency';
 
 // newIdempotencyKey is a random UUID. crypto.randomUUID exists only on
@@ -192,12 +200,15 @@ export function FlightConfirm({ solutionId, currency = '', today, sessionKey = '
 
   async function loadOftenUsed() {
     setOftenUsed({ status: 'loading' });
-    try {
-      const page = await call<OftenUsedPage>('GET', '/base/v2/often-used-passengers?page=1&pageSize=100', undefined, { lang });
-      setOftenUsed({ status: 'ready', items: page?.items || [] });
-    } catch (err) {
-      setOftenUsed({ status: 'error', message: errorText(err, t) });
-    }
+    setOftenUsed(await loadTravellers(lang, t));
+  }
+
+  // importDocs fills the passengers from a DOCS paste, each into a form of
+  // its own type where there is one.
+  function importDocs(ps: DocsPassenger[]) {
+    const { forms: next, filled } = placeDocs(forms, ps);
+    setForms(next);
+    setErrors((e) => Object.fromEntries(Object.entries(e).filter(([k]) => !filled.some((i) => k.startsWith(`passengers.${i}.`)))));
   }
 
   async function loadPayment() {
@@ -388,6 +399,11 @@ export function FlightConfirm({ solutionId, currency = '', today, sessionKey = '
                 <section className="fc-section" aria-labelledby="fc-passengers-title">
                   <h2 id="fc-passengers-title">{t('confirm.passengers.title')}</h2>
                   <p className="fs-hint">{t('confirm.passengers.hint')}</p>
+                  <DocsImport
+                    seats={forms.length}
+                    limits={{ documents: solution.restrictions?.documents, airports: tripAirports(solution) }}
+                    onImport={importDocs}
+                  />
                   {forms.map((f, i) => (
                     <PassengerFields
                       key={f.key}

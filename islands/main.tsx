@@ -13,6 +13,8 @@ const registry: Registry = {
   GroupCountdown: () => import('./GroupCountdown').then((m) => m.GroupCountdown),
   TrainBooking: () => import('./TrainBooking').then((m) => m.TrainBooking),
   TrainOrder: () => import('./TrainOrder').then((m) => m.TrainOrder),
+  // Issue 18: the scan-document control on server-rendered traveller forms.
+  ScanDocumentForm: () => import('./travellers/ScanDocumentForm').then((m) => m.ScanDocumentForm),
 };
 
 // Selects marked data-autosubmit (language, currency) submit their form on

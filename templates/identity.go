@@ -29,6 +29,8 @@ type Profile struct {
 	Company  string
 	Password PasswordForm
 	Sessions []SessionRow
+	// Settings are the details and frequent-info forms (issue 18).
+	Settings ProfileSettings
 }
 
 // PasswordForm is the change-password form's state.

@@ -1,17 +1,21 @@
 // PassengerFields is one traveller's part of the booking form (spec §3
 // Passenger): names, gender, birthday, nationality, the travel document the
 // fare accepts, and optionally a frequent flyer card, the passport's issuing
-// place, phone and email. It can be filled from an often-used passenger.
+// place, phone and email. It can be filled from a saved traveller or from a
+// scanned document (islands/travellers).
 import { useT } from '../useT';
 import { CountrySelect } from '../CountrySelect';
 import { tOr } from '../flight/PriceDetail';
 import { aria, DateField, Field, FieldError, fieldId, TextField } from './fields';
-import { documentChoices, fillFrom } from './validate';
-import type { OftenUsed, PassengerForm, Restrictions } from './types';
+import { acceptedDocument, documentChoices, fillFrom, fillScanned } from './validate';
+import type { PassengerForm, Restrictions } from './types';
+import { TravellerPicker, type TravellersState } from '../travellers/TravellerPicker';
+import { ScanDocument } from '../travellers/ScanDocument';
 
 export type Carrier = { code: string; name: string };
 
-export type OftenUsedState = { status: 'loading' } | { status: 'ready'; items: OftenUsed[] } | { status: 'error'; message: string };
+// OftenUsedState is the agency's saved travellers as the form loaded them.
+export type OftenUsedState = TravellersState;
 
 type Props = {
   index: number;
@@ -51,7 +55,17 @@ export function PassengerFields({ index, form, onChange, errors, clearError, onP
         <span className="fc-passenger-hint"> · {t(`flight.passengers.${form.type}Hint`)}</span>
       </legend>
 
-      <OftenUsedPicker index={index} form={form} oftenUsed={oftenUsed} takenIds={takenIds} onPick={(p) => onChange(fillFrom(form, p))} />
+      <div className="tv-tools">
+        <TravellerPicker
+          name={f('oftenUsed')}
+          travellers={oftenUsed}
+          type={form.type}
+          value={form.oftenUsed}
+          takenIds={takenIds}
+          onPick={(p) => onChange(fillFrom(form, p))}
+        />
+        <ScanDocument label={t('confirm.passenger.title', { n: index + 1, type: typeLabel })} disabled={disabled} onFill={(s) => onChange(fillScanned(form, { ...s, documentType: acceptedDocument(s.documentType, choices) }))} />
+      </div>
 
       <div className="fc-grid">
         <TextField
@@ -205,57 +219,5 @@ export function PassengerFields({ index, form, onChange, errors, clearError, onP
         />
       </div>
     </fieldset>
-  );
-}
-
-type PickerProps = {
-  index: number;
-  form: PassengerForm;
-  oftenUsed: OftenUsedState;
-  takenIds: number[];
-  onPick: (p: OftenUsed) => void;
-};
-
-// OftenUsedPicker fills the form from one of the agency's often-used
-// passengers (GET /base/v2/often-used-passengers).
-function OftenUsedPicker({ index, form, oftenUsed, takenIds, onPick }: PickerProps) {
-  const { t } = useT();
-  const name = `passengers.${index}.oftenUsed`;
-  const empty = oftenUsed.status === 'ready' && oftenUsed.items.length === 0;
-  const a = aria(name, undefined, empty ? t('confirm.oftenUsed.emptyHint') : undefined);
-  if (oftenUsed.status === 'error') {
-    return <p className="fs-hint fc-often-used">{t('confirm.oftenUsed.error')}</p>;
-  }
-  const items = oftenUsed.status === 'ready' ? oftenUsed.items : [];
-  // Those of the form's own type first.
-  const sorted = [...items.filter((p) => p.type === form.type), ...items.filter((p) => p.type !== form.type)];
-  return (
-    <div className="fs-field fc-often-used">
-      <label htmlFor={a.id}>{t('confirm.oftenUsed.label')}</label>
-      <select
-        {...a}
-        className="fs-input"
-        value={form.oftenUsed ?? ''}
-        disabled={oftenUsed.status !== 'ready' || items.length === 0}
-        onChange={(ev) => {
-          const p = items.find((x) => String(x.id) === ev.target.value);
-          if (p) onPick(p);
-        }}
-      >
-        <option value="">
-          {oftenUsed.status === 'loading' ? t('confirm.oftenUsed.loading') : items.length === 0 ? t('confirm.oftenUsed.none') : t('confirm.oftenUsed.choose')}
-        </option>
-        {sorted.map((p) => (
-          <option key={p.id} value={p.id} disabled={takenIds.includes(p.id) && p.id !== form.oftenUsed}>
-            {`${p.surname}/${p.givenName} · ${tOr(t, `flight.passengers.${p.type}`, p.type)} · ${p.birthday}`}
-          </option>
-        ))}
-      </select>
-      {empty && (
-        <p className="fs-hint" id={`${a.id}-hint`}>
-          {t('confirm.oftenUsed.emptyHint')}
-        </p>
-      )}
-    </div>
   );
 }

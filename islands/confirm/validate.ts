@@ -12,6 +12,7 @@ import {
   type PassengerType,
   type Restrictions,
 } from './types';
+import type { ScannedFields } from '../travellers/scan';
 
 export type T = (key: string, opts?: Record<string, unknown>) => string;
 
@@ -197,6 +198,41 @@ export function syncPassengers(forms: PassengerForm[], s: ConfirmSolution | unde
 }
 
 // fillFrom copies an often-used passenger into a form of its own type.
+// placeDocs fills the forms from DOCS passengers: each goes to the first
+// form not yet filled of its own type, else to the first form not yet
+// filled; it answers the forms and the indexes it filled.
+export function placeDocs(forms: PassengerForm[], ps: (Partial<ScannedFields> & { type?: string })[]): { forms: PassengerForm[]; filled: number[] } {
+  const out = [...forms];
+  const filled: number[] = [];
+  for (const p of ps) {
+    let i = out.findIndex((f, k) => !filled.includes(k) && f.type === p.type);
+    if (i < 0) i = out.findIndex((_, k) => !filled.includes(k));
+    if (i < 0) break;
+    out[i] = fillScanned(out[i], p);
+    filled.push(i);
+  }
+  return { forms: out, filled };
+}
+
+// acceptedDocument is the fare's code for a document read elsewhere: a
+// Chinese passport is a passport to a fare that lists only passports.
+export function acceptedDocument(doc: string, choices: string[]): string {
+  if (doc && !choices.includes(doc) && doc === 'chinese-passport' && choices.includes('passport')) return 'passport';
+  return doc;
+}
+
+// fillScanned puts what a scanned document read (or a DOCS line gave) over
+// the form's entries; what it did not read stays as typed. The form no
+// longer stands for a saved traveller.
+export function fillScanned(f: PassengerForm, s: Partial<ScannedFields>): PassengerForm {
+  const out: PassengerForm = { ...f, oftenUsed: undefined };
+  for (const k of ['surname', 'givenName', 'gender', 'birthday', 'nationality', 'documentType', 'documentNumber', 'documentExpiry'] as const) {
+    const v = s[k];
+    if (v) (out as Record<string, unknown>)[k] = v;
+  }
+  return out;
+}
+
 export function fillFrom(f: PassengerForm, p: OftenUsed): PassengerForm {
   const gender = p.gender === 'male' || p.gender === 'female' ? p.gender : '';
   return {

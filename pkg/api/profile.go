@@ -115,9 +115,10 @@ func registerProfile(rt *Router, s Services) {
 	rt.Handle("GET /base/v2/often-used-passengers", Operation{
 		ID: "listPassengers", Tag: "profile", UserOnly: true,
 		Summary:  "The agency's often-used passengers, by name",
-		Response: profile.PassengerPage{}, Query: pagingParams,
+		Response: profile.PassengerPage{},
+		Query:    append([]Param{{Name: "keyword", Type: "string", Description: "part of the surname, given name, SURNAME/GIVEN or document number"}}, pagingParams...),
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
-		return s.Profile.Passengers(r.Context(), Principal(r), profilePaging(r))
+		return s.Profile.FindPassengers(r.Context(), Principal(r), r.URL.Query().Get("keyword"), profilePaging(r))
 	})
 
 	rt.Handle("POST /base/v2/often-used-passengers", Operation{
@@ -212,4 +213,6 @@ func registerProfile(rt *Router, s Services) {
 		}
 		return nil, s.Profile.DeleteCard(r.Context(), Principal(r), id, Meta(r))
 	})
+
+	registerTravellers(rt, s)
 }

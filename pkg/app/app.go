@@ -32,6 +32,7 @@ import (
 	"github.com/voyage/voyage/pkg/order"
 	"github.com/voyage/voyage/pkg/partnership"
 	"github.com/voyage/voyage/pkg/profile"
+	"github.com/voyage/voyage/pkg/recognition"
 	"github.com/voyage/voyage/pkg/server"
 	"github.com/voyage/voyage/pkg/shopping"
 	"github.com/voyage/voyage/pkg/siteinfo"
@@ -148,7 +149,7 @@ func New(ctx context.Context, cfg config.Config) (*App, error) {
 	a.Trains.SetQueue(q.Client)
 	a.Web = web.New(web.Options{Site: a.Site, Applications: a.Applications, SecureCookies: cfg.HTTP.SecureCookies, Auth: a.Auth, Agencies: a.Agencies,
 		UserAdmin: a.Auth, CompanyAdmin: a.Agencies, AgencyAdmin: a.AgencyAdmin, Ledger: a.Ledger, Webhooks: a.Webhooks, Orders: a.Orders, Catalog: a.Catalog,
-		Trains: a.Trains, Groups: a.Groups})
+		Trains: a.Trains, Groups: a.Groups, Profile: a.Profile})
 	a.Handler = a.buildHandler()
 	return a, nil
 }
@@ -191,6 +192,8 @@ func (a *App) buildHandler() http.Handler {
 	a.Router.SerialiseKeys(idempotency.New(a.DB))
 	api.Register(a.Router, api.Services{Site: a.Site, Applications: a.Applications, Auth: a.Auth, Agencies: a.Agencies, Profile: a.Profile, AgencyService: a.AgencyAdmin, Ledger: a.Ledger, Catalog: a.Catalog, Shopping: a.Shopping, Orders: a.Orders, Webhooks: a.Webhooks, Jobs: a.Queue, WebsitePrefix: a.Cfg.Site.WebsitePrefix,
 		Trains: a.Trains, Groups: a.Groups})
+	// Document recognition (issue 18): Tesseract is run per request.
+	api.RegisterRecognition(a.Router, recognition.New(recognition.Config{}))
 	a.Router.Finish("/base/", "/order/", "/shopping/")
 
 	openapi, err := json.MarshalIndent(a.Router.OpenAPI(), "", "  ")

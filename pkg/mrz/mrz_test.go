@@ -120,6 +120,27 @@ func TestParse(t *testing.T) {
 			Birthday: "1990-01-01", Expiry: "2029-06-10", Type: TypeExitEntryPermit,
 			Format: FormatCNExitEntry, DocumentCode: "CS",
 		}, fixes: []fix{{"document_code", "5", "S"}}},
+		{name: "O for D in a nationality", in: lines(td3L1, "L898902C36UTO7408122F1204159ZE184226B<<<<<10"),
+			want: utopia},
+		{name: "NLO is no country, NLD is", in: lines("P<NLOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<", "L898902C36NLD7408122F1204159ZE184226B<<<<<10"),
+			want: func() Result { r := utopia; r.IssuingCountry, r.Nationality = "NLD", "NLD"; return r }(), fixes: []fix{{"issuing_country", "O", "D"}}},
+		{name: "0<< for Germany's D<<", in: lines("P<D<<ERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<", "L898902C360<<7408122F1204159ZE184226B<<<<<10"),
+			want: func() Result { r := utopia; r.IssuingCountry, r.Nationality = "D", "D"; return r }(), fixes: []fix{{"nationality", "0", "D"}}},
+		{name: "B for 8 in a permit number", in: "CSC1234567B8<2906106<9001011<0", want: Result{
+			TravelDocument: "C12345678", Nationality: "CHN", IssuingCountry: "CHN",
+			Birthday: "1990-01-01", Expiry: "2029-06-10", Type: TypeExitEntryPermit,
+			Format: FormatCNExitEntry, DocumentCode: "CS",
+		}, fixes: []fix{{"travel_document", "B", "8"}}},
+		{name: "C for S in permit code", in: "CCC123456788<2906106<9001011<0", want: Result{
+			TravelDocument: "C12345678", Nationality: "CHN", IssuingCountry: "CHN",
+			Birthday: "1990-01-01", Expiry: "2029-06-10", Type: TypeExitEntryPermit,
+			Format: FormatCNExitEntry, DocumentCode: "CS",
+		}, fixes: []fix{{"document_code", "C", "S"}}},
+		{name: "8 for S in permit code", in: "C8C123456788<2906106<9001011<0", want: Result{
+			TravelDocument: "C12345678", Nationality: "CHN", IssuingCountry: "CHN",
+			Birthday: "1990-01-01", Expiry: "2029-06-10", Type: TypeExitEntryPermit,
+			Format: FormatCNExitEntry, DocumentCode: "CS",
+		}, fixes: []fix{{"document_code", "8", "S"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

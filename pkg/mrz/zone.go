@@ -55,6 +55,19 @@ func (z *zone) set(field string, p pos, c byte, verified bool) {
 	if z.at(p) == c {
 		return
 	}
+	// A second change of one character (8 → B → S) is one correction
+	// from what OCR read.
+	for i := range z.fixes {
+		if f := &z.fixes[i]; f.Line == p.line && f.Col == p.col {
+			z.lines[p.line][p.col] = c
+			if f.From == string(c) {
+				z.fixes = append(z.fixes[:i], z.fixes[i+1:]...)
+			} else {
+				f.To, f.Verified = string(c), verified
+			}
+			return
+		}
+	}
 	z.fixes = append(z.fixes, Correction{Field: field, Line: p.line, Col: p.col, From: string(z.at(p)), To: string(c), Verified: verified})
 	z.lines[p.line][p.col] = c
 }
@@ -198,6 +211,20 @@ func (z *zone) contextFix(field string, ps []pos) {
 }
 
 // docNumberWellFormed: fillers only at the end of a document number.
+// permitNumberWellFormed: a letter, then a letter or digit, then seven
+// digits.
+func permitNumberWellFormed(s string) bool {
+	if len(s) != 9 || !isLetter(s[0]) || !(isLetter(s[1]) || isDigit(s[1])) {
+		return false
+	}
+	for i := 2; i < len(s); i++ {
+		if !isDigit(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
 func docNumberWellFormed(s string) bool {
 	t := strings.TrimRight(s, "<")
 	return t != "" && !strings.Contains(t, "<")
@@ -224,6 +251,11 @@ func parseZone(raw []string, l layout, now time.Time) (*Result, error) {
 		// "I<", "A<", "C<": the second character is a filler more often
 		// than a rare sub-type letter.
 		z.set("document_code", code[1], '<', false)
+	}
+	if l.format == FormatCNExitEntry && z.at(code[0]) == 'C' && strings.IndexByte("CBGOEQ", z.at(code[1])) >= 0 {
+		// The permit's code is always "CS"; OCR reads its S as C, or as a
+		// 5 or 8 that letters() turned into S or B already.
+		z.set("document_code", code[1], 'S', false)
 	}
 	docCode := z.read(code)
 	switch {
@@ -254,6 +286,7 @@ func parseZone(raw []string, l layout, now time.Time) (*Result, error) {
 		}
 		ps := c.s.positions()
 		z.letters(c.name, ps)
+		z.country(c.name, ps)
 		v := z.read(ps)
 		if v[0] < 'A' || v[0] > 'Z' || strings.Trim(v, "<ABCDEFGHIJKLMNOPQRSTUVWXYZ") != "" {
 			return nil, z.fail(c.name, v, ErrInvalidField)
@@ -295,6 +328,12 @@ func parseZone(raw []string, l layout, now time.Time) (*Result, error) {
 		fields = append(fields, z.checkedField("travel_document", docPs, opt[longEnd], docNumberWellFormed))
 	case z.at(l.docCheck) == '<':
 		return nil, z.fail("travel_document", z.read(docPs), ErrCheckDigit)
+	case l.format == FormatCNExitEntry:
+		// The permit's number is a letter and eight digits (C12345678); its
+		// last seven are digits in every number seen, the second may not be.
+		z.letters("travel_document", docPs[:1])
+		z.digits("travel_document", docPs[2:], false)
+		fields = append(fields, z.checkedField("travel_document", docPs, l.docCheck, permitNumberWellFormed))
 	default:
 		fields = append(fields, z.checkedField("travel_document", docPs, l.docCheck, docNumberWellFormed))
 	}

@@ -200,13 +200,29 @@ func (s *Service) checkPassenger(in PassengerInput) (PassengerInput, error) {
 
 // Passengers lists the caller's agency's often-used passengers by name.
 func (s *Service) Passengers(ctx context.Context, p auth.Principal, pg Paging) (PassengerPage, error) {
+	return s.FindPassengers(ctx, p, "", pg)
+}
+
+// FindPassengers lists the caller's agency's often-used passengers whose
+// surname, given name, SURNAME/GIVEN or document number contains keyword
+// (any case; "" lists them all), by name.
+func (s *Service) FindPassengers(ctx context.Context, p auth.Principal, keyword string, pg Paging) (PassengerPage, error) {
 	pg = pg.Normalize()
 	out := PassengerPage{Items: []Passenger{}, Page: pg.Page, PageSize: pg.PageSize}
-	if err := s.db.GetContext(ctx, &out.Total, s.db.Rebind(`SELECT COUNT(*) FROM often_used_passengers WHERE agency_id = ?`), p.AgencyID); err != nil {
+	where, args := `agency_id = ?`, []any{p.AgencyID}
+	if k := strings.ToUpper(strings.TrimSpace(keyword)); k != "" {
+		// Names and numbers are stored upper-case; the pattern's own
+		// wildcards are escaped so that a typed % or _ matches itself.
+		like := "%" + strings.NewReplacer(`\`, `\\`, "%", `\%`, "_", `\_`).Replace(k) + "%"
+		where += ` AND (surname LIKE ? ESCAPE '\' OR given_name LIKE ? ESCAPE '\' OR surname || '/' || given_name LIKE ? ESCAPE '\'
+			OR document_number LIKE ? ESCAPE '\')`
+		args = append(args, like, like, like, like)
+	}
+	if err := s.db.GetContext(ctx, &out.Total, s.db.Rebind(`SELECT COUNT(*) FROM often_used_passengers WHERE `+where), args...); err != nil {
 		return out, fmt.Errorf("profile: count passengers: %w", err)
 	}
 	err := s.db.SelectContext(ctx, &out.Items, s.db.Rebind(`SELECT `+passengerColumns+` FROM often_used_passengers
-		WHERE agency_id = ? ORDER BY surname, given_name, id LIMIT ? OFFSET ?`), p.AgencyID, pg.PageSize, pg.offset())
+		WHERE `+where+` ORDER BY surname, given_name, id LIMIT ? OFFSET ?`), append(args, pg.PageSize, pg.offset())...)
 	if err != nil {
 		return out, fmt.Errorf("profile: list passengers: %w", err)
 	}
@@ -265,28 +281,44 @@ func (s *Service) CreatePassenger(ctx context.Context, p auth.Principal, in Pass
 		if err := s.lockAgency(ctx, tx, p.AgencyID); err != nil {
 			return err
 		}
-		var n int
-		if err := tx.GetContext(ctx, &n, tx.Rebind(`SELECT COUNT(*) FROM often_used_passengers WHERE agency_id = ?`), p.AgencyID); err != nil {
-			return fmt.Errorf("profile: count passengers: %w", err)
+		n, err := countPassengers(ctx, tx, p.AgencyID)
+		if err != nil {
+			return err
 		}
 		if n >= MaxPassengers {
 			return fault.Conflict("profile.passenger.error.max")
 		}
-		var id int64
-		err := tx.GetContext(ctx, &id, tx.Rebind(`INSERT INTO often_used_passengers (agency_id, user_id, surname, given_name, passenger_type,
-			gender, birthday, nationality, phone, email, document_type, document_number, document_expiry, document_issued_at, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
-			p.AgencyID, p.UserID, in.Surname, in.GivenName, in.Type, in.Gender, in.Birthday, in.Nationality, in.Phone, in.Email,
-			in.DocumentType, in.DocumentNumber, in.DocumentExpiry, in.DocumentIssuedAt, now, now)
-		if err != nil {
-			return fmt.Errorf("profile: create passenger: %w", err)
-		}
-		if out, err = getPassenger(ctx, tx, p.AgencyID, id); err != nil {
-			return err
-		}
-		return audit.Write(ctx, tx, entry(p, m, ActionPassengerCreate, fmt.Sprintf("passenger:%d", id), in.Surname+"/"+in.GivenName, now))
+		out, err = insertPassenger(ctx, tx, p, in, m, now)
+		return err
 	})
 	return out, err
+}
+
+func countPassengers(ctx context.Context, tx *sqlx.Tx, agencyID int64) (int, error) {
+	var n int
+	if err := tx.GetContext(ctx, &n, tx.Rebind(`SELECT COUNT(*) FROM often_used_passengers WHERE agency_id = ?`), agencyID); err != nil {
+		return 0, fmt.Errorf("profile: count passengers: %w", err)
+	}
+	return n, nil
+}
+
+// insertPassenger adds a checked passenger inside tx, with its user log
+// entry; the caller has counted against the limit.
+func insertPassenger(ctx context.Context, tx *sqlx.Tx, p auth.Principal, in PassengerInput, m auth.Meta, now time.Time) (Passenger, error) {
+	var id int64
+	err := tx.GetContext(ctx, &id, tx.Rebind(`INSERT INTO often_used_passengers (agency_id, user_id, surname, given_name, passenger_type,
+		gender, birthday, nationality, phone, email, document_type, document_number, document_expiry, document_issued_at, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
+		p.AgencyID, p.UserID, in.Surname, in.GivenName, in.Type, in.Gender, in.Birthday, in.Nationality, in.Phone, in.Email,
+		in.DocumentType, in.DocumentNumber, in.DocumentExpiry, in.DocumentIssuedAt, now, now)
+	if err != nil {
+		return Passenger{}, fmt.Errorf("profile: create passenger: %w", err)
+	}
+	out, err := getPassenger(ctx, tx, p.AgencyID, id)
+	if err != nil {
+		return Passenger{}, err
+	}
+	return out, audit.Write(ctx, tx, entry(p, m, ActionPassengerCreate, fmt.Sprintf("passenger:%d", id), in.Surname+"/"+in.GivenName, now))
 }
 
 // UpdatePassenger replaces one of the caller's agency's passengers.

@@ -156,6 +156,9 @@ func LimitBody(limit int64) Middleware {
 			if proofUpload(r.URL.Path) {
 				max = ProofUploadBytes
 			}
+			if r.URL.Path == RecognitionPath {
+				max = RecognitionUploadBytes
+			}
 			// The reader carries the real limit even when the declared length
 			// is already over it: the 413 answer reports the reader's limit
 			// (it once said "the limit is 0 bytes"). Reading stops at max+1
@@ -169,6 +172,16 @@ func LimitBody(limit int64) Middleware {
 // ProofUploadBytes bounds a post-sale request: five 2 MB proofs and the
 // form around them.
 const ProofUploadBytes = 5*(2<<20) + 1<<20
+
+// RecognitionPath is document recognition, whose image may be 10 MB (spec
+// §9). RecognitionUploadBytes lets its body run well past that, so that the
+// handler reads an oversized upload to its end and answers 413 rather than
+// closing a connection the client is still writing to (which the client
+// sees as a reset, not as the answer).
+const (
+	RecognitionPath        = "/base/v2/analysis/document"
+	RecognitionUploadBytes = 32 << 20
+)
 
 func proofUpload(p string) bool {
 	if !strings.HasPrefix(p, "/order/v2/flight/orders/") && !strings.HasPrefix(p, "/flight/orders/") {

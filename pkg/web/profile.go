@@ -18,10 +18,12 @@ func (s *Server) profile(w http.ResponseWriter, r *http.Request) {
 		render(w, r, http.StatusOK, templates.ProfileLoginPrompt(s.page(w, r, "profile")))
 		return
 	}
-	s.profileAnswer(w, r, http.StatusOK, v, templates.PasswordForm{})
+	s.profileAnswer(w, r, http.StatusOK, v, templates.PasswordForm{}, nil)
 }
 
-func (s *Server) profileAnswer(w http.ResponseWriter, r *http.Request, status int, v viewer, pw templates.PasswordForm) {
+// profileAnswer renders the profile page; edit, when set, puts a refused
+// settings form's entries and errors over the stored values.
+func (s *Server) profileAnswer(w http.ResponseWriter, r *http.Request, status int, v viewer, pw templates.PasswordForm, edit func(*templates.ProfileSettings)) {
 	ctx := r.Context()
 	u, err := s.identity.User(ctx, v.Principal.UserID)
 	if err != nil {
@@ -37,12 +39,25 @@ func (s *Server) profileAnswer(w http.ResponseWriter, r *http.Request, status in
 	}
 	pr := templates.Profile{
 		Username: u.Username, Email: u.Email, Nickname: u.Nickname, Roles: u.Roles(), Company: v.Agency.Name, Password: pw,
+		Settings: profileSettings(u),
+	}
+	if s.travellers != nil {
+		if pr.Settings.Travellers, err = s.travellerNames(ctx, v.Principal); err != nil {
+			slog.ErrorContext(ctx, "profile: saved travellers", "err", err)
+			s.ServerError(w, r)
+			return
+		}
+	}
+	if edit != nil {
+		edit(&pr.Settings)
 	}
 	for _, se := range sessions {
 		pr.Sessions = append(pr.Sessions, templates.SessionRow{ID: se.ID, CreatedAt: se.CreatedAt, LastSeenAt: se.LastSeenAt,
 			IP: se.IP, UserAgent: se.UserAgent, Current: se.Current})
 	}
-	render(w, r, status, templates.ProfilePage(s.page(w, r, "profile"), pr))
+	pg := s.page(w, r, "profile")
+	pg.Styles = append(pg.Styles, travellersCSS)
+	render(w, r, status, templates.ProfilePage(pg, pr))
 }
 
 // passwordChange takes the profile's change-password form.
@@ -70,7 +85,7 @@ func (s *Server) passwordChange(w http.ResponseWriter, r *http.Request) {
 	}
 	// 200 like the login form: the errors are shown inline (429 when the
 	// throttle asks to wait).
-	s.profileAnswer(w, r, formStatus(w, fe), v, form)
+	s.profileAnswer(w, r, formStatus(w, fe), v, form, nil)
 }
 
 // sessionEnd ends another of the user's sessions, from the profile's list.

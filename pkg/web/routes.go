@@ -162,6 +162,17 @@ const (
 	pathSubBill            = pathAgencyManager + "/bills/{id}"
 	pathSubBillExport      = pathSubBill + "/export"
 	reviewActionPathPrefix = pathOrder + "/actions/"
+
+	// Saved travellers, member cards and the profile's settings (issue 18).
+	pathTravellers       = templates.TravellersPath
+	pathTraveller        = pathTravellers + "/{id}"
+	pathTravellerDelete  = pathTraveller + "/delete"
+	pathTravellersImport = templates.TravellersImport
+	pathCards            = templates.CardsPath
+	pathCard             = pathCards + "/{id}"
+	pathCardDelete       = pathCard + "/delete"
+	pathProfileDetails   = templates.ProfileDetailsPath
+	pathProfileConfig    = templates.ProfileConfigPrefix + "{key}"
 )
 
 // reviewPath is the form of a provider's decision on an order: a path of its
@@ -199,6 +210,19 @@ var Routes = []Route{
 	{Name: "profile", Method: http.MethodGet, Path: pathProfile, Access: Public, Layout: templates.LayoutNormal, TitleKey: "route.profile"},
 	{Name: "profile-password", Method: http.MethodPost, Path: pathProfilePassword, Access: LoggedIn},
 	{Name: "profile-session-end", Method: http.MethodPost, Path: pathProfileSessionEnd, Access: LoggedIn},
+	// Saved travellers and member cards are the agency's: any of its users
+	// may keep them (pkg/profile answers another agency's as not found).
+	{Name: "profile-details", Method: http.MethodPost, Path: pathProfileDetails, Access: LoggedIn},
+	{Name: "profile-config", Method: http.MethodPost, Path: pathProfileConfig, Access: LoggedIn},
+	{Name: "profile-travellers", Method: http.MethodGet, Path: pathTravellers, Access: LoggedIn, Layout: templates.LayoutNormal, TitleKey: "travellers.title"},
+	{Name: "profile-traveller-create", Method: http.MethodPost, Path: pathTravellers, Access: LoggedIn},
+	{Name: "profile-traveller-update", Method: http.MethodPost, Path: pathTraveller, Access: LoggedIn},
+	{Name: "profile-traveller-delete", Method: http.MethodPost, Path: pathTravellerDelete, Access: LoggedIn},
+	{Name: "profile-travellers-import", Method: http.MethodPost, Path: pathTravellersImport, Access: LoggedIn},
+	{Name: "profile-cards", Method: http.MethodGet, Path: pathCards, Access: LoggedIn, Layout: templates.LayoutNormal, TitleKey: "travellers.card.title"},
+	{Name: "profile-card-create", Method: http.MethodPost, Path: pathCards, Access: LoggedIn},
+	{Name: "profile-card-update", Method: http.MethodPost, Path: pathCard, Access: LoggedIn},
+	{Name: "profile-card-delete", Method: http.MethodPost, Path: pathCardDelete, Access: LoggedIn},
 
 	// The spec lists no role for /users; user management is the SuperUser's.
 	{Name: "users", Method: http.MethodGet, Path: pathUsers, Access: SuperUserOnly, Layout: templates.LayoutNormal, TitleKey: "route.users"},
@@ -362,6 +386,18 @@ func (s *Server) handlers() map[string]http.Handler {
 		"agency-manager-bills-id":         s.subBill,
 		"agency-manager-bill-export":      s.subBillExport,
 		"not-found":                       s.NotFound,
+
+		"profile-details":           s.profileDetailsSave,
+		"profile-config":            s.profileConfigSave,
+		"profile-travellers":        s.travellersPage,
+		"profile-traveller-create":  s.travellerCreate,
+		"profile-traveller-update":  s.travellerUpdate,
+		"profile-traveller-delete":  s.travellerDelete,
+		"profile-travellers-import": s.travellersImport,
+		"profile-cards":             s.cardsPage,
+		"profile-card-create":       s.cardCreate,
+		"profile-card-update":       s.cardUpdate,
+		"profile-card-delete":       s.cardDelete,
 	}
 	out := make(map[string]http.Handler, len(hs)+1)
 	for name, h := range hs {

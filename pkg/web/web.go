@@ -22,6 +22,7 @@ import (
 	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/order"
 	"github.com/voyage/voyage/pkg/partnership"
+	"github.com/voyage/voyage/pkg/profile"
 	"github.com/voyage/voyage/pkg/siteinfo"
 	"github.com/voyage/voyage/pkg/train"
 	"github.com/voyage/voyage/pkg/webhook"
@@ -48,6 +49,7 @@ type Server struct {
 	webhooks      Webhooks      // nil: no notifications section in the agency manager
 	catalog       *i18n.Catalog // the notice emails' texts (nil: no emails)
 	groups        GroupOrders   // nil: the group flight pages answer 500
+	travellers    Travellers    // nil: the saved-traveller pages answer 500
 }
 
 // Options configure the portal.
@@ -66,7 +68,8 @@ type Options struct {
 	Webhooks      *webhook.Service
 	Catalog       *i18n.Catalog
 	// Groups runs group flight orders (issue 16).
-	Groups *group.Service
+	Groups  *group.Service
+	Profile *profile.Service
 }
 
 // New returns the portal, reading the islands manifest once.
@@ -106,6 +109,9 @@ func New(o Options) *Server {
 	}
 	if o.Trains != nil {
 		s.trains = o.Trains
+	}
+	if o.Profile != nil {
+		s.travellers = o.Profile
 	}
 	return s
 }
