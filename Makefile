@@ -10,7 +10,7 @@ VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo de
 LDFLAGS   := -X github.com/voyage/voyage/pkg/app.Version=$(VERSION)
 CHROMIUM  ?= /usr/bin/chromium
 
-.PHONY: all run build deps islands generate check-generated vet test test-go test-islands test-browser test-chaos-short chaos bench chromium clean docs fuzz
+.PHONY: all run build deps islands generate check-generated vet test test-go test-islands test-browser test-chaos-short chaos bench chromium clean docs fuzz ocr
 
 all: build
 
@@ -36,7 +36,7 @@ check-generated:
 build: islands generate
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/voyage
 
-run: build
+run: build ocr
 	./$(BIN) migrate up --db $(DB)
 	./$(BIN) demo seed --db $(DB)
 	@echo
