@@ -139,6 +139,9 @@ type OrderDetail struct {
 	Currency  string
 	Pay       *PayForm
 	Confirm   []PriceRow // the amounts a confirm agrees to
+	// RefundTo names where a refund goes when the airline says (catalog
+	// keys: original payment, balance, card, voucher, airline credits).
+	RefundTo []string
 	Journeys  []ChangeJourney
 	Form      OrderForm
 	Tickets   bool // e-tickets can be downloaded
@@ -179,6 +182,9 @@ type OrderSegment struct {
 type PriceRow struct {
 	Key    string // catalog key of the label
 	Amount string
+	// Currency is the amount's when it is not the order's (an airline
+	// credit in the airline's currency).
+	Currency string
 }
 
 // PayForm is the payment form: the channels the agency may use, its
@@ -439,4 +445,12 @@ func moneyText(m order.Money) string {
 		out, _, _ = strings.Cut(out, ".")
 	}
 	return out + " " + m.Currency
+}
+
+// rowCurrency is a price row's currency: its own, else the order's.
+func rowCurrency(r PriceRow, order string) string {
+	if r.Currency != "" {
+		return r.Currency
+	}
+	return order
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/voyage/voyage/pkg/geo"
 	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/input"
+	"github.com/voyage/voyage/pkg/money"
 	"github.com/voyage/voyage/pkg/order"
 	"github.com/voyage/voyage/pkg/shopping"
 	"github.com/voyage/voyage/templates"
@@ -387,6 +388,9 @@ func orderDetailView(ctx context.Context, o order.View) templates.OrderDetail {
 	if parts != nil {
 		d.Confirm = append(d.Confirm, templates.PriceRow{Key: d.TotalKey, Amount: d.Total})
 	}
+	if o.Type == order.TypeRefund || o.Type == order.TypeVoid {
+		d.Confirm, d.RefundTo = refundDestinations(o, d.Confirm)
+	}
 	for _, j := range o.Journeys {
 		d.Journeys = append(d.Journeys, templates.ChangeJourney{Origin: j.Origin, Destination: j.Destination, Date: j.DepartAt.UTC().Format(time.DateOnly)})
 	}
@@ -699,4 +703,24 @@ func (s *Server) orderChangeSearch(w http.ResponseWriter, r *http.Request) {
 		form.Options = append(form.Options, row)
 	}
 	s.orderDetailAnswer(w, r, v, id, form, http.StatusOK)
+}
+
+// refundDestinations says where the airline sends a refund when its quote
+// says so, and adds what comes back as a voucher or airline credit rather
+// than money: the agency must see that before it confirms.
+func refundDestinations(o order.View, rows []templates.PriceRow) ([]templates.PriceRow, []string) {
+	if o.Request == nil {
+		return rows, nil
+	}
+	var to []string
+	for _, q := range o.Request.Quotes {
+		if q.RefundTo != "" && !slices.Contains(to, "orders.refundTo."+q.RefundTo) {
+			to = append(to, "orders.refundTo."+q.RefundTo)
+		}
+		if q.Credit > 0 {
+			m := money.Amount{Minor: q.Credit, Currency: q.Currency}
+			rows = append(rows, templates.PriceRow{Key: "orders.confirm.credit", Amount: formatMinor(m), Currency: q.Currency})
+		}
+	}
+	return rows, to
 }
