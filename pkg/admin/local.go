@@ -256,8 +256,17 @@ func (l *Local) ExportStatement(ctx context.Context, w io.Writer, agencyID, stat
 			return err
 		}
 	}
-	return docs.Write(w, format, docs.Statement{AgencyName: a.Name, AgencyCode: a.Code, Info: info, Entries: st.Entries,
-		InvoiceType: a.InvoiceTypeOnExcel, T: func(key string, args ...any) string { return l.App.Catalog.T(lang, key, args...) }})
+	site, err := l.App.Site.Get(ctx)
+	if err != nil {
+		return err
+	}
+	f, err := docs.ExportStatement(format, docs.NewStatement(a, info, st, site, lang,
+		func(key string, args ...any) string { return l.App.Catalog.T(lang, key, args...) }))
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(f.Body)
+	return err
 }
 
 func (l *Local) Orders(ctx context.Context, f order.Filter) (order.Page, error) {
