@@ -72,7 +72,8 @@ type RateRequest struct {
 
 func lastDay(t time.Time) string { return t.Add(-time.Nanosecond).Format(time.DateOnly) }
 
-func summaryOf(i ledger.StatementInfo) StatementSummary {
+// StatementSummaryOf is a statement in a list as the API writes it.
+func StatementSummaryOf(i ledger.StatementInfo) StatementSummary {
 	return StatementSummary{ID: i.ID, AgencyID: i.AgencyID, From: i.From.Format(time.DateOnly), To: lastDay(i.To),
 		OpeningBalance: moneyOf(i.Opening, i.Currency), ClosingBalance: moneyOf(i.Closing, i.Currency), EntryCount: i.EntryCount, CreatedAt: i.CreatedAt}
 }
@@ -125,7 +126,7 @@ func (s Services) listStatements(r *http.Request, agencyID int64) (StatementPage
 	}
 	out := StatementPage{Items: make([]StatementSummary, 0, len(items)), Total: total, Page: page, PageSize: size}
 	for _, i := range items {
-		out.Items = append(out.Items, summaryOf(i))
+		out.Items = append(out.Items, StatementSummaryOf(i))
 	}
 	return out, nil
 }
