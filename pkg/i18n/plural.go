@@ -87,3 +87,16 @@ func countArg(args []any) (int64, bool) {
 	}
 	return 0, false
 }
+
+// CountEN is n with an English noun in the form CLDR's rule picks ("1
+// agency", "2 agencies"), for the terminal's English-only texts.
+func CountEN(n int, one, other string) string {
+	abs := n
+	if abs < 0 {
+		abs = -abs
+	}
+	if plural.Cardinal.MatchPlural(language.English, abs, 0, 0, 0, 0) == plural.One {
+		return fmt.Sprintf("%d %s", n, one)
+	}
+	return fmt.Sprintf("%d %s", n, other)
+}

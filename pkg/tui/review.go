@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/voyage/voyage/pkg/admin"
+	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/order"
 )
 
@@ -141,7 +142,7 @@ func (m *Model) reviewView(w, h int) []string {
 
 	info := ""
 	if l.loaded {
-		info = fmt.Sprintf("page %d/%d · %d orders", l.page, pages(l.total, m.opts.PageSize), l.total)
+		info = fmt.Sprintf("page %d/%d · %s", l.page, pages(l.total, m.opts.PageSize), i18n.CountEN(l.total, "order", "orders"))
 	}
 	lines := []string{spread(st.Muted.Render("Orders waiting for review"), st.Muted.Render(info), w)}
 	cols := orderColumns(w)

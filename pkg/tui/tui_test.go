@@ -84,7 +84,7 @@ func TestAgencyPaging(t *testing.T) {
 		return strings.Contains(s, "page 2/2 · 3 agencies") && len(e.listed(s)) == 1
 	}))
 	if len(page1) != 2 || len(page2) != 1 {
-		t.Fatalf("pages of 2 and 1 agencies, got %v and %v", page1, page2)
+		t.Fatalf("pages of 2 and 1 agency, got %v and %v", page1, page2)
 	}
 	seen := map[string]bool{page1[0]: true, page1[1]: true, page2[0]: true}
 	if len(seen) != 3 {
