@@ -29,7 +29,10 @@ type Root struct {
 func New() *Root {
 	r := &Root{Out: os.Stdout, Err: os.Stderr}
 	cmd := &cobra.Command{
-		Use:           "voyage",
+		Use: "voyage",
+		// A misspelt command gets cobra's "did you mean" list (noun commands
+		// through suggestArgs).
+		SuggestionsMinimumDistance: 2,
 		Short:         "Voyage: B2B travel platform (agency API, portal, admin tools)",
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -58,6 +61,9 @@ func (r *Root) config(cmd *cobra.Command) (config.Config, error) {
 	if err != nil {
 		return config.Config{}, err
 	}
+	if cmd.Name() != "serve" {
+		quietLogs(cmd, &cfg)
+	}
 	setupLogging(r.Err, cfg)
 	return cfg, nil
 }
@@ -76,13 +82,17 @@ func setupLogging(w io.Writer, cfg config.Config) {
 }
 
 func (r *Root) versionCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "version",
-		Short: "Print the version",
-		Args:  cobra.NoArgs,
+	cmd := &cobra.Command{
+		Use:     "version",
+		Short:   "Print the version",
+		Example: "  voyage version\n  voyage version -o json",
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			fmt.Fprintln(cmd.OutOrStdout(), "voyage", app.Version)
-			return nil
+			return printOr(cmd, struct {
+				Version string `json:"version"`
+			}{app.Version}, func(w io.Writer) { fmt.Fprintln(w, "voyage", app.Version) })
 		},
 	}
+	outputFlag(cmd)
+	return cmd
 }
