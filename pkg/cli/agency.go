@@ -64,8 +64,8 @@ func (r *Root) agencyShowCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:     "show ID",
 		Example: "  voyage agency show 222\n  voyage agency show 222 -o json",
-		Short: "Show an agency: profile, wallet (balance, credit limit, available), settings and API keys",
-		Args:  args(cobra.ExactArgs(1)),
+		Short:   "Show an agency: profile, wallet (balance, credit limit, available), settings and API keys",
+		Args:    args(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, argv []string) error {
 			id, err := parseID("agency id", argv[0])
 			if err != nil {

@@ -29,14 +29,14 @@ type Root struct {
 func New() *Root {
 	r := &Root{Out: os.Stdout, Err: os.Stderr}
 	cmd := &cobra.Command{
-		Use: "voyage",
-		// A misspelt command gets cobra's "did you mean" list (noun commands
-		// through suggestArgs).
-		SuggestionsMinimumDistance: 2,
+		Use:           "voyage",
 		Short:         "Voyage: B2B travel platform (agency API, portal, admin tools)",
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	// A misspelt command gets cobra's "did you mean" list (noun commands
+	// through suggestArgs).
+	cmd.SuggestionsMinimumDistance = 2
 	cmd.PersistentFlags().StringVar(&r.configFile, "config", "", "config file (default ./voyage.yaml when present)")
 	cmd.PersistentFlags().String("db", "", "database: a SQLite file path or sqlite: URL, or a postgres:// URL (default ./var/voyage.db)")
 	cmd.PersistentFlags().String("log-level", "", "log level: debug, info, warn, error")
