@@ -43,6 +43,8 @@ func New() *Root {
 	r.Cmd = cmd
 	cmd.AddCommand(r.serveCmd(), r.migrateCmd(), r.demoCmd(), r.versionCmd(), r.superadminCmd(),
 		r.agencyCmd(), r.creditCmd(), r.fundsCmd(), r.apikeyCmd(), r.userCmd(), r.ratesCmd(), r.statementsCmd(), r.ordersCmd(), r.jobsCmd(), r.tuiCmd(), r.docsCmd())
+	addExamples(cmd)
+	r.addCompletions(cmd)
 	return r
 }
 

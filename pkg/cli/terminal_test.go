@@ -158,3 +158,40 @@ func TestJSONOutput(t *testing.T) {
 		t.Errorf("version -o xml: %+v", res)
 	}
 }
+
+// TestEveryCommandHasExamples: each runnable command shows how it is used.
+func TestEveryCommandHasExamples(t *testing.T) {
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		if c.Runnable() && !c.HasSubCommands() && !c.Hidden && c.Name() != "help" && !strings.HasPrefix(c.CommandPath(), "voyage completion") &&
+			c.Parent() != nil && c.Example == "" {
+			t.Errorf("%s has no example", c.CommandPath())
+		}
+		for _, s := range c.Commands() {
+			walk(s)
+		}
+	}
+	walk(New().Cmd)
+}
+
+func TestCompletion(t *testing.T) {
+	dsn := seededDB(t, string(storetest.Engines[0]))
+	tests := []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"__complete", "statements", "export", "--format", ""}, []string{"csv", "xlsx", "pdf"}},
+		{[]string{"__complete", "statements", "export", "--lang", "zh"}, []string{"zh-cn", "zh-tw"}},
+		{[]string{"__complete", "agency", "list", "-o", ""}, []string{"table", "json", "yaml", "csv"}},
+		{[]string{"__complete", "agency", "show", "--db", dsn, "22"}, []string{"222\tBlue Sky Travel"}},
+		{[]string{"__complete", "credit", "set", "--db", dsn, "--agency", ""}, []string{"222\tBlue Sky Travel", "3\tDemo Sub Travel"}},
+	}
+	for _, tt := range tests {
+		res := executeLogs(t, tt.args...)
+		for _, w := range tt.want {
+			if !strings.Contains(res.out, w) {
+				t.Errorf("%v: %q lacks %q", tt.args[1:], res.out, w)
+			}
+		}
+	}
+}
