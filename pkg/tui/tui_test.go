@@ -298,7 +298,7 @@ func TestReviewQueueReject(t *testing.T) {
 	c := start(t, e.b, Options{})
 	c.waitText("2 Review queue (1)")
 	c.press("2")
-	s := c.waitText(v.BookingNumber, "Demo Travel", "refund", "rfd_reviewing", "plans changed", "a approve · r reject · o quote")
+	s := c.waitText(v.BookingNumber, "Demo Travel", "refund", "Refund under review", "plans changed", "UTC", "a approve · r reject · o quote")
 	assertFits(t, s, 80, 24)
 
 	// Rejecting needs a remark.
