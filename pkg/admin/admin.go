@@ -56,6 +56,8 @@ type Backend interface {
 	// CreateStatement makes the agency's statement for the inclusive days
 	// from–to (YYYY-MM-DD).
 	CreateStatement(ctx context.Context, agencyID int64, from, to string) (api.StatementDetail, error)
+	// Statements is a page of the agency's statements, newest first.
+	Statements(ctx context.Context, agencyID int64, page, pageSize int) (api.StatementPage, error)
 	// ExportStatement writes a statement as csv, xlsx or pdf in lang.
 	ExportStatement(ctx context.Context, w io.Writer, agencyID, statementID int64, format, lang string) error
 

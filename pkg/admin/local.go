@@ -243,6 +243,23 @@ func (l *Local) CreateStatement(ctx context.Context, agencyID int64, from, to st
 	return api.StatementDetailOf(info, st), nil
 }
 
+func (l *Local) Statements(ctx context.Context, agencyID int64, page, pageSize int) (api.StatementPage, error) {
+	a, err := l.App.AgencyAdmin.Managed(ctx, l.actor, agencyID)
+	if err != nil {
+		return api.StatementPage{}, err
+	}
+	page, pageSize = auth.ClampPage(page, pageSize)
+	items, total, err := l.App.Ledger.Statements(ctx, a.ID, page, pageSize)
+	if err != nil {
+		return api.StatementPage{}, err
+	}
+	out := api.StatementPage{Items: make([]api.StatementSummary, 0, len(items)), Total: total, Page: page, PageSize: pageSize}
+	for _, i := range items {
+		out.Items = append(out.Items, api.StatementSummaryOf(i))
+	}
+	return out, nil
+}
+
 func (l *Local) ExportStatement(ctx context.Context, w io.Writer, agencyID, statementID int64, format, lang string) error {
 	l.last.Lock()
 	a, info, st := l.last.agency, l.last.info, l.last.st
@@ -256,8 +273,17 @@ func (l *Local) ExportStatement(ctx context.Context, w io.Writer, agencyID, stat
 			return err
 		}
 	}
-	return docs.Write(w, format, docs.Statement{AgencyName: a.Name, AgencyCode: a.Code, Info: info, Entries: st.Entries,
-		InvoiceType: a.InvoiceTypeOnExcel, T: func(key string, args ...any) string { return l.App.Catalog.T(lang, key, args...) }})
+	site, err := l.App.Site.Get(ctx)
+	if err != nil {
+		return err
+	}
+	f, err := docs.ExportStatement(format, docs.NewStatement(a, info, st, site, lang,
+		func(key string, args ...any) string { return l.App.Catalog.T(lang, key, args...) }))
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(f.Body)
+	return err
 }
 
 func (l *Local) Orders(ctx context.Context, f order.Filter) (order.Page, error) {

@@ -297,6 +297,12 @@ func (r *Remote) CreateStatement(ctx context.Context, agencyID int64, from, to s
 	return out, r.call(ctx, http.MethodPost, "/base/v2/sub/statements", nil, api.StatementRequest{AgencyID: agencyID, From: from, To: to}, nil, &out)
 }
 
+func (r *Remote) Statements(ctx context.Context, agencyID int64, page, pageSize int) (api.StatementPage, error) {
+	q := paging(url.Values{"agencyId": {strconv.FormatInt(agencyID, 10)}}, page, pageSize)
+	var out api.StatementPage
+	return out, r.call(ctx, http.MethodGet, "/base/v2/sub/statements", q, nil, nil, &out)
+}
+
 func (r *Remote) ExportStatement(ctx context.Context, w io.Writer, agencyID, statementID int64, format, lang string) error {
 	path := idPath("/base/v2/sub/statements/%d/%d/export", agencyID, statementID)
 	res, err := r.send(ctx, http.MethodGet, path, url.Values{"format": {format}}, nil, http.Header{"Accept-Language": {lang}})

@@ -332,7 +332,9 @@ func registerOrders(rt *Router, s Services) {
 	rt.HandleRaw("GET /order/v2/flight/orders/{id}/documents/{kind}", Operation{
 		ID: "downloadFlightDocument", Tag: "orders", Allow: canBook,
 		Summary: "Download the itinerary or e-ticket of an order as PDF or Excel (in the request's language)",
-		Query:   []Param{{Name: "format", Type: "string", Description: "pdf or xlsx"}}, Errors: []int{fault.CodeNotFound},
+		Query: []Param{{Name: "format", Type: "string", Description: "pdf or xlsx"},
+			{Name: "documentNumbers", Type: "string", Description: "itinerary: masked (default, only the last characters of passport and ID numbers) or full"}},
+		Errors: []int{fault.CodeNotFound},
 	}, func(w http.ResponseWriter, r *http.Request) error {
 		n, err := id(r)
 		if err != nil {
@@ -354,7 +356,7 @@ func registerOrders(rt *Router, s Services) {
 		w.Header().Set("Content-Disposition", `attachment; filename="`+v.BookingNumber+"-"+kind+"."+format+`"`)
 		w.Header().Set("Cache-Control", "private, no-store")
 		return docs.WriteTicket(w, kind, format, docs.Ticket{Order: v, Lang: i18n.Lang(ctx), T: func(k string, args ...any) string { return i18n.T(ctx, k, args...) },
-			Baggage: &v.Baggage})
+			Baggage: &v.Baggage, ShowDocumentNumbers: r.URL.Query().Get("documentNumbers") == "full"})
 	})
 }
 

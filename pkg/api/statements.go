@@ -1,8 +1,6 @@
 package api
 
 import (
-	"bytes"
-	"fmt"
 	"net/http"
 	"slices"
 	"strconv"
@@ -74,7 +72,8 @@ type RateRequest struct {
 
 func lastDay(t time.Time) string { return t.Add(-time.Nanosecond).Format(time.DateOnly) }
 
-func summaryOf(i ledger.StatementInfo) StatementSummary {
+// StatementSummaryOf is a statement in a list as the API writes it.
+func StatementSummaryOf(i ledger.StatementInfo) StatementSummary {
 	return StatementSummary{ID: i.ID, AgencyID: i.AgencyID, From: i.From.Format(time.DateOnly), To: lastDay(i.To),
 		OpeningBalance: moneyOf(i.Opening, i.Currency), ClosingBalance: moneyOf(i.Closing, i.Currency), EntryCount: i.EntryCount, CreatedAt: i.CreatedAt}
 }
@@ -127,7 +126,7 @@ func (s Services) listStatements(r *http.Request, agencyID int64) (StatementPage
 	}
 	out := StatementPage{Items: make([]StatementSummary, 0, len(items)), Total: total, Page: page, PageSize: size}
 	for _, i := range items {
-		out.Items = append(out.Items, summaryOf(i))
+		out.Items = append(out.Items, StatementSummaryOf(i))
 	}
 	return out, nil
 }
@@ -147,17 +146,17 @@ func (s Services) exportStatement(w http.ResponseWriter, r *http.Request, a agen
 	if err != nil {
 		return err
 	}
-	doc := docs.Statement{AgencyName: a.Name, AgencyCode: a.Code, Info: info, Entries: st.Entries, InvoiceType: a.InvoiceTypeOnExcel,
-		T: func(key string, args ...any) string { return i18n.T(r.Context(), key, args...) }}
-	var buf bytes.Buffer
-	if err := docs.Write(&buf, format, doc); err != nil {
+	site, err := s.Site.Get(r.Context())
+	if err != nil {
 		return err
 	}
-	w.Header().Set("Content-Type", docs.ContentType(format))
-	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="statement-%s-%d.%s"`, a.Code, id, format))
-	w.Header().Set("Cache-Control", "private, no-store")
-	_, err = w.Write(buf.Bytes())
-	return err
+	doc := docs.NewStatement(a, info, st, site, i18n.Lang(r.Context()),
+		func(key string, args ...any) string { return i18n.T(r.Context(), key, args...) })
+	f, err := docs.ExportStatement(format, doc)
+	if err != nil {
+		return err
+	}
+	return f.Serve(w)
 }
 
 func registerStatements(rt *Router, s Services) {

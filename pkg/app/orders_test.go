@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/xuri/excelize/v2"
+
 	"github.com/voyage/voyage/pkg/app"
 	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/money"
@@ -285,6 +287,27 @@ func TestFlightOrderLifecycle(t *testing.T) {
 		dl.Body.Close()
 		if dl.StatusCode != 200 || !bytes.HasPrefix(pdf, []byte("%PDF")) {
 			t.Fatalf("itinerary: %d %q", dl.StatusCode, pdf[:min(len(pdf), 40)])
+		}
+		// Its passport numbers are masked unless documentNumbers=full.
+		for q, full := range map[string]bool{"": false, "&documentNumbers=full": true} {
+			req, _ := http.NewRequest("GET", fmt.Sprintf("%s/order/v2/flight/orders/%d/documents/itinerary?format=xlsx%s", srv.URL, o.ID, q), nil)
+			req.Header.Set("Authorization", "Bearer "+op.Token)
+			dl, err := srv.Client().Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			x, _ := io.ReadAll(dl.Body)
+			dl.Body.Close()
+			f, err := excelize.OpenReader(bytes.NewReader(x))
+			if err != nil {
+				t.Fatalf("itinerary xlsx%s: %d %v", q, dl.StatusCode, err)
+			}
+			rows, _ := f.GetRows(f.GetSheetList()[0])
+			f.Close()
+			text := fmt.Sprint(rows)
+			if strings.Contains(text, "E12345678") != full || (!full && !strings.Contains(text, "*****5678")) {
+				t.Errorf("itinerary%s, full numbers %v:\n%s", q, full, text)
+			}
 		}
 
 		// Refund: reason and proof required; a text file is refused.

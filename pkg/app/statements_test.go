@@ -78,8 +78,8 @@ func TestStatementsAPI(t *testing.T) {
 
 		// Exports: CSV in Chinese, XLSX, PDF.
 		resp2, csvBody := download(t, srv, "/base/v2/statements/"+sid+"/export?format=csv", "zh-cn", bearer(sub.Token)...)
-		if resp2.StatusCode != 200 || !strings.HasPrefix(resp2.Header.Get("Content-Type"), "text/csv") || !strings.Contains(string(csvBody), "对账单") ||
-			!strings.Contains(string(csvBody), "1250.50") {
+		if resp2.StatusCode != 200 || !strings.HasPrefix(resp2.Header.Get("Content-Type"), "text/csv") || !strings.HasPrefix(string(csvBody), "\ufeff支付时间 (UTC),") ||
+			!strings.Contains(string(csvBody), "1250.50") || !strings.Contains(string(csvBody), "下级代理充值") {
 			t.Errorf("csv: %d %q", resp2.StatusCode, csvBody)
 		}
 		resp2, x := download(t, srv, "/base/v2/statements/"+sid+"/export?format=xlsx", "en", bearer(sub.Token)...)
@@ -87,7 +87,7 @@ func TestStatementsAPI(t *testing.T) {
 			t.Errorf("xlsx: %d %v", resp2.StatusCode, err)
 		} else {
 			rows, _ := f.GetRows("Statement")
-			if len(rows) != 9 {
+			if len(rows) != 3 {
 				t.Errorf("xlsx rows = %d", len(rows))
 			}
 		}

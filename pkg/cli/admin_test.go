@@ -135,8 +135,8 @@ func TestAdminCommands(t *testing.T) {
 				}
 				v(t, 2, "credit", "set", "--agency", "222", "--limit", "-5", "--yes")
 				// Each refusal says what is wrong with the amount.
-				for limit, want := range map[string]string{"1.005": "creditLimit: CNY allows at most 2 decimal places",
-					"1e5": "creditLimit: Enter the amount as a plain number, such as 1234.50"} {
+				for limit, want := range map[string]string{"1.005": "--limit 1.005: CNY allows at most 2 decimal places",
+					"1e5": "--limit 1e5: Enter the amount as a plain number, such as 1234.50", "-5": "--limit -5: The amount cannot be negative"} {
 					if res := v(t, 2, "credit", "set", "--agency", "222", "--limit", limit, "--yes"); !strings.Contains(res.err, want) {
 						t.Errorf("credit set --limit %s: %q, want %q", limit, res.err, want)
 					}
@@ -155,6 +155,15 @@ func TestAdminCommands(t *testing.T) {
 					t.Fatalf("a dry run moved money: %s", d.Balance)
 				}
 				v(t, 2, append(add, "--amount", "80", "--amount-received", "100", "--fee-percent", "10", "--dry-run")...)
+
+				// No terminal to confirm on and no --yes: refused, nothing moves.
+				if res := v(t, 2, append(add, "--amount", "100")...); !strings.Contains(res.err, "stdin is not a terminal") || !strings.Contains(res.err, "--yes") {
+					t.Errorf("a money move without --yes: %q", res.err)
+				}
+				if d := show(t, "2"); d.Balance != "0.00" {
+					t.Fatalf("an unconfirmed top-up moved money: %s", d.Balance)
+				}
+				add = append(append([]string{}, add...), "--yes")
 
 				first := decode[ledger.TopUpResult](t, v(t, 0, append(add, "--amount", "100", "-o", "json")...))
 				second := v(t, 0, append(add, "--amount", "100")...)
@@ -176,7 +185,7 @@ func TestAdminCommands(t *testing.T) {
 				}
 
 				fx := decode[ledger.TopUpResult](t, v(t, 0, "funds", "add", "--agency", "2", "--currency", "CNY", "--currency-received", "USD",
-					"--amount-received", "10", "--rate", "7.1", "--amount", "71", "--reference", "BANK-2", "--idempotency-key", "cli-topup-2", "-o", "json"))
+					"--amount-received", "10", "--rate", "7.1", "--amount", "71", "--reference", "BANK-2", "--idempotency-key", "cli-topup-2", "--yes", "-o", "json"))
 				if fx.Credited != "71.00" || fx.Balance != "171.00" {
 					t.Errorf("fx top-up: %+v", fx)
 				}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/voyage/voyage/pkg/admin"
 	"github.com/voyage/voyage/pkg/agency"
+	"github.com/voyage/voyage/pkg/api"
 	"github.com/voyage/voyage/pkg/auth"
 )
 
@@ -31,11 +32,7 @@ func (r *Root) agencyListCmd() *cobra.Command {
 				if err != nil {
 					return err
 				}
-				v := view{Data: page, Headers: []string{"id", "code", "name", "status", "currency", "balance", "credit limit", "available", "contact email"}}
-				for _, s := range page.Items {
-					v.Rows = append(v.Rows, []string{fmtID(s.ID), s.Code, s.Name, s.Status, s.Currency, s.Balance, s.CreditLimit, s.Available, s.ContactEmail})
-				}
-				if err := render(cmd, v); err != nil {
+				if err := render(cmd, agencyListView(page)); err != nil {
 					return err
 				}
 				if shown := (page.Page-1)*page.PageSize + len(page.Items); shown < page.Total {
@@ -45,6 +42,9 @@ func (r *Root) agencyListCmd() *cobra.Command {
 			})
 		},
 	}
+	cmd.Example = `  voyage agency list
+  voyage agency list --keyword "blue sky" --status active
+  voyage agency list --page 2 -o csv > agencies.csv`
 	cmd.Flags().StringVar(&f.Keyword, "keyword", "", "match name, alias, code or contact email")
 	cmd.Flags().StringVar(&f.Status, "status", "", "active or blocked")
 	cmd.Flags().IntVar(&f.Page, "page", 1, "page, from 1")
@@ -52,11 +52,20 @@ func (r *Root) agencyListCmd() *cobra.Command {
 	return cmd
 }
 
+func agencyListView(page api.AgencyPage) view {
+	v := view{Data: page, Headers: []string{"id", "code", "name", "status", "currency", "balance", "credit limit", "available", "contact email"}}
+	for _, s := range page.Items {
+		v.Rows = append(v.Rows, []string{fmtID(s.ID), s.Code, s.Name, s.Status, s.Currency, s.Balance, s.CreditLimit, s.Available, s.ContactEmail})
+	}
+	return v
+}
+
 func (r *Root) agencyShowCmd() *cobra.Command {
 	return &cobra.Command{
-		Use:   "show ID",
-		Short: "Show an agency: profile, wallet (balance, credit limit, available), settings and API keys",
-		Args:  args(cobra.ExactArgs(1)),
+		Use:     "show ID",
+		Example: "  voyage agency show 222\n  voyage agency show 222 -o json",
+		Short:   "Show an agency: profile, wallet (balance, credit limit, available), settings and API keys",
+		Args:    args(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, argv []string) error {
 			id, err := parseID("agency id", argv[0])
 			if err != nil {

@@ -47,7 +47,7 @@ func BenchmarkStatementsExport(b *testing.B) {
 			for b.Loop() {
 				runtime.GC()
 				stop := sampleHeap(&peak)
-				opts := statementsOpts{all: true, format: "csv", out: b.TempDir(), lang: "en"}
+				opts := statementsOpts{all: true, format: "csv", out: b.TempDir(), lang: "en", create: true}
 				count, _, err := runStatements(ctx, backend, opts, from, to, true, func(statementLine, int, int) error { return nil })
 				stop()
 				if err != nil || count != n {

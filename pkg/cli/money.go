@@ -37,7 +37,14 @@ func (r *Root) creditSetCmd() *cobra.Command {
 		Long: "Set an agency's credit limit, in its settlement currency, and its credit period;\n" +
 			"the period stays as it is unless --period or --unit is given. Asks for\n" +
 			"confirmation at a terminal unless --yes; --dry-run only shows what would change.",
-		Args: args(cobra.NoArgs),
+		Example: `  # see what a limit of 50,000 would change, then set it
+  voyage credit set --agency 222 --limit 50000 --dry-run
+  voyage credit set --agency 222 --limit 50000 --yes
+
+  # a 30-day credit period as well
+  voyage credit set --agency 222 --limit 50000 --period 30 --unit day --yes`,
+		Annotations: map[string]string{"fields": "creditLimit=limit,creditPeriod=period,creditPeriodUnit=unit"},
+		Args:        args(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := requireAgency(id); err != nil {
 				return err

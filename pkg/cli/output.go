@@ -10,7 +10,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/mattn/go-isatty"
@@ -32,7 +31,7 @@ const (
 // adminNoun makes a noun command (agency, credit, funds…): its verbs share
 // --output, and a flag that does not parse is a usage error.
 func adminNoun(use, short string, verbs ...*cobra.Command) *cobra.Command {
-	cmd := &cobra.Command{Use: use, Short: short, Args: args(cobra.NoArgs),
+	cmd := &cobra.Command{Use: use, Short: short, Args: suggestArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() }}
 	cmd.PersistentFlags().StringP("output", "o", FormatTable, "output format: table, json, yaml or csv")
 	cmd.PersistentFlags().String("server", "", "reach a Voyage server through its agency API (e.g. https://voyage.example.com) instead of --db; env VOYAGE_SERVER")
@@ -103,27 +102,25 @@ func render(cmd *cobra.Command, v view) error {
 		// Names and references come from people: no cell runs as a formula.
 		return docs.WriteCSVRows(w, rows)
 	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	var table [][]string
 	if v.KeyValue {
 		for _, r := range v.Rows {
-			fmt.Fprintf(tw, "%s:\t%s\n", r[0], strings.Join(r[1:], " "))
+			table = append(table, []string{r[0] + ":", strings.Join(r[1:], " ")})
 		}
-		return tw.Flush()
+		return writeTable(w, table)
 	}
 	if len(v.Headers) > 0 {
 		up := make([]string, len(v.Headers))
 		for i, h := range v.Headers {
 			up[i] = strings.ToUpper(h)
 		}
-		fmt.Fprintln(tw, strings.Join(up, "\t"))
+		table = append(table, up)
 	}
-	for _, r := range v.Rows {
-		fmt.Fprintln(tw, strings.Join(r, "\t"))
-	}
+	table = append(table, v.Rows...)
 	if len(v.Rows) == 0 && len(v.Headers) > 0 {
-		fmt.Fprintln(tw, "(none)")
+		table = append(table, []string{"(none)"})
 	}
-	return tw.Flush()
+	return writeTable(w, table)
 }
 
 // note tells the person at the terminal something beside the answer: on
@@ -150,12 +147,20 @@ var isTerminal = func(in io.Reader) bool {
 
 var errAborted = errors.New("aborted: nothing was changed")
 
-// confirm asks before a money move, unless --yes was given or stdin is not a
-// terminal (scripts, pipes); a refusal is errAborted.
+// errNeedYes refuses a money move that cannot be confirmed: with stdin not
+// a terminal (a script, a pipe, cron) nobody can answer, so the command
+// must say --yes itself, as gh does.
+var errNeedYes = usageErr(errors.New("this changes money and stdin is not a terminal to confirm it: add --yes to go ahead (or --dry-run to see the plan)"))
+
+// confirm asks before a money move unless --yes was given; without a
+// terminal to ask on it refuses (errNeedYes), and a "no" is errAborted.
 func confirm(cmd *cobra.Command, yes bool, question string) error {
 	in := cmd.InOrStdin()
-	if yes || !isTerminal(in) {
+	if yes {
 		return nil
+	}
+	if !isTerminal(in) {
+		return errNeedYes
 	}
 	fmt.Fprintf(cmd.ErrOrStderr(), "%s [y/N]: ", question)
 	line, _ := bufio.NewReader(in).ReadString('\n')
@@ -188,6 +193,9 @@ func (r *Root) backend(cmd *cobra.Command) (admin.Backend, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := requireDatabase(cfg); err != nil {
+		return nil, err
+	}
 	return admin.OpenLocal(cmd.Context(), cfg, osUser())
 }
 
@@ -199,7 +207,7 @@ func (r *Root) withBackend(cmd *cobra.Command, fn func(b admin.Backend) error) e
 		return err
 	}
 	defer b.Close()
-	return describe(fn(b))
+	return commandError(cmd, fn(b))
 }
 
 // local is the in-process backend, for what only the server's own host may

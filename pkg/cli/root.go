@@ -34,12 +34,17 @@ func New() *Root {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	// A misspelt command gets cobra's "did you mean" list (noun commands
+	// through suggestArgs).
+	cmd.SuggestionsMinimumDistance = 2
 	cmd.PersistentFlags().StringVar(&r.configFile, "config", "", "config file (default ./voyage.yaml when present)")
 	cmd.PersistentFlags().String("db", "", "database: a SQLite file path or sqlite: URL, or a postgres:// URL (default ./var/voyage.db)")
 	cmd.PersistentFlags().String("log-level", "", "log level: debug, info, warn, error")
 	r.Cmd = cmd
 	cmd.AddCommand(r.serveCmd(), r.migrateCmd(), r.demoCmd(), r.versionCmd(), r.superadminCmd(),
 		r.agencyCmd(), r.creditCmd(), r.fundsCmd(), r.apikeyCmd(), r.userCmd(), r.ratesCmd(), r.statementsCmd(), r.ordersCmd(), r.groupsCmd(), r.jobsCmd(), r.tuiCmd(), r.docsCmd())
+	addExamples(cmd)
+	r.addCompletions(cmd)
 	return r
 }
 
@@ -57,6 +62,9 @@ func (r *Root) config(cmd *cobra.Command) (config.Config, error) {
 	cfg, err := config.Load(r.configFile, cmd.Flags())
 	if err != nil {
 		return config.Config{}, err
+	}
+	if cmd.Name() != "serve" {
+		quietLogs(cmd, &cfg)
 	}
 	setupLogging(r.Err, cfg)
 	return cfg, nil
@@ -76,13 +84,17 @@ func setupLogging(w io.Writer, cfg config.Config) {
 }
 
 func (r *Root) versionCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "version",
-		Short: "Print the version",
-		Args:  cobra.NoArgs,
+	cmd := &cobra.Command{
+		Use:     "version",
+		Short:   "Print the version",
+		Example: "  voyage version\n  voyage version -o json",
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			fmt.Fprintln(cmd.OutOrStdout(), "voyage", app.Version)
-			return nil
+			return printOr(cmd, struct {
+				Version string `json:"version"`
+			}{app.Version}, func(w io.Writer) { fmt.Fprintln(w, "voyage", app.Version) })
 		},
 	}
+	outputFlag(cmd)
+	return cmd
 }

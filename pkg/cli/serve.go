@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"io"
 	"os/signal"
 	"syscall"
 
@@ -48,10 +49,11 @@ func (r *Root) serveCmd() *cobra.Command {
 
 func (r *Root) demoCmd() *cobra.Command {
 	cmd := &cobra.Command{Use: "demo", Short: "Demo data"}
-	cmd.AddCommand(&cobra.Command{
-		Use:   "seed",
-		Short: "Add the demo data that is missing (safe to run again)",
-		Args:  cobra.NoArgs,
+	seed := &cobra.Command{
+		Use:     "seed",
+		Short:   "Add the demo data that is missing (safe to run again; creates the database if needed)",
+		Example: "  voyage demo seed --db ./var/voyage.db\n  voyage demo seed -o json",
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			cfg, err := r.config(cmd)
 			if err != nil {
@@ -65,13 +67,27 @@ func (r *Root) demoCmd() *cobra.Command {
 			if err := demo.Seed(cmd.Context(), a.DB, a.Site); err != nil {
 				return err
 			}
-			out := cmd.OutOrStdout()
-			fmt.Fprintln(out, "demo data is in place; demo logins:")
-			for _, l := range demo.Logins {
-				fmt.Fprintf(out, "  %-16s %-16s %-26s %s\n", l.Username, l.Password, l.Agency, l.Role)
+			type login struct {
+				Username string `json:"username"`
+				Password string `json:"password"`
+				Agency   string `json:"agency"`
+				Role     string `json:"role"`
 			}
-			return nil
+			logins := make([]login, 0, len(demo.Logins))
+			for _, l := range demo.Logins {
+				logins = append(logins, login(l))
+			}
+			return printOr(cmd, struct {
+				Logins []login `json:"logins"`
+			}{logins}, func(out io.Writer) {
+				fmt.Fprintln(out, "demo data is in place; demo logins:")
+				for _, l := range demo.Logins {
+					fmt.Fprintf(out, "  %-16s %-16s %-26s %s\n", l.Username, l.Password, l.Agency, l.Role)
+				}
+			})
 		},
-	})
+	}
+	outputFlag(seed)
+	cmd.AddCommand(seed)
 	return cmd
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/voyage/voyage/pkg/admin"
 	"github.com/voyage/voyage/pkg/agency"
+	"github.com/voyage/voyage/pkg/api"
 	"github.com/voyage/voyage/pkg/docs"
 )
 
@@ -31,6 +32,8 @@ type statementsOpts struct {
 	format   string
 	out      string
 	lang     string
+	// create makes the statement of a period that has none yet (export).
+	create bool
 }
 
 // statementLine is what one agency's statement run reports.
@@ -50,12 +53,28 @@ func (r *Root) statementsRunCmd(verb string, export bool) *cobra.Command {
 	var o statementsOpts
 	short := "Create the statement of one agency (--agency) or of every agency (--all) for a period"
 	if export {
-		short = "Create and write statements as csv, xlsx or pdf files into --out, one agency at a time"
+		short = "Write the statements of a period as csv, xlsx or pdf files into --out, one agency at a time"
+	}
+	example := `  # November's statement of agency 222
+  voyage statements create --agency 222 --from 2026-11-01 --to 2026-11-30
+
+  # every agency's statement for November, made once
+  voyage statements create --all --from 2026-11-01 --to 2026-11-30 -o json`
+	if export {
+		example = `  # write the existing November statements as Excel files into ./november
+  voyage statements export --all --from 2026-11-01 --to 2026-11-30 --format xlsx --out november
+
+  # the same, creating the statements of agencies that have none for November yet
+  voyage statements export --all --from 2026-11-01 --to 2026-11-30 --create
+
+  # one agency's statement as a Traditional Chinese PDF
+  voyage statements export --agency 222 --from 2026-11-01 --to 2026-11-30 --format pdf --lang zh-tw`
 	}
 	cmd := &cobra.Command{
-		Use:   verb + " (--agency ID | --all) --from YYYY-MM-DD --to YYYY-MM-DD",
-		Short: short,
-		Args:  args(cobra.NoArgs),
+		Use:     verb + " (--agency ID | --all) --from YYYY-MM-DD --to YYYY-MM-DD",
+		Short:   short,
+		Example: example,
+		Args:    args(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if (o.agency > 0) == o.all {
 				return usageErr(errors.New("give either --agency ID or --all"))
@@ -92,7 +111,7 @@ func (r *Root) statementsRunCmd(verb string, export bool) *cobra.Command {
 					if export {
 						what = "exported to " + o.out
 					}
-					fmt.Fprintf(cmd.OutOrStdout(), "%d statements (%d entries) %s\n", n, entries, what)
+					fmt.Fprintf(cmd.OutOrStdout(), "%s (%s) %s\n", countNoun(n, "statement", "statements"), countNoun(entries, "entry", "entries"), what)
 				}
 				return nil
 			})
@@ -109,33 +128,47 @@ func (r *Root) statementsRunCmd(verb string, export bool) *cobra.Command {
 		fl.StringVar(&o.format, "format", docs.CSV, "file format: csv, xlsx or pdf")
 		fl.StringVar(&o.out, "out", ".", "folder the files go to")
 		fl.StringVar(&o.lang, "lang", "en", "language of the documents: en, zh-cn or zh-tw")
+		fl.BoolVar(&o.create, "create", false, "create the statement of an agency that has none for the period (otherwise that is an error)")
 	}
 	return cmd
 }
 
-// runStatements creates (and with export writes) the statements one agency
-// at a time, reading the agency list a page at a time, so memory stays flat
-// however many agencies there are.
 // runStatements creates (and with export writes) the statement of each
 // agency of o for the inclusive days from–to, one agency at a time so that
 // memory does not grow with the number of agencies.
 func runStatements(ctx context.Context, b admin.Backend, o statementsOpts, from, to time.Time, export bool,
 	each func(l statementLine, done, total int) error) (count, entries int, err error) {
 	one := func(ag agency.Summary, done, total int) error {
-		st, err := b.CreateStatement(ctx, ag.ID, from.Format(time.DateOnly), to.Format(time.DateOnly))
-		if err != nil {
-			return err
+		var st api.StatementSummary
+		found := false
+		if export {
+			var err error
+			if st, found, err = periodStatement(ctx, b, ag.ID, from, to); err != nil {
+				return err
+			}
+		}
+		if !found && export && !o.create {
+			return fmt.Errorf("agency %d (%s) has no statement for %s – %s: create it with `voyage statements create --agency %d --from %s --to %s`, or add --create",
+				ag.ID, ag.Code, from.Format(time.DateOnly), to.Format(time.DateOnly), ag.ID, from.Format(time.DateOnly), to.Format(time.DateOnly))
+		}
+		if !found || !export {
+			d, err := b.CreateStatement(ctx, ag.ID, from.Format(time.DateOnly), to.Format(time.DateOnly))
+			if err != nil {
+				return err
+			}
+			st = api.StatementSummary{ID: d.ID, AgencyID: d.AgencyID, From: d.From, To: d.To, OpeningBalance: d.OpeningBalance,
+				ClosingBalance: d.ClosingBalance, EntryCount: len(d.Entries), CreatedAt: d.CreatedAt}
 		}
 		l := statementLine{AgencyID: ag.ID, Code: ag.Code, Agency: ag.Name, StatementID: st.ID, Currency: st.OpeningBalance.Currency,
-			Opening: st.OpeningBalance.Amount, Closing: st.ClosingBalance.Amount, Entries: len(st.Entries)}
+			Opening: st.OpeningBalance.Amount, Closing: st.ClosingBalance.Amount, Entries: st.EntryCount}
 		if export {
-			l.File = filepath.Join(o.out, fmt.Sprintf("statement-%s-%s-%s.%s", ag.Code, from.Format("20060102"), to.Format("20060102"), o.format))
+			l.File = filepath.Join(o.out, docs.StatementFileName(ag.Code, from, to.AddDate(0, 0, 1), o.format))
 			if err := writeStatement(ctx, b, l.File, o.format, o.lang, ag.ID, st.ID); err != nil {
 				return err
 			}
 		}
 		count++
-		entries += len(st.Entries)
+		entries += st.EntryCount
 		return each(l, done, total)
 	}
 	if !o.all {
@@ -160,6 +193,28 @@ func runStatements(ctx context.Context, b admin.Backend, o statementsOpts, from,
 		}
 		if len(list.Items) < page {
 			return count, entries, nil
+		}
+	}
+}
+
+// periodStatement finds the newest statement of the agency for exactly the
+// inclusive days from–to, so that an export writes the statement finance
+// already made instead of making another copy on every run.
+func periodStatement(ctx context.Context, b admin.Backend, agencyID int64, from, to time.Time) (api.StatementSummary, bool, error) {
+	const size = 100
+	first, last := from.Format(time.DateOnly), to.Format(time.DateOnly)
+	for p := 1; ; p++ {
+		list, err := b.Statements(ctx, agencyID, p, size)
+		if err != nil {
+			return api.StatementSummary{}, false, err
+		}
+		for _, st := range list.Items {
+			if st.From == first && st.To == last {
+				return st, true, nil
+			}
+		}
+		if len(list.Items) < size || p*size >= list.Total {
+			return api.StatementSummary{}, false, nil
 		}
 	}
 }
@@ -218,7 +273,7 @@ func (p *progress) step(done, total int, l statementLine) {
 		fmt.Fprintf(p.w, "\r[%s%s] %d/%d %s", strings.Repeat("=", filled), strings.Repeat(" ", width-filled), done, total, l.Code)
 		p.drawn = true
 	case p.plain:
-		line := fmt.Sprintf("%d/%d %s %s: %d entries, closing %s %s", done, total, l.Code, l.Agency, l.Entries, l.Closing, l.Currency)
+		line := fmt.Sprintf("%d/%d %s %s: %s, closing %s %s", done, total, l.Code, l.Agency, countNoun(l.Entries, "entry", "entries"), l.Closing, l.Currency)
 		if l.File != "" {
 			line += " → " + l.File
 		}

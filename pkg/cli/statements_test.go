@@ -35,18 +35,46 @@ func TestStatementsCommands(t *testing.T) {
 			}
 
 			out := t.TempDir()
+			// Only Blue Sky has a statement for the period: without --create
+			// the export names the agency that has none and writes nothing new.
 			res = run("statements", "export", "--all", "--from", "2026-01-01", "--to", today, "--format", "csv", "--out", out, "-o", "json")
-			if res.code != 0 {
-				t.Fatalf("export: %+v", res)
+			if res.code == 0 || !strings.Contains(res.err, "has no statement for 2026-01-01") || !strings.Contains(res.err, "--create") {
+				t.Fatalf("export without --create: %+v", res)
 			}
-			var lines []statementLine
-			sc := bufio.NewScanner(strings.NewReader(res.out))
-			for sc.Scan() {
-				var l statementLine
-				if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
-					t.Fatalf("not JSON lines: %v\n%s", err, res.out)
+			jsonLines := func(out string) []statementLine {
+				var lines []statementLine
+				sc := bufio.NewScanner(strings.NewReader(out))
+				for sc.Scan() {
+					var l statementLine
+					if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
+						t.Fatalf("not JSON lines: %v\n%s", err, out)
+					}
+					lines = append(lines, l)
 				}
-				lines = append(lines, l)
+				return lines
+			}
+			res = run("statements", "export", "--agency", "222", "--from", "2026-01-01", "--to", today, "--format", "csv", "--out", out, "-o", "json")
+			if got := jsonLines(res.out); res.code != 0 || len(got) != 1 || got[0].StatementID != line.StatementID {
+				t.Fatalf("export of the existing statement %d: %+v", line.StatementID, res)
+			}
+			res = run("statements", "export", "--all", "--from", "2026-01-01", "--to", today, "--format", "csv", "--out", out, "-o", "json", "--create")
+			if res.code != 0 {
+				t.Fatalf("export --create: %+v", res)
+			}
+			lines := jsonLines(res.out)
+			// Run again: the same statements, no new copies.
+			res = run("statements", "export", "--all", "--from", "2026-01-01", "--to", today, "--format", "csv", "--out", out, "-o", "json")
+			again := jsonLines(res.out)
+			if res.code != 0 || len(again) != len(lines) {
+				t.Fatalf("second export: %+v", res)
+			}
+			for i := range again {
+				if again[i].StatementID != lines[i].StatementID {
+					t.Errorf("second export made a new statement: %+v, then %+v", lines[i], again[i])
+				}
+				if again[i].AgencyID == 222 && again[i].StatementID != line.StatementID {
+					t.Errorf("Blue Sky's export is statement %d, not the one created (%d)", again[i].StatementID, line.StatementID)
+				}
 			}
 			// The provider's agencies: Demo Travel, its sub-agency, Blue Sky.
 			if len(lines) != 3 {
@@ -61,13 +89,19 @@ func TestStatementsCommands(t *testing.T) {
 				if err != nil || filepath.Dir(l.File) != out {
 					t.Fatalf("file %s: %v", l.File, err)
 				}
+				if want := "statement-" + l.Code + "-20260101-" + strings.ReplaceAll(today, "-", "") + ".csv"; filepath.Base(l.File) != want {
+					t.Errorf("file %s, want %s (the portal's name)", l.File, want)
+				}
+				if !strings.HasPrefix(string(b), "\ufeff") {
+					t.Errorf("%s has no byte-order mark", l.File)
+				}
 				if l.AgencyID == 222 && (!strings.Contains(string(b), "WIRE-B") || !strings.Contains(string(b), "1250.50")) {
 					t.Errorf("Blue Sky's statement:\n%s", b)
 				}
 			}
 
 			res = run("statements", "export", "--agency", "222", "--from", "2026-01-01", "--to", today, "--format", "pdf", "--out", out, "--lang", "zh-tw")
-			if res.code != 0 || !strings.Contains(res.out, "1 statements (2 entries) exported") {
+			if res.code != 0 || !strings.Contains(res.out, "1 statement (2 entries) exported") {
 				t.Errorf("pdf export: %+v", res)
 			}
 

@@ -5,15 +5,18 @@
 package docs
 
 import (
+	"bytes"
 	"fmt"
 	"io"
+	"net/http"
+	"strings"
 	"time"
 
-	"github.com/signintech/gopdf"
-	"github.com/xuri/excelize/v2"
-
+	"github.com/voyage/voyage/pkg/agency"
+	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/money"
+	"github.com/voyage/voyage/pkg/siteinfo"
 )
 
 // Formats a statement exports to.
@@ -57,6 +60,9 @@ type Translate func(key string, args ...any) string
 
 // Statement is what a statement document shows.
 type Statement struct {
+	// Provider is the letterhead: the provider's name as the site shows it
+	// in the reader's language (siteinfo); empty leaves the letterhead out.
+	Provider    string
 	AgencyName  string
 	AgencyCode  string
 	Info        ledger.StatementInfo
@@ -65,26 +71,107 @@ type Statement struct {
 	T           Translate
 }
 
+// StatementFileName is the one name a statement file has wherever it is
+// downloaded or written (portal, API, CLI): agency code and the inclusive
+// period, so a month's files sort and do not collide.
+func StatementFileName(agencyCode string, from, to time.Time, format string) string {
+	return fmt.Sprintf("statement-%s-%s-%s.%s", agencyCode, from.UTC().Format("20060102"),
+		to.UTC().Add(-time.Nanosecond).Format("20060102"), format)
+}
+
+// StatementFile is a rendered statement: what the portal and the API send
+// and what the CLI writes.
+type StatementFile struct {
+	Name        string
+	ContentType string
+	Body        []byte
+}
+
+// ExportStatement renders s in format with its file name.
+func ExportStatement(format string, s Statement) (StatementFile, error) {
+	var buf bytes.Buffer
+	if err := Write(&buf, format, s); err != nil {
+		return StatementFile{}, err
+	}
+	return StatementFile{Name: StatementFileName(s.AgencyCode, s.Info.From, s.Info.To, format),
+		ContentType: ContentType(format), Body: buf.Bytes()}, nil
+}
+
+// Serve sends the file as a download.
+func (f StatementFile) Serve(w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", f.ContentType)
+	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s"`, f.Name))
+	w.Header().Set("Cache-Control", "private, no-store")
+	_, err := w.Write(f.Body)
+	return err
+}
+
+// amount is the plain decimal a spreadsheet or importer reads: "-1234.50".
 func (s Statement) amount(v int64) string {
 	return money.Amount{Minor: v, Currency: s.Info.Currency}.String()
 }
 
+// grouped is an amount as people read it: "-1,234.50".
+func (s Statement) grouped(v int64) string {
+	a := s.amount(v)
+	sign := ""
+	if strings.HasPrefix(a, "-") {
+		sign, a = "-", a[1:]
+	}
+	whole, frac, ok := strings.Cut(a, ".")
+	out := sign + money.GroupThousands(whole)
+	if ok {
+		out += "." + frac
+	}
+	return out
+}
+
+// numFmt is Excel's number format for the currency's decimals: #,##0.00.
+func (s Statement) numFmt() string {
+	f := "#,##0"
+	if e := money.Exponent(s.Info.Currency); e > 0 {
+		f += "." + strings.Repeat("0", int(e))
+	}
+	return f
+}
+
 func (s Statement) header() []string {
-	h := []string{s.T("statement.col.time"), s.T("statement.col.type"), s.T("statement.col.orderId"), s.T("statement.col.reference"),
-		s.T("statement.col.description"), s.T("statement.col.amount"), s.T("statement.col.balance")}
+	cur := "currency"
+	h := []string{s.T("finance.col.time"), s.T("statement.col.type"), s.T("statement.col.orderId"), s.T("statement.col.reference"),
+		s.T("statement.col.description"), s.T("finance.col.amount", cur, s.Info.Currency), s.T("finance.col.balance", cur, s.Info.Currency)}
 	if s.InvoiceType {
 		h = append(h, s.T("statement.col.invoiceType"))
 	}
 	return h
 }
 
+// description translates the descriptions the product writes itself
+// ("top-up", "service fee"); what people or routes wrote stays as it is.
+func (s Statement) description(d string) string {
+	key := "finance.description." + d
+	if t := s.T(key); t != key {
+		return t
+	}
+	return d
+}
+
+// row is an entry's cells as text; the time is UTC, as the header says.
 func (s Statement) row(e ledger.Entry) []string {
-	r := []string{e.PaidAt.UTC().Format("2006-01-02 15:04:05"), s.T("statement.type." + e.Type), e.OrderID, e.Reference, e.Description,
+	r := []string{e.PaidAt.UTC().Format(time.DateTime), s.T("statement.type." + e.Type), e.OrderID, e.Reference, s.description(e.Description),
 		s.amount(e.Amount), s.amount(e.BalanceAfter)}
 	if s.InvoiceType {
 		r = append(r, invoiceType(e))
 	}
 	return r
+}
+
+// total is the sum of the entries' amounts: closing minus opening.
+func (s Statement) total() int64 {
+	var t int64
+	for _, e := range s.Entries {
+		t += e.Amount
+	}
+	return t
 }
 
 // invoiceType reads the invoice type an order payment recorded (Bill,
@@ -101,17 +188,23 @@ func (s Statement) period() string {
 	return s.Info.From.UTC().Format(time.DateOnly) + " – " + s.Info.To.UTC().Add(-time.Nanosecond).Format(time.DateOnly)
 }
 
-// WriteCSV writes the statement as CSV: a summary block, then the entries.
+// utf8BOM makes Excel (notably a Chinese-locale Excel, which otherwise
+// guesses GBK) read the file as UTF-8; encoding/csv-based readers and
+// pandas (encoding="utf-8-sig") skip it.
+const utf8BOM = "\ufeff"
+
+// WriteCSV writes the statement as CSV for importers: a byte-order mark,
+// the header row, then one row per entry. The summary (agency, period,
+// opening and closing balance) is not a block above the header, which
+// breaks pandas and most importers: the agency code and period are in the
+// file name, the currency is in the amount headers, and the opening balance
+// is the first row's balance less its amount.
 func WriteCSV(w io.Writer, s Statement) error {
-	rows := [][]string{
-		{s.T("statement.title"), s.AgencyName, s.AgencyCode},
-		{s.T("statement.period"), s.period()},
-		{s.T("statement.currency"), s.Info.Currency},
-		{s.T("statement.opening"), s.amount(s.Info.Opening)},
-		{s.T("statement.closing"), s.amount(s.Info.Closing)},
-		{},
-		s.header(),
+	if _, err := io.WriteString(w, utf8BOM); err != nil {
+		return fmt.Errorf("docs: csv: %w", err)
 	}
+	rows := make([][]string, 0, len(s.Entries)+1)
+	rows = append(rows, s.header())
 	for _, e := range s.Entries {
 		rows = append(rows, s.row(e))
 	}
@@ -120,144 +213,22 @@ func WriteCSV(w io.Writer, s Statement) error {
 	return WriteCSVRows(w, rows)
 }
 
-// WriteXLSX writes the statement as an Excel workbook with the streaming
-// writer, so memory does not grow with the number of entries.
-func WriteXLSX(w io.Writer, s Statement) error {
-	f := excelize.NewFile()
-	defer f.Close()
-	sheet := "Statement"
-	if err := f.SetSheetName("Sheet1", sheet); err != nil {
-		return fmt.Errorf("docs: xlsx sheet: %w", err)
-	}
-	sw, err := f.NewStreamWriter(sheet)
-	if err != nil {
-		return fmt.Errorf("docs: xlsx stream: %w", err)
-	}
-	row := 1
-	put := func(values ...any) error {
-		cell, _ := excelize.CoordinatesToCellName(1, row)
-		row++
-		return sw.SetRow(cell, values)
-	}
-	num := func(v int64) any {
-		f, _ := money.Amount{Minor: v, Currency: s.Info.Currency}.Decimal().Float64()
-		return f
-	}
-	lines := [][]any{
-		{s.T("statement.title"), s.AgencyName, s.AgencyCode},
-		{s.T("statement.period"), s.period()},
-		{s.T("statement.currency"), s.Info.Currency},
-		{s.T("statement.opening"), num(s.Info.Opening)},
-		{s.T("statement.closing"), num(s.Info.Closing)},
-		{},
-	}
-	for _, l := range lines {
-		if err := put(l...); err != nil {
-			return fmt.Errorf("docs: xlsx row: %w", err)
-		}
-	}
-	hdr := []any{}
-	for _, h := range s.header() {
-		hdr = append(hdr, h)
-	}
-	if err := put(hdr...); err != nil {
-		return fmt.Errorf("docs: xlsx header: %w", err)
-	}
-	for _, e := range s.Entries {
-		r := s.row(e)
-		values := []any{r[0], r[1], r[2], r[3], r[4], num(e.Amount), num(e.BalanceAfter)}
-		if s.InvoiceType {
-			values = append(values, r[7])
-		}
-		if err := put(values...); err != nil {
-			return fmt.Errorf("docs: xlsx row: %w", err)
-		}
-	}
-	if err := sw.Flush(); err != nil {
-		return fmt.Errorf("docs: xlsx flush: %w", err)
-	}
-	if _, err := f.WriteTo(w); err != nil {
-		return fmt.Errorf("docs: xlsx write: %w", err)
-	}
-	return nil
+// NewStatement is the statement document of agency a as the portal, the
+// API and the CLI export it: lettered with the provider's name as the site
+// shows it in lang, in lang's words.
+func NewStatement(a agency.Agency, info ledger.StatementInfo, st ledger.Statement, site siteinfo.Info, lang string, t Translate) Statement {
+	return Statement{Provider: ProviderName(site, lang), AgencyName: a.Name, AgencyCode: a.Code, Info: info, Entries: st.Entries,
+		InvoiceType: a.InvoiceTypeOnExcel, T: t}
 }
 
-// WritePDF writes the statement as an A4 PDF in the reader's language.
-func WritePDF(w io.Writer, s Statement) error {
-	return writeStatementPDF(w, s, true)
-}
-
-// writeStatementPDF writes the statement as a PDF; tests turn compression
-// off to read the text back.
-func writeStatementPDF(w io.Writer, s Statement, compress bool) error {
-	p, err := newPDF(*gopdf.PageSizeA4Landscape, gopdf.PdfInfo{Title: s.T("statement.title") + " " + s.AgencyName, Creator: "Voyage"}, compress)
-	if err != nil {
-		return err
+// ProviderName is the provider's name for a reader of lang: the Chinese
+// name for Chinese readers when the site has one.
+func ProviderName(site siteinfo.Info, lang string) string {
+	if strings.HasPrefix(i18n.Normalize(lang), "zh") && site.ChineseName != "" {
+		return site.ChineseName
 	}
-	pdf := p.pdf
-	const margin, lineH = 36.0, 16.0
-	widths := []float64{110, 90, 90, 110, 170, 90, 90}
-	if s.InvoiceType {
-		widths = []float64{100, 80, 80, 100, 150, 80, 80, 100}
+	if site.Name != "" {
+		return site.Name
 	}
-	pageH := gopdf.PageSizeA4Landscape.H
-	text := func(x, y float64, size float64, v string) error {
-		return p.text(x, y, size, colorText, v)
-	}
-	cells := func(vs []string) error {
-		x, y := margin, pdf.GetY()
-		for i, v := range vs {
-			if err := text(x+2, y, 9, p.fit(v, widths[i]-4, 9)); err != nil {
-				return err
-			}
-			x += widths[i]
-		}
-		pdf.SetY(y + lineH)
-		return nil
-	}
-	header := func() error {
-		total := 0.0
-		for _, wd := range widths {
-			total += wd
-		}
-		pdf.SetFillColor(colorHead.r, colorHead.g, colorHead.b)
-		pdf.RectFromUpperLeftWithStyle(margin, pdf.GetY()-2, total, lineH, "F")
-		return cells(s.header())
-	}
-	pdf.AddPage()
-	if err := text(margin, margin, 16, s.T("statement.title")+" — "+s.AgencyName+" ("+s.AgencyCode+")"); err != nil {
-		return fmt.Errorf("docs: pdf: %w", err)
-	}
-	summary := []string{
-		s.T("statement.period") + ": " + s.period() + "    " + s.T("statement.currency") + ": " + s.Info.Currency,
-		s.T("statement.opening") + ": " + s.amount(s.Info.Opening) + "    " + s.T("statement.closing") + ": " + s.amount(s.Info.Closing) +
-			"    " + s.T("statement.entries", "count", len(s.Entries)),
-	}
-	y := margin + 28
-	for _, l := range summary {
-		if err := text(margin, y, 10, l); err != nil {
-			return fmt.Errorf("docs: pdf: %w", err)
-		}
-		y += lineH
-	}
-	pdf.SetY(y + 8)
-	if err := header(); err != nil {
-		return fmt.Errorf("docs: pdf: %w", err)
-	}
-	for _, e := range s.Entries {
-		if pdf.GetY()+lineH > pageH-margin {
-			pdf.AddPage()
-			pdf.SetY(margin)
-			if err := header(); err != nil {
-				return fmt.Errorf("docs: pdf: %w", err)
-			}
-		}
-		if err := cells(s.row(e)); err != nil {
-			return fmt.Errorf("docs: pdf: %w", err)
-		}
-	}
-	if err := pdf.Write(w); err != nil {
-		return fmt.Errorf("docs: pdf write: %w", err)
-	}
-	return nil
+	return site.ChineseName
 }

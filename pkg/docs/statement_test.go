@@ -1,9 +1,12 @@
 package docs
 
 import (
+	"archive/zip"
 	"bytes"
 	"encoding/csv"
+	"io"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -21,58 +24,165 @@ func sample(lang string, invoice bool) Statement {
 		{ID: 1, Type: ledger.TypeTopUp, Amount: 1000_00, Currency: "CNY", BalanceAfter: 1200_00, Reference: "HSBC-1", Description: "top-up", PaidAt: from.Add(time.Hour), Detail: "{}"},
 		{ID: 2, Type: ledger.TypeOriginFlight, Amount: -350_50, Currency: "CNY", BalanceAfter: 849_50, OrderID: "F100", Description: "北京—伦敦", PaidAt: from.Add(48 * time.Hour), Detail: `{"invoiceType":"Itinerary"}`},
 	}
-	return Statement{AgencyName: "示例旅行社", AgencyCode: "A2345678", InvoiceType: invoice, Entries: entries,
+	return Statement{Provider: "Voyage Travel", AgencyName: "示例旅行社", AgencyCode: "A2345678", InvoiceType: invoice, Entries: entries,
 		Info: ledger.StatementInfo{ID: 7, Currency: "CNY", From: from, To: from.AddDate(0, 1, 0), Opening: 200_00, Closing: 849_50},
 		T:    func(key string, args ...any) string { return cat.T(lang, key, args...) }}
 }
 
+// TestCSV reads the file as an importer does: a UTF-8 byte-order mark, the
+// header as the first record, one record per entry, all the same width.
 func TestCSV(t *testing.T) {
-	var buf bytes.Buffer
-	if err := WriteCSV(&buf, sample("zh-cn", false)); err != nil {
-		t.Fatal(err)
+	tests := []struct {
+		lang                      string
+		time, amount, description string
+	}{
+		{"en", "Payment time (UTC)", "Amount (CNY)", "Top-up"},
+		{"zh-cn", "支付时间 (UTC)", "金额 (CNY)", "充值"},
+		{"zh-tw", "支付時間 (UTC)", "金額 (CNY)", "儲值"},
 	}
-	r := csv.NewReader(&buf)
-	r.FieldsPerRecord = -1
-	rows, err := r.ReadAll()
-	if err != nil {
-		t.Fatalf("not CSV: %v", err)
+	for _, tt := range tests {
+		t.Run(tt.lang, func(t *testing.T) {
+			var buf bytes.Buffer
+			if err := WriteCSV(&buf, sample(tt.lang, false)); err != nil {
+				t.Fatal(err)
+			}
+			body, ok := bytes.CutPrefix(buf.Bytes(), []byte("\xef\xbb\xbf"))
+			if !ok {
+				t.Fatalf("no UTF-8 byte-order mark: % x", buf.Bytes()[:3])
+			}
+			rows, err := csv.NewReader(bytes.NewReader(body)).ReadAll() // FieldsPerRecord 0: every record as wide as the header
+			if err != nil {
+				t.Fatalf("not a rectangular CSV: %v", err)
+			}
+			if len(rows) != 3 || rows[0][0] != tt.time || rows[0][5] != tt.amount || len(rows[0]) != 7 {
+				t.Fatalf("header = %v (%d records)", rows[0], len(rows))
+			}
+			if first := rows[1]; first[0] != "2026-10-01 01:00:00" || first[4] != tt.description || first[5] != "1000.00" {
+				t.Errorf("first entry = %v", first)
+			}
+			if last := rows[2]; last[2] != "F100" || last[4] != "北京—伦敦" || last[5] != "-350.50" || last[6] != "849.50" {
+				t.Errorf("last entry = %v", last)
+			}
+		})
 	}
-	if rows[0][0] != "对账单" || rows[1][1] != "2026-10-01 – 2026-10-31" || rows[3][1] != "200.00" || rows[4][1] != "849.50" {
-		t.Errorf("summary rows = %v", rows[:5])
+}
+
+func TestStatementFileName(t *testing.T) {
+	s := sample("en", false)
+	if got := StatementFileName(s.AgencyCode, s.Info.From, s.Info.To, CSV); got != "statement-A2345678-20261001-20261031.csv" {
+		t.Errorf("file name = %q", got)
 	}
-	last := rows[len(rows)-1]
-	if last[1] != "机票" || last[2] != "F100" || last[5] != "-350.50" || last[6] != "849.50" || len(last) != 7 {
-		t.Errorf("entry row = %v", last)
+	f, err := ExportStatement(XLSX, s)
+	if err != nil || f.Name != "statement-A2345678-20261001-20261031.xlsx" || !strings.HasPrefix(f.ContentType, "application/vnd.openxml") {
+		t.Errorf("export = %q %q %v", f.Name, f.ContentType, err)
 	}
 }
 
 func TestXLSX(t *testing.T) {
-	for _, invoice := range []bool{false, true} {
-		var buf bytes.Buffer
-		if err := WriteXLSX(&buf, sample("en", invoice)); err != nil {
-			t.Fatal(err)
+	for _, lang := range []string{"en", "zh-cn", "zh-tw"} {
+		for _, invoice := range []bool{false, true} {
+			var buf bytes.Buffer
+			s := sample(lang, invoice)
+			if err := WriteXLSX(&buf, s); err != nil {
+				t.Fatal(err)
+			}
+			raw := buf.Bytes()
+			f, err := excelize.OpenReader(bytes.NewReader(raw))
+			if err != nil {
+				t.Fatalf("not XLSX: %v", err)
+			}
+			sheets := f.GetSheetList()
+			sheet := sheets[0]
+			if sheet != s.T("statement.title") || len(sheets) != 2 {
+				t.Errorf("%s: sheets = %v", lang, sheets)
+			}
+			rows, err := f.GetRows(sheet)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(rows) != 3 || rows[0][0] != s.T("finance.col.time") || (len(rows[0]) == 8) != invoice {
+				t.Errorf("%s invoice %v: rows = %v", lang, invoice, rows)
+			}
+			// Shown through their number formats: a date and grouped amounts.
+			if got := rows[1][0]; got != "2026-10-01 01:00:00" {
+				t.Errorf("time cell shows %q", got)
+			}
+			if got := rows[1][5]; got != "1,000.00" {
+				t.Errorf("amount cell shows %q", got)
+			}
+			if invoice && rows[2][7] != "Itinerary" {
+				t.Errorf("invoice type = %v", rows[2])
+			}
+			for cell, want := range map[string]excelize.CellType{"A2": excelize.CellTypeNumber, "F3": excelize.CellTypeNumber, "G3": excelize.CellTypeNumber} {
+				if typ, _ := f.GetCellType(sheet, cell); typ != want && typ != excelize.CellTypeUnset {
+					t.Errorf("%s is type %v, want a number", cell, typ)
+				}
+			}
+			if v, _ := f.GetCellValue(sheet, "F3", excelize.Options{RawCellValue: true}); v != "-350.5" {
+				t.Errorf("F3 raw value %q, want the number -350.5", v)
+			}
+			style := func(cell string) *excelize.Style {
+				id, err := f.GetCellStyle(sheet, cell)
+				if err != nil {
+					t.Fatal(err)
+				}
+				st, err := f.GetStyle(id)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return st
+			}
+			if st := style("F2"); st.CustomNumFmt == nil || *st.CustomNumFmt != "#,##0.00" {
+				t.Errorf("amount format = %+v", st.CustomNumFmt)
+			}
+			if st := style("A3"); st.CustomNumFmt == nil || *st.CustomNumFmt != xlsxDateTime {
+				t.Errorf("time format = %+v", st.CustomNumFmt)
+			}
+			if st := style("A1"); st.Font == nil || !st.Font.Bold || len(st.Fill.Color) == 0 {
+				t.Errorf("header style = %+v", st)
+			}
+			panes, err := f.GetPanes(sheet)
+			if err != nil || !panes.Freeze || panes.YSplit != 1 {
+				t.Errorf("panes = %+v, %v", panes, err)
+			}
+			if w, _ := f.GetColWidth(sheet, "E"); w < 10 {
+				t.Errorf("description column width %v", w)
+			}
+			last := "G3"
+			if invoice {
+				last = "H3"
+			}
+			sheetXML := zipFile(t, raw, "xl/worksheets/sheet1.xml")
+			for _, want := range []string{`<dimension ref="A1:` + last + `"`, `<autoFilter ref="$A$1:$` + last[:1] + `$3"`} {
+				if !strings.Contains(sheetXML, want) {
+					t.Errorf("sheet XML lacks %s", want)
+				}
+			}
+			sum, _ := f.GetRows(sheets[1])
+			if len(sum) < 8 || sum[0][1] != "Voyage Travel" || sum[5][1] != "200.00" || sum[7][1] != "849.50" {
+				t.Errorf("summary = %v", sum)
+			}
+			f.Close()
 		}
-		f, err := excelize.OpenReader(&buf)
-		if err != nil {
-			t.Fatalf("not XLSX: %v", err)
-		}
-		rows, err := f.GetRows("Statement")
-		if err != nil {
-			t.Fatal(err)
-		}
-		header := rows[6]
-		if header[0] != "Payment time" || (len(header) == 8) != invoice {
-			t.Errorf("invoice %v: header = %v", invoice, header)
-		}
-		last := rows[len(rows)-1]
-		if last[2] != "F100" || last[5] != "-350.5" {
-			t.Errorf("entry row = %v", last)
-		}
-		if invoice && last[7] != "Itinerary" {
-			t.Errorf("invoice type = %v", last)
-		}
-		f.Close()
 	}
+}
+
+func zipFile(t *testing.T, b []byte, name string) string {
+	t.Helper()
+	z, err := zip.NewReader(bytes.NewReader(b), int64(len(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := z.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	data, err := io.ReadAll(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
 }
 
 func TestPDF(t *testing.T) {
@@ -89,9 +199,10 @@ func TestPDF(t *testing.T) {
 	if !strings.HasPrefix(out, "%PDF-") || strings.Count(out, "/FontFile2") != 2 {
 		t.Fatalf("not a PDF with both fonts embedded (%d bytes)", buf.Len())
 	}
+	_, _, pages := statementPages(len(s.Entries) + 1)
 	m := regexp.MustCompile(`/Count (\d+)`).FindStringSubmatch(out)
-	if m == nil || m[1] < "3" || len(m[1]) != 1 {
-		t.Errorf("page count %v, want 3 to 9 pages for 122 entries", m)
+	if m == nil || m[1] != strconv.Itoa(pages) || pages < 3 {
+		t.Errorf("page count %v, want %d (3 or more for 122 entries)", m, pages)
 	}
 	if buf.Len() > 3<<20 {
 		t.Errorf("PDF is %d bytes: the font should be subset", buf.Len())
@@ -108,9 +219,11 @@ func TestStatementPDFText(t *testing.T) {
 		invoice bool
 		want    []string
 	}{
-		{"zh-cn", false, []string{"对账单 — 示例旅行社 (A2345678)", "期间: 2026-10-01 – 2026-10-31", "期初余额: 200.00", "共 3 笔", "充值", "机票"}},
-		{"zh-tw", true, []string{"對帳單 — 示例旅行社 (A2345678)", "共 3 筆", "儲值", "Itinerary", "None"}},
-		{"en", false, []string{"Statement — 示例旅行社 (A2345678)", "Opening balance: 200.00", "3 entries", "Top-up", "Flight ticket"}},
+		{"zh-cn", false, []string{"对账单 — 示例旅行社 (A2345678)", "期间: 2026-10-01 – 2026-10-31", "期初余额: 200.00", "共 41 笔", "充值", "机票",
+			"合计", "金额 (CNY)", "第 1 页，共 2 页", "第 2 页，共 2 页", "时区: UTC"}},
+		{"zh-tw", true, []string{"對帳單 — 示例旅行社 (A2345678)", "共 41 筆", "儲值", "Itinerary", "None", "合計", "第 2 頁，共 2 頁"}},
+		{"en", false, []string{"Statement — 示例旅行社 (A2345678)", "Opening balance: 200.00", "41 entries", "Top-up", "Flight ticket",
+			"Total", "Page 1 of 2", "Page 2 of 2", "Amount (CNY)"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.lang, func(t *testing.T) {
@@ -119,21 +232,46 @@ func TestStatementPDFText(t *testing.T) {
 			long := s.Entries[1]
 			long.Description = strings.Repeat("伦敦往返", 20) + "TAIL"
 			s.Entries = append(s.Entries, long)
+			// Enough small entries for a second page.
+			for i := 0; i < 38; i++ {
+				s.Entries = append(s.Entries, ledger.Entry{Type: ledger.TypeTopUp, Amount: 1, BalanceAfter: 1, Description: "top-up", PaidAt: s.Info.From})
+			}
 			var buf bytes.Buffer
 			if err := writeStatementPDF(&buf, s, false); err != nil {
 				t.Fatal(err)
 			}
 			text := pdfText(t, buf.String())
-			want := append([]string{"示例旅行社", "HSBC-1", "F100", "top-up", "2026-10-03 00:00:00",
-				"1000.00", "1200.00", "-350.50", "849.50", "北京—伦敦", "F100伦敦往返伦敦往返", "…-350.50"}, tt.want...)
+			var total int64
+			for _, e := range s.Entries {
+				total += e.Amount
+			}
+			want := append([]string{"Voyage Travel", "示例旅行社", "HSBC-1", "F100", "2026-10-03 00:00 UTC",
+				"1,000.00", "1,200.00", "-350.50", "849.50", "北京—伦敦", "F100伦敦往返伦敦往返", "A2345678 · 2026-10-01 – 2026-10-31",
+				s.grouped(total)}, tt.want...)
 			for _, w := range want {
 				if !strings.Contains(text, w) {
 					t.Errorf("%q not in the PDF text:\n%s", w, text)
 				}
 			}
-			if strings.Contains(text, "TAIL") {
-				t.Errorf("the long description is not cut:\n%s", text)
+			for _, no := range []string{"TAIL", "top-up"} {
+				if strings.Contains(text, no) {
+					t.Errorf("%q in the PDF text (untranslated or not cut):\n%s", no, text)
+				}
 			}
 		})
+	}
+}
+
+// TestStatementPDFOneEntry: a single entry is "1 entry", not "1 entries".
+func TestStatementPDFOneEntry(t *testing.T) {
+	s := sample("en", false)
+	s.Entries = s.Entries[:1]
+	var buf bytes.Buffer
+	if err := writeStatementPDF(&buf, s, false); err != nil {
+		t.Fatal(err)
+	}
+	text := pdfText(t, buf.String())
+	if !strings.Contains(text, "1 entry") || strings.Contains(text, "1 entries") || !strings.Contains(text, "Page 1 of 1") {
+		t.Errorf("PDF text:\n%s", text)
 	}
 }

@@ -39,6 +39,12 @@ type Ticket struct {
 	Baggage *supplier.Baggage
 	// Date is the date of issue printed; zero means today in UTC.
 	Date time.Time
+	// ShowDocumentNumbers prints passport and ID numbers in full on the
+	// itinerary, which otherwise shows only their last characters: an
+	// itinerary is forwarded, printed and left on desks, and the number is
+	// not needed to read it. (The e-ticket, which the traveller checks in
+	// with, always carries it.)
+	ShowDocumentNumbers bool
 }
 
 // WriteTicket writes the kind of document (Itinerary or ETicket) of a
@@ -99,6 +105,8 @@ type ticketText struct {
 	o    order.View
 	lang string
 	t    Translate
+	// mask hides all but the last characters of document numbers.
+	mask bool
 }
 
 func buildTicket(kind string, tk Ticket) (ticketDoc, error) {
@@ -109,7 +117,7 @@ func buildTicket(kind string, tk Ticket) (ticketDoc, error) {
 	if lang == "" {
 		lang = i18n.EN
 	}
-	x := ticketText{o: tk.Order, lang: lang, t: tk.T}
+	x := ticketText{o: tk.Order, lang: lang, t: tk.T, mask: kind == Itinerary && !tk.ShowDocumentNumbers}
 	date := tk.Date
 	if date.IsZero() {
 		date = time.Now().UTC()
@@ -323,10 +331,23 @@ func (x ticketText) name(p order.Passenger) string {
 func (x ticketText) paxType(p order.Passenger) string { return x.enum("documents.paxType.", p.Type) }
 
 func (x ticketText) document(p order.Passenger) string {
-	if p.DocumentType == "" {
-		return p.DocumentNumber
+	n := p.DocumentNumber
+	if x.mask {
+		n = MaskDocumentNumber(n)
 	}
-	return x.enum("documents.docType.", p.DocumentType) + " " + p.DocumentNumber
+	if p.DocumentType == "" {
+		return n
+	}
+	return x.enum("documents.docType.", p.DocumentType) + " " + n
+}
+
+// MaskDocumentNumber keeps the last characters of a passport or ID number
+// (four of a long one, fewer of a short one), enough to tell travellers
+// apart, and stars the rest: E12345678 → *****5678.
+func MaskDocumentNumber(n string) string {
+	r := []rune(strings.TrimSpace(n))
+	keep := min(4, len(r)/2)
+	return strings.Repeat("*", len(r)-keep) + string(r[len(r)-keep:])
 }
 
 func (x ticketText) cabin(s shopping.SegmentView) string {

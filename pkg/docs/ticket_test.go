@@ -82,7 +82,7 @@ func TestTicketXLSX(t *testing.T) {
 		issued     bool
 		want       []string
 	}{
-		{i18n.ZhCN, Itinerary, true, []string{"行程单", "已出票", "张/三", "护照 E12345678", "北京首都国际机场", "测试国际机场", "经济舱 / Y", "11小时05分"}},
+		{i18n.ZhCN, Itinerary, true, []string{"行程单", "已出票", "张/三", "护照 *****5678", "北京首都国际机场", "测试国际机场", "经济舱 / Y", "11小时05分"}},
 		{i18n.ZhTW, Itinerary, true, []string{"行程單", "已開票", "北京首都國際機場", "倫敦希思羅機場", "經濟艙 / Y"}},
 		{i18n.EN, Itinerary, true, []string{"Itinerary", "Ticketed", "SMITH/ANNA MARY", "Child", "Beijing Capital International Airport", "11h 05m", "李四"}},
 		{i18n.ZhCN, ETicket, true, []string{"电子客票", "乘机人 2/2", "YOWCA", "托运：2 件 × 23 公斤 / 手提：1 件 × 7 公斤", "CA 中国国际航空"}},
@@ -310,4 +310,42 @@ func pdfText(t *testing.T, pdf string) string {
 		}
 	}
 	return b.String()
+}
+
+// TestItineraryMasksDocuments: an itinerary shows the passport numbers'
+// last characters only, unless asked to show them; the e-ticket shows them.
+func TestItineraryMasksDocuments(t *testing.T) {
+	read := func(kind string, show bool) string {
+		tk := sampleTicket(t, i18n.EN, true)
+		tk.ShowDocumentNumbers = show
+		var buf bytes.Buffer
+		if err := WriteTicket(&buf, kind, XLSX, tk); err != nil {
+			t.Fatal(err)
+		}
+		f, err := excelize.OpenReader(&buf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		rows, _ := f.GetRows(f.GetSheetList()[0])
+		var b strings.Builder
+		for _, r := range rows {
+			b.WriteString(strings.Join(r, " ") + "\n")
+		}
+		return b.String()
+	}
+	if got := read(Itinerary, false); strings.Contains(got, "E12345678") || !strings.Contains(got, "*****5678") || !strings.Contains(got, "*****6543") {
+		t.Errorf("itinerary, masked by default:\n%s", got)
+	}
+	if got := read(Itinerary, true); !strings.Contains(got, "E12345678") {
+		t.Errorf("itinerary with ShowDocumentNumbers:\n%s", got)
+	}
+	if got := read(ETicket, false); !strings.Contains(got, "E12345678") {
+		t.Errorf("e-ticket:\n%s", got)
+	}
+	for in, want := range map[string]string{"E12345678": "*****5678", "AB12": "**12", "X": "*", "": ""} {
+		if got := MaskDocumentNumber(in); got != want {
+			t.Errorf("MaskDocumentNumber(%q) = %q, want %q", in, got, want)
+		}
+	}
 }

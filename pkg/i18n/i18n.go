@@ -104,6 +104,10 @@ func (c *Catalog) Messages(lang string) map[string]string {
 func (c *Catalog) Has(lang, key string) bool {
 	key, _ = splitArgs(key)
 	_, ok := c.msgs[Normalize(lang)][key]
+	if !ok {
+		// A key with plural variants exists as its variants.
+		_, ok = c.msgs[Normalize(lang)][key+"_other"]
+	}
 	return ok
 }
 
@@ -153,6 +157,7 @@ func splitArgs(key string) (string, []any) {
 func (c *Catalog) T(lang, key string, args ...any) string {
 	key, folded := splitArgs(key)
 	args = append(folded, args...)
+	key = c.pluralKey(Normalize(lang), key, args)
 	msg, ok := c.msgs[Normalize(lang)][key]
 	if !ok {
 		if msg, ok = c.msgs[EN][key]; !ok {

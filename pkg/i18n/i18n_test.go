@@ -147,3 +147,31 @@ func TestNegotiate(t *testing.T) {
 		}
 	}
 }
+
+func TestPlural(t *testing.T) {
+	c := MustLoad()
+	tests := []struct {
+		lang  string
+		count any
+		want  string
+	}{
+		{EN, 1, "1 entry"},
+		{EN, 0, "0 entries"},
+		{EN, 2, "2 entries"},
+		{EN, int64(1), "1 entry"},
+		{EN, "1", "1 entry"},
+		{ZhCN, 1, "共 1 笔"},
+		{ZhTW, 5, "共 5 筆"},
+	}
+	for _, tt := range tests {
+		if got := c.T(tt.lang, "statement.entries", "count", tt.count); got != tt.want {
+			t.Errorf("%s %v: got %q, want %q", tt.lang, tt.count, got, tt.want)
+		}
+	}
+	if got := c.T(EN, WithArgs("auth.throttle.minutes", "count", 1)); got != "Too many failed attempts. Please try again in 1 minute." {
+		t.Errorf("folded count: %q", got)
+	}
+	if !c.Has(EN, "auth.throttle.seconds") {
+		t.Error("a key with plural variants is not found")
+	}
+}

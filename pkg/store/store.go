@@ -259,22 +259,48 @@ func (db *DB) MigrateDown(ctx context.Context) error {
 
 // MigrationStatus writes one line per Voyage migration: version, state, file.
 func (db *DB) MigrationStatus(ctx context.Context, w io.Writer) error {
-	p, err := db.gooseProvider()
+	st, err := db.Migrations(ctx)
 	if err != nil {
 		return err
 	}
-	st, err := p.Status(ctx)
-	if err != nil {
-		return fmt.Errorf("store: migration status: %w", err)
-	}
 	for _, s := range st {
 		applied := ""
-		if !s.AppliedAt.IsZero() {
-			applied = s.AppliedAt.UTC().Format(time.RFC3339)
+		if s.AppliedAt != nil {
+			applied = s.AppliedAt.Format(time.RFC3339)
 		}
-		fmt.Fprintf(w, "%05d\t%s\t%s\t%s\n", s.Source.Version, s.State, filepath.Base(s.Source.Path), applied)
+		fmt.Fprintf(w, "%05d\t%s\t%s\t%s\n", s.Version, s.State, s.File, applied)
 	}
 	return nil
+}
+
+// Migration is one embedded migration and whether it is applied.
+type Migration struct {
+	Version   int64      `json:"version"`
+	State     string     `json:"state"`
+	File      string     `json:"file"`
+	AppliedAt *time.Time `json:"appliedAt,omitempty"`
+}
+
+// Migrations lists the embedded migrations with their state, oldest first.
+func (db *DB) Migrations(ctx context.Context) ([]Migration, error) {
+	p, err := db.gooseProvider()
+	if err != nil {
+		return nil, err
+	}
+	st, err := p.Status(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("store: migration status: %w", err)
+	}
+	out := make([]Migration, 0, len(st))
+	for _, s := range st {
+		m := Migration{Version: s.Source.Version, State: string(s.State), File: filepath.Base(s.Source.Path)}
+		if !s.AppliedAt.IsZero() {
+			t := s.AppliedAt.UTC()
+			m.AppliedAt = &t
+		}
+		out = append(out, m)
+	}
+	return out, nil
 }
 
 // MigrationsCurrent reports whether every embedded migration is applied, for

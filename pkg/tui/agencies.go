@@ -16,6 +16,7 @@ import (
 	"github.com/voyage/voyage/pkg/admin"
 	"github.com/voyage/voyage/pkg/agency"
 	"github.com/voyage/voyage/pkg/api"
+	"github.com/voyage/voyage/pkg/i18n"
 )
 
 // searchDelay is how long the search waits after the last key before it
@@ -207,7 +208,7 @@ func (m *Model) agenciesView(w, h int) []string {
 	}
 	info := ""
 	if l.loaded {
-		info = fmt.Sprintf("page %d/%d · %d agencies", l.page, pages(l.total, m.opts.PageSize), l.total)
+		info = fmt.Sprintf("page %d/%d · %s", l.page, pages(l.total, m.opts.PageSize), i18n.CountEN(l.total, "agency", "agencies"))
 	}
 	lines := []string{spread(search, st.Muted.Render(info), w)}
 

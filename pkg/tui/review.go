@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/voyage/voyage/pkg/admin"
+	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/order"
 )
 
@@ -141,11 +142,11 @@ func (m *Model) reviewView(w, h int) []string {
 
 	info := ""
 	if l.loaded {
-		info = fmt.Sprintf("page %d/%d · %d orders", l.page, pages(l.total, m.opts.PageSize), l.total)
+		info = fmt.Sprintf("page %d/%d · %s", l.page, pages(l.total, m.opts.PageSize), i18n.CountEN(l.total, "order", "orders"))
 	}
 	lines := []string{spread(st.Muted.Render("Orders waiting for review"), st.Muted.Render(info), w)}
 	cols := orderColumns(w)
-	lines = append(lines, st.Header.Render(cols.row("", "Booking", "Agency", "Type", "Status", "Total", "Created")))
+	lines = append(lines, st.Header.Render(cols.row("", "Booking", "Agency", "Type", "Status", "Total", "Created UTC")))
 	switch {
 	case !l.loaded && l.err != "":
 		lines = append(lines, wrapStyled(st.Error, "Could not load the queue: "+l.err, w)...)
@@ -161,8 +162,8 @@ func (m *Model) reviewView(w, h int) []string {
 		if i == l.cursor {
 			mark, style = ">", st.Selected
 		}
-		lines = append(lines, style.Render(cols.row(mark, o.BookingNumber, s.agencyName(o.AgencyID), o.Type, string(o.Status),
-			o.Total.Amount+" "+o.Total.Currency, o.CreatedAt.Local().Format("01-02 15:04"))))
+		lines = append(lines, style.Render(cols.row(mark, o.BookingNumber, s.agencyName(o.AgencyID), o.Type, statusText(o.Status),
+			o.Total.Amount+" "+o.Total.Currency, o.CreatedAt.UTC().Format("01-02 15:04"))))
 	}
 	for len(lines) < 2+listRows {
 		lines = append(lines, "")
@@ -177,6 +178,10 @@ type orderCols struct{ booking, agency, typ, status, total, created int }
 
 func orderColumns(w int) orderCols {
 	c := orderCols{booking: 15, typ: 6, status: 13, total: 14, created: 11}
+	if w >= 100 {
+		// Room for the longest status words ("Refund under review").
+		c.status = 20
+	}
 	c.agency = max(6, w-2-c.booking-c.typ-c.status-c.total-c.created-5)
 	return c
 }
@@ -194,7 +199,7 @@ func (m *Model) orderDetailView(w, h int) []string {
 	if !ok {
 		return nil
 	}
-	title := "─ " + o.BookingNumber + " · " + o.Type + " · " + string(o.Status) + " "
+	title := "─ " + o.BookingNumber + " · " + o.Type + " · " + statusText(o.Status) + " "
 	lines := []string{st.Title.Render(title + strings.Repeat("─", max(0, w-lipgloss.Width(title))))}
 	got, ok := m.rv.list.details[o.ID]
 	if !ok {
@@ -222,19 +227,16 @@ func (m *Model) orderDetailView(w, h int) []string {
 			}
 		}
 	}
-	depart := ""
-	if !v.DepartAt.IsZero() {
-		depart = v.DepartAt.Local().Format("2006-01-02 15:04")
-	}
+	depart := departText(v.DepartAt, v.Origin)
 	lines = append(lines,
 		pair("Agency", m.rv.agencyName(v.AgencyID), "Total", v.Total.Amount+" "+v.Total.Currency),
-		pair("Route", v.Origin+" → "+v.Destination, "Flight", v.Airline+v.FlightNumber),
+		pair("Route", v.Origin+" → "+v.Destination, "Flight", flightText(v.Airline, v.FlightNumber)),
 		pair("Departs", depart, "PNR", v.PNR),
-		pair("Created", v.CreatedAt.Local().Format("2006-01-02 15:04"), "Original", original),
+		pair("Created", utcText(v.CreatedAt), "Original", original),
 		one("Passengers", strings.Join(names, ", ")),
 	)
 	if v.Request != nil {
-		req := "reason " + strconv.Itoa(v.Request.Reason)
+		req := reasonText(v.Request.Reason)
 		if v.Request.SubReason != "" {
 			req += " (" + v.Request.SubReason + ")"
 		}

@@ -232,7 +232,7 @@ func (c *console) selectAgency(name string) string {
 	c.t.Helper()
 	c.waitText("agencies")
 	c.press("/", strings.ToLower(name), "enter")
-	return c.waitText("page 1/1 · 1 agencies", "─ "+name+" ·", "Recent wallet entries")
+	return c.waitText("page 1/1 · 1 agency", "─ "+name+" ·", "Recent wallet entries")
 }
 
 // assertFits fails when a line of view is wider than w cells or there are

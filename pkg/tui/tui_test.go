@@ -85,7 +85,7 @@ func TestAgencyPaging(t *testing.T) {
 		return strings.Contains(s, "page 2/2 · 3 agencies") && len(e.listed(s)) == 1
 	}))
 	if len(page1) != 2 || len(page2) != 1 {
-		t.Fatalf("pages of 2 and 1 agencies, got %v and %v", page1, page2)
+		t.Fatalf("pages of 2 and 1 agency, got %v and %v", page1, page2)
 	}
 	seen := map[string]bool{page1[0]: true, page1[1]: true, page2[0]: true}
 	if len(seen) != 3 {
@@ -299,7 +299,7 @@ func TestReviewQueueReject(t *testing.T) {
 	c := start(t, e.b, Options{})
 	c.waitText("2 Review queue (1)")
 	c.press("2")
-	s := c.waitText(v.BookingNumber, "Demo Travel", "refund", "rfd_reviewing", "plans changed", "a approve · r reject · o quote")
+	s := c.waitText(v.BookingNumber, "Demo Travel", "refund", "Refund under review", "plans changed", "UTC", "a approve · r reject · o quote")
 	assertFits(t, s, 80, 24)
 
 	// Rejecting needs a remark.

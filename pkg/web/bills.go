@@ -1,7 +1,6 @@
 package web
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"log/slog"
@@ -334,18 +333,20 @@ func (s *Server) exportStatement(w http.ResponseWriter, r *http.Request, a agenc
 		return
 	}
 	ctx := r.Context()
-	doc := docs.Statement{AgencyName: a.Name, AgencyCode: a.Code, Info: info, Entries: st.Entries, InvoiceType: a.InvoiceTypeOnExcel,
-		T: func(key string, args ...any) string { return i18n.T(ctx, key, args...) }}
-	var buf bytes.Buffer
-	if err := docs.Write(&buf, format, doc); err != nil {
+	site, err := s.site.Get(ctx)
+	if err != nil {
+		slog.ErrorContext(ctx, "bills: site info", "err", err)
+		s.ServerError(w, r)
+		return
+	}
+	doc := docs.NewStatement(a, info, st, site, i18n.Lang(ctx), func(key string, args ...any) string { return i18n.T(ctx, key, args...) })
+	f, err := docs.ExportStatement(format, doc)
+	if err != nil {
 		slog.ErrorContext(ctx, "bills: export", "id", id, "format", format, "err", err)
 		s.ServerError(w, r)
 		return
 	}
-	w.Header().Set("Content-Type", docs.ContentType(format))
-	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="statement-%s-%d.%s"`, a.Code, id, format))
-	w.Header().Set("Cache-Control", "private, no-store")
-	_, _ = w.Write(buf.Bytes())
+	_ = f.Serve(w)
 }
 
 // subAgencies are the agencies the caller manages, for the select.

@@ -166,7 +166,7 @@ func TestBillStatementOfAnotherAgency(t *testing.T) {
 	res = send(h, "demo-super", "GET", "/bills/statements/3/export?format=csv", nil)
 	csv := billBody(t, res)
 	if res.StatusCode != http.StatusOK || res.Header.Get("Content-Type") != "text/csv; charset=utf-8" || !strings.Contains(csv, "WIRE-1") ||
-		!strings.Contains(res.Header.Get("Content-Disposition"), "statement-DT000001-3.csv") {
+		!strings.Contains(res.Header.Get("Content-Disposition"), `filename="statement-DT000001-20260101-20260110.csv"`) {
 		t.Fatalf("csv: status %d type %q\n%s", res.StatusCode, res.Header.Get("Content-Type"), csv)
 	}
 	if res := send(h, "demo-super", "GET", "/bills/statements/3/export?format=doc", nil); res.StatusCode != http.StatusNotFound {

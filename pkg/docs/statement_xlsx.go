@@ -1,0 +1,169 @@
+package docs
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/xuri/excelize/v2"
+
+	"github.com/voyage/voyage/pkg/money"
+)
+
+// xlsxDateTime is the number format of the payment times, which are real
+// dates in the workbook (sortable, filterable), in UTC as the header says.
+const xlsxDateTime = "yyyy-mm-dd hh:mm:ss"
+
+// WriteXLSX writes the statement as an Excel workbook: a sheet of entries
+// (a styled, frozen header with a filter, times as dates, amounts as
+// numbers with thousands separators) and a summary sheet (letterhead,
+// period, opening and closing balances, totals), so the entries sheet is a
+// clean table for pivot tables and importers.
+func WriteXLSX(w io.Writer, s Statement) error {
+	f := excelize.NewFile()
+	defer f.Close()
+	sheet := sheetName(s.T("statement.title"))
+	if err := f.SetSheetName("Sheet1", sheet); err != nil {
+		return fmt.Errorf("docs: xlsx sheet: %w", err)
+	}
+	st, err := newXLSXStyles(f)
+	if err != nil {
+		return err
+	}
+	moneyStyle, err := st.money(s.numFmt(), false)
+	if err != nil {
+		return err
+	}
+	totalStyle, err := st.money(s.numFmt(), true)
+	if err != nil {
+		return err
+	}
+	dtFmt := xlsxDateTime
+	dateStyle, err := f.NewStyle(&excelize.Style{CustomNumFmt: &dtFmt})
+	if err != nil {
+		return fmt.Errorf("docs: xlsx style: %w", err)
+	}
+	num := func(v int64) float64 {
+		n, _ := money.Amount{Minor: v, Currency: s.Info.Currency}.Decimal().Float64()
+		return n
+	}
+
+	header := s.header()
+	widths := make([]int, len(header))
+	put := func(sheet string, row int, values []any) error {
+		cell, _ := excelize.CoordinatesToCellName(1, row)
+		if err := f.SetSheetRow(sheet, cell, &values); err != nil {
+			return fmt.Errorf("docs: xlsx row %d: %w", row, err)
+		}
+		return nil
+	}
+	hdr := make([]any, len(header))
+	for i, h := range header {
+		hdr[i] = h
+		widths[i] = displayWidth(h)
+	}
+	if err := put(sheet, 1, hdr); err != nil {
+		return err
+	}
+	for i, e := range s.Entries {
+		r := s.row(e)
+		values := []any{e.PaidAt.UTC(), r[1], r[2], r[3], r[4], num(e.Amount), num(e.BalanceAfter)}
+		if s.InvoiceType {
+			values = append(values, r[7])
+		}
+		for c, v := range r {
+			widths[c] = max(widths[c], displayWidth(v))
+		}
+		if err := put(sheet, i+2, values); err != nil {
+			return err
+		}
+	}
+	last := len(s.Entries) + 1
+	lastCol, _ := excelize.ColumnNumberToName(len(header))
+	cellRange := func(col string) (string, string) { return col + "2", fmt.Sprintf("%s%d", col, last) }
+	if err := f.SetCellStyle(sheet, "A1", lastCol+"1", st.head); err != nil {
+		return fmt.Errorf("docs: xlsx style: %w", err)
+	}
+	if len(s.Entries) > 0 {
+		from, to := cellRange("A")
+		if err := f.SetCellStyle(sheet, from, to, dateStyle); err != nil {
+			return fmt.Errorf("docs: xlsx style: %w", err)
+		}
+		from, _ = cellRange("F")
+		_, to = cellRange("G")
+		if err := f.SetCellStyle(sheet, from, to, moneyStyle); err != nil {
+			return fmt.Errorf("docs: xlsx style: %w", err)
+		}
+	}
+	widths[0] = max(widths[0], len(xlsxDateTime))
+	for c, wd := range widths {
+		col, _ := excelize.ColumnNumberToName(c + 1)
+		if err := f.SetColWidth(sheet, col, col, float64(min(max(wd+2, 10), 48))); err != nil {
+			return fmt.Errorf("docs: xlsx width: %w", err)
+		}
+	}
+	// excelize leaves the dimension at A1 unless told; readers that size
+	// their grid by it would see one cell.
+	if err := f.SetSheetDimension(sheet, fmt.Sprintf("A1:%s%d", lastCol, last)); err != nil {
+		return fmt.Errorf("docs: xlsx dimension: %w", err)
+	}
+	if err := f.SetPanes(sheet, &excelize.Panes{Freeze: true, YSplit: 1, TopLeftCell: "A2", ActivePane: "bottomLeft"}); err != nil {
+		return fmt.Errorf("docs: xlsx panes: %w", err)
+	}
+	if err := f.AutoFilter(sheet, fmt.Sprintf("A1:%s%d", lastCol, last), nil); err != nil {
+		return fmt.Errorf("docs: xlsx filter: %w", err)
+	}
+
+	summary := sheetName(s.T("finance.summary"))
+	if _, err := f.NewSheet(summary); err != nil {
+		return fmt.Errorf("docs: xlsx sheet: %w", err)
+	}
+	type line struct {
+		label string
+		value any
+		style int
+	}
+	lines := []line{
+		{s.T("finance.provider"), s.Provider, 0},
+		{s.T("finance.agency"), s.AgencyName, 0},
+		{s.T("finance.agencyCode"), s.AgencyCode, 0},
+		{s.T("statement.period"), s.period(), 0},
+		{s.T("statement.currency"), s.Info.Currency, 0},
+		{s.T("statement.opening"), num(s.Info.Opening), moneyStyle},
+		{s.T("finance.total"), num(s.total()), moneyStyle},
+		{s.T("statement.closing"), num(s.Info.Closing), totalStyle},
+		{s.T("finance.entryCount"), len(s.Entries), 0},
+		{s.T("finance.timezone"), "UTC", 0},
+	}
+	labelWidth := 0
+	for i, l := range lines {
+		if err := put(summary, i+1, []any{l.label, l.value}); err != nil {
+			return err
+		}
+		labelWidth = max(labelWidth, displayWidth(l.label))
+		a, _ := excelize.CoordinatesToCellName(1, i+1)
+		b, _ := excelize.CoordinatesToCellName(2, i+1)
+		if err := f.SetCellStyle(summary, a, a, st.label); err != nil {
+			return fmt.Errorf("docs: xlsx style: %w", err)
+		}
+		if l.style != 0 {
+			if err := f.SetCellStyle(summary, b, b, l.style); err != nil {
+				return fmt.Errorf("docs: xlsx style: %w", err)
+			}
+		}
+	}
+	if err := f.SetColWidth(summary, "A", "A", float64(labelWidth+2)); err != nil {
+		return fmt.Errorf("docs: xlsx width: %w", err)
+	}
+	if err := f.SetColWidth(summary, "B", "B", float64(max(displayWidth(s.AgencyName), displayWidth(s.period()), 16)+2)); err != nil {
+		return fmt.Errorf("docs: xlsx width: %w", err)
+	}
+	if err := f.SetDocProps(&excelize.DocProperties{Title: s.T("statement.title") + " " + s.AgencyName, Creator: "Voyage",
+		Created: time.Now().UTC().Format(time.RFC3339)}); err != nil {
+		return fmt.Errorf("docs: xlsx properties: %w", err)
+	}
+	if _, err := f.WriteTo(w); err != nil {
+		return fmt.Errorf("docs: xlsx write: %w", err)
+	}
+	return nil
+}
