@@ -13,6 +13,7 @@ import { passengersFor, serverField, validateContact, validatePassenger } from '
 import { hasSeatChoice } from './results';
 import { typeKey } from './Results';
 import { toChina } from './time';
+import { loadTravellers, type TravellersState } from '../travellers/TravellerPicker';
 import { pendingStatuses, type Contact, type PassengerForm, type Seat, type Train, type TrainOrder } from './types';
 
 type Props = {
@@ -43,6 +44,10 @@ function uncertain(err: unknown): boolean {
 export function Booking({ train, seat, adult, child, today, onBack, pollMs = 1000 }: Props) {
   const { t, lang } = useT();
   const [forms, setForms] = useState<PassengerForm[]>(() => passengersFor(adult, child));
+  // The agency's saved travellers, loaded once for every passenger, and the
+  // one each passenger (by its key) was filled from.
+  const [travellers, setTravellers] = useState<TravellersState>({ status: 'loading' });
+  const [picked, setPicked] = useState<Record<number, number | undefined>>({});
   const [contact, setContact] = useState<Contact>({ name: '', email: '', phone: '' });
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState('');
@@ -62,6 +67,16 @@ export function Booking({ train, seat, adult, child, today, onBack, pollMs = 100
     if (!focusTick || !formRef.current) return;
     formRef.current.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
   }, [focusTick]);
+
+  useEffect(() => {
+    let live = true;
+    void loadTravellers(lang, t).then((s) => live && setTravellers(s));
+    return () => {
+      live = false;
+    };
+    // Once per booking form.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
 
   useEffect(() => {
     if (order) orderHeading.current?.focus();
@@ -252,7 +267,18 @@ export function Booking({ train, seat, adult, child, today, onBack, pollMs = 100
         </p>
       </section>
       {forms.map((p, i) => (
-        <PassengerFields key={p.key} index={i} form={p} letters={letters} errors={errors} onChange={(np) => setForms(forms.map((x, j) => (j === i ? np : x)))} />
+        <PassengerFields
+          key={p.key}
+          index={i}
+          form={p}
+          letters={letters}
+          errors={errors}
+          onChange={(np) => setForms((fs) => fs.map((x, j) => (j === i ? np : x)))}
+          travellers={travellers}
+          picked={picked[p.key]}
+          takenIds={Object.entries(picked).flatMap(([k, id]) => (id !== undefined && Number(k) !== p.key ? [id] : []))}
+          onPick={(id) => setPicked((m) => ({ ...m, [p.key]: id }))}
+        />
       ))}
       <fieldset className="fc-section">
         <legend className="tb-legend">{t('trainportal.contact.title')}</legend>

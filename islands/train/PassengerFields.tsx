@@ -1,11 +1,16 @@
 // One traveller's fields under the real-name rule: ticket type, name as on
 // the document, gender, birthday, nationality, document type and number,
-// and on G/D/C trains the seat letter asked for.
+// and on G/D/C trains the seat letter asked for. It can be filled from a
+// saved traveller or a scanned document (islands/travellers), mapped onto
+// the railway's documents by ./scan.
 import { useEffect, useState } from 'react';
 import { useT } from '../useT';
 import { Field, TextField, fieldId } from '../confirm/fields';
 import { countryName, loadCountries, sortCountries, type Country } from '../countries';
 import { documentTypes, ticketTypes, type PassengerForm } from './types';
+import { TravellerPicker, type TravellersState } from '../travellers/TravellerPicker';
+import { ScanDocument } from '../travellers/ScanDocument';
+import { fromSaved, fromScan, type Outcome } from './scan';
 
 type Props = {
   index: number;
@@ -13,10 +18,20 @@ type Props = {
   onChange: (p: PassengerForm) => void;
   errors: Record<string, string>;
   letters: string[];
+  travellers: TravellersState;
+  // takenIds are saved travellers already picked for another passenger.
+  takenIds: number[];
+  // picked is the saved traveller this passenger was filled from.
+  picked?: number;
+  onPick: (id: number | undefined) => void;
 };
 
-export function PassengerFields({ index, form, onChange, errors, letters }: Props) {
+export function PassengerFields({ index, form, onChange, errors, letters, travellers, takenIds, picked, onPick }: Props) {
   const { t, lang } = useT();
+  // What the last scan or pick left for the user: the pinyin of a Chinese
+  // citizen's name, or why the saved document cannot be used for rail.
+  const [latinName, setLatinName] = useState('');
+  const [refusal, setRefusal] = useState('');
   const [countries, setCountries] = useState<Country[]>([]);
   useEffect(() => {
     let live = true;
@@ -29,9 +44,49 @@ export function PassengerFields({ index, form, onChange, errors, letters }: Prop
   const err = (x: string) => errors[f(x)];
   const set = <K extends keyof PassengerForm>(k: K, v: PassengerForm[K]) => onChange({ ...form, [k]: v });
   const genderErr = err('gender');
+  const title = t('trainportal.passenger.title', { n: index + 1 });
+  function apply(o: Outcome) {
+    onChange(o.form);
+    setLatinName(o.latinName);
+  }
   return (
     <fieldset className="fc-section tb-passenger">
-      <legend className="tb-legend">{t('trainportal.passenger.title', { n: index + 1 })}</legend>
+      <legend className="tb-legend">{title}</legend>
+      <div className="tv-tools">
+        <TravellerPicker
+          name={f('oftenUsed')}
+          travellers={travellers}
+          type={form.type}
+          value={picked}
+          takenIds={takenIds}
+          onPick={(p) => {
+            const o = fromSaved(form, p);
+            apply(o);
+            onPick(p.id);
+            setRefusal(o.refusal ? t(o.refusal) : '');
+          }}
+        />
+        <ScanDocument
+          label={title}
+          onFill={(s, r) => {
+            const o = fromScan(form, s, r);
+            if (o.refusal) return t(o.refusal);
+            apply(o);
+            onPick(undefined);
+            setRefusal('');
+          }}
+        />
+      </div>
+      {refusal && (
+        <p className="field-error tb-scan-refusal" role="alert">
+          {refusal}
+        </p>
+      )}
+      {latinName && (
+        <p className="fs-hint tb-real-name" role="status">
+          {t('trainscan.note.chineseName', { name: latinName })}
+        </p>
+      )}
       <div className="fc-grid">
         <Field name={f('type')} label={t('trainportal.passenger.type')} error={err('type')} required>
           {(a) => (

@@ -13,8 +13,11 @@ import { fieldsOf, fileProblem, recognise, type Recognition, type ScannedFields 
 import './travellers.css';
 
 export type ScanDocumentProps = {
-  // onFill receives the fields the user confirmed.
-  onFill: (fields: ScannedFields, read: Recognition) => void;
+  // onFill receives the fields the user confirmed. A form that cannot take
+  // the document (a train does not take a foreign ID card) answers why, as
+  // a translated sentence: it is shown instead of "filled", and the user
+  // may choose another photo.
+  onFill: (fields: ScannedFields, read: Recognition) => void | string;
   // label names the traveller in the button's accessible name
   // ("Scan document for passenger 2"); the visible text stays short.
   label?: string;
@@ -67,7 +70,11 @@ export function ScanDocument({ onFill, label, disabled, recogniseFn = recognise 
   }
 
   function confirm(r: Recognition) {
-    onFill(fieldsOf(r), r);
+    const refusal = onFill(fieldsOf(r), r);
+    if (refusal) {
+      setState({ status: 'error', message: refusal });
+      return;
+    }
     setState({ status: 'idle' });
     setNote(t('travellers.scan.filled'));
   }

@@ -74,6 +74,16 @@ describe('ScanDocument', () => {
     expect(screen.getByRole('status').textContent).toBe('The document was filled in; please check the fields');
   });
 
+  it("shows a form's refusal of the document instead of filling, and lets the user choose another photo", async () => {
+    const onFill = vi.fn(() => 'This identity card cannot be used here');
+    wrap(<ScanDocument onFill={onFill} recogniseFn={async () => read} />);
+    upload(png());
+    fireEvent.click(await screen.findByRole('button', { name: 'Fill the form' }));
+    expect(screen.getByRole('alert').textContent).toBe('This identity card cannot be used here');
+    expect(screen.queryByText('The document was filled in; please check the fields')).toBeNull();
+    expect(screen.getByLabelText("Photo of the document's data page")).toBeTruthy();
+  });
+
   it('warns on low confidence', async () => {
     wrap(<ScanDocument onFill={vi.fn()} recogniseFn={async () => ({ ...read, confidence: 0.41 })} />);
     upload(png());
