@@ -28,21 +28,24 @@ type Records interface {
 	// RefByKey is the ref a BookRequest key booked; supplier.ErrNotFound
 	// when the key booked nothing.
 	RefByKey(ctx context.Context, source, key string) (string, error)
-	// Create stores a new booking at version 1: errPNRTaken when its PNR
-	// (or ref) is another booking's, errKeyTaken when key booked already.
+	// Create stores a new booking at version 1: ErrPNRTaken when its PNR
+	// (or ref) is another booking's, ErrKeyTaken when key booked already.
 	Create(ctx context.Context, source, ref, pnr, key string, data []byte) error
 	// Update writes version+1 if the stored booking is still at version:
-	// errStale otherwise.
+	// ErrStale otherwise.
 	Update(ctx context.Context, source, ref string, version int64, data []byte) error
 	// ReleaseKey unties key from ref's booking, so the key can book again;
 	// nothing when it names another booking by now.
 	ReleaseKey(ctx context.Context, source, ref, key string) error
 }
 
+// What Create and Update answer when the write lost to another: the other
+// simulators keeping their records here (pkg/supplier/rail/railsim) tell
+// them apart too.
 var (
-	errPNRTaken = errors.New("sim: record locator taken")
-	errKeyTaken = errors.New("sim: booking key used")
-	errStale    = errors.New("sim: booking changed meanwhile")
+	ErrPNRTaken = errors.New("sim: record locator taken")
+	ErrKeyTaken = errors.New("sim: booking key used")
+	ErrStale    = errors.New("sim: booking changed meanwhile")
 )
 
 // memRecords keeps bookings in the process.
@@ -88,11 +91,11 @@ func (m *memRecords) Create(_ context.Context, source, ref, pnr, key string, dat
 	defer m.mu.Unlock()
 	if key != "" {
 		if _, ok := m.byKey[source+"/"+key]; ok {
-			return errKeyTaken
+			return ErrKeyTaken
 		}
 	}
 	if _, ok := m.byRef[source+"/"+ref]; ok || m.pnrs[source+"/"+pnr] {
-		return errPNRTaken
+		return ErrPNRTaken
 	}
 	m.byRef[source+"/"+ref] = memRecord{data: data, version: 1}
 	m.pnrs[source+"/"+pnr] = true
@@ -110,7 +113,7 @@ func (m *memRecords) Update(_ context.Context, source, ref string, version int64
 	case !ok:
 		return fmt.Errorf("booking %s: %w", ref, supplier.ErrNotFound)
 	case r.version != version:
-		return errStale
+		return ErrStale
 	}
 	m.byRef[source+"/"+ref] = memRecord{data: data, version: version + 1}
 	return nil
@@ -177,10 +180,10 @@ func (s *SQLRecords) Create(ctx context.Context, source, ref, pnr, key string, d
 		// locator is drawn again.
 		if key != "" {
 			if _, kerr := s.RefByKey(ctx, source, key); kerr == nil {
-				return errKeyTaken
+				return ErrKeyTaken
 			}
 		}
-		return errPNRTaken
+		return ErrPNRTaken
 	}
 	if err != nil {
 		return fmt.Errorf("sim: store booking %s: %w", ref, err)
@@ -199,7 +202,7 @@ func (s *SQLRecords) Update(ctx context.Context, source, ref string, version int
 	if n, err := res.RowsAffected(); err != nil {
 		return fmt.Errorf("sim: update booking %s: %w", ref, err)
 	} else if n == 0 {
-		return errStale
+		return ErrStale
 	}
 	return nil
 }
