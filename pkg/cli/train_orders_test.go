@@ -60,9 +60,22 @@ func TestTrainConfirmCommands(t *testing.T) {
 			if failed.Status != train.FailedReimbursed {
 				t.Fatalf("failed: %+v", failed)
 			}
-			local3 := decode[train.View](t, v(t, 0, append([]string{"orders", "train", "confirm", fmt.Sprint(third), "--yes", "-o", "json"}, local...)...))
-			if local3.Status != train.Issued || len(local3.Tickets) != 1 || local3.Tickets[0].Number == "" {
-				t.Fatalf("confirmed in-process: %+v", local3)
+			// In-process, with the ticket typed by hand: a malformed --ticket
+			// is a usage error, a bad coach the service's message; neither
+			// changes the order.
+			thirdPax := decode[train.View](t, v(t, 0, append([]string{"orders", "train", "show", fmt.Sprint(third), "-o", "json"}, local...)...)).Passengers[0].ID
+			if res := execute(t, nil, append([]string{"orders", "train", "confirm", fmt.Sprint(third), "--ticket", "05/12F", "--yes"}, local...)...); res.code == 0 || !strings.Contains(res.err, "PASSENGER=COACH/SEAT/NUMBER") {
+				t.Errorf("malformed --ticket: %+v", res)
+			}
+			if res := execute(t, nil, append([]string{"orders", "train", "confirm", fmt.Sprint(third), "--ticket", fmt.Sprintf("%d=5A/12F/E123456789", thirdPax), "--yes"}, local...)...); res.code == 0 || !strings.Contains(res.err, "Coach") {
+				t.Errorf("bad coach: %+v", res)
+			}
+			local3 := decode[train.View](t, v(t, 0, append([]string{"orders", "train", "confirm", fmt.Sprint(third), "--ticket", fmt.Sprintf("%d=7/03D/Z123456789", thirdPax), "--yes", "-o", "json"}, local...)...))
+			if local3.Status != train.Issued || len(local3.Tickets) != 1 || local3.Tickets[0].Number != "Z123456789" || local3.Tickets[0].Coach != "07" || local3.Tickets[0].Seat != "03D" {
+				t.Fatalf("confirmed in-process with a typed ticket: %+v", local3)
+			}
+			if help := v(t, 0, "orders", "train", "confirm", "--help"); !strings.Contains(help.out, "--ticket") || !strings.Contains(help.out, "1=05/12F/E123456789") {
+				t.Errorf("help: %s", help.out)
 			}
 			shown := v(t, 0, append([]string{"orders", "train", "show", fmt.Sprint(first)}, local...)...)
 			if !strings.Contains(shown.out, "issued") || !strings.Contains(shown.out, done.Tickets[0].Number) {
