@@ -8,6 +8,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/jmoiron/sqlx"
+
 	"github.com/voyage/voyage/pkg/store"
 	"github.com/voyage/voyage/pkg/supplier"
 )
@@ -37,6 +39,12 @@ type Records interface {
 	// ReleaseKey unties key from ref's booking, so the key can book again;
 	// nothing when it names another booking by now.
 	ReleaseKey(ctx context.Context, source, ref, key string) error
+}
+
+// Lister is what a Records may also do: read many documents in one go
+// (both stores here do). Refs not stored are absent from the answer.
+type Lister interface {
+	GetMany(ctx context.Context, source string, refs []string) (map[string][]byte, error)
 }
 
 // What Create and Update answer when the write lost to another: the other
@@ -74,6 +82,19 @@ func (m *memRecords) Get(_ context.Context, source, ref string) ([]byte, int64, 
 		return nil, 0, fmt.Errorf("booking %s: %w", ref, supplier.ErrNotFound)
 	}
 	return r.data, r.version, nil
+}
+
+// GetMany implements Lister.
+func (m *memRecords) GetMany(_ context.Context, source string, refs []string) (map[string][]byte, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := map[string][]byte{}
+	for _, ref := range refs {
+		if r, ok := m.byRef[source+"/"+ref]; ok {
+			out[ref] = r.data
+		}
+	}
+	return out, nil
 }
 
 func (m *memRecords) RefByKey(_ context.Context, source, key string) (string, error) {
@@ -151,6 +172,30 @@ func (s *SQLRecords) Get(ctx context.Context, source, ref string) ([]byte, int64
 		return nil, 0, fmt.Errorf("sim: read booking %s: %w", ref, err)
 	}
 	return []byte(row.Data), row.Version, nil
+}
+
+// GetMany implements Lister: one query per 500 refs.
+func (s *SQLRecords) GetMany(ctx context.Context, source string, refs []string) (map[string][]byte, error) {
+	out := map[string][]byte{}
+	for len(refs) > 0 {
+		n := min(len(refs), 500)
+		q, args, err := sqlx.In(`SELECT ref, data FROM sim_bookings WHERE supplier = ? AND ref IN (?)`, source, refs[:n])
+		if err != nil {
+			return nil, fmt.Errorf("sim: read bookings: %w", err)
+		}
+		var rows []struct {
+			Ref  string `db:"ref"`
+			Data string `db:"data"`
+		}
+		if err := s.db.SelectContext(ctx, &rows, s.db.Rebind(q), args...); err != nil {
+			return nil, fmt.Errorf("sim: read bookings: %w", err)
+		}
+		for _, r := range rows {
+			out[r.Ref] = []byte(r.Data)
+		}
+		refs = refs[n:]
+	}
+	return out, nil
 }
 
 // RefByKey implements Records.

@@ -170,4 +170,9 @@ func recordsContract(t *testing.T, r Records) {
 	if err := r.Create(ctx, "ndc", "AAAAAA", "AAAAAA", "k1", []byte(`{}`)); err != nil {
 		t.Error(fmt.Errorf("other source: %w", err))
 	}
+	// Many read at once: the source's stored ones, none of another's.
+	many, err := r.(Lister).GetMany(ctx, "gds", []string{"AAAAAA", "DDDDDD", "ZZZZZZ"})
+	if err != nil || len(many) != 2 || many["AAAAAA"] == nil || many["DDDDDD"] == nil {
+		t.Errorf("GetMany: %v %v", many, err)
+	}
 }

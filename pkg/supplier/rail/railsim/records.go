@@ -140,6 +140,44 @@ func (s *Supplier) seats(ctx context.Context, k invKey, lay classLayout, now tim
 	return s.build(k, lay, &d, now), nil
 }
 
+// seatMaps reads many seat maps at once (those never written are as
+// drawn now).
+func (s *Supplier) seatMaps(ctx context.Context, keys []invKey, now time.Time) (map[invKey]seatDoc, error) {
+	out := make(map[invKey]seatDoc, len(keys))
+	lister, ok := s.records.(sim.Lister)
+	if !ok {
+		for _, k := range keys {
+			d, _, err := s.readSeats(ctx, k, now)
+			if err != nil {
+				return nil, err
+			}
+			out[k] = d
+		}
+		return out, nil
+	}
+	refs := make([]string, len(keys))
+	for i, k := range keys {
+		refs[i] = invRef(k)
+	}
+	docs, err := lister.GetMany(ctx, seatsSource, refs)
+	if err != nil {
+		return nil, fmt.Errorf("seat maps: %w (%w)", rail.ErrUnavailable, err)
+	}
+	for _, k := range keys {
+		d := seatDoc{Drawn: now.In(china).Format(time.DateOnly)}
+		if data, ok := docs[invRef(k)]; ok {
+			if err := json.Unmarshal(data, &d); err != nil {
+				return nil, fmt.Errorf("seats of %s: %w", invRef(k), err)
+			}
+		}
+		if d.Held == nil {
+			d.Held = map[int]hold{}
+		}
+		out[k] = d
+	}
+	return out, nil
+}
+
 func (s *Supplier) readSeats(ctx context.Context, k invKey, now time.Time) (seatDoc, int64, error) {
 	data, ver, err := s.records.Get(ctx, seatsSource, invRef(k))
 	if errors.Is(err, supplier.ErrNotFound) {

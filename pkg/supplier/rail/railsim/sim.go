@@ -293,9 +293,21 @@ func (s *Supplier) Search(ctx context.Context, req rail.SearchRequest) ([]rail.O
 		out = append(out, s.offerBase(l, pax, now))
 		kept = append(kept, l)
 	}
+	// The seat maps of every class of every train, read in one go.
+	var keys []invKey
+	for _, l := range kept {
+		for _, lay := range l.t.layouts {
+			keys = append(keys, keyOf(l, lay))
+		}
+	}
+	maps, err := s.seatMaps(ctx, keys, now)
+	if err != nil {
+		return nil, errorf(op, err)
+	}
 	for i, l := range kept {
-		if err := s.fillAvailability(ctx, &out[i], l, now); err != nil {
-			return nil, errorf(op, err)
+		for j, lay := range l.t.layouts {
+			d := maps[keyOf(l, lay)]
+			out[i].Classes[j].Available = s.build(keyOf(l, lay), lay, &d, now).free
 		}
 	}
 	return out, nil
