@@ -139,4 +139,36 @@ describe('TrainOrder', () => {
     await waitFor(() => expect(reload).toHaveBeenCalledTimes(2));
     expect(calls[1].body).toEqual({ fail: true, remark: 'issued at the counter' });
   }, slow);
+
+  it('lets the provider type the tickets by hand, with the field at fault shown', async () => {
+    const answers: Record<string, { code: number; data?: unknown; message?: string }> = {
+      'POST /order/v2/train/orders/42/tickets': { code: 100001, message: '票号：6 至 20 位字母和数字', data: { fields: { 'tickets[1].ticketNumber': '票号：6 至 20 位字母和数字' } } },
+    };
+    const calls = api(answers);
+    const reload = show({ actions: ['confirm_tickets'] }, cn);
+    fireEvent.click(screen.getByLabelText('手工填写车票'));
+    const type = (label: string, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } });
+    type('车厢 · ZHANG WEI', '05');
+    type('座位 · ZHANG WEI', '12F');
+    type('票号 · ZHANG WEI', 'E123456789');
+    type('车厢 · LI NA', '05');
+    type('座位 · LI NA', ' 12D ');
+    type('票号 · LI NA', 'E1');
+    fireEvent.click(screen.getByRole('button', { name: '确认出票' }));
+    expect(await screen.findByRole('alert')).toBeTruthy();
+    expect(calls[0].body).toEqual({
+      remark: '',
+      tickets: [
+        { passengerId: 1, coach: '05', seat: '12F', ticketNumber: 'E123456789' },
+        { passengerId: 2, coach: '05', seat: '12D', ticketNumber: 'E1' },
+      ],
+    });
+    expect(screen.getByLabelText('票号 · LI NA').getAttribute('aria-invalid')).toBe('true');
+    expect(reload).not.toHaveBeenCalled();
+    answers['POST /order/v2/train/orders/42/tickets'] = { code: 0, data: {} };
+    type('票号 · LI NA', 'E123456790');
+    fireEvent.click(screen.getByRole('button', { name: '确认出票' }));
+    await waitFor(() => expect(reload).toHaveBeenCalledTimes(1));
+    expect(calls[1].body.tickets[1]).toEqual({ passengerId: 2, coach: '05', seat: '12D', ticketNumber: 'E123456790' });
+  }, slow);
 });

@@ -221,7 +221,7 @@ export function TrainOrder(props: TrainOrderProps) {
       )}
       {has('change') && <ChangeAction {...props} run={a.run} busy={a.busy} json={json} />}
       {props.quote && has('confirm') && <QuoteAction quote={props.quote} actions={actions} passengers={passengers} busy={a.busy} onConfirm={() => a.run('confirm', (key) => json('POST', `${base(id)}/confirmation`, undefined, key))} onDrop={() => a.run('drop', () => del(`${base(id)}/quote`))} />}
-      {has('confirm_tickets') && <ConfirmTickets {...props} run={a.run} busy={a.busy} json={json} />}
+      {has('confirm_tickets') && <ConfirmTickets {...props} run={a.run} busy={a.busy} json={json} fields={a.fields} />}
     </div>
   );
 }
@@ -314,22 +314,79 @@ function ChangeAction({ id, origin, destination, today, saleDays = 15, passenger
   );
 }
 
+// TypedTicket is a ticket the provider types by hand for one passenger.
+type TypedTicket = { passengerId: number; coach: string; seat: string; ticketNumber: string };
+
 // ConfirmTickets is the provider's decision on a paid order in manual
 // mode (or one the background ticketing gave up on): issue the tickets
-// from the railway, or refuse them with the money back.
-function ConfirmTickets({ id, actions, run, busy, json }: Inner) {
+// from the railway (or as typed by hand, one per passenger), or refuse
+// them with the money back.
+function ConfirmTickets({ id, actions, passengers, run, busy, json, fields }: Inner & { fields: Record<string, string> }) {
   const { t } = useT();
   const [remark, setRemark] = useState('');
+  const [typing, setTyping] = useState(false);
+  const [typed, setTyped] = useState<TypedTicket[]>(() => passengers.map((p) => ({ passengerId: p.id, coach: '', seat: '', ticketNumber: '' })));
+  const edit = (i: number, k: 'coach' | 'seat' | 'ticketNumber', v: string) => setTyped((ts) => ts.map((tk, j) => (j === i ? { ...tk, [k]: v } : tk)));
+  const issue = () => {
+    const body: { remark: string; tickets?: TypedTicket[] } = { remark: remark.trim() };
+    if (typing) body.tickets = typed.map((tk) => ({ ...tk, coach: tk.coach.trim(), seat: tk.seat.trim(), ticketNumber: tk.ticketNumber.trim() }));
+    return run('confirm_tickets', (key) => json('POST', `${base(id)}/tickets`, body, key));
+  };
   return (
     <section className="fc-section" aria-labelledby="to-tickets">
       <h3 id="to-tickets">{t('trainportal.action.tickets.title')}</h3>
       <p className="fs-hint">{t('trainportal.action.tickets.hint')}</p>
       <div className="fs-field">
+        <label>
+          <input type="checkbox" checked={typing} onChange={(ev) => setTyping(ev.target.checked)} /> {t('trainportal.action.tickets.typed')}
+        </label>
+        {!typing && <p className="fs-hint">{t('trainportal.action.tickets.typedHint')}</p>}
+      </div>
+      {typing && (
+        <table className="to-typed">
+          <thead>
+            <tr>
+              <th scope="col">{t('trainportal.action.tickets.passenger')}</th>
+              <th scope="col">{t('trainportal.action.tickets.coach')}</th>
+              <th scope="col">{t('trainportal.action.tickets.seat')}</th>
+              <th scope="col">{t('trainportal.action.tickets.number')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {typed.map((tk, i) => {
+              const name = passengers[i]?.name || String(tk.passengerId);
+              const cell = (k: 'coach' | 'seat' | 'ticketNumber', label: string, max: number) => {
+                const msg = fields[`tickets[${i}].${k}`];
+                const errId = `to-typed-${i}-${k}-error`;
+                return (
+                  <td>
+                    <input className="fs-input" aria-label={`${label} · ${name}`} maxLength={max} value={tk[k]} aria-invalid={msg ? true : undefined} aria-describedby={msg ? errId : undefined} onChange={(ev) => edit(i, k, ev.target.value)} />
+                    {msg && (
+                      <span id={errId} className="field-error">
+                        {msg}
+                      </span>
+                    )}
+                  </td>
+                );
+              };
+              return (
+                <tr key={tk.passengerId}>
+                  <th scope="row">{name}</th>
+                  {cell('coach', t('trainportal.action.tickets.coach'), 2)}
+                  {cell('seat', t('trainportal.action.tickets.seat'), 12)}
+                  {cell('ticketNumber', t('trainportal.action.tickets.number'), 20)}
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      )}
+      <div className="fs-field">
         <label htmlFor="to-tickets-remark">{t('trainportal.action.tickets.remark')}</label>
         <input id="to-tickets-remark" className="fs-input" maxLength={200} value={remark} onChange={(ev) => setRemark(ev.target.value)} />
       </div>
       <p className="fc-actions">
-        <button type="button" className="btn btn-primary" disabled={!!busy} onClick={() => run('confirm_tickets', (key) => json('POST', `${base(id)}/tickets`, { remark: remark.trim() }, key))}>
+        <button type="button" className="btn btn-primary" disabled={!!busy} onClick={issue}>
           {t('trainportal.action.tickets.submit')}
         </button>
         {actions.includes('fail_tickets') && (

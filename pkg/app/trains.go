@@ -8,6 +8,7 @@ import (
 	"github.com/voyage/voyage/pkg/config"
 	"github.com/voyage/voyage/pkg/order"
 	"github.com/voyage/voyage/pkg/supplier/rail/railsim"
+	"github.com/voyage/voyage/pkg/supplier/sim"
 	"github.com/voyage/voyage/pkg/train"
 )
 
@@ -15,7 +16,9 @@ import (
 // rail simulator follows the flight simulators' knobs (seed, latency scale,
 // error, time-out and volatility shares).
 func (a *App) buildTrains() error {
-	sup, err := RailSim(a.Cfg.Shopping.Sim)
+	// The railway's bookings and seats are in the database, as the flight
+	// simulators' are: every instance and a restarted server see them.
+	sup, err := RailSim(a.Cfg.Shopping.Sim, sim.NewSQLRecords(a.DB))
 	if err != nil {
 		return err
 	}
@@ -36,8 +39,9 @@ func (a *App) buildTrains() error {
 	return nil
 }
 
-// RailSim builds the simulated China Railway from the simulator settings.
-func RailSim(c config.SimConfig) (*railsim.Supplier, error) {
+// RailSim builds the simulated China Railway from the simulator settings,
+// keeping its bookings in records (in memory when nil).
+func RailSim(c config.SimConfig, records sim.Records) (*railsim.Supplier, error) {
 	rate := func(v float64) float64 {
 		switch {
 		case v < 0:
@@ -47,7 +51,8 @@ func RailSim(c config.SimConfig) (*railsim.Supplier, error) {
 		}
 		return v
 	}
-	cfg := railsim.Config{Seed: c.Seed, ErrorRate: rate(c.ErrorRate), TimeoutRate: rate(c.TimeoutRate), Volatility: rate(c.Volatility)}
+	cfg := railsim.Config{Seed: c.Seed, ErrorRate: rate(c.ErrorRate), TimeoutRate: rate(c.TimeoutRate), Volatility: rate(c.Volatility),
+		Records: records}
 	if c.LatencyScale <= 0 {
 		cfg.Latency, cfg.LatencyJitter = railsim.Off, railsim.Off
 	} else {

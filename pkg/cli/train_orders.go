@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -107,15 +109,34 @@ func (r *Root) trainShowCmd() *cobra.Command {
 
 func (r *Root) trainConfirmCmd() *cobra.Command {
 	var req train.ConfirmTicketsRequest
+	var typed []string
 	var yes, dryRun bool
 	cmd := &cobra.Command{
-		Use:   "confirm ID [--fail --remark R] [--yes] [--dry-run]",
+		Use:   "confirm ID [--ticket PASSENGER=COACH/SEAT/NUMBER]... [--fail --remark R] [--yes] [--dry-run]",
 		Short: "Issue a paid train order's tickets with the railway by hand, or --fail it (the money goes back to the agency)",
-		Args:  args(cobra.ExactArgs(1)),
+		Long: `Issue a paid train order's tickets by hand (the agency's manual ticketing, or an order the
+background ticketing gave up on), or --fail it: the order fails and the payment goes back to the
+agency's wallet.
+
+Without --ticket the railway's own coach, seat and ticket number are issued. With --ticket the
+provider types each passenger's ticket as bought: one --ticket per passenger of the order
+(PASSENGER is the passenger's id shown by "voyage orders train show"), for example
+
+  voyage orders train confirm 42 --ticket 1=05/12F/E123456789 --ticket "2=05/07 lower/E123456790"
+
+COACH is one or two digits, SEAT as printed (letters, digits, spaces; at most 12), NUMBER 6 to 20
+letters and digits, each number used once.`,
+		Args: args(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, argv []string) error {
 			id, err := parseID("order id", argv[0])
 			if err != nil {
 				return err
+			}
+			if req.Tickets, err = parseTypedTickets(typed); err != nil {
+				return err
+			}
+			if req.Fail && len(req.Tickets) > 0 {
+				return usageErr(errors.New("--ticket issues the tickets, --fail refuses them: give one or the other"))
 			}
 			action := train.ActConfirmTickets
 			if req.Fail {
@@ -144,9 +165,26 @@ func (r *Root) trainConfirmCmd() *cobra.Command {
 			})
 		},
 	}
+	cmd.Flags().StringArrayVar(&typed, "ticket", nil, "a ticket typed by hand, PASSENGER=COACH/SEAT/NUMBER (repeat: one per passenger)")
 	cmd.Flags().BoolVar(&req.Fail, "fail", false, "refuse the order instead: it fails and the payment goes back to the agency's wallet")
 	cmd.Flags().StringVar(&req.Remark, "remark", "", "why (on the order's timeline)")
 	cmd.Flags().BoolVar(&yes, "yes", false, "do not ask for confirmation")
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "check the action is allowed and show the order, changing nothing")
 	return cmd
+}
+
+// parseTypedTickets reads --ticket PASSENGER=COACH/SEAT/NUMBER values; the
+// service checks what they hold.
+func parseTypedTickets(vals []string) ([]train.TypedTicket, error) {
+	var out []train.TypedTicket
+	for _, v := range vals {
+		pax, rest, ok := strings.Cut(v, "=")
+		parts := strings.Split(rest, "/")
+		id, err := strconv.Atoi(strings.TrimSpace(pax))
+		if !ok || len(parts) != 3 || err != nil || id <= 0 {
+			return nil, usageErr(fmt.Errorf("--ticket %q: want PASSENGER=COACH/SEAT/NUMBER, e.g. 1=05/12F/E123456789", v))
+		}
+		out = append(out, train.TypedTicket{PassengerID: id, Coach: parts[0], Seat: parts[1], TicketNumber: parts[2]})
+	}
+	return out, nil
 }

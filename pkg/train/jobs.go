@@ -151,11 +151,15 @@ func (s *Service) Ticket(ctx context.Context, id int64) error {
 	if o.Status != Proceeding || o.Manual {
 		return nil
 	}
-	return s.issue(ctx, o, ActTicketed, "system")
+	return s.issue(ctx, o, ActTicketed, "system", nil)
 }
 
 // issue confirms o's booking with the railway and records its tickets.
-func (s *Service) issue(ctx context.Context, o Order, action Action, actor string) error {
+//
+// typed, when the provider typed the tickets, replaces the railway's coach,
+// seat and number (the railway still tickets the booking: its seats and
+// after-sales stay with it).
+func (s *Service) issue(ctx context.Context, o Order, action Action, actor string, typed []TypedTicket) error {
 	cctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
 	b, err := s.sup.Confirm(cctx, o.SupplierRef)
@@ -188,6 +192,7 @@ func (s *Service) issue(ctx context.Context, o Order, action Action, actor strin
 			return nil
 		}
 		cur.Tickets = ticketsOf(b, nil)
+		overlay(cur.Tickets, typed)
 		cur.Total = b.Total.Minor
 		return s.move(ctx, tx, &cur, action, actor, "", true)
 	})
@@ -241,6 +246,9 @@ func (s *Service) fail(ctx context.Context, id int64, action Action, actor, rema
 type ConfirmTicketsRequest struct {
 	Fail   bool   `json:"fail,omitempty"`
 	Remark string `json:"remark,omitempty"`
+	// Tickets typed by the provider, one per passenger; none: the
+	// railway's own coach, seat and number.
+	Tickets []TypedTicket `json:"tickets,omitempty" jsonschema:"description=the tickets as typed by the provider (every passenger once); omitted: the railway's own"`
 }
 
 // ConfirmTickets is the provider issuing (or refusing) a paid order's
@@ -257,11 +265,20 @@ func (s *Service) ConfirmTickets(ctx context.Context, who auth.Principal, id int
 	if o.Status != Proceeding {
 		return View{}, errState()
 	}
+	var typed []TypedTicket
+	if !req.Fail && len(req.Tickets) > 0 {
+		if typed, err = checkTyped(o, req.Tickets); err != nil {
+			return View{}, err
+		}
+		if err := checkNumbersFree(ctx, s.db, o.ID, req.Tickets); err != nil {
+			return View{}, err
+		}
+	}
 	actor := actorName(who)
 	if req.Fail {
 		err = s.fail(ctx, o.ID, ActFailTickets, actor, req.Remark)
 	} else {
-		err = s.issue(ctx, o, ActConfirmTickets, actor)
+		err = s.issue(ctx, o, ActConfirmTickets, actor, typed)
 		if _, ok := fault.As(err); !ok && transient(err) {
 			return View{}, &fault.Error{Code: fault.CodeInternal, Status: http.StatusBadGateway, Key: "train.error.unavailable", Err: err}
 		}

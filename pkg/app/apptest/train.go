@@ -17,7 +17,8 @@ import (
 // Beijing South → Shanghai Hongqiao second-class seat three days ahead
 // through a's train service: an order waiting in proceeding for the
 // provider. It answers the order's id. The simulated railway keeps the
-// booking in a's memory, so the provider confirms it through a.
+// booking in the database: any instance on it (or the CLI in-process)
+// confirms it.
 func ManualTrainOrder(t testing.TB, a *app.App) int64 {
 	t.Helper()
 	ctx := context.Background()

@@ -147,13 +147,13 @@ func (s *Supplier) Book(ctx context.Context, req supplier.BookRequest) (supplier
 		switch {
 		case err == nil:
 			return bk.Booking, nil
-		case errors.Is(err, errKeyTaken):
+		case errors.Is(err, ErrKeyTaken):
 			// The same request raced this one and booked first.
 			if bk, ok, err := s.byKey(ctx, req.Key); err != nil || ok {
 				return bk, err
 			}
 			return supplier.Booking{}, s.errorf("book", fmt.Errorf("booking key %s taken meanwhile: %w", req.Key, supplier.ErrUnavailable))
-		case !errors.Is(err, errPNRTaken):
+		case !errors.Is(err, ErrPNRTaken):
 			return supplier.Booking{}, s.errorf("book", err)
 		}
 	}
@@ -319,7 +319,7 @@ func (s *Supplier) locked(ctx context.Context, op, ref string, fn func(bk *booki
 			return nil
 		}
 		err = s.records.Update(ctx, s.Name(), ref, version, next)
-		if errors.Is(err, errStale) && try < maxConflicts {
+		if errors.Is(err, ErrStale) && try < maxConflicts {
 			continue
 		}
 		if err != nil {

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/jmoiron/sqlx"
+
 	"github.com/voyage/voyage/pkg/store"
 	"github.com/voyage/voyage/pkg/supplier"
 )
@@ -28,21 +30,30 @@ type Records interface {
 	// RefByKey is the ref a BookRequest key booked; supplier.ErrNotFound
 	// when the key booked nothing.
 	RefByKey(ctx context.Context, source, key string) (string, error)
-	// Create stores a new booking at version 1: errPNRTaken when its PNR
-	// (or ref) is another booking's, errKeyTaken when key booked already.
+	// Create stores a new booking at version 1: ErrPNRTaken when its PNR
+	// (or ref) is another booking's, ErrKeyTaken when key booked already.
 	Create(ctx context.Context, source, ref, pnr, key string, data []byte) error
 	// Update writes version+1 if the stored booking is still at version:
-	// errStale otherwise.
+	// ErrStale otherwise.
 	Update(ctx context.Context, source, ref string, version int64, data []byte) error
 	// ReleaseKey unties key from ref's booking, so the key can book again;
 	// nothing when it names another booking by now.
 	ReleaseKey(ctx context.Context, source, ref, key string) error
 }
 
+// Lister is what a Records may also do: read many documents in one go
+// (both stores here do). Refs not stored are absent from the answer.
+type Lister interface {
+	GetMany(ctx context.Context, source string, refs []string) (map[string][]byte, error)
+}
+
+// What Create and Update answer when the write lost to another: the other
+// simulators keeping their records here (pkg/supplier/rail/railsim) tell
+// them apart too.
 var (
-	errPNRTaken = errors.New("sim: record locator taken")
-	errKeyTaken = errors.New("sim: booking key used")
-	errStale    = errors.New("sim: booking changed meanwhile")
+	ErrPNRTaken = errors.New("sim: record locator taken")
+	ErrKeyTaken = errors.New("sim: booking key used")
+	ErrStale    = errors.New("sim: booking changed meanwhile")
 )
 
 // memRecords keeps bookings in the process.
@@ -73,6 +84,19 @@ func (m *memRecords) Get(_ context.Context, source, ref string) ([]byte, int64, 
 	return r.data, r.version, nil
 }
 
+// GetMany implements Lister.
+func (m *memRecords) GetMany(_ context.Context, source string, refs []string) (map[string][]byte, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := map[string][]byte{}
+	for _, ref := range refs {
+		if r, ok := m.byRef[source+"/"+ref]; ok {
+			out[ref] = r.data
+		}
+	}
+	return out, nil
+}
+
 func (m *memRecords) RefByKey(_ context.Context, source, key string) (string, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -88,11 +112,11 @@ func (m *memRecords) Create(_ context.Context, source, ref, pnr, key string, dat
 	defer m.mu.Unlock()
 	if key != "" {
 		if _, ok := m.byKey[source+"/"+key]; ok {
-			return errKeyTaken
+			return ErrKeyTaken
 		}
 	}
 	if _, ok := m.byRef[source+"/"+ref]; ok || m.pnrs[source+"/"+pnr] {
-		return errPNRTaken
+		return ErrPNRTaken
 	}
 	m.byRef[source+"/"+ref] = memRecord{data: data, version: 1}
 	m.pnrs[source+"/"+pnr] = true
@@ -110,7 +134,7 @@ func (m *memRecords) Update(_ context.Context, source, ref string, version int64
 	case !ok:
 		return fmt.Errorf("booking %s: %w", ref, supplier.ErrNotFound)
 	case r.version != version:
-		return errStale
+		return ErrStale
 	}
 	m.byRef[source+"/"+ref] = memRecord{data: data, version: version + 1}
 	return nil
@@ -150,6 +174,30 @@ func (s *SQLRecords) Get(ctx context.Context, source, ref string) ([]byte, int64
 	return []byte(row.Data), row.Version, nil
 }
 
+// GetMany implements Lister: one query per 500 refs.
+func (s *SQLRecords) GetMany(ctx context.Context, source string, refs []string) (map[string][]byte, error) {
+	out := map[string][]byte{}
+	for len(refs) > 0 {
+		n := min(len(refs), 500)
+		q, args, err := sqlx.In(`SELECT ref, data FROM sim_bookings WHERE supplier = ? AND ref IN (?)`, source, refs[:n])
+		if err != nil {
+			return nil, fmt.Errorf("sim: read bookings: %w", err)
+		}
+		var rows []struct {
+			Ref  string `db:"ref"`
+			Data string `db:"data"`
+		}
+		if err := s.db.SelectContext(ctx, &rows, s.db.Rebind(q), args...); err != nil {
+			return nil, fmt.Errorf("sim: read bookings: %w", err)
+		}
+		for _, r := range rows {
+			out[r.Ref] = []byte(r.Data)
+		}
+		refs = refs[n:]
+	}
+	return out, nil
+}
+
 // RefByKey implements Records.
 func (s *SQLRecords) RefByKey(ctx context.Context, source, key string) (string, error) {
 	var ref string
@@ -177,10 +225,10 @@ func (s *SQLRecords) Create(ctx context.Context, source, ref, pnr, key string, d
 		// locator is drawn again.
 		if key != "" {
 			if _, kerr := s.RefByKey(ctx, source, key); kerr == nil {
-				return errKeyTaken
+				return ErrKeyTaken
 			}
 		}
-		return errPNRTaken
+		return ErrPNRTaken
 	}
 	if err != nil {
 		return fmt.Errorf("sim: store booking %s: %w", ref, err)
@@ -199,7 +247,7 @@ func (s *SQLRecords) Update(ctx context.Context, source, ref string, version int
 	if n, err := res.RowsAffected(); err != nil {
 		return fmt.Errorf("sim: update booking %s: %w", ref, err)
 	} else if n == 0 {
-		return errStale
+		return ErrStale
 	}
 	return nil
 }

@@ -123,16 +123,16 @@ func recordsContract(t *testing.T, r Records) {
 		ref, pnr, key string
 		want          error
 	}{
-		{"AAAAAA", "AAAAAA", "k2", errPNRTaken},
-		{"CA-AAAAAA", "AAAAAA", "k3", errPNRTaken},
-		{"BBBBBB", "BBBBBB", "k1", errKeyTaken},
+		{"AAAAAA", "AAAAAA", "k2", ErrPNRTaken},
+		{"CA-AAAAAA", "AAAAAA", "k3", ErrPNRTaken},
+		{"BBBBBB", "BBBBBB", "k1", ErrKeyTaken},
 		{"CCCCCC", "CCCCCC", "", nil},
 	} {
 		if err := r.Create(ctx, "gds", c.ref, c.pnr, c.key, []byte(`{}`)); !errors.Is(err, c.want) {
 			t.Errorf("create %s/%s/%s: %v, want %v", c.ref, c.pnr, c.key, err, c.want)
 		}
 	}
-	if err := r.Update(ctx, "gds", "AAAAAA", 2, []byte(`{}`)); !errors.Is(err, errStale) {
+	if err := r.Update(ctx, "gds", "AAAAAA", 2, []byte(`{}`)); !errors.Is(err, ErrStale) {
 		t.Errorf("update at an old version: %v", err)
 	}
 	if err := r.Update(ctx, "gds", "AAAAAA", 1, []byte(`{"x":1}`)); err != nil {
@@ -169,5 +169,10 @@ func recordsContract(t *testing.T, r Records) {
 	// The same locator with another profile is another source's.
 	if err := r.Create(ctx, "ndc", "AAAAAA", "AAAAAA", "k1", []byte(`{}`)); err != nil {
 		t.Error(fmt.Errorf("other source: %w", err))
+	}
+	// Many read at once: the source's stored ones, none of another's.
+	many, err := r.(Lister).GetMany(ctx, "gds", []string{"AAAAAA", "DDDDDD", "ZZZZZZ"})
+	if err != nil || len(many) != 2 || many["AAAAAA"] == nil || many["DDDDDD"] == nil {
+		t.Errorf("GetMany: %v %v", many, err)
 	}
 }

@@ -13,9 +13,11 @@
 // railway. Seats already sold to others do, per (seed, day, train, class),
 // and so do failures and volatility, each a hash of what it concerns: the
 // same Config, clock and calls give the same answers. Bookings made here
-// take seats from an in-memory inventory, so a class sells out as bookings
-// are made; the Supplier is safe for concurrent use. Like the flight
-// simulators, a restart forgets bookings (ErrNotFound).
+// take seats from the class's seat map, so a class sells out as bookings
+// are made; the Supplier is safe for concurrent use. Bookings and seat maps
+// are kept in Config.Records (records.go): in memory by default (a restart
+// forgets them), in the database when the app passes sim.NewSQLRecords, so
+// every instance on it sees the same bookings and seats.
 //
 // # Knobs
 //
@@ -28,16 +30,19 @@ package railsim
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/voyage/voyage/pkg/money"
+	"github.com/voyage/voyage/pkg/supplier"
 	"github.com/voyage/voyage/pkg/supplier/rail"
+	"github.com/voyage/voyage/pkg/supplier/sim"
 )
 
 // Name is the supplier's configuration name.
@@ -79,6 +84,8 @@ type Config struct {
 	HoldTTL  time.Duration
 	// Clock is the time source; time.Now when nil.
 	Clock func() time.Time
+	// Records keeps the bookings and seat maps; in memory when nil.
+	Records sim.Records
 }
 
 // Steady is a Config with no latency, failures or volatility.
@@ -104,40 +111,13 @@ type Supplier struct {
 
 	attempts [4096]atomic.Uint32
 	seq      atomic.Uint64
-
-	mu          sync.Mutex
-	inventories map[invKey]*inventory
-	bookings    map[string]*booking
-	pending     []*booking        // pre-bookings not yet confirmed, cancelled or expired
-	byKey       map[string]string // PreBook key → booking ref
-	refunds     map[string]*refundOffer
-	exchanges   map[string]*exchangeOffer
-	pruned      string // the day inventories were last pruned
+	// nonce tells this instance's numbers from another's on shared
+	// records (0 in memory, keeping a run deterministic).
+	nonce   uint64
+	records sim.Records
 }
 
 var _ rail.Supplier = (*Supplier)(nil)
-
-// booking is a booking with the places it holds (one per passenger).
-type booking struct {
-	rail.Booking
-	places []place
-}
-
-type place struct {
-	key invKey
-	idx int
-}
-
-type refundOffer struct {
-	rail.RefundOffer
-	confirmed bool
-}
-
-type exchangeOffer struct {
-	rail.ExchangeOffer
-	leg       leg
-	confirmed bool
-}
 
 // New returns a simulated supplier.
 func New(cfg Config) (*Supplier, error) {
@@ -150,9 +130,12 @@ func New(cfg Config) (*Supplier, error) {
 		return nil, fmt.Errorf("railsim: %w", err)
 	}
 	s := &Supplier{
-		seed: uint64(cfg.Seed), net: n, tt: tt, now: cfg.Clock,
-		inventories: map[invKey]*inventory{}, bookings: map[string]*booking{},
-		byKey: map[string]string{}, refunds: map[string]*refundOffer{}, exchanges: map[string]*exchangeOffer{},
+		seed: uint64(cfg.Seed), net: n, tt: tt, now: cfg.Clock, records: cfg.Records,
+	}
+	if s.records == nil {
+		s.records = sim.NewMemoryRecords()
+	} else {
+		s.nonce = rand.Uint64()
 	}
 	if s.now == nil {
 		s.now = time.Now
@@ -301,8 +284,6 @@ func (s *Supplier) Search(ctx context.Context, req rail.SearchRequest) ([]rail.O
 		}
 		return strings.Compare(a.t.number, b.t.number)
 	})
-	// Offers are built outside the lock; only seat counts are read under
-	// it, so concurrent searches contend for as little as possible.
 	out := make([]rail.Offer, 0, len(legs))
 	kept := legs[:0]
 	for _, l := range legs {
@@ -312,11 +293,22 @@ func (s *Supplier) Search(ctx context.Context, req rail.SearchRequest) ([]rail.O
 		out = append(out, s.offerBase(l, pax, now))
 		kept = append(kept, l)
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.sweep(now)
+	// The seat maps of every class of every train, read in one go.
+	var keys []invKey
+	for _, l := range kept {
+		for _, lay := range l.t.layouts {
+			keys = append(keys, keyOf(l, lay))
+		}
+	}
+	maps, err := s.seatMaps(ctx, keys, now)
+	if err != nil {
+		return nil, errorf(op, err)
+	}
 	for i, l := range kept {
-		s.fillAvailability(&out[i], l, now)
+		for j, lay := range l.t.layouts {
+			d := maps[keyOf(l, lay)]
+			out[i].Classes[j].Available = s.build(keyOf(l, lay), lay, &d, now).free
+		}
 	}
 	return out, nil
 }
@@ -346,19 +338,26 @@ func (s *Supplier) checkTrip(origin, dest, date string) (origins, dests []string
 	return s.net.sameCity(o.Code), s.net.sameCity(d.Code), day, nil
 }
 
-// offer builds the seam's offer for a leg with its seat counts; s.mu is
-// held.
-func (s *Supplier) offer(l leg, pax []string, now time.Time) rail.Offer {
+// offer builds the seam's offer for a leg with its seat counts.
+func (s *Supplier) offer(ctx context.Context, l leg, pax []string, now time.Time) (rail.Offer, error) {
 	o := s.offerBase(l, pax, now)
-	s.fillAvailability(&o, l, now)
-	return o
+	return o, s.fillAvailability(ctx, &o, l, now)
 }
 
-// fillAvailability sets the seats left per class; s.mu is held.
-func (s *Supplier) fillAvailability(o *rail.Offer, l leg, now time.Time) {
+// fillAvailability sets the seats left per class.
+func (s *Supplier) fillAvailability(ctx context.Context, o *rail.Offer, l leg, now time.Time) error {
 	for i, lay := range l.t.layouts {
-		o.Classes[i].Available = s.inventory(l, lay, now).free
+		inv, err := s.seats(ctx, keyOf(l, lay), lay, now)
+		if err != nil {
+			return err
+		}
+		o.Classes[i].Available = inv.free
 	}
+	return nil
+}
+
+func keyOf(l leg, lay classLayout) invKey {
+	return invKey{day: l.day.Format(time.DateOnly), train: l.t.number, class: lay.class}
 }
 
 // offerBase builds the seam's offer for a leg without seat counts (it
@@ -387,17 +386,6 @@ func (s *Supplier) offerBase(l leg, pax []string, now time.Time) rail.Offer {
 		o.Classes = append(o.Classes, co)
 	}
 	return o
-}
-
-// inventory returns (creating) a class's inventory; s.mu is held.
-func (s *Supplier) inventory(l leg, lay classLayout, now time.Time) *inventory {
-	k := invKey{day: l.day.Format(time.DateOnly), train: l.t.number, class: lay.class}
-	inv, ok := s.inventories[k]
-	if !ok {
-		inv = newInventory(s.seed, k, lay, daysAhead(now.In(china), l.day))
-		s.inventories[k] = inv
-	}
-	return inv
 }
 
 // An offer reference carries what rebuilds the offer: the train's day,
@@ -476,109 +464,112 @@ func (s *Supplier) PreBook(ctx context.Context, req rail.PreBookRequest) (rail.B
 		}
 		letters[i] = strings.ToUpper(p.SeatLetter)
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.sweep(now)
 	if req.Key != "" {
-		if ref, ok := s.byKey[req.Key]; ok {
-			return s.copyOf(s.bookings[ref]), nil
+		if b, ok, err := s.byKey(ctx, req.Key, now); err != nil || ok {
+			return b, err
 		}
 	}
 	if s.volatility > 0 && h.Unit(3) < s.volatility {
 		return rail.Booking{}, errorf(op, fmt.Errorf("%s %s sold in the meantime: %w", l.t.number, req.Class, rail.ErrSoldOut))
 	}
-	inv := s.inventory(l, lay, now)
-	k := invKey{day: l.day.Format(time.DateOnly), train: l.t.number, class: lay.class}
-	start := int(seeded(s.seed).Str(req.OfferRef).Num(s.seq.Load()).Draw(4) % uint64(len(inv.taken)))
-	idx, ok := inv.take(letters, start)
-	if !ok {
-		return rail.Booking{}, errorf(op, fmt.Errorf("%s %s: %d left, %d wanted: %w", l.t.number, req.Class, inv.free, len(letters), rail.ErrSoldOut))
+	k := keyOf(l, lay)
+	offer, err := s.offer(ctx, l, nil, now)
+	if err != nil {
+		return rail.Booking{}, errorf(op, err)
 	}
-	b := &booking{Booking: rail.Booking{
-		Supplier: Name, Ref: s.newRef("E"), Status: rail.StatusPreBooked,
-		Offer: s.offer(l, nil, now), Class: req.Class,
-		Passengers: slices.Clone(req.Passengers),
-	}}
-	b.HoldExpiresAt = now.Add(s.holdTTL)
-	if b.HoldExpiresAt.After(l.departAt) {
-		b.HoldExpiresAt = l.departAt
+	for attempt := 0; ; attempt++ {
+		ref := s.newRef("E")
+		hold := now.Add(s.holdTTL)
+		if hold.After(l.departAt) {
+			hold = l.departAt
+		}
+		idx, err := s.takeSeats(ctx, k, now, letters, func(n int) int {
+			return int(seeded(s.seed).Str(req.OfferRef).Num(s.seq.Load()).Draw(4) % uint64(n))
+		}, ref, hold)
+		if err != nil {
+			return rail.Booking{}, errorf(op, err)
+		}
+		d := bookingDoc{Booking: rail.Booking{
+			Supplier: Name, Ref: ref, Status: rail.StatusPreBooked, Offer: offer, Class: req.Class,
+			Passengers: slices.Clone(req.Passengers), HoldExpiresAt: hold,
+		}}
+		// The seat counts are the ones before this booking took its places.
+		for i := range d.Booking.Offer.Classes {
+			if d.Booking.Offer.Classes[i].Class == lay.class {
+				d.Booking.Offer.Classes[i].Available = max(0, d.Booking.Offer.Classes[i].Available-len(idx))
+			}
+		}
+		adult := adultFare(l, lay.class)
+		var total int64
+		for i, p := range req.Passengers {
+			coach, seat := lay.label(idx[i])
+			fare := typeFare(adult, p.Type, lay.class)
+			total += fare
+			d.Places = append(d.Places, placeDoc{Day: k.day, Train: k.train, Class: k.class, Idx: idx[i]})
+			// Tickets are drafted now and numbered on Confirm.
+			d.Booking.Tickets = append(d.Booking.Tickets, rail.Ticket{Passenger: i, TrainNumber: l.t.number,
+				Origin: offer.Origin, Destination: offer.Destination, DepartAt: l.departAt,
+				Class: lay.class, Coach: coach, Seat: seat, Fare: cny(fare)})
+		}
+		d.Booking.Total = cny(total)
+		data, err := encodeBooking(&d)
+		if err != nil {
+			return rail.Booking{}, errorf(op, err)
+		}
+		err = s.records.Create(ctx, Name, ref, ref, req.Key, data)
+		if err == nil {
+			return view(d), nil
+		}
+		// Lost: the places go back, and a retried key answers its booking.
+		if rerr := s.releaseSeats(ctx, ref, d.Places, now); rerr != nil {
+			return rail.Booking{}, errorf(op, rerr)
+		}
+		switch {
+		case errors.Is(err, sim.ErrKeyTaken):
+			b, ok, kerr := s.byKey(ctx, req.Key, now)
+			if kerr == nil && !ok {
+				kerr = fmt.Errorf("booking key %s: %w", req.Key, rail.ErrUnavailable)
+			}
+			return b, kerr
+		case errors.Is(err, sim.ErrPNRTaken) && attempt < maxWrites:
+			continue
+		}
+		return rail.Booking{}, errorf(op, fmt.Errorf("%w (%w)", rail.ErrUnavailable, err))
 	}
-	adult := adultFare(l, lay.class)
-	var total int64
-	for i, p := range req.Passengers {
-		coach, seat := lay.label(idx[i])
-		fare := typeFare(adult, p.Type, lay.class)
-		total += fare
-		b.places = append(b.places, place{key: k, idx: idx[i]})
-		// Tickets are drafted now and numbered on Confirm.
-		b.Tickets = append(b.Tickets, rail.Ticket{Passenger: i, TrainNumber: l.t.number,
-			Origin: b.Offer.Origin, Destination: b.Offer.Destination, DepartAt: l.departAt,
-			Class: lay.class, Coach: coach, Seat: seat, Fare: cny(fare)})
+}
+
+// byKey is the booking a PreBook key made, if any.
+func (s *Supplier) byKey(ctx context.Context, key string, now time.Time) (rail.Booking, bool, error) {
+	ref, err := s.records.RefByKey(ctx, Name, key)
+	if errors.Is(err, supplier.ErrNotFound) {
+		return rail.Booking{}, false, nil
 	}
-	b.Total = cny(total)
-	s.bookings[b.Ref] = b
-	s.pending = append(s.pending, b)
-	if req.Key != "" {
-		s.byKey[req.Key] = b.Ref
+	if err != nil {
+		return rail.Booking{}, false, fmt.Errorf("booking key %s: %w (%w)", key, rail.ErrUnavailable, err)
 	}
-	return s.copyOf(b), nil
+	d, _, err := s.loadBooking(ctx, ref, now)
+	if err != nil {
+		return rail.Booking{}, false, err
+	}
+	return view(d), true, nil
 }
 
 // newRef is a 12306-style order number: a letter and nine digits.
 func (s *Supplier) newRef(prefix string) string {
 	n := s.seq.Add(1)
-	return fmt.Sprintf("%s%09d", prefix, seeded(s.seed).Num(n).Sum()%900000000+100000000)
+	return fmt.Sprintf("%s%09d", prefix, seeded(s.seed).Num(n).Num(s.nonce).Sum()%900000000+100000000)
 }
 
-// copyOf returns a booking the caller may keep (tickets hidden until
-// ticketed); s.mu is held.
-func (s *Supplier) copyOf(b *booking) rail.Booking {
-	out := b.Booking
-	out.Passengers = slices.Clone(b.Passengers)
-	if b.Status == rail.StatusPreBooked || b.Status == rail.StatusExpired || b.Status == rail.StatusCancelled {
+// view is a booking as the seam shows it (tickets hidden until ticketed).
+func view(d bookingDoc) rail.Booking {
+	out := d.Booking
+	out.Passengers = slices.Clone(out.Passengers)
+	if out.Status == rail.StatusPreBooked || out.Status == rail.StatusExpired || out.Status == rail.StatusCancelled {
 		out.Tickets = nil
 	} else {
-		out.Tickets = slices.Clone(b.Tickets)
+		out.Tickets = slices.Clone(out.Tickets)
 	}
 	return out
-}
-
-// sweep expires pre-bookings past their hold and releases their places;
-// s.mu is held.
-func (s *Supplier) sweep(now time.Time) {
-	keep := s.pending[:0]
-	for _, b := range s.pending {
-		switch {
-		case b.Status != rail.StatusPreBooked:
-		case !now.Before(b.HoldExpiresAt):
-			b.Status = rail.StatusExpired
-			s.release(b.places)
-		default:
-			keep = append(keep, b)
-		}
-	}
-	clear(s.pending[len(keep):])
-	s.pending = keep
-	// Inventories of trains that left their first station more than two
-	// days ago can no longer be sold or exchanged to: drop them so a
-	// long-running simulator's memory stays bounded by the sales window.
-	if today := now.In(china).Format(time.DateOnly); today != s.pruned {
-		s.pruned = today
-		cut := now.In(china).AddDate(0, 0, -2).Format(time.DateOnly)
-		for k := range s.inventories {
-			if k.day < cut {
-				delete(s.inventories, k)
-			}
-		}
-	}
-}
-
-func (s *Supplier) release(ps []place) {
-	for _, p := range ps {
-		if inv, ok := s.inventories[p.key]; ok {
-			inv.release(p.idx)
-		}
-	}
 }
 
 // Confirm tickets a pre-booking: a ticket number per passenger, coach and
@@ -589,28 +580,59 @@ func (s *Supplier) Confirm(ctx context.Context, ref string) (rail.Booking, error
 		return rail.Booking{}, err
 	}
 	now := s.now()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.sweep(now)
-	b, ok := s.bookings[ref]
-	if !ok {
-		return rail.Booking{}, errorf(op, fmt.Errorf("booking %s: %w", ref, rail.ErrNotFound))
+	d, _, err := s.loadBooking(ctx, ref, now)
+	if err != nil {
+		return rail.Booking{}, errorf(op, err)
 	}
-	switch b.Status {
+	if err := confirmable(d); err != nil {
+		if errors.Is(err, rail.ErrHoldExpired) {
+			if xerr := s.expire(ctx, ref, now); xerr != nil {
+				return rail.Booking{}, errorf(op, xerr)
+			}
+		}
+		return answered(d, op, err)
+	}
+	// The places are the railway's for good before the tickets are.
+	if err := s.pinSeats(ctx, ref, d.Places, now); err != nil {
+		return rail.Booking{}, errorf(op, err)
+	}
+	d, err = s.changeBooking(ctx, ref, now, func(d *bookingDoc) error {
+		if err := confirmable(*d); err != nil {
+			return err
+		}
+		for i := range d.Booking.Tickets {
+			d.Booking.Tickets[i].Number = s.newRef("E")
+			d.Booking.Tickets[i].Status = rail.TicketIssued
+		}
+		d.Booking.Status = rail.StatusTicketed
+		return nil
+	})
+	if err != nil {
+		return rail.Booking{}, errorf(op, err)
+	}
+	return view(d), nil
+}
+
+// confirmable: nil for a pre-booking, errUnchanged when already ticketed
+// (confirming again is a no-op), a fault otherwise.
+func confirmable(d bookingDoc) error {
+	switch d.Booking.Status {
 	case rail.StatusPreBooked:
+		return nil
 	case rail.StatusExpired:
-		return rail.Booking{}, errorf(op, fmt.Errorf("booking %s: %w", ref, rail.ErrHoldExpired))
+		return fmt.Errorf("booking %s: %w", d.Booking.Ref, rail.ErrHoldExpired)
 	case rail.StatusCancelled:
-		return rail.Booking{}, errorf(op, fmt.Errorf("booking %s is cancelled: %w", ref, rail.ErrRejected))
-	default:
-		return s.copyOf(b), nil // already ticketed: confirming again is a no-op
+		return fmt.Errorf("booking %s is cancelled: %w", d.Booking.Ref, rail.ErrRejected)
 	}
-	for i := range b.Tickets {
-		b.Tickets[i].Number = s.newRef("E")
-		b.Tickets[i].Status = rail.TicketIssued
+	return errUnchanged
+}
+
+// answered is the booking as it is for errUnchanged, the fault otherwise.
+func answered(d bookingDoc, op string, err error) (rail.Booking, error) {
+	if errors.Is(err, errUnchanged) {
+		return view(d), nil
 	}
-	b.Status = rail.StatusTicketed
-	return s.copyOf(b), nil
+	return rail.Booking{}, errorf(op, err)
 }
 
 // Cancel releases an unticketed pre-booking.
@@ -620,20 +642,23 @@ func (s *Supplier) Cancel(ctx context.Context, ref string) error {
 		return err
 	}
 	now := s.now()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.sweep(now)
-	b, ok := s.bookings[ref]
-	if !ok {
-		return errorf(op, fmt.Errorf("booking %s: %w", ref, rail.ErrNotFound))
+	d, err := s.changeBooking(ctx, ref, now, func(d *bookingDoc) error {
+		switch d.Booking.Status {
+		case rail.StatusPreBooked:
+			d.Booking.Status = rail.StatusCancelled
+			return nil
+		case rail.StatusCancelled, rail.StatusExpired:
+			return errUnchanged
+		}
+		return fmt.Errorf("booking %s is %s (refund it instead): %w", ref, d.Booking.Status, rail.ErrRejected)
+	})
+	if err != nil {
+		return errorf(op, err)
 	}
-	switch b.Status {
-	case rail.StatusPreBooked:
-		b.Status = rail.StatusCancelled
-		s.release(b.places)
-	case rail.StatusCancelled, rail.StatusExpired:
-	default:
-		return errorf(op, fmt.Errorf("booking %s is %s (refund it instead): %w", ref, b.Status, rail.ErrRejected))
+	if d.Booking.Status == rail.StatusCancelled {
+		if err := s.releaseSeats(ctx, ref, d.Places, now); err != nil {
+			return errorf(op, err)
+		}
 	}
 	return nil
 }
@@ -644,278 +669,9 @@ func (s *Supplier) Booking(ctx context.Context, ref string) (rail.Booking, error
 	if _, err := s.call(ctx, op, ref); err != nil {
 		return rail.Booking{}, err
 	}
-	now := s.now()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.sweep(now)
-	b, ok := s.bookings[ref]
-	if !ok {
-		return rail.Booking{}, errorf(op, fmt.Errorf("booking %s: %w", ref, rail.ErrNotFound))
-	}
-	return s.copyOf(b), nil
-}
-
-// issued returns the indexes of the passengers asked for (all with an
-// issued ticket when none), each of which must hold an issued ticket;
-// s.mu is held.
-func issued(b *booking, pax []int) ([]int, error) {
-	if b.Status != rail.StatusTicketed {
-		return nil, fmt.Errorf("booking %s is %s: %w", b.Ref, b.Status, rail.ErrRejected)
-	}
-	if len(pax) == 0 {
-		for i, t := range b.Tickets {
-			if t.Status == rail.TicketIssued {
-				pax = append(pax, i)
-			}
-		}
-	}
-	seen := map[int]bool{}
-	for _, i := range pax {
-		if i < 0 || i >= len(b.Tickets) || seen[i] {
-			return nil, fmt.Errorf("passenger index %d: %w", i, rail.ErrRejected)
-		}
-		seen[i] = true
-		if b.Tickets[i].Status != rail.TicketIssued {
-			return nil, fmt.Errorf("passenger %d's ticket is %s: %w", i, b.Tickets[i].Status, rail.ErrRejected)
-		}
-	}
-	slices.Sort(pax)
-	return pax, nil
-}
-
-// RefundOffer prices refunding some passengers' tickets now, by the
-// policy's time bands.
-func (s *Supplier) RefundOffer(ctx context.Context, ref string, passengers []int) (rail.RefundOffer, error) {
-	const op = "refund offer"
-	if _, err := s.call(ctx, op, ref); err != nil {
-		return rail.RefundOffer{}, err
-	}
-	now := s.now()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	b, ok := s.bookings[ref]
-	if !ok {
-		return rail.RefundOffer{}, errorf(op, fmt.Errorf("booking %s: %w", ref, rail.ErrNotFound))
-	}
-	pax, err := issued(b, slices.Clone(passengers))
+	d, _, err := s.loadBooking(ctx, ref, s.now())
 	if err != nil {
-		return rail.RefundOffer{}, errorf(op, err)
-	}
-	ro := rail.RefundOffer{Ref: s.newRef("R"), BookingRef: ref, Passengers: pax, ValidUntil: now.Add(afterSalesTTL)}
-	var fare, fee int64
-	for _, i := range pax {
-		t := b.Tickets[i]
-		f, err := s.policy.RefundFee(t.Fare.Minor, t.DepartAt, now)
-		if err != nil {
-			return rail.RefundOffer{}, errorf(op, fmt.Errorf("%s: %w", t.TrainNumber, err))
-		}
-		fare += t.Fare.Minor
-		fee += f
-		if close := t.DepartAt.Add(-s.policy.CloseBefore); close.Before(ro.ValidUntil) {
-			ro.ValidUntil = close
-		}
-	}
-	ro.Fare, ro.Fee, ro.Refund = cny(fare), cny(fee), cny(fare-fee)
-	s.refunds[ro.Ref] = &refundOffer{RefundOffer: ro}
-	return ro, nil
-}
-
-// ConfirmRefund refunds the tickets of a refund offer and frees their
-// places.
-func (s *Supplier) ConfirmRefund(ctx context.Context, ref, offerRef string) (rail.Booking, error) {
-	const op = "confirm refund"
-	if _, err := s.call(ctx, op, ref+offerRef); err != nil {
-		return rail.Booking{}, err
-	}
-	now := s.now()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	ro, ok := s.refunds[offerRef]
-	b, okb := s.bookings[ref]
-	if !ok || !okb || ro.BookingRef != ref {
-		return rail.Booking{}, errorf(op, fmt.Errorf("refund offer %s of %s: %w", offerRef, ref, rail.ErrNotFound))
-	}
-	if ro.confirmed {
-		return s.copyOf(b), nil
-	}
-	if now.After(ro.ValidUntil) {
-		return rail.Booking{}, errorf(op, fmt.Errorf("refund offer %s: %w", offerRef, rail.ErrOfferExpired))
-	}
-	if _, err := issued(b, slices.Clone(ro.Passengers)); err != nil {
 		return rail.Booking{}, errorf(op, err)
 	}
-	for _, i := range ro.Passengers {
-		b.Tickets[i].Status = rail.TicketRefunded
-		s.release(b.places[i : i+1])
-	}
-	ro.confirmed = true
-	all := true
-	for _, t := range b.Tickets {
-		if t.Status != rail.TicketRefunded {
-			all = false
-		}
-	}
-	if all {
-		b.Status = rail.StatusRefunded
-	}
-	return s.copyOf(b), nil
-}
-
-// ExchangeOffer prices moving passengers to another train between the same
-// cities, once per ticket (RAIL.md): more than 48 h before departure any
-// train in the sales window, within 48 h an earlier train or a later one
-// the same day.
-func (s *Supplier) ExchangeOffer(ctx context.Context, req rail.ExchangeRequest) (rail.ExchangeOffer, error) {
-	const op = "exchange offer"
-	if _, err := s.call(ctx, op, req.BookingRef+req.OfferRef); err != nil {
-		return rail.ExchangeOffer{}, err
-	}
-	now := s.now()
-	l, err := s.decodeRef(req.OfferRef, now)
-	if err != nil {
-		return rail.ExchangeOffer{}, errorf(op, err)
-	}
-	lay, ok := layoutOf(l.t, req.Class)
-	if !ok {
-		return rail.ExchangeOffer{}, errorf(op, fmt.Errorf("%s has no %q class: %w", l.t.number, req.Class, rail.ErrRejected))
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.sweep(now)
-	b, ok := s.bookings[req.BookingRef]
-	if !ok {
-		return rail.ExchangeOffer{}, errorf(op, fmt.Errorf("booking %s: %w", req.BookingRef, rail.ErrNotFound))
-	}
-	pax, err := issued(b, slices.Clone(req.Passengers))
-	if err != nil {
-		return rail.ExchangeOffer{}, errorf(op, err)
-	}
-	eo := rail.ExchangeOffer{Ref: s.newRef("X"), BookingRef: b.Ref, Passengers: pax, Class: req.Class,
-		ValidUntil: now.Add(afterSalesTTL)}
-	var oldFare, newFare int64
-	var firstDepart time.Time
-	for _, i := range pax {
-		t := b.Tickets[i]
-		if err := s.exchangeable(t, l, now); err != nil {
-			return rail.ExchangeOffer{}, errorf(op, err)
-		}
-		oldFare += t.Fare.Minor
-		newFare += typeFare(adultFare(l, lay.class), b.Passengers[i].Type, lay.class)
-		if firstDepart.IsZero() || t.DepartAt.Before(firstDepart) {
-			firstDepart = t.DepartAt
-		}
-	}
-	if inv := s.inventory(l, lay, now); inv.free < len(pax) {
-		return rail.ExchangeOffer{}, errorf(op, fmt.Errorf("%s %s: %w", l.t.number, req.Class, rail.ErrSoldOut))
-	}
-	if close := firstDepart.Add(-s.policy.CloseBefore); close.Before(eo.ValidUntil) {
-		eo.ValidUntil = close
-	}
-	if close := l.departAt.Add(-s.policy.CloseBefore); close.Before(eo.ValidUntil) {
-		eo.ValidUntil = close
-	}
-	diff := newFare - oldFare
-	switch {
-	case diff > 0:
-		eo.Due = cny(diff)
-		eo.Refund, eo.Fee = cny(0), cny(0)
-	default:
-		fee, err := s.policy.RefundFee(-diff, firstDepart, now)
-		if err != nil {
-			return rail.ExchangeOffer{}, errorf(op, err)
-		}
-		eo.Due, eo.Fee, eo.Refund = cny(0), cny(fee), cny(-diff-fee)
-	}
-	eo.Offer = s.offer(l, nil, now)
-	s.exchanges[eo.Ref] = &exchangeOffer{ExchangeOffer: eo, leg: l}
-	return eo, nil
-}
-
-// exchangeable checks one ticket may move to the leg now.
-func (s *Supplier) exchangeable(t rail.Ticket, l leg, now time.Time) error {
-	if t.Exchanges >= s.policy.Exchanges {
-		return fmt.Errorf("ticket %s: %w", t.Number, rail.ErrAlreadyExchanged)
-	}
-	if t.DepartAt.Sub(now) < s.policy.CloseBefore {
-		return fmt.Errorf("ticket %s: %w", t.Number, rail.ErrRefundClosed)
-	}
-	from, to := l.t.calls[l.from].code, l.t.calls[l.to].code
-	fo, _ := s.net.find(from)
-	to0, _ := s.net.find(t.Origin)
-	fd, _ := s.net.find(to)
-	td0, _ := s.net.find(t.Destination)
-	if fo.City != to0.City || fd.City != td0.City {
-		return fmt.Errorf("ticket %s: %s–%s is another trip: %w", t.Number, from, to, rail.ErrRejected)
-	}
-	if l.t.number == t.TrainNumber && l.departAt.Equal(t.DepartAt) {
-		return fmt.Errorf("ticket %s: already on %s: %w", t.Number, t.TrainNumber, rail.ErrRejected)
-	}
-	if t.DepartAt.Sub(now) <= s.policy.ExchangeAnyTrainBefore &&
-		l.departAt.After(t.DepartAt) && !sameDay(l.departAt.In(china), t.DepartAt.In(china)) {
-		return fmt.Errorf("ticket %s: within %s of departure only an earlier train or one the same day: %w",
-			t.Number, s.policy.ExchangeAnyTrainBefore, rail.ErrRejected)
-	}
-	return nil
-}
-
-// ConfirmExchange issues new tickets on the exchange offer's train and
-// frees the old places.
-func (s *Supplier) ConfirmExchange(ctx context.Context, ref, offerRef string) (rail.Booking, error) {
-	const op = "confirm exchange"
-	if _, err := s.call(ctx, op, ref+offerRef); err != nil {
-		return rail.Booking{}, err
-	}
-	now := s.now()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.sweep(now)
-	eo, ok := s.exchanges[offerRef]
-	b, okb := s.bookings[ref]
-	if !ok || !okb || eo.BookingRef != ref {
-		return rail.Booking{}, errorf(op, fmt.Errorf("exchange offer %s of %s: %w", offerRef, ref, rail.ErrNotFound))
-	}
-	if eo.confirmed {
-		return s.copyOf(b), nil
-	}
-	if now.After(eo.ValidUntil) {
-		return rail.Booking{}, errorf(op, fmt.Errorf("exchange offer %s: %w", offerRef, rail.ErrOfferExpired))
-	}
-	if _, err := issued(b, slices.Clone(eo.Passengers)); err != nil {
-		return rail.Booking{}, errorf(op, err)
-	}
-	for _, i := range eo.Passengers {
-		if err := s.exchangeable(b.Tickets[i], eo.leg, now); err != nil {
-			return rail.Booking{}, errorf(op, err)
-		}
-	}
-	l := eo.leg
-	lay, _ := layoutOf(l.t, eo.Class)
-	inv := s.inventory(l, lay, now)
-	letters := make([]string, len(eo.Passengers))
-	for j, i := range eo.Passengers {
-		letters[j] = strings.ToUpper(b.Passengers[i].SeatLetter)
-	}
-	idx, ok := inv.take(letters, int(seeded(s.seed).Str(offerRef).Draw(4)%uint64(len(inv.taken))))
-	if !ok {
-		return rail.Booking{}, errorf(op, fmt.Errorf("%s %s: %w", l.t.number, eo.Class, rail.ErrSoldOut))
-	}
-	k := invKey{day: l.day.Format(time.DateOnly), train: l.t.number, class: lay.class}
-	adult := adultFare(l, lay.class)
-	var total int64
-	for j, i := range eo.Passengers {
-		s.release(b.places[i : i+1])
-		b.places[i] = place{key: k, idx: idx[j]}
-		coach, seat := lay.label(idx[j])
-		old := b.Tickets[i]
-		b.Tickets[i] = rail.Ticket{Passenger: i, Number: s.newRef("E"), TrainNumber: l.t.number,
-			Origin: l.t.calls[l.from].code, Destination: l.t.calls[l.to].code, DepartAt: l.departAt,
-			Class: lay.class, Coach: coach, Seat: seat, Fare: cny(typeFare(adult, b.Passengers[i].Type, lay.class)),
-			Status: rail.TicketIssued, Exchanges: old.Exchanges + 1}
-	}
-	for _, t := range b.Tickets {
-		total += t.Fare.Minor
-	}
-	b.Total = cny(total)
-	eo.confirmed = true
-	return s.copyOf(b), nil
+	return view(d), nil
 }

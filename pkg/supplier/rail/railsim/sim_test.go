@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/voyage/voyage/pkg/supplier/rail"
+	"github.com/voyage/voyage/pkg/supplier/sim"
 )
 
 // clock is a settable test clock.
@@ -814,22 +815,61 @@ func BenchmarkSearch(b *testing.B) {
 	}
 }
 
-func TestInventoriesPruned(t *testing.T) {
-	s, clk := newSim(t, 1)
-	search(t, s, "VNP", "AOH", "2026-12-02")
-	clk.set(start.AddDate(0, 0, 4))
-	search(t, s, "VNP", "AOH", "2026-12-06")
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	n := 0
-	for k := range s.inventories {
-		if k.day == "2026-12-02" {
-			t.Fatalf("inventory of %s %s kept after the train left", k.day, k.train)
+// Two simulators on one store (two servers on one database, or one
+// restarted) share the bookings and the seats: what one booked the other
+// tickets, refunds and exchanges, and neither sells a place the other holds.
+func TestSharedRecords(t *testing.T) {
+	records := sim.NewMemoryRecords()
+	clk := &testClock{t: start}
+	newOn := func() *Supplier {
+		cfg := Steady(1)
+		cfg.Clock, cfg.Records = clk.now, records
+		s, err := New(cfg)
+		if err != nil {
+			t.Fatal(err)
 		}
-		n++
+		return s
 	}
-	if n == 0 {
-		t.Fatal("no inventories for the searched day")
+	a, b := newOn(), newOn()
+	ctx := context.Background()
+	o := find(t, search(t, a, "VNP", "AOH", "2026-12-12"), "G1")
+	before := avail(t, b, o, rail.ClassSecond)
+	pre, err := a.PreBook(ctx, rail.PreBookRequest{OfferRef: o.Ref, Class: rail.ClassSecond, Passengers: adults(2, ""), Key: "k"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := avail(t, b, o, rail.ClassSecond); n != before-2 {
+		t.Fatalf("the other instance sees %d seats left, want %d", n, before-2)
+	}
+	if again, err := b.PreBook(ctx, rail.PreBookRequest{OfferRef: o.Ref, Class: rail.ClassSecond, Passengers: adults(2, ""), Key: "k"}); err != nil || again.Ref != pre.Ref {
+		t.Fatalf("the key retried on the other instance: %s vs %s (%v)", again.Ref, pre.Ref, err)
+	}
+	got, err := b.Confirm(ctx, pre.Ref)
+	if err != nil || got.Status != rail.StatusTicketed || len(got.Tickets) != 2 || got.Tickets[0].Number == "" {
+		t.Fatalf("ticketed on the other instance: %+v %v", got, err)
+	}
+	// A ticketed place is not freed when the hold would have run out.
+	clk.add(DefaultHoldTTL + time.Minute)
+	if n := avail(t, a, find(t, search(t, a, "VNP", "AOH", "2026-12-12"), "G1"), rail.ClassSecond); n != before-2 {
+		t.Fatalf("ticketed seats back on sale: %d, want %d", n, before-2)
+	}
+	ro, err := a.RefundOffer(ctx, pre.Ref, []int{0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err = b.ConfirmRefund(ctx, pre.Ref, ro.Ref); err != nil || got.Tickets[0].Status != rail.TicketRefunded {
+		t.Fatalf("refund offered on one instance, confirmed on the other: %+v %v", got, err)
+	}
+	o2 := find(t, search(t, b, "VNP", "AOH", "2026-12-12"), "G3")
+	eo, err := b.ExchangeOffer(ctx, rail.ExchangeRequest{BookingRef: pre.Ref, OfferRef: o2.Ref, Class: rail.ClassSecond, Passengers: []int{1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err = a.ConfirmExchange(ctx, pre.Ref, eo.Ref); err != nil || got.Tickets[1].TrainNumber != "G3" {
+		t.Fatalf("exchange offered on one instance, confirmed on the other: %+v %v", got, err)
+	}
+	if n := avail(t, a, find(t, search(t, a, "VNP", "AOH", "2026-12-12"), "G1"), rail.ClassSecond); n != before {
+		t.Fatalf("refunded and exchanged places not back on G1: %d, want %d", n, before)
 	}
 }
 
