@@ -58,6 +58,8 @@ var examples = map[string]string{
   voyage orders train list --agency 222 --keyword G101 -o json`,
 	"voyage orders train show": `  voyage orders train show 31`,
 	"voyage orders train confirm": `  voyage orders train confirm 31 --yes
+  # manual mode: the tickets as the railway's counter printed them, one --ticket per passenger
+  voyage orders train confirm 31 --ticket 501=05/09A/E133178058 --ticket 502=05/09B/E852904653 --yes
   voyage orders train confirm 31 --fail --remark "sold out at the station" --yes`,
 	"voyage jobs list": `  voyage jobs list
   voyage jobs list -o json`,
