@@ -117,4 +117,3 @@ func TestRecognizeConfusableNumbers(t *testing.T) {
 		}
 	}
 }
-
