@@ -46,7 +46,15 @@ const (
 var glyphSet struct {
 	once sync.Once
 	tpl  map[byte][]float64
+	// height is each glyph's height over the mean height of the digits:
+	// OCR-B's digits stand taller than its capitals (0 is 126 units to
+	// O's 117), which the scaled templates no longer show.
+	height map[byte]float64
 }
+
+// heightWeight prices, in correlation, a height off the glyph's by the
+// whole of a digit's height; O and 0 differ by 7%, which then weighs 0.14.
+const heightWeight = 2.0
 
 // templates renders the confusable characters of OCR-B once; nil when the
 // font cannot be read.
@@ -57,6 +65,8 @@ func templates() map[byte][]float64 {
 			return
 		}
 		tpl := map[byte][]float64{}
+		height := map[byte]float64{}
+		digits, n := 0.0, 0.0
 		for _, g := range confusable {
 			for _, c := range []byte(g) {
 				m := renderGlyph(face, rune(c), 160)
@@ -68,9 +78,17 @@ func templates() map[byte][]float64 {
 					return
 				}
 				tpl[c] = normalizeGlyph(b, func(x, y int) float64 { return float64(m.AlphaAt(x, y).A) / 255 })
+				height[c] = float64(b.Dy())
+				if isDigit(c) {
+					digits += float64(b.Dy())
+					n++
+				}
 			}
 		}
-		glyphSet.tpl = tpl
+		for c := range height {
+			height[c] /= digits / n
+		}
+		glyphSet.tpl, glyphSet.height = tpl, height
 	})
 	return glyphSet.tpl
 }
@@ -195,10 +213,13 @@ type shapeVote struct {
 	margin float64
 }
 
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
 // judgeCell compares the ink of cell c (its own components in label) with
-// the OCR-B glyphs of the group of char; ok is false when there is nothing
-// to compare (no font, no group, no cell).
-func judgeCell(label []int32, w int, c *cell, char byte) (shapeVote, bool) {
+// the OCR-B glyphs of the group of char, and its height with theirs when
+// digitH, the height of the digits on its line, is known (else 0); ok is
+// false when there is nothing to compare (no font, no group, no cell).
+func judgeCell(label []int32, w int, c *cell, char byte, digitH float64) (shapeVote, bool) {
 	tpl := templates()
 	g := groupOf(char)
 	if tpl == nil || g == "" || c == nil || len(c.comps) == 0 {
@@ -230,6 +251,9 @@ func judgeCell(label []int32, w int, c *cell, char byte) (shapeVote, bool) {
 	best := char
 	for _, k := range []byte(g) {
 		scores[k] = correlation(sample, tpl[k])
+		if digitH > 0 {
+			scores[k] -= heightWeight * math.Abs(float64(b.Dy())/digitH-glyphSet.height[k])
+		}
 		if scores[k] > scores[best] {
 			best = k
 		}

@@ -33,6 +33,7 @@ const (
 // confidence to match.
 func (r *Recognizer) review(res *mrz.Result, cells cellText) (*mrz.Result, []string) {
 	unsure := map[string]bool{}
+	shaped := map[mrz.Place]bool{} // characters the shapes are sure of
 	aligned := len(cells.grid) == len(res.Lines) && len(cells.text) == len(res.Lines)
 	for li := range res.Lines {
 		if !aligned || len(cells.grid[li]) != len(res.Lines[li]) {
@@ -48,8 +49,10 @@ func (r *Recognizer) review(res *mrz.Result, cells cellText) (*mrz.Result, []str
 			line, col int
 			to        byte
 			field     string
+			strong    bool
 		}
 		var changes []change
+		var sure []mrz.Place
 		for li, l := range lines {
 			for col, ch := range l {
 				field := mrz.FieldAt(res.Format, li, col)
@@ -62,13 +65,16 @@ func (r *Recognizer) review(res *mrz.Result, cells cellText) (*mrz.Result, []str
 					// The parser changed what Tesseract read here.
 					conf = 0
 				}
-				v, ok := judgeCell(cells.label, cells.w, c, ch)
+				v, ok := judgeCell(cells.label, cells.w, c, ch, digitHeight(cells, li))
 				switch {
 				case ok && v.best != ch && (v.margin > strongMargin || (conf < unsureConf && v.margin > weakMargin)):
-					changes = append(changes, change{li, col, v.best, field})
+					changes = append(changes, change{li, col, v.best, field, v.margin > strongMargin})
+					sure = append(sure, mrz.Place{Line: li, Col: col})
 				case ok && v.best != ch:
 					unsure[field] = true
-				case conf < unsureConf && !(ok && sureOf(cells, c, ch)):
+				case ok && sureOf(cells, li, c, ch):
+					sure = append(sure, mrz.Place{Line: li, Col: col})
+				case conf < unsureConf:
 					unsure[field] = true
 				}
 			}
@@ -81,7 +87,7 @@ func (r *Recognizer) review(res *mrz.Result, cells cellText) (*mrz.Result, []str
 			for i, l := range lines {
 				text[i] = string(l)
 			}
-			fixed, err := mrz.ParseAt(strings.Join(text, "\n"), r.cfg.Now())
+			fixed, err := mrz.ParseKeeping(strings.Join(text, "\n"), r.cfg.Now(), sure)
 			held := err == nil && fixed.Format == res.Format && len(fixed.Lines) == len(lines)
 			for _, c := range changes {
 				if held && fixed.Lines[c.line][c.col] != c.to {
@@ -95,16 +101,25 @@ func (r *Recognizer) review(res *mrz.Result, cells cellText) (*mrz.Result, []str
 				res = fixed
 			}
 			for _, c := range changes {
-				// A shape against the reading is doubt either way.
-				unsure[c.field] = true
+				// A shape that overruled the reading only narrowly, or
+				// that the check digits refuse, leaves doubt.
+				if !held || !c.strong {
+					unsure[c.field] = true
+				}
 			}
 		}
+		for _, p := range sure {
+			shaped[p] = true
+		}
 	}
-	// Without a cell reading to check against, only the corrections speak.
+	// A check digit's correction is a guess among look-alikes unless the
+	// shape of the character confirms it.
 	for _, c := range res.Corrections {
 		switch c.Field {
 		case "travel_document", "optional_data":
-			unsure[c.Field] = true
+			if c.Col < 0 || !shaped[mrz.Place{Line: c.Line, Col: c.Col}] {
+				unsure[c.Field] = true
+			}
 		}
 	}
 	var out []string
@@ -123,26 +138,26 @@ func (r *Recognizer) review(res *mrz.Result, cells cellText) (*mrz.Result, []str
 
 // sureOf says whether the shape of cell c clearly fits ch better than every
 // other glyph of its confusable group (or ch has no such group).
-func sureOf(cells cellText, c *cell, ch byte) bool {
+func sureOf(cells cellText, li int, c *cell, ch byte) bool {
 	if groupOf(ch) == "" {
 		return false
 	}
-	v, ok := judgeCell(cells.label, cells.w, c, ch)
+	v, ok := judgeCell(cells.label, cells.w, c, ch, digitHeight(cells, li))
 	if !ok || v.best != ch {
 		return false
 	}
-	return runnerUp(cells, c, ch) > sureMargin
+	return runnerUp(cells, li, c, ch) > sureMargin
 }
 
 // runnerUp is how much better ch's glyph fits cell c than the next best of
 // its group.
-func runnerUp(cells cellText, c *cell, ch byte) float64 {
+func runnerUp(cells cellText, li int, c *cell, ch byte) float64 {
 	best := 2.0
 	for _, k := range []byte(groupOf(ch)) {
 		if k == ch {
 			continue
 		}
-		v, ok := judgeCell(cells.label, cells.w, c, k)
+		v, ok := judgeCell(cells.label, cells.w, c, k, digitHeight(cells, li))
 		if !ok {
 			return 0
 		}
@@ -151,4 +166,22 @@ func runnerUp(cells cellText, c *cell, ch byte) float64 {
 		best = min(best, v.margin)
 	}
 	return best
+}
+
+// digitHeight is the median height of the cells of line li that Tesseract
+// read, surely, as digits that have no look-alike; 0 when there are too few
+// to tell.
+func digitHeight(cells cellText, li int) float64 {
+	var hs []int
+	for i, c := range cells.grid[li] {
+		ch := cells.text[li][i]
+		if c != nil && isDigit(ch) && groupOf(ch) == "" && cells.conf[li][i] >= unsureConf {
+			hs = append(hs, c.y1-c.y0+1)
+		}
+	}
+	if len(hs) < 3 {
+		return 0
+	}
+	slices.Sort(hs)
+	return float64(hs[len(hs)/2])
 }
