@@ -10,7 +10,8 @@
 //
 // Document holds the spec's recognition output fields (type,
 // travel_document, surname, given_names, nationality, birthday, gender) plus
-// expiry, issuing_country and a confidence from 0 to 1. Errors, tested with
+// expiry, issuing_country, a confidence from 0 to 1 and the fields it is
+// unsure of (uncertain, omitted when none). Errors, tested with
 // errors.Is: ErrType (not a JPEG or PNG, judged from the bytes), ErrTooLarge
 // (over MaxBytes or MaxPixels), ErrUnreadable (no zone could be read),
 // ErrBusy (too many recognitions waiting), ErrEngine (Tesseract missing or
@@ -28,7 +29,15 @@
 // whitelist) reads the rest with character boxes that put each character in
 // its cell; a corrected parse is checked against a second reading at
 // another size. Block and line readings follow only when that fails. The
-// text is parsed by pkg/mrz. Pictures are held in memory only for the call.
+// text is parsed by pkg/mrz. The letters-and-digits fields (document number,
+// optional data) are then checked against the shapes of their cells
+// (glyphs.go, review.go): look-alikes (G/6, O/0/D/Q, B/8, S/5, I/1, Z/2)
+// are compared with OCR-B glyphs rendered from the installed font, a shape
+// that clearly fits better replaces Tesseract's reading when the check
+// digits still hold, and a field a check digit had to correct, or whose
+// characters Tesseract or the shapes were unsure of, is named in
+// Document.Uncertain with the confidence lowered. Pictures are held in
+// memory only for the call.
 package recognition
 
 import (
