@@ -67,7 +67,7 @@ func templates() map[byte][]float64 {
 		tpl := map[byte][]float64{}
 		height := map[byte]float64{}
 		digits, n := 0.0, 0.0
-		for _, g := range confusable {
+		for _, g := range []string{alphanumerics} {
 			for _, c := range []byte(g) {
 				m := renderGlyph(face, rune(c), 160)
 				if m == nil {
@@ -215,13 +215,24 @@ type shapeVote struct {
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
+func isAlnum(c byte) bool { return isDigit(c) || (c >= 'A' && c <= 'Z') }
+
+// alphanumerics are the characters a cell Tesseract was unsure of is
+// compared with: its misreadings are not all look-alikes (it reads OCR-B's
+// 9 as I, U as V).
+const alphanumerics = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+
 // judgeCell compares the ink of cell c (its own components in label) with
-// the OCR-B glyphs of the group of char, and its height with theirs when
+// the OCR-B glyphs of char's confusable group (of all alphanumerics when
+// wide), and its height with theirs when
 // digitH, the height of the digits on its line, is known (else 0); ok is
 // false when there is nothing to compare (no font, no group, no cell).
-func judgeCell(label []int32, w int, c *cell, char byte, digitH float64) (shapeVote, bool) {
+func judgeCell(label []int32, w int, c *cell, char byte, digitH float64, wide bool) (shapeVote, bool) {
 	tpl := templates()
 	g := groupOf(char)
+	if wide && isAlnum(char) {
+		g = alphanumerics
+	}
 	if tpl == nil || g == "" || c == nil || len(c.comps) == 0 {
 		return shapeVote{}, false
 	}

@@ -39,7 +39,7 @@ func TestShapeTellsConfusables(t *testing.T) {
 					c.x0, c.y0, c.x1, c.y1 = min(c.x0, cp.x0), min(c.y0, cp.y0), max(c.x1, cp.x1), max(c.y1, cp.y1)
 				}
 				for _, asked := range []byte(g) {
-					v, ok := judgeCell(label, bin.w, c, asked, 0)
+					v, ok := judgeCell(label, bin.w, c, asked, 0, false)
 					if !ok || v.best != truth {
 						t.Errorf("size %v: %c asked as %c: shape says %c (ok %v)", size, truth, asked, v.best, ok)
 					}
@@ -52,10 +52,10 @@ func TestShapeTellsConfusables(t *testing.T) {
 // TestShapeSkippedWithoutFont: with no font the shape check gives no
 // opinion rather than failing.
 func TestShapeSkippedWithoutFont(t *testing.T) {
-	if _, ok := judgeCell(nil, 0, nil, 'G', 0); ok {
+	if _, ok := judgeCell(nil, 0, nil, 'G', 0, false); ok {
 		t.Error("a missing cell gave an opinion")
 	}
-	if _, ok := judgeCell(nil, 0, &cell{comps: []int{0}}, 'K', 0); ok {
+	if _, ok := judgeCell(nil, 0, &cell{comps: []int{0}}, 'K', 0, false); ok {
 		t.Error("a character with no look-alike gave an opinion")
 	}
 }

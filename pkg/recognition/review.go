@@ -65,7 +65,8 @@ func (r *Recognizer) review(res *mrz.Result, cells cellText) (*mrz.Result, []str
 					// The parser changed what Tesseract read here.
 					conf = 0
 				}
-				v, ok := judgeCell(cells.label, cells.w, c, ch, digitHeight(cells, li))
+				// Where Tesseract was unsure, every glyph is a candidate.
+				v, ok := judgeCell(cells.label, cells.w, c, ch, digitHeight(cells, li), conf < unsureConf)
 				switch {
 				case ok && v.best != ch && (v.margin > strongMargin || (conf < unsureConf && v.margin > weakMargin)):
 					changes = append(changes, change{li, col, v.best, field, v.margin > strongMargin})
@@ -79,13 +80,16 @@ func (r *Recognizer) review(res *mrz.Result, cells cellText) (*mrz.Result, []str
 				}
 			}
 		}
-		if len(changes) > 0 {
-			for _, c := range changes {
-				lines[c.line][c.col] = c.to
-			}
+		try := func(changes []change, sure []mrz.Place) bool {
 			text := make([]string, len(lines))
 			for i, l := range lines {
-				text[i] = string(l)
+				t := []byte(l)
+				for _, c := range changes {
+					if c.line == i {
+						t[c.col] = c.to
+					}
+				}
+				text[i] = string(t)
 			}
 			fixed, err := mrz.ParseKeeping(strings.Join(text, "\n"), r.cfg.Now(), sure)
 			held := err == nil && fixed.Format == res.Format && len(fixed.Lines) == len(lines)
@@ -100,11 +104,41 @@ func (r *Recognizer) review(res *mrz.Result, cells cellText) (*mrz.Result, []str
 				fixed.Confidence = min(fixed.Confidence, res.Confidence)
 				res = fixed
 			}
+			return held
+		}
+		if len(changes) > 0 {
+			held := try(changes, sure)
 			for _, c := range changes {
 				// A shape that overruled the reading only narrowly, or
 				// that the check digits refuse, leaves doubt.
 				if !held || !c.strong {
 					unsure[c.field] = true
+				}
+			}
+			if !held {
+				// Tesseract is sometimes sure and wrong beyond the
+				// look-alikes (OCR-B's 9 read as I, U as V): every
+				// character the whole alphabet's shapes clearly read
+				// otherwise is changed too, if the check digits then hold.
+				var wide []change
+				wideSure := slices.Clone(sure)
+				for li, l := range lines {
+					for col, ch := range l {
+						field := mrz.FieldAt(res.Format, li, col)
+						if field == "" || ch == '<' {
+							continue
+						}
+						v, ok := judgeCell(cells.label, cells.w, cells.grid[li][col], ch, digitHeight(cells, li), true)
+						if ok && v.best != ch && v.margin > strongMargin {
+							wide = append(wide, change{li, col, v.best, field, true})
+							wideSure = append(wideSure, mrz.Place{Line: li, Col: col})
+						} else if k := slices.IndexFunc(changes, func(c change) bool { return c.line == li && c.col == col }); k >= 0 {
+							wide = append(wide, changes[k])
+						}
+					}
+				}
+				if !slices.Equal(wide, changes) && try(wide, wideSure) {
+					sure = wideSure
 				}
 			}
 		}
@@ -142,7 +176,7 @@ func sureOf(cells cellText, li int, c *cell, ch byte) bool {
 	if groupOf(ch) == "" {
 		return false
 	}
-	v, ok := judgeCell(cells.label, cells.w, c, ch, digitHeight(cells, li))
+	v, ok := judgeCell(cells.label, cells.w, c, ch, digitHeight(cells, li), false)
 	if !ok || v.best != ch {
 		return false
 	}
@@ -157,7 +191,7 @@ func runnerUp(cells cellText, li int, c *cell, ch byte) float64 {
 		if k == ch {
 			continue
 		}
-		v, ok := judgeCell(cells.label, cells.w, c, k, digitHeight(cells, li))
+		v, ok := judgeCell(cells.label, cells.w, c, k, digitHeight(cells, li), false)
 		if !ok {
 			return 0
 		}
