@@ -2,6 +2,7 @@ package recognition
 
 import (
 	"context"
+	"encoding/json"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -116,4 +117,35 @@ func TestRecognizeConfusableNumbers(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestUncertainJSON: the API answer keeps its keys, adds "uncertain" as an
+// array only when a field is uncertain, and reads back the same.
+func TestUncertainJSON(t *testing.T) {
+	for _, d := range []Document{{TravelDocument: "G54393207", Confidence: 0.6, Uncertain: "travel_document"}, {TravelDocument: "G54393207", Confidence: 1}} {
+		b, err := json.Marshal(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m map[string]any
+		if err := json.Unmarshal(b, &m); err != nil {
+			t.Fatal(err)
+		}
+		u, has := m["uncertain"]
+		if has != (d.Uncertain != "") || (has && !slices.Equal(toStrings(u), d.Uncertain.List())) {
+			t.Errorf("%s", b)
+		}
+		var back Document
+		if err := json.Unmarshal(b, &back); err != nil || back != d {
+			t.Errorf("read back %+v, %v", back, err)
+		}
+	}
+}
+
+func toStrings(v any) []string {
+	var out []string
+	for _, x := range v.([]any) {
+		out = append(out, x.(string))
+	}
+	return out
 }
