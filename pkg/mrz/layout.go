@@ -132,3 +132,32 @@ var layoutCNExitEntry = layout{
 	optCheck:  noPos,
 	composite: []span{{0, 2, 10}, {0, 13, 7}, {0, 21, 7}}, compCheck: pos{0, 29},
 }
+
+// FieldAt names the field of a zone of format f that holds the character
+// at line, col (from 0): "travel_document" or "optional_data" for the
+// letters-and-digits fields a check digit guards, "" for the others and
+// for places outside the zone. A TD1 number longer than nine characters
+// runs on into its optional data, which is named so.
+func FieldAt(f Format, line, col int) string {
+	var l layout
+	switch f {
+	case FormatTD3:
+		l = layoutTD3
+	case FormatTD2:
+		l = layoutTD2
+	case FormatTD1:
+		l = layoutTD1
+	case FormatCNExitEntry:
+		l = layoutCNExitEntry
+	default:
+		return ""
+	}
+	in := func(s span) bool { return s.n > 0 && line == s.line && col >= s.start && col < s.start+s.n }
+	switch {
+	case in(l.docNum):
+		return "travel_document"
+	case in(l.opt), in(l.opt2):
+		return "optional_data"
+	}
+	return ""
+}

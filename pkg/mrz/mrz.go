@@ -105,6 +105,18 @@ const MaxInput = 64 << 10
 // birth date is the latest date with those digits not after now; an expiry
 // date lies within 50 years either side of now.
 func ParseAt(text string, now time.Time) (*Result, error) {
+	return ParseKeeping(text, now, nil)
+}
+
+// Place is one character of the OCR text: line (of the zone lines given)
+// and column, both from 0.
+type Place struct{ Line, Col int }
+
+// ParseKeeping is ParseAt for a caller sure of some characters (it told
+// look-alikes apart by other means): the characters at sure, placed in
+// the lines of text that could be zone lines (26 characters or more), are
+// never swapped for the look-alikes a check digit would allow.
+func ParseKeeping(text string, now time.Time, sure []Place) (*Result, error) {
 	if len(text) > MaxInput {
 		return nil, fmt.Errorf("%w: text of %d bytes is over %d", ErrNoMRZ, len(text), MaxInput)
 	}
@@ -129,9 +141,13 @@ func ParseAt(text string, now time.Time) (*Result, error) {
 			if i+l.lines > len(lines) || !shapeFits(lines[i:i+l.lines], l) {
 				continue
 			}
-			r, err := parseZone(lines[i:i+l.lines], l, now)
+			kept := map[pos]bool{}
+			for _, k := range sure {
+				kept[pos{k.Line - i, k.Col}] = true
+			}
+			r, err := parseZone(lines[i:i+l.lines], l, now, kept)
 			if err != nil && errors.Is(err, ErrCheckDigit) {
-				if r2 := realign(lines[i:i+l.lines], l, now); r2 != nil {
+				if r2 := realign(lines[i:i+l.lines], l, now, kept); r2 != nil {
 					r, err = r2, nil
 				}
 			}
@@ -160,7 +176,7 @@ func ParseAt(text string, now time.Time) (*Result, error) {
 // adds a stray character, which shifts every field after it, so padding or
 // cutting at the end cannot help. Each place the character could have been
 // lost or added is tried; the check digits pick the one that holds.
-func realign(group []string, l layout, now time.Time) *Result {
+func realign(group []string, l layout, now time.Time, kept map[pos]bool) *Result {
 	off := -1
 	for k, s := range group {
 		if d := len(s) - l.width; d == 1 || d == -1 {
@@ -180,7 +196,7 @@ func realign(group []string, l layout, now time.Time) *Result {
 	copy(try, group)
 	attempt := func(line string, fix Correction) *Result {
 		try[off] = line
-		r, err := parseZone(try, l, now)
+		r, err := parseZone(try, l, now, kept)
 		if err != nil {
 			return nil
 		}

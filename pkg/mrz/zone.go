@@ -39,6 +39,8 @@ type zone struct {
 	l     layout
 	lines [][]byte
 	fixes []Correction
+	// keep: characters the caller is sure of, never swapped.
+	keep map[pos]bool
 }
 
 func (z *zone) at(p pos) byte { return z.lines[p.line][p.col] }
@@ -157,7 +159,7 @@ func changeCost(b []byte, i int, alt byte) int {
 
 // variants lists the readings of value, with at most maxChanges plausible
 // swaps (changeCost), that ok accepts, cheapest first.
-func variants(value string, ok func(string) bool) []candidate {
+func variants(value string, fixed []bool, ok func(string) bool) []candidate {
 	var out []candidate
 	b := []byte(value)
 	orig := []byte(value)
@@ -171,6 +173,9 @@ func variants(value string, ok func(string) bool) []candidate {
 			return
 		}
 		for i := from; i < len(b); i++ {
+			if fixed[i] {
+				continue
+			}
 			for _, alt := range alternatives[orig[i]] {
 				c := changeCost(orig, i, alt)
 				if c < 0 {
@@ -196,6 +201,9 @@ func variants(value string, ok func(string) bool) []candidate {
 func (z *zone) contextFix(field string, ps []pos) {
 	v := []byte(z.read(ps))
 	for i, c := range v {
+		if z.keep[ps[i]] {
+			continue
+		}
 		left := i > 0 && v[i-1] == '<'
 		right := i == len(v)-1 || v[i+1] == '<'
 		switch {
@@ -238,8 +246,8 @@ type checked struct {
 	cands []candidate
 }
 
-func parseZone(raw []string, l layout, now time.Time) (*Result, error) {
-	z := &zone{l: l}
+func parseZone(raw []string, l layout, now time.Time, keep map[pos]bool) (*Result, error) {
+	z := &zone{l: l, keep: keep}
 	for i, s := range raw {
 		z.fit(i, s)
 	}
@@ -404,7 +412,11 @@ func parseZone(raw []string, l layout, now time.Time) (*Result, error) {
 func (z *zone) checkedField(name string, ps []pos, check pos, wellFormed func(string) bool) *checked {
 	z.contextFix(name, ps)
 	c := z.at(check)
-	return &checked{name: name, ps: ps, cands: variants(z.read(ps), func(s string) bool {
+	fixed := make([]bool, len(ps))
+	for i, p := range ps {
+		fixed[i] = z.keep[p]
+	}
+	return &checked{name: name, ps: ps, cands: variants(z.read(ps), fixed, func(s string) bool {
 		return checkMatches(s, c) && (wellFormed == nil || wellFormed(s))
 	})}
 }

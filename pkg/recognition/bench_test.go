@@ -51,7 +51,7 @@ func TestRecognitionSet(t *testing.T) {
 	r := newRecognizer(t)
 	docs, imgs := specimenSet(t, *benchSet)
 	var times []time.Duration
-	exact := 0
+	exact, sureWrong, unsureRight := 0, 0, 0
 	cpu0 := cpuTime()
 	for i, img := range imgs {
 		start := time.Now()
@@ -61,9 +61,15 @@ func TestRecognitionSet(t *testing.T) {
 		case err != nil:
 			t.Logf("%d %v: %v", i, docs[i].Lines(), err)
 		case diff(got, want(docs[i])) != "":
-			t.Logf("%d %v: wrong (confidence %.2f)\n%s", i, docs[i].Lines(), got.Confidence, diff(got, want(docs[i])))
+			t.Logf("%d %v: wrong (confidence %.2f, uncertain %v)\n%s", i, docs[i].Lines(), got.Confidence, got.Uncertain.List(), diff(got, want(docs[i])))
+			if got.Confidence > capOther {
+				sureWrong++
+			}
 		default:
 			exact++
+			if got.Uncertain != "" {
+				unsureRight++
+			}
 		}
 	}
 	cpu := (cpuTime() - cpu0) / time.Duration(len(imgs))
@@ -75,6 +81,7 @@ func TestRecognitionSet(t *testing.T) {
 	t.Logf("%d documents: %.1f%% read exactly; p50 %v, p99 %v, max %v; CPU %v a document", len(imgs), share*100,
 		times[len(times)/2].Round(time.Millisecond), times[len(times)*99/100].Round(time.Millisecond), times[len(times)-1].Round(time.Millisecond),
 		cpu.Round(time.Millisecond))
+	t.Logf("wrong with confidence over %.2f: %d; exact but marked uncertain: %d", capOther, sureWrong, unsureRight)
 	if share < 0.99 {
 		t.Errorf("%.1f%% read exactly, want at least 99%%", share*100)
 	}

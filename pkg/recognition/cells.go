@@ -167,6 +167,11 @@ func parseCharBoxes(out string) []glyph {
 type cellText struct {
 	text [][]byte
 	conf [][]float64
+	// grid, label and w are the cells the reading was made from and the
+	// components of its picture, for the shape check (glyphs.go).
+	grid  [][]*cell
+	label []int32
+	w     int
 }
 
 func (c cellText) String() string {
@@ -188,7 +193,7 @@ func (c cellText) merge(o cellText) (cellText, bool) {
 			return c, false
 		}
 	}
-	m := cellText{text: make([][]byte, len(c.text)), conf: make([][]float64, len(c.text))}
+	m := cellText{text: make([][]byte, len(c.text)), conf: make([][]float64, len(c.text)), grid: c.grid, label: c.label, w: c.w}
 	for i := range c.text {
 		m.text[i], m.conf[i] = slices.Clone(c.text[i]), slices.Clone(c.conf[i])
 		for k, ch := range o.text[i] {
@@ -306,7 +311,7 @@ func (r *Recognizer) readByCells(ctx context.Context, bin *raster, bands [][2]in
 			}
 		}
 	}
-	return cellText{text: text, conf: conf}, nil
+	return cellText{text: text, conf: conf, grid: grid, label: label, w: bin.w}, nil
 }
 
 // isL tells OCR-B's L from its I by the top rows of the cell: the I's bar

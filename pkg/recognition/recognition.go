@@ -10,7 +10,8 @@
 //
 // Document holds the spec's recognition output fields (type,
 // travel_document, surname, given_names, nationality, birthday, gender) plus
-// expiry, issuing_country and a confidence from 0 to 1. Errors, tested with
+// expiry, issuing_country, a confidence from 0 to 1 and the fields it is
+// unsure of (uncertain, omitted when none). Errors, tested with
 // errors.Is: ErrType (not a JPEG or PNG, judged from the bytes), ErrTooLarge
 // (over MaxBytes or MaxPixels), ErrUnreadable (no zone could be read),
 // ErrBusy (too many recognitions waiting), ErrEngine (Tesseract missing or
@@ -28,12 +29,21 @@
 // whitelist) reads the rest with character boxes that put each character in
 // its cell; a corrected parse is checked against a second reading at
 // another size. Block and line readings follow only when that fails. The
-// text is parsed by pkg/mrz. Pictures are held in memory only for the call.
+// text is parsed by pkg/mrz. The letters-and-digits fields (document number,
+// optional data) are then checked against the shapes of their cells
+// (glyphs.go, review.go): look-alikes (G/6, O/0/D/Q, B/8, S/5, I/1, Z/2)
+// are compared with OCR-B glyphs rendered from the installed font, a shape
+// that clearly fits better replaces Tesseract's reading when the check
+// digits still hold, and a field a check digit had to correct, or whose
+// characters Tesseract or the shapes were unsure of, is named in
+// Document.Uncertain with the confidence lowered. Pictures are held in
+// memory only for the call.
 package recognition
 
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"image"
@@ -44,6 +54,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/invopop/jsonschema"
 
 	"github.com/voyage/voyage/pkg/mrz"
 )
@@ -86,6 +98,51 @@ type Document struct {
 	Expiry         string  `json:"expiry"`
 	IssuingCountry string  `json:"issuing_country"`
 	Confidence     float64 `json:"confidence"`
+	// Uncertain names the fields (by their JSON keys) the reading is not
+	// sure of: a check digit had to correct them, Tesseract was unsure of
+	// a character, or the character's shape disagreed with the reading.
+	// Confidence is then low too. Absent when every field is sure.
+	Uncertain Fields `json:"uncertain,omitempty"`
+}
+
+// Fields is a list of field names, kept as one comma-separated string so
+// that Document stays comparable with ==; in JSON it is an array.
+type Fields string
+
+// List is the names.
+func (f Fields) List() []string {
+	if f == "" {
+		return nil
+	}
+	return strings.Split(string(f), ",")
+}
+
+// Has says whether name is in the list.
+func (f Fields) Has(name string) bool { return slices.Contains(f.List(), name) }
+
+// MarshalJSON writes the names as an array.
+func (f Fields) MarshalJSON() ([]byte, error) {
+	l := f.List()
+	if l == nil {
+		l = []string{}
+	}
+	return json.Marshal(l)
+}
+
+// UnmarshalJSON reads an array of names.
+func (f *Fields) UnmarshalJSON(b []byte) error {
+	var l []string
+	if err := json.Unmarshal(b, &l); err != nil {
+		return err
+	}
+	*f = Fields(strings.Join(l, ","))
+	return nil
+}
+
+// JSONSchema describes Fields in the OpenAPI document as the array it is.
+func (Fields) JSONSchema() *jsonschema.Schema {
+	return &jsonschema.Schema{Type: "array", Items: &jsonschema.Schema{Type: "string"},
+		Description: "the fields the reading is unsure of (travel_document ...); absent when it is sure of all"}
 }
 
 // Config tunes a Recognizer; zero values take the defaults.
@@ -175,11 +232,12 @@ func (r *Recognizer) Recognize(ctx context.Context, data []byte) (*Document, err
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrUnreadable, err)
 	}
-	res, err := r.read(ctx, img)
+	res, cells, err := r.read(ctx, img)
 	if err != nil {
 		return nil, err
 	}
-	return &Document{Type: res.Type, TravelDocument: res.TravelDocument, Surname: res.Surname, GivenNames: res.GivenNames,
+	res, uncertain := r.review(res, cells)
+	return &Document{Uncertain: Fields(strings.Join(uncertain, ",")), Type: res.Type, TravelDocument: res.TravelDocument, Surname: res.Surname, GivenNames: res.GivenNames,
 		Nationality: res.Nationality, Birthday: res.Birthday, Gender: res.Gender, Expiry: res.Expiry,
 		IssuingCountry: res.IssuingCountry, Confidence: res.Confidence}, nil
 }
@@ -195,7 +253,7 @@ const (
 )
 
 // read finds and reads the zone in img.
-func (r *Recognizer) read(ctx context.Context, img image.Image) (*mrz.Result, error) {
+func (r *Recognizer) read(ctx context.Context, img image.Image) (*mrz.Result, cellText, error) {
 	full := toRaster(img, fullSide)
 	f := 1
 	for max(full.w, full.h)/f > findSide {
@@ -205,7 +263,7 @@ func (r *Recognizer) read(ctx context.Context, img image.Image) (*mrz.Result, er
 	rad := max(8, max(small.w, small.h)/50)
 	angle := skew(glyphMask(small.binarize(rad, 15)))
 	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrTimeout, err)
+		return nil, cellText{}, fmt.Errorf("%w: %w", ErrTimeout, err)
 	}
 	small = small.rotate(angle)
 	full = full.rotate(angle)
@@ -215,33 +273,34 @@ func (r *Recognizer) read(ctx context.Context, img image.Image) (*mrz.Result, er
 	}
 	sx, sy := float64(full.w)/float64(small.w), float64(full.h)/float64(small.h)
 	var best *mrz.Result
+	var bestCells cellText
 	var lastErr error
 	for _, g := range groups {
 		b := bounds(g)
 		rect := image.Rect(int(float64(b.Min.X)*sx), int(float64(b.Min.Y)*sy), int(float64(b.Max.X)*sx)+1, int(float64(b.Max.Y)*sy)+1)
 		scale := charHeight / (float64(g[0].height()) * sy)
-		res, err := r.readZone(ctx, full, rect, g, sy, scale)
+		res, cells, err := r.readZone(ctx, full, rect, g, sy, scale)
 		if err != nil {
 			if errors.Is(err, ErrEngine) || errors.Is(err, ErrTimeout) {
-				return nil, err
+				return nil, cellText{}, err
 			}
 			lastErr = err
 			continue
 		}
 		if best == nil || res.Confidence > best.Confidence {
-			best = res
+			best, bestCells = res, cells
 		}
 		if best.Confidence >= goodEnough {
 			break
 		}
 	}
 	if best != nil {
-		return best, nil
+		return best, bestCells, nil
 	}
 	if lastErr != nil {
-		return nil, fmt.Errorf("%w: %w", ErrUnreadable, lastErr)
+		return nil, cellText{}, fmt.Errorf("%w: %w", ErrUnreadable, lastErr)
 	}
-	return nil, fmt.Errorf("%w: no zone found", ErrUnreadable)
+	return nil, cellText{}, fmt.Errorf("%w: no zone found", ErrUnreadable)
 }
 
 // goodEnough is the confidence at which no further reading is tried: at
@@ -259,7 +318,9 @@ const goodEnough = 0.9
 // read too (each also mixed line by line with the cell reading, whose
 // fillers are the surest), and the answer most readings give wins, the more
 // confident on a tie.
-func (r *Recognizer) readZone(ctx context.Context, full *raster, rect image.Rectangle, g []line, sy, scale float64) (*mrz.Result, error) {
+//
+// It also answers the cell reading the result can be checked against.
+func (r *Recognizer) readZone(ctx context.Context, full *raster, rect image.Rectangle, g []line, sy, scale float64) (*mrz.Result, cellText, error) {
 	cut := full.crop(rect, scale)
 	bin := cut.binarize(charHeight, 12)
 	var votes []*mrz.Result
@@ -281,12 +342,12 @@ func (r *Recognizer) readZone(ctx context.Context, full *raster, rect image.Rect
 	}
 	first, err := r.readByCells(ctx, bin, bands, charHeight)
 	if err != nil {
-		return nil, err
+		return nil, cellText{}, err
 	}
 	cells := first
 	if len(first.text) > 0 {
 		if res := parse(first.String()); res != nil && len(res.Corrections) == 0 {
-			return res, nil
+			return res, first, nil
 		}
 		const k = 0.8
 		cut2 := full.crop(rect, scale*k)
@@ -296,7 +357,7 @@ func (r *Recognizer) readZone(ctx context.Context, full *raster, rect image.Rect
 		}
 		second, err := r.readByCells(ctx, cut2.binarize(charHeight*4/5, 12), bands2, charHeight*k)
 		if err != nil {
-			return nil, err
+			return nil, cellText{}, err
 		}
 		parse(second.String())
 		if merged, ok := first.merge(second); ok {
@@ -307,7 +368,7 @@ func (r *Recognizer) readZone(ctx context.Context, full *raster, rect image.Rect
 			votes = append(votes, res)
 		}
 		if w, n := vote(votes); w != nil && n == len(votes) && n >= 2 {
-			return w, nil
+			return w, cells, nil
 		}
 	}
 	readings := []func() (string, error){
@@ -318,7 +379,7 @@ func (r *Recognizer) readZone(ctx context.Context, full *raster, rect image.Rect
 	for _, read := range readings {
 		text, err := read()
 		if err != nil {
-			return nil, err
+			return nil, cellText{}, err
 		}
 		for _, mixed := range mixes(zoneText(cells.String()), zoneText(text)) {
 			if parse(mixed) != nil {
@@ -327,9 +388,9 @@ func (r *Recognizer) readZone(ctx context.Context, full *raster, rect image.Rect
 		}
 	}
 	if w, _ := vote(votes); w != nil {
-		return w, nil
+		return w, cells, nil
 	}
-	return nil, lastErr
+	return nil, cellText{}, lastErr
 }
 
 // maxGaps bounds the unread characters fillGaps tries every character for.

@@ -55,7 +55,7 @@ func want(d specimen.Document) Document {
 // diff lists the fields of got that differ from w (confidence aside).
 func diff(got *Document, w Document) string {
 	g := *got
-	g.Confidence = 0
+	g.Confidence, g.Uncertain = 0, ""
 	if g == w {
 		return ""
 	}

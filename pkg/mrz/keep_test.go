@@ -1,0 +1,54 @@
+package mrz
+
+import (
+	"errors"
+	"testing"
+	"time"
+)
+
+// TestParseKeeping: a character the caller is sure of is not swapped for a
+// look-alike the check digit would accept; the others still are.
+func TestParseKeeping(t *testing.T) {
+	now := time.Date(2026, 11, 25, 0, 0, 0, 0, time.UTC)
+	// The number is GO1234567 (a letter O); OCR read a zero.
+	number := "GO1234567"
+	nc, _ := checkDigit(number)
+	l2 := number + string(nc) + "UTO7408122F1204159ZE184226B<<<<<"
+	oc, _ := checkDigit("ZE184226B<<<<<")
+	l2 += string(oc)
+	cc, _ := checkDigit(l2[0:10] + l2[13:20] + l2[21:43])
+	l2 += string(cc)
+	read := "P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<\n" + l2[:1] + "0" + l2[2:]
+
+	res, err := ParseAt(read, now)
+	if err != nil || res.TravelDocument != number {
+		t.Fatalf("ParseAt: %v %v", res, err)
+	}
+	// Sure of the zero, the check digit cannot hold.
+	if _, err := ParseKeeping(read, now, []Place{{Line: 1, Col: 1}}); !errors.Is(err, ErrCheckDigit) {
+		t.Errorf("kept zero: %v", err)
+	}
+	// Sure of another character, the zero is still corrected.
+	res, err = ParseKeeping(read, now, []Place{{Line: 1, Col: 0}})
+	if err != nil || res.TravelDocument != number {
+		t.Errorf("kept G: %v %v", res, err)
+	}
+}
+
+func TestFieldAt(t *testing.T) {
+	for _, c := range []struct {
+		f         Format
+		line, col int
+		want      string
+	}{
+		{FormatTD3, 1, 0, "travel_document"}, {FormatTD3, 1, 8, "travel_document"}, {FormatTD3, 1, 9, ""},
+		{FormatTD3, 1, 28, "optional_data"}, {FormatTD3, 0, 5, ""},
+		{FormatTD1, 0, 5, "travel_document"}, {FormatTD1, 0, 15, "optional_data"}, {FormatTD1, 1, 18, "optional_data"},
+		{FormatCNExitEntry, 0, 2, "travel_document"}, {FormatCNExitEntry, 0, 13, ""},
+		{Format("X"), 0, 0, ""},
+	} {
+		if got := FieldAt(c.f, c.line, c.col); got != c.want {
+			t.Errorf("%s %d,%d: %q, want %q", c.f, c.line, c.col, got, c.want)
+		}
+	}
+}
