@@ -578,3 +578,55 @@ func TestMask(t *testing.T) {
 		}
 	}
 }
+
+// TestDeliverySentByOneJobAtATime: a second job for a delivery that another
+// job is sending (a redelivery queued while a retry was pending, a job
+// rescued while its first run still waits on the receiver) does not send it
+// again; once the first has recorded the delivery, the second finds it done.
+func TestDeliverySentByOneJobAtATime(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, db *store.DB) {
+		var mu sync.Mutex
+		requests := 0
+		arrived, release := make(chan struct{}), make(chan struct{})
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			mu.Lock()
+			requests++
+			first := requests == 1
+			mu.Unlock()
+			if first {
+				close(arrived)
+				<-release
+			}
+			w.WriteHeader(http.StatusOK)
+		}))
+		t.Cleanup(srv.Close)
+		svc := webhook.New(db, webhook.WithHTTPClient(srv.Client()))
+		id := newAgency(t, db, "Kowloon Tours", srv.URL, "")
+		notify(t, db, svc, id, "booking.confirmed", nil)
+		d := only(t, svc, id)
+
+		firstDone := make(chan error, 1)
+		go func() { firstDone <- svc.Worker().Work(ctx, job(d.ID, 1)) }()
+		select {
+		case <-arrived:
+		case <-time.After(20 * time.Second):
+			t.Fatal("the first job never reached the receiver")
+		}
+		if err := svc.Worker().Work(ctx, job(d.ID, 1)); err == nil {
+			t.Error("the second job finished while the first was still sending; want it to wait (snooze)")
+		}
+		close(release)
+		if err := <-firstDone; err != nil {
+			t.Fatalf("first job: %v", err)
+		}
+		if err := svc.Worker().Work(ctx, job(d.ID, 2)); err != nil {
+			t.Fatalf("second job after the delivery: %v", err)
+		}
+		mu.Lock()
+		n := requests
+		mu.Unlock()
+		if d = only(t, svc, id); d.Status != webhook.StatusDelivered || d.Attempts != 1 || n != 1 {
+			t.Fatalf("delivery %+v after %d requests; want delivered once", d, n)
+		}
+	})
+}

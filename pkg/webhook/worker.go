@@ -116,10 +116,20 @@ func (w *DeliverWorker) Work(ctx context.Context, job *river.Job[DeliverArgs]) e
 	if d.Status != StatusPending {
 		return nil // delivered or given up on meanwhile
 	}
+	claimed, err := s.claim(ctx, d.ID)
+	if err != nil {
+		return err
+	}
+	if !claimed {
+		// Another job is sending this delivery now: look again once its
+		// claim has run out, when the row says what became of it.
+		return river.JobSnooze(deliverTimeout)
+	}
 	code, sendErr := w.send(ctx, d)
 	if isLocal(sendErr) {
 		// The secret could not be read: nothing was sent, so this is not
 		// an attempt; River tries again.
+		s.release(ctx, d.ID)
 		return sendErr
 	}
 	now := s.now().UTC()
@@ -139,7 +149,7 @@ func (w *DeliverWorker) Work(ctx context.Context, job *river.Job[DeliverArgs]) e
 	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
 	_, err = s.db.ExecContext(wctx, s.db.Rebind(`UPDATE webhook_deliveries SET status = ?, attempts = attempts + 1, last_status_code = ?,
-		last_error = ?, last_attempt_at = ?, next_attempt_at = ?, delivered_at = ? WHERE id = ? AND status = ?`),
+		last_error = ?, last_attempt_at = ?, next_attempt_at = ?, delivered_at = ?, claimed_until = 0 WHERE id = ? AND status = ?`),
 		status, code, lastErr, now, next, delivered, d.ID, StatusPending)
 	if err != nil {
 		return fmt.Errorf("webhook: record attempt of delivery %d: %w", d.ID, err)
@@ -153,6 +163,32 @@ func (w *DeliverWorker) Work(ctx context.Context, job *river.Job[DeliverArgs]) e
 		slog.WarnContext(ctx, "webhook delivery failed", "delivery", d.ID, "agency", d.AgencyID, "event", d.Event, "attempts", d.Attempts+1, "err", lastErr)
 	}
 	return fmt.Errorf("webhook: deliver %d: %s", d.ID, lastErr)
+}
+
+// claim takes the delivery for this job until the job's timeout has
+// passed; false when another job holds it.
+func (s *Service) claim(ctx context.Context, id int64) (bool, error) {
+	now := s.now()
+	res, err := s.db.ExecContext(ctx, s.db.Rebind(`UPDATE webhook_deliveries SET claimed_until = ?
+		WHERE id = ? AND status = ? AND claimed_until < ?`), now.Add(deliverTimeout).UnixMilli(), id, StatusPending, now.UnixMilli())
+	if err != nil {
+		return false, fmt.Errorf("webhook: claim delivery %d: %w", id, err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return false, fmt.Errorf("webhook: claim delivery %d: %w", id, err)
+	}
+	return n == 1, nil
+}
+
+// release gives up a claim when nothing was sent. A release that fails
+// leaves the claim to lapse on its own.
+func (s *Service) release(ctx context.Context, id int64) {
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	if _, err := s.db.ExecContext(rctx, s.db.Rebind(`UPDATE webhook_deliveries SET claimed_until = 0 WHERE id = ?`), id); err != nil {
+		slog.WarnContext(ctx, "webhook: release claim", "delivery", id, "err", err)
+	}
 }
 
 // localError is a failure on our side before anything was sent.
