@@ -89,7 +89,7 @@ chaos: build
 # The short run for CI: 25 s of load with one kill; it then waits until every
 # paid order is settled (at most 2 minutes after the kill, usually far less).
 test-chaos-short: build
-	VOYAGE_BIN=$(CURDIR)/$(BIN) $(GO) test -tags chaos -count=1 -timeout 5m -run TestChaos ./e2e/chaos \
+	VOYAGE_BIN=$(CURDIR)/$(BIN) $(GO) test -tags chaos -count=1 -timeout 8m -run TestChaos ./e2e/chaos \
 		-chaos.duration=25s -chaos.workers=3
 
 # The command reference in docs/cli (a test fails when it is stale).
