@@ -142,9 +142,9 @@ type OrderDetail struct {
 	// RefundTo names where a refund goes when the airline says (catalog
 	// keys: original payment, balance, card, voucher, airline credits).
 	RefundTo []string
-	Journeys  []ChangeJourney
-	Form      OrderForm
-	Tickets   bool // e-tickets can be downloaded
+	Journeys []ChangeJourney
+	Form     OrderForm
+	Tickets  bool // e-tickets can be downloaded
 }
 
 // Paid reports whether the order is one the agency pays (a booking or a

@@ -41,9 +41,9 @@ type TrainBookingProps struct {
 type TrainOrderList struct {
 	Status  string
 	Keyword string
-	Menu   []OrderMenuItem
-	Items  []TrainOrderRow
-	Pager  Pager
+	Menu    []OrderMenuItem
+	Items   []TrainOrderRow
+	Pager   Pager
 }
 
 // TrainOrderRow is one order of the list, names in the page's language.
