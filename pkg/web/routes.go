@@ -304,6 +304,9 @@ var Routes = []Route{
 	{Name: "agency-manager-bills-id", Method: http.MethodGet, Path: pathSubBill, Access: AgencyBills, Layout: templates.LayoutAgencyManager, TitleKey: "route.agencyBill"},
 	{Name: "agency-manager-bill-export", Method: http.MethodGet, Path: pathSubBillExport, Access: AgencyBills},
 
+	// The runtime profiles of this instance (pprof.go).
+	{Name: "debug-pprof", Method: http.MethodGet, Path: pathPprof, Subtree: true, Access: ProviderSuperUser},
+
 	// Any other path, with any method: the 404 page.
 	{Name: "not-found", Path: pathHome, Subtree: true, Access: Public},
 }
@@ -386,6 +389,7 @@ func (s *Server) handlers() map[string]http.Handler {
 		"agency-manager-bills-id":         s.subBill,
 		"agency-manager-bill-export":      s.subBillExport,
 		"not-found":                       s.NotFound,
+		"debug-pprof":                     pprofHandler,
 
 		"profile-details":           s.profileDetailsSave,
 		"profile-config":            s.profileConfigSave,
