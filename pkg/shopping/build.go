@@ -40,6 +40,16 @@ type option struct {
 	// key and id, once computed (itineraryKey, idOf): an option lives
 	// through every rebuild of its search.
 	key, id string
+	// class is the route class, once computed (classOf).
+	class string
+}
+
+// classOf is the option's route class, computed once.
+func (o *option) classOf() string {
+	if o.class == "" {
+		o.class = routeClass(o.segs, o.groups)
+	}
+	return o.class
 }
 
 func (o *option) departs() time.Time { return o.segs[0].DepartAt }
@@ -91,9 +101,32 @@ func join(parts ...*option) *option {
 			nidx += len(g)
 		}
 	}
-	out := &option{segs: make([]*supplier.Segment, 0, nsegs), groups: make([][]int, 0, ngroups), self: make([]bool, 0, nself),
-		tickets: make([]*priced, 0, ntickets)}
-	idx := make([]int, 0, nidx)
+	// One allocation for a trip of the usual size (a return of up to
+	// three segments a way, in up to four tickets): a search joins
+	// hundreds of trips on every rebuild, and six allocations each were a
+	// tenth of its garbage.
+	var out *option
+	var idx []int
+	if nsegs <= len(joinedBuf{}.segs) && ngroups <= len(joinedBuf{}.groups) && nself <= len(joinedBuf{}.self) &&
+		ntickets <= len(joinedBuf{}.tickets) && nidx <= len(joinedBuf{}.idx) {
+		jb := &joinedBuf{}
+		out = &jb.option
+		out.segs, out.groups, out.self, out.tickets = jb.segs[:0:nsegs], jb.groups[:0:ngroups], jb.self[:0:nself], jb.tickets[:0:ntickets]
+		idx = jb.idx[:0:nidx]
+	} else {
+		out = &option{segs: make([]*supplier.Segment, 0, nsegs), groups: make([][]int, 0, ngroups), self: make([]bool, 0, nself),
+			tickets: make([]*priced, 0, ntickets)}
+		idx = make([]int, 0, nidx)
+	}
+	// A trip is as wide as its widest journey: its class follows from
+	// its parts' without looking the airports up again.
+	class := ""
+	for _, p := range parts {
+		if c := p.classOf(); class == "" || classRank[c] > classRank[class] {
+			class = c
+		}
+	}
+	out.class = class
 	for _, p := range parts {
 		base := len(out.segs)
 		out.segs = append(out.segs, p.segs...)
@@ -109,6 +142,16 @@ func join(parts ...*option) *option {
 		out.total += p.total
 	}
 	return out
+}
+
+// joinedBuf is a joined option with room for its slices.
+type joinedBuf struct {
+	option
+	segs    [8]*supplier.Segment
+	groups  [MaxJourneys][]int
+	self    [MaxJourneys]bool
+	tickets [4]*priced
+	idx     [8]int
 }
 
 // journeyOf says which journey of the request a one-journey offer answers,
@@ -559,7 +602,9 @@ func dedupe(opts []*option) []*merged {
 			}
 			continue
 		}
-		m := &merged{option: o, key: k, sources: []string{src}}
+		// One source is the usual case: its list is shared (clipped, so
+		// that a second source appends to a copy).
+		m := &merged{option: o, key: k, sources: oneSource(src)}
 		byKey[k] = m
 		out = append(out, m)
 	}
@@ -568,6 +613,18 @@ func dedupe(opts []*option) []*merged {
 	}
 	return out
 }
+
+// oneSource is the one-element source list of a supplier name, shared.
+func oneSource(src string) []string {
+	if l, ok := sourceLists.Load(src); ok {
+		return l.([]string)
+	}
+	l := []string{src}
+	sourceLists.Store(src, l)
+	return l[:1:1]
+}
+
+var sourceLists sync.Map // supplier name → []string{name}
 
 func sourceOf(o *option) string {
 	if len(o.tickets) > 1 {
@@ -613,21 +670,22 @@ var Buckets = []string{"00-06", "06-12", "12-18", "18-24"}
 // computed for every solution, the Solution a person reads only for the ones
 // on the page asked for.
 type view struct {
-	id        string
-	carriers  []string
-	stops     string
-	depBucket string
-	arrBucket string
-	speed     string
-	departs   time.Time
-	duration  int
-	total     int64
-	class     string
-	opt       *option
-	m         *merged
-	req       *Request
-	policy    *Policy
-	now       time.Time
+	carriers []string
+	// carrierBuf holds the carriers of most solutions.
+	carrierBuf [4]string
+	stops      string
+	depBucket  string
+	arrBucket  string
+	speed      string
+	departs    time.Time
+	duration   int
+	total      int64
+	class      string
+	opt        *option
+	m          *merged
+	req        *Request
+	policy     *Policy
+	now        time.Time
 
 	// sol is made for the solutions a page shows (a pointer: most views
 	// never need one, and a Solution is most of a view's size).
@@ -672,7 +730,10 @@ func paxCount(req *Request, typ string) int {
 
 func (m *merged) view(req *Request, p *Policy, now time.Time) *view {
 	o := m.option
-	v := &view{id: o.idOf(), opt: o, m: m, req: req, policy: p, now: now, class: routeClass(o.segs, o.groups), departs: o.departs()}
+	// The id (a digest) is left to the solutions someone reads or a sort
+	// tie needs: most of a search's solutions are never paged to.
+	v := &view{opt: o, m: m, req: req, policy: p, now: now, class: o.classOf(), departs: o.departs()}
+	v.carriers = v.carrierBuf[:0]
 	for i, typ := range paxTypes {
 		n := paxCount(req, typ)
 		if n == 0 {
@@ -706,6 +767,10 @@ func (m *merged) view(req *Request, p *Policy, now time.Time) *view {
 	v.arrBucket = bucket(o.segs[first[len(first)-1]].ArriveAt)
 	return v
 }
+
+// id is the solution's id within its search (see idOf), computed on first
+// use. Called with the search's lock held.
+func (v *view) id() string { return v.opt.idOf() }
 
 // offers are the tickets' offers as the suppliers sold them.
 func (v *view) offers() []supplier.Offer {
@@ -771,7 +836,7 @@ func (v *view) build() Solution {
 		selfTransfer = selfTransfer || journeys[i].SelfTransfer
 	}
 	sol := Solution{
-		ID: v.id, Segments: segs, Journeys: journeys,
+		ID: v.id(), Segments: segs, Journeys: journeys,
 		PriceDetail:      PriceDetail{ProductType: v.speed, PriceList: list},
 		Total:            p.money(v.total),
 		Source:           sourceOf(o),

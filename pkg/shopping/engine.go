@@ -703,12 +703,23 @@ func (e *Engine) refresh(ctx context.Context, st *state) error {
 		// matches exactly, which needs every answer at once.
 		st.views = build(&st.sess.Request, st.parts, &st.policy, now)
 	}
-	st.byID = make(map[string]*view, len(st.views))
-	for _, v := range st.views {
-		st.byID[v.id] = v
-	}
+	// Indexed by id when a verification asks (see find): an id is a
+	// digest, and most solutions are never verified.
+	st.byID = nil
 	st.built = len(st.parts)
 	return nil
+}
+
+// find is the solution of the built ones with the given id, nil when none.
+// Every view it may return has its id computed. Called with st.mu held.
+func (st *state) find(id string) *view {
+	if st.byID == nil {
+		st.byID = make(map[string]*view, len(st.views))
+		for _, v := range st.views {
+			st.byID[v.id()] = v
+		}
+	}
+	return st.byID[id]
 }
 
 // rebuildEvery spaces the rebuilds of a search whose suppliers are still

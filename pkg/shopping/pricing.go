@@ -39,7 +39,36 @@ type markupRule struct {
 	value   decimal.Decimal // percent
 	amount  int64           // minor units
 	limit   int64           // 0 = no cap
+	// num/den is value as a fraction of integers when it has few enough
+	// decimals (den > 0): money.Percent's result in integer arithmetic,
+	// without the big-number allocations of decimal, for every solution
+	// of every rebuild.
+	num, den int64
 }
+
+// percentOf is money.Percent(price, r.value) in minor units: rounded half
+// away from zero, as decimal's Round.
+func (r *markupRule) percentOf(price int64) int64 {
+	if r.den == 0 || price > maxExactPrice || price < -maxExactPrice {
+		return money.Percent(money.Amount{Minor: price}, r.value).Minor
+	}
+	n := price * r.num
+	q, rem := n/r.den, n%r.den
+	if rem < 0 {
+		rem = -rem
+	}
+	if 2*rem >= r.den {
+		if n < 0 {
+			q--
+		} else {
+			q++
+		}
+	}
+	return q
+}
+
+// maxExactPrice keeps price × num within int64 (num is below 10^8).
+const maxExactPrice = 1 << 36
 
 // prepare parses the markups.
 func (p *Policy) prepare() {
@@ -50,6 +79,16 @@ func (p *Policy) prepare() {
 			continue
 		}
 		r := markupRule{percent: m.Unit == "percent", value: v}
+		if exp := v.Exponent(); r.percent && exp >= -4 && v.Abs().LessThan(decimal.NewFromInt(10000)) {
+			// value = coefficient × 10^exp; the percentage divides by 100.
+			r.num, r.den = v.Coefficient().Int64(), 100
+			for range -exp {
+				r.den *= 10
+			}
+			for range max(exp, 0) {
+				r.num *= 10
+			}
+		}
 		if !r.percent {
 			a, err := money.Parse(m.Value, p.Currency)
 			if err != nil {
@@ -150,7 +189,7 @@ func (p *Policy) markup(class string, price int64) int64 {
 	}
 	adj := r.amount
 	if r.percent {
-		adj = money.Percent(money.Amount{Minor: price, Currency: p.Currency}, r.value).Minor
+		adj = r.percentOf(price)
 	}
 	if r.limit > 0 {
 		adj = max(-r.limit, min(adj, r.limit))

@@ -145,7 +145,7 @@ func (e *Engine) Verify(ctx context.Context, who auth.Principal, solutionID, lan
 		st.mu.Unlock()
 		return Verification{}, err
 	}
-	v := st.byID[digest]
+	v := st.find(digest)
 	policy := st.policy
 	req := st.sess.Request
 	st.mu.Unlock()
