@@ -72,6 +72,8 @@ type App struct {
 	Handler http.Handler
 
 	stopBatching func()
+	// accessLog sums up the successful requests every accessLogEvery.
+	accessLog *server.AccessLog
 	// stopAuditBatch ends the user log's group inserts.
 	stopAuditBatch func()
 	// stopSearches cancels the searches in flight when the app closes.
@@ -150,12 +152,19 @@ func New(ctx context.Context, cfg config.Config) (*App, error) {
 	a.Web = web.New(web.Options{Site: a.Site, Applications: a.Applications, SecureCookies: cfg.HTTP.SecureCookies, Auth: a.Auth, Agencies: a.Agencies,
 		UserAdmin: a.Auth, CompanyAdmin: a.Agencies, AgencyAdmin: a.AgencyAdmin, Ledger: a.Ledger, Webhooks: a.Webhooks, Orders: a.Orders, Catalog: a.Catalog,
 		Trains: a.Trains, Groups: a.Groups, Profile: a.Profile})
+	a.accessLog = server.NewAccessLog(nil, accessLogEvery)
 	a.Handler = a.buildHandler()
 	return a, nil
 }
 
+// accessLogEvery is how often the access log sums up the requests answered.
+const accessLogEvery = 10 * time.Second
+
 // Close stops the ledger's group commit and releases the database.
 func (a *App) Close() error {
+	if a.accessLog != nil {
+		a.accessLog.Close()
+	}
 	if a.stopAuditBatch != nil {
 		a.stopAuditBatch()
 	}
@@ -238,7 +247,7 @@ func (a *App) buildHandler() http.Handler {
 	}
 	return server.Chain(mux,
 		server.RequestID,
-		server.AccessLog,
+		a.accessLog.Handler,
 		server.SecurityHeaders,
 		server.HSTS(a.Cfg.HTTP.HSTS.Enabled, a.Cfg.HTTP.HSTS.MaxAge, a.Cfg.HTTP.HSTS.IncludeSubdomains),
 		server.Language(a.Catalog, a.Cfg.Site.DefaultLanguage),

@@ -8,7 +8,9 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -18,6 +20,7 @@ import (
 	"github.com/voyage/voyage/pkg/order"
 	"github.com/voyage/voyage/pkg/shopping"
 	"github.com/voyage/voyage/pkg/store"
+	"github.com/voyage/voyage/pkg/store/storetest"
 )
 
 func apiDo(tb testing.TB, c *http.Client, method, url, token, body string, hdr ...string) (int, envelope) {
@@ -45,9 +48,12 @@ func apiDo(tb testing.TB, c *http.Client, method, url, token, body string, hdr .
 // the API on PostgreSQL, 16 clients at a time: one op is a create and a
 // payment. Reports orders/s and the p99 of the pair, and issued/s: every
 // paid order ticketed by the job queue, from the first booking to the last
-// ticket.
+// ticket; and statements/order, every statement PostgreSQL received while
+// the orders were made (River's and the ticketing's included) per order
+// (VOYAGE_BENCH_SQL=file writes the most frequent there).
 func BenchmarkOrdersCreateAndPay(b *testing.B) {
-	a, _ := newApp(b, store.Postgres)
+	counter, dsn := countStatements(b, storetest.DSN(b, store.Postgres))
+	a, _ := newAppOn(b, dsn)
 	// Under the runtime settings voyage serve applies.
 	b.Cleanup(a.Cfg.Runtime.Apply())
 	// Ticketing works the queue as under voyage serve: its jobs compete with
@@ -97,6 +103,7 @@ func BenchmarkOrdersCreateAndPay(b *testing.B) {
 	var lat []time.Duration
 	b.SetParallelism(8) // 16 clients on 2 cores
 	b.ResetTimer()
+	counter.start()
 	start := time.Now()
 	b.RunParallel(func(pb *testing.PB) {
 		var mine []time.Duration
@@ -122,9 +129,17 @@ func BenchmarkOrdersCreateAndPay(b *testing.B) {
 		mu.Unlock()
 	})
 	elapsed := time.Since(start)
+	statements := counter.stop()
 	b.StopTimer()
 	if len(lat) == 0 {
 		return
+	}
+	b.ReportMetric(float64(statements)/float64(len(lat)), "statements/order")
+	if path := os.Getenv("VOYAGE_BENCH_SQL"); path != "" {
+		report := fmt.Sprintf("statements while making %d orders: %d\n%s\n", len(lat), statements, strings.Join(counter.top(60), "\n"))
+		if err := os.WriteFile(path, []byte(report), 0o644); err != nil {
+			b.Error(err)
+		}
 	}
 	slices.Sort(lat)
 	b.ReportMetric(float64(len(lat))/elapsed.Seconds(), "orders/s")
