@@ -672,7 +672,7 @@ var Buckets = []string{"00-06", "06-12", "12-18", "18-24"}
 type view struct {
 	carriers []string
 	// carrierBuf holds the carriers of most solutions.
-	carrierBuf [4]string
+	carrierBuf [2]string
 	stops      string
 	depBucket  string
 	arrBucket  string

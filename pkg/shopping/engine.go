@@ -674,7 +674,14 @@ func (e *Engine) refresh(ctx context.Context, st *state) error {
 	if !e.arrived(st) {
 		every, first := rebuildEvery, time.Duration(0)
 		if e.busy() {
-			every, first = 2*rebuildEvery, busyFirstEvery
+			every, first = e.busyEvery(), busyFirstEvery
+			// Past the first results, only a supplier's whole-trip answer
+			// (which the progress display shows as done) is worth a
+			// rebuild before the search completes: one-ways and legs wait
+			// for it or for the complete answer.
+			if len(st.views) > 0 && !hasWholeTrip(st.pending) {
+				return nil
+			}
 		}
 		if since := now.Sub(st.builtAt); len(st.views) > 0 && since < every || len(st.views) == 0 && since < first {
 			return nil
@@ -742,6 +749,30 @@ const (
 	busyPerCore    = 25
 	busyFirstEvery = 200 * time.Millisecond
 )
+
+// busyEvery spaces the rebuilds of a search still filling in under load:
+// every second, and longer as the load grows past busy (the searches then
+// take longer too, and were each rebuilt a dozen times, most of the CPU of
+// an overloaded instance), at most maxBusyEvery.
+func (e *Engine) busyEvery() time.Duration {
+	every := 2 * rebuildEvery
+	if e.busyAt > 0 {
+		every = every * time.Duration(e.running.Load()) / time.Duration(e.busyAt)
+	}
+	return min(max(every, 2*rebuildEvery), maxBusyEvery)
+}
+
+const maxBusyEvery = 4 * time.Second
+
+// hasWholeTrip says whether parts hold a supplier's whole-trip answer.
+func hasWholeTrip(parts []Part) bool {
+	for _, p := range parts {
+		if strings.HasPrefix(p.Name, "main/") {
+			return true
+		}
+	}
+	return false
+}
 
 // busy says whether the instance is under load (see busyPerCore).
 func (e *Engine) busy() bool {
