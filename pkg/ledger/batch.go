@@ -1,10 +1,12 @@
 package ledger
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 
 	"github.com/jmoiron/sqlx"
@@ -131,20 +133,39 @@ func (l *Ledger) postBatch(ctx context.Context, batch []*batchReq) ([]batchRes, 
 		for _, e := range found {
 			done[keyOf{e.AgencyID, e.Key}] = e
 		}
-		// Accounts, locked in id order.
+		// Accounts, opened in one order for the whole batch (see
+		// accountIDs), then locked in id order.
+		type want struct {
+			i, side int
+			a       Account
+		}
+		wants := make([]want, 0, 2*len(batch))
+		for i, r := range batch {
+			wants = append(wants, want{i, 0, r.t.From}, want{i, 1, r.t.To})
+		}
+		slices.SortStableFunc(wants, func(x, y want) int {
+			if c := cmp.Compare(x.a.AgencyID, y.a.AgencyID); c != 0 {
+				return c
+			}
+			if c := strings.Compare(x.a.Kind, y.a.Kind); c != 0 {
+				return c
+			}
+			rx, ry := batch[x.i].t, batch[y.i].t
+			if c := strings.Compare(rx.Currency, ry.Currency); c != 0 {
+				return c
+			}
+			return cmp.Compare(shardOf(rx.AgencyID), shardOf(ry.AgencyID))
+		})
 		ids := make([][2]int64, len(batch))
 		var all []int64
-		for i, r := range batch {
-			from, err := l.accountID(ctx, tx, r.t.From, r.t.Currency, now)
+		for _, w := range wants {
+			r := batch[w.i]
+			id, err := l.accountID(ctx, tx, w.a, r.t.Currency, r.t.AgencyID, now)
 			if err != nil {
 				return err
 			}
-			to, err := l.accountID(ctx, tx, r.t.To, r.t.Currency, now)
-			if err != nil {
-				return err
-			}
-			ids[i] = [2]int64{from, to}
-			all = append(all, from, to)
+			ids[w.i][w.side] = id
+			all = append(all, id)
 		}
 		var locked []lockedAccount
 		if err := tx.SelectContext(ctx, &locked, `SELECT id, kind, balance, credit_limit FROM ledger_accounts

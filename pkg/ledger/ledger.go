@@ -7,6 +7,7 @@
 package ledger
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"database/sql"
@@ -140,6 +141,24 @@ type accountKey struct {
 	agency   int64
 	kind     string
 	currency string
+	shard    int
+}
+
+// ProviderShards is how many sub-accounts each provider account is split
+// into. Every agency's payments credit the provider: with one row per
+// provider account, each transfer waited for the previous one's commit to
+// lock it, whatever the number of agencies. A transfer uses the shard of
+// its agency (AgencyID modulo ProviderShards), so an agency's own transfers
+// keep one order, and the shards of an account sum to its balance
+// (ProviderBalance).
+const ProviderShards = 16
+
+// shardOf is the provider shard a transfer for agencyID posts to.
+func shardOf(agencyID int64) int {
+	if agencyID <= 0 {
+		return 0
+	}
+	return int(agencyID % ProviderShards)
 }
 
 // New returns the ledger on db.
@@ -286,14 +305,11 @@ func (l *Ledger) postTx(ctx context.Context, tx *sqlx.Tx, t Transfer, h string) 
 		return p, err
 	}
 	now := l.now().UTC()
-	fromID, err := l.accountID(ctx, tx, t.From, t.Currency, now)
+	ids, err := l.accountIDs(ctx, tx, []Account{t.From, t.To}, t.Currency, t.AgencyID, now)
 	if err != nil {
 		return Posted{}, err
 	}
-	toID, err := l.accountID(ctx, tx, t.To, t.Currency, now)
-	if err != nil {
-		return Posted{}, err
-	}
+	fromID, toID := ids[0], ids[1]
 	detail, _ := json.Marshal(t.Detail)
 	if t.Detail == nil {
 		detail = []byte("{}")
@@ -370,9 +386,13 @@ func (l *Ledger) postOneStatement(ctx context.Context, tx *sqlx.Tx, t Transfer, 
 }
 
 // accountID finds or opens the account; opening races are settled by the
-// unique indexes (ON CONFLICT DO NOTHING, then read).
-func (l *Ledger) accountID(ctx context.Context, tx *sqlx.Tx, a Account, currency string, now time.Time) (int64, error) {
-	key := accountKey{a.AgencyID, a.Kind, currency}
+// unique indexes (ON CONFLICT DO NOTHING, then read). A provider account is
+// the shard of it that transfers for agency spread use (see shardOf).
+func (l *Ledger) accountID(ctx context.Context, tx *sqlx.Tx, a Account, currency string, spread int64, now time.Time) (int64, error) {
+	key := accountKey{a.AgencyID, a.Kind, currency, 0}
+	if a.AgencyID == 0 {
+		key.shard = shardOf(spread)
+	}
 	if id, ok := l.accounts.Load(key); ok {
 		return id.(int64), nil
 	}
@@ -384,13 +404,41 @@ func (l *Ledger) accountID(ctx context.Context, tx *sqlx.Tx, a Account, currency
 	return id, err
 }
 
+// accountIDs are the ids of accounts (all in currency, provider ones in
+// spread's shard), found or opened in one order whatever order they are
+// asked in: the provider's before the agencies', then by agency and kind.
+// An account opened here stays locked by its insert until the commit, and
+// two transactions opening the same two accounts in opposite orders (a
+// payment and a refund of a new agency) deadlocked.
+func (l *Ledger) accountIDs(ctx context.Context, tx *sqlx.Tx, as []Account, currency string, spread int64, now time.Time) ([]int64, error) {
+	order := make([]int, len(as))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(i, j int) int {
+		if c := cmp.Compare(as[i].AgencyID, as[j].AgencyID); c != 0 {
+			return c
+		}
+		return strings.Compare(as[i].Kind, as[j].Kind)
+	})
+	out := make([]int64, len(as))
+	for _, i := range order {
+		id, err := l.accountID(ctx, tx, as[i], currency, spread, now)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = id
+	}
+	return out, nil
+}
+
 // openAccount finds or creates the account. committed reports whether the
 // row is known to be committed (so its id may be cached): a row this
 // transaction inserted is not, until another transaction sees it.
 func (l *Ledger) openAccount(ctx context.Context, tx *sqlx.Tx, a Account, currency string, key accountKey, now time.Time) (id int64, committed bool, err error) {
 	var agency any
-	where := `agency_id IS NULL AND kind = ? AND currency = ?`
-	args := []any{a.Kind, currency}
+	where := `agency_id IS NULL AND kind = ? AND currency = ? AND shard = ?`
+	args := []any{a.Kind, currency, key.shard}
 	if a.AgencyID != 0 {
 		agency = a.AgencyID
 		where = `agency_id = ? AND kind = ? AND currency = ?`
@@ -404,12 +452,12 @@ func (l *Ledger) openAccount(ctx context.Context, tx *sqlx.Tx, a Account, curren
 	if !errors.Is(err, sql.ErrNoRows) {
 		return 0, false, fmt.Errorf("ledger: find account: %w", err)
 	}
-	conflict := `(kind, currency) WHERE agency_id IS NULL`
+	conflict := `(kind, currency, shard) WHERE agency_id IS NULL`
 	if a.AgencyID != 0 {
 		conflict = `(agency_id, kind, currency) WHERE agency_id IS NOT NULL`
 	}
-	res, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO ledger_accounts (agency_id, kind, currency, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?) ON CONFLICT `+conflict+` DO NOTHING`), agency, a.Kind, currency, now, now)
+	res, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO ledger_accounts (agency_id, kind, currency, shard, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT `+conflict+` DO NOTHING`), agency, a.Kind, currency, key.shard, now, now)
 	if err != nil {
 		return 0, false, fmt.Errorf("ledger: open account: %w", err)
 	}
@@ -447,6 +495,18 @@ func (l *Ledger) WalletBalance(ctx context.Context, agencyID int64, currency str
 	return b, nil
 }
 
+// ProviderBalance is a provider account's balance in currency: the sum of
+// its shards (zero for an account never used).
+func (l *Ledger) ProviderBalance(ctx context.Context, kind, currency string) (int64, error) {
+	var sum int64
+	err := l.db.GetContext(ctx, &sum, l.db.Rebind(`SELECT COALESCE(SUM(balance), 0) FROM ledger_accounts
+		WHERE agency_id IS NULL AND kind = ? AND currency = ?`), kind, currency)
+	if err != nil {
+		return 0, fmt.Errorf("ledger: provider balance: %w", err)
+	}
+	return sum, nil
+}
+
 // SetCreditLimit sets an agency's credit line in currency. Lowering it below
 // what the agency already owes is refused by the same constraint.
 func (l *Ledger) SetCreditLimit(ctx context.Context, agencyID int64, currency string, limit int64) error {
@@ -464,7 +524,7 @@ func (l *Ledger) SetCreditLimitTx(ctx context.Context, tx *sqlx.Tx, agencyID int
 		return fault.Validation(map[string]string{"currency": "ledger.error.currency"})
 	}
 	now := l.now().UTC()
-	id, err := l.accountID(ctx, tx, Wallet(agencyID), currency, now)
+	id, err := l.accountID(ctx, tx, Wallet(agencyID), currency, 0, now)
 	if err != nil {
 		return err
 	}

@@ -124,7 +124,7 @@ func (l *Ledger) SetCoveredCreditLimit(ctx context.Context, parentID, subID int6
 	}
 	return l.db.InTx(ctx, func(tx *sqlx.Tx) error {
 		now := l.now().UTC()
-		cover, err := l.accountID(ctx, tx, Account{AgencyID: subID, Kind: KindCover}, currency, now)
+		cover, err := l.accountID(ctx, tx, Account{AgencyID: subID, Kind: KindCover}, currency, 0, now)
 		if err != nil {
 			return err
 		}
