@@ -299,11 +299,29 @@ func (l *Ledger) PostTx(ctx context.Context, tx *sqlx.Tx, t Transfer) (Posted, e
 	return l.postTx(ctx, tx, t, t.hash())
 }
 
+// PostFirstTx is PostTx for a caller whose own conditional write in tx
+// already makes the transfer happen once (an order leaving to_be_paid): it
+// skips the look-up of an earlier transfer with the key, one statement per
+// payment. A transfer with the key posted before is still refused, by the
+// unique index: the error rolls the caller's transaction back, and nothing
+// moves twice.
+func (l *Ledger) PostFirstTx(ctx context.Context, tx *sqlx.Tx, t Transfer) (Posted, error) {
+	if err := t.validate(); err != nil {
+		return Posted{}, err
+	}
+	return l.postNew(ctx, tx, t, t.hash())
+}
+
 // postTx posts a validated transfer whose request hash is h.
 func (l *Ledger) postTx(ctx context.Context, tx *sqlx.Tx, t Transfer, h string) (Posted, error) {
 	if p, found, err := l.replay(ctx, tx, t, h); err != nil || found {
 		return p, err
 	}
+	return l.postNew(ctx, tx, t, h)
+}
+
+// postNew posts a validated transfer known to be new.
+func (l *Ledger) postNew(ctx context.Context, tx *sqlx.Tx, t Transfer, h string) (Posted, error) {
 	now := l.now().UTC()
 	ids, err := l.accountIDs(ctx, tx, []Account{t.From, t.To}, t.Currency, t.AgencyID, now)
 	if err != nil {

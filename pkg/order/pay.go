@@ -94,7 +94,9 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 			}
 			// The money moves last: the wallet's row stays locked from here
 			// to the commit, and every payment of the agency waits for it.
-			_, err := s.ledger.PostTx(ctx, tx, ledger.Transfer{AgencyID: o.AgencyID, IdempotencyKey: payKey(o),
+			// The move above saved the order only if it was still to be
+			// paid: this is its first payment.
+			_, err := s.ledger.PostFirstTx(ctx, tx, ledger.Transfer{AgencyID: o.AgencyID, IdempotencyKey: payKey(o),
 				From: ledger.Wallet(o.AgencyID), To: ledger.Provider(ledger.KindSuppliers), Amount: o.Total, Currency: o.Currency,
 				PaymentType: ledger.TypeOriginFlight, OrderID: o.BookingNumber, Reference: o.PNR, Description: route(o),
 				CreatedBy: actor})

@@ -132,15 +132,12 @@ func (s *Service) move(ctx context.Context, tx *sqlx.Tx, o *Order, action Action
 	}
 	from := o.Status
 	o.Status, o.UpdatedAt = to, s.now().UTC()
-	saved, err := save(ctx, s.db, tx, o, from)
+	saved, err := saveMoved(ctx, s.db, tx, o, from, action, actor, remark)
 	if err != nil {
 		return err
 	}
 	if !saved {
 		return errState()
-	}
-	if err := addEvent(ctx, s.db, tx, o.ID, action, from, to, actor, remark, o.UpdatedAt); err != nil {
-		return err
 	}
 	return s.announce(ctx, tx, o)
 }

@@ -144,14 +144,15 @@ func join(parts ...*option) *option {
 	return out
 }
 
-// joinedBuf is a joined option with room for its slices.
+// joinedBuf is a joined option with room for the slices of a return of up
+// to three segments a way (the usual trip; others get their own).
 type joinedBuf struct {
 	option
-	segs    [8]*supplier.Segment
-	groups  [MaxJourneys][]int
-	self    [MaxJourneys]bool
+	segs    [6]*supplier.Segment
+	groups  [2][]int
+	self    [2]bool
 	tickets [4]*priced
-	idx     [8]int
+	idx     [6]int
 }
 
 // journeyOf says which journey of the request a one-journey offer answers,
