@@ -219,10 +219,10 @@ test('demo-operator is sent home from the agency manager', async () => {
   const page = await newPage(browser, { lang: 'en', baseURL: server.url });
   await loginOK(page, 'demo-operator', 'demo-pass-1');
   await page.goto('/agency-manager');
-  assert.equal(new URL(page.url()).pathname, '/');
+  assert.equal(new URL(page.url()).pathname, '/flight/booking', 'refused, home in the portal');
   assert.ok(await page.getByText('You do not have the access').isVisible());
   await page.goto('/agency-manager/agencies/3');
-  assert.equal(new URL(page.url()).pathname, '/');
+  assert.equal(new URL(page.url()).pathname, '/flight/booking');
   assert.ok(await page.getByText('You do not have the access').isVisible());
   assert.deepEqual(page.errors, []);
   await page.context().close();
@@ -232,7 +232,7 @@ test('bluesky-super (no sub-agency rights) is sent home from the agency manager'
   const page = await newPage(browser, { lang: 'en', baseURL: server.url });
   await loginOK(page, 'bluesky-super', 'demo-pass-1');
   await page.goto('/agency-manager');
-  assert.equal(new URL(page.url()).pathname, '/');
+  assert.equal(new URL(page.url()).pathname, '/flight/booking', 'refused, home in the portal');
   assert.ok(await page.getByText('You do not have the access').isVisible());
   assert.deepEqual(page.errors, []);
   await page.context().close();
