@@ -193,6 +193,9 @@ type SiteConfig struct {
 	ShortName           string            `mapstructure:"short_name"`
 	ChineseName         string            `mapstructure:"chinese_name"`
 	ChineseShortName    string            `mapstructure:"chinese_short_name"`
+	// The names in Traditional Chinese, for zh-tw readers.
+	TraditionalName      string `mapstructure:"traditional_name"`
+	TraditionalShortName string `mapstructure:"traditional_short_name"`
 	Logo                string            `mapstructure:"logo"`
 	WhiteLogo           string            `mapstructure:"white_logo"`
 	Favicon             string            `mapstructure:"favicon"`
@@ -245,6 +248,8 @@ func setDefaults(v *viper.Viper) {
 	v.SetDefault("site.short_name", "Voyage")
 	v.SetDefault("site.chinese_name", "远航旅行科技")
 	v.SetDefault("site.chinese_short_name", "远航")
+	v.SetDefault("site.traditional_name", "遠航旅行科技")
+	v.SetDefault("site.traditional_short_name", "遠航")
 	v.SetDefault("site.logo", "/static/logo.svg")
 	v.SetDefault("site.white_logo", "/static/logo-white.svg")
 	v.SetDefault("site.favicon", "/static/favicon.svg")

@@ -272,10 +272,7 @@ func (s *Server) page(w http.ResponseWriter, r *http.Request, name string) templ
 func (s *Server) pageFor(w http.ResponseWriter, r *http.Request, rt Route, info siteinfo.Info) templates.Page {
 	ctx := r.Context()
 	v := viewerFrom(ctx)
-	title := info.ShortName
-	if i18n.Lang(ctx) != i18n.EN && info.ChineseShortName != "" {
-		title = info.ChineseShortName
-	}
+	title := info.ShortNameIn(i18n.Lang(ctx))
 	if rt.TitleKey != "" {
 		title = i18n.T(ctx, rt.TitleKey)
 	}
