@@ -189,27 +189,27 @@ type JobsConfig struct {
 
 // SiteConfig is the provider's branding and defaults served as site info.
 type SiteConfig struct {
-	Name                string            `mapstructure:"name"`
-	ShortName           string            `mapstructure:"short_name"`
-	ChineseName         string            `mapstructure:"chinese_name"`
-	ChineseShortName    string            `mapstructure:"chinese_short_name"`
+	Name             string `mapstructure:"name"`
+	ShortName        string `mapstructure:"short_name"`
+	ChineseName      string `mapstructure:"chinese_name"`
+	ChineseShortName string `mapstructure:"chinese_short_name"`
 	// The names in Traditional Chinese, for zh-tw readers.
-	TraditionalName      string `mapstructure:"traditional_name"`
-	TraditionalShortName string `mapstructure:"traditional_short_name"`
-	Logo                string            `mapstructure:"logo"`
-	WhiteLogo           string            `mapstructure:"white_logo"`
-	Favicon             string            `mapstructure:"favicon"`
-	Type                string            `mapstructure:"type"`
-	DateFormat          string            `mapstructure:"date_format"`
-	DefaultCurrency     string            `mapstructure:"default_currency"`
-	DefaultLanguage     string            `mapstructure:"default_language"`
-	Currencies          []string          `mapstructure:"currencies"`
-	IsICP               bool              `mapstructure:"is_icp"`
-	ICPCode             string            `mapstructure:"icp_code"`
-	IsNetworkSecurity   bool              `mapstructure:"is_network_security"`
-	NetworkSecurityCode string            `mapstructure:"network_security_code"`
-	Rates               map[string]string `mapstructure:"rates"`
-	WebsitePrefix       string            `mapstructure:"website_prefix"`
+	TraditionalName      string            `mapstructure:"traditional_name"`
+	TraditionalShortName string            `mapstructure:"traditional_short_name"`
+	Logo                 string            `mapstructure:"logo"`
+	WhiteLogo            string            `mapstructure:"white_logo"`
+	Favicon              string            `mapstructure:"favicon"`
+	Type                 string            `mapstructure:"type"`
+	DateFormat           string            `mapstructure:"date_format"`
+	DefaultCurrency      string            `mapstructure:"default_currency"`
+	DefaultLanguage      string            `mapstructure:"default_language"`
+	Currencies           []string          `mapstructure:"currencies"`
+	IsICP                bool              `mapstructure:"is_icp"`
+	ICPCode              string            `mapstructure:"icp_code"`
+	IsNetworkSecurity    bool              `mapstructure:"is_network_security"`
+	NetworkSecurityCode  string            `mapstructure:"network_security_code"`
+	Rates                map[string]string `mapstructure:"rates"`
+	WebsitePrefix        string            `mapstructure:"website_prefix"`
 }
 
 // Currencies is the spec §9 list of supported currencies.

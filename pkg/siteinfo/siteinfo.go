@@ -44,27 +44,27 @@ func pick(lang, en, simplified, traditional string) string {
 
 // Info is the public site info. Field names are the spec's.
 type Info struct {
-	Logo                string            `json:"logo"`
-	WhiteLogo           string            `json:"whiteLogo"`
-	Name                string            `json:"name"`
-	ShortName           string            `json:"shortName"`
-	ChineseName         string            `json:"chineseName"`
-	ChineseShortName    string            `json:"chineseShortName"`
+	Logo             string `json:"logo"`
+	WhiteLogo        string `json:"whiteLogo"`
+	Name             string `json:"name"`
+	ShortName        string `json:"shortName"`
+	ChineseName      string `json:"chineseName"`
+	ChineseShortName string `json:"chineseShortName"`
 	// TraditionalName and TraditionalShortName are the Chinese names in
 	// Traditional characters, for zh-tw readers.
-	TraditionalName      string `json:"traditionalName"`
-	TraditionalShortName string `json:"traditionalShortName"`
-	Type                string            `json:"type"`
-	DateFormat          string            `json:"dateFormat"`
-	DefaultCurrency     string            `json:"defaultCurrency"`
-	DefaultLanguage     string            `json:"defaultLanguage"`
-	Currencies          []string          `json:"currencies"`
-	Favicon             string            `json:"favicon"`
-	IsICP               bool              `json:"isIcp"`
-	ICPCode             string            `json:"icpCode"`
-	IsNetworkSecurity   bool              `json:"isNetworkSecurity"`
-	NetworkSecurityCode string            `json:"networkSecurityCode"`
-	RateMap             map[string]string `json:"rateMap" jsonschema:"description=currency → worth of one unit in the default currency; divide a default-currency price by it to show it in that currency"`
+	TraditionalName      string            `json:"traditionalName"`
+	TraditionalShortName string            `json:"traditionalShortName"`
+	Type                 string            `json:"type"`
+	DateFormat           string            `json:"dateFormat"`
+	DefaultCurrency      string            `json:"defaultCurrency"`
+	DefaultLanguage      string            `json:"defaultLanguage"`
+	Currencies           []string          `json:"currencies"`
+	Favicon              string            `json:"favicon"`
+	IsICP                bool              `json:"isIcp"`
+	ICPCode              string            `json:"icpCode"`
+	IsNetworkSecurity    bool              `json:"isNetworkSecurity"`
+	NetworkSecurityCode  string            `json:"networkSecurityCode"`
+	RateMap              map[string]string `json:"rateMap" jsonschema:"description=currency → worth of one unit in the default currency; divide a default-currency price by it to show it in that currency"`
 }
 
 // Rate returns the rate of currency as a decimal and whether one is known.
