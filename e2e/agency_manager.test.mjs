@@ -57,6 +57,13 @@ test('demo-super manages Kowloon Tours: add, markup, credit, funds, API key, pas
   await page.goto('/agency-manager?keyword=Kowloon');
   assert.equal(await page.locator('table.mgr-table').getByRole('link', { name: 'Kowloon Tours', exact: true }).count(), 1);
   await page.goto(detailPath);
+  // The forms are on tabs: plain links, one tab shown at a time.
+  const tabs = page.locator('nav.mgr-tabs');
+  assert.equal(await tabs.getByRole('link').count(), 7);
+  assert.equal(await tabs.locator('a[aria-current=page]').innerText(), 'Agency profile');
+  assert.equal(await page.locator('#funds').count(), 0, 'the funds form is on another tab');
+  await submit(page, tabs.getByRole('link', { name: 'Pricing' }));
+  assert.equal(await tabs.locator('a[aria-current=page]').innerText(), 'Pricing');
 
   // Price adjustment: 5 % on China mainland routes, capped at 80.
   await page.locator('#markups-flight-markups-china-unit').selectOption('percent');
@@ -64,7 +71,10 @@ test('demo-super manages Kowloon Tours: add, markup, credit, funds, API key, pas
   await page.locator('#markups-flight-markups-china-limit').fill('80');
   assert.match(await page.locator('#markups-flight-markups-china-limit-hint').innerText(), /0 means unlimited/);
   await submit(page, page.locator('#markups button[type=submit]'));
-  assert.match(await flash(page), /The changes were saved/);
+  // The message is beside the form saved, on screen, not at the top.
+  assert.match(await page.locator('#markups .mgr-saved').innerText(), /The changes were saved/);
+  assert.ok(await page.locator('#markups .mgr-saved').isVisible());
+  assert.ok(await page.locator('#markups .mgr-saved').evaluate((e) => { const r = e.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; }), 'the message is in view');
   assert.equal(await page.locator('#markups-flight-markups-china-unit').inputValue(), 'percent');
   assert.equal(await page.locator('#markups-flight-markups-china-value').inputValue(), '5');
   assert.equal(await page.locator('#markups-flight-markups-china-limit').inputValue(), '80');
@@ -75,7 +85,7 @@ test('demo-super manages Kowloon Tours: add, markup, credit, funds, API key, pas
   assert.ok(await page.locator('#markups-flight-markups-domestic-value-error').isVisible());
   assert.equal(await page.locator('#markups-flight-markups-domestic-value').getAttribute('aria-invalid'), 'true');
   assert.deepEqual(await seriousViolations(page), []);
-  await page.goto(detailPath);
+  await page.goto(detailPath + '?section=money');
 
   // A parent has no money of its own yet: it can neither grant credit nor
   // top up (spec §3; only the provider brings money in).
@@ -95,7 +105,7 @@ test('demo-super manages Kowloon Tours: add, markup, credit, funds, API key, pas
   // The provider gives Kowloon Tours a credit line of 5000 and tops it up.
   const provider = await newPage(browser, { lang: 'en', baseURL: server.url });
   await loginOK(provider, 'provider-admin', 'provider-pass-1');
-  await provider.goto(detailPath);
+  await provider.goto(detailPath + '?section=money');
   assert.equal((await provider.locator('h1').innerText()).trim(), 'Kowloon Tours');
   await provider.locator('#credit-creditLimit').fill('5000');
   await provider.locator('#credit-creditPeriod').fill('30');
@@ -119,7 +129,7 @@ test('demo-super manages Kowloon Tours: add, markup, credit, funds, API key, pas
   assert.notEqual(await provider.locator('input[name=idempotencyKey]').inputValue(), key, 'a new form gets a new key');
   assert.deepEqual(provider.errors, [], 'console errors (provider-admin)');
   await provider.context().close();
-  await page.goto(detailPath);
+  await page.goto(detailPath + '?section=api');
 
   // Generate an API key: shown once.
   await page.locator('#apikey-name').fill('ERP');
@@ -137,6 +147,7 @@ test('demo-super manages Kowloon Tours: add, markup, credit, funds, API key, pas
   assert.ok(!(await page.content()).includes(apiKey), 'the key is never shown again');
 
   // Reset the super admin's password.
+  await submit(page, page.locator('nav.mgr-tabs').getByRole('link', { name: 'Password and status' }));
   await page.locator('#reset-password').fill(newPassword);
   await submit(page, page.getByRole('button', { name: 'Reset password' }));
   assert.match(await flash(page), /super admin's password was reset/);
@@ -170,6 +181,7 @@ test('demo-super manages Kowloon Tours: add, markup, credit, funds, API key, pas
   await kowloon.context().close();
 
   // Change the settlement currency: the spec's notice.
+  await page.goto(detailPath + '?section=settings');
   await page.locator('#settings-settings-settlementCurrency').selectOption('HKD');
   await submit(page, page.locator('#settings button[type=submit]'));
   assert.match(await flash(page), /The settlement currency has changed/);
@@ -219,10 +231,10 @@ test('demo-operator is sent home from the agency manager', async () => {
   const page = await newPage(browser, { lang: 'en', baseURL: server.url });
   await loginOK(page, 'demo-operator', 'demo-pass-1');
   await page.goto('/agency-manager');
-  assert.equal(new URL(page.url()).pathname, '/');
+  assert.equal(new URL(page.url()).pathname, '/flight/booking', 'refused, home in the portal');
   assert.ok(await page.getByText('You do not have the access').isVisible());
   await page.goto('/agency-manager/agencies/3');
-  assert.equal(new URL(page.url()).pathname, '/');
+  assert.equal(new URL(page.url()).pathname, '/flight/booking');
   assert.ok(await page.getByText('You do not have the access').isVisible());
   assert.deepEqual(page.errors, []);
   await page.context().close();
@@ -232,7 +244,7 @@ test('bluesky-super (no sub-agency rights) is sent home from the agency manager'
   const page = await newPage(browser, { lang: 'en', baseURL: server.url });
   await loginOK(page, 'bluesky-super', 'demo-pass-1');
   await page.goto('/agency-manager');
-  assert.equal(new URL(page.url()).pathname, '/');
+  assert.equal(new URL(page.url()).pathname, '/flight/booking', 'refused, home in the portal');
   assert.ok(await page.getByText('You do not have the access').isVisible());
   assert.deepEqual(page.errors, []);
   await page.context().close();

@@ -51,6 +51,7 @@ test('demo-super tops up Demo Sub Travel; sub-super sees the transaction and mak
   await loginOK(provider, 'provider-admin', 'provider-pass-1');
   await provider.goto('/agency-manager?keyword=Demo%20Travel');
   await submit(provider, provider.locator('table.mgr-table').getByRole('link', { name: 'Demo Travel', exact: true }));
+  await submit(provider, provider.locator('nav.mgr-tabs').getByRole('link', { name: 'Credit and funds' }));
   await provider.locator('#funds-currencyReceived').selectOption('CNY');
   await provider.locator('#funds-amountReceived').fill('1000');
   await provider.locator('#funds-exchangeRate').fill('1');
@@ -66,6 +67,7 @@ test('demo-super tops up Demo Sub Travel; sub-super sees the transaction and mak
   await page.goto('/agency-manager');
   await submit(page, page.locator('table.mgr-table').getByRole('link', { name: 'Demo Sub Travel', exact: true }));
   assert.equal((await page.locator('h1').innerText()).trim(), 'Demo Sub Travel');
+  await submit(page, page.locator('nav.mgr-tabs').getByRole('link', { name: 'Credit and funds' }));
   await page.locator('#funds-amountReceived').fill('1000');
   await page.locator('#funds-reference').fill('WIRE-1');
   await submit(page, page.getByRole('button', { name: 'Add funds' }));
@@ -194,7 +196,7 @@ test('demo-operator is sent home from the statements', async () => {
   await loginOK(page, 'demo-operator');
   for (const path of ['/bills/statements', '/bills/transactions', '/agency-manager/statements']) {
     await page.goto(path);
-    assert.equal(new URL(page.url()).pathname, '/', path);
+    assert.equal(new URL(page.url()).pathname, '/flight/booking', path);
     assert.ok(await page.getByText('You do not have the access').isVisible(), path);
   }
   assert.deepEqual(page.errors, []);

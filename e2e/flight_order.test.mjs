@@ -262,6 +262,7 @@ test('book PEK→SHA, pay from the balance, ticket, download, refund with a proo
   await provider.goto('/agency-manager');
   await submit(provider, provider.locator('table.mgr-table').getByRole('link', { name: 'Demo Travel', exact: true }));
   assert.equal((await provider.locator('h1').innerText()).trim(), 'Demo Travel');
+  await submit(provider, provider.locator('nav.mgr-tabs').getByRole('link', { name: 'Credit and funds' }));
   await provider.locator('#funds-currencyReceived').selectOption('CNY');
   await provider.locator('#funds-amountReceived').fill('20000');
   await provider.locator('#funds-exchangeRate').fill('1');

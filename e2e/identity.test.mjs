@@ -76,7 +76,8 @@ for (const u of users) {
 
     if (u.forbidden) {
       await page.goto(u.forbidden);
-      assert.equal(new URL(page.url()).pathname, '/');
+      // Refused, the user lands on their own home in the portal.
+      assert.equal(new URL(page.url()).pathname, u.landing);
       assert.ok(await page.getByText('You do not have the access').isVisible());
     }
 

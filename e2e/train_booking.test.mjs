@@ -67,6 +67,7 @@ test('book Beijing → Shanghai in second class for two, pay from the wallet, ti
   await loginOK(provider, 'provider-admin', 'provider-pass-1');
   await provider.goto('/agency-manager');
   await submit(provider, provider.locator('table.mgr-table').getByRole('link', { name: 'Demo Travel', exact: true }));
+  await submit(provider, provider.locator('nav.mgr-tabs').getByRole('link', { name: 'Credit and funds' }));
   await provider.locator('#funds-currencyReceived').selectOption('CNY');
   await provider.locator('#funds-amountReceived').fill('20000');
   await provider.locator('#funds-exchangeRate').fill('1');

@@ -79,6 +79,64 @@ type AgencyDetail struct {
 	ErrorKey string
 	TopUp    TopUpForm
 	Credit   CreditForm
+	// Tab is the tab shown (AgencyTabs), Saved the messages of the form
+	// just saved, shown beside it (in SavedSection) rather than at the
+	// top of the page.
+	Tab          string
+	SavedSection string
+	Saved        []Flash
+}
+
+// AgencyTab is one tab of the agency detail page: a few of its forms.
+type AgencyTab struct {
+	Name     string   // also the first section's id
+	Key      string   // catalog key of its label
+	Sections []string // the forms' sections, in page order
+}
+
+// AgencyTabs split the detail page's eleven forms into tabs, so that each
+// shows a screen or two and the message of a save sits beside its form.
+var AgencyTabs = []AgencyTab{
+	{"profile", "manager.profile.title", []string{"profile"}},
+	{"settings", "manager.settings.title", []string{"settings"}},
+	{"pricing", "daily.manager.tab.pricing", []string{"markups", "flight"}},
+	{"train", "manager.train.title", []string{"train"}},
+	{"money", "daily.manager.tab.money", []string{"credit", "funds"}},
+	{"api", "daily.manager.tab.api", []string{"apikey", "webhooks"}},
+	{"access", "daily.manager.tab.access", []string{"password", "status", "delete"}},
+}
+
+// AgencyTabOf is the tab holding section (a tab's or a form's name), the
+// first tab when section is none of them.
+func AgencyTabOf(section string) string {
+	for _, t := range AgencyTabs {
+		if t.Name == section {
+			return t.Name
+		}
+		for _, s := range t.Sections {
+			if s == section {
+				return t.Name
+			}
+		}
+	}
+	return AgencyTabs[0].Name
+}
+
+// AgencySectionHref is the detail page of agency id opened on the tab of
+// section, scrolled to it.
+func AgencySectionHref(id int64, section string) string {
+	return AgencyHref(id) + "?section=" + section + "#" + section
+}
+
+// Shows reports whether section's form is on the tab shown.
+func (d AgencyDetail) Shows(section string) bool { return AgencyTabOf(section) == d.Tab }
+
+// SavedHere are the messages to show beside section's form.
+func (d AgencyDetail) SavedHere(section string) []Flash {
+	if d.SavedSection != section {
+		return nil
+	}
+	return d.Saved
 }
 
 // Err is the error of field when section is the one that came back.

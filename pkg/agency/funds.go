@@ -49,10 +49,7 @@ func (s *Service) AddFunds(ctx context.Context, actor auth.Principal, id int64, 
 		if !t.SendEmail || a.ContactEmail == "" || cat == nil {
 			return nil
 		}
-		lang := i18n.EN
-		if a.EmailLanguage == "zh" {
-			lang = i18n.ZhCN
-		}
+		lang := mail.Lang(a.EmailLanguage)
 		return mail.Enqueue(ctx, tx, mail.Message{
 			To:      a.ContactEmail,
 			Subject: cat.T(lang, "mail.topup.subject", "amount", r.Credited, "currency", r.Currency),

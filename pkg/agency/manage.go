@@ -243,7 +243,9 @@ func (p *Profile) validate() map[string]string {
 	if p.ContactName == "" {
 		errs["contactName"] = "agency.error.contactName"
 	}
-	if !auth.ValidEmail(p.ContactEmail) {
+	// The contact email is optional (an agency may be reached by phone);
+	// one given must be well formed.
+	if p.ContactEmail != "" && !auth.ValidEmail(p.ContactEmail) {
 		errs["contactEmail"] = "agency.error.contactEmail"
 	}
 	if p.ContactPhone == "" || len(p.ContactPhone) > 32 {

@@ -114,6 +114,15 @@ func TestWhoManagesWhom(t *testing.T) {
 		if d, _ := w.svc.Get(ctx, w.provider, w.sub.AgencyID, nil); d.Profile.Name != "Demo Sub Travel" || d.CreditLimit != "0.00" {
 			t.Errorf("after refused changes: %+v", d.Summary)
 		}
+		// The contact email is optional: its parent saves the profile
+		// without one; a malformed one is still refused.
+		if _, err := w.svc.Update(ctx, w.demo, w.sub.AgencyID, agency.Profile{Name: "Demo Sub Travel", ContactName: "Sub", ContactPhone: "1"}); err != nil {
+			t.Errorf("profile without a contact email: %v", err)
+		}
+		_, err = w.svc.Update(ctx, w.demo, w.sub.AgencyID, agency.Profile{Name: "Demo Sub Travel", ContactName: "Sub", ContactEmail: "nope", ContactPhone: "1"})
+		if fe, _ := fault.As(err); fe == nil || fe.Fields["contactEmail"] != "agency.error.contactEmail" {
+			t.Errorf("malformed contact email: %v", err)
+		}
 	})
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/voyage/voyage/pkg/config"
+	"github.com/voyage/voyage/pkg/mail"
 	"github.com/voyage/voyage/pkg/money"
 )
 
@@ -75,7 +76,7 @@ func DefaultFlightSettings() FlightSettings {
 // Settings are the agency's switches (spec §3 Agency settings).
 type Settings struct {
 	CanCreateSubAgency bool   `json:"canCreateSubAgency"`
-	EmailLanguage      string `json:"emailLanguage" jsonschema:"enum=en,enum=zh"`
+	EmailLanguage      string `json:"emailLanguage" jsonschema:"enum=en,enum=zh,enum=zh-tw"`
 	SettlementCurrency string `json:"settlementCurrency"`
 	IsShowBill         bool   `json:"isShowBill"`
 	SendEmailToSub     bool   `json:"sendEmailToSubAgency"`
@@ -132,7 +133,7 @@ func (c *Config) Validate() map[string]string {
 	if s.EmailLanguage == "" {
 		s.EmailLanguage = "en"
 	}
-	if s.EmailLanguage != "en" && s.EmailLanguage != "zh" {
+	if !slices.Contains(mail.Languages, s.EmailLanguage) {
 		errs["settings.emailLanguage"] = "agency.error.emailLanguage"
 	}
 	f := &c.Flight

@@ -189,24 +189,27 @@ type JobsConfig struct {
 
 // SiteConfig is the provider's branding and defaults served as site info.
 type SiteConfig struct {
-	Name                string            `mapstructure:"name"`
-	ShortName           string            `mapstructure:"short_name"`
-	ChineseName         string            `mapstructure:"chinese_name"`
-	ChineseShortName    string            `mapstructure:"chinese_short_name"`
-	Logo                string            `mapstructure:"logo"`
-	WhiteLogo           string            `mapstructure:"white_logo"`
-	Favicon             string            `mapstructure:"favicon"`
-	Type                string            `mapstructure:"type"`
-	DateFormat          string            `mapstructure:"date_format"`
-	DefaultCurrency     string            `mapstructure:"default_currency"`
-	DefaultLanguage     string            `mapstructure:"default_language"`
-	Currencies          []string          `mapstructure:"currencies"`
-	IsICP               bool              `mapstructure:"is_icp"`
-	ICPCode             string            `mapstructure:"icp_code"`
-	IsNetworkSecurity   bool              `mapstructure:"is_network_security"`
-	NetworkSecurityCode string            `mapstructure:"network_security_code"`
-	Rates               map[string]string `mapstructure:"rates"`
-	WebsitePrefix       string            `mapstructure:"website_prefix"`
+	Name             string `mapstructure:"name"`
+	ShortName        string `mapstructure:"short_name"`
+	ChineseName      string `mapstructure:"chinese_name"`
+	ChineseShortName string `mapstructure:"chinese_short_name"`
+	// The names in Traditional Chinese, for zh-tw readers.
+	TraditionalName      string            `mapstructure:"traditional_name"`
+	TraditionalShortName string            `mapstructure:"traditional_short_name"`
+	Logo                 string            `mapstructure:"logo"`
+	WhiteLogo            string            `mapstructure:"white_logo"`
+	Favicon              string            `mapstructure:"favicon"`
+	Type                 string            `mapstructure:"type"`
+	DateFormat           string            `mapstructure:"date_format"`
+	DefaultCurrency      string            `mapstructure:"default_currency"`
+	DefaultLanguage      string            `mapstructure:"default_language"`
+	Currencies           []string          `mapstructure:"currencies"`
+	IsICP                bool              `mapstructure:"is_icp"`
+	ICPCode              string            `mapstructure:"icp_code"`
+	IsNetworkSecurity    bool              `mapstructure:"is_network_security"`
+	NetworkSecurityCode  string            `mapstructure:"network_security_code"`
+	Rates                map[string]string `mapstructure:"rates"`
+	WebsitePrefix        string            `mapstructure:"website_prefix"`
 }
 
 // Currencies is the spec §9 list of supported currencies.
@@ -245,6 +248,8 @@ func setDefaults(v *viper.Viper) {
 	v.SetDefault("site.short_name", "Voyage")
 	v.SetDefault("site.chinese_name", "远航旅行科技")
 	v.SetDefault("site.chinese_short_name", "远航")
+	v.SetDefault("site.traditional_name", "遠航旅行科技")
+	v.SetDefault("site.traditional_short_name", "遠航")
 	v.SetDefault("site.logo", "/static/logo.svg")
 	v.SetDefault("site.white_logo", "/static/logo-white.svg")
 	v.SetDefault("site.favicon", "/static/favicon.svg")

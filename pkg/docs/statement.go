@@ -224,11 +224,5 @@ func NewStatement(a agency.Agency, info ledger.StatementInfo, st ledger.Statemen
 // ProviderName is the provider's name for a reader of lang: the Chinese
 // name for Chinese readers when the site has one.
 func ProviderName(site siteinfo.Info, lang string) string {
-	if strings.HasPrefix(i18n.Normalize(lang), "zh") && site.ChineseName != "" {
-		return site.ChineseName
-	}
-	if site.Name != "" {
-		return site.Name
-	}
-	return site.ChineseName
+	return site.NameIn(i18n.Normalize(lang))
 }

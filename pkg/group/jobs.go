@@ -8,7 +8,6 @@ import (
 	"github.com/jmoiron/sqlx"
 	"github.com/riverqueue/river"
 
-	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/jobs"
 	"github.com/voyage/voyage/pkg/mail"
 )
@@ -162,10 +161,7 @@ func (s *Service) Remind(ctx context.Context) (int, error) {
 			if err != nil {
 				return err
 			}
-			lang := i18n.EN
-			if a.EmailLanguage == "zh" {
-				lang = i18n.ZhCN
-			}
+			lang := mail.Lang(a.EmailLanguage)
 			loc, lerr := time.LoadLocation(d.TimeZone)
 			if lerr != nil {
 				loc = time.UTC

@@ -20,8 +20,25 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
+	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/store"
 )
+
+// Languages are the values of an agency's email language setting: English,
+// Chinese in Simplified ("zh", the spec's code) and in Traditional.
+var Languages = []string{"en", "zh", "zh-tw"}
+
+// Lang is the catalog language an email is written in for the agency
+// setting lang: "zh" Simplified, "zh-tw" Traditional, anything else English.
+func Lang(lang string) string {
+	switch lang {
+	case "zh":
+		return i18n.ZhCN
+	case "zh-tw":
+		return i18n.ZhTW
+	}
+	return i18n.EN
+}
 
 // Message is one email.
 type Message struct {

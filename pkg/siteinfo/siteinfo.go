@@ -18,25 +18,53 @@ import (
 	"github.com/voyage/voyage/pkg/store"
 )
 
+// ShortNameIn is the site's short name for a reader of lang: Simplified
+// Chinese for zh-cn, Traditional for zh-tw (Simplified when the site has no
+// Traditional name), else the English one.
+func (i Info) ShortNameIn(lang string) string {
+	return pick(lang, i.ShortName, i.ChineseShortName, i.TraditionalShortName)
+}
+
+// NameIn is the site's full name for a reader of lang, as ShortNameIn.
+func (i Info) NameIn(lang string) string {
+	return pick(lang, i.Name, i.ChineseName, i.TraditionalName)
+}
+
+func pick(lang, en, simplified, traditional string) string {
+	switch {
+	case lang == "zh-tw" && traditional != "":
+		return traditional
+	case strings.HasPrefix(lang, "zh") && simplified != "":
+		return simplified
+	case en != "":
+		return en
+	}
+	return simplified
+}
+
 // Info is the public site info. Field names are the spec's.
 type Info struct {
-	Logo                string            `json:"logo"`
-	WhiteLogo           string            `json:"whiteLogo"`
-	Name                string            `json:"name"`
-	ShortName           string            `json:"shortName"`
-	ChineseName         string            `json:"chineseName"`
-	ChineseShortName    string            `json:"chineseShortName"`
-	Type                string            `json:"type"`
-	DateFormat          string            `json:"dateFormat"`
-	DefaultCurrency     string            `json:"defaultCurrency"`
-	DefaultLanguage     string            `json:"defaultLanguage"`
-	Currencies          []string          `json:"currencies"`
-	Favicon             string            `json:"favicon"`
-	IsICP               bool              `json:"isIcp"`
-	ICPCode             string            `json:"icpCode"`
-	IsNetworkSecurity   bool              `json:"isNetworkSecurity"`
-	NetworkSecurityCode string            `json:"networkSecurityCode"`
-	RateMap             map[string]string `json:"rateMap" jsonschema:"description=currency → worth of one unit in the default currency; divide a default-currency price by it to show it in that currency"`
+	Logo             string `json:"logo"`
+	WhiteLogo        string `json:"whiteLogo"`
+	Name             string `json:"name"`
+	ShortName        string `json:"shortName"`
+	ChineseName      string `json:"chineseName"`
+	ChineseShortName string `json:"chineseShortName"`
+	// TraditionalName and TraditionalShortName are the Chinese names in
+	// Traditional characters, for zh-tw readers.
+	TraditionalName      string            `json:"traditionalName"`
+	TraditionalShortName string            `json:"traditionalShortName"`
+	Type                 string            `json:"type"`
+	DateFormat           string            `json:"dateFormat"`
+	DefaultCurrency      string            `json:"defaultCurrency"`
+	DefaultLanguage      string            `json:"defaultLanguage"`
+	Currencies           []string          `json:"currencies"`
+	Favicon              string            `json:"favicon"`
+	IsICP                bool              `json:"isIcp"`
+	ICPCode              string            `json:"icpCode"`
+	IsNetworkSecurity    bool              `json:"isNetworkSecurity"`
+	NetworkSecurityCode  string            `json:"networkSecurityCode"`
+	RateMap              map[string]string `json:"rateMap" jsonschema:"description=currency → worth of one unit in the default currency; divide a default-currency price by it to show it in that currency"`
 }
 
 // Rate returns the rate of currency as a decimal and whether one is known.
@@ -113,6 +141,7 @@ func (s *Service) load(ctx context.Context) (Info, error) {
 	return Info{
 		Logo: c.Logo, WhiteLogo: c.WhiteLogo, Name: c.Name, ShortName: c.ShortName,
 		ChineseName: c.ChineseName, ChineseShortName: c.ChineseShortName, Type: c.Type,
+		TraditionalName: c.TraditionalName, TraditionalShortName: c.TraditionalShortName,
 		DateFormat: c.DateFormat, DefaultCurrency: c.DefaultCurrency, DefaultLanguage: c.DefaultLanguage,
 		Currencies: append([]string(nil), c.Currencies...), Favicon: c.Favicon,
 		IsICP: c.IsICP, ICPCode: c.ICPCode, IsNetworkSecurity: c.IsNetworkSecurity, NetworkSecurityCode: c.NetworkSecurityCode,

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -279,7 +280,29 @@ func (s *Server) agencyDetailAnswer(w http.ResponseWriter, r *http.Request, v vi
 	}
 	p := s.managerPage(w, r, "agency-manager")
 	p.Title = d.Name + " · " + p.Title
+	// The tab shown: the one of the form that came back with errors, else
+	// the one asked for; the message of a save (the redirect names the
+	// form) goes beside that form, not off screen at the top.
+	asked := r.URL.Query().Get("section")
+	if view.Section != "" {
+		view.Tab = templates.AgencyTabOf(view.Section)
+	} else {
+		view.Tab = templates.AgencyTabOf(asked)
+		if formSection(asked) && len(p.Flashes) > 0 {
+			view.SavedSection, view.Saved, p.Flashes = asked, p.Flashes, nil
+		}
+	}
 	render(w, r, http.StatusOK, templates.AgencyDetailPage(p, view, hooks))
+}
+
+// formSection reports whether name is one of the detail page's forms.
+func formSection(name string) bool {
+	for _, t := range templates.AgencyTabs {
+		if slices.Contains(t.Sections, name) {
+			return true
+		}
+	}
+	return false
 }
 
 // webhookLog is the Notifications section of agency id; nil without the
@@ -339,7 +362,7 @@ func (s *Server) agencyProfileSave(w http.ResponseWriter, r *http.Request) {
 		s.actionFailed(w, r, v, id, "profile", err, templates.AgencyDetail{}, func(d *agency.Detail) { d.Profile = p })
 		return
 	}
-	s.redirectWithFlash(w, r, templates.AgencyHref(id)+"#profile", templates.Flash{Kind: "success", Key: "manager.saved"})
+	s.redirectWithFlash(w, r, templates.AgencySectionHref(id, "profile"), templates.Flash{Kind: "success", Key: "manager.saved"})
 }
 
 // configSections are the parts of the config a detail form posts; each
@@ -398,10 +421,10 @@ func (s *Server) agencyConfigSave(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if changed {
-		s.redirectWithFlash(w, r, templates.AgencyHref(id)+"#"+section, templates.Flash{Kind: "info", Key: agency.SettlementCurrencyChanged})
+		s.redirectWithFlash(w, r, templates.AgencySectionHref(id, section), templates.Flash{Kind: "info", Key: agency.SettlementCurrencyChanged})
 		return
 	}
-	s.redirectWithFlash(w, r, templates.AgencyHref(id)+"#"+section, templates.Flash{Kind: "success", Key: "manager.saved"})
+	s.redirectWithFlash(w, r, templates.AgencySectionHref(id, section), templates.Flash{Kind: "success", Key: "manager.saved"})
 }
 
 func (s *Server) agencyCreditSave(w http.ResponseWriter, r *http.Request) {
@@ -424,7 +447,7 @@ func (s *Server) agencyCreditSave(w http.ResponseWriter, r *http.Request) {
 		s.actionFailed(w, r, v, id, "credit", err, templates.AgencyDetail{Credit: form}, nil)
 		return
 	}
-	s.redirectWithFlash(w, r, templates.AgencyHref(id)+"#credit", templates.Flash{Kind: "success", Key: "manager.credit.saved"})
+	s.redirectWithFlash(w, r, templates.AgencySectionHref(id, "credit"), templates.Flash{Kind: "success", Key: "manager.credit.saved"})
 }
 
 // agencyFundsAdd credits the agency's wallet. The idempotency key comes
@@ -463,7 +486,7 @@ func (s *Server) agencyFundsAdd(w http.ResponseWriter, r *http.Request) {
 	if res.Replayed {
 		key = "manager.funds.replayed"
 	}
-	s.redirectWithFlash(w, r, templates.AgencyHref(id)+"#funds", templates.Flash{Kind: "success", Key: key})
+	s.redirectWithFlash(w, r, templates.AgencySectionHref(id, "funds"), templates.Flash{Kind: "success", Key: key})
 }
 
 // agencyAPIKeyCreate generates a key and shows it on this answer only: it is
@@ -516,7 +539,7 @@ func (s *Server) agencyPasswordReset(w http.ResponseWriter, r *http.Request) {
 		s.actionFailed(w, r, v, id, "password", err, templates.AgencyDetail{}, nil)
 		return
 	}
-	s.redirectWithFlash(w, r, templates.AgencyHref(id)+"#password", templates.Flash{Kind: "success", Key: "manager.password.reset"})
+	s.redirectWithFlash(w, r, templates.AgencySectionHref(id, "password"), templates.Flash{Kind: "success", Key: "manager.password.reset"})
 }
 
 func (s *Server) agencyStatusSave(w http.ResponseWriter, r *http.Request) {
@@ -533,7 +556,7 @@ func (s *Server) agencyStatusSave(w http.ResponseWriter, r *http.Request) {
 	if status == agency.StatusBlocked {
 		key = "manager.status.blockedDone"
 	}
-	s.redirectWithFlash(w, r, templates.AgencyHref(id), templates.Flash{Kind: "success", Key: key})
+	s.redirectWithFlash(w, r, templates.AgencySectionHref(id, "status"), templates.Flash{Kind: "success", Key: key})
 }
 
 // agencyDelete removes the agency after the confirmation box; a refusal
@@ -544,7 +567,7 @@ func (s *Server) agencyDelete(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !formChecked(r, "confirm") {
-		s.redirectWithFlash(w, r, templates.AgencyHref(id)+"#delete", templates.Flash{Kind: "error", Key: "manager.delete.confirmRequired"})
+		s.redirectWithFlash(w, r, templates.AgencySectionHref(id, "delete"), templates.Flash{Kind: "error", Key: "manager.delete.confirmRequired"})
 		return
 	}
 	if err := s.manager.Delete(r.Context(), v.Principal, id); err != nil {
@@ -574,7 +597,7 @@ func (s *Server) agencyWebhookRedeliver(w http.ResponseWriter, r *http.Request) 
 		s.actionRefused(w, r, id, "agency manager: redeliver", err)
 		return
 	}
-	s.redirectWithFlash(w, r, templates.AgencyHref(id)+"#webhooks", templates.Flash{Kind: "success", Key: "webhook.redelivered"})
+	s.redirectWithFlash(w, r, templates.AgencySectionHref(id, "webhooks"), templates.Flash{Kind: "success", Key: "webhook.redelivered"})
 }
 
 // agencyWebhookSecret replaces the agency's signing secret and shows the new

@@ -217,7 +217,7 @@ func TestAgencyConfigFlashes(t *testing.T) {
 			h, m, _ := managerFixture(t, false)
 			m.changed = tt.changed
 			res := send(h, "demo-super", "POST", "/agency-manager/agencies/5/config", tt.form)
-			if res.StatusCode != http.StatusSeeOther || !strings.HasPrefix(res.Header.Get("Location"), "/agency-manager/agencies/5#") {
+			if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != "/agency-manager/agencies/5?section="+tt.form.Get("section")+"#"+tt.form.Get("section") {
 				t.Fatalf("status %d location %q", res.StatusCode, res.Header.Get("Location"))
 			}
 			if got := flashOf(res); got != tt.wantFlash {
@@ -368,5 +368,47 @@ func TestDisplayAmount(t *testing.T) {
 		if got := displayAmount(tt.in, tt.cur); got != tt.want {
 			t.Errorf("displayAmount(%q, %s) = %q, want %q", tt.in, tt.cur, got, tt.want)
 		}
+	}
+}
+
+// The detail page shows one tab of forms at a time, chosen by ?section=,
+// and the message of a save beside the form saved, not at the page top.
+func TestAgencyDetailTabs(t *testing.T) {
+	h, _, _ := managerFixture(t, true)
+	get := func(path, flash string) string {
+		t.Helper()
+		req := httptest.NewRequest("GET", path, nil)
+		req.AddCookie(&http.Cookie{Name: SessionCookie, Value: "demo-super"})
+		if flash != "" {
+			req.AddCookie(&http.Cookie{Name: flashCookie, Value: flash})
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code != http.StatusOK {
+			t.Fatalf("GET %s: status %d", path, rec.Code)
+		}
+		return rec.Body.String()
+	}
+	body := get("/agency-manager/agencies/5", "")
+	if !strings.Contains(body, `id="profile"`) || strings.Contains(body, `id="funds"`) || strings.Contains(body, `id="markups"`) {
+		t.Error("the first tab is not the profile alone")
+	}
+	if !strings.Contains(body, `href="/agency-manager/agencies/5?section=money#money"`) {
+		t.Error("no link to the money tab")
+	}
+	body = get("/agency-manager/agencies/5?section=funds", "success:manager.credit.saved")
+	for _, want := range []string{`id="credit"`, `id="funds"`, `href="/agency-manager/agencies/5?section=money#money" aria-current="page"`} {
+		if !strings.Contains(body, want) {
+			t.Errorf("money tab lacks %q", want)
+		}
+	}
+	if strings.Contains(body, `id="profile"`) {
+		t.Error("the money tab shows the profile form")
+	}
+	// The message sits in the funds section, after its heading.
+	head := strings.Index(body, `id="funds-title"`)
+	msg := strings.Index(body, "The credit line was saved")
+	if head < 0 || msg < head {
+		t.Errorf("the saved message is not beside the funds form (heading at %d, message at %d)", head, msg)
 	}
 }

@@ -90,7 +90,8 @@ func webhookFixture(t *testing.T) (http.Handler, *fakeWebhooks) {
 
 func TestAgencyPageListsWebhooks(t *testing.T) {
 	h, hooks := webhookFixture(t)
-	res := send(h, "demo-finance", "GET", "/agency-manager/agencies/5", nil)
+	// The notifications are on the tab of the API keys.
+	res := send(h, "demo-finance", "GET", "/agency-manager/agencies/5?section=webhooks", nil)
 	raw, _ := io.ReadAll(res.Body)
 	body := string(raw)
 	if res.StatusCode != http.StatusOK {
@@ -98,7 +99,7 @@ func TestAgencyPageListsWebhooks(t *testing.T) {
 	}
 	for _, want := range []string{`id="webhooks"`, "Notifications", "order.status", "https://kowloon.example/hooks/change", "HTTP 503 Service Unavailable",
 		`action="/agency-manager/agencies/5/webhooks/7/redeliver"`, "Send again", "whsec_••••••••c0de", `action="/agency-manager/agencies/5/webhooks/secret"`,
-		"Generate a new secret", `href="#webhooks"`} {
+		"Generate a new secret", `href="/agency-manager/agencies/5?section=api#api"`} {
 		if !strings.Contains(body, want) {
 			t.Errorf("page lacks %q", want)
 		}
@@ -112,7 +113,7 @@ func TestAgencyPageListsWebhooks(t *testing.T) {
 
 	// Without the webhook service the section is not there.
 	plain, _, _ := managerFixture(t, true)
-	raw, _ = io.ReadAll(send(plain, "demo-super", "GET", "/agency-manager/agencies/5", nil).Body)
+	raw, _ = io.ReadAll(send(plain, "demo-super", "GET", "/agency-manager/agencies/5?section=webhooks", nil).Body)
 	if strings.Contains(string(raw), `id="webhooks"`) {
 		t.Error("notifications section without the webhook service")
 	}
@@ -121,7 +122,7 @@ func TestAgencyPageListsWebhooks(t *testing.T) {
 func TestAgencyWebhookRedeliver(t *testing.T) {
 	h, hooks := webhookFixture(t)
 	res := send(h, "demo-super", "POST", "/agency-manager/agencies/5/webhooks/7/redeliver", nil)
-	if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != "/agency-manager/agencies/5#webhooks" || flashOf(res) != "success:webhook.redelivered" {
+	if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != "/agency-manager/agencies/5?section=webhooks#webhooks" || flashOf(res) != "success:webhook.redelivered" {
 		t.Fatalf("status %d location %q flash %q", res.StatusCode, res.Header.Get("Location"), flashOf(res))
 	}
 	res = send(h, "demo-super", "POST", "/agency-manager/agencies/5/webhooks/8/redeliver", nil)
@@ -157,7 +158,7 @@ func TestAgencyWebhookSecretRotation(t *testing.T) {
 	if res.StatusCode != http.StatusOK || len(hooks.rotated) != 1 {
 		t.Fatalf("status %d, rotated %v", res.StatusCode, hooks.rotated)
 	}
-	for _, want := range []string{`value="` + hooks.secret + `"`, "New signing secret", `href="/agency-manager/agencies/5#webhooks"`} {
+	for _, want := range []string{`value="` + hooks.secret + `"`, "New signing secret", `href="/agency-manager/agencies/5?section=webhooks#webhooks"`} {
 		if !strings.Contains(string(raw), want) {
 			t.Errorf("page lacks %q", want)
 		}

@@ -156,8 +156,16 @@ func withEnglish(ctx context.Context) context.Context {
 func checkRefused(t *testing.T, method string, res *http.Response, flash string) {
 	t.Helper()
 	if method == http.MethodGet || method == http.MethodHead {
-		if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != "/" || flashOf(res) != flash {
-			t.Fatalf("status %d Location %q flash %q, want 303 to / with %s", res.StatusCode, res.Header.Get("Location"), flashOf(res), flash)
+		// A signed-in user refused for the role goes to their own home in
+		// the portal (TestRefusedUserGoesToOwnHome says which), never the
+		// public home page; anyone else to the public home page.
+		loc := res.Header.Get("Location")
+		home := loc == "/"
+		if flash == "error:router.notRole" {
+			home = slices.Contains(landingPaths, loc)
+		}
+		if res.StatusCode != http.StatusSeeOther || !home || flashOf(res) != flash {
+			t.Fatalf("status %d Location %q flash %q, want 303 home with %s", res.StatusCode, loc, flashOf(res), flash)
 		}
 		return
 	}
@@ -169,6 +177,45 @@ func checkRefused(t *testing.T, method string, res *http.Response, flash string)
 	msg := i18n.T(i18n.WithLocalizer(context.Background(), refusalCatalog, i18n.EN), strings.TrimPrefix(flash, "error:"))
 	if res.StatusCode != want || res.Header.Get("Location") != "" || !strings.Contains(string(b), msg) {
 		t.Fatalf("status %d Location %q, want %d in place with %q:\n%.400s", res.StatusCode, res.Header.Get("Location"), want, msg, b)
+	}
+}
+
+// landingPaths are the signed-in homes of auth.Subject.LandingPath.
+var landingPaths = []string{"/flight/booking", "/bills/statements", "/train/booking", "/profile"}
+
+// A user refused a page lands on their own portal home, with the message:
+// an operator on the flight booking page, finance on the statements, a
+// user with no service on the profile, and a refusal of the home page
+// itself on the profile (no loop).
+func TestRefusedUserGoesToOwnHome(t *testing.T) {
+	s, _ := guardFixture()
+	withSite(t, s)
+	h := tableWith(s, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusOK) }))
+	for _, tt := range []struct{ token, path, want string }{
+		{"operator", "/bills/wallet", "/flight/booking"},
+		{"operator", "/users", "/flight/booking"},
+		{"finance", "/flight/booking", "/bills/statements"},
+		{"finance", "/agency-manager", "/bills/statements"},
+		{"operator-off", "/flight/booking", "/profile"},
+		{"operator-off", "/train/orders", "/profile"},
+	} {
+		req := httptest.NewRequest("GET", tt.path, nil)
+		req.AddCookie(&http.Cookie{Name: SessionCookie, Value: tt.token})
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		res := rec.Result()
+		if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != tt.want || flashOf(res) != "error:router.notRole" {
+			t.Errorf("%s GET %s: status %d Location %q flash %q, want 303 to %s with router.notRole", tt.token, tt.path, res.StatusCode, res.Header.Get("Location"), flashOf(res), tt.want)
+		}
+	}
+	// The htmx answer redirects there too.
+	req := httptest.NewRequest("GET", "/flight/orders/voyage", nil)
+	req.Header.Set("HX-Request", "true")
+	req.AddCookie(&http.Cookie{Name: SessionCookie, Value: "finance"})
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	if got := rec.Result().Header.Get("HX-Redirect"); got != "/bills/statements" {
+		t.Errorf("htmx refusal HX-Redirect = %q, want /bills/statements", got)
 	}
 }
 
@@ -292,12 +339,12 @@ func TestGuardRefusesHtmxWithStatus(t *testing.T) {
 	for _, tt := range []struct {
 		token, method, path string
 		status              int
-		flash               string
+		flash, home         string
 	}{
-		{"", "GET", "/flight/orders?group=reviewing", http.StatusUnauthorized, "error:router.login"},
-		{"expired", "GET", "/flight/orders", http.StatusUnauthorized, "error:axios.login.timeout"},
-		{"finance", "GET", "/flight/orders/voyage", http.StatusForbidden, "error:router.notRole"},
-		{"operator", "POST", "/users/7/deactivate", http.StatusForbidden, "error:router.notRole"},
+		{"", "GET", "/flight/orders?group=reviewing", http.StatusUnauthorized, "error:router.login", "/"},
+		{"expired", "GET", "/flight/orders", http.StatusUnauthorized, "error:axios.login.timeout", "/"},
+		{"finance", "GET", "/flight/orders/voyage", http.StatusForbidden, "error:router.notRole", "/bills/statements"},
+		{"operator", "POST", "/users/7/deactivate", http.StatusForbidden, "error:router.notRole", "/flight/booking"},
 	} {
 		req := httptest.NewRequest(tt.method, tt.path, nil)
 		req.Header.Set("HX-Request", "true")
@@ -307,9 +354,9 @@ func TestGuardRefusesHtmxWithStatus(t *testing.T) {
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, req)
 		res := rec.Result()
-		if res.StatusCode != tt.status || res.Header.Get("HX-Redirect") != "/" || flashOf(res) != tt.flash || res.Header.Get("Location") != "" {
-			t.Errorf("%s %s as %q: status %d HX-Redirect %q flash %q, want %d to / with %s", tt.method, tt.path, tt.token,
-				res.StatusCode, res.Header.Get("HX-Redirect"), flashOf(res), tt.status, tt.flash)
+		if res.StatusCode != tt.status || res.Header.Get("HX-Redirect") != tt.home || flashOf(res) != tt.flash || res.Header.Get("Location") != "" {
+			t.Errorf("%s %s as %q: status %d HX-Redirect %q flash %q, want %d to %s with %s", tt.method, tt.path, tt.token,
+				res.StatusCode, res.Header.Get("HX-Redirect"), flashOf(res), tt.status, tt.home, tt.flash)
 		}
 	}
 }

@@ -197,12 +197,13 @@ func htmxRequest(r *http.Request) bool { return r.Header.Get("HX-Request") == "t
 // message.
 func (s *Server) refuse(w http.ResponseWriter, r *http.Request, status int, key string) {
 	flash := templates.Flash{Kind: "error", Key: key}
+	home := refusedHome(r, status)
 	switch {
 	case navigation(r):
-		s.redirectWithFlash(w, r, pathHome, flash)
+		s.redirectWithFlash(w, r, home, flash)
 	case htmxRequest(r):
 		s.setFlash(w, flash)
-		w.Header().Set("HX-Redirect", pathHome)
+		w.Header().Set("HX-Redirect", home)
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		w.Header().Set("Cache-Control", "no-store")
 		w.WriteHeader(status)
@@ -216,6 +217,21 @@ func (s *Server) refuse(w http.ResponseWriter, r *http.Request, status int, key 
 		p.Flashes = append(p.Flashes, flash)
 		render(w, r, status, templates.HomePage(p, templates.ApplicationForm{}))
 	}
+}
+
+// refusedHome is where a refused request sends the user: a signed-in user
+// refused for their role goes to their own home in the portal (the landing
+// page of their role, the profile when that is the page refused), anyone
+// else to the public home page, where logging in starts.
+func refusedHome(r *http.Request, status int) string {
+	v := viewerFrom(r.Context())
+	if status != http.StatusForbidden || !v.LoggedIn {
+		return pathHome
+	}
+	if home := v.Principal.Subject.LandingPath(); home != r.URL.Path {
+		return home
+	}
+	return pathProfile
 }
 
 // identify authenticates the session cookie, if any, and loads the user's
@@ -256,10 +272,7 @@ func (s *Server) page(w http.ResponseWriter, r *http.Request, name string) templ
 func (s *Server) pageFor(w http.ResponseWriter, r *http.Request, rt Route, info siteinfo.Info) templates.Page {
 	ctx := r.Context()
 	v := viewerFrom(ctx)
-	title := info.ShortName
-	if i18n.Lang(ctx) != i18n.EN && info.ChineseShortName != "" {
-		title = info.ChineseShortName
-	}
+	title := info.ShortNameIn(i18n.Lang(ctx))
 	if rt.TitleKey != "" {
 		title = i18n.T(ctx, rt.TitleKey)
 	}

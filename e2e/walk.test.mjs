@@ -1,0 +1,137 @@
+// The walk (issue 20, "Done when"): every portal page × every demo user ×
+// the three languages, on one server and one browser context per user.
+// Each visit must answer without an HTTP error (the page and its
+// sub-requests), log no console error, have no serious or critical axe
+// violation and, in Chinese, show no raw code or English interface word
+// (the list is e2e/fixtures/raw-codes.json). A page a user may not open
+// must send them to their own home in the portal with the refusal.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startServer, launchBrowser, seriousViolations, login } from './harness.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const raw = JSON.parse(readFileSync(join(here, 'fixtures', 'raw-codes.json'), 'utf8'));
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const users = [
+  ['demo-super', 'demo-pass-1'],
+  ['demo-operator', 'demo-pass-1'],
+  ['demo-finance', 'demo-pass-1'],
+  ['sub-super', 'demo-pass-1'],
+  ['bluesky-super', 'demo-pass-1'],
+  ['provider-admin', 'provider-pass-1'],
+];
+
+const langs = ['en', 'zh-cn', 'zh-tw'];
+
+// The portal's pages (the GET routes of pkg/web's route table). A page
+// with an id in its path is reached through the first link of its list
+// (find), when the user's list has one.
+const pages = [
+  '/', '/terms', '/privacy', '/profile', '/profile/travellers', '/profile/cards', '/users', '/user-log', '/company',
+  '/flight/booking', '/flight/orders', '/flight/orders/voyage', '/flight/group/booking', '/flight/group/order',
+  '/train/booking', '/train/orders', '/bills/wallet', '/bills/transactions', '/bills/statements',
+  '/agency-manager', '/agency-manager/statements',
+];
+const detailOf = [
+  { list: '/flight/orders', link: /^\/flight\/orders\/\d+$/ },
+  { list: '/flight/group/order', link: /^\/flight\/group\/order\/\d+$/ },
+  { list: '/train/orders', link: /^\/train\/orders\/\d+$/ },
+  { list: '/bills/statements', link: /^\/bills\/statements\/\d+$/ },
+  { list: '/agency-manager', link: /^\/agency-manager\/agencies\/\d+$/ },
+  { list: '/agency-manager/statements', link: /^\/agency-manager\/bills\/\d+$/ },
+];
+const agencyTabs = ['settings', 'pricing', 'train', 'money', 'api', 'access'];
+
+function escapeRe(s) { return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'); }
+const rawRe = new RegExp(`(?<![\\w@./-])(${[...raw.codes, ...raw.words].map(escapeRe).join('|')})(?![\\w@/-])`, 'g');
+const keyRe = new RegExp(raw.keyPattern, 'g');
+
+// visibleText is the page's text a reader sees as interface: without code,
+// form values, and user data marked translate="no".
+async function visibleText(page) {
+  return page.evaluate(() => {
+    const root = document.body.cloneNode(true);
+    root.querySelectorAll('code, script, style, noscript, [translate="no"], input, textarea, select, .visually-hidden[aria-hidden]').forEach((e) => e.remove());
+    return root.innerText;
+  });
+}
+
+test('walk every page as every demo user in three languages', { timeout: 900_000 }, async () => {
+  const problems = [];
+  let visits = 0;
+  for (const [username, password] of users) {
+    const context = await browser.newContext({ baseURL: server.url, viewport: { width: 1366, height: 768 } });
+    const page = await context.newPage();
+    let current = '';
+    const seen = [];
+    page.on('console', (m) => { if (m.type() === 'error') seen.push(`console: ${m.text()}`); });
+    page.on('pageerror', (e) => seen.push(`page error: ${e}`));
+    page.on('response', (r) => {
+      if (r.status() >= 400) seen.push(`HTTP ${r.status()} ${r.request().method()} ${new URL(r.url()).pathname}`);
+    });
+    const host = new URL(server.url).hostname;
+    await context.addCookies([{ name: 'lang', value: 'en', domain: host, path: '/' }]);
+    await login(page, username, password);
+    const home = new URL(page.url()).pathname;
+    assert.notEqual(home, '/login', `${username} logged in`);
+
+    // Pages with an id: the first of each list the user can open.
+    const extra = [];
+    for (const d of detailOf) {
+      await page.goto(d.list);
+      if (new URL(page.url()).pathname !== d.list) continue;
+      const hrefs = await page.locator('main a[href]').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
+      const first = hrefs.map((h) => new URL(h, server.url).pathname).find((h) => d.link.test(h));
+      if (first) extra.push(first);
+      if (d.list === '/agency-manager' && first) extra.push(...agencyTabs.map((t) => `${first}?section=${t}`));
+    }
+    seen.length = 0;
+
+    for (const lang of langs) {
+      await context.addCookies([{ name: 'lang', value: lang, domain: host, path: '/' }]);
+      for (const path of [...pages, ...extra]) {
+        current = `${username} ${lang} ${path}`;
+        seen.length = 0;
+        visits++;
+        const res = await page.goto(path, { waitUntil: 'load' });
+        await page.waitForLoadState('networkidle').catch(() => {});
+        const landed = new URL(page.url()).pathname;
+        const asked = new URL(path, server.url).pathname;
+        if (landed !== asked) {
+          // A refusal: the user's own home, with the message.
+          if (landed !== home) problems.push(`${current}: went to ${landed}, want ${asked} or the user's home ${home}`);
+          else if (await page.locator('.flash-error').count() === 0) problems.push(`${current}: refused without a message`);
+        }
+        if (res && res.status() >= 400) problems.push(`${current}: status ${res.status()}`);
+        for (const s of seen) problems.push(`${current}: ${s}`);
+        const violations = await seriousViolations(page);
+        for (const v of violations) problems.push(`${current}: axe ${v}`);
+        if (lang !== 'en') {
+          const text = await visibleText(page);
+          const found = new Set([...text.matchAll(rawRe)].map((m) => m[1]));
+          for (const m of text.matchAll(keyRe)) found.add(m[0]);
+          if (found.size) problems.push(`${current}: untranslated ${[...found].join(', ')}`);
+        }
+      }
+    }
+    await context.close();
+  }
+  console.log(`walk: ${visits} visits, ${problems.length} problems`);
+  assert.deepEqual(problems, [], `${problems.length} problems in ${visits} visits`);
+});
