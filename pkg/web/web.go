@@ -252,6 +252,9 @@ func (s *Server) withDisplay(ctx context.Context, r *http.Request, v viewer) con
 		zone = display.ResolveZone(v.Principal.TimeZone, v.Agency.TimeZone)
 	}
 	ctx = display.WithZone(ctx, zone)
+	if s.site == nil {
+		return ctx
+	}
 	info, err := s.site.Get(ctx)
 	if err != nil {
 		// The pages still work; amounts show without a converted figure.
