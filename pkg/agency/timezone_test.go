@@ -2,10 +2,13 @@ package agency_test
 
 import (
 	"context"
+	"regexp"
 	"testing"
 
 	"github.com/voyage/voyage/pkg/display"
 	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/pkg/i18n"
+	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/store"
 	"github.com/voyage/voyage/pkg/store/storetest"
 )
@@ -60,6 +63,34 @@ func TestAgencyTimeZone(t *testing.T) {
 		c.Settings.TimeZone = "Asia/Tokyo"
 		if _, _, err := w.svc.SetConfig(ctx, w.bluesky, w.sub.AgencyID, c); err == nil {
 			t.Fatal("Blue Sky changed Demo's sub-agency")
+		}
+	})
+}
+
+// The top-up email tells the time on the agency's clock and names the zone.
+func TestTopUpEmailInAgencyZone(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		w := setup(t, db)
+		a, err := w.svc.Create(ctx, w.demo, newAgency("Tokyo Tours", "tokyo-admin"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg := a.Config()
+		cfg.Settings.TimeZone = "Asia/Tokyo"
+		if _, _, err := w.svc.SetConfig(ctx, w.demo, a.ID, cfg); err != nil {
+			t.Fatal(err)
+		}
+		req := ledger.TopUp{IdempotencyKey: "tz1", CurrencyReceived: "CNY", AmountReceived: "100", ExchangeRate: "1", Reference: "TZ-1", SendEmail: true}
+		if _, err := w.svc.AddFunds(ctx, w.provider, a.ID, req, i18n.MustLoad()); err != nil {
+			t.Fatal(err)
+		}
+		var body string
+		if err := db.Get(&body, `SELECT body FROM emails`); err != nil {
+			t.Fatal(err)
+		}
+		if !regexp.MustCompile(`at \d{4}-\d{2}-\d{2} \d{2}:\d{2} JST\.`).MatchString(body) {
+			t.Errorf("the email's time is not on Tokyo's clock with its zone:\n%s", body)
 		}
 	})
 }

@@ -144,6 +144,9 @@ func LocalClock(ctx context.Context, t time.Time) string {
 // "Asia/Shanghai (UTC+8)" at t.
 func ZoneDescription(loc *time.Location, t time.Time) string {
 	_, off := t.In(loc).Zone()
+	if off == 0 && (loc.String() == "UTC" || loc.String() == "Etc/UTC") {
+		return "UTC"
+	}
 	return loc.String() + " (" + Offset(off) + ")"
 }
 
