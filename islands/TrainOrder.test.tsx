@@ -87,12 +87,18 @@ describe('TrainOrder', () => {
   it('shows the quote waiting with its fee before the agency confirms, and drops it', async () => {
     const calls = api({ 'POST /order/v2/train/orders/42/confirmation': { code: 0, data: {} }, 'DELETE /order/v2/train/orders/42/quote': { code: 0, data: {} } });
     const quote = { kind: 'refund' as const, passengers: [2], refundAmount: money('497.50'), fee: money('55.50'), due: money('0.00'), validUntil: '2026-12-01T06:00:00Z' };
+    // The page's zone (meta voyage-time-zone) is the user's: Paris here.
+    const zone = document.createElement('meta');
+    zone.name = 'voyage-time-zone';
+    zone.content = 'Europe/Paris';
+    document.head.appendChild(zone);
     const reload = show({ actions: ['confirm', 'cancel_refund'], quote });
     expect(screen.getByText('Refund quote')).toBeTruthy();
     expect(screen.getByText('Passengers: LI NA')).toBeTruthy();
     expect(screen.getByText('55.50 CNY')).toBeTruthy();
     expect(screen.getByText('497.50 CNY')).toBeTruthy();
-    expect(screen.getByText('Valid until 2026-12-01 14:00 (Beijing time)')).toBeTruthy();
+    expect(screen.getByText('Valid until 2026-12-01 07:00 UTC+1')).toBeTruthy();
+    zone.remove();
     expect(calls).toHaveLength(0);
     fireEvent.click(screen.getByRole('button', { name: 'Confirm the refund' }));
     await waitFor(() => expect(reload).toHaveBeenCalledTimes(1));

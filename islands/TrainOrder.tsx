@@ -6,7 +6,7 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { useT } from './useT';
 import { call, errorText, ApiError, networkError } from './flight/api';
-import { formatDuration, formatMoney, localDate, localTime } from './flight/format';
+import { formatDuration, formatMoney, localTime } from './flight/format';
 import { useExpiry } from './confirm/Countdown';
 import { HoldCountdown } from './train/Booking';
 import { newIdempotencyKey } from './FlightConfirm';
@@ -14,6 +14,7 @@ import { salesDates, sortSeats } from './train/results';
 import { typeKey } from './train/Results';
 import type { Money, Quote, SearchResult, Train } from './train/types';
 import { toChina } from './train/time';
+import { formatInZone } from './display';
 import './flight/flight.css';
 import './confirm/confirm.css';
 import './train/train.css';
@@ -99,7 +100,7 @@ function QuoteAction({ quote, actions, passengers, busy, onConfirm, onDrop }: { 
             : [['trainportal.action.change.fee', quote.fee], ...(nonZero(quote.due) || !nonZero(quote.refundAmount) ? [['trainportal.action.change.due', quote.due] as [string, Money]] : []), ...(nonZero(quote.refundAmount) ? [['trainportal.action.change.back', quote.refundAmount] as [string, Money]] : [])]
         }
       />
-      {quote.validUntil && <p className="fs-hint">{t('trainportal.action.quoteValid', { time: `${localDate(toChina(quote.validUntil))} ${localTime(toChina(quote.validUntil))}` })}</p>}
+      {quote.validUntil && <p className="fs-hint">{t('timezone.validUntil', { time: formatInZone(quote.validUntil) })}</p>}
       <p className="fc-actions">
         <button type="button" className="btn btn-primary" disabled={!!busy} onClick={onConfirm}>
           {t(`trainportal.action.${k}.confirm`)}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/voyage/voyage/pkg/display"
 	"github.com/voyage/voyage/pkg/i18n"
 )
 
@@ -62,13 +63,15 @@ type Section struct {
 	EmptyKey string // catalog key of the empty-state paragraph, or ""
 }
 
-func stamp(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") }
+// stamp writes a moment in the user's time zone, the zone named: every
+// time of the portal that is not a flight's or a train's (display.Time).
+func stamp(ctx context.Context, t time.Time) string { return display.Time(ctx, t) }
 
 func isoStamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 
 // localStamp writes a flight time in the zone it carries (its airport's,
-// set by the handler): "2026-12-20 08:05".
-func localStamp(t time.Time) string { return t.Format("2006-01-02 15:04") }
+// set by the handler), labelled as local: "2026-12-20 08:05 local time".
+func localStamp(ctx context.Context, t time.Time) string { return display.Local(ctx, t) }
 
 func roleName(ctx context.Context, role string) string {
 	key := "portal.role." + role

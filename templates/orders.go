@@ -390,7 +390,7 @@ func optStamp(ctx context.Context, t time.Time) string {
 	if t.IsZero() {
 		return i18n.T(ctx, "manager.none")
 	}
-	return stamp(t)
+	return stamp(ctx, t)
 }
 
 // listURLOf is path with the query q.

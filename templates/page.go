@@ -36,6 +36,13 @@ type Page struct {
 	Styles     []string
 	Year       int
 	StatusCode int
+	// TimeZone is the IANA zone the page's times are written in, for the
+	// islands that format times (meta voyage-time-zone).
+	TimeZone string
+	// Rates are the site's rates (currency → worth in the default
+	// currency), for the islands that show an approximate amount in the
+	// display currency (Currency).
+	Rates map[string]string
 
 	// Account is the logged-in user for the top bar's user menu; nil when
 	// logged out.

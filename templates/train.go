@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/voyage/voyage/pkg/display"
 	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/train"
 )
@@ -111,12 +112,12 @@ type TrainPassenger struct {
 // china is the railway's clock: train times read in China Standard Time.
 var china = time.FixedZone("CST", 8*3600)
 
-// chinaStamp is a train time as the station shows it.
-func chinaStamp(t time.Time) string {
+// chinaStamp is a train time as the station shows it, labelled as local.
+func chinaStamp(ctx context.Context, t time.Time) string {
 	if t.IsZero() {
 		return ""
 	}
-	return t.In(china).Format("2006-01-02 15:04")
+	return display.Local(ctx, t.In(china))
 }
 
 func chinaClock(t time.Time) string {

@@ -139,12 +139,16 @@ type ProfileSettings struct {
 	DefaultRegion string
 	DateFormat    string
 	DateFormats   []string
+	// TimeZone is the user's own zone ("" for the agency's), AgencyZone
+	// the agency's, described with its offset.
+	TimeZone   string
+	AgencyZone string
 	// Travellers are the agency's saved travellers, Favourites the ids the
 	// user favours among them.
 	Travellers []TravellerRow
 	Favourites []int64
 	// Errors are per form ("details", "cities", "countries",
-	// "defaultRegion", "dateFormat"): field → catalog key.
+	// "defaultRegion", "dateFormat", "timeZone"): field → catalog key.
 	Errors map[string]map[string]string
 }
 

@@ -3,12 +3,12 @@ package agency
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/jmoiron/sqlx"
 
 	"github.com/voyage/voyage/pkg/audit"
 	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/display"
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/ledger"
@@ -54,7 +54,9 @@ func (s *Service) AddFunds(ctx context.Context, actor auth.Principal, id int64, 
 			To:      a.ContactEmail,
 			Subject: cat.T(lang, "mail.topup.subject", "amount", r.Credited, "currency", r.Currency),
 			Body: cat.T(lang, "mail.topup.body", "name", a.ContactName, "agency", a.Name, "amount", r.Credited, "currency", r.Currency,
-				"reference", t.Reference, "fee", r.Fee, "balance", r.Balance, "time", now.Format(time.RFC3339)),
+				"reference", t.Reference, "fee", r.Fee, "balance", r.Balance,
+				// The agency's clock, the zone named (issue 20).
+				"time", display.Stamp(display.ResolveZone("", a.TimeZone), now)),
 		}, now)
 	}
 	if !actor.Subject.IsProvider() {

@@ -346,10 +346,10 @@ func (s *Service) writeConfig(ctx context.Context, tx *sqlx.Tx, id int64, c Conf
 	_, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE agencies SET can_create_sub_agency = ?, email_language = ?, settlement_currency = ?,
 		is_show_bill = ?, send_email_to_sub = ?, hide_pnr_booking = ?, hide_mainland = ?, disable_payment = ?, only_own_orders = ?,
 		invoice_type_on_excel = ?, enable_flight_service = ?, enable_train_service = ?, flight_settings = ?, train_settings = ?,
-		updated_at = ? WHERE id = ?`),
+		time_zone = ?, updated_at = ? WHERE id = ?`),
 		st.CanCreateSubAgency, st.EmailLanguage, st.SettlementCurrency, st.IsShowBill, st.SendEmailToSub, st.HidePNRBooking,
 		st.HideMainland, st.DisablePayment, st.OnlyOwnOrders, st.InvoiceTypeOnExcel, st.EnableFlight, st.EnableTrain,
-		string(flight), string(train), now, id)
+		string(flight), string(train), st.TimeZone, now, id)
 	if err != nil {
 		return fmt.Errorf("agency: update config %d: %w", id, err)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/voyage/voyage/pkg/config"
+	"github.com/voyage/voyage/pkg/display"
 	"github.com/voyage/voyage/pkg/mail"
 	"github.com/voyage/voyage/pkg/money"
 )
@@ -87,6 +88,9 @@ type Settings struct {
 	InvoiceTypeOnExcel bool   `json:"showInvoiceTypeOnExcel"`
 	EnableFlight       bool   `json:"enableFlightService"`
 	EnableTrain        bool   `json:"enableTrainService"`
+	// TimeZone is the agency's IANA time zone (default Asia/Shanghai): its
+	// statements and emails, and its users' pages unless they chose their own.
+	TimeZone string `json:"timeZone" jsonschema:"description=IANA time zone name; default Asia/Shanghai"`
 }
 
 // Config is everything PUT /base/v2/agencies/{id}/config sets.
@@ -135,6 +139,13 @@ func (c *Config) Validate() map[string]string {
 	}
 	if !slices.Contains(mail.Languages, s.EmailLanguage) {
 		errs["settings.emailLanguage"] = "agency.error.emailLanguage"
+	}
+	s.TimeZone = strings.TrimSpace(s.TimeZone)
+	if s.TimeZone == "" {
+		s.TimeZone = display.DefaultZone
+	}
+	if !display.ValidZone(s.TimeZone) {
+		errs["settings.timeZone"] = display.ErrZoneKey
 	}
 	f := &c.Flight
 	if f.Markups == nil {

@@ -20,6 +20,8 @@ type LoginRequest struct {
 type UserConfig struct {
 	DateFormat    string `json:"dateFormat"`
 	DefaultRegion string `json:"defaultRegion"`
+	// TimeZone is the user's own IANA time zone; "" means the agency's.
+	TimeZone string `json:"timeZone"`
 }
 
 // UserInfo is the logged-in user (spec §3 userInfo).
@@ -128,7 +130,7 @@ func BuildMe(r *http.Request, s Services, p auth.Principal) (Me, error) {
 	perms := u.Permissions()
 	return Me{
 		UserInfo: UserInfo{ID: u.ID, Username: u.Username, Nickname: u.Nickname, Email: u.Email, Role: u.Roles(), AgencyID: u.AgencyID,
-			Avatar: avatar, Status: u.Status, Config: UserConfig{DateFormat: u.DateFormat, DefaultRegion: u.DefaultRegion},
+			Avatar: avatar, Status: u.Status, Config: UserConfig{DateFormat: u.DateFormat, DefaultRegion: u.DefaultRegion, TimeZone: u.TimeZone},
 			Cities: u.FavouriteCities(), Countries: u.FavouriteCountries(), Passengers: u.FavouritePassengers()},
 		Company: CompanyInfo{ID: a.ID, Code: a.Code, Name: a.Name, Alias: a.Alias, Address: a.Address, Logo: logo, ProxyLevel: a.ProxyLevel,
 			Config: companyConfig(a), Branding: a.Branding()},

@@ -18,8 +18,8 @@ type AvatarAnswer struct {
 
 // ConfigValue documents the body of PUT /base/v2/me/config/{key}: the bare
 // JSON value of the setting — a list of codes for cities and countries, a
-// list of passenger ids for passengers, a string for defaultRegion and
-// dateFormat.
+// list of passenger ids for passengers, a string for defaultRegion,
+// dateFormat and timeZone.
 type ConfigValue any
 
 func profilePaging(r *http.Request) profile.Paging {
@@ -97,7 +97,7 @@ func registerProfile(rt *Router, s Services) {
 		ID: "setMyConfig", Tag: "profile", UserOnly: true, SelfAudited: true,
 		Summary: "Set a personal setting; key is cities (non-empty list of 3-letter IATA codes), countries (non-empty list of ISO alpha-2 codes), " +
 			"passengers (non-empty list of the agency's often-used passenger ids), defaultRegion (1–4 digits) or dateFormat " +
-			"(yyyy-MM-dd, dd/MM/yyyy, MM/dd/yyyy, dd-MM-yyyy, yyyy/MM/dd); the body is the bare JSON value; answers as GET /base/v2/me",
+			"(yyyy-MM-dd, dd/MM/yyyy, MM/dd/yyyy, dd-MM-yyyy, yyyy/MM/dd) or timeZone (an IANA name such as Asia/Shanghai, \"\" for the agency's zone); the body is the bare JSON value; answers as GET /base/v2/me",
 		Request: new(ConfigValue), Response: Me{},
 		Errors: notFound,
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {

@@ -47,6 +47,9 @@ type Principal struct {
 	APIKeyID  int64
 	Iframe    bool
 	Subject   Subject
+	// TimeZone is the user's own time zone (IANA), "" for the agency's:
+	// read with the session, as the nickname is.
+	TimeZone string
 }
 
 type principalKey struct{}
@@ -243,7 +246,7 @@ func (s *Service) openSession(ctx context.Context, tx *sqlx.Tx, u User, c Compan
 
 func principalFor(u User, c Company) Principal {
 	return Principal{
-		UserID: u.ID, Username: u.Username, Nickname: u.Nickname, AgencyID: u.AgencyID,
+		UserID: u.ID, Username: u.Username, Nickname: u.Nickname, AgencyID: u.AgencyID, TimeZone: u.TimeZone,
 		Subject: Subject{Roles: u.Roles(), Permissions: u.Permissions(), ProxyLevel: c.ProxyLevel, Common: c.Common},
 	}
 }

@@ -40,6 +40,7 @@ type User struct {
 	IsSuperAdmin    bool      `db:"is_super_admin"`
 	AvatarType      string    `db:"avatar_type"`
 	DateFormat      string    `db:"date_format"`
+	TimeZone        string    `db:"time_zone"` // IANA name; "" is the agency's zone
 	DefaultRegion   string    `db:"default_region"`
 	FavCitiesJSON   string    `db:"fav_cities"`
 	FavCountryJSON  string    `db:"fav_countries"`
@@ -87,7 +88,7 @@ func toJSON(v []string) string {
 
 const userColumns = `id, agency_id, username, email, nickname, area_code, mobile, roles, permissions, status,
 	is_super_admin, avatar_type, date_format, default_region, fav_cities, fav_countries, fav_passengers, password_hash,
-	password_changed_at, created_at, updated_at`
+	password_changed_at, created_at, updated_at, time_zone`
 
 // NewUser is what creating a user needs.
 type NewUser struct {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/voyage/voyage/pkg/agency"
+	"github.com/voyage/voyage/pkg/display"
 	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/money"
@@ -69,6 +70,30 @@ type Statement struct {
 	Entries     []ledger.Entry
 	InvoiceType bool // the agency's "show invoice type on Excel bill" setting
 	T           Translate
+	// Zone is the agency's time zone, in which the entries' times are
+	// written and which the documents name; nil is UTC.
+	Zone *time.Location
+}
+
+// zone is the statement's time zone.
+func (s Statement) zone() *time.Location {
+	if s.Zone == nil {
+		return time.UTC
+	}
+	return s.Zone
+}
+
+// zoneName names the zone for a heading: "Asia/Shanghai (UTC+8)", the
+// offset as at the period's end.
+func (s Statement) zoneName() string {
+	return display.ZoneDescription(s.zone(), s.Info.To)
+}
+
+// wallClock is t as the agency's clock reads it, as a time without a zone
+// (UTC) for a spreadsheet, which keeps no zone and counts from a UTC epoch.
+func (s Statement) wallClock(t time.Time) time.Time {
+	l := t.In(s.zone())
+	return time.Date(l.Year(), l.Month(), l.Day(), l.Hour(), l.Minute(), l.Second(), 0, time.UTC)
 }
 
 // StatementFileName is the one name a statement file has wherever it is
@@ -137,7 +162,7 @@ func (s Statement) numFmt() string {
 
 func (s Statement) header() []string {
 	cur := "currency"
-	h := []string{s.T("finance.col.time"), s.T("statement.col.type"), s.T("statement.col.orderId"), s.T("statement.col.reference"),
+	h := []string{s.T("finance.col.time") + " (" + s.zone().String() + ")", s.T("statement.col.type"), s.T("statement.col.orderId"), s.T("statement.col.reference"),
 		s.T("statement.col.description"), s.T("finance.col.amount", cur, s.Info.Currency), s.T("finance.col.balance", cur, s.Info.Currency)}
 	if s.InvoiceType {
 		h = append(h, s.T("statement.col.invoiceType"))
@@ -155,9 +180,10 @@ func (s Statement) description(d string) string {
 	return d
 }
 
-// row is an entry's cells as text; the time is UTC, as the header says.
+// row is an entry's cells as text; the time is the agency's, as the header
+// says.
 func (s Statement) row(e ledger.Entry) []string {
-	r := []string{e.PaidAt.UTC().Format(time.DateTime), s.T("statement.type." + e.Type), e.OrderID, e.Reference, s.description(e.Description),
+	r := []string{e.PaidAt.In(s.zone()).Format(time.DateTime), s.T("statement.type." + e.Type), e.OrderID, e.Reference, s.description(e.Description),
 		s.amount(e.Amount), s.amount(e.BalanceAfter)}
 	if s.InvoiceType {
 		r = append(r, invoiceType(e))
@@ -218,7 +244,7 @@ func WriteCSV(w io.Writer, s Statement) error {
 // shows it in lang, in lang's words.
 func NewStatement(a agency.Agency, info ledger.StatementInfo, st ledger.Statement, site siteinfo.Info, lang string, t Translate) Statement {
 	return Statement{Provider: ProviderName(site, lang), AgencyName: a.Name, AgencyCode: a.Code, Info: info, Entries: st.Entries,
-		InvoiceType: a.InvoiceTypeOnExcel, T: t}
+		InvoiceType: a.InvoiceTypeOnExcel, T: t, Zone: display.ResolveZone("", a.TimeZone)}
 }
 
 // ProviderName is the provider's name for a reader of lang: the Chinese

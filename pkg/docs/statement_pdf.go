@@ -5,6 +5,8 @@ import (
 	"io"
 
 	"github.com/signintech/gopdf"
+
+	"github.com/voyage/voyage/pkg/display"
 )
 
 // WritePDF writes the statement as an A4 landscape PDF in the reader's
@@ -94,7 +96,7 @@ func drawStatement(p *pdfFonts, s Statement) error {
 	rows := make([][]string, 0, len(s.Entries)+1)
 	for _, e := range s.Entries {
 		r := s.row(e)
-		r[0] = e.PaidAt.UTC().Format("2006-01-02 15:04") + " UTC"
+		r[0] = display.Stamp(s.zone(), e.PaidAt)
 		r[5], r[6] = s.grouped(e.Amount), s.grouped(e.BalanceAfter)
 		rows = append(rows, r)
 	}
@@ -137,7 +139,7 @@ func drawStatement(p *pdfFonts, s Statement) error {
 	}
 	summary := []string{
 		s.T("statement.period") + ": " + s.period() + "    " + s.T("statement.currency") + ": " + s.Info.Currency +
-			"    " + s.T("finance.timezone") + ": UTC",
+			"    " + s.T("finance.timezone") + ": " + s.zoneName(),
 		s.T("statement.opening") + ": " + s.grouped(s.Info.Opening) + "    " + s.T("statement.closing") + ": " + s.grouped(s.Info.Closing) +
 			"    " + s.T("statement.entries", "count", len(s.Entries)),
 	}

@@ -100,7 +100,7 @@ func TestXLSX(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(rows) != 3 || rows[0][0] != s.T("finance.col.time") || (len(rows[0]) == 8) != invoice {
+			if len(rows) != 3 || rows[0][0] != s.T("finance.col.time")+" (UTC)" || (len(rows[0]) == 8) != invoice {
 				t.Errorf("%s invoice %v: rows = %v", lang, invoice, rows)
 			}
 			// Shown through their number formats: a date and grouped amounts.

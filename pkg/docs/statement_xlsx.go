@@ -11,7 +11,8 @@ import (
 )
 
 // xlsxDateTime is the number format of the payment times, which are real
-// dates in the workbook (sortable, filterable), in UTC as the header says.
+// dates in the workbook (sortable, filterable), on the agency's clock as the
+// header says.
 const xlsxDateTime = "yyyy-mm-dd hh:mm:ss"
 
 // WriteXLSX writes the statement as an Excel workbook: a sheet of entries
@@ -67,7 +68,7 @@ func WriteXLSX(w io.Writer, s Statement) error {
 	}
 	for i, e := range s.Entries {
 		r := s.row(e)
-		values := []any{e.PaidAt.UTC(), r[1], r[2], r[3], r[4], num(e.Amount), num(e.BalanceAfter)}
+		values := []any{s.wallClock(e.PaidAt), r[1], r[2], r[3], r[4], num(e.Amount), num(e.BalanceAfter)}
 		if s.InvoiceType {
 			values = append(values, r[7])
 		}
@@ -133,7 +134,7 @@ func WriteXLSX(w io.Writer, s Statement) error {
 		{s.T("finance.total"), num(s.total()), moneyStyle},
 		{s.T("statement.closing"), num(s.Info.Closing), totalStyle},
 		{s.T("finance.entryCount"), len(s.Entries), 0},
-		{s.T("finance.timezone"), "UTC", 0},
+		{s.T("finance.timezone"), s.zoneName(), 0},
 	}
 	labelWidth := 0
 	for i, l := range lines {

@@ -8,6 +8,7 @@ import (
 	"github.com/jmoiron/sqlx"
 	"github.com/riverqueue/river"
 
+	"github.com/voyage/voyage/pkg/display"
 	"github.com/voyage/voyage/pkg/jobs"
 	"github.com/voyage/voyage/pkg/mail"
 )
@@ -166,7 +167,7 @@ func (s *Service) Remind(ctx context.Context) (int, error) {
 			if lerr != nil {
 				loc = time.UTC
 			}
-			local := d.Deadline.In(loc).Format("2006-01-02 15:04 MST")
+			local := display.Stamp(loc, d.Deadline)
 			if s.catalog != nil && o.Contact.Email != "" {
 				kind := s.catalog.T(lang, "group.deadline."+d.Kind)
 				if err := mail.Enqueue(ctx, tx, mail.Message{To: o.Contact.Email,

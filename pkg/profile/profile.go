@@ -25,6 +25,7 @@ import (
 	"github.com/voyage/voyage/pkg/agency"
 	"github.com/voyage/voyage/pkg/audit"
 	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/display"
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/geo"
 	"github.com/voyage/voyage/pkg/store"
@@ -65,6 +66,7 @@ const (
 	KeyPassengers    = "passengers"
 	KeyDefaultRegion = "defaultRegion"
 	KeyDateFormat    = "dateFormat"
+	KeyTimeZone      = "timeZone"
 )
 
 // Service keeps profiles, settings, passengers and member cards.
@@ -214,6 +216,7 @@ func (s *Service) Avatar(ctx context.Context, p auth.Principal, userID int64) ([
 //   - passengers: non-empty list of ids of the agency's often-used passengers
 //   - defaultRegion: telephone area code, 1–4 digits
 //   - dateFormat: one of DateFormats
+//   - timeZone: an IANA time zone name, or "" for the agency's zone
 //
 // Codes are stored upper-case and without duplicates. An unknown key is not
 // found.
@@ -269,6 +272,17 @@ func (s *Service) SetConfig(ctx context.Context, p auth.Principal, key string, r
 			return fault.Validation(map[string]string{key: "profile.config.error.dateFormat"})
 		}
 		column, value, detail = "date_format", v, v
+	case KeyTimeZone:
+		// "" gives the choice back to the agency's zone.
+		var v string
+		if err := strictDecode(raw, &v); err != nil {
+			return fault.Validation(map[string]string{key: display.ErrZoneKey})
+		}
+		v = strings.TrimSpace(v)
+		if v != "" && !display.ValidZone(v) {
+			return fault.Validation(map[string]string{key: display.ErrZoneKey})
+		}
+		column, value, detail = "time_zone", v, v
 	default:
 		return fault.NotFound("profile.config.error.unknownKey")
 	}

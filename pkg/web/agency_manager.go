@@ -16,6 +16,7 @@ import (
 	"github.com/voyage/voyage/pkg/agency"
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/config"
+	"github.com/voyage/voyage/pkg/display"
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/ledger"
@@ -93,7 +94,7 @@ func (s *Server) agencyList(w http.ResponseWriter, r *http.Request) {
 // defaultNewSettings are the add form's switches before anything is chosen:
 // flights on and bills shown, in the default currency.
 func defaultNewSettings() agency.Settings {
-	return agency.Settings{EnableFlight: true, IsShowBill: true, SettlementCurrency: "CNY", EmailLanguage: "en"}
+	return agency.Settings{EnableFlight: true, IsShowBill: true, SettlementCurrency: "CNY", EmailLanguage: "en", TimeZone: display.DefaultZone}
 }
 
 func (s *Server) agencyListAnswer(w http.ResponseWriter, r *http.Request, form templates.AgencyCreateForm, open bool) {
@@ -192,6 +193,7 @@ func settingsFrom(r *http.Request) agency.Settings {
 		HideMainland: formChecked(r, "settings.hideMainlandContent"), DisablePayment: formChecked(r, "settings.disablePayment"),
 		OnlyOwnOrders: formChecked(r, "settings.showOnlyOwnOrders"), InvoiceTypeOnExcel: formChecked(r, "settings.showInvoiceTypeOnExcel"),
 		EnableFlight: formChecked(r, "settings.enableFlightService"), EnableTrain: formChecked(r, "settings.enableTrainService"),
+		TimeZone: r.PostFormValue("settings.timeZone"),
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/voyage/voyage/pkg/display"
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/templates"
@@ -41,6 +42,7 @@ func (s *Server) profileAnswer(w http.ResponseWriter, r *http.Request, status in
 		Username: u.Username, Email: u.Email, Nickname: u.Nickname, Roles: u.Roles(), Company: v.Agency.Name, Password: pw,
 		Settings: profileSettings(u),
 	}
+	pr.Settings.AgencyZone = display.ZoneDescription(display.ResolveZone("", v.Agency.TimeZone), s.now())
 	if s.travellers != nil {
 		if pr.Settings.Travellers, err = s.travellerNames(ctx, v.Principal); err != nil {
 			slog.ErrorContext(ctx, "profile: saved travellers", "err", err)

@@ -16,7 +16,7 @@ import (
 func profileSettings(u auth.User) templates.ProfileSettings {
 	st := templates.ProfileSettings{Nickname: u.Nickname, Mobile: u.Mobile, AreaCode: u.AreaCode,
 		Cities: strings.Join(u.FavouriteCities(), ", "), Countries: u.FavouriteCountries(), Favourites: u.FavouritePassengers(),
-		DefaultRegion: u.DefaultRegion, DateFormat: u.DateFormat, DateFormats: profile.DateFormats}
+		DefaultRegion: u.DefaultRegion, DateFormat: u.DateFormat, DateFormats: profile.DateFormats, TimeZone: u.TimeZone}
 	if st.DefaultRegion == "" {
 		st.DefaultRegion = profile.DefaultRegion
 	}
@@ -82,12 +82,19 @@ func (s *Server) profileConfigSave(w http.ResponseWriter, r *http.Request) {
 		value, keep = typed, func(st *templates.ProfileSettings) { st.DefaultRegion = typed }
 	case profile.KeyDateFormat:
 		value, keep = r.PostFormValue("dateFormat"), func(*templates.ProfileSettings) {}
+	case profile.KeyTimeZone:
+		typed := r.PostFormValue("timeZone")
+		value, keep = typed, func(st *templates.ProfileSettings) { st.TimeZone = typed }
 	default:
 		s.NotFound(w, r)
 		return
 	}
 	raw, _ := json.Marshal(value)
 	err := s.travellers.SetConfig(r.Context(), v.Principal, key, raw, s.meta(r))
+	if err == nil && key == profile.KeyTimeZone {
+		s.redirectWithFlash(w, r, pathProfile+"#time-zone", templates.Flash{Kind: "success", Key: "timezone.flash.saved"})
+		return
+	}
 	if err == nil {
 		s.redirectWithFlash(w, r, pathProfile+"#frequent-info", templates.Flash{Kind: "success", Key: "travellers.profile.flash." + key})
 		return

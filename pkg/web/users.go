@@ -11,6 +11,7 @@ import (
 	"github.com/voyage/voyage/pkg/agency"
 	"github.com/voyage/voyage/pkg/audit"
 	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/display"
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/templates"
 )
@@ -254,7 +255,7 @@ var adminLogActions = []string{
 }
 
 // userLogPage is GET /user-log: the agency's log, newest first. Dates are
-// UTC days; to is inclusive.
+// days in the user's time zone; to is inclusive.
 func (s *Server) userLogPage(w http.ResponseWriter, r *http.Request) {
 	v, ok := s.adminViewer(w, r)
 	if !ok {
@@ -269,8 +270,8 @@ func (s *Server) userLogPage(w http.ResponseWriter, r *http.Request) {
 	f.Page = page
 	view := templates.UserLogView{Filter: f, Errors: map[string]string{}, Actions: adminLogActions}
 	af := audit.Filter{Username: f.Username, Action: f.Action, Page: page, PageSize: size}
-	af.From = adminLogDay(f.From, "from", view.Errors)
-	if to := adminLogDay(f.To, "to", view.Errors); !to.IsZero() {
+	af.From = adminLogDay(ctx, f.From, "from", view.Errors)
+	if to := adminLogDay(ctx, f.To, "to", view.Errors); !to.IsZero() {
 		af.To = to.AddDate(0, 0, 1)
 	}
 	if len(view.Errors) == 0 {
@@ -289,13 +290,13 @@ func (s *Server) userLogPage(w http.ResponseWriter, r *http.Request) {
 	render(w, r, http.StatusOK, templates.UserLogPage(s.page(w, r, "user-log"), view))
 }
 
-// adminLogDay parses a YYYY-MM-DD filter as a UTC day; a bad one is a field
-// error.
-func adminLogDay(v, name string, errs map[string]string) time.Time {
+// adminLogDay parses a YYYY-MM-DD filter as a day in the user's time zone,
+// as the log shows its times; a bad one is a field error.
+func adminLogDay(ctx context.Context, v, name string, errs map[string]string) time.Time {
 	if v == "" {
 		return time.Time{}
 	}
-	d, err := time.Parse(time.DateOnly, v)
+	d, err := time.ParseInLocation(time.DateOnly, v, display.Zone(ctx))
 	if err != nil {
 		errs[name] = "user.error.logDate"
 		return time.Time{}

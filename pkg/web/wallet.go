@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/voyage/voyage/pkg/display"
 	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/money"
 	"github.com/voyage/voyage/templates"
@@ -53,8 +54,8 @@ func (s *Server) walletPage(w http.ResponseWriter, r *http.Request) {
 		view.Type = ""
 	}
 	f := ledger.EntryFilter{Currency: currency, Type: view.Type, PageSize: walletPageSize}
-	f.From = walletDay(view.From, "from", view.Errors)
-	if to := walletDay(view.To, "to", view.Errors); !to.IsZero() {
+	f.From = walletDay(ctx, view.From, "from", view.Errors)
+	if to := walletDay(ctx, view.To, "to", view.Errors); !to.IsZero() {
 		f.To = to.AddDate(0, 0, 1) // the filter's "to" day is inclusive
 	}
 	f.Page, _ = strconv.Atoi(q.Get("page"))
@@ -94,8 +95,9 @@ func (s *Server) walletPage(w http.ResponseWriter, r *http.Request) {
 	}
 	view.Pager = templates.NewPager(listURL(pathWallet, filter), f.Page, walletPageSize, total)
 
-	now := s.now().UTC()
-	from := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC).AddDate(0, 0, -(chartDays - 1))
+	// The chart's days are the user's days.
+	now := s.now().In(display.Zone(ctx))
+	from := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, now.Location()).AddDate(0, 0, -(chartDays - 1))
 	st, err := s.wallets.BuildStatement(ctx, agencyID, currency, from, now.Add(time.Second))
 	if err != nil {
 		slog.ErrorContext(ctx, "wallet: chart", "err", err)
@@ -109,12 +111,13 @@ func (s *Server) walletPage(w http.ResponseWriter, r *http.Request) {
 	render(w, r, http.StatusOK, templates.WalletPage(p, view))
 }
 
-// walletDay parses a YYYY-MM-DD filter as a UTC day.
-func walletDay(v, name string, errs map[string]string) time.Time {
+// walletDay parses a YYYY-MM-DD filter as a day in the user's time zone,
+// as the page shows the entries' times.
+func walletDay(ctx context.Context, v, name string, errs map[string]string) time.Time {
 	if v == "" {
 		return time.Time{}
 	}
-	d, err := time.Parse(time.DateOnly, v)
+	d, err := time.ParseInLocation(time.DateOnly, v, display.Zone(ctx))
 	if err != nil {
 		errs[name] = "wallet.error.date"
 	}

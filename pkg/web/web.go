@@ -16,6 +16,7 @@ import (
 
 	"github.com/voyage/voyage/pkg/agency"
 	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/display"
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/group"
 	"github.com/voyage/voyage/pkg/i18n"
@@ -145,7 +146,7 @@ func (s *Server) Guard(next http.Handler) http.Handler {
 			s.clearSession(w)
 			v = viewer{Ended: endedSessionKey(fe)}
 		}
-		ctx := withViewer(r.Context(), v)
+		ctx := s.withDisplay(withViewer(r.Context(), v), r, v)
 		if v.LoggedIn {
 			ctx = auth.WithPrincipal(ctx, v.Principal)
 			if v.Principal.Iframe && v.Agency.ID != 0 {
@@ -258,6 +259,27 @@ func (s *Server) identify(r *http.Request) (viewer, error) {
 	return v, nil
 }
 
+// withDisplay puts how the request shows times and money into ctx: the
+// user's time zone (their own, else their agency's; the default zone
+// before a login) and the footer's display currency with the site's rates.
+func (s *Server) withDisplay(ctx context.Context, r *http.Request, v viewer) context.Context {
+	zone := display.ResolveZone("", "")
+	if v.LoggedIn {
+		zone = display.ResolveZone(v.Principal.TimeZone, v.Agency.TimeZone)
+	}
+	ctx = display.WithZone(ctx, zone)
+	if s.site == nil {
+		return ctx
+	}
+	info, err := s.site.Get(ctx)
+	if err != nil {
+		// The pages still work; amounts show without a converted figure.
+		slog.WarnContext(ctx, "site info for the display currency", "err", err)
+		return ctx
+	}
+	return display.WithCurrency(ctx, display.Currency{Code: s.currency(r, info), Rates: info.RateMap})
+}
+
 // page fills the layout data for the route named name.
 func (s *Server) page(w http.ResponseWriter, r *http.Request, name string) templates.Page {
 	ctx := r.Context()
@@ -289,6 +311,8 @@ func (s *Server) pageFor(w http.ResponseWriter, r *http.Request, rt Route, info 
 		Scripts:  s.assets.Scripts,
 		Styles:   append([]string{"/static/marketing.css"}, s.assets.Styles...),
 		Year:     s.now().Year(),
+		TimeZone: display.Zone(ctx).String(),
+		Rates:    info.RateMap,
 	}
 	if v.LoggedIn {
 		p.Account = account(v)

@@ -1,0 +1,177 @@
+// Package display holds how a request shows times and money to its user:
+// the time zone its times are written in (the user's own, else the
+// agency's) and the display currency of the footer's selector, with the
+// rates to convert to it. The portal puts both in the request's context;
+// templates, documents and emails call the helpers here, so every time and
+// every approximate amount is written one way.
+package display
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+	// The zone database travels with the binary: a server without
+	// /usr/share/zoneinfo (a scratch container) still knows Asia/Shanghai.
+	_ "time/tzdata"
+
+	"github.com/voyage/voyage/pkg/i18n"
+)
+
+// DefaultZone is an agency's time zone until it sets its own.
+const DefaultZone = "Asia/Shanghai"
+
+// maxZoneName bounds an IANA name (the longest is about 30 bytes).
+const maxZoneName = 64
+
+// ErrZoneKey is the catalog key of the error for a name that is no IANA
+// time zone.
+const ErrZoneKey = "timezone.error.invalid"
+
+// LoadZone reads an IANA time zone name ("Asia/Shanghai", "UTC"). "" and
+// "Local" (the server's own zone, which means nothing to a user) are refused,
+// as are names the zone database does not hold.
+func LoadZone(name string) (*time.Location, error) {
+	name = strings.TrimSpace(name)
+	if name == "" || name == "Local" || len(name) > maxZoneName || strings.ContainsAny(name, " \\") || strings.HasPrefix(name, "/") {
+		return nil, fmt.Errorf("display: %q is no time zone", name)
+	}
+	loc, err := time.LoadLocation(name)
+	if err != nil {
+		return nil, fmt.Errorf("display: %q is no time zone: %w", name, err)
+	}
+	return loc, nil
+}
+
+// ValidZone reports whether name is an IANA time zone LoadZone accepts.
+func ValidZone(name string) bool {
+	_, err := LoadZone(name)
+	return err == nil
+}
+
+// ResolveZone is the zone of a user: their own when set and valid, else
+// their agency's, else DefaultZone.
+func ResolveZone(user, agency string) *time.Location {
+	for _, name := range []string{user, agency, DefaultZone} {
+		if loc, err := LoadZone(name); err == nil {
+			return loc
+		}
+	}
+	return time.UTC
+}
+
+type zoneKey struct{}
+
+// WithZone puts the zone the request's times are written in into ctx.
+func WithZone(ctx context.Context, loc *time.Location) context.Context {
+	return context.WithValue(ctx, zoneKey{}, loc)
+}
+
+// Zone is the request's zone; UTC when none was set (a logged-out page).
+func Zone(ctx context.Context) *time.Location {
+	if loc, ok := ctx.Value(zoneKey{}).(*time.Location); ok && loc != nil {
+		return loc
+	}
+	return time.UTC
+}
+
+// ZoneLabel names loc's offset at t as people read it: the zone's
+// abbreviation when it has one ("CST", "CET", "UTC"), else the offset
+// ("UTC+8", "UTC+5:30", "UTC-3").
+func ZoneLabel(loc *time.Location, t time.Time) string {
+	name, off := t.In(loc).Zone()
+	if name != "" && name[0] != '+' && name[0] != '-' {
+		return name
+	}
+	return Offset(off)
+}
+
+// Offset writes seconds east of UTC as "UTC+8", "UTC+5:30", "UTC-3", "UTC".
+func Offset(seconds int) string {
+	if seconds == 0 {
+		return "UTC"
+	}
+	sign := "+"
+	if seconds < 0 {
+		sign, seconds = "-", -seconds
+	}
+	h, m := seconds/3600, seconds%3600/60
+	if m == 0 {
+		return fmt.Sprintf("UTC%s%d", sign, h)
+	}
+	return fmt.Sprintf("UTC%s%d:%02d", sign, h, m)
+}
+
+// Stamp writes t in loc with the zone named: "2026-11-25 18:06 CST".
+// The zero time is "".
+func Stamp(loc *time.Location, t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.In(loc).Format("2006-01-02 15:04") + " " + ZoneLabel(loc, t)
+}
+
+// Time writes t in the request's zone with the zone named.
+func Time(ctx context.Context, t time.Time) string { return Stamp(Zone(ctx), t) }
+
+// Date is t's calendar date in the request's zone.
+func Date(ctx context.Context, t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.In(Zone(ctx)).Format(time.DateOnly)
+}
+
+// Local writes a time that reads at its place (a flight at its airport, a
+// train at its station: t carries that place's zone) and says so:
+// "2026-12-20 08:05 local time", translated.
+func Local(ctx context.Context, t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return i18n.T(ctx, "timezone.localStamp", "time", t.Format("2006-01-02 15:04"))
+}
+
+// LocalClock is Local with the time of day only: "08:05 local time".
+func LocalClock(ctx context.Context, t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return i18n.T(ctx, "timezone.localStamp", "time", t.Format("15:04"))
+}
+
+// ZoneDescription names a zone for a list or a document heading:
+// "Asia/Shanghai (UTC+8)" at t.
+func ZoneDescription(loc *time.Location, t time.Time) string {
+	_, off := t.In(loc).Zone()
+	if off == 0 && (loc.String() == "UTC" || loc.String() == "Etc/UTC") {
+		return "UTC"
+	}
+	return loc.String() + " (" + Offset(off) + ")"
+}
+
+// Zones are the time zones offered in the portal's lists, west to east; an
+// API caller may set any IANA name.
+var Zones = []string{
+	"Pacific/Honolulu", "America/Anchorage", "America/Los_Angeles", "America/Denver", "America/Chicago",
+	"America/New_York", "America/Sao_Paulo", "UTC", "Europe/London", "Europe/Paris", "Europe/Berlin",
+	"Africa/Johannesburg", "Europe/Istanbul", "Europe/Moscow", "Asia/Dubai", "Asia/Karachi", "Asia/Kolkata",
+	"Asia/Dhaka", "Asia/Bangkok", "Asia/Jakarta", "Asia/Shanghai", "Asia/Hong_Kong", "Asia/Taipei", "Asia/Macau",
+	"Asia/Singapore", "Asia/Kuala_Lumpur", "Asia/Manila", "Australia/Perth", "Asia/Tokyo", "Asia/Seoul",
+	"Australia/Sydney", "Pacific/Auckland",
+}
+
+// ZoneOptions are Zones with current (when it is a zone not among them)
+// added, so a form shows what is stored.
+func ZoneOptions(current string) []string {
+	out := append([]string(nil), Zones...)
+	if current != "" && ValidZone(current) {
+		for _, z := range out {
+			if z == current {
+				return out
+			}
+		}
+		out = append(out, current)
+	}
+	return out
+}
