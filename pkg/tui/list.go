@@ -133,6 +133,9 @@ func (l *pagedList[T, D]) selectCurrent(m *Model) tea.Cmd {
 	}
 	id := l.id(it)
 	l.selected = id
+	if l.fetchDetail == nil {
+		return nil // the row is the whole item
+	}
 	b, fetch := m.b, l.fetchDetail
 	ctx, cancel := m.call()
 	return func() tea.Msg {
