@@ -100,7 +100,7 @@ func statusAction(m *Model, d agency.Detail) *action {
 	return &action{
 		id:       nextID(),
 		title:    t("agency."+verb+"Title", "name", d.Name, "code", d.Code),
-		question: t("agency."+verb+"Question"),
+		question: t("agency." + verb + "Question"),
 		check: func(context.Context, []string) ([]string, error) {
 			return []string{t("agency."+verb+"Plan", "name", d.Name)}, nil
 		},

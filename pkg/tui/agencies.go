@@ -60,7 +60,7 @@ func newAgencyState() agencyState {
 		screen: agenciesScreen, what: "agencies", item: "agency",
 		id:          func(a agency.Summary) int64 { return a.ID },
 		loadPage:    (*Model).fetchAgencies,
-		fetchDetail: fetchAgency,
+		fetchSized: fetchAgency,
 	})
 	return agencyState{list: list, search: s}
 }
@@ -77,13 +77,14 @@ func (m *Model) fetchAgencies(page int) tea.Cmd {
 	}
 }
 
-// fetchAgency is what the detail pane shows of agency id.
-func fetchAgency(ctx context.Context, b admin.Backend, id int64) (agencyInfo, error) {
+// fetchAgency is what the detail pane of rows lines shows of agency id:
+// the five latest wallet entries, or as many as a tall pane holds.
+func fetchAgency(ctx context.Context, b admin.Backend, id int64, rows int) (agencyInfo, error) {
 	var info agencyInfo
 	var err error
 	info.detail, err = b.Agency(ctx, id)
 	if err == nil {
-		info.entries, err = b.Entries(ctx, id, 1, recentEntries)
+		info.entries, err = b.Entries(ctx, id, 1, max(recentEntries, rows-9))
 	}
 	return info, err
 }
@@ -326,8 +327,8 @@ func (m *Model) agencyDetailView(w, h int) []string {
 		if ref == "" {
 			ref = e.Description
 		}
-		line := "  " + e.PaidAt.Local().Format("01-02 15:04") + "  " + fit(e.Type, 14) + " " + fitRight(amount, 12) +
-			"  → " + fitRight(e.BalanceAfter.Amount, 12) + "  "
+		line := "  " + e.PaidAt.UTC().Format("01-02 15:04") + "  " + fit(e.Type, 10) + " " + fitRight(amount, 12) +
+			" → " + fitRight(e.BalanceAfter.Amount, 12) + "  "
 		lines = append(lines, line+fit(ref, max(0, w-lipgloss.Width(line))))
 	}
 	if len(lines) > h {

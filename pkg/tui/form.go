@@ -53,7 +53,7 @@ type action struct {
 	// unset).
 	tr    func(key string, args ...any) string
 	check func(ctx context.Context, values []string) ([]string, error)
-	post     func(ctx context.Context, values []string) (result []string, status string, err error)
+	post  func(ctx context.Context, values []string) (result []string, status string, err error)
 }
 
 // Messages of an action's steps, tagged with its id so that the answer to a

@@ -47,3 +47,12 @@ func (m *Model) rule(title string, w int) string {
 	t := "─ " + title + " "
 	return m.st.Title.Render(fit(t+strings.Repeat("─", max(0, w-cellWidth(t))), w))
 }
+
+// detailRows is how many lines the detail pane has: the whole height
+// below the header when wide, paneHeight otherwise.
+func (m *Model) detailRows() int {
+	if m.width >= wideAt {
+		return max(paneHeight, m.height-4)
+	}
+	return paneHeight
+}

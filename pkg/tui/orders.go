@@ -244,10 +244,14 @@ func (m *Model) ordersView(w, h int) []string {
 	l := &s.list
 	st := m.st
 	row := func(w int, mark, booking, agency, route, status, total, created string) string {
-		aw := max(6, (w-2-15-20-14-11-6)/2)
-		rw := max(6, w-2-15-aw-20-14-11-6)
-		return fit(mark, 2) + fit(booking, 15) + " " + fit(agency, aw) + " " + fit(route, rw) + " " + fit(status, 20) + " " +
-			fitRight(total, 14) + " " + fit(created, 11)
+		sw := 14
+		if w >= 110 {
+			sw = 20
+		}
+		aw := max(6, (w-2-12-sw-13-11-6)/2)
+		rw := max(6, w-2-12-aw-sw-13-11-6)
+		return fit(mark, 2) + fit(booking, 12) + " " + fit(agency, aw) + " " + fit(route, rw) + " " + fit(status, sw) + " " +
+			fitRight(total, 13) + " " + fit(created, 11)
 	}
 	top := func(w int) []string {
 		var kinds []string

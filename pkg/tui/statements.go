@@ -251,7 +251,13 @@ func writeExport(ctx context.Context, b admin.Backend, path string, agencyID, st
 func (m *Model) statementsView(w, h int) []string {
 	l := &m.sm.list
 	st := m.st
-	cols := func(w int) (period, amount int) { return max(10, w-2-3*14-8-3-5), 14 }
+	cols := func(w int) (period, amount int) {
+		amount = 12
+		if w >= 100 {
+			amount = 14
+		}
+		return max(10, w-2-3*amount-8-4), amount
+	}
 	row := func(w int, mark, period, opening, closing, change, entries string) string {
 		p, a := cols(w)
 		return fit(mark, 2) + fit(period, p) + " " + fitRight(opening, a) + " " + fitRight(closing, a) + " " + fitRight(change, a) + " " + fitRight(entries, 8)
@@ -292,11 +298,30 @@ func change(opening, closing string) string {
 		places = int32(len(closing) - i - 1)
 	}
 	d := c.Sub(o)
-	s := d.StringFixed(places)
-	if d.Sign() > 0 {
+	s := d.Abs().StringFixed(places)
+	if strings.Contains(opening+closing, ",") {
+		s = grouped(s)
+	}
+	switch d.Sign() {
+	case 1:
 		s = "+" + s
+	case -1:
+		s = "-" + s
 	}
 	return s
+}
+
+// grouped puts thousands separators in an unsigned decimal, as the amounts
+// it is shown with have them.
+func grouped(s string) string {
+	whole, frac, _ := strings.Cut(s, ".")
+	for i := len(whole) - 3; i > 0; i -= 3 {
+		whole = whole[:i] + "," + whole[i:]
+	}
+	if frac != "" {
+		return whole + "." + frac
+	}
+	return whole
 }
 
 // statementDetailView is the selected statement's totals.

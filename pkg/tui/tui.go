@@ -497,15 +497,15 @@ func (m *Model) shortHelp() []key.Binding {
 	case m.or.searching:
 		return []key.Binding{m.bind("enter", "help.search"), m.bind("esc", "help.clear")}
 	case m.screen == ordersScreen:
-		return []key.Binding{move, m.bind("/", "help.search"), m.bind("t", "help.kind"), m.bind("tab", "help.screen"), m.bind("?", "help.help"), m.bind("q", "help.quit")}
+		return []key.Binding{m.move(), m.bind("/", "help.search"), m.bind("t", "help.kind"), m.bind("tab", "help.screen"), m.bind("?", "help.help"), m.bind("q", "help.quit")}
 	case m.screen == statementsScreen:
-		return []key.Binding{move, m.bind("n", "help.newStatement"), m.bind("x", "help.export"), m.bind("tab", "help.screen"), m.bind("q", "help.quit")}
+		return []key.Binding{m.move(), m.bind("n", "help.newStatement"), m.bind("x", "help.export"), m.bind("tab", "help.screen"), m.bind("q", "help.quit")}
 	case m.screen == ratesScreen:
-		return []key.Binding{move, m.bind("s", "help.setRate"), m.bind("tab", "help.screen"), m.bind("?", "help.help"), m.bind("q", "help.quit")}
+		return []key.Binding{m.move(), m.bind("s", "help.setRate"), m.bind("tab", "help.screen"), m.bind("?", "help.help"), m.bind("q", "help.quit")}
 	case m.screen == usersScreen:
-		return []key.Binding{move, m.bind("b", "help.block"), m.bind("u", "help.unblock"), m.bind("tab", "help.screen"), m.bind("q", "help.quit")}
+		return []key.Binding{m.move(), m.bind("b", "help.block"), m.bind("u", "help.unblock"), m.bind("tab", "help.screen"), m.bind("q", "help.quit")}
 	case m.screen == keysScreen:
-		return []key.Binding{move, m.bind("n", "help.newKey"), m.bind("x", "help.revoke"), m.bind("tab", "help.screen"), m.bind("q", "help.quit")}
+		return []key.Binding{m.move(), m.bind("n", "help.newKey"), m.bind("x", "help.revoke"), m.bind("tab", "help.screen"), m.bind("q", "help.quit")}
 	}
 	// Short enough for 80 columns; `?` has the long names.
 	return []key.Binding{k.Search, short(k.Funds, "funds"), short(k.Credit, "credit"), short(k.APIKey, "API key"),
@@ -515,6 +515,11 @@ func (m *Model) shortHelp() []key.Binding {
 // bind is a help entry: keys and the catalog's words for them.
 func (m *Model) bind(keys, help string) key.Binding {
 	return key.NewBinding(key.WithKeys(keys), key.WithHelp(keys, m.t(help)))
+}
+
+// move is ↑/↓ in the console's words.
+func (m *Model) move() key.Binding {
+	return key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", m.t("help.move")))
 }
 
 var move = key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "move"))

@@ -99,7 +99,7 @@ func userStatusAction(m *Model, a agency.Summary, u admin.ManagedUser, block boo
 	return &action{
 		id:       nextID(),
 		title:    t("users."+verb+"Title", "name", u.Username, "agency", a.Name),
-		question: t("users."+verb+"Question"),
+		question: t("users." + verb + "Question"),
 		check: func(context.Context, []string) ([]string, error) {
 			return []string{t("users."+verb+"Plan", "name", u.Username, "agency", a.Name)}, nil
 		},
