@@ -58,8 +58,8 @@ func newAgencyState() agencyState {
 	s.Cursor.SetMode(cursor.CursorStatic)
 	list := newPagedList(listSource[agency.Summary, agencyInfo]{
 		screen: agenciesScreen, what: "agencies", item: "agency",
-		id:          func(a agency.Summary) int64 { return a.ID },
-		loadPage:    (*Model).fetchAgencies,
+		id:         func(a agency.Summary) int64 { return a.ID },
+		loadPage:   (*Model).fetchAgencies,
 		fetchSized: fetchAgency,
 	})
 	return agencyState{list: list, search: s}

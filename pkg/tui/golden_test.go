@@ -131,8 +131,8 @@ func (fixture) TrainOrder(context.Context, int64) (train.View, error) { return f
 var fixtureGroup = group.View{ID: 801, BookingNumber: "G2611210004", AgencyID: 12, Status: group.ToBeQuote,
 	Journeys:   []group.Journey{{Origin: "PEK", Destination: "SHA", Date: "2027-01-15", ReturnDate: "2027-01-20"}},
 	Passengers: group.Counts{Adult: 18, Child: 2}, CabinClass: "economy",
-	Contact:    group.Contact{Name: "Li Lei", Email: "li.lei@example.com", Phone: "+86 138 0000 0000"},
-	Remark:     "school trip", IsChangeDate: true, CreatedAt: at(21, 7, 40)}
+	Contact: group.Contact{Name: "Li Lei", Email: "li.lei@example.com", Phone: "+86 138 0000 0000"},
+	Remark:  "school trip", IsChangeDate: true, CreatedAt: at(21, 7, 40)}
 
 func (fixture) Groups(context.Context, group.Filter) (group.Page, error) {
 	return group.Page{Items: []group.View{fixtureGroup}, Total: 1, Page: 1, PageSize: 20}, nil
@@ -260,4 +260,3 @@ func (c *console) settled(t *testing.T, s string) string {
 	}
 	return s
 }
-

@@ -126,8 +126,8 @@ func (m *Model) ratesView(w, h int) []string {
 	l := &m.ra.list
 	st := m.st
 	row := func(w int, mark, cur, rate, source, at string) string {
-		src := max(6, w-2-8-16-18-3)
-		return fit(mark, 2) + fit(cur, 8) + " " + fitRight(rate, 16) + " " + fit(source, src) + " " + fit(at, 18)
+		src := max(6, w-2-8-16-20-3)
+		return fit(mark, 2) + fit(cur, 8) + " " + fitRight(rate, 16) + " " + fit(source, src) + " " + fit(at, 20)
 	}
 	top := func(w int) []string {
 		info := ""
