@@ -11,7 +11,6 @@ import (
 	"io"
 
 	"github.com/voyage/voyage/pkg/agency"
-	"github.com/voyage/voyage/pkg/api"
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/group"
 	"github.com/voyage/voyage/pkg/jobs"
@@ -24,7 +23,7 @@ import (
 // Backend is the admin operations. Every agency id is one the caller
 // manages; anything else is not found.
 type Backend interface {
-	Agencies(ctx context.Context, f agency.ListFilter) (api.AgencyPage, error)
+	Agencies(ctx context.Context, f agency.ListFilter) (AgencyPage, error)
 	Agency(ctx context.Context, id int64) (agency.Detail, error)
 	CreateAgency(ctx context.Context, req agency.CreateRequest) (agency.Detail, error)
 	UpdateAgency(ctx context.Context, id int64, p agency.Profile) (agency.Detail, error)
@@ -36,16 +35,19 @@ type Backend interface {
 	PreviewFunds(ctx context.Context, id int64, t ledger.TopUp) (agency.FundsPlan, error)
 	AddFunds(ctx context.Context, id int64, t ledger.TopUp) (ledger.TopUpResult, error)
 	// Entries is a page of the agency's wallet entries, newest first.
-	Entries(ctx context.Context, id int64, page, pageSize int) (api.WalletEntryPage, error)
+	Entries(ctx context.Context, id int64, page, pageSize int) (WalletEntryPage, error)
 
 	APIKeys(ctx context.Context, id int64) ([]auth.APIKey, error)
 	CreateAPIKey(ctx context.Context, id int64, name string, roles []string) (auth.NewAPIKey, error)
 	RevokeAPIKey(ctx context.Context, id, keyID int64) error
 	ResetSuperAdminPassword(ctx context.Context, id int64, password string) error
 
-	Users(ctx context.Context, id int64, f auth.UserFilter) (api.UserPage, error)
-	CreateUser(ctx context.Context, id int64, req api.CreateUserRequest) (api.ManagedUser, error)
-	DisableUser(ctx context.Context, id, userID int64) (api.ManagedUser, error)
+	Users(ctx context.Context, id int64, f auth.UserFilter) (UserPage, error)
+	CreateUser(ctx context.Context, id int64, req CreateUserRequest) (ManagedUser, error)
+	DisableUser(ctx context.Context, id, userID int64) (ManagedUser, error)
+	// EnableUser makes an inactive user active again (in-process only:
+	// the agency API has no route for it).
+	EnableUser(ctx context.Context, id, userID int64) (ManagedUser, error)
 
 	Rates(ctx context.Context) ([]siteinfo.Rate, error)
 	// RateHistory is a currency's rates, newest first; none is not found.
@@ -55,9 +57,9 @@ type Backend interface {
 
 	// CreateStatement makes the agency's statement for the inclusive days
 	// from–to (YYYY-MM-DD).
-	CreateStatement(ctx context.Context, agencyID int64, from, to string) (api.StatementDetail, error)
+	CreateStatement(ctx context.Context, agencyID int64, from, to string) (StatementDetail, error)
 	// Statements is a page of the agency's statements, newest first.
-	Statements(ctx context.Context, agencyID int64, page, pageSize int) (api.StatementPage, error)
+	Statements(ctx context.Context, agencyID int64, page, pageSize int) (StatementPage, error)
 	// ExportStatement writes a statement as csv, xlsx or pdf in lang.
 	ExportStatement(ctx context.Context, w io.Writer, agencyID, statementID int64, format, lang string) error
 

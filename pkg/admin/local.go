@@ -7,7 +7,6 @@ import (
 	"sync"
 
 	"github.com/voyage/voyage/pkg/agency"
-	"github.com/voyage/voyage/pkg/api"
 	"github.com/voyage/voyage/pkg/app"
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/config"
@@ -66,13 +65,13 @@ func (l *Local) Actor() string { return l.actor.Username }
 // Close closes the application.
 func (l *Local) Close() error { return l.App.Close() }
 
-func (l *Local) Agencies(ctx context.Context, f agency.ListFilter) (api.AgencyPage, error) {
+func (l *Local) Agencies(ctx context.Context, f agency.ListFilter) (AgencyPage, error) {
 	f.Page, f.PageSize = auth.ClampPage(f.Page, f.PageSize)
 	items, total, err := l.App.AgencyAdmin.List(ctx, l.actor, f)
 	if err != nil {
-		return api.AgencyPage{}, err
+		return AgencyPage{}, err
 	}
-	return api.AgencyPage{Items: items, Total: total, Page: f.Page, PageSize: f.PageSize}, nil
+	return AgencyPage{Items: items, Total: total, Page: f.Page, PageSize: f.PageSize}, nil
 }
 
 func (l *Local) Agency(ctx context.Context, id int64) (agency.Detail, error) {
@@ -117,17 +116,17 @@ func (l *Local) AddFunds(ctx context.Context, id int64, t ledger.TopUp) (ledger.
 	return l.App.AgencyAdmin.AddFunds(ctx, l.actor, id, t, l.App.Catalog)
 }
 
-func (l *Local) Entries(ctx context.Context, id int64, page, pageSize int) (api.WalletEntryPage, error) {
+func (l *Local) Entries(ctx context.Context, id int64, page, pageSize int) (WalletEntryPage, error) {
 	a, err := l.App.AgencyAdmin.Managed(ctx, l.actor, id)
 	if err != nil {
-		return api.WalletEntryPage{}, err
+		return WalletEntryPage{}, err
 	}
 	page, pageSize = auth.ClampPage(page, pageSize)
 	entries, total, err := l.App.Ledger.Entries(ctx, a.ID, ledger.EntryFilter{Currency: a.SettlementCurrency, Page: page, PageSize: pageSize})
 	if err != nil {
-		return api.WalletEntryPage{}, err
+		return WalletEntryPage{}, err
 	}
-	return api.WalletEntriesOf(entries, total, page, pageSize), nil
+	return walletEntriesOf(entries, total, page, pageSize), nil
 }
 
 func (l *Local) APIKeys(ctx context.Context, id int64) ([]auth.APIKey, error) {
@@ -161,16 +160,16 @@ func (l *Local) ResetSuperAdminPassword(ctx context.Context, id int64, password 
 	return l.App.Auth.ResetSuperAdminPassword(ctx, l.actor, id, password, l.meta)
 }
 
-func (l *Local) Users(ctx context.Context, id int64, f auth.UserFilter) (api.UserPage, error) {
+func (l *Local) Users(ctx context.Context, id int64, f auth.UserFilter) (UserPage, error) {
 	if _, err := l.App.AgencyAdmin.Managed(ctx, l.actor, id); err != nil {
-		return api.UserPage{}, err
+		return UserPage{}, err
 	}
 	f.Page, f.PageSize = auth.ClampPage(f.Page, f.PageSize)
 	users, total, err := l.App.Auth.ListUsers(ctx, id, f)
 	if err != nil {
-		return api.UserPage{}, err
+		return UserPage{}, err
 	}
-	return api.UserPageOf(users, total, f.Page, f.PageSize), nil
+	return userPageOf(users, total, f.Page, f.PageSize), nil
 }
 
 // asSuperAdmin is the principal the provider manages agency id's users
@@ -183,28 +182,41 @@ func (l *Local) asSuperAdmin(ctx context.Context, id int64) (auth.Principal, err
 	return l.App.Auth.ActAsSuperAdmin(ctx, a.ID, auth.Subject{ProxyLevel: a.ProxyLevel, Common: a.Common()}, l.actor.Username)
 }
 
-func (l *Local) CreateUser(ctx context.Context, id int64, req api.CreateUserRequest) (api.ManagedUser, error) {
+func (l *Local) CreateUser(ctx context.Context, id int64, req CreateUserRequest) (ManagedUser, error) {
 	actor, err := l.asSuperAdmin(ctx, id)
 	if err != nil {
-		return api.ManagedUser{}, err
+		return ManagedUser{}, err
 	}
 	u, err := l.App.Auth.CreateUserIn(ctx, actor, req.NewUser(), l.meta)
 	if err != nil {
-		return api.ManagedUser{}, err
+		return ManagedUser{}, err
 	}
-	return api.ManagedUserOf(u), nil
+	return managedUserOf(u), nil
 }
 
-func (l *Local) DisableUser(ctx context.Context, id, userID int64) (api.ManagedUser, error) {
+// EnableUser makes an inactive user of agency id active again.
+func (l *Local) EnableUser(ctx context.Context, id, userID int64) (ManagedUser, error) {
 	actor, err := l.asSuperAdmin(ctx, id)
 	if err != nil {
-		return api.ManagedUser{}, err
+		return ManagedUser{}, err
+	}
+	u, err := l.App.Auth.SetUserStatus(ctx, actor, userID, auth.StatusActive, l.meta)
+	if err != nil {
+		return ManagedUser{}, err
+	}
+	return managedUserOf(u), nil
+}
+
+func (l *Local) DisableUser(ctx context.Context, id, userID int64) (ManagedUser, error) {
+	actor, err := l.asSuperAdmin(ctx, id)
+	if err != nil {
+		return ManagedUser{}, err
 	}
 	u, err := l.App.Auth.DeactivateUser(ctx, actor, userID, l.meta)
 	if err != nil {
-		return api.ManagedUser{}, err
+		return ManagedUser{}, err
 	}
-	return api.ManagedUserOf(u), nil
+	return managedUserOf(u), nil
 }
 
 func (l *Local) Rates(ctx context.Context) ([]siteinfo.Rate, error) { return l.App.Site.Rates(ctx) }
@@ -224,38 +236,38 @@ func (l *Local) SetRate(ctx context.Context, currency, rate string) ([]siteinfo.
 	return l.App.Site.RateHistory(ctx, cur, 10)
 }
 
-func (l *Local) CreateStatement(ctx context.Context, agencyID int64, from, to string) (api.StatementDetail, error) {
+func (l *Local) CreateStatement(ctx context.Context, agencyID int64, from, to string) (StatementDetail, error) {
 	a, err := l.App.AgencyAdmin.Managed(ctx, l.actor, agencyID)
 	if err != nil {
-		return api.StatementDetail{}, err
+		return StatementDetail{}, err
 	}
-	start, end, err := api.StatementPeriod(api.StatementRequest{From: from, To: to})
+	start, end, err := statementPeriod(from, to)
 	if err != nil {
-		return api.StatementDetail{}, err
+		return StatementDetail{}, err
 	}
 	info, st, err := l.App.Ledger.CreateStatement(ctx, a.ID, a.SettlementCurrency, start, end, l.actor.Username)
 	if err != nil {
-		return api.StatementDetail{}, err
+		return StatementDetail{}, err
 	}
 	l.last.Lock()
 	l.last.agency, l.last.info, l.last.st = a, info, st
 	l.last.Unlock()
-	return api.StatementDetailOf(info, st), nil
+	return statementDetailOf(info, st), nil
 }
 
-func (l *Local) Statements(ctx context.Context, agencyID int64, page, pageSize int) (api.StatementPage, error) {
+func (l *Local) Statements(ctx context.Context, agencyID int64, page, pageSize int) (StatementPage, error) {
 	a, err := l.App.AgencyAdmin.Managed(ctx, l.actor, agencyID)
 	if err != nil {
-		return api.StatementPage{}, err
+		return StatementPage{}, err
 	}
 	page, pageSize = auth.ClampPage(page, pageSize)
 	items, total, err := l.App.Ledger.Statements(ctx, a.ID, page, pageSize)
 	if err != nil {
-		return api.StatementPage{}, err
+		return StatementPage{}, err
 	}
-	out := api.StatementPage{Items: make([]api.StatementSummary, 0, len(items)), Total: total, Page: page, PageSize: pageSize}
+	out := StatementPage{Items: make([]StatementSummary, 0, len(items)), Total: total, Page: page, PageSize: pageSize}
 	for _, i := range items {
-		out.Items = append(out.Items, api.StatementSummaryOf(i))
+		out.Items = append(out.Items, statementSummaryOf(i))
 	}
 	return out, nil
 }

@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/voyage/voyage/pkg/agency"
-	"github.com/voyage/voyage/pkg/api"
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/jobs"
@@ -116,7 +115,9 @@ func (r *Remote) call(ctx context.Context, method, path string, q url.Values, bo
 
 func apiError(status, code int, message string, data json.RawMessage) error {
 	e := &Error{Code: code, Status: status, Message: message}
-	var v api.ValidationData
+	var v struct {
+		Fields map[string]string `json:"fields"`
+	}
 	if len(data) > 0 && json.Unmarshal(data, &v) == nil && len(v.Fields) > 0 {
 		e.Fields = v.Fields
 	}
@@ -157,6 +158,22 @@ func (r *Remote) send(ctx context.Context, method, path string, q url.Values, bo
 	return res, nil
 }
 
+// ErrNotRemote is an operation the agency API does not offer.
+var ErrNotRemote = errors.New("the agency API has no route for this; run it in-process on the server's database (--db)")
+
+// apiKeyRequest and statementRequest are request bodies of the agency API.
+type (
+	apiKeyRequest struct {
+		Name  string   `json:"name"`
+		Roles []string `json:"roles"`
+	}
+	statementRequest struct {
+		AgencyID int64  `json:"agencyId,omitempty"`
+		From     string `json:"from"`
+		To       string `json:"to"`
+	}
+)
+
 func idPath(format string, ids ...int64) string {
 	args := make([]any, len(ids))
 	for i, id := range ids {
@@ -172,7 +189,7 @@ func paging(q url.Values, page, size int) url.Values {
 	return q
 }
 
-func (r *Remote) Agencies(ctx context.Context, f agency.ListFilter) (api.AgencyPage, error) {
+func (r *Remote) Agencies(ctx context.Context, f agency.ListFilter) (AgencyPage, error) {
 	q := paging(url.Values{}, f.Page, f.PageSize)
 	if f.Keyword != "" {
 		q.Set("keyword", f.Keyword)
@@ -180,7 +197,7 @@ func (r *Remote) Agencies(ctx context.Context, f agency.ListFilter) (api.AgencyP
 	if f.Status != "" {
 		q.Set("status", f.Status)
 	}
-	var out api.AgencyPage
+	var out AgencyPage
 	return out, r.call(ctx, http.MethodGet, "/base/v2/agencies", q, nil, nil, &out)
 }
 
@@ -201,7 +218,7 @@ func (r *Remote) UpdateAgency(ctx context.Context, id int64, p agency.Profile) (
 
 func (r *Remote) SetAgencyStatus(ctx context.Context, id int64, status string) (agency.Detail, error) {
 	var out agency.Detail
-	return out, r.call(ctx, http.MethodPut, idPath("/base/v2/agencies/%d/status", id), nil, api.StatusRequest{Status: status}, nil, &out)
+	return out, r.call(ctx, http.MethodPut, idPath("/base/v2/agencies/%d/status", id), nil, map[string]string{"status": status}, nil, &out)
 }
 
 func (r *Remote) PreviewCredit(ctx context.Context, id int64, req agency.CreditRequest) (agency.CreditPlan, error) {
@@ -228,8 +245,8 @@ func (r *Remote) AddFunds(ctx context.Context, id int64, t ledger.TopUp) (ledger
 	return out, r.call(ctx, http.MethodPost, idPath("/base/v2/agencies/%d/balance", id), nil, t, idempotency(t.IdempotencyKey), &out)
 }
 
-func (r *Remote) Entries(ctx context.Context, id int64, page, pageSize int) (api.WalletEntryPage, error) {
-	var out api.WalletEntryPage
+func (r *Remote) Entries(ctx context.Context, id int64, page, pageSize int) (WalletEntryPage, error) {
+	var out WalletEntryPage
 	return out, r.call(ctx, http.MethodGet, idPath("/base/v2/agencies/%d/wallet/entries", id), paging(url.Values{}, page, pageSize), nil, nil, &out)
 }
 
@@ -240,7 +257,7 @@ func (r *Remote) APIKeys(ctx context.Context, id int64) ([]auth.APIKey, error) {
 
 func (r *Remote) CreateAPIKey(ctx context.Context, id int64, name string, roles []string) (auth.NewAPIKey, error) {
 	var out auth.NewAPIKey
-	return out, r.call(ctx, http.MethodPost, idPath("/base/v2/agencies/%d/apikey", id), nil, api.APIKeyRequest{Name: name, Roles: roles}, nil, &out)
+	return out, r.call(ctx, http.MethodPost, idPath("/base/v2/agencies/%d/apikey", id), nil, apiKeyRequest{Name: name, Roles: roles}, nil, &out)
 }
 
 func (r *Remote) RevokeAPIKey(ctx context.Context, id, keyID int64) error {
@@ -248,27 +265,34 @@ func (r *Remote) RevokeAPIKey(ctx context.Context, id, keyID int64) error {
 }
 
 func (r *Remote) ResetSuperAdminPassword(ctx context.Context, id int64, password string) error {
-	return r.call(ctx, http.MethodPost, idPath("/base/v2/agencies/%d/superuser/password", id), nil, api.ResetPasswordRequest{Password: password}, nil, nil)
+	return r.call(ctx, http.MethodPost, idPath("/base/v2/agencies/%d/superuser/password", id), nil, map[string]string{"password": password}, nil, nil)
 }
 
-func (r *Remote) Users(ctx context.Context, id int64, f auth.UserFilter) (api.UserPage, error) {
+func (r *Remote) Users(ctx context.Context, id int64, f auth.UserFilter) (UserPage, error) {
 	q := paging(url.Values{}, f.Page, f.PageSize)
 	for k, v := range map[string]string{"keyword": f.Keyword, "status": f.Status, "role": f.Role} {
 		if v != "" {
 			q.Set(k, v)
 		}
 	}
-	var out api.UserPage
+	var out UserPage
 	return out, r.call(ctx, http.MethodGet, idPath("/base/v2/agencies/%d/users", id), q, nil, nil, &out)
 }
 
-func (r *Remote) CreateUser(ctx context.Context, id int64, req api.CreateUserRequest) (api.ManagedUser, error) {
-	var out api.ManagedUser
+func (r *Remote) CreateUser(ctx context.Context, id int64, req CreateUserRequest) (ManagedUser, error) {
+	var out ManagedUser
 	return out, r.call(ctx, http.MethodPost, idPath("/base/v2/agencies/%d/users", id), nil, req, nil, &out)
 }
 
-func (r *Remote) DisableUser(ctx context.Context, id, userID int64) (api.ManagedUser, error) {
-	var out api.ManagedUser
+// EnableUser is not in the agency API: it has no route that makes a
+// managed agency's user active again, so remotely it is refused and in
+// process (--db) it works.
+func (r *Remote) EnableUser(context.Context, int64, int64) (ManagedUser, error) {
+	return ManagedUser{}, ErrNotRemote
+}
+
+func (r *Remote) DisableUser(ctx context.Context, id, userID int64) (ManagedUser, error) {
+	var out ManagedUser
 	return out, r.call(ctx, http.MethodPost, idPath("/base/v2/agencies/%d/users/%d/deactivate", id, userID), nil, nil, nil, &out)
 }
 
@@ -289,17 +313,17 @@ func (r *Remote) SetRate(ctx context.Context, currency, rate string) ([]siteinfo
 		return nil, err
 	}
 	var out []siteinfo.Rate
-	return out, r.call(ctx, http.MethodPut, "/base/v2/exchangeRates/"+url.PathEscape(cur), nil, api.RateRequest{Rate: strings.TrimSpace(rate)}, nil, &out)
+	return out, r.call(ctx, http.MethodPut, "/base/v2/exchangeRates/"+url.PathEscape(cur), nil, map[string]string{"rate": strings.TrimSpace(rate)}, nil, &out)
 }
 
-func (r *Remote) CreateStatement(ctx context.Context, agencyID int64, from, to string) (api.StatementDetail, error) {
-	var out api.StatementDetail
-	return out, r.call(ctx, http.MethodPost, "/base/v2/sub/statements", nil, api.StatementRequest{AgencyID: agencyID, From: from, To: to}, nil, &out)
+func (r *Remote) CreateStatement(ctx context.Context, agencyID int64, from, to string) (StatementDetail, error) {
+	var out StatementDetail
+	return out, r.call(ctx, http.MethodPost, "/base/v2/sub/statements", nil, statementRequest{AgencyID: agencyID, From: from, To: to}, nil, &out)
 }
 
-func (r *Remote) Statements(ctx context.Context, agencyID int64, page, pageSize int) (api.StatementPage, error) {
+func (r *Remote) Statements(ctx context.Context, agencyID int64, page, pageSize int) (StatementPage, error) {
 	q := paging(url.Values{"agencyId": {strconv.FormatInt(agencyID, 10)}}, page, pageSize)
-	var out api.StatementPage
+	var out StatementPage
 	return out, r.call(ctx, http.MethodGet, "/base/v2/sub/statements", q, nil, nil, &out)
 }
 

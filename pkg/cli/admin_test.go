@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/voyage/voyage/pkg/admin"
 	"github.com/voyage/voyage/pkg/agency"
-	"github.com/voyage/voyage/pkg/api"
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/ledger"
@@ -71,7 +71,7 @@ func TestAdminCommands(t *testing.T) {
 			}
 
 			t.Run("agency list and show", func(t *testing.T) {
-				list := decode[api.AgencyPage](t, v(t, 0, "agency", "list", "--output", "json"))
+				list := decode[admin.AgencyPage](t, v(t, 0, "agency", "list", "--output", "json"))
 				names := []string{}
 				for _, a := range list.Items {
 					names = append(names, a.Name)
@@ -252,11 +252,11 @@ func TestAdminCommands(t *testing.T) {
 
 			t.Run("user", func(t *testing.T) {
 				type userPage struct {
-					Items []api.ManagedUser `json:"items"`
-					Total int               `json:"total"`
+					Items []admin.ManagedUser `json:"items"`
+					Total int                 `json:"total"`
 				}
 				before := decode[userPage](t, v(t, 0, "user", "list", "--agency", "222", "-o", "json"))
-				u := decode[api.ManagedUser](t, v(t, 0, "user", "create", "--agency", "222", "--username", "cli.operator", "--email", "op@example.com",
+				u := decode[admin.ManagedUser](t, v(t, 0, "user", "create", "--agency", "222", "--username", "cli.operator", "--email", "op@example.com",
 					"--role", "operator", "--role", "finance", "--password", "cli-pass-1", "-o", "json"))
 				if u.AgencyID != 222 || u.Status != "active" || len(u.Role) != 2 {
 					t.Errorf("created: %+v", u)
@@ -268,11 +268,11 @@ func TestAdminCommands(t *testing.T) {
 				if out := v(t, 0, "user", "create", "--agency", "222", "--username", "cli.gen", "--email", "gen@example.com", "--role", "operator").out; !strings.Contains(out, "shown only now") {
 					t.Errorf("generated password:\n%s", out)
 				}
-				disabled := decode[api.ManagedUser](t, v(t, 0, "user", "disable", "--agency", "222", itoa(u.ID), "-o", "json"))
+				disabled := decode[admin.ManagedUser](t, v(t, 0, "user", "disable", "--agency", "222", itoa(u.ID), "-o", "json"))
 				if disabled.Status != "inactive" {
 					t.Errorf("disabled: %+v", disabled)
 				}
-				var super api.ManagedUser
+				var super admin.ManagedUser
 				for _, x := range after.Items {
 					if x.IsSuperAdmin {
 						super = x

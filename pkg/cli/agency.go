@@ -7,7 +7,6 @@ import (
 
 	"github.com/voyage/voyage/pkg/admin"
 	"github.com/voyage/voyage/pkg/agency"
-	"github.com/voyage/voyage/pkg/api"
 	"github.com/voyage/voyage/pkg/auth"
 )
 
@@ -52,7 +51,7 @@ func (r *Root) agencyListCmd() *cobra.Command {
 	return cmd
 }
 
-func agencyListView(page api.AgencyPage) view {
+func agencyListView(page admin.AgencyPage) view {
 	v := view{Data: page, Headers: []string{"id", "code", "name", "status", "currency", "balance", "credit limit", "available", "contact email"}}
 	for _, s := range page.Items {
 		v.Rows = append(v.Rows, []string{fmtID(s.ID), s.Code, s.Name, s.Status, s.Currency, s.Balance, s.CreditLimit, s.Available, s.ContactEmail})

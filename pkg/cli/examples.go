@@ -13,7 +13,8 @@ var examples = map[string]string{
   VOYAGE_DB=postgres://voyage@db/voyage voyage serve --no-migrate`,
 	"voyage migrate down": `  voyage migrate down --db ./var/voyage.db`,
 	"voyage tui": `  voyage tui --db ./var/voyage.db
-  voyage tui --server https://voyage.example.com --api-key "$VOYAGE_API_KEY" --refresh 10s`,
+  voyage tui --server https://voyage.example.com --api-key "$VOYAGE_API_KEY" --refresh 10s
+  voyage tui --db ./var/voyage.db --lang zh-cn`,
 	"voyage docs": `  voyage docs --dir docs/cli`,
 	"voyage agency create": `  voyage agency create --name "Blue Sky Travel" --contact-name "Li Na" --contact-email ops@bluesky.example \
     --contact-phone +86-10-5555-0100 --super-username bluesky-admin --currency CNY`,

@@ -16,7 +16,6 @@ import (
 
 	"github.com/voyage/voyage/pkg/admin"
 	"github.com/voyage/voyage/pkg/agency"
-	"github.com/voyage/voyage/pkg/api"
 	"github.com/voyage/voyage/pkg/docs"
 )
 
@@ -139,7 +138,7 @@ func (r *Root) statementsRunCmd(verb string, export bool) *cobra.Command {
 func runStatements(ctx context.Context, b admin.Backend, o statementsOpts, from, to time.Time, export bool,
 	each func(l statementLine, done, total int) error) (count, entries int, err error) {
 	one := func(ag agency.Summary, done, total int) error {
-		var st api.StatementSummary
+		var st admin.StatementSummary
 		found := false
 		if export {
 			var err error
@@ -156,8 +155,7 @@ func runStatements(ctx context.Context, b admin.Backend, o statementsOpts, from,
 			if err != nil {
 				return err
 			}
-			st = api.StatementSummary{ID: d.ID, AgencyID: d.AgencyID, From: d.From, To: d.To, OpeningBalance: d.OpeningBalance,
-				ClosingBalance: d.ClosingBalance, EntryCount: len(d.Entries), CreatedAt: d.CreatedAt}
+			st = d.Summary()
 		}
 		l := statementLine{AgencyID: ag.ID, Code: ag.Code, Agency: ag.Name, StatementID: st.ID, Currency: st.OpeningBalance.Currency,
 			Opening: st.OpeningBalance.Amount, Closing: st.ClosingBalance.Amount, Entries: st.EntryCount}
@@ -200,13 +198,13 @@ func runStatements(ctx context.Context, b admin.Backend, o statementsOpts, from,
 // periodStatement finds the newest statement of the agency for exactly the
 // inclusive days from–to, so that an export writes the statement finance
 // already made instead of making another copy on every run.
-func periodStatement(ctx context.Context, b admin.Backend, agencyID int64, from, to time.Time) (api.StatementSummary, bool, error) {
+func periodStatement(ctx context.Context, b admin.Backend, agencyID int64, from, to time.Time) (admin.StatementSummary, bool, error) {
 	const size = 100
 	first, last := from.Format(time.DateOnly), to.Format(time.DateOnly)
 	for p := 1; ; p++ {
 		list, err := b.Statements(ctx, agencyID, p, size)
 		if err != nil {
-			return api.StatementSummary{}, false, err
+			return admin.StatementSummary{}, false, err
 		}
 		for _, st := range list.Items {
 			if st.From == first && st.To == last {
@@ -214,7 +212,7 @@ func periodStatement(ctx context.Context, b admin.Backend, agencyID int64, from,
 			}
 		}
 		if len(list.Items) < size || p*size >= list.Total {
-			return api.StatementSummary{}, false, nil
+			return admin.StatementSummary{}, false, nil
 		}
 	}
 }

@@ -13,8 +13,8 @@ import (
 	"github.com/mattn/go-runewidth"
 	"github.com/spf13/cobra"
 
+	"github.com/voyage/voyage/pkg/admin"
 	"github.com/voyage/voyage/pkg/agency"
-	"github.com/voyage/voyage/pkg/api"
 	"github.com/voyage/voyage/pkg/store/storetest"
 )
 
@@ -23,7 +23,7 @@ var update = flag.Bool("update", false, "rewrite the golden files")
 // TestAgencyListGolden: columns stay aligned when names are Chinese (two
 // terminal columns a character), compared with a golden file.
 func TestAgencyListGolden(t *testing.T) {
-	page := api.AgencyPage{Total: 3, Page: 1, PageSize: 20, Items: []agency.Summary{
+	page := admin.AgencyPage{Total: 3, Page: 1, PageSize: 20, Items: []agency.Summary{
 		{ID: 222, Code: "ASG5DF48", Name: "蓝天旅行社", Status: "active", Currency: "CNY", Balance: "1,250.50", CreditLimit: "0.00", Available: "1,250.50", ContactEmail: "ops@bluesky.example"},
 		{ID: 3, Code: "A7ZN3YWP", Name: "Demo Sub Travel", Status: "active", Currency: "CNY", Balance: "0.00", CreditLimit: "50,000.00", Available: "50,000.00", ContactEmail: "sub@demo.example"},
 		{ID: 2, Code: "DT000001", Name: "示例國際旅遊有限公司", Status: "blocked", Currency: "HKD", Balance: "-12.00", CreditLimit: "100.00", Available: "88.00"},

@@ -6,7 +6,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/voyage/voyage/pkg/admin"
-	"github.com/voyage/voyage/pkg/api"
 	"github.com/voyage/voyage/pkg/auth"
 )
 
@@ -15,7 +14,7 @@ func (r *Root) userCmd() *cobra.Command {
 		r.userListCmd(), r.userCreateCmd(), r.userDisableCmd())
 }
 
-func userView(u api.ManagedUser) view {
+func userView(u admin.ManagedUser) view {
 	return view{Data: u, KeyValue: true, Rows: [][]string{
 		{"ID", fmtID(u.ID)}, {"Agency", fmtID(u.AgencyID)}, {"Username", u.Username}, {"Email", u.Email},
 		{"Nickname", u.Nickname}, {"Roles", strings.Join(u.Role, ",")}, {"Status", u.Status},
@@ -64,7 +63,7 @@ func (r *Root) userListCmd() *cobra.Command {
 
 func (r *Root) userCreateCmd() *cobra.Command {
 	var id int64
-	var n api.CreateUserRequest
+	var n admin.CreateUserRequest
 	cmd := &cobra.Command{
 		Use:   "create --agency ID --username U --email E --role R [--role R] [--password P]",
 		Short: "Create a user in an agency (without --password one is generated and printed once)",

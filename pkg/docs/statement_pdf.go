@@ -1,6 +1,7 @@
 package docs
 
 import (
+	_ "embed"
 	"fmt"
 	"io"
 
@@ -8,6 +9,17 @@ import (
 
 	"github.com/voyage/voyage/pkg/display"
 )
+
+// siteLogo is the site's logo (pkg/web/static/logo.svg) as a 128×128 PNG:
+// gopdf draws no SVG. It was made once with librsvg's
+// `rsvg-convert -w 128 -h 128 pkg/web/static/logo.svg -o pkg/docs/images/logo.png`;
+// make it again the same way when the logo changes.
+//
+//go:embed images/logo.png
+var siteLogo []byte
+
+// logoSize is the logo's side in the letterhead, in points.
+const logoSize = 20.0
 
 // WritePDF writes the statement as an A4 landscape PDF in the reader's
 // language.
@@ -125,9 +137,17 @@ func drawStatement(p *pdfFonts, s Statement) error {
 	if err := newPage(); err != nil {
 		return err
 	}
-	// Letterhead: the provider's name as the site shows it, over a rule.
+	// Letterhead: the site's logo and the provider's name as the site
+	// shows it, over a rule.
+	logo, err := gopdf.ImageHolderByBytes(siteLogo)
+	if err != nil {
+		return fmt.Errorf("logo: %w", err)
+	}
+	if err := pdf.ImageByHolder(logo, stMargin, stMargin-2, &gopdf.Rect{W: logoSize, H: logoSize}); err != nil {
+		return fmt.Errorf("logo: %w", err)
+	}
 	if s.Provider != "" {
-		if err := p.text(stMargin, stMargin, 14, colorAccent, s.Provider); err != nil {
+		if err := p.text(stMargin+logoSize+8, stMargin, 14, colorAccent, s.Provider); err != nil {
 			return err
 		}
 	}

@@ -3,6 +3,7 @@ package docs
 import (
 	"archive/zip"
 	"bytes"
+	"compress/zlib"
 	"encoding/csv"
 	"io"
 	"regexp"
@@ -274,4 +275,132 @@ func TestStatementPDFOneEntry(t *testing.T) {
 	if !strings.Contains(text, "1 entry") || strings.Contains(text, "1 entries") || !strings.Contains(text, "Page 1 of 1") {
 		t.Errorf("PDF text:\n%s", text)
 	}
+}
+
+// TestStatementPDFLogo: the letterhead draws the site's logo. The PDF holds
+// one image, the logo's 128×128 raster, drawn on the first page; decoded,
+// its pixels are the logo's blue and yellow.
+func TestStatementPDFLogo(t *testing.T) {
+	for _, lang := range []string{"en", "zh-cn", "zh-tw"} {
+		var buf bytes.Buffer
+		if err := WritePDF(&buf, sample(lang, false)); err != nil {
+			t.Fatal(err)
+		}
+		out := buf.String()
+		img := regexp.MustCompile(`(?s)/Subtype /Image\s*/Width (\d+)\s*/Height (\d+)\s*/ColorSpace /DeviceRGB.*?/Length (\d+)\s*>>\s*stream\r?\n`).FindStringSubmatchIndex(out)
+		if img == nil {
+			t.Fatalf("%s: no RGB image in the statement PDF", lang)
+		}
+		w, _ := strconv.Atoi(out[img[2]:img[3]])
+		h, _ := strconv.Atoi(out[img[4]:img[5]])
+		n, _ := strconv.Atoi(out[img[6]:img[7]])
+		if w != 128 || h != 128 {
+			t.Errorf("%s: image %dx%d, want the 128x128 logo", lang, w, h)
+		}
+		if !regexp.MustCompile(`/I\d+ Do`).MatchString(pdfPageContent(t, out)) {
+			t.Errorf("%s: the first page does not draw the image", lang)
+		}
+		px := pngRows(t, []byte(out[img[1]:img[1]+n]), w, h, 3)
+		at := func(x, y int) [3]byte { p := px[y][3*x:]; return [3]byte{p[0], p[1], p[2]} }
+		if got := at(4, 64); got != [3]byte{0x0b, 0x5c, 0xad} {
+			t.Errorf("%s: pixel (4,64) = %x, want the logo's blue 0b5cad", lang, got)
+		}
+		yellow := false
+		for y := range px {
+			for x := 0; x < w; x++ {
+				if at(x, y) == [3]byte{0xff, 0xd1, 0x66} {
+					yellow = true
+				}
+			}
+		}
+		if !yellow {
+			t.Errorf("%s: the logo's yellow (ffd166) is not in the image", lang)
+		}
+	}
+}
+
+// pdfPageContent is the first page's content stream, inflated.
+func pdfPageContent(t *testing.T, pdf string) string {
+	t.Helper()
+	m := regexp.MustCompile(`/Contents\s+(\d+) 0 R`).FindStringSubmatch(pdf)
+	if m == nil {
+		t.Fatal("no page contents")
+	}
+	obj := regexp.MustCompile(`(?s)\n` + m[1] + ` 0 obj\s*<<(.*?)>>\s*stream\r?\n`).FindStringSubmatchIndex(pdf)
+	if obj == nil {
+		t.Fatalf("no object %s", m[1])
+	}
+	dict := pdf[obj[2]:obj[3]]
+	n, _ := strconv.Atoi(regexp.MustCompile(`/Length (\d+)`).FindStringSubmatch(dict)[1])
+	body := pdf[obj[1] : obj[1]+n]
+	if !strings.Contains(dict, "FlateDecode") {
+		return body
+	}
+	r, err := zlib.NewReader(strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := io.ReadAll(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// pngRows inflates a FlateDecode image stream with PNG predictors
+// (/Predictor 15) into rows of w pixels of bpp bytes.
+func pngRows(t *testing.T, stream []byte, w, h, bpp int) [][]byte {
+	t.Helper()
+	r, err := zlib.NewReader(bytes.NewReader(stream))
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := io.ReadAll(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stride := w * bpp
+	if len(raw) != h*(stride+1) {
+		t.Fatalf("image data is %d bytes, want %d", len(raw), h*(stride+1))
+	}
+	rows := make([][]byte, h)
+	prev := make([]byte, stride)
+	for y := 0; y < h; y++ {
+		f, cur := raw[y*(stride+1)], append([]byte(nil), raw[y*(stride+1)+1:(y+1)*(stride+1)]...)
+		for i := range cur {
+			var a, c byte
+			if i >= bpp {
+				a, c = cur[i-bpp], prev[i-bpp]
+			}
+			b := prev[i]
+			switch f {
+			case 1:
+				cur[i] += a
+			case 2:
+				cur[i] += b
+			case 3:
+				cur[i] += byte((int(a) + int(b)) / 2)
+			case 4:
+				p := int(a) + int(b) - int(c)
+				pa, pb, pc := abs(p-int(a)), abs(p-int(b)), abs(p-int(c))
+				switch {
+				case pa <= pb && pa <= pc:
+					cur[i] += a
+				case pb <= pc:
+					cur[i] += b
+				default:
+					cur[i] += c
+				}
+			}
+		}
+		rows[y], prev = cur, cur
+	}
+	return rows
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/voyage/voyage/pkg/admin"
 	"github.com/voyage/voyage/pkg/agency"
@@ -12,36 +13,59 @@ import (
 	"github.com/voyage/voyage/pkg/order"
 )
 
-// fundsAction credits agency d's wallet: an amount in its settlement
-// currency with a reference. The form draws one idempotency key when it
-// opens and uses it for the preview, the post and every retry, so however
-// often the post is tried (a time-out, a lost answer) the money is credited
-// once.
+// fundsAction credits agency d's wallet with money received, in its
+// settlement currency or in another one at an exchange rate (units of the
+// settlement currency per unit received), less an optional fee. The form
+// draws one idempotency key when it opens and uses it for the preview, the
+// post and every retry, so however often the post is tried (a time-out, a
+// lost answer) the money is credited once. The confirmation shows the
+// backend's dry run: received, rate, gross, fee, credited, the balance
+// before and after.
 func fundsAction(b admin.Backend, d agency.Detail) *action {
 	key := newKey()
+	cur := newField("Currency received", d.Currency, true)
+	cur.input.SetValue(d.Currency)
+	rate := newField("Exchange rate", "1", true)
+	rate.input.SetValue("1")
 	topUp := func(v []string) ledger.TopUp {
-		return ledger.TopUp{Currency: d.Currency, Amount: v[0], AmountReceived: v[0], ExchangeRate: "1",
-			Reference: v[1], Remark: v[2], IdempotencyKey: key}
+		received := strings.ToUpper(orDefault(v[3], d.Currency))
+		t := ledger.TopUp{Currency: d.Currency, CurrencyReceived: received, AmountReceived: v[0], ExchangeRate: orDefault(v[4], "1"),
+			FeePercent: v[5], Reference: v[1], Remark: v[2], IdempotencyKey: key}
+		if received == d.Currency && t.ExchangeRate == "1" && t.FeePercent == "" {
+			t.Amount = v[0]
+		}
+		return t
 	}
 	return &action{
 		id:       nextID(),
 		title:    "Add funds · " + d.Name + " · " + d.Code,
 		question: "Post this top-up?",
 		fields: []field{
-			newField("Amount ("+d.Currency+")", "e.g. 1000.00", false),
+			newField("Amount received", "e.g. 1000.00", false),
 			newField("Reference", "bank or payment reference", false),
 			newField("Remark", "", true),
+			cur, rate,
+			newField("Fee %", "kept by the provider", true),
 		},
 		check: func(ctx context.Context, v []string) ([]string, error) {
 			p, err := b.PreviewFunds(ctx, d.ID, topUp(v))
 			if err != nil {
 				return nil, err
 			}
-			lines := []string{
-				"Credit     " + p.Credited + " " + p.Currency + " to " + p.Agency,
-				"Balance    " + p.Balance + " → " + p.NewBalance + " " + p.Currency,
-				"Reference  " + p.Reference,
+			lines := []string{}
+			if p.CurrencyReceived != "" && p.CurrencyReceived != p.Currency {
+				lines = append(lines,
+					"Received   "+p.AmountReceived+" "+p.CurrencyReceived+" at "+p.ExchangeRate+" "+p.Currency+"/"+p.CurrencyReceived,
+					"Gross      "+p.Gross+" "+p.Currency)
 			}
+			if strings.Trim(p.Fee, "0.,") != "" {
+				lines = append(lines, "Fee        "+p.Fee+" "+p.Currency+" ("+p.FeePercent+"%)")
+			}
+			lines = append(lines,
+				"Credit     "+p.Credited+" "+p.Currency+" to "+p.Agency,
+				"Balance    "+p.Balance+" → "+p.NewBalance+" "+p.Currency,
+				"Reference  "+p.Reference,
+			)
 			if p.KeyUsed {
 				lines = append(lines, "This top-up was posted already: confirming replays it and credits nothing new.")
 			}
@@ -60,6 +84,33 @@ func fundsAction(b admin.Backend, d agency.Detail) *action {
 				lines = append(lines, "This top-up had been posted already: nothing new was credited.")
 			}
 			return lines, fmt.Sprintf("Added %s %s to %s.", r.Credited, r.Currency, d.Name), nil
+		},
+	}
+}
+
+// statusAction blocks agency d (its users and keys are refused until it
+// is unblocked) or unblocks it.
+func statusAction(m *Model, d agency.Detail) *action {
+	t := m.t
+	b := m.b
+	to, verb := agency.StatusBlocked, "block"
+	if d.Status == agency.StatusBlocked {
+		to, verb = agency.StatusActive, "unblock"
+	}
+	return &action{
+		id:       nextID(),
+		title:    t("agency."+verb+"Title", "name", d.Name, "code", d.Code),
+		question: t("agency." + verb + "Question"),
+		check: func(context.Context, []string) ([]string, error) {
+			return []string{t("agency."+verb+"Plan", "name", d.Name)}, nil
+		},
+		post: func(ctx context.Context, _ []string) ([]string, string, error) {
+			after, err := b.SetAgencyStatus(ctx, d.ID, to)
+			if err != nil {
+				return nil, "", err
+			}
+			done := t("agency.statusDone", "name", after.Name, "status", after.Status)
+			return []string{done}, done, nil
 		},
 	}
 }

@@ -15,7 +15,6 @@ import (
 
 	"github.com/voyage/voyage/pkg/admin"
 	"github.com/voyage/voyage/pkg/agency"
-	"github.com/voyage/voyage/pkg/api"
 	"github.com/voyage/voyage/pkg/i18n"
 )
 
@@ -38,14 +37,14 @@ type agencyState struct {
 // agencyInfo is what the detail pane shows of one agency.
 type agencyInfo struct {
 	detail  agency.Detail
-	entries api.WalletEntryPage
+	entries admin.WalletEntryPage
 }
 
 type (
 	agenciesMsg struct {
 		keyword string
 		page    int
-		list    api.AgencyPage
+		list    admin.AgencyPage
 		err     error
 	}
 	searchMsg struct{ seq int }
@@ -59,9 +58,9 @@ func newAgencyState() agencyState {
 	s.Cursor.SetMode(cursor.CursorStatic)
 	list := newPagedList(listSource[agency.Summary, agencyInfo]{
 		screen: agenciesScreen, what: "agencies", item: "agency",
-		id:          func(a agency.Summary) int64 { return a.ID },
-		loadPage:    (*Model).fetchAgencies,
-		fetchDetail: fetchAgency,
+		id:         func(a agency.Summary) int64 { return a.ID },
+		loadPage:   (*Model).fetchAgencies,
+		fetchSized: fetchAgency,
 	})
 	return agencyState{list: list, search: s}
 }
@@ -78,13 +77,14 @@ func (m *Model) fetchAgencies(page int) tea.Cmd {
 	}
 }
 
-// fetchAgency is what the detail pane shows of agency id.
-func fetchAgency(ctx context.Context, b admin.Backend, id int64) (agencyInfo, error) {
+// fetchAgency is what the detail pane of rows lines shows of agency id:
+// the five latest wallet entries, or as many as a tall pane holds.
+func fetchAgency(ctx context.Context, b admin.Backend, id int64, rows int) (agencyInfo, error) {
 	var info agencyInfo
 	var err error
 	info.detail, err = b.Agency(ctx, id)
 	if err == nil {
-		info.entries, err = b.Entries(ctx, id, 1, recentEntries)
+		info.entries, err = b.Entries(ctx, id, 1, max(recentEntries, rows-9))
 	}
 	return info, err
 }
@@ -109,7 +109,7 @@ func (m *Model) agenciesKey(msg tea.KeyMsg) tea.Cmd {
 		s.searching = true
 		s.search.CursorEnd()
 		return s.search.Focus()
-	case key.Matches(msg, k.Funds), key.Matches(msg, k.Credit), key.Matches(msg, k.APIKey):
+	case key.Matches(msg, k.Funds), key.Matches(msg, k.Credit), key.Matches(msg, k.APIKey), key.Matches(msg, k.Block):
 		return m.openAgencyAction(msg)
 	case key.Matches(msg, k.Back):
 		m.status = ""
@@ -135,6 +135,8 @@ func (m *Model) openAgencyAction(msg tea.KeyMsg) tea.Cmd {
 		m.act = fundsAction(m.b, d)
 	case key.Matches(msg, m.keys.Credit):
 		m.act = creditAction(m.b, d)
+	case key.Matches(msg, m.keys.Block):
+		return m.openAction(statusAction(m, d))
 	default:
 		m.act = apiKeyAction(m.b, d)
 	}
@@ -193,54 +195,59 @@ func (m *Model) agenciesView(w, h int) []string {
 	s := &m.ag
 	l := &s.list
 	st := m.st
-	listRows, lower := split(h-2, len(l.items))
-
-	// The search line, with the page on the right.
-	var search string
-	switch {
-	case s.searching:
-		s.search.Width = max(1, w/2)
-		search = s.search.View()
-	case s.keyword != "":
-		search = "search: " + s.keyword + st.Muted.Render("  (/ to edit)")
-	default:
-		search = st.Muted.Render("/ to search")
-	}
-	info := ""
-	if l.loaded {
-		info = fmt.Sprintf("page %d/%d · %s", l.page, pages(l.total, m.opts.PageSize), i18n.CountEN(l.total, "agency", "agencies"))
-	}
-	lines := []string{spread(search, st.Muted.Render(info), w)}
-
-	// The list.
-	cols := agencyColumns(w)
-	lines = append(lines, st.Header.Render(cols.row("", "Code", "Name", "Status", "Cur", "Balance", "Available")))
-	switch {
-	case !l.loaded && l.err != "":
-		lines = append(lines, wrapStyled(st.Error, "Could not load the agencies: "+l.err, w)...)
-	case !l.loaded:
-		lines = append(lines, st.Muted.Render("Loading…"))
-	case len(l.items) == 0:
-		lines = append(lines, st.Muted.Render("No agencies match."))
-	}
-	from, to := l.shown(listRows)
-	for i := from; i < to; i++ {
-		a := l.items[i]
-		if i == l.cursor {
-			lines = append(lines, st.Selected.Render(cols.row(">", a.Code, a.Name, a.Status, a.Currency, a.Balance, a.Available)))
-		} else {
-			lines = append(lines, cols.row("", a.Code, a.Name, a.Status, a.Currency, a.Balance, a.Available))
+	top := func(w int) []string {
+		// The search line, with the page on the right.
+		var search string
+		switch {
+		case s.searching:
+			s.search.Width = max(1, w/2)
+			search = s.search.View()
+		case s.keyword != "":
+			search = "search: " + s.keyword + st.Muted.Render("  (/ to edit)")
+		default:
+			search = st.Muted.Render("/ to search")
 		}
+		info := ""
+		if l.loaded {
+			info = fmt.Sprintf("page %d/%d · %s", l.page, pages(l.total, m.opts.PageSize), i18n.CountEN(l.total, "agency", "agencies"))
+		}
+		cols := agencyColumns(w)
+		return []string{spread(search, st.Muted.Render(info), w),
+			st.Header.Render(cols.row("", "Code", "Name", "Status", "Cur", "Balance", "Available"))}
 	}
-	for len(lines) < 2+listRows {
-		lines = append(lines, "")
+	rows := func(w, n int) []string {
+		var lines []string
+		switch {
+		case !l.loaded && l.err != "":
+			lines = append(lines, wrapStyled(st.Error, "Could not load the agencies: "+l.err, w)...)
+		case !l.loaded:
+			lines = append(lines, st.Muted.Render("Loading…"))
+		case len(l.items) == 0:
+			lines = append(lines, st.Muted.Render("No agencies match."))
+		}
+		cols := agencyColumns(w)
+		from, to := l.shown(n)
+		for i := from; i < to; i++ {
+			a := l.items[i]
+			if i == l.cursor {
+				lines = append(lines, st.Selected.Render(cols.row(">", a.Code, a.Name, a.Status, a.Currency, a.Balance, a.Available)))
+			} else {
+				lines = append(lines, cols.row("", a.Code, a.Name, a.Status, a.Currency, a.Balance, a.Available))
+			}
+		}
+		return lines
 	}
+	return m.paned(w, h, len(l.items), top, rows, m.paneOr(m.agencyDetailView))
+}
 
-	// The lower pane.
-	if m.act != nil {
-		return append(lines, m.act.view(st, w, lower)...)
+// paneOr is the open form, if any, else the screen's detail.
+func (m *Model) paneOr(detail func(w, h int) []string) func(w, h int) []string {
+	return func(w, h int) []string {
+		if m.act != nil {
+			return m.act.view(m.st, w, h)
+		}
+		return detail(w, h)
 	}
-	return append(lines, m.agencyDetailView(w, lower)...)
 }
 
 // agencyCols are the list's column widths.
@@ -320,8 +327,8 @@ func (m *Model) agencyDetailView(w, h int) []string {
 		if ref == "" {
 			ref = e.Description
 		}
-		line := "  " + e.PaidAt.Local().Format("01-02 15:04") + "  " + fit(e.Type, 14) + " " + fitRight(amount, 12) +
-			"  → " + fitRight(e.BalanceAfter.Amount, 12) + "  "
+		line := "  " + e.PaidAt.UTC().Format("01-02 15:04") + "  " + fit(e.Type, 10) + " " + fitRight(amount, 12) +
+			" → " + fitRight(e.BalanceAfter.Amount, 12) + "  "
 		lines = append(lines, line+fit(ref, max(0, w-lipgloss.Width(line))))
 	}
 	if len(lines) > h {

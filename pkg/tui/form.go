@@ -49,8 +49,11 @@ type action struct {
 	plan     []string // what would change, shown on the confirmation
 	result   []string // what changed, shown when done
 	values   []string // the values checked and confirmed
-	check    func(ctx context.Context, values []string) ([]string, error)
-	post     func(ctx context.Context, values []string) (result []string, status string, err error)
+	// tr is the console's words (Model.openAction sets it; English when
+	// unset).
+	tr    func(key string, args ...any) string
+	check func(ctx context.Context, values []string) ([]string, error)
+	post  func(ctx context.Context, values []string) (result []string, status string, err error)
 }
 
 // Messages of an action's steps, tagged with its id so that the answer to a
@@ -70,11 +73,28 @@ type (
 )
 
 // name is the field's label as the form shows it.
-func (f field) name() string {
+func (f field) name(t func(string, ...any) string) string {
 	if f.optional {
-		return f.label + " (optional)"
+		return t("form.optional", "label", f.label)
 	}
 	return f.label
+}
+
+// t is a word of the form in the console's language.
+func (a *action) t(key string, args ...any) string {
+	if a.tr == nil {
+		return catalog().T("en", "terminal."+key, args...)
+	}
+	return a.tr(key, args...)
+}
+
+// openCmd opens the action: its first field, or, when it has none (a
+// confirmation only), its plan at once.
+func (a *action) openCmd(ctx context.Context) tea.Cmd {
+	if len(a.fields) == 0 {
+		return a.submit(ctx)
+	}
+	return a.open()
 }
 
 func newField(label, placeholder string, optional bool) field {
@@ -118,9 +138,16 @@ func (a *action) inputValues() []string {
 func (a *action) update(ctx context.Context, k keyMap, msg tea.KeyMsg) (cmd tea.Cmd, closed bool, status string) {
 	switch a.stage {
 	case editing:
+		if len(a.fields) == 0 {
+			// A confirmation whose check failed: only leaving it is left.
+			if key.Matches(msg, k.Cancel) || key.Matches(msg, k.Apply) {
+				return nil, true, a.t("form.cancelled")
+			}
+			return nil, false, ""
+		}
 		switch {
 		case key.Matches(msg, k.Cancel):
-			return nil, true, "Cancelled: nothing was changed."
+			return nil, true, a.t("form.cancelled")
 		case key.Matches(msg, k.Apply):
 			if a.focus < len(a.fields)-1 {
 				a.focus++
@@ -150,8 +177,8 @@ func (a *action) update(ctx context.Context, k keyMap, msg tea.KeyMsg) (cmd tea.
 			a.stage, a.err = posting, ""
 			return a.postCmd(ctx), false, ""
 		case key.Matches(msg, k.No):
-			return nil, true, "Cancelled: nothing was changed."
-		case key.Matches(msg, k.Edit):
+			return nil, true, a.t("form.cancelled")
+		case key.Matches(msg, k.Edit) && len(a.fields) > 0:
 			a.stage, a.err = editing, ""
 			return a.focusField(), false, ""
 		}
@@ -168,7 +195,7 @@ func (a *action) submit(ctx context.Context) tea.Cmd {
 	values := a.inputValues()
 	for i, f := range a.fields {
 		if !f.optional && values[i] == "" {
-			a.err = f.label + " is required."
+			a.err = a.t("form.required", "label", f.label)
 			a.focus = i
 			return a.focusField()
 		}
@@ -242,14 +269,14 @@ func (a *action) view(st styles, w, h int) []string {
 	lines := []string{st.Title.Render(fit(title+strings.Repeat("─", max(0, w-lipgloss.Width(title))), w))}
 	label := 0
 	for _, f := range a.fields {
-		label = max(label, lipgloss.Width(f.name())+2)
+		label = max(label, lipgloss.Width(f.name(a.t))+2)
 	}
 	label = min(label, w/2)
 	switch a.stage {
 	case editing, checking:
 		for i := range a.fields {
 			f := &a.fields[i]
-			name := f.name()
+			name := f.name(a.t)
 			f.input.Width = max(1, w-label-2-lipgloss.Width(f.input.Prompt)-1)
 			mark := "  "
 			if i == a.focus && a.stage == editing {
@@ -258,7 +285,7 @@ func (a *action) view(st styles, w, h int) []string {
 			lines = append(lines, mark+st.Label.Render(fit(name, label))+f.input.View())
 		}
 		if a.stage == checking {
-			lines = append(lines, st.Muted.Render("Checking…"))
+			lines = append(lines, st.Muted.Render(a.t("form.checking")))
 		}
 	case confirming, posting:
 		for _, l := range a.plan {
@@ -266,20 +293,20 @@ func (a *action) view(st styles, w, h int) []string {
 		}
 		switch {
 		case a.stage == posting:
-			lines = append(lines, st.Muted.Render("Posting…"))
+			lines = append(lines, st.Muted.Render(a.t("form.posting")))
 		case a.err != "":
-			lines = append(lines, st.Key.Render(fit("Try again with the same request? y/enter yes · n no · e edit", w)))
+			lines = append(lines, st.Key.Render(fit(a.t("form.retry")+" "+a.t("form.yesNo"), w)))
 		default:
-			lines = append(lines, st.Key.Render(fit(a.question+" y/enter yes · n no · e edit", w)))
+			lines = append(lines, st.Key.Render(fit(a.question+" "+a.t("form.yesNo"), w)))
 		}
 	case done:
 		for _, l := range a.result {
 			lines = append(lines, wrap(l, w)...)
 		}
-		lines = append(lines, st.Muted.Render(fit("enter: close", w)))
+		lines = append(lines, st.Muted.Render(fit(a.t("form.close"), w)))
 	}
 	if a.err != "" {
-		for _, l := range wrap("error: "+a.err, w) {
+		for _, l := range wrap(a.t("form.error", "error", a.err), w) {
 			lines = append(lines, st.Error.Render(l))
 		}
 	}

@@ -72,41 +72,43 @@ func groupRoute(g group.View) (route, date string) {
 func (m *Model) groupsView(w, h int) []string {
 	l := &m.gr.list
 	st := m.st
-	listRows, lower := split(h-2, len(l.items))
-	info := ""
-	if l.loaded {
-		info = fmt.Sprintf("page %d/%d · %d requests", l.page, pages(l.total, m.opts.PageSize), l.total)
-	}
-	lines := []string{spread(st.Muted.Render("Group requests waiting for a quote"), st.Muted.Render(info), w)}
 	booking, pax, date, created := 15, 9, 10, 11
-	route := max(8, w-2-booking-pax-date-created-4)
-	row := func(mark, b, r, d, p, c string) string {
+	row := func(w int, mark, b, r, d, p, c string) string {
+		route := max(8, w-2-booking-pax-date-created-4)
 		return fit(mark, 2) + fit(b, booking) + " " + fit(r, route) + " " + fit(d, date) + " " + fit(p, pax) + " " + fit(c, created)
 	}
-	lines = append(lines, st.Header.Render(row("", "Booking", "Route", "Date", "Adt/Chd", "Requested")))
-	switch {
-	case !l.loaded && l.err != "":
-		lines = append(lines, wrapStyled(st.Error, "Could not load the queue: "+l.err, w)...)
-	case !l.loaded:
-		lines = append(lines, st.Muted.Render("Loading…"))
-	case len(l.items) == 0:
-		lines = append(lines, st.Muted.Render("No group request waits for a quote."))
-	}
-	from, to := l.shown(listRows)
-	for i := from; i < to; i++ {
-		g := l.items[i]
-		mark, style := "", lipgloss.NewStyle()
-		if i == l.cursor {
-			mark, style = ">", st.Selected
+	top := func(w int) []string {
+		info := ""
+		if l.loaded {
+			info = fmt.Sprintf("page %d/%d · %d requests", l.page, pages(l.total, m.opts.PageSize), l.total)
 		}
-		r, d := groupRoute(g)
-		lines = append(lines, style.Render(row(mark, g.BookingNumber, r, d, fmt.Sprintf("%d/%d/%d", g.Passengers.Adult, g.Passengers.Child, g.Passengers.Infant),
-			g.CreatedAt.Local().Format("01-02 15:04"))))
+		return []string{spread(st.Muted.Render("Group requests waiting for a quote"), st.Muted.Render(info), w),
+			st.Header.Render(row(w, "", "Booking", "Route", "Date", "Adt/Chd", "Requested"))}
 	}
-	for len(lines) < 2+listRows {
-		lines = append(lines, "")
+	rows := func(w, n int) []string {
+		var lines []string
+		switch {
+		case !l.loaded && l.err != "":
+			lines = append(lines, wrapStyled(st.Error, "Could not load the queue: "+l.err, w)...)
+		case !l.loaded:
+			lines = append(lines, st.Muted.Render("Loading…"))
+		case len(l.items) == 0:
+			lines = append(lines, st.Muted.Render("No group request waits for a quote."))
+		}
+		from, to := l.shown(n)
+		for i := from; i < to; i++ {
+			g := l.items[i]
+			mark, style := "", lipgloss.NewStyle()
+			if i == l.cursor {
+				mark, style = ">", st.Selected
+			}
+			r, d := groupRoute(g)
+			lines = append(lines, style.Render(row(w, mark, g.BookingNumber, r, d, fmt.Sprintf("%d/%d/%d", g.Passengers.Adult, g.Passengers.Child, g.Passengers.Infant),
+				g.CreatedAt.UTC().Format("01-02 15:04"))))
+		}
+		return lines
 	}
-	return append(lines, m.groupDetailView(w, lower)...)
+	return m.paned(w, h, len(l.items), top, rows, m.groupDetailView)
 }
 
 // groupDetailView is the selected request: the journeys, the group, the

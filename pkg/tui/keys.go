@@ -7,7 +7,10 @@ import "github.com/charmbracelet/bubbles/key"
 type keyMap struct {
 	Up, Down, PrevPage, NextPage key.Binding
 	Agencies, Review, Switch     key.Binding
-	Groups                       key.Binding
+	Groups, Orders, Statements   key.Binding
+	Rates, Users, Keys           key.Binding
+	Block, Unblock, New, Export  key.Binding
+	Kind, Revoke, SetRate        key.Binding
 	Search, Refresh              key.Binding
 	Funds, Credit, APIKey        key.Binding
 	Approve, Reject, Quote       key.Binding
@@ -29,16 +32,29 @@ func newKeyMap() keyMap {
 		PrevPage: key.NewBinding(key.WithKeys("left", "pgup"), key.WithHelp("←", "prev page")),
 		NextPage: key.NewBinding(key.WithKeys("right", "pgdown"), key.WithHelp("→", "next page")),
 
-		Agencies: key.NewBinding(key.WithKeys("1"), key.WithHelp("1", "agencies")),
-		Review:   key.NewBinding(key.WithKeys("2"), key.WithHelp("2", "review queue")),
-		Groups:   key.NewBinding(key.WithKeys("3"), key.WithHelp("3", "group queue")),
-		Switch:   key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "switch screen")),
-		Search:   key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "search")),
-		Refresh:  key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "refresh")),
+		Agencies:   key.NewBinding(key.WithKeys("1"), key.WithHelp("1", "agencies")),
+		Review:     key.NewBinding(key.WithKeys("2"), key.WithHelp("2", "review queue")),
+		Groups:     key.NewBinding(key.WithKeys("3"), key.WithHelp("3", "group queue")),
+		Orders:     key.NewBinding(key.WithKeys("4"), key.WithHelp("4", "orders")),
+		Statements: key.NewBinding(key.WithKeys("5"), key.WithHelp("5", "statements")),
+		Rates:      key.NewBinding(key.WithKeys("6"), key.WithHelp("6", "exchange rates")),
+		Users:      key.NewBinding(key.WithKeys("7"), key.WithHelp("7", "users")),
+		Keys:       key.NewBinding(key.WithKeys("8"), key.WithHelp("8", "API keys")),
+		Switch:     key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next screen")),
+		Search:     key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "search")),
+		Refresh:    key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "refresh")),
 
 		Funds:  key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "add funds")),
 		Credit: key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "set credit")),
 		APIKey: key.NewBinding(key.WithKeys("k"), key.WithHelp("k", "new API key")),
+
+		Block:   key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "block/unblock")),
+		Unblock: key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "unblock user")),
+		New:     key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new statement/key")),
+		Export:  key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "export/revoke")),
+		Kind:    key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "flights/trains/groups")),
+		Revoke:  key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "revoke key")),
+		SetRate: key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "set rate")),
 
 		Approve: key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "approve")),
 		Reject:  key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "reject")),
@@ -76,11 +92,13 @@ func (k keyMap) fullHelp() [2][][]key.Binding {
 	return [2][][]key.Binding{
 		{
 			{k.Up, k.Down, k.PrevPage, k.NextPage},
-			{k.Agencies, k.Review, k.Groups, k.Switch, k.Refresh},
+			{k.Agencies, k.Review, k.Groups, k.Orders, k.Statements},
+			{k.Rates, k.Users, k.Keys, k.Switch, k.Refresh},
 			{k.Search, k.Help, k.Back, k.Quit},
 		},
 		{
-			{k.Funds, k.Credit, k.APIKey},
+			{k.Funds, k.Credit, k.APIKey, k.Block},
+			{k.New, k.Export, k.Kind, k.SetRate, k.Unblock},
 			{k.Approve, k.Reject, k.Quote},
 			{k.Apply, k.NextField, k.Edit},
 		},

@@ -45,6 +45,9 @@ type listSource[T, D any] struct {
 	// agencies' names).
 	loadPage    func(m *Model, page int) tea.Cmd
 	fetchDetail func(ctx context.Context, b admin.Backend, id int64) (D, error)
+	// fetchSized, when set, is used instead of fetchDetail: it is told how
+	// many lines the detail pane has, to ask for as much as it shows.
+	fetchSized func(ctx context.Context, b admin.Backend, id int64, rows int) (D, error)
 }
 
 // detail is one item's detail as last loaded, or why it could not be.
@@ -133,7 +136,14 @@ func (l *pagedList[T, D]) selectCurrent(m *Model) tea.Cmd {
 	}
 	id := l.id(it)
 	l.selected = id
+	if l.fetchDetail == nil && l.fetchSized == nil {
+		return nil // the row is the whole item
+	}
 	b, fetch := m.b, l.fetchDetail
+	if l.fetchSized != nil {
+		sized, rows := l.fetchSized, m.detailRows()
+		fetch = func(ctx context.Context, b admin.Backend, id int64) (D, error) { return sized(ctx, b, id, rows) }
+	}
 	ctx, cancel := m.call()
 	return func() tea.Msg {
 		defer cancel()

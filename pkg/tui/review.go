@@ -138,40 +138,39 @@ func (m *Model) reviewView(w, h int) []string {
 	s := &m.rv
 	l := &s.list
 	st := m.st
-	listRows, lower := split(h-2, len(l.items))
-
-	info := ""
-	if l.loaded {
-		info = fmt.Sprintf("page %d/%d · %s", l.page, pages(l.total, m.opts.PageSize), i18n.CountEN(l.total, "order", "orders"))
-	}
-	lines := []string{spread(st.Muted.Render("Orders waiting for review"), st.Muted.Render(info), w)}
-	cols := orderColumns(w)
-	lines = append(lines, st.Header.Render(cols.row("", "Booking", "Agency", "Type", "Status", "Total", "Created UTC")))
-	switch {
-	case !l.loaded && l.err != "":
-		lines = append(lines, wrapStyled(st.Error, "Could not load the queue: "+l.err, w)...)
-	case !l.loaded:
-		lines = append(lines, st.Muted.Render("Loading…"))
-	case len(l.items) == 0:
-		lines = append(lines, st.Muted.Render("Nothing waits for review."))
-	}
-	from, to := l.shown(listRows)
-	for i := from; i < to; i++ {
-		o := l.items[i]
-		mark, style := "", lipgloss.NewStyle()
-		if i == l.cursor {
-			mark, style = ">", st.Selected
+	top := func(w int) []string {
+		info := ""
+		if l.loaded {
+			info = fmt.Sprintf("page %d/%d · %s", l.page, pages(l.total, m.opts.PageSize), i18n.CountEN(l.total, "order", "orders"))
 		}
-		lines = append(lines, style.Render(cols.row(mark, o.BookingNumber, s.agencyName(o.AgencyID), o.Type, statusText(o.Status),
-			o.Total.Amount+" "+o.Total.Currency, o.CreatedAt.UTC().Format("01-02 15:04"))))
+		cols := orderColumns(w)
+		return []string{spread(st.Muted.Render("Orders waiting for review"), st.Muted.Render(info), w),
+			st.Header.Render(cols.row("", "Booking", "Agency", "Type", "Status", "Total", "Created UTC"))}
 	}
-	for len(lines) < 2+listRows {
-		lines = append(lines, "")
+	rows := func(w, n int) []string {
+		var lines []string
+		switch {
+		case !l.loaded && l.err != "":
+			lines = append(lines, wrapStyled(st.Error, "Could not load the queue: "+l.err, w)...)
+		case !l.loaded:
+			lines = append(lines, st.Muted.Render("Loading…"))
+		case len(l.items) == 0:
+			lines = append(lines, st.Muted.Render("Nothing waits for review."))
+		}
+		cols := orderColumns(w)
+		from, to := l.shown(n)
+		for i := from; i < to; i++ {
+			o := l.items[i]
+			mark, style := "", lipgloss.NewStyle()
+			if i == l.cursor {
+				mark, style = ">", st.Selected
+			}
+			lines = append(lines, style.Render(cols.row(mark, o.BookingNumber, s.agencyName(o.AgencyID), o.Type, statusText(o.Status),
+				o.Total.Amount+" "+o.Total.Currency, o.CreatedAt.UTC().Format("01-02 15:04"))))
+		}
+		return lines
 	}
-	if m.act != nil {
-		return append(lines, m.act.view(st, w, lower)...)
-	}
-	return append(lines, m.orderDetailView(w, lower)...)
+	return m.paned(w, h, len(l.items), top, rows, m.paneOr(m.orderDetailView))
 }
 
 type orderCols struct{ booking, agency, typ, status, total, created int }

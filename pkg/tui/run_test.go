@@ -12,7 +12,6 @@ import (
 
 	"github.com/voyage/voyage/pkg/admin"
 	"github.com/voyage/voyage/pkg/agency"
-	"github.com/voyage/voyage/pkg/api"
 	"github.com/voyage/voyage/pkg/order"
 )
 
@@ -24,8 +23,8 @@ type empty struct {
 	err error
 }
 
-func (e empty) Agencies(context.Context, agency.ListFilter) (api.AgencyPage, error) {
-	return api.AgencyPage{Items: []agency.Summary{}, Page: 1, PageSize: 20}, e.err
+func (e empty) Agencies(context.Context, agency.ListFilter) (admin.AgencyPage, error) {
+	return admin.AgencyPage{Items: []agency.Summary{}, Page: 1, PageSize: 20}, e.err
 }
 
 func (e empty) Orders(context.Context, order.Filter) (order.Page, error) {

@@ -108,3 +108,6 @@ func split(h, n int) (listRows, pane int) {
 	listRows = max(2, min(h-paneHeight, max(n, minRows)))
 	return listRows, max(0, h-listRows)
 }
+
+// cellWidth is how many terminal cells s takes.
+func cellWidth(s string) int { return lipgloss.Width(s) }

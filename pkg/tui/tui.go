@@ -54,6 +54,7 @@ import (
 	"github.com/voyage/voyage/pkg/admin"
 	"github.com/voyage/voyage/pkg/group"
 	"github.com/voyage/voyage/pkg/order"
+	"github.com/voyage/voyage/pkg/siteinfo"
 )
 
 // DefaultRefresh is how often `voyage tui` reloads the open screen unless
@@ -79,6 +80,12 @@ type Options struct {
 	// PageSize is how many agencies or orders one page holds; 0 is
 	// DefaultPageSize.
 	PageSize int
+	// ExportDir is the folder a statement export is written to when the
+	// form names no file; "" is the working directory.
+	ExportDir string
+	// Lang is the language of the console's words: en (the default),
+	// zh-cn or zh-tw.
+	Lang string
 }
 
 // screen is one of the console's screens.
@@ -88,6 +95,12 @@ const (
 	agenciesScreen screen = iota
 	reviewScreen
 	groupsScreen
+	ordersScreen
+	statementsScreen
+	ratesScreen
+	usersScreen
+	keysScreen
+	screenCount
 )
 
 // Model is the console. Its state changes only in Update; the backend is
@@ -105,6 +118,11 @@ type Model struct {
 	ag            agencyState
 	rv            reviewState
 	gr            groupState
+	or            ordersState
+	sm            statementState
+	ra            rateState
+	us            userState
+	ks            keyState
 	// act is the open form with its confirmation, if any; while it is open
 	// it has the keyboard.
 	act      *action
@@ -135,6 +153,11 @@ func newModel(ctx context.Context, b admin.Backend, opts Options) *Model {
 	m.ag = newAgencyState()
 	m.rv = newReviewState()
 	m.gr = newGroupState()
+	m.or = newOrdersState()
+	m.sm = newStatementState()
+	m.ra = newRateState()
+	m.us = newUserState()
+	m.ks = newKeyState()
 	return m
 }
 
@@ -196,6 +219,22 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case detailMsg[group.View]:
 		m.gr.list.detailLoaded(m, msg)
 		return m, nil
+	case orderRowsMsg:
+		return m, m.orderRowsLoaded(msg)
+	case detailMsg[orderDetail]:
+		m.or.list.detailLoaded(m, msg)
+		return m, nil
+	case statementsMsg:
+		return m, m.statementsLoaded(msg)
+	case ratesMsg:
+		return m, m.ratesLoaded(msg)
+	case detailMsg[[]siteinfo.Rate]:
+		m.ra.list.detailLoaded(m, msg)
+		return m, nil
+	case usersMsg:
+		return m, m.usersLoaded(msg)
+	case keysMsg:
+		return m, m.keysLoaded(msg)
 	case checkedMsg:
 		if m.act != nil && m.act.id == msg.id {
 			return m, m.act.checked(msg)
@@ -219,6 +258,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		f.input, cmd = f.input.Update(msg)
 	case m.ag.searching:
 		m.ag.search, cmd = m.ag.search.Update(msg)
+	case m.or.searching:
+		m.or.search, cmd = m.or.search.Update(msg)
 	}
 	return m, cmd
 }
@@ -239,6 +280,9 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	if m.ag.searching {
 		return m.searchKey(msg)
 	}
+	if m.or.searching {
+		return m.orderSearchKey(msg)
+	}
 	switch {
 	case key.Matches(msg, m.keys.Quit):
 		return tea.Quit
@@ -254,13 +298,19 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		return m.switchTo(reviewScreen)
 	case key.Matches(msg, m.keys.Groups):
 		return m.switchTo(groupsScreen)
+	case key.Matches(msg, m.keys.Orders):
+		return m.switchTo(ordersScreen)
+	case key.Matches(msg, m.keys.Statements):
+		return m.switchTo(statementsScreen)
+	case key.Matches(msg, m.keys.Rates):
+		return m.switchTo(ratesScreen)
+	case key.Matches(msg, m.keys.Users):
+		return m.switchTo(usersScreen)
+	case key.Matches(msg, m.keys.Keys):
+		return m.switchTo(keysScreen)
 	case key.Matches(msg, m.keys.Switch):
-		// Tab goes between the agencies and the review queue, and from the
-		// group queue back to the agencies.
-		if m.screen == groupsScreen {
-			return m.switchTo(agenciesScreen)
-		}
-		return m.switchTo(1 - m.screen)
+		// Tab goes to the next screen, from the last back to the first.
+		return m.switchTo((m.screen + 1) % screenCount)
 	case key.Matches(msg, m.keys.Refresh):
 		return m.reload(true)
 	}
@@ -272,6 +322,16 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		return m.reviewKey(msg)
 	case groupsScreen:
 		return m.groupsKey(msg)
+	case ordersScreen:
+		return m.ordersKey(msg)
+	case statementsScreen:
+		return m.statementsKey(msg)
+	case ratesScreen:
+		return m.ratesKey(msg)
+	case usersScreen:
+		return m.usersKey(msg)
+	case keysScreen:
+		return m.keysKey(msg)
 	}
 	return m.agenciesKey(msg)
 }
@@ -295,6 +355,16 @@ func (m *Model) reload(force bool) tea.Cmd {
 		return m.rv.list.reload(m, force)
 	case groupsScreen:
 		return m.gr.list.reload(m, force)
+	case ordersScreen:
+		return m.or.list.reload(m, force)
+	case statementsScreen:
+		return m.sm.list.reload(m, force)
+	case ratesScreen:
+		return m.ra.list.reload(m, force)
+	case usersScreen:
+		return m.us.list.reload(m, force)
+	case keysScreen:
+		return m.ks.list.reload(m, force)
 	}
 	return m.ag.list.reload(m, force)
 }
@@ -319,7 +389,8 @@ func (m *Model) View() string {
 	}
 	helpView := m.help.View(bindings{short: m.shortHelp()})
 	footer := []string{m.statusView(w), helpView}
-	bodyH := max(0, h-1-len(footer))
+	header := m.headerView(w)
+	bodyH := max(0, h-len(header)-len(footer))
 	var body []string
 	switch {
 	case m.showHelp:
@@ -328,6 +399,16 @@ func (m *Model) View() string {
 		body = m.reviewView(w, bodyH)
 	case m.screen == groupsScreen:
 		body = m.groupsView(w, bodyH)
+	case m.screen == ordersScreen:
+		body = m.ordersView(w, bodyH)
+	case m.screen == statementsScreen:
+		body = m.statementsView(w, bodyH)
+	case m.screen == ratesScreen:
+		body = m.ratesView(w, bodyH)
+	case m.screen == usersScreen:
+		body = m.usersView(w, bodyH)
+	case m.screen == keysScreen:
+		body = m.keysView(w, bodyH)
 	default:
 		body = m.agenciesView(w, bodyH)
 	}
@@ -337,7 +418,7 @@ func (m *Model) View() string {
 	for len(body) < bodyH {
 		body = append(body, "")
 	}
-	lines := append([]string{m.headerView(w)}, body...)
+	lines := append(header, body...)
 	lines = append(lines, footer...)
 	if len(lines) > h {
 		lines = lines[:h]
@@ -352,29 +433,45 @@ func (m *Model) View() string {
 	return strings.Join(lines, "\n")
 }
 
-func (m *Model) headerView(w int) string {
-	tab := func(s screen, label string) string {
-		if m.screen == s {
-			return m.st.ActiveTab.Render("[" + label + "]")
+// headerView is two lines: the console's name and who it acts as, then a
+// tab per screen (with the review and group queues' sizes when wide).
+func (m *Model) headerView(w int) []string {
+	wide := w >= wideAt
+	tabs := make([]string, 0, screenCount)
+	for s := screen(0); s < screenCount; s++ {
+		label := strconv.Itoa(int(s)+1) + " " + m.t("tab."+screenNames[s])
+		if wide {
+			label = strconv.Itoa(int(s)+1) + " " + m.t("tab."+screenNames[s]+".long")
+			switch {
+			case s == reviewScreen && m.rv.list.loaded:
+				label += " (" + strconv.Itoa(m.rv.list.total) + ")"
+			case s == groupsScreen && m.gr.list.loaded:
+				label += " (" + strconv.Itoa(m.gr.list.total) + ")"
+			}
 		}
-		return m.st.Tab.Render(" " + label + " ")
+		if m.screen == s {
+			tabs = append(tabs, m.st.ActiveTab.Render("["+label+"]"))
+		} else {
+			tabs = append(tabs, m.st.Tab.Render(label))
+		}
 	}
-	queue := "2 Review queue"
-	if m.rv.list.loaded {
-		queue += " (" + strconv.Itoa(m.rv.list.total) + ")"
+	sep := " "
+	if wide {
+		sep = "  "
 	}
-	groups := "3 Groups"
-	if m.gr.list.loaded {
-		groups += " (" + strconv.Itoa(m.gr.list.total) + ")"
+	return []string{
+		spread(m.st.Title.Render(m.t("title")), m.st.Muted.Render(m.b.Actor()), w),
+		fit(strings.Join(tabs, sep), w),
 	}
-	left := m.st.Title.Render("Voyage admin") + "  " + tab(agenciesScreen, "1 Agencies") + " " + tab(reviewScreen, queue) + " " + tab(groupsScreen, groups)
-	return spread(left, m.st.Muted.Render(m.b.Actor()), w)
 }
+
+// screenNames name the screens in the catalog's keys.
+var screenNames = [screenCount]string{"agencies", "review", "groups", "orders", "statements", "rates", "users", "keys"}
 
 func (m *Model) statusView(w int) string {
 	right := ""
 	if !m.updated.IsZero() {
-		right = "updated " + m.updated.Format("15:04:05")
+		right = m.t("updated", "time", m.updated.Format("15:04:05"))
 	}
 	left := m.status
 	if m.statusErr != "" {
@@ -397,10 +494,32 @@ func (m *Model) shortHelp() []key.Binding {
 		return []key.Binding{move, k.Approve, k.Reject, k.Quote, short(k.Switch, "screen"), k.Help, k.Quit}
 	case m.screen == groupsScreen:
 		return []key.Binding{move, short(k.NextPage, "page"), short(k.Switch, "screen"), k.Help, k.Quit}
+	case m.or.searching:
+		return []key.Binding{m.bind("enter", "help.search"), m.bind("esc", "help.clear")}
+	case m.screen == ordersScreen:
+		return []key.Binding{m.move(), m.bind("/", "help.search"), m.bind("t", "help.kind"), m.bind("tab", "help.screen"), m.bind("?", "help.help"), m.bind("q", "help.quit")}
+	case m.screen == statementsScreen:
+		return []key.Binding{m.move(), m.bind("n", "help.newStatement"), m.bind("x", "help.export"), m.bind("tab", "help.screen"), m.bind("q", "help.quit")}
+	case m.screen == ratesScreen:
+		return []key.Binding{m.move(), m.bind("s", "help.setRate"), m.bind("tab", "help.screen"), m.bind("?", "help.help"), m.bind("q", "help.quit")}
+	case m.screen == usersScreen:
+		return []key.Binding{m.move(), m.bind("b", "help.block"), m.bind("u", "help.unblock"), m.bind("tab", "help.screen"), m.bind("q", "help.quit")}
+	case m.screen == keysScreen:
+		return []key.Binding{m.move(), m.bind("n", "help.newKey"), m.bind("x", "help.revoke"), m.bind("tab", "help.screen"), m.bind("q", "help.quit")}
 	}
 	// Short enough for 80 columns; `?` has the long names.
 	return []key.Binding{k.Search, short(k.Funds, "funds"), short(k.Credit, "credit"), short(k.APIKey, "API key"),
-		short(k.Switch, "screen"), k.Help, k.Quit}
+		short(k.Block, "block"), short(k.Switch, "screen"), k.Help, k.Quit}
+}
+
+// bind is a help entry: keys and the catalog's words for them.
+func (m *Model) bind(keys, help string) key.Binding {
+	return key.NewBinding(key.WithKeys(keys), key.WithHelp(keys, m.t(help)))
+}
+
+// move is ↑/↓ in the console's words.
+func (m *Model) move() key.Binding {
+	return key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", m.t("help.move")))
 }
 
 var move = key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "move"))

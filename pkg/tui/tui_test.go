@@ -105,8 +105,8 @@ func TestAddFunds(t *testing.T) {
 	c.selectAgency("Demo Travel")
 
 	c.press("f")
-	c.waitText("Add funds · Demo Travel", "Amount (CNY)")
-	c.press("250.75", "enter", "BANK-42", "enter", "enter")
+	c.waitText("Add funds · Demo Travel", "Amount received", "Currency received (optional)  > CNY")
+	c.press("250.75", "enter", "BANK-42", "enter", "enter", "enter", "enter", "enter")
 	s := c.waitText("Balance    " + before.Balance + " → ")
 	if !strings.Contains(s, "Credit     250.75 "+before.Currency+" to Demo Travel") || !strings.Contains(s, "Post this top-up?") {
 		t.Errorf("the preview lacks the amount or the question:\n%s", s)
@@ -133,7 +133,7 @@ func TestAddFunds(t *testing.T) {
 	for _, refuse := range []string{"n", "esc"} {
 		c.press("f")
 		c.waitText("Add funds · Demo Travel")
-		c.press("99", "enter", "REF-NO", "enter", "enter")
+		c.press("99", "enter", "REF-NO", "enter", "enter", "enter", "enter", "enter")
 		c.waitText("Post this top-up?", "Credit     99.00")
 		c.press(refuse)
 		s = c.waitText("Cancelled: nothing was changed.")
@@ -184,7 +184,7 @@ func TestAddFundsRetryCreditsOnce(t *testing.T) {
 	b := &lossy{Backend: e.b}
 	c := start(t, b, Options{})
 	c.selectAgency("Demo Travel")
-	c.press("f", "300", "enter", "WIRE-7", "enter", "enter")
+	c.press("f", "300", "enter", "WIRE-7", "enter", "enter", "enter", "enter", "enter")
 	c.waitText("Post this top-up?")
 	c.press("y")
 	s := c.waitText("error: connection reset by peer", "Try again with the same request?")

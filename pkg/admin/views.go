@@ -1,0 +1,198 @@
+package admin
+
+import (
+	"time"
+
+	"github.com/voyage/voyage/pkg/agency"
+	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/pkg/ledger"
+	"github.com/voyage/voyage/pkg/money"
+)
+
+// The terminal's own view types: what the CLI prints and the TUI shows of
+// the lists, entries, statements and users the Backend answers. They are
+// pkg/admin's, not the API handler package's (ARCHITECTURE.md): Local
+// builds them from the services' domain types, Remote decodes the agency
+// API's JSON into them, so their JSON names are the API's (API.md) and the
+// CLI's `-o json` prints what the API answers.
+
+// Money is an amount as a decimal string and its currency.
+type Money struct {
+	Amount   string `json:"amount"`
+	Currency string `json:"currency"`
+}
+
+func moneyOf(minor int64, currency string) Money {
+	return Money{Amount: money.Amount{Minor: minor, Currency: currency}.String(), Currency: currency}
+}
+
+// AgencyPage is one page of the agencies the caller manages.
+type AgencyPage struct {
+	Items    []agency.Summary `json:"items"`
+	Total    int              `json:"total"`
+	Page     int              `json:"page"`
+	PageSize int              `json:"pageSize"`
+}
+
+// WalletEntry is one movement of an agency's wallet.
+type WalletEntry struct {
+	ID               int64     `json:"id"`
+	Type             string    `json:"type"`
+	Amount           Money     `json:"amount"`
+	BalanceAfter     Money     `json:"balanceAfter"`
+	OrderID          string    `json:"orderId"`
+	PaymentReference string    `json:"paymentReference"`
+	Description      string    `json:"description"`
+	Remark           string    `json:"remark"`
+	PaidAt           time.Time `json:"paidAt"`
+}
+
+// WalletEntryPage is one page of wallet entries, newest first.
+type WalletEntryPage struct {
+	Items    []WalletEntry `json:"items"`
+	Total    int           `json:"total"`
+	Page     int           `json:"page"`
+	PageSize int           `json:"pageSize"`
+}
+
+func walletEntryOf(e ledger.Entry) WalletEntry {
+	return WalletEntry{ID: e.ID, Type: e.Type, Amount: moneyOf(e.Amount, e.Currency), BalanceAfter: moneyOf(e.BalanceAfter, e.Currency),
+		OrderID: e.OrderID, PaymentReference: e.Reference, Description: e.Description, Remark: e.Remark, PaidAt: e.PaidAt}
+}
+
+func walletEntriesOf(entries []ledger.Entry, total, page, size int) WalletEntryPage {
+	out := WalletEntryPage{Items: make([]WalletEntry, 0, len(entries)), Total: total, Page: page, PageSize: size}
+	for _, e := range entries {
+		out.Items = append(out.Items, walletEntryOf(e))
+	}
+	return out
+}
+
+// StatementSummary is a statement in a list: its period (From and To
+// inclusive, YYYY-MM-DD), balances and how many entries it holds.
+type StatementSummary struct {
+	ID             int64     `json:"id"`
+	AgencyID       int64     `json:"agencyId"`
+	From           string    `json:"from"`
+	To             string    `json:"to"`
+	OpeningBalance Money     `json:"openingBalance"`
+	ClosingBalance Money     `json:"closingBalance"`
+	EntryCount     int       `json:"entryCount"`
+	CreatedAt      time.Time `json:"createdAt"`
+}
+
+// StatementDetail is a statement with every entry.
+type StatementDetail struct {
+	ID             int64         `json:"id"`
+	AgencyID       int64         `json:"agencyId"`
+	From           string        `json:"from"`
+	To             string        `json:"to"`
+	OpeningBalance Money         `json:"openingBalance"`
+	ClosingBalance Money         `json:"closingBalance"`
+	Entries        []WalletEntry `json:"entries"`
+	CreatedAt      time.Time     `json:"createdAt"`
+}
+
+// Summary is the statement as a list shows it.
+func (d StatementDetail) Summary() StatementSummary {
+	return StatementSummary{ID: d.ID, AgencyID: d.AgencyID, From: d.From, To: d.To, OpeningBalance: d.OpeningBalance,
+		ClosingBalance: d.ClosingBalance, EntryCount: len(d.Entries), CreatedAt: d.CreatedAt}
+}
+
+// StatementPage is one page of an agency's statements, newest first.
+type StatementPage struct {
+	Items    []StatementSummary `json:"items"`
+	Total    int                `json:"total"`
+	Page     int                `json:"page"`
+	PageSize int                `json:"pageSize"`
+}
+
+// lastDay is the inclusive last day of a period ending (exclusive) at t.
+func lastDay(t time.Time) string { return t.Add(-time.Nanosecond).Format(time.DateOnly) }
+
+func statementSummaryOf(i ledger.StatementInfo) StatementSummary {
+	return StatementSummary{ID: i.ID, AgencyID: i.AgencyID, From: i.From.Format(time.DateOnly), To: lastDay(i.To),
+		OpeningBalance: moneyOf(i.Opening, i.Currency), ClosingBalance: moneyOf(i.Closing, i.Currency), EntryCount: i.EntryCount, CreatedAt: i.CreatedAt}
+}
+
+func statementDetailOf(i ledger.StatementInfo, st ledger.Statement) StatementDetail {
+	d := StatementDetail{ID: i.ID, AgencyID: i.AgencyID, From: i.From.Format(time.DateOnly), To: lastDay(i.To),
+		OpeningBalance: moneyOf(i.Opening, i.Currency), ClosingBalance: moneyOf(i.Closing, i.Currency), Entries: []WalletEntry{}, CreatedAt: i.CreatedAt}
+	for _, e := range st.Entries {
+		d.Entries = append(d.Entries, walletEntryOf(e))
+	}
+	return d
+}
+
+// statementPeriod parses an inclusive YYYY-MM-DD range into [from, to), with
+// the same field messages as the API.
+func statementPeriod(from, to string) (time.Time, time.Time, error) {
+	errs := map[string]string{}
+	start, err := time.Parse(time.DateOnly, from)
+	if err != nil {
+		errs["from"] = "statement.error.from"
+	}
+	end, err := time.Parse(time.DateOnly, to)
+	if err != nil || end.Before(start) {
+		errs["to"] = "statement.error.to"
+	}
+	if len(errs) > 0 {
+		return time.Time{}, time.Time{}, fault.Validation(errs)
+	}
+	return start, end.AddDate(0, 0, 1), nil
+}
+
+// ManagedUser is a user of a managed agency.
+type ManagedUser struct {
+	ID           int64     `json:"id"`
+	AgencyID     int64     `json:"agencyId"`
+	IsSuperAdmin bool      `json:"isSuperAdmin"`
+	Username     string    `json:"username"`
+	Email        string    `json:"email"`
+	Nickname     string    `json:"nickname"`
+	Mobile       string    `json:"mobile"`
+	AreaCode     string    `json:"areaCode"`
+	Role         []string  `json:"role"`
+	Status       string    `json:"status"`
+	CreatedAt    time.Time `json:"createdAt"`
+}
+
+func managedUserOf(u auth.User) ManagedUser {
+	return ManagedUser{ID: u.ID, AgencyID: u.AgencyID, IsSuperAdmin: u.IsSuperAdmin, Username: u.Username, Email: u.Email,
+		Nickname: u.Nickname, Mobile: u.Mobile, AreaCode: u.AreaCode, Role: u.Roles(), Status: u.Status, CreatedAt: u.CreatedAt}
+}
+
+// UserPage is one page of an agency's users.
+type UserPage struct {
+	Items    []ManagedUser `json:"items"`
+	Total    int           `json:"total"`
+	Page     int           `json:"page"`
+	PageSize int           `json:"pageSize"`
+}
+
+// CreateUserRequest is a new user of a managed agency.
+type CreateUserRequest struct {
+	Username string   `json:"username"`
+	Email    string   `json:"email"`
+	Nickname string   `json:"nickname"`
+	Mobile   string   `json:"mobile"`
+	AreaCode string   `json:"areaCode"`
+	Role     []string `json:"role"`
+	Status   string   `json:"status"`
+	Password string   `json:"password"`
+}
+
+// NewUser is the request as the auth service takes it.
+func (req CreateUserRequest) NewUser() auth.NewUser {
+	return auth.NewUser{Username: req.Username, Email: req.Email, Nickname: req.Nickname,
+		Mobile: req.Mobile, AreaCode: req.AreaCode, Roles: req.Role, Status: req.Status, Password: req.Password}
+}
+
+func userPageOf(users []auth.User, total, page, size int) UserPage {
+	out := UserPage{Items: make([]ManagedUser, 0, len(users)), Total: total, Page: page, PageSize: size}
+	for _, u := range users {
+		out.Items = append(out.Items, managedUserOf(u))
+	}
+	return out
+}

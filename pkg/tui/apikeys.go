@@ -1,0 +1,241 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/voyage/voyage/pkg/agency"
+	"github.com/voyage/voyage/pkg/auth"
+)
+
+// keyState is the selected agency's API keys, revoked ones too, with their
+// roles; `n` makes one with the roles given, `x` revokes the selected one.
+type keyState struct {
+	list     pagedList[auth.APIKey, auth.APIKey]
+	agencyID int64
+}
+
+type keysMsg struct {
+	agencyID int64
+	keys     []auth.APIKey
+	err      error
+}
+
+func newKeyState() keyState {
+	return keyState{list: newPagedList(listSource[auth.APIKey, auth.APIKey]{
+		screen: keysScreen, what: "API keys", item: "API key",
+		id: func(k auth.APIKey) int64 { return k.ID },
+		loadPage: func(m *Model, _ int) tea.Cmd {
+			a, ok := m.scopeAgency()
+			b := m.b
+			ctx, cancel := m.call()
+			return func() tea.Msg {
+				defer cancel()
+				if !ok {
+					return keysMsg{err: errNoAgency}
+				}
+				keys, err := b.APIKeys(ctx, a.ID)
+				return keysMsg{agencyID: a.ID, keys: keys, err: err}
+			}
+		},
+	})}
+}
+
+func (m *Model) keysLoaded(msg keysMsg) tea.Cmd {
+	s := &m.ks
+	s.list.answered(s.list.page)
+	if a, ok := m.scopeAgency(); ok && msg.agencyID != 0 && msg.agencyID != a.ID {
+		return nil
+	}
+	if msg.err == errNoAgency {
+		s.list.items, s.list.total, s.list.loaded, s.agencyID = nil, 0, true, 0
+		return nil
+	}
+	s.agencyID = msg.agencyID
+	return s.list.pageLoaded(m, msg.keys, len(msg.keys), msg.err)
+}
+
+func (m *Model) keysKey(msg tea.KeyMsg) tea.Cmd {
+	if cmd, handled := m.ks.list.key(m, msg); handled {
+		return cmd
+	}
+	a, ok := m.scopeAgency()
+	switch {
+	case key.Matches(msg, m.keys.New):
+		if !ok {
+			m.status = m.t("scope.none")
+			return nil
+		}
+		return m.openAction(newKeyAction(m, a))
+	case key.Matches(msg, m.keys.Revoke):
+		k, found := m.ks.list.current()
+		if !ok || !found {
+			m.status = m.t("keys.noneSelected")
+			return nil
+		}
+		if k.RevokedAt != nil {
+			m.status = m.t("keys.alreadyRevoked", "name", k.Name)
+			return nil
+		}
+		return m.openAction(revokeAction(m, a, k))
+	}
+	return nil
+}
+
+// parseRoles reads a comma- or space-separated list of roles.
+func parseRoles(s string) ([]string, error) {
+	var out []string
+	for _, r := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' }) {
+		i := slices.IndexFunc(auth.Roles, func(x string) bool { return strings.EqualFold(x, r) })
+		if i < 0 {
+			return nil, errors.New(r)
+		}
+		if !slices.Contains(out, auth.Roles[i]) {
+			out = append(out, auth.Roles[i])
+		}
+	}
+	return out, nil
+}
+
+// newKeyAction makes an API key of agency a with the roles given. The key
+// is shown once: only its hash is kept.
+func newKeyAction(m *Model, a agency.Summary) *action {
+	t := m.t
+	b := m.b
+	name := newField(t("keys.name"), t("keys.nameHint"), false)
+	roles := newField(t("keys.roles"), strings.Join(auth.Roles, ", "), false)
+	roles.input.SetValue(auth.RoleOperator + ", " + auth.RoleFinance)
+	parse := func(v string) ([]string, error) {
+		rs, err := parseRoles(v)
+		if err != nil {
+			return nil, errors.New(t("keys.badRole", "role", err.Error(), "roles", strings.Join(auth.Roles, ", ")))
+		}
+		if len(rs) == 0 {
+			return nil, errors.New(t("keys.noRole"))
+		}
+		return rs, nil
+	}
+	return &action{
+		id:       nextID(),
+		title:    t("keys.newTitle", "name", a.Name, "code", a.Code),
+		question: t("keys.newQuestion"),
+		fields:   []field{name, roles},
+		check: func(_ context.Context, v []string) ([]string, error) {
+			rs, err := parse(v[1])
+			if err != nil {
+				return nil, err
+			}
+			return []string{t("keys.newPlan", "name", v[0], "agency", a.Name), labelled(t("keys.roles"), m.roles(rs))}, nil
+		},
+		post: func(ctx context.Context, v []string) ([]string, string, error) {
+			rs, err := parse(v[1])
+			if err != nil {
+				return nil, "", err
+			}
+			k, err := b.CreateAPIKey(ctx, a.ID, v[0], rs)
+			if err != nil {
+				return nil, "", err
+			}
+			return []string{t("keys.shownOnce", "name", k.Name, "agency", a.Name), "", k.Key, ""},
+				t("keys.created", "name", k.Name, "prefix", k.Prefix, "agency", a.Name), nil
+		},
+	}
+}
+
+// revokeAction revokes key k of agency a: requests with it are refused
+// from then on.
+func revokeAction(m *Model, a agency.Summary, k auth.APIKey) *action {
+	t := m.t
+	b := m.b
+	return &action{
+		id:       nextID(),
+		title:    t("keys.revokeTitle", "name", k.Name, "prefix", k.Prefix),
+		question: t("keys.revokeQuestion"),
+		check: func(context.Context, []string) ([]string, error) {
+			return []string{t("keys.revokePlan", "name", k.Name, "prefix", k.Prefix, "agency", a.Name)}, nil
+		},
+		post: func(ctx context.Context, _ []string) ([]string, string, error) {
+			if err := b.RevokeAPIKey(ctx, a.ID, k.ID); err != nil {
+				return nil, "", err
+			}
+			done := t("keys.revoked", "name", k.Name, "prefix", k.Prefix)
+			return []string{done}, done, nil
+		},
+	}
+}
+
+func (m *Model) keysView(w, h int) []string {
+	l := &m.ks.list
+	st := m.st
+	row := func(w int, mark, name, prefix, roles, state string) string {
+		nw := max(8, w-2-10-20-10-3)
+		return fit(mark, 2) + fit(name, nw) + " " + fit(prefix, 10) + " " + fit(roles, 20) + " " + fit(state, 10)
+	}
+	top := func(w int) []string {
+		info := ""
+		if l.loaded {
+			info = m.t("keys.count", "count", l.total)
+		}
+		return []string{m.scopeLine(w, info),
+			st.Header.Render(row(w, "", m.t("keys.name"), m.t("keys.prefix"), m.t("keys.roles"), m.t("keys.state")))}
+	}
+	rows := func(w, n int) []string {
+		if _, ok := m.scopeAgency(); !ok {
+			return nil
+		}
+		lines := m.listMessage(w, l.loaded, l.err, len(l.items), "keys.failed", "keys.empty")
+		from, to := l.shown(n)
+		for i := from; i < to; i++ {
+			k := l.items[i]
+			mark, style := "", lipgloss.NewStyle()
+			if i == l.cursor {
+				mark, style = ">", st.Selected
+			}
+			lines = append(lines, style.Render(row(w, mark, k.Name, k.Prefix, m.roles(k.Roles), m.keyState(k))))
+		}
+		return lines
+	}
+	return m.paned(w, h, len(l.items), top, rows, m.paneOr(m.keyDetailView))
+}
+
+func (m *Model) keyState(k auth.APIKey) string {
+	if k.RevokedAt != nil {
+		return m.t("keys.stateRevoked")
+	}
+	return m.t("keys.stateActive")
+}
+
+func (m *Model) keyDetailView(w, h int) []string {
+	k, ok := m.ks.list.current()
+	if _, scoped := m.scopeAgency(); !ok || !scoped {
+		return nil
+	}
+	used := m.t("keys.never")
+	if k.LastUsedAt != nil {
+		used = utcText(*k.LastUsedAt)
+	}
+	revoked := "—"
+	if k.RevokedAt != nil {
+		revoked = utcText(*k.RevokedAt)
+	}
+	lines := []string{
+		m.rule(k.Name+" · "+k.Prefix, w),
+		m.field2("keys.roles", m.roles(k.Roles), w),
+		m.field2("keys.state", m.keyState(k), w),
+		m.field2("keys.createdAt", utcText(k.CreatedAt), w),
+		m.field2("keys.lastUsed", used, w),
+		m.field2("keys.revokedAt", revoked, w),
+		"",
+		m.st.Muted.Render(fit(m.t("keys.keys"), w)),
+	}
+	if len(lines) > h {
+		lines = lines[:h]
+	}
+	return lines
+}

@@ -1,0 +1,58 @@
+package tui
+
+import "strings"
+
+// wideAt is the width from which a screen shows its list and the selected
+// item's detail (or the open form) side by side instead of one over the
+// other: at 160×48 the list takes every line on the left and the detail
+// every line on the right, so nothing is left half empty.
+const wideAt = 120
+
+// paned draws a screen of a list and a pane in w cells by h lines. top is
+// the lines above the list (the info line and the column header), rows the
+// list's lines (its message when it has no items, then at most n item
+// rows, scrolled to the cursor), pane the detail or the open form. items is
+// how many items the list has.
+func (m *Model) paned(w, h, items int, top func(w int) []string, rows func(w, n int) []string, pane func(w, h int) []string) []string {
+	if w < wideAt {
+		t := top(w)
+		listRows, lower := split(h-len(t), items)
+		lines := append(t, rows(w, listRows)...)
+		for len(lines) < len(t)+listRows {
+			lines = append(lines, "")
+		}
+		return append(lines, pane(w, lower)...)
+	}
+	lw := w * 11 / 20
+	rw := w - lw - 3
+	left := top(lw)
+	left = append(left, rows(lw, max(1, h-len(left)))...)
+	right := pane(rw, h)
+	out := make([]string, h)
+	for i := range out {
+		var l, r string
+		if i < len(left) {
+			l = left[i]
+		}
+		if i < len(right) {
+			r = right[i]
+		}
+		out[i] = fit(l, lw) + m.st.Muted.Render(" │ ") + strings.TrimRight(fit(r, rw), " ")
+	}
+	return out
+}
+
+// rule is a pane's title line: "─ title ───…" across w cells.
+func (m *Model) rule(title string, w int) string {
+	t := "─ " + title + " "
+	return m.st.Title.Render(fit(t+strings.Repeat("─", max(0, w-cellWidth(t))), w))
+}
+
+// detailRows is how many lines the detail pane has: the whole height
+// below the header when wide, paneHeight otherwise.
+func (m *Model) detailRows() int {
+	if m.width >= wideAt {
+		return max(paneHeight, m.height-4)
+	}
+	return paneHeight
+}

@@ -1,0 +1,188 @@
+package tui
+
+import (
+	"context"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/voyage/voyage/pkg/admin"
+	"github.com/voyage/voyage/pkg/agency"
+	"github.com/voyage/voyage/pkg/auth"
+)
+
+// userState is the selected agency's users; `b` blocks one (inactive, its
+// sessions end), `u` unblocks one, each behind a confirmation.
+type userState struct {
+	list     pagedList[admin.ManagedUser, admin.ManagedUser]
+	agencyID int64
+}
+
+type usersMsg struct {
+	agencyID int64
+	pageNo   int
+	page     admin.UserPage
+	err      error
+}
+
+func newUserState() userState {
+	return userState{list: newPagedList(listSource[admin.ManagedUser, admin.ManagedUser]{
+		screen: usersScreen, what: "users", item: "user",
+		id: func(u admin.ManagedUser) int64 { return u.ID },
+		loadPage: func(m *Model, pageNo int) tea.Cmd {
+			a, ok := m.scopeAgency()
+			b, size := m.b, m.opts.PageSize
+			ctx, cancel := m.call()
+			return func() tea.Msg {
+				defer cancel()
+				if !ok {
+					return usersMsg{pageNo: pageNo, err: errNoAgency}
+				}
+				p, err := b.Users(ctx, a.ID, auth.UserFilter{Page: pageNo, PageSize: size})
+				return usersMsg{agencyID: a.ID, pageNo: pageNo, page: p, err: err}
+			}
+		},
+	})}
+}
+
+func (m *Model) usersLoaded(msg usersMsg) tea.Cmd {
+	s := &m.us
+	if !s.list.answered(msg.pageNo) {
+		return nil
+	}
+	if a, ok := m.scopeAgency(); ok && msg.agencyID != 0 && msg.agencyID != a.ID {
+		return nil
+	}
+	if msg.err == errNoAgency {
+		s.list.items, s.list.total, s.list.loaded, s.agencyID = nil, 0, true, 0
+		return nil
+	}
+	s.agencyID = msg.agencyID
+	return s.list.pageLoaded(m, msg.page.Items, msg.page.Total, msg.err)
+}
+
+func (m *Model) usersKey(msg tea.KeyMsg) tea.Cmd {
+	if cmd, handled := m.us.list.key(m, msg); handled {
+		return cmd
+	}
+	block, unblock := key.Matches(msg, m.keys.Block), key.Matches(msg, m.keys.Unblock)
+	if !block && !unblock {
+		return nil
+	}
+	a, ok := m.scopeAgency()
+	u, found := m.us.list.current()
+	if !ok || !found {
+		m.status = m.t("users.noneSelected")
+		return nil
+	}
+	switch {
+	case block && u.Status == auth.StatusInactive:
+		m.status = m.t("users.alreadyBlocked", "name", u.Username)
+		return nil
+	case unblock && u.Status != auth.StatusInactive:
+		m.status = m.t("users.notBlocked", "name", u.Username)
+		return nil
+	}
+	return m.openAction(userStatusAction(m, a, u, block))
+}
+
+// userStatusAction blocks (makes inactive) or unblocks user u of agency a.
+func userStatusAction(m *Model, a agency.Summary, u admin.ManagedUser, block bool) *action {
+	t := m.t
+	b := m.b
+	verb := "unblock"
+	if block {
+		verb = "block"
+	}
+	return &action{
+		id:       nextID(),
+		title:    t("users."+verb+"Title", "name", u.Username, "agency", a.Name),
+		question: t("users." + verb + "Question"),
+		check: func(context.Context, []string) ([]string, error) {
+			return []string{t("users."+verb+"Plan", "name", u.Username, "agency", a.Name)}, nil
+		},
+		post: func(ctx context.Context, _ []string) ([]string, string, error) {
+			var after admin.ManagedUser
+			var err error
+			if block {
+				after, err = b.DisableUser(ctx, a.ID, u.ID)
+			} else {
+				after, err = b.EnableUser(ctx, a.ID, u.ID)
+			}
+			if err != nil {
+				return nil, "", err
+			}
+			done := t("users."+verb+"Done", "name", after.Username, "status", t("users.status."+after.Status))
+			return []string{done}, done, nil
+		},
+	}
+}
+
+func (m *Model) usersView(w, h int) []string {
+	l := &m.us.list
+	st := m.st
+	row := func(w int, mark, name, roles, status, created string) string {
+		nw := max(8, w-2-20-10-11-3)
+		return fit(mark, 2) + fit(name, nw) + " " + fit(roles, 20) + " " + fit(status, 10) + " " + fit(created, 11)
+	}
+	top := func(w int) []string {
+		return []string{m.scopeLine(w, m.pageInfo(l.loaded, l.page, l.total, "users.count")),
+			st.Header.Render(row(w, "", m.t("users.username"), m.t("users.roles"), m.t("users.status"), m.t("users.created")))}
+	}
+	rows := func(w, n int) []string {
+		if _, ok := m.scopeAgency(); !ok {
+			return nil
+		}
+		lines := m.listMessage(w, l.loaded, l.err, len(l.items), "users.failed", "users.empty")
+		from, to := l.shown(n)
+		for i := from; i < to; i++ {
+			u := l.items[i]
+			mark, style := "", lipgloss.NewStyle()
+			if i == l.cursor {
+				mark, style = ">", st.Selected
+			}
+			lines = append(lines, style.Render(row(w, mark, u.Username, m.roles(u.Role), m.t("users.status."+u.Status), u.CreatedAt.UTC().Format("2006-01-02"))))
+		}
+		return lines
+	}
+	return m.paned(w, h, len(l.items), top, rows, m.paneOr(m.userDetailView))
+}
+
+// roles are role names in the console's language.
+func (m *Model) roles(rs []string) string {
+	out := make([]string, len(rs))
+	for i, r := range rs {
+		out[i] = m.t("role." + r)
+	}
+	return strings.Join(out, ", ")
+}
+
+func (m *Model) userDetailView(w, h int) []string {
+	u, ok := m.us.list.current()
+	if _, scoped := m.scopeAgency(); !ok || !scoped {
+		return nil
+	}
+	super := m.t("no")
+	if u.IsSuperAdmin {
+		super = m.t("yes")
+	}
+	phone := strings.TrimSpace(u.AreaCode + " " + u.Mobile)
+	lines := []string{
+		m.rule(u.Username, w),
+		m.field2("users.nickname", u.Nickname, w),
+		m.field2("users.email", u.Email, w),
+		m.field2("users.mobile", phone, w),
+		m.field2("users.roles", m.roles(u.Role), w),
+		m.field2("users.superAdmin", super, w),
+		m.field2("users.status", m.t("users.status."+u.Status), w),
+		m.field2("users.created", utcText(u.CreatedAt), w),
+		"",
+		m.st.Muted.Render(fit(m.t("users.keys"), w)),
+	}
+	if len(lines) > h {
+		lines = lines[:h]
+	}
+	return lines
+}
