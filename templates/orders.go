@@ -145,6 +145,9 @@ type OrderDetail struct {
 	Journeys []ChangeJourney
 	Form     OrderForm
 	Tickets  bool // e-tickets can be downloaded
+	// AmountPending: a refund or void under review, not quoted yet; its
+	// amount shows as to be confirmed by the provider, not as 0.00.
+	AmountPending bool
 }
 
 // Paid reports whether the order is one the agency pays (a booking or a
