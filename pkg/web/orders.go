@@ -96,8 +96,15 @@ func (s *Server) orderList(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	view.Pager = templates.NewPager(listURL(templates.OrdersPath, view.Filter.Query()), f.Page, ordersPageSize, res.Total)
+	names := map[int64]string{}
 	for _, o := range res.Items {
-		view.Items = append(view.Items, orderRow(o))
+		row := orderRow(o)
+		// The provider, and an agency above others, see whose order it is.
+		if o.AgencyID != v.Principal.AgencyID {
+			view.ShowAgency = true
+			row.Agency = s.agencyName(ctx, names, o.AgencyID)
+		}
+		view.Items = append(view.Items, row)
 	}
 	w.Header().Add("Vary", "HX-Request")
 	if htmxPartial(r, templates.OrdersResultsID) {
