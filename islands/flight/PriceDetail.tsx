@@ -56,7 +56,7 @@ export function PriceLinesTable({ solution, className = 'fs-price-table' }: { so
     <table className={className}>
       <caption>
         {t('flight.price.details')}
-        {product ? <span className="fs-product"> · {tOr(t, `flight.product.${product}`, product)}</span> : null}
+        {product ? <span className="fs-product"> · {tOr(t, `flight.product.${product}`, tOr(t, `flight.speed.${product}`, product))}</span> : null}
       </caption>
       <thead>
         <tr>

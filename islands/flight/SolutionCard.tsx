@@ -118,11 +118,10 @@ export function SolutionCard({ solution: s, bookingType, disabled, onSelect, ski
               </div>
               <ul className="fs-segments">
                 {segs.map((g, k) => (
-                  <li key={k}>
+                  <li key={k} title={g.aircraft || undefined}>
                     <span className="fs-carrier">{g.carrierName || g.carrier}</span> <span className="fs-flightno">{g.flightNumber}</span>
                     {g.cabin ? ` · ${tOr(t, `flight.cabin.${g.cabin}`, g.cabin)}` : ''}
                     {g.bookingClass ? ` (${g.bookingClass})` : ''}
-                    {g.aircraft ? ` · ${g.aircraft}` : ''}
                     {g.operatingCarrier && g.operatingCarrier !== g.carrier ? ` · ${t('flight.card.operatedBy', { carrier: g.operatingCarrier })}` : ''}
                     {g.seatsLeft && g.seatsLeft > 0 && g.seatsLeft < 10 ? (
                       <span className="fs-seats"> · {t('flight.card.seatsLeft', { count: g.seatsLeft })}</span>
