@@ -56,6 +56,12 @@ test('demo-super manages Kowloon Tours: add, markup, credit, funds, API key, pas
   // It is now in the list.
   await page.goto('/agency-manager?keyword=Kowloon');
   assert.equal(await page.locator('table.mgr-table').getByRole('link', { name: 'Kowloon Tours', exact: true }).count(), 1);
+  // The list names each agency's parent.
+  const heads = await page.locator('table.mgr-table thead th').allInnerTexts();
+  const parentCol = heads.findIndex((h) => h.trim() === 'Parent agency');
+  assert.ok(parentCol >= 0, `a Parent agency column: ${heads}`);
+  const kowloonRow = page.locator('table.mgr-table tbody tr').filter({ has: page.getByRole('link', { name: 'Kowloon Tours', exact: true }) });
+  assert.equal((await kowloonRow.locator('th, td').nth(parentCol).innerText()).trim(), 'Demo Travel');
   await page.goto(detailPath);
   // The forms are on tabs: plain links, one tab shown at a time.
   const tabs = page.locator('nav.mgr-tabs');
@@ -162,6 +168,16 @@ test('demo-super manages Kowloon Tours: add, markup, credit, funds, API key, pas
   assert.match(await kowloon.locator('#wallet-available').innerText(), /^5,772\.20\s+CNY$/);
   const row = kowloon.locator('#wallet-entries tbody tr');
   assert.equal(await row.count(), 1);
+  // The entries' scroll region is reachable by keyboard and names itself;
+  // Remark is in view at 1366 px.
+  const region = kowloon.locator('.table-wrap').filter({ has: kowloon.locator('#wallet-entries') });
+  assert.equal(await region.getAttribute('tabindex'), '0');
+  assert.equal(await region.getAttribute('role'), 'region');
+  assert.match(await region.getAttribute('aria-label'), /CNY/);
+  await kowloon.setViewportSize({ width: 1366, height: 768 });
+  const remark = await kowloon.locator('#wallet-entries thead th').last().boundingBox();
+  assert.ok(remark && remark.x + remark.width <= 1366, `Remark in view at 1366 px: ${JSON.stringify(remark)}`);
+  assert.ok(await region.evaluate((e) => e.scrollWidth <= e.clientWidth), 'the wallet table does not scroll sideways at 1366 px');
   assert.match(await row.innerText(), /Top-up/);
   assert.match(await row.innerText(), /HSBC-1/);
   assert.match(await row.innerText(), /\+772\.20/);

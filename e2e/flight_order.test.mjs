@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServer, launchBrowser, newPage, seriousViolations, screenshot, loginOK, submit, flash } from './harness.mjs';
+import { startServer, launchBrowser, newPage, seriousViolations, screenshot, portalShot, loginOK, submit, flash } from './harness.mjs';
 
 let server;
 let browser;
@@ -331,10 +331,62 @@ test('book PEK→SHA, pay from the balance, ticket, download, refund with a proo
     assert.equal(bytes.subarray(0, magic.length).toString('latin1'), magic, `${name} is a ${magic} file`);
   }
 
+  // 4b. The ticketed order shows its flights and passengers first; change,
+  // refund and void fold behind their buttons, one open at a time.
+  const top = async (p, sel) => (await p.locator(sel).first().boundingBox()).y;
+  assert.ok(await top(page, '#order-flights') < await top(page, '#actions'), 'flights before the actions');
+  assert.ok(await top(page, '#order-passengers') < await top(page, '#actions'), 'passengers before the actions');
+  const refundForm = page.locator('form#refund');
+  assert.equal(await refundForm.isVisible(), false, 'the refund form is folded');
+  await page.locator('#change-toggle > summary').click();
+  assert.ok(await page.locator('form#change-search').isVisible(), 'the change search opens');
+  // The change search starts from the flight's local date at its origin
+  // airport (Beijing), not the UTC date.
+  const departAt = new Date((order.journeys?.[0] ?? order).departAt);
+  const beijingDate = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Shanghai', year: 'numeric', month: '2-digit', day: '2-digit' }).format(departAt);
+  assert.equal(await page.locator('#change-search-date-0').inputValue(), beijingDate, `the change date is the local departure date (departs ${departAt.toISOString()})`);
+  await page.locator('#refund-toggle > summary').click();
+  assert.ok(await refundForm.isVisible(), 'the refund form opens');
+  assert.equal(await page.locator('form#change-search').isVisible(), false, 'opening the refund folds the change');
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await page.locator('#refund-toggle > summary').click();
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await portalShot(page, 'order-detail-en');
+  await page.locator('#footer-lang').selectOption('zh-cn');
+  await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
+  await portalShot(page, 'order-detail-zh-cn');
+
+  // 4c. The order list at 1366×768: Total, Status and Created in view
+  // without scrolling sideways; at 390×844 each order reads as a card.
+  await page.goto('/flight/orders');
+  await portalShot(page, 'orders-list-zh-cn');
+  await page.locator('#footer-lang').selectOption('en');
+  await page.waitForFunction(() => document.documentElement.lang === 'en');
+  for (const name of ['Total', 'Status', 'Created']) {
+    const th = page.locator('#orders-table thead th').filter({ hasText: new RegExp(`^${name}$`) });
+    const box = await th.boundingBox();
+    assert.ok(box && box.x >= 0 && box.x + box.width <= 1366, `${name} is in view at 1366 px: ${JSON.stringify(box)}`);
+  }
+  assert.ok(await page.locator('.orders-results .table-wrap').evaluate((e) => e.scrollWidth <= e.clientWidth), 'the order table does not scroll sideways at 1366 px');
+  assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 1366), 'no horizontal scroll at 1366 px');
+  await portalShot(page, 'orders-list-en');
+  await page.setViewportSize({ width: 390, height: 844 });
+  assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 390), 'no horizontal scroll at 390 px');
+  const row = page.locator('#orders-table tbody tr').first();
+  for (const cls of ['orders-col-total', 'orders-col-status', 'orders-col-created']) {
+    const box = await row.locator(`td.${cls}`).boundingBox();
+    assert.ok(box && box.x >= 0 && box.x + box.width <= 390, `${cls} is in view at 390 px: ${JSON.stringify(box)}`);
+  }
+  assert.match(await row.locator('td.orders-col-total').innerText(), /^Total\s/, 'each value under its column name');
+  assert.deepEqual(await seriousViolations(page), [], 'axe: order list at 390 px');
+  await screenshot(page, 'orders-list-390');
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(orderPath);
+  await page.locator('#refund-toggle > summary').click();
+
   // 5. A refund request with a proof.
   const proof = join(scratch, 'proof.png');
   writeFileSync(proof, png);
-  const refundForm = page.locator('form#refund');
   await refundForm.getByLabel('Reason').selectOption('0');
   await refundForm.getByLabel('Remark').fill('The passenger cannot travel.');
   await refundForm.getByLabel('Proof files').setInputFiles(proof);
@@ -350,10 +402,18 @@ test('book PEK→SHA, pay from the balance, ticket, download, refund with a proo
   const refundPath = new URL(page.url()).pathname;
   const refundID = refundPath.split('/').pop();
   assert.equal(await wallet(finance), paid, 'a refund request moves no money');
+  // Not quoted yet: the amount is the provider's to confirm, not 0.00.
+  assert.equal((await page.locator('#order-total').innerText()).trim(), 'Amount to be confirmed by the provider');
+  assert.doesNotMatch(await page.locator('#order-prices').innerText(), /You receive\s+0\.00/);
   assert.deepEqual(await seriousViolations(page), [], 'axe: refund under review');
   await screenshot(page, 'flight-order-refund-reviewing');
 
-  // 6. The provider approves it: the refund waits for the agency's yes.
+  // 6. The provider's order list names each order's agency.
+  await provider.goto('/flight/orders');
+  assert.ok((await provider.locator('#orders-table thead').innerText()).includes('Agency'), 'an Agency column');
+  assert.equal((await provider.locator('#orders-table tbody tr').filter({ hasText: order.bookingNumber }).first().locator('td.orders-col-agency').innerText()).trim(), 'Demo Travel');
+
+  // The provider approves it: the refund waits for the agency's yes.
   await provider.goto(refundPath);
   assert.equal(await status(provider), 'Refund under review');
   for (const form of ['approve', 'quote', 'reject']) assert.equal(await provider.locator(`form#${form}`).count(), 1, `the provider may ${form}`);

@@ -3,7 +3,7 @@
 // /flight/booking against the demo's simulated suppliers.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, newPage, seriousViolations, screenshot, login } from './harness.mjs';
+import { startServer, launchBrowser, newPage, seriousViolations, screenshot, portalShot, login } from './harness.mjs';
 
 let server;
 let browser;
@@ -132,7 +132,8 @@ test('demo-operator searches PEK→LHR one-way: results fill in, filter, sort, p
   const count = Number(await first.locator('.fs-check-count').innerText());
   await first.locator('input').check();
   await page.locator('.fs-count').filter({ hasText: new RegExp(`^${count} flights? found$`) }).waitFor();
-  const shown = await page.locator('.fs-card').count();
+  // A repeated outbound shows once: its group counts its other fares.
+  const shown = await page.evaluate(() => [...document.querySelectorAll('.fs-group')].reduce((n, g) => n + Number(g.dataset.fares), 0));
   assert.equal(shown, Math.min(count, 20));
   for (const text of await page.locator('.fs-card').allInnerTexts()) assert.ok(text.includes(name), `card of ${name}`);
   await first.locator('input').uncheck();
@@ -155,10 +156,59 @@ test('demo-operator searches PEK→LHR one-way: results fill in, filter, sort, p
   const head = await table.locator('thead').innerText();
   for (const col of ['Passenger', 'Number', 'Fare', 'Taxes', 'Price per person']) assert.ok(head.includes(col), col);
   assert.match(await table.locator('tbody').innerText(), /Adults/);
+  // The details add up: fare + taxes (+ service fee) = price per person,
+  // × number = subtotal, and the subtotals make the card's total.
+  const figures = await table.evaluate((t) => {
+    const num = (el) => (el ? Math.round(Number(el.textContent.replace(/[^\d.-]/g, '')) * 100) : 0);
+    return {
+      rows: [...t.querySelectorAll('tbody tr')].map((r) => ({
+        count: Number(r.querySelector('.fs-pl-count').textContent),
+        fare: num(r.querySelector('.fs-pl-fare')), taxes: num(r.querySelector('.fs-pl-taxes')), fee: num(r.querySelector('.fs-pl-fee')),
+        person: num(r.querySelector('.fs-pl-person')), subtotal: num(r.querySelector('.fs-pl-subtotal')),
+      })),
+      total: num(t.querySelector('.fs-pl-total')),
+    };
+  });
+  for (const r of figures.rows) {
+    assert.equal(r.fare + r.taxes + r.fee, r.person, `fare + taxes + fee = per person: ${JSON.stringify(r)}`);
+    assert.equal(r.person * r.count, r.subtotal, `per person × number = subtotal: ${JSON.stringify(r)}`);
+  }
+  assert.equal(figures.rows.reduce((n, r) => n + r.subtotal, 0), figures.total, 'the subtotals make the total');
+  const cardTotal = Math.round(amounts([await page.locator('.fs-card').first().locator('.fs-price-amount').innerText()])[0] * 100);
+  assert.equal(figures.total, cardTotal, 'the details total is the card price');
+  // The open popover leaves the card's Select button in sight.
+  const select = await page.locator('.fs-card').first().locator('.fs-select').boundingBox();
+  const pop = await page.locator('.fs-card').first().locator('.fs-price-popover').boundingBox();
+  const overlaps = (a, b) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+  assert.ok(!overlaps(select, pop), `the price details do not cover Select: ${JSON.stringify({ select, pop })}`);
   assert.deepEqual(await seriousViolations(page), []);
   await screenshot(page, 'flight-search-results-en');
   await page.keyboard.press('Escape');
   assert.equal(await details.getAttribute('aria-expanded'), 'false');
+
+  // Stops read as words, and the range filters narrow the list.
+  const stops = await page.getByRole('group', { name: 'Stops' }).locator('.fs-check-label').allInnerTexts();
+  assert.ok(stops.length > 0 && stops.every((l) => /^(Nonstop|1 stop|\d\+ stops)$/.test(l.trim())), `stops in words: ${stops}`);
+  const cheapest = prices[0];
+  const limit = Math.floor(cheapest + (prices[prices.length - 1] - cheapest) / 2);
+  await page.getByLabel('Highest').fill(String(limit));
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await page.waitForFunction((max) => {
+    const xs = [...document.querySelectorAll('.fs-results[aria-busy="false"] .fs-price-amount')].map((e) => Number(e.textContent.replace(/[^\d.]/g, '')));
+    return xs.length > 0 && xs.every((x) => x <= max);
+  }, limit);
+  await page.getByRole('button', { name: 'Clear filters' }).first().click();
+  await page.locator('.fs-count').filter({ hasText: new RegExp(`^${total} flights? found$`) }).waitFor();
+
+  // Dense cards: at 1366×768 a one-way card is at most 200 px tall, so four
+  // or more fit a screen.
+  await page.setViewportSize({ width: 1366, height: 768 });
+  const heights = await page.evaluate(() => [...document.querySelectorAll('.fs-solutions > li')].map((e) => e.getBoundingClientRect().height));
+  assert.ok(heights.length > 0 && heights.every((h) => h <= 200), `card heights ${heights}`);
+  await page.locator('.fs-toolbar').evaluate((e) => e.scrollIntoView());
+  await page.locator('.fs-card').first().getByRole('button', { name: 'Price details' }).click();
+  await portalShot(page, 'results-en');
+  await page.keyboard.press('Escape');
 
   // 390 px wide: nothing runs off the side.
   await page.setViewportSize({ width: 390, height: 844 });
@@ -179,6 +229,11 @@ test('demo-operator searches PEK→LHR one-way: results fill in, filter, sort, p
   assert.ok(await page.getByRole('group', { name: '航空公司' }).isVisible());
   assert.ok(await page.locator('.fs-card').first().getByRole('button', { name: /^选择/ }).isVisible());
   await screenshot(page, 'flight-search-results-zh-cn');
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await page.locator('.fs-toolbar').evaluate((e) => e.scrollIntoView());
+  await page.locator('.fs-card').first().getByRole('button', { name: '价格明细' }).click();
+  await portalShot(page, 'results-zh-cn');
+  await page.keyboard.press('Escape');
   assert.deepEqual(page.errors, [], 'console errors');
   await page.context().close();
 });

@@ -83,6 +83,14 @@ export async function seriousViolations(page) {
     .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
 }
 
+// portalShot saves what the window shows (not the whole page) into
+// docs/screenshots/portal/, the screenshots the issue's closing note cites.
+export const portalShotDir = join(here, '..', 'docs', 'screenshots', 'portal');
+export async function portalShot(page, name) {
+  mkdirSync(portalShotDir, { recursive: true });
+  await page.screenshot({ path: join(portalShotDir, name + '.png'), caret: 'initial' });
+}
+
 export async function screenshot(page, name) {
   // caret: 'initial' because hiding the caret injects a <style> element,
   // which the page's CSP rightly blocks and reports as a console error.

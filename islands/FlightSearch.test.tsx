@@ -329,7 +329,7 @@ describe('FlightSearch results', () => {
     expect(screen.getAllByRole('article')).toHaveLength(2);
     expect(a.of('/shopping/v2/flight/async-shopping/solutions')[0].body).toEqual({
       searchId: 's1',
-      filters: { airlines: [], stops: [], departureBuckets: [], arrivalBuckets: [], ticketingSpeed: [] },
+      filters: { airlines: [], stops: [], layovers: [], departureBuckets: [], arrivalBuckets: [], ticketingSpeed: [] },
       sort: 'default',
       page: 1,
       pageSize: 20,
@@ -356,6 +356,9 @@ describe('FlightSearch results', () => {
     expect(within(table).getByRole('rowheader', { name: 'Adults' })).toBeTruthy();
     expect(within(table).getByText('10,000.00')).toBeTruthy();
     expect(within(table).getByText('2,345.60')).toBeTruthy();
+    // Fare + taxes = price per person; × number = subtotal = total.
+    expect(table.querySelector('.fs-pl-person')?.textContent).toBe('12,345.60 CNY');
+    expect(table.querySelector('.fs-pl-subtotal')?.textContent).toBe('12,345.60 CNY');
     fireEvent.keyDown(details, { key: 'Escape' });
     expect(details.getAttribute('aria-expanded')).toBe('false');
 

@@ -14,7 +14,7 @@ import { PnrSearch } from './flight/PnrSearch';
 import { Results } from './flight/Results';
 import { initialForm, newRow, type Defaults, type FormState } from './flight/form';
 import { useSolutions, type Query } from './flight/useSolutions';
-import { emptyFilters, type BookingType, type PnrAnalysis, type Search, type SearchStarted, type Solution } from './flight/types';
+import { emptyFilters, withFilters, type BookingType, type PnrAnalysis, type Search, type SearchStarted, type Solution } from './flight/types';
 import './flight/flight.css';
 
 export type FlightSearchProps = {
@@ -67,6 +67,7 @@ function load(today: string, currency: string, sessionKey: string): Saved | null
       return null;
     }
     s.form = { ...s.form, rows: s.form.rows.map((r) => newRow(r.origin, r.destination, r.date)) };
+    if (s.query) s.query = { ...s.query, filters: withFilters(s.query.filters) };
     return s;
   } catch {
     return null;

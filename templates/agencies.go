@@ -39,6 +39,10 @@ type AgencyRow struct {
 	CreditLimit string
 	Available   string
 	LookToBook  string // "" until the first booking
+	// ParentID and Parent are the agency above it (0 and "" for none, or
+	// a parent the caller cannot see).
+	ParentID int64
+	Parent   string
 }
 
 // Href is the agency's detail page.

@@ -51,6 +51,9 @@ type OrderList struct {
 	Statuses []string        // the status select's choices
 	Items    []OrderRow
 	Pager    Pager
+	// ShowAgency: the list holds other agencies' orders (the provider's,
+	// a parent agency's), so each row names its agency.
+	ShowAgency bool
 }
 
 // OrderFilter is the list's filters as the query string holds them.
@@ -109,6 +112,7 @@ type OrderRow struct {
 	Tone          string
 	Disrupted     bool
 	CreatedAt     time.Time
+	Agency        string // the ordering agency, when not the caller's
 }
 
 // Href is the order's detail page.
@@ -145,6 +149,9 @@ type OrderDetail struct {
 	Journeys []ChangeJourney
 	Form     OrderForm
 	Tickets  bool // e-tickets can be downloaded
+	// AmountPending: a refund or void under review, not quoted yet; its
+	// amount shows as to be confirmed by the provider, not as 0.00.
+	AmountPending bool
 }
 
 // Paid reports whether the order is one the agency pays (a booking or a

@@ -3,7 +3,7 @@
 // the total (spec §3 Solution priceDetail).
 import { useT } from '../useT';
 import { dayOffset, formatAmount, formatDuration, formatMoney, localDate, localTime, weekday } from '../flight/format';
-import { tOr } from '../flight/PriceDetail';
+import { PriceLinesTable, tOr } from '../flight/PriceDetail';
 import { baggageText } from '../flight/SolutionCard';
 import type { Journey, Segment } from '../flight/types';
 import type { ConfirmSolution } from './types';
@@ -131,48 +131,12 @@ export function Package({ solution: s }: { solution: ConfirmSolution }) {
   );
 }
 
+// PriceTable is the same breakdown the results show: fare + taxes (+ the
+// service fee) per person, × number = subtotal, adding up to the total.
 export function PriceTable({ solution: s }: { solution: ConfirmSolution }) {
-  const { t } = useT();
-  const lines = s.priceDetail?.priceList || [];
-  const product = s.priceDetail?.productType;
   return (
     <div className="fc-table-wrap">
-      <table className="fs-price-table fc-price-table">
-        <caption>
-          {t('flight.price.details')}
-          {product ? <span className="fs-product"> · {tOr(t, `flight.product.${product}`, product)}</span> : null}
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">{t('flight.price.passengerType')}</th>
-            <th scope="col">{t('flight.price.count')}</th>
-            <th scope="col">{t('flight.price.fare')}</th>
-            <th scope="col">{t('flight.price.taxes')}</th>
-            <th scope="col">{t('flight.price.salePrice')}</th>
-            <th scope="col">{t('confirm.price.subtotal')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {lines.map((l, i) => (
-            <tr key={`${l.passengerType}-${i}`}>
-              <th scope="row">{tOr(t, `flight.passengers.${l.passengerType}`, l.passengerType)}</th>
-              <td>{l.count ?? ''}</td>
-              <td>{formatAmount(l.fare ?? l.price)}</td>
-              <td>{formatAmount(l.taxes)}</td>
-              <td>{formatMoney(l.salePrice, l.currency)}</td>
-              <td>{formatMoney(times(l.salePrice, l.count ?? 1), l.currency)}</td>
-            </tr>
-          ))}
-        </tbody>
-        <tfoot>
-          <tr>
-            <th scope="row" colSpan={5}>
-              {t('flight.price.total')}
-            </th>
-            <td className="fc-total">{formatMoney(s.total.amount, s.total.currency)}</td>
-          </tr>
-        </tfoot>
-      </table>
+      <PriceLinesTable solution={s} className="fs-price-table fc-price-table" />
     </div>
   );
 }

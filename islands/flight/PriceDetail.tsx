@@ -1,8 +1,11 @@
 // PriceDetail is a solution's price per passenger type in a popover: how
-// many travel, the fare, the taxes and the sale price of each.
+// many travel, the fare, the taxes (and service fee), the price per person
+// and the subtotal of each, adding up to the total. The popover opens beside
+// the card's price column, never over its Select button.
 import { useEffect, useId, useRef, useState } from 'react';
 import { useT } from '../useT';
 import { formatAmount, formatMoney } from './format';
+import { priceRows } from './price';
 import type { Solution } from './types';
 
 export function PriceDetail({ solution }: { solution: Solution }) {
@@ -11,7 +14,6 @@ export function PriceDetail({ solution }: { solution: Solution }) {
   const id = useId();
   const root = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
-  const lines = solution.priceDetail?.priceList || [];
 
   useEffect(() => {
     if (!open) return;
@@ -22,8 +24,7 @@ export function PriceDetail({ solution }: { solution: Solution }) {
     return () => document.removeEventListener('mousedown', onDown);
   }, [open]);
 
-  if (lines.length === 0) return null;
-  const product = solution.priceDetail?.productType;
+  if (!solution.priceDetail?.priceList?.length) return null;
   return (
     <div
       className="fs-price-detail"
@@ -40,42 +41,56 @@ export function PriceDetail({ solution }: { solution: Solution }) {
         {t('flight.price.details')}
       </button>
       <div id={id} className="fs-popover fs-price-popover" role="group" aria-label={t('flight.price.details')} hidden={!open}>
-        <table className="fs-price-table">
-          <caption>
-            {t('flight.price.details')}
-            {product ? <span className="fs-product"> · {tOr(t, `flight.product.${product}`, product)}</span> : null}
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">{t('flight.price.passengerType')}</th>
-              <th scope="col">{t('flight.price.count')}</th>
-              <th scope="col">{t('flight.price.fare')}</th>
-              <th scope="col">{t('flight.price.taxes')}</th>
-              <th scope="col">{t('flight.price.salePrice')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {lines.map((l, i) => (
-              <tr key={`${l.passengerType}-${i}`}>
-                <th scope="row">{tOr(t, `flight.passengers.${l.passengerType}`, l.passengerType)}</th>
-                <td>{l.count ?? ''}</td>
-                <td>{formatAmount(l.price)}</td>
-                <td>{formatAmount(l.taxes)}</td>
-                <td>{formatMoney(l.salePrice, l.currency)}</td>
-              </tr>
-            ))}
-          </tbody>
-          <tfoot>
-            <tr>
-              <th scope="row" colSpan={4}>
-                {t('flight.price.total')}
-              </th>
-              <td>{formatMoney(solution.total.amount, solution.total.currency)}</td>
-            </tr>
-          </tfoot>
-        </table>
+        <PriceLinesTable solution={solution} />
       </div>
     </div>
+  );
+}
+
+// PriceLinesTable is the breakdown table, shared with the confirm page.
+export function PriceLinesTable({ solution, className = 'fs-price-table' }: { solution: Pick<Solution, 'priceDetail' | 'total'>; className?: string }) {
+  const { t } = useT();
+  const { rows, hasFee, total, currency } = priceRows(solution);
+  const product = solution.priceDetail?.productType;
+  return (
+    <table className={className}>
+      <caption>
+        {t('flight.price.details')}
+        {product ? <span className="fs-product"> · {tOr(t, `flight.product.${product}`, tOr(t, `flight.speed.${product}`, product))}</span> : null}
+      </caption>
+      <thead>
+        <tr>
+          <th scope="col">{t('flight.price.passengerType')}</th>
+          <th scope="col">{t('flight.price.count')}</th>
+          <th scope="col">{t('flight.price.fare')}</th>
+          <th scope="col">{t('flight.price.taxes')}</th>
+          {hasFee && <th scope="col">{t('results.price.fee')}</th>}
+          <th scope="col">{t('flight.price.salePrice')}</th>
+          <th scope="col">{t('confirm.price.subtotal')}</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((r, i) => (
+          <tr key={`${r.passengerType}-${i}`} data-passenger-type={r.passengerType}>
+            <th scope="row">{tOr(t, `flight.passengers.${r.passengerType}`, r.passengerType)}</th>
+            <td className="fs-pl-count">{r.count}</td>
+            <td className="fs-pl-fare">{formatAmount(r.fare)}</td>
+            <td className="fs-pl-taxes">{formatAmount(r.taxes)}</td>
+            {hasFee && <td className="fs-pl-fee">{formatAmount(r.fee)}</td>}
+            <td className="fs-pl-person">{formatMoney(r.perPerson, r.currency)}</td>
+            <td className="fs-pl-subtotal">{formatMoney(r.subtotal, r.currency)}</td>
+          </tr>
+        ))}
+      </tbody>
+      <tfoot>
+        <tr>
+          <th scope="row" colSpan={hasFee ? 6 : 5}>
+            {t('flight.price.total')}
+          </th>
+          <td className="fs-pl-total">{formatMoney(total, currency)}</td>
+        </tr>
+      </tfoot>
+    </table>
   );
 }
 

@@ -6,7 +6,8 @@ import { useT } from '../useT';
 import { SolutionCard } from './SolutionCard';
 import { tOr } from './PriceDetail';
 import { pageSize, type Query, type SolutionsState } from './useSolutions';
-import { emptyFilters, facetNames, type BookingType, type FacetName, type FacetValue, type Filters, type Solution, type SolutionsPage, type Sort } from './types';
+import { groupSolutions, type SolutionGroup } from './group';
+import { emptyFilters, facetNames, filterCount, type BookingType, type FacetName, type FacetValue, type Filters, type Ranges, type Solution, type SolutionsPage, type Sort } from './types';
 
 export type ResultsProps = {
   searchId: string | null;
@@ -90,8 +91,9 @@ export function Results({ searchId, state, query, setQuery, bookingType, stale, 
   const items = data?.items || [];
   const total = data?.total ?? 0;
   const pages = Math.max(1, Math.ceil(total / (data?.pageSize || pageSize)));
-  const filtered = facetNames.some((f) => query.filters[f].length > 0);
-  const selectedCount = facetNames.reduce((n, f) => n + query.filters[f].length, 0);
+  const selectedCount = filterCount(query.filters);
+  const filtered = selectedCount > 0;
+  const groups = groupSolutions(items);
 
   const goPage = (page: number) => {
     setQuery({ ...query, page });
@@ -115,6 +117,12 @@ export function Results({ searchId, state, query, setQuery, bookingType, stale, 
             </button>
           </div>
           <div id={filtersId} className={filtersOpen ? 'fs-filters-panel is-open' : 'fs-filters-panel'}>
+            <RangeForm
+              filters={query.filters}
+              ranges={data?.ranges}
+              currency={data?.currency || ''}
+              onChange={(f) => setQuery({ ...query, page: 1, filters: { ...query.filters, ...f } })}
+            />
             {facetNames.map((name) => (
               <FacetGroup
                 key={name}
@@ -162,9 +170,10 @@ export function Results({ searchId, state, query, setQuery, bookingType, stale, 
           )}
           {items.length === 0 && !complete && <p className="fs-waiting">{t('flight.results.waiting')}</p>}
           <ol className="fs-solutions">
-            {items.map((s) => (
-              <li key={s.id}>
-                <SolutionCard solution={s} bookingType={bookingType} onSelect={onSelect} />
+            {groups.map((g) => (
+              <li key={g.key} className="fs-group" data-fares={g.items.length}>
+                <SolutionCard solution={g.items[0]} bookingType={bookingType} onSelect={onSelect} />
+                {g.items.length > 1 && <MoreFares group={g} bookingType={bookingType} onSelect={onSelect} />}
               </li>
             ))}
           </ol>
@@ -182,6 +191,170 @@ export function Results({ searchId, state, query, setQuery, bookingType, stale, 
         </div>
       </div>
     </section>
+  );
+}
+
+// MoreFares folds a group's other solutions (other returns, other fares of
+// the same outbound) under its first card.
+function MoreFares({ group, bookingType, onSelect }: { group: SolutionGroup; bookingType: BookingType | null; onSelect: (s: Solution) => void }) {
+  const { t } = useT();
+  const [open, setOpen] = useState(false);
+  const id = useId();
+  const rest = group.items.slice(1);
+  const oneJourney = (group.items[0].journeys?.length || 1) === 1;
+  const label = oneJourney ? 'results.group.moreFares' : 'results.group.moreReturns';
+  return (
+    <div className="fs-more">
+      <button type="button" className="fs-link fs-more-toggle" aria-expanded={open} aria-controls={id} onClick={() => setOpen((o) => !o)}>
+        {open ? t('results.group.hide') : t(label, { count: rest.length })}
+      </button>
+      <ul id={id} className="fs-more-list" hidden={!open}>
+        {open &&
+          rest.map((s) => (
+            <li key={s.id}>
+              <SolutionCard solution={s} bookingType={bookingType} onSelect={onSelect} skip={1} />
+            </li>
+          ))}
+      </ul>
+    </div>
+  );
+}
+
+type RangeDraft = { priceMin: string; priceMax: string; maxDuration: string; departFrom: string; departTo: string; arriveFrom: string; arriveTo: string };
+
+const priceRe = /^\d+(\.\d{1,2})?$/;
+
+// checkRanges reads the range form: the filters to ask for, or the errors
+// to show beside the fields.
+export function checkRanges(d: RangeDraft): { filters?: Partial<Filters>; errors: Partial<Record<keyof RangeDraft, string>> } {
+  const errors: Partial<Record<keyof RangeDraft, string>> = {};
+  const min = d.priceMin.trim().replace(/,/g, '');
+  const max = d.priceMax.trim().replace(/,/g, '');
+  if (min && !priceRe.test(min)) errors.priceMin = 'results.error.price';
+  if (max && !priceRe.test(max)) errors.priceMax = 'results.error.price';
+  if (min && max && !errors.priceMin && !errors.priceMax && Number(max) < Number(min)) errors.priceMax = 'results.error.priceOrder';
+  if (Object.keys(errors).length) return { errors };
+  return {
+    errors,
+    filters: {
+      priceMin: min || undefined,
+      priceMax: max || undefined,
+      maxDuration: d.maxDuration ? Number(d.maxDuration) : undefined,
+      departFrom: d.departFrom || undefined,
+      departTo: d.departTo || undefined,
+      arriveFrom: d.arriveFrom || undefined,
+      arriveTo: d.arriveTo || undefined,
+    },
+  };
+}
+
+function draftOf(f: Filters): RangeDraft {
+  return {
+    priceMin: f.priceMin || '',
+    priceMax: f.priceMax || '',
+    maxDuration: f.maxDuration ? String(f.maxDuration) : '',
+    departFrom: f.departFrom || '',
+    departTo: f.departTo || '',
+    arriveFrom: f.arriveFrom || '',
+    arriveTo: f.arriveTo || '',
+  };
+}
+
+// RangeForm sets the price, duration and time-window filters; they apply
+// together with Apply (or Enter), so typing a price does not search on
+// every key.
+function RangeForm({ filters, ranges, currency, onChange }: { filters: Filters; ranges?: Ranges; currency: string; onChange: (f: Partial<Filters>) => void }) {
+  const { t } = useT();
+  const id = useId();
+  const key = JSON.stringify(draftOf(filters));
+  const [draft, setDraft] = useState<RangeDraft>(() => draftOf(filters));
+  const [errors, setErrors] = useState<Partial<Record<keyof RangeDraft, string>>>({});
+  // Filters cleared or changed elsewhere show here.
+  useEffect(() => {
+    setDraft(draftOf(filters));
+    setErrors({});
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [key]);
+  const set = (k: keyof RangeDraft) => (ev: { target: { value: string } }) => setDraft((d) => ({ ...d, [k]: ev.target.value }));
+  const hours: number[] = [];
+  if (ranges?.durationMax) {
+    const lo = Math.max(1, Math.ceil((ranges.durationMin || 60) / 60));
+    const hi = Math.ceil(ranges.durationMax / 60);
+    for (let h = lo; h <= hi; h++) hours.push(h);
+  }
+  const chosen = Number(draft.maxDuration) / 60;
+  if (chosen && !hours.includes(chosen)) hours.push(chosen);
+  hours.sort((a, b) => a - b);
+  const field = (k: keyof RangeDraft, label: string, type: string, placeholder?: string) => (
+    <div className="fs-range-field">
+      <label htmlFor={`${id}-${k}`}>{label}</label>
+      <input
+        id={`${id}-${k}`}
+        className="fs-input"
+        type={type}
+        inputMode={type === 'text' ? 'decimal' : undefined}
+        value={draft[k]}
+        placeholder={placeholder}
+        onChange={set(k)}
+        aria-invalid={errors[k] ? true : undefined}
+        aria-describedby={errors[k] ? `${id}-${k}-error` : undefined}
+      />
+      {errors[k] && (
+        <span className="field-error" id={`${id}-${k}-error`}>
+          {t(errors[k] as string)}
+        </span>
+      )}
+    </div>
+  );
+  return (
+    <form
+      className="fs-ranges"
+      noValidate
+      onSubmit={(ev) => {
+        ev.preventDefault();
+        const r = checkRanges(draft);
+        setErrors(r.errors);
+        if (r.filters) onChange(r.filters);
+      }}
+    >
+      <fieldset className="fs-facet">
+        <legend>{currency ? t('results.filters.priceIn', { currency }) : t('results.filters.price')}</legend>
+        <div className="fs-range-pair">
+          {field('priceMin', t('results.filters.min'), 'text', ranges?.priceMin)}
+          {field('priceMax', t('results.filters.max'), 'text', ranges?.priceMax)}
+        </div>
+      </fieldset>
+      <div className="fs-range-field">
+        <label htmlFor={`${id}-maxDuration`} className="fs-range-legend">
+          {t('results.filters.duration')}
+        </label>
+        <select id={`${id}-maxDuration`} className="fs-input" value={draft.maxDuration} onChange={set('maxDuration')}>
+          <option value="">{t('results.filters.anyDuration')}</option>
+          {hours.map((h) => (
+            <option key={h} value={String(h * 60)}>
+              {t('results.filters.upTo', { count: h })}
+            </option>
+          ))}
+        </select>
+      </div>
+      <fieldset className="fs-facet">
+        <legend>{t('results.filters.departTime')}</legend>
+        <div className="fs-range-pair">
+          {field('departFrom', t('results.filters.from'), 'time')}
+          {field('departTo', t('results.filters.to'), 'time')}
+        </div>
+      </fieldset>
+      <fieldset className="fs-facet">
+        <legend>{t('results.filters.arriveTime')}</legend>
+        <div className="fs-range-pair">
+          {field('arriveFrom', t('results.filters.from'), 'time')}
+          {field('arriveTo', t('results.filters.to'), 'time')}
+        </div>
+      </fieldset>
+      <button type="submit" className="btn btn-small fs-ranges-apply">
+        {t('results.filters.apply')}
+      </button>
+    </form>
   );
 }
 
@@ -244,7 +417,7 @@ function FacetGroup({ name, values, selected, onChange }: FacetGroupProps) {
   const toggle = (v: string, on: boolean) => onChange(on ? [...selected, v] : selected.filter((x) => x !== v));
   return (
     <fieldset className="fs-facet">
-      <legend>{t(`flight.filters.${name}`)}</legend>
+      <legend>{name === 'layovers' ? t('results.filters.layovers') : t(`flight.filters.${name}`)}</legend>
       {shown.map((v) => {
         const label = facetLabel(t, name, v);
         return (
@@ -265,18 +438,22 @@ function FacetGroup({ name, values, selected, onChange }: FacetGroupProps) {
 }
 
 // facetLabel is the server's label of a facet value, else the catalog's.
+// Stops, time buckets and ticketing speeds are codes the catalog words
+// ("Nonstop", "1 stop", "2+ stops"); airlines and airports carry the
+// server's names.
 export function facetLabel(t: (k: string, o?: Record<string, unknown>) => string, name: FacetName, v: FacetValue): string {
-  if (v.label) return v.label;
   switch (name) {
     case 'departureBuckets':
     case 'arrivalBuckets':
-      return tOr(t, `flight.bucket.${v.value}`, v.value);
+      return tOr(t, `flight.bucket.${v.value}`, v.label || v.value);
     case 'ticketingSpeed':
-      return tOr(t, `flight.speed.${v.value}`, v.value);
+      return tOr(t, `flight.speed.${v.value}`, v.label || v.value);
     case 'stops':
-      return v.value === '0' ? t('flight.stops.nonstop') : tOr(t, `flight.stops.filter.${v.value}`, v.value);
+      if (v.value === '0') return t('flight.stops.nonstop');
+      if (v.value === '1') return t('flight.stops.count', { count: 1 });
+      return /^\d+$/.test(v.value) ? t('results.stops.atLeast', { count: Number(v.value) }) : v.label || v.value;
     default:
-      return v.value;
+      return v.label || v.value;
   }
 }
 

@@ -16,6 +16,9 @@ export type SolutionCardProps = {
   bookingType: BookingType | null;
   disabled?: boolean;
   onSelect: (s: Solution) => void;
+  // skip hides the first journeys: another fare of a group whose card above
+  // already shows them (the same outbound).
+  skip?: number;
 };
 
 function journeyTitle(t: T, bookingType: BookingType | null, count: number, i: number): string {
@@ -39,7 +42,7 @@ function unique<T>(xs: T[]): T[] {
   return Array.from(new Set(xs));
 }
 
-export function SolutionCard({ solution: s, bookingType, disabled, onSelect }: SolutionCardProps) {
+export function SolutionCard({ solution: s, bookingType, disabled, onSelect, skip = 0 }: SolutionCardProps) {
   const { t, lang } = useT();
   const titleId = useId();
   const carriers = unique(s.segments.map((g) => g.carrierName || g.carrier));
@@ -49,12 +52,13 @@ export function SolutionCard({ solution: s, bookingType, disabled, onSelect }: S
   const approxPrice = approx(s.total.amount, s.total.currency);
   const travellers = (s.priceDetail?.priceList || []).reduce((n, l) => n + (l.count || 0), 0);
   return (
-    <article className="fs-card" aria-labelledby={titleId}>
+    <article className={skip ? 'fs-card fs-card-alt' : 'fs-card'} aria-labelledby={titleId} data-solution-id={s.id}>
       <h3 className="visually-hidden" id={titleId}>
         {t('flight.card.title', { carriers: carriers.join(', '), flights, price })}
       </h3>
       <div className="fs-card-main">
         {s.journeys.map((j, i) => {
+          if (i < skip) return null;
           const segs = segmentsOf(s, j);
           const a = segs[0];
           const z = segs[segs.length - 1];
@@ -65,17 +69,20 @@ export function SolutionCard({ solution: s, bookingType, disabled, onSelect }: S
           const date = localDate(departAt);
           return (
             <section className="fs-journey" key={i} aria-label={journeyTitle(t, bookingType, s.journeys.length, i)}>
-              <p className="fs-journey-head">
-                <span className="fs-journey-title">{journeyTitle(t, bookingType, s.journeys.length, i)}</span>
-                <span className="fs-journey-date">
-                  {date} {weekday(date, lang)}
-                </span>
-              </p>
-              <div className="fs-journey-times">
+              <div className="fs-journey-row">
+                <p className="fs-journey-head">
+                  <span className="fs-journey-title">{journeyTitle(t, bookingType, s.journeys.length, i)}</span>
+                  <span className="fs-journey-date">
+                    {date} {weekday(date, lang)}
+                  </span>
+                </p>
                 <div className="fs-end">
-                  <span className="fs-time">{localTime(departAt)}</span>
-                  <span className="fs-airport-code">{j.origin || a?.origin}</span>
-                  <span className="fs-airport-name">{a?.originName}</span>
+                  <span className="fs-end-line">
+                    <span className="fs-time">{localTime(departAt)}</span> <span className="fs-airport-code">{j.origin || a?.origin}</span>
+                  </span>
+                  <span className="fs-airport-name" title={a?.originName}>
+                    {a?.originName}
+                  </span>
                 </div>
                 <div className="fs-path">
                   <span className="fs-duration">{formatDuration(j.durationMinutes)}</span>
@@ -92,28 +99,31 @@ export function SolutionCard({ solution: s, bookingType, disabled, onSelect }: S
                   </span>
                 </div>
                 <div className="fs-end fs-end-arrive">
-                  <span className="fs-time">
-                    {localTime(arriveAt)}
-                    {plus !== 0 && (
-                      <>
-                        <sup className="fs-plus" aria-hidden="true">
-                          {plus > 0 ? `+${plus}` : plus}
-                        </sup>
-                        <span className="visually-hidden"> {t('flight.journey.dayOffset', { n: plus > 0 ? `+${plus}` : String(plus) })}</span>
-                      </>
-                    )}
+                  <span className="fs-end-line">
+                    <span className="fs-time">
+                      {localTime(arriveAt)}
+                      {plus !== 0 && (
+                        <>
+                          <sup className="fs-plus" aria-hidden="true">
+                            {plus > 0 ? `+${plus}` : plus}
+                          </sup>
+                          <span className="visually-hidden"> {t('flight.journey.dayOffset', { n: plus > 0 ? `+${plus}` : String(plus) })}</span>
+                        </>
+                      )}
+                    </span>{' '}
+                    <span className="fs-airport-code">{j.destination || z?.destination}</span>
                   </span>
-                  <span className="fs-airport-code">{j.destination || z?.destination}</span>
-                  <span className="fs-airport-name">{z?.destinationName}</span>
+                  <span className="fs-airport-name" title={z?.destinationName}>
+                    {z?.destinationName}
+                  </span>
                 </div>
               </div>
               <ul className="fs-segments">
                 {segs.map((g, k) => (
-                  <li key={k}>
+                  <li key={k} title={g.aircraft || undefined}>
                     <span className="fs-carrier">{g.carrierName || g.carrier}</span> <span className="fs-flightno">{g.flightNumber}</span>
                     {g.cabin ? ` · ${tOr(t, `flight.cabin.${g.cabin}`, g.cabin)}` : ''}
                     {g.bookingClass ? ` (${g.bookingClass})` : ''}
-                    {g.aircraft ? ` · ${g.aircraft}` : ''}
                     {g.operatingCarrier && g.operatingCarrier !== g.carrier ? ` · ${t('flight.card.operatedBy', { carrier: g.operatingCarrier })}` : ''}
                     {g.seatsLeft && g.seatsLeft > 0 && g.seatsLeft < 10 ? (
                       <span className="fs-seats"> · {t('flight.card.seatsLeft', { count: g.seatsLeft })}</span>
@@ -155,7 +165,6 @@ export function SolutionCard({ solution: s, bookingType, disabled, onSelect }: S
           )}
           <span className="fs-price-note">{travellers > 1 ? t('flight.price.totalFor', { count: travellers }) : t('flight.price.total')}</span>
         </p>
-        <PriceDetail solution={s} />
         <button
           type="button"
           className="btn btn-primary fs-select"
@@ -165,6 +174,7 @@ export function SolutionCard({ solution: s, bookingType, disabled, onSelect }: S
         >
           {t('flight.card.select')}
         </button>
+        <PriceDetail solution={s} />
         {s.source === 'interline' && <span className="fs-badge">{t('flight.card.interline')}</span>}
       </div>
     </article>

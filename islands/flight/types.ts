@@ -103,10 +103,28 @@ export type Solution = {
 
 export type FacetValue = { value: string; label?: string; count: number };
 
-export const facetNames = ['airlines', 'stops', 'departureBuckets', 'arrivalBuckets', 'ticketingSpeed'] as const;
+export const facetNames = ['airlines', 'stops', 'layovers', 'departureBuckets', 'arrivalBuckets', 'ticketingSpeed'] as const;
 export type FacetName = (typeof facetNames)[number];
 
-export type Filters = Record<FacetName, string[]>;
+// RangeFilters bound the price (total, settlement currency), the longest
+// journey (minutes) and the first journey's departure and arrival (HH:MM,
+// local time at the airport); unset for no bound.
+export type RangeFilters = {
+  priceMin?: string;
+  priceMax?: string;
+  maxDuration?: number;
+  departFrom?: string;
+  departTo?: string;
+  arriveFrom?: string;
+  arriveTo?: string;
+};
+
+export const rangeNames = ['priceMin', 'priceMax', 'maxDuration', 'departFrom', 'departTo', 'arriveFrom', 'arriveTo'] as const;
+
+export type Filters = Record<FacetName, string[]> & RangeFilters;
+
+// Ranges bound the range filters over every solution found so far.
+export type Ranges = { priceMin?: string; priceMax?: string; durationMin?: number; durationMax?: number };
 
 export type SupplierStatus = { name: string; status: 'pending' | 'done' | 'failed' | 'timeout' | 'lost' | string; count?: number };
 
@@ -120,6 +138,7 @@ export type SolutionsPage = {
   searchedAt?: string;
   staleAt?: string;
   facets?: Partial<Record<FacetName, FacetValue[]>>;
+  ranges?: Ranges;
   suppliers?: SupplierStatus[];
   // partial: some suppliers' answers were lost (the server could not keep
   // them), so the list lacks flights even once complete; lostSuppliers
@@ -153,5 +172,19 @@ export type PnrAnalysis = {
 };
 
 export function emptyFilters(): Filters {
-  return { airlines: [], stops: [], departureBuckets: [], arrivalBuckets: [], ticketingSpeed: [] };
+  return { airlines: [], stops: [], layovers: [], departureBuckets: [], arrivalBuckets: [], ticketingSpeed: [] };
+}
+
+// filterCount is how many filters are set: each ticked value and each bound.
+export function filterCount(f: Filters): number {
+  const ticked = facetNames.reduce((n, name) => n + (f[name]?.length || 0), 0);
+  return ticked + rangeNames.filter((r) => f[r] !== undefined && f[r] !== '' && f[r] !== 0).length;
+}
+
+// withFilters completes filters kept from an older page (a facet it did not
+// know is empty).
+export function withFilters(f: Partial<Filters> | undefined): Filters {
+  const out: Filters = { ...emptyFilters(), ...(f || {}) };
+  for (const name of facetNames) if (!Array.isArray(out[name])) out[name] = [];
+  return out;
 }

@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, renderHook, waitFor } from '@testing-library/react';
 import { useSolutions, type Query } from './useSolutions';
+import { emptyFilters } from './types';
 
 const query: Query = {
-  filters: { airlines: [], stops: [], departureBuckets: [], arrivalBuckets: [], ticketingSpeed: [] },
+  filters: emptyFilters(),
   sort: 'default',
   page: 1,
 };

@@ -651,6 +651,10 @@ func idOf(o *option) string {
 }
 
 // bucket is the spec's time-of-day bucket of a local time.
+// minuteOfDay is t's wall clock (in its own offset, the airport's) as
+// minutes since midnight.
+func minuteOfDay(t time.Time) int { return t.Hour()*60 + t.Minute() }
+
 func bucket(t time.Time) string {
 	switch h := t.Hour(); {
 	case h < 6:
@@ -681,12 +685,19 @@ type view struct {
 	departs    time.Time
 	duration   int
 	total      int64
-	class      string
-	opt        *option
-	m          *merged
-	req        *Request
-	policy     *Policy
-	now        time.Time
+	// longest is the longest journey's minutes; depMinute and arrMinute
+	// the first journey's local departure and arrival (minutes of the
+	// day); layovers the airports where it changes planes.
+	longest   int
+	depMinute int
+	arrMinute int
+	layovers  []string
+	class     string
+	opt       *option
+	m         *merged
+	req       *Request
+	policy    *Policy
+	now       time.Time
 
 	// sol is made for the solutions a page shows (a pointer: most views
 	// never need one, and a Solution is most of a view's size).
@@ -760,12 +771,21 @@ func (m *merged) view(req *Request, p *Policy, now time.Time) *view {
 	maxStops := 0
 	for _, g := range o.groups {
 		maxStops = max(maxStops, len(g)-1)
-		v.duration += int(o.segs[g[len(g)-1]].ArriveAt.Sub(o.segs[g[0]].DepartAt).Minutes())
+		d := int(o.segs[g[len(g)-1]].ArriveAt.Sub(o.segs[g[0]].DepartAt).Minutes())
+		v.duration += d
+		v.longest = max(v.longest, d)
+		for _, k := range g[:len(g)-1] {
+			if c := o.segs[k].Destination; !slices.Contains(v.layovers, c) {
+				v.layovers = append(v.layovers, c)
+			}
+		}
 	}
 	v.stops = strconv.Itoa(min(maxStops, 2))
 	first := o.groups[0]
 	v.depBucket = bucket(o.segs[first[0]].DepartAt)
 	v.arrBucket = bucket(o.segs[first[len(first)-1]].ArriveAt)
+	v.depMinute = minuteOfDay(o.segs[first[0]].DepartAt)
+	v.arrMinute = minuteOfDay(o.segs[first[len(first)-1]].ArriveAt)
 	return v
 }
 

@@ -6,9 +6,11 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/pkg/money"
 )
 
 // Sort orders.
@@ -49,7 +51,11 @@ func (e *Engine) Solutions(ctx context.Context, who auth.Principal, q Query, lan
 	if complete && len(st.views) == 0 && len(lost) == 0 {
 		return Page{}, fault.New(fault.CodeNoFlight, http.StatusNotFound, "shopping.error.noFlight")
 	}
-	items, facets := st.answer(q, lang)
+	b, errs := boundsOf(q.Filters, st.policy.Currency)
+	if len(errs) > 0 {
+		return Page{}, fault.Validation(errs)
+	}
+	items, facets := st.answer(q, b, lang)
 	total := len(items)
 	page := st.last.page
 	if page == nil || st.last.pageNo != q.Page || st.last.pageSize != q.PageSize {
@@ -63,7 +69,7 @@ func (e *Engine) Solutions(ctx context.Context, who auth.Principal, q Query, lan
 	}
 	return Page{
 		Complete: complete, Items: page, Total: total, Page: q.Page, PageSize: q.PageSize, Currency: st.policy.Currency,
-		SearchedAt: st.sess.CreatedAt, StaleAt: st.sess.ExpiresAt, Facets: facets, Suppliers: e.statuses(st, complete),
+		SearchedAt: st.sess.CreatedAt, StaleAt: st.sess.ExpiresAt, Facets: facets, Ranges: rangesOf(st.views, &st.policy), Suppliers: e.statuses(st, complete),
 		Partial: len(lost) > 0, LostSuppliers: lost,
 	}, nil
 }
@@ -71,12 +77,12 @@ func (e *Engine) Solutions(ctx context.Context, who auth.Principal, q Query, lan
 // answer is query over the search's solutions, kept until the solutions or
 // the question change: a browser polls the same filters every second or so
 // while suppliers are still answering. Called with st.mu held.
-func (st *state) answer(q Query, lang string) ([]*view, Facets) {
+func (st *state) answer(q Query, b bounds, lang string) ([]*view, Facets) {
 	c := &st.last
 	if c.items != nil && c.built == st.built && c.sort == q.Sort && c.lang == lang && sameFilters(c.filters, q.Filters) {
 		return c.items, c.facets
 	}
-	items, facets := query(st.views, q.Filters, q.Sort, lang)
+	items, facets := query(st.views, q.Filters, b, q.Sort, lang)
 	*c = lastQuery{built: st.built, filters: q.Filters, sort: q.Sort, lang: lang, items: items, facets: facets}
 	return items, facets
 }
@@ -96,7 +102,103 @@ type lastQuery struct {
 
 func sameFilters(a, b Filters) bool {
 	return slices.Equal(a.Airlines, b.Airlines) && slices.Equal(a.Stops, b.Stops) && slices.Equal(a.DepartureBuckets, b.DepartureBuckets) &&
-		slices.Equal(a.ArrivalBuckets, b.ArrivalBuckets) && slices.Equal(a.TicketingSpeed, b.TicketingSpeed)
+		slices.Equal(a.ArrivalBuckets, b.ArrivalBuckets) && slices.Equal(a.TicketingSpeed, b.TicketingSpeed) &&
+		slices.Equal(a.Layovers, b.Layovers) && a.PriceMin == b.PriceMin && a.PriceMax == b.PriceMax && a.MaxDuration == b.MaxDuration &&
+		a.DepartFrom == b.DepartFrom && a.DepartTo == b.DepartTo && a.ArriveFrom == b.ArriveFrom && a.ArriveTo == b.ArriveTo
+}
+
+// bounds are the range filters read: prices in minor units, times as
+// minutes of the day (-1 for no bound).
+type bounds struct {
+	priceMin, priceMax    int64
+	hasPriceMin, hasPrice bool
+	longest               int
+	depFrom, depTo        int
+	arrFrom, arrTo        int
+}
+
+// boundsOf reads the range filters in the settlement currency.
+func boundsOf(f Filters, currency string) (bounds, map[string]string) {
+	errs := map[string]string{}
+	b := bounds{longest: f.MaxDuration, depFrom: -1, depTo: -1, arrFrom: -1, arrTo: -1}
+	if s := strings.TrimSpace(f.PriceMin); s != "" {
+		a, err := money.ParseNonNegative(s, currency)
+		if err != nil {
+			errs["filters.priceMin"] = "results.error.price"
+		}
+		b.priceMin, b.hasPriceMin = a.Minor, true
+	}
+	if s := strings.TrimSpace(f.PriceMax); s != "" {
+		a, err := money.ParseNonNegative(s, currency)
+		if err != nil {
+			errs["filters.priceMax"] = "results.error.price"
+		}
+		b.priceMax, b.hasPrice = a.Minor, true
+	}
+	if b.hasPriceMin && b.hasPrice && b.priceMax < b.priceMin && len(errs) == 0 {
+		errs["filters.priceMax"] = "results.error.priceOrder"
+	}
+	if f.MaxDuration < 0 || f.MaxDuration > 7*24*60 {
+		errs["filters.maxDuration"] = "results.error.duration"
+	}
+	for _, t := range []struct {
+		name string
+		s    string
+		to   *int
+	}{{"departFrom", f.DepartFrom, &b.depFrom}, {"departTo", f.DepartTo, &b.depTo}, {"arriveFrom", f.ArriveFrom, &b.arrFrom}, {"arriveTo", f.ArriveTo, &b.arrTo}} {
+		if t.s == "" {
+			continue
+		}
+		c, err := time.Parse("15:04", t.s)
+		if err != nil {
+			errs["filters."+t.name] = "results.error.time"
+			continue
+		}
+		*t.to = c.Hour()*60 + c.Minute()
+	}
+	return b, errs
+}
+
+// within reports whether v passes the range filters.
+func (b bounds) within(v *view) bool {
+	if b.hasPriceMin && v.total < b.priceMin || b.hasPrice && v.total > b.priceMax {
+		return false
+	}
+	if b.longest > 0 && v.longest > b.longest {
+		return false
+	}
+	return inWindow(v.depMinute, b.depFrom, b.depTo) && inWindow(v.arrMinute, b.arrFrom, b.arrTo)
+}
+
+// inWindow reports whether minute m of the day lies in [from, to]; a window
+// whose end comes before its start runs over midnight (22:00–02:00).
+func inWindow(m, from, to int) bool {
+	switch {
+	case from < 0 && to < 0:
+		return true
+	case to < 0:
+		return m >= from
+	case from < 0:
+		return m <= to
+	case from <= to:
+		return m >= from && m <= to
+	default:
+		return m >= from || m <= to
+	}
+}
+
+// rangesOf bounds the range filters over every solution found.
+func rangesOf(views []*view, p *Policy) Ranges {
+	if len(views) == 0 {
+		return Ranges{}
+	}
+	lo, hi := views[0].total, views[0].total
+	short, long := views[0].longest, views[0].longest
+	for _, v := range views {
+		lo, hi = min(lo, v.total), max(hi, v.total)
+		short, long = min(short, v.longest), max(long, v.longest)
+	}
+	return Ranges{PriceMin: p.money(lo).Amount, PriceMax: p.money(hi).Amount, DurationMin: short, DurationMax: long}
 }
 
 func (q *Query) normalize() map[string]string {
@@ -145,7 +247,7 @@ func (e *Engine) localize(st *state, v *view, lang string) Solution {
 
 // query filters, counts facets and sorts. A facet's counts apply every other
 // filter but its own, so a person sees what ticking one more box would give.
-func query(views []*view, f Filters, sortBy, lang string) ([]*view, Facets) {
+func query(views []*view, f Filters, b bounds, sortBy, lang string) ([]*view, Facets) {
 	// A group has one value per solution (one) or several (many): a
 	// query runs over every solution on every rebuild, and a slice made
 	// per single value was a tenth of a search's allocations.
@@ -160,6 +262,7 @@ func query(views []*view, f Filters, sortBy, lang string) ([]*view, Facets) {
 		{sel: f.DepartureBuckets, one: func(v *view) string { return v.depBucket }},
 		{sel: f.ArrivalBuckets, one: func(v *view) string { return v.arrBucket }},
 		{sel: f.TicketingSpeed, one: func(v *view) string { return v.speed }},
+		{sel: f.Layovers, many: func(v *view) []string { return v.layovers }},
 	}
 	matches := func(g group, v *view) bool {
 		if len(g.sel) == 0 {
@@ -190,6 +293,9 @@ func query(views []*view, f Filters, sortBy, lang string) ([]*view, Facets) {
 	}
 	out := make([]*view, 0, len(views))
 	for _, v := range views {
+		if !b.within(v) {
+			continue
+		}
 		failed := -1
 		for i, g := range groups {
 			if !matches(g, v) {
@@ -218,6 +324,7 @@ func query(views []*view, f Filters, sortBy, lang string) ([]*view, Facets) {
 		DepartureBuckets: facetList(counts[2], Buckets, nil),
 		ArrivalBuckets:   facetList(counts[3], Buckets, nil),
 		TicketingSpeed:   facetList(counts[4], SpeedProducts, nil),
+		Layovers:         facetList(counts[5], nil, func(c string) string { return airportName(c, lang) + " (" + c + ")" }),
 	}
 	return out, facets
 }

@@ -103,6 +103,17 @@ type Facets struct {
 	DepartureBuckets []Facet `json:"departureBuckets"`
 	ArrivalBuckets   []Facet `json:"arrivalBuckets"`
 	TicketingSpeed   []Facet `json:"ticketingSpeed"`
+	// Layovers are the airports where solutions change planes.
+	Layovers []Facet `json:"layovers"`
+}
+
+// Ranges bound the range filters over every solution found so far: the
+// price (total, settlement currency) and the longest journey's duration.
+type Ranges struct {
+	PriceMin    string `json:"priceMin"`
+	PriceMax    string `json:"priceMax"`
+	DurationMin int    `json:"durationMin" jsonschema:"description=minutes"`
+	DurationMax int    `json:"durationMax" jsonschema:"description=minutes"`
 }
 
 // SupplierStatus says how far each supplier has answered.
@@ -119,6 +130,22 @@ type Filters struct {
 	DepartureBuckets []string `json:"departureBuckets" jsonschema:"description=00-06, 06-12, 12-18, 18-24"`
 	ArrivalBuckets   []string `json:"arrivalBuckets"`
 	TicketingSpeed   []string `json:"ticketingSpeed"`
+	// Layovers keep solutions changing planes at one of these airports.
+	Layovers []string `json:"layovers,omitempty"`
+	// PriceMin and PriceMax bound the total price (settlement currency,
+	// inclusive); "" for no bound.
+	PriceMin string `json:"priceMin,omitempty"`
+	PriceMax string `json:"priceMax,omitempty"`
+	// MaxDuration keeps solutions whose every journey takes at most this
+	// many minutes; 0 for no bound.
+	MaxDuration int `json:"maxDuration,omitempty"`
+	// DepartFrom, DepartTo, ArriveFrom and ArriveTo (HH:MM, local time at
+	// the airport, inclusive) bound the first journey's departure and
+	// arrival; "" for no bound.
+	DepartFrom string `json:"departFrom,omitempty"`
+	DepartTo   string `json:"departTo,omitempty"`
+	ArriveFrom string `json:"arriveFrom,omitempty"`
+	ArriveTo   string `json:"arriveTo,omitempty"`
 }
 
 // Query is POST /shopping/v2/flight/async-shopping/solutions.
@@ -141,6 +168,7 @@ type Page struct {
 	SearchedAt time.Time        `json:"searchedAt"`
 	StaleAt    time.Time        `json:"staleAt"`
 	Facets     Facets           `json:"facets"`
+	Ranges     Ranges           `json:"ranges"`
 	Suppliers  []SupplierStatus `json:"suppliers"`
 	// Partial says answers were lost (not stored, or not by the deadline):
 	// the solutions lack some of what the suppliers found, complete or not.

@@ -91,6 +91,33 @@ func (s *Server) agencyList(w http.ResponseWriter, r *http.Request) {
 	s.agencyListAnswer(w, r, templates.AgencyCreateForm{Settings: defaultNewSettings()}, false)
 }
 
+// parentNames names the parents of the listed agencies: another agency of
+// the list, the caller's own agency, or one the caller manages on another
+// page.
+func parentNames(ctx context.Context, m AgencyManager, v viewer, items []agency.Summary) map[int64]string {
+	names := map[int64]string{}
+	for _, a := range items {
+		names[a.ID] = a.Name
+	}
+	if v.Agency.ID != 0 {
+		names[v.Agency.ID] = v.Agency.Name
+	}
+	for _, a := range items {
+		if a.ParentID == nil {
+			continue
+		}
+		if _, ok := names[*a.ParentID]; ok {
+			continue
+		}
+		if p, err := m.Managed(ctx, v.Principal, *a.ParentID); err == nil {
+			names[*a.ParentID] = p.Name
+		} else {
+			names[*a.ParentID] = ""
+		}
+	}
+	return names
+}
+
 // defaultNewSettings are the add form's switches before anything is chosen:
 // flights on and bills shown, in the default currency.
 func defaultNewSettings() agency.Settings {
@@ -123,6 +150,7 @@ func (s *Server) agencyListAnswer(w http.ResponseWriter, r *http.Request, form t
 		base.Set("status", status)
 	}
 	view.Pager = templates.NewPager(listURL(pathAgencyManager, base), page, managerPageSize, total)
+	parents := parentNames(ctx, s.manager, v, items)
 	for _, a := range items {
 		contact := a.ContactEmail
 		if a.ContactPhone != "" {
@@ -132,6 +160,10 @@ func (s *Server) agencyListAnswer(w http.ResponseWriter, r *http.Request, form t
 			ContactName: a.ContactName, Contact: contact, Status: a.Status, Currency: a.Currency,
 			Balance: displayAmount(a.Balance, a.Currency), CreditLimit: displayAmount(a.CreditLimit, a.Currency),
 			Available: displayAmount(a.Available, a.Currency), LookToBook: a.LookToBook})
+		if a.ParentID != nil {
+			row := &view.Items[len(view.Items)-1]
+			row.ParentID, row.Parent = *a.ParentID, parents[*a.ParentID]
+		}
 	}
 	render(w, r, http.StatusOK, templates.AgencyListPage(s.managerPage(w, r, "agency-manager"), view))
 }

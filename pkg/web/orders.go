@@ -96,8 +96,15 @@ func (s *Server) orderList(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	view.Pager = templates.NewPager(listURL(templates.OrdersPath, view.Filter.Query()), f.Page, ordersPageSize, res.Total)
+	names := map[int64]string{}
 	for _, o := range res.Items {
-		view.Items = append(view.Items, orderRow(o))
+		row := orderRow(o)
+		// The provider, and an agency above others, see whose order it is.
+		if o.AgencyID != v.Principal.AgencyID {
+			view.ShowAgency = true
+			row.Agency = s.agencyName(ctx, names, o.AgencyID)
+		}
+		view.Items = append(view.Items, row)
 	}
 	w.Header().Add("Vary", "HX-Request")
 	if htmxPartial(r, templates.OrdersResultsID) {
@@ -390,18 +397,29 @@ func orderDetailView(ctx context.Context, o order.View) templates.OrderDetail {
 	}
 	if o.Type == order.TypeRefund || o.Type == order.TypeVoid {
 		d.Confirm, d.RefundTo = refundDestinations(o, d.Confirm)
+		// Under review the provider has not quoted yet: what comes back is
+		// not known, and "0.00" would read as nothing.
+		d.AmountPending = zeroAmount(o.Total.Amount) && (o.Status == order.RfdReviewing || o.Status == order.VoidProceeding)
 	}
+	// The change search starts from each flight's own date: the local date
+	// at its origin airport, as on the ticket (a flight leaving Beijing at
+	// 02:20 on 25 Dec is 24 Dec in UTC).
 	for _, j := range o.Journeys {
-		d.Journeys = append(d.Journeys, templates.ChangeJourney{Origin: j.Origin, Destination: j.Destination, Date: j.DepartAt.UTC().Format(time.DateOnly)})
+		d.Journeys = append(d.Journeys, templates.ChangeJourney{Origin: j.Origin, Destination: j.Destination, Date: localDate(j.DepartAt, j.Origin)})
 	}
 	if len(d.Journeys) == 0 {
 		date := ""
 		if !o.DepartAt.IsZero() {
-			date = o.DepartAt.UTC().Format(time.DateOnly)
+			date = localDate(o.DepartAt, o.Origin)
 		}
 		d.Journeys = []templates.ChangeJourney{{Origin: o.Origin, Destination: o.Destination, Date: date}}
 	}
 	return d
+}
+
+// localDate is the date of t at airport's local time.
+func localDate(t time.Time, airport string) string {
+	return t.In(geo.Location(airport)).Format(time.DateOnly)
 }
 
 // zeroAmount reports whether an API amount is zero (or missing).

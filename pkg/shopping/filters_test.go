@@ -1,0 +1,109 @@
+package shopping_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/pkg/geo"
+	"github.com/voyage/voyage/pkg/shopping"
+	"github.com/voyage/voyage/pkg/store"
+	"github.com/voyage/voyage/pkg/store/storetest"
+	"github.com/voyage/voyage/pkg/supplier"
+)
+
+// connecting is a PEK→via→LHR offer leaving at hh:00 Beijing time, two
+// 5-hour flights with a 2-hour layover.
+func connecting(sup, first, second, via, date string, hh int, cny int64) supplier.Offer {
+	o := flight(sup, first, "PEK", via, date, hh, 0, 300, cny)
+	dep := o.Segments[0].ArriveAt.Add(2 * time.Hour).In(geo.Location(via))
+	o.Segments = append(o.Segments, supplier.Segment{Carrier: second[:2], FlightNumber: second, Origin: via, Destination: "LHR", DepartAt: dep,
+		ArriveAt: dep.Add(5 * time.Hour).In(geo.Location("LHR")), DurationMinutes: 300, Cabin: supplier.CabinEconomy, BookingClass: "Y", FareBasis: "YOW"})
+	o.Journeys = [][]int{{0, 1}}
+	o.Ref = sup + ":" + first + second + ":" + date
+	return o
+}
+
+// The range filters of the results: price, longest journey, departure and
+// arrival windows (local time), and the layover airport facet; the ranges
+// bound them over every solution; a bad bound is a translated error.
+func TestSolutionsRangeAndLayoverFilters(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, db *store.DB) {
+		src := &fake{name: "gds", answer: func(req supplier.SearchRequest) []supplier.Offer {
+			d := req.Journeys[0].Date
+			return []supplier.Offer{
+				flight("gds", "CA937", "PEK", "LHR", d, 2, 20, 660, 4000), // 02:20, 11h, 4000
+				flight("gds", "CA855", "PEK", "LHR", d, 13, 0, 660, 4500), // 13:00, 11h, 4500
+				connecting("gds", "LH721", "LH900", "FRA", d, 9, 3000),    // 09:00, 12h via FRA, 3000
+				connecting("gds", "SU205", "SU2580", "SVO", d, 20, 2500),  // 20:00, 12h via SVO, 2500
+			}
+		}}
+		w := newWorld(t, db, nil, map[string]shopping.Source{"gds": {Supplier: src}})
+		st, err := w.eng.Start(context.Background(), w.who(), oneWay("PEK", "LHR"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		all := poll(t, w, st.SearchID, shopping.Query{Sort: shopping.SortPrice}, func(p shopping.Page) bool { return p.Complete })
+		if all.Total != 4 {
+			t.Fatalf("%d solutions, want 4", all.Total)
+		}
+		r := all.Ranges
+		if r.PriceMin != "2500.00" || r.PriceMax != "4500.00" || r.DurationMin != 660 || r.DurationMax != 720 {
+			t.Fatalf("ranges %+v", r)
+		}
+		if len(all.Facets.Layovers) != 2 || all.Facets.Layovers[0].Count != 1 {
+			t.Fatalf("layover facet %+v", all.Facets.Layovers)
+		}
+		numbers := func(f shopping.Filters) []string {
+			t.Helper()
+			p, err := w.eng.Solutions(context.Background(), w.who(), shopping.Query{SearchID: st.SearchID, Sort: shopping.SortPrice, Filters: f}, "en")
+			if err != nil {
+				t.Fatalf("filters %+v: %v", f, err)
+			}
+			var out []string
+			for _, s := range p.Items {
+				out = append(out, s.Segments[0].FlightNumber)
+			}
+			return out
+		}
+		for _, c := range []struct {
+			name string
+			f    shopping.Filters
+			want []string
+		}{
+			{"price range", shopping.Filters{PriceMin: "2800", PriceMax: "4000"}, []string{"LH721", "CA937"}},
+			{"up to 11 hours", shopping.Filters{MaxDuration: 660}, []string{"CA937", "CA855"}},
+			{"leaving 00:00-10:00 Beijing time", shopping.Filters{DepartFrom: "00:00", DepartTo: "10:00"}, []string{"LH721", "CA937"}},
+			{"leaving 19:00-03:00 (over midnight)", shopping.Filters{DepartFrom: "19:00", DepartTo: "03:00"}, []string{"SU205", "CA937"}},
+			{"via Frankfurt", shopping.Filters{Layovers: []string{"FRA"}}, []string{"LH721"}},
+		} {
+			if got := numbers(c.f); !equal(got, c.want) {
+				t.Errorf("%s: %v, want %v", c.name, got, c.want)
+			}
+		}
+		// Arrival window: the local time at London.
+		arrive := all.Items[len(all.Items)-1].Segments[0].ArriveAt.Format("15:04") // CA855's arrival, London time
+		if got := numbers(shopping.Filters{ArriveFrom: arrive, ArriveTo: arrive}); !equal(got, []string{"CA855"}) {
+			t.Errorf("arriving at %s: %v, want CA855", arrive, got)
+		}
+		for _, bad := range []shopping.Filters{{PriceMin: "abc"}, {PriceMin: "5000", PriceMax: "100"}, {DepartFrom: "25:00"}, {MaxDuration: -5}} {
+			_, err := w.eng.Solutions(context.Background(), w.who(), shopping.Query{SearchID: st.SearchID, Filters: bad}, "en")
+			if !isCode(err, fault.CodeValidation) {
+				t.Errorf("filters %+v: %v, want a validation error", bad, err)
+			}
+		}
+	})
+}
+
+func equal(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}

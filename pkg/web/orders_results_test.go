@@ -1,0 +1,46 @@
+package web
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/voyage/voyage/pkg/i18n"
+	"github.com/voyage/voyage/pkg/order"
+	"github.com/voyage/voyage/pkg/shopping"
+)
+
+// The change search starts from each flight's local date at its origin: a
+// flight leaving Beijing at 02:20 on 25 Dec (18:20 UTC on 24 Dec) prefills
+// 25 Dec, one leaving London at 22:00 on 30 Dec prefills 30 Dec.
+func TestOrderDetailChangeDatesAreLocal(t *testing.T) {
+	ctx := i18n.WithLocalizer(context.Background(), i18n.MustLoad(), i18n.EN)
+	o := order.View{Type: order.TypeOrigin, Status: order.Issued, Total: order.Money{Amount: "100", Currency: "CNY"},
+		Journeys: []shopping.JourneyView{
+			{Origin: "PEK", Destination: "LHR", DepartAt: time.Date(2026, 12, 24, 18, 20, 0, 0, time.UTC)},
+			{Origin: "LHR", Destination: "PEK", DepartAt: time.Date(2026, 12, 30, 22, 0, 0, 0, time.UTC)},
+		}}
+	d := orderDetailView(ctx, o)
+	if len(d.Journeys) != 2 || d.Journeys[0].Date != "2026-12-25" || d.Journeys[1].Date != "2026-12-30" {
+		t.Fatalf("change dates %+v, want 2026-12-25 then 2026-12-30", d.Journeys)
+	}
+	o.Journeys = nil
+	o.Origin, o.DepartAt = "PEK", time.Date(2026, 12, 24, 18, 20, 0, 0, time.UTC)
+	if d := orderDetailView(ctx, o); len(d.Journeys) != 1 || d.Journeys[0].Date != "2026-12-25" {
+		t.Fatalf("change date without journeys %+v, want 2026-12-25", d.Journeys)
+	}
+}
+
+// A refund under review has no amount yet: it reads as to be confirmed, not
+// as 0.00; once quoted the amount shows.
+func TestOrderDetailRefundUnderReviewAmount(t *testing.T) {
+	ctx := i18n.WithLocalizer(context.Background(), i18n.MustLoad(), i18n.EN)
+	o := order.View{Type: order.TypeRefund, Status: order.RfdReviewing, Total: order.Money{Amount: "0.00", Currency: "CNY"}}
+	if d := orderDetailView(ctx, o); !d.AmountPending {
+		t.Fatal("a refund under review with no amount should be pending")
+	}
+	o.Status, o.Total.Amount = order.RfdToBeConfirm, "1234.50"
+	if d := orderDetailView(ctx, o); d.AmountPending || d.Total != "1,234.50" {
+		t.Fatalf("a quoted refund shows its amount: pending %v total %q", d.AmountPending, d.Total)
+	}
+}
