@@ -46,6 +46,19 @@ type Operation struct {
 	Query []Param
 	// Errors lists the API codes this route can answer besides 100001/500001.
 	Errors []int
+	// Multipart: Request documents a multipart/form-data body (its json
+	// names are the form fields; []byte fields are files).
+	Multipart bool
+	// RawBody lists the content types of a raw (not JSON) request body.
+	RawBody []string
+	// Produces lists the content types of a raw route's success body.
+	Produces []string
+	// Idempotency documents the Idempotency-Key header of the route.
+	Idempotency Idempotency
+	// StringPath names the path parameters that are not integer ids.
+	StringPath []string
+	// PathEnum lists the values of enumerated path parameters.
+	PathEnum map[string][]string
 }
 
 // Param is a documented query parameter.
@@ -55,6 +68,7 @@ type Param struct {
 	Type        string // string, integer, boolean
 	Required    bool
 	Array       bool
+	Enum        []string
 }
 
 // Route is a registered method and path with its documentation.
