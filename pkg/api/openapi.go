@@ -260,7 +260,7 @@ const (
 )
 
 // statusNames are the descriptions of the documented error statuses.
-var statusNames = map[int]string{
+var httpStatusText = map[int]string{
 	400: "Bad request: invalid input",
 	401: "Not logged in: no, expired or revoked credentials",
 	402: "Payment failed",
@@ -392,7 +392,7 @@ func (rt *Router) OpenAPI() map[string]any {
 				names = append(names, fmt.Sprintf("%d (%s)", c, codeMessage[c]))
 			}
 			resp := map[string]any{
-				"description": statusNames[st] + ". Codes: " + strings.Join(names, "; "),
+				"description": httpStatusText[st] + ". Codes: " + strings.Join(names, "; "),
 				"content": map[string]any{"application/json": map[string]any{
 					"schema":  map[string]any{"$ref": "#/components/schemas/ErrorEnvelope"},
 					"example": map[string]any{"code": cs[0], "data": nil, "message": codeMessage[cs[0]]},
