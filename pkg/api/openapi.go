@@ -39,7 +39,7 @@ var ErrorCodes = []struct {
 	{fault.CodeRateLimited, []int{429}, "too many requests; retry after the Retry-After seconds"},
 	{fault.CodeLoggedOutByOther, []int{401}, "logged out by a newer login elsewhere"},
 	{fault.CodeInsufficientFund, []int{422}, "insufficient balance (balance + credit)"},
-	{fault.CodePaymentFailed, []int{402}, "payment failed"},
+	{fault.CodePaymentFailed, []int{402, 504}, "payment failed (504: the gateway did not answer in time)"},
 	{fault.CodeNoFlight, []int{404, 422}, "no suitable flight found"},
 	{fault.CodeQuoteExpired, []int{409}, "quote expired"},
 	{fault.CodeSearchTimeout, []int{502, 504}, "search or verification timed out"},
@@ -283,7 +283,8 @@ func (r Route) errorCodes() map[int][]int {
 	if !r.Op.Public {
 		codes[fault.CodeSessionExpired], codes[fault.CodeSessionInvalid], codes[fault.CodeLoggedOutByOther] = true, true, true
 	}
-	if r.Op.Role != "" || r.Op.Allow != nil || r.Op.UserOnly {
+	// A state-changing request from another site is refused with 403 too.
+	if r.Op.Role != "" || r.Op.Allow != nil || r.Op.UserOnly || r.Method != http.MethodGet {
 		codes[fault.CodeNoAccess] = true
 	}
 	if r.Op.Request != nil || len(r.Op.RawBody) > 0 {

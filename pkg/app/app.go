@@ -36,6 +36,7 @@ import (
 	"github.com/voyage/voyage/pkg/server"
 	"github.com/voyage/voyage/pkg/shopping"
 	"github.com/voyage/voyage/pkg/siteinfo"
+	"github.com/voyage/voyage/pkg/ratelimit"
 	"github.com/voyage/voyage/pkg/store"
 	"github.com/voyage/voyage/pkg/train"
 	"github.com/voyage/voyage/pkg/web"
@@ -77,6 +78,8 @@ type App struct {
 	// stopSearches cancels the searches in flight when the app closes.
 	stopSearches context.CancelFunc
 	redis        io.Closer
+	rateRedis    io.Closer
+	limiter      ratelimit.Limiter
 	// gateways are the payment gateways flight and group orders share.
 	gateways map[string]order.Gateway
 }
@@ -150,6 +153,10 @@ func New(ctx context.Context, cfg config.Config) (*App, error) {
 	a.Web = web.New(web.Options{Site: a.Site, Applications: a.Applications, SecureCookies: cfg.HTTP.SecureCookies, Auth: a.Auth, Agencies: a.Agencies,
 		UserAdmin: a.Auth, CompanyAdmin: a.Agencies, AgencyAdmin: a.AgencyAdmin, Ledger: a.Ledger, Webhooks: a.Webhooks, Orders: a.Orders, Catalog: a.Catalog,
 		Trains: a.Trains, Groups: a.Groups, Profile: a.Profile})
+	if err := a.openRateLimiter(ctx); err != nil {
+		a.Close()
+		return nil, err
+	}
 	a.Handler = a.buildHandler()
 	return a, nil
 }
@@ -167,6 +174,9 @@ func (a *App) Close() error {
 		// The searches store what their suppliers answered before the
 		// database closes.
 		a.Shopping.Wait()
+	}
+	if a.rateRedis != nil {
+		a.rateRedis.Close()
 	}
 	if a.redis != nil {
 		a.redis.Close()
@@ -190,6 +200,7 @@ func (a *App) buildHandler() http.Handler {
 	}
 	a.Router = api.NewRouter(mux, a.Auth, userLog)
 	a.Router.SerialiseKeys(idempotency.New(a.DB))
+	a.applyRateLimits()
 	api.Register(a.Router, api.Services{Site: a.Site, Applications: a.Applications, Auth: a.Auth, Agencies: a.Agencies, Profile: a.Profile, AgencyService: a.AgencyAdmin, Ledger: a.Ledger, Catalog: a.Catalog, Shopping: a.Shopping, Orders: a.Orders, Webhooks: a.Webhooks, Jobs: a.Queue, WebsitePrefix: a.Cfg.Site.WebsitePrefix,
 		Trains: a.Trains, Groups: a.Groups})
 	// Document recognition (issue 18): Tesseract is run per request.

@@ -3,8 +3,10 @@ package app_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -16,6 +18,9 @@ import (
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/getkin/kin-openapi/routers/legacy"
+
+	"github.com/voyage/voyage/pkg/demo"
+	"github.com/voyage/voyage/pkg/store"
 )
 
 // The API test suite's answers are checked against the served OpenAPI
@@ -167,4 +172,73 @@ func checkExchange(router routers.Router, req *http.Request, body []byte, status
 		return err.Error()
 	}
 	return ""
+}
+
+// TestOpenAPIValidationCatchesDrift proves the check bites: a wallet answer
+// that lost a documented field, one with a wrong type, an undocumented status
+// and an accepted request the document forbids are each reported, while the
+// real answer passes.
+func TestOpenAPIValidationCatchesDrift(t *testing.T) {
+	a, srv := newApp(t, store.SQLite)
+	if err := demo.Seed(context.Background(), a.DB, a.Site); err != nil {
+		t.Fatal(err)
+	}
+	me := loginAs(t, srv, "demo-super", "demo-pass-1")
+	base := srv.Client().Transport.(*validatingTransport).base
+	_, router, err := loadSpec(srv, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	get := func(path string) (*http.Request, *http.Response, []byte) {
+		req, _ := http.NewRequest("GET", srv.URL+path, nil)
+		req.Header.Set("Authorization", "Bearer "+me.Token)
+		res, err := (&http.Client{Transport: base}).Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		raw, _ := io.ReadAll(res.Body)
+		return req, res, raw
+	}
+	req, res, raw := get("/base/v2/wallet")
+	if msg := checkExchange(router, req, nil, res.StatusCode, res.Header, raw); msg != "" {
+		t.Fatalf("the real wallet answer fails the document: %s", msg)
+	}
+	var env map[string]any
+	if err := json.Unmarshal(raw, &env); err != nil {
+		t.Fatal(err)
+	}
+	data := env["data"].(map[string]any)
+	drifts := map[string]func() (int, []byte){
+		"a documented field missing": func() (int, []byte) {
+			d := maps.Clone(data)
+			delete(d, "balance")
+			b, _ := json.Marshal(map[string]any{"code": 0, "data": d, "message": ""})
+			return 200, b
+		},
+		"money as a number": func() (int, []byte) {
+			d := maps.Clone(data)
+			d["balance"] = 12.5
+			b, _ := json.Marshal(map[string]any{"code": 0, "data": d, "message": ""})
+			return 200, b
+		},
+		"an undocumented status": func() (int, []byte) { return 418, raw },
+		"an error without the envelope": func() (int, []byte) {
+			return 404, []byte(`{"error":"not found"}`)
+		},
+	}
+	for name, drift := range drifts {
+		status, body := drift()
+		if msg := checkExchange(router, req, nil, status, res.Header, body); msg == "" {
+			t.Errorf("%s: the validator let it pass", name)
+		}
+	}
+	// A request the server accepted but the document forbids: an order
+	// list with an undocumented status value.
+	lreq, lres, lraw := get("/order/v2/flight/orders?status=no_such_status")
+	if lres.StatusCode == 200 {
+		if msg := checkExchange(router, lreq, nil, lres.StatusCode, lres.Header, lraw); msg == "" {
+			t.Errorf("an accepted request outside the document passed")
+		}
+	}
 }
