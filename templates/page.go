@@ -33,6 +33,9 @@ type Page struct {
 	SideNav    []NavItem
 	Flashes    []Flash
 	Scripts    []string
+	// ClassicScripts are deferred classic (not module) scripts, for
+	// bundles that define globals (the API reference's Swagger UI).
+	ClassicScripts []string
 	Styles     []string
 	Year       int
 	StatusCode int
