@@ -23,22 +23,22 @@ const (
 
 // Page is what every layout needs.
 type Page struct {
-	Title      string
-	Layout     string
-	Lang       string
-	Path       string
-	Currency   string
-	Site       siteinfo.Info
-	Nav        []NavItem
-	SideNav    []NavItem
-	Flashes    []Flash
-	Scripts    []string
+	Title    string
+	Layout   string
+	Lang     string
+	Path     string
+	Currency string
+	Site     siteinfo.Info
+	Nav      []NavItem
+	SideNav  []NavItem
+	Flashes  []Flash
+	Scripts  []string
 	// ClassicScripts are deferred classic (not module) scripts, for
 	// bundles that define globals (the API reference's Swagger UI).
 	ClassicScripts []string
-	Styles     []string
-	Year       int
-	StatusCode int
+	Styles         []string
+	Year           int
+	StatusCode     int
 
 	// Account is the logged-in user for the top bar's user menu; nil when
 	// logged out.
