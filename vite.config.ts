@@ -1,6 +1,6 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
-import { writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 
 // Builds the islands into pkg/web/static/dist, which the Go binary embeds and
 // reads through the manifest (pkg/web/assets.go).
@@ -13,6 +13,17 @@ export default defineConfig({
       name: 'keep-dist-folder',
       closeBundle() {
         writeFileSync('pkg/web/static/dist/.gitkeep', '');
+      },
+    },
+    {
+      // The API reference (/api-docs) is Swagger UI, served from our own
+      // origin (the CSP allows only 'self' scripts and styles).
+      name: 'copy-swagger-ui',
+      closeBundle() {
+        mkdirSync('pkg/web/static/dist/swagger-ui', { recursive: true });
+        for (const f of ['swagger-ui-bundle.js', 'swagger-ui.css']) {
+          copyFileSync(`node_modules/swagger-ui-dist/${f}`, `pkg/web/static/dist/swagger-ui/${f}`);
+        }
       },
     },
   ],

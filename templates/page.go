@@ -23,19 +23,22 @@ const (
 
 // Page is what every layout needs.
 type Page struct {
-	Title      string
-	Layout     string
-	Lang       string
-	Path       string
-	Currency   string
-	Site       siteinfo.Info
-	Nav        []NavItem
-	SideNav    []NavItem
-	Flashes    []Flash
-	Scripts    []string
-	Styles     []string
-	Year       int
-	StatusCode int
+	Title    string
+	Layout   string
+	Lang     string
+	Path     string
+	Currency string
+	Site     siteinfo.Info
+	Nav      []NavItem
+	SideNav  []NavItem
+	Flashes  []Flash
+	Scripts  []string
+	// ClassicScripts are deferred classic (not module) scripts, for
+	// bundles that define globals (the API reference's Swagger UI).
+	ClassicScripts []string
+	Styles         []string
+	Year           int
+	StatusCode     int
 	// TimeZone is the IANA zone the page's times are written in, for the
 	// islands that format times (meta voyage-time-zone).
 	TimeZone string

@@ -96,7 +96,7 @@ type Summary struct {
 	Searches      int64     `json:"searches"`
 	Verifications int64     `json:"verifications"`
 	Bookings      int64     `json:"bookings"`
-	LookToBook    string    `json:"lookToBook" jsonschema:"description=searches per booking, empty until the first booking"`
+	LookToBook    string    `json:"lookToBook" jsonschema_description:"searches per booking, empty until the first booking"`
 }
 
 // summary is a's list entry with its wallet figures and look-to-book
@@ -228,9 +228,9 @@ type Profile struct {
 	ContactName     string   `json:"contactName"`
 	ContactEmail    string   `json:"contactEmail"`
 	ContactPhone    string   `json:"contactPhone"`
-	CustomerService string   `json:"customerService" jsonschema:"description=dedicated customer service contact"`
+	CustomerService string   `json:"customerService" jsonschema_description:"dedicated customer service contact"`
 	ExtraInfo       string   `json:"extraInfo"`
-	AllowedHosts    []string `json:"allowedHosts" jsonschema:"description=origins allowed to frame the portal after single login"`
+	AllowedHosts    []string `json:"allowedHosts" jsonschema_description:"origins allowed to frame the portal after single login"`
 }
 
 func (p *Profile) validate() map[string]string {

@@ -50,11 +50,11 @@ type FlightSettings struct {
 	ShowSuppliers    bool              `json:"showSuppliers"`
 	FreeBaggageOnly  bool              `json:"freeBaggageOnly"`
 	FareBasisOnly    bool              `json:"fareBasisOnly"`
-	MaxResponseTime  int               `json:"maxResponseTime" jsonschema:"description=seconds the search waits for suppliers (1–60)"`
+	MaxResponseTime  int               `json:"maxResponseTime" jsonschema_description:"seconds the search waits for suppliers (1–60)"`
 	BookingNotifyURL string            `json:"bookingNotifyUrl"`
 	ChangeNotifyURL  string            `json:"changeNotifyUrl"`
 	AirlineFilter    AirlineFilter     `json:"airlineFilter"`
-	Suppliers        []string          `json:"suppliers" jsonschema:"description=enabled suppliers; empty means all"`
+	Suppliers        []string          `json:"suppliers" jsonschema_description:"enabled suppliers; empty means all"`
 	SearchMode       string            `json:"searchMode" jsonschema:"enum=all,enum=popular"`
 }
 

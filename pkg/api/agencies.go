@@ -41,7 +41,7 @@ type ConfigAnswer struct {
 // APIKeyRequest is POST /base/v2/agencies/{id}/apikey.
 type APIKeyRequest struct {
 	Name  string   `json:"name"`
-	Roles []string `json:"roles" jsonschema:"description=roles the key acts with; default operator and finance"`
+	Roles []string `json:"roles" jsonschema_description:"roles the key acts with; default operator and finance"`
 }
 
 // StatusRequest is PUT /base/v2/agencies/{id}/status.
@@ -123,7 +123,7 @@ func registerAgencies(rt *Router, s Services) {
 		ID: "listAgencies", Tag: "agencies", Role: auth.RoleFinance, Allow: auth.Subject.ManagesAgencies,
 		Summary:  "Agencies the caller manages (the provider: all; a parent: its sub-agencies)",
 		Response: AgencyPage{},
-		Query:    append([]Param{{Name: "keyword", Type: "string", Description: "name, alias, code or contact email"}, {Name: "status", Type: "string", Description: "active or blocked"}}, pagingParams...),
+		Query:    append([]Param{{Name: "keyword", Type: "string", Description: "name, alias, code or contact email"}, {Name: "status", Type: "string", Description: "active or blocked", Enum: []string{"active", "blocked"}}}, pagingParams...),
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
 		page, size := pageFromQuery(r)
 		items, total, err := s.AgencyService.List(r.Context(), Principal(r), agency.ListFilter{
@@ -242,7 +242,7 @@ func registerAgencies(rt *Router, s Services) {
 	rt.Handle("POST /base/v2/agencies/{id}/balance", Operation{
 		ID: "addAgencyFunds", Tag: "agencies", Role: auth.RoleFinance, Allow: auth.Subject.ManagesAgencies,
 		Summary: "Add funds (top-up) to a managed agency's wallet; requires an Idempotency-Key header",
-		Request: ledger.TopUp{}, Response: ledger.TopUpResult{},
+		Request: ledger.TopUp{}, Response: ledger.TopUpResult{}, Idempotency: IdempotencyRequired,
 		Errors: []int{fault.CodeNotFound, fault.CodeConflict},
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
 		id, err := PathID(r, "id")

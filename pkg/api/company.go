@@ -10,6 +10,7 @@ import (
 	"github.com/voyage/voyage/pkg/agency"
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/pkg/upload"
 )
 
 // companyInfo is the company answer of /me and GET /base/v2/company.
@@ -61,8 +62,8 @@ func registerCompany(rt *Router, s Services) {
 		ID: "setCompanyLogo", Tag: "company", Role: auth.RoleSuperUser, UserOnly: true, SelfAudited: true,
 		Summary: "Upload the company logo. The body is the raw image, not JSON, sent with Content-Type image/*: " +
 			"PNG, JPEG, GIF or WebP (judged from the content), at most 2MB. Answers the company",
-		Response: CompanyInfo{},
-		Errors:   []int{fault.CodeNoAccess, fault.CodeBodyTooLarge},
+		Response: CompanyInfo{}, RawBody: upload.Images,
+		Errors: []int{fault.CodeNoAccess, fault.CodeBodyTooLarge},
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
 		if ct := strings.ToLower(r.Header.Get("Content-Type")); !strings.HasPrefix(ct, "image/") {
 			return nil, fault.Validation(map[string]string{"logo": "company.error.logoType"})
@@ -98,7 +99,7 @@ func registerCompany(rt *Router, s Services) {
 		Summary: "The company logo: the image bytes with their content type (not the JSON envelope); a 404 envelope when there is none. " +
 			"agency=<id> reads the logo of the caller's agency or one of its sub-agencies",
 		Query:  []Param{{Name: "agency", Type: "integer", Description: "agency id; default the caller's"}},
-		Errors: []int{fault.CodeNotFound},
+		Errors: []int{fault.CodeNotFound}, Produces: upload.Images,
 	}, func(w http.ResponseWriter, r *http.Request) error {
 		p := Principal(r)
 		id := p.AgencyID

@@ -21,7 +21,7 @@ type UploadResult struct {
 // PassengerListForm documents the multipart body of a passenger-list
 // upload.
 type PassengerListForm struct {
-	File []byte `json:"file" jsonschema:"description=the xlsx passenger list (the template's columns), multipart field 'file'"`
+	File []byte `json:"file" jsonschema:"required" jsonschema_description:"the xlsx passenger list (the template's columns), multipart field 'file'"`
 }
 
 const groupPath = "/order/v2/flight/group/orders"
@@ -47,7 +47,7 @@ func registerGroups(rt *Router, s Services) {
 	rt.Handle("POST "+groupPath, Operation{
 		ID: "requestGroupOrder", Tag: "groups", Allow: canBook, Status: http.StatusCreated,
 		Summary: "Ask for a group fare (Idempotency-Key required; a replay answers the first order): to_be_quote",
-		Request: group.RequestInput{}, Response: group.View{}, Errors: []int{fault.CodeConflict},
+		Request: group.RequestInput{}, Response: group.View{}, Errors: []int{fault.CodeConflict}, Idempotency: IdempotencyRequired,
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
 		var req group.RequestInput
 		if err := Decode(r, &req); err != nil {
@@ -97,13 +97,15 @@ func registerGroups(rt *Router, s Services) {
 	}
 	rt.HandleRaw("GET "+groupPath+"/passengers/template", Operation{
 		ID: "groupPassengerTemplate", Tag: "groups", Allow: canBook,
-		Summary: "The passenger-list xlsx template in en, zh-cn or zh-tw (lang; the request's language when absent)",
-		Query:   []Param{{Name: "lang", Type: "string", Description: "en, zh-cn or zh-tw"}},
+		Summary:  "The passenger-list xlsx template in en, zh-cn or zh-tw (lang; the request's language when absent)",
+		Query:    []Param{{Name: "lang", Type: "string", Description: "en, zh-cn or zh-tw", Enum: []string{"en", "zh-cn", "zh-tw"}}},
+		Produces: []string{docs.ContentType(docs.XLSX)},
 	}, template)
 	rt.HandleRaw("GET "+groupPath+"/{id}/passengers/template", Operation{
 		ID: "groupOrderPassengerTemplate", Tag: "groups", Allow: canBook,
 		Summary: "The passenger-list xlsx template for an order (the same for every order)", Errors: []int{fault.CodeNotFound},
-		Query: []Param{{Name: "lang", Type: "string", Description: "en, zh-cn or zh-tw"}},
+		Query:    []Param{{Name: "lang", Type: "string", Description: "en, zh-cn or zh-tw", Enum: []string{"en", "zh-cn", "zh-tw"}}},
+		Produces: []string{docs.ContentType(docs.XLSX)},
 	}, func(w http.ResponseWriter, r *http.Request) error {
 		n, err := id(r)
 		if err != nil {
@@ -118,7 +120,8 @@ func registerGroups(rt *Router, s Services) {
 	rt.HandleRaw("GET "+groupPath+"/{id}/documents/{kind}", Operation{
 		ID: "downloadGroupDocument", Tag: "groups", Allow: canBook,
 		Summary: "Download an issued group's itinerary or e-ticket (the flight documents, every passenger with their ticket) as PDF or Excel",
-		Query:   []Param{{Name: "format", Type: "string", Description: "pdf or xlsx"}}, Errors: []int{fault.CodeNotFound},
+		Query:   []Param{{Name: "format", Type: "string", Description: "pdf (default) or xlsx", Enum: docs.TicketFormats}}, Errors: []int{fault.CodeNotFound},
+		PathEnum: map[string][]string{"kind": docs.TicketKinds}, Produces: []string{docs.ContentType(docs.PDF), docs.ContentType(docs.XLSX)},
 	}, func(w http.ResponseWriter, r *http.Request) error {
 		n, err := id(r)
 		if err != nil {
@@ -191,7 +194,7 @@ func registerGroups(rt *Router, s Services) {
 		ID: "uploadGroupPassengers", Tag: "groups", Allow: canBook,
 		Summary: "Upload the passenger list (multipart field 'file', xlsx): replaces the list before confirmation; " +
 			"code 100001 with data.errors [{row, column, cell, message}] and nothing stored when a row is invalid",
-		Request: PassengerListForm{}, Response: UploadResult{}, Errors: state,
+		Request: PassengerListForm{}, Multipart: true, Response: UploadResult{}, Errors: state,
 	}, withID(func(r *http.Request, n int64) (any, error) {
 		if err := r.ParseMultipartForm(group.MaxListBytes + 64<<10); err != nil {
 			var mbe *http.MaxBytesError
@@ -243,7 +246,7 @@ func registerGroups(rt *Router, s Services) {
 		ID: "payGroupOrder", Tag: "groups", Allow: canBook,
 		Summary: "Pay the installment due (Idempotency-Key recommended; a replay answers the first result) from the wallet or a gateway; " +
 			"late: code 100009 'Group payment time expired: contact the administrator'",
-		Request: group.PayInput{}, Response: group.View{},
+		Request: group.PayInput{}, Response: group.View{}, Idempotency: IdempotencyOptional,
 		Errors: append([]int{fault.CodeInsufficientFund, fault.CodePaymentFailed}, state...),
 	}, withID(func(r *http.Request, n int64) (any, error) {
 		var req group.PayInput

@@ -49,7 +49,7 @@ func registerManaged(rt *Router, s Services) {
 	rt.Handle("POST /base/v2/agencies/{id}/balance/preview", manager(Operation{
 		ID:      "previewAgencyFunds",
 		Summary: "Dry run of a top-up (Idempotency-Key header as for the real one): the figures it would post and whether the key was used, nothing posted",
-		Request: ledger.TopUp{}, Response: agency.FundsPlan{},
+		Request: ledger.TopUp{}, Response: agency.FundsPlan{}, Idempotency: IdempotencyRequired,
 	}), func(w http.ResponseWriter, r *http.Request) (any, error) {
 		id, err := PathID(r, "id")
 		if err != nil {

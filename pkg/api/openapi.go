@@ -4,37 +4,47 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"path"
+	"reflect"
 	"regexp"
+	"slices"
+	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/invopop/jsonschema"
 
 	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/pkg/group"
+	"github.com/voyage/voyage/pkg/order"
+	"github.com/voyage/voyage/pkg/train"
 )
 
-// ErrorCodes documents every stable API code (API.md) in the OpenAPI document.
+// ErrorCodes documents every stable API code (API.md) in the OpenAPI document
+// with the HTTP statuses it is answered with.
 var ErrorCodes = []struct {
-	Code    int
-	Status  int
-	Meaning string
+	Code     int
+	Statuses []int
+	Meaning  string
 }{
-	{fault.CodeOK, 200, "success"},
-	{fault.CodeValidation, 400, "validation failed or malformed body (data.fields: field → message)"},
-	{fault.CodeBodyTooLarge, 413, "request body over the size limit"},
-	{fault.CodeNotFound, 404, "not found (also unknown API path and, with 405, a known path with another method)"},
-	{fault.CodeConflict, 409, "state conflict (wrong status for the action, idempotency key reused with another body)"},
-	{fault.CodeBadCredentials, 401, "invalid username or password"},
-	{fault.CodeNoAccess, 403, "no access (role, permission or service disabled)"},
-	{fault.CodeSessionExpired, 401, "session expired"},
-	{fault.CodeSessionInvalid, 401, "session invalid or revoked"},
-	{fault.CodeRateLimited, 429, "too many attempts; retry later"},
-	{fault.CodeLoggedOutByOther, 401, "logged out by a newer login elsewhere"},
-	{fault.CodeInsufficientFund, 422, "insufficient balance (balance + credit)"},
-	{fault.CodePaymentFailed, 422, "payment failed"},
-	{fault.CodeNoFlight, 422, "no suitable flight found"},
-	{fault.CodeQuoteExpired, 409, "quote expired"},
-	{fault.CodeSearchTimeout, 504, "search timed out"},
-	{fault.CodeInternal, 500, "internal error"},
+	{fault.CodeOK, []int{200}, "success"},
+	{fault.CodeValidation, []int{400}, "validation failed or malformed body (data.fields: field → message)"},
+	{fault.CodeBodyTooLarge, []int{413}, "request body over the size limit"},
+	{fault.CodeNotFound, []int{404, 405}, "not found (also unknown API path and, with 405, a known path with another method)"},
+	{fault.CodeConflict, []int{409, 422}, "state conflict (wrong status for the action, idempotency key reused with another body)"},
+	{fault.CodeBadCredentials, []int{401}, "invalid username or password"},
+	{fault.CodeNoAccess, []int{403}, "no access (role, permission or service disabled)"},
+	{fault.CodeSessionExpired, []int{401}, "session expired"},
+	{fault.CodeSessionInvalid, []int{401}, "session invalid or revoked"},
+	{fault.CodeRateLimited, []int{429}, "too many requests; retry after the Retry-After seconds"},
+	{fault.CodeLoggedOutByOther, []int{401}, "logged out by a newer login elsewhere"},
+	{fault.CodeInsufficientFund, []int{422}, "insufficient balance (balance + credit)"},
+	{fault.CodePaymentFailed, []int{402, 504}, "payment failed (504: the gateway did not answer in time)"},
+	{fault.CodeNoFlight, []int{404, 422}, "no suitable flight found"},
+	{fault.CodeQuoteExpired, []int{409}, "quote expired"},
+	{fault.CodeSearchTimeout, []int{502, 504}, "search or verification timed out"},
+	{fault.CodeSearchBusy, []int{503}, "too many searches running; retry after the Retry-After seconds"},
+	{fault.CodeInternal, []int{500}, "internal error"},
 }
 
 var pathParam = regexp.MustCompile(`\{([A-Za-z0-9_]+)(\.\.\.)?\}`)
@@ -44,48 +54,294 @@ var pathParam = regexp.MustCompile(`\{([A-Za-z0-9_]+)(\.\.\.)?\}`)
 // build's commit would tell an anonymous caller which fixes it lacks.
 const DocumentVersion = "2"
 
-// OpenAPI builds the OpenAPI 3.1 document of every registered route.
-func (rt *Router) OpenAPI() map[string]any {
-	ref := &jsonschema.Reflector{Anonymous: true, AllowAdditionalProperties: true}
-	schemas := map[string]any{}
-	schemaOf := func(v any) any {
-		if v == nil {
-			return map[string]any{"type": "null"}
+// inputMark prefixes the references of request-side schemas until their
+// final names are known (see OpenAPI).
+const inputMark = "__input__"
+
+// schemaName is the component name of a Go type: the bare name for this
+// package's types, else the package name in front (order.Page is OrderPage,
+// shopping.Page ShoppingPage) unless the type's name already starts with it.
+func schemaName(t reflect.Type) string {
+	name := t.Name()
+	if i := strings.IndexByte(name, '['); i >= 0 {
+		name = name[:i]
+	}
+	pkg := path.Base(t.PkgPath())
+	if pkg == "api" || pkg == "." || pkg == "" {
+		return name
+	}
+	p := strings.ToUpper(pkg[:1]) + pkg[1:]
+	if strings.HasPrefix(name, p) {
+		return name
+	}
+	return p + name
+}
+
+// enumMapper gives the named status and action types their enums.
+func enumMapper(t reflect.Type) *jsonschema.Schema {
+	strs := func(vals any) *jsonschema.Schema {
+		v := reflect.ValueOf(vals)
+		s := &jsonschema.Schema{Type: "string"}
+		for i := 0; i < v.Len(); i++ {
+			s.Enum = append(s.Enum, v.Index(i).String())
 		}
-		s := ref.Reflect(v)
-		raw, err := json.Marshal(s)
-		if err != nil {
-			panic(fmt.Sprintf("api: schema of %T: %v", v, err))
+		return s
+	}
+	switch t {
+	case reflect.TypeOf(order.Status("")):
+		return strs(order.Statuses)
+	case reflect.TypeOf(train.Status("")):
+		return strs(train.Statuses)
+	case reflect.TypeOf(group.Status("")):
+		return strs(group.Statuses)
+	}
+	return nil
+}
+
+// schemaSet reflects Go types into components, remembering the Go type of
+// every component so nullable fields can be marked.
+type schemaSet struct {
+	ref     *jsonschema.Reflector
+	schemas map[string]map[string]any
+	types   map[string]reflect.Type
+	prefix  string
+}
+
+func newSchemaSet(input bool) *schemaSet {
+	s := &schemaSet{schemas: map[string]map[string]any{}, types: map[string]reflect.Type{}}
+	if input {
+		s.prefix = inputMark
+	}
+	s.ref = &jsonschema.Reflector{
+		Anonymous: true, AllowAdditionalProperties: true,
+		// A request field is required only when tagged so: the decoder
+		// leaves a missing one at its zero value and the service says what
+		// it needs. Every field of a response without omitempty is sent.
+		RequiredFromJSONSchemaTags: input,
+		Mapper:                     enumMapper,
+		Namer: func(t reflect.Type) string {
+			n := schemaName(t)
+			s.types[n] = t
+			return n
+		},
+	}
+	return s
+}
+
+// of is the schema of v's type; its named parts go to the components.
+func (s *schemaSet) of(v any) map[string]any {
+	if v == nil {
+		return map[string]any{"type": "null"}
+	}
+	r := s.ref.Reflect(v)
+	raw, err := json.Marshal(r)
+	if err != nil {
+		panic(fmt.Sprintf("api: schema of %T: %v", v, err))
+	}
+	raw = []byte(strings.ReplaceAll(string(raw), "#/$defs/", "#/components/schemas/"+s.prefix))
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil {
+		panic(err)
+	}
+	if defs, ok := m["$defs"].(map[string]any); ok {
+		for name, d := range defs {
+			ds := d.(map[string]any)
+			if t, ok := s.types[name]; ok {
+				markNullable(ds, t)
+			}
+			s.schemas[name] = ds
 		}
-		raw = []byte(strings.ReplaceAll(string(raw), "#/$defs/", "#/components/schemas/"))
-		var m map[string]any
-		if err := json.Unmarshal(raw, &m); err != nil {
-			panic(err)
-		}
-		if defs, ok := m["$defs"].(map[string]any); ok {
-			for name, d := range defs {
-				schemas[name] = d
+	}
+	delete(m, "$defs")
+	delete(m, "$schema")
+	delete(m, "$id")
+	if t := reflect.TypeOf(v); t.Kind() == reflect.Slice || t.Kind() == reflect.Map {
+		m = nullable(m)
+	}
+	return m
+}
+
+// markNullable lets the properties that encoding/json writes as null (a nil
+// pointer, slice or map without omitempty) be null.
+func markNullable(s map[string]any, t reflect.Type) {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct {
+		return
+	}
+	props, _ := s["properties"].(map[string]any)
+	if props == nil {
+		return
+	}
+	var walk func(t reflect.Type)
+	walk = func(t reflect.Type) {
+		for i := 0; i < t.NumField(); i++ {
+			f := t.Field(i)
+			tag := f.Tag.Get("json")
+			if tag == "-" || f.Tag.Get("jsonschema") == "-" {
+				continue
+			}
+			name, opts, _ := strings.Cut(tag, ",")
+			ft := f.Type
+			if f.Anonymous && name == "" {
+				for ft.Kind() == reflect.Pointer {
+					ft = ft.Elem()
+				}
+				if ft.Kind() == reflect.Struct {
+					walk(ft)
+				}
+				continue
+			}
+			if !f.IsExported() {
+				continue
+			}
+			if name == "" {
+				name = f.Name
+			}
+			if strings.Contains(opts, "omitempty") || strings.Contains(opts, "omitzero") {
+				continue
+			}
+			switch ft.Kind() {
+			case reflect.Pointer, reflect.Slice, reflect.Map:
+				if ft.Kind() == reflect.Slice && ft.Elem().Kind() == reflect.Uint8 {
+					continue
+				}
+				if ft == reflect.TypeOf(json.RawMessage{}) {
+					continue
+				}
+				if p, ok := props[name].(map[string]any); ok {
+					props[name] = nullable(p)
+				}
 			}
 		}
-		delete(m, "$defs")
-		delete(m, "$schema")
-		delete(m, "$id")
-		return m
 	}
+	walk(t)
+}
+
+// nullable is s that also admits null.
+func nullable(s map[string]any) map[string]any {
+	switch t := s["type"].(type) {
+	case string:
+		if t == "null" {
+			return s
+		}
+		s["type"] = []any{t, "null"}
+		return s
+	case []any:
+		if !slices.Contains(t, any("null")) {
+			s["type"] = append(t, "null")
+		}
+		return s
+	}
+	if _, ok := s["$ref"]; ok {
+		return map[string]any{"anyOf": []any{s, map[string]any{"type": "null"}}}
+	}
+	if len(s) == 0 {
+		return s
+	}
+	if alts, ok := s["anyOf"].([]any); ok {
+		s["anyOf"] = append(alts, map[string]any{"type": "null"})
+		return s
+	}
+	return map[string]any{"anyOf": []any{s, map[string]any{"type": "null"}}}
+}
+
+// Idempotency says how a route treats the Idempotency-Key header.
+type Idempotency int
+
+// Idempotency-Key handling of a route.
+const (
+	IdempotencyNone Idempotency = iota
+	// IdempotencyOptional routes replay the first answer when a key is sent.
+	IdempotencyOptional
+	// IdempotencyRequired routes refuse a request without a key.
+	IdempotencyRequired
+)
+
+// statusNames are the descriptions of the documented error statuses.
+var httpStatusText = map[int]string{
+	400: "Bad request: invalid input",
+	401: "Not logged in: no, expired or revoked credentials",
+	402: "Payment failed",
+	403: "No access: role, permission or service disabled",
+	404: "Not found",
+	405: "Method not allowed",
+	409: "Conflict with the current state",
+	413: "Request body too large",
+	422: "A business rule refused the request",
+	429: "Too many requests",
+	500: "Internal error",
+	502: "The supplier failed to answer",
+	503: "Busy: retry after the Retry-After seconds",
+	504: "The supplier did not answer in time",
+}
+
+// errorStatuses maps the codes an operation answers to their statuses.
+func (r Route) errorCodes() map[int][]int {
+	codes := map[int]bool{fault.CodeValidation: true, fault.CodeNotFound: true, fault.CodeRateLimited: true, fault.CodeInternal: true}
+	if !r.Op.Public {
+		codes[fault.CodeSessionExpired], codes[fault.CodeSessionInvalid], codes[fault.CodeLoggedOutByOther] = true, true, true
+	}
+	// A state-changing request from another site is refused with 403 too.
+	if r.Op.Role != "" || r.Op.Allow != nil || r.Op.UserOnly || r.Method != http.MethodGet {
+		codes[fault.CodeNoAccess] = true
+	}
+	if r.Op.Request != nil || len(r.Op.RawBody) > 0 {
+		codes[fault.CodeBodyTooLarge] = true
+	}
+	if r.Op.Idempotency != IdempotencyNone {
+		codes[fault.CodeConflict] = true
+	}
+	for _, c := range r.Op.Errors {
+		codes[c] = true
+	}
+	out := map[int][]int{}
+	for _, ec := range ErrorCodes {
+		if !codes[ec.Code] {
+			continue
+		}
+		for _, st := range ec.Statuses {
+			if st == 405 {
+				continue
+			}
+			out[st] = append(out[st], ec.Code)
+		}
+	}
+	return out
+}
+
+// OpenAPI builds the OpenAPI 3.1 document of every registered route.
+func (rt *Router) OpenAPI() map[string]any {
+	out, in := newSchemaSet(false), newSchemaSet(true)
 
 	var codes strings.Builder
-	codes.WriteString("Every response is the envelope {code, data, message}; message is translated to the request language (lang cookie, else Accept-Language, else zh-cn).\n\n| code | HTTP | meaning |\n|---|---|---|\n")
+	codes.WriteString("The Voyage agency API. Every response is the envelope {code, data, message}; message is translated to the request language " +
+		"(the lang query parameter, else the lang cookie, else Accept-Language; API-key callers default to English, portal sessions to zh-cn). " +
+		"Requests are rate limited per API key and per session (429 with Retry-After and the RateLimit headers). " +
+		"A getting-started guide is at /api-docs/guide.\n\n| code | HTTP | meaning |\n|---|---|---|\n")
 	codeEnum := []int{}
+	codeMessage := map[int]string{}
 	for _, c := range ErrorCodes {
-		fmt.Fprintf(&codes, "| %d | %d | %s |\n", c.Code, c.Status, c.Meaning)
-		codeEnum = append(codeEnum, c.Code)
+		sts := []string{}
+		for _, s := range c.Statuses {
+			sts = append(sts, strconv.Itoa(s))
+		}
+		fmt.Fprintf(&codes, "| %d | %s | %s |\n", c.Code, strings.Join(sts, ", "), c.Meaning)
+		if c.Code != fault.CodeOK {
+			codeEnum = append(codeEnum, c.Code)
+		}
+		codeMessage[c.Code] = c.Meaning
 	}
-	schemas["ErrorEnvelope"] = map[string]any{
-		"type":     "object",
-		"required": []string{"code", "data", "message"},
+	components := map[string]any{}
+	components["ErrorEnvelope"] = map[string]any{
+		"type":        "object",
+		"description": "An error: code is non-zero, message is translated, data is null or the error's details.",
+		"required":    []string{"code", "data", "message"},
 		"properties": map[string]any{
-			"code":    map[string]any{"type": "integer", "enum": codeEnum},
-			"data":    map[string]any{"description": "null, or {fields: {name: message}} for 100001"},
+			"code": map[string]any{"type": "integer", "enum": codeEnum},
+			"data": map[string]any{"description": "null; {fields: {name: message}} for 100001; {errors: [{row, column, message}]} for a refused passenger list",
+				"anyOf": []any{map[string]any{"type": "null"}, map[string]any{"type": "object"}}},
 			"message": map[string]any{"type": "string"},
 		},
 	}
@@ -102,66 +358,209 @@ func (rt *Router) OpenAPI() map[string]any {
 		if status == 0 {
 			status = http.StatusOK
 		}
+		responses := map[string]any{}
+		if len(r.Op.Produces) > 0 {
+			content := map[string]any{}
+			for _, ct := range r.Op.Produces {
+				content[ct] = map[string]any{"schema": map[string]any{"type": "string", "format": "binary"}}
+			}
+			responses[fmt.Sprint(status)] = map[string]any{"description": "the file", "content": content,
+				"headers": map[string]any{"Content-Disposition": map[string]any{"description": "attachment; filename=…", "schema": map[string]any{"type": "string"}}}}
+		} else {
+			responses[fmt.Sprint(status)] = map[string]any{
+				"description": "success",
+				"content": map[string]any{"application/json": map[string]any{"schema": map[string]any{
+					"type":     "object",
+					"required": []string{"code", "data", "message"},
+					"properties": map[string]any{
+						"code":    map[string]any{"type": "integer", "const": 0},
+						"data":    out.of(r.Op.Response),
+						"message": map[string]any{"type": "string"},
+					},
+				}}},
+			}
+		}
+		errs := r.errorCodes()
+		sts := make([]int, 0, len(errs))
+		for st := range errs {
+			sts = append(sts, st)
+		}
+		sort.Ints(sts)
+		for _, st := range sts {
+			cs := errs[st]
+			names := []string{}
+			for _, c := range cs {
+				names = append(names, fmt.Sprintf("%d (%s)", c, codeMessage[c]))
+			}
+			resp := map[string]any{
+				"description": httpStatusText[st] + ". Codes: " + strings.Join(names, "; "),
+				"content": map[string]any{"application/json": map[string]any{
+					"schema":  map[string]any{"$ref": "#/components/schemas/ErrorEnvelope"},
+					"example": map[string]any{"code": cs[0], "data": nil, "message": codeMessage[cs[0]]},
+				}},
+			}
+			if st == 429 || st == 503 {
+				resp["headers"] = map[string]any{"Retry-After": map[string]any{"$ref": "#/components/headers/Retry-After"}}
+				if st == 429 {
+					h := resp["headers"].(map[string]any)
+					for _, n := range []string{"RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"} {
+						h[n] = map[string]any{"$ref": "#/components/headers/" + n}
+					}
+				}
+			}
+			responses[fmt.Sprint(st)] = resp
+		}
 		op := map[string]any{
 			"operationId": r.Op.ID,
-			"summary":     r.Op.Summary,
+			"summary":     summaryLine(r.Op.Summary),
+			"description": r.Op.Summary,
 			"tags":        []string{r.Op.Tag},
-			"responses": map[string]any{
-				fmt.Sprint(status): map[string]any{
-					"description": "success",
-					"content": map[string]any{"application/json": map[string]any{"schema": map[string]any{
-						"type":     "object",
-						"required": []string{"code", "data", "message"},
-						"properties": map[string]any{
-							"code":    map[string]any{"const": 0},
-							"data":    schemaOf(r.Op.Response),
-							"message": map[string]any{"type": "string"},
-						},
-					}}},
-				},
-				"default": map[string]any{
-					"description": errorsDescription(r.Op.Errors),
-					"content":     map[string]any{"application/json": map[string]any{"schema": map[string]any{"$ref": "#/components/schemas/ErrorEnvelope"}}},
-				},
-			},
+			"responses":   responses,
 		}
 		if r.Op.Public {
 			op["security"] = []any{}
 		}
 		params := []any{}
 		for _, m := range pathParam.FindAllStringSubmatch(r.Path, -1) {
-			params = append(params, map[string]any{"name": m[1], "in": "path", "required": true, "schema": map[string]any{"type": "string"}})
+			var s map[string]any
+			switch {
+			case slices.Contains(r.Op.StringPath, m[1]):
+				s = map[string]any{"type": "string"}
+			case r.Op.PathEnum[m[1]] != nil:
+				s = map[string]any{"type": "string", "enum": r.Op.PathEnum[m[1]]}
+			case m[1] == "key" || m[1] == "currency" || m[1] == "kind":
+				s = map[string]any{"type": "string"}
+			default:
+				s = map[string]any{"type": "integer", "format": "int64", "minimum": 1}
+			}
+			params = append(params, map[string]any{"name": m[1], "in": "path", "required": true, "schema": s})
 		}
 		for _, q := range r.Op.Query {
-			var s any = map[string]any{"type": q.Type}
-			if q.Array {
-				s = map[string]any{"type": "array", "items": map[string]any{"type": q.Type}}
+			s := map[string]any{"type": q.Type}
+			if q.Enum != nil {
+				s["enum"] = q.Enum
 			}
-			params = append(params, map[string]any{"name": q.Name, "in": "query", "required": q.Required, "description": q.Description, "schema": s})
+			if q.Array {
+				s = map[string]any{"type": "array", "items": s}
+			}
+			pm := map[string]any{"name": q.Name, "in": "query", "required": q.Required, "schema": s}
+			if q.Description != "" {
+				pm["description"] = q.Description
+			}
+			params = append(params, pm)
+		}
+		switch r.Op.Idempotency {
+		case IdempotencyRequired:
+			params = append(params, map[string]any{"$ref": "#/components/parameters/IdempotencyKeyRequired"})
+		case IdempotencyOptional:
+			params = append(params, map[string]any{"$ref": "#/components/parameters/IdempotencyKey"})
 		}
 		if len(params) > 0 {
 			op["parameters"] = params
 		}
-		if r.Op.Request != nil {
+		switch {
+		case len(r.Op.RawBody) > 0:
+			content := map[string]any{}
+			for _, ct := range r.Op.RawBody {
+				content[ct] = map[string]any{"schema": map[string]any{"type": "string", "format": "binary"}}
+			}
+			op["requestBody"] = map[string]any{"required": true, "content": content}
+		case r.Op.Request != nil && r.Op.Multipart:
+			s := in.of(r.Op.Request)
 			op["requestBody"] = map[string]any{
 				"required": true,
-				"content":  map[string]any{"application/json": map[string]any{"schema": schemaOf(r.Op.Request)}},
+				"content":  map[string]any{"multipart/form-data": map[string]any{"schema": s}},
+			}
+		case r.Op.Request != nil:
+			op["requestBody"] = map[string]any{
+				"required": true,
+				"content":  map[string]any{"application/json": map[string]any{"schema": in.of(r.Op.Request)}},
 			}
 		}
 		item[strings.ToLower(r.Method)] = op
 	}
 
-	return map[string]any{
+	webhooks := map[string]any{}
+	for _, w := range Webhooks {
+		webhooks[w.Event] = map[string]any{"post": map[string]any{
+			"operationId": "webhook" + strings.ReplaceAll(strings.Title(strings.ReplaceAll(w.Event, ".", " ")), " ", ""), //nolint:staticcheck // ASCII event names
+			"summary":     w.Summary,
+			"description": w.Summary + ". Sent as POST with the headers X-Voyage-Event (the event), X-Voyage-Delivery (the delivery id) and " +
+				"X-Voyage-Signature: t=<unix time>,v1=<hex HMAC-SHA256 of \"<t>.<raw body>\" keyed with the agency's whsec_ secret>. " +
+				"Answer 2xx within the timeout; anything else is retried with backoff.",
+			"tags":     []string{"webhooks"},
+			"security": []any{},
+			"parameters": []any{
+				map[string]any{"name": "X-Voyage-Event", "in": "header", "required": true, "schema": map[string]any{"type": "string", "const": w.Event}},
+				map[string]any{"name": "X-Voyage-Delivery", "in": "header", "required": true, "schema": map[string]any{"type": "string"}},
+				map[string]any{"name": "X-Voyage-Signature", "in": "header", "required": true, "description": "t=<unix time>,v1=<hex HMAC-SHA256>", "schema": map[string]any{"type": "string"}},
+			},
+			"requestBody": map[string]any{"required": true, "content": map[string]any{"application/json": map[string]any{"schema": map[string]any{
+				"type":     "object",
+				"required": []string{"id", "event", "createdAt", "agencyId", "data"},
+				"properties": map[string]any{
+					"id":        map[string]any{"type": "integer", "format": "int64", "description": "the delivery id (also X-Voyage-Delivery)"},
+					"event":     map[string]any{"type": "string", "const": w.Event},
+					"createdAt": map[string]any{"type": "string", "format": "date-time"},
+					"agencyId":  map[string]any{"type": "integer", "format": "int64"},
+					"data":      out.of(w.Data),
+				},
+			}}}},
+			"responses": map[string]any{"200": map[string]any{"description": "received; any 2xx status is accepted"}},
+		}}
+	}
+
+	// Final names of the request-side schemas: the bare name unless a
+	// response-side schema of that name differs, then Name + "Input".
+	rename := map[string]string{}
+	for name, s := range out.schemas {
+		components[name] = s
+	}
+	inNames := make([]string, 0, len(in.schemas))
+	for name := range in.schemas {
+		inNames = append(inNames, name)
+	}
+	sort.Strings(inNames)
+	for _, name := range inNames {
+		final := name
+		if _, clash := components[name]; clash {
+			final = name + "Input"
+		}
+		rename[name] = final
+	}
+	for _, name := range inNames {
+		components[rename[name]] = in.schemas[name]
+	}
+
+	doc := map[string]any{
 		"openapi": "3.1.0",
 		"info": map[string]any{
 			"title":       "Voyage agency API",
 			"version":     DocumentVersion,
 			"description": codes.String(),
+			"license":     map[string]any{"name": "Proprietary", "identifier": "LicenseRef-Voyage"},
+			"contact":     map[string]any{"name": "Voyage", "url": "/api-docs/guide"},
 		},
-		"servers": []any{map[string]any{"url": "/"}},
-		"paths":   paths,
+		"servers":  []any{map[string]any{"url": "/", "description": "this server"}},
+		"paths":    paths,
+		"webhooks": webhooks,
+		"tags":     tags(rt.Routes()),
 		"components": map[string]any{
-			"schemas": schemas,
+			"schemas": components,
+			"parameters": map[string]any{
+				"IdempotencyKey": map[string]any{"name": "Idempotency-Key", "in": "header", "required": false,
+					"description": "At most 200 characters. A replay with the same key and body answers the first result; the same key with another body is 409.",
+					"schema":      map[string]any{"type": "string", "maxLength": 200}},
+				"IdempotencyKeyRequired": map[string]any{"name": "Idempotency-Key", "in": "header", "required": true,
+					"description": "At most 200 characters, required here. A replay with the same key and body answers the first result; the same key with another body is 409.",
+					"schema":      map[string]any{"type": "string", "minLength": 1, "maxLength": 200}},
+			},
+			"headers": map[string]any{
+				"Retry-After":         map[string]any{"description": "seconds to wait before retrying", "schema": map[string]any{"type": "integer"}},
+				"RateLimit-Limit":     map[string]any{"description": "requests allowed in the window (the burst)", "schema": map[string]any{"type": "integer"}},
+				"RateLimit-Remaining": map[string]any{"description": "requests left in the window", "schema": map[string]any{"type": "integer"}},
+				"RateLimit-Reset":     map[string]any{"description": "seconds until the window is full again", "schema": map[string]any{"type": "integer"}},
+			},
 			"securitySchemes": map[string]any{
 				"bearer": map[string]any{"type": "http", "scheme": "bearer", "description": "session token from POST /base/v2/login"},
 				"apiKey": map[string]any{"type": "apiKey", "in": "header", "name": "X-Api-Key", "description": "agency integration key"},
@@ -169,12 +568,51 @@ func (rt *Router) OpenAPI() map[string]any {
 		},
 		"security": []any{map[string]any{"bearer": []string{}}, map[string]any{"apiKey": []string{}}},
 	}
+	raw, err := json.Marshal(doc)
+	if err != nil {
+		panic(err)
+	}
+	s := string(raw)
+	for _, name := range inNames {
+		s = strings.ReplaceAll(s, `"#/components/schemas/`+inputMark+name+`"`, `"#/components/schemas/`+rename[name]+`"`)
+	}
+	var final map[string]any
+	if err := json.Unmarshal([]byte(s), &final); err != nil {
+		panic(err)
+	}
+	addExamples(final)
+	return final
 }
 
-func errorsDescription(extra []int) string {
-	codes := []string{fmt.Sprint(fault.CodeValidation), fmt.Sprint(fault.CodeInternal)}
-	for _, c := range extra {
-		codes = append(codes, fmt.Sprint(c))
+// summaryLine is the first clause of a summary, for the short summary line.
+func summaryLine(s string) string {
+	if i := strings.IndexAny(s, ":;("); i > 20 {
+		s = strings.TrimSpace(s[:i])
 	}
-	return "error envelope; codes: " + strings.Join(codes, ", ")
+	if len(s) > 120 {
+		s = s[:117] + "…"
+	}
+	return s
+}
+
+// tags lists the operations' tags in order, each described.
+func tags(routes []Route) []any {
+	seen := map[string]bool{}
+	names := []string{}
+	for _, r := range routes {
+		if !seen[r.Op.Tag] {
+			seen[r.Op.Tag] = true
+			names = append(names, r.Op.Tag)
+		}
+	}
+	sort.Strings(names)
+	out := []any{}
+	for _, n := range names {
+		if n == "webhooks" {
+			continue
+		}
+		out = append(out, map[string]any{"name": n, "description": "The " + n + " operations."})
+	}
+	out = append(out, map[string]any{"name": "webhooks", "description": "Events Voyage posts to the agency's notification URLs."})
+	return out
 }

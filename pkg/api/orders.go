@@ -26,18 +26,27 @@ type ActionRequest struct {
 // PostSaleForm documents the multipart body of refund, change and void
 // requests.
 type PostSaleForm struct {
-	Reason    int    `json:"reason" jsonschema:"description=refund and void: 0–7; change: 0, 1 or 7"`
-	SubReason string `json:"subReason,omitempty" jsonschema:"description=for reasons 2, 3 and 6"`
-	Remark    string `json:"remark,omitempty"`
-	OptionID  string `json:"optionId,omitempty" jsonschema:"description=change: the option chosen from change/search"`
-	Proofs    []byte `json:"proofs,omitempty" jsonschema:"description=up to 5 files (jpg, png or PDF, 2 MB each), multipart field 'proofs'"`
+	Reason    int      `json:"reason" jsonschema:"required,enum=0,enum=1,enum=2,enum=3,enum=4,enum=5,enum=6,enum=7" jsonschema_description:"the reason code, 0–7"`
+	SubReason string   `json:"subReason,omitempty" jsonschema_description:"for reasons 2, 3 and 6"`
+	Remark    string   `json:"remark,omitempty"`
+	Proofs    [][]byte `json:"proofs,omitempty" jsonschema_description:"up to 5 files (jpg, png or PDF, 2 MB each), each a multipart part named 'proofs'"`
+}
+
+// ChangeForm documents the multipart body of a change request.
+type ChangeForm struct {
+	Reason    int      `json:"reason" jsonschema:"required,enum=0,enum=1,enum=7" jsonschema_description:"the reason code: 0, 1 or 7"`
+	SubReason string   `json:"subReason,omitempty"`
+	Remark    string   `json:"remark,omitempty"`
+	OptionID  string   `json:"optionId,omitempty" jsonschema_description:"the option chosen from change/search"`
+	Proofs    [][]byte `json:"proofs,omitempty" jsonschema_description:"up to 5 files (jpg, png or PDF, 2 MB each), each a multipart part named 'proofs'"`
 }
 
 // ordersQuery documents the order list's query parameters.
 var ordersQuery = append([]Param{
-	{Name: "status", Type: "string", Array: true, Description: "one or more statuses"},
-	{Name: "group", Type: "string", Description: "a pending group: to_be_paid, reviewing, proceeding, pending-confirm, refunding"},
-	{Name: "type", Type: "string", Description: "all, origin, change, refund or void"},
+	{Name: "status", Type: "string", Array: true, Description: "one or more statuses", Enum: statusNames(order.Statuses)},
+	{Name: "group", Type: "string", Description: "a pending group: to_be_paid, reviewing, proceeding, pending-confirm, refunding",
+		Enum: []string{"to_be_paid", "reviewing", "proceeding", "pending-confirm", "refunding"}},
+	{Name: "type", Type: "string", Description: "all, origin, change, refund or void", Enum: []string{"all", "origin", "change", "refund", "void"}},
 	{Name: "keyword", Type: "string", Description: "booking number, PNR, ticket or flight number, passenger surname"},
 	{Name: "agencyId", Type: "integer", Description: "only this agency's orders (one the caller sees)"},
 	{Name: "direct", Type: "boolean", Description: "only the caller's agency's own bookings, not its sub-agencies'"},
@@ -130,7 +139,7 @@ func registerOrders(rt *Router, s Services) {
 	rt.Handle("POST /order/v2/flight/orders", Operation{
 		ID: "createFlightOrder", Tag: "orders", Allow: canBook, Status: http.StatusCreated,
 		Summary: "Book a verified quote (requires an Idempotency-Key header; a replay answers the first order)",
-		Request: order.CreateRequest{}, Response: order.View{},
+		Request: order.CreateRequest{}, Response: order.View{}, Idempotency: IdempotencyRequired,
 		Errors: []int{fault.CodeQuoteExpired, fault.CodeConflict},
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
 		var req order.CreateRequest
@@ -154,7 +163,7 @@ func registerOrders(rt *Router, s Services) {
 	rt.Handle("GET /order/v2/flight/orders/status", Operation{
 		ID: "flightOrderStatusCounts", Tag: "orders", Allow: canBook,
 		Summary:  "How many orders are in each of the given statuses (all statuses when none given)",
-		Response: []order.StatusCount{}, Query: []Param{{Name: "status", Type: "string", Array: true}},
+		Response: []order.StatusCount{}, Query: []Param{{Name: "status", Type: "string", Array: true, Enum: statusNames(order.Statuses)}},
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
 		return o.StatusCounts(r.Context(), Principal(r), r.URL.Query()["status"])
 	})
@@ -162,7 +171,7 @@ func registerOrders(rt *Router, s Services) {
 	rt.Handle("GET /order/v2/flight/disruptions", Operation{
 		ID: "listFlightDisruptions", Tag: "orders", Allow: canBook,
 		Summary: "Schedule changes recorded against the caller's orders (the flight disruption list)", Response: order.DisruptionPage{},
-		Query: append([]Param{{Name: "type", Type: "string", Description: "change, cancel_no_save, cancel_save or restore"}}, pagingParams...),
+		Query: append([]Param{{Name: "type", Type: "string", Description: "change, cancel_no_save, cancel_save or restore", Enum: []string{"change", "cancel_no_save", "cancel_save", "restore"}}}, pagingParams...),
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
 		page, size := pageFromQuery(r)
 		return o.Disruptions(r.Context(), Principal(r), r.URL.Query().Get("type"), page, size)
@@ -194,7 +203,7 @@ func registerOrders(rt *Router, s Services) {
 	rt.Handle("POST /order/v2/flight/orders/{id}/payment", Operation{
 		ID: "payFlightOrder", Tag: "orders", Allow: canBook,
 		Summary: "Pay an order (Idempotency-Key recommended): balance through the wallet, or a payment gateway channel",
-		Request: order.PayRequest{}, Response: order.View{},
+		Request: order.PayRequest{}, Response: order.View{}, Idempotency: IdempotencyOptional,
 		Errors: []int{fault.CodeNotFound, fault.CodeConflict, fault.CodeInsufficientFund, fault.CodePaymentFailed, fault.CodeQuoteExpired, fault.CodeNoAccess},
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
 		n, err := id(r)
@@ -209,10 +218,14 @@ func registerOrders(rt *Router, s Services) {
 	})
 
 	for _, typ := range []string{order.TypeRefund, order.TypeChange, order.TypeVoid} {
+		var form any = PostSaleForm{}
+		if typ == order.TypeChange {
+			form = ChangeForm{}
+		}
 		rt.Handle("POST /order/v2/flight/orders/{id}/"+typ, Operation{
 			ID: typ + "FlightOrder", Tag: "orders", Allow: canBook, Status: http.StatusCreated,
 			Summary: "Request a " + typ + " of an issued order (multipart: reason, subReason, remark, proofs); answers the request order",
-			Request: PostSaleForm{}, Response: order.View{}, Errors: []int{fault.CodeNotFound, fault.CodeConflict},
+			Request: form, Multipart: true, Response: order.View{}, Errors: []int{fault.CodeNotFound, fault.CodeConflict},
 		}, func(w http.ResponseWriter, r *http.Request) (any, error) {
 			n, err := id(r)
 			if err != nil {
@@ -309,6 +322,7 @@ func registerOrders(rt *Router, s Services) {
 	rt.HandleRaw("GET /order/v2/flight/orders/{id}/proofs/{proof}", Operation{
 		ID: "getFlightOrderProof", Tag: "orders", Allow: canBook,
 		Summary: "Download a proof file of a post-sale request", Errors: []int{fault.CodeNotFound},
+		Produces: []string{"image/jpeg", "image/png", "application/pdf"},
 	}, func(w http.ResponseWriter, r *http.Request) error {
 		n, err := id(r)
 		if err != nil {
@@ -332,9 +346,10 @@ func registerOrders(rt *Router, s Services) {
 	rt.HandleRaw("GET /order/v2/flight/orders/{id}/documents/{kind}", Operation{
 		ID: "downloadFlightDocument", Tag: "orders", Allow: canBook,
 		Summary: "Download the itinerary or e-ticket of an order as PDF or Excel (in the request's language)",
-		Query: []Param{{Name: "format", Type: "string", Description: "pdf or xlsx"},
-			{Name: "documentNumbers", Type: "string", Description: "itinerary: masked (default, only the last characters of passport and ID numbers) or full"}},
-		Errors: []int{fault.CodeNotFound},
+		Query: []Param{{Name: "format", Type: "string", Description: "pdf (default) or xlsx", Enum: docs.TicketFormats},
+			{Name: "documentNumbers", Type: "string", Enum: []string{"masked", "full"}, Description: "itinerary: masked (default, only the last characters of passport and ID numbers) or full"}},
+		Errors: []int{fault.CodeNotFound}, PathEnum: map[string][]string{"kind": docs.TicketKinds},
+		Produces: []string{docs.ContentType(docs.PDF), docs.ContentType(docs.XLSX)},
 	}, func(w http.ResponseWriter, r *http.Request) error {
 		n, err := id(r)
 		if err != nil {

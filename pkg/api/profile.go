@@ -9,6 +9,7 @@ import (
 
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/profile"
+	"github.com/voyage/voyage/pkg/upload"
 )
 
 // AvatarAnswer is the answer of PUT /base/v2/me/avatar.
@@ -49,8 +50,8 @@ func registerProfile(rt *Router, s Services) {
 	rt.Handle("PUT /base/v2/me/avatar", Operation{
 		ID: "setMyAvatar", Tag: "profile", UserOnly: true, SelfAudited: true,
 		Summary:  "Upload the user's avatar as the raw request body: PNG, JPEG, GIF or WebP (type read from the content), at most 2 MB",
-		Response: AvatarAnswer{},
-		Errors:   []int{fault.CodeBodyTooLarge},
+		Response: AvatarAnswer{}, RawBody: upload.Images,
+		Errors: []int{fault.CodeBodyTooLarge},
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
 		// One byte over the limit tells "too large" from "exactly 2 MB".
 		// The server-wide body limit (http.max_body_bytes) applies first.
@@ -73,7 +74,7 @@ func registerProfile(rt *Router, s Services) {
 	rt.HandleRaw("GET /base/v2/users/{id}/avatar", Operation{
 		ID: "getUserAvatar", Tag: "profile", UserOnly: true,
 		Summary: "A user's avatar image (the raw bytes with their image content type, not an envelope); users of the caller's agency and its sub-agencies only",
-		Errors:  notFound,
+		Errors:  notFound, Produces: upload.Images,
 	}, func(w http.ResponseWriter, r *http.Request) error {
 		id, err := PathID(r, "id")
 		if err != nil {

@@ -13,7 +13,7 @@ import (
 
 // DocumentForm documents the multipart body of document recognition.
 type DocumentForm struct {
-	File []byte `json:"file" jsonschema:"description=the photo or scan of the document's data page: jpg, jpeg or png (judged from the content), at most 10 MB; multipart field 'file'"`
+	File []byte `json:"file" jsonschema:"required" jsonschema_description:"the photo or scan of the document's data page: jpg, jpeg or png (judged from the content), at most 10 MB; multipart field 'file'"`
 }
 
 // RegisterRecognition adds document recognition (spec §7
@@ -24,7 +24,7 @@ func RegisterRecognition(rt *Router, rec *recognition.Recognizer) {
 		Summary: "Read a passport, ID card or Exit-Entry Permit from a photo or scan of its machine-readable zone " +
 			"(multipart field 'file': jpg, jpeg or png, at most 10 MB; the image is not kept). " +
 			"An unreadable image answers 100001 'Document recognition failed: check the document type and re-upload'",
-		Request: DocumentForm{}, Response: recognition.Document{},
+		Request: DocumentForm{}, Multipart: true, Response: recognition.Document{},
 		Errors: []int{fault.CodeBodyTooLarge, fault.CodeRateLimited},
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
 		data, err := documentFile(r)

@@ -8,10 +8,12 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/voyage/voyage/pkg/audit"
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/pkg/ratelimit"
 )
 
 // HandlerFunc handles an API request and returns the envelope's data, or an
@@ -46,6 +48,19 @@ type Operation struct {
 	Query []Param
 	// Errors lists the API codes this route can answer besides 100001/500001.
 	Errors []int
+	// Multipart: Request documents a multipart/form-data body (its json
+	// names are the form fields; []byte fields are files).
+	Multipart bool
+	// RawBody lists the content types of a raw (not JSON) request body.
+	RawBody []string
+	// Produces lists the content types of a raw route's success body.
+	Produces []string
+	// Idempotency documents the Idempotency-Key header of the route.
+	Idempotency Idempotency
+	// StringPath names the path parameters that are not integer ids.
+	StringPath []string
+	// PathEnum lists the values of enumerated path parameters.
+	PathEnum map[string][]string
 }
 
 // Param is a documented query parameter.
@@ -55,6 +70,7 @@ type Param struct {
 	Type        string // string, integer, boolean
 	Required    bool
 	Array       bool
+	Enum        []string
 }
 
 // Route is a registered method and path with its documentation.
@@ -88,6 +104,54 @@ type Router struct {
 	auditor Auditor
 	locks   KeyLocker
 	routes  []Route
+	limiter ratelimit.Limiter
+	perKey  ratelimit.Limit
+	perSess ratelimit.Limit
+}
+
+// RateLimit limits the calls of each API key to perKey and of each session
+// to perSession, counted by l.
+func (rt *Router) RateLimit(l ratelimit.Limiter, perKey, perSession ratelimit.Limit) {
+	rt.limiter, rt.perKey, rt.perSess = l, perKey, perSession
+}
+
+// limit takes the request from its caller's bucket and sets the RateLimit
+// headers; a caller over its limit gets a 429 error. A limiter that fails
+// (Redis unreachable) lets the request through.
+func (rt *Router) limit(w http.ResponseWriter, r *http.Request) error {
+	if rt.limiter == nil {
+		return nil
+	}
+	p, _ := auth.PrincipalFrom(r.Context())
+	var key string
+	var l ratelimit.Limit
+	switch {
+	case p.APIKeyID != 0:
+		key, l = "key:"+strconv.FormatInt(p.APIKeyID, 10), rt.perKey
+	case p.SessionID != 0:
+		key, l = "session:"+strconv.FormatInt(p.SessionID, 10), rt.perSess
+	default:
+		return nil
+	}
+	if l.Rate <= 0 {
+		return nil
+	}
+	res, err := rt.limiter.Take(r.Context(), key, l)
+	if err != nil {
+		slog.WarnContext(r.Context(), "api: rate limit unavailable; request let through", "err", err)
+		return nil
+	}
+	h := w.Header()
+	secs := func(d time.Duration) string { return strconv.FormatInt(int64((d+time.Second-1)/time.Second), 10) }
+	h.Set("RateLimit-Limit", strconv.Itoa(res.Limit))
+	h.Set("RateLimit-Remaining", strconv.Itoa(res.Remaining))
+	h.Set("RateLimit-Reset", secs(res.Reset))
+	h.Set("RateLimit-Policy", strconv.Itoa(res.Limit)+";w="+secs(time.Duration(float64(res.Limit)/l.Rate*float64(time.Second))))
+	if !res.Allowed {
+		return fault.RateLimited("apidocs.error.rateLimited", res.RetryAfter,
+			"rate", strconv.FormatFloat(l.Rate, 'f', -1, 64), "burst", l.Burst, "seconds", secs(res.RetryAfter))
+	}
+	return nil
 }
 
 // SerialiseKeys makes the state-changing requests of one caller's agency
@@ -171,6 +235,10 @@ func (rt *Router) Handle(pattern string, op Operation, h HandlerFunc) {
 				WriteError(w, r, err)
 				return
 			}
+			if err := rt.limit(w, r); err != nil {
+				WriteError(w, r, err)
+				return
+			}
 		}
 		release, err := rt.lockKey(r, method)
 		if err != nil {
@@ -203,6 +271,10 @@ func (rt *Router) HandleRaw(pattern string, op Operation, h func(w http.Response
 		if !op.Public {
 			var err error
 			if r, err = rt.admit(r, op); err != nil {
+				WriteError(w, r, err)
+				return
+			}
+			if err := rt.limit(w, r); err != nil {
 				WriteError(w, r, err)
 				return
 			}

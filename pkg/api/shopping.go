@@ -13,7 +13,7 @@ import (
 
 // PNRRequest is POST /shopping/v2/flight/analysis-pnr.
 type PNRRequest struct {
-	PNR string `json:"pnr" jsonschema:"description=the pasted GDS booking display (Amadeus, Sabre or Travelsky)"`
+	PNR string `json:"pnr" jsonschema_description:"the pasted GDS booking display (Amadeus, Sabre or Travelsky)"`
 }
 
 // analysis is a parsed PNR as the API answers it: lists empty, not null.
@@ -72,8 +72,8 @@ func registerShopping(rt *Router, s Services) {
 	rt.Handle("POST /shopping/v2/flight/solutions/{id}/verification", Operation{
 		ID: "verifySolution", Tag: "shopping", Allow: flightSearch,
 		Summary:  "Check a solution's price with its suppliers; ok, price_changed, package_changed, invalid or document_restriction_changed, with a quote valid 15 minutes",
-		Response: shopping.Verification{},
-		Errors:   []int{fault.CodeNotFound, fault.CodeQuoteExpired, fault.CodeSearchTimeout},
+		Response: shopping.Verification{}, StringPath: []string{"id"},
+		Errors: []int{fault.CodeNotFound, fault.CodeQuoteExpired, fault.CodeSearchTimeout},
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
 		return s.Shopping.Verify(r.Context(), Principal(r), r.PathValue("id"), i18n.Lang(r.Context()))
 	})

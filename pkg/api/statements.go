@@ -19,7 +19,7 @@ import (
 // sub-agency form under /base/v2/sub/statements). Dates are YYYY-MM-DD, both
 // inclusive.
 type StatementRequest struct {
-	AgencyID int64  `json:"agencyId,omitempty" jsonschema:"description=sub-agency (only under /sub/statements)"`
+	AgencyID int64  `json:"agencyId,omitempty" jsonschema_description:"sub-agency (only under /sub/statements)"`
 	From     string `json:"from"`
 	To       string `json:"to"`
 }
@@ -161,7 +161,8 @@ func (s Services) exportStatement(w http.ResponseWriter, r *http.Request, a agen
 
 func registerStatements(rt *Router, s Services) {
 	finance := auth.Subject.CanAccessFinance
-	exportQuery := []Param{{Name: "format", Type: "string", Required: true, Description: "csv, xlsx or pdf"}}
+	exportQuery := []Param{{Name: "format", Type: "string", Required: true, Description: "csv, xlsx or pdf", Enum: docs.Formats}}
+	exportTypes := []string{docs.ContentType(docs.CSV), docs.ContentType(docs.XLSX), docs.ContentType(docs.PDF)}
 
 	rt.Handle("POST /base/v2/statements", Operation{
 		ID: "createStatement", Tag: "statements", Allow: finance, Status: http.StatusCreated,
@@ -204,6 +205,7 @@ func registerStatements(rt *Router, s Services) {
 	rt.HandleRaw("GET /base/v2/statements/{id}/export", Operation{
 		ID: "exportStatement", Tag: "statements", Allow: finance, Query: exportQuery,
 		Summary: "Download one of the caller's statements as CSV, XLSX or PDF (in the request's language)", Errors: []int{fault.CodeNotFound},
+		Produces: exportTypes,
 	}, func(w http.ResponseWriter, r *http.Request) error {
 		id, err := PathID(r, "id")
 		if err != nil {
@@ -283,6 +285,7 @@ func registerStatements(rt *Router, s Services) {
 	rt.HandleRaw("GET /base/v2/sub/statements/{agency}/{id}/export", Operation{
 		ID: "exportSubStatement", Tag: "statements", Role: auth.RoleFinance, Allow: subPerm, Query: exportQuery,
 		Summary: "Download a managed sub-agency's statement as CSV, XLSX or PDF", Errors: []int{fault.CodeNotFound},
+		Produces: exportTypes,
 	}, func(w http.ResponseWriter, r *http.Request) error {
 		aid, err := PathID(r, "agency")
 		if err != nil {

@@ -17,7 +17,7 @@ func canTrain(s auth.Subject) bool { return s.TrainServiceEnable() }
 
 // trainOrdersQuery documents the train order list's query parameters.
 var trainOrdersQuery = append([]Param{
-	{Name: "status", Type: "string", Array: true, Description: "one or more statuses"},
+	{Name: "status", Type: "string", Array: true, Description: "one or more statuses", Enum: statusNames(train.Statuses)},
 	{Name: "keyword", Type: "string", Description: "booking number, train or ticket number, passenger surname or document number"},
 	{Name: "agencyId", Type: "integer", Description: "only this agency's orders (one the caller sees)"},
 	{Name: "direct", Type: "boolean", Description: "only the caller's agency's own bookings, not its sub-agencies'"},
@@ -97,7 +97,7 @@ func registerTrains(rt *Router, s Services) {
 	rt.Handle("POST /order/v2/train/orders", Operation{
 		ID: "createTrainOrder", Tag: "trains", Allow: canTrain, Status: http.StatusCreated,
 		Summary: "Book seats of an offer for passengers (requires an Idempotency-Key header; a replay answers the first order); the railway holds them until holdExpiresAt",
-		Request: train.CreateRequest{}, Response: train.View{},
+		Request: train.CreateRequest{}, Response: train.View{}, Idempotency: IdempotencyRequired,
 		Errors: []int{fault.CodeQuoteExpired, fault.CodeNoFlight, fault.CodeConflict},
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
 		var req train.CreateRequest
@@ -121,7 +121,7 @@ func registerTrains(rt *Router, s Services) {
 	rt.Handle("GET /order/v2/train/orders/status", Operation{
 		ID: "trainOrderStatusCounts", Tag: "trains", Allow: canTrain,
 		Summary:  "How many train orders are in each of the given statuses (all statuses when none given)",
-		Response: []train.StatusCount{}, Query: []Param{{Name: "status", Type: "string", Array: true}},
+		Response: []train.StatusCount{}, Query: []Param{{Name: "status", Type: "string", Array: true, Enum: statusNames(train.Statuses)}},
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
 		return t.Counts(r.Context(), Principal(r), r.URL.Query()["status"])
 	})
@@ -141,7 +141,7 @@ func registerTrains(rt *Router, s Services) {
 	rt.Handle("POST /order/v2/train/orders/{id}/payment", Operation{
 		ID: "payTrainOrder", Tag: "trains", Allow: canTrain,
 		Summary: "Pay an order from the wallet (Idempotency-Key: a replay answers the order); tickets are issued in the background",
-		Request: train.PayRequest{}, Response: train.View{},
+		Request: train.PayRequest{}, Response: train.View{}, Idempotency: IdempotencyOptional,
 		Errors: []int{fault.CodeInsufficientFund, fault.CodeQuoteExpired, fault.CodeConflict, fault.CodeNotFound},
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
 		n, err := id(r)
@@ -248,6 +248,7 @@ func registerTrains(rt *Router, s Services) {
 	rt.HandleRaw("GET /order/v2/train/orders/{id}/documents/eticket", Operation{
 		ID: "downloadTrainTicket", Tag: "trains", Allow: canTrain,
 		Summary: "Download the e-ticket of a train order as PDF (in the request's language)", Errors: []int{fault.CodeNotFound},
+		Produces: []string{"application/pdf"},
 	}, func(w http.ResponseWriter, r *http.Request) error {
 		n, err := id(r)
 		if err != nil {

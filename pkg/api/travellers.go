@@ -12,7 +12,7 @@ import (
 // lines (a whole booking display will do) and what the booking they go into
 // accepts.
 type DocsRequest struct {
-	Text string `json:"text" jsonschema:"description=pasted SSR DOCS lines, or a whole booking display"`
+	Text string `json:"text" jsonschema_description:"pasted SSR DOCS lines, or a whole booking display"`
 	profile.DocsLimits
 }
 

@@ -64,14 +64,14 @@ type CreateUserRequest struct {
 // if sent they must equal the current value, otherwise the request is refused
 // (user.error.usernameFixed / user.error.emailFixed).
 type UpdateUserRequest struct {
-	Username *string   `json:"username,omitempty" jsonschema:"description=cannot change; refused when different"`
-	Email    *string   `json:"email,omitempty" jsonschema:"description=cannot change; refused when different"`
+	Username *string   `json:"username,omitempty" jsonschema_description:"cannot change; refused when different"`
+	Email    *string   `json:"email,omitempty" jsonschema_description:"cannot change; refused when different"`
 	Nickname *string   `json:"nickname,omitempty"`
 	Mobile   *string   `json:"mobile,omitempty"`
 	AreaCode *string   `json:"areaCode,omitempty"`
 	Role     *[]string `json:"role,omitempty"`
 	Status   *string   `json:"status,omitempty" jsonschema:"enum=active,enum=inactive,enum=testing"`
-	Password string    `json:"password,omitempty" jsonschema:"description=sets a new password and ends the user's sessions; not for one's own account"`
+	Password string    `json:"password,omitempty" jsonschema_description:"sets a new password and ends the user's sessions; not for one's own account"`
 }
 
 var pagingParams = []Param{

@@ -18,7 +18,7 @@ type WebhookDeliveryPage struct {
 
 // WebhookSecret is an agency's new signing secret.
 type WebhookSecret struct {
-	Secret string `json:"secret" jsonschema:"description=HMAC-SHA256 key of the X-Voyage-Signature header; the previous one stops working at once"`
+	Secret string `json:"secret" jsonschema_description:"HMAC-SHA256 key of the X-Voyage-Signature header; the previous one stops working at once"`
 }
 
 // registerWebhooks adds the delivery log, redelivery and secret rotation for

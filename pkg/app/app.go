@@ -32,6 +32,7 @@ import (
 	"github.com/voyage/voyage/pkg/order"
 	"github.com/voyage/voyage/pkg/partnership"
 	"github.com/voyage/voyage/pkg/profile"
+	"github.com/voyage/voyage/pkg/ratelimit"
 	"github.com/voyage/voyage/pkg/recognition"
 	"github.com/voyage/voyage/pkg/server"
 	"github.com/voyage/voyage/pkg/shopping"
@@ -79,6 +80,8 @@ type App struct {
 	// stopSearches cancels the searches in flight when the app closes.
 	stopSearches context.CancelFunc
 	redis        io.Closer
+	rateRedis    io.Closer
+	limiter      ratelimit.Limiter
 	// gateways are the payment gateways flight and group orders share.
 	gateways map[string]order.Gateway
 }
@@ -153,6 +156,10 @@ func New(ctx context.Context, cfg config.Config) (*App, error) {
 		UserAdmin: a.Auth, CompanyAdmin: a.Agencies, AgencyAdmin: a.AgencyAdmin, Ledger: a.Ledger, Webhooks: a.Webhooks, Orders: a.Orders, Catalog: a.Catalog,
 		Trains: a.Trains, Groups: a.Groups, Profile: a.Profile})
 	a.accessLog = server.NewAccessLog(nil, accessLogEvery)
+	if err := a.openRateLimiter(ctx); err != nil {
+		a.Close()
+		return nil, err
+	}
 	a.Handler = a.buildHandler()
 	return a, nil
 }
@@ -177,6 +184,9 @@ func (a *App) Close() error {
 		// database closes.
 		a.Shopping.Wait()
 	}
+	if a.rateRedis != nil {
+		a.rateRedis.Close()
+	}
 	if a.redis != nil {
 		a.redis.Close()
 	}
@@ -199,6 +209,7 @@ func (a *App) buildHandler() http.Handler {
 	}
 	a.Router = api.NewRouter(mux, a.Auth, userLog)
 	a.Router.SerialiseKeys(idempotency.New(a.DB))
+	a.applyRateLimits()
 	api.Register(a.Router, api.Services{Site: a.Site, Applications: a.Applications, Auth: a.Auth, Agencies: a.Agencies, Profile: a.Profile, AgencyService: a.AgencyAdmin, Ledger: a.Ledger, Catalog: a.Catalog, Shopping: a.Shopping, Orders: a.Orders, Webhooks: a.Webhooks, Jobs: a.Queue, WebsitePrefix: a.Cfg.Site.WebsitePrefix,
 		Trains: a.Trains, Groups: a.Groups})
 	// Document recognition (issue 18): Tesseract is run per request.

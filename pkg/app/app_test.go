@@ -47,6 +47,7 @@ func newAppOn(t testing.TB, dsn string, mods ...func(*config.Config)) (*app.App,
 	t.Cleanup(func() { a.Close() })
 	srv := httptest.NewServer(a.Handler)
 	t.Cleanup(srv.Close)
+	validate(t, srv)
 	return a, srv
 }
 

@@ -163,6 +163,23 @@ type HTTPConfig struct {
 	SecureCookies bool `mapstructure:"secure_cookies"`
 	// HSTS tells browsers to reach the site over HTTPS only.
 	HSTS HSTSConfig `mapstructure:"hsts"`
+	// RateLimit limits the API calls of each API key and each session.
+	RateLimit RateLimitConfig `mapstructure:"rate_limit"`
+}
+
+// RateLimitConfig sets the API's rate limits: a bucket of Burst requests
+// refilled at Rate per second, one per API key and one per session. The
+// counters are in Redis when RedisURL (else shopping.redis_url) is set, so
+// every instance counts alike; else in each process.
+type RateLimitConfig struct {
+	Enabled      bool    `mapstructure:"enabled"`
+	KeyRate      float64 `mapstructure:"key_rate"`
+	KeyBurst     int     `mapstructure:"key_burst"`
+	SessionRate  float64 `mapstructure:"session_rate"`
+	SessionBurst int     `mapstructure:"session_burst"`
+	RedisURL     string  `mapstructure:"redis_url"`
+	// RedisPrefix starts the keys of the counters in Redis.
+	RedisPrefix string `mapstructure:"redis_prefix"`
 }
 
 // HSTSConfig is the Strict-Transport-Security header. Off by default: once a
@@ -273,6 +290,13 @@ func setDefaults(v *viper.Viper) {
 	v.SetDefault("mail.smtp_password", "")
 	v.SetDefault("mail.outbox_dir", "./var/outbox")
 	v.SetDefault("shopping.redis_url", "")
+	v.SetDefault("http.rate_limit.enabled", true)
+	v.SetDefault("http.rate_limit.key_rate", 50.0)
+	v.SetDefault("http.rate_limit.key_burst", 100)
+	v.SetDefault("http.rate_limit.session_rate", 50.0)
+	v.SetDefault("http.rate_limit.session_burst", 100)
+	v.SetDefault("http.rate_limit.redis_url", "")
+	v.SetDefault("http.rate_limit.redis_prefix", "voyage:ratelimit:")
 	v.SetDefault("shopping.max_searches", 0)
 	v.SetDefault("shopping.sim.enabled", true)
 	v.SetDefault("shopping.sim.profiles", []string{"gds", "ndc", "lcc"})

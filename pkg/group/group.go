@@ -27,8 +27,8 @@ func moneyOf(minor int64, currency string) Money {
 type Journey struct {
 	Origin      string `json:"origin"`
 	Destination string `json:"destination"`
-	Date        string `json:"date" jsonschema:"description=YYYY-MM-DD"`
-	ReturnDate  string `json:"returnDate,omitempty" jsonschema:"description=YYYY-MM-DD, a return journey's way back"`
+	Date        string `json:"date" jsonschema_description:"YYYY-MM-DD"`
+	ReturnDate  string `json:"returnDate,omitempty" jsonschema_description:"YYYY-MM-DD, a return journey's way back"`
 	Remark      string `json:"remark,omitempty"`
 }
 
@@ -174,7 +174,7 @@ type View struct {
 	Installments          []Installment `json:"installments"`
 	PassengerListDeadline *time.Time    `json:"passengerListDeadline,omitempty"`
 	ConfirmBefore         *time.Time    `json:"confirmBefore,omitempty"`
-	PassengerCount        int           `json:"passengerCount" jsonschema:"description=passengers on the uploaded list"`
+	PassengerCount        int           `json:"passengerCount" jsonschema_description:"passengers on the uploaded list"`
 	PassengerList         []Passenger   `json:"passengerList,omitempty"`
 	// Locked: the passenger list can no longer change (after confirmation).
 	Locked   bool     `json:"locked"`

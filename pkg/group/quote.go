@@ -21,14 +21,14 @@ import (
 // Taxes.
 type FareInput struct {
 	PassengerType string `json:"passengerType" jsonschema:"enum=adult,enum=child,enum=infant"`
-	Amount        string `json:"amount" jsonschema:"description=per passenger, taxes included, decimal"`
-	Taxes         string `json:"taxes,omitempty" jsonschema:"description=the taxes within amount, decimal"`
+	Amount        string `json:"amount" jsonschema_description:"per passenger, taxes included, decimal"`
+	Taxes         string `json:"taxes,omitempty" jsonschema_description:"the taxes within amount, decimal"`
 }
 
 // InstallmentInput is one stage of a quote's payment plan.
 type InstallmentInput struct {
 	Stage    string    `json:"stage" jsonschema:"enum=first,enum=second,enum=third,enum=final"`
-	Amount   string    `json:"amount" jsonschema:"description=decimal"`
+	Amount   string    `json:"amount" jsonschema_description:"decimal"`
 	Deadline time.Time `json:"deadline"`
 }
 
@@ -522,7 +522,7 @@ func (s *Service) fallDue(ctx context.Context, tx *sqlx.Tx, o Order, ds []deadli
 
 // CloseInput is the provider's POST .../{id}/close.
 type CloseInput struct {
-	Remark string `json:"remark,omitempty" jsonschema:"description=why no quote is given, on the timeline"`
+	Remark string `json:"remark,omitempty" jsonschema_description:"why no quote is given, on the timeline"`
 }
 
 // Close closes a request the provider will not quote (no group space on the

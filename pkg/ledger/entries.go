@@ -149,12 +149,12 @@ func (l *Ledger) BuildStatement(ctx context.Context, agencyID int64, currency st
 // top-up today, gateway payments of orders later.
 type Transaction struct {
 	ID            int64     `json:"transactionId"`
-	OriginalID    string    `json:"originalId" jsonschema:"description=the order paid, or the top-up's own id"`
+	OriginalID    string    `json:"originalId" jsonschema_description:"the order paid, or the top-up's own id"`
 	Reference     string    `json:"referenceId"`
 	PaymentMethod string    `json:"paymentMethod"`
-	Gross         string    `json:"gross" jsonschema:"description=total amount paid, in the currency received"`
+	Gross         string    `json:"gross" jsonschema_description:"total amount paid, in the currency received"`
 	GrossCurrency string    `json:"grossCurrency"`
-	Net           string    `json:"net" jsonschema:"description=amount credited, in the wallet currency"`
+	Net           string    `json:"net" jsonschema_description:"amount credited, in the wallet currency"`
 	Currency      string    `json:"currency"`
 	Fee           string    `json:"fee"`
 	PaymentTime   time.Time `json:"paymentTime"`

@@ -19,13 +19,13 @@ import (
 type TopUp struct {
 	AgencyID         int64  `json:"-"`
 	IdempotencyKey   string `json:"-"`
-	Currency         string `json:"currency" jsonschema:"description=wallet currency credited"`
-	Amount           string `json:"amount,omitempty" jsonschema:"description=amount credited; computed from the others when empty, refused when it disagrees"`
-	CurrencyReceived string `json:"currencyReceived,omitempty" jsonschema:"description=currency the money arrived in (default: currency)"`
+	Currency         string `json:"currency" jsonschema_description:"wallet currency credited"`
+	Amount           string `json:"amount,omitempty" jsonschema_description:"amount credited; computed from the others when empty, refused when it disagrees"`
+	CurrencyReceived string `json:"currencyReceived,omitempty" jsonschema_description:"currency the money arrived in (default: currency)"`
 	AmountReceived   string `json:"amountReceived"`
-	ExchangeRate     string `json:"exchangeRate" jsonschema:"description=units of currency per unit of currencyReceived (1 when the same)"`
-	FeePercent       string `json:"feePercent,omitempty" jsonschema:"description=transaction fee percentage kept by the provider"`
-	Reference        string `json:"reference" jsonschema:"description=bank or payment reference"`
+	ExchangeRate     string `json:"exchangeRate" jsonschema_description:"units of currency per unit of currencyReceived (1 when the same)"`
+	FeePercent       string `json:"feePercent,omitempty" jsonschema_description:"transaction fee percentage kept by the provider"`
+	Reference        string `json:"reference" jsonschema_description:"bank or payment reference"`
 	SendEmail        bool   `json:"sendEmail"`
 	Remark           string `json:"remark,omitempty"`
 	CreatedBy        string `json:"-"`

@@ -25,12 +25,12 @@ type Passenger struct {
 	Surname          string `json:"surname"`
 	GivenName        string `json:"givenName"`
 	Gender           string `json:"gender" jsonschema:"enum=male,enum=female"`
-	Birthday         string `json:"birthday" jsonschema:"description=YYYY-MM-DD"`
-	Nationality      string `json:"nationality" jsonschema:"description=ISO 3166-1 alpha-2"`
+	Birthday         string `json:"birthday" jsonschema_description:"YYYY-MM-DD"`
+	Nationality      string `json:"nationality" jsonschema_description:"ISO 3166-1 alpha-2"`
 	DocumentType     string `json:"documentType"`
 	DocumentNumber   string `json:"documentNumber"`
-	DocumentExpiry   string `json:"documentExpiry" jsonschema:"description=YYYY-MM-DD"`
-	DocumentIssuedAt string `json:"documentIssuedAt,omitempty" jsonschema:"description=passport issuing place"`
+	DocumentExpiry   string `json:"documentExpiry" jsonschema_description:"YYYY-MM-DD"`
+	DocumentIssuedAt string `json:"documentIssuedAt,omitempty" jsonschema_description:"passport issuing place"`
 	Phone            string `json:"phone,omitempty"`
 	Email            string `json:"email,omitempty"`
 	FrequentFlyer    string `json:"frequentFlyer,omitempty"`

@@ -21,14 +21,14 @@ import (
 
 // Application is what the form submits (API.md field names).
 type Application struct {
-	Name           string `json:"name" jsonschema:"description=Title/Name (required)"`
-	Email          string `json:"email" jsonschema:"description=email or phone is required"`
+	Name           string `json:"name" jsonschema_description:"Title/Name (required)"`
+	Email          string `json:"email" jsonschema_description:"email or phone is required"`
 	Phone          string `json:"phone"`
-	Country        string `json:"country" jsonschema:"description=ISO 3166-1 alpha-2 code (required)"`
+	Country        string `json:"country" jsonschema_description:"ISO 3166-1 alpha-2 code (required)"`
 	CompanyName    string `json:"companyName"`
 	CompanyAddress string `json:"companyAddress"`
 	Website        string `json:"website"`
-	Remark         string `json:"remark" jsonschema:"description=other notes"`
+	Remark         string `json:"remark" jsonschema_description:"other notes"`
 }
 
 // Submitted is the API answer to a stored application.

@@ -286,7 +286,9 @@ func proofUpload(p string) bool {
 const LangCookie = "lang"
 
 // Language puts the catalog and the request's language into the context: the
-// lang cookie, else Accept-Language, else the site default.
+// lang query parameter, else the lang cookie, else Accept-Language, else
+// English for a machine caller (an X-Api-Key request), else the site
+// default.
 func Language(cat *i18n.Catalog, siteDefault string) Middleware {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -294,7 +296,14 @@ func Language(cat *i18n.Catalog, siteDefault string) Middleware {
 			if c, err := r.Cookie(LangCookie); err == nil {
 				cookie = c.Value
 			}
-			lang := i18n.Negotiate(cookie, r.Header.Get("Accept-Language"), siteDefault)
+			if q := i18n.Normalize(r.URL.Query().Get("lang")); q != "" {
+				cookie = q
+			}
+			def := siteDefault
+			if r.Header.Get("X-Api-Key") != "" {
+				def = i18n.EN
+			}
+			lang := i18n.Negotiate(cookie, r.Header.Get("Accept-Language"), def)
 			w.Header().Add("Vary", "Accept-Language, Cookie")
 			w.Header().Set("Content-Language", i18n.HTMLLang(lang))
 			next.ServeHTTP(w, r.WithContext(i18n.WithLocalizer(r.Context(), cat, lang)))

@@ -126,8 +126,8 @@ type SupplierStatus struct {
 // Filters narrow the solutions (spec §2 flight search filters).
 type Filters struct {
 	Airlines         []string `json:"airlines"`
-	Stops            []string `json:"stops" jsonschema:"description=0, 1 or 2 (two or more)"`
-	DepartureBuckets []string `json:"departureBuckets" jsonschema:"description=00-06, 06-12, 12-18, 18-24"`
+	Stops            []string `json:"stops" jsonschema_description:"0, 1 or 2 (two or more)"`
+	DepartureBuckets []string `json:"departureBuckets" jsonschema_description:"00-06, 06-12, 12-18, 18-24"`
 	ArrivalBuckets   []string `json:"arrivalBuckets"`
 	TicketingSpeed   []string `json:"ticketingSpeed"`
 	// Layovers keep solutions changing planes at one of these airports.
@@ -172,6 +172,6 @@ type Page struct {
 	Suppliers  []SupplierStatus `json:"suppliers"`
 	// Partial says answers were lost (not stored, or not by the deadline):
 	// the solutions lack some of what the suppliers found, complete or not.
-	Partial       bool     `json:"partial" jsonschema:"description=true when some suppliers' answers were lost: the solutions are incomplete even when complete is true; search again for the full list"`
-	LostSuppliers []string `json:"lostSuppliers" jsonschema:"description=the suppliers whose answers were lost"`
+	Partial       bool     `json:"partial" jsonschema_description:"true when some suppliers' answers were lost: the solutions are incomplete even when complete is true; search again for the full list"`
+	LostSuppliers []string `json:"lostSuppliers" jsonschema_description:"the suppliers whose answers were lost"`
 }

@@ -64,7 +64,7 @@ type Info struct {
 	ICPCode              string            `json:"icpCode"`
 	IsNetworkSecurity    bool              `json:"isNetworkSecurity"`
 	NetworkSecurityCode  string            `json:"networkSecurityCode"`
-	RateMap              map[string]string `json:"rateMap" jsonschema:"description=currency → worth of one unit in the default currency; divide a default-currency price by it to show it in that currency"`
+	RateMap              map[string]string `json:"rateMap" jsonschema_description:"currency → worth of one unit in the default currency; divide a default-currency price by it to show it in that currency"`
 }
 
 // Rate returns the rate of currency as a decimal and whether one is known.

@@ -248,7 +248,7 @@ type ConfirmTicketsRequest struct {
 	Remark string `json:"remark,omitempty"`
 	// Tickets typed by the provider, one per passenger; none: the
 	// railway's own coach, seat and number.
-	Tickets []TypedTicket `json:"tickets,omitempty" jsonschema:"description=the tickets as typed by the provider (every passenger once); omitted: the railway's own"`
+	Tickets []TypedTicket `json:"tickets,omitempty" jsonschema_description:"the tickets as typed by the provider (every passenger once); omitted: the railway's own"`
 }
 
 // ConfirmTickets is the provider issuing (or refusing) a paid order's

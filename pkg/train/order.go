@@ -28,8 +28,8 @@ type Passenger struct {
 	Surname        string `db:"surname" json:"surname"`
 	GivenName      string `db:"given_name" json:"givenName"`
 	Gender         string `db:"gender" json:"gender,omitempty" jsonschema:"enum=male,enum=female"`
-	Birthday       string `db:"birthday" json:"birthday,omitempty" jsonschema:"description=YYYY-MM-DD"`
-	Nationality    string `db:"nationality" json:"nationality,omitempty" jsonschema:"description=ISO 3166-1 alpha-2"`
+	Birthday       string `db:"birthday" json:"birthday,omitempty" jsonschema_description:"YYYY-MM-DD"`
+	Nationality    string `db:"nationality" json:"nationality,omitempty" jsonschema_description:"ISO 3166-1 alpha-2"`
 	DocumentType   string `db:"document_type" json:"documentType" jsonschema:"enum=id_card,enum=passport,enum=hk_macao_permit,enum=taiwan_permit"`
 	DocumentNumber string `db:"document_number" json:"documentNumber"`
 	// SeatLetter asked for on G/D/C trains (A B C D F); empty for any.

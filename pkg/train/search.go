@@ -67,14 +67,14 @@ type PassengerCounts struct {
 // SearchRequest is POST /shopping/v2/train/search. The filters and the
 // sort are optional.
 type SearchRequest struct {
-	Origin      string          `json:"origin" jsonschema:"description=station code (telegraph code)"`
+	Origin      string          `json:"origin" jsonschema_description:"station code (telegraph code)"`
 	Destination string          `json:"destination"`
-	Date        string          `json:"date" jsonschema:"description=YYYY-MM-DD, China time, within the sales window"`
+	Date        string          `json:"date" jsonschema_description:"YYYY-MM-DD, China time, within the sales window"`
 	Passengers  PassengerCounts `json:"passengers"`
-	TrainTypes  []string        `json:"trainTypes,omitempty" jsonschema:"description=G, D, C, Z, T, K or O (a bare number)"`
-	SeatClasses []string        `json:"seatClasses,omitempty" jsonschema:"description=only trains with seats left in one of these classes"`
-	DepartFrom  string          `json:"departFrom,omitempty" jsonschema:"description=HH:MM local, inclusive"`
-	DepartTo    string          `json:"departTo,omitempty" jsonschema:"description=HH:MM local, inclusive"`
+	TrainTypes  []string        `json:"trainTypes,omitempty" jsonschema_description:"G, D, C, Z, T, K or O (a bare number)"`
+	SeatClasses []string        `json:"seatClasses,omitempty" jsonschema_description:"only trains with seats left in one of these classes"`
+	DepartFrom  string          `json:"departFrom,omitempty" jsonschema_description:"HH:MM local, inclusive"`
+	DepartTo    string          `json:"departTo,omitempty" jsonschema_description:"HH:MM local, inclusive"`
 	Sort        string          `json:"sort,omitempty" jsonschema:"enum=depart,enum=arrive,enum=duration,enum=price"`
 }
 

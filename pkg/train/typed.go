@@ -15,10 +15,10 @@ import (
 // one passenger: the coach, seat and ticket number printed on what the
 // provider bought at the railway.
 type TypedTicket struct {
-	PassengerID  int    `json:"passengerId" jsonschema:"description=Passenger.id of this order"`
-	Coach        string `json:"coach" jsonschema:"description=coach number: 1 or 2 digits (05)"`
-	Seat         string `json:"seat" jsonschema:"description=as printed: 12F or 015 or 07 lower (letters digits and spaces; at most 12)"`
-	TicketNumber string `json:"ticketNumber" jsonschema:"description=6 to 20 letters and digits (E123456789); unique"`
+	PassengerID  int    `json:"passengerId" jsonschema_description:"Passenger.id of this order"`
+	Coach        string `json:"coach" jsonschema_description:"coach number: 1 or 2 digits (05)"`
+	Seat         string `json:"seat" jsonschema_description:"as printed: 12F or 015 or 07 lower (letters digits and spaces; at most 12)"`
+	TicketNumber string `json:"ticketNumber" jsonschema_description:"6 to 20 letters and digits (E123456789); unique"`
 }
 
 var (

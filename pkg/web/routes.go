@@ -110,6 +110,8 @@ const (
 	pathHome               = "/"
 	pathStatic             = "/static/"
 	pathTerms              = "/terms"
+	pathAPIDocs            = "/api-docs"
+	pathAPIGuide           = "/api-docs/guide"
 	pathPrivacy            = "/privacy"
 	pathApplications       = "/applications"
 	pathPrefsLang          = "/prefs/lang"
@@ -200,6 +202,8 @@ var Routes = []Route{
 	{Name: "static", Method: http.MethodGet, Path: pathStatic, Subtree: true, Access: Public},
 	{Name: "terms", Method: http.MethodGet, Path: pathTerms, Access: Public, Layout: templates.LayoutNormal, TitleKey: "route.terms"},
 	{Name: "privacy", Method: http.MethodGet, Path: pathPrivacy, Access: Public, Layout: templates.LayoutNormal, TitleKey: "route.privacy"},
+	{Name: "api-docs", Method: http.MethodGet, Path: pathAPIDocs, Access: Public, Layout: templates.LayoutNormal, TitleKey: "apidocs.route.reference"},
+	{Name: "api-guide", Method: http.MethodGet, Path: pathAPIGuide, Access: Public, Layout: templates.LayoutNormal, TitleKey: "apidocs.route.guide"},
 	{Name: "application-save", Method: http.MethodPost, Path: pathApplications, Access: Public},
 	{Name: "prefs-lang", Method: http.MethodPost, Path: pathPrefsLang, Access: Public},
 	{Name: "prefs-currency", Method: http.MethodPost, Path: pathPrefsCurrency, Access: Public},
@@ -318,6 +322,8 @@ func (s *Server) handlers() map[string]http.Handler {
 		"home":                            s.home,
 		"terms":                           s.legal("terms"),
 		"privacy":                         s.legal("privacy"),
+		"api-docs":                        s.apiDocs,
+		"api-guide":                       s.apiGuide,
 		"application-save":                s.applicationSave,
 		"prefs-lang":                      s.prefsLang,
 		"prefs-currency":                  s.prefsCurrency,

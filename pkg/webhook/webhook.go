@@ -44,10 +44,10 @@ type Delivery struct {
 	AgencyID       int64      `db:"agency_id" json:"agencyId"`
 	Event          string     `db:"event" json:"event"`
 	URL            string     `db:"url" json:"url"`
-	Payload        string     `db:"payload" json:"payload" jsonschema:"description=the exact JSON body sent (what the signature covers)"`
+	Payload        string     `db:"payload" json:"payload" jsonschema_description:"the exact JSON body sent (what the signature covers)"`
 	Status         string     `db:"status" json:"status" jsonschema:"enum=pending,enum=delivered,enum=failed"`
 	Attempts       int        `db:"attempts" json:"attempts"`
-	LastStatusCode int        `db:"last_status_code" json:"lastStatusCode" jsonschema:"description=HTTP status of the last attempt; 0 when there was no answer"`
+	LastStatusCode int        `db:"last_status_code" json:"lastStatusCode" jsonschema_description:"HTTP status of the last attempt; 0 when there was no answer"`
 	LastError      string     `db:"last_error" json:"lastError"`
 	CreatedAt      time.Time  `db:"created_at" json:"createdAt"`
 	LastAttemptAt  *time.Time `db:"last_attempt_at" json:"lastAttemptAt,omitempty"`

@@ -1,0 +1,244 @@
+package app_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"maps"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/getkin/kin-openapi/routers"
+	"github.com/getkin/kin-openapi/routers/legacy"
+
+	"github.com/voyage/voyage/pkg/demo"
+	"github.com/voyage/voyage/pkg/store"
+)
+
+// The API test suite's answers are checked against the served OpenAPI
+// document: newAppOn wraps the test server's client in validatingTransport,
+// so every response a test reads through srv.Client() must match the
+// document (status, headers, content type and body schema), and every
+// request the server accepted (2xx) must be one the document allows. A
+// handler and its documentation cannot drift apart unnoticed.
+
+var (
+	specOnce   sync.Once
+	specDoc    *openapi3.T
+	specRouter routers.Router
+	specErr    error
+)
+
+// loadSpec fetches /openapi.json from srv once per test binary and loads it
+// with kin-openapi (every app serves the same document).
+func loadSpec(srv *httptest.Server, base http.RoundTripper) (*openapi3.T, routers.Router, error) {
+	specOnce.Do(func() {
+		res, err := (&http.Client{Transport: base}).Get(srv.URL + "/openapi.json")
+		if err != nil {
+			specErr = err
+			return
+		}
+		defer res.Body.Close()
+		raw, err := io.ReadAll(res.Body)
+		if err != nil {
+			specErr = err
+			return
+		}
+		loader := openapi3.NewLoader()
+		doc, err := loader.LoadFromData(raw)
+		if err != nil {
+			specErr = fmt.Errorf("load /openapi.json: %w", err)
+			return
+		}
+		if err := doc.Validate(loader.Context); err != nil {
+			specErr = fmt.Errorf("/openapi.json is not a valid OpenAPI document: %w", err)
+			return
+		}
+		if out := os.Getenv("VOYAGE_OPENAPI_OUT"); out != "" {
+			_ = os.WriteFile(out, raw, 0o644)
+		}
+		// The document's server is "/": match any host.
+		doc.Servers = nil
+		r, err := legacy.NewRouter(doc)
+		if err != nil {
+			specErr = err
+			return
+		}
+		specDoc, specRouter = doc, r
+	})
+	return specDoc, specRouter, specErr
+}
+
+// apiPath reports a path the document must describe.
+func apiPath(p string) bool {
+	return strings.HasPrefix(p, "/base/") || strings.HasPrefix(p, "/order/") || strings.HasPrefix(p, "/shopping/")
+}
+
+type validatingTransport struct {
+	t      testing.TB
+	base   http.RoundTripper
+	router routers.Router
+}
+
+// validate wraps srv's client so every answer is checked against the
+// document.
+func validate(t testing.TB, srv *httptest.Server) {
+	t.Helper()
+	c := srv.Client()
+	base := c.Transport
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	_, r, err := loadSpec(srv, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Transport = &validatingTransport{t: t, base: base, router: r}
+}
+
+func (v *validatingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if !apiPath(req.URL.Path) {
+		return v.base.RoundTrip(req)
+	}
+	var body []byte
+	if req.Body != nil {
+		var err error
+		if body, err = io.ReadAll(req.Body); err != nil {
+			return nil, err
+		}
+		req.Body.Close()
+		req.Body = io.NopCloser(bytes.NewReader(body))
+	}
+	res, err := v.base.RoundTrip(req)
+	if err != nil {
+		return res, err
+	}
+	raw, err := io.ReadAll(res.Body)
+	res.Body.Close()
+	res.Body = io.NopCloser(bytes.NewReader(raw))
+	if err != nil {
+		return res, nil
+	}
+	if msg := v.check(req, body, res, raw); msg != "" {
+		v.t.Errorf("OpenAPI: %s %s answered %d, not as documented: %s\nbody: %.600s", req.Method, req.URL.RequestURI(), res.StatusCode, msg, raw)
+	}
+	return res, nil
+}
+
+// check is what is wrong with the exchange by the document, "" if nothing.
+func (v *validatingTransport) check(req *http.Request, body []byte, res *http.Response, raw []byte) string {
+	return checkExchange(v.router, req, body, res.StatusCode, res.Header, raw)
+}
+
+func checkExchange(router routers.Router, req *http.Request, body []byte, status int, header http.Header, raw []byte) string {
+	probe := req.Clone(context.Background())
+	probe.Body = io.NopCloser(bytes.NewReader(body))
+	route, params, err := router.FindRoute(probe)
+	if err != nil {
+		// The unknown-path and wrong-method fallbacks answer 404/405.
+		if status == http.StatusNotFound || status == http.StatusMethodNotAllowed {
+			return ""
+		}
+		return "no documented operation: " + err.Error()
+	}
+	if status == http.StatusMethodNotAllowed {
+		return ""
+	}
+	opts := &openapi3filter.Options{
+		AuthenticationFunc: openapi3filter.NoopAuthenticationFunc,
+		MultiError:         true,
+	}
+	in := &openapi3filter.RequestValidationInput{Request: probe, PathParams: params, Route: route, Options: opts}
+	if status >= 200 && status < 300 {
+		// The server accepted it, so the document must allow it.
+		if err := openapi3filter.ValidateRequest(context.Background(), in); err != nil {
+			return "the accepted request does not match the document: " + err.Error()
+		}
+	}
+	rin := &openapi3filter.ResponseValidationInput{
+		RequestValidationInput: in, Status: status, Header: header,
+		Body:    io.NopCloser(bytes.NewReader(raw)),
+		Options: &openapi3filter.Options{IncludeResponseStatus: true, MultiError: true},
+	}
+	if err := openapi3filter.ValidateResponse(context.Background(), rin); err != nil {
+		return err.Error()
+	}
+	return ""
+}
+
+// TestOpenAPIValidationCatchesDrift proves the check bites: a wallet answer
+// that lost a documented field, one with a wrong type, an undocumented status
+// and an accepted request the document forbids are each reported, while the
+// real answer passes.
+func TestOpenAPIValidationCatchesDrift(t *testing.T) {
+	a, srv := newApp(t, store.SQLite)
+	if err := demo.Seed(context.Background(), a.DB, a.Site); err != nil {
+		t.Fatal(err)
+	}
+	me := loginAs(t, srv, "demo-super", "demo-pass-1")
+	base := srv.Client().Transport.(*validatingTransport).base
+	_, router, err := loadSpec(srv, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	get := func(path string) (*http.Request, *http.Response, []byte) {
+		req, _ := http.NewRequest("GET", srv.URL+path, nil)
+		req.Header.Set("Authorization", "Bearer "+me.Token)
+		res, err := (&http.Client{Transport: base}).Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		raw, _ := io.ReadAll(res.Body)
+		return req, res, raw
+	}
+	req, res, raw := get("/base/v2/wallet")
+	if msg := checkExchange(router, req, nil, res.StatusCode, res.Header, raw); msg != "" {
+		t.Fatalf("the real wallet answer fails the document: %s", msg)
+	}
+	var env map[string]any
+	if err := json.Unmarshal(raw, &env); err != nil {
+		t.Fatal(err)
+	}
+	data := env["data"].(map[string]any)
+	drifts := map[string]func() (int, []byte){
+		"a documented field missing": func() (int, []byte) {
+			d := maps.Clone(data)
+			delete(d, "balance")
+			b, _ := json.Marshal(map[string]any{"code": 0, "data": d, "message": ""})
+			return 200, b
+		},
+		"money as a number": func() (int, []byte) {
+			d := maps.Clone(data)
+			d["balance"] = 12.5
+			b, _ := json.Marshal(map[string]any{"code": 0, "data": d, "message": ""})
+			return 200, b
+		},
+		"an undocumented status": func() (int, []byte) { return 418, raw },
+		"an error without the envelope": func() (int, []byte) {
+			return 404, []byte(`{"error":"not found"}`)
+		},
+	}
+	for name, drift := range drifts {
+		status, body := drift()
+		if msg := checkExchange(router, req, nil, status, res.Header, body); msg == "" {
+			t.Errorf("%s: the validator let it pass", name)
+		}
+	}
+	// A request the server accepted but the document forbids: an order
+	// list with an undocumented status value.
+	lreq, lres, lraw := get("/order/v2/flight/orders?status=no_such_status")
+	if lres.StatusCode == 200 {
+		if msg := checkExchange(router, lreq, nil, lres.StatusCode, lres.Header, lraw); msg == "" {
+			t.Errorf("an accepted request outside the document passed")
+		}
+	}
+}
