@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -42,5 +43,44 @@ func TestOrderDetailRefundUnderReviewAmount(t *testing.T) {
 	o.Status, o.Total.Amount = order.RfdToBeConfirm, "1234.50"
 	if d := orderDetailView(ctx, o); d.AmountPending || d.Total != "1,234.50" {
 		t.Fatalf("a quoted refund shows its amount: pending %v total %q", d.AmountPending, d.Total)
+	}
+}
+
+// The provider's list, and a parent agency's, name each order's agency; an
+// agency seeing only its own orders gets no Agency column.
+func TestOrderListAgencyColumn(t *testing.T) {
+	e := ordersFixture(t)
+	cell := func(body, number string) string {
+		t.Helper()
+		i := strings.Index(body, `>`+number+`</a>`)
+		if i < 0 {
+			t.Fatalf("list lacks %s", number)
+		}
+		rest := body[i:]
+		j := strings.Index(rest, `class="orders-col-agency"`)
+		if j < 0 {
+			return ""
+		}
+		rest = rest[j:]
+		rest = rest[strings.Index(rest, ">")+1:]
+		return rest[:strings.Index(rest, "<")]
+	}
+	_, body := e.page(t, "provider", "/flight/orders")
+	if !strings.Contains(body, ">Agency</th>") {
+		t.Fatal("the provider's list has no Agency column")
+	}
+	if got := cell(body, "X0006"); got != "Stranger Tours" {
+		t.Errorf("X0006 agency %q, want Stranger Tours", got)
+	}
+	if got := cell(body, "F0001"); got != "Demo Travel" {
+		t.Errorf("F0001 agency %q, want Demo Travel", got)
+	}
+	_, body = e.page(t, "operator", "/flight/orders")
+	if got := cell(body, "F0003"); got != "Kowloon Tours" {
+		t.Errorf("the parent's list names F0003's agency %q, want Kowloon Tours", got)
+	}
+	_, body = e.page(t, "operator", "/flight/orders?keyword=F0001")
+	if strings.Contains(body, ">Agency</th>") {
+		t.Error("a list of the agency's own orders shows an Agency column")
 	}
 }
