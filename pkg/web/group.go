@@ -14,6 +14,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/display"
 	"github.com/voyage/voyage/pkg/geo"
 	"github.com/voyage/voyage/pkg/group"
 	"github.com/voyage/voyage/pkg/i18n"
@@ -252,7 +253,7 @@ func (s *Server) groupDetailAnswer(w http.ResponseWriter, r *http.Request, v vie
 		if form.quote != nil {
 			d.QuoteForm = *form.quote
 		} else {
-			d.QuoteForm = defaultQuoteForm(o, s.agencyCurrency(ctx, o.AgencyID), s.now())
+			d.QuoteForm = defaultQuoteForm(o, s.agencyCurrency(ctx, o.AgencyID), s.now().In(display.Zone(ctx)))
 		}
 		d.QuoteForm.FareTypes = fareTypes(o.Passengers)
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/display"
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/group"
 	"github.com/voyage/voyage/pkg/i18n"
@@ -173,7 +174,8 @@ func (s *Server) groupUpload(w http.ResponseWriter, r *http.Request, v viewer, i
 	}
 }
 
-// quoteTime is the form's datetime-local format; the form's times are UTC.
+// quoteTime is the form's datetime-local format; the form's times are on
+// the user's clock (display.Zone), as the pages show times.
 const quoteTime = "2006-01-02T15:04"
 
 // groupQuote is the provider's quote from the form: fares per passenger
@@ -202,7 +204,7 @@ func (s *Server) groupQuote(w http.ResponseWriter, r *http.Request, v viewer, id
 			form.Errors[field] = "groupportal.error.time"
 			return time.Time{}
 		}
-		t, err := time.ParseInLocation(quoteTime, value, time.UTC)
+		t, err := time.ParseInLocation(quoteTime, value, display.Zone(r.Context()))
 		if err != nil {
 			form.Errors[field] = "groupportal.error.time"
 		}
@@ -259,7 +261,7 @@ func (s *Server) groupQuote(w http.ResponseWriter, r *http.Request, v viewer, id
 // month before departure (the provider changes any of it).
 func defaultQuoteForm(o group.View, currency string, now time.Time) templates.GroupQuoteForm {
 	f := templates.GroupQuoteForm{Currency: currency, Currencies: []string{currency}, Fares: map[string]string{}, FreeDropSeats: "0"}
-	day := now.UTC().Truncate(time.Hour)
+	day := now.Truncate(time.Hour) // on now's clock, the user's
 	f.ConfirmBefore = day.Add(72 * time.Hour).Format(quoteTime)
 	listBy := day.Add(14 * 24 * time.Hour)
 	if len(o.Journeys) > 0 {
