@@ -116,7 +116,7 @@ func registerGroups(rt *Router, s Services) {
 	})
 
 	rt.HandleRaw("GET "+groupPath+"/{id}/documents/{kind}", Operation{
-		ID: "downloadGroupDocument", Tag: "groups", Allow: canBook,
+		ID: "downloadGroupDocument", Reads: true, Tag: "groups", Allow: canBook,
 		Summary: "Download an issued group's itinerary or e-ticket (the flight documents, every passenger with their ticket) as PDF or Excel",
 		Query:   []Param{{Name: "format", Type: "string", Description: "pdf or xlsx"}}, Errors: []int{fault.CodeNotFound},
 	}, func(w http.ResponseWriter, r *http.Request) error {
