@@ -31,13 +31,6 @@ func Seed(ctx context.Context, db *store.DB, site *siteinfo.Service) error {
 	if created {
 		slog.InfoContext(ctx, "demo agencies and users created", "logins", len(Logins))
 	}
-	living, err := seedLiving(ctx, db)
-	if err != nil {
-		return err
-	}
-	if living {
-		slog.InfoContext(ctx, "demo living agency created", "logins", len(LivingLogins))
-	}
 	info, err := site.Get(ctx)
 	if err != nil {
 		return err

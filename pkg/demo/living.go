@@ -3,6 +3,7 @@ package demo
 import (
 	"context"
 	"fmt"
+	"log/slog"
 
 	"github.com/voyage/voyage/pkg/agency"
 	"github.com/voyage/voyage/pkg/auth"
@@ -17,6 +18,20 @@ import (
 var LivingLogins = []Login{
 	{"harbour-super", "demo-pass-1", "Harbour Travel", "SuperUser"},
 	{"harbour-sub", "demo-pass-1", "Harbour Kids Travel", "SuperUser"},
+}
+
+// SeedLiving adds the living demo agency when it is missing (`voyage demo
+// seed`, which `make run` runs); the tests' seed (Seed) leaves it out, so
+// that their agencies' counts and money stay as they assert.
+func SeedLiving(ctx context.Context, db *store.DB) error {
+	created, err := seedLiving(ctx, db)
+	if err != nil {
+		return err
+	}
+	if created {
+		slog.InfoContext(ctx, "demo living agency created", "logins", len(LivingLogins))
+	}
+	return nil
 }
 
 // seedLiving creates Harbour Travel and its sub-agency through the agency
