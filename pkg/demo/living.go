@@ -83,7 +83,7 @@ func seedLiving(ctx context.Context, db *store.DB) (bool, error) {
 	kids, err := svc.Create(ctx, asHarbour, agency.CreateRequest{
 		Profile: agency.Profile{Name: "Harbour Kids Travel", Alias: "Harbour Kids", Address: "3 Pier Road, Central, Hong Kong",
 			ContactName: "Ka Lok", ContactEmail: "ops@harbour-kids.example", ContactPhone: "+852 2522 0000"},
-		Config: agency.Config{Settings: agency.Settings{EnableFlight: true, IsShowBill: true, SettlementCurrency: "CNY", EmailLanguage: "zh-tw"}},
+		Config:    agency.Config{Settings: agency.Settings{EnableFlight: true, IsShowBill: true, SettlementCurrency: "CNY", EmailLanguage: "zh-tw"}},
 		SuperUser: agency.NewSuperAdmin{Username: "harbour-sub", Email: "super@harbour-kids.example", Nickname: "Harbour Kids Super", Password: "demo-pass-1"},
 	})
 	if err != nil {
