@@ -72,7 +72,7 @@ async function visibleText(page) {
   });
 }
 
-test('walk every page as every demo user in three languages', { timeout: 900_000 }, async () => {
+test('walk every page as every demo user in three languages', { timeout: 1_800_000 }, async () => {
   const problems = [];
   let visits = 0;
   for (const [username, password] of users.filter(([u]) => !process.env.WALK_USERS || process.env.WALK_USERS.split(',').includes(u))) {
