@@ -337,6 +337,25 @@ func paymentTypeName(ctx context.Context, t string) string {
 	return t
 }
 
+// ledgerDescription translates the fixed descriptions the ledger writes
+// ("top-up", "top-up fee"…); a description made of order data (a flight and
+// its route) is shown as written.
+func ledgerDescription(ctx context.Context, d string) string {
+	if i18n.Has(ctx, "daily.ledger.desc."+d) {
+		return i18n.T(ctx, "daily.ledger.desc."+d)
+	}
+	return d
+}
+
+// actorName is who did a step of an order's timeline: a username, or the
+// platform itself, translated.
+func actorName(ctx context.Context, a string) string {
+	if a == "system" {
+		return i18n.T(ctx, "daily.actor.system")
+	}
+	return mgrOr(ctx, a)
+}
+
 // agencyStatusName translates an agency status.
 func agencyStatusName(ctx context.Context, s string) string {
 	if i18n.Has(ctx, "manager.status."+s) {

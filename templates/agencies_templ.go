@@ -5403,9 +5403,9 @@ func WalletPage(p Page, w Wallet) templ.Component {
 						return templ_7745c5c3_Err
 					}
 					var templ_7745c5c3_Var308 string
-					templ_7745c5c3_Var308, templ_7745c5c3_Err = templ.JoinStringErrs(e.Description)
+					templ_7745c5c3_Var308, templ_7745c5c3_Err = templ.JoinStringErrs(ledgerDescription(ctx, e.Description))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `agencies.templ`, Line: 799, Col: 48}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `agencies.templ`, Line: 799, Col: 72}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var308))
 					if templ_7745c5c3_Err != nil {

@@ -1779,9 +1779,9 @@ func StatementPage(p Page, v StatementView) templ.Component {
 						return templ_7745c5c3_Err
 					}
 					var templ_7745c5c3_Var114 string
-					templ_7745c5c3_Var114, templ_7745c5c3_Err = templ.JoinStringErrs(e.Description)
+					templ_7745c5c3_Var114, templ_7745c5c3_Err = templ.JoinStringErrs(ledgerDescription(ctx, e.Description))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `bills.templ`, Line: 244, Col: 28}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `bills.templ`, Line: 244, Col: 52}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var114))
 					if templ_7745c5c3_Err != nil {

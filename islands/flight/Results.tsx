@@ -389,7 +389,7 @@ function Progress({ data, complete }: { data: SolutionsPage | null; complete: bo
         <ul className="fs-suppliers" aria-label={t('flight.progress.suppliers')}>
           {suppliers.map((s) => (
             <li key={s.name} className={`fs-supplier fs-supplier-${s.status}`}>
-              <span className="fs-supplier-name">{s.name}</span> <span className="fs-supplier-status">{tOr(t, `flight.supplier.${s.status}`, s.status)}</span>
+              <span className="fs-supplier-name">{tOr(t, `flight.supplierName.${s.name}`, s.name)}</span> <span className="fs-supplier-status">{tOr(t, `flight.supplier.${s.status}`, s.status)}</span>
               {s.status === 'done' && typeof s.count === 'number' ? <span className="fs-supplier-count"> ({s.count})</span> : null}
             </li>
           ))}

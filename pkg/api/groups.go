@@ -118,7 +118,7 @@ func registerGroups(rt *Router, s Services) {
 	})
 
 	rt.HandleRaw("GET "+groupPath+"/{id}/documents/{kind}", Operation{
-		ID: "downloadGroupDocument", Tag: "groups", Allow: canBook,
+		ID: "downloadGroupDocument", Reads: true, Tag: "groups", Allow: canBook,
 		Summary: "Download an issued group's itinerary or e-ticket (the flight documents, every passenger with their ticket) as PDF or Excel",
 		Query:   []Param{{Name: "format", Type: "string", Description: "pdf (default) or xlsx", Enum: docs.TicketFormats}}, Errors: []int{fault.CodeNotFound},
 		PathEnum: map[string][]string{"kind": docs.TicketKinds}, Produces: []string{docs.ContentType(docs.PDF), docs.ContentType(docs.XLSX)},

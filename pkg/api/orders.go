@@ -240,7 +240,7 @@ func registerOrders(rt *Router, s Services) {
 	}
 
 	rt.Handle("POST /order/v2/flight/orders/{id}/change/search", Operation{
-		ID: "changeSearchFlightOrder", Tag: "orders", Allow: canBook,
+		ID: "changeSearchFlightOrder", Reads: true, Tag: "orders", Allow: canBook,
 		Summary: "Find ways to change an order to new dates; replaces the previous change search",
 		Request: order.ChangeSearchRequest{}, Response: order.ChangeSearch{},
 		Errors: []int{fault.CodeNotFound, fault.CodeConflict, fault.CodeSearchTimeout},
@@ -344,7 +344,7 @@ func registerOrders(rt *Router, s Services) {
 	})
 
 	rt.HandleRaw("GET /order/v2/flight/orders/{id}/documents/{kind}", Operation{
-		ID: "downloadFlightDocument", Tag: "orders", Allow: canBook,
+		ID: "downloadFlightDocument", Reads: true, Tag: "orders", Allow: canBook,
 		Summary: "Download the itinerary or e-ticket of an order as PDF or Excel (in the request's language)",
 		Query: []Param{{Name: "format", Type: "string", Description: "pdf (default) or xlsx", Enum: docs.TicketFormats},
 			{Name: "documentNumbers", Type: "string", Enum: []string{"masked", "full"}, Description: "itinerary: masked (default, only the last characters of passport and ID numbers) or full"}},

@@ -20,7 +20,7 @@ type DocumentForm struct {
 // /base/v2/analysis/document) to rt, reading with rec.
 func RegisterRecognition(rt *Router, rec *recognition.Recognizer) {
 	rt.Handle("POST "+server.RecognitionPath, Operation{
-		ID: "recognizeDocument", Tag: "recognition",
+		ID: "recognizeDocument", Reads: true, Tag: "recognition",
 		Summary: "Read a passport, ID card or Exit-Entry Permit from a photo or scan of its machine-readable zone " +
 			"(multipart field 'file': jpg, jpeg or png, at most 10 MB; the image is not kept). " +
 			"An unreadable image answers 100001 'Document recognition failed: check the document type and re-upload'",

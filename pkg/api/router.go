@@ -38,6 +38,10 @@ type Operation struct {
 	// password changes); the router records every other successful
 	// state-changing call.
 	SelfAudited bool
+	// Reads marks a POST that changes nothing (a search and its polls, a
+	// price check, the reading of a pasted PNR or a document): the user
+	// log keeps what users changed, not every read.
+	Reads bool
 	// Request is a value of the JSON body type, nil for no body.
 	Request any
 	// Response is a value of the envelope's data type, nil for no data.
@@ -251,7 +255,7 @@ func (rt *Router) Handle(pattern string, op Operation, h HandlerFunc) {
 			WriteError(w, r, err)
 			return
 		}
-		if !op.Public && !op.SelfAudited && method != http.MethodGet && method != http.MethodHead {
+		if !op.Public && !op.SelfAudited && !op.Reads && method != http.MethodGet && method != http.MethodHead {
 			rt.record(r, op)
 		}
 		WriteJSON(w, status, data)

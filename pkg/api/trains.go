@@ -82,7 +82,7 @@ func registerTrains(rt *Router, s Services) {
 	})
 
 	rt.Handle("POST /shopping/v2/train/search", Operation{
-		ID: "trainSearch", Tag: "trains", Allow: canTrain,
+		ID: "trainSearch", Reads: true, Tag: "trains", Allow: canTrain,
 		Summary: "The trains of a trip on a date in the sales window, with seat classes, prices and seats left (an offer id books for 15 minutes)",
 		Request: train.SearchRequest{}, Response: train.SearchResult{},
 		Errors: []int{fault.CodeSearchTimeout, fault.CodeNoAccess},

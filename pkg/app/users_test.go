@@ -452,3 +452,26 @@ func TestUserLogsAPI(t *testing.T) {
 		}
 	})
 }
+
+// The user log keeps what users changed, not their reads: a search and its
+// polls (POSTs that change nothing) leave no entry.
+func TestUserLogSkipsSearches(t *testing.T) {
+	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
+		op := loginAs(t, srv, "demo-operator", "demo-pass-1")
+		resp, env := call(t, srv, "POST", "/shopping/v2/flight/async-shopping", "en", searchBody("PEK", "SHA"), bearer(op.Token)...)
+		if resp.StatusCode != 200 || env.Code != 0 {
+			t.Fatalf("search: %d %+v", resp.StatusCode, env)
+		}
+		var st struct {
+			SearchID string `json:"searchId"`
+		}
+		_ = json.Unmarshal(env.Data, &st)
+		resp, env = call(t, srv, "POST", "/shopping/v2/flight/async-shopping/solutions", "en", fmt.Sprintf(`{"searchId":%q}`, st.SearchID), bearer(op.Token)...)
+		if resp.StatusCode != 200 || env.Code != 0 {
+			t.Fatalf("poll: %d %+v", resp.StatusCode, env)
+		}
+		if n := countRows(t, a, `SELECT COUNT(*) FROM user_logs WHERE action IN ('asyncShopping', 'asyncShoppingSolutions')`); n != 0 {
+			t.Errorf("%d user log entries for a search and its poll, want none", n)
+		}
+	})
+}

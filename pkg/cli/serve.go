@@ -67,21 +67,25 @@ func (r *Root) demoCmd() *cobra.Command {
 			if err := demo.Seed(cmd.Context(), a.DB, a.Site); err != nil {
 				return err
 			}
+			if err := demo.SeedLiving(cmd.Context(), a.DB); err != nil {
+				return err
+			}
+			all := append(append([]demo.Login(nil), demo.Logins...), demo.LivingLogins...)
 			type login struct {
 				Username string `json:"username"`
 				Password string `json:"password"`
 				Agency   string `json:"agency"`
 				Role     string `json:"role"`
 			}
-			logins := make([]login, 0, len(demo.Logins))
-			for _, l := range demo.Logins {
+			logins := make([]login, 0, len(all))
+			for _, l := range all {
 				logins = append(logins, login(l))
 			}
 			return printOr(cmd, struct {
 				Logins []login `json:"logins"`
 			}{logins}, func(out io.Writer) {
 				fmt.Fprintln(out, "demo data is in place; demo logins:")
-				for _, l := range demo.Logins {
+				for _, l := range all {
 					fmt.Fprintf(out, "  %-16s %-16s %-26s %s\n", l.Username, l.Password, l.Agency, l.Role)
 				}
 			})

@@ -76,12 +76,13 @@ func TestStatementsCommands(t *testing.T) {
 					t.Errorf("Blue Sky's export is statement %d, not the one created (%d)", again[i].StatementID, line.StatementID)
 				}
 			}
-			// The provider's agencies: Demo Travel, its sub-agency, Blue Sky.
-			if len(lines) != 3 {
+			// The provider's agencies: Demo Travel, its sub-agency, Blue Sky,
+			// and the living demo agency Harbour Travel with its sub-agency.
+			if len(lines) != 5 {
 				t.Fatalf("exported %d agencies: %s", len(lines), res.out)
 			}
 			files, _ := os.ReadDir(out)
-			if len(files) != 3 {
+			if len(files) != 5 {
 				t.Errorf("%d files in %s", len(files), out)
 			}
 			for _, l := range lines {

@@ -248,8 +248,9 @@ func TestAgencyConfigFlashes(t *testing.T) {
 var idempotencyField = regexp.MustCompile(`name="idempotencyKey" value="([^"]+)"`)
 
 func TestTopUpFormPostsIdempotencyKey(t *testing.T) {
+	// The add-funds form is on the money tab.
 	h, _, wl := managerFixture(t, true)
-	res := send(h, "demo-super", "GET", "/agency-manager/agencies/5", nil)
+	res := send(h, "demo-super", "GET", "/agency-manager/agencies/5?section=funds", nil)
 	body, _ := io.ReadAll(res.Body)
 	if res.StatusCode != http.StatusOK {
 		t.Fatalf("detail status %d", res.StatusCode)
@@ -292,7 +293,7 @@ func TestTopUpFormPostsIdempotencyKey(t *testing.T) {
 
 func body2(t *testing.T, h http.Handler) []byte {
 	t.Helper()
-	res := send(h, "demo-super", "GET", "/agency-manager/agencies/5", nil)
+	res := send(h, "demo-super", "GET", "/agency-manager/agencies/5?section=funds", nil)
 	b, _ := io.ReadAll(res.Body)
 	return b
 }
