@@ -66,6 +66,8 @@ package sim
 
 import (
 	"context"
+	crand "crypto/rand"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"sync/atomic"
@@ -167,6 +169,13 @@ type Supplier struct {
 	// attempts counts calls per key hash (a fixed table: collisions only
 	// shift attempt numbers, memory stays bounded under load).
 	attempts [4096]atomic.Uint32
+	// run is drawn when the supplier is made and decides, with the
+	// attempt, whether a call hangs or fails. The attempt counts restart
+	// with the process: without it, the retry of a ticketing call that hung
+	// until its 30 s deadline, rescued on another (or a restarted)
+	// instance, was that instance's first attempt and drew the same hang,
+	// so a paid order waited a minute more for its tickets (chaos run).
+	run uint64
 
 	records Records
 }
@@ -198,6 +207,7 @@ func New(cfg Config) (*Supplier, error) {
 		ttl:     d.ttl,
 		now:     cfg.Clock,
 		records: cfg.Records,
+		run:     randomRun(),
 	}
 	if s.records == nil {
 		s.records = NewMemoryRecords()
@@ -264,6 +274,13 @@ func rate(name string, v, def float64) (float64, error) {
 // Name is the profile name.
 func (s *Supplier) Name() string { return string(s.profile) }
 
+// randomRun draws a supplier's run (see Supplier.run).
+func randomRun() uint64 {
+	var b [8]byte
+	_, _ = crand.Read(b[:])
+	return binary.LittleEndian.Uint64(b[:])
+}
+
 // attempt numbers a call among those with the same key.
 func (s *Supplier) attempt(op, key string) uint64 {
 	h := seeded(0).Str(op).Str(key).Sum()
@@ -279,7 +296,10 @@ func (s *Supplier) call(ctx context.Context, op, key string) (mix, error) {
 	if err := ctx.Err(); err != nil {
 		return h, s.timeout(op, err)
 	}
-	if s.timeoutRate > 0 && h.Unit(0) < s.timeoutRate {
+	// Failures are drawn per attempt and per process (see run); h, which
+	// prices the caller's further decisions, stays the same everywhere.
+	fail := h.Num(s.run)
+	if s.timeoutRate > 0 && fail.Unit(0) < s.timeoutRate {
 		t := time.NewTimer(maxHang)
 		defer t.Stop()
 		select {
@@ -302,7 +322,7 @@ func (s *Supplier) call(ctx context.Context, op, key string) (mix, error) {
 		case <-t.C:
 		}
 	}
-	if s.errorRate > 0 && h.Unit(2) < s.errorRate {
+	if s.errorRate > 0 && fail.Unit(2) < s.errorRate {
 		return h, fmt.Errorf("sim %s: %s: simulated failure: %w", s.profile, op, supplier.ErrUnavailable)
 	}
 	return h, nil

@@ -1082,3 +1082,31 @@ func TestSearchKey(t *testing.T) {
 		t.Errorf("direct key %q, want %q", got, want)
 	}
 }
+
+// TestHangRedrawnOnAnotherInstance: a call that hung until its deadline is
+// not bound to hang again when it is retried by another instance (or the
+// same one restarted), whose attempt counts start over: of the calls that
+// hung on the first, some answer on the second.
+func TestHangRedrawnOnAnotherInstance(t *testing.T) {
+	first, _ := newSim(t, "gds", func(c *Config) { c.TimeoutRate = 0.5 })
+	second, _ := newSim(t, "gds", func(c *Config) { c.TimeoutRate = 0.5 })
+	hung, answered := 0, 0
+	for i := range 60 {
+		req := oneWay("PEK", "SHA", fmt.Sprintf("2026-03-%02d", 1+i%28), 1+i/28)
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
+		_, err := first.Search(ctx, req)
+		cancel()
+		if !errors.Is(err, supplier.ErrTimeout) {
+			continue
+		}
+		hung++
+		ctx, cancel = context.WithTimeout(context.Background(), 10*time.Millisecond)
+		if _, err := second.Search(ctx, req); err == nil {
+			answered++
+		}
+		cancel()
+	}
+	if hung == 0 || answered == 0 {
+		t.Fatalf("%d calls hung on the first instance, %d of them answered on the second", hung, answered)
+	}
+}
