@@ -20462,6 +20462,8 @@ type ListAgenciesResponse struct {
 	JSON403 *ErrorEnvelope
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -20497,6 +20499,11 @@ func (r ListAgenciesResponse) GetJSON403() *ErrorEnvelope {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r ListAgenciesResponse) GetJSON404() *ErrorEnvelope {
 	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r ListAgenciesResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -20565,6 +20572,8 @@ type CreateAgencyResponse struct {
 	JSON404 *ErrorEnvelope
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -20605,6 +20614,11 @@ func (r CreateAgencyResponse) GetJSON404() *ErrorEnvelope {
 // GetJSON413 returns the response for an HTTP 413 `application/json` response
 func (r CreateAgencyResponse) GetJSON413() *ErrorEnvelope {
 	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r CreateAgencyResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -20786,6 +20800,8 @@ type GetAgencyResponse struct {
 	JSON403 *ErrorEnvelope
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -20821,6 +20837,11 @@ func (r GetAgencyResponse) GetJSON403() *ErrorEnvelope {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r GetAgencyResponse) GetJSON404() *ErrorEnvelope {
 	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r GetAgencyResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -20889,6 +20910,8 @@ type UpdateAgencyResponse struct {
 	JSON404 *ErrorEnvelope
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -20929,6 +20952,11 @@ func (r UpdateAgencyResponse) GetJSON404() *ErrorEnvelope {
 // GetJSON413 returns the response for an HTTP 413 `application/json` response
 func (r UpdateAgencyResponse) GetJSON413() *ErrorEnvelope {
 	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r UpdateAgencyResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -20997,6 +21025,8 @@ type CreateAgencyAPIKeyResponse struct {
 	JSON404 *ErrorEnvelope
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -21037,6 +21067,11 @@ func (r CreateAgencyAPIKeyResponse) GetJSON404() *ErrorEnvelope {
 // GetJSON413 returns the response for an HTTP 413 `application/json` response
 func (r CreateAgencyAPIKeyResponse) GetJSON413() *ErrorEnvelope {
 	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r CreateAgencyAPIKeyResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -21103,6 +21138,8 @@ type ListAgencyAPIKeysResponse struct {
 	JSON403 *ErrorEnvelope
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -21138,6 +21175,11 @@ func (r ListAgencyAPIKeysResponse) GetJSON403() *ErrorEnvelope {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r ListAgencyAPIKeysResponse) GetJSON404() *ErrorEnvelope {
 	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r ListAgencyAPIKeysResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -21204,6 +21246,8 @@ type RevokeAgencyAPIKeyResponse struct {
 	JSON403 *ErrorEnvelope
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -21239,6 +21283,11 @@ func (r RevokeAgencyAPIKeyResponse) GetJSON403() *ErrorEnvelope {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r RevokeAgencyAPIKeyResponse) GetJSON404() *ErrorEnvelope {
 	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r RevokeAgencyAPIKeyResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -21551,6 +21600,8 @@ type SetAgencyConfigResponse struct {
 	JSON404 *ErrorEnvelope
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -21591,6 +21642,11 @@ func (r SetAgencyConfigResponse) GetJSON404() *ErrorEnvelope {
 // GetJSON413 returns the response for an HTTP 413 `application/json` response
 func (r SetAgencyConfigResponse) GetJSON413() *ErrorEnvelope {
 	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r SetAgencyConfigResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -21659,6 +21715,8 @@ type SetAgencyCreditResponse struct {
 	JSON404 *ErrorEnvelope
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -21699,6 +21757,11 @@ func (r SetAgencyCreditResponse) GetJSON404() *ErrorEnvelope {
 // GetJSON413 returns the response for an HTTP 413 `application/json` response
 func (r SetAgencyCreditResponse) GetJSON413() *ErrorEnvelope {
 	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r SetAgencyCreditResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -21767,6 +21830,8 @@ type PreviewAgencyCreditResponse struct {
 	JSON404 *ErrorEnvelope
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -21807,6 +21872,11 @@ func (r PreviewAgencyCreditResponse) GetJSON404() *ErrorEnvelope {
 // GetJSON413 returns the response for an HTTP 413 `application/json` response
 func (r PreviewAgencyCreditResponse) GetJSON413() *ErrorEnvelope {
 	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r PreviewAgencyCreditResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -21875,6 +21945,8 @@ type SetAgencyStatusResponse struct {
 	JSON404 *ErrorEnvelope
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -21915,6 +21987,11 @@ func (r SetAgencyStatusResponse) GetJSON404() *ErrorEnvelope {
 // GetJSON413 returns the response for an HTTP 413 `application/json` response
 func (r SetAgencyStatusResponse) GetJSON413() *ErrorEnvelope {
 	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r SetAgencyStatusResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -21983,6 +22060,8 @@ type ResetSuperAdminPasswordResponse struct {
 	JSON404 *ErrorEnvelope
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -22023,6 +22102,11 @@ func (r ResetSuperAdminPasswordResponse) GetJSON404() *ErrorEnvelope {
 // GetJSON413 returns the response for an HTTP 413 `application/json` response
 func (r ResetSuperAdminPasswordResponse) GetJSON413() *ErrorEnvelope {
 	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r ResetSuperAdminPasswordResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -22089,6 +22173,8 @@ type ListAgencyUsersResponse struct {
 	JSON403 *ErrorEnvelope
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -22124,6 +22210,11 @@ func (r ListAgencyUsersResponse) GetJSON403() *ErrorEnvelope {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r ListAgencyUsersResponse) GetJSON404() *ErrorEnvelope {
 	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r ListAgencyUsersResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -22192,6 +22283,8 @@ type CreateAgencyUserResponse struct {
 	JSON404 *ErrorEnvelope
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -22232,6 +22325,11 @@ func (r CreateAgencyUserResponse) GetJSON404() *ErrorEnvelope {
 // GetJSON413 returns the response for an HTTP 413 `application/json` response
 func (r CreateAgencyUserResponse) GetJSON413() *ErrorEnvelope {
 	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r CreateAgencyUserResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -22298,6 +22396,8 @@ type DeactivateAgencyUserResponse struct {
 	JSON403 *ErrorEnvelope
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -22333,6 +22433,11 @@ func (r DeactivateAgencyUserResponse) GetJSON403() *ErrorEnvelope {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r DeactivateAgencyUserResponse) GetJSON404() *ErrorEnvelope {
 	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r DeactivateAgencyUserResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -22399,6 +22504,8 @@ type ListAgencyWalletEntriesResponse struct {
 	JSON403 *ErrorEnvelope
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -22434,6 +22541,11 @@ func (r ListAgencyWalletEntriesResponse) GetJSON403() *ErrorEnvelope {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r ListAgencyWalletEntriesResponse) GetJSON404() *ErrorEnvelope {
 	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r ListAgencyWalletEntriesResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -22500,6 +22612,8 @@ type ListAgencyWebhooksResponse struct {
 	JSON403 *ErrorEnvelope
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -22535,6 +22649,11 @@ func (r ListAgencyWebhooksResponse) GetJSON403() *ErrorEnvelope {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r ListAgencyWebhooksResponse) GetJSON404() *ErrorEnvelope {
 	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r ListAgencyWebhooksResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -22601,6 +22720,8 @@ type RotateAgencyWebhookSecretResponse struct {
 	JSON403 *ErrorEnvelope
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -22636,6 +22757,11 @@ func (r RotateAgencyWebhookSecretResponse) GetJSON403() *ErrorEnvelope {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r RotateAgencyWebhookSecretResponse) GetJSON404() *ErrorEnvelope {
 	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r RotateAgencyWebhookSecretResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -22815,6 +22941,8 @@ type SearchAirportsResponse struct {
 	JSON401 *ErrorEnvelope
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -22845,6 +22973,11 @@ func (r SearchAirportsResponse) GetJSON401() *ErrorEnvelope {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r SearchAirportsResponse) GetJSON404() *ErrorEnvelope {
 	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r SearchAirportsResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -22913,6 +23046,8 @@ type AnalyseDocsResponse struct {
 	JSON404 *ErrorEnvelope
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -22953,6 +23088,11 @@ func (r AnalyseDocsResponse) GetJSON404() *ErrorEnvelope {
 // GetJSON413 returns the response for an HTTP 413 `application/json` response
 func (r AnalyseDocsResponse) GetJSON413() *ErrorEnvelope {
 	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r AnalyseDocsResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -23143,6 +23283,8 @@ type RecognizeDocumentResponse struct {
 	JSON404 *ErrorEnvelope
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -23183,6 +23325,11 @@ func (r RecognizeDocumentResponse) GetJSON404() *ErrorEnvelope {
 // GetJSON413 returns the response for an HTTP 413 `application/json` response
 func (r RecognizeDocumentResponse) GetJSON413() *ErrorEnvelope {
 	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r RecognizeDocumentResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -23249,6 +23396,8 @@ type CreateApplicationResponse struct {
 	JSON404 *ErrorEnvelope
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -23284,6 +23433,11 @@ func (r CreateApplicationResponse) GetJSON404() *ErrorEnvelope {
 // GetJSON413 returns the response for an HTTP 413 `application/json` response
 func (r CreateApplicationResponse) GetJSON413() *ErrorEnvelope {
 	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r CreateApplicationResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -23350,6 +23504,8 @@ type GetCompanyResponse struct {
 	JSON403 *ErrorEnvelope
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -23385,6 +23541,11 @@ func (r GetCompanyResponse) GetJSON403() *ErrorEnvelope {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r GetCompanyResponse) GetJSON404() *ErrorEnvelope {
 	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r GetCompanyResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -23453,6 +23614,8 @@ type UpdateCompanyResponse struct {
 	JSON404 *ErrorEnvelope
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -23493,6 +23656,11 @@ func (r UpdateCompanyResponse) GetJSON404() *ErrorEnvelope {
 // GetJSON413 returns the response for an HTTP 413 `application/json` response
 func (r UpdateCompanyResponse) GetJSON413() *ErrorEnvelope {
 	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r UpdateCompanyResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -23558,6 +23726,8 @@ type GetCompanyLogoResponse struct {
 	JSON403 *ErrorEnvelope
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -23586,6 +23756,11 @@ func (r GetCompanyLogoResponse) GetJSON403() *ErrorEnvelope {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r GetCompanyLogoResponse) GetJSON404() *ErrorEnvelope {
 	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r GetCompanyLogoResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -23654,6 +23829,8 @@ type SetCompanyLogoResponse struct {
 	JSON404 *ErrorEnvelope
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -23694,6 +23871,11 @@ func (r SetCompanyLogoResponse) GetJSON404() *ErrorEnvelope {
 // GetJSON413 returns the response for an HTTP 413 `application/json` response
 func (r SetCompanyLogoResponse) GetJSON413() *ErrorEnvelope {
 	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r SetCompanyLogoResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -23756,6 +23938,8 @@ type GetSiteConfigResponse struct {
 	JSON400 *ErrorEnvelope
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -23781,6 +23965,11 @@ func (r GetSiteConfigResponse) GetJSON400() *ErrorEnvelope {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r GetSiteConfigResponse) GetJSON404() *ErrorEnvelope {
 	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r GetSiteConfigResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -23845,6 +24034,8 @@ type ListExchangeRatesResponse struct {
 	JSON401 *ErrorEnvelope
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -23875,6 +24066,11 @@ func (r ListExchangeRatesResponse) GetJSON401() *ErrorEnvelope {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r ListExchangeRatesResponse) GetJSON404() *ErrorEnvelope {
 	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r ListExchangeRatesResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -23943,6 +24139,8 @@ type SetExchangeRateResponse struct {
 	JSON404 *ErrorEnvelope
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -23983,6 +24181,11 @@ func (r SetExchangeRateResponse) GetJSON404() *ErrorEnvelope {
 // GetJSON413 returns the response for an HTTP 413 `application/json` response
 func (r SetExchangeRateResponse) GetJSON413() *ErrorEnvelope {
 	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r SetExchangeRateResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -24166,6 +24369,8 @@ type LoginResponse struct {
 	JSON404 *ErrorEnvelope
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -24206,6 +24411,11 @@ func (r LoginResponse) GetJSON404() *ErrorEnvelope {
 // GetJSON413 returns the response for an HTTP 413 `application/json` response
 func (r LoginResponse) GetJSON413() *ErrorEnvelope {
 	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r LoginResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -24272,6 +24482,8 @@ type LogoutResponse struct {
 	JSON403 *ErrorEnvelope
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -24307,6 +24519,11 @@ func (r LogoutResponse) GetJSON403() *ErrorEnvelope {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r LogoutResponse) GetJSON404() *ErrorEnvelope {
 	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r LogoutResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -24373,6 +24590,8 @@ type GetMeResponse struct {
 	JSON403 *ErrorEnvelope
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -24408,6 +24627,11 @@ func (r GetMeResponse) GetJSON403() *ErrorEnvelope {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r GetMeResponse) GetJSON404() *ErrorEnvelope {
 	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r GetMeResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -24476,6 +24700,8 @@ type UpdateMeResponse struct {
 	JSON404 *ErrorEnvelope
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -24516,6 +24742,11 @@ func (r UpdateMeResponse) GetJSON404() *ErrorEnvelope {
 // GetJSON413 returns the response for an HTTP 413 `application/json` response
 func (r UpdateMeResponse) GetJSON413() *ErrorEnvelope {
 	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r UpdateMeResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -24584,6 +24815,8 @@ type SetMyAvatarResponse struct {
 	JSON404 *ErrorEnvelope
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -24624,6 +24857,11 @@ func (r SetMyAvatarResponse) GetJSON404() *ErrorEnvelope {
 // GetJSON413 returns the response for an HTTP 413 `application/json` response
 func (r SetMyAvatarResponse) GetJSON413() *ErrorEnvelope {
 	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r SetMyAvatarResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -24692,6 +24930,8 @@ type SetMyConfigResponse struct {
 	JSON404 *ErrorEnvelope
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -24732,6 +24972,11 @@ func (r SetMyConfigResponse) GetJSON404() *ErrorEnvelope {
 // GetJSON413 returns the response for an HTTP 413 `application/json` response
 func (r SetMyConfigResponse) GetJSON413() *ErrorEnvelope {
 	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r SetMyConfigResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -24800,6 +25045,8 @@ type ChangePasswordResponse struct {
 	JSON404 *ErrorEnvelope
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -24840,6 +25087,11 @@ func (r ChangePasswordResponse) GetJSON404() *ErrorEnvelope {
 // GetJSON413 returns the response for an HTTP 413 `application/json` response
 func (r ChangePasswordResponse) GetJSON413() *ErrorEnvelope {
 	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r ChangePasswordResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -24906,6 +25158,8 @@ type ListMySessionsResponse struct {
 	JSON403 *ErrorEnvelope
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -24941,6 +25195,11 @@ func (r ListMySessionsResponse) GetJSON403() *ErrorEnvelope {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r ListMySessionsResponse) GetJSON404() *ErrorEnvelope {
 	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r ListMySessionsResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -25007,6 +25266,8 @@ type EndMySessionResponse struct {
 	JSON403 *ErrorEnvelope
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -25042,6 +25303,11 @@ func (r EndMySessionResponse) GetJSON403() *ErrorEnvelope {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r EndMySessionResponse) GetJSON404() *ErrorEnvelope {
 	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r EndMySessionResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -25108,6 +25374,8 @@ type ListMemberCardsResponse struct {
 	JSON403 *ErrorEnvelope
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -25143,6 +25411,11 @@ func (r ListMemberCardsResponse) GetJSON403() *ErrorEnvelope {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r ListMemberCardsResponse) GetJSON404() *ErrorEnvelope {
 	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r ListMemberCardsResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -25211,6 +25484,8 @@ type CreateMemberCardResponse struct {
 	JSON404 *ErrorEnvelope
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -25251,6 +25526,11 @@ func (r CreateMemberCardResponse) GetJSON404() *ErrorEnvelope {
 // GetJSON413 returns the response for an HTTP 413 `application/json` response
 func (r CreateMemberCardResponse) GetJSON413() *ErrorEnvelope {
 	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r CreateMemberCardResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -25317,6 +25597,8 @@ type DeleteMemberCardResponse struct {
 	JSON403 *ErrorEnvelope
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -25352,6 +25634,11 @@ func (r DeleteMemberCardResponse) GetJSON403() *ErrorEnvelope {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r DeleteMemberCardResponse) GetJSON404() *ErrorEnvelope {
 	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r DeleteMemberCardResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -25420,6 +25707,8 @@ type UpdateMemberCardResponse struct {
 	JSON404 *ErrorEnvelope
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -25460,6 +25749,11 @@ func (r UpdateMemberCardResponse) GetJSON404() *ErrorEnvelope {
 // GetJSON413 returns the response for an HTTP 413 `application/json` response
 func (r UpdateMemberCardResponse) GetJSON413() *ErrorEnvelope {
 	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r UpdateMemberCardResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -25526,6 +25820,8 @@ type ListPassengersResponse struct {
 	JSON403 *ErrorEnvelope
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -25561,6 +25857,11 @@ func (r ListPassengersResponse) GetJSON403() *ErrorEnvelope {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r ListPassengersResponse) GetJSON404() *ErrorEnvelope {
 	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r ListPassengersResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -25749,6 +26050,8 @@ type DeletePassengerResponse struct {
 	JSON403 *ErrorEnvelope
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -25784,6 +26087,11 @@ func (r DeletePassengerResponse) GetJSON403() *ErrorEnvelope {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r DeletePassengerResponse) GetJSON404() *ErrorEnvelope {
 	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r DeletePassengerResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -25852,6 +26160,8 @@ type UpdatePassengerResponse struct {
 	JSON404 *ErrorEnvelope
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -25892,6 +26202,11 @@ func (r UpdatePassengerResponse) GetJSON404() *ErrorEnvelope {
 // GetJSON413 returns the response for an HTTP 413 `application/json` response
 func (r UpdatePassengerResponse) GetJSON413() *ErrorEnvelope {
 	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r UpdatePassengerResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -25960,6 +26275,8 @@ type SingleLoginResponse struct {
 	JSON404 *ErrorEnvelope
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -26000,6 +26317,11 @@ func (r SingleLoginResponse) GetJSON404() *ErrorEnvelope {
 // GetJSON413 returns the response for an HTTP 413 `application/json` response
 func (r SingleLoginResponse) GetJSON413() *ErrorEnvelope {
 	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r SingleLoginResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -26066,6 +26388,8 @@ type ListStatementsResponse struct {
 	JSON403 *ErrorEnvelope
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -26101,6 +26425,11 @@ func (r ListStatementsResponse) GetJSON403() *ErrorEnvelope {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r ListStatementsResponse) GetJSON404() *ErrorEnvelope {
 	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r ListStatementsResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -26169,6 +26498,8 @@ type CreateStatementResponse struct {
 	JSON404 *ErrorEnvelope
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -26209,6 +26540,11 @@ func (r CreateStatementResponse) GetJSON404() *ErrorEnvelope {
 // GetJSON413 returns the response for an HTTP 413 `application/json` response
 func (r CreateStatementResponse) GetJSON413() *ErrorEnvelope {
 	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r CreateStatementResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -26275,6 +26611,8 @@ type GetStatementResponse struct {
 	JSON403 *ErrorEnvelope
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -26310,6 +26648,11 @@ func (r GetStatementResponse) GetJSON403() *ErrorEnvelope {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r GetStatementResponse) GetJSON404() *ErrorEnvelope {
 	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r GetStatementResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -26375,6 +26718,8 @@ type ExportStatementResponse struct {
 	JSON403 *ErrorEnvelope
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -26403,6 +26748,11 @@ func (r ExportStatementResponse) GetJSON403() *ErrorEnvelope {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r ExportStatementResponse) GetJSON404() *ErrorEnvelope {
 	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r ExportStatementResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -26469,6 +26819,8 @@ type ListStuckJobsResponse struct {
 	JSON403 *ErrorEnvelope
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -26504,6 +26856,11 @@ func (r ListStuckJobsResponse) GetJSON403() *ErrorEnvelope {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r ListStuckJobsResponse) GetJSON404() *ErrorEnvelope {
 	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r ListStuckJobsResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -26570,6 +26927,8 @@ type RetryStuckJobsResponse struct {
 	JSON403 *ErrorEnvelope
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -26605,6 +26964,11 @@ func (r RetryStuckJobsResponse) GetJSON403() *ErrorEnvelope {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r RetryStuckJobsResponse) GetJSON404() *ErrorEnvelope {
 	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r RetryStuckJobsResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -26671,6 +27035,8 @@ type GetSubBalanceResponse struct {
 	JSON403 *ErrorEnvelope
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -26706,6 +27072,11 @@ func (r GetSubBalanceResponse) GetJSON403() *ErrorEnvelope {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r GetSubBalanceResponse) GetJSON404() *ErrorEnvelope {
 	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r GetSubBalanceResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -26772,6 +27143,8 @@ type ListSubStatementsResponse struct {
 	JSON403 *ErrorEnvelope
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -26807,6 +27180,11 @@ func (r ListSubStatementsResponse) GetJSON403() *ErrorEnvelope {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r ListSubStatementsResponse) GetJSON404() *ErrorEnvelope {
 	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r ListSubStatementsResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -26875,6 +27253,8 @@ type CreateSubStatementResponse struct {
 	JSON404 *ErrorEnvelope
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -26915,6 +27295,11 @@ func (r CreateSubStatementResponse) GetJSON404() *ErrorEnvelope {
 // GetJSON413 returns the response for an HTTP 413 `application/json` response
 func (r CreateSubStatementResponse) GetJSON413() *ErrorEnvelope {
 	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r CreateSubStatementResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -26981,6 +27366,8 @@ type GetSubStatementResponse struct {
 	JSON403 *ErrorEnvelope
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -27016,6 +27403,11 @@ func (r GetSubStatementResponse) GetJSON403() *ErrorEnvelope {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r GetSubStatementResponse) GetJSON404() *ErrorEnvelope {
 	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r GetSubStatementResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -27081,6 +27473,8 @@ type ExportSubStatementResponse struct {
 	JSON403 *ErrorEnvelope
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -27109,6 +27503,11 @@ func (r ExportSubStatementResponse) GetJSON403() *ErrorEnvelope {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r ExportSubStatementResponse) GetJSON404() *ErrorEnvelope {
 	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r ExportSubStatementResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -27175,6 +27574,8 @@ type ListTransactionsResponse struct {
 	JSON403 *ErrorEnvelope
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -27210,6 +27611,11 @@ func (r ListTransactionsResponse) GetJSON403() *ErrorEnvelope {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r ListTransactionsResponse) GetJSON404() *ErrorEnvelope {
 	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r ListTransactionsResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -27276,6 +27682,8 @@ type ListUserLogsResponse struct {
 	JSON403 *ErrorEnvelope
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -27311,6 +27719,11 @@ func (r ListUserLogsResponse) GetJSON403() *ErrorEnvelope {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r ListUserLogsResponse) GetJSON404() *ErrorEnvelope {
 	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r ListUserLogsResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -27377,6 +27790,8 @@ type ListUsersResponse struct {
 	JSON403 *ErrorEnvelope
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -27412,6 +27827,11 @@ func (r ListUsersResponse) GetJSON403() *ErrorEnvelope {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r ListUsersResponse) GetJSON404() *ErrorEnvelope {
 	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r ListUsersResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -27480,6 +27900,8 @@ type CreateUserResponse struct {
 	JSON404 *ErrorEnvelope
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -27520,6 +27942,11 @@ func (r CreateUserResponse) GetJSON404() *ErrorEnvelope {
 // GetJSON413 returns the response for an HTTP 413 `application/json` response
 func (r CreateUserResponse) GetJSON413() *ErrorEnvelope {
 	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r CreateUserResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -27588,6 +28015,8 @@ type UpdateUserResponse struct {
 	JSON404 *ErrorEnvelope
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -27628,6 +28057,11 @@ func (r UpdateUserResponse) GetJSON404() *ErrorEnvelope {
 // GetJSON413 returns the response for an HTTP 413 `application/json` response
 func (r UpdateUserResponse) GetJSON413() *ErrorEnvelope {
 	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r UpdateUserResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -27693,6 +28127,8 @@ type GetUserAvatarResponse struct {
 	JSON403 *ErrorEnvelope
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -27721,6 +28157,11 @@ func (r GetUserAvatarResponse) GetJSON403() *ErrorEnvelope {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r GetUserAvatarResponse) GetJSON404() *ErrorEnvelope {
 	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r GetUserAvatarResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -27787,6 +28228,8 @@ type DeactivateUserResponse struct {
 	JSON403 *ErrorEnvelope
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -27822,6 +28265,11 @@ func (r DeactivateUserResponse) GetJSON403() *ErrorEnvelope {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r DeactivateUserResponse) GetJSON404() *ErrorEnvelope {
 	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r DeactivateUserResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -27888,6 +28336,8 @@ type GetWalletResponse struct {
 	JSON403 *ErrorEnvelope
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -27923,6 +28373,11 @@ func (r GetWalletResponse) GetJSON403() *ErrorEnvelope {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r GetWalletResponse) GetJSON404() *ErrorEnvelope {
 	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r GetWalletResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -27989,6 +28444,8 @@ type ListWalletEntriesResponse struct {
 	JSON403 *ErrorEnvelope
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -28024,6 +28481,11 @@ func (r ListWalletEntriesResponse) GetJSON403() *ErrorEnvelope {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r ListWalletEntriesResponse) GetJSON404() *ErrorEnvelope {
 	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r ListWalletEntriesResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -28090,6 +28552,8 @@ type ListWebhooksResponse struct {
 	JSON403 *ErrorEnvelope
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -28125,6 +28589,11 @@ func (r ListWebhooksResponse) GetJSON403() *ErrorEnvelope {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r ListWebhooksResponse) GetJSON404() *ErrorEnvelope {
 	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r ListWebhooksResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -28191,6 +28660,8 @@ type PaymentConfigResponse struct {
 	JSON403 *ErrorEnvelope
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -28226,6 +28697,11 @@ func (r PaymentConfigResponse) GetJSON403() *ErrorEnvelope {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r PaymentConfigResponse) GetJSON404() *ErrorEnvelope {
 	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r PaymentConfigResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -28292,6 +28768,8 @@ type ListFlightDisruptionsResponse struct {
 	JSON403 *ErrorEnvelope
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -28327,6 +28805,11 @@ func (r ListFlightDisruptionsResponse) GetJSON403() *ErrorEnvelope {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r ListFlightDisruptionsResponse) GetJSON404() *ErrorEnvelope {
 	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r ListFlightDisruptionsResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -28393,6 +28876,8 @@ type ListGroupOrdersResponse struct {
 	JSON403 *ErrorEnvelope
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -28428,6 +28913,11 @@ func (r ListGroupOrdersResponse) GetJSON403() *ErrorEnvelope {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r ListGroupOrdersResponse) GetJSON404() *ErrorEnvelope {
 	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r ListGroupOrdersResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -28615,6 +29105,8 @@ type GroupPassengerTemplateResponse struct {
 	JSON403 *ErrorEnvelope
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -28643,6 +29135,11 @@ func (r GroupPassengerTemplateResponse) GetJSON403() *ErrorEnvelope {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r GroupPassengerTemplateResponse) GetJSON404() *ErrorEnvelope {
 	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r GroupPassengerTemplateResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -28709,6 +29206,8 @@ type GroupQuoteQueueResponse struct {
 	JSON403 *ErrorEnvelope
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -28744,6 +29243,11 @@ func (r GroupQuoteQueueResponse) GetJSON403() *ErrorEnvelope {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r GroupQuoteQueueResponse) GetJSON404() *ErrorEnvelope {
 	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r GroupQuoteQueueResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -28810,6 +29314,8 @@ type GroupOrderStatusCountsResponse struct {
 	JSON403 *ErrorEnvelope
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -28845,6 +29351,11 @@ func (r GroupOrderStatusCountsResponse) GetJSON403() *ErrorEnvelope {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r GroupOrderStatusCountsResponse) GetJSON404() *ErrorEnvelope {
 	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r GroupOrderStatusCountsResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -29026,6 +29537,8 @@ type GetGroupOrderResponse struct {
 	JSON403 *ErrorEnvelope
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -29061,6 +29574,11 @@ func (r GetGroupOrderResponse) GetJSON403() *ErrorEnvelope {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r GetGroupOrderResponse) GetJSON404() *ErrorEnvelope {
 	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r GetGroupOrderResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -29363,6 +29881,8 @@ type DownloadGroupDocumentResponse struct {
 	JSON403 *ErrorEnvelope
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -29391,6 +29911,11 @@ func (r DownloadGroupDocumentResponse) GetJSON403() *ErrorEnvelope {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r DownloadGroupDocumentResponse) GetJSON404() *ErrorEnvelope {
 	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r DownloadGroupDocumentResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -29457,6 +29982,8 @@ type GetGroupPassengersResponse struct {
 	JSON403 *ErrorEnvelope
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -29492,6 +30019,11 @@ func (r GetGroupPassengersResponse) GetJSON403() *ErrorEnvelope {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r GetGroupPassengersResponse) GetJSON404() *ErrorEnvelope {
 	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r GetGroupPassengersResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -29679,6 +30211,8 @@ type GroupOrderPassengerTemplateResponse struct {
 	JSON403 *ErrorEnvelope
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -29707,6 +30241,11 @@ func (r GroupOrderPassengerTemplateResponse) GetJSON403() *ErrorEnvelope {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r GroupOrderPassengerTemplateResponse) GetJSON404() *ErrorEnvelope {
 	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r GroupOrderPassengerTemplateResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -30383,6 +30922,8 @@ type ListFlightOrdersResponse struct {
 	JSON403 *ErrorEnvelope
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -30418,6 +30959,11 @@ func (r ListFlightOrdersResponse) GetJSON403() *ErrorEnvelope {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r ListFlightOrdersResponse) GetJSON404() *ErrorEnvelope {
 	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r ListFlightOrdersResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -30467,6 +31013,11 @@ type CreateFlightOrderResponse429Headers struct {
 	RetryAfter         *int
 }
 
+// CreateFlightOrderResponse503Headers the declared response headers of an HTTP 503 response for CreateFlightOrder
+type CreateFlightOrderResponse503Headers struct {
+	RetryAfter *int
+}
+
 type CreateFlightOrderResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -30494,8 +31045,16 @@ type CreateFlightOrderResponse struct {
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *ErrorEnvelope
+	// JSON502 the response for an HTTP 502 `application/json` response
+	JSON502 *ErrorEnvelope
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ErrorEnvelope
+	// JSON504 the response for an HTTP 504 `application/json` response
+	JSON504 *ErrorEnvelope
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *CreateFlightOrderResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreateFlightOrderResponse503Headers
 }
 
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
@@ -30552,6 +31111,21 @@ func (r CreateFlightOrderResponse) GetJSON500() *ErrorEnvelope {
 	return r.JSON500
 }
 
+// GetJSON502 returns the response for an HTTP 502 `application/json` response
+func (r CreateFlightOrderResponse) GetJSON502() *ErrorEnvelope {
+	return r.JSON502
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r CreateFlightOrderResponse) GetJSON503() *ErrorEnvelope {
+	return r.JSON503
+}
+
+// GetJSON504 returns the response for an HTTP 504 `application/json` response
+func (r CreateFlightOrderResponse) GetJSON504() *ErrorEnvelope {
+	return r.JSON504
+}
+
 // GetBody returns the raw response body bytes
 func (r CreateFlightOrderResponse) GetBody() []byte {
 	return r.Body
@@ -30606,6 +31180,8 @@ type FlightOrderStatusCountsResponse struct {
 	JSON403 *ErrorEnvelope
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -30641,6 +31217,11 @@ func (r FlightOrderStatusCountsResponse) GetJSON403() *ErrorEnvelope {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r FlightOrderStatusCountsResponse) GetJSON404() *ErrorEnvelope {
 	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r FlightOrderStatusCountsResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -30822,6 +31403,8 @@ type GetFlightOrderResponse struct {
 	JSON403 *ErrorEnvelope
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -30857,6 +31440,11 @@ func (r GetFlightOrderResponse) GetJSON403() *ErrorEnvelope {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r GetFlightOrderResponse) GetJSON404() *ErrorEnvelope {
 	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r GetFlightOrderResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -31150,6 +31738,11 @@ type ChangeSearchFlightOrderResponse429Headers struct {
 	RetryAfter         *int
 }
 
+// ChangeSearchFlightOrderResponse503Headers the declared response headers of an HTTP 503 response for ChangeSearchFlightOrder
+type ChangeSearchFlightOrderResponse503Headers struct {
+	RetryAfter *int
+}
+
 type ChangeSearchFlightOrderResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -31179,10 +31772,14 @@ type ChangeSearchFlightOrderResponse struct {
 	JSON500 *ErrorEnvelope
 	// JSON502 the response for an HTTP 502 `application/json` response
 	JSON502 *ErrorEnvelope
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ErrorEnvelope
 	// JSON504 the response for an HTTP 504 `application/json` response
 	JSON504 *ErrorEnvelope
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *ChangeSearchFlightOrderResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ChangeSearchFlightOrderResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -31242,6 +31839,11 @@ func (r ChangeSearchFlightOrderResponse) GetJSON500() *ErrorEnvelope {
 // GetJSON502 returns the response for an HTTP 502 `application/json` response
 func (r ChangeSearchFlightOrderResponse) GetJSON502() *ErrorEnvelope {
 	return r.JSON502
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ChangeSearchFlightOrderResponse) GetJSON503() *ErrorEnvelope {
+	return r.JSON503
 }
 
 // GetJSON504 returns the response for an HTTP 504 `application/json` response
@@ -31420,6 +32022,8 @@ type RecordFlightDisruptionResponse struct {
 	JSON404 *ErrorEnvelope
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -31460,6 +32064,11 @@ func (r RecordFlightDisruptionResponse) GetJSON404() *ErrorEnvelope {
 // GetJSON413 returns the response for an HTTP 413 `application/json` response
 func (r RecordFlightDisruptionResponse) GetJSON413() *ErrorEnvelope {
 	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r RecordFlightDisruptionResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -31525,6 +32134,8 @@ type DownloadFlightDocumentResponse struct {
 	JSON403 *ErrorEnvelope
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -31553,6 +32164,11 @@ func (r DownloadFlightDocumentResponse) GetJSON403() *ErrorEnvelope {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r DownloadFlightDocumentResponse) GetJSON404() *ErrorEnvelope {
 	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r DownloadFlightDocumentResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -31754,6 +32370,8 @@ type GetFlightOrderProofResponse struct {
 	JSON403 *ErrorEnvelope
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -31782,6 +32400,11 @@ func (r GetFlightOrderProofResponse) GetJSON403() *ErrorEnvelope {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r GetFlightOrderProofResponse) GetJSON404() *ErrorEnvelope {
 	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r GetFlightOrderProofResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -32214,6 +32837,8 @@ type ListTrainOrdersResponse struct {
 	JSON403 *ErrorEnvelope
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -32249,6 +32874,11 @@ func (r ListTrainOrdersResponse) GetJSON403() *ErrorEnvelope {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r ListTrainOrdersResponse) GetJSON404() *ErrorEnvelope {
 	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r ListTrainOrdersResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -32437,6 +33067,8 @@ type TrainOrderStatusCountsResponse struct {
 	JSON403 *ErrorEnvelope
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -32472,6 +33104,11 @@ func (r TrainOrderStatusCountsResponse) GetJSON403() *ErrorEnvelope {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r TrainOrderStatusCountsResponse) GetJSON404() *ErrorEnvelope {
 	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r TrainOrderStatusCountsResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -32653,6 +33290,8 @@ type GetTrainOrderResponse struct {
 	JSON403 *ErrorEnvelope
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -32688,6 +33327,11 @@ func (r GetTrainOrderResponse) GetJSON403() *ErrorEnvelope {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r GetTrainOrderResponse) GetJSON404() *ErrorEnvelope {
 	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r GetTrainOrderResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -32990,6 +33634,8 @@ type DownloadTrainTicketResponse struct {
 	JSON403 *ErrorEnvelope
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -33018,6 +33664,11 @@ func (r DownloadTrainTicketResponse) GetJSON403() *ErrorEnvelope {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r DownloadTrainTicketResponse) GetJSON404() *ErrorEnvelope {
 	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r DownloadTrainTicketResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -33080,6 +33731,8 @@ type PayTrainOrderResponse struct {
 	JSON400 *ErrorEnvelope
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *ErrorEnvelope
+	// JSON402 the response for an HTTP 402 `application/json` response
+	JSON402 *ErrorEnvelope
 	// JSON403 the response for an HTTP 403 `application/json` response
 	JSON403 *ErrorEnvelope
 	// JSON404 the response for an HTTP 404 `application/json` response
@@ -33094,6 +33747,8 @@ type PayTrainOrderResponse struct {
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *ErrorEnvelope
+	// JSON504 the response for an HTTP 504 `application/json` response
+	JSON504 *ErrorEnvelope
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *PayTrainOrderResponse429Headers
 }
@@ -33115,6 +33770,11 @@ func (r PayTrainOrderResponse) GetJSON400() *ErrorEnvelope {
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
 func (r PayTrainOrderResponse) GetJSON401() *ErrorEnvelope {
 	return r.JSON401
+}
+
+// GetJSON402 returns the response for an HTTP 402 `application/json` response
+func (r PayTrainOrderResponse) GetJSON402() *ErrorEnvelope {
+	return r.JSON402
 }
 
 // GetJSON403 returns the response for an HTTP 403 `application/json` response
@@ -33150,6 +33810,11 @@ func (r PayTrainOrderResponse) GetJSON429() *ErrorEnvelope {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r PayTrainOrderResponse) GetJSON500() *ErrorEnvelope {
 	return r.JSON500
+}
+
+// GetJSON504 returns the response for an HTTP 504 `application/json` response
+func (r PayTrainOrderResponse) GetJSON504() *ErrorEnvelope {
+	return r.JSON504
 }
 
 // GetBody returns the raw response body bytes
@@ -33572,6 +34237,8 @@ type AccurateSearchResponse struct {
 	JSON404 *ErrorEnvelope
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -33616,6 +34283,11 @@ func (r AccurateSearchResponse) GetJSON404() *ErrorEnvelope {
 // GetJSON413 returns the response for an HTTP 413 `application/json` response
 func (r AccurateSearchResponse) GetJSON413() *ErrorEnvelope {
 	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r AccurateSearchResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -33689,6 +34361,8 @@ type AnalysisPnrResponse struct {
 	JSON404 *ErrorEnvelope
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -33729,6 +34403,11 @@ func (r AnalysisPnrResponse) GetJSON404() *ErrorEnvelope {
 // GetJSON413 returns the response for an HTTP 413 `application/json` response
 func (r AnalysisPnrResponse) GetJSON413() *ErrorEnvelope {
 	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r AnalysisPnrResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -33802,6 +34481,8 @@ type AsyncShoppingResponse struct {
 	JSON404 *ErrorEnvelope
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -33846,6 +34527,11 @@ func (r AsyncShoppingResponse) GetJSON404() *ErrorEnvelope {
 // GetJSON413 returns the response for an HTTP 413 `application/json` response
 func (r AsyncShoppingResponse) GetJSON413() *ErrorEnvelope {
 	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r AsyncShoppingResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -34022,6 +34708,11 @@ type VerifySolutionResponse429Headers struct {
 	RetryAfter         *int
 }
 
+// VerifySolutionResponse503Headers the declared response headers of an HTTP 503 response for VerifySolution
+type VerifySolutionResponse503Headers struct {
+	RetryAfter *int
+}
+
 type VerifySolutionResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -34041,16 +34732,22 @@ type VerifySolutionResponse struct {
 	JSON404 *ErrorEnvelope
 	// JSON409 the response for an HTTP 409 `application/json` response
 	JSON409 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *ErrorEnvelope
 	// JSON502 the response for an HTTP 502 `application/json` response
 	JSON502 *ErrorEnvelope
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ErrorEnvelope
 	// JSON504 the response for an HTTP 504 `application/json` response
 	JSON504 *ErrorEnvelope
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *VerifySolutionResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *VerifySolutionResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -34087,6 +34784,11 @@ func (r VerifySolutionResponse) GetJSON409() *ErrorEnvelope {
 	return r.JSON409
 }
 
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r VerifySolutionResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
+}
+
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
 func (r VerifySolutionResponse) GetJSON429() *ErrorEnvelope {
 	return r.JSON429
@@ -34100,6 +34802,11 @@ func (r VerifySolutionResponse) GetJSON500() *ErrorEnvelope {
 // GetJSON502 returns the response for an HTTP 502 `application/json` response
 func (r VerifySolutionResponse) GetJSON502() *ErrorEnvelope {
 	return r.JSON502
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r VerifySolutionResponse) GetJSON503() *ErrorEnvelope {
+	return r.JSON503
 }
 
 // GetJSON504 returns the response for an HTTP 504 `application/json` response
@@ -34161,6 +34868,8 @@ type TrainConfigResponse struct {
 	JSON403 *ErrorEnvelope
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -34196,6 +34905,11 @@ func (r TrainConfigResponse) GetJSON403() *ErrorEnvelope {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r TrainConfigResponse) GetJSON404() *ErrorEnvelope {
 	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r TrainConfigResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -34245,6 +34959,11 @@ type TrainSearchResponse429Headers struct {
 	RetryAfter         *int
 }
 
+// TrainSearchResponse503Headers the declared response headers of an HTTP 503 response for TrainSearch
+type TrainSearchResponse503Headers struct {
+	RetryAfter *int
+}
+
 type TrainSearchResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -34264,16 +34983,22 @@ type TrainSearchResponse struct {
 	JSON404 *ErrorEnvelope
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *ErrorEnvelope
 	// JSON502 the response for an HTTP 502 `application/json` response
 	JSON502 *ErrorEnvelope
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ErrorEnvelope
 	// JSON504 the response for an HTTP 504 `application/json` response
 	JSON504 *ErrorEnvelope
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *TrainSearchResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *TrainSearchResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -34310,6 +35035,11 @@ func (r TrainSearchResponse) GetJSON413() *ErrorEnvelope {
 	return r.JSON413
 }
 
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r TrainSearchResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
+}
+
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
 func (r TrainSearchResponse) GetJSON429() *ErrorEnvelope {
 	return r.JSON429
@@ -34323,6 +35053,11 @@ func (r TrainSearchResponse) GetJSON500() *ErrorEnvelope {
 // GetJSON502 returns the response for an HTTP 502 `application/json` response
 func (r TrainSearchResponse) GetJSON502() *ErrorEnvelope {
 	return r.JSON502
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r TrainSearchResponse) GetJSON503() *ErrorEnvelope {
+	return r.JSON503
 }
 
 // GetJSON504 returns the response for an HTTP 504 `application/json` response
@@ -34384,6 +35119,8 @@ type TrainStationsResponse struct {
 	JSON403 *ErrorEnvelope
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *ErrorEnvelope
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorEnvelope
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorEnvelope
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -34419,6 +35156,11 @@ func (r TrainStationsResponse) GetJSON403() *ErrorEnvelope {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r TrainStationsResponse) GetJSON404() *ErrorEnvelope {
 	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r TrainStationsResponse) GetJSON422() *ErrorEnvelope {
+	return r.JSON422
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -37111,6 +37853,13 @@ func ParseListAgenciesResponse(rsp *http.Response) (*ListAgenciesResponse, error
 		}
 		response.JSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -37223,6 +37972,13 @@ func ParseCreateAgencyResponse(rsp *http.Response) (*CreateAgencyResponse, error
 			return nil, err
 		}
 		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
@@ -37450,6 +38206,13 @@ func ParseGetAgencyResponse(rsp *http.Response) (*GetAgencyResponse, error) {
 		}
 		response.JSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -37562,6 +38325,13 @@ func ParseUpdateAgencyResponse(rsp *http.Response) (*UpdateAgencyResponse, error
 			return nil, err
 		}
 		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
@@ -37676,6 +38446,13 @@ func ParseCreateAgencyAPIKeyResponse(rsp *http.Response) (*CreateAgencyAPIKeyRes
 		}
 		response.JSON413 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -37782,6 +38559,13 @@ func ParseListAgencyAPIKeysResponse(rsp *http.Response) (*ListAgencyAPIKeysRespo
 		}
 		response.JSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -37887,6 +38671,13 @@ func ParseRevokeAgencyAPIKeyResponse(rsp *http.Response) (*RevokeAgencyAPIKeyRes
 			return nil, err
 		}
 		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
@@ -38255,6 +39046,13 @@ func ParseSetAgencyConfigResponse(rsp *http.Response) (*SetAgencyConfigResponse,
 		}
 		response.JSON413 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -38367,6 +39165,13 @@ func ParseSetAgencyCreditResponse(rsp *http.Response) (*SetAgencyCreditResponse,
 			return nil, err
 		}
 		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
@@ -38481,6 +39286,13 @@ func ParsePreviewAgencyCreditResponse(rsp *http.Response) (*PreviewAgencyCreditR
 		}
 		response.JSON413 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -38593,6 +39405,13 @@ func ParseSetAgencyStatusResponse(rsp *http.Response) (*SetAgencyStatusResponse,
 			return nil, err
 		}
 		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
@@ -38707,6 +39526,13 @@ func ParseResetSuperAdminPasswordResponse(rsp *http.Response) (*ResetSuperAdminP
 		}
 		response.JSON413 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -38812,6 +39638,13 @@ func ParseListAgencyUsersResponse(rsp *http.Response) (*ListAgencyUsersResponse,
 			return nil, err
 		}
 		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
@@ -38926,6 +39759,13 @@ func ParseCreateAgencyUserResponse(rsp *http.Response) (*CreateAgencyUserRespons
 		}
 		response.JSON413 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -39031,6 +39871,13 @@ func ParseDeactivateAgencyUserResponse(rsp *http.Response) (*DeactivateAgencyUse
 			return nil, err
 		}
 		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
@@ -39138,6 +39985,13 @@ func ParseListAgencyWalletEntriesResponse(rsp *http.Response) (*ListAgencyWallet
 		}
 		response.JSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -39244,6 +40098,13 @@ func ParseListAgencyWebhooksResponse(rsp *http.Response) (*ListAgencyWebhooksRes
 		}
 		response.JSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -39349,6 +40210,13 @@ func ParseRotateAgencyWebhookSecretResponse(rsp *http.Response) (*RotateAgencyWe
 			return nil, err
 		}
 		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
@@ -39569,6 +40437,13 @@ func ParseSearchAirportsResponse(rsp *http.Response) (*SearchAirportsResponse, e
 		}
 		response.JSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -39681,6 +40556,13 @@ func ParseAnalyseDocsResponse(rsp *http.Response) (*AnalyseDocsResponse, error) 
 			return nil, err
 		}
 		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
@@ -39922,6 +40804,13 @@ func ParseRecognizeDocumentResponse(rsp *http.Response) (*RecognizeDocumentRespo
 		}
 		response.JSON413 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -40028,6 +40917,13 @@ func ParseCreateApplicationResponse(rsp *http.Response) (*CreateApplicationRespo
 		}
 		response.JSON413 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -40133,6 +41029,13 @@ func ParseGetCompanyResponse(rsp *http.Response) (*GetCompanyResponse, error) {
 			return nil, err
 		}
 		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
@@ -40247,6 +41150,13 @@ func ParseUpdateCompanyResponse(rsp *http.Response) (*UpdateCompanyResponse, err
 		}
 		response.JSON413 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -40341,6 +41251,13 @@ func ParseGetCompanyLogoResponse(rsp *http.Response) (*GetCompanyLogoResponse, e
 			return nil, err
 		}
 		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
@@ -40465,6 +41382,13 @@ func ParseSetCompanyLogoResponse(rsp *http.Response) (*SetCompanyLogoResponse, e
 		}
 		response.JSON413 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -40556,6 +41480,13 @@ func ParseGetSiteConfigResponse(rsp *http.Response) (*GetSiteConfigResponse, err
 			return nil, err
 		}
 		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
@@ -40655,6 +41586,13 @@ func ParseListExchangeRatesResponse(rsp *http.Response) (*ListExchangeRatesRespo
 			return nil, err
 		}
 		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
@@ -40768,6 +41706,13 @@ func ParseSetExchangeRateResponse(rsp *http.Response) (*SetExchangeRateResponse,
 			return nil, err
 		}
 		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
@@ -41002,6 +41947,13 @@ func ParseLoginResponse(rsp *http.Response) (*LoginResponse, error) {
 		}
 		response.JSON413 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -41108,6 +42060,13 @@ func ParseLogoutResponse(rsp *http.Response) (*LogoutResponse, error) {
 		}
 		response.JSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -41213,6 +42172,13 @@ func ParseGetMeResponse(rsp *http.Response) (*GetMeResponse, error) {
 			return nil, err
 		}
 		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
@@ -41327,6 +42293,13 @@ func ParseUpdateMeResponse(rsp *http.Response) (*UpdateMeResponse, error) {
 		}
 		response.JSON413 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -41439,6 +42412,13 @@ func ParseSetMyAvatarResponse(rsp *http.Response) (*SetMyAvatarResponse, error) 
 			return nil, err
 		}
 		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
@@ -41553,6 +42533,13 @@ func ParseSetMyConfigResponse(rsp *http.Response) (*SetMyConfigResponse, error) 
 		}
 		response.JSON413 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -41666,6 +42653,13 @@ func ParseChangePasswordResponse(rsp *http.Response) (*ChangePasswordResponse, e
 		}
 		response.JSON413 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -41771,6 +42765,13 @@ func ParseListMySessionsResponse(rsp *http.Response) (*ListMySessionsResponse, e
 			return nil, err
 		}
 		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
@@ -41878,6 +42879,13 @@ func ParseEndMySessionResponse(rsp *http.Response) (*EndMySessionResponse, error
 		}
 		response.JSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -41983,6 +42991,13 @@ func ParseListMemberCardsResponse(rsp *http.Response) (*ListMemberCardsResponse,
 			return nil, err
 		}
 		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
@@ -42097,6 +43112,13 @@ func ParseCreateMemberCardResponse(rsp *http.Response) (*CreateMemberCardRespons
 		}
 		response.JSON413 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -42202,6 +43224,13 @@ func ParseDeleteMemberCardResponse(rsp *http.Response) (*DeleteMemberCardRespons
 			return nil, err
 		}
 		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
@@ -42316,6 +43345,13 @@ func ParseUpdateMemberCardResponse(rsp *http.Response) (*UpdateMemberCardRespons
 		}
 		response.JSON413 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -42421,6 +43457,13 @@ func ParseListPassengersResponse(rsp *http.Response) (*ListPassengersResponse, e
 			return nil, err
 		}
 		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
@@ -42655,6 +43698,13 @@ func ParseDeletePassengerResponse(rsp *http.Response) (*DeletePassengerResponse,
 		}
 		response.JSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -42767,6 +43817,13 @@ func ParseUpdatePassengerResponse(rsp *http.Response) (*UpdatePassengerResponse,
 			return nil, err
 		}
 		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
@@ -42881,6 +43938,13 @@ func ParseSingleLoginResponse(rsp *http.Response) (*SingleLoginResponse, error) 
 		}
 		response.JSON413 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -42986,6 +44050,13 @@ func ParseListStatementsResponse(rsp *http.Response) (*ListStatementsResponse, e
 			return nil, err
 		}
 		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
@@ -43100,6 +44171,13 @@ func ParseCreateStatementResponse(rsp *http.Response) (*CreateStatementResponse,
 		}
 		response.JSON413 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -43206,6 +44284,13 @@ func ParseGetStatementResponse(rsp *http.Response) (*GetStatementResponse, error
 		}
 		response.JSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -43300,6 +44385,13 @@ func ParseExportStatementResponse(rsp *http.Response) (*ExportStatementResponse,
 			return nil, err
 		}
 		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
@@ -43417,6 +44509,13 @@ func ParseListStuckJobsResponse(rsp *http.Response) (*ListStuckJobsResponse, err
 		}
 		response.JSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -43522,6 +44621,13 @@ func ParseRetryStuckJobsResponse(rsp *http.Response) (*RetryStuckJobsResponse, e
 			return nil, err
 		}
 		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
@@ -43629,6 +44735,13 @@ func ParseGetSubBalanceResponse(rsp *http.Response) (*GetSubBalanceResponse, err
 		}
 		response.JSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -43734,6 +44847,13 @@ func ParseListSubStatementsResponse(rsp *http.Response) (*ListSubStatementsRespo
 			return nil, err
 		}
 		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
@@ -43848,6 +44968,13 @@ func ParseCreateSubStatementResponse(rsp *http.Response) (*CreateSubStatementRes
 		}
 		response.JSON413 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -43954,6 +45081,13 @@ func ParseGetSubStatementResponse(rsp *http.Response) (*GetSubStatementResponse,
 		}
 		response.JSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -44048,6 +45182,13 @@ func ParseExportSubStatementResponse(rsp *http.Response) (*ExportSubStatementRes
 			return nil, err
 		}
 		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
@@ -44165,6 +45306,13 @@ func ParseListTransactionsResponse(rsp *http.Response) (*ListTransactionsRespons
 		}
 		response.JSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -44271,6 +45419,13 @@ func ParseListUserLogsResponse(rsp *http.Response) (*ListUserLogsResponse, error
 		}
 		response.JSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -44376,6 +45531,13 @@ func ParseListUsersResponse(rsp *http.Response) (*ListUsersResponse, error) {
 			return nil, err
 		}
 		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
@@ -44490,6 +45652,13 @@ func ParseCreateUserResponse(rsp *http.Response) (*CreateUserResponse, error) {
 		}
 		response.JSON413 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -44603,6 +45772,13 @@ func ParseUpdateUserResponse(rsp *http.Response) (*UpdateUserResponse, error) {
 		}
 		response.JSON413 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -44697,6 +45873,13 @@ func ParseGetUserAvatarResponse(rsp *http.Response) (*GetUserAvatarResponse, err
 			return nil, err
 		}
 		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
@@ -44814,6 +45997,13 @@ func ParseDeactivateUserResponse(rsp *http.Response) (*DeactivateUserResponse, e
 		}
 		response.JSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -44919,6 +46109,13 @@ func ParseGetWalletResponse(rsp *http.Response) (*GetWalletResponse, error) {
 			return nil, err
 		}
 		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
@@ -45026,6 +46223,13 @@ func ParseListWalletEntriesResponse(rsp *http.Response) (*ListWalletEntriesRespo
 		}
 		response.JSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -45131,6 +46335,13 @@ func ParseListWebhooksResponse(rsp *http.Response) (*ListWebhooksResponse, error
 			return nil, err
 		}
 		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
@@ -45238,6 +46449,13 @@ func ParsePaymentConfigResponse(rsp *http.Response) (*PaymentConfigResponse, err
 		}
 		response.JSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -45344,6 +46562,13 @@ func ParseListFlightDisruptionsResponse(rsp *http.Response) (*ListFlightDisrupti
 		}
 		response.JSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -45449,6 +46674,13 @@ func ParseListGroupOrdersResponse(rsp *http.Response) (*ListGroupOrdersResponse,
 			return nil, err
 		}
 		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
@@ -45672,6 +46904,13 @@ func ParseGroupPassengerTemplateResponse(rsp *http.Response) (*GroupPassengerTem
 		}
 		response.JSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -45788,6 +47027,13 @@ func ParseGroupQuoteQueueResponse(rsp *http.Response) (*GroupQuoteQueueResponse,
 		}
 		response.JSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -45893,6 +47139,13 @@ func ParseGroupOrderStatusCountsResponse(rsp *http.Response) (*GroupOrderStatusC
 			return nil, err
 		}
 		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
@@ -46119,6 +47372,13 @@ func ParseGetGroupOrderResponse(rsp *http.Response) (*GetGroupOrderResponse, err
 			return nil, err
 		}
 		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
@@ -46462,6 +47722,13 @@ func ParseDownloadGroupDocumentResponse(rsp *http.Response) (*DownloadGroupDocum
 		}
 		response.JSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -46577,6 +47844,13 @@ func ParseGetGroupPassengersResponse(rsp *http.Response) (*GetGroupPassengersRes
 			return nil, err
 		}
 		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
@@ -46799,6 +48073,13 @@ func ParseGroupOrderPassengerTemplateResponse(rsp *http.Response) (*GroupOrderPa
 			return nil, err
 		}
 		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
@@ -47551,6 +48832,13 @@ func ParseListFlightOrdersResponse(rsp *http.Response) (*ListFlightOrdersRespons
 		}
 		response.JSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -47692,6 +48980,27 @@ func ParseCreateFlightOrderResponse(rsp *http.Response) (*CreateFlightOrderRespo
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 502:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON502 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 504:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON504 = &dest
+
 	}
 
 	switch {
@@ -47726,6 +49035,16 @@ func ParseCreateFlightOrderResponse(rsp *http.Response) (*CreateFlightOrderRespo
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers CreateFlightOrderResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -47783,6 +49102,13 @@ func ParseFlightOrderStatusCountsResponse(rsp *http.Response) (*FlightOrderStatu
 			return nil, err
 		}
 		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
@@ -48009,6 +49335,13 @@ func ParseGetFlightOrderResponse(rsp *http.Response) (*GetFlightOrderResponse, e
 			return nil, err
 		}
 		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
@@ -48412,6 +49745,13 @@ func ParseChangeSearchFlightOrderResponse(rsp *http.Response) (*ChangeSearchFlig
 		}
 		response.JSON502 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 504:
 		var dest ErrorEnvelope
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -48453,6 +49793,16 @@ func ParseChangeSearchFlightOrderResponse(rsp *http.Response) (*ChangeSearchFlig
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers ChangeSearchFlightOrderResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -48638,6 +49988,13 @@ func ParseRecordFlightDisruptionResponse(rsp *http.Response) (*RecordFlightDisru
 		}
 		response.JSON413 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -48732,6 +50089,13 @@ func ParseDownloadFlightDocumentResponse(rsp *http.Response) (*DownloadFlightDoc
 			return nil, err
 		}
 		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
@@ -48978,6 +50342,13 @@ func ParseGetFlightOrderProofResponse(rsp *http.Response) (*GetFlightOrderProofR
 			return nil, err
 		}
 		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
@@ -49476,6 +50847,13 @@ func ParseListTrainOrdersResponse(rsp *http.Response) (*ListTrainOrdersResponse,
 		}
 		response.JSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -49709,6 +51087,13 @@ func ParseTrainOrderStatusCountsResponse(rsp *http.Response) (*TrainOrderStatusC
 		}
 		response.JSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -49934,6 +51319,13 @@ func ParseGetTrainOrderResponse(rsp *http.Response) (*GetTrainOrderResponse, err
 			return nil, err
 		}
 		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
@@ -50277,6 +51669,13 @@ func ParseDownloadTrainTicketResponse(rsp *http.Response) (*DownloadTrainTicketR
 		}
 		response.JSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -50379,6 +51778,13 @@ func ParsePayTrainOrderResponse(rsp *http.Response) (*PayTrainOrderResponse, err
 		}
 		response.JSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 402:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON402 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
 		var dest ErrorEnvelope
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -50427,6 +51833,13 @@ func ParsePayTrainOrderResponse(rsp *http.Response) (*PayTrainOrderResponse, err
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 504:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON504 = &dest
 
 	}
 
@@ -50901,6 +52314,13 @@ func ParseAccurateSearchResponse(rsp *http.Response) (*AccurateSearchResponse, e
 		}
 		response.JSON413 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -51031,6 +52451,13 @@ func ParseAnalysisPnrResponse(rsp *http.Response) (*AnalysisPnrResponse, error) 
 		}
 		response.JSON413 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -51143,6 +52570,13 @@ func ParseAsyncShoppingResponse(rsp *http.Response) (*AsyncShoppingResponse, err
 			return nil, err
 		}
 		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
@@ -51401,6 +52835,13 @@ func ParseVerifySolutionResponse(rsp *http.Response) (*VerifySolutionResponse, e
 		}
 		response.JSON409 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -51421,6 +52862,13 @@ func ParseVerifySolutionResponse(rsp *http.Response) (*VerifySolutionResponse, e
 			return nil, err
 		}
 		response.JSON502 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 504:
 		var dest ErrorEnvelope
@@ -51463,6 +52911,16 @@ func ParseVerifySolutionResponse(rsp *http.Response) (*VerifySolutionResponse, e
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers VerifySolutionResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -51520,6 +52978,13 @@ func ParseTrainConfigResponse(rsp *http.Response) (*TrainConfigResponse, error) 
 			return nil, err
 		}
 		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
@@ -51634,6 +53099,13 @@ func ParseTrainSearchResponse(rsp *http.Response) (*TrainSearchResponse, error) 
 		}
 		response.JSON413 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -51654,6 +53126,13 @@ func ParseTrainSearchResponse(rsp *http.Response) (*TrainSearchResponse, error) 
 			return nil, err
 		}
 		response.JSON502 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 504:
 		var dest ErrorEnvelope
@@ -51696,6 +53175,16 @@ func ParseTrainSearchResponse(rsp *http.Response) (*TrainSearchResponse, error) 
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers TrainSearchResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -51753,6 +53242,13 @@ func ParseTrainStationsResponse(rsp *http.Response) (*TrainStationsResponse, err
 			return nil, err
 		}
 		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorEnvelope
