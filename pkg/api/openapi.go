@@ -28,7 +28,7 @@ var ErrorCodes = []struct {
 	Meaning  string
 }{
 	{fault.CodeOK, []int{200}, "success"},
-	{fault.CodeValidation, []int{400}, "validation failed or malformed body (data.fields: field → message)"},
+	{fault.CodeValidation, []int{400, 422}, "validation failed or malformed body (data.fields: field → message)"},
 	{fault.CodeBodyTooLarge, []int{413}, "request body over the size limit"},
 	{fault.CodeNotFound, []int{404, 405}, "not found (also unknown API path and, with 405, a known path with another method)"},
 	{fault.CodeConflict, []int{409, 422}, "state conflict (wrong status for the action, idempotency key reused with another body)"},
@@ -42,7 +42,7 @@ var ErrorCodes = []struct {
 	{fault.CodePaymentFailed, []int{402, 504}, "payment failed (504: the gateway did not answer in time)"},
 	{fault.CodeNoFlight, []int{404, 422}, "no suitable flight found"},
 	{fault.CodeQuoteExpired, []int{409}, "quote expired"},
-	{fault.CodeSearchTimeout, []int{502, 504}, "search or verification timed out"},
+	{fault.CodeSearchTimeout, []int{502, 503, 504}, "the supplier did not answer in time (search, verification or booking)"},
 	{fault.CodeSearchBusy, []int{503}, "too many searches running; retry after the Retry-After seconds"},
 	{fault.CodeInternal, []int{500}, "internal error"},
 }
@@ -473,7 +473,7 @@ func (rt *Router) OpenAPI() map[string]any {
 			}
 		case r.Op.Request != nil:
 			op["requestBody"] = map[string]any{
-				"required": true,
+				"required": !r.Op.OptionalBody,
 				"content":  map[string]any{"application/json": map[string]any{"schema": in.of(r.Op.Request)}},
 			}
 		}

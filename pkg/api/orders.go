@@ -140,7 +140,7 @@ func registerOrders(rt *Router, s Services) {
 		ID: "createFlightOrder", Tag: "orders", Allow: canBook, Status: http.StatusCreated,
 		Summary: "Book a verified quote (requires an Idempotency-Key header; a replay answers the first order)",
 		Request: order.CreateRequest{}, Response: order.View{}, Idempotency: IdempotencyRequired,
-		Errors: []int{fault.CodeQuoteExpired, fault.CodeConflict},
+		Errors: []int{fault.CodeQuoteExpired, fault.CodeConflict, fault.CodeSearchTimeout},
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
 		var req order.CreateRequest
 		if err := Decode(r, &req); err != nil {

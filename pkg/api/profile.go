@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"slices"
 	"strconv"
 
 	"github.com/voyage/voyage/pkg/fault"
@@ -50,7 +51,7 @@ func registerProfile(rt *Router, s Services) {
 	rt.Handle("PUT /base/v2/me/avatar", Operation{
 		ID: "setMyAvatar", Tag: "profile", UserOnly: true, SelfAudited: true,
 		Summary:  "Upload the user's avatar as the raw request body: PNG, JPEG, GIF or WebP (type read from the content), at most 2 MB",
-		Response: AvatarAnswer{}, RawBody: upload.Images,
+		Response: AvatarAnswer{}, RawBody: append(slices.Clone(upload.Images), "application/octet-stream"),
 		Errors: []int{fault.CodeBodyTooLarge},
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
 		// One byte over the limit tells "too large" from "exactly 2 MB".

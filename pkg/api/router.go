@@ -52,6 +52,8 @@ type Operation struct {
 	Query []Param
 	// Errors lists the API codes this route can answer besides 100001/500001.
 	Errors []int
+	// OptionalBody: the JSON body may be left out.
+	OptionalBody bool
 	// Multipart: Request documents a multipart/form-data body (its json
 	// names are the form fields; []byte fields are files).
 	Multipart bool

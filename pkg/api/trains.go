@@ -142,7 +142,7 @@ func registerTrains(rt *Router, s Services) {
 		ID: "payTrainOrder", Tag: "trains", Allow: canTrain,
 		Summary: "Pay an order from the wallet (Idempotency-Key: a replay answers the order); tickets are issued in the background",
 		Request: train.PayRequest{}, Response: train.View{}, Idempotency: IdempotencyOptional,
-		Errors: []int{fault.CodeInsufficientFund, fault.CodeQuoteExpired, fault.CodeConflict, fault.CodeNotFound},
+		Errors: []int{fault.CodeInsufficientFund, fault.CodePaymentFailed, fault.CodeQuoteExpired, fault.CodeConflict, fault.CodeNotFound},
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
 		n, err := id(r)
 		if err != nil {
@@ -230,7 +230,7 @@ func registerTrains(rt *Router, s Services) {
 	rt.Handle("POST /order/v2/train/orders/{id}/tickets", Operation{
 		ID: "confirmTrainTickets", Tag: "trains", Allow: auth.Subject.IsProvider,
 		Summary: "Provider: issue a paid order's tickets by hand (manual mode, or ticketing that gave up), or fail it with the money back",
-		Request: train.ConfirmTicketsRequest{}, Response: train.View{}, Errors: []int{fault.CodeConflict, fault.CodeNotFound},
+		Request: train.ConfirmTicketsRequest{}, OptionalBody: true, Response: train.View{}, Errors: []int{fault.CodeConflict, fault.CodeNotFound},
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
 		n, err := id(r)
 		if err != nil {

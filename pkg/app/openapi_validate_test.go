@@ -115,7 +115,10 @@ func (v *validatingTransport) RoundTrip(req *http.Request) (*http.Response, erro
 			return nil, err
 		}
 		req.Body.Close()
-		req.Body = io.NopCloser(bytes.NewReader(body))
+		req.Body = http.NoBody
+		if len(body) > 0 {
+			req.Body = io.NopCloser(bytes.NewReader(body))
+		}
 	}
 	res, err := v.base.RoundTrip(req)
 	if err != nil {

@@ -87,7 +87,7 @@ func TestTrainTypedTickets(t *testing.T) {
 		}
 		raw, _ := io.ReadAll(r.Body)
 		r.Body.Close()
-		if !strings.Contains(string(raw), `"TypedTicket"`) || !strings.Contains(string(raw), `"passengerId"`) {
+		if !strings.Contains(string(raw), `"TrainTypedTicket"`) || !strings.Contains(string(raw), `"passengerId"`) {
 			t.Errorf("the OpenAPI document does not describe the typed tickets")
 		}
 	})
