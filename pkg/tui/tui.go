@@ -461,9 +461,22 @@ func (m *Model) headerView(w int) []string {
 		sep = "  "
 	}
 	return []string{
-		spread(m.st.Title.Render(m.t("title")), m.st.Muted.Render(m.b.Actor()), w),
+		spread(m.st.Title.Render(m.t("title"))+m.st.Muted.Render(m.queues()), m.st.Muted.Render(m.b.Actor()), w),
 		fit(strings.Join(tabs, sep), w),
 	}
+}
+
+// queues is what waits for the provider, once known: "  · 2 to review ·
+// 1 group request".
+func (m *Model) queues() string {
+	out := ""
+	if m.rv.list.loaded {
+		out += "  · " + m.t("queueReview", "count", m.rv.list.total)
+	}
+	if m.gr.list.loaded {
+		out += "  · " + m.t("queueGroups", "count", m.gr.list.total)
+	}
+	return out
 }
 
 // screenNames name the screens in the catalog's keys.
