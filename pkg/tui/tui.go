@@ -522,6 +522,11 @@ func (m *Model) shortHelp() []key.Binding {
 		return []key.Binding{m.move(), m.bind("n", "help.newKey"), m.bind("x", "help.revoke"), m.bind("tab", "help.screen"), m.bind("q", "help.quit")}
 	}
 	// Short enough for 80 columns; `?` has the long names.
+	// At 80 columns there is no room for b (block), which `?` lists.
+	if m.width < wideAt {
+		return []key.Binding{k.Search, short(k.Funds, m.t("short.funds")), short(k.Credit, m.t("short.credit")), short(k.APIKey, m.t("short.apiKey")),
+			short(k.Switch, m.t("short.screen")), k.Help, k.Quit}
+	}
 	return []key.Binding{k.Search, short(k.Funds, m.t("short.funds")), short(k.Credit, m.t("short.credit")), short(k.APIKey, m.t("short.apiKey")),
 		short(k.Block, m.t("short.block")), short(k.Switch, m.t("short.screen")), k.Help, k.Quit}
 }

@@ -401,5 +401,5 @@ func TestGroupQueue(t *testing.T) {
 		fmt.Sprintf("voyage groups quote %d", id))
 	assertFits(t, s, 80, 24)
 	c.press("tab")
-	c.waitText("[1 Agencies]")
+	c.waitText("[4 Orders]")
 }
