@@ -21,31 +21,32 @@ import (
 // lost answer) the money is credited once. The confirmation shows the
 // backend's dry run: received, rate, gross, fee, credited, the balance
 // before and after.
-func fundsAction(b admin.Backend, d agency.Detail) *action {
+func fundsAction(m *Model, d agency.Detail) *action {
+	t, b := m.t, m.b
 	key := newKey()
-	cur := newField("Currency received", d.Currency, true)
+	cur := newField(t("funds.currencyReceived"), d.Currency, true)
 	cur.input.SetValue(d.Currency)
-	rate := newField("Exchange rate", "1", true)
+	rate := newField(t("funds.rate"), "1", true)
 	rate.input.SetValue("1")
 	topUp := func(v []string) ledger.TopUp {
 		received := strings.ToUpper(orDefault(v[3], d.Currency))
-		t := ledger.TopUp{Currency: d.Currency, CurrencyReceived: received, AmountReceived: v[0], ExchangeRate: orDefault(v[4], "1"),
+		tu := ledger.TopUp{Currency: d.Currency, CurrencyReceived: received, AmountReceived: v[0], ExchangeRate: orDefault(v[4], "1"),
 			FeePercent: v[5], Reference: v[1], Remark: v[2], IdempotencyKey: key}
-		if received == d.Currency && t.ExchangeRate == "1" && t.FeePercent == "" {
-			t.Amount = v[0]
+		if received == d.Currency && tu.ExchangeRate == "1" && tu.FeePercent == "" {
+			tu.Amount = v[0]
 		}
-		return t
+		return tu
 	}
 	return &action{
 		id:       nextID(),
-		title:    "Add funds · " + d.Name + " · " + d.Code,
-		question: "Post this top-up?",
+		title:    t("funds.title", "name", d.Name, "code", d.Code),
+		question: t("funds.question"),
 		fields: []field{
-			newField("Amount received", "e.g. 1000.00", false),
-			newField("Reference", "bank or payment reference", false),
-			newField("Remark", "", true),
+			newField(t("funds.amount"), t("funds.amountHint"), false),
+			newField(t("funds.reference"), t("funds.referenceHint"), false),
+			newField(t("funds.remark"), "", true),
 			cur, rate,
-			newField("Fee %", "kept by the provider", true),
+			newField(t("funds.fee"), t("funds.feeHint"), true),
 		},
 		check: func(ctx context.Context, v []string) ([]string, error) {
 			p, err := b.PreviewFunds(ctx, d.ID, topUp(v))
@@ -55,19 +56,19 @@ func fundsAction(b admin.Backend, d agency.Detail) *action {
 			lines := []string{}
 			if p.CurrencyReceived != "" && p.CurrencyReceived != p.Currency {
 				lines = append(lines,
-					"Received   "+p.AmountReceived+" "+p.CurrencyReceived+" at "+p.ExchangeRate+" "+p.Currency+"/"+p.CurrencyReceived,
-					"Gross      "+p.Gross+" "+p.Currency)
+					t("funds.planReceived", "amount", p.AmountReceived, "received", p.CurrencyReceived, "rate", p.ExchangeRate, "currency", p.Currency),
+					t("funds.planGross", "amount", p.Gross, "currency", p.Currency))
 			}
 			if strings.Trim(p.Fee, "0.,") != "" {
-				lines = append(lines, "Fee        "+p.Fee+" "+p.Currency+" ("+p.FeePercent+"%)")
+				lines = append(lines, t("funds.planFee", "amount", p.Fee, "currency", p.Currency, "percent", p.FeePercent))
 			}
 			lines = append(lines,
-				"Credit     "+p.Credited+" "+p.Currency+" to "+p.Agency,
-				"Balance    "+p.Balance+" → "+p.NewBalance+" "+p.Currency,
-				"Reference  "+p.Reference,
+				t("funds.planCredit", "amount", p.Credited, "currency", p.Currency, "name", p.Agency),
+				t("funds.planBalance", "balance", p.Balance, "after", p.NewBalance, "currency", p.Currency),
+				t("funds.planReference", "reference", p.Reference),
 			)
 			if p.KeyUsed {
-				lines = append(lines, "This top-up was posted already: confirming replays it and credits nothing new.")
+				lines = append(lines, t("funds.keyUsed"))
 			}
 			return lines, nil
 		},
@@ -77,13 +78,13 @@ func fundsAction(b admin.Backend, d agency.Detail) *action {
 				return nil, "", err
 			}
 			lines := []string{
-				fmt.Sprintf("Credited %s %s to %s.", r.Credited, r.Currency, d.Name),
-				fmt.Sprintf("Balance now %s %s (transfer %d).", r.Balance, r.Currency, r.TransferID),
+				t("funds.credited", "amount", r.Credited, "currency", r.Currency, "name", d.Name),
+				t("funds.balanceNow", "balance", r.Balance, "currency", r.Currency, "transfer", r.TransferID),
 			}
 			if r.Replayed {
-				lines = append(lines, "This top-up had been posted already: nothing new was credited.")
+				lines = append(lines, t("funds.replayed"))
 			}
-			return lines, fmt.Sprintf("Added %s %s to %s.", r.Credited, r.Currency, d.Name), nil
+			return lines, t("funds.added", "amount", r.Credited, "currency", r.Currency, "name", d.Name), nil
 		},
 	}
 }
@@ -116,18 +117,19 @@ func statusAction(m *Model, d agency.Detail) *action {
 }
 
 // creditAction sets agency d's credit limit; the period starts as it is.
-func creditAction(b admin.Backend, d agency.Detail) *action {
-	limit := newField("Credit limit ("+d.Currency+")", "now "+d.CreditLimit, false)
-	days := newField("Credit period", "0", true)
+func creditAction(m *Model, d agency.Detail) *action {
+	t, b := m.t, m.b
+	limit := newField(t("credit.limit", "currency", d.Currency), t("credit.now", "limit", d.CreditLimit), false)
+	days := newField(t("credit.period"), "0", true)
 	days.input.SetValue(strconv.Itoa(d.CreditPeriod))
-	unit := newField("Period unit", "day, week, month or year", true)
+	unit := newField(t("credit.unit"), t("credit.unitHint"), true)
 	unit.input.SetValue(d.CreditPeriodUnit)
 	request := func(v []string) (agency.CreditRequest, error) {
 		r := agency.CreditRequest{CreditLimit: v[0], CreditPeriodUnit: v[2]}
 		if v[1] != "" {
 			n, err := strconv.Atoi(v[1])
 			if err != nil {
-				return r, errors.New("the credit period is a whole number (of days, weeks, months or years)")
+				return r, errors.New(t("credit.badPeriod"))
 			}
 			r.CreditPeriod = n
 		}
@@ -135,8 +137,8 @@ func creditAction(b admin.Backend, d agency.Detail) *action {
 	}
 	return &action{
 		id:       nextID(),
-		title:    "Set credit · " + d.Name + " · " + d.Code,
-		question: "Set this credit limit?",
+		title:    t("credit.title", "name", d.Name, "code", d.Code),
+		question: t("credit.question"),
 		fields:   []field{limit, days, unit},
 		check: func(ctx context.Context, v []string) ([]string, error) {
 			r, err := request(v)
@@ -148,9 +150,9 @@ func creditAction(b admin.Backend, d agency.Detail) *action {
 				return nil, err
 			}
 			return []string{
-				"Credit limit  " + p.CreditLimit + " → " + p.NewCreditLimit + " " + p.Currency,
-				"Available     " + p.Available + " → " + p.NewAvailable + " " + p.Currency,
-				"Period        " + period(p.CreditPeriod, p.PeriodUnit),
+				t("credit.planLimit", "limit", p.CreditLimit, "after", p.NewCreditLimit, "currency", p.Currency),
+				t("credit.planAvailable", "available", p.Available, "after", p.NewAvailable, "currency", p.Currency),
+				t("credit.planPeriod", "period", m.period(p.CreditPeriod, p.PeriodUnit)),
 			}, nil
 		},
 		post: func(ctx context.Context, v []string) ([]string, string, error) {
@@ -162,7 +164,7 @@ func creditAction(b admin.Backend, d agency.Detail) *action {
 			if err != nil {
 				return nil, "", err
 			}
-			msg := fmt.Sprintf("Credit limit of %s is now %s %s; available %s %s.", s.Name, s.CreditLimit, s.Currency, s.Available, s.Currency)
+			msg := t("credit.done", "name", s.Name, "limit", s.CreditLimit, "currency", s.Currency, "available", s.Available)
 			return []string{msg}, msg, nil
 		},
 	}
@@ -170,30 +172,23 @@ func creditAction(b admin.Backend, d agency.Detail) *action {
 
 // apiKeyAction makes an API key for agency d with the default roles. The
 // key is shown once: only its hash is kept.
-func apiKeyAction(b admin.Backend, d agency.Detail) *action {
+func apiKeyAction(m *Model, d agency.Detail) *action {
+	t, b := m.t, m.b
 	return &action{
 		id:       nextID(),
-		title:    "New API key · " + d.Name + " · " + d.Code,
-		question: "Create this key?",
-		fields:   []field{newField("Key name", "e.g. booking engine", false)},
+		title:    t("keys.newTitle", "name", d.Name, "code", d.Code),
+		question: t("keys.newQuestion"),
+		fields:   []field{newField(t("apikey.name"), t("keys.nameHint"), false)},
 		check: func(_ context.Context, v []string) ([]string, error) {
-			return []string{
-				fmt.Sprintf("Create the API key %q for %s,", v[0], d.Name),
-				"with the default roles (operator and finance).",
-			}, nil
+			return []string{t("apikey.plan", "name", v[0], "agency", d.Name), t("apikey.defaultRoles")}, nil
 		},
 		post: func(ctx context.Context, v []string) ([]string, string, error) {
 			k, err := b.CreateAPIKey(ctx, d.ID, v[0], nil)
 			if err != nil {
 				return nil, "", err
 			}
-			return []string{
-					fmt.Sprintf("API key %q for %s, shown only now: copy it before closing.", k.Name, d.Name),
-					"",
-					k.Key,
-					"",
-				}, fmt.Sprintf("Created the API key %q (%s…) for %s.", k.Name, k.Prefix, d.Name),
-				nil
+			return []string{t("keys.shownOnce", "name", k.Name, "agency", d.Name), "", k.Key, ""},
+				t("keys.created", "name", k.Name, "prefix", k.Prefix, "agency", d.Name), nil
 		},
 	}
 }

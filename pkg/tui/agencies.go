@@ -2,7 +2,6 @@ package tui
 
 import (
 	"context"
-	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -15,7 +14,6 @@ import (
 
 	"github.com/voyage/voyage/pkg/admin"
 	"github.com/voyage/voyage/pkg/agency"
-	"github.com/voyage/voyage/pkg/i18n"
 )
 
 // searchDelay is how long the search waits after the last key before it
@@ -106,6 +104,7 @@ func (m *Model) agenciesKey(msg tea.KeyMsg) tea.Cmd {
 	k := m.keys
 	switch {
 	case key.Matches(msg, k.Search):
+		s.search.Placeholder = m.t("agencies.searchHint")
 		s.searching = true
 		s.search.CursorEnd()
 		return s.search.Focus()
@@ -121,27 +120,24 @@ func (m *Model) agenciesKey(msg tea.KeyMsg) tea.Cmd {
 func (m *Model) openAgencyAction(msg tea.KeyMsg) tea.Cmd {
 	a, ok := m.ag.list.current()
 	if !ok {
-		m.status = "No agency selected."
+		m.status = m.t("agencies.noneSelected")
 		return nil
 	}
 	got, ok := m.ag.list.details[a.ID]
 	if !ok || got.err != nil {
-		m.status = "The agency's detail is not loaded yet; try again in a moment."
+		m.status = m.t("agencies.notLoaded")
 		return nil
 	}
 	d := got.val.detail
 	switch {
 	case key.Matches(msg, m.keys.Funds):
-		m.act = fundsAction(m.b, d)
+		return m.openAction(fundsAction(m, d))
 	case key.Matches(msg, m.keys.Credit):
-		m.act = creditAction(m.b, d)
+		return m.openAction(creditAction(m, d))
 	case key.Matches(msg, m.keys.Block):
 		return m.openAction(statusAction(m, d))
-	default:
-		m.act = apiKeyAction(m.b, d)
 	}
-	m.status = ""
-	return m.act.open()
+	return m.openAction(apiKeyAction(m, d))
 }
 
 // searchKey handles a key in the search box: typing searches after a pause,
@@ -203,36 +199,25 @@ func (m *Model) agenciesView(w, h int) []string {
 			s.search.Width = max(1, w/2)
 			search = s.search.View()
 		case s.keyword != "":
-			search = "search: " + s.keyword + st.Muted.Render("  (/ to edit)")
+			search = m.t("agencies.searching", "keyword", s.keyword) + st.Muted.Render("  "+m.t("agencies.searchEdit"))
 		default:
-			search = st.Muted.Render("/ to search")
+			search = st.Muted.Render(m.t("agencies.searchKey"))
 		}
-		info := ""
-		if l.loaded {
-			info = fmt.Sprintf("page %d/%d · %s", l.page, pages(l.total, m.opts.PageSize), i18n.CountEN(l.total, "agency", "agencies"))
-		}
+		info := m.pageInfo(l.loaded, l.page, l.total, "agencies.count")
 		cols := agencyColumns(w)
 		return []string{spread(search, st.Muted.Render(info), w),
-			st.Header.Render(cols.row("", "Code", "Name", "Status", "Cur", "Balance", "Available"))}
+			st.Header.Render(cols.row("", m.t("agencies.code"), m.t("agencies.name"), m.t("agencies.status"), m.t("agencies.cur"), m.t("agencies.balance"), m.t("agencies.available")))}
 	}
 	rows := func(w, n int) []string {
-		var lines []string
-		switch {
-		case !l.loaded && l.err != "":
-			lines = append(lines, wrapStyled(st.Error, "Could not load the agencies: "+l.err, w)...)
-		case !l.loaded:
-			lines = append(lines, st.Muted.Render("Loading…"))
-		case len(l.items) == 0:
-			lines = append(lines, st.Muted.Render("No agencies match."))
-		}
+		lines := m.listMessage(w, l.loaded, l.err, len(l.items), "agencies.failed", "agencies.empty")
 		cols := agencyColumns(w)
 		from, to := l.shown(n)
 		for i := from; i < to; i++ {
 			a := l.items[i]
 			if i == l.cursor {
-				lines = append(lines, st.Selected.Render(cols.row(">", a.Code, a.Name, a.Status, a.Currency, a.Balance, a.Available)))
+				lines = append(lines, st.Selected.Render(cols.row(">", a.Code, a.Name, m.agencyStatus(a.Status), a.Currency, a.Balance, a.Available)))
 			} else {
-				lines = append(lines, cols.row("", a.Code, a.Name, a.Status, a.Currency, a.Balance, a.Available))
+				lines = append(lines, cols.row("", a.Code, a.Name, m.agencyStatus(a.Status), a.Currency, a.Balance, a.Available))
 			}
 		}
 		return lines
@@ -277,10 +262,10 @@ func (m *Model) agencyDetailView(w, h int) []string {
 	title := "─ " + a.Name + " · " + a.Code + " "
 	lines := []string{st.Title.Render(title + strings.Repeat("─", max(0, w-lipgloss.Width(title))))}
 	if !ok {
-		return append(lines, st.Muted.Render("Loading…"))
+		return append(lines, st.Muted.Render(m.t("loading")))
 	}
 	if got.err != nil {
-		return append(lines, wrapStyled(st.Error, "error: "+admin.Describe(got.err), w)...)
+		return append(lines, wrapStyled(st.Error, m.t("form.error", "error", admin.Describe(got.err)), w)...)
 	}
 	info := got.val
 	d := info.detail
@@ -292,28 +277,28 @@ func (m *Model) agencyDetailView(w, h int) []string {
 		}
 	}
 	set := d.Config.Settings
-	payment := "enabled"
+	payment := m.t("agencies.enabled")
 	if set.DisablePayment {
-		payment = "disabled"
+		payment = m.t("agencies.disabled")
 	}
-	subs := "not allowed"
+	subs := m.t("agencies.notAllowed")
 	if set.CanCreateSubAgency {
-		subs = "allowed"
+		subs = m.t("agencies.allowed")
 	}
 	half := w / 2
 	pair := func(l1, v1, l2, v2 string) string {
-		return fit(st.Label.Render(fit(l1, 14))+v1, half) + st.Label.Render(fit(l2, 14)) + v2
+		return fit(st.Label.Render(fit(m.t(l1), 14))+v1, half) + st.Label.Render(fit(m.t(l2), 14)) + v2
 	}
 	lines = append(lines,
-		pair("Balance", d.Balance+cur, "Credit limit", d.CreditLimit+cur),
-		pair("Available", d.Available+cur, "Credit period", period(d.CreditPeriod, d.CreditPeriodUnit)),
-		pair("Status", d.Status, "API keys", strconv.Itoa(keys)),
-		pair("Flight", onOff(set.EnableFlight), "Train", onOff(set.EnableTrain)),
-		pair("Payment", payment, "Sub-agencies", subs),
+		pair("agencies.balance", d.Balance+cur, "agencies.creditLimit", d.CreditLimit+cur),
+		pair("agencies.available", d.Available+cur, "agencies.creditPeriod", m.period(d.CreditPeriod, d.CreditPeriodUnit)),
+		pair("agencies.status", m.agencyStatus(d.Status), "agencies.apiKeys", strconv.Itoa(keys)),
+		pair("agencies.flight", m.onOff(set.EnableFlight), "agencies.train", m.onOff(set.EnableTrain)),
+		pair("agencies.payment", payment, "agencies.subAgencies", subs),
 	)
-	lines = append(lines, st.Label.Render(fmt.Sprintf("Recent wallet entries (%d of %d)", len(info.entries.Items), info.entries.Total)))
+	lines = append(lines, st.Label.Render(m.t("agencies.entries", "shown", len(info.entries.Items), "count", info.entries.Total)))
 	if len(info.entries.Items) == 0 {
-		lines = append(lines, st.Muted.Render("  none yet"))
+		lines = append(lines, st.Muted.Render("  "+m.t("agencies.noEntries")))
 	}
 	for _, e := range info.entries.Items {
 		amount := e.Amount.Amount
@@ -327,7 +312,7 @@ func (m *Model) agencyDetailView(w, h int) []string {
 		if ref == "" {
 			ref = e.Description
 		}
-		line := "  " + e.PaidAt.UTC().Format("01-02 15:04") + "  " + fit(e.Type, 10) + " " + fitRight(amount, 12) +
+		line := "  " + e.PaidAt.UTC().Format("01-02 15:04") + "  " + fit(m.entryType(e.Type), 10) + " " + fitRight(amount, 12) +
 			" → " + fitRight(e.BalanceAfter.Amount, 12) + "  "
 		lines = append(lines, line+fit(ref, max(0, w-lipgloss.Width(line))))
 	}
@@ -343,4 +328,35 @@ func wrapStyled(s interface{ Render(...string) string }, text string, w int) []s
 		ls[i] = s.Render(l)
 	}
 	return ls
+}
+
+// agencyStatus is an agency's status in the console's words.
+func (m *Model) agencyStatus(s string) string { return m.word("agencies.status.", s) }
+
+// entryType is a wallet entry's type in the console's words.
+func (m *Model) entryType(s string) string { return m.word("agencies.entry.", s) }
+
+// word is prefix+s from the catalog, or s when the catalog has no words
+// for it.
+func (m *Model) word(prefix, s string) string {
+	if t := catalog().T(m.lang(), "terminal."+prefix+s); t != "terminal."+prefix+s {
+		return t
+	}
+	return s
+}
+
+// onOff is a setting as a word.
+func (m *Model) onOff(b bool) string {
+	if b {
+		return m.t("agencies.on")
+	}
+	return m.t("agencies.off")
+}
+
+// period is a credit period as words.
+func (m *Model) period(n int, unit string) string {
+	if n <= 0 {
+		return m.t("agencies.noPeriod")
+	}
+	return m.t("agencies.periodOf", "count", n, "unit", m.word("agencies.unit.", unit))
 }

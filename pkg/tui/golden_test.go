@@ -204,6 +204,8 @@ var goldenScreens = []goldenScreen{
 	{"keys", "", []string{"8"}, []string{"booking engine · k3p9x2", "Last used"}},
 	{"funds", "", []string{"f"}, []string{"Add funds · Demo Travel", "Fee %"}},
 	{"help", "", []string{"?"}, []string{"Keys"}},
+	{"agencies-zh-cn", "zh-cn", nil, []string{"Demo Travel ·", "最近钱包流水"}},
+	{"funds-zh-tw", "zh-tw", []string{"f"}, []string{"儲值 · Demo Travel", "手續費 %"}},
 	{"statements-zh-cn", "zh-cn", []string{"5"}, []string{"对账单 32", "+5,630.50"}},
 	{"statements-zh-tw", "zh-tw", []string{"5"}, []string{"對帳單 32", "+5,630.50"}},
 }

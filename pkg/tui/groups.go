@@ -3,7 +3,6 @@ package tui
 import (
 	"context"
 	"fmt"
-	"strconv"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -80,21 +79,13 @@ func (m *Model) groupsView(w, h int) []string {
 	top := func(w int) []string {
 		info := ""
 		if l.loaded {
-			info = fmt.Sprintf("page %d/%d · %d requests", l.page, pages(l.total, m.opts.PageSize), l.total)
+			info = m.pageInfo(true, l.page, l.total, "groups.count")
 		}
-		return []string{spread(st.Muted.Render("Group requests waiting for a quote"), st.Muted.Render(info), w),
-			st.Header.Render(row(w, "", "Booking", "Route", "Date", "Adt/Chd", "Requested"))}
+		return []string{spread(st.Muted.Render(m.t("groups.heading")), st.Muted.Render(info), w),
+			st.Header.Render(row(w, "", m.t("orders.booking"), m.t("orders.route"), m.t("groups.date"), m.t("groups.pax"), m.t("groups.requested")))}
 	}
 	rows := func(w, n int) []string {
-		var lines []string
-		switch {
-		case !l.loaded && l.err != "":
-			lines = append(lines, wrapStyled(st.Error, "Could not load the queue: "+l.err, w)...)
-		case !l.loaded:
-			lines = append(lines, st.Muted.Render("Loading…"))
-		case len(l.items) == 0:
-			lines = append(lines, st.Muted.Render("No group request waits for a quote."))
-		}
+		lines := m.listMessage(w, l.loaded, l.err, len(l.items), "groups.failed", "groups.empty")
 		from, to := l.shown(n)
 		for i := from; i < to; i++ {
 			g := l.items[i]
@@ -119,43 +110,44 @@ func (m *Model) groupDetailView(w, h int) []string {
 	if !ok {
 		return nil
 	}
-	title := "─ " + g.BookingNumber + " · " + string(g.Status) + " "
+	title := "─ " + g.BookingNumber + " · " + m.statusWords()("groupportal.status.", string(g.Status)) + " "
 	lines := []string{st.Title.Render(title + strings.Repeat("─", max(0, w-lipgloss.Width(title))))}
 	got, ok := m.gr.list.details[g.ID]
 	if !ok {
-		return append(lines, st.Muted.Render("Loading…"))
+		return append(lines, st.Muted.Render(m.t("loading")))
 	}
 	if got.err != nil {
 		return append(lines, wrapStyled(st.Error, "error: "+admin.Describe(got.err), w)...)
 	}
 	v := got.val
 	one := func(l, v string) string { return st.Label.Render(fit(l, 14)) + v }
+	t := m.t
 	for i, j := range v.Journeys {
 		line := j.Origin + " → " + j.Destination + " " + j.Date
 		if j.ReturnDate != "" {
-			line += ", back " + j.ReturnDate
+			line += m.t("groups.back", "date", j.ReturnDate)
 		}
 		if j.Remark != "" {
 			line += " (" + j.Remark + ")"
 		}
-		lines = append(lines, one("Journey "+strconv.Itoa(i+1), line))
+		lines = append(lines, one(t("orders.journey", "n", i+1), line))
 	}
 	flex := []string{}
 	if v.IsChangeDate {
-		flex = append(flex, "dates flexible")
+		flex = append(flex, m.t("groups.datesFlexible"))
 	}
 	if v.AcceptChangeFlight {
-		flex = append(flex, "other flights accepted")
+		flex = append(flex, m.t("groups.otherFlights"))
 	}
 	if len(flex) == 0 {
-		flex = []string{"none"}
+		flex = []string{m.t("rates.none")}
 	}
 	lines = append(lines,
-		one("Group", fmt.Sprintf("%d adults, %d children, %d infants · %s", v.Passengers.Adult, v.Passengers.Child, v.Passengers.Infant, v.CabinClass)),
-		one("Flexibility", strings.Join(flex, ", ")),
-		one("Contact", v.Contact.Name+" · "+v.Contact.Email+" · "+v.Contact.Phone),
-		one("Remark", v.Remark),
-		one("Quote", fmt.Sprintf("voyage groups quote %d --fare adult=… --installment final=…@…", v.ID)),
+		one(t("orders.group"), t("orders.groupPax", "adults", v.Passengers.Adult, "children", v.Passengers.Child, "infants", v.Passengers.Infant)+" · "+v.CabinClass),
+		one(t("groups.flexibility"), strings.Join(flex, ", ")),
+		one(t("orders.contact"), v.Contact.Name+" · "+v.Contact.Email+" · "+v.Contact.Phone),
+		one(t("funds.remark"), v.Remark),
+		one(t("groups.quote"), fmt.Sprintf("voyage groups quote %d --fare adult=… --installment final=…@…", v.ID)),
 	)
 	for i := range lines {
 		lines[i] = fit(lines[i], w)

@@ -2,18 +2,18 @@ package tui
 
 import (
 	"context"
-	"fmt"
 	"maps"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/voyage/voyage/pkg/admin"
-	"github.com/voyage/voyage/pkg/i18n"
+	"github.com/voyage/voyage/pkg/geo"
 	"github.com/voyage/voyage/pkg/order"
 )
 
@@ -117,14 +117,14 @@ func (m *Model) reviewKey(msg tea.KeyMsg) tea.Cmd {
 func (m *Model) openReview(act order.Action) tea.Cmd {
 	v, ok := m.rv.list.current()
 	if !ok {
-		m.status = "No order selected."
+		m.status = m.t("review.noneSelected")
 		return nil
 	}
 	if got, ok := m.rv.list.details[v.ID]; ok && got.err == nil {
 		v = got.val
 	}
 	if !slices.Contains(v.Actions, act) {
-		m.status = fmt.Sprintf("%s cannot be done on %s (%s) now.", act, v.BookingNumber, v.Status)
+		m.status = m.t("review.notNow", "action", m.t("review.act."+string(act)), "booking", v.BookingNumber, "status", m.statusWords()("orders.status.", string(v.Status)))
 		return nil
 	}
 	m.act = reviewAction(m.b, v, act, m.rv.agencyName(v.AgencyID))
@@ -139,24 +139,13 @@ func (m *Model) reviewView(w, h int) []string {
 	l := &s.list
 	st := m.st
 	top := func(w int) []string {
-		info := ""
-		if l.loaded {
-			info = fmt.Sprintf("page %d/%d · %s", l.page, pages(l.total, m.opts.PageSize), i18n.CountEN(l.total, "order", "orders"))
-		}
+		info := m.pageInfo(l.loaded, l.page, l.total, "orders.count")
 		cols := orderColumns(w)
-		return []string{spread(st.Muted.Render("Orders waiting for review"), st.Muted.Render(info), w),
-			st.Header.Render(cols.row("", "Booking", "Agency", "Type", "Status", "Total", "Created UTC"))}
+		return []string{spread(st.Muted.Render(m.t("review.heading")), st.Muted.Render(info), w),
+			st.Header.Render(cols.row("", m.t("orders.booking"), m.t("orders.agency"), m.t("orders.type"), m.t("orders.status"), m.t("orders.total"), m.t("orders.created")))}
 	}
 	rows := func(w, n int) []string {
-		var lines []string
-		switch {
-		case !l.loaded && l.err != "":
-			lines = append(lines, wrapStyled(st.Error, "Could not load the queue: "+l.err, w)...)
-		case !l.loaded:
-			lines = append(lines, st.Muted.Render("Loading…"))
-		case len(l.items) == 0:
-			lines = append(lines, st.Muted.Render("Nothing waits for review."))
-		}
+		lines := m.listMessage(w, l.loaded, l.err, len(l.items), "review.failed", "review.empty")
 		cols := orderColumns(w)
 		from, to := l.shown(n)
 		for i := from; i < to; i++ {
@@ -165,7 +154,7 @@ func (m *Model) reviewView(w, h int) []string {
 			if i == l.cursor {
 				mark, style = ">", st.Selected
 			}
-			lines = append(lines, style.Render(cols.row(mark, o.BookingNumber, s.agencyName(o.AgencyID), o.Type, statusText(o.Status),
+			lines = append(lines, style.Render(cols.row(mark, o.BookingNumber, s.agencyName(o.AgencyID), m.word("orders.typeShort.", o.Type), m.statusWords()("orders.status.", string(o.Status)),
 				o.Total.Amount+" "+o.Total.Currency, o.CreatedAt.UTC().Format("01-02 15:04"))))
 		}
 		return lines
@@ -198,21 +187,21 @@ func (m *Model) orderDetailView(w, h int) []string {
 	if !ok {
 		return nil
 	}
-	title := "─ " + o.BookingNumber + " · " + o.Type + " · " + statusText(o.Status) + " "
+	title := "─ " + o.BookingNumber + " · " + m.word("orders.typeShort.", o.Type) + " · " + m.statusWords()("orders.status.", string(o.Status)) + " "
 	lines := []string{st.Title.Render(title + strings.Repeat("─", max(0, w-lipgloss.Width(title))))}
 	got, ok := m.rv.list.details[o.ID]
 	if !ok {
-		return append(lines, st.Muted.Render("Loading…"))
+		return append(lines, st.Muted.Render(m.t("loading")))
 	}
 	if got.err != nil {
-		return append(lines, wrapStyled(st.Error, "error: "+admin.Describe(got.err), w)...)
+		return append(lines, wrapStyled(st.Error, m.t("form.error", "error", admin.Describe(got.err)), w)...)
 	}
 	v := got.val
 	half := w / 2
 	pair := func(l1, v1, l2, v2 string) string {
-		return fit(st.Label.Render(fit(l1, 14))+v1, half) + st.Label.Render(fit(l2, 14)) + v2
+		return fit(st.Label.Render(fit(m.t(l1), 14))+v1, half) + st.Label.Render(fit(m.t(l2), 14)) + v2
 	}
-	one := func(l, v string) string { return st.Label.Render(fit(l, 14)) + v }
+	one := func(l, v string) string { return st.Label.Render(fit(m.t(l), 14)) + v }
 	names := make([]string, 0, len(v.Passengers))
 	for _, p := range v.Passengers {
 		names = append(names, p.Surname+"/"+p.GivenName)
@@ -226,40 +215,43 @@ func (m *Model) orderDetailView(w, h int) []string {
 			}
 		}
 	}
-	depart := departText(v.DepartAt, v.Origin)
+	depart := m.departText(v.DepartAt, v.Origin)
 	lines = append(lines,
-		pair("Agency", m.rv.agencyName(v.AgencyID), "Total", v.Total.Amount+" "+v.Total.Currency),
-		pair("Route", v.Origin+" → "+v.Destination, "Flight", flightText(v.Airline, v.FlightNumber)),
-		pair("Departs", depart, "PNR", v.PNR),
-		pair("Created", utcText(v.CreatedAt), "Original", original),
-		one("Passengers", strings.Join(names, ", ")),
+		pair("review.agency", m.rv.agencyName(v.AgencyID), "review.total", v.Total.Amount+" "+v.Total.Currency),
+		pair("review.route", v.Origin+" → "+v.Destination, "review.flight", flightText(v.Airline, v.FlightNumber)),
+		pair("review.departs", depart, "review.pnr", v.PNR),
+		pair("review.created", utcText(v.CreatedAt), "review.original", original),
+		one("review.passengers", strings.Join(names, ", ")),
 	)
 	if v.Request != nil {
-		req := reasonText(v.Request.Reason)
+		req := m.statusWords()("orders.reason.", strconv.Itoa(v.Request.Reason))
+		if req == strconv.Itoa(v.Request.Reason) {
+			req = reasonText(v.Request.Reason)
+		}
 		if v.Request.SubReason != "" {
 			req += " (" + v.Request.SubReason + ")"
 		}
 		if v.Request.Remark != "" {
 			req += ": " + v.Request.Remark
 		}
-		lines = append(lines, one("Request", req))
+		lines = append(lines, one("review.request", req))
 	}
 	if v.ReviewRemark != "" {
-		lines = append(lines, one("Review remark", v.ReviewRemark))
+		lines = append(lines, one("review.remark", v.ReviewRemark))
 	}
 	var acts []string
 	for _, a := range []struct {
 		act  order.Action
 		help string
-	}{{order.ActApprove, "a approve"}, {order.ActReject, "r reject"}, {order.ActQuote, "o quote"}} {
+	}{{order.ActApprove, "a"}, {order.ActReject, "r"}, {order.ActQuote, "o"}} {
 		if slices.Contains(v.Actions, a.act) {
-			acts = append(acts, a.help)
+			acts = append(acts, a.help+" "+m.t("review.act."+string(a.act)))
 		}
 	}
 	if len(acts) == 0 {
-		acts = []string{"none from here"}
+		acts = []string{m.t("review.noActions")}
 	}
-	lines = append(lines, one("Actions", strings.Join(acts, " · ")))
+	lines = append(lines, one("review.actions", strings.Join(acts, " · ")))
 	for i := range lines {
 		lines[i] = fit(lines[i], w)
 	}
@@ -267,4 +259,13 @@ func (m *Model) orderDetailView(w, h int) []string {
 		lines = lines[:h]
 	}
 	return lines
+}
+
+// departText is a departure at the airport's local time, saying so, in
+// the console's words.
+func (m *Model) departText(t time.Time, airport string) string {
+	if t.IsZero() {
+		return ""
+	}
+	return m.t("review.localTime", "time", t.In(geo.Location(airport)).Format("2006-01-02 15:04"), "airport", airport)
 }

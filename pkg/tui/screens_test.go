@@ -243,4 +243,3 @@ func TestOrderSearch(t *testing.T) {
 	c.press("t")
 	c.waitText("[Groups]")
 }
-

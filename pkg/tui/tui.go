@@ -149,7 +149,8 @@ func newModel(ctx context.Context, b admin.Backend, opts Options) *Model {
 		opts.PageSize = DefaultPageSize
 	}
 	h := help.New()
-	m := &Model{ctx: ctx, b: b, opts: opts, keys: newKeyMap(), st: newStyles(), help: h, width: 80, height: 24}
+	lm := &Model{opts: opts}
+	m := &Model{ctx: ctx, b: b, opts: opts, keys: newKeyMap(lm.t), st: newStyles(), help: h, width: 80, height: 24}
 	m.ag = newAgencyState()
 	m.rv = newReviewState()
 	m.gr = newGroupState()
@@ -460,9 +461,22 @@ func (m *Model) headerView(w int) []string {
 		sep = "  "
 	}
 	return []string{
-		spread(m.st.Title.Render(m.t("title")), m.st.Muted.Render(m.b.Actor()), w),
+		spread(m.st.Title.Render(m.t("title"))+m.st.Muted.Render(m.queues()), m.st.Muted.Render(m.b.Actor()), w),
 		fit(strings.Join(tabs, sep), w),
 	}
+}
+
+// queues is what waits for the provider, once known: "  · 2 to review ·
+// 1 group request".
+func (m *Model) queues() string {
+	out := ""
+	if m.rv.list.loaded {
+		out += "  · " + m.t("queueReview", "count", m.rv.list.total)
+	}
+	if m.gr.list.loaded {
+		out += "  · " + m.t("queueGroups", "count", m.gr.list.total)
+	}
+	return out
 }
 
 // screenNames name the screens in the catalog's keys.
@@ -487,13 +501,13 @@ func (m *Model) shortHelp() []key.Binding {
 	case m.act != nil:
 		return m.act.help(k)
 	case m.ag.searching:
-		return []key.Binding{key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "search")), key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear"))}
+		return []key.Binding{m.bind("enter", "help.search"), m.bind("esc", "help.clear")}
 	case m.showHelp:
 		return []key.Binding{k.Help, k.Quit}
 	case m.screen == reviewScreen:
-		return []key.Binding{move, k.Approve, k.Reject, k.Quote, short(k.Switch, "screen"), k.Help, k.Quit}
+		return []key.Binding{m.move(), k.Approve, k.Reject, k.Quote, short(k.Switch, m.t("short.screen")), k.Help, k.Quit}
 	case m.screen == groupsScreen:
-		return []key.Binding{move, short(k.NextPage, "page"), short(k.Switch, "screen"), k.Help, k.Quit}
+		return []key.Binding{m.move(), short(k.NextPage, m.t("short.page")), short(k.Switch, m.t("short.screen")), k.Help, k.Quit}
 	case m.or.searching:
 		return []key.Binding{m.bind("enter", "help.search"), m.bind("esc", "help.clear")}
 	case m.screen == ordersScreen:
@@ -508,8 +522,13 @@ func (m *Model) shortHelp() []key.Binding {
 		return []key.Binding{m.move(), m.bind("n", "help.newKey"), m.bind("x", "help.revoke"), m.bind("tab", "help.screen"), m.bind("q", "help.quit")}
 	}
 	// Short enough for 80 columns; `?` has the long names.
-	return []key.Binding{k.Search, short(k.Funds, "funds"), short(k.Credit, "credit"), short(k.APIKey, "API key"),
-		short(k.Block, "block"), short(k.Switch, "screen"), k.Help, k.Quit}
+	// At 80 columns there is no room for b (block), which `?` lists.
+	if m.width < wideAt {
+		return []key.Binding{k.Search, short(k.Funds, m.t("short.funds")), short(k.Credit, m.t("short.credit")), short(k.APIKey, m.t("short.apiKey")),
+			short(k.Switch, m.t("short.screen")), k.Help, k.Quit}
+	}
+	return []key.Binding{k.Search, short(k.Funds, m.t("short.funds")), short(k.Credit, m.t("short.credit")), short(k.APIKey, m.t("short.apiKey")),
+		short(k.Block, m.t("short.block")), short(k.Switch, m.t("short.screen")), k.Help, k.Quit}
 }
 
 // bind is a help entry: keys and the catalog's words for them.
@@ -522,8 +541,6 @@ func (m *Model) move() key.Binding {
 	return key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", m.t("help.move")))
 }
 
-var move = key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "move"))
-
 // short is b with a shorter description, for the help line.
 func short(b key.Binding, desc string) key.Binding {
 	return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, desc))
@@ -533,12 +550,12 @@ func (m *Model) fullHelpView(w int) []string {
 	full := m.help
 	full.Width = w
 	rows := m.keys.fullHelp()
-	out := []string{m.st.Title.Render("Keys"), ""}
+	out := []string{m.st.Title.Render(m.t("helpTitle")), ""}
 	out = append(out, strings.Split(full.FullHelpView(rows[0]), "\n")...)
 	out = append(out, "")
 	out = append(out, strings.Split(full.FullHelpView(rows[1]), "\n")...)
-	out = append(out, "", m.st.Muted.Render(fit("In a form: enter moves on and submits on the last field; esc leaves it.", w)),
-		m.st.Muted.Render(fit("Nothing changes before you confirm with y or enter.", w)),
-		m.st.Muted.Render(fit("? or esc closes this help.", w)))
+	out = append(out, "", m.st.Muted.Render(fit(m.t("helpForm"), w)),
+		m.st.Muted.Render(fit(m.t("helpConfirm"), w)),
+		m.st.Muted.Render(fit(m.t("helpClose"), w)))
 	return out
 }

@@ -297,7 +297,7 @@ func TestReviewQueueReject(t *testing.T) {
 		t.Fatalf("the refund request is %s, want %s", v.Status, order.RfdReviewing)
 	}
 	c := start(t, e.b, Options{})
-	c.waitText("2 Review queue (1)")
+	c.waitText("1 to review")
 	c.press("2")
 	s := c.waitText(v.BookingNumber, "Demo Travel", "refund", "Refund under review", "plans changed", "UTC", "a approve · r reject · o quote")
 	assertFits(t, s, 80, 24)
@@ -324,7 +324,7 @@ func TestReviewQueueReject(t *testing.T) {
 	}
 	c.press("enter")
 	s = c.waitFor("the form to close", func(s string) bool { return !strings.Contains(s, "enter: close") })
-	if !strings.Contains(s, "Nothing waits for review.") || !strings.Contains(s, "2 Review queue (0)") || strings.Contains(s, "> "+v.BookingNumber) {
+	if !strings.Contains(s, "Nothing waits for review.") || !strings.Contains(s, "0 to review") || strings.Contains(s, "> "+v.BookingNumber) {
 		t.Errorf("the rejected order is still queued:\n%s", s)
 	}
 }
@@ -397,9 +397,9 @@ func TestGroupQueue(t *testing.T) {
 	c := start(t, e.b, Options{})
 	c.waitText("3 Groups")
 	c.press("3")
-	s := c.waitText("3 Groups (1)", v.BookingNumber, "PEK-SHA", "10/10/0", "10 adults, 10 children, 0 infants · economy", "li.lei@example.com",
+	s := c.waitText("1 group request", v.BookingNumber, "PEK-SHA", "10/10/0", "10 adults, 10 children, 0 infants · economy", "li.lei@example.com",
 		fmt.Sprintf("voyage groups quote %d", id))
 	assertFits(t, s, 80, 24)
 	c.press("tab")
-	c.waitText("[1 Agencies]")
+	c.waitText("[4 Orders]")
 }
