@@ -3,11 +3,9 @@ package tui
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strconv"
 	"strings"
 
-	"github.com/voyage/voyage/pkg/admin"
 	"github.com/voyage/voyage/pkg/agency"
 	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/order"
@@ -196,34 +194,37 @@ func apiKeyAction(m *Model, d agency.Detail) *action {
 // reviewAction decides on order v, waiting for the provider's review:
 // approve (a refund at the supplier's quote), reject with a remark, or
 // quote a refund or change at the amounts given.
-func reviewAction(b admin.Backend, v order.View, act order.Action, agencyName string) *action {
+func reviewAction(m *Model, v order.View, act order.Action, agencyName string) *action {
+	t, b := m.t, m.b
 	cur := v.Total.Currency
-	what := v.Type + " " + v.BookingNumber + " of " + agencyName
+	what := t("review.what", "type", m.word("orders.typeShort.", v.Type), "booking", v.BookingNumber, "agency", agencyName)
+	none := t("review.form.none")
 	a := &action{id: nextID()}
 	var build func(vals []string) (order.ReviewRequest, []string, error)
 	switch act {
 	case order.ActApprove:
-		a.title, a.question = "Approve · "+v.BookingNumber, "Approve it?"
-		a.fields = []field{newField("Remark", "", true)}
+		a.title, a.question = t("review.form.approveTitle", "booking", v.BookingNumber), t("review.form.approveQuestion")
+		a.fields = []field{newField(t("review.form.remark"), "", true)}
 		build = func(vals []string) (order.ReviewRequest, []string, error) {
 			return order.ReviewRequest{Action: order.ActApprove, Remark: vals[0]},
-				[]string{"Approve the " + what + ".", "Remark: " + orNone(vals[0])}, nil
+				[]string{t("review.form.approvePlan", "what", what), labelled(t("review.form.remark"), orDefault(vals[0], none))}, nil
 		}
 	case order.ActReject:
-		a.title, a.question = "Reject · "+v.BookingNumber, "Reject it?"
-		a.fields = []field{newField("Remark", "why, for the agency", false)}
+		a.title, a.question = t("review.form.rejectTitle", "booking", v.BookingNumber), t("review.form.rejectQuestion")
+		a.fields = []field{newField(t("review.form.remark"), t("review.form.rejectHint"), false)}
 		build = func(vals []string) (order.ReviewRequest, []string, error) {
 			return order.ReviewRequest{Action: order.ActReject, Remark: vals[0]},
-				[]string{"Reject the " + what + ".", "Remark: " + vals[0]}, nil
+				[]string{t("review.form.rejectPlan", "what", what), labelled(t("review.form.remark"), vals[0])}, nil
 		}
 	default: // quote
-		amount := "Refund amount (" + cur + ")"
+		amount := t("review.form.refundAmount", "currency", cur)
 		if v.Type == order.TypeChange {
-			amount = "Amount due (" + cur + ")"
+			amount = t("review.form.amountDue", "currency", cur)
 		}
-		a.title, a.question = "Quote · "+v.BookingNumber, "Send this quote?"
-		a.fields = []field{newField(amount, "", false), newField("Airline fee ("+cur+")", "the supplier's", true),
-			newField("Hours to confirm", "24", true), newField("Remark", "", true)}
+		suppliers := t("review.form.suppliersFee")
+		a.title, a.question = t("review.form.quoteTitle", "booking", v.BookingNumber), t("review.form.quoteQuestion")
+		a.fields = []field{newField(amount, "", false), newField(t("review.form.airlineFee", "currency", cur), suppliers, true),
+			newField(t("review.form.hours"), "24", true), newField(t("review.form.remark"), "", true)}
 		build = func(vals []string) (order.ReviewRequest, []string, error) {
 			r := order.ReviewRequest{Action: order.ActQuote, Fee: vals[1], Remark: vals[3]}
 			if v.Type == order.TypeChange {
@@ -231,20 +232,18 @@ func reviewAction(b admin.Backend, v order.View, act order.Action, agencyName st
 			} else {
 				r.RefundAmount = vals[0]
 			}
+			hours := 24
 			if vals[2] != "" {
 				n, err := strconv.Atoi(vals[2])
 				if err != nil || n <= 0 {
-					return r, nil, errors.New("the hours to confirm are a whole number above zero")
+					return r, nil, errors.New(t("review.form.badHours"))
 				}
-				r.ConfirmHours = n
+				r.ConfirmHours, hours = n, n
 			}
-			hours := vals[2]
-			if hours == "" {
-				hours = "24"
-			}
-			return r, []string{"Quote the " + what + ":",
-				labelled(amount, vals[0]), labelled("Airline fee", orDefault(vals[1], "the supplier's")),
-				labelled("Confirm within", hours+" hours"), labelled("Remark", orNone(vals[3]))}, nil
+			return r, []string{t("review.form.quotePlan", "what", what),
+				labelled(amount, vals[0]), labelled(t("review.form.airlineFeeShort"), orDefault(vals[1], suppliers)),
+				labelled(t("review.form.confirmWithin"), t("review.form.hoursValue", "count", hours)),
+				labelled(t("review.form.remark"), orDefault(vals[3], none))}, nil
 		}
 	}
 	a.check = func(_ context.Context, vals []string) ([]string, error) {
@@ -260,26 +259,14 @@ func reviewAction(b admin.Backend, v order.View, act order.Action, agencyName st
 		if err != nil {
 			return nil, "", err
 		}
-		msg := fmt.Sprintf("%s: %s is now %s.", actionPast(act), after.BookingNumber, after.Status)
+		msg := t("review.form.done."+string(act), "booking", after.BookingNumber, "status", m.statusWords()("orders.status.", string(after.Status)))
 		return []string{msg}, msg, nil
 	}
 	return a
 }
 
-func actionPast(a order.Action) string {
-	switch a {
-	case order.ActApprove:
-		return "Approved"
-	case order.ActReject:
-		return "Rejected"
-	}
-	return "Quoted"
-}
-
 // labelled is a plan line: a label column, then the value.
 func labelled(label, value string) string { return fit(label, 24) + value }
-
-func orNone(s string) string { return orDefault(s, "none") }
 
 func orDefault(s, def string) string {
 	if s == "" {

@@ -127,7 +127,7 @@ func (m *Model) openReview(act order.Action) tea.Cmd {
 		m.status = m.t("review.notNow", "action", m.t("review.act."+string(act)), "booking", v.BookingNumber, "status", m.statusWords()("orders.status.", string(v.Status)))
 		return nil
 	}
-	m.act = reviewAction(m.b, v, act, m.rv.agencyName(v.AgencyID))
+	m.act = reviewAction(m, v, act, m.rv.agencyName(v.AgencyID))
 	m.status = ""
 	return m.act.open()
 }

@@ -314,7 +314,7 @@ func TestReviewQueueReject(t *testing.T) {
 		t.Fatalf("the order moved before the confirmation: %s", got.Status)
 	}
 	c.press("y")
-	c.waitText("Rejected: " + v.BookingNumber + " is now rfd_rejected.")
+	c.waitText("Rejected: " + v.BookingNumber + " is now Refund rejected.")
 	got, err := e.b.Order(e.ctx, id)
 	if err != nil {
 		t.Fatal(err)
@@ -402,4 +402,29 @@ func TestGroupQueue(t *testing.T) {
 	assertFits(t, s, 80, 24)
 	c.press("tab")
 	c.waitText("[4 Orders]")
+}
+
+// The review decisions are worded in the console's language, statuses too.
+func TestReviewQuoteInChinese(t *testing.T) {
+	e := newEnv(t)
+	id := e.refundRequest(t)
+	v, err := e.b.Order(e.ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := start(t, e.b, Options{Lang: "zh-cn"})
+	c.press("2")
+	c.waitText(v.BookingNumber)
+	c.press("o")
+	c.waitText("报价 · "+v.BookingNumber, "退款金额（CNY）", "确认时限（小时）")
+	c.press("100", "enter", "enter", "enter", "enter")
+	s := c.waitText("为Demo Travel 的退票订单 "+v.BookingNumber+"报价：", "发送此报价？")
+	if strings.Contains(s, "Quote the") || strings.Contains(s, "Send this quote") {
+		t.Errorf("English left on the Chinese quote form:\n%s", s)
+	}
+	if got, _ := e.b.Order(e.ctx, id); got.Status != order.RfdReviewing {
+		t.Fatalf("the order moved before the confirmation: %s", got.Status)
+	}
+	c.press("y")
+	c.waitText("已报价：" + v.BookingNumber)
 }
