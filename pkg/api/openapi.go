@@ -549,11 +549,11 @@ func (rt *Router) OpenAPI() map[string]any {
 			"schemas": components,
 			"parameters": map[string]any{
 				"IdempotencyKey": map[string]any{"name": "Idempotency-Key", "in": "header", "required": false,
-					"description": "At most 200 characters. A replay with the same key and body answers the first result; the same key with another body is 409.",
-					"schema":      map[string]any{"type": "string", "maxLength": 200}},
+					"description": "At most 90 characters (every route that takes a key accepts that length). A replay with the same key and body answers the first result; the same key with another body is 409.",
+					"schema":      map[string]any{"type": "string", "maxLength": 90}},
 				"IdempotencyKeyRequired": map[string]any{"name": "Idempotency-Key", "in": "header", "required": true,
-					"description": "At most 200 characters, required here. A replay with the same key and body answers the first result; the same key with another body is 409.",
-					"schema":      map[string]any{"type": "string", "minLength": 1, "maxLength": 200}},
+					"description": "At most 90 characters (every route that takes a key accepts that length), required here. A replay with the same key and body answers the first result; the same key with another body is 409.",
+					"schema":      map[string]any{"type": "string", "minLength": 1, "maxLength": 90}},
 			},
 			"headers": map[string]any{
 				"Retry-After":         map[string]any{"description": "seconds to wait before retrying", "schema": map[string]any{"type": "integer"}},

@@ -178,8 +178,9 @@ func (e AgencyMarkupInputUnit) Valid() bool {
 
 // Defines values for AgencySettingsEmailLanguage.
 const (
-	AgencySettingsEmailLanguageEn AgencySettingsEmailLanguage = "en"
-	AgencySettingsEmailLanguageZh AgencySettingsEmailLanguage = "zh"
+	AgencySettingsEmailLanguageEn   AgencySettingsEmailLanguage = "en"
+	AgencySettingsEmailLanguageZh   AgencySettingsEmailLanguage = "zh"
+	AgencySettingsEmailLanguageZhTw AgencySettingsEmailLanguage = "zh-tw"
 )
 
 // Valid indicates whether the value is a known member of the AgencySettingsEmailLanguage enum.
@@ -189,6 +190,8 @@ func (e AgencySettingsEmailLanguage) Valid() bool {
 		return true
 	case AgencySettingsEmailLanguageZh:
 		return true
+	case AgencySettingsEmailLanguageZhTw:
+		return true
 	default:
 		return false
 	}
@@ -196,8 +199,9 @@ func (e AgencySettingsEmailLanguage) Valid() bool {
 
 // Defines values for AgencySettingsInputEmailLanguage.
 const (
-	AgencySettingsInputEmailLanguageEn AgencySettingsInputEmailLanguage = "en"
-	AgencySettingsInputEmailLanguageZh AgencySettingsInputEmailLanguage = "zh"
+	AgencySettingsInputEmailLanguageEn   AgencySettingsInputEmailLanguage = "en"
+	AgencySettingsInputEmailLanguageZh   AgencySettingsInputEmailLanguage = "zh"
+	AgencySettingsInputEmailLanguageZhTw AgencySettingsInputEmailLanguage = "zh-tw"
 )
 
 // Valid indicates whether the value is a known member of the AgencySettingsInputEmailLanguage enum.
@@ -206,6 +210,8 @@ func (e AgencySettingsInputEmailLanguage) Valid() bool {
 	case AgencySettingsInputEmailLanguageEn:
 		return true
 	case AgencySettingsInputEmailLanguageZh:
+		return true
+	case AgencySettingsInputEmailLanguageZhTw:
 		return true
 	default:
 		return false
@@ -4671,6 +4677,9 @@ type AgencySettings struct {
 	SettlementCurrency     string                      `json:"settlementCurrency"`
 	ShowInvoiceTypeOnExcel bool                        `json:"showInvoiceTypeOnExcel"`
 	ShowOnlyOwnOrders      bool                        `json:"showOnlyOwnOrders"`
+
+	// TimeZone IANA time zone name; default Asia/Shanghai
+	TimeZone string `json:"timeZone"`
 }
 
 // AgencySettingsEmailLanguage defines model for AgencySettings.EmailLanguage.
@@ -4690,6 +4699,9 @@ type AgencySettingsInput struct {
 	SettlementCurrency     *string                           `json:"settlementCurrency,omitempty"`
 	ShowInvoiceTypeOnExcel *bool                             `json:"showInvoiceTypeOnExcel,omitempty"`
 	ShowOnlyOwnOrders      *bool                             `json:"showOnlyOwnOrders,omitempty"`
+
+	// TimeZone IANA time zone name; default Asia/Shanghai
+	TimeZone *string `json:"timeZone,omitempty"`
 }
 
 // AgencySettingsInputEmailLanguage defines model for AgencySettingsInput.EmailLanguage.
@@ -5876,6 +5888,7 @@ type ShoppingFacets struct {
 	Airlines         *[]ShoppingFacet `json:"airlines"`
 	ArrivalBuckets   *[]ShoppingFacet `json:"arrivalBuckets"`
 	DepartureBuckets *[]ShoppingFacet `json:"departureBuckets"`
+	Layovers         *[]ShoppingFacet `json:"layovers"`
 	Stops            *[]ShoppingFacet `json:"stops"`
 	TicketingSpeed   *[]ShoppingFacet `json:"ticketingSpeed"`
 }
@@ -5884,9 +5897,17 @@ type ShoppingFacets struct {
 type ShoppingFilters struct {
 	Airlines       *[]string `json:"airlines,omitempty"`
 	ArrivalBuckets *[]string `json:"arrivalBuckets,omitempty"`
+	ArriveFrom     *string   `json:"arriveFrom,omitempty"`
+	ArriveTo       *string   `json:"arriveTo,omitempty"`
+	DepartFrom     *string   `json:"departFrom,omitempty"`
+	DepartTo       *string   `json:"departTo,omitempty"`
 
 	// DepartureBuckets 00-06, 06-12, 12-18, 18-24
 	DepartureBuckets *[]string `json:"departureBuckets,omitempty"`
+	Layovers         *[]string `json:"layovers,omitempty"`
+	MaxDuration      *int      `json:"maxDuration,omitempty"`
+	PriceMax         *string   `json:"priceMax,omitempty"`
+	PriceMin         *string   `json:"priceMin,omitempty"`
 
 	// Stops 0, 1 or 2 (two or more)
 	Stops          *[]string `json:"stops,omitempty"`
@@ -5925,6 +5946,7 @@ type ShoppingPage struct {
 
 	// Partial true when some suppliers' answers were lost: the solutions are incomplete even when complete is true; search again for the full list
 	Partial    bool                      `json:"partial"`
+	Ranges     ShoppingRanges            `json:"ranges"`
 	SearchedAt time.Time                 `json:"searchedAt"`
 	StaleAt    time.Time                 `json:"staleAt"`
 	Suppliers  *[]ShoppingSupplierStatus `json:"suppliers"`
@@ -5959,6 +5981,17 @@ type ShoppingQuery struct {
 
 // ShoppingQuerySort defines model for ShoppingQuery.Sort.
 type ShoppingQuerySort string
+
+// ShoppingRanges defines model for ShoppingRanges.
+type ShoppingRanges struct {
+	// DurationMax minutes
+	DurationMax int `json:"durationMax"`
+
+	// DurationMin minutes
+	DurationMin int    `json:"durationMin"`
+	PriceMax    string `json:"priceMax"`
+	PriceMin    string `json:"priceMin"`
+}
 
 // ShoppingRequest defines model for ShoppingRequest.
 type ShoppingRequest struct {
@@ -6060,10 +6093,12 @@ type SiteinfoInfo struct {
 	NetworkSecurityCode string    `json:"networkSecurityCode"`
 
 	// RateMap currency → worth of one unit in the default currency; divide a default-currency price by it to show it in that currency
-	RateMap   *map[string]string `json:"rateMap"`
-	ShortName string             `json:"shortName"`
-	Type      string             `json:"type"`
-	WhiteLogo string             `json:"whiteLogo"`
+	RateMap              *map[string]string `json:"rateMap"`
+	ShortName            string             `json:"shortName"`
+	TraditionalName      string             `json:"traditionalName"`
+	TraditionalShortName string             `json:"traditionalShortName"`
+	Type                 string             `json:"type"`
+	WhiteLogo            string             `json:"whiteLogo"`
 }
 
 // SiteinfoRate defines model for SiteinfoRate.
@@ -6653,6 +6688,7 @@ type UploadResult struct {
 type UserConfig struct {
 	DateFormat    string `json:"dateFormat"`
 	DefaultRegion string `json:"defaultRegion"`
+	TimeZone      string `json:"timeZone"`
 }
 
 // UserInfo defines model for UserInfo.
@@ -6803,7 +6839,7 @@ type RevokeAgencyAPIKey200JSONResponseBodyCode int
 
 // AddAgencyFundsParams defines parameters for AddAgencyFunds.
 type AddAgencyFundsParams struct {
-	// IdempotencyKey At most 200 characters, required here. A replay with the same key and body answers the first result; the same key with another body is 409.
+	// IdempotencyKey At most 90 characters (every route that takes a key accepts that length), required here. A replay with the same key and body answers the first result; the same key with another body is 409.
 	IdempotencyKey IdempotencyKeyRequired `json:"Idempotency-Key"`
 }
 
@@ -6812,7 +6848,7 @@ type AddAgencyFunds200JSONResponseBodyCode int
 
 // PreviewAgencyFundsParams defines parameters for PreviewAgencyFunds.
 type PreviewAgencyFundsParams struct {
-	// IdempotencyKey At most 200 characters, required here. A replay with the same key and body answers the first result; the same key with another body is 409.
+	// IdempotencyKey At most 90 characters (every route that takes a key accepts that length), required here. A replay with the same key and body answers the first result; the same key with another body is 409.
 	IdempotencyKey IdempotencyKeyRequired `json:"Idempotency-Key"`
 }
 
@@ -7245,7 +7281,7 @@ type ListGroupOrders200JSONResponseBodyCode int
 
 // RequestGroupOrderParams defines parameters for RequestGroupOrder.
 type RequestGroupOrderParams struct {
-	// IdempotencyKey At most 200 characters, required here. A replay with the same key and body answers the first result; the same key with another body is 409.
+	// IdempotencyKey At most 90 characters (every route that takes a key accepts that length), required here. A replay with the same key and body answers the first result; the same key with another body is 409.
 	IdempotencyKey IdempotencyKeyRequired `json:"Idempotency-Key"`
 }
 
@@ -7317,7 +7353,7 @@ type GroupOrderPassengerTemplateParamsLang string
 
 // PayGroupOrderParams defines parameters for PayGroupOrder.
 type PayGroupOrderParams struct {
-	// IdempotencyKey At most 200 characters. A replay with the same key and body answers the first result; the same key with another body is 409.
+	// IdempotencyKey At most 90 characters (every route that takes a key accepts that length). A replay with the same key and body answers the first result; the same key with another body is 409.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
@@ -7383,7 +7419,7 @@ type ListFlightOrders200JSONResponseBodyCode int
 
 // CreateFlightOrderParams defines parameters for CreateFlightOrder.
 type CreateFlightOrderParams struct {
-	// IdempotencyKey At most 200 characters, required here. A replay with the same key and body answers the first result; the same key with another body is 409.
+	// IdempotencyKey At most 90 characters (every route that takes a key accepts that length), required here. A replay with the same key and body answers the first result; the same key with another body is 409.
 	IdempotencyKey IdempotencyKeyRequired `json:"Idempotency-Key"`
 }
 
@@ -7442,7 +7478,7 @@ type DownloadFlightDocumentParamsKind string
 
 // PayFlightOrderParams defines parameters for PayFlightOrder.
 type PayFlightOrderParams struct {
-	// IdempotencyKey At most 200 characters. A replay with the same key and body answers the first result; the same key with another body is 409.
+	// IdempotencyKey At most 90 characters (every route that takes a key accepts that length). A replay with the same key and body answers the first result; the same key with another body is 409.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
@@ -7493,7 +7529,7 @@ type ListTrainOrders200JSONResponseBodyCode int
 
 // CreateTrainOrderParams defines parameters for CreateTrainOrder.
 type CreateTrainOrderParams struct {
-	// IdempotencyKey At most 200 characters, required here. A replay with the same key and body answers the first result; the same key with another body is 409.
+	// IdempotencyKey At most 90 characters (every route that takes a key accepts that length), required here. A replay with the same key and body answers the first result; the same key with another body is 409.
 	IdempotencyKey IdempotencyKeyRequired `json:"Idempotency-Key"`
 }
 
@@ -7525,7 +7561,7 @@ type ConfirmTrainQuote200JSONResponseBodyCode int
 
 // PayTrainOrderParams defines parameters for PayTrainOrder.
 type PayTrainOrderParams struct {
-	// IdempotencyKey At most 200 characters. A replay with the same key and body answers the first result; the same key with another body is 409.
+	// IdempotencyKey At most 90 characters (every route that takes a key accepts that length). A replay with the same key and body answers the first result; the same key with another body is 409.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
@@ -8439,7 +8475,7 @@ type ClientInterface interface {
 
 	// SetMyConfigWithBody Set a personal setting
 	//
-	// Set a personal setting; key is cities (non-empty list of 3-letter IATA codes), countries (non-empty list of ISO alpha-2 codes), passengers (non-empty list of the agency's often-used passenger ids), defaultRegion (1–4 digits) or dateFormat (yyyy-MM-dd, dd/MM/yyyy, MM/dd/yyyy, dd-MM-yyyy, yyyy/MM/dd); the body is the bare JSON value; answers as GET /base/v2/me
+	// Set a personal setting; key is cities (non-empty list of 3-letter IATA codes), countries (non-empty list of ISO alpha-2 codes), passengers (non-empty list of the agency's often-used passenger ids), defaultRegion (1–4 digits) or dateFormat (yyyy-MM-dd, dd/MM/yyyy, MM/dd/yyyy, dd-MM-yyyy, yyyy/MM/dd) or timeZone (an IANA name such as Asia/Shanghai, "" for the agency's zone); the body is the bare JSON value; answers as GET /base/v2/me
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -8448,7 +8484,7 @@ type ClientInterface interface {
 
 	// SetMyConfig Set a personal setting
 	//
-	// Set a personal setting; key is cities (non-empty list of 3-letter IATA codes), countries (non-empty list of ISO alpha-2 codes), passengers (non-empty list of the agency's often-used passenger ids), defaultRegion (1–4 digits) or dateFormat (yyyy-MM-dd, dd/MM/yyyy, MM/dd/yyyy, dd-MM-yyyy, yyyy/MM/dd); the body is the bare JSON value; answers as GET /base/v2/me
+	// Set a personal setting; key is cities (non-empty list of 3-letter IATA codes), countries (non-empty list of ISO alpha-2 codes), passengers (non-empty list of the agency's often-used passenger ids), defaultRegion (1–4 digits) or dateFormat (yyyy-MM-dd, dd/MM/yyyy, MM/dd/yyyy, dd-MM-yyyy, yyyy/MM/dd) or timeZone (an IANA name such as Asia/Shanghai, "" for the agency's zone); the body is the bare JSON value; answers as GET /base/v2/me
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -10392,7 +10428,7 @@ func (c *Client) SetMyAvatarWithBody(ctx context.Context, contentType string, bo
 
 // SetMyConfigWithBody Set a personal setting
 //
-// Set a personal setting; key is cities (non-empty list of 3-letter IATA codes), countries (non-empty list of ISO alpha-2 codes), passengers (non-empty list of the agency's often-used passenger ids), defaultRegion (1–4 digits) or dateFormat (yyyy-MM-dd, dd/MM/yyyy, MM/dd/yyyy, dd-MM-yyyy, yyyy/MM/dd); the body is the bare JSON value; answers as GET /base/v2/me
+// Set a personal setting; key is cities (non-empty list of 3-letter IATA codes), countries (non-empty list of ISO alpha-2 codes), passengers (non-empty list of the agency's often-used passenger ids), defaultRegion (1–4 digits) or dateFormat (yyyy-MM-dd, dd/MM/yyyy, MM/dd/yyyy, dd-MM-yyyy, yyyy/MM/dd) or timeZone (an IANA name such as Asia/Shanghai, "" for the agency's zone); the body is the bare JSON value; answers as GET /base/v2/me
 //
 // Takes any type of body and a specified content type.
 //
@@ -10411,7 +10447,7 @@ func (c *Client) SetMyConfigWithBody(ctx context.Context, key string, contentTyp
 
 // SetMyConfig Set a personal setting
 //
-// Set a personal setting; key is cities (non-empty list of 3-letter IATA codes), countries (non-empty list of ISO alpha-2 codes), passengers (non-empty list of the agency's often-used passenger ids), defaultRegion (1–4 digits) or dateFormat (yyyy-MM-dd, dd/MM/yyyy, MM/dd/yyyy, dd-MM-yyyy, yyyy/MM/dd); the body is the bare JSON value; answers as GET /base/v2/me
+// Set a personal setting; key is cities (non-empty list of 3-letter IATA codes), countries (non-empty list of ISO alpha-2 codes), passengers (non-empty list of the agency's often-used passenger ids), defaultRegion (1–4 digits) or dateFormat (yyyy-MM-dd, dd/MM/yyyy, MM/dd/yyyy, dd-MM-yyyy, yyyy/MM/dd) or timeZone (an IANA name such as Asia/Shanghai, "" for the agency's zone); the body is the bare JSON value; answers as GET /base/v2/me
 //
 // Takes a body of the `application/json` content type.
 //
@@ -19412,7 +19448,7 @@ type ClientWithResponsesInterface interface {
 
 	// SetMyConfigWithBodyWithResponse Set a personal setting
 	//
-	// Set a personal setting; key is cities (non-empty list of 3-letter IATA codes), countries (non-empty list of ISO alpha-2 codes), passengers (non-empty list of the agency's often-used passenger ids), defaultRegion (1–4 digits) or dateFormat (yyyy-MM-dd, dd/MM/yyyy, MM/dd/yyyy, dd-MM-yyyy, yyyy/MM/dd); the body is the bare JSON value; answers as GET /base/v2/me
+	// Set a personal setting; key is cities (non-empty list of 3-letter IATA codes), countries (non-empty list of ISO alpha-2 codes), passengers (non-empty list of the agency's often-used passenger ids), defaultRegion (1–4 digits) or dateFormat (yyyy-MM-dd, dd/MM/yyyy, MM/dd/yyyy, dd-MM-yyyy, yyyy/MM/dd) or timeZone (an IANA name such as Asia/Shanghai, "" for the agency's zone); the body is the bare JSON value; answers as GET /base/v2/me
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -19421,7 +19457,7 @@ type ClientWithResponsesInterface interface {
 
 	// SetMyConfigWithResponse Set a personal setting
 	//
-	// Set a personal setting; key is cities (non-empty list of 3-letter IATA codes), countries (non-empty list of ISO alpha-2 codes), passengers (non-empty list of the agency's often-used passenger ids), defaultRegion (1–4 digits) or dateFormat (yyyy-MM-dd, dd/MM/yyyy, MM/dd/yyyy, dd-MM-yyyy, yyyy/MM/dd); the body is the bare JSON value; answers as GET /base/v2/me
+	// Set a personal setting; key is cities (non-empty list of 3-letter IATA codes), countries (non-empty list of ISO alpha-2 codes), passengers (non-empty list of the agency's often-used passenger ids), defaultRegion (1–4 digits) or dateFormat (yyyy-MM-dd, dd/MM/yyyy, MM/dd/yyyy, dd-MM-yyyy, yyyy/MM/dd) or timeZone (an IANA name such as Asia/Shanghai, "" for the agency's zone); the body is the bare JSON value; answers as GET /base/v2/me
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -36044,7 +36080,7 @@ func (c *ClientWithResponses) SetMyAvatarWithBodyWithResponse(ctx context.Contex
 
 // SetMyConfigWithBodyWithResponse Set a personal setting
 //
-// Set a personal setting; key is cities (non-empty list of 3-letter IATA codes), countries (non-empty list of ISO alpha-2 codes), passengers (non-empty list of the agency's often-used passenger ids), defaultRegion (1–4 digits) or dateFormat (yyyy-MM-dd, dd/MM/yyyy, MM/dd/yyyy, dd-MM-yyyy, yyyy/MM/dd); the body is the bare JSON value; answers as GET /base/v2/me
+// Set a personal setting; key is cities (non-empty list of 3-letter IATA codes), countries (non-empty list of ISO alpha-2 codes), passengers (non-empty list of the agency's often-used passenger ids), defaultRegion (1–4 digits) or dateFormat (yyyy-MM-dd, dd/MM/yyyy, MM/dd/yyyy, dd-MM-yyyy, yyyy/MM/dd) or timeZone (an IANA name such as Asia/Shanghai, "" for the agency's zone); the body is the bare JSON value; answers as GET /base/v2/me
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -36059,7 +36095,7 @@ func (c *ClientWithResponses) SetMyConfigWithBodyWithResponse(ctx context.Contex
 
 // SetMyConfigWithResponse Set a personal setting
 //
-// Set a personal setting; key is cities (non-empty list of 3-letter IATA codes), countries (non-empty list of ISO alpha-2 codes), passengers (non-empty list of the agency's often-used passenger ids), defaultRegion (1–4 digits) or dateFormat (yyyy-MM-dd, dd/MM/yyyy, MM/dd/yyyy, dd-MM-yyyy, yyyy/MM/dd); the body is the bare JSON value; answers as GET /base/v2/me
+// Set a personal setting; key is cities (non-empty list of 3-letter IATA codes), countries (non-empty list of ISO alpha-2 codes), passengers (non-empty list of the agency's often-used passenger ids), defaultRegion (1–4 digits) or dateFormat (yyyy-MM-dd, dd/MM/yyyy, MM/dd/yyyy, dd-MM-yyyy, yyyy/MM/dd) or timeZone (an IANA name such as Asia/Shanghai, "" for the agency's zone); the body is the bare JSON value; answers as GET /base/v2/me
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
