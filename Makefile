@@ -54,7 +54,7 @@ test: islands check-generated vet test-go test-islands test-browser test-chaos-s
 # Store tests run on SQLite and PostgreSQL (VOYAGE_TEST_POSTGRES_URL, default
 # the local server); under CI=true an unreachable PostgreSQL fails them.
 test-go: ocr
-	$(GO) test -race -count=1 -timeout 30m ./...
+	$(GO) test -race -count=1 -timeout 50m ./...
 
 test-islands: deps
 	npx tsc --noEmit -p .
