@@ -48,19 +48,24 @@ type (
 	searchMsg struct{ seq int }
 )
 
-func newAgencyState() agencyState {
+// newSearchInput is a list's search box, showing hint while empty.
+func newSearchInput(hint string) textinput.Model {
 	s := textinput.New()
 	s.Prompt = "/ "
-	s.Placeholder = "name, code or email"
+	s.Placeholder = hint
 	s.CharLimit = 100
 	s.Cursor.SetMode(cursor.CursorStatic)
+	return s
+}
+
+func newAgencyState(searchHint string) agencyState {
 	list := newPagedList(listSource[agency.Summary, agencyInfo]{
 		screen: agenciesScreen, what: "agencies", item: "agency",
 		id:         func(a agency.Summary) int64 { return a.ID },
 		loadPage:   (*Model).fetchAgencies,
 		fetchSized: fetchAgency,
 	})
-	return agencyState{list: list, search: s}
+	return agencyState{list: list, search: newSearchInput(searchHint)}
 }
 
 // fetchAgencies asks for a page of agencies under the current search; it
@@ -104,7 +109,6 @@ func (m *Model) agenciesKey(msg tea.KeyMsg) tea.Cmd {
 	k := m.keys
 	switch {
 	case key.Matches(msg, k.Search):
-		s.search.Placeholder = m.t("agencies.searchHint")
 		s.searching = true
 		s.search.CursorEnd()
 		return s.search.Focus()

@@ -10,55 +10,24 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
+	"github.com/voyage/voyage/pkg/admin"
 	"github.com/voyage/voyage/pkg/agency"
 	"github.com/voyage/voyage/pkg/auth"
 )
 
 // keyState is the selected agency's API keys, revoked ones too, with their
 // roles; `n` makes one with the roles given, `x` revokes the selected one.
-type keyState struct {
-	list     pagedList[auth.APIKey, auth.APIKey]
-	agencyID int64
-}
+type keyState = agencyList[auth.APIKey]
 
-type keysMsg struct {
-	agencyID int64
-	keys     []auth.APIKey
-	err      error
-}
-
+// newKeyState lists every key of the agency on one page: an agency has a
+// handful, and the backend answers them all at once.
 func newKeyState() keyState {
-	return keyState{list: newPagedList(listSource[auth.APIKey, auth.APIKey]{
-		screen: keysScreen, what: "API keys", item: "API key",
-		id: func(k auth.APIKey) int64 { return k.ID },
-		loadPage: func(m *Model, _ int) tea.Cmd {
-			a, ok := m.scopeAgency()
-			b := m.b
-			ctx, cancel := m.call()
-			return func() tea.Msg {
-				defer cancel()
-				if !ok {
-					return keysMsg{err: errNoAgency}
-				}
-				keys, err := b.APIKeys(ctx, a.ID)
-				return keysMsg{agencyID: a.ID, keys: keys, err: err}
-			}
-		},
-	})}
-}
-
-func (m *Model) keysLoaded(msg keysMsg) tea.Cmd {
-	s := &m.ks
-	s.list.answered(s.list.page)
-	if a, ok := m.scopeAgency(); ok && msg.agencyID != 0 && msg.agencyID != a.ID {
-		return nil
-	}
-	if msg.err == errNoAgency {
-		s.list.items, s.list.total, s.list.loaded, s.agencyID = nil, 0, true, 0
-		return nil
-	}
-	s.agencyID = msg.agencyID
-	return s.list.pageLoaded(m, msg.keys, len(msg.keys), msg.err)
+	return newAgencyList(keysScreen, "API keys", "API key",
+		func(k auth.APIKey) int64 { return k.ID },
+		func(ctx context.Context, b admin.Backend, agencyID int64, _, _ int) ([]auth.APIKey, int, error) {
+			keys, err := b.APIKeys(ctx, agencyID)
+			return keys, len(keys), err
+		})
 }
 
 func (m *Model) keysKey(msg tea.KeyMsg) tea.Cmd {

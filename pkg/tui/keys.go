@@ -24,6 +24,11 @@ type keyMap struct {
 	Close key.Binding
 }
 
+// screens are the keys that open the screens, in the screens' order.
+func (k keyMap) screens() [screenCount]key.Binding {
+	return [screenCount]key.Binding{k.Agencies, k.Review, k.Groups, k.Orders, k.Statements, k.Rates, k.Users, k.Keys}
+}
+
 // newKeyMap is the keys with their help in the words of t.
 func newKeyMap(t func(string, ...any) string) keyMap {
 	return keyMap{

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
@@ -74,12 +73,8 @@ type orderRowsMsg struct {
 	err     error
 }
 
-func newOrdersState() ordersState {
-	s := textinput.New()
-	s.Prompt = "/ "
-	s.CharLimit = 100
-	s.Cursor.SetMode(cursor.CursorStatic)
-	return ordersState{search: s, names: map[int64]string{}, list: newPagedList(listSource[orderRow, orderDetail]{
+func newOrdersState(searchHint string) ordersState {
+	return ordersState{search: newSearchInput(searchHint), names: map[int64]string{}, list: newPagedList(listSource[orderRow, orderDetail]{
 		screen: ordersScreen, what: "orders", item: "order",
 		id:       func(r orderRow) int64 { return r.id },
 		loadPage: (*Model).fetchOrderRows,
@@ -194,7 +189,6 @@ func (m *Model) ordersKey(msg tea.KeyMsg) tea.Cmd {
 			return nil
 		}
 		s.searching = true
-		s.search.Placeholder = m.t("orders.searchHint")
 		s.search.CursorEnd()
 		return s.search.Focus()
 	case key.Matches(msg, m.keys.Kind):

@@ -25,56 +25,15 @@ import (
 // statements, newest first, with the selected one's totals; `n` makes the
 // statement of a period, `x` writes one to a file (CSV, XLSX or PDF in a
 // language).
-type statementState struct {
-	list pagedList[admin.StatementSummary, admin.StatementSummary]
-	// agencyID is whose statements the list holds.
-	agencyID int64
-}
-
-type statementsMsg struct {
-	agencyID int64
-	pageNo   int
-	page     admin.StatementPage
-	err      error
-}
-
-// errNoAgency is a list of an agency's screen with no agency selected.
-var errNoAgency = errors.New("no agency selected")
+type statementState = agencyList[admin.StatementSummary]
 
 func newStatementState() statementState {
-	return statementState{list: newPagedList(listSource[admin.StatementSummary, admin.StatementSummary]{
-		screen: statementsScreen, what: "statements", item: "statement",
-		id: func(s admin.StatementSummary) int64 { return s.ID },
-		loadPage: func(m *Model, pageNo int) tea.Cmd {
-			a, ok := m.scopeAgency()
-			b, size := m.b, m.opts.PageSize
-			ctx, cancel := m.call()
-			return func() tea.Msg {
-				defer cancel()
-				if !ok {
-					return statementsMsg{pageNo: pageNo, err: errNoAgency}
-				}
-				p, err := b.Statements(ctx, a.ID, pageNo, size)
-				return statementsMsg{agencyID: a.ID, pageNo: pageNo, page: p, err: err}
-			}
-		},
-	})}
-}
-
-func (m *Model) statementsLoaded(msg statementsMsg) tea.Cmd {
-	s := &m.sm
-	if !s.list.answered(msg.pageNo) {
-		return nil
-	}
-	if a, ok := m.scopeAgency(); ok && msg.agencyID != 0 && msg.agencyID != a.ID {
-		return nil // the answer for an agency left since
-	}
-	if msg.err == errNoAgency {
-		s.list.items, s.list.total, s.list.loaded, s.agencyID = nil, 0, true, 0
-		return nil
-	}
-	s.agencyID = msg.agencyID
-	return s.list.pageLoaded(m, msg.page.Items, msg.page.Total, msg.err)
+	return newAgencyList(statementsScreen, "statements", "statement",
+		func(s admin.StatementSummary) int64 { return s.ID },
+		func(ctx context.Context, b admin.Backend, agencyID int64, page, size int) ([]admin.StatementSummary, int, error) {
+			p, err := b.Statements(ctx, agencyID, page, size)
+			return p.Items, p.Total, err
+		})
 }
 
 func (m *Model) statementsKey(msg tea.KeyMsg) tea.Cmd {

@@ -52,6 +52,7 @@ import (
 	"github.com/charmbracelet/x/term"
 
 	"github.com/voyage/voyage/pkg/admin"
+	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/group"
 	"github.com/voyage/voyage/pkg/order"
 	"github.com/voyage/voyage/pkg/siteinfo"
@@ -148,13 +149,12 @@ func newModel(ctx context.Context, b admin.Backend, opts Options) *Model {
 	if opts.PageSize <= 0 {
 		opts.PageSize = DefaultPageSize
 	}
-	h := help.New()
-	lm := &Model{opts: opts}
-	m := &Model{ctx: ctx, b: b, opts: opts, keys: newKeyMap(lm.t), st: newStyles(), help: h, width: 80, height: 24}
-	m.ag = newAgencyState()
+	m := &Model{ctx: ctx, b: b, opts: opts, st: newStyles(), help: help.New(), width: 80, height: 24}
+	m.keys = newKeyMap(m.t)
+	m.ag = newAgencyState(m.t("agencies.searchHint"))
 	m.rv = newReviewState()
 	m.gr = newGroupState()
-	m.or = newOrdersState()
+	m.or = newOrdersState(m.t("orders.searchHint"))
 	m.sm = newStatementState()
 	m.ra = newRateState()
 	m.us = newUserState()
@@ -225,17 +225,17 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case detailMsg[orderDetail]:
 		m.or.list.detailLoaded(m, msg)
 		return m, nil
-	case statementsMsg:
-		return m, m.statementsLoaded(msg)
+	case agencyRowsMsg[admin.StatementSummary]:
+		return m, m.sm.loaded(m, msg)
 	case ratesMsg:
 		return m, m.ratesLoaded(msg)
 	case detailMsg[[]siteinfo.Rate]:
 		m.ra.list.detailLoaded(m, msg)
 		return m, nil
-	case usersMsg:
-		return m, m.usersLoaded(msg)
-	case keysMsg:
-		return m, m.keysLoaded(msg)
+	case agencyRowsMsg[admin.ManagedUser]:
+		return m, m.us.loaded(m, msg)
+	case agencyRowsMsg[auth.APIKey]:
+		return m, m.ks.loaded(m, msg)
 	case checkedMsg:
 		if m.act != nil && m.act.id == msg.id {
 			return m, m.act.checked(msg)
@@ -284,6 +284,11 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	if m.or.searching {
 		return m.orderSearchKey(msg)
 	}
+	for scr, k := range m.keys.screens() {
+		if key.Matches(msg, k) {
+			return m.switchTo(screen(scr))
+		}
+	}
 	switch {
 	case key.Matches(msg, m.keys.Quit):
 		return tea.Quit
@@ -293,22 +298,6 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	case m.showHelp && key.Matches(msg, m.keys.Back):
 		m.showHelp = false
 		return nil
-	case key.Matches(msg, m.keys.Agencies):
-		return m.switchTo(agenciesScreen)
-	case key.Matches(msg, m.keys.Review):
-		return m.switchTo(reviewScreen)
-	case key.Matches(msg, m.keys.Groups):
-		return m.switchTo(groupsScreen)
-	case key.Matches(msg, m.keys.Orders):
-		return m.switchTo(ordersScreen)
-	case key.Matches(msg, m.keys.Statements):
-		return m.switchTo(statementsScreen)
-	case key.Matches(msg, m.keys.Rates):
-		return m.switchTo(ratesScreen)
-	case key.Matches(msg, m.keys.Users):
-		return m.switchTo(usersScreen)
-	case key.Matches(msg, m.keys.Keys):
-		return m.switchTo(keysScreen)
 	case key.Matches(msg, m.keys.Switch):
 		// Tab goes to the next screen, from the last back to the first.
 		return m.switchTo((m.screen + 1) % screenCount)

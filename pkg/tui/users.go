@@ -15,52 +15,15 @@ import (
 
 // userState is the selected agency's users; `b` blocks one (inactive, its
 // sessions end), `u` unblocks one, each behind a confirmation.
-type userState struct {
-	list     pagedList[admin.ManagedUser, admin.ManagedUser]
-	agencyID int64
-}
-
-type usersMsg struct {
-	agencyID int64
-	pageNo   int
-	page     admin.UserPage
-	err      error
-}
+type userState = agencyList[admin.ManagedUser]
 
 func newUserState() userState {
-	return userState{list: newPagedList(listSource[admin.ManagedUser, admin.ManagedUser]{
-		screen: usersScreen, what: "users", item: "user",
-		id: func(u admin.ManagedUser) int64 { return u.ID },
-		loadPage: func(m *Model, pageNo int) tea.Cmd {
-			a, ok := m.scopeAgency()
-			b, size := m.b, m.opts.PageSize
-			ctx, cancel := m.call()
-			return func() tea.Msg {
-				defer cancel()
-				if !ok {
-					return usersMsg{pageNo: pageNo, err: errNoAgency}
-				}
-				p, err := b.Users(ctx, a.ID, auth.UserFilter{Page: pageNo, PageSize: size})
-				return usersMsg{agencyID: a.ID, pageNo: pageNo, page: p, err: err}
-			}
-		},
-	})}
-}
-
-func (m *Model) usersLoaded(msg usersMsg) tea.Cmd {
-	s := &m.us
-	if !s.list.answered(msg.pageNo) {
-		return nil
-	}
-	if a, ok := m.scopeAgency(); ok && msg.agencyID != 0 && msg.agencyID != a.ID {
-		return nil
-	}
-	if msg.err == errNoAgency {
-		s.list.items, s.list.total, s.list.loaded, s.agencyID = nil, 0, true, 0
-		return nil
-	}
-	s.agencyID = msg.agencyID
-	return s.list.pageLoaded(m, msg.page.Items, msg.page.Total, msg.err)
+	return newAgencyList(usersScreen, "users", "user",
+		func(u admin.ManagedUser) int64 { return u.ID },
+		func(ctx context.Context, b admin.Backend, agencyID int64, page, size int) ([]admin.ManagedUser, int, error) {
+			p, err := b.Users(ctx, agencyID, auth.UserFilter{Page: page, PageSize: size})
+			return p.Items, p.Total, err
+		})
 }
 
 func (m *Model) usersKey(msg tea.KeyMsg) tea.Cmd {
