@@ -11,10 +11,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
-	// The zone database travels with the binary: a server without
-	// /usr/share/zoneinfo (a scratch container) still knows Asia/Shanghai.
-	_ "time/tzdata"
 
+	"github.com/voyage/voyage/pkg/geo"
 	"github.com/voyage/voyage/pkg/i18n"
 )
 
@@ -36,7 +34,7 @@ func LoadZone(name string) (*time.Location, error) {
 	if name == "" || name == "Local" || len(name) > maxZoneName || strings.ContainsAny(name, " \\") || strings.HasPrefix(name, "/") {
 		return nil, fmt.Errorf("display: %q is no time zone", name)
 	}
-	loc, err := time.LoadLocation(name)
+	loc, err := geo.Zone(name)
 	if err != nil {
 		return nil, fmt.Errorf("display: %q is no time zone: %w", name, err)
 	}

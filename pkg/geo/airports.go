@@ -221,6 +221,21 @@ func DistanceKm(a, b string) float64 {
 
 var zones sync.Map // IANA name → *time.Location
 
+// Zone loads an IANA time zone once: time.LoadLocation reads and parses the
+// zone database on every call, and zones are looked up per request and per
+// segment.
+func Zone(name string) (*time.Location, error) {
+	if l, ok := zones.Load(name); ok {
+		return l.(*time.Location), nil
+	}
+	l, err := time.LoadLocation(name)
+	if err != nil {
+		return nil, err
+	}
+	zones.Store(name, l)
+	return l, nil
+}
+
 // Location is an airport's time zone (a city code counts as its busiest
 // airport); time.UTC when the airport or its zone is unknown.
 func Location(airport string) *time.Location {
@@ -228,14 +243,10 @@ func Location(airport string) *time.Location {
 	if !ok || a.TZ == "" {
 		return time.UTC
 	}
-	if l, ok := zones.Load(a.TZ); ok {
-		return l.(*time.Location)
-	}
-	l, err := time.LoadLocation(a.TZ)
+	l, err := Zone(a.TZ)
 	if err != nil {
-		l = time.UTC
+		return time.UTC
 	}
-	zones.Store(a.TZ, l)
 	return l
 }
 

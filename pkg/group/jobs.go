@@ -163,7 +163,7 @@ func (s *Service) Remind(ctx context.Context) (int, error) {
 				return err
 			}
 			lang := mail.Lang(a.EmailLanguage)
-			loc, lerr := time.LoadLocation(d.TimeZone)
+			loc, lerr := display.LoadZone(d.TimeZone)
 			if lerr != nil {
 				loc = time.UTC
 			}

@@ -11,6 +11,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/display"
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/geo"
 	"github.com/voyage/voyage/pkg/money"
@@ -73,7 +74,7 @@ func (s *Service) Quote(ctx context.Context, who auth.Principal, id int64, in Qu
 	if in.TimeZone == "" && len(o.Journeys) > 0 {
 		in.TimeZone = geo.Location(o.Journeys[0].Origin).String()
 	}
-	if _, err := time.LoadLocation(in.TimeZone); err != nil || in.TimeZone == "" || in.TimeZone == "Local" {
+	if !display.ValidZone(in.TimeZone) {
 		errs["timeZone"] = "group.error.timeZone"
 	}
 	q := Quote{Status: QuoteCurrent, ConfirmBefore: in.ConfirmBefore.UTC(), PassengerListDeadline: in.PassengerListDeadline.UTC(),

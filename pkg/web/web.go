@@ -263,11 +263,11 @@ func (s *Server) identify(r *http.Request) (viewer, error) {
 // user's time zone (their own, else their agency's; the default zone
 // before a login) and the footer's display currency with the site's rates.
 func (s *Server) withDisplay(ctx context.Context, r *http.Request, v viewer) context.Context {
-	zone := display.ResolveZone("", "")
+	var user, agency string
 	if v.LoggedIn {
-		zone = display.ResolveZone(v.Principal.TimeZone, v.Agency.TimeZone)
+		user, agency = v.Principal.TimeZone, v.Agency.TimeZone
 	}
-	ctx = display.WithZone(ctx, zone)
+	ctx = display.WithZone(ctx, display.ResolveZone(user, agency))
 	if s.site == nil {
 		return ctx
 	}

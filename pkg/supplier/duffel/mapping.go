@@ -10,6 +10,7 @@ import (
 	// makes those resolvable on hosts without /usr/share/zoneinfo.
 	_ "time/tzdata"
 
+	"github.com/voyage/voyage/pkg/geo"
 	"github.com/voyage/voyage/pkg/money"
 	"github.com/voyage/voyage/pkg/supplier"
 )
@@ -172,7 +173,7 @@ func localTime(s, zone string) (time.Time, error) {
 	}
 	loc := time.UTC
 	if zone != "" {
-		l, err := time.LoadLocation(zone)
+		l, err := geo.Zone(zone)
 		if err != nil {
 			return time.Time{}, fmt.Errorf("time zone %q: %w", zone, err)
 		}
