@@ -39,18 +39,17 @@ type Limiter interface {
 	Take(ctx context.Context, key string, l Limit) (Result, error)
 }
 
+// params are the bucket's emission interval (µs between two requests at
+// the steady rate) and its size, both at least 1.
+func (l Limit) params() (interval, burst int64) {
+	return max(int64(math.Round(1e6/l.Rate)), 1), max(int64(l.Burst), 1)
+}
+
 // gcra applies one request at now (µs) to the stored arrival time tat (µs,
 // 0 when none) and returns the result and the new tat (unchanged when
 // refused).
 func gcra(now, tat int64, l Limit) (Result, int64) {
-	interval := int64(math.Round(1e6 / l.Rate))
-	if interval < 1 {
-		interval = 1
-	}
-	burst := int64(l.Burst)
-	if burst < 1 {
-		burst = 1
-	}
+	interval, burst := l.params()
 	if tat < now {
 		tat = now
 	}
@@ -121,14 +120,7 @@ type Redis struct {
 
 // Take applies one request of key.
 func (r Redis) Take(ctx context.Context, key string, l Limit) (Result, error) {
-	interval := int64(math.Round(1e6 / l.Rate))
-	if interval < 1 {
-		interval = 1
-	}
-	burst := l.Burst
-	if burst < 1 {
-		burst = 1
-	}
+	interval, burst := l.params()
 	v, err := takeScript.Run(ctx, r.Client, []string{r.Prefix + key}, interval, burst).Int64Slice()
 	if err != nil {
 		return Result{}, fmt.Errorf("ratelimit: redis: %w", err)
@@ -136,6 +128,6 @@ func (r Redis) Take(ctx context.Context, key string, l Limit) (Result, error) {
 	if len(v) != 4 {
 		return Result{}, fmt.Errorf("ratelimit: redis answered %v", v)
 	}
-	return Result{Allowed: v[0] == 1, Limit: burst, Remaining: int(v[3]),
+	return Result{Allowed: v[0] == 1, Limit: int(burst), Remaining: int(v[3]),
 		RetryAfter: time.Duration(v[1]) * time.Microsecond, Reset: time.Duration(v[2]) * time.Microsecond}, nil
 }
