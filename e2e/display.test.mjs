@@ -6,7 +6,7 @@
 // approximate amount in the display currency beside the settlement amount.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, newPage, seriousViolations, screenshot, loginOK, submit, flash } from './harness.mjs';
+import { startServer, launchBrowser, newPage, seriousViolations, screenshot, loginOK, submit, flash, isoDay } from './harness.mjs';
 
 let server;
 let browser;
@@ -20,10 +20,6 @@ after(async () => {
   await browser?.close();
   await server?.stop();
 });
-
-function isoDay(n) {
-  return new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
-}
 
 // wall is an instant on zone's clock: "2026-11-25 18:06".
 function wall(iso, zone) {

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServer, launchBrowser, newPage, seriousViolations, screenshot, portalShot, loginOK, submit, flash } from './harness.mjs';
+import { startServer, launchBrowser, newPage, seriousViolations, screenshot, portalShot, loginOK, submit, flash, isoDay } from './harness.mjs';
 
 let server;
 let browser;
@@ -27,11 +27,6 @@ after(async () => {
   await server?.stop();
   if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
-
-// isoDay is today plus n days, as the server (UTC) counts days.
-function isoDay(n) {
-  return new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
-}
 
 // cents turns an API amount ("1,234.50" or "1234.50") into whole cents, so
 // sums are exact.

@@ -3,7 +3,7 @@
 // /flight/booking against the demo's simulated suppliers.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, newPage, seriousViolations, screenshot, portalShot, login } from './harness.mjs';
+import { startServer, launchBrowser, newPage, seriousViolations, screenshot, portalShot, login, isoDay } from './harness.mjs';
 
 let server;
 let browser;
@@ -23,11 +23,6 @@ async function openSearch(page) {
   await page.goto('/flight/booking');
   await page.locator('[data-island="FlightSearch"][data-island-mounted="true"]').waitFor();
   await page.locator('.fs-form').waitFor();
-}
-
-// isoDay is today plus n days, as the server (UTC) counts days.
-function isoDay(n) {
-  return new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
 }
 
 // pick types into an airport field and chooses the option of code.

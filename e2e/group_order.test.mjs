@@ -10,7 +10,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startServer, launchBrowser, newPage, seriousViolations, screenshot, loginOK, submit, flash } from './harness.mjs';
+import { startServer, launchBrowser, newPage, seriousViolations, screenshot, loginOK, submit, flash, isoDay } from './harness.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 let server;
@@ -25,10 +25,6 @@ after(async () => {
   await browser?.close();
   await server?.stop();
 });
-
-function isoDay(n) {
-  return new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
-}
 
 function isoTime(hours) {
   return new Date(Date.now() + hours * 3_600_000).toISOString().replace(/\.\d{3}Z$/, 'Z');

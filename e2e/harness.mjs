@@ -120,3 +120,9 @@ export async function submit(page, button) {
 export async function flash(page) {
   return (await page.locator('.flashes').innerText()).trim();
 }
+
+// isoDay is the UTC date n days from now ("2026-12-01"), for search and
+// travel dates.
+export function isoDay(n) {
+  return new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
+}

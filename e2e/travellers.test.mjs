@@ -12,7 +12,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startServer, launchBrowser, newPage, seriousViolations, screenshot, loginOK, submit, flash } from './harness.mjs';
+import { startServer, launchBrowser, newPage, seriousViolations, screenshot, loginOK, submit, flash, isoDay } from './harness.mjs';
 
 const passport = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'passport.jpg');
 
@@ -28,10 +28,6 @@ after(async () => {
   await browser?.close();
   await server?.stop();
 });
-
-function isoDay(n) {
-  return new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
-}
 
 // pick types into an airport field and chooses the option of code.
 async function pick(page, field, query, code) {

@@ -110,11 +110,11 @@ func sameFilters(a, b Filters) bool {
 // bounds are the range filters read: prices in minor units, times as
 // minutes of the day (-1 for no bound).
 type bounds struct {
-	priceMin, priceMax    int64
-	hasPriceMin, hasPrice bool
-	longest               int
-	depFrom, depTo        int
-	arrFrom, arrTo        int
+	priceMin, priceMax       int64
+	hasPriceMin, hasPriceMax bool
+	longest                  int
+	depFrom, depTo           int
+	arrFrom, arrTo           int
 }
 
 // boundsOf reads the range filters in the settlement currency.
@@ -133,9 +133,9 @@ func boundsOf(f Filters, currency string) (bounds, map[string]string) {
 		if err != nil {
 			errs["filters.priceMax"] = "results.error.price"
 		}
-		b.priceMax, b.hasPrice = a.Minor, true
+		b.priceMax, b.hasPriceMax = a.Minor, true
 	}
-	if b.hasPriceMin && b.hasPrice && b.priceMax < b.priceMin && len(errs) == 0 {
+	if b.hasPriceMin && b.hasPriceMax && b.priceMax < b.priceMin && len(errs) == 0 {
 		errs["filters.priceMax"] = "results.error.priceOrder"
 	}
 	if f.MaxDuration < 0 || f.MaxDuration > 7*24*60 {
@@ -161,7 +161,7 @@ func boundsOf(f Filters, currency string) (bounds, map[string]string) {
 
 // within reports whether v passes the range filters.
 func (b bounds) within(v *view) bool {
-	if b.hasPriceMin && v.total < b.priceMin || b.hasPrice && v.total > b.priceMax {
+	if b.hasPriceMin && v.total < b.priceMin || b.hasPriceMax && v.total > b.priceMax {
 		return false
 	}
 	if b.longest > 0 && v.longest > b.longest {
