@@ -12,6 +12,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/riverqueue/river"
@@ -216,14 +217,22 @@ func (a *App) buildHandler() http.Handler {
 	api.RegisterRecognition(a.Router, recognition.New(recognition.Config{}))
 	a.Router.Finish("/base/", "/order/", "/shopping/")
 
-	openapi, err := json.MarshalIndent(a.Router.OpenAPI(), "", "  ")
-	if err != nil {
-		panic(fmt.Sprintf("app: encode OpenAPI: %v", err))
-	}
+	// The document (1.4 MB, a quarter of a second to reflect and encode) is
+	// made on its first request, not on every start: most instances (the
+	// CLI's, the tests') never serve it.
+	openapi := sync.OnceValues(func() ([]byte, error) {
+		return json.MarshalIndent(a.Router.OpenAPI(), "", "  ")
+	})
 	mux.HandleFunc("GET /openapi.json", func(w http.ResponseWriter, r *http.Request) {
+		doc, err := openapi()
+		if err != nil {
+			slog.ErrorContext(r.Context(), "app: encode the OpenAPI document", "err", err)
+			http.Error(w, "the API document could not be made", http.StatusInternalServerError)
+			return
+		}
 		w.Header().Set("Content-Type", "application/json")
 		w.Header().Set("Cache-Control", "public, max-age=300")
-		_, _ = w.Write(openapi)
+		_, _ = w.Write(doc)
 	})
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
