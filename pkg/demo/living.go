@@ -2,6 +2,8 @@ package demo
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"log/slog"
 
@@ -20,6 +22,24 @@ var LivingLogins = []Login{
 	{"harbour-sub", "demo-pass-1", "Harbour Kids Travel", "SuperUser"},
 }
 
+// The living agencies as the provider and Harbour Travel create them.
+var (
+	harbourTravel = agency.CreateRequest{
+		Profile: agency.Profile{Name: "Harbour Travel", Alias: "Harbour", Address: "1 Harbour Road, Wan Chai, Hong Kong",
+			ContactName: "Mei Chan", ContactEmail: "ops@harbour-travel.example", ContactPhone: "+852 2511 0000",
+			CustomerService: "service@harbour-travel.example"},
+		Config: agency.Config{Settings: agency.Settings{EnableFlight: true, EnableTrain: true, IsShowBill: true, CanCreateSubAgency: true,
+			SettlementCurrency: "CNY", EmailLanguage: "en"}},
+		SuperUser: agency.NewSuperAdmin{Username: "harbour-super", Email: "super@harbour-travel.example", Nickname: "Harbour Super", Password: "demo-pass-1"},
+	}
+	harbourKids = agency.CreateRequest{
+		Profile: agency.Profile{Name: "Harbour Kids Travel", Alias: "Harbour Kids", Address: "3 Pier Road, Central, Hong Kong",
+			ContactName: "Ka Lok", ContactEmail: "ops@harbour-kids.example", ContactPhone: "+852 2522 0000"},
+		Config:    agency.Config{Settings: agency.Settings{EnableFlight: true, IsShowBill: true, SettlementCurrency: "CNY", EmailLanguage: "zh-tw"}},
+		SuperUser: agency.NewSuperAdmin{Username: "harbour-sub", Email: "super@harbour-kids.example", Nickname: "Harbour Kids Super", Password: "demo-pass-1"},
+	}
+)
+
 // SeedLiving adds the living demo agency when it is missing (`voyage demo
 // seed`, which `make run` runs); the tests' seed (Seed) leaves it out, so
 // that their agencies' counts and money stay as they assert.
@@ -35,16 +55,12 @@ func SeedLiving(ctx context.Context, db *store.DB) error {
 }
 
 // seedLiving creates Harbour Travel and its sub-agency through the agency
-// service, as the provider and Harbour Travel would, once: the accounts'
-// existence says it was done, and the top-ups carry idempotency keys.
-func seedLiving(ctx context.Context, db *store.DB) (bool, error) {
-	var n int
-	if err := db.GetContext(ctx, &n, db.Rebind(`SELECT COUNT(*) FROM users WHERE username = ?`), "harbour-super"); err != nil {
-		return false, fmt.Errorf("demo: check living agency: %w", err)
-	}
-	if n > 0 {
-		return false, nil
-	}
+// service, as the provider and Harbour Travel would. Each step is safe to
+// run again (an agency found by its super user is not made twice, a credit
+// line is set to the same figure, a top-up replays its idempotency key), so
+// a seed stopped half-way is finished by the next run rather than skipped.
+// created says whether Harbour Travel was made by this run.
+func seedLiving(ctx context.Context, db *store.DB) (created bool, err error) {
 	var provider struct {
 		UserID   int64 `db:"id"`
 		AgencyID int64 `db:"agency_id"`
@@ -55,43 +71,60 @@ func seedLiving(ctx context.Context, db *store.DB) (bool, error) {
 	svc := agency.NewService(db, agency.NewStore(db), ledger.New(db))
 	asProvider := auth.Principal{UserID: provider.UserID, Username: "provider-admin", AgencyID: provider.AgencyID,
 		Subject: auth.Subject{Roles: []string{auth.RoleSuperUser}, ProxyLevel: 0, Common: auth.CommonConfig{CanCreateSubAgency: true}}}
-	harbour, err := svc.Create(ctx, asProvider, agency.CreateRequest{
-		Profile: agency.Profile{Name: "Harbour Travel", Alias: "Harbour", Address: "1 Harbour Road, Wan Chai, Hong Kong",
-			ContactName: "Mei Chan", ContactEmail: "ops@harbour-travel.example", ContactPhone: "+852 2511 0000",
-			CustomerService: "service@harbour-travel.example"},
-		Config: agency.Config{Settings: agency.Settings{EnableFlight: true, EnableTrain: true, IsShowBill: true, CanCreateSubAgency: true,
-			SettlementCurrency: "CNY", EmailLanguage: "en"}},
-		SuperUser: agency.NewSuperAdmin{Username: "harbour-super", Email: "super@harbour-travel.example", Nickname: "Harbour Super", Password: "demo-pass-1"},
+	harbour, created, err := agencyOf(ctx, db, "harbour-super", func() error {
+		_, err := svc.Create(ctx, asProvider, harbourTravel)
+		return err
 	})
 	if err != nil {
 		return false, fmt.Errorf("demo: create Harbour Travel: %w", err)
 	}
-	if _, err := svc.SetCredit(ctx, asProvider, harbour.ID, agency.CreditRequest{CreditLimit: "20000", CreditPeriod: 30, CreditPeriodUnit: "day"}); err != nil {
+	if _, err := svc.SetCredit(ctx, asProvider, harbour.agencyID, agency.CreditRequest{CreditLimit: "20000", CreditPeriod: 30, CreditPeriodUnit: "day"}); err != nil {
 		return false, fmt.Errorf("demo: Harbour Travel credit: %w", err)
 	}
-	if _, err := svc.AddFunds(ctx, asProvider, harbour.ID, ledger.TopUp{IdempotencyKey: "demo-harbour-wire-1", Currency: "CNY",
+	if _, err := svc.AddFunds(ctx, asProvider, harbour.agencyID, ledger.TopUp{IdempotencyKey: "demo-harbour-wire-1", Currency: "CNY",
 		CurrencyReceived: "USD", AmountReceived: "7000", ExchangeRate: "7.10", FeePercent: "0.5", Reference: "HSBC-DEMO-1",
 		Remark: "opening deposit"}, nil); err != nil {
 		return false, fmt.Errorf("demo: Harbour Travel funds: %w", err)
 	}
-	var super int64
-	if err := db.GetContext(ctx, &super, db.Rebind(`SELECT id FROM users WHERE username = ?`), "harbour-super"); err != nil {
-		return false, fmt.Errorf("demo: Harbour super user: %w", err)
-	}
-	asHarbour := auth.Principal{UserID: super, Username: "harbour-super", AgencyID: harbour.ID,
+	asHarbour := auth.Principal{UserID: harbour.userID, Username: "harbour-super", AgencyID: harbour.agencyID,
 		Subject: auth.Subject{Roles: []string{auth.RoleSuperUser}, ProxyLevel: 1, Common: auth.CommonConfig{CanCreateSubAgency: true, IsShowBill: true}}}
-	kids, err := svc.Create(ctx, asHarbour, agency.CreateRequest{
-		Profile: agency.Profile{Name: "Harbour Kids Travel", Alias: "Harbour Kids", Address: "3 Pier Road, Central, Hong Kong",
-			ContactName: "Ka Lok", ContactEmail: "ops@harbour-kids.example", ContactPhone: "+852 2522 0000"},
-		Config:    agency.Config{Settings: agency.Settings{EnableFlight: true, IsShowBill: true, SettlementCurrency: "CNY", EmailLanguage: "zh-tw"}},
-		SuperUser: agency.NewSuperAdmin{Username: "harbour-sub", Email: "super@harbour-kids.example", Nickname: "Harbour Kids Super", Password: "demo-pass-1"},
+	kids, _, err := agencyOf(ctx, db, "harbour-sub", func() error {
+		_, err := svc.Create(ctx, asHarbour, harbourKids)
+		return err
 	})
 	if err != nil {
 		return false, fmt.Errorf("demo: create Harbour Kids Travel: %w", err)
 	}
-	if _, err := svc.AddFunds(ctx, asHarbour, kids.ID, ledger.TopUp{IdempotencyKey: "demo-harbour-kids-1", Currency: "CNY",
+	if _, err := svc.AddFunds(ctx, asHarbour, kids.agencyID, ledger.TopUp{IdempotencyKey: "demo-harbour-kids-1", Currency: "CNY",
 		CurrencyReceived: "CNY", AmountReceived: "5000", ExchangeRate: "1", Reference: "HARBOUR-TRANSFER-1"}, nil); err != nil {
 		return false, fmt.Errorf("demo: Harbour Kids Travel funds: %w", err)
 	}
-	return true, nil
+	return created, nil
+}
+
+// livingAgency is a demo agency and its super user.
+type livingAgency struct{ agencyID, userID int64 }
+
+// agencyOf is the agency whose super user is username, made by create when
+// there is none yet (created true).
+func agencyOf(ctx context.Context, db *store.DB, username string, create func() error) (livingAgency, bool, error) {
+	var a livingAgency
+	var row struct {
+		ID       int64 `db:"id"`
+		AgencyID int64 `db:"agency_id"`
+	}
+	err := db.GetContext(ctx, &row, db.Rebind(`SELECT id, agency_id FROM users WHERE username = ?`), username)
+	if err == nil {
+		return livingAgency{agencyID: row.AgencyID, userID: row.ID}, false, nil
+	}
+	if !errors.Is(err, sql.ErrNoRows) {
+		return a, false, err
+	}
+	if err := create(); err != nil {
+		return a, false, err
+	}
+	if err := db.GetContext(ctx, &row, db.Rebind(`SELECT id, agency_id FROM users WHERE username = ?`), username); err != nil {
+		return a, false, err
+	}
+	return livingAgency{agencyID: row.AgencyID, userID: row.ID}, true, nil
 }

@@ -4,25 +4,54 @@ import (
 	"context"
 	"testing"
 
+	"github.com/voyage/voyage/pkg/agency"
+	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/store"
 	"github.com/voyage/voyage/pkg/store/storetest"
 )
 
 // The living demo agency has money, a credit line, its contacts and a
-// funded sub-agency; seeding twice adds nothing.
+// funded sub-agency; seeding twice adds nothing, and a seed stopped after
+// making Harbour Travel is finished by the next one.
 func TestSeedLivingAgencyTwice(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		// halfDone makes Harbour Travel alone, as a seed stopped after its
+		// first step leaves it.
+		halfDone bool
+	}{{"fresh", false}, {"stopped half-way", true}} {
+		t.Run(tc.name, func(t *testing.T) { testSeedLiving(t, tc.halfDone) })
+	}
+}
+
+func testSeedLiving(t *testing.T, halfDone bool) {
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		if _, err := seedIdentity(ctx, db); err != nil {
 			t.Fatal(err)
+		}
+		if halfDone {
+			var p struct {
+				ID       int64 `db:"id"`
+				AgencyID int64 `db:"agency_id"`
+			}
+			if err := db.GetContext(ctx, &p, db.Rebind(`SELECT id, agency_id FROM users WHERE username = ?`), "provider-admin"); err != nil {
+				t.Fatal(err)
+			}
+			svc := agency.NewService(db, agency.NewStore(db), ledger.New(db))
+			provider := auth.Principal{UserID: p.ID, Username: "provider-admin", AgencyID: p.AgencyID,
+				Subject: auth.Subject{Roles: []string{auth.RoleSuperUser}, Common: auth.CommonConfig{CanCreateSubAgency: true}}}
+			if _, err := svc.Create(ctx, provider, harbourTravel); err != nil {
+				t.Fatal(err)
+			}
 		}
 		for i := 0; i < 2; i++ {
 			created, err := seedLiving(ctx, db)
 			if err != nil {
 				t.Fatalf("seed %d: %v", i+1, err)
 			}
-			if created != (i == 0) {
+			if created != (i == 0 && !halfDone) {
 				t.Errorf("seed %d created = %v", i+1, created)
 			}
 		}
