@@ -6,7 +6,7 @@
 // approximate amount in the display currency beside the settlement amount.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, newPage, seriousViolations, screenshot, loginOK, submit, flash, isoDay } from './harness.mjs';
+import { startServer, launchBrowser, newPage, seriousViolations, screenshot, loginOK, submit, flash, isoDay, fillAdultAndContact } from './harness.mjs';
 
 let server;
 let browser;
@@ -101,20 +101,7 @@ test('a user zone and a display currency: list and detail times in the zone, fli
   await page.locator('form.fc-form, .fc-outcome').first().waitFor({ timeout: 90_000 });
   if (await accept.count()) await accept.click();
   await page.locator('form.fc-form').waitFor();
-  const pax = page.locator('fieldset.fc-passenger').first();
-  await pax.getByLabel('Surname').fill('ZHANG');
-  await pax.getByLabel('Given names').fill('WEI');
-  await pax.getByRole('radio', { name: 'Male', exact: true }).check();
-  await pax.getByLabel('Date of birth').fill('1985-04-02');
-  const nationality = pax.getByRole('combobox', { name: 'Nationality' });
-  await nationality.fill('China');
-  await page.getByRole('option', { name: "People's Republic of China", exact: true }).click();
-  await pax.getByLabel('Document type').selectOption('passport');
-  await pax.getByLabel('Document number').fill('E12345678');
-  await pax.getByLabel('Document expiry date').fill('2034-01-01');
-  await page.getByLabel('Contact name').fill('Wei Zhang');
-  await page.getByLabel('Contact email').fill('wei.zhang@example.com');
-  await page.getByLabel('Contact phone').fill('+86 138 0013 8000');
+  await fillAdultAndContact(page);
   // The airline may refuse a booking now and then (the simulated suppliers
   // do): the same submit is tried again, as flight_order.test.mjs does.
   for (let i = 0; i < 3; i++) {

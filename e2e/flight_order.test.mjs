@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServer, launchBrowser, newPage, seriousViolations, screenshot, portalShot, loginOK, submit, flash, isoDay } from './harness.mjs';
+import { startServer, launchBrowser, newPage, seriousViolations, screenshot, portalShot, loginOK, submit, flash, isoDay, fillAdultAndContact } from './harness.mjs';
 
 let server;
 let browser;
@@ -202,22 +202,7 @@ function money(c) {
 
 // fillBooking fills the one adult, the contact and chooses the balance.
 async function fillBooking(page) {
-  const pax = page.locator('fieldset.fc-passenger').first();
-  await pax.getByLabel('Surname').fill('ZHANG');
-  await pax.getByLabel('Given names').fill('WEI');
-  await pax.getByRole('radio', { name: 'Male', exact: true }).check();
-  await pax.getByLabel('Date of birth').fill('1985-04-02');
-  const nationality = pax.getByRole('combobox', { name: 'Nationality' });
-  await nationality.fill('China');
-  // China is listed under its full name; typing 'China' finds it.
-  await page.getByRole('option', { name: "People's Republic of China", exact: true }).click();
-  assert.equal(await nationality.inputValue(), "People's Republic of China");
-  await pax.getByLabel('Document type').selectOption('passport');
-  await pax.getByLabel('Document number').fill('E12345678');
-  await pax.getByLabel('Document expiry date').fill('2034-01-01');
-  await page.getByLabel('Contact name').fill('Wei Zhang');
-  await page.getByLabel('Contact email').fill('wei.zhang@example.com');
-  await page.getByLabel('Contact phone').fill('+86 138 0013 8000');
+  await fillAdultAndContact(page);
   const balance = page.getByRole('radio', { name: /^Account balance/ });
   await balance.waitFor();
   await balance.check();

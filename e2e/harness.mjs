@@ -126,3 +126,24 @@ export async function flash(page) {
 export function isoDay(n) {
   return new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
 }
+
+// fillAdultAndContact fills the flight booking form's first passenger (an
+// adult, ZHANG/WEI, Chinese passport) and the contact, in English.
+export async function fillAdultAndContact(page) {
+  const pax = page.locator('fieldset.fc-passenger').first();
+  await pax.getByLabel('Surname').fill('ZHANG');
+  await pax.getByLabel('Given names').fill('WEI');
+  await pax.getByRole('radio', { name: 'Male', exact: true }).check();
+  await pax.getByLabel('Date of birth').fill('1985-04-02');
+  const nationality = pax.getByRole('combobox', { name: 'Nationality' });
+  await nationality.fill('China');
+  // China is listed under its full name; typing 'China' finds it.
+  await page.getByRole('option', { name: "People's Republic of China", exact: true }).click();
+  assert.equal(await nationality.inputValue(), "People's Republic of China");
+  await pax.getByLabel('Document type').selectOption('passport');
+  await pax.getByLabel('Document number').fill('E12345678');
+  await pax.getByLabel('Document expiry date').fill('2034-01-01');
+  await page.getByLabel('Contact name').fill('Wei Zhang');
+  await page.getByLabel('Contact email').fill('wei.zhang@example.com');
+  await page.getByLabel('Contact phone').fill('+86 138 0013 8000');
+}
