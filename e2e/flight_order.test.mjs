@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServer, launchBrowser, newPage, seriousViolations, screenshot, portalShot, loginOK, submit, flash, isoDay, fillAdultAndContact } from './harness.mjs';
+import { startServer, launchBrowser, newPage, seriousViolations, screenshot, portalShot, loginOK, submit, flash, isoDay, fillAdultAndContact, watchFailures, unexpectedErrors } from './harness.mjs';
 
 let server;
 let browser;
@@ -160,39 +160,6 @@ async function choose(page) {
     return;
   }
   assert.fail(`no flight could be booked; tried ${tried.join(', ')}`);
-}
-
-// watchFailures records every answer of 400 or more the page gets; the
-// browser logs each as a console error.
-function watchFailures(page) {
-  const seen = [];
-  page.on('response', (r) => {
-    const path = new URL(r.url()).pathname;
-    if (r.status() >= 400) seen.push({ status: r.status(), method: r.request().method(), path });
-  });
-  return seen;
-}
-
-// recoverable are the supplier-backed calls the page answers with a way to
-// try again, which the test takes: a price check that failed (502/504) and
-// a booking the airline refused for now (409, order.error.bookingFailed).
-function recoverable(f) {
-  if (f.method !== 'POST') return false;
-  if (/^\/shopping\/v2\/flight\/solutions\/[^/]+\/verification$/.test(f.path)) return f.status >= 500;
-  if (f.path === '/order/v2/flight/orders') return f.status === 409 || f.status >= 500;
-  return false;
-}
-
-// unexpectedErrors are page's console errors less the one 'Failed to load
-// resource' of each recovered failure.
-function unexpectedErrors(page, failures) {
-  const allowed = failures.filter(recoverable).map((f) => `Failed to load resource: the server responded with a status of ${f.status} `);
-  return page.errors.filter((e) => {
-    const i = allowed.findIndex((a) => e.startsWith(a));
-    if (i < 0) return true;
-    allowed.splice(i, 1);
-    return false;
-  });
 }
 
 // money writes cents as the pages do: 20,000.00 CNY.

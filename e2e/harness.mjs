@@ -147,3 +147,37 @@ export async function fillAdultAndContact(page) {
   await page.getByLabel('Contact email').fill('wei.zhang@example.com');
   await page.getByLabel('Contact phone').fill('+86 138 0013 8000');
 }
+
+// watchFailures records every answer of 400 or more the page gets; the
+// browser logs each as a console error.
+export function watchFailures(page) {
+  const seen = [];
+  page.on('response', (r) => {
+    const path = new URL(r.url()).pathname;
+    if (r.status() >= 400) seen.push({ status: r.status(), method: r.request().method(), path });
+  });
+  return seen;
+}
+
+// recoverable are the supplier-backed calls the page answers with a way to
+// try again, which the test takes: a price check that failed (502/504) and
+// a booking the airline refused for now (409, order.error.bookingFailed).
+export function recoverable(f) {
+  if (f.method !== 'POST') return false;
+  if (/^\/shopping\/v2\/flight\/solutions\/[^/]+\/verification$/.test(f.path)) return f.status >= 500;
+  if (f.path === '/order/v2/flight/orders') return f.status === 409 || f.status >= 500;
+  return false;
+}
+
+// unexpectedErrors are page's console errors less the one 'Failed to load
+// resource' of each failure the test expected (allow; by default the
+// recovered supplier failures).
+export function unexpectedErrors(page, failures, allow = recoverable) {
+  const allowed = failures.filter(allow).map((f) => `Failed to load resource: the server responded with a status of ${f.status} `);
+  return page.errors.filter((e) => {
+    const i = allowed.findIndex((a) => e.startsWith(a));
+    if (i < 0) return true;
+    allowed.splice(i, 1);
+    return false;
+  });
+}
