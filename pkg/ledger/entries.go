@@ -175,6 +175,12 @@ func (l *Ledger) Transactions(ctx context.Context, agencyID int64, currency stri
 		if gross == "" {
 			gross, grossCur = money.Amount{Minor: e.Amount, Currency: e.Currency}.String(), e.Currency
 		}
+		// A parent's top-up of its sub-agency never changes currency, so its
+		// detail names none (and cannot gain one: the detail is part of the
+		// posting's idempotency hash).
+		if grossCur == "" {
+			grossCur = e.Currency
+		}
 		fee := d["fee"]
 		if fee == "" {
 			fee = money.Amount{Currency: e.Currency}.String()

@@ -129,3 +129,42 @@ func TestConcurrentTopUpRunsItsNoticeOnce(t *testing.T) {
 		sumIsZero(t, db)
 	})
 }
+
+// TestTransactionsNameTheirCurrencies: each transaction's total paid has its
+// currency, the provider's top-up in what arrived and a parent's top-up of
+// its sub-agency, on both wallets, in the wallet's own.
+func TestTransactionsNameTheirCurrencies(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		l := ledger.New(db)
+		ids := agencies(t, db, 2)
+		parent, sub := ids[0], ids[1]
+		if _, err := l.TopUp(ctx, ledger.TopUp{AgencyID: parent, IdempotencyKey: "usd", Currency: "CNY", CurrencyReceived: "USD",
+			AmountReceived: "1000.00", ExchangeRate: "7.1", Reference: "HSBC-1"}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := l.TopUpFromParent(ctx, parent, ledger.TopUp{AgencyID: sub, IdempotencyKey: "sub", Currency: "CNY",
+			AmountReceived: "200", Reference: "TRANSFER-1"}); err != nil {
+			t.Fatal(err)
+		}
+		type row struct{ gross, grossCur, net string }
+		for _, tt := range []struct {
+			name   string
+			agency int64
+			want   []row
+		}{
+			{"parent", parent, []row{{"200.00", "CNY", "-200.00"}, {"1000.00", "USD", "7100.00"}}},
+			{"sub-agency", sub, []row{{"200.00", "CNY", "200.00"}}},
+		} {
+			items, total, err := l.Transactions(ctx, tt.agency, "CNY", 1, 20)
+			if err != nil || total != len(tt.want) {
+				t.Fatalf("%s: %d transactions, %v", tt.name, total, err)
+			}
+			for i, w := range tt.want {
+				if got := (row{items[i].Gross, items[i].GrossCurrency, items[i].Net}); got != w {
+					t.Errorf("%s transaction %d = %+v, want %+v", tt.name, i, got, w)
+				}
+			}
+		}
+	})
+}
