@@ -86,6 +86,41 @@ func TestLocalKeepsThePlacesClock(t *testing.T) {
 	}
 }
 
+// TestZoneNameIsTranslated: the zones a form offers read as cities in the
+// reader's language, every one of them in every language; a zone the list
+// does not hold keeps its IANA name.
+func TestZoneNameIsTranslated(t *testing.T) {
+	cat := i18n.MustLoad()
+	at := time.Date(2026, 11, 25, 10, 6, 0, 0, time.UTC)
+	ny, _ := display.LoadZone("America/New_York")
+	sh, _ := display.LoadZone("Asia/Shanghai")
+	kathmandu, _ := display.LoadZone("Asia/Kathmandu")
+	for _, tt := range []struct {
+		lang string
+		loc  *time.Location
+		want string
+	}{
+		{i18n.EN, ny, "New York (UTC-5)"},
+		{i18n.ZhCN, ny, "纽约（UTC-5）"},
+		{i18n.ZhTW, ny, "紐約（UTC-5）"},
+		{i18n.ZhCN, sh, "北京、上海（UTC+8）"},
+		{i18n.ZhCN, kathmandu, "Asia/Kathmandu (UTC+5:45)"},
+	} {
+		ctx := i18n.WithLocalizer(context.Background(), cat, tt.lang)
+		if got := display.ZoneName(ctx, tt.loc, at); got != tt.want {
+			t.Errorf("%s: ZoneName(%s) = %q, want %q", tt.lang, tt.loc, got, tt.want)
+		}
+	}
+	for _, lang := range []string{i18n.EN, i18n.ZhCN, i18n.ZhTW} {
+		ctx := i18n.WithLocalizer(context.Background(), cat, lang)
+		for _, z := range display.Zones {
+			if !i18n.Has(ctx, "timezone.zone."+z) {
+				t.Errorf("%s: the listed zone %s has no name", lang, z)
+			}
+		}
+	}
+}
+
 func TestApprox(t *testing.T) {
 	// Rates as siteinfo serves them: one unit's worth in CNY.
 	rates := map[string]string{"CNY": "1", "USD": "7.1", "JPY": "0.048", "EUR": "bad"}

@@ -148,6 +148,18 @@ func ZoneDescription(loc *time.Location, t time.Time) string {
 	return loc.String() + " (" + Offset(off) + ")"
 }
 
+// ZoneName names a zone for a person choosing or reading one: its cities in
+// the reader's language with the offset at t ("北京、上海（UTC+8）"). A zone
+// the catalog does not name (one an API caller set) keeps its IANA name.
+func ZoneName(ctx context.Context, loc *time.Location, t time.Time) string {
+	key := "timezone.zone." + loc.String()
+	if !i18n.Has(ctx, key) {
+		return ZoneDescription(loc, t)
+	}
+	_, off := t.In(loc).Zone()
+	return i18n.T(ctx, "timezone.zoneName", "city", i18n.T(ctx, key), "offset", Offset(off))
+}
+
 // Zones are the time zones offered in the portal's lists, west to east; an
 // API caller may set any IANA name.
 var Zones = []string{

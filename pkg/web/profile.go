@@ -42,7 +42,7 @@ func (s *Server) profileAnswer(w http.ResponseWriter, r *http.Request, status in
 		Username: u.Username, Email: u.Email, Nickname: u.Nickname, Roles: u.Roles(), Company: v.Agency.Name, Password: pw,
 		Settings: profileSettings(u),
 	}
-	pr.Settings.AgencyZone = display.ZoneDescription(display.ResolveZone("", v.Agency.TimeZone), s.now())
+	pr.Settings.AgencyZone = display.ZoneName(ctx, display.ResolveZone("", v.Agency.TimeZone), s.now())
 	if s.travellers != nil {
 		if pr.Settings.Travellers, err = s.travellerNames(ctx, v.Principal); err != nil {
 			slog.ErrorContext(ctx, "profile: saved travellers", "err", err)
