@@ -139,6 +139,18 @@ test('saves travellers by scanning and typing, then picks and scans them on the 
   assert.equal(await flash(page), 'The traveller was saved');
   assert.deepEqual(await seriousViolations(page), [], 'axe: saved travellers');
   await screenshot(page, 'travellers-list');
+  // On a phone each traveller is a card, each value under its name, with
+  // nothing scrolled sideways.
+  await page.setViewportSize({ width: 390, height: 844 });
+  assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 390), 'no horizontal scroll at 390 px');
+  const card = page.locator('tr[data-traveller="LI/LEI"]');
+  assert.equal(await card.evaluate((r) => getComputedStyle(r).display), 'block', 'a card per traveller at 390 px');
+  const birthday = card.locator('td', { hasText: '1990-02-03' });
+  assert.equal(await birthday.evaluate((td) => getComputedStyle(td, '::before').content), '"Birthday"', 'the value is labelled');
+  const wrap = page.locator('#travellers-table').locator('xpath=..');
+  assert.ok(await wrap.evaluate((w) => w.scrollWidth <= w.clientWidth), 'the table does not scroll sideways at 390 px');
+  assert.deepEqual(await seriousViolations(page), [], 'axe: saved travellers at 390 px');
+  await page.setViewportSize({ width: 1280, height: 900 });
 
   // 3. Search.
   await page.getByLabel('Name or document number').fill('e765');

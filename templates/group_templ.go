@@ -727,7 +727,7 @@ func GroupResults(v GroupList) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		} else {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 54, "<div class=\"table-wrap\" tabindex=\"0\" role=\"region\" aria-labelledby=\"group-caption\"><table class=\"table mgr-table bill-table orders-table\" id=\"group-table\"><caption id=\"group-caption\" class=\"visually-hidden\">")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 54, "<div class=\"table-wrap\" tabindex=\"0\" role=\"region\" aria-labelledby=\"group-caption\"><table class=\"table mgr-table bill-table orders-table table-cards\" id=\"group-table\"><caption id=\"group-caption\" class=\"visually-hidden\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -918,7 +918,7 @@ func OrderResults(v OrderList) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		} else {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 81, "<div class=\"table-wrap\" tabindex=\"0\" role=\"region\" aria-labelledby=\"orders-caption\"><table class=\"table mgr-table bill-table orders-table\" id=\"orders-table\"><caption id=\"orders-caption\" class=\"visually-hidden\">")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 81, "<div class=\"table-wrap\" tabindex=\"0\" role=\"region\" aria-labelledby=\"orders-caption\"><table class=\"table mgr-table bill-table orders-table table-cards\" id=\"orders-table\"><caption id=\"orders-caption\" class=\"visually-hidden\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -569,7 +569,7 @@ func TrainOrderResults(v TrainOrderList) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		} else {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 43, "<div class=\"table-wrap\" tabindex=\"0\" role=\"region\" aria-labelledby=\"train-orders-caption\"><table class=\"table mgr-table bill-table orders-table\" id=\"train-orders-table\"><caption id=\"train-orders-caption\" class=\"visually-hidden\">")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 43, "<div class=\"table-wrap\" tabindex=\"0\" role=\"region\" aria-labelledby=\"train-orders-caption\"><table class=\"table mgr-table bill-table orders-table table-cards\" id=\"train-orders-table\"><caption id=\"train-orders-caption\" class=\"visually-hidden\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
