@@ -188,6 +188,10 @@ test('account page: details, password form, sessions', async () => {
   assert.equal((await page.locator('h1').innerText()).trim(), 'Account');
   assert.ok(await page.getByText('finance@demo-travel.example').isVisible());
   assert.ok(await page.getByText('This session').isVisible());
+  // The session's device in words, the raw user agent only in its title.
+  const device = page.locator('#sessions-title').locator('xpath=..').locator('tbody td').first();
+  assert.match((await device.innerText()).trim(), /^Headless Chrome \d+ on Linux$/);
+  assert.match(await device.getAttribute('title'), /^Mozilla\/5\.0 /);
   await page.getByLabel('Current password').fill('wrong-pass');
   await page.getByLabel('New password', { exact: true }).fill('abc');
   await page.getByLabel('Confirm new password').fill('abd');

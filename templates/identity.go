@@ -2,7 +2,10 @@ package templates
 
 import (
 	"context"
+	"strconv"
 	"time"
+
+	"github.com/mileusna/useragent"
 
 	"github.com/voyage/voyage/pkg/display"
 	"github.com/voyage/voyage/pkg/i18n"
@@ -79,4 +82,25 @@ func roleName(ctx context.Context, role string) string {
 		return i18n.T(ctx, key)
 	}
 	return role
+}
+
+// deviceName reads a session's user agent as a person names their device:
+// "Chrome 131 on Android 14"; the full string stays in the cell's title.
+func deviceName(ctx context.Context, userAgent string) string {
+	ua := useragent.Parse(userAgent)
+	if ua.Name == "" {
+		return i18n.T(ctx, "devices.unknown")
+	}
+	browser := ua.Name
+	if ua.Version != "" {
+		browser += " " + strconv.Itoa(ua.VersionNo.Major)
+	}
+	if ua.OS == "" {
+		return browser
+	}
+	os := ua.OS
+	if ua.OSVersion != "" && ua.OS != "Linux" {
+		os += " " + ua.OSVersion
+	}
+	return i18n.T(ctx, "devices.browserOn", "browser", browser, "os", os)
 }
