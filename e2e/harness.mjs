@@ -1,7 +1,7 @@
 // Test harness: starts the real voyage binary on a fresh SQLite database and
 // drives Debian's chromium with playwright-core.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, rmSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
@@ -15,10 +15,16 @@ export const screenshotDir = join(here, 'screenshots');
 mkdirSync(screenshotDir, { recursive: true });
 
 // Starts `voyage serve` on a free port and resolves with its base URL once it
-// prints the address.
-export async function startServer() {
+// prints the address. living seeds as `make run` does (`voyage demo seed`):
+// the demo agencies and the living one, Harbour Travel, with its money and
+// activity.
+export async function startServer({ living = false } = {}) {
   const bin = process.env.VOYAGE_BIN || join(here, '..', 'bin', 'voyage');
   const dir = mkdtempSync(join(tmpdir(), 'voyage-e2e-'));
+  if (living) {
+    const seed = spawnSync(bin, ['demo', 'seed', '--db', join(dir, 'voyage.db'), '--log-level', 'warn'], { encoding: 'utf8', timeout: 300_000 });
+    if (seed.status !== 0) throw new Error(`voyage demo seed failed (${seed.status}):\n${seed.stderr}`);
+  }
   const proc = spawn(bin, ['serve', '--demo', '--db', join(dir, 'voyage.db'), '--addr', '127.0.0.1:0', '--log-level', 'warn'], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
