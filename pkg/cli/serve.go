@@ -73,7 +73,8 @@ func (r *Root) demoCmd() *cobra.Command {
 			if err := demo.Seed(cmd.Context(), a.DB, a.Site); err != nil {
 				return err
 			}
-			if err := demo.SeedLiving(cmd.Context(), a); err != nil {
+			if err := demo.SeedLiving(cmd.Context(), demo.Services{DB: a.DB, Agencies: a.Agencies, AgencyAdmin: a.AgencyAdmin,
+				Ledger: a.Ledger, Shopping: a.Shopping, Orders: a.Orders, Trains: a.Trains}); err != nil {
 				return err
 			}
 			all := append(append([]demo.Login(nil), demo.Logins...), demo.LivingLogins...)

@@ -8,7 +8,6 @@ import (
 	"log/slog"
 
 	"github.com/voyage/voyage/pkg/agency"
-	"github.com/voyage/voyage/pkg/app"
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/store"
@@ -45,8 +44,8 @@ var (
 // SeedLiving adds the living demo agency when it is missing (`voyage demo
 // seed`, which `make run` runs); the tests' seed (Seed) leaves it out, so
 // that their agencies' counts and money stay as they assert. The orders are
-// booked through a's services, on its suppliers.
-func SeedLiving(ctx context.Context, a *app.App) error {
+// booked through a, on its suppliers.
+func SeedLiving(ctx context.Context, a Services) error {
 	created, err := seedLiving(ctx, a)
 	if err != nil {
 		return err
@@ -64,7 +63,7 @@ func SeedLiving(ctx context.Context, a *app.App) error {
 // same figure, a top-up or an order replays its idempotency key), so a seed
 // stopped half-way is finished by the next run rather than skipped.
 // created says whether Harbour Travel was made by this run.
-func seedLiving(ctx context.Context, a *app.App) (created bool, err error) {
+func seedLiving(ctx context.Context, a Services) (created bool, err error) {
 	db := a.DB
 	var provider struct {
 		UserID   int64 `db:"id"`

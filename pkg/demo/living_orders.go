@@ -8,14 +8,27 @@ import (
 	"strings"
 	"time"
 
-	"github.com/voyage/voyage/pkg/app"
+	"github.com/voyage/voyage/pkg/agency"
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/order"
 	"github.com/voyage/voyage/pkg/shopping"
+	"github.com/voyage/voyage/pkg/store"
 	"github.com/voyage/voyage/pkg/supplier"
 	"github.com/voyage/voyage/pkg/train"
 )
+
+// Services are the application's services the living agency is made
+// through, as the API uses them; app.App wires each one.
+type Services struct {
+	DB          *store.DB
+	Agencies    *agency.Store
+	AgencyAdmin *agency.Service
+	Ledger      *ledger.Ledger
+	Shopping    *shopping.Engine
+	Orders      *order.Service
+	Trains      *train.Service
+}
 
 // flightState is where a seeded flight order is taken after booking.
 type flightState int
@@ -74,7 +87,7 @@ const harbourTrainKey = "demo-harbour-train-1"
 // ask for a refund), then draws Harbour Travel's statement. Each order is
 // found again by its idempotency key and only taken the steps it still
 // lacks, so a run stopped half-way is finished by the next.
-func seedLivingActivity(ctx context.Context, a *app.App, harbour, kids livingAgency) error {
+func seedLivingActivity(ctx context.Context, a Services, harbour, kids livingAgency) error {
 	asHarbour, err := principal(ctx, a, harbour, "harbour-super")
 	if err != nil {
 		return err
@@ -98,7 +111,7 @@ func seedLivingActivity(ctx context.Context, a *app.App, harbour, kids livingAge
 }
 
 // principal is the super user of a living agency as a login makes it.
-func principal(ctx context.Context, a *app.App, la livingAgency, username string) (auth.Principal, error) {
+func principal(ctx context.Context, a Services, la livingAgency, username string) (auth.Principal, error) {
 	ag, err := a.Agencies.Get(ctx, la.agencyID)
 	if err != nil {
 		return auth.Principal{}, fmt.Errorf("demo: agency of %s: %w", username, err)
@@ -111,7 +124,7 @@ func principal(ctx context.Context, a *app.App, la livingAgency, username string
 // when there is none yet. The services answer a replayed key only with the
 // request that made it, and a new search has new quotes: the key is looked
 // up first.
-func orderByKey(ctx context.Context, a *app.App, table string, agencyID int64, key string) (int64, error) {
+func orderByKey(ctx context.Context, a Services, table string, agencyID int64, key string) (int64, error) {
 	var id int64
 	err := a.DB.GetContext(ctx, &id, a.DB.Rebind(`SELECT id FROM `+table+` WHERE agency_id = ? AND idempotency_key = ?`), agencyID, key)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -122,7 +135,7 @@ func orderByKey(ctx context.Context, a *app.App, table string, agencyID int64, k
 
 // seedFlight books f when its key has no order yet, then takes the order
 // the steps to f.state it has not had.
-func seedFlight(ctx context.Context, a *app.App, who auth.Principal, f livingFlight) error {
+func seedFlight(ctx context.Context, a Services, who auth.Principal, f livingFlight) error {
 	id, err := orderByKey(ctx, a, "flight_orders", who.AgencyID, f.key)
 	if err != nil {
 		return err
@@ -187,7 +200,7 @@ func seedFlight(ctx context.Context, a *app.App, who auth.Principal, f livingFli
 // flightQuote searches f's trip and verifies the cheapest fare an agency
 // books straight away: one ticket from one supplier, not a special fare
 // (those wait for the provider's review before payment).
-func flightQuote(ctx context.Context, a *app.App, who auth.Principal, f livingFlight) (string, error) {
+func flightQuote(ctx context.Context, a Services, who auth.Principal, f livingFlight) (string, error) {
 	date := time.Now().AddDate(0, 0, f.days).Format(time.DateOnly)
 	started, err := a.Shopping.Start(ctx, who, shopping.Request{Journeys: []supplier.JourneyQuery{{Origin: f.origin, Destination: f.dest, Date: date}},
 		Passengers: supplier.Passengers{Adult: 1}, CabinClass: "economy", BookingType: "oneway"})
@@ -219,7 +232,7 @@ func flightQuote(ctx context.Context, a *app.App, who auth.Principal, f livingFl
 
 // seedTrain books, pays and tickets Harbour Travel's second-class seats
 // from Beijing South to Shanghai Hongqiao.
-func seedTrain(ctx context.Context, a *app.App, who auth.Principal) error {
+func seedTrain(ctx context.Context, a Services, who auth.Principal) error {
 	id, err := orderByKey(ctx, a, "train_orders", who.AgencyID, harbourTrainKey)
 	if err != nil {
 		return err
@@ -261,7 +274,7 @@ func seedTrain(ctx context.Context, a *app.App, who auth.Principal) error {
 // created to now, as harbour-super would on /bills/statements, unless it
 // has one. Its period ends at the seed rather than at midnight: a statement
 // never changes, and payments made later today stay out of it.
-func seedStatement(ctx context.Context, a *app.App, harbour livingAgency) error {
+func seedStatement(ctx context.Context, a Services, harbour livingAgency) error {
 	_, n, err := a.Ledger.Statements(ctx, harbour.agencyID, 1, 1)
 	if err != nil || n > 0 {
 		return err

@@ -32,6 +32,7 @@ func TestSeedLivingAgencyTwice(t *testing.T) {
 
 func testSeedLiving(t *testing.T, a *app.App, halfDone bool) {
 	ctx := context.Background()
+	sv := Services{DB: a.DB, Agencies: a.Agencies, AgencyAdmin: a.AgencyAdmin, Ledger: a.Ledger, Shopping: a.Shopping, Orders: a.Orders, Trains: a.Trains}
 	if _, err := seedIdentity(ctx, a.DB); err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +44,7 @@ func testSeedLiving(t *testing.T, a *app.App, halfDone bool) {
 		if err := a.DB.GetContext(ctx, &p, a.DB.Rebind(`SELECT id, agency_id FROM users WHERE username = ?`), "provider-admin"); err != nil {
 			t.Fatal(err)
 		}
-		provider, err := principal(ctx, a, livingAgency{agencyID: p.AgencyID, userID: p.ID}, "provider-admin")
+		provider, err := principal(ctx, sv, livingAgency{agencyID: p.AgencyID, userID: p.ID}, "provider-admin")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -54,19 +55,19 @@ func testSeedLiving(t *testing.T, a *app.App, halfDone bool) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		who, err := principal(ctx, a, harbour, "harbour-super")
+		who, err := principal(ctx, sv, harbour, "harbour-super")
 		if err != nil {
 			t.Fatal(err)
 		}
 		booked := harbourFlights[0]
 		booked.state = stateUnpaid
-		if err := seedFlight(ctx, a, who, booked); err != nil {
+		if err := seedFlight(ctx, sv, who, booked); err != nil {
 			t.Fatal(err)
 		}
 	}
 	var first livingSnapshot
 	for i := 0; i < 2; i++ {
-		created, err := seedLiving(ctx, a)
+		created, err := seedLiving(ctx, sv)
 		if err != nil {
 			t.Fatalf("seed %d: %v", i+1, err)
 		}
