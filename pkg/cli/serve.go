@@ -59,6 +59,12 @@ func (r *Root) demoCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			// The living agency's orders are booked with the simulated
+			// suppliers answering at once and never failing: `make run`
+			// stays quick and its seed the same every time. The server
+			// started afterwards simulates them as configured.
+			sim := &cfg.Shopping.Sim
+			sim.LatencyScale, sim.ErrorRate, sim.TimeoutRate, sim.Volatility = 0, 0, 0, 0
 			a, err := app.New(cmd.Context(), cfg)
 			if err != nil {
 				return err
@@ -67,7 +73,8 @@ func (r *Root) demoCmd() *cobra.Command {
 			if err := demo.Seed(cmd.Context(), a.DB, a.Site); err != nil {
 				return err
 			}
-			if err := demo.SeedLiving(cmd.Context(), a.DB); err != nil {
+			if err := demo.SeedLiving(cmd.Context(), demo.Services{DB: a.DB, Agencies: a.Agencies, AgencyAdmin: a.AgencyAdmin,
+				Ledger: a.Ledger, Shopping: a.Shopping, Orders: a.Orders, Trains: a.Trains}); err != nil {
 				return err
 			}
 			all := append(append([]demo.Login(nil), demo.Logins...), demo.LivingLogins...)

@@ -14,8 +14,9 @@ import (
 )
 
 // LivingLogins are the accounts of the living demo agency: Harbour Travel
-// has money, a credit line and its contacts filled, and a sub-agency it
-// funds, so that a newcomer can pay and every money page has rows. The
+// has money, a credit line, its contacts filled, orders in several states,
+// a statement and a sub-agency it funds that has booked too, so that a
+// newcomer can pay and every order and money page has rows. The
 // other demo agencies start empty, as the tests that use them expect.
 var LivingLogins = []Login{
 	{"harbour-super", "demo-pass-1", "Harbour Travel", "SuperUser"},
@@ -42,9 +43,10 @@ var (
 
 // SeedLiving adds the living demo agency when it is missing (`voyage demo
 // seed`, which `make run` runs); the tests' seed (Seed) leaves it out, so
-// that their agencies' counts and money stay as they assert.
-func SeedLiving(ctx context.Context, db *store.DB) error {
-	created, err := seedLiving(ctx, db)
+// that their agencies' counts and money stay as they assert. The orders are
+// booked through a, on its suppliers.
+func SeedLiving(ctx context.Context, a Services) error {
+	created, err := seedLiving(ctx, a)
 	if err != nil {
 		return err
 	}
@@ -55,12 +57,14 @@ func SeedLiving(ctx context.Context, db *store.DB) error {
 }
 
 // seedLiving creates Harbour Travel and its sub-agency through the agency
-// service, as the provider and Harbour Travel would. Each step is safe to
-// run again (an agency found by its super user is not made twice, a credit
-// line is set to the same figure, a top-up replays its idempotency key), so
-// a seed stopped half-way is finished by the next run rather than skipped.
+// service, as the provider and Harbour Travel would, then their orders and
+// statement (seedLivingActivity). Each step is safe to run again (an agency
+// found by its super user is not made twice, a credit line is set to the
+// same figure, a top-up or an order replays its idempotency key), so a seed
+// stopped half-way is finished by the next run rather than skipped.
 // created says whether Harbour Travel was made by this run.
-func seedLiving(ctx context.Context, db *store.DB) (created bool, err error) {
+func seedLiving(ctx context.Context, a Services) (created bool, err error) {
+	db := a.DB
 	var provider struct {
 		UserID   int64 `db:"id"`
 		AgencyID int64 `db:"agency_id"`
@@ -68,7 +72,7 @@ func seedLiving(ctx context.Context, db *store.DB) (created bool, err error) {
 	if err := db.GetContext(ctx, &provider, db.Rebind(`SELECT id, agency_id FROM users WHERE username = ?`), "provider-admin"); err != nil {
 		return false, fmt.Errorf("demo: provider admin: %w", err)
 	}
-	svc := agency.NewService(db, agency.NewStore(db), ledger.New(db))
+	svc := a.AgencyAdmin
 	asProvider := auth.Principal{UserID: provider.UserID, Username: "provider-admin", AgencyID: provider.AgencyID,
 		Subject: auth.Subject{Roles: []string{auth.RoleSuperUser}, ProxyLevel: 0, Common: auth.CommonConfig{CanCreateSubAgency: true}}}
 	harbour, created, err := agencyOf(ctx, db, "harbour-super", func() error {
@@ -98,6 +102,9 @@ func seedLiving(ctx context.Context, db *store.DB) (created bool, err error) {
 	if _, err := svc.AddFunds(ctx, asHarbour, kids.agencyID, ledger.TopUp{IdempotencyKey: "demo-harbour-kids-1", Currency: "CNY",
 		CurrencyReceived: "CNY", AmountReceived: "5000", ExchangeRate: "1", Reference: "HARBOUR-TRANSFER-1"}, nil); err != nil {
 		return false, fmt.Errorf("demo: Harbour Kids Travel funds: %w", err)
+	}
+	if err := seedLivingActivity(ctx, a, harbour, kids); err != nil {
+		return false, err
 	}
 	return created, nil
 }
