@@ -16,7 +16,7 @@ import (
 var needs = map[string][]string{
 	"user.create": {"user"}, "user.update": {"user"}, "user.deactivate": {"user"}, "user.status": {"user"},
 	"profile.passenger.create": {"name"}, "profile.passenger.update": {"name"}, "profile.passenger.delete": {"name"},
-	"profile.card.create": {"airline"}, "profile.card.update": {"airline"},
+	"profile.card.create": {"airline"}, "profile.card.update": {"airline"}, "profile.card.delete": {"airline"},
 	"agency.create": {"agency"}, "agency.update": {"agency"}, "agency.config": {"agency"}, "agency.active": {"agency"},
 	"agency.blocked": {"agency"}, "agency.delete": {"agency"}, "agency.credit": {"agency", "amount"}, "agency.funds": {"agency", "amount"},
 
@@ -116,9 +116,9 @@ func factsOf(e Entry) Facts {
 		}
 	case strings.HasPrefix(e.Action, "group."):
 		f["order"] = e.Target
-	case e.Action == "profile.passenger.create" || e.Action == "profile.passenger.update":
+	case strings.HasPrefix(e.Action, "profile.passenger."):
 		f["name"] = e.Detail
-	case e.Action == "profile.card.create" || e.Action == "profile.card.update":
+	case strings.HasPrefix(e.Action, "profile.card."):
 		f["airline"] = e.Detail
 	case e.Action == "profile.config":
 		f["key"], _ = strings.CutPrefix(e.Target, "config:")
