@@ -32,6 +32,14 @@ func TestUserLogReadsAsSentences(t *testing.T) {
 		if resp, env := call(t, srv, "DELETE", fmt.Sprintf("/order/v2/flight/orders/%d", cancelled.ID), "en", "", bearer(op.Token)...); resp.StatusCode != 200 {
 			t.Fatalf("cancel: %d %+v", resp.StatusCode, env)
 		}
+		// A dry run of the top-up changes nothing and leaves no line.
+		if resp, env := call(t, srv, "POST", fmt.Sprintf("/base/v2/agencies/%d/balance/preview", sub.Company.ID), "en",
+			`{"amountReceived":"1250","exchangeRate":"1","reference":"log-test"}`, append(bearer(super.Token), "Idempotency-Key", "log-topup")...); resp.StatusCode != 200 {
+			t.Fatalf("preview: %d %+v", resp.StatusCode, env)
+		}
+		if n := countRows(t, a, `SELECT COUNT(*) FROM user_logs WHERE action = 'previewAgencyFunds'`); n != 0 {
+			t.Errorf("%d lines for a top-up preview, want none", n)
+		}
 		// Top up the sub-agency, add a user, save a preference.
 		resp, env := call(t, srv, "POST", fmt.Sprintf("/base/v2/agencies/%d/balance", sub.Company.ID), "en",
 			`{"amountReceived":"1250","exchangeRate":"1","reference":"log-test"}`, append(bearer(super.Token), "Idempotency-Key", "log-topup")...)
