@@ -156,8 +156,11 @@ func registerGroups(rt *Router, s Services) {
 		Summary: "Cancel a group order: free before any deposit; deposits paid are forfeited", Response: group.View{}, Errors: state,
 	}, withID(func(r *http.Request, n int64) (any, error) { return g.Cancel(r.Context(), Principal(r), n) }))
 
+	// The group service logs every step in the ordering agency's user log
+	// (the agency's own steps are SelfAudited); the provider's steps (quote,
+	// close, seats) are also recorded by the router in the provider's log.
 	rt.Handle("POST "+groupPath+"/{id}/quote", Operation{
-		ID: "quoteGroupOrder", SelfAudited: true, Tag: "groups", Role: auth.RoleOperator,
+		ID: "quoteGroupOrder", Tag: "groups", Role: auth.RoleOperator,
 		Summary: "Provider: quote a request, or quote again (the history stays): to_be_confirm. Without segments, the suppliers' flights for the journeys",
 		Request: group.QuoteInput{}, Response: group.View{}, Errors: append([]int{fault.CodeNoFlight}, state...),
 	}, withID(func(r *http.Request, n int64) (any, error) {
@@ -169,7 +172,7 @@ func registerGroups(rt *Router, s Services) {
 	}))
 
 	rt.Handle("POST "+groupPath+"/{id}/close", Operation{
-		ID: "closeGroupOrder", SelfAudited: true, Tag: "groups", Role: auth.RoleOperator,
+		ID: "closeGroupOrder", Tag: "groups", Role: auth.RoleOperator,
 		Summary: "Provider: close a request it will not quote: closed, nothing charged",
 		Request: group.CloseInput{}, Response: group.View{}, Errors: state,
 	}, withID(func(r *http.Request, n int64) (any, error) {
@@ -231,7 +234,7 @@ func registerGroups(rt *Router, s Services) {
 	}, withID(func(r *http.Request, n int64) (any, error) { return g.Confirm(r.Context(), Principal(r), n) }))
 
 	rt.Handle("POST "+groupPath+"/{id}/seats", Operation{
-		ID: "groupOrderSeats", SelfAudited: true, Tag: "groups", Role: auth.RoleOperator,
+		ID: "groupOrderSeats", Tag: "groups", Role: auth.RoleOperator,
 		Summary: "Provider: the seat application's state: applying, granted (the first installment falls due) or refused (failed, nothing charged)",
 		Request: group.SeatsInput{}, Response: group.View{}, Errors: state,
 	}, withID(func(r *http.Request, n int64) (any, error) {

@@ -26,7 +26,8 @@ var needs = map[string][]string{
 	"createTrainOrder": {"order"}, "cancelTrainOrder": {"order"}, "payTrainOrder": {"order", "amount"},
 	"trainRefundQuote": {"order"}, "trainChangeQuote": {"order"}, "confirmTrainQuote": {"order"}, "dropTrainQuote": {"order"},
 	"confirmTrainTickets": {"order"},
-	"createAgencyAPIKey":  {"agency"}, "revokeAgencyAPIKey": {"agency"}, "rotateAgencyWebhookSecret": {"agency"},
+	"quoteGroupOrder":     {"order"}, "closeGroupOrder": {"order"}, "groupOrderSeats": {"order"},
+	"createAgencyAPIKey": {"agency"}, "revokeAgencyAPIKey": {"agency"}, "rotateAgencyWebhookSecret": {"agency"},
 	"redeliverAgencyWebhook": {"agency"}, "createSubStatement": {"agency"}, "setExchangeRate": {"currency"},
 }
 

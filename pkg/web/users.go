@@ -262,6 +262,7 @@ var adminLogActions = []string{
 	"dropTrainQuote", "confirmTrainTickets",
 	"group.request", "group.quote", "group.accept", "group.decline", "group.confirm", "group.upload", "group.apply",
 	"group.grant", "group.refuse", "group.pay", "group.cancel", "group.close", "group.expire", "group.miss", "group.ticketed",
+	"quoteGroupOrder", "closeGroupOrder", "groupOrderSeats",
 }
 
 // userLogPage is GET /user-log: the agency's log, newest first. Dates are
