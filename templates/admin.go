@@ -113,7 +113,14 @@ type UserLogView struct {
 	Total   int
 	Pager   Pager
 	Errors  map[string]string // from, to → catalog key
-	Actions []string          // the actions the filter offers
+	Actions []UserLogAction   // the actions the filter offers
+}
+
+// UserLogAction is an action the log's filter offers: its code, sent as
+// the filter, and what it reads as ("Booked a flight order").
+type UserLogAction struct {
+	Code  string
+	Label string
 }
 
 // UserLogFilter is the log's filter form as typed.
@@ -143,8 +150,8 @@ func (f UserLogFilter) PageURL(n int) string {
 type UserLogRow struct {
 	At       time.Time
 	Username string
-	Action   string
-	Target   string
+	Action   string // the code, kept as data-action for scripts and tests
+	Sentence string // what happened, in the reader's language
 	IP       string
 }
 
@@ -177,16 +184,6 @@ func adminWithQuery(path string, q url.Values) string {
 		return path
 	}
 	return path + "?" + q.Encode()
-}
-
-// adminActionName is the catalog label of a user-log action, or the action itself
-// when the catalog has none.
-func adminActionName(ctx context.Context, action string) string {
-	key := "admin.action." + action
-	if i18n.Has(ctx, key) {
-		return i18n.T(ctx, key)
-	}
-	return action
 }
 
 func adminStatusName(ctx context.Context, status string) string {

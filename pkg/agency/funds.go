@@ -39,7 +39,8 @@ func (s *Service) AddFunds(ctx context.Context, actor auth.Principal, id int64, 
 	t.OnPosted = func(ctx context.Context, tx *sqlx.Tx, r ledger.TopUpResult) error {
 		now := s.now().UTC()
 		e := audit.Entry{AgencyID: actor.AgencyID, Username: actor.Username, Action: "agency.funds",
-			Target: fmt.Sprintf("agency:%d", a.ID), Detail: r.Credited + " " + r.Currency + " ref " + t.Reference, CreatedAt: now}
+			Target: fmt.Sprintf("agency:%d", a.ID), Detail: r.Credited + " " + r.Currency + " ref " + t.Reference,
+			Facts: audit.With("agency", a.Name, "amount", r.Credited, "currency", r.Currency), CreatedAt: now}
 		if actor.UserID != 0 {
 			e.UserID = &actor.UserID
 		}

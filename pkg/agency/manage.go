@@ -356,8 +356,15 @@ func (s *Service) writeConfig(ctx context.Context, tx *sqlx.Tx, id int64, c Conf
 	return nil
 }
 
-func (s *Service) log(ctx context.Context, tx *sqlx.Tx, actor auth.Principal, action string, target int64, now time.Time) error {
-	e := audit.Entry{AgencyID: actor.AgencyID, Username: actor.Username, Action: action, Target: fmt.Sprintf("agency:%d", target), CreatedAt: now}
+// log writes the user-log line of a change to agency target, naming the
+// agency as it is called now and any further facts (key, value pairs).
+func (s *Service) log(ctx context.Context, tx *sqlx.Tx, actor auth.Principal, action string, target int64, now time.Time, facts ...string) error {
+	var name string
+	if err := tx.GetContext(ctx, &name, tx.Rebind(`SELECT name FROM agencies WHERE id = ?`), target); err != nil {
+		return fmt.Errorf("agency: name of %d for the log: %w", target, err)
+	}
+	e := audit.Entry{AgencyID: actor.AgencyID, Username: actor.Username, Action: action, Target: fmt.Sprintf("agency:%d", target),
+		Facts: audit.With(append([]string{"agency", name}, facts...)...), CreatedAt: now}
 	if actor.UserID != 0 {
 		e.UserID = &actor.UserID
 	}
@@ -445,7 +452,7 @@ func (s *Service) SetCredit(ctx context.Context, actor auth.Principal, id int64,
 			r.CreditPeriod, r.CreditPeriodUnit, now, id); err != nil {
 			return fmt.Errorf("agency: credit period: %w", err)
 		}
-		return s.log(ctx, tx, actor, "agency.credit", id, now)
+		return s.log(ctx, tx, actor, "agency.credit", id, now, "amount", limit.String(), "currency", limit.Currency)
 	}
 	if actor.Subject.IsProvider() {
 		// The provider's credit lines are the provider's risk.
@@ -539,7 +546,8 @@ func (s *Service) Delete(ctx context.Context, actor auth.Principal, id int64) er
 				return fmt.Errorf("agency: delete %d: %w", id, err)
 			}
 		}
-		e := audit.Entry{AgencyID: actor.AgencyID, Username: actor.Username, Action: "agency.delete", Target: fmt.Sprintf("agency:%d %s", id, a.Name), CreatedAt: now}
+		e := audit.Entry{AgencyID: actor.AgencyID, Username: actor.Username, Action: "agency.delete", Target: fmt.Sprintf("agency:%d %s", id, a.Name),
+			Facts: audit.With("agency", a.Name), CreatedAt: now}
 		if actor.UserID != 0 {
 			e.UserID = &actor.UserID
 		}

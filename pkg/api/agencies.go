@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/voyage/voyage/pkg/agency"
+	"github.com/voyage/voyage/pkg/audit"
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/i18n"
@@ -135,7 +136,7 @@ func registerAgencies(rt *Router, s Services) {
 	})
 
 	rt.Handle("POST /base/v2/agencies", Operation{
-		ID: "createAgency", Tag: "agencies", Role: auth.RoleFinance, Allow: auth.Subject.ManagesAgencies, Status: http.StatusCreated,
+		ID: "createAgency", SelfAudited: true, Tag: "agencies", Role: auth.RoleFinance, Allow: auth.Subject.ManagesAgencies, Status: http.StatusCreated,
 		Summary: "Create a sub-agency with its super admin (unique code generated)",
 		Request: agency.CreateRequest{}, Response: agency.Detail{},
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
@@ -163,7 +164,7 @@ func registerAgencies(rt *Router, s Services) {
 	})
 
 	rt.Handle("PUT /base/v2/agencies/{id}", Operation{
-		ID: "updateAgency", Tag: "agencies", Role: auth.RoleFinance, Allow: auth.Subject.ManagesAgencies,
+		ID: "updateAgency", SelfAudited: true, Tag: "agencies", Role: auth.RoleFinance, Allow: auth.Subject.ManagesAgencies,
 		Summary: "Update a managed agency's profile", Request: agency.Profile{}, Response: agency.Detail{},
 		Errors: []int{fault.CodeNotFound},
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
@@ -182,7 +183,7 @@ func registerAgencies(rt *Router, s Services) {
 	})
 
 	rt.Handle("DELETE /base/v2/agencies/{id}", Operation{
-		ID: "deleteAgency", Tag: "agencies", Role: auth.RoleFinance, Allow: auth.Subject.ManagesAgencies,
+		ID: "deleteAgency", SelfAudited: true, Tag: "agencies", Role: auth.RoleFinance, Allow: auth.Subject.ManagesAgencies,
 		Summary: "Delete a managed agency (refused while it has sub-agencies, wallet history or orders)",
 		Errors:  []int{fault.CodeNotFound, fault.CodeConflict},
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
@@ -194,7 +195,7 @@ func registerAgencies(rt *Router, s Services) {
 	})
 
 	rt.Handle("PUT /base/v2/agencies/{id}/config", Operation{
-		ID: "setAgencyConfig", Tag: "agencies", Role: auth.RoleFinance, Allow: auth.Subject.ManagesAgencies,
+		ID: "setAgencyConfig", SelfAudited: true, Tag: "agencies", Role: auth.RoleFinance, Allow: auth.Subject.ManagesAgencies,
 		Summary: "Set a managed agency's settings, flight settings (markups, service fees, filters) and train settings",
 		Request: agency.Config{}, Response: ConfigAnswer{},
 		Errors: []int{fault.CodeNotFound},
@@ -223,7 +224,7 @@ func registerAgencies(rt *Router, s Services) {
 	})
 
 	rt.Handle("PUT /base/v2/agencies/{id}/credit", Operation{
-		ID: "setAgencyCredit", Tag: "agencies", Role: auth.RoleFinance, Allow: auth.Subject.ManagesAgencies,
+		ID: "setAgencyCredit", SelfAudited: true, Tag: "agencies", Role: auth.RoleFinance, Allow: auth.Subject.ManagesAgencies,
 		Summary: "Set a managed agency's credit limit (settlement currency) and credit period",
 		Request: agency.CreditRequest{}, Response: agency.Summary{},
 		Errors: []int{fault.CodeNotFound},
@@ -240,7 +241,7 @@ func registerAgencies(rt *Router, s Services) {
 	})
 
 	rt.Handle("POST /base/v2/agencies/{id}/balance", Operation{
-		ID: "addAgencyFunds", Tag: "agencies", Role: auth.RoleFinance, Allow: auth.Subject.ManagesAgencies,
+		ID: "addAgencyFunds", SelfAudited: true, Tag: "agencies", Role: auth.RoleFinance, Allow: auth.Subject.ManagesAgencies,
 		Summary: "Add funds (top-up) to a managed agency's wallet; requires an Idempotency-Key header",
 		Request: ledger.TopUp{}, Response: ledger.TopUpResult{}, Idempotency: IdempotencyRequired,
 		Errors: []int{fault.CodeNotFound, fault.CodeConflict},
@@ -267,9 +268,11 @@ func registerAgencies(rt *Router, s Services) {
 		if err != nil {
 			return nil, err
 		}
-		if _, err := s.AgencyService.Managed(r.Context(), Principal(r), id); err != nil {
+		a, err := s.AgencyService.Managed(r.Context(), Principal(r), id)
+		if err != nil {
 			return nil, err
 		}
+		audit.Note(r.Context(), "agency", a.Name)
 		var req APIKeyRequest
 		if err := Decode(r, &req); err != nil {
 			return nil, err
@@ -304,14 +307,16 @@ func registerAgencies(rt *Router, s Services) {
 		if err != nil {
 			return nil, err
 		}
-		if _, err := s.AgencyService.Managed(r.Context(), Principal(r), id); err != nil {
+		a, err := s.AgencyService.Managed(r.Context(), Principal(r), id)
+		if err != nil {
 			return nil, err
 		}
+		audit.Note(r.Context(), "agency", a.Name)
 		return nil, s.Auth.RevokeAPIKey(r.Context(), id, keyID)
 	})
 
 	rt.Handle("PUT /base/v2/agencies/{id}/status", Operation{
-		ID: "setAgencyStatus", Tag: "agencies", Role: auth.RoleFinance, Allow: auth.Subject.ManagesAgencies,
+		ID: "setAgencyStatus", SelfAudited: true, Tag: "agencies", Role: auth.RoleFinance, Allow: auth.Subject.ManagesAgencies,
 		Summary: "Block or unblock a managed agency (a blocked agency's users and keys cannot log in)",
 		Request: StatusRequest{}, Response: agency.Detail{}, Errors: []int{fault.CodeNotFound},
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {

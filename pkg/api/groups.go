@@ -45,7 +45,7 @@ func registerGroups(rt *Router, s Services) {
 	state := []int{fault.CodeNotFound, fault.CodeConflict, fault.CodeNoAccess}
 
 	rt.Handle("POST "+groupPath, Operation{
-		ID: "requestGroupOrder", Tag: "groups", Allow: canBook, Status: http.StatusCreated,
+		ID: "requestGroupOrder", SelfAudited: true, Tag: "groups", Allow: canBook, Status: http.StatusCreated,
 		Summary: "Ask for a group fare (Idempotency-Key required; a replay answers the first order): to_be_quote",
 		Request: group.RequestInput{}, Response: group.View{}, Errors: []int{fault.CodeConflict}, Idempotency: IdempotencyRequired,
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
@@ -152,10 +152,13 @@ func registerGroups(rt *Router, s Services) {
 	}, withID(func(r *http.Request, n int64) (any, error) { return g.Get(r.Context(), Principal(r), n) }))
 
 	rt.Handle("DELETE "+groupPath+"/{id}", Operation{
-		ID: "cancelGroupOrder", Tag: "groups", Allow: canBook,
+		ID: "cancelGroupOrder", SelfAudited: true, Tag: "groups", Allow: canBook,
 		Summary: "Cancel a group order: free before any deposit; deposits paid are forfeited", Response: group.View{}, Errors: state,
 	}, withID(func(r *http.Request, n int64) (any, error) { return g.Cancel(r.Context(), Principal(r), n) }))
 
+	// The group service logs every step in the ordering agency's user log
+	// (the agency's own steps are SelfAudited); the provider's steps (quote,
+	// close, seats) are also recorded by the router in the provider's log.
 	rt.Handle("POST "+groupPath+"/{id}/quote", Operation{
 		ID: "quoteGroupOrder", Tag: "groups", Role: auth.RoleOperator,
 		Summary: "Provider: quote a request, or quote again (the history stays): to_be_confirm. Without segments, the suppliers' flights for the journeys",
@@ -181,17 +184,17 @@ func registerGroups(rt *Router, s Services) {
 	}))
 
 	rt.Handle("POST "+groupPath+"/{id}/quote/acceptance", Operation{
-		ID: "acceptGroupQuote", Tag: "groups", Allow: canBook,
+		ID: "acceptGroupQuote", SelfAudited: true, Tag: "groups", Allow: canBook,
 		Summary: "Accept the current quote (the order still needs confirming before the quote's confirm-before time)", Response: group.View{}, Errors: state,
 	}, withID(func(r *http.Request, n int64) (any, error) { return g.Accept(r.Context(), Principal(r), n) }))
 
 	rt.Handle("POST "+groupPath+"/{id}/quote/decline", Operation{
-		ID: "declineGroupQuote", Tag: "groups", Allow: canBook,
+		ID: "declineGroupQuote", SelfAudited: true, Tag: "groups", Allow: canBook,
 		Summary: "Decline the current quote: the request goes back to the provider (to_be_quote)", Response: group.View{}, Errors: state,
 	}, withID(func(r *http.Request, n int64) (any, error) { return g.Decline(r.Context(), Principal(r), n) }))
 
 	rt.Handle("PUT "+groupPath+"/{id}/passengers", Operation{
-		ID: "uploadGroupPassengers", Tag: "groups", Allow: canBook,
+		ID: "uploadGroupPassengers", SelfAudited: true, Tag: "groups", Allow: canBook,
 		Summary: "Upload the passenger list (multipart field 'file', xlsx): replaces the list before confirmation; " +
 			"code 100001 with data.errors [{row, column, cell, message}] and nothing stored when a row is invalid",
 		Request: PassengerListForm{}, Multipart: true, Response: UploadResult{}, Errors: state,
@@ -225,7 +228,7 @@ func registerGroups(rt *Router, s Services) {
 	}, withID(func(r *http.Request, n int64) (any, error) { return g.Passengers(r.Context(), Principal(r), n) }))
 
 	rt.Handle("POST "+groupPath+"/{id}/confirmation", Operation{
-		ID: "confirmGroupOrder", Tag: "groups", Allow: canBook,
+		ID: "confirmGroupOrder", SelfAudited: true, Tag: "groups", Allow: canBook,
 		Summary:  "Confirm on the current quote before its confirm-before time, with a valid passenger list (locked from then on): to_be_apply_seat",
 		Response: group.View{}, Errors: state,
 	}, withID(func(r *http.Request, n int64) (any, error) { return g.Confirm(r.Context(), Principal(r), n) }))
@@ -243,7 +246,7 @@ func registerGroups(rt *Router, s Services) {
 	}))
 
 	rt.Handle("POST "+groupPath+"/{id}/payment", Operation{
-		ID: "payGroupOrder", Tag: "groups", Allow: canBook,
+		ID: "payGroupOrder", SelfAudited: true, Tag: "groups", Allow: canBook,
 		Summary: "Pay the installment due (Idempotency-Key recommended; a replay answers the first result) from the wallet or a gateway; " +
 			"late: code 100009 'Group payment time expired: contact the administrator'",
 		Request: group.PayInput{}, Response: group.View{}, Idempotency: IdempotencyOptional,

@@ -31,7 +31,7 @@ func registerManaged(rt *Router, s Services) {
 	}
 
 	rt.Handle("POST /base/v2/agencies/{id}/credit/preview", manager(Operation{
-		ID:      "previewAgencyCredit",
+		ID: "previewAgencyCredit", Reads: true,
 		Summary: "Dry run of setting a managed agency's credit: the same checks, the figures before and after, nothing changed",
 		Request: agency.CreditRequest{}, Response: agency.CreditPlan{},
 	}), func(w http.ResponseWriter, r *http.Request) (any, error) {
@@ -47,7 +47,7 @@ func registerManaged(rt *Router, s Services) {
 	})
 
 	rt.Handle("POST /base/v2/agencies/{id}/balance/preview", manager(Operation{
-		ID:      "previewAgencyFunds",
+		ID: "previewAgencyFunds", Reads: true,
 		Summary: "Dry run of a top-up (Idempotency-Key header as for the real one): the figures it would post and whether the key was used, nothing posted",
 		Request: ledger.TopUp{}, Response: agency.FundsPlan{}, Idempotency: IdempotencyRequired,
 	}), func(w http.ResponseWriter, r *http.Request) (any, error) {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/voyage/voyage/pkg/audit"
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/docs"
 	"github.com/voyage/voyage/pkg/fault"
@@ -235,7 +236,16 @@ func registerOrders(rt *Router, s Services) {
 			if err != nil {
 				return nil, err
 			}
-			return o.Request(r.Context(), Principal(r), n, typ, req)
+			v, err := o.Request(r.Context(), Principal(r), n, typ, req)
+			if err != nil {
+				return nil, err
+			}
+			// The answer is the new request order; the log names the order
+			// the request is about.
+			if orig, err := o.Get(r.Context(), Principal(r), n); err == nil {
+				audit.Note(r.Context(), "order", orig.BookingNumber)
+			}
+			return v, nil
 		})
 	}
 

@@ -220,7 +220,7 @@ func (rt *Router) admit(r *http.Request, op Operation) (*http.Request, error) {
 	if op.Allow != nil && !op.Allow(p.Subject) {
 		return r, fault.Forbidden()
 	}
-	return r.WithContext(auth.WithPrincipal(r.Context(), p)), nil
+	return r.WithContext(audit.WithIP(auth.WithPrincipal(r.Context(), p), peerIP(r))), nil
 }
 
 // Handle registers h for pattern ("METHOD /path/{param}").
@@ -252,13 +252,20 @@ func (rt *Router) Handle(pattern string, op Operation, h HandlerFunc) {
 			return
 		}
 		defer release()
+		recorded := !op.Public && !op.SelfAudited && !op.Reads && method != http.MethodGet && method != http.MethodHead
+		var facts audit.Facts
+		if recorded {
+			var ctx context.Context
+			ctx, facts = audit.Collect(r.Context())
+			r = r.WithContext(ctx)
+		}
 		data, err := h(w, r)
 		if err != nil {
 			WriteError(w, r, err)
 			return
 		}
-		if !op.Public && !op.SelfAudited && !op.Reads && method != http.MethodGet && method != http.MethodHead {
-			rt.record(r, op)
+		if recorded {
+			rt.record(r, op, factsOf(data, facts))
 		}
 		WriteJSON(w, status, data)
 	}))
@@ -291,14 +298,15 @@ func (rt *Router) HandleRaw(pattern string, op Operation, h func(w http.Response
 	}))
 }
 
-// record notes a successful state-changing call: who, from where, what and
-// on which path. A failure to log is reported but does not undo the call.
-func (rt *Router) record(r *http.Request, op Operation) {
+// record notes a successful state-changing call: who, from where, what, on
+// which path, and the facts its sentence names. A failure to log is
+// reported but does not undo the call.
+func (rt *Router) record(r *http.Request, op Operation, facts audit.Facts) {
 	if rt.auditor == nil {
 		return
 	}
 	p, _ := auth.PrincipalFrom(r.Context())
-	e := audit.Entry{AgencyID: p.AgencyID, Username: p.Username, Action: op.ID, Target: r.Method + " " + r.URL.Path, IP: peerIP(r)}
+	e := audit.Entry{AgencyID: p.AgencyID, Username: p.Username, Action: op.ID, Target: r.Method + " " + r.URL.Path, Facts: facts, IP: peerIP(r)}
 	if p.UserID != 0 {
 		e.UserID = &p.UserID
 	}

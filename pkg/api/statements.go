@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/voyage/voyage/pkg/agency"
+	"github.com/voyage/voyage/pkg/audit"
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/docs"
 	"github.com/voyage/voyage/pkg/fault"
@@ -134,7 +135,11 @@ func (s Services) listStatements(r *http.Request, agencyID int64) (StatementPage
 // subAgency loads a sub-agency the caller manages; anything else is not
 // found.
 func (s Services) subAgency(r *http.Request, id int64) (agency.Agency, error) {
-	return s.AgencyService.Managed(r.Context(), Principal(r), id)
+	a, err := s.AgencyService.Managed(r.Context(), Principal(r), id)
+	if err == nil {
+		audit.Note(r.Context(), "agency", a.Name)
+	}
+	return a, err
 }
 
 func (s Services) exportStatement(w http.ResponseWriter, r *http.Request, a agency.Agency, id int64) error {
@@ -368,6 +373,7 @@ func registerStatements(rt *Router, s Services) {
 		if err != nil {
 			return nil, err
 		}
+		audit.Note(r.Context(), "currency", cur)
 		if err := s.Site.SetRate(r.Context(), cur, rate, "api:"+Principal(r).Username); err != nil {
 			return nil, err
 		}

@@ -30,7 +30,7 @@ type ImportRequest struct {
 // often-used passengers it fills.
 func registerTravellers(rt *Router, s Services) {
 	rt.Handle("POST /base/v2/analysis/docs", Operation{
-		ID: "analyseDocs", Tag: "profile",
+		ID: "analyseDocs", Reads: true, Tag: "profile",
 		Summary: "Read the passengers and their documents from pasted SSR DOCS lines " +
 			"(SSR DOCS CA HK1 P/CN/E12345678/CN/12MAY85/M/15MAR30/ZHANG/SAN), at most 30. Nothing is stored. " +
 			"documents (the fare's accepted document codes; empty or \"all\" takes any), international, and airports (the trip's; more than one country makes it international) refuse the DOCS the booking cannot take. " +

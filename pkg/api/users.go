@@ -216,7 +216,7 @@ func registerUsers(rt *Router, s Services) {
 
 	rt.Handle("GET /base/v2/user-logs", superOnly(Operation{
 		ID:       "listUserLogs",
-		Summary:  "The user log of the caller's agency, newest first: logins, password changes and every state-changing call",
+		Summary:  "The user log of the caller's agency, newest first: logins, password changes and every state-changing call; each entry's summary is the sentence the portal shows, in the request's language",
 		Response: UserLogPage{},
 		Query: append([]Param{
 			{Name: "username", Type: "string", Description: "exact username"},
@@ -239,6 +239,9 @@ func registerUsers(rt *Router, s Services) {
 			Username: q.Get("username"), Action: q.Get("action"), From: from, To: to, Page: page, PageSize: size})
 		if err != nil {
 			return nil, err
+		}
+		for i := range entries {
+			entries[i].Summary = audit.Sentence(r.Context(), entries[i])
 		}
 		return UserLogPage{Items: entries, Total: total, Page: page, PageSize: size}, nil
 	})

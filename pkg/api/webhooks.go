@@ -3,6 +3,7 @@ package api
 import (
 	"net/http"
 
+	"github.com/voyage/voyage/pkg/audit"
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/webhook"
@@ -35,9 +36,11 @@ func registerWebhooks(rt *Router, s Services) {
 		if err != nil {
 			return 0, err
 		}
-		if _, err := s.AgencyService.Managed(r.Context(), Principal(r), id); err != nil {
+		a, err := s.AgencyService.Managed(r.Context(), Principal(r), id)
+		if err != nil {
 			return 0, err
 		}
+		audit.Note(r.Context(), "agency", a.Name)
 		return id, nil
 	}
 	page := func(r *http.Request, agencyID int64) (any, error) {

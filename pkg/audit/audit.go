@@ -31,8 +31,12 @@ type Entry struct {
 	Action    string    `db:"action" json:"action"`
 	Target    string    `db:"target" json:"target"`
 	Detail    string    `db:"detail" json:"detail"`
+	Facts     Facts     `db:"facts" json:"facts,omitempty"` // what the entry's sentence names
 	IP        string    `db:"ip" json:"ip"`
 	CreatedAt time.Time `db:"created_at" json:"createdAt"`
+	// Summary is the entry as a sentence in the reader's language, filled
+	// in when the log is read (Sentence), never stored.
+	Summary string `db:"-" json:"summary,omitempty"`
 }
 
 // Write appends e. db is a database or a transaction: an entry is written in
@@ -41,12 +45,24 @@ func Write(ctx context.Context, db sqlx.ExtContext, e Entry) error {
 	if e.CreatedAt.IsZero() {
 		e.CreatedAt = time.Now().UTC()
 	}
-	_, err := db.ExecContext(ctx, db.Rebind(`INSERT INTO user_logs (agency_id, user_id, username, action, target, detail, ip, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`), e.AgencyID, e.UserID, e.Username, e.Action, e.Target, truncate(e.Detail, 500), e.IP, e.CreatedAt)
+	if e.IP == "" {
+		e.IP, _ = ctx.Value(ipKey{}).(string)
+	}
+	_, err := db.ExecContext(ctx, db.Rebind(`INSERT INTO user_logs (agency_id, user_id, username, action, target, detail, facts, ip, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`), e.AgencyID, e.UserID, e.Username, e.Action, e.Target, truncate(e.Detail, 500), e.Facts, e.IP, e.CreatedAt)
 	if err != nil {
 		return fmt.Errorf("audit: write %s: %w", e.Action, err)
 	}
 	return nil
+}
+
+type ipKey struct{}
+
+// WithIP stores the caller's address for the entries written while serving
+// the request, so a service that logs its own change (a group order's step,
+// an agency's settings) still says where the change came from.
+func WithIP(ctx context.Context, ip string) context.Context {
+	return context.WithValue(ctx, ipKey{}, ip)
 }
 
 // Filter narrows a listing.
@@ -85,7 +101,7 @@ func List(ctx context.Context, db sqlx.ExtContext, f Filter) ([]Entry, int, erro
 		return nil, 0, fmt.Errorf("audit: count: %w", err)
 	}
 	out := []Entry{}
-	err := sqlx.SelectContext(ctx, db, &out, db.Rebind(`SELECT id, agency_id, user_id, username, action, target, detail, ip, created_at
+	err := sqlx.SelectContext(ctx, db, &out, db.Rebind(`SELECT id, agency_id, user_id, username, action, target, detail, facts, ip, created_at
 		FROM user_logs WHERE `+cond+` ORDER BY id DESC LIMIT ? OFFSET ?`), append(args, f.PageSize, (f.Page-1)*f.PageSize)...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("audit: list: %w", err)

@@ -75,17 +75,17 @@ func (b *logBatcher) run(batch []logReq) {
 
 func writeMany(ctx context.Context, l *Log, batch []logReq) error {
 	rows := make([]string, 0, len(batch))
-	args := make([]any, 0, len(batch)*8)
+	args := make([]any, 0, len(batch)*9)
 	now := time.Now().UTC()
 	for _, r := range batch {
 		e := r.e
 		if e.CreatedAt.IsZero() {
 			e.CreatedAt = now
 		}
-		rows = append(rows, "(?, ?, ?, ?, ?, ?, ?, ?)")
-		args = append(args, e.AgencyID, e.UserID, e.Username, e.Action, e.Target, truncate(e.Detail, 500), e.IP, e.CreatedAt)
+		rows = append(rows, "(?, ?, ?, ?, ?, ?, ?, ?, ?)")
+		args = append(args, e.AgencyID, e.UserID, e.Username, e.Action, e.Target, truncate(e.Detail, 500), e.Facts, e.IP, e.CreatedAt)
 	}
-	_, err := l.db.ExecContext(ctx, l.db.Rebind(`INSERT INTO user_logs (agency_id, user_id, username, action, target, detail, ip, created_at)
+	_, err := l.db.ExecContext(ctx, l.db.Rebind(`INSERT INTO user_logs (agency_id, user_id, username, action, target, detail, facts, ip, created_at)
 		VALUES `+strings.Join(rows, ", ")), args...)
 	if err != nil {
 		return fmt.Errorf("audit: write %d entries: %w", len(batch), err)

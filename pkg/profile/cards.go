@@ -222,6 +222,15 @@ func (s *Service) DeleteCard(ctx context.Context, p auth.Principal, id int64, m 
 	}
 	now := s.now().UTC()
 	return s.db.InTx(ctx, func(tx *sqlx.Tx) error {
+		// The user log names the card's airline, read before it is gone.
+		var airline string
+		err := tx.GetContext(ctx, &airline, tx.Rebind(`SELECT airline FROM member_cards WHERE id = ? AND agency_id = ?`), id, p.AgencyID)
+		if errors.Is(err, sql.ErrNoRows) {
+			return fault.NotFound("")
+		}
+		if err != nil {
+			return fmt.Errorf("profile: card %d: %w", id, err)
+		}
 		res, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM member_cards WHERE id = ? AND agency_id = ?`), id, p.AgencyID)
 		if err != nil {
 			return fmt.Errorf("profile: delete card %d: %w", id, err)
@@ -229,6 +238,6 @@ func (s *Service) DeleteCard(ctx context.Context, p auth.Principal, id int64, m 
 		if n, _ := res.RowsAffected(); n == 0 {
 			return fault.NotFound("")
 		}
-		return audit.Write(ctx, tx, entry(p, m, ActionCardDelete, fmt.Sprintf("card:%d", id), "", now))
+		return audit.Write(ctx, tx, entry(p, m, ActionCardDelete, fmt.Sprintf("card:%d", id), airline, now))
 	})
 }

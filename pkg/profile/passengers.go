@@ -360,6 +360,18 @@ func (s *Service) DeletePassenger(ctx context.Context, p auth.Principal, id int6
 	}
 	now := s.now().UTC()
 	return s.db.InTx(ctx, func(tx *sqlx.Tx) error {
+		// The user log names who was deleted, read before they are gone.
+		var who struct {
+			Surname   string `db:"surname"`
+			GivenName string `db:"given_name"`
+		}
+		err := tx.GetContext(ctx, &who, tx.Rebind(`SELECT surname, given_name FROM often_used_passengers WHERE id = ? AND agency_id = ?`), id, p.AgencyID)
+		if errors.Is(err, sql.ErrNoRows) {
+			return fault.NotFound("")
+		}
+		if err != nil {
+			return fmt.Errorf("profile: passenger %d: %w", id, err)
+		}
 		// Explicit, not only ON DELETE CASCADE: the cards are the agency's
 		// too, and this keeps the rule visible.
 		if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM member_cards WHERE passenger_id = ? AND agency_id = ?`), id, p.AgencyID); err != nil {
@@ -372,6 +384,6 @@ func (s *Service) DeletePassenger(ctx context.Context, p auth.Principal, id int6
 		if n, _ := res.RowsAffected(); n == 0 {
 			return fault.NotFound("")
 		}
-		return audit.Write(ctx, tx, entry(p, m, ActionPassengerDelete, fmt.Sprintf("passenger:%d", id), "", now))
+		return audit.Write(ctx, tx, entry(p, m, ActionPassengerDelete, fmt.Sprintf("passenger:%d", id), who.Surname+"/"+who.GivenName, now))
 	})
 }

@@ -241,8 +241,10 @@ func adminClip(s string, n int) string {
 	return s
 }
 
-// adminLogActions are the user-log actions the filter offers, each with a label
-// in the catalog (admin.action.*).
+// adminLogActions are the user-log actions the filter offers, listed by
+// what they read as (audit.ActionName): identity, users and profile, the
+// agencies managed, then flight, train and group orders. Router-recorded
+// actions are the OpenAPI operation ids.
 var adminLogActions = []string{
 	audit.ActionLogin, audit.ActionLoginFailed, audit.ActionLogout, audit.ActionSingleLogin,
 	audit.ActionPasswordChange, audit.ActionPasswordReset, audit.ActionSessionRevoke,
@@ -251,7 +253,16 @@ var adminLogActions = []string{
 	"profile.update", "profile.avatar", "profile.config",
 	"profile.passenger.create", "profile.passenger.update", "profile.passenger.delete",
 	"profile.card.create", "profile.card.update", "profile.card.delete",
-	"agency.create", "agency.update", "agency.config", "agency.credit", "agency.active", "agency.blocked", "agency.delete",
+	"agency.create", "agency.update", "agency.config", "agency.credit", "agency.funds", "agency.active", "agency.blocked", "agency.delete",
+	"createAgencyAPIKey", "revokeAgencyAPIKey", "rotateAgencyWebhookSecret", "redeliverAgencyWebhook",
+	"createStatement", "createSubStatement", "setExchangeRate", "retryJob", "retryStuckJobs",
+	"createFlightOrder", "payFlightOrder", "cancelFlightOrder", "refundFlightOrder", "changeFlightOrder", "voidFlightOrder",
+	"confirmFlightOrder", "flightOrderAction", "reviewFlightOrder", "recordFlightDisruption",
+	"createTrainOrder", "payTrainOrder", "cancelTrainOrder", "trainRefundQuote", "trainChangeQuote", "confirmTrainQuote",
+	"dropTrainQuote", "confirmTrainTickets",
+	"group.request", "group.quote", "group.accept", "group.decline", "group.confirm", "group.upload", "group.apply",
+	"group.grant", "group.refuse", "group.pay", "group.cancel", "group.close", "group.expire", "group.miss", "group.ticketed",
+	"quoteGroupOrder", "closeGroupOrder", "groupOrderSeats",
 }
 
 // userLogPage is GET /user-log: the agency's log, newest first. Dates are
@@ -268,7 +279,10 @@ func (s *Server) userLogPage(w http.ResponseWriter, r *http.Request) {
 	page, _ := strconv.Atoi(q.Get("page"))
 	page, size := auth.ClampPage(page, 0)
 	f.Page = page
-	view := templates.UserLogView{Filter: f, Errors: map[string]string{}, Actions: adminLogActions}
+	view := templates.UserLogView{Filter: f, Errors: map[string]string{}}
+	for _, a := range adminLogActions {
+		view.Actions = append(view.Actions, templates.UserLogAction{Code: a, Label: audit.ActionName(ctx, a)})
+	}
 	af := audit.Filter{Username: f.Username, Action: f.Action, Page: page, PageSize: size}
 	af.From = adminLogDay(ctx, f.From, "from", view.Errors)
 	if to := adminLogDay(ctx, f.To, "to", view.Errors); !to.IsZero() {
@@ -283,7 +297,8 @@ func (s *Server) userLogPage(w http.ResponseWriter, r *http.Request) {
 		}
 		view.Total = total
 		for _, e := range entries {
-			view.Rows = append(view.Rows, templates.UserLogRow{At: e.CreatedAt, Username: e.Username, Action: e.Action, Target: e.Target, IP: e.IP})
+			view.Rows = append(view.Rows, templates.UserLogRow{At: e.CreatedAt, Username: e.Username, Action: e.Action,
+				Sentence: audit.Sentence(ctx, e), IP: e.IP})
 		}
 	}
 	view.Pager = templates.NewPager(f.PageURL(1), page, size, view.Total)

@@ -306,9 +306,17 @@ func TestUserLogPage(t *testing.T) {
 	}
 	rec := adminServe(mux, adminSuper, httptest.NewRequest("GET", "/user-log?username=demo-super&from=2025-03-01&to=2025-03-02", nil))
 	body := rec.Body.String()
-	for _, s := range []string{"User added", "something.new", "2025-03-02 09:30 UTC", "Time", "user:demo-clerk", "10.0.0.1"} {
+	// Each line reads as a sentence naming what changed; an action the
+	// catalog does not know reads as a change, never as its code or target.
+	for _, s := range []string{"Created user demo-clerk", "Made a change", "2025-03-02 09:30 UTC", "Time", "10.0.0.1",
+		`<option value="createFlightOrder">Booked a flight order</option>`} {
 		if !strings.Contains(body, s) {
 			t.Errorf("body lacks %q", s)
+		}
+	}
+	for _, s := range []string{">something.new<", "user:demo-clerk", ">user.create<", ">createFlightOrder<"} {
+		if strings.Contains(body, s) {
+			t.Errorf("body shows the code %q", s)
 		}
 	}
 	f := users.logFilter
@@ -369,5 +377,24 @@ func TestCompanyForms(t *testing.T) {
 	rec = adminServe(mux, adminSuper, httptest.NewRequest("GET", "/company", nil))
 	if !strings.Contains(rec.Body.String(), `src="/base/v2/company/logo?agency=1&amp;v=`) {
 		t.Errorf("the page does not show the new logo")
+	}
+}
+
+// The log's filter lists every action in words, in every language.
+func TestUserLogActionsInWords(t *testing.T) {
+	for _, lang := range i18n.Supported() {
+		ctx := i18n.WithLocalizer(context.Background(), adminCatalog, lang)
+		other := audit.ActionName(ctx, "not.an.action")
+		seen := map[string]string{}
+		for _, a := range adminLogActions {
+			label := audit.ActionName(ctx, a)
+			if label == other || label == a {
+				t.Errorf("%s: %s has no words", lang, a)
+			}
+			if prev, dup := seen[label]; dup {
+				t.Errorf("%s: %s and %s both read %q", lang, prev, a, label)
+			}
+			seen[label] = a
+		}
 	}
 }
