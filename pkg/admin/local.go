@@ -241,11 +241,7 @@ func (l *Local) CreateStatement(ctx context.Context, agencyID int64, from, to st
 	if err != nil {
 		return StatementDetail{}, err
 	}
-	start, end, err := statementPeriod(from, to)
-	if err != nil {
-		return StatementDetail{}, err
-	}
-	info, st, err := l.App.Ledger.CreateStatement(ctx, a.ID, a.SettlementCurrency, start, end, l.actor.Username)
+	info, st, err := l.App.Ledger.CreateStatement(ctx, a.ID, a.SettlementCurrency, from, to, a.TimeZone, l.actor.Username)
 	if err != nil {
 		return StatementDetail{}, err
 	}

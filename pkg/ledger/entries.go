@@ -26,6 +26,9 @@ type Entry struct {
 	Remark       string    `json:"remark" db:"remark"`
 	Detail       string    `json:"-" db:"detail"`
 	PaidAt       time.Time `json:"paidAt" db:"created_at"`
+	// Key is the transfer's idempotency key, which the posting service
+	// wrote (it may carry structured data, as a group payment's stage).
+	Key string `json:"-" db:"idempotency_key"`
 }
 
 // EntryFilter narrows a wallet listing; From is inclusive, To exclusive.
@@ -54,7 +57,7 @@ func (l *Ledger) walletAccount(ctx context.Context, agencyID int64, currency str
 
 // entrySelect reads transfers touching wallet account ? (bound twice for the
 // sign and the balance, once more in the WHERE).
-const entrySelect = `SELECT id, payment_type, currency, order_id, reference, description, remark, detail, created_at,
+const entrySelect = `SELECT id, payment_type, currency, order_id, reference, description, remark, detail, created_at, idempotency_key,
 	CASE WHEN to_account = ? THEN amount ELSE -amount END AS amount,
 	CASE WHEN to_account = ? THEN to_balance ELSE from_balance END AS balance_after
 	FROM ledger_transfers WHERE (from_account = ? OR to_account = ?)`

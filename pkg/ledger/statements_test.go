@@ -25,8 +25,7 @@ func TestStoredStatements(t *testing.T) {
 		if _, err := l.Post(ctx, pay(a, "p1", 120_25)); err != nil {
 			t.Fatal(err)
 		}
-		from, to := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC), time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
-		info, st, err := l.CreateStatement(ctx, a, "CNY", from, to, "tester")
+		info, st, err := l.CreateStatement(ctx, a, "CNY", "2026-11-01", "2026-11-30", "UTC", "tester")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -48,8 +47,8 @@ func TestStoredStatements(t *testing.T) {
 		if list, total, _ := l.Statements(ctx, a, 1, 20); total != 1 || list[0].ID != info.ID {
 			t.Errorf("list = %+v", list)
 		}
-		for _, bad := range [][2]time.Time{{to, from}, {from, from}, {from, from.AddDate(2, 0, 0)}, {{}, to}} {
-			if _, _, err := l.CreateStatement(ctx, a, "CNY", bad[0], bad[1], "t"); err == nil {
+		for _, bad := range [][2]string{{"2026-11-30", "2026-11-01"}, {"2026-11-01", "2028-11-01"}, {"", "2026-11-30"}, {"2026-11-01", ""}, {"1 Nov", "2026-11-30"}} {
+			if _, _, err := l.CreateStatement(ctx, a, "CNY", bad[0], bad[1], "UTC", "t"); err == nil {
 				t.Errorf("period %v accepted", bad)
 			}
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/config"
+	"github.com/voyage/voyage/pkg/display"
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/ledger"
@@ -32,8 +33,12 @@ func (f *fakeBills) Transactions(context.Context, int64, string, int, int) ([]le
 		Net: "1000.00", Currency: "CNY", Fee: "0.00", PaymentTime: at, CreatedAt: at}}, 1, nil
 }
 
-func (f *fakeBills) CreateStatement(_ context.Context, agencyID int64, currency string, from, to time.Time, by string) (ledger.StatementInfo, ledger.Statement, error) {
-	i := ledger.StatementInfo{ID: 100 + int64(len(f.created)), AgencyID: agencyID, Currency: currency, From: from, To: to, CreatedBy: by}
+func (f *fakeBills) CreateStatement(_ context.Context, agencyID int64, currency, from, to, zone, by string) (ledger.StatementInfo, ledger.Statement, error) {
+	start, end, err := ledger.StatementPeriod(from, to, display.ResolveZone("", zone))
+	if err != nil {
+		return ledger.StatementInfo{}, ledger.Statement{}, err
+	}
+	i := ledger.StatementInfo{ID: 100 + int64(len(f.created)), AgencyID: agencyID, Currency: currency, From: start, To: end, CreatedBy: by, TimeZone: zone}
 	f.created = append(f.created, i)
 	return i, ledger.Statement{}, nil
 }
@@ -197,9 +202,10 @@ func TestBillStatementCreate(t *testing.T) {
 	if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != "/bills/statements/100" || flashOf(res) != "success:bills.created" {
 		t.Fatalf("create: status %d location %q flash %q", res.StatusCode, res.Header.Get("Location"), flashOf(res))
 	}
+	// The agency keeps the default zone: the days are Shanghai's.
 	c := b.created[0]
-	if c.AgencyID != 1 || c.Currency != "CNY" || !c.From.Equal(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)) ||
-		!c.To.Equal(time.Date(2026, 2, 1, 0, 0, 0, 0, time.UTC)) {
+	if c.AgencyID != 1 || c.Currency != "CNY" || !c.From.Equal(time.Date(2025, 12, 31, 16, 0, 0, 0, time.UTC)) ||
+		!c.To.Equal(time.Date(2026, 1, 31, 16, 0, 0, 0, time.UTC)) {
 		t.Fatalf("created %+v", c)
 	}
 }

@@ -79,13 +79,14 @@ func (s *Server) walletPage(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	labels := s.entryLabels(ctx, agencyID, entries)
 	for _, e := range entries {
 		signed := amt(e.Amount)
 		if e.Amount > 0 {
 			signed = "+" + signed
 		}
 		view.Entries = append(view.Entries, templates.WalletRow{Type: e.Type, PaidAt: e.PaidAt, OrderID: e.OrderID, Reference: e.Reference,
-			Amount: signed, Negative: e.Amount < 0, BalanceAfter: amt(e.BalanceAfter), Description: e.Description, Remark: e.Remark})
+			Amount: signed, Negative: e.Amount < 0, BalanceAfter: amt(e.BalanceAfter), Description: e.Description, Label: labels[e.ID], Remark: e.Remark})
 	}
 	filter := url.Values{}
 	for _, k := range []string{"type", "from", "to"} {
