@@ -6119,7 +6119,10 @@ type StatementDetail struct {
 	From           string         `json:"from"`
 	Id             int            `json:"id"`
 	OpeningBalance Money          `json:"openingBalance"`
-	To             string         `json:"to"`
+
+	// TimeZone the IANA zone whose days from and to are (the agency's when the statement was made); UTC for statements made before statements had one
+	TimeZone string `json:"timeZone"`
+	To       string `json:"to"`
 }
 
 // StatementPage defines model for StatementPage.
@@ -6133,9 +6136,13 @@ type StatementPage struct {
 // StatementRequest defines model for StatementRequest.
 type StatementRequest struct {
 	// AgencyId sub-agency (only under /sub/statements)
-	AgencyId *int    `json:"agencyId,omitempty"`
-	From     *string `json:"from,omitempty"`
-	To       *string `json:"to,omitempty"`
+	AgencyId *int `json:"agencyId,omitempty"`
+
+	// From first day, YYYY-MM-DD, from 00:00 on the clock of the statement's agency (its timeZone setting)
+	From *string `json:"from,omitempty"`
+
+	// To last day, YYYY-MM-DD, inclusive: to 24:00 on the clock of the statement's agency
+	To *string `json:"to,omitempty"`
 }
 
 // StatementSummary defines model for StatementSummary.
@@ -6147,7 +6154,10 @@ type StatementSummary struct {
 	From           string    `json:"from"`
 	Id             int       `json:"id"`
 	OpeningBalance Money     `json:"openingBalance"`
-	To             string    `json:"to"`
+
+	// TimeZone the IANA zone whose days from and to are
+	TimeZone string `json:"timeZone"`
+	To       string `json:"to"`
 }
 
 // StatusRequest defines model for StatusRequest.
