@@ -6913,10 +6913,10 @@ type ListAgencyWalletEntriesParams struct {
 	Type    *string `form:"type,omitempty" json:"type,omitempty"`
 	OrderId *string `form:"orderId,omitempty" json:"orderId,omitempty"`
 
-	// From YYYY-MM-DD
+	// From YYYY-MM-DD, a day on the clock of the wallet's agency (its timeZone setting)
 	From *string `form:"from,omitempty" json:"from,omitempty"`
 
-	// To YYYY-MM-DD, inclusive
+	// To YYYY-MM-DD, inclusive, a day on the clock of the wallet's agency
 	To *string `form:"to,omitempty" json:"to,omitempty"`
 
 	// Page 1-based page; default 1
@@ -7170,10 +7170,10 @@ type ListUserLogsParams struct {
 	// Action exact action, such as login or user.create
 	Action *string `form:"action,omitempty" json:"action,omitempty"`
 
-	// From first day, YYYY-MM-DD (UTC)
+	// From first day, YYYY-MM-DD, a day on the clock of the caller's agency (its timeZone setting)
 	From *string `form:"from,omitempty" json:"from,omitempty"`
 
-	// To last day, YYYY-MM-DD (UTC), inclusive
+	// To last day, YYYY-MM-DD, inclusive, a day on the clock of the caller's agency (its timeZone setting)
 	To *string `form:"to,omitempty" json:"to,omitempty"`
 
 	// Page 1-based page; default 1
@@ -7225,10 +7225,10 @@ type ListWalletEntriesParams struct {
 	Type    *string `form:"type,omitempty" json:"type,omitempty"`
 	OrderId *string `form:"orderId,omitempty" json:"orderId,omitempty"`
 
-	// From YYYY-MM-DD
+	// From YYYY-MM-DD, a day on the clock of the wallet's agency (its timeZone setting)
 	From *string `form:"from,omitempty" json:"from,omitempty"`
 
-	// To YYYY-MM-DD, inclusive
+	// To YYYY-MM-DD, inclusive, a day on the clock of the wallet's agency
 	To *string `form:"to,omitempty" json:"to,omitempty"`
 
 	// Page 1-based page; default 1
@@ -7402,10 +7402,10 @@ type ListFlightOrdersParams struct {
 	// Direct only the caller's agency's own bookings, not its sub-agencies'
 	Direct *bool `form:"direct,omitempty" json:"direct,omitempty"`
 
-	// From created on or after, YYYY-MM-DD
+	// From created on or after, YYYY-MM-DD, a day on the clock of the caller's agency (its timeZone setting)
 	From *string `form:"from,omitempty" json:"from,omitempty"`
 
-	// To created on or before, YYYY-MM-DD
+	// To created on or before, YYYY-MM-DD (inclusive), a day on the clock of the caller's agency (its timeZone setting)
 	To *string `form:"to,omitempty" json:"to,omitempty"`
 
 	// Page 1-based page; default 1
@@ -7518,10 +7518,10 @@ type ListTrainOrdersParams struct {
 	// Direct only the caller's agency's own bookings, not its sub-agencies'
 	Direct *bool `form:"direct,omitempty" json:"direct,omitempty"`
 
-	// From created on or after, YYYY-MM-DD
+	// From created on or after, YYYY-MM-DD, a day on the clock of the caller's agency (its timeZone setting)
 	From *string `form:"from,omitempty" json:"from,omitempty"`
 
-	// To created on or before, YYYY-MM-DD
+	// To created on or before, YYYY-MM-DD (inclusive), a day on the clock of the caller's agency (its timeZone setting)
 	To *string `form:"to,omitempty" json:"to,omitempty"`
 
 	// Page 1-based page; default 1
