@@ -80,11 +80,12 @@ func (l *Ledger) Entries(ctx context.Context, agencyID int64, f EntryFilter) ([]
 	}
 	if !f.From.IsZero() {
 		where = append(where, "created_at >= ?")
-		args = append(args, f.From)
+		// UTC like the stored times: SQLite compares them as text.
+		args = append(args, f.From.UTC())
 	}
 	if !f.To.IsZero() {
 		where = append(where, "created_at < ?")
-		args = append(args, f.To)
+		args = append(args, f.To.UTC())
 	}
 	cond := ""
 	if len(where) > 0 {
@@ -125,6 +126,8 @@ type Statement struct {
 // BuildStatement computes the statement of [from, to).
 func (l *Ledger) BuildStatement(ctx context.Context, agencyID int64, currency string, from, to time.Time) (Statement, error) {
 	st := Statement{AgencyID: agencyID, Currency: currency, From: from, To: to, Entries: []Entry{}}
+	// UTC like the stored times: SQLite compares them as text.
+	from, to = from.UTC(), to.UTC()
 	acct, err := l.walletAccount(ctx, agencyID, currency)
 	if err != nil || acct == 0 {
 		return st, err
