@@ -127,8 +127,8 @@ func ordersFixture(t *testing.T) *ordersEnv {
 		// ny-operator reads the portal on New York's clock (the agency's is
 		// Shanghai's, the default).
 		"ny-operator": {UserID: 12, Username: "ny", AgencyID: 2, SessionID: 120, Subject: operator, TimeZone: "America/New_York"},
-		"finance":  {UserID: 11, Username: "fin", AgencyID: 2, SessionID: 110, Subject: auth.Subject{Roles: []string{auth.RoleFinance}, ProxyLevel: 1, Common: auth.CommonConfig{EnableFlightService: true}}},
-		"provider": {UserID: 1, Username: "admin", AgencyID: 1, SessionID: 10, Subject: auth.Subject{Roles: []string{auth.RoleSuperUser}, Common: auth.CommonConfig{EnableFlightService: true}}},
+		"finance":     {UserID: 11, Username: "fin", AgencyID: 2, SessionID: 110, Subject: auth.Subject{Roles: []string{auth.RoleFinance}, ProxyLevel: 1, Common: auth.CommonConfig{EnableFlightService: true}}},
+		"provider":    {UserID: 1, Username: "admin", AgencyID: 1, SessionID: 10, Subject: auth.Subject{Roles: []string{auth.RoleSuperUser}, Common: auth.CommonConfig{EnableFlightService: true}}},
 	}}
 	svc := order.New(order.Options{DB: db, Ledger: ledger.New(db), Agencies: agencies,
 		Suppliers: func(name string) (supplier.Supplier, bool) { return changeSupplier{}, name == "sim" }})
