@@ -285,8 +285,14 @@ func (l *Local) ExportStatement(ctx context.Context, w io.Writer, agencyID, stat
 	if err != nil {
 		return err
 	}
-	f, err := docs.ExportStatement(format, docs.NewStatement(a, info, st, site, lang,
-		func(key string, args ...any) string { return l.App.Catalog.T(lang, key, args...) }))
+	t := func(key string, args ...any) string { return l.App.Catalog.T(lang, key, args...) }
+	doc := docs.NewStatement(a, info, st, site, lang, t)
+	if l.App.Groups != nil {
+		if doc.Labels, err = l.App.Groups.EntryLabels(ctx, a.ID, st.Entries, t); err != nil {
+			return err
+		}
+	}
+	f, err := docs.ExportStatement(format, doc)
 	if err != nil {
 		return err
 	}

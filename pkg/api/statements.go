@@ -1,6 +1,7 @@
 package api
 
 import (
+	"log/slog"
 	"net/http"
 	"slices"
 	"strconv"
@@ -131,8 +132,14 @@ func (s Services) exportStatement(w http.ResponseWriter, r *http.Request, a agen
 	if err != nil {
 		return err
 	}
-	doc := docs.NewStatement(a, info, st, site, i18n.Lang(r.Context()),
-		func(key string, args ...any) string { return i18n.T(r.Context(), key, args...) })
+	t := func(key string, args ...any) string { return i18n.T(r.Context(), key, args...) }
+	doc := docs.NewStatement(a, info, st, site, i18n.Lang(r.Context()), t)
+	if s.Groups != nil {
+		// Without them a group payment reads as posted.
+		if doc.Labels, err = s.Groups.EntryLabels(r.Context(), a.ID, st.Entries, t); err != nil {
+			slog.ErrorContext(r.Context(), "statement: group payments' descriptions", "err", err)
+		}
+	}
 	f, err := docs.ExportStatement(format, doc)
 	if err != nil {
 		return err

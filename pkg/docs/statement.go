@@ -73,6 +73,10 @@ type Statement struct {
 	// Zone is the agency's time zone, in which the entries' times are
 	// written and which the documents name; nil is UTC.
 	Zone *time.Location
+	// Labels are entries' descriptions in the reader's language written
+	// from their data, by entry id (group payments: group.EntryLabels);
+	// the others are translated from their posted text.
+	Labels map[int64]string
 }
 
 // zone is the statement's time zone.
@@ -174,7 +178,11 @@ func (s Statement) header() []string {
 
 // description translates the descriptions the product writes itself
 // ("top-up", "service fee"); what people or routes wrote stays as it is.
-func (s Statement) description(d string) string {
+func (s Statement) description(e ledger.Entry) string {
+	if l := s.Labels[e.ID]; l != "" {
+		return l
+	}
+	d := e.Description
 	key := "finance.description." + d
 	if t := s.T(key); t != key {
 		return t
@@ -185,7 +193,7 @@ func (s Statement) description(d string) string {
 // row is an entry's cells as text; the time is the agency's, as the header
 // says.
 func (s Statement) row(e ledger.Entry) []string {
-	r := []string{e.PaidAt.In(s.zone()).Format(time.DateTime), s.T("statement.type." + e.Type), e.OrderID, e.Reference, s.description(e.Description),
+	r := []string{e.PaidAt.In(s.zone()).Format(time.DateTime), s.T("statement.type." + e.Type), e.OrderID, e.Reference, s.description(e),
 		s.amount(e.Amount), s.amount(e.BalanceAfter)}
 	if s.InvoiceType {
 		r = append(r, invoiceType(e))

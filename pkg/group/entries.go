@@ -78,3 +78,44 @@ func (s *Service) EntryOrders(ctx context.Context, agencyID int64, bookingNumber
 	}
 	return out, nil
 }
+
+// EntryLabels writes agencyID's group payments among entries with t, the
+// reader's catalog, by entry id: "Group order PEK-SHA: First deposit, 20
+// passengers", from the payment's stage and its order. An entry it cannot
+// write so (its order not found, a key of another form) is left out, to be
+// shown as posted.
+func (s *Service) EntryLabels(ctx context.Context, agencyID int64, entries []ledger.Entry, t func(key string, args ...any) string) (map[int64]string, error) {
+	out := map[int64]string{}
+	var numbers []string
+	for _, e := range entries {
+		if IsGroupEntry(e.Type) && e.OrderID != "" && !slices.Contains(numbers, e.OrderID) {
+			numbers = append(numbers, e.OrderID)
+		}
+	}
+	if len(numbers) == 0 {
+		return out, nil
+	}
+	orders, err := s.EntryOrders(ctx, agencyID, numbers)
+	if err != nil {
+		return out, err
+	}
+	for _, e := range entries {
+		o, found := orders[e.OrderID]
+		id, stage, forfeit, ok := EntryStage(e.Key)
+		if !found || !ok || !IsGroupEntry(e.Type) || id != o.ID {
+			continue
+		}
+		key := "clock.group.entry"
+		if forfeit {
+			key = "clock.group.forfeit"
+		}
+		args := []any{"stage", t("groupportal.stage." + stage), "pax", o.Passengers}
+		if o.Origin == "" {
+			key += "NoRoute"
+		} else {
+			args = append(args, "route", o.Origin+"-"+o.Destination)
+		}
+		out[e.ID] = t(key, args...)
+	}
+	return out, nil
+}

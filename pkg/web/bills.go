@@ -320,6 +320,7 @@ func (s *Server) exportStatement(w http.ResponseWriter, r *http.Request, a agenc
 		return
 	}
 	doc := docs.NewStatement(a, info, st, site, i18n.Lang(ctx), func(key string, args ...any) string { return i18n.T(ctx, key, args...) })
+	doc.Labels = s.entryLabels(ctx, a.ID, st.Entries)
 	f, err := docs.ExportStatement(format, doc)
 	if err != nil {
 		slog.ErrorContext(ctx, "bills: export", "id", id, "format", format, "err", err)

@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -19,20 +20,6 @@ import (
 	"github.com/voyage/voyage/pkg/store"
 	"github.com/voyage/voyage/pkg/store/storetest"
 )
-
-// fakeGroupEntries knows group order 7, G0001 of agency 2: PEK to SHA, 20
-// passengers.
-type fakeGroupEntries struct{}
-
-func (fakeGroupEntries) EntryOrders(_ context.Context, agencyID int64, numbers []string) (map[string]group.EntryOrder, error) {
-	out := map[string]group.EntryOrder{}
-	for _, n := range numbers {
-		if n == "G0001" && agencyID == 2 {
-			out[n] = group.EntryOrder{ID: 7, Origin: "PEK", Destination: "SHA", Passengers: 20}
-		}
-	}
-	return out, nil
-}
 
 // TestWalletGroupPaymentInReadersLanguage: a group deposit posted with its
 // English description reads in Chinese on a Chinese wallet, from the
@@ -53,12 +40,20 @@ func TestWalletGroupPaymentInReadersLanguage(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
+	// Group order G0001 of agency 2: Beijing to Shanghai, 20 passengers.
+	var orderID int64
+	at := time.Date(2026, 11, 1, 8, 0, 0, 0, time.UTC)
+	if err := db.GetContext(ctx, &orderID, db.Rebind(`INSERT INTO group_orders (booking_number, agency_id, status, journeys, adults, children, infants,
+		cabin, currency, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
+		"G0001", 2, "deposit_paid", `[{"origin":"PEK","destination":"SHA","date":"2026-12-20"}]`, 18, 2, 0, "Y", "CNY", at, at); err != nil {
+		t.Fatal(err)
+	}
 	led := ledger.New(db)
 	for _, tr := range []ledger.Transfer{
 		{IdempotencyKey: "t1", From: ledger.Provider(ledger.KindFunding), To: ledger.Wallet(2), Amount: 500000, PaymentType: ledger.TypeTopUp, Description: "top-up"},
-		{IdempotencyKey: "group-7-first", From: ledger.Wallet(2), To: ledger.Provider(ledger.KindSuppliers), Amount: 100000,
+		{IdempotencyKey: fmt.Sprintf("group-%d-first", orderID), From: ledger.Wallet(2), To: ledger.Provider(ledger.KindSuppliers), Amount: 100000,
 			PaymentType: ledger.TypeGroupDeposit, OrderID: "G0001", Description: "group PEK-SHA first (20 pax)"},
-		{IdempotencyKey: "group-9-final", From: ledger.Wallet(2), To: ledger.Provider(ledger.KindSuppliers), Amount: 50000,
+		{IdempotencyKey: fmt.Sprintf("group-%d-final", orderID+1), From: ledger.Wallet(2), To: ledger.Provider(ledger.KindSuppliers), Amount: 50000,
 			PaymentType: ledger.TypeGroupPayment, OrderID: "G0404", Description: "group CAN-HKG final (12 pax)"},
 	} {
 		tr.AgencyID, tr.Currency, tr.CreatedBy = 2, "CNY", "test"
@@ -68,7 +63,7 @@ func TestWalletGroupPaymentInReadersLanguage(t *testing.T) {
 	}
 	finance := auth.Subject{Roles: []string{auth.RoleSuperUser}, ProxyLevel: 1, Common: auth.CommonConfig{IsShowBill: true, SettlementCurrency: "CNY"}}
 	id := &fakeIdentity{sessions: map[string]auth.Principal{"fin": {UserID: 5, Username: "fin", AgencyID: 2, SessionID: 50, Subject: finance}}}
-	s := &Server{identity: managerIdentity{id}, agencies: agencies, wallets: led, groupEntries: fakeGroupEntries{}, now: time.Now}
+	s := &Server{identity: managerIdentity{id}, agencies: agencies, wallets: led, groupEntries: group.New(group.Options{DB: db}), now: time.Now}
 	s.site = siteinfo.New(config.SiteConfig{Name: "Voyage", ShortName: "Voyage", DefaultCurrency: "CNY", DefaultLanguage: "en", Currencies: config.Currencies}, db)
 	mux := http.NewServeMux()
 	s.Register(mux)
