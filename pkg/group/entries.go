@@ -49,32 +49,35 @@ func IsGroupEntry(typ string) bool {
 	return typ == ledger.TypeGroupDeposit || typ == ledger.TypeGroupPayment || typ == ledger.TypeGroupForfeit
 }
 
+// entryOrdersChunk bounds the booking numbers of one query, far below the
+// engines' limits on bound parameters (a year's statement may name many).
+const entryOrdersChunk = 500
+
 // EntryOrders reads the group orders of agencyID among bookingNumbers, by
 // booking number: a wallet's entries name only their own agency's orders.
 func (s *Service) EntryOrders(ctx context.Context, agencyID int64, bookingNumbers []string) (map[string]EntryOrder, error) {
 	out := map[string]EntryOrder{}
-	if len(bookingNumbers) == 0 {
-		return out, nil
-	}
-	args := []any{agencyID}
-	for _, b := range bookingNumbers {
-		args = append(args, b)
-	}
-	var rows []orderRow
-	q := `SELECT ` + orderColumns + ` FROM group_orders WHERE agency_id = ? AND booking_number IN (?` + strings.Repeat(", ?", len(bookingNumbers)-1) + `)`
-	if err := s.db.SelectContext(ctx, &rows, s.db.Rebind(q), args...); err != nil {
-		return nil, fmt.Errorf("group: entry orders: %w", err)
-	}
-	for _, r := range rows {
-		o, err := r.decode()
-		if err != nil {
-			return nil, err
+	for chunk := range slices.Chunk(bookingNumbers, entryOrdersChunk) {
+		args := []any{agencyID}
+		for _, b := range chunk {
+			args = append(args, b)
 		}
-		e := EntryOrder{ID: o.ID, Passengers: o.Counts.Total()}
-		if len(o.Journeys) > 0 {
-			e.Origin, e.Destination = o.Journeys[0].Origin, o.Journeys[0].Destination
+		var rows []orderRow
+		q := `SELECT ` + orderColumns + ` FROM group_orders WHERE agency_id = ? AND booking_number IN (?` + strings.Repeat(", ?", len(chunk)-1) + `)`
+		if err := s.db.SelectContext(ctx, &rows, s.db.Rebind(q), args...); err != nil {
+			return nil, fmt.Errorf("group: entry orders: %w", err)
 		}
-		out[o.BookingNumber] = e
+		for _, r := range rows {
+			o, err := r.decode()
+			if err != nil {
+				return nil, err
+			}
+			e := EntryOrder{ID: o.ID, Passengers: o.Counts.Total()}
+			if len(o.Journeys) > 0 {
+				e.Origin, e.Destination = o.Journeys[0].Origin, o.Journeys[0].Destination
+			}
+			out[o.BookingNumber] = e
+		}
 	}
 	return out, nil
 }
@@ -87,8 +90,10 @@ func (s *Service) EntryOrders(ctx context.Context, agencyID int64, bookingNumber
 func (s *Service) EntryLabels(ctx context.Context, agencyID int64, entries []ledger.Entry, t func(key string, args ...any) string) (map[int64]string, error) {
 	out := map[int64]string{}
 	var numbers []string
+	seen := map[string]bool{}
 	for _, e := range entries {
-		if IsGroupEntry(e.Type) && e.OrderID != "" && !slices.Contains(numbers, e.OrderID) {
+		if IsGroupEntry(e.Type) && e.OrderID != "" && !seen[e.OrderID] {
+			seen[e.OrderID] = true
 			numbers = append(numbers, e.OrderID)
 		}
 	}

@@ -96,5 +96,14 @@ func TestEntryOrders(t *testing.T) {
 		if len(got) != 2 {
 			t.Errorf("orders = %s", fmt.Sprint(got))
 		}
+		// A year's statement may name more orders than one query binds.
+		many := []string{}
+		for i := range 1200 {
+			many = append(many, fmt.Sprintf("G9%04d", i))
+		}
+		got, err = s.EntryOrders(ctx, own, append(many, "G0002"))
+		if err != nil || len(got) != 1 || got["G0002"].Passengers != 21 {
+			t.Errorf("1,201 numbers: %v %v", got, err)
+		}
 	})
 }
