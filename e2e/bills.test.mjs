@@ -18,8 +18,9 @@ after(async () => {
   await server?.stop();
 });
 
-// The server keeps time in UTC: today's statement ends on the UTC day.
-const today = new Date().toISOString().slice(0, 10);
+// A statement's days are its agency's: the demo agencies keep the default
+// zone, Asia/Shanghai, so today is Shanghai's today (en-CA writes YYYY-MM-DD).
+const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Shanghai' }).format(new Date());
 
 // checkDownloads fetches the three export links of a statement page with
 // the page's session and checks what comes back.

@@ -217,7 +217,10 @@ type WalletRow struct {
 	Negative     bool
 	BalanceAfter string
 	Description  string
-	Remark       string
+	// Label is the entry's description written in the reader's language
+	// from its data (a group payment); "" shows Description.
+	Label  string
+	Remark string
 }
 
 // BalanceChart is a server-drawn line chart of the balance: the polyline
@@ -340,6 +343,14 @@ func paymentTypeName(ctx context.Context, t string) string {
 // ledgerDescription translates the fixed descriptions the ledger writes
 // ("top-up", "top-up fee"…); a description made of order data (a flight and
 // its route) is shown as written.
+// walletDescription is an entry's description as its reader reads it.
+func walletDescription(ctx context.Context, e WalletRow) string {
+	if e.Label != "" {
+		return e.Label
+	}
+	return ledgerDescription(ctx, e.Description)
+}
+
 func ledgerDescription(ctx context.Context, d string) string {
 	if i18n.Has(ctx, "daily.ledger.desc."+d) {
 		return i18n.T(ctx, "daily.ledger.desc."+d)

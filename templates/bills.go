@@ -36,6 +36,7 @@ type StatementForm struct {
 	To       string
 	Errors   map[string]string // from, to → catalog key
 	ErrorKey string
+	Zone     string // the agency's zone, whose days the dates are: "Asia/Shanghai (UTC+8)"
 }
 
 // BillStatements is /bills/statements: the create form and the caller's
@@ -70,6 +71,7 @@ type StatementView struct {
 	Back       string // the list it came from
 	From       string
 	To         string
+	Zone       string // whose days From and To are: "Asia/Shanghai (UTC+8)"
 	Currency   string
 	Opening    string
 	Closing    string

@@ -241,11 +241,7 @@ func (l *Local) CreateStatement(ctx context.Context, agencyID int64, from, to st
 	if err != nil {
 		return StatementDetail{}, err
 	}
-	start, end, err := statementPeriod(from, to)
-	if err != nil {
-		return StatementDetail{}, err
-	}
-	info, st, err := l.App.Ledger.CreateStatement(ctx, a.ID, a.SettlementCurrency, start, end, l.actor.Username)
+	info, st, err := l.App.Ledger.CreateStatement(ctx, a.ID, a.SettlementCurrency, from, to, a.TimeZone, l.actor.Username)
 	if err != nil {
 		return StatementDetail{}, err
 	}
@@ -289,8 +285,14 @@ func (l *Local) ExportStatement(ctx context.Context, w io.Writer, agencyID, stat
 	if err != nil {
 		return err
 	}
-	f, err := docs.ExportStatement(format, docs.NewStatement(a, info, st, site, lang,
-		func(key string, args ...any) string { return l.App.Catalog.T(lang, key, args...) }))
+	t := func(key string, args ...any) string { return l.App.Catalog.T(lang, key, args...) }
+	doc := docs.NewStatement(a, info, st, site, lang, t)
+	if l.App.Groups != nil {
+		if doc.Labels, err = l.App.Groups.EntryLabels(ctx, a.ID, st.Entries, t); err != nil {
+			return err
+		}
+	}
+	f, err := docs.ExportStatement(format, doc)
 	if err != nil {
 		return err
 	}

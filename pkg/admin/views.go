@@ -5,7 +5,6 @@ import (
 
 	"github.com/voyage/voyage/pkg/agency"
 	"github.com/voyage/voyage/pkg/auth"
-	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/money"
 )
@@ -80,6 +79,7 @@ type StatementSummary struct {
 	ClosingBalance Money     `json:"closingBalance"`
 	EntryCount     int       `json:"entryCount"`
 	CreatedAt      time.Time `json:"createdAt"`
+	TimeZone       string    `json:"timeZone"` // whose days From and To are
 }
 
 // StatementDetail is a statement with every entry.
@@ -92,12 +92,13 @@ type StatementDetail struct {
 	ClosingBalance Money         `json:"closingBalance"`
 	Entries        []WalletEntry `json:"entries"`
 	CreatedAt      time.Time     `json:"createdAt"`
+	TimeZone       string        `json:"timeZone"` // whose days From and To are
 }
 
 // Summary is the statement as a list shows it.
 func (d StatementDetail) Summary() StatementSummary {
 	return StatementSummary{ID: d.ID, AgencyID: d.AgencyID, From: d.From, To: d.To, OpeningBalance: d.OpeningBalance,
-		ClosingBalance: d.ClosingBalance, EntryCount: len(d.Entries), CreatedAt: d.CreatedAt}
+		ClosingBalance: d.ClosingBalance, EntryCount: len(d.Entries), CreatedAt: d.CreatedAt, TimeZone: d.TimeZone}
 }
 
 // StatementPage is one page of an agency's statements, newest first.
@@ -108,39 +109,20 @@ type StatementPage struct {
 	PageSize int                `json:"pageSize"`
 }
 
-// lastDay is the inclusive last day of a period ending (exclusive) at t.
-func lastDay(t time.Time) string { return t.Add(-time.Nanosecond).Format(time.DateOnly) }
-
 func statementSummaryOf(i ledger.StatementInfo) StatementSummary {
-	return StatementSummary{ID: i.ID, AgencyID: i.AgencyID, From: i.From.Format(time.DateOnly), To: lastDay(i.To),
-		OpeningBalance: moneyOf(i.Opening, i.Currency), ClosingBalance: moneyOf(i.Closing, i.Currency), EntryCount: i.EntryCount, CreatedAt: i.CreatedAt}
+	return StatementSummary{ID: i.ID, AgencyID: i.AgencyID, From: i.FirstDay(), To: i.LastDay(),
+		OpeningBalance: moneyOf(i.Opening, i.Currency), ClosingBalance: moneyOf(i.Closing, i.Currency), EntryCount: i.EntryCount, CreatedAt: i.CreatedAt,
+		TimeZone: i.Location().String()}
 }
 
 func statementDetailOf(i ledger.StatementInfo, st ledger.Statement) StatementDetail {
-	d := StatementDetail{ID: i.ID, AgencyID: i.AgencyID, From: i.From.Format(time.DateOnly), To: lastDay(i.To),
-		OpeningBalance: moneyOf(i.Opening, i.Currency), ClosingBalance: moneyOf(i.Closing, i.Currency), Entries: []WalletEntry{}, CreatedAt: i.CreatedAt}
+	d := StatementDetail{ID: i.ID, AgencyID: i.AgencyID, From: i.FirstDay(), To: i.LastDay(),
+		OpeningBalance: moneyOf(i.Opening, i.Currency), ClosingBalance: moneyOf(i.Closing, i.Currency), Entries: []WalletEntry{}, CreatedAt: i.CreatedAt,
+		TimeZone: i.Location().String()}
 	for _, e := range st.Entries {
 		d.Entries = append(d.Entries, walletEntryOf(e))
 	}
 	return d
-}
-
-// statementPeriod parses an inclusive YYYY-MM-DD range into [from, to), with
-// the same field messages as the API.
-func statementPeriod(from, to string) (time.Time, time.Time, error) {
-	errs := map[string]string{}
-	start, err := time.Parse(time.DateOnly, from)
-	if err != nil {
-		errs["from"] = "statement.error.from"
-	}
-	end, err := time.Parse(time.DateOnly, to)
-	if err != nil || end.Before(start) {
-		errs["to"] = "statement.error.to"
-	}
-	if len(errs) > 0 {
-		return time.Time{}, time.Time{}, fault.Validation(errs)
-	}
-	return start, end.AddDate(0, 0, 1), nil
 }
 
 // ManagedUser is a user of a managed agency.

@@ -7,6 +7,7 @@ import (
 	"github.com/voyage/voyage/pkg/agency"
 	"github.com/voyage/voyage/pkg/audit"
 	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/display"
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/ledger"
@@ -95,13 +96,11 @@ func walletEntryOf(e ledger.Entry) WalletEntry {
 // walletEntries is a page of agency a's wallet entries filtered by the
 // request's query.
 func (s Services) walletEntries(r *http.Request, a agency.Agency) (WalletEntryPage, error) {
+	// The wallet is agency a's: its days are a's.
 	errs := map[string]string{}
-	from, to := logDay(r, "from", errs), logDay(r, "to", errs)
+	from, to := dayFilter(r, display.ResolveZone("", a.TimeZone), "user.error.logDate", errs)
 	if len(errs) > 0 {
 		return WalletEntryPage{}, fault.Validation(errs)
-	}
-	if !to.IsZero() {
-		to = to.AddDate(0, 0, 1)
 	}
 	page, size := pageFromQuery(r)
 	entries, total, err := s.Ledger.Entries(r.Context(), a.ID, ledger.EntryFilter{Currency: a.SettlementCurrency, Type: r.URL.Query().Get("type"),
@@ -117,7 +116,8 @@ func (s Services) detail(r *http.Request, id int64) (agency.Detail, error) {
 }
 
 var walletEntriesQuery = append([]Param{{Name: "type", Type: "string", Description: "payment type: top-up, origin-flight, origin-train, refund-flight, change-flight, void-flight, refund-train, change-train"},
-	{Name: "orderId", Type: "string"}, {Name: "from", Type: "string", Description: "YYYY-MM-DD"}, {Name: "to", Type: "string", Description: "YYYY-MM-DD, inclusive"}}, pagingParams...)
+	{Name: "orderId", Type: "string"}, {Name: "from", Type: "string", Description: "YYYY-MM-DD, a day on the clock of the wallet's agency (its timeZone setting)"},
+	{Name: "to", Type: "string", Description: "YYYY-MM-DD, inclusive, a day on the clock of the wallet's agency"}}, pagingParams...)
 
 func registerAgencies(rt *Router, s Services) {
 	rt.Handle("GET /base/v2/agencies", Operation{

@@ -51,14 +51,14 @@ var ordersQuery = append([]Param{
 	{Name: "keyword", Type: "string", Description: "booking number, PNR, ticket or flight number, passenger surname"},
 	{Name: "agencyId", Type: "integer", Description: "only this agency's orders (one the caller sees)"},
 	{Name: "direct", Type: "boolean", Description: "only the caller's agency's own bookings, not its sub-agencies'"},
-	{Name: "from", Type: "string", Description: "created on or after, YYYY-MM-DD"},
-	{Name: "to", Type: "string", Description: "created on or before, YYYY-MM-DD"},
+	{Name: "from", Type: "string", Description: "created on or after, YYYY-MM-DD" + daysNote},
+	{Name: "to", Type: "string", Description: "created on or before, YYYY-MM-DD (inclusive)" + daysNote},
 }, pagingParams...)
 
 // canBook is spec §6 canAccessTicket with the flight service on.
 func canBook(s auth.Subject) bool { return s.FlightServiceEnable() }
 
-func orderFilter(r *http.Request) (order.Filter, error) {
+func orderFilter(r *http.Request, loc *time.Location) (order.Filter, error) {
 	q := r.URL.Query()
 	page, size := pageFromQuery(r)
 	f := order.Filter{Statuses: q["status"], Group: q.Get("group"), Type: q.Get("type"), Keyword: q.Get("keyword"),
@@ -71,20 +71,7 @@ func orderFilter(r *http.Request) (order.Filter, error) {
 		}
 		f.AgencyID = id
 	}
-	if v := q.Get("from"); v != "" {
-		d, err := time.Parse(time.DateOnly, v)
-		if err != nil {
-			errs["from"] = "error.field.date"
-		}
-		f.From = d
-	}
-	if v := q.Get("to"); v != "" {
-		d, err := time.Parse(time.DateOnly, v)
-		if err != nil {
-			errs["to"] = "error.field.date"
-		}
-		f.To = d.AddDate(0, 0, 1)
-	}
+	f.From, f.To = dayFilter(r, loc, "error.field.date", errs)
 	if len(errs) > 0 {
 		return f, fault.Validation(errs)
 	}
@@ -154,7 +141,11 @@ func registerOrders(rt *Router, s Services) {
 		ID: "listFlightOrders", Tag: "orders", Allow: canBook,
 		Summary: "The flight orders of the caller's agency and its sub-agencies", Response: order.Page{}, Query: ordersQuery,
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
-		f, err := orderFilter(r)
+		loc, err := s.agencyZone(r)
+		if err != nil {
+			return nil, err
+		}
+		f, err := orderFilter(r, loc)
 		if err != nil {
 			return nil, err
 		}

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"log/slog"
 	"net/http"
 	"slices"
 	"strconv"
@@ -18,11 +19,11 @@ import (
 
 // StatementRequest is POST /base/v2/statements (and, with agencyId, the
 // sub-agency form under /base/v2/sub/statements). Dates are YYYY-MM-DD, both
-// inclusive.
+// inclusive, days on the clock of the statement's agency.
 type StatementRequest struct {
 	AgencyID int64  `json:"agencyId,omitempty" jsonschema_description:"sub-agency (only under /sub/statements)"`
-	From     string `json:"from"`
-	To       string `json:"to"`
+	From     string `json:"from" jsonschema_description:"first day, YYYY-MM-DD, from 00:00 on the clock of the statement's agency (its timeZone setting)"`
+	To       string `json:"to" jsonschema_description:"last day, YYYY-MM-DD, inclusive: to 24:00 on the clock of the statement's agency"`
 }
 
 // StatementDetail is a statement with every entry.
@@ -35,6 +36,7 @@ type StatementDetail struct {
 	ClosingBalance Money         `json:"closingBalance"`
 	Entries        []WalletEntry `json:"entries"`
 	CreatedAt      time.Time     `json:"createdAt"`
+	TimeZone       string        `json:"timeZone" jsonschema_description:"the IANA zone whose days from and to are (the agency's when the statement was made); UTC for statements made before statements had one"`
 }
 
 // StatementSummary is a statement in a list.
@@ -47,6 +49,7 @@ type StatementSummary struct {
 	ClosingBalance Money     `json:"closingBalance"`
 	EntryCount     int       `json:"entryCount"`
 	CreatedAt      time.Time `json:"createdAt"`
+	TimeZone       string    `json:"timeZone" jsonschema_description:"the IANA zone whose days from and to are"`
 }
 
 // StatementPage is one page of statements.
@@ -71,48 +74,27 @@ type RateRequest struct {
 	Rate string `json:"rate"`
 }
 
-func lastDay(t time.Time) string { return t.Add(-time.Nanosecond).Format(time.DateOnly) }
-
 // StatementSummaryOf is a statement in a list as the API writes it.
 func StatementSummaryOf(i ledger.StatementInfo) StatementSummary {
-	return StatementSummary{ID: i.ID, AgencyID: i.AgencyID, From: i.From.Format(time.DateOnly), To: lastDay(i.To),
-		OpeningBalance: moneyOf(i.Opening, i.Currency), ClosingBalance: moneyOf(i.Closing, i.Currency), EntryCount: i.EntryCount, CreatedAt: i.CreatedAt}
+	return StatementSummary{ID: i.ID, AgencyID: i.AgencyID, From: i.FirstDay(), To: i.LastDay(),
+		OpeningBalance: moneyOf(i.Opening, i.Currency), ClosingBalance: moneyOf(i.Closing, i.Currency), EntryCount: i.EntryCount, CreatedAt: i.CreatedAt,
+		TimeZone: i.Location().String()}
 }
 
 // StatementDetailOf is a statement with its entries as the API writes it.
 func StatementDetailOf(i ledger.StatementInfo, st ledger.Statement) StatementDetail {
-	d := StatementDetail{ID: i.ID, AgencyID: i.AgencyID, From: i.From.Format(time.DateOnly), To: lastDay(i.To),
-		OpeningBalance: moneyOf(i.Opening, i.Currency), ClosingBalance: moneyOf(i.Closing, i.Currency), Entries: []WalletEntry{}, CreatedAt: i.CreatedAt}
+	d := StatementDetail{ID: i.ID, AgencyID: i.AgencyID, From: i.FirstDay(), To: i.LastDay(),
+		OpeningBalance: moneyOf(i.Opening, i.Currency), ClosingBalance: moneyOf(i.Closing, i.Currency), Entries: []WalletEntry{}, CreatedAt: i.CreatedAt,
+		TimeZone: i.Location().String()}
 	for _, e := range st.Entries {
 		d.Entries = append(d.Entries, walletEntryOf(e))
 	}
 	return d
 }
 
-// StatementPeriod parses an inclusive YYYY-MM-DD range into [from, to).
-func StatementPeriod(req StatementRequest) (time.Time, time.Time, error) {
-	errs := map[string]string{}
-	from, err := time.Parse(time.DateOnly, req.From)
-	if err != nil {
-		errs["from"] = "statement.error.from"
-	}
-	to, err := time.Parse(time.DateOnly, req.To)
-	if err != nil || to.Before(from) {
-		errs["to"] = "statement.error.to"
-	}
-	if len(errs) > 0 {
-		return time.Time{}, time.Time{}, fault.Validation(errs)
-	}
-	return from, to.AddDate(0, 0, 1), nil
-}
-
 // createStatement makes a statement for agency a.
 func (s Services) createStatement(r *http.Request, a agency.Agency, req StatementRequest) (StatementDetail, error) {
-	from, to, err := StatementPeriod(req)
-	if err != nil {
-		return StatementDetail{}, err
-	}
-	info, st, err := s.Ledger.CreateStatement(r.Context(), a.ID, a.SettlementCurrency, from, to, Principal(r).Username)
+	info, st, err := s.Ledger.CreateStatement(r.Context(), a.ID, a.SettlementCurrency, req.From, req.To, a.TimeZone, Principal(r).Username)
 	if err != nil {
 		return StatementDetail{}, err
 	}
@@ -155,8 +137,14 @@ func (s Services) exportStatement(w http.ResponseWriter, r *http.Request, a agen
 	if err != nil {
 		return err
 	}
-	doc := docs.NewStatement(a, info, st, site, i18n.Lang(r.Context()),
-		func(key string, args ...any) string { return i18n.T(r.Context(), key, args...) })
+	t := func(key string, args ...any) string { return i18n.T(r.Context(), key, args...) }
+	doc := docs.NewStatement(a, info, st, site, i18n.Lang(r.Context()), t)
+	if s.Groups != nil {
+		// Without them a group payment reads as posted.
+		if doc.Labels, err = s.Groups.EntryLabels(r.Context(), a.ID, st.Entries, t); err != nil {
+			slog.ErrorContext(r.Context(), "statement: group payments' descriptions", "err", err)
+		}
+	}
 	f, err := docs.ExportStatement(format, doc)
 	if err != nil {
 		return err

@@ -21,11 +21,11 @@ var trainOrdersQuery = append([]Param{
 	{Name: "keyword", Type: "string", Description: "booking number, train or ticket number, passenger surname or document number"},
 	{Name: "agencyId", Type: "integer", Description: "only this agency's orders (one the caller sees)"},
 	{Name: "direct", Type: "boolean", Description: "only the caller's agency's own bookings, not its sub-agencies'"},
-	{Name: "from", Type: "string", Description: "created on or after, YYYY-MM-DD"},
-	{Name: "to", Type: "string", Description: "created on or before, YYYY-MM-DD"},
+	{Name: "from", Type: "string", Description: "created on or after, YYYY-MM-DD" + daysNote},
+	{Name: "to", Type: "string", Description: "created on or before, YYYY-MM-DD (inclusive)" + daysNote},
 }, pagingParams...)
 
-func trainFilter(r *http.Request) (train.Filter, error) {
+func trainFilter(r *http.Request, loc *time.Location) (train.Filter, error) {
 	q := r.URL.Query()
 	page, size := pageFromQuery(r)
 	f := train.Filter{Statuses: q["status"], Keyword: q.Get("keyword"), DirectOnly: q.Get("direct") == "true" || q.Get("direct") == "1",
@@ -38,20 +38,7 @@ func trainFilter(r *http.Request) (train.Filter, error) {
 		}
 		f.AgencyID = id
 	}
-	if v := q.Get("from"); v != "" {
-		d, err := time.Parse(time.DateOnly, v)
-		if err != nil {
-			errs["from"] = "error.field.date"
-		}
-		f.From = d
-	}
-	if v := q.Get("to"); v != "" {
-		d, err := time.Parse(time.DateOnly, v)
-		if err != nil {
-			errs["to"] = "error.field.date"
-		}
-		f.To = d.AddDate(0, 0, 1)
-	}
+	f.From, f.To = dayFilter(r, loc, "error.field.date", errs)
 	if len(errs) > 0 {
 		return f, fault.Validation(errs)
 	}
@@ -111,7 +98,11 @@ func registerTrains(rt *Router, s Services) {
 		ID: "listTrainOrders", Tag: "trains", Allow: canTrain,
 		Summary: "The train orders of the caller's agency and its sub-agencies", Response: train.Page{}, Query: trainOrdersQuery,
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
-		f, err := trainFilter(r)
+		loc, err := s.agencyZone(r)
+		if err != nil {
+			return nil, err
+		}
+		f, err := trainFilter(r, loc)
 		if err != nil {
 			return nil, err
 		}

@@ -87,19 +87,6 @@ func pageFromQuery(r *http.Request) (int, int) {
 	return auth.ClampPage(page, size)
 }
 
-// logDay parses a YYYY-MM-DD filter of the user log as a UTC day.
-func logDay(r *http.Request, name string, errs map[string]string) time.Time {
-	v := r.URL.Query().Get(name)
-	if v == "" {
-		return time.Time{}
-	}
-	d, err := time.Parse(time.DateOnly, v)
-	if err != nil {
-		errs[name] = "user.error.logDate"
-	}
-	return d
-}
-
 var usersQuery = append([]Param{
 	{Name: "keyword", Type: "string", Description: "part of the username, nickname or email"},
 	{Name: "status", Type: "string", Description: "active, inactive or testing"},
@@ -221,19 +208,20 @@ func registerUsers(rt *Router, s Services) {
 		Query: append([]Param{
 			{Name: "username", Type: "string", Description: "exact username"},
 			{Name: "action", Type: "string", Description: "exact action, such as login or user.create"},
-			{Name: "from", Type: "string", Description: "first day, YYYY-MM-DD (UTC)"},
-			{Name: "to", Type: "string", Description: "last day, YYYY-MM-DD (UTC), inclusive"},
+			{Name: "from", Type: "string", Description: "first day, YYYY-MM-DD" + daysNote},
+			{Name: "to", Type: "string", Description: "last day, YYYY-MM-DD, inclusive" + daysNote},
 		}, pagingParams...),
 	}), func(w http.ResponseWriter, r *http.Request) (any, error) {
 		q := r.URL.Query()
 		page, size := pageFromQuery(r)
+		loc, err := s.agencyZone(r)
+		if err != nil {
+			return nil, err
+		}
 		errs := map[string]string{}
-		from, to := logDay(r, "from", errs), logDay(r, "to", errs)
+		from, to := dayFilter(r, loc, "user.error.logDate", errs)
 		if len(errs) > 0 {
 			return nil, fault.Validation(errs)
-		}
-		if !to.IsZero() {
-			to = to.AddDate(0, 0, 1)
 		}
 		entries, total, err := s.Auth.UserLog(r.Context(), Principal(r).AgencyID, audit.Filter{
 			Username: q.Get("username"), Action: q.Get("action"), From: from, To: to, Page: page, PageSize: size})

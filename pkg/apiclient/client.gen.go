@@ -6119,7 +6119,10 @@ type StatementDetail struct {
 	From           string         `json:"from"`
 	Id             int            `json:"id"`
 	OpeningBalance Money          `json:"openingBalance"`
-	To             string         `json:"to"`
+
+	// TimeZone the IANA zone whose days from and to are (the agency's when the statement was made); UTC for statements made before statements had one
+	TimeZone string `json:"timeZone"`
+	To       string `json:"to"`
 }
 
 // StatementPage defines model for StatementPage.
@@ -6133,9 +6136,13 @@ type StatementPage struct {
 // StatementRequest defines model for StatementRequest.
 type StatementRequest struct {
 	// AgencyId sub-agency (only under /sub/statements)
-	AgencyId *int    `json:"agencyId,omitempty"`
-	From     *string `json:"from,omitempty"`
-	To       *string `json:"to,omitempty"`
+	AgencyId *int `json:"agencyId,omitempty"`
+
+	// From first day, YYYY-MM-DD, from 00:00 on the clock of the statement's agency (its timeZone setting)
+	From *string `json:"from,omitempty"`
+
+	// To last day, YYYY-MM-DD, inclusive: to 24:00 on the clock of the statement's agency
+	To *string `json:"to,omitempty"`
 }
 
 // StatementSummary defines model for StatementSummary.
@@ -6147,7 +6154,10 @@ type StatementSummary struct {
 	From           string    `json:"from"`
 	Id             int       `json:"id"`
 	OpeningBalance Money     `json:"openingBalance"`
-	To             string    `json:"to"`
+
+	// TimeZone the IANA zone whose days from and to are
+	TimeZone string `json:"timeZone"`
+	To       string `json:"to"`
 }
 
 // StatusRequest defines model for StatusRequest.
@@ -6903,10 +6913,10 @@ type ListAgencyWalletEntriesParams struct {
 	Type    *string `form:"type,omitempty" json:"type,omitempty"`
 	OrderId *string `form:"orderId,omitempty" json:"orderId,omitempty"`
 
-	// From YYYY-MM-DD
+	// From YYYY-MM-DD, a day on the clock of the wallet's agency (its timeZone setting)
 	From *string `form:"from,omitempty" json:"from,omitempty"`
 
-	// To YYYY-MM-DD, inclusive
+	// To YYYY-MM-DD, inclusive, a day on the clock of the wallet's agency
 	To *string `form:"to,omitempty" json:"to,omitempty"`
 
 	// Page 1-based page; default 1
@@ -7160,10 +7170,10 @@ type ListUserLogsParams struct {
 	// Action exact action, such as login or user.create
 	Action *string `form:"action,omitempty" json:"action,omitempty"`
 
-	// From first day, YYYY-MM-DD (UTC)
+	// From first day, YYYY-MM-DD, a day on the clock of the caller's agency (its timeZone setting)
 	From *string `form:"from,omitempty" json:"from,omitempty"`
 
-	// To last day, YYYY-MM-DD (UTC), inclusive
+	// To last day, YYYY-MM-DD, inclusive, a day on the clock of the caller's agency (its timeZone setting)
 	To *string `form:"to,omitempty" json:"to,omitempty"`
 
 	// Page 1-based page; default 1
@@ -7215,10 +7225,10 @@ type ListWalletEntriesParams struct {
 	Type    *string `form:"type,omitempty" json:"type,omitempty"`
 	OrderId *string `form:"orderId,omitempty" json:"orderId,omitempty"`
 
-	// From YYYY-MM-DD
+	// From YYYY-MM-DD, a day on the clock of the wallet's agency (its timeZone setting)
 	From *string `form:"from,omitempty" json:"from,omitempty"`
 
-	// To YYYY-MM-DD, inclusive
+	// To YYYY-MM-DD, inclusive, a day on the clock of the wallet's agency
 	To *string `form:"to,omitempty" json:"to,omitempty"`
 
 	// Page 1-based page; default 1
@@ -7392,10 +7402,10 @@ type ListFlightOrdersParams struct {
 	// Direct only the caller's agency's own bookings, not its sub-agencies'
 	Direct *bool `form:"direct,omitempty" json:"direct,omitempty"`
 
-	// From created on or after, YYYY-MM-DD
+	// From created on or after, YYYY-MM-DD, a day on the clock of the caller's agency (its timeZone setting)
 	From *string `form:"from,omitempty" json:"from,omitempty"`
 
-	// To created on or before, YYYY-MM-DD
+	// To created on or before, YYYY-MM-DD (inclusive), a day on the clock of the caller's agency (its timeZone setting)
 	To *string `form:"to,omitempty" json:"to,omitempty"`
 
 	// Page 1-based page; default 1
@@ -7508,10 +7518,10 @@ type ListTrainOrdersParams struct {
 	// Direct only the caller's agency's own bookings, not its sub-agencies'
 	Direct *bool `form:"direct,omitempty" json:"direct,omitempty"`
 
-	// From created on or after, YYYY-MM-DD
+	// From created on or after, YYYY-MM-DD, a day on the clock of the caller's agency (its timeZone setting)
 	From *string `form:"from,omitempty" json:"from,omitempty"`
 
-	// To created on or before, YYYY-MM-DD
+	// To created on or before, YYYY-MM-DD (inclusive), a day on the clock of the caller's agency (its timeZone setting)
 	To *string `form:"to,omitempty" json:"to,omitempty"`
 
 	// Page 1-based page; default 1

@@ -16,6 +16,7 @@ import (
 
 	"github.com/voyage/voyage/pkg/apiclient"
 	"github.com/voyage/voyage/pkg/demo"
+	"github.com/voyage/voyage/pkg/display"
 	"github.com/voyage/voyage/pkg/store"
 )
 
@@ -190,7 +191,9 @@ func TestGeneratedGoClient(t *testing.T) {
 	}
 
 	// Statements and the wallet's entries.
-	today := time.Now().UTC().Format(time.DateOnly)
+	// Today on the demo agencies' clock (the default zone), whose days
+	// the dates are.
+	today := time.Now().In(display.ResolveZone("", "")).Format(time.DateOnly)
 	st, err := c.CreateStatementWithResponse(ctx, apiclient.CreateStatementJSONRequestBody{From: &today, To: &today})
 	if err != nil || st.JSON201 == nil {
 		t.Fatalf("statement: %v %s", err, st.Body)

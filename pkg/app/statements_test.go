@@ -14,6 +14,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"github.com/voyage/voyage/pkg/app"
+	"github.com/voyage/voyage/pkg/display"
 )
 
 func download(t *testing.T, srv *httptest.Server, path, lang string, hdr ...string) (*http.Response, []byte) {
@@ -55,7 +56,9 @@ func TestStatementsAPI(t *testing.T) {
 				t.Fatalf("top-up: %d %+v", resp.StatusCode, env)
 			}
 		}
-		today := time.Now().UTC().Format(time.DateOnly)
+		// Today on the demo agencies' clock (the default zone), whose days
+		// the dates are.
+		today := time.Now().In(display.ResolveZone("", "")).Format(time.DateOnly)
 		body := fmt.Sprintf(`{"from":"2026-01-01","to":%q}`, today)
 
 		resp, env := call(t, srv, "POST", "/base/v2/statements", "en", body, bearer(sub.Token)...)

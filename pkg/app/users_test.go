@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/voyage/voyage/pkg/app"
+	"github.com/voyage/voyage/pkg/display"
 )
 
 type userJSON struct {
@@ -420,7 +421,9 @@ func TestUserLogsAPI(t *testing.T) {
 		if p.Total != 1 || len(p.Items) != 1 || p.Items[0].Username != "demo-operator" || p.Items[0].Action != "login" {
 			t.Errorf("filtered log: %+v", p)
 		}
-		today := time.Now().UTC().Format(time.DateOnly)
+		// Today on the demo agencies' clock (the default zone), whose days
+		// the dates are.
+		today := time.Now().In(display.ResolveZone("", "")).Format(time.DateOnly)
 		if p := logs(s.super.Token, "?from="+today+"&to="+today); p.Total == 0 {
 			t.Error("today's entries missing with to inclusive")
 		}

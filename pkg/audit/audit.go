@@ -89,11 +89,12 @@ func List(ctx context.Context, db sqlx.ExtContext, f Filter) ([]Entry, int, erro
 	}
 	if !f.From.IsZero() {
 		where = append(where, "created_at >= ?")
-		args = append(args, f.From)
+		// UTC like the stored times: SQLite compares them as text.
+		args = append(args, f.From.UTC())
 	}
 	if !f.To.IsZero() {
 		where = append(where, "created_at < ?")
-		args = append(args, f.To)
+		args = append(args, f.To.UTC())
 	}
 	cond := strings.Join(where, " AND ")
 	var total int

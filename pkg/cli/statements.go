@@ -119,8 +119,8 @@ func (r *Root) statementsRunCmd(verb string, export bool) *cobra.Command {
 	fl := cmd.Flags()
 	fl.Int64Var(&o.agency, "agency", 0, "one agency id")
 	fl.BoolVar(&o.all, "all", false, "every agency of the network")
-	fl.StringVar(&o.from, "from", "", "first day, YYYY-MM-DD (required)")
-	fl.StringVar(&o.to, "to", "", "last day, YYYY-MM-DD, inclusive (required)")
+	fl.StringVar(&o.from, "from", "", "first day, YYYY-MM-DD, from 00:00 on each agency's clock (its time zone) (required)")
+	fl.StringVar(&o.to, "to", "", "last day, YYYY-MM-DD, inclusive: to 24:00 on each agency's clock (required)")
 	_ = cmd.MarkFlagRequired("from")
 	_ = cmd.MarkFlagRequired("to")
 	if export {

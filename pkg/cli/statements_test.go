@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/voyage/voyage/pkg/display"
 )
 
 func TestStatementsCommands(t *testing.T) {
@@ -26,7 +28,9 @@ func TestStatementsCommands(t *testing.T) {
 					t.Fatalf("funds add: %+v", res)
 				}
 			}
-			today := time.Now().UTC().Format(time.DateOnly)
+			// Today on the demo agencies' clock (the default zone), whose
+			// days the dates are.
+			today := time.Now().In(display.ResolveZone("", "")).Format(time.DateOnly)
 
 			res := run("statements", "create", "--agency", "222", "--from", "2026-01-01", "--to", today, "-o", "json")
 			var line statementLine

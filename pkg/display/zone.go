@@ -8,6 +8,7 @@ package display
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -184,4 +185,72 @@ func ZoneOptions(current string) []string {
 		out = append(out, current)
 	}
 	return out
+}
+
+// Errors of DayRange, naming the field at fault.
+var (
+	ErrFromDay = errors.New("display: the first day is no YYYY-MM-DD date")
+	ErrToDay   = errors.New("display: the last day is no YYYY-MM-DD date or is before the first")
+)
+
+// StartOfDay is the first instant of the calendar day date (YYYY-MM-DD) on
+// loc's clock. Where a DST change skips midnight the day starts when the
+// clock jumps, so no instant of the day is left out of it.
+func StartOfDay(date string, loc *time.Location) (time.Time, error) {
+	d, err := time.Parse(time.DateOnly, date)
+	if err != nil {
+		return time.Time{}, err
+	}
+	return dayStart(d.Year(), d.Month(), d.Day(), loc), nil
+}
+
+func dayStart(y int, m time.Month, d int, loc *time.Location) time.Time {
+	y, m, d = time.Date(y, m, d, 0, 0, 0, 0, time.UTC).Date() // 31 Nov is 1 Dec
+	t := time.Date(y, m, d, 0, 0, 0, 0, loc)
+	if ly, lm, ld := t.Date(); ly != y || lm != m || ld != d {
+		// Midnight fell in a gap and Go resolved it into the day before:
+		// the day begins where that zone period ends.
+		_, end := t.ZoneBounds()
+		t = end
+	}
+	return t
+}
+
+// DayRange turns an inclusive range of calendar days typed by a person
+// (YYYY-MM-DD, either may be "" for an open end) into the instants
+// [start, end) they mean on loc's clock: from 00:00 of the first day to
+// 24:00 of the last, however long DST makes those days. A bad first day
+// is ErrFromDay; a bad last day, or one before the first, ErrToDay.
+func DayRange(from, to string, loc *time.Location) (start, end time.Time, err error) {
+	if loc == nil {
+		loc = time.UTC
+	}
+	var errs []error
+	if from != "" {
+		if start, err = StartOfDay(from, loc); err != nil {
+			errs = append(errs, ErrFromDay)
+		}
+	}
+	if to != "" {
+		last, perr := time.Parse(time.DateOnly, to)
+		switch {
+		case perr != nil:
+			errs = append(errs, ErrToDay)
+		default:
+			end = dayStart(last.Year(), last.Month(), last.Day()+1, loc)
+			if !start.IsZero() && !end.After(start) {
+				errs = append(errs, ErrToDay)
+			}
+		}
+	}
+	if len(errs) > 0 {
+		return time.Time{}, time.Time{}, errors.Join(errs...)
+	}
+	return start, end, nil
+}
+
+// DayRangeIn is DayRange on the request's zone: the days a portal user
+// types in a filter are days on the clock their pages are written in.
+func DayRangeIn(ctx context.Context, from, to string) (time.Time, time.Time, error) {
+	return DayRange(from, to, Zone(ctx))
 }

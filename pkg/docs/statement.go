@@ -73,6 +73,10 @@ type Statement struct {
 	// Zone is the agency's time zone, in which the entries' times are
 	// written and which the documents name; nil is UTC.
 	Zone *time.Location
+	// Labels are entries' descriptions in the reader's language written
+	// from their data, by entry id (group payments: group.EntryLabels);
+	// the others are translated from their posted text.
+	Labels map[int64]string
 }
 
 // zone is the statement's time zone.
@@ -98,10 +102,11 @@ func (s Statement) wallClock(t time.Time) time.Time {
 
 // StatementFileName is the one name a statement file has wherever it is
 // downloaded or written (portal, API, CLI): agency code and the inclusive
-// period, so a month's files sort and do not collide.
+// period, so a month's files sort and do not collide. from and to are the
+// period's bounds on the clock whose days it names.
 func StatementFileName(agencyCode string, from, to time.Time, format string) string {
-	return fmt.Sprintf("statement-%s-%s-%s.%s", agencyCode, from.UTC().Format("20060102"),
-		to.UTC().Add(-time.Nanosecond).Format("20060102"), format)
+	return fmt.Sprintf("statement-%s-%s-%s.%s", agencyCode, from.Format("20060102"),
+		to.Add(-time.Nanosecond).Format("20060102"), format)
 }
 
 // StatementFile is a rendered statement: what the portal and the API send
@@ -118,7 +123,8 @@ func ExportStatement(format string, s Statement) (StatementFile, error) {
 	if err := Write(&buf, format, s); err != nil {
 		return StatementFile{}, err
 	}
-	return StatementFile{Name: StatementFileName(s.AgencyCode, s.Info.From, s.Info.To, format),
+	loc := s.Info.Location()
+	return StatementFile{Name: StatementFileName(s.AgencyCode, s.Info.From.In(loc), s.Info.To.In(loc), format),
 		ContentType: ContentType(format), Body: buf.Bytes()}, nil
 }
 
@@ -172,7 +178,11 @@ func (s Statement) header() []string {
 
 // description translates the descriptions the product writes itself
 // ("top-up", "service fee"); what people or routes wrote stays as it is.
-func (s Statement) description(d string) string {
+func (s Statement) description(e ledger.Entry) string {
+	if l := s.Labels[e.ID]; l != "" {
+		return l
+	}
+	d := e.Description
 	key := "finance.description." + d
 	if t := s.T(key); t != key {
 		return t
@@ -183,7 +193,7 @@ func (s Statement) description(d string) string {
 // row is an entry's cells as text; the time is the agency's, as the header
 // says.
 func (s Statement) row(e ledger.Entry) []string {
-	r := []string{e.PaidAt.In(s.zone()).Format(time.DateTime), s.T("statement.type." + e.Type), e.OrderID, e.Reference, s.description(e.Description),
+	r := []string{e.PaidAt.In(s.zone()).Format(time.DateTime), s.T("statement.type." + e.Type), e.OrderID, e.Reference, s.description(e),
 		s.amount(e.Amount), s.amount(e.BalanceAfter)}
 	if s.InvoiceType {
 		r = append(r, invoiceType(e))
@@ -210,8 +220,9 @@ func invoiceType(e ledger.Entry) string {
 }
 
 func (s Statement) period() string {
-	// The period is [from, to); people read the last day inclusively.
-	return s.Info.From.UTC().Format(time.DateOnly) + " – " + s.Info.To.UTC().Add(-time.Nanosecond).Format(time.DateOnly)
+	// The period is [from, to); people read the last day inclusively, both
+	// days on the clock the statement was cut in.
+	return s.Info.FirstDay() + " – " + s.Info.LastDay()
 }
 
 // utf8BOM makes Excel (notably a Chinese-locale Excel, which otherwise
@@ -241,10 +252,16 @@ func WriteCSV(w io.Writer, s Statement) error {
 
 // NewStatement is the statement document of agency a as the portal, the
 // API and the CLI export it: lettered with the provider's name as the site
-// shows it in lang, in lang's words.
+// shows it in lang, in lang's words, its times on the clock its days were
+// cut in (a statement from before statements kept their zone: the agency's
+// clock now).
 func NewStatement(a agency.Agency, info ledger.StatementInfo, st ledger.Statement, site siteinfo.Info, lang string, t Translate) Statement {
+	zone := display.ResolveZone("", a.TimeZone)
+	if info.TimeZone != "" {
+		zone = info.Location()
+	}
 	return Statement{Provider: ProviderName(site, lang), AgencyName: a.Name, AgencyCode: a.Code, Info: info, Entries: st.Entries,
-		InvoiceType: a.InvoiceTypeOnExcel, T: t, Zone: display.ResolveZone("", a.TimeZone)}
+		InvoiceType: a.InvoiceTypeOnExcel, T: t, Zone: zone}
 }
 
 // ProviderName is the provider's name for a reader of lang: the Chinese

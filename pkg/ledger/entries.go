@@ -26,6 +26,9 @@ type Entry struct {
 	Remark       string    `json:"remark" db:"remark"`
 	Detail       string    `json:"-" db:"detail"`
 	PaidAt       time.Time `json:"paidAt" db:"created_at"`
+	// Key is the transfer's idempotency key, which the posting service
+	// wrote (it may carry structured data, as a group payment's stage).
+	Key string `json:"-" db:"idempotency_key"`
 }
 
 // EntryFilter narrows a wallet listing; From is inclusive, To exclusive.
@@ -54,7 +57,7 @@ func (l *Ledger) walletAccount(ctx context.Context, agencyID int64, currency str
 
 // entrySelect reads transfers touching wallet account ? (bound twice for the
 // sign and the balance, once more in the WHERE).
-const entrySelect = `SELECT id, payment_type, currency, order_id, reference, description, remark, detail, created_at,
+const entrySelect = `SELECT id, payment_type, currency, order_id, reference, description, remark, detail, created_at, idempotency_key,
 	CASE WHEN to_account = ? THEN amount ELSE -amount END AS amount,
 	CASE WHEN to_account = ? THEN to_balance ELSE from_balance END AS balance_after
 	FROM ledger_transfers WHERE (from_account = ? OR to_account = ?)`
@@ -77,11 +80,12 @@ func (l *Ledger) Entries(ctx context.Context, agencyID int64, f EntryFilter) ([]
 	}
 	if !f.From.IsZero() {
 		where = append(where, "created_at >= ?")
-		args = append(args, f.From)
+		// UTC like the stored times: SQLite compares them as text.
+		args = append(args, f.From.UTC())
 	}
 	if !f.To.IsZero() {
 		where = append(where, "created_at < ?")
-		args = append(args, f.To)
+		args = append(args, f.To.UTC())
 	}
 	cond := ""
 	if len(where) > 0 {
@@ -122,6 +126,8 @@ type Statement struct {
 // BuildStatement computes the statement of [from, to).
 func (l *Ledger) BuildStatement(ctx context.Context, agencyID int64, currency string, from, to time.Time) (Statement, error) {
 	st := Statement{AgencyID: agencyID, Currency: currency, From: from, To: to, Entries: []Entry{}}
+	// UTC like the stored times: SQLite compares them as text.
+	from, to = from.UTC(), to.UTC()
 	acct, err := l.walletAccount(ctx, agencyID, currency)
 	if err != nil || acct == 0 {
 		return st, err

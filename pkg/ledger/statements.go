@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/voyage/voyage/pkg/display"
 	"github.com/voyage/voyage/pkg/fault"
 )
 
@@ -25,18 +26,93 @@ type StatementInfo struct {
 	EntryCount int       `json:"entryCount" db:"entry_count"`
 	CreatedBy  string    `json:"createdBy" db:"created_by"`
 	CreatedAt  time.Time `json:"createdAt" db:"created_at"`
+	// TimeZone is the IANA zone the period's days were cut in, the
+	// agency's at the time; "" for a statement made before statements
+	// had one, whose days were UTC days.
+	TimeZone string `json:"timeZone" db:"time_zone"`
 }
 
-// CreateStatement computes and records the statement of [from, to) for an
-// agency's wallet in currency.
-func (l *Ledger) CreateStatement(ctx context.Context, agencyID int64, currency string, from, to time.Time, createdBy string) (StatementInfo, Statement, error) {
+// Location is the zone of the statement's days.
+func (i StatementInfo) Location() *time.Location {
+	if i.TimeZone == "" {
+		return time.UTC
+	}
+	if loc, err := display.LoadZone(i.TimeZone); err == nil {
+		return loc
+	}
+	return time.UTC
+}
+
+// FirstDay is the period's first day, YYYY-MM-DD on its zone's clock.
+func (i StatementInfo) FirstDay() string {
+	return i.From.In(i.Location()).Format(time.DateOnly)
+}
+
+// LastDay is the period's last day, inclusive, on its zone's clock.
+func (i StatementInfo) LastDay() string {
+	return i.To.Add(-time.Nanosecond).In(i.Location()).Format(time.DateOnly)
+}
+
+// StatementPeriod is the one rule for a statement's period: the inclusive
+// days from and to (YYYY-MM-DD) on loc's clock, 00:00 of the first to 24:00
+// of the last, as the instants [start, end). Bad dates, a last day before
+// the first or more than MaxStatementDays days are field errors.
+func StatementPeriod(from, to string, loc *time.Location) (time.Time, time.Time, error) {
+	errs := map[string]string{}
+	if from == "" {
+		errs["from"] = "statement.error.from"
+	}
+	if to == "" {
+		errs["to"] = "statement.error.to"
+	}
+	start, end, err := display.DayRange(from, to, loc)
+	if errors.Is(err, display.ErrFromDay) {
+		errs["from"] = "statement.error.from"
+	}
+	if errors.Is(err, display.ErrToDay) {
+		errs["to"] = "statement.error.to"
+	}
+	if len(errs) > 0 {
+		return time.Time{}, time.Time{}, fault.Validation(errs)
+	}
+	if days(start, end, loc) > MaxStatementDays {
+		return time.Time{}, time.Time{}, fault.Validation(map[string]string{"to": "statement.error.tooLong"})
+	}
+	return start, end, nil
+}
+
+// days counts the calendar days of [start, end) on loc's clock.
+func days(start, end time.Time, loc *time.Location) int {
+	a, b := start.In(loc), end.In(loc)
+	ua := time.Date(a.Year(), a.Month(), a.Day(), 0, 0, 0, 0, time.UTC)
+	ub := time.Date(b.Year(), b.Month(), b.Day(), 0, 0, 0, 0, time.UTC)
+	return int(ub.Sub(ua).Hours() / 24)
+}
+
+// CreateStatement makes the statement of the inclusive days from
+// and to on the clock of zone, the agency's IANA time zone ("" is
+// display.DefaultZone): the statement belongs to the agency, so its days
+// are the agency's whoever asks for it.
+func (l *Ledger) CreateStatement(ctx context.Context, agencyID int64, currency, from, to, zone, createdBy string) (StatementInfo, Statement, error) {
+	loc := display.ResolveZone("", zone)
+	start, end, err := StatementPeriod(from, to, loc)
+	if err != nil {
+		return StatementInfo{}, Statement{}, err
+	}
+	return l.createStatement(ctx, agencyID, currency, start, end, loc.String(), createdBy)
+}
+
+// createStatement computes and records the statement of [from, to) for an
+// agency's wallet in currency, its days cut in zone.
+func (l *Ledger) createStatement(ctx context.Context, agencyID int64, currency string, from, to time.Time, zone, createdBy string) (StatementInfo, Statement, error) {
 	errs := map[string]string{}
 	if from.IsZero() {
 		errs["from"] = "statement.error.from"
 	}
 	if to.IsZero() || !to.After(from) {
 		errs["to"] = "statement.error.to"
-	} else if to.Sub(from) > MaxStatementDays*24*time.Hour {
+	} else if to.Sub(from) > MaxStatementDays*24*time.Hour+time.Hour {
+		// An hour more: a year of days on a clock with DST.
 		errs["to"] = "statement.error.tooLong"
 	}
 	if len(errs) > 0 {
@@ -47,10 +123,10 @@ func (l *Ledger) CreateStatement(ctx context.Context, agencyID int64, currency s
 		return StatementInfo{}, Statement{}, err
 	}
 	info := StatementInfo{AgencyID: agencyID, Currency: currency, From: from.UTC(), To: to.UTC(), Opening: st.Opening, Closing: st.Closing,
-		EntryCount: len(st.Entries), CreatedBy: createdBy, CreatedAt: l.now().UTC()}
+		EntryCount: len(st.Entries), CreatedBy: createdBy, CreatedAt: l.now().UTC(), TimeZone: zone}
 	err = l.db.GetContext(ctx, &info.ID, l.db.Rebind(`INSERT INTO statements (agency_id, currency, period_from, period_to, opening, closing,
-		entry_count, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
-		info.AgencyID, info.Currency, info.From, info.To, info.Opening, info.Closing, info.EntryCount, info.CreatedBy, info.CreatedAt)
+		entry_count, created_by, created_at, time_zone) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
+		info.AgencyID, info.Currency, info.From, info.To, info.Opening, info.Closing, info.EntryCount, info.CreatedBy, info.CreatedAt, info.TimeZone)
 	if err != nil {
 		return StatementInfo{}, Statement{}, fmt.Errorf("ledger: store statement: %w", err)
 	}
@@ -66,7 +142,7 @@ func (l *Ledger) Statements(ctx context.Context, agencyID int64, page, size int)
 	}
 	out := []StatementInfo{}
 	err := l.db.SelectContext(ctx, &out, l.db.Rebind(`SELECT id, agency_id, currency, period_from, period_to, opening, closing, entry_count,
-		created_by, created_at FROM statements WHERE agency_id = ? ORDER BY id DESC LIMIT ? OFFSET ?`), agencyID, size, (page-1)*size)
+		created_by, created_at, time_zone FROM statements WHERE agency_id = ? ORDER BY id DESC LIMIT ? OFFSET ?`), agencyID, size, (page-1)*size)
 	if err != nil {
 		return nil, 0, fmt.Errorf("ledger: list statements: %w", err)
 	}
@@ -78,7 +154,7 @@ func (l *Ledger) Statements(ctx context.Context, agencyID int64, page, size int)
 func (l *Ledger) StatementOf(ctx context.Context, agencyID, id int64) (StatementInfo, Statement, error) {
 	var info StatementInfo
 	err := l.db.GetContext(ctx, &info, l.db.Rebind(`SELECT id, agency_id, currency, period_from, period_to, opening, closing, entry_count,
-		created_by, created_at FROM statements WHERE id = ? AND agency_id = ?`), id, agencyID)
+		created_by, created_at, time_zone FROM statements WHERE id = ? AND agency_id = ?`), id, agencyID)
 	if errors.Is(err, sql.ErrNoRows) {
 		return StatementInfo{}, Statement{}, fault.NotFound("")
 	}

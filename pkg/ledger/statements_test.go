@@ -25,8 +25,7 @@ func TestStoredStatements(t *testing.T) {
 		if _, err := l.Post(ctx, pay(a, "p1", 120_25)); err != nil {
 			t.Fatal(err)
 		}
-		from, to := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC), time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
-		info, st, err := l.CreateStatement(ctx, a, "CNY", from, to, "tester")
+		info, st, err := l.CreateStatement(ctx, a, "CNY", "2026-11-01", "2026-11-30", "UTC", "tester")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -34,7 +33,7 @@ func TestStoredStatements(t *testing.T) {
 			t.Fatalf("statement = %+v", info)
 		}
 		got, again, err := l.StatementOf(ctx, a, info.ID)
-		if err != nil || got.Closing != info.Closing || len(again.Entries) != 2 {
+		if err != nil || got.Closing != info.Closing || len(again.Entries) != 2 || got.TimeZone != "UTC" || got.FirstDay() != "2026-11-01" || got.LastDay() != "2026-11-30" {
 			t.Fatalf("StatementOf = %+v, %v", got, err)
 		}
 		if _, _, err := l.StatementOf(ctx, b, info.ID); err == nil {
@@ -48,10 +47,44 @@ func TestStoredStatements(t *testing.T) {
 		if list, total, _ := l.Statements(ctx, a, 1, 20); total != 1 || list[0].ID != info.ID {
 			t.Errorf("list = %+v", list)
 		}
-		for _, bad := range [][2]time.Time{{to, from}, {from, from}, {from, from.AddDate(2, 0, 0)}, {{}, to}} {
-			if _, _, err := l.CreateStatement(ctx, a, "CNY", bad[0], bad[1], "t"); err == nil {
+		for _, bad := range [][2]string{{"2026-11-30", "2026-11-01"}, {"2026-11-01", "2028-11-01"}, {"", "2026-11-30"}, {"2026-11-01", ""}, {"1 Nov", "2026-11-30"}} {
+			if _, _, err := l.CreateStatement(ctx, a, "CNY", bad[0], bad[1], "UTC", "t"); err == nil {
 				t.Errorf("period %v accepted", bad)
 			}
 		}
 	})
+}
+
+func TestStatementPeriod(t *testing.T) {
+	ny, _ := time.LoadLocation("America/New_York")
+	sh, _ := time.LoadLocation("Asia/Shanghai")
+	tests := []struct {
+		name, from, to string
+		loc            *time.Location
+		start, end     time.Time
+		field, key     string
+	}{
+		{"Shanghai month", "2026-11-01", "2026-11-30", sh, time.Date(2026, 10, 31, 16, 0, 0, 0, time.UTC), time.Date(2026, 11, 30, 16, 0, 0, 0, time.UTC), "", ""},
+		{"New York across DST end", "2026-10-01", "2026-11-30", ny, time.Date(2026, 10, 1, 4, 0, 0, 0, time.UTC), time.Date(2026, 12, 1, 5, 0, 0, 0, time.UTC), "", ""},
+		{"366 days of New York (one DST hour more or less) are allowed", "2027-01-01", "2028-01-01", ny, time.Date(2027, 1, 1, 5, 0, 0, 0, time.UTC), time.Date(2028, 1, 2, 5, 0, 0, 0, time.UTC), "", ""},
+		{"367 days are too long", "2027-01-01", "2028-01-02", ny, time.Time{}, time.Time{}, "to", "statement.error.tooLong"},
+		{"to before from", "2026-11-30", "2026-11-01", sh, time.Time{}, time.Time{}, "to", "statement.error.to"},
+		{"no from", "", "2026-11-30", sh, time.Time{}, time.Time{}, "from", "statement.error.from"},
+		{"bad from", "2026-02-30", "2026-11-30", sh, time.Time{}, time.Time{}, "from", "statement.error.from"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			start, end, err := ledger.StatementPeriod(tt.from, tt.to, tt.loc)
+			if tt.field != "" {
+				fe, ok := fault.As(err)
+				if !ok || fe.Fields[tt.field] != tt.key {
+					t.Fatalf("err = %v, want %s on %s", err, tt.key, tt.field)
+				}
+				return
+			}
+			if err != nil || !start.Equal(tt.start) || !end.Equal(tt.end) {
+				t.Fatalf("= %v, %v, %v; want %v, %v", start.UTC(), end.UTC(), err, tt.start, tt.end)
+			}
+		})
+	}
 }

@@ -295,7 +295,7 @@ func (m *Model) statementDetailView(w, h int) []string {
 	cur := " " + s.ClosingBalance.Currency
 	lines := []string{
 		m.rule(m.t("statements.detailTitle", "id", s.ID), w),
-		m.field2("statements.period", s.From+" – "+s.To+" (UTC)", w),
+		m.field2("statements.period", s.From+" – "+s.To+" ("+statementZone(s)+")", w),
 		m.field2("statements.currency", s.ClosingBalance.Currency, w),
 		m.field2("statements.opening", s.OpeningBalance.Amount+cur, w),
 		m.field2("statements.closing", s.ClosingBalance.Amount+cur, w),
@@ -309,4 +309,13 @@ func (m *Model) statementDetailView(w, h int) []string {
 		lines = lines[:h]
 	}
 	return lines
+}
+
+// statementZone names the zone whose days a statement's period is; a
+// statement without one (an older server's) was cut in UTC days.
+func statementZone(s admin.StatementSummary) string {
+	if s.TimeZone == "" {
+		return "UTC"
+	}
+	return s.TimeZone
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/voyage/voyage/pkg/agency"
 	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/display"
 	"github.com/voyage/voyage/pkg/docs"
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/i18n"
@@ -25,7 +26,7 @@ import (
 // *ledger.Ledger implements it.
 type Bills interface {
 	Transactions(ctx context.Context, agencyID int64, currency string, page, size int) ([]ledger.Transaction, int, error)
-	CreateStatement(ctx context.Context, agencyID int64, currency string, from, to time.Time, createdBy string) (ledger.StatementInfo, ledger.Statement, error)
+	CreateStatement(ctx context.Context, agencyID int64, currency, from, to, zone, createdBy string) (ledger.StatementInfo, ledger.Statement, error)
 	Statements(ctx context.Context, agencyID int64, page, size int) ([]ledger.StatementInfo, int, error)
 	StatementOf(ctx context.Context, agencyID, id int64) (ledger.StatementInfo, ledger.Statement, error)
 }
@@ -139,13 +140,21 @@ func (s *Server) billStatements(w http.ResponseWriter, r *http.Request) {
 	if _, ok := s.financeViewer(w, r); !ok {
 		return
 	}
-	s.billStatementsAnswer(w, r, s.defaultStatementForm(), http.StatusOK)
+	s.billStatementsAnswer(w, r, templates.StatementForm{}, http.StatusOK)
 }
 
-// defaultStatementForm proposes this month so far.
-func (s *Server) defaultStatementForm() templates.StatementForm {
-	now := s.now().UTC()
-	return templates.StatementForm{From: time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC).Format(time.DateOnly), To: now.Format(time.DateOnly)}
+// statementFormFor fills a statement form for agency a: its days are on the
+// agency's clock, which the form names, and a form not yet sent proposes
+// this month so far on that clock.
+func (s *Server) statementFormFor(f templates.StatementForm, a agency.Agency) templates.StatementForm {
+	loc := display.ResolveZone("", a.TimeZone)
+	now := s.now().In(loc)
+	if f.From == "" && f.To == "" && len(f.Errors) == 0 && f.ErrorKey == "" {
+		f.From = time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, loc).Format(time.DateOnly)
+		f.To = now.Format(time.DateOnly)
+	}
+	f.Zone = display.ZoneDescription(loc, now)
+	return f
 }
 
 func (s *Server) billStatementsAnswer(w http.ResponseWriter, r *http.Request, form templates.StatementForm, status int) {
@@ -164,7 +173,7 @@ func (s *Server) billStatementsAnswer(w http.ResponseWriter, r *http.Request, fo
 		s.ServerError(w, r)
 		return
 	}
-	view := templates.BillStatements{Currency: walletCurrency(a, v.Principal.Subject), Form: form,
+	view := templates.BillStatements{Currency: walletCurrency(a, v.Principal.Subject), Form: s.statementFormFor(form, a),
 		Pager: templates.NewPager(listURL(pathStatements, nil), page, billsPageSize, total)}
 	for _, i := range items {
 		view.Items = append(view.Items, statementRow(i, templates.StatementHref(i.ID)))
@@ -174,35 +183,8 @@ func (s *Server) billStatementsAnswer(w http.ResponseWriter, r *http.Request, fo
 
 func statementRow(i ledger.StatementInfo, href string) templates.StatementRow {
 	amt := func(minor int64) string { return formatMinor(money.Amount{Minor: minor, Currency: i.Currency}) }
-	return templates.StatementRow{ID: i.ID, Href: href, From: i.From.UTC().Format(time.DateOnly), To: statementLastDay(i.To),
+	return templates.StatementRow{ID: i.ID, Href: href, From: i.FirstDay(), To: i.LastDay(),
 		Currency: i.Currency, Opening: amt(i.Opening), Closing: amt(i.Closing), EntryCount: i.EntryCount, CreatedAt: i.CreatedAt}
-}
-
-// statementLastDay is the inclusive last day of a period ending at to.
-func statementLastDay(to time.Time) string {
-	return to.UTC().Add(-time.Nanosecond).Format(time.DateOnly)
-}
-
-// statementPeriod parses the form's inclusive YYYY-MM-DD dates into
-// [from, to), as the API does; the ledger bounds the length.
-func statementPeriod(f templates.StatementForm) (time.Time, time.Time, map[string]string) {
-	errs := map[string]string{}
-	from, err := time.Parse(time.DateOnly, f.From)
-	if err != nil {
-		errs["from"] = "statement.error.from"
-	}
-	to, err := time.Parse(time.DateOnly, f.To)
-	if err != nil || (errs["from"] == "" && to.Before(from)) {
-		errs["to"] = "statement.error.to"
-	}
-	if len(errs) > 0 {
-		return time.Time{}, time.Time{}, errs
-	}
-	to = to.AddDate(0, 0, 1)
-	if to.Sub(from) > ledger.MaxStatementDays*24*time.Hour {
-		return time.Time{}, time.Time{}, map[string]string{"to": "statement.error.tooLong"}
-	}
-	return from, to, nil
 }
 
 func statementFormFrom(r *http.Request) templates.StatementForm {
@@ -218,19 +200,15 @@ func (s *Server) billStatementCreate(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx := r.Context()
 	form := statementFormFrom(r)
-	from, to, errs := statementPeriod(form)
-	if len(errs) > 0 {
-		form.Errors = errs
-		s.billStatementsAnswer(w, r, form, http.StatusOK)
-		return
-	}
 	a, err := s.ownAgency(ctx, v)
 	if err != nil {
 		slog.ErrorContext(ctx, "bills: agency", "err", err)
 		s.ServerError(w, r)
 		return
 	}
-	info, _, err := s.bills.CreateStatement(ctx, v.Principal.AgencyID, walletCurrency(a, v.Principal.Subject), from, to, v.Principal.Username)
+	// The statement is the agency's: its days are on the agency's clock,
+	// whatever zone the user reads the portal in.
+	info, _, err := s.bills.CreateStatement(ctx, v.Principal.AgencyID, walletCurrency(a, v.Principal.Subject), form.From, form.To, a.TimeZone, v.Principal.Username)
 	if err != nil {
 		form.Errors, form.ErrorKey = formErrors(r.Context(), "bills: create statement", err)
 		s.billStatementsAnswer(w, r, form, http.StatusOK)
@@ -275,7 +253,7 @@ func (s *Server) billStatement(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	view := statementView(a, info, st)
+	view := statementView(a, info, st, s.entryLabels(r.Context(), a.ID, st.Entries))
 	view.Back = pathStatements
 	view.ExportBase = fill(pathStatementExport, id)
 	p := s.billPage(w, r, "bills-statements")
@@ -283,10 +261,12 @@ func (s *Server) billStatement(w http.ResponseWriter, r *http.Request) {
 	render(w, r, http.StatusOK, templates.StatementPage(p, view))
 }
 
-func statementView(a agency.Agency, info ledger.StatementInfo, st ledger.Statement) templates.StatementView {
+// statementView is a statement as its page shows it; labels are the
+// entries' descriptions in the reader's language (entryLabels).
+func statementView(a agency.Agency, info ledger.StatementInfo, st ledger.Statement, labels map[int64]string) templates.StatementView {
 	amt := func(minor int64) string { return formatMinor(money.Amount{Minor: minor, Currency: info.Currency}) }
-	view := templates.StatementView{ID: info.ID, AgencyName: a.Name, AgencyCode: a.Code, From: info.From.UTC().Format(time.DateOnly),
-		To: statementLastDay(info.To), Currency: info.Currency, Opening: amt(info.Opening), Closing: amt(info.Closing),
+	view := templates.StatementView{ID: info.ID, AgencyName: a.Name, AgencyCode: a.Code, From: info.FirstDay(),
+		To: info.LastDay(), Zone: display.ZoneDescription(info.Location(), info.To), Currency: info.Currency, Opening: amt(info.Opening), Closing: amt(info.Closing),
 		EntryCount: info.EntryCount, CreatedBy: info.CreatedBy, CreatedAt: info.CreatedAt}
 	for _, e := range st.Entries {
 		signed := amt(e.Amount)
@@ -294,7 +274,7 @@ func statementView(a agency.Agency, info ledger.StatementInfo, st ledger.Stateme
 			signed = "+" + signed
 		}
 		view.Entries = append(view.Entries, templates.WalletRow{Type: e.Type, PaidAt: e.PaidAt, OrderID: e.OrderID, Reference: e.Reference,
-			Amount: signed, Negative: e.Amount < 0, BalanceAfter: amt(e.BalanceAfter), Description: e.Description, Remark: e.Remark})
+			Amount: signed, Negative: e.Amount < 0, BalanceAfter: amt(e.BalanceAfter), Description: e.Description, Label: labels[e.ID], Remark: e.Remark})
 	}
 	return view
 }
@@ -340,6 +320,7 @@ func (s *Server) exportStatement(w http.ResponseWriter, r *http.Request, a agenc
 		return
 	}
 	doc := docs.NewStatement(a, info, st, site, i18n.Lang(ctx), func(key string, args ...any) string { return i18n.T(ctx, key, args...) })
+	doc.Labels = s.entryLabels(ctx, a.ID, st.Entries)
 	f, err := docs.ExportStatement(format, doc)
 	if err != nil {
 		slog.ErrorContext(ctx, "bills: export", "id", id, "format", format, "err", err)
@@ -409,7 +390,7 @@ func (s *Server) subStatements(w http.ResponseWriter, r *http.Request) {
 		s.NotFound(w, r)
 		return
 	}
-	s.subStatementsAnswer(w, r, v, id, s.defaultStatementForm())
+	s.subStatementsAnswer(w, r, v, id, templates.StatementForm{})
 }
 
 func (s *Server) subStatementsAnswer(w http.ResponseWriter, r *http.Request, v viewer, id int64, form templates.StatementForm) {
@@ -427,6 +408,7 @@ func (s *Server) subStatementsAnswer(w http.ResponseWriter, r *http.Request, v v
 			return
 		}
 		view.Chosen = templates.SubAgencyOption{ID: a.ID, Name: a.Name, Code: a.Code}
+		view.Form = s.statementFormFor(form, a)
 		view.Currency = a.SettlementCurrency
 		page := pageNumber(r)
 		items, total, err := s.bills.Statements(ctx, a.ID, page, billsPageSize)
@@ -464,17 +446,11 @@ func (s *Server) subStatementCreate(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	form := statementFormFrom(r)
-	from, to, errs := statementPeriod(form)
-	if len(errs) > 0 {
-		form.Errors = errs
-		s.subStatementsAnswer(w, r, v, a.ID, form)
-		return
-	}
 	currency := a.SettlementCurrency
 	if currency == "" {
 		currency = "CNY"
 	}
-	if _, _, err := s.bills.CreateStatement(r.Context(), a.ID, currency, from, to, v.Principal.Username); err != nil {
+	if _, _, err := s.bills.CreateStatement(r.Context(), a.ID, currency, form.From, form.To, a.TimeZone, v.Principal.Username); err != nil {
 		form.Errors, form.ErrorKey = formErrors(r.Context(), "bills: create sub statement", err)
 		s.subStatementsAnswer(w, r, v, a.ID, form)
 		return
@@ -513,7 +489,7 @@ func (s *Server) subBill(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	view := statementView(a, info, st)
+	view := statementView(a, info, st, s.entryLabels(r.Context(), a.ID, st.Entries))
 	view.Sub = true
 	view.Back = subStatementsHref(a.ID)
 	view.ExportBase = listURL(fill(pathSubBillExport, id), agencyQuery(a.ID))

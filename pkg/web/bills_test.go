@@ -11,6 +11,7 @@ import (
 
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/config"
+	"github.com/voyage/voyage/pkg/display"
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/ledger"
@@ -32,8 +33,12 @@ func (f *fakeBills) Transactions(context.Context, int64, string, int, int) ([]le
 		Net: "1000.00", Currency: "CNY", Fee: "0.00", PaymentTime: at, CreatedAt: at}}, 1, nil
 }
 
-func (f *fakeBills) CreateStatement(_ context.Context, agencyID int64, currency string, from, to time.Time, by string) (ledger.StatementInfo, ledger.Statement, error) {
-	i := ledger.StatementInfo{ID: 100 + int64(len(f.created)), AgencyID: agencyID, Currency: currency, From: from, To: to, CreatedBy: by}
+func (f *fakeBills) CreateStatement(_ context.Context, agencyID int64, currency, from, to, zone, by string) (ledger.StatementInfo, ledger.Statement, error) {
+	start, end, err := ledger.StatementPeriod(from, to, display.ResolveZone("", zone))
+	if err != nil {
+		return ledger.StatementInfo{}, ledger.Statement{}, err
+	}
+	i := ledger.StatementInfo{ID: 100 + int64(len(f.created)), AgencyID: agencyID, Currency: currency, From: start, To: end, CreatedBy: by, TimeZone: zone}
 	f.created = append(f.created, i)
 	return i, ledger.Statement{}, nil
 }
@@ -74,7 +79,8 @@ func billsFixture(t *testing.T) (http.Handler, *fakeBills) {
 	}}
 	day := func(d int) time.Time { return time.Date(2026, 1, d, 0, 0, 0, 0, time.UTC) }
 	b := &fakeBills{statements: map[int64]ledger.StatementInfo{
-		3: {ID: 3, AgencyID: 1, Currency: "CNY", From: day(1), To: day(11), Closing: 100000, EntryCount: 1, CreatedAt: day(11)},
+		3: {ID: 3, AgencyID: 1, Currency: "CNY", From: day(1).Add(-8 * time.Hour), To: day(11).Add(-8 * time.Hour), Closing: 100000, EntryCount: 1, CreatedAt: day(11),
+			TimeZone: "Asia/Shanghai"},
 		7: {ID: 7, AgencyID: 2, Currency: "CNY", From: day(1), To: day(11), Closing: 500000, EntryCount: 1, CreatedAt: day(11)},
 		8: {ID: 8, AgencyID: 5, Currency: "CNY", From: day(1), To: day(11), Closing: 100000, EntryCount: 1, CreatedAt: day(11)},
 	}}
@@ -158,6 +164,12 @@ func TestBillStatementOfAnotherAgency(t *testing.T) {
 	if res.StatusCode != http.StatusOK || !strings.Contains(page, `id="statement-closing">1,000.00`) {
 		t.Fatalf("own statement: status %d\n%s", res.StatusCode, page)
 	}
+	// The period is Shanghai's days, and says so.
+	for _, want := range []string{`id="statement-period">2026-01-01 – 2026-01-10`, `id="statement-zone">Asia/Shanghai (UTC+8)`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("statement page lacks %q", want)
+		}
+	}
 	for _, f := range []string{"csv", "xlsx", "pdf"} {
 		if !strings.Contains(page, `href="/bills/statements/3/export?format=`+f+`"`) {
 			t.Errorf("no %s download link", f)
@@ -176,6 +188,9 @@ func TestBillStatementOfAnotherAgency(t *testing.T) {
 
 func TestBillStatementCreate(t *testing.T) {
 	h, b := billsFixture(t)
+	if page := billBody(t, send(h, "demo-super", "GET", "/bills/statements", nil)); !strings.Contains(page, "days on the agency&#39;s clock: Asia/Shanghai (UTC+8)") {
+		t.Error("the form does not say whose days the dates are")
+	}
 	res := send(h, "demo-super", "POST", "/bills/statements", url.Values{"from": {"2026-02-01"}, "to": {"2026-01-15"}})
 	page := billBody(t, res)
 	if res.StatusCode != http.StatusOK || !strings.Contains(page, `id="statement-to-error"`) ||
@@ -197,9 +212,10 @@ func TestBillStatementCreate(t *testing.T) {
 	if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != "/bills/statements/100" || flashOf(res) != "success:bills.created" {
 		t.Fatalf("create: status %d location %q flash %q", res.StatusCode, res.Header.Get("Location"), flashOf(res))
 	}
+	// The agency keeps the default zone: the days are Shanghai's.
 	c := b.created[0]
-	if c.AgencyID != 1 || c.Currency != "CNY" || !c.From.Equal(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)) ||
-		!c.To.Equal(time.Date(2026, 2, 1, 0, 0, 0, 0, time.UTC)) {
+	if c.AgencyID != 1 || c.Currency != "CNY" || !c.From.Equal(time.Date(2025, 12, 31, 16, 0, 0, 0, time.UTC)) ||
+		!c.To.Equal(time.Date(2026, 1, 31, 16, 0, 0, 0, time.UTC)) {
 		t.Fatalf("created %+v", c)
 	}
 }

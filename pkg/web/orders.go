@@ -18,6 +18,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/display"
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/geo"
 	"github.com/voyage/voyage/pkg/i18n"
@@ -87,7 +88,7 @@ func (s *Server) orderList(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx := r.Context()
-	view, f := orderListFilter(r.URL.Query())
+	view, f := orderListFilter(r.URL.Query(), display.Zone(r.Context()))
 	f.Page, f.PageSize = pageNumber(r), ordersPageSize
 	res, err := s.orders.List(ctx, v.Principal, f)
 	if err != nil {
@@ -123,7 +124,7 @@ func (s *Server) orderList(w http.ResponseWriter, r *http.Request) {
 
 // orderListFilter reads the list's query: unknown groups, types and
 // statuses are dropped, bad dates reported next to their field.
-func orderListFilter(q url.Values) (templates.OrderList, order.Filter) {
+func orderListFilter(q url.Values, loc *time.Location) (templates.OrderList, order.Filter) {
 	var f order.Filter
 	flt := templates.OrderFilter{Errors: map[string]string{}}
 	if g := q.Get("group"); order.GroupStatuses(g) != nil {
@@ -146,9 +147,10 @@ func orderListFilter(q url.Values) (templates.OrderList, order.Filter) {
 		// two together).
 		flt.Status, f.Statuses, f.Group = st, []string{st}, ""
 	}
+	// The days are the viewer's, on the clock the list writes its times in.
 	if d := strings.TrimSpace(q.Get("from")); d != "" {
 		flt.From = d
-		if t, err := time.Parse(time.DateOnly, d); err == nil {
+		if t, err := display.StartOfDay(d, loc); err == nil {
 			f.From = t
 		} else {
 			flt.Errors["from"] = "orders.filter.error.date"
@@ -156,12 +158,12 @@ func orderListFilter(q url.Values) (templates.OrderList, order.Filter) {
 	}
 	if d := strings.TrimSpace(q.Get("to")); d != "" {
 		flt.To = d
-		if t, err := time.Parse(time.DateOnly, d); err != nil {
+		if _, end, err := display.DayRange("", d, loc); err != nil {
 			flt.Errors["to"] = "orders.filter.error.date"
-		} else if !f.From.IsZero() && t.Before(f.From) {
+		} else if !f.From.IsZero() && !end.After(f.From) {
 			flt.Errors["to"] = "orders.filter.error.range"
 		} else {
-			f.To = t.AddDate(0, 0, 1) // the day is included
+			f.To = end // the day is included
 		}
 	}
 	flt.Direct = q.Get("direct") != ""

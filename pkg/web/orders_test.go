@@ -12,6 +12,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -123,8 +124,11 @@ func ordersFixture(t *testing.T) *ordersEnv {
 	operator := auth.Subject{Roles: []string{auth.RoleOperator}, ProxyLevel: 1, Common: auth.CommonConfig{EnableFlightService: true}}
 	id := &fakeIdentity{sessions: map[string]auth.Principal{
 		"operator": {UserID: 10, Username: "op", AgencyID: 2, SessionID: 100, Subject: operator},
-		"finance":  {UserID: 11, Username: "fin", AgencyID: 2, SessionID: 110, Subject: auth.Subject{Roles: []string{auth.RoleFinance}, ProxyLevel: 1, Common: auth.CommonConfig{EnableFlightService: true}}},
-		"provider": {UserID: 1, Username: "admin", AgencyID: 1, SessionID: 10, Subject: auth.Subject{Roles: []string{auth.RoleSuperUser}, Common: auth.CommonConfig{EnableFlightService: true}}},
+		// ny-operator reads the portal on New York's clock (the agency's is
+		// Shanghai's, the default).
+		"ny-operator": {UserID: 12, Username: "ny", AgencyID: 2, SessionID: 120, Subject: operator, TimeZone: "America/New_York"},
+		"finance":     {UserID: 11, Username: "fin", AgencyID: 2, SessionID: 110, Subject: auth.Subject{Roles: []string{auth.RoleFinance}, ProxyLevel: 1, Common: auth.CommonConfig{EnableFlightService: true}}},
+		"provider":    {UserID: 1, Username: "admin", AgencyID: 1, SessionID: 10, Subject: auth.Subject{Roles: []string{auth.RoleSuperUser}, Common: auth.CommonConfig{EnableFlightService: true}}},
 	}}
 	svc := order.New(order.Options{DB: db, Ledger: ledger.New(db), Agencies: agencies,
 		Suppliers: func(name string) (supplier.Supplier, bool) { return changeSupplier{}, name == "sim" }})
@@ -339,6 +343,44 @@ func TestOrderListFilters(t *testing.T) {
 	}
 	if _, body := e.page(t, "operator", "/flight/orders?keyword=NOSUCH"); !strings.Contains(body, `id="orders-empty"`) || !strings.Contains(body, "No orders match these filters.") {
 		t.Error("no empty state for a filter without results")
+	}
+}
+
+// TestOrderListDaysOnViewerClock: the created-from/to days are days on the
+// viewer's clock, an order at 23:30 in New York on the last day being in
+// and one at 00:30 the day after out.
+func TestOrderListDaysOnViewerClock(t *testing.T) {
+	e := ordersFixture(t)
+	for _, o := range []testOrder{
+		{number: "N0007", created: time.Date(2026, 2, 20, 3, 30, 0, 0, time.UTC)}, // 19 Feb 22:30 New York, 20 Feb 11:30 Shanghai
+		{number: "N0008", created: time.Date(2026, 2, 21, 4, 30, 0, 0, time.UTC)}, // 20 Feb 23:30 New York, 21 Feb 12:30 Shanghai
+		{number: "N0009", created: time.Date(2026, 2, 21, 5, 30, 0, 0, time.UTC)}, // 21 Feb 00:30 New York
+	} {
+		o.agency, o.status, o.pnr, o.flight, o.surname, o.total = 2, order.Issued, "PNR"+o.number[1:], "CA937", "ZHAO", 100000
+		e.ids[o.number] = insertTestOrder(t, e.db, o, e.ids)
+	}
+	tests := []struct {
+		name, token, query string
+		want               []string
+	}{
+		{"New York day", "ny-operator", "from=2026-02-20&to=2026-02-20", []string{"N0008"}},
+		{"New York last day only", "ny-operator", "to=2026-02-20&from=2026-02-19", []string{"N0007", "N0008"}},
+		{"Shanghai day", "operator", "from=2026-02-20&to=2026-02-20", []string{"N0007"}},
+		{"Shanghai next day", "operator", "from=2026-02-21&to=2026-02-21", []string{"N0008", "N0009"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, body := e.page(t, tt.token, "/flight/orders?"+tt.query)
+			if code != http.StatusOK {
+				t.Fatalf("status %d", code)
+			}
+			for _, n := range []string{"N0007", "N0008", "N0009"} {
+				listed := strings.Contains(body, ">"+n+"</a>")
+				if wanted := slices.Contains(tt.want, n); listed != wanted {
+					t.Errorf("%s listed %v, want %v", n, listed, wanted)
+				}
+			}
+		})
 	}
 }
 

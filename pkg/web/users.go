@@ -6,12 +6,10 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/voyage/voyage/pkg/agency"
 	"github.com/voyage/voyage/pkg/audit"
 	"github.com/voyage/voyage/pkg/auth"
-	"github.com/voyage/voyage/pkg/display"
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/templates"
 )
@@ -284,10 +282,7 @@ func (s *Server) userLogPage(w http.ResponseWriter, r *http.Request) {
 		view.Actions = append(view.Actions, templates.UserLogAction{Code: a, Label: audit.ActionName(ctx, a)})
 	}
 	af := audit.Filter{Username: f.Username, Action: f.Action, Page: page, PageSize: size}
-	af.From = adminLogDay(ctx, f.From, "from", view.Errors)
-	if to := adminLogDay(ctx, f.To, "to", view.Errors); !to.IsZero() {
-		af.To = to.AddDate(0, 0, 1)
-	}
+	af.From, af.To = viewerDays(ctx, f.From, f.To, "user.error.logDate", view.Errors)
 	if len(view.Errors) == 0 {
 		entries, total, err := s.userAdmin.UserLog(ctx, v.Principal.AgencyID, af)
 		if err != nil {
@@ -303,18 +298,4 @@ func (s *Server) userLogPage(w http.ResponseWriter, r *http.Request) {
 	}
 	view.Pager = templates.NewPager(f.PageURL(1), page, size, view.Total)
 	render(w, r, http.StatusOK, templates.UserLogPage(s.page(w, r, "user-log"), view))
-}
-
-// adminLogDay parses a YYYY-MM-DD filter as a day in the user's time zone,
-// as the log shows its times; a bad one is a field error.
-func adminLogDay(ctx context.Context, v, name string, errs map[string]string) time.Time {
-	if v == "" {
-		return time.Time{}
-	}
-	d, err := time.ParseInLocation(time.DateOnly, v, display.Zone(ctx))
-	if err != nil {
-		errs[name] = "user.error.logDate"
-		return time.Time{}
-	}
-	return d
 }

@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -54,10 +55,7 @@ func (s *Server) walletPage(w http.ResponseWriter, r *http.Request) {
 		view.Type = ""
 	}
 	f := ledger.EntryFilter{Currency: currency, Type: view.Type, PageSize: walletPageSize}
-	f.From = walletDay(ctx, view.From, "from", view.Errors)
-	if to := walletDay(ctx, view.To, "to", view.Errors); !to.IsZero() {
-		f.To = to.AddDate(0, 0, 1) // the filter's "to" day is inclusive
-	}
+	f.From, f.To = viewerDays(ctx, view.From, view.To, "wallet.error.date", view.Errors)
 	f.Page, _ = strconv.Atoi(q.Get("page"))
 	f.Page = max(f.Page, 1)
 
@@ -79,13 +77,14 @@ func (s *Server) walletPage(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	labels := s.entryLabels(ctx, agencyID, entries)
 	for _, e := range entries {
 		signed := amt(e.Amount)
 		if e.Amount > 0 {
 			signed = "+" + signed
 		}
 		view.Entries = append(view.Entries, templates.WalletRow{Type: e.Type, PaidAt: e.PaidAt, OrderID: e.OrderID, Reference: e.Reference,
-			Amount: signed, Negative: e.Amount < 0, BalanceAfter: amt(e.BalanceAfter), Description: e.Description, Remark: e.Remark})
+			Amount: signed, Negative: e.Amount < 0, BalanceAfter: amt(e.BalanceAfter), Description: e.Description, Label: labels[e.ID], Remark: e.Remark})
 	}
 	filter := url.Values{}
 	for _, k := range []string{"type", "from", "to"} {
@@ -111,17 +110,18 @@ func (s *Server) walletPage(w http.ResponseWriter, r *http.Request) {
 	render(w, r, http.StatusOK, templates.WalletPage(p, view))
 }
 
-// walletDay parses a YYYY-MM-DD filter as a day in the user's time zone,
-// as the page shows the entries' times.
-func walletDay(ctx context.Context, v, name string, errs map[string]string) time.Time {
-	if v == "" {
-		return time.Time{}
+// viewerDays reads a filter's inclusive from and to days (YYYY-MM-DD) as
+// the instants [from, to) on the viewer's clock, as the pages show times;
+// a bad day (or a last day before the first) is a field error with key.
+func viewerDays(ctx context.Context, from, to, key string, errs map[string]string) (time.Time, time.Time) {
+	start, end, err := display.DayRangeIn(ctx, from, to)
+	if errors.Is(err, display.ErrFromDay) {
+		errs["from"] = key
 	}
-	d, err := time.ParseInLocation(time.DateOnly, v, display.Zone(ctx))
-	if err != nil {
-		errs[name] = "wallet.error.date"
+	if errors.Is(err, display.ErrToDay) {
+		errs["to"] = key
 	}
-	return d
+	return start, end
 }
 
 // Chart geometry, in SVG user units.

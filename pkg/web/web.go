@@ -50,6 +50,7 @@ type Server struct {
 	webhooks      Webhooks      // nil: no notifications section in the agency manager
 	catalog       *i18n.Catalog // the notice emails' texts (nil: no emails)
 	groups        GroupOrders   // nil: the group flight pages answer 500
+	groupEntries  GroupEntries  // nil: group payments read as posted
 	travellers    Travellers    // nil: the saved-traveller pages answer 500
 }
 
@@ -107,6 +108,7 @@ func New(o Options) *Server {
 	}
 	if o.Groups != nil {
 		s.groups = o.Groups
+		s.groupEntries = o.Groups
 	}
 	if o.Trains != nil {
 		s.trains = o.Trains
