@@ -10,6 +10,7 @@ import (
 
 	"github.com/voyage/voyage/pkg/agency"
 	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/display"
 	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/order"
 	"github.com/voyage/voyage/pkg/shopping"
@@ -271,9 +272,9 @@ func seedTrain(ctx context.Context, a Services, who auth.Principal) error {
 }
 
 // seedStatement draws Harbour Travel's statement from the day it was
-// created to now, as harbour-super would on /bills/statements, unless it
-// has one. Its period ends at the seed rather than at midnight: a statement
-// never changes, and payments made later today stay out of it.
+// created to today, on its own clock, as harbour-super would on
+// /bills/statements, unless it has one. A statement covers its days up to
+// the moment it is made, so payments made later today stay out of it.
 func seedStatement(ctx context.Context, a Services, harbour livingAgency) error {
 	_, n, err := a.Ledger.Statements(ctx, harbour.agencyID, 1, 1)
 	if err != nil || n > 0 {
@@ -283,12 +284,12 @@ func seedStatement(ctx context.Context, a Services, harbour livingAgency) error 
 	if err != nil {
 		return fmt.Errorf("demo: Harbour Travel: %w", err)
 	}
-	c := ag.CreatedAt.UTC()
-	from, to := time.Date(c.Year(), c.Month(), c.Day(), 0, 0, 0, 0, time.UTC), time.Now()
+	loc := display.ResolveZone("", ag.TimeZone)
+	from, to := ag.CreatedAt.In(loc), time.Now().In(loc)
 	if earliest := to.AddDate(0, 0, 1-ledger.MaxStatementDays); from.Before(earliest) {
 		from = earliest
 	}
-	if _, _, err := a.Ledger.CreateStatement(ctx, harbour.agencyID, "CNY", from, to, "harbour-super"); err != nil {
+	if _, _, err := a.Ledger.CreateStatement(ctx, harbour.agencyID, "CNY", from.Format(time.DateOnly), to.Format(time.DateOnly), loc.String(), "harbour-super"); err != nil {
 		return fmt.Errorf("demo: Harbour Travel statement: %w", err)
 	}
 	return nil
