@@ -32,6 +32,17 @@ type StatementInfo struct {
 	TimeZone string `json:"timeZone" db:"time_zone"`
 }
 
+// Until is where the statement's entries end: the end of its last day, or,
+// for a period not over when it was made, that moment (payments later in
+// the period are the next statement's; they used to make the statement
+// fail to reconcile when opened again).
+func (i StatementInfo) Until() time.Time {
+	if i.CreatedAt.Before(i.To) {
+		return i.CreatedAt
+	}
+	return i.To
+}
+
 // Location is the zone of the statement's days.
 func (i StatementInfo) Location() *time.Location {
 	if i.TimeZone == "" {
@@ -118,12 +129,16 @@ func (l *Ledger) createStatement(ctx context.Context, agencyID int64, currency s
 	if len(errs) > 0 {
 		return StatementInfo{}, Statement{}, fault.Validation(errs)
 	}
-	st, err := l.BuildStatement(ctx, agencyID, currency, from, to)
+	info := StatementInfo{AgencyID: agencyID, Currency: currency, From: from.UTC(), To: to.UTC(), CreatedBy: createdBy, CreatedAt: l.now().UTC(), TimeZone: zone}
+	if !info.Until().After(info.From) {
+		// A period that starts later has nothing yet.
+		return StatementInfo{}, Statement{}, fault.Validation(map[string]string{"from": "statement.error.notStarted"})
+	}
+	st, err := l.BuildStatement(ctx, agencyID, currency, info.From, info.Until())
 	if err != nil {
 		return StatementInfo{}, Statement{}, err
 	}
-	info := StatementInfo{AgencyID: agencyID, Currency: currency, From: from.UTC(), To: to.UTC(), Opening: st.Opening, Closing: st.Closing,
-		EntryCount: len(st.Entries), CreatedBy: createdBy, CreatedAt: l.now().UTC(), TimeZone: zone}
+	info.Opening, info.Closing, info.EntryCount = st.Opening, st.Closing, len(st.Entries)
 	err = l.db.GetContext(ctx, &info.ID, l.db.Rebind(`INSERT INTO statements (agency_id, currency, period_from, period_to, opening, closing,
 		entry_count, created_by, created_at, time_zone) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
 		info.AgencyID, info.Currency, info.From, info.To, info.Opening, info.Closing, info.EntryCount, info.CreatedBy, info.CreatedAt, info.TimeZone)
@@ -161,7 +176,7 @@ func (l *Ledger) StatementOf(ctx context.Context, agencyID, id int64) (Statement
 	if err != nil {
 		return StatementInfo{}, Statement{}, fmt.Errorf("ledger: get statement: %w", err)
 	}
-	st, err := l.BuildStatement(ctx, agencyID, info.Currency, info.From, info.To)
+	st, err := l.BuildStatement(ctx, agencyID, info.Currency, info.From, info.Until())
 	if err != nil {
 		return StatementInfo{}, Statement{}, err
 	}

@@ -25,12 +25,33 @@ func TestStoredStatements(t *testing.T) {
 		if _, err := l.Post(ctx, pay(a, "p1", 120_25)); err != nil {
 			t.Fatal(err)
 		}
+		now = now.Add(5 * time.Minute)
 		info, st, err := l.CreateStatement(ctx, a, "CNY", "2026-11-01", "2026-11-30", "UTC", "tester")
 		if err != nil {
 			t.Fatal(err)
 		}
 		if info.Opening != 0 || info.Closing != 379_75 || info.EntryCount != 2 || len(st.Entries) != 2 {
 			t.Fatalf("statement = %+v", info)
+		}
+		// The period runs to the 30th, but the statement stops when it was
+		// made: a payment later in the period leaves it as it was (it used
+		// to fail to reconcile), and a new statement has it.
+		now = now.Add(time.Hour)
+		if _, err := l.Post(ctx, pay(a, "p2", 79_75)); err != nil {
+			t.Fatal(err)
+		}
+		if got, again, err := l.StatementOf(ctx, a, info.ID); err != nil || got.Closing != 379_75 || len(again.Entries) != 2 {
+			t.Fatalf("the statement after a later payment = %+v, %d entries, %v", got, len(again.Entries), err)
+		}
+		if !info.Until().Equal(info.CreatedAt) {
+			t.Errorf("Until = %v, want when it was made, %v", info.Until(), info.CreatedAt)
+		}
+		now = now.Add(5 * time.Minute)
+		if later, _, err := l.CreateStatement(ctx, a, "CNY", "2026-11-01", "2026-11-30", "UTC", "tester"); err != nil || later.Closing != 300_00 || later.EntryCount != 3 {
+			t.Fatalf("a later statement = %+v, %v", later, err)
+		}
+		if _, _, err := l.CreateStatement(ctx, a, "CNY", "2026-11-11", "2026-11-30", "UTC", "tester"); code(err) != fault.CodeValidation {
+			t.Errorf("a period starting tomorrow: %v, want a validation error", err)
 		}
 		got, again, err := l.StatementOf(ctx, a, info.ID)
 		if err != nil || got.Closing != info.Closing || len(again.Entries) != 2 || got.TimeZone != "UTC" || got.FirstDay() != "2026-11-01" || got.LastDay() != "2026-11-30" {
@@ -44,7 +65,7 @@ func TestStoredStatements(t *testing.T) {
 		if list, total, _ := l.Statements(ctx, b, 1, 20); total != 0 || len(list) != 0 {
 			t.Errorf("another agency lists %d statements", total)
 		}
-		if list, total, _ := l.Statements(ctx, a, 1, 20); total != 1 || list[0].ID != info.ID {
+		if list, total, _ := l.Statements(ctx, a, 1, 20); total != 2 || list[1].ID != info.ID {
 			t.Errorf("list = %+v", list)
 		}
 		for _, bad := range [][2]string{{"2026-11-30", "2026-11-01"}, {"2026-11-01", "2028-11-01"}, {"", "2026-11-30"}, {"2026-11-01", ""}, {"1 Nov", "2026-11-30"}} {
