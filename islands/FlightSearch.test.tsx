@@ -331,6 +331,7 @@ describe('FlightSearch results', () => {
       searchId: 's1',
       filters: { airlines: [], stops: [], layovers: [], departureBuckets: [], arrivalBuckets: [], ticketingSpeed: [] },
       sort: 'default',
+      groupBy: 'outbound',
       page: 1,
       pageSize: 20,
     });
@@ -492,7 +493,8 @@ describe('FlightSearch results', () => {
       '/shopping/v2/flight/async-shopping/solutions': (body) => {
         const env = page([solution(`sol-p${body.page}`, 'CA', 'Air China', '1')], true);
         const data = env.data as SolutionsPage;
-        return { code: 0, data: { ...data, total: 45, page: body.page, facets: { ...data.facets, airlines } } };
+        // 70 solutions in 45 groups of one outbound each: pages count groups.
+        return { code: 0, data: { ...data, total: 70, groups: 45, page: body.page, facets: { ...data.facets, airlines } } };
       },
     });
     renderSearch();

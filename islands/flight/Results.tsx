@@ -90,7 +90,7 @@ export function Results({ searchId, state, query, setQuery, bookingType, stale, 
   const complete = state.status === 'ready';
   const items = data?.items || [];
   const total = data?.total ?? 0;
-  const pages = Math.max(1, Math.ceil(total / (data?.pageSize || pageSize)));
+  const pages = Math.max(1, Math.ceil((data?.groups ?? total) / (data?.pageSize || pageSize)));
   const selectedCount = filterCount(query.filters);
   const filtered = selectedCount > 0;
   const groups = groupSolutions(items);

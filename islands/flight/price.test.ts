@@ -59,6 +59,13 @@ describe('groupSolutions', () => {
     expect(outboundKey(items[0])).toBe(outboundKey(items[3]));
     expect(outboundKey(items[0])).not.toBe(outboundKey(items[1]));
   });
+
+  it('knows one departure written in two zones as one outbound, as the server does', () => {
+    const beijing = sol('a', 'CA937', null, '5000');
+    const utc = sol('b', 'CA937', null, '5100');
+    utc.segments[0].departAt = '2026-12-24T18:20:00Z';
+    expect(groupSolutions([beijing, utc]).map((g) => g.items.length)).toEqual([2]);
+  });
 });
 
 describe('filters', () => {

@@ -132,6 +132,9 @@ export type SolutionsPage = {
   complete: boolean;
   items: Solution[];
   total: number;
+  // groups: with groupBy, how many groups the solutions make (page and
+  // pageSize count groups then).
+  groups?: number;
   page?: number;
   pageSize?: number;
   currency?: string;

@@ -53,7 +53,9 @@ export function useSolutions(searchId: string | null, query: Query, lang: string
     let failures = 0;
     const ctl = new AbortController();
     setState({ status: 'loading', data: last.current });
-    const body = { searchId, filters: query.filters, sort: query.sort, page: query.page, pageSize };
+    // Grouped by outbound flights on the server, so a flight's other fares
+    // and returns never spill onto the next page.
+    const body = { searchId, filters: query.filters, sort: query.sort, groupBy: 'outbound', page: query.page, pageSize };
 
     const poll = async () => {
       try {

@@ -37,9 +37,9 @@ type option struct {
 	groups [][]int // segment indexes per journey
 	self   []bool  // per journey: self-transfer inside it
 	total  int64
-	// key and id, once computed (itineraryKey, idOf): an option lives
-	// through every rebuild of its search.
-	key, id string
+	// key, id and outbound, once computed (itineraryKey, idOf,
+	// outboundKey): an option lives through every rebuild of its search.
+	key, id, outbound string
 	// class is the route class, once computed (classOf).
 	class string
 }
@@ -519,6 +519,31 @@ func (o *option) itineraryKey() string {
 		o.key = itineraryKey(o)
 	}
 	return o.key
+}
+
+// outboundKey names the flights of the option's first journey, whatever
+// follows them or whoever sells them: a departure is its instant in
+// minutes, as in itineraryKey.
+func (o *option) outboundKey() string {
+	if o.outbound == "" {
+		b := make([]byte, 0, 64)
+		first := o.segs
+		if len(o.groups) > 0 {
+			first = nil
+			for _, i := range o.groups[0] {
+				first = append(first, o.segs[i])
+			}
+		}
+		for _, s := range first {
+			b = append(b, s.Carrier...)
+			b = append(b, s.FlightNumber...)
+			b = append(b, '@')
+			b = strconv.AppendInt(b, s.DepartAt.Unix()/60, 36)
+			b = append(b, ';')
+		}
+		o.outbound = string(b)
+	}
+	return o.outbound
 }
 
 func (o *option) idOf() string {

@@ -107,3 +107,65 @@ func equal(a, b []string) bool {
 	}
 	return true
 }
+
+// With groupBy outbound the solutions flying the same outbound flights come
+// together after the best of them, and a page holds pageSize whole groups:
+// a flight's other fares never start another page or another card.
+func TestSolutionsGroupedByOutbound(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, db *store.DB) {
+		business := func(o supplier.Offer) supplier.Offer {
+			o.Segments[0].Cabin, o.Segments[0].BookingClass, o.Ref = supplier.CabinBusiness, "J", o.Ref+":J"
+			return o
+		}
+		src := &fake{name: "gds", answer: func(req supplier.SearchRequest) []supplier.Offer {
+			d := req.Journeys[0].Date
+			return []supplier.Offer{
+				flight("gds", "CA937", "PEK", "LHR", d, 2, 20, 660, 3000),
+				flight("gds", "MU501", "PEK", "LHR", d, 9, 0, 660, 3500),
+				business(flight("gds", "CA937", "PEK", "LHR", d, 2, 20, 660, 9000)),
+				flight("gds", "CZ301", "PEK", "LHR", d, 13, 0, 660, 4000),
+				business(flight("gds", "MU501", "PEK", "LHR", d, 9, 0, 660, 8000)),
+			}
+		}}
+		w := newWorld(t, db, nil, map[string]shopping.Source{"gds": {Supplier: src}})
+		st, err := w.eng.Start(context.Background(), w.who(), oneWay("PEK", "LHR"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		poll(t, w, st.SearchID, shopping.Query{Sort: shopping.SortPrice}, func(p shopping.Page) bool { return p.Complete })
+		page := func(q shopping.Query) (shopping.Page, []string) {
+			t.Helper()
+			q.SearchID, q.Sort = st.SearchID, shopping.SortPrice
+			p, err := w.eng.Solutions(context.Background(), w.who(), q, "en")
+			if err != nil {
+				t.Fatalf("%+v: %v", q, err)
+			}
+			var out []string
+			for _, s := range p.Items {
+				out = append(out, s.Segments[0].FlightNumber+"/"+s.Segments[0].Cabin[:1])
+			}
+			return p, out
+		}
+		for _, c := range []struct {
+			name       string
+			q          shopping.Query
+			want       []string
+			total, grp int
+		}{
+			{"by price, two a page", shopping.Query{PageSize: 2}, []string{"CA937/e", "MU501/e"}, 5, 0},
+			{"grouped, page 1 of two groups", shopping.Query{GroupBy: shopping.GroupOutbound, PageSize: 2}, []string{"CA937/e", "CA937/b", "MU501/e", "MU501/b"}, 5, 3},
+			{"grouped, page 2", shopping.Query{GroupBy: shopping.GroupOutbound, PageSize: 2, Page: 2}, []string{"CZ301/e"}, 5, 3},
+			{"grouped, past the end", shopping.Query{GroupBy: shopping.GroupOutbound, PageSize: 2, Page: 3}, nil, 5, 3},
+			{"grouped and filtered", shopping.Query{GroupBy: shopping.GroupOutbound, Filters: shopping.Filters{PriceMax: "8500"}}, []string{"CA937/e", "MU501/e", "MU501/b", "CZ301/e"}, 4, 3},
+		} {
+			p, got := page(c.q)
+			if !equal(got, c.want) || p.Total != c.total || p.Groups != c.grp {
+				t.Errorf("%s: %v (total %d, groups %d), want %v (total %d, groups %d)", c.name, got, p.Total, p.Groups, c.want, c.total, c.grp)
+			}
+		}
+		_, err = w.eng.Solutions(context.Background(), w.who(), shopping.Query{SearchID: st.SearchID, GroupBy: "carrier"}, "en")
+		if !isCode(err, fault.CodeValidation) {
+			t.Errorf("groupBy carrier: %v, want a validation error", err)
+		}
+	})
+}

@@ -20,6 +20,9 @@ const (
 	SortTime    = "time"
 )
 
+// GroupOutbound is Query.GroupBy's one grouping: by outbound flights.
+const GroupOutbound = "outbound"
+
 // Paging bounds of the solutions list.
 const (
 	defaultPageSize = 20
@@ -55,12 +58,11 @@ func (e *Engine) Solutions(ctx context.Context, who auth.Principal, q Query, lan
 	if len(errs) > 0 {
 		return Page{}, fault.Validation(errs)
 	}
-	items, facets := st.answer(q, b, lang)
+	items, starts, facets := st.answer(q, b, lang)
 	total := len(items)
 	page := st.last.page
 	if page == nil || st.last.pageNo != q.Page || st.last.pageSize != q.PageSize {
-		from := min((q.Page-1)*q.PageSize, total)
-		to := min(from+q.PageSize, total)
+		from, to := pageBounds(total, starts, q)
 		page = make([]Solution, 0, to-from)
 		for _, v := range items[from:to] {
 			page = append(page, e.localize(st, v, lang))
@@ -68,7 +70,7 @@ func (e *Engine) Solutions(ctx context.Context, who auth.Principal, q Query, lan
 		st.last.page, st.last.pageNo, st.last.pageSize = page, q.Page, q.PageSize
 	}
 	return Page{
-		Complete: complete, Items: page, Total: total, Page: q.Page, PageSize: q.PageSize, Currency: st.policy.Currency,
+		Complete: complete, Items: page, Total: total, Groups: len(starts), Page: q.Page, PageSize: q.PageSize, Currency: st.policy.Currency,
 		SearchedAt: st.sess.CreatedAt, StaleAt: st.sess.ExpiresAt, Facets: facets, Ranges: rangesOf(st.views, &st.policy), Suppliers: e.statuses(st, complete),
 		Partial: len(lost) > 0, LostSuppliers: lost,
 	}, nil
@@ -77,14 +79,58 @@ func (e *Engine) Solutions(ctx context.Context, who auth.Principal, q Query, lan
 // answer is query over the search's solutions, kept until the solutions or
 // the question change: a browser polls the same filters every second or so
 // while suppliers are still answering. Called with st.mu held.
-func (st *state) answer(q Query, b bounds, lang string) ([]*view, Facets) {
+func (st *state) answer(q Query, b bounds, lang string) ([]*view, []int, Facets) {
 	c := &st.last
-	if c.items != nil && c.built == st.built && c.sort == q.Sort && c.lang == lang && sameFilters(c.filters, q.Filters) {
-		return c.items, c.facets
+	if c.items != nil && c.built == st.built && c.sort == q.Sort && c.groupBy == q.GroupBy && c.lang == lang && sameFilters(c.filters, q.Filters) {
+		return c.items, c.starts, c.facets
 	}
 	items, facets := query(st.views, q.Filters, b, q.Sort, lang)
-	*c = lastQuery{built: st.built, filters: q.Filters, sort: q.Sort, lang: lang, items: items, facets: facets}
-	return items, facets
+	var starts []int
+	if q.GroupBy == GroupOutbound {
+		items, starts = gatherOutbound(items)
+	}
+	*c = lastQuery{built: st.built, filters: q.Filters, sort: q.Sort, groupBy: q.GroupBy, lang: lang, items: items, starts: starts, facets: facets}
+	return items, starts, facets
+}
+
+// pageBounds are the items of q's page: pageSize items, or with groups
+// (starts, where each begins) pageSize whole groups.
+func pageBounds(total int, starts []int, q Query) (from, to int) {
+	if q.GroupBy == "" {
+		from = min((q.Page-1)*q.PageSize, total)
+		return from, min(from+q.PageSize, total)
+	}
+	at := func(group int) int {
+		if group >= len(starts) {
+			return total
+		}
+		return starts[group]
+	}
+	return at((q.Page - 1) * q.PageSize), at(q.Page * q.PageSize)
+}
+
+// gatherOutbound reorders sorted solutions so each outbound's follow the
+// first (best) of them, groups in the order of their best, and says where
+// each group starts. The sort holds inside a group.
+func gatherOutbound(vs []*view) ([]*view, []int) {
+	group := make(map[string]int, len(vs))
+	var members [][]*view
+	for _, v := range vs {
+		k := v.opt.outboundKey()
+		if g, ok := group[k]; ok {
+			members[g] = append(members[g], v)
+			continue
+		}
+		group[k] = len(members)
+		members = append(members, []*view{v})
+	}
+	out := make([]*view, 0, len(vs))
+	starts := make([]int, 0, len(members))
+	for _, m := range members {
+		starts = append(starts, len(out))
+		out = append(out, m...)
+	}
+	return out, starts
 }
 
 // lastQuery is the latest answer of a search's solutions.
@@ -92,9 +138,12 @@ type lastQuery struct {
 	built   int
 	filters Filters
 	sort    string
+	groupBy string
 	lang    string
 	items   []*view
-	facets  Facets
+	// starts are where each group of items begins, with groupBy.
+	starts []int
+	facets Facets
 	// page is the last page of items asked for, localized.
 	page             []Solution
 	pageNo, pageSize int
@@ -211,6 +260,9 @@ func (q *Query) normalize() map[string]string {
 	}
 	if q.Sort != SortDefault && q.Sort != SortPrice && q.Sort != SortTime {
 		errs["sort"] = "shopping.error.sort"
+	}
+	if q.GroupBy != "" && q.GroupBy != GroupOutbound {
+		errs["groupBy"] = "shopping.error.groupBy"
 	}
 	if q.Page == 0 {
 		q.Page = 1

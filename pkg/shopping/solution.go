@@ -153,15 +153,22 @@ type Query struct {
 	SearchID string  `json:"searchId"`
 	Filters  Filters `json:"filters"`
 	Sort     string  `json:"sort" jsonschema:"enum=default,enum=price,enum=time"`
-	Page     int     `json:"page"`
-	PageSize int     `json:"pageSize"`
+	// GroupBy "outbound" brings together the solutions that fly the same
+	// outbound flights (other returns, other fares), each group where its
+	// best solution sorts; page and pageSize then count groups, so no group
+	// is split between two pages.
+	GroupBy  string `json:"groupBy,omitempty" jsonschema:"enum=,enum=outbound" jsonschema_description:"outbound: the solutions flying the same outbound flights come together after the best of them, and page and pageSize count these groups (groups gives their number)"`
+	Page     int    `json:"page"`
+	PageSize int    `json:"pageSize"`
 }
 
 // Page is the answer to a poll.
 type Page struct {
-	Complete   bool             `json:"complete"`
-	Items      []Solution       `json:"items"`
-	Total      int              `json:"total"`
+	Complete bool       `json:"complete"`
+	Items    []Solution `json:"items"`
+	Total    int        `json:"total"`
+	// Groups is how many groups the solutions make, with groupBy.
+	Groups     int              `json:"groups,omitempty" jsonschema_description:"with groupBy: the number of groups, which page and pageSize count"`
 	Page       int              `json:"page"`
 	PageSize   int              `json:"pageSize"`
 	Currency   string           `json:"currency"`
