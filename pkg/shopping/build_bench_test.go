@@ -65,3 +65,31 @@ func BenchmarkBuild(b *testing.B) {
 	b.ReportMetric(float64(n), "offers")
 	b.ReportMetric(float64(len(parts)), "parts")
 }
+
+// BenchmarkQueryGrouped is a results query over one PEK→LHR return's
+// solutions sorted by price, without and with grouping by outbound (what a
+// portal poll adds), against the build it follows.
+func BenchmarkQueryGrouped(b *testing.B) {
+	req, parts, p := simParts(b)
+	views := build(req, parts, p, time.Now())
+	bd, _ := boundsOf(Filters{}, "CNY")
+	for _, grouped := range []bool{false, true} {
+		name := "sorted"
+		if grouped {
+			name = "grouped"
+		}
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			groups := 0
+			for b.Loop() {
+				items, _ := query(views, Filters{}, bd, SortPrice, "en")
+				if grouped {
+					_, starts := gatherOutbound(items)
+					groups = len(starts)
+				}
+			}
+			b.ReportMetric(float64(len(views)), "solutions")
+			b.ReportMetric(float64(groups), "groups")
+		})
+	}
+}

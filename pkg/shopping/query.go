@@ -113,22 +113,32 @@ func pageBounds(total int, starts []int, q Query) (from, to int) {
 // first (best) of them, groups in the order of their best, and says where
 // each group starts. The sort holds inside a group.
 func gatherOutbound(vs []*view) ([]*view, []int) {
-	group := make(map[string]int, len(vs))
-	var members [][]*view
-	for _, v := range vs {
-		k := v.opt.outboundKey()
-		if g, ok := group[k]; ok {
-			members[g] = append(members[g], v)
-			continue
+	// Two passes, no slice per group: number the groups, then place each
+	// solution after the ones before it in its group.
+	group := make(map[string]int32, len(vs)/4)
+	of := make([]int32, len(vs))
+	var sizes []int
+	for i, v := range vs {
+		g, ok := group[v.opt.outboundKey()]
+		if !ok {
+			g = int32(len(sizes))
+			group[v.opt.outboundKey()] = g
+			sizes = append(sizes, 0)
 		}
-		group[k] = len(members)
-		members = append(members, []*view{v})
+		of[i] = g
+		sizes[g]++
 	}
-	out := make([]*view, 0, len(vs))
-	starts := make([]int, 0, len(members))
-	for _, m := range members {
-		starts = append(starts, len(out))
-		out = append(out, m...)
+	starts := make([]int, len(sizes))
+	next := make([]int, len(sizes))
+	at := 0
+	for g, n := range sizes {
+		starts[g], next[g] = at, at
+		at += n
+	}
+	out := make([]*view, len(vs))
+	for i, v := range vs {
+		out[next[of[i]]] = v
+		next[of[i]]++
 	}
 	return out, starts
 }
