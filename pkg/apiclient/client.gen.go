@@ -1154,6 +1154,24 @@ func (e PostSaleFormReason) Valid() bool {
 	}
 }
 
+// Defines values for ShoppingQueryGroupBy.
+const (
+	Empty    ShoppingQueryGroupBy = ""
+	Outbound ShoppingQueryGroupBy = "outbound"
+)
+
+// Valid indicates whether the value is a known member of the ShoppingQueryGroupBy enum.
+func (e ShoppingQueryGroupBy) Valid() bool {
+	switch e {
+	case Empty:
+		return true
+	case Outbound:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ShoppingQuerySort.
 const (
 	ShoppingQuerySortDefault ShoppingQuerySort = "default"
@@ -4746,16 +4764,21 @@ type AgencyTrainSettingsInput struct {
 
 // AuditEntry defines model for AuditEntry.
 type AuditEntry struct {
-	Action    string    `json:"action"`
-	AgencyId  int       `json:"agencyId"`
-	CreatedAt time.Time `json:"createdAt"`
-	Detail    string    `json:"detail"`
-	Id        int       `json:"id"`
-	Ip        string    `json:"ip"`
-	Target    string    `json:"target"`
-	UserId    *int      `json:"userId,omitempty"`
-	Username  string    `json:"username"`
+	Action    string      `json:"action"`
+	AgencyId  int         `json:"agencyId"`
+	CreatedAt time.Time   `json:"createdAt"`
+	Detail    string      `json:"detail"`
+	Facts     *AuditFacts `json:"facts,omitempty"`
+	Id        int         `json:"id"`
+	Ip        string      `json:"ip"`
+	Summary   *string     `json:"summary,omitempty"`
+	Target    string      `json:"target"`
+	UserId    *int        `json:"userId,omitempty"`
+	Username  string      `json:"username"`
 }
+
+// AuditFacts defines model for AuditFacts.
+type AuditFacts map[string]string
 
 // AuthAPIKey defines model for AuthAPIKey.
 type AuthAPIKey struct {
@@ -5934,10 +5957,13 @@ type ShoppingMoney struct {
 
 // ShoppingPage defines model for ShoppingPage.
 type ShoppingPage struct {
-	Complete bool                `json:"complete"`
-	Currency string              `json:"currency"`
-	Facets   ShoppingFacets      `json:"facets"`
-	Items    *[]ShoppingSolution `json:"items"`
+	Complete bool           `json:"complete"`
+	Currency string         `json:"currency"`
+	Facets   ShoppingFacets `json:"facets"`
+
+	// Groups with groupBy: the number of groups, which page and pageSize count
+	Groups *int                `json:"groups,omitempty"`
+	Items  *[]ShoppingSolution `json:"items"`
 
 	// LostSuppliers the suppliers whose answers were lost
 	LostSuppliers *[]string `json:"lostSuppliers"`
@@ -5972,12 +5998,18 @@ type ShoppingPriceDetail struct {
 
 // ShoppingQuery defines model for ShoppingQuery.
 type ShoppingQuery struct {
-	Filters  *ShoppingFilters   `json:"filters,omitempty"`
-	Page     *int               `json:"page,omitempty"`
-	PageSize *int               `json:"pageSize,omitempty"`
-	SearchId *string            `json:"searchId,omitempty"`
-	Sort     *ShoppingQuerySort `json:"sort,omitempty"`
+	Filters *ShoppingFilters `json:"filters,omitempty"`
+
+	// GroupBy outbound: the solutions flying the same outbound flights come together after the best of them, and page and pageSize count these groups (groups gives their number)
+	GroupBy  *ShoppingQueryGroupBy `json:"groupBy,omitempty"`
+	Page     *int                  `json:"page,omitempty"`
+	PageSize *int                  `json:"pageSize,omitempty"`
+	SearchId *string               `json:"searchId,omitempty"`
+	Sort     *ShoppingQuerySort    `json:"sort,omitempty"`
 }
+
+// ShoppingQueryGroupBy outbound: the solutions flying the same outbound flights come together after the best of them, and page and pageSize count these groups (groups gives their number)
+type ShoppingQueryGroupBy string
 
 // ShoppingQuerySort defines model for ShoppingQuery.Sort.
 type ShoppingQuerySort string
@@ -8731,7 +8763,7 @@ type ClientInterface interface {
 
 	// ListUserLogs The user log of the caller's agency, newest first
 	//
-	// The user log of the caller's agency, newest first: logins, password changes and every state-changing call
+	// The user log of the caller's agency, newest first: logins, password changes and every state-changing call; each entry's summary is the sentence the portal shows, in the request's language
 	//
 	// Corresponds with GET /base/v2/user-logs (the `ListUserLogs` operationId).
 	ListUserLogs(ctx context.Context, params *ListUserLogsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -11024,7 +11056,7 @@ func (c *Client) ListTransactions(ctx context.Context, params *ListTransactionsP
 
 // ListUserLogs The user log of the caller's agency, newest first
 //
-// The user log of the caller's agency, newest first: logins, password changes and every state-changing call
+// The user log of the caller's agency, newest first: logins, password changes and every state-changing call; each entry's summary is the sentence the portal shows, in the request's language
 //
 // Corresponds with GET /base/v2/user-logs (the `ListUserLogs` operationId).
 func (c *Client) ListUserLogs(ctx context.Context, params *ListUserLogsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -19736,7 +19768,7 @@ type ClientWithResponsesInterface interface {
 
 	// ListUserLogsWithResponse The user log of the caller's agency, newest first
 	//
-	// The user log of the caller's agency, newest first: logins, password changes and every state-changing call
+	// The user log of the caller's agency, newest first: logins, password changes and every state-changing call; each entry's summary is the sentence the portal shows, in the request's language
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -36572,7 +36604,7 @@ func (c *ClientWithResponses) ListTransactionsWithResponse(ctx context.Context, 
 
 // ListUserLogsWithResponse The user log of the caller's agency, newest first
 //
-// The user log of the caller's agency, newest first: logins, password changes and every state-changing call
+// The user log of the caller's agency, newest first: logins, password changes and every state-changing call; each entry's summary is the sentence the portal shows, in the request's language
 //
 // Returns a wrapper object for the known response body format(s).
 //
