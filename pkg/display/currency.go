@@ -64,7 +64,9 @@ func (c Currency) Convert(amount decimal.Decimal, from string) (decimal.Decimal,
 // marked approximate: "≈ USD 123.45"; "" when there is nothing to convert
 // (see Convert).
 func (c Currency) Approx(amount decimal.Decimal, from string) string {
-	v, ok := c.Convert(amount, from)
+	// A debit or a negative balance converts as its size with the sign
+	// kept, so -1,000 shows as far from zero as 1,000 does.
+	v, ok := c.Convert(amount.Abs(), from)
 	if !ok {
 		return ""
 	}
@@ -74,6 +76,9 @@ func (c Currency) Approx(amount decimal.Decimal, from string) string {
 		// as the two-decimal figure is.
 		out = money.FormatDisplay(v.RoundCeil(0))
 		out, _, _ = strings.Cut(out, ".")
+	}
+	if amount.IsNegative() {
+		out = "-" + out
 	}
 	return "≈ " + c.Code + " " + out
 }
