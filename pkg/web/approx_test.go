@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -99,30 +100,36 @@ func TestApproxAmounts(t *testing.T) {
 		name, token, path string
 		h                 http.Handler
 		want              [][2]string // amount as shown, its approximate figure
+		bare              []string    // amounts shown without one (zero is zero in any currency)
 	}{
 		{"agency list", "demo-super", "/agency-manager", manager, [][2]string{
-			{"-1,500.00", "≈ USD -211.27"}, {"5,000.00", "≈ USD 704.23"}, {"3,500.00", "≈ USD 492.96"}}},
+			{"-1,500.00", "≈ USD -211.27"}, {"5,000.00", "≈ USD 704.23"}, {"3,500.00", "≈ USD 492.96"}}, nil},
 		{"agency detail", "demo-super", "/agency-manager/agencies/5", manager, [][2]string{
-			{"-1,500.00 CNY", "≈ USD -211.27"}, {"5,000.00 CNY", "≈ USD 704.23"}, {"3,500.00 CNY", "≈ USD 492.96"}}},
+			{"-1,500.00 CNY", "≈ USD -211.27"}, {"5,000.00 CNY", "≈ USD 704.23"}, {"3,500.00 CNY", "≈ USD 492.96"}}, nil},
 		{"wallet", "demo-super", "/bills/wallet", walletFixture(t), [][2]string{
 			{"-1,500.00", "≈ USD -211.27"}, {"5,000.00", "≈ USD 704.23"}, {"3,500.00", "≈ USD 492.96"},
-			{"-2,500.00", "≈ USD -352.12"}, {"+1,000.00", "≈ USD 140.85"}, {"1,000.00", "≈ USD 140.85"}}},
-		{"transactions", "demo-super", "/bills/transactions", bills, [][2]string{{"1,000.00 CNY", "≈ USD 140.85"}}},
-		{"statements", "demo-super", "/bills/statements", bills, [][2]string{{"0.00", "≈ USD 0.00"}, {"1,000.00", "≈ USD 140.85"}}},
-		{"statement", "demo-super", "/bills/statements/3", bills, [][2]string{
-			{"0.00", "≈ USD 0.00"}, {"+1,000.00", "≈ USD 140.85"}, {"1,000.00", "≈ USD 140.85"}}},
-		{"train orders", "operator", "/train/orders", trains.h, [][2]string{{"553.00 CNY", "≈ USD 77.89"}}},
-		{"train order", "operator", trains.href("T0001"), trains.h, [][2]string{{"553.00 CNY", "≈ USD 77.89"}}},
-		{"group orders", "operator", "/flight/group/order", groups.h, [][2]string{{"10,000.00 CNY", "≈ USD 1,408.46"}}},
+			{"-2,500.00", "≈ USD -352.12"}, {"+1,000.00", "≈ USD 140.85"}, {"1,000.00", "≈ USD 140.85"}}, nil},
+		{"transactions", "demo-super", "/bills/transactions", bills, [][2]string{{"1,000.00 CNY", "≈ USD 140.85"}}, nil},
+		{"statements", "demo-super", "/bills/statements", bills, [][2]string{{"1,000.00", "≈ USD 140.85"}}, []string{`<td class="num">0.00</td>`}},
+		{"statement", "demo-super", "/bills/statements/3", bills, [][2]string{{"+1,000.00", "≈ USD 140.85"}, {"1,000.00", "≈ USD 140.85"}},
+			[]string{`<dd id="statement-opening">0.00 <span class="mgr-currency">CNY</span></dd>`}},
+		{"train orders", "operator", "/train/orders", trains.h, [][2]string{{"553.00 CNY", "≈ USD 77.89"}}, nil},
+		{"train order", "operator", trains.href("T0001"), trains.h, [][2]string{{"553.00 CNY", "≈ USD 77.89"}}, nil},
+		{"group orders", "operator", "/flight/group/order", groups.h, [][2]string{{"10,000.00 CNY", "≈ USD 1,408.46"}}, nil},
 		{"group order", "operator", groups.href("operator"), groups.h, [][2]string{
 			{"10,000.00 CNY", "≈ USD 1,408.46"}, {"1,000.00 CNY", "≈ USD 140.85"}, {"2,000.00 CNY", "≈ USD 281.70"},
-			{"8,000.00 CNY", "≈ USD 1,126.77"}, {"5,000.00 CNY", "≈ USD 704.23"}}},
+			{"8,000.00 CNY", "≈ USD 1,126.77"}, {"5,000.00 CNY", "≈ USD 704.23"}}, nil},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			body := getAs(t, tt.h, tt.token, tt.path, "USD")
 			for _, w := range tt.want {
 				if !approxAfter(w[0], w[1]).MatchString(body) {
 					t.Errorf("%s: no %q after %q", tt.path, w[1], w[0])
+				}
+			}
+			for _, b := range tt.bare {
+				if !strings.Contains(body, b) {
+					t.Errorf("%s: no %s", tt.path, b)
 				}
 			}
 			for _, cur := range []string{"", "CNY"} {
