@@ -101,6 +101,9 @@ test('a user zone and a display currency: list and detail times in the zone, fli
   await page.locator('form.fc-form, .fc-outcome').first().waitFor({ timeout: 90_000 });
   if (await accept.count()) await accept.click();
   await page.locator('form.fc-form').waitFor();
+  // The confirm page: the price lines' total and the amount to pay with dollars.
+  assert.match((await page.locator('.fc-price-table tfoot td').innerText()).replace(/\s+/g, ' '), /^[\d,]+\.\d{2} CNY ≈ USD [\d,]+\.\d{2}$/);
+  assert.match(await page.locator('.fc-total-line').innerText(), /: [\d,]+\.\d{2} CNY ≈ USD [\d,]+\.\d{2}$/);
   await fillAdultAndContact(page);
   // The airline may refuse a booking now and then (the simulated suppliers
   // do): the same submit is tried again, as flight_order.test.mjs does.

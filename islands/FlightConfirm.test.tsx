@@ -316,6 +316,28 @@ describe('FlightConfirm entry', () => {
     expect(screen.getByRole('timer').textContent).toMatch(/^1[45]:\d\d$/);
   });
 
+  it('follows the total and the amount to pay with their approximate figure in the footer currency', async () => {
+    const m = document.createElement('meta');
+    m.name = 'voyage-display-currency';
+    m.content = 'USD';
+    m.dataset.rates = JSON.stringify({ CNY: '1', USD: '7.1' });
+    document.head.appendChild(m);
+    try {
+      api(baseRoutes());
+      renderConfirm();
+      await ready();
+      // 2,300.00 CNY at 7.1 is 323.943…, rounded up.
+      const total = screen.getByRole('table', { name: /Price details/ }).querySelector('tfoot td')!;
+      expect(total.textContent).toBe('2,300.00 CNY ≈ USD 323.95');
+      expect(total.querySelector('.approx')!.getAttribute('title')).toBe('Approximately, at the current exchange rate; you pay in CNY');
+      expect(document.querySelector('.fc-total-line')!.textContent).toBe('Total: 2,300.00 CNY ≈ USD 323.95');
+      // What is charged stays in the settlement currency.
+      expect(screen.getByRole('button', { name: 'Book and pay 2,300.00 CNY' })).toBeTruthy();
+    } finally {
+      m.remove();
+    }
+  });
+
   it('speaks the page language', async () => {
     api(baseRoutes());
     renderConfirm({ lang: 'zh-cn' }, cn);

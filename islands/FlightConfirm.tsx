@@ -28,6 +28,7 @@ import {
   type PaymentConfig,
   type Verification,
 } from './confirm/types';
+import { Approx } from './Approx';
 import './flight/flight.css';
 import './confirm/confirm.css';
 
@@ -446,6 +447,7 @@ export function FlightConfirm({ solutionId, currency = '', today, sessionKey = '
                 )}
                 <p className="fc-total-line">
                   {t('flight.price.total')}: <strong className="fc-total">{total}</strong>
+                  <Approx amount={solution.total.amount} currency={solution.total.currency} />
                 </p>
                 <button type="submit" className="btn btn-primary" disabled={!!busy || expired || payment.status === 'loading'} aria-busy={busy ? true : undefined}>
                   {busy === 'booking' ? t('confirm.action.booking') : paying ? t('confirm.action.bookAndPay', { total }) : t('confirm.action.book')}

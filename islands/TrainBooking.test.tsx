@@ -1,4 +1,4 @@
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import type { i18n } from 'i18next';
 import { TrainBooking, type TrainBookingProps } from './TrainBooking';
@@ -227,6 +227,12 @@ describe('TrainBooking', () => {
       'POST /order/v2/train/orders/42/payment': { code: 0, data: { ...order, status: 'proceeding' } },
       'GET /order/v2/train/orders/42': [{ code: 0, data: { ...order, status: 'proceeding' } }, { code: 0, data: issued }],
     });
+    const display = document.createElement('meta');
+    display.name = 'voyage-display-currency';
+    display.content = 'USD';
+    display.dataset.rates = JSON.stringify({ CNY: '1', USD: '7.1' });
+    document.head.appendChild(display);
+    onTestFinished(() => display.remove());
     renderBooking();
     await searchBeijingShanghai(a, 2);
     fireEvent.click(screen.getByRole('button', { name: 'Book Second class on G1' }));
@@ -260,6 +266,9 @@ describe('TrainBooking', () => {
 
     fireEvent.click(screen.getByRole('button', { name: 'Book and hold seats' }));
     expect(await screen.findByRole('heading', { name: 'Booking T2612010001' })).toBeTruthy();
+    // The total, and with US dollars in the footer its approximate figure:
+    // 1,106.00 CNY at 7.1 is 155.774…, rounded up.
+    expect(screen.getByText('1,106.00 CNY').parentElement!.textContent).toBe('Total: 1,106.00 CNY ≈ USD 155.78');
     const posts = a.of('POST', '/order/v2/train/orders');
     expect(posts).toHaveLength(2);
     const req = posts[1].body;

@@ -16,6 +16,7 @@ describe('display', () => {
     expect(approx('100', 'EUR', d)).toBe('');
     expect(approx('100', 'GBP', d)).toBe('');
     expect(approx('100', 'CNY', { code: '', rates: d.rates })).toBe('');
+    expect(approx('0.00', 'CNY', d)).toBe('');
   });
 
   it('writes a time in the page zone with the offset named', () => {

@@ -74,13 +74,14 @@ const zeroDecimals = ['JPY', 'KRW'];
 // approx is amount of currency in the display currency, marked
 // approximate ("≈ USD 123.45"), rounded up as spec §9 shows converted
 // prices; "" when the display currency is the same, unknown or has no rate
-// for the pair. Exact decimal arithmetic (BigInt), never floats.
+// for the pair, and for zero (zero in every currency), as the server does.
+// Exact decimal arithmetic (BigInt), never floats.
 export function approx(amount: string | undefined, currency: string | undefined, d: Display = pageDisplay()): string {
   if (!d.code || !currency || d.code === currency) return '';
   const a = decimal(amount);
   const rf = decimal(d.rates[currency]);
   const rt = decimal(d.rates[d.code]);
-  if (!a || !rf || !rt || rf[0] === 0n || rt[0] === 0n) return '';
+  if (!a || !rf || !rt || a[0] === 0n || rf[0] === 0n || rt[0] === 0n) return '';
   const digits = zeroDecimals.includes(d.code) ? 0 : 2;
   // units = a × rf ÷ rt, in 10^-digits, rounded up.
   const num = a[0] * rf[0] * 10n ** BigInt(digits + rt[1]);

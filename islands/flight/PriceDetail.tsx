@@ -5,6 +5,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { useT } from '../useT';
 import { formatAmount, formatMoney } from './format';
+import { Approx } from '../Approx';
 import { priceRows } from './price';
 import type { Solution } from './types';
 
@@ -87,7 +88,10 @@ export function PriceLinesTable({ solution, className = 'fs-price-table' }: { so
           <th scope="row" colSpan={hasFee ? 6 : 5}>
             {t('flight.price.total')}
           </th>
-          <td className="fs-pl-total">{formatMoney(total, currency)}</td>
+          <td className="fs-pl-total">
+            {formatMoney(total, currency)}
+            <Approx amount={total} currency={currency} />
+          </td>
         </tr>
       </tfoot>
     </table>

@@ -5,7 +5,7 @@
 import { useId } from 'react';
 import { useT } from '../useT';
 import { dayOffset, formatDuration, formatMoney, localDate, localTime, weekday } from './format';
-import { approx } from '../display';
+import { Approx } from '../Approx';
 import { PriceDetail, tOr } from './PriceDetail';
 import type { BookingType, Journey, Segment, Solution } from './types';
 
@@ -49,7 +49,6 @@ export function SolutionCard({ solution: s, bookingType, disabled, onSelect, ski
   const flights = s.segments.map((g) => g.flightNumber).join(' / ');
   const selfTransfer = s.selfTransfer || s.journeys.some((j) => j.selfTransfer);
   const price = formatMoney(s.total.amount, s.total.currency);
-  const approxPrice = approx(s.total.amount, s.total.currency);
   const travellers = (s.priceDetail?.priceList || []).reduce((n, l) => n + (l.count || 0), 0);
   return (
     <article className={skip ? 'fs-card fs-card-alt' : 'fs-card'} aria-labelledby={titleId} data-solution-id={s.id}>
@@ -158,11 +157,7 @@ export function SolutionCard({ solution: s, bookingType, disabled, onSelect, ski
       <div className="fs-card-side">
         <p className="fs-price">
           <span className="fs-price-amount">{price}</span>
-          {approxPrice && (
-            <span className="fs-price-approx" title={t('display.approxTitle', { currency: s.total.currency })}>
-              {approxPrice}
-            </span>
-          )}
+          <Approx amount={s.total.amount} currency={s.total.currency} className="fs-price-approx" />
           <span className="fs-price-note">{travellers > 1 ? t('flight.price.totalFor', { count: travellers }) : t('flight.price.total')}</span>
         </p>
         <button

@@ -15,6 +15,7 @@ import { typeKey } from './Results';
 import { toChina } from './time';
 import { loadTravellers, type TravellersState } from '../travellers/TravellerPicker';
 import { pendingStatuses, type Contact, type PassengerForm, type Seat, type Train, type TrainOrder } from './types';
+import { Approx } from '../Approx';
 
 type Props = {
   train: Train;
@@ -189,6 +190,7 @@ export function Booking({ train, seat, adult, child, today, onBack, pollMs = 100
         {order.total && (
           <p>
             {t('trainportal.order.total')}: <strong>{formatMoney(order.total.amount, order.total.currency)}</strong>
+            <Approx amount={order.total.amount} currency={order.total.currency} />
           </p>
         )}
         {holding && !expired && left !== null && <HoldCountdown left={left} />}

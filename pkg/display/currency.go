@@ -62,9 +62,15 @@ func (c Currency) Convert(amount decimal.Decimal, from string) (decimal.Decimal,
 
 // Approx is amount of currency from as the display currency shows it,
 // marked approximate: "≈ USD 123.45"; "" when there is nothing to convert
-// (see Convert).
+// (see Convert) and for zero, which is zero in every currency (a column of
+// empty balances would otherwise repeat "≈ USD 0.00").
 func (c Currency) Approx(amount decimal.Decimal, from string) string {
-	v, ok := c.Convert(amount, from)
+	if amount.IsZero() {
+		return ""
+	}
+	// A debit or a negative balance converts as its size with the sign
+	// kept, so -1,000 shows as far from zero as 1,000 does.
+	v, ok := c.Convert(amount.Abs(), from)
 	if !ok {
 		return ""
 	}
@@ -74,6 +80,9 @@ func (c Currency) Approx(amount decimal.Decimal, from string) string {
 		// as the two-decimal figure is.
 		out = money.FormatDisplay(v.RoundCeil(0))
 		out, _, _ = strings.Cut(out, ".")
+	}
+	if amount.IsNegative() {
+		out = "-" + out
 	}
 	return "≈ " + c.Code + " " + out
 }

@@ -134,6 +134,10 @@ func TestApprox(t *testing.T) {
 		{"100.00", "EUR", ""},            // no usable rate for the pair
 		{"100.00", "GBP", ""},
 		{"abc", "CNY", ""},
+		{"-1,000.00", "CNY", "≈ USD -140.85"}, // a debit: the size rounded up, the sign kept
+		{"+1,000.00", "CNY", "≈ USD 140.85"},  // a credit as the wallet writes it
+		{"-0.01", "CNY", "≈ USD -0.01"},
+		{"0.00", "CNY", ""}, // zero in every currency
 	} {
 		if got := display.Approx(ctx, tt.amount, tt.from); got != tt.want {
 			t.Errorf("Approx(%s %s) = %q, want %q", tt.amount, tt.from, got, tt.want)

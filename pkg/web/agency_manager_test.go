@@ -142,7 +142,7 @@ func managerFixture(t *testing.T, withSite bool) (http.Handler, *fakeManager, *f
 		manager: m, wallets: wl, now: time.Now}
 	if withSite {
 		db := storetest.Open(t, store.SQLite)
-		s.site = siteinfo.New(config.SiteConfig{Name: "Voyage", ShortName: "Voyage", DefaultCurrency: "CNY", DefaultLanguage: "en", Currencies: config.Currencies}, db)
+		s.site = siteinfo.New(config.SiteConfig{Name: "Voyage", ShortName: "Voyage", DefaultCurrency: "CNY", DefaultLanguage: "en", Currencies: config.Currencies, Rates: approxRates}, db)
 	}
 	mux := http.NewServeMux()
 	s.Register(mux)

@@ -87,7 +87,7 @@ func billsFixture(t *testing.T) (http.Handler, *fakeBills) {
 	s := &Server{identity: managerIdentity{id}, agencies: fakeAgencies{1: {ID: 1, Name: "Demo Travel", Code: "DT000001", SettlementCurrency: "CNY", AllowedHostsJSON: `[]`}},
 		manager: &fakeManager{detail: managerDetail()}, bills: b, now: time.Now}
 	db := storetest.Open(t, store.SQLite)
-	s.site = siteinfo.New(config.SiteConfig{Name: "Voyage", ShortName: "Voyage", DefaultCurrency: "CNY", DefaultLanguage: "en", Currencies: config.Currencies}, db)
+	s.site = siteinfo.New(config.SiteConfig{Name: "Voyage", ShortName: "Voyage", DefaultCurrency: "CNY", DefaultLanguage: "en", Currencies: config.Currencies, Rates: approxRates}, db)
 	mux := http.NewServeMux()
 	s.Register(mux)
 	cat := i18n.MustLoad()

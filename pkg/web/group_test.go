@@ -100,7 +100,7 @@ func groupFixture(t *testing.T, db *store.DB) *groupEnv {
 		env.ids[tok] = v.ID
 	}
 	s := &Server{identity: managerIdentity{&fakeIdentity{sessions: env.who}}, agencies: agencies, groups: svc, now: time.Now}
-	s.site = siteinfo.New(config.SiteConfig{Name: "Voyage", ShortName: "Voyage", DefaultCurrency: "CNY", DefaultLanguage: "en", Currencies: config.Currencies}, db)
+	s.site = siteinfo.New(config.SiteConfig{Name: "Voyage", ShortName: "Voyage", DefaultCurrency: "CNY", DefaultLanguage: "en", Currencies: config.Currencies, Rates: approxRates}, db)
 	mux := http.NewServeMux()
 	s.Register(mux)
 	h := s.Guard(mux)

@@ -95,7 +95,7 @@ func trainFixture(t *testing.T, dialect ...store.Dialect) *trainEnv {
 		"provider":  {UserID: 1, Username: "admin", AgencyID: 1, SessionID: 10, Subject: auth.Subject{Roles: []string{auth.RoleSuperUser}, Common: trains}},
 	}}
 	s := &Server{identity: managerIdentity{id}, agencies: agencies, trains: svc, now: time.Now}
-	s.site = siteinfo.New(config.SiteConfig{Name: "Voyage", ShortName: "Voyage", DefaultCurrency: "CNY", DefaultLanguage: "en", Currencies: config.Currencies}, db)
+	s.site = siteinfo.New(config.SiteConfig{Name: "Voyage", ShortName: "Voyage", DefaultCurrency: "CNY", DefaultLanguage: "en", Currencies: config.Currencies, Rates: approxRates}, db)
 	mux := http.NewServeMux()
 	s.Register(mux)
 	cat := i18n.MustLoad()
