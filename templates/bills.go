@@ -78,7 +78,10 @@ type StatementView struct {
 	EntryCount int
 	CreatedBy  string
 	CreatedAt  time.Time
-	Entries    []WalletRow
+	// Until is when the entries stop for a statement made before its
+	// period ended (zero otherwise).
+	Until   time.Time
+	Entries []WalletRow
 	// ExportBase is the export address without the format.
 	ExportBase string
 }

@@ -268,6 +268,9 @@ func statementView(a agency.Agency, info ledger.StatementInfo, st ledger.Stateme
 	view := templates.StatementView{ID: info.ID, AgencyName: a.Name, AgencyCode: a.Code, From: info.FirstDay(),
 		To: info.LastDay(), Zone: display.ZoneDescription(info.Location(), info.To), Currency: info.Currency, Opening: amt(info.Opening), Closing: amt(info.Closing),
 		EntryCount: info.EntryCount, CreatedBy: info.CreatedBy, CreatedAt: info.CreatedAt}
+	if info.Until().Before(info.To) {
+		view.Until = info.Until()
+	}
 	for _, e := range st.Entries {
 		signed := amt(e.Amount)
 		if e.Amount > 0 {

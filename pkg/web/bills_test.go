@@ -81,6 +81,9 @@ func billsFixture(t *testing.T) (http.Handler, *fakeBills) {
 	b := &fakeBills{statements: map[int64]ledger.StatementInfo{
 		3: {ID: 3, AgencyID: 1, Currency: "CNY", From: day(1).Add(-8 * time.Hour), To: day(11).Add(-8 * time.Hour), Closing: 100000, EntryCount: 1, CreatedAt: day(11),
 			TimeZone: "Asia/Shanghai"},
+		// Made on 20 January for the whole month.
+		4: {ID: 4, AgencyID: 1, Currency: "CNY", From: day(1).Add(-8 * time.Hour), To: time.Date(2026, 2, 1, 0, 0, 0, 0, time.UTC).Add(-8 * time.Hour), Closing: 100000,
+			EntryCount: 1, CreatedAt: day(20).Add(6*time.Hour + 30*time.Minute), TimeZone: "Asia/Shanghai"},
 		7: {ID: 7, AgencyID: 2, Currency: "CNY", From: day(1), To: day(11), Closing: 500000, EntryCount: 1, CreatedAt: day(11)},
 		8: {ID: 8, AgencyID: 5, Currency: "CNY", From: day(1), To: day(11), Closing: 100000, EntryCount: 1, CreatedAt: day(11)},
 	}}
@@ -169,6 +172,14 @@ func TestBillStatementOfAnotherAgency(t *testing.T) {
 		if !strings.Contains(page, want) {
 			t.Errorf("statement page lacks %q", want)
 		}
+	}
+	if strings.Contains(page, `id="statement-until"`) {
+		t.Error("a statement made after its period says it stops early")
+	}
+	// A statement made before its period ended says where its entries stop.
+	early := billBody(t, send(h, "demo-super", "GET", "/bills/statements/4", nil))
+	if !strings.Contains(early, `id="statement-until">Made before the period ended: entries up to 2026-01-20 14:30 CST<`) {
+		t.Errorf("the early statement does not say where it stops:\n%s", early)
 	}
 	for _, f := range []string{"csv", "xlsx", "pdf"} {
 		if !strings.Contains(page, `href="/bills/statements/3/export?format=`+f+`"`) {
