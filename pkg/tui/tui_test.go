@@ -323,8 +323,12 @@ func TestReviewQueueReject(t *testing.T) {
 		t.Errorf("the order is %s with remark %q, want %s with the remark", got.Status, got.ReviewRemark, order.RfdRejected)
 	}
 	c.press("enter")
-	s = c.waitFor("the form to close", func(s string) bool { return !strings.Contains(s, "enter: close") })
-	if !strings.Contains(s, "Nothing waits for review.") || !strings.Contains(s, "0 to review") || strings.Contains(s, "> "+v.BookingNumber) {
+	// The queue reloads after the form closes, in its own message: wait for
+	// it rather than read the first frame without the form.
+	s = c.waitFor("the form to close and the queue to empty", func(s string) bool {
+		return !strings.Contains(s, "enter: close") && strings.Contains(s, "Nothing waits for review.") && strings.Contains(s, "0 to review")
+	})
+	if strings.Contains(s, "> "+v.BookingNumber) {
 		t.Errorf("the rejected order is still queued:\n%s", s)
 	}
 }
