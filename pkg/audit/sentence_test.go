@@ -59,7 +59,7 @@ func TestSentence(t *testing.T) {
 }
 
 // Every action with a sentence has it, and its plain form, in every
-// language, with no placeholder left unfilled.
+// language, every {{name}} in its text filled from the facts.
 func TestSentencesInEveryLanguage(t *testing.T) {
 	facts := audit.Facts{"order": "F1", "amount": "1.00", "currency": "CNY", "agency": "A", "user": "u", "name": "N/M",
 		"airline": "CA", "key": "timeZone"}
