@@ -119,10 +119,11 @@ func gatherOutbound(vs []*view) ([]*view, []int) {
 	of := make([]int32, len(vs))
 	var sizes []int
 	for i, v := range vs {
-		g, ok := group[v.opt.outboundKey()]
+		k := v.opt.outboundKey()
+		g, ok := group[k]
 		if !ok {
 			g = int32(len(sizes))
-			group[v.opt.outboundKey()] = g
+			group[k] = g
 			sizes = append(sizes, 0)
 		}
 		of[i] = g
