@@ -233,6 +233,9 @@ func (l *Ledger) Post(ctx context.Context, t Transfer) (Posted, error) {
 
 // postOne posts a validated transfer in a transaction of its own.
 func (l *Ledger) postOne(ctx context.Context, t Transfer, h string) (Posted, error) {
+	if p, done, err := l.postAlone(ctx, t, h); done {
+		return p, err
+	}
 	var out Posted
 	err := l.db.InTx(ctx, func(tx *sqlx.Tx) error {
 		p, err := l.postTx(ctx, tx, t, h)
@@ -248,6 +251,57 @@ func (l *Ledger) postOne(ctx context.Context, t Transfer, h string) (Posted, err
 		}
 	}
 	return out, err
+}
+
+// postAlone is postOne's PostgreSQL path once both accounts are known: the
+// transfer is postTransfer alone, committed by the server as it runs, one
+// round trip where BEGIN, the look-up of the key, the posting and COMMIT
+// were four, and the accounts' rows locked for that round trip only. The
+// look-up of an earlier transfer with the key comes after, only when the
+// statement fails: on the key's unique index (a retry), or on the balance
+// limit (a retry that the balance no longer covers must still answer what
+// was posted). A failed statement changed nothing. done is false when the
+// transfer needs the transaction path: SQLite, an account not yet opened,
+// or NoCredit, whose check on the balance after needs a rollback.
+func (l *Ledger) postAlone(ctx context.Context, t Transfer, h string) (p Posted, done bool, err error) {
+	if l.db.Dialect != store.Postgres || t.NoCredit {
+		return Posted{}, false, nil
+	}
+	fromID, ok := l.cachedID(t.From, t.Currency, t.AgencyID)
+	if !ok {
+		return Posted{}, false, nil
+	}
+	toID, ok := l.cachedID(t.To, t.Currency, t.AgencyID)
+	if !ok || fromID == toID {
+		return Posted{}, false, nil
+	}
+	detail := []byte("{}")
+	if t.Detail != nil {
+		detail, _ = json.Marshal(t.Detail)
+	}
+	p, err = l.postOneStatement(ctx, nil, t, h, fromID, toID, string(detail), l.now().UTC())
+	if err == nil {
+		return p, true, nil
+	}
+	if fe, ok := fault.As(err); store.IsUniqueViolation(err) || ok && fe.Code == fault.CodeInsufficientFund {
+		if earlier, found, rerr := l.replay(ctx, nil, t, h); rerr != nil || found {
+			return earlier, true, rerr
+		}
+	}
+	return Posted{}, true, err
+}
+
+// cachedID is the account's id when this ledger has seen it committed.
+func (l *Ledger) cachedID(a Account, currency string, spread int64) (int64, bool) {
+	key := accountKey{a.AgencyID, a.Kind, currency, 0}
+	if a.AgencyID == 0 {
+		key.shard = shardOf(spread)
+	}
+	id, ok := l.accounts.Load(key)
+	if !ok {
+		return 0, false
+	}
+	return id.(int64), true
 }
 
 // The statements every posting runs, prepared on PostgreSQL: parsing and

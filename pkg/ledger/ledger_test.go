@@ -149,6 +149,45 @@ func postAndIdempotency(t *testing.T, db *store.DB, batched bool) {
 	}
 }
 
+// TestRetryOfAPaymentTheBalanceNoLongerCovers: a payment that spent the
+// whole wallet, sent again with its key, is answered with what was posted,
+// not refused for want of funds; the key with another amount is a
+// conflict. The accounts are warm (their ids known), the path most
+// payments take.
+func TestRetryOfAPaymentTheBalanceNoLongerCovers(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		l := ledger.New(db)
+		a := agencies(t, db, 1)[0]
+		if _, err := l.Post(ctx, topUp(a, "t", 100_00)); err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range []string{"w1", "w2"} {
+			if _, err := l.Post(ctx, pay(a, k, 10_00)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		p, err := l.Post(ctx, pay(a, "all", 80_00))
+		if err != nil || p.FromBalance != 0 {
+			t.Fatalf("pay the rest: %+v %v", p, err)
+		}
+		again, err := l.Post(ctx, pay(a, "all", 80_00))
+		if err != nil || !again.Replayed || again.ID != p.ID || again.FromBalance != 0 {
+			t.Fatalf("retry: %+v %v, want the payment replayed", again, err)
+		}
+		if _, err := l.Post(ctx, pay(a, "all", 1_00)); code(err) != fault.CodeConflict {
+			t.Fatalf("same key, other amount: %v, want 409", err)
+		}
+		if _, err := l.Post(ctx, pay(a, "more", 1_00)); code(err) != fault.CodeInsufficientFund {
+			t.Fatalf("a new payment from an empty wallet: %v, want 300001", err)
+		}
+		if bal, _ := l.WalletBalance(ctx, a, "CNY"); bal.Balance != 0 {
+			t.Fatalf("balance %d, want 0", bal.Balance)
+		}
+		sumIsZero(t, db)
+	})
+}
+
 func TestTransferInsideACancelledTransactionChangesNothing(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
