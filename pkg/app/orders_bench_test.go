@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/voyage/voyage/pkg/benchprof"
 	"github.com/voyage/voyage/pkg/config"
 	"github.com/voyage/voyage/pkg/demo"
 	"github.com/voyage/voyage/pkg/order"
@@ -108,6 +109,8 @@ func BenchmarkOrdersCreateAndPay(b *testing.B) {
 	b.SetParallelism(8) // 16 clients on 2 cores
 	b.ResetTimer()
 	counter.start()
+	stopProfile := benchprof.Start(b)
+	machine0, process0 := benchprof.MachineCPU(), benchprof.ProcessCPU()
 	start := time.Now()
 	b.RunParallel(func(pb *testing.PB) {
 		var mine []time.Duration
@@ -133,12 +136,19 @@ func BenchmarkOrdersCreateAndPay(b *testing.B) {
 		mu.Unlock()
 	})
 	elapsed := time.Since(start)
+	machineCPU, processCPU := benchprof.MachineCPU()-machine0, benchprof.ProcessCPU()-process0
+	stopProfile()
 	statements := counter.stop()
 	b.StopTimer()
 	if len(lat) == 0 {
 		return
 	}
 	b.ReportMetric(float64(statements)/float64(len(lat)), "statements/order")
+	// The CPU an order costs: all of it (PostgreSQL, this process, the
+	// ticketing running alongside), and this process's share (the API, the
+	// simulated airline, the clients and the statement counter).
+	b.ReportMetric(float64(machineCPU.Microseconds())/1000/float64(len(lat)), "cpu-ms/order")
+	b.ReportMetric(float64(processCPU.Microseconds())/1000/float64(len(lat)), "go-cpu-ms/order")
 	if path := os.Getenv("VOYAGE_BENCH_SQL"); path != "" {
 		report := fmt.Sprintf("statements while making %d orders: %d\n%s\n", len(lat), statements, strings.Join(counter.top(60), "\n"))
 		if err := os.WriteFile(path, []byte(report), 0o644); err != nil {

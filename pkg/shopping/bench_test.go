@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/voyage/voyage/pkg/benchprof"
 	"github.com/voyage/voyage/pkg/config"
 	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/shopping"
@@ -292,6 +293,8 @@ func concurrentSearchesLatency(b *testing.B, engine store.Dialect) {
 	var mu sync.Mutex
 	var errs int
 	var cpu time.Duration
+	stopProfile := benchprof.Start(b)
+	defer stopProfile()
 	for b.Loop() {
 		cpu0 := cpuTime()
 		start := time.Now()

@@ -1,0 +1,74 @@
+// Package benchprof profiles the timed part of a benchmark alone: go test's
+// -cpuprofile also covers the set-up (seeding, password hashing, filling a
+// supplier memo), which in the order and search benchmarks costs as much as
+// what they measure and buries it.
+package benchprof
+
+import (
+	"os"
+	"runtime/pprof"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// Start begins a CPU profile written to the file VOYAGE_BENCH_CPUPROFILE
+// names, when it is set; the function it returns stops it. Without the
+// variable both do nothing.
+func Start(tb testing.TB) (stop func()) {
+	path := os.Getenv("VOYAGE_BENCH_CPUPROFILE")
+	if path == "" {
+		return func() {}
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		tb.Fatalf("benchprof: %v", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		tb.Fatalf("benchprof: %v", err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		if err := f.Close(); err != nil {
+			tb.Errorf("benchprof: %v", err)
+		}
+	}
+}
+
+// MachineCPU is the CPU time every process on the machine has used since
+// boot (user, nice, system, irq and softirq in /proc/stat), zero where
+// /proc is not there. A benchmark whose work is split between this process
+// and a database server on the same machine reports both halves from it.
+func MachineCPU() time.Duration {
+	raw, err := os.ReadFile("/proc/stat")
+	if err != nil {
+		return 0
+	}
+	line, _, _ := strings.Cut(string(raw), "\n")
+	f := strings.Fields(line)
+	if len(f) < 8 || f[0] != "cpu" {
+		return 0
+	}
+	var ticks int64
+	for _, i := range []int{1, 2, 3, 6, 7} { // user nice system irq softirq
+		n, err := strconv.ParseInt(f[i], 10, 64)
+		if err != nil {
+			return 0
+		}
+		ticks += n
+	}
+	// USER_HZ is 100 on every Linux architecture Go runs on.
+	return time.Duration(ticks) * 10 * time.Millisecond
+}
+
+// ProcessCPU is the CPU time this process has used (user and system).
+func ProcessCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
