@@ -275,6 +275,18 @@ func TestFlightOrderLifecycle(t *testing.T) {
 		if len(issued.Events) < 3 {
 			t.Fatalf("timeline = %+v", issued.Events)
 		}
+		// The booking's own entry opens it: written with the order, by whom
+		// and when it was made.
+		first := issued.Events[0]
+		for _, e := range issued.Events {
+			if e.ID < first.ID {
+				first = e
+			}
+		}
+		if first.Action != "create" || first.FromStatus != "" || first.ToStatus != string(order.ToBePaid) || first.Actor == "" ||
+			!first.CreatedAt.Equal(issued.CreatedAt) {
+			t.Fatalf("first timeline entry = %+v, order made at %v", first, issued.CreatedAt)
+		}
 
 		// The itinerary downloads as a PDF with the bearer token.
 		req, _ := http.NewRequest("GET", fmt.Sprintf("%s/order/v2/flight/orders/%d/documents/itinerary?format=pdf", srv.URL, o.ID), nil)

@@ -365,10 +365,7 @@ func (s *Service) Create(ctx context.Context, who auth.Principal, key string, re
 		o.Status = ToBePaid
 	}
 	err = s.db.InTx(ctx, func(tx *sqlx.Tx) error {
-		if err := insert(ctx, s.db, tx, &o); err != nil {
-			return err
-		}
-		if err := addEvent(ctx, s.db, tx, o.ID, "create", "", o.Status, actorName(who), req.Remark, now); err != nil {
+		if err := insertCreated(ctx, s.db, tx, &o, actorName(who), req.Remark); err != nil {
 			return err
 		}
 		// No job waits on PayBy: the deadline sweep closes the order once it

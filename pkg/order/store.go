@@ -148,6 +148,15 @@ var (
 			INSERT INTO flight_orders (id, booking_number, root_id, ` + orderInsertColumns + `)
 			SELECT n.id, ? || CASE WHEN n.id < 100000000 THEN lpad(n.id::text, 8, '0') ELSE n.id::text END, COALESCE(?, n.id), ` + orderInsertValues + `
 			FROM n RETURNING id, booking_number, root_id`)
+	// insertCreatedPostgres is insertOrderPostgres with the order's first
+	// timeline entry ("create") in the same statement.
+	insertCreatedPostgres = store.NewStatement(`WITH n AS (SELECT nextval(pg_get_serial_sequence('flight_orders', 'id')) AS id),
+		o AS (INSERT INTO flight_orders (id, booking_number, root_id, ` + orderInsertColumns + `)
+			SELECT n.id, ? || CASE WHEN n.id < 100000000 THEN lpad(n.id::text, 8, '0') ELSE n.id::text END, COALESCE(?, n.id), ` + orderInsertValues + `
+			FROM n RETURNING id, booking_number, root_id, status, created_at),
+		e AS (INSERT INTO flight_order_events (order_id, action, from_status, to_status, actor, remark, created_at)
+			SELECT o.id, 'create', '', o.status, ?, ?, o.created_at FROM o)
+		SELECT id, booking_number, root_id FROM o`)
 	saveOrder        = store.NewStatement(`UPDATE flight_orders SET ` + saveColumns + ` WHERE id = ? AND status = ?`)
 	saveOrderContent = store.NewStatement(`UPDATE flight_orders SET ` + saveColumns + `, ` + saveContentColumns + ` WHERE id = ? AND status = ?`)
 	insertEvent      = store.NewStatement(`INSERT INTO flight_order_events (order_id, action, from_status, to_status, actor, remark, created_at)
@@ -168,8 +177,26 @@ var (
 // orderInsertValues are the parameters of orderInsertColumns, one each.
 var orderInsertValues = store.Marks(strings.Count(orderInsertColumns, ",") + 1)
 
+// insertCreated stores a new order with its "create" timeline entry: on
+// PostgreSQL in one statement, a round trip fewer on every booking.
+func insertCreated(ctx context.Context, db *store.DB, tx *sqlx.Tx, o *Order, actor, remark string) error {
+	if db.Dialect != store.Postgres {
+		if err := insert(ctx, db, tx, o); err != nil {
+			return err
+		}
+		return addEvent(ctx, db, tx, o.ID, "create", "", o.Status, actor, remark, o.CreatedAt)
+	}
+	return insertRow(ctx, db, tx, o, insertCreatedPostgres, actor, remark)
+}
+
 // insert stores a new order (in tx, on db) and returns its id.
 func insert(ctx context.Context, db *store.DB, tx *sqlx.Tx, o *Order) error {
+	return insertRow(ctx, db, tx, o, insertOrderPostgres)
+}
+
+// insertRow is insert with stmt as its PostgreSQL statement; more are the
+// parameters stmt takes after the order's.
+func insertRow(ctx context.Context, db *store.DB, tx *sqlx.Tx, o *Order, stmt *store.Statement, more ...any) error {
 	segs := enc(segmentsBlob{o.Segments, o.Journeys})
 	if o.Passengers == nil {
 		o.Passengers = []Passenger{}
@@ -183,7 +210,7 @@ func insert(ctx context.Context, db *store.DB, tx *sqlx.Tx, o *Order) error {
 		o.InvoiceType, enc(solutionBlob{o.Solution, o.Booked}), enc(o.Booked.Bookings), enc(o.Request), enc(o.ChangeSearch), o.Reason,
 		o.ReviewRemark, o.Disrupted, o.IdempotencyKey, o.RequestHash, nullTime(o.PayBy), nullTime(o.ConfirmBy), o.CreatedAt.UTC(), o.UpdatedAt.UTC()}
 	if db.Dialect == store.Postgres {
-		err := db.QueryRowStmt(ctx, tx, insertOrderPostgres, append([]any{prefix, nullID(o.RootID)}, args...)...).
+		err := db.QueryRowStmt(ctx, tx, stmt, append(append([]any{prefix, nullID(o.RootID)}, args...), more...)...).
 			Scan(&o.ID, &o.BookingNumber, &o.RootID)
 		if err != nil {
 			return fmt.Errorf("order: insert: %w", err)
