@@ -3,7 +3,6 @@ package ledger
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"fmt"
 	"log/slog"
 	"slices"
@@ -283,12 +282,8 @@ func insertTransfers(ctx context.Context, tx *sqlx.Tx, rows []insertRow, now any
 			fmt.Fprintf(&sb, "$%d", n*17+c+1)
 		}
 		sb.WriteString(")")
-		detail := []byte("{}")
-		if r.t.Detail != nil {
-			detail, _ = json.Marshal(r.t.Detail)
-		}
 		args = append(args, r.t.AgencyID, r.t.IdempotencyKey, r.hash, r.from, r.to, r.t.Amount, r.t.Currency, r.t.PaymentType,
-			r.t.OrderID, r.t.Reference, r.t.Description, r.t.Remark, string(detail), r.fromBal, r.toBal, r.t.CreatedBy, now)
+			r.t.OrderID, r.t.Reference, r.t.Description, r.t.Remark, r.t.detailJSON(), r.fromBal, r.toBal, r.t.CreatedBy, now)
 	}
 	sb.WriteString(" RETURNING agency_id, idempotency_key, id")
 	var back []struct {

@@ -153,6 +153,16 @@ type accountKey struct {
 // (ProviderBalance).
 const ProviderShards = 16
 
+// keyOf is the account a's key in currency: a provider account's is the
+// shard transfers for agency spread use.
+func keyOf(a Account, currency string, spread int64) accountKey {
+	key := accountKey{a.AgencyID, a.Kind, currency, 0}
+	if a.AgencyID == 0 {
+		key.shard = shardOf(spread)
+	}
+	return key
+}
+
 // shardOf is the provider shard a transfer for agencyID posts to.
 func shardOf(agencyID int64) int {
 	if agencyID <= 0 {
@@ -204,6 +214,15 @@ func (t Transfer) validate() error {
 		return fault.Validation(errs)
 	}
 	return nil
+}
+
+// detailJSON is t.Detail as stored: an object, empty without one.
+func (t Transfer) detailJSON() string {
+	if t.Detail == nil {
+		return "{}"
+	}
+	b, _ := json.Marshal(t.Detail)
+	return string(b)
 }
 
 // hash identifies the request behind an idempotency key, so a different
@@ -275,11 +294,7 @@ func (l *Ledger) postAlone(ctx context.Context, t Transfer, h string) (p Posted,
 	if !ok || fromID == toID {
 		return Posted{}, false, nil
 	}
-	detail := []byte("{}")
-	if t.Detail != nil {
-		detail, _ = json.Marshal(t.Detail)
-	}
-	p, err = l.postOneStatement(ctx, nil, t, h, fromID, toID, string(detail), l.now().UTC())
+	p, err = l.postOneStatement(ctx, nil, t, h, fromID, toID, t.detailJSON(), l.now().UTC())
 	if err == nil {
 		return p, true, nil
 	}
@@ -293,11 +308,7 @@ func (l *Ledger) postAlone(ctx context.Context, t Transfer, h string) (p Posted,
 
 // cachedID is the account's id when this ledger has seen it committed.
 func (l *Ledger) cachedID(a Account, currency string, spread int64) (int64, bool) {
-	key := accountKey{a.AgencyID, a.Kind, currency, 0}
-	if a.AgencyID == 0 {
-		key.shard = shardOf(spread)
-	}
-	id, ok := l.accounts.Load(key)
+	id, ok := l.accounts.Load(keyOf(a, currency, spread))
 	if !ok {
 		return 0, false
 	}
@@ -382,12 +393,9 @@ func (l *Ledger) postNew(ctx context.Context, tx *sqlx.Tx, t Transfer, h string)
 		return Posted{}, err
 	}
 	fromID, toID := ids[0], ids[1]
-	detail, _ := json.Marshal(t.Detail)
-	if t.Detail == nil {
-		detail = []byte("{}")
-	}
+	detail := t.detailJSON()
 	if l.db.Dialect == store.Postgres && fromID != toID {
-		p, err := l.postOneStatement(ctx, tx, t, h, fromID, toID, string(detail), now)
+		p, err := l.postOneStatement(ctx, tx, t, h, fromID, toID, detail, now)
 		if err == nil && t.NoCredit && p.FromBalance < 0 {
 			return Posted{}, errInsufficient()
 		}
@@ -423,7 +431,7 @@ func (l *Ledger) postNew(ctx context.Context, tx *sqlx.Tx, t Transfer, h string)
 		amount, currency, payment_type, order_id, reference, description, remark, detail, from_balance, to_balance, created_by, created_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
 		t.AgencyID, t.IdempotencyKey, h, fromID, toID, t.Amount, t.Currency, t.PaymentType, t.OrderID, t.Reference,
-		t.Description, t.Remark, string(detail), p.FromBalance, p.ToBalance, t.CreatedBy, now)
+		t.Description, t.Remark, detail, p.FromBalance, p.ToBalance, t.CreatedBy, now)
 	if err != nil {
 		return Posted{}, fmt.Errorf("ledger: insert transfer: %w", err)
 	}
@@ -461,10 +469,7 @@ func (l *Ledger) postOneStatement(ctx context.Context, tx *sqlx.Tx, t Transfer, 
 // unique indexes (ON CONFLICT DO NOTHING, then read). A provider account is
 // the shard of it that transfers for agency spread use (see shardOf).
 func (l *Ledger) accountID(ctx context.Context, tx *sqlx.Tx, a Account, currency string, spread int64, now time.Time) (int64, error) {
-	key := accountKey{a.AgencyID, a.Kind, currency, 0}
-	if a.AgencyID == 0 {
-		key.shard = shardOf(spread)
-	}
+	key := keyOf(a, currency, spread)
 	if id, ok := l.accounts.Load(key); ok {
 		return id.(int64), nil
 	}
