@@ -141,19 +141,12 @@ var (
 	// empty one), and without the predicate it scans the agency's orders.
 	loadOrderByKey = store.NewStatement(`SELECT ` + columns + ` FROM flight_orders
 		WHERE agency_id = ? AND idempotency_key = ? AND idempotency_key <> ''`)
-	// insertOrderPostgres takes the id from the sequence first, so the
-	// booking number and root are written with the row: one statement on
-	// the booking path instead of an insert and an update.
-	insertOrderPostgres = store.NewStatement(`WITH n AS (SELECT nextval(pg_get_serial_sequence('flight_orders', 'id')) AS id)
-			INSERT INTO flight_orders (id, booking_number, root_id, ` + orderInsertColumns + `)
-			SELECT n.id, ? || CASE WHEN n.id < 100000000 THEN lpad(n.id::text, 8, '0') ELSE n.id::text END, COALESCE(?, n.id), ` + orderInsertValues + `
-			FROM n RETURNING id, booking_number, root_id`)
+	// insertOrderPostgres is a new order in one statement (see orderWithID).
+	insertOrderPostgres = store.NewStatement(orderWithID + ` ` + insertOrderFromN + ` RETURNING id, booking_number, root_id`)
 	// insertCreatedPostgres is insertOrderPostgres with the order's first
 	// timeline entry ("create") in the same statement.
-	insertCreatedPostgres = store.NewStatement(`WITH n AS (SELECT nextval(pg_get_serial_sequence('flight_orders', 'id')) AS id),
-		o AS (INSERT INTO flight_orders (id, booking_number, root_id, ` + orderInsertColumns + `)
-			SELECT n.id, ? || CASE WHEN n.id < 100000000 THEN lpad(n.id::text, 8, '0') ELSE n.id::text END, COALESCE(?, n.id), ` + orderInsertValues + `
-			FROM n RETURNING id, booking_number, root_id, status, created_at),
+	insertCreatedPostgres = store.NewStatement(orderWithID + `,
+		o AS (` + insertOrderFromN + ` RETURNING id, booking_number, root_id, status, created_at),
 		e AS (INSERT INTO flight_order_events (order_id, action, from_status, to_status, actor, remark, created_at)
 			SELECT o.id, 'create', '', o.status, ?, ?, o.created_at FROM o)
 		SELECT id, booking_number, root_id FROM o`)
@@ -176,6 +169,17 @@ var (
 
 // orderInsertValues are the parameters of orderInsertColumns, one each.
 var orderInsertValues = store.Marks(strings.Count(orderInsertColumns, ",") + 1)
+
+// orderWithID takes a new order's id from the sequence (as n) and
+// insertOrderFromN writes the order with it: its booking number (the prefix,
+// then the id) and its root (the root given, else itself). The booking
+// number and root go in with the row: one statement on the booking path
+// instead of an insert and an update.
+const orderWithID = `WITH n AS (SELECT nextval(pg_get_serial_sequence('flight_orders', 'id')) AS id)`
+
+var insertOrderFromN = `INSERT INTO flight_orders (id, booking_number, root_id, ` + orderInsertColumns + `)
+	SELECT n.id, ? || CASE WHEN n.id < 100000000 THEN lpad(n.id::text, 8, '0') ELSE n.id::text END, COALESCE(?, n.id), ` + orderInsertValues + `
+	FROM n`
 
 // insertCreated stores a new order with its "create" timeline entry: on
 // PostgreSQL in one statement, a round trip fewer on every booking.
