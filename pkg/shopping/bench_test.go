@@ -8,7 +8,6 @@ import (
 	"runtime"
 	"slices"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -296,7 +295,7 @@ func concurrentSearchesLatency(b *testing.B, engine store.Dialect) {
 	stopProfile := benchprof.Start(b)
 	defer stopProfile()
 	for b.Loop() {
-		cpu0 := cpuTime()
+		cpu0 := benchprof.ProcessCPU() // the engine's and the benchmark's, not the database server's
 		start := time.Now()
 		for i := range n {
 			wg.Go(func() {
@@ -311,7 +310,7 @@ func concurrentSearchesLatency(b *testing.B, engine store.Dialect) {
 			})
 		}
 		wg.Wait()
-		cpu += cpuTime() - cpu0
+		cpu += benchprof.ProcessCPU() - cpu0
 		b.ReportMetric(float64(n)/time.Since(start).Seconds(), "searches/s")
 	}
 	b.ReportMetric(float64(cpu.Microseconds())/1000/float64(n*b.N), "cpu-ms/search")
@@ -319,16 +318,6 @@ func concurrentSearchesLatency(b *testing.B, engine store.Dialect) {
 	b.ReportMetric(float64(pct(over, .5).Microseconds())/1000, "ms-over-latency-p50")
 	b.ReportMetric(float64(pct(lat, .99).Microseconds())/1000, "ms-complete-p99")
 	b.ReportMetric(float64(errs), "empty-searches")
-}
-
-// cpuTime is the CPU this process has used (the benchmark and the engine
-// share it; the database server's is not counted).
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // BenchmarkInterliningStudy measures, over the 100 fixed routes as returns,
