@@ -14,3 +14,14 @@ func (s *Statement) PostgresSQL() string { return s.dollar }
 // Unprepare forgets db's prepared statements, so that a test sees them
 // prepared again.
 func (db *DB) Unprepare() { db.unprepare() }
+
+// SetStatementCacheSize sets how many statements a connection opened from
+// now on keeps, until the test ends.
+func SetStatementCacheSize(t interface{ Cleanup(func()) }, n int) {
+	old := statementCacheSize
+	statementCacheSize = n
+	t.Cleanup(func() { statementCacheSize = old })
+}
+
+// StatementCacheSetting exposes the URL parameter's reading.
+var StatementCacheSetting = statementCacheSetting

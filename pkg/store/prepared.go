@@ -180,8 +180,12 @@ func (db *DB) PrepareStatements(ctx context.Context) {
 
 // unprepare closes db's prepared statements, after a migration changed the
 // schema they were planned against; they are prepared again on their next
-// use outside a transaction or the next migration.
+// use outside a transaction or the next migration. Every connection's
+// statement cache goes too.
 func (db *DB) unprepare() {
+	if db.schemaGen != nil {
+		db.schemaGen.Add(1)
+	}
 	db.stmts.Range(func(k, v any) bool {
 		db.stmts.Delete(k)
 		if st := v.(*sqlx.Stmt); st != nil {

@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -46,6 +47,9 @@ type DB struct {
 	// stmts holds, on PostgreSQL, each Statement's *sqlx.Stmt: nil when the
 	// server refused to prepare it.
 	stmts sync.Map
+	// schemaGen is bumped by a migration: every connection's statement
+	// cache (stmtcache.go) is dropped before its next query.
+	schemaGen *atomic.Int64
 }
 
 // Marks is n bind parameters, "?, ?, ?", for a VALUES or IN list (Rebind
@@ -97,6 +101,7 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 		return nil, err
 	}
 	var db *sqlx.DB
+	gen := new(atomic.Int64)
 	switch dialect {
 	case SQLite:
 		file, _, _ := strings.Cut(conn, "?")
@@ -115,10 +120,11 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 		db.SetMaxOpenConns(1)
 		db.SetConnMaxIdleTime(0)
 	case Postgres:
-		db, err = sqlx.Open("postgres", withBinaryParameters(conn))
+		sqlDB, err := openCached(withBinaryParameters(conn), gen)
 		if err != nil {
 			return nil, fmt.Errorf("store: open postgres %s: %w", redact(conn), err)
 		}
+		db = sqlx.NewDb(sqlDB, "postgres")
 		db.SetMaxOpenConns(25)
 		db.SetMaxIdleConns(25)
 		db.SetConnMaxIdleTime(5 * time.Minute)
@@ -129,7 +135,7 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 		db.Close()
 		return nil, fmt.Errorf("store: connect to %s: %w", redact(dsn), err)
 	}
-	return &DB{DB: db, Dialect: dialect}, nil
+	return &DB{DB: db, Dialect: dialect, schemaGen: gen}, nil
 }
 
 // withBinaryParameters turns on lib/pq's binary_parameters unless the URL
@@ -232,8 +238,12 @@ func (db *DB) Migrate(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("store: river migrator: %w", err)
 	}
-	if _, err := migrator.Migrate(ctx, rivermigrate.DirectionUp, nil); err != nil {
+	res, err := migrator.Migrate(ctx, rivermigrate.DirectionUp, nil)
+	if err != nil {
 		return fmt.Errorf("store: river migrate up: %w", err)
+	}
+	if res != nil && len(res.Versions) > 0 {
+		db.unprepare()
 	}
 	db.PrepareStatements(ctx)
 	return nil
