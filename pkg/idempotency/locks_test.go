@@ -114,3 +114,18 @@ func TestLocks(t *testing.T) {
 		})
 	})
 }
+
+// TestLocksTableUnlogged: on PostgreSQL the locks' table is unlogged, so
+// taking and releasing a lock waits for no WAL flush (migration 00025), and
+// the locks still work as TestLocks shows.
+func TestLocksTableUnlogged(t *testing.T) {
+	db := storetest.Open(t, store.Postgres)
+	var persistence string
+	if err := db.GetContext(context.Background(), &persistence,
+		`SELECT relpersistence FROM pg_class WHERE oid = to_regclass('idempotency_locks')`); err != nil {
+		t.Fatal(err)
+	}
+	if persistence != "u" {
+		t.Errorf("idempotency_locks relpersistence = %q, want u (unlogged)", persistence)
+	}
+}
