@@ -183,9 +183,7 @@ func (db *DB) PrepareStatements(ctx context.Context) {
 // use outside a transaction or the next migration. Every connection's
 // statement cache goes too.
 func (db *DB) unprepare() {
-	if db.schemaGen != nil {
-		db.schemaGen.Add(1)
-	}
+	db.schemaGen.Add(1)
 	db.stmts.Range(func(k, v any) bool {
 		db.stmts.Delete(k)
 		if st := v.(*sqlx.Stmt); st != nil {

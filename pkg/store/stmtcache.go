@@ -142,7 +142,9 @@ type cachingConn struct {
 }
 
 // stmt is query's prepared statement on this connection, or nil when it
-// runs as an unnamed statement (seen for the first time, or a COPY).
+// runs as an unnamed statement (seen for the first time). Only queries with
+// parameters come here, so never a COPY, which lib/pq prepares as a kind of
+// its own.
 func (c *cachingConn) stmt(ctx context.Context, query string) (driver.Stmt, error) {
 	if g := c.gen.Load(); g != c.builtAt {
 		c.drop()
@@ -159,9 +161,6 @@ func (c *cachingConn) stmt(ctx context.Context, query string) (driver.Stmt, erro
 		c.seen[query] = struct{}{}
 		return nil, nil
 	}
-	if isCopy(query) {
-		return nil, nil
-	}
 	// The error of a failed prepare is the SQL's own (a missing table, a
 	// syntax error): answered as is, since inside a transaction the failure
 	// has aborted it and running the text now would only say so.
@@ -175,12 +174,6 @@ func (c *cachingConn) stmt(ctx context.Context, query string) (driver.Stmt, erro
 		c.evict(c.lru.Back())
 	}
 	return st, nil
-}
-
-// isCopy: lib/pq prepares a COPY as its own kind of statement, not one to keep.
-func isCopy(query string) bool {
-	q := strings.TrimSpace(query)
-	return len(q) >= 4 && strings.EqualFold(q[:4], "copy")
 }
 
 // evict closes e's statement on the server and forgets it. A close that

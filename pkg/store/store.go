@@ -229,11 +229,6 @@ func (db *DB) Migrate(ctx context.Context) error {
 	for _, r := range results {
 		slog.InfoContext(ctx, "migration applied", "version", r.Source.Version, "file", filepath.Base(r.Source.Path), "took", r.Duration)
 	}
-	if len(results) > 0 {
-		// A statement prepared before may read a table these migrations
-		// changed.
-		db.unprepare()
-	}
 	migrator, err := rivermigrate.New(db.RiverDriver(), nil)
 	if err != nil {
 		return fmt.Errorf("store: river migrator: %w", err)
@@ -242,7 +237,9 @@ func (db *DB) Migrate(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("store: river migrate up: %w", err)
 	}
-	if res != nil && len(res.Versions) > 0 {
+	if len(results) > 0 || res != nil && len(res.Versions) > 0 {
+		// A statement prepared before may read a table these migrations
+		// changed.
 		db.unprepare()
 	}
 	db.PrepareStatements(ctx)
