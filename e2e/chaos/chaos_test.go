@@ -615,6 +615,8 @@ func report(t *testing.T, db *sql.DB, unsettled map[string]int, sinceKill time.D
 		t.Errorf("paid orders still waiting %s after the last kill: %v", sinceKill.Round(time.Second), unsettled)
 		t.Logf("their jobs: %v", q(`SELECT id, kind, state, attempt, max_attempts, attempted_at, scheduled_at, now(), errors::text FROM river_job
 			WHERE state NOT IN ('completed', 'cancelled') AND kind IN ('order_ticket', 'order_post_sale', 'order_payment_check')`))
+		t.Logf("orders waiting to be ticketed: %v", q(`SELECT id, ticket_attempts, ticket_due_at, now() FROM flight_orders
+			WHERE status = 'proceeding' ORDER BY id`))
 		t.Logf("leader: %v", q(`SELECT leader_id, elected_at, expires_at FROM river_leader`))
 	} else {
 		t.Logf("every paid order issued or refunded %s after the last kill", sinceKill.Round(time.Second))

@@ -17,7 +17,6 @@ import (
 	"github.com/voyage/voyage/pkg/demo"
 	"github.com/voyage/voyage/pkg/money"
 	"github.com/voyage/voyage/pkg/order"
-	"github.com/voyage/voyage/pkg/store"
 	"github.com/voyage/voyage/pkg/store/storetest"
 )
 
@@ -37,40 +36,43 @@ func simBookingOf(t *testing.T, a *app.App, pnr string) simBooking {
 	return b
 }
 
-// killWorkers leaves every queued job of kind as a process killed while
-// working it leaves it: running, first attempt, started ago.
-func killWorkers(t *testing.T, a *app.App, kind string, ago time.Duration) int64 {
+// killTicketing leaves paid orders as a ticketing run killed while working
+// them leaves them: claimed once, with the claim's lease ending at until
+// (in the past: run out).
+func killTicketing(t *testing.T, a *app.App, until time.Time, ids ...int64) {
 	t.Helper()
-	started := fmt.Sprintf("now() - interval '%d seconds'", int(ago.Seconds()))
-	if a.DB.Dialect == store.SQLite {
-		started = fmt.Sprintf("datetime('now', 'subsec', '-%d seconds')", int(ago.Seconds()))
+	for _, id := range ids {
+		res, err := a.DB.ExecContext(context.Background(), a.DB.Rebind(`UPDATE flight_orders SET ticket_attempts = 1, ticket_due_at = ?
+			WHERE id = ? AND status = 'proceeding' AND ticket_due_at IS NOT NULL`), until.UTC(), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n, _ := res.RowsAffected(); n != 1 {
+			t.Fatalf("order %d is not waiting to be ticketed", id)
+		}
 	}
-	res, err := a.DB.ExecContext(context.Background(), a.DB.Rebind(`UPDATE river_job SET state = 'running', attempt = 1, attempted_at = `+started+`
-		WHERE kind = ? AND state = 'available'`), kind)
-	if err != nil {
-		t.Fatal(err)
-	}
-	n, _ := res.RowsAffected()
-	return n
 }
 
-// TestTicketingRescuedAfterACrash: two paid orders whose ticketing jobs
-// were running when their process died (kill -9) are issued once the queue
-// runs again, within the rescue time rather than River's default hour. One
-// of the dead runs had already ticketed with the supplier before it died:
-// the rerun issues the same tickets, not new ones.
+// TestTicketingRescuedAfterACrash: two paid orders whose ticketing run was
+// working them when its process died (kill -9) are issued once ticketing
+// runs again, as soon as the dead run's lease has run out. One of the dead
+// run's orders had already been ticketed with the supplier: the rerun
+// issues the same tickets, not new ones. A third order whose claim is still
+// live is left to its claimer; an order paid by an older version, with a
+// River job and no due time, is ticketed by that job, once.
 func TestTicketingRescuedAfterACrash(t *testing.T) {
 	for _, d := range storetest.Engines {
 		t.Run(string(d), func(t *testing.T) {
+			ctx := context.Background()
 			a, srv := newApp(t, d)
-			if err := demo.Seed(context.Background(), a.DB, a.Site); err != nil {
+			if err := demo.Seed(ctx, a.DB, a.Site); err != nil {
 				t.Fatal(err)
 			}
 			op := loginAs(t, srv, "demo-operator", "demo-pass-1")
 			fund(t, a, op.Company.ID, "50000")
 			quoteID, _ := quoteFor(t, srv, op.Token)
 			var orders []order.View
-			for i := range 2 {
+			for i := range 4 {
 				o := createOrder(t, srv, op.Token, quoteID, fmt.Sprintf("crash-%d", i))
 				if code, env := pay(t, srv, op.Token, o.ID, `{"channel":"balance"}`); code != 200 {
 					t.Fatalf("pay: %d %+v", code, env)
@@ -83,18 +85,23 @@ func TestTicketingRescuedAfterACrash(t *testing.T) {
 			if !ok {
 				t.Fatalf("no supplier %s", b.Supplier)
 			}
-			issuedBefore, err := sup.Ticket(context.Background(), b.Ref)
+			issuedBefore, err := sup.Ticket(ctx, b.Ref)
 			if err != nil {
 				t.Fatal(err)
 			}
-			// Started two minutes ago: past the rescue time, well within
-			// River's default hour.
-			if n := killWorkers(t, a, order.TicketArgs{}.Kind(), 2*time.Minute); n != 2 {
-				t.Fatalf("%d ticketing jobs queued, want 2", n)
+			killTicketing(t, a, time.Now().Add(-time.Second), orders[0].ID, orders[1].ID)
+			// The third order's claimer is alive: its lease runs an hour.
+			killTicketing(t, a, time.Now().Add(time.Hour), orders[2].ID)
+			// The fourth was paid before ticketing was a sweep.
+			if _, err := a.DB.ExecContext(ctx, a.DB.Rebind(`UPDATE flight_orders SET ticket_due_at = NULL WHERE id = ?`), orders[3].ID); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := a.Queue.Client.Insert(ctx, order.TicketArgs{OrderID: orders[3].ID}, nil); err != nil {
+				t.Fatal(err)
 			}
 
 			runJobs(t, a)
-			for _, o := range orders {
+			for _, o := range []order.View{orders[0], orders[1], orders[3]} {
 				waitStatus(t, srv, op.Token, o.ID, order.Issued)
 			}
 			got := getOrder(t, srv, op.Token, orders[1].ID)
@@ -107,6 +114,25 @@ func TestTicketingRescuedAfterACrash(t *testing.T) {
 			}
 			if data := simBookingOf(t, a, orders[1].PNR).Data; !strings.Contains(data, `"reissues":0`) {
 				t.Errorf("the supplier issued the booking again: %s", data)
+			}
+			var attempts int
+			if err := a.DB.GetContext(ctx, &attempts, a.DB.Rebind(`SELECT ticket_attempts FROM flight_orders WHERE id = ?`), orders[0].ID); err != nil {
+				t.Fatal(err)
+			}
+			if attempts != 2 {
+				t.Errorf("the rescued order was claimed %d times, want 2 (the dead run's and the rerun)", attempts)
+			}
+			// Every order that can be is issued by now; the live claim's
+			// order is still its claimer's.
+			if st := getOrder(t, srv, op.Token, orders[2].ID).Status; st != order.Proceeding {
+				t.Errorf("the order under a live claim is %s, want it left to its claimer", st)
+			}
+			var events int
+			if err := a.DB.GetContext(ctx, &events, a.DB.Rebind(`SELECT COUNT(*) FROM flight_order_events WHERE order_id = ? AND action = 'ticketed'`), orders[3].ID); err != nil {
+				t.Fatal(err)
+			}
+			if events != 1 {
+				t.Errorf("the order with an older version's job was ticketed %d times", events)
 			}
 			ledgerBalanced(t, a)
 		})

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/url"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -79,6 +80,10 @@ type Queue struct {
 	now      func() time.Time
 	dialect  store.Dialect
 	listener bool
+	// stopLoops ends the running loops (Workers.Loop); loops is closed
+	// when they have all returned.
+	stopLoops context.CancelFunc
+	loops     chan struct{}
 }
 
 // New builds the River client with every worker and periodic job.
@@ -211,6 +216,18 @@ func (q *Queue) Start(ctx context.Context) error {
 	if err := q.runner.Start(ctx); err != nil {
 		return fmt.Errorf("jobs: start: %w", err)
 	}
+	if q.loops != nil {
+		return nil
+	}
+	// The loops outlive ctx's values but not its end: Stop, or ctx
+	// cancelled, ends them.
+	lctx, cancel := context.WithCancel(ctx)
+	q.stopLoops, q.loops = cancel, make(chan struct{})
+	var wg sync.WaitGroup
+	for _, run := range q.workers.loops {
+		wg.Go(func() { run(lctx) })
+	}
+	go func() { wg.Wait(); close(q.loops) }()
 	return nil
 }
 
@@ -218,6 +235,17 @@ func (q *Queue) Start(ctx context.Context) error {
 // ctx to end.
 func (q *Queue) Stop(ctx context.Context) error {
 	err := q.runner.Stop(ctx)
+	if q.loops != nil {
+		q.stopLoops()
+		select {
+		case <-q.loops:
+		case <-ctx.Done():
+			if err == nil {
+				err = ctx.Err()
+			}
+		}
+		q.loops = nil
+	}
 	q.Close()
 	if err != nil {
 		return fmt.Errorf("jobs: stop: %w", err)

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/riverqueue/river"
+
 	"github.com/voyage/voyage/pkg/jobs"
 	"github.com/voyage/voyage/pkg/store"
 	"github.com/voyage/voyage/pkg/store/storetest"
@@ -92,4 +94,57 @@ func TestCleanupRunsOnStart(t *testing.T) {
 			time.Sleep(50 * time.Millisecond)
 		}
 	})
+}
+
+// TestLoopsRunWithTheQueue: a registered loop starts with the queue, once
+// however often Start is called, and Stop ends it and waits for it; the
+// queue started again starts it again.
+func TestLoopsRunWithTheQueue(t *testing.T) {
+	db := storetest.Open(t, store.SQLite)
+	ctx := context.Background()
+	started, ended := make(chan struct{}, 4), make(chan struct{}, 4)
+	loop := func(ctx context.Context) {
+		started <- struct{}{}
+		<-ctx.Done()
+		// Stop must wait for what a loop finishes after its end.
+		time.Sleep(50 * time.Millisecond)
+		ended <- struct{}{}
+	}
+	q, err := jobs.New(db, jobs.Config{Workers: 2, Register: []func(*jobs.Workers) []*river.PeriodicJob{
+		func(w *jobs.Workers) []*river.PeriodicJob { w.Loop(loop); return nil }}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := func() {
+		t.Helper()
+		sctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		defer cancel()
+		if err := q.Stop(sctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for round := range 2 {
+		if err := q.Start(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if round == 0 {
+			if err := q.Start(ctx); err != nil {
+				t.Fatal(err)
+			}
+		}
+		select {
+		case <-started:
+		case <-time.After(10 * time.Second):
+			t.Fatalf("round %d: the loop did not start", round)
+		}
+		stop()
+		select {
+		case <-ended:
+		default:
+			t.Fatalf("round %d: Stop returned before the loop ended", round)
+		}
+		if len(started) != 0 {
+			t.Fatalf("round %d: the loop was started %d more times", round, len(started))
+		}
+	}
 }

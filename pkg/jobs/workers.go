@@ -1,6 +1,7 @@
 package jobs
 
 import (
+	"context"
 	"fmt"
 	"time"
 
@@ -29,12 +30,20 @@ const (
 type Workers struct {
 	river    *river.Workers
 	timeouts map[string]time.Duration
+	loops    []func(context.Context)
 }
 
 // NewWorkers returns an empty set.
 func NewWorkers() *Workers {
 	return &Workers{river: river.NewWorkers(), timeouts: map[string]time.Duration{}}
 }
+
+// Loop registers work that is not a River job but runs while the queue
+// does: run is started by Start and its context cancelled by Stop, which
+// waits for it to return. A loop that claims rows itself (order ticketing)
+// is one; it must leave what it did not finish to be found again after a
+// crash, as a job would be rescued.
+func (w *Workers) Loop(run func(context.Context)) { w.loops = append(w.loops, run) }
 
 // River is the set as River takes it.
 func (w *Workers) River() *river.Workers { return w.river }

@@ -18,7 +18,9 @@ import (
 	"github.com/voyage/voyage/pkg/supplier"
 )
 
-// TicketArgs issues a paid order's tickets.
+// TicketArgs issued one paid order's tickets. Orders are no longer given
+// one (runTicketing sweeps them instead); the kind stays registered so the
+// jobs an older version queued still run.
 type TicketArgs struct {
 	OrderID int64 `json:"orderId"`
 }
@@ -95,11 +97,9 @@ func (w *ticketWorker) Work(ctx context.Context, j *river.Job[TicketArgs]) error
 	return w.s.Ticket(ctx, j.Args.OrderID, j.Attempt >= j.MaxAttempts)
 }
 
-// NextRetry keeps a paid order's retries close together (5, 10, 20, 30,
-// 30 s): a run cut off by a crash or a supplier's hiccup should end in
-// tickets, or in the refund of the last attempt, within about two minutes.
+// NextRetry waits as the sweep does (ticketRetry).
 func (w *ticketWorker) NextRetry(j *river.Job[TicketArgs]) time.Time {
-	return time.Now().Add(min(5*time.Second<<min(j.Attempt-1, 3), 30*time.Second))
+	return time.Now().Add(ticketRetry(j.Attempt))
 }
 
 type deadlineWorker struct {
@@ -162,10 +162,13 @@ const (
 	supplierCallTimeout = 30 * time.Second
 )
 
-// AddWorkers registers the order workers and the deadline sweep (for
-// jobs.Config.Register).
+// AddWorkers registers the order workers, the ticketing sweep and the
+// deadline sweep (for jobs.Config.Register).
 func (s *Service) AddWorkers(w *jobs.Workers) []*river.PeriodicJob {
+	// Nothing queues TicketArgs any more (the ticketing sweep below
+	// replaced them), but jobs queued before must still find their worker.
 	jobs.Add(w, river.Worker[TicketArgs](&ticketWorker{s: s}), ticketTimeout)
+	w.Loop(s.runTicketing)
 	// Nothing queues DeadlineArgs any more, but jobs queued before the sweep
 	// replaced them must still find their worker.
 	jobs.Add(w, river.Worker[DeadlineArgs](&deadlineWorker{s: s}), deadlineTimeout)
@@ -185,10 +188,11 @@ func transient(err error) bool {
 		errors.Is(err, context.DeadlineExceeded)
 }
 
-// Ticket issues a paid order's tickets with its suppliers. A transient
-// failure is retried by the queue; on the last attempt the order is held for
-// a person to check with the supplier. A refusal fails the order and the
-// money goes back to the wallet in the same commit.
+// Ticket issues a paid order's tickets with its suppliers, for a River job
+// queued before ticketing became a sweep (runTicketing). A transient
+// failure is retried by the queue; on the last attempt the order is held
+// for a person to check with the supplier. A refusal fails the order and
+// the money goes back to the wallet in the same commit.
 func (s *Service) Ticket(ctx context.Context, id int64, last bool) error {
 	o, err := load(ctx, s.db, nil, id)
 	if err != nil {
@@ -197,37 +201,15 @@ func (s *Service) Ticket(ctx context.Context, id int64, last bool) error {
 	if o.Status != Proceeding {
 		return nil
 	}
-	var numbers []string
-	perPax := make([][]string, len(o.Passengers))
-	for _, b := range o.Booked.Bookings {
-		sup, ok := s.suppliers(b.Supplier)
-		if !ok {
-			return s.failTicketing(ctx, o, fmt.Errorf("supplier %s is not configured", b.Supplier))
-		}
-		tctx, cancel := context.WithTimeout(ctx, supplierCallTimeout)
-		tickets, err := sup.Ticket(tctx, b.Ref)
-		cancel()
-		if err != nil {
-			if transient(err) {
-				if last {
-					return s.db.InTx(ctx, func(tx *sqlx.Tx) error { return s.move(ctx, tx, &o, ActUncertain, "system", err.Error()) })
-				}
-				return fmt.Errorf("order %d: ticketing: %w", id, err)
-			}
-			return s.failTicketing(ctx, o, err)
-		}
-		for _, t := range tickets {
-			numbers = append(numbers, t.Number)
-			if t.Traveller >= 0 && t.Traveller < len(perPax) {
-				perPax[t.Traveller] = append(perPax[t.Traveller], t.Number)
-			}
-		}
+	switch err := s.issue(ctx, &o); {
+	case err == nil:
+	case !transient(err):
+		return s.failTicketing(ctx, o, err)
+	case last:
+		return s.db.InTx(ctx, func(tx *sqlx.Tx) error { return s.move(ctx, tx, &o, ActUncertain, "system", err.Error()) })
+	default:
+		return fmt.Errorf("order %d: ticketing: %w", id, err)
 	}
-	for i := range o.Passengers {
-		o.Passengers[i].TicketNumber = strings.Join(perPax[i], "/")
-	}
-	o.content = true
-	o.TicketNumbers = strings.Join(numbers, "/")
 	err = s.db.InTx(ctx, func(tx *sqlx.Tx) error { return s.move(ctx, tx, &o, ActTicketed, "system", "") })
 	if s.ranTwice(ctx, id, err, Proceeding) {
 		return nil

@@ -119,7 +119,6 @@ func TestDueOrdersPagesByDeadline(t *testing.T) {
 // silently fall back to scanning the table).
 func TestDueQueryUsesPartialIndexes(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
-		ctx := context.Background()
 		index := map[string]string{"pay_by": "flight_orders_pay_due", "confirm_by": "flight_orders_confirm_due"}
 		now := time.Now().UTC()
 		for _, w := range deadlineWaits {
@@ -129,40 +128,49 @@ func TestDueQueryUsesPartialIndexes(t *testing.T) {
 					args = append(args, now.Add(-time.Hour), int64(1))
 				}
 				args = append(args, sweepBatch)
-				var plan []string
-				err := db.InTx(ctx, func(tx *sqlx.Tx) error {
-					q := tx.Rebind(dueQuery(w, after))
-					if db.Dialect == store.Postgres {
-						// An empty table is cheapest to scan whole: forbid
-						// that so the plan shows whether the index applies.
-						if _, err := tx.ExecContext(ctx, `SET LOCAL enable_seqscan = off`); err != nil {
-							return err
-						}
-						return tx.SelectContext(ctx, &plan, `EXPLAIN `+q, args...)
-					}
-					var rows []struct {
-						ID      int64  `db:"id"`
-						Parent  int64  `db:"parent"`
-						NotUsed int64  `db:"notused"`
-						Detail  string `db:"detail"`
-					}
-					if err := tx.SelectContext(ctx, &rows, `EXPLAIN QUERY PLAN `+q, args...); err != nil {
-						return err
-					}
-					for _, r := range rows {
-						plan = append(plan, r.Detail)
-					}
-					return nil
-				})
-				if err != nil {
-					t.Fatal(err)
-				}
-				if text := strings.Join(plan, "\n"); !strings.Contains(text, index[w.column]) {
-					t.Errorf("%s (after=%v) does not use %s:\n%s", w.column, after, index[w.column], text)
+				plan := explain(t, db, dueQuery(w, after), args...)
+				if !strings.Contains(plan, index[w.column]) {
+					t.Errorf("%s (after=%v) does not use %s:\n%s", w.column, after, index[w.column], plan)
 				}
 			}
 		}
 	})
+}
+
+// explain answers the plan of q (with ? marks) with args, as text; on
+// PostgreSQL with sequential scans forbidden, since a near-empty table is
+// cheapest to scan whole and the plan would not show whether an index
+// applies.
+func explain(t *testing.T, db *store.DB, q string, args ...any) string {
+	t.Helper()
+	ctx := context.Background()
+	var plan []string
+	err := db.InTx(ctx, func(tx *sqlx.Tx) error {
+		q := tx.Rebind(q)
+		if db.Dialect == store.Postgres {
+			if _, err := tx.ExecContext(ctx, `SET LOCAL enable_seqscan = off`); err != nil {
+				return err
+			}
+			return tx.SelectContext(ctx, &plan, `EXPLAIN `+q, args...)
+		}
+		var rows []struct {
+			ID      int64  `db:"id"`
+			Parent  int64  `db:"parent"`
+			NotUsed int64  `db:"notused"`
+			Detail  string `db:"detail"`
+		}
+		if err := tx.SelectContext(ctx, &rows, `EXPLAIN QUERY PLAN `+q, args...); err != nil {
+			return err
+		}
+		for _, r := range rows {
+			plan = append(plan, r.Detail)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Join(plan, "\n")
 }
 
 // TestSweepIsOneUniquePeriodicJob: the sweep replaces per-order jobs, so it

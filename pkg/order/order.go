@@ -194,6 +194,12 @@ type Order struct {
 	// quote and bookings, the request, the change search): only then does a
 	// save rewrite them.
 	content bool
+	// ticketDue, set when the order enters proceeding, is written by the
+	// save as its first ticketing due time (and its attempts start again
+	// from none). ticketAttempts is how often ticketing has claimed it,
+	// this claim included.
+	ticketDue      time.Time
+	ticketAttempts int
 }
 
 // Payment statuses (spec §4).

@@ -86,10 +86,8 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 	if req.Channel == ChannelBalance {
 		err := s.db.InTx(ctx, func(tx *sqlx.Tx) error {
 			o.PaymentStatus, o.PaymentChannel, o.PaymentKey = Paid, ChannelBalance, key
+			// The move makes the order due for ticketing.
 			if err := s.move(ctx, tx, &o, ActPay, actor, ""); err != nil {
-				return err
-			}
-			if err := s.enqueue(ctx, tx, TicketArgs{OrderID: o.ID}, time.Time{}); err != nil {
 				return err
 			}
 			// The money moves last: the wallet's row stays locked from here
@@ -105,6 +103,7 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 		if err != nil {
 			return View{}, err
 		}
+		s.wakeTicketing()
 		return s.view(o, ByAgency), nil
 	}
 
@@ -155,7 +154,7 @@ func route(o Order) string {
 // settleGateway records a gateway payment: the money arrives from the
 // funding account and the order goes to ticketing.
 func (s *Service) settleGateway(ctx context.Context, id int64, res ChargeResult) error {
-	return s.db.InTx(ctx, func(tx *sqlx.Tx) error {
+	err := s.db.InTx(ctx, func(tx *sqlx.Tx) error {
 		o, err := load(ctx, s.db, tx, id)
 		if err != nil {
 			return err
@@ -165,17 +164,20 @@ func (s *Service) settleGateway(ctx context.Context, id int64, res ChargeResult)
 		}
 		o.PaymentStatus = Paid
 		o.Prices.TransactionFee = res.Fee
+		// The move makes the order due for ticketing.
 		if err := s.move(ctx, tx, &o, ActPaid, "system", res.Reference); err != nil {
 			return err
 		}
-		if _, err := s.ledger.PostTx(ctx, tx, ledger.Transfer{AgencyID: o.AgencyID, IdempotencyKey: payKey(o),
+		_, err = s.ledger.PostTx(ctx, tx, ledger.Transfer{AgencyID: o.AgencyID, IdempotencyKey: payKey(o),
 			From: ledger.Provider(ledger.KindFunding), To: ledger.Provider(ledger.KindSuppliers), Amount: o.Total, Currency: o.Currency,
 			PaymentType: ledger.TypeOriginFlight, OrderID: o.BookingNumber, Reference: res.Reference, Description: route(o),
-			Detail: map[string]string{"channel": o.PaymentChannel}, CreatedBy: "system"}); err != nil {
-			return err
-		}
-		return s.enqueue(ctx, tx, TicketArgs{OrderID: o.ID}, time.Time{})
+			Detail: map[string]string{"channel": o.PaymentChannel}, CreatedBy: "system"})
+		return err
 	})
+	if err == nil {
+		s.wakeTicketing()
+	}
+	return err
 }
 
 func (s *Service) unpaid(ctx context.Context, id int64) error {

@@ -338,10 +338,9 @@ func (s *Service) Review(ctx context.Context, who auth.Principal, id int64, req 
 			return err
 		}
 		// A new pay_by or confirm_by needs no job: the deadline sweep finds
-		// the order once it passes.
+		// the order once it passes; nor does an order issued on account
+		// (proceeding): the move made it due for ticketing.
 		switch o.Status {
-		case Proceeding:
-			return s.enqueue(ctx, tx, TicketArgs{OrderID: o.ID}, time.Time{})
 		case Failed:
 			return s.settleFailed(ctx, tx, &o)
 		case Refunded, Changed:
@@ -356,6 +355,9 @@ func (s *Service) Review(ctx context.Context, who auth.Principal, id int64, req 
 	}
 	if after != nil {
 		after()
+	}
+	if o.Status == Proceeding {
+		s.wakeTicketing()
 	}
 	return s.detail(ctx, o, v)
 }

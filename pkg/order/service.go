@@ -76,6 +76,8 @@ type Service struct {
 	log       *slog.Logger
 	jobs      Inserter
 	notify    Notifier
+	// wake tells this instance's ticketing that an order became due.
+	wake chan struct{}
 }
 
 // New returns the order service.
@@ -95,7 +97,7 @@ func New(o Options) *Service {
 		}
 	}
 	return &Service{db: o.DB, ledger: o.Ledger, quotes: o.Quotes, agencies: o.Agencies, looks: o.Looks, suppliers: o.Suppliers,
-		gateways: o.Gateways, channels: o.Channels, now: o.Now, log: o.Logger}
+		gateways: o.Gateways, channels: o.Channels, now: o.Now, log: o.Logger, wake: make(chan struct{}, 1)}
 }
 
 // SetQueue sets the job queue (built after the services, since its workers
@@ -132,6 +134,10 @@ func (s *Service) move(ctx context.Context, tx *sqlx.Tx, o *Order, action Action
 	}
 	from := o.Status
 	o.Status, o.UpdatedAt = to, s.now().UTC()
+	if to == Proceeding {
+		// Paid (or issued on account): ticketing finds it from now on.
+		o.ticketDue = o.UpdatedAt
+	}
 	saved, err := saveMoved(ctx, s.db, tx, o, from, action, actor, remark)
 	if err != nil {
 		return err

@@ -59,12 +59,13 @@ type row struct {
 	ConfirmBy      sql.NullTime  `db:"confirm_by"`
 	CreatedAt      time.Time     `db:"created_at"`
 	UpdatedAt      time.Time     `db:"updated_at"`
+	TicketAttempts int           `db:"ticket_attempts"`
 }
 
 const columns = `id, booking_number, agency_id, user_id, type, original_id, root_id, status, payment_status, payment_channel,
 	payment_key, reference_id, pnr, airline, flight_number, ticket_numbers, origin, destination, depart_at, currency, total,
 	prices, segments, passengers, contact, restrictions, invoice_type, quote, bookings, request, change_search, reason,
-	review_remark, disrupted, idempotency_key, request_hash, pay_by, confirm_by, created_at, updated_at`
+	review_remark, disrupted, idempotency_key, request_hash, pay_by, confirm_by, created_at, updated_at, ticket_attempts`
 
 // segmentsBlob is the segments column: the flights and how they group into
 // journeys.
@@ -87,7 +88,8 @@ func (r row) decode() (Order, error) {
 		FlightNumber: r.FlightNumber, TicketNumbers: r.TicketNumbers, Origin: r.Origin, Destination: r.Destination,
 		DepartAt: r.DepartAt.Time, Currency: r.Currency, Total: r.Total, InvoiceType: r.InvoiceType, Reason: r.Reason,
 		ReviewRemark: r.ReviewRemark, Disrupted: r.Disrupted, IdempotencyKey: r.IdempotencyKey, RequestHash: r.RequestHash,
-		PayBy: r.PayBy.Time, ConfirmBy: r.ConfirmBy.Time, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt}
+		PayBy: r.PayBy.Time, ConfirmBy: r.ConfirmBy.Time, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
+		ticketAttempts: r.TicketAttempts}
 	var seg segmentsBlob
 	var blob solutionBlob
 	for _, f := range []struct {
@@ -247,9 +249,35 @@ const orderInsertColumns = `agency_id, user_id, type, original_id,
 // the large JSON ones it writes only when they changed.
 const (
 	saveColumns = `status = ?, payment_status = ?, payment_channel = ?, payment_key = ?, reference_id = ?, pnr = ?, ticket_numbers = ?,
-		total = ?, prices = ?, review_remark = ?, disrupted = ?, pay_by = ?, confirm_by = ?, updated_at = ?`
+		total = ?, prices = ?, review_remark = ?, disrupted = ?, pay_by = ?, confirm_by = ?, updated_at = ?,
+		ticket_due_at = COALESCE(?, ticket_due_at), ticket_attempts = CASE WHEN ? = 1 THEN 0 ELSE ticket_attempts END`
 	saveContentColumns = `segments = ?, passengers = ?, quote = ?, bookings = ?, request = ?, change_search = ?`
 )
+
+// saveArgs are the parameters of saveColumns, then of saveContentColumns
+// when o.content says they changed.
+func saveArgs(o *Order) []any {
+	reset := 0
+	if !o.ticketDue.IsZero() {
+		reset = 1
+	}
+	args := []any{string(o.Status), o.PaymentStatus, o.PaymentChannel, o.PaymentKey, o.ReferenceID, o.PNR, o.TicketNumbers, o.Total,
+		enc(o.Prices), o.ReviewRemark, o.Disrupted, nullTime(o.PayBy), nullTime(o.ConfirmBy), o.UpdatedAt.UTC(),
+		nullTime(o.ticketDue), reset}
+	if o.content {
+		args = append(args, enc(segmentsBlob{o.Segments, o.Journeys}), enc(o.Passengers), enc(solutionBlob{o.Solution, o.Booked}), enc(o.Booked.Bookings),
+			enc(o.Request), enc(o.ChangeSearch))
+	}
+	return args
+}
+
+// saved clears what a save wrote once.
+func (o *Order) saved() {
+	o.content = false
+	if !o.ticketDue.IsZero() {
+		o.ticketDue, o.ticketAttempts = time.Time{}, 0
+	}
+}
 
 // save writes back the mutable fields of an order whose status is still
 // from: false when another writer moved it first. The large JSON columns are
@@ -257,14 +285,10 @@ const (
 // small row update, which matters on the payment path.
 func save(ctx context.Context, db *store.DB, tx *sqlx.Tx, o *Order, from Status) (bool, error) {
 	stmt := saveOrder
-	args := []any{string(o.Status), o.PaymentStatus, o.PaymentChannel, o.PaymentKey, o.ReferenceID, o.PNR, o.TicketNumbers, o.Total,
-		enc(o.Prices), o.ReviewRemark, o.Disrupted, nullTime(o.PayBy), nullTime(o.ConfirmBy), o.UpdatedAt.UTC()}
 	if o.content {
 		stmt = saveOrderContent
-		args = append(args, enc(segmentsBlob{o.Segments, o.Journeys}), enc(o.Passengers), enc(solutionBlob{o.Solution, o.Booked}), enc(o.Booked.Bookings),
-			enc(o.Request), enc(o.ChangeSearch))
 	}
-	res, err := db.ExecStmt(ctx, tx, stmt, append(args, o.ID, string(from))...)
+	res, err := db.ExecStmt(ctx, tx, stmt, append(saveArgs(o), o.ID, string(from))...)
 	if err != nil {
 		if store.IsUniqueViolation(err) {
 			return false, fault.Conflict("order.error.requestOpen")
@@ -273,7 +297,7 @@ func save(ctx context.Context, db *store.DB, tx *sqlx.Tx, o *Order, from Status)
 	}
 	n, _ := res.RowsAffected()
 	if n == 1 {
-		o.content = false
+		o.saved()
 	}
 	return n == 1, nil
 }
@@ -290,14 +314,10 @@ func saveMoved(ctx context.Context, db *store.DB, tx *sqlx.Tx, o *Order, from St
 		return true, addEvent(ctx, db, tx, o.ID, action, from, o.Status, actor, remark, o.UpdatedAt)
 	}
 	stmt := saveOrderEvent
-	args := []any{string(o.Status), o.PaymentStatus, o.PaymentChannel, o.PaymentKey, o.ReferenceID, o.PNR, o.TicketNumbers, o.Total,
-		enc(o.Prices), o.ReviewRemark, o.Disrupted, nullTime(o.PayBy), nullTime(o.ConfirmBy), o.UpdatedAt.UTC()}
 	if o.content {
 		stmt = saveOrderContentEvent
-		args = append(args, enc(segmentsBlob{o.Segments, o.Journeys}), enc(o.Passengers), enc(solutionBlob{o.Solution, o.Booked}), enc(o.Booked.Bookings),
-			enc(o.Request), enc(o.ChangeSearch))
 	}
-	args = append(args, o.ID, string(from), string(action), string(from), string(o.Status), actor, remark, o.UpdatedAt.UTC())
+	args := append(saveArgs(o), o.ID, string(from), string(action), string(from), string(o.Status), actor, remark, o.UpdatedAt.UTC())
 	res, err := db.ExecStmt(ctx, tx, stmt, args...)
 	if err != nil {
 		if store.IsUniqueViolation(err) {
@@ -307,7 +327,7 @@ func saveMoved(ctx context.Context, db *store.DB, tx *sqlx.Tx, o *Order, from St
 	}
 	n, _ := res.RowsAffected()
 	if n == 1 {
-		o.content = false
+		o.saved()
 	}
 	return n == 1, nil
 }

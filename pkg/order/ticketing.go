@@ -1,0 +1,273 @@
+package order
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/voyage/voyage/pkg/store"
+)
+
+// Ticketing is a sweep over the paid orders, not a River job per order: a
+// job cost each payment an insert, a fetch, a completion and a
+// notification on the queue's tables, more than the ticketing itself. A
+// paid order carries its due time (ticket_due_at, written by the move into
+// proceeding); the sweep claims due orders in batches, asks their suppliers
+// side by side, and records the whole batch's outcomes in one commit.
+//
+// A claim is a lease: it pushes the due time ticketLease ahead and counts an
+// attempt, so an order whose claimer died (a crash, a kill) is claimed again
+// by any instance once the lease runs out, as a River job was rescued. A
+// supplier's transient failure sets the due time to the next retry; the
+// last attempt puts the order on hold for a person, as before. Suppliers'
+// Ticket is safe to repeat (supplier.Supplier), so a lease run out on a
+// slow claimer only asks for the same tickets again, and the status machine
+// records them once.
+const (
+	// ticketBatch is the most orders one claim takes.
+	ticketBatch = 32
+	// ticketBatches is how many claimed batches are worked at once, so a
+	// slow supplier holds back its own batch only.
+	ticketBatches = 4
+	// ticketCalls bounds one batch's supplier calls at once.
+	ticketCalls = 8
+	// ticketLease is how long a claimed order is left to its claimer: more
+	// than a batch may take (ticketTimeout), with room to record it.
+	ticketLease = ticketTimeout + 15*time.Second
+	// ticketPoll is how often an instance looks for due orders unasked:
+	// retries coming due, leases run out, orders another instance paid.
+	ticketPoll = time.Second
+	// ticketLinger is the wait after a wake-up, so that payments committed
+	// close together are claimed as one batch.
+	ticketLinger = 20 * time.Millisecond
+)
+
+// ticketRetry is the wait after the attempt-th attempt failed: 5, 10, 20,
+// 30, 30 s. A run cut off by a supplier's hiccup should end in tickets, or
+// in the hold of the last attempt, within about two minutes.
+func ticketRetry(attempt int) time.Duration {
+	return min(5*time.Second<<min(max(attempt, 1)-1, 3), 30*time.Second)
+}
+
+// wakeTicketing tells this instance's ticketing that an order was paid;
+// call it after the commit. It never blocks: wake-ups coalesce.
+func (s *Service) wakeTicketing() {
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+// runTicketing tickets due orders until ctx ends (the queue's Stop), then
+// waits for the batches it claimed.
+func (s *Service) runTicketing(ctx context.Context) {
+	slots := make(chan struct{}, ticketBatches)
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	poll := time.NewTicker(ticketPoll)
+	defer poll.Stop()
+	for {
+		s.claimDue(ctx, slots, &wg)
+		select {
+		case <-ctx.Done():
+			return
+		case <-poll.C:
+		case <-s.wake:
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(ticketLinger):
+			}
+		}
+	}
+}
+
+// claimDue claims batches of due orders and starts each on its own, for as
+// long as batches come back full and a slot is free.
+func (s *Service) claimDue(ctx context.Context, slots chan struct{}, wg *sync.WaitGroup) {
+	for {
+		select {
+		case slots <- struct{}{}:
+		case <-ctx.Done():
+			return
+		}
+		batch, err := s.claimTickets(ctx, ticketBatch)
+		if err != nil || len(batch) == 0 {
+			<-slots
+			if err != nil && ctx.Err() == nil {
+				s.log.ErrorContext(ctx, "order: claiming orders to ticket failed; the next poll tries again", "err", err)
+			}
+			return
+		}
+		wg.Go(func() {
+			defer func() { <-slots }()
+			// A claimed batch is finished even when the queue stops: left
+			// unfinished, its orders would wait for their leases.
+			bctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), ticketTimeout)
+			defer cancel()
+			s.ticketBatch(bctx, batch)
+		})
+		if len(batch) < ticketBatch {
+			return
+		}
+	}
+}
+
+// claimQuery takes up to a batch of due orders, oldest due first, leasing
+// each and counting the attempt, and answers them. The status is a literal
+// so the planner can use the partial index flight_orders_ticket_due. On
+// PostgreSQL instances skip each other's locked rows; SQLite has one
+// writer.
+func claimQuery(d store.Dialect) string {
+	lock := ""
+	if d == store.Postgres {
+		lock = ` FOR UPDATE SKIP LOCKED`
+	}
+	return `UPDATE flight_orders SET ticket_due_at = ?, ticket_attempts = ticket_attempts + 1
+		WHERE id IN (SELECT id FROM flight_orders WHERE status = 'proceeding' AND ticket_due_at <= ?
+			ORDER BY ticket_due_at, id LIMIT ?` + lock + `)
+		RETURNING ` + columns
+}
+
+// claimTickets claims up to limit due orders for ticketLease.
+func (s *Service) claimTickets(ctx context.Context, limit int) ([]Order, error) {
+	now := s.now().UTC()
+	var rows []row
+	if err := s.db.SelectContext(ctx, &rows, s.db.Rebind(claimQuery(s.db.Dialect)), now.Add(ticketLease), now, limit); err != nil {
+		return nil, fmt.Errorf("order: claim orders to ticket: %w", err)
+	}
+	out := make([]Order, 0, len(rows))
+	for _, r := range rows {
+		o, err := r.decode()
+		if err != nil {
+			// Left leased: a person has to look at a row that does not
+			// decode, and retrying it every lease would only log again.
+			s.log.ErrorContext(ctx, "order: a claimed order does not decode", "order", r.ID, "err", err)
+			continue
+		}
+		out = append(out, o)
+	}
+	return out, nil
+}
+
+// ticketBatch asks the suppliers for each order's tickets, ticketCalls at a
+// time, then records the outcomes.
+func (s *Service) ticketBatch(ctx context.Context, batch []Order) {
+	errs := make([]error, len(batch))
+	slots := make(chan struct{}, ticketCalls)
+	var wg sync.WaitGroup
+	for i := range batch {
+		slots <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-slots }()
+			errs[i] = s.issue(ctx, &batch[i])
+		})
+	}
+	wg.Wait()
+	s.recordTickets(ctx, batch, errs)
+}
+
+// issue asks o's suppliers for its tickets and sets them on o, each
+// traveller's and the order's; the error is the first supplier's that
+// failed (transient tells whether asking again may help).
+func (s *Service) issue(ctx context.Context, o *Order) error {
+	var numbers []string
+	perPax := make([][]string, len(o.Passengers))
+	for _, b := range o.Booked.Bookings {
+		sup, ok := s.suppliers(b.Supplier)
+		if !ok {
+			return fmt.Errorf("supplier %s is not configured", b.Supplier)
+		}
+		tctx, cancel := context.WithTimeout(ctx, supplierCallTimeout)
+		tickets, err := sup.Ticket(tctx, b.Ref)
+		cancel()
+		if err != nil {
+			return err
+		}
+		for _, t := range tickets {
+			numbers = append(numbers, t.Number)
+			if t.Traveller >= 0 && t.Traveller < len(perPax) {
+				perPax[t.Traveller] = append(perPax[t.Traveller], t.Number)
+			}
+		}
+	}
+	for i := range o.Passengers {
+		o.Passengers[i].TicketNumber = strings.Join(perPax[i], "/")
+	}
+	o.content = true
+	o.TicketNumbers = strings.Join(numbers, "/")
+	return nil
+}
+
+// recordTickets records a batch's outcomes: issued orders, retries and the
+// holds of last attempts in one commit; refusals each fail their order and
+// give the money back in a commit of their own. When the batch's commit
+// fails, each order is recorded on its own, so one bad order does not
+// hold back the rest; one that fails again waits for its lease.
+func (s *Service) recordTickets(ctx context.Context, batch []Order, errs []error) {
+	var refused []int
+	for i, err := range errs {
+		if err != nil && !transient(err) {
+			refused = append(refused, i)
+		}
+	}
+	// Each attempt moves a copy: a move changes the order it is given,
+	// and a rolled-back commit must leave the batch as claimed.
+	err := s.db.InTx(ctx, func(tx *sqlx.Tx) error {
+		for i := range batch {
+			o := batch[i]
+			if err := s.recordTicket(ctx, tx, &o, errs[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		s.log.WarnContext(ctx, "order: recording a ticketing batch failed; recording its orders one by one", "orders", len(batch), "err", err)
+		for i := range batch {
+			o := batch[i]
+			if err := s.db.InTx(ctx, func(tx *sqlx.Tx) error { return s.recordTicket(ctx, tx, &o, errs[i]) }); err != nil {
+				s.log.ErrorContext(ctx, "order: recording ticketing failed; tried again when its lease runs out",
+					"order", batch[i].ID, "err", err)
+			}
+		}
+	}
+	for _, i := range refused {
+		if err := s.failTicketing(ctx, batch[i], errs[i]); err != nil && !isConflict(err) {
+			s.log.ErrorContext(ctx, "order: failing a refused ticketing failed; tried again when its lease runs out",
+				"order", batch[i].ID, "err", err)
+		}
+	}
+}
+
+// recordTicket records one order's outcome in tx; refusals are left to
+// recordTickets. An order someone else moved on meanwhile (a provider's
+// action, a run whose lease had not run out after all) is left as it is.
+func (s *Service) recordTicket(ctx context.Context, tx *sqlx.Tx, o *Order, cause error) error {
+	var err error
+	switch {
+	case cause == nil:
+		err = s.move(ctx, tx, o, ActTicketed, "system", "")
+	case !transient(cause):
+		return nil
+	case o.ticketAttempts >= ticketAttempts:
+		s.log.WarnContext(ctx, "order: ticketing failed on its last attempt; held for a person", "order", o.ID, "err", cause)
+		err = s.move(ctx, tx, o, ActUncertain, "system", cause.Error())
+	default:
+		next := s.now().Add(ticketRetry(o.ticketAttempts)).UTC()
+		s.log.WarnContext(ctx, "order: ticketing failed; tried again", "order", o.ID, "attempt", o.ticketAttempts, "next", next, "err", cause)
+		_, err = tx.ExecContext(ctx, tx.Rebind(`UPDATE flight_orders SET ticket_due_at = ? WHERE id = ? AND status = 'proceeding'`), next, o.ID)
+		if err != nil {
+			err = fmt.Errorf("order %d: schedule the next ticketing: %w", o.ID, err)
+		}
+	}
+	if err != nil && isConflict(err) {
+		s.log.InfoContext(ctx, "order: moved on while it was ticketed; left as it is", "order", o.ID)
+		return nil
+	}
+	return err
+}

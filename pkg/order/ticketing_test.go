@@ -1,0 +1,249 @@
+package order
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/voyage/voyage/pkg/store"
+	"github.com/voyage/voyage/pkg/store/storetest"
+	"github.com/voyage/voyage/pkg/supplier"
+)
+
+// ticketSeed is an order seedTicketing stores.
+type ticketSeed struct {
+	name   string
+	status Status
+	due    time.Time
+}
+
+// seedTicketing stores orders of one agency with the given statuses and
+// ticketing due times (zero: none) and answers their ids by name.
+func seedTicketing(t *testing.T, db *store.DB, orders []ticketSeed) map[string]int64 {
+	t.Helper()
+	ctx := context.Background()
+	ids := map[string]int64{}
+	err := db.InTx(ctx, func(tx *sqlx.Tx) error {
+		now := time.Now().UTC()
+		var agencyID int64
+		if err := tx.GetContext(ctx, &agencyID, tx.Rebind(`INSERT INTO agencies (code, name, created_at, updated_at) VALUES (?, ?, ?, ?) RETURNING id`),
+			"TICKET", "Ticket Travel", now, now); err != nil {
+			return err
+		}
+		for _, o := range orders {
+			row := Order{AgencyID: agencyID, Type: TypeOrigin, Status: o.status, PaymentStatus: Paid, Currency: "CNY", CreatedAt: now, UpdatedAt: now}
+			if err := insert(ctx, db, tx, &row); err != nil {
+				return err
+			}
+			if !o.due.IsZero() {
+				if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE flight_orders SET ticket_due_at = ? WHERE id = ?`), o.due.UTC(), row.ID); err != nil {
+					return err
+				}
+			}
+			ids[o.name] = row.ID
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ids
+}
+
+func namesOf(ids map[string]int64, batch []Order) []string {
+	var out []string
+	for _, o := range batch {
+		for name, id := range ids {
+			if id == o.ID {
+				out = append(out, name)
+			}
+		}
+	}
+	return out
+}
+
+// TestClaimTicketsLeases: a claim takes the proceeding orders that are due,
+// oldest first, up to its limit, counts an attempt on each and leases them:
+// a second claim does not take them again until the lease has run out (the
+// claimer died), and then counts a second attempt.
+func TestClaimTicketsLeases(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		now := time.Date(2030, 1, 2, 3, 4, 5, 123456000, time.UTC)
+		ids := seedTicketing(t, db, []ticketSeed{
+			{"oldest", Proceeding, now.Add(-time.Hour)},
+			{"old", Proceeding, now.Add(-time.Minute)},
+			{"justNow", Proceeding, now},
+			{"later", Proceeding, now.Add(time.Microsecond)},
+			{"noDue", Proceeding, time.Time{}},
+			{"issued", Issued, now.Add(-time.Hour)},
+			{"held", OriginHolding, now.Add(-time.Hour)},
+		})
+		clock := now
+		s := New(Options{DB: db, Now: func() time.Time { return clock }})
+
+		first, err := s.claimTickets(ctx, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		second, err := s.claimTickets(ctx, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := namesOf(ids, first); !slices.Equal(got, []string{"oldest", "old"}) {
+			t.Errorf("first claim %v, want the two oldest due", got)
+		}
+		if got := namesOf(ids, second); !slices.Equal(got, []string{"justNow"}) {
+			t.Errorf("second claim %v, want the rest due and not leased", got)
+		}
+		for _, o := range append(first, second...) {
+			if o.ticketAttempts != 1 || o.Status != Proceeding {
+				t.Errorf("order %d claimed with %d attempts in %s, want 1 in proceeding", o.ID, o.ticketAttempts, o.Status)
+			}
+		}
+		if again, err := s.claimTickets(ctx, 10); err != nil || len(again) != 0 {
+			t.Fatalf("a claim within the lease took %v (%v)", namesOf(ids, again), err)
+		}
+
+		// The claimer died: once the lease runs out, they are taken again.
+		clock = now.Add(ticketLease)
+		rescued, err := s.claimTickets(ctx, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := namesOf(ids, rescued)
+		slices.Sort(got)
+		if !slices.Equal(got, []string{"justNow", "later", "old", "oldest"}) {
+			t.Errorf("after the lease ran out the claim took %v", got)
+		}
+		for _, o := range rescued {
+			want := 2
+			if o.ID == ids["later"] {
+				want = 1
+			}
+			if o.ticketAttempts != want {
+				t.Errorf("order %d: %d attempts, want %d", o.ID, o.ticketAttempts, want)
+			}
+		}
+	})
+}
+
+// TestRecordTicketsRetriesThenHolds: a supplier's transient failure puts
+// the order back to be tried after ticketRetry; on the last attempt it is
+// held for a person with the supplier's error on its timeline. An order
+// moved on meanwhile is left as it is and does not stop the batch.
+func TestRecordTicketsRetriesThenHolds(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		now := time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)
+		ids := seedTicketing(t, db, []ticketSeed{
+			{"retry", Proceeding, now.Add(-time.Second)},
+			{"last", Proceeding, now.Add(-time.Second)},
+			{"movedOn", Proceeding, now.Add(-time.Second)},
+		})
+		if _, err := db.ExecContext(ctx, db.Rebind(`UPDATE flight_orders SET ticket_attempts = ? WHERE id = ?`), ticketAttempts-1, ids["last"]); err != nil {
+			t.Fatal(err)
+		}
+		clock := now
+		s := New(Options{DB: db, Now: func() time.Time { return clock }})
+		batch, err := s.claimTickets(ctx, 10)
+		if err != nil || len(batch) != 3 {
+			t.Fatalf("claimed %d (%v), want 3", len(batch), err)
+		}
+		// A provider's action took the third order first.
+		if _, err := db.ExecContext(ctx, db.Rebind(`UPDATE flight_orders SET status = ? WHERE id = ?`), string(Issued), ids["movedOn"]); err != nil {
+			t.Fatal(err)
+		}
+		timeout := fmt.Errorf("sim: ticket: %w", supplier.ErrTimeout)
+		errs := make([]error, len(batch))
+		for i := range errs {
+			errs[i] = timeout
+		}
+		s.recordTickets(ctx, batch, errs)
+
+		type state struct {
+			Status   string       `db:"status"`
+			Due      sql.NullTime `db:"ticket_due_at"`
+			Attempts int          `db:"ticket_attempts"`
+		}
+		read := func(id int64) state {
+			var st state
+			if err := db.GetContext(ctx, &st, db.Rebind(`SELECT status, ticket_due_at, ticket_attempts FROM flight_orders WHERE id = ?`), id); err != nil {
+				t.Fatal(err)
+			}
+			return st
+		}
+		if st := read(ids["retry"]); st.Status != string(Proceeding) || st.Attempts != 1 || !st.Due.Time.Equal(now.Add(ticketRetry(1))) {
+			t.Errorf("after a first failure: %+v, want proceeding, 1 attempt, due %s", st, now.Add(ticketRetry(1)))
+		}
+		if st := read(ids["last"]); st.Status != string(OriginHolding) {
+			t.Errorf("after the last attempt: %+v, want %s", st, OriginHolding)
+		}
+		var remark string
+		if err := db.GetContext(ctx, &remark, db.Rebind(`SELECT remark FROM flight_order_events WHERE order_id = ? AND action = ?`), ids["last"], string(ActUncertain)); err != nil {
+			t.Fatalf("the hold is not on the timeline: %v", err)
+		}
+		if !strings.Contains(remark, "timed out") && !strings.Contains(remark, "timeout") {
+			t.Errorf("hold remark %q does not say what the supplier did", remark)
+		}
+		if st := read(ids["movedOn"]); st.Status != string(Issued) {
+			t.Errorf("the order moved on meanwhile is %s", st.Status)
+		}
+
+		// The retry is not due before its time, and is at it.
+		if got, _ := s.claimTickets(ctx, 10); len(got) != 0 {
+			t.Errorf("claimed %v before the retry was due", namesOf(ids, got))
+		}
+		clock = now.Add(ticketRetry(1))
+		if got, _ := s.claimTickets(ctx, 10); !slices.Equal(namesOf(ids, got), []string{"retry"}) || got[0].ticketAttempts != 2 {
+			t.Errorf("at the retry's time claimed %v", namesOf(ids, got))
+		}
+	})
+}
+
+// TestMoveToProceedingMakesDue: the payment's move sets the order's first
+// ticketing due time and starts its attempts again (an order held and
+// issued again by the provider is tried afresh).
+func TestMoveToProceedingMakesDue(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		now := time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)
+		ids := seedTicketing(t, db, []ticketSeed{{"unpaid", ToBePaid, time.Time{}}})
+		if _, err := db.ExecContext(ctx, db.Rebind(`UPDATE flight_orders SET ticket_attempts = 3 WHERE id = ?`), ids["unpaid"]); err != nil {
+			t.Fatal(err)
+		}
+		s := New(Options{DB: db, Now: func() time.Time { return now }})
+		err := db.InTx(ctx, func(tx *sqlx.Tx) error {
+			o, err := load(ctx, db, tx, ids["unpaid"])
+			if err != nil {
+				return err
+			}
+			return s.move(ctx, tx, &o, ActPay, "test", "")
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		batch, err := s.claimTickets(ctx, 10)
+		if err != nil || len(batch) != 1 || batch[0].ticketAttempts != 1 {
+			t.Fatalf("after the payment the claim took %d orders (%v), want the paid one on its first attempt", len(batch), err)
+		}
+	})
+}
+
+// TestClaimQueryUsesPartialIndex: every instance polls every second, so
+// the claim must read the due orders only, not every order ever booked.
+func TestClaimQueryUsesPartialIndex(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, db *store.DB) {
+		now := time.Now().UTC()
+		plan := explain(t, db, claimQuery(db.Dialect), now, now, ticketBatch)
+		if !strings.Contains(plan, "flight_orders_ticket_due") {
+			t.Errorf("the claim does not use flight_orders_ticket_due:\n%s", plan)
+		}
+	})
+}
