@@ -88,33 +88,21 @@ func (s *Supplier) Book(ctx context.Context, req supplier.BookRequest) (supplier
 	if _, err := s.call(ctx, "book", key); err != nil {
 		return supplier.Booking{}, err
 	}
-	if req.Key != "" {
-		if bk, ok, err := s.byKey(ctx, req.Key); err != nil || ok {
-			return bk, err
-		}
-	}
 	now := s.now()
-	sp, err := s.decode(req.Offer.Ref)
+	sp, offer, pax, err := s.bookable(req, now)
 	if err != nil {
+		// A retried key is answered with its booking even when the offer
+		// could not be booked now (its seats sold since): the key is looked
+		// up only then, or when the insert finds it taken, not on every
+		// booking.
+		if req.Key != "" {
+			if bk, ok, kerr := s.byKey(ctx, req.Key); kerr != nil || ok {
+				return bk, kerr
+			}
+		}
 		return supplier.Booking{}, s.errorf("book", err)
-	}
-	pax, err := countTravellers(req.Travellers)
-	if err != nil {
-		return supplier.Booking{}, s.errorf("book", err)
-	}
-	if err := s.sellable(sp, pax, now); err != nil {
-		return supplier.Booking{}, s.errorf("book", err)
-	}
-	offer := s.assemble(sp, pax)
-	if offerTotalFor(req.Offer, pax, offer) != offer.Total() {
-		return supplier.Booking{}, s.errorf("book", fmt.Errorf("offer prices differ from the source's, price it again: %w", supplier.ErrRejected))
 	}
 	depart := offer.Segments[0].DepartAt
-	for i, t := range req.Travellers {
-		if err := checkTraveller(t, offer.Restrictions, depart); err != nil {
-			return supplier.Booking{}, s.errorf("book", fmt.Errorf("traveller %d: %w", i+1, err))
-		}
-	}
 
 	ticketBy := earlier(now.Add(holdFor[s.profile]), depart.Add(-30*time.Minute))
 	bk := &booking{
@@ -148,16 +136,46 @@ func (s *Supplier) Book(ctx context.Context, req supplier.BookRequest) (supplier
 		case err == nil:
 			return bk.Booking, nil
 		case errors.Is(err, ErrKeyTaken):
-			// The same request raced this one and booked first.
+			// The key was booked before (a retry) or meanwhile (a race):
+			// its booking is the answer. A key of a cancelled or expired
+			// booking has just been released, and the next draw books.
 			if bk, ok, err := s.byKey(ctx, req.Key); err != nil || ok {
 				return bk, err
 			}
-			return supplier.Booking{}, s.errorf("book", fmt.Errorf("booking key %s taken meanwhile: %w", req.Key, supplier.ErrUnavailable))
 		case !errors.Is(err, ErrPNRTaken):
 			return supplier.Booking{}, s.errorf("book", err)
 		}
 	}
 	return supplier.Booking{}, s.errorf("book", fmt.Errorf("no free record locator after %d draws: %w", maxPNRDraws, supplier.ErrUnavailable))
+}
+
+// bookable checks that req can be booked now: its offer decodes and is
+// sold, at the price the caller was shown, to travellers it allows.
+func (s *Supplier) bookable(req supplier.BookRequest, now time.Time) (*spec, supplier.Offer, supplier.Passengers, error) {
+	var none supplier.Offer
+	var nopax supplier.Passengers
+	sp, err := s.decode(req.Offer.Ref)
+	if err != nil {
+		return nil, none, nopax, err
+	}
+	pax, err := countTravellers(req.Travellers)
+	if err != nil {
+		return nil, none, nopax, err
+	}
+	if err := s.sellable(sp, pax, now); err != nil {
+		return nil, none, nopax, err
+	}
+	offer := s.assemble(sp, pax)
+	if offerTotalFor(req.Offer, pax, offer) != offer.Total() {
+		return nil, none, nopax, fmt.Errorf("offer prices differ from the source's, price it again: %w", supplier.ErrRejected)
+	}
+	depart := offer.Segments[0].DepartAt
+	for i, t := range req.Travellers {
+		if err := checkTraveller(t, offer.Restrictions, depart); err != nil {
+			return nil, none, nopax, fmt.Errorf("traveller %d: %w", i+1, err)
+		}
+	}
+	return sp, offer, pax, nil
 }
 
 // maxPNRDraws bounds the search for a free locator (32^6 of them).

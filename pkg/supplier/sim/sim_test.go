@@ -1110,3 +1110,48 @@ func TestHangRedrawnOnAnotherInstance(t *testing.T) {
 		t.Fatalf("%d calls hung on the first instance, %d of them answered on the second", hung, answered)
 	}
 }
+
+// TestBookRetriedKey: a booking's key is looked up only when the booking
+// cannot go ahead, so the retries a caller makes must still be answered
+// with the live booking: when the offer would now be refused (its price
+// changed meanwhile), and when the same request is sent again as is. A key
+// whose booking was cancelled books anew.
+func TestBookRetriedKey(t *testing.T) {
+	ctx := context.Background()
+	s, _ := newSim(t, "gds")
+	offer := refundable(t, search(t, s, oneWay("PEK", "LHR", "2026-03-20", 1)))
+	br := supplier.BookRequest{Offer: offer, Key: "order-7",
+		Travellers: []supplier.Traveller{traveller(supplier.Adult, "SMITH", "1980-05-01")}}
+	bk, err := s.Book(ctx, br)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again, err := s.Book(ctx, br); err != nil || again != bk {
+		t.Errorf("the same request again gave %+v, %v; want %+v", again, err, bk)
+	}
+	stale := br
+	stale.Offer.Fares = slices.Clone(offer.Fares)
+	stale.Offer.Fares[0].Base++
+	if again, err := s.Book(ctx, stale); err != nil || again != bk {
+		t.Errorf("a retry the source would now refuse gave %+v, %v; want the live booking", again, err)
+	}
+	other := stale
+	other.Key = "order-8"
+	if _, err := s.Book(ctx, other); !errors.Is(err, supplier.ErrRejected) {
+		t.Errorf("a new key at a changed price: %v, want refused", err)
+	}
+
+	if err := s.Cancel(ctx, bk.Ref); err != nil {
+		t.Fatal(err)
+	}
+	fresh, err := s.Book(ctx, br)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fresh.Ref == bk.Ref {
+		t.Errorf("the key of a cancelled booking answered it again: %+v", fresh)
+	}
+	if again, err := s.Book(ctx, br); err != nil || again != fresh {
+		t.Errorf("after booking anew the key gave %+v, %v; want %+v", again, err, fresh)
+	}
+}
