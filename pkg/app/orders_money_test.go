@@ -5,9 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http/httptest"
+	"slices"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/voyage/voyage/pkg/agency"
 	"github.com/voyage/voyage/pkg/app"
 	"github.com/voyage/voyage/pkg/config"
 	"github.com/voyage/voyage/pkg/demo"
@@ -284,6 +287,70 @@ func TestGatewayPayments(t *testing.T) {
 		if funded != 3*total.Minor {
 			t.Fatalf("origin-flight transfers %d, want three payments of %d", funded, total.Minor)
 		}
+		ledgerBalanced(t, a)
+	})
+}
+
+// TestPaymentOnceWithOrWithoutWebhook: on PostgreSQL a payment of an
+// agency without a webhook is its order's move and its charge in one
+// statement; with a webhook they share a transaction with the event. Either
+// way, of two payments of one order racing with different keys one is
+// charged and the other refused, the order is paid once, and an agency
+// with a webhook is told.
+func TestPaymentOnceWithOrWithoutWebhook(t *testing.T) {
+	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
+		ctx := context.Background()
+		op := loginAs(t, srv, "demo-operator", "demo-pass-1")
+		agencyID := op.Company.ID
+		fund(t, a, agencyID, "50000")
+		quoteID, sol := quoteFor(t, srv, op.Token)
+		total, _ := money.Parse(sol.Total.Amount, "CNY")
+		race := func(webhook bool) {
+			t.Helper()
+			for round := range 3 {
+				o := createOrder(t, srv, op.Token, quoteID, fmt.Sprintf("race-%v-%d", webhook, round))
+				before := walletMinor(t, a, agencyID)
+				var wg sync.WaitGroup
+				codes := make([]int, 2)
+				for i := range codes {
+					wg.Go(func() { codes[i], _ = pay(t, srv, op.Token, o.ID, `{"channel":"balance"}`) })
+				}
+				wg.Wait()
+				slices.Sort(codes)
+				if codes[0] != 200 || codes[1] != 409 {
+					t.Fatalf("webhook %v: two payments of one order answered %v, want one paid and one conflict", webhook, codes)
+				}
+				if got := walletMinor(t, a, agencyID); got != before-total.Minor {
+					t.Fatalf("webhook %v: wallet %d after the race, want %d (charged once)", webhook, got, before-total.Minor)
+				}
+				var events, deliveries int
+				if err := a.DB.GetContext(ctx, &events, a.DB.Rebind(`SELECT COUNT(*) FROM flight_order_events WHERE order_id = ? AND action = 'pay'`), o.ID); err != nil {
+					t.Fatal(err)
+				}
+				if err := a.DB.GetContext(ctx, &deliveries, a.DB.Rebind(`SELECT COUNT(*) FROM webhook_deliveries
+					WHERE agency_id = ? AND event = 'order.status' AND payload LIKE ? AND payload LIKE '%"status":"proceeding"%'`),
+					agencyID, "%"+o.BookingNumber+"%"); err != nil {
+					t.Fatal(err)
+				}
+				want := 0
+				if webhook {
+					want = 1
+				}
+				if events != 1 || deliveries != want {
+					t.Fatalf("webhook %v: %d payments on the timeline and %d webhook events, want 1 and %d", webhook, events, deliveries, want)
+				}
+			}
+		}
+		race(false)
+
+		f := agency.DefaultFlightSettings()
+		f.BookingNotifyURL = "https://hooks.example.com/voyage"
+		raw, _ := json.Marshal(f)
+		if _, err := a.DB.ExecContext(ctx, a.DB.Rebind(`UPDATE agencies SET flight_settings = ? WHERE id = ?`), string(raw), agencyID); err != nil {
+			t.Fatal(err)
+		}
+		a.Agencies.Forget(agencyID)
+		race(true)
 		ledgerBalanced(t, a)
 	})
 }

@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -306,6 +307,89 @@ func (l *Ledger) postAlone(ctx context.Context, t Transfer, h string) (p Posted,
 	return Posted{}, true, err
 }
 
+// Gate is another table's conditional write that a transfer is posted
+// with, in one statement committed by the server as it runs: the transfer
+// is posted only when the gate wrote, and the gate's write stands only
+// when the transfer is posted (a refused transfer fails the statement, and
+// a failed statement changes nothing). An order leaving to_be_paid is the
+// gate of its payment: the move and the charge are one round trip instead
+// of BEGIN, the move, the charge and COMMIT, and the wallet's row is locked
+// for that one round trip.
+type Gate struct {
+	// CTEs are WITH items (without the WITH) run before the transfer, with
+	// ? marks for Args.
+	CTEs string
+	// Name is the item whose rows say the gate wrote (one row or more).
+	Name string
+	Args []any
+}
+
+// ErrGateClosed is PostFirstWith's answer when the gate wrote nothing:
+// nothing was posted.
+var ErrGateClosed = errors.New("ledger: the transfer's gate is closed")
+
+// PostFirstWith posts t, known to be new as for PostFirstTx, together with
+// gate (see Gate). done is false, with nothing written, when the transfer
+// needs a transaction: SQLite, an account this ledger has not seen
+// committed, the same account on both sides, or NoCredit (whose check on
+// the balance after needs a rollback). A transfer with the key posted
+// before is refused by the unique index, and the gate's write with it.
+func (l *Ledger) PostFirstWith(ctx context.Context, gate Gate, t Transfer) (p Posted, done bool, err error) {
+	if l.db.Dialect != store.Postgres || t.NoCredit {
+		return Posted{}, false, nil
+	}
+	if err := t.validate(); err != nil {
+		return Posted{}, true, err
+	}
+	fromID, ok := l.cachedID(t.From, t.Currency, t.AgencyID)
+	if !ok {
+		return Posted{}, false, nil
+	}
+	toID, ok := l.cachedID(t.To, t.Currency, t.AgencyID)
+	if !ok || fromID == toID {
+		return Posted{}, false, nil
+	}
+	lo, hi, loDelta := fromID, toID, -t.Amount
+	if toID < fromID {
+		lo, hi, loDelta = toID, fromID, t.Amount
+	}
+	now := l.now().UTC()
+	p = Posted{CreatedAt: now}
+	args := append([]any{lo, hi, loDelta, t.Amount, now, t.AgencyID, t.IdempotencyKey, t.hash(), fromID, toID, t.Currency, t.PaymentType,
+		t.OrderID, t.Reference, t.Description, t.Remark, t.detailJSON(), t.CreatedBy}, gate.Args...)
+	err = l.db.QueryRowContext(ctx, gatedTransfer(gate), args...).Scan(&p.ID, &p.FromBalance, &p.ToBalance)
+	switch {
+	case err == nil:
+		return p, true, nil
+	case errors.Is(err, sql.ErrNoRows):
+		return Posted{}, true, ErrGateClosed
+	case strings.Contains(err.Error(), "ledger_wallet_limit"):
+		return Posted{}, true, errInsufficient()
+	}
+	return Posted{}, true, fmt.Errorf("ledger: post transfer with its gate: %w", err)
+}
+
+// gatedTransfer is postTransfer after gate's items, the lower account's
+// update waiting on the gate. The gate's marks are numbered after
+// postTransfer's eighteen parameters.
+func gatedTransfer(gate Gate) string {
+	var b strings.Builder
+	n := 18
+	for _, part := range strings.Split(gate.CTEs, "?") {
+		if b.Len() > 0 {
+			n++
+			b.WriteString("$" + strconv.Itoa(n))
+		}
+		b.WriteString(part)
+	}
+	return `WITH ` + b.String() + `,
+		lo AS (
+			UPDATE ledger_accounts SET balance = balance + $3, updated_at = $5 WHERE id = $1 AND EXISTS (SELECT 1 FROM ` + gate.Name + `) RETURNING balance),
+		hi AS (
+			UPDATE ledger_accounts SET balance = balance - $3, updated_at = $5 WHERE id = $2 AND EXISTS (SELECT 1 FROM lo) RETURNING balance)
+		` + insertPosted
+}
+
 // cachedID is the account's id when this ledger has seen it committed.
 func (l *Ledger) cachedID(a Account, currency string, spread int64) (int64, bool) {
 	id, ok := l.accounts.Load(keyOf(a, currency, spread))
@@ -325,13 +409,17 @@ var (
 			UPDATE ledger_accounts SET balance = balance + $3, updated_at = $5 WHERE id = $1 RETURNING balance),
 		hi AS (
 			UPDATE ledger_accounts SET balance = balance - $3, updated_at = $5 WHERE id = $2 AND EXISTS (SELECT 1 FROM lo) RETURNING balance)
-		INSERT INTO ledger_transfers (agency_id, idempotency_key, request_hash, from_account, to_account,
+		` + insertPosted)
+)
+
+// insertPosted records the transfer once lo and hi (the accounts' updates,
+// lower id first) have run: the parameters are postTransfer's.
+const insertPosted = `INSERT INTO ledger_transfers (agency_id, idempotency_key, request_hash, from_account, to_account,
 			amount, currency, payment_type, order_id, reference, description, remark, detail, from_balance, to_balance, created_by, created_at)
 		SELECT $6, $7, $8, $9, $10, $4, $11, $12, $13, $14, $15, $16, $17,
 			CASE WHEN $9 = $1 THEN lo.balance ELSE hi.balance END, CASE WHEN $10 = $1 THEN lo.balance ELSE hi.balance END, $18, $5
 		FROM lo, hi
-		RETURNING id, from_balance, to_balance`)
-)
+		RETURNING id, from_balance, to_balance`
 
 // replay finds an earlier transfer with t's idempotency key, in tx or on the
 // pool when tx is nil.

@@ -84,23 +84,8 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 	}
 	actor := actorName(who)
 	if req.Channel == ChannelBalance {
-		err := s.db.InTx(ctx, func(tx *sqlx.Tx) error {
-			o.PaymentStatus, o.PaymentChannel, o.PaymentKey = Paid, ChannelBalance, key
-			// The move makes the order due for ticketing.
-			if err := s.move(ctx, tx, &o, ActPay, actor, ""); err != nil {
-				return err
-			}
-			// The money moves last: the wallet's row stays locked from here
-			// to the commit, and every payment of the agency waits for it.
-			// The move above saved the order only if it was still to be
-			// paid: this is its first payment.
-			_, err := s.ledger.PostFirstTx(ctx, tx, ledger.Transfer{AgencyID: o.AgencyID, IdempotencyKey: payKey(o),
-				From: ledger.Wallet(o.AgencyID), To: ledger.Provider(ledger.KindSuppliers), Amount: o.Total, Currency: o.Currency,
-				PaymentType: ledger.TypeOriginFlight, OrderID: o.BookingNumber, Reference: o.PNR, Description: route(o),
-				CreatedBy: actor})
-			return err
-		})
-		if err != nil {
+		o.PaymentStatus, o.PaymentChannel, o.PaymentKey = Paid, ChannelBalance, key
+		if err := s.payFromWallet(ctx, &o, actor); err != nil {
 			return View{}, err
 		}
 		s.wakeTicketing()
@@ -142,6 +127,49 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 		return View{}, err
 	}
 	return s.detail(ctx, o, v)
+}
+
+// payFromWallet moves o (to be paid, its payment fields set) to
+// proceeding and charges its wallet, both or neither. The move makes the
+// order due for ticketing, and saves it only if it was still to be paid:
+// this is its first payment. On PostgreSQL, when the move has no webhook
+// event to deliver, the move is the gate of the charge (movedGate): one
+// statement, committed as it runs; otherwise both go in one transaction.
+func (s *Service) payFromWallet(ctx context.Context, o *Order, actor string) error {
+	t := ledger.Transfer{AgencyID: o.AgencyID, IdempotencyKey: payKey(*o),
+		From: ledger.Wallet(o.AgencyID), To: ledger.Provider(ledger.KindSuppliers), Amount: o.Total, Currency: o.Currency,
+		PaymentType: ledger.TypeOriginFlight, OrderID: o.BookingNumber, Reference: o.PNR, Description: route(*o),
+		CreatedBy: actor}
+	if notify, err := s.announces(ctx, o); err != nil {
+		return err
+	} else if !notify {
+		before := *o
+		from, err := s.moving(o, ActPay)
+		if err != nil {
+			return err
+		}
+		_, done, err := s.ledger.PostFirstWith(ctx, movedGate(o, from, ActPay, actor, ""), t)
+		switch {
+		case !done:
+			*o = before
+		case errors.Is(err, ledger.ErrGateClosed):
+			return errState()
+		case err != nil:
+			return err
+		default:
+			o.saved()
+			return nil
+		}
+	}
+	return s.db.InTx(ctx, func(tx *sqlx.Tx) error {
+		if err := s.move(ctx, tx, o, ActPay, actor, ""); err != nil {
+			return err
+		}
+		// The money moves last: the wallet's row stays locked from here
+		// to the commit, and every payment of the agency waits for it.
+		_, err := s.ledger.PostFirstTx(ctx, tx, t)
+		return err
+	})
 }
 
 func route(o Order) string {

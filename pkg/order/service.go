@@ -39,6 +39,9 @@ type Inserter interface {
 // makes them true.
 type Notifier interface {
 	NotifyTx(ctx context.Context, tx *sqlx.Tx, agencyID int64, event string, data any) error
+	// Subscribed reports whether NotifyTx would deliver event to the
+	// agency now.
+	Subscribed(ctx context.Context, agencyID int64, event string) (bool, error)
 }
 
 // Looks counts look-to-book.
@@ -128,15 +131,9 @@ func (s *Service) enqueue(ctx context.Context, tx *sqlx.Tx, args river.JobArgs, 
 // written only if no one moved the order first, logged on the timeline and
 // announced to the agency's webhook.
 func (s *Service) move(ctx context.Context, tx *sqlx.Tx, o *Order, action Action, actor, remark string) error {
-	to, ok := Next(o.Type, o.Status, action)
-	if !ok {
-		return errState()
-	}
-	from := o.Status
-	o.Status, o.UpdatedAt = to, s.now().UTC()
-	if to == Proceeding {
-		// Paid (or issued on account): ticketing finds it from now on.
-		o.ticketDue = o.UpdatedAt
+	from, err := s.moving(o, action)
+	if err != nil {
+		return err
 	}
 	saved, err := saveMoved(ctx, s.db, tx, o, from, action, actor, remark)
 	if err != nil {
@@ -146,6 +143,22 @@ func (s *Service) move(ctx context.Context, tx *sqlx.Tx, o *Order, action Action
 		return errState()
 	}
 	return s.announce(ctx, tx, o)
+}
+
+// moving takes action on o in memory, checked against the status machine,
+// and answers the status it left: what saving it is conditional on.
+func (s *Service) moving(o *Order, action Action) (Status, error) {
+	to, ok := Next(o.Type, o.Status, action)
+	if !ok {
+		return "", errState()
+	}
+	from := o.Status
+	o.Status, o.UpdatedAt = to, s.now().UTC()
+	if to == Proceeding {
+		// Paid (or issued on account): ticketing finds it from now on.
+		o.ticketDue = o.UpdatedAt
+	}
+	return from, nil
 }
 
 // touch writes o's fields without a status change (same conditional write).
@@ -165,11 +178,24 @@ func (s *Service) announce(ctx context.Context, tx *sqlx.Tx, o *Order) error {
 	if s.notify == nil {
 		return nil
 	}
-	event := "order.status"
+	return s.notify.NotifyTx(ctx, tx, o.AgencyID, statusEvent(o), s.view(*o, ByAgency))
+}
+
+// statusEvent is the webhook event of o's status changes.
+func statusEvent(o *Order) string {
 	if o.Type == TypeChange {
-		event = "change.status"
+		return "change.status"
 	}
-	return s.notify.NotifyTx(ctx, tx, o.AgencyID, event, s.view(*o, ByAgency))
+	return "order.status"
+}
+
+// announces reports whether a move of o has an event to deliver: when not,
+// the move needs no transaction of its own for it.
+func (s *Service) announces(ctx context.Context, o *Order) (bool, error) {
+	if s.notify == nil {
+		return false, nil
+	}
+	return s.notify.Subscribed(ctx, o.AgencyID, statusEvent(o))
 }
 
 // viewer is who is looking at orders.

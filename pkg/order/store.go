@@ -12,6 +12,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/shopping"
 	"github.com/voyage/voyage/pkg/store"
 )
@@ -161,13 +162,37 @@ var (
 	// only when the conditional update was, so the rows it inserts say
 	// whether the order was saved. One round trip fewer on every payment
 	// and ticketing.
-	saveOrderEvent = store.NewStatement(`WITH u AS (UPDATE flight_orders SET ` + saveColumns + ` WHERE id = ? AND status = ? RETURNING id)
-		INSERT INTO flight_order_events (order_id, action, from_status, to_status, actor, remark, created_at)
-		SELECT u.id, ?, ?, ?, ?, ?, ? FROM u`)
-	saveOrderContentEvent = store.NewStatement(`WITH u AS (UPDATE flight_orders SET ` + saveColumns + `, ` + saveContentColumns + ` WHERE id = ? AND status = ? RETURNING id)
-		INSERT INTO flight_order_events (order_id, action, from_status, to_status, actor, remark, created_at)
-		SELECT u.id, ?, ?, ?, ?, ?, ? FROM u`)
+	saveOrderEvent        = store.NewStatement(`WITH ` + movedOrder(false) + ` ` + eventOfMoved)
+	saveOrderContentEvent = store.NewStatement(`WITH ` + movedOrder(true) + ` ` + eventOfMoved)
 )
+
+// movedOrder is a move's conditional save as a WITH item, u, answering the
+// order's id when it was saved; content adds saveContentColumns.
+func movedOrder(content bool) string {
+	set := saveColumns
+	if content {
+		set += `, ` + saveContentColumns
+	}
+	return `u AS (UPDATE flight_orders SET ` + set + ` WHERE id = ? AND status = ? RETURNING id)`
+}
+
+// eventOfMoved is the timeline entry of the order u saved.
+const eventOfMoved = `INSERT INTO flight_order_events (order_id, action, from_status, to_status, actor, remark, created_at)
+		SELECT u.id, ?, ?, ?, ?, ?, ? FROM u`
+
+// movedArgs are the parameters of movedOrder then eventOfMoved for o, last
+// read in status from, moved by action.
+func movedArgs(o *Order, from Status, action Action, actor, remark string) []any {
+	return append(saveArgs(o), o.ID, string(from), string(action), string(from), string(o.Status), actor, remark, o.UpdatedAt.UTC())
+}
+
+// movedGate is the move of o as the gate of a ledger transfer (ledger.Gate):
+// the order is saved, with its timeline entry, only when the money moves,
+// and the money moves only when the order was still in status from.
+func movedGate(o *Order, from Status, action Action, actor, remark string) ledger.Gate {
+	return ledger.Gate{CTEs: movedOrder(o.content) + `, e AS (` + eventOfMoved + `)`, Name: "u",
+		Args: movedArgs(o, from, action, actor, remark)}
+}
 
 // orderInsertValues are the parameters of orderInsertColumns, one each.
 var orderInsertValues = store.Marks(strings.Count(orderInsertColumns, ",") + 1)
@@ -317,7 +342,7 @@ func saveMoved(ctx context.Context, db *store.DB, tx *sqlx.Tx, o *Order, from St
 	if o.content {
 		stmt = saveOrderContentEvent
 	}
-	args := append(saveArgs(o), o.ID, string(from), string(action), string(from), string(o.Status), actor, remark, o.UpdatedAt.UTC())
+	args := movedArgs(o, from, action, actor, remark)
 	res, err := db.ExecStmt(ctx, tx, stmt, args...)
 	if err != nil {
 		if store.IsUniqueViolation(err) {

@@ -201,10 +201,19 @@ func (s *Service) NotifyTx(ctx context.Context, tx *sqlx.Tx, agencyID int64, eve
 	return nil
 }
 
-// currentURL is where event goes for the agency now, read in tx.
-func (s *Service) currentURL(ctx context.Context, tx *sqlx.Tx, agencyID int64, event string) (string, error) {
+// Subscribed reports whether the agency has a URL for event now, as
+// NotifyTx finds it: a caller with nothing else to write in a transaction
+// asks first, and makes one only when an event is to be delivered.
+func (s *Service) Subscribed(ctx context.Context, agencyID int64, event string) (bool, error) {
+	url, err := s.currentURL(ctx, s.db, agencyID, event)
+	return url != "", err
+}
+
+// currentURL is where event goes for the agency now, read with q (the
+// notifying transaction).
+func (s *Service) currentURL(ctx context.Context, q sqlx.QueryerContext, agencyID int64, event string) (string, error) {
 	if s.agencies != nil {
-		a, err := s.agencies.CachedIn(ctx, tx, agencyID)
+		a, err := s.agencies.CachedIn(ctx, q, agencyID)
 		if err != nil {
 			return "", fmt.Errorf("webhook: settings of agency %d: %w", agencyID, err)
 		}
@@ -213,26 +222,22 @@ func (s *Service) currentURL(ctx context.Context, tx *sqlx.Tx, agencyID int64, e
 		}
 		return URLFor(a.Config().Flight, event), nil
 	}
+	column := `flight_settings`
 	if IsTrainEvent(event) {
-		var train string
-		err := tx.GetContext(ctx, &train, tx.Rebind(`SELECT train_settings FROM agencies WHERE id = ?`), agencyID)
-		if errors.Is(err, sql.ErrNoRows) {
-			return "", fmt.Errorf("webhook: agency %d: %w", agencyID, fault.NotFound(""))
-		}
-		if err != nil {
-			return "", fmt.Errorf("webhook: settings of agency %d: %w", agencyID, err)
-		}
-		return strings.TrimSpace(agency.Agency{TrainSettingsJSON: train}.Config().Train.NotifyURL), nil
+		column = `train_settings`
 	}
-	var flight string
-	err := tx.GetContext(ctx, &flight, tx.Rebind(`SELECT flight_settings FROM agencies WHERE id = ?`), agencyID)
+	var settings string
+	err := sqlx.GetContext(ctx, q, &settings, s.db.Rebind(`SELECT `+column+` FROM agencies WHERE id = ?`), agencyID)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", fmt.Errorf("webhook: agency %d: %w", agencyID, fault.NotFound(""))
 	}
 	if err != nil {
 		return "", fmt.Errorf("webhook: settings of agency %d: %w", agencyID, err)
 	}
-	return URLFor(agency.Agency{FlightSettingsJSON: flight}.Config().Flight, event), nil
+	if IsTrainEvent(event) {
+		return strings.TrimSpace(agency.Agency{TrainSettingsJSON: settings}.Config().Train.NotifyURL), nil
+	}
+	return URLFor(agency.Agency{FlightSettingsJSON: settings}.Config().Flight, event), nil
 }
 
 // insertJob queues the delivery job of delivery id in tx and returns the

@@ -187,6 +187,16 @@ func TestNotifyRoutesByEvent(t *testing.T) {
 		bookingOnly := newAgency(t, db, "Booking Only Travel", "https://booking.example/hook", "")
 		both := newAgency(t, db, "Both Travel", "https://booking.example/hook", "https://change.example/hook")
 
+		for _, c := range []struct {
+			agency int64
+			event  string
+			want   bool
+		}{{none, "booking.confirmed", false}, {bookingOnly, "booking.confirmed", true}, {bookingOnly, "change.requested", false},
+			{both, "change.requested", true}, {both, "disruption.schedule_change", true}} {
+			if got, err := svc.Subscribed(ctx, c.agency, c.event); err != nil || got != c.want {
+				t.Errorf("agency %d subscribed to %s: %v (%v), want %v", c.agency, c.event, got, err, c.want)
+			}
+		}
 		notify(t, db, svc, none, "booking.confirmed", map[string]string{"orderId": "1"})
 		notify(t, db, svc, bookingOnly, "change.requested", nil)
 		notify(t, db, svc, bookingOnly, "disruption.schedule_change", nil)
