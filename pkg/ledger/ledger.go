@@ -284,15 +284,8 @@ func (l *Ledger) postOne(ctx context.Context, t Transfer, h string) (Posted, err
 // transfer needs the transaction path: SQLite, an account not yet opened,
 // or NoCredit, whose check on the balance after needs a rollback.
 func (l *Ledger) postAlone(ctx context.Context, t Transfer, h string) (p Posted, done bool, err error) {
-	if l.db.Dialect != store.Postgres || t.NoCredit {
-		return Posted{}, false, nil
-	}
-	fromID, ok := l.cachedID(t.From, t.Currency, t.AgencyID)
+	fromID, toID, ok := l.aloneIDs(t)
 	if !ok {
-		return Posted{}, false, nil
-	}
-	toID, ok := l.cachedID(t.To, t.Currency, t.AgencyID)
-	if !ok || fromID == toID {
 		return Posted{}, false, nil
 	}
 	p, err = l.postOneStatement(ctx, nil, t, h, fromID, toID, t.detailJSON(), l.now().UTC())
@@ -335,24 +328,14 @@ var ErrGateClosed = errors.New("ledger: the transfer's gate is closed")
 // the balance after needs a rollback). A transfer with the key posted
 // before is refused by the unique index, and the gate's write with it.
 func (l *Ledger) PostFirstWith(ctx context.Context, gate Gate, t Transfer) (p Posted, done bool, err error) {
-	if l.db.Dialect != store.Postgres || t.NoCredit {
-		return Posted{}, false, nil
-	}
 	if err := t.validate(); err != nil {
 		return Posted{}, true, err
 	}
-	fromID, ok := l.cachedID(t.From, t.Currency, t.AgencyID)
+	fromID, toID, ok := l.aloneIDs(t)
 	if !ok {
 		return Posted{}, false, nil
 	}
-	toID, ok := l.cachedID(t.To, t.Currency, t.AgencyID)
-	if !ok || fromID == toID {
-		return Posted{}, false, nil
-	}
-	lo, hi, loDelta := fromID, toID, -t.Amount
-	if toID < fromID {
-		lo, hi, loDelta = toID, fromID, t.Amount
-	}
+	lo, hi, loDelta := lockOrder(fromID, toID, t.Amount)
 	now := l.now().UTC()
 	p = Posted{CreatedAt: now}
 	args := append([]any{lo, hi, loDelta, t.Amount, now, t.AgencyID, t.IdempotencyKey, t.hash(), fromID, toID, t.Currency, t.PaymentType,
@@ -388,6 +371,31 @@ func gatedTransfer(gate Gate) string {
 		hi AS (
 			UPDATE ledger_accounts SET balance = balance - $3, updated_at = $5 WHERE id = $2 AND EXISTS (SELECT 1 FROM lo) RETURNING balance)
 		` + insertPosted
+}
+
+// aloneIDs are t's accounts when t can be posted by one statement that the
+// server commits as it runs: on PostgreSQL, both accounts seen committed by
+// this ledger and distinct, and no NoCredit check (which needs a rollback).
+func (l *Ledger) aloneIDs(t Transfer) (fromID, toID int64, ok bool) {
+	if l.db.Dialect != store.Postgres || t.NoCredit {
+		return 0, 0, false
+	}
+	fromID, ok = l.cachedID(t.From, t.Currency, t.AgencyID)
+	if !ok {
+		return 0, 0, false
+	}
+	toID, ok = l.cachedID(t.To, t.Currency, t.AgencyID)
+	return fromID, toID, ok && fromID != toID
+}
+
+// lockOrder is the accounts of a transfer of amount from fromID to toID
+// lower id first, with the lower's change: the order every posting locks
+// them in, so two cannot deadlock.
+func lockOrder(fromID, toID, amount int64) (lo, hi, loDelta int64) {
+	if toID < fromID {
+		return toID, fromID, amount
+	}
+	return fromID, toID, -amount
 }
 
 // cachedID is the account's id when this ledger has seen it committed.
@@ -533,10 +541,7 @@ func (l *Ledger) postNew(ctx context.Context, tx *sqlx.Tx, t Transfer, h string)
 // row (it reads the lower's result first), the lock order of the
 // statement-per-account path, so two transfers cannot deadlock.
 func (l *Ledger) postOneStatement(ctx context.Context, tx *sqlx.Tx, t Transfer, h string, fromID, toID int64, detail string, now time.Time) (Posted, error) {
-	lo, hi, loDelta := fromID, toID, -t.Amount
-	if toID < fromID {
-		lo, hi, loDelta = toID, fromID, t.Amount
-	}
+	lo, hi, loDelta := lockOrder(fromID, toID, t.Amount)
 	p := Posted{CreatedAt: now}
 	err := l.db.QueryRowStmt(ctx, tx, postTransfer,
 		lo, hi, loDelta, t.Amount, now, t.AgencyID, t.IdempotencyKey, h, fromID, toID, t.Currency, t.PaymentType, t.OrderID, t.Reference,
