@@ -114,10 +114,23 @@ func (s *Service) CountLookTx(ctx context.Context, tx *sqlx.Tx, agencyID int64, 
 	return s.countLook(ctx, tx, agencyID, counter)
 }
 
+// LookItem is CountLook as a WITH item, named looked, with ? marks for
+// args: a caller writing what it counts in one statement (a booking's
+// order, on PostgreSQL) counts it there, and the count commits with it.
+func (s *Service) LookItem(agencyID int64, counter string) (item string, args []any, err error) {
+	if !slices.Contains(lookCounters, counter) {
+		return "", nil, errors.New("agency: unknown counter " + counter)
+	}
+	return `looked AS (` + countLookText + ` RETURNING n)`, []any{agencyID, counter, rand.IntN(lookStripes)}, nil
+}
+
+// countLookText increments one stripe of a counter.
+const countLookText = `INSERT INTO agency_look_counts (agency_id, counter, stripe, n) VALUES (?, ?, ?, 1)
+		ON CONFLICT (agency_id, counter, stripe) DO UPDATE SET n = agency_look_counts.n + 1`
+
 // countLookSQL is prepared on PostgreSQL: every search, price check and
 // booking runs it.
-var countLookSQL = store.NewStatement(`INSERT INTO agency_look_counts (agency_id, counter, stripe, n) VALUES (?, ?, ?, 1)
-		ON CONFLICT (agency_id, counter, stripe) DO UPDATE SET n = agency_look_counts.n + 1`)
+var countLookSQL = store.NewStatement(countLookText)
 
 // countLook increments the counter in tx, or on the pool when tx is nil.
 func (s *Service) countLook(ctx context.Context, tx *sqlx.Tx, agencyID int64, counter string) error {

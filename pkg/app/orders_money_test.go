@@ -291,12 +291,13 @@ func TestGatewayPayments(t *testing.T) {
 	})
 }
 
-// TestPaymentOnceWithOrWithoutWebhook: on PostgreSQL a payment of an
-// agency without a webhook is its order's move and its charge in one
-// statement; with a webhook they share a transaction with the event. Either
-// way, of two payments of one order racing with different keys one is
-// charged and the other refused, the order is paid once, and an agency
-// with a webhook is told.
+// TestPaymentOnceWithOrWithoutWebhook: on PostgreSQL the booking and the
+// payment of an agency without a webhook are one statement each (the order
+// with its booking count; the order's move with its charge); with a
+// webhook each shares a transaction with its event. Either way a booking
+// is counted once, replayed or not; of two payments of one order racing
+// with different keys one is charged and the other refused, the order is
+// paid once, and an agency with a webhook is told.
 func TestPaymentOnceWithOrWithoutWebhook(t *testing.T) {
 	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		ctx := context.Background()
@@ -305,10 +306,26 @@ func TestPaymentOnceWithOrWithoutWebhook(t *testing.T) {
 		fund(t, a, agencyID, "50000")
 		quoteID, sol := quoteFor(t, srv, op.Token)
 		total, _ := money.Parse(sol.Total.Amount, "CNY")
+		bookings := func() int {
+			t.Helper()
+			var n int
+			if err := a.DB.GetContext(ctx, &n, a.DB.Rebind(`SELECT COALESCE(SUM(n), 0) FROM agency_look_counts WHERE agency_id = ? AND counter = 'bookings'`), agencyID); err != nil {
+				t.Fatal(err)
+			}
+			return n
+		}
 		race := func(webhook bool) {
 			t.Helper()
 			for round := range 3 {
-				o := createOrder(t, srv, op.Token, quoteID, fmt.Sprintf("race-%v-%d", webhook, round))
+				booked := bookings()
+				key := fmt.Sprintf("race-%v-%d", webhook, round)
+				o := createOrder(t, srv, op.Token, quoteID, key)
+				if replay := createOrder(t, srv, op.Token, quoteID, key); replay.ID != o.ID {
+					t.Fatalf("a replayed booking made order %d, want %d", replay.ID, o.ID)
+				}
+				if got := bookings(); got != booked+1 {
+					t.Fatalf("webhook %v: the booking count went from %d to %d for one order", webhook, booked, got)
+				}
 				before := walletMinor(t, a, agencyID)
 				var wg sync.WaitGroup
 				codes := make([]int, 2)

@@ -47,6 +47,9 @@ type Notifier interface {
 // Looks counts look-to-book.
 type Looks interface {
 	CountLookTx(ctx context.Context, tx *sqlx.Tx, agencyID int64, counter string) error
+	// LookItem is the count as a WITH item with its parameters, for a
+	// statement that writes what it counts.
+	LookItem(agencyID int64, counter string) (item string, args []any, err error)
 }
 
 // Options are the service's dependencies.
@@ -143,6 +146,37 @@ func (s *Service) move(ctx context.Context, tx *sqlx.Tx, o *Order, action Action
 		return errState()
 	}
 	return s.announce(ctx, tx, o)
+}
+
+// store saves a new order with its timeline entry, its webhook event and
+// its booking count, all or none. On PostgreSQL, when there is no event to
+// deliver, that is one statement committed as it runs (insertCreatedWith)
+// instead of BEGIN, the order, the count and COMMIT.
+func (s *Service) store(ctx context.Context, o *Order, actor, remark string) error {
+	notify, err := s.announces(ctx, o)
+	if err != nil {
+		return err
+	}
+	if s.db.Dialect == store.Postgres && !notify && s.looks != nil {
+		item, args, err := s.looks.LookItem(o.AgencyID, "bookings")
+		if err != nil {
+			return err
+		}
+		return insertCreatedWith(ctx, s.db, o, actor, remark, item, args...)
+	}
+	return s.db.InTx(ctx, func(tx *sqlx.Tx) error {
+		if err := insertCreated(ctx, s.db, tx, o, actor, remark); err != nil {
+			return err
+		}
+		if err := s.announce(ctx, tx, o); err != nil {
+			return err
+		}
+		if s.looks == nil {
+			return nil
+		}
+		// In the transaction: the booking count commits with its order.
+		return s.looks.CountLookTx(ctx, tx, o.AgencyID, "bookings")
+	})
 }
 
 // moving takes action on o in memory, checked against the status machine,
@@ -396,21 +430,9 @@ func (s *Service) Create(ctx context.Context, who auth.Principal, key string, re
 	default:
 		o.Status = ToBePaid
 	}
-	err = s.db.InTx(ctx, func(tx *sqlx.Tx) error {
-		if err := insertCreated(ctx, s.db, tx, &o, actorName(who), req.Remark); err != nil {
-			return err
-		}
-		// No job waits on PayBy: the deadline sweep closes the order once it
-		// passes, which spares every booking a River insert.
-		if err := s.announce(ctx, tx, &o); err != nil {
-			return err
-		}
-		if s.looks == nil {
-			return nil
-		}
-		// In the transaction: the booking count commits with its order.
-		return s.looks.CountLookTx(ctx, tx, who.AgencyID, "bookings")
-	})
+	// No job waits on PayBy: the deadline sweep closes the order once it
+	// passes, which spares every booking a River insert.
+	err = s.store(ctx, &o, actorName(who), req.Remark)
 	if err != nil {
 		s.cancelBookings(context.WithoutCancel(ctx), bookings)
 		if store.IsUniqueViolation(err) {

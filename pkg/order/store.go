@@ -148,11 +148,7 @@ var (
 	insertOrderPostgres = store.NewStatement(orderWithID + ` ` + insertOrderFromN + ` RETURNING id, booking_number, root_id`)
 	// insertCreatedPostgres is insertOrderPostgres with the order's first
 	// timeline entry ("create") in the same statement.
-	insertCreatedPostgres = store.NewStatement(orderWithID + `,
-		o AS (` + insertOrderFromN + ` RETURNING id, booking_number, root_id, status, created_at),
-		e AS (INSERT INTO flight_order_events (order_id, action, from_status, to_status, actor, remark, created_at)
-			SELECT o.id, 'create', '', o.status, ?, ?, o.created_at FROM o)
-		SELECT id, booking_number, root_id FROM o`)
+	insertCreatedPostgres = store.NewStatement(orderWithID + `, ` + createdItems + ` SELECT id, booking_number, root_id FROM o`)
 	saveOrder        = store.NewStatement(`UPDATE flight_orders SET ` + saveColumns + ` WHERE id = ? AND status = ?`)
 	saveOrderContent = store.NewStatement(`UPDATE flight_orders SET ` + saveColumns + `, ` + saveContentColumns + ` WHERE id = ? AND status = ?`)
 	insertEvent      = store.NewStatement(`INSERT INTO flight_order_events (order_id, action, from_status, to_status, actor, remark, created_at)
@@ -208,52 +204,82 @@ var insertOrderFromN = `INSERT INTO flight_orders (id, booking_number, root_id, 
 	SELECT n.id, ? || CASE WHEN n.id < 100000000 THEN lpad(n.id::text, 8, '0') ELSE n.id::text END, COALESCE(?, n.id), ` + orderInsertValues + `
 	FROM n`
 
+// createdItems insert the order (o) and its first timeline entry ("create")
+// after orderWithID.
+var createdItems = `o AS (` + insertOrderFromN + ` RETURNING id, booking_number, root_id, status, created_at),
+		e AS (INSERT INTO flight_order_events (order_id, action, from_status, to_status, actor, remark, created_at)
+			SELECT o.id, 'create', '', o.status, ?, ?, o.created_at FROM o)`
+
+// insertCreatedWith is insertCreated with more WITH items (? marks for
+// args after the order's) in the same statement, on PostgreSQL and on the
+// pool: the statement commits as it runs, the order and what it wrote
+// with it (its booking count) together or neither.
+func insertCreatedWith(ctx context.Context, db *store.DB, o *Order, actor, remark, items string, args ...any) error {
+	q := db.Rebind(orderWithID + `, ` + createdItems + `, ` + items + ` SELECT id, booking_number, root_id FROM o`)
+	return insertPostgres(o, func(orderArgs ...any) *sqlx.Row {
+		return db.QueryRowxContext(ctx, q, append(append(orderArgs, actor, remark), args...)...)
+	})
+}
+
 // insertCreated stores a new order with its "create" timeline entry: on
 // PostgreSQL in one statement, a round trip fewer on every booking.
 func insertCreated(ctx context.Context, db *store.DB, tx *sqlx.Tx, o *Order, actor, remark string) error {
 	if db.Dialect != store.Postgres {
-		if err := insert(ctx, db, tx, o); err != nil {
+		if err := insertSQLite(ctx, tx, o); err != nil {
 			return err
 		}
 		return addEvent(ctx, db, tx, o.ID, "create", "", o.Status, actor, remark, o.CreatedAt)
 	}
-	return insertRow(ctx, db, tx, o, insertCreatedPostgres, actor, remark)
+	return insertPostgres(o, func(args ...any) *sqlx.Row {
+		return db.QueryRowStmt(ctx, tx, insertCreatedPostgres, append(args, actor, remark)...)
+	})
 }
 
 // insert stores a new order (in tx, on db) and returns its id.
 func insert(ctx context.Context, db *store.DB, tx *sqlx.Tx, o *Order) error {
-	return insertRow(ctx, db, tx, o, insertOrderPostgres)
+	if db.Dialect != store.Postgres {
+		return insertSQLite(ctx, tx, o)
+	}
+	return insertPostgres(o, func(args ...any) *sqlx.Row { return db.QueryRowStmt(ctx, tx, insertOrderPostgres, args...) })
 }
 
-// insertRow is insert with stmt as its PostgreSQL statement; more are the
-// parameters stmt takes after the order's.
-func insertRow(ctx context.Context, db *store.DB, tx *sqlx.Tx, o *Order, stmt *store.Statement, more ...any) error {
-	segs := enc(segmentsBlob{o.Segments, o.Journeys})
+// insertPostgres stores o by a statement that run makes with the parameters
+// of orderWithID and insertOrderFromN (then its own), answering the order's
+// id, booking number and root.
+func insertPostgres(o *Order, run func(args ...any) *sqlx.Row) error {
+	args := append([]any{bookingPrefix(o), nullID(o.RootID)}, insertArgs(o)...)
+	if err := run(args...).Scan(&o.ID, &o.BookingNumber, &o.RootID); err != nil {
+		return fmt.Errorf("order: insert: %w", err)
+	}
+	return nil
+}
+
+// bookingPrefix starts o's booking number, which ends with the order's id:
+// unique without a retry (random numbers collide within days at a few
+// thousand orders).
+func bookingPrefix(o *Order) string { return "F" + o.CreatedAt.UTC().Format("060102") }
+
+// insertArgs are the parameters of orderInsertColumns for o.
+func insertArgs(o *Order) []any {
 	if o.Passengers == nil {
 		o.Passengers = []Passenger{}
 	}
-	// The booking number carries the order id, so it is unique without a
-	// retry: random numbers collide within days at a few thousand orders.
-	prefix := "F" + o.CreatedAt.UTC().Format("060102")
-	args := []any{o.AgencyID, nullID(o.UserID), o.Type, nullID(o.OriginalID), string(o.Status), o.PaymentStatus,
+	return []any{o.AgencyID, nullID(o.UserID), o.Type, nullID(o.OriginalID), string(o.Status), o.PaymentStatus,
 		o.PaymentChannel, o.PaymentKey, o.ReferenceID, o.PNR, o.Airline, o.FlightNumber, o.TicketNumbers, o.Origin, o.Destination,
-		nullTime(o.DepartAt), o.Currency, o.Total, enc(o.Prices), segs, enc(o.Passengers), enc(o.Contact), enc(o.Restrictions),
+		nullTime(o.DepartAt), o.Currency, o.Total, enc(o.Prices), enc(segmentsBlob{o.Segments, o.Journeys}), enc(o.Passengers), enc(o.Contact), enc(o.Restrictions),
 		o.InvoiceType, enc(solutionBlob{o.Solution, o.Booked}), enc(o.Booked.Bookings), enc(o.Request), enc(o.ChangeSearch), o.Reason,
 		o.ReviewRemark, o.Disrupted, o.IdempotencyKey, o.RequestHash, nullTime(o.PayBy), nullTime(o.ConfirmBy), o.CreatedAt.UTC(), o.UpdatedAt.UTC()}
-	if db.Dialect == store.Postgres {
-		err := db.QueryRowStmt(ctx, tx, stmt, append(append([]any{prefix, nullID(o.RootID)}, args...), more...)...).
-			Scan(&o.ID, &o.BookingNumber, &o.RootID)
-		if err != nil {
-			return fmt.Errorf("order: insert: %w", err)
-		}
-		return nil
-	}
+}
+
+// insertSQLite stores o in tx on SQLite: the insert, then its booking
+// number and root, which need the id.
+func insertSQLite(ctx context.Context, tx *sqlx.Tx, o *Order) error {
 	err := tx.GetContext(ctx, &o.ID, tx.Rebind(`INSERT INTO flight_orders (booking_number, root_id, `+orderInsertColumns+`)
-		VALUES (?, ?, `+orderInsertValues+`) RETURNING id`), append([]any{o.BookingNumber, nullID(o.RootID)}, args...)...)
+		VALUES (?, ?, `+orderInsertValues+`) RETURNING id`), append([]any{o.BookingNumber, nullID(o.RootID)}, insertArgs(o)...)...)
 	if err != nil {
 		return fmt.Errorf("order: insert: %w", err)
 	}
-	o.BookingNumber = fmt.Sprintf("%s%08d", prefix, o.ID)
+	o.BookingNumber = fmt.Sprintf("%s%08d", bookingPrefix(o), o.ID)
 	if o.RootID == 0 {
 		o.RootID = o.ID
 	}
