@@ -149,9 +149,9 @@ var (
 	// insertCreatedPostgres is insertOrderPostgres with the order's first
 	// timeline entry ("create") in the same statement.
 	insertCreatedPostgres = store.NewStatement(orderWithID + `, ` + createdItems + ` SELECT id, booking_number, root_id FROM o`)
-	saveOrder        = store.NewStatement(`UPDATE flight_orders SET ` + saveColumns + ` WHERE id = ? AND status = ?`)
-	saveOrderContent = store.NewStatement(`UPDATE flight_orders SET ` + saveColumns + `, ` + saveContentColumns + ` WHERE id = ? AND status = ?`)
-	insertEvent      = store.NewStatement(`INSERT INTO flight_order_events (order_id, action, from_status, to_status, actor, remark, created_at)
+	saveOrder             = store.NewStatement(`UPDATE flight_orders SET ` + saveColumns + ` WHERE id = ? AND status = ?`)
+	saveOrderContent      = store.NewStatement(`UPDATE flight_orders SET ` + saveColumns + `, ` + saveContentColumns + ` WHERE id = ? AND status = ?`)
+	insertEvent           = store.NewStatement(`INSERT INTO flight_order_events (order_id, action, from_status, to_status, actor, remark, created_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?)`)
 	// saveOrderEvent and saveOrderContentEvent are a move's save and its
 	// timeline entry in one statement (PostgreSQL): the entry is written
