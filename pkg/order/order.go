@@ -193,7 +193,7 @@ type Order struct {
 	// content marks a change to the large JSON columns (passengers, the
 	// quote and bookings, the request, the change search): only then does a
 	// save rewrite them.
-	content bool
+	content contentChange
 	// ticketDue, set when the order enters proceeding, is written by the
 	// save as its first ticketing due time (and its attempts start again
 	// from none). ticketAttempts is how often ticketing has claimed it,

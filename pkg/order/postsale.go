@@ -267,7 +267,7 @@ func (s *Service) ChangeSearch(ctx context.Context, who auth.Principal, id int64
 		cs.Quotes[opt.ID] = q
 		cs.Options = append(cs.Options, opt)
 	}
-	o.ChangeSearch, o.content = cs, true
+	o.ChangeSearch, o.content = cs, allContent
 	if err := s.db.InTx(ctx, func(tx *sqlx.Tx) error { return s.touch(ctx, tx, &o) }); err != nil {
 		return ChangeSearch{}, err
 	}
@@ -427,7 +427,7 @@ func (s *Service) quoteRefund(ctx context.Context, o *Order, req ReviewRequest) 
 		return err
 	}
 	fee = min(fee, gross)
-	o.Request.Quotes, o.content = quotes, true
+	o.Request.Quotes, o.content = quotes, allContent
 	o.Prices.RefundAmount = gross - fee
 	o.Prices.RefundFee = airlineFee
 	o.Prices.ServiceFee = fee
@@ -641,7 +641,7 @@ func (s *Service) CarryOut(ctx context.Context, id int64, last bool) error {
 			return s.move(ctx, tx, &o, ActFailed, "system", failed.Error())
 		}
 		if o.Type == TypeChange && len(newBookings) > 0 {
-			o.Booked.Bookings, o.content = newBookings, true
+			o.Booked.Bookings, o.content = newBookings, allContent
 			var pnrs []string
 			for _, b := range newBookings {
 				pnrs = append(pnrs, b.PNR)

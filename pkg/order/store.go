@@ -149,27 +149,30 @@ var (
 	// insertCreatedPostgres is insertOrderPostgres with the order's first
 	// timeline entry ("create") in the same statement.
 	insertCreatedPostgres = store.NewStatement(orderWithID + `, ` + createdItems + ` SELECT id, booking_number, root_id FROM o`)
-	saveOrder             = store.NewStatement(`UPDATE flight_orders SET ` + saveColumns + ` WHERE id = ? AND status = ?`)
-	saveOrderContent      = store.NewStatement(`UPDATE flight_orders SET ` + saveColumns + `, ` + saveContentColumns + ` WHERE id = ? AND status = ?`)
+	// saveOrder is save's statement for each contentChange.
+	saveOrder = [...]*store.Statement{
+		noContent:      store.NewStatement(`UPDATE flight_orders SET ` + setColumns(noContent) + ` WHERE id = ? AND status = ?`),
+		passengersOnly: store.NewStatement(`UPDATE flight_orders SET ` + setColumns(passengersOnly) + ` WHERE id = ? AND status = ?`),
+		allContent:     store.NewStatement(`UPDATE flight_orders SET ` + setColumns(allContent) + ` WHERE id = ? AND status = ?`),
+	}
 	insertEvent           = store.NewStatement(`INSERT INTO flight_order_events (order_id, action, from_status, to_status, actor, remark, created_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?)`)
-	// saveOrderEvent and saveOrderContentEvent are a move's save and its
-	// timeline entry in one statement (PostgreSQL): the entry is written
+	// saveOrderEvent is a move's save and its timeline entry in one
+	// statement (PostgreSQL), for each contentChange: the entry is written
 	// only when the conditional update was, so the rows it inserts say
 	// whether the order was saved. One round trip fewer on every payment
 	// and ticketing.
-	saveOrderEvent        = store.NewStatement(`WITH ` + movedOrder(false) + ` ` + eventOfMoved)
-	saveOrderContentEvent = store.NewStatement(`WITH ` + movedOrder(true) + ` ` + eventOfMoved)
+	saveOrderEvent = [...]*store.Statement{
+		noContent:      store.NewStatement(`WITH ` + movedOrder(noContent) + ` ` + eventOfMoved),
+		passengersOnly: store.NewStatement(`WITH ` + movedOrder(passengersOnly) + ` ` + eventOfMoved),
+		allContent:     store.NewStatement(`WITH ` + movedOrder(allContent) + ` ` + eventOfMoved),
+	}
 )
 
 // movedOrder is a move's conditional save as a WITH item, u, answering the
-// order's id when it was saved; content adds saveContentColumns.
-func movedOrder(content bool) string {
-	set := saveColumns
-	if content {
-		set += `, ` + saveContentColumns
-	}
-	return `u AS (UPDATE flight_orders SET ` + set + ` WHERE id = ? AND status = ? RETURNING id)`
+// order's id when it was saved.
+func movedOrder(c contentChange) string {
+	return `u AS (UPDATE flight_orders SET ` + setColumns(c) + ` WHERE id = ? AND status = ? RETURNING id)`
 }
 
 // eventOfMoved is the timeline entry of the order u saved.
@@ -305,8 +308,31 @@ const (
 	saveContentColumns = `segments = ?, passengers = ?, quote = ?, bookings = ?, request = ?, change_search = ?`
 )
 
-// saveArgs are the parameters of saveColumns, then of saveContentColumns
-// when o.content says they changed.
+// contentChange is which of the large JSON columns a save rewrites.
+type contentChange int
+
+const (
+	// noContent: a status or payment change, a small row update.
+	noContent contentChange = iota
+	// passengersOnly: the travellers' ticket numbers (ticketing), not the
+	// trip, the quote or the request, which stay as booked.
+	passengersOnly
+	// allContent: saveContentColumns.
+	allContent
+)
+
+// setColumns is what a save with c writes.
+func setColumns(c contentChange) string {
+	switch c {
+	case passengersOnly:
+		return saveColumns + `, passengers = ?`
+	case allContent:
+		return saveColumns + `, ` + saveContentColumns
+	}
+	return saveColumns
+}
+
+// saveArgs are the parameters of setColumns(o.content).
 func saveArgs(o *Order) []any {
 	reset := 0
 	if !o.ticketDue.IsZero() {
@@ -315,7 +341,10 @@ func saveArgs(o *Order) []any {
 	args := []any{string(o.Status), o.PaymentStatus, o.PaymentChannel, o.PaymentKey, o.ReferenceID, o.PNR, o.TicketNumbers, o.Total,
 		enc(o.Prices), o.ReviewRemark, o.Disrupted, nullTime(o.PayBy), nullTime(o.ConfirmBy), o.UpdatedAt.UTC(),
 		nullTime(o.ticketDue), reset}
-	if o.content {
+	switch o.content {
+	case passengersOnly:
+		args = append(args, enc(o.Passengers))
+	case allContent:
 		args = append(args, enc(segmentsBlob{o.Segments, o.Journeys}), enc(o.Passengers), enc(solutionBlob{o.Solution, o.Booked}), enc(o.Booked.Bookings),
 			enc(o.Request), enc(o.ChangeSearch))
 	}
@@ -324,7 +353,7 @@ func saveArgs(o *Order) []any {
 
 // saved clears what a save wrote once.
 func (o *Order) saved() {
-	o.content = false
+	o.content = noContent
 	if !o.ticketDue.IsZero() {
 		o.ticketDue, o.ticketAttempts = time.Time{}, 0
 	}
@@ -332,14 +361,10 @@ func (o *Order) saved() {
 
 // save writes back the mutable fields of an order whose status is still
 // from: false when another writer moved it first. The large JSON columns are
-// rewritten only when o.content says they changed: a status change is then a
-// small row update, which matters on the payment path.
+// rewritten only when o.content says they changed (and then only those): a
+// status change is a small row update, which matters on the payment path.
 func save(ctx context.Context, db *store.DB, tx *sqlx.Tx, o *Order, from Status) (bool, error) {
-	stmt := saveOrder
-	if o.content {
-		stmt = saveOrderContent
-	}
-	res, err := db.ExecStmt(ctx, tx, stmt, append(saveArgs(o), o.ID, string(from))...)
+	res, err := db.ExecStmt(ctx, tx, saveOrder[o.content], append(saveArgs(o), o.ID, string(from))...)
 	if err != nil {
 		if store.IsUniqueViolation(err) {
 			return false, fault.Conflict("order.error.requestOpen")
@@ -364,12 +389,7 @@ func saveMoved(ctx context.Context, db *store.DB, tx *sqlx.Tx, o *Order, from St
 		}
 		return true, addEvent(ctx, db, tx, o.ID, action, from, o.Status, actor, remark, o.UpdatedAt)
 	}
-	stmt := saveOrderEvent
-	if o.content {
-		stmt = saveOrderContentEvent
-	}
-	args := movedArgs(o, from, action, actor, remark)
-	res, err := db.ExecStmt(ctx, tx, stmt, args...)
+	res, err := db.ExecStmt(ctx, tx, saveOrderEvent[o.content], movedArgs(o, from, action, actor, remark)...)
 	if err != nil {
 		if store.IsUniqueViolation(err) {
 			return false, fault.Conflict("order.error.requestOpen")

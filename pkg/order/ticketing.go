@@ -198,7 +198,7 @@ func (s *Service) issue(ctx context.Context, o *Order) error {
 	for i := range o.Passengers {
 		o.Passengers[i].TicketNumber = strings.Join(perPax[i], "/")
 	}
-	o.content = true
+	o.content = passengersOnly
 	o.TicketNumbers = strings.Join(numbers, "/")
 	return nil
 }
