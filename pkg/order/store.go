@@ -155,7 +155,7 @@ var (
 		passengersOnly: store.NewStatement(`UPDATE flight_orders SET ` + setColumns(passengersOnly) + ` WHERE id = ? AND status = ?`),
 		allContent:     store.NewStatement(`UPDATE flight_orders SET ` + setColumns(allContent) + ` WHERE id = ? AND status = ?`),
 	}
-	insertEvent           = store.NewStatement(`INSERT INTO flight_order_events (order_id, action, from_status, to_status, actor, remark, created_at)
+	insertEvent = store.NewStatement(`INSERT INTO flight_order_events (order_id, action, from_status, to_status, actor, remark, created_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?)`)
 	// saveOrderEvent is a move's save and its timeline entry in one
 	// statement (PostgreSQL), for each contentChange: the entry is written
