@@ -2,12 +2,15 @@ package order
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/jmoiron/sqlx"
+	"github.com/lib/pq"
 
 	"github.com/voyage/voyage/pkg/store"
 )
@@ -218,7 +221,14 @@ func (s *Service) recordTickets(ctx context.Context, batch []Order, errs []error
 	// Each attempt moves a copy: a move changes the order it is given,
 	// and a rolled-back commit must leave the batch as claimed.
 	err := s.db.InTx(ctx, func(tx *sqlx.Tx) error {
+		quiet, err := s.issueQuietly(ctx, tx, batch, errs)
+		if err != nil {
+			return err
+		}
 		for i := range batch {
+			if quiet[i] {
+				continue
+			}
 			o := batch[i]
 			if err := s.recordTicket(ctx, tx, &o, errs[i]); err != nil {
 				return err
@@ -242,6 +252,58 @@ func (s *Service) recordTickets(ctx context.Context, batch []Order, errs []error
 				"order", batch[i].ID, "err", err)
 		}
 	}
+}
+
+// issueQuietly records in tx, by one statement, the batch's orders that
+// were ticketed and have no webhook event to deliver (PostgreSQL): their
+// status, tickets and timeline entries, where a move each was a round trip
+// each. It answers which orders it took care of, including those someone
+// else moved on meanwhile (left as they are, as recordTicket does).
+func (s *Service) issueQuietly(ctx context.Context, tx *sqlx.Tx, batch []Order, errs []error) ([]bool, error) {
+	done := make([]bool, len(batch))
+	if s.db.Dialect != store.Postgres {
+		return done, nil
+	}
+	to, ok := Next(TypeOrigin, Proceeding, ActTicketed)
+	if !ok {
+		return nil, errors.New("order: the status machine does not ticket a proceeding order")
+	}
+	var ids []int64
+	var numbers, passengers []string
+	for i := range batch {
+		o := &batch[i]
+		if errs[i] != nil || o.Type != TypeOrigin {
+			continue
+		}
+		if notify, err := s.announces(ctx, o); err != nil || notify {
+			continue
+		}
+		ids = append(ids, o.ID)
+		numbers = append(numbers, o.TicketNumbers)
+		passengers = append(passengers, enc(o.Passengers))
+		done[i] = true
+	}
+	if len(ids) == 0 {
+		return done, nil
+	}
+	var saved []int64
+	err := tx.SelectContext(ctx, &saved, `WITH v AS (SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[]) AS v(id, ticket_numbers, passengers)),
+		u AS (UPDATE flight_orders o SET status = $4, ticket_numbers = v.ticket_numbers, passengers = v.passengers, updated_at = $5
+			FROM v WHERE o.id = v.id AND o.status = $6 RETURNING o.id)
+		INSERT INTO flight_order_events (order_id, action, from_status, to_status, actor, remark, created_at)
+		SELECT u.id, $7, $6, $4, 'system', '', $5 FROM u RETURNING order_id`,
+		pq.Array(ids), pq.Array(numbers), pq.Array(passengers), string(to), s.now().UTC(), string(Proceeding), string(ActTicketed))
+	if err != nil {
+		return nil, fmt.Errorf("order: record %d orders ticketed: %w", len(ids), err)
+	}
+	if len(saved) < len(ids) {
+		for _, id := range ids {
+			if !slices.Contains(saved, id) {
+				s.log.InfoContext(ctx, "order: moved on while it was ticketed; left as it is", "order", id)
+			}
+		}
+	}
+	return done, nil
 }
 
 // recordTicket records one order's outcome in tx; refusals are left to
