@@ -205,3 +205,63 @@ func TestSweepIsOneUniquePeriodicJob(t *testing.T) {
 		}()
 	}
 }
+
+// TestRelatedOrders: an order's detail lists the other orders of its trip
+// (the origin order and its post-sale requests) and nothing else, reading
+// the requests through flight_orders_requests rather than every order.
+func TestRelatedOrders(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		ids := seedDeadlines(t, db, []struct {
+			name      string
+			typ       string
+			status    Status
+			payBy     time.Time
+			confirmBy time.Time
+		}{{"origin", TypeOrigin, Issued, time.Time{}, time.Time{}}, {"other", TypeOrigin, Issued, time.Time{}, time.Time{}}})
+		now := time.Now().UTC()
+		var agencyID int64
+		if err := db.GetContext(ctx, &agencyID, db.Rebind(`SELECT agency_id FROM flight_orders WHERE id = ?`), ids["origin"]); err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range []string{"refund", "change"} {
+			r := Order{AgencyID: agencyID, Type: TypeRefund, OriginalID: ids["origin"], RootID: ids["origin"], Status: RfdRejected,
+				PaymentStatus: Unpaid, Currency: "CNY", CreatedAt: now, UpdatedAt: now}
+			if name == "change" {
+				r.Type, r.Status = TypeChange, ChgReviewing
+			}
+			err := db.InTx(ctx, func(tx *sqlx.Tx) error { return insert(ctx, db, tx, &r) })
+			if err != nil {
+				t.Fatal(err)
+			}
+			ids[name] = r.ID
+		}
+		names := func(of string) []string {
+			o, err := load(ctx, db, nil, ids[of])
+			if err != nil {
+				t.Fatal(err)
+			}
+			rel, err := related(ctx, db, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out []string
+			for _, r := range rel {
+				for name, id := range ids {
+					if id == r.ID {
+						out = append(out, name)
+					}
+				}
+			}
+			return out
+		}
+		for of, want := range map[string]string{"origin": "[refund change]", "refund": "[origin change]", "change": "[origin refund]", "other": "[]"} {
+			if got := fmt.Sprint(names(of)); got != want {
+				t.Errorf("related to %s: %s, want %s", of, got, want)
+			}
+		}
+		if plan := explain(t, db, relatedQuery, int64(1), int64(1), int64(2)); !strings.Contains(plan, "flight_orders_requests") {
+			t.Errorf("related orders are not read through flight_orders_requests:\n%s", plan)
+		}
+	})
+}

@@ -572,9 +572,16 @@ func proofs(ctx context.Context, db *store.DB, orderID int64) ([]Proof, error) {
 	return out, nil
 }
 
+const relatedQuery = `SELECT ` + columns + ` FROM flight_orders
+	WHERE (root_id = ? AND original_id IS NOT NULL OR id = ?) AND id <> ? ORDER BY id`
+
+// related are the other orders of o's trip: its root (the origin order)
+// and the root's post-sale requests, by id. The requests are read through
+// the partial index flight_orders_requests, whose condition the query
+// repeats.
 func related(ctx context.Context, db *store.DB, o Order) ([]Order, error) {
 	var rows []row
-	err := db.SelectContext(ctx, &rows, db.Rebind(`SELECT `+columns+` FROM flight_orders WHERE root_id = ? AND id <> ? ORDER BY id`), o.RootID, o.ID)
+	err := db.SelectContext(ctx, &rows, db.Rebind(relatedQuery), o.RootID, o.RootID, o.ID)
 	if err != nil {
 		return nil, fmt.Errorf("order %d: related: %w", o.ID, err)
 	}
