@@ -38,9 +38,12 @@ const (
 	ticketBatches = 4
 	// ticketCalls bounds one batch's supplier calls at once.
 	ticketCalls = 8
+	// ticketRecordTimeout bounds recording a batch's outcomes, which starts
+	// once its suppliers have answered or ticketTimeout has passed.
+	ticketRecordTimeout = 10 * time.Second
 	// ticketLease is how long a claimed order is left to its claimer: more
-	// than a batch may take (ticketTimeout), with room to record it.
-	ticketLease = ticketTimeout + 15*time.Second
+	// than a batch may take, suppliers and recording.
+	ticketLease = ticketTimeout + ticketRecordTimeout + 5*time.Second
 	// ticketPoll is how often an instance looks for due orders unasked:
 	// retries coming due, leases run out, orders another instance paid.
 	ticketPoll = time.Second
@@ -171,7 +174,12 @@ func (s *Service) ticketBatch(ctx context.Context, batch []Order) {
 		})
 	}
 	wg.Wait()
-	s.recordTickets(ctx, batch, errs)
+	// The outcomes are recorded even when the suppliers took the batch's
+	// whole time: what they answered is known now, and the lease allows
+	// for it.
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), ticketRecordTimeout)
+	defer cancel()
+	s.recordTickets(rctx, batch, errs)
 }
 
 // issue asks o's suppliers for its tickets and sets them on o, each
