@@ -72,8 +72,15 @@ func TestStatementsMakeAndExport(t *testing.T) {
 	e.fund(t, "Demo Sub Travel", "1200.50", "ST-1")
 	e.fund(t, "Demo Sub Travel", "99.50", "ST-2")
 	dir := t.TempDir()
-	today := time.Now().UTC().Format(time.DateOnly)
-	first := time.Now().UTC().Format("2006-01") + "-01"
+	// A statement's dates are days in the agency's time zone (the demo
+	// agencies keep Asia/Shanghai's): in UTC, the top-ups made after 16:00
+	// fall on the next day there, outside a period ending today in UTC.
+	zone, err := time.LoadLocation("Asia/Shanghai")
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now().In(zone)
+	today, first := now.Format(time.DateOnly), now.Format("2006-01")+"-01"
 	c := start(t, e.b, Options{ExportDir: dir})
 	c.selectAgency("Demo Sub Travel")
 	c.press("5")
