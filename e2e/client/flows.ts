@@ -101,7 +101,10 @@ export async function run(baseUrl: string): Promise<string[]> {
   log.push(`refund ${refund.type} ${refund.status}`);
 
   // Statements: create one, list them, export it as CSV.
-  const today = new Date().toISOString().slice(0, 10);
+  // A statement's days are its agency's: the demo agencies keep the default
+  // zone, Asia/Shanghai, where the order paid just now is on today's date
+  // (from 16:00 UTC that is tomorrow's in UTC). en-CA writes YYYY-MM-DD.
+  const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Shanghai' }).format(new Date());
   const st = ok(await client.POST('/base/v2/statements', { body: { from: today, to: today } }), 'statement').data;
   const sts = ok(await client.GET('/base/v2/statements'), 'statements').data;
   if (!sts.items?.some((s) => s.id === st.id)) throw new Error('the statement list lacks the statement');
