@@ -121,7 +121,7 @@ func (s *Service) LookItem(agencyID int64, counter string) (item string, args []
 	if !slices.Contains(lookCounters, counter) {
 		return "", nil, errors.New("agency: unknown counter " + counter)
 	}
-	return `looked AS (` + countLookText + ` RETURNING n)`, []any{agencyID, counter, rand.IntN(lookStripes)}, nil
+	return `looked AS (` + countLookText + `)`, []any{agencyID, counter, rand.IntN(lookStripes)}, nil
 }
 
 // countLookText increments one stripe of a counter.

@@ -288,7 +288,7 @@ func (l *Ledger) postAlone(ctx context.Context, t Transfer, h string) (p Posted,
 	if !ok {
 		return Posted{}, false, nil
 	}
-	p, err = l.postOneStatement(ctx, nil, t, h, fromID, toID, t.detailJSON(), l.now().UTC())
+	p, err = l.postOneStatement(ctx, nil, t, h, fromID, toID, t.detailJSON(), l.now().UTC(), Gate{})
 	if err == nil {
 		return p, true, nil
 	}
@@ -335,27 +335,22 @@ func (l *Ledger) PostFirstWith(ctx context.Context, gate Gate, t Transfer) (p Po
 	if !ok {
 		return Posted{}, false, nil
 	}
-	lo, hi, loDelta := lockOrder(fromID, toID, t.Amount)
-	now := l.now().UTC()
-	p = Posted{CreatedAt: now}
-	args := append([]any{lo, hi, loDelta, t.Amount, now, t.AgencyID, t.IdempotencyKey, t.hash(), fromID, toID, t.Currency, t.PaymentType,
-		t.OrderID, t.Reference, t.Description, t.Remark, t.detailJSON(), t.CreatedBy}, gate.Args...)
-	err = l.db.QueryRowContext(ctx, gatedTransfer(gate), args...).Scan(&p.ID, &p.FromBalance, &p.ToBalance)
-	switch {
-	case err == nil:
-		return p, true, nil
-	case errors.Is(err, sql.ErrNoRows):
-		return Posted{}, true, ErrGateClosed
-	case strings.Contains(err.Error(), "ledger_wallet_limit"):
-		return Posted{}, true, errInsufficient()
-	}
-	return Posted{}, true, fmt.Errorf("ledger: post transfer with its gate: %w", err)
+	p, err = l.postOneStatement(ctx, nil, t, t.hash(), fromID, toID, t.detailJSON(), l.now().UTC(), gate)
+	return p, true, err
 }
+
+// gatedTransfers holds gatedTransfer's text by gate (a gate's items are
+// the same text every call: building it once spares every payment).
+var gatedTransfers sync.Map
 
 // gatedTransfer is postTransfer after gate's items, the lower account's
 // update waiting on the gate. The gate's marks are numbered after
 // postTransfer's eighteen parameters.
 func gatedTransfer(gate Gate) string {
+	key := gate.Name + "\x00" + gate.CTEs
+	if q, ok := gatedTransfers.Load(key); ok {
+		return q.(string)
+	}
 	var b strings.Builder
 	n := 18
 	for _, part := range strings.Split(gate.CTEs, "?") {
@@ -365,12 +360,14 @@ func gatedTransfer(gate Gate) string {
 		}
 		b.WriteString(part)
 	}
-	return `WITH ` + b.String() + `,
+	q := `WITH ` + b.String() + `,
 		lo AS (
 			UPDATE ledger_accounts SET balance = balance + $3, updated_at = $5 WHERE id = $1 AND EXISTS (SELECT 1 FROM ` + gate.Name + `) RETURNING balance),
 		hi AS (
 			UPDATE ledger_accounts SET balance = balance - $3, updated_at = $5 WHERE id = $2 AND EXISTS (SELECT 1 FROM lo) RETURNING balance)
 		` + insertPosted
+	gatedTransfers.Store(key, q)
+	return q
 }
 
 // aloneIDs are t's accounts when t can be posted by one statement that the
@@ -491,7 +488,7 @@ func (l *Ledger) postNew(ctx context.Context, tx *sqlx.Tx, t Transfer, h string)
 	fromID, toID := ids[0], ids[1]
 	detail := t.detailJSON()
 	if l.db.Dialect == store.Postgres && fromID != toID {
-		p, err := l.postOneStatement(ctx, tx, t, h, fromID, toID, detail, now)
+		p, err := l.postOneStatement(ctx, tx, t, h, fromID, toID, detail, now, Gate{})
 		if err == nil && t.NoCredit && p.FromBalance < 0 {
 			return Posted{}, errInsufficient()
 		}
@@ -540,17 +537,30 @@ func (l *Ledger) postNew(ctx context.Context, tx *sqlx.Tx, t Transfer, h string)
 // commit rather than three. The higher id's update waits for the lower's
 // row (it reads the lower's result first), the lock order of the
 // statement-per-account path, so two transfers cannot deadlock.
-func (l *Ledger) postOneStatement(ctx context.Context, tx *sqlx.Tx, t Transfer, h string, fromID, toID int64, detail string, now time.Time) (Posted, error) {
+//
+// With a gate (PostFirstWith; the zero Gate is none) the statement runs
+// the gate's items first, on the pool, and answers ErrGateClosed when the
+// gate wrote nothing.
+func (l *Ledger) postOneStatement(ctx context.Context, tx *sqlx.Tx, t Transfer, h string, fromID, toID int64, detail string, now time.Time,
+	gate Gate) (Posted, error) {
 	lo, hi, loDelta := lockOrder(fromID, toID, t.Amount)
 	p := Posted{CreatedAt: now}
-	err := l.db.QueryRowStmt(ctx, tx, postTransfer,
-		lo, hi, loDelta, t.Amount, now, t.AgencyID, t.IdempotencyKey, h, fromID, toID, t.Currency, t.PaymentType, t.OrderID, t.Reference,
-		t.Description, t.Remark, detail, t.CreatedBy).Scan(&p.ID, &p.FromBalance, &p.ToBalance)
-	if err != nil {
+	args := []any{lo, hi, loDelta, t.Amount, now, t.AgencyID, t.IdempotencyKey, h, fromID, toID, t.Currency, t.PaymentType, t.OrderID,
+		t.Reference, t.Description, t.Remark, detail, t.CreatedBy}
+	var row *sqlx.Row
+	if gate.Name == "" {
+		row = l.db.QueryRowStmt(ctx, tx, postTransfer, args...)
+	} else {
+		row = l.db.QueryRowxContext(ctx, gatedTransfer(gate), append(args, gate.Args...)...)
+	}
+	if err := row.Scan(&p.ID, &p.FromBalance, &p.ToBalance); err != nil {
 		if strings.Contains(err.Error(), "ledger_wallet_limit") {
 			return Posted{}, errInsufficient()
 		}
 		if errors.Is(err, sql.ErrNoRows) {
+			if gate.Name != "" {
+				return Posted{}, ErrGateClosed
+			}
 			return Posted{}, fmt.Errorf("ledger: post transfer: account %d or %d is gone", fromID, toID)
 		}
 		return Posted{}, fmt.Errorf("ledger: post transfer: %w", err)

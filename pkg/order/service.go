@@ -148,11 +148,11 @@ func (s *Service) move(ctx context.Context, tx *sqlx.Tx, o *Order, action Action
 	return s.announce(ctx, tx, o)
 }
 
-// store saves a new order with its timeline entry, its webhook event and
+// insertNew saves a new order with its timeline entry, its webhook event and
 // its booking count, all or none. On PostgreSQL, when there is no event to
 // deliver, that is one statement committed as it runs (insertCreatedWith)
 // instead of BEGIN, the order, the count and COMMIT.
-func (s *Service) store(ctx context.Context, o *Order, actor, remark string) error {
+func (s *Service) insertNew(ctx context.Context, o *Order, actor, remark string) error {
 	notify, err := s.announces(ctx, o)
 	if err != nil {
 		return err
@@ -432,7 +432,7 @@ func (s *Service) Create(ctx context.Context, who auth.Principal, key string, re
 	}
 	// No job waits on PayBy: the deadline sweep closes the order once it
 	// passes, which spares every booking a River insert.
-	err = s.store(ctx, &o, actorName(who), req.Remark)
+	err = s.insertNew(ctx, &o, actorName(who), req.Remark)
 	if err != nil {
 		s.cancelBookings(context.WithoutCancel(ctx), bookings)
 		if store.IsUniqueViolation(err) {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -189,8 +190,14 @@ func movedArgs(o *Order, from Status, action Action, actor, remark string) []any
 // the order is saved, with its timeline entry, only when the money moves,
 // and the money moves only when the order was still in status from.
 func movedGate(o *Order, from Status, action Action, actor, remark string) ledger.Gate {
-	return ledger.Gate{CTEs: movedOrder(o.content) + `, e AS (` + eventOfMoved + `)`, Name: "u",
-		Args: movedArgs(o, from, action, actor, remark)}
+	return ledger.Gate{CTEs: gateItems[o.content], Name: "u", Args: movedArgs(o, from, action, actor, remark)}
+}
+
+// gateItems are movedGate's WITH items for each contentChange, built once.
+var gateItems = [...]string{
+	noContent:      movedOrder(noContent) + `, e AS (` + eventOfMoved + `)`,
+	passengersOnly: movedOrder(passengersOnly) + `, e AS (` + eventOfMoved + `)`,
+	allContent:     movedOrder(allContent) + `, e AS (` + eventOfMoved + `)`,
 }
 
 // orderInsertValues are the parameters of orderInsertColumns, one each.
@@ -213,14 +220,21 @@ var createdItems = `o AS (` + insertOrderFromN + ` RETURNING id, booking_number,
 		e AS (INSERT INTO flight_order_events (order_id, action, from_status, to_status, actor, remark, created_at)
 			SELECT o.id, 'create', '', o.status, ?, ?, o.created_at FROM o)`
 
+// createdWith holds insertCreatedWith's statement text by its items, the
+// same text every booking.
+var createdWith sync.Map
+
 // insertCreatedWith is insertCreated with more WITH items (? marks for
 // args after the order's) in the same statement, on PostgreSQL and on the
 // pool: the statement commits as it runs, the order and what it wrote
 // with it (its booking count) together or neither.
 func insertCreatedWith(ctx context.Context, db *store.DB, o *Order, actor, remark, items string, args ...any) error {
-	q := db.Rebind(orderWithID + `, ` + createdItems + `, ` + items + ` SELECT id, booking_number, root_id FROM o`)
+	q, ok := createdWith.Load(items)
+	if !ok {
+		q, _ = createdWith.LoadOrStore(items, db.Rebind(orderWithID+`, `+createdItems+`, `+items+` SELECT id, booking_number, root_id FROM o`))
+	}
 	return insertPostgres(o, func(orderArgs ...any) *sqlx.Row {
-		return db.QueryRowxContext(ctx, q, append(append(orderArgs, actor, remark), args...)...)
+		return db.QueryRowxContext(ctx, q.(string), append(append(orderArgs, actor, remark), args...)...)
 	})
 }
 

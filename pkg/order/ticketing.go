@@ -294,13 +294,10 @@ func (s *Service) issueQuietly(ctx context.Context, tx *sqlx.Tx, batch []Order, 
 	if len(ids) == 0 {
 		return done, nil
 	}
+	now := s.now().UTC()
 	var saved []int64
-	err := tx.SelectContext(ctx, &saved, `WITH v AS (SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[]) AS v(id, ticket_numbers, passengers)),
-		u AS (UPDATE flight_orders o SET status = $4, ticket_numbers = v.ticket_numbers, passengers = v.passengers, updated_at = $5
-			FROM v WHERE o.id = v.id AND o.status = $6 RETURNING o.id)
-		INSERT INTO flight_order_events (order_id, action, from_status, to_status, actor, remark, created_at)
-		SELECT u.id, $7, $6, $4, 'system', '', $5 FROM u RETURNING order_id`,
-		pq.Array(ids), pq.Array(numbers), pq.Array(passengers), string(to), s.now().UTC(), string(Proceeding), string(ActTicketed))
+	err := tx.SelectContext(ctx, &saved, tx.Rebind(issueMany), pq.Array(ids), pq.Array(numbers), pq.Array(passengers),
+		string(to), now, string(Proceeding), string(ActTicketed), string(Proceeding), string(to), "system", "", now)
 	if err != nil {
 		return nil, fmt.Errorf("order: record %d orders ticketed: %w", len(ids), err)
 	}
@@ -313,6 +310,14 @@ func (s *Service) issueQuietly(ctx context.Context, tx *sqlx.Tx, batch []Order, 
 	}
 	return done, nil
 }
+
+// issueMany saves ticketed orders from arrays of ids, ticket numbers and
+// passengers, each only while still in the status given (u), with the
+// move's timeline entry of each saved.
+const issueMany = `WITH v AS (SELECT * FROM unnest(CAST(? AS bigint[]), CAST(? AS text[]), CAST(? AS text[])) AS v(id, ticket_numbers, passengers)),
+	u AS (UPDATE flight_orders o SET status = ?, ticket_numbers = v.ticket_numbers, passengers = v.passengers, updated_at = ?
+		FROM v WHERE o.id = v.id AND o.status = ? RETURNING o.id)
+	` + eventOfMoved + ` RETURNING order_id`
 
 // recordTicket records one order's outcome in tx; refusals are left to
 // recordTickets. An order someone else moved on meanwhile (a provider's
