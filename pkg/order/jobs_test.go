@@ -15,15 +15,18 @@ import (
 	"github.com/voyage/voyage/pkg/store/storetest"
 )
 
-// seedDeadlines stores orders of one agency with the given statuses and
-// deadlines and answers their ids by name.
-func seedDeadlines(t *testing.T, db *store.DB, orders []struct {
+// deadlineSeed is an order seedDeadlines stores.
+type deadlineSeed struct {
 	name      string
 	typ       string
 	status    Status
 	payBy     time.Time
 	confirmBy time.Time
-}) map[string]int64 {
+}
+
+// seedDeadlines stores orders of one agency with the given statuses and
+// deadlines and answers their ids by name.
+func seedDeadlines(t *testing.T, db *store.DB, orders []deadlineSeed) map[string]int64 {
 	t.Helper()
 	ctx := context.Background()
 	now := time.Now().UTC()
@@ -59,13 +62,7 @@ func TestDueOrdersPagesByDeadline(t *testing.T) {
 		ctx := context.Background()
 		now := time.Date(2030, 1, 2, 3, 4, 5, 123456000, time.UTC)
 		var zero time.Time
-		ids := seedDeadlines(t, db, []struct {
-			name      string
-			typ       string
-			status    Status
-			payBy     time.Time
-			confirmBy time.Time
-		}{
+		ids := seedDeadlines(t, db, []deadlineSeed{
 			{"late", TypeOrigin, ToBePaid, now.Add(-3 * time.Minute), zero},
 			{"reserved", TypeOrigin, Reserved, now.Add(-2 * time.Minute), zero},
 			{"tie", TypeOrigin, ToBePaid, now.Add(-2 * time.Minute), zero},
@@ -212,13 +209,7 @@ func TestSweepIsOneUniquePeriodicJob(t *testing.T) {
 func TestRelatedOrders(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
-		ids := seedDeadlines(t, db, []struct {
-			name      string
-			typ       string
-			status    Status
-			payBy     time.Time
-			confirmBy time.Time
-		}{{"origin", TypeOrigin, Issued, time.Time{}, time.Time{}}, {"other", TypeOrigin, Issued, time.Time{}, time.Time{}}})
+		ids := seedDeadlines(t, db, []deadlineSeed{{"origin", TypeOrigin, Issued, time.Time{}, time.Time{}}, {"other", TypeOrigin, Issued, time.Time{}, time.Time{}}})
 		now := time.Now().UTC()
 		var agencyID int64
 		if err := db.GetContext(ctx, &agencyID, db.Rebind(`SELECT agency_id FROM flight_orders WHERE id = ?`), ids["origin"]); err != nil {

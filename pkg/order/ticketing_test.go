@@ -23,35 +23,22 @@ type ticketSeed struct {
 	due    time.Time
 }
 
-// seedTicketing stores orders of one agency with the given statuses and
+// seedTicketing stores origin orders with the given statuses and
 // ticketing due times (zero: none) and answers their ids by name.
 func seedTicketing(t *testing.T, db *store.DB, orders []ticketSeed) map[string]int64 {
 	t.Helper()
-	ctx := context.Background()
-	ids := map[string]int64{}
-	err := db.InTx(ctx, func(tx *sqlx.Tx) error {
-		now := time.Now().UTC()
-		var agencyID int64
-		if err := tx.GetContext(ctx, &agencyID, tx.Rebind(`INSERT INTO agencies (code, name, created_at, updated_at) VALUES (?, ?, ?, ?) RETURNING id`),
-			"TICKET", "Ticket Travel", now, now); err != nil {
-			return err
+	seeds := make([]deadlineSeed, len(orders))
+	for i, o := range orders {
+		seeds[i] = deadlineSeed{name: o.name, typ: TypeOrigin, status: o.status}
+	}
+	ids := seedDeadlines(t, db, seeds)
+	for _, o := range orders {
+		if o.due.IsZero() {
+			continue
 		}
-		for _, o := range orders {
-			row := Order{AgencyID: agencyID, Type: TypeOrigin, Status: o.status, PaymentStatus: Paid, Currency: "CNY", CreatedAt: now, UpdatedAt: now}
-			if err := insert(ctx, db, tx, &row); err != nil {
-				return err
-			}
-			if !o.due.IsZero() {
-				if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE flight_orders SET ticket_due_at = ? WHERE id = ?`), o.due.UTC(), row.ID); err != nil {
-					return err
-				}
-			}
-			ids[o.name] = row.ID
+		if _, err := db.ExecContext(context.Background(), db.Rebind(`UPDATE flight_orders SET ticket_due_at = ? WHERE id = ?`), o.due.UTC(), ids[o.name]); err != nil {
+			t.Fatal(err)
 		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 	return ids
 }
