@@ -226,6 +226,25 @@ func (s *Supplier) load(ctx context.Context, ref string) (*booking, []byte, int6
 	if err != nil {
 		return nil, nil, 0, err
 	}
+	return s.decodeBooking(ref, data, version)
+}
+
+// recent is the booking as this process last wrote it, when the records
+// keep that copy (see Recenter).
+func (s *Supplier) recent(ref string) (*booking, []byte, int64, bool) {
+	r, ok := s.records.(Recenter)
+	if !ok {
+		return nil, nil, 0, false
+	}
+	data, version, ok := r.Recent(s.Name(), ref)
+	if !ok {
+		return nil, nil, 0, false
+	}
+	bk, data, version, err := s.decodeBooking(ref, data, version)
+	return bk, data, version, err == nil
+}
+
+func (s *Supplier) decodeBooking(ref string, data []byte, version int64) (*booking, []byte, int64, error) {
 	var bk booking
 	if err := json.Unmarshal(data, &bk); err != nil {
 		return nil, nil, 0, fmt.Errorf("sim: decode booking %s: %w", ref, err)
@@ -319,19 +338,39 @@ const maxConflicts = 20
 // locked runs fn on the stored booking and writes back what it changed,
 // as if alone: when another call wrote the booking meanwhile, fn runs again
 // on the newer copy.
+//
+// The first try starts from the copy this process last wrote, when the
+// records keep it (the ticketing that follows a booking made here), and
+// spares reading the store. Only a write proves that copy current: a stale
+// one fails the versioned write like a concurrent change. An answer that
+// writes nothing (a refusal, or nothing to change) is not trusted to it,
+// and fn runs again on the store's copy.
 func (s *Supplier) locked(ctx context.Context, op, ref string, fn func(bk *booking, now time.Time) error) error {
+	bk, data, version, fromRecent := s.recent(ref)
 	for try := 0; ; try++ {
-		bk, data, version, err := s.load(ctx, ref)
-		if err != nil {
-			return s.errorf(op, err)
+		if !fromRecent {
+			var err error
+			if bk, data, version, err = s.load(ctx, ref); err != nil {
+				return s.errorf(op, err)
+			}
 		}
 		now := s.now()
-		if err := fn(bk, now); err != nil {
-			return s.errorf(op, fmt.Errorf("booking %s: %w", ref, err))
+		err := fn(bk, now)
+		var next []byte
+		if err == nil {
+			next, err = json.Marshal(bk)
+			if err != nil {
+				return s.errorf(op, fmt.Errorf("encode booking %s: %w", ref, err))
+			}
 		}
-		next, err := json.Marshal(bk)
+		if fromRecent && (err != nil || bytes.Equal(next, data)) {
+			fromRecent = false
+			try--
+			continue
+		}
+		fromRecent = false
 		if err != nil {
-			return s.errorf(op, fmt.Errorf("encode booking %s: %w", ref, err))
+			return s.errorf(op, fmt.Errorf("booking %s: %w", ref, err))
 		}
 		if bytes.Equal(next, data) {
 			return nil

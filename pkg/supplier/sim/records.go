@@ -149,14 +149,64 @@ func (m *memRecords) ReleaseKey(_ context.Context, source, ref, key string) erro
 	return nil
 }
 
-// SQLRecords keeps bookings in the sim_bookings table.
+// Recenter is what a Records may also do: answer the document and version
+// it last wrote for a booking, while it still holds them, without reading
+// the store. A change starts from that copy (the ticketing that follows a
+// booking, on the instance that made it); when someone wrote the booking
+// since, the versioned write fails and the change reads the store again.
+type Recenter interface {
+	Recent(source, ref string) (data []byte, version int64, ok bool)
+}
+
+// SQLRecords keeps bookings in the sim_bookings table, and the documents it
+// wrote last in memory (see Recenter).
 type SQLRecords struct {
 	db  *store.DB
 	now func() time.Time
+
+	mu     sync.Mutex
+	recent map[string]memRecord // source/ref
 }
 
+// maxRecent bounds the documents an SQLRecords keeps: a booking's is a few
+// kilobytes, and it is read back within seconds or not at all.
+const maxRecent = 2048
+
 // NewSQLRecords keeps bookings in db.
-func NewSQLRecords(db *store.DB) *SQLRecords { return &SQLRecords{db: db, now: time.Now} }
+func NewSQLRecords(db *store.DB) *SQLRecords {
+	return &SQLRecords{db: db, now: time.Now, recent: map[string]memRecord{}}
+}
+
+// Recent implements Recenter.
+func (s *SQLRecords) Recent(source, ref string) ([]byte, int64, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r, ok := s.recent[source+"/"+ref]
+	return r.data, r.version, ok
+}
+
+// wrote keeps the document just written at version; a nil data forgets it.
+func (s *SQLRecords) wrote(source, ref string, version int64, data []byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	k := source + "/" + ref
+	if data == nil {
+		delete(s.recent, k)
+		return
+	}
+	if len(s.recent) >= maxRecent {
+		// Any quarter: the map's order is as good as a guess at which
+		// bookings are done with.
+		n := 0
+		for k := range s.recent {
+			delete(s.recent, k)
+			if n++; n >= maxRecent/4 {
+				break
+			}
+		}
+	}
+	s.recent[k] = memRecord{data: data, version: version}
+}
 
 // Get implements Records.
 func (s *SQLRecords) Get(ctx context.Context, source, ref string) ([]byte, int64, error) {
@@ -233,6 +283,7 @@ func (s *SQLRecords) Create(ctx context.Context, source, ref, pnr, key string, d
 	if err != nil {
 		return fmt.Errorf("sim: store booking %s: %w", ref, err)
 	}
+	s.wrote(source, ref, 1, data)
 	return nil
 }
 
@@ -247,8 +298,10 @@ func (s *SQLRecords) Update(ctx context.Context, source, ref string, version int
 	if n, err := res.RowsAffected(); err != nil {
 		return fmt.Errorf("sim: update booking %s: %w", ref, err)
 	} else if n == 0 {
+		s.wrote(source, ref, 0, nil)
 		return ErrStale
 	}
+	s.wrote(source, ref, version+1, data)
 	return nil
 }
 

@@ -176,3 +176,70 @@ func recordsContract(t *testing.T, r Records) {
 		t.Errorf("GetMany: %v %v", many, err)
 	}
 }
+
+// TestRecentCopies: a simulator on the database starts a change from the
+// copy of the booking it wrote last, and that copy never decides alone.
+// Another instance's change since is seen whether the stale copy would
+// have written (a ticketing of a booking cancelled elsewhere), refused (a
+// refund by a quote made elsewhere) or changed nothing (ticketing again a
+// booking refunded elsewhere).
+func TestRecentCopies(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		first, c := newSim(t, "gds", func(c *Config) { c.Records = NewSQLRecords(db) })
+		second, _ := newSim(t, "gds", func(cfg *Config) { cfg.Records = NewSQLRecords(db); cfg.Clock = c.now })
+		offer := refundable(t, search(t, first, oneWay("PEK", "LHR", "2026-03-20", 1)))
+		book := func(key string) supplier.Booking {
+			t.Helper()
+			bk, err := first.Book(ctx, supplier.BookRequest{Offer: offer, Key: key,
+				Travellers: []supplier.Traveller{traveller(supplier.Adult, "SMITH", "1980-05-01")}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return bk
+		}
+
+		// Written: the stale copy is held, the store's cancelled.
+		cancelled := book("recent-1")
+		if err := second.Cancel(ctx, cancelled.Ref); err != nil {
+			t.Fatal(err)
+		}
+		if tickets, err := first.Ticket(ctx, cancelled.Ref); !errors.Is(err, supplier.ErrRejected) {
+			t.Errorf("ticketing a booking cancelled on another instance: %v, %v; want refused", tickets, err)
+		}
+		if _, err := second.Ticket(ctx, cancelled.Ref); !errors.Is(err, supplier.ErrRejected) {
+			t.Errorf("the cancelled booking was ticketed: %v", err)
+		}
+
+		// Refused: the stale copy lacks the quote made on the other instance.
+		bk := book("recent-2")
+		if _, err := first.Ticket(ctx, bk.Ref); err != nil {
+			t.Fatal(err)
+		}
+		c.t = testNow.Add(time.Hour)
+		q, err := second.RefundQuote(ctx, bk.Ref)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := first.Refund(ctx, bk.Ref, q.Ref); err != nil {
+			t.Fatalf("refunding by a quote made on another instance: %v", err)
+		}
+
+		// Unchanged: the stale copy is ticketed, the store's refunded.
+		c.t = testNow
+		refunded := book("recent-3")
+		if _, err := first.Ticket(ctx, refunded.Ref); err != nil {
+			t.Fatal(err)
+		}
+		c.t = testNow.Add(time.Hour)
+		if q, err = second.RefundQuote(ctx, refunded.Ref); err != nil {
+			t.Fatal(err)
+		}
+		if err := second.Refund(ctx, refunded.Ref, q.Ref); err != nil {
+			t.Fatal(err)
+		}
+		if tickets, err := first.Ticket(ctx, refunded.Ref); !errors.Is(err, supplier.ErrRejected) {
+			t.Errorf("ticketing again a booking refunded on another instance: %v, %v; want refused", tickets, err)
+		}
+	})
+}
