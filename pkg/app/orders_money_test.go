@@ -371,3 +371,73 @@ func TestPaymentOnceWithOrWithoutWebhook(t *testing.T) {
 		ledgerBalanced(t, a)
 	})
 }
+
+// TestPaymentAfterAChangeSinceBooking: the instance that booked an order
+// pays it from the copy it kept (one statement, no read), but never when
+// someone wrote the order in between. An untouched order is paid at its
+// total, and a second payment of it is refused and charges nothing. Then
+// the provider corrects an order's total after the booking (as another
+// instance would): the payment charges and shows the corrected total, not
+// the copy's, and leaves it stored.
+func TestPaymentAfterAChangeSinceBooking(t *testing.T) {
+	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
+		ctx := context.Background()
+		op := loginAs(t, srv, "demo-operator", "demo-pass-1")
+		fund(t, a, op.Company.ID, "50000")
+		quoteID, sol := quoteFor(t, srv, op.Token)
+		total, _ := money.Parse(sol.Total.Amount, "CNY")
+		payOnce := func(id int64) order.View {
+			t.Helper()
+			before := walletMinor(t, a, op.Company.ID)
+			code, env := pay(t, srv, op.Token, id, `{"channel":"balance"}`)
+			var paid order.View
+			_ = json.Unmarshal(env.Data, &paid)
+			if code != 200 || paid.Status != order.Proceeding {
+				t.Fatalf("paying order %d: %d %+v", id, code, env)
+			}
+			if code, _ := pay(t, srv, op.Token, id, `{"channel":"balance"}`); code != 409 {
+				t.Fatalf("paying order %d again: %d, want 409", id, code)
+			}
+			charged, _ := money.Parse(paid.Total.Amount, "CNY")
+			if got := walletMinor(t, a, op.Company.ID); got != before-charged.Minor {
+				t.Fatalf("wallet %d after paying order %d (twice asked), want %d", got, id, before-charged.Minor)
+			}
+			return paid
+		}
+		// The one-statement payment needs the accounts seen committed by
+		// this instance's ledger: the first payments open and find them.
+		var ids []int64
+		for i := range 3 {
+			o := createOrder(t, srv, op.Token, quoteID, fmt.Sprintf("copy-%d", i))
+			if paid := payOnce(o.ID); paid.Total.Amount != sol.Total.Amount {
+				t.Fatalf("order %d paid at %s, want %s", o.ID, paid.Total.Amount, sol.Total.Amount)
+			}
+			ids = append(ids, o.ID)
+		}
+
+		changed := createOrder(t, srv, op.Token, quoteID, "copy-changed")
+		corrected := total.Minor + 1000
+		var updated time.Time
+		if err := a.DB.GetContext(ctx, &updated, a.DB.Rebind(`SELECT updated_at FROM flight_orders WHERE id = ?`), changed.ID); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := a.DB.ExecContext(ctx, a.DB.Rebind(`UPDATE flight_orders SET total = ?, updated_at = ? WHERE id = ?`),
+			corrected, updated.Add(time.Second), changed.ID); err != nil {
+			t.Fatal(err)
+		}
+		want := money.Amount{Minor: corrected, Currency: "CNY"}.String()
+		if paid := payOnce(changed.ID); paid.Total.Amount != want {
+			t.Fatalf("an order corrected after booking was paid at %s, want %s", paid.Total.Amount, want)
+		}
+		var stored int64
+		if err := a.DB.GetContext(ctx, &stored, a.DB.Rebind(`SELECT total FROM flight_orders WHERE id = ?`), changed.ID); err != nil || stored != corrected {
+			t.Fatalf("stored total %d (%v) after the payment, want %d", stored, err, corrected)
+		}
+		var events int
+		if err := a.DB.GetContext(ctx, &events, a.DB.Rebind(`SELECT COUNT(*) FROM flight_order_events WHERE order_id IN (?, ?, ?, ?) AND action = 'pay'`),
+			ids[0], ids[1], ids[2], changed.ID); err != nil || events != 4 {
+			t.Fatalf("%d payments on the four timelines (%v), want 4", events, err)
+		}
+		ledgerBalanced(t, a)
+	})
+}

@@ -56,7 +56,7 @@ func gatewayKey(o Order, key string) string { return fmt.Sprintf("order-%d-%s", 
 // queued in the same commit, so a crash after the gateway took the money
 // still ends with the order paid.
 func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key string, req PayRequest) (View, error) {
-	o, v, err := s.get(ctx, who, id)
+	o, v, fresh, err := s.payable(ctx, who, id, req.Channel)
 	if err != nil {
 		return View{}, err
 	}
@@ -85,7 +85,12 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 	actor := actorName(who)
 	if req.Channel == ChannelBalance {
 		o.PaymentStatus, o.PaymentChannel, o.PaymentKey = Paid, ChannelBalance, key
-		if err := s.payFromWallet(ctx, &o, actor); err != nil {
+		err := s.payFromWallet(ctx, &o, actor, fresh)
+		if errors.Is(err, errNotFresh) {
+			// The copy was taken: this time from the store.
+			return s.Pay(ctx, who, id, key, req)
+		}
+		if err != nil {
 			return View{}, err
 		}
 		s.wakeTicketing()
@@ -129,13 +134,38 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 	return s.detail(ctx, o, v)
 }
 
+// payable is the order a payment is for, and whether it is the copy this
+// instance kept since booking it (fresh.go) rather than read from the
+// store. Only a wallet payment uses the copy.
+func (s *Service) payable(ctx context.Context, who auth.Principal, id int64, channel string) (Order, viewer, bool, error) {
+	if channel == ChannelBalance {
+		if o, ok := s.fresh.take(id); ok {
+			v, err := s.viewer(ctx, who)
+			if err != nil {
+				return Order{}, v, false, err
+			}
+			if ok, err := v.sees(ctx, s.agencies, o); err != nil || !ok {
+				if err == nil {
+					err = errNotFound()
+				}
+				return Order{}, v, false, err
+			}
+			return o, v, true, nil
+		}
+	}
+	o, v, err := s.get(ctx, who, id)
+	return o, v, false, err
+}
+
 // payFromWallet moves o (to be paid, its payment fields set) to
 // proceeding and charges its wallet, both or neither. The move makes the
 // order due for ticketing, and saves it only if it was still to be paid:
 // this is its first payment. On PostgreSQL, when the move has no webhook
 // event to deliver, the move is the gate of the charge (movedGate): one
 // statement, committed as it runs; otherwise both go in one transaction.
-func (s *Service) payFromWallet(ctx context.Context, o *Order, actor string) error {
+// From the copy kept since booking (fresh) only the one statement will do,
+// with the gate that proves the copy current; errNotFresh otherwise.
+func (s *Service) payFromWallet(ctx context.Context, o *Order, actor string, fresh bool) error {
 	t := ledger.Transfer{AgencyID: o.AgencyID, IdempotencyKey: payKey(*o),
 		From: ledger.Wallet(o.AgencyID), To: ledger.Provider(ledger.KindSuppliers), Amount: o.Total, Currency: o.Currency,
 		PaymentType: ledger.TypeOriginFlight, OrderID: o.BookingNumber, Reference: o.PNR, Description: route(*o),
@@ -148,8 +178,15 @@ func (s *Service) payFromWallet(ctx context.Context, o *Order, actor string) err
 		if err != nil {
 			return err
 		}
-		_, done, err := s.ledger.PostFirstWith(ctx, movedGate(o, from, ActPay, actor, ""), t)
+		gate := movedGate(o, from, ActPay, actor, "")
+		if fresh {
+			gate = freshGate(o, from, ActPay, actor, "")
+		}
+		_, done, err := s.ledger.PostFirstWith(ctx, gate, t)
 		switch {
+		case !done && fresh, errors.Is(err, ledger.ErrGateClosed) && fresh:
+			*o = before
+			return errNotFresh
 		case !done:
 			*o = before
 		case errors.Is(err, ledger.ErrGateClosed):
@@ -160,6 +197,9 @@ func (s *Service) payFromWallet(ctx context.Context, o *Order, actor string) err
 			o.saved()
 			return nil
 		}
+	}
+	if fresh {
+		return errNotFresh
 	}
 	return s.db.InTx(ctx, func(tx *sqlx.Tx) error {
 		if err := s.move(ctx, tx, o, ActPay, actor, ""); err != nil {

@@ -84,6 +84,8 @@ type Service struct {
 	notify    Notifier
 	// wake tells this instance's ticketing that an order became due.
 	wake chan struct{}
+	// fresh are the orders this instance just booked, for their payment.
+	fresh freshOrders
 }
 
 // New returns the order service.
@@ -392,7 +394,9 @@ func (s *Service) Create(ctx context.Context, who auth.Principal, key string, re
 	if currency != qt.Currency {
 		return View{}, fault.New(fault.CodeQuoteExpired, http.StatusConflict, "agencyManager.config.common.settlementCurrency.change")
 	}
-	now := s.now().UTC()
+	// In whole microseconds, as the store keeps them: the order this
+	// instance keeps for its payment (fresh) is the order as stored.
+	now := s.now().UTC().Truncate(time.Microsecond)
 	errs := validatePassengers(req.Passengers, qt.Passengers, qt.Solution, now)
 	validateContact(req.Contact, errs)
 	if req.InvoiceType == "" {
@@ -442,6 +446,9 @@ func (s *Service) Create(ctx context.Context, who auth.Principal, key string, re
 			}
 		}
 		return View{}, err
+	}
+	if o.Status == ToBePaid && s.db.Dialect == store.Postgres {
+		s.fresh.keep(o)
 	}
 	return s.view(o, ByAgency), nil
 }

@@ -193,6 +193,15 @@ func movedGate(o *Order, from Status, action Action, actor, remark string) ledge
 	return ledger.Gate{CTEs: gateItems[o.content], Name: "u", Args: movedArgs(o, from, action, actor, remark)}
 }
 
+// freshGate is movedGate for a payment from the copy of the order kept
+// since its insert (fresh.go): the order must also be unwritten since, its
+// update time still its creation time, for the copy to be what is stored.
+func freshGate(o *Order, from Status, action Action, actor, remark string) ledger.Gate {
+	return ledger.Gate{CTEs: freshGateItems, Name: "u", Args: movedArgs(o, from, action, actor, remark)}
+}
+
+var freshGateItems = `u AS (UPDATE flight_orders SET ` + setColumns(noContent) + ` WHERE id = ? AND status = ? AND updated_at = created_at RETURNING id), e AS (` + eventOfMoved + `)`
+
 // gateItems are movedGate's WITH items for each contentChange, built once.
 var gateItems = [...]string{
 	noContent:      movedOrder(noContent) + `, e AS (` + eventOfMoved + `)`,
