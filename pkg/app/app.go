@@ -83,6 +83,8 @@ type App struct {
 	redis        io.Closer
 	rateRedis    io.Closer
 	limiter      ratelimit.Limiter
+	// quotes are the verified flight quotes, shared by shopping and orders.
+	quotes *shopping.Quotes
 	// gateways are the payment gateways flight and group orders share.
 	gateways map[string]order.Gateway
 }

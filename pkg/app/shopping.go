@@ -31,8 +31,11 @@ func (a *App) buildShopping(ctx context.Context) error {
 	}
 	base, cancel := context.WithCancel(context.Background())
 	a.stopSearches = cancel
+	// One quote store for the price checks and the bookings: it keeps the
+	// quotes it saved, for the booking that follows.
+	a.quotes = shopping.NewQuotes(a.DB)
 	a.Shopping = shopping.New(sources, shopping.Options{
-		Sessions: sessions, Quotes: shopping.NewQuotes(a.DB), Agencies: a.Agencies, Looks: a.AgencyAdmin,
+		Sessions: sessions, Quotes: a.quotes, Agencies: a.Agencies, Looks: a.AgencyAdmin,
 		Rates: func(ctx context.Context) (map[string]string, error) {
 			info, err := a.Site.Get(ctx)
 			if err != nil {
@@ -105,7 +108,7 @@ func (a *App) buildOrders() {
 		}
 	}
 	a.gateways = gateways
-	a.Orders = order.New(order.Options{DB: a.DB, Ledger: a.Ledger, Quotes: shopping.NewQuotes(a.DB), Agencies: a.Agencies,
+	a.Orders = order.New(order.Options{DB: a.DB, Ledger: a.Ledger, Quotes: a.quotes, Agencies: a.Agencies,
 		Looks: a.AgencyAdmin, Suppliers: a.Shopping.Supplier, Gateways: gateways, Logger: slog.Default()})
 }
 

@@ -45,11 +45,68 @@ type Quote struct {
 	ExpiresAt   time.Time            `json:"expiresAt"`
 }
 
-// Quotes stores verified quotes in flight_quotes.
-type Quotes struct{ db *store.DB }
+// Quotes stores verified quotes in flight_quotes, and keeps the payloads
+// it saved or read last: a quote never changes once stored, and the booking
+// that follows a price check, through the instance that made it, then reads
+// no row. The payload, not the decoded quote, so that no caller shares a
+// quote's slices with another.
+type Quotes struct {
+	db  *store.DB
+	now func() time.Time
+
+	mu     sync.Mutex
+	recent map[string]recentQuote
+}
+
+type recentQuote struct {
+	payload   []byte
+	expiresAt time.Time
+}
+
+// maxRecentQuotes bounds the payloads kept (a few kilobytes each): a quote
+// is booked within minutes of its price check or not at all.
+const maxRecentQuotes = 1024
 
 // NewQuotes returns the quote store.
-func NewQuotes(db *store.DB) *Quotes { return &Quotes{db: db} }
+func NewQuotes(db *store.DB) *Quotes {
+	return &Quotes{db: db, now: time.Now, recent: map[string]recentQuote{}}
+}
+
+// keep holds a stored quote's payload until it expires.
+func (q *Quotes) keep(id string, payload []byte, expiresAt time.Time) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if len(q.recent) >= maxRecentQuotes {
+		now := q.now()
+		for k, r := range q.recent {
+			if !now.Before(r.expiresAt) {
+				delete(q.recent, k)
+			}
+		}
+		// Still full: any quarter.
+		for k := range q.recent {
+			if len(q.recent) < maxRecentQuotes*3/4 {
+				break
+			}
+			delete(q.recent, k)
+		}
+	}
+	q.recent[id] = recentQuote{payload: payload, expiresAt: expiresAt}
+}
+
+// kept is a quote's payload if kept and not expired. An expired quote is
+// read from the store, which may have let it go, so that the answer is the
+// store's either way.
+func (q *Quotes) kept(id string) ([]byte, bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	r, ok := q.recent[id]
+	if ok && !q.now().Before(r.expiresAt) {
+		delete(q.recent, id)
+		return nil, false
+	}
+	return r.payload, ok
+}
 
 // Save stores a quote.
 func (q *Quotes) Save(ctx context.Context, qt Quote) error {
@@ -66,6 +123,7 @@ func (q *Quotes) Save(ctx context.Context, qt Quote) error {
 	if err != nil {
 		return fmt.Errorf("shopping: save quote: %w", err)
 	}
+	q.keep(qt.ID, payload, qt.ExpiresAt)
 	return nil
 }
 
@@ -75,17 +133,22 @@ var getQuote = store.NewStatement(`SELECT payload FROM flight_quotes WHERE id = 
 
 // Get loads a quote; ErrNoQuote when there is none.
 func (q *Quotes) Get(ctx context.Context, id string) (Quote, error) {
-	var payload []byte
-	err := q.db.GetStmt(ctx, nil, &payload, getQuote, id)
-	if errors.Is(err, sql.ErrNoRows) {
-		return Quote{}, ErrNoQuote
-	}
-	if err != nil {
-		return Quote{}, fmt.Errorf("shopping: load quote: %w", err)
+	payload, ok := q.kept(id)
+	if !ok {
+		err := q.db.GetStmt(ctx, nil, &payload, getQuote, id)
+		if errors.Is(err, sql.ErrNoRows) {
+			return Quote{}, ErrNoQuote
+		}
+		if err != nil {
+			return Quote{}, fmt.Errorf("shopping: load quote: %w", err)
+		}
 	}
 	var qt Quote
 	if err := json.Unmarshal(payload, &qt); err != nil {
 		return Quote{}, fmt.Errorf("shopping: decode quote: %w", err)
+	}
+	if !ok {
+		q.keep(id, payload, qt.ExpiresAt)
 	}
 	return qt, nil
 }
