@@ -100,7 +100,9 @@ type Auditor interface {
 // KeyLocker serialises the requests that carry the same Idempotency-Key;
 // pkg/idempotency implements it across instances.
 type KeyLocker interface {
-	Acquire(ctx context.Context, scope, key string) (release func(), err error)
+	// Hold returns a context carrying the lock, which the request's last
+	// write may release itself (idempotency.ReleaseItem).
+	Hold(ctx context.Context, scope, key string) (_ context.Context, release func(), err error)
 }
 
 // Router registers API routes on a ServeMux and remembers them for OpenAPI.
@@ -166,14 +168,19 @@ func (rt *Router) limit(w http.ResponseWriter, r *http.Request) error {
 // rule), never a conflict with a request still running.
 func (rt *Router) SerialiseKeys(l KeyLocker) { rt.locks = l }
 
-// lockKey holds the request's Idempotency-Key for its agency until release.
-func (rt *Router) lockKey(r *http.Request, method string) (release func(), err error) {
+// lockKey holds the request's Idempotency-Key for its agency until release;
+// the request it answers carries the lock.
+func (rt *Router) lockKey(r *http.Request, method string) (_ *http.Request, release func(), err error) {
 	key := r.Header.Get("Idempotency-Key")
 	if rt.locks == nil || key == "" || len(key) > 200 || method == http.MethodGet || method == http.MethodHead {
-		return func() {}, nil
+		return r, func() {}, nil
 	}
 	p, _ := auth.PrincipalFrom(r.Context())
-	return rt.locks.Acquire(r.Context(), "agency:"+strconv.FormatInt(p.AgencyID, 10), key)
+	ctx, release, err := rt.locks.Hold(r.Context(), "agency:"+strconv.FormatInt(p.AgencyID, 10), key)
+	if err != nil {
+		return r, nil, err
+	}
+	return r.WithContext(ctx), release, nil
 }
 
 // NewRouter returns a router that registers on mux, authenticates the
@@ -246,7 +253,7 @@ func (rt *Router) Handle(pattern string, op Operation, h HandlerFunc) {
 				return
 			}
 		}
-		release, err := rt.lockKey(r, method)
+		r, release, err := rt.lockKey(r, method)
 		if err != nil {
 			WriteError(w, r, err)
 			return

@@ -16,6 +16,7 @@ import (
 	"log/slog"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/voyage/voyage/pkg/fault"
@@ -91,6 +92,43 @@ func (l *Locks) doneLocal(k lockKey, ll *localLock) {
 // function that releases it. It answers ErrInProgress when another holder
 // kept the key past the longest wait, and ctx's error when ctx ends first.
 func (l *Locks) Acquire(ctx context.Context, scope, key string) (release func(), err error) {
+	_, release, err = l.Hold(ctx, scope, key)
+	return release, err
+}
+
+// held is a lock held by a request, in its context: the request's last
+// write may release it (ReleaseItem), and then release only lets go here.
+type held struct {
+	scope, key, token string
+	gone              atomic.Bool
+}
+
+type heldKey struct{}
+
+// ReleaseItem is the release of the lock ctx holds as a WITH item, named
+// released, with ? marks for args: a request whose last write is one
+// statement (a booking's order) lets the key go with it, a round trip
+// fewer. A replay let in by that commit finds what the request wrote. The
+// caller calls Released once the statement committed; ok is false when
+// ctx holds no lock.
+func ReleaseItem(ctx context.Context) (item string, args []any, ok bool) {
+	h, _ := ctx.Value(heldKey{}).(*held)
+	if h == nil || h.gone.Load() {
+		return "", nil, false
+	}
+	return `released AS (DELETE FROM idempotency_locks WHERE scope = ? AND idem_key = ? AND token = ?)`, []any{h.scope, h.key, h.token}, true
+}
+
+// Released says that a statement with ReleaseItem committed: the release
+// function then does not delete the lock again.
+func Released(ctx context.Context) {
+	if h, _ := ctx.Value(heldKey{}).(*held); h != nil {
+		h.gone.Store(true)
+	}
+}
+
+// Hold is Acquire, with a context carrying the lock for ReleaseItem.
+func (l *Locks) Hold(ctx context.Context, scope, key string) (_ context.Context, release func(), err error) {
 	k := lockKey{scope, key}
 	ll := l.localFor(k)
 	wait, cancel := context.WithTimeout(ctx, l.wait)
@@ -99,7 +137,7 @@ func (l *Locks) Acquire(ctx context.Context, scope, key string) (release func(),
 	case <-ll.ch:
 	case <-wait.Done():
 		l.doneLocal(k, ll)
-		return nil, l.waitErr(ctx)
+		return ctx, nil, l.waitErr(ctx)
 	}
 	unlockLocal := func() {
 		ll.ch <- struct{}{}
@@ -111,7 +149,7 @@ func (l *Locks) Acquire(ctx context.Context, scope, key string) (release func(),
 		ok, err := l.try(ctx, k, token)
 		if err != nil {
 			unlockLocal()
-			return nil, err
+			return ctx, nil, err
 		}
 		if ok {
 			break
@@ -120,18 +158,23 @@ func (l *Locks) Acquire(ctx context.Context, scope, key string) (release func(),
 		case <-time.After(delay):
 		case <-wait.Done():
 			unlockLocal()
-			return nil, l.waitErr(ctx)
+			return ctx, nil, l.waitErr(ctx)
 		}
 		delay = min(delay*2, 200*time.Millisecond)
 	}
 	stop := make(chan struct{})
 	renewed := make(chan struct{})
 	go l.renew(k, token, stop, renewed)
+	h := &held{scope: scope, key: key, token: token}
 	var once sync.Once
-	return func() {
+	return context.WithValue(ctx, heldKey{}, h), func() {
 		once.Do(func() {
 			close(stop)
 			<-renewed
+			if h.gone.Load() {
+				unlockLocal()
+				return
+			}
 			// The release must happen even when the request's context is
 			// gone (the client hung up after the work was done).
 			rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)

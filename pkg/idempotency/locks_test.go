@@ -2,6 +2,7 @@ package idempotency_test
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"sync/atomic"
 	"testing"
@@ -128,4 +129,74 @@ func TestLocksTableUnlogged(t *testing.T) {
 	if persistence != "u" {
 		t.Errorf("idempotency_locks relpersistence = %q, want u (unlogged)", persistence)
 	}
+}
+
+// TestReleasedWithTheLastWrite: on PostgreSQL a request lets its key go in
+// its last statement (ReleaseItem): from that commit a replay on another
+// instance goes ahead, before the first request's release runs, and that
+// release leaves the replay's lock alone. Rolled back, the item releases
+// nothing and the key stays held until the release.
+func TestReleasedWithTheLastWrite(t *testing.T) {
+	db := storetest.Open(t, store.Postgres)
+	ctx := context.Background()
+	first, other := idempotency.New(db), idempotency.New(db)
+	other.SetTimes(idempotency.DefaultLease, 300*time.Millisecond)
+	if _, _, ok := idempotency.ReleaseItem(ctx); ok {
+		t.Fatal("a context holding no lock has a release item")
+	}
+	write := func(tx interface {
+		ExecContext(context.Context, string, ...any) (sql.Result, error)
+	}, held context.Context) {
+		t.Helper()
+		item, args, ok := idempotency.ReleaseItem(held)
+		if !ok {
+			t.Fatal("no release item for a held lock")
+		}
+		if _, err := tx.ExecContext(ctx, db.Rebind(`WITH `+item+` SELECT 1`), args...); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	held, release, err := first.Hold(ctx, "agency:1", "rolled-back")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx, err := db.BeginTxx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(tx, held)
+	_ = tx.Rollback()
+	if _, err := other.Acquire(ctx, "agency:1", "rolled-back"); !isInProgress(err) {
+		t.Fatalf("a key released by a rolled-back write was taken: %v", err)
+	}
+	release()
+	if r, err := other.Acquire(ctx, "agency:1", "rolled-back"); err != nil {
+		t.Fatalf("the key after its release: %v", err)
+	} else {
+		r()
+	}
+
+	held, release, err = first.Hold(ctx, "agency:1", "committed")
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(db, held)
+	idempotency.Released(held)
+	replay, err := other.Acquire(ctx, "agency:1", "committed")
+	if err != nil {
+		t.Fatalf("a replay after the releasing write: %v", err)
+	}
+	release()
+	third := idempotency.New(db)
+	third.SetTimes(idempotency.DefaultLease, 300*time.Millisecond)
+	if _, err := third.Acquire(ctx, "agency:1", "committed"); !isInProgress(err) {
+		t.Fatalf("the first request's release let the replay's lock go: %v", err)
+	}
+	replay()
+}
+
+func isInProgress(err error) bool {
+	var f *fault.Error
+	return errors.As(err, &f) && f.Key == "idempotency.error.inProgress"
 }

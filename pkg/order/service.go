@@ -23,6 +23,7 @@ import (
 	"github.com/voyage/voyage/pkg/agency"
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/pkg/idempotency"
 	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/money"
 	"github.com/voyage/voyage/pkg/shopping"
@@ -164,7 +165,19 @@ func (s *Service) insertNew(ctx context.Context, o *Order, actor, remark string)
 		if err != nil {
 			return err
 		}
-		return insertCreatedWith(ctx, s.db, o, actor, remark, item, args...)
+		// The booking's key lets go with its order: a replay let in by
+		// this commit finds the order.
+		release, releaseArgs, held := idempotency.ReleaseItem(ctx)
+		if held {
+			item, args = item+", "+release, append(args, releaseArgs...)
+		}
+		if err := insertCreatedWith(ctx, s.db, o, actor, remark, item, args...); err != nil {
+			return err
+		}
+		if held {
+			idempotency.Released(ctx)
+		}
+		return nil
 	}
 	return s.db.InTx(ctx, func(tx *sqlx.Tx) error {
 		if err := insertCreated(ctx, s.db, tx, o, actor, remark); err != nil {
