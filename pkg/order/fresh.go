@@ -2,61 +2,31 @@ package order
 
 import (
 	"errors"
-	"sync"
 	"time"
 )
 
 // An order is paid seconds after it is booked, most often through the
-// instance that booked it. That instance keeps the order as it stored it,
-// so the wallet payment that follows needs neither to read the row back nor
-// to decode its JSON columns: the payment's one statement (movedGate) then
-// also requires that nobody wrote the order since its insert (freshGate),
-// and when somebody did, the payment starts again from the store. The
-// copy is taken by the first payment, whatever becomes of it.
+// instance that booked it. That instance keeps the order as it stored it
+// (Service.fresh), so the wallet payment that follows needs neither to read
+// the row back nor to decode its JSON columns: the payment's one statement
+// then also requires that nobody wrote the order since its insert
+// (freshGate), and when somebody did, the payment starts again from the
+// store. The copy is taken by the first payment, whatever becomes of it.
 
 // maxFresh bounds the orders kept: enough for every order booked in the
 // last few seconds at several hundred a second; an older one is paid from
 // the store.
 const maxFresh = 1024
 
-type freshOrders struct {
-	mu sync.Mutex
-	m  map[int64]Order
-}
-
-// keep holds o, just inserted, as a load would read it back.
-func (f *freshOrders) keep(o Order) {
+// asStored is o, just inserted, as a load would read it back.
+func asStored(o Order) Order {
 	o.content, o.ticketDue, o.ticketAttempts = noContent, time.Time{}, 0
 	// The store keeps microseconds (newOrder's own times are whole ones
 	// already).
 	for _, t := range []*time.Time{&o.DepartAt, &o.PayBy, &o.ConfirmBy} {
 		*t = t.Round(time.Microsecond)
 	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.m == nil {
-		f.m = make(map[int64]Order)
-	}
-	if len(f.m) >= maxFresh {
-		// Any quarter: most are paid within seconds and gone already.
-		n := 0
-		for id := range f.m {
-			delete(f.m, id)
-			if n++; n >= maxFresh/4 {
-				break
-			}
-		}
-	}
-	f.m[o.ID] = o
-}
-
-// take removes and answers the copy of order id, if kept.
-func (f *freshOrders) take(id int64) (Order, bool) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	o, ok := f.m[id]
-	delete(f.m, id)
-	return o, ok
+	return o
 }
 
 // errNotFresh: a payment from a kept copy found the order written since;

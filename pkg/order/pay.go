@@ -139,7 +139,7 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 // store. Only a wallet payment uses the copy.
 func (s *Service) payable(ctx context.Context, who auth.Principal, id int64, channel string) (Order, viewer, bool, error) {
 	if channel == ChannelBalance {
-		if o, ok := s.fresh.take(id); ok {
+		if o, ok := s.fresh.Take(id); ok {
 			v, err := s.viewer(ctx, who)
 			if err != nil {
 				return Order{}, v, false, err

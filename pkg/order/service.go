@@ -26,6 +26,7 @@ import (
 	"github.com/voyage/voyage/pkg/idempotency"
 	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/money"
+	"github.com/voyage/voyage/pkg/recent"
 	"github.com/voyage/voyage/pkg/shopping"
 	"github.com/voyage/voyage/pkg/store"
 	"github.com/voyage/voyage/pkg/supplier"
@@ -85,8 +86,9 @@ type Service struct {
 	notify    Notifier
 	// wake tells this instance's ticketing that an order became due.
 	wake chan struct{}
-	// fresh are the orders this instance just booked, for their payment.
-	fresh freshOrders
+	// fresh are the orders this instance just booked, for their payment
+	// (fresh.go).
+	fresh *recent.Map[int64, Order]
 }
 
 // New returns the order service.
@@ -106,7 +108,8 @@ func New(o Options) *Service {
 		}
 	}
 	return &Service{db: o.DB, ledger: o.Ledger, quotes: o.Quotes, agencies: o.Agencies, looks: o.Looks, suppliers: o.Suppliers,
-		gateways: o.Gateways, channels: o.Channels, now: o.Now, log: o.Logger, wake: make(chan struct{}, 1)}
+		gateways: o.Gateways, channels: o.Channels, now: o.Now, log: o.Logger, wake: make(chan struct{}, 1),
+		fresh: recent.New[int64, Order](maxFresh)}
 }
 
 // SetQueue sets the job queue (built after the services, since its workers
@@ -461,7 +464,7 @@ func (s *Service) Create(ctx context.Context, who auth.Principal, key string, re
 		return View{}, err
 	}
 	if o.Status == ToBePaid && s.db.Dialect == store.Postgres {
-		s.fresh.keep(o)
+		s.fresh.Put(o.ID, asStored(o))
 	}
 	return s.view(o, ByAgency), nil
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/pkg/recent"
 	"github.com/voyage/voyage/pkg/store"
 	"github.com/voyage/voyage/pkg/supplier"
 )
@@ -51,11 +52,9 @@ type Quote struct {
 // no row. The payload, not the decoded quote, so that no caller shares a
 // quote's slices with another.
 type Quotes struct {
-	db  *store.DB
-	now func() time.Time
-
-	mu     sync.Mutex
-	recent map[string]recentQuote
+	db     *store.DB
+	now    func() time.Time
+	recent *recent.Map[string, recentQuote]
 }
 
 type recentQuote struct {
@@ -69,40 +68,16 @@ const maxRecentQuotes = 1024
 
 // NewQuotes returns the quote store.
 func NewQuotes(db *store.DB) *Quotes {
-	return &Quotes{db: db, now: time.Now, recent: map[string]recentQuote{}}
-}
-
-// keep holds a stored quote's payload until it expires.
-func (q *Quotes) keep(id string, payload []byte, expiresAt time.Time) {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	if len(q.recent) >= maxRecentQuotes {
-		now := q.now()
-		for k, r := range q.recent {
-			if !now.Before(r.expiresAt) {
-				delete(q.recent, k)
-			}
-		}
-		// Still full: any quarter.
-		for k := range q.recent {
-			if len(q.recent) < maxRecentQuotes*3/4 {
-				break
-			}
-			delete(q.recent, k)
-		}
-	}
-	q.recent[id] = recentQuote{payload: payload, expiresAt: expiresAt}
+	return &Quotes{db: db, now: time.Now, recent: recent.New[string, recentQuote](maxRecentQuotes)}
 }
 
 // kept is a quote's payload if kept and not expired. An expired quote is
 // read from the store, which may have let it go, so that the answer is the
 // store's either way.
 func (q *Quotes) kept(id string) ([]byte, bool) {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	r, ok := q.recent[id]
+	r, ok := q.recent.Get(id)
 	if ok && !q.now().Before(r.expiresAt) {
-		delete(q.recent, id)
+		q.recent.Delete(id)
 		return nil, false
 	}
 	return r.payload, ok
@@ -123,7 +98,7 @@ func (q *Quotes) Save(ctx context.Context, qt Quote) error {
 	if err != nil {
 		return fmt.Errorf("shopping: save quote: %w", err)
 	}
-	q.keep(qt.ID, payload, qt.ExpiresAt)
+	q.recent.Put(qt.ID, recentQuote{payload: payload, expiresAt: qt.ExpiresAt})
 	return nil
 }
 
@@ -148,7 +123,7 @@ func (q *Quotes) Get(ctx context.Context, id string) (Quote, error) {
 		return Quote{}, fmt.Errorf("shopping: decode quote: %w", err)
 	}
 	if !ok {
-		q.keep(id, payload, qt.ExpiresAt)
+		q.recent.Put(id, recentQuote{payload: payload, expiresAt: qt.ExpiresAt})
 	}
 	return qt, nil
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
+	"github.com/voyage/voyage/pkg/recent"
 	"github.com/voyage/voyage/pkg/store"
 	"github.com/voyage/voyage/pkg/supplier"
 )
@@ -161,11 +162,9 @@ type Recenter interface {
 // SQLRecords keeps bookings in the sim_bookings table, and the documents it
 // wrote last in memory (see Recenter).
 type SQLRecords struct {
-	db  *store.DB
-	now func() time.Time
-
-	mu     sync.Mutex
-	recent map[string]memRecord // source/ref
+	db     *store.DB
+	now    func() time.Time
+	recent *recent.Map[string, memRecord] // source/ref
 }
 
 // maxRecent bounds the documents an SQLRecords keeps: a booking's is a few
@@ -174,38 +173,13 @@ const maxRecent = 2048
 
 // NewSQLRecords keeps bookings in db.
 func NewSQLRecords(db *store.DB) *SQLRecords {
-	return &SQLRecords{db: db, now: time.Now, recent: map[string]memRecord{}}
+	return &SQLRecords{db: db, now: time.Now, recent: recent.New[string, memRecord](maxRecent)}
 }
 
 // Recent implements Recenter.
 func (s *SQLRecords) Recent(source, ref string) ([]byte, int64, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	r, ok := s.recent[source+"/"+ref]
+	r, ok := s.recent.Get(source + "/" + ref)
 	return r.data, r.version, ok
-}
-
-// wrote keeps the document just written at version; a nil data forgets it.
-func (s *SQLRecords) wrote(source, ref string, version int64, data []byte) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	k := source + "/" + ref
-	if data == nil {
-		delete(s.recent, k)
-		return
-	}
-	if len(s.recent) >= maxRecent {
-		// Any quarter: the map's order is as good as a guess at which
-		// bookings are done with.
-		n := 0
-		for k := range s.recent {
-			delete(s.recent, k)
-			if n++; n >= maxRecent/4 {
-				break
-			}
-		}
-	}
-	s.recent[k] = memRecord{data: data, version: version}
 }
 
 // Get implements Records.
@@ -283,7 +257,7 @@ func (s *SQLRecords) Create(ctx context.Context, source, ref, pnr, key string, d
 	if err != nil {
 		return fmt.Errorf("sim: store booking %s: %w", ref, err)
 	}
-	s.wrote(source, ref, 1, data)
+	s.recent.Put(source+"/"+ref, memRecord{data: data, version: 1})
 	return nil
 }
 
@@ -298,10 +272,10 @@ func (s *SQLRecords) Update(ctx context.Context, source, ref string, version int
 	if n, err := res.RowsAffected(); err != nil {
 		return fmt.Errorf("sim: update booking %s: %w", ref, err)
 	} else if n == 0 {
-		s.wrote(source, ref, 0, nil)
+		s.recent.Delete(source + "/" + ref)
 		return ErrStale
 	}
-	s.wrote(source, ref, version+1, data)
+	s.recent.Put(source+"/"+ref, memRecord{data: data, version: version + 1})
 	return nil
 }
 
