@@ -17,6 +17,7 @@ import (
 	"github.com/voyage/voyage/pkg/demo"
 	"github.com/voyage/voyage/pkg/money"
 	"github.com/voyage/voyage/pkg/order"
+	"github.com/voyage/voyage/pkg/store"
 	"github.com/voyage/voyage/pkg/store/storetest"
 )
 
@@ -243,4 +244,57 @@ func TestTicketJobRunTwiceAtOnce(t *testing.T) {
 		}
 		ledgerBalanced(t, a)
 	})
+}
+
+// TestPaymentHandsOverToTicketing: on PostgreSQL, with ticketing running
+// on the instance, a wallet payment claims its order for that ticketing in
+// its own statement (one attempt, the lease ahead) and hands it over in
+// memory: the order is issued, once, with no claim of the sweep, which
+// would not see it until the lease runs out.
+func TestPaymentHandsOverToTicketing(t *testing.T) {
+	ctx := context.Background()
+	a, srv := newApp(t, store.Postgres)
+	if err := demo.Seed(ctx, a.DB, a.Site); err != nil {
+		t.Fatal(err)
+	}
+	op := loginAs(t, srv, "demo-operator", "demo-pass-1")
+	fund(t, a, op.Company.ID, "50000")
+	quoteID, _ := quoteFor(t, srv, op.Token)
+	runJobs(t, a)
+	claimed := func(id int64) (time.Time, int) {
+		t.Helper()
+		var row struct {
+			Due      time.Time `db:"ticket_due_at"`
+			Attempts int       `db:"ticket_attempts"`
+		}
+		if err := a.DB.GetContext(ctx, &row, `SELECT ticket_due_at, ticket_attempts FROM flight_orders WHERE id = $1`, id); err != nil {
+			t.Fatal(err)
+		}
+		return row.Due, row.Attempts
+	}
+	// The payment's one statement needs the accounts seen committed by
+	// this instance's ledger: the first payments open and find them.
+	for i := range 4 {
+		o := createOrder(t, srv, op.Token, quoteID, fmt.Sprintf("hand-over-%d", i))
+		paidAt := time.Now()
+		if code, env := pay(t, srv, op.Token, o.ID, `{"channel":"balance"}`); code != 200 {
+			t.Fatalf("pay: %d %+v", code, env)
+		}
+		due, attempts := claimed(o.ID)
+		if i >= 2 && (attempts != 1 || due.Before(paidAt.Add(50*time.Second))) {
+			t.Fatalf("order %d after its payment: due %s with %d attempts, want claimed by the payment (1 attempt, due a lease ahead of %s)",
+				o.ID, due, attempts, paidAt)
+		}
+		waitStatus(t, srv, op.Token, o.ID, order.Issued)
+		if got := getOrder(t, srv, op.Token, o.ID); len(got.TicketNumbers) != 1 || got.Passengers[0].TicketNumber != got.TicketNumbers[0] {
+			t.Fatalf("order %d issued with tickets %v, passenger's %q", o.ID, got.TicketNumbers, got.Passengers[0].TicketNumber)
+		}
+		var events int
+		if err := a.DB.GetContext(ctx, &events, `SELECT COUNT(*) FROM flight_order_events WHERE order_id = $1 AND action = 'ticketed'`, o.ID); err != nil || events != 1 {
+			t.Fatalf("order %d ticketed %d times (%v), want once", o.ID, events, err)
+		}
+		if _, attempts := claimed(o.ID); attempts != 1 {
+			t.Fatalf("order %d was claimed %d times, want only by its payment", o.ID, attempts)
+		}
+	}
 }

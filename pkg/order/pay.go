@@ -85,7 +85,7 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 	actor := actorName(who)
 	if req.Channel == ChannelBalance {
 		o.PaymentStatus, o.PaymentChannel, o.PaymentKey = Paid, ChannelBalance, key
-		err := s.payFromWallet(ctx, &o, actor, fresh)
+		handed, err := s.payFromWallet(ctx, &o, actor, fresh)
 		if errors.Is(err, errNotFresh) {
 			// The copy was taken: this time from the store.
 			return s.Pay(ctx, who, id, key, req)
@@ -93,7 +93,9 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 		if err != nil {
 			return View{}, err
 		}
-		s.wakeTicketing()
+		if !handed {
+			s.wakeTicketing()
+		}
 		return s.view(o, ByAgency), nil
 	}
 
@@ -165,19 +167,20 @@ func (s *Service) payable(ctx context.Context, who auth.Principal, id int64, cha
 // statement, committed as it runs; otherwise both go in one transaction.
 // From the copy kept since booking (fresh) only the one statement will do,
 // with the gate that proves the copy current; errNotFresh otherwise.
-func (s *Service) payFromWallet(ctx context.Context, o *Order, actor string, fresh bool) error {
+func (s *Service) payFromWallet(ctx context.Context, o *Order, actor string, fresh bool) (handed bool, err error) {
 	t := ledger.Transfer{AgencyID: o.AgencyID, IdempotencyKey: payKey(*o),
 		From: ledger.Wallet(o.AgencyID), To: ledger.Provider(ledger.KindSuppliers), Amount: o.Total, Currency: o.Currency,
 		PaymentType: ledger.TypeOriginFlight, OrderID: o.BookingNumber, Reference: o.PNR, Description: route(*o),
 		CreatedBy: actor}
 	if notify, err := s.announces(ctx, o); err != nil {
-		return err
+		return false, err
 	} else if !notify {
 		before := *o
 		from, err := s.moving(o, ActPay)
 		if err != nil {
-			return err
+			return false, err
 		}
+		handOff := s.claimForHandOff(o)
 		gate := movedGate(o, from, ActPay, actor, "")
 		if fresh {
 			gate = freshGate(o, from, ActPay, actor, "")
@@ -186,22 +189,25 @@ func (s *Service) payFromWallet(ctx context.Context, o *Order, actor string, fre
 		switch {
 		case !done && fresh, errors.Is(err, ledger.ErrGateClosed) && fresh:
 			*o = before
-			return errNotFresh
+			return false, errNotFresh
 		case !done:
 			*o = before
 		case errors.Is(err, ledger.ErrGateClosed):
-			return errState()
+			return false, errState()
 		case err != nil:
-			return err
+			return false, err
 		default:
+			if handOff {
+				handOff = s.handOff(*o)
+			}
 			o.saved()
-			return nil
+			return handOff, nil
 		}
 	}
 	if fresh {
-		return errNotFresh
+		return false, errNotFresh
 	}
-	return s.db.InTx(ctx, func(tx *sqlx.Tx) error {
+	return false, s.db.InTx(ctx, func(tx *sqlx.Tx) error {
 		if err := s.move(ctx, tx, o, ActPay, actor, ""); err != nil {
 			return err
 		}

@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -89,6 +90,10 @@ type Service struct {
 	// fresh are the orders this instance just booked, for their payment
 	// (fresh.go).
 	fresh *recent.Map[int64, Order]
+	// handed are orders paid here, claimed by their payer for this
+	// instance's ticketing while it runs (ticketing); see handOff.
+	handed    chan Order
+	ticketing atomic.Bool
 }
 
 // New returns the order service.
@@ -109,7 +114,7 @@ func New(o Options) *Service {
 	}
 	return &Service{db: o.DB, ledger: o.Ledger, quotes: o.Quotes, agencies: o.Agencies, looks: o.Looks, suppliers: o.Suppliers,
 		gateways: o.Gateways, channels: o.Channels, now: o.Now, log: o.Logger, wake: make(chan struct{}, 1),
-		fresh: recent.New[int64, Order](maxFresh)}
+		fresh: recent.New[int64, Order](maxFresh), handed: make(chan Order, ticketHandOffs)}
 }
 
 // SetQueue sets the job queue (built after the services, since its workers
@@ -207,8 +212,9 @@ func (s *Service) moving(o *Order, action Action) (Status, error) {
 	from := o.Status
 	o.Status, o.UpdatedAt = to, s.now().UTC()
 	if to == Proceeding {
-		// Paid (or issued on account): ticketing finds it from now on.
-		o.ticketDue = o.UpdatedAt
+		// Paid (or issued on account): ticketing finds it from now on,
+		// its attempts starting again from none.
+		o.ticketDue, o.ticketAttempts = o.UpdatedAt, 0
 	}
 	return from, nil
 }

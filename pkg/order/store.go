@@ -327,7 +327,7 @@ const orderInsertColumns = `agency_id, user_id, type, original_id,
 const (
 	saveColumns = `status = ?, payment_status = ?, payment_channel = ?, payment_key = ?, reference_id = ?, pnr = ?, ticket_numbers = ?,
 		total = ?, prices = ?, review_remark = ?, disrupted = ?, pay_by = ?, confirm_by = ?, updated_at = ?,
-		ticket_due_at = COALESCE(?, ticket_due_at), ticket_attempts = CASE WHEN ? = 1 THEN 0 ELSE ticket_attempts END`
+		ticket_due_at = COALESCE(?, ticket_due_at), ticket_attempts = COALESCE(?, ticket_attempts)`
 	saveContentColumns = `segments = ?, passengers = ?, quote = ?, bookings = ?, request = ?, change_search = ?`
 )
 
@@ -357,13 +357,15 @@ func setColumns(c contentChange) string {
 
 // saveArgs are the parameters of setColumns(o.content).
 func saveArgs(o *Order) []any {
-	reset := 0
+	// A due time comes with its attempts (none, or the payer's own claim);
+	// otherwise both stay as stored.
+	var attempts any
 	if !o.ticketDue.IsZero() {
-		reset = 1
+		attempts = o.ticketAttempts
 	}
 	args := []any{string(o.Status), o.PaymentStatus, o.PaymentChannel, o.PaymentKey, o.ReferenceID, o.PNR, o.TicketNumbers, o.Total,
 		enc(o.Prices), o.ReviewRemark, o.Disrupted, nullTime(o.PayBy), nullTime(o.ConfirmBy), o.UpdatedAt.UTC(),
-		nullTime(o.ticketDue), reset}
+		nullTime(o.ticketDue), attempts}
 	switch o.content {
 	case passengersOnly:
 		args = append(args, enc(o.Passengers))

@@ -50,7 +50,43 @@ const (
 	// ticketLinger is the wait after a wake-up, so that payments committed
 	// close together are claimed as one batch.
 	ticketLinger = 20 * time.Millisecond
+	// ticketHandOffs bounds the orders paid here waiting for this
+	// instance's ticketing (handOff); past half of it payers leave their
+	// orders to the sweep.
+	ticketHandOffs = 256
 )
+
+// The payer's claim. A wallet payment on an instance whose ticketing runs
+// claims the order for it in the payment's own statement (the due time a
+// lease ahead, one attempt counted) and hands it over in memory: no claim
+// statement, no second write of the row and no read and decode of it. If
+// the instance dies first, the order is claimed by any instance when that
+// lease runs out, as a batch of a dead claimer is.
+
+// claimForHandOff makes o's move into proceeding the payer's claim, when
+// this instance's ticketing runs and has room.
+func (s *Service) claimForHandOff(o *Order) bool {
+	if o.Status != Proceeding || !s.ticketing.Load() || len(s.handed) >= cap(s.handed)/2 {
+		return false
+	}
+	o.ticketDue, o.ticketAttempts = o.UpdatedAt.Add(ticketLease), 1
+	return true
+}
+
+// handOff gives o, saved with the payer's claim, to this instance's
+// ticketing; false when there was no room after all, and the order waits
+// for its lease to run out.
+func (s *Service) handOff(o Order) bool {
+	o = asStored(o)
+	o.ticketAttempts = 1
+	select {
+	case s.handed <- o:
+		return true
+	default:
+		s.log.Warn("order: ticketing has no room for a paid order; it is ticketed when its claim runs out", "order", o.ID)
+		return false
+	}
+}
 
 // ticketRetry is the wait after the attempt-th attempt failed: 5, 10, 20,
 // 30, 30 s. A run cut off by a supplier's hiccup should end in tickets, or
@@ -69,15 +105,21 @@ func (s *Service) wakeTicketing() {
 }
 
 // runTicketing tickets due orders until ctx ends (the queue's Stop), then
-// waits for the batches it claimed.
+// waits for the batches it claimed, the orders handed over included.
 func (s *Service) runTicketing(ctx context.Context) {
 	slots := make(chan struct{}, ticketBatches)
 	var wg sync.WaitGroup
 	defer wg.Wait()
+	s.ticketing.Store(true)
+	defer s.drainHandOffs(&wg)
 	poll := time.NewTicker(ticketPoll)
 	defer poll.Stop()
+	claim := true
 	for {
-		s.claimDue(ctx, slots, &wg)
+		if claim {
+			s.claimDue(ctx, slots, &wg)
+		}
+		claim = true
 		select {
 		case <-ctx.Done():
 			return
@@ -88,8 +130,88 @@ func (s *Service) runTicketing(ctx context.Context) {
 				return
 			case <-time.After(ticketLinger):
 			}
+		case o := <-s.handed:
+			// Payments close together share a batch; nothing to claim.
+			batch := s.gatherHandOffs(ctx, o)
+			select {
+			case slots <- struct{}{}:
+			case <-ctx.Done():
+				s.requeue(batch)
+				return
+			}
+			s.startBatch(ctx, slots, &wg, batch)
+			claim = false
 		}
 	}
+}
+
+// gatherHandOffs is a batch of the orders handed over within ticketLinger
+// of the first.
+func (s *Service) gatherHandOffs(ctx context.Context, first Order) []Order {
+	batch := []Order{first}
+	linger := time.NewTimer(ticketLinger)
+	defer linger.Stop()
+	for len(batch) < ticketBatch {
+		select {
+		case o := <-s.handed:
+			batch = append(batch, o)
+		case <-linger.C:
+			return batch
+		case <-ctx.Done():
+			return batch
+		}
+	}
+	return batch
+}
+
+// requeue puts back handed orders for drainHandOffs.
+func (s *Service) requeue(batch []Order) {
+	for _, o := range batch {
+		select {
+		case s.handed <- o:
+		default:
+			// Its claim runs out and the sweep of any instance takes it.
+		}
+	}
+}
+
+// drainHandOffs stops taking orders from payers and tickets those handed
+// over already, so that a stop does not leave them to wait for their
+// leases.
+func (s *Service) drainHandOffs(wg *sync.WaitGroup) {
+	s.ticketing.Store(false)
+	for {
+		var batch []Order
+	take:
+		for len(batch) < ticketBatch {
+			select {
+			case o := <-s.handed:
+				batch = append(batch, o)
+			default:
+				break take
+			}
+		}
+		if len(batch) == 0 {
+			return
+		}
+		wg.Go(func() {
+			ctx, cancel := context.WithTimeout(context.Background(), ticketTimeout)
+			defer cancel()
+			s.ticketBatch(ctx, batch)
+		})
+	}
+}
+
+// startBatch tickets a batch on its own, holding one of slots until done.
+// A batch is finished even when the queue stops: left unfinished, its
+// orders would wait for their leases.
+func (s *Service) startBatch(ctx context.Context, slots chan struct{}, wg *sync.WaitGroup, batch []Order) {
+	wg.Go(func() {
+		defer func() { <-slots }()
+		bctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), ticketTimeout)
+		defer cancel()
+		s.ticketBatch(bctx, batch)
+	})
 }
 
 // claimDue claims batches of due orders and starts each on its own, for as
@@ -109,14 +231,7 @@ func (s *Service) claimDue(ctx context.Context, slots chan struct{}, wg *sync.Wa
 			}
 			return
 		}
-		wg.Go(func() {
-			defer func() { <-slots }()
-			// A claimed batch is finished even when the queue stops: left
-			// unfinished, its orders would wait for their leases.
-			bctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), ticketTimeout)
-			defer cancel()
-			s.ticketBatch(bctx, batch)
-		})
+		s.startBatch(ctx, slots, wg, batch)
 		if len(batch) < ticketBatch {
 			return
 		}
