@@ -341,11 +341,22 @@ func (s *Service) recordTickets(ctx context.Context, batch []Order, errs []error
 			refused = append(refused, i)
 		}
 	}
+	// A batch all ticketed and quiet is one statement, committed as it
+	// runs: no transaction around it.
+	quiet, err := s.quietOnes(ctx, batch, errs)
+	if err == nil && !slices.Contains(quiet, false) {
+		if err = s.issueQuietly(ctx, s.db, batch, quiet); err == nil {
+			return
+		}
+	}
+	if err != nil {
+		s.log.WarnContext(ctx, "order: recording a ticketing batch failed; recording it in a transaction", "orders", len(batch), "err", err)
+		quiet = make([]bool, len(batch))
+	}
 	// Each attempt moves a copy: a move changes the order it is given,
 	// and a rolled-back commit must leave the batch as claimed.
-	err := s.db.InTx(ctx, func(tx *sqlx.Tx) error {
-		quiet, err := s.issueQuietly(ctx, tx, batch, errs)
-		if err != nil {
+	err = s.db.InTx(ctx, func(tx *sqlx.Tx) error {
+		if err := s.issueQuietly(ctx, tx, batch, quiet); err != nil {
 			return err
 		}
 		for i := range batch {
@@ -377,44 +388,55 @@ func (s *Service) recordTickets(ctx context.Context, batch []Order, errs []error
 	}
 }
 
-// issueQuietly records in tx, by one statement, the batch's orders that
-// were ticketed and have no webhook event to deliver (PostgreSQL): their
-// status, tickets and timeline entries, where a move each was a round trip
-// each. It answers which orders it took care of, including those someone
-// else moved on meanwhile (left as they are, as recordTicket does).
-func (s *Service) issueQuietly(ctx context.Context, tx *sqlx.Tx, batch []Order, errs []error) ([]bool, error) {
-	done := make([]bool, len(batch))
+// quietOnes are the batch's orders issueQuietly can record: ticketed, of
+// the origin type, with no webhook event to deliver, on PostgreSQL.
+func (s *Service) quietOnes(ctx context.Context, batch []Order, errs []error) ([]bool, error) {
+	quiet := make([]bool, len(batch))
 	if s.db.Dialect != store.Postgres {
-		return done, nil
+		return quiet, nil
 	}
+	for i := range batch {
+		if errs[i] != nil || batch[i].Type != TypeOrigin {
+			continue
+		}
+		notify, err := s.announces(ctx, &batch[i])
+		if err != nil {
+			return nil, err
+		}
+		quiet[i] = !notify
+	}
+	return quiet, nil
+}
+
+// issueQuietly records by one statement, in tx or on the pool, the
+// batch's quiet orders (quietOnes): their status, tickets and timeline
+// entries, where a move each was a round trip each. An order someone else
+// moved on meanwhile is left as it is, as recordTicket does.
+func (s *Service) issueQuietly(ctx context.Context, tx sqlx.ExtContext, batch []Order, quiet []bool) error {
 	to, ok := Next(TypeOrigin, Proceeding, ActTicketed)
 	if !ok {
-		return nil, errors.New("order: the status machine does not ticket a proceeding order")
+		return errors.New("order: the status machine does not ticket a proceeding order")
 	}
 	var ids []int64
 	var numbers, passengers []string
 	for i := range batch {
+		if !quiet[i] {
+			continue
+		}
 		o := &batch[i]
-		if errs[i] != nil || o.Type != TypeOrigin {
-			continue
-		}
-		if notify, err := s.announces(ctx, o); err != nil || notify {
-			continue
-		}
 		ids = append(ids, o.ID)
 		numbers = append(numbers, o.TicketNumbers)
 		passengers = append(passengers, enc(o.Passengers))
-		done[i] = true
 	}
 	if len(ids) == 0 {
-		return done, nil
+		return nil
 	}
 	now := s.now().UTC()
 	var saved []int64
-	err := tx.SelectContext(ctx, &saved, tx.Rebind(issueMany), pq.Array(ids), pq.Array(numbers), pq.Array(passengers),
+	err := sqlx.SelectContext(ctx, tx, &saved, tx.Rebind(issueMany), pq.Array(ids), pq.Array(numbers), pq.Array(passengers),
 		string(to), now, string(Proceeding), string(ActTicketed), string(Proceeding), string(to), "system", "", now)
 	if err != nil {
-		return nil, fmt.Errorf("order: record %d orders ticketed: %w", len(ids), err)
+		return fmt.Errorf("order: record %d orders ticketed: %w", len(ids), err)
 	}
 	if len(saved) < len(ids) {
 		for _, id := range ids {
@@ -423,7 +445,7 @@ func (s *Service) issueQuietly(ctx context.Context, tx *sqlx.Tx, batch []Order, 
 			}
 		}
 	}
-	return done, nil
+	return nil
 }
 
 // issueMany saves ticketed orders from arrays of ids, ticket numbers and

@@ -237,56 +237,75 @@ func TestClaimQueryUsesPartialIndex(t *testing.T) {
 
 // TestRecordTicketsIssuesTheBatch: a batch's ticketed orders are issued
 // with their tickets and a timeline entry each (on PostgreSQL by one
-// statement), an order moved on meanwhile is left as it is, and a failed
+// statement, with no transaction around it when the whole batch was
+// ticketed), an order moved on meanwhile is left as it is, and a failed
 // order in the same batch still gets its retry.
 func TestRecordTicketsIssuesTheBatch(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		now := time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)
-		ids := seedTicketing(t, db, []ticketSeed{
-			{"first", Proceeding, now.Add(-time.Second)},
-			{"second", Proceeding, now.Add(-time.Second)},
-			{"movedOn", Proceeding, now.Add(-time.Second)},
-			{"failed", Proceeding, now.Add(-time.Second)},
-		})
 		s := New(Options{DB: db, Now: func() time.Time { return now }})
-		batch, err := s.claimTickets(ctx, 10)
-		if err != nil || len(batch) != 4 {
-			t.Fatalf("claimed %d (%v), want 4", len(batch), err)
+		var seeds []ticketSeed
+		for _, name := range []string{"first", "second", "movedOn", "failed", "third", "fourth", "movedOnToo"} {
+			seeds = append(seeds, ticketSeed{name, Proceeding, now.Add(-time.Second)})
 		}
-		if _, err := db.ExecContext(ctx, db.Rebind(`UPDATE flight_orders SET status = ? WHERE id = ?`), string(Canceled), ids["movedOn"]); err != nil {
-			t.Fatal(err)
+		ids := seedTicketing(t, db, seeds)
+		claimed, err := s.claimTickets(ctx, 10)
+		if err != nil || len(claimed) != len(seeds) {
+			t.Fatalf("claimed %d (%v), want %d", len(claimed), err, len(seeds))
 		}
-		errs := make([]error, len(batch))
-		for i := range batch {
-			o := &batch[i]
-			o.Passengers = []Passenger{{Surname: "SMITH", GivenName: "ALEX", TicketNumber: fmt.Sprintf("999%010d", o.ID)}}
-			o.TicketNumbers, o.content = o.Passengers[0].TicketNumber, passengersOnly
-			if o.ID == ids["failed"] {
-				errs[i] = supplier.ErrUnavailable
+		for _, name := range []string{"movedOn", "movedOnToo"} {
+			if _, err := db.ExecContext(ctx, db.Rebind(`UPDATE flight_orders SET status = ? WHERE id = ?`), string(Canceled), ids[name]); err != nil {
+				t.Fatal(err)
 			}
 		}
-		s.recordTickets(ctx, batch, errs)
+		for _, round := range []struct {
+			name   string
+			failed string
+			want   map[string]Status
+		}{
+			{"with a failure", "failed", map[string]Status{"first": Issued, "second": Issued, "movedOn": Canceled, "failed": Proceeding}},
+			{"all ticketed", "", map[string]Status{"third": Issued, "fourth": Issued, "movedOnToo": Canceled}},
+		} {
+			var batch []Order
+			for _, o := range claimed {
+				for name := range round.want {
+					if o.ID == ids[name] {
+						batch = append(batch, o)
+					}
+				}
+			}
+			errs := make([]error, len(batch))
+			for i := range batch {
+				o := &batch[i]
+				o.Passengers = []Passenger{{Surname: "SMITH", GivenName: "ALEX", TicketNumber: fmt.Sprintf("999%010d", o.ID)}}
+				o.TicketNumbers, o.content = o.Passengers[0].TicketNumber, passengersOnly
+				if round.failed != "" && o.ID == ids[round.failed] {
+					errs[i] = supplier.ErrUnavailable
+				}
+			}
+			s.recordTickets(ctx, batch, errs)
 
-		for name, want := range map[string]Status{"first": Issued, "second": Issued, "movedOn": Canceled, "failed": Proceeding} {
-			o, err := load(ctx, db, nil, ids[name])
-			if err != nil {
-				t.Fatal(err)
-			}
-			var events int
-			if err := db.GetContext(ctx, &events, db.Rebind(`SELECT COUNT(*) FROM flight_order_events WHERE order_id = ? AND action = ? AND to_status = ?`),
-				o.ID, string(ActTicketed), string(Issued)); err != nil {
-				t.Fatal(err)
-			}
-			if o.Status != want {
-				t.Errorf("%s: %s, want %s", name, o.Status, want)
-			}
-			wantNumber, wantEvents := "", 0
-			if want == Issued {
-				wantNumber, wantEvents = fmt.Sprintf("999%010d", o.ID), 1
-			}
-			if o.TicketNumbers != wantNumber || events != wantEvents || want == Issued && (len(o.Passengers) != 1 || o.Passengers[0].TicketNumber != wantNumber) {
-				t.Errorf("%s: tickets %q, passengers %+v, %d timeline entries; want %q and %d", name, o.TicketNumbers, o.Passengers, events, wantNumber, wantEvents)
+			for name, want := range round.want {
+				o, err := load(ctx, db, nil, ids[name])
+				if err != nil {
+					t.Fatal(err)
+				}
+				var events int
+				if err := db.GetContext(ctx, &events, db.Rebind(`SELECT COUNT(*) FROM flight_order_events WHERE order_id = ? AND action = ? AND to_status = ?`),
+					o.ID, string(ActTicketed), string(Issued)); err != nil {
+					t.Fatal(err)
+				}
+				if o.Status != want {
+					t.Errorf("%s, %s: %s, want %s", round.name, name, o.Status, want)
+				}
+				wantNumber, wantEvents := "", 0
+				if want == Issued {
+					wantNumber, wantEvents = fmt.Sprintf("999%010d", o.ID), 1
+				}
+				if o.TicketNumbers != wantNumber || events != wantEvents || want == Issued && (len(o.Passengers) != 1 || o.Passengers[0].TicketNumber != wantNumber) {
+					t.Errorf("%s, %s: tickets %q, passengers %+v, %d timeline entries; want %q and %d", round.name, name, o.TicketNumbers, o.Passengers, events, wantNumber, wantEvents)
+				}
 			}
 		}
 	})
