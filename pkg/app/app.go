@@ -117,6 +117,9 @@ func New(ctx context.Context, cfg config.Config) (*App, error) {
 	a.Agencies.CacheFor(time.Second)
 	a.Auth = auth.NewService(db, a.Agencies, cfg.Auth.SessionIdle, cfg.Auth.SessionMax)
 	a.Profile = profile.New(db)
+	// The sessions keep their users a second: a profile change is read
+	// again at once.
+	a.Profile.OnUserChange(a.Auth.ForgetUser)
 	a.Ledger = ledger.New(db)
 	// Group commit on PostgreSQL: concurrent money movements share one
 	// commit (a no-op on SQLite's single writer).

@@ -241,6 +241,8 @@ func (s *Service) changeUser(ctx context.Context, actor Principal, id int64, c U
 		out, err = getUser(ctx, tx, "id = ?", u.ID)
 		return err
 	})
+	// Its roles, status or sessions may have changed.
+	s.ForgetUser(id)
 	return out, err
 }
 

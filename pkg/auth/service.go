@@ -13,6 +13,7 @@ import (
 
 	"github.com/voyage/voyage/pkg/audit"
 	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/pkg/recent"
 	"github.com/voyage/voyage/pkg/store"
 )
 
@@ -82,11 +83,45 @@ type Service struct {
 	idle      time.Duration
 	max       time.Duration
 	now       func() time.Time
+	// sessions are the sessions read lately with their users, by token
+	// hash (see sessionCacheFor).
+	sessions *recent.Map[string, cachedSession]
+}
+
+// sessionCacheFor is how long a session read from the store, with its
+// user, answers the requests that carry its token. Every request reads its
+// session; a client making several a second (a portal polling a search, an
+// agency's booking script) reads it once a second instead. A logout, a
+// revocation or a change to the user made through this instance is seen
+// at once (forget); another instance's within this second, as agencies
+// are (agency.Store.CacheFor).
+const sessionCacheFor = time.Second
+
+// maxCachedSessions bounds the sessions kept.
+const maxCachedSessions = 4096
+
+type cachedSession struct {
+	s  sessionRow
+	u  User
+	at time.Time
 }
 
 // NewService returns the service; idle and max bound a session's life.
 func NewService(db *store.DB, companies Companies, idle, max time.Duration) *Service {
-	return &Service{db: db, companies: companies, idle: idle, max: max, now: time.Now}
+	return &Service{db: db, companies: companies, idle: idle, max: max, now: time.Now,
+		sessions: recent.New[string, cachedSession](maxCachedSessions)}
+}
+
+// ForgetUser drops the cached sessions of a user whose row changed (a
+// nickname, a time zone, roles, a status) or whose sessions were revoked:
+// the next request reads them again.
+func (s *Service) ForgetUser(userID int64) {
+	s.sessions.DeleteFunc(func(_ string, c cachedSession) bool { return c.u.ID == userID })
+}
+
+// forgetSession drops a session revoked through this instance.
+func (s *Service) forgetSession(id int64) {
+	s.sessions.DeleteFunc(func(_ string, c cachedSession) bool { return c.s.ID == id })
 }
 
 // SetClock replaces the clock, for tests.
@@ -182,6 +217,8 @@ func (s *Service) Login(ctx context.Context, username, password string, m Meta) 
 		res = r
 		return audit.Write(ctx, tx, audit.Entry{AgencyID: u.AgencyID, UserID: &u.ID, Username: u.Username, Action: audit.ActionLogin, IP: m.IP, Detail: m.UserAgent, CreatedAt: now})
 	})
+	// Its other sessions are replaced (openSession).
+	s.ForgetUser(u.ID)
 	return res, err
 }
 
@@ -303,20 +340,28 @@ func (s *Service) Authenticate(ctx context.Context, token string) (Principal, er
 	if token == "" {
 		return Principal{}, fault.New(fault.CodeSessionInvalid, http.StatusUnauthorized, "axios.login.timeout")
 	}
-	// One round trip for the session and its user: every request makes it.
-	var su struct {
-		S sessionRow `db:"s"`
-		U User       `db:"u"`
-	}
-	err := s.db.GetStmt(ctx, nil, &su, sessionUserQuery, HashToken(token))
-	if errors.Is(err, sql.ErrNoRows) {
-		return Principal{}, fault.New(fault.CodeSessionInvalid, http.StatusUnauthorized, "axios.login.timeout")
-	}
-	if err != nil {
-		return Principal{}, fmt.Errorf("auth: find session: %w", err)
-	}
-	row, u := su.S, su.U
+	h := HashToken(token)
 	now := s.now().UTC()
+	c, fromCopy := s.sessions.Get(h)
+	if fromCopy && (now.Sub(c.at) >= sessionCacheFor || now.Before(c.at)) {
+		fromCopy = false
+	}
+	if !fromCopy {
+		var err error
+		if c, err = s.readSession(ctx, h, now); err != nil {
+			return Principal{}, err
+		}
+	}
+	row, u := c.s, c.u
+	if fromCopy && (row.RevokedAt != nil || !now.Before(row.ExpiresAt) || !now.Before(row.IdleExpiresAt) || !u.CanLogIn()) {
+		// Refused on a copy: the store has the last word (another
+		// instance may have kept the session alive meanwhile).
+		var err error
+		if c, err = s.readSession(ctx, h, now); err != nil {
+			return Principal{}, err
+		}
+		row, u = c.s, c.u
+	}
 	switch {
 	case row.RevokedAt != nil && row.RevokeReason == revokedReplaced:
 		return Principal{}, fault.New(fault.CodeLoggedOutByOther, http.StatusUnauthorized, "session.error.replaced")
@@ -328,11 +373,11 @@ func (s *Service) Authenticate(ctx context.Context, token string) (Principal, er
 	if !u.CanLogIn() {
 		return Principal{}, fault.New(fault.CodeSessionInvalid, http.StatusUnauthorized, "axios.login.timeout")
 	}
-	c, err := s.companies.Company(ctx, u.AgencyID)
+	company, err := s.companies.Company(ctx, u.AgencyID)
 	if err != nil {
 		return Principal{}, err
 	}
-	if c.Status == "blocked" {
+	if company.Status == "blocked" {
 		return Principal{}, fault.New(fault.CodeSessionInvalid, http.StatusUnauthorized, "login.error.agencyBlocked")
 	}
 	if now.Sub(row.LastSeenAt) >= touchEvery {
@@ -340,11 +385,33 @@ func (s *Service) Authenticate(ctx context.Context, token string) (Principal, er
 		if _, err := s.db.ExecContext(ctx, s.db.Rebind(`UPDATE sessions SET last_seen_at = ?, idle_expires_at = ? WHERE id = ?`), now, idle, row.ID); err != nil {
 			return Principal{}, fmt.Errorf("auth: touch session: %w", err)
 		}
+		c.s.LastSeenAt, c.s.IdleExpiresAt = now, idle
+		s.sessions.Put(h, c)
 	}
-	p := principalFor(u, c)
+	p := principalFor(u, company)
 	p.SessionID = row.ID
 	p.Iframe = row.Iframe
 	return p, nil
+}
+
+// readSession reads the session of token hash h with its user, one round
+// trip, and keeps it for sessionCacheFor.
+func (s *Service) readSession(ctx context.Context, h string, now time.Time) (cachedSession, error) {
+	var su struct {
+		S sessionRow `db:"s"`
+		U User       `db:"u"`
+	}
+	err := s.db.GetStmt(ctx, nil, &su, sessionUserQuery, h)
+	if errors.Is(err, sql.ErrNoRows) {
+		s.sessions.Delete(h)
+		return cachedSession{}, fault.New(fault.CodeSessionInvalid, http.StatusUnauthorized, "axios.login.timeout")
+	}
+	if err != nil {
+		return cachedSession{}, fmt.Errorf("auth: find session: %w", err)
+	}
+	c := cachedSession{s: su.S, u: su.U, at: now}
+	s.sessions.Put(h, c)
+	return c, nil
 }
 
 // Logout ends the principal's session.
@@ -353,13 +420,15 @@ func (s *Service) Logout(ctx context.Context, p Principal, m Meta) error {
 		return nil
 	}
 	now := s.now().UTC()
-	return s.db.InTx(ctx, func(tx *sqlx.Tx) error {
+	err := s.db.InTx(ctx, func(tx *sqlx.Tx) error {
 		if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE sessions SET revoked_at = ?, revoke_reason = ? WHERE id = ? AND revoked_at IS NULL`),
 			now, revokedLogout, p.SessionID); err != nil {
 			return fmt.Errorf("auth: logout: %w", err)
 		}
 		return audit.Write(ctx, tx, audit.Entry{AgencyID: p.AgencyID, UserID: &p.UserID, Username: p.Username, Action: audit.ActionLogout, IP: m.IP, CreatedAt: now})
 	})
+	s.forgetSession(p.SessionID)
+	return err
 }
 
 // SessionInfo is one of a user's open sessions.
@@ -394,7 +463,7 @@ func (s *Service) Sessions(ctx context.Context, p Principal) ([]SessionInfo, err
 // session is not found.
 func (s *Service) EndSession(ctx context.Context, p Principal, id int64, m Meta) error {
 	now := s.now().UTC()
-	return s.db.InTx(ctx, func(tx *sqlx.Tx) error {
+	err := s.db.InTx(ctx, func(tx *sqlx.Tx) error {
 		res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE sessions SET revoked_at = ?, revoke_reason = ? WHERE id = ? AND user_id = ? AND revoked_at IS NULL`),
 			now, revokedByUser, id, p.UserID)
 		if err != nil {
@@ -406,6 +475,8 @@ func (s *Service) EndSession(ctx context.Context, p Principal, id int64, m Meta)
 		return audit.Write(ctx, tx, audit.Entry{AgencyID: p.AgencyID, UserID: &p.UserID, Username: p.Username, Action: audit.ActionSessionRevoke,
 			Target: fmt.Sprintf("session:%d", id), IP: m.IP, CreatedAt: now})
 	})
+	s.forgetSession(id)
+	return err
 }
 
 // ChangePassword sets a new password after checking the current one; the
@@ -446,7 +517,7 @@ func (s *Service) ChangePassword(ctx context.Context, p Principal, current, next
 	if err != nil {
 		return err
 	}
-	return s.db.InTx(ctx, func(tx *sqlx.Tx) error {
+	err = s.db.InTx(ctx, func(tx *sqlx.Tx) error {
 		if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE users SET password_hash = ?, password_changed_at = ?, updated_at = ? WHERE id = ?`), hash, now, now, u.ID); err != nil {
 			return fmt.Errorf("auth: change password: %w", err)
 		}
@@ -456,6 +527,8 @@ func (s *Service) ChangePassword(ctx context.Context, p Principal, current, next
 		}
 		return audit.Write(ctx, tx, audit.Entry{AgencyID: u.AgencyID, UserID: &u.ID, Username: u.Username, Action: audit.ActionPasswordChange, Target: "user:" + u.Username, IP: m.IP, CreatedAt: now})
 	})
+	s.ForgetUser(u.ID)
+	return err
 }
 
 // ResetSuperAdminPassword sets the password of agency's super admin. Only the
@@ -480,8 +553,8 @@ func (s *Service) ResetSuperAdminPassword(ctx context.Context, actor Principal, 
 		return err
 	}
 	now := s.now().UTC()
-	return s.db.InTx(ctx, func(tx *sqlx.Tx) error {
-		var id int64
+	var id int64
+	err = s.db.InTx(ctx, func(tx *sqlx.Tx) error {
 		err := tx.GetContext(ctx, &id, tx.Rebind(`SELECT id FROM users WHERE agency_id = ? AND is_super_admin = TRUE ORDER BY id LIMIT 1`), agencyID)
 		if errors.Is(err, sql.ErrNoRows) {
 			return fault.NotFound("user.error.noSuperAdmin")
@@ -508,6 +581,8 @@ func (s *Service) ResetSuperAdminPassword(ctx context.Context, actor Principal, 
 		}
 		return nil
 	})
+	s.ForgetUser(id)
+	return err
 }
 
 // User loads a user by id.

@@ -480,3 +480,75 @@ func TestAPIKeys(t *testing.T) {
 		wantCode(t, err, fault.CodeSessionInvalid, 401)
 	})
 }
+
+// TestSessionsKeptASecond: a session read from the store serves the
+// requests of the next second. What is done through this service is seen
+// at once (a logout, a change of the user); what another instance did is
+// seen within that second (a revocation written to the store); and a
+// copy that would refuse is checked against the store first (the session
+// kept alive by another instance meanwhile).
+func TestSessionsKeptASecond(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		f := setup(t, db, false)
+		login := func() auth.LoginResult {
+			t.Helper()
+			res, err := f.svc.Login(ctx, "demo-operator", "demo-pass-1", meta)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := f.svc.Authenticate(ctx, res.Token); err != nil {
+				t.Fatal(err)
+			}
+			return res
+		}
+
+		res := login()
+		if err := f.svc.Logout(ctx, res.Principal, meta); err != nil {
+			t.Fatal(err)
+		}
+		_, err := f.svc.Authenticate(ctx, res.Token)
+		wantCode(t, err, fault.CodeSessionInvalid, 401)
+
+		res = login()
+		if _, err := f.svc.DeactivateUser(ctx, auth.Principal{UserID: f.super.ID, AgencyID: f.agency.ID, Username: f.super.Username,
+			Subject: auth.Subject{Roles: []string{auth.RoleSuperUser}, ProxyLevel: 1}}, f.operator.ID, meta); err != nil {
+			t.Fatal(err)
+		}
+		_, err = f.svc.Authenticate(ctx, res.Token)
+		wantCode(t, err, fault.CodeSessionInvalid, 401)
+		if _, err := db.ExecContext(ctx, db.Rebind(`UPDATE users SET status = 'active' WHERE id = ?`), f.operator.ID); err != nil {
+			t.Fatal(err)
+		}
+
+		// Another instance revokes the session: seen within the second.
+		res = login()
+		if _, err := db.ExecContext(ctx, db.Rebind(`UPDATE sessions SET revoked_at = ?, revoke_reason = 'logout' WHERE id = ?`), f.now, res.Principal.SessionID); err != nil {
+			t.Fatal(err)
+		}
+		f.now = f.now.Add(time.Second)
+		_, err = f.svc.Authenticate(ctx, res.Token)
+		wantCode(t, err, fault.CodeSessionInvalid, 401)
+
+		// Another instance kept the session alive: the copy's idle limit
+		// has passed, within the second, the store's has not.
+		res = login()
+		idle := func(at time.Time) {
+			t.Helper()
+			if _, err := db.ExecContext(ctx, db.Rebind(`UPDATE sessions SET idle_expires_at = ? WHERE id = ?`), at, res.Principal.SessionID); err != nil {
+				t.Fatal(err)
+			}
+		}
+		t0 := f.now
+		idle(t0.Add(1500 * time.Millisecond))
+		f.now = t0.Add(1200 * time.Millisecond)
+		if _, err := f.svc.Authenticate(ctx, res.Token); err != nil {
+			t.Fatal(err)
+		}
+		idle(t0.Add(2 * time.Hour))
+		f.now = t0.Add(1700 * time.Millisecond)
+		if _, err := f.svc.Authenticate(ctx, res.Token); err != nil {
+			t.Fatalf("a session kept alive elsewhere is refused: %v", err)
+		}
+	})
+}

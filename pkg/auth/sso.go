@@ -94,5 +94,7 @@ func (s *Service) SingleLogin(ctx context.Context, r SSORequest, m Meta) (LoginR
 		return audit.Write(ctx, tx, audit.Entry{AgencyID: u.AgencyID, UserID: &u.ID, Username: u.Username, Action: audit.ActionSingleLogin,
 			Target: "code:" + strconv.Quote(r.Code), IP: m.IP, Detail: m.UserAgent, CreatedAt: now})
 	})
+	// Its other sessions are replaced (openSession).
+	s.ForgetUser(u.ID)
 	return res, err
 }

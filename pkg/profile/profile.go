@@ -74,6 +74,23 @@ type Service struct {
 	db       *store.DB
 	agencies *agency.Store
 	now      func() time.Time
+	// userChanged is told of a change to a user's row, which the sessions
+	// read with it (auth.Service.ForgetUser).
+	userChanged func(userID int64)
+}
+
+// OnUserChange sets what is told of a change to a user's row: the
+// identity service, which keeps the user with its sessions for a moment.
+func (s *Service) OnUserChange(fn func(userID int64)) { s.userChanged = fn }
+
+// changedUser runs fn in a transaction and then tells of the change to
+// user id's row, committed or not.
+func (s *Service) changedUser(ctx context.Context, id int64, fn func(tx *sqlx.Tx) error) error {
+	err := s.db.InTx(ctx, fn)
+	if s.userChanged != nil {
+		s.userChanged(id)
+	}
+	return err
 }
 
 // New returns the service on db.
@@ -138,7 +155,7 @@ func (s *Service) UpdateMe(ctx context.Context, p auth.Principal, u Update, m au
 		area = DefaultRegion
 	}
 	now := s.now().UTC()
-	return s.db.InTx(ctx, func(tx *sqlx.Tx) error {
+	return s.changedUser(ctx, p.UserID, func(tx *sqlx.Tx) error {
 		res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE users SET nickname = ?, mobile = ?, area_code = ?, updated_at = ? WHERE id = ?`),
 			strings.TrimSpace(u.Nickname), strings.TrimSpace(u.Mobile), area, now, p.UserID)
 		if err != nil {
@@ -168,7 +185,7 @@ func (s *Service) SetAvatar(ctx context.Context, p auth.Principal, data []byte, 
 		return fault.Validation(map[string]string{"avatar": "profile.avatar.error.type"})
 	}
 	now := s.now().UTC()
-	return s.db.InTx(ctx, func(tx *sqlx.Tx) error {
+	return s.changedUser(ctx, p.UserID, func(tx *sqlx.Tx) error {
 		if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE users SET avatar = ?, avatar_type = ?, updated_at = ? WHERE id = ?`),
 			data, typ, now, p.UserID); err != nil {
 			return fmt.Errorf("profile: store avatar of %d: %w", p.UserID, err)
@@ -287,7 +304,7 @@ func (s *Service) SetConfig(ctx context.Context, p auth.Principal, key string, r
 		return fault.NotFound("profile.config.error.unknownKey")
 	}
 	now := s.now().UTC()
-	return s.db.InTx(ctx, func(tx *sqlx.Tx) error {
+	return s.changedUser(ctx, p.UserID, func(tx *sqlx.Tx) error {
 		if len(passengerIDs) > 0 {
 			q, args, err := sqlx.In(`SELECT COUNT(*) FROM often_used_passengers WHERE agency_id = ? AND id IN (?)`, p.AgencyID, passengerIDs)
 			if err != nil {

@@ -39,8 +39,10 @@ func TestSetTimeZone(t *testing.T) {
 			t.Fatalf("after refused names the zone = %q, want Europe/Paris kept", u.TimeZone)
 		}
 
-		// The session carries the zone to the pages.
+		// The session carries the zone to the pages, read again once the
+		// profile changed, as the app wires them.
 		st := auth.NewService(db, agency.NewStore(db), time.Hour, time.Hour)
+		f.svc.OnUserChange(st.ForgetUser)
 		res, err := st.Login(ctx, "sub-user", "demo-pass-1", meta)
 		if err != nil {
 			t.Fatal(err)

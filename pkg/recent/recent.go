@@ -68,3 +68,14 @@ func (r *Map[K, V]) Len() int {
 	defer r.mu.Unlock()
 	return len(r.m)
 }
+
+// DeleteFunc lets go of every value for which del is true.
+func (r *Map[K, V]) DeleteFunc(del func(K, V) bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for k, v := range r.m {
+		if del(k, v) {
+			delete(r.m, k)
+		}
+	}
+}

@@ -32,6 +32,16 @@ func TestMap(t *testing.T) {
 		t.Fatal("a value deleted is still kept")
 	}
 
+	m.Put(1, "one")
+	m.Put(2, "two")
+	m.DeleteFunc(func(k int, _ string) bool { return k == 1 })
+	if _, ok := m.Get(1); ok {
+		t.Fatal("DeleteFunc kept what it was to let go")
+	}
+	if v, ok := m.Get(2); !ok || v != "two" {
+		t.Fatalf("DeleteFunc let go of %q %v too", v, ok)
+	}
+
 	// Concurrent use stays within the bound.
 	c := New[int, int](64)
 	var wg sync.WaitGroup
