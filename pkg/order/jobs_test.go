@@ -236,15 +236,7 @@ func TestRelatedOrders(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var out []string
-			for _, r := range rel {
-				for name, id := range ids {
-					if id == r.ID {
-						out = append(out, name)
-					}
-				}
-			}
-			return out
+			return namesOf(ids, rel)
 		}
 		for of, want := range map[string]string{"origin": "[refund change]", "refund": "[origin change]", "change": "[origin refund]", "other": "[]"} {
 			if got := fmt.Sprint(names(of)); got != want {

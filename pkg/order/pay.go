@@ -141,18 +141,9 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 // store. Only a wallet payment uses the copy.
 func (s *Service) payable(ctx context.Context, who auth.Principal, id int64, channel string) (Order, viewer, bool, error) {
 	if channel == ChannelBalance {
-		if o, ok := s.fresh.Take(id); ok {
-			v, err := s.viewer(ctx, who)
-			if err != nil {
-				return Order{}, v, false, err
-			}
-			if ok, err := v.sees(ctx, s.agencies, o); err != nil || !ok {
-				if err == nil {
-					err = errNotFound()
-				}
-				return Order{}, v, false, err
-			}
-			return o, v, true, nil
+		if kept, ok := s.fresh.Take(id); ok {
+			o, v, err := s.seen(ctx, who, func() (Order, error) { return kept, nil })
+			return o, v, err == nil, err
 		}
 	}
 	o, v, err := s.get(ctx, who, id)

@@ -162,16 +162,17 @@ func (s *Service) move(ctx context.Context, tx *sqlx.Tx, o *Order, action Action
 // insertNew saves a new order with its timeline entry, its webhook event and
 // its booking count, all or none. On PostgreSQL, when there is no event to
 // deliver, that is one statement committed as it runs (insertCreatedWith)
-// instead of BEGIN, the order, the count and COMMIT.
-func (s *Service) insertNew(ctx context.Context, o *Order, actor, remark string) error {
+// instead of BEGIN, the order, the count and COMMIT, and quiet says so:
+// its moves have no event to deliver either.
+func (s *Service) insertNew(ctx context.Context, o *Order, actor, remark string) (quiet bool, err error) {
 	notify, err := s.announces(ctx, o)
 	if err != nil {
-		return err
+		return false, err
 	}
 	if s.db.Dialect == store.Postgres && !notify && s.looks != nil {
 		item, args, err := s.looks.LookItem(o.AgencyID, "bookings")
 		if err != nil {
-			return err
+			return false, err
 		}
 		// The booking's key lets go with its order: a replay let in by
 		// this commit finds the order.
@@ -180,14 +181,14 @@ func (s *Service) insertNew(ctx context.Context, o *Order, actor, remark string)
 			item, args = item+", "+release, append(args, releaseArgs...)
 		}
 		if err := insertCreatedWith(ctx, s.db, o, actor, remark, item, args...); err != nil {
-			return err
+			return false, err
 		}
 		if held {
 			idempotency.Released(ctx)
 		}
-		return nil
+		return true, nil
 	}
-	return s.db.InTx(ctx, func(tx *sqlx.Tx) error {
+	return false, s.db.InTx(ctx, func(tx *sqlx.Tx) error {
 		if err := insertCreated(ctx, s.db, tx, o, actor, remark); err != nil {
 			return err
 		}
@@ -301,11 +302,17 @@ func (v viewer) party(o Order) string {
 
 // get loads an order the caller may see (404 otherwise).
 func (s *Service) get(ctx context.Context, who auth.Principal, id int64) (Order, viewer, error) {
+	return s.seen(ctx, who, func() (Order, error) { return load(ctx, s.db, nil, id) })
+}
+
+// seen is the order find answers and who's viewer, when who may see it;
+// not found otherwise.
+func (s *Service) seen(ctx context.Context, who auth.Principal, find func() (Order, error)) (Order, viewer, error) {
 	v, err := s.viewer(ctx, who)
 	if err != nil {
 		return Order{}, v, err
 	}
-	o, err := load(ctx, s.db, nil, id)
+	o, err := find()
 	if err != nil {
 		return Order{}, v, err
 	}
@@ -458,7 +465,7 @@ func (s *Service) Create(ctx context.Context, who auth.Principal, key string, re
 	}
 	// No job waits on PayBy: the deadline sweep closes the order once it
 	// passes, which spares every booking a River insert.
-	err = s.insertNew(ctx, &o, actorName(who), req.Remark)
+	quiet, err := s.insertNew(ctx, &o, actorName(who), req.Remark)
 	if err != nil {
 		s.cancelBookings(context.WithoutCancel(ctx), bookings)
 		if store.IsUniqueViolation(err) {
@@ -469,7 +476,9 @@ func (s *Service) Create(ctx context.Context, who auth.Principal, key string, re
 		}
 		return View{}, err
 	}
-	if o.Status == ToBePaid && s.db.Dialect == store.Postgres {
+	// Kept only for a payment that can be its one statement: a move with
+	// an event to deliver reads the order in its transaction anyway.
+	if o.Status == ToBePaid && quiet {
 		s.fresh.Put(o.ID, asStored(o))
 	}
 	return s.view(o, ByAgency), nil

@@ -164,16 +164,16 @@ var (
 	// whether the order was saved. One round trip fewer on every payment
 	// and ticketing.
 	saveOrderEvent = [...]*store.Statement{
-		noContent:      store.NewStatement(`WITH ` + movedOrder(noContent) + ` ` + eventOfMoved),
-		passengersOnly: store.NewStatement(`WITH ` + movedOrder(passengersOnly) + ` ` + eventOfMoved),
-		allContent:     store.NewStatement(`WITH ` + movedOrder(allContent) + ` ` + eventOfMoved),
+		noContent:      store.NewStatement(`WITH ` + movedOrder(noContent, "") + ` ` + eventOfMoved),
+		passengersOnly: store.NewStatement(`WITH ` + movedOrder(passengersOnly, "") + ` ` + eventOfMoved),
+		allContent:     store.NewStatement(`WITH ` + movedOrder(allContent, "") + ` ` + eventOfMoved),
 	}
 )
 
 // movedOrder is a move's conditional save as a WITH item, u, answering the
-// order's id when it was saved.
-func movedOrder(c contentChange) string {
-	return `u AS (UPDATE flight_orders SET ` + setColumns(c) + ` WHERE id = ? AND status = ? RETURNING id)`
+// order's id when it was saved; more are further conditions on the row.
+func movedOrder(c contentChange, more string) string {
+	return `u AS (UPDATE flight_orders SET ` + setColumns(c) + ` WHERE id = ? AND status = ?` + more + ` RETURNING id)`
 }
 
 // eventOfMoved is the timeline entry of the order u saved.
@@ -200,14 +200,17 @@ func freshGate(o *Order, from Status, action Action, actor, remark string) ledge
 	return ledger.Gate{CTEs: freshGateItems, Name: "u", Args: movedArgs(o, from, action, actor, remark)}
 }
 
-var freshGateItems = `u AS (UPDATE flight_orders SET ` + setColumns(noContent) + ` WHERE id = ? AND status = ? AND updated_at = created_at RETURNING id), e AS (` + eventOfMoved + `)`
+var freshGateItems = gateOf(movedOrder(noContent, ` AND updated_at = created_at`))
 
 // gateItems are movedGate's WITH items for each contentChange, built once.
 var gateItems = [...]string{
-	noContent:      movedOrder(noContent) + `, e AS (` + eventOfMoved + `)`,
-	passengersOnly: movedOrder(passengersOnly) + `, e AS (` + eventOfMoved + `)`,
-	allContent:     movedOrder(allContent) + `, e AS (` + eventOfMoved + `)`,
+	noContent:      gateOf(movedOrder(noContent, "")),
+	passengersOnly: gateOf(movedOrder(passengersOnly, "")),
+	allContent:     gateOf(movedOrder(allContent, "")),
 }
+
+// gateOf is a gate's WITH items: the move u, then its timeline entry.
+func gateOf(moved string) string { return moved + `, e AS (` + eventOfMoved + `)` }
 
 // orderInsertValues are the parameters of orderInsertColumns, one each.
 var orderInsertValues = store.Marks(strings.Count(orderInsertColumns, ",") + 1)

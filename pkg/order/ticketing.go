@@ -111,7 +111,8 @@ func (s *Service) runTicketing(ctx context.Context) {
 	var wg sync.WaitGroup
 	defer wg.Wait()
 	s.ticketing.Store(true)
-	defer s.drainHandOffs(&wg)
+	var pending []Order
+	defer func() { s.drainHandOffs(ctx, &wg, pending) }()
 	poll := time.NewTicker(ticketPoll)
 	defer poll.Stop()
 	claim := true
@@ -132,30 +133,45 @@ func (s *Service) runTicketing(ctx context.Context) {
 			}
 		case o := <-s.handed:
 			// Payments close together share a batch; nothing to claim.
-			batch := s.gatherHandOffs(ctx, o)
+			batch := s.takeHandOffs(ctx, []Order{o}, ticketLinger)
 			select {
 			case slots <- struct{}{}:
 			case <-ctx.Done():
-				s.requeue(batch)
+				pending = batch
 				return
 			}
-			s.startBatch(ctx, slots, &wg, batch)
+			wg.Go(func() {
+				defer func() { <-slots }()
+				s.finishBatch(ctx, batch)
+			})
 			claim = false
 		}
 	}
 }
 
-// gatherHandOffs is a batch of the orders handed over within ticketLinger
-// of the first.
-func (s *Service) gatherHandOffs(ctx context.Context, first Order) []Order {
-	batch := []Order{first}
-	linger := time.NewTimer(ticketLinger)
-	defer linger.Stop()
+// takeHandOffs adds to batch the orders handed over, up to a full batch:
+// those waiting now and, given a linger, those arriving within it.
+func (s *Service) takeHandOffs(ctx context.Context, batch []Order, linger time.Duration) []Order {
+	var until <-chan time.Time
+	if linger > 0 {
+		t := time.NewTimer(linger)
+		defer t.Stop()
+		until = t.C
+	}
 	for len(batch) < ticketBatch {
 		select {
 		case o := <-s.handed:
 			batch = append(batch, o)
-		case <-linger.C:
+			continue
+		default:
+		}
+		if until == nil {
+			return batch
+		}
+		select {
+		case o := <-s.handed:
+			batch = append(batch, o)
+		case <-until:
 			return batch
 		case <-ctx.Done():
 			return batch
@@ -164,54 +180,28 @@ func (s *Service) gatherHandOffs(ctx context.Context, first Order) []Order {
 	return batch
 }
 
-// requeue puts back handed orders for drainHandOffs.
-func (s *Service) requeue(batch []Order) {
-	for _, o := range batch {
-		select {
-		case s.handed <- o:
-		default:
-			// Its claim runs out and the sweep of any instance takes it.
-		}
-	}
-}
-
 // drainHandOffs stops taking orders from payers and tickets those handed
-// over already, so that a stop does not leave them to wait for their
-// leases.
-func (s *Service) drainHandOffs(wg *sync.WaitGroup) {
+// over already (pending, taken but not started, first), so that a stop
+// does not leave them to wait for their leases.
+func (s *Service) drainHandOffs(ctx context.Context, wg *sync.WaitGroup, pending []Order) {
 	s.ticketing.Store(false)
 	for {
-		var batch []Order
-	take:
-		for len(batch) < ticketBatch {
-			select {
-			case o := <-s.handed:
-				batch = append(batch, o)
-			default:
-				break take
-			}
-		}
+		batch := s.takeHandOffs(ctx, pending, 0)
+		pending = nil
 		if len(batch) == 0 {
 			return
 		}
-		wg.Go(func() {
-			ctx, cancel := context.WithTimeout(context.Background(), ticketTimeout)
-			defer cancel()
-			s.ticketBatch(ctx, batch)
-		})
+		wg.Go(func() { s.finishBatch(ctx, batch) })
 	}
 }
 
-// startBatch tickets a batch on its own, holding one of slots until done.
-// A batch is finished even when the queue stops: left unfinished, its
-// orders would wait for their leases.
-func (s *Service) startBatch(ctx context.Context, slots chan struct{}, wg *sync.WaitGroup, batch []Order) {
-	wg.Go(func() {
-		defer func() { <-slots }()
-		bctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), ticketTimeout)
-		defer cancel()
-		s.ticketBatch(bctx, batch)
-	})
+// finishBatch tickets a batch within ticketTimeout, even when ctx (the
+// queue's) has ended: left unfinished, its orders would wait for their
+// leases.
+func (s *Service) finishBatch(ctx context.Context, batch []Order) {
+	bctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), ticketTimeout)
+	defer cancel()
+	s.ticketBatch(bctx, batch)
 }
 
 // claimDue claims batches of due orders and starts each on its own, for as
@@ -231,7 +221,10 @@ func (s *Service) claimDue(ctx context.Context, slots chan struct{}, wg *sync.Wa
 			}
 			return
 		}
-		s.startBatch(ctx, slots, wg, batch)
+		wg.Go(func() {
+			defer func() { <-slots }()
+			s.finishBatch(ctx, batch)
+		})
 		if len(batch) < ticketBatch {
 			return
 		}
