@@ -352,27 +352,20 @@ func (s *Service) Authenticate(ctx context.Context, token string) (Principal, er
 			return Principal{}, err
 		}
 	}
-	row, u := c.s, c.u
-	if fromCopy && (row.RevokedAt != nil || !now.Before(row.ExpiresAt) || !now.Before(row.IdleExpiresAt) || !u.CanLogIn()) {
+	if err := c.refusal(now); err != nil {
+		if !fromCopy {
+			return Principal{}, err
+		}
 		// Refused on a copy: the store has the last word (another
 		// instance may have kept the session alive meanwhile).
-		var err error
 		if c, err = s.readSession(ctx, h, now); err != nil {
 			return Principal{}, err
 		}
-		row, u = c.s, c.u
+		if err := c.refusal(now); err != nil {
+			return Principal{}, err
+		}
 	}
-	switch {
-	case row.RevokedAt != nil && row.RevokeReason == revokedReplaced:
-		return Principal{}, fault.New(fault.CodeLoggedOutByOther, http.StatusUnauthorized, "session.error.replaced")
-	case row.RevokedAt != nil:
-		return Principal{}, fault.New(fault.CodeSessionInvalid, http.StatusUnauthorized, "axios.login.timeout")
-	case !now.Before(row.ExpiresAt) || !now.Before(row.IdleExpiresAt):
-		return Principal{}, fault.New(fault.CodeSessionExpired, http.StatusUnauthorized, "axios.login.timeout")
-	}
-	if !u.CanLogIn() {
-		return Principal{}, fault.New(fault.CodeSessionInvalid, http.StatusUnauthorized, "axios.login.timeout")
-	}
+	row, u := c.s, c.u
 	company, err := s.companies.Company(ctx, u.AgencyID)
 	if err != nil {
 		return Principal{}, err
@@ -392,6 +385,21 @@ func (s *Service) Authenticate(ctx context.Context, token string) (Principal, er
 	p.SessionID = row.ID
 	p.Iframe = row.Iframe
 	return p, nil
+}
+
+// refusal is why the session cannot be used at now, nil when it can.
+func (c cachedSession) refusal(now time.Time) error {
+	switch {
+	case c.s.RevokedAt != nil && c.s.RevokeReason == revokedReplaced:
+		return fault.New(fault.CodeLoggedOutByOther, http.StatusUnauthorized, "session.error.replaced")
+	case c.s.RevokedAt != nil:
+		return fault.New(fault.CodeSessionInvalid, http.StatusUnauthorized, "axios.login.timeout")
+	case !now.Before(c.s.ExpiresAt) || !now.Before(c.s.IdleExpiresAt):
+		return fault.New(fault.CodeSessionExpired, http.StatusUnauthorized, "axios.login.timeout")
+	case !c.u.CanLogIn():
+		return fault.New(fault.CodeSessionInvalid, http.StatusUnauthorized, "axios.login.timeout")
+	}
+	return nil
 }
 
 // readSession reads the session of token hash h with its user, one round
