@@ -217,27 +217,29 @@ func (s *Service) currentURL(ctx context.Context, q sqlx.QueryerContext, agencyI
 		if err != nil {
 			return "", fmt.Errorf("webhook: settings of agency %d: %w", agencyID, err)
 		}
-		if IsTrainEvent(event) {
-			return strings.TrimSpace(a.Config().Train.NotifyURL), nil
-		}
-		return URLFor(a.Config().Flight, event), nil
+		return urlOf(a, event), nil
 	}
-	column := `flight_settings`
+	var a agency.Agency
+	column, settings := `flight_settings`, &a.FlightSettingsJSON
 	if IsTrainEvent(event) {
-		column = `train_settings`
+		column, settings = `train_settings`, &a.TrainSettingsJSON
 	}
-	var settings string
-	err := sqlx.GetContext(ctx, q, &settings, s.db.Rebind(`SELECT `+column+` FROM agencies WHERE id = ?`), agencyID)
+	err := sqlx.GetContext(ctx, q, settings, s.db.Rebind(`SELECT `+column+` FROM agencies WHERE id = ?`), agencyID)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", fmt.Errorf("webhook: agency %d: %w", agencyID, fault.NotFound(""))
 	}
 	if err != nil {
 		return "", fmt.Errorf("webhook: settings of agency %d: %w", agencyID, err)
 	}
+	return urlOf(a, event), nil
+}
+
+// urlOf is where the agency's settings send event.
+func urlOf(a agency.Agency, event string) string {
 	if IsTrainEvent(event) {
-		return strings.TrimSpace(agency.Agency{TrainSettingsJSON: settings}.Config().Train.NotifyURL), nil
+		return strings.TrimSpace(a.Config().Train.NotifyURL)
 	}
-	return URLFor(agency.Agency{FlightSettingsJSON: settings}.Config().Flight, event), nil
+	return URLFor(a.Config().Flight, event)
 }
 
 // insertJob queues the delivery job of delivery id in tx and returns the
