@@ -116,8 +116,11 @@ func ReleaseItem(ctx context.Context) (item string, args []any, ok bool) {
 	if h == nil || h.gone.Load() {
 		return "", nil, false
 	}
-	return `released AS (DELETE FROM idempotency_locks WHERE scope = ? AND idem_key = ? AND token = ?)`, []any{h.scope, h.key, h.token}, true
+	return `released AS (` + releaseText + `)`, []any{h.scope, h.key, h.token}, true
 }
+
+// releaseText lets go of a lock its holder (the token) still holds.
+const releaseText = `DELETE FROM idempotency_locks WHERE scope = ? AND idem_key = ? AND token = ?`
 
 // Released says that a statement with ReleaseItem committed: the release
 // function then does not delete the lock again.
@@ -179,8 +182,7 @@ func (l *Locks) Hold(ctx context.Context, scope, key string) (_ context.Context,
 			// gone (the client hung up after the work was done).
 			rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 			defer cancel()
-			if _, err := l.db.ExecContext(rctx, l.db.Rebind(`DELETE FROM idempotency_locks WHERE scope = ? AND idem_key = ? AND token = ?`),
-				k.scope, k.key, token); err != nil {
+			if _, err := l.db.ExecContext(rctx, l.db.Rebind(releaseText), k.scope, k.key, token); err != nil {
 				slog.WarnContext(rctx, "idempotency: release failed; the lock lapses with its lease", "err", err)
 			}
 			unlockLocal()

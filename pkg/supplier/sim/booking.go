@@ -347,7 +347,7 @@ const maxConflicts = 20
 // and fn runs again on the store's copy.
 func (s *Supplier) locked(ctx context.Context, op, ref string, fn func(bk *booking, now time.Time) error) error {
 	bk, data, version, fromRecent := s.recent(ref)
-	for try := 0; ; try++ {
+	for conflicts := 0; ; {
 		if !fromRecent {
 			var err error
 			if bk, data, version, err = s.load(ctx, ref); err != nil {
@@ -365,7 +365,6 @@ func (s *Supplier) locked(ctx context.Context, op, ref string, fn func(bk *booki
 		}
 		if fromRecent && (err != nil || bytes.Equal(next, data)) {
 			fromRecent = false
-			try--
 			continue
 		}
 		fromRecent = false
@@ -376,7 +375,8 @@ func (s *Supplier) locked(ctx context.Context, op, ref string, fn func(bk *booki
 			return nil
 		}
 		err = s.records.Update(ctx, s.Name(), ref, version, next)
-		if errors.Is(err, ErrStale) && try < maxConflicts {
+		if errors.Is(err, ErrStale) && conflicts < maxConflicts {
+			conflicts++
 			continue
 		}
 		if err != nil {
