@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/base32"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -203,12 +204,13 @@ type builder struct {
 	relaxed bool
 	used    int // parts taken so far
 	full    []*option
-	// oneways are the one-journey offers per journey, interlined the
-	// self-transfer combinations built from legs.
+	// oneways are the one-journey offers per journey; combos the
+	// self-transfer combinations of each journey's legs, cheapest first,
+	// made options only when they can be used (see pooled).
 	oneways    [][]*option
 	legs       map[legKey][]*priced
 	legsDirty  []bool
-	interlined [][]*option
+	combos     [][]combo
 	poolsDirty bool
 	combined   []*option
 	joined     map[[MaxJourneys]*option]*option
@@ -222,7 +224,7 @@ type builder struct {
 func newBuilder(req *Request, p *Policy, relaxed bool) *builder {
 	J := len(req.Journeys)
 	return &builder{req: req, p: p, relaxed: relaxed, oneways: make([][]*option, J), legs: map[legKey][]*priced{},
-		legsDirty: make([]bool, J), interlined: make([][]*option, J), selfTransfers: make([]map[[2]*priced]*option, J)}
+		legsDirty: make([]bool, J), combos: make([][]combo, J), selfTransfers: make([]map[[2]*priced]*option, J)}
 }
 
 // add prices and sorts parts[b.used:], the answers not seen yet.
@@ -266,20 +268,24 @@ func (b *builder) options() []*option {
 	if len(b.req.Exact) == 0 {
 		for j := range J {
 			if b.legsDirty[j] {
-				b.interlined[j] = b.interline(j)
+				b.combos[j], _ = interlineCount(legsFor(b.legs, j), maxInterlinePerJourney)
 				b.legsDirty[j] = false
 				b.poolsDirty = true
 			}
 		}
 	}
 	if J == 1 {
-		return slices.Concat(b.full, b.oneways[0], b.interlined[0])
+		if b.poolsDirty {
+			b.combined = slices.Concat(b.oneways[0], b.interline(0, len(b.combos[0])))
+			b.poolsDirty = false
+		}
+		return slices.Concat(b.full, b.combined)
 	}
 	if b.poolsDirty {
 		// combineJourneys sorts and trims its pools: fresh slices.
 		pools := make([][]*option, J)
 		for j := range J {
-			pools[j] = slices.Concat(b.oneways[j], b.interlined[j])
+			pools[j] = slices.Concat(b.oneways[j], b.interline(j, pooled(b.oneways[j], b.combos[j], maxPoolPerJourney)))
 		}
 		trips := combineJourneys(pools, maxCombined)
 		// A trip made of the same options as before is the same option, so
@@ -302,10 +308,32 @@ func (b *builder) options() []*option {
 	return slices.Concat(b.full, b.combined)
 }
 
-// interline combines journey j's legs; a combination kept before is the same
-// option, so its view carries over.
-func (b *builder) interline(j int) []*option {
-	combos, _ := interlineCount(legsFor(b.legs, j), maxInterlinePerJourney)
+// pooled is how many of a journey's combinations (cheapest first) can be
+// among the n cheapest of its pool with its one-way options: those up to the
+// n-th cheapest total of both, ties included, so that the pool's cut (by
+// total, then id) keeps what it would with every combination made. Most
+// combinations cost more than that, and making each an option was a tenth
+// of a search's CPU.
+func pooled(oneways []*option, combos []combo, n int) int {
+	if len(oneways)+len(combos) <= n {
+		return len(combos)
+	}
+	totals := make([]int64, 0, len(oneways)+len(combos))
+	for _, o := range oneways {
+		totals = append(totals, o.total)
+	}
+	for _, c := range combos {
+		totals = append(totals, c.total)
+	}
+	slices.Sort(totals)
+	cutoff := totals[n-1]
+	return sort.Search(len(combos), func(i int) bool { return combos[i].total > cutoff })
+}
+
+// interline makes journey j's first n combinations options; a combination
+// made before is the same option, so its view carries over.
+func (b *builder) interline(j, n int) []*option {
+	combos := b.combos[j][:n]
 	kept := make(map[[2]*priced]*option, len(combos))
 	out := make([]*option, len(combos))
 	for i, c := range combos {

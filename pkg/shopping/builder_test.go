@@ -68,3 +68,76 @@ func firstDiff(a, b []string) []string {
 	}
 	return nil
 }
+
+// A journey's pool is cut to its maxPoolPerJourney cheapest options; only
+// the self-transfer combinations that can make the cut are made options.
+// The cut must keep what it keeps with every combination made.
+func TestPoolMakesOnlyTheCombinationsItKeeps(t *testing.T) {
+	for _, days := range []int{9, 30, 47, 64, 101} {
+		req, parts, p := simPartsIn(t, days)
+		b := newBuilder(req, p, false)
+		b.add(parts)
+		b.options()
+		made := 0
+		for j := range req.Journeys {
+			if len(b.combos[j]) == 0 {
+				t.Fatalf("%d days: journey %d has no self-transfer combinations", days, j)
+			}
+			all := make([]*option, len(b.combos[j]))
+			for i, c := range b.combos[j] {
+				all[i] = c.option()
+			}
+			n := pooled(b.oneways[j], b.combos[j], maxPoolPerJourney)
+			made += n
+			every := slices.Concat(b.oneways[j], all)
+			some := slices.Concat(b.oneways[j], b.interline(j, n))
+			cut := func(pool []*option) []string {
+				kept := combineJourneys([][]*option{pool}, len(pool))
+				var ids []string
+				for _, trip := range kept {
+					ids = append(ids, trip[0].idOf())
+				}
+				return ids
+			}
+			if g, w := cut(some), cut(every); !slices.Equal(g, w) {
+				t.Fatalf("%d days, journey %d: pool with %d of %d combinations differs: %v", days, j, n, len(all), firstDiff(g, w))
+			}
+		}
+		if made == 0 {
+			t.Logf("%d days: no combination made the cut", days)
+		}
+	}
+}
+
+func TestPooled(t *testing.T) {
+	opts := func(totals ...int64) []*option {
+		out := make([]*option, len(totals))
+		for i, v := range totals {
+			out[i] = &option{total: v}
+		}
+		return out
+	}
+	combos := func(totals ...int64) []combo {
+		out := make([]combo, len(totals))
+		for i, v := range totals {
+			out[i] = combo{total: v}
+		}
+		return out
+	}
+	for _, c := range []struct {
+		name    string
+		oneways []*option
+		combos  []combo
+		n, want int
+	}{
+		{"room for all", opts(5, 6), combos(1, 9), 4, 2},
+		{"the cheapest only", opts(1, 2, 3), combos(2, 4, 5), 3, 1},
+		{"ties at the cut kept", opts(1, 3), combos(2, 3, 3, 4), 3, 3},
+		{"none cheap enough", opts(1, 2), combos(3, 4), 2, 0},
+		{"no one-ways", nil, combos(1, 2, 3), 2, 2},
+	} {
+		if got := pooled(c.oneways, c.combos, c.n); got != c.want {
+			t.Errorf("%s: pooled = %d, want %d", c.name, got, c.want)
+		}
+	}
+}
