@@ -224,10 +224,13 @@ type encoder struct {
 	fares     distinct[fareKey, supplier.PaxFare]
 	n         counts
 
-	prevOffer          *supplier.Offer
-	prevSeg            supplier.Segment
-	prevFare           supplier.PaxFare
-	pieces, prevPieces []string
+	prevOffer *supplier.Offer
+	prevSeg   supplier.Segment
+	prevFare  supplier.PaxFare
+	// prevRef is the previous offer's ref and prevEnds where its pieces
+	// end; ends are the current ref's.
+	prevRef        string
+	ends, prevEnds []int
 
 	lastDepart, lastExpiry     int64
 	departs, arrives, expiries zoneSlot
@@ -281,9 +284,7 @@ func (e *encoder) release() {
 	clear(e.refStrs)
 	e.segs.reset()
 	e.fares.reset()
-	clear(e.pieces)
-	clear(e.prevPieces)
-	e.pieces, e.prevPieces = e.pieces[:0], e.prevPieces[:0]
+	e.prevRef, e.ends, e.prevEnds = "", e.ends[:0], e.prevEnds[:0]
 	e.prevOffer, e.prevSeg, e.prevFare = nil, supplier.Segment{}, supplier.PaxFare{}
 	e.lastDepart, e.lastExpiry = 0, 0
 	e.departs, e.arrives, e.expiries = zoneSlot{}, zoneSlot{}, zoneSlot{}
@@ -383,26 +384,53 @@ func unhex(c byte) byte {
 
 const hexDigits = "0123456789abcdef"
 
+// ref writes a ref as the previous ref's first pieces and its own others.
+// Answers come sorted, so a ref shares most of itself with the one before:
+// the pieces kept are found by comparing the two, and only the rest of the
+// ref is cut (cutting every ref whole was a third of encoding an offer).
 func (e *encoder) ref(r string) {
-	e.pieces = e.pieces[:0]
-	start := 0
-	for i := 0; i < len(r); i++ {
-		if c := r[i]; c == '~' || c == '_' || c == '+' || i == len(r)-1 {
-			e.pieces = append(e.pieces, r[start:i+1])
-			start = i + 1
+	prev := e.prevRef
+	same := commonPrefix(r, prev)
+	kept, from := 0, 0
+	for _, end := range e.prevEnds {
+		// A piece the previous ref ended without a separator is one of
+		// r's only if r ends there too.
+		if end > same || !refSeparator[prev[end-1]] && end != len(r) {
+			break
+		}
+		kept, from = kept+1, end
+	}
+	e.ends = append(e.ends[:0], e.prevEnds[:kept]...)
+	for i := from; i < len(r); i++ {
+		if refSeparator[r[i]] || i == len(r)-1 {
+			e.ends = append(e.ends, i+1)
 		}
 	}
-	kept := 0
-	for kept < len(e.pieces) && kept < len(e.prevPieces) && e.pieces[kept] == e.prevPieces[kept] {
-		kept++
-	}
 	e.uvarint(uint64(kept))
-	e.uvarint(uint64(len(e.pieces) - kept))
-	for _, p := range e.pieces[kept:] {
-		e.piece(p)
+	e.uvarint(uint64(len(e.ends) - kept))
+	for _, end := range e.ends[kept:] {
+		e.piece(r[from:end])
+		from = end
 	}
 	e.n[cMadeBytes] += uint64(len(r))
-	e.pieces, e.prevPieces = e.prevPieces, e.pieces
+	e.prevRef = r
+	e.ends, e.prevEnds = e.prevEnds, e.ends
+}
+
+// refSeparator are the bytes that end a ref's piece.
+var refSeparator = [256]bool{'~': true, '_': true, '+': true}
+
+// commonPrefix is the length of the longest prefix a and b share.
+func commonPrefix(a, b string) int {
+	n := min(len(a), len(b))
+	i := 0
+	for i+8 <= n && a[i:i+8] == b[i:i+8] {
+		i += 8
+	}
+	for i < n && a[i] == b[i] {
+		i++
+	}
+	return i
 }
 
 func (e *encoder) list(ss []string) {

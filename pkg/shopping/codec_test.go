@@ -490,3 +490,60 @@ func BenchmarkDecodeParts(b *testing.B) {
 		})
 	}
 }
+
+// A ref's kept pieces are found by comparing it with the previous ref, not
+// by cutting both: the payload must be what cutting both writes, the layout
+// the decoder reads.
+func TestRefKeepsThePiecesItShares(t *testing.T) {
+	// cutRef writes r the plain way: every piece, and those the previous
+	// ref's pieces begin with kept.
+	cutRef := func(e *encoder, prev *[]string, r string) {
+		var pieces []string
+		start := 0
+		for i := 0; i < len(r); i++ {
+			if c := r[i]; c == '~' || c == '_' || c == '+' || i == len(r)-1 {
+				pieces = append(pieces, r[start:i+1])
+				start = i + 1
+			}
+		}
+		kept := 0
+		for kept < len(pieces) && kept < len(*prev) && pieces[kept] == (*prev)[kept] {
+			kept++
+		}
+		e.uvarint(uint64(kept))
+		e.uvarint(uint64(len(pieces) - kept))
+		for _, p := range pieces[kept:] {
+			e.piece(p)
+		}
+		*prev = pieces
+	}
+	refs := []string{
+		"gds~Y0~lq3k2a~0~3~CA.937.PEK.LHR.20261220.Y~BA.38.LHR.PEK.20261227.Y",
+		"gds~Y0~lq3k2a~0~3~CA.937.PEK.LHR.20261220.Y~BA.38.LHR.PEK.20261227.Y", // the same
+		"gds~Y0~lq3k2a~0~3~CA.937.PEK.LHR.20261220.Y~BA.39.LHR.PEK.20261227.Y", // the last piece differs
+		"gds~Y0~lq3k2a~0~3~CA.937.PEK.LHR.20261220.Y~BA.39.LHR.PEK.20261227.Y_AF.1.CDG.PEK.20261228.Y",
+		"gds~Y0~lq3k2a~0~3~CA.937.PEK.LHR.20261220.Y~BA.39.LHR.PEK.20261227.Y", // a prefix of the one before
+		"gds~Y0~lq3k2a~0~3~CA.937.PEK.LHR.20261220.Y~BA.39.LHR.PEK.20261227.YX", // the last piece longer
+		"gds~Y0~lq3k2a~0~3~CA.937.PEK.LHR.20261220.Y~", // ends with a separator
+		"gds~Y0~lq3k2a~0~3~CA.937.PEK.LHR.20261220.Y~",
+		"gds~Y0~lq3k2a~0~3~CA.937.PEK.LHR.20261220.Y", // shorter, no separator at the end
+		"",
+		"off_0000AbCdEf+1",
+		"off_0000AbCdEf+2",
+		"off_0000AbCdEf",
+		"~~",
+		"~",
+		"x",
+	}
+	got, want := encoders.Get().(*encoder), encoders.Get().(*encoder)
+	defer got.release()
+	defer want.release()
+	var prev []string
+	for i, r := range refs {
+		got.ref(r)
+		cutRef(want, &prev, r)
+		if !bytes.Equal(got.buf, want.buf) {
+			t.Fatalf("after ref %d %q: wrote %x, want %x", i, r, got.buf, want.buf)
+		}
+	}
+}
