@@ -217,14 +217,20 @@ type builder struct {
 	// selfTransfers are each journey's interlined options of the last
 	// rebuild, by their legs.
 	selfTransfers []map[[2]*priced]*option
-	// prev are the last views by itinerary key.
-	prev map[string]*view
+	// prev are the last views by itinerary key. The maps a rebuild fills
+	// are kept for the next (next, byKey, joinedNext, keptNext): made anew
+	// they were a tenth of a rebuild's garbage.
+	prev, next map[string]*view
+	byKey      map[string]int32
+	joinedNext map[[MaxJourneys]*option]*option
 }
 
 func newBuilder(req *Request, p *Policy, relaxed bool) *builder {
 	J := len(req.Journeys)
 	return &builder{req: req, p: p, relaxed: relaxed, oneways: make([][]*option, J), legs: map[legKey][]*priced{},
-		legsDirty: make([]bool, J), combos: make([][]combo, J), selfTransfers: make([]map[[2]*priced]*option, J)}
+		legsDirty: make([]bool, J), combos: make([][]combo, J), selfTransfers: make([]map[[2]*priced]*option, J),
+		prev: map[string]*view{}, next: map[string]*view{}, byKey: map[string]int32{}, joined: map[[MaxJourneys]*option]*option{},
+		joinedNext: map[[MaxJourneys]*option]*option{}}
 }
 
 // add prices and sorts parts[b.used:], the answers not seen yet.
@@ -290,7 +296,8 @@ func (b *builder) options() []*option {
 		trips := combineJourneys(pools, maxCombined)
 		// A trip made of the same options as before is the same option, so
 		// its view (and the Solution it built) carries over.
-		joined := make(map[[MaxJourneys]*option]*option, len(trips))
+		joined := b.joinedNext
+		clear(joined)
 		b.combined = make([]*option, len(trips))
 		for i, t := range trips {
 			var k [MaxJourneys]*option
@@ -302,7 +309,7 @@ func (b *builder) options() []*option {
 			joined[k] = o
 			b.combined[i] = o
 		}
-		b.joined = joined
+		b.joined, b.joinedNext = joined, b.joined
 		b.poolsDirty = false
 	}
 	return slices.Concat(b.full, b.combined)
@@ -353,18 +360,20 @@ func (b *builder) interline(j, n int) []*option {
 // cheapest offer and sellers did not change since the last call is the same
 // view, with the Solution it may already have built.
 func (b *builder) views(now time.Time) []*view {
-	ms := dedupe(b.options())
+	ms := dedupe(b.options(), b.byKey)
 	out := make([]*view, 0, len(ms))
-	next := make(map[string]*view, len(ms))
-	for _, m := range ms {
+	next := b.next
+	clear(next)
+	for i := range ms {
+		m := &ms[i]
 		v, ok := b.prev[m.key]
-		if !ok || v.opt != m.option || !slices.Equal(v.m.sources, m.sources) {
+		if !ok || v.opt != m.option || !slices.Equal(v.sources, m.sources) {
 			v = m.view(b.req, b.p, now)
 		}
 		next[m.key] = v
 		out = append(out, v)
 	}
-	b.prev = next
+	b.prev, b.next = next, b.prev
 	return out
 }
 
@@ -640,14 +649,16 @@ type merged struct {
 }
 
 // dedupe merges identical itineraries, keeping the cheapest and remembering
-// every supplier that offered them.
-func dedupe(opts []*option) []*merged {
-	byKey := make(map[string]*merged, len(opts))
-	out := make([]*merged, 0, len(opts))
+// every supplier that offered them. byKey is the caller's map to fill (its
+// storage reused).
+func dedupe(opts []*option, byKey map[string]int32) []merged {
+	clear(byKey)
+	out := make([]merged, 0, len(opts))
 	for _, o := range opts {
 		k := o.itineraryKey()
 		src := sourceOf(o)
-		if m, ok := byKey[k]; ok {
+		if i, ok := byKey[k]; ok {
+			m := &out[i]
 			if !slices.Contains(m.sources, src) {
 				m.sources = append(m.sources, src)
 			}
@@ -658,12 +669,11 @@ func dedupe(opts []*option) []*merged {
 		}
 		// One source is the usual case: its list is shared (clipped, so
 		// that a second source appends to a copy).
-		m := &merged{option: o, key: k, sources: oneSource(src)}
-		byKey[k] = m
-		out = append(out, m)
+		byKey[k] = int32(len(out))
+		out = append(out, merged{option: o, key: k, sources: oneSource(src)})
 	}
-	for _, m := range out {
-		slices.Sort(m.sources)
+	for i := range out {
+		slices.Sort(out[i].sources)
 	}
 	return out
 }
@@ -747,10 +757,10 @@ type view struct {
 	layovers  []string
 	class     string
 	opt       *option
-	m         *merged
-	req       *Request
-	policy    *Policy
-	now       time.Time
+	// sources are the suppliers that offered it (see dedupe).
+	sources []string
+	req     *Request
+	policy  *Policy
 
 	// sol is made for the solutions a page shows (a pointer: most views
 	// never need one, and a Solution is most of a view's size).
@@ -760,10 +770,10 @@ type view struct {
 
 // finish prices merged options for the agency and computes what filters and
 // sorting need. now decides the ticketing product.
-func finish(req *Request, ms []*merged, p *Policy, now time.Time) []*view {
+func finish(req *Request, ms []merged, p *Policy, now time.Time) []*view {
 	out := make([]*view, 0, len(ms))
-	for _, m := range ms {
-		out = append(out, m.view(req, p, now))
+	for i := range ms {
+		out = append(out, ms[i].view(req, p, now))
 	}
 	return out
 }
@@ -797,7 +807,7 @@ func (m *merged) view(req *Request, p *Policy, now time.Time) *view {
 	o := m.option
 	// The id (a digest) is left to the solutions someone reads or a sort
 	// tie needs: most of a search's solutions are never paged to.
-	v := &view{opt: o, m: m, req: req, policy: p, now: now, class: o.classOf(), departs: o.departs()}
+	v := &view{opt: o, sources: m.sources, req: req, policy: p, class: o.classOf(), departs: o.departs()}
 	v.carriers = v.carrierBuf[:0]
 	for i, typ := range paxTypes {
 		n := paxCount(req, typ)
@@ -928,8 +938,8 @@ func (v *view) build() Solution {
 		SelfTransfer: selfTransfer,
 		ExpiresAt:    expires,
 	}
-	if p.ShowSuppliers && v.m != nil {
-		sol.Sources = v.m.sources
+	if p.ShowSuppliers {
+		sol.Sources = v.sources
 	}
 	return sol
 }

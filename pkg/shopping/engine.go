@@ -534,6 +534,9 @@ type state struct {
 	runsHere bool
 	// last is the latest page query's answer (see answer).
 	last lastQuery
+	// rangesVal are the ranges of the build numbered rangesOf (see ranges).
+	rangesVal Ranges
+	rangesOf  int
 }
 
 // remember caches a search's state; runs says this instance is about to
@@ -541,7 +544,7 @@ type state struct {
 func (e *Engine) remember(s Session, p Policy, runs bool) *state {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	st := &state{sess: s, policy: p, built: -1, statusBy: map[string]Part{}, received: map[string]bool{}, lost: map[string]bool{}, runsHere: runs}
+	st := &state{sess: s, policy: p, built: -1, rangesOf: -2, statusBy: map[string]Part{}, received: map[string]bool{}, lost: map[string]bool{}, runsHere: runs}
 	st.running.Store(runs)
 	st.lastUsed.Store(e.now().UnixNano())
 	e.cache[s.ID] = st
@@ -782,7 +785,7 @@ func (e *Engine) busy() bool {
 // build is the whole pipeline from supplier answers to priced solutions.
 func build(req *Request, parts []Part, p *Policy, now time.Time) []*view {
 	opts := assemble(req, parts, p)
-	return finish(req, dedupe(opts), p, now)
+	return finish(req, dedupe(opts, map[string]int32{}), p, now)
 }
 
 // complete says whether the solutions are final: every answer taken in is

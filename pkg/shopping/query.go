@@ -71,7 +71,7 @@ func (e *Engine) Solutions(ctx context.Context, who auth.Principal, q Query, lan
 	}
 	return Page{
 		Complete: complete, Items: page, Total: total, Groups: len(starts), Page: q.Page, PageSize: q.PageSize, Currency: st.policy.Currency,
-		SearchedAt: st.sess.CreatedAt, StaleAt: st.sess.ExpiresAt, Facets: facets, Ranges: rangesOf(st.views, &st.policy), Suppliers: e.statuses(st, complete),
+		SearchedAt: st.sess.CreatedAt, StaleAt: st.sess.ExpiresAt, Facets: facets, Ranges: st.ranges(), Suppliers: e.statuses(st, complete),
 		Partial: len(lost) > 0, LostSuppliers: lost,
 	}, nil
 }
@@ -245,6 +245,15 @@ func inWindow(m, from, to int) bool {
 	default:
 		return m >= from || m <= to
 	}
+}
+
+// ranges are rangesOf the built solutions, worked out once per build: a
+// browser polls many times between two. Called with st.mu held.
+func (st *state) ranges() Ranges {
+	if st.rangesOf != st.built {
+		st.rangesOf, st.rangesVal = st.built, rangesOf(st.views, &st.policy)
+	}
+	return st.rangesVal
 }
 
 // rangesOf bounds the range filters over every solution found.

@@ -285,6 +285,6 @@ func rebuildOne(req *Request, parts []Part, p *Policy, was *view, now time.Time)
 		opt.segs = append(opt.segs, segmentsOf(o)...)
 		opt.total += pr.total
 	}
-	m := &merged{option: opt, sources: was.m.sources}
+	m := &merged{option: opt, sources: was.sources}
 	return m.view(req, p, now)
 }
