@@ -522,9 +522,9 @@ func TestRefKeepsThePiecesItShares(t *testing.T) {
 		"gds~Y0~lq3k2a~0~3~CA.937.PEK.LHR.20261220.Y~BA.38.LHR.PEK.20261227.Y", // the same
 		"gds~Y0~lq3k2a~0~3~CA.937.PEK.LHR.20261220.Y~BA.39.LHR.PEK.20261227.Y", // the last piece differs
 		"gds~Y0~lq3k2a~0~3~CA.937.PEK.LHR.20261220.Y~BA.39.LHR.PEK.20261227.Y_AF.1.CDG.PEK.20261228.Y",
-		"gds~Y0~lq3k2a~0~3~CA.937.PEK.LHR.20261220.Y~BA.39.LHR.PEK.20261227.Y", // a prefix of the one before
+		"gds~Y0~lq3k2a~0~3~CA.937.PEK.LHR.20261220.Y~BA.39.LHR.PEK.20261227.Y",  // a prefix of the one before
 		"gds~Y0~lq3k2a~0~3~CA.937.PEK.LHR.20261220.Y~BA.39.LHR.PEK.20261227.YX", // the last piece longer
-		"gds~Y0~lq3k2a~0~3~CA.937.PEK.LHR.20261220.Y~", // ends with a separator
+		"gds~Y0~lq3k2a~0~3~CA.937.PEK.LHR.20261220.Y~",                          // ends with a separator
 		"gds~Y0~lq3k2a~0~3~CA.937.PEK.LHR.20261220.Y~",
 		"gds~Y0~lq3k2a~0~3~CA.937.PEK.LHR.20261220.Y", // shorter, no separator at the end
 		"",
