@@ -217,20 +217,14 @@ type builder struct {
 	// selfTransfers are each journey's interlined options of the last
 	// rebuild, by their legs.
 	selfTransfers []map[[2]*priced]*option
-	// prev are the last views by itinerary key. The maps a rebuild fills
-	// are kept for the next (next, byKey, joinedNext, keptNext): made anew
-	// they were a tenth of a rebuild's garbage.
-	prev, next map[string]*view
-	byKey      map[string]int32
-	joinedNext map[[MaxJourneys]*option]*option
+	// prev are the last views by itinerary key.
+	prev map[string]*view
 }
 
 func newBuilder(req *Request, p *Policy, relaxed bool) *builder {
 	J := len(req.Journeys)
 	return &builder{req: req, p: p, relaxed: relaxed, oneways: make([][]*option, J), legs: map[legKey][]*priced{},
-		legsDirty: make([]bool, J), combos: make([][]combo, J), selfTransfers: make([]map[[2]*priced]*option, J),
-		prev: map[string]*view{}, next: map[string]*view{}, byKey: map[string]int32{}, joined: map[[MaxJourneys]*option]*option{},
-		joinedNext: map[[MaxJourneys]*option]*option{}}
+		legsDirty: make([]bool, J), combos: make([][]combo, J), selfTransfers: make([]map[[2]*priced]*option, J)}
 }
 
 // add prices and sorts parts[b.used:], the answers not seen yet.
@@ -296,8 +290,7 @@ func (b *builder) options() []*option {
 		trips := combineJourneys(pools, maxCombined)
 		// A trip made of the same options as before is the same option, so
 		// its view (and the Solution it built) carries over.
-		joined := b.joinedNext
-		clear(joined)
+		joined := make(map[[MaxJourneys]*option]*option, len(trips))
 		b.combined = make([]*option, len(trips))
 		for i, t := range trips {
 			var k [MaxJourneys]*option
@@ -309,7 +302,7 @@ func (b *builder) options() []*option {
 			joined[k] = o
 			b.combined[i] = o
 		}
-		b.joined, b.joinedNext = joined, b.joined
+		b.joined = joined
 		b.poolsDirty = false
 	}
 	return slices.Concat(b.full, b.combined)
@@ -360,10 +353,9 @@ func (b *builder) interline(j, n int) []*option {
 // cheapest offer and sellers did not change since the last call is the same
 // view, with the Solution it may already have built.
 func (b *builder) views(now time.Time) []*view {
-	ms := dedupe(b.options(), b.byKey)
+	ms := dedupe(b.options())
 	out := make([]*view, 0, len(ms))
-	next := b.next
-	clear(next)
+	next := make(map[string]*view, len(ms))
 	for i := range ms {
 		m := &ms[i]
 		v, ok := b.prev[m.key]
@@ -373,7 +365,7 @@ func (b *builder) views(now time.Time) []*view {
 		next[m.key] = v
 		out = append(out, v)
 	}
-	b.prev, b.next = next, b.prev
+	b.prev = next
 	return out
 }
 
@@ -649,10 +641,9 @@ type merged struct {
 }
 
 // dedupe merges identical itineraries, keeping the cheapest and remembering
-// every supplier that offered them. byKey is the caller's map to fill (its
-// storage reused).
-func dedupe(opts []*option, byKey map[string]int32) []merged {
-	clear(byKey)
+// every supplier that offered them.
+func dedupe(opts []*option) []merged {
+	byKey := make(map[string]int32, len(opts))
 	out := make([]merged, 0, len(opts))
 	for _, o := range opts {
 		k := o.itineraryKey()

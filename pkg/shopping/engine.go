@@ -785,7 +785,7 @@ func (e *Engine) busy() bool {
 // build is the whole pipeline from supplier answers to priced solutions.
 func build(req *Request, parts []Part, p *Policy, now time.Time) []*view {
 	opts := assemble(req, parts, p)
-	return finish(req, dedupe(opts, map[string]int32{}), p, now)
+	return finish(req, dedupe(opts), p, now)
 }
 
 // complete says whether the solutions are final: every answer taken in is
