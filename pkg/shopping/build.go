@@ -78,9 +78,31 @@ func (p *Policy) price(o *supplier.Offer) (*priced, bool) {
 	return pr, true
 }
 
+// single is one offer as an option: in one allocation with its slices when
+// they fit (a search makes a thousand, and four allocations each were a
+// tenth of its garbage).
 func single(pr *priced) *option {
 	o := pr.offer
-	return &option{tickets: []*priced{pr}, segs: segmentsOf(o), groups: o.Journeys, self: make([]bool, len(o.Journeys)), total: pr.total}
+	if len(o.Segments) > len(singleBuf{}.segs) || len(o.Journeys) > len(singleBuf{}.self) {
+		return &option{tickets: []*priced{pr}, segs: segmentsOf(o), groups: o.Journeys, self: make([]bool, len(o.Journeys)), total: pr.total}
+	}
+	sb := &singleBuf{}
+	sb.tickets[0] = pr
+	for i := range o.Segments {
+		sb.segs[i] = &o.Segments[i]
+	}
+	sb.option = option{tickets: sb.tickets[:], segs: sb.segs[:len(o.Segments):len(o.Segments)], groups: o.Journeys,
+		self: sb.self[:len(o.Journeys):len(o.Journeys)], total: pr.total}
+	return &sb.option
+}
+
+// singleBuf is an option of one offer of up to eight segments in up to
+// two journeys, with its slices.
+type singleBuf struct {
+	option
+	tickets [1]*priced
+	segs    [8]*supplier.Segment
+	self    [2]bool
 }
 
 // segmentsOf points at an offer's segments.
@@ -219,7 +241,23 @@ type builder struct {
 	selfTransfers []map[[2]*priced]*option
 	// prev are the last views by itinerary key.
 	prev map[string]*view
+	// slab is where new views are made (see newView).
+	slab []view
 }
+
+// newView is a view to fill. Views are made in blocks: a search makes about
+// a thousand, and one allocation each was a tenth of its CPU. A block lives
+// while any of its views does, a few rebuilds at most.
+func (b *builder) newView() *view {
+	if len(b.slab) == 0 {
+		b.slab = make([]view, viewBlock)
+	}
+	v := &b.slab[0]
+	b.slab = b.slab[1:]
+	return v
+}
+
+const viewBlock = 64
 
 func newBuilder(req *Request, p *Policy, relaxed bool) *builder {
 	J := len(req.Journeys)
@@ -360,7 +398,8 @@ func (b *builder) views(now time.Time) []*view {
 		m := &ms[i]
 		v, ok := b.prev[m.key]
 		if !ok || v.opt != m.option || !slices.Equal(v.sources, m.sources) {
-			v = m.view(b.req, b.p, now)
+			v = b.newView()
+			m.fill(v, b.req, b.p, now)
 		}
 		next[m.key] = v
 		out = append(out, v)
@@ -730,8 +769,9 @@ var Buckets = []string{"00-06", "06-12", "12-18", "18-24"}
 // on the page asked for.
 type view struct {
 	carriers []string
-	// carrierBuf holds the carriers of most solutions.
-	carrierBuf [2]string
+	// carrierBuf and layoverBuf hold the carriers and layovers of most
+	// solutions.
+	carrierBuf, layoverBuf [2]string
 	stops      string
 	depBucket  string
 	arrBucket  string
@@ -795,11 +835,19 @@ func paxCount(req *Request, typ string) int {
 }
 
 func (m *merged) view(req *Request, p *Policy, now time.Time) *view {
+	v := &view{}
+	m.fill(v, req, p, now)
+	return v
+}
+
+// fill makes v, a zero view, the view of m.
+func (m *merged) fill(v *view, req *Request, p *Policy, now time.Time) {
 	o := m.option
 	// The id (a digest) is left to the solutions someone reads or a sort
 	// tie needs: most of a search's solutions are never paged to.
-	v := &view{opt: o, sources: m.sources, req: req, policy: p, class: o.classOf(), departs: o.departs()}
+	v.opt, v.sources, v.req, v.policy, v.class, v.departs = o, m.sources, req, p, o.classOf(), o.departs()
 	v.carriers = v.carrierBuf[:0]
+	v.layovers = v.layoverBuf[:0]
 	for i, typ := range paxTypes {
 		n := paxCount(req, typ)
 		if n == 0 {
@@ -840,7 +888,6 @@ func (m *merged) view(req *Request, p *Policy, now time.Time) *view {
 	v.arrBucket = bucket(o.segs[first[len(first)-1]].ArriveAt)
 	v.depMinute = minuteOfDay(o.segs[first[0]].DepartAt)
 	v.arrMinute = minuteOfDay(o.segs[first[len(first)-1]].ArriveAt)
-	return v
 }
 
 // id is the solution's id within its search (see idOf), computed on first
