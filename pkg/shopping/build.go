@@ -931,6 +931,7 @@ func (v *view) build() Solution {
 			Price: p.money(price).Amount, SalePrice: p.money(sale).Amount, Currency: p.Currency})
 	}
 	bag, cond, brand := packageOf(o)
+	fees := p.serviceFees()
 	var refundFee, changeFee int64
 	minutes := 0
 	expires := time.Time{}
@@ -968,9 +969,9 @@ func (v *view) build() Solution {
 		Brand:            brand,
 		Baggage:          bag,
 		Conditions: ConditionsView{
-			Refundable: cond.Refundable, RefundFee: p.money(refundFee + p.fee(p.ServiceFees.Refund)),
-			Changeable: cond.Changeable, ChangeFee: p.money(changeFee + p.fee(p.ServiceFees.Change)),
-			VoidFee: p.money(p.fee(p.ServiceFees.Void)),
+			Refundable: cond.Refundable, RefundFee: p.money(refundFee + fees.refund),
+			Changeable: cond.Changeable, ChangeFee: p.money(changeFee + fees.change),
+			VoidFee: p.money(fees.void),
 		},
 		Restrictions: restr,
 		SelfTransfer: selfTransfer,

@@ -31,6 +31,10 @@ type Policy struct {
 	// rules are Markups parsed once (prepare): markup runs for every
 	// solution of every rebuild.
 	rules map[string]markupRule
+	// fees are ServiceFees parsed once (prepare), when feesParsed: every
+	// solution a page shows states them.
+	fees       serviceFees
+	feesParsed bool
 }
 
 // markupRule is a parsed Markup.
@@ -70,8 +74,9 @@ func (r *markupRule) percentOf(price int64) int64 {
 // maxExactPrice keeps price × num within int64 (num is below 10^8).
 const maxExactPrice = 1 << 36
 
-// prepare parses the markups.
+// prepare parses the markups and the service fees.
 func (p *Policy) prepare() {
+	p.fees, p.feesParsed = p.parseFees(), true
 	p.rules = make(map[string]markupRule, len(p.Markups))
 	for class, m := range p.Markups {
 		v, err := decimal.NewFromString(m.Value)
@@ -198,6 +203,21 @@ func (p *Policy) markup(class string, price int64) int64 {
 		adj = -price
 	}
 	return adj
+}
+
+// serviceFees are the agency's service fees in minor units of the
+// settlement currency.
+type serviceFees struct{ refund, change, void int64 }
+
+func (p *Policy) serviceFees() serviceFees {
+	if p.feesParsed {
+		return p.fees
+	}
+	return p.parseFees()
+}
+
+func (p *Policy) parseFees() serviceFees {
+	return serviceFees{refund: p.fee(p.ServiceFees.Refund), change: p.fee(p.ServiceFees.Change), void: p.fee(p.ServiceFees.Void)}
 }
 
 // fee is one of the agency's service fees in the settlement currency.
