@@ -3,6 +3,7 @@ package shopping
 import (
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"github.com/shopspring/decimal"
 
@@ -33,4 +34,36 @@ func TestMarkupPercentExact(t *testing.T) {
 			}
 		}
 	}
+}
+
+// A solution's refund and change fees are the suppliers' plus the agency's
+// service fees, and its void fee the agency's alone.
+func TestSolutionStatesServiceFees(t *testing.T) {
+	req, parts, _ := simPartsIn(t, 30)
+	cfg := agency.Config{Settings: agency.Settings{SettlementCurrency: "CNY"}}
+	cfg.Flight.ServiceFees = agency.ServiceFees{Refund: "30", Change: "20.50", Void: "15"}
+	p := PolicyFor(cfg, map[string]string{"CNY": "1"})
+	plain := PolicyFor(agency.Config{Settings: agency.Settings{SettlementCurrency: "CNY"}}, map[string]string{"CNY": "1"})
+	now := time.Now()
+	with, without := build(req, parts, &p, now), build(req, parts, &plain, now)
+	if len(with) == 0 || len(with) != len(without) {
+		t.Fatalf("%d and %d solutions", len(with), len(without))
+	}
+	for i := range with {
+		a, b := with[i].solution().Conditions, without[i].solution().Conditions
+		if a.RefundFee.Amount != plus(t, b.RefundFee.Amount, "30") || a.ChangeFee.Amount != plus(t, b.ChangeFee.Amount, "20.50") ||
+			a.VoidFee.Amount != "15.00" || b.VoidFee.Amount != "0.00" {
+			t.Fatalf("solution %d: with fees %+v, without %+v", i, a, b)
+		}
+	}
+}
+
+func plus(t *testing.T, a, b string) string {
+	t.Helper()
+	x, err1 := money.Parse(a, "CNY")
+	y, err2 := money.Parse(b, "CNY")
+	if err1 != nil || err2 != nil {
+		t.Fatal(err1, err2)
+	}
+	return money.Amount{Minor: x.Minor + y.Minor, Currency: "CNY"}.String()
 }
