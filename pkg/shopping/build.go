@@ -772,13 +772,13 @@ type view struct {
 	// carrierBuf and layoverBuf hold the carriers and layovers of most
 	// solutions.
 	carrierBuf, layoverBuf [2]string
-	stops      string
-	depBucket  string
-	arrBucket  string
-	speed      string
-	departs    time.Time
-	duration   int
-	total      int64
+	stops                  string
+	depBucket              string
+	arrBucket              string
+	speed                  string
+	departs                time.Time
+	duration               int
+	total                  int64
 	// longest is the longest journey's minutes; depMinute and arrMinute
 	// the first journey's local departure and arrival (minutes of the
 	// day); layovers the airports where it changes planes.
