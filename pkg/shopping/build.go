@@ -38,9 +38,11 @@ type option struct {
 	groups [][]int // segment indexes per journey
 	self   []bool  // per journey: self-transfer inside it
 	total  int64
-	// key, id and outbound, once computed (itineraryKey, idOf,
-	// outboundKey): an option lives through every rebuild of its search.
-	key, id, outbound string
+	// journeys number each journey's flights (see builder.number).
+	journeys [MaxJourneys]int32
+	// id and outbound, once computed (idOf, outboundKey): an option lives
+	// through every rebuild of its search.
+	id, outbound string
 	// class is the route class, once computed (classOf).
 	class string
 }
@@ -150,6 +152,15 @@ func join(parts ...*option) *option {
 		}
 	}
 	out.class = class
+	n := 0
+	for _, p := range parts {
+		for g := range min(len(p.groups), MaxJourneys) {
+			if n < MaxJourneys {
+				out.journeys[n] = p.journeys[g]
+				n++
+			}
+		}
+	}
 	for _, p := range parts {
 		base := len(out.segs)
 		out.segs = append(out.segs, p.segs...)
@@ -239,8 +250,10 @@ type builder struct {
 	// selfTransfers are each journey's interlined options of the last
 	// rebuild, by their legs.
 	selfTransfers []map[[2]*priced]*option
-	// prev are the last views by itinerary key.
-	prev map[string]*view
+	// prev are the last views by itinerary.
+	prev map[itinerary]*view
+	// flights number the texts of journeys' flights (see number).
+	flights map[string]int32
 	// slab is where new views are made (see newView).
 	slab []view
 }
@@ -262,7 +275,8 @@ const viewBlock = 64
 func newBuilder(req *Request, p *Policy, relaxed bool) *builder {
 	J := len(req.Journeys)
 	return &builder{req: req, p: p, relaxed: relaxed, oneways: make([][]*option, J), legs: map[legKey][]*priced{},
-		legsDirty: make([]bool, J), combos: make([][]combo, J), selfTransfers: make([]map[[2]*priced]*option, J)}
+		legsDirty: make([]bool, J), combos: make([][]combo, J), selfTransfers: make([]map[[2]*priced]*option, J),
+		flights: map[string]int32{}}
 }
 
 // add prices and sorts parts[b.used:], the answers not seen yet.
@@ -287,10 +301,10 @@ func (b *builder) add(parts []Part) {
 					b.legsDirty[leg.journey] = true
 				}
 			case len(o.Journeys) == J && J > 0:
-				b.full = append(b.full, single(pr))
+				b.full = append(b.full, b.number(single(pr)))
 			default:
 				if j := journeyOf(b.req, o); j >= 0 {
-					b.oneways[j] = append(b.oneways[j], single(pr))
+					b.oneways[j] = append(b.oneways[j], b.number(single(pr)))
 					b.poolsDirty = true
 				}
 			}
@@ -378,7 +392,7 @@ func (b *builder) interline(j, n int) []*option {
 		k := [2]*priced{c.first, c.second}
 		o, ok := b.selfTransfers[j][k]
 		if !ok {
-			o = c.option()
+			o = b.number(c.option())
 		}
 		kept[k] = o
 		out[i] = o
@@ -393,7 +407,7 @@ func (b *builder) interline(j, n int) []*option {
 func (b *builder) views(now time.Time) []*view {
 	ms := dedupe(b.options())
 	out := make([]*view, 0, len(ms))
-	next := make(map[string]*view, len(ms))
+	next := make(map[itinerary]*view, len(ms))
 	for i := range ms {
 		m := &ms[i]
 		v, ok := b.prev[m.key]
@@ -582,16 +596,38 @@ func sumTotal(parts []*option) int64 {
 	return t
 }
 
-func (o *option) itineraryKey() string {
-	if o.key == "" {
-		o.key = itineraryKey(o)
+// number gives each of o's journeys the number of its flights' text, the
+// same number for the same flights in the same cabins whoever sells them,
+// and returns o. A trip joined from options takes their numbers (join): its
+// itinerary is compared without a text of its own.
+func (b *builder) number(o *option) *option {
+	var buf [256]byte
+	for j, g := range o.groups[:min(len(o.groups), MaxJourneys)] {
+		// A departure is its instant in minutes, the same flight whatever
+		// zone a source wrote it in.
+		k := buf[:0]
+		for _, i := range g {
+			s := o.segs[i]
+			k = append(k, s.FlightNumber...)
+			k = append(k, '@')
+			k = strconv.AppendInt(k, s.DepartAt.Unix()/60, 36)
+			k = append(k, '/')
+			k = append(k, s.Cabin...)
+			k = append(k, ';')
+		}
+		n, ok := b.flights[string(k)]
+		if !ok {
+			n = int32(len(b.flights) + 1)
+			b.flights[string(k)] = n
+		}
+		o.journeys[j] = n
 	}
-	return o.key
+	return o
 }
 
 // outboundKey names the flights of the option's first journey, whatever
 // follows them or whoever sells them: a departure is its instant in
-// minutes, as in itineraryKey.
+// minutes, as in number.
 func (o *option) outboundKey() string {
 	if o.outbound == "" {
 		b := make([]byte, 0, 64)
@@ -621,35 +657,20 @@ func (o *option) idOf() string {
 	return o.id
 }
 
-// itineraryKey identifies what a traveller gets: the same flights in the same
-// cabin with the same bags and rules are the same thing, whoever sells them.
-func itineraryKey(o *option) string {
-	// Built on the stack: a search keys every option it assembles. A
-	// departure is its instant in minutes, the same flight whatever zone a
-	// source wrote it in.
-	b := make([]byte, 0, 256)
-	for _, s := range o.segs {
-		b = append(b, s.FlightNumber...)
-		b = append(b, '@')
-		b = strconv.AppendInt(b, s.DepartAt.Unix()/60, 36)
-		b = append(b, '/')
-		b = append(b, s.Cabin...)
-		b = append(b, ';')
-	}
-	for _, g := range o.groups {
-		b = strconv.AppendInt(b, int64(len(g)), 10)
-	}
+// itinerary identifies what a traveller gets: the same flights in the same
+// cabins with the same bags and rules are the same thing, whoever sells
+// them. Its journeys are the builder's numbers of their flights (number).
+type itinerary struct {
+	journeys                 [MaxJourneys]int32
+	checkedPieces, checkedKg int
+	refundable, changeable   bool
+	brand                    string
+}
+
+func (o *option) itinerary() itinerary {
 	bag, cond, brand := packageOf(o)
-	b = append(b, '|')
-	b = strconv.AppendInt(b, int64(bag.CheckedPieces), 10)
-	b = append(b, '/')
-	b = strconv.AppendInt(b, int64(bag.CheckedKg), 10)
-	b = append(b, '|')
-	b = strconv.AppendBool(b, cond.Refundable)
-	b = strconv.AppendBool(b, cond.Changeable)
-	b = append(b, '|')
-	b = append(b, brand...)
-	return string(b)
+	return itinerary{journeys: o.journeys, checkedPieces: bag.CheckedPieces, checkedKg: bag.CheckedKg,
+		refundable: cond.Refundable, changeable: cond.Changeable, brand: brand}
 }
 
 // packageOf is what a multi-ticket option guarantees: the least generous
@@ -675,17 +696,17 @@ func packageOf(o *option) (supplier.Baggage, supplier.Conditions, string) {
 // merged is an option with the other suppliers that offered the same thing.
 type merged struct {
 	*option
-	key     string
+	key     itinerary
 	sources []string
 }
 
 // dedupe merges identical itineraries, keeping the cheapest and remembering
 // every supplier that offered them.
 func dedupe(opts []*option) []merged {
-	byKey := make(map[string]int32, len(opts))
+	byKey := make(map[itinerary]int32, len(opts))
 	out := make([]merged, 0, len(opts))
 	for _, o := range opts {
-		k := o.itineraryKey()
+		k := o.itinerary()
 		src := sourceOf(o)
 		if i, ok := byKey[k]; ok {
 			m := &out[i]

@@ -1,6 +1,7 @@
 package shopping
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -29,7 +30,7 @@ func testIncrementalBuild(t *testing.T, days int) {
 	summary := func(vs []*view) []string {
 		out := make([]string, len(vs))
 		for i, v := range vs {
-			out[i] = v.id() + " " + v.opt.itineraryKey() + " " + v.speed + " " + v.stops + " " + time.Duration(v.total).String()
+			out[i] = v.id() + " " + itineraryText(v.opt) + " " + v.speed + " " + v.stops + " " + time.Duration(v.total).String()
 		}
 		slices.Sort(out)
 		return out
@@ -140,4 +141,21 @@ func TestPooled(t *testing.T) {
 			t.Errorf("%s: pooled = %d, want %d", c.name, got, c.want)
 		}
 	}
+}
+
+// itineraryText is an option's itinerary as text: its flights by journey,
+// departures in minutes, cabins, and the package it guarantees. Builders
+// number journeys in the order they see them, so two builders are compared
+// by this, not by their numbers.
+func itineraryText(o *option) string {
+	var b []byte
+	for _, g := range o.groups {
+		for _, i := range g {
+			s := o.segs[i]
+			b = fmt.Appendf(b, "%s@%d/%s;", s.FlightNumber, s.DepartAt.Unix()/60, s.Cabin)
+		}
+		b = append(b, '|')
+	}
+	bag, cond, brand := packageOf(o)
+	return string(fmt.Appendf(b, "%d/%d|%v%v|%s", bag.CheckedPieces, bag.CheckedKg, cond.Refundable, cond.Changeable, brand))
 }

@@ -106,17 +106,6 @@ func (h *comboHeap) Pop() any {
 // interlineStats counts the work of the last interline call (benchmarks).
 type interlineStats struct{ evaluated int }
 
-// interline combines the legs of one journey into at most limit self-transfer
-// options, cheapest first.
-func interline(pools legPools, limit int) []*option {
-	combos, _ := interlineCount(pools, limit)
-	out := make([]*option, len(combos))
-	for i, c := range combos {
-		out[i] = c.option()
-	}
-	return out
-}
-
 // interlineCount returns the kept combinations, cheapest first. It sorts
 // the pools' slices in place.
 func interlineCount(pools legPools, limit int) ([]combo, interlineStats) {
