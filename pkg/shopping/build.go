@@ -38,8 +38,12 @@ type option struct {
 	groups [][]int // segment indexes per journey
 	self   []bool  // per journey: self-transfer inside it
 	total  int64
-	// journeys number each journey's flights (see builder.number).
-	journeys [MaxJourneys]int32
+	// journeys number each journey's flights and brand the brand its
+	// tickets share (see builder.number); itinerary numbers the whole
+	// (builder.itineraryOf).
+	journeys  [MaxJourneys]int32
+	brand     int32
+	itinerary int32
 	// id and outbound, once computed (idOf, outboundKey): an option lives
 	// through every rebuild of its search.
 	id, outbound string
@@ -152,8 +156,12 @@ func join(parts ...*option) *option {
 		}
 	}
 	out.class = class
+	out.brand = parts[0].brand
 	n := 0
 	for _, p := range parts {
+		if p.brand != out.brand {
+			out.brand = 0
+		}
 		for g := range min(len(p.groups), MaxJourneys) {
 			if n < MaxJourneys {
 				out.journeys[n] = p.journeys[g]
@@ -211,22 +219,6 @@ func onDate(t time.Time, date string) bool {
 	return string(t.AppendFormat(buf[:0], time.DateOnly)) == date
 }
 
-// assemble turns every supplier answer into options: whole-trip offers as
-// they are, one-way offers and interlined legs combined journey by journey.
-func assemble(req *Request, parts []Part, p *Policy) []*option {
-	opts := assembleMatching(req, parts, p, false)
-	if len(opts) == 0 && len(req.Exact) > 0 {
-		opts = assembleMatching(req, parts, p, true)
-	}
-	return opts
-}
-
-func assembleMatching(req *Request, parts []Part, p *Policy, relaxed bool) []*option {
-	b := newBuilder(req, p, relaxed)
-	b.add(parts)
-	return b.options()
-}
-
 // builder keeps a search's answers priced and sorted into pools, so a
 // rebuild while suppliers are still answering prices only the answers that
 // arrived since the last one, redoes the interlining of a journey only when
@@ -250,10 +242,12 @@ type builder struct {
 	// selfTransfers are each journey's interlined options of the last
 	// rebuild, by their legs.
 	selfTransfers []map[[2]*priced]*option
-	// prev are the last views by itinerary.
-	prev map[itinerary]*view
-	// flights number the texts of journeys' flights (see number).
-	flights map[string]int32
+	// prev are the last views by itinerary number.
+	prev map[int32]*view
+	// flights number the texts of journeys' flights, brands the brands,
+	// and itineraries the itineraries (see number and itineraryOf).
+	flights, brands map[string]int32
+	itineraries     map[itinerary]int32
 	// slab is where new views are made (see newView).
 	slab []view
 }
@@ -276,7 +270,7 @@ func newBuilder(req *Request, p *Policy, relaxed bool) *builder {
 	J := len(req.Journeys)
 	return &builder{req: req, p: p, relaxed: relaxed, oneways: make([][]*option, J), legs: map[legKey][]*priced{},
 		legsDirty: make([]bool, J), combos: make([][]combo, J), selfTransfers: make([]map[[2]*priced]*option, J),
-		flights: map[string]int32{}}
+		flights: map[string]int32{}, brands: map[string]int32{}, itineraries: map[itinerary]int32{}}
 }
 
 // add prices and sorts parts[b.used:], the answers not seen yet.
@@ -405,9 +399,9 @@ func (b *builder) interline(j, n int) []*option {
 // cheapest offer and sellers did not change since the last call is the same
 // view, with the Solution it may already have built.
 func (b *builder) views(now time.Time) []*view {
-	ms := dedupe(b.options())
+	ms := b.dedupe(b.options())
 	out := make([]*view, 0, len(ms))
-	next := make(map[itinerary]*view, len(ms))
+	next := make(map[int32]*view, len(ms))
 	for i := range ms {
 		m := &ms[i]
 		v, ok := b.prev[m.key]
@@ -622,6 +616,22 @@ func (b *builder) number(o *option) *option {
 		}
 		o.journeys[j] = n
 	}
+	// The brand its tickets share, as packageOf says.
+	brand := o.tickets[0].offer.Brand
+	for _, t := range o.tickets[1:] {
+		if t.offer.Brand != brand {
+			brand = ""
+		}
+	}
+	o.brand = 0
+	if brand != "" {
+		n, ok := b.brands[brand]
+		if !ok {
+			n = int32(len(b.brands) + 1)
+			b.brands[brand] = n
+		}
+		o.brand = n
+	}
 	return o
 }
 
@@ -658,19 +668,31 @@ func (o *option) idOf() string {
 }
 
 // itinerary identifies what a traveller gets: the same flights in the same
-// cabins with the same bags and rules are the same thing, whoever sells
-// them. Its journeys are the builder's numbers of their flights (number).
+// cabins with the same bags, rules and brand are the same thing, whoever
+// sells them. Its journeys and brand are the builder's numbers (number).
 type itinerary struct {
 	journeys                 [MaxJourneys]int32
 	checkedPieces, checkedKg int
+	brand                    int32
 	refundable, changeable   bool
-	brand                    string
 }
 
-func (o *option) itinerary() itinerary {
-	bag, cond, brand := packageOf(o)
-	return itinerary{journeys: o.journeys, checkedPieces: bag.CheckedPieces, checkedKg: bag.CheckedKg,
-		refundable: cond.Refundable, changeable: cond.Changeable, brand: brand}
+// itineraryOf is o's itinerary's number, the same for every option of the
+// search with that itinerary: worked out once per option, so that a rebuild
+// compares numbers.
+func (b *builder) itineraryOf(o *option) int32 {
+	if o.itinerary == 0 {
+		bag, cond, _ := packageOf(o)
+		k := itinerary{journeys: o.journeys, checkedPieces: bag.CheckedPieces, checkedKg: bag.CheckedKg,
+			brand: o.brand, refundable: cond.Refundable, changeable: cond.Changeable}
+		n, ok := b.itineraries[k]
+		if !ok {
+			n = int32(len(b.itineraries) + 1)
+			b.itineraries[k] = n
+		}
+		o.itinerary = n
+	}
+	return o.itinerary
 }
 
 // packageOf is what a multi-ticket option guarantees: the least generous
@@ -696,17 +718,17 @@ func packageOf(o *option) (supplier.Baggage, supplier.Conditions, string) {
 // merged is an option with the other suppliers that offered the same thing.
 type merged struct {
 	*option
-	key     itinerary
+	key     int32 // the itinerary's number
 	sources []string
 }
 
 // dedupe merges identical itineraries, keeping the cheapest and remembering
 // every supplier that offered them.
-func dedupe(opts []*option) []merged {
-	byKey := make(map[itinerary]int32, len(opts))
+func (b *builder) dedupe(opts []*option) []merged {
+	byKey := make(map[int32]int32, len(opts))
 	out := make([]merged, 0, len(opts))
 	for _, o := range opts {
-		k := o.itinerary()
+		k := b.itineraryOf(o)
 		src := sourceOf(o)
 		if i, ok := byKey[k]; ok {
 			m := &out[i]
@@ -818,16 +840,6 @@ type view struct {
 	// never need one, and a Solution is most of a view's size).
 	once sync.Once
 	sol  *Solution
-}
-
-// finish prices merged options for the agency and computes what filters and
-// sorting need. now decides the ticketing product.
-func finish(req *Request, ms []merged, p *Policy, now time.Time) []*view {
-	out := make([]*view, 0, len(ms))
-	for i := range ms {
-		out = append(out, ms[i].view(req, p, now))
-	}
-	return out
 }
 
 var paxTypes = []string{supplier.Adult, supplier.Child, supplier.Infant}

@@ -159,3 +159,34 @@ func itineraryText(o *option) string {
 	bag, cond, brand := packageOf(o)
 	return string(fmt.Appendf(b, "%d/%d|%v%v|%s", bag.CheckedPieces, bag.CheckedKg, cond.Refundable, cond.Changeable, brand))
 }
+
+// Two options share an itinerary number exactly when they share an
+// itinerary's text: the same flights by journey, cabins, bags, rules and
+// brand.
+func TestItineraryNumbersMatchTheirText(t *testing.T) {
+	for _, days := range []int{9, 47} {
+		req, parts, p := simPartsIn(t, days)
+		b := newBuilder(req, p, false)
+		b.add(parts)
+		opts := b.options()
+		for j := range req.Journeys {
+			// The pools' options too: one-ways and self-transfers.
+			opts = append(opts, b.oneways[j]...)
+			opts = append(opts, b.interline(j, len(b.combos[j]))...)
+		}
+		byNumber, byText := map[int32]string{}, map[string]int32{}
+		for _, o := range opts {
+			n, text := b.itineraryOf(o), itineraryText(o)
+			if was, ok := byNumber[n]; ok && was != text {
+				t.Fatalf("%d days: number %d for %q and %q", days, n, was, text)
+			}
+			if was, ok := byText[text]; ok && was != n {
+				t.Fatalf("%d days: %q numbered %d and %d", days, text, was, n)
+			}
+			byNumber[n], byText[text] = text, n
+		}
+		if len(byNumber) < 100 {
+			t.Fatalf("%d days: only %d itineraries", days, len(byNumber))
+		}
+	}
+}

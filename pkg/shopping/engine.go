@@ -782,10 +782,20 @@ func (e *Engine) busy() bool {
 	return e.running.Load() > e.busyAt
 }
 
-// build is the whole pipeline from supplier answers to priced solutions.
+// build is the whole pipeline from supplier answers to priced solutions:
+// whole-trip offers as they are, one-way offers and interlined legs combined
+// journey by journey. An accurate search whose flights no answer matches
+// exactly takes those that match loosely.
 func build(req *Request, parts []Part, p *Policy, now time.Time) []*view {
-	opts := assemble(req, parts, p)
-	return finish(req, dedupe(opts), p, now)
+	b := newBuilder(req, p, false)
+	b.add(parts)
+	vs := b.views(now)
+	if len(vs) == 0 && len(req.Exact) > 0 {
+		b = newBuilder(req, p, true)
+		b.add(parts)
+		vs = b.views(now)
+	}
+	return vs
 }
 
 // complete says whether the solutions are final: every answer taken in is
