@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"crypto/sha256"
 	"encoding/base32"
+	"hash/maphash"
 	"slices"
 	"sort"
 	"strconv"
@@ -245,9 +246,10 @@ type builder struct {
 	// prev are the last views by itinerary number.
 	prev map[int32]*view
 	// flights number the texts of journeys' flights, brands the brands,
-	// and itineraries the itineraries (see number and itineraryOf).
+	// and itineraries the itineraries by their digest (see number and
+	// itineraryOf).
 	flights, brands map[string]int32
-	itineraries     map[itinerary]int32
+	itineraries     map[[2]uint64]int32
 	// slab is where new views are made (see newView).
 	slab []view
 }
@@ -270,7 +272,7 @@ func newBuilder(req *Request, p *Policy, relaxed bool) *builder {
 	J := len(req.Journeys)
 	return &builder{req: req, p: p, relaxed: relaxed, oneways: make([][]*option, J), legs: map[legKey][]*priced{},
 		legsDirty: make([]bool, J), combos: make([][]combo, J), selfTransfers: make([]map[[2]*priced]*option, J),
-		flights: map[string]int32{}, brands: map[string]int32{}, itineraries: map[itinerary]int32{}}
+		flights: map[string]int32{}, brands: map[string]int32{}, itineraries: map[[2]uint64]int32{}}
 }
 
 // add prices and sorts parts[b.used:], the answers not seen yet.
@@ -679,12 +681,16 @@ type itinerary struct {
 
 // itineraryOf is o's itinerary's number, the same for every option of the
 // search with that itinerary: worked out once per option, so that a rebuild
-// compares numbers.
+// compares numbers. The itineraries are kept by a 128-bit digest, not as
+// themselves: a map of whole itineraries was a tenth of a search's garbage,
+// and two itineraries of one search share a digest with odds of about one
+// in 10^32.
 func (b *builder) itineraryOf(o *option) int32 {
 	if o.itinerary == 0 {
 		bag, cond, _ := packageOf(o)
-		k := itinerary{journeys: o.journeys, checkedPieces: bag.CheckedPieces, checkedKg: bag.CheckedKg,
+		it := itinerary{journeys: o.journeys, checkedPieces: bag.CheckedPieces, checkedKg: bag.CheckedKg,
 			brand: o.brand, refundable: cond.Refundable, changeable: cond.Changeable}
+		k := [2]uint64{maphash.Comparable(itinerarySeeds[0], it), maphash.Comparable(itinerarySeeds[1], it)}
 		n, ok := b.itineraries[k]
 		if !ok {
 			n = int32(len(b.itineraries) + 1)
@@ -721,6 +727,9 @@ type merged struct {
 	key     int32 // the itinerary's number
 	sources []string
 }
+
+// itinerarySeeds seed the two halves of an itinerary's digest.
+var itinerarySeeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
 
 // dedupe merges identical itineraries, keeping the cheapest and remembering
 // every supplier that offered them.
