@@ -243,8 +243,11 @@ type builder struct {
 	// selfTransfers are each journey's interlined options of the last
 	// rebuild, by their legs.
 	selfTransfers []map[[2]*priced]*option
-	// prev are the last views by itinerary number.
-	prev map[int32]*view
+	// made are the views last made, and slots dedupe's scratch, by
+	// itinerary number: numbers are dense, so slices, not maps (a map per
+	// rebuild was a tenth of its CPU).
+	made  []*view
+	slots []int32
 	// flights number the texts of journeys' flights, brands the brands,
 	// and itineraries the itineraries by their digest (see number and
 	// itineraryOf).
@@ -272,7 +275,8 @@ func newBuilder(req *Request, p *Policy, relaxed bool) *builder {
 	J := len(req.Journeys)
 	return &builder{req: req, p: p, relaxed: relaxed, oneways: make([][]*option, J), legs: map[legKey][]*priced{},
 		legsDirty: make([]bool, J), combos: make([][]combo, J), selfTransfers: make([]map[[2]*priced]*option, J),
-		flights: map[string]int32{}, brands: map[string]int32{}, itineraries: map[[2]uint64]int32{}}
+		flights: map[string]int32{}, brands: map[string]int32{}, itineraries: map[[2]uint64]int32{},
+		slots: []int32{0}, made: []*view{nil}}
 }
 
 // add prices and sorts parts[b.used:], the answers not seen yet.
@@ -398,23 +402,21 @@ func (b *builder) interline(j, n int) []*option {
 }
 
 // views are the priced solutions of the answers added; a solution whose
-// cheapest offer and sellers did not change since the last call is the same
-// view, with the Solution it may already have built.
+// cheapest offer and sellers are those of the view last made for its
+// itinerary is that view, with the Solution it may already have built.
 func (b *builder) views(now time.Time) []*view {
 	ms := b.dedupe(b.options())
 	out := make([]*view, 0, len(ms))
-	next := make(map[int32]*view, len(ms))
 	for i := range ms {
 		m := &ms[i]
-		v, ok := b.prev[m.key]
-		if !ok || v.opt != m.option || !slices.Equal(v.sources, m.sources) {
+		v := b.made[m.key]
+		if v == nil || v.opt != m.option || !slices.Equal(v.sources, m.sources) {
 			v = b.newView()
 			m.fill(v, b.req, b.p, now)
+			b.made[m.key] = v
 		}
-		next[m.key] = v
 		out = append(out, v)
 	}
-	b.prev = next
 	return out
 }
 
@@ -695,6 +697,8 @@ func (b *builder) itineraryOf(o *option) int32 {
 		if !ok {
 			n = int32(len(b.itineraries) + 1)
 			b.itineraries[k] = n
+			b.slots = append(b.slots, 0)
+			b.made = append(b.made, nil)
 		}
 		o.itinerary = n
 	}
@@ -734,13 +738,12 @@ var itinerarySeeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
 // dedupe merges identical itineraries, keeping the cheapest and remembering
 // every supplier that offered them.
 func (b *builder) dedupe(opts []*option) []merged {
-	byKey := make(map[int32]int32, len(opts))
 	out := make([]merged, 0, len(opts))
 	for _, o := range opts {
 		k := b.itineraryOf(o)
 		src := sourceOf(o)
-		if i, ok := byKey[k]; ok {
-			m := &out[i]
+		if i := b.slots[k]; i > 0 {
+			m := &out[i-1]
 			if !slices.Contains(m.sources, src) {
 				m.sources = append(m.sources, src)
 			}
@@ -751,10 +754,11 @@ func (b *builder) dedupe(opts []*option) []merged {
 		}
 		// One source is the usual case: its list is shared (clipped, so
 		// that a second source appends to a copy).
-		byKey[k] = int32(len(out))
+		b.slots[k] = int32(len(out) + 1)
 		out = append(out, merged{option: o, key: k, sources: oneSource(src)})
 	}
 	for i := range out {
+		b.slots[out[i].key] = 0
 		slices.Sort(out[i].sources)
 	}
 	return out
