@@ -209,3 +209,39 @@ func TestEngineMissingAnswersAtTheDeadline(t *testing.T) {
 		})
 	}
 }
+
+// A complete search lets its builder go and keeps its solutions; an answer
+// stored after all (here one that came after the deadline) is built with
+// every answer before it.
+func TestEngineBuildsAnAnswerStoredAfterCompleting(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, db *store.DB) {
+		gds := &fake{name: "gds", answer: direct("gds", 5000, "CA937")}
+		ndc := &fake{name: "ndc", gate: make(chan struct{}), answer: direct("ndc", 4000, "BA38")}
+		sources := map[string]shopping.Source{"gds": {Supplier: gds}, "ndc": {Supplier: ndc}}
+		w := newWorld(t, db, nil, sources)
+		start := time.Now()
+		w.now.Store(start.UnixNano())
+		runs := w.instance(t, sources, shopping.NewSQLSessions(db))
+		other := w.instance(t, sources, shopping.NewSQLSessions(db))
+		st, err := runs.Start(context.Background(), w.who(), oneWay("PEK", "LHR"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		pollOn(t, w, other, st.SearchID, func(p shopping.Page) bool { return p.Total == 1 })
+		w.now.Store(start.Add(time.Minute).UnixNano())
+		p := pollOn(t, w, other, st.SearchID, func(p shopping.Page) bool { return p.Complete })
+		if p.Total != 1 || p.Items[0].Segments[0].FlightNumber != "CA937" {
+			t.Fatalf("complete without ndc: %d solutions %+v, want CA937 alone", p.Total, p.Items)
+		}
+		close(ndc.gate)
+		runs.Wait()
+		p = pollOn(t, w, other, st.SearchID, func(p shopping.Page) bool { return p.Total == 2 })
+		var flights []string
+		for _, s := range p.Items {
+			flights = append(flights, s.Segments[0].FlightNumber)
+		}
+		if !slices.Equal(flights, []string{"BA38", "CA937"}) {
+			t.Fatalf("after the late answer: %v, want BA38 then CA937", flights)
+		}
+	})
+}

@@ -48,6 +48,15 @@ func (e *Engine) Solutions(ctx context.Context, who auth.Principal, q Query, lan
 		return Page{}, err
 	}
 	complete := e.complete(st)
+	if complete {
+		// The builder is kept for rebuilds while answers arrive; a
+		// complete search keeps its views alone. Its options, pools and
+		// numbers were about half of what a cached search held, and the
+		// searches a busy instance keeps cached are most of its heap (so
+		// of the collector's work). An answer stored after all (another
+		// instance's, late) is built again from every part.
+		st.b = nil
+	}
 	lost := e.losses(st, complete)
 	// With answers lost, "no flight found" would claim what nobody knows:
 	// the empty page says the search is partial instead.
