@@ -799,22 +799,14 @@ func idOf(o *option) string {
 	return idEncoding.EncodeToString(sum[:10])
 }
 
-// bucket is the spec's time-of-day bucket of a local time.
 // minuteOfDay is t's wall clock (in its own offset, the airport's) as
 // minutes since midnight.
 func minuteOfDay(t time.Time) int { return t.Hour()*60 + t.Minute() }
 
-func bucket(t time.Time) string {
-	switch h := t.Hour(); {
-	case h < 6:
-		return "00-06"
-	case h < 12:
-		return "06-12"
-	case h < 18:
-		return "12-18"
-	default:
-		return "18-24"
-	}
+// bucketOf is the spec's time-of-day bucket of a local time, as its place
+// in Buckets.
+func bucketOf(t time.Time) uint8 {
+	return uint8(min(t.Hour()/6, 3))
 }
 
 // Buckets are the time-of-day filter values (spec §9).
@@ -828,22 +820,21 @@ type view struct {
 	// carrierBuf and layoverBuf hold the carriers and layovers of most
 	// solutions.
 	carrierBuf, layoverBuf [2]string
-	stops                  string
-	depBucket              string
-	arrBucket              string
 	speed                  string
 	departs                time.Time
-	duration               int
 	total                  int64
-	// longest is the longest journey's minutes; depMinute and arrMinute
-	// the first journey's local departure and arrival (minutes of the
-	// day); layovers the airports where it changes planes.
-	longest   int
-	depMinute int
-	arrMinute int
-	layovers  []string
-	class     string
-	opt       *option
+	// duration is the journeys' minutes, longest the longest journey's,
+	// depMinute and arrMinute the first journey's local departure and
+	// arrival (minutes of the day); layovers the airports where it changes
+	// planes. Narrow, as stops (0, 1, 2 or more) and the first journey's
+	// departure and arrival buckets (places in Buckets) are: a search
+	// keeps a thousand views.
+	duration, longest    int32
+	depMinute, arrMinute int32
+	stops                uint8
+	depBucket, arrBucket uint8
+	layovers             []string
+	opt                  *option
 	// sources are the suppliers that offered it (see dedupe).
 	sources []string
 	req     *Request
@@ -891,7 +882,8 @@ func (m *merged) fill(v *view, req *Request, p *Policy, now time.Time) {
 	o := m.option
 	// The id (a digest) is left to the solutions someone reads or a sort
 	// tie needs: most of a search's solutions are never paged to.
-	v.opt, v.sources, v.req, v.policy, v.class, v.departs = o, m.sources, req, p, o.classOf(), o.departs()
+	v.opt, v.sources, v.req, v.policy, v.departs = o, m.sources, req, p, o.departs()
+	class := o.classOf()
 	v.carriers = v.carrierBuf[:0]
 	v.layovers = v.layoverBuf[:0]
 	for i, typ := range paxTypes {
@@ -903,7 +895,7 @@ func (m *merged) fill(v *view, req *Request, p *Policy, now time.Time) {
 		for _, t := range o.tickets {
 			price += t.fare[i] + t.taxes[i]
 		}
-		v.total += (price + p.markup(v.class, price)) * int64(n)
+		v.total += (price + p.markup(class, price)) * int64(n)
 	}
 	minutes, lcc := 0, true
 	for _, t := range o.tickets {
@@ -919,7 +911,7 @@ func (m *merged) fill(v *view, req *Request, p *Policy, now time.Time) {
 	maxStops := 0
 	for _, g := range o.groups {
 		maxStops = max(maxStops, len(g)-1)
-		d := int(o.segs[g[len(g)-1]].ArriveAt.Sub(o.segs[g[0]].DepartAt).Minutes())
+		d := int32(o.segs[g[len(g)-1]].ArriveAt.Sub(o.segs[g[0]].DepartAt).Minutes())
 		v.duration += d
 		v.longest = max(v.longest, d)
 		for _, k := range g[:len(g)-1] {
@@ -928,12 +920,12 @@ func (m *merged) fill(v *view, req *Request, p *Policy, now time.Time) {
 			}
 		}
 	}
-	v.stops = strconv.Itoa(min(maxStops, 2))
+	v.stops = uint8(min(maxStops, 2))
 	first := o.groups[0]
-	v.depBucket = bucket(o.segs[first[0]].DepartAt)
-	v.arrBucket = bucket(o.segs[first[len(first)-1]].ArriveAt)
-	v.depMinute = minuteOfDay(o.segs[first[0]].DepartAt)
-	v.arrMinute = minuteOfDay(o.segs[first[len(first)-1]].ArriveAt)
+	v.depBucket = bucketOf(o.segs[first[0]].DepartAt)
+	v.arrBucket = bucketOf(o.segs[first[len(first)-1]].ArriveAt)
+	v.depMinute = int32(minuteOfDay(o.segs[first[0]].DepartAt))
+	v.arrMinute = int32(minuteOfDay(o.segs[first[len(first)-1]].ArriveAt))
 }
 
 // id is the solution's id within its search (see idOf), computed on first
@@ -972,7 +964,7 @@ func (v *view) build() Solution {
 			taxes += t.taxes[i]
 		}
 		price := fare + taxes
-		sale := price + p.markup(v.class, price)
+		sale := price + p.markup(o.classOf(), price)
 		list = append(list, PaxPrice{PassengerType: typ, Count: n, Fare: p.money(fare).Amount, Taxes: p.money(taxes).Amount,
 			Price: p.money(price).Amount, SalePrice: p.money(sale).Amount, Currency: p.Currency})
 	}

@@ -30,7 +30,7 @@ func testIncrementalBuild(t *testing.T, days int) {
 	summary := func(vs []*view) []string {
 		out := make([]string, len(vs))
 		for i, v := range vs {
-			out[i] = v.id() + " " + itineraryText(v.opt) + " " + v.speed + " " + v.stops + " " + time.Duration(v.total).String()
+			out[i] = v.id() + " " + itineraryText(v.opt) + " " + v.speed + " " + stopCounts[v.stops] + " " + time.Duration(v.total).String()
 		}
 		slices.Sort(out)
 		return out

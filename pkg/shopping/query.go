@@ -233,10 +233,10 @@ func (b bounds) within(v *view) bool {
 	if b.hasPriceMin && v.total < b.priceMin || b.hasPriceMax && v.total > b.priceMax {
 		return false
 	}
-	if b.longest > 0 && v.longest > b.longest {
+	if b.longest > 0 && int(v.longest) > b.longest {
 		return false
 	}
-	return inWindow(v.depMinute, b.depFrom, b.depTo) && inWindow(v.arrMinute, b.arrFrom, b.arrTo)
+	return inWindow(int(v.depMinute), b.depFrom, b.depTo) && inWindow(int(v.arrMinute), b.arrFrom, b.arrTo)
 }
 
 // inWindow reports whether minute m of the day lies in [from, to]; a window
@@ -276,7 +276,7 @@ func rangesOf(views []*view, p *Policy) Ranges {
 		lo, hi = min(lo, v.total), max(hi, v.total)
 		short, long = min(short, v.longest), max(long, v.longest)
 	}
-	return Ranges{PriceMin: p.money(lo).Amount, PriceMax: p.money(hi).Amount, DurationMin: short, DurationMax: long}
+	return Ranges{PriceMin: p.money(lo).Amount, PriceMax: p.money(hi).Amount, DurationMin: int(short), DurationMax: int(long)}
 }
 
 func (q *Query) normalize() map[string]string {
@@ -339,9 +339,9 @@ func query(views []*view, f Filters, b bounds, sortBy, lang string) ([]*view, Fa
 	}
 	groups := []group{
 		{sel: f.Airlines, many: func(v *view) []string { return v.carriers }},
-		{sel: f.Stops, one: func(v *view) string { return v.stops }},
-		{sel: f.DepartureBuckets, one: func(v *view) string { return v.depBucket }},
-		{sel: f.ArrivalBuckets, one: func(v *view) string { return v.arrBucket }},
+		{sel: f.Stops, one: func(v *view) string { return stopCounts[v.stops] }},
+		{sel: f.DepartureBuckets, one: func(v *view) string { return Buckets[v.depBucket] }},
+		{sel: f.ArrivalBuckets, one: func(v *view) string { return Buckets[v.arrBucket] }},
 		{sel: f.TicketingSpeed, one: func(v *view) string { return v.speed }},
 		{sel: f.Layovers, many: func(v *view) []string { return v.layovers }},
 	}
@@ -401,7 +401,7 @@ func query(views []*view, f Filters, b bounds, sortBy, lang string) ([]*view, Fa
 	sortViews(out, sortBy)
 	facets := Facets{
 		Airlines:         facetList(counts[0], nil, func(c string) string { return airlineName(c, lang) }),
-		Stops:            facetList(counts[1], []string{"0", "1", "2"}, nil),
+		Stops:            facetList(counts[1], stopCounts, nil),
 		DepartureBuckets: facetList(counts[2], Buckets, nil),
 		ArrivalBuckets:   facetList(counts[3], Buckets, nil),
 		TicketingSpeed:   facetList(counts[4], SpeedProducts, nil),
@@ -409,6 +409,10 @@ func query(views []*view, f Filters, b bounds, sortBy, lang string) ([]*view, Fa
 	}
 	return out, facets
 }
+
+// stopCounts are the stops filter's values: a solution's most stops on a
+// journey, "2" for two or more.
+var stopCounts = []string{"0", "1", "2"}
 
 // facetList orders facet values: by the given order, or by count then name.
 func facetList(counts map[string]int, order []string, label func(string) string) []Facet {
