@@ -37,7 +37,7 @@ type option struct {
 	// not 200-byte segments.
 	segs   []*supplier.Segment
 	groups [][]int // segment indexes per journey
-	self   []bool  // per journey: self-transfer inside it
+	self   uint8   // bit j: a self-transfer inside journey j
 	total  int64
 	// journeys number each journey's flights and brand the brand its
 	// tickets share (see builder.number); itinerary numbers the whole
@@ -90,26 +90,24 @@ func (p *Policy) price(o *supplier.Offer) (*priced, bool) {
 // tenth of its garbage).
 func single(pr *priced) *option {
 	o := pr.offer
-	if len(o.Segments) > len(singleBuf{}.segs) || len(o.Journeys) > len(singleBuf{}.self) {
-		return &option{tickets: []*priced{pr}, segs: segmentsOf(o), groups: o.Journeys, self: make([]bool, len(o.Journeys)), total: pr.total}
+	if len(o.Segments) > len(singleBuf{}.segs) {
+		return &option{tickets: []*priced{pr}, segs: segmentsOf(o), groups: o.Journeys, total: pr.total}
 	}
 	sb := &singleBuf{}
 	sb.tickets[0] = pr
 	for i := range o.Segments {
 		sb.segs[i] = &o.Segments[i]
 	}
-	sb.option = option{tickets: sb.tickets[:], segs: sb.segs[:len(o.Segments):len(o.Segments)], groups: o.Journeys,
-		self: sb.self[:len(o.Journeys):len(o.Journeys)], total: pr.total}
+	sb.option = option{tickets: sb.tickets[:], segs: sb.segs[:len(o.Segments):len(o.Segments)], groups: o.Journeys, total: pr.total}
 	return &sb.option
 }
 
-// singleBuf is an option of one offer of up to eight segments in up to
-// two journeys, with its slices.
+// singleBuf is an option of one offer of up to eight segments, with its
+// slices.
 type singleBuf struct {
 	option
 	tickets [1]*priced
 	segs    [8]*supplier.Segment
-	self    [2]bool
 }
 
 // segmentsOf points at an offer's segments.
@@ -124,9 +122,9 @@ func segmentsOf(o *supplier.Offer) []*supplier.Segment {
 // join concatenates options covering consecutive journeys into one.
 func join(parts ...*option) *option {
 	// Sized up front: a search joins thousands of trips.
-	var nsegs, ngroups, nidx, nself, ntickets int
+	var nsegs, ngroups, nidx, ntickets int
 	for _, p := range parts {
-		nsegs, ngroups, nself, ntickets = nsegs+len(p.segs), ngroups+len(p.groups), nself+len(p.self), ntickets+len(p.tickets)
+		nsegs, ngroups, ntickets = nsegs+len(p.segs), ngroups+len(p.groups), ntickets+len(p.tickets)
 		for _, g := range p.groups {
 			nidx += len(g)
 		}
@@ -137,14 +135,14 @@ func join(parts ...*option) *option {
 	// tenth of its garbage.
 	var out *option
 	var idx []int
-	if nsegs <= len(joinedBuf{}.segs) && ngroups <= len(joinedBuf{}.groups) && nself <= len(joinedBuf{}.self) &&
+	if nsegs <= len(joinedBuf{}.segs) && ngroups <= len(joinedBuf{}.groups) &&
 		ntickets <= len(joinedBuf{}.tickets) && nidx <= len(joinedBuf{}.idx) {
 		jb := &joinedBuf{}
 		out = &jb.option
-		out.segs, out.groups, out.self, out.tickets = jb.segs[:0:nsegs], jb.groups[:0:ngroups], jb.self[:0:nself], jb.tickets[:0:ntickets]
+		out.segs, out.groups, out.tickets = jb.segs[:0:nsegs], jb.groups[:0:ngroups], jb.tickets[:0:ntickets]
 		idx = jb.idx[:0:nidx]
 	} else {
-		out = &option{segs: make([]*supplier.Segment, 0, nsegs), groups: make([][]int, 0, ngroups), self: make([]bool, 0, nself),
+		out = &option{segs: make([]*supplier.Segment, 0, nsegs), groups: make([][]int, 0, ngroups),
 			tickets: make([]*priced, 0, ntickets)}
 		idx = make([]int, 0, nidx)
 	}
@@ -171,6 +169,8 @@ func join(parts ...*option) *option {
 		}
 	}
 	for _, p := range parts {
+		// The journeys before p's shift its self-transfers' bits.
+		out.self |= p.self << len(out.groups)
 		base := len(out.segs)
 		out.segs = append(out.segs, p.segs...)
 		for _, g := range p.groups {
@@ -180,7 +180,6 @@ func join(parts ...*option) *option {
 			}
 			out.groups = append(out.groups, idx[start:len(idx):len(idx)])
 		}
-		out.self = append(out.self, p.self...)
 		out.tickets = append(out.tickets, p.tickets...)
 		out.total += p.total
 	}
@@ -193,7 +192,6 @@ type joinedBuf struct {
 	option
 	segs    [6]*supplier.Segment
 	groups  [2][]int
-	self    [2]bool
 	tickets [4]*priced
 	idx     [6]int
 }
@@ -993,7 +991,7 @@ func (v *view) build() Solution {
 		first, last := o.segs[g[0]], o.segs[g[len(g)-1]]
 		journeys[i] = JourneyView{Segments: g, Origin: first.Origin, Destination: last.Destination, DepartAt: first.DepartAt,
 			ArriveAt: last.ArriveAt, DurationMinutes: int(last.ArriveAt.Sub(first.DepartAt).Minutes()), Stops: len(g) - 1,
-			SelfTransfer: i < len(o.self) && o.self[i]}
+			SelfTransfer: o.self&(1<<i) != 0}
 		selfTransfer = selfTransfer || journeys[i].SelfTransfer
 	}
 	sol := Solution{

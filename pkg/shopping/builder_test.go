@@ -190,3 +190,24 @@ func TestItineraryNumbersMatchTheirText(t *testing.T) {
 		}
 	}
 }
+
+// A trip joined from journeys says which of them is a self-transfer.
+func TestJoinKeepsEachJourneysSelfTransfer(t *testing.T) {
+	req, parts, p := simPartsIn(t, 30)
+	b := newBuilder(req, p, false)
+	b.add(parts)
+	b.options()
+	if len(b.oneways[0]) == 0 || len(b.combos[1]) == 0 {
+		t.Fatal("no one-way out or self-transfer back")
+	}
+	out, back := b.oneways[0][0], b.interline(1, 1)[0]
+	trip := join(out, back)
+	v := (&merged{option: trip, sources: []string{"interline"}}).view(req, p, time.Now())
+	js := v.solution().Journeys
+	if len(js) != 2 || js[0].SelfTransfer || !js[1].SelfTransfer || !v.solution().SelfTransfer {
+		t.Fatalf("journeys %+v, want the second alone a self-transfer", js)
+	}
+	if trip = join(back, back); trip.self != 3 {
+		t.Fatalf("both journeys self-transfers: %b", trip.self)
+	}
+}

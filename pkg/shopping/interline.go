@@ -191,7 +191,7 @@ func (c combo) option() *option {
 	// Two tickets for one journey: one journey group, flagged as a
 	// self-transfer.
 	o.groups = [][]int{append(slices.Clone(o.groups[0]), o.groups[1]...)}
-	o.self = []bool{true}
+	o.self = 1
 	return o
 }
 
