@@ -244,8 +244,9 @@ type builder struct {
 	// made are the views last made, and slots dedupe's scratch, by
 	// itinerary number: numbers are dense, so slices, not maps (a map per
 	// rebuild was a tenth of its CPU).
-	made  []*view
-	slots []int32
+	made   []*view
+	slots  []int32
+	merged []merged
 	// flights number the texts of journeys' flights, brands the brands,
 	// and itineraries the itineraries by their digest (see number and
 	// itineraryOf).
@@ -736,7 +737,9 @@ var itinerarySeeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
 // dedupe merges identical itineraries, keeping the cheapest and remembering
 // every supplier that offered them.
 func (b *builder) dedupe(opts []*option) []merged {
-	out := make([]merged, 0, len(opts))
+	// The merged options live until the views are made: one slice serves
+	// every rebuild.
+	out := b.merged[:0]
 	for _, o := range opts {
 		k := b.itineraryOf(o)
 		src := sourceOf(o)
@@ -759,6 +762,7 @@ func (b *builder) dedupe(opts []*option) []merged {
 		b.slots[out[i].key] = 0
 		slices.Sort(out[i].sources)
 	}
+	b.merged = out
 	return out
 }
 
