@@ -554,9 +554,11 @@ func (e *Engine) remember(s Session, p Policy, runs bool) *state {
 	return st
 }
 
-// The cache of built searches. A search is about a megabyte built, and a
-// poll, a verification or a booking of one that left the cache rebuilds it
-// from the session store in a few milliseconds; memory is what runs out.
+// The cache of built searches. A complete search holds about 0.7 MB built
+// (a return between two hubs over the three simulators, the benchmark's),
+// and a poll, a verification or a booking of one that left the cache
+// rebuilds it from the session store in a few milliseconds; memory is what
+// runs out.
 const (
 	// cacheIdle: a search nobody asked about for this long leaves.
 	cacheIdle = 2 * time.Minute
