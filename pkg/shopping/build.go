@@ -203,8 +203,19 @@ func journeyOf(req *Request, o *supplier.Offer) int {
 		return -1
 	}
 	first, last := &o.Segments[0], &o.Segments[len(o.Segments)-1]
+	// The offer's day and cities worked out once, not for every journey
+	// compared.
+	var buf [len(time.DateOnly)]byte
+	date := first.DepartAt.AppendFormat(buf[:0], time.DateOnly)
+	var from, to string
 	for j, q := range req.Journeys {
-		if onDate(first.DepartAt, q.Date) && cityCode(first.Origin) == cityCode(q.Origin) && cityCode(last.Destination) == cityCode(q.Destination) {
+		if string(date) != q.Date {
+			continue
+		}
+		if from == "" {
+			from, to = cityCode(first.Origin), cityCode(last.Destination)
+		}
+		if from == cityCode(q.Origin) && to == cityCode(q.Destination) {
 			return j
 		}
 	}
