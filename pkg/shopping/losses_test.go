@@ -132,12 +132,7 @@ func TestEngineMissingAnswersAtTheDeadline(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			storetest.Run(t, func(t *testing.T, db *store.DB) {
-				gds := &fake{name: "gds", answer: direct("gds", 5000, "CA937")}
-				ndc := &fake{name: "ndc", gate: make(chan struct{}), answer: direct("ndc", 4000, "BA38")}
-				sources := map[string]shopping.Source{"gds": {Supplier: gds}, "ndc": {Supplier: ndc}}
-				w := newWorld(t, db, nil, sources)
-				start := time.Now()
-				w.now.Store(start.UnixNano())
+				ndc, sources, w, start := gatedNDC(t, db)
 				// A batch holding a part of a supplier in c.lose fails, and so
 				// does the record of its loss.
 				seen := map[string]bool{}
@@ -215,12 +210,7 @@ func TestEngineMissingAnswersAtTheDeadline(t *testing.T) {
 // every answer before it.
 func TestEngineBuildsAnAnswerStoredAfterCompleting(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
-		gds := &fake{name: "gds", answer: direct("gds", 5000, "CA937")}
-		ndc := &fake{name: "ndc", gate: make(chan struct{}), answer: direct("ndc", 4000, "BA38")}
-		sources := map[string]shopping.Source{"gds": {Supplier: gds}, "ndc": {Supplier: ndc}}
-		w := newWorld(t, db, nil, sources)
-		start := time.Now()
-		w.now.Store(start.UnixNano())
+		ndc, sources, w, start := gatedNDC(t, db)
 		runs := w.instance(t, sources, shopping.NewSQLSessions(db))
 		other := w.instance(t, sources, shopping.NewSQLSessions(db))
 		st, err := runs.Start(context.Background(), w.who(), oneWay("PEK", "LHR"))
@@ -244,4 +234,17 @@ func TestEngineBuildsAnAnswerStoredAfterCompleting(t *testing.T) {
 			t.Fatalf("after the late answer: %v, want BA38 then CA937", flights)
 		}
 	})
+}
+
+// gatedNDC is a world whose gds answers CA937 at once and whose ndc answers
+// BA38 once its gate closes, its clock stopped at start.
+func gatedNDC(t *testing.T, db *store.DB) (ndc *fake, sources map[string]shopping.Source, w *world, start time.Time) {
+	t.Helper()
+	gds := &fake{name: "gds", answer: direct("gds", 5000, "CA937")}
+	ndc = &fake{name: "ndc", gate: make(chan struct{}), answer: direct("ndc", 4000, "BA38")}
+	sources = map[string]shopping.Source{"gds": {Supplier: gds}, "ndc": {Supplier: ndc}}
+	w = newWorld(t, db, nil, sources)
+	start = time.Now()
+	w.now.Store(start.UnixNano())
+	return ndc, sources, w, start
 }
