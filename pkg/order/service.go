@@ -69,7 +69,17 @@ type Options struct {
 	Channels []string
 	Now      func() time.Time
 	Logger   *slog.Logger
+	// BookTimeout bounds each supplier booking of an order being created;
+	// zero is bookTimeout.
+	BookTimeout time.Duration
 }
+
+// bookTimeout bounds one supplier booking. The agent waits on the
+// confirmation page, and a supplier that never answers held the request
+// (and the page) for as long as the connection lasted; past this the
+// order fails as the supplier being busy, and the same request with the
+// same key books once when tried again.
+const bookTimeout = 30 * time.Second
 
 // Service runs flight orders.
 type Service struct {
@@ -92,8 +102,9 @@ type Service struct {
 	fresh *recent.Map[int64, Order]
 	// handed are orders paid here, claimed by their payer for this
 	// instance's ticketing while it runs (ticketing); see handOff.
-	handed    chan Order
-	ticketing atomic.Bool
+	handed      chan Order
+	ticketing   atomic.Bool
+	bookTimeout time.Duration
 }
 
 // New returns the order service.
@@ -112,9 +123,12 @@ func New(o Options) *Service {
 			}
 		}
 	}
+	if o.BookTimeout <= 0 {
+		o.BookTimeout = bookTimeout
+	}
 	return &Service{db: o.DB, ledger: o.Ledger, quotes: o.Quotes, agencies: o.Agencies, looks: o.Looks, suppliers: o.Suppliers,
 		gateways: o.Gateways, channels: o.Channels, now: o.Now, log: o.Logger, wake: make(chan struct{}, 1),
-		fresh: recent.New[int64, Order](maxFresh), handed: make(chan Order, ticketHandOffs)}
+		fresh: recent.New[int64, Order](maxFresh), handed: make(chan Order, ticketHandOffs), bookTimeout: o.BookTimeout}
 }
 
 // SetQueue sets the job queue (built after the services, since its workers
@@ -599,8 +613,10 @@ func (s *Service) book(ctx context.Context, qt shopping.Quote, req CreateRequest
 		var b supplier.Booking
 		err := supplier.ErrUnavailable
 		if ok {
-			b, err = sup.Book(ctx, supplier.BookRequest{Offer: off, Travellers: travellers(req.Passengers),
+			bctx, cancel := context.WithTimeout(ctx, s.bookTimeout)
+			b, err = sup.Book(bctx, supplier.BookRequest{Offer: off, Travellers: travellers(req.Passengers),
 				Contact: supplier.Contact(req.Contact), Key: fmt.Sprintf("%s-%d", key, i)})
+			cancel()
 		}
 		if err != nil {
 			s.log.WarnContext(ctx, "order: booking failed", "supplier", off.Supplier, "ticket", i, "err", err)
