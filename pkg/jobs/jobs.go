@@ -222,21 +222,28 @@ func (q *Queue) Start(ctx context.Context) error {
 	// The loops outlive ctx's values but not its end: Stop, or ctx
 	// cancelled, ends them.
 	lctx, cancel := context.WithCancel(ctx)
-	q.stopLoops, q.loops = cancel, make(chan struct{})
+	// The channel, not the field: a Stop that gave up waiting clears the
+	// field while these loops are still ending.
+	done := make(chan struct{})
+	q.stopLoops, q.loops = cancel, done
 	var wg sync.WaitGroup
 	for _, run := range q.workers.loops {
 		wg.Go(func() { run(lctx) })
 	}
-	go func() { wg.Wait(); close(q.loops) }()
+	go func() { wg.Wait(); close(done) }()
 	return nil
 }
 
 // Stop stops fetching new jobs and waits for running ones to finish, or for
 // ctx to end.
 func (q *Queue) Stop(ctx context.Context) error {
-	err := q.runner.Stop(ctx)
+	// The loops end beside the runner, not after it: a runner slow to
+	// stop would leave them no time before ctx ends.
 	if q.loops != nil {
 		q.stopLoops()
+	}
+	err := q.runner.Stop(ctx)
+	if q.loops != nil {
 		select {
 		case <-q.loops:
 		case <-ctx.Done():
