@@ -254,8 +254,14 @@ func TestNotifyTxStoresRowAndJobTogether(t *testing.T) {
 		if jobs() != 1 || d.JobID == nil || *d.JobID == 0 {
 			t.Fatalf("%d jobs, delivery job %v", jobs(), d.JobID)
 		}
+		// River keeps a job's args as JSONB on SQLite too: json() reads them
+		// back as text there.
+		argsCol := "args"
+		if db.Dialect == store.SQLite {
+			argsCol = "json(args)"
+		}
 		var raw string
-		if err := db.GetContext(ctx, &raw, db.Rebind(`SELECT args FROM river_job WHERE id = ?`), *d.JobID); err != nil {
+		if err := db.GetContext(ctx, &raw, db.Rebind(`SELECT `+argsCol+` FROM river_job WHERE id = ?`), *d.JobID); err != nil {
 			t.Fatal(err)
 		}
 		var args webhook.DeliverArgs
