@@ -127,8 +127,15 @@ func TestQuietStderr(t *testing.T) {
 	if res.code != 0 || res.err != "" {
 		t.Errorf("agency list printed on stderr: %+v", res)
 	}
-	if res := executeLogs(t, "agency", "list", "--db", dsn, "--log-level", "info"); !strings.Contains(res.err, "level=INFO") {
-		t.Errorf("--log-level info shows no log lines: %q", res.err)
+	// Migrating a new database logs each migration at INFO: shown with
+	// --log-level info, not by default.
+	dir := t.TempDir()
+	if res := executeLogs(t, "migrate", "up", "--db", filepath.Join(dir, "quiet.db")); res.code != 0 || res.err != "" {
+		t.Errorf("migrate up printed on stderr: %+v", res)
+	}
+	if res := executeLogs(t, "migrate", "up", "--db", filepath.Join(dir, "told.db"), "--log-level", "info"); res.code != 0 ||
+		!strings.Contains(res.err, "level=INFO") || !strings.Contains(res.err, "migration applied") {
+		t.Errorf("--log-level info shows no log lines: %+v", res)
 	}
 }
 
