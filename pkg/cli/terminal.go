@@ -66,9 +66,9 @@ func requireDatabase(cfg config.Config) error {
 }
 
 // quietLogs keeps an ordinary command's stderr for its own messages: the
-// application's start-up lines (the job queue's "poll only mode", the
-// islands bundle) are for a server's log, so they show only with an
-// explicit --log-level.
+// application's start-up lines (the job queue's, the islands bundle's
+// warning) are for a server's log, so they show only with an explicit
+// --log-level.
 func quietLogs(cmd *cobra.Command, cfg *config.Config) {
 	if f := cmd.Flags().Lookup("log-level"); f != nil && f.Changed {
 		return
