@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/voyage/voyage/pkg/app"
+	"github.com/voyage/voyage/pkg/app/apptest"
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/order"
@@ -18,22 +19,42 @@ import (
 	"github.com/voyage/voyage/pkg/supplier"
 )
 
-// silentBook is a supplier whose bookings never answer, as the simulators'
-// now and then (their time-out rate): Book holds until its context ends, or
-// fails after a minute when nothing ends it.
-type silentBook struct {
+// silent is a supplier that never answers a booking, a refund quote or a
+// void, as the simulators now and then do (their time-out rate): the call
+// holds until its context ends, or fails after a minute when nothing ends
+// it.
+type silent struct {
 	supplier.Supplier
 	calls *atomic.Int32
 }
 
-func (s silentBook) Book(ctx context.Context, _ supplier.BookRequest) (supplier.Booking, error) {
+func (s silent) wait(ctx context.Context) error {
 	s.calls.Add(1)
 	select {
 	case <-ctx.Done():
-		return supplier.Booking{}, fmt.Errorf("silent: %w: %w", supplier.ErrTimeout, ctx.Err())
+		return fmt.Errorf("silent: %w: %w", supplier.ErrTimeout, ctx.Err())
 	case <-time.After(time.Minute):
-		return supplier.Booking{}, errors.New("silent: the booking was never given up")
+		return errors.New("silent: the call was never given up")
 	}
+}
+
+func (s silent) Book(ctx context.Context, _ supplier.BookRequest) (supplier.Booking, error) {
+	return supplier.Booking{}, s.wait(ctx)
+}
+
+func (s silent) RefundQuote(ctx context.Context, _ string) (supplier.Quote, error) {
+	return supplier.Quote{}, s.wait(ctx)
+}
+
+// silentOrders is the order service of another instance on a's database
+// whose suppliers are silent and whose calls are bounded at 200 ms.
+func silentOrders(a *app.App, calls *atomic.Int32) *order.Service {
+	return order.New(order.Options{DB: a.DB, Ledger: a.Ledger, Quotes: shopping.NewQuotes(a.DB), Agencies: a.Agencies, Looks: a.AgencyAdmin,
+		Suppliers: func(name string) (supplier.Supplier, bool) {
+			sup, ok := a.Shopping.Supplier(name)
+			return silent{sup, calls}, ok
+		},
+		CallTimeout: 200 * time.Millisecond})
 }
 
 // A booking the supplier never answers fails as the supplier being busy
@@ -45,22 +66,21 @@ func TestCreateOrderGivesUpOnASupplierThatNeverBooks(t *testing.T) {
 		op := loginAs(t, srv, "demo-operator", "demo-pass-1")
 		quoteID, _ := quoteFor(t, srv, op.Token)
 		var calls atomic.Int32
-		silent := order.New(order.Options{DB: a.DB, Ledger: a.Ledger, Quotes: shopping.NewQuotes(a.DB), Agencies: a.Agencies, Looks: a.AgencyAdmin,
-			Suppliers: func(name string) (supplier.Supplier, bool) {
-				sup, ok := a.Shopping.Supplier(name)
-				return silentBook{sup, &calls}, ok
-			},
-			BookTimeout: 200 * time.Millisecond})
+		silent := silentOrders(a, &calls)
 		var req order.CreateRequest
 		if err := json.Unmarshal(fmt.Appendf(nil, adultBody, quoteID), &req); err != nil {
 			t.Fatal(err)
 		}
+		ag, err := a.Agencies.Get(ctx, op.Company.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
 		who := auth.Principal{UserID: op.UserInfo.ID, AgencyID: op.Company.ID, Username: "demo-operator",
-			Subject: auth.Subject{Roles: []string{auth.RoleOperator}}}
-		_, err := silent.Create(ctx, who, "silent-1", req)
+			Subject: auth.Subject{Roles: []string{auth.RoleOperator}, ProxyLevel: ag.ProxyLevel, Common: ag.Common()}}
+		_, err = silent.Create(ctx, who, "silent-1", req)
 		fe, ok := fault.As(err)
-		if !ok || fe.Key != "order.error.supplierBusy" || fe.Code != fault.CodeSearchTimeout {
-			t.Fatalf("create with a silent supplier: %v, want order.error.supplierBusy", err)
+		if !ok || fe.Key != "order.error.supplierBusy" || fe.Code != fault.CodeSearchTimeout || !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("create with a silent supplier: %v, want order.error.supplierBusy at the call's deadline", err)
 		}
 		if calls.Load() != 1 {
 			t.Fatalf("the supplier was asked to book %d times, want 1", calls.Load())
@@ -75,6 +95,42 @@ func TestCreateOrderGivesUpOnASupplierThatNeverBooks(t *testing.T) {
 		o := createOrder(t, srv, op.Token, quoteID, "silent-1")
 		if o.ID == 0 || len(o.BookingNumber) == 0 {
 			t.Fatalf("the same request, tried again, gave %+v", o)
+		}
+	})
+}
+
+// A refund the supplier never quotes is answered as unavailable instead of
+// holding the provider's review; the request stays as it was, to review
+// again.
+func TestRefundReviewGivesUpOnASupplierThatNeverQuotes(t *testing.T) {
+	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
+		ctx := context.Background()
+		id := apptest.RefundRequest(t, a)
+		// The provider's staff: proxy level 0.
+		provider := auth.Principal{Username: "provider-admin", Subject: auth.Subject{Roles: []string{auth.RoleSuperUser}}}
+		if err := a.DB.QueryRowxContext(ctx, a.DB.Rebind(`SELECT id, agency_id FROM users WHERE username = ?`), "provider-admin").
+			Scan(&provider.UserID, &provider.AgencyID); err != nil {
+			t.Fatal(err)
+		}
+		before, err := a.Orders.Get(ctx, provider, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var calls atomic.Int32
+		_, err = silentOrders(a, &calls).Review(ctx, provider, id, order.ReviewRequest{Action: order.ActApprove})
+		fe, ok := fault.As(err)
+		if !ok || fe.Key != "order.error.refundUnavailable" || !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("review with a silent supplier: %v, want order.error.refundUnavailable at the call's deadline", err)
+		}
+		if calls.Load() == 0 {
+			t.Fatal("the supplier was never asked for a quote")
+		}
+		after, err := a.Orders.Get(ctx, provider, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if after.Status != before.Status || after.Total != before.Total {
+			t.Fatalf("the request moved from %s (%v) to %s (%v)", before.Status, before.Total, after.Status, after.Total)
 		}
 	})
 }

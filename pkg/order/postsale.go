@@ -395,7 +395,9 @@ func (s *Service) quoteRefund(ctx context.Context, o *Order, req ReviewRequest) 
 		if !ok {
 			return fault.Conflict("order.error.refundUnavailable")
 		}
-		q, err := sup.RefundQuote(ctx, b.Ref)
+		qctx, cancel := context.WithTimeout(ctx, s.callTimeout)
+		q, err := sup.RefundQuote(qctx, b.Ref)
+		cancel()
 		if err != nil {
 			return &fault.Error{Code: fault.CodeConflict, Status: http.StatusConflict, Key: "order.error.refundUnavailable", Err: err}
 		}
@@ -481,7 +483,10 @@ func (s *Service) approveVoid(ctx context.Context, o Order, v viewer, actor stri
 			failed = supplier.ErrNotSupported
 			break
 		}
-		if err := sup.Void(ctx, b.Ref); err != nil {
+		vctx, cancel := context.WithTimeout(ctx, s.callTimeout)
+		err := sup.Void(vctx, b.Ref)
+		cancel()
+		if err != nil {
 			failed = err
 			break
 		}

@@ -69,17 +69,17 @@ type Options struct {
 	Channels []string
 	Now      func() time.Time
 	Logger   *slog.Logger
-	// BookTimeout bounds each supplier booking of an order being created;
-	// zero is bookTimeout.
-	BookTimeout time.Duration
+	// CallTimeout bounds each supplier call someone waits on (a booking, a
+	// refund quote, a void); zero is callTimeout.
+	CallTimeout time.Duration
 }
 
-// bookTimeout bounds one supplier booking. The agent waits on the
-// confirmation page, and a supplier that never answers held the request
-// (and the page) for as long as the connection lasted; past this the
-// order fails as the supplier being busy, and the same request with the
-// same key books once when tried again.
-const bookTimeout = 30 * time.Second
+// callTimeout bounds one supplier call made while someone waits on the
+// page: a supplier that never answered held the request (and the page)
+// for as long as the connection lasted. Past it a booking fails as the
+// supplier being busy (the same request with the same key books once when
+// tried again), a refund quote as unavailable, and a void as uncertain.
+const callTimeout = 30 * time.Second
 
 // Service runs flight orders.
 type Service struct {
@@ -104,7 +104,7 @@ type Service struct {
 	// instance's ticketing while it runs (ticketing); see handOff.
 	handed      chan Order
 	ticketing   atomic.Bool
-	bookTimeout time.Duration
+	callTimeout time.Duration
 }
 
 // New returns the order service.
@@ -123,12 +123,12 @@ func New(o Options) *Service {
 			}
 		}
 	}
-	if o.BookTimeout <= 0 {
-		o.BookTimeout = bookTimeout
+	if o.CallTimeout <= 0 {
+		o.CallTimeout = callTimeout
 	}
 	return &Service{db: o.DB, ledger: o.Ledger, quotes: o.Quotes, agencies: o.Agencies, looks: o.Looks, suppliers: o.Suppliers,
 		gateways: o.Gateways, channels: o.Channels, now: o.Now, log: o.Logger, wake: make(chan struct{}, 1),
-		fresh: recent.New[int64, Order](maxFresh), handed: make(chan Order, ticketHandOffs), bookTimeout: o.BookTimeout}
+		fresh: recent.New[int64, Order](maxFresh), handed: make(chan Order, ticketHandOffs), callTimeout: o.CallTimeout}
 }
 
 // SetQueue sets the job queue (built after the services, since its workers
@@ -613,7 +613,7 @@ func (s *Service) book(ctx context.Context, qt shopping.Quote, req CreateRequest
 		var b supplier.Booking
 		err := supplier.ErrUnavailable
 		if ok {
-			bctx, cancel := context.WithTimeout(ctx, s.bookTimeout)
+			bctx, cancel := context.WithTimeout(ctx, s.callTimeout)
 			b, err = sup.Book(bctx, supplier.BookRequest{Offer: off, Travellers: travellers(req.Passengers),
 				Contact: supplier.Contact(req.Contact), Key: fmt.Sprintf("%s-%d", key, i)})
 			cancel()
