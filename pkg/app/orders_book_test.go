@@ -42,6 +42,8 @@ func (s silent) Book(ctx context.Context, _ supplier.BookRequest) (supplier.Book
 	return supplier.Booking{}, s.wait(ctx)
 }
 
+func (s silent) Void(ctx context.Context, _ string) error { return s.wait(ctx) }
+
 func (s silent) RefundQuote(ctx context.Context, _ string) (supplier.Quote, error) {
 	return supplier.Quote{}, s.wait(ctx)
 }
@@ -131,6 +133,50 @@ func TestRefundReviewGivesUpOnASupplierThatNeverQuotes(t *testing.T) {
 		}
 		if after.Status != before.Status || after.Total != before.Total {
 			t.Fatalf("the request moved from %s (%v) to %s (%v)", before.Status, before.Total, after.Status, after.Total)
+		}
+	})
+}
+
+// A void the supplier never answers is held for the provider to check
+// (the tickets may or may not be void), with nothing paid back, instead of
+// holding the provider's review.
+func TestVoidReviewGivesUpOnASupplierThatNeverVoids(t *testing.T) {
+	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
+		ctx := context.Background()
+		op := loginAs(t, srv, "demo-operator", "demo-pass-1")
+		provider := loginAs(t, srv, "provider-admin", "provider-pass-1")
+		fund(t, a, op.Company.ID, "20000")
+		quoteID, _ := quoteFor(t, srv, op.Token)
+		o := createOrder(t, srv, op.Token, quoteID, "silent-void")
+		if code, env := pay(t, srv, op.Token, o.ID, `{"channel":"balance"}`); code != 200 {
+			t.Fatalf("pay: %d %+v", code, env)
+		}
+		if err := a.Orders.Ticket(ctx, o.ID, false); err != nil {
+			t.Fatal(err)
+		}
+		resp, env := multipartCall(t, srv, fmt.Sprintf("/order/v2/flight/orders/%d/void", o.ID), op.Token,
+			map[string]string{"reason": "4", "remark": "duplicate"}, map[string][]byte{"p.png": tinyPNG})
+		if resp.StatusCode != 201 {
+			t.Fatalf("void request: %d %+v", resp.StatusCode, env)
+		}
+		var void order.View
+		_ = json.Unmarshal(env.Data, &void)
+		paid := walletMinor(t, a, op.Company.ID)
+		var calls atomic.Int32
+		who := auth.Principal{UserID: provider.UserInfo.ID, AgencyID: provider.Company.ID, Username: "provider-admin",
+			Subject: auth.Subject{Roles: []string{auth.RoleSuperUser}}}
+		got, err := silentOrders(a, &calls).Review(ctx, who, void.ID, order.ReviewRequest{Action: order.ActApprove})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Status != order.VoidHolding || calls.Load() == 0 {
+			t.Fatalf("void after a silent supplier: %s (%d calls), want %s", got.Status, calls.Load(), order.VoidHolding)
+		}
+		if w := walletMinor(t, a, op.Company.ID); w != paid {
+			t.Fatalf("wallet %d after a void nobody confirmed, want %d", w, paid)
+		}
+		if orig := getOrder(t, srv, op.Token, o.ID); orig.Status == order.Closed {
+			t.Fatal("the original order was closed by a void nobody confirmed")
 		}
 	})
 }
