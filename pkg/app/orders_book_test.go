@@ -147,20 +147,7 @@ func TestVoidReviewGivesUpOnASupplierThatNeverVoids(t *testing.T) {
 		provider := loginAs(t, srv, "provider-admin", "provider-pass-1")
 		fund(t, a, op.Company.ID, "20000")
 		quoteID, _ := quoteFor(t, srv, op.Token)
-		o := createOrder(t, srv, op.Token, quoteID, "silent-void")
-		if code, env := pay(t, srv, op.Token, o.ID, `{"channel":"balance"}`); code != 200 {
-			t.Fatalf("pay: %d %+v", code, env)
-		}
-		if err := a.Orders.Ticket(ctx, o.ID, false); err != nil {
-			t.Fatal(err)
-		}
-		resp, env := multipartCall(t, srv, fmt.Sprintf("/order/v2/flight/orders/%d/void", o.ID), op.Token,
-			map[string]string{"reason": "4", "remark": "duplicate"}, map[string][]byte{"p.png": tinyPNG})
-		if resp.StatusCode != 201 {
-			t.Fatalf("void request: %d %+v", resp.StatusCode, env)
-		}
-		var void order.View
-		_ = json.Unmarshal(env.Data, &void)
+		o, void := voidRequest(t, a, srv, op.Token, quoteID, "silent-void")
 		paid := walletMinor(t, a, op.Company.ID)
 		var calls atomic.Int32
 		who := auth.Principal{UserID: provider.UserInfo.ID, AgencyID: provider.Company.ID, Username: "provider-admin",

@@ -33,6 +33,30 @@ func seededWith(t *testing.T, mod func(*config.Config), fn func(t *testing.T, a 
 	}
 }
 
+// voidRequest books, pays and tickets an order on quoteID and asks to void
+// it on the day: the original and the void request, waiting for the
+// provider.
+func voidRequest(t *testing.T, a *app.App, srv *httptest.Server, token, quoteID, key string) (order.View, order.View) {
+	t.Helper()
+	o := createOrder(t, srv, token, quoteID, key)
+	if code, env := pay(t, srv, token, o.ID, `{"channel":"balance"}`); code != 200 {
+		t.Fatalf("pay: %d %+v", code, env)
+	}
+	if err := a.Orders.Ticket(context.Background(), o.ID, false); err != nil {
+		t.Fatal(err)
+	}
+	resp, env := multipartCall(t, srv, fmt.Sprintf("/order/v2/flight/orders/%d/void", o.ID), token,
+		map[string]string{"reason": "4", "remark": "duplicate"}, map[string][]byte{"p.png": tinyPNG})
+	if resp.StatusCode != 201 {
+		t.Fatalf("void request: %d %+v", resp.StatusCode, env)
+	}
+	var v order.View
+	if err := json.Unmarshal(env.Data, &v); err != nil {
+		t.Fatal(err)
+	}
+	return o, v
+}
+
 func pay(t *testing.T, srv *httptest.Server, token string, id int64, body string) (int, envelope) {
 	t.Helper()
 	resp, env := call(t, srv, "POST", fmt.Sprintf("/order/v2/flight/orders/%d/payment", id), "en", body,
@@ -135,21 +159,8 @@ func TestOrderMoneyPaths(t *testing.T) {
 		})
 
 		t.Run("void on the day: everything back, original closed", func(t *testing.T) {
-			o := createOrder(t, srv, op.Token, quoteID, "void")
-			if code, env := pay(t, srv, op.Token, o.ID, `{"channel":"balance"}`); code != 200 {
-				t.Fatalf("pay: %d %+v", code, env)
-			}
-			if err := a.Orders.Ticket(ctx, o.ID, false); err != nil {
-				t.Fatal(err)
-			}
-			resp, env := multipartCall(t, srv, fmt.Sprintf("/order/v2/flight/orders/%d/void", o.ID), op.Token,
-				map[string]string{"reason": "4", "remark": "duplicate"}, map[string][]byte{"p.png": tinyPNG})
-			if resp.StatusCode != 201 {
-				t.Fatalf("void request: %d %+v", resp.StatusCode, env)
-			}
-			var v order.View
-			_ = json.Unmarshal(env.Data, &v)
-			resp, env = call(t, srv, "POST", fmt.Sprintf("/order/v2/flight/orders/%d/review", v.ID), "en", `{"action":"approve"}`, bearer(provider.Token)...)
+			o, v := voidRequest(t, a, srv, op.Token, quoteID, "void")
+			resp, env := call(t, srv, "POST", fmt.Sprintf("/order/v2/flight/orders/%d/review", v.ID), "en", `{"action":"approve"}`, bearer(provider.Token)...)
 			if resp.StatusCode != 200 {
 				t.Fatalf("approve void: %d %+v", resp.StatusCode, env)
 			}
