@@ -165,6 +165,50 @@ export function watchFailures(page) {
   return seen;
 }
 
+// checkOutcome waits for the price check's answer: the form (ok), or an
+// outcome panel, whose title it answers.
+export async function checkOutcome(page) {
+  await page.locator('form.fc-form, .fc-outcome').first().waitFor({ timeout: 90_000 });
+  const outcome = page.locator('.fc-outcome');
+  return (await outcome.count()) ? (await outcome.locator('h2').innerText()).trim() : '';
+}
+
+// choose selects the cards in turn until the price check lets one be
+// booked: a new price or package is accepted; a check that failed is tried
+// again, as the page offers; a fare no longer sold (or with other document
+// rules, which may refuse a passport) sends the test back to the next one.
+export async function choose(page) {
+  const tried = [];
+  for (let i = 0; i < 5; i++) {
+    if (!(await page.locator('.fs-card').nth(i).count())) break;
+    const card = page.locator('.fs-card').nth(i);
+    tried.push(await card.locator('.fs-flightno').first().innerText());
+    await Promise.all([page.waitForURL(/\/flight\/booking\/confirm\?solutionId=/), card.locator('.fs-select').click()]);
+    await page.locator('[data-island="FlightConfirm"][data-island-mounted="true"]').waitFor();
+    let title = await checkOutcome(page);
+    for (let retry = 0; title && retry < 2; retry++) {
+      const again = page.locator('.fc-outcome').getByRole('button', { name: 'Try again', exact: true });
+      if (!(await again.count())) break;
+      await again.click();
+      title = await checkOutcome(page);
+    }
+    if (title) {
+      const accept = page.locator('.fc-outcome').getByRole('button', { name: /^(Accept the new price|Accept the new package)$/ });
+      if (!(await accept.count())) {
+        tried[tried.length - 1] += ` (${title})`;
+        await page.goto('/flight/booking');
+        await page.locator('[data-island="FlightSearch"][data-island-mounted="true"]').waitFor();
+        await page.locator('.fs-results[aria-busy="false"] .fs-card').first().waitFor({ timeout: 30_000 });
+        continue;
+      }
+      await accept.click();
+    }
+    await page.locator('form.fc-form').waitFor();
+    return;
+  }
+  assert.fail(`no flight could be booked; tried ${tried.join(', ')}`);
+}
+
 // recoverable are the supplier-backed calls the page answers with a way to
 // try again, which the test takes: a price check that failed (502/504) and
 // a booking the airline refused for now (409, order.error.bookingFailed).
