@@ -158,7 +158,8 @@ const (
 	deadlineTimeout     = 30 * time.Second
 	// A sweep cut off leaves the rest to the next period.
 	sweepTimeout = 45 * time.Second
-	// supplierCallTimeout bounds one supplier call inside a job.
+	// supplierCallTimeout bounds each supplier call (see bounded): in a job,
+	// or while an agent or the provider waits on the page.
 	supplierCallTimeout = 30 * time.Second
 )
 

@@ -237,9 +237,7 @@ func (s *Service) ChangeSearch(ctx context.Context, who auth.Principal, id int64
 	if !ok {
 		return ChangeSearch{}, fault.Conflict("order.error.changeUnavailable")
 	}
-	qctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	quotes, err := sup.ChangeQuotes(qctx, b.Ref, journeys)
+	quotes, err := sup.ChangeQuotes(ctx, b.Ref, journeys)
 	if err != nil {
 		if transient(err) {
 			return ChangeSearch{}, &fault.Error{Code: fault.CodeSearchTimeout, Status: http.StatusGatewayTimeout, Key: "shopping.error.verifyTimeout", Err: err}
@@ -395,9 +393,7 @@ func (s *Service) quoteRefund(ctx context.Context, o *Order, req ReviewRequest) 
 		if !ok {
 			return fault.Conflict("order.error.refundUnavailable")
 		}
-		qctx, cancel := context.WithTimeout(ctx, s.callTimeout)
-		q, err := sup.RefundQuote(qctx, b.Ref)
-		cancel()
+		q, err := sup.RefundQuote(ctx, b.Ref)
 		if err != nil {
 			return &fault.Error{Code: fault.CodeConflict, Status: http.StatusConflict, Key: "order.error.refundUnavailable", Err: err}
 		}
@@ -483,10 +479,7 @@ func (s *Service) approveVoid(ctx context.Context, o Order, v viewer, actor stri
 			failed = supplier.ErrNotSupported
 			break
 		}
-		vctx, cancel := context.WithTimeout(ctx, s.callTimeout)
-		err := sup.Void(vctx, b.Ref)
-		cancel()
-		if err != nil {
+		if err := sup.Void(ctx, b.Ref); err != nil {
 			failed = err
 			break
 		}

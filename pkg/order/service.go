@@ -69,17 +69,10 @@ type Options struct {
 	Channels []string
 	Now      func() time.Time
 	Logger   *slog.Logger
-	// CallTimeout bounds each supplier call someone waits on (a booking, a
-	// refund quote, a void); zero is callTimeout.
+	// CallTimeout bounds every supplier call of the service (see bounded);
+	// zero is supplierCallTimeout.
 	CallTimeout time.Duration
 }
-
-// callTimeout bounds one supplier call made while someone waits on the
-// page: a supplier that never answered held the request (and the page)
-// for as long as the connection lasted. Past it a booking fails as the
-// supplier being busy (the same request with the same key books once when
-// tried again), a refund quote as unavailable, and a void as uncertain.
-const callTimeout = 30 * time.Second
 
 // Service runs flight orders.
 type Service struct {
@@ -102,9 +95,8 @@ type Service struct {
 	fresh *recent.Map[int64, Order]
 	// handed are orders paid here, claimed by their payer for this
 	// instance's ticketing while it runs (ticketing); see handOff.
-	handed      chan Order
-	ticketing   atomic.Bool
-	callTimeout time.Duration
+	handed    chan Order
+	ticketing atomic.Bool
 }
 
 // New returns the order service.
@@ -124,11 +116,18 @@ func New(o Options) *Service {
 		}
 	}
 	if o.CallTimeout <= 0 {
-		o.CallTimeout = callTimeout
+		o.CallTimeout = supplierCallTimeout
 	}
-	return &Service{db: o.DB, ledger: o.Ledger, quotes: o.Quotes, agencies: o.Agencies, looks: o.Looks, suppliers: o.Suppliers,
+	suppliers := func(name string) (supplier.Supplier, bool) {
+		sup, ok := o.Suppliers(name)
+		if !ok {
+			return nil, false
+		}
+		return bounded{sup, o.CallTimeout}, true
+	}
+	return &Service{db: o.DB, ledger: o.Ledger, quotes: o.Quotes, agencies: o.Agencies, looks: o.Looks, suppliers: suppliers,
 		gateways: o.Gateways, channels: o.Channels, now: o.Now, log: o.Logger, wake: make(chan struct{}, 1),
-		fresh: recent.New[int64, Order](maxFresh), handed: make(chan Order, ticketHandOffs), callTimeout: o.CallTimeout}
+		fresh: recent.New[int64, Order](maxFresh), handed: make(chan Order, ticketHandOffs)}
 }
 
 // SetQueue sets the job queue (built after the services, since its workers
@@ -613,10 +612,8 @@ func (s *Service) book(ctx context.Context, qt shopping.Quote, req CreateRequest
 		var b supplier.Booking
 		err := supplier.ErrUnavailable
 		if ok {
-			bctx, cancel := context.WithTimeout(ctx, s.callTimeout)
-			b, err = sup.Book(bctx, supplier.BookRequest{Offer: off, Travellers: travellers(req.Passengers),
+			b, err = sup.Book(ctx, supplier.BookRequest{Offer: off, Travellers: travellers(req.Passengers),
 				Contact: supplier.Contact(req.Contact), Key: fmt.Sprintf("%s-%d", key, i)})
-			cancel()
 		}
 		if err != nil {
 			s.log.WarnContext(ctx, "order: booking failed", "supplier", off.Supplier, "ticket", i, "err", err)

@@ -301,9 +301,7 @@ func (s *Service) issue(ctx context.Context, o *Order) error {
 		if !ok {
 			return fmt.Errorf("supplier %s is not configured", b.Supplier)
 		}
-		tctx, cancel := context.WithTimeout(ctx, supplierCallTimeout)
-		tickets, err := sup.Ticket(tctx, b.Ref)
-		cancel()
+		tickets, err := sup.Ticket(ctx, b.Ref)
 		if err != nil {
 			return err
 		}
