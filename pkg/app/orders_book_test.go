@@ -59,6 +59,17 @@ func silentOrders(a *app.App, calls *atomic.Int32) *order.Service {
 		CallTimeout: 200 * time.Millisecond})
 }
 
+// principal is who a session token signs in as, for calling a service
+// directly.
+func principal(t *testing.T, a *app.App, token string) auth.Principal {
+	t.Helper()
+	p, err := a.Auth.Authenticate(context.Background(), token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
 // A booking the supplier never answers fails as the supplier being busy
 // instead of holding the agent's request; nothing is stored under its key,
 // so the same request books once the supplier answers again.
@@ -73,13 +84,7 @@ func TestCreateOrderGivesUpOnASupplierThatNeverBooks(t *testing.T) {
 		if err := json.Unmarshal(fmt.Appendf(nil, adultBody, quoteID), &req); err != nil {
 			t.Fatal(err)
 		}
-		ag, err := a.Agencies.Get(ctx, op.Company.ID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		who := auth.Principal{UserID: op.UserInfo.ID, AgencyID: op.Company.ID, Username: "demo-operator",
-			Subject: auth.Subject{Roles: []string{auth.RoleOperator}, ProxyLevel: ag.ProxyLevel, Common: ag.Common()}}
-		_, err = silent.Create(ctx, who, "silent-1", req)
+		_, err := silent.Create(ctx, principal(t, a, op.Token), "silent-1", req)
 		fe, ok := fault.As(err)
 		if !ok || fe.Key != "order.error.supplierBusy" || fe.Code != fault.CodeSearchTimeout || !errors.Is(err, context.DeadlineExceeded) {
 			t.Fatalf("create with a silent supplier: %v, want order.error.supplierBusy at the call's deadline", err)
@@ -108,12 +113,7 @@ func TestRefundReviewGivesUpOnASupplierThatNeverQuotes(t *testing.T) {
 	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		ctx := context.Background()
 		id := apptest.RefundRequest(t, a)
-		// The provider's staff: proxy level 0.
-		provider := auth.Principal{Username: "provider-admin", Subject: auth.Subject{Roles: []string{auth.RoleSuperUser}}}
-		if err := a.DB.QueryRowxContext(ctx, a.DB.Rebind(`SELECT id, agency_id FROM users WHERE username = ?`), "provider-admin").
-			Scan(&provider.UserID, &provider.AgencyID); err != nil {
-			t.Fatal(err)
-		}
+		provider := principal(t, a, loginAs(t, srv, "provider-admin", "provider-pass-1").Token)
 		before, err := a.Orders.Get(ctx, provider, id)
 		if err != nil {
 			t.Fatal(err)
@@ -150,9 +150,7 @@ func TestVoidReviewGivesUpOnASupplierThatNeverVoids(t *testing.T) {
 		o, void := voidRequest(t, a, srv, op.Token, quoteID, "silent-void")
 		paid := walletMinor(t, a, op.Company.ID)
 		var calls atomic.Int32
-		who := auth.Principal{UserID: provider.UserInfo.ID, AgencyID: provider.Company.ID, Username: "provider-admin",
-			Subject: auth.Subject{Roles: []string{auth.RoleSuperUser}}}
-		got, err := silentOrders(a, &calls).Review(ctx, who, void.ID, order.ReviewRequest{Action: order.ActApprove})
+		got, err := silentOrders(a, &calls).Review(ctx, principal(t, a, provider.Token), void.ID, order.ReviewRequest{Action: order.ActApprove})
 		if err != nil {
 			t.Fatal(err)
 		}
