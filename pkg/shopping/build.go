@@ -50,6 +50,42 @@ type option struct {
 	id, outbound string
 	// class is the route class, once computed (classOf).
 	class string
+	// parts, for a trip made of one option per journey (see trip), are
+	// those options, and segs, groups and tickets are left empty: a search
+	// combines hundreds of trips and pages to a few, so a trip's own lists
+	// are made for the solutions someone reads (full). The figures a view
+	// needs come from the parts (see fill).
+	parts []*option
+}
+
+// full is o with its own segments, journeys and tickets: a trip's made by
+// joining its parts.
+func (o *option) full() *option {
+	if o.parts == nil {
+		return o
+	}
+	return join(o.parts...)
+}
+
+// ticketsIn are o's tickets, a trip's collected into buf.
+func (o *option) ticketsIn(buf []*priced) []*priced {
+	if o.parts == nil {
+		return o.tickets
+	}
+	buf = buf[:0]
+	for _, p := range o.parts {
+		buf = append(buf, p.tickets...)
+	}
+	return buf
+}
+
+// pieces are the options o is made of: its parts, or o itself, in buf.
+func (o *option) pieces(buf *[1]*option) []*option {
+	if o.parts != nil {
+		return o.parts
+	}
+	buf[0] = o
+	return buf[:]
 }
 
 // classOf is the option's route class, computed once.
@@ -60,8 +96,19 @@ func (o *option) classOf() string {
 	return o.class
 }
 
-func (o *option) departs() time.Time { return o.segs[0].DepartAt }
-func (o *option) arrives() time.Time { return o.segs[len(o.segs)-1].ArriveAt }
+func (o *option) departs() time.Time {
+	if o.parts != nil {
+		return o.parts[0].departs()
+	}
+	return o.segs[0].DepartAt
+}
+
+func (o *option) arrives() time.Time {
+	if o.parts != nil {
+		return o.parts[len(o.parts)-1].arrives()
+	}
+	return o.segs[len(o.segs)-1].ArriveAt
+}
 
 // price converts an offer; ok is false when a rate is missing.
 func (p *Policy) price(o *supplier.Offer) (*priced, bool) {
@@ -119,9 +166,11 @@ func segmentsOf(o *supplier.Offer) []*supplier.Segment {
 	return out
 }
 
-// join concatenates options covering consecutive journeys into one.
+// join concatenates options covering consecutive journeys into one, with
+// lists of its own: the legs of a self-transfer, and a trip someone reads
+// (see full).
 func join(parts ...*option) *option {
-	// Sized up front: a search joins thousands of trips.
+	// Sized up front: a search joins hundreds of legs.
 	var nsegs, ngroups, nidx, ntickets int
 	for _, p := range parts {
 		nsegs, ngroups, ntickets = nsegs+len(p.segs), ngroups+len(p.groups), ntickets+len(p.tickets)
@@ -130,9 +179,8 @@ func join(parts ...*option) *option {
 		}
 	}
 	// One allocation for a trip of the usual size (a return of up to
-	// three segments a way, in up to four tickets): a search joins
-	// hundreds of trips on every rebuild, and six allocations each were a
-	// tenth of its garbage.
+	// three segments a way, in up to four tickets): six allocations each
+	// were a tenth of a search's garbage when every trip was joined.
 	var out *option
 	var idx []int
 	if nsegs <= len(joinedBuf{}.segs) && ngroups <= len(joinedBuf{}.groups) &&
@@ -146,28 +194,7 @@ func join(parts ...*option) *option {
 			tickets: make([]*priced, 0, ntickets)}
 		idx = make([]int, 0, nidx)
 	}
-	// A trip is as wide as its widest journey: its class follows from
-	// its parts' without looking the airports up again.
-	class := ""
-	for _, p := range parts {
-		if c := p.classOf(); class == "" || classRank[c] > classRank[class] {
-			class = c
-		}
-	}
-	out.class = class
-	out.brand = parts[0].brand
-	n := 0
-	for _, p := range parts {
-		if p.brand != out.brand {
-			out.brand = 0
-		}
-		for g := range min(len(p.groups), MaxJourneys) {
-			if n < MaxJourneys {
-				out.journeys[n] = p.journeys[g]
-				n++
-			}
-		}
-	}
+	out.summarize(parts)
 	for _, p := range parts {
 		// The journeys before p's shift its self-transfers' bits.
 		out.self |= p.self << len(out.groups)
@@ -184,6 +211,44 @@ func join(parts ...*option) *option {
 		out.total += p.total
 	}
 	return out
+}
+
+// trip is options covering consecutive journeys as one, holding them as its
+// parts (see full).
+func trip(parts []*option) *option {
+	out := &option{parts: parts}
+	out.summarize(parts)
+	for _, p := range parts {
+		out.total += p.total
+	}
+	return out
+}
+
+// summarize gives o, made of parts, their class, brand and journeys'
+// numbers.
+func (o *option) summarize(parts []*option) {
+	// A trip is as wide as its widest journey: its class follows from
+	// its parts' without looking the airports up again.
+	class := ""
+	for _, p := range parts {
+		if c := p.classOf(); class == "" || classRank[c] > classRank[class] {
+			class = c
+		}
+	}
+	o.class = class
+	o.brand = parts[0].brand
+	n := 0
+	for _, p := range parts {
+		if p.brand != o.brand {
+			o.brand = 0
+		}
+		for g := range min(len(p.groups), MaxJourneys) {
+			if n < MaxJourneys {
+				o.journeys[n] = p.journeys[g]
+				n++
+			}
+		}
+	}
 }
 
 // joinedBuf is a joined option with room for the slices of a return of up
@@ -263,8 +328,9 @@ type builder struct {
 	// itineraryOf).
 	flights, brands map[string]int32
 	itineraries     map[[2]uint64]int32
-	// slab is where new views are made (see newView).
+	// slab is where new views are made (see newView), strs their lists.
 	slab []view
+	strs stringBlock
 }
 
 // newView is a view to fill. Views are made in blocks: a search makes about
@@ -359,7 +425,7 @@ func (b *builder) options() []*option {
 			copy(k[:], t)
 			o, ok := b.joined[k]
 			if !ok {
-				o = join(t...)
+				o = trip(t)
 			}
 			joined[k] = o
 			b.combined[i] = o
@@ -422,7 +488,7 @@ func (b *builder) views(now time.Time) []*view {
 		v := b.made[m.key]
 		if v == nil || v.opt != m.option || !slices.Equal(v.sources, m.sources) {
 			v = b.newView()
-			m.fill(v, b.req, b.p, now)
+			m.fill(v, b.req, b.p, now, &b.strs)
 			b.made[m.key] = v
 		}
 		out = append(out, v)
@@ -653,6 +719,9 @@ func (b *builder) number(o *option) *option {
 // follows them or whoever sells them: a departure is its instant in
 // minutes, as in number.
 func (o *option) outboundKey() string {
+	if o.parts != nil {
+		return o.parts[0].outboundKey()
+	}
 	if o.outbound == "" {
 		b := make([]byte, 0, 64)
 		first := o.segs
@@ -718,9 +787,11 @@ func (b *builder) itineraryOf(o *option) int32 {
 // packageOf is what a multi-ticket option guarantees: the least generous
 // baggage and rules of its tickets.
 func packageOf(o *option) (supplier.Baggage, supplier.Conditions, string) {
-	first := o.tickets[0].offer
+	var buf [8]*priced
+	tickets := o.ticketsIn(buf[:0])
+	first := tickets[0].offer
 	bag, cond, brand := first.Baggage, first.Conditions, first.Brand
-	for _, t := range o.tickets[1:] {
+	for _, t := range tickets[1:] {
 		b, c := t.offer.Baggage, t.offer.Conditions
 		bag.CheckedPieces = min(bag.CheckedPieces, b.CheckedPieces)
 		bag.CheckedKg = min(bag.CheckedKg, b.CheckedKg)
@@ -790,7 +861,7 @@ func oneSource(src string) []string {
 var sourceLists sync.Map // supplier name → []string{name}
 
 func sourceOf(o *option) string {
-	if len(o.tickets) > 1 {
+	if o.parts != nil || len(o.tickets) > 1 {
 		return "interline"
 	}
 	return o.tickets[0].offer.Supplier
@@ -802,7 +873,8 @@ var idEncoding = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPadd
 // sells, the same on every instance and every poll.
 func idOf(o *option) string {
 	b := make([]byte, 0, 256)
-	for _, t := range o.tickets {
+	var buf [8]*priced
+	for _, t := range o.ticketsIn(buf[:0]) {
 		b = append(b, t.offer.Supplier...)
 		b = append(b, 0)
 		b = append(b, t.offer.Ref...)
@@ -827,37 +899,31 @@ var Buckets = []string{"00-06", "06-12", "12-18", "18-24"}
 
 // view is a solution ready to filter and sort: the figures those need are
 // computed for every solution, the Solution a person reads only for the ones
-// on the page asked for.
+// on the page asked for. Narrow: a search keeps a thousand views.
 type view struct {
-	carriers []string
-	// carrierBuf and layoverBuf hold the carriers and layovers of most
-	// solutions.
-	carrierBuf, layoverBuf [2]string
-	speed                  string
-	departs                time.Time
-	total                  int64
-	// duration is the journeys' minutes, longest the longest journey's,
-	// depMinute and arrMinute the first journey's local departure and
-	// arrival (minutes of the day); layovers the airports where it changes
-	// planes. Narrow, as stops (0, 1, 2 or more) and the first journey's
-	// departure and arrival buckets (places in Buckets) are: a search
-	// keeps a thousand views.
-	duration, longest    int32
-	depMinute, arrMinute int32
-	stops                uint8
-	depBucket, arrBucket uint8
-	layovers             []string
-	opt                  *option
+	opt *option
 	// sources are the suppliers that offered it (see dedupe).
 	sources []string
-	req     *Request
-	policy  *Policy
-
-	// sol is made for the solutions a page shows (a pointer: most views
-	// never need one, and a Solution is most of a view's size).
-	once sync.Once
-	sol  *Solution
+	// carriers and layovers (the airports where it changes planes) are
+	// cut from the builder's block of strings (see builder.strings).
+	carriers, layovers []string
+	total              int64
+	// departs is the first departure in Unix nanoseconds, compared as an
+	// instant by the sorts.
+	departs int64
+	// duration is the journeys' minutes, longest the longest journey's,
+	// depMinute and arrMinute the first journey's local departure and
+	// arrival (minutes of the day).
+	duration, longest    int32
+	depMinute, arrMinute int32
+	// stops (0, 1, 2 or more), the first journey's departure and arrival
+	// buckets (places in Buckets) and the ticketing speed (its place in
+	// SpeedProducts).
+	stops, depBucket, arrBucket, speed uint8
 }
+
+// speedName is the view's ticketing product.
+func (v *view) speedName() string { return SpeedProducts[v.speed] }
 
 var paxTypes = []string{supplier.Adult, supplier.Child, supplier.Infant}
 
@@ -886,60 +952,97 @@ func paxCount(req *Request, typ string) int {
 
 func (m *merged) view(req *Request, p *Policy, now time.Time) *view {
 	v := &view{}
-	m.fill(v, req, p, now)
+	m.fill(v, req, p, now, nil)
 	return v
 }
 
-// fill makes v, a zero view, the view of m.
-func (m *merged) fill(v *view, req *Request, p *Policy, now time.Time) {
+// fill makes v, a zero view, the view of m; its lists are cut from strs
+// (nil: made for it).
+func (m *merged) fill(v *view, req *Request, p *Policy, now time.Time, strs *stringBlock) {
 	o := m.option
 	// The id (a digest) is left to the solutions someone reads or a sort
 	// tie needs: most of a search's solutions are never paged to.
-	v.opt, v.sources, v.req, v.policy, v.departs = o, m.sources, req, p, o.departs()
+	v.opt, v.sources = o, m.sources
+	first := o.departs()
+	v.departs = first.UnixNano()
 	class := o.classOf()
-	v.carriers = v.carrierBuf[:0]
-	v.layovers = v.layoverBuf[:0]
+	var tbuf [8]*priced
+	tickets := o.ticketsIn(tbuf[:0])
 	for i, typ := range paxTypes {
 		n := paxCount(req, typ)
 		if n == 0 {
 			continue
 		}
 		var price int64
-		for _, t := range o.tickets {
+		for _, t := range tickets {
 			price += t.fare[i] + t.taxes[i]
 		}
 		v.total += (price + p.markup(class, price)) * int64(n)
 	}
 	minutes, lcc := 0, true
-	for _, t := range o.tickets {
+	for _, t := range tickets {
 		minutes = max(minutes, t.offer.TicketingMinutes)
 		lcc = lcc && t.offer.Supplier == "lcc"
 	}
-	v.speed = speedProduct(lcc, minutes, o.departs().Sub(now).Hours())
-	for _, s := range o.segs {
-		if !slices.Contains(v.carriers, s.Carrier) {
-			v.carriers = append(v.carriers, s.Carrier)
-		}
-	}
+	v.speed = speedIndex(speedProduct(lcc, minutes, first.Sub(now).Hours()))
+	var cbuf, lbuf [8]string
+	carriers, layovers := cbuf[:0], lbuf[:0]
 	maxStops := 0
-	for _, g := range o.groups {
-		maxStops = max(maxStops, len(g)-1)
-		d := int32(o.segs[g[len(g)-1]].ArriveAt.Sub(o.segs[g[0]].DepartAt).Minutes())
-		v.duration += d
-		v.longest = max(v.longest, d)
-		for _, k := range g[:len(g)-1] {
-			if c := o.segs[k].Destination; !slices.Contains(v.layovers, c) {
-				v.layovers = append(v.layovers, c)
+	var one [1]*option
+	for _, part := range o.pieces(&one) {
+		for _, s := range part.segs {
+			if !slices.Contains(carriers, s.Carrier) {
+				carriers = append(carriers, s.Carrier)
+			}
+		}
+		for _, g := range part.groups {
+			maxStops = max(maxStops, len(g)-1)
+			d := int32(part.segs[g[len(g)-1]].ArriveAt.Sub(part.segs[g[0]].DepartAt).Minutes())
+			v.duration += d
+			v.longest = max(v.longest, d)
+			for _, k := range g[:len(g)-1] {
+				if c := part.segs[k].Destination; !slices.Contains(layovers, c) {
+					layovers = append(layovers, c)
+				}
 			}
 		}
 	}
+	v.carriers, v.layovers = strs.cut(carriers), strs.cut(layovers)
 	v.stops = uint8(min(maxStops, 2))
-	first := o.groups[0]
-	v.depBucket = bucketOf(o.segs[first[0]].DepartAt)
-	v.arrBucket = bucketOf(o.segs[first[len(first)-1]].ArriveAt)
-	v.depMinute = int32(minuteOfDay(o.segs[first[0]].DepartAt))
-	v.arrMinute = int32(minuteOfDay(o.segs[first[len(first)-1]].ArriveAt))
+	head := o.pieces(&one)[0]
+	g := head.groups[0]
+	dep, arr := head.segs[g[0]].DepartAt, head.segs[g[len(g)-1]].ArriveAt
+	v.depBucket, v.arrBucket = bucketOf(dep), bucketOf(arr)
+	v.depMinute, v.arrMinute = int32(minuteOfDay(dep)), int32(minuteOfDay(arr))
 }
+
+// speedIndex is a ticketing product's place in SpeedProducts.
+func speedIndex(product string) uint8 {
+	return uint8(max(slices.Index(SpeedProducts, product), 0))
+}
+
+// stringBlock hands out the short lists of strings views keep, from blocks:
+// a search keeps two per view, and most are one or two strings long.
+type stringBlock struct{ free []string }
+
+// cut is a copy of ss in the block (made for it when the block is nil).
+func (b *stringBlock) cut(ss []string) []string {
+	if len(ss) == 0 {
+		return nil
+	}
+	if b == nil {
+		return slices.Clone(ss)
+	}
+	if len(b.free) < len(ss) {
+		b.free = make([]string, max(stringBlockSize, len(ss)))
+	}
+	out := b.free[:len(ss):len(ss)]
+	copy(out, ss)
+	b.free = b.free[len(ss):]
+	return out
+}
+
+const stringBlockSize = 256
 
 // id is the solution's id within its search (see idOf), computed on first
 // use. Called with the search's lock held.
@@ -947,24 +1050,20 @@ func (v *view) id() string { return v.opt.idOf() }
 
 // offers are the tickets' offers as the suppliers sold them.
 func (v *view) offers() []supplier.Offer {
-	out := make([]supplier.Offer, len(v.opt.tickets))
-	for i, t := range v.opt.tickets {
+	var buf [8]*priced
+	tickets := v.opt.ticketsIn(buf[:0])
+	out := make([]supplier.Offer, len(tickets))
+	for i, t := range tickets {
 		out[i] = *t.offer
 	}
 	return out
 }
 
-// solution is the solution as the API shows it (names left to localize).
-func (v *view) solution() Solution {
-	v.once.Do(func() {
-		sol := v.build()
-		v.sol = &sol
-	})
-	return *v.sol
-}
-
-func (v *view) build() Solution {
-	o, p, req := v.opt, v.policy, v.req
+// solution is the solution as the API shows it (names left to localize),
+// made for each page that shows it: most never are, and keeping the
+// Solution of those that are was a sixth of what a search kept.
+func (v *view) solution(req *Request, p *Policy) Solution {
+	o := v.opt.full()
 	var list []PaxPrice
 	for i, typ := range paxTypes {
 		n := paxCount(req, typ)
@@ -1011,11 +1110,11 @@ func (v *view) build() Solution {
 	}
 	sol := Solution{
 		ID: v.id(), Segments: segs, Journeys: journeys,
-		PriceDetail:      PriceDetail{ProductType: v.speed, PriceList: list},
+		PriceDetail:      PriceDetail{ProductType: v.speedName(), PriceList: list},
 		Total:            p.money(v.total),
 		Source:           sourceOf(o),
 		Tickets:          len(o.tickets),
-		TicketingSpeed:   v.speed,
+		TicketingSpeed:   v.speedName(),
 		TicketingMinutes: minutes,
 		Brand:            brand,
 		Baggage:          bag,

@@ -3,6 +3,7 @@ package shopping
 import (
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strconv"
 	"testing"
@@ -30,7 +31,7 @@ func testIncrementalBuild(t *testing.T, days int) {
 	summary := func(vs []*view) []string {
 		out := make([]string, len(vs))
 		for i, v := range vs {
-			out[i] = v.id() + " " + itineraryText(v.opt) + " " + v.speed + " " + stopCounts[v.stops] + " " + time.Duration(v.total).String()
+			out[i] = v.id() + " " + itineraryText(v.opt) + " " + v.speedName() + " " + stopCounts[v.stops] + " " + time.Duration(v.total).String()
 		}
 		slices.Sort(out)
 		return out
@@ -148,6 +149,7 @@ func TestPooled(t *testing.T) {
 // number journeys in the order they see them, so two builders are compared
 // by this, not by their numbers.
 func itineraryText(o *option) string {
+	o = o.full()
 	var b []byte
 	for _, g := range o.groups {
 		for _, i := range g {
@@ -201,13 +203,28 @@ func TestJoinKeepsEachJourneysSelfTransfer(t *testing.T) {
 		t.Fatal("no one-way out or self-transfer back")
 	}
 	out, back := b.oneways[0][0], b.interline(1, 1)[0]
-	trip := join(out, back)
-	v := (&merged{option: trip, sources: []string{"interline"}}).view(req, p, time.Now())
-	js := v.solution().Journeys
-	if len(js) != 2 || js[0].SelfTransfer || !js[1].SelfTransfer || !v.solution().SelfTransfer {
+	// A trip as the builder makes it, with its parts, reads as the trip
+	// joined.
+	now := time.Now()
+	v := (&merged{option: trip([]*option{out, back}), sources: []string{"interline"}}).view(req, p, now)
+	js := v.solution(req, p).Journeys
+	if len(js) != 2 || js[0].SelfTransfer || !js[1].SelfTransfer || !v.solution(req, p).SelfTransfer {
 		t.Fatalf("journeys %+v, want the second alone a self-transfer", js)
 	}
-	if trip = join(back, back); trip.self != 3 {
+	joined := (&merged{option: join(out, back), sources: []string{"interline"}}).view(req, p, now)
+	if got, want := v.solution(req, p), joined.solution(req, p); !reflect.DeepEqual(got, want) {
+		t.Fatalf("the trip's solution\n%+v\nthe joined one's\n%+v", got, want)
+	}
+	if v.opt.outboundKey() != joined.opt.outboundKey() || itineraryText(v.opt) != itineraryText(joined.opt) ||
+		!reflect.DeepEqual(v.offers(), joined.offers()) {
+		t.Fatal("the trip and the joined trip differ in outbound, itinerary or offers")
+	}
+	// The figures filters and sorts read are the same too.
+	v.opt, joined.opt = nil, nil
+	if !reflect.DeepEqual(v, joined) {
+		t.Fatalf("the trip's view\n%+v\nthe joined one's\n%+v", v, joined)
+	}
+	if trip := join(back, back); trip.self != 3 {
 		t.Fatalf("both journeys self-transfers: %b", trip.self)
 	}
 }

@@ -50,7 +50,7 @@ func TestSolutionStatesServiceFees(t *testing.T) {
 		t.Fatalf("%d and %d solutions", len(with), len(without))
 	}
 	for i := range with {
-		a, b := with[i].solution().Conditions, without[i].solution().Conditions
+		a, b := with[i].solution(req, &p).Conditions, without[i].solution(req, &plain).Conditions
 		if a.RefundFee.Amount != plus(t, b.RefundFee.Amount, "30") || a.ChangeFee.Amount != plus(t, b.ChangeFee.Amount, "20.50") ||
 			a.VoidFee.Amount != "15.00" || b.VoidFee.Amount != "0.00" {
 			t.Fatalf("solution %d: with fees %+v, without %+v", i, a, b)

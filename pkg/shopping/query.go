@@ -311,7 +311,7 @@ func (q *Query) normalize() map[string]string {
 // localize fills in the names a person reads, in lang, and the solution's
 // public id (search id + solution digest).
 func (e *Engine) localize(st *state, v *view, lang string) Solution {
-	s := v.solution()
+	s := v.solution(&st.sess.Request, &st.policy)
 	s.ID = st.sess.ID + "_" + v.id()
 	s.Segments = slices.Clone(s.Segments)
 	for i := range s.Segments {
@@ -342,7 +342,7 @@ func query(views []*view, f Filters, b bounds, sortBy, lang string) ([]*view, Fa
 		{sel: f.Stops, one: func(v *view) string { return stopCounts[v.stops] }},
 		{sel: f.DepartureBuckets, one: func(v *view) string { return Buckets[v.depBucket] }},
 		{sel: f.ArrivalBuckets, one: func(v *view) string { return Buckets[v.arrBucket] }},
-		{sel: f.TicketingSpeed, one: func(v *view) string { return v.speed }},
+		{sel: f.TicketingSpeed, one: func(v *view) string { return v.speedName() }},
 		{sel: f.Layovers, many: func(v *view) []string { return v.layovers }},
 	}
 	matches := func(g group, v *view) bool {
@@ -446,7 +446,7 @@ func sortViews(vs []*view, by string) {
 		if c := cmp.Compare(a.total, b.total); c != 0 {
 			return c
 		}
-		if c := a.departs.Compare(b.departs); c != 0 {
+		if c := cmp.Compare(a.departs, b.departs); c != 0 {
 			return c
 		}
 		return strings.Compare(a.id(), b.id())
@@ -456,7 +456,7 @@ func sortViews(vs []*view, by string) {
 		slices.SortFunc(vs, tie)
 	case SortTime:
 		slices.SortFunc(vs, func(a, b *view) int {
-			if c := a.departs.Compare(b.departs); c != 0 {
+			if c := cmp.Compare(a.departs, b.departs); c != 0 {
 				return c
 			}
 			return tie(a, b)

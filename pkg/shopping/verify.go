@@ -228,7 +228,7 @@ func (e *Engine) Verify(ctx context.Context, who auth.Principal, solutionID, lan
 			status = results[i].Status
 		}
 	}
-	out := Verification{Status: status, PreviousTotal: v.solution().Total}
+	out := Verification{Status: status, PreviousTotal: v.solution(&req, &policy).Total}
 	if status == supplier.PriceInvalid {
 		return out, nil
 	}
@@ -265,7 +265,7 @@ func (e *Engine) Verify(ctx context.Context, who auth.Principal, solutionID, lan
 // for the offer as its supplier sells it now. A ticket whose flights changed
 // makes the solution invalid.
 func rebuildOne(req *Request, parts []Part, p *Policy, was *view, now time.Time) *view {
-	old := was.opt
+	old := was.opt.full()
 	opt := &option{segs: nil, groups: old.groups, self: old.self}
 	for i := range parts {
 		o := &parts[i].Offers[0]
