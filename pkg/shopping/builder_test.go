@@ -228,3 +228,57 @@ func TestJoinKeepsEachJourneysSelfTransfer(t *testing.T) {
 		t.Fatalf("both journeys self-transfers: %b", trip.self)
 	}
 }
+
+// Each facet counts the solutions every other filter keeps, its own left
+// out, so a person sees what ticking one more box would give.
+func TestQueryFacetsLeaveTheirOwnFilterOut(t *testing.T) {
+	mk := func(id string, carriers []string, stops, dep, speed uint8, total int64) *view {
+		return &view{opt: &option{id: id}, carriers: carriers, stops: stops, depBucket: dep, arrBucket: dep, speed: speed, total: total}
+	}
+	views := []*view{
+		mk("a", []string{"CA"}, 0, 1, 0, 100),
+		mk("b", []string{"CA", "BA"}, 1, 1, 2, 200),
+		mk("c", []string{"BA"}, 1, 2, 2, 300),
+		mk("d", []string{"MU"}, 2, 3, 7, 400),
+	}
+	counts := func(fs []Facet) string {
+		var b []byte
+		for _, f := range fs {
+			b = fmt.Appendf(b, "%s=%d ", f.Value, f.Count)
+		}
+		return string(b)
+	}
+	for _, c := range []struct {
+		name                          string
+		f                             Filters
+		ids, airlines, stops, buckets string
+		speeds                        string
+	}{
+		{name: "none", ids: "a b c d", airlines: "BA=2 CA=2 MU=1 ", stops: "0=1 1=2 2=1 ", buckets: "06-12=2 12-18=1 18-24=1 ",
+			speeds: "fast-standard=1 normal-standard=2 special-before-4=1 "},
+		{name: "one stop", f: Filters{Stops: []string{"1"}}, ids: "b c", airlines: "BA=2 CA=1 ", stops: "0=1 1=2 2=1 ",
+			buckets: "06-12=1 12-18=1 ", speeds: "normal-standard=2 "},
+		{name: "stops and a bucket", f: Filters{Stops: []string{"1", "2"}, DepartureBuckets: []string{"12-18", "18-24"}}, ids: "c d",
+			airlines: "BA=1 MU=1 ", stops: "1=1 2=1 ", buckets: "06-12=1 12-18=1 18-24=1 ", speeds: "normal-standard=1 special-before-4=1 "},
+		{name: "a speed and an airline", f: Filters{TicketingSpeed: []string{SpeedNormal}, Airlines: []string{"CA"}}, ids: "b",
+			airlines: "BA=2 CA=1 ", stops: "1=1 ", buckets: "06-12=1 ", speeds: "fast-standard=1 normal-standard=1 "},
+		{name: "an unknown value", f: Filters{Stops: []string{"9"}}, ids: "", airlines: "", stops: "0=1 1=2 2=1 ", buckets: "", speeds: ""},
+	} {
+		got, facets := query(views, c.f, bounds{depFrom: -1, depTo: -1, arrFrom: -1, arrTo: -1}, SortPrice, "en")
+		var ids []byte
+		for _, v := range got {
+			ids = fmt.Appendf(ids, "%s ", v.id())
+		}
+		if string(ids) != c.ids+map[bool]string{true: " ", false: ""}[c.ids != ""] {
+			t.Errorf("%s: solutions %q, want %q", c.name, ids, c.ids)
+		}
+		for _, f := range []struct{ what, got, want string }{
+			{"airlines", counts(facets.Airlines), c.airlines}, {"stops", counts(facets.Stops), c.stops},
+			{"departure buckets", counts(facets.DepartureBuckets), c.buckets}, {"speeds", counts(facets.TicketingSpeed), c.speeds},
+		} {
+			if f.got != f.want {
+				t.Errorf("%s: %s facet %q, want %q", c.name, f.what, f.got, f.want)
+			}
+		}
+	}
+}

@@ -329,28 +329,38 @@ func (e *Engine) localize(st *state, v *view, lang string) Solution {
 // query filters, counts facets and sorts. A facet's counts apply every other
 // filter but its own, so a person sees what ticking one more box would give.
 func query(views []*view, f Filters, b bounds, sortBy, lang string) ([]*view, Facets) {
-	// A group has one value per solution (one) or several (many): a
-	// query runs over every solution on every rebuild, and a slice made
-	// per single value was a tenth of a search's allocations.
+	// A group has one value per solution, a place in its list of values
+	// (one), or several strings (many): a query runs over every solution
+	// on every rebuild, so the first kind is matched and counted by place,
+	// without a string or a map.
 	type group struct {
-		sel  []string
-		one  func(v *view) string
-		many func(v *view) []string
+		sel []string
+		// values, one and chosen (the values sel picks, by place) for
+		// one value; many for several.
+		values []string
+		one    func(v *view) uint8
+		chosen [maxValues]bool
+		many   func(v *view) []string
 	}
 	groups := []group{
 		{sel: f.Airlines, many: func(v *view) []string { return v.carriers }},
-		{sel: f.Stops, one: func(v *view) string { return stopCounts[v.stops] }},
-		{sel: f.DepartureBuckets, one: func(v *view) string { return Buckets[v.depBucket] }},
-		{sel: f.ArrivalBuckets, one: func(v *view) string { return Buckets[v.arrBucket] }},
-		{sel: f.TicketingSpeed, one: func(v *view) string { return v.speedName() }},
+		{sel: f.Stops, values: stopCounts, one: func(v *view) uint8 { return v.stops }},
+		{sel: f.DepartureBuckets, values: Buckets, one: func(v *view) uint8 { return v.depBucket }},
+		{sel: f.ArrivalBuckets, values: Buckets, one: func(v *view) uint8 { return v.arrBucket }},
+		{sel: f.TicketingSpeed, values: SpeedProducts, one: func(v *view) uint8 { return v.speed }},
 		{sel: f.Layovers, many: func(v *view) []string { return v.layovers }},
 	}
-	matches := func(g group, v *view) bool {
+	for i := range groups {
+		for k, value := range groups[i].values {
+			groups[i].chosen[k] = slices.Contains(groups[i].sel, value)
+		}
+	}
+	matches := func(g *group, v *view) bool {
 		if len(g.sel) == 0 {
 			return true
 		}
 		if g.one != nil {
-			return slices.Contains(g.sel, g.one(v))
+			return g.chosen[g.one(v)]
 		}
 		for _, x := range g.many(v) {
 			if slices.Contains(g.sel, x) {
@@ -359,18 +369,21 @@ func query(views []*view, f Filters, b bounds, sortBy, lang string) ([]*view, Fa
 		}
 		return false
 	}
-	count := func(i int, v *view, counts []map[string]int) {
-		if g := groups[i]; g.one != nil {
-			counts[i][g.one(v)]++
+	var placed [6][maxValues]int
+	named := [6]map[string]int{}
+	for i := range groups {
+		if groups[i].many != nil {
+			named[i] = map[string]int{}
+		}
+	}
+	count := func(i int, v *view) {
+		if g := &groups[i]; g.one != nil {
+			placed[i][g.one(v)]++
 			return
 		}
 		for _, x := range groups[i].many(v) {
-			counts[i][x]++
+			named[i][x]++
 		}
-	}
-	counts := make([]map[string]int, len(groups))
-	for i := range counts {
-		counts[i] = map[string]int{}
 	}
 	out := make([]*view, 0, len(views))
 	for _, v := range views {
@@ -378,8 +391,8 @@ func query(views []*view, f Filters, b bounds, sortBy, lang string) ([]*view, Fa
 			continue
 		}
 		failed := -1
-		for i, g := range groups {
-			if !matches(g, v) {
+		for i := range groups {
+			if !matches(&groups[i], v) {
 				if failed >= 0 {
 					failed = -2
 					break
@@ -391,40 +404,48 @@ func query(views []*view, f Filters, b bounds, sortBy, lang string) ([]*view, Fa
 		case failed == -1:
 			out = append(out, v)
 			for i := range groups {
-				count(i, v, counts)
+				count(i, v)
 			}
 		case failed >= 0:
 			// Fails only its own group's filter: it counts for that facet.
-			count(failed, v, counts)
+			count(failed, v)
 		}
 	}
 	sortViews(out, sortBy)
 	facets := Facets{
-		Airlines:         facetList(counts[0], nil, func(c string) string { return airlineName(c, lang) }),
-		Stops:            facetList(counts[1], stopCounts, nil),
-		DepartureBuckets: facetList(counts[2], Buckets, nil),
-		ArrivalBuckets:   facetList(counts[3], Buckets, nil),
-		TicketingSpeed:   facetList(counts[4], SpeedProducts, nil),
-		Layovers:         facetList(counts[5], nil, func(c string) string { return airportName(c, lang) + " (" + c + ")" }),
+		Airlines:         facetList(named[0], func(c string) string { return airlineName(c, lang) }),
+		Stops:            placedFacets(placed[1][:], stopCounts),
+		DepartureBuckets: placedFacets(placed[2][:], Buckets),
+		ArrivalBuckets:   placedFacets(placed[3][:], Buckets),
+		TicketingSpeed:   placedFacets(placed[4][:], SpeedProducts),
+		Layovers:         facetList(named[5], func(c string) string { return airportName(c, lang) + " (" + c + ")" }),
 	}
 	return out, facets
+}
+
+// maxValues bounds the values of a group counted by place (SpeedProducts
+// has the most).
+const maxValues = 8
+
+// placedFacets are the values counted by place, in their order, those no
+// solution has left out.
+func placedFacets(counts []int, values []string) []Facet {
+	out := []Facet{}
+	for k, v := range values {
+		if counts[k] > 0 {
+			out = append(out, Facet{Value: v, Label: v, Count: counts[k]})
+		}
+	}
+	return out
 }
 
 // stopCounts are the stops filter's values: a solution's most stops on a
 // journey, "2" for two or more.
 var stopCounts = []string{"0", "1", "2"}
 
-// facetList orders facet values: by the given order, or by count then name.
-func facetList(counts map[string]int, order []string, label func(string) string) []Facet {
+// facetList orders facet values by count, then name.
+func facetList(counts map[string]int, label func(string) string) []Facet {
 	out := []Facet{}
-	if order != nil {
-		for _, v := range order {
-			if n, ok := counts[v]; ok {
-				out = append(out, Facet{Value: v, Label: v, Count: n})
-			}
-		}
-		return out
-	}
 	for v, n := range counts {
 		out = append(out, Facet{Value: v, Label: label(v), Count: n})
 	}
