@@ -38,7 +38,10 @@ type option struct {
 	segs   []*supplier.Segment
 	groups [][]int // segment indexes per journey
 	self   uint8   // bit j: a self-transfer inside journey j
-	total  int64
+	// class is the route class's place in routeClasses plus one, once
+	// computed (classIndex).
+	class uint8
+	total int64
 	// journeys number each journey's flights and brand the brand its
 	// tickets share (see builder.number); itinerary numbers the whole
 	// (builder.itineraryOf).
@@ -48,14 +51,14 @@ type option struct {
 	// id and outbound, once computed (idOf, outboundKey): an option lives
 	// through every rebuild of its search.
 	id, outbound string
-	// class is the route class, once computed (classOf).
-	class string
 	// parts, for a trip made of one option per journey (see trip), are
 	// those options, and segs, groups and tickets are left empty: a search
 	// combines hundreds of trips and pages to a few, so a trip's own lists
 	// are made for the solutions someone reads (full). The figures a view
 	// needs come from the parts (see fill).
 	parts []*option
+	// fig are the option's figures as a trip's part (see figures).
+	fig *figures
 }
 
 // full is o with its own segments, journeys and tickets: a trip's made by
@@ -89,11 +92,14 @@ func (o *option) pieces(buf *[1]*option) []*option {
 }
 
 // classOf is the option's route class, computed once.
-func (o *option) classOf() string {
-	if o.class == "" {
-		o.class = routeClass(o.segs, o.groups)
+func (o *option) classOf() string { return routeClasses[o.classIndex()] }
+
+// classIndex is the route class's place in routeClasses.
+func (o *option) classIndex() uint8 {
+	if o.class == 0 {
+		o.class = routeClass(o.segs, o.groups) + 1
 	}
-	return o.class
+	return o.class - 1
 }
 
 func (o *option) departs() time.Time {
@@ -133,7 +139,7 @@ func (p *Policy) price(o *supplier.Offer) (*priced, bool) {
 }
 
 // single is one offer as an option: in one allocation with its slices when
-// they fit (a search makes a thousand, and four allocations each were a
+// they fit (up to six segments: a return with two stops a way) (a search makes a thousand, and four allocations each were a
 // tenth of its garbage).
 func single(pr *priced) *option {
 	o := pr.offer
@@ -149,12 +155,12 @@ func single(pr *priced) *option {
 	return &sb.option
 }
 
-// singleBuf is an option of one offer of up to eight segments, with its
+// singleBuf is an option of one offer of up to six segments, with its
 // slices.
 type singleBuf struct {
 	option
 	tickets [1]*priced
-	segs    [8]*supplier.Segment
+	segs    [6]*supplier.Segment
 }
 
 // segmentsOf points at an offer's segments.
@@ -229,13 +235,11 @@ func trip(parts []*option) *option {
 func (o *option) summarize(parts []*option) {
 	// A trip is as wide as its widest journey: its class follows from
 	// its parts' without looking the airports up again.
-	class := ""
+	var class uint8
 	for _, p := range parts {
-		if c := p.classOf(); class == "" || classRank[c] > classRank[class] {
-			class = c
-		}
+		class = max(class, p.classIndex())
 	}
-	o.class = class
+	o.class = class + 1
 	o.brand = parts[0].brand
 	n := 0
 	for _, p := range parts {
@@ -963,57 +967,116 @@ func (m *merged) fill(v *view, req *Request, p *Policy, now time.Time, strs *str
 	// The id (a digest) is left to the solutions someone reads or a sort
 	// tie needs: most of a search's solutions are never paged to.
 	v.opt, v.sources = o, m.sources
+	var f figures
+	var cbuf, lbuf [8]string
+	f.carriers, f.layovers = cbuf[:0], lbuf[:0]
+	if o.parts == nil {
+		f.measure(o)
+	} else {
+		// A trip's parts are the options of a few dozen trips each: their
+		// figures are worked out once, not by reading their flights again
+		// for every trip.
+		f.minutes, f.lcc = 0, true
+		for _, part := range o.parts {
+			f.add(part.figures())
+		}
+		head := o.parts[0].figures()
+		f.dep, f.arr = head.dep, head.arr
+	}
 	first := o.departs()
 	v.departs = first.UnixNano()
 	class := o.classOf()
-	var tbuf [8]*priced
-	tickets := o.ticketsIn(tbuf[:0])
 	for i, typ := range paxTypes {
-		n := paxCount(req, typ)
-		if n == 0 {
-			continue
+		if n := paxCount(req, typ); n > 0 {
+			v.total += (f.price[i] + p.markup(class, f.price[i])) * int64(n)
 		}
-		var price int64
-		for _, t := range tickets {
-			price += t.fare[i] + t.taxes[i]
+	}
+	v.speed = speedIndex(speedProduct(f.lcc, int(f.minutes), first.Sub(now).Hours()))
+	v.carriers, v.layovers = strs.cut(f.carriers), strs.cut(f.layovers)
+	v.duration, v.longest = f.duration, f.longest
+	v.stops = uint8(min(f.stops, 2))
+	v.depBucket, v.arrBucket = bucketOf(f.dep), bucketOf(f.arr)
+	v.depMinute, v.arrMinute = int32(minuteOfDay(f.dep)), int32(minuteOfDay(f.arr))
+}
+
+// figures are what a view reads of an option's flights and tickets.
+type figures struct {
+	// carriers and layovers in the order the flights have them.
+	carriers, layovers []string
+	// price per traveller type (paxIndex), every ticket's fare and taxes.
+	price [3]int64
+	// duration is the journeys' minutes, longest the longest journey's,
+	// stops the most stops on one journey.
+	duration, longest, stops int32
+	// minutes is the slowest ticket's time to issue; lcc, that every
+	// ticket is a low-cost carrier's.
+	minutes int32
+	lcc     bool
+	// dep and arr are the first journey's departure and arrival.
+	dep, arr time.Time
+}
+
+// figures are o's figures, worked out on first use (o is a trip's part).
+func (o *option) figures() *figures {
+	if o.fig == nil {
+		f := &figures{}
+		f.measure(o)
+		f.carriers, f.layovers = slices.Clip(f.carriers), slices.Clip(f.layovers)
+		o.fig = f
+	}
+	return o.fig
+}
+
+// measure works out f from o's own flights and tickets.
+func (f *figures) measure(o *option) {
+	f.minutes, f.lcc = 0, true
+	for _, t := range o.tickets {
+		for i := range f.price {
+			f.price[i] += t.fare[i] + t.taxes[i]
 		}
-		v.total += (price + p.markup(class, price)) * int64(n)
+		f.minutes = max(f.minutes, int32(t.offer.TicketingMinutes))
+		f.lcc = f.lcc && t.offer.Supplier == "lcc"
 	}
-	minutes, lcc := 0, true
-	for _, t := range tickets {
-		minutes = max(minutes, t.offer.TicketingMinutes)
-		lcc = lcc && t.offer.Supplier == "lcc"
+	for _, s := range o.segs {
+		if !slices.Contains(f.carriers, s.Carrier) {
+			f.carriers = append(f.carriers, s.Carrier)
+		}
 	}
-	v.speed = speedIndex(speedProduct(lcc, minutes, first.Sub(now).Hours()))
-	var cbuf, lbuf [8]string
-	carriers, layovers := cbuf[:0], lbuf[:0]
-	maxStops := 0
-	var one [1]*option
-	for _, part := range o.pieces(&one) {
-		for _, s := range part.segs {
-			if !slices.Contains(carriers, s.Carrier) {
-				carriers = append(carriers, s.Carrier)
+	for _, g := range o.groups {
+		f.stops = max(f.stops, int32(len(g)-1))
+		d := int32(o.segs[g[len(g)-1]].ArriveAt.Sub(o.segs[g[0]].DepartAt).Minutes())
+		f.duration += d
+		f.longest = max(f.longest, d)
+		for _, k := range g[:len(g)-1] {
+			if c := o.segs[k].Destination; !slices.Contains(f.layovers, c) {
+				f.layovers = append(f.layovers, c)
 			}
 		}
-		for _, g := range part.groups {
-			maxStops = max(maxStops, len(g)-1)
-			d := int32(part.segs[g[len(g)-1]].ArriveAt.Sub(part.segs[g[0]].DepartAt).Minutes())
-			v.duration += d
-			v.longest = max(v.longest, d)
-			for _, k := range g[:len(g)-1] {
-				if c := part.segs[k].Destination; !slices.Contains(layovers, c) {
-					layovers = append(layovers, c)
-				}
-			}
+	}
+	g := o.groups[0]
+	f.dep, f.arr = o.segs[g[0]].DepartAt, o.segs[g[len(g)-1]].ArriveAt
+}
+
+// add takes in the figures of a trip's next part.
+func (f *figures) add(p *figures) {
+	for i := range f.price {
+		f.price[i] += p.price[i]
+	}
+	f.minutes = max(f.minutes, p.minutes)
+	f.lcc = f.lcc && p.lcc
+	for _, c := range p.carriers {
+		if !slices.Contains(f.carriers, c) {
+			f.carriers = append(f.carriers, c)
 		}
 	}
-	v.carriers, v.layovers = strs.cut(carriers), strs.cut(layovers)
-	v.stops = uint8(min(maxStops, 2))
-	head := o.pieces(&one)[0]
-	g := head.groups[0]
-	dep, arr := head.segs[g[0]].DepartAt, head.segs[g[len(g)-1]].ArriveAt
-	v.depBucket, v.arrBucket = bucketOf(dep), bucketOf(arr)
-	v.depMinute, v.arrMinute = int32(minuteOfDay(dep)), int32(minuteOfDay(arr))
+	for _, c := range p.layovers {
+		if !slices.Contains(f.layovers, c) {
+			f.layovers = append(f.layovers, c)
+		}
+	}
+	f.duration += p.duration
+	f.longest = max(f.longest, p.longest)
+	f.stops = max(f.stops, p.stops)
 }
 
 // speedIndex is a ticketing product's place in SpeedProducts.

@@ -233,20 +233,21 @@ func (p *Policy) money(minor int64) Money {
 	return Money{Amount: money.Amount{Minor: minor, Currency: p.Currency}.String(), Currency: p.Currency}
 }
 
-// classRank orders route classes from the narrowest to the widest.
-var classRank = map[string]int{"china": 0, "domestic": 1, "international": 2, "intercontinental": 3}
+// routeClasses are the route classes from the narrowest to the widest.
+var routeClasses = []string{"china", "domestic", "international", "intercontinental"}
 
-// routeClass is the widest class of a solution's journeys: a trip that
-// crosses continents anywhere is priced as intercontinental.
-func routeClass(segs []*supplier.Segment, journeys [][]int) string {
-	best := "china"
+// routeClass is the widest class of a solution's journeys, as its place in
+// routeClasses: a trip that crosses continents anywhere is priced as
+// intercontinental.
+func routeClass(segs []*supplier.Segment, journeys [][]int) uint8 {
+	var best uint8
 	for _, j := range journeys {
 		if len(j) == 0 {
 			continue
 		}
 		c := pairClass(segs[j[0]].Origin, segs[j[len(j)-1]].Destination)
-		if classRank[c] > classRank[best] {
-			best = c
+		if i := slices.Index(routeClasses, c); i > int(best) {
+			best = uint8(i)
 		}
 	}
 	return best
