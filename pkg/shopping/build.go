@@ -82,15 +82,6 @@ func (o *option) ticketsIn(buf []*priced) []*priced {
 	return buf
 }
 
-// pieces are the options o is made of: its parts, or o itself, in buf.
-func (o *option) pieces(buf *[1]*option) []*option {
-	if o.parts != nil {
-		return o.parts
-	}
-	buf[0] = o
-	return buf[:]
-}
-
 // classOf is the option's route class, computed once.
 func (o *option) classOf() string { return routeClasses[o.classIndex()] }
 
@@ -327,11 +318,14 @@ type builder struct {
 	made   []*view
 	slots  []int32
 	merged []merged
-	// flights number the texts of journeys' flights, brands the brands,
+	// flights number the texts of journeys' flights by their 128-bit
+	// digest (as itineraries are, see itineraryOf: a string kept per
+	// journey was a tenth of adding an answer), brands the brands,
 	// and itineraries the itineraries by their digest (see number and
 	// itineraryOf).
-	flights, brands map[string]int32
-	itineraries     map[[2]uint64]int32
+	flights     map[[2]uint64]int32
+	brands      map[string]int32
+	itineraries map[[2]uint64]int32
 	// slab is where new views are made (see newView), strs their lists.
 	slab []view
 	strs stringBlock
@@ -351,12 +345,18 @@ func (b *builder) newView() *view {
 
 const viewBlock = 64
 
+// expectedItineraries sizes a builder's tables: a busy return shows about a
+// thousand, and growing a table from empty copied it seven times; a small
+// search's builder lives a few seconds.
+const expectedItineraries = 512
+
 func newBuilder(req *Request, p *Policy, relaxed bool) *builder {
 	J := len(req.Journeys)
 	return &builder{req: req, p: p, relaxed: relaxed, oneways: make([][]*option, J), legs: map[legKey][]*priced{},
 		legsDirty: make([]bool, J), combos: make([][]combo, J), selfTransfers: make([]map[[2]*priced]*option, J),
-		flights: map[string]int32{}, brands: map[string]int32{}, itineraries: map[[2]uint64]int32{},
-		slots: []int32{0}, made: []*view{nil}}
+		flights: make(map[[2]uint64]int32, expectedItineraries), brands: map[string]int32{},
+		itineraries: make(map[[2]uint64]int32, expectedItineraries),
+		slots:       []int32{0}, made: []*view{nil}}
 }
 
 // add prices and sorts parts[b.used:], the answers not seen yet.
@@ -693,10 +693,11 @@ func (b *builder) number(o *option) *option {
 			k = append(k, s.Cabin...)
 			k = append(k, ';')
 		}
-		n, ok := b.flights[string(k)]
+		d := [2]uint64{maphash.Bytes(itinerarySeeds[0], k), maphash.Bytes(itinerarySeeds[1], k)}
+		n, ok := b.flights[d]
 		if !ok {
 			n = int32(len(b.flights) + 1)
-			b.flights[string(k)] = n
+			b.flights[d] = n
 		}
 		o.journeys[j] = n
 	}
@@ -967,18 +968,19 @@ func (m *merged) fill(v *view, req *Request, p *Policy, now time.Time, strs *str
 	// The id (a digest) is left to the solutions someone reads or a sort
 	// tie needs: most of a search's solutions are never paged to.
 	v.opt, v.sources = o, m.sources
+	// The lists are gathered on the stack (see measure) and cut from strs.
 	var f figures
 	var cbuf, lbuf [8]string
-	f.carriers, f.layovers = cbuf[:0], lbuf[:0]
+	carriers, layovers := cbuf[:0], lbuf[:0]
 	if o.parts == nil {
-		f.measure(o)
+		carriers, layovers = f.measure(o, carriers, layovers)
 	} else {
 		// A trip's parts are the options of a few dozen trips each: their
 		// figures are worked out once, not by reading their flights again
 		// for every trip.
 		f.minutes, f.lcc = 0, true
 		for _, part := range o.parts {
-			f.add(part.figures())
+			carriers, layovers = f.add(part.figures(), carriers, layovers)
 		}
 		head := o.parts[0].figures()
 		f.dep, f.arr = head.dep, head.arr
@@ -992,7 +994,7 @@ func (m *merged) fill(v *view, req *Request, p *Policy, now time.Time, strs *str
 		}
 	}
 	v.speed = speedIndex(speedProduct(f.lcc, int(f.minutes), first.Sub(now).Hours()))
-	v.carriers, v.layovers = strs.cut(f.carriers), strs.cut(f.layovers)
+	v.carriers, v.layovers = strs.cut(carriers), strs.cut(layovers)
 	v.duration, v.longest = f.duration, f.longest
 	v.stops = uint8(min(f.stops, 2))
 	v.depBucket, v.arrBucket = bucketOf(f.dep), bucketOf(f.arr)
@@ -1001,7 +1003,8 @@ func (m *merged) fill(v *view, req *Request, p *Policy, now time.Time, strs *str
 
 // figures are what a view reads of an option's flights and tickets.
 type figures struct {
-	// carriers and layovers in the order the flights have them.
+	// carriers and layovers in the order the flights have them (kept for
+	// a trip's part, see figures).
 	carriers, layovers []string
 	// price per traveller type (paxIndex), every ticket's fare and taxes.
 	price [3]int64
@@ -1019,16 +1022,30 @@ type figures struct {
 // figures are o's figures, worked out on first use (o is a trip's part).
 func (o *option) figures() *figures {
 	if o.fig == nil {
-		f := &figures{}
-		f.measure(o)
-		f.carriers, f.layovers = slices.Clip(f.carriers), slices.Clip(f.layovers)
-		o.fig = f
+		var cbuf, lbuf [8]string
+		var f figures
+		carriers, layovers := f.measure(o, cbuf[:0], lbuf[:0])
+		// Its lists share one allocation with it.
+		fb := &figuresBuf{figures: f}
+		lists := append(fb.lists[:0], carriers...)
+		lists = append(lists, layovers...)
+		n := len(carriers)
+		fb.carriers, fb.layovers = lists[:n:n], lists[n:len(lists):len(lists)]
+		o.fig = &fb.figures
 	}
 	return o.fig
 }
 
-// measure works out f from o's own flights and tickets.
-func (f *figures) measure(o *option) {
+// figuresBuf is figures with room for the lists of most options.
+type figuresBuf struct {
+	figures
+	lists [4]string
+}
+
+// measure works out f from o's own flights and tickets, its lists appended
+// to the ones given and returned, not kept in f: lists f kept would be
+// taken for lists that outlive the call, and moved off the stack.
+func (f *figures) measure(o *option, carriers, layovers []string) ([]string, []string) {
 	f.minutes, f.lcc = 0, true
 	for _, t := range o.tickets {
 		for i := range f.price {
@@ -1038,8 +1055,8 @@ func (f *figures) measure(o *option) {
 		f.lcc = f.lcc && t.offer.Supplier == "lcc"
 	}
 	for _, s := range o.segs {
-		if !slices.Contains(f.carriers, s.Carrier) {
-			f.carriers = append(f.carriers, s.Carrier)
+		if !slices.Contains(carriers, s.Carrier) {
+			carriers = append(carriers, s.Carrier)
 		}
 	}
 	for _, g := range o.groups {
@@ -1048,35 +1065,37 @@ func (f *figures) measure(o *option) {
 		f.duration += d
 		f.longest = max(f.longest, d)
 		for _, k := range g[:len(g)-1] {
-			if c := o.segs[k].Destination; !slices.Contains(f.layovers, c) {
-				f.layovers = append(f.layovers, c)
+			if c := o.segs[k].Destination; !slices.Contains(layovers, c) {
+				layovers = append(layovers, c)
 			}
 		}
 	}
 	g := o.groups[0]
 	f.dep, f.arr = o.segs[g[0]].DepartAt, o.segs[g[len(g)-1]].ArriveAt
+	return carriers, layovers
 }
 
-// add takes in the figures of a trip's next part.
-func (f *figures) add(p *figures) {
+// add takes in the figures of a trip's next part, its lists as measure's.
+func (f *figures) add(p *figures, carriers, layovers []string) ([]string, []string) {
 	for i := range f.price {
 		f.price[i] += p.price[i]
 	}
 	f.minutes = max(f.minutes, p.minutes)
 	f.lcc = f.lcc && p.lcc
 	for _, c := range p.carriers {
-		if !slices.Contains(f.carriers, c) {
-			f.carriers = append(f.carriers, c)
+		if !slices.Contains(carriers, c) {
+			carriers = append(carriers, c)
 		}
 	}
 	for _, c := range p.layovers {
-		if !slices.Contains(f.layovers, c) {
-			f.layovers = append(f.layovers, c)
+		if !slices.Contains(layovers, c) {
+			layovers = append(layovers, c)
 		}
 	}
 	f.duration += p.duration
 	f.longest = max(f.longest, p.longest)
 	f.stops = max(f.stops, p.stops)
+	return carriers, layovers
 }
 
 // speedIndex is a ticketing product's place in SpeedProducts.
