@@ -133,11 +133,15 @@ func (p *Policy) price(o *supplier.Offer) (*priced, bool) {
 // they fit (up to six segments: a return with two stops a way) (a search makes a thousand, and four allocations each were a
 // tenth of its garbage).
 func single(pr *priced) *option {
-	o := pr.offer
-	if len(o.Segments) > len(singleBuf{}.segs) {
-		return &option{tickets: []*priced{pr}, segs: segmentsOf(o), groups: o.Journeys, total: pr.total}
+	if len(pr.offer.Segments) > len(singleBuf{}.segs) {
+		return &option{tickets: []*priced{pr}, segs: segmentsOf(pr.offer), groups: pr.offer.Journeys, total: pr.total}
 	}
-	sb := &singleBuf{}
+	return fillSingle(&singleBuf{}, pr)
+}
+
+// fillSingle makes sb, a zero singleBuf, the option of pr.
+func fillSingle(sb *singleBuf, pr *priced) *option {
+	o := pr.offer
 	sb.tickets[0] = pr
 	for i := range o.Segments {
 		sb.segs[i] = &o.Segments[i]
@@ -205,17 +209,6 @@ func join(parts ...*option) *option {
 			out.groups = append(out.groups, idx[start:len(idx):len(idx)])
 		}
 		out.tickets = append(out.tickets, p.tickets...)
-		out.total += p.total
-	}
-	return out
-}
-
-// trip is options covering consecutive journeys as one, holding them as its
-// parts (see full).
-func trip(parts []*option) *option {
-	out := &option{parts: parts}
-	out.summarize(parts)
-	for _, p := range parts {
 		out.total += p.total
 	}
 	return out
@@ -326,9 +319,12 @@ type builder struct {
 	flights     map[[2]uint64]int32
 	brands      map[string]int32
 	itineraries map[[2]uint64]int32
-	// slab is where new views are made (see newView), strs their lists.
-	slab []view
-	strs stringBlock
+	// slab is where new views are made (see newView), strs their lists,
+	// singles and trips the options of one offer and of several journeys.
+	slab    []view
+	strs    stringBlock
+	singles []singleBuf
+	trips   []option
 }
 
 // newView is a view to fill. Views are made in blocks: a search makes about
@@ -344,6 +340,37 @@ func (b *builder) newView() *view {
 }
 
 const viewBlock = 64
+
+// single is single(pr), made in a block as views are: a search makes
+// several hundred.
+func (b *builder) single(pr *priced) *option {
+	if len(pr.offer.Segments) > len(singleBuf{}.segs) {
+		return single(pr)
+	}
+	if len(b.singles) == 0 {
+		b.singles = make([]singleBuf, viewBlock)
+	}
+	sb := &b.singles[0]
+	b.singles = b.singles[1:]
+	return fillSingle(sb, pr)
+}
+
+// trip is options covering consecutive journeys as one, holding them as its
+// parts (see full). Trips are made in blocks, as views are: a search makes
+// several hundred.
+func (b *builder) trip(parts []*option) *option {
+	if len(b.trips) == 0 {
+		b.trips = make([]option, viewBlock)
+	}
+	o := &b.trips[0]
+	b.trips = b.trips[1:]
+	o.parts = parts
+	o.summarize(parts)
+	for _, p := range parts {
+		o.total += p.total
+	}
+	return o
+}
 
 // expectedItineraries sizes a builder's tables: a busy return shows about a
 // thousand, and growing a table from empty copied it seven times; a small
@@ -381,10 +408,10 @@ func (b *builder) add(parts []Part) {
 					b.legsDirty[leg.journey] = true
 				}
 			case len(o.Journeys) == J && J > 0:
-				b.full = append(b.full, b.number(single(pr)))
+				b.full = append(b.full, b.number(b.single(pr)))
 			default:
 				if j := journeyOf(b.req, o); j >= 0 {
-					b.oneways[j] = append(b.oneways[j], b.number(single(pr)))
+					b.oneways[j] = append(b.oneways[j], b.number(b.single(pr)))
 					b.poolsDirty = true
 				}
 			}
@@ -429,7 +456,7 @@ func (b *builder) options() []*option {
 			copy(k[:], t)
 			o, ok := b.joined[k]
 			if !ok {
-				o = trip(t)
+				o = b.trip(t)
 			}
 			joined[k] = o
 			b.combined[i] = o

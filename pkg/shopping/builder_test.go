@@ -206,7 +206,7 @@ func TestJoinKeepsEachJourneysSelfTransfer(t *testing.T) {
 	// A trip as the builder makes it, with its parts, reads as the trip
 	// joined.
 	now := time.Now()
-	v := (&merged{option: trip([]*option{out, back}), sources: []string{"interline"}}).view(req, p, now)
+	v := (&merged{option: b.trip([]*option{out, back}), sources: []string{"interline"}}).view(req, p, now)
 	js := v.solution(req, p).Journeys
 	if len(js) != 2 || js[0].SelfTransfer || !js[1].SelfTransfer || !v.solution(req, p).SelfTransfer {
 		t.Fatalf("journeys %+v, want the second alone a self-transfer", js)

@@ -311,9 +311,9 @@ func (q *Query) normalize() map[string]string {
 // localize fills in the names a person reads, in lang, and the solution's
 // public id (search id + solution digest).
 func (e *Engine) localize(st *state, v *view, lang string) Solution {
+	// A Solution made for this call: its segments are its own.
 	s := v.solution(&st.sess.Request, &st.policy)
 	s.ID = st.sess.ID + "_" + v.id()
-	s.Segments = slices.Clone(s.Segments)
 	for i := range s.Segments {
 		seg := &s.Segments[i]
 		seg.CarrierName = airlineName(seg.Carrier, lang)
