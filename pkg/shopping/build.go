@@ -51,7 +51,7 @@ type option struct {
 	// id and outbound, once computed (idOf, outboundKey): an option lives
 	// through every rebuild of its search.
 	id, outbound string
-	// parts, for a trip made of one option per journey (see trip), are
+	// parts, for a trip made of one option per journey (builder.trip), are
 	// those options, and segs, groups and tickets are left empty: a search
 	// combines hundreds of trips and pages to a few, so a trip's own lists
 	// are made for the solutions someone reads (full). The figures a view
@@ -130,8 +130,8 @@ func (p *Policy) price(o *supplier.Offer) (*priced, bool) {
 }
 
 // single is one offer as an option: in one allocation with its slices when
-// they fit (up to six segments: a return with two stops a way) (a search makes a thousand, and four allocations each were a
-// tenth of its garbage).
+// they fit, up to six segments (a return with two stops a way). A search
+// makes a thousand, and four allocations each were a tenth of its garbage.
 func single(pr *priced) *option {
 	if len(pr.offer.Segments) > len(singleBuf{}.segs) {
 		return &option{tickets: []*priced{pr}, segs: segmentsOf(pr.offer), groups: pr.offer.Journeys, total: pr.total}
@@ -937,7 +937,7 @@ type view struct {
 	// sources are the suppliers that offered it (see dedupe).
 	sources []string
 	// carriers and layovers (the airports where it changes planes) are
-	// cut from the builder's block of strings (see builder.strings).
+	// cut from the builder's block of strings (see stringBlock).
 	carriers, layovers []string
 	total              int64
 	// departs is the first departure in Unix nanoseconds, compared as an
