@@ -1168,9 +1168,10 @@ func (v *view) offers() []supplier.Offer {
 	return out
 }
 
-// solution is the solution as the API shows it (names left to localize),
-// made for each page that shows it: most never are, and keeping the
-// Solution of those that are was a sixth of what a search kept.
+// solution is the solution as the API shows it (names left to localize).
+// Not kept on the view: most views are never shown, and the Solutions of
+// those that were, kept for good, were a sixth of what a search kept; a
+// poll keeps those of the page it made (state.sols).
 func (v *view) solution(req *Request, p *Policy) Solution {
 	o := v.opt.full()
 	var list []PaxPrice

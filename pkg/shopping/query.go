@@ -73,9 +73,20 @@ func (e *Engine) Solutions(ctx context.Context, who auth.Principal, q Query, lan
 	if page == nil || st.last.pageNo != q.Page || st.last.pageSize != q.PageSize {
 		from, to := pageBounds(total, starts, q)
 		page = make([]Solution, 0, to-from)
+		// A page is made again on every rebuild, and most of its solutions
+		// are the same views as before: their Solutions are kept, for the
+		// page last made only (see view.solution).
+		kept := make(map[*view]*Solution, to-from)
 		for _, v := range items[from:to] {
-			page = append(page, e.localize(st, v, lang))
+			sol, ok := st.sols[v]
+			if !ok {
+				s := v.solution(&st.sess.Request, &st.policy)
+				sol = &s
+			}
+			kept[v] = sol
+			page = append(page, e.localize(st, *sol, lang))
 		}
+		st.sols = kept
 		st.last.page, st.last.pageNo, st.last.pageSize = page, q.Page, q.PageSize
 	}
 	return Page{
@@ -308,12 +319,11 @@ func (q *Query) normalize() map[string]string {
 	return errs
 }
 
-// localize fills in the names a person reads, in lang, and the solution's
-// public id (search id + solution digest).
-func (e *Engine) localize(st *state, v *view, lang string) Solution {
-	// A Solution made for this call: its segments are its own.
-	s := v.solution(&st.sess.Request, &st.policy)
-	s.ID = st.sess.ID + "_" + v.id()
+// localize is a copy of s, a view's Solution, with the names a person
+// reads in lang and its public id (search id + solution digest).
+func (e *Engine) localize(st *state, s Solution, lang string) Solution {
+	s.ID = st.sess.ID + "_" + s.ID
+	s.Segments = slices.Clone(s.Segments)
 	for i := range s.Segments {
 		seg := &s.Segments[i]
 		seg.CarrierName = airlineName(seg.Carrier, lang)

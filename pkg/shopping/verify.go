@@ -250,7 +250,7 @@ func (e *Engine) Verify(ctx context.Context, who auth.Principal, solutionID, lan
 	qt := Quote{ID: newID(), AgencyID: st.sess.AgencyID, UserID: who.UserID, SearchID: searchID, SolutionID: solutionID, Status: status,
 		Offers: nv.offers(), Passengers: req.Passengers, Currency: policy.Currency, BookingType: req.BookingType,
 		CreatedAt: now, ExpiresAt: now.Add(QuoteValidity)}
-	sol := e.localize(st, nv, lang)
+	sol := e.localize(st, nv.solution(&req, &policy), lang)
 	sol.ID = solutionID
 	qt.Solution = sol
 	if err := e.quotes.Save(ctx, qt); err != nil {
