@@ -777,8 +777,7 @@ func (o *option) outboundKey() string {
 
 func (o *option) idOf() string {
 	if o.id == "" {
-		var buf [8]*priced
-		o.id = idOf(o.ticketsIn(buf[:0]))
+		o.id = idOf(o)
 	}
 	return o.id
 }
@@ -904,9 +903,10 @@ var idEncoding = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPadd
 
 // idOf is a solution's stable id within its search: a digest of the offers it
 // sells, the same on every instance and every poll.
-func idOf(tickets []*priced) string {
+func idOf(o *option) string {
 	b := make([]byte, 0, 256)
-	for _, t := range tickets {
+	var buf [8]*priced
+	for _, t := range o.ticketsIn(buf[:0]) {
 		b = append(b, t.offer.Supplier...)
 		b = append(b, 0)
 		b = append(b, t.offer.Ref...)
@@ -933,9 +933,7 @@ var Buckets = []string{"00-06", "06-12", "12-18", "18-24"}
 // computed for every solution, the Solution a person reads only for the ones
 // on the page asked for. Narrow: a search keeps a thousand views.
 type view struct {
-	// opt is the option, or nil once the view is sealed (see sealed).
-	opt    *option
-	sealed *sealed
+	opt *option
 	// sources are the suppliers that offered it (see dedupe).
 	sources []string
 	// carriers and layovers (the airports where it changes planes) are
@@ -1157,124 +1155,12 @@ const stringBlockSize = 256
 
 // id is the solution's id within its search (see idOf), computed on first
 // use. Called with the search's lock held.
-func (v *view) id() string {
-	if s := v.sealed; s != nil {
-		if s.id == "" {
-			s.id = idOf(s.tickets)
-		}
-		return s.id
-	}
-	return v.opt.idOf()
-}
-
-// outboundKey is the option's (see option.outboundKey).
-func (v *view) outboundKey() string {
-	if s := v.sealed; s != nil {
-		if s.outbound == "" {
-			s.outbound = s.option().outboundKey()
-		}
-		return s.outbound
-	}
-	return v.opt.outboundKey()
-}
-
-// tickets are the view's tickets, in buf when gathered.
-func (v *view) tickets(buf []*priced) []*priced {
-	if v.sealed != nil {
-		return v.sealed.tickets
-	}
-	return v.opt.ticketsIn(buf)
-}
-
-// full is the view's option with its own lists (see option.full).
-func (v *view) full() *option {
-	if v.sealed != nil {
-		return v.sealed.option()
-	}
-	return v.opt.full()
-}
-
-// sealed is what the view of a complete search keeps of its option (see
-// state.seal): its tickets and which journeys are self-transfers.
-type sealed struct {
-	tickets []*priced
-	self    uint8
-	// id and outbound, once computed (view.id, view.outboundKey).
-	id, outbound string
-}
-
-// seal makes the views of a complete search keep their options sealed: a
-// complete search is paged and verified for minutes after its last
-// rebuild, and the options, trips and figures its views held were a third
-// of what it kept (613 KiB a busy return, 416 sealed). Called with st.mu
-// held.
-func (st *state) seal() {
-	var block []sealed
-	var lists []*priced
-	for _, v := range st.views {
-		o := v.opt
-		if o == nil {
-			continue
-		}
-		if len(block) == 0 {
-			block = make([]sealed, viewBlock)
-		}
-		s := &block[0]
-		block = block[1:]
-		var buf [8]*priced
-		tickets := o.ticketsIn(buf[:0])
-		if cap(lists)-len(lists) < len(tickets) {
-			lists = make([]*priced, 0, max(4*viewBlock, len(tickets)))
-		}
-		lists = append(lists, tickets...)
-		s.tickets = lists[len(lists)-len(tickets) : len(lists) : len(lists)]
-		s.id = o.id
-		head := o
-		if o.parts != nil {
-			head = o.parts[0]
-			// As join shifts each part's self-transfers past the journeys
-			// before it.
-			n := 0
-			for _, p := range o.parts {
-				s.self |= p.self << n
-				n += len(p.groups)
-			}
-		} else {
-			s.self = o.self
-		}
-		s.outbound = head.outbound
-		v.sealed, v.opt = s, nil
-	}
-}
-
-// option is the option the view was sealed from, made again as the builder
-// made it: each ticket alone (its offer's journeys), or, on a journey that
-// is a self-transfer, with the next ticket as one journey (combo.option).
-func (s *sealed) option() *option {
-	var buf [MaxJourneys + 1]*option
-	parts := buf[:0]
-	for i, j := 0, 0; i < len(s.tickets); {
-		t := s.tickets[i]
-		if s.self&(1<<j) != 0 && i+1 < len(s.tickets) {
-			parts = append(parts, combo{first: t, second: s.tickets[i+1]}.option())
-			i, j = i+2, j+1
-			continue
-		}
-		parts = append(parts, single(t))
-		i, j = i+1, j+len(t.offer.Journeys)
-	}
-	o := parts[0]
-	if len(parts) > 1 {
-		o = join(parts...)
-	}
-	o.id = s.id
-	return o
-}
+func (v *view) id() string { return v.opt.idOf() }
 
 // offers are the tickets' offers as the suppliers sold them.
 func (v *view) offers() []supplier.Offer {
 	var buf [8]*priced
-	tickets := v.tickets(buf[:0])
+	tickets := v.opt.ticketsIn(buf[:0])
 	out := make([]supplier.Offer, len(tickets))
 	for i, t := range tickets {
 		out[i] = *t.offer
@@ -1287,7 +1173,7 @@ func (v *view) offers() []supplier.Offer {
 // those that were, kept for good, were a sixth of what a search kept; a
 // poll keeps those of the page it made (state.sols).
 func (v *view) solution(req *Request, p *Policy) Solution {
-	o := v.full()
+	o := v.opt.full()
 	var list []PaxPrice
 	for i, typ := range paxTypes {
 		n := paxCount(req, typ)

@@ -8,8 +8,6 @@ import (
 	"strconv"
 	"testing"
 	"time"
-
-	"github.com/voyage/voyage/pkg/supplier"
 )
 
 // An incremental build, answers added a few at a time as they arrive, must
@@ -280,66 +278,6 @@ func TestQueryFacetsLeaveTheirOwnFilterOut(t *testing.T) {
 		} {
 			if f.got != f.want {
 				t.Errorf("%s: %s facet %q, want %q", c.name, f.what, f.got, f.want)
-			}
-		}
-	}
-}
-
-// A sealed view reads as the view it was: the same id, outbound flights,
-// offers, itinerary and Solution, for whole-trip offers, trips of one-ways
-// and self-transfers, and one-way self-transfers.
-func TestSealedViewsReadAsBefore(t *testing.T) {
-	now := time.Now()
-	ret, retParts, p := simPartsIn(t, 30)
-	one, oneParts, _ := simPartsFor(t, &Request{BookingType: OneWay, Passengers: supplier.Passengers{Adult: 1, Child: 1},
-		Journeys: []supplier.JourneyQuery{{Origin: "PEK", Destination: "LHR", Date: now.AddDate(0, 0, 20).Format(time.DateOnly)}}})
-	for _, c := range []struct {
-		name  string
-		req   *Request
-		parts []Part
-	}{{"return", ret, retParts}, {"one-way", one, oneParts}} {
-		b := newBuilder(c.req, p, false)
-		b.add(c.parts)
-		views := b.views(now)
-		type reading struct {
-			id, outbound, itinerary string
-			offers                  []supplier.Offer
-			sol                     Solution
-		}
-		read := func(v *view) reading {
-			return reading{v.id(), v.outboundKey(), itineraryText(v.full()), v.offers(), v.solution(c.req, p)}
-		}
-		before := make([]reading, len(views))
-		kinds := map[string]int{}
-		for i, v := range views {
-			// Half of the ids computed before sealing, half after.
-			if i%2 == 0 {
-				v.id()
-			}
-			switch o := v.opt; {
-			case o.parts != nil:
-				kinds["trip"]++
-			case len(o.tickets) == 1:
-				kinds["one offer"]++
-			}
-			if v.full().self != 0 {
-				kinds["self-transfer"]++
-			}
-		}
-		for i, v := range views {
-			before[i] = read(v)
-		}
-		if kinds["trip"] == 0 && len(c.req.Journeys) > 1 || kinds["self-transfer"] == 0 || kinds["one offer"] == 0 {
-			t.Fatalf("%s: views of each kind wanted, got %v", c.name, kinds)
-		}
-		st := &state{views: views}
-		st.seal()
-		for i, v := range views {
-			if v.opt != nil || v.sealed == nil {
-				t.Fatalf("%s: view %d not sealed", c.name, i)
-			}
-			if got := read(v); !reflect.DeepEqual(got, before[i]) {
-				t.Fatalf("%s: view %d sealed reads\n%+v\nwas\n%+v", c.name, i, got, before[i])
 			}
 		}
 	}

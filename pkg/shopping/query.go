@@ -50,14 +50,12 @@ func (e *Engine) Solutions(ctx context.Context, who auth.Principal, q Query, lan
 	complete := e.complete(st)
 	if complete {
 		// The builder is kept for rebuilds while answers arrive; a
-		// complete search keeps its views alone, sealed (see state.seal).
-		// Its builder's options, pools and numbers were about half of what
-		// a cached search held, and the searches a busy instance keeps
-		// cached are most of its heap (so of the collector's work). An
-		// answer stored after all (another instance's, late) is built
-		// again from every part.
+		// complete search keeps its views alone. Its options, pools and
+		// numbers were about half of what a cached search held, and the
+		// searches a busy instance keeps cached are most of its heap (so
+		// of the collector's work). An answer stored after all (another
+		// instance's, late) is built again from every part.
 		st.b = nil
-		st.seal()
 	}
 	lost := e.losses(st, complete)
 	// With answers lost, "no flight found" would claim what nobody knows:
@@ -141,7 +139,7 @@ func gatherOutbound(vs []*view) ([]*view, []int) {
 	of := make([]int32, len(vs))
 	var sizes []int
 	for i, v := range vs {
-		k := v.outboundKey()
+		k := v.opt.outboundKey()
 		g, ok := group[k]
 		if !ok {
 			g = int32(len(sizes))

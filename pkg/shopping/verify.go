@@ -183,17 +183,9 @@ func (e *Engine) Verify(ctx context.Context, who auth.Principal, solutionID, lan
 		st.mu.Unlock()
 		return Verification{}, err
 	}
-	found := st.find(digest)
+	v := st.find(digest)
 	policy := st.policy
 	req := st.sess.Request
-	// A copy with its option made whole, read after the lock is let go: a
-	// poll may seal the search's views meanwhile (see state.seal).
-	var v *view
-	if found != nil {
-		c := *found
-		c.opt, c.sealed = found.full(), nil
-		v = &c
-	}
 	st.mu.Unlock()
 	if v == nil {
 		return Verification{}, fault.NotFound("shopping.error.noSolution")
@@ -273,7 +265,7 @@ func (e *Engine) Verify(ctx context.Context, who auth.Principal, solutionID, lan
 // for the offer as its supplier sells it now. A ticket whose flights changed
 // makes the solution invalid.
 func rebuildOne(req *Request, parts []Part, p *Policy, was *view, now time.Time) *view {
-	old := was.full()
+	old := was.opt.full()
 	opt := &option{segs: nil, groups: old.groups, self: old.self}
 	for i := range parts {
 		o := &parts[i].Offers[0]
