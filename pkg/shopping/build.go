@@ -311,11 +311,10 @@ type builder struct {
 	made   []*view
 	slots  []int32
 	merged []merged
-	// flights number the texts of journeys' flights by their 128-bit
-	// digest (as itineraries are, see itineraryOf: a string kept per
-	// journey was a tenth of adding an answer), brands the brands,
-	// and itineraries the itineraries by their digest (see number and
-	// itineraryOf).
+	// flights number the texts of journeys' flights, brands the brands,
+	// and itineraries the itineraries; flights and itineraries by a
+	// 128-bit digest of their text, so that no string is kept for each
+	// (see number and itineraryOf).
 	flights     map[[2]uint64]int32
 	brands      map[string]int32
 	itineraries map[[2]uint64]int32
@@ -372,18 +371,12 @@ func (b *builder) trip(parts []*option) *option {
 	return o
 }
 
-// expectedItineraries sizes a builder's tables: a busy return shows about a
-// thousand, and growing a table from empty copied it seven times; a small
-// search's builder lives a few seconds.
-const expectedItineraries = 512
-
 func newBuilder(req *Request, p *Policy, relaxed bool) *builder {
 	J := len(req.Journeys)
 	return &builder{req: req, p: p, relaxed: relaxed, oneways: make([][]*option, J), legs: map[legKey][]*priced{},
 		legsDirty: make([]bool, J), combos: make([][]combo, J), selfTransfers: make([]map[[2]*priced]*option, J),
-		flights: make(map[[2]uint64]int32, expectedItineraries), brands: map[string]int32{},
-		itineraries: make(map[[2]uint64]int32, expectedItineraries),
-		slots:       []int32{0}, made: []*view{nil}}
+		flights: map[[2]uint64]int32{}, brands: map[string]int32{}, itineraries: map[[2]uint64]int32{},
+		slots: []int32{0}, made: []*view{nil}}
 }
 
 // add prices and sorts parts[b.used:], the answers not seen yet.
@@ -1005,7 +998,6 @@ func (m *merged) fill(v *view, req *Request, p *Policy, now time.Time, strs *str
 		// A trip's parts are the options of a few dozen trips each: their
 		// figures are worked out once, not by reading their flights again
 		// for every trip.
-		f.minutes, f.lcc = 0, true
 		for _, part := range o.parts {
 			carriers, layovers = f.add(part.figures(), carriers, layovers)
 		}
@@ -1020,7 +1012,7 @@ func (m *merged) fill(v *view, req *Request, p *Policy, now time.Time, strs *str
 			v.total += (f.price[i] + p.markup(class, f.price[i])) * int64(n)
 		}
 	}
-	v.speed = speedIndex(speedProduct(f.lcc, int(f.minutes), first.Sub(now).Hours()))
+	v.speed = speedIndex(speedProduct(!f.notLCC, int(f.minutes), first.Sub(now).Hours()))
 	v.carriers, v.layovers = strs.cut(carriers), strs.cut(layovers)
 	v.duration, v.longest = f.duration, f.longest
 	v.stops = uint8(min(f.stops, 2))
@@ -1038,10 +1030,10 @@ type figures struct {
 	// duration is the journeys' minutes, longest the longest journey's,
 	// stops the most stops on one journey.
 	duration, longest, stops int32
-	// minutes is the slowest ticket's time to issue; lcc, that every
-	// ticket is a low-cost carrier's.
+	// minutes is the slowest ticket's time to issue; notLCC, that some
+	// ticket is not a low-cost carrier's (so zero figures add up).
 	minutes int32
-	lcc     bool
+	notLCC  bool
 	// dep and arr are the first journey's departure and arrival.
 	dep, arr time.Time
 }
@@ -1073,13 +1065,12 @@ type figuresBuf struct {
 // to the ones given and returned, not kept in f: lists f kept would be
 // taken for lists that outlive the call, and moved off the stack.
 func (f *figures) measure(o *option, carriers, layovers []string) ([]string, []string) {
-	f.minutes, f.lcc = 0, true
 	for _, t := range o.tickets {
 		for i := range f.price {
 			f.price[i] += t.fare[i] + t.taxes[i]
 		}
 		f.minutes = max(f.minutes, int32(t.offer.TicketingMinutes))
-		f.lcc = f.lcc && t.offer.Supplier == "lcc"
+		f.notLCC = f.notLCC || t.offer.Supplier != "lcc"
 	}
 	for _, s := range o.segs {
 		if !slices.Contains(carriers, s.Carrier) {
@@ -1108,7 +1099,7 @@ func (f *figures) add(p *figures, carriers, layovers []string) ([]string, []stri
 		f.price[i] += p.price[i]
 	}
 	f.minutes = max(f.minutes, p.minutes)
-	f.lcc = f.lcc && p.lcc
+	f.notLCC = f.notLCC || p.notLCC
 	for _, c := range p.carriers {
 		if !slices.Contains(carriers, c) {
 			carriers = append(carriers, c)
