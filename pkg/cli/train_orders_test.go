@@ -17,11 +17,6 @@ import (
 // database, not in the server that booked them), and fails a third
 // in-process; they show in the list.
 func TestTrainConfirmCommands(t *testing.T) {
-	// The in-process commands build the railway from the environment's
-	// settings, whose simulator fails a share of confirmations on purpose
-	// (apptest.Open turns that off for the server only).
-	t.Setenv("VOYAGE_SHOPPING_SIM_ERROR_RATE", "0")
-	t.Setenv("VOYAGE_SHOPPING_SIM_TIMEOUT_RATE", "0")
 	for _, d := range storetest.Engines {
 		t.Run(string(d), func(t *testing.T) {
 			dsn := seededDB(t, string(d))
