@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/bits"
 	"slices"
 	"strconv"
 	"strings"
@@ -209,17 +210,15 @@ type zoneSlot struct {
 
 var encoders = sync.Pool{New: func() any {
 	return &encoder{
-		fieldStrs: map[string]uint64{},
-		refStrs:   map[string]uint64{},
-		segs:      distinct[segmentKey, supplier.Segment]{heads: map[segmentKey]int32{}},
-		fares:     distinct[fareKey, supplier.PaxFare]{heads: map[fareKey]int32{}},
+		fieldStrs: strTable{index: map[string]uint64{}, byAddr: new([addrSlots]addrEntry)},
+		refStrs:   strTable{index: map[string]uint64{}},
 	}
 }}
 
 type encoder struct {
 	buf       []byte
-	fieldStrs map[string]uint64
-	refStrs   map[string]uint64
+	fieldStrs strTable
+	refStrs   strTable
 	segs      distinct[segmentKey, supplier.Segment]
 	fares     distinct[fareKey, supplier.PaxFare]
 	n         counts
@@ -244,9 +243,9 @@ func marshalParts(parts []Part) ([]byte, error) {
 	e.prevOffer = &zeroOffer
 	for i := range parts {
 		p := &parts[i]
-		e.str(e.fieldStrs, p.Name)
-		e.str(e.fieldStrs, p.Supplier)
-		e.str(e.fieldStrs, p.Status)
+		e.str(&e.fieldStrs, p.Name)
+		e.str(&e.fieldStrs, p.Supplier)
+		e.str(&e.fieldStrs, p.Status)
 		e.uvarint(uint64(len(p.Offers)))
 		e.n[cOffers] += uint64(len(p.Offers))
 		for j := range p.Offers {
@@ -255,8 +254,8 @@ func marshalParts(parts []Part) ([]byte, error) {
 			}
 		}
 	}
-	e.n[cFieldStrings] = uint64(len(e.fieldStrs))
-	e.n[cRefStrings] = uint64(len(e.refStrs))
+	e.n[cFieldStrings] = e.fieldStrs.n
+	e.n[cRefStrings] = e.refStrs.n
 	e.n[cSegments] = uint64(len(e.segs.items))
 	e.n[cFares] = uint64(len(e.fares.items))
 
@@ -280,8 +279,8 @@ func (e *encoder) release() {
 		return
 	}
 	e.buf = e.buf[:0]
-	clear(e.fieldStrs)
-	clear(e.refStrs)
+	e.fieldStrs.reset()
+	e.refStrs.reset()
 	e.segs.reset()
 	e.fares.reset()
 	e.prevRef, e.ends, e.prevEnds = "", e.ends[:0], e.prevEnds[:0]
@@ -316,16 +315,84 @@ func (e *encoder) amount(v int64) {
 	e.varint(v)
 }
 
-func (e *encoder) str(tab map[string]uint64, s string) {
+// strTable numbers the strings of one of a batch's tables as the decoder
+// will: every literal written is its next entry, so n counts the literals,
+// and index finds those worth finding again.
+type strTable struct {
+	index map[string]uint64
+	n     uint64
+	// byAddr finds a string by its address before its bytes are hashed:
+	// suppliers share their constants (carriers, airports, cabins, classes)
+	// between segments, so most field strings are the very string met
+	// before. Nil for refs, whose pieces are cut from each ref anew.
+	byAddr *[addrSlots]addrEntry
+}
+
+const addrSlots = 256
+
+// addrEntry is a string met before by its address and length, which only
+// the same string value (or one cut from it) has: strings do not change.
+type addrEntry struct {
+	p *byte
+	n int
+	i uint64
+}
+
+func (t *strTable) slot(s string) *addrEntry {
+	h := uint64(uintptr(unsafe.Pointer(unsafe.StringData(s)))) ^ uint64(len(s))<<48
+	return &t.byAddr[h*0x9e3779b97f4a7c15>>56]
+}
+
+// find is the index of s, written before.
+func (t *strTable) find(s string) (uint64, bool) {
+	if t.byAddr == nil {
+		i, ok := t.index[s]
+		return i, ok
+	}
+	a := t.slot(s)
+	if a.p == unsafe.StringData(s) && a.n == len(s) {
+		return a.i, true
+	}
+	i, ok := t.index[s]
+	if ok {
+		*a = addrEntry{unsafe.StringData(s), len(s), i}
+	}
+	return i, ok
+}
+
+// put numbers s, just written as a literal.
+func (t *strTable) put(s string) {
+	t.index[s] = t.n
+	if t.byAddr != nil {
+		*t.slot(s) = addrEntry{unsafe.StringData(s), len(s), t.n}
+	}
+	t.n++
+}
+
+func (t *strTable) reset() {
+	clear(t.index)
+	t.n = 0
+	if t.byAddr != nil {
+		clear(t.byAddr[:])
+	}
+}
+
+func (e *encoder) str(tab *strTable, s string) {
 	if s == "" {
 		e.buf = append(e.buf, strRaw)
 		return
 	}
-	if i, ok := tab[s]; ok {
+	if i, ok := tab.find(s); ok {
 		e.uvarint(i << 1)
 		return
 	}
-	tab[s] = uint64(len(tab))
+	tab.put(s)
+	e.literal(s)
+}
+
+// literal writes a non-empty string not in its table, which the decoder
+// appends to it.
+func (e *encoder) literal(s string) {
 	if isHex(s) {
 		e.uvarint(uint64(len(s)/2)<<3 | strHex)
 		for i := 0; i < len(s); i += 2 {
@@ -340,13 +407,14 @@ func (e *encoder) str(tab map[string]uint64, s string) {
 
 // piece writes a ref piece, a new one as its tokens.
 func (e *encoder) piece(s string) {
-	if i, ok := e.refStrs[s]; ok {
+	if i, ok := e.refStrs.find(s); ok {
 		e.uvarint(i << 1)
 		return
 	}
 	n := strings.Count(s[:len(s)-1], string(tokenSeparator)) + 1
 	if n < 2 {
-		e.str(e.refStrs, s)
+		e.refStrs.put(s)
+		e.literal(s)
 		return
 	}
 	e.uvarint(uint64(n)<<3 | strCompound)
@@ -355,12 +423,24 @@ func (e *encoder) piece(s string) {
 		if i < 0 || i == len(rest)-1 {
 			i = len(rest) - 1
 		}
-		e.str(e.refStrs, rest[:i+1])
+		e.str(&e.refStrs, rest[:i+1])
 		rest = rest[i+1:]
 	}
 	// After its tokens, as the decoder appends it.
-	e.refStrs[s] = uint64(len(e.refStrs))
+	e.refStrs.put(s)
 	e.n[cMadeBytes] += uint64(len(s))
+}
+
+// tail writes a ref's last piece when it is one token: what tells the ref
+// from its neighbours (a digest, an id), so it is not looked for or kept,
+// and one met again is simply written again.
+func (e *encoder) tail(s string) {
+	if strings.IndexByte(s, tokenSeparator) >= 0 {
+		e.piece(s)
+		return
+	}
+	e.refStrs.n++
+	e.literal(s)
 }
 
 func isHex(s string) bool {
@@ -400,21 +480,51 @@ func (e *encoder) ref(r string) {
 		}
 		kept, from = kept+1, end
 	}
-	e.ends = append(e.ends[:0], e.prevEnds[:kept]...)
-	for i := from; i < len(r); i++ {
-		if refSeparator[r[i]] || i == len(r)-1 {
-			e.ends = append(e.ends, i+1)
-		}
-	}
+	e.ends = appendPieceEnds(append(e.ends[:0], e.prevEnds[:kept]...), r, from)
 	e.uvarint(uint64(kept))
 	e.uvarint(uint64(len(e.ends) - kept))
 	for _, end := range e.ends[kept:] {
-		e.piece(r[from:end])
+		if end == len(r) && !refSeparator[r[end-1]] {
+			e.tail(r[from:end])
+		} else {
+			e.piece(r[from:end])
+		}
 		from = end
 	}
 	e.n[cMadeBytes] += uint64(len(r))
 	e.prevRef = r
 	e.ends, e.prevEnds = e.prevEnds, e.ends
+}
+
+// appendPieceEnds appends where r's pieces from r[from:] end: after each
+// separator, and at the end of r. Eight bytes at a time: a ref is a hundred
+// bytes or more, and testing each byte was a sixth of writing one.
+func appendPieceEnds(ends []int, r string, from int) []int {
+	b := unsafe.Slice(unsafe.StringData(r), len(r))
+	i := from
+	for ; i+8 <= len(b); i += 8 {
+		w := binary.LittleEndian.Uint64(b[i:])
+		m := zeroBytes(w^0x7e7e7e7e7e7e7e7e) | zeroBytes(w^0x5f5f5f5f5f5f5f5f) | zeroBytes(w^0x2b2b2b2b2b2b2b2b)
+		for ; m != 0; m &= m - 1 {
+			ends = append(ends, i+bits.TrailingZeros64(m)/8+1)
+		}
+	}
+	for ; i < len(b); i++ {
+		if refSeparator[b[i]] {
+			ends = append(ends, i+1)
+		}
+	}
+	if len(r) > from && !refSeparator[r[len(r)-1]] {
+		ends = append(ends, len(r))
+	}
+	return ends
+}
+
+// zeroBytes has the high bit of each byte of w that is zero set, and no
+// other bit.
+func zeroBytes(w uint64) uint64 {
+	const low7 = 0x7f7f7f7f7f7f7f7f
+	return ^((w&low7 + low7) | w | low7)
 }
 
 // refSeparator are the bytes that end a ref's piece.
@@ -423,11 +533,14 @@ var refSeparator = [256]bool{'~': true, '_': true, '+': true}
 // commonPrefix is the length of the longest prefix a and b share.
 func commonPrefix(a, b string) int {
 	n := min(len(a), len(b))
+	x, y := unsafe.Slice(unsafe.StringData(a), n), unsafe.Slice(unsafe.StringData(b), n)
 	i := 0
-	for i+8 <= n && a[i:i+8] == b[i:i+8] {
-		i += 8
+	for ; i+8 <= n; i += 8 {
+		if d := binary.LittleEndian.Uint64(x[i:]) ^ binary.LittleEndian.Uint64(y[i:]); d != 0 {
+			return i + bits.TrailingZeros64(d)/8
+		}
 	}
-	for i < n && a[i] == b[i] {
+	for i < n && x[i] == y[i] {
 		i++
 	}
 	return i
@@ -436,7 +549,7 @@ func commonPrefix(a, b string) int {
 func (e *encoder) list(ss []string) {
 	e.uvarint(uint64(len(ss)))
 	for _, s := range ss {
-		e.str(e.fieldStrs, s)
+		e.str(&e.fieldStrs, s)
 	}
 }
 
@@ -521,43 +634,88 @@ func flightNumber(carrier, fn string) (uint64, bool) {
 }
 
 // distinct numbers the distinct values of a batch. Hashing whole segments
-// and fares is slow (and a Segment is so large a key that the map would
-// allocate each), so heads finds the latest value with a short key and
-// next chains to the earlier ones with the same key.
-type distinct[K, V comparable] struct {
-	heads map[K]int32
+// and fares is slow, so a short key finds the latest value with it, and next
+// chains to the earlier ones with the same key. The keys are in a table of
+// their own, open-addressed: a map of them was a tenth of encoding a batch.
+type distinct[K interface {
+	comparable
+	hash() uint64
+}, V comparable] struct {
+	slots []distinctSlot[K] // a power of two, at most half full
+	keys  int
 	items []*V
 	next  []int32
+}
+
+type distinctSlot[K any] struct {
+	key  K
+	head int32 // the latest item with key, plus one; 0: an empty slot
 }
 
 // find returns the number of the value equal to v, or numbers v and
 // returns -1.
 func (t *distinct[K, V]) find(k K, v *V) int32 {
-	head, ok := t.heads[k]
-	if ok {
-		for i := head; i >= 0; i = t.next[i] {
-			if *t.items[i] == *v {
-				return i
+	if 2*(t.keys+1) > len(t.slots) {
+		t.grow()
+	}
+	mask := uint64(len(t.slots) - 1)
+	i := k.hash() & mask
+	for t.slots[i].head != 0 && t.slots[i].key != k {
+		i = (i + 1) & mask
+	}
+	s := &t.slots[i]
+	if s.head != 0 {
+		for j := s.head - 1; j >= 0; j = t.next[j] {
+			if *t.items[j] == *v {
+				return j
 			}
 		}
 	} else {
-		head = -1
+		s.key = k
+		t.keys++
 	}
-	t.heads[k] = int32(len(t.items))
+	t.next = append(t.next, s.head-1)
 	t.items = append(t.items, v)
-	t.next = append(t.next, head)
+	s.head = int32(len(t.items))
 	return -1
 }
 
+func (t *distinct[K, V]) grow() {
+	old := t.slots
+	t.slots = make([]distinctSlot[K], max(64, 2*len(old)))
+	mask := uint64(len(t.slots) - 1)
+	for _, s := range old {
+		if s.head == 0 {
+			continue
+		}
+		i := s.key.hash() & mask
+		for t.slots[i].head != 0 {
+			i = (i + 1) & mask
+		}
+		t.slots[i] = s
+	}
+}
+
 func (t *distinct[K, V]) reset() {
-	clear(t.heads)
+	clear(t.slots)
 	clear(t.items)
-	t.items, t.next = t.items[:0], t.next[:0]
+	t.keys, t.items, t.next = 0, t.items[:0], t.next[:0]
+}
+
+// mix spreads the bits of x over the word (SplitMix64's finalizer).
+func mix(x uint64) uint64 {
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	return x ^ x>>31
 }
 
 // segmentKey is a segment's departure and the first bytes of its flight
 // number (brands and classes of a flight share one).
 type segmentKey struct{ depart, flight int64 }
+
+func (k segmentKey) hash() uint64 { return mix(uint64(k.depart)*0x9e3779b97f4a7c15 ^ uint64(k.flight)) }
 
 func keyOfSegment(s *supplier.Segment) segmentKey {
 	var f int64
@@ -569,6 +727,10 @@ func keyOfSegment(s *supplier.Segment) segmentKey {
 
 // fareKey is a fare's amounts.
 type fareKey struct{ base, taxes, airportTax, fuelSurcharge int64 }
+
+func (k fareKey) hash() uint64 {
+	return mix(((uint64(k.base)*0x9e3779b97f4a7c15^uint64(k.taxes))*0x9e3779b97f4a7c15^uint64(k.airportTax))*0x9e3779b97f4a7c15 ^ uint64(k.fuelSurcharge))
+}
 
 func (e *encoder) segment(s *supplier.Segment) error {
 	if i := e.segs.find(keyOfSegment(s), s); i >= 0 {
@@ -607,23 +769,23 @@ func (e *encoder) segment(s *supplier.Segment) error {
 	}
 	e.uvarint(mask<<1 | 1)
 	if mask&sCarrier != 0 {
-		e.str(e.fieldStrs, s.Carrier)
+		e.str(&e.fieldStrs, s.Carrier)
 	}
 	switch {
 	case mask&sFlightNumber != 0:
 		e.uvarint(num)
 		e.n[cMadeBytes] += uint64(len(s.FlightNumber))
 	case mask&sFlightCode != 0:
-		e.str(e.fieldStrs, s.FlightNumber)
+		e.str(&e.fieldStrs, s.FlightNumber)
 	}
 	if mask&sOperatingCarrier != 0 {
-		e.str(e.fieldStrs, s.OperatingCarrier)
+		e.str(&e.fieldStrs, s.OperatingCarrier)
 	}
 	if mask&sOrigin != 0 {
-		e.str(e.fieldStrs, s.Origin)
+		e.str(&e.fieldStrs, s.Origin)
 	}
 	if mask&sDestination != 0 {
-		e.str(e.fieldStrs, s.Destination)
+		e.str(&e.fieldStrs, s.Destination)
 	}
 	dep, err := e.time(s.DepartAt, e.lastDepart, &e.departs)
 	if err != nil {
@@ -637,16 +799,16 @@ func (e *encoder) segment(s *supplier.Segment) error {
 		e.varint(int64(s.DurationMinutes))
 	}
 	if mask&sCabin != 0 {
-		e.str(e.fieldStrs, s.Cabin)
+		e.str(&e.fieldStrs, s.Cabin)
 	}
 	if mask&sBookingClass != 0 {
-		e.str(e.fieldStrs, s.BookingClass)
+		e.str(&e.fieldStrs, s.BookingClass)
 	}
 	if mask&sFareBasis != 0 {
-		e.str(e.fieldStrs, s.FareBasis)
+		e.str(&e.fieldStrs, s.FareBasis)
 	}
 	if mask&sAircraft != 0 {
-		e.str(e.fieldStrs, s.Aircraft)
+		e.str(&e.fieldStrs, s.Aircraft)
 	}
 	if mask&sSeatsLeft != 0 {
 		e.varint(int64(s.SeatsLeft))
@@ -682,7 +844,7 @@ func (e *encoder) fare(f *supplier.PaxFare) {
 	}
 	e.uvarint(mask<<1 | 1)
 	if mask&fType != 0 {
-		e.str(e.fieldStrs, f.Type)
+		e.str(&e.fieldStrs, f.Type)
 	}
 	if mask&fCount != 0 {
 		e.varint(int64(f.Count))
@@ -778,10 +940,10 @@ func (e *encoder) offer(o *supplier.Offer) error {
 		e.journeys(o.Journeys)
 	}
 	if mask&oValidatingCarrier != 0 {
-		e.str(e.fieldStrs, o.ValidatingCarrier)
+		e.str(&e.fieldStrs, o.ValidatingCarrier)
 	}
 	if mask&oBrand != 0 {
-		e.str(e.fieldStrs, o.Brand)
+		e.str(&e.fieldStrs, o.Brand)
 	}
 	if mask&oBaggage != 0 {
 		b := &o.Baggage
@@ -814,10 +976,10 @@ func (e *encoder) offer(o *supplier.Offer) error {
 		e.varint(int64(o.TicketingMinutes))
 	}
 	if mask&oSupplier != 0 {
-		e.str(e.fieldStrs, o.Supplier)
+		e.str(&e.fieldStrs, o.Supplier)
 	}
 	if mask&oCurrency != 0 {
-		e.str(e.fieldStrs, o.Currency)
+		e.str(&e.fieldStrs, o.Currency)
 	}
 	if mask&oExpiresAt != 0 {
 		exp, err := e.time(o.ExpiresAt, e.lastExpiry, &e.expiries)

@@ -259,6 +259,13 @@ func TestCodecRoundTripEdges(t *testing.T) {
 	brand.Segments = slices.Clone(full.Segments)
 	brand.Segments[0].FareBasis = "YOWLT"
 	duffel := supplier.Offer{Supplier: "duffel", Ref: "off_0000AXQ8dWBqkGa4NF6hYs+off_0000AXQ8dWBqkGa4NF6hYt", Currency: "GBP"}
+	// Field strings are found again by their address and length first:
+	// strings cut from one string share an address.
+	cut := strings.Repeat("PEKX", 2)
+	shared := full
+	shared.Segments = slices.Clone(full.Segments)
+	shared.Segments[0].Origin, shared.Segments[0].Destination, shared.Segments[0].Aircraft = cut[:3], cut[:2], cut[:4]
+	shared.Segments[1].Origin, shared.Segments[1].Destination, shared.Segments[1].Aircraft = cut[:2], cut[:3], cut[4:8]
 
 	cases := []struct {
 		name  string
@@ -272,6 +279,7 @@ func TestCodecRoundTripEdges(t *testing.T) {
 		{"neighbours alike and not", []Part{
 			{Name: "a", Supplier: "gds", Status: PartDone, Offers: []supplier.Offer{full, full, brand, moved, full, bare, full}},
 			{Name: "b", Supplier: "duffel", Status: PartDone, Offers: []supplier.Offer{duffel, moved, duffel, bare, brand}}}},
+		{"strings sharing an address", []Part{{Name: "gds/main", Supplier: "gds", Status: PartDone, Offers: []supplier.Offer{shared, full, shared}}}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) { checkLikeGob(t, c.parts, checkRoundTrip(t, c.parts)) })
@@ -496,7 +504,8 @@ func BenchmarkDecodeParts(b *testing.B) {
 // the decoder reads.
 func TestRefKeepsThePiecesItShares(t *testing.T) {
 	// cutRef writes r the plain way: every piece, and those the previous
-	// ref's pieces begin with kept.
+	// ref's pieces begin with kept; its last as a tail when no separator
+	// ends it.
 	cutRef := func(e *encoder, prev *[]string, r string) {
 		var pieces []string
 		start := 0
@@ -512,8 +521,12 @@ func TestRefKeepsThePiecesItShares(t *testing.T) {
 		}
 		e.uvarint(uint64(kept))
 		e.uvarint(uint64(len(pieces) - kept))
-		for _, p := range pieces[kept:] {
-			e.piece(p)
+		for k, p := range pieces[kept:] {
+			if last := p[len(p)-1]; kept+k == len(pieces)-1 && last != '~' && last != '_' && last != '+' {
+				e.tail(p)
+			} else {
+				e.piece(p)
+			}
 		}
 		*prev = pieces
 	}
