@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"crypto/sha256"
 	"encoding/base32"
+	"encoding/binary"
 	"hash/maphash"
 	"slices"
 	"sort"
@@ -109,7 +110,14 @@ func (o *option) arrives() time.Time {
 
 // price converts an offer; ok is false when a rate is missing.
 func (p *Policy) price(o *supplier.Offer) (*priced, bool) {
-	pr := &priced{offer: o}
+	pr := &priced{}
+	return pr, p.priceInto(pr, o)
+}
+
+// priceInto makes pr, a zero priced, o converted; false when a rate is
+// missing.
+func (p *Policy) priceInto(pr *priced, o *supplier.Offer) bool {
+	pr.offer = o
 	for _, f := range o.Fares {
 		i := paxIndex(f.Type)
 		if i < 0 {
@@ -118,7 +126,7 @@ func (p *Policy) price(o *supplier.Offer) (*priced, bool) {
 		base, ok1 := p.convert(f.Base, o.Currency)
 		tax, ok2 := p.convert(f.Taxes, o.Currency)
 		if !ok1 || !ok2 {
-			return nil, false
+			return false
 		}
 		pr.fare[i] += base
 		pr.taxes[i] += tax
@@ -126,7 +134,7 @@ func (p *Policy) price(o *supplier.Offer) (*priced, bool) {
 	}
 	pr.refundFee, _ = p.convert(o.Conditions.RefundFee, o.Currency)
 	pr.changeFee, _ = p.convert(o.Conditions.ChangeFee, o.Currency)
-	return pr, true
+	return true
 }
 
 // single is one offer as an option: in one allocation with its slices when
@@ -301,7 +309,7 @@ type builder struct {
 	combos     [][]combo
 	poolsDirty bool
 	combined   []*option
-	joined     map[[MaxJourneys]*option]*option
+	joined     map[uint64]*option
 	// selfTransfers are each journey's interlined options of the last
 	// rebuild, by their legs.
 	selfTransfers []map[[2]*priced]*option
@@ -324,6 +332,7 @@ type builder struct {
 	strs    stringBlock
 	singles []singleBuf
 	trips   []option
+	prices  []priced
 }
 
 // newView is a view to fill. Views are made in blocks: a search makes about
@@ -352,6 +361,22 @@ func (b *builder) single(pr *priced) *option {
 	sb := &b.singles[0]
 	b.singles = b.singles[1:]
 	return fillSingle(sb, pr)
+}
+
+// price is b.p.price(o), made in a block as views are: a search prices
+// a thousand offers. An offer a rate is missing for leaves its place to the
+// next.
+func (b *builder) price(o *supplier.Offer) (*priced, bool) {
+	if len(b.prices) == 0 {
+		b.prices = make([]priced, viewBlock)
+	}
+	pr := &b.prices[0]
+	if !b.p.priceInto(pr, o) {
+		*pr = priced{}
+		return nil, false
+	}
+	b.prices = b.prices[1:]
+	return pr, true
 }
 
 // trip is options covering consecutive journeys as one, holding them as its
@@ -390,7 +415,7 @@ func (b *builder) add(parts []Part) {
 			if len(o.Segments) == 0 || !b.p.admits(o) || !matchesExact(b.req, o, b.relaxed) {
 				continue
 			}
-			pr, ok := b.p.price(o)
+			pr, ok := b.price(o)
 			if !ok {
 				continue
 			}
@@ -441,17 +466,20 @@ func (b *builder) options() []*option {
 		}
 		trips := combineJourneys(pools, maxCombined)
 		// A trip made of the same options as before is the same option, so
-		// its view (and the Solution it built) carries over.
-		joined := make(map[[MaxJourneys]*option]*option, len(trips))
+		// its view (and the Solution it built) carries over. Trips are found
+		// by a digest of their parts: two that share one (or a slot) are
+		// made again, which costs only a view.
+		joined := make(map[uint64]*option, len(trips))
 		b.combined = make([]*option, len(trips))
 		for i, t := range trips {
 			var k [MaxJourneys]*option
 			copy(k[:], t)
-			o, ok := b.joined[k]
-			if !ok {
+			d := maphash.Comparable(itinerarySeeds[0], k)
+			o, ok := b.joined[d]
+			if !ok || !slices.Equal(o.parts, t) {
 				o = b.trip(t)
 			}
-			joined[k] = o
+			joined[d] = o
 			b.combined[i] = o
 		}
 		b.joined = joined
@@ -703,15 +731,15 @@ func (b *builder) number(o *option) *option {
 	for j, g := range o.groups[:min(len(o.groups), MaxJourneys)] {
 		// A departure is its instant in minutes, the same flight whatever
 		// zone a source wrote it in.
+		// Each string is its length and bytes, so no two keys read alike.
 		k := buf[:0]
 		for _, i := range g {
 			s := o.segs[i]
+			k = binary.AppendUvarint(k, uint64(len(s.FlightNumber)))
 			k = append(k, s.FlightNumber...)
-			k = append(k, '@')
-			k = strconv.AppendInt(k, s.DepartAt.Unix()/60, 36)
-			k = append(k, '/')
+			k = binary.LittleEndian.AppendUint64(k, uint64(s.DepartAt.Unix()/60))
+			k = binary.AppendUvarint(k, uint64(len(s.Cabin)))
 			k = append(k, s.Cabin...)
-			k = append(k, ';')
 		}
 		d := [2]uint64{maphash.Bytes(itinerarySeeds[0], k), maphash.Bytes(itinerarySeeds[1], k)}
 		n, ok := b.flights[d]
