@@ -8,6 +8,7 @@ import (
 	"encoding/gob"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"reflect"
 	"runtime"
 	"slices"
@@ -547,6 +548,19 @@ func TestRefKeepsThePiecesItShares(t *testing.T) {
 		"~~",
 		"~",
 		"x",
+	}
+	// Then refs of separators and a few letters at every position, each
+	// often sharing a beginning with the one before: the ends of pieces
+	// are found eight bytes at a time, and the rest one by one.
+	r := rand.New(rand.NewPCG(7, 7))
+	const alphabet = "ab.~_+^*" // ^ and * differ from _ and + in the lowest bit
+	for range 3000 {
+		b := []byte(refs[len(refs)-1])
+		b = b[:r.IntN(len(b)+1)]
+		for range r.IntN(40) {
+			b = append(b, alphabet[r.IntN(len(alphabet))])
+		}
+		refs = append(refs, string(b))
 	}
 	got, want := encoders.Get().(*encoder), encoders.Get().(*encoder)
 	defer got.release()
