@@ -110,14 +110,7 @@ func (o *option) arrives() time.Time {
 
 // price converts an offer; ok is false when a rate is missing.
 func (p *Policy) price(o *supplier.Offer) (*priced, bool) {
-	pr := &priced{}
-	return pr, p.priceInto(pr, o)
-}
-
-// priceInto makes pr, a zero priced, o converted; false when a rate is
-// missing.
-func (p *Policy) priceInto(pr *priced, o *supplier.Offer) bool {
-	pr.offer = o
+	pr := &priced{offer: o}
 	for _, f := range o.Fares {
 		i := paxIndex(f.Type)
 		if i < 0 {
@@ -126,7 +119,7 @@ func (p *Policy) priceInto(pr *priced, o *supplier.Offer) bool {
 		base, ok1 := p.convert(f.Base, o.Currency)
 		tax, ok2 := p.convert(f.Taxes, o.Currency)
 		if !ok1 || !ok2 {
-			return false
+			return nil, false
 		}
 		pr.fare[i] += base
 		pr.taxes[i] += tax
@@ -134,7 +127,7 @@ func (p *Policy) priceInto(pr *priced, o *supplier.Offer) bool {
 	}
 	pr.refundFee, _ = p.convert(o.Conditions.RefundFee, o.Currency)
 	pr.changeFee, _ = p.convert(o.Conditions.ChangeFee, o.Currency)
-	return true
+	return pr, true
 }
 
 // single is one offer as an option: in one allocation with its slices when
@@ -332,7 +325,6 @@ type builder struct {
 	strs    stringBlock
 	singles []singleBuf
 	trips   []option
-	prices  []priced
 }
 
 // newView is a view to fill. Views are made in blocks: a search makes about
@@ -361,22 +353,6 @@ func (b *builder) single(pr *priced) *option {
 	sb := &b.singles[0]
 	b.singles = b.singles[1:]
 	return fillSingle(sb, pr)
-}
-
-// price is b.p.price(o), made in a block as views are: a search prices
-// a thousand offers. An offer a rate is missing for leaves its place to the
-// next.
-func (b *builder) price(o *supplier.Offer) (*priced, bool) {
-	if len(b.prices) == 0 {
-		b.prices = make([]priced, viewBlock)
-	}
-	pr := &b.prices[0]
-	if !b.p.priceInto(pr, o) {
-		*pr = priced{}
-		return nil, false
-	}
-	b.prices = b.prices[1:]
-	return pr, true
 }
 
 // trip is options covering consecutive journeys as one, holding them as its
@@ -415,7 +391,7 @@ func (b *builder) add(parts []Part) {
 			if len(o.Segments) == 0 || !b.p.admits(o) || !matchesExact(b.req, o, b.relaxed) {
 				continue
 			}
-			pr, ok := b.price(o)
+			pr, ok := b.p.price(o)
 			if !ok {
 				continue
 			}
