@@ -443,8 +443,8 @@ func (b *builder) options() []*option {
 		trips := combineJourneys(pools, maxCombined)
 		// A trip made of the same options as before is the same option, so
 		// its view (and the Solution it built) carries over. Trips are found
-		// by a digest of their parts: two that share one (or a slot) are
-		// made again, which costs only a view.
+		// by a digest of their parts: of two that share one, only the last
+		// is found again, and the other is made anew, which costs a view.
 		joined := make(map[uint64]*option, len(trips))
 		b.combined = make([]*option, len(trips))
 		for i, t := range trips {
