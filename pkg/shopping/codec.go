@@ -7,6 +7,7 @@ import (
 	"encoding/gob"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"math"
 	"math/bits"
@@ -637,10 +638,7 @@ func flightNumber(carrier, fn string) (uint64, bool) {
 // and fares is slow, so a short key finds the latest value with it, and next
 // chains to the earlier ones with the same key. The keys are in a table of
 // their own, open-addressed: a map of them was a tenth of encoding a batch.
-type distinct[K interface {
-	comparable
-	hash() uint64
-}, V comparable] struct {
+type distinct[K, V comparable] struct {
 	slots []distinctSlot[K] // a power of two, at most half full
 	keys  int
 	items []*V
@@ -652,6 +650,9 @@ type distinctSlot[K any] struct {
 	head int32 // the latest item with key, plus one; 0: an empty slot
 }
 
+// distinctSeed seeds the hash of distinct's keys.
+var distinctSeed = maphash.MakeSeed()
+
 // find returns the number of the value equal to v, or numbers v and
 // returns -1.
 func (t *distinct[K, V]) find(k K, v *V) int32 {
@@ -659,7 +660,7 @@ func (t *distinct[K, V]) find(k K, v *V) int32 {
 		t.grow()
 	}
 	mask := uint64(len(t.slots) - 1)
-	i := k.hash() & mask
+	i := maphash.Comparable(distinctSeed, k) & mask
 	for t.slots[i].head != 0 && t.slots[i].key != k {
 		i = (i + 1) & mask
 	}
@@ -688,7 +689,7 @@ func (t *distinct[K, V]) grow() {
 		if s.head == 0 {
 			continue
 		}
-		i := s.key.hash() & mask
+		i := maphash.Comparable(distinctSeed, s.key) & mask
 		for t.slots[i].head != 0 {
 			i = (i + 1) & mask
 		}
@@ -702,20 +703,9 @@ func (t *distinct[K, V]) reset() {
 	t.keys, t.items, t.next = 0, t.items[:0], t.next[:0]
 }
 
-// mix spreads the bits of x over the word (SplitMix64's finalizer).
-func mix(x uint64) uint64 {
-	x ^= x >> 30
-	x *= 0xbf58476d1ce4e5b9
-	x ^= x >> 27
-	x *= 0x94d049bb133111eb
-	return x ^ x>>31
-}
-
 // segmentKey is a segment's departure and the first bytes of its flight
 // number (brands and classes of a flight share one).
 type segmentKey struct{ depart, flight int64 }
-
-func (k segmentKey) hash() uint64 { return mix(uint64(k.depart)*0x9e3779b97f4a7c15 ^ uint64(k.flight)) }
 
 func keyOfSegment(s *supplier.Segment) segmentKey {
 	var f int64
@@ -727,10 +717,6 @@ func keyOfSegment(s *supplier.Segment) segmentKey {
 
 // fareKey is a fare's amounts.
 type fareKey struct{ base, taxes, airportTax, fuelSurcharge int64 }
-
-func (k fareKey) hash() uint64 {
-	return mix(((uint64(k.base)*0x9e3779b97f4a7c15^uint64(k.taxes))*0x9e3779b97f4a7c15^uint64(k.airportTax))*0x9e3779b97f4a7c15 ^ uint64(k.fuelSurcharge))
-}
 
 func (e *encoder) segment(s *supplier.Segment) error {
 	if i := e.segs.find(keyOfSegment(s), s); i >= 0 {
