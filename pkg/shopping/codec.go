@@ -505,7 +505,7 @@ func appendPieceEnds(ends []int, r string, from int) []int {
 	i := from
 	for ; i+8 <= len(b); i += 8 {
 		w := binary.LittleEndian.Uint64(b[i:])
-		m := zeroBytes(w^0x7e7e7e7e7e7e7e7e) | zeroBytes(w^0x5f5f5f5f5f5f5f5f) | zeroBytes(w^0x2b2b2b2b2b2b2b2b)
+		m := zeroBytes(w^everyByte*sepTilde) | zeroBytes(w^everyByte*sepUnderscore) | zeroBytes(w^everyByte*sepPlus)
 		for ; m != 0; m &= m - 1 {
 			ends = append(ends, i+bits.TrailingZeros64(m)/8+1)
 		}
@@ -528,8 +528,17 @@ func zeroBytes(w uint64) uint64 {
 	return ^((w&low7 + low7) | w | low7)
 }
 
-// refSeparator are the bytes that end a ref's piece.
-var refSeparator = [256]bool{'~': true, '_': true, '+': true}
+// The bytes that end a ref's piece, and a table of them.
+const (
+	sepTilde      = '~'
+	sepUnderscore = '_'
+	sepPlus       = '+'
+)
+
+var refSeparator = [256]bool{sepTilde: true, sepUnderscore: true, sepPlus: true}
+
+// everyByte times a byte is that byte in each byte of a word.
+const everyByte = 0x0101010101010101
 
 // commonPrefix is the length of the longest prefix a and b share.
 func commonPrefix(a, b string) int {
