@@ -6,6 +6,7 @@ import (
 	"encoding/base32"
 	"encoding/binary"
 	"hash/maphash"
+	"maps"
 	"slices"
 	"sort"
 	"strconv"
@@ -302,29 +303,36 @@ type builder struct {
 	combos     [][]combo
 	poolsDirty bool
 	combined   []*option
+	// joined are the trips made, by a digest of their parts, in a table
+	// sized for joinedRoom; pools the journeys' pools of the last rebuild,
+	// refilled by the next.
 	joined     map[uint64]*option
+	joinedRoom int
+	pools      [][]*option
 	// selfTransfers are each journey's interlined options of the last
 	// rebuild, by their legs.
 	selfTransfers []map[[2]*priced]*option
 	// made are the views last made, and slots dedupe's scratch, by
 	// itinerary number: numbers are dense, so slices, not maps (a map per
 	// rebuild was a tenth of its CPU).
-	made   []*view
-	slots  []int32
-	merged []merged
+	made  []*view
+	slots []int32
 	// flights number the texts of journeys' flights, brands the brands,
 	// and itineraries the itineraries; flights and itineraries by a
 	// 128-bit digest of their text, so that no string is kept for each
-	// (see number and itineraryOf).
-	flights     map[[2]uint64]int32
-	brands      map[string]int32
-	itineraries map[[2]uint64]int32
+	// (see number and itineraryOf). itineraryRoom is how many
+	// itineraries the table was last sized for (see dedupe).
+	flights       map[[2]uint64]int32
+	brands        map[string]int32
+	itineraries   map[[2]uint64]int32
+	itineraryRoom int
 	// slab is where new views are made (see newView), strs their lists,
 	// singles and trips the options of one offer and of several journeys.
-	slab    []view
-	strs    stringBlock
-	singles []singleBuf
-	trips   []option
+	slab      []view
+	strs      block[string]
+	partLists block[*option]
+	singles   []singleBuf
+	trips     []option
 }
 
 // newView is a view to fill. Views are made in blocks: a search makes about
@@ -356,15 +364,16 @@ func (b *builder) single(pr *priced) *option {
 }
 
 // trip is options covering consecutive journeys as one, holding them as its
-// parts (see full). Trips are made in blocks, as views are: a search makes
-// several hundred.
+// parts (see full), copied: combineJourneys's slices are reused. Trips and
+// their lists are made in blocks, as views are: a search makes several
+// hundred.
 func (b *builder) trip(parts []*option) *option {
 	if len(b.trips) == 0 {
 		b.trips = make([]option, viewBlock)
 	}
 	o := &b.trips[0]
 	b.trips = b.trips[1:]
-	o.parts = parts
+	o.parts = b.partLists.cut(parts)
 	o.summarize(parts)
 	for _, p := range parts {
 		o.total += p.total
@@ -429,24 +438,37 @@ func (b *builder) options() []*option {
 	}
 	if J == 1 {
 		if b.poolsDirty {
-			b.combined = slices.Concat(b.oneways[0], b.interline(0, len(b.combos[0])))
+			b.combined = b.interline(0, len(b.combos[0]), append(b.combined[:0], b.oneways[0]...))
 			b.poolsDirty = false
 		}
 		return slices.Concat(b.full, b.combined)
 	}
 	if b.poolsDirty {
-		// combineJourneys sorts and trims its pools: fresh slices.
-		pools := make([][]*option, J)
-		for j := range J {
-			pools[j] = slices.Concat(b.oneways[j], b.interline(j, pooled(b.oneways[j], b.combos[j], maxPoolPerJourney)))
+		// combineJourneys sorts and trims its pools: the builder's own
+		// slices, refilled.
+		if b.pools == nil {
+			b.pools = make([][]*option, J)
 		}
-		trips := combineJourneys(pools, maxCombined)
+		for j := range J {
+			b.pools[j] = b.interline(j, pooled(b.oneways[j], b.combos[j], maxPoolPerJourney), append(b.pools[j][:0], b.oneways[j]...))
+		}
+		s := combiningPool.Get().(*combining)
+		trips := combineJourneys(b.pools, maxCombined, s)
 		// A trip made of the same options as before is the same option, so
 		// its view (and the Solution it built) carries over. Trips are found
 		// by a digest of their parts: of two that share one, only the last
 		// is found again, and the other is made anew, which costs a view.
-		joined := make(map[uint64]*option, len(trips))
-		b.combined = make([]*option, len(trips))
+		// Every trip the search made is kept: one the last rebuild left out
+		// may come back.
+		if len(trips) > b.joinedRoom {
+			// Sized once for a rebuild's trips and those of the next (see
+			// dedupe).
+			b.joinedRoom = 2 * len(trips)
+			m := make(map[uint64]*option, b.joinedRoom)
+			maps.Copy(m, b.joined)
+			b.joined = m
+		}
+		b.combined = slices.Grow(b.combined[:0], len(trips))[:len(trips)]
 		for i, t := range trips {
 			var k [MaxJourneys]*option
 			copy(k[:], t)
@@ -454,11 +476,12 @@ func (b *builder) options() []*option {
 			o, ok := b.joined[d]
 			if !ok || !slices.Equal(o.parts, t) {
 				o = b.trip(t)
+				b.joined[d] = o
 			}
-			joined[d] = o
 			b.combined[i] = o
 		}
-		b.joined = joined
+		s.release()
+		combiningPool.Put(s)
 		b.poolsDirty = false
 	}
 	return slices.Concat(b.full, b.combined)
@@ -486,20 +509,20 @@ func pooled(oneways []*option, combos []combo, n int) int {
 	return sort.Search(len(combos), func(i int) bool { return combos[i].total > cutoff })
 }
 
-// interline makes journey j's first n combinations options; a combination
-// made before is the same option, so its view carries over.
-func (b *builder) interline(j, n int) []*option {
+// interline appends journey j's first n combinations, made options, to
+// out; a combination made before is the same option, so its view carries
+// over.
+func (b *builder) interline(j, n int, out []*option) []*option {
 	combos := b.combos[j][:n]
 	kept := make(map[[2]*priced]*option, len(combos))
-	out := make([]*option, len(combos))
-	for i, c := range combos {
+	for _, c := range combos {
 		k := [2]*priced{c.first, c.second}
 		o, ok := b.selfTransfers[j][k]
 		if !ok {
 			o = b.number(c.option())
 		}
 		kept[k] = o
-		out[i] = o
+		out = append(out, o)
 	}
 	b.selfTransfers[j] = kept
 	return out
@@ -509,7 +532,13 @@ func (b *builder) interline(j, n int) []*option {
 // cheapest offer and sellers are those of the view last made for its
 // itinerary is that view, with the Solution it may already have built.
 func (b *builder) views(now time.Time) []*view {
-	ms := b.dedupe(b.options())
+	buf := mergedPool.Get().(*[]merged)
+	ms := b.dedupe(b.options(), (*buf)[:0])
+	defer func() {
+		clear(ms)
+		*buf = ms[:0]
+		mergedPool.Put(buf)
+	}()
 	out := make([]*view, 0, len(ms))
 	for i := range ms {
 		m := &ms[i]
@@ -565,8 +594,14 @@ const (
 
 // combineJourneys builds whole trips from per-journey options, cheapest first,
 // keeping a beam of the cheapest partial trips so five journeys stay cheap.
-// A trip is its options in journey order (join makes it one option).
-func combineJourneys(pools [][]*option, limit int) [][]*option {
+// A trip is its options in journey order (join makes it one option). The
+// trips are cut from s, which a builder keeps between rebuilds, and hold
+// until its next call: a caller that keeps one copies it (nil s: made for
+// this call).
+func combineJourneys(pools [][]*option, limit int, s *combining) [][]*option {
+	if s == nil {
+		s = &combining{}
+	}
 	for j := range pools {
 		// Ties broken by id: the same answers give the same trips whatever
 		// order they arrived in.
@@ -585,43 +620,81 @@ func combineJourneys(pools [][]*option, limit int) [][]*option {
 			return nil
 		}
 	}
-	beam := make([][]*option, 0, len(pools[0]))
+	// Each level's partial trips are cut from one flat slice, sized up
+	// front so that appending never moves what was cut: hundreds of
+	// two-pointer slices per rebuild were a tenth of its garbage.
+	beam, flat := s.beam[:0], slices.Grow(s.flat[:0], len(pools[0]))
 	for _, o := range pools[0] {
-		beam = append(beam, []*option{o})
+		flat = append(flat, o)
+		beam = append(beam, flat[len(flat)-1:len(flat):len(flat)])
 	}
 	var buf [16]*priced
-	var h pairHeap
+	next, nextFlat := s.next[:0], s.nextFlat[:0]
 	for j := 1; j < len(pools); j++ {
 		pool := pools[j]
 		// The beam and the pool are both cheapest first, so the cheapest
 		// pairs come off a heap holding each partial trip's next candidate:
 		// a return looks at a few hundred of its 3,600 pairs.
-		sums := make([]int64, len(beam))
-		held := make([][]*priced, len(beam))
-		h = h[:0]
+		s.sums, s.held, s.tickets = s.sums[:0], s.held[:0], s.tickets[:0]
+		s.h = s.h[:0]
 		for bi, partial := range beam {
-			sums[bi] = sumTotal(partial)
-			held[bi] = ticketsOf(partial)
-			h.push(pair{bi, 0, sums[bi] + pool[0].total})
+			start := len(s.tickets)
+			for _, p := range partial {
+				s.tickets = append(s.tickets, p.tickets...)
+			}
+			s.sums = append(s.sums, sumTotal(partial))
+			s.held = append(s.held, s.tickets[start:len(s.tickets):len(s.tickets)])
+			s.h.push(pair{bi, 0, s.sums[bi] + pool[0].total})
 		}
-		next := make([][]*option, 0, limit)
-		for len(next) < limit && len(h) > 0 {
-			p := h.pop()
+		next, nextFlat = slices.Grow(next[:0], limit), slices.Grow(nextFlat[:0], limit*(j+1))
+		for len(next) < limit && len(s.h) > 0 {
+			p := s.h.pop()
 			if p.next+1 < len(pool) {
-				h.push(pair{p.partial, p.next + 1, sums[p.partial] + pool[p.next+1].total})
+				s.h.push(pair{p.partial, p.next + 1, s.sums[p.partial] + pool[p.next+1].total})
 			}
 			partial, o := beam[p.partial], pool[p.next]
 			// The next journey leaves after the previous one lands, with
 			// time to get through the airport.
 			if o.departs().Before(partial[len(partial)-1].arrives().Add(2*time.Hour)) ||
-				!compatible(append(append(buf[:0], held[p.partial]...), o.tickets...)...) {
+				!compatible(append(append(buf[:0], s.held[p.partial]...), o.tickets...)...) {
 				continue
 			}
-			next = append(next, append(slices.Clip(partial), o))
+			start := len(nextFlat)
+			nextFlat = append(append(nextFlat, partial...), o)
+			next = append(next, nextFlat[start:len(nextFlat):len(nextFlat)])
 		}
-		beam = next
+		beam, next = next, beam
+		flat, nextFlat = nextFlat, flat
 	}
+	s.beam, s.flat, s.next, s.nextFlat = beam, flat, next, nextFlat
 	return beam
+}
+
+// combining is what combineJourneys works in: two levels of partial trips
+// and their flat slices, and each partial trip's total and tickets. A
+// search combines its journeys a few times, most of them once or twice in
+// full: the slices are shared between searches (combiningPool), or each
+// would be made anew for almost every combination.
+type combining struct {
+	beam, next     [][]*option
+	flat, nextFlat []*option
+	sums           []int64
+	held           [][]*priced
+	tickets        []*priced
+	h              pairHeap
+}
+
+var combiningPool = sync.Pool{New: func() any { return new(combining) }}
+
+// release drops what s points at, so that a pooled s keeps no search's
+// options alive.
+func (s *combining) release() {
+	clear(s.beam[:cap(s.beam)])
+	clear(s.next[:cap(s.next)])
+	clear(s.flat[:cap(s.flat)])
+	clear(s.nextFlat[:cap(s.nextFlat)])
+	clear(s.held[:cap(s.held)])
+	clear(s.tickets[:cap(s.tickets)])
 }
 
 // pair is a partial trip (beam index) and an option of the next journey
@@ -680,14 +753,6 @@ func (h *pairHeap) pop() pair {
 	}
 	*h = s
 	return top
-}
-
-func ticketsOf(parts []*option) []*priced {
-	var out []*priced
-	for _, p := range parts {
-		out = append(out, p.tickets...)
-	}
-	return out
 }
 
 func sumTotal(parts []*option) int64 {
@@ -842,15 +907,28 @@ type merged struct {
 	sources []string
 }
 
+// mergedPool holds the slices dedupe fills, which live until the views
+// are made: shared between searches, as a search makes one or two in full.
+var mergedPool = sync.Pool{New: func() any { return new([]merged) }}
+
 // itinerarySeeds seed the two halves of an itinerary's digest.
 var itinerarySeeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
 
 // dedupe merges identical itineraries, keeping the cheapest and remembering
 // every supplier that offered them.
-func (b *builder) dedupe(opts []*option) []merged {
-	// The merged options live until the views are made: one slice serves
-	// every rebuild.
-	out := b.merged[:0]
+func (b *builder) dedupe(opts []*option, out []merged) []merged {
+	if len(opts) > b.itineraryRoom {
+		// The first rebuild with results, and the one completing the
+		// search, each bring hundreds of options, most of them new
+		// itineraries: the tables are sized once for them, with room for
+		// the next, not grown step by step (their growth was a tenth of a
+		// search's garbage).
+		n := len(opts) * 3 / 2
+		m := make(map[[2]uint64]int32, n)
+		maps.Copy(m, b.itineraries)
+		b.itineraries, b.itineraryRoom = m, n
+		b.slots, b.made = slices.Grow(b.slots, n), slices.Grow(b.made, n)
+	}
 	for _, o := range opts {
 		k := b.itineraryOf(o)
 		src := sourceOf(o)
@@ -873,7 +951,6 @@ func (b *builder) dedupe(opts []*option) []merged {
 		b.slots[out[i].key] = 0
 		slices.Sort(out[i].sources)
 	}
-	b.merged = out
 	return out
 }
 
@@ -934,7 +1011,7 @@ type view struct {
 	// sources are the suppliers that offered it (see dedupe).
 	sources []string
 	// carriers and layovers (the airports where it changes planes) are
-	// cut from the builder's block of strings (see stringBlock).
+	// cut from the builder's block of strings (see block).
 	carriers, layovers []string
 	total              int64
 	// departs is the first departure in Unix nanoseconds, compared as an
@@ -987,7 +1064,7 @@ func (m *merged) view(req *Request, p *Policy, now time.Time) *view {
 
 // fill makes v, a zero view, the view of m; its lists are cut from strs
 // (nil: made for it).
-func (m *merged) fill(v *view, req *Request, p *Policy, now time.Time, strs *stringBlock) {
+func (m *merged) fill(v *view, req *Request, p *Policy, now time.Time, strs *block[string]) {
 	o := m.option
 	// The id (a digest) is left to the solutions someone reads or a sort
 	// tie needs: most of a search's solutions are never paged to.
@@ -1125,12 +1202,13 @@ func speedIndex(product string) uint8 {
 	return uint8(max(slices.Index(SpeedProducts, product), 0))
 }
 
-// stringBlock hands out the short lists of strings views keep, from blocks:
-// a search keeps two per view, and most are one or two strings long.
-type stringBlock struct{ free []string }
+// block hands out short lists that live as long as what keeps them, from
+// blocks: a search keeps two lists of strings per view, and a trip its
+// parts, most one or two long.
+type block[T any] struct{ free []T }
 
 // cut is a copy of ss in the block (made for it when the block is nil).
-func (b *stringBlock) cut(ss []string) []string {
+func (b *block[T]) cut(ss []T) []T {
 	if len(ss) == 0 {
 		return nil
 	}
@@ -1138,7 +1216,7 @@ func (b *stringBlock) cut(ss []string) []string {
 		return slices.Clone(ss)
 	}
 	if len(b.free) < len(ss) {
-		b.free = make([]string, max(stringBlockSize, len(ss)))
+		b.free = make([]T, max(blockSize, len(ss)))
 	}
 	out := b.free[:len(ss):len(ss)]
 	copy(out, ss)
@@ -1146,7 +1224,7 @@ func (b *stringBlock) cut(ss []string) []string {
 	return out
 }
 
-const stringBlockSize = 256
+const blockSize = 256
 
 // id is the solution's id within its search (see idOf), computed on first
 // use. Called with the search's lock held.

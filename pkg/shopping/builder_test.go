@@ -92,9 +92,9 @@ func TestPoolMakesOnlyTheCombinationsItKeeps(t *testing.T) {
 			n := pooled(b.oneways[j], b.combos[j], maxPoolPerJourney)
 			made += n
 			every := slices.Concat(b.oneways[j], all)
-			some := slices.Concat(b.oneways[j], b.interline(j, n))
+			some := b.interline(j, n, slices.Clone(b.oneways[j]))
 			cut := func(pool []*option) []string {
-				kept := combineJourneys([][]*option{pool}, len(pool))
+				kept := combineJourneys([][]*option{pool}, len(pool), nil)
 				var ids []string
 				for _, trip := range kept {
 					ids = append(ids, trip[0].idOf())
@@ -174,7 +174,7 @@ func TestItineraryNumbersMatchTheirText(t *testing.T) {
 		for j := range req.Journeys {
 			// The pools' options too: one-ways and self-transfers.
 			opts = append(opts, b.oneways[j]...)
-			opts = append(opts, b.interline(j, len(b.combos[j]))...)
+			opts = b.interline(j, len(b.combos[j]), opts)
 		}
 		byNumber, byText := map[int32]string{}, map[string]int32{}
 		for _, o := range opts {
@@ -202,7 +202,7 @@ func TestJoinKeepsEachJourneysSelfTransfer(t *testing.T) {
 	if len(b.oneways[0]) == 0 || len(b.combos[1]) == 0 {
 		t.Fatal("no one-way out or self-transfer back")
 	}
-	out, back := b.oneways[0][0], b.interline(1, 1)[0]
+	out, back := b.oneways[0][0], b.interline(1, 1, nil)[0]
 	// A trip as the builder makes it, with its parts, reads as the trip
 	// joined.
 	now := time.Now()

@@ -521,8 +521,8 @@ type state struct {
 	received map[string]bool
 	pending  []Part
 	answered int // supplier answers received
-	// statusBy are the first answers built, per part name: a supplier shows
-	// as done once its answer is in the solutions.
+	// statusBy are the whole-trip answers built, per part name: a supplier
+	// shows as done once its answer is in the solutions.
 	statusBy map[string]Part
 	// lost are the suppliers with answers this instance could not store, or
 	// read as lost from the store; unanswered, those with parts nobody
@@ -701,7 +701,10 @@ func (e *Engine) refresh(ctx context.Context, st *state) error {
 		defer e.cpu.release()
 	}
 	for _, p := range st.pending {
-		st.statusBy[p.Name] = p
+		// Only whole-trip answers show (see statuses).
+		if isWholeTrip(p) {
+			st.statusBy[p.Name] = p
+		}
 	}
 	st.parts = append(st.parts, st.pending...)
 	st.pending = st.pending[:0]
@@ -773,13 +776,11 @@ const maxBusyEvery = 4 * time.Second
 
 // hasWholeTrip says whether parts hold a supplier's whole-trip answer.
 func hasWholeTrip(parts []Part) bool {
-	for _, p := range parts {
-		if strings.HasPrefix(p.Name, "main/") {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(parts, isWholeTrip)
 }
+
+// isWholeTrip says whether p is a supplier's whole-trip answer.
+func isWholeTrip(p Part) bool { return strings.HasPrefix(p.Name, "main/") }
 
 // busy says whether the instance is under load (see busyPerCore).
 func (e *Engine) busy() bool {
