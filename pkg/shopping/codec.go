@@ -240,6 +240,22 @@ type encoder struct {
 func marshalParts(parts []Part) ([]byte, error) {
 	e := encoders.Get().(*encoder)
 	defer e.release()
+	b, err := e.encode(parts)
+	if err != nil {
+		return nil, err
+	}
+	return slices.Clone(b), nil
+}
+
+// headRoom is what the counts in front of a batch can take.
+const headRoom = 1 + nCounts*binary.MaxVarintLen64
+
+// encode encodes a batch in the current format into e's buffer: the bytes
+// are e's until it is released.
+func (e *encoder) encode(parts []Part) ([]byte, error) {
+	// The counts go in front, known once the rest is written: room is left
+	// for them, so that the batch is not copied to put them there.
+	e.buf = append(e.buf[:0], make([]byte, headRoom)...)
 	e.n = counts{cParts: uint64(len(parts))}
 	e.prevOffer = &zeroOffer
 	for i := range parts {
@@ -260,17 +276,14 @@ func marshalParts(parts []Part) ([]byte, error) {
 	e.n[cSegments] = uint64(len(e.segs.items))
 	e.n[cFares] = uint64(len(e.fares.items))
 
-	// The pooled buffer goes back to the pool: the caller gets an exact copy
-	// with the counts in front.
-	var head [1 + nCounts*binary.MaxVarintLen64]byte
+	var head [headRoom]byte
 	h := append(head[:0], partsVersion)
 	for _, c := range e.n {
 		h = binary.AppendUvarint(h, c)
 	}
-	out := make([]byte, len(h)+len(e.buf))
-	copy(out, h)
-	copy(out[len(h):], e.buf)
-	return out, nil
+	start := headRoom - len(h)
+	copy(e.buf[start:], h)
+	return e.buf[start:], nil
 }
 
 // release returns the encoder to the pool, holding none of the batch's

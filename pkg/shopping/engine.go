@@ -487,11 +487,12 @@ func (e *Engine) storeBatch(ctx context.Context, id, name string, parts []Part) 
 	if err := e.cpu.acquire(ctx, false); err != nil {
 		return fmt.Errorf("shopping: store answers %s: %w", name, err)
 	}
-	b, err := EncodeBatch(name, parts)
+	b, done, err := encodeBatch(name, parts)
 	e.cpu.release()
 	if err != nil {
 		return err
 	}
+	defer done()
 	return e.sessions.AddBatch(ctx, id, b)
 }
 

@@ -57,7 +57,8 @@ type SessionStore interface {
 	Create(ctx context.Context, s Session) error
 	Get(ctx context.Context, id string) (Session, error)
 	// AddBatch appends a batch of supplier answers, stored once under its
-	// name (a retried batch of the same name is a no-op).
+	// name (a retried batch of the same name is a no-op). The payload is
+	// the caller's again once it returns: a store that keeps it, copies it.
 	AddBatch(ctx context.Context, id string, b Batch) error
 	// Parts returns the parts not yet seen, in the order they arrived. after
 	// is the highest Seq seen so far, seen their names: a store whose
@@ -84,6 +85,19 @@ func EncodeBatch(name string, parts []Part) (Batch, error) {
 		return Batch{}, err
 	}
 	return Batch{Name: name, Payload: b, Offers: offerCount(parts)}, nil
+}
+
+// encodeBatch is EncodeBatch into a pooled buffer, whose bytes the
+// payload is until done is called: the engine stores a batch and is done
+// with it, and a copy of every batch was a twentieth of a search's garbage.
+func encodeBatch(name string, parts []Part) (b Batch, done func(), err error) {
+	e := encoders.Get().(*encoder)
+	payload, err := e.encode(parts)
+	if err != nil {
+		e.release()
+		return Batch{}, nil, fmt.Errorf("shopping: encode answers: %w", err)
+	}
+	return Batch{Name: name, Payload: payload, Offers: offerCount(parts)}, e.release, nil
 }
 
 func encodeParts(parts []Part) ([]byte, error) {
