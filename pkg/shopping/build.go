@@ -326,10 +326,10 @@ type builder struct {
 	brands        map[string]int32
 	itineraries   map[[2]uint64]int32
 	itineraryRoom int
-	// slab is where new views are made (see newView), strs their lists,
+	// slab is where new views are made (see newView), lists their lists,
 	// singles and trips the options of one offer and of several journeys.
 	slab      []view
-	strs      block[string]
+	lists     lister
 	partLists block[*option]
 	singles   []singleBuf
 	trips     []option
@@ -545,7 +545,7 @@ func (b *builder) views(now time.Time) []*view {
 		v := b.made[m.key]
 		if v == nil || v.opt != m.option || !slices.Equal(v.sources, m.sources) {
 			v = b.newView()
-			m.fill(v, b.req, b.p, now, &b.strs)
+			m.fill(v, b.req, b.p, now, &b.lists)
 			b.made[m.key] = v
 		}
 		out = append(out, v)
@@ -1008,12 +1008,10 @@ var Buckets = []string{"00-06", "06-12", "12-18", "18-24"}
 // on the page asked for. Narrow: a search keeps a thousand views.
 type view struct {
 	opt *option
-	// sources are the suppliers that offered it (see dedupe).
-	sources []string
-	// carriers and layovers (the airports where it changes planes) are
-	// cut from the builder's block of strings (see block).
-	carriers, layovers []string
-	total              int64
+	// lists are shared with the other views that have the same (see
+	// lister).
+	*viewLists
+	total int64
 	// departs is the first departure in Unix nanoseconds, compared as an
 	// instant by the sorts.
 	departs int64
@@ -1026,6 +1024,51 @@ type view struct {
 	// buckets (places in Buckets) and the ticketing speed (its place in
 	// SpeedProducts).
 	stops, depBucket, arrBucket, speed uint8
+}
+
+// viewLists are a view's lists: the suppliers that offered it (see dedupe),
+// its carriers, and its layovers (the airports where it changes planes).
+type viewLists struct{ sources, carriers, layovers []string }
+
+// lister hands out viewLists, one for each set of lists: a search's
+// thousand views have a few dozen, and lists of their own were a tenth of
+// its garbage.
+type lister struct {
+	byKey map[string]*viewLists
+	strs  block[string]
+	lists []viewLists
+}
+
+// get are the lists given, shared (nil l: made for the caller). sources is
+// kept as it is; carriers and layovers are copied.
+func (l *lister) get(sources, carriers, layovers []string) *viewLists {
+	if l == nil {
+		return &viewLists{sources: sources, carriers: slices.Clone(carriers), layovers: slices.Clone(layovers)}
+	}
+	// The key is each list's length and each string's length and bytes.
+	var buf [256]byte
+	k := buf[:0]
+	for _, list := range [...][]string{sources, carriers, layovers} {
+		k = binary.AppendUvarint(k, uint64(len(list)))
+		for _, s := range list {
+			k = binary.AppendUvarint(k, uint64(len(s)))
+			k = append(k, s...)
+		}
+	}
+	if vl, ok := l.byKey[string(k)]; ok {
+		return vl
+	}
+	if l.byKey == nil {
+		l.byKey = map[string]*viewLists{}
+	}
+	if len(l.lists) == 0 {
+		l.lists = make([]viewLists, viewBlock)
+	}
+	vl := &l.lists[0]
+	l.lists = l.lists[1:]
+	*vl = viewLists{sources: sources, carriers: l.strs.cut(carriers), layovers: l.strs.cut(layovers)}
+	l.byKey[string(k)] = vl
+	return vl
 }
 
 // speedName is the view's ticketing product.
@@ -1062,14 +1105,14 @@ func (m *merged) view(req *Request, p *Policy, now time.Time) *view {
 	return v
 }
 
-// fill makes v, a zero view, the view of m; its lists are cut from strs
+// fill makes v, a zero view, the view of m; its lists come from lists
 // (nil: made for it).
-func (m *merged) fill(v *view, req *Request, p *Policy, now time.Time, strs *block[string]) {
+func (m *merged) fill(v *view, req *Request, p *Policy, now time.Time, lists *lister) {
 	o := m.option
 	// The id (a digest) is left to the solutions someone reads or a sort
 	// tie needs: most of a search's solutions are never paged to.
-	v.opt, v.sources = o, m.sources
-	// The lists are gathered on the stack (see measure) and cut from strs.
+	v.opt = o
+	// The lists are gathered on the stack (see measure) and shared.
 	var f figures
 	var cbuf, lbuf [8]string
 	carriers, layovers := cbuf[:0], lbuf[:0]
@@ -1094,7 +1137,7 @@ func (m *merged) fill(v *view, req *Request, p *Policy, now time.Time, strs *blo
 		}
 	}
 	v.speed = speedIndex(speedProduct(!f.notLCC, int(f.minutes), first.Sub(now).Hours()))
-	v.carriers, v.layovers = strs.cut(carriers), strs.cut(layovers)
+	v.viewLists = lists.get(m.sources, carriers, layovers)
 	v.duration, v.longest = f.duration, f.longest
 	v.stops = uint8(min(f.stops, 2))
 	v.depBucket, v.arrBucket = bucketOf(f.dep), bucketOf(f.arr)

@@ -233,7 +233,7 @@ func TestJoinKeepsEachJourneysSelfTransfer(t *testing.T) {
 // out, so a person sees what ticking one more box would give.
 func TestQueryFacetsLeaveTheirOwnFilterOut(t *testing.T) {
 	mk := func(id string, carriers []string, stops, dep, speed uint8, total int64) *view {
-		return &view{opt: &option{id: id}, carriers: carriers, stops: stops, depBucket: dep, arrBucket: dep, speed: speed, total: total}
+		return &view{opt: &option{id: id}, viewLists: &viewLists{carriers: carriers}, stops: stops, depBucket: dep, arrBucket: dep, speed: speed, total: total}
 	}
 	views := []*view{
 		mk("a", []string{"CA"}, 0, 1, 0, 100),
@@ -279,6 +279,34 @@ func TestQueryFacetsLeaveTheirOwnFilterOut(t *testing.T) {
 			if f.got != f.want {
 				t.Errorf("%s: %s facet %q, want %q", c.name, f.what, f.got, f.want)
 			}
+		}
+	}
+}
+
+// Views with the same lists share them, and lists that differ anywhere,
+// even where their strings read alike run together, are not shared.
+func TestListerSharesEqualListsOnly(t *testing.T) {
+	var l lister
+	src := []string{"gds"}
+	first := l.get(src, []string{"CA", "BA"}, []string{"FRA"})
+	if again := l.get(src, []string{"CA", "BA"}, []string{"FRA"}); again != first {
+		t.Fatal("the same lists were not shared")
+	}
+	for _, c := range []struct {
+		name                        string
+		sources, carriers, layovers []string
+	}{
+		{"strings split elsewhere", src, []string{"CAB", "A"}, []string{"FRA"}},
+		{"a string moved to the next list", src, []string{"CA"}, []string{"BA", "FRA"}},
+		{"another supplier", []string{"ndc"}, []string{"CA", "BA"}, []string{"FRA"}},
+		{"no layover", src, []string{"CA", "BA"}, nil},
+	} {
+		got := l.get(c.sources, c.carriers, c.layovers)
+		if got == first {
+			t.Errorf("%s: shares the lists of %v", c.name, *first)
+		}
+		if !slices.Equal(got.sources, c.sources) || !slices.Equal(got.carriers, c.carriers) || !slices.Equal(got.layovers, c.layovers) {
+			t.Errorf("%s: got %v", c.name, *got)
 		}
 	}
 }
