@@ -34,15 +34,15 @@ type priced struct {
 // option is one way to fly some journeys: one ticket, or several that Voyage
 // combined (interlining).
 type option struct {
-	tickets []*priced
-	// segs point into the tickets' offers: joining trips copies pointers,
-	// not 200-byte segments.
-	segs   []*supplier.Segment
-	groups [][]int // segment indexes per journey
-	self   uint8   // bit j: a self-transfer inside journey j
-	// class is the route class's place in routeClasses plus one, once
-	// computed (classIndex).
-	class uint8
+	// *optionLists are the option's own tickets, segments and journeys,
+	// nil for a trip (see parts).
+	*optionLists
+	// parts, for a trip made of one option per journey (builder.trip), are
+	// those options, and the trip has no lists of its own: a search
+	// combines hundreds of trips and pages to a few, so a trip's lists are
+	// made for the solutions someone reads (full). The figures a view
+	// needs come from the parts (see fill).
+	parts []*option
 	total int64
 	// journeys number each journey's flights and brand the brand its
 	// tickets share (see builder.number); itinerary numbers the whole
@@ -50,17 +50,53 @@ type option struct {
 	journeys  [MaxJourneys]int32
 	brand     int32
 	itinerary int32
-	// id and outbound, once computed (idOf, outboundKey): an option lives
-	// through every rebuild of its search.
+	self      uint8 // bit j: a self-transfer inside journey j
+	// class is the route class's place in routeClasses plus one, once
+	// computed (classIndex).
+	class uint8
+	// notes are what was worked out on first use, nil until then: a search
+	// makes about two thousand options, the notes are for the few hundred
+	// paged to, sorted on a tie, or a trip's parts.
+	notes *optionNotes
+}
+
+// optionLists are an option's tickets and segments, and its journeys as
+// segment indexes.
+type optionLists struct {
+	tickets []*priced
+	// segs point into the tickets' offers: joining trips copies pointers,
+	// not 200-byte segments.
+	segs   []*supplier.Segment
+	groups [][]int // segment indexes per journey
+}
+
+// optionNotes are an option's id and outbound key (idOf, outboundKey), and
+// its figures as a trip's part (figures): an option lives through every
+// rebuild of its search, so each is worked out once.
+type optionNotes struct {
 	id, outbound string
-	// parts, for a trip made of one option per journey (builder.trip), are
-	// those options, and segs, groups and tickets are left empty: a search
-	// combines hundreds of trips and pages to a few, so a trip's own lists
-	// are made for the solutions someone reads (full). The figures a view
-	// needs come from the parts (see fill).
-	parts []*option
-	// fig are the option's figures as a trip's part (see figures).
-	fig *figures
+	fig          *figures
+}
+
+// noted are o's notes, made on first use.
+func (o *option) noted() *optionNotes {
+	if o.notes == nil {
+		o.notes = &optionNotes{}
+	}
+	return o.notes
+}
+
+// listed is an option with its lists, in one allocation.
+type listed struct {
+	option
+	lists optionLists
+}
+
+// newListed is an option with (empty) lists of its own.
+func newListed() *option {
+	l := &listed{}
+	l.optionLists = &l.lists
+	return &l.option
 }
 
 // full is o with its own segments, journeys and tickets: a trip's made by
@@ -136,7 +172,9 @@ func (p *Policy) price(o *supplier.Offer) (*priced, bool) {
 // makes a thousand, and four allocations each were a tenth of its garbage.
 func single(pr *priced) *option {
 	if len(pr.offer.Segments) > len(singleBuf{}.segs) {
-		return &option{tickets: []*priced{pr}, segs: segmentsOf(pr.offer), groups: pr.offer.Journeys, total: pr.total}
+		o := newListed()
+		o.tickets, o.segs, o.groups, o.total = []*priced{pr}, segmentsOf(pr.offer), pr.offer.Journeys, pr.total
+		return o
 	}
 	return fillSingle(&singleBuf{}, pr)
 }
@@ -148,7 +186,8 @@ func fillSingle(sb *singleBuf, pr *priced) *option {
 	for i := range o.Segments {
 		sb.segs[i] = &o.Segments[i]
 	}
-	sb.option = option{tickets: sb.tickets[:], segs: sb.segs[:len(o.Segments):len(o.Segments)], groups: o.Journeys, total: pr.total}
+	sb.lists = optionLists{tickets: sb.tickets[:], segs: sb.segs[:len(o.Segments):len(o.Segments)], groups: o.Journeys}
+	sb.option = option{optionLists: &sb.lists, total: pr.total}
 	return &sb.option
 }
 
@@ -156,6 +195,7 @@ func fillSingle(sb *singleBuf, pr *priced) *option {
 // slices.
 type singleBuf struct {
 	option
+	lists   optionLists
 	tickets [1]*priced
 	segs    [6]*supplier.Segment
 }
@@ -190,11 +230,12 @@ func join(parts ...*option) *option {
 		ntickets <= len(joinedBuf{}.tickets) && nidx <= len(joinedBuf{}.idx) {
 		jb := &joinedBuf{}
 		out = &jb.option
+		out.optionLists = &jb.lists
 		out.segs, out.groups, out.tickets = jb.segs[:0:nsegs], jb.groups[:0:ngroups], jb.tickets[:0:ntickets]
 		idx = jb.idx[:0:nidx]
 	} else {
-		out = &option{segs: make([]*supplier.Segment, 0, nsegs), groups: make([][]int, 0, ngroups),
-			tickets: make([]*priced, 0, ntickets)}
+		out = newListed()
+		out.segs, out.groups, out.tickets = make([]*supplier.Segment, 0, nsegs), make([][]int, 0, ngroups), make([]*priced, 0, ntickets)
 		idx = make([]int, 0, nidx)
 	}
 	out.summarize(parts)
@@ -245,6 +286,7 @@ func (o *option) summarize(parts []*option) {
 // to three segments a way (the usual trip; others get their own).
 type joinedBuf struct {
 	option
+	lists   optionLists
 	segs    [6]*supplier.Segment
 	groups  [2][]int
 	tickets [4]*priced
@@ -816,7 +858,8 @@ func (o *option) outboundKey() string {
 	if o.parts != nil {
 		return o.parts[0].outboundKey()
 	}
-	if o.outbound == "" {
+	n := o.noted()
+	if n.outbound == "" {
 		b := make([]byte, 0, 64)
 		first := o.segs
 		if len(o.groups) > 0 {
@@ -832,16 +875,17 @@ func (o *option) outboundKey() string {
 			b = strconv.AppendInt(b, s.DepartAt.Unix()/60, 36)
 			b = append(b, ';')
 		}
-		o.outbound = string(b)
+		n.outbound = string(b)
 	}
-	return o.outbound
+	return n.outbound
 }
 
 func (o *option) idOf() string {
-	if o.id == "" {
-		o.id = idOf(o)
+	n := o.noted()
+	if n.id == "" {
+		n.id = idOf(o)
 	}
-	return o.id
+	return n.id
 }
 
 // itinerary identifies what a traveller gets: the same flights in the same
@@ -1164,7 +1208,8 @@ type figures struct {
 
 // figures are o's figures, worked out on first use (o is a trip's part).
 func (o *option) figures() *figures {
-	if o.fig == nil {
+	notes := o.noted()
+	if notes.fig == nil {
 		var cbuf, lbuf [8]string
 		var f figures
 		carriers, layovers := f.measure(o, cbuf[:0], lbuf[:0])
@@ -1174,9 +1219,9 @@ func (o *option) figures() *figures {
 		lists = append(lists, layovers...)
 		n := len(carriers)
 		fb.carriers, fb.layovers = lists[:n:n], lists[n:len(lists):len(lists)]
-		o.fig = &fb.figures
+		notes.fig = &fb.figures
 	}
-	return o.fig
+	return notes.fig
 }
 
 // figuresBuf is figures with room for the lists of most options.

@@ -233,7 +233,7 @@ func TestJoinKeepsEachJourneysSelfTransfer(t *testing.T) {
 // out, so a person sees what ticking one more box would give.
 func TestQueryFacetsLeaveTheirOwnFilterOut(t *testing.T) {
 	mk := func(id string, carriers []string, stops, dep, speed uint8, total int64) *view {
-		return &view{opt: &option{id: id}, viewLists: &viewLists{carriers: carriers}, stops: stops, depBucket: dep, arrBucket: dep, speed: speed, total: total}
+		return &view{opt: &option{notes: &optionNotes{id: id}}, viewLists: &viewLists{carriers: carriers}, stops: stops, depBucket: dep, arrBucket: dep, speed: speed, total: total}
 	}
 	views := []*view{
 		mk("a", []string{"CA"}, 0, 1, 0, 100),

@@ -266,7 +266,8 @@ func (e *Engine) Verify(ctx context.Context, who auth.Principal, solutionID, lan
 // makes the solution invalid.
 func rebuildOne(req *Request, parts []Part, p *Policy, was *view, now time.Time) *view {
 	old := was.opt.full()
-	opt := &option{segs: nil, groups: old.groups, self: old.self}
+	opt := newListed()
+	opt.groups, opt.self = old.groups, old.self
 	for i := range parts {
 		o := &parts[i].Offers[0]
 		if len(o.Segments) != len(old.tickets[i].offer.Segments) {
