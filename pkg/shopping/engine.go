@@ -509,8 +509,10 @@ type state struct {
 	b       *builder
 	views   []*view
 	byID    map[string]*view
-	// sols are the Solutions of the views on the page last made.
-	sols map[*view]*Solution
+	// sols are the Solutions of the views on the page last made, in
+	// solsLang.
+	sols     map[*view]*Solution
+	solsLang string
 	// lastUsed is when a caller last asked for the search (unix nanos, read
 	// by the cache sweep without st.mu).
 	lastUsed atomic.Int64

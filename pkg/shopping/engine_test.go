@@ -324,6 +324,38 @@ func TestEngineStatusesFollowTheSolutions(t *testing.T) {
 	})
 }
 
+// A page read in one language and then in another, with nothing else
+// changed, names the airlines and airports in the second: the solutions
+// kept between polls are kept per language.
+func TestEnginePageFollowsTheLanguage(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, db *store.DB) {
+		w := newWorld(t, db, nil, map[string]shopping.Source{"gds": {Supplier: &fake{name: "gds", answer: direct("gds", 5000, "CA937")}}})
+		st, err := w.eng.Start(context.Background(), w.who(), oneWay("PEK", "LHR"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		poll(t, w, st.SearchID, shopping.Query{}, func(p shopping.Page) bool { return p.Complete })
+		names := func(lang string) string {
+			p, err := w.eng.Solutions(context.Background(), w.who(), shopping.Query{SearchID: st.SearchID}, lang)
+			if err != nil || len(p.Items) != 1 {
+				t.Fatalf("%s: %v, %d items", lang, err, len(p.Items))
+			}
+			s := p.Items[0].Segments[0]
+			return s.CarrierName + " " + s.OriginName
+		}
+		en, zh, again := names("en"), names("zh-cn"), names("en")
+		if !strings.HasPrefix(en, "Air China ") {
+			t.Errorf("en: %q", en)
+		}
+		if zh == en || !strings.HasPrefix(zh, "中国国际航空") {
+			t.Errorf("zh-cn: %q, en %q", zh, en)
+		}
+		if again != en {
+			t.Errorf("en again: %q, first %q", again, en)
+		}
+	})
+}
+
 // A server shutting down cancels the searches in flight and waits for them:
 // every supplier call ends up stored, answered or timed out, for the
 // instance that serves the search next.

@@ -74,19 +74,19 @@ func (e *Engine) Solutions(ctx context.Context, who auth.Principal, q Query, lan
 		from, to := pageBounds(total, starts, q)
 		page = make([]Solution, 0, to-from)
 		// A page is made again on every rebuild, and most of its solutions
-		// are the same views as before: their Solutions are kept, for the
-		// page last made only (see view.solution).
+		// are the same views as before: their Solutions, localized, are
+		// kept, for the page last made only (see view.solution).
 		kept := make(map[*view]*Solution, to-from)
 		for _, v := range items[from:to] {
 			sol, ok := st.sols[v]
-			if !ok {
-				s := v.solution(&st.sess.Request, &st.policy)
+			if !ok || st.solsLang != lang {
+				s := e.localize(st, v.solution(&st.sess.Request, &st.policy), lang)
 				sol = &s
 			}
 			kept[v] = sol
-			page = append(page, e.localize(st, *sol, lang))
+			page = append(page, *sol)
 		}
-		st.sols = kept
+		st.sols, st.solsLang = kept, lang
 		st.last.page, st.last.pageNo, st.last.pageSize = page, q.Page, q.PageSize
 	}
 	return Page{
