@@ -319,11 +319,11 @@ func (q *Query) normalize() map[string]string {
 	return errs
 }
 
-// localize is a copy of s, a view's Solution, with the names a person
-// reads in lang and its public id (search id + solution digest).
+// localize is s, a Solution a view has just made, with the names a person
+// reads in lang and its public id (search id + solution digest). s's
+// segments are named in place: s is the caller's alone.
 func (e *Engine) localize(st *state, s Solution, lang string) Solution {
 	s.ID = st.sess.ID + "_" + s.ID
-	s.Segments = slices.Clone(s.Segments)
 	for i := range s.Segments {
 		seg := &s.Segments[i]
 		seg.CarrierName = airlineName(seg.Carrier, lang)
