@@ -2,6 +2,7 @@ package shopping
 
 import (
 	"cmp"
+	"math"
 	"crypto/sha256"
 	"encoding/base32"
 	"encoding/binary"
@@ -29,6 +30,9 @@ type priced struct {
 	total int64 // all travellers, settlement currency
 	// refundFee and changeFee per traveller, settlement currency.
 	refundFee, changeFee int64
+	// single is the option of this offer alone, once a one-way offer's is
+	// made (see builder.cheapest).
+	single *option
 }
 
 // option is one way to fly some journeys: one ticket, or several that Voyage
@@ -336,10 +340,11 @@ type builder struct {
 	relaxed bool
 	used    int // parts taken so far
 	full    []*option
-	// oneways are the one-journey offers per journey; combos the
-	// self-transfer combinations of each journey's legs, cheapest first,
-	// made options only when they can be used (see pooled).
-	oneways    [][]*option
+	// oneways are the one-journey offers per journey, and combos the
+	// self-transfer combinations of each journey's legs, cheapest first:
+	// both are made options only when they can be used (see cheapest and
+	// pooled).
+	oneways    [][]*priced
 	legs       map[legKey][]*priced
 	legsDirty  []bool
 	combos     [][]combo
@@ -425,7 +430,7 @@ func (b *builder) trip(parts []*option) *option {
 
 func newBuilder(req *Request, p *Policy, relaxed bool) *builder {
 	J := len(req.Journeys)
-	return &builder{req: req, p: p, relaxed: relaxed, oneways: make([][]*option, J), legs: map[legKey][]*priced{},
+	return &builder{req: req, p: p, relaxed: relaxed, oneways: make([][]*priced, J), legs: map[legKey][]*priced{},
 		legsDirty: make([]bool, J), combos: make([][]combo, J), selfTransfers: make([]map[[2]*priced]*option, J),
 		flights: map[[2]uint64]int32{}, brands: map[string]int32{}, itineraries: map[[2]uint64]int32{},
 		slots: []int32{0}, made: []*view{nil}}
@@ -456,7 +461,7 @@ func (b *builder) add(parts []Part) {
 				b.full = append(b.full, b.number(b.single(pr)))
 			default:
 				if j := journeyOf(b.req, o); j >= 0 {
-					b.oneways[j] = append(b.oneways[j], b.number(b.single(pr)))
+					b.oneways[j] = append(b.oneways[j], pr)
 					b.poolsDirty = true
 				}
 			}
@@ -480,7 +485,7 @@ func (b *builder) options() []*option {
 	}
 	if J == 1 {
 		if b.poolsDirty {
-			b.combined = b.interline(0, len(b.combos[0]), append(b.combined[:0], b.oneways[0]...))
+			b.combined = b.interline(0, len(b.combos[0]), b.cheapest(0, len(b.oneways[0]), b.combined[:0]))
 			b.poolsDirty = false
 		}
 		return slices.Concat(b.full, b.combined)
@@ -492,7 +497,8 @@ func (b *builder) options() []*option {
 			b.pools = make([][]*option, J)
 		}
 		for j := range J {
-			b.pools[j] = b.interline(j, pooled(b.oneways[j], b.combos[j], maxPoolPerJourney), append(b.pools[j][:0], b.oneways[j]...))
+			pool := b.cheapest(j, maxPoolPerJourney, b.pools[j][:0])
+			b.pools[j] = b.interline(j, pooled(b.oneways[j], b.combos[j], maxPoolPerJourney), pool)
 		}
 		s := combiningPool.Get().(*combining)
 		trips := combineJourneys(b.pools, maxCombined, s)
@@ -529,13 +535,42 @@ func (b *builder) options() []*option {
 	return slices.Concat(b.full, b.combined)
 }
 
+// cheapest appends to out the options of journey j's one-way offers that
+// can be among its n cheapest: those up to the n-th cheapest total, ties
+// included, so that the pool's cut (by total, then id) keeps what it would
+// with every one-way offer in it. A long-haul journey has a few hundred
+// one-way offers and a pool of sixty. An offer's option is made once, so
+// that its trips and views carry over between rebuilds.
+func (b *builder) cheapest(j, n int, out []*option) []*option {
+	oneways := b.oneways[j]
+	cutoff := int64(math.MaxInt64)
+	if len(oneways) > n {
+		totals := make([]int64, len(oneways))
+		for i, pr := range oneways {
+			totals[i] = pr.total
+		}
+		slices.Sort(totals)
+		cutoff = totals[n-1]
+	}
+	for _, pr := range oneways {
+		if pr.total > cutoff {
+			continue
+		}
+		if pr.single == nil {
+			pr.single = b.number(b.single(pr))
+		}
+		out = append(out, pr.single)
+	}
+	return out
+}
+
 // pooled is how many of a journey's combinations (cheapest first) can be
 // among the n cheapest of its pool with its one-way options: those up to the
 // n-th cheapest total of both, ties included, so that the pool's cut (by
 // total, then id) keeps what it would with every combination made. Most
 // combinations cost more than that, and making each an option was a tenth
 // of a search's CPU.
-func pooled(oneways []*option, combos []combo, n int) int {
+func pooled(oneways []*priced, combos []combo, n int) int {
 	if len(oneways)+len(combos) <= n {
 		return len(combos)
 	}

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/voyage/voyage/pkg/supplier"
 )
 
 // An incremental build, answers added a few at a time as they arrive, must
@@ -91,8 +93,8 @@ func TestPoolMakesOnlyTheCombinationsItKeeps(t *testing.T) {
 			}
 			n := pooled(b.oneways[j], b.combos[j], maxPoolPerJourney)
 			made += n
-			every := slices.Concat(b.oneways[j], all)
-			some := b.interline(j, n, slices.Clone(b.oneways[j]))
+			every := slices.Concat(b.cheapest(j, len(b.oneways[j]), nil), all)
+			some := b.interline(j, n, b.cheapest(j, maxPoolPerJourney, nil))
 			cut := func(pool []*option) []string {
 				kept := combineJourneys([][]*option{pool}, len(pool), nil)
 				var ids []string
@@ -112,10 +114,10 @@ func TestPoolMakesOnlyTheCombinationsItKeeps(t *testing.T) {
 }
 
 func TestPooled(t *testing.T) {
-	opts := func(totals ...int64) []*option {
-		out := make([]*option, len(totals))
+	opts := func(totals ...int64) []*priced {
+		out := make([]*priced, len(totals))
 		for i, v := range totals {
-			out[i] = &option{total: v}
+			out[i] = &priced{total: v}
 		}
 		return out
 	}
@@ -128,7 +130,7 @@ func TestPooled(t *testing.T) {
 	}
 	for _, c := range []struct {
 		name    string
-		oneways []*option
+		oneways []*priced
 		combos  []combo
 		n, want int
 	}{
@@ -140,6 +142,40 @@ func TestPooled(t *testing.T) {
 	} {
 		if got := pooled(c.oneways, c.combos, c.n); got != c.want {
 			t.Errorf("%s: pooled = %d, want %d", c.name, got, c.want)
+		}
+	}
+}
+
+// A journey's pool takes the one-way offers that can be among its n
+// cheapest, ties at the cut included, each the same option every time.
+func TestCheapestOneWays(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		totals []int64
+		n      int
+		want   []int64
+	}{
+		{"room for all", []int64{5, 3, 4}, 3, []int64{5, 3, 4}},
+		{"the cheapest only", []int64{5, 1, 4, 2}, 2, []int64{1, 2}},
+		{"ties at the cut kept", []int64{3, 1, 3, 7, 3}, 2, []int64{3, 1, 3, 3}},
+		{"none", nil, 2, nil},
+	} {
+		req := &Request{Journeys: make([]supplier.JourneyQuery, 2)}
+		b := newBuilder(req, &Policy{}, false)
+		for _, v := range c.totals {
+			o := &supplier.Offer{Segments: []supplier.Segment{{FlightNumber: "CA937"}}, Journeys: [][]int{{0}}}
+			b.oneways[0] = append(b.oneways[0], &priced{offer: o, total: v})
+		}
+		first := b.cheapest(0, c.n, nil)
+		var got []int64
+		for _, o := range first {
+			got = append(got, o.total)
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
+		}
+		if again := b.cheapest(0, c.n, nil); !slices.Equal(again, first) {
+			t.Errorf("%s: the options were made again", c.name)
 		}
 	}
 }
@@ -173,7 +209,7 @@ func TestItineraryNumbersMatchTheirText(t *testing.T) {
 		opts := b.options()
 		for j := range req.Journeys {
 			// The pools' options too: one-ways and self-transfers.
-			opts = append(opts, b.oneways[j]...)
+			opts = b.cheapest(j, len(b.oneways[j]), opts)
 			opts = b.interline(j, len(b.combos[j]), opts)
 		}
 		byNumber, byText := map[int32]string{}, map[string]int32{}
@@ -202,7 +238,7 @@ func TestJoinKeepsEachJourneysSelfTransfer(t *testing.T) {
 	if len(b.oneways[0]) == 0 || len(b.combos[1]) == 0 {
 		t.Fatal("no one-way out or self-transfer back")
 	}
-	out, back := b.oneways[0][0], b.interline(1, 1, nil)[0]
+	out, back := b.cheapest(0, 1, nil)[0], b.interline(1, 1, nil)[0]
 	// A trip as the builder makes it, with its parts, reads as the trip
 	// joined.
 	now := time.Now()
