@@ -2,12 +2,12 @@ package shopping
 
 import (
 	"cmp"
-	"math"
 	"crypto/sha256"
 	"encoding/base32"
 	"encoding/binary"
 	"hash/maphash"
 	"maps"
+	"math"
 	"slices"
 	"sort"
 	"strconv"
