@@ -2,7 +2,6 @@ package shopping
 
 import (
 	"cmp"
-	"container/heap"
 	"fmt"
 	"slices"
 	"sort"
@@ -89,18 +88,46 @@ type combo struct {
 }
 
 // comboHeap is a max-heap on total, so the most expensive of the kept
-// combinations is dropped first.
+// combinations is dropped first. Its push and pop move the combinations
+// as container/heap does, so ties keep as before, without boxing each
+// combination in an interface (an allocation for every one kept).
 type comboHeap []combo
 
-func (h comboHeap) Len() int           { return len(h) }
-func (h comboHeap) Less(i, j int) bool { return h[i].total > h[j].total }
-func (h comboHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *comboHeap) Push(x any)        { *h = append(*h, x.(combo)) }
-func (h *comboHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
+func (h *comboHeap) Len() int { return len(*h) }
+
+func (h *comboHeap) push(c combo) {
+	*h = append(*h, c)
+	s := *h
+	for j := len(s) - 1; ; {
+		i := (j - 1) / 2
+		if i == j || s[j].total <= s[i].total {
+			break
+		}
+		s[i], s[j] = s[j], s[i]
+		j = i
+	}
+}
+
+// dropTop removes the most expensive combination.
+func (h *comboHeap) dropTop() {
+	s := *h
+	n := len(s) - 1
+	s[0], s[n] = s[n], s[0]
+	for i := 0; ; {
+		j := 2*i + 1
+		if j >= n {
+			break
+		}
+		if j2 := j + 1; j2 < n && s[j2].total > s[j].total {
+			j = j2
+		}
+		if s[j].total <= s[i].total {
+			break
+		}
+		s[i], s[j] = s[j], s[i]
+		i = j
+	}
+	*h = s[:n]
 }
 
 // interlineStats counts the work of the last interline call (benchmarks).
@@ -162,9 +189,9 @@ func interlineCount(pools legPools, limit int) ([]combo, interlineStats) {
 					continue
 				}
 				kept++
-				heap.Push(h, combo{first: f, second: s, total: t})
+				h.push(combo{first: f, second: s, total: t})
 				if h.Len() > limit {
-					heap.Pop(h)
+					h.dropTop()
 				}
 			}
 		}
