@@ -30,9 +30,6 @@ type priced struct {
 	total int64 // all travellers, settlement currency
 	// refundFee and changeFee per traveller, settlement currency.
 	refundFee, changeFee int64
-	// single is the option of this offer alone, once a one-way offer's is
-	// made (see builder.cheapest).
-	single *option
 }
 
 // option is one way to fly some journeys: one ticket, or several that Voyage
@@ -344,7 +341,7 @@ type builder struct {
 	// self-transfer combinations of each journey's legs, cheapest first:
 	// both are made options only when they can be used (see cheapest and
 	// pooled).
-	oneways    [][]*priced
+	oneways    [][]oneway
 	legs       map[legKey][]*priced
 	legsDirty  []bool
 	combos     [][]combo
@@ -430,7 +427,7 @@ func (b *builder) trip(parts []*option) *option {
 
 func newBuilder(req *Request, p *Policy, relaxed bool) *builder {
 	J := len(req.Journeys)
-	return &builder{req: req, p: p, relaxed: relaxed, oneways: make([][]*priced, J), legs: map[legKey][]*priced{},
+	return &builder{req: req, p: p, relaxed: relaxed, oneways: make([][]oneway, J), legs: map[legKey][]*priced{},
 		legsDirty: make([]bool, J), combos: make([][]combo, J), selfTransfers: make([]map[[2]*priced]*option, J),
 		flights: map[[2]uint64]int32{}, brands: map[string]int32{}, itineraries: map[[2]uint64]int32{},
 		slots: []int32{0}, made: []*view{nil}}
@@ -461,7 +458,7 @@ func (b *builder) add(parts []Part) {
 				b.full = append(b.full, b.number(b.single(pr)))
 			default:
 				if j := journeyOf(b.req, o); j >= 0 {
-					b.oneways[j] = append(b.oneways[j], pr)
+					b.oneways[j] = append(b.oneways[j], oneway{priced: pr})
 					b.poolsDirty = true
 				}
 			}
@@ -546,22 +543,30 @@ func (b *builder) cheapest(j, n int, out []*option) []*option {
 	cutoff := int64(math.MaxInt64)
 	if len(oneways) > n {
 		totals := make([]int64, len(oneways))
-		for i, pr := range oneways {
-			totals[i] = pr.total
+		for i, w := range oneways {
+			totals[i] = w.total
 		}
 		slices.Sort(totals)
 		cutoff = totals[n-1]
 	}
-	for _, pr := range oneways {
-		if pr.total > cutoff {
+	for i := range oneways {
+		w := &oneways[i]
+		if w.total > cutoff {
 			continue
 		}
-		if pr.single == nil {
-			pr.single = b.number(b.single(pr))
+		if w.opt == nil {
+			w.opt = b.number(b.single(w.priced))
 		}
-		out = append(out, pr.single)
+		out = append(out, w.opt)
 	}
 	return out
+}
+
+// oneway is a one-way offer priced, with its option once made (see
+// cheapest).
+type oneway struct {
+	*priced
+	opt *option
 }
 
 // pooled is how many of a journey's combinations (cheapest first) can be
@@ -570,7 +575,7 @@ func (b *builder) cheapest(j, n int, out []*option) []*option {
 // total, then id) keeps what it would with every combination made. Most
 // combinations cost more than that, and making each an option was a tenth
 // of a search's CPU.
-func pooled(oneways []*priced, combos []combo, n int) int {
+func pooled(oneways []oneway, combos []combo, n int) int {
 	if len(oneways)+len(combos) <= n {
 		return len(combos)
 	}

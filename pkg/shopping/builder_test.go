@@ -114,10 +114,10 @@ func TestPoolMakesOnlyTheCombinationsItKeeps(t *testing.T) {
 }
 
 func TestPooled(t *testing.T) {
-	opts := func(totals ...int64) []*priced {
-		out := make([]*priced, len(totals))
+	opts := func(totals ...int64) []oneway {
+		out := make([]oneway, len(totals))
 		for i, v := range totals {
-			out[i] = &priced{total: v}
+			out[i] = oneway{priced: &priced{total: v}}
 		}
 		return out
 	}
@@ -130,7 +130,7 @@ func TestPooled(t *testing.T) {
 	}
 	for _, c := range []struct {
 		name    string
-		oneways []*priced
+		oneways []oneway
 		combos  []combo
 		n, want int
 	}{
@@ -164,7 +164,7 @@ func TestCheapestOneWays(t *testing.T) {
 		b := newBuilder(req, &Policy{}, false)
 		for _, v := range c.totals {
 			o := &supplier.Offer{Segments: []supplier.Segment{{FlightNumber: "CA937"}}, Journeys: [][]int{{0}}}
-			b.oneways[0] = append(b.oneways[0], &priced{offer: o, total: v})
+			b.oneways[0] = append(b.oneways[0], oneway{priced: &priced{offer: o, total: v}})
 		}
 		first := b.cheapest(0, c.n, nil)
 		var got []int64

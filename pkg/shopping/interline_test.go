@@ -47,3 +47,32 @@ func TestComboHeapKeepsAsContainerHeap(t *testing.T) {
 		}
 	}
 }
+
+// A self-transfer made from its two legs is the option joining their
+// single-offer options made: the same tickets, segments, journey group,
+// flag, total and class.
+func TestComboOptionIsTheLegsJoined(t *testing.T) {
+	req, parts, p := simParts(t)
+	b := newBuilder(req, p, false)
+	b.add(parts)
+	b.options()
+	n := 0
+	for j := range req.Journeys {
+		for _, c := range b.combos[j] {
+			got := c.option()
+			want := join(single(c.first), single(c.second))
+			want.groups = [][]int{append(slices.Clone(want.groups[0]), want.groups[1]...)}
+			want.self = 1
+			if !slices.Equal(got.tickets, want.tickets) || !slices.Equal(got.segs, want.segs) ||
+				!slices.EqualFunc(got.groups, want.groups, slices.Equal) || got.self != want.self ||
+				got.total != want.total || got.classIndex() != want.classIndex() {
+				t.Fatalf("journey %d: %+v %+v\nwant %+v %+v", j, *got, *got.optionLists, *want, *want.optionLists)
+			}
+			n++
+		}
+	}
+	if n == 0 {
+		t.Fatal("no self-transfer to compare")
+	}
+	t.Logf("%d self-transfers compared", n)
+}
