@@ -195,7 +195,18 @@ type call struct {
 // supplier, each journey alone (for combining one-ways), and the legs through
 // connecting airports for interlining.
 func (e *Engine) plan(req *Request, p *Policy) []call {
-	var calls []call
+	// Each journey's connection points, and the calls counted, first: a
+	// search makes about forty calls, and appending them one by one made
+	// three times their size in garbage.
+	vias := make([][]string, len(req.Journeys))
+	perSupplier := 1 + len(req.Journeys)
+	if len(req.Exact) == 0 {
+		for j, q := range req.Journeys {
+			vias[j] = connectionPoints(q.Origin, q.Destination, maxVias)
+			perSupplier += 3 * len(vias[j])
+		}
+	}
+	calls := make([]call, 0, len(e.names)*perSupplier)
 	whole := supplier.SearchRequest{Journeys: req.Journeys, Passengers: req.Passengers, Cabin: req.CabinClass, Currency: p.Currency}
 	var carriers []string
 	for _, x := range req.Exact {
@@ -225,7 +236,7 @@ func (e *Engine) plan(req *Request, p *Policy) []call {
 			if err != nil {
 				continue
 			}
-			for _, via := range connectionPoints(q.Origin, q.Destination, maxVias) {
+			for _, via := range vias[j] {
 				leg := whole
 				leg.Carriers = nil
 				// Interlining combines nonstop legs only.

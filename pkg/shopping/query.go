@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/voyage/voyage/pkg/auth"
@@ -502,7 +503,13 @@ func sortViews(vs []*view, by string) {
 			fastest = min(fastest, v.duration)
 		}
 		// Scored once each, not on every comparison.
-		scored := make([]scoredView, len(vs))
+		buf := scoredPool.Get().(*[]scoredView)
+		scored := slices.Grow((*buf)[:0], len(vs))[:len(vs)]
+		defer func() {
+			clear(scored)
+			*buf = scored[:0]
+			scoredPool.Put(buf)
+		}()
 		for i, v := range vs {
 			scored[i] = scoredView{float64(v.total) + float64(cheapest)*0.03*float64(v.duration-fastest)/60, v}
 		}
@@ -522,3 +529,7 @@ type scoredView struct {
 	score float64
 	v     *view
 }
+
+// scoredPool holds sortViews's scratch, shared between searches: every
+// rebuild of every search is sorted this way by default.
+var scoredPool = sync.Pool{New: func() any { return new([]scoredView) }}
