@@ -149,7 +149,8 @@ func (o *option) arrives() time.Time {
 // price converts an offer; ok is false when a rate is missing.
 func (p *Policy) price(o *supplier.Offer) (*priced, bool) {
 	pr := &priced{offer: o}
-	for _, f := range o.Fares {
+	for k := range o.Fares {
+		f := &o.Fares[k]
 		i := paxIndex(f.Type)
 		if i < 0 {
 			continue

@@ -163,7 +163,14 @@ func (p *Policy) admits(o *supplier.Offer) bool {
 	if p.FreeBaggageOnly && o.Baggage.CheckedPieces == 0 && o.Baggage.CheckedKg == 0 {
 		return false
 	}
-	for _, s := range o.Segments {
+	filtered := p.AirlineFilter.Mode == "whitelist" || p.AirlineFilter.Mode == "blacklist"
+	if !p.HideMainland && !p.FareBasisOnly && !filtered {
+		return true
+	}
+	// By pointer: a segment is some 200 bytes, and every offer of a search
+	// comes through here.
+	for i := range o.Segments {
+		s := &o.Segments[i]
 		if p.HideMainland && (geo.IsMainland(s.Origin) || geo.IsMainland(s.Destination)) {
 			return false
 		}

@@ -100,3 +100,34 @@ func TestCompatibleDocuments(t *testing.T) {
 		}
 	}
 }
+
+// Each content setting alone keeps out the offers it names, and an agency
+// without any keeps every offer.
+func TestAdmitsEachSettingAlone(t *testing.T) {
+	offer := func(carrier, from, basis string) *supplier.Offer {
+		return &supplier.Offer{Supplier: "gds", Baggage: supplier.Baggage{CheckedPieces: 1}, Segments: []supplier.Segment{
+			{Carrier: "CA", Origin: "HKG", Destination: "LHR", FareBasis: "Y"},
+			{Carrier: carrier, Origin: from, Destination: "CDG", FareBasis: basis}}}
+	}
+	plain := offer("CA", "LHR", "Y")
+	for _, c := range []struct {
+		name   string
+		policy Policy
+		out    *supplier.Offer
+	}{
+		{"none", Policy{}, nil},
+		{"mainland hidden", Policy{HideMainland: true}, offer("CA", "PEK", "Y")},
+		{"fare basis only", Policy{FareBasisOnly: true}, offer("CA", "LHR", "")},
+		{"blacklist", Policy{AirlineFilter: agency.AirlineFilter{Mode: "blacklist", Airlines: []string{"BA"}}}, offer("BA", "LHR", "Y")},
+		{"whitelist", Policy{AirlineFilter: agency.AirlineFilter{Mode: "whitelist", Airlines: []string{"CA"}}}, offer("BA", "LHR", "Y")},
+		{"suppliers", Policy{Suppliers: []string{"ndc"}}, plain},
+		{"free baggage only", Policy{FreeBaggageOnly: true}, &supplier.Offer{Segments: plain.Segments}},
+	} {
+		if !c.policy.admits(plain) && c.name != "suppliers" {
+			t.Errorf("%s: keeps out an offer it does not name", c.name)
+		}
+		if c.out != nil && c.policy.admits(c.out) {
+			t.Errorf("%s: admits %+v", c.name, c.out.Segments[1])
+		}
+	}
+}
