@@ -165,7 +165,7 @@ func interlineCount(pools legPools, limit int) ([]combo, interlineStats) {
 		})
 		mct := minConnect(via)
 		for _, f := range firsts {
-			fs := f.offer.Segments[len(f.offer.Segments)-1]
+			fs := &f.offer.Segments[len(f.offer.Segments)-1]
 			if fs.Destination != via {
 				continue
 			}
@@ -174,7 +174,7 @@ func interlineCount(pools legPools, limit int) ([]combo, interlineStats) {
 			kept := 0
 			for ; i < len(seconds); i++ {
 				s := seconds[i]
-				ss := s.offer.Segments[0]
+				ss := &s.offer.Segments[0]
 				if ss.DepartAt.After(latest) {
 					break
 				}
