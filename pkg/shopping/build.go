@@ -363,13 +363,15 @@ type builder struct {
 	made  []*view
 	slots []int32
 	// flights number the texts of journeys' flights, brands the brands,
-	// and itineraries the itineraries; flights and itineraries by a
-	// 128-bit digest of their text, so that no string is kept for each
-	// (see number and itineraryOf). itineraryRoom is how many
+	// and itineraries the itineraries: flights by a 128-bit digest of
+	// their text, so that no string is kept for each (see number), and
+	// itineraries by themselves packed in 64 bits, or by a digest where
+	// they do not fit (see itineraryOf). itineraryRoom is how many
 	// itineraries the table was last sized for (see dedupe).
 	flights       map[[2]uint64]int32
 	brands        map[string]int32
-	itineraries   map[[2]uint64]int32
+	itineraries   map[uint64]int32
+	digested      map[[2]uint64]int32
 	itineraryRoom int
 	// slab is where new views are made (see newView), lists their lists,
 	// singles and trips the options of one offer and of several journeys.
@@ -430,7 +432,7 @@ func newBuilder(req *Request, p *Policy, relaxed bool) *builder {
 	J := len(req.Journeys)
 	return &builder{req: req, p: p, relaxed: relaxed, oneways: make([][]oneway, J), legs: map[legKey][]*priced{},
 		legsDirty: make([]bool, J), combos: make([][]combo, J), selfTransfers: make([]map[[2]*priced]*option, J),
-		flights: map[[2]uint64]int32{}, brands: map[string]int32{}, itineraries: map[[2]uint64]int32{},
+		flights: map[[2]uint64]int32{}, brands: map[string]int32{}, itineraries: map[uint64]int32{},
 		slots: []int32{0}, made: []*view{nil}}
 }
 
@@ -941,26 +943,68 @@ type itinerary struct {
 
 // itineraryOf is o's itinerary's number, the same for every option of the
 // search with that itinerary: worked out once per option, so that a rebuild
-// compares numbers. The itineraries are kept by a 128-bit digest, not as
-// themselves: a map of whole itineraries was a tenth of a search's garbage,
-// and two itineraries of one search share a digest with odds of about one
-// in 10^32.
+// compares numbers. A map of whole itineraries was a tenth of a search's
+// garbage: an itinerary of one or two journeys is kept as itself packed in
+// 64 bits (see packed), and a longer one by a 128-bit digest, which two
+// itineraries of one search share with odds of about one in 10^32.
 func (b *builder) itineraryOf(o *option) int32 {
 	if o.itinerary == 0 {
 		bag, cond, _ := packageOf(o)
 		it := itinerary{journeys: o.journeys, checkedPieces: bag.CheckedPieces, checkedKg: bag.CheckedKg,
 			brand: o.brand, refundable: cond.Refundable, changeable: cond.Changeable}
-		k := [2]uint64{maphash.Comparable(itinerarySeeds[0], it), maphash.Comparable(itinerarySeeds[1], it)}
-		n, ok := b.itineraries[k]
-		if !ok {
-			n = int32(len(b.itineraries) + 1)
-			b.itineraries[k] = n
-			b.slots = append(b.slots, 0)
-			b.made = append(b.made, nil)
+		var n int32
+		var ok bool
+		if p, fits := it.packed(); fits {
+			if n, ok = b.itineraries[p]; !ok {
+				n = b.newItinerary()
+				b.itineraries[p] = n
+			}
+		} else {
+			k := [2]uint64{maphash.Comparable(itinerarySeeds[0], it), maphash.Comparable(itinerarySeeds[1], it)}
+			if n, ok = b.digested[k]; !ok {
+				if b.digested == nil {
+					b.digested = map[[2]uint64]int32{}
+				}
+				n = b.newItinerary()
+				b.digested[k] = n
+			}
 		}
 		o.itinerary = n
 	}
 	return o.itinerary
+}
+
+// newItinerary numbers a new itinerary.
+func (b *builder) newItinerary() int32 {
+	n := int32(len(b.slots))
+	b.slots = append(b.slots, 0)
+	b.made = append(b.made, nil)
+	return n
+}
+
+// packed is it in 64 bits, exactly, when it fits: two journeys' numbers
+// (20 bits each; a journey's flights are numbered from one, a search has a
+// few hundred), up to 15 checked pieces and 255 kg, a brand numbered below
+// 1,024, and the two conditions.
+func (it *itinerary) packed() (uint64, bool) {
+	for _, j := range it.journeys[2:] {
+		if j != 0 {
+			return 0, false
+		}
+	}
+	if uint32(it.journeys[0]) >= 1<<20 || uint32(it.journeys[1]) >= 1<<20 || uint(it.checkedPieces) >= 1<<4 ||
+		uint(it.checkedKg) >= 1<<8 || uint32(it.brand) >= 1<<10 {
+		return 0, false
+	}
+	k := uint64(it.journeys[0]) | uint64(it.journeys[1])<<20 | uint64(it.checkedPieces)<<40 |
+		uint64(it.checkedKg)<<44 | uint64(it.brand)<<52
+	if it.refundable {
+		k |= 1 << 62
+	}
+	if it.changeable {
+		k |= 1 << 63
+	}
+	return k, true
 }
 
 // packageOf is what a multi-ticket option guarantees: the least generous
@@ -1009,7 +1053,7 @@ func (b *builder) dedupe(opts []*option, out []merged) []merged {
 		// the next, not grown step by step (their growth was a tenth of a
 		// search's garbage).
 		n := len(opts) * 3 / 2
-		m := make(map[[2]uint64]int32, n)
+		m := make(map[uint64]int32, n)
 		maps.Copy(m, b.itineraries)
 		b.itineraries, b.itineraryRoom = m, n
 		b.slots, b.made = slices.Grow(b.slots, n), slices.Grow(b.made, n)

@@ -20,6 +20,16 @@ func simParts(tb testing.TB) (*Request, []Part, *Policy) {
 // simPartsIn is simParts for a trip leaving in days days.
 func simPartsIn(tb testing.TB, days int) (*Request, []Part, *Policy) {
 	tb.Helper()
+	now := time.Now()
+	return simPartsFor(tb, Return, []supplier.JourneyQuery{
+		{Origin: "PEK", Destination: "LHR", Date: now.AddDate(0, 0, days).Format(time.DateOnly)},
+		{Origin: "LHR", Destination: "PEK", Date: now.AddDate(0, 0, days+7).Format(time.DateOnly)}})
+}
+
+// simPartsFor answers every call a search for journeys plans with the
+// three simulated suppliers.
+func simPartsFor(tb testing.TB, kind string, journeys []supplier.JourneyQuery) (*Request, []Part, *Policy) {
+	tb.Helper()
 	sources := map[string]Source{}
 	for _, p := range sim.Profiles {
 		s, err := sim.New(sim.Steady(string(p), 1))
@@ -30,9 +40,7 @@ func simPartsIn(tb testing.TB, days int) (*Request, []Part, *Policy) {
 	}
 	e := New(sources, Options{})
 	now := time.Now()
-	req := &Request{BookingType: Return, Passengers: supplier.Passengers{Adult: 1}, Journeys: []supplier.JourneyQuery{
-		{Origin: "PEK", Destination: "LHR", Date: now.AddDate(0, 0, days).Format(time.DateOnly)},
-		{Origin: "LHR", Destination: "PEK", Date: now.AddDate(0, 0, days+7).Format(time.DateOnly)}}}
+	req := &Request{BookingType: kind, Passengers: supplier.Passengers{Adult: 1}, Journeys: journeys}
 	if errs := req.Normalize(now); len(errs) > 0 {
 		tb.Fatal(errs)
 	}

@@ -202,8 +202,22 @@ func itineraryText(o *option) string {
 // itinerary's text: the same flights by journey, cabins, bags, rules and
 // brand.
 func TestItineraryNumbersMatchTheirText(t *testing.T) {
-	for _, days := range []int{9, 47} {
-		req, parts, p := simPartsIn(t, days)
+	// A three-journey trip's itineraries are numbered by digest, a
+	// return's packed (see itinerary.packed).
+	date := func(days int) string { return time.Now().AddDate(0, 0, days).Format(time.DateOnly) }
+	multi := func(t *testing.T) (*Request, []Part, *Policy) {
+		return simPartsFor(t, Multi, []supplier.JourneyQuery{{Origin: "PEK", Destination: "LHR", Date: date(20)},
+			{Origin: "LHR", Destination: "CDG", Date: date(24)}, {Origin: "CDG", Destination: "PEK", Date: date(29)}})
+	}
+	for _, days := range []int{9, 47, 0} {
+		var req *Request
+		var parts []Part
+		var p *Policy
+		if days == 0 {
+			req, parts, p = multi(t)
+		} else {
+			req, parts, p = simPartsIn(t, days)
+		}
 		b := newBuilder(req, p, false)
 		b.add(parts)
 		opts := b.options()
@@ -225,6 +239,10 @@ func TestItineraryNumbersMatchTheirText(t *testing.T) {
 		}
 		if len(byNumber) < 100 {
 			t.Fatalf("%d days: only %d itineraries", days, len(byNumber))
+		}
+		if days == 0 && (len(b.digested) == 0 || len(b.itineraries) == 0) {
+			// The one-journey pool options pack; the whole trips do not.
+			t.Fatalf("multi-city: %d packed and %d digested itineraries, want both", len(b.itineraries), len(b.digested))
 		}
 	}
 }
@@ -344,5 +362,62 @@ func TestListerSharesEqualListsOnly(t *testing.T) {
 		if !slices.Equal(got.sources, c.sources) || !slices.Equal(got.carriers, c.carriers) || !slices.Equal(got.layovers, c.layovers) {
 			t.Errorf("%s: got %v", c.name, *got)
 		}
+	}
+}
+
+// An itinerary packs into 64 bits only when every field fits, and two
+// itineraries differing in any one field pack differently.
+func TestItineraryPacked(t *testing.T) {
+	base := itinerary{journeys: [MaxJourneys]int32{7, 9}, checkedPieces: 1, checkedKg: 23, brand: 3, refundable: true}
+	k, ok := base.packed()
+	if !ok {
+		t.Fatal("a plain return does not pack")
+	}
+	for _, c := range []struct {
+		name   string
+		change func(*itinerary)
+		fits   bool
+	}{
+		{"outbound", func(it *itinerary) { it.journeys[0] = 8 }, true},
+		{"inbound", func(it *itinerary) { it.journeys[1] = 1<<20 - 1 }, true},
+		{"pieces", func(it *itinerary) { it.checkedPieces = 15 }, true},
+		{"kilograms", func(it *itinerary) { it.checkedKg = 255 }, true},
+		{"brand", func(it *itinerary) { it.brand = 1023 }, true},
+		{"refundable", func(it *itinerary) { it.refundable = false }, true},
+		{"changeable", func(it *itinerary) { it.changeable = true }, true},
+		{"no inbound", func(it *itinerary) { it.journeys[1] = 0 }, true},
+		{"a third journey", func(it *itinerary) { it.journeys[2] = 1 }, false},
+		{"a fifth journey", func(it *itinerary) { it.journeys[4] = 1 }, false},
+		{"too many flights", func(it *itinerary) { it.journeys[0] = 1 << 20 }, false},
+		{"too many pieces", func(it *itinerary) { it.checkedPieces = 16 }, false},
+		{"too heavy", func(it *itinerary) { it.checkedKg = 256 }, false},
+		{"negative kilograms", func(it *itinerary) { it.checkedKg = -1 }, false},
+		{"too many brands", func(it *itinerary) { it.brand = 1024 }, false},
+	} {
+		it := base
+		c.change(&it)
+		got, fits := it.packed()
+		if fits != c.fits {
+			t.Errorf("%s: fits %v, want %v", c.name, fits, c.fits)
+		}
+		if fits && got == k {
+			t.Errorf("%s: packs as the plain return", c.name)
+		}
+	}
+	// Random itineraries at the edges of each field: one key each.
+	rng := rand.New(rand.NewPCG(3, 4))
+	edge := func(bits int) int { return []int{0, 1, 1<<bits - 2, 1<<bits - 1}[rng.IntN(4)] }
+	seen := map[uint64]itinerary{}
+	for range 20000 {
+		it := itinerary{journeys: [MaxJourneys]int32{int32(edge(20)), int32(edge(20))}, checkedPieces: edge(4),
+			checkedKg: edge(8), brand: int32(edge(10)), refundable: rng.IntN(2) == 0, changeable: rng.IntN(2) == 0}
+		k, ok := it.packed()
+		if !ok {
+			t.Fatalf("%+v does not pack", it)
+		}
+		if was, dup := seen[k]; dup && was != it {
+			t.Fatalf("%+v and %+v pack alike", was, it)
+		}
+		seen[k] = it
 	}
 }
