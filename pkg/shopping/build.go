@@ -680,9 +680,8 @@ const (
 // combineJourneys builds whole trips from per-journey options, cheapest first,
 // keeping a beam of the cheapest partial trips so five journeys stay cheap.
 // A trip is its options in journey order (join makes it one option). The
-// trips are cut from s, which a builder keeps between rebuilds, and hold
-// until its next call: a caller that keeps one copies it (nil s: made for
-// this call).
+// trips are cut from s's slices and hold until s is used again: a caller
+// that keeps one copies it (nil s: made for this call).
 func combineJourneys(pools [][]*option, limit int, s *combining) [][]*option {
 	if s == nil {
 		s = &combining{}
@@ -1159,9 +1158,9 @@ type view struct {
 // its carriers, and its layovers (the airports where it changes planes).
 type viewLists struct{ sources, carriers, layovers []string }
 
-// lister hands out viewLists, one for each set of lists: a search's
-// thousand views have a few dozen, and lists of their own were a tenth of
-// its garbage.
+// lister hands out viewLists, one for each set of lists: a long-haul
+// return's nine hundred views have under two hundred, and lists of their
+// own were a tenth of its garbage.
 type lister struct {
 	byKey map[string]*viewLists
 	strs  block[string]
