@@ -765,7 +765,7 @@ type combining struct {
 	sums           []int64
 	held           [][]*priced
 	tickets        []*priced
-	h              pairHeap
+	h              binaryHeap[pair]
 }
 
 var combiningPool = sync.Pool{New: func() any { return new(combining) }}
@@ -788,7 +788,8 @@ type pair struct {
 	total         int64
 }
 
-func (a pair) less(b pair) bool {
+// before orders pairs cheapest first (see binaryHeap), ties by place.
+func (a pair) before(b pair) bool {
 	if a.total != b.total {
 		return a.total < b.total
 	}
@@ -796,47 +797,6 @@ func (a pair) less(b pair) bool {
 		return a.partial < b.partial
 	}
 	return a.next < b.next
-}
-
-// pairHeap is a binary min-heap of pairs (container/heap would box every
-// pair it holds).
-type pairHeap []pair
-
-func (h *pairHeap) push(p pair) {
-	*h = append(*h, p)
-	s := *h
-	for i := len(s) - 1; i > 0; {
-		parent := (i - 1) / 2
-		if !s[i].less(s[parent]) {
-			break
-		}
-		s[i], s[parent] = s[parent], s[i]
-		i = parent
-	}
-}
-
-func (h *pairHeap) pop() pair {
-	s := *h
-	top := s[0]
-	last := len(s) - 1
-	s[0] = s[last]
-	s = s[:last]
-	for i := 0; ; {
-		l, r, m := 2*i+1, 2*i+2, i
-		if l < len(s) && s[l].less(s[m]) {
-			m = l
-		}
-		if r < len(s) && s[r].less(s[m]) {
-			m = r
-		}
-		if m == i {
-			break
-		}
-		s[i], s[m] = s[m], s[i]
-		i = m
-	}
-	*h = s
-	return top
 }
 
 func sumTotal(parts []*option) int64 {

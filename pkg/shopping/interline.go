@@ -88,48 +88,9 @@ type combo struct {
 	total         int64
 }
 
-// comboHeap is a max-heap on total, so the most expensive of the kept
-// combinations is dropped first. Its push and pop move the combinations
-// as container/heap does, so ties keep as before, without boxing each
-// combination in an interface (an allocation for every one kept).
-type comboHeap []combo
-
-func (h *comboHeap) Len() int { return len(*h) }
-
-func (h *comboHeap) push(c combo) {
-	*h = append(*h, c)
-	s := *h
-	for j := len(s) - 1; ; {
-		i := (j - 1) / 2
-		if i == j || s[j].total <= s[i].total {
-			break
-		}
-		s[i], s[j] = s[j], s[i]
-		j = i
-	}
-}
-
-// dropTop removes the most expensive combination.
-func (h *comboHeap) dropTop() {
-	s := *h
-	n := len(s) - 1
-	s[0], s[n] = s[n], s[0]
-	for i := 0; ; {
-		j := 2*i + 1
-		if j >= n {
-			break
-		}
-		if j2 := j + 1; j2 < n && s[j2].total > s[j].total {
-			j = j2
-		}
-		if s[j].total <= s[i].total {
-			break
-		}
-		s[i], s[j] = s[j], s[i]
-		i = j
-	}
-	*h = s[:n]
-}
+// before puts the more expensive of two combinations first: a heap of
+// the kept combinations drops the most expensive.
+func (c combo) before(d combo) bool { return c.total > d.total }
 
 // interlineStats counts the work of the last interline call (benchmarks).
 type interlineStats struct{ evaluated int }
@@ -138,7 +99,7 @@ type interlineStats struct{ evaluated int }
 // the pools' slices in place.
 func interlineCount(pools legPools, limit int) ([]combo, interlineStats) {
 	var st interlineStats
-	h := &comboHeap{}
+	var h binaryHeap[combo]
 	vias := make([]string, 0, len(pools))
 	for v := range pools {
 		vias = append(vias, v)
@@ -183,7 +144,7 @@ func interlineCount(pools legPools, limit int) ([]combo, interlineStats) {
 					continue
 				}
 				t := f.total + s.total
-				if h.Len() >= limit && t >= (*h)[0].total {
+				if len(h) >= limit && t >= h[0].total {
 					continue
 				}
 				if kept >= perFirstLeg {
@@ -191,13 +152,13 @@ func interlineCount(pools legPools, limit int) ([]combo, interlineStats) {
 				}
 				kept++
 				h.push(combo{first: f, second: s, total: t})
-				if h.Len() > limit {
-					h.dropTop()
+				if len(h) > limit {
+					h.pop()
 				}
 			}
 		}
 	}
-	combos := []combo(*h)
+	combos := []combo(h)
 	slices.SortFunc(combos, func(a, b combo) int { return cmp.Compare(a.total, b.total) })
 	return combos, st
 }

@@ -7,8 +7,8 @@ import (
 	"testing"
 )
 
-// refHeap is comboHeap as container/heap drives it, the way the
-// combinations were kept before comboHeap had a push of its own.
+// refHeap is a heap of combinations as container/heap drives it, the way
+// they were kept before binaryHeap.
 type refHeap []combo
 
 func (h refHeap) Len() int           { return len(h) }
@@ -28,14 +28,14 @@ func TestComboHeapKeepsAsContainerHeap(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for round := range 200 {
 		limit := 1 + rng.IntN(20)
-		var got comboHeap
+		var got binaryHeap[combo]
 		var want refHeap
 		for range rng.IntN(80) {
 			// Few distinct totals: ties everywhere.
 			c := combo{first: &priced{}, total: int64(rng.IntN(12))}
 			got.push(c)
-			if got.Len() > limit {
-				got.dropTop()
+			if len(got) > limit {
+				got.pop()
 			}
 			heap.Push(&want, c)
 			if want.Len() > limit {
