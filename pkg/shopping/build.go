@@ -340,8 +340,7 @@ type builder struct {
 	full    []*option
 	// oneways are the one-journey offers per journey, and combos the
 	// self-transfer combinations of each journey's legs, cheapest first:
-	// both are made options only when they can be used (see cheapest and
-	// pooled).
+	// both are made options only when they can be used (see pool).
 	oneways    [][]oneway
 	legs       map[legKey][]*priced
 	legsDirty  []bool
@@ -485,7 +484,7 @@ func (b *builder) options() []*option {
 	}
 	if J == 1 {
 		if b.poolsDirty {
-			b.combined = b.interline(0, len(b.combos[0]), b.cheapest(0, len(b.oneways[0]), b.combined[:0]))
+			b.combined = b.pool(0, math.MaxInt, b.combined[:0])
 			b.poolsDirty = false
 		}
 		return slices.Concat(b.full, b.combined)
@@ -497,8 +496,7 @@ func (b *builder) options() []*option {
 			b.pools = make([][]*option, J)
 		}
 		for j := range J {
-			pool := b.cheapest(j, maxPoolPerJourney, b.pools[j][:0])
-			b.pools[j] = b.interline(j, pooled(b.oneways[j], b.combos[j], maxPoolPerJourney), pool)
+			b.pools[j] = b.pool(j, maxPoolPerJourney, b.pools[j][:0])
 		}
 		s := combiningPool.Get().(*combining)
 		trips := combineJourneys(b.pools, maxCombined, s)
@@ -535,26 +533,49 @@ func (b *builder) options() []*option {
 	return slices.Concat(b.full, b.combined)
 }
 
-// cheapest appends to out the options of journey j's one-way offers that
-// can be among its n cheapest: those up to the n-th cheapest total, ties
-// included, so that the pool's cut (by total, then id) keeps what it would
-// with every one-way offer in it. A long-haul journey has a few hundred
-// one-way offers and a pool of sixty. An offer's option is made once, so
-// that its trips and views carry over between rebuilds.
-func (b *builder) cheapest(j, n int, out []*option) []*option {
-	oneways := b.oneways[j]
-	cutoff := int64(math.MaxInt64)
-	if len(oneways) > n {
-		totals := make([]int64, len(oneways))
-		for i, w := range oneways {
-			totals[i] = w.total
-		}
-		slices.Sort(totals)
-		cutoff = totals[n-1]
+// pool appends to out journey j's options that can be among its n
+// cheapest: its one-way offers and self-transfer combinations up to the
+// n-th cheapest total of both, ties included, so that the pool's cut (by
+// total, then id) keeps what it would with every one of them made an
+// option. A long-haul journey has a few hundred one-way offers and
+// combinations and a pool of sixty; making each an option was a tenth of
+// a search's CPU.
+func (b *builder) pool(j, n int, out []*option) []*option {
+	cut := poolCut(b.oneways[j], b.combos[j], n)
+	return b.interline(j, pooled(b.combos[j], cut), b.oneWays(j, cut, out))
+}
+
+// poolCut is the n-th cheapest total of a journey's one-way offers and
+// combinations, the most a pool of n can take; the largest total when
+// there are no more than n.
+func poolCut(oneways []oneway, combos []combo, n int) int64 {
+	if len(oneways)+len(combos) <= n {
+		return math.MaxInt64
 	}
-	for i := range oneways {
-		w := &oneways[i]
-		if w.total > cutoff {
+	totals := make([]int64, 0, len(oneways)+len(combos))
+	for _, o := range oneways {
+		totals = append(totals, o.total)
+	}
+	for _, c := range combos {
+		totals = append(totals, c.total)
+	}
+	slices.Sort(totals)
+	return totals[n-1]
+}
+
+// pooled is how many of a journey's combinations (cheapest first) cost no
+// more than cut.
+func pooled(combos []combo, cut int64) int {
+	return sort.Search(len(combos), func(i int) bool { return combos[i].total > cut })
+}
+
+// oneWays appends to out the options of journey j's one-way offers that
+// cost no more than cut. An offer's option is made once, so that its trips
+// and views carry over between rebuilds.
+func (b *builder) oneWays(j int, cut int64, out []*option) []*option {
+	for i := range b.oneways[j] {
+		w := &b.oneways[j][i]
+		if w.total > cut {
 			continue
 		}
 		if w.opt == nil {
@@ -566,32 +587,10 @@ func (b *builder) cheapest(j, n int, out []*option) []*option {
 }
 
 // oneway is a one-way offer priced, with its option once made (see
-// cheapest).
+// oneWays).
 type oneway struct {
 	*priced
 	opt *option
-}
-
-// pooled is how many of a journey's combinations (cheapest first) can be
-// among the n cheapest of its pool with its one-way options: those up to the
-// n-th cheapest total of both, ties included, so that the pool's cut (by
-// total, then id) keeps what it would with every combination made. Most
-// combinations cost more than that, and making each an option was a tenth
-// of a search's CPU.
-func pooled(oneways []oneway, combos []combo, n int) int {
-	if len(oneways)+len(combos) <= n {
-		return len(combos)
-	}
-	totals := make([]int64, 0, len(oneways)+len(combos))
-	for _, o := range oneways {
-		totals = append(totals, o.total)
-	}
-	for _, c := range combos {
-		totals = append(totals, c.total)
-	}
-	slices.Sort(totals)
-	cutoff := totals[n-1]
-	return sort.Search(len(combos), func(i int) bool { return combos[i].total > cutoff })
 }
 
 // interline appends journey j's first n combinations, made options, to

@@ -2,6 +2,7 @@ package shopping
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"reflect"
 	"slices"
@@ -91,10 +92,10 @@ func TestPoolMakesOnlyTheCombinationsItKeeps(t *testing.T) {
 			for i, c := range b.combos[j] {
 				all[i] = c.option()
 			}
-			n := pooled(b.oneways[j], b.combos[j], maxPoolPerJourney)
+			n := pooled(b.combos[j], poolCut(b.oneways[j], b.combos[j], maxPoolPerJourney))
 			made += n
-			every := slices.Concat(b.cheapest(j, len(b.oneways[j]), nil), all)
-			some := b.interline(j, n, b.cheapest(j, maxPoolPerJourney, nil))
+			every := slices.Concat(b.oneWays(j, math.MaxInt64, nil), all)
+			some := b.pool(j, maxPoolPerJourney, nil)
 			cut := func(pool []*option) []string {
 				kept := combineJourneys([][]*option{pool}, len(pool), nil)
 				var ids []string
@@ -140,7 +141,7 @@ func TestPooled(t *testing.T) {
 		{"none cheap enough", opts(1, 2), combos(3, 4), 2, 0},
 		{"no one-ways", nil, combos(1, 2, 3), 2, 2},
 	} {
-		if got := pooled(c.oneways, c.combos, c.n); got != c.want {
+		if got := pooled(c.combos, poolCut(c.oneways, c.combos, c.n)); got != c.want {
 			t.Errorf("%s: pooled = %d, want %d", c.name, got, c.want)
 		}
 	}
@@ -166,7 +167,7 @@ func TestCheapestOneWays(t *testing.T) {
 			o := &supplier.Offer{Segments: []supplier.Segment{{FlightNumber: "CA937"}}, Journeys: [][]int{{0}}}
 			b.oneways[0] = append(b.oneways[0], oneway{priced: &priced{offer: o, total: v}})
 		}
-		first := b.cheapest(0, c.n, nil)
+		first := b.pool(0, c.n, nil)
 		var got []int64
 		for _, o := range first {
 			got = append(got, o.total)
@@ -174,7 +175,7 @@ func TestCheapestOneWays(t *testing.T) {
 		if !slices.Equal(got, c.want) {
 			t.Errorf("%s: %v, want %v", c.name, got, c.want)
 		}
-		if again := b.cheapest(0, c.n, nil); !slices.Equal(again, first) {
+		if again := b.pool(0, c.n, nil); !slices.Equal(again, first) {
 			t.Errorf("%s: the options were made again", c.name)
 		}
 	}
@@ -223,7 +224,7 @@ func TestItineraryNumbersMatchTheirText(t *testing.T) {
 		opts := b.options()
 		for j := range req.Journeys {
 			// The pools' options too: one-ways and self-transfers.
-			opts = b.cheapest(j, len(b.oneways[j]), opts)
+			opts = b.oneWays(j, math.MaxInt64, opts)
 			opts = b.interline(j, len(b.combos[j]), opts)
 		}
 		byNumber, byText := map[int32]string{}, map[string]int32{}
@@ -256,7 +257,7 @@ func TestJoinKeepsEachJourneysSelfTransfer(t *testing.T) {
 	if len(b.oneways[0]) == 0 || len(b.combos[1]) == 0 {
 		t.Fatal("no one-way out or self-transfer back")
 	}
-	out, back := b.cheapest(0, 1, nil)[0], b.interline(1, 1, nil)[0]
+	out, back := b.oneWays(0, math.MaxInt64, nil)[0], b.interline(1, 1, nil)[0]
 	// A trip as the builder makes it, with its parts, reads as the trip
 	// joined.
 	now := time.Now()
