@@ -372,53 +372,29 @@ type builder struct {
 	itineraries   map[uint64]int32
 	digested      map[[2]uint64]int32
 	itineraryRoom int
-	// slab is where new views are made (see newView), lists their lists,
-	// singles and trips the options of one offer and of several journeys.
-	slab      []view
+	// newViews, singles and trips are where views, options of one offer
+	// and options of several journeys are made, lists the views' lists,
+	// and partLists the trips' parts (see block).
+	newViews  block[view]
+	singles   block[singleBuf]
+	trips     block[option]
 	lists     lister
 	partLists block[*option]
-	singles   []singleBuf
-	trips     []option
 }
 
-// newView is a view to fill. Views are made in blocks: a search makes about
-// a thousand, and one allocation each was a tenth of its CPU. A block lives
-// while any of its views does, a few rebuilds at most.
-func (b *builder) newView() *view {
-	if len(b.slab) == 0 {
-		b.slab = make([]view, viewBlock)
-	}
-	v := &b.slab[0]
-	b.slab = b.slab[1:]
-	return v
-}
-
-const viewBlock = 64
-
-// single is single(pr), made in a block as views are: a search makes
-// several hundred.
+// single is single(pr), made in a block: a search makes several hundred.
 func (b *builder) single(pr *priced) *option {
 	if len(pr.offer.Segments) > len(singleBuf{}.segs) {
 		return single(pr)
 	}
-	if len(b.singles) == 0 {
-		b.singles = make([]singleBuf, viewBlock)
-	}
-	sb := &b.singles[0]
-	b.singles = b.singles[1:]
-	return fillSingle(sb, pr)
+	return fillSingle(b.singles.one(), pr)
 }
 
 // trip is options covering consecutive journeys as one, holding them as its
 // parts (see full), copied: combineJourneys's slices are reused. Trips and
-// their lists are made in blocks, as views are: a search makes several
-// hundred.
+// their lists are made in blocks: a search makes several hundred.
 func (b *builder) trip(parts []*option) *option {
-	if len(b.trips) == 0 {
-		b.trips = make([]option, viewBlock)
-	}
-	o := &b.trips[0]
-	b.trips = b.trips[1:]
+	o := b.trips.one()
 	o.parts = b.partLists.cut(parts)
 	o.summarize(parts)
 	for _, p := range parts {
@@ -628,7 +604,7 @@ func (b *builder) views(now time.Time) []*view {
 		m := &ms[i]
 		v := b.made[m.key]
 		if v == nil || v.opt != m.option || !slices.Equal(v.sources, m.sources) {
-			v = b.newView()
+			v = b.newViews.one()
 			m.fill(v, b.req, b.p, now, &b.lists)
 			b.made[m.key] = v
 		}
@@ -1123,7 +1099,7 @@ type viewLists struct{ sources, carriers, layovers []string }
 type lister struct {
 	byKey map[string]*viewLists
 	strs  block[string]
-	lists []viewLists
+	lists block[viewLists]
 }
 
 // get are the lists given, shared (nil l: made for the caller). sources is
@@ -1148,11 +1124,7 @@ func (l *lister) get(sources, carriers, layovers []string) *viewLists {
 	if l.byKey == nil {
 		l.byKey = map[string]*viewLists{}
 	}
-	if len(l.lists) == 0 {
-		l.lists = make([]viewLists, viewBlock)
-	}
-	vl := &l.lists[0]
-	l.lists = l.lists[1:]
+	vl := l.lists.one()
 	*vl = viewLists{sources: sources, carriers: l.strs.cut(carriers), layovers: l.strs.cut(layovers)}
 	l.byKey[string(k)] = vl
 	return vl
@@ -1333,10 +1305,22 @@ func speedIndex(product string) uint8 {
 	return uint8(max(slices.Index(SpeedProducts, product), 0))
 }
 
-// block hands out short lists that live as long as what keeps them, from
-// blocks: a search keeps two lists of strings per view, and a trip its
-// parts, most one or two long.
+// block hands out values, and short lists, that live as long as what keeps
+// them, from blocks: a search makes about a thousand views and as many
+// options, keeps two lists of strings per view and its trips' parts, and
+// one allocation each was a tenth of its CPU. A block lives while anything
+// made in it does, a few rebuilds at most.
 type block[T any] struct{ free []T }
+
+// one is a zero T in the block.
+func (b *block[T]) one() *T {
+	if len(b.free) == 0 {
+		b.free = make([]T, blockValues)
+	}
+	v := &b.free[0]
+	b.free = b.free[1:]
+	return v
+}
 
 // cut is a copy of ss in the block (made for it when the block is nil).
 func (b *block[T]) cut(ss []T) []T {
@@ -1347,7 +1331,7 @@ func (b *block[T]) cut(ss []T) []T {
 		return slices.Clone(ss)
 	}
 	if len(b.free) < len(ss) {
-		b.free = make([]T, max(blockSize, len(ss)))
+		b.free = make([]T, max(blockItems, len(ss)))
 	}
 	out := b.free[:len(ss):len(ss)]
 	copy(out, ss)
@@ -1355,7 +1339,11 @@ func (b *block[T]) cut(ss []T) []T {
 	return out
 }
 
-const blockSize = 256
+// The sizes of blocks: of values (one), and of the elements of lists (cut).
+const (
+	blockValues = 64
+	blockItems  = 256
+)
 
 // id is the solution's id within its search (see idOf), computed on first
 // use. Called with the search's lock held.
