@@ -592,13 +592,9 @@ func (b *builder) interline(j, n int, out []*option) []*option {
 // cheapest offer and sellers are those of the view last made for its
 // itinerary is that view, with the Solution it may already have built.
 func (b *builder) views(now time.Time) []*view {
-	buf := mergedPool.Get().(*[]merged)
-	ms := b.dedupe(b.options(), (*buf)[:0])
-	defer func() {
-		clear(ms)
-		*buf = ms[:0]
-		mergedPool.Put(buf)
-	}()
+	held, buf := mergedScratch.get(0)
+	ms := b.dedupe(b.options(), buf)
+	defer mergedScratch.put(held, ms)
 	out := make([]*view, 0, len(ms))
 	for i := range ms {
 		m := &ms[i]
@@ -970,9 +966,9 @@ type merged struct {
 	sources []string
 }
 
-// mergedPool holds the slices dedupe fills, which live until the views
-// are made: shared between searches, as a search makes one or two in full.
-var mergedPool = sync.Pool{New: func() any { return new([]merged) }}
+// mergedScratch holds the slices dedupe fills, which live until the views
+// are made.
+var mergedScratch scratch[merged]
 
 // itinerarySeeds seed the two halves of an itinerary's digest.
 var itinerarySeeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}

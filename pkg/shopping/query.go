@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/voyage/voyage/pkg/auth"
@@ -503,13 +502,9 @@ func sortViews(vs []*view, by string) {
 			fastest = min(fastest, v.duration)
 		}
 		// Scored once each, not on every comparison.
-		buf := scoredPool.Get().(*[]scoredView)
-		scored := slices.Grow((*buf)[:0], len(vs))[:len(vs)]
-		defer func() {
-			clear(scored)
-			*buf = scored[:0]
-			scoredPool.Put(buf)
-		}()
+		held, buf := scoredScratch.get(len(vs))
+		scored := buf[:len(vs)]
+		defer scoredScratch.put(held, scored)
 		for i, v := range vs {
 			scored[i] = scoredView{float64(v.total) + float64(cheapest)*0.03*float64(v.duration-fastest)/60, v}
 		}
@@ -530,6 +525,6 @@ type scoredView struct {
 	v     *view
 }
 
-// scoredPool holds sortViews's scratch, shared between searches: every
-// rebuild of every search is sorted this way by default.
-var scoredPool = sync.Pool{New: func() any { return new([]scoredView) }}
+// scoredScratch holds sortViews's scores: every rebuild of every search is
+// sorted this way by default.
+var scoredScratch scratch[scoredView]
