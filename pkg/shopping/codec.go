@@ -236,17 +236,6 @@ type encoder struct {
 	departs, arrives, expiries zoneSlot
 }
 
-// marshalParts encodes a batch in the current format.
-func marshalParts(parts []Part) ([]byte, error) {
-	e := encoders.Get().(*encoder)
-	defer e.release()
-	b, err := e.encode(parts)
-	if err != nil {
-		return nil, err
-	}
-	return slices.Clone(b), nil
-}
-
 // headRoom is what the counts in front of a batch can take.
 const headRoom = 1 + nCounts*binary.MaxVarintLen64
 

@@ -83,6 +83,12 @@ func simBatch(tb testing.TB) []Part {
 		Part{Name: "ndc/leg/0/PEK-DXB", Supplier: "ndc", Status: PartTimeout})
 }
 
+// encodeParts is a batch's payload as the engine stores it.
+func encodeParts(parts []Part) ([]byte, error) {
+	b, err := EncodeBatch("", parts)
+	return b.Payload, err
+}
+
 func mustEncode(tb testing.TB, parts []Part) []byte {
 	tb.Helper()
 	b, err := encodeParts(parts)

@@ -481,11 +481,12 @@ func (e *Engine) lose(ctx context.Context, st *state, name string, parts []Part)
 		}
 	}
 	st.mu.Unlock()
-	b, err := EncodeBatch(name, lost)
+	b, done, err := encodeBatch(name, lost)
 	if err == nil {
 		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeWait)
 		err = e.sessions.AddBatch(sctx, st.sess.ID, b)
 		cancel()
+		done()
 	}
 	if err != nil {
 		e.log.Error("record lost supplier answers", "search", st.sess.ID, "batch", name, "err", err)

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -80,11 +81,13 @@ type Batch struct {
 // EncodeBatch packs answers for storage (see codec.go for the format and why
 // it is not gob).
 func EncodeBatch(name string, parts []Part) (Batch, error) {
-	b, err := encodeParts(parts)
+	b, done, err := encodeBatch(name, parts)
 	if err != nil {
 		return Batch{}, err
 	}
-	return Batch{Name: name, Payload: b, Offers: offerCount(parts)}, nil
+	defer done()
+	b.Payload = slices.Clone(b.Payload)
+	return b, nil
 }
 
 // encodeBatch is EncodeBatch into a pooled buffer, whose bytes the
@@ -98,14 +101,6 @@ func encodeBatch(name string, parts []Part) (b Batch, done func(), err error) {
 		return Batch{}, nil, fmt.Errorf("shopping: encode answers: %w", err)
 	}
 	return Batch{Name: name, Payload: payload, Offers: offerCount(parts)}, e.release, nil
-}
-
-func encodeParts(parts []Part) ([]byte, error) {
-	b, err := marshalParts(parts)
-	if err != nil {
-		return nil, fmt.Errorf("shopping: encode answers: %w", err)
-	}
-	return b, nil
 }
 
 // decodeParts unpacks a stored batch; every part gets the batch's seq. A
