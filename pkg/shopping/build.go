@@ -482,14 +482,7 @@ func (b *builder) options() []*option {
 		// is found again, and the other is made anew, which costs a view.
 		// Every trip the search made is kept: one the last rebuild left out
 		// may come back.
-		if len(trips) > b.joinedRoom {
-			// Sized once for a rebuild's trips and those of the next (see
-			// dedupe).
-			b.joinedRoom = 2 * len(trips)
-			m := make(map[uint64]*option, b.joinedRoom)
-			maps.Copy(m, b.joined)
-			b.joined = m
-		}
+		b.joined = withRoom(b.joined, &b.joinedRoom, len(trips), 2*len(trips))
 		b.combined = slices.Grow(b.combined[:0], len(trips))[:len(trips)]
 		for i, t := range trips {
 			var k [MaxJourneys]*option
@@ -973,21 +966,30 @@ var mergedScratch scratch[merged]
 // itinerarySeeds seed the two halves of an itinerary's digest.
 var itinerarySeeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
 
+// withRoom is m moved to a table sized for size entries when a rebuild
+// needs room for more than *room, the size m was last made for, and m
+// otherwise. The first rebuild with results, and the one completing the
+// search, each bring hundreds of trips and itineraries: their tables are
+// sized once for them, with room for the next, not grown step by step
+// (their growth was a tenth of a search's garbage).
+func withRoom[K comparable, V any](m map[K]V, room *int, need, size int) map[K]V {
+	if need <= *room {
+		return m
+	}
+	*room = size
+	sized := make(map[K]V, size)
+	maps.Copy(sized, m)
+	return sized
+}
+
 // dedupe merges identical itineraries, keeping the cheapest and remembering
 // every supplier that offered them.
 func (b *builder) dedupe(opts []*option, out []merged) []merged {
-	if len(opts) > b.itineraryRoom {
-		// The first rebuild with results, and the one completing the
-		// search, each bring hundreds of options, most of them new
-		// itineraries: the tables are sized once for them, with room for
-		// the next, not grown step by step (their growth was a tenth of a
-		// search's garbage).
-		n := len(opts) * 3 / 2
-		m := make(map[uint64]int32, n)
-		maps.Copy(m, b.itineraries)
-		b.itineraries, b.itineraryRoom = m, n
-		b.slots, b.made = slices.Grow(b.slots, n), slices.Grow(b.made, n)
-	}
+	// Most of a large rebuild's options are new itineraries; their numbers'
+	// slices get room with their table.
+	b.itineraries = withRoom(b.itineraries, &b.itineraryRoom, len(opts), len(opts)*3/2)
+	b.slots = slices.Grow(b.slots, max(0, b.itineraryRoom-len(b.slots)))
+	b.made = slices.Grow(b.made, max(0, b.itineraryRoom-len(b.made)))
 	for _, o := range opts {
 		k := b.itineraryOf(o)
 		src := sourceOf(o)
