@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/voyage/voyage/pkg/geo"
-	"github.com/voyage/voyage/pkg/supplier"
 )
 
 // Virtual interlining: a journey O→D flown as two separately ticketed
@@ -177,32 +176,21 @@ func (p *priced) byPrice(q *priced) int {
 // option is the combination as one way to fly the journey: the two legs
 // joined, as join would join their options, in one journey group flagged
 // as a self-transfer. A search makes a few dozen; join's way made both
-// legs options first, and a buffer for a trip of six segments.
+// legs options first.
 func (c combo) option() *option {
 	a, b := c.first, c.second
-	lb := &legsBuf{}
-	o := &lb.option
-	lb.lists = optionLists{
-		tickets: append(lb.tickets[:0], a, b),
-		segs:    append(lb.segs[:0], &a.offer.Segments[0], &b.offer.Segments[0]),
-		groups:  append(lb.groups[:0], append(lb.idx[:0], 0, 1)),
-	}
-	o.optionLists = &lb.lists
+	jb := &joinedBuf{}
+	o := &jb.option
+	o.optionLists = &jb.lists
+	// Clipped, as join clips: a list grown later is copied.
+	o.tickets = append(jb.tickets[:0:2], a, b)
+	o.segs = append(jb.segs[:0:2], &a.offer.Segments[0], &b.offer.Segments[0])
+	o.groups = append(jb.groups[:0:1], append(jb.idx[:0:2], 0, 1))
 	o.total = a.total + b.total
 	o.self = 1
 	// A joined option's class is its widest part's (see summarize).
 	o.class = max(routeClass(o.segs[:1], a.offer.Journeys), routeClass(o.segs[1:], b.offer.Journeys)) + 1
 	return o
-}
-
-// legsBuf is a self-transfer of two one-segment legs with its lists.
-type legsBuf struct {
-	option
-	lists   optionLists
-	tickets [2]*priced
-	segs    [2]*supplier.Segment
-	groups  [1][]int
-	idx     [2]int
 }
 
 // separateTickets says whether combining two legs is interlining: a carrier
