@@ -333,6 +333,8 @@ func onDate(t time.Time, date string) bool {
 // arrived since the last one, redoes the interlining of a journey only when
 // its legs changed, and keeps the solutions that did not change.
 type builder struct {
+	// touched keeps readAhead's loads from being optimised away.
+	touched uint64
 	req     *Request
 	p       *Policy
 	relaxed bool
@@ -418,6 +420,9 @@ func (b *builder) add(parts []Part) {
 		part := &parts[i]
 		leg, isLeg := parseLegPart(part.Name)
 		for k := range part.Offers {
+			if k%readAheadRun == 0 {
+				b.touched += readAhead(part.Offers[k:min(k+readAheadRun, len(part.Offers))])
+			}
 			o := &part.Offers[k]
 			if len(o.Segments) == 0 || !b.p.admits(o) || !matchesExact(b.req, o, b.relaxed) {
 				continue

@@ -235,7 +235,7 @@ type encoder struct {
 	lastDepart, lastExpiry     int64
 	departs, arrives, expiries zoneSlot
 
-	// touched keeps prefetch's loads from being optimised away.
+	// touched keeps readAhead's loads from being optimised away.
 	touched uint64
 }
 
@@ -258,8 +258,8 @@ func (e *encoder) encode(parts []Part) ([]byte, error) {
 		e.uvarint(uint64(len(p.Offers)))
 		e.n[cOffers] += uint64(len(p.Offers))
 		for j := range p.Offers {
-			if j%prefetchRun == 0 {
-				e.prefetch(p.Offers[j:min(j+prefetchRun, len(p.Offers))])
+			if j%readAheadRun == 0 {
+				e.touched += readAhead(p.Offers[j:min(j+readAheadRun, len(p.Offers))])
 			}
 			if err := e.offer(&p.Offers[j]); err != nil {
 				return nil, fmt.Errorf("part %s offer %d: %w", p.Name, j, err)
@@ -562,44 +562,6 @@ func commonPrefix(a, b string) int {
 		i++
 	}
 	return i
-}
-
-// prefetchRun is how many offers prefetch reads ahead: a few dozen
-// kilobytes, which stay in the core's cache until they are encoded.
-const prefetchRun = 32
-
-// prefetch reads a byte or a word of every allocation the encoder is about
-// to read of offers: their refs, segments, fares and journeys, and the
-// strings a source made for each (flight numbers, fare bases). A batch's
-// answers were made long before and are seldom in cache; encoding one offer
-// after another waits for each of its misses in turn, while this loop's
-// loads do not depend on each other, so the processor has many of them in
-// flight at once.
-func (e *encoder) prefetch(offers []supplier.Offer) {
-	var x uint64
-	ends := func(s string) uint64 {
-		if len(s) == 0 {
-			return 0
-		}
-		return uint64(s[0]) + uint64(s[len(s)-1])
-	}
-	for i := range offers {
-		o := &offers[i]
-		x += ends(o.Ref)
-		for k := range o.Segments {
-			s := &o.Segments[k]
-			x += ends(s.FlightNumber) + ends(s.FareBasis) + uint64(s.SeatsLeft)
-		}
-		for k := range o.Fares {
-			x += ends(o.Fares[k].Type)
-		}
-		for _, j := range o.Journeys {
-			if len(j) > 0 {
-				x += uint64(j[0])
-			}
-		}
-	}
-	e.touched += x
 }
 
 func (e *encoder) list(ss []string) {
