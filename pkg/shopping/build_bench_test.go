@@ -90,7 +90,7 @@ func BenchmarkQueryGrouped(b *testing.B) {
 			b.ReportAllocs()
 			groups := 0
 			for b.Loop() {
-				items, _ := query(views, Filters{}, bd, SortPrice, "en")
+				items, _, _ := query(views, Filters{}, bd, SortPrice, len(views), "en")
 				if grouped {
 					_, starts := gatherOutbound(items)
 					groups = len(starts)

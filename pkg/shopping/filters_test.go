@@ -2,6 +2,8 @@ package shopping_test
 
 import (
 	"context"
+	"slices"
+	"strconv"
 	"testing"
 	"time"
 
@@ -168,4 +170,87 @@ func TestSolutionsGroupedByOutbound(t *testing.T) {
 			t.Errorf("groupBy carrier: %v, want a validation error", err)
 		}
 	})
+}
+
+// A page is put in order only when it is read: pages of any size, read in
+// any order, are one order of every solution, the one the sort names.
+func TestPagesReadInAnyOrderAreOneOrder(t *testing.T) {
+	db := storetest.Open(t, store.SQLite)
+	w := newWorld(t, db, nil, simSources(t))
+	st, err := w.eng.Start(context.Background(), w.who(), returnTrip("PEK", "LHR", 30, 37))
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := poll(t, w, st.SearchID, shopping.Query{}, func(p shopping.Page) bool { return p.Complete }).Total
+	if total < 300 {
+		t.Fatalf("%d solutions: too few to page through", total)
+	}
+	for _, sort := range []string{shopping.SortDefault, shopping.SortPrice, shopping.SortTime} {
+		read := func(size int, pages []int) []shopping.Solution {
+			t.Helper()
+			byPage := map[int][]shopping.Solution{}
+			for _, n := range pages {
+				p, err := w.eng.Solutions(context.Background(), w.who(), shopping.Query{SearchID: st.SearchID, Sort: sort, Page: n, PageSize: size}, "en")
+				if err != nil {
+					t.Fatal(err)
+				}
+				byPage[n] = p.Items
+			}
+			var all []shopping.Solution
+			for n := 1; n <= len(pages); n++ {
+				all = append(all, byPage[n]...)
+			}
+			return all
+		}
+		pages := func(size int) []int {
+			out := make([]int, (total+size-1)/size)
+			for i := range out {
+				out[i] = i + 1
+			}
+			return out
+		}
+		// Pages of 20 from the third on, then the first two; pages of 100
+		// from the last back to the first.
+		twenties := pages(20)
+		twenties = append(twenties[2:], 1, 2)
+		hundreds := pages(100)
+		slices.Reverse(hundreds)
+		small, large := read(20, twenties), read(100, hundreds)
+		if len(small) != total || len(large) != total {
+			t.Fatalf("%s: %d and %d solutions read, want %d", sort, len(small), len(large), total)
+		}
+		seen := map[string]bool{}
+		for i := range small {
+			if small[i].ID != large[i].ID {
+				t.Fatalf("%s: solution %d is %s in pages of 20, %s in pages of 100", sort, i, small[i].ID, large[i].ID)
+			}
+			if seen[small[i].ID] {
+				t.Fatalf("%s: solution %s read twice", sort, small[i].ID)
+			}
+			seen[small[i].ID] = true
+			if i == 0 {
+				continue
+			}
+			prev, cur := small[i-1], small[i]
+			switch sort {
+			case shopping.SortPrice:
+				if amount(t, cur.Total) < amount(t, prev.Total) {
+					t.Fatalf("price order: %s after %s", cur.Total.Amount, prev.Total.Amount)
+				}
+			case shopping.SortTime:
+				if cur.Segments[0].DepartAt.Before(prev.Segments[0].DepartAt) {
+					t.Fatalf("time order: %s after %s", cur.Segments[0].DepartAt, prev.Segments[0].DepartAt)
+				}
+			}
+		}
+	}
+}
+
+func amount(t *testing.T, m shopping.Money) float64 {
+	t.Helper()
+	f, err := strconv.ParseFloat(m.Amount, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
 }

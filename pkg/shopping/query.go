@@ -72,6 +72,7 @@ func (e *Engine) Solutions(ctx context.Context, who auth.Principal, q Query, lan
 	page := st.last.page
 	if page == nil || st.last.pageNo != q.Page || st.last.pageSize != q.PageSize {
 		from, to := pageBounds(total, starts, q)
+		st.last.sortTo(to)
 		page = make([]Solution, 0, to-from)
 		// A page is made again on every rebuild, and most of its solutions
 		// are the same views as before: their Solutions, localized, are
@@ -104,12 +105,19 @@ func (st *state) answer(q Query, b bounds, lang string) ([]*view, []int, Facets)
 	if c.items != nil && c.built == st.built && c.sort == q.Sort && c.groupBy == q.GroupBy && c.lang == lang && sameFilters(c.filters, q.Filters) {
 		return c.items, c.starts, c.facets
 	}
-	items, facets := query(st.views, q.Filters, b, q.Sort, lang)
+	// The first page's solutions are sorted now, the others when a page
+	// needs them (see sortTo); groups need every solution in order.
+	first := q.Page * q.PageSize
+	if q.GroupBy == GroupOutbound {
+		first = len(st.views)
+	}
+	items, order, facets := query(st.views, q.Filters, b, q.Sort, first, lang)
 	var starts []int
 	if q.GroupBy == GroupOutbound {
 		items, starts = gatherOutbound(items)
 	}
-	*c = lastQuery{built: st.built, filters: q.Filters, sort: q.Sort, groupBy: q.GroupBy, lang: lang, items: items, starts: starts, facets: facets}
+	*c = lastQuery{built: st.built, filters: q.Filters, sort: q.Sort, groupBy: q.GroupBy, lang: lang, items: items, starts: starts, facets: facets,
+		order: order, sorted: min(first, len(items))}
 	return items, starts, facets
 }
 
@@ -172,12 +180,24 @@ type lastQuery struct {
 	groupBy string
 	lang    string
 	items   []*view
+	// order is items' order, and sorted how many of them are in it: the
+	// rest are sorted when a page reaches them (sortTo).
+	order  viewOrder
+	sorted int
 	// starts are where each group of items begins, with groupBy.
 	starts []int
 	facets Facets
 	// page is the last page of items asked for, localized.
 	page             []Solution
 	pageNo, pageSize int
+}
+
+// sortTo puts the first n items in order.
+func (c *lastQuery) sortTo(n int) {
+	if n > c.sorted {
+		c.order.sortFirst(c.items[c.sorted:], n-c.sorted)
+		c.sorted = min(n, len(c.items))
+	}
 }
 
 func sameFilters(a, b Filters) bool {
@@ -336,9 +356,11 @@ func (e *Engine) localize(st *state, s Solution, lang string) Solution {
 	return s
 }
 
-// query filters, counts facets and sorts. A facet's counts apply every other
-// filter but its own, so a person sees what ticking one more box would give.
-func query(views []*view, f Filters, b bounds, sortBy, lang string) ([]*view, Facets) {
+// query filters, counts facets and sorts the first solutions (see
+// sortFirst), and returns the order for the rest. A facet's counts apply
+// every other filter but its own, so a person sees what ticking one more
+// box would give.
+func query(views []*view, f Filters, b bounds, sortBy string, first int, lang string) ([]*view, viewOrder, Facets) {
 	// A group has one value per solution, a place in its list of values
 	// (one), or several strings (many): a query runs over every solution
 	// on every rebuild, so the first kind is matched and counted by place,
@@ -421,7 +443,8 @@ func query(views []*view, f Filters, b bounds, sortBy, lang string) ([]*view, Fa
 			count(failed, v)
 		}
 	}
-	sortViews(out, sortBy)
+	order := orderOf(out, sortBy)
+	order.sortFirst(out, first)
 	facets := Facets{
 		Airlines:         facetList(named[0], func(c string) string { return airlineName(c, lang) }),
 		Stops:            placedFacets(placed[1][:], stopCounts),
@@ -430,7 +453,7 @@ func query(views []*view, f Filters, b bounds, sortBy, lang string) ([]*view, Fa
 		TicketingSpeed:   placedFacets(placed[4][:], SpeedProducts),
 		Layovers:         facetList(named[5], func(c string) string { return airportName(c, lang) + " (" + c + ")" }),
 	}
-	return out, facets
+	return out, order, facets
 }
 
 // maxValues bounds the values of a group counted by place (SpeedProducts
@@ -468,63 +491,103 @@ func facetList(counts map[string]int, label func(string) string) []Facet {
 	return out
 }
 
-// sortViews orders solutions. "price" is cheapest first; "time" is earliest
-// departure first; "default" balances the two: each hour a solution takes
-// beyond the fastest one weighs as 3% of the cheapest price, so a cheap
-// 30-hour detour does not top the list over a slightly dearer nonstop.
-func sortViews(vs []*view, by string) {
-	tie := func(a, b *view) int {
-		if c := cmp.Compare(a.total, b.total); c != 0 {
-			return c
+// viewOrder orders solutions. "price" is cheapest first; "time" is
+// earliest departure first; "default" balances the two: each hour a
+// solution takes beyond the fastest one weighs as 3% of the cheapest price,
+// so a cheap 30-hour detour does not top the list over a slightly dearer
+// nonstop.
+type viewOrder struct {
+	by string
+	// cheapest and fastest are the default order's references: those of
+	// the solutions it orders.
+	cheapest int64
+	fastest  int32
+}
+
+// orderOf is the order by of vs.
+func orderOf(vs []*view, by string) viewOrder {
+	o := viewOrder{by: by}
+	if len(vs) > 0 {
+		o.cheapest, o.fastest = vs[0].total, vs[0].duration
+		for _, v := range vs {
+			o.cheapest = min(o.cheapest, v.total)
+			o.fastest = min(o.fastest, v.duration)
 		}
+	}
+	return o
+}
+
+func (o *viewOrder) compare(a, b *view) int {
+	switch o.by {
+	case SortPrice:
+	case SortTime:
 		if c := cmp.Compare(a.departs, b.departs); c != 0 {
 			return c
 		}
-		return strings.Compare(a.id(), b.id())
-	}
-	switch by {
-	case SortPrice:
-		slices.SortFunc(vs, tie)
-	case SortTime:
-		slices.SortFunc(vs, func(a, b *view) int {
-			if c := cmp.Compare(a.departs, b.departs); c != 0 {
-				return c
-			}
-			return tie(a, b)
-		})
 	default:
-		if len(vs) == 0 {
+		if sa, sb := o.score(a), o.score(b); sa != sb {
+			if sa < sb {
+				return -1
+			}
+			return 1
+		}
+	}
+	if c := cmp.Compare(a.total, b.total); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.departs, b.departs); c != 0 {
+		return c
+	}
+	return strings.Compare(a.id(), b.id())
+}
+
+// score is v's place in the default order, lowest first.
+func (o *viewOrder) score(v *view) float64 {
+	return float64(v.total) + float64(o.cheapest)*0.03*float64(v.duration-o.fastest)/60
+}
+
+// sortFirst orders vs so that vs[:k] are, in order, the k solutions that
+// come first; the rest are left in no order. A poll reads a page of twenty
+// of some nine hundred solutions: they are picked with a heap of twenty, in
+// about one comparison per solution, a tenth of sorting them all.
+func (o *viewOrder) sortFirst(vs []*view, k int) {
+	k = min(k, len(vs))
+	if k <= 0 {
+		return
+	}
+	if k >= len(vs)/2 {
+		slices.SortFunc(vs, o.compare)
+		return
+	}
+	// vs[:k] is a heap whose top is the last of the k first found so far;
+	// a solution before it takes its place.
+	h := vs[:k]
+	for i := k/2 - 1; i >= 0; i-- {
+		o.siftDown(h, i)
+	}
+	for i := k; i < len(vs); i++ {
+		if o.compare(vs[i], h[0]) < 0 {
+			h[0], vs[i] = vs[i], h[0]
+			o.siftDown(h, 0)
+		}
+	}
+	slices.SortFunc(vs[:k], o.compare)
+}
+
+// siftDown moves h[i] down the heap h, whose top comes last in the order.
+func (o *viewOrder) siftDown(h []*view, i int) {
+	for {
+		j := 2*i + 1
+		if j >= len(h) {
 			return
 		}
-		cheapest, fastest := vs[0].total, vs[0].duration
-		for _, v := range vs {
-			cheapest = min(cheapest, v.total)
-			fastest = min(fastest, v.duration)
+		if j+1 < len(h) && o.compare(h[j+1], h[j]) > 0 {
+			j++
 		}
-		// Scored once each, not on every comparison.
-		held, buf := scoredScratch.get(len(vs))
-		scored := buf[:len(vs)]
-		defer scoredScratch.put(held, scored)
-		for i, v := range vs {
-			scored[i] = scoredView{float64(v.total) + float64(cheapest)*0.03*float64(v.duration-fastest)/60, v}
+		if o.compare(h[j], h[i]) <= 0 {
+			return
 		}
-		slices.SortFunc(scored, func(a, b scoredView) int {
-			if c := cmp.Compare(a.score, b.score); c != 0 {
-				return c
-			}
-			return tie(a.v, b.v)
-		})
-		for i := range scored {
-			vs[i] = scored[i].v
-		}
+		h[i], h[j] = h[j], h[i]
+		i = j
 	}
 }
-
-type scoredView struct {
-	score float64
-	v     *view
-}
-
-// scoredScratch holds sortViews's scores: every rebuild of every search is
-// sorted this way by default.
-var scoredScratch scratch[scoredView]
