@@ -90,7 +90,8 @@ func BenchmarkQueryGrouped(b *testing.B) {
 			b.ReportAllocs()
 			groups := 0
 			for b.Loop() {
-				items, _, _ := query(views, Filters{}, bd, SortPrice, len(views), "en")
+				items, order, _ := query(views, Filters{}, bd, SortPrice, "en")
+				order.sortFirst(items, len(items))
 				if grouped {
 					_, starts := gatherOutbound(items)
 					groups = len(starts)

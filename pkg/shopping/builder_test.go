@@ -319,7 +319,8 @@ func TestQueryFacetsLeaveTheirOwnFilterOut(t *testing.T) {
 			airlines: "BA=2 CA=1 ", stops: "1=1 ", buckets: "06-12=1 ", speeds: "fast-standard=1 normal-standard=1 "},
 		{name: "an unknown value", f: Filters{Stops: []string{"9"}}, ids: "", airlines: "", stops: "0=1 1=2 2=1 ", buckets: "", speeds: ""},
 	} {
-		got, _, facets := query(views, c.f, bounds{depFrom: -1, depTo: -1, arrFrom: -1, arrTo: -1}, SortPrice, len(views), "en")
+		got, order, facets := query(views, c.f, bounds{depFrom: -1, depTo: -1, arrFrom: -1, arrTo: -1}, SortPrice, "en")
+		order.sortFirst(got, len(got))
 		var ids []byte
 		for _, v := range got {
 			ids = fmt.Appendf(ids, "%s ", v.id())

@@ -105,20 +105,15 @@ func (st *state) answer(q Query, b bounds, lang string) ([]*view, []int, Facets)
 	if c.items != nil && c.built == st.built && c.sort == q.Sort && c.groupBy == q.GroupBy && c.lang == lang && sameFilters(c.filters, q.Filters) {
 		return c.items, c.starts, c.facets
 	}
-	// The first page's solutions are sorted now, the others when a page
-	// needs them (see sortTo); groups need every solution in order.
-	first := q.Page * q.PageSize
+	// Solutions are put in order as pages need them (sortTo); groups need
+	// every one in order.
+	items, order, facets := query(st.views, q.Filters, b, q.Sort, lang)
+	*c = lastQuery{built: st.built, filters: q.Filters, sort: q.Sort, groupBy: q.GroupBy, lang: lang, items: items, facets: facets, order: order}
 	if q.GroupBy == GroupOutbound {
-		first = len(st.views)
+		c.sortTo(len(items))
+		c.items, c.starts = gatherOutbound(items)
 	}
-	items, order, facets := query(st.views, q.Filters, b, q.Sort, first, lang)
-	var starts []int
-	if q.GroupBy == GroupOutbound {
-		items, starts = gatherOutbound(items)
-	}
-	*c = lastQuery{built: st.built, filters: q.Filters, sort: q.Sort, groupBy: q.GroupBy, lang: lang, items: items, starts: starts, facets: facets,
-		order: order, sorted: min(first, len(items))}
-	return items, starts, facets
+	return c.items, c.starts, c.facets
 }
 
 // pageBounds are the items of q's page: pageSize items, or with groups
@@ -356,11 +351,11 @@ func (e *Engine) localize(st *state, s Solution, lang string) Solution {
 	return s
 }
 
-// query filters, counts facets and sorts the first solutions (see
-// sortFirst), and returns the order for the rest. A facet's counts apply
-// every other filter but its own, so a person sees what ticking one more
-// box would give.
-func query(views []*view, f Filters, b bounds, sortBy string, first int, lang string) ([]*view, viewOrder, Facets) {
+// query filters and counts facets, and returns the solutions kept, in no
+// order, with the order sortBy names for them (see sortFirst). A facet's
+// counts apply every other filter but its own, so a person sees what
+// ticking one more box would give.
+func query(views []*view, f Filters, b bounds, sortBy, lang string) ([]*view, viewOrder, Facets) {
 	// A group has one value per solution, a place in its list of values
 	// (one), or several strings (many): a query runs over every solution
 	// on every rebuild, so the first kind is matched and counted by place,
@@ -444,7 +439,6 @@ func query(views []*view, f Filters, b bounds, sortBy string, first int, lang st
 		}
 	}
 	order := orderOf(out, sortBy)
-	order.sortFirst(out, first)
 	facets := Facets{
 		Airlines:         facetList(named[0], func(c string) string { return airlineName(c, lang) }),
 		Stops:            placedFacets(placed[1][:], stopCounts),
@@ -504,10 +498,11 @@ type viewOrder struct {
 	fastest  int32
 }
 
-// orderOf is the order by of vs.
+// orderOf is the order by of vs, with the default order's references
+// worked out.
 func orderOf(vs []*view, by string) viewOrder {
 	o := viewOrder{by: by}
-	if len(vs) > 0 {
+	if by != SortPrice && by != SortTime && len(vs) > 0 {
 		o.cheapest, o.fastest = vs[0].total, vs[0].duration
 		for _, v := range vs {
 			o.cheapest = min(o.cheapest, v.total)
