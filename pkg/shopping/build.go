@@ -420,9 +420,7 @@ func (b *builder) add(parts []Part) {
 		part := &parts[i]
 		leg, isLeg := parseLegPart(part.Name)
 		for k := range part.Offers {
-			if k%readAheadRun == 0 {
-				b.touched += readAhead(part.Offers[k:min(k+readAheadRun, len(part.Offers))])
-			}
+			b.touched += readAheadAt(part.Offers, k)
 			o := &part.Offers[k]
 			if len(o.Segments) == 0 || !b.p.admits(o) || !matchesExact(b.req, o, b.relaxed) {
 				continue

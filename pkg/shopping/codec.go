@@ -258,9 +258,7 @@ func (e *encoder) encode(parts []Part) ([]byte, error) {
 		e.uvarint(uint64(len(p.Offers)))
 		e.n[cOffers] += uint64(len(p.Offers))
 		for j := range p.Offers {
-			if j%readAheadRun == 0 {
-				e.touched += readAhead(p.Offers[j:min(j+readAheadRun, len(p.Offers))])
-			}
+			e.touched += readAheadAt(p.Offers, j)
 			if err := e.offer(&p.Offers[j]); err != nil {
 				return nil, fmt.Errorf("part %s offer %d: %w", p.Name, j, err)
 			}

@@ -6,6 +6,16 @@ import "github.com/voyage/voyage/pkg/supplier"
 // kilobytes, which stay in the core's cache until they are used.
 const readAheadRun = 32
 
+// readAheadAt reads ahead the run of offers that starts at k, when one
+// does: called at every offer of a loop over offers, it reads each run
+// before the loop reaches it.
+func readAheadAt(offers []supplier.Offer, k int) uint64 {
+	if k%readAheadRun != 0 {
+		return 0
+	}
+	return readAhead(offers[k:min(k+readAheadRun, len(offers))])
+}
+
 // readAhead reads a byte or a word of every allocation of offers that
 // encoding or pricing them reads: their refs, segments, fares and journeys,
 // and the strings a source made for each (flight numbers, fare bases). A
