@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/jmoiron/sqlx"
+
+	"github.com/voyage/voyage/pkg/store"
 )
 
 // Actions recorded by the identity services; other packages add theirs.
@@ -122,7 +124,7 @@ func truncate(s string, n int) string {
 // own, such as the API router recording each state-changing call.
 type Log struct {
 	db    sqlx.ExtContext
-	batch *logBatcher
+	batch *store.Grouper[Entry]
 }
 
 // NewLog returns a Log on db.
@@ -131,7 +133,7 @@ func NewLog(db sqlx.ExtContext) *Log { return &Log{db: db} }
 // Record appends e.
 func (l *Log) Record(ctx context.Context, e Entry) error {
 	if l.batch != nil {
-		return l.batch.submit(ctx, e)
+		return l.batch.Write(ctx, e)
 	}
 	return Write(ctx, l.db, e)
 }
