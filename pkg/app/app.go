@@ -80,9 +80,11 @@ type App struct {
 	stopAuditBatch func()
 	// stopSearches cancels the searches in flight when the app closes.
 	stopSearches context.CancelFunc
-	redis        io.Closer
-	rateRedis    io.Closer
-	limiter      ratelimit.Limiter
+	// stopSessionGroup ends the group inserts of the searches' answers.
+	stopSessionGroup func()
+	redis            io.Closer
+	rateRedis        io.Closer
+	limiter          ratelimit.Limiter
 	// quotes are the verified flight quotes, shared by shopping and orders.
 	quotes *shopping.Quotes
 	// gateways are the payment gateways flight and group orders share.
@@ -189,6 +191,9 @@ func (a *App) Close() error {
 		// The searches store what their suppliers answered before the
 		// database closes.
 		a.Shopping.Wait()
+	}
+	if a.stopSessionGroup != nil {
+		a.stopSessionGroup()
 	}
 	if a.rateRedis != nil {
 		a.rateRedis.Close()

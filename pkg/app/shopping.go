@@ -20,7 +20,8 @@ func (a *App) buildShopping(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	var sessions shopping.SessionStore = shopping.NewSQLSessions(a.DB)
+	sqlSessions := shopping.NewSQLSessions(a.DB)
+	var sessions shopping.SessionStore = sqlSessions
 	if url := a.Cfg.Shopping.RedisURL; url != "" {
 		rdb, err := shopping.OpenRedis(ctx, url)
 		if err != nil {
@@ -28,6 +29,9 @@ func (a *App) buildShopping(ctx context.Context) error {
 		}
 		a.redis = rdb
 		sessions = shopping.NewRedisSessions(rdb, "")
+	} else {
+		// The searches in progress share statements for their answers.
+		a.stopSessionGroup = sqlSessions.Group(32)
 	}
 	base, cancel := context.WithCancel(context.Background())
 	a.stopSearches = cancel

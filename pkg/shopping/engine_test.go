@@ -166,8 +166,11 @@ func newWorld(t testing.TB, db *store.DB, cfg func(*agency.Config), sources map[
 	// still running stop and store their answers, then the database closes.
 	base, stop := context.WithCancel(ctx)
 	w.stop = stop
+	// The session store groups its inserts, as voyage serve's does.
+	sessions := shopping.NewSQLSessions(db)
+	stopGroup := sessions.Group(32)
 	w.eng = shopping.New(sources, shopping.Options{
-		Sessions: shopping.NewSQLSessions(db), Quotes: shopping.NewQuotes(db), Agencies: w.agencies, Base: base,
+		Sessions: sessions, Quotes: shopping.NewQuotes(db), Agencies: w.agencies, Base: base,
 		Looks: &noLooks{n: map[string]int{}}, Now: w.clock, Catalog: i18n.MustLoad(),
 		Rates: func(context.Context) (map[string]string, error) {
 			return map[string]string{"CNY": "1", "USD": "7.2"}, nil
@@ -176,6 +179,7 @@ func newWorld(t testing.TB, db *store.DB, cfg func(*agency.Config), sources map[
 	t.Cleanup(func() {
 		stop()
 		w.eng.Wait()
+		stopGroup()
 	})
 	return w
 }

@@ -1,6 +1,7 @@
 package shopping
 
 import (
+	"context"
 	"time"
 
 	"github.com/voyage/voyage/pkg/supplier"
@@ -47,3 +48,13 @@ func (e *Engine) SetCapacity(n int) { e.capacity = int64(n) }
 
 // BatchParts decodes a batch as a store would read it.
 func BatchParts(b Batch) ([]Part, error) { return decodeParts(b.Payload, 0) }
+
+// AddMany writes batches of the searches ids in one statement, as a group
+// insert does (PostgreSQL).
+func (s *SQLSessions) AddMany(ctx context.Context, ids []string, bs []Batch) error {
+	rows := make([]batchRow, len(ids))
+	for i := range ids {
+		rows[i] = batchRow{id: ids[i], b: bs[i], at: time.Now().UTC()}
+	}
+	return s.addMany(ctx, rows)
+}

@@ -4,8 +4,10 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"fmt"
 	"os"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -120,4 +122,142 @@ func batch(t *testing.T, name string, parts []shopping.Part) shopping.Batch {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// newSessions creates n sessions of the world's agency in s.
+func newSessions(t *testing.T, s shopping.SessionStore, agencyID int64, n int) []string {
+	t.Helper()
+	now := time.Now().UTC()
+	ids := make([]string, n)
+	for i := range ids {
+		b := make([]byte, 8)
+		_, _ = rand.Read(b)
+		ids[i] = "t" + hex.EncodeToString(b)
+		sess := shopping.Session{ID: ids[i], AgencyID: agencyID, Parts: 2, CreatedAt: now, ExpiresAt: now.Add(shopping.StaleAfter),
+			Request: shopping.Request{BookingType: shopping.OneWay, Journeys: []supplier.JourneyQuery{{Origin: "PEK", Destination: "LHR", Date: "2026-12-20"}}}}
+		if err := s.Create(context.Background(), sess); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return ids
+}
+
+// flights are n offers of distinct flight numbers, so that each search's
+// answers differ in length and content.
+func flights(n int) []supplier.Offer {
+	out := make([]supplier.Offer, n)
+	for i := range out {
+		out[i] = flight("gds", fmt.Sprintf("CA%d", 100+i), "PEK", "LHR", "2026-12-20", 8+i%12, 0, 660, int64(4000+i))
+	}
+	return out
+}
+
+// partsOf are a search's stored parts as name=status and its flight
+// numbers, as a poller of another instance reads them.
+func partsOf(t *testing.T, s shopping.SessionStore, id string) (names, numbers []string) {
+	t.Helper()
+	parts, err := s.Parts(context.Background(), id, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range parts {
+		names = append(names, p.Name+"="+p.Status)
+		for _, o := range p.Offers {
+			numbers = append(numbers, o.Segments[0].FlightNumber)
+		}
+	}
+	return names, numbers
+}
+
+func flightNumbers(offers []supplier.Offer) []string {
+	var out []string
+	for _, o := range offers {
+		out = append(out, o.Segments[0].FlightNumber)
+	}
+	return out
+}
+
+// One statement for the batches of several searches (PostgreSQL): each
+// search reads back exactly its own answers, whatever the sizes of the
+// others' beside them, and a batch stored before keeps its first content.
+func TestSQLSessionsAddManyKeepsEachSearchsAnswers(t *testing.T) {
+	db := storetest.Open(t, store.Postgres)
+	w := newWorld(t, db, nil, nil)
+	s := shopping.NewSQLSessions(db)
+	ids := newSessions(t, s, w.agency.ID, 3)
+	ctx := context.Background()
+	if err := s.AddBatch(ctx, ids[1], batch(t, "b1", []shopping.Part{{Name: "main/lcc", Supplier: "lcc", Status: shopping.PartFailed}})); err != nil {
+		t.Fatal(err)
+	}
+	sizes := []int{40, 1, 7}
+	var bs []shopping.Batch
+	for i, n := range sizes {
+		bs = append(bs, batch(t, "b1", []shopping.Part{{Name: "main/gds", Supplier: "gds", Status: shopping.PartDone, Offers: flights(n)}}))
+		if i == 0 {
+			bs = append(bs, batch(t, "b2", []shopping.Part{{Name: "main/ndc", Supplier: "ndc", Status: shopping.PartTimeout}}))
+		}
+	}
+	if err := s.AddMany(ctx, []string{ids[0], ids[0], ids[1], ids[2]}, bs); err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range []struct {
+		names   []string
+		numbers []string
+	}{
+		{[]string{"batch:b1=done", "main/gds=done", "batch:b2=done", "main/ndc=timeout"}, flightNumbers(flights(40))},
+		{[]string{"batch:b1=done", "main/lcc=failed"}, nil}, // stored before: kept
+		{[]string{"batch:b1=done", "main/gds=done"}, flightNumbers(flights(7))},
+	} {
+		names, numbers := partsOf(t, s, ids[i])
+		if !slices.Equal(names, c.names) || !slices.Equal(numbers, c.numbers) {
+			t.Errorf("search %d: parts %v with flights %v, want %v with %v", i, names, numbers, c.names, c.numbers)
+		}
+	}
+	// A batch whose search does not exist fails the statement: the group
+	// insert then writes each batch alone (see store.Grouper).
+	if err := s.AddMany(ctx, []string{ids[2], "nosuchsearch"}, bs[:2]); err == nil {
+		t.Error("a batch of an unknown search was stored")
+	}
+}
+
+// Searches storing their answers at once, through the group insert: every
+// answer lands with its own search, and a batch of a search that does not
+// exist fails without failing the others.
+func TestSQLSessionsGroupInserts(t *testing.T) {
+	db := storetest.Open(t, store.Postgres)
+	w := newWorld(t, db, nil, nil)
+	s := shopping.NewSQLSessions(db)
+	stop := s.Group(8)
+	defer stop()
+	ids := newSessions(t, s, w.agency.ID, 24)
+	ctx := context.Background()
+	var wg sync.WaitGroup
+	for i, id := range ids {
+		wg.Go(func() {
+			for _, b := range []shopping.Batch{
+				batch(t, "b1", []shopping.Part{{Name: "main/gds", Supplier: "gds", Status: shopping.PartDone, Offers: flights(1 + i)}}),
+				batch(t, "b2", []shopping.Part{{Name: "main/lcc", Supplier: "lcc", Status: shopping.PartFailed}}),
+				batch(t, "b1", []shopping.Part{{Name: "main/gds", Supplier: "gds", Status: shopping.PartTimeout}}),
+			} {
+				if err := s.AddBatch(ctx, id, b); err != nil {
+					t.Errorf("search %d, batch %s: %v", i, b.Name, err)
+				}
+			}
+		})
+		if i%6 == 0 {
+			wg.Go(func() {
+				if err := s.AddBatch(ctx, "nosuchsearch", batch(t, "b1", nil)); err == nil {
+					t.Error("a batch of an unknown search was stored")
+				}
+			})
+		}
+	}
+	wg.Wait()
+	for i, id := range ids {
+		names, numbers := partsOf(t, s, id)
+		want := []string{"batch:b1=done", "main/gds=done", "batch:b2=done", "main/lcc=failed"}
+		if !slices.Equal(names, want) || !slices.Equal(numbers, flightNumbers(flights(1+i))) {
+			t.Errorf("search %d: parts %v with flights %v, want %v with %d flights", i, names, numbers, want, 1+i)
+		}
+	}
 }
