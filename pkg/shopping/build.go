@@ -382,21 +382,6 @@ type builder struct {
 	trips     block[option]
 	lists     lister
 	partLists block[*option]
-	// bounds are the combination work's (see bound).
-	bounds combineBounds
-}
-
-// bound sets the bounds of the next builds: fullBounds unless told
-// otherwise. New bounds redo the combinations made under the old.
-func (b *builder) bound(c combineBounds) {
-	if c == b.bounds {
-		return
-	}
-	b.bounds = c
-	for j := range b.legsDirty {
-		b.legsDirty[j] = true
-	}
-	b.poolsDirty = true
 }
 
 // single is single(pr), made in a block: a search makes several hundred.
@@ -425,7 +410,7 @@ func newBuilder(req *Request, p *Policy, relaxed bool) *builder {
 	return &builder{req: req, p: p, relaxed: relaxed, oneways: make([][]oneway, J), legs: map[legKey][]*priced{},
 		legsDirty: make([]bool, J), combos: make([][]combo, J), selfTransfers: make([]map[[2]*priced]*option, J),
 		flights: map[[2]uint64]int32{}, brands: map[string]int32{}, itineraries: map[uint64]int32{},
-		slots: []int32{0}, made: []*view{nil}, bounds: fullBounds}
+		slots: []int32{0}, made: []*view{nil}}
 }
 
 // add prices and sorts parts[b.used:], the answers not seen yet.
@@ -470,7 +455,7 @@ func (b *builder) options() []*option {
 	if len(b.req.Exact) == 0 {
 		for j := range J {
 			if b.legsDirty[j] {
-				b.combos[j], _ = interlineCount(legsFor(b.legs, j), b.bounds.interline)
+				b.combos[j], _ = interlineCount(legsFor(b.legs, j), maxInterlinePerJourney)
 				b.legsDirty[j] = false
 				b.poolsDirty = true
 			}
@@ -490,10 +475,10 @@ func (b *builder) options() []*option {
 			b.pools = make([][]*option, J)
 		}
 		for j := range J {
-			b.pools[j] = b.pool(j, b.bounds.pool, b.pools[j][:0])
+			b.pools[j] = b.pool(j, maxPoolPerJourney, b.pools[j][:0])
 		}
 		s := combiningPool.Get().(*combining)
-		trips := combineJourneys(b.pools, b.bounds.pool, b.bounds.combined, s)
+		trips := combineJourneys(b.pools, maxCombined, s)
 		// A trip made of the same options as before is the same option, so
 		// its view (and the Solution it built) carries over. Trips are found
 		// by a digest of their parts: of two that share one, only the last
@@ -659,28 +644,12 @@ const (
 	maxCombined            = 650
 )
 
-// combineBounds bound a build's combination work: the self-transfer
-// combinations kept per journey, a journey's pool, and the trips combined.
-type combineBounds struct{ interline, pool, combined int }
-
-// fullBounds are those of a build that answers; busyBounds those of a
-// search still filling in on a busy instance (see Engine.refresh). Its
-// builds are interim, seen for a second or two until the complete answer:
-// they keep the cheapest combinations of each kind, which is what a first
-// page shows, for a fraction of the work. At full breadth they were a
-// third of the building an overloaded instance did, and the complete
-// build redoes most of it.
-var (
-	fullBounds = combineBounds{interline: maxInterlinePerJourney, pool: maxPoolPerJourney, combined: maxCombined}
-	busyBounds = combineBounds{interline: 40, pool: 20, combined: 100}
-)
-
 // combineJourneys builds whole trips from per-journey options, cheapest first,
 // keeping a beam of the cheapest partial trips so five journeys stay cheap.
 // A trip is its options in journey order (join makes it one option). The
 // trips are cut from s's slices and hold until s is used again: a caller
 // that keeps one copies it (nil s: made for this call).
-func combineJourneys(pools [][]*option, perPool, limit int, s *combining) [][]*option {
+func combineJourneys(pools [][]*option, limit int, s *combining) [][]*option {
 	if s == nil {
 		s = &combining{}
 	}
@@ -695,8 +664,8 @@ func combineJourneys(pools [][]*option, perPool, limit int, s *combining) [][]*o
 			}
 			return strings.Compare(a.idOf(), b.idOf())
 		})
-		if len(pools[j]) > perPool {
-			pools[j] = pools[j][:perPool]
+		if len(pools[j]) > maxPoolPerJourney {
+			pools[j] = pools[j][:maxPoolPerJourney]
 		}
 		if len(pools[j]) == 0 {
 			return nil

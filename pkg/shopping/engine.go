@@ -693,12 +693,10 @@ func (e *Engine) refresh(ctx context.Context, st *state) error {
 		return nil
 	}
 	now := e.now()
-	bounds := fullBounds
 	if !e.arrived(st) {
 		every, first := rebuildEvery, time.Duration(0)
 		if e.busy() {
 			every, first = e.busyEvery(), busyFirstEvery
-			bounds = busyBounds
 			// Past the first results, only a supplier's whole-trip answer
 			// (which the progress display shows as done) is worth a
 			// rebuild before the search completes: one-ways and legs wait
@@ -730,7 +728,6 @@ func (e *Engine) refresh(ctx context.Context, st *state) error {
 		if st.b == nil {
 			st.b = newBuilder(&st.sess.Request, &st.policy, false)
 		}
-		st.b.bound(bounds)
 		st.b.add(st.parts)
 		st.views = st.b.views(now)
 	} else {

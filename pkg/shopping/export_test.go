@@ -58,6 +58,3 @@ func (s *SQLSessions) AddMany(ctx context.Context, ids []string, bs []Batch) err
 	}
 	return s.addMany(ctx, rows)
 }
-
-// FirstDiff is the first pair of strings where two lists differ.
-var FirstDiff = firstDiff

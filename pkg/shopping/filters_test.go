@@ -2,7 +2,6 @@ package shopping_test
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"strconv"
 	"testing"
@@ -254,93 +253,4 @@ func amount(t *testing.T, m shopping.Money) float64 {
 		t.Fatal(err)
 	}
 	return f
-}
-
-// gated holds a supplier's answers until its gate closes.
-type gated struct {
-	supplier.Supplier
-	gate chan struct{}
-}
-
-func (g *gated) Search(ctx context.Context, req supplier.SearchRequest) ([]supplier.Offer, error) {
-	select {
-	case <-g.gate:
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
-	return g.Supplier.Search(ctx, req)
-}
-
-// A busy instance builds a search still filling in narrow: no more trips
-// combined from separate tickets than busyBounds allow (100), where an idle
-// one shows every combination of the answers so far. Its complete answer
-// is the whole one all the same: the same solutions as an idle instance
-// finds.
-func TestBusySearchIsNarrowUntilComplete(t *testing.T) {
-	db := storetest.Open(t, store.SQLite)
-	answer := func(busy bool) (interimCombined int, complete []string) {
-		t.Helper()
-		sources := simSources(t)
-		gds := sources["gds"]
-		gate := make(chan struct{})
-		gds.Supplier = &gated{Supplier: gds.Supplier, gate: gate}
-		sources["gds"] = gds
-		w := newWorld(t, db, nil, sources)
-		if busy {
-			w.eng.SetBusyAt(0) // this one search is load enough
-		}
-		st, err := w.eng.Start(context.Background(), w.who(), returnTrip("PEK", "LHR", 30, 37))
-		if err != nil {
-			t.Fatal(err)
-		}
-		q := shopping.Query{SearchID: st.SearchID, Sort: shopping.SortPrice, PageSize: 100}
-		all := func() []shopping.Solution {
-			t.Helper()
-			var out []shopping.Solution
-			for n := 1; ; n++ {
-				q.Page = n
-				p, err := w.eng.Solutions(context.Background(), w.who(), q, "en")
-				if err != nil {
-					t.Fatal(err)
-				}
-				if len(p.Items) == 0 {
-					return out
-				}
-				out = append(out, p.Items...)
-			}
-		}
-		// Polled for longer than a busy search waits between its
-		// rebuilds: every answer but gds's is built.
-		for end := time.Now().Add(1500 * time.Millisecond); time.Now().Before(end); {
-			all()
-			time.Sleep(50 * time.Millisecond)
-		}
-		for _, s := range all() {
-			if s.Tickets > 1 {
-				interimCombined++
-			}
-		}
-		close(gate)
-		poll(t, w, st.SearchID, q, func(p shopping.Page) bool { return p.Complete })
-		for _, s := range all() {
-			// Ids are the search's own: the flights, tickets and price.
-			k := fmt.Sprintf("%s %d", s.Total.Amount, s.Tickets)
-			for _, g := range s.Segments {
-				k += " " + g.FlightNumber + "@" + g.DepartAt.String()
-			}
-			complete = append(complete, k)
-		}
-		// Solutions of one price are in the order of their ids.
-		slices.Sort(complete)
-		return interimCombined, complete
-	}
-	idleInterim, idle := answer(false)
-	busyInterim, busy := answer(true)
-	if idleInterim <= 100 || busyInterim > 100 || busyInterim == 0 {
-		t.Errorf("trips combined before the complete answer: %d busy, %d idle; want at most 100 busy, more idle", busyInterim, idleInterim)
-	}
-	// 896 solutions on this route, 340 of them whole-trip offers.
-	if len(idle) < 800 || !slices.Equal(busy, idle) {
-		t.Fatalf("complete answer: %d solutions busy, %d idle; first differences %v", len(busy), len(idle), shopping.FirstDiff(busy, idle))
-	}
 }
