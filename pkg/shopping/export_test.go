@@ -58,3 +58,16 @@ func (s *SQLSessions) AddMany(ctx context.Context, ids []string, bs []Batch) err
 	}
 	return s.addMany(ctx, rows)
 }
+
+// CreateMany creates sessions in one statement, as a group insert does.
+func (s *SQLSessions) CreateMany(ctx context.Context, ss ...Session) error {
+	rows := make([][]any, len(ss))
+	for i := range ss {
+		r, err := sessionRow(ss[i])
+		if err != nil {
+			return err
+		}
+		rows[i] = r
+	}
+	return s.createMany(ctx, rows)
+}

@@ -141,6 +141,9 @@ type SQLSessions struct {
 	// (only the group's goroutine writes it).
 	group    atomic.Pointer[store.Grouper[batchRow]]
 	payloads []byte
+	// creates, when on, inserts the sessions of searches started together
+	// in one statement.
+	creates atomic.Pointer[store.Grouper[[]any]]
 }
 
 // NewSQLSessions returns the database session store.
@@ -153,40 +156,72 @@ type batchRow struct {
 	at time.Time
 }
 
-// Group turns group inserts of batches on (PostgreSQL), up to max a
-// statement, and returns the function that turns them off after writing
-// what is queued. Every search in progress writes a batch every flushEvery
-// or so, each in a statement, round trip and commit of its own: under load
-// those were a tenth of the CPU of a search, most of it the system calls.
-// SQLite is in the process, with no round trip to save.
+// Group turns group inserts of batches and of new sessions on
+// (PostgreSQL), up to max a statement, and returns the function that turns
+// them off after writing what is queued. Every search in progress writes a
+// batch every flushEvery or so, each in a statement, round trip and commit
+// of its own: under load those were a tenth of the CPU of a search, most of
+// it the system calls. SQLite is in the process, with no round trip to
+// save.
 func (s *SQLSessions) Group(max int) (stop func()) {
 	if s.db.Dialect != store.Postgres || max < 2 {
 		return func() {}
 	}
 	g := store.Group("search_results", max, storeWait, s.addOne, s.addMany)
 	s.group.Store(g)
+	c := store.Group("search_sessions", max, storeWait,
+		func(ctx context.Context, r []any) error { return s.createMany(ctx, [][]any{r}) }, s.createMany)
+	s.creates.Store(c)
 	return func() {
 		s.group.Store(nil)
+		s.creates.Store(nil)
 		g.Stop()
+		c.Stop()
 	}
 }
 
 // Create implements SessionStore.
 func (s *SQLSessions) Create(ctx context.Context, ss Session) error {
+	r, err := sessionRow(ss)
+	if err != nil {
+		return err
+	}
+	if g := s.creates.Load(); g != nil {
+		return g.Write(ctx, r)
+	}
+	return s.createMany(ctx, [][]any{r})
+}
+
+// sessionRow is the values of ss's row, in the order of createMany's
+// columns.
+func sessionRow(ss Session) ([]any, error) {
 	req, err := json.Marshal(ss.Request)
 	if err != nil {
-		return fmt.Errorf("shopping: encode request: %w", err)
+		return nil, fmt.Errorf("shopping: encode request: %w", err)
 	}
 	sup, _ := json.Marshal(ss.Suppliers)
 	var user any
 	if ss.UserID != 0 {
 		user = ss.UserID
 	}
-	_, err = s.db.ExecContext(ctx, s.db.Rebind(`INSERT INTO search_sessions
-		(id, agency_id, user_id, request, status, created_at, expires_at, suppliers, parts) VALUES (?, ?, ?, ?, 'running', ?, ?, ?, ?)`),
-		ss.ID, ss.AgencyID, user, string(req), ss.CreatedAt.UTC(), ss.ExpiresAt.UTC(), string(sup), ss.Parts)
-	if err != nil {
-		return fmt.Errorf("shopping: create session: %w", err)
+	return []any{ss.ID, ss.AgencyID, user, string(req), ss.CreatedAt.UTC(), ss.ExpiresAt.UTC(), string(sup), ss.Parts}, nil
+}
+
+// createMany inserts sessions, each row its columns' values in the order of
+// the statement's.
+func (s *SQLSessions) createMany(ctx context.Context, rows [][]any) error {
+	var q strings.Builder
+	q.WriteString(`INSERT INTO search_sessions (id, agency_id, user_id, request, status, created_at, expires_at, suppliers, parts) VALUES `)
+	args := make([]any, 0, 8*len(rows))
+	for i, r := range rows {
+		if i > 0 {
+			q.WriteString(", ")
+		}
+		q.WriteString(`(?, ?, ?, ?, 'running', ?, ?, ?, ?)`)
+		args = append(args, r...)
+	}
+	if _, err := s.db.ExecContext(ctx, s.db.Rebind(q.String()), args...); err != nil {
+		return fmt.Errorf("shopping: create %d sessions: %w", len(rows), err)
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -124,22 +125,24 @@ func batch(t *testing.T, name string, parts []shopping.Part) shopping.Batch {
 	return b
 }
 
-// newSessions creates n sessions of the world's agency in s.
-func newSessions(t *testing.T, s shopping.SessionStore, agencyID int64, n int) []string {
+// newSessions are n sessions of the world's agency, created in s unless s
+// is nil.
+func newSessions(t *testing.T, s shopping.SessionStore, agencyID int64, n int) []shopping.Session {
 	t.Helper()
 	now := time.Now().UTC()
-	ids := make([]string, n)
-	for i := range ids {
+	out := make([]shopping.Session, n)
+	for i := range out {
 		b := make([]byte, 8)
 		_, _ = rand.Read(b)
-		ids[i] = "t" + hex.EncodeToString(b)
-		sess := shopping.Session{ID: ids[i], AgencyID: agencyID, Parts: 2, CreatedAt: now, ExpiresAt: now.Add(shopping.StaleAfter),
+		out[i] = shopping.Session{ID: "t" + hex.EncodeToString(b), AgencyID: agencyID, Parts: 2 + i, CreatedAt: now, ExpiresAt: now.Add(shopping.StaleAfter),
 			Request: shopping.Request{BookingType: shopping.OneWay, Journeys: []supplier.JourneyQuery{{Origin: "PEK", Destination: "LHR", Date: "2026-12-20"}}}}
-		if err := s.Create(context.Background(), sess); err != nil {
-			t.Fatal(err)
+		if s != nil {
+			if err := s.Create(context.Background(), out[i]); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
-	return ids
+	return out
 }
 
 // flights are n offers of distinct flight numbers, so that each search's
@@ -184,7 +187,10 @@ func TestSQLSessionsAddManyKeepsEachSearchsAnswers(t *testing.T) {
 	db := storetest.Open(t, store.Postgres)
 	w := newWorld(t, db, nil, nil)
 	s := shopping.NewSQLSessions(db)
-	ids := newSessions(t, s, w.agency.ID, 3)
+	var ids []string
+	for _, ss := range newSessions(t, s, w.agency.ID, 3) {
+		ids = append(ids, ss.ID)
+	}
 	ctx := context.Background()
 	if err := s.AddBatch(ctx, ids[1], batch(t, "b1", []shopping.Part{{Name: "main/lcc", Supplier: "lcc", Status: shopping.PartFailed}})); err != nil {
 		t.Fatal(err)
@@ -195,6 +201,16 @@ func TestSQLSessionsAddManyKeepsEachSearchsAnswers(t *testing.T) {
 		bs = append(bs, batch(t, "b1", []shopping.Part{{Name: "main/gds", Supplier: "gds", Status: shopping.PartDone, Offers: flights(n)}}))
 		if i == 0 {
 			bs = append(bs, batch(t, "b2", []shopping.Part{{Name: "main/ndc", Supplier: "ndc", Status: shopping.PartTimeout}}))
+		}
+	}
+	// Sessions too are created several in one statement.
+	more := newSessions(t, nil, w.agency.ID, 3)
+	if err := s.CreateMany(ctx, more...); err != nil {
+		t.Fatal(err)
+	}
+	for i, ss := range more {
+		if got, err := s.Get(ctx, ss.ID); err != nil || got.Parts != ss.Parts {
+			t.Fatalf("session %d created with others: %+v, %v", i, got, err)
 		}
 	}
 	if err := s.AddMany(ctx, []string{ids[0], ids[0], ids[1], ids[2]}, bs); err != nil {
@@ -220,18 +236,46 @@ func TestSQLSessionsAddManyKeepsEachSearchsAnswers(t *testing.T) {
 	}
 }
 
-// Searches storing their answers at once, through the group insert: every
-// answer lands with its own search, and a batch of a search that does not
-// exist fails without failing the others.
+// Searches started at once and storing their answers at once, through the
+// group inserts: every search is created, every answer lands with its own
+// search, and a search created twice, or a batch of a search that does not
+// exist, fails without failing the others.
 func TestSQLSessionsGroupInserts(t *testing.T) {
 	db := storetest.Open(t, store.Postgres)
 	w := newWorld(t, db, nil, nil)
 	s := shopping.NewSQLSessions(db)
 	stop := s.Group(8)
 	defer stop()
-	ids := newSessions(t, s, w.agency.ID, 24)
 	ctx := context.Background()
+	sessions := newSessions(t, nil, w.agency.ID, 24)
+	ids := make([]string, len(sessions))
+	created := make([]atomic.Int32, len(ids))
 	var wg sync.WaitGroup
+	for i, sess := range sessions {
+		ids[i] = sess.ID
+		// Every sixth search is created twice at once: one of the two
+		// fails.
+		times := 1
+		if i%6 == 5 {
+			times = 2
+		}
+		for range times {
+			wg.Go(func() {
+				if err := s.Create(ctx, sess); err == nil {
+					created[i].Add(1)
+				}
+			})
+		}
+	}
+	wg.Wait()
+	for i, id := range ids {
+		if n := created[i].Load(); n != 1 {
+			t.Errorf("search %d created %d times, want once", i, n)
+		}
+		if got, err := s.Get(ctx, id); err != nil || got.Parts != 2+i || got.AgencyID != w.agency.ID {
+			t.Fatalf("search %d as stored: %+v, %v", i, got, err)
+		}
+	}
 	for i, id := range ids {
 		wg.Go(func() {
 			for _, b := range []shopping.Batch{
