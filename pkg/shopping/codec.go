@@ -280,12 +280,10 @@ func (e *encoder) encode(parts []Part) ([]byte, error) {
 }
 
 // release returns the encoder to the pool, holding none of the batch's
-// strings so that the pool does not keep answers alive.
+// strings so that the pool does not keep answers alive, nor its bytes
+// (see encodeBatch).
 func (e *encoder) release() {
-	if cap(e.buf) > maxPooledBuf {
-		return
-	}
-	e.buf = e.buf[:0]
+	e.buf = nil
 	e.fieldStrs.reset()
 	e.refStrs.reset()
 	e.segs.reset()

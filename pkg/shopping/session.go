@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -95,15 +96,36 @@ func EncodeBatch(name string, parts []Part) (Batch, error) {
 // encodeBatch is EncodeBatch into a pooled buffer, whose bytes the
 // payload is until done is called: the engine stores a batch and is done
 // with it, and a copy of every batch was a twentieth of a search's garbage.
+// The encoder, its tables, goes back to its pool at once: a batch is
+// encoded with a CPU slot (see slots.go) but held through its write, and
+// under load many were held at once, each a miss of the pool that grew new
+// tables (a twelfth of a search's garbage).
 func encodeBatch(name string, parts []Part) (b Batch, done func(), err error) {
 	e := encoders.Get().(*encoder)
+	buf := payloadBufs.Get().(*[]byte)
+	e.buf = *buf
 	payload, err := e.encode(parts)
+	*buf = e.buf
+	e.release()
+	done = func() {
+		if cap(*buf) <= maxPooledBuf {
+			*buf = (*buf)[:0]
+			payloadBufs.Put(buf)
+		}
+	}
 	if err != nil {
-		e.release()
+		done()
 		return Batch{}, nil, fmt.Errorf("shopping: encode answers: %w", err)
 	}
-	return Batch{Name: name, Payload: payload, Offers: offerCount(parts)}, e.release, nil
+	return Batch{Name: name, Payload: payload, Offers: offerCount(parts)}, done, nil
 }
+
+// payloadBufs are the buffers batches are encoded into, apart from the
+// encoders (see encodeBatch), sized for a usual batch.
+var payloadBufs = sync.Pool{New: func() any {
+	b := make([]byte, 0, 32<<10)
+	return &b
+}}
 
 // decodeParts unpacks a stored batch; every part gets the batch's seq. A
 // gzip payload is a batch an older release wrote in gob.
