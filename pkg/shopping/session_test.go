@@ -165,13 +165,12 @@ func partsOf(t *testing.T, s shopping.SessionStore, id string) (names, numbers [
 	}
 	for _, p := range parts {
 		names = append(names, p.Name+"="+p.Status)
-		for _, o := range p.Offers {
-			numbers = append(numbers, o.Segments[0].FlightNumber)
-		}
+		numbers = append(numbers, flightNumbers(p.Offers)...)
 	}
 	return names, numbers
 }
 
+// flightNumbers are the offers' first flights' numbers.
 func flightNumbers(offers []supplier.Offer) []string {
 	var out []string
 	for _, o := range offers {
