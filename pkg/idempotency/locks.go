@@ -21,6 +21,7 @@ import (
 
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/store"
+	"github.com/voyage/voyage/pkg/turns"
 )
 
 // Defaults: the lease is short so a crashed holder delays a retry by
@@ -38,23 +39,16 @@ type Locks struct {
 	// answered "still in progress".
 	wait time.Duration
 	now  func() time.Time
-
-	mu    sync.Mutex
-	local map[lockKey]*localLock
+	// local queues this instance's requests for one key, so that only one
+	// of them polls the database while the others wait on a channel.
+	local turns.Queue[lockKey]
 }
 
 type lockKey struct{ scope, key string }
 
-// localLock queues this instance's requests for one key, so that only one
-// of them polls the database while the others wait on a channel.
-type localLock struct {
-	ch    chan struct{} // holds one token: the right to poll or hold
-	users int
-}
-
 // New returns the locks on db.
 func New(db *store.DB) *Locks {
-	return &Locks{db: db, lease: DefaultLease, wait: DefaultWait, now: time.Now, local: map[lockKey]*localLock{}}
+	return &Locks{db: db, lease: DefaultLease, wait: DefaultWait, now: time.Now}
 }
 
 // SetTimes sets the lease and the longest wait, for tests.
@@ -64,28 +58,6 @@ func (l *Locks) SetTimes(lease, wait time.Duration) { l.lease, l.wait = lease, w
 // the longest wait.
 func ErrInProgress() error {
 	return fault.New(fault.CodeConflict, http.StatusConflict, "idempotency.error.inProgress")
-}
-
-func (l *Locks) localFor(k lockKey) *localLock {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	ll := l.local[k]
-	if ll == nil {
-		ll = &localLock{ch: make(chan struct{}, 1)}
-		ll.ch <- struct{}{}
-		l.local[k] = ll
-	}
-	ll.users++
-	return ll
-}
-
-func (l *Locks) doneLocal(k lockKey, ll *localLock) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	ll.users--
-	if ll.users == 0 {
-		delete(l.local, k)
-	}
 }
 
 // Acquire waits until the caller holds key in scope and returns the
@@ -133,18 +105,11 @@ func Released(ctx context.Context) {
 // Hold is Acquire, with a context carrying the lock for ReleaseItem.
 func (l *Locks) Hold(ctx context.Context, scope, key string) (_ context.Context, release func(), err error) {
 	k := lockKey{scope, key}
-	ll := l.localFor(k)
 	wait, cancel := context.WithTimeout(ctx, l.wait)
 	defer cancel()
-	select {
-	case <-ll.ch:
-	case <-wait.Done():
-		l.doneLocal(k, ll)
+	unlockLocal, err := l.local.Take(wait, k)
+	if err != nil {
 		return ctx, nil, l.waitErr(ctx)
-	}
-	unlockLocal := func() {
-		ll.ch <- struct{}{}
-		l.doneLocal(k, ll)
 	}
 	token := newToken()
 	delay := 5 * time.Millisecond

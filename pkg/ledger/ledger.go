@@ -28,6 +28,7 @@ import (
 	"github.com/voyage/voyage/pkg/config"
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/store"
+	"github.com/voyage/voyage/pkg/turns"
 )
 
 // Account kinds. A wallet and a credit cover belong to an agency; the others
@@ -136,6 +137,12 @@ type Ledger struct {
 	accounts sync.Map // accountKey → int64
 	fresh    sync.Map // accountKey → *sqlx.Tx that inserted it, not yet seen committed
 	batch    atomic.Pointer[batcher]
+	// turns queue this instance's gated payments (PostFirstWith) per
+	// account: a busy agency's payments all lock its wallet's row and
+	// their provider shard's until their statement commits, and sixteen
+	// of them at once were fifteen server processes asleep on the row,
+	// each woken and rechecking it when the one before committed.
+	turns turns.Queue[int64]
 }
 
 type accountKey struct {
@@ -327,6 +334,7 @@ var ErrGateClosed = errors.New("ledger: the transfer's gate is closed")
 // committed, the same account on both sides, or NoCredit (whose check on
 // the balance after needs a rollback). A transfer with the key posted
 // before is refused by the unique index, and the gate's write with it.
+// Calls on the same accounts take turns in this instance (Ledger.turns).
 func (l *Ledger) PostFirstWith(ctx context.Context, gate Gate, t Transfer) (p Posted, done bool, err error) {
 	if err := t.validate(); err != nil {
 		return Posted{}, true, err
@@ -335,6 +343,12 @@ func (l *Ledger) PostFirstWith(ctx context.Context, gate Gate, t Transfer) (p Po
 	if !ok {
 		return Posted{}, false, nil
 	}
+	lo, hi, _ := lockOrder(fromID, toID, t.Amount)
+	release, err := l.turns.Take(ctx, lo, hi)
+	if err != nil {
+		return Posted{}, true, err
+	}
+	defer release()
 	p, err = l.postOneStatement(ctx, nil, t, t.hash(), fromID, toID, t.detailJSON(), l.now().UTC(), gate)
 	return p, true, err
 }

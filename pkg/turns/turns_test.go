@@ -1,0 +1,74 @@
+package turns
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+)
+
+// TestQueue: callers on one key go one at a time; other keys do not wait
+// for them; a caller whose context ends while waiting gives back the turn
+// it already took; a key nobody waits on is forgotten.
+func TestQueue(t *testing.T) {
+	var q Queue[int64]
+	ctx := context.Background()
+	// taken reports whether Take(keys) returns within a short wait, and
+	// its release when it does; one still waiting releases when it gets
+	// its turn.
+	taken := func(ctx context.Context, keys ...int64) (func(), error, bool) {
+		type res struct {
+			release func()
+			err     error
+		}
+		ch := make(chan res, 1)
+		go func() {
+			r, err := q.Take(ctx, keys...)
+			ch <- res{r, err}
+		}()
+		select {
+		case r := <-ch:
+			return r.release, r.err, true
+		case <-time.After(200 * time.Millisecond):
+			go func() {
+				if r := <-ch; r.release != nil {
+					r.release()
+				}
+			}()
+			return nil, nil, false
+		}
+	}
+
+	first, err := q.Take(ctx, 1, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, ok := taken(ctx, 2, 3); ok {
+		t.Fatal("key 2 taken while its turn is held")
+	}
+	other, err, ok := taken(ctx, 3, 4)
+	if !ok || err != nil {
+		t.Fatalf("keys 3 and 4 waited for 1 and 2: returned %v, %v", ok, err)
+	}
+	other()
+
+	// Waiting for 2 while holding 5: its context ends, and 5 is free again.
+	short, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
+	defer cancel()
+	if _, err := q.Take(short, 5, 2); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Take past its deadline: %v, want deadline exceeded", err)
+	}
+	five, err, ok := taken(ctx, 5)
+	if !ok || err != nil {
+		t.Fatalf("key 5 still held by a caller that gave up: returned %v, %v", ok, err)
+	}
+	five()
+
+	first()
+	// The waiter on 2 and 3 now runs and gives its turns back.
+	for deadline := time.Now().Add(5 * time.Second); q.Len() != 0; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d keys' turns kept after every caller left", q.Len())
+		}
+	}
+}
