@@ -138,10 +138,9 @@ type Ledger struct {
 	fresh    sync.Map // accountKey → *sqlx.Tx that inserted it, not yet seen committed
 	batch    atomic.Pointer[batcher]
 	// turns queue this instance's gated payments (PostFirstWith) per
-	// account: a busy agency's payments all lock its wallet's row and
-	// their provider shard's until their statement commits, and sixteen
-	// of them at once were fifteen server processes asleep on the row,
-	// each woken and rechecking it when the one before committed.
+	// account, so that a busy agency's payments wait here rather than on
+	// its wallet's row (see pkg/turns). Post needs none: its concurrent
+	// callers are gathered into one transaction by the batcher.
 	turns turns.Queue[int64]
 }
 

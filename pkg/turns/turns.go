@@ -77,10 +77,3 @@ func (q *Queue[K]) Take(ctx context.Context, keys ...K) (release func(), err err
 	}
 	return release, nil
 }
-
-// Len is how many keys have a holder or a waiter.
-func (q *Queue[K]) Len() int {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	return len(q.by)
-}

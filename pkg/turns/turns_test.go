@@ -13,10 +13,11 @@ import (
 func TestQueue(t *testing.T) {
 	var q Queue[int64]
 	ctx := context.Background()
-	// taken reports whether Take(keys) returns within a short wait, and
-	// its release when it does; one still waiting releases when it gets
-	// its turn.
-	taken := func(ctx context.Context, keys ...int64) (func(), error, bool) {
+	// taken reports whether Take(keys) returns within wait, and its
+	// release when it does; one still waiting releases when it gets its
+	// turn. A caller that must not wait is given seconds (it returns at
+	// once unless the queue is wrong), one that must wait a fraction.
+	taken := func(ctx context.Context, wait time.Duration, keys ...int64) (func(), bool, error) {
 		type res struct {
 			release func()
 			err     error
@@ -28,14 +29,14 @@ func TestQueue(t *testing.T) {
 		}()
 		select {
 		case r := <-ch:
-			return r.release, r.err, true
-		case <-time.After(200 * time.Millisecond):
+			return r.release, true, r.err
+		case <-time.After(wait):
 			go func() {
 				if r := <-ch; r.release != nil {
 					r.release()
 				}
 			}()
-			return nil, nil, false
+			return nil, false, nil
 		}
 	}
 
@@ -43,10 +44,10 @@ func TestQueue(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, ok := taken(ctx, 2, 3); ok {
+	if _, ok, _ := taken(ctx, 200*time.Millisecond, 2, 3); ok {
 		t.Fatal("key 2 taken while its turn is held")
 	}
-	other, err, ok := taken(ctx, 3, 4)
+	other, ok, err := taken(ctx, 5*time.Second, 3, 4)
 	if !ok || err != nil {
 		t.Fatalf("keys 3 and 4 waited for 1 and 2: returned %v, %v", ok, err)
 	}
@@ -58,7 +59,7 @@ func TestQueue(t *testing.T) {
 	if _, err := q.Take(short, 5, 2); !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("Take past its deadline: %v, want deadline exceeded", err)
 	}
-	five, err, ok := taken(ctx, 5)
+	five, ok, err := taken(ctx, 5*time.Second, 5)
 	if !ok || err != nil {
 		t.Fatalf("key 5 still held by a caller that gave up: returned %v, %v", ok, err)
 	}
@@ -66,9 +67,14 @@ func TestQueue(t *testing.T) {
 
 	first()
 	// The waiter on 2 and 3 now runs and gives its turns back.
-	for deadline := time.Now().Add(5 * time.Second); q.Len() != 0; time.Sleep(10 * time.Millisecond) {
+	kept := func() int {
+		q.mu.Lock()
+		defer q.mu.Unlock()
+		return len(q.by)
+	}
+	for deadline := time.Now().Add(5 * time.Second); kept() != 0; time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {
-			t.Fatalf("%d keys' turns kept after every caller left", q.Len())
+			t.Fatalf("%d keys' turns kept after every caller left", kept())
 		}
 	}
 }
