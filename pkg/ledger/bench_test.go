@@ -12,6 +12,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/voyage/voyage/pkg/agency"
+	"github.com/voyage/voyage/pkg/benchprof"
 	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/store"
 	"github.com/voyage/voyage/pkg/store/storetest"
@@ -81,6 +82,8 @@ func benchTransfers(b *testing.B, d store.Dialect, writers, accounts int, batche
 	}
 	var next atomic.Int64
 	latencies := make([][]time.Duration, writers)
+	stopProfile := benchprof.Start(b)
+	machine0, process0 := benchprof.MachineCPU(), benchprof.ProcessCPU()
 	b.ResetTimer()
 	start := time.Now()
 	var wg sync.WaitGroup
@@ -106,10 +109,21 @@ func benchTransfers(b *testing.B, d store.Dialect, writers, accounts int, batche
 	wg.Wait()
 	elapsed := time.Since(start)
 	b.StopTimer()
-	all := slices.Concat(latencies...)
-	slices.Sort(all)
-	if len(all) > 0 {
-		b.ReportMetric(float64(len(all))/elapsed.Seconds(), "transfers/s")
-		b.ReportMetric(float64(all[len(all)*99/100].Microseconds()), "p99-µs")
+	reportTransfers(b, slices.Concat(latencies...), elapsed, benchprof.MachineCPU()-machine0, benchprof.ProcessCPU()-process0)
+	stopProfile()
+}
+
+// reportTransfers reports transfers per second, the 99th percentile
+// latency, and the CPU each transfer cost the machine (this process and
+// the database server) and this process alone.
+func reportTransfers(b *testing.B, latencies []time.Duration, elapsed, machineCPU, processCPU time.Duration) {
+	if len(latencies) == 0 {
+		return
 	}
+	slices.Sort(latencies)
+	n := float64(len(latencies))
+	b.ReportMetric(n/elapsed.Seconds(), "transfers/s")
+	b.ReportMetric(float64(latencies[len(latencies)*99/100].Microseconds()), "p99-µs")
+	b.ReportMetric(float64(machineCPU.Microseconds())/n, "cpu-µs/transfer")
+	b.ReportMetric(float64(processCPU.Microseconds())/n, "go-cpu-µs/transfer")
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/voyage/voyage/pkg/benchprof"
 	"github.com/voyage/voyage/pkg/store"
 	"github.com/voyage/voyage/pkg/store/storetest"
 )
@@ -76,6 +77,7 @@ func BenchmarkPgledgerMethod(b *testing.B) {
 			}
 			var next atomic.Int64
 			latencies := make([][]time.Duration, writers)
+			machine0, process0 := benchprof.MachineCPU(), benchprof.ProcessCPU()
 			b.ResetTimer()
 			start := time.Now()
 			var wg sync.WaitGroup
@@ -99,12 +101,7 @@ func BenchmarkPgledgerMethod(b *testing.B) {
 			wg.Wait()
 			elapsed := time.Since(start)
 			b.StopTimer()
-			all := slices.Concat(latencies...)
-			slices.Sort(all)
-			if len(all) > 0 {
-				b.ReportMetric(float64(len(all))/elapsed.Seconds(), "transfers/s")
-				b.ReportMetric(float64(all[len(all)*99/100].Microseconds()), "p99-µs")
-			}
+			reportTransfers(b, slices.Concat(latencies...), elapsed, benchprof.MachineCPU()-machine0, benchprof.ProcessCPU()-process0)
 		})
 	}
 }
