@@ -16,9 +16,12 @@ import (
 
 // Start begins a CPU profile written to the file VOYAGE_BENCH_CPUPROFILE
 // names, when it is set; the function it returns stops it. Without the
-// variable both do nothing.
+// variable both do nothing. A %s in the name is replaced by the
+// benchmark's (see profilePath): a run of several benchmarks, such as the
+// ledger's one-transaction and group-commit paths, otherwise leaves only
+// the last one's profile.
 func Start(tb testing.TB) (stop func()) {
-	path := os.Getenv("VOYAGE_BENCH_CPUPROFILE")
+	path := profilePath(os.Getenv("VOYAGE_BENCH_CPUPROFILE"), tb.Name())
 	if path == "" {
 		return func() {}
 	}
@@ -36,6 +39,16 @@ func Start(tb testing.TB) (stop func()) {
 			tb.Errorf("benchprof: %v", err)
 		}
 	}
+}
+
+// profilePath is the file pattern names for the benchmark called name: a
+// %s in pattern becomes the name with its slashes as underscores, so that
+// each sub-benchmark has a file of its own in the pattern's directory.
+func profilePath(pattern, name string) string {
+	if !strings.Contains(pattern, "%s") {
+		return pattern
+	}
+	return strings.ReplaceAll(pattern, "%s", strings.ReplaceAll(name, "/", "_"))
 }
 
 // MachineCPU is the CPU time every process on the machine has used since
