@@ -121,7 +121,7 @@ func BenchmarkOrdersCreateAndPay(b *testing.B) {
 		counter.start()
 	}
 	stopProfile := benchprof.Start(b)
-	machine0, process0 := benchprof.MachineCPU(), benchprof.ProcessCPU()
+	cpu0 := benchprof.ReadCPU()
 	start := time.Now()
 	b.RunParallel(func(pb *testing.PB) {
 		var mine []time.Duration
@@ -147,7 +147,7 @@ func BenchmarkOrdersCreateAndPay(b *testing.B) {
 		mu.Unlock()
 	})
 	elapsed := time.Since(start)
-	machineCPU, processCPU := benchprof.MachineCPU()-machine0, benchprof.ProcessCPU()-process0
+	cpu := cpu0.Since()
 	stopProfile()
 	var statements int64
 	if counter != nil {
@@ -169,8 +169,8 @@ func BenchmarkOrdersCreateAndPay(b *testing.B) {
 	// The CPU an order costs: all of it (PostgreSQL, this process, the
 	// ticketing running alongside), and this process's share (the API, the
 	// simulated airline, the clients, and the statement counter if on).
-	b.ReportMetric(float64(machineCPU.Microseconds())/1000/float64(len(lat)), "cpu-ms/order")
-	b.ReportMetric(float64(processCPU.Microseconds())/1000/float64(len(lat)), "go-cpu-ms/order")
+	b.ReportMetric(float64(cpu.Machine.Microseconds())/1000/float64(len(lat)), "cpu-ms/order")
+	b.ReportMetric(float64(cpu.Process.Microseconds())/1000/float64(len(lat)), "go-cpu-ms/order")
 	slices.Sort(lat)
 	b.ReportMetric(float64(len(lat))/elapsed.Seconds(), "orders/s")
 	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")

@@ -51,11 +51,25 @@ func profilePath(pattern, name string) string {
 	return strings.ReplaceAll(pattern, "%s", strings.ReplaceAll(name, "/", "_"))
 }
 
-// MachineCPU is the CPU time every process on the machine has used since
+// CPU is CPU time used by the whole machine and by this process, as
+// machineCPU and ProcessCPU count it: a benchmark reads it before its timed
+// part and reports what Since gives after.
+type CPU struct{ Machine, Process time.Duration }
+
+// ReadCPU is the machine's and this process's CPU time so far.
+func ReadCPU() CPU { return CPU{machineCPU(), ProcessCPU()} }
+
+// Since is the CPU used since c was read.
+func (c CPU) Since() CPU {
+	now := ReadCPU()
+	return CPU{now.Machine - c.Machine, now.Process - c.Process}
+}
+
+// machineCPU is the CPU time every process on the machine has used since
 // boot (user, nice, system, irq and softirq in /proc/stat), zero where
 // /proc is not there. A benchmark whose work is split between this process
 // and a database server on the same machine reports both halves from it.
-func MachineCPU() time.Duration {
+func machineCPU() time.Duration {
 	raw, err := os.ReadFile("/proc/stat")
 	if err != nil {
 		return 0

@@ -83,7 +83,7 @@ func benchTransfers(b *testing.B, d store.Dialect, writers, accounts int, batche
 	var next atomic.Int64
 	latencies := make([][]time.Duration, writers)
 	stopProfile := benchprof.Start(b)
-	machine0, process0 := benchprof.MachineCPU(), benchprof.ProcessCPU()
+	cpu0 := benchprof.ReadCPU()
 	b.ResetTimer()
 	start := time.Now()
 	var wg sync.WaitGroup
@@ -109,14 +109,14 @@ func benchTransfers(b *testing.B, d store.Dialect, writers, accounts int, batche
 	wg.Wait()
 	elapsed := time.Since(start)
 	b.StopTimer()
-	reportTransfers(b, slices.Concat(latencies...), elapsed, benchprof.MachineCPU()-machine0, benchprof.ProcessCPU()-process0)
+	reportTransfers(b, slices.Concat(latencies...), elapsed, cpu0.Since())
 	stopProfile()
 }
 
 // reportTransfers reports transfers per second, the 99th percentile
 // latency, and the CPU each transfer cost the machine (this process and
 // the database server) and this process alone.
-func reportTransfers(b *testing.B, latencies []time.Duration, elapsed, machineCPU, processCPU time.Duration) {
+func reportTransfers(b *testing.B, latencies []time.Duration, elapsed time.Duration, cpu benchprof.CPU) {
 	if len(latencies) == 0 {
 		return
 	}
@@ -124,6 +124,6 @@ func reportTransfers(b *testing.B, latencies []time.Duration, elapsed, machineCP
 	n := float64(len(latencies))
 	b.ReportMetric(n/elapsed.Seconds(), "transfers/s")
 	b.ReportMetric(float64(latencies[len(latencies)*99/100].Microseconds()), "p99-µs")
-	b.ReportMetric(float64(machineCPU.Microseconds())/n, "cpu-µs/transfer")
-	b.ReportMetric(float64(processCPU.Microseconds())/n, "go-cpu-µs/transfer")
+	b.ReportMetric(float64(cpu.Machine.Microseconds())/n, "cpu-µs/transfer")
+	b.ReportMetric(float64(cpu.Process.Microseconds())/n, "go-cpu-µs/transfer")
 }

@@ -77,7 +77,7 @@ func BenchmarkPgledgerMethod(b *testing.B) {
 			}
 			var next atomic.Int64
 			latencies := make([][]time.Duration, writers)
-			machine0, process0 := benchprof.MachineCPU(), benchprof.ProcessCPU()
+			cpu0 := benchprof.ReadCPU()
 			b.ResetTimer()
 			start := time.Now()
 			var wg sync.WaitGroup
@@ -101,7 +101,7 @@ func BenchmarkPgledgerMethod(b *testing.B) {
 			wg.Wait()
 			elapsed := time.Since(start)
 			b.StopTimer()
-			reportTransfers(b, slices.Concat(latencies...), elapsed, benchprof.MachineCPU()-machine0, benchprof.ProcessCPU()-process0)
+			reportTransfers(b, slices.Concat(latencies...), elapsed, cpu0.Since())
 		})
 	}
 }
