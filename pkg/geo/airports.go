@@ -168,10 +168,19 @@ func CityByCode(code string) (City, bool) {
 // CityOf is the city code of an airport ("PEK" → "BJS", "CAN" → "CAN"),
 // empty for an unknown airport.
 func CityOf(airport string) string {
-	if a, ok := AirportByCode(airport); ok {
-		return a.CityCode
+	c, _ := CityCodeOf(airport)
+	return c
+}
+
+// CityCodeOf is CityOf with whether the airport is known, in one look-up and
+// without copying the airport: a search asks it of every one-way offer.
+func CityCodeOf(airport string) (string, bool) {
+	p := loaded()
+	i, ok := p.airportAt[normCode(airport)]
+	if !ok {
+		return "", false
 	}
-	return ""
+	return p.airports[i].CityCode, true
 }
 
 // Resolve lists the airport codes a code stands for: a city code its

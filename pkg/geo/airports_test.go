@@ -134,6 +134,14 @@ func TestResolve(t *testing.T) {
 	if CityOf("CAN") != "CAN" || CityOf("ZZZ") != "" {
 		t.Errorf("CityOf CAN %q, ZZZ %q", CityOf("CAN"), CityOf("ZZZ"))
 	}
+	for _, tt := range []struct {
+		code, city string
+		known      bool
+	}{{"PEK", "BJS", true}, {"pek ", "BJS", true}, {"CAN", "CAN", true}, {"BJS", "", false}, {"ZZZ", "", false}} {
+		if city, known := CityCodeOf(tt.code); city != tt.city || known != tt.known {
+			t.Errorf("CityCodeOf(%q) = %q, %v; want %q, %v", tt.code, city, known, tt.city, tt.known)
+		}
+	}
 }
 
 func TestRouteClass(t *testing.T) {

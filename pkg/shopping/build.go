@@ -148,7 +148,14 @@ func (o *option) arrives() time.Time {
 
 // price converts an offer; ok is false when a rate is missing.
 func (p *Policy) price(o *supplier.Offer) (*priced, bool) {
-	pr := &priced{offer: o}
+	pr := &priced{}
+	return pr, p.priceInto(pr, o)
+}
+
+// priceInto makes pr, a zero priced, the price of o, and says whether o's
+// currency converts.
+func (p *Policy) priceInto(pr *priced, o *supplier.Offer) bool {
+	pr.offer = o
 	for k := range o.Fares {
 		f := &o.Fares[k]
 		i := paxIndex(f.Type)
@@ -158,7 +165,7 @@ func (p *Policy) price(o *supplier.Offer) (*priced, bool) {
 		base, ok1 := p.convert(f.Base, o.Currency)
 		tax, ok2 := p.convert(f.Taxes, o.Currency)
 		if !ok1 || !ok2 {
-			return nil, false
+			return false
 		}
 		pr.fare[i] += base
 		pr.taxes[i] += tax
@@ -166,7 +173,7 @@ func (p *Policy) price(o *supplier.Offer) (*priced, bool) {
 	}
 	pr.refundFee, _ = p.convert(o.Conditions.RefundFee, o.Currency)
 	pr.changeFee, _ = p.convert(o.Conditions.ChangeFee, o.Currency)
-	return pr, true
+	return true
 }
 
 // single is one offer as an option: in one allocation with its slices when
@@ -295,9 +302,20 @@ type joinedBuf struct {
 	idx     [6]int
 }
 
+// journeyEnds are the cities of each journey's origin and destination, as
+// journeyOf compares them.
+func journeyEnds(req *Request) [][2]string {
+	ends := make([][2]string, len(req.Journeys))
+	for j, q := range req.Journeys {
+		ends[j] = [2]string{cityCode(q.Origin), cityCode(q.Destination)}
+	}
+	return ends
+}
+
 // journeyOf says which journey of the request a one-journey offer answers,
-// -1 when none.
-func journeyOf(req *Request, o *supplier.Offer) int {
+// -1 when none; ends are the request's journeyEnds, worked out once rather
+// than for every offer.
+func journeyOf(req *Request, ends [][2]string, o *supplier.Offer) int {
 	if len(o.Journeys) != 1 || len(o.Segments) == 0 {
 		return -1
 	}
@@ -314,7 +332,7 @@ func journeyOf(req *Request, o *supplier.Offer) int {
 		if from == "" {
 			from, to = cityCode(first.Origin), cityCode(last.Destination)
 		}
-		if from == cityCode(q.Origin) && to == cityCode(q.Destination) {
+		if from == ends[j][0] && to == ends[j][1] {
 			return j
 		}
 	}
@@ -336,6 +354,7 @@ type builder struct {
 	// touched keeps readAhead's loads from being optimised away.
 	touched uint64
 	req     *Request
+	ends    [][2]string // journeyEnds(req)
 	p       *Policy
 	relaxed bool
 	used    int // parts taken so far
@@ -349,12 +368,10 @@ type builder struct {
 	combos     [][]combo
 	poolsDirty bool
 	combined   []*option
-	// joined are the trips made, by a digest of their parts, in a table
-	// sized for joinedRoom; pools the journeys' pools of the last rebuild,
-	// refilled by the next.
-	joined     map[uint64]*option
-	joinedRoom int
-	pools      [][]*option
+	// tables are the builder's look-up tables (see builderTables); pools
+	// the journeys' pools of the last rebuild, refilled by the next.
+	*tables
+	pools [][]*option
 	// selfTransfers are each journey's interlined options of the last
 	// rebuild, by their legs.
 	selfTransfers []map[[2]*priced]*option
@@ -363,21 +380,11 @@ type builder struct {
 	// rebuild was a tenth of its CPU).
 	made  []*view
 	slots []int32
-	// flights number the texts of journeys' flights, brands the brands,
-	// and itineraries the itineraries: flights by a 128-bit digest of
-	// their text, so that no string is kept for each (see number), and
-	// itineraries by themselves packed in 64 bits, or by a digest where
-	// they do not fit (see itineraryOf). itineraryRoom is how many
-	// itineraries the table was last sized for (see dedupe).
-	flights       map[[2]uint64]int32
-	brands        map[string]int32
-	itineraries   map[uint64]int32
-	digested      map[[2]uint64]int32
-	itineraryRoom int
-	// newViews, singles and trips are where views, options of one offer
-	// and options of several journeys are made, lists the views' lists,
-	// and partLists the trips' parts (see block).
+	// newViews, prices, singles and trips are where views, priced offers,
+	// options of one offer and options of several journeys are made, lists
+	// the views' lists, and partLists the trips' parts (see block).
 	newViews  block[view]
+	prices    block[priced]
 	singles   block[singleBuf]
 	trips     block[option]
 	lists     lister
@@ -407,10 +414,54 @@ func (b *builder) trip(parts []*option) *option {
 
 func newBuilder(req *Request, p *Policy, relaxed bool) *builder {
 	J := len(req.Journeys)
-	return &builder{req: req, p: p, relaxed: relaxed, oneways: make([][]oneway, J), legs: map[legKey][]*priced{},
+	return &builder{req: req, ends: journeyEnds(req), p: p, relaxed: relaxed, oneways: make([][]oneway, J), legs: map[legKey][]*priced{},
 		legsDirty: make([]bool, J), combos: make([][]combo, J), selfTransfers: make([]map[[2]*priced]*option, J),
-		flights: map[[2]uint64]int32{}, brands: map[string]int32{}, itineraries: map[uint64]int32{},
-		slots: []int32{0}, made: []*view{nil}}
+		tables: getTables(), slots: []int32{0}, made: []*view{nil}}
+}
+
+// tables are a builder's look-up tables, which outlive it: a complete
+// search drops its builder (see Engine.Solutions), and the next search's
+// takes the tables, emptied, at the size the last one grew them to. Made
+// anew for every search, the tables were a tenth of what a search
+// allocated, nearly all of it memory the process had never touched.
+type tables struct {
+	// joined are the trips made, by a digest of their parts, in a table
+	// sized for joinedRoom.
+	joined     map[uint64]*option
+	joinedRoom int
+	// flights number the texts of journeys' flights, brands the brands,
+	// and itineraries the itineraries: flights by a 128-bit digest of
+	// their text, so that no string is kept for each (see number), and
+	// itineraries by themselves packed in 64 bits, or by a digest where
+	// they do not fit (see itineraryOf). itineraryRoom is how many
+	// itineraries the table was last sized for (see dedupe).
+	flights       map[[2]uint64]int32
+	brands        map[string]int32
+	itineraries   map[uint64]int32
+	digested      map[[2]uint64]int32
+	itineraryRoom int
+}
+
+var tablesPool = sync.Pool{New: func() any {
+	return &tables{flights: map[[2]uint64]int32{}, brands: map[string]int32{}, itineraries: map[uint64]int32{}}
+}}
+
+func getTables() *tables { return tablesPool.Get().(*tables) }
+
+// release gives the builder's tables back, emptied so that the pool keeps
+// none of its options alive; the builder is not used again.
+func (b *builder) release() {
+	t := b.tables
+	if t == nil {
+		return
+	}
+	b.tables = nil
+	clear(t.joined)
+	clear(t.flights)
+	clear(t.brands)
+	clear(t.itineraries)
+	clear(t.digested)
+	tablesPool.Put(t)
 }
 
 // add prices and sorts parts[b.used:], the answers not seen yet.
@@ -425,10 +476,12 @@ func (b *builder) add(parts []Part) {
 			if len(o.Segments) == 0 || !b.p.admits(o) || !matchesExact(b.req, o, b.relaxed) {
 				continue
 			}
-			pr, ok := b.p.price(o)
-			if !ok {
+			var price priced
+			if !b.p.priceInto(&price, o) {
 				continue
 			}
+			pr := b.prices.one()
+			*pr = price
 			switch {
 			case isLeg:
 				if len(o.Segments) == 1 && leg.journey >= 0 && leg.journey < J {
@@ -438,7 +491,7 @@ func (b *builder) add(parts []Part) {
 			case len(o.Journeys) == J && J > 0:
 				b.full = append(b.full, b.number(b.single(pr)))
 			default:
-				if j := journeyOf(b.req, o); j >= 0 {
+				if j := journeyOf(b.req, b.ends, o); j >= 0 {
 					b.oneways[j] = append(b.oneways[j], oneway{priced: pr})
 					b.poolsDirty = true
 				}

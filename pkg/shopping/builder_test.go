@@ -65,6 +65,49 @@ func testIncrementalBuild(t *testing.T, days int) {
 	}
 }
 
+// A builder takes the tables a finished one released (see tables): what
+// the last search numbered in them must change nothing in the next one's
+// solutions, and the pool must hold none of its options.
+func TestBuilderOnReleasedTables(t *testing.T) {
+	now := time.Now()
+	summary := func(vs []*view) []string {
+		out := make([]string, len(vs))
+		for i, v := range vs {
+			out[i] = v.id() + " " + itineraryText(v.opt) + " " + time.Duration(v.total).String()
+		}
+		slices.Sort(out)
+		return out
+	}
+	for _, c := range []struct{ before, after int }{{30, 47}, {47, 47}, {101, 9}} {
+		t.Run(fmt.Sprintf("%d then %d", c.before, c.after), func(t *testing.T) {
+			req, parts, p := simPartsIn(t, c.before)
+			first := newBuilder(req, p, false)
+			first.add(parts)
+			if len(first.views(now)) == 0 {
+				t.Fatal("the first search has no solutions")
+			}
+			used := first.tables
+			first.release()
+			if first.tables != nil {
+				t.Fatal("a released builder keeps its tables")
+			}
+			if n := len(used.joined) + len(used.flights) + len(used.brands) + len(used.itineraries) + len(used.digested); n != 0 {
+				t.Fatalf("released tables hold %d entries", n)
+			}
+
+			req, parts, p = simPartsIn(t, c.after)
+			want := build(req, parts, p, now)
+			b := newBuilder(req, p, false)
+			b.release()
+			b.tables = used
+			b.add(parts)
+			if g, w := summary(b.views(now)), summary(want); !slices.Equal(g, w) {
+				t.Fatalf("on released tables: %d solutions, on new ones %d; first differences: %v", len(g), len(w), firstDiff(g, w))
+			}
+		})
+	}
+}
+
 func firstDiff(a, b []string) []string {
 	for i := range min(len(a), len(b)) {
 		if a[i] != b[i] {

@@ -808,9 +808,11 @@ func (e *Engine) busy() bool {
 // exactly takes those that match loosely.
 func build(req *Request, parts []Part, p *Policy, now time.Time) []*view {
 	b := newBuilder(req, p, false)
+	defer func() { b.release() }()
 	b.add(parts)
 	vs := b.views(now)
 	if len(vs) == 0 && len(req.Exact) > 0 {
+		b.release()
 		b = newBuilder(req, p, true)
 		b.add(parts)
 		vs = b.views(now)

@@ -139,8 +139,8 @@ func (r *Request) Normalize(today time.Time) map[string]string {
 // cityCode maps an airport or city code to its city (spec §5 compares
 // journeys' ends by city).
 func cityCode(code string) string {
-	if _, ok := geo.AirportByCode(code); ok {
-		return geo.CityOf(code)
+	if c, ok := geo.CityCodeOf(code); ok {
+		return c
 	}
 	return code
 }
