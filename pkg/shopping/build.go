@@ -368,8 +368,8 @@ type builder struct {
 	combos     [][]combo
 	poolsDirty bool
 	combined   []*option
-	// tables are the builder's look-up tables (see builderTables); pools
-	// the journeys' pools of the last rebuild, refilled by the next.
+	// tables are the builder's look-up tables (see tables); pools the
+	// journeys' pools of the last rebuild, refilled by the next.
 	*tables
 	pools [][]*option
 	// selfTransfers are each journey's interlined options of the last
@@ -422,8 +422,8 @@ func newBuilder(req *Request, p *Policy, relaxed bool) *builder {
 // tables are a builder's look-up tables, which outlive it: a complete
 // search drops its builder (see Engine.Solutions), and the next search's
 // takes the tables, emptied, at the size the last one grew them to. Made
-// anew for every search, the tables were a tenth of what a search
-// allocated, nearly all of it memory the process had never touched.
+// anew for every search, the tables were about a tenth of the bytes a
+// search allocated, nearly all of it memory the process had never touched.
 type tables struct {
 	// joined are the trips made, by a digest of their parts, in a table
 	// sized for joinedRoom.
