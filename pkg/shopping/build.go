@@ -416,7 +416,7 @@ func newBuilder(req *Request, p *Policy, relaxed bool) *builder {
 	J := len(req.Journeys)
 	return &builder{req: req, ends: journeyEnds(req), p: p, relaxed: relaxed, oneways: make([][]oneway, J), legs: map[legKey][]*priced{},
 		legsDirty: make([]bool, J), combos: make([][]combo, J), selfTransfers: make([]map[[2]*priced]*option, J),
-		tables: getTables(), slots: []int32{0}, made: []*view{nil}}
+		tables: tablesPool.Get().(*tables), slots: []int32{0}, made: []*view{nil}}
 }
 
 // tables are a builder's look-up tables, which outlive it: a complete
@@ -446,22 +446,26 @@ var tablesPool = sync.Pool{New: func() any {
 	return &tables{flights: map[[2]uint64]int32{}, brands: map[string]int32{}, itineraries: map[uint64]int32{}}
 }}
 
-func getTables() *tables { return tablesPool.Get().(*tables) }
-
 // release gives the builder's tables back, emptied so that the pool keeps
-// none of its options alive; the builder is not used again.
+// none of its options alive; the builder is not used again. A nil builder
+// (a search that never built) has none to give.
 func (b *builder) release() {
-	t := b.tables
-	if t == nil {
+	if b == nil || b.tables == nil {
 		return
 	}
+	t := b.tables
 	b.tables = nil
+	t.reset()
+	tablesPool.Put(t)
+}
+
+// reset empties the tables, keeping their room.
+func (t *tables) reset() {
 	clear(t.joined)
 	clear(t.flights)
 	clear(t.brands)
 	clear(t.itineraries)
 	clear(t.digested)
-	tablesPool.Put(t)
 }
 
 // add prices and sorts parts[b.used:], the answers not seen yet.

@@ -807,17 +807,19 @@ func (e *Engine) busy() bool {
 // journey by journey. An accurate search whose flights no answer matches
 // exactly takes those that match loosely.
 func build(req *Request, parts []Part, p *Policy, now time.Time) []*view {
-	b := newBuilder(req, p, false)
-	defer func() { b.release() }()
-	b.add(parts)
-	vs := b.views(now)
+	vs := buildOnce(req, parts, p, now, false)
 	if len(vs) == 0 && len(req.Exact) > 0 {
-		b.release()
-		b = newBuilder(req, p, true)
-		b.add(parts)
-		vs = b.views(now)
+		vs = buildOnce(req, parts, p, now, true)
 	}
 	return vs
+}
+
+// buildOnce is a builder's views of every part, its tables given back.
+func buildOnce(req *Request, parts []Part, p *Policy, now time.Time, relaxed bool) []*view {
+	b := newBuilder(req, p, relaxed)
+	defer b.release()
+	b.add(parts)
+	return b.views(now)
 }
 
 // complete says whether the solutions are final: every answer taken in is

@@ -55,10 +55,8 @@ func (e *Engine) Solutions(ctx context.Context, who auth.Principal, q Query, lan
 		// searches a busy instance keeps cached are most of its heap (so
 		// of the collector's work). An answer stored after all (another
 		// instance's, late) is built again from every part.
-		if st.b != nil {
-			st.b.release()
-			st.b = nil
-		}
+		st.b.release()
+		st.b = nil
 	}
 	lost := e.losses(st, complete)
 	// With answers lost, "no flight found" would claim what nobody knows:

@@ -1,6 +1,7 @@
 package shopping
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -139,8 +140,5 @@ func (r *Request) Normalize(today time.Time) map[string]string {
 // cityCode maps an airport or city code to its city (spec §5 compares
 // journeys' ends by city).
 func cityCode(code string) string {
-	if c, ok := geo.CityCodeOf(code); ok {
-		return c
-	}
-	return code
+	return cmp.Or(geo.CityOf(code), code)
 }
