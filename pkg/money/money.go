@@ -6,6 +6,7 @@ package money
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/shopspring/decimal"
@@ -38,7 +39,34 @@ func (a Amount) Decimal() decimal.Decimal {
 // String is the amount as a plain decimal with its currency's digits, as the
 // API returns it ("1234.50").
 func (a Amount) String() string {
-	return a.Decimal().StringFixed(Exponent(a.Currency))
+	var buf [24]byte // a sign, 20 digits of an int64, a point
+	return string(appendFixed(buf[:0], a.Minor, Exponent(a.Currency)))
+}
+
+// appendFixed appends minor units as a plain decimal with exp (at most 18)
+// digits after the point, what decimal's StringFixed writes for them, from
+// the integer itself: a search writes every price it shows this way, and
+// StringFixed's big integers were a fiftieth of a search's CPU.
+func appendFixed(b []byte, minor int64, exp int32) []byte {
+	u := uint64(minor)
+	if minor < 0 {
+		b = append(b, '-')
+		u = -u // MinInt64 too: its magnitude fits in a uint64
+	}
+	if exp <= 0 {
+		return strconv.AppendUint(b, u, 10)
+	}
+	p := uint64(1)
+	for range exp {
+		p *= 10
+	}
+	b = strconv.AppendUint(b, u/p, 10)
+	b = append(b, '.')
+	frac := u % p
+	for q := p / 10; q > frac && q > 1; q /= 10 {
+		b = append(b, '0')
+	}
+	return strconv.AppendUint(b, frac, 10)
 }
 
 // Why an amount was refused. Each kind has its own catalog key, so the user

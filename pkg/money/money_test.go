@@ -2,6 +2,8 @@ package money
 
 import (
 	"errors"
+	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -222,5 +224,37 @@ func TestConvertUp(t *testing.T) {
 		if got := ConvertUp(c.a, c.from, usd, "USD"); got.Minor != c.want || got.Currency != "USD" {
 			t.Errorf("ConvertUp(%v) = %v, want %d USD", c.a, got, c.want)
 		}
+	}
+}
+
+// TestStringAsDecimal: String writes what decimal's StringFixed writes for
+// the same minor units, at the edges of int64 and of each currency's digits.
+func TestStringAsDecimal(t *testing.T) {
+	minors := []int64{0, 1, -1, 5, -5, 9, 10, 99, 100, 101, -101, 1234, 123450, -325, 1000000000000000,
+		100000000000000000, math.MaxInt64, math.MinInt64, math.MaxInt64 - 1, math.MinInt64 + 1}
+	for range 1000 {
+		minors = append(minors, rand.Int64N(2_000_000_000)-1_000_000_000, rand.Int64())
+	}
+	for _, cur := range []string{"CNY", "JPY", "USD", "KRW"} {
+		for _, m := range minors {
+			a := Amount{Minor: m, Currency: cur}
+			if got, want := a.String(), a.Decimal().StringFixed(Exponent(cur)); got != want {
+				t.Errorf("Amount{%d, %s}.String() = %q, want %q", m, cur, got, want)
+			}
+		}
+	}
+	for exp := int32(0); exp <= 18; exp++ {
+		for _, m := range minors {
+			if got, want := string(appendFixed(nil, m, exp)), decimal.New(m, -exp).StringFixed(exp); got != want {
+				t.Errorf("appendFixed(%d, %d) = %q, want %q", m, exp, got, want)
+			}
+		}
+	}
+}
+
+func BenchmarkString(b *testing.B) {
+	a := Amount{Minor: 1234550, Currency: "CNY"}
+	for b.Loop() {
+		_ = a.String()
 	}
 }
