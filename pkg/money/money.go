@@ -39,7 +39,7 @@ func (a Amount) Decimal() decimal.Decimal {
 // String is the amount as a plain decimal with its currency's digits, as the
 // API returns it ("1234.50").
 func (a Amount) String() string {
-	var buf [24]byte // a sign, 20 digits of an int64, a point
+	var buf [24]byte // a sign, an int64's 19 digits, a point and a leading 0
 	return string(appendFixed(buf[:0], a.Minor, Exponent(a.Currency)))
 }
 

@@ -252,6 +252,8 @@ func TestStringAsDecimal(t *testing.T) {
 	}
 }
 
+// BenchmarkString is one price's text, which a results page writes for
+// every fare, tax and total it shows.
 func BenchmarkString(b *testing.B) {
 	a := Amount{Minor: 1234550, Currency: "CNY"}
 	for b.Loop() {
