@@ -232,8 +232,11 @@ func TestConvertUp(t *testing.T) {
 func TestStringAsDecimal(t *testing.T) {
 	minors := []int64{0, 1, -1, 5, -5, 9, 10, 99, 100, 101, -101, 1234, 123450, -325, 1000000000000000,
 		100000000000000000, math.MaxInt64, math.MinInt64, math.MaxInt64 - 1, math.MinInt64 + 1}
+	// Seeded, so that a failure is the same on the next run; the second
+	// draw is any int64, either sign.
+	r := rand.New(rand.NewPCG(1, 2))
 	for range 1000 {
-		minors = append(minors, rand.Int64N(2_000_000_000)-1_000_000_000, rand.Int64())
+		minors = append(minors, r.Int64N(2_000_000_000)-1_000_000_000, int64(r.Uint64()))
 	}
 	for _, cur := range []string{"CNY", "JPY", "USD", "KRW"} {
 		for _, m := range minors {
