@@ -6,6 +6,7 @@ package benchprof
 
 import (
 	"os"
+	"runtime"
 	"runtime/pprof"
 	"strconv"
 	"strings"
@@ -20,8 +21,24 @@ import (
 // benchmark's (see profilePath): a run of several benchmarks, such as the
 // ledger's one-transaction and group-commit paths, otherwise leaves only
 // the last one's profile.
+//
+// With VOYAGE_BENCH_HEAPPROFILE set (a file name, %s as above), stopping
+// also writes a heap profile after a collection, while what the benchmark
+// set up is still alive: its in-use figures are what the system under test
+// keeps (a search engine's cache of searches), which go test's
+// -memprofile, written after the benchmark's clean-up, no longer holds.
 func Start(tb testing.TB) (stop func()) {
-	path := profilePath(os.Getenv("VOYAGE_BENCH_CPUPROFILE"), tb.Name())
+	cpu := startCPU(tb, profilePath(os.Getenv("VOYAGE_BENCH_CPUPROFILE"), tb.Name()))
+	heap := profilePath(os.Getenv("VOYAGE_BENCH_HEAPPROFILE"), tb.Name())
+	return func() {
+		cpu()
+		if heap != "" {
+			writeHeap(tb, heap)
+		}
+	}
+}
+
+func startCPU(tb testing.TB, path string) (stop func()) {
 	if path == "" {
 		return func() {}
 	}
@@ -38,6 +55,22 @@ func Start(tb testing.TB) (stop func()) {
 		if err := f.Close(); err != nil {
 			tb.Errorf("benchprof: %v", err)
 		}
+	}
+}
+
+// writeHeap writes the heap profile of what is alive now to path.
+func writeHeap(tb testing.TB, path string) {
+	runtime.GC()
+	f, err := os.Create(path)
+	if err != nil {
+		tb.Fatalf("benchprof: %v", err)
+	}
+	if err := pprof.WriteHeapProfile(f); err != nil {
+		f.Close()
+		tb.Fatalf("benchprof: %v", err)
+	}
+	if err := f.Close(); err != nil {
+		tb.Errorf("benchprof: %v", err)
 	}
 }
 

@@ -1,6 +1,9 @@
 package benchprof
 
 import (
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -30,5 +33,25 @@ func TestCPUSince(t *testing.T) {
 	}
 	if used.Machine < 0 {
 		t.Errorf("Since().Machine = %v, want no negative time", used.Machine)
+	}
+}
+
+// Stopping writes the heap profile VOYAGE_BENCH_HEAPPROFILE names, with the
+// benchmark's name in place of %s, and no CPU profile unless asked for.
+func TestStartWritesHeapProfile(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("VOYAGE_BENCH_CPUPROFILE", "")
+	t.Setenv("VOYAGE_BENCH_HEAPPROFILE", filepath.Join(dir, "%s.heap"))
+	Start(t)()
+	b, err := os.ReadFile(filepath.Join(dir, strings.ReplaceAll(t.Name(), "/", "_")+".heap"))
+	if err != nil {
+		t.Fatalf("no heap profile: %v", err)
+	}
+	// A profile is gzipped protocol buffers.
+	if len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
+		t.Errorf("heap profile of %d bytes is not gzipped", len(b))
+	}
+	if files, _ := os.ReadDir(dir); len(files) != 1 {
+		t.Errorf("%d files written, want the heap profile alone", len(files))
 	}
 }
