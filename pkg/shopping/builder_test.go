@@ -82,7 +82,7 @@ func TestBuilderOnReleasedTables(t *testing.T) {
 			want := build(req, parts, p, now)
 			b := newBuilder(req, p, false)
 			b.release()
-			b.tables = used
+			b.tables, b.lists.byKey = used, used.viewLists
 			b.add(parts)
 			if g, w := summary(b.views(now)), summary(want); !slices.Equal(g, w) {
 				t.Fatalf("on released tables: %d solutions, on new ones %d; first differences: %v", len(g), len(w), firstDiff(g, w))
@@ -92,7 +92,7 @@ func TestBuilderOnReleasedTables(t *testing.T) {
 			if b.tables != nil {
 				t.Fatal("a released builder keeps its tables")
 			}
-			if n := len(used.joined) + len(used.flights) + len(used.brands) + len(used.itineraries) + len(used.digested); n != 0 {
+			if n := len(used.joined) + len(used.flights) + len(used.brands) + len(used.itineraries) + len(used.digested) + len(used.viewLists); n != 0 {
 				t.Fatalf("released tables hold %d entries", n)
 			}
 		})

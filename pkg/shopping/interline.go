@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/voyage/voyage/pkg/geo"
+	"github.com/voyage/voyage/pkg/supplier"
 )
 
 // Virtual interlining: a journey O→D flown as two separately ticketed
@@ -98,11 +99,15 @@ type interlineStats struct{ evaluated int }
 // the pools' slices in place.
 func interlineCount(pools legPools, limit int) ([]combo, interlineStats) {
 	var st interlineStats
-	var h binaryHeap[combo]
 	vias := make([]string, 0, len(pools))
-	for v := range pools {
+	most := 0 // the combinations there can be: perFirstLeg for each first leg
+	for v, p := range pools {
 		vias = append(vias, v)
+		most += len(p[0]) * perFirstLeg
 	}
+	// The heap holds up to limit+1 at once: sized for that, or for fewer
+	// when there cannot be so many, it is not grown step by step.
+	h := make(binaryHeap[combo], 0, min(limit+1, most))
 	sort.Strings(vias)
 	for _, via := range vias {
 		p := pools[via]
@@ -179,7 +184,7 @@ func (p *priced) byPrice(q *priced) int {
 // legs options first.
 func (c combo) option() *option {
 	a, b := c.first, c.second
-	jb := &joinedBuf{}
+	jb := &comboBuf{}
 	o := &jb.option
 	o.optionLists = &jb.lists
 	// Clipped, as join clips: a list grown later is copied.
@@ -191,6 +196,17 @@ func (c combo) option() *option {
 	// A joined option's class is its widest part's (see summarize).
 	o.class = max(routeClass(o.segs[:1], a.offer.Journeys), routeClass(o.segs[1:], b.offer.Journeys)) + 1
 	return o
+}
+
+// comboBuf is a combination's option with its slices: two legs, one
+// journey (joinedBuf, with room for a return, was half as large again).
+type comboBuf struct {
+	option
+	lists   optionLists
+	segs    [2]*supplier.Segment
+	groups  [1][]int
+	tickets [2]*priced
+	idx     [2]int
 }
 
 // separateTickets says whether combining two legs is interlining: a carrier

@@ -2,6 +2,7 @@ package shopping
 
 import (
 	"testing"
+	"time"
 
 	"github.com/shopspring/decimal"
 
@@ -129,5 +130,39 @@ func TestAdmitsEachSettingAlone(t *testing.T) {
 		if c.out != nil && c.policy.admits(c.out) {
 			t.Errorf("%s: admits %+v", c.name, c.out.Segments[1])
 		}
+	}
+}
+
+// A solution's refund and change fees are its tickets' own, each converted
+// to the settlement currency (rounded up, as prices are), added up, with
+// the agency's service fees on top.
+func TestSolutionFeesAreTheTicketsConverted(t *testing.T) {
+	cfg := agency.Config{Settings: agency.Settings{SettlementCurrency: "CNY"}}
+	cfg.Flight.ServiceFees.Refund, cfg.Flight.ServiceFees.Change = "5", "0"
+	p := PolicyFor(cfg, map[string]string{"CNY": "1", "USD": "7.2"})
+	dep := time.Now().Add(72 * time.Hour).UTC().Truncate(time.Hour)
+	leg := func(sup, currency, from, to string, at time.Time, refund, change int64) *priced {
+		pr, ok := p.price(&supplier.Offer{Supplier: sup, Ref: sup + from + to, Currency: currency, ValidatingCarrier: "CA",
+			Segments: []supplier.Segment{{Carrier: "CA", FlightNumber: "CA1" + from, Origin: from, Destination: to,
+				DepartAt: at, ArriveAt: at.Add(2 * time.Hour), Cabin: "Y"}},
+			Journeys: [][]int{{0}}, Fares: []supplier.PaxFare{{Type: supplier.Adult, Count: 1, Base: 10000, Taxes: 1000}},
+			Conditions: supplier.Conditions{Refundable: true, RefundFee: refund, Changeable: true, ChangeFee: change}})
+		if !ok {
+			t.Fatalf("%s offer in %s not priced", sup, currency)
+		}
+		return pr
+	}
+	first := leg("gds", "USD", "PEK", "SHA", dep, 1000, 555)
+	second := leg("ndc", "CNY", "SHA", "CAN", dep.Add(5*time.Hour), 3000, 0)
+	req := &Request{Passengers: supplier.Passengers{Adult: 1}}
+	m := merged{option: combo{first: first, second: second, total: first.total + second.total}.option(), sources: []string{"interline"}}
+	sol := m.view(req, &p, time.Now()).solution(req, &p)
+	// 10.00 USD is 72.00 CNY, plus 30.00 CNY and the agency's 5.00;
+	// 5.55 USD is 39.96 CNY.
+	if got := sol.Conditions.RefundFee.Amount; got != "107.00" {
+		t.Errorf("refund fee %s CNY, want 107.00", got)
+	}
+	if got := sol.Conditions.ChangeFee.Amount; got != "39.96" {
+		t.Errorf("change fee %s CNY, want 39.96", got)
 	}
 }
