@@ -561,7 +561,12 @@ type state struct {
 func (e *Engine) remember(s Session, p Policy, runs bool) *state {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	st := &state{sess: s, policy: p, built: -1, rangesOf: -2, statusBy: map[string]Part{}, received: map[string]bool{}, lost: map[string]bool{}, runsHere: runs}
+	// The parts' lists are sized for the parts the search asked for (a
+	// stored session's count bounded, as any row read back): grown part by
+	// part they were a sixtieth of what a search allocated.
+	n := min(max(s.Parts, 0), 1024)
+	st := &state{sess: s, policy: p, built: -1, rangesOf: -2, statusBy: map[string]Part{}, received: make(map[string]bool, n),
+		lost: map[string]bool{}, runsHere: runs, parts: make([]Part, 0, n), pending: make([]Part, 0, n)}
 	st.running.Store(runs)
 	st.lastUsed.Store(e.now().UnixNano())
 	e.cache[s.ID] = st

@@ -78,15 +78,16 @@ func (e *Engine) Solutions(ctx context.Context, who auth.Principal, q Query, lan
 		// A page is made again on every rebuild, and most of its solutions
 		// are the same views as before: their Solutions, localized, are
 		// kept, for the page last made only (see view.solution).
+		// The page holds them, the map points into it: the page is never
+		// appended to, and a poll that makes the next page copies from it.
 		kept := make(map[*view]*Solution, to-from)
 		for _, v := range items[from:to] {
-			sol, ok := st.sols[v]
-			if !ok || st.solsLang != lang {
-				s := e.localize(st, v.solution(&st.sess.Request, &st.policy), lang)
-				sol = &s
+			if sol, ok := st.sols[v]; ok && st.solsLang == lang {
+				page = append(page, *sol)
+			} else {
+				page = append(page, e.localize(st, v.solution(&st.sess.Request, &st.policy), lang))
 			}
-			kept[v] = sol
-			page = append(page, *sol)
+			kept[v] = &page[len(page)-1]
 		}
 		st.sols, st.solsLang = kept, lang
 		st.last.page, st.last.pageNo, st.last.pageSize = page, q.Page, q.PageSize
