@@ -410,11 +410,16 @@ func (b *builder) trip(parts []*option) *option {
 }
 
 func newBuilder(req *Request, p *Policy, relaxed bool) *builder {
+	return newBuilderOn(req, p, relaxed, tablesPool.Get().(*tables))
+}
+
+// newBuilderOn is a builder on the tables given, empty (see release).
+func newBuilderOn(req *Request, p *Policy, relaxed bool, t *tables) *builder {
 	J := len(req.Journeys)
 	b := &builder{req: req, ends: journeyEnds(req), p: p, relaxed: relaxed, oneways: make([][]oneway, J), legs: map[legKey][]*priced{},
-		legsDirty: make([]bool, J), combos: make([][]combo, J), selfTransfers: make([]map[[2]*priced]*option, J),
-		tables: tablesPool.Get().(*tables), slots: []int32{0}, made: []*view{nil}}
-	b.lists.byKey = b.tables.viewLists
+		legsDirty: make([]bool, J), combos: make([][]combo, J), selfTransfers: make([]map[[2]*priced]*option, J), tables: t}
+	b.lists.byKey = t.viewLists
+	b.slots, b.made, b.combined, b.all = append(t.slots, 0), append(t.made, nil), t.combined, t.all
 	return b
 }
 
@@ -441,6 +446,14 @@ type tables struct {
 	itineraryRoom int
 	// viewLists are the lister's (see lister.byKey).
 	viewLists map[string]*viewLists
+	// slots, made, combined and all are the builder's lists of the same
+	// names, empty: numbered by itinerary, they are as long as the tables
+	// are large, and made anew for each search they were a fiftieth of
+	// what it allocated.
+	slots    []int32
+	made     []*view
+	combined []*option
+	all      []*option
 }
 
 var tablesPool = sync.Pool{New: func() any {
@@ -456,8 +469,17 @@ func (b *builder) release() {
 	}
 	t := b.tables
 	b.tables, b.lists.byKey = nil, nil
+	t.slots, t.made, t.combined, t.all = b.slots[:0], emptied(b.made), emptied(b.combined), emptied(b.all)
+	b.slots, b.made, b.combined, b.all = nil, nil, nil, nil
 	t.reset()
 	tablesPool.Put(t)
+}
+
+// emptied is s with no elements, its whole array zeroed so that it keeps
+// nothing alive.
+func emptied[T any](s []T) []T {
+	clear(s[:cap(s)])
+	return s[:0]
 }
 
 // reset empties the tables, keeping their room.

@@ -74,15 +74,15 @@ func TestBuilderOnReleasedTables(t *testing.T) {
 			if len(first.views(now)) == 0 {
 				t.Fatal("the first search has no solutions")
 			}
+			// As release gives them back, but kept here.
 			used := first.tables
 			first.tables = nil
+			used.slots, used.made, used.combined, used.all = first.slots[:0], emptied(first.made), emptied(first.combined), emptied(first.all)
 			used.reset()
 
 			req, parts, p = simPartsIn(t, c.after)
 			want := build(req, parts, p, now)
-			b := newBuilder(req, p, false)
-			b.release()
-			b.tables, b.lists.byKey = used, used.viewLists
+			b := newBuilderOn(req, p, false, used)
 			b.add(parts)
 			if g, w := summary(b.views(now)), summary(want); !slices.Equal(g, w) {
 				t.Fatalf("on released tables: %d solutions, on new ones %d; first differences: %v", len(g), len(w), firstDiff(g, w))
@@ -92,8 +92,19 @@ func TestBuilderOnReleasedTables(t *testing.T) {
 			if b.tables != nil {
 				t.Fatal("a released builder keeps its tables")
 			}
-			if n := len(used.joined) + len(used.flights) + len(used.brands) + len(used.itineraries) + len(used.digested) + len(used.viewLists); n != 0 {
+			if n := len(used.joined) + len(used.flights) + len(used.brands) + len(used.itineraries) + len(used.digested) + len(used.viewLists) +
+				len(used.made) + len(used.combined) + len(used.all); n != 0 {
 				t.Fatalf("released tables hold %d entries", n)
+			}
+			for _, v := range used.made[:cap(used.made)] {
+				if v != nil {
+					t.Fatal("released tables' list of views keeps one")
+				}
+			}
+			for _, o := range slices.Concat(used.combined[:cap(used.combined)], used.all[:cap(used.all)]) {
+				if o != nil {
+					t.Fatal("released tables' lists of options keep one")
+				}
 			}
 		})
 	}
