@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -476,5 +477,46 @@ func TestItineraryPacked(t *testing.T) {
 			t.Fatalf("%+v and %+v pack alike", was, it)
 		}
 		seen[k] = it
+	}
+}
+
+// A rebuild combines the journeys again; a trip of the same parts as one
+// an earlier rebuild made is that trip, so that its view, and the Solution
+// a page made of it, carry over.
+func TestTripsCarryOverRebuilds(t *testing.T) {
+	req, parts, p := simPartsIn(t, 30)
+	// One supplier's one-way answers last: they change the pools.
+	var first, last []Part
+	for _, part := range parts {
+		if strings.HasPrefix(part.Name, "oneway/ndc/") {
+			last = append(last, part)
+		} else {
+			first = append(first, part)
+		}
+	}
+	if len(last) == 0 {
+		t.Fatal("no one-way answers from ndc")
+	}
+	now := time.Now()
+	b := newBuilder(req, p, false)
+	b.add(first)
+	b.views(now)
+	before := map[string]*option{}
+	for _, o := range b.combined {
+		before[fmt.Sprint(o.parts)] = o
+	}
+	b.add(append(first, last...))
+	b.views(now)
+	again, kept := 0, 0
+	for _, o := range b.combined {
+		if was, ok := before[fmt.Sprint(o.parts)]; ok {
+			again++
+			if was == o {
+				kept++
+			}
+		}
+	}
+	if again < 100 || kept != again {
+		t.Fatalf("of %d trips (%d before), %d of the same parts as before, %d of them the same trip", len(b.combined), len(before), again, kept)
 	}
 }
