@@ -7,10 +7,10 @@ import (
 	"encoding/gob"
 	"errors"
 	"fmt"
-	"hash/maphash"
 	"io"
 	"math"
 	"math/bits"
+	"math/rand/v2"
 	"slices"
 	"strconv"
 	"strings"
@@ -651,7 +651,7 @@ func flightNumber(carrier, fn string) (uint64, bool) {
 // and fares is slow, so a short key finds the latest value with it, and next
 // chains to the earlier ones with the same key. The keys are in a table of
 // their own, open-addressed: a map of them was a tenth of encoding a batch.
-type distinct[K, V comparable] struct {
+type distinct[K distinctKey, V comparable] struct {
 	slots []distinctSlot[K] // a power of two, at most half full
 	keys  int
 	items []*V
@@ -663,8 +663,25 @@ type distinctSlot[K any] struct {
 	head int32 // the latest item with key, plus one; 0: an empty slot
 }
 
-// distinctSeed seeds the hash of distinct's keys.
-var distinctSeed = maphash.MakeSeed()
+// distinctKey is a key of distinct's table, which hashes itself: a few
+// multiplications, where maphash.Comparable through the generic hasher of
+// a map of keys took 14 ns (a micro-benchmark), for every segment and fare
+// a batch holds.
+type distinctKey interface {
+	comparable
+	hash(seed uint64) uint64
+}
+
+// distinctSeed seeds the hash of distinct's keys, so that the answers of
+// a supplier cannot be made to collide in every process.
+var distinctSeed = rand.Uint64()
+
+// mix2 hashes two words.
+func mix2(a, b, seed uint64) uint64 {
+	h := (a ^ seed) * 0x9e3779b97f4a7c15
+	h = (h ^ h>>32 ^ b) * 0xbf58476d1ce4e5b9
+	return h ^ h>>31
+}
 
 // find returns the number of the value equal to v, or numbers v and
 // returns -1.
@@ -673,7 +690,7 @@ func (t *distinct[K, V]) find(k K, v *V) int32 {
 		t.grow()
 	}
 	mask := uint64(len(t.slots) - 1)
-	i := maphash.Comparable(distinctSeed, k) & mask
+	i := k.hash(distinctSeed) & mask
 	for t.slots[i].head != 0 && t.slots[i].key != k {
 		i = (i + 1) & mask
 	}
@@ -702,7 +719,7 @@ func (t *distinct[K, V]) grow() {
 		if s.head == 0 {
 			continue
 		}
-		i := maphash.Comparable(distinctSeed, s.key) & mask
+		i := s.key.hash(distinctSeed) & mask
 		for t.slots[i].head != 0 {
 			i = (i + 1) & mask
 		}
@@ -720,6 +737,8 @@ func (t *distinct[K, V]) reset() {
 // number (brands and classes of a flight share one).
 type segmentKey struct{ depart, flight int64 }
 
+func (k segmentKey) hash(seed uint64) uint64 { return mix2(uint64(k.depart), uint64(k.flight), seed) }
+
 func keyOfSegment(s *supplier.Segment) segmentKey {
 	var f int64
 	for i := 0; i < len(s.FlightNumber) && i < 8; i++ {
@@ -730,6 +749,10 @@ func keyOfSegment(s *supplier.Segment) segmentKey {
 
 // fareKey is a fare's amounts.
 type fareKey struct{ base, taxes, airportTax, fuelSurcharge int64 }
+
+func (k fareKey) hash(seed uint64) uint64 {
+	return mix2(uint64(k.base)^uint64(k.airportTax)<<17, uint64(k.taxes)^uint64(k.fuelSurcharge)<<17, seed)
+}
 
 func (e *encoder) segment(s *supplier.Segment) error {
 	if i := e.segs.find(keyOfSegment(s), s); i >= 0 {
