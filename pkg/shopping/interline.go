@@ -107,7 +107,7 @@ func interlineCount(pools legPools, limit int) ([]combo, interlineStats) {
 	}
 	// The heap holds up to limit+1 at once: sized for that, or for fewer
 	// when there cannot be so many, it is not grown step by step.
-	h := make(binaryHeap[combo], 0, min(limit+1, most))
+	h := make(binaryHeap[combo], 0, min(limit, most)+1)
 	sort.Strings(vias)
 	for _, via := range vias {
 		p := pools[via]
