@@ -57,6 +57,8 @@ func (e *Engine) Solutions(ctx context.Context, who auth.Principal, q Query, lan
 		// instance's, late) is built again from every part.
 		st.b.release()
 		st.b = nil
+		// Nor does it need the list the parts waited in.
+		st.pending = nil
 	}
 	lost := e.losses(st, complete)
 	// With answers lost, "no flight found" would claim what nobody knows:
