@@ -3,6 +3,7 @@ package shopping_test
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -852,4 +853,63 @@ func TestEngineVerifyOutcomes(t *testing.T) {
 			t.Fatalf("unknown solution: %v", err)
 		}
 	})
+}
+
+// A page made again takes the Solutions it shares with the page before
+// from it (see Engine.Solutions), each under its own id, and only in the
+// language they were made in: asked for in another language, a page is
+// made in it; asked for again in the first, it is what it was.
+func TestPageMadeAgain(t *testing.T) {
+	ctx := context.Background()
+	w := newWorld(t, storetest.Open(t, store.SQLite), nil, simSources(t))
+	st, err := w.eng.Start(ctx, w.who(), oneWay("PEK", "SHA"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	en := poll(t, w, st.SearchID, shopping.Query{}, func(p shopping.Page) bool { return p.Complete })
+	if len(en.Items) == 0 {
+		t.Fatal("no solutions")
+	}
+	page := func(lang string) shopping.Page {
+		p, err := w.eng.Solutions(ctx, w.who(), shopping.Query{SearchID: st.SearchID}, lang)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	zh, again := page(i18n.ZhCN), page(i18n.EN)
+	for i, want := range en.Items {
+		if got := zh.Items[i]; got.ID != want.ID || got.Segments[0].OriginName == want.Segments[0].OriginName {
+			t.Fatalf("solution %d in Chinese: %s from %q, in English %s from %q", i, got.ID, got.Segments[0].OriginName, want.ID, want.Segments[0].OriginName)
+		}
+		if got := again.Items[i]; got.ID != want.ID || got.Segments[0].OriginName != want.Segments[0].OriginName || got.Total != want.Total {
+			t.Fatalf("solution %d asked for again in English: %s from %q, first %s from %q", i, got.ID, got.Segments[0].OriginName, want.ID, want.Segments[0].OriginName)
+		}
+	}
+	// Sorted otherwise, the page has some of the same solutions, taken from
+	// the page before: each the one with its id.
+	byPrice, err := w.eng.Solutions(ctx, w.who(), shopping.Query{SearchID: st.SearchID, Sort: shopping.SortPrice}, i18n.EN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := map[string]shopping.Solution{}
+	for _, s := range again.Items {
+		before[s.ID] = s
+	}
+	seen, same := map[string]bool{}, 0
+	for _, s := range byPrice.Items {
+		if seen[s.ID] {
+			t.Fatalf("solution %s twice on the page sorted by price", s.ID)
+		}
+		seen[s.ID] = true
+		if b, ok := before[s.ID]; ok {
+			same++
+			if !reflect.DeepEqual(b, s) {
+				t.Fatalf("solution %s sorted by price differs from the same solution on the page before", s.ID)
+			}
+		}
+	}
+	if same == 0 {
+		t.Fatal("the page sorted by price shares no solution with the page before")
+	}
 }
