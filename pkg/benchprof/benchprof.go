@@ -5,6 +5,7 @@
 package benchprof
 
 import (
+	"io"
 	"os"
 	"runtime"
 	"runtime/pprof"
@@ -42,33 +43,35 @@ func startCPU(tb testing.TB, path string) (stop func()) {
 	if path == "" {
 		return func() {}
 	}
-	f, err := os.Create(path)
-	if err != nil {
-		tb.Fatalf("benchprof: %v", err)
-	}
-	if err := pprof.StartCPUProfile(f); err != nil {
-		f.Close()
-		tb.Fatalf("benchprof: %v", err)
-	}
+	f := create(tb, path, pprof.StartCPUProfile)
 	return func() {
 		pprof.StopCPUProfile()
-		if err := f.Close(); err != nil {
-			tb.Errorf("benchprof: %v", err)
-		}
+		closeProfile(tb, f)
 	}
 }
 
 // writeHeap writes the heap profile of what is alive now to path.
 func writeHeap(tb testing.TB, path string) {
 	runtime.GC()
+	closeProfile(tb, create(tb, path, pprof.WriteHeapProfile))
+}
+
+// create makes the file path names and has write start a profile in it or
+// write one; on an error the file is closed and the benchmark stops.
+func create(tb testing.TB, path string, write func(io.Writer) error) *os.File {
 	f, err := os.Create(path)
 	if err != nil {
 		tb.Fatalf("benchprof: %v", err)
 	}
-	if err := pprof.WriteHeapProfile(f); err != nil {
+	if err := write(f); err != nil {
 		f.Close()
 		tb.Fatalf("benchprof: %v", err)
 	}
+	return f
+}
+
+// closeProfile closes a profile's file, reporting what its last writes lost.
+func closeProfile(tb testing.TB, f *os.File) {
 	if err := f.Close(); err != nil {
 		tb.Errorf("benchprof: %v", err)
 	}
