@@ -364,20 +364,13 @@ type builder struct {
 	legsDirty  []bool
 	combos     [][]combo
 	poolsDirty bool
-	combined   []*option
-	all        []*option // see every
-	// tables are the builder's look-up tables (see tables); pools the
-	// journeys' pools of the last rebuild, refilled by the next.
+	// tables are the builder's look-up tables and lists (see tables);
+	// pools the journeys' pools of the last rebuild, refilled by the next.
 	*tables
 	pools [][]*option
 	// selfTransfers are each journey's interlined options of the last
 	// rebuild, by their legs.
 	selfTransfers []map[[2]*priced]*option
-	// made are the views last made, and slots dedupe's scratch, by
-	// itinerary number: numbers are dense, so slices, not maps (a map per
-	// rebuild was a tenth of its CPU).
-	made  []*view
-	slots []int32
 	// newViews, prices, singles and trips are where views, priced offers,
 	// options of one offer and options of several journeys are made, lists
 	// the views' lists, and partLists the trips' parts (see block).
@@ -420,7 +413,8 @@ func newBuilderOn(req *Request, p *Policy, relaxed bool, t *tables) *builder {
 	b := &builder{req: req, ends: journeyEnds(req), p: p, relaxed: relaxed, oneways: make([][]oneway, J), legs: map[legKey][]*priced{},
 		legsDirty: make([]bool, J), combos: make([][]combo, J), selfTransfers: make([]map[[2]*priced]*option, J), tables: t}
 	b.lists.byKey = t.viewLists
-	b.slots, b.made, b.combined, b.all = append(t.slots, 0), append(t.made, nil), t.combined, t.all
+	// Itineraries are numbered from one (see newItinerary).
+	t.slots, t.made = append(t.slots, 0), append(t.made, nil)
 	return b
 }
 
@@ -447,12 +441,14 @@ type tables struct {
 	itineraryRoom int
 	// viewLists are the lister's (see lister.byKey).
 	viewLists map[string]*viewLists
-	// slots, made, combined and all are the builder's lists of the same
-	// names, empty: numbered by itinerary, they are as long as the tables
-	// are large, and made anew for each search they were a fiftieth of
-	// what it allocated.
-	slots    []int32
+	// made are the views last made, and slots dedupe's scratch, by
+	// itinerary number: numbers are dense, so slices, not maps (a map per
+	// rebuild was a tenth of its CPU). combined are the options of the
+	// journeys combined (see options), all those and the whole-trip ones
+	// (see every). Lists as long as the tables are large: made anew for
+	// each search, they were a fiftieth of what it allocated.
 	made     []*view
+	slots    []int32
 	combined []*option
 	all      []*option
 }
@@ -470,8 +466,6 @@ func (b *builder) release() {
 	}
 	t := b.tables
 	b.tables, b.lists.byKey = nil, nil
-	t.slots, t.made, t.combined, t.all = b.slots[:0], emptied(b.made), emptied(b.combined), emptied(b.all)
-	b.slots, b.made, b.combined, b.all = nil, nil, nil, nil
 	t.reset()
 	tablesPool.Put(t)
 }
@@ -483,7 +477,8 @@ func emptied[T any](s []T) []T {
 	return s[:0]
 }
 
-// reset empties the tables, keeping their room.
+// reset empties the tables, keeping their room; the lists' arrays are
+// zeroed whole, so that they keep nothing alive.
 func (t *tables) reset() {
 	clear(t.joined)
 	clear(t.flights)
@@ -491,6 +486,7 @@ func (t *tables) reset() {
 	clear(t.itineraries)
 	clear(t.digested)
 	clear(t.viewLists)
+	t.made, t.slots, t.combined, t.all = emptied(t.made), t.slots[:0], emptied(t.combined), emptied(t.all)
 }
 
 // add prices and sorts parts[b.used:], the answers not seen yet.

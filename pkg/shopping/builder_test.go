@@ -78,7 +78,6 @@ func TestBuilderOnReleasedTables(t *testing.T) {
 			// As release gives them back, but kept here.
 			used := first.tables
 			first.tables = nil
-			used.slots, used.made, used.combined, used.all = first.slots[:0], emptied(first.made), emptied(first.combined), emptied(first.all)
 			used.reset()
 
 			req, parts, p = simPartsIn(t, c.after)
