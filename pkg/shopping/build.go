@@ -605,8 +605,7 @@ func (b *builder) options() []*option {
 func partsKey(parts []*option) uint64 {
 	var h uint64
 	for _, p := range parts {
-		h = (h ^ uint64(uintptr(unsafe.Pointer(p)))) * 0x9e3779b97f4a7c15
-		h ^= h >> 32
+		h = mix2(h, uint64(uintptr(unsafe.Pointer(p))), 0)
 	}
 	return h
 }

@@ -676,7 +676,8 @@ type distinctKey interface {
 // a supplier cannot be made to collide in every process.
 var distinctSeed = rand.Uint64()
 
-// mix2 hashes two words.
+// mix2 hashes two words: the keys of the codec's distinct tables, and the
+// builder's trips by their parts (partsKey).
 func mix2(a, b, seed uint64) uint64 {
 	h := (a ^ seed) * 0x9e3779b97f4a7c15
 	h = (h ^ h>>32 ^ b) * 0xbf58476d1ce4e5b9
