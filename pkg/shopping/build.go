@@ -1170,7 +1170,12 @@ func idOf(o *option) string {
 
 // minuteOfDay is t's wall clock (in its own offset, the airport's) as
 // minutes since midnight.
-func minuteOfDay(t time.Time) int { return t.Hour()*60 + t.Minute() }
+func minuteOfDay(t time.Time) int {
+	// One Clock, not Hour and Minute, which each work out the date again:
+	// every option's figures read two.
+	h, m, _ := t.Clock()
+	return h*60 + m
+}
 
 // bucketOf is the spec's time-of-day bucket of a local minute of the day
 // (see minuteOfDay), as its place in Buckets: six hours each.
