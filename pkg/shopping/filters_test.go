@@ -78,6 +78,9 @@ func TestSolutionsRangeAndLayoverFilters(t *testing.T) {
 			{"up to 11 hours", shopping.Filters{MaxDuration: 660}, []string{"CA937", "CA855"}},
 			{"leaving 00:00-10:00 Beijing time", shopping.Filters{DepartFrom: "00:00", DepartTo: "10:00"}, []string{"LH721", "CA937"}},
 			{"leaving 19:00-03:00 (over midnight)", shopping.Filters{DepartFrom: "19:00", DepartTo: "03:00"}, []string{"SU205", "CA937"}},
+			// To the minute: CA937 leaves at 02:20.
+			{"leaving at 02:20", shopping.Filters{DepartFrom: "02:20", DepartTo: "02:20"}, []string{"CA937"}},
+			{"leaving 02:21-10:00", shopping.Filters{DepartFrom: "02:21", DepartTo: "10:00"}, []string{"LH721"}},
 			{"via Frankfurt", shopping.Filters{Layovers: []string{"FRA"}}, []string{"LH721"}},
 		} {
 			if got := numbers(c.f); !equal(got, c.want) {
