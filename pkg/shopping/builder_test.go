@@ -41,7 +41,7 @@ func testIncrementalBuild(t *testing.T, days int) {
 		for n := 0; n < len(shuffled); {
 			n = min(len(shuffled), n+1+r.IntN(8))
 			b.add(shuffled[:n])
-			got = b.views(now)
+			got = b.views(now, false)
 		}
 		if g, w := summary(got), summary(want); !slices.Equal(g, w) {
 			t.Fatalf("seed %d: incremental build has %d solutions, full build %d; first differences: %v",
@@ -49,7 +49,7 @@ func testIncrementalBuild(t *testing.T, days int) {
 		}
 		// A rebuild with nothing new keeps every view (and any Solution it
 		// already made).
-		again := b.views(now)
+		again := b.views(now, false)
 		for i := range again {
 			if again[i] != got[i] {
 				t.Fatalf("seed %d: view %d rebuilt with no new answers", seed, i)
@@ -72,7 +72,7 @@ func TestBuilderOnReleasedTables(t *testing.T) {
 			req, parts, p := simPartsIn(t, c.before)
 			first := newBuilder(req, p, false)
 			first.add(parts)
-			if len(first.views(now)) == 0 {
+			if len(first.views(now, false)) == 0 {
 				t.Fatal("the first search has no solutions")
 			}
 			// As release gives them back, but kept here.
@@ -84,7 +84,7 @@ func TestBuilderOnReleasedTables(t *testing.T) {
 			want := build(req, parts, p, now)
 			b := newBuilderOn(req, p, false, used)
 			b.add(parts)
-			if g, w := summary(b.views(now)), summary(want); !slices.Equal(g, w) {
+			if g, w := summary(b.views(now, false)), summary(want); !slices.Equal(g, w) {
 				t.Fatalf("on released tables: %d solutions, on new ones %d; first differences: %v", len(g), len(w), firstDiff(g, w))
 			}
 
@@ -137,7 +137,7 @@ func TestPoolMakesOnlyTheCombinationsItKeeps(t *testing.T) {
 		req, parts, p := simPartsIn(t, days)
 		b := newBuilder(req, p, false)
 		b.add(parts)
-		b.options()
+		b.options(false)
 		made := 0
 		for j := range req.Journeys {
 			if len(b.combos[j]) == 0 {
@@ -276,7 +276,7 @@ func TestItineraryNumbersMatchTheirText(t *testing.T) {
 		}
 		b := newBuilder(req, p, false)
 		b.add(parts)
-		opts := b.options()
+		opts := b.options(false)
 		for j := range req.Journeys {
 			// The pools' options too: one-ways and self-transfers.
 			opts = b.oneWays(j, math.MaxInt64, opts)
@@ -308,7 +308,7 @@ func TestJoinKeepsEachJourneysSelfTransfer(t *testing.T) {
 	req, parts, p := simPartsIn(t, 30)
 	b := newBuilder(req, p, false)
 	b.add(parts)
-	b.options()
+	b.options(false)
 	if len(b.oneways[0]) == 0 || len(b.combos[1]) == 0 {
 		t.Fatal("no one-way out or self-transfer back")
 	}
@@ -499,13 +499,13 @@ func TestTripsCarryOverRebuilds(t *testing.T) {
 	now := time.Now()
 	b := newBuilder(req, p, false)
 	b.add(first)
-	b.views(now)
+	b.views(now, false)
 	before := map[string]*option{}
 	for _, o := range b.combined {
 		before[fmt.Sprint(o.parts)] = o
 	}
 	b.add(append(first, last...))
-	b.views(now)
+	b.views(now, false)
 	again, kept := 0, 0
 	for _, o := range b.combined {
 		if was, ok := before[fmt.Sprint(o.parts)]; ok {

@@ -520,7 +520,11 @@ type state struct {
 	policy  Policy
 	parts   []Part
 	lastSeq int64
+	// built numbers the builds, -1 before the first; preview says the
+	// last one was made while suppliers were still answering (see
+	// previewCombined), so the complete answer is built again.
 	built   int
+	preview bool
 	builtAt time.Time
 	b       *builder
 	views   []*view
@@ -701,11 +705,12 @@ func (e *Engine) refresh(ctx context.Context, st *state) error {
 		st.answered++
 		st.pending = append(st.pending, p)
 	}
-	if len(st.pending) == 0 && st.built >= 0 {
+	final := e.arrived(st)
+	if len(st.pending) == 0 && st.built >= 0 && !(final && st.preview) {
 		return nil
 	}
 	now := e.now()
-	if !e.arrived(st) {
+	if !final {
 		every, first := rebuildEvery, time.Duration(0)
 		if e.busy() {
 			every, first = e.busyEvery(), busyFirstEvery
@@ -741,7 +746,8 @@ func (e *Engine) refresh(ctx context.Context, st *state) error {
 			st.b = newBuilder(&st.sess.Request, &st.policy, false)
 		}
 		st.b.add(st.parts)
-		st.views = st.b.views(now)
+		st.views = st.b.views(now, !final)
+		st.preview = !final
 	} else {
 		// An accurate search falls back to matching loosely when nothing
 		// matches exactly, which needs every answer at once.
@@ -750,7 +756,7 @@ func (e *Engine) refresh(ctx context.Context, st *state) error {
 	// Indexed by id when a verification asks (see find): an id is a
 	// digest, and most solutions are never verified.
 	st.byID = nil
-	st.built = len(st.parts)
+	st.built++
 	return nil
 }
 
@@ -831,7 +837,7 @@ func buildOnce(req *Request, parts []Part, p *Policy, now time.Time, relaxed boo
 	b := newBuilder(req, p, relaxed)
 	defer b.release()
 	b.add(parts)
-	return b.views(now)
+	return b.views(now, false)
 }
 
 // complete says whether the solutions are final: every answer taken in is
@@ -844,7 +850,9 @@ func (e *Engine) complete(st *state) bool {
 	if st.runsHere && st.running.Load() {
 		return false
 	}
-	return len(st.pending) == 0 && e.arrived(st)
+	// A preview built just before the time to answer ran out is not the
+	// complete answer: the next poll builds that (see refresh).
+	return len(st.pending) == 0 && !st.preview && e.arrived(st)
 }
 
 // arrived says whether every supplier call has answered, or the time to

@@ -913,3 +913,67 @@ func TestPageMadeAgain(t *testing.T) {
 		t.Fatal("the page sorted by price shares no solution with the page before")
 	}
 }
+
+// While a supplier is still answering, the solutions are a preview: the
+// one-ways of each journey are combined into the cheapest hundred trips
+// only. The complete answer combines them all, and so does the search
+// whose time to answer is over with a supplier still silent, though no
+// answer came since the preview.
+func TestEnginePreviewCombinesTheCheapestTrips(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, db *store.DB) {
+		back := time.Now().AddDate(0, 0, 37).Format(time.DateOnly)
+		// Twelve one-ways each way: 144 returns.
+		oneways := func(req supplier.SearchRequest) []supplier.Offer {
+			var out []supplier.Offer
+			for _, j := range req.Journeys {
+				if j.Date != day && j.Date != back || len(j.Origin) != 3 || len(j.Destination) != 3 {
+					continue
+				}
+				if !(j.Origin == "PEK" && j.Destination == "LHR" || j.Origin == "LHR" && j.Destination == "PEK") {
+					continue
+				}
+				for i := range 12 {
+					out = append(out, flight("lcc", fmt.Sprintf("U2%d%02d", len(out)/12, i), j.Origin, j.Destination, j.Date, 6+i, 0, 660, 1000+int64(i)*100))
+				}
+			}
+			return out
+		}
+		lcc := &fake{name: "lcc", answer: oneways}
+		silent := &fake{name: "gds", gate: make(chan struct{})}
+		w := newWorld(t, db, nil, map[string]shopping.Source{"lcc": {Supplier: lcc, OneWayOnly: true}, "gds": {Supplier: silent}})
+		rt := shopping.Request{BookingType: shopping.Return, Passengers: supplier.Passengers{Adult: 1}, Journeys: []supplier.JourneyQuery{
+			{Origin: "PEK", Destination: "LHR", Date: day}, {Origin: "LHR", Destination: "PEK", Date: back}}}
+		q := shopping.Query{Sort: shopping.SortPrice}
+
+		st, err := w.eng.Start(context.Background(), w.who(), rt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := poll(t, w, st.SearchID, q, func(p shopping.Page) bool { return p.Total > 0 })
+		if p.Complete || p.Total != 100 {
+			t.Fatalf("preview: complete=%v total=%d, want 100 of the 144 trips while gds answers", p.Complete, p.Total)
+		}
+		if got := p.Items[0].Total.Amount; got != "2000.00" {
+			t.Fatalf("preview's cheapest = %s, want the two cheapest one-ways, 2000.00", got)
+		}
+		// gds never answers: past the time to answer (20 s and the grace),
+		// the search is built whole from the answers it has.
+		w.now.Store(time.Now().Add(30 * time.Second).UnixNano())
+		p = poll(t, w, st.SearchID, q, func(p shopping.Page) bool { return p.Total != 100 })
+		if p.Total != 144 {
+			t.Fatalf("past the time to answer: total=%d, want all 144 trips", p.Total)
+		}
+		w.now.Store(0)
+
+		// A search whose suppliers all answer: complete, whole.
+		close(silent.gate)
+		st, err = w.eng.Start(context.Background(), w.who(), rt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p = poll(t, w, st.SearchID, q, func(p shopping.Page) bool { return p.Complete })
+		if p.Total != 144 || p.Items[0].Total.Amount != "2000.00" {
+			t.Fatalf("complete: total=%d cheapest=%s, want 144 from 2000.00", p.Total, p.Items[0].Total.Amount)
+		}
+	})
+}

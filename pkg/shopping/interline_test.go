@@ -55,7 +55,7 @@ func TestComboOptionIsTheLegsJoined(t *testing.T) {
 	req, parts, p := simParts(t)
 	b := newBuilder(req, p, false)
 	b.add(parts)
-	b.options()
+	b.options(false)
 	n := 0
 	for j := range req.Journeys {
 		for _, c := range b.combos[j] {
