@@ -312,7 +312,7 @@ func journeyEnds(req *Request) [][2]string {
 // journeyOf says which journey of the request a one-journey offer answers,
 // -1 when none; ends are the request's journeyEnds, worked out once rather
 // than for every offer.
-func journeyOf(req *Request, ends [][2]string, o *supplier.Offer) int {
+func journeyOf(req *Request, ends [][2]string, o *supplier.Offer, origins, destinations *cityMemo) int {
 	if len(o.Journeys) != 1 || len(o.Segments) == 0 {
 		return -1
 	}
@@ -327,13 +327,26 @@ func journeyOf(req *Request, ends [][2]string, o *supplier.Offer) int {
 			continue
 		}
 		if from == "" {
-			from, to = cityCode(first.Origin), cityCode(last.Destination)
+			from, to = origins.of(first.Origin), destinations.of(last.Destination)
 		}
 		if from == ends[j][0] && to == ends[j][1] {
 			return j
 		}
 	}
 	return -1
+}
+
+// cityMemo is cityCode remembering the airport last asked: an answer's
+// offers mostly fly between the same two airports, and the airports' table
+// is large enough that looking each offer's up missed the cache (two thirds
+// of journeyOf).
+type cityMemo struct{ airport, city string }
+
+func (m *cityMemo) of(airport string) string {
+	if airport != m.airport {
+		m.airport, m.city = airport, cityCode(airport)
+	}
+	return m.city
 }
 
 // onDate says whether t falls on date (YYYY-MM-DD) in t's own zone, without
@@ -383,6 +396,9 @@ type builder struct {
 	trips     block[option]
 	lists     lister
 	partLists block[*option]
+
+	// origins and destinations are journeyOf's.
+	origins, destinations cityMemo
 }
 
 // single is single(pr), made in a block: a search makes several hundred.
@@ -530,7 +546,7 @@ func (b *builder) add(parts []Part) {
 			case len(o.Journeys) == J && J > 0:
 				b.full = append(b.full, b.number(b.single(pr)))
 			default:
-				if j := journeyOf(b.req, b.ends, o); j >= 0 {
+				if j := journeyOf(b.req, b.ends, o, &b.origins, &b.destinations); j >= 0 {
 					if j != grown {
 						b.oneways[j] = slices.Grow(b.oneways[j], len(part.Offers)-k)
 						grown = j
