@@ -252,10 +252,7 @@ func routeClass(segs []*supplier.Segment, journeys [][]int) uint8 {
 		if len(j) == 0 {
 			continue
 		}
-		c := pairClass(segs[j[0]].Origin, segs[j[len(j)-1]].Destination)
-		if i := slices.Index(routeClasses, c); i > int(best) {
-			best = uint8(i)
-		}
+		best = max(best, pairClass(segs[j[0]].Origin, segs[j[len(j)-1]].Destination))
 	}
 	return best
 }
@@ -302,9 +299,45 @@ func speedProduct(lcc bool, minutes int, untilDeparture float64) string {
 }
 
 // pairClasses are the route classes of airport pairs (two country and two
-// continent lookups each, for every solution priced).
-var pairClasses = newMemo(10000, func(k [2]string) string { return geo.RouteClass(k[0], k[1]) })
+// continent lookups each, for every solution priced), as places in
+// routeClasses, by pairKey: hashing the two strings of a pair was most of
+// looking one up.
+var pairClasses = newMemo(10000, func(k uint64) uint8 { return classAt(geo.RouteClass(unpackPair(k))) })
 
-func pairClass(origin, destination string) string {
-	return pairClasses.get([2]string{origin, destination})
+func pairClass(origin, destination string) uint8 {
+	if k, ok := pairKey(origin, destination); ok {
+		return pairClasses.get(k)
+	}
+	return classAt(geo.RouteClass(origin, destination))
+}
+
+// classAt is a route class's place in routeClasses (0 for an unknown one).
+func classAt(c string) uint8 { return uint8(max(slices.Index(routeClasses, c), 0)) }
+
+// pairKey packs two codes of up to three bytes (an airport's) in a word:
+// each code's bytes and length in a half.
+func pairKey(a, b string) (uint64, bool) {
+	if len(a) > 3 || len(b) > 3 {
+		return 0, false
+	}
+	return packCode(a) | packCode(b)<<32, true
+}
+
+func packCode(s string) uint64 {
+	k := uint64(len(s)) << 24
+	for i := 0; i < len(s); i++ {
+		k |= uint64(s[i]) << (8 * i)
+	}
+	return k
+}
+
+func unpackPair(k uint64) (string, string) {
+	code := func(h uint64) string {
+		b := make([]byte, h>>24&0xff)
+		for i := range b {
+			b[i] = byte(h >> (8 * i))
+		}
+		return string(b)
+	}
+	return code(k & 0xffffffff), code(k >> 32)
 }

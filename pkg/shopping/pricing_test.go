@@ -7,6 +7,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/voyage/voyage/pkg/agency"
+	"github.com/voyage/voyage/pkg/geo"
 	"github.com/voyage/voyage/pkg/supplier"
 )
 
@@ -164,5 +165,32 @@ func TestSolutionFeesAreTheTicketsConverted(t *testing.T) {
 	}
 	if got := sol.Conditions.ChangeFee.Amount; got != "39.96" {
 		t.Errorf("change fee %s CNY, want 39.96", got)
+	}
+}
+
+// A pair of airports is classed as geo classes it, through the memo's
+// packed key or, for codes longer than an airport's, without it.
+func TestPairClass(t *testing.T) {
+	for _, c := range []struct {
+		from, to, want string
+	}{
+		{"PEK", "SHA", "china"},
+		{"JFK", "LAX", "domestic"},
+		{"PEK", "NRT", "international"},
+		{"PEK", "LHR", "intercontinental"},
+		{"LHR", "PEK", "intercontinental"},
+		{"HKG", "PEK", "international"},
+		{"LGW", "LHR", geo.RouteClass("LGW", "LHR")},
+		{"KPEK", "EGLL", geo.RouteClass("KPEK", "EGLL")},
+		{"", "LHR", geo.RouteClass("", "LHR")},
+	} {
+		if c.want != geo.RouteClass(c.from, c.to) {
+			t.Fatalf("geo classes %s-%s as %s, the test expects %s", c.from, c.to, geo.RouteClass(c.from, c.to), c.want)
+		}
+		for range 2 { // the second time from the memo
+			if got := routeClasses[pairClass(c.from, c.to)]; got != c.want {
+				t.Errorf("pairClass(%q, %q) = %s, want %s", c.from, c.to, got, c.want)
+			}
+		}
 	}
 }
