@@ -431,7 +431,7 @@ func newBuilderOn(req *Request, p *Policy, relaxed bool, t *tables) *builder {
 	J := len(req.Journeys)
 	b := &builder{req: req, ends: journeyEnds(req), p: p, relaxed: relaxed, oneways: make([][]oneway, J), legs: map[legKey][]*priced{},
 		legsDirty: make([]bool, J), combos: make([][]combo, J), selfTransfers: make([]map[[2]*priced]*option, J), tables: t}
-	b.lists.byKey = t.viewLists
+	b.lists.byHash = &t.viewLists
 	// Itineraries are numbered from one (see newItinerary).
 	t.slots, t.made = append(t.slots, 0), append(t.made, nil)
 	return b
@@ -458,8 +458,8 @@ type tables struct {
 	itineraries   map[uint64]int32
 	digested      map[[2]uint64]int32
 	itineraryRoom int
-	// viewLists are the lister's (see lister.byKey).
-	viewLists map[string]*viewLists
+	// viewLists are the lister's (see lister.byHash).
+	viewLists listTable
 	// made are the views last made, and slots dedupe's scratch, by
 	// itinerary number: numbers are dense, so slices, not maps (a map per
 	// rebuild was a tenth of its CPU). combined are the options of the
@@ -473,7 +473,7 @@ type tables struct {
 }
 
 var tablesPool = sync.Pool{New: func() any {
-	return &tables{flights: map[[2]uint64]int32{}, brands: map[string]int32{}, itineraries: map[uint64]int32{}, viewLists: map[string]*viewLists{}}
+	return &tables{flights: map[[2]uint64]int32{}, brands: map[string]int32{}, itineraries: map[uint64]int32{}}
 }}
 
 // release gives the builder's tables back, emptied so that the pool keeps
@@ -484,7 +484,7 @@ func (b *builder) release() {
 		return
 	}
 	t := b.tables
-	b.tables, b.lists.byKey = nil, nil
+	b.tables, b.lists.byHash = nil, nil
 	t.reset()
 	tablesPool.Put(t)
 }
@@ -504,7 +504,7 @@ func (t *tables) reset() {
 	clear(t.brands)
 	clear(t.itineraries)
 	clear(t.digested)
-	clear(t.viewLists)
+	t.viewLists.reset()
 	t.made, t.slots, t.combined, t.all = emptied(t.made), t.slots[:0], emptied(t.combined), emptied(t.all)
 }
 
@@ -1251,11 +1251,46 @@ type viewLists struct{ sources, carriers, layovers []string }
 // return's nine hundred views have under two hundred, and lists of their
 // own were a tenth of its garbage.
 type lister struct {
-	// byKey finds the lists made, by their strings: a builder's is its
-	// tables' (see newBuilder), so it is not grown anew for each search.
-	byKey map[string]*viewLists
-	strs  block[string]
-	lists block[viewLists]
+	// byHash finds the lists made: a builder's is its tables' (see
+	// newBuilder), so it is not grown anew for each search.
+	byHash *listTable
+	strs   block[string]
+	lists  block[viewLists]
+}
+
+// listTable finds viewLists by a hash of their strings, open-addressed: a
+// map keyed by the lists' bytes had every view copy them into a key, and
+// every new set of lists allocate one, a tenth of BenchmarkBuild.
+type listTable struct {
+	slots []listSlot // a power of two, at most half full
+	n     int
+}
+
+type listSlot struct {
+	h  uint64
+	vl *viewLists // nil: an empty slot
+}
+
+// reset empties t, keeping its room and holding no lists.
+func (t *listTable) reset() {
+	clear(t.slots)
+	t.n = 0
+}
+
+func (t *listTable) grow() {
+	old := t.slots
+	t.slots = make([]listSlot, max(256, 2*len(old)))
+	mask := uint64(len(t.slots) - 1)
+	for _, sl := range old {
+		if sl.vl == nil {
+			continue
+		}
+		i := sl.h & mask
+		for t.slots[i].vl != nil {
+			i = (i + 1) & mask
+		}
+		t.slots[i] = sl
+	}
 }
 
 // get are the lists given, shared (nil l: made for the caller). sources is
@@ -1264,26 +1299,47 @@ func (l *lister) get(sources, carriers, layovers []string) *viewLists {
 	if l == nil {
 		return &viewLists{sources: sources, carriers: slices.Clone(carriers), layovers: slices.Clone(layovers)}
 	}
-	// The key is each list's length and each string's length and bytes.
-	var buf [256]byte
-	k := buf[:0]
-	for _, list := range [...][]string{sources, carriers, layovers} {
-		k = binary.AppendUvarint(k, uint64(len(list)))
-		for _, s := range list {
-			k = binary.AppendUvarint(k, uint64(len(s)))
-			k = append(k, s...)
+	if l.byHash == nil {
+		l.byHash = &listTable{}
+	}
+	t := l.byHash
+	if 2*(t.n+1) > len(t.slots) {
+		t.grow()
+	}
+	h := mix2(hashList(hashList(hashList(distinctSeed, sources), carriers), layovers), 0, distinctSeed)
+	mask := uint64(len(t.slots) - 1)
+	i := h & mask
+	for ; t.slots[i].vl != nil; i = (i + 1) & mask {
+		if vl := t.slots[i].vl; t.slots[i].h == h && slices.Equal(vl.sources, sources) && slices.Equal(vl.carriers, carriers) &&
+			slices.Equal(vl.layovers, layovers) {
+			return vl
 		}
-	}
-	if vl, ok := l.byKey[string(k)]; ok {
-		return vl
-	}
-	if l.byKey == nil {
-		l.byKey = map[string]*viewLists{}
 	}
 	vl := l.lists.one()
 	*vl = viewLists{sources: sources, carriers: l.strs.cut(carriers), layovers: l.strs.cut(layovers)}
-	l.byKey[string(k)] = vl
+	t.slots[i] = listSlot{h, vl}
+	t.n++
 	return vl
+}
+
+// hashList mixes a list's length and each string into h, a string as its
+// bytes eight at a time, the last few with its length (carriers, airports
+// and suppliers are a few bytes). One multiplication a word: get's mix2
+// finishes the hash.
+func hashList(h uint64, list []string) uint64 {
+	h = (h ^ uint64(len(list))) * 0x9e3779b97f4a7c15
+	for _, s := range list {
+		b := unsafe.Slice(unsafe.StringData(s), len(s))
+		for ; len(b) >= 8; b = b[8:] {
+			h = (h ^ h>>32 ^ binary.LittleEndian.Uint64(b)) * 0x9e3779b97f4a7c15
+		}
+		w := uint64(len(s)) << 56
+		for i, c := range b {
+			w |= uint64(c) << (8 * i)
+		}
+		h = (h ^ h>>32 ^ w) * 0x9e3779b97f4a7c15
+	}
+	return h
 }
 
 // speedName is the view's ticketing product.

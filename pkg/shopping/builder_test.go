@@ -92,13 +92,18 @@ func TestBuilderOnReleasedTables(t *testing.T) {
 			if b.tables != nil {
 				t.Fatal("a released builder keeps its tables")
 			}
-			if n := len(used.joined) + len(used.flights) + len(used.brands) + len(used.itineraries) + len(used.digested) + len(used.viewLists) +
+			if n := len(used.joined) + len(used.flights) + len(used.brands) + len(used.itineraries) + len(used.digested) + used.viewLists.n +
 				len(used.made) + len(used.combined) + len(used.all); n != 0 {
 				t.Fatalf("released tables hold %d entries", n)
 			}
 			for _, v := range used.made[:cap(used.made)] {
 				if v != nil {
 					t.Fatal("released tables' list of views keeps one")
+				}
+			}
+			for _, sl := range used.viewLists.slots {
+				if sl.vl != nil {
+					t.Fatal("released tables' lists keep a view's")
 				}
 			}
 			for _, o := range slices.Concat(used.combined[:cap(used.combined)], used.all[:cap(used.all)]) {
