@@ -377,9 +377,6 @@ type builder struct {
 	legsDirty  []bool
 	combos     [][]combo
 	poolsDirty bool
-	// combinedLimit is the bound the combined trips were made with
-	// (previewCombined or maxCombined), 0 before any.
-	combinedLimit int
 	// tables are the builder's look-up tables and lists (see tables);
 	// pools the journeys' pools of the last rebuild, refilled by the next.
 	*tables
@@ -585,7 +582,7 @@ func (b *builder) options(preview bool) []*option {
 		}
 		return b.every()
 	}
-	if b.poolsDirty || b.combinedLimit != limit {
+	if b.poolsDirty {
 		// combineJourneys sorts and trims its pools: the builder's own
 		// slices, refilled.
 		if b.pools == nil {
@@ -615,7 +612,10 @@ func (b *builder) options(preview bool) []*option {
 		}
 		s.release()
 		combiningPool.Put(s)
-		b.poolsDirty, b.combinedLimit = false, limit
+		// A preview's trips are only the cheapest: the pools stay dirty,
+		// as a preview's legs do, so that the complete answer combines
+		// them again, whether or not answers came since.
+		b.poolsDirty = preview
 	}
 	return b.every()
 }

@@ -705,11 +705,13 @@ func (e *Engine) refresh(ctx context.Context, st *state) error {
 		st.answered++
 		st.pending = append(st.pending, p)
 	}
-	final := e.arrived(st)
-	if len(st.pending) == 0 && st.built >= 0 && !(final && st.preview) {
+	// Nothing new to build, unless the time to answer ran out on a
+	// preview (read only then: polls mostly find nothing new).
+	if len(st.pending) == 0 && st.built >= 0 && !(st.preview && e.arrived(st)) {
 		return nil
 	}
 	now := e.now()
+	final := e.arrived(st)
 	if !final {
 		every, first := rebuildEvery, time.Duration(0)
 		if e.busy() {
