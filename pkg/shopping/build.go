@@ -1407,7 +1407,7 @@ func (m *merged) fill(v *view, req *Request, p *Policy, now time.Time, lists *li
 			v.total += (f.price[i] + p.markup(class, f.price[i])) * int64(n)
 		}
 	}
-	v.speed = speedIndex(speedProduct(!f.notLCC, int(f.minutes), first.Sub(now).Hours()))
+	v.speed = placeIn(SpeedProducts, speedProduct(!f.notLCC, int(f.minutes), first.Sub(now).Hours()))
 	v.viewLists = lists.get(m.sources, carriers, layovers)
 	v.duration, v.longest = f.duration, f.longest
 	v.stops = uint8(min(f.stops, 2))
@@ -1514,9 +1514,10 @@ func (f *figures) add(p *figures, carriers, layovers []string) ([]string, []stri
 	return carriers, layovers
 }
 
-// speedIndex is a ticketing product's place in SpeedProducts.
-func speedIndex(product string) uint8 {
-	return uint8(max(slices.Index(SpeedProducts, product), 0))
+// placeIn is s's place in a short list a view keeps places in (the
+// ticketing products, the route classes), 0 when it is not there.
+func placeIn(list []string, s string) uint8 {
+	return uint8(max(slices.Index(list, s), 0))
 }
 
 // block hands out values, and short lists, that live as long as what keeps

@@ -302,17 +302,14 @@ func speedProduct(lcc bool, minutes int, untilDeparture float64) string {
 // continent lookups each, for every solution priced), as places in
 // routeClasses, by pairKey: hashing the two strings of a pair was most of
 // looking one up.
-var pairClasses = newMemo(10000, func(k uint64) uint8 { return classAt(geo.RouteClass(unpackPair(k))) })
+var pairClasses = newMemo(10000, func(k uint64) uint8 { return placeIn(routeClasses, geo.RouteClass(unpackPair(k))) })
 
 func pairClass(origin, destination string) uint8 {
 	if k, ok := pairKey(origin, destination); ok {
 		return pairClasses.get(k)
 	}
-	return classAt(geo.RouteClass(origin, destination))
+	return placeIn(routeClasses, geo.RouteClass(origin, destination))
 }
-
-// classAt is a route class's place in routeClasses (0 for an unknown one).
-func classAt(c string) uint8 { return uint8(max(slices.Index(routeClasses, c), 0)) }
 
 // pairKey packs two codes of up to three bytes (an airport's) in a word:
 // each code's bytes and length in a half.
