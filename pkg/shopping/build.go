@@ -310,9 +310,9 @@ func journeyEnds(req *Request) [][2]string {
 }
 
 // journeyOf says which journey of the request a one-journey offer answers,
-// -1 when none; ends are the request's journeyEnds, worked out once rather
-// than for every offer.
-func journeyOf(req *Request, ends [][2]string, o *supplier.Offer, origins, destinations *cityMemo) int {
+// -1 when none; b.ends are the request's journeyEnds, worked out once
+// rather than for every offer.
+func (b *builder) journeyOf(o *supplier.Offer) int {
 	if len(o.Journeys) != 1 || len(o.Segments) == 0 {
 		return -1
 	}
@@ -322,14 +322,14 @@ func journeyOf(req *Request, ends [][2]string, o *supplier.Offer, origins, desti
 	var buf [len(time.DateOnly)]byte
 	date := first.DepartAt.AppendFormat(buf[:0], time.DateOnly)
 	var from, to string
-	for j, q := range req.Journeys {
+	for j, q := range b.req.Journeys {
 		if string(date) != q.Date {
 			continue
 		}
 		if from == "" {
-			from, to = origins.of(first.Origin), destinations.of(last.Destination)
+			from, to = b.origins.of(first.Origin), b.destinations.of(last.Destination)
 		}
-		if from == ends[j][0] && to == ends[j][1] {
+		if from == b.ends[j][0] && to == b.ends[j][1] {
 			return j
 		}
 	}
@@ -543,7 +543,7 @@ func (b *builder) add(parts []Part) {
 			case len(o.Journeys) == J && J > 0:
 				b.full = append(b.full, b.number(b.single(pr)))
 			default:
-				if j := journeyOf(b.req, b.ends, o, &b.origins, &b.destinations); j >= 0 {
+				if j := b.journeyOf(o); j >= 0 {
 					if j != grown {
 						b.oneways[j] = slices.Grow(b.oneways[j], len(part.Offers)-k)
 						grown = j
