@@ -129,7 +129,17 @@ func interlineCount(pools legPools, limit int) ([]combo, interlineStats) {
 			return a.byPrice(b)
 		})
 		mct := minConnect(via)
+		cheapest := seconds[0].total
+		for _, s := range seconds[1:] {
+			cheapest = min(cheapest, s.total)
+		}
 		for _, f := range firsts {
+			// Firsts come cheapest first and a full heap's dearest only
+			// falls: once no second can make a first cheap enough, no
+			// later first can either.
+			if len(h) >= limit && f.total+cheapest >= h[0].total {
+				break
+			}
 			fs := &f.offer.Segments[len(f.offer.Segments)-1]
 			if fs.Destination != via {
 				continue
@@ -144,20 +154,19 @@ func interlineCount(pools legPools, limit int) ([]combo, interlineStats) {
 					break
 				}
 				st.evaluated++
-				if ss.Origin != via || !separateTickets(f, s) || !compatible(f, s) {
-					continue
-				}
+				// The price first: the heap turns most pairs away, and the
+				// other tests compare strings.
 				t := f.total + s.total
-				if len(h) >= limit && t >= h[0].total {
-					continue
-				}
-				if kept >= perFirstLeg {
+				if len(h) >= limit && t >= h[0].total || ss.Origin != via || !separateTickets(f, s) || !compatible(f, s) {
 					continue
 				}
 				kept++
 				h.push(combo{first: f, second: s, total: t})
 				if len(h) > limit {
 					h.pop()
+				}
+				if kept == perFirstLeg {
+					break
 				}
 			}
 		}

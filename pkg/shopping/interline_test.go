@@ -1,10 +1,13 @@
 package shopping
 
 import (
+	"cmp"
 	"container/heap"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"time"
 )
 
 // refHeap is a heap of combinations as container/heap drives it, the way
@@ -75,4 +78,71 @@ func TestComboOptionIsTheLegsJoined(t *testing.T) {
 		t.Fatal("no self-transfer to compare")
 	}
 	t.Logf("%d self-transfers compared", n)
+}
+
+// interlineEveryPair is interlineCount as it was before it stopped early:
+// every first leg, and every second leg in each one's window.
+func interlineEveryPair(pools legPools, limit int) []combo {
+	var h binaryHeap[combo]
+	vias := slices.Sorted(maps.Keys(pools))
+	for _, via := range vias {
+		firsts, seconds := pools[via][0], pools[via][1]
+		slices.SortFunc(firsts, (*priced).byPrice)
+		slices.SortFunc(seconds, func(a, b *priced) int {
+			return cmp.Or(a.offer.Segments[0].DepartAt.Compare(b.offer.Segments[0].DepartAt), a.byPrice(b))
+		})
+		mct := minConnect(via)
+		for _, f := range firsts {
+			fs := &f.offer.Segments[len(f.offer.Segments)-1]
+			if fs.Destination != via {
+				continue
+			}
+			kept := 0
+			for _, s := range seconds {
+				ss := &s.offer.Segments[0]
+				if ss.DepartAt.Before(fs.ArriveAt.Add(mct)) || ss.DepartAt.After(fs.ArriveAt.Add(maxLayover)) ||
+					ss.Origin != via || !separateTickets(f, s) || !compatible(f, s) {
+					continue
+				}
+				t := f.total + s.total
+				if len(h) >= limit && t >= h[0].total || kept >= perFirstLeg {
+					continue
+				}
+				kept++
+				h.push(combo{first: f, second: s, total: t})
+				if len(h) > limit {
+					h.pop()
+				}
+			}
+		}
+	}
+	out := []combo(h)
+	slices.SortFunc(out, func(a, b combo) int { return cmp.Compare(a.total, b.total) })
+	return out
+}
+
+// interlineCount stops early (a first leg with its three, the first legs
+// too dear to beat what is kept): it keeps exactly the combinations that
+// weighing every pair keeps, however full the heap gets.
+func TestInterlineKeepsWhatEveryPairKeeps(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	date := time.Now().AddDate(0, 0, 30)
+	for round := range 300 {
+		pools := legPools{}
+		for _, via := range []string{"DXB", "IST"}[:1+rng.IntN(2)] {
+			first := legFares("PEK", via, date, 1+rng.IntN(60), []string{"CA", "EK", "TK"})
+			second := legFares(via, "LHR", date, 1+rng.IntN(60), []string{"BA", "EK", "TK"})
+			for _, p := range append(slices.Clone(first), second...) {
+				// Few distinct prices: ties at the heap's cut.
+				p.total = int64(1+rng.IntN(8))*100000 + int64(rng.IntN(4))*25000
+			}
+			pools[via] = [2][]*priced{first, second}
+		}
+		limit := 1 + rng.IntN(40)
+		want := interlineEveryPair(pools, limit)
+		got, _ := interlineCount(pools, limit)
+		if !slices.Equal(got, want) {
+			t.Fatalf("round %d, limit %d: kept %d combinations, want %d\n%v\n%v", round, limit, len(got), len(want), got, want)
+		}
+	}
 }
