@@ -398,13 +398,24 @@ func (e *encoder) str(tab *strTable, s string) {
 // literal writes a non-empty string not in its table, which the decoder
 // appends to it.
 func (e *encoder) literal(s string) {
-	if isHex(s) {
+	if len(s)%2 == 0 {
+		// Packed as it is checked, and cut off again if a byte is not a
+		// digit: one pass through a table, where testing each byte's range
+		// and then unpacking it branched on every digit (a digest's digits
+		// and letters come in no order the CPU can predict).
+		start := len(e.buf)
 		e.uvarint(uint64(len(s)/2)<<3 | strHex)
+		var seen byte
 		for i := 0; i < len(s); i += 2 {
-			e.buf = append(e.buf, unhex(s[i])<<4|unhex(s[i+1]))
+			hi, lo := hexValue[s[i]], hexValue[s[i+1]]
+			seen |= hi | lo
+			e.buf = append(e.buf, hi<<4|lo)
 		}
-		e.n[cMadeBytes] += uint64(len(s))
-		return
+		if seen&notHex == 0 {
+			e.n[cMadeBytes] += uint64(len(s))
+			return
+		}
+		e.buf = e.buf[:start]
 	}
 	e.uvarint(uint64(len(s))<<2 | strRaw)
 	e.buf = append(e.buf, s...)
@@ -448,24 +459,18 @@ func (e *encoder) tail(s string) {
 	e.literal(s)
 }
 
-func isHex(s string) bool {
-	if len(s)%2 != 0 {
-		return false
+// hexValue is a byte's value as a lower-case hex digit, or notHex.
+var hexValue = func() (t [256]byte) {
+	for i := range t {
+		t[i] = notHex
 	}
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; (c < '0' || c > '9') && (c < 'a' || c > 'f') {
-			return false
-		}
+	for i := range len(hexDigits) {
+		t[hexDigits[i]] = byte(i)
 	}
-	return true
-}
+	return t
+}()
 
-func unhex(c byte) byte {
-	if c <= '9' {
-		return c - '0'
-	}
-	return c - 'a' + 10
-}
+const notHex = 0x10
 
 const hexDigits = "0123456789abcdef"
 
