@@ -2,9 +2,12 @@ package shopping
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"time"
+	"unsafe"
 )
 
 // sortFirst puts the first k solutions in the order a full sort gives, for
@@ -61,6 +64,74 @@ func TestDefaultOrderWeighsHoursAgainstPrice(t *testing.T) {
 		o := orderOf([]*view{c.a, c.b}, SortDefault)
 		if got := o.compare(c.a, c.b); got != c.want {
 			t.Errorf("%s: compare = %d, want %d", c.name, got, c.want)
+		}
+	}
+}
+
+// The airline and layover facets count each solution that has the value,
+// with or without a filter of another group, and a solution that fails
+// only the facet's own filter: over a search's solutions, most of which
+// share their lists with others (the lister's), so that a count kept by
+// list must still count each solution.
+func TestFacetsCountEverySolutionWithTheValue(t *testing.T) {
+	req, parts, p := simParts(t)
+	b := newBuilder(req, p, false)
+	b.add(parts)
+	views := b.views(time.Now(), false)
+	shared := map[*string]bool{}
+	for _, v := range views {
+		if len(v.carriers) > 0 {
+			shared[unsafe.SliceData(v.carriers)] = true
+		}
+	}
+	if len(shared) == 0 || len(shared) >= len(views)/2 {
+		t.Fatalf("%d carrier lists for %d solutions: the test needs lists shared", len(shared), len(views))
+	}
+	every := func(*view) bool { return true }
+	oneStop := func(v *view) bool { return v.stops == 1 }
+	carrier := views[0].carriers[0]
+	flies := func(v *view) bool { return slices.Contains(v.carriers, carrier) }
+	for _, c := range []struct {
+		name string
+		f    Filters
+		// The solutions each facet counts: a solution that fails only
+		// the facet's own filter counts for it.
+		airlines, layovers func(v *view) bool
+	}{
+		{"no filter", Filters{}, every, every},
+		{"one stop", Filters{Stops: []string{"1"}}, oneStop, oneStop},
+		{"one airline", Filters{Airlines: []string{carrier}}, every, flies},
+	} {
+		bnd, errs := boundsOf(c.f, p.Currency)
+		if len(errs) > 0 {
+			t.Fatal(errs)
+		}
+		_, _, facets := query(views, c.f, bnd, SortDefault, "en")
+		airlines, layovers := map[string]int{}, map[string]int{}
+		for _, v := range views {
+			for _, x := range v.carriers {
+				if c.airlines(v) {
+					airlines[x]++
+				}
+			}
+			for _, x := range v.layovers {
+				if c.layovers(v) {
+					layovers[x]++
+				}
+			}
+		}
+		for _, g := range []struct {
+			name   string
+			got    []Facet
+			counts map[string]int
+		}{{"airlines", facets.Airlines, airlines}, {"layovers", facets.Layovers, layovers}} {
+			got := map[string]int{}
+			for _, f := range g.got {
+				got[f.Value] = f.Count
+			}
+			if len(g.counts) == 0 || !maps.Equal(got, g.counts) {
+				t.Errorf("%s: %s facet %v, want %v", c.name, g.name, got, g.counts)
+			}
 		}
 	}
 }
