@@ -302,12 +302,19 @@ func speedProduct(lcc bool, minutes int, untilDeparture float64) string {
 // continent lookups each, for every solution priced), as places in
 // routeClasses, by pairKey: hashing the two strings of a pair was most of
 // looking one up.
-var pairClasses = newMemo(10000, func(k uint64) uint8 { return placeIn(routeClasses, geo.RouteClass(unpackPair(k))) })
+var pairClasses = newMemo(10000, func(k uint64) uint8 { return classOfPair(unpackPair(k)) })
 
+// pairClass is the route class of a pair of airports, as its place in
+// routeClasses: remembered for codes that pack (pairKey), and worked out
+// for the others.
 func pairClass(origin, destination string) uint8 {
 	if k, ok := pairKey(origin, destination); ok {
 		return pairClasses.get(k)
 	}
+	return classOfPair(origin, destination)
+}
+
+func classOfPair(origin, destination string) uint8 {
 	return placeIn(routeClasses, geo.RouteClass(origin, destination))
 }
 
