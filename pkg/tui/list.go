@@ -152,6 +152,15 @@ func (l *pagedList[T, D]) selectCurrent(m *Model) tea.Cmd {
 	}
 }
 
+// resized fetches the selected item's detail again when its size is the
+// pane's (fetchSized), for a pane that changed.
+func (l *pagedList[T, D]) resized(m *Model) tea.Cmd {
+	if l.fetchSized == nil || !l.loaded {
+		return nil
+	}
+	return l.selectCurrent(m)
+}
+
 // detailLoaded takes an item's detail. A failed refresh keeps the detail
 // loaded before on screen, and only the selected item's failure is worth
 // the status line.

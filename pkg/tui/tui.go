@@ -196,8 +196,16 @@ func (m *Model) call() (context.Context, context.CancelFunc) {
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
+		rows := m.detailRows()
 		m.width, m.height = msg.Width, msg.Height
 		m.help.Width = msg.Width
+		// The agency's detail is fetched for the pane it shows in (its
+		// latest wallet entries, as many as fit): a pane that grew, as
+		// when the terminal's first size comes after the first detail,
+		// has room for more.
+		if m.detailRows() > rows {
+			return m, m.ag.list.resized(m)
+		}
 		return m, nil
 	case tea.KeyMsg:
 		return m, m.key(msg)

@@ -432,3 +432,44 @@ func TestReviewQuoteInChinese(t *testing.T) {
 	c.press("y")
 	c.waitText("已报价：" + v.BookingNumber)
 }
+
+// The agency's detail shows as many wallet entries as its pane holds,
+// also when the terminal's size comes after the detail was fetched (the
+// first size and the first load race at start): the detail is fetched
+// again for the taller pane.
+func TestAgencyDetailFetchedAgainForATallerPane(t *testing.T) {
+	m := New(fixture{}, Options{Now: func() time.Time { return goldenNow }, Lang: "en"}).(*Model)
+	// step runs a command, as the program would, and hands its message
+	// to the model: the command that follows is the model's answer.
+	step := func(cmd tea.Cmd) tea.Cmd {
+		t.Helper()
+		if cmd == nil {
+			t.Fatal("no command to run")
+		}
+		_, next := m.Update(cmd())
+		return next
+	}
+	entries := func() int {
+		t.Helper()
+		d, ok := m.ag.list.details[m.ag.list.selected]
+		if !ok || d.err != nil {
+			t.Fatalf("no detail of the selected agency (%v)", d.err)
+		}
+		return len(d.val.entries.Items)
+	}
+	// The list, then its first agency's detail, before any size.
+	step(step(m.ag.list.load(m)))
+	if n := entries(); n != recentEntries {
+		t.Fatalf("before a size, %d entries, want %d", n, recentEntries)
+	}
+	_, cmd := m.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
+	step(cmd)
+	// 35 of the fixture's 40, as the 160x48 golden screens show.
+	if n := entries(); n != 35 {
+		t.Fatalf("in a 160x48 terminal, %d entries, want 35", n)
+	}
+	// Smaller again: what is loaded still fills the pane.
+	if _, cmd = m.Update(tea.WindowSizeMsg{Width: 80, Height: 24}); cmd != nil {
+		t.Fatal("a smaller pane fetched the detail again")
+	}
+}
