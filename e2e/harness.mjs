@@ -127,6 +127,33 @@ export async function flash(page) {
   return (await page.locator('.flashes').innerText()).trim();
 }
 
+// searchTrains clicks Search trains until the railway answers, and returns
+// the statuses of the searches it refused. The simulated railway fails 2%
+// of its searches and hangs 0.5% of them, as the real one does, and its
+// draws are fixed by route and date: on some days tomorrow's first search
+// fails in every run (2026-12-23's between Beijing South and Shanghai
+// Hongqiao). A user searches again after the error, and so does this, up to
+// three times.
+export async function searchTrains(page) {
+  const refused = [];
+  for (let i = 0; i < 3; i++) {
+    const [res] = await Promise.all([
+      page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/shopping/v2/train/search', { timeout: 60_000 }),
+      page.getByRole('button', { name: 'Search trains' }).click(),
+    ]);
+    if (res.ok()) {
+      await page.locator('.tb-train').first().waitFor();
+      return refused;
+    }
+    // Only the railway's failures are searched again; a refusal of the
+    // request itself is the test's to see.
+    assert.ok(res.status() >= 500, `the train search answered ${res.status()}`);
+    refused.push(res.status());
+    await page.locator('.train-booking .form-errors[role="alert"]').waitFor();
+  }
+  assert.fail(`the railway refused three train searches: ${refused.join(', ')}`);
+}
+
 // isoDay is the UTC date n days from now ("2026-12-01"), for search and
 // travel dates.
 export function isoDay(n) {

@@ -10,7 +10,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startServer, launchBrowser, newPage, seriousViolations, screenshot, loginOK } from './harness.mjs';
+import { startServer, launchBrowser, newPage, seriousViolations, screenshot, loginOK, searchTrains } from './harness.mjs';
 
 const passport = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'passport.jpg');
 
@@ -47,8 +47,7 @@ test('scans a passport into a train passenger and books it under its Chinese nam
   const date = page.getByLabel('Date');
   const dates = await date.locator('option').evaluateAll((os) => os.map((o) => o.value));
   await date.selectOption(dates[1]);
-  await page.getByRole('button', { name: 'Search trains' }).click();
-  await page.locator('.tb-train').first().waitFor({ timeout: 60_000 });
+  await searchTrains(page);
   await page.locator('.tb-seat:not(.is-sold-out)').filter({ hasText: 'Second class' }).getByRole('button').first().click();
   const pax = page.locator('fieldset.tb-passenger').first();
   await pax.waitFor();
