@@ -35,8 +35,8 @@ async function pick(page, field, query, code) {
   assert.match(await field.inputValue(), new RegExp(`\\(${code}\\)`));
 }
 
-// search clicks Search and resolves once the results are those of a new
-// search session.
+// search clicks Search (or the button named) and resolves once the results
+// are those of a new search session.
 async function search(page, button = 'Search') {
   const before = await page.evaluate(() => document.querySelector('.fs-results')?.getAttribute('data-search-id') ?? null);
   await page.getByRole('button', { name: button, exact: true }).click();
