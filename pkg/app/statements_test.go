@@ -59,7 +59,10 @@ func TestStatementsAPI(t *testing.T) {
 		// Today on the demo agencies' clock (the default zone), whose days
 		// the dates are.
 		today := time.Now().In(display.ResolveZone("", "")).Format(time.DateOnly)
-		body := fmt.Sprintf(`{"from":"2026-01-01","to":%q}`, today)
+		// From the first of this year: a statement covers at most 366 days,
+		// so a fixed first day would be refused a year on.
+		from := today[:4] + "-01-01"
+		body := fmt.Sprintf(`{"from":%q,"to":%q}`, from, today)
 
 		resp, env := call(t, srv, "POST", "/base/v2/statements", "en", body, bearer(sub.Token)...)
 		var st struct {
@@ -121,7 +124,7 @@ func TestStatementsAPI(t *testing.T) {
 		if resp.StatusCode != 200 || !strings.Contains(string(env.Data), `"total":1`) {
 			t.Errorf("parent lists sub statements: %d %s", resp.StatusCode, env.Data)
 		}
-		resp, env = call(t, srv, "POST", "/base/v2/sub/statements", "en", fmt.Sprintf(`{"agencyId":%s,"from":"2026-01-01","to":%q}`, subID, today), bearer(demo.Token)...)
+		resp, env = call(t, srv, "POST", "/base/v2/sub/statements", "en", fmt.Sprintf(`{"agencyId":%s,"from":%q,"to":%q}`, subID, from, today), bearer(demo.Token)...)
 		if resp.StatusCode != 201 {
 			t.Errorf("parent creates a sub statement: %d %s", resp.StatusCode, env.Data)
 		}
@@ -147,7 +150,7 @@ func TestStatementsAPI(t *testing.T) {
 			if resp2, _ := download(t, srv, "/base/v2/sub/statements/"+subID+"/"+sid+"/export?format=csv", "en", bearer(who.token)...); resp2.StatusCode != 404 && resp2.StatusCode != 403 {
 				t.Errorf("%s downloads the sub bill: %d", who.name, resp2.StatusCode)
 			}
-			resp, _ := call(t, srv, "POST", "/base/v2/sub/statements", "en", fmt.Sprintf(`{"agencyId":%s,"from":"2026-01-01","to":%q}`, subID, today), bearer(who.token)...)
+			resp, _ := call(t, srv, "POST", "/base/v2/sub/statements", "en", fmt.Sprintf(`{"agencyId":%s,"from":%q,"to":%q}`, subID, from, today), bearer(who.token)...)
 			if resp.StatusCode != 404 && resp.StatusCode != 403 {
 				t.Errorf("%s creates a sub statement: %d", who.name, resp.StatusCode)
 			}

@@ -31,8 +31,11 @@ func TestStatementsCommands(t *testing.T) {
 			// Today on the demo agencies' clock (the default zone), whose
 			// days the dates are.
 			today := time.Now().In(display.ResolveZone("", "")).Format(time.DateOnly)
+			// From the first of this year: a statement covers at most 366
+			// days, so a fixed first day would be refused a year on.
+			from := today[:4] + "-01-01"
 
-			res := run("statements", "create", "--agency", "222", "--from", "2026-01-01", "--to", today, "-o", "json")
+			res := run("statements", "create", "--agency", "222", "--from", from, "--to", today, "-o", "json")
 			var line statementLine
 			if res.code != 0 || json.Unmarshal([]byte(res.out), &line) != nil || line.Closing != "1250.50" || line.Entries != 2 || line.StatementID == 0 {
 				t.Fatalf("create: %+v", res)
@@ -41,8 +44,8 @@ func TestStatementsCommands(t *testing.T) {
 			out := t.TempDir()
 			// Only Blue Sky has a statement for the period: without --create
 			// the export names the agency that has none and writes nothing new.
-			res = run("statements", "export", "--all", "--from", "2026-01-01", "--to", today, "--format", "csv", "--out", out, "-o", "json")
-			if res.code == 0 || !strings.Contains(res.err, "has no statement for 2026-01-01") || !strings.Contains(res.err, "--create") {
+			res = run("statements", "export", "--all", "--from", from, "--to", today, "--format", "csv", "--out", out, "-o", "json")
+			if res.code == 0 || !strings.Contains(res.err, "has no statement for "+from) || !strings.Contains(res.err, "--create") {
 				t.Fatalf("export without --create: %+v", res)
 			}
 			jsonLines := func(out string) []statementLine {
@@ -57,17 +60,17 @@ func TestStatementsCommands(t *testing.T) {
 				}
 				return lines
 			}
-			res = run("statements", "export", "--agency", "222", "--from", "2026-01-01", "--to", today, "--format", "csv", "--out", out, "-o", "json")
+			res = run("statements", "export", "--agency", "222", "--from", from, "--to", today, "--format", "csv", "--out", out, "-o", "json")
 			if got := jsonLines(res.out); res.code != 0 || len(got) != 1 || got[0].StatementID != line.StatementID {
 				t.Fatalf("export of the existing statement %d: %+v", line.StatementID, res)
 			}
-			res = run("statements", "export", "--all", "--from", "2026-01-01", "--to", today, "--format", "csv", "--out", out, "-o", "json", "--create")
+			res = run("statements", "export", "--all", "--from", from, "--to", today, "--format", "csv", "--out", out, "-o", "json", "--create")
 			if res.code != 0 {
 				t.Fatalf("export --create: %+v", res)
 			}
 			lines := jsonLines(res.out)
 			// Run again: the same statements, no new copies.
-			res = run("statements", "export", "--all", "--from", "2026-01-01", "--to", today, "--format", "csv", "--out", out, "-o", "json")
+			res = run("statements", "export", "--all", "--from", from, "--to", today, "--format", "csv", "--out", out, "-o", "json")
 			again := jsonLines(res.out)
 			if res.code != 0 || len(again) != len(lines) {
 				t.Fatalf("second export: %+v", res)
@@ -94,7 +97,7 @@ func TestStatementsCommands(t *testing.T) {
 				if err != nil || filepath.Dir(l.File) != out {
 					t.Fatalf("file %s: %v", l.File, err)
 				}
-				if want := "statement-" + l.Code + "-20260101-" + strings.ReplaceAll(today, "-", "") + ".csv"; filepath.Base(l.File) != want {
+				if want := "statement-" + l.Code + "-" + strings.ReplaceAll(from, "-", "") + "-" + strings.ReplaceAll(today, "-", "") + ".csv"; filepath.Base(l.File) != want {
 					t.Errorf("file %s, want %s (the portal's name)", l.File, want)
 				}
 				if !strings.HasPrefix(string(b), "\ufeff") {
@@ -105,21 +108,21 @@ func TestStatementsCommands(t *testing.T) {
 				}
 			}
 
-			res = run("statements", "export", "--agency", "222", "--from", "2026-01-01", "--to", today, "--format", "pdf", "--out", out, "--lang", "zh-tw")
+			res = run("statements", "export", "--agency", "222", "--from", from, "--to", today, "--format", "pdf", "--out", out, "--lang", "zh-tw")
 			if res.code != 0 || !strings.Contains(res.out, "1 statement (2 entries) exported") {
 				t.Errorf("pdf export: %+v", res)
 			}
 
 			for _, bad := range [][]string{
-				{"statements", "export", "--from", "2026-01-01", "--to", today},                             // neither --agency nor --all
-				{"statements", "export", "--all", "--from", "2026-02-01", "--to", "2026-01-01"},             // backwards
-				{"statements", "export", "--all", "--from", "2026-01-01", "--to", today, "--format", "doc"}, // format
+				{"statements", "export", "--from", from, "--to", today},                             // neither --agency nor --all
+				{"statements", "export", "--all", "--from", "2026-02-01", "--to", "2026-01-01"},     // backwards
+				{"statements", "export", "--all", "--from", from, "--to", today, "--format", "doc"}, // format
 			} {
 				if res := run(bad...); res.code != 2 {
 					t.Errorf("%v: exit %d, want 2 (%s)", bad, res.code, res.err)
 				}
 			}
-			if res := run("statements", "create", "--agency", "424242", "--from", "2026-01-01", "--to", today); res.code != 3 {
+			if res := run("statements", "create", "--agency", "424242", "--from", from, "--to", today); res.code != 3 {
 				t.Errorf("unknown agency: exit %d", res.code)
 			}
 		}
