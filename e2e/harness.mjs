@@ -237,12 +237,16 @@ export async function choose(page) {
 }
 
 // recoverable are the supplier-backed calls the page answers with a way to
-// try again, which the test takes: a price check that failed (502/504) and
-// a booking the airline refused for now (409, order.error.bookingFailed).
+// try again, which the test takes: a price check that failed (502/504), a
+// booking the airline refused for now (409, order.error.bookingFailed), a
+// train search the railway failed (searchTrains) and a train booking it
+// refused (409, 422, 5xx; booked again with the same key).
 export function recoverable(f) {
   if (f.method !== 'POST') return false;
   if (/^\/shopping\/v2\/flight\/solutions\/[^/]+\/verification$/.test(f.path)) return f.status >= 500;
   if (f.path === '/order/v2/flight/orders') return f.status === 409 || f.status >= 500;
+  if (f.path === '/shopping/v2/train/search') return f.status >= 500;
+  if (f.path === '/order/v2/train/orders') return f.status === 409 || f.status === 422 || f.status >= 500;
   return false;
 }
 

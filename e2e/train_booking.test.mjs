@@ -6,7 +6,7 @@
 // seat — the wallet down by the total.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, newPage, seriousViolations, screenshot, loginOK, submit, flash, searchTrains, unexpectedErrors } from './harness.mjs';
+import { startServer, launchBrowser, newPage, seriousViolations, screenshot, loginOK, submit, flash, searchTrains, watchFailures, recoverable, unexpectedErrors } from './harness.mjs';
 
 let server;
 let browser;
@@ -84,10 +84,7 @@ test('book Beijing → Shanghai in second class for two, pay from the wallet, ti
   // real one): the page says so and the test books again with the same
   // key; a search it refuses is searched again. Those answers are the only
   // failures allowed.
-  const failures = [];
-  page.on('response', (r) => {
-    if (r.status() >= 400) failures.push({ status: r.status(), method: r.request().method(), path: new URL(r.url()).pathname });
-  });
+  const failures = watchFailures(page);
   await page.goto('/train/booking');
   await page.locator('[data-island="TrainBooking"][data-island-mounted="true"]').waitFor();
   await pick(page, 'From', 'beijing', 'Beijing South');
@@ -150,10 +147,8 @@ test('book Beijing → Shanghai in second class for two, pay from the wallet, ti
   assert.deepEqual(await seriousViolations(page), [], 'axe: order detail');
   await screenshot(page, 'train-order');
   assert.equal(funded - (await wallet(finance)), total, 'the wallet paid the total');
-  const retried = failures.filter((f) => f.method === 'POST' && f.path === '/order/v2/train/orders' && (f.status === 409 || f.status === 422 || f.status >= 500));
   const searchedAgain = failures.filter((f) => f.method === 'POST' && f.path === '/shopping/v2/train/search');
   assert.deepEqual(searchedAgain.map((f) => f.status), refused, 'the searches refused are those searched again');
-  assert.deepEqual(failures.filter((f) => !retried.includes(f) && !searchedAgain.includes(f)), [], 'no failed requests but the booking and the search retried');
-  const unexpected = unexpectedErrors(page, failures, (f) => retried.includes(f) || searchedAgain.includes(f));
-  assert.deepEqual(unexpected, [], 'no console errors');
+  assert.deepEqual(failures.filter((f) => !recoverable(f)), [], 'no failed requests but the booking and the search retried');
+  assert.deepEqual(unexpectedErrors(page, failures), [], 'no console errors');
 });
