@@ -26,6 +26,7 @@ func createSub(t *testing.T, srv *httptest.Server, token, username string, canCr
 }
 
 func TestAgencyManagementAPI(t *testing.T) {
+	t.Parallel()
 	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		demo := loginAs(t, srv, "demo-super", "demo-pass-1")
 		id := createSub(t, srv, demo.Token, "kowloon-admin", false)
@@ -158,6 +159,7 @@ func TestAgencyManagementAPI(t *testing.T) {
 // sub-agency that may manage agencies of its own: nothing is seen and nothing
 // changes.
 func TestAgencyEndpointsFromOutside(t *testing.T) {
+	t.Parallel()
 	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		demo := loginAs(t, srv, "demo-super", "demo-pass-1")
 		sub := loginAs(t, srv, "sub-super", "demo-pass-1")

@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/voyage/voyage/pkg/apiclient"
-	"github.com/voyage/voyage/pkg/demo"
 	"github.com/voyage/voyage/pkg/display"
 	"github.com/voyage/voyage/pkg/store"
 )
@@ -27,10 +26,8 @@ import (
 // document): wallet top-up, search with polling, verify, book, pay, the
 // order list, a refund request (multipart), statements and the wallet.
 func TestGeneratedGoClient(t *testing.T) {
-	a, srv := newApp(t, store.SQLite)
-	if err := demo.Seed(context.Background(), a.DB, a.Site); err != nil {
-		t.Fatal(err)
-	}
+	t.Parallel()
+	a, srv := newSeededApp(t, store.SQLite)
 	runJobs(t, a)
 
 	t.Run("client.gen.go is current", func(t *testing.T) {

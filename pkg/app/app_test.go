@@ -14,6 +14,7 @@ import (
 
 	"github.com/voyage/voyage/pkg/app"
 	"github.com/voyage/voyage/pkg/config"
+	"github.com/voyage/voyage/pkg/demo/demotest"
 	"github.com/voyage/voyage/pkg/store"
 	"github.com/voyage/voyage/pkg/store/storetest"
 )
@@ -22,6 +23,12 @@ import (
 func newApp(t testing.TB, d store.Dialect, mods ...func(*config.Config)) (*app.App, *httptest.Server) {
 	t.Helper()
 	return newAppOn(t, storetest.DSN(t, d), mods...)
+}
+
+// newSeededApp is newApp on a database that holds the demo data.
+func newSeededApp(t testing.TB, d store.Dialect, mods ...func(*config.Config)) (*app.App, *httptest.Server) {
+	t.Helper()
+	return newAppOn(t, demotest.DSN(t, d), mods...)
 }
 
 // newAppOn is an app on an existing database (dsn), as a restarted server
@@ -104,6 +111,7 @@ func countApplications(t *testing.T, a *app.App) int {
 }
 
 func TestSiteConfig(t *testing.T) {
+	t.Parallel()
 	forEachEngine(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		resp, env := call(t, srv, "GET", "/base/v2/config/getSiteConfig", "", "")
 		if resp.StatusCode != 200 || env.Code != 0 {
@@ -133,6 +141,7 @@ func TestSiteConfig(t *testing.T) {
 }
 
 func TestApplicationsAPI(t *testing.T) {
+	t.Parallel()
 	forEachEngine(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		// Invalid: every spec §5 message, in the request's language, nothing stored.
 		resp, env := call(t, srv, "POST", "/base/v2/applications", "en", `{"name":" ","country":"","email":"","phone":""}`)
@@ -188,6 +197,7 @@ func TestApplicationsAPI(t *testing.T) {
 }
 
 func TestBadRequests(t *testing.T) {
+	t.Parallel()
 	forEachEngine(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		tests := []struct {
 			name, method, path, lang, body string
@@ -229,6 +239,7 @@ func TestBadRequests(t *testing.T) {
 }
 
 func TestOpenAPICoversEveryRoute(t *testing.T) {
+	t.Parallel()
 	a, srv := newApp(t, store.SQLite)
 	resp, err := srv.Client().Get(srv.URL + "/openapi.json")
 	if err != nil {
@@ -284,6 +295,7 @@ func TestOpenAPICoversEveryRoute(t *testing.T) {
 }
 
 func TestSecurityHeadersAndCrossOrigin(t *testing.T) {
+	t.Parallel()
 	_, srv := newApp(t, store.SQLite)
 	resp, err := srv.Client().Get(srv.URL + "/")
 	if err != nil {
@@ -321,6 +333,7 @@ func TestSecurityHeadersAndCrossOrigin(t *testing.T) {
 }
 
 func TestHealthAndReadiness(t *testing.T) {
+	t.Parallel()
 	a, srv := newApp(t, store.SQLite)
 	for path, want := range map[string]int{"/healthz": 200, "/readyz": 200} {
 		res, err := srv.Client().Get(srv.URL + path)
@@ -347,6 +360,7 @@ func TestHealthAndReadiness(t *testing.T) {
 
 // TestGracefulShutdown: a request in flight when the signal comes completes.
 func TestGracefulShutdown(t *testing.T) {
+	t.Parallel()
 	cfg, err := config.Load("", nil)
 	if err != nil {
 		t.Fatal(err)

@@ -119,6 +119,7 @@ func readAgency(t *testing.T, a *app.App, id int64) agencyRow {
 }
 
 func TestCompanyRoutesAccess(t *testing.T) {
+	t.Parallel()
 	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		s := loginUsers(t, srv)
 		logo := testPNG(t, 8, 8)
@@ -158,6 +159,7 @@ func TestCompanyRoutesAccess(t *testing.T) {
 }
 
 func TestUpdateCompanyAPI(t *testing.T) {
+	t.Parallel()
 	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		s := loginUsers(t, srv)
 		demoID, blueID := s.super.Company.ID, s.blue.Company.ID
@@ -216,6 +218,7 @@ func TestUpdateCompanyAPI(t *testing.T) {
 }
 
 func TestCompanyLogoAPI(t *testing.T) {
+	t.Parallel()
 	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		s := loginUsers(t, srv)
 		demoID, blueID := s.super.Company.ID, s.blue.Company.ID

@@ -213,6 +213,7 @@ func waitGroup(t *testing.T, srv *httptest.Server, token string, id int64, want 
 // ticketing in the background; the wallet pays the quote's total exactly
 // and the ledger sums to zero.
 func TestGroupOrderLifecycle(t *testing.T) {
+	t.Parallel()
 	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		runJobs(t, a)
 		op := loginAs(t, srv, "demo-operator", "demo-pass-1")
@@ -360,6 +361,7 @@ func TestGroupOrderLifecycle(t *testing.T) {
 // with the spec's message, and the background sweep fails the order within
 // a minute, forfeiting the first deposit (a ledger entry on the order).
 func TestGroupMissedDeposit(t *testing.T) {
+	t.Parallel()
 	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		op := loginAs(t, srv, "demo-operator", "demo-pass-1")
 		provider := loginAs(t, srv, "provider-admin", "provider-pass-1").Token
@@ -395,6 +397,7 @@ func TestGroupMissedDeposit(t *testing.T) {
 // first deposit it is forfeited. A two-stage quote skips the second and
 // third deposits.
 func TestGroupCancel(t *testing.T) {
+	t.Parallel()
 	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		op := loginAs(t, srv, "demo-operator", "demo-pass-1")
 		provider := loginAs(t, srv, "provider-admin", "provider-pass-1").Token
@@ -426,6 +429,7 @@ func TestGroupCancel(t *testing.T) {
 // TestGroupScope: another agency neither sees nor acts on an order; the
 // parent sees its sub-agency's; the agency cannot quote.
 func TestGroupScope(t *testing.T) {
+	t.Parallel()
 	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		op := loginAs(t, srv, "demo-operator", "demo-pass-1").Token
 		sub := loginAs(t, srv, "sub-super", "demo-pass-1").Token
@@ -483,6 +487,7 @@ func TestGroupScope(t *testing.T) {
 // TestGroupBadListFiles: files that are not lists are refused with a clear
 // message and nothing stored.
 func TestGroupBadListFiles(t *testing.T) {
+	t.Parallel()
 	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		op := loginAs(t, srv, "demo-operator", "demo-pass-1").Token
 		v := requestGroup(t, srv, op, "grp-files")
@@ -557,6 +562,7 @@ func zipBomb(t *testing.T) []byte {
 // webhook, and a deadline within the reminder time sends the contact an
 // email and the webhook a group.reminder, once.
 func TestGroupRemindersAndWebhooks(t *testing.T) {
+	t.Parallel()
 	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		ctx := context.Background()
 		op := loginAs(t, srv, "demo-operator", "demo-pass-1")
@@ -605,6 +611,7 @@ func TestGroupRemindersAndWebhooks(t *testing.T) {
 // TestGroupGatewayPayment: an installment paid through a payment gateway
 // leaves the wallet alone; a declined charge changes nothing.
 func TestGroupGatewayPayment(t *testing.T) {
+	t.Parallel()
 	seededWith(t, func(c *config.Config) { c.Payment.TestGateway = true }, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		op := loginAs(t, srv, "demo-operator", "demo-pass-1")
 		provider := loginAs(t, srv, "provider-admin", "provider-pass-1").Token
@@ -630,6 +637,7 @@ func TestGroupGatewayPayment(t *testing.T) {
 // TestGroupConcurrentPayments: eight payments of the same installment at
 // once, each with its own key, charge the wallet once.
 func TestGroupConcurrentPayments(t *testing.T) {
+	t.Parallel()
 	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		op := loginAs(t, srv, "demo-operator", "demo-pass-1")
 		provider := loginAs(t, srv, "provider-admin", "provider-pass-1").Token

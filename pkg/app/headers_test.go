@@ -15,6 +15,7 @@ import (
 // TestHSTSSetting: Strict-Transport-Security is sent only when configured,
 // on pages and API answers alike.
 func TestHSTSSetting(t *testing.T) {
+	t.Parallel()
 	_, off := newApp(t, store.SQLite)
 	_, on := newApp(t, store.SQLite, func(c *config.Config) {
 		c.HTTP.HSTS.Enabled, c.HTTP.HSTS.MaxAge, c.HTTP.HSTS.IncludeSubdomains = true, 180*24*time.Hour, true
@@ -43,6 +44,7 @@ func TestHSTSSetting(t *testing.T) {
 // commit) is in no answer to an anonymous caller: not in /openapi.json, not
 // in a page, not in a header.
 func TestBuildVersionNotPublished(t *testing.T) {
+	t.Parallel()
 	const build = "v0.9.1-42-gdeadbee7c0de"
 	saved := app.Version
 	app.Version = build

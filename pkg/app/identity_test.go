@@ -11,17 +11,17 @@ import (
 
 	"github.com/voyage/voyage/pkg/app"
 	"github.com/voyage/voyage/pkg/auth"
-	"github.com/voyage/voyage/pkg/demo"
+	"github.com/voyage/voyage/pkg/store/storetest"
 )
 
 // seeded starts the app on each engine with the demo agencies and users.
 func seeded(t *testing.T, fn func(t *testing.T, a *app.App, srv *httptest.Server)) {
-	forEachEngine(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
-		if err := demo.Seed(context.Background(), a.DB, a.Site); err != nil {
-			t.Fatal(err)
-		}
-		fn(t, a, srv)
-	})
+	for _, d := range storetest.Engines {
+		t.Run(string(d), func(t *testing.T) {
+			a, srv := newSeededApp(t, d)
+			fn(t, a, srv)
+		})
+	}
 }
 
 type meData struct {
@@ -69,6 +69,7 @@ func loginAs(t *testing.T, srv *httptest.Server, username, password string) meDa
 func bearer(token string) []string { return []string{"Authorization", "Bearer " + token} }
 
 func TestLoginMeLogout(t *testing.T) {
+	t.Parallel()
 	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		me := loginAs(t, srv, "demo-super", "demo-pass-1")
 		if me.Token == "" || me.UserInfo.Username != "demo-super" || me.Company.Name != "Demo Travel" || me.Company.ProxyLevel != 1 ||
@@ -98,6 +99,7 @@ func TestLoginMeLogout(t *testing.T) {
 }
 
 func TestLoginErrorsAreTranslated(t *testing.T) {
+	t.Parallel()
 	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		tests := []struct {
 			lang, body string
@@ -125,6 +127,7 @@ func TestLoginErrorsAreTranslated(t *testing.T) {
 }
 
 func TestSingleLoginAPI(t *testing.T) {
+	t.Parallel()
 	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		op := loginAs(t, srv, "demo-operator", "demo-pass-1")
 		ts := time.Now().Unix()
@@ -154,6 +157,7 @@ func TestSingleLoginAPI(t *testing.T) {
 }
 
 func TestSessionsAndPasswordAPI(t *testing.T) {
+	t.Parallel()
 	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		first := loginAs(t, srv, "demo-finance", "demo-pass-1")
 		second := loginAs(t, srv, "demo-finance", "demo-pass-1")
@@ -200,6 +204,7 @@ func TestSessionsAndPasswordAPI(t *testing.T) {
 }
 
 func TestResetSuperAdminPasswordAPI(t *testing.T) {
+	t.Parallel()
 	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		parent := loginAs(t, srv, "demo-super", "demo-pass-1")
 		sub := loginAs(t, srv, "sub-super", "demo-pass-1")
@@ -230,6 +235,7 @@ func TestResetSuperAdminPasswordAPI(t *testing.T) {
 }
 
 func TestAPIKeyAuthentication(t *testing.T) {
+	t.Parallel()
 	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		me := loginAs(t, srv, "demo-super", "demo-pass-1")
 		k, err := a.Auth.CreateAPIKey(context.Background(), me.Company.ID, "erp", []string{auth.RoleSuperUser}, me.UserInfo.ID)
@@ -261,6 +267,7 @@ func TestAPIKeyAuthentication(t *testing.T) {
 }
 
 func TestUserLogRecordsIdentityEvents(t *testing.T) {
+	t.Parallel()
 	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		call(t, srv, "POST", "/base/v2/login", "en", `{"username":"demo-operator","password":"wrong-pass"}`)
 		me := loginAs(t, srv, "demo-operator", "demo-pass-1")

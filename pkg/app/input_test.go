@@ -30,6 +30,7 @@ func fieldsOf(t *testing.T, env envelope) map[string]string {
 // bodies, query strings, the address itself, portal forms and the anonymous
 // partnership form, through the API and the portal.
 func TestControlCharactersRefused(t *testing.T) {
+	t.Parallel()
 	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		ctx := context.Background()
 

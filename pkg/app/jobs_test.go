@@ -14,7 +14,6 @@ import (
 
 	"github.com/voyage/voyage/pkg/app"
 	"github.com/voyage/voyage/pkg/app/apptest"
-	"github.com/voyage/voyage/pkg/demo"
 	"github.com/voyage/voyage/pkg/money"
 	"github.com/voyage/voyage/pkg/order"
 	"github.com/voyage/voyage/pkg/store"
@@ -62,13 +61,11 @@ func killTicketing(t *testing.T, a *app.App, until time.Time, ids ...int64) {
 // live is left to its claimer; an order paid by an older version, with a
 // River job and no due time, is ticketed by that job, once.
 func TestTicketingRescuedAfterACrash(t *testing.T) {
+	t.Parallel()
 	for _, d := range storetest.Engines {
 		t.Run(string(d), func(t *testing.T) {
 			ctx := context.Background()
-			a, srv := newApp(t, d)
-			if err := demo.Seed(ctx, a.DB, a.Site); err != nil {
-				t.Fatal(err)
-			}
+			a, srv := newSeededApp(t, d)
 			op := loginAs(t, srv, "demo-operator", "demo-pass-1")
 			fund(t, a, op.Company.ID, "50000")
 			quoteID, _ := quoteFor(t, srv, op.Token)
@@ -146,13 +143,11 @@ func TestTicketingRescuedAfterACrash(t *testing.T) {
 // order as refunded and pays the agency back once; a third run changes
 // nothing.
 func TestRefundJobRunAgainAfterACrash(t *testing.T) {
+	t.Parallel()
 	for _, d := range storetest.Engines {
 		t.Run(string(d), func(t *testing.T) {
 			ctx := context.Background()
-			a, srv := newApp(t, d)
-			if err := demo.Seed(ctx, a.DB, a.Site); err != nil {
-				t.Fatal(err)
-			}
+			a, srv := newSeededApp(t, d)
 			rfID := apptest.RefundRequest(t, a)
 			provider := loginAs(t, srv, "provider-admin", "provider-pass-1")
 			op := loginAs(t, srv, "demo-operator", "demo-pass-1")
@@ -205,6 +200,7 @@ func TestRefundJobRunAgainAfterACrash(t *testing.T) {
 // was alive after all runs beside it. Both runs end without error, the
 // order is issued once, with one set of tickets, and paid once.
 func TestTicketJobRunTwiceAtOnce(t *testing.T) {
+	t.Parallel()
 	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		ctx := context.Background()
 		op := loginAs(t, srv, "demo-operator", "demo-pass-1")
@@ -252,11 +248,9 @@ func TestTicketJobRunTwiceAtOnce(t *testing.T) {
 // memory: the order is issued, once, with no claim of the sweep, which
 // would not see it until the lease runs out.
 func TestPaymentHandsOverToTicketing(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
-	a, srv := newApp(t, store.Postgres)
-	if err := demo.Seed(ctx, a.DB, a.Site); err != nil {
-		t.Fatal(err)
-	}
+	a, srv := newSeededApp(t, store.Postgres)
 	op := loginAs(t, srv, "demo-operator", "demo-pass-1")
 	fund(t, a, op.Company.ID, "50000")
 	quoteID, _ := quoteFor(t, srv, op.Token)

@@ -15,6 +15,7 @@ import (
 // the money moves change nothing, wallet entries and users are the managed
 // agency's, and nobody reaches an agency outside their network.
 func TestManagedAgencyAPI(t *testing.T) {
+	t.Parallel()
 	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		demo := loginAs(t, srv, "demo-super", "demo-pass-1")    // Demo Travel (2), parent of Demo Sub (3)
 		blue := loginAs(t, srv, "bluesky-super", "demo-pass-1") // Blue Sky (222)

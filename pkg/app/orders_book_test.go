@@ -74,6 +74,7 @@ func principal(t *testing.T, a *app.App, token string) auth.Principal {
 // instead of holding the agent's request; nothing is stored under its key,
 // so the same request books once the supplier answers again.
 func TestCreateOrderGivesUpOnASupplierThatNeverBooks(t *testing.T) {
+	t.Parallel()
 	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		ctx := context.Background()
 		op := loginAs(t, srv, "demo-operator", "demo-pass-1")
@@ -110,6 +111,7 @@ func TestCreateOrderGivesUpOnASupplierThatNeverBooks(t *testing.T) {
 // holding the provider's review; the request stays as it was, to review
 // again.
 func TestRefundReviewGivesUpOnASupplierThatNeverQuotes(t *testing.T) {
+	t.Parallel()
 	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		ctx := context.Background()
 		id := apptest.RefundRequest(t, a)
@@ -141,6 +143,7 @@ func TestRefundReviewGivesUpOnASupplierThatNeverQuotes(t *testing.T) {
 // (the tickets may or may not be void), with nothing paid back, instead of
 // holding the provider's review.
 func TestVoidReviewGivesUpOnASupplierThatNeverVoids(t *testing.T) {
+	t.Parallel()
 	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		ctx := context.Background()
 		op := loginAs(t, srv, "demo-operator", "demo-pass-1")

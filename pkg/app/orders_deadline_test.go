@@ -149,6 +149,7 @@ func quotedRefund(t *testing.T, a *app.App, srv *httptest.Server, providerToken 
 // closes, moves no money and leaves paid, reviewed and future orders alone;
 // a second run changes nothing.
 func TestDeadlineSweep(t *testing.T) {
+	t.Parallel()
 	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		ctx := context.Background()
 		op := loginAs(t, srv, "demo-operator", "demo-pass-1")
@@ -260,6 +261,7 @@ func TestDeadlineSweep(t *testing.T) {
 // payment started just before the deadline): each order ends paid or
 // closed, never both, and the wallet is charged for exactly the paid ones.
 func TestDeadlineSweepRacesPayments(t *testing.T) {
+	t.Parallel()
 	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		ctx := context.Background()
 		op := loginAs(t, srv, "demo-operator", "demo-pass-1")
@@ -350,6 +352,7 @@ func TestDeadlineSweepRacesPayments(t *testing.T) {
 // more, and the queue's periodic sweep closes an order past its deadline
 // as soon as the queue starts.
 func TestDeadlineSweepRunsOnTheQueue(t *testing.T) {
+	t.Parallel()
 	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		ctx := context.Background()
 		op := loginAs(t, srv, "demo-operator", "demo-pass-1")

@@ -13,7 +13,6 @@ import (
 	"github.com/voyage/voyage/pkg/agency"
 	"github.com/voyage/voyage/pkg/app"
 	"github.com/voyage/voyage/pkg/config"
-	"github.com/voyage/voyage/pkg/demo"
 	"github.com/voyage/voyage/pkg/money"
 	"github.com/voyage/voyage/pkg/order"
 	"github.com/voyage/voyage/pkg/shopping"
@@ -24,10 +23,7 @@ import (
 func seededWith(t *testing.T, mod func(*config.Config), fn func(t *testing.T, a *app.App, srv *httptest.Server)) {
 	for _, d := range storetest.Engines {
 		t.Run(string(d), func(t *testing.T) {
-			a, srv := newApp(t, d, mod)
-			if err := demo.Seed(context.Background(), a.DB, a.Site); err != nil {
-				t.Fatal(err)
-			}
+			a, srv := newSeededApp(t, d, mod)
 			fn(t, a, srv)
 		})
 	}
@@ -85,6 +81,7 @@ func breakBooking(t *testing.T, a *app.App, id int64) {
 }
 
 func TestOrderMoneyPaths(t *testing.T) {
+	t.Parallel()
 	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		ctx := context.Background()
 		op := loginAs(t, srv, "demo-operator", "demo-pass-1")
@@ -235,6 +232,7 @@ func TestOrderMoneyPaths(t *testing.T) {
 }
 
 func TestGatewayPayments(t *testing.T) {
+	t.Parallel()
 	seededWith(t, func(c *config.Config) { c.Payment.TestGateway = true }, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		ctx := context.Background()
 		op := loginAs(t, srv, "demo-operator", "demo-pass-1")
@@ -310,6 +308,7 @@ func TestGatewayPayments(t *testing.T) {
 // with different keys one is charged and the other refused, the order is
 // paid once, and an agency with a webhook is told.
 func TestPaymentOnceWithOrWithoutWebhook(t *testing.T) {
+	t.Parallel()
 	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		ctx := context.Background()
 		op := loginAs(t, srv, "demo-operator", "demo-pass-1")
@@ -391,6 +390,7 @@ func TestPaymentOnceWithOrWithoutWebhook(t *testing.T) {
 // instance would): the payment charges and shows the corrected total, not
 // the copy's, and leaves it stored.
 func TestPaymentAfterAChangeSinceBooking(t *testing.T) {
+	t.Parallel()
 	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		ctx := context.Background()
 		op := loginAs(t, srv, "demo-operator", "demo-pass-1")

@@ -168,6 +168,7 @@ func multipartCall(t *testing.T, srv *httptest.Server, path, token string, field
 // with a proof after the provider's quote, checking the wallet and who sees
 // what at each step.
 func TestFlightOrderLifecycle(t *testing.T) {
+	t.Parallel()
 	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		runJobs(t, a)
 		op := loginAs(t, srv, "demo-operator", "demo-pass-1")
@@ -399,6 +400,7 @@ func ledgerBalanced(t *testing.T, a *app.App) {
 // TestConcurrentPaymentsStopAtTheLimit pays 20 orders at once from an agency
 // whose balance plus credit covers exactly 5.
 func TestConcurrentPaymentsStopAtTheLimit(t *testing.T) {
+	t.Parallel()
 	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		op := loginAs(t, srv, "demo-operator", "demo-pass-1")
 		agencyID := op.Company.ID

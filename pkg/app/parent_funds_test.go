@@ -42,6 +42,7 @@ func ledgerSumsToZero(t *testing.T, a *app.App) {
 // money. Its top-ups of a sub-agency come out of its own balance (never its
 // credit line), and a credit line it grants is held from its balance.
 func TestParentFundsSubAgencyFromItsWallet(t *testing.T) {
+	t.Parallel()
 	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		finance := loginAs(t, srv, "demo-finance", "demo-pass-1")
 		demo := loginAs(t, srv, "demo-super", "demo-pass-1")

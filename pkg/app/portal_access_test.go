@@ -51,6 +51,7 @@ func portalState(t *testing.T, a *app.App) string {
 // log in (401), a user without the rule is refused (403), a user of
 // another agency finds nothing (404), and none of them changes anything.
 func TestPortalGuardRefusesPosts(t *testing.T) {
+	t.Parallel()
 	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		op := loginAs(t, srv, "demo-operator", "demo-pass-1")
 		fin := loginAs(t, srv, "demo-finance", "demo-pass-1")

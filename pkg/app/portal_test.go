@@ -54,6 +54,7 @@ func postForm(t *testing.T, c *http.Client, u string, form url.Values, hdr ...st
 }
 
 func TestHomePageLanguages(t *testing.T) {
+	t.Parallel()
 	_, srv := newApp(t, store.SQLite)
 	tests := []struct {
 		accept, cookie, htmlLang, nav, formTitle string
@@ -87,6 +88,7 @@ func TestHomePageLanguages(t *testing.T) {
 }
 
 func TestLegalPagesAndTitles(t *testing.T) {
+	t.Parallel()
 	_, srv := newApp(t, store.SQLite)
 	for path, title := range map[string]string{"/terms": "<title>Terms &amp; Conditions</title>", "/privacy": "<title>Privacy Policy</title>", "/": "<title>Voyage</title>"} {
 		res, body := get(t, srv.Client(), srv.URL+path, "Accept-Language", "en")
@@ -101,6 +103,7 @@ func TestLegalPagesAndTitles(t *testing.T) {
 }
 
 func TestApplicationFormWithoutJavaScript(t *testing.T) {
+	t.Parallel()
 	forEachEngine(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		c := browser(t)
 		res, body := postForm(t, c, srv.URL+"/applications", url.Values{"name": {""}, "email": {"bad@"}, "country": {""}}, "Accept-Language", "en")
@@ -135,6 +138,7 @@ func TestApplicationFormWithoutJavaScript(t *testing.T) {
 }
 
 func TestApplicationFormWithHtmx(t *testing.T) {
+	t.Parallel()
 	a, srv := newApp(t, store.SQLite)
 	c := browser(t)
 	res, body := postForm(t, c, srv.URL+"/applications", url.Values{"name": {"A"}, "country": {"CN"}}, "Accept-Language", "zh-TW", "HX-Request", "true")
@@ -151,6 +155,7 @@ func TestApplicationFormWithHtmx(t *testing.T) {
 }
 
 func TestGuardAndPreferences(t *testing.T) {
+	t.Parallel()
 	_, srv := newApp(t, store.SQLite)
 	c := browser(t)
 	res, _ := get(t, c, srv.URL+"/bills/wallet", "Accept-Language", "en")

@@ -16,6 +16,7 @@ import (
 // a heap profile of the running server and sees pprof's index; an agency's
 // SuperUser and a visitor are refused and get no profile.
 func TestPprofBehindProviderLogin(t *testing.T) {
+	t.Parallel()
 	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		provider := portalAs(t, srv, loginAs(t, srv, "provider-admin", "provider-pass-1").Token)
 		for _, path := range []string{"/debug/pprof/profile?seconds=1", "/debug/pprof/heap"} {

@@ -69,6 +69,7 @@ func profileRawGet(t *testing.T, srv *httptest.Server, path string, hdr ...strin
 }
 
 func TestProfileRoutesNeedLogin(t *testing.T) {
+	t.Parallel()
 	forEachEngine(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		for _, r := range []struct{ method, path, body string }{
 			{"PUT", "/base/v2/me", `{"nickname":"x"}`},
@@ -96,6 +97,7 @@ func TestProfileRoutesNeedLogin(t *testing.T) {
 }
 
 func TestUpdateMeAndConfigAPI(t *testing.T) {
+	t.Parallel()
 	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		tok := bearer(loginAs(t, srv, "demo-operator", "demo-pass-1").Token)
 
@@ -168,6 +170,7 @@ func TestUpdateMeAndConfigAPI(t *testing.T) {
 }
 
 func TestAvatarAPI(t *testing.T) {
+	t.Parallel()
 	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		super := loginAs(t, srv, "demo-super", "demo-pass-1")
 		operator := bearer(loginAs(t, srv, "demo-operator", "demo-pass-1").Token)
@@ -221,6 +224,7 @@ func TestAvatarAPI(t *testing.T) {
 }
 
 func TestOftenUsedPassengersAPI(t *testing.T) {
+	t.Parallel()
 	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		demo := bearer(loginAs(t, srv, "demo-super", "demo-pass-1").Token)
 		blue := bearer(loginAs(t, srv, "bluesky-super", "demo-pass-1").Token)
@@ -308,6 +312,7 @@ func TestOftenUsedPassengersAPI(t *testing.T) {
 }
 
 func TestMemberCardsAPI(t *testing.T) {
+	t.Parallel()
 	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		demo := bearer(loginAs(t, srv, "demo-operator", "demo-pass-1").Token)
 		blue := bearer(loginAs(t, srv, "bluesky-super", "demo-pass-1").Token)

@@ -15,9 +15,8 @@ import (
 	"github.com/voyage/voyage/pkg/app"
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/config"
-	"github.com/voyage/voyage/pkg/demo"
+	"github.com/voyage/voyage/pkg/demo/demotest"
 	"github.com/voyage/voyage/pkg/store"
-	"github.com/voyage/voyage/pkg/store/storetest"
 )
 
 // testRedisURL is the Redis of the rate-limit tests; under CI=true it must
@@ -63,6 +62,7 @@ func apiKeyOf(t *testing.T, a *app.App, srv *httptest.Server) string {
 }
 
 func TestRateLimitPerKeyAndSession(t *testing.T) {
+	t.Parallel()
 	redisURL := testRedisURL(t)
 	for _, backend := range []string{"memory", "redis"} {
 		t.Run(backend, func(t *testing.T) {
@@ -70,11 +70,8 @@ func TestRateLimitPerKeyAndSession(t *testing.T) {
 			if backend == "redis" {
 				url, prefix = redisURL, fmt.Sprintf("voyage-test:%d:", rand.Int64())
 			}
-			dsn := storetest.DSN(t, store.SQLite)
+			dsn := demotest.DSN(t, store.SQLite)
 			a, srv := newAppOn(t, dsn, limited(url, prefix))
-			if err := demo.Seed(context.Background(), a.DB, a.Site); err != nil {
-				t.Fatal(err)
-			}
 			key := apiKeyOf(t, a, srv)
 			// A second instance on the same database.
 			_, srv2 := newAppOn(t, dsn, limited(url, prefix))

@@ -48,6 +48,7 @@ func postDocument(t *testing.T, srv *httptest.Server, field string, data []byte,
 }
 
 func TestDocumentRecognitionAPI(t *testing.T) {
+	t.Parallel()
 	now := time.Now().UTC()
 	rng := rand.New(rand.NewPCG(7, 18))
 	doc := specimen.Random(rng, specimen.Passport, now)

@@ -65,6 +65,7 @@ func concurrently(srv *httptest.Server, n int, method, path, body string, hdr ..
 // current status" for a payment that succeeded, and every replayed top-up
 // says so.
 func TestConcurrentReplaysAnswerTheFirst(t *testing.T) {
+	t.Parallel()
 	const n = 50
 	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		ctx := context.Background()

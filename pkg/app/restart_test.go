@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/voyage/voyage/pkg/config"
-	"github.com/voyage/voyage/pkg/demo"
+	"github.com/voyage/voyage/pkg/demo/demotest"
 	"github.com/voyage/voyage/pkg/money"
 	"github.com/voyage/voyage/pkg/order"
 	"github.com/voyage/voyage/pkg/store/storetest"
@@ -18,13 +18,11 @@ import (
 // quote: the simulator's bookings live in the database, not in the process
 // that made them.
 func TestRestartKeepsSupplierBookings(t *testing.T) {
+	t.Parallel()
 	for _, d := range storetest.Engines {
 		t.Run(string(d), func(t *testing.T) {
-			dsn := storetest.DSN(t, d)
+			dsn := demotest.DSN(t, d)
 			before, srv := newAppOn(t, dsn)
-			if err := demo.Seed(context.Background(), before.DB, before.Site); err != nil {
-				t.Fatal(err)
-			}
 			runJobs(t, before)
 			op := loginAs(t, srv, "demo-operator", "demo-pass-1")
 			fund(t, before, op.Company.ID, "50000")
@@ -82,13 +80,11 @@ func TestRestartKeepsSupplierBookings(t *testing.T) {
 // stored and nothing charged; the same request, once the supplier is back,
 // books the order.
 func TestBookingWhileTheSupplierIsDown(t *testing.T) {
+	t.Parallel()
 	for _, d := range storetest.Engines {
 		t.Run(string(d), func(t *testing.T) {
-			dsn := storetest.DSN(t, d)
-			up, srv := newAppOn(t, dsn)
-			if err := demo.Seed(context.Background(), up.DB, up.Site); err != nil {
-				t.Fatal(err)
-			}
+			dsn := demotest.DSN(t, d)
+			_, srv := newAppOn(t, dsn)
 			op := loginAs(t, srv, "demo-operator", "demo-pass-1")
 			quoteID, _ := quoteFor(t, srv, op.Token)
 			// A second instance whose suppliers fail every call.

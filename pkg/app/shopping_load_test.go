@@ -12,7 +12,7 @@ import (
 
 	"github.com/voyage/voyage/pkg/app"
 	"github.com/voyage/voyage/pkg/config"
-	"github.com/voyage/voyage/pkg/demo"
+	"github.com/voyage/voyage/pkg/demo/demotest"
 	"github.com/voyage/voyage/pkg/store"
 	"github.com/voyage/voyage/pkg/store/storetest"
 )
@@ -151,13 +151,11 @@ func pollLoss(t *testing.T, srv *httptest.Server, token, id string) lossPage {
 // serving the poll, it is complete with partial true and the suppliers
 // whose answers were lost.
 func TestSearchSaysAnswersWereLost(t *testing.T) {
+	t.Parallel()
 	for _, d := range storetest.Engines {
 		t.Run(string(d), func(t *testing.T) {
-			dsn := storetest.DSN(t, d)
+			dsn := demotest.DSN(t, d)
 			a, srv := newAppOn(t, dsn)
-			if err := demo.Seed(context.Background(), a.DB, a.Site); err != nil {
-				t.Fatal(err)
-			}
 			_, second := newAppOn(t, dsn)
 			refuseAnswers(t, a.DB)
 			op := loginAs(t, srv, "demo-operator", "demo-pass-1")

@@ -47,6 +47,7 @@ func searchAPI(t *testing.T, srv *httptest.Server, token, lang, body string) (st
 }
 
 func TestFlightSearchAPI(t *testing.T) {
+	t.Parallel()
 	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		op := loginAs(t, srv, "demo-operator", "demo-pass-1")
 		date := time.Now().AddDate(0, 0, 30).Format(time.DateOnly)
@@ -137,6 +138,7 @@ func TestFlightSearchAPI(t *testing.T) {
 }
 
 func TestPNRSearchAPI(t *testing.T) {
+	t.Parallel()
 	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		op := loginAs(t, srv, "demo-operator", "demo-pass-1")
 		d := time.Now().AddDate(0, 0, 40)

@@ -34,6 +34,7 @@ func download(t *testing.T, srv *httptest.Server, path, lang string, hdr ...stri
 }
 
 func TestStatementsAPI(t *testing.T) {
+	t.Parallel()
 	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		demo := loginAs(t, srv, "demo-super", "demo-pass-1")
 		sub := loginAs(t, srv, "sub-super", "demo-pass-1")
@@ -167,6 +168,7 @@ func TestStatementsAPI(t *testing.T) {
 }
 
 func TestExchangeRatesAPI(t *testing.T) {
+	t.Parallel()
 	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		provider := loginAs(t, srv, "provider-admin", "provider-pass-1")
 		demo := loginAs(t, srv, "demo-super", "demo-pass-1")

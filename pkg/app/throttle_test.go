@@ -119,6 +119,7 @@ func wantThrottled(t *testing.T, what string, resp *http.Response, code int, sec
 // account over many addresses no longer escapes the throttle, and the wait
 // is a delay, not a lockout.
 func TestLoginThrottleAcrossAddressesHTTP(t *testing.T) {
+	t.Parallel()
 	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		clock := throttleClock(a)
 		// Ten wrong passwords from five addresses: the first five answer
@@ -179,6 +180,7 @@ func TestLoginThrottleAcrossAddressesHTTP(t *testing.T) {
 // address is throttled, and a forged X-Forwarded-For does not make the
 // address someone else.
 func TestLoginThrottleAcrossAccountsHTTP(t *testing.T) {
+	t.Parallel()
 	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		clock := throttleClock(a)
 		guesser := from(t, srv, "127.0.0.40")
@@ -209,6 +211,7 @@ func TestLoginThrottleAcrossAccountsHTTP(t *testing.T) {
 // TestPasswordChangeThrottleHTTP: the current-password check of a password
 // change is throttled per user, over the API and the portal form.
 func TestPasswordChangeThrottleHTTP(t *testing.T) {
+	t.Parallel()
 	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		clock := throttleClock(a)
 		p := from(t, srv, "127.0.0.50")
@@ -245,6 +248,7 @@ func TestPasswordChangeThrottleHTTP(t *testing.T) {
 // TestSecretThrottleSingleLoginAndAPIKeyHTTP: an address that keeps sending
 // bad single-login signatures or unknown API keys is answered 429.
 func TestSecretThrottleSingleLoginAndAPIKeyHTTP(t *testing.T) {
+	t.Parallel()
 	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		clock := throttleClock(a)
 		op := loginAs(t, srv, "demo-operator", "demo-pass-1")

@@ -1,13 +1,12 @@
 package app_test
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"testing"
 
 	"github.com/voyage/voyage/pkg/app/apptest"
-	"github.com/voyage/voyage/pkg/demo"
+	"github.com/voyage/voyage/pkg/demo/demotest"
 	"github.com/voyage/voyage/pkg/store/storetest"
 	"github.com/voyage/voyage/pkg/train"
 )
@@ -18,13 +17,11 @@ import (
 // two servers), and a manual-mode order paid through one is ticketed by the
 // provider through the other.
 func TestTrainBookingsOutliveTheInstance(t *testing.T) {
+	t.Parallel()
 	for _, d := range storetest.Engines {
 		t.Run(string(d), func(t *testing.T) {
-			dsn := storetest.DSN(t, d)
+			dsn := demotest.DSN(t, d)
 			first, srv1 := newAppOn(t, dsn)
-			if err := demo.Seed(context.Background(), first.DB, first.Site); err != nil {
-				t.Fatal(err)
-			}
 			runJobs(t, first)
 			demoID := agencyID(t, first, "Demo Travel")
 			fund(t, first, demoID, "10000.00")

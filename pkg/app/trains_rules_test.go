@@ -48,6 +48,7 @@ func bookedAndPaid(t *testing.T, srv *httptest.Server, token string, days int, k
 // it, acted on by its own agency only; a company without the train
 // service gets 200003.
 func TestTrainScope(t *testing.T) {
+	t.Parallel()
 	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		runJobs(t, a)
 		demo, sub := agencyID(t, a, "Demo Travel"), agencyID(t, a, "Demo Sub Travel")
@@ -133,6 +134,7 @@ func TestTrainScope(t *testing.T) {
 // TestTrainBadInput: each refusal is a translated message on the field at
 // fault, and nothing is booked or charged.
 func TestTrainBadInput(t *testing.T) {
+	t.Parallel()
 	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		demo := agencyID(t, a, "Demo Travel")
 		fund(t, a, demo, "5000.00")
@@ -245,6 +247,7 @@ func TestTrainBadInput(t *testing.T) {
 // to the provider, who issues them (or fails them with the money back);
 // every status change is queued for the train notification URL.
 func TestTrainManualMode(t *testing.T) {
+	t.Parallel()
 	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		runJobs(t, a)
 		demo := agencyID(t, a, "Demo Travel")
@@ -302,6 +305,7 @@ func TestTrainManualMode(t *testing.T) {
 // TestTrainChange moves a ticket to another train once, with the fare
 // difference through the wallet.
 func TestTrainChange(t *testing.T) {
+	t.Parallel()
 	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		runJobs(t, a)
 		demo := agencyID(t, a, "Demo Travel")
@@ -362,6 +366,7 @@ func TestTrainChange(t *testing.T) {
 // clock the test moves: 20 minutes before departure refunds and changes are
 // closed; 2 hours before, the fee is the under-24-hours band's 20%.
 func TestTrainRefundClosesBeforeDeparture(t *testing.T) {
+	t.Parallel()
 	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		ctx := context.Background()
 		demo := agencyID(t, a, "Demo Travel")
@@ -434,6 +439,7 @@ func TestTrainRefundClosesBeforeDeparture(t *testing.T) {
 // money from the funding account; a declined payment leaves the order
 // payable, and a gateway that did not answer settles through the check.
 func TestTrainGatewayPayment(t *testing.T) {
+	t.Parallel()
 	seededWith(t, func(c *config.Config) { c.Payment.TestGateway = true }, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		runJobs(t, a)
 		demo := agencyID(t, a, "Demo Travel")

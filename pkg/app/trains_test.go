@@ -124,6 +124,7 @@ func trainEntries(t *testing.T, a *app.App, agency int64, booking string) []ledg
 // seat each, refund one passenger with the railway's fee, and the wallet
 // and the ledger agree.
 func TestTrainBookingLifecycle(t *testing.T) {
+	t.Parallel()
 	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		runJobs(t, a)
 		demo := agencyID(t, a, "Demo Travel")

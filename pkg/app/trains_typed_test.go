@@ -19,6 +19,7 @@ import (
 // message on the field and the order stays waiting; good ones are the
 // order's tickets; left off, the railway's own are issued.
 func TestTrainTypedTickets(t *testing.T) {
+	t.Parallel()
 	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		first, second, third := apptest.ManualTrainOrder(t, a), apptest.ManualTrainOrder(t, a), apptest.ManualTrainOrder(t, a)
 		provider := loginAs(t, srv, "provider-admin", "provider-pass-1").Token

@@ -29,6 +29,7 @@ func travellerCount(t *testing.T, a *app.App, agencyID int64) int {
 // who may see and change which travellers, the spec's validation and its
 // 30 limit with translated messages, and the DOCS import.
 func TestTravellerPages(t *testing.T) {
+	t.Parallel()
 	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		op := loginAs(t, srv, "demo-operator", "demo-pass-1")
 		fin := loginAs(t, srv, "demo-finance", "demo-pass-1")
@@ -172,6 +173,7 @@ func TestTravellerPages(t *testing.T) {
 // TestMemberCardPagesAndProfileSettings covers the member cards and the
 // profile's details and frequent-info forms.
 func TestMemberCardPagesAndProfileSettings(t *testing.T) {
+	t.Parallel()
 	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		op := loginAs(t, srv, "demo-operator", "demo-pass-1")
 		blue := loginAs(t, srv, "bluesky-super", "demo-pass-1")
@@ -286,6 +288,7 @@ func TestMemberCardPagesAndProfileSettings(t *testing.T) {
 
 // TestDocsAPI reads DOCS through the API with a booking's limits.
 func TestDocsAPI(t *testing.T) {
+	t.Parallel()
 	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		op := loginAs(t, srv, "demo-operator", "demo-pass-1")
 		idcard := "SSR DOCS CA HK1 I/CN/110101198505120011/CN/12MAY85/M/15MAR30/ZHANG/SAN"

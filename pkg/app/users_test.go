@@ -125,6 +125,7 @@ func wantFieldMessage(t *testing.T, env envelope, field, msg string) {
 // TestUserRoutesAccess: every user-management route needs a login (401) and
 // a SuperUser (403 200003 for an operator).
 func TestUserRoutesAccess(t *testing.T) {
+	t.Parallel()
 	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		s := loginUsers(t, srv)
 		finance, _, _, _ := userRow(t, a, "demo-finance")
@@ -157,6 +158,7 @@ func TestUserRoutesAccess(t *testing.T) {
 }
 
 func TestListUsersAPI(t *testing.T) {
+	t.Parallel()
 	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		s := loginUsers(t, srv)
 
@@ -215,6 +217,7 @@ func TestListUsersAPI(t *testing.T) {
 }
 
 func TestCreateUserAPI(t *testing.T) {
+	t.Parallel()
 	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		s := loginUsers(t, srv)
 		before := countRows(t, a, `SELECT COUNT(*) FROM users`)
@@ -287,6 +290,7 @@ func TestCreateUserAPI(t *testing.T) {
 }
 
 func TestUpdateUserAPI(t *testing.T) {
+	t.Parallel()
 	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		s := loginUsers(t, srv)
 		opID, _, _, _ := userRow(t, a, "demo-operator")
@@ -343,6 +347,7 @@ func TestUpdateUserAPI(t *testing.T) {
 }
 
 func TestDeactivateUserAPI(t *testing.T) {
+	t.Parallel()
 	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		s := loginUsers(t, srv)
 		opID, _, _, _ := userRow(t, a, "demo-operator")
@@ -392,6 +397,7 @@ func TestDeactivateUserAPI(t *testing.T) {
 }
 
 func TestUserLogsAPI(t *testing.T) {
+	t.Parallel()
 	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		s := loginUsers(t, srv)
 		demoID, blueID := s.super.Company.ID, s.blue.Company.ID
@@ -459,6 +465,7 @@ func TestUserLogsAPI(t *testing.T) {
 // The user log keeps what users changed, not their reads: a search and its
 // polls (POSTs that change nothing) leave no entry.
 func TestUserLogSkipsSearches(t *testing.T) {
+	t.Parallel()
 	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		op := loginAs(t, srv, "demo-operator", "demo-pass-1")
 		resp, env := call(t, srv, "POST", "/shopping/v2/flight/async-shopping", "en", searchBody("PEK", "SHA"), bearer(op.Token)...)

@@ -136,3 +136,32 @@ func TestMarks(t *testing.T) {
 		}
 	}
 }
+
+// TestMigrateFromEmpty: every other test copies a migrated template, so the
+// path a new installation takes (every migration from nothing, Voyage's then
+// River's) is tested here on each engine.
+func TestMigrateFromEmpty(t *testing.T) {
+	for _, d := range storetest.Engines {
+		t.Run(string(d), func(t *testing.T) {
+			ctx := context.Background()
+			db, err := store.Open(ctx, storetest.EmptyDSN(t, d))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			if ok, err := db.MigrationsCurrent(ctx); err != nil || ok {
+				t.Fatalf("an empty database reported current (%v, %v)", ok, err)
+			}
+			if err := db.Migrate(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if ok, err := db.MigrationsCurrent(ctx); err != nil || !ok {
+				t.Fatalf("after migrating from nothing, current = %v, %v", ok, err)
+			}
+			var jobs int
+			if err := db.GetContext(ctx, &jobs, `SELECT COUNT(*) FROM river_job`); err != nil {
+				t.Fatalf("River's tables are missing: %v", err)
+			}
+		})
+	}
+}

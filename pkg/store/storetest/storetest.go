@@ -1,23 +1,34 @@
-// Package storetest gives tests a fresh, migrated database on each engine:
-// SQLite in a temporary folder and PostgreSQL in a schema of its own that is
-// dropped afterwards. PostgreSQL comes from VOYAGE_TEST_POSTGRES_URL; when it
-// is unreachable the PostgreSQL half is skipped, except under CI=true where it
+// Package storetest gives tests a migrated database of their own on each
+// engine, copied from a template rather than migrated from zero: SQLite as a
+// copy of a migrated file, PostgreSQL as CREATE DATABASE … TEMPLATE. The
+// migrated templates are keyed by a hash of the migrations (Voyage's and
+// River's version), so every test binary of a run, and the next run, copy the
+// same one; a template with data on top (Template) is made once per test
+// binary. PostgreSQL comes from VOYAGE_TEST_POSTGRES_URL; when it is
+// unreachable the PostgreSQL half is skipped, except under CI=true where it
 // fails, so CI can never pass without having run it.
 package storetest
 
 import (
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"database/sql"
 	"encoding/hex"
 	"fmt"
+	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
+	"runtime/debug"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/voyage/voyage/migrations"
 	"github.com/voyage/voyage/pkg/store"
 )
 
@@ -35,8 +46,8 @@ func PostgresURL() string {
 // Engines lists the dialects every store test runs on.
 var Engines = []store.Dialect{store.SQLite, store.Postgres}
 
-// Run calls fn once per engine as a subtest named after it, each with a fresh
-// migrated database.
+// Run calls fn once per engine as a subtest named after it, each with a
+// migrated database of its own.
 func Run(t *testing.T, fn func(t *testing.T, db *store.DB)) {
 	t.Helper()
 	for _, d := range Engines {
@@ -46,68 +57,440 @@ func Run(t *testing.T, fn func(t *testing.T, db *store.DB)) {
 	}
 }
 
-// Open returns a fresh migrated database of the given dialect, closed and
-// removed when the test ends.
+// Open returns a migrated database of the given dialect of this test's own,
+// closed and removed when the test ends.
 func Open(t testing.TB, d store.Dialect) *store.DB {
 	t.Helper()
-	dsn := DSN(t, d)
+	return OpenDSN(t, DSN(t, d))
+}
+
+// OpenDSN opens dsn for the test, closing it when the test ends; it checks
+// the migrations are current (they are, in a copy of a template), which also
+// prepares the statements as a server's start does.
+func OpenDSN(t testing.TB, dsn string) *store.DB {
+	t.Helper()
 	db, err := store.Open(context.Background(), dsn)
 	if err != nil {
-		t.Fatalf("storetest: open %s: %v", d, err)
+		t.Fatalf("storetest: open %s: %v", dsn, err)
 	}
 	t.Cleanup(func() { db.Close() })
 	if err := db.Migrate(context.Background()); err != nil {
-		t.Fatalf("storetest: migrate %s: %v", d, err)
+		t.Fatalf("storetest: migrate %s: %v", db.Dialect, err)
 	}
 	return db
 }
 
-// DSN returns an empty database location of the given dialect for this test:
-// a SQLite file path, or a PostgreSQL URL whose search_path is a new schema.
+// DSN returns a migrated database of the given dialect for this test alone:
+// a SQLite file path, or a PostgreSQL URL of a database of its own. It is
+// removed when the test ends.
 func DSN(t testing.TB, d store.Dialect) string {
+	t.Helper()
+	return copyOf(t, d, migrated(d))
+}
+
+// EmptyDSN returns an empty database of the given dialect for this test, for
+// the tests of migrating from nothing.
+func EmptyDSN(t testing.TB, d store.Dialect) string {
 	t.Helper()
 	if d == store.SQLite {
 		return filepath.Join(t.TempDir(), "voyage.db")
 	}
-	base := PostgresURL()
-	admin, err := sql.Open("postgres", base)
-	if err == nil {
-		err = admin.PingContext(context.Background())
+	name := testName()
+	admin := adminDB(t)
+	if _, err := admin.Exec(`CREATE DATABASE ` + name); err != nil {
+		t.Fatalf("storetest: create database: %v", err)
 	}
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("storetest: PostgreSQL at %s is required under CI=true: %v", base, err)
+	dropAtEnd(t, admin, name)
+	return databaseURL(t, name)
+}
+
+// Template returns a database for this test copied from a template that is
+// the migrated schema with seed applied: made once per test binary and
+// name, so a seed that costs seconds (password hashes under -race) is paid
+// once, not per test. seed must give the same data whenever it runs.
+func Template(t testing.TB, d store.Dialect, name string, seed func(ctx context.Context, db *store.DB) error) string {
+	t.Helper()
+	if !regexp.MustCompile(`^[a-z0-9_]{1,16}$`).MatchString(name) {
+		t.Fatalf("storetest: template name %q: want 1-16 of a-z, 0-9 and _", name)
+	}
+	return copyOf(t, d, seeded(d, name, seed))
+}
+
+// A template is where a copy comes from: a SQLite file's bytes or a
+// PostgreSQL template database's name.
+type template struct {
+	file     []byte
+	database string
+	err      error
+}
+
+var (
+	mu        sync.Mutex
+	templates = map[string]*templateOnce{}
+)
+
+type templateOnce struct {
+	once sync.Once
+	tpl  template
+}
+
+// once builds the template under key the first time it is asked for.
+func once(key string, build func() template) template {
+	mu.Lock()
+	o, ok := templates[key]
+	if !ok {
+		o = &templateOnce{}
+		templates[key] = o
+	}
+	mu.Unlock()
+	o.once.Do(func() { o.tpl = build() })
+	return o.tpl
+}
+
+// migrationsHash identifies the schema the migrations build: every embedded
+// migration file and the River version whose migrations follow them.
+var migrationsHash = sync.OnceValue(func() string {
+	h := sha256.New()
+	_ = fs.WalkDir(migrations.FS, ".", func(path string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() {
+			return err
 		}
-		t.Skipf("storetest: PostgreSQL not reachable at %s: %v", base, err)
-	}
-	schema := "t_" + randomHex(8)
-	if _, err := admin.Exec(`CREATE SCHEMA ` + schema); err != nil {
-		admin.Close()
-		t.Fatalf("storetest: create schema: %v", err)
-	}
-	t.Cleanup(func() {
-		// A connection the test closed may still be ending on the server
-		// side, holding locks the drop waits on: PostgreSQL can then pick
-		// the drop as a deadlock victim, so it is tried again.
-		var err error
-		for attempt := 0; attempt < 5; attempt++ {
-			if _, err = admin.Exec(`DROP SCHEMA ` + schema + ` CASCADE`); err == nil || !strings.Contains(err.Error(), "40P01") {
-				break
-			}
-			time.Sleep(200 * time.Millisecond)
-		}
+		b, err := fs.ReadFile(migrations.FS, path)
 		if err != nil {
-			t.Errorf("storetest: drop schema %s: %v", schema, err)
+			return err
 		}
-		admin.Close()
+		fmt.Fprintf(h, "%s %d\n", path, len(b))
+		h.Write(b)
+		return nil
 	})
-	u, err := url.Parse(base)
-	if err != nil {
-		t.Fatalf("storetest: parse %s: %v", base, err)
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, m := range bi.Deps {
+			if strings.HasPrefix(m.Path, "github.com/riverqueue/river") {
+				fmt.Fprintf(h, "%s %s\n", m.Path, m.Version)
+			}
+		}
 	}
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
+	return hex.EncodeToString(h.Sum(nil))[:16]
+})
+
+func migrated(d store.Dialect) func(t testing.TB) template {
+	return func(t testing.TB) template {
+		return once(string(d)+"/migrated", func() template {
+			if d == store.SQLite {
+				return migratedSQLite()
+			}
+			return migratedPostgres(t)
+		})
+	}
+}
+
+func seeded(d store.Dialect, name string, seed func(context.Context, *store.DB) error) func(t testing.TB) template {
+	return func(t testing.TB) template {
+		return once(string(d)+"/seeded/"+name, func() template {
+			base := migrated(d)(t)
+			if base.err != nil {
+				return base
+			}
+			if d == store.SQLite {
+				return seededSQLite(base, seed)
+			}
+			return seededPostgres(t, base, name, seed)
+		})
+	}
+}
+
+// copyOf makes this test's database from the template.
+func copyOf(t testing.TB, d store.Dialect, from func(t testing.TB) template) string {
+	t.Helper()
+	if d == store.Postgres {
+		// The server is checked before a template is built on it, so an
+		// unreachable one skips (or fails under CI) with its reason.
+		adminDB(t)
+	}
+	tpl := from(t)
+	if tpl.err != nil {
+		t.Fatalf("storetest: template: %v", tpl.err)
+	}
+	if d == store.SQLite {
+		path := filepath.Join(t.TempDir(), "voyage.db")
+		if err := os.WriteFile(path, tpl.file, 0o600); err != nil {
+			t.Fatalf("storetest: copy template: %v", err)
+		}
+		return path
+	}
+	name := testName()
+	admin := adminDB(t)
+	if _, err := admin.Exec(`CREATE DATABASE ` + name + ` TEMPLATE ` + tpl.database); err != nil {
+		t.Fatalf("storetest: create database from %s: %v", tpl.database, err)
+	}
+	dropAtEnd(t, admin, name)
+	return databaseURL(t, name)
+}
+
+// SQLite templates.
+
+// migratedSQLite migrates a file once per migrations hash, kept in the
+// system's temporary folder for the next test binary; a file being written
+// has a name of its own and takes the shared name by an atomic rename.
+func migratedSQLite() template {
+	dir := filepath.Join(os.TempDir(), "voyage-storetest")
+	path := filepath.Join(dir, "migrated-"+migrationsHash()+".db")
+	if b, err := os.ReadFile(path); err == nil {
+		return template{file: b}
+	}
+	if err := os.MkdirAll(dir, 0o750); err != nil {
+		return template{err: err}
+	}
+	tmp, err := os.MkdirTemp(dir, "build-")
+	if err != nil {
+		return template{err: err}
+	}
+	defer os.RemoveAll(tmp)
+	file := filepath.Join(tmp, "voyage.db")
+	b, err := buildSQLite(file, func(ctx context.Context, db *store.DB) error { return nil })
+	if err != nil {
+		return template{err: err}
+	}
+	if err := os.WriteFile(file, b, 0o600); err != nil {
+		return template{err: err}
+	}
+	if err := os.Rename(file, path); err != nil {
+		return template{err: err}
+	}
+	return template{file: b}
+}
+
+func seededSQLite(base template, seed func(context.Context, *store.DB) error) template {
+	tmp, err := os.MkdirTemp("", "voyage-storetest-seed-")
+	if err != nil {
+		return template{err: err}
+	}
+	defer os.RemoveAll(tmp)
+	file := filepath.Join(tmp, "voyage.db")
+	if err := os.WriteFile(file, base.file, 0o600); err != nil {
+		return template{err: err}
+	}
+	b, err := buildSQLite(file, seed)
+	return template{file: b, err: err}
+}
+
+// buildSQLite migrates file, seeds it, and answers its bytes with
+// everything written into the main file (no write-ahead log beside it).
+func buildSQLite(file string, seed func(context.Context, *store.DB) error) ([]byte, error) {
+	ctx := context.Background()
+	db, err := store.Open(ctx, file)
+	if err != nil {
+		return nil, err
+	}
+	if err := db.Migrate(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	if err := seed(ctx, db); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("seed: %w", err)
+	}
+	if _, err := db.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
+		db.Close()
+		return nil, err
+	}
+	if err := db.Close(); err != nil {
+		return nil, err
+	}
+	return os.ReadFile(file)
+}
+
+// PostgreSQL templates.
+
+var (
+	adminOnce sync.Once
+	admin     *sql.DB
+	adminErr  error
+)
+
+// adminDB is this binary's connection to VOYAGE_TEST_POSTGRES_URL's
+// database, where databases are created and dropped.
+func adminDB(t testing.TB) *sql.DB {
+	t.Helper()
+	adminOnce.Do(func() {
+		admin, adminErr = sql.Open("postgres", PostgresURL())
+		if adminErr == nil {
+			admin.SetMaxOpenConns(4)
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			adminErr = admin.PingContext(ctx)
+			cancel()
+		}
+	})
+	if adminErr != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("storetest: PostgreSQL at %s is required under CI=true: %v", PostgresURL(), adminErr)
+		}
+		t.Skipf("storetest: PostgreSQL not reachable at %s: %v", PostgresURL(), adminErr)
+	}
+	return admin
+}
+
+// The databases this package makes are named so that ones left behind by a
+// test binary that was killed can be told and dropped: voyage_t_<unix>_… for
+// a test's, voyage_s_<unix>_… for a binary's seeded template, voyage_m_<hash>
+// for the shared migrated one.
+const (
+	testPrefix   = "voyage_t_"
+	seedPrefix   = "voyage_s_"
+	migratedName = "voyage_m_"
+	// leftAfter is how old a test's database or a seeded template must be
+	// to be taken for a killed binary's: longer than any test binary runs.
+	leftAfter = 3 * time.Hour
+)
+
+func testName() string {
+	return testPrefix + strconv.FormatInt(time.Now().Unix(), 10) + "_" + randomHex(6)
+}
+
+func migratedPostgres(t testing.TB) template {
+	ctx := context.Background()
+	db := adminDB(t)
+	name := migratedName + migrationsHash()
+	if exists(ctx, db, name) {
+		return template{database: name}
+	}
+	// One binary builds it while the others wait: a session lock, held on a
+	// connection of its own.
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return template{err: err}
+	}
+	defer conn.Close()
+	const lockKey = 7_360_001
+	if _, err := conn.ExecContext(ctx, `SELECT pg_advisory_lock($1)`, lockKey); err != nil {
+		return template{err: fmt.Errorf("lock: %w", err)}
+	}
+	defer conn.ExecContext(ctx, `SELECT pg_advisory_unlock($1)`, lockKey)
+	if exists(ctx, db, name) {
+		return template{database: name}
+	}
+	dropLeftovers(ctx, conn)
+	build := name + "_build"
+	if _, err := conn.ExecContext(ctx, `DROP DATABASE IF EXISTS `+build+` WITH (FORCE)`); err != nil {
+		return template{err: err}
+	}
+	if err := buildPostgres(ctx, conn, build, "", func(context.Context, *store.DB) error { return nil }); err != nil {
+		return template{err: err}
+	}
+	if _, err := conn.ExecContext(ctx, `ALTER DATABASE `+build+` RENAME TO `+name); err != nil {
+		return template{err: err}
+	}
+	return template{database: name}
+}
+
+func seededPostgres(t testing.TB, base template, name string, seed func(context.Context, *store.DB) error) template {
+	ctx := context.Background()
+	db := adminDB(t)
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return template{err: err}
+	}
+	defer conn.Close()
+	tpl := seedPrefix + strconv.FormatInt(time.Now().Unix(), 10) + "_" + randomHex(4) + "_" + name
+	if err := buildPostgres(ctx, conn, tpl, base.database, seed); err != nil {
+		return template{err: err}
+	}
+	return template{database: tpl}
+}
+
+// buildPostgres creates the database name (from the template from, when
+// given), migrates and seeds it, and marks it a template that takes no
+// connections, so copies of it never wait on one.
+func buildPostgres(ctx context.Context, conn *sql.Conn, name, from string, seed func(context.Context, *store.DB) error) error {
+	create := `CREATE DATABASE ` + name
+	if from != "" {
+		create += ` TEMPLATE ` + from
+	}
+	if _, err := conn.ExecContext(ctx, create); err != nil {
+		return fmt.Errorf("create %s: %w", name, err)
+	}
+	u, err := url.Parse(PostgresURL())
+	if err != nil {
+		return err
+	}
+	u.Path = "/" + name
+	db, err := store.Open(ctx, u.String())
+	if err != nil {
+		return err
+	}
+	err = db.Migrate(ctx)
+	if err == nil {
+		if err = seed(ctx, db); err != nil {
+			err = fmt.Errorf("seed: %w", err)
+		}
+	}
+	db.Close()
+	if err != nil {
+		_, _ = conn.ExecContext(ctx, `DROP DATABASE IF EXISTS `+name+` WITH (FORCE)`)
+		return fmt.Errorf("build %s: %w", name, err)
+	}
+	if _, err := conn.ExecContext(ctx, `ALTER DATABASE `+name+` WITH IS_TEMPLATE true ALLOW_CONNECTIONS false`); err != nil {
+		return err
+	}
+	return nil
+}
+
+func exists(ctx context.Context, db *sql.DB, name string) bool {
+	var n int
+	_ = db.QueryRowContext(ctx, `SELECT COUNT(*) FROM pg_database WHERE datname = $1 AND datistemplate`, name).Scan(&n)
+	return n > 0
+}
+
+// dropLeftovers drops what killed binaries left (tests' databases and seeded
+// templates older than leftAfter) and the migrated templates of other
+// migrations. Run under the build lock, when the migrations changed.
+func dropLeftovers(ctx context.Context, conn *sql.Conn) {
+	rows, err := conn.QueryContext(ctx, `SELECT datname FROM pg_database WHERE datname LIKE 'voyage\_%'`)
+	if err != nil {
+		return
+	}
+	var names []string
+	for rows.Next() {
+		var n string
+		if rows.Scan(&n) == nil {
+			names = append(names, n)
+		}
+	}
+	rows.Close()
+	cutoff := time.Now().Add(-leftAfter).Unix()
+	for _, n := range names {
+		drop := false
+		switch {
+		case strings.HasPrefix(n, migratedName):
+			drop = n != migratedName+migrationsHash()
+		case strings.HasPrefix(n, testPrefix), strings.HasPrefix(n, seedPrefix):
+			stamp, _, _ := strings.Cut(n[len(testPrefix):], "_")
+			at, err := strconv.ParseInt(stamp, 10, 64)
+			drop = err == nil && at < cutoff
+		}
+		if drop {
+			_, _ = conn.ExecContext(ctx, `ALTER DATABASE `+n+` IS_TEMPLATE false`)
+			_, _ = conn.ExecContext(ctx, `DROP DATABASE IF EXISTS `+n+` WITH (FORCE)`)
+		}
+	}
+}
+
+// dropAtEnd drops the test's database when it ends; FORCE ends the
+// connections a closed pool may still be tearing down.
+func dropAtEnd(t testing.TB, admin *sql.DB, name string) {
+	t.Cleanup(func() {
+		if _, err := admin.Exec(`DROP DATABASE IF EXISTS ` + name + ` WITH (FORCE)`); err != nil {
+			t.Errorf("storetest: drop database %s: %v", name, err)
+		}
+	})
+}
+
+func databaseURL(t testing.TB, name string) string {
+	u, err := url.Parse(PostgresURL())
+	if err != nil {
+		t.Fatalf("storetest: parse %s: %v", PostgresURL(), err)
+	}
+	u.Path = "/" + name
 	return u.String()
 }
 
