@@ -54,6 +54,7 @@ func decode[T any](t *testing.T, res result) T {
 // both modes: in-process on --db, and remote through a server's agency API
 // with the provider's API key, expecting the same answers and exit codes.
 func TestAdminCommands(t *testing.T) {
+	t.Parallel()
 	forEachMode(t, func(t *testing.T, dsn string, reach []string) {
 		{
 			// v runs a command on this database and checks its exit code.
@@ -317,6 +318,7 @@ func TestAdminCommands(t *testing.T) {
 }
 
 func TestExitCode(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		err  error

@@ -9,6 +9,7 @@ import (
 // TestReferenceDocsCurrent fails when docs/cli no longer matches the
 // commands: regenerate with `go run ./cmd/voyage docs --dir docs/cli`.
 func TestReferenceDocsCurrent(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if res := execute(t, nil, "docs", "--dir", dir); res.code != 0 {
 		t.Fatalf("docs: %+v", res)

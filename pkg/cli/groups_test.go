@@ -10,6 +10,7 @@ import (
 )
 
 func TestGroupCommands(t *testing.T) {
+	t.Parallel()
 	forEachMode(t, func(t *testing.T, dsn string, reach []string) {
 		id := apptest.GroupRequest(t, apptest.Open(t, dsn))
 		v := func(t *testing.T, code int, args ...string) result {

@@ -19,6 +19,7 @@ import (
 // that is not stuck; `--all-stuck` takes the rest; in both modes, on both
 // engines.
 func TestJobsCommands(t *testing.T) {
+	t.Parallel()
 	forEachMode(t, func(t *testing.T, dsn string, reach []string) {
 		ctx := context.Background()
 		a := apptest.Open(t, dsn)

@@ -17,6 +17,7 @@ func refundRequest(t *testing.T, dsn string) int64 {
 }
 
 func TestOrderCommands(t *testing.T) {
+	t.Parallel()
 	forEachMode(t, func(t *testing.T, dsn string, reach []string) {
 		{
 			id := refundRequest(t, dsn)

@@ -11,6 +11,7 @@ import (
 // TestCSVOutputNeutralisesFormulas: --output csv of an admin command writes
 // a name typed as a formula as text, and leaves amounts numbers.
 func TestCSVOutputNeutralisesFormulas(t *testing.T) {
+	t.Parallel()
 	cmd := &cobra.Command{}
 	cmd.Flags().String("output", "csv", "")
 	var out bytes.Buffer

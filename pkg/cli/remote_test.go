@@ -12,18 +12,16 @@ import (
 
 	"github.com/voyage/voyage/pkg/app/apptest"
 	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/demo/demotest"
+	"github.com/voyage/voyage/pkg/store"
 	"github.com/voyage/voyage/pkg/store/storetest"
 )
 
-// seededDB is a fresh database of engine d with the demo data.
+// seededDB is a database of engine d of the test's own with the demo data,
+// copied from a seeded template; `demo seed` then finds nothing to add.
 func seededDB(t *testing.T, d string) string {
 	t.Helper()
-	dsn := storetest.DSN(t, storetest.Engines[0])
-	for _, e := range storetest.Engines {
-		if string(e) == d {
-			dsn = storetest.DSN(t, e)
-		}
-	}
+	dsn := demotest.DSN(t, store.Dialect(d))
 	if res := execute(t, nil, "demo", "seed", "--db", dsn); res.code != 0 {
 		t.Fatalf("demo seed: %+v", res)
 	}
@@ -52,11 +50,14 @@ func serve(t *testing.T, dsn string) []string {
 func forEachMode(t *testing.T, fn func(t *testing.T, dsn string, reach []string)) {
 	for _, d := range storetest.Engines {
 		t.Run(string(d), func(t *testing.T) {
+			t.Parallel()
 			t.Run("in-process", func(t *testing.T) {
+				t.Parallel()
 				dsn := seededDB(t, string(d))
 				fn(t, dsn, []string{"--db", dsn})
 			})
 			t.Run("remote", func(t *testing.T) {
+				t.Parallel()
 				dsn := seededDB(t, string(d))
 				fn(t, dsn, serve(t, dsn))
 			})
@@ -67,6 +68,7 @@ func forEachMode(t *testing.T, fn func(t *testing.T, dsn string, reach []string)
 // TestRemoteMatchesInProcess runs the same commands against one database
 // both ways and expects the same output, byte for byte, errors included.
 func TestRemoteMatchesInProcess(t *testing.T) {
+	t.Parallel()
 	for _, d := range storetest.Engines {
 		t.Run(string(d), func(t *testing.T) {
 			dsn := seededDB(t, string(d))
@@ -127,6 +129,7 @@ func TestRemoteMatchesInProcess(t *testing.T) {
 }
 
 func TestRemoteFlags(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		args []string
 		code int
@@ -167,6 +170,7 @@ func (s *syncBuffer) String() string {
 // TestTUICommand starts the console in both modes, waits until it shows the
 // agencies it reached, and quits it with q.
 func TestTUICommand(t *testing.T) {
+	t.Parallel()
 	forEachMode(t, func(t *testing.T, dsn string, reach []string) {
 		r := New()
 		var out syncBuffer

@@ -13,6 +13,7 @@ import (
 )
 
 func TestStatementsCommands(t *testing.T) {
+	t.Parallel()
 	forEachMode(t, func(t *testing.T, dsn string, reach []string) {
 		// run is the command line in this mode.
 		run := func(args ...string) result {

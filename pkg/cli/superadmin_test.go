@@ -24,6 +24,7 @@ func run(t *testing.T, args ...string) (string, error) {
 }
 
 func TestSuperadminResetPassword(t *testing.T) {
+	t.Parallel()
 	forEachMode(t, func(t *testing.T, dsn string, reach []string) {
 		{
 			a := apptest.Open(t, dsn)

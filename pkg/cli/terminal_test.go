@@ -23,6 +23,7 @@ var update = flag.Bool("update", false, "rewrite the golden files")
 // TestAgencyListGolden: columns stay aligned when names are Chinese (two
 // terminal columns a character), compared with a golden file.
 func TestAgencyListGolden(t *testing.T) {
+	t.Parallel()
 	page := admin.AgencyPage{Total: 3, Page: 1, PageSize: 20, Items: []agency.Summary{
 		{ID: 222, Code: "ASG5DF48", Name: "蓝天旅行社", Status: "active", Currency: "CNY", Balance: "1,250.50", CreditLimit: "0.00", Available: "1,250.50", ContactEmail: "ops@bluesky.example"},
 		{ID: 3, Code: "A7ZN3YWP", Name: "Demo Sub Travel", Status: "active", Currency: "CNY", Balance: "0.00", CreditLimit: "50,000.00", Available: "50,000.00", ContactEmail: "sub@demo.example"},
@@ -81,6 +82,7 @@ func executeLogs(t *testing.T, args ...string) result {
 }
 
 func TestCommandErrors(t *testing.T) {
+	t.Parallel()
 	dsn := seededDB(t, string(storetest.Engines[0]))
 	missing := filepath.Join(t.TempDir(), "typo.db")
 	tests := []struct {
@@ -122,6 +124,7 @@ func TestCommandErrors(t *testing.T) {
 }
 
 func TestQuietStderr(t *testing.T) {
+	// Not parallel: it reads the process's log, which other tests write to.
 	dsn := seededDB(t, string(storetest.Engines[0]))
 	res := executeLogs(t, "agency", "list", "--db", dsn)
 	if res.code != 0 || res.err != "" {
@@ -140,6 +143,7 @@ func TestQuietStderr(t *testing.T) {
 }
 
 func TestJSONOutput(t *testing.T) {
+	t.Parallel()
 	dsn := seededDB(t, string(storetest.Engines[0]))
 	var version struct{ Version string }
 	if res := execute(t, nil, "version", "-o", "json"); res.code != 0 || json.Unmarshal([]byte(res.out), &version) != nil || version.Version == "" {
@@ -168,6 +172,7 @@ func TestJSONOutput(t *testing.T) {
 
 // TestEveryCommandHasExamples: each runnable command shows how it is used.
 func TestEveryCommandHasExamples(t *testing.T) {
+	t.Parallel()
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
 		if c.Runnable() && !c.HasSubCommands() && !c.Hidden && c.Name() != "help" && !strings.HasPrefix(c.CommandPath(), "voyage completion") &&
@@ -182,6 +187,7 @@ func TestEveryCommandHasExamples(t *testing.T) {
 }
 
 func TestCompletion(t *testing.T) {
+	// Not parallel: it reads the process's log, which other tests write to.
 	dsn := seededDB(t, string(storetest.Engines[0]))
 	tests := []struct {
 		args []string

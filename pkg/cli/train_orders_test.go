@@ -17,6 +17,7 @@ import (
 // database, not in the server that booked them), and fails a third
 // in-process; they show in the list.
 func TestTrainConfirmCommands(t *testing.T) {
+	t.Parallel()
 	for _, d := range storetest.Engines {
 		t.Run(string(d), func(t *testing.T) {
 			dsn := seededDB(t, string(d))

@@ -491,6 +491,11 @@ func databaseURL(t testing.TB, name string) string {
 		t.Fatalf("storetest: parse %s: %v", PostgresURL(), err)
 	}
 	u.Path = "/" + name
+	// A test's database is dropped when it ends: its commits need not wait
+	// for the disk (a run-time parameter both drivers pass to the server).
+	q := u.Query()
+	q.Set("synchronous_commit", "off")
+	u.RawQuery = q.Encode()
 	return u.String()
 }
 
