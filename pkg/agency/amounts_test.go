@@ -11,6 +11,7 @@ import (
 // is not a plain amount, "1.005" has too many decimals for the currency)
 // instead of one message for every refusal.
 func TestAmountMessages(t *testing.T) {
+	t.Parallel()
 	cat := i18n.MustLoad()
 	cfg := func(edit func(*Config)) map[string]string {
 		c := Config{Settings: Settings{SettlementCurrency: "CNY"}, Flight: DefaultFlightSettings()}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/voyage/voyage/pkg/agency"
+	"github.com/voyage/voyage/pkg/demo/demotest"
 	"github.com/voyage/voyage/pkg/store"
 	"github.com/voyage/voyage/pkg/store/storetest"
 )
@@ -14,7 +15,8 @@ import (
 // change made through this process is seen at once, another writer's change
 // after the TTL.
 func TestCachedRows(t *testing.T) {
-	storetest.Run(t, func(t *testing.T, db *store.DB) {
+	t.Parallel()
+	storetest.RunOn(t, demotest.DSN, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		w := setup(t, db)
 		st := agency.NewStore(db)

@@ -9,11 +9,13 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/voyage/voyage/pkg/agency"
+	"github.com/voyage/voyage/pkg/demo/demotest"
 	"github.com/voyage/voyage/pkg/store"
 	"github.com/voyage/voyage/pkg/store/storetest"
 )
 
 func TestLookToBook(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		counts agency.LookCounts
 		want   string
@@ -40,7 +42,8 @@ func count(t *testing.T, svc *agency.Service, id int64, counter string, n int) {
 }
 
 func TestLookCountsListAndDetail(t *testing.T) {
-	storetest.Run(t, func(t *testing.T, db *store.DB) {
+	t.Parallel()
+	storetest.RunOn(t, demotest.DSN, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		w := setup(t, db)
 		st := agency.NewStore(db)
@@ -121,7 +124,8 @@ func TestLookCountsListAndDetail(t *testing.T) {
 }
 
 func TestCountLookTxCommitsWithItsTransaction(t *testing.T) {
-	storetest.Run(t, func(t *testing.T, db *store.DB) {
+	t.Parallel()
+	storetest.RunOn(t, demotest.DSN, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		w := setup(t, db)
 		st := agency.NewStore(db)
@@ -159,7 +163,8 @@ func TestCountLookTxCommitsWithItsTransaction(t *testing.T) {
 // are all counted, none lost and none failing on a conflict of two first
 // inserts of one stripe.
 func TestConcurrentCountLook(t *testing.T) {
-	storetest.Run(t, func(t *testing.T, db *store.DB) {
+	t.Parallel()
+	storetest.RunOn(t, demotest.DSN, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		w := setup(t, db)
 		st := agency.NewStore(db)
@@ -200,7 +205,8 @@ func TestConcurrentCountLook(t *testing.T) {
 // TestLookCountsMigration: migration 00011 carries the counters from the
 // agencies row into the striped table and, rolled back, folds them back.
 func TestLookCountsMigration(t *testing.T) {
-	storetest.Run(t, func(t *testing.T, db *store.DB) {
+	t.Parallel()
+	storetest.RunOn(t, demotest.DSN, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		w := setup(t, db)
 		st := agency.NewStore(db)

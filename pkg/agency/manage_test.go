@@ -7,12 +7,10 @@ import (
 
 	"github.com/voyage/voyage/pkg/agency"
 	"github.com/voyage/voyage/pkg/auth"
-	"github.com/voyage/voyage/pkg/config"
-	"github.com/voyage/voyage/pkg/demo"
+	"github.com/voyage/voyage/pkg/demo/demotest"
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/ledger"
-	"github.com/voyage/voyage/pkg/siteinfo"
 	"github.com/voyage/voyage/pkg/store"
 	"github.com/voyage/voyage/pkg/store/storetest"
 )
@@ -24,13 +22,10 @@ type world struct {
 	provider, demo, sub, bluesky auth.Principal
 }
 
+// setup is the demo agencies (db is demotest's) and their users logged in.
 func setup(t *testing.T, db *store.DB) world {
 	t.Helper()
 	ctx := context.Background()
-	cfg, _ := config.Load("", nil)
-	if err := demo.Seed(ctx, db, siteinfo.New(cfg.Site, db)); err != nil {
-		t.Fatal(err)
-	}
 	st := agency.NewStore(db)
 	w := world{auth: auth.NewService(db, st, time.Hour, time.Hour), ledger: ledger.New(db)}
 	w.svc = agency.NewService(db, st, w.ledger)
@@ -64,7 +59,8 @@ func newAgency(name, user string) agency.CreateRequest {
 }
 
 func TestWhoManagesWhom(t *testing.T) {
-	storetest.Run(t, func(t *testing.T, db *store.DB) {
+	t.Parallel()
+	storetest.RunOn(t, demotest.DSN, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		w := setup(t, db)
 		all, total, err := w.svc.List(ctx, w.provider, agency.ListFilter{Page: 1, PageSize: 20})
@@ -127,7 +123,8 @@ func TestWhoManagesWhom(t *testing.T) {
 }
 
 func TestCreateConfigureCreditBlockDelete(t *testing.T) {
-	storetest.Run(t, func(t *testing.T, db *store.DB) {
+	t.Parallel()
+	storetest.RunOn(t, demotest.DSN, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		w := setup(t, db)
 
@@ -216,7 +213,8 @@ func TestCreateConfigureCreditBlockDelete(t *testing.T) {
 }
 
 func TestAddFundsEmailsWithTheMoney(t *testing.T) {
-	storetest.Run(t, func(t *testing.T, db *store.DB) {
+	t.Parallel()
+	storetest.RunOn(t, demotest.DSN, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		w := setup(t, db)
 		cat := i18n.MustLoad()

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"testing"
 
+	"github.com/voyage/voyage/pkg/demo/demotest"
 	"github.com/voyage/voyage/pkg/display"
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/i18n"
@@ -18,7 +19,8 @@ import (
 // refused on its field with the catalog's message and nothing of the
 // config changes; left empty it is the default.
 func TestAgencyTimeZone(t *testing.T) {
-	storetest.Run(t, func(t *testing.T, db *store.DB) {
+	t.Parallel()
+	storetest.RunOn(t, demotest.DSN, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		w := setup(t, db)
 		sub, err := w.svc.Get(ctx, w.demo, w.sub.AgencyID, nil)
@@ -69,7 +71,8 @@ func TestAgencyTimeZone(t *testing.T) {
 
 // The top-up email tells the time on the agency's clock and names the zone.
 func TestTopUpEmailInAgencyZone(t *testing.T) {
-	storetest.Run(t, func(t *testing.T, db *store.DB) {
+	t.Parallel()
+	storetest.RunOn(t, demotest.DSN, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		w := setup(t, db)
 		a, err := w.svc.Create(ctx, w.demo, newAgency("Tokyo Tours", "tokyo-admin"))

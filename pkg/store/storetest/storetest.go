@@ -57,6 +57,16 @@ func Run(t *testing.T, fn func(t *testing.T, db *store.DB)) {
 	}
 }
 
+// RunOn is Run on the databases dsn gives (DSN, EmptyDSN, or a Template's).
+func RunOn(t *testing.T, dsn func(testing.TB, store.Dialect) string, fn func(t *testing.T, db *store.DB)) {
+	t.Helper()
+	for _, d := range Engines {
+		t.Run(string(d), func(t *testing.T) {
+			fn(t, OpenDSN(t, dsn(t, d)))
+		})
+	}
+}
+
 // Open returns a migrated database of the given dialect of this test's own,
 // closed and removed when the test ends.
 func Open(t testing.TB, d store.Dialect) *store.DB {
