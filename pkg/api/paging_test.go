@@ -6,6 +6,7 @@ import (
 )
 
 func TestPageFromQuery(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		query            string
 		wantPage, wantSz int

@@ -26,6 +26,7 @@ import (
 // period runs from 00:00 on the first day to 24:00 on the last on the
 // agency's clock, whatever the caller's own zone.
 func TestStatementPeriodOnAgencyClock(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		cfg, _ := config.Load("", nil)

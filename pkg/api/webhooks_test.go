@@ -91,6 +91,7 @@ func (w webhookWorld) call(t *testing.T, user, method, path string) (int, webhoo
 }
 
 func TestWebhookRoutes(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		w := newWebhookWorld(t, db)

@@ -15,6 +15,7 @@ import (
 // learns its own outcome (a bad entry fails alone), and every entry is
 // readable once Record returns.
 func TestGroupInsert(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		l := audit.NewLog(db)

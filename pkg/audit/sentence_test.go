@@ -14,6 +14,7 @@ import (
 var catalog = i18n.MustLoad()
 
 func TestSentence(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name     string
 		e        audit.Entry
@@ -61,6 +62,7 @@ func TestSentence(t *testing.T) {
 // Every action with a sentence has it, and its plain form, in every
 // language, every {{name}} in its text filled from the facts.
 func TestSentencesInEveryLanguage(t *testing.T) {
+	t.Parallel()
 	facts := audit.Facts{"order": "F1", "amount": "1.00", "currency": "CNY", "agency": "A", "user": "u", "name": "N/M",
 		"airline": "CA", "key": "timeZone"}
 	for _, action := range audit.Described() {
@@ -80,6 +82,7 @@ func TestSentencesInEveryLanguage(t *testing.T) {
 // Facts are stored and read back on both engines; a line without any has
 // none.
 func TestFactsStored(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		if err := audit.Write(audit.WithIP(ctx, "10.1.2.3"), db, audit.Entry{AgencyID: 9, Username: "u", Action: "payFlightOrder",

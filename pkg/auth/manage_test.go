@@ -106,6 +106,7 @@ func logActions(t *testing.T, db *store.DB, agencyID int64) []string {
 func strp(s string) *string { return &s }
 
 func TestCreateUserIn(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		f := manageSetup(t, db)
@@ -154,6 +155,7 @@ func TestCreateUserIn(t *testing.T) {
 }
 
 func TestListUsers(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		f := manageSetup(t, db)
@@ -215,6 +217,7 @@ func TestListUsers(t *testing.T) {
 }
 
 func TestUpdateUser(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		f := manageSetup(t, db)
@@ -284,6 +287,7 @@ func TestUpdateUser(t *testing.T) {
 }
 
 func TestDeactivateEndsSessions(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		f := manageSetup(t, db)
@@ -328,6 +332,7 @@ func TestDeactivateEndsSessions(t *testing.T) {
 }
 
 func TestUserLogStaysInItsAgency(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		f := manageSetup(t, db)

@@ -7,6 +7,7 @@ import (
 )
 
 func TestPasswordHashing(t *testing.T) {
+	t.Parallel()
 	h, err := HashPassword("demo-pass-1")
 	if err != nil {
 		t.Fatal(err)
@@ -44,6 +45,7 @@ func TestPasswordHashing(t *testing.T) {
 }
 
 func TestPasswordLength(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		pw string
 		ok bool
@@ -59,6 +61,7 @@ func TestPasswordLength(t *testing.T) {
 }
 
 func TestTokens(t *testing.T) {
+	t.Parallel()
 	tok, hash, err := NewToken()
 	if err != nil {
 		t.Fatal(err)
@@ -92,6 +95,7 @@ func BenchmarkVerifyPassword(b *testing.B) {
 }
 
 func TestPasswordRule(t *testing.T) {
+	t.Parallel()
 	if n := len(commonPasswords()); n != 10_000 {
 		t.Fatalf("the shipped list holds %d passwords, want 10,000", n)
 	}
@@ -119,6 +123,7 @@ func TestPasswordRule(t *testing.T) {
 }
 
 func TestThrottleWaits(t *testing.T) {
+	t.Parallel()
 	l := limit{free: 5, base: 5 * time.Second, max: 15 * time.Minute, leak: 15 * time.Minute}
 	for failures, want := range map[int]time.Duration{0: 0, 4: 0, 5: 5 * time.Second, 6: 10 * time.Second, 12: 640 * time.Second, 13: 15 * time.Minute, 40: 15 * time.Minute} {
 		if got := l.wait(failures); got != want {

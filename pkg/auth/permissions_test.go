@@ -3,6 +3,7 @@ package auth
 import "testing"
 
 func TestPredicates(t *testing.T) {
+	t.Parallel()
 	flight := CommonConfig{EnableFlightService: true}
 	train := CommonConfig{EnableTrainService: true}
 	tests := []struct {
@@ -40,6 +41,7 @@ func TestPredicates(t *testing.T) {
 }
 
 func TestRolesAndPermissions(t *testing.T) {
+	t.Parallel()
 	op := Subject{Roles: []string{RoleOperator}}
 	super := Subject{Roles: []string{RoleSuperUser}}
 	tests := []struct {
@@ -75,6 +77,7 @@ func TestRolesAndPermissions(t *testing.T) {
 }
 
 func TestAgencyManagement(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name             string
 		s                Subject

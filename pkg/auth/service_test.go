@@ -76,6 +76,7 @@ func wantCode(t *testing.T, err error, code, status int) {
 var meta = auth.Meta{IP: "203.0.113.5", UserAgent: "test"}
 
 func TestLoginAndAuthenticate(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		f := setup(t, db, false)
@@ -125,6 +126,7 @@ func TestLoginAndAuthenticate(t *testing.T) {
 }
 
 func TestSessionExpiry(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		f := setup(t, db, false)
@@ -155,6 +157,7 @@ func TestSessionExpiry(t *testing.T) {
 }
 
 func TestSingleSessionPerUser(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		f := setup(t, db, true)
@@ -181,6 +184,7 @@ func retryAfter(t *testing.T, err error) time.Duration {
 }
 
 func TestLoginThrottlePerAccount(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		f := setup(t, db, false)
@@ -235,6 +239,7 @@ func TestLoginThrottlePerAccount(t *testing.T) {
 }
 
 func TestLoginThrottlePerAddress(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		f := setup(t, db, false)
@@ -274,6 +279,7 @@ func TestLoginThrottlePerAddress(t *testing.T) {
 // TestLoginThrottleConcurrent: attempts made at once once the account waits
 // are counted one after another; only one gets to try its password.
 func TestLoginThrottleConcurrent(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		f := setup(t, db, false)
@@ -309,6 +315,7 @@ func TestLoginThrottleConcurrent(t *testing.T) {
 }
 
 func TestChangePassword(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		f := setup(t, db, false)
@@ -345,6 +352,7 @@ func TestChangePassword(t *testing.T) {
 }
 
 func TestChangePasswordThrottle(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		f := setup(t, db, false)
@@ -374,6 +382,7 @@ func TestChangePasswordThrottle(t *testing.T) {
 }
 
 func TestResetSuperAdminPassword(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		f := setup(t, db, false)
@@ -401,6 +410,7 @@ func TestResetSuperAdminPassword(t *testing.T) {
 }
 
 func TestSingleLogin(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		f := setup(t, db, false)
@@ -449,6 +459,7 @@ func TestSingleLogin(t *testing.T) {
 }
 
 func TestAPIKeys(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		f := setup(t, db, false)
@@ -488,6 +499,7 @@ func TestAPIKeys(t *testing.T) {
 // copy that would refuse is checked against the store first (the session
 // kept alive by another instance meanwhile).
 func TestSessionsKeptASecond(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		f := setup(t, db, false)

@@ -16,6 +16,7 @@ import (
 // seeding twice adds nothing, and a seed stopped half-way (Harbour Travel
 // made, one order booked but not paid) is finished by the next one.
 func TestSeedLivingAgencyTwice(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		// halfDone makes Harbour Travel and books its first order without

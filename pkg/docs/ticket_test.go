@@ -77,6 +77,7 @@ func sampleTicket(t *testing.T, lang string, issued bool) Ticket {
 var langs = []string{i18n.EN, i18n.ZhCN, i18n.ZhTW}
 
 func TestTicketXLSX(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		lang, kind string
 		issued     bool
@@ -143,6 +144,7 @@ func TestTicketXLSX(t *testing.T) {
 }
 
 func TestTicketPDF(t *testing.T) {
+	t.Parallel()
 	for _, lang := range langs {
 		for _, kind := range TicketKinds {
 			for _, issued := range []bool{true, false} {
@@ -165,6 +167,7 @@ func TestTicketPDF(t *testing.T) {
 // TestTicketPDFText reads the text back from uncompressed PDFs: the Latin
 // and the Chinese must both be there, each drawn in a font that has it.
 func TestTicketPDFText(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		lang, kind string
 		issued     bool
@@ -202,6 +205,7 @@ func TestTicketPDFText(t *testing.T) {
 }
 
 func TestTicketErrors(t *testing.T) {
+	t.Parallel()
 	tk := sampleTicket(t, i18n.EN, true)
 	tests := []struct {
 		name, kind, format string
@@ -226,6 +230,7 @@ func TestTicketErrors(t *testing.T) {
 // TestTicketCatalog keeps the statuses and codes the documents translate in
 // every catalog, so a new status does not print as a raw code.
 func TestTicketCatalog(t *testing.T) {
+	t.Parallel()
 	var keys []string
 	for _, s := range order.Statuses {
 		keys = append(keys, "documents.status."+string(s))
@@ -246,6 +251,7 @@ func TestTicketCatalog(t *testing.T) {
 }
 
 func TestFormatMoney(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ in, want string }{
 		{"0.00", "CNY 0.00"}, {"999.5", "CNY 999.5"}, {"1000.00", "CNY 1,000.00"},
 		{"-1234567.89", "CNY -1,234,567.89"}, {"123456", "CNY 123,456"}, {"", "CNY 0"},
@@ -315,6 +321,7 @@ func pdfText(t *testing.T, pdf string) string {
 // TestItineraryMasksDocuments: an itinerary shows the passport numbers'
 // last characters only, unless asked to show them; the e-ticket shows them.
 func TestItineraryMasksDocuments(t *testing.T) {
+	t.Parallel()
 	read := func(kind string, show bool) string {
 		tk := sampleTicket(t, i18n.EN, true)
 		tk.ShowDocumentNumbers = show

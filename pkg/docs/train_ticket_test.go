@@ -35,6 +35,7 @@ func sampleTrainOrder(issued bool) train.View {
 // coach, seat and number in China time; a refunded or unissued one is
 // marked not valid for travel, in each language.
 func TestTrainTicketPDF(t *testing.T) {
+	t.Parallel()
 	stations := map[string]string{"VNP": "北京南", "AOH": "上海虹桥"}
 	for _, c := range []struct {
 		lang    string

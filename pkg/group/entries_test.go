@@ -14,6 +14,7 @@ import (
 )
 
 func TestEntryStage(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		key     string
 		id      int64
@@ -44,6 +45,7 @@ func TestEntryStage(t *testing.T) {
 // TestEntryOrders: a wallet's agency reads its own group orders' route and
 // passengers, never another agency's.
 func TestEntryOrders(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		agencies := agency.NewStore(db)

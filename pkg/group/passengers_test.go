@@ -70,6 +70,7 @@ func parse(t testing.TB, data []byte, free int) ([]Passenger, error) {
 }
 
 func TestParseListRules(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name   string
 		edit   func(rows [][]string) [][]string
@@ -116,6 +117,7 @@ func TestParseListRules(t *testing.T) {
 }
 
 func TestParseListRefusesFiles(t *testing.T) {
+	t.Parallel()
 	huge := [][]string{listColumns}
 	for i := 0; i < 100_000; i++ {
 		huge = append(huge, []string{"adult"})
@@ -144,6 +146,7 @@ func TestParseListRefusesFiles(t *testing.T) {
 }
 
 func TestTemplateRoundTrip(t *testing.T) {
+	t.Parallel()
 	s := New(Options{})
 	tpl, err := s.Template("zh-cn")
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 )
 
 func TestNextSkipsMissingStages(t *testing.T) {
+	t.Parallel()
 	all := []string{StageFirst, StageSecond, StageThird, StageFinal}
 	for _, c := range []struct {
 		name   string
@@ -42,6 +43,7 @@ func TestNextSkipsMissingStages(t *testing.T) {
 
 // Every status is reachable from to_be_quote and every open status can end.
 func TestTransitionTableCoversStatuses(t *testing.T) {
+	t.Parallel()
 	reached := map[Status]bool{ToBeQuote: true}
 	for changed := true; changed; {
 		changed = false
@@ -65,6 +67,7 @@ func TestTransitionTableCoversStatuses(t *testing.T) {
 }
 
 func TestAllowedByParty(t *testing.T) {
+	t.Parallel()
 	if got := Allowed(ToBeConfirm, ByAgency); !slices.Equal(got, []Action{ActAccept, ActUpload, ActDecline, ActConfirm, ActCancel}) {
 		t.Errorf("agency in to_be_confirm: %v", got)
 	}

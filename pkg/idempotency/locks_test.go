@@ -15,6 +15,7 @@ import (
 )
 
 func TestLocks(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 
@@ -120,6 +121,7 @@ func TestLocks(t *testing.T) {
 // taking and releasing a lock waits for no WAL flush (migration 00025), and
 // the locks still work as TestLocks shows.
 func TestLocksTableUnlogged(t *testing.T) {
+	t.Parallel()
 	db := storetest.Open(t, store.Postgres)
 	var persistence string
 	if err := db.GetContext(context.Background(), &persistence,
@@ -137,6 +139,7 @@ func TestLocksTableUnlogged(t *testing.T) {
 // release leaves the replay's lock alone. Rolled back, the item releases
 // nothing and the key stays held until the release.
 func TestReleasedWithTheLastWrite(t *testing.T) {
+	t.Parallel()
 	db := storetest.Open(t, store.Postgres)
 	ctx := context.Background()
 	first, other := idempotency.New(db), idempotency.New(db)

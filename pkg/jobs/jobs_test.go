@@ -13,6 +13,7 @@ import (
 )
 
 func TestCleanupRunsOnStart(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		now := time.Now().UTC()
@@ -100,6 +101,7 @@ func TestCleanupRunsOnStart(t *testing.T) {
 // however often Start is called, and Stop ends it and waits for it; the
 // queue started again starts it again.
 func TestLoopsRunWithTheQueue(t *testing.T) {
+	t.Parallel()
 	db := storetest.Open(t, store.SQLite)
 	ctx := context.Background()
 	started, ended := make(chan struct{}, 4), make(chan struct{}, 4)

@@ -14,6 +14,7 @@ import (
 type clock struct{ t time.Time }
 
 func TestEntriesAndStatements(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		l := ledger.New(db)

@@ -27,6 +27,7 @@ func renamed(id int64, from, to string) ledger.Gate {
 // cannot be used (SQLite, accounts this ledger has not seen) nothing is
 // written and the caller is told to use its transaction.
 func TestPostFirstWithGate(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		l := ledger.New(db)

@@ -76,6 +76,7 @@ func sumIsZero(t *testing.T, db *store.DB) {
 }
 
 func TestPostAndIdempotency(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		postAndIdempotency(t, db, false)
 		if db.Dialect == store.Postgres {
@@ -155,6 +156,7 @@ func postAndIdempotency(t *testing.T, db *store.DB, batched bool) {
 // conflict. The accounts are warm (their ids known), the path most
 // payments take.
 func TestRetryOfAPaymentTheBalanceNoLongerCovers(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		l := ledger.New(db)
@@ -189,6 +191,7 @@ func TestRetryOfAPaymentTheBalanceNoLongerCovers(t *testing.T) {
 }
 
 func TestTransferInsideACancelledTransactionChangesNothing(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		l := ledger.New(db)
@@ -222,6 +225,7 @@ func TestTransferInsideACancelledTransactionChangesNothing(t *testing.T) {
 // credit changes from concurrent goroutines, some of them retries with the
 // same key, and checks the ledger's invariants afterwards.
 func TestConcurrentRandomMovements(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		randomMovements(t, db, false)
 		if db.Dialect == store.Postgres {

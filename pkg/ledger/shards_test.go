@@ -19,6 +19,7 @@ import (
 // sub-account's balance is its last transfer's balance after, and the
 // ledger sums to zero. On PostgreSQL also through group commit.
 func TestProviderShardsSumUnderConcurrency(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		providerShardsSum(t, db, false)
 		if db.Dialect == store.Postgres {

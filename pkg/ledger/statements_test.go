@@ -12,6 +12,7 @@ import (
 )
 
 func TestStoredStatements(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		l := ledger.New(db)
@@ -77,6 +78,7 @@ func TestStoredStatements(t *testing.T) {
 }
 
 func TestStatementPeriod(t *testing.T) {
+	t.Parallel()
 	ny, _ := time.LoadLocation("America/New_York")
 	sh, _ := time.LoadLocation("Asia/Shanghai")
 	tests := []struct {

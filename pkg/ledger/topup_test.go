@@ -16,6 +16,7 @@ import (
 )
 
 func TestTopUp(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		l := ledger.New(db)
@@ -92,6 +93,7 @@ func TestTopUp(t *testing.T) {
 // top-up sent at once credit once, run the notice (email, user log) once,
 // and every copy but the first says it was replayed.
 func TestConcurrentTopUpRunsItsNoticeOnce(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		l := ledger.New(db)
@@ -134,6 +136,7 @@ func TestConcurrentTopUpRunsItsNoticeOnce(t *testing.T) {
 // currency, the provider's top-up in what arrived and a parent's top-up of
 // its sub-agency, on both wallets, in the wallet's own.
 func TestTransactionsNameTheirCurrencies(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		l := ledger.New(db)

@@ -10,6 +10,7 @@ import (
 // An agency's email language picks the catalog its emails are written
 // from: Traditional Chinese is one of them, not folded into Simplified.
 func TestLangOfAgencySetting(t *testing.T) {
+	t.Parallel()
 	cat := i18n.MustLoad()
 	for _, tt := range []struct{ setting, lang, subject string }{
 		{"en", i18n.EN, "12.00 CNY added to your wallet"},

@@ -32,6 +32,7 @@ func (f *flaky) Send(ctx context.Context, from string, m mail.Message) error {
 }
 
 func TestOutboxDelivery(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		now := time.Now().UTC()
@@ -112,6 +113,7 @@ func (o *overlapping) Send(ctx context.Context, from string, m mail.Message) err
 // TestDeliveriesAtOnceSendOnce: a delivery running while another sends
 // leaves the message being sent alone; each message goes out once.
 func TestDeliveriesAtOnceSendOnce(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		for _, to := range []string{"a@example.com", "b@example.com"} {
@@ -140,6 +142,7 @@ func TestDeliveriesAtOnceSendOnce(t *testing.T) {
 }
 
 func TestOutboxFolder(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	o := mail.Outbox{Dir: filepath.Join(dir, "outbox")}
 	if err := o.Send(context.Background(), "Voyage <no-reply@voyage.example>", mail.Message{To: "lee@kowloon.example", Subject: "钱包已充值", Body: "line 1\nline 2"}); err != nil {

@@ -10,6 +10,7 @@ import (
 // TestReviewAmountMessages: a provider's refund or change figures say what is
 // wrong with them; "1e5" is not taken as 100000.
 func TestReviewAmountMessages(t *testing.T) {
+	t.Parallel()
 	cat := i18n.MustLoad()
 	for _, tt := range []struct{ in, cur, want string }{
 		{"1.005", "CNY", "CNY allows at most 2 decimal places"},

@@ -58,6 +58,7 @@ func seedDeadlines(t *testing.T, db *store.DB, orders []deadlineSeed) map[string
 // a second included: SQLite compares the stored text), oldest first with
 // ties by id, and paging after a position neither repeats nor skips.
 func TestDueOrdersPagesByDeadline(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		now := time.Date(2030, 1, 2, 3, 4, 5, 123456000, time.UTC)
@@ -115,6 +116,7 @@ func TestDueOrdersPagesByDeadline(t *testing.T) {
 // migration 00012 (a status list that drifted from the index's would
 // silently fall back to scanning the table).
 func TestDueQueryUsesPartialIndexes(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		index := map[string]string{"pay_by": "flight_orders_pay_due", "confirm_by": "flight_orders_confirm_due"}
 		now := time.Now().UTC()
@@ -175,6 +177,7 @@ func explain(t *testing.T, db *store.DB, q string, args ...any) string {
 // several instances do not each run it; the old per-order kind must still
 // have a worker for the jobs already queued.
 func TestSweepIsOneUniquePeriodicJob(t *testing.T) {
+	t.Parallel()
 	s := New(Options{})
 	jw := jobs.NewWorkers()
 	periodic := s.AddWorkers(jw)
@@ -207,6 +210,7 @@ func TestSweepIsOneUniquePeriodicJob(t *testing.T) {
 // (the origin order and its post-sale requests) and nothing else, reading
 // the requests through flight_orders_requests rather than every order.
 func TestRelatedOrders(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		ids := seedDeadlines(t, db, []deadlineSeed{{"origin", TypeOrigin, Issued, time.Time{}, time.Time{}}, {"other", TypeOrigin, Issued, time.Time{}, time.Time{}}})

@@ -21,6 +21,7 @@ func (unknownRefund) RefundQuote(context.Context, string) (supplier.Quote, error
 // is not quoted to the agency as 0.00 it could confirm; the provider is
 // asked for the figures, and with them the supplier is not asked at all.
 func TestRefundQuoteRefusesAnUnknownRefund(t *testing.T) {
+	t.Parallel()
 	s := &Service{suppliers: func(string) (supplier.Supplier, bool) { return unknownRefund{}, true }}
 	o := &Order{Currency: "CNY", Booked: Booked{Bookings: []supplier.Booking{{Supplier: "duffel", Ref: "ord_1"}}}}
 	err := s.quoteRefund(context.Background(), o, ReviewRequest{})

@@ -7,6 +7,7 @@ import (
 )
 
 func TestEveryStatusHasAToneAndAPlaceInTheMachine(t *testing.T) {
+	t.Parallel()
 	for _, s := range Statuses {
 		if Tone(s) == "" {
 			t.Errorf("%s has no tone", s)
@@ -21,6 +22,7 @@ func TestEveryStatusHasAToneAndAPlaceInTheMachine(t *testing.T) {
 }
 
 func TestTransitionsStayWithinTheSpecStatuses(t *testing.T) {
+	t.Parallel()
 	for typ, edges := range transitions {
 		seen := map[[2]string]bool{}
 		for _, e := range edges {
@@ -40,6 +42,7 @@ func TestTransitionsStayWithinTheSpecStatuses(t *testing.T) {
 }
 
 func TestTransitions(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		typ    string
 		from   Status
@@ -77,6 +80,7 @@ func TestTransitions(t *testing.T) {
 }
 
 func TestAllowedSplitsAgencyAndProvider(t *testing.T) {
+	t.Parallel()
 	if got := Allowed(TypeOrigin, ToBePaid, ByAgency); !slices.Equal(got, []Action{ActPay, ActCancel}) {
 		t.Errorf("agency on to_be_paid: %v", got)
 	}
@@ -92,6 +96,7 @@ func TestAllowedSplitsAgencyAndProvider(t *testing.T) {
 }
 
 func TestPendingGroupsAreTheSpecs(t *testing.T) {
+	t.Parallel()
 	want := map[string][]Status{
 		"to_be_paid": {ToBePaid, ChgToBePaid}, "reviewing": {Reviewing, ChgReviewing, RfdReviewing},
 		"proceeding": {Proceeding, ChgProceeding, RfdProceeding}, "pending-confirm": {RfdToBeConfirm}, "refunding": {RefundedReimbursing},
@@ -107,6 +112,7 @@ func TestPendingGroupsAreTheSpecs(t *testing.T) {
 }
 
 func TestTypeByAge(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ birthday, travel, want string }{
 		{"2000-01-01", "2026-12-01", "adult"},
 		{"2014-12-02", "2026-12-01", "child"}, // 11 the day before the 12th birthday

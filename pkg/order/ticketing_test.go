@@ -60,6 +60,7 @@ func namesOf(ids map[string]int64, batch []Order) []string {
 // a second claim does not take them again until the lease has run out (the
 // claimer died), and then counts a second attempt.
 func TestClaimTicketsLeases(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		now := time.Date(2030, 1, 2, 3, 4, 5, 123456000, time.UTC)
@@ -126,6 +127,7 @@ func TestClaimTicketsLeases(t *testing.T) {
 // held for a person with the supplier's error on its timeline. An order
 // moved on meanwhile is left as it is and does not stop the batch.
 func TestRecordTicketsRetriesThenHolds(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		now := time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)
@@ -198,6 +200,7 @@ func TestRecordTicketsRetriesThenHolds(t *testing.T) {
 // ticketing due time and starts its attempts again (an order held and
 // issued again by the provider is tried afresh).
 func TestMoveToProceedingMakesDue(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		now := time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)
@@ -226,6 +229,7 @@ func TestMoveToProceedingMakesDue(t *testing.T) {
 // TestClaimQueryUsesPartialIndex: every instance polls every second, so
 // the claim must read the due orders only, not every order ever booked.
 func TestClaimQueryUsesPartialIndex(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		now := time.Now().UTC()
 		plan := explain(t, db, claimQuery(db.Dialect), now, now, ticketBatch)
@@ -241,6 +245,7 @@ func TestClaimQueryUsesPartialIndex(t *testing.T) {
 // ticketed), an order moved on meanwhile is left as it is, and a failed
 // order in the same batch still gets its retry.
 func TestRecordTicketsIssuesTheBatch(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		now := time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)

@@ -17,6 +17,7 @@ func valid() Application {
 }
 
 func TestValidate(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		change func(a *Application)
@@ -59,6 +60,7 @@ func count(t *testing.T, db *store.DB) int {
 }
 
 func TestSubmit(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		s := New(db)
@@ -94,6 +96,7 @@ func TestSubmit(t *testing.T) {
 }
 
 func TestSubmitRateLimitedPerIP(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		s := New(db)

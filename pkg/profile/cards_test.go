@@ -12,6 +12,7 @@ import (
 )
 
 func TestCardRules(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		in    profile.CardInput
@@ -40,6 +41,7 @@ func TestCardRules(t *testing.T) {
 }
 
 func TestCardsCRUD(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		f := setup(t, db)
 		ctx := context.Background()

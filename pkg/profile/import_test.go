@@ -15,6 +15,7 @@ import (
 const docsZhang = "SSR DOCS CA HK1 P/CN/E12345678/CN/12MAY85/M/15MAR30/ZHANG/SAN"
 
 func TestReadDocsLimits(t *testing.T) {
+	t.Parallel()
 	svc := profile.New(nil)
 	idcard := "SSR DOCS CA HK1 I/CN/110101198505120011/CN/12MAY85/M/15MAR30/ZHANG/SAN"
 	for _, tc := range []struct {
@@ -49,6 +50,7 @@ func TestReadDocsLimits(t *testing.T) {
 }
 
 func TestImportDocs(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		f := setup(t, db)
 		ctx := context.Background()

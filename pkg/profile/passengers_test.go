@@ -24,6 +24,7 @@ func validPassenger() profile.PassengerInput {
 }
 
 func TestPassengerRules(t *testing.T) {
+	t.Parallel()
 	today := time.Date(2026, 11, 23, 0, 0, 0, 0, time.UTC)
 	tests := []struct {
 		name  string
@@ -82,6 +83,7 @@ func TestPassengerRules(t *testing.T) {
 }
 
 func TestPassengerNormalize(t *testing.T) {
+	t.Parallel()
 	in := validPassenger()
 	in.GivenName = "  san   feng "
 	got := in.Normalize()
@@ -91,6 +93,7 @@ func TestPassengerNormalize(t *testing.T) {
 }
 
 func TestPassengersCRUD(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		f := setup(t, db)
 		ctx := context.Background()
@@ -161,6 +164,7 @@ func TestPassengersCRUD(t *testing.T) {
 }
 
 func TestPassengerLimitAndPaging(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		f := setup(t, db)
 		ctx := context.Background()

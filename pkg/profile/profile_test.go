@@ -113,6 +113,7 @@ func (f *fixture) countLog(t *testing.T, action string) int {
 }
 
 func TestUpdateMe(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		f := setup(t, db)
 		ctx := context.Background()
@@ -144,6 +145,7 @@ func TestUpdateMe(t *testing.T) {
 var pngHeader = []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89")
 
 func TestAvatar(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		f := setup(t, db)
 		ctx := context.Background()
@@ -187,6 +189,7 @@ func TestAvatar(t *testing.T) {
 }
 
 func TestSetConfig(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		f := setup(t, db)
 		ctx := context.Background()
@@ -265,6 +268,7 @@ func TestSetConfig(t *testing.T) {
 }
 
 func TestPaging(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		in, want profile.Paging
 	}{

@@ -18,6 +18,7 @@ import (
 // name that is no zone is refused with the catalog's message and changes
 // nothing; the session reads the choice, so the next page uses it.
 func TestSetTimeZone(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		f := setup(t, db)
 		ctx := context.Background()

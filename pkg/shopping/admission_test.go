@@ -17,6 +17,7 @@ import (
 // with a 503 saying when to try again; once a running search has ended and
 // stored its answers, a search is admitted again.
 func TestEngineRefusesSearchesPastCapacity(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		slow := &fake{name: "gds", gate: make(chan struct{}), answer: direct("gds", 3000, "CA937")}
 		w := newWorld(t, db, nil, map[string]shopping.Source{"gds": {Supplier: slow}})
@@ -75,6 +76,7 @@ func TestEngineRefusesSearchesPastCapacity(t *testing.T) {
 // longer: with a search started 15 s ago under a 20 s maximum response
 // time, about 5 s.
 func TestEngineRetryAfterIsTheFirstDeadline(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		slow := &fake{name: "gds", hang: true}
 		w := newWorld(t, db, nil, map[string]shopping.Source{"gds": {Supplier: slow}})

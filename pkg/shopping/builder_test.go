@@ -20,6 +20,7 @@ import (
 // The simulators fly different flights on different days, and an order
 // dependence shows only on some of them: several departure days.
 func TestBuilderIncrementalMatchesFullBuild(t *testing.T) {
+	t.Parallel()
 	for _, days := range []int{9, 30, 47, 64, 101} {
 		t.Run(strconv.Itoa(days), func(t *testing.T) { testIncrementalBuild(t, days) })
 	}
@@ -66,6 +67,7 @@ func testIncrementalBuild(t *testing.T, days int) {
 // until the end: a table in the pool that a builder still fills is the next
 // builder's too.
 func TestBuilderOnReleasedTables(t *testing.T) {
+	t.Parallel()
 	now := time.Now()
 	for _, c := range []struct{ before, after int }{{30, 47}, {47, 47}, {101, 9}} {
 		t.Run(fmt.Sprintf("%d then %d", c.before, c.after), func(t *testing.T) {
@@ -138,6 +140,7 @@ func firstDiff(a, b []string) []string {
 // the self-transfer combinations that can make the cut are made options.
 // The cut must keep what it keeps with every combination made.
 func TestPoolMakesOnlyTheCombinationsItKeeps(t *testing.T) {
+	t.Parallel()
 	for _, days := range []int{9, 30, 47, 64, 101} {
 		req, parts, p := simPartsIn(t, days)
 		b := newBuilder(req, p, false)
@@ -175,6 +178,7 @@ func TestPoolMakesOnlyTheCombinationsItKeeps(t *testing.T) {
 }
 
 func TestPooled(t *testing.T) {
+	t.Parallel()
 	opts := func(totals ...int64) []oneway {
 		out := make([]oneway, len(totals))
 		for i, v := range totals {
@@ -210,6 +214,7 @@ func TestPooled(t *testing.T) {
 // A journey's pool takes the one-way offers that can be among its n
 // cheapest, ties at the cut included, each the same option every time.
 func TestCheapestOneWays(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name   string
 		totals []int64
@@ -263,6 +268,7 @@ func itineraryText(o *option) string {
 // itinerary's text: the same flights by journey, cabins, bags, rules and
 // brand.
 func TestItineraryNumbersMatchTheirText(t *testing.T) {
+	t.Parallel()
 	// A three-journey trip's itineraries are numbered by digest, a
 	// return's packed (see itinerary.packed).
 	date := func(days int) string { return time.Now().AddDate(0, 0, days).Format(time.DateOnly) }
@@ -310,6 +316,7 @@ func TestItineraryNumbersMatchTheirText(t *testing.T) {
 
 // A trip joined from journeys says which of them is a self-transfer.
 func TestJoinKeepsEachJourneysSelfTransfer(t *testing.T) {
+	t.Parallel()
 	req, parts, p := simPartsIn(t, 30)
 	b := newBuilder(req, p, false)
 	b.add(parts)
@@ -347,6 +354,7 @@ func TestJoinKeepsEachJourneysSelfTransfer(t *testing.T) {
 // Each facet counts the solutions every other filter keeps, its own left
 // out, so a person sees what ticking one more box would give.
 func TestQueryFacetsLeaveTheirOwnFilterOut(t *testing.T) {
+	t.Parallel()
 	mk := func(id string, carriers []string, stops, dep, speed uint8, total int64) *view {
 		return &view{opt: &option{notes: &optionNotes{id: id}}, viewLists: &viewLists{carriers: carriers}, stops: stops, depBucket: dep, arrBucket: dep, speed: speed, total: total}
 	}
@@ -402,6 +410,7 @@ func TestQueryFacetsLeaveTheirOwnFilterOut(t *testing.T) {
 // Views with the same lists share them, and lists that differ anywhere,
 // even where their strings read alike run together, are not shared.
 func TestListerSharesEqualListsOnly(t *testing.T) {
+	t.Parallel()
 	var l lister
 	src := []string{"gds"}
 	first := l.get(src, []string{"CA", "BA"}, []string{"FRA"})
@@ -430,6 +439,7 @@ func TestListerSharesEqualListsOnly(t *testing.T) {
 // An itinerary packs into 64 bits only when every field fits, and two
 // itineraries differing in any one field pack differently.
 func TestItineraryPacked(t *testing.T) {
+	t.Parallel()
 	base := itinerary{journeys: [MaxJourneys]int32{7, 9}, checkedPieces: 1, checkedKg: 23, brand: 3, refundable: true}
 	k, ok := base.packed()
 	if !ok {
@@ -488,6 +498,7 @@ func TestItineraryPacked(t *testing.T) {
 // an earlier rebuild made is that trip, so that its view, and the Solution
 // a page made of it, carry over.
 func TestTripsCarryOverRebuilds(t *testing.T) {
+	t.Parallel()
 	req, parts, p := simPartsIn(t, 30)
 	// One supplier's one-way answers last: they change the pools.
 	var first, last []Part

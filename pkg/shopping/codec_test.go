@@ -196,6 +196,7 @@ func checkLikeGob(t *testing.T, parts []Part, got []Part) {
 }
 
 func TestCodecRoundTripSim(t *testing.T) {
+	t.Parallel()
 	for _, a := range simAnswers {
 		t.Run(a.profile, func(t *testing.T) {
 			parts := []Part{{Name: a.profile + "/main", Supplier: a.profile, Status: PartDone, Offers: simOffers(t, a.profile, a.from, a.to, a.pax)}}
@@ -209,6 +210,7 @@ func TestCodecRoundTripSim(t *testing.T) {
 }
 
 func TestCodecRoundTripEdges(t *testing.T) {
+	t.Parallel()
 	zone := func(name string) *time.Location {
 		l, err := time.LoadLocation(name)
 		if err != nil {
@@ -303,6 +305,7 @@ func TestCodecRoundTripEdges(t *testing.T) {
 // TestCodecOffersOwnTheirSlices: offers share nothing a caller could change
 // through one of them, as with gob.
 func TestCodecOffersOwnTheirSlices(t *testing.T) {
+	t.Parallel()
 	o := simOffers(t, "ndc", "PEK", "LHR", supplier.Passengers{Adult: 1})[0]
 	o.Restrictions.Documents = []string{"passport", "idcard"}
 	got := mustDecode(t, mustEncode(t, []Part{{Offers: []supplier.Offer{o, o}}}), 1)[0].Offers
@@ -318,6 +321,7 @@ func TestCodecOffersOwnTheirSlices(t *testing.T) {
 }
 
 func TestCodecZoneOffsetOutOfRange(t *testing.T) {
+	t.Parallel()
 	o := supplier.Offer{ExpiresAt: time.Date(2026, 1, 1, 0, 0, 0, 0, time.FixedZone("", maxZoneOffset+60))}
 	_, err := encodeParts([]Part{{Offers: []supplier.Offer{o}}})
 	if err == nil || !strings.HasPrefix(err.Error(), "shopping: encode answers: ") {
@@ -327,6 +331,7 @@ func TestCodecZoneOffsetOutOfRange(t *testing.T) {
 
 // TestDecodePartsGob reads a batch in the format an older release wrote.
 func TestDecodePartsGob(t *testing.T) {
+	t.Parallel()
 	parts := simBatch(t)
 	old := encodePartsGob(t, parts)
 	if !isGzip(old) {
@@ -343,6 +348,7 @@ func TestDecodePartsGob(t *testing.T) {
 }
 
 func TestCodecPayloadSize(t *testing.T) {
+	t.Parallel()
 	for _, a := range simAnswers {
 		parts := []Part{{Name: a.profile + "/main", Supplier: a.profile, Status: PartDone, Offers: simOffers(t, a.profile, a.from, a.to, a.pax)}}
 		n, old := len(mustEncode(t, parts)), len(encodePartsGob(t, parts))
@@ -354,6 +360,7 @@ func TestCodecPayloadSize(t *testing.T) {
 }
 
 func TestDecodePartsCorrupt(t *testing.T) {
+	t.Parallel()
 	valid := mustEncode(t, []Part{{Name: "gds/main", Supplier: "gds", Status: PartDone, Offers: simOffers(t, "gds", "PEK", "LHR", supplier.Passengers{Adult: 1})[:3]}})
 	header := func(c counts) []byte {
 		b := []byte{partsVersion}
@@ -423,6 +430,7 @@ func TestDecodePartsCorrupt(t *testing.T) {
 }
 
 func TestDecodePartsBoundsAllocation(t *testing.T) {
+	t.Parallel()
 	// 16 bytes claiming 256 MiB of strings.
 	b := append(make([]byte, nCounts), 0xff, 0xff, 0xff, 0x7f)
 	b[0] = partsVersion
@@ -510,6 +518,7 @@ func BenchmarkDecodeParts(b *testing.B) {
 // by cutting both: the payload must be what cutting both writes, the layout
 // the decoder reads.
 func TestRefKeepsThePiecesItShares(t *testing.T) {
+	t.Parallel()
 	// cutRef writes r the plain way: every piece, and those the previous
 	// ref's pieces begin with kept; its last as a tail when no separator
 	// ends it.

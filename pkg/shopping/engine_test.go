@@ -249,6 +249,7 @@ func direct(sup string, price int64, numbers ...string) func(supplier.SearchRequ
 }
 
 func TestEngineStreamsLateFailingAndDuplicateAnswers(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		late := &fake{name: "ndc", gate: make(chan struct{}), answer: direct("ndc", 4000, "CA937", "BA38")}
 		fast := &fake{name: "gds", answer: direct("gds", 5000, "CA937", "CA855")}
@@ -292,6 +293,7 @@ func TestEngineStreamsLateFailingAndDuplicateAnswers(t *testing.T) {
 // suppliers still answer; a supplier whose answer waits for that rebuild
 // shows as pending, never as done with its flights missing.
 func TestEngineStatusesFollowTheSolutions(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		fast := &fake{name: "gds", answer: direct("gds", 5000, "CA937")}
 		second := &fake{name: "ndc", gate: make(chan struct{}), answer: direct("ndc", 4000, "BA38")}
@@ -333,6 +335,7 @@ func TestEngineStatusesFollowTheSolutions(t *testing.T) {
 // changed, names the airlines and airports in the second: the solutions
 // kept between polls are kept per language.
 func TestEnginePageFollowsTheLanguage(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		w := newWorld(t, db, nil, map[string]shopping.Source{"gds": {Supplier: &fake{name: "gds", answer: direct("gds", 5000, "CA937")}}})
 		st, err := w.eng.Start(context.Background(), w.who(), oneWay("PEK", "LHR"))
@@ -365,6 +368,7 @@ func TestEnginePageFollowsTheLanguage(t *testing.T) {
 // every supplier call ends up stored, answered or timed out, for the
 // instance that serves the search next.
 func TestEngineShutdownStoresEveryAnswer(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		w := newWorld(t, db, nil, map[string]shopping.Source{
 			"gds": {Supplier: &fake{name: "gds", answer: direct("gds", 5000, "CA937")}},
@@ -400,6 +404,7 @@ func TestEngineShutdownStoresEveryAnswer(t *testing.T) {
 // A search asks each supplier for the trip, each journey alone, and the
 // legs through connecting airports; only the legs are asked nonstop.
 func TestEnginePlanAsksLegsDirect(t *testing.T) {
+	t.Parallel()
 	eng := shopping.New(map[string]shopping.Source{"gds": {Supplier: &fake{name: "gds"}}}, shopping.Options{})
 	req := oneWay("PEK", "LHR")
 	req.BookingType = shopping.Return
@@ -422,6 +427,7 @@ func TestEnginePlanAsksLegsDirect(t *testing.T) {
 // still answering), and the next poll rebuilds it from the store with the
 // same solutions.
 func TestEngineCacheLetsIdleSearchesGo(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		gate := make(chan struct{})
 		defer close(gate)
@@ -494,6 +500,7 @@ func TestEngineCacheLetsIdleSearchesGo(t *testing.T) {
 // Under load a search with results is rebuilt every second, not every half
 // second, as its suppliers answer; its complete answer is built at once.
 func TestEngineBusyRebuildsLessOften(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		second := &fake{name: "ndc", gate: make(chan struct{}), answer: direct("ndc", 4000, "BA38")}
 		last := &fake{name: "lcc", gate: make(chan struct{}), answer: direct("lcc", 3000, "U2801")}
@@ -548,6 +555,7 @@ func TestEngineBusyRebuildsLessOften(t *testing.T) {
 }
 
 func TestEngineTimeoutAndNothingFound(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		slow := &fake{name: "gds", hang: true}
 		empty := &fake{name: "ndc"}
@@ -566,6 +574,7 @@ func TestEngineTimeoutAndNothingFound(t *testing.T) {
 }
 
 func TestEngineStaleAndForeignSearch(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		w := newWorld(t, db, nil, map[string]shopping.Source{"gds": {Supplier: &fake{name: "gds", answer: direct("gds", 3000, "CA937")}}})
 		st, err := w.eng.Start(context.Background(), w.who(), oneWay("PEK", "LHR"))
@@ -600,6 +609,7 @@ func isCode(err error, code int) bool {
 }
 
 func TestEngineRejectsBadJourneys(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		w := newWorld(t, db, nil, map[string]shopping.Source{"gds": {Supplier: &fake{name: "gds"}}})
 		past := time.Now().AddDate(0, 0, -1).Format(time.DateOnly)
@@ -633,6 +643,7 @@ func TestEngineRejectsBadJourneys(t *testing.T) {
 // Another instance (a second engine on the same database) serves the polls
 // of a search the first one started.
 func TestEngineAnotherInstancePolls(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		sources := map[string]shopping.Source{"gds": {Supplier: &fake{name: "gds", answer: direct("gds", 3000, "CA937", "CA855")}}}
 		w := newWorld(t, db, nil, sources)
@@ -670,6 +681,7 @@ func TestEngineAnotherInstancePolls(t *testing.T) {
 // Legs from two suppliers combine through a hub into a self-transfer that
 // respects the connection time; a return is also built from two one-ways.
 func TestEngineInterlinesAndCombinesOneWays(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		// gds flies PEK→X (any hub asked) early and X→LHR late; lcc the reverse
 		// pattern; neither sells PEK→LHR on one ticket.
@@ -758,6 +770,7 @@ func TestEngineInterlinesAndCombinesOneWays(t *testing.T) {
 // The agency's settings shape what it sees: markups with their limit,
 // hidden mainland content, an airline blacklist.
 func TestEngineAppliesAgencySettings(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		answer := func(req supplier.SearchRequest) []supplier.Offer {
 			j := req.Journeys[0]
@@ -803,6 +816,7 @@ func TestEngineAppliesAgencySettings(t *testing.T) {
 // Verification reports the supplier's outcome, stores a quote only for a
 // bookable price, and maps a supplier time-out to 400003.
 func TestEngineVerifyOutcomes(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		var mode atomic.Value
 		mode.Store("ok")
@@ -860,6 +874,7 @@ func TestEngineVerifyOutcomes(t *testing.T) {
 // language they were made in: asked for in another language, a page is
 // made in it; asked for again in the first, it is what it was.
 func TestPageMadeAgain(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	w := newWorld(t, storetest.Open(t, store.SQLite), nil, simSources(t))
 	st, err := w.eng.Start(ctx, w.who(), oneWay("PEK", "SHA"))
@@ -920,6 +935,7 @@ func TestPageMadeAgain(t *testing.T) {
 // whose time to answer is over with a supplier still silent, though no
 // answer came since the preview.
 func TestEnginePreviewCombinesTheCheapestTrips(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		back := time.Now().AddDate(0, 0, 37).Format(time.DateOnly)
 		// Twelve one-ways each way: 144 returns.

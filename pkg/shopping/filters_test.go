@@ -31,6 +31,7 @@ func connecting(sup, first, second, via, date string, hh int, cny int64) supplie
 // arrival windows (local time), and the layover airport facet; the ranges
 // bound them over every solution; a bad bound is a translated error.
 func TestSolutionsRangeAndLayoverFilters(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		src := &fake{name: "gds", answer: func(req supplier.SearchRequest) []supplier.Offer {
 			d := req.Journeys[0].Date
@@ -117,6 +118,7 @@ func equal(a, b []string) bool {
 // together after the best of them, and a page holds pageSize whole groups:
 // a flight's other fares never start another page or another card.
 func TestSolutionsGroupedByOutbound(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		business := func(o supplier.Offer) supplier.Offer {
 			o.Segments[0].Cabin, o.Segments[0].BookingClass, o.Ref = supplier.CabinBusiness, "J", o.Ref+":J"
@@ -178,6 +180,7 @@ func TestSolutionsGroupedByOutbound(t *testing.T) {
 // A page is put in order only when it is read: pages of any size, read in
 // any order, are one order of every solution, the one the sort names.
 func TestPagesReadInAnyOrderAreOneOrder(t *testing.T) {
+	t.Parallel()
 	db := storetest.Open(t, store.SQLite)
 	w := newWorld(t, db, nil, simSources(t))
 	st, err := w.eng.Start(context.Background(), w.who(), returnTrip("PEK", "LHR", 30, 37))

@@ -28,6 +28,7 @@ func (h *refHeap) Pop() any {
 // Which combinations are kept, ties at the cut included, is the same as
 // with container/heap: the same legs keep the same solutions.
 func TestComboHeapKeepsAsContainerHeap(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(1, 2))
 	for round := range 200 {
 		limit := 1 + rng.IntN(20)
@@ -55,6 +56,7 @@ func TestComboHeapKeepsAsContainerHeap(t *testing.T) {
 // single-offer options made: the same tickets, segments, journey group,
 // flag, total and class.
 func TestComboOptionIsTheLegsJoined(t *testing.T) {
+	t.Parallel()
 	req, parts, p := simParts(t)
 	b := newBuilder(req, p, false)
 	b.add(parts)
@@ -125,6 +127,7 @@ func interlineEveryPair(pools legPools, limit int) []combo {
 // too dear to beat what is kept): it keeps exactly the combinations that
 // weighing every pair keeps, however full the heap gets.
 func TestInterlineKeepsWhatEveryPairKeeps(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(3, 4))
 	date := time.Now().AddDate(0, 0, 30)
 	for round := range 300 {

@@ -73,6 +73,7 @@ func pollOn(t *testing.T, w *world, e *shopping.Engine, id string, cond func(sho
 // still shows them) and on any other (which cannot), and the record of the
 // loss completes the search there without waiting for its deadline.
 func TestEngineSaysWhichAnswersWereLost(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		gds := &fake{name: "gds", answer: direct("gds", 5000, "CA937")}
 		ndc := &fake{name: "ndc", gate: make(chan struct{}), answer: direct("ndc", 4000, "BA38")}
@@ -121,6 +122,7 @@ func TestEngineSaysWhichAnswersWereLost(t *testing.T) {
 // suppliers they were from, and with nothing found it says answers were
 // lost, not "no flight found".
 func TestEngineMissingAnswersAtTheDeadline(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name  string
 		lose  []string // suppliers whose every write fails
@@ -209,6 +211,7 @@ func TestEngineMissingAnswersAtTheDeadline(t *testing.T) {
 // stored after all (here one that came after the deadline) is built with
 // every answer before it.
 func TestEngineBuildsAnAnswerStoredAfterCompleting(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		ndc, sources, w, start := gatedNDC(t, db)
 		runs := w.instance(t, sources, shopping.NewSQLSessions(db))

@@ -14,6 +14,7 @@ import (
 // TestMarkupPercentExact: the integer path of a percentage markup gives
 // money.Percent's result to the minor unit, halves and negatives included.
 func TestMarkupPercentExact(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(1, 2))
 	for _, pct := range []string{"3", "2.5", "-1.75", "0.0001", "12.3456", "-10", "150", "33.33", "9999"} {
 		p := Policy{Currency: "CNY", Markups: map[string]agency.Markup{"china": {Unit: "percent", Value: pct}}}
@@ -39,6 +40,7 @@ func TestMarkupPercentExact(t *testing.T) {
 // A solution's refund and change fees are the suppliers' plus the agency's
 // service fees, and its void fee the agency's alone.
 func TestSolutionStatesServiceFees(t *testing.T) {
+	t.Parallel()
 	req, parts, _ := simPartsIn(t, 30)
 	cfg := agency.Config{Settings: agency.Settings{SettlementCurrency: "CNY"}}
 	cfg.Flight.ServiceFees = agency.ServiceFees{Refund: "30", Change: "20.50", Void: "15"}

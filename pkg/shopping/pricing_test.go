@@ -12,6 +12,7 @@ import (
 )
 
 func TestMarkup(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name  string
 		m     agency.Markup
@@ -38,6 +39,7 @@ func TestMarkup(t *testing.T) {
 }
 
 func TestConvertRoundsUp(t *testing.T) {
+	t.Parallel()
 	p := Policy{Currency: "USD", Rates: map[string]decimal.Decimal{"CNY": decimal.NewFromInt(1), "USD": decimal.RequireFromString("7.2"), "JPY": decimal.RequireFromString("0.048")}}
 	cases := []struct {
 		minor int64
@@ -60,6 +62,7 @@ func TestConvertRoundsUp(t *testing.T) {
 }
 
 func TestSpeedProduct(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		lcc     bool
 		minutes int
@@ -83,6 +86,7 @@ func TestSpeedProduct(t *testing.T) {
 }
 
 func TestCompatibleDocuments(t *testing.T) {
+	t.Parallel()
 	ticket := func(docs ...string) *priced {
 		return &priced{offer: &supplier.Offer{Restrictions: supplier.Restrictions{Documents: docs}}}
 	}
@@ -106,6 +110,7 @@ func TestCompatibleDocuments(t *testing.T) {
 // Each content setting alone keeps out the offers it names, and an agency
 // without any keeps every offer.
 func TestAdmitsEachSettingAlone(t *testing.T) {
+	t.Parallel()
 	offer := func(carrier, from, basis string) *supplier.Offer {
 		return &supplier.Offer{Supplier: "gds", Baggage: supplier.Baggage{CheckedPieces: 1}, Segments: []supplier.Segment{
 			{Carrier: "CA", Origin: "HKG", Destination: "LHR", FareBasis: "Y"},
@@ -138,6 +143,7 @@ func TestAdmitsEachSettingAlone(t *testing.T) {
 // to the settlement currency (rounded up, as prices are), added up, with
 // the agency's service fees on top.
 func TestSolutionFeesAreTheTicketsConverted(t *testing.T) {
+	t.Parallel()
 	cfg := agency.Config{Settings: agency.Settings{SettlementCurrency: "CNY"}}
 	cfg.Flight.ServiceFees.Refund, cfg.Flight.ServiceFees.Change = "5", "0"
 	p := PolicyFor(cfg, map[string]string{"CNY": "1", "USD": "7.2"})
@@ -171,6 +177,7 @@ func TestSolutionFeesAreTheTicketsConverted(t *testing.T) {
 // A pair of airports is classed as geo classes it, through the memo's
 // packed key or, for codes longer than an airport's, without it.
 func TestPairClass(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		from, to, want string
 	}{

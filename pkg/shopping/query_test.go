@@ -14,6 +14,7 @@ import (
 // every order and k, and sorting the rest's first ones later continues it:
 // over solutions with ties in every key but the id.
 func TestSortFirstIsTheFullSortsBeginning(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(1, 2))
 	views := make([]*view, 300)
 	ids := r.Perm(len(views))
@@ -48,6 +49,7 @@ func TestSortFirstIsTheFullSortsBeginning(t *testing.T) {
 // The default order weighs each hour beyond the fastest as 3% of the
 // cheapest price.
 func TestDefaultOrderWeighsHoursAgainstPrice(t *testing.T) {
+	t.Parallel()
 	mk := func(id string, total int64, minutes int32) *view {
 		return &view{opt: &option{notes: &optionNotes{id: id}}, total: total, duration: minutes}
 	}
@@ -74,6 +76,7 @@ func TestDefaultOrderWeighsHoursAgainstPrice(t *testing.T) {
 // share their lists with others (the lister's), so that a count kept by
 // list must still count each solution.
 func TestFacetsCountEverySolutionWithTheValue(t *testing.T) {
+	t.Parallel()
 	req, parts, p := simParts(t)
 	b := newBuilder(req, p, false)
 	b.add(parts)

@@ -20,6 +20,7 @@ import (
 // instance reads it from the store, and a quote it kept past its expiry
 // answers as the store does once the clean-up let it go: no such quote.
 func TestQuotesKept(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		var a agency.Agency

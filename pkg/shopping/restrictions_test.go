@@ -10,6 +10,7 @@ import (
 // tickets needs identity documents when any of its tickets does, whichever
 // comes first.
 func TestMergeRestrictionsKeepsIdentityDocuments(t *testing.T) {
+	t.Parallel()
 	need, free := supplier.Restrictions{IdentityDocumentsRequired: true}, supplier.Restrictions{}
 	tests := []struct {
 		name        string

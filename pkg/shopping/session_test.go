@@ -87,6 +87,7 @@ func exerciseSessions(t *testing.T, s shopping.SessionStore, agencyID int64) {
 }
 
 func TestSQLSessions(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		w := newWorld(t, db, nil, nil)
 		exerciseSessions(t, shopping.NewSQLSessions(db), w.agency.ID)
@@ -94,6 +95,7 @@ func TestSQLSessions(t *testing.T) {
 }
 
 func TestRedisSessions(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	rdb, err := shopping.OpenRedis(ctx, redisURL())
 	if err != nil {
@@ -183,6 +185,7 @@ func flightNumbers(offers []supplier.Offer) []string {
 // search reads back exactly its own answers, whatever the sizes of the
 // others' beside them, and a batch stored before keeps its first content.
 func TestSQLSessionsAddManyKeepsEachSearchsAnswers(t *testing.T) {
+	t.Parallel()
 	db := storetest.Open(t, store.Postgres)
 	w := newWorld(t, db, nil, nil)
 	s := shopping.NewSQLSessions(db)
@@ -240,6 +243,7 @@ func TestSQLSessionsAddManyKeepsEachSearchsAnswers(t *testing.T) {
 // search, and a search created twice, or a batch of a search that does not
 // exist, fails without failing the others.
 func TestSQLSessionsGroupInserts(t *testing.T) {
+	t.Parallel()
 	db := storetest.Open(t, store.Postgres)
 	w := newWorld(t, db, nil, nil)
 	s := shopping.NewSQLSessions(db)

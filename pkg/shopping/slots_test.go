@@ -9,6 +9,7 @@ import (
 )
 
 func TestSlotsServeCompletingBuildsFirst(t *testing.T) {
+	t.Parallel()
 	s := newSlots(2)
 	ctx := context.Background()
 	for range 2 {

@@ -6,6 +6,7 @@ import (
 )
 
 func TestGatherer(t *testing.T) {
+	t.Parallel()
 	var mu sync.Mutex
 	written := map[int]int{}
 	groups := 0

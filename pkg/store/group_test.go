@@ -14,6 +14,7 @@ import (
 // the bad row fails; and a queued row is the group's until written, even
 // when its caller's context ends.
 func TestGrouper(t *testing.T) {
+	t.Parallel()
 	errBad := errors.New("bad row")
 	const bad, impatient, rows = 13, 7, 25
 	var mu sync.Mutex
@@ -101,6 +102,7 @@ func TestGrouper(t *testing.T) {
 
 // After Stop, a row is written alone, at once.
 func TestGrouperStopped(t *testing.T) {
+	t.Parallel()
 	var got []int
 	g := Group("t", 8, time.Second, func(_ context.Context, r int) error {
 		got = append(got, r)

@@ -43,6 +43,7 @@ func timeout(t *testing.T) context.Context {
 }
 
 func TestStatementPreparedOnPostgres(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		ctx := timeout(t)
 		db.SetMaxOpenConns(1)
@@ -82,6 +83,7 @@ func TestStatementPreparedOnPostgres(t *testing.T) {
 }
 
 func TestStatementLazyAndInTxOnOneConnection(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		ctx := timeout(t)
 		db.SetMaxOpenConns(1)
@@ -144,6 +146,7 @@ func TestStatementLazyAndInTxOnOneConnection(t *testing.T) {
 }
 
 func TestStatementConcurrentTransactions(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		ctx := timeout(t)
 		db.SetMaxOpenConns(3)
@@ -198,6 +201,7 @@ func TestStatementConcurrentTransactions(t *testing.T) {
 // another (--no-migrate) prepares the statements itself, statements only
 // ever run in a transaction included.
 func TestPrepareStatementsWithoutMigrate(t *testing.T) {
+	t.Parallel()
 	for _, d := range storetest.Engines {
 		t.Run(string(d), func(t *testing.T) {
 			ctx := timeout(t)
@@ -233,6 +237,7 @@ func TestPrepareStatementsWithoutMigrate(t *testing.T) {
 // TestStatementsAfterMigrateDown: a rollback forgets the prepared statements
 // (they may read what it removed) and migrating again prepares them.
 func TestStatementsAfterMigrateDown(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		ctx := timeout(t)
 		if err := db.MigrateDown(ctx); err != nil {

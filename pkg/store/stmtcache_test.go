@@ -44,6 +44,7 @@ func onePostgresConn(t *testing.T, dsn string) *store.DB {
 // on the connection the second time it runs there, in a transaction too,
 // and keeps answering correctly; what runs once is not prepared.
 func TestStatementCacheKeepsWhatRunsAgain(t *testing.T) {
+	t.Parallel()
 	ctx := timeout(t)
 	db := onePostgresConn(t, storetest.DSN(t, store.Postgres))
 	if _, err := db.ExecContext(ctx, `CREATE TABLE cache_rates (base TEXT, currency TEXT, rate TEXT, created_at TIMESTAMPTZ)`); err != nil {
@@ -112,6 +113,7 @@ func TestStatementCacheKeepsWhatRunsAgain(t *testing.T) {
 // the same error the text gives, so IsUniqueViolation still tells a
 // conflict, in a transaction as outside one.
 func TestStatementCacheErrorsAreTheServers(t *testing.T) {
+	t.Parallel()
 	ctx := timeout(t)
 	db := onePostgresConn(t, storetest.DSN(t, store.Postgres))
 	if _, err := db.ExecContext(ctx, `CREATE TABLE cache_keys (k TEXT PRIMARY KEY)`); err != nil {
@@ -143,6 +145,7 @@ func TestStatementCacheErrorsAreTheServers(t *testing.T) {
 // TestStatementCacheEvictsTheLeastRecentlyUsed: a connection keeps at most
 // the cache's size, the statements used last.
 func TestStatementCacheEvictsTheLeastRecentlyUsed(t *testing.T) {
+	t.Parallel()
 	ctx := timeout(t)
 	store.SetStatementCacheSize(t, 3)
 	db := onePostgresConn(t, storetest.DSN(t, store.Postgres))
@@ -171,6 +174,7 @@ func TestStatementCacheEvictsTheLeastRecentlyUsed(t *testing.T) {
 // before their next use; a change made some other way fails the kept
 // statement once, and the call is made again at once outside a transaction.
 func TestStatementCacheAfterSchemaChange(t *testing.T) {
+	t.Parallel()
 	ctx := timeout(t)
 	db := onePostgresConn(t, storetest.DSN(t, store.Postgres))
 	if _, err := db.ExecContext(ctx, `CREATE TABLE cache_shape (id INT PRIMARY KEY, a TEXT)`); err != nil {
@@ -236,6 +240,7 @@ func TestStatementCacheAfterSchemaChange(t *testing.T) {
 // TestStatementCacheOff: statement_cache=off in the URL prepares nothing,
 // and the parameter does not reach the server (which would refuse it).
 func TestStatementCacheOff(t *testing.T) {
+	t.Parallel()
 	ctx := timeout(t)
 	dsn := storetest.DSN(t, store.Postgres)
 	sep := "?"
@@ -255,6 +260,7 @@ func TestStatementCacheOff(t *testing.T) {
 }
 
 func TestStatementCacheSetting(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		in, out string
 		on      bool

@@ -15,6 +15,7 @@ import (
 )
 
 func TestParseDSN(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in      string
 		dialect store.Dialect
@@ -42,6 +43,7 @@ func TestParseDSN(t *testing.T) {
 }
 
 func TestMigrateAndTx(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		ok, err := db.MigrationsCurrent(ctx)
@@ -109,6 +111,7 @@ func TestMigrateAndTx(t *testing.T) {
 }
 
 func TestUniqueViolation(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		now := time.Now().UTC()
@@ -127,6 +130,7 @@ func TestUniqueViolation(t *testing.T) {
 }
 
 func TestMarks(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		n    int
 		want string
@@ -141,6 +145,7 @@ func TestMarks(t *testing.T) {
 // path a new installation takes (every migration from nothing, Voyage's then
 // River's) is tested here on each engine.
 func TestMigrateFromEmpty(t *testing.T) {
+	t.Parallel()
 	for _, d := range storetest.Engines {
 		t.Run(string(d), func(t *testing.T) {
 			ctx := context.Background()

@@ -171,6 +171,7 @@ func send(h http.Handler, token, method, path string, form url.Values) *http.Res
 }
 
 func TestAgencyManagerAccess(t *testing.T) {
+	t.Parallel()
 	h, m, _ := managerFixture(t, true)
 	settings := url.Values{"section": {"settings"}, "settings.settlementCurrency": {"USD"}}
 	tests := []struct {
@@ -199,6 +200,7 @@ func TestAgencyManagerAccess(t *testing.T) {
 }
 
 func TestAgencyConfigFlashes(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name      string
 		changed   bool
@@ -248,6 +250,7 @@ func TestAgencyConfigFlashes(t *testing.T) {
 var idempotencyField = regexp.MustCompile(`name="idempotencyKey" value="([^"]+)"`)
 
 func TestTopUpFormPostsIdempotencyKey(t *testing.T) {
+	t.Parallel()
 	// The add-funds form is on the money tab.
 	h, _, wl := managerFixture(t, true)
 	res := send(h, "demo-super", "GET", "/agency-manager/agencies/5?section=funds", nil)
@@ -299,6 +302,7 @@ func body2(t *testing.T, h http.Handler) []byte {
 }
 
 func TestAgencyManagerOtherAgencyIsNotFound(t *testing.T) {
+	t.Parallel()
 	h, _, wl := managerFixture(t, true)
 	for _, tt := range []struct{ method, path string }{
 		{"GET", "/agency-manager/agencies/6"},
@@ -316,6 +320,7 @@ func TestAgencyManagerOtherAgencyIsNotFound(t *testing.T) {
 }
 
 func TestAgencyCreateErrorsInline(t *testing.T) {
+	t.Parallel()
 	h, m, _ := managerFixture(t, true)
 	m.createErr = fault.Validation(map[string]string{"contactEmail": "agency.error.contactEmail", "superUser.username": "user.error.usernameTaken"})
 	res := send(h, "provider", "POST", "/agency-manager/agencies", url.Values{"name": {"Kowloon Tours"}, "contactEmail": {"bad"},
@@ -338,6 +343,7 @@ func TestAgencyCreateErrorsInline(t *testing.T) {
 }
 
 func TestBalanceChart(t *testing.T) {
+	t.Parallel()
 	from := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 	now := from.AddDate(0, 0, 90)
 	if c := balanceChart(ledger.Statement{Currency: "CNY"}, from, now); !c.Empty {
@@ -363,6 +369,7 @@ func TestBalanceChart(t *testing.T) {
 }
 
 func TestDisplayAmount(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct{ in, cur, want string }{
 		{"772.2", "CNY", "772.20"}, {"1234567.8", "USD", "1,234,567.80"}, {"-5000", "CNY", "-5,000.00"}, {"1000", "JPY", "1,000"},
 	} {
@@ -375,6 +382,7 @@ func TestDisplayAmount(t *testing.T) {
 // The detail page shows one tab of forms at a time, chosen by ?section=,
 // and the message of a save beside the form saved, not at the page top.
 func TestAgencyDetailTabs(t *testing.T) {
+	t.Parallel()
 	h, _, _ := managerFixture(t, true)
 	get := func(path, flash string) string {
 		t.Helper()

@@ -89,6 +89,7 @@ func webhookFixture(t *testing.T) (http.Handler, *fakeWebhooks) {
 }
 
 func TestAgencyPageListsWebhooks(t *testing.T) {
+	t.Parallel()
 	h, hooks := webhookFixture(t)
 	// The notifications are on the tab of the API keys.
 	res := send(h, "demo-finance", "GET", "/agency-manager/agencies/5?section=webhooks", nil)
@@ -120,6 +121,7 @@ func TestAgencyPageListsWebhooks(t *testing.T) {
 }
 
 func TestAgencyWebhookRedeliver(t *testing.T) {
+	t.Parallel()
 	h, hooks := webhookFixture(t)
 	res := send(h, "demo-super", "POST", "/agency-manager/agencies/5/webhooks/7/redeliver", nil)
 	if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != "/agency-manager/agencies/5?section=webhooks#webhooks" || flashOf(res) != "success:webhook.redelivered" {
@@ -143,6 +145,7 @@ func TestAgencyWebhookRedeliver(t *testing.T) {
 }
 
 func TestAgencyWebhookSecretRotation(t *testing.T) {
+	t.Parallel()
 	h, hooks := webhookFixture(t)
 	for _, token := range []string{"bluesky-super", "demo-operator"} {
 		checkRefused(t, "POST", send(h, token, "POST", "/agency-manager/agencies/5/webhooks/secret", nil), "error:router.notRole")

@@ -89,6 +89,7 @@ func walletFixture(t *testing.T) http.Handler {
 // after the amount; with the settlement currency chosen (or none), nothing
 // is added.
 func TestApproxAmounts(t *testing.T) {
+	t.Parallel()
 	manager, m, _ := managerFixture(t, true)
 	m.detail.Balance, m.detail.CreditLimit, m.detail.Available = "-1,500.00", "5,000.00", "3,500.00"
 	bills, _ := billsFixture(t)

@@ -110,6 +110,7 @@ func billBody(t *testing.T, res *http.Response) string {
 }
 
 func TestBillPagesAccess(t *testing.T) {
+	t.Parallel()
 	h, b := billsFixture(t)
 	period := url.Values{"from": {"2026-01-01"}, "to": {"2026-01-31"}}
 	tests := []struct {
@@ -141,6 +142,7 @@ func TestBillPagesAccess(t *testing.T) {
 }
 
 func TestBillTransactionsPage(t *testing.T) {
+	t.Parallel()
 	h, _ := billsFixture(t)
 	res := send(h, "demo-super", "GET", "/bills/transactions", nil)
 	page := billBody(t, res)
@@ -156,6 +158,7 @@ func TestBillTransactionsPage(t *testing.T) {
 }
 
 func TestBillStatementOfAnotherAgency(t *testing.T) {
+	t.Parallel()
 	h, _ := billsFixture(t)
 	for _, path := range []string{"/bills/statements/7", "/bills/statements/7/export?format=csv", "/bills/statements/999", "/bills/statements/x"} {
 		if res := send(h, "demo-super", "GET", path, nil); res.StatusCode != http.StatusNotFound {
@@ -198,6 +201,7 @@ func TestBillStatementOfAnotherAgency(t *testing.T) {
 }
 
 func TestBillStatementCreate(t *testing.T) {
+	t.Parallel()
 	h, b := billsFixture(t)
 	if page := billBody(t, send(h, "demo-super", "GET", "/bills/statements", nil)); !strings.Contains(page, "days on the agency&#39;s clock: Asia/Shanghai (UTC+8)") {
 		t.Error("the form does not say whose days the dates are")
@@ -232,6 +236,7 @@ func TestBillStatementCreate(t *testing.T) {
 }
 
 func TestSubBills(t *testing.T) {
+	t.Parallel()
 	h, b := billsFixture(t)
 	for _, path := range []string{"/agency-manager/bills/8?agency=6", "/agency-manager/bills/8/export?agency=6&format=pdf",
 		"/agency-manager/bills/8", "/agency-manager/bills/7?agency=5", "/agency-manager/statements?agency=6"} {

@@ -26,6 +26,7 @@ import (
 // payment's stage and its order; a payment whose order is gone reads as
 // posted.
 func TestWalletGroupPaymentInReadersLanguage(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := storetest.Open(t, store.SQLite)
 	agencies := agency.NewStore(db)

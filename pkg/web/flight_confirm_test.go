@@ -28,6 +28,7 @@ func confirmPropsOf(t *testing.T, page string) templates.FlightConfirmProps {
 }
 
 func TestFlightConfirmPage(t *testing.T) {
+	t.Parallel()
 	h := flightFixture(t)
 	res := send(h, "operator", "GET", "/flight/booking/confirm?solutionId=s1abc_d2ef", nil)
 	page := billBody(t, res)
@@ -56,6 +57,7 @@ func TestFlightConfirmPage(t *testing.T) {
 }
 
 func TestFlightConfirmWithoutSolution(t *testing.T) {
+	t.Parallel()
 	h := flightFixture(t)
 	for _, path := range []string{
 		"/flight/booking/confirm",
@@ -81,6 +83,7 @@ func TestFlightConfirmWithoutSolution(t *testing.T) {
 }
 
 func TestFlightConfirmAccess(t *testing.T) {
+	t.Parallel()
 	h := flightFixture(t)
 	for token, flash := range map[string]string{"": "error:router.login", "finance": "error:router.notRole"} {
 		res := send(h, token, "GET", "/flight/booking/confirm?solutionId=s_1", nil)
@@ -91,6 +94,7 @@ func TestFlightConfirmAccess(t *testing.T) {
 // The confirm page sends the user back to the search when the settlement
 // currency changed; the search page says why.
 func TestFlightBookingSettlementCurrencyMessage(t *testing.T) {
+	t.Parallel()
 	h := flightFixture(t)
 	const msg = "The settlement currency has changed."
 	res := send(h, "operator", "GET", "/flight/booking?error=settlementCurrency", nil)

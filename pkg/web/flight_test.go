@@ -62,6 +62,7 @@ func flightProps(t *testing.T, page string) templates.FlightSearchProps {
 }
 
 func TestFlightBookingPage(t *testing.T) {
+	t.Parallel()
 	h := flightFixture(t)
 	res := send(h, "operator", "GET", "/flight/booking", nil)
 	page := billBody(t, res)
@@ -89,6 +90,7 @@ func TestFlightBookingPage(t *testing.T) {
 }
 
 func TestFlightBookingAccess(t *testing.T) {
+	t.Parallel()
 	h := flightFixture(t)
 	for token, flash := range map[string]string{"": "error:router.login", "finance": "error:router.notRole"} {
 		res := send(h, token, "GET", "/flight/booking", nil)
@@ -97,6 +99,7 @@ func TestFlightBookingAccess(t *testing.T) {
 }
 
 func TestFlightBookingDefaults(t *testing.T) {
+	t.Parallel()
 	h := flightFixture(t)
 	res := send(h, "operator", "GET", "/flight/booking?origin=pek&destination=LHR&date=2026-05-01&returnDate=2026-05-09&bookingType=return&cabinClass=business&adult=2&child=1", nil)
 	p := flightProps(t, billBody(t, res))

@@ -151,6 +151,7 @@ func (e *groupEnv) quote(t *testing.T, tok string) {
 }
 
 func TestGroupPagesAccess(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		e := groupFixture(t, db)
 		own := e.href("operator")
@@ -180,6 +181,7 @@ func TestGroupPagesAccess(t *testing.T) {
 }
 
 func TestGroupListShowsOwnAndSubAgencyOrders(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		e := groupFixture(t, db)
 		code, body := e.page(t, "operator", "/flight/group/order")
@@ -225,6 +227,7 @@ func TestGroupListShowsOwnAndSubAgencyOrders(t *testing.T) {
 }
 
 func TestGroupProviderQueueAndQuoteForm(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		e := groupFixture(t, db)
 		_, body := e.page(t, "provider", "/flight/group/order")
@@ -281,6 +284,7 @@ func groupErrors(body string) string {
 }
 
 func TestGroupDetailAndActionsKeepToTheAgency(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		e := groupFixture(t, db)
 		e.quote(t, "stranger")
@@ -375,6 +379,7 @@ func upload(h http.Handler, token, path, name string, data []byte) *http.Respons
 }
 
 func TestGroupPassengerListUpload(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		e := groupFixture(t, db)
 		e.quote(t, "operator")
@@ -416,6 +421,7 @@ func TestGroupPassengerListUpload(t *testing.T) {
 }
 
 func TestGroupPayInstallmentOnce(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		e := groupFixture(t, db)
 		ctx := context.Background()
@@ -483,6 +489,7 @@ func TestGroupPayInstallmentOnce(t *testing.T) {
 }
 
 func TestGroupDocumentsOnceIssued(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		e := groupFixture(t, db)
 		ctx := context.Background()

@@ -188,6 +188,7 @@ var landingPaths = []string{"/flight/booking", "/bills/statements", "/train/book
 // user with no service on the profile, and a refusal of the home page
 // itself on the profile (no loop).
 func TestRefusedUserGoesToOwnHome(t *testing.T) {
+	t.Parallel()
 	s, _ := guardFixture()
 	withSite(t, s)
 	h := tableWith(s, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusOK) }))
@@ -220,6 +221,7 @@ func TestRefusedUserGoesToOwnHome(t *testing.T) {
 }
 
 func TestGuardDecisions(t *testing.T) {
+	t.Parallel()
 	s, _ := guardFixture()
 	withSite(t, s)
 	tests := []struct {
@@ -333,6 +335,7 @@ func TestGuardDecisions(t *testing.T) {
 // An htmx request the rule refuses gets the status and HX-Redirect home,
 // where the message waits, not the home page swapped into its target.
 func TestGuardRefusesHtmxWithStatus(t *testing.T) {
+	t.Parallel()
 	s, _ := guardFixture()
 	withSite(t, s)
 	h := tableWith(s, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { t.Error("a refused htmx request reached the handler") }))
@@ -362,6 +365,7 @@ func TestGuardRefusesHtmxWithStatus(t *testing.T) {
 }
 
 func TestGuardLeavesAPIAndStaticAlone(t *testing.T) {
+	t.Parallel()
 	s, _ := guardFixture()
 	for _, p := range []string{"/base/v2/me", "/order/v2/list", "/static/app.css", "/healthz", "/openapi.json"} {
 		req := httptest.NewRequest("GET", p, nil)
@@ -376,6 +380,7 @@ func TestGuardLeavesAPIAndStaticAlone(t *testing.T) {
 }
 
 func TestGuardDropsDeadSessionOnPublicPosts(t *testing.T) {
+	t.Parallel()
 	s, _ := guardFixture()
 	for _, path := range []string{"/login", "/applications", "/prefs/lang", "/prefs/currency"} {
 		req := httptest.NewRequest("POST", path, nil)
@@ -394,6 +399,7 @@ func TestGuardDropsDeadSessionOnPublicPosts(t *testing.T) {
 }
 
 func TestGuardIframeSessionHeaders(t *testing.T) {
+	t.Parallel()
 	s, _ := guardFixture()
 	req := httptest.NewRequest("GET", "/flight/booking", nil)
 	req.AddCookie(&http.Cookie{Name: SessionCookie, Value: "iframe"})
@@ -412,6 +418,7 @@ func TestGuardIframeSessionHeaders(t *testing.T) {
 }
 
 func TestIframeCSPKeepsOtherDirectives(t *testing.T) {
+	t.Parallel()
 	directives := func(csp string) []string {
 		var out []string
 		for _, d := range strings.Split(csp, ";") {
@@ -431,6 +438,7 @@ func TestIframeCSPKeepsOtherDirectives(t *testing.T) {
 }
 
 func TestSingleLoginEntry(t *testing.T) {
+	t.Parallel()
 	s, id := guardFixture()
 	id.sso = func(r auth.SSORequest) (auth.LoginResult, error) {
 		if r.Code != "c1" || r.Timestamp != 1700000000 || r.UserID != 6 || r.Signature != "sig" {
@@ -485,6 +493,7 @@ func TestSingleLoginEntry(t *testing.T) {
 }
 
 func TestMenusFollowPermissions(t *testing.T) {
+	t.Parallel()
 	keys := func(items []templates.NavItem) []string {
 		var out []string
 		for _, it := range items {

@@ -15,6 +15,7 @@ import (
 // flight leaving Beijing at 02:20 on 25 Dec (18:20 UTC on 24 Dec) prefills
 // 25 Dec, one leaving London at 22:00 on 30 Dec prefills 30 Dec.
 func TestOrderDetailChangeDatesAreLocal(t *testing.T) {
+	t.Parallel()
 	ctx := i18n.WithLocalizer(context.Background(), i18n.MustLoad(), i18n.EN)
 	o := order.View{Type: order.TypeOrigin, Status: order.Issued, Total: order.Money{Amount: "100", Currency: "CNY"},
 		Journeys: []shopping.JourneyView{
@@ -35,6 +36,7 @@ func TestOrderDetailChangeDatesAreLocal(t *testing.T) {
 // A refund under review has no amount yet: it reads as to be confirmed, not
 // as 0.00; once quoted the amount shows.
 func TestOrderDetailRefundUnderReviewAmount(t *testing.T) {
+	t.Parallel()
 	ctx := i18n.WithLocalizer(context.Background(), i18n.MustLoad(), i18n.EN)
 	o := order.View{Type: order.TypeRefund, Status: order.RfdReviewing, Total: order.Money{Amount: "0.00", Currency: "CNY"}}
 	if d := orderDetailView(ctx, o); !d.AmountPending {
@@ -49,6 +51,7 @@ func TestOrderDetailRefundUnderReviewAmount(t *testing.T) {
 // The provider's list, and a parent agency's, name each order's agency; an
 // agency seeing only its own orders gets no Agency column.
 func TestOrderListAgencyColumn(t *testing.T) {
+	t.Parallel()
 	e := ordersFixture(t)
 	cell := func(body, number string) string {
 		t.Helper()

@@ -223,6 +223,7 @@ func (e *ordersEnv) page(t *testing.T, token, path string, hdr ...string) (int, 
 }
 
 func TestOrderPagesAccess(t *testing.T) {
+	t.Parallel()
 	e := ordersFixture(t)
 	for _, tt := range []struct{ token, method, path, flash string }{
 		{"", "GET", "/flight/orders", "error:router.login"},
@@ -242,6 +243,7 @@ func TestOrderPagesAccess(t *testing.T) {
 }
 
 func TestOrderListShowsOwnAndSubAgencyOrders(t *testing.T) {
+	t.Parallel()
 	e := ordersFixture(t)
 	code, body := e.page(t, "operator", "/flight/orders")
 	if code != http.StatusOK {
@@ -282,6 +284,7 @@ func TestOrderListShowsOwnAndSubAgencyOrders(t *testing.T) {
 var groupCount = regexp.MustCompile(`id="orders-group-([a-z_-]+)"[^>]*>\s*<span>[^<]*</span>\s*<span class="orders-count[^"]*">(\d+)</span>`)
 
 func TestOrderListPendingCounts(t *testing.T) {
+	t.Parallel()
 	e := ordersFixture(t)
 	_, body := e.page(t, "operator", "/flight/orders")
 	got := map[string]string{}
@@ -300,6 +303,7 @@ func TestOrderListPendingCounts(t *testing.T) {
 }
 
 func TestOrderListFilters(t *testing.T) {
+	t.Parallel()
 	e := ordersFixture(t)
 	tests := []struct {
 		query string
@@ -350,6 +354,7 @@ func TestOrderListFilters(t *testing.T) {
 // viewer's clock, an order at 23:30 in New York on the last day being in
 // and one at 00:30 the day after out.
 func TestOrderListDaysOnViewerClock(t *testing.T) {
+	t.Parallel()
 	e := ordersFixture(t)
 	for _, o := range []testOrder{
 		{number: "N0007", created: time.Date(2026, 2, 20, 3, 30, 0, 0, time.UTC)}, // 19 Feb 22:30 New York, 20 Feb 11:30 Shanghai
@@ -385,6 +390,7 @@ func TestOrderListDaysOnViewerClock(t *testing.T) {
 }
 
 func TestOrderListHTMXPartial(t *testing.T) {
+	t.Parallel()
 	e := ordersFixture(t)
 	_, full := e.page(t, "operator", "/flight/orders?type=refund")
 	if !strings.Contains(full, "<!doctype html>") && !strings.Contains(full, "<!DOCTYPE html>") {
@@ -405,6 +411,7 @@ func TestOrderListHTMXPartial(t *testing.T) {
 }
 
 func TestDisruptionList(t *testing.T) {
+	t.Parallel()
 	e := ordersFixture(t)
 	code, body := e.page(t, "operator", "/flight/orders/voyage")
 	if code != http.StatusOK {
@@ -441,6 +448,7 @@ func formActions(body string) []string {
 }
 
 func TestOrderDetailShowsAllowedActions(t *testing.T) {
+	t.Parallel()
 	e := ordersFixture(t)
 	tests := []struct {
 		token, number string
@@ -501,6 +509,7 @@ func TestOrderDetailShowsAllowedActions(t *testing.T) {
 }
 
 func TestOrderActionCrossSiteRefused(t *testing.T) {
+	t.Parallel()
 	e := ordersFixture(t)
 	req := httptest.NewRequest("POST", e.href("F0001")+"/actions/cancel", strings.NewReader("confirm=1"))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
@@ -515,6 +524,7 @@ func TestOrderActionCrossSiteRefused(t *testing.T) {
 }
 
 func TestOrderCancelAndAct(t *testing.T) {
+	t.Parallel()
 	e := ordersFixture(t)
 	// Without the confirmation box nothing happens.
 	res := send(e.h, "operator", "POST", e.href("F0001")+"/actions/cancel", url.Values{})
@@ -544,6 +554,7 @@ func TestOrderCancelAndAct(t *testing.T) {
 }
 
 func TestOrderPayForm(t *testing.T) {
+	t.Parallel()
 	e := ordersFixture(t)
 	res := send(e.h, "operator", "POST", e.href("F0001")+"/actions/pay", url.Values{"channel": {"balance"}})
 	if flashOf(res) != "error:orders.error.formExpired" {
@@ -590,6 +601,7 @@ func multipartPost(t *testing.T, e *ordersEnv, path string, fields map[string]st
 }
 
 func TestOrderRefundRequest(t *testing.T) {
+	t.Parallel()
 	e := ordersFixture(t)
 	path := e.href("F0002") + "/actions/refund"
 	// Reason 2 needs its sub-option: the form comes back with the error.
@@ -650,6 +662,7 @@ func TestOrderRefundRequest(t *testing.T) {
 var optionRadio = regexp.MustCompile(`name="optionId" value="([0-9a-f]+)"`)
 
 func TestOrderChangeSearchAndRequest(t *testing.T) {
+	t.Parallel()
 	e := ordersFixture(t)
 	search := e.href("F0002") + "/actions/change/search"
 	journey := func(date string) url.Values {
@@ -703,6 +716,7 @@ func pngProof(t *testing.T) []byte {
 }
 
 func TestOrderProviderReview(t *testing.T) {
+	t.Parallel()
 	e := ordersFixture(t)
 	ctx := context.Background()
 	// A held booking of an agency that may not pay: the provider issues it.
@@ -727,6 +741,7 @@ func TestOrderProviderReview(t *testing.T) {
 // TestOrderCatalog: every status, type, group, disruption type, reason and
 // sub-reason has a label in every language.
 func TestOrderCatalog(t *testing.T) {
+	t.Parallel()
 	cat := i18n.MustLoad()
 	var keys []string
 	for _, s := range order.Statuses {

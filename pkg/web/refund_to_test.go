@@ -13,6 +13,7 @@ import (
 // the airline sends it, and what comes back as a voucher or credit rather
 // than money, in the credit's own currency.
 func TestRefundDestinations(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name     string
 		quotes   []supplier.Quote

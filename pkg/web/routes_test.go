@@ -35,6 +35,7 @@ func samplePath(path string) string {
 // asked by a visitor, and every route that needs more than a login by a
 // user with no role and no service: neither may reach a handler.
 func TestEveryMountedRouteHasARule(t *testing.T) {
+	t.Parallel()
 	s, id := guardFixture()
 	withSite(t, s)
 	id.sessions["nobody"] = auth.Principal{UserID: 20, AgencyID: 1, SessionID: 200, Subject: auth.Subject{ProxyLevel: 1, Permissions: []string{"wallet:read"}}}
@@ -108,6 +109,7 @@ func tableWithMux(mux http.Handler, s *Server) http.Handler {
 // TestMountRefusesARouteWithoutARule: a route added to the table without a
 // rule, or a handler without a route, stops the portal at start.
 func TestMountRefusesARouteWithoutARule(t *testing.T) {
+	t.Parallel()
 	s, _ := guardFixture()
 	hs := map[string]http.Handler{}
 	for _, rt := range Routes {
@@ -138,6 +140,7 @@ func panics(f func()) (p bool) {
 // The pages' links and forms are written in the templates; each must land
 // on a route of the table with that method, not on the 404 page.
 func TestTemplateLinksAreRoutes(t *testing.T) {
+	t.Parallel()
 	files, err := filepath.Glob("../../templates/*.templ")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("templates not found: %v", err)

@@ -164,6 +164,7 @@ func (e *trainEnv) page(t *testing.T, token, path string, hdr ...string) (int, s
 }
 
 func TestTrainPagesAccess(t *testing.T) {
+	t.Parallel()
 	e := trainFixture(t)
 	for _, tt := range []struct{ token, path, flash string }{
 		{"", "/train/booking", "error:router.login"},
@@ -190,6 +191,7 @@ func TestTrainPagesAccess(t *testing.T) {
 }
 
 func TestTrainBookingPageHandsTheIslandTheSalesWindow(t *testing.T) {
+	t.Parallel()
 	e := trainFixture(t)
 	_, body := e.page(t, "operator", "/train/booking")
 	for _, want := range []string{`data-island="TrainBooking"`, `&#34;saleDays&#34;:15`, "Train ticket booking"} {
@@ -200,6 +202,7 @@ func TestTrainBookingPageHandsTheIslandTheSalesWindow(t *testing.T) {
 }
 
 func TestTrainOrderListScopeAndMenu(t *testing.T) {
+	t.Parallel()
 	for _, d := range storetest.Engines {
 		t.Run(string(d), func(t *testing.T) { testTrainOrderListScopeAndMenu(t, trainFixture(t, d)) })
 	}
@@ -251,6 +254,7 @@ func testTrainOrderListScopeAndMenu(t *testing.T, e *trainEnv) {
 }
 
 func TestTrainOrderListEmptyState(t *testing.T) {
+	t.Parallel()
 	e := trainFixture(t)
 	_, body := e.page(t, "operator", "/train/orders?status=refunded")
 	if !strings.Contains(body, "No train bookings found") {
@@ -259,6 +263,7 @@ func TestTrainOrderListEmptyState(t *testing.T) {
 }
 
 func TestTrainOrderDetailScope(t *testing.T) {
+	t.Parallel()
 	for _, d := range storetest.Engines {
 		t.Run(string(d), func(t *testing.T) { testTrainOrderDetailScope(t, trainFixture(t, d)) })
 	}
@@ -285,6 +290,7 @@ func testTrainOrderDetailScope(t *testing.T, e *trainEnv) {
 }
 
 func TestTrainOrderDetailShowsTicketsAndActions(t *testing.T) {
+	t.Parallel()
 	e := trainFixture(t)
 	_, body := e.page(t, "operator", e.href("T0002"))
 	for _, want := range []string{"Booking T0002", "G1", "High-speed (G)", "Second class", "Beijing South", "Shanghai Hongqiao",
@@ -319,6 +325,7 @@ func regexpMatch(t *testing.T, pattern, s string) bool {
 }
 
 func TestTrainETicketInEachLanguageAndScope(t *testing.T) {
+	t.Parallel()
 	e := trainFixture(t)
 	for _, lang := range []string{"en", "zh-cn", "zh-tw"} {
 		req := httptest.NewRequest("GET", e.href("T0002")+"/e-ticket?lang="+lang, nil)

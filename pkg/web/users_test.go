@@ -160,6 +160,7 @@ func adminPost(path string, form url.Values) *http.Request {
 }
 
 func TestAdminPagesAccess(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name      string
 		v         viewer
@@ -223,6 +224,7 @@ func TestAdminPagesAccess(t *testing.T) {
 }
 
 func TestUserForms(t *testing.T) {
+	t.Parallel()
 	valid := url.Values{"username": {"demo-clerk"}, "email": {"clerk@demo.example"}, "areaCode": {"86"}, "roles": {"operator"},
 		"status": {"active"}, "password": {"clerk-pass-1"}}
 	with := func(k, v string) url.Values {
@@ -297,6 +299,7 @@ func TestUserForms(t *testing.T) {
 }
 
 func TestUserLogPage(t *testing.T) {
+	t.Parallel()
 	_, mux, users, _ := adminFixture(t)
 	uid := int64(3)
 	users.log = []audit.Entry{
@@ -351,6 +354,7 @@ func adminLogoRequest(t *testing.T, data []byte) *http.Request {
 }
 
 func TestCompanyForms(t *testing.T) {
+	t.Parallel()
 	_, mux, _, company := adminFixture(t)
 
 	rec := adminServe(mux, adminSuper, adminPost("/company", url.Values{"name": {"Demo Travel"}, "alias": {"DT"}, "address": {" "}}))
@@ -382,6 +386,7 @@ func TestCompanyForms(t *testing.T) {
 
 // The log's filter lists every action in words, in every language.
 func TestUserLogActionsInWords(t *testing.T) {
+	t.Parallel()
 	for _, lang := range i18n.Supported() {
 		ctx := i18n.WithLocalizer(context.Background(), adminCatalog, lang)
 		other := audit.ActionName(ctx, "not.an.action")

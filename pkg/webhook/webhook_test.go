@@ -181,6 +181,7 @@ func job(id int64, attempt int) *river.Job[webhook.DeliverArgs] {
 }
 
 func TestNotifyRoutesByEvent(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		svc := webhook.New(db)
 		none := newAgency(t, db, "No URL Travel", "", "")
@@ -229,6 +230,7 @@ func TestNotifyRoutesByEvent(t *testing.T) {
 }
 
 func TestNotifyTxStoresRowAndJobTogether(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		svc := webhook.New(db)
 		svc.SetQueue(insertOnly(t, db, svc))
@@ -291,6 +293,7 @@ func TestNotifyTxStoresRowAndJobTogether(t *testing.T) {
 }
 
 func TestSweepQueuesRowsStoredWithoutQueue(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		svc := webhook.New(db)
 		id := newAgency(t, db, "Kowloon Tours", "https://kowloon.example/hook", "")
@@ -313,6 +316,7 @@ func TestSweepQueuesRowsStoredWithoutQueue(t *testing.T) {
 }
 
 func TestDeliveryRetriesUntilDelivered(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		rc, srv := newReceiver(t, http.StatusInternalServerError)
 		svc := webhook.New(db, webhook.WithHTTPClient(srv.Client()), webhook.WithBackoff(func(int) time.Duration { return 20 * time.Millisecond }))
@@ -358,6 +362,7 @@ func TestDeliveryRetriesUntilDelivered(t *testing.T) {
 // TestDeliveryJobRunTwice: a delivery job run again (rescued after its
 // process died once the delivery was recorded) sends nothing more.
 func TestDeliveryJobRunTwice(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		rc, srv := newReceiver(t)
 		svc := webhook.New(db, webhook.WithHTTPClient(srv.Client()))
@@ -377,6 +382,7 @@ func TestDeliveryJobRunTwice(t *testing.T) {
 }
 
 func TestDeliveryFailsAfterLastAttempt(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		rc, srv := newReceiver(t, http.StatusServiceUnavailable, http.StatusServiceUnavailable)
 		svc := webhook.New(db, webhook.WithHTTPClient(srv.Client()))
@@ -438,6 +444,7 @@ func TestDeliveryFailsAfterLastAttempt(t *testing.T) {
 }
 
 func TestDeliveryRefusesBadURLs(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		rc, srv := newReceiver(t)
 		// The default client: the receiver listens on loopback.
@@ -471,6 +478,7 @@ func TestDeliveryRefusesBadURLs(t *testing.T) {
 }
 
 func TestDeliveriesPageNewestFirst(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		svc := webhook.New(db)
 		id := newAgency(t, db, "Kowloon Tours", "https://kowloon.example/hook", "")
@@ -495,6 +503,7 @@ func TestDeliveriesPageNewestFirst(t *testing.T) {
 }
 
 func TestSecrets(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		svc := webhook.New(db)
 		id := newAgency(t, db, "Kowloon Tours", "", "")
@@ -528,6 +537,7 @@ func TestSecrets(t *testing.T) {
 }
 
 func TestSignAndVerify(t *testing.T) {
+	t.Parallel()
 	const secret = "whsec_0123456789abcdef"
 	body := []byte(`{"id":1,"event":"booking.confirmed"}`)
 	now := time.Unix(1_800_000_000, 0)
@@ -567,6 +577,7 @@ func TestSignAndVerify(t *testing.T) {
 }
 
 func TestBackoff(t *testing.T) {
+	t.Parallel()
 	want := []time.Duration{30 * time.Second, 2 * time.Minute, 10 * time.Minute, time.Hour, 3 * time.Hour, 6 * time.Hour, 12 * time.Hour, 12 * time.Hour}
 	svc := webhook.New(nil)
 	for i, base := range want {
@@ -588,6 +599,7 @@ func TestBackoff(t *testing.T) {
 }
 
 func TestMask(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{"": "", "whsec_abcdef0123": "whsec_••••••••0123", "whsec_ab": "whsec_••••"} {
 		if got := webhook.Mask(in); got != want {
 			t.Errorf("Mask(%q) = %q, want %q", in, got, want)
@@ -600,6 +612,7 @@ func TestMask(t *testing.T) {
 // rescued while its first run still waits on the receiver) does not send it
 // again; once the first has recorded the delivery, the second finds it done.
 func TestDeliverySentByOneJobAtATime(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		var mu sync.Mutex
 		requests := 0

@@ -20,6 +20,7 @@ import (
 // same key answer the same booking, and concurrent calls on one booking
 // from both never lose each other's changes.
 func TestSharedRecords(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		shared := func(c *Config) { c.Records = NewSQLRecords(db) }
@@ -110,6 +111,7 @@ func TestSharedRecords(t *testing.T) {
 // again, never shared; a used key answers its booking; an update over a
 // version someone else wrote is refused. In memory and on both engines.
 func TestRecordsLocatorCollision(t *testing.T) {
+	t.Parallel()
 	t.Run("memory", func(t *testing.T) { recordsContract(t, NewMemoryRecords()) })
 	storetest.Run(t, func(t *testing.T, db *store.DB) { recordsContract(t, NewSQLRecords(db)) })
 }
@@ -184,6 +186,7 @@ func recordsContract(t *testing.T, r Records) {
 // refund by a quote made elsewhere) or changed nothing (ticketing again a
 // booking refunded elsewhere).
 func TestRecentCopies(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		first, c := newSim(t, "gds", func(c *Config) { c.Records = NewSQLRecords(db) })

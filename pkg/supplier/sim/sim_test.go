@@ -65,6 +65,7 @@ func mustJSON(t testing.TB, v any) string {
 }
 
 func TestNewConfig(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		cfg     Config
@@ -103,6 +104,7 @@ func TestNewConfig(t *testing.T) {
 }
 
 func TestDeterministic(t *testing.T) {
+	t.Parallel()
 	for _, p := range Profiles {
 		t.Run(string(p), func(t *testing.T) {
 			req := oneWay("PEK", "SHA", "2026-03-20", 1)
@@ -144,6 +146,7 @@ func lccRequest(t testing.TB) supplier.SearchRequest {
 }
 
 func TestPEKLHR(t *testing.T) {
+	t.Parallel()
 	s, _ := newSim(t, "gds")
 	offers := search(t, s, oneWay("PEK", "LHR", "2026-03-20", 1))
 	london := geo.Location("LHR")
@@ -208,6 +211,7 @@ func TestPEKLHR(t *testing.T) {
 }
 
 func TestDomesticChina(t *testing.T) {
+	t.Parallel()
 	s, _ := newSim(t, "gds")
 	offers := search(t, s, oneWay("PEK", "SHA", "2026-03-20", 1))
 	flights := map[string]map[string]bool{}
@@ -241,6 +245,7 @@ func TestDomesticChina(t *testing.T) {
 }
 
 func TestConnections(t *testing.T) {
+	t.Parallel()
 	for _, p := range []string{"gds", "ndc"} {
 		t.Run(p, func(t *testing.T) {
 			s, _ := newSim(t, p)
@@ -276,6 +281,7 @@ func TestConnections(t *testing.T) {
 }
 
 func TestNDCBrands(t *testing.T) {
+	t.Parallel()
 	s, _ := newSim(t, "ndc")
 	offers := search(t, s, oneWay("PEK", "LHR", "2026-03-20", 1))
 	byItin := map[string][]supplier.Offer{}
@@ -308,6 +314,7 @@ func TestNDCBrands(t *testing.T) {
 }
 
 func TestLCC(t *testing.T) {
+	t.Parallel()
 	s, _ := newSim(t, "lcc")
 	req := lccRequest(t)
 	j := req.Journeys[0]
@@ -343,6 +350,7 @@ func TestLCC(t *testing.T) {
 }
 
 func TestPassengerTypes(t *testing.T) {
+	t.Parallel()
 	s, _ := newSim(t, "gds")
 	req := oneWay("PEK", "LHR", "2026-03-20", 2)
 	req.Passengers.Child, req.Passengers.Infant = 1, 1
@@ -377,6 +385,7 @@ func TestPassengerTypes(t *testing.T) {
 }
 
 func TestAdvancePurchase(t *testing.T) {
+	t.Parallel()
 	s, _ := newSim(t, "gds")
 	avg := func(date string) float64 {
 		offers := search(t, s, oneWay("PEK", "SHA", date, 1))
@@ -393,6 +402,7 @@ func TestAdvancePurchase(t *testing.T) {
 }
 
 func TestSeatsLimit(t *testing.T) {
+	t.Parallel()
 	s, _ := newSim(t, "gds")
 	one := search(t, s, oneWay("PEK", "LHR", "2026-03-20", 1))
 	nine := search(t, s, oneWay("PEK", "LHR", "2026-03-20", 9))
@@ -423,6 +433,7 @@ func TestSeatsLimit(t *testing.T) {
 }
 
 func TestPriceOutcomes(t *testing.T) {
+	t.Parallel()
 	base, _ := newSim(t, "gds")
 	offers := search(t, base, oneWay("PEK", "LHR", "2026-03-20", 1))
 	offer := offers[0]
@@ -539,6 +550,7 @@ func TestPriceOutcomes(t *testing.T) {
 }
 
 func TestFailures(t *testing.T) {
+	t.Parallel()
 	req := oneWay("PEK", "SHA", "2026-03-20", 1)
 	t.Run("error rate 1 always fails", func(t *testing.T) {
 		s, _ := newSim(t, "gds", func(c *Config) { c.ErrorRate = 1 })
@@ -633,6 +645,7 @@ func refundable(t *testing.T, offers []supplier.Offer) supplier.Offer {
 }
 
 func TestBookingFlow(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, c := newSim(t, "gds")
 	req := oneWay("PEK", "LHR", "2026-03-20", 1)
@@ -714,6 +727,7 @@ func TestBookingFlow(t *testing.T) {
 }
 
 func TestNonRefundableReturnsTaxes(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := newSim(t, "lcc")
 	offers := search(t, s, lccRequest(t))
@@ -734,6 +748,7 @@ func TestNonRefundableReturnsTaxes(t *testing.T) {
 }
 
 func TestVoidSameDayOnly(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	for _, tt := range []struct {
 		name  string
@@ -764,6 +779,7 @@ func TestVoidSameDayOnly(t *testing.T) {
 }
 
 func TestBookChecks(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, c := newSim(t, "gds")
 	offers := search(t, s, oneWay("PEK", "SHA", "2026-03-20", 1))
@@ -796,6 +812,7 @@ func TestBookChecks(t *testing.T) {
 }
 
 func TestTicketAfterTimeLimit(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, c := newSim(t, "ndc")
 	offers := search(t, s, oneWay("PEK", "LHR", "2026-03-20", 1))
@@ -813,6 +830,7 @@ func TestTicketAfterTimeLimit(t *testing.T) {
 }
 
 func TestChange(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, c := newSim(t, "gds")
 	offer := refundable(t, search(t, s, oneWay("PEK", "LHR", "2026-03-20", 1)))
@@ -865,6 +883,7 @@ func TestChange(t *testing.T) {
 }
 
 func TestMultiJourney(t *testing.T) {
+	t.Parallel()
 	s, _ := newSim(t, "gds")
 	req := supplier.SearchRequest{
 		Journeys: []supplier.JourneyQuery{
@@ -930,6 +949,7 @@ func TestMultiJourney(t *testing.T) {
 }
 
 func TestSearchEdges(t *testing.T) {
+	t.Parallel()
 	s, _ := newSim(t, "gds")
 	tests := []struct {
 		name   string
@@ -967,6 +987,7 @@ func TestSearchEdges(t *testing.T) {
 }
 
 func TestCurrency(t *testing.T) {
+	t.Parallel()
 	cny, _ := newSim(t, "gds")
 	usd, _ := newSim(t, "gds", func(c *Config) { c.Currency = "USD" })
 	jpy, _ := newSim(t, "gds", func(c *Config) { c.Currency = "JPY" })
@@ -985,6 +1006,7 @@ func TestCurrency(t *testing.T) {
 }
 
 func TestConcurrentUse(t *testing.T) {
+	t.Parallel()
 	s, _ := newSim(t, "gds", func(c *Config) { c.Volatility = 0.5 })
 	ctx := context.Background()
 	errs := make(chan error, 8)
@@ -1033,6 +1055,7 @@ func BenchmarkSearch(b *testing.B) {
 // A direct search answers the nonstop flights of the same search without
 // the connections: the same flights at the same prices, nothing else.
 func TestSearchDirect(t *testing.T) {
+	t.Parallel()
 	s, _ := newSim(t, "gds")
 	all, err := s.Search(context.Background(), oneWay("PEK", "LHR", "2026-03-20", 1))
 	if err != nil {
@@ -1072,6 +1095,7 @@ func TestSearchDirect(t *testing.T) {
 // The simulator draws a call's outcome from its request's key: the key must
 // not change with how it is written.
 func TestSearchKey(t *testing.T) {
+	t.Parallel()
 	req := oneWay("PEK", "LHR", "2026-03-20", 2)
 	req.Passengers.Child, req.Cabin, req.Carriers = 1, "business", []string{"CA", "BA"}
 	if got, want := SearchKey(req), "PEKLHR2026-03-20/2.1.0/business/CA,BA"; got != want {
@@ -1088,6 +1112,7 @@ func TestSearchKey(t *testing.T) {
 // same one restarted), whose attempt counts start over: of the calls that
 // hung on the first, some answer on the second.
 func TestHangRedrawnOnAnotherInstance(t *testing.T) {
+	t.Parallel()
 	first, _ := newSim(t, "gds", func(c *Config) { c.TimeoutRate = 0.5 })
 	second, _ := newSim(t, "gds", func(c *Config) { c.TimeoutRate = 0.5 })
 	hung, answered := 0, 0
@@ -1117,6 +1142,7 @@ func TestHangRedrawnOnAnotherInstance(t *testing.T) {
 // changed meanwhile), and when the same request is sent again as is. A key
 // whose booking was cancelled books anew.
 func TestBookRetriedKey(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := newSim(t, "gds")
 	offer := refundable(t, search(t, s, oneWay("PEK", "LHR", "2026-03-20", 1)))
