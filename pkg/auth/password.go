@@ -11,19 +11,38 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"testing"
 	"unicode/utf8"
 
 	"golang.org/x/crypto/argon2"
 )
 
-// Argon2id parameters: OWASP's recommended minimum (19 MiB, 2 passes, 1 lane).
-// They are stored with every hash, so raising them later re-hashes on login.
+// argonParams are the cost of an argon2id hash. They are stored with every
+// hash, so raising them later re-hashes on login.
+type argonParams struct {
+	memoryKiB, time uint32
+	threads         uint8
+}
+
+// argonProduction is OWASP's recommended minimum: 19 MiB, 2 passes, 1 lane.
+var argonProduction = argonParams{memoryKiB: 19 * 1024, time: 2, threads: 1}
+
+// argonCost is what new hashes cost and what a stored hash is weighed
+// against. In a test binary it is a small fraction of production's: under
+// the race detector a production hash takes half a second, and the suite
+// logs in thousands of times to test what a login does, not what it costs.
+// A hash records its own cost, so what a test binary writes is verified the
+// same way; the server and every command keep production's.
+var argonCost = func() argonParams {
+	if testing.Testing() {
+		return argonParams{memoryKiB: 256, time: 1, threads: 1}
+	}
+	return argonProduction
+}()
+
 const (
-	argonMemoryKiB = 19 * 1024
-	argonTime      = 2
-	argonThreads   = 1
-	argonKeyLen    = 32
-	argonSaltLen   = 16
+	argonKeyLen  = 32
+	argonSaltLen = 16
 )
 
 // Password length bounds of spec §5.
@@ -87,9 +106,10 @@ func HashPassword(pw string) (string, error) {
 	if _, err := rand.Read(salt); err != nil {
 		return "", fmt.Errorf("auth: salt: %w", err)
 	}
-	key := argon2.IDKey([]byte(pw), salt, argonTime, argonMemoryKiB, argonThreads, argonKeyLen)
+	c := argonCost
+	key := argon2.IDKey([]byte(pw), salt, c.time, c.memoryKiB, c.threads, argonKeyLen)
 	b64 := base64.RawStdEncoding
-	return fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=%d$%s$%s", argon2.Version, argonMemoryKiB, argonTime, argonThreads,
+	return fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=%d$%s$%s", argon2.Version, c.memoryKiB, c.time, c.threads,
 		b64.EncodeToString(salt), b64.EncodeToString(key)), nil
 }
 
@@ -122,7 +142,7 @@ func VerifyPassword(hash, pw string) (ok, rehash bool, err error) {
 	if subtle.ConstantTimeCompare(got, want) != 1 {
 		return false, false, nil
 	}
-	weaker := mem < argonMemoryKiB || iters < argonTime || len(want) < argonKeyLen
+	weaker := mem < argonCost.memoryKiB || iters < argonCost.time || len(want) < argonKeyLen
 	return true, weaker, nil
 }
 
