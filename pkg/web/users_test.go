@@ -19,6 +19,7 @@ import (
 	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/siteinfo"
 	"github.com/voyage/voyage/pkg/store"
+	"github.com/voyage/voyage/pkg/store/storetest"
 )
 
 // fakeUserAdmin keeps the users of agency 1 in memory and records the calls
@@ -119,14 +120,7 @@ var (
 
 func adminFixture(t *testing.T) (*Server, *http.ServeMux, *fakeUserAdmin, *fakeCompanyAdmin) {
 	t.Helper()
-	db, err := store.Open(context.Background(), "sqlite:"+t.TempDir()+"/web.db")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	if err := db.Migrate(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	db := storetest.Open(t, store.SQLite)
 	created := time.Date(2025, 3, 1, 8, 0, 0, 0, time.UTC)
 	users := &fakeUserAdmin{users: []auth.User{
 		{ID: 3, AgencyID: 1, Username: "demo-super", Email: "super@demo.example", RolesJSON: `["SuperUser"]`, Status: auth.StatusActive, CreatedAt: created},
@@ -191,6 +185,7 @@ func TestAdminPagesAccess(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			_, mux, users, _ := adminFixture(t)
 			req := tt.req()
 			rec := adminServe(mux, tt.v, req)
@@ -275,6 +270,7 @@ func TestUserForms(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			_, mux, users, _ := adminFixture(t)
 			rec := adminServe(mux, adminSuper, adminPost(tt.path, tt.form))
 			if tt.wantBody == nil {
