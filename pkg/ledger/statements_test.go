@@ -111,3 +111,28 @@ func TestStatementPeriod(t *testing.T) {
 		})
 	}
 }
+
+// TestStatementOfTheYearSoFarEveryDayOf2027: the app, CLI, bills and
+// browser tests make the statement from the first of this year to today;
+// with today on each day of 2027, in the provider's zone and in one that
+// keeps daylight saving, that period is one the rule accepts, and a year
+// and two days is not.
+func TestStatementOfTheYearSoFarEveryDayOf2027(t *testing.T) {
+	t.Parallel()
+	for _, zone := range []string{"Asia/Shanghai", "America/New_York"} {
+		loc, err := time.LoadLocation(zone)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for today := time.Date(2027, 1, 1, 12, 0, 0, 0, loc); today.Year() == 2027; today = today.AddDate(0, 0, 1) {
+			first := time.Date(today.Year(), 1, 1, 0, 0, 0, 0, loc).Format(time.DateOnly)
+			if _, _, err := ledger.StatementPeriod(first, today.Format(time.DateOnly), loc); err != nil {
+				t.Fatalf("%s, today %s: the year so far refused: %v", zone, today.Format(time.DateOnly), err)
+			}
+			tooLong := today.AddDate(-1, 0, -1).Format(time.DateOnly)
+			if _, _, err := ledger.StatementPeriod(tooLong, today.Format(time.DateOnly), loc); err == nil {
+				t.Fatalf("%s, today %s: %s to today accepted", zone, today.Format(time.DateOnly), tooLong)
+			}
+		}
+	}
+}
