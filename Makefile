@@ -10,7 +10,7 @@ VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo de
 LDFLAGS   := -X github.com/voyage/voyage/pkg/app.Version=$(VERSION)
 CHROMIUM  ?= /usr/bin/chromium
 
-.PHONY: all run build deps islands generate check-generated vet test test-go test-islands test-browser test-chaos-short chaos bench chromium clean docs fuzz ocr
+.PHONY: all run build deps islands generate check-generated vet test test-fast test-go test-islands test-browser test-chaos-short chaos bench chromium clean docs fuzz ocr
 
 all: build
 
@@ -52,9 +52,15 @@ vet: generate
 test: islands check-generated vet test-go test-islands test-browser test-chaos-short
 
 # Store tests run on SQLite and PostgreSQL (VOYAGE_TEST_POSTGRES_URL, default
-# the local server); under CI=true an unreachable PostgreSQL fails them.
+# the local server); under CI=true an unreachable PostgreSQL fails them. Each
+# test copies a database migrated once (storetest) and most run in parallel.
 test-go: ocr
 	$(GO) test -race -count=1 -timeout 50m ./...
+
+# The inner loop: the Go tests without -race and without the browser, on
+# both engines all the same.
+test-fast: generate ocr
+	$(GO) test -count=1 -timeout 20m ./...
 
 test-islands: deps
 	npx tsc --noEmit -p .

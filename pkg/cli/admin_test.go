@@ -17,6 +17,11 @@ import (
 	"github.com/voyage/voyage/pkg/ledger"
 )
 
+// terminal is stdin as a person at a terminal types it.
+type terminal struct{ io.Reader }
+
+func (terminal) Terminal() bool { return true }
+
 // result is one run of the command line through Root.Execute.
 type result struct {
 	out, err string
@@ -195,20 +200,17 @@ func TestAdminCommands(t *testing.T) {
 			})
 
 			t.Run("confirmation", func(t *testing.T) {
-				old := isTerminal
-				isTerminal = func(io.Reader) bool { return true }
-				defer func() { isTerminal = old }()
 				args := []string{"funds", "add", "--agency", "3", "--amount", "5", "--currency", "CNY", "--reference", "R",
 					"--idempotency-key", "cli-confirm"}
 				args = append(args, reach...)
-				res := execute(t, strings.NewReader("n\n"), args...)
+				res := execute(t, terminal{strings.NewReader("n\n")}, args...)
 				if res.code != 1 || !strings.Contains(res.err, "[y/N]") || !strings.Contains(res.err, "aborted") {
 					t.Errorf("declined: %+v", res)
 				}
 				if d := show(t, "3"); d.Balance != "0.00" {
 					t.Fatalf("a declined top-up moved money: %s", d.Balance)
 				}
-				if res := execute(t, strings.NewReader("y\n"), args...); res.code != 0 {
+				if res := execute(t, terminal{strings.NewReader("y\n")}, args...); res.code != 0 {
 					t.Errorf("accepted: %+v", res)
 				}
 				if d := show(t, "3"); d.Balance != "5.00" {

@@ -134,9 +134,13 @@ func note(cmd *cobra.Command, format string, a ...any) {
 	fmt.Fprintf(w, format+"\n", a...)
 }
 
-// isTerminal reports whether in is an interactive terminal (a variable for
-// the tests).
-var isTerminal = func(in io.Reader) bool {
+// isTerminal reports whether in is an interactive terminal. A reader that
+// says itself whether it is one (a test's stand-in for a terminal) is
+// believed.
+func isTerminal(in io.Reader) bool {
+	if t, ok := in.(interface{ Terminal() bool }); ok {
+		return t.Terminal()
+	}
 	f, ok := in.(*os.File)
 	if !ok {
 		return false
