@@ -44,7 +44,7 @@ func TestHSTSSetting(t *testing.T) {
 // commit) is in no answer to an anonymous caller: not in /openapi.json, not
 // in a page, not in a header.
 func TestBuildVersionNotPublished(t *testing.T) {
-	t.Parallel()
+	// Not parallel: it sets the package's Version, which every app reads.
 	const build = "v0.9.1-42-gdeadbee7c0de"
 	saved := app.Version
 	app.Version = build

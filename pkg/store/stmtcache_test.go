@@ -145,7 +145,7 @@ func TestStatementCacheErrorsAreTheServers(t *testing.T) {
 // TestStatementCacheEvictsTheLeastRecentlyUsed: a connection keeps at most
 // the cache's size, the statements used last.
 func TestStatementCacheEvictsTheLeastRecentlyUsed(t *testing.T) {
-	t.Parallel()
+	// Not parallel: it sets the cache size every connection opened reads.
 	ctx := timeout(t)
 	store.SetStatementCacheSize(t, 3)
 	db := onePostgresConn(t, storetest.DSN(t, store.Postgres))
