@@ -27,10 +27,10 @@ func searchBody(from, to string) string {
 // one before starting it: 503, code 400004, Retry-After and the translated
 // message. Once a search has ended, a search is admitted again.
 func TestSearchRefusedPastCapacity(t *testing.T) {
-	t.Setenv("VOYAGE_SHOPPING_MAX_SEARCHES", "2")
+	t.Parallel()
 	// GDS answers in 4.8 s ± 1.6, NDC 3.2 ± 1.2, LCC 2 ± 0.8: a search
 	// runs for at least 3.2 s.
-	slow := func(c *config.Config) { c.Shopping.Sim.LatencyScale = 4 }
+	slow := func(c *config.Config) { c.Shopping.MaxSearches, c.Shopping.Sim.LatencyScale = 2, 4 }
 	seededWith(t, slow, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		op := loginAs(t, srv, "demo-operator", "demo-pass-1")
 		var ids []string
