@@ -58,9 +58,11 @@ func newAppOn(t testing.TB, dsn string, mods ...func(*config.Config)) (*app.App,
 	return a, srv
 }
 
+// forEachEngine runs fn on an app on each engine, the two in parallel.
 func forEachEngine(t *testing.T, fn func(t *testing.T, a *app.App, srv *httptest.Server)) {
 	for _, d := range storetest.Engines {
 		t.Run(string(d), func(t *testing.T) {
+			t.Parallel()
 			a, srv := newApp(t, d)
 			fn(t, a, srv)
 		})

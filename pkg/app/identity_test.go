@@ -18,6 +18,7 @@ import (
 func seeded(t *testing.T, fn func(t *testing.T, a *app.App, srv *httptest.Server)) {
 	for _, d := range storetest.Engines {
 		t.Run(string(d), func(t *testing.T) {
+			t.Parallel()
 			a, srv := newSeededApp(t, d)
 			fn(t, a, srv)
 		})

@@ -23,6 +23,7 @@ import (
 func seededWith(t *testing.T, mod func(*config.Config), fn func(t *testing.T, a *app.App, srv *httptest.Server)) {
 	for _, d := range storetest.Engines {
 		t.Run(string(d), func(t *testing.T) {
+			t.Parallel()
 			a, srv := newSeededApp(t, d, mod)
 			fn(t, a, srv)
 		})
