@@ -81,7 +81,7 @@ ocr:
 	fi
 
 test-browser: build chromium ocr
-	VOYAGE_BIN=$(CURDIR)/$(BIN) CHROMIUM=$(CHROMIUM) node --test --test-concurrency=1 e2e/
+	VOYAGE_BIN=$(CURDIR)/$(BIN) CHROMIUM=$(CHROMIUM) node --test --test-concurrency=2 e2e/
 
 # Chaos: three `voyage serve` instances on one fresh PostgreSQL database
 # (VOYAGE_TEST_POSTGRES_URL's server) under booking, payment, refund and

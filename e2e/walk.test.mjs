@@ -75,67 +75,82 @@ async function visibleText(page) {
   });
 }
 
-test('walk every page as every demo user in three languages', { timeout: 1_800_000 }, async () => {
+// walkUser visits every page as one user in each language, in a browser
+// context of its own, and answers the problems it met and how many visits.
+async function walkUser(username, password) {
   const problems = [];
   let visits = 0;
-  for (const [username, password] of users.filter(([u]) => !process.env.WALK_USERS || process.env.WALK_USERS.split(',').includes(u))) {
-    const context = await browser.newContext({ baseURL: server.url, viewport: { width: 1366, height: 768 } });
-    const page = await context.newPage();
-    let current = '';
-    const seen = [];
-    page.on('console', (m) => { if (m.type() === 'error') seen.push(`console: ${m.text()}`); });
-    page.on('pageerror', (e) => seen.push(`page error: ${e}`));
-    page.on('response', (r) => {
-      if (r.status() >= 400) seen.push(`HTTP ${r.status()} ${r.request().method()} ${new URL(r.url()).pathname}`);
-    });
-    const host = new URL(server.url).hostname;
-    await context.addCookies([{ name: 'lang', value: 'en', domain: host, path: '/' }]);
-    await login(page, username, password);
-    const home = new URL(page.url()).pathname;
-    assert.notEqual(home, '/login', `${username} logged in`);
+  const context = await browser.newContext({ baseURL: server.url, viewport: { width: 1366, height: 768 } });
+  const page = await context.newPage();
+  let current = '';
+  const seen = [];
+  page.on('console', (m) => { if (m.type() === 'error') seen.push(`console: ${m.text()}`); });
+  page.on('pageerror', (e) => seen.push(`page error: ${e}`));
+  page.on('response', (r) => {
+    if (r.status() >= 400) seen.push(`HTTP ${r.status()} ${r.request().method()} ${new URL(r.url()).pathname}`);
+  });
+  const host = new URL(server.url).hostname;
+  await context.addCookies([{ name: 'lang', value: 'en', domain: host, path: '/' }]);
+  await login(page, username, password);
+  const home = new URL(page.url()).pathname;
+  assert.notEqual(home, '/login', `${username} logged in`);
 
-    // Pages with an id: the first of each list the user can open.
-    const extra = [];
-    for (const d of detailOf) {
-      await page.goto(d.list);
-      if (new URL(page.url()).pathname !== d.list) continue;
-      const hrefs = await page.locator('main a[href]').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
-      const first = hrefs.map((h) => new URL(h, server.url).pathname).find((h) => d.link.test(h));
-      if (first) extra.push(first);
-      if (d.list === '/agency-manager' && first) extra.push(...agencyTabs.map((t) => `${first}?section=${t}`));
-    }
-    seen.length = 0;
+  // Pages with an id: the first of each list the user can open.
+  const extra = [];
+  for (const d of detailOf) {
+    await page.goto(d.list);
+    if (new URL(page.url()).pathname !== d.list) continue;
+    const hrefs = await page.locator('main a[href]').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
+    const first = hrefs.map((h) => new URL(h, server.url).pathname).find((h) => d.link.test(h));
+    if (first) extra.push(first);
+    if (d.list === '/agency-manager' && first) extra.push(...agencyTabs.map((t) => `${first}?section=${t}`));
+  }
+  seen.length = 0;
 
-    for (const lang of langs) {
-      await context.addCookies([{ name: 'lang', value: lang, domain: host, path: '/' }]);
-      for (const path of [...pages, ...extra]) {
-        current = `${username} ${lang} ${path}`;
-        seen.length = 0;
-        visits++;
-        const res = await page.goto(path, { waitUntil: 'load' });
-        const landed = new URL(page.url()).pathname;
-        const asked = new URL(path, server.url).pathname;
-        if (landed !== asked) {
-          // A refusal: the user's own home, with the message.
-          if (landed !== home) problems.push(`${current}: went to ${landed}, want ${asked} or the user's home ${home}`);
-          else if (await page.locator('.flash-error').count() === 0) problems.push(`${current}: refused without a message`);
-        }
-        if (res && res.status() >= 400) problems.push(`${current}: status ${res.status()}`);
-        for (const s of seen) problems.push(`${current}: ${s}`);
-        // axe on every visit: a translation can break a page's contrast,
-        // labels or names as well as its words.
-        for (const v of await seriousViolations(page)) problems.push(`${current}: axe ${v}`);
-        if (lang !== 'en') {
-          const text = await visibleText(page);
-          const found = new Set([...text.matchAll(rawRe)].map((m) => m[1]));
-          for (const m of text.matchAll(keyRe)) found.add(m[0]);
-          if (found.size) problems.push(`${current}: untranslated ${[...found].join(', ')}`);
-        }
+  for (const lang of langs) {
+    await context.addCookies([{ name: 'lang', value: lang, domain: host, path: '/' }]);
+    for (const path of [...pages, ...extra]) {
+      current = `${username} ${lang} ${path}`;
+      seen.length = 0;
+      visits++;
+      const res = await page.goto(path, { waitUntil: 'load' });
+      const landed = new URL(page.url()).pathname;
+      const asked = new URL(path, server.url).pathname;
+      if (landed !== asked) {
+        // A refusal: the user's own home, with the message.
+        if (landed !== home) problems.push(`${current}: went to ${landed}, want ${asked} or the user's home ${home}`);
+        else if (await page.locator('.flash-error').count() === 0) problems.push(`${current}: refused without a message`);
+      }
+      if (res && res.status() >= 400) problems.push(`${current}: status ${res.status()}`);
+      for (const s of seen) problems.push(`${current}: ${s}`);
+      // axe on every visit: a translation can break a page's contrast,
+      // labels or names as well as its words.
+      for (const v of await seriousViolations(page)) problems.push(`${current}: axe ${v}`);
+      if (lang !== 'en') {
+        const text = await visibleText(page);
+        const found = new Set([...text.matchAll(rawRe)].map((m) => m[1]));
+        for (const m of text.matchAll(keyRe)) found.add(m[0]);
+        if (found.size) problems.push(`${current}: untranslated ${[...found].join(', ')}`);
       }
     }
-    await context.close();
-    console.log(`walk: ${username} done, ${visits} visits, ${problems.length} problems so far`);
   }
+  await context.close();
+  console.log(`walk: ${username} done, ${visits} visits, ${problems.length} problems`);
+  return { problems, visits };
+}
+
+// The users walk WALK_CONCURRENCY at a time (default 2), each in its own
+// context: the server answers one while the browser lays out another's
+// page, which halves the walk's time on two cores.
+test('walk every page as every demo user in three languages', { timeout: 1_800_000 }, async () => {
+  const todo = users.filter(([u]) => !process.env.WALK_USERS || process.env.WALK_USERS.split(',').includes(u));
+  const width = Math.max(1, Number(process.env.WALK_CONCURRENCY) || 2);
+  const results = [];
+  await Promise.all(Array.from({ length: width }, async () => {
+    for (let next = todo.shift(); next; next = todo.shift()) results.push(await walkUser(...next));
+  }));
+  const problems = results.flatMap((r) => r.problems);
+  const visits = results.reduce((n, r) => n + r.visits, 0);
   console.log(`walk: ${visits} visits, ${problems.length} problems`);
   assert.deepEqual(problems, [], `${problems.length} problems in ${visits} visits`);
 });
