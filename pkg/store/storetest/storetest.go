@@ -349,8 +349,9 @@ const (
 	seedPrefix   = "voyage_s_"
 	migratedName = "voyage_m_"
 	// leftAfter is how old a test's database or a seeded template must be
-	// to be taken for a killed binary's: longer than any test binary runs.
-	leftAfter = 3 * time.Hour
+	// to be taken for an ended binary's: longer than any test binary runs
+	// (make test-go gives them 50 minutes).
+	leftAfter = 2 * time.Hour
 )
 
 func testName() string {
@@ -361,11 +362,9 @@ func migratedPostgres(t testing.TB) template {
 	ctx := context.Background()
 	db := adminDB(t)
 	name := migratedName + migrationsHash()
-	if exists(ctx, db, name) {
-		return template{database: name}
-	}
 	// One binary builds it while the others wait: a session lock, held on a
-	// connection of its own.
+	// connection of its own. Under it each binary first drops what killed
+	// binaries left, and the seeded templates of binaries that have ended.
 	conn, err := db.Conn(ctx)
 	if err != nil {
 		return template{err: err}
@@ -377,9 +376,10 @@ func migratedPostgres(t testing.TB) template {
 	}
 	defer conn.ExecContext(ctx, `SELECT pg_advisory_unlock($1)`, lockKey)
 	if exists(ctx, db, name) {
+		dropLeftovers(ctx, conn, false)
 		return template{database: name}
 	}
-	dropLeftovers(ctx, conn)
+	dropLeftovers(ctx, conn, true)
 	build := name + "_build"
 	if _, err := conn.ExecContext(ctx, `DROP DATABASE IF EXISTS `+build+` WITH (FORCE)`); err != nil {
 		return template{err: err}
@@ -451,10 +451,12 @@ func exists(ctx context.Context, db *sql.DB, name string) bool {
 	return n > 0
 }
 
-// dropLeftovers drops what killed binaries left (tests' databases and seeded
-// templates older than leftAfter) and the migrated templates of other
-// migrations. Run under the build lock, when the migrations changed.
-func dropLeftovers(ctx context.Context, conn *sql.Conn) {
+// dropLeftovers drops what ended binaries left (tests' databases of killed
+// ones, and seeded templates, which live as long as their binary: both
+// older than leftAfter) and, with others, the migrated templates of other
+// migrations (when this binary's migrations are new). Run under the build
+// lock, once per binary.
+func dropLeftovers(ctx context.Context, conn *sql.Conn, others bool) {
 	rows, err := conn.QueryContext(ctx, `SELECT datname FROM pg_database WHERE datname LIKE 'voyage\_%'`)
 	if err != nil {
 		return
@@ -472,7 +474,7 @@ func dropLeftovers(ctx context.Context, conn *sql.Conn) {
 		drop := false
 		switch {
 		case strings.HasPrefix(n, migratedName):
-			drop = n != migratedName+migrationsHash()
+			drop = others && n != migratedName+migrationsHash()
 		case strings.HasPrefix(n, testPrefix), strings.HasPrefix(n, seedPrefix):
 			stamp, _, _ := strings.Cut(n[len(testPrefix):], "_")
 			at, err := strconv.ParseInt(stamp, 10, 64)
