@@ -50,14 +50,10 @@ var Engines = []store.Dialect{store.SQLite, store.Postgres}
 // migrated database of its own.
 func Run(t *testing.T, fn func(t *testing.T, db *store.DB)) {
 	t.Helper()
-	for _, d := range Engines {
-		t.Run(string(d), func(t *testing.T) {
-			fn(t, Open(t, d))
-		})
-	}
+	RunOn(t, DSN, fn)
 }
 
-// RunOn is Run on the databases dsn gives (DSN, EmptyDSN, or a Template's).
+// RunOn is Run on the migrated databases dsn gives (DSN, or a Template's).
 func RunOn(t *testing.T, dsn func(testing.TB, store.Dialect) string, fn func(t *testing.T, db *store.DB)) {
 	t.Helper()
 	for _, d := range Engines {
@@ -74,9 +70,9 @@ func Open(t testing.TB, d store.Dialect) *store.DB {
 	return OpenDSN(t, DSN(t, d))
 }
 
-// OpenDSN opens dsn for the test, closing it when the test ends; it checks
-// the migrations are current (they are, in a copy of a template), which also
-// prepares the statements as a server's start does.
+// OpenDSN opens dsn (a copy of a template, already migrated) for the test,
+// closing it when the test ends, with its statements prepared as a server's
+// start prepares them.
 func OpenDSN(t testing.TB, dsn string) *store.DB {
 	t.Helper()
 	db, err := store.Open(context.Background(), dsn)
@@ -84,9 +80,7 @@ func OpenDSN(t testing.TB, dsn string) *store.DB {
 		t.Fatalf("storetest: open %s: %v", dsn, err)
 	}
 	t.Cleanup(func() { db.Close() })
-	if err := db.Migrate(context.Background()); err != nil {
-		t.Fatalf("storetest: migrate %s: %v", db.Dialect, err)
-	}
+	db.PrepareStatements(context.Background())
 	return db
 }
 
@@ -95,7 +89,7 @@ func OpenDSN(t testing.TB, dsn string) *store.DB {
 // removed when the test ends.
 func DSN(t testing.TB, d store.Dialect) string {
 	t.Helper()
-	return copyOf(t, d, migrated(d))
+	return copyOf(t, d, func() template { return migrated(d) })
 }
 
 // EmptyDSN returns an empty database of the given dialect for this test, for
@@ -120,11 +114,15 @@ func EmptyDSN(t testing.TB, d store.Dialect) string {
 // once, not per test. seed must give the same data whenever it runs.
 func Template(t testing.TB, d store.Dialect, name string, seed func(ctx context.Context, db *store.DB) error) string {
 	t.Helper()
-	if !regexp.MustCompile(`^[a-z0-9_]{1,16}$`).MatchString(name) {
+	if !templateName.MatchString(name) {
 		t.Fatalf("storetest: template name %q: want 1-16 of a-z, 0-9 and _", name)
 	}
-	return copyOf(t, d, seeded(d, name, seed))
+	return copyOf(t, d, func() template { return seeded(d, name, seed) })
 }
+
+// templateName keeps a seeded template's database name within PostgreSQL's
+// 63 bytes.
+var templateName = regexp.MustCompile(`^[a-z0-9_]{1,16}$`)
 
 // A template is where a copy comes from: a SQLite file's bytes or a
 // PostgreSQL template database's name.
@@ -183,41 +181,40 @@ var migrationsHash = sync.OnceValue(func() string {
 	return hex.EncodeToString(h.Sum(nil))[:16]
 })
 
-func migrated(d store.Dialect) func(t testing.TB) template {
-	return func(t testing.TB) template {
-		return once(string(d)+"/migrated", func() template {
-			if d == store.SQLite {
-				return migratedSQLite()
-			}
-			return migratedPostgres(t)
-		})
-	}
+// migrated is the engine's migrated template, built on first use.
+func migrated(d store.Dialect) template {
+	return once(string(d)+"/migrated", func() template {
+		if d == store.SQLite {
+			return migratedSQLite()
+		}
+		return migratedPostgres()
+	})
 }
 
-func seeded(d store.Dialect, name string, seed func(context.Context, *store.DB) error) func(t testing.TB) template {
-	return func(t testing.TB) template {
-		return once(string(d)+"/seeded/"+name, func() template {
-			base := migrated(d)(t)
-			if base.err != nil {
-				return base
-			}
-			if d == store.SQLite {
-				return seededSQLite(base, seed)
-			}
-			return seededPostgres(t, base, name, seed)
-		})
-	}
+// seeded is the template name, the migrated one with seed applied, built on
+// first use.
+func seeded(d store.Dialect, name string, seed func(context.Context, *store.DB) error) template {
+	return once(string(d)+"/seeded/"+name, func() template {
+		base := migrated(d)
+		if base.err != nil {
+			return base
+		}
+		if d == store.SQLite {
+			return seededSQLite(base, seed)
+		}
+		return seededPostgres(base, name, seed)
+	})
 }
 
-// copyOf makes this test's database from the template.
-func copyOf(t testing.TB, d store.Dialect, from func(t testing.TB) template) string {
+// copyOf makes this test's database from the template from gives.
+func copyOf(t testing.TB, d store.Dialect, from func() template) string {
 	t.Helper()
 	if d == store.Postgres {
 		// The server is checked before a template is built on it, so an
 		// unreachable one skips (or fails under CI) with its reason.
 		adminDB(t)
 	}
-	tpl := from(t)
+	tpl := from()
 	if tpl.err != nil {
 		t.Fatalf("storetest: template: %v", tpl.err)
 	}
@@ -259,9 +256,6 @@ func migratedSQLite() template {
 	file := filepath.Join(tmp, "voyage.db")
 	b, err := buildSQLite(file, func(ctx context.Context, db *store.DB) error { return nil })
 	if err != nil {
-		return template{err: err}
-	}
-	if err := os.WriteFile(file, b, 0o600); err != nil {
 		return template{err: err}
 	}
 	if err := os.Rename(file, path); err != nil {
@@ -358,9 +352,10 @@ func testName() string {
 	return testPrefix + strconv.FormatInt(time.Now().Unix(), 10) + "_" + randomHex(6)
 }
 
-func migratedPostgres(t testing.TB) template {
+// migratedPostgres is called after copyOf has checked the server (admin).
+func migratedPostgres() template {
 	ctx := context.Background()
-	db := adminDB(t)
+	db := admin
 	name := migratedName + migrationsHash()
 	// One binary builds it while the others wait: a session lock, held on a
 	// connection of its own. Under it each binary first drops what killed
@@ -393,10 +388,9 @@ func migratedPostgres(t testing.TB) template {
 	return template{database: name}
 }
 
-func seededPostgres(t testing.TB, base template, name string, seed func(context.Context, *store.DB) error) template {
+func seededPostgres(base template, name string, seed func(context.Context, *store.DB) error) template {
 	ctx := context.Background()
-	db := adminDB(t)
-	conn, err := db.Conn(ctx)
+	conn, err := admin.Conn(ctx)
 	if err != nil {
 		return template{err: err}
 	}
