@@ -60,10 +60,21 @@ func newAppOn(t testing.TB, dsn string, mods ...func(*config.Config)) (*app.App,
 
 // forEachEngine runs fn on an app on each engine, the two in parallel.
 func forEachEngine(t *testing.T, fn func(t *testing.T, a *app.App, srv *httptest.Server)) {
+	onEachEngine(t, newApp, nil, fn)
+}
+
+// onEachEngine runs fn on the app open starts (newApp or newSeededApp, with
+// mod when given) on each engine, the two in parallel.
+func onEachEngine(t *testing.T, open func(testing.TB, store.Dialect, ...func(*config.Config)) (*app.App, *httptest.Server),
+	mod func(*config.Config), fn func(t *testing.T, a *app.App, srv *httptest.Server)) {
+	var mods []func(*config.Config)
+	if mod != nil {
+		mods = append(mods, mod)
+	}
 	for _, d := range storetest.Engines {
 		t.Run(string(d), func(t *testing.T) {
 			t.Parallel()
-			a, srv := newApp(t, d)
+			a, srv := open(t, d, mods...)
 			fn(t, a, srv)
 		})
 	}

@@ -11,18 +11,11 @@ import (
 
 	"github.com/voyage/voyage/pkg/app"
 	"github.com/voyage/voyage/pkg/auth"
-	"github.com/voyage/voyage/pkg/store/storetest"
 )
 
 // seeded starts the app on each engine with the demo agencies and users.
 func seeded(t *testing.T, fn func(t *testing.T, a *app.App, srv *httptest.Server)) {
-	for _, d := range storetest.Engines {
-		t.Run(string(d), func(t *testing.T) {
-			t.Parallel()
-			a, srv := newSeededApp(t, d)
-			fn(t, a, srv)
-		})
-	}
+	onEachEngine(t, newSeededApp, nil, fn)
 }
 
 type meData struct {

@@ -16,18 +16,11 @@ import (
 	"github.com/voyage/voyage/pkg/money"
 	"github.com/voyage/voyage/pkg/order"
 	"github.com/voyage/voyage/pkg/shopping"
-	"github.com/voyage/voyage/pkg/store/storetest"
 )
 
 // seededWith is seeded with a configuration change.
 func seededWith(t *testing.T, mod func(*config.Config), fn func(t *testing.T, a *app.App, srv *httptest.Server)) {
-	for _, d := range storetest.Engines {
-		t.Run(string(d), func(t *testing.T) {
-			t.Parallel()
-			a, srv := newSeededApp(t, d, mod)
-			fn(t, a, srv)
-		})
-	}
+	onEachEngine(t, newSeededApp, mod, fn)
 }
 
 // voidRequest books, pays and tickets an order on quoteID and asks to void

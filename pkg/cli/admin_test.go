@@ -32,6 +32,11 @@ type result struct {
 // printed and the exit code.
 func execute(t *testing.T, stdin io.Reader, args ...string) result {
 	t.Helper()
+	return runArgs(context.Background(), stdin, args...)
+}
+
+// runArgs is execute outside a test, as a template's seed runs it.
+func runArgs(ctx context.Context, stdin io.Reader, args ...string) result {
 	r := New()
 	var out, errb bytes.Buffer
 	r.Cmd.SetOut(&out)
@@ -42,7 +47,7 @@ func execute(t *testing.T, stdin io.Reader, args ...string) result {
 	}
 	r.Cmd.SetIn(stdin)
 	r.Cmd.SetArgs(append(args, "--log-level", "error"))
-	code := r.Execute(context.Background())
+	code := r.Execute(ctx)
 	return result{out: out.String(), err: errb.String(), code: code}
 }
 

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"net/http/httptest"
 	"strings"
@@ -12,20 +13,21 @@ import (
 
 	"github.com/voyage/voyage/pkg/app/apptest"
 	"github.com/voyage/voyage/pkg/auth"
-	"github.com/voyage/voyage/pkg/demo/demotest"
 	"github.com/voyage/voyage/pkg/store"
 	"github.com/voyage/voyage/pkg/store/storetest"
 )
 
-// seededDB is a database of engine d of the test's own with the demo data,
-// copied from a seeded template; `demo seed` then finds nothing to add.
+// seededDB is a database of engine d of the test's own holding what `voyage
+// demo seed` makes (the demo agencies and the living one with its orders),
+// copied from a template the command seeded once per test binary.
 func seededDB(t *testing.T, d string) string {
 	t.Helper()
-	dsn := demotest.DSN(t, store.Dialect(d))
-	if res := execute(t, nil, "demo", "seed", "--db", dsn); res.code != 0 {
-		t.Fatalf("demo seed: %+v", res)
-	}
-	return dsn
+	return storetest.Template(t, store.Dialect(d), "cli_demo", func(ctx context.Context, dsn string) error {
+		if res := runArgs(ctx, nil, "demo", "seed", "--db", dsn); res.code != 0 {
+			return fmt.Errorf("demo seed: exit %d: %s", res.code, res.err)
+		}
+		return nil
+	})
 }
 
 // serve runs a Voyage server on dsn for the test and answers the flags that

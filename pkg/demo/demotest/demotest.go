@@ -20,12 +20,17 @@ func DSN(t testing.TB, d store.Dialect) string {
 	return storetest.Template(t, d, "demo", Seed)
 }
 
-// Seed seeds db with the demo data as a server on the default settings
-// would.
-func Seed(ctx context.Context, db *store.DB) error {
+// Seed seeds the database at dsn with the demo data as a server on the
+// default settings would.
+func Seed(ctx context.Context, dsn string) error {
 	cfg, err := config.Load("", nil)
 	if err != nil {
 		return err
 	}
+	db, err := store.Open(ctx, dsn)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
 	return demo.Seed(ctx, db, siteinfo.New(cfg.Site, db))
 }

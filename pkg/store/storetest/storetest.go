@@ -108,11 +108,16 @@ func EmptyDSN(t testing.TB, d store.Dialect) string {
 	return databaseURL(t, name)
 }
 
+// Seed fills the migrated database at dsn (a SQLite path or a PostgreSQL
+// URL): through the store, or by running the application or a command on it.
+// Whatever it opens it closes before it returns.
+type Seed func(ctx context.Context, dsn string) error
+
 // Template returns a database for this test copied from a template that is
 // the migrated schema with seed applied: made once per test binary and
-// name, so a seed that costs seconds (password hashes under -race) is paid
-// once, not per test. seed must give the same data whenever it runs.
-func Template(t testing.TB, d store.Dialect, name string, seed func(ctx context.Context, db *store.DB) error) string {
+// name, so a seed that costs seconds (password hashes under -race, bookings)
+// is paid once, not per test. seed must give the same data whenever it runs.
+func Template(t testing.TB, d store.Dialect, name string, seed Seed) string {
 	t.Helper()
 	if !templateName.MatchString(name) {
 		t.Fatalf("storetest: template name %q: want 1-16 of a-z, 0-9 and _", name)
@@ -193,7 +198,7 @@ func migrated(d store.Dialect) template {
 
 // seeded is the template name, the migrated one with seed applied, built on
 // first use.
-func seeded(d store.Dialect, name string, seed func(context.Context, *store.DB) error) template {
+func seeded(d store.Dialect, name string, seed Seed) template {
 	return once(string(d)+"/seeded/"+name, func() template {
 		base := migrated(d)
 		if base.err != nil {
@@ -254,7 +259,7 @@ func migratedSQLite() template {
 	}
 	defer os.RemoveAll(tmp)
 	file := filepath.Join(tmp, "voyage.db")
-	b, err := buildSQLite(file, func(ctx context.Context, db *store.DB) error { return nil })
+	b, err := buildSQLite(file, nil)
 	if err != nil {
 		return template{err: err}
 	}
@@ -264,7 +269,7 @@ func migratedSQLite() template {
 	return template{file: b}
 }
 
-func seededSQLite(base template, seed func(context.Context, *store.DB) error) template {
+func seededSQLite(base template, seed Seed) template {
 	tmp, err := os.MkdirTemp("", "voyage-storetest-seed-")
 	if err != nil {
 		return template{err: err}
@@ -278,9 +283,10 @@ func seededSQLite(base template, seed func(context.Context, *store.DB) error) te
 	return template{file: b, err: err}
 }
 
-// buildSQLite migrates file, seeds it, and answers its bytes with
-// everything written into the main file (no write-ahead log beside it).
-func buildSQLite(file string, seed func(context.Context, *store.DB) error) ([]byte, error) {
+// buildSQLite migrates file, seeds it (seed nil: not), and answers its
+// bytes with everything written into the main file (no write-ahead log
+// beside it).
+func buildSQLite(file string, seed Seed) ([]byte, error) {
 	ctx := context.Background()
 	db, err := store.Open(ctx, file)
 	if err != nil {
@@ -290,9 +296,14 @@ func buildSQLite(file string, seed func(context.Context, *store.DB) error) ([]by
 		db.Close()
 		return nil, err
 	}
-	if err := seed(ctx, db); err != nil {
+	if seed != nil {
 		db.Close()
-		return nil, fmt.Errorf("seed: %w", err)
+		if err := seed(ctx, file); err != nil {
+			return nil, fmt.Errorf("seed: %w", err)
+		}
+		if db, err = store.Open(ctx, file); err != nil {
+			return nil, err
+		}
 	}
 	if _, err := db.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
 		db.Close()
@@ -379,7 +390,7 @@ func migratedPostgres() template {
 	if _, err := conn.ExecContext(ctx, `DROP DATABASE IF EXISTS `+build+` WITH (FORCE)`); err != nil {
 		return template{err: err}
 	}
-	if err := buildPostgres(ctx, conn, build, "", func(context.Context, *store.DB) error { return nil }); err != nil {
+	if err := buildPostgres(ctx, conn, build, "", nil); err != nil {
 		return template{err: err}
 	}
 	if _, err := conn.ExecContext(ctx, `ALTER DATABASE `+build+` RENAME TO `+name); err != nil {
@@ -388,7 +399,7 @@ func migratedPostgres() template {
 	return template{database: name}
 }
 
-func seededPostgres(base template, name string, seed func(context.Context, *store.DB) error) template {
+func seededPostgres(base template, name string, seed Seed) template {
 	ctx := context.Background()
 	conn, err := admin.Conn(ctx)
 	if err != nil {
@@ -403,9 +414,9 @@ func seededPostgres(base template, name string, seed func(context.Context, *stor
 }
 
 // buildPostgres creates the database name (from the template from, when
-// given), migrates and seeds it, and marks it a template that takes no
-// connections, so copies of it never wait on one.
-func buildPostgres(ctx context.Context, conn *sql.Conn, name, from string, seed func(context.Context, *store.DB) error) error {
+// given), migrates and seeds it (seed nil: not), and marks it a template
+// that takes no connections, so copies of it never wait on one.
+func buildPostgres(ctx context.Context, conn *sql.Conn, name, from string, seed Seed) error {
 	create := `CREATE DATABASE ` + name
 	if from != "" {
 		create += ` TEMPLATE ` + from
@@ -423,12 +434,12 @@ func buildPostgres(ctx context.Context, conn *sql.Conn, name, from string, seed 
 		return err
 	}
 	err = db.Migrate(ctx)
-	if err == nil {
-		if err = seed(ctx, db); err != nil {
+	db.Close()
+	if err == nil && seed != nil {
+		if err = seed(ctx, u.String()); err != nil {
 			err = fmt.Errorf("seed: %w", err)
 		}
 	}
-	db.Close()
 	if err != nil {
 		_, _ = conn.ExecContext(ctx, `DROP DATABASE IF EXISTS `+name+` WITH (FORCE)`)
 		return fmt.Errorf("build %s: %w", name, err)
@@ -436,7 +447,10 @@ func buildPostgres(ctx context.Context, conn *sql.Conn, name, from string, seed 
 	if _, err := conn.ExecContext(ctx, `ALTER DATABASE `+name+` WITH IS_TEMPLATE true ALLOW_CONNECTIONS false`); err != nil {
 		return err
 	}
-	return nil
+	// A copy waits on no connection to its template: end any a closed pool
+	// or the seed's job queue may still be tearing down.
+	_, err = conn.ExecContext(ctx, `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`, name)
+	return err
 }
 
 func exists(ctx context.Context, db *sql.DB, name string) bool {
