@@ -6,7 +6,7 @@
 // approximate amount in the display currency beside the settlement amount.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, newPage, seriousViolations, screenshot, loginOK, submit, flash, isoDay, fillAdultAndContact, watchFailures, unexpectedErrors, recoverable, choose } from './harness.mjs';
+import { startServer, launchBrowser, newPage, seriousViolations, screenshot, loginOK, submit, flash, isoDay, fillAdultAndContact, watchFailures, unexpectedErrors, choose } from './harness.mjs';
 
 let server;
 let browser;
@@ -53,10 +53,9 @@ async function api(page, path) {
 
 test('a user zone and a display currency: list and detail times in the zone, flights at the airport, approximate amounts', async () => {
   const page = await newPage(browser, { lang: 'en', baseURL: server.url });
-  // The failures expected: the empty wallet's refused payment (422) and the
-  // supplier's, which the booking below recovers from by trying again.
+  // The failure expected: the empty wallet's refused payment (422).
   const failures = watchFailures(page);
-  const expected = (f) => recoverable(f) ||
+  const expected = (f) =>
     (f.status === 422 && f.method === 'POST' && /^\/order\/v2\/flight\/orders\/\d+\/payment$/.test(f.path));
   await loginOK(page, 'demo-operator');
 

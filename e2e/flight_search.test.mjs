@@ -298,34 +298,25 @@ function airlineDate(iso) {
 }
 
 // nonstopFlight searches PEK→LHR on date through the API and returns its
-// cheapest nonstop solution. The demo's simulated suppliers fail 2% of
-// their calls and hang 0.5% of them until the search's deadline, as real
-// ones do; a search whose two suppliers of the route's nonstops both did
-// (about one in 400) has none, and is searched again, as a user would.
+// cheapest nonstop solution. The simulated suppliers never fail here
+// (startServer), so every supplier answers and one of them sells a nonstop.
 async function nonstopFlight(token, date) {
-  const tried = [];
-  for (let attempt = 0; attempt < 4; attempt++) {
-    const started = await apiCall(token, 'POST', '/shopping/v2/flight/async-shopping', {
-      journeys: [{ origin: 'PEK', destination: 'LHR', date }], passengers: { adult: 1, child: 0, infant: 0 }, cabinClass: 'economy', bookingType: 'oneway',
+  const started = await apiCall(token, 'POST', '/shopping/v2/flight/async-shopping', {
+    journeys: [{ origin: 'PEK', destination: 'LHR', date }], passengers: { adult: 1, child: 0, infant: 0 }, cabinClass: 'economy', bookingType: 'oneway',
+  });
+  assert.equal(started.code, 0, JSON.stringify(started));
+  let env;
+  for (let i = 0; i < 120; i++) {
+    env = await apiCall(token, 'POST', '/shopping/v2/flight/async-shopping/solutions', {
+      searchId: started.data.searchId, filters: { airlines: [], stops: ['0'], departureBuckets: [], arrivalBuckets: [], ticketingSpeed: [] }, sort: 'price', page: 1, pageSize: 20,
     });
-    assert.equal(started.code, 0, JSON.stringify(started));
-    let env;
-    for (let i = 0; i < 120; i++) {
-      env = await apiCall(token, 'POST', '/shopping/v2/flight/async-shopping/solutions', {
-        searchId: started.data.searchId, filters: { airlines: [], stops: ['0'], departureBuckets: [], arrivalBuckets: [], ticketingSpeed: [] }, sort: 'price', page: 1, pageSize: 20,
-      });
-      if (env.code === 0 && env.data.complete) break;
-      await new Promise((r) => setTimeout(r, 500));
-    }
-    assert.ok(env.code === 0 && env.data.complete, `the search completes: ${JSON.stringify(env).slice(0, 300)}`);
-    const found = env.data.items.find((s) => s.segments.length === 1 && !s.selfTransfer);
-    if (found) return found;
-    const suppliers = env.data.suppliers.map((s) => `${s.name}:${s.status}`).join(' ');
-    tried.push(suppliers);
-    // Only a supplier's failure excuses an empty answer.
-    if (env.data.suppliers.every((s) => s.status === 'done')) break;
+    if (env.code === 0 && env.data.complete) break;
+    await new Promise((r) => setTimeout(r, 500));
   }
-  assert.fail(`a nonstop PEK→LHR flight (suppliers of each search: ${tried.join('; ')})`);
+  assert.ok(env.code === 0 && env.data.complete, `the search completes: ${JSON.stringify(env).slice(0, 300)}`);
+  const found = env.data.items.find((s) => s.segments.length === 1 && !s.selfTransfer);
+  assert.ok(found, `a nonstop PEK→LHR flight (suppliers: ${env.data.suppliers.map((s) => `${s.name}:${s.status}`).join(' ')})`);
+  return found;
 }
 
 test('PNR tab: read a pasted PNR and search exactly its flights', async () => {
@@ -359,14 +350,8 @@ test('PNR tab: read a pasted PNR and search exactly its flights', async () => {
   assert.match(await result.innerText(), /LI\/LEI/);
   assert.deepEqual(await seriousViolations(page), []);
   await screenshot(page, 'flight-search-pnr');
-  // Searched again when the suppliers selling the flight failed (see
-  // nonstopFlight): the PNR's panel stays with its flights.
-  let total = 0;
-  for (let attempt = 0; attempt < 3 && total === 0; attempt++) {
-    await search(page, 'Search these flights');
-    total = await complete(page);
-  }
-  assert.ok(total > 0, 'the PNR flight is priced');
+  await search(page, 'Search these flights');
+  assert.ok(await complete(page) > 0, 'the PNR flight is priced');
   for (const text of await page.locator('.fs-card').allInnerTexts()) assert.ok(text.includes(seg.flightNumber), `only ${seg.flightNumber}`);
   assert.deepEqual(page.errors, [], 'console errors');
   await page.context().close();

@@ -196,9 +196,10 @@ export async function checkOutcome(page) {
 }
 
 // choose selects the cards in turn until the price check lets one be
-// booked: a new price or package is accepted; a check that failed is tried
-// again, as the page offers; a fare no longer sold (or with other document
-// rules, which may refuse a passport) sends the test back to the next one.
+// booked: a new price or package is accepted; a fare no longer sold (or
+// with other document rules, which may refuse a passport) sends the test
+// back to the next one. The suppliers never fail here (startServer), so a
+// check that failed is no reason to try again.
 export async function choose(page) {
   const tried = [];
   for (let i = 0; i < 5; i++) {
@@ -207,13 +208,7 @@ export async function choose(page) {
     tried.push(await card.locator('.fs-flightno').first().innerText());
     await Promise.all([page.waitForURL(/\/flight\/booking\/confirm\?solutionId=/), card.locator('.fs-select').click()]);
     await page.locator('[data-island="FlightConfirm"][data-island-mounted="true"]').waitFor();
-    let title = await checkOutcome(page);
-    for (let retry = 0; title && retry < 2; retry++) {
-      const again = page.locator('.fc-outcome').getByRole('button', { name: 'Try again', exact: true });
-      if (!(await again.count())) break;
-      await again.click();
-      title = await checkOutcome(page);
-    }
+    const title = await checkOutcome(page);
     if (title) {
       const accept = page.locator('.fc-outcome').getByRole('button', { name: /^(Accept the new price|Accept the new package)$/ });
       if (!(await accept.count())) {
@@ -231,24 +226,9 @@ export async function choose(page) {
   assert.fail(`no flight could be booked; tried ${tried.join(', ')}`);
 }
 
-// recoverable are the supplier-backed calls the page answers with a way to
-// try again, which the test takes: a price check that failed (502/504), a
-// booking the airline refused for now (409, order.error.bookingFailed), a
-// train search the railway failed (searchTrains) and a train booking it
-// refused (409, 422, 5xx; booked again with the same key).
-export function recoverable(f) {
-  if (f.method !== 'POST') return false;
-  if (/^\/shopping\/v2\/flight\/solutions\/[^/]+\/verification$/.test(f.path)) return f.status >= 500;
-  if (f.path === '/order/v2/flight/orders') return f.status === 409 || f.status >= 500;
-  if (f.path === '/shopping/v2/train/search') return f.status >= 500;
-  if (f.path === '/order/v2/train/orders') return f.status === 409 || f.status === 422 || f.status >= 500;
-  return false;
-}
-
 // unexpectedErrors are page's console errors less the one 'Failed to load
-// resource' of each failure the test expected (allow; by default the
-// recovered supplier failures).
-export function unexpectedErrors(page, failures, allow = recoverable) {
+// resource' of each failure the test expected (allow; by default none).
+export function unexpectedErrors(page, failures, allow = () => false) {
   const allowed = failures.filter(allow).map((f) => `Failed to load resource: the server responded with a status of ${f.status} `);
   return page.errors.filter((e) => {
     const i = allowed.findIndex((a) => e.startsWith(a));
