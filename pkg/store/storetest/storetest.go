@@ -99,13 +99,7 @@ func EmptyDSN(t testing.TB, d store.Dialect) string {
 	if d == store.SQLite {
 		return filepath.Join(t.TempDir(), "voyage.db")
 	}
-	name := testName()
-	admin := adminDB(t)
-	if _, err := admin.Exec(`CREATE DATABASE ` + name); err != nil {
-		t.Fatalf("storetest: create database: %v", err)
-	}
-	dropAtEnd(t, admin, name)
-	return databaseURL(t, name)
+	return newDatabase(t, "template1") // what CREATE DATABASE copies by default
 }
 
 // Seed fills the migrated database at dsn (a SQLite path or a PostgreSQL
@@ -230,12 +224,24 @@ func copyOf(t testing.TB, d store.Dialect, from func() template) string {
 		}
 		return path
 	}
+	return newDatabase(t, tpl.database)
+}
+
+// newDatabase creates the test's PostgreSQL database as a copy of template,
+// dropped when the test ends, and answers its URL.
+func newDatabase(t testing.TB, template string) string {
+	t.Helper()
 	name := testName()
 	admin := adminDB(t)
-	if _, err := admin.Exec(`CREATE DATABASE ` + name + ` TEMPLATE ` + tpl.database); err != nil {
-		t.Fatalf("storetest: create database from %s: %v", tpl.database, err)
+	if _, err := admin.Exec(`CREATE DATABASE ` + name + ` TEMPLATE ` + template); err != nil {
+		t.Fatalf("storetest: create database from %s: %v", template, err)
 	}
-	dropAtEnd(t, admin, name)
+	// FORCE ends the connections a closed pool may still be tearing down.
+	t.Cleanup(func() {
+		if _, err := admin.Exec(`DROP DATABASE IF EXISTS ` + name + ` WITH (FORCE)`); err != nil {
+			t.Errorf("storetest: drop database %s: %v", name, err)
+		}
+	})
 	return databaseURL(t, name)
 }
 
@@ -493,16 +499,6 @@ func dropLeftovers(ctx context.Context, conn *sql.Conn, others bool) {
 			_, _ = conn.ExecContext(ctx, `DROP DATABASE IF EXISTS `+n+` WITH (FORCE)`)
 		}
 	}
-}
-
-// dropAtEnd drops the test's database when it ends; FORCE ends the
-// connections a closed pool may still be tearing down.
-func dropAtEnd(t testing.TB, admin *sql.DB, name string) {
-	t.Cleanup(func() {
-		if _, err := admin.Exec(`DROP DATABASE IF EXISTS ` + name + ` WITH (FORCE)`); err != nil {
-			t.Errorf("storetest: drop database %s: %v", name, err)
-		}
-	})
 }
 
 func databaseURL(t testing.TB, name string) string {
