@@ -57,13 +57,20 @@ func TestCachedRows(t *testing.T) {
 		if got := status(); got != agency.StatusBlocked {
 			t.Errorf("after a second SetStatus: %s", got)
 		}
-		// With a short TTL another writer's change shows once it passes.
-		st.CacheFor(20 * time.Millisecond)
+		// Another writer's change shows once the TTL has passed: the test
+		// moves the store's clock rather than waiting.
+		clock := time.Now()
+		st.SetClock(func() time.Time { return clock })
+		st.CacheFor(time.Minute)
 		status()
 		if _, err := db.ExecContext(ctx, db.Rebind(`UPDATE agencies SET status = ? WHERE id = ?`), agency.StatusActive, id); err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(40 * time.Millisecond)
+		clock = clock.Add(time.Minute - time.Nanosecond)
+		if got := status(); got != agency.StatusBlocked {
+			t.Errorf("just within the TTL: %s, want the kept row", got)
+		}
+		clock = clock.Add(time.Nanosecond)
 		if got := status(); got != agency.StatusActive {
 			t.Errorf("after the TTL: %s", got)
 		}
