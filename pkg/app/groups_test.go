@@ -193,17 +193,14 @@ func hasEntry(v group.View, typ, amount string) bool {
 
 func waitGroup(t *testing.T, srv *httptest.Server, token string, id int64, want group.Status) group.View {
 	t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		v := groupCall(t, srv, token, "GET", fmt.Sprintf("%s/%d", groupsPath, id), "", 200)
-		if v.Status == want {
-			return v
+	var v group.View
+	until(t, 60*time.Second, func() error {
+		if v = groupCall(t, srv, token, "GET", fmt.Sprintf("%s/%d", groupsPath, id), "", 200); v.Status != want {
+			return fmt.Errorf("group order %d stayed %s, want %s", id, v.Status, want)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("group order %d stayed %s, want %s", id, v.Status, want)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+		return nil
+	})
+	return v
 }
 
 // TestGroupOrderLifecycle runs a group through the API from the request to

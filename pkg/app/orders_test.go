@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
 	"github.com/xuri/excelize/v2"
 
 	"github.com/voyage/voyage/pkg/app"
@@ -35,6 +37,24 @@ func runJobs(t testing.TB, a *app.App) {
 		stop, done := context.WithTimeout(context.Background(), 10*time.Second)
 		defer done()
 		_ = a.Queue.Stop(stop)
+	})
+}
+
+// jobsWorked waits until the queue (runJobs) has no job due or running:
+// every job committed before the call has been worked, or set aside for a
+// retry later.
+func jobsWorked(t testing.TB, a *app.App) {
+	t.Helper()
+	until(t, 30*time.Second, func() error {
+		res, err := a.Queue.Client.JobList(context.Background(),
+			river.NewJobListParams().States(rivertype.JobStateAvailable, rivertype.JobStateRunning).First(10))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Jobs) > 0 {
+			return fmt.Errorf("jobs still due or running, the first a %s", res.Jobs[0].Kind)
+		}
+		return nil
 	})
 }
 
@@ -119,17 +139,14 @@ func getOrder(t *testing.T, srv *httptest.Server, token string, id int64) order.
 
 func waitStatus(t *testing.T, srv *httptest.Server, token string, id int64, want order.Status) order.View {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		v := getOrder(t, srv, token, id)
-		if v.Status == want {
-			return v
+	var v order.View
+	until(t, 30*time.Second, func() error {
+		if v = getOrder(t, srv, token, id); v.Status != want {
+			return fmt.Errorf("order %d stayed %s, want %s", id, v.Status, want)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("order %d stayed %s, want %s", id, v.Status, want)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+		return nil
+	})
+	return v
 }
 
 // tinyPNG is a valid 1×1 PNG.

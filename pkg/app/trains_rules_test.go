@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/riverqueue/river"
+
 	"github.com/voyage/voyage/pkg/app"
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/config"
@@ -258,7 +260,19 @@ func TestTrainManualMode(t *testing.T) {
 		prov := loginAs(t, srv, "provider-admin", "provider-pass-1").Token
 
 		v := bookedAndPaid(t, srv, op, 3, "manual-1")
-		time.Sleep(500 * time.Millisecond) // the queue is running: nothing must issue it
+		// Once the queue has worked what the payment queued, nothing has
+		// issued the order, and no ticketing job waits for it.
+		jobsWorked(t, a)
+		tickets, err := a.Queue.Client.JobList(context.Background(), river.NewJobListParams().Kinds(train.TicketArgs{}.Kind()).First(1000))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, j := range tickets.Jobs {
+			var args train.TicketArgs
+			if err := json.Unmarshal(j.EncodedArgs, &args); err != nil || args.OrderID == v.ID {
+				t.Fatalf("a ticketing job (%s) for the manual order: %s %v", j.State, j.EncodedArgs, err)
+			}
+		}
 		_, got := trainOrder(t, srv, op, v.ID)
 		if got.Status != train.Proceeding || !got.Manual || len(got.Tickets) != 0 {
 			t.Fatalf("manual order after payment: %s manual=%v tickets=%d", got.Status, got.Manual, len(got.Tickets))

@@ -78,17 +78,14 @@ func trainOrder(t *testing.T, srv *httptest.Server, token string, id int64) (int
 
 func waitTrain(t *testing.T, srv *httptest.Server, token string, id int64, want train.Status) train.View {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		_, v := trainOrder(t, srv, token, id)
-		if v.Status == want {
-			return v
+	var v train.View
+	until(t, 30*time.Second, func() error {
+		if _, v = trainOrder(t, srv, token, id); v.Status != want {
+			return fmt.Errorf("train order %d stayed %s, want %s", id, v.Status, want)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("train order %d stayed %s, want %s", id, v.Status, want)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+		return nil
+	})
+	return v
 }
 
 func payTrain(t *testing.T, srv *httptest.Server, token string, id int64, key string) (*http.Response, envelope, train.View) {
