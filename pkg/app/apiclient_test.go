@@ -3,6 +3,7 @@ package app_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"mime/multipart"
@@ -109,18 +110,16 @@ func TestGeneratedGoClient(t *testing.T) {
 	}
 	sort := apiclient.ShoppingQuerySortPrice
 	var page *apiclient.AsyncShoppingSolutionsResponse
-	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+	until(t, 60*time.Second, func() error {
 		page, err = c.AsyncShoppingSolutionsWithResponse(ctx, apiclient.AsyncShoppingSolutionsJSONRequestBody{SearchId: &started.JSON200.Data.SearchId, Sort: &sort})
 		if err != nil || page.JSON200 == nil {
 			t.Fatalf("poll: %v %s", err, page.Body)
 		}
-		if page.JSON200.Data.Complete {
-			break
+		if !page.JSON200.Data.Complete {
+			return errors.New("the search did not complete")
 		}
-		if time.Now().After(deadline) {
-			t.Fatal("the search did not complete")
-		}
-	}
+		return nil
+	})
 	items := page.JSON200.Data.Items
 	if items == nil || len(*items) == 0 {
 		t.Fatal("the search found nothing")
@@ -158,18 +157,16 @@ func TestGeneratedGoClient(t *testing.T) {
 	if err != nil || paid.JSON200 == nil {
 		t.Fatalf("pay: %v %s", err, paid.Body)
 	}
-	for deadline := time.Now().Add(120 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+	until(t, 120*time.Second, func() error {
 		got, err := c.GetFlightOrderWithResponse(ctx, int64(o.Id))
 		if err != nil || got.JSON200 == nil {
 			t.Fatalf("get order: %v %s", err, got.Body)
 		}
-		if got.JSON200.Data.Status == apiclient.OrderViewStatusIssued {
-			break
+		if got.JSON200.Data.Status != apiclient.OrderViewStatusIssued {
+			return fmt.Errorf("order not issued: %s\n%s", got.JSON200.Data.Status, got.Body)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("order not issued: %s\n%s", got.JSON200.Data.Status, got.Body)
-		}
-	}
+		return nil
+	})
 	// The list decodes as orders (it was documented as the search page).
 	list, err := c.ListFlightOrdersWithResponse(ctx, &apiclient.ListFlightOrdersParams{Keyword: &o.BookingNumber})
 	if err != nil || list.JSON200 == nil || list.JSON200.Data.Items == nil || len(*list.JSON200.Data.Items) != 1 || (*list.JSON200.Data.Items)[0].Id != o.Id {

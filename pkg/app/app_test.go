@@ -3,6 +3,7 @@ package app_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -417,16 +418,12 @@ func TestGracefulShutdown(t *testing.T) {
 	<-started
 	cancel()
 	// New connections are refused once shutdown begins.
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		if _, err := http.Get("http://" + addr + "/healthz"); err != nil {
-			break
+	until(t, 5*time.Second, func() error {
+		if _, err := http.Get("http://" + addr + "/healthz"); err == nil {
+			return errors.New("server still accepting connections after shutdown began")
 		}
-		if time.Now().After(deadline) {
-			t.Fatal("server still accepting connections after shutdown began")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		return nil
+	})
 	close(release)
 	if got := <-body; got != "finished" {
 		t.Errorf("in-flight request got %q, want it to finish", got)

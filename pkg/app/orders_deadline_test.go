@@ -296,6 +296,8 @@ func TestDeadlineSweepRacesPayments(t *testing.T) {
 				// The sweep takes the orders by id (one quote, one pay_by):
 				// paying the last first spreads the payments over its run,
 				// some before it reaches their order, some while, some after.
+				// The sleep spreads them in real time: the race is with the
+				// sweep's queries, which no clock the test moves would slow.
 				time.Sleep(time.Duration(orders-i) * time.Millisecond)
 				_, env := pay(t, srv, op.Token, id, `{"channel":"balance"}`)
 				codes[i] = env.Code

@@ -77,17 +77,16 @@ func TestSearchRefusedPastCapacity(t *testing.T) {
 
 		// The running searches end when their suppliers have answered; then
 		// a search is admitted again.
-		deadline := time.Now().Add(60 * time.Second)
-		for {
+		until(t, 60*time.Second, func() error {
 			resp, env := call(t, srv, "POST", "/shopping/v2/flight/async-shopping", "en", searchBody("CAN", "SIN"), bearer(op.Token)...)
 			if resp.StatusCode == 200 && env.Code == 0 {
-				break
+				return nil
 			}
-			if resp.StatusCode != 503 || env.Code != 400004 || time.Now().After(deadline) {
+			if resp.StatusCode != 503 || env.Code != 400004 {
 				t.Fatalf("after the running searches: %d %+v", resp.StatusCode, env)
 			}
-			time.Sleep(100 * time.Millisecond)
-		}
+			return fmt.Errorf("still refused: %d %+v", resp.StatusCode, env)
+		})
 	})
 }
 
@@ -126,24 +125,22 @@ type lossPage struct {
 // pollLoss polls a search through the API until it is complete.
 func pollLoss(t *testing.T, srv *httptest.Server, token, id string) lossPage {
 	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for {
+	var p lossPage
+	until(t, 15*time.Second, func() error {
 		_, env := call(t, srv, "POST", "/shopping/v2/flight/async-shopping/solutions", "en", fmt.Sprintf(`{"searchId":%q}`, id), bearer(token)...)
 		if env.Code != 0 {
 			t.Fatalf("poll: %+v", env)
 		}
-		var p lossPage
+		p = lossPage{}
 		if err := json.Unmarshal(env.Data, &p); err != nil {
 			t.Fatal(err)
 		}
-		if p.Complete {
-			return p
+		if !p.Complete {
+			return fmt.Errorf("search not complete: %+v", p)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("search not complete: %+v", p)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return nil
+	})
+	return p
 }
 
 // When the database refuses the suppliers' answers, the search does not

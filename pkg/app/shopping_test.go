@@ -25,25 +25,23 @@ func searchAPI(t *testing.T, srv *httptest.Server, token, lang, body string) (st
 	if st.SearchID == "" || st.ExpiresAt.Before(time.Now().Add(9*time.Minute)) {
 		t.Fatalf("started = %+v", st)
 	}
-	deadline := time.Now().Add(30 * time.Second)
-	for {
+	var p shopping.Page
+	until(t, 30*time.Second, func() error {
 		_, env := call(t, srv, "POST", "/shopping/v2/flight/async-shopping/solutions", lang,
 			fmt.Sprintf(`{"searchId":%q,"sort":"price","pageSize":50}`, st.SearchID), bearer(token)...)
 		if env.Code != 0 {
 			t.Fatalf("poll: %+v", env)
 		}
-		var p shopping.Page
+		p = shopping.Page{}
 		if err := json.Unmarshal(env.Data, &p); err != nil {
 			t.Fatal(err)
 		}
-		if p.Complete {
-			return st.SearchID, p
+		if !p.Complete {
+			return fmt.Errorf("search did not complete: %+v", p.Suppliers)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("search did not complete: %+v", p.Suppliers)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return nil
+	})
+	return st.SearchID, p
 }
 
 func TestFlightSearchAPI(t *testing.T) {
