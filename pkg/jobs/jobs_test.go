@@ -56,6 +56,10 @@ func TestCleanupRunsOnStart(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// The cleanup runs on River's workers: the test waits for its job
+		// to end, then looks at what it left.
+		ended, unsubscribe := q.Client.Subscribe(river.EventKindJobCompleted, river.EventKindJobFailed)
+		defer unsubscribe()
 		if err := q.Start(ctx); err != nil {
 			t.Fatal(err)
 		}
@@ -67,32 +71,40 @@ func TestCleanupRunsOnStart(t *testing.T) {
 			}
 		})
 
-		deadline := time.Now().Add(20 * time.Second)
-		for {
-			var sessions, searches []string
-			if err := db.SelectContext(ctx, &sessions, `SELECT token_hash FROM sessions ORDER BY token_hash`); err != nil {
-				t.Fatal(err)
-			}
-			if err := db.SelectContext(ctx, &searches, `SELECT id FROM search_sessions ORDER BY id`); err != nil {
-				t.Fatal(err)
-			}
-			var failures, addresses int
-			if err := db.GetContext(ctx, &failures, `SELECT COUNT(*) FROM auth_throttle`); err != nil {
-				t.Fatal(err)
-			}
-			if err := db.GetContext(ctx, &addresses, `SELECT COUNT(*) FROM auth_login_addresses`); err != nil {
-				t.Fatal(err)
-			}
-			if len(sessions) == 2 && len(searches) == 1 && failures == 1 && addresses == 1 {
-				if sessions[0] != "expired-recently" || sessions[1] != "live" || searches[0] != "fresh" {
-					t.Fatalf("cleanup kept sessions %v and searches %v; want [expired-recently live] and [fresh]", sessions, searches)
+		timeout := time.After(20 * time.Second)
+		for cleaned := false; !cleaned; {
+			select {
+			case ev := <-ended:
+				if ev.Job.Kind != (jobs.CleanupArgs{}).Kind() {
+					continue
 				}
-				return
+				if ev.Kind != river.EventKindJobCompleted {
+					t.Fatalf("cleanup job %s: %v", ev.Kind, ev.Job.Errors)
+				}
+				cleaned = true
+			case <-timeout:
+				t.Fatal("cleanup job did not run in time")
 			}
-			if time.Now().After(deadline) {
-				t.Fatalf("cleanup job did not run in time: sessions %v, searches %v", sessions, searches)
-			}
-			time.Sleep(50 * time.Millisecond)
+		}
+		var sessions, searches []string
+		if err := db.SelectContext(ctx, &sessions, `SELECT token_hash FROM sessions ORDER BY token_hash`); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.SelectContext(ctx, &searches, `SELECT id FROM search_sessions ORDER BY id`); err != nil {
+			t.Fatal(err)
+		}
+		var failures, addresses int
+		if err := db.GetContext(ctx, &failures, `SELECT COUNT(*) FROM auth_throttle`); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.GetContext(ctx, &addresses, `SELECT COUNT(*) FROM auth_login_addresses`); err != nil {
+			t.Fatal(err)
+		}
+		if len(sessions) != 2 || len(searches) != 1 || sessions[0] != "expired-recently" || sessions[1] != "live" || searches[0] != "fresh" {
+			t.Fatalf("cleanup kept sessions %v and searches %v; want [expired-recently live] and [fresh]", sessions, searches)
+		}
+		if failures != 1 || addresses != 1 {
+			t.Fatalf("cleanup kept %d throttle rows and %d login addresses, want 1 and 1", failures, addresses)
 		}
 	})
 }
@@ -108,7 +120,9 @@ func TestLoopsRunWithTheQueue(t *testing.T) {
 	loop := func(ctx context.Context) {
 		started <- struct{}{}
 		<-ctx.Done()
-		// Stop must wait for what a loop finishes after its end.
+		// Stop must wait for what a loop finishes after its end. The sleep
+		// stands for that work: Stop has to overlap it, which no clock the
+		// test moves would make happen.
 		time.Sleep(50 * time.Millisecond)
 		ended <- struct{}{}
 	}
