@@ -328,19 +328,24 @@ func TestDeliveryRetriesUntilDelivered(t *testing.T) {
 			}
 			return s
 		}
-		running(t, db, svc)
+		c := running(t, db, svc)
+		// The attempts run on River's workers: the test waits for the
+		// delivery's job to end (its first attempt fails and is retried),
+		// then reads the delivery.
+		ended, unsubscribe := c.Subscribe(river.EventKindJobCompleted, river.EventKindJobFailed)
+		defer unsubscribe()
 		notify(t, db, svc, id, "booking.confirmed", map[string]string{"orderId": "VY3"})
 
-		var d webhook.Delivery
-		for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-			d = only(t, svc, id)
-			if d.Status != webhook.StatusPending {
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("still pending after 20 s: %+v", d)
+		timeout := time.After(20 * time.Second)
+		for delivered := false; !delivered; {
+			select {
+			case ev := <-ended:
+				delivered = ev.Job.Kind == (webhook.DeliverArgs{}).Kind() && ev.Kind == river.EventKindJobCompleted
+			case <-timeout:
+				t.Fatalf("still pending after 20 s: %+v", only(t, svc, id))
 			}
 		}
+		d := only(t, svc, id)
 		if d.Status != webhook.StatusDelivered || d.Attempts != 2 || d.LastStatusCode != 200 || d.DeliveredAt == nil || d.NextAttemptAt != nil {
 			t.Fatalf("delivery %+v", d)
 		}
