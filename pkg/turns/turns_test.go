@@ -3,6 +3,7 @@ package turns
 import (
 	"context"
 	"errors"
+	"sync"
 	"testing"
 	"time"
 )
@@ -17,6 +18,8 @@ func TestQueue(t *testing.T) {
 	// release when it does; one still waiting releases when it gets its
 	// turn. A caller that must not wait is given seconds (it returns at
 	// once unless the queue is wrong), one that must wait a fraction.
+	// late counts the callers still waiting when taken gave up on them.
+	var late sync.WaitGroup
 	taken := func(ctx context.Context, wait time.Duration, keys ...int64) (func(), bool, error) {
 		type res struct {
 			release func()
@@ -31,11 +34,11 @@ func TestQueue(t *testing.T) {
 		case r := <-ch:
 			return r.release, true, r.err
 		case <-time.After(wait):
-			go func() {
+			late.Go(func() {
 				if r := <-ch; r.release != nil {
 					r.release()
 				}
-			}()
+			})
 			return nil, false, nil
 		}
 	}
@@ -67,14 +70,16 @@ func TestQueue(t *testing.T) {
 
 	first()
 	// The waiter on 2 and 3 now runs and gives its turns back.
-	kept := func() int {
-		q.mu.Lock()
-		defer q.mu.Unlock()
-		return len(q.by)
+	left := make(chan struct{})
+	go func() { late.Wait(); close(left) }()
+	select {
+	case <-left:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the waiter on 2 and 3 never had its turn")
 	}
-	for deadline := time.Now().Add(5 * time.Second); kept() != 0; time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("%d keys' turns kept after every caller left", kept())
-		}
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if n := len(q.by); n != 0 {
+		t.Fatalf("%d keys' turns kept after every caller left", n)
 	}
 }
