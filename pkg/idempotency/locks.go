@@ -39,6 +39,9 @@ type Locks struct {
 	// answered "still in progress".
 	wait time.Duration
 	now  func() time.Time
+	// every paces a holder's renewals (a time.Ticker's channel and stop);
+	// a test gives its own ticks.
+	every func(time.Duration) (<-chan time.Time, func())
 	// local queues this instance's requests for one key, so that only one
 	// of them polls the database while the others wait on a channel.
 	local turns.Queue[lockKey]
@@ -48,7 +51,12 @@ type lockKey struct{ scope, key string }
 
 // New returns the locks on db.
 func New(db *store.DB) *Locks {
-	return &Locks{db: db, lease: DefaultLease, wait: DefaultWait, now: time.Now}
+	return &Locks{db: db, lease: DefaultLease, wait: DefaultWait, now: time.Now, every: ticker}
+}
+
+func ticker(d time.Duration) (<-chan time.Time, func()) {
+	t := time.NewTicker(d)
+	return t.C, t.Stop
 }
 
 // SetTimes sets the lease and the longest wait, for tests.
@@ -184,13 +192,13 @@ func (l *Locks) try(ctx context.Context, k lockKey, token string) (bool, error) 
 // renew extends the lease at a third of its length until stop closes.
 func (l *Locks) renew(k lockKey, token string, stop <-chan struct{}, done chan<- struct{}) {
 	defer close(done)
-	t := time.NewTicker(l.lease / 3)
-	defer t.Stop()
+	tick, stopTicks := l.every(l.lease / 3)
+	defer stopTicks()
 	for {
 		select {
 		case <-stop:
 			return
-		case <-t.C:
+		case <-tick:
 			ctx, cancel := context.WithTimeout(context.Background(), l.lease/3)
 			_, err := l.db.ExecContext(ctx, l.db.Rebind(`UPDATE idempotency_locks SET expires_at = ? WHERE scope = ? AND idem_key = ? AND token = ?`),
 				l.now().Add(l.lease).UnixMilli(), k.scope, k.key, token)

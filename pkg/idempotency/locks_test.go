@@ -94,6 +94,11 @@ func TestLocks(t *testing.T) {
 		t.Run("a live holder renews its lease", func(t *testing.T) {
 			l := idempotency.New(db)
 			l.SetTimes(600*time.Millisecond, time.Second)
+			// The test moves the clock and sends the renewal's tick; it
+			// writes clock before each send, which the renewal reads after.
+			clock := time.Now()
+			ticks := make(chan time.Time)
+			l.SetClock(func() time.Time { return clock }, ticks)
 			release, err := l.Acquire(ctx, "agency:1", "long")
 			if err != nil {
 				t.Fatal(err)
@@ -106,12 +111,16 @@ func TestLocks(t *testing.T) {
 				}
 				return at
 			}
-			first := expiry()
-			for deadline := time.Now().Add(30 * time.Second); expiry() == first; {
-				if time.Now().After(deadline) {
-					t.Fatal("the lease was never renewed")
-				}
-				time.Sleep(20 * time.Millisecond)
+			if got, want := expiry(), clock.Add(600*time.Millisecond).UnixMilli(); got != want {
+				t.Fatalf("lease taken until %d, want %d", got, want)
+			}
+			clock = clock.Add(time.Second) // past the first lease
+			ticks <- clock
+			// The holder takes the next tick only once it has written the
+			// renewal the first one asked for.
+			ticks <- clock
+			if got, want := expiry(), clock.Add(600*time.Millisecond).UnixMilli(); got != want {
+				t.Fatalf("lease renewed until %d, want %d", got, want)
 			}
 		})
 	})
