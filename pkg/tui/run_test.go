@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -59,8 +60,15 @@ func TestRunEndsWithContext(t *testing.T) {
 	in, w := io.Pipe() // input that never ends
 	defer w.Close()
 	done := make(chan error, 1)
-	go func() { done <- Run(ctx, empty{}, Options{Refresh: 10 * time.Millisecond}, in, io.Discard) }()
-	time.Sleep(50 * time.Millisecond)
+	// The context ends once the console has drawn, so it ends a running
+	// program rather than one still starting.
+	out := &firstWrite{done: make(chan struct{})}
+	go func() { done <- Run(ctx, empty{}, Options{Refresh: 10 * time.Millisecond}, in, out) }()
+	select {
+	case <-out.done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Run drew nothing")
+	}
 	cancel()
 	select {
 	case err := <-done:
@@ -70,6 +78,17 @@ func TestRunEndsWithContext(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("Run did not end with its context")
 	}
+}
+
+// firstWrite discards what is written and closes done at the first write.
+type firstWrite struct {
+	once sync.Once
+	done chan struct{}
+}
+
+func (w *firstWrite) Write(p []byte) (int, error) {
+	w.once.Do(func() { close(w.done) })
+	return len(p), nil
 }
 
 // remoteError stands for the remote backend's error: an API answer already

@@ -130,7 +130,13 @@ type probe struct {
 	tea.Model
 	mu   sync.Mutex
 	view string
+	// drawn holds a value after a View the test has not waited for yet:
+	// the program draws on its own goroutine, and a test waiting for a
+	// screen wakes on each drawing rather than polling.
+	drawn chan struct{}
 }
+
+func newProbe(m tea.Model) *probe { return &probe{Model: m, drawn: make(chan struct{}, 1)} }
 
 func (p *probe) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	m, cmd := p.Model.Update(msg)
@@ -143,6 +149,10 @@ func (p *probe) View() string {
 	p.mu.Lock()
 	p.view = v
 	p.mu.Unlock()
+	select {
+	case p.drawn <- struct{}{}:
+	default:
+	}
 	return v
 }
 
@@ -161,7 +171,7 @@ type console struct {
 
 func start(t *testing.T, b admin.Backend, opts Options) *console {
 	t.Helper()
-	p := &probe{Model: New(b, opts)}
+	p := newProbe(New(b, opts))
 	tm := teatest.NewTestModel(t, p, teatest.WithInitialTermSize(80, 24))
 	c := &console{t: t, tm: tm, p: p}
 	t.Cleanup(c.quit)
@@ -175,20 +185,21 @@ func (c *console) quit() {
 	assertFits(c.t, final.View(), 80, 24)
 }
 
-// waitFor polls the screen until cond holds, failing with the last screen
-// after a deadline.
+// waitFor looks at each screen drawn until cond holds, failing with the
+// last screen after a deadline.
 func (c *console) waitFor(what string, cond func(screen string) bool) string {
 	c.t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
+	timeout := time.After(15 * time.Second)
 	for {
 		s := c.p.screen()
 		if cond(s) {
 			return s
 		}
-		if time.Now().After(deadline) {
-			c.t.Fatalf("waiting for %s; the screen is:\n%s", what, s)
+		select {
+		case <-c.p.drawn:
+		case <-timeout:
+			c.t.Fatalf("waiting for %s; the screen is:\n%s", what, c.p.screen())
 		}
-		time.Sleep(10 * time.Millisecond)
 	}
 }
 
