@@ -155,12 +155,36 @@ func TestRemoteFlags(t *testing.T) {
 type syncBuffer struct {
 	mu sync.Mutex
 	b  bytes.Buffer
+	// want, once the output contains it, closes seen (see shows).
+	want string
+	seen chan struct{}
 }
 
 func (s *syncBuffer) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.b.Write(p)
+	n, err := s.b.Write(p)
+	s.check()
+	return n, err
+}
+
+// shows returns a channel closed once the output contains want: the
+// command writes on its own goroutine, and the test waits for the text
+// rather than polling for it.
+func (s *syncBuffer) shows(want string) <-chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	seen := make(chan struct{})
+	s.want, s.seen = want, seen
+	s.check()
+	return seen
+}
+
+func (s *syncBuffer) check() {
+	if s.seen != nil && strings.Contains(s.b.String(), s.want) {
+		close(s.seen)
+		s.seen = nil
+	}
 }
 
 func (s *syncBuffer) String() string {
@@ -183,9 +207,11 @@ func TestTUICommand(t *testing.T) {
 		r.Err = &errb
 		r.Cmd.SetIn(in)
 		r.Cmd.SetArgs(append([]string{"tui", "--refresh", "0", "--log-level", "error"}, reach...))
+		shown := out.shows("Blue Sky Travel")
 		go func() {
-			for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline) && !strings.Contains(out.String(), "Blue Sky Travel"); {
-				time.Sleep(20 * time.Millisecond)
+			select {
+			case <-shown:
+			case <-time.After(20 * time.Second):
 			}
 			_, _ = keys.Write([]byte("q"))
 		}()
