@@ -212,6 +212,20 @@ func poll(t *testing.T, w *world, id string, q shopping.Query, cond func(shoppin
 	}
 }
 
+// arrived waits until supplier's answer reached search id on w's engine:
+// the supplier answers on the engine's goroutine, and the test waits for
+// it, not for time to pass.
+func arrived(t *testing.T, w *world, id, supplier string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !w.eng.Arrived(id, supplier) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s's answer never arrived", supplier)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
 // pollError polls until the search answers an error (or ten seconds pass,
 // answering nil) and returns it.
 func pollError(w *world, id string) error {
@@ -508,6 +522,10 @@ func TestEngineBusyRebuildsLessOften(t *testing.T) {
 			"gds": {Supplier: &fake{name: "gds", answer: direct("gds", 5000, "CA937")}}, "ndc": {Supplier: second},
 			"lcc": {Supplier: last, OneWayOnly: true}})
 		w.eng.SetBusyAt(0) // this one search is load enough
+		// The engine's clock stands still unless the test moves it: only
+		// that lets a rebuild happen.
+		t0 := time.Now()
+		w.now.Store(t0.UnixNano())
 		st, err := w.eng.Start(context.Background(), w.who(), oneWay("PEK", "LHR"))
 		if err != nil {
 			t.Fatal(err)
@@ -521,30 +539,22 @@ func TestEngineBusyRebuildsLessOften(t *testing.T) {
 			}
 			return p
 		}
-		// The build that shows gds's flight happens during the call that
-		// first returns it: not before called.
-		var built time.Time
-		for deadline := time.Now().Add(10 * time.Second); ; {
-			called := time.Now()
-			if page().Total == 1 {
-				built = called
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatal("gds's answer never shown")
-			}
-			time.Sleep(5 * time.Millisecond)
+		// The first build, at t0, shows gds's flight once it has arrived
+		// (a build with nothing would hold the next one back too).
+		arrived(t, w, st.SearchID, "gds")
+		if p := page(); p.Total != 1 {
+			t.Fatalf("gds's answer shows %d solutions, want 1", p.Total)
 		}
 		close(second.gate)
-		for time.Since(built) < 800*time.Millisecond {
-			if p := page(); p.Total != 1 || status(p, "ndc") != "pending" {
-				t.Fatalf("%v after the last build: %d solutions, ndc %s; want no rebuild before a second", time.Since(built), p.Total, status(p, "ndc"))
-			}
-			time.Sleep(20 * time.Millisecond)
+		arrived(t, w, st.SearchID, "ndc")
+		w.now.Store(t0.Add(time.Second - time.Nanosecond).UnixNano())
+		if p := page(); p.Total != 1 || status(p, "ndc") != "pending" {
+			t.Fatalf("just before a second after the last build: %d solutions, ndc %s; want no rebuild", p.Total, status(p, "ndc"))
 		}
-		p := poll(t, w, st.SearchID, shopping.Query{}, func(p shopping.Page) bool { return p.Total == 2 })
-		if status(p, "ndc") != "done" || p.Complete {
-			t.Fatalf("after a second: ndc %s complete %v", status(p, "ndc"), p.Complete)
+		w.now.Store(t0.Add(time.Second).UnixNano())
+		p := page()
+		if p.Total != 2 || status(p, "ndc") != "done" || p.Complete {
+			t.Fatalf("a second after the last build: %d solutions, ndc %s, complete %v; want 2, done, not complete", p.Total, status(p, "ndc"), p.Complete)
 		}
 		close(last.gate)
 		p = poll(t, w, st.SearchID, shopping.Query{}, func(p shopping.Page) bool { return p.Complete })

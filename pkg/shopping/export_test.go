@@ -34,6 +34,27 @@ func (e *Engine) Cached(id string) bool {
 	return e.cache[id] != nil
 }
 
+// Arrived says whether supplier's answer reached the search on this
+// instance, built into its solutions or not yet.
+func (e *Engine) Arrived(id, supplier string) bool {
+	e.mu.Lock()
+	st := e.cache[id]
+	e.mu.Unlock()
+	if st == nil {
+		return false
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	for _, parts := range [][]Part{st.local, st.pending, st.parts} {
+		for _, p := range parts {
+			if p.Supplier == supplier {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // SetMaxCached lowers the cache's bound.
 func (e *Engine) SetMaxCached(n int) { e.maxCached = n }
 
