@@ -212,15 +212,15 @@ func poll(t *testing.T, w *world, id string, q shopping.Query, cond func(shoppin
 	}
 }
 
-// arrived waits until supplier's answer reached search id on w's engine:
+// arrived waits until the answer to part reached search id on w's engine:
 // the supplier answers on the engine's goroutine, and the test waits for
 // it, not for time to pass.
-func arrived(t *testing.T, w *world, id, supplier string) {
+func arrived(t *testing.T, w *world, id, part string) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
-	for !w.eng.Arrived(id, supplier) {
+	for !w.eng.Arrived(id, part) {
 		if time.Now().After(deadline) {
-			t.Fatalf("%s's answer never arrived", supplier)
+			t.Fatalf("the answer to %s never arrived", part)
 		}
 		time.Sleep(time.Millisecond)
 	}
@@ -539,14 +539,16 @@ func TestEngineBusyRebuildsLessOften(t *testing.T) {
 			}
 			return p
 		}
-		// The first build, at t0, shows gds's flight once it has arrived
-		// (a build with nothing would hold the next one back too).
-		arrived(t, w, st.SearchID, "gds")
+		// The first build, at t0, shows gds's flight once its whole-trip
+		// answer has arrived (a build with nothing would hold the next one
+		// back too).
+		arrived(t, w, st.SearchID, "main/gds")
 		if p := page(); p.Total != 1 {
 			t.Fatalf("gds's answer shows %d solutions, want 1", p.Total)
 		}
 		close(second.gate)
-		arrived(t, w, st.SearchID, "ndc")
+		// Only a whole-trip answer is worth a rebuild under load.
+		arrived(t, w, st.SearchID, "main/ndc")
 		w.now.Store(t0.Add(time.Second - time.Nanosecond).UnixNano())
 		if p := page(); p.Total != 1 || status(p, "ndc") != "pending" {
 			t.Fatalf("just before a second after the last build: %d solutions, ndc %s; want no rebuild", p.Total, status(p, "ndc"))

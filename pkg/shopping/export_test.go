@@ -34,9 +34,10 @@ func (e *Engine) Cached(id string) bool {
 	return e.cache[id] != nil
 }
 
-// Arrived says whether supplier's answer reached the search on this
-// instance, built into its solutions or not yet.
-func (e *Engine) Arrived(id, supplier string) bool {
+// Arrived says whether the answer to part (a call's part name, such as
+// "main/gds") reached the search on this instance, built into its
+// solutions or not yet.
+func (e *Engine) Arrived(id, part string) bool {
 	e.mu.Lock()
 	st := e.cache[id]
 	e.mu.Unlock()
@@ -47,7 +48,7 @@ func (e *Engine) Arrived(id, supplier string) bool {
 	defer st.mu.Unlock()
 	for _, parts := range [][]Part{st.local, st.pending, st.parts} {
 		for _, p := range parts {
-			if p.Supplier == supplier {
+			if p.Name == part {
 				return true
 			}
 		}
