@@ -125,6 +125,8 @@ func runSearchEvery(tb testing.TB, w *world, req shopping.Request, every time.Du
 		if p.Complete {
 			return first, time.Since(start), p.Total
 		}
+		// A client's polling interval: the benchmark measures wall time
+		// to the results, so it polls as a client would.
 		time.Sleep(every)
 	}
 }
@@ -356,6 +358,8 @@ func interliningStudy(t testing.TB) (out study) {
 			if p.Complete {
 				break
 			}
+			// The simulated suppliers answer with their real latency on
+			// the engine's goroutines: the study waits for that work.
 			time.Sleep(time.Millisecond)
 		}
 		if err != nil {

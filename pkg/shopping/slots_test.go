@@ -83,6 +83,8 @@ func waitQueued(t *testing.T, s *slots, n int) {
 	})
 }
 
+// waitFor polls cond: what it waits for is other goroutines reaching a
+// point (queued on s), which no clock the test moves would hasten.
 func waitFor(t *testing.T, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
