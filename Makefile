@@ -10,7 +10,7 @@ VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo de
 LDFLAGS   := -X github.com/voyage/voyage/pkg/app.Version=$(VERSION)
 CHROMIUM  ?= /usr/bin/chromium
 
-.PHONY: all run build deps islands generate check-generated vet test test-fast test-go test-islands test-browser test-chaos-short chaos bench chromium clean docs fuzz ocr
+.PHONY: all run build deps islands generate check-generated vet test test-fast test-go test-islands test-browser test-chaos-short run-test-go run-test-islands run-test-browser run-test-chaos-short chaos bench chromium clean docs fuzz ocr
 
 all: build
 
@@ -49,22 +49,40 @@ run: build ocr
 vet: generate
 	$(GO) vet ./...
 
-test: islands check-generated vet test-go test-islands test-browser test-chaos-short
+# make test builds and checks first (islands, generated code, vet, the
+# binary), one after the other; then runs the Go tests, the islands' tests
+# and the browser tests side by side, since the browser tests leave a core
+# idle much of the time (a page waits on the server, the simulators answer
+# after their answer time) and the Go tests fill it; then the chaos run,
+# alone, as it kills servers and waits for their work to settle. Each phase
+# prints how long it took.
+test: islands check-generated vet build chromium ocr
+	@$(MAKE) --no-print-directory -j3 --output-sync=target run-test-go run-test-islands run-test-browser
+	@$(MAKE) --no-print-directory run-test-chaos-short
+
+# timed runs its second argument as a shell command and says how long it
+# took under its first.
+timed = start=$$(date +%s); $(2); rc=$$?; echo "make test: $(1) took $$(( $$(date +%s) - start )) s (exit $$rc)"; exit $$rc
 
 # Store tests run on SQLite and PostgreSQL (VOYAGE_TEST_POSTGRES_URL, default
 # the local server); under CI=true an unreachable PostgreSQL fails them. Each
 # test copies a database migrated once (storetest) and most run in parallel.
+GO_TESTS = $(GO) test -race -count=1 -timeout 50m ./...
 test-go: ocr
-	$(GO) test -race -count=1 -timeout 50m ./...
+	$(GO_TESTS)
+run-test-go:
+	@$(call timed,Go tests,$(GO_TESTS))
 
 # The inner loop: the Go tests without -race and without the browser, on
 # both engines all the same.
 test-fast: generate ocr
 	$(GO) test -count=1 -timeout 20m ./...
 
+ISLAND_TESTS = npx tsc --noEmit -p . && npx vitest run
 test-islands: deps
-	npx tsc --noEmit -p .
-	npx vitest run
+	$(ISLAND_TESTS)
+run-test-islands:
+	@$(call timed,islands' tests,$(ISLAND_TESTS))
 
 chromium:
 	@if ! [ -x "$(CHROMIUM)" ]; then \
@@ -80,8 +98,11 @@ ocr:
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tesseract-ocr tesseract-ocr-eng fonts-ocr-b >/dev/null; \
 	fi
 
+BROWSER_TESTS = VOYAGE_BIN=$(CURDIR)/$(BIN) CHROMIUM=$(CHROMIUM) node --test --test-concurrency=2 e2e/
 test-browser: build chromium ocr
-	VOYAGE_BIN=$(CURDIR)/$(BIN) CHROMIUM=$(CHROMIUM) node --test --test-concurrency=2 e2e/
+	$(BROWSER_TESTS)
+run-test-browser:
+	@$(call timed,browser tests,$(BROWSER_TESTS))
 
 # Chaos: three `voyage serve` instances on one fresh PostgreSQL database
 # (VOYAGE_TEST_POSTGRES_URL's server) under booking, payment, refund and
@@ -94,9 +115,12 @@ chaos: build
 
 # The short run for CI: 25 s of load with one kill; it then waits until every
 # paid order is settled (at most 2 minutes after the kill, usually far less).
-test-chaos-short: build
-	VOYAGE_BIN=$(CURDIR)/$(BIN) $(GO) test -tags chaos -count=1 -timeout 8m -run TestChaos ./e2e/chaos \
+CHAOS_SHORT = VOYAGE_BIN=$(CURDIR)/$(BIN) $(GO) test -tags chaos -count=1 -timeout 8m -run TestChaos ./e2e/chaos \
 		-chaos.duration=25s -chaos.workers=3
+test-chaos-short: build
+	$(CHAOS_SHORT)
+run-test-chaos-short:
+	@$(call timed,chaos,$(CHAOS_SHORT))
 
 # The command reference in docs/cli (a test fails when it is stale).
 docs:
