@@ -61,7 +61,9 @@ async function status(page) {
 }
 
 // reloadUntil reloads the order page until its status reads want, or fails
-// with the last status seen.
+// with the last status seen. It waits, as a user does, on work the server's
+// queue does in another process (ticketing, the refund): no clock of the
+// test's can move that, so it polls once a second.
 async function reloadUntil(page, want, ms, what) {
   const end = Date.now() + ms;
   let seen = await status(page);

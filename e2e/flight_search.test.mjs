@@ -306,6 +306,8 @@ async function nonstopFlight(token, date) {
   });
   assert.equal(started.code, 0, JSON.stringify(started));
   let env;
+  // The suppliers answer in the server's process after their answer time;
+  // the test can only ask again, as the API's clients do (every 500 ms).
   for (let i = 0; i < 120; i++) {
     env = await apiCall(token, 'POST', '/shopping/v2/flight/async-shopping/solutions', {
       searchId: started.data.searchId, filters: { airlines: [], stops: ['0'], departureBuckets: [], arrivalBuckets: [], ticketingSpeed: [] }, sort: 'price', page: 1, pageSize: 20,

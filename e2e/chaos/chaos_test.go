@@ -209,6 +209,8 @@ func (c *cluster) start(i int) {
 	c.mu.Lock()
 	in.cmd, in.done = cmd, done
 	c.mu.Unlock()
+	// The instance is another process starting up: only asking it tells
+	// when it is ready, so this polls.
 	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(100 * time.Millisecond) {
 		resp, err := http.Get("http://" + in.addr + "/readyz")
 		if err == nil {
@@ -328,6 +330,8 @@ func retry[T any](ctx context.Context, fn func() (T, error)) (T, error) {
 			return v, nil
 		}
 		last = err
+		// A killed instance comes back in real time (the test restarts a
+		// process); a client can only wait and call again.
 		time.Sleep(100 * time.Millisecond)
 	}
 	var zero T
@@ -472,6 +476,8 @@ func (l *load) quote(ctx context.Context, token string, r [2]string, date string
 		Complete bool       `json:"complete"`
 		Items    []solution `json:"items"`
 	}
+	// The search runs in the server's process, in real time (this test
+	// kills servers under load): it polls as a client does.
 	for deadline := time.Now().Add(30 * time.Second); !page.Complete; time.Sleep(100 * time.Millisecond) {
 		if ctx.Err() != nil || time.Now().After(deadline) {
 			return "", false
@@ -507,6 +513,7 @@ var tinyPNG = []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x0
 // refund waits for the order to be issued, files a refund, has the
 // provider approve it and the agency confirm it.
 func (l *load) refund(ctx context.Context, op, provider string, id int64) {
+	// Ticketing is the servers' queue's work, across kills: it polls.
 	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(200 * time.Millisecond) {
 		if ctx.Err() != nil || time.Now().After(deadline) {
 			return
@@ -573,6 +580,8 @@ func waitSettled(t *testing.T, db *sql.DB, deadline time.Time) map[string]int {
 		if len(waiting) == 0 || time.Now().After(deadline) {
 			return waiting
 		}
+		// The servers settle on their queue's schedule, in their own
+		// processes: the test reads the database again a second later.
 		time.Sleep(time.Second)
 	}
 }
