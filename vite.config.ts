@@ -41,5 +41,10 @@ export default defineConfig({
   test: {
     environment: 'jsdom',
     include: ['islands/**/*.test.{ts,tsx}'],
+    setupFiles: ['islands/test-setup.ts'],
+    // On a busy 2-core machine a test typing a whole booking form in jsdom
+    // took more than vitest's 5 s (12 failed so in a run beside the Go
+    // tests): a test fails on what it finds, not on how busy the machine is.
+    testTimeout: 60_000,
   },
 });
