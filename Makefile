@@ -94,8 +94,7 @@ ocr:
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tesseract-ocr tesseract-ocr-eng fonts-ocr-b >/dev/null; \
 	fi
 
-# e2e/run.mjs runs the files two at a time, the walk first.
-BROWSER_TESTS = VOYAGE_BIN=$(CURDIR)/$(BIN) CHROMIUM=$(CHROMIUM) node e2e/run.mjs
+BROWSER_TESTS = VOYAGE_BIN=$(CURDIR)/$(BIN) CHROMIUM=$(CHROMIUM) node --test --test-concurrency=2 e2e/
 test-browser: build chromium ocr
 	$(BROWSER_TESTS)
 run-test-browser:
