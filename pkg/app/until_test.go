@@ -24,6 +24,8 @@ func until(t testing.TB, within time.Duration, check func() error) {
 		if time.Now().After(deadline) {
 			t.Fatalf("after %s: %v", within, err)
 		}
+		// Not a clock: the work is on another goroutine; this only spaces
+		// the checks (see above).
 		time.Sleep(wait)
 	}
 }

@@ -232,6 +232,8 @@ func arrived(t *testing.T, w *world, id, part string) {
 		if time.Now().After(deadline) {
 			t.Fatalf("the answer to %s never arrived", part)
 		}
+		// Not a clock: the supplier's goroutine delivers the answer; this
+		// only spaces the checks.
 		time.Sleep(time.Millisecond)
 	}
 }
