@@ -32,6 +32,7 @@ import (
 	"github.com/voyage/voyage/pkg/mail"
 	"github.com/voyage/voyage/pkg/order"
 	"github.com/voyage/voyage/pkg/partnership"
+	"github.com/voyage/voyage/pkg/payment"
 	"github.com/voyage/voyage/pkg/profile"
 	"github.com/voyage/voyage/pkg/ratelimit"
 	"github.com/voyage/voyage/pkg/recognition"
@@ -88,7 +89,7 @@ type App struct {
 	// quotes are the verified flight quotes, shared by shopping and orders.
 	quotes *shopping.Quotes
 	// gateways are the payment gateways flight and group orders share.
-	gateways map[string]order.Gateway
+	gateways map[string]payment.Gateway
 }
 
 // New opens the database (migrating it unless cfg.NoMigrate) and builds every

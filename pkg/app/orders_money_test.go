@@ -15,6 +15,7 @@ import (
 	"github.com/voyage/voyage/pkg/config"
 	"github.com/voyage/voyage/pkg/money"
 	"github.com/voyage/voyage/pkg/order"
+	"github.com/voyage/voyage/pkg/payment"
 	"github.com/voyage/voyage/pkg/shopping"
 )
 
@@ -234,7 +235,7 @@ func TestGatewayPayments(t *testing.T) {
 		_, env := call(t, srv, "GET", "/order/v2/flight/config/payment", "en", "", bearer(op.Token)...)
 		var cfg order.PaymentConfig
 		_ = json.Unmarshal(env.Data, &cfg)
-		if len(cfg.Channels) != len(order.Channels) || cfg.Channels[0].Channel != "balance" || cfg.Channels[0].Kind != "wallet" {
+		if len(cfg.Channels) != len(payment.Channels) || cfg.Channels[0].Channel != "balance" || cfg.Channels[0].Kind != "wallet" {
 			t.Fatalf("payment config = %+v", cfg)
 		}
 		start := walletMinor(t, a, op.Company.ID)

@@ -9,6 +9,7 @@ import (
 	"github.com/voyage/voyage/pkg/config"
 	"github.com/voyage/voyage/pkg/group"
 	"github.com/voyage/voyage/pkg/order"
+	"github.com/voyage/voyage/pkg/payment"
 	"github.com/voyage/voyage/pkg/shopping"
 	"github.com/voyage/voyage/pkg/supplier/duffel"
 	"github.com/voyage/voyage/pkg/supplier/sim"
@@ -100,13 +101,13 @@ func Sources(c config.ShoppingConfig, records sim.Records) (map[string]shopping.
 // buildOrders wires the order service to the suppliers the engine searches
 // and, when configured, the test payment gateway.
 func (a *App) buildOrders() {
-	gateways := map[string]order.Gateway{}
+	gateways := map[string]payment.Gateway{}
 	if a.Cfg.Payment.TestGateway {
 		slog.Warn("payment: the built-in test gateway takes the external channels' payments; never in production")
-		gw := order.NewTestGateway()
+		gw := payment.NewTestGateway()
 		gw.FeePercent = a.Cfg.Payment.TestGatewayFeePercent
-		for _, c := range order.Channels {
-			if c != order.ChannelBalance {
+		for _, c := range payment.Channels {
+			if c != payment.ChannelBalance {
 				gateways[c] = gw
 			}
 		}

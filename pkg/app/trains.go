@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/voyage/voyage/pkg/config"
-	"github.com/voyage/voyage/pkg/order"
+	"github.com/voyage/voyage/pkg/payment"
 	"github.com/voyage/voyage/pkg/supplier/rail/railsim"
 	"github.com/voyage/voyage/pkg/supplier/sim"
 	"github.com/voyage/voyage/pkg/train"
@@ -24,12 +24,12 @@ func (a *App) buildTrains() error {
 	}
 	// The external payment channels are the flight orders': with the
 	// built-in test gateway on, it takes them for trains too.
-	gateways := map[string]order.Gateway{}
+	gateways := map[string]payment.Gateway{}
 	if a.Cfg.Payment.TestGateway {
-		gw := order.NewTestGateway()
+		gw := payment.NewTestGateway()
 		gw.FeePercent = a.Cfg.Payment.TestGatewayFeePercent
-		for _, c := range order.Channels {
-			if c != order.ChannelBalance {
+		for _, c := range payment.Channels {
+			if c != payment.ChannelBalance {
 				gateways[c] = gw
 			}
 		}

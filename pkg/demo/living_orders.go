@@ -13,6 +13,7 @@ import (
 	"github.com/voyage/voyage/pkg/display"
 	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/order"
+	"github.com/voyage/voyage/pkg/payment"
 	"github.com/voyage/voyage/pkg/shopping"
 	"github.com/voyage/voyage/pkg/store"
 	"github.com/voyage/voyage/pkg/supplier"
@@ -167,7 +168,7 @@ func seedFlight(ctx context.Context, a Services, who auth.Principal, f livingFli
 		return err
 	}
 	if o.Status == order.ToBePaid {
-		if _, err := a.Orders.Pay(ctx, who, id, f.key+"-pay", order.PayRequest{Channel: order.ChannelBalance}); err != nil {
+		if _, err := a.Orders.Pay(ctx, who, id, f.key+"-pay", order.PayRequest{Channel: payment.ChannelBalance}); err != nil {
 			return fmt.Errorf("pay: %w", err)
 		}
 	}

@@ -12,7 +12,7 @@ import (
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/ledger"
-	"github.com/voyage/voyage/pkg/order"
+	"github.com/voyage/voyage/pkg/payment"
 )
 
 // PayInput is POST .../{id}/payment.
@@ -29,8 +29,8 @@ type PayInput struct {
 
 // Channels are the payment channels: the wallet and those with a gateway.
 func (s *Service) Channels() []string {
-	out := []string{order.ChannelBalance}
-	for _, c := range order.Channels {
+	out := []string{payment.ChannelBalance}
+	for _, c := range payment.Channels {
 		if _, ok := s.gateways[c]; ok {
 			out = append(out, c)
 		}
@@ -106,15 +106,15 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 		To: ledger.Provider(ledger.KindSuppliers), Amount: d.Amount, Currency: d.Currency, PaymentType: typ, OrderID: o.BookingNumber,
 		Description: describe(o, stage), CreatedBy: actorOf(who).name}
 	gkey := ""
-	if in.Channel != order.ChannelBalance {
+	if in.Channel != payment.ChannelBalance {
 		gkey = fmt.Sprintf("group-%d-%s-%s", o.ID, stage, key)
 		if key == "" {
 			gkey = fmt.Sprintf("group-%d-%s-%d", o.ID, stage, now.UnixNano())
 		}
-		res, cerr := s.gateways[in.Channel].Charge(ctx, order.Charge{Key: gkey, Channel: in.Channel, OrderID: o.ID, Amount: d.Amount,
+		res, cerr := s.gateways[in.Channel].Charge(ctx, payment.Charge{Key: gkey, Channel: in.Channel, OrderID: o.ID, Amount: d.Amount,
 			Currency: d.Currency, TestOutcome: in.TestOutcome})
 		switch {
-		case errors.Is(cerr, order.ErrDeclined):
+		case errors.Is(cerr, payment.ErrDeclined):
 			return View{}, fault.New(fault.CodePaymentFailed, http.StatusPaymentRequired, "order.error.payFail")
 		case cerr != nil:
 			// The same Idempotency-Key asks the gateway again, which

@@ -53,7 +53,7 @@ import (
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/ledger"
-	"github.com/voyage/voyage/pkg/order"
+	"github.com/voyage/voyage/pkg/payment"
 	"github.com/voyage/voyage/pkg/store"
 	"github.com/voyage/voyage/pkg/supplier"
 )
@@ -80,7 +80,7 @@ type Options struct {
 	SupplierNames func() []string
 	// Gateways take the external payment channels' payments (the flight
 	// orders' gateways).
-	Gateways map[string]order.Gateway
+	Gateways map[string]payment.Gateway
 	// MinGroupSize is the fewest seats (adults and children) a group asks
 	// for; 10 when zero.
 	MinGroupSize int
@@ -100,7 +100,7 @@ type Service struct {
 	agencies      *agency.Store
 	suppliers     func(string) (supplier.Supplier, bool)
 	supplierNames func() []string
-	gateways      map[string]order.Gateway
+	gateways      map[string]payment.Gateway
 	minSize       int
 	remindBefore  time.Duration
 	now           func() time.Time

@@ -13,6 +13,7 @@ import (
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/ledger"
+	"github.com/voyage/voyage/pkg/payment"
 )
 
 // PaymentConfig lists the channels the caller's agency can pay with and
@@ -34,7 +35,7 @@ func (s *Service) PaymentConfig(ctx context.Context, who auth.Principal) (Paymen
 		Balance: moneyOf(b.Balance, cur), CreditLimit: moneyOf(b.CreditLimit, cur), Available: moneyOf(b.Available(), cur)}
 	for _, c := range s.channels {
 		kind := "gateway"
-		if c == ChannelBalance {
+		if c == payment.ChannelBalance {
 			kind = "wallet"
 		}
 		out.Channels = append(out.Channels, ChannelInfo{Channel: c, Kind: kind})
@@ -83,8 +84,8 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 		return View{}, fault.New(fault.CodeQuoteExpired, http.StatusConflict, "order.error.payExpired")
 	}
 	actor := actorName(who)
-	if req.Channel == ChannelBalance {
-		o.PaymentStatus, o.PaymentChannel, o.PaymentKey = Paid, ChannelBalance, key
+	if req.Channel == payment.ChannelBalance {
+		o.PaymentStatus, o.PaymentChannel, o.PaymentKey = Paid, payment.ChannelBalance, key
 		handed, err := s.payFromWallet(ctx, &o, actor, fresh)
 		if errors.Is(err, errNotFresh) {
 			// The copy was taken: this time from the store.
@@ -114,13 +115,13 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 	if err != nil {
 		return View{}, err
 	}
-	res, cerr := gw.Charge(ctx, Charge{Key: gkey, Channel: req.Channel, OrderID: o.ID, Amount: o.Total, Currency: o.Currency, TestOutcome: req.TestOutcome})
+	res, cerr := gw.Charge(ctx, payment.Charge{Key: gkey, Channel: req.Channel, OrderID: o.ID, Amount: o.Total, Currency: o.Currency, TestOutcome: req.TestOutcome})
 	switch {
 	case cerr == nil:
 		if err := s.settleGateway(ctx, o.ID, res); err != nil {
 			return View{}, err
 		}
-	case errors.Is(cerr, ErrDeclined):
+	case errors.Is(cerr, payment.ErrDeclined):
 		if err := s.unpaid(ctx, o.ID); err != nil {
 			return View{}, err
 		}
@@ -140,7 +141,7 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 // instance kept since booking it (fresh.go) rather than read from the
 // store. Only a wallet payment uses the copy.
 func (s *Service) payable(ctx context.Context, who auth.Principal, id int64, channel string) (Order, viewer, bool, error) {
-	if channel == ChannelBalance {
+	if channel == payment.ChannelBalance {
 		if kept, ok := s.fresh.Take(id); ok {
 			o, v, err := s.seen(ctx, who, func() (Order, error) { return kept, nil })
 			return o, v, err == nil, err
@@ -218,7 +219,7 @@ func route(o Order) string {
 
 // settleGateway records a gateway payment: the money arrives from the
 // funding account and the order goes to ticketing.
-func (s *Service) settleGateway(ctx context.Context, id int64, res ChargeResult) error {
+func (s *Service) settleGateway(ctx context.Context, id int64, res payment.ChargeResult) error {
 	err := s.db.InTx(ctx, func(tx *sqlx.Tx) error {
 		o, err := load(ctx, s.db, tx, id)
 		if err != nil {
@@ -276,7 +277,7 @@ func (s *Service) CheckPayment(ctx context.Context, id int64) error {
 	switch {
 	case err == nil:
 		return s.settleGateway(ctx, id, res)
-	case errors.Is(err, ErrDeclined), errors.Is(err, ErrUnknownPayment):
+	case errors.Is(err, payment.ErrDeclined), errors.Is(err, payment.ErrUnknownPayment):
 		return s.unpaid(ctx, id)
 	}
 	return fmt.Errorf("order %d: payment status: %w", id, err)

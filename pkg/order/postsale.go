@@ -22,6 +22,7 @@ import (
 	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/mail"
 	"github.com/voyage/voyage/pkg/money"
+	"github.com/voyage/voyage/pkg/payment"
 	"github.com/voyage/voyage/pkg/shopping"
 	"github.com/voyage/voyage/pkg/store"
 	"github.com/voyage/voyage/pkg/supplier"
@@ -567,7 +568,7 @@ func (s *Service) Confirm(ctx context.Context, who auth.Principal, id int64) (Vi
 	actor := actorName(who)
 	err = s.db.InTx(ctx, func(tx *sqlx.Tx) error {
 		if o.Type == TypeChange && o.Total > 0 {
-			o.PaymentStatus, o.PaymentChannel = Paid, ChannelBalance
+			o.PaymentStatus, o.PaymentChannel = Paid, payment.ChannelBalance
 		}
 		if err := s.move(ctx, tx, &o, ActConfirm, actor, ""); err != nil {
 			return err

@@ -27,6 +27,7 @@ import (
 	"github.com/voyage/voyage/pkg/idempotency"
 	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/money"
+	"github.com/voyage/voyage/pkg/payment"
 	"github.com/voyage/voyage/pkg/recent"
 	"github.com/voyage/voyage/pkg/shopping"
 	"github.com/voyage/voyage/pkg/store"
@@ -65,7 +66,7 @@ type Options struct {
 	Suppliers func(name string) (supplier.Supplier, bool)
 	// Gateways take payments for the external channels; Channels are the
 	// channels offered (balance and those with a gateway).
-	Gateways map[string]Gateway
+	Gateways map[string]payment.Gateway
 	Channels []string
 	Now      func() time.Time
 	Logger   *slog.Logger
@@ -82,7 +83,7 @@ type Service struct {
 	agencies  *agency.Store
 	looks     Looks
 	suppliers func(string) (supplier.Supplier, bool)
-	gateways  map[string]Gateway
+	gateways  map[string]payment.Gateway
 	channels  []string
 	now       func() time.Time
 	log       *slog.Logger
@@ -108,8 +109,8 @@ func New(o Options) *Service {
 		o.Logger = slog.Default()
 	}
 	if o.Channels == nil {
-		o.Channels = []string{ChannelBalance}
-		for _, c := range Channels {
+		o.Channels = []string{payment.ChannelBalance}
+		for _, c := range payment.Channels {
 			if _, ok := o.Gateways[c]; ok {
 				o.Channels = append(o.Channels, c)
 			}

@@ -12,7 +12,7 @@ import (
 
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/ledger"
-	"github.com/voyage/voyage/pkg/order"
+	"github.com/voyage/voyage/pkg/payment"
 )
 
 // The payment gateways are the flight orders' (pkg/order): the same
@@ -42,14 +42,14 @@ func (s *Service) payGateway(ctx context.Context, o Order, v viewer, key string,
 	if err != nil {
 		return View{}, err
 	}
-	res, cerr := gw.Charge(ctx, order.Charge{Key: gkey, Channel: req.Channel, OrderID: o.ID, Amount: o.Total, Currency: o.Currency,
+	res, cerr := gw.Charge(ctx, payment.Charge{Key: gkey, Channel: req.Channel, OrderID: o.ID, Amount: o.Total, Currency: o.Currency,
 		TestOutcome: req.TestOutcome})
 	switch {
 	case cerr == nil:
 		if err := s.settleGateway(ctx, o.ID, res); err != nil {
 			return View{}, err
 		}
-	case errors.Is(cerr, order.ErrDeclined):
+	case errors.Is(cerr, payment.ErrDeclined):
 		if err := s.unpaid(ctx, o.ID); err != nil {
 			return View{}, err
 		}
@@ -67,7 +67,7 @@ func (s *Service) payGateway(ctx context.Context, o Order, v viewer, key string,
 
 // settleGateway records a gateway payment: the money arrives from the
 // funding account (the wallet is not touched) and ticketing is queued.
-func (s *Service) settleGateway(ctx context.Context, id int64, res order.ChargeResult) error {
+func (s *Service) settleGateway(ctx context.Context, id int64, res payment.ChargeResult) error {
 	return s.db.InTx(ctx, func(tx *sqlx.Tx) error {
 		o, err := load(ctx, s.db, tx, id)
 		if err != nil {
@@ -128,7 +128,7 @@ func (s *Service) CheckPayment(ctx context.Context, id int64) error {
 	switch {
 	case err == nil:
 		return s.settleGateway(ctx, id, res)
-	case errors.Is(err, order.ErrDeclined), errors.Is(err, order.ErrUnknownPayment):
+	case errors.Is(err, payment.ErrDeclined), errors.Is(err, payment.ErrUnknownPayment):
 		return s.unpaid(ctx, id)
 	}
 	return fmt.Errorf("train order %d: payment status: %w", id, err)

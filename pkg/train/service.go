@@ -75,7 +75,7 @@ import (
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/ledger"
-	"github.com/voyage/voyage/pkg/order"
+	"github.com/voyage/voyage/pkg/payment"
 	"github.com/voyage/voyage/pkg/store"
 	"github.com/voyage/voyage/pkg/supplier/rail"
 	"github.com/voyage/voyage/pkg/supplier/rail/railsim"
@@ -105,7 +105,7 @@ type Options struct {
 	Policy *rail.Policy
 	// Gateways take payments for the external channels (the flight
 	// orders' gateways); balance needs none.
-	Gateways map[string]order.Gateway
+	Gateways map[string]payment.Gateway
 	// Timeout bounds each supplier call; 20 s when zero.
 	Timeout time.Duration
 	Now     func() time.Time
@@ -121,7 +121,7 @@ type Service struct {
 	stations Directory
 	policy   rail.Policy
 	timeout  time.Duration
-	gateways map[string]order.Gateway
+	gateways map[string]payment.Gateway
 	now      func() time.Time
 	log      *slog.Logger
 	jobs     Inserter

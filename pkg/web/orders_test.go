@@ -25,6 +25,7 @@ import (
 	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/order"
+	"github.com/voyage/voyage/pkg/payment"
 	"github.com/voyage/voyage/pkg/server"
 	"github.com/voyage/voyage/pkg/shopping"
 	"github.com/voyage/voyage/pkg/siteinfo"
@@ -762,7 +763,7 @@ func TestOrderCatalog(t *testing.T) {
 			keys = append(keys, fmt.Sprintf("orders.subReason.%d.%s", n, s))
 		}
 	}
-	for _, c := range order.Channels {
+	for _, c := range payment.Channels {
 		keys = append(keys, "orders.channel."+c)
 	}
 	for a := range orderActionSuccess {
