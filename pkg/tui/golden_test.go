@@ -244,17 +244,9 @@ func (c *console) settled(t *testing.T, s string) string {
 		want = nil
 	}
 	if want != nil {
-		timeout := time.After(5 * time.Second)
-		for {
-			if now := c.p.screen(); now+"\n" == string(want) {
-				return now
-			}
-			select {
-			case <-c.p.drawn:
-			case <-timeout:
-				return c.p.screen()
-			}
-		}
+		// A screen that never matches is returned for the caller's diff.
+		now, _ := c.p.until(5*time.Second, func(s string) bool { return s+"\n" == string(want) })
+		return now
 	}
 	// With -update nothing says which screen is the last: one unchanged
 	// for ten looks 20 ms apart is taken as settled. A quiet time is what

@@ -189,16 +189,26 @@ func (c *console) quit() {
 // last screen after a deadline.
 func (c *console) waitFor(what string, cond func(screen string) bool) string {
 	c.t.Helper()
-	timeout := time.After(15 * time.Second)
+	s, ok := c.p.until(15*time.Second, cond)
+	if !ok {
+		c.t.Fatalf("waiting for %s; the screen is:\n%s", what, s)
+	}
+	return s
+}
+
+// until answers the first screen cond accepts, waking on each drawing, or
+// the screen at the end of within and false.
+func (p *probe) until(within time.Duration, cond func(screen string) bool) (string, bool) {
+	timeout := time.After(within)
 	for {
-		s := c.p.screen()
+		s := p.screen()
 		if cond(s) {
-			return s
+			return s, true
 		}
 		select {
-		case <-c.p.drawn:
+		case <-p.drawn:
 		case <-timeout:
-			c.t.Fatalf("waiting for %s; the screen is:\n%s", what, c.p.screen())
+			return p.screen(), false
 		}
 	}
 }
