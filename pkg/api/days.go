@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/voyage/voyage/pkg/booking"
 	"github.com/voyage/voyage/pkg/display"
 )
 
@@ -38,4 +39,14 @@ func dayFilter(r *http.Request, loc *time.Location, key string, errs map[string]
 		errs["to"] = key
 	}
 	return from, to
+}
+
+// agencyToday is the date on the caller's agency's clock, as midnight UTC:
+// the issue date its documents print.
+func (s Services) agencyToday(r *http.Request) (time.Time, error) {
+	loc, err := s.agencyZone(r)
+	if err != nil {
+		return time.Time{}, err
+	}
+	return booking.Date(time.Now(), loc), nil
 }

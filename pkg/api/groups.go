@@ -2,6 +2,7 @@ package api
 
 import (
 	"errors"
+	"github.com/voyage/voyage/pkg/booking"
 	"net/http"
 	"slices"
 
@@ -27,6 +28,9 @@ type PassengerListForm struct {
 const groupPath = "/order/v2/flight/group/orders"
 
 // registerGroups adds the group flight order routes (API.md "Group orders").
+// booksGroups is booking.Groups: group fares are an operator's, as flights are.
+var booksGroups = booking.Groups.MayBook
+
 func registerGroups(rt *Router, s Services) {
 	if s.Groups == nil {
 		return
@@ -45,7 +49,7 @@ func registerGroups(rt *Router, s Services) {
 	state := []int{fault.CodeNotFound, fault.CodeConflict, fault.CodeNoAccess}
 
 	rt.Handle("POST "+groupPath, Operation{
-		ID: "requestGroupOrder", SelfAudited: true, Tag: "groups", Allow: canBook, Status: http.StatusCreated,
+		ID: "requestGroupOrder", SelfAudited: true, Tag: "groups", Allow: booksGroups, Status: http.StatusCreated,
 		Summary: "Ask for a group fare (Idempotency-Key required; a replay answers the first order): to_be_quote",
 		Request: group.RequestInput{}, Response: group.View{}, Errors: []int{fault.CodeConflict}, Idempotency: IdempotencyRequired,
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
@@ -57,7 +61,7 @@ func registerGroups(rt *Router, s Services) {
 	})
 
 	rt.Handle("GET "+groupPath, Operation{
-		ID: "listGroupOrders", Tag: "groups", Allow: canBook,
+		ID: "listGroupOrders", Tag: "groups", Allow: booksGroups,
 		Summary: "The group orders of the caller's agency and its sub-agencies (all of them for the provider)", Response: group.Page{},
 		Query: append([]Param{{Name: "status", Type: "string", Description: "one status, or all"}}, pagingParams...),
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
@@ -66,7 +70,7 @@ func registerGroups(rt *Router, s Services) {
 	})
 
 	rt.Handle("GET "+groupPath+"/status", Operation{
-		ID: "groupOrderStatusCounts", Tag: "groups", Allow: canBook,
+		ID: "groupOrderStatusCounts", Tag: "groups", Allow: booksGroups,
 		Summary: "How many group orders are in each status ('all' first)", Response: []group.StatusCount{},
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
 		return g.Counts(r.Context(), Principal(r))
@@ -96,13 +100,13 @@ func registerGroups(rt *Router, s Services) {
 		return err
 	}
 	rt.HandleRaw("GET "+groupPath+"/passengers/template", Operation{
-		ID: "groupPassengerTemplate", Tag: "groups", Allow: canBook,
+		ID: "groupPassengerTemplate", Tag: "groups", Allow: booksGroups,
 		Summary:  "The passenger-list xlsx template in en, zh-cn or zh-tw (lang; the request's language when absent)",
 		Query:    []Param{{Name: "lang", Type: "string", Description: "en, zh-cn or zh-tw", Enum: []string{"en", "zh-cn", "zh-tw"}}},
 		Produces: []string{docs.ContentType(docs.XLSX)},
 	}, template)
 	rt.HandleRaw("GET "+groupPath+"/{id}/passengers/template", Operation{
-		ID: "groupOrderPassengerTemplate", Tag: "groups", Allow: canBook,
+		ID: "groupOrderPassengerTemplate", Tag: "groups", Allow: booksGroups,
 		Summary: "The passenger-list xlsx template for an order (the same for every order)", Errors: []int{fault.CodeNotFound},
 		Query:    []Param{{Name: "lang", Type: "string", Description: "en, zh-cn or zh-tw", Enum: []string{"en", "zh-cn", "zh-tw"}}},
 		Produces: []string{docs.ContentType(docs.XLSX)},
@@ -118,7 +122,7 @@ func registerGroups(rt *Router, s Services) {
 	})
 
 	rt.HandleRaw("GET "+groupPath+"/{id}/documents/{kind}", Operation{
-		ID: "downloadGroupDocument", Reads: true, Tag: "groups", Allow: canBook,
+		ID: "downloadGroupDocument", Reads: true, Tag: "groups", Allow: booksGroups,
 		Summary: "Download an issued group's itinerary or e-ticket (the flight documents, every passenger with their ticket) as PDF or Excel",
 		Query:   []Param{{Name: "format", Type: "string", Description: "pdf (default) or xlsx", Enum: docs.TicketFormats}}, Errors: []int{fault.CodeNotFound},
 		PathEnum: map[string][]string{"kind": docs.TicketKinds}, Produces: []string{docs.ContentType(docs.PDF), docs.ContentType(docs.XLSX)},
@@ -139,20 +143,25 @@ func registerGroups(rt *Router, s Services) {
 			return err
 		}
 		ctx := r.Context()
+		today, err := s.agencyToday(r)
+		if err != nil {
+			return err
+		}
 		w.Header().Set("Content-Type", docs.ContentType(format))
 		w.Header().Set("Content-Disposition", `attachment; filename="`+v.BookingNumber+"-"+kind+"."+format+`"`)
 		w.Header().Set("Cache-Control", "private, no-store")
-		return docs.WriteTicket(w, kind, format, docs.Ticket{Order: v, Lang: i18n.Lang(ctx), T: func(k string, args ...any) string { return i18n.T(ctx, k, args...) }})
+		return docs.WriteTicket(w, kind, format, docs.Ticket{Order: v, Lang: i18n.Lang(ctx), T: func(k string, args ...any) string { return i18n.T(ctx, k, args...) },
+			Date: today})
 	})
 
 	rt.Handle("GET "+groupPath+"/{id}", Operation{
-		ID: "getGroupOrder", Tag: "groups", Allow: canBook,
+		ID: "getGroupOrder", Tag: "groups", Allow: booksGroups,
 		Summary:  "One group order: journeys, quotes (history), installments, passenger list, tickets, timeline, ledger entries, actions allowed now",
 		Response: group.View{}, Errors: []int{fault.CodeNotFound},
 	}, withID(func(r *http.Request, n int64) (any, error) { return g.Get(r.Context(), Principal(r), n) }))
 
 	rt.Handle("DELETE "+groupPath+"/{id}", Operation{
-		ID: "cancelGroupOrder", SelfAudited: true, Tag: "groups", Allow: canBook,
+		ID: "cancelGroupOrder", SelfAudited: true, Tag: "groups", Allow: booksGroups,
 		Summary: "Cancel a group order: free before any deposit; deposits paid are forfeited", Response: group.View{}, Errors: state,
 	}, withID(func(r *http.Request, n int64) (any, error) { return g.Cancel(r.Context(), Principal(r), n) }))
 
@@ -184,17 +193,17 @@ func registerGroups(rt *Router, s Services) {
 	}))
 
 	rt.Handle("POST "+groupPath+"/{id}/quote/acceptance", Operation{
-		ID: "acceptGroupQuote", SelfAudited: true, Tag: "groups", Allow: canBook,
+		ID: "acceptGroupQuote", SelfAudited: true, Tag: "groups", Allow: booksGroups,
 		Summary: "Accept the current quote (the order still needs confirming before the quote's confirm-before time)", Response: group.View{}, Errors: state,
 	}, withID(func(r *http.Request, n int64) (any, error) { return g.Accept(r.Context(), Principal(r), n) }))
 
 	rt.Handle("POST "+groupPath+"/{id}/quote/decline", Operation{
-		ID: "declineGroupQuote", SelfAudited: true, Tag: "groups", Allow: canBook,
+		ID: "declineGroupQuote", SelfAudited: true, Tag: "groups", Allow: booksGroups,
 		Summary: "Decline the current quote: the request goes back to the provider (to_be_quote)", Response: group.View{}, Errors: state,
 	}, withID(func(r *http.Request, n int64) (any, error) { return g.Decline(r.Context(), Principal(r), n) }))
 
 	rt.Handle("PUT "+groupPath+"/{id}/passengers", Operation{
-		ID: "uploadGroupPassengers", SelfAudited: true, Tag: "groups", Allow: canBook,
+		ID: "uploadGroupPassengers", SelfAudited: true, Tag: "groups", Allow: booksGroups,
 		Summary: "Upload the passenger list (multipart field 'file', xlsx): replaces the list before confirmation; " +
 			"code 100001 with data.errors [{row, column, cell, message}] and nothing stored when a row is invalid",
 		Request: PassengerListForm{}, Multipart: true, Response: UploadResult{}, Errors: state,
@@ -223,12 +232,12 @@ func registerGroups(rt *Router, s Services) {
 	}))
 
 	rt.Handle("GET "+groupPath+"/{id}/passengers", Operation{
-		ID: "getGroupPassengers", Tag: "groups", Allow: canBook,
+		ID: "getGroupPassengers", Tag: "groups", Allow: booksGroups,
 		Summary: "The order's passenger list", Response: []group.Passenger{}, Errors: []int{fault.CodeNotFound},
 	}, withID(func(r *http.Request, n int64) (any, error) { return g.Passengers(r.Context(), Principal(r), n) }))
 
 	rt.Handle("POST "+groupPath+"/{id}/confirmation", Operation{
-		ID: "confirmGroupOrder", SelfAudited: true, Tag: "groups", Allow: canBook,
+		ID: "confirmGroupOrder", SelfAudited: true, Tag: "groups", Allow: booksGroups,
 		Summary:  "Confirm on the current quote before its confirm-before time, with a valid passenger list (locked from then on): to_be_apply_seat",
 		Response: group.View{}, Errors: state,
 	}, withID(func(r *http.Request, n int64) (any, error) { return g.Confirm(r.Context(), Principal(r), n) }))
@@ -246,7 +255,7 @@ func registerGroups(rt *Router, s Services) {
 	}))
 
 	rt.Handle("POST "+groupPath+"/{id}/payment", Operation{
-		ID: "payGroupOrder", SelfAudited: true, Tag: "groups", Allow: canBook,
+		ID: "payGroupOrder", SelfAudited: true, Tag: "groups", Allow: booksGroups,
 		Summary: "Pay the installment due (Idempotency-Key recommended; a replay answers the first result) from the wallet or a gateway; " +
 			"late: code 100009 'Group payment time expired: contact the administrator'",
 		Request: group.PayInput{}, Response: group.View{}, Idempotency: IdempotencyOptional,

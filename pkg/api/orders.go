@@ -2,6 +2,7 @@ package api
 
 import (
 	"errors"
+	"github.com/voyage/voyage/pkg/booking"
 	"net/http"
 	"slices"
 	"strconv"
@@ -55,8 +56,9 @@ var ordersQuery = append([]Param{
 	{Name: "to", Type: "string", Description: "created on or before, YYYY-MM-DD (inclusive)" + daysNote},
 }, pagingParams...)
 
-// canBook is spec §6 canAccessTicket with the flight service on.
-func canBook(s auth.Subject) bool { return s.FlightServiceEnable() }
+// canBook is booking.Flights: an operator or a SuperUser of a company with
+// the flight service.
+var canBook = booking.Flights.MayBook
 
 func orderFilter(r *http.Request, loc *time.Location) (order.Filter, error) {
 	q := r.URL.Query()
@@ -368,11 +370,15 @@ func registerOrders(rt *Router, s Services) {
 			return err
 		}
 		ctx := r.Context()
+		today, err := s.agencyToday(r)
+		if err != nil {
+			return err
+		}
 		w.Header().Set("Content-Type", docs.ContentType(format))
 		w.Header().Set("Content-Disposition", `attachment; filename="`+v.BookingNumber+"-"+kind+"."+format+`"`)
 		w.Header().Set("Cache-Control", "private, no-store")
 		return docs.WriteTicket(w, kind, format, docs.Ticket{Order: v, Lang: i18n.Lang(ctx), T: func(k string, args ...any) string { return i18n.T(ctx, k, args...) },
-			Baggage: &v.Baggage, ShowDocumentNumbers: r.URL.Query().Get("documentNumbers") == "full"})
+			Date: today, Baggage: &v.Baggage, ShowDocumentNumbers: r.URL.Query().Get("documentNumbers") == "full"})
 	})
 }
 

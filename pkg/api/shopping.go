@@ -1,10 +1,10 @@
 package api
 
 import (
+	"github.com/voyage/voyage/pkg/booking"
 	"net/http"
 	"time"
 
-	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/pnr"
@@ -35,7 +35,7 @@ func analysis(r pnr.Result) pnr.Result {
 
 // flightSearch is spec §6 flightServiceEnable: the company's flight service
 // on and an operator (or super user).
-func flightSearch(s auth.Subject) bool { return s.FlightServiceEnable() }
+var flightSearch = booking.Flights.MayBook
 
 func registerShopping(rt *Router, s Services) {
 	if s.Shopping == nil {

@@ -6,14 +6,20 @@ import (
 	"time"
 
 	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/booking"
 	"github.com/voyage/voyage/pkg/docs"
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/train"
 )
 
-// canTrain is the company's trainServiceEnable switch.
-func canTrain(s auth.Subject) bool { return s.TrainServiceEnable() }
+// Trains (booking.Trains): every user of a company with the train service
+// sees its train orders; an operator or a SuperUser searches, books and
+// acts on them.
+var (
+	seesTrains  = booking.Trains.MaySee
+	booksTrains = booking.Trains.MayBook
+)
 
 // trainOrdersQuery documents the train order list's query parameters.
 var trainOrdersQuery = append([]Param{
@@ -53,7 +59,7 @@ func registerTrains(rt *Router, s Services) {
 	id := func(r *http.Request) (int64, error) { return PathID(r, "id") }
 
 	rt.Handle("GET /shopping/v2/train/stations", Operation{
-		ID: "trainStations", Tag: "trains", Allow: canTrain,
+		ID: "trainStations", Tag: "trains", Allow: seesTrains,
 		Summary:  "Find stations by code, name (English, Simplified or Traditional Chinese), pinyin or its initials; names in the request's language",
 		Response: []train.StationView{}, Query: []Param{{Name: "q", Type: "string", Required: true}},
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
@@ -61,7 +67,7 @@ func registerTrains(rt *Router, s Services) {
 	})
 
 	rt.Handle("GET /shopping/v2/train/config", Operation{
-		ID: "trainConfig", Tag: "trains", Allow: canTrain,
+		ID: "trainConfig", Tag: "trains", Allow: seesTrains,
 		Summary:  "The on-sale dates (China time) and the codes of train types, seat classes, ticket and document types a booking form offers",
 		Response: train.Config{},
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
@@ -69,7 +75,7 @@ func registerTrains(rt *Router, s Services) {
 	})
 
 	rt.Handle("POST /shopping/v2/train/search", Operation{
-		ID: "trainSearch", Reads: true, Tag: "trains", Allow: canTrain,
+		ID: "trainSearch", Reads: true, Tag: "trains", Allow: booksTrains,
 		Summary: "The trains of a trip on a date in the sales window, with seat classes, prices and seats left (an offer id books for 15 minutes)",
 		Request: train.SearchRequest{}, Response: train.SearchResult{},
 		Errors: []int{fault.CodeSearchTimeout, fault.CodeNoAccess},
@@ -82,7 +88,7 @@ func registerTrains(rt *Router, s Services) {
 	})
 
 	rt.Handle("POST /order/v2/train/orders", Operation{
-		ID: "createTrainOrder", Tag: "trains", Allow: canTrain, Status: http.StatusCreated,
+		ID: "createTrainOrder", Tag: "trains", Allow: booksTrains, Status: http.StatusCreated,
 		Summary: "Book seats of an offer for passengers (requires an Idempotency-Key header; a replay answers the first order); the railway holds them until holdExpiresAt",
 		Request: train.CreateRequest{}, Response: train.View{}, Idempotency: IdempotencyRequired,
 		Errors: []int{fault.CodeQuoteExpired, fault.CodeNoFlight, fault.CodeConflict},
@@ -95,7 +101,7 @@ func registerTrains(rt *Router, s Services) {
 	})
 
 	rt.Handle("GET /order/v2/train/orders", Operation{
-		ID: "listTrainOrders", Tag: "trains", Allow: canTrain,
+		ID: "listTrainOrders", Tag: "trains", Allow: seesTrains,
 		Summary: "The train orders of the caller's agency and its sub-agencies", Response: train.Page{}, Query: trainOrdersQuery,
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
 		loc, err := s.agencyZone(r)
@@ -110,7 +116,7 @@ func registerTrains(rt *Router, s Services) {
 	})
 
 	rt.Handle("GET /order/v2/train/orders/status", Operation{
-		ID: "trainOrderStatusCounts", Tag: "trains", Allow: canTrain,
+		ID: "trainOrderStatusCounts", Tag: "trains", Allow: seesTrains,
 		Summary:  "How many train orders are in each of the given statuses (all statuses when none given)",
 		Response: []train.StatusCount{}, Query: []Param{{Name: "status", Type: "string", Array: true, Enum: statusNames(train.Statuses)}},
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
@@ -118,7 +124,7 @@ func registerTrains(rt *Router, s Services) {
 	})
 
 	rt.Handle("GET /order/v2/train/orders/{id}", Operation{
-		ID: "getTrainOrder", Tag: "trains", Allow: canTrain,
+		ID: "getTrainOrder", Tag: "trains", Allow: seesTrains,
 		Summary:  "One train order with its tickets, timeline, waiting quote and the actions allowed now",
 		Response: train.View{}, Errors: []int{fault.CodeNotFound},
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
@@ -130,7 +136,7 @@ func registerTrains(rt *Router, s Services) {
 	})
 
 	rt.Handle("POST /order/v2/train/orders/{id}/payment", Operation{
-		ID: "payTrainOrder", Tag: "trains", Allow: canTrain,
+		ID: "payTrainOrder", Tag: "trains", Allow: booksTrains,
 		Summary: "Pay an order from the wallet (Idempotency-Key: a replay answers the order); tickets are issued in the background",
 		Request: train.PayRequest{}, Response: train.View{}, Idempotency: IdempotencyOptional,
 		Errors: []int{fault.CodeInsufficientFund, fault.CodePaymentFailed, fault.CodeQuoteExpired, fault.CodeConflict, fault.CodeNotFound},
@@ -147,7 +153,7 @@ func registerTrains(rt *Router, s Services) {
 	})
 
 	rt.Handle("DELETE /order/v2/train/orders/{id}", Operation{
-		ID: "cancelTrainOrder", Tag: "trains", Allow: canTrain,
+		ID: "cancelTrainOrder", Tag: "trains", Allow: booksTrains,
 		Summary: "Cancel an unpaid order; the seats go back to the railway", Response: train.View{},
 		Errors: []int{fault.CodeConflict, fault.CodeNotFound},
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
@@ -159,7 +165,7 @@ func registerTrains(rt *Router, s Services) {
 	})
 
 	rt.Handle("POST /order/v2/train/orders/{id}/refund", Operation{
-		ID: "trainRefundQuote", Tag: "trains", Allow: canTrain,
+		ID: "trainRefundQuote", Tag: "trains", Allow: booksTrains,
 		Summary: "Quote refunding some passengers' tickets (all when none given) with the railway's fee by time band; the order waits in rfd_to_be_confirm. Closed 30 minutes before departure",
 		Request: train.RefundRequest{}, Response: train.RefundQuoteView{},
 		Errors: []int{fault.CodeConflict, fault.CodeNotFound},
@@ -178,7 +184,7 @@ func registerTrains(rt *Router, s Services) {
 	})
 
 	rt.Handle("POST /order/v2/train/orders/{id}/change", Operation{
-		ID: "trainChangeQuote", Tag: "trains", Allow: canTrain,
+		ID: "trainChangeQuote", Tag: "trains", Allow: booksTrains,
 		Summary: "Quote moving some passengers to another train (offer of a new search; once per ticket) with the fare difference; the order waits in chg_to_be_confirm",
 		Request: train.ChangeRequest{}, Response: train.ChangeQuoteView{},
 		Errors: []int{fault.CodeConflict, fault.CodeQuoteExpired, fault.CodeNoFlight, fault.CodeNotFound},
@@ -195,7 +201,7 @@ func registerTrains(rt *Router, s Services) {
 	})
 
 	rt.Handle("POST /order/v2/train/orders/{id}/confirmation", Operation{
-		ID: "confirmTrainQuote", Tag: "trains", Allow: canTrain,
+		ID: "confirmTrainQuote", Tag: "trains", Allow: booksTrains,
 		Summary:  "Confirm the refund or change quote waiting: refunded (money back to the wallet, refund-train) or changed (fare difference, change-train)",
 		Response: train.View{}, Errors: []int{fault.CodeConflict, fault.CodeQuoteExpired, fault.CodeInsufficientFund, fault.CodeNotFound},
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
@@ -207,7 +213,7 @@ func registerTrains(rt *Router, s Services) {
 	})
 
 	rt.Handle("DELETE /order/v2/train/orders/{id}/quote", Operation{
-		ID: "dropTrainQuote", Tag: "trains", Allow: canTrain,
+		ID: "dropTrainQuote", Tag: "trains", Allow: booksTrains,
 		Summary: "Drop the refund or change quote waiting; the order is as before", Response: train.View{},
 		Errors: []int{fault.CodeConflict, fault.CodeNotFound},
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
@@ -237,7 +243,7 @@ func registerTrains(rt *Router, s Services) {
 	})
 
 	rt.HandleRaw("GET /order/v2/train/orders/{id}/documents/eticket", Operation{
-		ID: "downloadTrainTicket", Tag: "trains", Allow: canTrain,
+		ID: "downloadTrainTicket", Tag: "trains", Allow: seesTrains,
 		Summary: "Download the e-ticket of a train order as PDF (in the request's language)", Errors: []int{fault.CodeNotFound},
 		Produces: []string{"application/pdf"},
 	}, func(w http.ResponseWriter, r *http.Request) error {
@@ -251,10 +257,14 @@ func registerTrains(rt *Router, s Services) {
 			return err
 		}
 		lang := i18n.Lang(ctx)
+		today, err := s.agencyToday(r)
+		if err != nil {
+			return err
+		}
 		w.Header().Set("Content-Type", docs.ContentType(docs.PDF))
 		w.Header().Set("Content-Disposition", `attachment; filename="`+v.BookingNumber+`-eticket.pdf"`)
 		w.Header().Set("Cache-Control", "private, no-store")
 		return docs.WriteTrainTicket(w, docs.TrainTicket{Order: v, Lang: lang, T: func(k string, args ...any) string { return i18n.T(ctx, k, args...) },
-			Station: func(code string) string { return t.StationName(code, lang) }})
+			Station: func(code string) string { return t.StationName(code, lang) }, Date: today})
 	})
 }

@@ -37,7 +37,8 @@ type Ticket struct {
 	// Baggage is the fare's free allowance. order.View does not carry it,
 	// so the caller passes it when it knows it; nil leaves it out.
 	Baggage *supplier.Baggage
-	// Date is the date of issue printed; zero means today in UTC.
+	// Date is the date of issue printed, the reader's agency's date
+	// (booking.Today): required, since no zone is everyone's today.
 	Date time.Time
 	// ShowDocumentNumbers prints passport and ID numbers in full on the
 	// itinerary, which otherwise shows only their last characters: an
@@ -120,7 +121,7 @@ func buildTicket(kind string, tk Ticket) (ticketDoc, error) {
 	x := ticketText{o: tk.Order, lang: lang, t: tk.T, mask: kind == Itinerary && !tk.ShowDocumentNumbers}
 	date := tk.Date
 	if date.IsZero() {
-		date = time.Now().UTC()
+		return ticketDoc{}, fmt.Errorf("docs: ticket %s without its issue date", tk.Order.BookingNumber)
 	}
 	var d ticketDoc
 	switch kind {

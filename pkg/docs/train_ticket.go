@@ -19,7 +19,8 @@ type TrainTicket struct {
 	T    Translate
 	// Station names a station code in Lang; the code itself when nil.
 	Station func(code string) string
-	// Date is the date of issue printed; zero means today in UTC.
+	// Date is the date of issue printed, the reader's agency's date
+	// (booking.Today): required, since no zone is everyone's today.
 	Date time.Time
 }
 
@@ -51,7 +52,7 @@ func buildTrainTicket(tk TrainTicket) (ticketDoc, error) {
 	}
 	date := tk.Date
 	if date.IsZero() {
-		date = time.Now().UTC()
+		return ticketDoc{}, fmt.Errorf("docs: ticket %s without its issue date", tk.Order.BookingNumber)
 	}
 	t, o := tk.T, tk.Order
 	enum := func(prefix, code string) string {

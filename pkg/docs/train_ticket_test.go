@@ -49,7 +49,7 @@ func TestTrainTicketPDF(t *testing.T) {
 	} {
 		t.Run(c.lang, func(t *testing.T) {
 			d, err := buildTrainTicket(TrainTicket{Order: sampleTrainOrder(c.issued), Lang: c.lang, T: translator(t, c.lang),
-				Station: func(code string) string { return stations[code] }})
+				Station: func(code string) string { return stations[code] }, Date: time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)})
 			if err != nil {
 				t.Fatal(err)
 			}

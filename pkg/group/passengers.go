@@ -7,6 +7,7 @@ import (
 	"encoding/xml"
 	"errors"
 	"fmt"
+	"github.com/voyage/voyage/pkg/booking"
 	"io"
 	"net/http"
 	"strconv"
@@ -479,7 +480,7 @@ func (s *Service) UploadPassengers(ctx context.Context, who auth.Principal, id i
 	if err != nil {
 		return 0, err
 	}
-	ps, err := s.ParseList(r, size, o, free, s.now().UTC())
+	ps, err := s.ParseList(r, size, o, free, booking.Today(s.now(), v.Agency))
 	if err != nil {
 		return 0, err
 	}

@@ -63,7 +63,7 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 	if in.Stage != "" && !slices.Contains(Stages, in.Stage) {
 		return View{}, fault.Validation(map[string]string{"stage": "group.error.stage"})
 	}
-	if v.party(o) != ByAgency {
+	if v.Side(o.AgencyID) != ByAgency {
 		return View{}, fault.Forbidden()
 	}
 	a, err := s.agencies.Cached(ctx, o.AgencyID)

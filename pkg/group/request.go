@@ -3,6 +3,7 @@ package group
 import (
 	"context"
 	"fmt"
+	"github.com/voyage/voyage/pkg/booking"
 	"net/mail"
 	"slices"
 	"time"
@@ -166,7 +167,7 @@ func (s *Service) Request(ctx context.Context, who auth.Principal, key string, i
 		return View{}, err
 	}
 	now := s.now().UTC()
-	if errs := s.normalize(&in, now); len(errs) > 0 {
+	if errs := s.normalize(&in, booking.Today(now, v.Agency)); len(errs) > 0 {
 		return View{}, fault.Validation(errs)
 	}
 	hash := requestHash(in)

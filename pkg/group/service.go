@@ -38,6 +38,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/voyage/voyage/pkg/booking"
 	"log/slog"
 	"slices"
 	"strings"
@@ -215,49 +216,12 @@ func (s *Service) logMove(ctx context.Context, tx *sqlx.Tx, o *Order, action Act
 		"action": action, "fromStatus": from, "status": to, "at": at})
 }
 
-// viewer is who is looking at orders.
-type viewer struct {
-	who   auth.Principal
-	scope scope
-}
+// viewer is who is looking at the line's orders: the access rule is
+// booking's, the same for every line.
+type viewer = booking.Viewer
 
 func (s *Service) viewer(ctx context.Context, who auth.Principal) (viewer, error) {
-	a, err := s.agencies.Cached(ctx, who.AgencyID)
-	if err != nil {
-		return viewer{}, err
-	}
-	v := viewer{who: who}
-	if who.Subject.IsProvider() {
-		return v, nil
-	}
-	v.scope.Agency = who.AgencyID
-	if a.OnlyOwnOrders && who.UserID != 0 && !who.Subject.HasRole(auth.RoleSuperUser) {
-		v.scope.User = who.UserID
-	}
-	return v, nil
-}
-
-func (v viewer) sees(ctx context.Context, agencies *agency.Store, o Order) (bool, error) {
-	if v.scope.Agency == 0 {
-		return true, nil
-	}
-	if v.scope.User != 0 && o.UserID != v.scope.User {
-		return false, nil
-	}
-	return agencies.IsWithin(ctx, v.scope.Agency, o.AgencyID)
-}
-
-// party is the side of the status machine the viewer acts on for o: the
-// provider on other agencies' orders, the agency on its own (a parent
-// agency sees its sub-agencies' orders but acts on none of them).
-func (v viewer) party(o Order) string {
-	switch {
-	case v.scope.Agency == 0 && o.AgencyID != v.who.AgencyID:
-		return ByProvider
-	case o.AgencyID == v.who.AgencyID:
-		return ByAgency
-	}
-	return ""
+	return booking.NewViewer(ctx, s.agencies, booking.Groups, who)
 }
 
 // get loads an order the caller may see (404 otherwise).
@@ -270,7 +234,7 @@ func (s *Service) get(ctx context.Context, who auth.Principal, id int64) (Order,
 	if err != nil {
 		return Order{}, v, err
 	}
-	ok, err := v.sees(ctx, s.agencies, o)
+	ok, err := v.Sees(ctx, s.agencies, o.AgencyID, o.UserID)
 	if err != nil {
 		return Order{}, v, err
 	}
@@ -282,17 +246,7 @@ func (s *Service) get(ctx context.Context, who auth.Principal, id int64) (Order,
 
 // may checks that the viewer is the party that takes action on o now.
 func may(v viewer, o Order, action Action) error {
-	p := Party(o.Status, action)
-	if p == "" {
-		return errState()
-	}
-	if p != v.party(o) {
-		if v.party(o) == "" || p == ByProvider {
-			return fault.Forbidden()
-		}
-		return errState()
-	}
-	return nil
+	return booking.Step(Party(o.Status, action), v.Side(o.AgencyID), errState())
 }
 
 func requestHash(v any) string {
@@ -307,13 +261,7 @@ func (s *Service) List(ctx context.Context, who auth.Principal, f Filter) (Page,
 	if err != nil {
 		return Page{}, err
 	}
-	if f.Page < 1 {
-		f.Page = 1
-	}
-	if f.PageSize < 1 {
-		f.PageSize = 20
-	}
-	f.PageSize = min(f.PageSize, 100)
+	pg := booking.Pages(f.Page, f.PageSize)
 	var statuses []string
 	switch {
 	case f.Status == "" || f.Status == "all":
@@ -322,11 +270,11 @@ func (s *Service) List(ctx context.Context, who auth.Principal, f Filter) (Page,
 	default:
 		return Page{}, fault.Validation(map[string]string{"status": "group.error.status"})
 	}
-	orders, total, err := listOrders(ctx, s.db, v.scope, statuses, f.Page, f.PageSize)
+	orders, total, err := listOrders(ctx, s.db, v.Scope, statuses, pg)
 	if err != nil {
 		return Page{}, err
 	}
-	p := Page{Items: make([]View, 0, len(orders)), Total: total, Page: f.Page, PageSize: f.PageSize}
+	p := Page{Items: make([]View, 0, len(orders)), Total: total, Page: pg.Page, PageSize: pg.Size}
 	for _, o := range orders {
 		p.Items = append(p.Items, s.brief(o, v))
 	}
@@ -353,7 +301,7 @@ func (s *Service) Counts(ctx context.Context, who auth.Principal) ([]StatusCount
 	if err != nil {
 		return nil, err
 	}
-	m, err := countStatuses(ctx, s.db, v.scope)
+	m, err := countStatuses(ctx, s.db, v.Scope)
 	if err != nil {
 		return nil, err
 	}
@@ -372,7 +320,7 @@ func (s *Service) brief(o Order, v viewer) View {
 	out := View{ID: o.ID, BookingNumber: o.BookingNumber, AgencyID: o.AgencyID, Status: o.Status, Tone: Tone(o.Status), Journeys: o.Journeys,
 		IsChangeDate: o.IsChangeDate, AcceptChangeFlight: o.AcceptChangeFlight, Passengers: o.Counts, CabinClass: o.Cabin, Contact: o.Contact,
 		Remark: o.Remark, Quotes: []Quote{}, Installments: []Installment{}, PassengerCount: len(o.Passengers), Locked: !o.ConfirmedAt.IsZero(),
-		Tickets: o.Tickets, Timeline: []Event{}, Ledger: []LedgerEntry{}, Actions: Allowed(o.Status, v.party(o)), CreatedAt: o.CreatedAt, UpdatedAt: o.UpdatedAt}
+		Tickets: o.Tickets, Timeline: []Event{}, Ledger: []LedgerEntry{}, Actions: Allowed(o.Status, v.Side(o.AgencyID)), CreatedAt: o.CreatedAt, UpdatedAt: o.UpdatedAt}
 	if out.Tickets == nil {
 		out.Tickets = []Ticket{}
 	}

@@ -1,6 +1,10 @@
 package group
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/voyage/voyage/pkg/booking"
+)
 
 // Status is a group order status of spec §4.
 type Status string
@@ -81,8 +85,8 @@ const (
 
 // Who may take an action.
 const (
-	ByAgency   = "agency"
-	ByProvider = "provider"
+	ByAgency   = booking.ByAgency
+	ByProvider = booking.ByProvider
 	BySystem   = "system"
 )
 

@@ -6,7 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
+	"github.com/voyage/voyage/pkg/booking"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -169,50 +169,15 @@ func loadByKey(ctx context.Context, db *store.DB, agencyID int64, key string) (O
 	return o, err == nil, err
 }
 
-// treeCTE selects the ids of an agency and every agency below it.
-const treeCTE = `WITH RECURSIVE tree(id) AS (SELECT CAST(? AS BIGINT) UNION ALL SELECT a.id FROM agencies a JOIN tree t ON a.parent_id = t.id) `
-
-// scope is who is looking: Agency 0 is the provider, who sees all.
-type scope struct {
-	Agency int64
-	User   int64
-}
-
-func where(sc scope, statuses []string) (string, string, []any) {
-	var conds []string
-	var args []any
-	prefix := ""
-	if sc.Agency != 0 {
-		prefix = treeCTE
-		conds = append(conds, "agency_id IN (SELECT id FROM tree)")
-		args = append(args, sc.Agency)
-	}
-	if sc.User != 0 {
-		conds = append(conds, "user_id = ?")
-		args = append(args, sc.User)
-	}
-	if len(statuses) > 0 {
-		conds = append(conds, "status IN ("+store.Marks(len(statuses))+")")
-		for _, s := range statuses {
-			args = append(args, s)
-		}
-	}
-	if len(conds) == 0 {
-		return prefix, "", args
-	}
-	return prefix, " WHERE " + strings.Join(conds, " AND "), args
-}
-
-func listOrders(ctx context.Context, db *store.DB, sc scope, statuses []string, page, size int) ([]Order, int, error) {
-	prefix, w, args := where(sc, statuses)
-	var total int
-	if err := db.GetContext(ctx, &total, db.Rebind(prefix+`SELECT COUNT(*) FROM group_orders`+w), args...); err != nil {
-		return nil, 0, fmt.Errorf("group: count: %w", err)
+func listOrders(ctx context.Context, db *store.DB, sc booking.Scope, statuses []string, p booking.Paging) ([]Order, int, error) {
+	q := sc.Query("agency_id", "user_id").In("status", statuses)
+	total, err := q.Count(ctx, db, "group_orders")
+	if err != nil {
+		return nil, 0, err
 	}
 	var rows []orderRow
-	q := prefix + `SELECT ` + orderColumns + ` FROM group_orders` + w + ` ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`
-	if err := db.SelectContext(ctx, &rows, db.Rebind(q), append(args, size, (page-1)*size)...); err != nil {
-		return nil, 0, fmt.Errorf("group: list: %w", err)
+	if err := q.Page(ctx, db, &rows, orderColumns, "group_orders", p); err != nil {
+		return nil, 0, err
 	}
 	out := make([]Order, 0, len(rows))
 	for _, r := range rows {
@@ -225,20 +190,8 @@ func listOrders(ctx context.Context, db *store.DB, sc scope, statuses []string, 
 	return out, total, nil
 }
 
-func countStatuses(ctx context.Context, db *store.DB, sc scope) (map[string]int, error) {
-	prefix, w, args := where(sc, nil)
-	var rows []struct {
-		Status string `db:"status"`
-		Cnt    int    `db:"cnt"`
-	}
-	if err := db.SelectContext(ctx, &rows, db.Rebind(prefix+`SELECT status, COUNT(*) AS cnt FROM group_orders`+w+` GROUP BY status`), args...); err != nil {
-		return nil, fmt.Errorf("group: status counts: %w", err)
-	}
-	out := map[string]int{}
-	for _, r := range rows {
-		out[r.Status] = r.Cnt
-	}
-	return out, nil
+func countStatuses(ctx context.Context, db *store.DB, sc booking.Scope) (map[string]int, error) {
+	return sc.Query("agency_id", "user_id").StatusCounts(ctx, db, "group_orders")
 }
 
 func events(ctx context.Context, db *store.DB, orderID int64) ([]Event, error) {

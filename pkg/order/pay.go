@@ -61,7 +61,7 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 	if err != nil {
 		return View{}, err
 	}
-	if v.agency.DisablePayment || v.party(o) != ByAgency {
+	if v.Agency.DisablePayment || v.Side(o.AgencyID) != ByAgency {
 		return View{}, fault.New(fault.CodeNoAccess, http.StatusForbidden, "order.error.paymentDisabled")
 	}
 	if !slices.Contains(s.channels, req.Channel) {

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/voyage/voyage/pkg/booking"
 	"io"
 	"mime/multipart"
 	"net/http"
@@ -122,8 +123,8 @@ func (s *Service) Request(ctx context.Context, who auth.Principal, id int64, typ
 	if errs := validateRequest(typ, req); len(errs) > 0 {
 		return View{}, fault.Validation(errs)
 	}
-	if Party(o.Type, o.Status, action) != v.party(o) {
-		return View{}, errState()
+	if err := booking.Step(Party(o.Type, o.Status, action), v.Side(o.AgencyID), errState()); err != nil {
+		return View{}, err
 	}
 	now := s.now().UTC()
 	r := Order{BookingNumber: pendingNumber(), AgencyID: o.AgencyID, UserID: who.UserID, Type: typ, OriginalID: o.ID,
@@ -199,14 +200,14 @@ func (s *Service) ChangeSearch(ctx context.Context, who auth.Principal, id int64
 	if err != nil {
 		return ChangeSearch{}, err
 	}
-	if Party(o.Type, o.Status, ActChange) != v.party(o) {
-		return ChangeSearch{}, errState()
+	if err := booking.Step(Party(o.Type, o.Status, ActChange), v.Side(o.AgencyID), errState()); err != nil {
+		return ChangeSearch{}, err
 	}
 	if len(o.Booked.Bookings) != 1 {
 		return ChangeSearch{}, fault.Conflict("order.error.changeMultiTicket")
 	}
 	errs := map[string]string{}
-	today := s.now().UTC().Truncate(24 * time.Hour)
+	today := booking.Today(s.now(), v.Agency)
 	var journeys []supplier.JourneyQuery
 	if len(req.Journeys) == 0 || len(req.Journeys) != max(len(o.Journeys), 1) {
 		errs["journeys"] = "order.change.error.journeys"
@@ -553,8 +554,8 @@ func (s *Service) Confirm(ctx context.Context, who auth.Principal, id int64) (Vi
 	if err != nil {
 		return View{}, err
 	}
-	if Party(o.Type, o.Status, ActConfirm) != v.party(o) {
-		return View{}, errState()
+	if err := booking.Step(Party(o.Type, o.Status, ActConfirm), v.Side(o.AgencyID), errState()); err != nil {
+		return View{}, err
 	}
 	if !s.now().Before(o.ConfirmBy) {
 		if _, err := s.expire(ctx, o.ID); err != nil {
@@ -562,7 +563,7 @@ func (s *Service) Confirm(ctx context.Context, who auth.Principal, id int64) (Vi
 		}
 		return View{}, fault.New(fault.CodeQuoteExpired, http.StatusConflict, "order.error.confirmExpired")
 	}
-	if o.Type == TypeChange && o.Total > 0 && v.agency.DisablePayment {
+	if o.Type == TypeChange && o.Total > 0 && v.Agency.DisablePayment {
 		return View{}, fault.New(fault.CodeNoAccess, http.StatusForbidden, "order.error.paymentDisabled")
 	}
 	actor := actorName(who)
@@ -782,38 +783,19 @@ func (s *Service) Disruptions(ctx context.Context, who auth.Principal, typ strin
 	if typ != "" && !slices.Contains(DisruptionTypes, typ) {
 		return DisruptionPage{}, fault.Validation(map[string]string{"type": "order.disruption.error.type"})
 	}
-	if size <= 0 {
-		size = 20
-	}
-	page, size = max(page, 1), min(size, 100)
-	conds, args := []string{}, []any{}
-	if v.scope.Agency != 0 {
-		conds = append(conds, "d.agency_id IN (SELECT id FROM tree)")
-		args = append(args, v.scope.Agency)
-	}
-	if v.scope.User != 0 {
-		conds = append(conds, "o.user_id = ?")
-		args = append(args, v.scope.User)
-	}
+	q := v.Scope.Query("d.agency_id", "o.user_id")
 	if typ != "" {
-		conds = append(conds, "d.type = ?")
-		args = append(args, typ)
+		q.And("d.type = ?", typ)
 	}
-	w, pre := "", ""
-	if len(conds) > 0 {
-		w = " WHERE " + strings.Join(conds, " AND ")
-	}
-	if v.scope.Agency != 0 {
-		pre = treeCTE
-	}
-	out := DisruptionPage{Items: []Disruption{}, Page: page, PageSize: size}
+	p := booking.Pages(page, size)
+	out := DisruptionPage{Items: []Disruption{}, Page: p.Page, PageSize: p.Size}
 	from := ` FROM flight_disruptions d JOIN flight_orders o ON o.id = d.order_id`
-	if err := s.db.GetContext(ctx, &out.Total, s.db.Rebind(pre+`SELECT COUNT(*)`+from+w), args...); err != nil {
+	if err := s.db.GetContext(ctx, &out.Total, s.db.Rebind(q.SQL(`SELECT COUNT(*)`+from, "")), q.Args()...); err != nil {
 		return out, fmt.Errorf("order: count disruptions: %w", err)
 	}
-	err = s.db.SelectContext(ctx, &out.Items, s.db.Rebind(pre+`SELECT d.id, d.order_id, o.booking_number, o.pnr, o.flight_number, d.type,
-		d.detail, d.email, d.emailed_at, d.created_at`+from+w+` ORDER BY d.created_at DESC, d.id DESC LIMIT ? OFFSET ?`),
-		append(args, size, (page-1)*size)...)
+	err = s.db.SelectContext(ctx, &out.Items, s.db.Rebind(q.SQL(`SELECT d.id, d.order_id, o.booking_number, o.pnr, o.flight_number, d.type,
+		d.detail, d.email, d.emailed_at, d.created_at`+from, ` ORDER BY d.created_at DESC, d.id DESC LIMIT ? OFFSET ?`)),
+		q.Args(p.Size, p.Offset())...)
 	if err != nil {
 		return out, fmt.Errorf("order: list disruptions: %w", err)
 	}

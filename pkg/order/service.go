@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/voyage/voyage/pkg/booking"
 	"log/slog"
 	"math/big"
 	"net/http"
@@ -271,47 +272,12 @@ func (s *Service) announces(ctx context.Context, o *Order) (bool, error) {
 	return s.notify.Subscribed(ctx, o.AgencyID, statusEvent(o))
 }
 
-// viewer is who is looking at orders.
-type viewer struct {
-	who    auth.Principal
-	scope  scope
-	agency agency.Agency
-}
+// viewer is who is looking at the line's orders: the access rule is
+// booking's, the same for every line.
+type viewer = booking.Viewer
 
 func (s *Service) viewer(ctx context.Context, who auth.Principal) (viewer, error) {
-	a, err := s.agencies.Cached(ctx, who.AgencyID)
-	if err != nil {
-		return viewer{}, err
-	}
-	v := viewer{who: who, agency: a}
-	if who.Subject.IsProvider() {
-		return v, nil
-	}
-	v.scope.Agency = who.AgencyID
-	// An agency set to show only own orders shows each user the orders
-	// they booked; its super admin and API keys still see them all.
-	if a.OnlyOwnOrders && who.UserID != 0 && !who.Subject.HasRole(auth.RoleSuperUser) {
-		v.scope.User = who.UserID
-	}
-	return v, nil
-}
-
-func (v viewer) sees(ctx context.Context, agencies *agency.Store, o Order) (bool, error) {
-	if v.scope.Agency == 0 {
-		return true, nil
-	}
-	if v.scope.User != 0 && o.UserID != v.scope.User {
-		return false, nil
-	}
-	return agencies.IsWithin(ctx, v.scope.Agency, o.AgencyID)
-}
-
-// party is which side of the status machine the viewer acts on for o.
-func (v viewer) party(o Order) string {
-	if v.scope.Agency == 0 && o.AgencyID != v.who.AgencyID {
-		return ByProvider
-	}
-	return ByAgency
+	return booking.NewViewer(ctx, s.agencies, booking.Flights, who)
 }
 
 // get loads an order the caller may see (404 otherwise).
@@ -330,7 +296,7 @@ func (s *Service) seen(ctx context.Context, who auth.Principal, find func() (Ord
 	if err != nil {
 		return Order{}, v, err
 	}
-	ok, err := v.sees(ctx, s.agencies, o)
+	ok, err := v.Sees(ctx, s.agencies, o.AgencyID, o.UserID)
 	if err != nil {
 		return Order{}, v, err
 	}
@@ -420,7 +386,7 @@ func (s *Service) Create(ctx context.Context, who auth.Principal, key string, re
 		case prior.RequestHash != hash:
 			return View{}, true, fault.Conflict("ledger.error.idempotencyMismatch")
 		}
-		return s.view(prior, v.party(prior)), true, nil
+		return s.view(prior, v.Side(prior.AgencyID)), true, nil
 	}
 	if out, found, err := replay(); found || err != nil {
 		return out, err
@@ -430,7 +396,7 @@ func (s *Service) Create(ctx context.Context, who auth.Principal, key string, re
 	if err != nil {
 		return View{}, err
 	}
-	currency := v.agency.SettlementCurrency
+	currency := v.Agency.SettlementCurrency
 	if currency == "" {
 		currency = "CNY"
 	}
@@ -440,7 +406,7 @@ func (s *Service) Create(ctx context.Context, who auth.Principal, key string, re
 	// In whole microseconds, as the store keeps them: the order this
 	// instance keeps for its payment (fresh) is the order as stored.
 	now := s.now().UTC().Truncate(time.Microsecond)
-	errs := validatePassengers(req.Passengers, qt.Passengers, qt.Solution, now)
+	errs := validatePassengers(req.Passengers, qt.Passengers, qt.Solution, booking.Today(now, v.Agency))
 	validateContact(req.Contact, errs)
 	if req.InvoiceType == "" {
 		req.InvoiceType = "None"
@@ -472,7 +438,7 @@ func (s *Service) Create(ctx context.Context, who auth.Principal, key string, re
 	case strings.HasPrefix(qt.Solution.TicketingSpeed, "special"):
 		// Special fares are ticketed by hand: the provider checks them first.
 		o.Status = Reviewing
-	case v.agency.DisablePayment:
+	case v.Agency.DisablePayment:
 		o.Status = Reserved
 	default:
 		o.Status = ToBePaid
@@ -676,7 +642,7 @@ func (s *Service) Get(ctx context.Context, who auth.Principal, id int64) (View, 
 }
 
 func (s *Service) detail(ctx context.Context, o Order, v viewer) (View, error) {
-	out := s.view(o, v.party(o))
+	out := s.view(o, v.Side(o.AgencyID))
 	var err error
 	if out.Events, err = events(ctx, s.db, o.ID); err != nil {
 		return View{}, err
@@ -696,10 +662,10 @@ func (s *Service) detail(ctx context.Context, o Order, v viewer) (View, error) {
 			open = true
 		}
 	}
-	if open || v.agency.DisablePayment {
+	if open || v.Agency.DisablePayment {
 		// One request at a time; and an agency that cannot pay cannot pay.
 		out.Actions = slices.DeleteFunc(out.Actions, func(a Action) bool {
-			return open && (a == ActChange || a == ActRefund || a == ActVoid) || v.agency.DisablePayment && (a == ActPay || a == ActConfirm && o.Type == TypeChange)
+			return open && (a == ActChange || a == ActRefund || a == ActVoid) || v.Agency.DisablePayment && (a == ActPay || a == ActConfirm && o.Type == TypeChange)
 		})
 	}
 	return out, nil
@@ -745,15 +711,8 @@ func (s *Service) List(ctx context.Context, who auth.Principal, f Filter) (Page,
 	if err != nil {
 		return Page{}, err
 	}
-	if f.Page < 1 {
-		f.Page = 1
-	}
-	if f.PageSize < 1 {
-		f.PageSize = 20
-	}
-	if f.PageSize > 100 {
-		f.PageSize = 100
-	}
+	pg := booking.Pages(f.Page, f.PageSize)
+	f.Page, f.PageSize = pg.Page, pg.Size
 	if f.Type != "" && f.Type != "all" && !slices.Contains(Types, f.Type) {
 		return Page{}, fault.Validation(map[string]string{"type": "order.error.type"})
 	}
@@ -765,7 +724,7 @@ func (s *Service) List(ctx context.Context, who auth.Principal, f Filter) (Page,
 	if f.Group != "" && GroupStatuses(f.Group) == nil {
 		return Page{}, fault.Validation(map[string]string{"group": "order.error.group"})
 	}
-	sc := v.scope
+	sc := v.Scope
 	if f.DirectOnly {
 		sc.Agency, sc.DirectOnly = who.AgencyID, true
 	}
@@ -775,7 +734,7 @@ func (s *Service) List(ctx context.Context, who auth.Principal, f Filter) (Page,
 	}
 	p := Page{Items: make([]View, 0, len(orders)), Total: total, Page: f.Page, PageSize: f.PageSize}
 	for _, o := range orders {
-		p.Items = append(p.Items, s.view(o, v.party(o)))
+		p.Items = append(p.Items, s.view(o, v.Side(o.AgencyID)))
 	}
 	return p, nil
 }
@@ -797,7 +756,7 @@ func (s *Service) StatusCounts(ctx context.Context, who auth.Principal, statuses
 			statuses = append(statuses, string(st))
 		}
 	}
-	m, err := counts(ctx, s.db, v.scope, statuses)
+	m, err := counts(ctx, s.db, v.Scope, statuses)
 	if err != nil {
 		return nil, err
 	}
@@ -847,8 +806,8 @@ func (s *Service) Cancel(ctx context.Context, who auth.Principal, id int64) (Vie
 	if err != nil {
 		return View{}, err
 	}
-	if Party(o.Type, o.Status, ActCancel) != v.party(o) {
-		return View{}, errState()
+	if err := booking.Step(Party(o.Type, o.Status, ActCancel), v.Side(o.AgencyID), errState()); err != nil {
+		return View{}, err
 	}
 	if err := s.db.InTx(ctx, func(tx *sqlx.Tx) error { return s.move(ctx, tx, &o, ActCancel, actorName(who), "") }); err != nil {
 		return View{}, err
@@ -867,8 +826,8 @@ func (s *Service) Act(ctx context.Context, who auth.Principal, id int64, action 
 	if err != nil {
 		return View{}, err
 	}
-	if Party(o.Type, o.Status, action) != v.party(o) {
-		return View{}, errState()
+	if err := booking.Step(Party(o.Type, o.Status, action), v.Side(o.AgencyID), errState()); err != nil {
+		return View{}, err
 	}
 	if err := s.db.InTx(ctx, func(tx *sqlx.Tx) error { return s.move(ctx, tx, &o, action, actorName(who), "") }); err != nil {
 		return View{}, err

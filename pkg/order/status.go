@@ -1,6 +1,10 @@
 package order
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/voyage/voyage/pkg/booking"
+)
 
 // Order types (spec §3): the original booking and the post-sale requests made
 // against it. Each request is an order row of its own pointing at the order it
@@ -117,8 +121,8 @@ const (
 
 // Who may take an action.
 const (
-	ByAgency   = "agency"
-	ByProvider = "provider"
+	ByAgency   = booking.ByAgency
+	ByProvider = booking.ByProvider
 	BySystem   = "system"
 )
 

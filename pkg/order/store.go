@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/voyage/voyage/pkg/booking"
 	"strings"
 	"sync"
 	"time"
@@ -468,37 +469,11 @@ func loadByKey(ctx context.Context, db *store.DB, agencyID int64, key string) (O
 
 func errNotFound() error { return fault.NotFound("order.error.notFound") }
 
-// treeCTE selects the ids of an agency and every agency below it.
-const treeCTE = `WITH RECURSIVE tree(id) AS (SELECT CAST(? AS BIGINT) UNION ALL SELECT a.id FROM agencies a JOIN tree t ON a.parent_id = t.id) `
-
-// listQuery builds the WHERE clause of a list for the viewer scope.
-type scope struct {
-	// Agency is the viewer's agency; 0 for the provider, who sees all.
-	Agency int64
-	// User limits to one user's orders (agencies showing only own orders).
-	User int64
-	// DirectOnly keeps the viewer agency's own orders.
-	DirectOnly bool
-}
-
-func where(sc scope, f Filter) (string, []any) {
-	var conds []string
-	var args []any
-	if sc.Agency != 0 {
-		if sc.DirectOnly {
-			conds = append(conds, "agency_id = ?")
-		} else {
-			conds = append(conds, "agency_id IN (SELECT id FROM tree)")
-		}
-		args = append(args, sc.Agency)
-	}
+// query is the list of the orders sc sees that f keeps.
+func query(sc booking.Scope, f Filter) *booking.Query {
+	q := sc.Query("agency_id", "user_id")
 	if f.AgencyID != 0 {
-		conds = append(conds, "agency_id = ?")
-		args = append(args, f.AgencyID)
-	}
-	if sc.User != 0 {
-		conds = append(conds, "user_id = ?")
-		args = append(args, sc.User)
+		q.And("agency_id = ?", f.AgencyID)
 	}
 	statuses := f.Statuses
 	if g := GroupStatuses(f.Group); g != nil {
@@ -506,52 +481,33 @@ func where(sc scope, f Filter) (string, []any) {
 			statuses = append(statuses, string(s))
 		}
 	}
-	if len(statuses) > 0 {
-		conds = append(conds, "status IN ("+store.Marks(len(statuses))+")")
-		for _, s := range statuses {
-			args = append(args, s)
-		}
-	}
+	q.In("status", statuses)
 	if f.Type != "" && f.Type != "all" {
-		conds = append(conds, "type = ?")
-		args = append(args, f.Type)
+		q.And("type = ?", f.Type)
 	}
 	if k := strings.TrimSpace(f.Keyword); k != "" {
 		like := "%" + strings.ToUpper(k) + "%"
-		conds = append(conds, "(UPPER(booking_number) LIKE ? OR UPPER(pnr) LIKE ? OR ticket_numbers LIKE ? OR UPPER(flight_number) LIKE ? OR UPPER(passengers) LIKE ?)")
-		args = append(args, like, like, like, like, like)
+		q.And("(UPPER(booking_number) LIKE ? OR UPPER(pnr) LIKE ? OR ticket_numbers LIKE ? OR UPPER(flight_number) LIKE ? OR UPPER(passengers) LIKE ?)",
+			like, like, like, like, like)
 	}
 	if !f.From.IsZero() {
-		conds = append(conds, "created_at >= ?")
-		args = append(args, f.From.UTC())
+		q.And("created_at >= ?", f.From.UTC())
 	}
 	if !f.To.IsZero() {
-		conds = append(conds, "created_at < ?")
-		args = append(args, f.To.UTC())
+		q.And("created_at < ?", f.To.UTC())
 	}
-	if len(conds) == 0 {
-		return "", args
-	}
-	return " WHERE " + strings.Join(conds, " AND "), args
+	return q
 }
 
-func prefix(sc scope) string {
-	if sc.Agency != 0 && !sc.DirectOnly {
-		return treeCTE
-	}
-	return ""
-}
-
-func list(ctx context.Context, db *store.DB, sc scope, f Filter) ([]Order, int, error) {
-	w, args := where(sc, f)
-	var total int
-	if err := db.GetContext(ctx, &total, db.Rebind(prefix(sc)+`SELECT COUNT(*) FROM flight_orders`+w), args...); err != nil {
-		return nil, 0, fmt.Errorf("order: count: %w", err)
+func list(ctx context.Context, db *store.DB, sc booking.Scope, f Filter) ([]Order, int, error) {
+	q := query(sc, f)
+	total, err := q.Count(ctx, db, "flight_orders")
+	if err != nil {
+		return nil, 0, err
 	}
 	var rows []row
-	q := prefix(sc) + `SELECT ` + columns + ` FROM flight_orders` + w + ` ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`
-	if err := db.SelectContext(ctx, &rows, db.Rebind(q), append(args, f.PageSize, (f.Page-1)*f.PageSize)...); err != nil {
-		return nil, 0, fmt.Errorf("order: list: %w", err)
+	if err := q.Page(ctx, db, &rows, columns, "flight_orders", booking.Paging{Page: f.Page, Size: f.PageSize}); err != nil {
+		return nil, 0, err
 	}
 	out := make([]Order, 0, len(rows))
 	for _, r := range rows {
@@ -564,20 +520,8 @@ func list(ctx context.Context, db *store.DB, sc scope, f Filter) ([]Order, int, 
 	return out, total, nil
 }
 
-func counts(ctx context.Context, db *store.DB, sc scope, statuses []string) (map[string]int, error) {
-	w, args := where(sc, Filter{Statuses: statuses})
-	var rows []struct {
-		Status string `db:"status"`
-		Cnt    int    `db:"cnt"`
-	}
-	if err := db.SelectContext(ctx, &rows, db.Rebind(prefix(sc)+`SELECT status, COUNT(*) AS cnt FROM flight_orders`+w+` GROUP BY status`), args...); err != nil {
-		return nil, fmt.Errorf("order: status counts: %w", err)
-	}
-	out := map[string]int{}
-	for _, r := range rows {
-		out[r.Status] = r.Cnt
-	}
-	return out, nil
+func counts(ctx context.Context, db *store.DB, sc booking.Scope, statuses []string) (map[string]int, error) {
+	return query(sc, Filter{Statuses: statuses}).StatusCounts(ctx, db, "flight_orders")
 }
 
 func events(ctx context.Context, db *store.DB, orderID int64) ([]Event, error) {

@@ -65,7 +65,7 @@ func (s *Service) agencyOrder(ctx context.Context, who auth.Principal, id int64)
 	if err != nil {
 		return o, v, err
 	}
-	if v.party(o) != ByAgency {
+	if v.Side(o.AgencyID) != ByAgency {
 		return o, v, fault.Forbidden()
 	}
 	return o, v, nil
@@ -281,7 +281,7 @@ func (s *Service) Confirm(ctx context.Context, who auth.Principal, id int64) (Vi
 		}
 		return View{}, fault.New(fault.CodeQuoteExpired, http.StatusConflict, "train.error.quoteExpired")
 	}
-	if v.agency.DisablePayment && o.Quote.Due > 0 {
+	if v.Agency.DisablePayment && o.Quote.Due > 0 {
 		return View{}, fault.New(fault.CodeNoAccess, http.StatusForbidden, "train.error.paymentDisabled")
 	}
 	actor := actorName(who)

@@ -241,7 +241,7 @@ func (s *Service) Create(ctx context.Context, who auth.Principal, key string, re
 		}
 		return View{}, supplierFault(err)
 	}
-	if cur := v.agency.SettlementCurrency; cur != "" && cur != b.Total.Currency {
+	if cur := v.Agency.SettlementCurrency; cur != "" && cur != b.Total.Currency {
 		// The wallet is kept in the settlement currency; fares are the
 		// railway's. Converting them is not built: refuse clearly.
 		s.release(Order{SupplierRef: b.Ref})
@@ -300,7 +300,7 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 	if err != nil {
 		return View{}, err
 	}
-	if v.agency.DisablePayment || v.party(o) != ByAgency {
+	if v.Agency.DisablePayment || v.Side(o.AgencyID) != ByAgency {
 		return View{}, fault.New(fault.CodeNoAccess, http.StatusForbidden, "train.error.paymentDisabled")
 	}
 	if _, gw := s.gateways[req.Channel]; req.Channel != ChannelBalance && !gw {
@@ -329,7 +329,7 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 		o.PaymentChannel, o.PaymentKey, o.Paid = ChannelBalance, key, o.Total
 		// The payer is the order's agency (party ByAgency): its settings
 		// as the viewer read them.
-		o.Manual = v.agency.Config().Train.Manual
+		o.Manual = v.Agency.Config().Train.Manual
 		if err := s.move(ctx, tx, &o, ActPay, actor, "", false); err != nil {
 			return err
 		}
@@ -363,7 +363,7 @@ func (s *Service) Cancel(ctx context.Context, who auth.Principal, id int64) (Vie
 	if err != nil {
 		return View{}, err
 	}
-	if v.party(o) != ByAgency {
+	if v.Side(o.AgencyID) != ByAgency {
 		return View{}, fault.Forbidden()
 	}
 	if _, ok := Next(o.Status, ActCancel); !ok {

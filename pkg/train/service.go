@@ -63,6 +63,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/voyage/voyage/pkg/booking"
 	"log/slog"
 	"net/http"
 	"slices"
@@ -195,50 +196,12 @@ func (s *Service) move(ctx context.Context, tx *sqlx.Tx, o *Order, action Action
 // the agency's train notification URL.
 const EventStatus = "train.order.status"
 
-// viewer is who is looking at orders.
-type viewer struct {
-	who    auth.Principal
-	scope  scope
-	agency agency.Agency
-}
+// viewer is who is looking at the line's orders: the access rule is
+// booking's, the same for every line.
+type viewer = booking.Viewer
 
 func (s *Service) viewer(ctx context.Context, who auth.Principal) (viewer, error) {
-	a, err := s.agencies.Cached(ctx, who.AgencyID)
-	if err != nil {
-		return viewer{}, err
-	}
-	v := viewer{who: who, agency: a}
-	if who.Subject.IsProvider() {
-		return v, nil
-	}
-	v.scope.Agency = who.AgencyID
-	if a.OnlyOwnOrders && who.UserID != 0 && !who.Subject.HasRole(auth.RoleSuperUser) {
-		v.scope.User = who.UserID
-	}
-	return v, nil
-}
-
-func (v viewer) sees(ctx context.Context, agencies *agency.Store, o Order) (bool, error) {
-	if v.scope.Agency == 0 {
-		return true, nil
-	}
-	if v.scope.User != 0 && o.UserID != v.scope.User {
-		return false, nil
-	}
-	return agencies.IsWithin(ctx, v.scope.Agency, o.AgencyID)
-}
-
-// party is which side of the status machine the viewer acts on for o: an
-// agency acts on its own bookings, the provider on everyone else's; a
-// parent agency only looks at its sub-agencies' bookings.
-func (v viewer) party(o Order) string {
-	switch {
-	case o.AgencyID == v.who.AgencyID:
-		return ByAgency
-	case v.scope.Agency == 0:
-		return ByProvider
-	}
-	return ""
+	return booking.NewViewer(ctx, s.agencies, booking.Trains, who)
 }
 
 // get loads an order the caller may see (404 otherwise).
@@ -251,7 +214,7 @@ func (s *Service) get(ctx context.Context, who auth.Principal, id int64) (Order,
 	if err != nil {
 		return Order{}, v, err
 	}
-	ok, err := v.sees(ctx, s.agencies, o)
+	ok, err := v.Sees(ctx, s.agencies, o.AgencyID, o.UserID)
 	if err != nil {
 		return Order{}, v, err
 	}
@@ -308,20 +271,15 @@ func (s *Service) List(ctx context.Context, who auth.Principal, f Filter) (Page,
 	if err != nil {
 		return Page{}, err
 	}
-	if f.Page < 1 {
-		f.Page = 1
-	}
-	if f.PageSize < 1 {
-		f.PageSize = 20
-	}
-	f.PageSize = min(f.PageSize, 100)
+	pg := booking.Pages(f.Page, f.PageSize)
+	f.Page, f.PageSize = pg.Page, pg.Size
 	for _, st := range f.Statuses {
 		if !ValidStatus(st) {
 			return Page{}, fault.Validation(map[string]string{"status": "train.error.status"})
 		}
 	}
-	if f.AgencyID != 0 && v.scope.Agency != 0 {
-		ok, err := s.agencies.IsWithin(ctx, v.scope.Agency, f.AgencyID)
+	if f.AgencyID != 0 && v.Scope.Agency != 0 {
+		ok, err := s.agencies.IsWithin(ctx, v.Scope.Agency, f.AgencyID)
 		if err != nil {
 			return Page{}, err
 		}
@@ -329,7 +287,7 @@ func (s *Service) List(ctx context.Context, who auth.Principal, f Filter) (Page,
 			return Page{}, fault.Validation(map[string]string{"agencyId": "train.error.agency"})
 		}
 	}
-	sc := v.scope
+	sc := v.Scope
 	sc.DirectOnly = f.DirectOnly
 	if sc.Agency == 0 && f.DirectOnly {
 		f.AgencyID = who.AgencyID
@@ -340,7 +298,7 @@ func (s *Service) List(ctx context.Context, who auth.Principal, f Filter) (Page,
 	}
 	out := Page{Items: make([]View, 0, len(orders)), Total: total, Page: f.Page, PageSize: f.PageSize}
 	for _, o := range orders {
-		out.Items = append(out.Items, s.view(o, v.party(o)))
+		out.Items = append(out.Items, s.view(o, v.Side(o.AgencyID)))
 	}
 	return out, nil
 }
@@ -357,7 +315,7 @@ func (s *Service) Counts(ctx context.Context, who auth.Principal, statuses []str
 			return nil, fault.Validation(map[string]string{"status": "train.error.status"})
 		}
 	}
-	m, err := counts(ctx, s.db, v.scope, statuses)
+	m, err := counts(ctx, s.db, v.Scope, statuses)
 	if err != nil {
 		return nil, err
 	}
@@ -381,12 +339,12 @@ func (s *Service) Get(ctx context.Context, who auth.Principal, id int64) (View, 
 }
 
 func (s *Service) detail(ctx context.Context, o Order, v viewer) (View, error) {
-	out := s.view(o, v.party(o))
+	out := s.view(o, v.Side(o.AgencyID))
 	var err error
 	if out.Timeline, err = events(ctx, s.db, o.ID); err != nil {
 		return View{}, err
 	}
-	if v.agency.DisablePayment {
+	if v.Agency.DisablePayment {
 		out.Actions = slices.DeleteFunc(out.Actions, func(a Action) bool { return a == ActPay })
 	}
 	return out, nil

@@ -1,6 +1,10 @@
 package train
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/voyage/voyage/pkg/booking"
+)
 
 // Status is a train order's status. The names follow the flight orders'
 // (spec §4) where the meaning is the same, so the portal's tones and menus
@@ -85,8 +89,8 @@ const (
 
 // Who may take an action.
 const (
-	ByAgency   = "agency"
-	ByProvider = "provider"
+	ByAgency   = booking.ByAgency
+	ByProvider = booking.ByProvider
 	BySystem   = "system"
 )
 

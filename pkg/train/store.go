@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/voyage/voyage/pkg/booking"
 	"strings"
 	"time"
 
@@ -283,80 +284,37 @@ func fill(ctx context.Context, db *store.DB, q sqlx.QueryerContext, orders []Ord
 	return nil
 }
 
-// scope is what a viewer may see: an agency and those below it (0: the
-// provider, who sees all), optionally one user's orders only.
-type scope struct {
-	Agency     int64
-	User       int64
-	DirectOnly bool
-}
-
-// treeCTE selects the ids of an agency and every agency below it.
-const treeCTE = `WITH RECURSIVE tree(id) AS (SELECT CAST(? AS BIGINT) UNION ALL SELECT a.id FROM agencies a JOIN tree t ON a.parent_id = t.id) `
-
-func where(sc scope, f Filter) (string, []any) {
-	var conds []string
-	var args []any
-	if sc.Agency != 0 {
-		if sc.DirectOnly {
-			conds = append(conds, "agency_id = ?")
-		} else {
-			conds = append(conds, "agency_id IN (SELECT id FROM tree)")
-		}
-		args = append(args, sc.Agency)
-	}
+// query is the list of the orders sc sees that f keeps.
+func query(sc booking.Scope, f Filter) *booking.Query {
+	q := sc.Query("agency_id", "user_id")
 	if f.AgencyID != 0 {
-		conds = append(conds, "agency_id = ?")
-		args = append(args, f.AgencyID)
+		q.And("agency_id = ?", f.AgencyID)
 	}
-	if sc.User != 0 {
-		conds = append(conds, "user_id = ?")
-		args = append(args, sc.User)
-	}
-	if len(f.Statuses) > 0 {
-		conds = append(conds, "status IN ("+store.Marks(len(f.Statuses))+")")
-		for _, s := range f.Statuses {
-			args = append(args, s)
-		}
-	}
+	q.In("status", f.Statuses)
 	if k := strings.TrimSpace(f.Keyword); k != "" {
 		like := "%" + strings.ToUpper(k) + "%"
-		conds = append(conds, `(UPPER(booking_number) LIKE ? OR UPPER(train_number) LIKE ?
+		q.And(`(UPPER(booking_number) LIKE ? OR UPPER(train_number) LIKE ?
 			OR id IN (SELECT order_id FROM train_passengers WHERE UPPER(surname) LIKE ? OR UPPER(document_number) LIKE ?)
-			OR id IN (SELECT order_id FROM train_tickets WHERE ticket_number LIKE ?))`)
-		args = append(args, like, like, like, like, like)
+			OR id IN (SELECT order_id FROM train_tickets WHERE ticket_number LIKE ?))`, like, like, like, like, like)
 	}
 	if !f.From.IsZero() {
-		conds = append(conds, "created_at >= ?")
-		args = append(args, f.From.UTC())
+		q.And("created_at >= ?", f.From.UTC())
 	}
 	if !f.To.IsZero() {
-		conds = append(conds, "created_at < ?")
-		args = append(args, f.To.UTC())
+		q.And("created_at < ?", f.To.UTC())
 	}
-	if len(conds) == 0 {
-		return "", args
-	}
-	return " WHERE " + strings.Join(conds, " AND "), args
+	return q
 }
 
-func prefix(sc scope) string {
-	if sc.Agency != 0 && !sc.DirectOnly {
-		return treeCTE
-	}
-	return ""
-}
-
-func list(ctx context.Context, db *store.DB, sc scope, f Filter) ([]Order, int, error) {
-	w, args := where(sc, f)
-	var total int
-	if err := db.GetContext(ctx, &total, db.Rebind(prefix(sc)+`SELECT COUNT(*) FROM train_orders`+w), args...); err != nil {
-		return nil, 0, fmt.Errorf("train: count: %w", err)
+func list(ctx context.Context, db *store.DB, sc booking.Scope, f Filter) ([]Order, int, error) {
+	q := query(sc, f)
+	total, err := q.Count(ctx, db, "train_orders")
+	if err != nil {
+		return nil, 0, err
 	}
 	var rows []row
-	q := prefix(sc) + `SELECT ` + columns + ` FROM train_orders` + w + ` ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`
-	if err := db.SelectContext(ctx, &rows, db.Rebind(q), append(args, f.PageSize, (f.Page-1)*f.PageSize)...); err != nil {
-		return nil, 0, fmt.Errorf("train: list: %w", err)
+	if err := q.Page(ctx, db, &rows, columns, "train_orders", booking.Paging{Page: f.Page, Size: f.PageSize}); err != nil {
+		return nil, 0, err
 	}
 	out := make([]Order, 0, len(rows))
 	for _, r := range rows {
@@ -372,20 +330,8 @@ func list(ctx context.Context, db *store.DB, sc scope, f Filter) ([]Order, int, 
 	return out, total, nil
 }
 
-func counts(ctx context.Context, db *store.DB, sc scope, statuses []string) (map[string]int, error) {
-	w, args := where(sc, Filter{Statuses: statuses})
-	var rows []struct {
-		Status string `db:"status"`
-		Cnt    int    `db:"cnt"`
-	}
-	if err := db.SelectContext(ctx, &rows, db.Rebind(prefix(sc)+`SELECT status, COUNT(*) AS cnt FROM train_orders`+w+` GROUP BY status`), args...); err != nil {
-		return nil, fmt.Errorf("train: status counts: %w", err)
-	}
-	out := map[string]int{}
-	for _, r := range rows {
-		out[r.Status] = r.Cnt
-	}
-	return out, nil
+func counts(ctx context.Context, db *store.DB, sc booking.Scope, statuses []string) (map[string]int, error) {
+	return query(sc, Filter{Statuses: statuses}).StatusCounts(ctx, db, "train_orders")
 }
 
 func events(ctx context.Context, db *store.DB, orderID int64) ([]Event, error) {

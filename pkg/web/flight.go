@@ -24,7 +24,7 @@ func (s *Server) flightBooking(w http.ResponseWriter, r *http.Request) {
 	if r.URL.Query().Get("error") == "settlementCurrency" {
 		p.Flashes = append(p.Flashes, templates.Flash{Kind: "error", Key: "agencyManager.config.common.settlementCurrency.change"})
 	}
-	today := s.now()
+	today := s.today(v)
 	props := templates.FlightSearchProps{
 		Lang:       i18n.Lang(r.Context()),
 		HidePNR:    v.Agency.HidePNRBooking,

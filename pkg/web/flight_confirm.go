@@ -29,7 +29,7 @@ func (s *Server) flightConfirm(w http.ResponseWriter, r *http.Request) {
 		Lang:       i18n.Lang(r.Context()),
 		SolutionID: id,
 		Currency:   settlementCurrency(v),
-		Today:      s.now().Format(time.DateOnly),
+		Today:      s.today(v).Format(time.DateOnly),
 		SessionKey: sessionKey(v),
 	}
 	render(w, r, http.StatusOK, templates.FlightConfirmPage(p, props))

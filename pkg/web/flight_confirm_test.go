@@ -44,14 +44,14 @@ func TestFlightConfirmPage(t *testing.T) {
 		t.Error("inline style in the page: the CSP forbids it")
 	}
 	got := confirmPropsOf(t, page)
-	want := templates.FlightConfirmProps{Lang: "en", SolutionID: "s1abc_d2ef", Currency: "USD", Today: "2026-03-31", SessionKey: "30"}
+	want := templates.FlightConfirmProps{Lang: "en", SolutionID: "s1abc_d2ef", Currency: "USD", Today: "2026-04-01", SessionKey: "30"}
 	if got != want {
 		t.Fatalf("props %+v, want %+v", got, want)
 	}
 
 	// Another agency's operator: its currency and the session's key.
 	res = send(h, "hidden", "GET", "/flight/booking/confirm?solutionId=x_y", nil)
-	if p := confirmPropsOf(t, billBody(t, res)); p.Currency != "CNY" || p.SessionKey != "40" {
+	if p := confirmPropsOf(t, billBody(t, res)); p.Currency != "CNY" || p.SessionKey != "40" || p.Today != "2026-03-31" {
 		t.Fatalf("second agency: props %+v", p)
 	}
 }

@@ -20,8 +20,9 @@ import (
 
 // flightFixture serves /flight/booking and /flight/booking/confirm as
 // Register does, for an operator of agency 1 (PNR booking shown, settlement
-// in USD) and one of agency 2 (PNR booking hidden, settlement in CNY), on
-// 2026-03-31 evening.
+// in USD, the default zone, China's) and one of agency 2 (PNR booking
+// hidden, settlement in CNY, in Los Angeles), at 21:00 UTC on 2026-03-31:
+// already 1 April in Beijing, still 31 March in Los Angeles.
 func flightFixture(t *testing.T) http.Handler {
 	t.Helper()
 	operator := auth.Subject{Roles: []string{auth.RoleOperator}, ProxyLevel: 1, Common: auth.CommonConfig{EnableFlightService: true}}
@@ -32,7 +33,7 @@ func flightFixture(t *testing.T) http.Handler {
 	}}
 	s := &Server{identity: managerIdentity{id}, agencies: fakeAgencies{
 		1: {ID: 1, Name: "Demo Travel", SettlementCurrency: "USD", AllowedHostsJSON: `[]`},
-		2: {ID: 2, Name: "Quiet Travel", SettlementCurrency: "CNY", HidePNRBooking: true, AllowedHostsJSON: `[]`},
+		2: {ID: 2, Name: "Quiet Travel", SettlementCurrency: "CNY", HidePNRBooking: true, AllowedHostsJSON: `[]`, TimeZone: "America/Los_Angeles"},
 	}, now: func() time.Time { return time.Date(2026, 3, 31, 21, 0, 0, 0, time.UTC) }}
 	db := storetest.Open(t, store.SQLite)
 	s.site = siteinfo.New(config.SiteConfig{Name: "Voyage", ShortName: "Voyage", DefaultCurrency: "CNY", DefaultLanguage: "en", Currencies: config.Currencies}, db)
@@ -78,14 +79,15 @@ func TestFlightBookingPage(t *testing.T) {
 		t.Error("inline style in the page: the CSP forbids it")
 	}
 	got := flightProps(t, page)
-	want := templates.FlightSearchProps{Lang: "en", HidePNR: false, Currency: "USD", Today: "2026-03-31", Tomorrow: "2026-04-01", SessionKey: "30"}
+	// Today is the agency's: in China it is already 1 April.
+	want := templates.FlightSearchProps{Lang: "en", HidePNR: false, Currency: "USD", Today: "2026-04-01", Tomorrow: "2026-04-02", SessionKey: "30"}
 	if got != want {
 		t.Fatalf("props %+v, want %+v", got, want)
 	}
 
 	res = send(h, "hidden", "GET", "/flight/booking", nil)
-	if p := flightProps(t, billBody(t, res)); !p.HidePNR || p.Currency != "CNY" {
-		t.Fatalf("agency hiding PNR booking: props %+v", p)
+	if p := flightProps(t, billBody(t, res)); !p.HidePNR || p.Currency != "CNY" || p.Today != "2026-03-31" || p.Tomorrow != "2026-04-01" {
+		t.Fatalf("agency hiding PNR booking, in Los Angeles: props %+v", p)
 	}
 }
 

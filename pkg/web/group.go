@@ -63,7 +63,7 @@ func (s *Server) groupBooking(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	props := templates.GroupRequestProps{
-		Today:       s.now().Format(time.DateOnly),
+		Today:       s.today(v).Format(time.DateOnly),
 		MinSeats:    s.groups.MinGroupSize(),
 		ConfirmPath: pathGroupConfirm,
 		Contact:     templates.GroupContact{Name: v.Agency.ContactName, Email: v.Agency.ContactEmail, Phone: v.Agency.ContactPhone},

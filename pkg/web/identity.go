@@ -5,9 +5,11 @@ import (
 	"net/http"
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/voyage/voyage/pkg/agency"
 	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/booking"
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/server"
 )
@@ -58,6 +60,10 @@ type viewerKey struct{}
 func withViewer(ctx context.Context, v viewer) context.Context {
 	return context.WithValue(ctx, viewerKey{}, v)
 }
+
+// today is the viewer's agency's date (booking.Today): the first day a
+// departure may be, the issue date of its documents.
+func (s *Server) today(v viewer) time.Time { return booking.Today(s.now(), v.Agency) }
 
 func viewerFrom(ctx context.Context) viewer {
 	v, _ := ctx.Value(viewerKey{}).(viewer)

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"github.com/voyage/voyage/pkg/booking"
 	"net/http"
 	"net/url"
 	"slices"
@@ -65,18 +66,16 @@ var (
 	// company profile).
 	SuperUserOnly = Access{Name: "SuperUser", allow: isSuperUser}
 	// Flights: an operator of a company with the flight service.
-	Flights = Access{Name: "operator with flights", allow: auth.Subject.FlightServiceEnable}
+	Flights = Access{Name: "operator with flights", allow: booking.Flights.MayBook}
 	// ProviderFlights: the provider's operator deciding on an agency's
 	// request (approve, reject, quote, issue, resolve).
 	ProviderFlights = Access{Name: "provider operator with flights", allow: func(s auth.Subject) bool {
-		return s.FlightServiceEnable() && s.IsProvider()
+		return booking.Flights.MayBook(s) && s.IsProvider()
 	}}
 	// TrainBooking: an operator of a company with the train service.
-	TrainBooking = Access{Name: "operator with trains", allow: func(s auth.Subject) bool {
-		return s.HasRole(auth.RoleOperator) && s.TrainServiceEnable()
-	}}
+	TrainBooking = Access{Name: "operator with trains", allow: booking.Trains.MayBook}
 	// Trains: any user of a company with the train service.
-	Trains = Access{Name: "trains", allow: auth.Subject.TrainServiceEnable}
+	Trains = Access{Name: "trains", allow: booking.Trains.MaySee}
 	// Finance: finance of a company shown its bills (spec §6
 	// canAccessFinance).
 	Finance = Access{Name: "finance", allow: auth.Subject.CanAccessFinance}
@@ -500,8 +499,8 @@ type menuEntry struct {
 
 // topNav is the top bar of spec §2, each entry behind its §6 predicate.
 var topNav = []menuEntry{
-	{templates.NavItem{Key: "nav.flights", Href: pathFlightBooking}, auth.Subject.FlightServiceEnable},
-	{templates.NavItem{Key: "nav.groupTicket", Href: pathGroupBooking}, auth.Subject.FlightServiceEnable},
+	{templates.NavItem{Key: "nav.flights", Href: pathFlightBooking}, booking.Flights.MayBook},
+	{templates.NavItem{Key: "nav.groupTicket", Href: pathGroupBooking}, booking.Groups.MayBook},
 	{templates.NavItem{Key: "nav.trains", Href: pathTrainBooking}, auth.Subject.TrainServiceEnable},
 	{templates.NavItem{Key: "nav.myBookings", Href: pathOrders}, auth.Subject.CanAccessTicket},
 	{templates.NavItem{Key: "nav.wallet", Href: pathWallet}, auth.Subject.CanAccessFinance},
