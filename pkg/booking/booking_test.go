@@ -114,7 +114,8 @@ func TestStep(t *testing.T) {
 		{"", ByAgency, func(err error) bool { return err == notNow }},
 		{ByAgency, "", forbidden},
 		{ByProvider, ByAgency, forbidden},
-		{ByAgency, ByProvider, func(err error) bool { return err == notNow }},
+		{ByAgency, ByProvider, forbidden},
+		{"", "", func(err error) bool { return err == notNow }},
 	}
 	for _, c := range cases {
 		if err := Step(c.need, c.side, notNow); !c.check(err) {

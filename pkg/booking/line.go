@@ -42,17 +42,15 @@ func (l Line) MaySee(s auth.Subject) bool {
 
 // Step checks that the viewer's side takes a step whose side the line's
 // status table gives as need ("" when the step is not open in the
-// booking's status): nil when it does; forbidden when the viewer takes no
-// step on the booking or the step is the provider's; notNow otherwise (the
-// line's "not in this status" error).
+// booking's status): notNow (the line's "not in this status" error) when it
+// is not open; nil when it is the viewer's; forbidden when it is the other
+// side's or the viewer only looks.
 func Step(need, side string, notNow error) error {
 	switch {
 	case need == "":
 		return notNow
 	case need == side:
 		return nil
-	case side == "" || need == ByProvider:
-		return fault.Forbidden()
 	}
-	return notNow
+	return fault.Forbidden()
 }
