@@ -5062,9 +5062,9 @@ type GroupPage struct {
 
 // GroupPayInput defines model for GroupPayInput.
 type GroupPayInput struct {
-	Channel     *string             `json:"channel,omitempty"`
-	Stage       *GroupPayInputStage `json:"stage,omitempty"`
-	TestOutcome *string             `json:"testOutcome,omitempty"`
+	Channel     *string            `json:"channel,omitempty"`
+	Stage       GroupPayInputStage `json:"stage"`
+	TestOutcome *string            `json:"testOutcome,omitempty"`
 }
 
 // GroupPayInputStage defines model for GroupPayInput.Stage.

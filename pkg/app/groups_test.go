@@ -615,14 +615,14 @@ func TestGroupGatewayPayment(t *testing.T) {
 		provider := loginAs(t, srv, "provider-admin", "provider-pass-1").Token
 		v := confirmedGroup(t, srv, op.Token, provider, "grp-gateway")
 		path := fmt.Sprintf("%s/%d/payment", groupsPath, v.ID)
-		resp, env := call(t, srv, "POST", path, "en", `{"channel":"stripe","testOutcome":"failure"}`, append(bearer(op.Token), "Idempotency-Key", "gw-1")...)
+		resp, env := call(t, srv, "POST", path, "en", `{"channel":"stripe","stage":"first","testOutcome":"failure"}`, append(bearer(op.Token), "Idempotency-Key", "gw-1")...)
 		if resp.StatusCode != 402 || env.Code != 300002 {
 			t.Fatalf("declined: %d %+v", resp.StatusCode, env)
 		}
 		if got := groupCall(t, srv, op.Token, "GET", fmt.Sprintf("%s/%d", groupsPath, v.ID), "", 200); got.Status != group.ToBePayFirst || len(got.Ledger) != 0 {
 			t.Fatalf("a declined payment changed the order: %+v", got)
 		}
-		resp, env = call(t, srv, "POST", path, "en", `{"channel":"stripe"}`, append(bearer(op.Token), "Idempotency-Key", "gw-2")...)
+		resp, env = call(t, srv, "POST", path, "en", `{"channel":"stripe","stage":"first"}`, append(bearer(op.Token), "Idempotency-Key", "gw-2")...)
 		paid := groupView(t, env)
 		if resp.StatusCode != 200 || paid.Status != group.ToBePaySecond || installment(paid, "first").Channel != "stripe" ||
 			!hasEntry(paid, ledger.TypeGroupDeposit, "1800.00") || walletMinor(t, a, op.Company.ID) != 0 {
@@ -633,7 +633,8 @@ func TestGroupGatewayPayment(t *testing.T) {
 }
 
 // TestGroupConcurrentPayments: eight payments of the same installment at
-// once, each with its own key, charge the wallet once.
+// once, each with its own key, charge the wallet once; each answers the
+// order with the installment paid.
 func TestGroupConcurrentPayments(t *testing.T) {
 	t.Parallel()
 	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
@@ -663,16 +664,56 @@ func TestGroupConcurrentPayments(t *testing.T) {
 		}
 		wg.Wait()
 		close(codes)
-		ok := 0
 		for c := range codes {
-			if c == 200 {
-				ok++
-			} else if c != 409 {
-				t.Errorf("a concurrent payment answered %d", c)
+			if c != 200 {
+				t.Errorf("a concurrent payment answered %d, want 200 (the installment paid)", c)
 			}
 		}
-		if ok != 1 || walletMinor(t, a, op.Company.ID) != before-180000 {
-			t.Fatalf("%d payments went through; the wallet paid %d, want one 1800.00", ok, before-walletMinor(t, a, op.Company.ID))
+		if paid := before - walletMinor(t, a, op.Company.ID); paid != 180000 {
+			t.Fatalf("the wallet paid %d, want one 1800.00", paid)
+		}
+		ledgerZero(t, a)
+	})
+}
+
+// TestGroupPaymentNamesItsInstallment: a payment names the installment it
+// pays. Two clicks on "pay the second deposit" with different keys pay it
+// once and leave the third deposit due (they paid both before); a payment
+// naming none, or one not yet due, is refused and changes nothing.
+func TestGroupPaymentNamesItsInstallment(t *testing.T) {
+	t.Parallel()
+	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
+		op := loginAs(t, srv, "demo-operator", "demo-pass-1")
+		provider := loginAs(t, srv, "provider-admin", "provider-pass-1").Token
+		fund(t, a, op.Company.ID, "20000")
+		v := confirmedGroup(t, srv, op.Token, provider, "grp-named")
+		if resp, env := payGroup(t, srv, op.Token, v.ID, "first", "named-1"); resp.StatusCode != 200 {
+			t.Fatalf("first deposit: %d %+v", resp.StatusCode, env)
+		}
+		before := walletMinor(t, a, op.Company.ID)
+		path := fmt.Sprintf("%s/%d/payment", groupsPath, v.ID)
+		for _, c := range []struct{ body, field string }{
+			{`{"channel":"balance"}`, "stage"},
+			{`{"channel":"balance","stage":""}`, "stage"},
+			{`{"channel":"balance","stage":"deposit"}`, "stage"},
+		} {
+			resp, env := call(t, srv, "POST", path, "zh-cn", c.body, append(bearer(op.Token), "Idempotency-Key", "named-bad")...)
+			if resp.StatusCode != 400 || fieldsOf(t, env)[c.field] == "" {
+				t.Errorf("%s: %d %+v, want 400 on %s", c.body, resp.StatusCode, env, c.field)
+			}
+		}
+		if resp, env := payGroup(t, srv, op.Token, v.ID, "third", "named-third-early"); resp.StatusCode != 409 {
+			t.Errorf("the third deposit while the second is due: %d %+v, want 409", resp.StatusCode, env)
+		}
+		for i, key := range []string{"click-1", "click-2", "click-1"} {
+			resp, env := payGroup(t, srv, op.Token, v.ID, "second", key)
+			got := groupView(t, env)
+			if resp.StatusCode != 200 || installment(got, "second").Status != group.InstPaid || installment(got, "third").Status == group.InstPaid {
+				t.Fatalf("click %d (%s) on the second deposit: %d %+v", i+1, key, resp.StatusCode, got.Installments)
+			}
+		}
+		if paid := before - walletMinor(t, a, op.Company.ID); paid != 360000 {
+			t.Fatalf("the wallet paid %d for the second deposit, want 3600.00 once", paid)
 		}
 		ledgerZero(t, a)
 	})

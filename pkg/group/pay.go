@@ -20,8 +20,9 @@ type PayInput struct {
 	// Channel is balance (the wallet: balance and credit) or a payment
 	// gateway channel.
 	Channel string `json:"channel"`
-	// Stage is the installment paid; the one due now when empty.
-	Stage string `json:"stage,omitempty" jsonschema:"enum=first,enum=second,enum=third,enum=final"`
+	// Stage is the installment paid: a payment names what it pays, so two
+	// clicks meant for one installment never pay two.
+	Stage string `json:"stage" jsonschema:"required,enum=first,enum=second,enum=third,enum=final"`
 	// TestOutcome drives the built-in test gateway (success, failure,
 	// timeout); real gateways ignore it.
 	TestOutcome string `json:"testOutcome,omitempty"`
@@ -42,13 +43,16 @@ func errPayExpired() error {
 	return fault.New(fault.CodeConflict, http.StatusConflict, "group.error.paymentExpired")
 }
 
-// Pay pays the installment due now, from the wallet (balance and credit) or
-// through a payment gateway, once per Idempotency-Key: a replay answers the
-// order as the first call left it. The installment, the status change and
-// the ledger transfer commit together, so a concurrent second payment finds
-// the installment paid and charges nothing. Past its deadline the payment
-// is refused ("Group payment time expired: contact the administrator") and
-// the deadline sweep fails the order.
+// Pay pays the installment in.Stage names, from the wallet (balance and
+// credit) or through a payment gateway. An installment already paid is not
+// paid again, whatever the key: the call answers the order as the payment
+// that paid it left it, so a second click (another key) or a replay (the
+// same key) charges nothing. The installment, the status change and the
+// ledger transfer commit together, so of two concurrent payments one pays
+// and the other finds it paid. An installment not yet due (a later stage)
+// is refused. Past its deadline the payment is refused ("Group payment
+// time expired: contact the administrator") and the deadline sweep fails
+// the order.
 func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key string, in PayInput) (View, error) {
 	o, v, err := s.get(ctx, who, id)
 	if err != nil {
@@ -60,7 +64,7 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 	if !slices.Contains(s.Channels(), in.Channel) {
 		return View{}, fault.Validation(map[string]string{"channel": "order.error.channel"})
 	}
-	if in.Stage != "" && !slices.Contains(Stages, in.Stage) {
+	if !slices.Contains(Stages, in.Stage) {
 		return View{}, fault.Validation(map[string]string{"stage": "group.error.stage"})
 	}
 	if v.Side(o.AgencyID) != ByAgency {
@@ -77,16 +81,11 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 	if err != nil {
 		return View{}, err
 	}
-	if key != "" {
-		// A replay of a payment that went through answers the order.
-		for _, d := range ds {
-			if d.PaymentKey == key && (d.Status == InstPaid || d.Status == InstForfeited) {
-				return s.detail(ctx, o, v)
-			}
-		}
+	if settled(ds, in.Stage, key) {
+		return s.detail(ctx, o, v)
 	}
-	stage := StageOf(o.Status)
-	if stage == "" || in.Stage != "" && in.Stage != stage {
+	stage := in.Stage
+	if StageOf(o.Status) != stage {
 		return View{}, errState()
 	}
 	i := slices.IndexFunc(ds, func(d deadline) bool { return d.Kind == stage })
@@ -161,9 +160,12 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 		}
 	}
 	if err != nil {
-		if fe, ok := fault.As(err); ok && key != "" && fe.Key == "group.error.state" {
+		if fe, ok := fault.As(err); ok && fe.Key == "group.error.state" {
+			// A concurrent payment paid the installment first.
 			if fresh, lerr := loadOrder(ctx, s.db, nil, o.ID); lerr == nil {
-				return s.replayOr(ctx, fresh, v, key, err)
+				if ds, derr := deadlines(ctx, s.db, o.ID); derr == nil && settled(ds, stage, key) {
+					return s.detail(ctx, fresh, v)
+				}
 			}
 		}
 		return View{}, err
@@ -171,19 +173,20 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 	return s.detail(ctx, o, v)
 }
 
-// replayOr answers the order when a concurrent call with the same key paid
-// it, else err.
-func (s *Service) replayOr(ctx context.Context, o Order, v viewer, key string, err error) (View, error) {
-	ds, derr := deadlines(ctx, s.db, o.ID)
-	if derr != nil {
-		return View{}, err
-	}
+// settled reports whether the payment asked for has nothing left to do:
+// the installment stage is paid, or this key's payment went through (a
+// replay, whatever became of its installment since: paid, then forfeited
+// by a cancellation).
+func settled(ds []deadline, stage, key string) bool {
 	for _, d := range ds {
-		if d.PaymentKey == key && d.Status == InstPaid {
-			return s.detail(ctx, o, v)
+		if key != "" && d.PaymentKey == key && (d.Status == InstPaid || d.Status == InstForfeited) {
+			return true
+		}
+		if d.Kind == stage && (d.Status == InstPaid || d.Status == InstForfeited) {
+			return true
 		}
 	}
-	return View{}, err
+	return false
 }
 
 func describe(o Order, stage string) string {
