@@ -105,6 +105,8 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 		To: ledger.Provider(ledger.KindSuppliers), Amount: d.Amount, Currency: d.Currency, PaymentType: typ, OrderID: o.BookingNumber,
 		Description: describe(o, stage), CreatedBy: actorOf(who).name}
 	gkey := ""
+	// taken is the gateway's payment, when one took the money.
+	var taken *payment.Taken
 	if in.Channel != payment.ChannelBalance {
 		gkey = fmt.Sprintf("group-%d-%s-%s", o.ID, stage, key)
 		if key == "" {
@@ -120,8 +122,9 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 			// answers what became of this charge.
 			return View{}, &fault.Error{Code: fault.CodePaymentFailed, Status: http.StatusGatewayTimeout, Key: "order.error.payTimeout", Err: cerr}
 		}
-		t.From, t.Reference = ledger.Provider(ledger.KindFunding), res.Reference
+		t.Reference = res.Reference
 		t.Detail = map[string]string{"channel": in.Channel}
+		taken = &payment.Taken{Pay: t, Channel: in.Channel, Key: gkey, Reference: res.Reference}
 	}
 	err = s.db.InTx(ctx, func(tx *sqlx.Tx) error {
 		d.Status, d.Channel, d.PaymentKey = InstPaid, in.Channel, key
@@ -145,17 +148,17 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 		}
 		// The money moves last: the wallet's row stays locked from here to
 		// the commit.
+		if taken != nil {
+			return payment.SettleTx(ctx, s.ledger, tx, *taken)
+		}
 		_, err = s.ledger.PostTx(ctx, tx, t)
 		return err
 	})
-	if err != nil && t.From.Kind == ledger.KindFunding {
+	if err != nil && taken != nil {
 		// The gateway took the money but the installment was no longer
 		// due (paid or ended meanwhile): it goes to the agency's wallet
 		// rather than nowhere.
-		if _, perr := s.ledger.Post(context.WithoutCancel(ctx), ledger.Transfer{AgencyID: o.AgencyID, IdempotencyKey: "credit-" + gkey,
-			From: ledger.Provider(ledger.KindFunding), To: ledger.Wallet(o.AgencyID), Amount: t.Amount, Currency: t.Currency,
-			PaymentType: ledger.TypeTopUp, OrderID: o.BookingNumber, Reference: t.Reference,
-			Description: "group payment not applied: credited to the wallet", Detail: map[string]string{"method": in.Channel}, CreatedBy: "system"}); perr != nil {
+		if perr := payment.PutBack(context.WithoutCancel(ctx), s.ledger, *taken); perr != nil {
 			s.log.ErrorContext(ctx, "group: a gateway payment was taken but not recorded", "order", o.ID, "reference", t.Reference, "err", perr)
 		}
 	}

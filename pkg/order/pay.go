@@ -217,8 +217,9 @@ func route(o Order) string {
 	return fmt.Sprintf("%s %s-%s", o.FlightNumber, o.Origin, o.Destination)
 }
 
-// settleGateway records a gateway payment: the money arrives from the
-// funding account and the order goes to ticketing.
+// settleGateway records a gateway payment (payment.SettleTx: into the
+// agency's wallet from the channel, and out of it for the order) and the
+// order goes to ticketing.
 func (s *Service) settleGateway(ctx context.Context, id int64, res payment.ChargeResult) error {
 	err := s.db.InTx(ctx, func(tx *sqlx.Tx) error {
 		o, err := load(ctx, s.db, tx, id)
@@ -234,11 +235,11 @@ func (s *Service) settleGateway(ctx context.Context, id int64, res payment.Charg
 		if err := s.move(ctx, tx, &o, ActPaid, "system", res.Reference); err != nil {
 			return err
 		}
-		_, err = s.ledger.PostTx(ctx, tx, ledger.Transfer{AgencyID: o.AgencyID, IdempotencyKey: payKey(o),
-			From: ledger.Provider(ledger.KindFunding), To: ledger.Provider(ledger.KindSuppliers), Amount: o.Total, Currency: o.Currency,
-			PaymentType: ledger.TypeOriginFlight, OrderID: o.BookingNumber, Reference: res.Reference, Description: route(o),
-			Detail: map[string]string{"channel": o.PaymentChannel}, CreatedBy: "system"})
-		return err
+		return payment.SettleTx(ctx, s.ledger, tx, payment.Taken{Channel: o.PaymentChannel, Key: o.PaymentKey, Reference: res.Reference,
+			Pay: ledger.Transfer{AgencyID: o.AgencyID, IdempotencyKey: payKey(o),
+				From: ledger.Wallet(o.AgencyID), To: ledger.Provider(ledger.KindSuppliers), Amount: o.Total, Currency: o.Currency,
+				PaymentType: ledger.TypeOriginFlight, OrderID: o.BookingNumber, Reference: res.Reference, Description: route(o),
+				Detail: map[string]string{"channel": o.PaymentChannel}, CreatedBy: "system"}})
 	})
 	if err == nil {
 		s.wakeTicketing()

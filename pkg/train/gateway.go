@@ -65,8 +65,9 @@ func (s *Service) payGateway(ctx context.Context, o Order, v viewer, key string,
 	return s.detail(ctx, o, v)
 }
 
-// settleGateway records a gateway payment: the money arrives from the
-// funding account (the wallet is not touched) and ticketing is queued.
+// settleGateway records a gateway payment (payment.SettleTx: into the
+// agency's wallet from the channel, and out of it for the order) and
+// ticketing is queued.
 func (s *Service) settleGateway(ctx context.Context, id int64, res payment.ChargeResult) error {
 	return s.db.InTx(ctx, func(tx *sqlx.Tx) error {
 		o, err := load(ctx, s.db, tx, id)
@@ -84,10 +85,11 @@ func (s *Service) settleGateway(ctx context.Context, id int64, res payment.Charg
 		if err := s.move(ctx, tx, &o, ActPaid, "system", res.Reference, false); err != nil {
 			return err
 		}
-		if _, err := s.ledger.PostTx(ctx, tx, ledger.Transfer{AgencyID: o.AgencyID, IdempotencyKey: payKey(o),
-			From: ledger.Provider(ledger.KindFunding), To: ledger.Provider(ledger.KindSuppliers), Amount: o.Total, Currency: o.Currency,
-			PaymentType: ledger.TypeOriginTrain, OrderID: o.BookingNumber, Reference: res.Reference, Description: route(o),
-			Detail: map[string]string{"channel": o.PaymentChannel}, CreatedBy: "system"}); err != nil {
+		if err := payment.SettleTx(ctx, s.ledger, tx, payment.Taken{Channel: o.PaymentChannel, Key: o.PaymentKey, Reference: res.Reference,
+			Pay: ledger.Transfer{AgencyID: o.AgencyID, IdempotencyKey: payKey(o),
+				From: ledger.Wallet(o.AgencyID), To: ledger.Provider(ledger.KindSuppliers), Amount: o.Total, Currency: o.Currency,
+				PaymentType: ledger.TypeOriginTrain, OrderID: o.BookingNumber, Reference: res.Reference, Description: route(o),
+				Detail: map[string]string{"channel": o.PaymentChannel}, CreatedBy: "system"}}); err != nil {
 			return err
 		}
 		if o.Manual {

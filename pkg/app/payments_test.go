@@ -1,0 +1,215 @@
+package app_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http/httptest"
+	"sync"
+	"testing"
+
+	"github.com/voyage/voyage/pkg/app"
+	"github.com/voyage/voyage/pkg/config"
+	"github.com/voyage/voyage/pkg/ledger"
+	"github.com/voyage/voyage/pkg/money"
+)
+
+// payable is one booking of a line, ready to pay: how to pay it with a
+// channel and key, and what the ledger calls its payment.
+type payable struct {
+	booking string // its booking number
+	price   int64  // what it costs, in minor units of CNY
+	pay     func(channel, key string) int
+}
+
+// TestEveryLinePaysAlike: the same payment on every line (flight, train,
+// group installment) and every channel available here (the wallet's
+// balance, its credit line, the test gateway): six replays at once with
+// one key charge once and all answer 200; the payment is listed for
+// finance, a gateway's in Transactions (its channel, gross, fee, net and
+// the booking paid) and in the wallet entries, and the wallet ends where
+// the payment leaves it: down by the price from the wallet, unchanged by a
+// gateway.
+func TestEveryLinePaysAlike(t *testing.T) {
+	t.Parallel()
+	seededWith(t, func(c *config.Config) { c.Payment.TestGateway = true }, func(t *testing.T, a *app.App, srv *httptest.Server) {
+		runJobs(t, a)
+		demo := agencyID(t, a, "Demo Travel")
+		enableTrains(t, a, demo, `{"notifyUrl":"","manual":true}`)
+		op := loginAs(t, srv, "demo-operator", "demo-pass-1").Token
+		finance := loginAs(t, srv, "demo-finance", "demo-pass-1").Token
+		provider := loginAs(t, srv, "provider-admin", "provider-pass-1").Token
+
+		lines := map[string]func(key string) payable{
+			"flight": func(key string) payable {
+				q, _ := quoteFor(t, srv, op)
+				o := createOrder(t, srv, op, q, key)
+				return payable{o.BookingNumber, minorOf(t, o.Total.Amount), func(channel, k string) int {
+					return status(call(t, srv, "POST", fmt.Sprintf("/order/v2/flight/orders/%d/payment", o.ID), "en",
+						fmt.Sprintf(`{"channel":%q}`, channel), append(bearer(op), "Idempotency-Key", k)...))
+				}}
+			},
+			"train": func(key string) payable {
+				offer := secondClassOffer(t, srv, op, 7, 1)
+				resp, env, v := bookTrain(t, srv, op, offer.ID, onePassenger, key)
+				if resp.StatusCode != 201 {
+					t.Fatalf("book a train: %d %+v", resp.StatusCode, env)
+				}
+				return payable{v.BookingNumber, minorOf(t, v.Total.Amount), func(channel, k string) int {
+					return status(call(t, srv, "POST", fmt.Sprintf("/order/v2/train/orders/%d/payment", v.ID), "en",
+						fmt.Sprintf(`{"channel":%q}`, channel), append(bearer(op), "Idempotency-Key", k)...))
+				}}
+			},
+			"group": func(key string) payable {
+				v := confirmedGroup(t, srv, op, provider, key)
+				return payable{v.BookingNumber, 180000, func(channel, k string) int {
+					return status(call(t, srv, "POST", fmt.Sprintf("%s/%d/payment", groupsPath, v.ID), "en",
+						fmt.Sprintf(`{"channel":%q,"stage":"first"}`, channel), append(bearer(op), "Idempotency-Key", k)...))
+				}}
+			},
+		}
+		for _, name := range []string{"flight", "train", "group"} {
+			for _, channel := range []string{"balance", "credit", "stripe"} {
+				t.Run(name+"/"+channel, func(t *testing.T) {
+					key := fmt.Sprintf("pay-%s-%s", name, channel)
+					b := lines[name](key)
+					// The wallet holds the price, or nothing and a credit
+					// line of twice the price.
+					setWallet(t, a, demo, channel, b.price)
+					before := walletMinor(t, a, demo)
+					txBefore := transactions(t, srv, finance)
+
+					sent := channel
+					if channel == "credit" {
+						sent = "balance"
+					}
+					codes := make([]int, 6)
+					var wg sync.WaitGroup
+					for i := range codes {
+						wg.Add(1)
+						go func() { defer wg.Done(); codes[i] = b.pay(sent, key+"-key") }()
+					}
+					wg.Wait()
+					for i, c := range codes {
+						if c != 200 {
+							t.Errorf("replay %d answered %d", i+1, c)
+						}
+					}
+
+					want := before - b.price
+					if channel == "stripe" {
+						want = before
+					}
+					if got := walletMinor(t, a, demo); got != want {
+						t.Errorf("wallet %d after paying %d by %s, want %d", got, b.price, channel, want)
+					}
+					// Finance finds it: in the wallet entries always, in
+					// Transactions when a gateway took the money.
+					paid, received := entriesOf(t, srv, finance, b.booking)
+					if paid != -b.price {
+						t.Errorf("wallet entries of %s: paid %d, want %d", b.booking, paid, -b.price)
+					}
+					txAfter := transactions(t, srv, finance)
+					if channel == "stripe" {
+						if received != b.price {
+							t.Errorf("wallet entries of %s: received %d by the gateway, want %d", b.booking, received, b.price)
+						}
+						if len(txAfter) != len(txBefore)+1 {
+							t.Fatalf("transactions: %d then %d, want one more", len(txBefore), len(txAfter))
+						}
+						tx := txAfter[0]
+						if tx.OriginalID != b.booking || tx.PaymentMethod != "stripe" || tx.Net != tx.Gross || tx.Fee != "0.00" || tx.Reference == "" {
+							t.Errorf("the gateway's payment in Transactions: %+v", tx)
+						}
+					} else if received != 0 || len(txAfter) != len(txBefore) {
+						t.Errorf("a wallet payment received %d and added %d transactions", received, len(txAfter)-len(txBefore))
+					}
+				})
+			}
+		}
+		ledgerZero(t, a)
+	})
+}
+
+// setWallet gives the agency's CNY wallet exactly price, or for "credit"
+// nothing and a credit line of twice the price.
+func setWallet(t *testing.T, a *app.App, agencyID int64, channel string, price int64) {
+	t.Helper()
+	ctx := context.Background()
+	limit, balance := int64(0), price
+	if channel == "credit" {
+		limit, balance = 2*price, 0
+	}
+	now := walletMinor(t, a, agencyID)
+	if d := balance - now; d != 0 {
+		from, to := ledger.Provider(ledger.KindFunding), ledger.Wallet(agencyID)
+		if d < 0 {
+			from, to, d = to, from, -d
+		}
+		_, err := a.Ledger.Post(ctx, ledger.Transfer{AgencyID: agencyID, IdempotencyKey: fmt.Sprintf("set-wallet-%d-%d-%d", agencyID, now, balance),
+			From: from, To: to, Amount: d, Currency: "CNY", PaymentType: ledger.TypeAdjustment, CreatedBy: "test"})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	// After the balance: a credit line cannot end below what is used.
+	if err := a.Ledger.SetCreditLimit(ctx, agencyID, "CNY", limit); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// transactions is the caller's Transactions, newest first.
+func transactions(t *testing.T, srv *httptest.Server, token string) []ledger.Transaction {
+	t.Helper()
+	resp, env := call(t, srv, "GET", "/base/v2/transactions?pageSize=100", "en", "", bearer(token)...)
+	if resp.StatusCode != 200 {
+		t.Fatalf("transactions: %d %+v", resp.StatusCode, env)
+	}
+	var p struct{ Items []ledger.Transaction }
+	if err := json.Unmarshal(env.Data, &p); err != nil {
+		t.Fatal(err)
+	}
+	return p.Items
+}
+
+// entriesOf sums the caller's wallet entries of a booking: what left the
+// wallet for it (negative) and what a gateway brought in for it.
+func entriesOf(t *testing.T, srv *httptest.Server, token, booking string) (paid, received int64) {
+	t.Helper()
+	resp, env := call(t, srv, "GET", "/base/v2/wallet/entries?pageSize=100", "en", "", bearer(token)...)
+	if resp.StatusCode != 200 {
+		t.Fatalf("wallet entries: %d %+v", resp.StatusCode, env)
+	}
+	var p struct {
+		Items []struct {
+			Type    string
+			OrderID string
+			Amount  struct{ Amount string }
+		}
+	}
+	if err := json.Unmarshal(env.Data, &p); err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range p.Items {
+		if e.OrderID != booking {
+			continue
+		}
+		m := minorOf(t, e.Amount.Amount)
+		if e.Type == ledger.TypeTopUp {
+			received += m
+		} else {
+			paid += m
+		}
+	}
+	return paid, received
+}
+
+// minorOf reads a CNY amount ("1800.00", "-27.50") in minor units.
+func minorOf(t *testing.T, amount string) int64 {
+	t.Helper()
+	m, err := money.Parse(amount, "CNY")
+	if err != nil {
+		t.Fatalf("amount %q: %v", amount, err)
+	}
+	return m.Minor
+}
