@@ -2,11 +2,11 @@ package api
 
 import (
 	"errors"
-	"github.com/voyage/voyage/pkg/booking"
 	"net/http"
 	"slices"
 
 	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/booking"
 	"github.com/voyage/voyage/pkg/docs"
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/group"

@@ -62,6 +62,9 @@ const inputMark = "__input__"
 // package's types, else the package name in front (order.Page is OrderPage,
 // shopping.Page ShoppingPage) unless the type's name already starts with it.
 func schemaName(t reflect.Type) string {
+	if n, ok := movedSchemas[t.PkgPath()+"."+t.Name()]; ok {
+		return n
+	}
 	name := t.Name()
 	if i := strings.IndexByte(name, '['); i >= 0 {
 		name = name[:i]
@@ -75,6 +78,15 @@ func schemaName(t reflect.Type) string {
 		return name
 	}
 	return p + name
+}
+
+// movedSchemas keeps the published name of a schema whose Go type moved
+// to another package: integrators' generated clients name their types
+// after it (OrderPassengerInput), and a move inside the server is no reason
+// to break their code.
+var movedSchemas = map[string]string{
+	"github.com/voyage/voyage/pkg/booking.Passenger": "OrderPassenger",
+	"github.com/voyage/voyage/pkg/booking.Contact":   "OrderContact",
 }
 
 // enumMapper gives the named status and action types their enums.

@@ -2,7 +2,6 @@ package api
 
 import (
 	"errors"
-	"github.com/voyage/voyage/pkg/booking"
 	"net/http"
 	"slices"
 	"strconv"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/voyage/voyage/pkg/audit"
 	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/booking"
 	"github.com/voyage/voyage/pkg/docs"
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/i18n"

@@ -1,10 +1,10 @@
 package api
 
 import (
-	"github.com/voyage/voyage/pkg/booking"
 	"net/http"
 	"time"
 
+	"github.com/voyage/voyage/pkg/booking"
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/pnr"

@@ -10,8 +10,8 @@ package group
 import (
 	"time"
 
+	"github.com/voyage/voyage/pkg/booking"
 	"github.com/voyage/voyage/pkg/money"
-	"github.com/voyage/voyage/pkg/order"
 	"github.com/voyage/voyage/pkg/shopping"
 	"github.com/voyage/voyage/pkg/supplier"
 )
@@ -36,10 +36,10 @@ type Journey struct {
 type Counts = supplier.Passengers
 
 // Contact is who Voyage and the airline reach about the group.
-type Contact = order.Contact
+type Contact = booking.Contact
 
 // Passenger is one traveller of the passenger list (spec §3 Passenger).
-type Passenger = order.Passenger
+type Passenger = booking.Passenger
 
 // Segment is one quoted flight.
 type Segment = shopping.SegmentView

@@ -7,7 +7,6 @@ import (
 	"encoding/xml"
 	"errors"
 	"fmt"
-	"github.com/voyage/voyage/pkg/booking"
 	"io"
 	"net/http"
 	"strconv"
@@ -18,6 +17,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/booking"
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/profile"

@@ -3,7 +3,6 @@ package group
 import (
 	"context"
 	"fmt"
-	"github.com/voyage/voyage/pkg/booking"
 	"net/mail"
 	"slices"
 	"time"
@@ -11,6 +10,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/booking"
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/geo"
 	"github.com/voyage/voyage/pkg/i18n"

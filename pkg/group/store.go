@@ -6,11 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/voyage/voyage/pkg/booking"
 	"time"
 
 	"github.com/jmoiron/sqlx"
 
+	"github.com/voyage/voyage/pkg/booking"
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/store"
 )

@@ -7,6 +7,7 @@ package order
 import (
 	"time"
 
+	"github.com/voyage/voyage/pkg/booking"
 	"github.com/voyage/voyage/pkg/money"
 	"github.com/voyage/voyage/pkg/shopping"
 	"github.com/voyage/voyage/pkg/supplier"
@@ -19,32 +20,12 @@ func moneyOf(minor int64, currency string) Money {
 	return Money{Amount: money.Amount{Minor: minor, Currency: currency}.String(), Currency: currency}
 }
 
-// Passenger is a traveller of an order (spec §3 Passenger).
-type Passenger struct {
-	Type             string `json:"type" jsonschema:"enum=adult,enum=child,enum=infant"`
-	Surname          string `json:"surname"`
-	GivenName        string `json:"givenName"`
-	Gender           string `json:"gender" jsonschema:"enum=male,enum=female"`
-	Birthday         string `json:"birthday" jsonschema_description:"YYYY-MM-DD"`
-	Nationality      string `json:"nationality" jsonschema_description:"ISO 3166-1 alpha-2"`
-	DocumentType     string `json:"documentType"`
-	DocumentNumber   string `json:"documentNumber"`
-	DocumentExpiry   string `json:"documentExpiry" jsonschema_description:"YYYY-MM-DD"`
-	DocumentIssuedAt string `json:"documentIssuedAt,omitempty" jsonschema_description:"passport issuing place"`
-	Phone            string `json:"phone,omitempty"`
-	Email            string `json:"email,omitempty"`
-	FrequentFlyer    string `json:"frequentFlyer,omitempty"`
-	FFAirline        string `json:"ffAirline,omitempty"`
-	// TicketNumber is set once the ticket is issued.
-	TicketNumber string `json:"ticketNumber,omitempty"`
-}
-
-// Contact is who the airline and Voyage reach about the order.
-type Contact struct {
-	Name  string `json:"name"`
-	Email string `json:"email"`
-	Phone string `json:"phone"`
-}
+// Passenger and Contact are the booking core's (a group's passenger list
+// has the same travellers).
+type (
+	Passenger = booking.Passenger
+	Contact   = booking.Contact
+)
 
 // Invoice types of spec §3.
 var InvoiceTypes = []string{"Bill", "Itinerary", "ItineraryWithBill", "None"}

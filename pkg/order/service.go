@@ -9,7 +9,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/voyage/voyage/pkg/booking"
 	"log/slog"
 	"math/big"
 	"net/http"
@@ -24,6 +23,7 @@ import (
 
 	"github.com/voyage/voyage/pkg/agency"
 	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/booking"
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/idempotency"
 	"github.com/voyage/voyage/pkg/ledger"
@@ -373,7 +373,7 @@ func (s *Service) Create(ctx context.Context, who auth.Principal, key string, re
 		return View{}, err
 	}
 	for i := range req.Passengers {
-		req.Passengers[i] = req.Passengers[i].normalize()
+		req.Passengers[i] = req.Passengers[i].Normalize()
 	}
 	req.Contact = Contact{Name: strings.TrimSpace(req.Contact.Name), Email: strings.TrimSpace(req.Contact.Email), Phone: strings.TrimSpace(req.Contact.Phone)}
 	hash := requestHash(req)

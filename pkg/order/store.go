@@ -6,13 +6,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/voyage/voyage/pkg/booking"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/jmoiron/sqlx"
 
+	"github.com/voyage/voyage/pkg/booking"
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/shopping"

@@ -52,17 +52,6 @@ func eligible(r supplier.Restrictions, country string) bool {
 	return !slices.Contains(r.IneligibleCountries, country)
 }
 
-// normalize puts a passenger in stored form (upper-case names and codes).
-func (p Passenger) normalize() Passenger {
-	in := profile.PassengerInput{Surname: p.Surname, GivenName: p.GivenName, Type: p.Type, Gender: p.Gender, Birthday: p.Birthday,
-		Nationality: p.Nationality, Phone: p.Phone, Email: p.Email, DocumentType: p.DocumentType, DocumentNumber: p.DocumentNumber,
-		DocumentExpiry: p.DocumentExpiry, DocumentIssuedAt: p.DocumentIssuedAt}.Normalize()
-	return Passenger{Type: in.Type, Surname: in.Surname, GivenName: in.GivenName, Gender: in.Gender, Birthday: in.Birthday,
-		Nationality: in.Nationality, DocumentType: in.DocumentType, DocumentNumber: in.DocumentNumber, DocumentExpiry: in.DocumentExpiry,
-		DocumentIssuedAt: in.DocumentIssuedAt, Phone: in.Phone, Email: in.Email,
-		FrequentFlyer: strings.ToUpper(strings.TrimSpace(p.FrequentFlyer)), FFAirline: strings.ToUpper(strings.TrimSpace(p.FFAirline))}
-}
-
 // validatePassengers checks spec §5's passenger rules against the quote: the
 // profile's field rules, then the type by age on the travel date, the
 // nationality's eligibility, the accepted documents and the document's

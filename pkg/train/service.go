@@ -63,7 +63,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"github.com/voyage/voyage/pkg/booking"
 	"log/slog"
 	"net/http"
 	"slices"
@@ -74,18 +73,19 @@ import (
 
 	"github.com/voyage/voyage/pkg/agency"
 	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/booking"
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/payment"
 	"github.com/voyage/voyage/pkg/store"
 	"github.com/voyage/voyage/pkg/supplier/rail"
-	"github.com/voyage/voyage/pkg/supplier/rail/railsim"
 )
 
-// Directory finds stations (railsim's embedded station list).
+// Directory finds stations (a railway's station list; the simulated
+// railway's is embedded).
 type Directory interface {
-	Stations(q string, limit int) []railsim.Station
-	Station(code string) (railsim.Station, bool)
+	Stations(q string, limit int) []rail.Station
+	Station(code string) (rail.Station, bool)
 }
 
 // Notifier sends an agency's webhook events, queued in the transaction that

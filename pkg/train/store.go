@@ -6,12 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/voyage/voyage/pkg/booking"
 	"strings"
 	"time"
 
 	"github.com/jmoiron/sqlx"
 
+	"github.com/voyage/voyage/pkg/booking"
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/store"
 )

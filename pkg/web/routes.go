@@ -1,7 +1,6 @@
 package web
 
 import (
-	"github.com/voyage/voyage/pkg/booking"
 	"net/http"
 	"net/url"
 	"slices"
@@ -10,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/booking"
 	"github.com/voyage/voyage/pkg/order"
 	"github.com/voyage/voyage/templates"
 )

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/voyage/voyage/pkg/supplier/rail"
 )
 
 // stations.tsv is hand-curated, because no licensed machine-readable list
@@ -33,37 +35,14 @@ import (
 //go:embed stations.tsv
 var stationsTSV string
 
-// Station is one station of the simulated network.
-type Station struct {
-	Code       string  `json:"code"` // telegraph code (电报码)
-	Name       string  `json:"name"` // English
-	NameHans   string  `json:"nameHans"`
-	NameHant   string  `json:"nameHant"`
-	Pinyin     string  `json:"pinyin"`
-	City       string  `json:"city"` // English
-	CityHans   string  `json:"cityHans"`
-	CityHant   string  `json:"cityHant"`
-	Country    string  `json:"country"` // ISO 3166-1 alpha-2; every station here is "CN"
-	Lat        float64 `json:"lat"`
-	Lon        float64 `json:"lon"`
-	searchKeys []string
-}
-
-// Localized returns the station's name and city in a language: "zh-cn"
-// Simplified, "zh-tw" Traditional, anything else English.
-func (s Station) Localized(lang string) (name, city string) {
-	switch strings.ToLower(lang) {
-	case "zh-cn", "zh", "zh-hans":
-		return s.NameHans, s.CityHans
-	case "zh-tw", "zh-hk", "zh-hant":
-		return s.NameHant, s.CityHant
-	}
-	return s.Name, s.City
-}
+// Station is one station of the simulated network: the rail seam's.
+type Station = rail.Station
 
 // network is the parsed station file, read once at start-up.
 type network struct {
 	stations []Station // file order
+	// keys are each station's search keys, by the stations' index.
+	keys [][]string
 	byCode   map[string]int
 	byCity   map[string][]int // English city → station indexes
 }
@@ -92,7 +71,7 @@ func parseStations(src string) (*network, error) {
 		if _, dup := n.byCode[st.Code]; dup {
 			return nil, fmt.Errorf("stations.tsv:%d: code %s twice", i+1, st.Code)
 		}
-		st.searchKeys = []string{
+		keys := []string{
 			strings.ToLower(st.Code),
 			strings.ToLower(st.Name),
 			strings.ToLower(strings.ReplaceAll(st.Name, " ", "")),
@@ -103,6 +82,7 @@ func parseStations(src string) (*network, error) {
 		n.byCode[st.Code] = len(n.stations)
 		n.byCity[st.City] = append(n.byCity[st.City], len(n.stations))
 		n.stations = append(n.stations, st)
+		n.keys = append(n.keys, keys)
 	}
 	return n, nil
 }
@@ -206,11 +186,11 @@ func (n *network) search(q string, limit int) []Station {
 		switch {
 		case strings.ToLower(st.Code) == q:
 			rank = 0
-		case prefixAny(st.searchKeys[1:6], q, qs):
+		case prefixAny(n.keys[i][1:6], q, qs):
 			rank = 1
-		case prefixAny(st.searchKeys[9:], q, qs):
+		case prefixAny(n.keys[i][9:], q, qs):
 			rank = 2
-		case prefixAny(st.searchKeys[6:9], q, qs):
+		case prefixAny(n.keys[i][6:9], q, qs):
 			rank = 3
 		}
 		if rank >= 0 {
