@@ -42,6 +42,9 @@ func newAppOn(t testing.TB, dsn string, mods ...func(*config.Config)) (*app.App,
 	}
 	cfg.DB = dsn
 	cfg.HTTP.MaxBodyBytes = 64 << 10
+	// Emails go to the test's own folder, not ./var/outbox in the source
+	// tree; a test that reads them sets its own.
+	cfg.Mail.OutboxDir = t.TempDir()
 	// The simulated suppliers answer at once and never fail: tests that need
 	// failures script their own suppliers (pkg/shopping).
 	cfg.Shopping.Sim.LatencyScale, cfg.Shopping.Sim.ErrorRate, cfg.Shopping.Sim.TimeoutRate, cfg.Shopping.Sim.Volatility = 0, 0, 0, 0
