@@ -138,7 +138,7 @@ func registerGroups(rt *Router, s Services) {
 		if !slices.Contains(docs.TicketKinds, kind) || !slices.Contains(docs.TicketFormats, format) {
 			return fault.NotFound("")
 		}
-		v, err := g.DocumentView(r.Context(), Principal(r), n)
+		v, err := g.Document(r.Context(), Principal(r), n)
 		if err != nil {
 			return err
 		}
@@ -150,7 +150,7 @@ func registerGroups(rt *Router, s Services) {
 		w.Header().Set("Content-Type", docs.ContentType(format))
 		w.Header().Set("Content-Disposition", `attachment; filename="`+v.BookingNumber+"-"+kind+"."+format+`"`)
 		w.Header().Set("Cache-Control", "private, no-store")
-		return docs.WriteTicket(w, kind, format, docs.Ticket{Order: v, Lang: i18n.Lang(ctx), T: func(k string, args ...any) string { return i18n.T(ctx, k, args...) },
+		return docs.WriteTicket(w, kind, format, docs.Ticket{Flight: v, Lang: i18n.Lang(ctx), T: func(k string, args ...any) string { return i18n.T(ctx, k, args...) },
 			Date: today})
 	})
 

@@ -377,7 +377,7 @@ func registerOrders(rt *Router, s Services) {
 		w.Header().Set("Content-Type", docs.ContentType(format))
 		w.Header().Set("Content-Disposition", `attachment; filename="`+v.BookingNumber+"-"+kind+"."+format+`"`)
 		w.Header().Set("Cache-Control", "private, no-store")
-		return docs.WriteTicket(w, kind, format, docs.Ticket{Order: v, Lang: i18n.Lang(ctx), T: func(k string, args ...any) string { return i18n.T(ctx, k, args...) },
+		return docs.WriteTicket(w, kind, format, docs.Ticket{Flight: v.Document(), Lang: i18n.Lang(ctx), T: func(k string, args ...any) string { return i18n.T(ctx, k, args...) },
 			Date: today, Baggage: &v.Baggage, ShowDocumentNumbers: r.URL.Query().Get("documentNumbers") == "full"})
 	})
 }

@@ -264,7 +264,7 @@ func registerTrains(rt *Router, s Services) {
 		w.Header().Set("Content-Type", docs.ContentType(docs.PDF))
 		w.Header().Set("Content-Disposition", `attachment; filename="`+v.BookingNumber+`-eticket.pdf"`)
 		w.Header().Set("Cache-Control", "private, no-store")
-		return docs.WriteTrainTicket(w, docs.TrainTicket{Order: v, Lang: lang, T: func(k string, args ...any) string { return i18n.T(ctx, k, args...) },
+		return docs.WriteTrainTicket(w, docs.TrainTicket{Train: v.Document(), Lang: lang, T: func(k string, args ...any) string { return i18n.T(ctx, k, args...) },
 			Station: func(code string) string { return t.StationName(code, lang) }, Date: today})
 	})
 }

@@ -82,8 +82,8 @@ func TestXLSXWritesNoFormulas(t *testing.T) {
 	checkNoFormulas(t, &buf, "Statement", hyperlink)
 
 	ticket := sampleTicket(t, i18n.EN, true)
-	ticket.Order.Contact.Name = hyperlink
-	ticket.Order.Passengers[0].Surname = "=1+1"
+	ticket.Flight.Contact.Name = hyperlink
+	ticket.Flight.Passengers[0].Surname = "=1+1"
 	buf.Reset()
 	if err := WriteTicket(&buf, Itinerary, XLSX, ticket); err != nil {
 		t.Fatal(err)

@@ -7,10 +7,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/voyage/voyage/pkg/booking"
 	"github.com/voyage/voyage/pkg/geo"
 	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/money"
-	"github.com/voyage/voyage/pkg/order"
 	"github.com/voyage/voyage/pkg/shopping"
 	"github.com/voyage/voyage/pkg/supplier"
 )
@@ -27,15 +27,48 @@ var TicketKinds = []string{Itinerary, ETicket}
 // TicketFormats lists the formats a flight-order document is written in.
 var TicketFormats = []string{PDF, XLSX}
 
-// Ticket is what a flight-order document shows, and for whom.
+// Flight is what a flight document prints: a flight order, or the flights
+// of an issued group. Each product line fills it from its own booking;
+// docs knows no line.
+type Flight struct {
+	BookingNumber string
+	PNR           string
+	// Status is the booking's status code, printed as documents.status.<code>.
+	Status     string
+	Airline    string
+	Segments   []shopping.SegmentView
+	Passengers []booking.Passenger
+	// TicketNumbers are a booking's numbers from before passengers carried
+	// their own: one a passenger, in the passengers' order.
+	TicketNumbers []string
+	Contact       booking.Contact
+	Prices        FlightPrices
+	Total         Money
+}
+
+// Money is an amount as the documents read it: a decimal string and a
+// currency (the API's shape).
+type Money = shopping.Money
+
+// FlightPrices is the breakdown a customer reads; an amount that is zero is
+// left out. The agency's cost price is not here: it is never printed.
+type FlightPrices struct {
+	Fare, Taxes, ServiceFee, Discount, TransactionFee Money
+	ChangeTicketDiff, ChangeTaxDiff, ChangeFee        Money
+	RefundAmount, RefundFee                           Money
+	// FareBasis is printed for a flight that carries none of its own.
+	FareBasis string
+}
+
+// Ticket is what a flight document shows, and for whom.
 type Ticket struct {
-	Order order.View
+	Flight Flight
 	// Lang is the reader's language: airport and airline names are taken
 	// in it, so it must be the language T translates into.
 	Lang string
 	T    Translate
-	// Baggage is the fare's free allowance. order.View does not carry it,
-	// so the caller passes it when it knows it; nil leaves it out.
+	// Baggage is the fare's free allowance, when the caller knows it; nil
+	// leaves it out.
 	Baggage *supplier.Baggage
 	// Date is the date of issue printed, the reader's agency's date
 	// (booking.Today): required, since no zone is everyone's today.
@@ -91,7 +124,7 @@ type docBlock struct {
 type docField struct {
 	label, value string
 	// money is set for amounts so Excel stores a number.
-	money *order.Money
+	money *Money
 	bold  bool
 }
 
@@ -103,7 +136,7 @@ type docColumn struct {
 
 // ticketText turns an order's codes and values into what a reader sees.
 type ticketText struct {
-	o    order.View
+	o    Flight
 	lang string
 	t    Translate
 	// mask hides all but the last characters of document numbers.
@@ -112,16 +145,16 @@ type ticketText struct {
 
 func buildTicket(kind string, tk Ticket) (ticketDoc, error) {
 	if tk.T == nil {
-		return ticketDoc{}, fmt.Errorf("docs: ticket %s without a translator", tk.Order.BookingNumber)
+		return ticketDoc{}, fmt.Errorf("docs: ticket %s without a translator", tk.Flight.BookingNumber)
 	}
 	lang := i18n.Normalize(tk.Lang)
 	if lang == "" {
 		lang = i18n.EN
 	}
-	x := ticketText{o: tk.Order, lang: lang, t: tk.T, mask: kind == Itinerary && !tk.ShowDocumentNumbers}
+	x := ticketText{o: tk.Flight, lang: lang, t: tk.T, mask: kind == Itinerary && !tk.ShowDocumentNumbers}
 	date := tk.Date
 	if date.IsZero() {
-		return ticketDoc{}, fmt.Errorf("docs: ticket %s without its issue date", tk.Order.BookingNumber)
+		return ticketDoc{}, fmt.Errorf("docs: ticket %s without its issue date", tk.Flight.BookingNumber)
 	}
 	var d ticketDoc
 	switch kind {
@@ -222,7 +255,7 @@ func (x ticketText) header(date time.Time) []docField {
 	return []docField{
 		{label: x.t("documents.bookingNumber"), value: x.o.BookingNumber, bold: true},
 		{label: x.t("documents.pnr"), value: x.o.PNR, bold: true},
-		{label: x.t("documents.status"), value: x.enum("documents.status.", string(x.o.Status))},
+		{label: x.t("documents.status"), value: x.enum("documents.status.", x.o.Status)},
 		{label: x.t("documents.issueDate"), value: date.Format(time.DateOnly)},
 	}
 }
@@ -256,7 +289,7 @@ func (x ticketText) flights(fareBasis bool) docBlock {
 		if fareBasis {
 			fb := s.FareBasis
 			if fb == "" {
-				fb = x.o.PriceBreakdown.FareBasis
+				fb = x.o.Prices.FareBasis
 			}
 			row = append(row, fb)
 		}
@@ -269,12 +302,12 @@ func (x ticketText) flights(fareBasis bool) docBlock {
 // this order (zero ones are left out), then the total. The cost price is
 // the agency's own and never printed.
 func (x ticketText) prices() []docField {
-	p := x.o.PriceBreakdown
+	p := x.o.Prices
 	parts := []struct {
 		key string
-		m   order.Money
+		m   Money
 	}{
-		{"documents.price.fare", p.TicketPrice}, {"documents.price.taxes", p.Taxes},
+		{"documents.price.fare", p.Fare}, {"documents.price.taxes", p.Taxes},
 		{"documents.price.serviceFee", p.ServiceFee}, {"documents.price.discount", p.Discount},
 		{"documents.price.transactionFee", p.TransactionFee},
 		{"documents.price.changeTicketDiff", p.ChangeTicketDiff}, {"documents.price.changeTaxDiff", p.ChangeTaxDiff},
@@ -290,7 +323,7 @@ func (x ticketText) prices() []docField {
 	return append(out, x.amount("documents.price.total", x.o.Total, true))
 }
 
-func (x ticketText) amount(key string, m order.Money, bold bool) docField {
+func (x ticketText) amount(key string, m Money, bold bool) docField {
 	return docField{label: x.t(key), value: formatMoney(m), money: &m, bold: bold}
 }
 
@@ -321,7 +354,7 @@ func (x ticketText) ticketNumber(i int) string {
 }
 
 // name is written as on the ticket: SURNAME/GIVEN NAME.
-func (x ticketText) name(p order.Passenger) string {
+func (x ticketText) name(p booking.Passenger) string {
 	s, g := strings.ToUpper(strings.TrimSpace(p.Surname)), strings.ToUpper(strings.TrimSpace(p.GivenName))
 	if g == "" {
 		return s
@@ -329,9 +362,9 @@ func (x ticketText) name(p order.Passenger) string {
 	return s + "/" + g
 }
 
-func (x ticketText) paxType(p order.Passenger) string { return x.enum("documents.paxType.", p.Type) }
+func (x ticketText) paxType(p booking.Passenger) string { return x.enum("documents.paxType.", p.Type) }
 
-func (x ticketText) document(p order.Passenger) string {
+func (x ticketText) document(p booking.Passenger) string {
 	n := p.DocumentNumber
 	if x.mask {
 		n = MaskDocumentNumber(n)
@@ -437,7 +470,7 @@ func localTime(t time.Time, airport string) string {
 func zeroAmount(a string) bool { return strings.Trim(a, "+-0.") == "" }
 
 // formatMoney groups thousands for reading: "CNY 12,345.60".
-func formatMoney(m order.Money) string {
+func formatMoney(m Money) string {
 	a := m.Amount
 	if a == "" {
 		a = "0"
@@ -456,7 +489,7 @@ func formatMoney(m order.Money) string {
 
 // moneyCell is an amount as Excel stores it, with a number format that keeps
 // the currency's decimals.
-func moneyCell(m order.Money) (float64, string, bool) {
+func moneyCell(m Money) (float64, string, bool) {
 	v, err := strconv.ParseFloat(m.Amount, 64)
 	if err != nil {
 		return 0, "", false

@@ -10,8 +10,8 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
+	"github.com/voyage/voyage/pkg/booking"
 	"github.com/voyage/voyage/pkg/i18n"
-	"github.com/voyage/voyage/pkg/order"
 	"github.com/voyage/voyage/pkg/shopping"
 	"github.com/voyage/voyage/pkg/supplier"
 )
@@ -29,7 +29,7 @@ func translator(t *testing.T, lang string) Translate {
 	}
 }
 
-func cny(a string) order.Money { return order.Money{Amount: a, Currency: "CNY"} }
+func cny(a string) Money { return Money{Amount: a, Currency: "CNY"} }
 
 func seg(flight, carrier, from, fromName, to, toName string, dep, arr time.Time) shopping.SegmentView {
 	return shopping.SegmentView{Segment: supplier.Segment{Carrier: carrier, FlightNumber: flight, Origin: from, Destination: to,
@@ -40,27 +40,27 @@ func seg(flight, carrier, from, fromName, to, toName string, dep, arr time.Time)
 // sampleOrder is a Beijing–London return for two passengers. The return
 // flight ends at an airport the geo data does not know, so its stored name
 // is what the documents show.
-func sampleOrder(issued bool) order.View {
+func sampleOrder(issued bool) Flight {
 	out := time.Date(2026, 7, 3, 5, 30, 0, 0, time.UTC)
 	back := time.Date(2026, 7, 20, 19, 0, 0, 0, time.UTC)
-	o := order.View{
-		ID: 42, BookingNumber: "F2026070300042", Type: order.TypeOrigin, Status: order.Issued, PNR: "NX7K2P", Airline: "CA",
+	o := Flight{
+		BookingNumber: "F2026070300042", Status: "issued", PNR: "NX7K2P", Airline: "CA",
 		Segments: []shopping.SegmentView{
 			seg("CA937", "CA", "PEK", "北京首都国际机场", "LHR", "伦敦希思罗机场", out, out.Add(11*time.Hour+5*time.Minute)),
 			seg("CA938", "CA", "LHR", "伦敦希思罗机场", "QQZ", "测试国际机场", back, back.Add(10*time.Hour+20*time.Minute)),
 		},
-		Passengers: []order.Passenger{
+		Passengers: []booking.Passenger{
 			{Type: "adult", Surname: "张", GivenName: "三", DocumentType: "passport", DocumentNumber: "E12345678", TicketNumber: "999-2100000001",
 				FrequentFlyer: "CA123456", FFAirline: "CA"},
 			{Type: "child", Surname: "Smith", GivenName: "Anna Mary", DocumentType: "passport", DocumentNumber: "GB9876543", TicketNumber: "999-2100000002"},
 		},
-		Contact: order.Contact{Name: "李四", Email: "ops@example.com", Phone: "+86 10 5555 0100"},
+		Contact: booking.Contact{Name: "李四", Email: "ops@example.com", Phone: "+86 10 5555 0100"},
 		Total:   cny("12345.60"),
-		PriceBreakdown: order.Breakdown{TicketPrice: cny("10000.00"), Taxes: cny("2245.60"), ServiceFee: cny("100.00"),
-			Discount: cny("0.00"), CostPrice: cny("9000.00"), FareBasis: "YOW"},
+		Prices: FlightPrices{Fare: cny("10000.00"), Taxes: cny("2245.60"), ServiceFee: cny("100.00"),
+			Discount: cny("0.00"), FareBasis: "YOW"},
 	}
 	if !issued {
-		o.Status = order.ToBePaid
+		o.Status = "to_be_paid"
 		for i := range o.Passengers {
 			o.Passengers[i].TicketNumber = ""
 		}
@@ -69,7 +69,7 @@ func sampleOrder(issued bool) order.View {
 }
 
 func sampleTicket(t *testing.T, lang string, issued bool) Ticket {
-	return Ticket{Order: sampleOrder(issued), Lang: lang, T: translator(t, lang),
+	return Ticket{Flight: sampleOrder(issued), Lang: lang, T: translator(t, lang),
 		Baggage: &supplier.Baggage{CheckedPieces: 2, CheckedKg: 23, CabinPieces: 1, CabinKg: 7},
 		Date:    time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)}
 }
@@ -214,7 +214,7 @@ func TestTicketErrors(t *testing.T) {
 		{"unknown kind", "boarding-pass", PDF, tk},
 		{"unknown kind xlsx", "", XLSX, tk},
 		{"unknown format", Itinerary, CSV, tk},
-		{"no translator", ETicket, PDF, Ticket{Order: tk.Order}},
+		{"no translator", ETicket, PDF, Ticket{Flight: tk.Flight}},
 	}
 	for _, tt := range tests {
 		var buf bytes.Buffer
@@ -223,29 +223,6 @@ func TestTicketErrors(t *testing.T) {
 		}
 		if buf.Len() != 0 {
 			t.Errorf("%s: %d bytes written before the error", tt.name, buf.Len())
-		}
-	}
-}
-
-// TestTicketCatalog keeps the statuses and codes the documents translate in
-// every catalog, so a new status does not print as a raw code.
-func TestTicketCatalog(t *testing.T) {
-	t.Parallel()
-	var keys []string
-	for _, s := range order.Statuses {
-		keys = append(keys, "documents.status."+string(s))
-	}
-	for _, c := range []string{supplier.CabinEconomy, supplier.CabinPremiumEconomy, "business", "premium_business", "first", "premium_first"} {
-		keys = append(keys, "documents.cabin."+c)
-	}
-	for _, p := range []string{"adult", "child", "infant"} {
-		keys = append(keys, "documents.paxType."+p)
-	}
-	for _, lang := range langs {
-		for _, k := range keys {
-			if !catalog.Has(lang, k) {
-				t.Errorf("%s: %q missing", lang, k)
-			}
 		}
 	}
 }
@@ -353,6 +330,27 @@ func TestItineraryMasksDocuments(t *testing.T) {
 	for in, want := range map[string]string{"E12345678": "*****5678", "AB12": "**12", "X": "*", "": ""} {
 		if got := MaskDocumentNumber(in); got != want {
 			t.Errorf("MaskDocumentNumber(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestTicketCatalog keeps the codes the flight documents translate in every
+// catalog, so a new one does not print as a raw code. (The lines keep their
+// statuses' keys: each tests its own.)
+func TestTicketCatalog(t *testing.T) {
+	t.Parallel()
+	var keys []string
+	for _, c := range []string{supplier.CabinEconomy, supplier.CabinPremiumEconomy, "business", "premium_business", "first", "premium_first"} {
+		keys = append(keys, "documents.cabin."+c)
+	}
+	for _, p := range []string{"adult", "child", "infant"} {
+		keys = append(keys, "documents.paxType."+p)
+	}
+	for _, lang := range langs {
+		for _, k := range keys {
+			if !catalog.Has(lang, k) {
+				t.Errorf("%s: %q missing", lang, k)
+			}
 		}
 	}
 }

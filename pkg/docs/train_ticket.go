@@ -7,13 +7,44 @@ import (
 	"time"
 
 	"github.com/voyage/voyage/pkg/i18n"
-	"github.com/voyage/voyage/pkg/order"
-	"github.com/voyage/voyage/pkg/train"
 )
+
+// Train is what a train e-ticket prints: a train order, filled by the
+// train line from its own booking (docs knows no line).
+type Train struct {
+	BookingNumber string
+	// RailwayRef is the railway's booking reference.
+	RailwayRef string
+	// Status is the order's status code, printed as train.status.<code>.
+	Status string
+	// The train booked: each passenger's valid ticket may name another
+	// (after a change).
+	Number, Origin, Destination, SeatClass string
+	DepartAt, ArriveAt                     time.Time
+	Total                                  Money
+	Passengers                             []TrainPassenger
+	// Tickets are the passengers' valid tickets; a passenger without one
+	// is printed as not valid for travel.
+	Tickets []TrainTicketLine
+}
+
+// TrainPassenger is one traveller of a train e-ticket.
+type TrainPassenger struct {
+	ID                                                     int
+	Surname, GivenName, Type, DocumentType, DocumentNumber string
+}
+
+// TrainTicketLine is a passenger's valid ticket, as the railway issued it.
+type TrainTicketLine struct {
+	Passenger                                                    int // TrainPassenger.ID
+	Number, TrainNumber, Origin, Destination, Class, Coach, Seat string
+	DepartAt                                                     time.Time
+	Fare                                                         Money
+}
 
 // TrainTicket is what a train e-ticket shows, and for whom.
 type TrainTicket struct {
-	Order train.View
+	Train Train
 	// Lang is the reader's language (T translates into it).
 	Lang string
 	T    Translate
@@ -41,7 +72,7 @@ func WriteTrainTicket(w io.Writer, tk TrainTicket) error {
 
 func buildTrainTicket(tk TrainTicket) (ticketDoc, error) {
 	if tk.T == nil {
-		return ticketDoc{}, fmt.Errorf("docs: train ticket %s without a translator", tk.Order.BookingNumber)
+		return ticketDoc{}, fmt.Errorf("docs: train ticket %s without a translator", tk.Train.BookingNumber)
 	}
 	if i18n.Normalize(tk.Lang) == "" {
 		tk.Lang = i18n.EN
@@ -52,9 +83,9 @@ func buildTrainTicket(tk TrainTicket) (ticketDoc, error) {
 	}
 	date := tk.Date
 	if date.IsZero() {
-		return ticketDoc{}, fmt.Errorf("docs: ticket %s without its issue date", tk.Order.BookingNumber)
+		return ticketDoc{}, fmt.Errorf("docs: ticket %s without its issue date", tk.Train.BookingNumber)
 	}
-	t, o := tk.T, tk.Order
+	t, o := tk.T, tk.Train
 	enum := func(prefix, code string) string {
 		if v := t(prefix + code); v != prefix+code {
 			return v
@@ -67,19 +98,16 @@ func buildTrainTicket(tk TrainTicket) (ticketDoc, error) {
 	d := ticketDoc{title: title, footer: title + "  " + o.BookingNumber, pageLabel: func(n int) string { return t("documents.page", "n", n) }}
 	header := []docField{
 		{label: t("train.doc.bookingNumber"), value: o.BookingNumber, bold: true},
-		{label: t("train.doc.railwayRef"), value: o.SupplierRef, bold: true},
-		{label: t("train.doc.status"), value: enum("train.status.", string(o.Status))},
+		{label: t("train.doc.railwayRef"), value: o.RailwayRef, bold: true},
+		{label: t("train.doc.status"), value: enum("train.status.", o.Status)},
 		{label: t("train.doc.issueDate"), value: date.Format(time.DateOnly)},
 	}
-	valid := map[int]train.TicketView{}
+	valid := map[int]TrainTicketLine{}
 	for _, tv := range o.Tickets {
-		if tv.Status == train.TicketIssued {
-			valid[tv.Passenger] = tv
-		}
+		valid[tv.Passenger] = tv
 	}
 	closing := docBlock{note: t("train.doc.note")}
-	total := docBlock{amounts: true, fields: []docField{{label: t("train.doc.total"), value: formatMoney(order.Money(o.Total)),
-		money: &order.Money{Amount: o.Total.Amount, Currency: o.Total.Currency}, bold: true}}}
+	total := docBlock{amounts: true, fields: []docField{{label: t("train.doc.total"), value: formatMoney(o.Total), money: &o.Total, bold: true}}}
 	for i, p := range o.Passengers {
 		d.blocks = append(d.blocks, docBlock{newPage: i > 0, title: title, fields: header})
 		tv, ok := valid[p.ID]
@@ -100,7 +128,7 @@ func buildTrainTicket(tk TrainTicket) (ticketDoc, error) {
 		if ok {
 			trainNo, from, to, depart, class = tv.TrainNumber, tv.Origin, tv.Destination, tv.DepartAt, tv.Class
 			coach, seat, number = tv.Coach, tv.Seat, tv.Number
-			fields = append(fields, docField{label: t("train.doc.fare"), value: formatMoney(order.Money(tv.Fare))})
+			fields = append(fields, docField{label: t("train.doc.fare"), value: formatMoney(tv.Fare)})
 		}
 		fields = append(fields, docField{label: t("train.doc.ticketNumber"), value: number, bold: true})
 		d.blocks = append(d.blocks, docBlock{heading: t("train.doc.passengerN", "n", i+1, "count", len(o.Passengers)), fields: fields})

@@ -6,26 +6,24 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/voyage/voyage/pkg/train"
 )
 
-func sampleTrainOrder(issued bool) train.View {
+func sampleTrainOrder(issued bool) Train {
 	dep := time.Date(2026, 12, 1, 1, 0, 0, 0, time.UTC) // 09:00 in China
-	o := train.View{ID: 7, BookingNumber: "T26112500000007", Status: train.ToBePaid, SupplierRef: "E123456789",
-		Train:     train.Train{Number: "G1", Type: "G", Origin: "VNP", Destination: "AOH", DepartAt: dep, ArriveAt: dep.Add(4*time.Hour + 28*time.Minute)},
-		SeatClass: "second", Total: train.MoneyOf(110600, "CNY"),
-		Passengers: []train.Passenger{
+	o := Train{BookingNumber: "T26112500000007", Status: "to_be_paid", RailwayRef: "E123456789",
+		Number: "G1", Origin: "VNP", Destination: "AOH", DepartAt: dep, ArriveAt: dep.Add(4*time.Hour + 28*time.Minute),
+		SeatClass: "second", Total: Money{Amount: "1106.00", Currency: "CNY"},
+		Passengers: []TrainPassenger{
 			{ID: 1, Type: "adult", Surname: "张", GivenName: "伟", DocumentType: "id_card", DocumentNumber: "11010519491231002X"},
 			{ID: 2, Type: "student", Surname: "Smith", GivenName: "Anna", DocumentType: "passport", DocumentNumber: "E12345678"},
 		}}
 	if issued {
-		o.Status = train.PartiallyRefunded
-		o.Tickets = []train.TicketView{
-			{Ticket: train.Ticket{Passenger: 1, Number: "E987654321", TrainNumber: "G1", Origin: "VNP", Destination: "AOH", DepartAt: dep,
-				Class: "second", Coach: "05", Seat: "12F", Status: train.TicketIssued}, Fare: train.MoneyOf(55300, "CNY")},
-			{Ticket: train.Ticket{Passenger: 2, Number: "E987654322", TrainNumber: "G1", Origin: "VNP", Destination: "AOH", DepartAt: dep,
-				Class: "second", Coach: "05", Seat: "12D", Status: train.TicketRefunded}, Fare: train.MoneyOf(55300, "CNY")},
+		// The second passenger's ticket was refunded: only the first is
+		// valid for travel.
+		o.Status = "partially_refunded"
+		o.Tickets = []TrainTicketLine{
+			{Passenger: 1, Number: "E987654321", TrainNumber: "G1", Origin: "VNP", Destination: "AOH", DepartAt: dep,
+				Class: "second", Coach: "05", Seat: "12F", Fare: Money{Amount: "553.00", Currency: "CNY"}},
 		}
 	}
 	return o
@@ -48,7 +46,7 @@ func TestTrainTicketPDF(t *testing.T) {
 		{"zh-tw", true, []string{"火車電子客票", "E987654321"}, nil},
 	} {
 		t.Run(c.lang, func(t *testing.T) {
-			d, err := buildTrainTicket(TrainTicket{Order: sampleTrainOrder(c.issued), Lang: c.lang, T: translator(t, c.lang),
+			d, err := buildTrainTicket(TrainTicket{Train: sampleTrainOrder(c.issued), Lang: c.lang, T: translator(t, c.lang),
 				Station: func(code string) string { return stations[code] }, Date: time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)})
 			if err != nil {
 				t.Fatal(err)

@@ -15,11 +15,11 @@ import (
 
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/display"
+	"github.com/voyage/voyage/pkg/docs"
 	"github.com/voyage/voyage/pkg/geo"
 	"github.com/voyage/voyage/pkg/group"
 	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/money"
-	"github.com/voyage/voyage/pkg/order"
 	"github.com/voyage/voyage/templates"
 )
 
@@ -31,7 +31,7 @@ type GroupOrders interface {
 	Queue(ctx context.Context, who auth.Principal, page, size int) (group.Page, error)
 	Counts(ctx context.Context, who auth.Principal) ([]group.StatusCount, error)
 	Get(ctx context.Context, who auth.Principal, id int64) (group.View, error)
-	DocumentView(ctx context.Context, who auth.Principal, id int64) (order.View, error)
+	Document(ctx context.Context, who auth.Principal, id int64) (docs.Flight, error)
 	GroupActions
 }
 

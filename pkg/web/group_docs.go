@@ -34,7 +34,7 @@ func (s *Server) groupDocument(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx := r.Context()
 	// Before issue there is nothing to print: the service answers not found.
-	o, err := s.groups.DocumentView(ctx, v.Principal, id)
+	o, err := s.groups.Document(ctx, v.Principal, id)
 	if err != nil {
 		s.orderFailed(w, r, "groups: document", err)
 		return
@@ -42,7 +42,7 @@ func (s *Server) groupDocument(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", docs.ContentType(format))
 	w.Header().Set("Content-Disposition", `attachment; filename="`+o.BookingNumber+"-"+kind+"."+format+`"`)
 	w.Header().Set("Cache-Control", "private, no-store")
-	tk := docs.Ticket{Order: o, Lang: i18n.Lang(ctx), T: func(k string, args ...any) string { return i18n.T(ctx, k, args...) },
+	tk := docs.Ticket{Flight: o, Lang: i18n.Lang(ctx), T: func(k string, args ...any) string { return i18n.T(ctx, k, args...) },
 		Date: s.today(v)}
 	if err := docs.WriteTicket(w, kind, format, tk); err != nil {
 		slog.ErrorContext(ctx, "groups: write document", "order", id, "kind", kind, "err", err)
