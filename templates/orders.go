@@ -8,9 +8,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/voyage/voyage/pkg/flight"
 	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/money"
-	"github.com/voyage/voyage/pkg/order"
 )
 
 // OrdersPath is the flight order list.
@@ -123,14 +123,14 @@ func (r OrderRow) Href() string { return OrderHref(r.ID) }
 type DisruptionList struct {
 	Type  string
 	Types []string
-	Items []order.Disruption
+	Items []flight.Disruption
 	Pager Pager
 }
 
 // OrderDetail is one order's page: the order, what the caller may do with
 // it, and the state of the form that came back (errors, change options).
 type OrderDetail struct {
-	Order        order.View
+	Order        flight.View
 	OriginalHref string // "" for an original booking
 	Segments     []OrderSegment
 	Prices       []PriceRow
@@ -157,11 +157,11 @@ type OrderDetail struct {
 // Paid reports whether the order is one the agency pays (a booking or a
 // change): a refund or void order returns money and has no payment status.
 func (d OrderDetail) Paid() bool {
-	return d.Order.Type != order.TypeRefund && d.Order.Type != order.TypeVoid
+	return d.Order.Type != flight.TypeRefund && d.Order.Type != flight.TypeVoid
 }
 
 // HasAction reports whether the caller may take action now.
-func (d OrderDetail) HasAction(a order.Action) bool {
+func (d OrderDetail) HasAction(a flight.Action) bool {
 	for _, x := range d.Order.Actions {
 		if x == a {
 			return true
@@ -273,10 +273,10 @@ func (f OrderForm) Err(field string) string {
 // Reasons are the request reasons of an action (spec §9): 0–7 for refund
 // and void, 0, 1 and 7 for change.
 func Reasons(action string) []int {
-	if action == string(order.ActChange) {
-		return order.ChangeReasons
+	if action == string(flight.ActChange) {
+		return flight.ChangeReasons
 	}
-	return order.RefundReasons
+	return flight.RefundReasons
 }
 
 // SubReasonGroups are the reasons with sub-options, in order.
@@ -318,7 +318,7 @@ func orderReasonName(ctx context.Context, n int) string {
 // toneClass is the badge class of a display tone.
 func toneClass(tone string) string {
 	if tone == "" {
-		tone = order.ToneInfo
+		tone = flight.ToneInfo
 	}
 	return "badge orders-tone-" + tone
 }
@@ -422,7 +422,7 @@ func originalLabel(ctx context.Context, d OrderDetail) string {
 }
 
 // requestReason is a request's reason with its sub-option.
-func requestReason(ctx context.Context, typ string, r *order.PostSale) string {
+func requestReason(ctx context.Context, typ string, r *flight.PostSale) string {
 	s := orderReasonName(ctx, r.Reason)
 	if r.SubReason != "" {
 		s += " · " + orderLabel(ctx, "orders.subReason."+strconv.Itoa(r.Reason)+".", r.SubReason)
@@ -433,7 +433,7 @@ func requestReason(ctx context.Context, typ string, r *order.PostSale) string {
 func journeyDateField(i int) string { return "journeys." + strconv.Itoa(i) + ".date" }
 
 // passengerName is SURNAME/GIVEN NAME, as on a ticket.
-func passengerName(p order.Passenger) string {
+func passengerName(p flight.Passenger) string {
 	if p.GivenName == "" {
 		return p.Surname
 	}
@@ -442,7 +442,7 @@ func passengerName(p order.Passenger) string {
 
 // moneyText writes an API amount with thousands separators, its
 // currency's digits and its currency, as the rest of the page does.
-func moneyText(m order.Money) string {
+func moneyText(m flight.Money) string {
 	a, err := money.Parse(m.Amount, m.Currency)
 	if err != nil || m.Currency == "" {
 		return strings.TrimSpace(m.Amount + " " + m.Currency)

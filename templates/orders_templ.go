@@ -9,8 +9,8 @@ import "github.com/a-h/templ"
 import templruntime "github.com/a-h/templ/runtime"
 
 import (
+	"github.com/voyage/voyage/pkg/flight"
 	"github.com/voyage/voyage/pkg/i18n"
-	"github.com/voyage/voyage/pkg/order"
 )
 
 // OrderListPage is /flight/orders: the pending groups and order types, the
@@ -3027,22 +3027,22 @@ func orderActions(d OrderDetail) templ.Component {
 		}
 		for _, a := range d.Order.Actions {
 			switch a {
-			case order.ActPay:
+			case flight.ActPay:
 				templ_7745c5c3_Err = orderPayForm(d).Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-			case order.ActCancel, order.ActCancelChange, order.ActCancelRefund, order.ActCancelVoid:
+			case flight.ActCancel, flight.ActCancelChange, flight.ActCancelRefund, flight.ActCancelVoid:
 				templ_7745c5c3_Err = orderCancelForm(d, string(a)).Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-			case order.ActConfirm:
+			case flight.ActConfirm:
 				templ_7745c5c3_Err = orderConfirmForm(d).Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-			case order.ActRefund, order.ActVoid:
+			case flight.ActRefund, flight.ActVoid:
 				templ_7745c5c3_Var185 := templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 					templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 					templ_7745c5c3_Buffer, templ_7745c5c3_IsBuffer := templruntime.GetBuffer(templ_7745c5c3_W)
@@ -3065,7 +3065,7 @@ func orderActions(d OrderDetail) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-			case order.ActChange:
+			case flight.ActChange:
 				templ_7745c5c3_Var186 := templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 					templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 					templ_7745c5c3_Buffer, templ_7745c5c3_IsBuffer := templruntime.GetBuffer(templ_7745c5c3_W)
@@ -3144,7 +3144,7 @@ func orderDisclosure(d OrderDetail, action string) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		if d.Form.Action == action || (action == string(order.ActChange) && d.Form.Action == "change-search") {
+		if d.Form.Action == action || (action == string(flight.ActChange) && d.Form.Action == "change-search") {
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 260, " open")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
@@ -4470,7 +4470,7 @@ func orderRequestForm(d OrderDetail, action string, f OrderForm) templ.Component
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		if action == string(order.ActChange) && f.Searched {
+		if action == string(flight.ActChange) && f.Searched {
 			templ_7745c5c3_Err = orderChangeOptions(f).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
@@ -4654,7 +4654,7 @@ func orderRequestForm(d OrderDetail, action string, f OrderForm) templ.Component
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		if action != string(order.ActChange) {
+		if action != string(flight.ActChange) {
 			var templ_7745c5c3_Var280 = []any{"orders-subreasons", templ.KV("field-invalid", f.Err("subReason") != "")}
 			templ_7745c5c3_Err = templ.RenderCSSItems(ctx, templ_7745c5c3_Buffer, templ_7745c5c3_Var280...)
 			if templ_7745c5c3_Err != nil {
@@ -4804,7 +4804,7 @@ func orderRequestForm(d OrderDetail, action string, f OrderForm) templ.Component
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				for _, s := range order.SubReasons[n] {
+				for _, s := range flight.SubReasons[n] {
 					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 395, "<option value=\"")
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
@@ -5664,7 +5664,7 @@ func orderReviewForm(d OrderDetail, action string, f OrderForm) templ.Component 
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		if action == string(order.ActQuote) && d.Order.Type == order.TypeRefund {
+		if action == string(flight.ActQuote) && d.Order.Type == flight.TypeRefund {
 			templ_7745c5c3_Err = orderInput(action, "refundAmount", "text", "orders.review.refundAmount", f.RefundAmount, f.Err("refundAmount"), "orders.review.amountHint").Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
@@ -5678,7 +5678,7 @@ func orderReviewForm(d OrderDetail, action string, f OrderForm) templ.Component 
 				return templ_7745c5c3_Err
 			}
 		}
-		if action == string(order.ActQuote) && d.Order.Type == order.TypeChange {
+		if action == string(flight.ActQuote) && d.Order.Type == flight.TypeChange {
 			templ_7745c5c3_Err = orderInput(action, "due", "text", "orders.review.due", f.Due, f.Err("due"), "orders.review.amountHint").Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
@@ -5700,7 +5700,7 @@ func orderReviewForm(d OrderDetail, action string, f OrderForm) templ.Component 
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		var templ_7745c5c3_Var343 = []any{"btn", templ.KV("btn-primary", action != string(order.ActReject) && action != string(order.ActResolveFailed)), templ.KV("mgr-danger", action == string(order.ActReject) || action == string(order.ActResolveFailed))}
+		var templ_7745c5c3_Var343 = []any{"btn", templ.KV("btn-primary", action != string(flight.ActReject) && action != string(flight.ActResolveFailed)), templ.KV("mgr-danger", action == string(flight.ActReject) || action == string(flight.ActResolveFailed))}
 		templ_7745c5c3_Err = templ.RenderCSSItems(ctx, templ_7745c5c3_Buffer, templ_7745c5c3_Var343...)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err

@@ -12,10 +12,10 @@ import (
 
 	"github.com/voyage/voyage/pkg/agency"
 	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/flight"
 	"github.com/voyage/voyage/pkg/group"
 	"github.com/voyage/voyage/pkg/jobs"
 	"github.com/voyage/voyage/pkg/ledger"
-	"github.com/voyage/voyage/pkg/order"
 	"github.com/voyage/voyage/pkg/siteinfo"
 	"github.com/voyage/voyage/pkg/train"
 )
@@ -63,9 +63,9 @@ type Backend interface {
 	// ExportStatement writes a statement as csv, xlsx or pdf in lang.
 	ExportStatement(ctx context.Context, w io.Writer, agencyID, statementID int64, format, lang string) error
 
-	Orders(ctx context.Context, f order.Filter) (order.Page, error)
-	Order(ctx context.Context, id int64) (order.View, error)
-	Review(ctx context.Context, id int64, r order.ReviewRequest) (order.View, error)
+	Orders(ctx context.Context, f flight.Filter) (flight.Page, error)
+	Order(ctx context.Context, id int64) (flight.View, error)
+	Review(ctx context.Context, id int64, r flight.ReviewRequest) (flight.View, error)
 
 	// Groups lists group orders (status "" or "all" for every one);
 	// GroupQueue the requests waiting for a quote, oldest first.

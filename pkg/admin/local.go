@@ -11,9 +11,9 @@ import (
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/config"
 	"github.com/voyage/voyage/pkg/docs"
+	"github.com/voyage/voyage/pkg/flight"
 	"github.com/voyage/voyage/pkg/jobs"
 	"github.com/voyage/voyage/pkg/ledger"
-	"github.com/voyage/voyage/pkg/order"
 	"github.com/voyage/voyage/pkg/siteinfo"
 )
 
@@ -300,15 +300,15 @@ func (l *Local) ExportStatement(ctx context.Context, w io.Writer, agencyID, stat
 	return err
 }
 
-func (l *Local) Orders(ctx context.Context, f order.Filter) (order.Page, error) {
+func (l *Local) Orders(ctx context.Context, f flight.Filter) (flight.Page, error) {
 	return l.App.Orders.List(ctx, l.actor, f)
 }
 
-func (l *Local) Order(ctx context.Context, id int64) (order.View, error) {
+func (l *Local) Order(ctx context.Context, id int64) (flight.View, error) {
 	return l.App.Orders.Get(ctx, l.actor, id)
 }
 
-func (l *Local) Review(ctx context.Context, id int64, r order.ReviewRequest) (order.View, error) {
+func (l *Local) Review(ctx context.Context, id int64, r flight.ReviewRequest) (flight.View, error) {
 	return l.App.Orders.Review(ctx, l.actor, id, r)
 }
 

@@ -16,9 +16,9 @@ import (
 	"github.com/voyage/voyage/pkg/agency"
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/pkg/flight"
 	"github.com/voyage/voyage/pkg/jobs"
 	"github.com/voyage/voyage/pkg/ledger"
-	"github.com/voyage/voyage/pkg/order"
 	"github.com/voyage/voyage/pkg/siteinfo"
 )
 
@@ -351,7 +351,7 @@ func (r *Remote) ExportStatement(ctx context.Context, w io.Writer, agencyID, sta
 	return nil
 }
 
-func (r *Remote) Orders(ctx context.Context, f order.Filter) (order.Page, error) {
+func (r *Remote) Orders(ctx context.Context, f flight.Filter) (flight.Page, error) {
 	q := paging(url.Values{}, f.Page, f.PageSize)
 	for _, st := range f.Statuses {
 		q.Add("status", st)
@@ -373,17 +373,17 @@ func (r *Remote) Orders(ctx context.Context, f order.Filter) (order.Page, error)
 	if !f.To.IsZero() {
 		q.Set("to", f.To.AddDate(0, 0, -1).Format(time.DateOnly))
 	}
-	var out order.Page
+	var out flight.Page
 	return out, r.call(ctx, http.MethodGet, "/order/v2/flight/orders", q, nil, nil, &out)
 }
 
-func (r *Remote) Order(ctx context.Context, id int64) (order.View, error) {
-	var out order.View
+func (r *Remote) Order(ctx context.Context, id int64) (flight.View, error) {
+	var out flight.View
 	return out, r.call(ctx, http.MethodGet, idPath("/order/v2/flight/orders/%d", id), nil, nil, nil, &out)
 }
 
-func (r *Remote) Review(ctx context.Context, id int64, req order.ReviewRequest) (order.View, error) {
-	var out order.View
+func (r *Remote) Review(ctx context.Context, id int64, req flight.ReviewRequest) (flight.View, error) {
+	var out flight.View
 	return out, r.call(ctx, http.MethodPost, idPath("/order/v2/flight/orders/%d/review", id), nil, req, nil, &out)
 }
 

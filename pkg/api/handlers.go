@@ -7,11 +7,11 @@ import (
 	"github.com/voyage/voyage/pkg/agency"
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/pkg/flight"
 	"github.com/voyage/voyage/pkg/group"
 	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/jobs"
 	"github.com/voyage/voyage/pkg/ledger"
-	"github.com/voyage/voyage/pkg/order"
 	"github.com/voyage/voyage/pkg/partnership"
 	"github.com/voyage/voyage/pkg/profile"
 	"github.com/voyage/voyage/pkg/shopping"
@@ -35,7 +35,7 @@ type Services struct {
 	// Shopping is the flight search engine (nil: no flight routes).
 	Shopping *shopping.Engine
 	// Orders runs flight orders (nil: no order routes).
-	Orders *order.Service
+	Orders *flight.Service
 	// Webhooks keeps the agencies' webhook deliveries (nil: no webhook
 	// routes).
 	Webhooks *webhook.Service

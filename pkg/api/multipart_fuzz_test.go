@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/pkg/flight"
 	"github.com/voyage/voyage/pkg/input"
-	"github.com/voyage/voyage/pkg/order"
 	"github.com/voyage/voyage/pkg/server"
 )
 
@@ -58,7 +58,7 @@ func FuzzPostSale(f *testing.F) {
 			t.Fatalf("accepted control characters: %+v", req)
 		}
 		for _, p := range req.Proofs {
-			if !input.Allowed(p.Name) || len(p.Data) > order.MaxProofBytes+1 {
+			if !input.Allowed(p.Name) || len(p.Data) > flight.MaxProofBytes+1 {
 				t.Fatalf("accepted proof %q of %d bytes", p.Name, len(p.Data))
 			}
 		}

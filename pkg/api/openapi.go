@@ -15,8 +15,8 @@ import (
 	"github.com/invopop/jsonschema"
 
 	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/pkg/flight"
 	"github.com/voyage/voyage/pkg/group"
-	"github.com/voyage/voyage/pkg/order"
 	"github.com/voyage/voyage/pkg/train"
 )
 
@@ -59,7 +59,7 @@ const DocumentVersion = "2"
 const inputMark = "__input__"
 
 // schemaName is the component name of a Go type: the bare name for this
-// package's types, else the package name in front (order.Page is OrderPage,
+// package's types, else the package name in front (flight.Page is OrderPage,
 // shopping.Page ShoppingPage) unless the type's name already starts with it.
 func schemaName(t reflect.Type) string {
 	if n, ok := movedSchemas[t.PkgPath()+"."+t.Name()]; ok {
@@ -72,6 +72,9 @@ func schemaName(t reflect.Type) string {
 	pkg := path.Base(t.PkgPath())
 	if pkg == "api" || pkg == "." || pkg == "" {
 		return name
+	}
+	if p, ok := renamedPackages[pkg]; ok {
+		pkg = p
 	}
 	p := strings.ToUpper(pkg[:1]) + pkg[1:]
 	if strings.HasPrefix(name, p) {
@@ -89,6 +92,10 @@ var movedSchemas = map[string]string{
 	"github.com/voyage/voyage/pkg/booking.Contact":   "OrderContact",
 }
 
+// renamedPackages keeps the published schema names of a package that was
+// renamed (pkg/order became pkg/flight): OrderView stays OrderView.
+var renamedPackages = map[string]string{"flight": "order"}
+
 // enumMapper gives the named status and action types their enums.
 func enumMapper(t reflect.Type) *jsonschema.Schema {
 	strs := func(vals any) *jsonschema.Schema {
@@ -100,8 +107,8 @@ func enumMapper(t reflect.Type) *jsonschema.Schema {
 		return s
 	}
 	switch t {
-	case reflect.TypeOf(order.Status("")):
-		return strs(order.Statuses)
+	case reflect.TypeOf(flight.Status("")):
+		return strs(flight.Statuses)
 	case reflect.TypeOf(train.Status("")):
 		return strs(train.Statuses)
 	case reflect.TypeOf(group.Status("")):

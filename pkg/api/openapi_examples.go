@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/voyage/voyage/pkg/order"
+	"github.com/voyage/voyage/pkg/flight"
 	"github.com/voyage/voyage/pkg/train"
 )
 
@@ -40,9 +40,9 @@ type GroupReminderEvent struct {
 
 // Webhooks lists the events of the document's webhooks section.
 var Webhooks = []Webhook{
-	{"order.status", "A flight order changed status (data: the order as GET /order/v2/flight/orders/{id} answers it)", order.View{}},
-	{"change.status", "A change order changed status (data: the change order)", order.View{}},
-	{"disruption.created", "The provider recorded a schedule change on an order", order.Disruption{}},
+	{"order.status", "A flight order changed status (data: the order as GET /order/v2/flight/orders/{id} answers it)", flight.View{}},
+	{"change.status", "A change order changed status (data: the change order)", flight.View{}},
+	{"disruption.created", "The provider recorded a schedule change on an order", flight.Disruption{}},
 	{"train.order.status", "A train order changed status (sent to the train notification URL)", train.View{}},
 	{"group.status", "A group order changed status", GroupStatusEvent{}},
 	{"group.reminder", "A group order's deadline is near", GroupReminderEvent{}},

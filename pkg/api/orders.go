@@ -13,16 +13,16 @@ import (
 	"github.com/voyage/voyage/pkg/booking"
 	"github.com/voyage/voyage/pkg/docs"
 	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/pkg/flight"
 	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/input"
-	"github.com/voyage/voyage/pkg/order"
 	"github.com/voyage/voyage/pkg/server"
 )
 
 // ActionRequest is POST /order/v2/flight/orders/{id}/actions: the agency's
 // cancel change, cancel refund or cancel void.
 type ActionRequest struct {
-	Action order.Action `json:"action" jsonschema:"enum=cancel_change,enum=cancel_refund,enum=cancel_void"`
+	Action flight.Action `json:"action" jsonschema:"enum=cancel_change,enum=cancel_refund,enum=cancel_void"`
 }
 
 // PostSaleForm documents the multipart body of refund, change and void
@@ -45,7 +45,7 @@ type ChangeForm struct {
 
 // ordersQuery documents the order list's query parameters.
 var ordersQuery = append([]Param{
-	{Name: "status", Type: "string", Array: true, Description: "one or more statuses", Enum: statusNames(order.Statuses)},
+	{Name: "status", Type: "string", Array: true, Description: "one or more statuses", Enum: statusNames(flight.Statuses)},
 	{Name: "group", Type: "string", Description: "a pending group: to_be_paid, reviewing, proceeding, pending-confirm, refunding",
 		Enum: []string{"to_be_paid", "reviewing", "proceeding", "pending-confirm", "refunding"}},
 	{Name: "type", Type: "string", Description: "all, origin, change, refund or void", Enum: []string{"all", "origin", "change", "refund", "void"}},
@@ -60,10 +60,10 @@ var ordersQuery = append([]Param{
 // the flight service.
 var canBook = booking.Flights.MayBook
 
-func orderFilter(r *http.Request, loc *time.Location) (order.Filter, error) {
+func orderFilter(r *http.Request, loc *time.Location) (flight.Filter, error) {
 	q := r.URL.Query()
 	page, size := pageFromQuery(r)
-	f := order.Filter{Statuses: q["status"], Group: q.Get("group"), Type: q.Get("type"), Keyword: q.Get("keyword"),
+	f := flight.Filter{Statuses: q["status"], Group: q.Get("group"), Type: q.Get("type"), Keyword: q.Get("keyword"),
 		DirectOnly: q.Get("direct") == "true" || q.Get("direct") == "1", Page: page, PageSize: size}
 	errs := map[string]string{}
 	if v := q.Get("agencyId"); v != "" {
@@ -81,8 +81,8 @@ func orderFilter(r *http.Request, loc *time.Location) (order.Filter, error) {
 }
 
 // postSale reads a multipart post-sale request.
-func postSale(r *http.Request) (order.PostSaleRequest, error) {
-	var req order.PostSaleRequest
+func postSale(r *http.Request) (flight.PostSaleRequest, error) {
+	var req flight.PostSaleRequest
 	if err := r.ParseMultipartForm(server.ProofUploadBytes); err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
@@ -103,7 +103,7 @@ func postSale(r *http.Request) (order.PostSaleRequest, error) {
 	}
 	req.SubReason, req.Remark, req.OptionID = r.FormValue("subReason"), r.FormValue("remark"), r.FormValue("optionId")
 	if r.MultipartForm != nil {
-		proofs, err := order.ReadProofs(r.MultipartForm.File["proofs"])
+		proofs, err := flight.ReadProofs(r.MultipartForm.File["proofs"])
 		if err != nil {
 			return req, fault.Internal(err)
 		}
@@ -121,7 +121,7 @@ func registerOrders(rt *Router, s Services) {
 
 	rt.Handle("GET /order/v2/flight/config/payment", Operation{
 		ID: "paymentConfig", Tag: "orders", Allow: canBook,
-		Summary: "The payment channels the caller's agency may use, and its wallet", Response: order.PaymentConfig{},
+		Summary: "The payment channels the caller's agency may use, and its wallet", Response: flight.PaymentConfig{},
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
 		return o.PaymentConfig(r.Context(), Principal(r))
 	})
@@ -129,10 +129,10 @@ func registerOrders(rt *Router, s Services) {
 	rt.Handle("POST /order/v2/flight/orders", Operation{
 		ID: "createFlightOrder", Tag: "orders", Allow: canBook, Status: http.StatusCreated,
 		Summary: "Book a verified quote (requires an Idempotency-Key header; a replay answers the first order)",
-		Request: order.CreateRequest{}, Response: order.View{}, Idempotency: IdempotencyRequired,
+		Request: flight.CreateRequest{}, Response: flight.View{}, Idempotency: IdempotencyRequired,
 		Errors: []int{fault.CodeQuoteExpired, fault.CodeConflict, fault.CodeSearchTimeout},
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
-		var req order.CreateRequest
+		var req flight.CreateRequest
 		if err := Decode(r, &req); err != nil {
 			return nil, err
 		}
@@ -141,7 +141,7 @@ func registerOrders(rt *Router, s Services) {
 
 	rt.Handle("GET /order/v2/flight/orders", Operation{
 		ID: "listFlightOrders", Tag: "orders", Allow: canBook,
-		Summary: "The flight orders of the caller's agency and its sub-agencies", Response: order.Page{}, Query: ordersQuery,
+		Summary: "The flight orders of the caller's agency and its sub-agencies", Response: flight.Page{}, Query: ordersQuery,
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
 		loc, err := s.agencyZone(r)
 		if err != nil {
@@ -157,14 +157,14 @@ func registerOrders(rt *Router, s Services) {
 	rt.Handle("GET /order/v2/flight/orders/status", Operation{
 		ID: "flightOrderStatusCounts", Tag: "orders", Allow: canBook,
 		Summary:  "How many orders are in each of the given statuses (all statuses when none given)",
-		Response: []order.StatusCount{}, Query: []Param{{Name: "status", Type: "string", Array: true, Enum: statusNames(order.Statuses)}},
+		Response: []flight.StatusCount{}, Query: []Param{{Name: "status", Type: "string", Array: true, Enum: statusNames(flight.Statuses)}},
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
 		return o.StatusCounts(r.Context(), Principal(r), r.URL.Query()["status"])
 	})
 
 	rt.Handle("GET /order/v2/flight/disruptions", Operation{
 		ID: "listFlightDisruptions", Tag: "orders", Allow: canBook,
-		Summary: "Schedule changes recorded against the caller's orders (the flight disruption list)", Response: order.DisruptionPage{},
+		Summary: "Schedule changes recorded against the caller's orders (the flight disruption list)", Response: flight.DisruptionPage{},
 		Query: append([]Param{{Name: "type", Type: "string", Description: "change, cancel_no_save, cancel_save or restore", Enum: []string{"change", "cancel_no_save", "cancel_save", "restore"}}}, pagingParams...),
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
 		page, size := pageFromQuery(r)
@@ -174,7 +174,7 @@ func registerOrders(rt *Router, s Services) {
 	rt.Handle("GET /order/v2/flight/orders/{id}", Operation{
 		ID: "getFlightOrder", Tag: "orders", Allow: canBook,
 		Summary:  "One order with its price breakdown, timeline, proofs, related orders and the actions allowed now",
-		Response: order.View{}, Errors: []int{fault.CodeNotFound},
+		Response: flight.View{}, Errors: []int{fault.CodeNotFound},
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
 		n, err := id(r)
 		if err != nil {
@@ -185,7 +185,7 @@ func registerOrders(rt *Router, s Services) {
 
 	rt.Handle("DELETE /order/v2/flight/orders/{id}", Operation{
 		ID: "cancelFlightOrder", Tag: "orders", Allow: canBook,
-		Summary: "Cancel a booking not yet paid", Response: order.View{}, Errors: []int{fault.CodeNotFound, fault.CodeConflict},
+		Summary: "Cancel a booking not yet paid", Response: flight.View{}, Errors: []int{fault.CodeNotFound, fault.CodeConflict},
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
 		n, err := id(r)
 		if err != nil {
@@ -197,29 +197,29 @@ func registerOrders(rt *Router, s Services) {
 	rt.Handle("POST /order/v2/flight/orders/{id}/payment", Operation{
 		ID: "payFlightOrder", Tag: "orders", Allow: canBook,
 		Summary: "Pay an order (Idempotency-Key recommended): balance through the wallet, or a payment gateway channel",
-		Request: order.PayRequest{}, Response: order.View{}, Idempotency: IdempotencyOptional,
+		Request: flight.PayRequest{}, Response: flight.View{}, Idempotency: IdempotencyOptional,
 		Errors: []int{fault.CodeNotFound, fault.CodeConflict, fault.CodeInsufficientFund, fault.CodePaymentFailed, fault.CodeQuoteExpired, fault.CodeNoAccess},
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
 		n, err := id(r)
 		if err != nil {
 			return nil, err
 		}
-		var req order.PayRequest
+		var req flight.PayRequest
 		if err := Decode(r, &req); err != nil {
 			return nil, err
 		}
 		return o.Pay(r.Context(), Principal(r), n, r.Header.Get("Idempotency-Key"), req)
 	})
 
-	for _, typ := range []string{order.TypeRefund, order.TypeChange, order.TypeVoid} {
+	for _, typ := range []string{flight.TypeRefund, flight.TypeChange, flight.TypeVoid} {
 		var form any = PostSaleForm{}
-		if typ == order.TypeChange {
+		if typ == flight.TypeChange {
 			form = ChangeForm{}
 		}
 		rt.Handle("POST /order/v2/flight/orders/{id}/"+typ, Operation{
 			ID: typ + "FlightOrder", Tag: "orders", Allow: canBook, Status: http.StatusCreated,
 			Summary: "Request a " + typ + " of an issued order (multipart: reason, subReason, remark, proofs); answers the request order",
-			Request: form, Multipart: true, Response: order.View{}, Errors: []int{fault.CodeNotFound, fault.CodeConflict},
+			Request: form, Multipart: true, Response: flight.View{}, Errors: []int{fault.CodeNotFound, fault.CodeConflict},
 		}, func(w http.ResponseWriter, r *http.Request) (any, error) {
 			n, err := id(r)
 			if err != nil {
@@ -245,14 +245,14 @@ func registerOrders(rt *Router, s Services) {
 	rt.Handle("POST /order/v2/flight/orders/{id}/change/search", Operation{
 		ID: "changeSearchFlightOrder", Reads: true, Tag: "orders", Allow: canBook,
 		Summary: "Find ways to change an order to new dates; replaces the previous change search",
-		Request: order.ChangeSearchRequest{}, Response: order.ChangeSearch{},
+		Request: flight.ChangeSearchRequest{}, Response: flight.ChangeSearch{},
 		Errors: []int{fault.CodeNotFound, fault.CodeConflict, fault.CodeSearchTimeout},
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
 		n, err := id(r)
 		if err != nil {
 			return nil, err
 		}
-		var req order.ChangeSearchRequest
+		var req flight.ChangeSearchRequest
 		if err := Decode(r, &req); err != nil {
 			return nil, err
 		}
@@ -261,7 +261,7 @@ func registerOrders(rt *Router, s Services) {
 
 	rt.Handle("POST /order/v2/flight/orders/{id}/confirmation", Operation{
 		ID: "confirmFlightOrder", Tag: "orders", Allow: canBook,
-		Summary: "Confirm a quoted refund (before its deadline) or change (paying it from the wallet)", Response: order.View{},
+		Summary: "Confirm a quoted refund (before its deadline) or change (paying it from the wallet)", Response: flight.View{},
 		Errors: []int{fault.CodeNotFound, fault.CodeConflict, fault.CodeInsufficientFund, fault.CodeQuoteExpired},
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
 		n, err := id(r)
@@ -273,7 +273,7 @@ func registerOrders(rt *Router, s Services) {
 
 	rt.Handle("POST /order/v2/flight/orders/{id}/actions", Operation{
 		ID: "flightOrderAction", Tag: "orders", Allow: canBook,
-		Summary: "Cancel a change, refund or void request", Request: ActionRequest{}, Response: order.View{},
+		Summary: "Cancel a change, refund or void request", Request: ActionRequest{}, Response: flight.View{},
 		Errors: []int{fault.CodeNotFound, fault.CodeConflict},
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
 		n, err := id(r)
@@ -290,13 +290,13 @@ func registerOrders(rt *Router, s Services) {
 	rt.Handle("POST /order/v2/flight/orders/{id}/review", Operation{
 		ID: "reviewFlightOrder", Tag: "orders", Role: auth.RoleOperator,
 		Summary: "Provider: approve, reject or quote a request, issue a held booking, or resolve an order held on an unknown supplier outcome",
-		Request: order.ReviewRequest{}, Response: order.View{}, Errors: []int{fault.CodeNotFound, fault.CodeConflict, fault.CodeNoAccess},
+		Request: flight.ReviewRequest{}, Response: flight.View{}, Errors: []int{fault.CodeNotFound, fault.CodeConflict, fault.CodeNoAccess},
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
 		n, err := id(r)
 		if err != nil {
 			return nil, err
 		}
-		var req order.ReviewRequest
+		var req flight.ReviewRequest
 		if err := Decode(r, &req); err != nil {
 			return nil, err
 		}
@@ -306,13 +306,13 @@ func registerOrders(rt *Router, s Services) {
 	rt.Handle("POST /order/v2/flight/orders/{id}/disruptions", Operation{
 		ID: "recordFlightDisruption", Tag: "orders", Role: auth.RoleOperator, Status: http.StatusCreated,
 		Summary: "Provider: record a schedule change on an order; the contact is emailed and the agency notified",
-		Request: order.DisruptionRequest{}, Response: order.Disruption{}, Errors: []int{fault.CodeNotFound, fault.CodeNoAccess},
+		Request: flight.DisruptionRequest{}, Response: flight.Disruption{}, Errors: []int{fault.CodeNotFound, fault.CodeNoAccess},
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
 		n, err := id(r)
 		if err != nil {
 			return nil, err
 		}
-		var req order.DisruptionRequest
+		var req flight.DisruptionRequest
 		if err := Decode(r, &req); err != nil {
 			return nil, err
 		}

@@ -2,8 +2,8 @@ package api
 
 import (
 	"github.com/voyage/voyage/pkg/audit"
+	"github.com/voyage/voyage/pkg/flight"
 	"github.com/voyage/voyage/pkg/group"
-	"github.com/voyage/voyage/pkg/order"
 	"github.com/voyage/voyage/pkg/train"
 )
 
@@ -15,11 +15,11 @@ import (
 func factsOf(data any, noted audit.Facts) audit.Facts {
 	var f audit.Facts
 	switch v := data.(type) {
-	case order.View:
+	case flight.View:
 		f = audit.With("order", v.BookingNumber, "amount", v.Total.Amount, "currency", v.Total.Currency)
-	case *order.View:
+	case *flight.View:
 		f = audit.With("order", v.BookingNumber, "amount", v.Total.Amount, "currency", v.Total.Currency)
-	case order.Disruption:
+	case flight.Disruption:
 		f = audit.With("order", v.BookingNumber)
 	case train.View:
 		f = audit.With("order", v.BookingNumber, "amount", v.Total.Amount, "currency", v.Total.Currency)

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/voyage/voyage/pkg/app"
-	"github.com/voyage/voyage/pkg/order"
+	"github.com/voyage/voyage/pkg/flight"
 	"github.com/voyage/voyage/pkg/train"
 )
 
@@ -230,7 +230,7 @@ func flightLine(a *app.App, srv *httptest.Server, provider string) lineUnderTest
 		cancel: func(t *testing.T, token string, id int64, _ string) int {
 			return status(call(t, srv, "DELETE", item(id), "en", "", bearer(token)...))
 		},
-		readyForRequest: func(t *testing.T, id int64) { waitStatus(t, srv, provider, id, order.Issued) },
+		readyForRequest: func(t *testing.T, id int64) { waitStatus(t, srv, provider, id, flight.Issued) },
 		request: func(t *testing.T, token string, id int64, _ string) int {
 			resp, _ := multipartCall(t, srv, item(id)+"/refund", token, map[string]string{"reason": "0", "remark": "plans changed"},
 				map[string][]byte{"p.png": tinyPNG})

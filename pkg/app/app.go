@@ -23,6 +23,7 @@ import (
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/config"
 	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/pkg/flight"
 	"github.com/voyage/voyage/pkg/group"
 	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/idempotency"
@@ -30,7 +31,6 @@ import (
 	"github.com/voyage/voyage/pkg/jobs"
 	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/mail"
-	"github.com/voyage/voyage/pkg/order"
 	"github.com/voyage/voyage/pkg/partnership"
 	"github.com/voyage/voyage/pkg/payment"
 	"github.com/voyage/voyage/pkg/profile"
@@ -61,7 +61,7 @@ type App struct {
 	Ledger       *ledger.Ledger
 	AgencyAdmin  *agency.Service
 	Shopping     *shopping.Engine
-	Orders       *order.Service
+	Orders       *flight.Service
 	Webhooks     *webhook.Service
 	// Groups runs group flight orders.
 	Groups *group.Service

@@ -14,8 +14,8 @@ import (
 
 	"github.com/voyage/voyage/pkg/app"
 	"github.com/voyage/voyage/pkg/app/apptest"
+	"github.com/voyage/voyage/pkg/flight"
 	"github.com/voyage/voyage/pkg/money"
-	"github.com/voyage/voyage/pkg/order"
 	"github.com/voyage/voyage/pkg/store"
 	"github.com/voyage/voyage/pkg/store/storetest"
 )
@@ -69,7 +69,7 @@ func TestTicketingRescuedAfterACrash(t *testing.T) {
 			op := loginAs(t, srv, "demo-operator", "demo-pass-1")
 			fund(t, a, op.Company.ID, "50000")
 			quoteID, _ := quoteFor(t, srv, op.Token)
-			var orders []order.View
+			var orders []flight.View
 			for i := range 4 {
 				o := createOrder(t, srv, op.Token, quoteID, fmt.Sprintf("crash-%d", i))
 				if code, env := pay(t, srv, op.Token, o.ID, `{"channel":"balance"}`); code != 200 {
@@ -94,13 +94,13 @@ func TestTicketingRescuedAfterACrash(t *testing.T) {
 			if _, err := a.DB.ExecContext(ctx, a.DB.Rebind(`UPDATE flight_orders SET ticket_due_at = NULL WHERE id = ?`), orders[3].ID); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := a.Queue.Client.Insert(ctx, order.TicketArgs{OrderID: orders[3].ID}, nil); err != nil {
+			if _, err := a.Queue.Client.Insert(ctx, flight.TicketArgs{OrderID: orders[3].ID}, nil); err != nil {
 				t.Fatal(err)
 			}
 
 			runJobs(t, a)
-			for _, o := range []order.View{orders[0], orders[1], orders[3]} {
-				waitStatus(t, srv, op.Token, o.ID, order.Issued)
+			for _, o := range []flight.View{orders[0], orders[1], orders[3]} {
+				waitStatus(t, srv, op.Token, o.ID, flight.Issued)
 			}
 			got := getOrder(t, srv, op.Token, orders[1].ID)
 			var want []string
@@ -122,7 +122,7 @@ func TestTicketingRescuedAfterACrash(t *testing.T) {
 			}
 			// Every order that can be is issued by now; the live claim's
 			// order is still its claimer's.
-			if st := getOrder(t, srv, op.Token, orders[2].ID).Status; st != order.Proceeding {
+			if st := getOrder(t, srv, op.Token, orders[2].ID).Status; st != flight.Proceeding {
 				t.Errorf("the order under a live claim is %s, want it left to its claimer", st)
 			}
 			var events int
@@ -160,15 +160,15 @@ func TestRefundJobRunAgainAfterACrash(t *testing.T) {
 				t.Fatalf("confirm: %d %+v", resp.StatusCode, env)
 			}
 			rf := getOrder(t, srv, op.Token, rfID)
-			if rf.Status != order.RfdProceeding {
-				t.Fatalf("refund request %s, want %s", rf.Status, order.RfdProceeding)
+			if rf.Status != flight.RfdProceeding {
+				t.Fatalf("refund request %s, want %s", rf.Status, flight.RfdProceeding)
 			}
 			// The dead run confirmed the accepted quote with the supplier.
 			var request string
 			if err := a.DB.GetContext(ctx, &request, a.DB.Rebind(`SELECT request FROM flight_orders WHERE id = ?`), rfID); err != nil {
 				t.Fatal(err)
 			}
-			var ps order.PostSale
+			var ps flight.PostSale
 			if err := json.Unmarshal([]byte(request), &ps); err != nil || len(ps.Quotes) != 1 {
 				t.Fatalf("request %s: %v", request, err)
 			}
@@ -184,8 +184,8 @@ func TestRefundJobRunAgainAfterACrash(t *testing.T) {
 				if err := a.Orders.CarryOut(ctx, rfID, false); err != nil {
 					t.Fatalf("run %d: %v", run, err)
 				}
-				if got := getOrder(t, srv, op.Token, rfID); got.Status != order.RefundedReimbursed {
-					t.Fatalf("run %d: refund request %s, want %s", run, got.Status, order.RefundedReimbursed)
+				if got := getOrder(t, srv, op.Token, rfID); got.Status != flight.RefundedReimbursed {
+					t.Fatalf("run %d: refund request %s, want %s", run, got.Status, flight.RefundedReimbursed)
 				}
 				if got := walletMinor(t, a, op.Company.ID); got != wallet+refund.Minor {
 					t.Fatalf("run %d: wallet %d, want %d + the refund %d once", run, got, wallet, refund.Minor)
@@ -221,12 +221,12 @@ func TestTicketJobRunTwiceAtOnce(t *testing.T) {
 			t.Fatalf("ticketing twice at once: %v", err)
 		}
 		got := getOrder(t, srv, op.Token, o.ID)
-		if got.Status != order.Issued || len(got.TicketNumbers) != 1 {
+		if got.Status != flight.Issued || len(got.TicketNumbers) != 1 {
 			t.Fatalf("after two runs: %s with tickets %v", got.Status, got.TicketNumbers)
 		}
 		var ticketed int
 		if err := a.DB.GetContext(ctx, &ticketed, a.DB.Rebind(`SELECT COUNT(*) FROM flight_order_events WHERE order_id = ? AND to_status = ?`),
-			o.ID, string(order.Issued)); err != nil {
+			o.ID, string(flight.Issued)); err != nil {
 			t.Fatal(err)
 		}
 		if ticketed != 1 {
@@ -279,7 +279,7 @@ func TestPaymentHandsOverToTicketing(t *testing.T) {
 			t.Fatalf("order %d after its payment: due %s with %d attempts, want claimed by the payment (1 attempt, due a lease ahead of %s)",
 				o.ID, due, attempts, paidAt)
 		}
-		waitStatus(t, srv, op.Token, o.ID, order.Issued)
+		waitStatus(t, srv, op.Token, o.ID, flight.Issued)
 		if got := getOrder(t, srv, op.Token, o.ID); len(got.TicketNumbers) != 1 || got.Passengers[0].TicketNumber != got.TicketNumbers[0] {
 			t.Fatalf("order %d issued with tickets %v, passenger's %q", o.ID, got.TicketNumbers, got.Passengers[0].TicketNumber)
 		}

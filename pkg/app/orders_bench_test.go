@@ -19,7 +19,7 @@ import (
 	"github.com/voyage/voyage/pkg/benchprof"
 	"github.com/voyage/voyage/pkg/config"
 	"github.com/voyage/voyage/pkg/demo"
-	"github.com/voyage/voyage/pkg/order"
+	"github.com/voyage/voyage/pkg/flight"
 	"github.com/voyage/voyage/pkg/shopping"
 	"github.com/voyage/voyage/pkg/store"
 	"github.com/voyage/voyage/pkg/store/storetest"
@@ -135,7 +135,7 @@ func BenchmarkOrdersCreateAndPay(b *testing.B) {
 				b.Errorf("create: %d %+v", code, env)
 				return
 			}
-			var o order.View
+			var o flight.View
 			_ = json.Unmarshal(env.Data, &o)
 			code, env = apiDo(b, c, "POST", fmt.Sprintf("%s/order/v2/flight/orders/%d/payment", srv.URL, o.ID), me.Token, `{"channel":"balance"}`)
 			if code != 200 {
@@ -184,7 +184,7 @@ func BenchmarkOrdersCreateAndPay(b *testing.B) {
 	var issued int
 	for deadline := time.Now().Add(5 * time.Minute); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 		if err := a.DB.GetContext(context.Background(), &issued, a.DB.Rebind(`SELECT COUNT(*) FROM flight_orders WHERE agency_id = ? AND status = ?`),
-			me.Company.ID, string(order.Issued)); err != nil {
+			me.Company.ID, string(flight.Issued)); err != nil {
 			b.Fatal(err)
 		}
 		if issued >= len(lat) {

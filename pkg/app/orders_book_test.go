@@ -14,7 +14,7 @@ import (
 	"github.com/voyage/voyage/pkg/app/apptest"
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/fault"
-	"github.com/voyage/voyage/pkg/order"
+	"github.com/voyage/voyage/pkg/flight"
 	"github.com/voyage/voyage/pkg/shopping"
 	"github.com/voyage/voyage/pkg/supplier"
 )
@@ -50,8 +50,8 @@ func (s silent) RefundQuote(ctx context.Context, _ string) (supplier.Quote, erro
 
 // silentOrders is the order service of another instance on a's database
 // whose suppliers are silent and whose calls are bounded at 200 ms.
-func silentOrders(a *app.App, calls *atomic.Int32) *order.Service {
-	return order.New(order.Options{DB: a.DB, Ledger: a.Ledger, Quotes: shopping.NewQuotes(a.DB), Agencies: a.Agencies, Looks: a.AgencyAdmin,
+func silentOrders(a *app.App, calls *atomic.Int32) *flight.Service {
+	return flight.New(flight.Options{DB: a.DB, Ledger: a.Ledger, Quotes: shopping.NewQuotes(a.DB), Agencies: a.Agencies, Looks: a.AgencyAdmin,
 		Suppliers: func(name string) (supplier.Supplier, bool) {
 			sup, ok := a.Shopping.Supplier(name)
 			return silent{sup, calls}, ok
@@ -81,7 +81,7 @@ func TestCreateOrderGivesUpOnASupplierThatNeverBooks(t *testing.T) {
 		quoteID, _ := quoteFor(t, srv, op.Token)
 		var calls atomic.Int32
 		silent := silentOrders(a, &calls)
-		var req order.CreateRequest
+		var req flight.CreateRequest
 		if err := json.Unmarshal(fmt.Appendf(nil, adultBody, quoteID), &req); err != nil {
 			t.Fatal(err)
 		}
@@ -121,7 +121,7 @@ func TestRefundReviewGivesUpOnASupplierThatNeverQuotes(t *testing.T) {
 			t.Fatal(err)
 		}
 		var calls atomic.Int32
-		_, err = silentOrders(a, &calls).Review(ctx, provider, id, order.ReviewRequest{Action: order.ActApprove})
+		_, err = silentOrders(a, &calls).Review(ctx, provider, id, flight.ReviewRequest{Action: flight.ActApprove})
 		fe, ok := fault.As(err)
 		if !ok || fe.Key != "order.error.refundUnavailable" || !errors.Is(err, context.DeadlineExceeded) {
 			t.Fatalf("review with a silent supplier: %v, want order.error.refundUnavailable at the call's deadline", err)
@@ -153,17 +153,17 @@ func TestVoidReviewGivesUpOnASupplierThatNeverVoids(t *testing.T) {
 		o, void := voidRequest(t, a, srv, op.Token, quoteID, "silent-void")
 		paid := walletMinor(t, a, op.Company.ID)
 		var calls atomic.Int32
-		got, err := silentOrders(a, &calls).Review(ctx, principal(t, a, provider.Token), void.ID, order.ReviewRequest{Action: order.ActApprove})
+		got, err := silentOrders(a, &calls).Review(ctx, principal(t, a, provider.Token), void.ID, flight.ReviewRequest{Action: flight.ActApprove})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got.Status != order.VoidHolding || calls.Load() == 0 {
-			t.Fatalf("void after a silent supplier: %s (%d calls), want %s", got.Status, calls.Load(), order.VoidHolding)
+		if got.Status != flight.VoidHolding || calls.Load() == 0 {
+			t.Fatalf("void after a silent supplier: %s (%d calls), want %s", got.Status, calls.Load(), flight.VoidHolding)
 		}
 		if w := walletMinor(t, a, op.Company.ID); w != paid {
 			t.Fatalf("wallet %d after a void nobody confirmed, want %d", w, paid)
 		}
-		if orig := getOrder(t, srv, op.Token, o.ID); orig.Status == order.Closed {
+		if orig := getOrder(t, srv, op.Token, o.ID); orig.Status == flight.Closed {
 			t.Fatal("the original order was closed by a void nobody confirmed")
 		}
 	})

@@ -13,8 +13,8 @@ import (
 
 	"github.com/voyage/voyage/pkg/app"
 	"github.com/voyage/voyage/pkg/app/apptest"
+	"github.com/voyage/voyage/pkg/flight"
 	"github.com/voyage/voyage/pkg/money"
-	"github.com/voyage/voyage/pkg/order"
 	"github.com/voyage/voyage/pkg/shopping"
 	"github.com/voyage/voyage/pkg/supplier"
 )
@@ -56,9 +56,9 @@ func (r recordingSupplier) Cancel(ctx context.Context, ref string) error {
 // sweeper is the order service of another server instance on a's database
 // whose clock reads at: the sweep as it runs once the deadlines have passed.
 // Its suppliers record the bookings it cancels.
-func sweeper(a *app.App, at time.Time) (*order.Service, *cancels) {
+func sweeper(a *app.App, at time.Time) (*flight.Service, *cancels) {
 	log := &cancels{refs: map[string]int{}}
-	s := order.New(order.Options{DB: a.DB, Ledger: a.Ledger, Quotes: shopping.NewQuotes(a.DB), Agencies: a.Agencies, Looks: a.AgencyAdmin,
+	s := flight.New(flight.Options{DB: a.DB, Ledger: a.Ledger, Quotes: shopping.NewQuotes(a.DB), Agencies: a.Agencies, Looks: a.AgencyAdmin,
 		Suppliers: func(name string) (supplier.Supplier, bool) {
 			sup, ok := a.Shopping.Supplier(name)
 			if !ok {
@@ -112,7 +112,7 @@ func quotedChange(t *testing.T, a *app.App, srv *httptest.Server, token, provide
 	}
 	_, env := call(t, srv, "POST", fmt.Sprintf("/order/v2/flight/orders/%d/change/search", o.ID), "en",
 		fmt.Sprintf(`{"journeys":[{"date":%q}]}`, time.Now().AddDate(0, 0, 27).Format(time.DateOnly)), bearer(token)...)
-	var cs order.ChangeSearch
+	var cs flight.ChangeSearch
 	_ = json.Unmarshal(env.Data, &cs)
 	if len(cs.Options) == 0 {
 		t.Fatalf("change search: %+v", env)
@@ -122,7 +122,7 @@ func quotedChange(t *testing.T, a *app.App, srv *httptest.Server, token, provide
 	if resp.StatusCode != 201 {
 		t.Fatalf("change request: %d %+v", resp.StatusCode, env)
 	}
-	var ch order.View
+	var ch flight.View
 	_ = json.Unmarshal(env.Data, &ch)
 	resp, env = call(t, srv, "POST", fmt.Sprintf("/order/v2/flight/orders/%d/review", ch.ID), "en", `{"action":"quote"}`, bearer(providerToken)...)
 	if resp.StatusCode != 200 {
@@ -189,9 +189,9 @@ func TestDeadlineSweep(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := map[string]order.Status{"past": order.Closed, "atDeadline": order.Closed, "future": order.ToBePaid,
-			"reserved": order.Closed, "reviewing": order.Reviewing, "paid": order.Proceeding,
-			"refundPast": order.RefundCanceled, "refundFuture": order.RfdToBeConfirm, "changePast": order.ChangeCanceled}
+		want := map[string]flight.Status{"past": flight.Closed, "atDeadline": flight.Closed, "future": flight.ToBePaid,
+			"reserved": flight.Closed, "reviewing": flight.Reviewing, "paid": flight.Proceeding,
+			"refundPast": flight.RefundCanceled, "refundFuture": flight.RfdToBeConfirm, "changePast": flight.ChangeCanceled}
 		check := func(when string) {
 			t.Helper()
 			for name, id := range ids {
@@ -199,10 +199,10 @@ func TestDeadlineSweep(t *testing.T) {
 				if got.Status != want[name] {
 					t.Errorf("%s: %s order %s, want %s", when, name, got.Status, want[name])
 				}
-				if want[name] != order.Closed && !strings.HasSuffix(string(want[name]), "canceled") {
+				if want[name] != flight.Closed && !strings.HasSuffix(string(want[name]), "canceled") {
 					continue
 				}
-				if last := got.Events[len(got.Events)-1]; last.Action != string(order.ActExpire) || last.Actor != "system" {
+				if last := got.Events[len(got.Events)-1]; last.Action != string(flight.ActExpire) || last.Actor != "system" {
 					t.Errorf("%s: %s ended by %s/%s, want expire by system", when, name, last.Action, last.Actor)
 				}
 			}
@@ -246,7 +246,7 @@ func TestDeadlineSweep(t *testing.T) {
 		if n, err := later.SweepDeadlines(ctx); err != nil || n != 2 {
 			t.Fatalf("later sweep: %d, %v; want the two orders due since", n, err)
 		}
-		want["future"], want["refundFuture"] = order.Closed, order.RefundCanceled
+		want["future"], want["refundFuture"] = flight.Closed, flight.RefundCanceled
 		for _, name := range []string{"future", "refundFuture"} {
 			if got := getOrder(t, srv, provider.Token, ids[name]); got.Status != want[name] {
 				t.Errorf("later: %s order %s, want %s", name, got.Status, want[name])
@@ -328,11 +328,11 @@ func TestDeadlineSweepRacesPayments(t *testing.T) {
 				t.Fatal(err)
 			}
 			switch {
-			case codes[i] == 0 && got.Status == order.Proceeding && got.PaymentStatus == order.Paid &&
-				!slices.Contains(actions, string(order.ActExpire)) && key == 1 && released.count(refs[i]) == 0:
+			case codes[i] == 0 && got.Status == flight.Proceeding && got.PaymentStatus == flight.Paid &&
+				!slices.Contains(actions, string(flight.ActExpire)) && key == 1 && released.count(refs[i]) == 0:
 				paid++
-			case codes[i] == 100009 && got.Status == order.Closed && got.PaymentStatus == order.Unpaid &&
-				!slices.Contains(actions, string(order.ActPay)) && key == 0 && released.count(refs[i]) == 1:
+			case codes[i] == 100009 && got.Status == flight.Closed && got.PaymentStatus == flight.Unpaid &&
+				!slices.Contains(actions, string(flight.ActPay)) && key == 0 && released.count(refs[i]) == 1:
 				closed++
 			default:
 				t.Errorf("order %d: payment answered %d; order %s/%s, events %v, %d payment transfers, booking cancelled %d times",
@@ -369,7 +369,7 @@ func TestDeadlineSweepRunsOnTheQueue(t *testing.T) {
 		}
 		setOrder(t, a, o.ID, `pay_by = ?`, time.Now().Add(-time.Minute).UTC())
 		runJobs(t, a)
-		waitStatus(t, srv, op.Token, o.ID, order.Closed)
+		waitStatus(t, srv, op.Token, o.ID, flight.Closed)
 		// Inserted unique (by period), so a second instance's schedule does
 		// not add its own.
 		if err := a.DB.GetContext(ctx, &n, `SELECT COUNT(*) FROM river_job WHERE kind = 'order_deadline_sweep' AND unique_key IS NOT NULL`); err != nil {

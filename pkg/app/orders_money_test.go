@@ -13,8 +13,8 @@ import (
 	"github.com/voyage/voyage/pkg/agency"
 	"github.com/voyage/voyage/pkg/app"
 	"github.com/voyage/voyage/pkg/config"
+	"github.com/voyage/voyage/pkg/flight"
 	"github.com/voyage/voyage/pkg/money"
-	"github.com/voyage/voyage/pkg/order"
 	"github.com/voyage/voyage/pkg/payment"
 	"github.com/voyage/voyage/pkg/shopping"
 )
@@ -27,7 +27,7 @@ func seededWith(t *testing.T, mod func(*config.Config), fn func(t *testing.T, a 
 // voidRequest books, pays and tickets an order on quoteID and asks to void
 // it on the day: the original and the void request, waiting for the
 // provider.
-func voidRequest(t *testing.T, a *app.App, srv *httptest.Server, token, quoteID, key string) (order.View, order.View) {
+func voidRequest(t *testing.T, a *app.App, srv *httptest.Server, token, quoteID, key string) (flight.View, flight.View) {
 	t.Helper()
 	o := createOrder(t, srv, token, quoteID, key)
 	if code, env := pay(t, srv, token, o.ID, `{"channel":"balance"}`); code != 200 {
@@ -41,7 +41,7 @@ func voidRequest(t *testing.T, a *app.App, srv *httptest.Server, token, quoteID,
 	if resp.StatusCode != 201 {
 		t.Fatalf("void request: %d %+v", resp.StatusCode, env)
 	}
-	var v order.View
+	var v flight.View
 	if err := json.Unmarshal(env.Data, &v); err != nil {
 		t.Fatal(err)
 	}
@@ -96,14 +96,14 @@ func TestOrderMoneyPaths(t *testing.T) {
 				t.Fatal(err)
 			}
 			got := getOrder(t, srv, op.Token, o.ID)
-			if got.Status != order.FailedReimbursed {
+			if got.Status != flight.FailedReimbursed {
 				t.Fatalf("status %s, want failed_reimbursed", got.Status)
 			}
-			var steps []order.Status
+			var steps []flight.Status
 			for _, e := range got.Events {
-				steps = append(steps, order.Status(e.ToStatus))
+				steps = append(steps, flight.Status(e.ToStatus))
 			}
-			want := []order.Status{order.ToBePaid, order.Proceeding, order.Failed, order.FailedReimbursing, order.FailedReimbursed}
+			want := []flight.Status{flight.ToBePaid, flight.Proceeding, flight.Failed, flight.FailedReimbursing, flight.FailedReimbursed}
 			if fmt.Sprint(steps) != fmt.Sprint(want) {
 				t.Fatalf("timeline %v, want %v", steps, want)
 			}
@@ -127,7 +127,7 @@ func TestOrderMoneyPaths(t *testing.T) {
 			if err := a.Orders.Deadline(ctx, o.ID); err != nil {
 				t.Fatal(err)
 			}
-			if got := getOrder(t, srv, op.Token, o.ID); got.Status != order.Closed || len(got.Actions) != 0 {
+			if got := getOrder(t, srv, op.Token, o.ID); got.Status != flight.Closed || len(got.Actions) != 0 {
 				t.Fatalf("expired order = %s %v", got.Status, got.Actions)
 			}
 			if code, env := pay(t, srv, op.Token, o.ID, `{"channel":"balance"}`); code != 409 || env.Code != 100009 {
@@ -156,10 +156,10 @@ func TestOrderMoneyPaths(t *testing.T) {
 			if resp.StatusCode != 200 {
 				t.Fatalf("approve void: %d %+v", resp.StatusCode, env)
 			}
-			if got := getOrder(t, srv, op.Token, v.ID); got.Status != order.VoidedReimbursed {
+			if got := getOrder(t, srv, op.Token, v.ID); got.Status != flight.VoidedReimbursed {
 				t.Fatalf("void order %s", got.Status)
 			}
-			if got := getOrder(t, srv, op.Token, o.ID); got.Status != order.Closed {
+			if got := getOrder(t, srv, op.Token, o.ID); got.Status != flight.Closed {
 				t.Fatalf("original %s after void", got.Status)
 			}
 			if w := walletMinor(t, a, agencyID); w != start {
@@ -178,7 +178,7 @@ func TestOrderMoneyPaths(t *testing.T) {
 			newDate := time.Now().AddDate(0, 0, 27).Format(time.DateOnly)
 			resp, env := call(t, srv, "POST", fmt.Sprintf("/order/v2/flight/orders/%d/change/search", o.ID), "en",
 				fmt.Sprintf(`{"journeys":[{"date":%q}]}`, newDate), bearer(op.Token)...)
-			var cs order.ChangeSearch
+			var cs flight.ChangeSearch
 			_ = json.Unmarshal(env.Data, &cs)
 			if resp.StatusCode != 200 || len(cs.Options) == 0 {
 				t.Fatalf("change search: %d %+v", resp.StatusCode, env)
@@ -192,7 +192,7 @@ func TestOrderMoneyPaths(t *testing.T) {
 			if resp.StatusCode != 201 {
 				t.Fatalf("change request: %d %+v", resp.StatusCode, env)
 			}
-			var ch order.View
+			var ch flight.View
 			_ = json.Unmarshal(env.Data, &ch)
 			resp, env = call(t, srv, "POST", fmt.Sprintf("/order/v2/flight/orders/%d/review", ch.ID), "en", `{"action":"quote"}`, bearer(provider.Token)...)
 			if resp.StatusCode != 200 {
@@ -200,7 +200,7 @@ func TestOrderMoneyPaths(t *testing.T) {
 			}
 			_ = json.Unmarshal(env.Data, &ch)
 			due, _ := money.Parse(ch.Total.Amount, "CNY")
-			if ch.Status != order.ChgToBePaid || ch.Total.Amount != opt.Total.Amount {
+			if ch.Status != flight.ChgToBePaid || ch.Total.Amount != opt.Total.Amount {
 				t.Fatalf("quoted change = %s %s, option total %s", ch.Status, ch.Total.Amount, opt.Total.Amount)
 			}
 			before := walletMinor(t, a, agencyID)
@@ -214,10 +214,10 @@ func TestOrderMoneyPaths(t *testing.T) {
 			if err := a.Orders.CarryOut(ctx, ch.ID, false); err != nil {
 				t.Fatal(err)
 			}
-			if got := getOrder(t, srv, op.Token, ch.ID); got.Status != order.Changed || got.PNR == "" {
+			if got := getOrder(t, srv, op.Token, ch.ID); got.Status != flight.Changed || got.PNR == "" {
 				t.Fatalf("change order = %s %q", got.Status, got.PNR)
 			}
-			if got := getOrder(t, srv, op.Token, o.ID); got.Status != order.Changed {
+			if got := getOrder(t, srv, op.Token, o.ID); got.Status != flight.Changed {
 				t.Fatalf("original after the change = %s", got.Status)
 			}
 			start = walletMinor(t, a, agencyID)
@@ -233,7 +233,7 @@ func TestGatewayPayments(t *testing.T) {
 		op := loginAs(t, srv, "demo-operator", "demo-pass-1")
 		quoteID, sol := quoteFor(t, srv, op.Token)
 		_, env := call(t, srv, "GET", "/order/v2/flight/config/payment", "en", "", bearer(op.Token)...)
-		var cfg order.PaymentConfig
+		var cfg flight.PaymentConfig
 		_ = json.Unmarshal(env.Data, &cfg)
 		if len(cfg.Channels) != len(payment.Channels) || cfg.Channels[0].Channel != "balance" || cfg.Channels[0].Kind != "wallet" {
 			t.Fatalf("payment config = %+v", cfg)
@@ -244,7 +244,7 @@ func TestGatewayPayments(t *testing.T) {
 		if code, env := pay(t, srv, op.Token, o.ID, `{"channel":"stripe"}`); code != 200 {
 			t.Fatalf("stripe: %d %+v", code, env)
 		}
-		if got := getOrder(t, srv, op.Token, o.ID); got.Status != order.Proceeding || got.PaymentStatus != order.Paid || got.PaymentChannel != "stripe" {
+		if got := getOrder(t, srv, op.Token, o.ID); got.Status != flight.Proceeding || got.PaymentStatus != flight.Paid || got.PaymentChannel != "stripe" {
 			t.Fatalf("after stripe: %+v", got)
 		}
 		// A retry of that payment (same key) answers the order, not 409.
@@ -262,7 +262,7 @@ func TestGatewayPayments(t *testing.T) {
 		if code != 402 || env.Code != 300002 || env.Message != "Pay Fail" {
 			t.Fatalf("declined: %d %+v", code, env)
 		}
-		if got := getOrder(t, srv, op.Token, o.ID); got.Status != order.ToBePaid {
+		if got := getOrder(t, srv, op.Token, o.ID); got.Status != flight.ToBePaid {
 			t.Fatalf("after a decline: %s", got.Status)
 		}
 
@@ -271,14 +271,14 @@ func TestGatewayPayments(t *testing.T) {
 		if code != 504 || env.Code != 300002 || env.Message != "Timeout" {
 			t.Fatalf("time-out: %d %+v", code, env)
 		}
-		if got := getOrder(t, srv, op.Token, o.ID); got.Status != order.Holding || len(got.Actions) != 0 {
+		if got := getOrder(t, srv, op.Token, o.ID); got.Status != flight.Holding || len(got.Actions) != 0 {
 			t.Fatalf("after a time-out: %s %v", got.Status, got.Actions)
 		}
 		// The status check (a queued job) learns the gateway took the money.
 		if err := a.Orders.CheckPayment(ctx, o.ID); err != nil {
 			t.Fatal(err)
 		}
-		if got := getOrder(t, srv, op.Token, o.ID); got.Status != order.Proceeding || got.PaymentStatus != order.Paid {
+		if got := getOrder(t, srv, op.Token, o.ID); got.Status != flight.Proceeding || got.PaymentStatus != flight.Paid {
 			t.Fatalf("after the check: %+v", got)
 		}
 		// Gateway money does not touch the wallet; it arrives from funding.
@@ -392,13 +392,13 @@ func TestPaymentAfterAChangeSinceBooking(t *testing.T) {
 		fund(t, a, op.Company.ID, "50000")
 		quoteID, sol := quoteFor(t, srv, op.Token)
 		total, _ := money.Parse(sol.Total.Amount, "CNY")
-		payOnce := func(id int64) order.View {
+		payOnce := func(id int64) flight.View {
 			t.Helper()
 			before := walletMinor(t, a, op.Company.ID)
 			code, env := pay(t, srv, op.Token, id, `{"channel":"balance"}`)
-			var paid order.View
+			var paid flight.View
 			_ = json.Unmarshal(env.Data, &paid)
-			if code != 200 || paid.Status != order.Proceeding {
+			if code != 200 || paid.Status != flight.Proceeding {
 				t.Fatalf("paying order %d: %d %+v", id, code, env)
 			}
 			if code, _ := pay(t, srv, op.Token, id, `{"channel":"balance"}`); code != 409 {

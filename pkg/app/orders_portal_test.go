@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/voyage/voyage/pkg/app"
+	"github.com/voyage/voyage/pkg/flight"
 	"github.com/voyage/voyage/pkg/geo"
-	"github.com/voyage/voyage/pkg/order"
 	"github.com/voyage/voyage/pkg/web"
 )
 
@@ -99,7 +99,7 @@ func TestFlightOrderPortal(t *testing.T) {
 		if res.StatusCode != http.StatusForbidden {
 			t.Fatalf("cross-site pay: %d, want 403", res.StatusCode)
 		}
-		if v := getOrder(t, srv, op.Token, mine.ID); v.Status != order.ToBePaid {
+		if v := getOrder(t, srv, op.Token, mine.ID); v.Status != flight.ToBePaid {
 			t.Fatalf("cross-site pay changed the order to %s", v.Status)
 		}
 		// The same form from the page pays; posting it twice pays once.
@@ -109,7 +109,7 @@ func TestFlightOrderPortal(t *testing.T) {
 				t.Fatalf("pay %d: %d to %q", i, res.StatusCode, res.Header.Get("Location"))
 			}
 		}
-		if v := getOrder(t, srv, op.Token, mine.ID); v.Status == order.ToBePaid || v.PaymentStatus != order.Paid {
+		if v := getOrder(t, srv, op.Token, mine.ID); v.Status == flight.ToBePaid || v.PaymentStatus != flight.Paid {
 			t.Fatalf("after paying: %s %s", v.Status, v.PaymentStatus)
 		}
 		_, body = get(t, opWeb, detail, "Accept-Language", "en")

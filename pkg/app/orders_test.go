@@ -19,9 +19,9 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"github.com/voyage/voyage/pkg/app"
+	"github.com/voyage/voyage/pkg/flight"
 	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/money"
-	"github.com/voyage/voyage/pkg/order"
 	"github.com/voyage/voyage/pkg/shopping"
 )
 
@@ -113,33 +113,33 @@ const adultBody = `{"quoteId":%q,"passengers":[{"type":"adult","surname":"ZHANG"
 	"nationality":"CN","documentType":"passport","documentNumber":"E12345678","documentExpiry":"2034-01-01"}],
 	"contact":{"name":"Zhang Wei","email":"zhang.wei@example.com","phone":"+86 138 0000 0000"},"invoiceType":"Itinerary"}`
 
-func createOrder(t *testing.T, srv *httptest.Server, token, quoteID, key string) order.View {
+func createOrder(t *testing.T, srv *httptest.Server, token, quoteID, key string) flight.View {
 	t.Helper()
 	resp, env := call(t, srv, "POST", "/order/v2/flight/orders", "en", fmt.Sprintf(adultBody, quoteID), append(bearer(token), "Idempotency-Key", key)...)
 	if resp.StatusCode != 201 || env.Code != 0 {
 		t.Fatalf("create order: %d %+v", resp.StatusCode, env)
 	}
-	var v order.View
+	var v flight.View
 	if err := json.Unmarshal(env.Data, &v); err != nil {
 		t.Fatal(err)
 	}
 	return v
 }
 
-func getOrder(t *testing.T, srv *httptest.Server, token string, id int64) order.View {
+func getOrder(t *testing.T, srv *httptest.Server, token string, id int64) flight.View {
 	t.Helper()
 	resp, env := call(t, srv, "GET", fmt.Sprintf("/order/v2/flight/orders/%d", id), "en", "", bearer(token)...)
 	if resp.StatusCode != 200 {
 		t.Fatalf("get order %d: %d %+v", id, resp.StatusCode, env)
 	}
-	var v order.View
+	var v flight.View
 	_ = json.Unmarshal(env.Data, &v)
 	return v
 }
 
-func waitStatus(t *testing.T, srv *httptest.Server, token string, id int64, want order.Status) order.View {
+func waitStatus(t *testing.T, srv *httptest.Server, token string, id int64, want flight.Status) flight.View {
 	t.Helper()
-	var v order.View
+	var v flight.View
 	until(t, 30*time.Second, func() error {
 		if v = getOrder(t, srv, token, id); v.Status != want {
 			return fmt.Errorf("order %d stayed %s, want %s", id, v.Status, want)
@@ -196,7 +196,7 @@ func TestFlightOrderLifecycle(t *testing.T) {
 
 		quoteID, sol := quoteFor(t, srv, op.Token)
 		o := createOrder(t, srv, op.Token, quoteID, "key-1")
-		if o.Status != order.ToBePaid || o.PNR == "" || o.Total.Amount != sol.Total.Amount || o.PriceBreakdown.SaleTotal.Amount != sol.Total.Amount {
+		if o.Status != flight.ToBePaid || o.PNR == "" || o.Total.Amount != sol.Total.Amount || o.PriceBreakdown.SaleTotal.Amount != sol.Total.Amount {
 			t.Fatalf("new order = %+v (solution total %s)", o, sol.Total.Amount)
 		}
 		if o.Passengers[0].Surname != "ZHANG" || len(o.Segments) == 0 || o.PriceBreakdown.CostPrice.Amount == "0.00" {
@@ -243,7 +243,7 @@ func TestFlightOrderLifecycle(t *testing.T) {
 			t.Fatalf("stranger sees order: %d", resp.StatusCode)
 		}
 		_, env = call(t, srv, "GET", "/order/v2/flight/orders", "en", "", bearer(stranger.Token)...)
-		var page order.Page
+		var page flight.Page
 		_ = json.Unmarshal(env.Data, &page)
 		if page.Total != 0 {
 			t.Fatalf("stranger lists %d orders", page.Total)
@@ -254,7 +254,7 @@ func TestFlightOrderLifecycle(t *testing.T) {
 		}
 
 		_, env = call(t, srv, "GET", "/order/v2/flight/orders/status?status=to_be_paid&status=issued", "en", "", bearer(op.Token)...)
-		var counts []order.StatusCount
+		var counts []flight.StatusCount
 		_ = json.Unmarshal(env.Data, &counts)
 		if len(counts) != 2 || counts[0].Status != "to_be_paid" || counts[0].Cnt != 1 || counts[1].Cnt != 0 {
 			t.Fatalf("status counts = %+v", counts)
@@ -286,7 +286,7 @@ func TestFlightOrderLifecycle(t *testing.T) {
 			t.Fatalf("wallet after second payment = %d", got)
 		}
 
-		issued := waitStatus(t, srv, op.Token, o.ID, order.Issued)
+		issued := waitStatus(t, srv, op.Token, o.ID, flight.Issued)
 		if len(issued.TicketNumbers) == 0 || issued.Passengers[0].TicketNumber == "" {
 			t.Fatalf("issued without tickets: %+v", issued)
 		}
@@ -301,7 +301,7 @@ func TestFlightOrderLifecycle(t *testing.T) {
 				first = e
 			}
 		}
-		if first.Action != "create" || first.FromStatus != "" || first.ToStatus != string(order.ToBePaid) || first.Actor == "" ||
+		if first.Action != "create" || first.FromStatus != "" || first.ToStatus != string(flight.ToBePaid) || first.Actor == "" ||
 			!first.CreatedAt.Equal(issued.CreatedAt) {
 			t.Fatalf("first timeline entry = %+v, order made at %v", first, issued.CreatedAt)
 		}
@@ -354,9 +354,9 @@ func TestFlightOrderLifecycle(t *testing.T) {
 		if resp.StatusCode != 201 || env.Code != 0 {
 			t.Fatalf("refund request: %d %+v", resp.StatusCode, env)
 		}
-		var rf order.View
+		var rf flight.View
 		_ = json.Unmarshal(env.Data, &rf)
-		if rf.Status != order.RfdReviewing || rf.Type != order.TypeRefund || rf.OriginalID != o.ID || len(rf.Proofs) != 1 {
+		if rf.Status != flight.RfdReviewing || rf.Type != flight.TypeRefund || rf.OriginalID != o.ID || len(rf.Proofs) != 1 {
 			t.Fatalf("refund order = %+v", rf)
 		}
 		resp, env = multipartCall(t, srv, path, op.Token, map[string]string{"reason": "0"}, nil)
@@ -372,9 +372,9 @@ func TestFlightOrderLifecycle(t *testing.T) {
 		if resp.StatusCode != 200 || env.Code != 0 {
 			t.Fatalf("provider approves: %d %+v", resp.StatusCode, env)
 		}
-		var quoted order.View
+		var quoted flight.View
 		_ = json.Unmarshal(env.Data, &quoted)
-		if quoted.Status != order.RfdToBeConfirm || quoted.ConfirmBy == nil {
+		if quoted.Status != flight.RfdToBeConfirm || quoted.ConfirmBy == nil {
 			t.Fatalf("quoted refund = %+v", quoted)
 		}
 		refund, _ := money.Parse(quoted.PriceBreakdown.RefundAmount.Amount, "CNY")
@@ -386,11 +386,11 @@ func TestFlightOrderLifecycle(t *testing.T) {
 		if resp.StatusCode != 200 || env.Code != 0 {
 			t.Fatalf("confirm refund: %d %+v", resp.StatusCode, env)
 		}
-		waitStatus(t, srv, op.Token, rf.ID, order.RefundedReimbursed)
+		waitStatus(t, srv, op.Token, rf.ID, flight.RefundedReimbursed)
 		if got := walletMinor(t, a, agencyID); got != paidWallet+refund.Minor {
 			t.Fatalf("wallet after refund = %d, want %d", got, paidWallet+refund.Minor)
 		}
-		if orig := getOrder(t, srv, op.Token, o.ID); orig.Status != order.Closed || len(orig.Related) != 1 {
+		if orig := getOrder(t, srv, op.Token, o.ID); orig.Status != flight.Closed || len(orig.Related) != 1 {
 			t.Fatalf("original after refund = %s %+v", orig.Status, orig.Related)
 		}
 		ledgerBalanced(t, a)

@@ -8,8 +8,8 @@ import (
 
 	"github.com/voyage/voyage/pkg/config"
 	"github.com/voyage/voyage/pkg/demo/demotest"
+	"github.com/voyage/voyage/pkg/flight"
 	"github.com/voyage/voyage/pkg/money"
-	"github.com/voyage/voyage/pkg/order"
 	"github.com/voyage/voyage/pkg/store/storetest"
 )
 
@@ -31,7 +31,7 @@ func TestRestartKeepsSupplierBookings(t *testing.T) {
 			if code, env := pay(t, srv, op.Token, o.ID, `{"channel":"balance"}`); code != 200 {
 				t.Fatalf("pay: %d %+v", code, env)
 			}
-			issued := waitStatus(t, srv, op.Token, o.ID, order.Issued)
+			issued := waitStatus(t, srv, op.Token, o.ID, flight.Issued)
 			paid, _ := money.Parse(issued.Total.Amount, "CNY")
 			srv.Close()
 			if err := before.Close(); err != nil {
@@ -47,7 +47,7 @@ func TestRestartKeepsSupplierBookings(t *testing.T) {
 			if resp.StatusCode != 201 {
 				t.Fatalf("refund request after restart: %d %+v", resp.StatusCode, env)
 			}
-			var rf order.View
+			var rf flight.View
 			_ = json.Unmarshal(env.Data, &rf)
 			// No amounts given: the supplier quotes the booking it made
 			// before the restart.
@@ -55,10 +55,10 @@ func TestRestartKeepsSupplierBookings(t *testing.T) {
 			if resp.StatusCode != 200 || env.Code != 0 {
 				t.Fatalf("approve after restart: %d %+v", resp.StatusCode, env)
 			}
-			var quoted order.View
+			var quoted flight.View
 			_ = json.Unmarshal(env.Data, &quoted)
 			refund, _ := money.Parse(quoted.PriceBreakdown.RefundAmount.Amount, "CNY")
-			if quoted.Status != order.RfdToBeConfirm || refund.Minor <= 0 || refund.Minor > paid.Minor {
+			if quoted.Status != flight.RfdToBeConfirm || refund.Minor <= 0 || refund.Minor > paid.Minor {
 				t.Fatalf("quoted after restart: %s, refund %s of %s", quoted.Status, quoted.PriceBreakdown.RefundAmount.Amount, issued.Total.Amount)
 			}
 			wallet := walletMinor(t, after, op.Company.ID)
@@ -66,7 +66,7 @@ func TestRestartKeepsSupplierBookings(t *testing.T) {
 			if resp.StatusCode != 200 {
 				t.Fatalf("confirm: %d %+v", resp.StatusCode, env)
 			}
-			waitStatus(t, srv, op.Token, rf.ID, order.RefundedReimbursed)
+			waitStatus(t, srv, op.Token, rf.ID, flight.RefundedReimbursed)
 			if got := walletMinor(t, after, op.Company.ID); got != wallet+refund.Minor {
 				t.Fatalf("wallet after refund %d, want %d", got, wallet+refund.Minor)
 			}

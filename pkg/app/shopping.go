@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/voyage/voyage/pkg/config"
+	"github.com/voyage/voyage/pkg/flight"
 	"github.com/voyage/voyage/pkg/group"
-	"github.com/voyage/voyage/pkg/order"
 	"github.com/voyage/voyage/pkg/payment"
 	"github.com/voyage/voyage/pkg/shopping"
 	"github.com/voyage/voyage/pkg/supplier/duffel"
@@ -113,7 +113,7 @@ func (a *App) buildOrders() {
 		}
 	}
 	a.gateways = gateways
-	a.Orders = order.New(order.Options{DB: a.DB, Ledger: a.Ledger, Quotes: a.quotes, Agencies: a.Agencies,
+	a.Orders = flight.New(flight.Options{DB: a.DB, Ledger: a.Ledger, Quotes: a.quotes, Agencies: a.Agencies,
 		Looks: a.AgencyAdmin, Suppliers: a.Shopping.Supplier, Gateways: gateways, Logger: slog.Default()})
 }
 

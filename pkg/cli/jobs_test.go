@@ -8,8 +8,8 @@ import (
 	"github.com/riverqueue/river"
 
 	"github.com/voyage/voyage/pkg/app/apptest"
+	"github.com/voyage/voyage/pkg/flight"
 	"github.com/voyage/voyage/pkg/jobs"
-	"github.com/voyage/voyage/pkg/order"
 	"github.com/voyage/voyage/pkg/store"
 )
 
@@ -25,7 +25,7 @@ func TestJobsCommands(t *testing.T) {
 		a := apptest.Open(t, dsn)
 		insert := func(orderID int64) int64 {
 			t.Helper()
-			res, err := a.Queue.Client.Insert(ctx, order.TicketArgs{OrderID: orderID}, &river.InsertOpts{MaxAttempts: 6})
+			res, err := a.Queue.Client.Insert(ctx, flight.TicketArgs{OrderID: orderID}, &river.InsertOpts{MaxAttempts: 6})
 			if err != nil {
 				t.Fatal(err)
 			}

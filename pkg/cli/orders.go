@@ -9,7 +9,7 @@ import (
 
 	"github.com/voyage/voyage/pkg/admin"
 	"github.com/voyage/voyage/pkg/fault"
-	"github.com/voyage/voyage/pkg/order"
+	"github.com/voyage/voyage/pkg/flight"
 )
 
 func (r *Root) ordersCmd() *cobra.Command {
@@ -17,14 +17,14 @@ func (r *Root) ordersCmd() *cobra.Command {
 		r.ordersListCmd(), r.ordersShowCmd(), r.ordersReviewCmd(), r.ordersTrainCmd())
 }
 
-func orderRowOf(o order.View) []string {
+func orderRowOf(o flight.View) []string {
 	route := o.Origin + "-" + o.Destination
 	return []string{fmtID(o.ID), o.BookingNumber, fmtID(o.AgencyID), o.Type, string(o.Status), o.PNR, o.FlightNumber, route,
 		o.Total.Amount + " " + o.Total.Currency, fmtTime(o.CreatedAt)}
 }
 
 func (r *Root) ordersListCmd() *cobra.Command {
-	var f order.Filter
+	var f flight.Filter
 	cmd := &cobra.Command{
 		Use:   "list [--agency ID] [--status S]... [--group G] [--type T] [--keyword K] [--page N] [--page-size N]",
 		Short: "List flight orders, newest first (--group reviewing is the post-sale review queue)",
@@ -59,7 +59,7 @@ func (r *Root) ordersListCmd() *cobra.Command {
 	return cmd
 }
 
-func orderDetailView(o order.View) view {
+func orderDetailView(o flight.View) view {
 	rows := [][]string{
 		{"ID", fmtID(o.ID)}, {"Booking number", o.BookingNumber}, {"Agency", fmtID(o.AgencyID)}, {"Type", o.Type},
 		{"Status", string(o.Status)}, {"PNR", o.PNR}, {"Tickets", strings.Join(o.TicketNumbers, ", ")},
@@ -75,7 +75,7 @@ func orderDetailView(o order.View) view {
 	b := o.PriceBreakdown
 	for _, m := range []struct {
 		label string
-		v     order.Money
+		v     flight.Money
 	}{{"Refund amount", b.RefundAmount}, {"Airline fee", b.RefundFee}, {"Change difference", b.ChangeTicketDiff},
 		{"Change fee", b.ChangeFee}, {"Service fee", b.ServiceFee}} {
 		if m.v.Amount != "" && strings.Trim(m.v.Amount, "0.") != "" {
@@ -120,10 +120,10 @@ func (r *Root) ordersShowCmd() *cobra.Command {
 }
 
 // reviewActions are what the provider may do from the command line.
-var reviewActions = []order.Action{order.ActApprove, order.ActReject, order.ActQuote, order.ActIssue, order.ActResolveOK, order.ActResolveFailed}
+var reviewActions = []flight.Action{flight.ActApprove, flight.ActReject, flight.ActQuote, flight.ActIssue, flight.ActResolveOK, flight.ActResolveFailed}
 
 func (r *Root) ordersReviewCmd() *cobra.Command {
-	var req order.ReviewRequest
+	var req flight.ReviewRequest
 	var action string
 	var yes, dryRun bool
 	cmd := &cobra.Command{
@@ -135,7 +135,7 @@ func (r *Root) ordersReviewCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			req.Action = order.Action(strings.TrimSpace(action))
+			req.Action = flight.Action(strings.TrimSpace(action))
 			if !slices.Contains(reviewActions, req.Action) {
 				return usageErr(fmt.Errorf("unknown --action %q: use approve, reject, quote, issue, resolve_ok or resolve_failed", action))
 			}

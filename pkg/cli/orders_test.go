@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/voyage/voyage/pkg/app/apptest"
-	"github.com/voyage/voyage/pkg/order"
+	"github.com/voyage/voyage/pkg/flight"
 )
 
 // refundRequest puts a refund request of Demo Travel in the review queue of
@@ -32,13 +32,13 @@ func TestOrderCommands(t *testing.T) {
 
 			// The demo's living agency has orders of its own, a refund under
 			// review among them: the lists are read for this order's agency.
-			agency := fmt.Sprint(decode[order.View](t, v(t, 0, "orders", "show", fmt.Sprint(id), "-o", "json")).AgencyID)
-			queue := decode[order.Page](t, v(t, 0, "orders", "list", "--agency", agency, "--group", "reviewing", "-o", "json"))
-			if queue.Total != 1 || queue.Items[0].ID != id || queue.Items[0].Status != order.RfdReviewing {
+			agency := fmt.Sprint(decode[flight.View](t, v(t, 0, "orders", "show", fmt.Sprint(id), "-o", "json")).AgencyID)
+			queue := decode[flight.Page](t, v(t, 0, "orders", "list", "--agency", agency, "--group", "reviewing", "-o", "json"))
+			if queue.Total != 1 || queue.Items[0].ID != id || queue.Items[0].Status != flight.RfdReviewing {
 				t.Fatalf("review queue = %+v", queue)
 			}
-			all := decode[order.Page](t, v(t, 0, "orders", "list", "--agency", agency, "--type", "origin", "-o", "json"))
-			if all.Total != 1 || all.Items[0].Status != order.Issued {
+			all := decode[flight.Page](t, v(t, 0, "orders", "list", "--agency", agency, "--type", "origin", "-o", "json"))
+			if all.Total != 1 || all.Items[0].Status != flight.Issued {
 				t.Fatalf("origin orders = %+v", all)
 			}
 			// The route is the airports flown: Shanghai is SHA or PVG, as the
@@ -50,22 +50,22 @@ func TestOrderCommands(t *testing.T) {
 			if table := v(t, 0, "orders", "list", "--agency", agency).out; !strings.Contains(table, "rfd_reviewing") || !strings.Contains(table, route) {
 				t.Fatalf("table (route %s):\n%s", route, table)
 			}
-			shown := decode[order.View](t, v(t, 0, "orders", "show", fmt.Sprint(id), "-o", "json"))
-			if shown.Type != order.TypeRefund || len(shown.Actions) != 3 {
+			shown := decode[flight.View](t, v(t, 0, "orders", "show", fmt.Sprint(id), "-o", "json"))
+			if shown.Type != flight.TypeRefund || len(shown.Actions) != 3 {
 				t.Fatalf("show = %+v", shown)
 			}
 			v(t, 2, "orders", "review", fmt.Sprint(id), "--action", "explode")
 			v(t, 3, "orders", "show", "999999")
 
 			dry := v(t, 0, "orders", "review", fmt.Sprint(id), "--action", "approve", "--dry-run", "-o", "json")
-			if !strings.Contains(dry.err, "dry run") || decode[order.View](t, dry).Status != order.RfdReviewing {
+			if !strings.Contains(dry.err, "dry run") || decode[flight.View](t, dry).Status != flight.RfdReviewing {
 				t.Fatalf("dry run: %+v", dry)
 			}
-			done := decode[order.View](t, v(t, 0, "orders", "review", fmt.Sprint(id), "--action", "approve", "--remark", "ok",
+			done := decode[flight.View](t, v(t, 0, "orders", "review", fmt.Sprint(id), "--action", "approve", "--remark", "ok",
 				"--refund-amount", "100.00", "--fee", "20.00", "--yes", "-o", "json"))
 			// The sim supplier keeps its bookings in the server's memory, so a
 			// command in another process sets the figures itself.
-			if done.Status != order.RfdToBeConfirm || done.ReviewRemark != "ok" || done.ConfirmBy == nil || done.PriceBreakdown.RefundAmount.Amount != "100.00" {
+			if done.Status != flight.RfdToBeConfirm || done.ReviewRemark != "ok" || done.ConfirmBy == nil || done.PriceBreakdown.RefundAmount.Amount != "100.00" {
 				t.Fatalf("approved = %+v", done)
 			}
 			// Approving twice is a state conflict.

@@ -11,8 +11,8 @@ import (
 	"github.com/voyage/voyage/pkg/agency"
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/display"
+	"github.com/voyage/voyage/pkg/flight"
 	"github.com/voyage/voyage/pkg/ledger"
-	"github.com/voyage/voyage/pkg/order"
 	"github.com/voyage/voyage/pkg/payment"
 	"github.com/voyage/voyage/pkg/shopping"
 	"github.com/voyage/voyage/pkg/store"
@@ -28,7 +28,7 @@ type Services struct {
 	AgencyAdmin *agency.Service
 	Ledger      *ledger.Ledger
 	Shopping    *shopping.Engine
-	Orders      *order.Service
+	Orders      *flight.Service
 	Trains      *train.Service
 }
 
@@ -56,7 +56,7 @@ type livingFlight struct {
 	// days is the departure, counted from the day of the seed.
 	days  int
 	state flightState
-	pax   order.Passenger
+	pax   flight.Passenger
 }
 
 // harbourFlights are Harbour Travel's flight orders, one per state a
@@ -76,8 +76,8 @@ var harbourFlights = []livingFlight{
 var kidsFlight = livingFlight{key: "demo-harbour-kids-flight-1", origin: "SHA", dest: "PEK", days: 18, state: stateTicketed,
 	pax: passenger("LAU", "CHUN YIN", "male", "1995-09-30", "K5678901")}
 
-func passenger(surname, given, gender, birthday, doc string) order.Passenger {
-	return order.Passenger{Type: "adult", Surname: surname, GivenName: given, Gender: gender, Birthday: birthday, Nationality: "CN",
+func passenger(surname, given, gender, birthday, doc string) flight.Passenger {
+	return flight.Passenger{Type: "adult", Surname: surname, GivenName: given, Gender: gender, Birthday: birthday, Nationality: "CN",
 		DocumentType: "passport", DocumentNumber: doc, DocumentExpiry: "2036-06-30"}
 }
 
@@ -147,8 +147,8 @@ func seedFlight(ctx context.Context, a Services, who auth.Principal, f livingFli
 		if err != nil {
 			return err
 		}
-		o, err := a.Orders.Create(ctx, who, f.key, order.CreateRequest{QuoteID: quoteID, Passengers: []order.Passenger{f.pax},
-			Contact: order.Contact{Name: "Mei Chan", Email: "ops@harbour-travel.example", Phone: "+852 2511 0000"}})
+		o, err := a.Orders.Create(ctx, who, f.key, flight.CreateRequest{QuoteID: quoteID, Passengers: []flight.Passenger{f.pax},
+			Contact: flight.Contact{Name: "Mei Chan", Email: "ops@harbour-travel.example", Phone: "+852 2511 0000"}})
 		if err != nil {
 			return fmt.Errorf("book: %w", err)
 		}
@@ -162,13 +162,13 @@ func seedFlight(ctx context.Context, a Services, who auth.Principal, f livingFli
 	case stateUnpaid:
 		return nil
 	case stateCancelled:
-		if o.Status == order.ToBePaid {
+		if o.Status == flight.ToBePaid {
 			_, err = a.Orders.Cancel(ctx, who, id)
 		}
 		return err
 	}
-	if o.Status == order.ToBePaid {
-		if _, err := a.Orders.Pay(ctx, who, id, f.key+"-pay", order.PayRequest{Channel: payment.ChannelBalance}); err != nil {
+	if o.Status == flight.ToBePaid {
+		if _, err := a.Orders.Pay(ctx, who, id, f.key+"-pay", flight.PayRequest{Channel: payment.ChannelBalance}); err != nil {
 			return fmt.Errorf("pay: %w", err)
 		}
 	}
@@ -185,15 +185,15 @@ func seedFlight(ctx context.Context, a Services, who auth.Principal, f livingFli
 		return err
 	}
 	for _, r := range o.Related {
-		if r.Type == order.TypeRefund {
+		if r.Type == flight.TypeRefund {
 			return nil
 		}
 	}
-	if o.Status != order.Issued {
+	if o.Status != flight.Issued {
 		return fmt.Errorf("refund: the order is %s, not issued", o.Status)
 	}
 	reason := 0
-	if _, err := a.Orders.Request(ctx, who, id, order.TypeRefund, order.PostSaleRequest{Reason: &reason, Remark: "client's plans changed"}); err != nil {
+	if _, err := a.Orders.Request(ctx, who, id, flight.TypeRefund, flight.PostSaleRequest{Reason: &reason, Remark: "client's plans changed"}); err != nil {
 		return fmt.Errorf("refund request: %w", err)
 	}
 	return nil

@@ -15,7 +15,7 @@ import (
 	"github.com/voyage/voyage/pkg/payment"
 )
 
-// The payment gateways are the flight orders' (pkg/order): the same
+// The payment gateways are pkg/payment's, as for every line: the same
 // channels, the same Gateway, the built-in test gateway in development.
 
 // gatewayKey is what a gateway payment made with the caller's key is known

@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/voyage/voyage/pkg/agency"
+	"github.com/voyage/voyage/pkg/flight"
 	"github.com/voyage/voyage/pkg/ledger"
-	"github.com/voyage/voyage/pkg/order"
 )
 
 // fundsAction credits agency d's wallet with money received, in its
@@ -194,40 +194,40 @@ func apiKeyAction(m *Model, d agency.Detail) *action {
 // reviewAction decides on order v, waiting for the provider's review:
 // approve (a refund at the supplier's quote), reject with a remark, or
 // quote a refund or change at the amounts given.
-func reviewAction(m *Model, v order.View, act order.Action, agencyName string) *action {
+func reviewAction(m *Model, v flight.View, act flight.Action, agencyName string) *action {
 	t, b := m.t, m.b
 	cur := v.Total.Currency
 	what := t("review.what", "type", m.word("orders.typeShort.", v.Type), "booking", v.BookingNumber, "agency", agencyName)
 	none := t("review.form.none")
 	a := &action{id: nextID()}
-	var build func(vals []string) (order.ReviewRequest, []string, error)
+	var build func(vals []string) (flight.ReviewRequest, []string, error)
 	switch act {
-	case order.ActApprove:
+	case flight.ActApprove:
 		a.title, a.question = t("review.form.approveTitle", "booking", v.BookingNumber), t("review.form.approveQuestion")
 		a.fields = []field{newField(t("review.form.remark"), "", true)}
-		build = func(vals []string) (order.ReviewRequest, []string, error) {
-			return order.ReviewRequest{Action: order.ActApprove, Remark: vals[0]},
+		build = func(vals []string) (flight.ReviewRequest, []string, error) {
+			return flight.ReviewRequest{Action: flight.ActApprove, Remark: vals[0]},
 				[]string{t("review.form.approvePlan", "what", what), labelled(t("review.form.remark"), orDefault(vals[0], none))}, nil
 		}
-	case order.ActReject:
+	case flight.ActReject:
 		a.title, a.question = t("review.form.rejectTitle", "booking", v.BookingNumber), t("review.form.rejectQuestion")
 		a.fields = []field{newField(t("review.form.remark"), t("review.form.rejectHint"), false)}
-		build = func(vals []string) (order.ReviewRequest, []string, error) {
-			return order.ReviewRequest{Action: order.ActReject, Remark: vals[0]},
+		build = func(vals []string) (flight.ReviewRequest, []string, error) {
+			return flight.ReviewRequest{Action: flight.ActReject, Remark: vals[0]},
 				[]string{t("review.form.rejectPlan", "what", what), labelled(t("review.form.remark"), vals[0])}, nil
 		}
 	default: // quote
 		amount := t("review.form.refundAmount", "currency", cur)
-		if v.Type == order.TypeChange {
+		if v.Type == flight.TypeChange {
 			amount = t("review.form.amountDue", "currency", cur)
 		}
 		suppliers := t("review.form.suppliersFee")
 		a.title, a.question = t("review.form.quoteTitle", "booking", v.BookingNumber), t("review.form.quoteQuestion")
 		a.fields = []field{newField(amount, "", false), newField(t("review.form.airlineFee", "currency", cur), suppliers, true),
 			newField(t("review.form.hours"), "24", true), newField(t("review.form.remark"), "", true)}
-		build = func(vals []string) (order.ReviewRequest, []string, error) {
-			r := order.ReviewRequest{Action: order.ActQuote, Fee: vals[1], Remark: vals[3]}
-			if v.Type == order.TypeChange {
+		build = func(vals []string) (flight.ReviewRequest, []string, error) {
+			r := flight.ReviewRequest{Action: flight.ActQuote, Fee: vals[1], Remark: vals[3]}
+			if v.Type == flight.TypeChange {
 				r.Due = vals[0]
 			} else {
 				r.RefundAmount = vals[0]

@@ -16,8 +16,8 @@ import (
 	"github.com/voyage/voyage/pkg/admin"
 	"github.com/voyage/voyage/pkg/agency"
 	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/flight"
 	"github.com/voyage/voyage/pkg/group"
-	"github.com/voyage/voyage/pkg/order"
 	"github.com/voyage/voyage/pkg/shopping"
 	"github.com/voyage/voyage/pkg/siteinfo"
 	"github.com/voyage/voyage/pkg/supplier"
@@ -89,28 +89,28 @@ func (fixture) Entries(_ context.Context, id int64, _, size int) (admin.WalletEn
 	return p, nil
 }
 
-var fixtureFlight = order.View{ID: 501, BookingNumber: "R2611240007", AgencyID: 11, Type: order.TypeRefund, Status: order.RfdReviewing,
+var fixtureFlight = flight.View{ID: 501, BookingNumber: "R2611240007", AgencyID: 11, Type: flight.TypeRefund, Status: flight.RfdReviewing,
 	PaymentStatus: "paid", PNR: "NXQ7LM", Airline: "MU", FlightNumber: "MU5101", Origin: "PEK", Destination: "SHA",
 	DepartAt: time.Date(2026, 12, 3, 0, 30, 0, 0, time.UTC), TicketNumbers: []string{"781-2400011234"},
 	Segments: []shopping.SegmentView{{Segment: supplier.Segment{Carrier: "MU", FlightNumber: "MU5101", Origin: "PEK", Destination: "SHA",
 		DepartAt: time.Date(2026, 12, 3, 0, 30, 0, 0, time.UTC)}}},
-	Passengers: []order.Passenger{{Type: "adult", Surname: "ZHANG", GivenName: "WEI"}},
-	Total:      order.Money{Amount: "1,230.00", Currency: "CNY"}, Request: &order.PostSale{Reason: 1, Remark: "schedule changed"},
-	Actions: []order.Action{order.ActApprove, order.ActReject, order.ActQuote}, CreatedAt: at(24, 8, 15)}
+	Passengers: []flight.Passenger{{Type: "adult", Surname: "ZHANG", GivenName: "WEI"}},
+	Total:      flight.Money{Amount: "1,230.00", Currency: "CNY"}, Request: &flight.PostSale{Reason: 1, Remark: "schedule changed"},
+	Actions: []flight.Action{flight.ActApprove, flight.ActReject, flight.ActQuote}, CreatedAt: at(24, 8, 15)}
 
-var fixtureFlight2 = order.View{ID: 502, BookingNumber: "F2611230001", AgencyID: 12, Type: order.TypeOrigin, Status: "ticketed",
+var fixtureFlight2 = flight.View{ID: 502, BookingNumber: "F2611230001", AgencyID: 12, Type: flight.TypeOrigin, Status: "ticketed",
 	PaymentStatus: "paid", PNR: "KD2P9A", Airline: "CA", FlightNumber: "CA937", Origin: "PEK", Destination: "LHR",
-	DepartAt: time.Date(2026, 12, 10, 5, 0, 0, 0, time.UTC), Passengers: []order.Passenger{{Type: "adult", Surname: "LI", GivenName: "NA"}},
-	Total: order.Money{Amount: "2,350.00", Currency: "CNY"}, CreatedAt: at(23, 14, 29)}
+	DepartAt: time.Date(2026, 12, 10, 5, 0, 0, 0, time.UTC), Passengers: []flight.Passenger{{Type: "adult", Surname: "LI", GivenName: "NA"}},
+	Total: flight.Money{Amount: "2,350.00", Currency: "CNY"}, CreatedAt: at(23, 14, 29)}
 
-func (fixture) Orders(_ context.Context, f order.Filter) (order.Page, error) {
+func (fixture) Orders(_ context.Context, f flight.Filter) (flight.Page, error) {
 	if f.Group == reviewGroup {
-		return order.Page{Items: []order.View{fixtureFlight}, Total: 1, Page: 1, PageSize: 20}, nil
+		return flight.Page{Items: []flight.View{fixtureFlight}, Total: 1, Page: 1, PageSize: 20}, nil
 	}
-	return order.Page{Items: []order.View{fixtureFlight, fixtureFlight2}, Total: 2, Page: 1, PageSize: 20}, nil
+	return flight.Page{Items: []flight.View{fixtureFlight, fixtureFlight2}, Total: 2, Page: 1, PageSize: 20}, nil
 }
 
-func (fixture) Order(_ context.Context, id int64) (order.View, error) {
+func (fixture) Order(_ context.Context, id int64) (flight.View, error) {
 	if id == fixtureFlight2.ID {
 		return fixtureFlight2, nil
 	}

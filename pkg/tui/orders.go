@@ -14,8 +14,8 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/voyage/voyage/pkg/admin"
+	"github.com/voyage/voyage/pkg/flight"
 	"github.com/voyage/voyage/pkg/group"
-	"github.com/voyage/voyage/pkg/order"
 	"github.com/voyage/voyage/pkg/train"
 )
 
@@ -45,7 +45,7 @@ type orderRow struct {
 // orderDetail is the selected order as its backend answers it: one of the
 // three is set.
 type orderDetail struct {
-	flight *order.View
+	flight *flight.View
 	train  *train.View
 	group  *group.View
 }
@@ -99,7 +99,7 @@ func (m *Model) fetchOrderRows(pageNo int) tea.Cmd {
 		msg := orderRowsMsg{kind: kind, keyword: keyword, pageNo: pageNo, names: map[int64]string{}}
 		switch kind {
 		case flightOrders:
-			p, err := b.Orders(ctx, order.Filter{Keyword: keyword, Page: pageNo, PageSize: size})
+			p, err := b.Orders(ctx, flight.Filter{Keyword: keyword, Page: pageNo, PageSize: size})
 			msg.err, msg.total = err, p.Total
 			for _, o := range p.Items {
 				msg.rows = append(msg.rows, orderRow{id: o.ID, booking: o.BookingNumber, agencyID: o.AgencyID,

@@ -13,8 +13,8 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/voyage/voyage/pkg/admin"
+	"github.com/voyage/voyage/pkg/flight"
 	"github.com/voyage/voyage/pkg/geo"
-	"github.com/voyage/voyage/pkg/order"
 )
 
 // reviewGroup is the order group of spec §4 that waits for the provider.
@@ -22,24 +22,24 @@ const reviewGroup = "reviewing"
 
 // reviewState is the state of the review queue.
 type reviewState struct {
-	list pagedList[order.View, order.View]
+	list pagedList[flight.View, flight.View]
 	// names are the agencies' names by id ("" when it could not be told).
 	names map[int64]string
 }
 
 type ordersMsg struct {
 	pageNo int
-	page   order.Page
+	page   flight.Page
 	names  map[int64]string
 	err    error
 }
 
 func newReviewState() reviewState {
-	list := newPagedList(listSource[order.View, order.View]{
+	list := newPagedList(listSource[flight.View, flight.View]{
 		screen: reviewScreen, what: "review queue", item: "order",
-		id:       func(o order.View) int64 { return o.ID },
+		id:       func(o flight.View) int64 { return o.ID },
 		loadPage: (*Model).fetchOrders,
-		fetchDetail: func(ctx context.Context, b admin.Backend, id int64) (order.View, error) {
+		fetchDetail: func(ctx context.Context, b admin.Backend, id int64) (flight.View, error) {
 			return b.Order(ctx, id)
 		},
 	})
@@ -66,7 +66,7 @@ func (m *Model) fetchOrders(pageNo int) tea.Cmd {
 	ctx, cancel := m.call()
 	return func() tea.Msg {
 		defer cancel()
-		p, err := b.Orders(ctx, order.Filter{Group: reviewGroup, Page: pageNo, PageSize: size})
+		p, err := b.Orders(ctx, flight.Filter{Group: reviewGroup, Page: pageNo, PageSize: size})
 		names := map[int64]string{}
 		if err == nil {
 			for _, o := range p.Items {
@@ -101,11 +101,11 @@ func (m *Model) reviewKey(msg tea.KeyMsg) tea.Cmd {
 	k := m.keys
 	switch {
 	case key.Matches(msg, k.Approve):
-		return m.openReview(order.ActApprove)
+		return m.openReview(flight.ActApprove)
 	case key.Matches(msg, k.Reject):
-		return m.openReview(order.ActReject)
+		return m.openReview(flight.ActReject)
 	case key.Matches(msg, k.Quote):
-		return m.openReview(order.ActQuote)
+		return m.openReview(flight.ActQuote)
 	case key.Matches(msg, k.Back):
 		m.status = ""
 	}
@@ -114,7 +114,7 @@ func (m *Model) reviewKey(msg tea.KeyMsg) tea.Cmd {
 
 // openReview opens the form of a decision on the selected order, if the
 // order allows it now.
-func (m *Model) openReview(act order.Action) tea.Cmd {
+func (m *Model) openReview(act flight.Action) tea.Cmd {
 	v, ok := m.rv.list.current()
 	if !ok {
 		m.status = m.t("review.noneSelected")
@@ -241,9 +241,9 @@ func (m *Model) orderDetailView(w, h int) []string {
 	}
 	var acts []string
 	for _, a := range []struct {
-		act  order.Action
+		act  flight.Action
 		help string
-	}{{order.ActApprove, "a"}, {order.ActReject, "r"}, {order.ActQuote, "o"}} {
+	}{{flight.ActApprove, "a"}, {flight.ActReject, "r"}, {flight.ActQuote, "o"}} {
 		if slices.Contains(v.Actions, a.act) {
 			acts = append(acts, a.help+" "+m.t("review.act."+string(a.act)))
 		}

@@ -13,7 +13,7 @@ import (
 
 	"github.com/voyage/voyage/pkg/admin"
 	"github.com/voyage/voyage/pkg/agency"
-	"github.com/voyage/voyage/pkg/order"
+	"github.com/voyage/voyage/pkg/flight"
 )
 
 // empty is a backend with nothing in it, or one that fails every list with
@@ -28,8 +28,8 @@ func (e empty) Agencies(context.Context, agency.ListFilter) (admin.AgencyPage, e
 	return admin.AgencyPage{Items: []agency.Summary{}, Page: 1, PageSize: 20}, e.err
 }
 
-func (e empty) Orders(context.Context, order.Filter) (order.Page, error) {
-	return order.Page{Items: []order.View{}, Page: 1, PageSize: 20}, e.err
+func (e empty) Orders(context.Context, flight.Filter) (flight.Page, error) {
+	return flight.Page{Items: []flight.View{}, Page: 1, PageSize: 20}, e.err
 }
 
 func (empty) Actor() string { return "remote:test" }

@@ -53,8 +53,8 @@ import (
 
 	"github.com/voyage/voyage/pkg/admin"
 	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/flight"
 	"github.com/voyage/voyage/pkg/group"
-	"github.com/voyage/voyage/pkg/order"
 	"github.com/voyage/voyage/pkg/siteinfo"
 )
 
@@ -220,7 +220,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case ordersMsg:
 		return m, m.ordersLoaded(msg)
-	case detailMsg[order.View]:
+	case detailMsg[flight.View]:
 		m.rv.list.detailLoaded(m, msg)
 		return m, nil
 	case groupsMsg:

@@ -17,8 +17,8 @@ import (
 
 	"github.com/voyage/voyage/pkg/admin"
 	"github.com/voyage/voyage/pkg/app/apptest"
+	"github.com/voyage/voyage/pkg/flight"
 	"github.com/voyage/voyage/pkg/ledger"
-	"github.com/voyage/voyage/pkg/order"
 )
 
 func TestAgencyListSearchAndDetail(t *testing.T) {
@@ -293,8 +293,8 @@ func TestReviewQueueReject(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v.Status != order.RfdReviewing {
-		t.Fatalf("the refund request is %s, want %s", v.Status, order.RfdReviewing)
+	if v.Status != flight.RfdReviewing {
+		t.Fatalf("the refund request is %s, want %s", v.Status, flight.RfdReviewing)
 	}
 	c := start(t, e.b, Options{})
 	c.waitText("1 to review")
@@ -310,7 +310,7 @@ func TestReviewQueueReject(t *testing.T) {
 	c.press("fare rules do not allow it", "enter")
 	s = c.waitText("Reject the refund "+v.BookingNumber+" of Demo Travel.", "Reject it?")
 	assertFits(t, s, 80, 24)
-	if got, _ := e.b.Order(e.ctx, id); got.Status != order.RfdReviewing {
+	if got, _ := e.b.Order(e.ctx, id); got.Status != flight.RfdReviewing {
 		t.Fatalf("the order moved before the confirmation: %s", got.Status)
 	}
 	c.press("y")
@@ -319,8 +319,8 @@ func TestReviewQueueReject(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Status != order.RfdRejected || got.ReviewRemark != "fare rules do not allow it" {
-		t.Errorf("the order is %s with remark %q, want %s with the remark", got.Status, got.ReviewRemark, order.RfdRejected)
+	if got.Status != flight.RfdRejected || got.ReviewRemark != "fare rules do not allow it" {
+		t.Errorf("the order is %s with remark %q, want %s with the remark", got.Status, got.ReviewRemark, flight.RfdRejected)
 	}
 	c.press("enter")
 	// The queue reloads after the form closes, in its own message: wait for
@@ -426,7 +426,7 @@ func TestReviewQuoteInChinese(t *testing.T) {
 	if strings.Contains(s, "Quote the") || strings.Contains(s, "Send this quote") {
 		t.Errorf("English left on the Chinese quote form:\n%s", s)
 	}
-	if got, _ := e.b.Order(e.ctx, id); got.Status != order.RfdReviewing {
+	if got, _ := e.b.Order(e.ctx, id); got.Status != flight.RfdReviewing {
 		t.Fatalf("the order moved before the confirmation: %s", got.Status)
 	}
 	c.press("y")

@@ -6,9 +6,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/voyage/voyage/pkg/flight"
 	"github.com/voyage/voyage/pkg/geo"
 	"github.com/voyage/voyage/pkg/i18n"
-	"github.com/voyage/voyage/pkg/order"
 )
 
 // The console speaks English; its words for statuses and reasons are the
@@ -24,7 +24,7 @@ func catalogText(key, fallback string) string {
 
 // statusText is an order status as people read it ("Refund under review",
 // not rfd_reviewing).
-func statusText(s order.Status) string { return catalogText("orders.status."+string(s), string(s)) }
+func statusText(s flight.Status) string { return catalogText("orders.status."+string(s), string(s)) }
 
 // reasonText is a post-sale request's reason ("Illness", not "reason 2").
 func reasonText(n int) string {

@@ -4,13 +4,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/voyage/voyage/pkg/order"
+	"github.com/voyage/voyage/pkg/flight"
 )
 
 func TestWords(t *testing.T) {
 	dep := time.Date(2026, 7, 3, 5, 0, 0, 0, time.UTC)
 	for got, want := range map[string]string{
-		statusText(order.RfdReviewing): "Refund under review",
+		statusText(flight.RfdReviewing): "Refund under review",
 		statusText("no_such_status"):   "no_such_status",
 		reasonText(2):                  "Illness",
 		reasonText(99):                 "reason 99",

@@ -20,37 +20,37 @@ import (
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/display"
 	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/pkg/flight"
 	"github.com/voyage/voyage/pkg/geo"
 	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/input"
 	"github.com/voyage/voyage/pkg/money"
-	"github.com/voyage/voyage/pkg/order"
 	"github.com/voyage/voyage/pkg/shopping"
 	"github.com/voyage/voyage/templates"
 )
 
-// Orders is what the flight order pages need of pkg/order; *order.Service
+// Orders is what the flight order pages need of pkg/flight; *flight.Service
 // implements it.
 type Orders interface {
-	List(ctx context.Context, who auth.Principal, f order.Filter) (order.Page, error)
-	PendingCounts(ctx context.Context, who auth.Principal) ([]order.GroupCount, error)
-	Disruptions(ctx context.Context, who auth.Principal, typ string, page, size int) (order.DisruptionPage, error)
-	Get(ctx context.Context, who auth.Principal, id int64) (order.View, error)
-	PaymentConfig(ctx context.Context, who auth.Principal) (order.PaymentConfig, error)
-	Pay(ctx context.Context, who auth.Principal, id int64, key string, req order.PayRequest) (order.View, error)
-	Cancel(ctx context.Context, who auth.Principal, id int64) (order.View, error)
-	Act(ctx context.Context, who auth.Principal, id int64, action order.Action) (order.View, error)
-	Confirm(ctx context.Context, who auth.Principal, id int64) (order.View, error)
-	Request(ctx context.Context, who auth.Principal, id int64, typ string, req order.PostSaleRequest) (order.View, error)
-	ChangeSearch(ctx context.Context, who auth.Principal, id int64, req order.ChangeSearchRequest, lang string) (order.ChangeSearch, error)
-	Review(ctx context.Context, who auth.Principal, id int64, req order.ReviewRequest) (order.View, error)
+	List(ctx context.Context, who auth.Principal, f flight.Filter) (flight.Page, error)
+	PendingCounts(ctx context.Context, who auth.Principal) ([]flight.GroupCount, error)
+	Disruptions(ctx context.Context, who auth.Principal, typ string, page, size int) (flight.DisruptionPage, error)
+	Get(ctx context.Context, who auth.Principal, id int64) (flight.View, error)
+	PaymentConfig(ctx context.Context, who auth.Principal) (flight.PaymentConfig, error)
+	Pay(ctx context.Context, who auth.Principal, id int64, key string, req flight.PayRequest) (flight.View, error)
+	Cancel(ctx context.Context, who auth.Principal, id int64) (flight.View, error)
+	Act(ctx context.Context, who auth.Principal, id int64, action flight.Action) (flight.View, error)
+	Confirm(ctx context.Context, who auth.Principal, id int64) (flight.View, error)
+	Request(ctx context.Context, who auth.Principal, id int64, typ string, req flight.PostSaleRequest) (flight.View, error)
+	ChangeSearch(ctx context.Context, who auth.Principal, id int64, req flight.ChangeSearchRequest, lang string) (flight.ChangeSearch, error)
+	Review(ctx context.Context, who auth.Principal, id int64, req flight.ReviewRequest) (flight.View, error)
 }
 
 const (
 	ordersPageSize = 20
 	// proofBodyLimit bounds a request form: five 2 MB proofs and the
 	// fields around them (spec §5, §9).
-	proofBodyLimit = order.MaxProofs*order.MaxProofBytes + 1<<20
+	proofBodyLimit = flight.MaxProofs*flight.MaxProofBytes + 1<<20
 	// keywordMax bounds the list's search text.
 	keywordMax = 100
 )
@@ -124,13 +124,13 @@ func (s *Server) orderList(w http.ResponseWriter, r *http.Request) {
 
 // orderListFilter reads the list's query: unknown groups, types and
 // statuses are dropped, bad dates reported next to their field.
-func orderListFilter(q url.Values, loc *time.Location) (templates.OrderList, order.Filter) {
-	var f order.Filter
+func orderListFilter(q url.Values, loc *time.Location) (templates.OrderList, flight.Filter) {
+	var f flight.Filter
 	flt := templates.OrderFilter{Errors: map[string]string{}}
-	if g := q.Get("group"); order.GroupStatuses(g) != nil {
+	if g := q.Get("group"); flight.GroupStatuses(g) != nil {
 		flt.Group, f.Group = g, g
 	}
-	if t := q.Get("type"); slices.Contains(order.Types, t) {
+	if t := q.Get("type"); slices.Contains(flight.Types, t) {
 		flt.Type, f.Type = t, t
 	}
 	flt.Keyword = strings.TrimSpace(q.Get("keyword"))
@@ -138,11 +138,11 @@ func orderListFilter(q url.Values, loc *time.Location) (templates.OrderList, ord
 		flt.Keyword = string([]rune(flt.Keyword)[:keywordMax])
 	}
 	f.Keyword = flt.Keyword
-	statuses := order.Statuses
+	statuses := flight.Statuses
 	if flt.Group != "" {
-		statuses = order.GroupStatuses(flt.Group)
+		statuses = flight.GroupStatuses(flt.Group)
 	}
-	if st := q.Get("status"); slices.Contains(statuses, order.Status(st)) {
+	if st := q.Get("status"); slices.Contains(statuses, flight.Status(st)) {
 		// Within a group the status narrows it (the service would add the
 		// two together).
 		flt.Status, f.Statuses, f.Group = st, []string{st}, ""
@@ -177,26 +177,26 @@ func orderListFilter(q url.Values, loc *time.Location) (templates.OrderList, ord
 
 // orderMenu is the side menu: the pending groups with their counts and the
 // order types, the current one marked.
-func orderMenu(f templates.OrderFilter, counts []order.GroupCount) ([]templates.OrderMenuItem, []templates.OrderMenuItem) {
+func orderMenu(f templates.OrderFilter, counts []flight.GroupCount) ([]templates.OrderMenuItem, []templates.OrderMenuItem) {
 	n := map[string]int{}
 	for _, c := range counts {
 		n[c.Name] = c.Cnt
 	}
 	var groups, types []templates.OrderMenuItem
-	for _, g := range order.PendingGroups {
+	for _, g := range flight.PendingGroups {
 		groups = append(groups, templates.OrderMenuItem{Name: g.Name, Key: "orders.group." + g.Name,
 			Href: templates.OrdersPath + "?group=" + url.QueryEscape(g.Name), Count: n[g.Name], ShowCount: true, Active: f.Group == g.Name})
 	}
 	types = append(types, templates.OrderMenuItem{Name: "all", Key: "orders.type.all", Href: templates.OrdersPath,
 		Active: f.Group == "" && f.Type == ""})
-	for _, t := range order.Types {
+	for _, t := range flight.Types {
 		types = append(types, templates.OrderMenuItem{Name: t, Key: "orders.type." + t, Href: templates.OrdersPath + "?type=" + t,
 			Active: f.Group == "" && f.Type == t})
 	}
 	return groups, types
 }
 
-func orderRow(o order.View) templates.OrderRow {
+func orderRow(o flight.View) templates.OrderRow {
 	var names []string
 	for _, p := range o.Passengers {
 		names = append(names, strings.TrimSpace(p.Surname+"/"+p.GivenName))
@@ -220,7 +220,7 @@ func atAirport(t time.Time, airport string) time.Time {
 }
 
 // moneyWithCurrency writes an API amount for display with its currency.
-func moneyWithCurrency(m order.Money) string { return withCurrency(m.Amount, m.Currency) }
+func moneyWithCurrency(m flight.Money) string { return withCurrency(m.Amount, m.Currency) }
 
 // disruptionList is /flight/orders/voyage.
 func (s *Server) disruptionList(w http.ResponseWriter, r *http.Request) {
@@ -229,8 +229,8 @@ func (s *Server) disruptionList(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx := r.Context()
-	view := templates.DisruptionList{Types: order.DisruptionTypes}
-	if t := r.URL.Query().Get("type"); slices.Contains(order.DisruptionTypes, t) {
+	view := templates.DisruptionList{Types: flight.DisruptionTypes}
+	if t := r.URL.Query().Get("type"); slices.Contains(flight.DisruptionTypes, t) {
 		view.Type = t
 	}
 	page := pageNumber(r)
@@ -292,7 +292,7 @@ func (s *Server) orderDetailAnswer(w http.ResponseWriter, r *http.Request, v vie
 		// The dates searched (or mistyped) stay in the search form.
 		d.Journeys = form.Journeys
 	}
-	if slices.Contains(o.Actions, order.ActPay) {
+	if slices.Contains(o.Actions, flight.ActPay) {
 		cfg, err := s.orders.PaymentConfig(ctx, v.Principal)
 		if err != nil {
 			slog.ErrorContext(ctx, "orders: payment config", "err", err)
@@ -332,7 +332,7 @@ func newOrderKey(kind string) string {
 
 // orderDetailView turns the service's view into the page's: names in the
 // page's language, amounts formatted, the breakdown's non-zero rows.
-func orderDetailView(ctx context.Context, o order.View) templates.OrderDetail {
+func orderDetailView(ctx context.Context, o flight.View) templates.OrderDetail {
 	lang := i18n.Lang(ctx)
 	d := templates.OrderDetail{Order: o, Currency: o.Total.Currency, Total: displayAmount(o.Total.Amount, o.Total.Currency),
 		Tickets: len(o.TicketNumbers) > 0}
@@ -346,7 +346,7 @@ func orderDetailView(ctx context.Context, o order.View) templates.OrderDetail {
 	cur := o.Total.Currency
 	for _, row := range []struct {
 		key string
-		m   order.Money
+		m   flight.Money
 	}{
 		{"orders.price.ticketPrice", b.TicketPrice}, {"orders.price.faceValue", b.FaceValue}, {"orders.price.taxes", b.Taxes},
 		{"orders.price.airportTax", b.AirportTax}, {"orders.price.fuelSurcharge", b.FuelSurcharge}, {"orders.price.discount", b.Discount},
@@ -367,26 +367,26 @@ func orderDetailView(ctx context.Context, o order.View) templates.OrderDetail {
 	// confirm agrees to is the quote's parts and that total.
 	var parts []struct {
 		key string
-		m   order.Money
+		m   flight.Money
 	}
 	switch o.Type {
-	case order.TypeRefund:
+	case flight.TypeRefund:
 		parts = []struct {
 			key string
-			m   order.Money
+			m   flight.Money
 		}{{"orders.price.refundFee", b.RefundFee}, {"orders.price.serviceFee", b.ServiceFee}}
 		d.TotalKey = "orders.confirm.receive"
-	case order.TypeVoid:
+	case flight.TypeVoid:
 		d.TotalKey = "orders.confirm.receive"
-	case order.TypeChange:
+	case flight.TypeChange:
 		parts = []struct {
 			key string
-			m   order.Money
+			m   flight.Money
 		}{{"orders.price.changeTicketDiff", b.ChangeTicketDiff}, {"orders.price.changeTaxDiff", b.ChangeTaxDiff},
 			{"orders.price.changeFee", b.ChangeFee}, {"orders.price.serviceFee", b.ServiceFee}}
 		d.TotalKey = "orders.confirm.pay"
 	}
-	if o.Type != order.TypeOrigin {
+	if o.Type != flight.TypeOrigin {
 		d.SaleTotal = d.Total
 	}
 	for _, p := range parts {
@@ -397,11 +397,11 @@ func orderDetailView(ctx context.Context, o order.View) templates.OrderDetail {
 	if parts != nil {
 		d.Confirm = append(d.Confirm, templates.PriceRow{Key: d.TotalKey, Amount: d.Total})
 	}
-	if o.Type == order.TypeRefund || o.Type == order.TypeVoid {
+	if o.Type == flight.TypeRefund || o.Type == flight.TypeVoid {
 		d.Confirm, d.RefundTo = refundDestinations(o, d.Confirm)
 		// Under review the provider has not quoted yet: what comes back is
 		// not known, and "0.00" would read as nothing.
-		d.AmountPending = zeroAmount(o.Total.Amount) && (o.Status == order.RfdReviewing || o.Status == order.VoidProceeding)
+		d.AmountPending = zeroAmount(o.Total.Amount) && (o.Status == flight.RfdReviewing || o.Status == flight.VoidProceeding)
 	}
 	// The change search starts from each flight's own date: the local date
 	// at its origin airport, as on the ticket (a flight leaving Beijing at
@@ -455,19 +455,19 @@ func orderSegment(seg shopping.SegmentView, lang string) templates.OrderSegment 
 }
 
 // orderActionSuccess are the flash messages of the actions that succeed.
-var orderActionSuccess = map[order.Action]string{
-	order.ActPay: "orders.done.pay", order.ActCancel: "orders.done.cancel", order.ActCancelChange: "orders.done.cancel_change",
-	order.ActCancelRefund: "orders.done.cancel_refund", order.ActCancelVoid: "orders.done.cancel_void", order.ActConfirm: "orders.done.confirm",
-	order.ActRefund: "orders.done.refund", order.ActChange: "orders.done.change", order.ActVoid: "orders.done.void",
-	order.ActApprove: "orders.done.approve", order.ActReject: "orders.done.reject", order.ActQuote: "orders.done.quote",
-	order.ActIssue: "orders.done.issue", order.ActResolveOK: "orders.done.resolve_ok", order.ActResolveFailed: "orders.done.resolve_failed",
+var orderActionSuccess = map[flight.Action]string{
+	flight.ActPay: "orders.done.pay", flight.ActCancel: "orders.done.cancel", flight.ActCancelChange: "orders.done.cancel_change",
+	flight.ActCancelRefund: "orders.done.cancel_refund", flight.ActCancelVoid: "orders.done.cancel_void", flight.ActConfirm: "orders.done.confirm",
+	flight.ActRefund: "orders.done.refund", flight.ActChange: "orders.done.change", flight.ActVoid: "orders.done.void",
+	flight.ActApprove: "orders.done.approve", flight.ActReject: "orders.done.reject", flight.ActQuote: "orders.done.quote",
+	flight.ActIssue: "orders.done.issue", flight.ActResolveOK: "orders.done.resolve_ok", flight.ActResolveFailed: "orders.done.resolve_failed",
 }
 
 // orderAction is POST /flight/orders/{id}/actions/{action}, the agency's
 // actions on its order. The provider's decisions have routes of their own
 // (orderReviewAction) with the provider's rule; here they are unknown.
 func (s *Server) orderAction(w http.ResponseWriter, r *http.Request) {
-	action := order.Action(r.PathValue("action"))
+	action := flight.Action(r.PathValue("action"))
 	if reviewActions[action] {
 		s.NotFound(w, r)
 		return
@@ -476,19 +476,19 @@ func (s *Server) orderAction(w http.ResponseWriter, r *http.Request) {
 }
 
 // reviewActions are the provider's decisions on an agency's request.
-var reviewActions = map[order.Action]bool{order.ActApprove: true, order.ActReject: true, order.ActQuote: true,
-	order.ActIssue: true, order.ActResolveOK: true, order.ActResolveFailed: true}
+var reviewActions = map[flight.Action]bool{flight.ActApprove: true, flight.ActReject: true, flight.ActQuote: true,
+	flight.ActIssue: true, flight.ActResolveOK: true, flight.ActResolveFailed: true}
 
 // orderReviewAction is the provider's decision a on an order, at
 // reviewPath(a).
-func (s *Server) orderReviewAction(a order.Action) http.HandlerFunc {
+func (s *Server) orderReviewAction(a flight.Action) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) { s.runOrderAction(w, r, a) }
 }
 
 // runOrderAction takes action through the service and goes back to the
 // detail with a message. A request or review whose fields are wrong comes
 // back inline.
-func (s *Server) runOrderAction(w http.ResponseWriter, r *http.Request, action order.Action) {
+func (s *Server) runOrderAction(w http.ResponseWriter, r *http.Request, action flight.Action) {
 	v, ok := s.ordersViewer(w, r)
 	if !ok {
 		return
@@ -505,31 +505,31 @@ func (s *Server) runOrderAction(w http.ResponseWriter, r *http.Request, action o
 	ctx, who := r.Context(), v.Principal
 	var err error
 	switch action {
-	case order.ActRefund, order.ActChange, order.ActVoid:
+	case flight.ActRefund, flight.ActChange, flight.ActVoid:
 		s.orderRequest(w, r, v, id, action)
 		return
-	case order.ActApprove, order.ActReject, order.ActQuote, order.ActIssue, order.ActResolveOK, order.ActResolveFailed:
+	case flight.ActApprove, flight.ActReject, flight.ActQuote, flight.ActIssue, flight.ActResolveOK, flight.ActResolveFailed:
 		s.orderReview(w, r, v, id, action)
 		return
-	case order.ActPay:
+	case flight.ActPay:
 		key := strings.TrimSpace(r.PostFormValue("idempotencyKey"))
 		if key == "" {
 			// Without a key the form did not come from the detail page.
 			s.orderBack(w, r, id, templates.Flash{Kind: "error", Key: "orders.error.formExpired"})
 			return
 		}
-		_, err = s.orders.Pay(ctx, who, id, key, order.PayRequest{Channel: r.PostFormValue("channel")})
-	case order.ActCancel, order.ActCancelChange, order.ActCancelRefund, order.ActCancelVoid:
+		_, err = s.orders.Pay(ctx, who, id, key, flight.PayRequest{Channel: r.PostFormValue("channel")})
+	case flight.ActCancel, flight.ActCancelChange, flight.ActCancelRefund, flight.ActCancelVoid:
 		if !formChecked(r, "confirm") {
 			s.orderBack(w, r, id, templates.Flash{Kind: "error", Key: "orders.error.confirmRequired"})
 			return
 		}
-		if action == order.ActCancel {
+		if action == flight.ActCancel {
 			_, err = s.orders.Cancel(ctx, who, id)
 		} else {
 			_, err = s.orders.Act(ctx, who, id, action)
 		}
-	case order.ActConfirm:
+	case flight.ActConfirm:
 		_, err = s.orders.Confirm(ctx, who, id)
 	}
 	if err != nil {
@@ -580,7 +580,7 @@ func orderFaultKey(ctx context.Context, what string, err error) string {
 // orderRequest files a refund, change or void request from the multipart
 // form: reason, sub-reason, remark, optionally the chosen change option,
 // and up to five proof files.
-func (s *Server) orderRequest(w http.ResponseWriter, r *http.Request, v viewer, id int64, action order.Action) {
+func (s *Server) orderRequest(w http.ResponseWriter, r *http.Request, v viewer, id int64, action flight.Action) {
 	r.Body = http.MaxBytesReader(w, r.Body, proofBodyLimit)
 	if err := r.ParseMultipartForm(2 << 20); err != nil {
 		var tooLarge *http.MaxBytesError
@@ -602,10 +602,10 @@ func (s *Server) orderRequest(w http.ResponseWriter, r *http.Request, v viewer, 
 	}
 	form := templates.OrderForm{Action: string(action), Reason: r.PostFormValue("reason"), Remark: r.PostFormValue("remark"),
 		OptionID: r.PostFormValue("optionId")}
-	req := order.PostSaleRequest{Remark: form.Remark, OptionID: form.OptionID}
+	req := flight.PostSaleRequest{Remark: form.Remark, OptionID: form.OptionID}
 	if n, err := strconv.Atoi(form.Reason); err == nil {
 		req.Reason = &n
-		if order.SubReasons[n] != nil && action != order.ActChange {
+		if flight.SubReasons[n] != nil && action != flight.ActChange {
 			form.SubReason = r.PostFormValue("subReason" + form.Reason)
 			req.SubReason = form.SubReason
 		}
@@ -628,16 +628,16 @@ func (s *Server) orderRequest(w http.ResponseWriter, r *http.Request, v viewer, 
 
 // readProofs reads the chosen files (a browser posts an empty part when
 // none is chosen); more than five, or one over 2 MB, is refused here.
-func readProofs(r *http.Request) ([]order.File, string) {
-	out, err := order.ReadProofs(r.MultipartForm.File["proofs"])
+func readProofs(r *http.Request) ([]flight.File, string) {
+	out, err := flight.ReadProofs(r.MultipartForm.File["proofs"])
 	if err != nil {
 		return nil, "orders.error.form"
 	}
-	if len(out) > order.MaxProofs {
+	if len(out) > flight.MaxProofs {
 		return nil, "orders.error.proofCount"
 	}
 	for _, f := range out {
-		if len(f.Data) > order.MaxProofBytes {
+		if len(f.Data) > flight.MaxProofBytes {
 			return nil, "orders.error.proofSize"
 		}
 	}
@@ -658,11 +658,11 @@ func (s *Server) orderFormFailed(w http.ResponseWriter, r *http.Request, v viewe
 
 // orderReview is the provider's decision: approve, reject, quote (with the
 // amounts), issue, or resolve an uncertain supplier outcome.
-func (s *Server) orderReview(w http.ResponseWriter, r *http.Request, v viewer, id int64, action order.Action) {
+func (s *Server) orderReview(w http.ResponseWriter, r *http.Request, v viewer, id int64, action flight.Action) {
 	form := templates.OrderForm{Action: string(action), Remark: r.PostFormValue("remark"),
 		RefundAmount: strings.TrimSpace(r.PostFormValue("refundAmount")), Fee: strings.TrimSpace(r.PostFormValue("fee")),
 		Due: strings.TrimSpace(r.PostFormValue("due"))}
-	req := order.ReviewRequest{Action: action, Remark: form.Remark, RefundAmount: form.RefundAmount, Fee: form.Fee, Due: form.Due}
+	req := flight.ReviewRequest{Action: action, Remark: form.Remark, RefundAmount: form.RefundAmount, Fee: form.Fee, Due: form.Due}
 	if _, err := s.orders.Review(r.Context(), v.Principal, id, req); err != nil {
 		s.orderFormFailed(w, r, v, id, form, "orders: review "+string(action), err)
 		return
@@ -686,13 +686,13 @@ func (s *Server) orderChangeSearch(w http.ResponseWriter, r *http.Request) {
 		s.orderBack(w, r, id, templates.Flash{Kind: "error", Key: "orders.error.form"})
 		return
 	}
-	var req order.ChangeSearchRequest
+	var req flight.ChangeSearchRequest
 	for i := 0; i < 5; i++ { // at most five flights (spec §9)
 		p := "journeys." + strconv.Itoa(i) + "."
 		if _, ok := r.PostForm[p+"date"]; !ok {
 			break
 		}
-		req.Journeys = append(req.Journeys, order.JourneyChange{Origin: r.PostFormValue(p + "origin"),
+		req.Journeys = append(req.Journeys, flight.JourneyChange{Origin: r.PostFormValue(p + "origin"),
 			Destination: r.PostFormValue(p + "destination"), Date: strings.TrimSpace(r.PostFormValue(p + "date"))})
 	}
 	var journeys []templates.ChangeJourney
@@ -728,7 +728,7 @@ func (s *Server) orderChangeSearch(w http.ResponseWriter, r *http.Request) {
 // refundDestinations says where the airline sends a refund when its quote
 // says so, and adds what comes back as a voucher or airline credit rather
 // than money: the agency must see that before it confirms.
-func refundDestinations(o order.View, rows []templates.PriceRow) ([]templates.PriceRow, []string) {
+func refundDestinations(o flight.View, rows []templates.PriceRow) ([]templates.PriceRow, []string) {
 	if o.Request == nil {
 		return rows, nil
 	}

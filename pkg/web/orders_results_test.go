@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/voyage/voyage/pkg/flight"
 	"github.com/voyage/voyage/pkg/i18n"
-	"github.com/voyage/voyage/pkg/order"
 	"github.com/voyage/voyage/pkg/shopping"
 )
 
@@ -17,7 +17,7 @@ import (
 func TestOrderDetailChangeDatesAreLocal(t *testing.T) {
 	t.Parallel()
 	ctx := i18n.WithLocalizer(context.Background(), i18n.MustLoad(), i18n.EN)
-	o := order.View{Type: order.TypeOrigin, Status: order.Issued, Total: order.Money{Amount: "100", Currency: "CNY"},
+	o := flight.View{Type: flight.TypeOrigin, Status: flight.Issued, Total: flight.Money{Amount: "100", Currency: "CNY"},
 		Journeys: []shopping.JourneyView{
 			{Origin: "PEK", Destination: "LHR", DepartAt: time.Date(2026, 12, 24, 18, 20, 0, 0, time.UTC)},
 			{Origin: "LHR", Destination: "PEK", DepartAt: time.Date(2026, 12, 30, 22, 0, 0, 0, time.UTC)},
@@ -38,11 +38,11 @@ func TestOrderDetailChangeDatesAreLocal(t *testing.T) {
 func TestOrderDetailRefundUnderReviewAmount(t *testing.T) {
 	t.Parallel()
 	ctx := i18n.WithLocalizer(context.Background(), i18n.MustLoad(), i18n.EN)
-	o := order.View{Type: order.TypeRefund, Status: order.RfdReviewing, Total: order.Money{Amount: "0.00", Currency: "CNY"}}
+	o := flight.View{Type: flight.TypeRefund, Status: flight.RfdReviewing, Total: flight.Money{Amount: "0.00", Currency: "CNY"}}
 	if d := orderDetailView(ctx, o); !d.AmountPending {
 		t.Fatal("a refund under review with no amount should be pending")
 	}
-	o.Status, o.Total.Amount = order.RfdToBeConfirm, "1234.50"
+	o.Status, o.Total.Amount = flight.RfdToBeConfirm, "1234.50"
 	if d := orderDetailView(ctx, o); d.AmountPending || d.Total != "1,234.50" {
 		t.Fatalf("a quoted refund shows its amount: pending %v total %q", d.AmountPending, d.Total)
 	}

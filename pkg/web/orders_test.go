@@ -22,9 +22,9 @@ import (
 	"github.com/voyage/voyage/pkg/agency"
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/config"
+	"github.com/voyage/voyage/pkg/flight"
 	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/ledger"
-	"github.com/voyage/voyage/pkg/order"
 	"github.com/voyage/voyage/pkg/payment"
 	"github.com/voyage/voyage/pkg/server"
 	"github.com/voyage/voyage/pkg/shopping"
@@ -48,12 +48,12 @@ type ordersEnv struct {
 type testOrder struct {
 	number, typ, pnr, flight, surname, tickets string
 	agency                                     int64
-	status                                     order.Status
+	status                                     flight.Status
 	original                                   string // booking number of the order acted on
 	total                                      int64
 	payBy, confirmBy                           time.Time
 	created                                    time.Time
-	prices                                     order.Prices
+	prices                                     flight.Prices
 	booked                                     bool // one booking with changeSupplier
 }
 
@@ -95,14 +95,14 @@ func ordersFixture(t *testing.T) *ordersEnv {
 	now := time.Now().UTC()
 	day := func(d int) time.Time { return time.Date(2026, 1, d, 9, 0, 0, 0, time.UTC) }
 	for _, o := range []testOrder{
-		{number: "F0001", agency: 2, status: order.ToBePaid, pnr: "PNRAAA", flight: "CA937", surname: "ZHANG", total: 150000, payBy: now.Add(time.Hour), created: day(2)},
-		{number: "F0002", agency: 2, status: order.Issued, pnr: "PNRBBB", flight: "MU551", surname: "WANG", tickets: "999-1000000001", total: 200000, created: day(5),
-			booked: true, prices: order.Prices{TicketPrice: 180000, Taxes: 20000, SaleTotal: 200000, FareBasis: "YOW"}},
-		{number: "F0003", agency: 3, status: order.ToBePaid, pnr: "PNRCCC", flight: "CX251", surname: "CHAN", total: 90000, payBy: now.Add(time.Hour), created: day(10)},
-		{number: "F0004", agency: 2, status: order.Issued, pnr: "PNRDDD", flight: "CA981", surname: "LI", tickets: "999-1000000002", total: 300000, created: day(12)},
-		{number: "R0005", agency: 2, typ: order.TypeRefund, original: "F0004", status: order.RfdToBeConfirm, pnr: "PNRDDD", flight: "CA981", surname: "LI",
-			total: 250000, confirmBy: now.Add(24 * time.Hour), created: day(13), prices: order.Prices{RefundAmount: 250000, RefundFee: 40000, ServiceFee: 10000}},
-		{number: "X0006", agency: 4, status: order.ToBePaid, pnr: "PNRXXX", flight: "BA38", surname: "SMITH", total: 500000, payBy: now.Add(time.Hour), created: day(3)},
+		{number: "F0001", agency: 2, status: flight.ToBePaid, pnr: "PNRAAA", flight: "CA937", surname: "ZHANG", total: 150000, payBy: now.Add(time.Hour), created: day(2)},
+		{number: "F0002", agency: 2, status: flight.Issued, pnr: "PNRBBB", flight: "MU551", surname: "WANG", tickets: "999-1000000001", total: 200000, created: day(5),
+			booked: true, prices: flight.Prices{TicketPrice: 180000, Taxes: 20000, SaleTotal: 200000, FareBasis: "YOW"}},
+		{number: "F0003", agency: 3, status: flight.ToBePaid, pnr: "PNRCCC", flight: "CX251", surname: "CHAN", total: 90000, payBy: now.Add(time.Hour), created: day(10)},
+		{number: "F0004", agency: 2, status: flight.Issued, pnr: "PNRDDD", flight: "CA981", surname: "LI", tickets: "999-1000000002", total: 300000, created: day(12)},
+		{number: "R0005", agency: 2, typ: flight.TypeRefund, original: "F0004", status: flight.RfdToBeConfirm, pnr: "PNRDDD", flight: "CA981", surname: "LI",
+			total: 250000, confirmBy: now.Add(24 * time.Hour), created: day(13), prices: flight.Prices{RefundAmount: 250000, RefundFee: 40000, ServiceFee: 10000}},
+		{number: "X0006", agency: 4, status: flight.ToBePaid, pnr: "PNRXXX", flight: "BA38", surname: "SMITH", total: 500000, payBy: now.Add(time.Hour), created: day(3)},
 	} {
 		env.ids[o.number] = insertTestOrder(t, db, o, env.ids)
 	}
@@ -131,7 +131,7 @@ func ordersFixture(t *testing.T) *ordersEnv {
 		"finance":     {UserID: 11, Username: "fin", AgencyID: 2, SessionID: 110, Subject: auth.Subject{Roles: []string{auth.RoleFinance}, ProxyLevel: 1, Common: auth.CommonConfig{EnableFlightService: true}}},
 		"provider":    {UserID: 1, Username: "admin", AgencyID: 1, SessionID: 10, Subject: auth.Subject{Roles: []string{auth.RoleSuperUser}, Common: auth.CommonConfig{EnableFlightService: true}}},
 	}}
-	svc := order.New(order.Options{DB: db, Ledger: ledger.New(db), Agencies: agencies,
+	svc := flight.New(flight.Options{DB: db, Ledger: ledger.New(db), Agencies: agencies,
 		Suppliers: func(name string) (supplier.Supplier, bool) { return changeSupplier{}, name == "sim" }})
 	s := &Server{identity: managerIdentity{id}, agencies: agencies, orders: svc, now: time.Now}
 	s.site = siteinfo.New(config.SiteConfig{Name: "Voyage", ShortName: "Voyage", DefaultCurrency: "CNY", DefaultLanguage: "en", Currencies: config.Currencies}, db)
@@ -151,7 +151,7 @@ func ordersFixture(t *testing.T) *ordersEnv {
 func insertTestOrder(t *testing.T, db *store.DB, o testOrder, ids map[string]int64) int64 {
 	t.Helper()
 	if o.typ == "" {
-		o.typ = order.TypeOrigin
+		o.typ = flight.TypeOrigin
 	}
 	depart := time.Date(2026, 5, 1, 2, 30, 0, 0, time.UTC)
 	segs, _ := json.Marshal(map[string]any{
@@ -159,10 +159,10 @@ func insertTestOrder(t *testing.T, db *store.DB, o testOrder, ids map[string]int
 			DepartAt: depart, ArriveAt: depart.Add(4 * time.Hour), DurationMinutes: 240, Cabin: "economy", BookingClass: "Y"}}},
 		"journeys": []shopping.JourneyView{{Segments: []int{0}, Origin: "PEK", Destination: "HKG", DepartAt: depart, ArriveAt: depart.Add(4 * time.Hour)}},
 	})
-	pax, _ := json.Marshal([]order.Passenger{{Type: "adult", Surname: o.surname, GivenName: "SAN", DocumentNumber: "E1234567", TicketNumber: o.tickets}})
-	contact, _ := json.Marshal(order.Contact{Name: "Ops", Email: "ops@demo.example", Phone: "+86 10 1234 5678"})
+	pax, _ := json.Marshal([]flight.Passenger{{Type: "adult", Surname: o.surname, GivenName: "SAN", DocumentNumber: "E1234567", TicketNumber: o.tickets}})
+	contact, _ := json.Marshal(flight.Contact{Name: "Ops", Email: "ops@demo.example", Phone: "+86 10 1234 5678"})
 	prices, _ := json.Marshal(o.prices)
-	booked := order.Booked{}
+	booked := flight.Booked{}
 	if o.booked {
 		booked.Bookings = []supplier.Booking{{Supplier: "sim", Ref: "B-" + o.number, PNR: o.pnr, Currency: "CNY"}}
 	}
@@ -183,7 +183,7 @@ func insertTestOrder(t *testing.T, db *store.DB, o testOrder, ids map[string]int
 		pnr, airline, flight_number, ticket_numbers, origin, destination, depart_at, currency, total, prices, segments, passengers, contact,
 		quote, bookings, pay_by, confirm_by, created_at, updated_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
-		o.number, o.agency, 10, o.typ, original, root, string(o.status), order.Unpaid, o.pnr, o.flight[:2], o.flight, o.tickets, "PEK", "HKG",
+		o.number, o.agency, 10, o.typ, original, root, string(o.status), flight.Unpaid, o.pnr, o.flight[:2], o.flight, o.tickets, "PEK", "HKG",
 		depart, "CNY", o.total, string(prices), string(segs), string(pax), string(contact), string(quote), string(bookings),
 		null(o.payBy), null(o.confirmBy), o.created, o.created)
 	if err != nil {
@@ -362,7 +362,7 @@ func TestOrderListDaysOnViewerClock(t *testing.T) {
 		{number: "N0008", created: time.Date(2026, 2, 21, 4, 30, 0, 0, time.UTC)}, // 20 Feb 23:30 New York, 21 Feb 12:30 Shanghai
 		{number: "N0009", created: time.Date(2026, 2, 21, 5, 30, 0, 0, time.UTC)}, // 21 Feb 00:30 New York
 	} {
-		o.agency, o.status, o.pnr, o.flight, o.surname, o.total = 2, order.Issued, "PNR"+o.number[1:], "CA937", "ZHAO", 100000
+		o.agency, o.status, o.pnr, o.flight, o.surname, o.total = 2, flight.Issued, "PNR"+o.number[1:], "CA937", "ZHAO", 100000
 		e.ids[o.number] = insertTestOrder(t, e.db, o, e.ids)
 	}
 	tests := []struct {
@@ -745,21 +745,21 @@ func TestOrderCatalog(t *testing.T) {
 	t.Parallel()
 	cat := i18n.MustLoad()
 	var keys []string
-	for _, s := range order.Statuses {
+	for _, s := range flight.Statuses {
 		keys = append(keys, "orders.status."+string(s))
 	}
-	for _, typ := range append([]string{"all"}, order.Types...) {
+	for _, typ := range append([]string{"all"}, flight.Types...) {
 		keys = append(keys, "orders.type."+typ)
 	}
-	for _, g := range order.PendingGroups {
+	for _, g := range flight.PendingGroups {
 		keys = append(keys, "orders.group."+g.Name)
 	}
-	for _, d := range order.DisruptionTypes {
+	for _, d := range flight.DisruptionTypes {
 		keys = append(keys, "orders.disruption.type."+d)
 	}
-	for _, n := range order.RefundReasons {
+	for _, n := range flight.RefundReasons {
 		keys = append(keys, fmt.Sprintf("orders.reason.%d", n))
-		for _, s := range order.SubReasons[n] {
+		for _, s := range flight.SubReasons[n] {
 			keys = append(keys, fmt.Sprintf("orders.subReason.%d.%s", n, s))
 		}
 	}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/booking"
-	"github.com/voyage/voyage/pkg/order"
+	"github.com/voyage/voyage/pkg/flight"
 	"github.com/voyage/voyage/templates"
 )
 
@@ -179,7 +179,7 @@ const (
 // reviewPath is the form of a provider's decision on an order: a path of its
 // own, more specific than pathOrderAction, so the table can give it the
 // provider's rule.
-func reviewPath(a order.Action) string { return reviewActionPathPrefix + string(a) }
+func reviewPath(a flight.Action) string { return reviewActionPathPrefix + string(a) }
 
 // fill puts ids into path's {…} segments, in order.
 func fill(path string, ids ...int64) string {
@@ -248,12 +248,12 @@ var Routes = []Route{
 	// the caller's agency's (or a sub-agency's) and the action its party's.
 	{Name: "flight-order-action", Method: http.MethodPost, Path: pathOrderAction, Access: Flights},
 	{Name: "flight-order-change-search", Method: http.MethodPost, Path: pathOrderChangeSearch, Access: Flights},
-	{Name: "flight-order-approve", Method: http.MethodPost, Path: reviewPath(order.ActApprove), Access: ProviderFlights},
-	{Name: "flight-order-reject", Method: http.MethodPost, Path: reviewPath(order.ActReject), Access: ProviderFlights},
-	{Name: "flight-order-quote", Method: http.MethodPost, Path: reviewPath(order.ActQuote), Access: ProviderFlights},
-	{Name: "flight-order-issue", Method: http.MethodPost, Path: reviewPath(order.ActIssue), Access: ProviderFlights},
-	{Name: "flight-order-resolve-ok", Method: http.MethodPost, Path: reviewPath(order.ActResolveOK), Access: ProviderFlights},
-	{Name: "flight-order-resolve-failed", Method: http.MethodPost, Path: reviewPath(order.ActResolveFailed), Access: ProviderFlights},
+	{Name: "flight-order-approve", Method: http.MethodPost, Path: reviewPath(flight.ActApprove), Access: ProviderFlights},
+	{Name: "flight-order-reject", Method: http.MethodPost, Path: reviewPath(flight.ActReject), Access: ProviderFlights},
+	{Name: "flight-order-quote", Method: http.MethodPost, Path: reviewPath(flight.ActQuote), Access: ProviderFlights},
+	{Name: "flight-order-issue", Method: http.MethodPost, Path: reviewPath(flight.ActIssue), Access: ProviderFlights},
+	{Name: "flight-order-resolve-ok", Method: http.MethodPost, Path: reviewPath(flight.ActResolveOK), Access: ProviderFlights},
+	{Name: "flight-order-resolve-failed", Method: http.MethodPost, Path: reviewPath(flight.ActResolveFailed), Access: ProviderFlights},
 	{Name: "flight-group-booking", Method: http.MethodGet, Path: pathGroupBooking, Access: Flights, Layout: templates.LayoutBooking, TitleKey: "route.groupBooking"},
 	{Name: "flight-group-booking-confirm", Method: http.MethodGet, Path: pathGroupConfirm, Access: Flights, Layout: templates.LayoutBooking, TitleKey: "route.groupBookingConfirm"},
 	{Name: "flight-group-order", Method: http.MethodGet, Path: pathGroupOrders, Access: Flights, Layout: templates.LayoutOrder, TitleKey: "route.groupOrders"},
@@ -347,12 +347,12 @@ func (s *Server) handlers() map[string]http.Handler {
 		"flight-orders-id":                s.orderDetail,
 		"flight-order-action":             s.orderAction,
 		"flight-order-change-search":      s.orderChangeSearch,
-		"flight-order-approve":            s.orderReviewAction(order.ActApprove),
-		"flight-order-reject":             s.orderReviewAction(order.ActReject),
-		"flight-order-quote":              s.orderReviewAction(order.ActQuote),
-		"flight-order-issue":              s.orderReviewAction(order.ActIssue),
-		"flight-order-resolve-ok":         s.orderReviewAction(order.ActResolveOK),
-		"flight-order-resolve-failed":     s.orderReviewAction(order.ActResolveFailed),
+		"flight-order-approve":            s.orderReviewAction(flight.ActApprove),
+		"flight-order-reject":             s.orderReviewAction(flight.ActReject),
+		"flight-order-quote":              s.orderReviewAction(flight.ActQuote),
+		"flight-order-issue":              s.orderReviewAction(flight.ActIssue),
+		"flight-order-resolve-ok":         s.orderReviewAction(flight.ActResolveOK),
+		"flight-order-resolve-failed":     s.orderReviewAction(flight.ActResolveFailed),
 		"flight-group-booking":            s.groupBooking,
 		"flight-group-booking-confirm":    s.groupConfirm,
 		"flight-group-order":              s.groupList,

@@ -18,10 +18,10 @@ import (
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/display"
 	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/pkg/flight"
 	"github.com/voyage/voyage/pkg/group"
 	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/ledger"
-	"github.com/voyage/voyage/pkg/order"
 	"github.com/voyage/voyage/pkg/partnership"
 	"github.com/voyage/voyage/pkg/profile"
 	"github.com/voyage/voyage/pkg/siteinfo"
@@ -65,7 +65,7 @@ type Options struct {
 	CompanyAdmin  CompanyAdmin
 	AgencyAdmin   *agency.Service
 	Ledger        *ledger.Ledger
-	Orders        *order.Service
+	Orders        *flight.Service
 	Trains        *train.Service
 	Webhooks      *webhook.Service
 	Catalog       *i18n.Catalog

@@ -12,8 +12,8 @@ import (
 	"github.com/voyage/voyage/pkg/app"
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/config"
+	"github.com/voyage/voyage/pkg/flight"
 	"github.com/voyage/voyage/pkg/ledger"
-	"github.com/voyage/voyage/pkg/order"
 	"github.com/voyage/voyage/pkg/shopping"
 	"github.com/voyage/voyage/pkg/supplier"
 )
@@ -85,10 +85,10 @@ func RefundRequest(t testing.TB, a *app.App) int64 {
 		t.Fatal("no quote")
 	}
 	key := fmt.Sprintf("apptest-%d", time.Now().UnixNano())
-	o, err := a.Orders.Create(ctx, who, key, order.CreateRequest{QuoteID: quoteID,
-		Passengers: []order.Passenger{{Type: "adult", Surname: "LI", GivenName: "NA", Gender: "female", Birthday: "1990-05-06", Nationality: "CN",
+	o, err := a.Orders.Create(ctx, who, key, flight.CreateRequest{QuoteID: quoteID,
+		Passengers: []flight.Passenger{{Type: "adult", Surname: "LI", GivenName: "NA", Gender: "female", Birthday: "1990-05-06", Nationality: "CN",
 			DocumentType: "passport", DocumentNumber: "E7654321", DocumentExpiry: "2035-01-01"}},
-		Contact: order.Contact{Name: "Li Na", Email: "li.na@example.com", Phone: "+86 139 0000 0000"}})
+		Contact: flight.Contact{Name: "Li Na", Email: "li.na@example.com", Phone: "+86 139 0000 0000"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,14 +96,14 @@ func RefundRequest(t testing.TB, a *app.App) int64 {
 		To: ledger.Wallet(agencyID), Amount: 10_000_00, Currency: "CNY", PaymentType: ledger.TypeTopUp}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.Orders.Pay(ctx, who, o.ID, key+"-pay", order.PayRequest{Channel: "balance"}); err != nil {
+	if _, err := a.Orders.Pay(ctx, who, o.ID, key+"-pay", flight.PayRequest{Channel: "balance"}); err != nil {
 		t.Fatal(err)
 	}
 	if err := a.Orders.Ticket(ctx, o.ID, false); err != nil {
 		t.Fatal(err)
 	}
 	reason := 0
-	rf, err := a.Orders.Request(ctx, who, o.ID, order.TypeRefund, order.PostSaleRequest{Reason: &reason, Remark: "plans changed"})
+	rf, err := a.Orders.Request(ctx, who, o.ID, flight.TypeRefund, flight.PostSaleRequest{Reason: &reason, Remark: "plans changed"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,8 +1,8 @@
-// Package order holds flight orders: booking a verified quote with its
+// Package flight holds flight orders: booking a verified quote with its
 // suppliers, payment through the ledger or a payment gateway, ticketing, the
 // post-sale requests (change, refund, void) and their reviews, all moved by
 // the one status machine of status.go.
-package order
+package flight
 
 import (
 	"time"

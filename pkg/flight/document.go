@@ -1,4 +1,4 @@
-package order
+package flight
 
 import "github.com/voyage/voyage/pkg/docs"
 

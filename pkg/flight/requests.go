@@ -1,4 +1,4 @@
-package order
+package flight
 
 // CreateRequest is POST /order/v2/flight/orders. QuoteID is the quote the
 // verification answered; a SolutionID alone books the caller's latest valid

@@ -1,4 +1,4 @@
-package order
+package flight
 
 // ChannelInfo is one payment channel of GET /order/v2/flight/config/payment.
 type ChannelInfo struct {

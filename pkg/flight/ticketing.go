@@ -1,4 +1,4 @@
-package order
+package flight
 
 import (
 	"context"
