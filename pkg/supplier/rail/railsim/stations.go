@@ -42,9 +42,9 @@ type Station = rail.Station
 type network struct {
 	stations []Station // file order
 	// keys are each station's search keys, by the stations' index.
-	keys [][]string
-	byCode   map[string]int
-	byCity   map[string][]int // English city → station indexes
+	keys   [][]string
+	byCode map[string]int
+	byCity map[string][]int // English city → station indexes
 }
 
 func parseStations(src string) (*network, error) {
