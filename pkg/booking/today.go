@@ -12,11 +12,10 @@ import (
 // date), whoever of its users looks.
 func Zone(a agency.Agency) *time.Location { return display.ResolveZone("", a.TimeZone) }
 
-// Today is the agency's date at now, as midnight UTC of that date: the form
-// in which the lines compare the dates people type (2027-01-05) with it.
-func Today(now time.Time, a agency.Agency) time.Time {
-	return Date(now, Zone(a))
-}
+// Today is the agency's date at now, as midnight UTC of that date
+// (display.AgencyDate): the form in which the lines compare the dates
+// people type (2027-01-05) with it.
+func Today(now time.Time, a agency.Agency) time.Time { return display.AgencyDate(now, a.TimeZone) }
 
 // Date is the date at now in loc, as midnight UTC of that date.
 func Date(now time.Time, loc *time.Location) time.Time {

@@ -59,6 +59,15 @@ func ResolveZone(user, agency string) *time.Location {
 	return time.UTC
 }
 
+// AgencyDate is the date at now on an agency's clock (its zone, else
+// DefaultZone), as midnight UTC of that date: the form in which dates
+// people type (2027-01-05) compare with it. An agency's "today" is this,
+// whoever of its users asks (pkg/booking.Today).
+func AgencyDate(now time.Time, agencyZone string) time.Time {
+	y, m, d := now.In(ResolveZone("", agencyZone)).Date()
+	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+}
+
 type zoneKey struct{}
 
 // WithZone puts the zone the request's times are written in into ctx.

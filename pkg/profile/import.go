@@ -111,9 +111,12 @@ func (s *Service) ImportDocs(ctx context.Context, p auth.Principal, text string,
 	}
 	ins := make([]PassengerInput, 0, len(ps))
 	for _, d := range ps {
-		in, err := s.checkPassenger(PassengerInput{Surname: d.Surname, GivenName: d.GivenName, Type: d.Type, Gender: d.Gender,
+		in, err := s.checkPassenger(ctx, p.AgencyID, PassengerInput{Surname: d.Surname, GivenName: d.GivenName, Type: d.Type, Gender: d.Gender,
 			Birthday: d.Birthday, Nationality: d.Nationality, DocumentType: d.DocumentType, DocumentNumber: d.DocumentNumber,
 			DocumentExpiry: d.DocumentExpiry})
+		if _, invalid := fault.As(err); err != nil && !invalid {
+			return ImportResult{}, err
+		}
 		if err != nil {
 			return ImportResult{}, fault.Validation(map[string]string{"text": i18n.WithArgs(KeyImportIncomplete, "name", d.Surname+"/"+d.GivenName)})
 		}

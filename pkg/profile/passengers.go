@@ -14,6 +14,7 @@ import (
 
 	"github.com/voyage/voyage/pkg/audit"
 	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/display"
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/geo"
 	"github.com/voyage/voyage/pkg/store"
@@ -184,15 +185,23 @@ func (in PassengerInput) Validate(today time.Time) map[string]string {
 	return errs
 }
 
-// today is the current date in UTC, the day a birthday may not pass.
-func (s *Service) today() time.Time {
-	y, m, d := s.now().UTC().Date()
-	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+// today is the date on the agency's clock (display.AgencyDate), the day a
+// birthday may not pass.
+func (s *Service) today(ctx context.Context, agencyID int64) (time.Time, error) {
+	a, err := s.agencies.Cached(ctx, agencyID)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("profile: agency %d: %w", agencyID, err)
+	}
+	return display.AgencyDate(s.now(), a.TimeZone), nil
 }
 
-func (s *Service) checkPassenger(in PassengerInput) (PassengerInput, error) {
+func (s *Service) checkPassenger(ctx context.Context, agencyID int64, in PassengerInput) (PassengerInput, error) {
 	in = in.Normalize()
-	if errs := in.Validate(s.today()); len(errs) > 0 {
+	today, err := s.today(ctx, agencyID)
+	if err != nil {
+		return in, err
+	}
+	if errs := in.Validate(today); len(errs) > 0 {
 		return in, fault.Validation(errs)
 	}
 	return in, nil
@@ -271,7 +280,7 @@ func (s *Service) CreatePassenger(ctx context.Context, p auth.Principal, in Pass
 	if p.UserID == 0 {
 		return Passenger{}, fault.Forbidden()
 	}
-	in, err := s.checkPassenger(in)
+	in, err := s.checkPassenger(ctx, p.AgencyID, in)
 	if err != nil {
 		return Passenger{}, err
 	}
@@ -326,7 +335,7 @@ func (s *Service) UpdatePassenger(ctx context.Context, p auth.Principal, id int6
 	if p.UserID == 0 {
 		return Passenger{}, fault.Forbidden()
 	}
-	in, err := s.checkPassenger(in)
+	in, err := s.checkPassenger(ctx, p.AgencyID, in)
 	if err != nil {
 		return Passenger{}, err
 	}

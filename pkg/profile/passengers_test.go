@@ -193,3 +193,24 @@ func TestPassengerLimitAndPaging(t *testing.T) {
 		}
 	})
 }
+
+// TestBirthdayOnTheAgencysDate: "not after today" is the agency's today. At
+// 20:00 UTC on 23 November it is already the 24th in Beijing (the agency's
+// zone, the default): a traveller born on the 24th is accepted; one born on
+// the 25th is not.
+func TestBirthdayOnTheAgencysDate(t *testing.T) {
+	t.Parallel()
+	storetest.Run(t, func(t *testing.T, db *store.DB) {
+		f := setup(t, db)
+		ctx := context.Background()
+		f.now = time.Date(2026, 11, 23, 20, 0, 0, 0, time.UTC)
+		in := validPassenger()
+		in.Birthday = "2026-11-24"
+		if _, err := f.svc.CreatePassenger(ctx, f.demo, in, meta); err != nil {
+			t.Fatalf("born on the agency's today: %v", err)
+		}
+		in.Birthday, in.DocumentNumber = "2026-11-25", "E99999999"
+		_, err := f.svc.CreatePassenger(ctx, f.demo, in, meta)
+		wantField(t, err, "birthday", "profile.passenger.error.birthdayFuture")
+	})
+}
