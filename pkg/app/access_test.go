@@ -3,8 +3,11 @@ package app_test
 import (
 	"encoding/json"
 	"fmt"
+	"html"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
+	"strings"
 	"testing"
 
 	"github.com/voyage/voyage/pkg/app"
@@ -49,6 +52,13 @@ type lineUnderTest struct {
 	readyForRequest func(t *testing.T, id int64)
 	// The statuses the booking agency's successful steps answer.
 	payOK, cancelOK, requestOK int
+	// page is the booking's portal page; acts tells from the page whether
+	// it offers the viewer the agency's steps (its pay form or its
+	// island's actions); cancelForm, where the portal has one, is the
+	// path its cancel form posts to.
+	page       func(id int64) string
+	acts       func(page string, id int64) bool
+	cancelForm func(id int64) string
 }
 
 // TestOneAccessRule is the access rule of every line (booking.Viewer),
@@ -148,9 +158,38 @@ func TestOneAccessRule(t *testing.T) {
 						}
 					}
 
+					// The portal's page: the steps offered to those who act,
+					// to nobody else; not found for those who may not see it;
+					// the guard's refusal (home, with the message) for those
+					// the line refuses.
+					web := portalAs(t, srv, tok)
+					res, page := get(t, web, srv.URL+line.page(paid), "Accept-Language", "en")
+					switch want {
+					case acts, sees:
+						if res.StatusCode != 200 {
+							t.Errorf("%s opens the page: %d", what, res.StatusCode)
+						} else if got := line.acts(page, paid); got != (want == acts) {
+							t.Errorf("%s: the page offers the steps %v, want %v", what, got, want == acts)
+						}
+					case unseen:
+						if res.StatusCode != 404 {
+							t.Errorf("%s opens the page: %d, want 404", what, res.StatusCode)
+						}
+					case refused:
+						if res.StatusCode != http.StatusSeeOther {
+							t.Errorf("%s opens the page: %d, want the guard's 303", what, res.StatusCode)
+						}
+					}
+
 					// The steps: refused unless the viewer acts.
 					if want == acts {
 						continue
+					}
+					if line.cancelForm != nil {
+						// The portal's cancel form changes nothing either (the
+						// SuperUser's cancel below finds the booking as it was).
+						postForm(t, web, srv.URL+line.cancelForm(cancelled), url.Values{"idempotencyKey": {"portal-" + v.user}},
+							"Sec-Fetch-Site", "same-origin", "Origin", srv.URL)
 					}
 					w := map[outcome]int{sees: 403, unseen: 404, refused: 403}[want]
 					if got := line.pay(t, tok, paid, "pay-"+v.user); got != w {
@@ -216,27 +255,33 @@ func listed(t *testing.T, env envelope, id int64) bool {
 func status(resp *http.Response, _ envelope) int { return resp.StatusCode }
 
 func flightLine(a *app.App, srv *httptest.Server, provider string) lineUnderTest {
-	item := func(id int64) string { return fmt.Sprintf("/order/v2/flight/orders/%d", id) }
+	api := func(id int64) string { return fmt.Sprintf("/order/v2/flight/orders/%d", id) }
+	item := func(id int64) string { return fmt.Sprintf("/flight/orders/%d", id) }
 	return lineUnderTest{
-		name: "flight", list: "/order/v2/flight/orders", item: item,
+		name: "flight", list: "/order/v2/flight/orders", item: api,
 		search: "/shopping/v2/flight/async-shopping", create: "/order/v2/flight/orders",
 		book: func(t *testing.T, token, key string, _ bool) int64 {
 			q, _ := quoteFor(t, srv, token)
 			return createOrder(t, srv, token, q, key).ID
 		},
 		pay: func(t *testing.T, token string, id int64, key string) int {
-			return status(call(t, srv, "POST", item(id)+"/payment", "en", `{"channel":"balance"}`, append(bearer(token), "Idempotency-Key", key)...))
+			return status(call(t, srv, "POST", api(id)+"/payment", "en", `{"channel":"balance"}`, append(bearer(token), "Idempotency-Key", key)...))
 		},
 		cancel: func(t *testing.T, token string, id int64, _ string) int {
-			return status(call(t, srv, "DELETE", item(id), "en", "", bearer(token)...))
+			return status(call(t, srv, "DELETE", api(id), "en", "", bearer(token)...))
 		},
 		readyForRequest: func(t *testing.T, id int64) { waitStatus(t, srv, provider, id, flight.Issued) },
 		request: func(t *testing.T, token string, id int64, _ string) int {
-			resp, _ := multipartCall(t, srv, item(id)+"/refund", token, map[string]string{"reason": "0", "remark": "plans changed"},
+			resp, _ := multipartCall(t, srv, api(id)+"/refund", token, map[string]string{"reason": "0", "remark": "plans changed"},
 				map[string][]byte{"p.png": tinyPNG})
 			return resp.StatusCode
 		},
 		payOK: 200, cancelOK: 200, requestOK: 201,
+		page: item,
+		acts: func(page string, id int64) bool {
+			return strings.Contains(page, fmt.Sprintf(`action="/flight/orders/%d/actions/pay"`, id))
+		},
+		cancelForm: func(id int64) string { return fmt.Sprintf("/flight/orders/%d/actions/cancel", id) },
 	}
 }
 
@@ -265,6 +310,11 @@ func trainLine(srv *httptest.Server, provider string) lineUnderTest {
 			return status(call(t, srv, "POST", item(id)+"/refund", "en", `{}`, append(bearer(token), "Idempotency-Key", key)...))
 		},
 		payOK: 200, cancelOK: 200, requestOK: 200,
+		// The train order's steps are its island's, which calls the API.
+		page: func(id int64) string { return fmt.Sprintf("/train/orders/%d", id) },
+		acts: func(page string, _ int64) bool {
+			return strings.Contains(html.UnescapeString(page), `"actions":["`)
+		},
 	}
 }
 
@@ -303,5 +353,10 @@ func groupLine(srv *httptest.Server, provider string) lineUnderTest {
 			}
 		}(),
 		payOK: 200, cancelOK: 200, requestOK: 200,
+		page: func(id int64) string { return fmt.Sprintf("/flight/group/order/%d", id) },
+		acts: func(page string, id int64) bool {
+			return strings.Contains(page, fmt.Sprintf(`action="/flight/group/order/%d/payment"`, id))
+		},
+		cancelForm: func(id int64) string { return fmt.Sprintf("/flight/group/order/%d/cancel", id) },
 	}
 }
