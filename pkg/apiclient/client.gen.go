@@ -393,6 +393,7 @@ func (e GroupInstallmentStage) Valid() bool {
 const (
 	GroupInstallmentStatusDue       GroupInstallmentStatus = "due"
 	GroupInstallmentStatusForfeited GroupInstallmentStatus = "forfeited"
+	GroupInstallmentStatusHolding   GroupInstallmentStatus = "holding"
 	GroupInstallmentStatusNotDue    GroupInstallmentStatus = "not_due"
 	GroupInstallmentStatusPaid      GroupInstallmentStatus = "paid"
 )
@@ -403,6 +404,8 @@ func (e GroupInstallmentStatus) Valid() bool {
 	case GroupInstallmentStatusDue:
 		return true
 	case GroupInstallmentStatusForfeited:
+		return true
+	case GroupInstallmentStatusHolding:
 		return true
 	case GroupInstallmentStatusNotDue:
 		return true

@@ -10,8 +10,11 @@ import (
 
 	"github.com/voyage/voyage/pkg/app"
 	"github.com/voyage/voyage/pkg/config"
+	"github.com/voyage/voyage/pkg/flight"
+	"github.com/voyage/voyage/pkg/group"
 	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/money"
+	"github.com/voyage/voyage/pkg/train"
 )
 
 // payable is one booking of a line, ready to pay: how to pay it with a
@@ -212,4 +215,130 @@ func minorOf(t *testing.T, amount string) int64 {
 		t.Fatalf("amount %q: %v", amount, err)
 	}
 	return m.Minor
+}
+
+// TestGatewayAnswerLost: the gateway takes the money and its answer is lost
+// (a time-out, or the instance killed before it heard back), on every line.
+// The booking stays held (no second payment, no deadline takes it) and
+// answers 504; the status check (the queued job's body, run here at once)
+// learns the payment happened and settles it, once however often it runs:
+// the receipt is in Transactions once and the wallet ends where it was.
+func TestGatewayAnswerLost(t *testing.T) {
+	t.Parallel()
+	seededWith(t, func(c *config.Config) { c.Payment.TestGateway = true }, func(t *testing.T, a *app.App, srv *httptest.Server) {
+		ctx := context.Background()
+		demo := agencyID(t, a, "Demo Travel")
+		enableTrains(t, a, demo, `{"notifyUrl":"","manual":true}`)
+		op := loginAs(t, srv, "demo-operator", "demo-pass-1").Token
+		finance := loginAs(t, srv, "demo-finance", "demo-pass-1").Token
+		provider := loginAs(t, srv, "provider-admin", "provider-pass-1").Token
+		body := `{"channel":"stripe","stage":"first","testOutcome":"timeout"}`
+
+		type line struct {
+			name    string
+			booking string
+			pay     func(key string) int
+			held    func() bool
+			check   func() error
+			settled func() bool
+		}
+		q, _ := quoteFor(t, srv, op)
+		fo := createOrder(t, srv, op, q, "lost-flight")
+		offer := secondClassOffer(t, srv, op, 8, 1)
+		_, _, tv := bookTrain(t, srv, op, offer.ID, onePassenger, "lost-train")
+		gv := confirmedGroup(t, srv, op, provider, "lost-group")
+		groupInst := func() string {
+			return installment(groupCall(t, srv, op, "GET", fmt.Sprintf("%s/%d", groupsPath, gv.ID), "", 200), "first").Status
+		}
+		trainStatus := func() train.Status { _, v := trainOrder(t, srv, op, tv.ID); return v.Status }
+		lines := []line{
+			{"flight", fo.BookingNumber,
+				func(key string) int {
+					return status(call(t, srv, "POST", fmt.Sprintf("/order/v2/flight/orders/%d/payment", fo.ID), "en", body,
+						append(bearer(op), "Idempotency-Key", key)...))
+				},
+				func() bool { return getOrder(t, srv, op, fo.ID).Status == flight.Holding },
+				func() error { return a.Orders.CheckPayment(ctx, fo.ID) },
+				func() bool { return getOrder(t, srv, op, fo.ID).PaymentStatus == flight.Paid }},
+			{"train", tv.BookingNumber,
+				func(key string) int {
+					return status(call(t, srv, "POST", fmt.Sprintf("/order/v2/train/orders/%d/payment", tv.ID), "en", body,
+						append(bearer(op), "Idempotency-Key", key)...))
+				},
+				func() bool { return trainStatus() == train.Holding },
+				func() error { return a.Trains.CheckPayment(ctx, tv.ID) },
+				func() bool { return trainStatus() == train.Proceeding }},
+			{"group", gv.BookingNumber,
+				func(key string) int {
+					return status(call(t, srv, "POST", fmt.Sprintf("%s/%d/payment", groupsPath, gv.ID), "en", body,
+						append(bearer(op), "Idempotency-Key", key)...))
+				},
+				func() bool { return groupInst() == group.InstHolding },
+				func() error { return a.Groups.CheckPayment(ctx, gv.ID, "first") },
+				func() bool { return groupInst() == group.InstPaid }},
+		}
+		before := walletMinor(t, a, demo)
+		for _, l := range lines {
+			if c := l.pay("lost-" + l.name + "-1"); c != 504 {
+				t.Fatalf("%s: a lost answer: %d, want 504", l.name, c)
+			}
+			if !l.held() {
+				t.Fatalf("%s: not held after a lost answer", l.name)
+			}
+			// A second payment (another key) while the first is under way
+			// is refused.
+			if c := l.pay("lost-" + l.name + "-2"); c != 409 {
+				t.Errorf("%s: a second payment while held: %d", l.name, c)
+			}
+			for range 2 {
+				if err := l.check(); err != nil {
+					t.Fatalf("%s: status check: %v", l.name, err)
+				}
+			}
+			if !l.settled() {
+				t.Fatalf("%s: not paid after the status check", l.name)
+			}
+		}
+		if w := walletMinor(t, a, demo); w != before {
+			t.Errorf("wallet %d, was %d: a gateway's payment leaves it where it was", w, before)
+		}
+		seen := map[string]int{}
+		for _, tx := range transactions(t, srv, finance) {
+			seen[tx.OriginalID]++
+		}
+		for _, l := range lines {
+			if seen[l.booking] != 1 {
+				t.Errorf("%s: %d receipts in Transactions, want 1", l.name, seen[l.booking])
+			}
+		}
+
+		// A group cancelled while its payment is under way: the status check
+		// finds the installment void, and the money the gateway took stays
+		// the agency's, in its wallet, listed as received.
+		g2 := confirmedGroup(t, srv, op, provider, "lost-group-2")
+		if c := status(call(t, srv, "POST", fmt.Sprintf("%s/%d/payment", groupsPath, g2.ID), "en", body,
+			append(bearer(op), "Idempotency-Key", "lost-group-2-pay")...)); c != 504 {
+			t.Fatalf("second group: a lost answer: %d", c)
+		}
+		groupCall(t, srv, op, "DELETE", fmt.Sprintf("%s/%d", groupsPath, g2.ID), "", 200)
+		before = walletMinor(t, a, demo)
+		for range 2 {
+			if err := a.Groups.CheckPayment(ctx, g2.ID, "first"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if w := walletMinor(t, a, demo); w != before+180000 {
+			t.Errorf("wallet %d after a cancelled group's payment came through, want %d", w, before+180000)
+		}
+		received := 0
+		for _, tx := range transactions(t, srv, finance) {
+			if tx.OriginalID == g2.BookingNumber && tx.PaymentMethod == "stripe" {
+				received++
+			}
+		}
+		if received != 1 {
+			t.Errorf("the cancelled group's payment is %d times in Transactions, want once", received)
+		}
+		ledgerZero(t, a)
+	})
 }

@@ -61,7 +61,7 @@ type Installment struct {
 	Deadline time.Time  `json:"deadline"`
 	TimeZone string     `json:"timeZone"`
 	PaidAt   *time.Time `json:"paidAt,omitempty"`
-	Status   string     `json:"status" jsonschema:"enum=not_due,enum=due,enum=paid,enum=forfeited"`
+	Status   string     `json:"status" jsonschema:"enum=not_due,enum=due,enum=holding,enum=paid,enum=forfeited"`
 	Channel  string     `json:"channel,omitempty"`
 }
 
@@ -69,6 +69,10 @@ type Installment struct {
 const (
 	InstNotDue    = "not_due"
 	InstDue       = "due"
+	// InstHolding: a gateway payment of the installment is under way; the
+	// status check settles or releases it (pkg/payment's protocol), and no
+	// deadline takes it meanwhile.
+	InstHolding = "holding"
 	InstPaid      = "paid"
 	InstForfeited = "forfeited"
 	// InstVoid is an installment of an order that ended before it was due;

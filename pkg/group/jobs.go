@@ -38,6 +38,30 @@ func (SweepArgs) InsertOpts() river.InsertOpts {
 	return river.InsertOpts{MaxAttempts: 1, UniqueOpts: river.UniqueOpts{ByPeriod: sweepEvery}}
 }
 
+// PaymentCheckArgs settles an installment's gateway payment whose answer
+// never came (pkg/payment's status check).
+type PaymentCheckArgs struct {
+	OrderID int64  `json:"orderId"`
+	Stage   string `json:"stage"`
+}
+
+// Kind implements river.JobArgs.
+func (PaymentCheckArgs) Kind() string { return "group_payment_check" }
+
+// InsertOpts: the check asks again for about a day before it gives up; a
+// gateway that never answers is a matter for the provider's staff (the
+// installment stays held, and its job discarded, in the job console).
+func (PaymentCheckArgs) InsertOpts() river.InsertOpts { return river.InsertOpts{MaxAttempts: 20} }
+
+type paymentCheckWorker struct {
+	river.WorkerDefaults[PaymentCheckArgs]
+	s *Service
+}
+
+func (w *paymentCheckWorker) Work(ctx context.Context, j *river.Job[PaymentCheckArgs]) error {
+	return w.s.CheckPayment(ctx, j.Args.OrderID, j.Args.Stage)
+}
+
 type ticketWorker struct {
 	river.WorkerDefaults[TicketArgs]
 	s *Service
@@ -65,6 +89,7 @@ func (w *sweepWorker) Work(ctx context.Context, _ *river.Job[SweepArgs]) error {
 func (s *Service) AddWorkers(w *jobs.Workers) []*river.PeriodicJob {
 	jobs.Add(w, river.Worker[TicketArgs](&ticketWorker{s: s}), 30*time.Second)
 	jobs.Add(w, river.Worker[SweepArgs](&sweepWorker{s: s}), 45*time.Second)
+	jobs.Add(w, river.Worker[PaymentCheckArgs](&paymentCheckWorker{s: s}), 30*time.Second)
 	return []*river.PeriodicJob{
 		river.NewPeriodicJob(river.PeriodicInterval(sweepEvery),
 			func() (river.JobArgs, *river.InsertOpts) { return SweepArgs{}, nil },

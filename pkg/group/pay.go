@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"time"
 
 	"github.com/jmoiron/sqlx"
 
@@ -97,35 +98,10 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 	if !now.Before(d.Deadline) {
 		return View{}, errPayExpired()
 	}
-	typ := ledger.TypeGroupDeposit
-	if stage == StageFinal {
-		typ = ledger.TypeGroupPayment
-	}
-	t := ledger.Transfer{AgencyID: o.AgencyID, IdempotencyKey: fmt.Sprintf("group-%d-%s", o.ID, stage), From: ledger.Wallet(o.AgencyID),
-		To: ledger.Provider(ledger.KindSuppliers), Amount: d.Amount, Currency: d.Currency, PaymentType: typ, OrderID: o.BookingNumber,
-		Description: describe(o, stage), CreatedBy: actorOf(who).name}
-	gkey := ""
-	// taken is the gateway's payment, when one took the money.
-	var taken *payment.Taken
 	if in.Channel != payment.ChannelBalance {
-		gkey = fmt.Sprintf("group-%d-%s-%s", o.ID, stage, key)
-		if key == "" {
-			gkey = fmt.Sprintf("group-%d-%s-%d", o.ID, stage, now.UnixNano())
-		}
-		res, cerr := s.gateways[in.Channel].Charge(ctx, payment.Charge{Key: gkey, Channel: in.Channel, OrderID: o.ID, Amount: d.Amount,
-			Currency: d.Currency, TestOutcome: in.TestOutcome})
-		switch {
-		case errors.Is(cerr, payment.ErrDeclined):
-			return View{}, fault.New(fault.CodePaymentFailed, http.StatusPaymentRequired, "order.error.payFail")
-		case cerr != nil:
-			// The same Idempotency-Key asks the gateway again, which
-			// answers what became of this charge.
-			return View{}, &fault.Error{Code: fault.CodePaymentFailed, Status: http.StatusGatewayTimeout, Key: "order.error.payTimeout", Err: cerr}
-		}
-		t.Reference = res.Reference
-		t.Detail = map[string]string{"channel": in.Channel}
-		taken = &payment.Taken{Pay: t, Channel: in.Channel, Key: gkey, Reference: res.Reference}
+		return s.payGateway(ctx, o, v, d, key, in)
 	}
+	t := installmentTransfer(o, d, actorOf(who).name)
 	err = s.db.InTx(ctx, func(tx *sqlx.Tx) error {
 		d.Status, d.Channel, d.PaymentKey = InstPaid, in.Channel, key
 		d.PaidAt.Time, d.PaidAt.Valid = now, true
@@ -136,32 +112,14 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 		if !ok {
 			return errState()
 		}
-		if err := s.move(ctx, tx, &o, ActPay, actorOf(who), stage+" "+in.Channel, stagesOf(ds)); err != nil {
-			return err
-		}
-		if o.Status == Proceeding {
-			if err := s.enqueue(ctx, tx, TicketArgs{OrderID: o.ID}); err != nil {
-				return err
-			}
-		} else if err := s.fallDue(ctx, tx, o, ds); err != nil {
+		if err := s.paid(ctx, tx, &o, ds, stage, in.Channel, actorOf(who)); err != nil {
 			return err
 		}
 		// The money moves last: the wallet's row stays locked from here to
 		// the commit.
-		if taken != nil {
-			return payment.SettleTx(ctx, s.ledger, tx, *taken)
-		}
 		_, err = s.ledger.PostTx(ctx, tx, t)
 		return err
 	})
-	if err != nil && taken != nil {
-		// The gateway took the money but the installment was no longer
-		// due (paid or ended meanwhile): it goes to the agency's wallet
-		// rather than nowhere.
-		if perr := payment.PutBack(context.WithoutCancel(ctx), s.ledger, *taken); perr != nil {
-			s.log.ErrorContext(ctx, "group: a gateway payment was taken but not recorded", "order", o.ID, "reference", t.Reference, "err", perr)
-		}
-	}
 	if err != nil {
 		if fe, ok := fault.As(err); ok && fe.Key == "group.error.state" {
 			// A concurrent payment paid the installment first.
@@ -174,6 +132,185 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 		return View{}, err
 	}
 	return s.detail(ctx, o, v)
+}
+
+// installmentTransfer is the installment's price out of the agency's wallet.
+func installmentTransfer(o Order, d deadline, by string) ledger.Transfer {
+	typ := ledger.TypeGroupDeposit
+	if d.Kind == StageFinal {
+		typ = ledger.TypeGroupPayment
+	}
+	return ledger.Transfer{AgencyID: o.AgencyID, IdempotencyKey: fmt.Sprintf("group-%d-%s", o.ID, d.Kind), From: ledger.Wallet(o.AgencyID),
+		To: ledger.Provider(ledger.KindSuppliers), Amount: d.Amount, Currency: d.Currency, PaymentType: typ, OrderID: o.BookingNumber,
+		Description: describe(o, d.Kind), CreatedBy: by}
+}
+
+// paid moves the order on for an installment just paid, in tx: the next
+// installment falls due, or the last one sends the order to ticketing.
+func (s *Service) paid(ctx context.Context, tx *sqlx.Tx, o *Order, ds []deadline, stage, channel string, by actor) error {
+	if err := s.move(ctx, tx, o, ActPay, by, stage+" "+channel, stagesOf(ds)); err != nil {
+		return err
+	}
+	if o.Status == Proceeding {
+		return s.enqueue(ctx, tx, TicketArgs{OrderID: o.ID})
+	}
+	return s.fallDue(ctx, tx, *o, ds)
+}
+
+// payGateway pays an installment through an external channel by
+// pkg/payment's one protocol: the installment waits in holding while the
+// gateway answers, with a status check queued in the same commit, so a
+// crash after the gateway took the money still ends with it paid (or, when
+// the order ended meanwhile, with the money in the agency's wallet); a
+// declined payment leaves it due.
+func (s *Service) payGateway(ctx context.Context, o Order, v viewer, d deadline, key string, in PayInput) (View, error) {
+	stage := d.Kind
+	gkey := fmt.Sprintf("group-%d-%s-%s", o.ID, stage, key)
+	if key == "" {
+		gkey = fmt.Sprintf("group-%d-%s-%d", o.ID, stage, s.now().UnixNano())
+	}
+	err := payment.Take(ctx, s.db, s.gateways[in.Channel], payment.Charge{Key: gkey, Channel: in.Channel, OrderID: o.ID, Amount: d.Amount,
+		Currency: d.Currency, TestOutcome: in.TestOutcome}, held{s: s, orderID: o.ID, stage: stage, channel: in.Channel})
+	switch {
+	case errors.Is(err, payment.ErrDeclined):
+		return View{}, fault.New(fault.CodePaymentFailed, http.StatusPaymentRequired, "order.error.payFail")
+	case errors.Is(err, payment.ErrPaymentTimeout):
+		s.log.WarnContext(ctx, "group: payment gateway did not answer; the status check will settle it", "order", o.ID, "stage", stage, "err", err)
+		return View{}, &fault.Error{Code: fault.CodePaymentFailed, Status: http.StatusGatewayTimeout, Key: "order.error.payTimeout", Err: err}
+	case err != nil:
+		return View{}, err
+	}
+	o, err = loadOrder(ctx, s.db, nil, o.ID)
+	if err != nil {
+		return View{}, err
+	}
+	return s.detail(ctx, o, v)
+}
+
+// held is one installment a gateway payment holds: the group line's side
+// of pkg/payment's one protocol (payment.Held).
+type held struct {
+	s       *Service
+	orderID int64
+	stage   string
+	channel string
+}
+
+// Hold marks the installment, still due, held by the payment and queues
+// its status check, in tx. The deadline sweep passes a held installment by.
+func (h held) Hold(ctx context.Context, tx *sqlx.Tx, key string) error {
+	ds, err := deadlines(ctx, tx, h.orderID)
+	if err != nil {
+		return err
+	}
+	i := slices.IndexFunc(ds, func(d deadline) bool { return d.Kind == h.stage })
+	if i < 0 {
+		return errState()
+	}
+	d := ds[i]
+	d.Status, d.Channel, d.PaymentKey = InstHolding, h.channel, key
+	ok, err := setDeadline(ctx, tx, d, InstDue)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return errState()
+	}
+	return h.s.enqueueAt(ctx, tx, PaymentCheckArgs{OrderID: h.orderID, Stage: h.stage}, h.s.now().Add(time.Minute))
+}
+
+// taken is the ledger's record of the gateway payment key for an
+// installment: the same whether it pays the installment or goes back to
+// the wallet.
+func taken(o Order, d deadline, key string, res payment.ChargeResult) payment.Taken {
+	t := installmentTransfer(o, d, system.name)
+	t.Reference = res.Reference
+	t.Detail = map[string]string{"channel": d.Channel}
+	return payment.Taken{Pay: t, Channel: d.Channel, Key: key, Reference: res.Reference}
+}
+
+// Settle pays the installment held by key and moves the order on. An
+// installment no longer held by key (released, or void since the order
+// ended) leaves the money in the agency's wallet instead: once, however
+// often this runs.
+func (h held) Settle(ctx context.Context, key string, res payment.ChargeResult) error {
+	s := h.s
+	var putBack *payment.Taken
+	err := s.db.InTx(ctx, func(tx *sqlx.Tx) error {
+		o, err := loadOrder(ctx, s.db, tx, h.orderID)
+		if err != nil {
+			return err
+		}
+		ds, err := deadlines(ctx, tx, o.ID)
+		if err != nil {
+			return err
+		}
+		i := slices.IndexFunc(ds, func(d deadline) bool { return d.Kind == h.stage })
+		if i < 0 {
+			return fmt.Errorf("group order %d: no installment %s", o.ID, h.stage)
+		}
+		d := ds[i]
+		if d.Status != InstHolding || d.PaymentKey != key || StageOf(o.Status) != h.stage {
+			d.Channel = h.channel
+			t := taken(o, d, key, res)
+			putBack = &t
+			return nil
+		}
+		d.Status = InstPaid
+		d.PaidAt.Time, d.PaidAt.Valid = s.now().UTC(), true
+		if ok, err := setDeadline(ctx, tx, d, InstHolding); err != nil || !ok {
+			return errors.Join(err, errState())
+		}
+		ds[i] = d
+		if err := s.paid(ctx, tx, &o, ds, h.stage, d.Channel, system); err != nil {
+			return err
+		}
+		return payment.SettleTx(ctx, s.ledger, tx, taken(o, d, key, res))
+	})
+	if err == nil && putBack != nil {
+		return payment.PutBack(ctx, s.ledger, *putBack)
+	}
+	return err
+}
+
+// Release makes the installment held by key due again.
+func (h held) Release(ctx context.Context, key string) error {
+	s := h.s
+	return s.db.InTx(ctx, func(tx *sqlx.Tx) error {
+		ds, err := deadlines(ctx, tx, h.orderID)
+		if err != nil {
+			return err
+		}
+		i := slices.IndexFunc(ds, func(d deadline) bool { return d.Kind == h.stage })
+		if i < 0 || ds[i].Status != InstHolding || ds[i].PaymentKey != key {
+			return nil
+		}
+		d := ds[i]
+		d.Status, d.Channel, d.PaymentKey = InstDue, "", ""
+		_, err = setDeadline(ctx, tx, d, InstHolding)
+		return err
+	})
+}
+
+// CheckPayment asks the gateway what became of an installment's payment it
+// did not answer for (payment.Check). An error means "ask again later".
+func (s *Service) CheckPayment(ctx context.Context, orderID int64, stage string) error {
+	ds, err := deadlines(ctx, s.db, orderID)
+	if err != nil {
+		return err
+	}
+	i := slices.IndexFunc(ds, func(d deadline) bool { return d.Kind == stage })
+	// A held installment, or one whose order ended while its payment was
+	// under way (void, the key kept): the gateway may have taken the money
+	// all the same, and then it goes to the wallet (Settle).
+	if i < 0 || ds[i].PaymentKey == "" || ds[i].Status != InstHolding && ds[i].Status != InstVoid {
+		return nil
+	}
+	var gw payment.Gateway
+	if g, ok := s.gateways[ds[i].Channel]; ok {
+		gw = g
+	}
+	return payment.Check(ctx, gw, ds[i].PaymentKey, held{s: s, orderID: orderID, stage: stage, channel: ds[i].Channel})
 }
 
 // settled reports whether the payment asked for has nothing left to do:

@@ -144,11 +144,21 @@ func (s *Service) MinGroupSize() int { return s.minSize }
 func errState() error { return fault.Conflict("group.error.state") }
 
 func (s *Service) enqueue(ctx context.Context, tx *sqlx.Tx, args river.JobArgs) error {
+	return s.enqueueAt(ctx, tx, args, time.Time{})
+}
+
+// enqueueAt is enqueue for a job due at a time (zero: now).
+func (s *Service) enqueueAt(ctx context.Context, tx *sqlx.Tx, args river.JobArgs, at time.Time) error {
 	if s.jobs == nil {
 		s.log.WarnContext(ctx, "group: no job queue; job not queued", "kind", args.Kind())
 		return nil
 	}
-	if _, err := s.jobs.InsertTx(ctx, tx.Tx, args, nil); err != nil {
+	// River merges these with the job's own InsertOpts field by field.
+	var opts *river.InsertOpts
+	if !at.IsZero() {
+		opts = &river.InsertOpts{ScheduledAt: at}
+	}
+	if _, err := s.jobs.InsertTx(ctx, tx.Tx, args, opts); err != nil {
 		return fmt.Errorf("group: queue %s: %w", args.Kind(), err)
 	}
 	return nil

@@ -352,8 +352,10 @@ func closeDeadlines(ctx context.Context, tx *sqlx.Tx, orderID int64) error {
 		InstForfeited, orderID, InstPaid); err != nil {
 		return fmt.Errorf("group order %d: forfeit deadlines: %w", orderID, err)
 	}
-	if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE group_deadlines SET status = ? WHERE order_id = ? AND status IN (?, ?, ?)`),
-		InstVoid, orderID, DeadlineOpen, InstDue, InstNotDue); err != nil {
+	// A payment under way finds its installment void and goes to the
+	// agency's wallet (payment.PutBack).
+	if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE group_deadlines SET status = ? WHERE order_id = ? AND status IN (?, ?, ?, ?)`),
+		InstVoid, orderID, DeadlineOpen, InstDue, InstNotDue, InstHolding); err != nil {
 		return fmt.Errorf("group order %d: void deadlines: %w", orderID, err)
 	}
 	return nil

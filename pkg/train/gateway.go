@@ -22,41 +22,28 @@ import (
 // by at the gateway (and in the order's payment key).
 func gatewayKey(o Order, key string) string { return fmt.Sprintf("train-%d-%s", o.ID, key) }
 
-// payGateway pays o through an external channel. The order waits in holding
-// while the gateway answers, with a status check queued in the same
-// commit, so a crash after the gateway took the money still ends with the
-// order paid; a declined payment puts it back to to_be_paid.
+// payGateway pays o through an external channel by pkg/payment's one
+// protocol: the order waits in holding while the gateway answers, with a
+// status check queued in the same commit, so a crash after the gateway took
+// the money still ends with the order paid; a declined payment puts it
+// back to to_be_paid.
 func (s *Service) payGateway(ctx context.Context, o Order, v viewer, key string, req PayRequest, actor string) (View, error) {
 	gw := s.gateways[req.Channel]
 	gkey := gatewayKey(o, key)
 	if key == "" {
 		gkey = fmt.Sprintf("train-%d-%d", o.ID, s.now().UnixNano())
 	}
-	err := s.db.InTx(ctx, func(tx *sqlx.Tx) error {
-		o.PaymentChannel, o.PaymentKey = req.Channel, gkey
-		if err := s.move(ctx, tx, &o, ActPayUncertain, actor, req.Channel, false); err != nil {
-			return err
-		}
-		return s.enqueue(ctx, tx, PaymentCheckArgs{OrderID: o.ID}, s.now().Add(time.Minute))
-	})
-	if err != nil {
-		return View{}, err
-	}
-	res, cerr := gw.Charge(ctx, payment.Charge{Key: gkey, Channel: req.Channel, OrderID: o.ID, Amount: o.Total, Currency: o.Currency,
-		TestOutcome: req.TestOutcome})
+	o.PaymentChannel = req.Channel
+	err := payment.Take(ctx, s.db, gw, payment.Charge{Key: gkey, Channel: req.Channel, OrderID: o.ID, Amount: o.Total, Currency: o.Currency,
+		TestOutcome: req.TestOutcome}, held{s: s, o: &o, actor: actor})
 	switch {
-	case cerr == nil:
-		if err := s.settleGateway(ctx, o.ID, res); err != nil {
-			return View{}, err
-		}
-	case errors.Is(cerr, payment.ErrDeclined):
-		if err := s.unpaid(ctx, o.ID); err != nil {
-			return View{}, err
-		}
+	case errors.Is(err, payment.ErrDeclined):
 		return View{}, fault.New(fault.CodePaymentFailed, http.StatusPaymentRequired, "train.error.payFail")
-	default:
-		s.log.WarnContext(ctx, "train: payment gateway did not answer; the status check will settle it", "order", o.ID, "err", cerr)
-		return View{}, &fault.Error{Code: fault.CodePaymentFailed, Status: http.StatusGatewayTimeout, Key: "train.error.payTimeout", Err: cerr}
+	case errors.Is(err, payment.ErrPaymentTimeout):
+		s.log.WarnContext(ctx, "train: payment gateway did not answer; the status check will settle it", "order", o.ID, "err", err)
+		return View{}, &fault.Error{Code: fault.CodePaymentFailed, Status: http.StatusGatewayTimeout, Key: "train.error.payTimeout", Err: err}
+	case err != nil:
+		return View{}, err
 	}
 	o, err = load(ctx, s.db, nil, o.ID)
 	if err != nil {
@@ -65,16 +52,57 @@ func (s *Service) payGateway(ctx context.Context, o Order, v viewer, key string,
 	return s.detail(ctx, o, v)
 }
 
-// settleGateway records a gateway payment (payment.SettleTx: into the
-// agency's wallet from the channel, and out of it for the order) and
-// ticketing is queued.
-func (s *Service) settleGateway(ctx context.Context, id int64, res payment.ChargeResult) error {
-	return s.db.InTx(ctx, func(tx *sqlx.Tx) error {
-		o, err := load(ctx, s.db, tx, id)
+// held is an order a gateway payment holds: the train line's side of
+// pkg/payment's one protocol (payment.Held).
+type held struct {
+	s     *Service
+	o     *Order // for Hold: the order to be paid
+	id    int64  // for Settle and Release when o is nil (the status check)
+	actor string
+}
+
+func (h held) orderID() int64 {
+	if h.o != nil {
+		return h.o.ID
+	}
+	return h.id
+}
+
+// Hold moves the order to holding with the payment's key and queues its
+// status check, in tx.
+func (h held) Hold(ctx context.Context, tx *sqlx.Tx, key string) error {
+	h.o.PaymentKey = key
+	if err := h.s.move(ctx, tx, h.o, ActPayUncertain, h.actor, h.o.PaymentChannel, false); err != nil {
+		return err
+	}
+	return h.s.enqueue(ctx, tx, PaymentCheckArgs{OrderID: h.o.ID}, h.s.now().Add(time.Minute))
+}
+
+// taken is the ledger's record of the gateway payment key for o: the same
+// whether it settles the order or goes back to the wallet.
+func taken(o Order, key string, res payment.ChargeResult) payment.Taken {
+	return payment.Taken{Channel: o.PaymentChannel, Key: key, Reference: res.Reference,
+		Pay: ledger.Transfer{AgencyID: o.AgencyID, IdempotencyKey: payKey(o),
+			From: ledger.Wallet(o.AgencyID), To: ledger.Provider(ledger.KindSuppliers), Amount: o.Total, Currency: o.Currency,
+			PaymentType: ledger.TypeOriginTrain, OrderID: o.BookingNumber, Reference: res.Reference, Description: route(o),
+			Detail: map[string]string{"channel": o.PaymentChannel}, CreatedBy: "system"}}
+}
+
+// Settle records the payment (into the agency's wallet from the channel,
+// and out of it for the order) and queues ticketing. An order no longer
+// held by key (released meanwhile, or settled already) gets the money in
+// its wallet instead: once, however often this runs.
+func (h held) Settle(ctx context.Context, key string, res payment.ChargeResult) error {
+	s := h.s
+	var putBack *payment.Taken
+	err := s.db.InTx(ctx, func(tx *sqlx.Tx) error {
+		o, err := load(ctx, s.db, tx, h.orderID())
 		if err != nil {
 			return err
 		}
-		if o.Status != Holding {
+		if o.Status != Holding || o.PaymentKey != key {
+			t := taken(o, key, res)
+			putBack = &t
 			return nil
 		}
 		a, err := s.agencies.CachedIn(ctx, tx, o.AgencyID)
@@ -85,11 +113,7 @@ func (s *Service) settleGateway(ctx context.Context, id int64, res payment.Charg
 		if err := s.move(ctx, tx, &o, ActPaid, "system", res.Reference, false); err != nil {
 			return err
 		}
-		if err := payment.SettleTx(ctx, s.ledger, tx, payment.Taken{Channel: o.PaymentChannel, Key: o.PaymentKey, Reference: res.Reference,
-			Pay: ledger.Transfer{AgencyID: o.AgencyID, IdempotencyKey: payKey(o),
-				From: ledger.Wallet(o.AgencyID), To: ledger.Provider(ledger.KindSuppliers), Amount: o.Total, Currency: o.Currency,
-				PaymentType: ledger.TypeOriginTrain, OrderID: o.BookingNumber, Reference: res.Reference, Description: route(o),
-				Detail: map[string]string{"channel": o.PaymentChannel}, CreatedBy: "system"}}); err != nil {
+		if err := payment.SettleTx(ctx, s.ledger, tx, taken(o, key, res)); err != nil {
 			return err
 		}
 		if o.Manual {
@@ -97,15 +121,21 @@ func (s *Service) settleGateway(ctx context.Context, id int64, res payment.Charg
 		}
 		return s.enqueue(ctx, tx, TicketArgs{OrderID: o.ID}, time.Time{})
 	})
+	if err == nil && putBack != nil {
+		return payment.PutBack(ctx, s.ledger, *putBack)
+	}
+	return err
 }
 
-func (s *Service) unpaid(ctx context.Context, id int64) error {
+// Release puts an order held by key back to be paid.
+func (h held) Release(ctx context.Context, key string) error {
+	s := h.s
 	return s.db.InTx(ctx, func(tx *sqlx.Tx) error {
-		o, err := load(ctx, s.db, tx, id)
+		o, err := load(ctx, s.db, tx, h.orderID())
 		if err != nil {
 			return err
 		}
-		if o.Status != Holding {
+		if o.Status != Holding || o.PaymentKey != key {
 			return nil
 		}
 		return s.move(ctx, tx, &o, ActUnpaid, "system", "", false)
@@ -113,7 +143,7 @@ func (s *Service) unpaid(ctx context.Context, id int64) error {
 }
 
 // CheckPayment asks the gateway what became of a payment it did not answer
-// for. An error means "ask again later".
+// for (payment.Check). An error means "ask again later".
 func (s *Service) CheckPayment(ctx context.Context, id int64) error {
 	o, err := load(ctx, s.db, nil, id)
 	if err != nil {
@@ -122,18 +152,11 @@ func (s *Service) CheckPayment(ctx context.Context, id int64) error {
 	if o.Status != Holding {
 		return nil
 	}
-	gw, ok := s.gateways[o.PaymentChannel]
-	if !ok {
-		return s.unpaid(ctx, id)
+	var gw payment.Gateway
+	if g, ok := s.gateways[o.PaymentChannel]; ok {
+		gw = g
 	}
-	res, err := gw.Status(ctx, o.PaymentKey)
-	switch {
-	case err == nil:
-		return s.settleGateway(ctx, id, res)
-	case errors.Is(err, payment.ErrDeclined), errors.Is(err, payment.ErrUnknownPayment):
-		return s.unpaid(ctx, id)
-	}
-	return fmt.Errorf("train order %d: payment status: %w", id, err)
+	return payment.Check(ctx, gw, o.PaymentKey, held{s: s, id: id})
 }
 
 // PaymentCheckArgs settles a gateway payment whose answer never came.
