@@ -272,27 +272,20 @@ func (l *Local) ExportStatement(ctx context.Context, w io.Writer, agencyID, stat
 	l.last.Lock()
 	a, info, st := l.last.agency, l.last.info, l.last.st
 	l.last.Unlock()
-	if info.ID != statementID || a.ID != agencyID {
+	src := docs.StatementSource{Statement: l.App.Ledger.StatementOf, Site: l.App.Site.Get}
+	if info.ID == statementID && a.ID == agencyID {
+		// The statement just created: no need to read it again.
+		src.Statement = func(context.Context, int64, int64) (ledger.StatementInfo, ledger.Statement, error) { return info, st, nil }
+	} else {
 		var err error
 		if a, err = l.App.AgencyAdmin.Managed(ctx, l.actor, agencyID); err != nil {
 			return err
 		}
-		if info, st, err = l.App.Ledger.StatementOf(ctx, a.ID, statementID); err != nil {
-			return err
-		}
 	}
-	site, err := l.App.Site.Get(ctx)
-	if err != nil {
-		return err
-	}
-	t := func(key string, args ...any) string { return l.App.Catalog.T(lang, key, args...) }
-	doc := docs.NewStatement(a, info, st, site, lang, t)
 	if l.App.Groups != nil {
-		if doc.Labels, err = l.App.Groups.EntryLabels(ctx, a.ID, st.Entries, t); err != nil {
-			return err
-		}
+		src.Labels = l.App.Groups.EntryLabels
 	}
-	f, err := docs.ExportStatement(format, doc)
+	f, err := src.Export(ctx, a, statementID, format, lang, func(key string, args ...any) string { return l.App.Catalog.T(lang, key, args...) })
 	if err != nil {
 		return err
 	}

@@ -1,9 +1,7 @@
 package api
 
 import (
-	"log/slog"
 	"net/http"
-	"slices"
 	"strconv"
 	"time"
 
@@ -125,27 +123,12 @@ func (s Services) subAgency(r *http.Request, id int64) (agency.Agency, error) {
 }
 
 func (s Services) exportStatement(w http.ResponseWriter, r *http.Request, a agency.Agency, id int64) error {
-	format := r.URL.Query().Get("format")
-	if !slices.Contains(docs.Formats, format) {
-		return fault.Validation(map[string]string{"format": "statement.error.format"})
-	}
-	info, st, err := s.Ledger.StatementOf(r.Context(), a.ID, id)
-	if err != nil {
-		return err
-	}
-	site, err := s.Site.Get(r.Context())
-	if err != nil {
-		return err
-	}
-	t := func(key string, args ...any) string { return i18n.T(r.Context(), key, args...) }
-	doc := docs.NewStatement(a, info, st, site, i18n.Lang(r.Context()), t)
+	src := docs.StatementSource{Statement: s.Ledger.StatementOf, Site: s.Site.Get}
 	if s.Groups != nil {
-		// Without them a group payment reads as posted.
-		if doc.Labels, err = s.Groups.EntryLabels(r.Context(), a.ID, st.Entries, t); err != nil {
-			slog.ErrorContext(r.Context(), "statement: group payments' descriptions", "err", err)
-		}
+		src.Labels = s.Groups.EntryLabels
 	}
-	f, err := docs.ExportStatement(format, doc)
+	ctx := r.Context()
+	f, err := src.Export(ctx, a, id, r.URL.Query().Get("format"), i18n.Lang(ctx), func(key string, args ...any) string { return i18n.T(ctx, key, args...) })
 	if err != nil {
 		return err
 	}

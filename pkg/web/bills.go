@@ -6,7 +6,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -306,31 +305,23 @@ func (s *Server) billStatementExport(w http.ResponseWriter, r *http.Request) {
 // the request's language; an unknown format or another agency's statement
 // is a 404.
 func (s *Server) exportStatement(w http.ResponseWriter, r *http.Request, a agency.Agency, id int64) {
-	format := r.URL.Query().Get("format")
-	if !slices.Contains(docs.Formats, format) {
-		s.NotFound(w, r)
-		return
-	}
-	info, st, ok := s.statementOf(w, r, a.ID, id)
-	if !ok {
-		return
+	src := docs.StatementSource{Statement: s.bills.StatementOf, Site: s.site.Get}
+	if s.groupEntries != nil {
+		src.Labels = s.groupEntries.EntryLabels
 	}
 	ctx := r.Context()
-	site, err := s.site.Get(ctx)
-	if err != nil {
-		slog.ErrorContext(ctx, "bills: site info", "err", err)
-		s.ServerError(w, r)
-		return
-	}
-	doc := docs.NewStatement(a, info, st, site, i18n.Lang(ctx), func(key string, args ...any) string { return i18n.T(ctx, key, args...) })
-	doc.Labels = s.entryLabels(ctx, a.ID, st.Entries)
-	f, err := docs.ExportStatement(format, doc)
-	if err != nil {
+	format := r.URL.Query().Get("format")
+	f, err := src.Export(ctx, a, id, format, i18n.Lang(ctx), func(key string, args ...any) string { return i18n.T(ctx, key, args...) })
+	switch code := fault.From(err).Code; {
+	case err == nil:
+		_ = f.Serve(w)
+	case code == fault.CodeNotFound, code == fault.CodeValidation:
+		// Another agency's statement, or a format the page never links.
+		s.NotFound(w, r)
+	default:
 		slog.ErrorContext(ctx, "bills: export", "id", id, "format", format, "err", err)
 		s.ServerError(w, r)
-		return
 	}
-	_ = f.Serve(w)
 }
 
 // subAgencies are the agencies the caller manages, for the select.
