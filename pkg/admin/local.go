@@ -275,7 +275,9 @@ func (l *Local) ExportStatement(ctx context.Context, w io.Writer, agencyID, stat
 	src := docs.StatementSource{Statement: l.App.Ledger.StatementOf, Site: l.App.Site.Get}
 	if info.ID == statementID && a.ID == agencyID {
 		// The statement just created: no need to read it again.
-		src.Statement = func(context.Context, int64, int64) (ledger.StatementInfo, ledger.Statement, error) { return info, st, nil }
+		src.Statement = func(context.Context, int64, int64) (ledger.StatementInfo, ledger.Statement, error) {
+			return info, st, nil
+		}
 	} else {
 		var err error
 		if a, err = l.App.AgencyAdmin.Managed(ctx, l.actor, agencyID); err != nil {

@@ -24,7 +24,9 @@ func TestStatementExport(t *testing.T) {
 	info := ledger.StatementInfo{ID: 7, AgencyID: 3, Currency: "CNY", From: from, To: from.AddDate(0, 1, 0), TimeZone: "UTC"}
 	st := ledger.Statement{Entries: []ledger.Entry{{ID: 11, Type: ledger.TypeGroupDeposit, Amount: -180000, Currency: "CNY",
 		OrderID: "G1", Description: "group PEK-SHA first (20 pax)", PaidAt: from.Add(time.Hour)}}}
-	found := func(context.Context, int64, int64) (ledger.StatementInfo, ledger.Statement, error) { return info, st, nil }
+	found := func(context.Context, int64, int64) (ledger.StatementInfo, ledger.Statement, error) {
+		return info, st, nil
+	}
 	site := func(context.Context) (siteinfo.Info, error) { return siteinfo.Info{}, nil }
 	labels := func(context.Context, int64, []ledger.Entry, func(string, ...any) string) (map[int64]string, error) {
 		return map[int64]string{11: "First deposit of group G1"}, nil
@@ -52,7 +54,9 @@ func TestStatementExport(t *testing.T) {
 			return info, st, fault.NotFound("")
 		}}, CSV, func(_ StatementFile, err error) bool { return fault.From(err).Code == fault.CodeNotFound }},
 		{"labels unreadable", StatementSource{Statement: found, Site: site,
-			Labels: func(context.Context, int64, []ledger.Entry, func(string, ...any) string) (map[int64]string, error) { return nil, broken }},
+			Labels: func(context.Context, int64, []ledger.Entry, func(string, ...any) string) (map[int64]string, error) {
+				return nil, broken
+			}},
 			XLSX, func(_ StatementFile, err error) bool { return errors.Is(err, broken) }},
 	} {
 		t.Run(c.name, func(t *testing.T) {
