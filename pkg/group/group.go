@@ -67,12 +67,12 @@ type Installment struct {
 
 // Installment statuses.
 const (
-	InstNotDue    = "not_due"
-	InstDue       = "due"
+	InstNotDue = "not_due"
+	InstDue    = "due"
 	// InstHolding: a gateway payment of the installment is under way; the
 	// status check settles or releases it (pkg/payment's protocol), and no
 	// deadline takes it meanwhile.
-	InstHolding = "holding"
+	InstHolding   = "holding"
 	InstPaid      = "paid"
 	InstForfeited = "forfeited"
 	// InstVoid is an installment of an order that ended before it was due;
