@@ -23,7 +23,12 @@ import (
 // runtime settings voyage serve applies, the rail simulator's latency
 // scaled by scale (0: answers at once), and the demo operator's token.
 func trainBenchApp(b *testing.B, scale float64) (*httptest.Server, *http.Client, string, int64, func() int) {
-	a, _ := newApp(b, store.Postgres, func(c *config.Config) { c.Shopping.Sim.LatencyScale = scale })
+	// The 16 clients share one session, which the API's limiter holds to 50
+	// requests a second: off here, as in the flight orders' benchmark.
+	a, _ := newApp(b, store.Postgres, func(c *config.Config) {
+		c.Shopping.Sim.LatencyScale = scale
+		c.HTTP.RateLimit.Enabled = false
+	})
 	b.Cleanup(a.Cfg.Runtime.Apply())
 	runJobs(b, a)
 	if err := demo.Seed(context.Background(), a.DB, a.Site); err != nil {
