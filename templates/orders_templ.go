@@ -5725,7 +5725,7 @@ func orderReviewForm(d OrderDetail, action string, f OrderForm) templ.Component 
 		var templ_7745c5c3_Var345 string
 		templ_7745c5c3_Var345, templ_7745c5c3_Err = templ.JoinStringErrs(i18n.T(ctx, "orders.action."+action))
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `orders.templ`, Line: 765, Col: 286}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `orders.templ`, Line: 765, Col: 290}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var345))
 		if templ_7745c5c3_Err != nil {
