@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/voyage/voyage/pkg/booking"
 	"github.com/voyage/voyage/pkg/display"
 )
 
@@ -48,5 +47,5 @@ func (s Services) agencyToday(r *http.Request) (time.Time, error) {
 	if err != nil {
 		return time.Time{}, err
 	}
-	return booking.Date(time.Now(), loc), nil
+	return display.DateIn(time.Now(), loc), nil
 }

@@ -4,7 +4,6 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/voyage/voyage/pkg/booking"
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/pnr"
@@ -33,16 +32,12 @@ func analysis(r pnr.Result) pnr.Result {
 	return r
 }
 
-// flightSearch is spec §6 flightServiceEnable: the company's flight service
-// on and an operator (or super user).
-var flightSearch = booking.Flights.MayBook
-
 func registerShopping(rt *Router, s Services) {
 	if s.Shopping == nil {
 		return
 	}
 	rt.Handle("POST /shopping/v2/flight/async-shopping", Operation{
-		ID: "asyncShopping", Reads: true, Tag: "shopping", Allow: flightSearch,
+		ID: "asyncShopping", Reads: true, Tag: "shopping", Allow: canBook,
 		Summary: "Start a flight search; answers a searchId at once while the suppliers are asked in the background; 503 (400004) with Retry-After when the server runs all the searches it can",
 		Request: shopping.Request{}, Response: shopping.Started{},
 		Errors: []int{fault.CodeSearchBusy},
@@ -57,7 +52,7 @@ func registerShopping(rt *Router, s Services) {
 	})
 
 	rt.Handle("POST /shopping/v2/flight/async-shopping/solutions", Operation{
-		ID: "asyncShoppingSolutions", Reads: true, Tag: "shopping", Allow: flightSearch,
+		ID: "asyncShoppingSolutions", Reads: true, Tag: "shopping", Allow: canBook,
 		Summary: "Poll a search: the solutions found so far, filtered, sorted and paged, with facet counts; poll until complete (partial: some suppliers' answers were lost)",
 		Request: shopping.Query{}, Response: shopping.Page{},
 		Errors: []int{fault.CodeNotFound, fault.CodeNoFlight, fault.CodeQuoteExpired},
@@ -70,7 +65,7 @@ func registerShopping(rt *Router, s Services) {
 	})
 
 	rt.Handle("POST /shopping/v2/flight/solutions/{id}/verification", Operation{
-		ID: "verifySolution", Reads: true, Tag: "shopping", Allow: flightSearch,
+		ID: "verifySolution", Reads: true, Tag: "shopping", Allow: canBook,
 		Summary:  "Check a solution's price with its suppliers; ok, price_changed, package_changed, invalid or document_restriction_changed, with a quote valid 15 minutes",
 		Response: shopping.Verification{}, StringPath: []string{"id"},
 		Errors: []int{fault.CodeNotFound, fault.CodeQuoteExpired, fault.CodeSearchTimeout},
@@ -89,7 +84,7 @@ func registerShopping(rt *Router, s Services) {
 		return nil
 	}
 	rt.Handle("POST /shopping/v2/flight/analysis-pnr", Operation{
-		ID: "analysisPnr", Reads: true, Tag: "shopping", Allow: flightSearch,
+		ID: "analysisPnr", Reads: true, Tag: "shopping", Allow: canBook,
 		Summary: "Parse a pasted GDS booking display into journeys, segments and passengers (refused when the agency hides PNR booking)",
 		Request: PNRRequest{}, Response: pnr.Result{},
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
@@ -108,7 +103,7 @@ func registerShopping(rt *Router, s Services) {
 	})
 
 	rt.Handle("POST /shopping/v2/flight/accurate-search", Operation{
-		ID: "accurateSearch", Reads: true, Tag: "shopping", Allow: flightSearch,
+		ID: "accurateSearch", Reads: true, Tag: "shopping", Allow: canBook,
 		Summary: "Search exactly the given flights (a PNR's itinerary); poll the solutions like any search",
 		Request: shopping.AccurateRequest{}, Response: shopping.Started{},
 		Errors: []int{fault.CodeSearchBusy},

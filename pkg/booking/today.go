@@ -16,9 +16,3 @@ func Zone(a agency.Agency) *time.Location { return display.ResolveZone("", a.Tim
 // (display.AgencyDate): the form in which the lines compare the dates
 // people type (2027-01-05) with it.
 func Today(now time.Time, a agency.Agency) time.Time { return display.AgencyDate(now, a.TimeZone) }
-
-// Date is the date at now in loc, as midnight UTC of that date.
-func Date(now time.Time, loc *time.Location) time.Time {
-	y, m, d := now.In(loc).Date()
-	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
-}

@@ -64,7 +64,12 @@ func ResolveZone(user, agency string) *time.Location {
 // people type (2027-01-05) compare with it. An agency's "today" is this,
 // whoever of its users asks (pkg/booking.Today).
 func AgencyDate(now time.Time, agencyZone string) time.Time {
-	y, m, d := now.In(ResolveZone("", agencyZone)).Date()
+	return DateIn(now, ResolveZone("", agencyZone))
+}
+
+// DateIn is the date at now on loc's clock, as midnight UTC of that date.
+func DateIn(now time.Time, loc *time.Location) time.Time {
+	y, m, d := now.In(loc).Date()
 	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
 }
 
