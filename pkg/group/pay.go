@@ -306,11 +306,8 @@ func (s *Service) CheckPayment(ctx context.Context, orderID int64, stage string)
 	if i < 0 || ds[i].PaymentKey == "" || ds[i].Status != InstHolding && ds[i].Status != InstVoid {
 		return nil
 	}
-	var gw payment.Gateway
-	if g, ok := s.gateways[ds[i].Channel]; ok {
-		gw = g
-	}
-	return payment.Check(ctx, gw, ds[i].PaymentKey, held{s: s, orderID: orderID, stage: stage, channel: ds[i].Channel})
+	// A channel gone from the configuration is a nil gateway: Check releases.
+	return payment.Check(ctx, s.gateways[ds[i].Channel], ds[i].PaymentKey, held{s: s, orderID: orderID, stage: stage, channel: ds[i].Channel})
 }
 
 // settled reports whether the payment asked for has nothing left to do:
