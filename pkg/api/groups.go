@@ -52,13 +52,7 @@ func registerGroups(rt *Router, s Services) {
 		ID: "requestGroupOrder", SelfAudited: true, Tag: "groups", Allow: booksGroups, Status: http.StatusCreated,
 		Summary: "Ask for a group fare (Idempotency-Key required; a replay answers the first order): to_be_quote",
 		Request: group.RequestInput{}, Response: group.View{}, Errors: []int{fault.CodeConflict}, Idempotency: IdempotencyRequired,
-	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
-		var req group.RequestInput
-		if err := Decode(r, &req); err != nil {
-			return nil, err
-		}
-		return g.Request(r.Context(), Principal(r), r.Header.Get("Idempotency-Key"), req)
-	})
+	}, book(g.Request))
 
 	rt.Handle("GET "+groupPath, Operation{
 		ID: "listGroupOrders", Tag: "groups", Allow: booksGroups,
@@ -158,12 +152,12 @@ func registerGroups(rt *Router, s Services) {
 		ID: "getGroupOrder", Tag: "groups", Allow: booksGroups,
 		Summary:  "One group order: journeys, quotes (history), installments, passenger list, tickets, timeline, ledger entries, actions allowed now",
 		Response: group.View{}, Errors: []int{fault.CodeNotFound},
-	}, withID(func(r *http.Request, n int64) (any, error) { return g.Get(r.Context(), Principal(r), n) }))
+	}, onBooking(g.Get))
 
 	rt.Handle("DELETE "+groupPath+"/{id}", Operation{
 		ID: "cancelGroupOrder", SelfAudited: true, Tag: "groups", Allow: booksGroups,
 		Summary: "Cancel a group order: free before any deposit; deposits paid are forfeited", Response: group.View{}, Errors: state,
-	}, withID(func(r *http.Request, n int64) (any, error) { return g.Cancel(r.Context(), Principal(r), n) }))
+	}, onBooking(g.Cancel))
 
 	// The group service logs every step in the ordering agency's user log
 	// (the agency's own steps are SelfAudited); the provider's steps (quote,
@@ -172,35 +166,23 @@ func registerGroups(rt *Router, s Services) {
 		ID: "quoteGroupOrder", Tag: "groups", Role: auth.RoleOperator,
 		Summary: "Provider: quote a request, or quote again (the history stays): to_be_confirm. Without segments, the suppliers' flights for the journeys",
 		Request: group.QuoteInput{}, Response: group.View{}, Errors: append([]int{fault.CodeNoFlight}, state...),
-	}, withID(func(r *http.Request, n int64) (any, error) {
-		var req group.QuoteInput
-		if err := Decode(r, &req); err != nil {
-			return nil, err
-		}
-		return g.Quote(r.Context(), Principal(r), n, req)
-	}))
+	}, onBookingWith(g.Quote))
 
 	rt.Handle("POST "+groupPath+"/{id}/close", Operation{
 		ID: "closeGroupOrder", Tag: "groups", Role: auth.RoleOperator,
 		Summary: "Provider: close a request it will not quote: closed, nothing charged",
 		Request: group.CloseInput{}, Response: group.View{}, Errors: state,
-	}, withID(func(r *http.Request, n int64) (any, error) {
-		var req group.CloseInput
-		if err := Decode(r, &req); err != nil {
-			return nil, err
-		}
-		return g.Close(r.Context(), Principal(r), n, req)
-	}))
+	}, onBookingWith(g.Close))
 
 	rt.Handle("POST "+groupPath+"/{id}/quote/acceptance", Operation{
 		ID: "acceptGroupQuote", SelfAudited: true, Tag: "groups", Allow: booksGroups,
 		Summary: "Accept the current quote (the order still needs confirming before the quote's confirm-before time)", Response: group.View{}, Errors: state,
-	}, withID(func(r *http.Request, n int64) (any, error) { return g.Accept(r.Context(), Principal(r), n) }))
+	}, onBooking(g.Accept))
 
 	rt.Handle("POST "+groupPath+"/{id}/quote/decline", Operation{
 		ID: "declineGroupQuote", SelfAudited: true, Tag: "groups", Allow: booksGroups,
 		Summary: "Decline the current quote: the request goes back to the provider (to_be_quote)", Response: group.View{}, Errors: state,
-	}, withID(func(r *http.Request, n int64) (any, error) { return g.Decline(r.Context(), Principal(r), n) }))
+	}, onBooking(g.Decline))
 
 	rt.Handle("PUT "+groupPath+"/{id}/passengers", Operation{
 		ID: "uploadGroupPassengers", SelfAudited: true, Tag: "groups", Allow: booksGroups,
@@ -234,25 +216,19 @@ func registerGroups(rt *Router, s Services) {
 	rt.Handle("GET "+groupPath+"/{id}/passengers", Operation{
 		ID: "getGroupPassengers", Tag: "groups", Allow: booksGroups,
 		Summary: "The order's passenger list", Response: []group.Passenger{}, Errors: []int{fault.CodeNotFound},
-	}, withID(func(r *http.Request, n int64) (any, error) { return g.Passengers(r.Context(), Principal(r), n) }))
+	}, onBooking(g.Passengers))
 
 	rt.Handle("POST "+groupPath+"/{id}/confirmation", Operation{
 		ID: "confirmGroupOrder", SelfAudited: true, Tag: "groups", Allow: booksGroups,
 		Summary:  "Confirm on the current quote before its confirm-before time, with a valid passenger list (locked from then on): to_be_apply_seat",
 		Response: group.View{}, Errors: state,
-	}, withID(func(r *http.Request, n int64) (any, error) { return g.Confirm(r.Context(), Principal(r), n) }))
+	}, onBooking(g.Confirm))
 
 	rt.Handle("POST "+groupPath+"/{id}/seats", Operation{
 		ID: "groupOrderSeats", Tag: "groups", Role: auth.RoleOperator,
 		Summary: "Provider: the seat application's state: applying, granted (the first installment falls due) or refused (failed, nothing charged)",
 		Request: group.SeatsInput{}, Response: group.View{}, Errors: state,
-	}, withID(func(r *http.Request, n int64) (any, error) {
-		var req group.SeatsInput
-		if err := Decode(r, &req); err != nil {
-			return nil, err
-		}
-		return g.Seats(r.Context(), Principal(r), n, req)
-	}))
+	}, onBookingWith(g.Seats))
 
 	rt.Handle("POST "+groupPath+"/{id}/payment", Operation{
 		ID: "payGroupOrder", SelfAudited: true, Tag: "groups", Allow: booksGroups,
@@ -260,11 +236,5 @@ func registerGroups(rt *Router, s Services) {
 			"late: code 100009 'Group payment time expired: contact the administrator'",
 		Request: group.PayInput{}, Response: group.View{}, Idempotency: IdempotencyOptional,
 		Errors: append([]int{fault.CodeInsufficientFund, fault.CodePaymentFailed}, state...),
-	}, withID(func(r *http.Request, n int64) (any, error) {
-		var req group.PayInput
-		if err := Decode(r, &req); err != nil {
-			return nil, err
-		}
-		return g.Pay(r.Context(), Principal(r), n, r.Header.Get("Idempotency-Key"), req)
-	}))
+	}, payBooking(g.Pay))
 }

@@ -61,23 +61,9 @@ var ordersQuery = append([]Param{
 var canBook = booking.Flights.MayBook
 
 func orderFilter(r *http.Request, loc *time.Location) (flight.Filter, error) {
+	f, err := bookingFilter(r, loc)
 	q := r.URL.Query()
-	page, size := pageFromQuery(r)
-	f := flight.Filter{Statuses: q["status"], Group: q.Get("group"), Type: q.Get("type"), Keyword: q.Get("keyword"),
-		DirectOnly: q.Get("direct") == "true" || q.Get("direct") == "1", Page: page, PageSize: size}
-	errs := map[string]string{}
-	if v := q.Get("agencyId"); v != "" {
-		id, err := strconv.ParseInt(v, 10, 64)
-		if err != nil || id < 1 {
-			errs["agencyId"] = "error.field.number"
-		}
-		f.AgencyID = id
-	}
-	f.From, f.To = dayFilter(r, loc, "error.field.date", errs)
-	if len(errs) > 0 {
-		return f, fault.Validation(errs)
-	}
-	return f, nil
+	return flight.Filter{Filter: f, Group: q.Get("group"), Type: q.Get("type")}, err
 }
 
 // postSale reads a multipart post-sale request.
@@ -131,28 +117,12 @@ func registerOrders(rt *Router, s Services) {
 		Summary: "Book a verified quote (requires an Idempotency-Key header; a replay answers the first order)",
 		Request: flight.CreateRequest{}, Response: flight.View{}, Idempotency: IdempotencyRequired,
 		Errors: []int{fault.CodeQuoteExpired, fault.CodeConflict, fault.CodeSearchTimeout},
-	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
-		var req flight.CreateRequest
-		if err := Decode(r, &req); err != nil {
-			return nil, err
-		}
-		return o.Create(r.Context(), Principal(r), r.Header.Get("Idempotency-Key"), req)
-	})
+	}, book(o.Create))
 
 	rt.Handle("GET /order/v2/flight/orders", Operation{
 		ID: "listFlightOrders", Tag: "orders", Allow: canBook,
 		Summary: "The flight orders of the caller's agency and its sub-agencies", Response: flight.Page{}, Query: ordersQuery,
-	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
-		loc, err := s.agencyZone(r)
-		if err != nil {
-			return nil, err
-		}
-		f, err := orderFilter(r, loc)
-		if err != nil {
-			return nil, err
-		}
-		return o.List(r.Context(), Principal(r), f)
-	})
+	}, listBookings(s, orderFilter, o.List))
 
 	rt.Handle("GET /order/v2/flight/orders/status", Operation{
 		ID: "flightOrderStatusCounts", Tag: "orders", Allow: canBook,
@@ -175,41 +145,19 @@ func registerOrders(rt *Router, s Services) {
 		ID: "getFlightOrder", Tag: "orders", Allow: canBook,
 		Summary:  "One order with its price breakdown, timeline, proofs, related orders and the actions allowed now",
 		Response: flight.View{}, Errors: []int{fault.CodeNotFound},
-	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
-		n, err := id(r)
-		if err != nil {
-			return nil, err
-		}
-		return o.Get(r.Context(), Principal(r), n)
-	})
+	}, onBooking(o.Get))
 
 	rt.Handle("DELETE /order/v2/flight/orders/{id}", Operation{
 		ID: "cancelFlightOrder", Tag: "orders", Allow: canBook,
 		Summary: "Cancel a booking not yet paid", Response: flight.View{}, Errors: []int{fault.CodeNotFound, fault.CodeConflict},
-	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
-		n, err := id(r)
-		if err != nil {
-			return nil, err
-		}
-		return o.Cancel(r.Context(), Principal(r), n)
-	})
+	}, onBooking(o.Cancel))
 
 	rt.Handle("POST /order/v2/flight/orders/{id}/payment", Operation{
 		ID: "payFlightOrder", Tag: "orders", Allow: canBook,
 		Summary: "Pay an order (Idempotency-Key recommended): balance through the wallet, or a payment gateway channel",
 		Request: flight.PayRequest{}, Response: flight.View{}, Idempotency: IdempotencyOptional,
 		Errors: []int{fault.CodeNotFound, fault.CodeConflict, fault.CodeInsufficientFund, fault.CodePaymentFailed, fault.CodeQuoteExpired, fault.CodeNoAccess},
-	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
-		n, err := id(r)
-		if err != nil {
-			return nil, err
-		}
-		var req flight.PayRequest
-		if err := Decode(r, &req); err != nil {
-			return nil, err
-		}
-		return o.Pay(r.Context(), Principal(r), n, r.Header.Get("Idempotency-Key"), req)
-	})
+	}, payBooking(o.Pay))
 
 	for _, typ := range []string{flight.TypeRefund, flight.TypeChange, flight.TypeVoid} {
 		var form any = PostSaleForm{}
@@ -263,13 +211,7 @@ func registerOrders(rt *Router, s Services) {
 		ID: "confirmFlightOrder", Tag: "orders", Allow: canBook,
 		Summary: "Confirm a quoted refund (before its deadline) or change (paying it from the wallet)", Response: flight.View{},
 		Errors: []int{fault.CodeNotFound, fault.CodeConflict, fault.CodeInsufficientFund, fault.CodeQuoteExpired},
-	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
-		n, err := id(r)
-		if err != nil {
-			return nil, err
-		}
-		return o.Confirm(r.Context(), Principal(r), n)
-	})
+	}, onBooking(o.Confirm))
 
 	rt.Handle("POST /order/v2/flight/orders/{id}/actions", Operation{
 		ID: "flightOrderAction", Tag: "orders", Allow: canBook,
@@ -291,17 +233,7 @@ func registerOrders(rt *Router, s Services) {
 		ID: "reviewFlightOrder", Tag: "orders", Role: auth.RoleOperator,
 		Summary: "Provider: approve, reject or quote a request, issue a held booking, or resolve an order held on an unknown supplier outcome",
 		Request: flight.ReviewRequest{}, Response: flight.View{}, Errors: []int{fault.CodeNotFound, fault.CodeConflict, fault.CodeNoAccess},
-	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
-		n, err := id(r)
-		if err != nil {
-			return nil, err
-		}
-		var req flight.ReviewRequest
-		if err := Decode(r, &req); err != nil {
-			return nil, err
-		}
-		return o.Review(r.Context(), Principal(r), n, req)
-	})
+	}, onBookingWith(o.Review))
 
 	rt.Handle("POST /order/v2/flight/orders/{id}/disruptions", Operation{
 		ID: "recordFlightDisruption", Tag: "orders", Role: auth.RoleOperator, Status: http.StatusCreated,

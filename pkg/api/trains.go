@@ -2,8 +2,6 @@ package api
 
 import (
 	"net/http"
-	"strconv"
-	"time"
 
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/booking"
@@ -30,26 +28,6 @@ var trainOrdersQuery = append([]Param{
 	{Name: "from", Type: "string", Description: "created on or after, YYYY-MM-DD" + daysNote},
 	{Name: "to", Type: "string", Description: "created on or before, YYYY-MM-DD (inclusive)" + daysNote},
 }, pagingParams...)
-
-func trainFilter(r *http.Request, loc *time.Location) (train.Filter, error) {
-	q := r.URL.Query()
-	page, size := pageFromQuery(r)
-	f := train.Filter{Statuses: q["status"], Keyword: q.Get("keyword"), DirectOnly: q.Get("direct") == "true" || q.Get("direct") == "1",
-		Page: page, PageSize: size}
-	errs := map[string]string{}
-	if v := q.Get("agencyId"); v != "" {
-		id, err := strconv.ParseInt(v, 10, 64)
-		if err != nil || id < 1 {
-			errs["agencyId"] = "error.field.number"
-		}
-		f.AgencyID = id
-	}
-	f.From, f.To = dayFilter(r, loc, "error.field.date", errs)
-	if len(errs) > 0 {
-		return f, fault.Validation(errs)
-	}
-	return f, nil
-}
 
 func registerTrains(rt *Router, s Services) {
 	if s.Trains == nil {
@@ -79,41 +57,19 @@ func registerTrains(rt *Router, s Services) {
 		Summary: "The trains of a trip on a date in the sales window, with seat classes, prices and seats left (an offer id books for 15 minutes)",
 		Request: train.SearchRequest{}, Response: train.SearchResult{},
 		Errors: []int{fault.CodeSearchTimeout, fault.CodeNoAccess},
-	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
-		var req train.SearchRequest
-		if err := Decode(r, &req); err != nil {
-			return nil, err
-		}
-		return t.Search(r.Context(), Principal(r), req)
-	})
+	}, withBody(t.Search))
 
 	rt.Handle("POST /order/v2/train/orders", Operation{
 		ID: "createTrainOrder", Tag: "trains", Allow: booksTrains, Status: http.StatusCreated,
 		Summary: "Book seats of an offer for passengers (requires an Idempotency-Key header; a replay answers the first order); the railway holds them until holdExpiresAt",
 		Request: train.CreateRequest{}, Response: train.View{}, Idempotency: IdempotencyRequired,
 		Errors: []int{fault.CodeQuoteExpired, fault.CodeNoFlight, fault.CodeConflict},
-	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
-		var req train.CreateRequest
-		if err := Decode(r, &req); err != nil {
-			return nil, err
-		}
-		return t.Create(r.Context(), Principal(r), r.Header.Get("Idempotency-Key"), req)
-	})
+	}, book(t.Create))
 
 	rt.Handle("GET /order/v2/train/orders", Operation{
 		ID: "listTrainOrders", Tag: "trains", Allow: seesTrains,
 		Summary: "The train orders of the caller's agency and its sub-agencies", Response: train.Page{}, Query: trainOrdersQuery,
-	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
-		loc, err := s.agencyZone(r)
-		if err != nil {
-			return nil, err
-		}
-		f, err := trainFilter(r, loc)
-		if err != nil {
-			return nil, err
-		}
-		return t.List(r.Context(), Principal(r), f)
-	})
+	}, listBookings(s, bookingFilter, t.List))
 
 	rt.Handle("GET /order/v2/train/orders/status", Operation{
 		ID: "trainOrderStatusCounts", Tag: "trains", Allow: seesTrains,
@@ -127,120 +83,52 @@ func registerTrains(rt *Router, s Services) {
 		ID: "getTrainOrder", Tag: "trains", Allow: seesTrains,
 		Summary:  "One train order with its tickets, timeline, waiting quote and the actions allowed now",
 		Response: train.View{}, Errors: []int{fault.CodeNotFound},
-	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
-		n, err := id(r)
-		if err != nil {
-			return nil, err
-		}
-		return t.Get(r.Context(), Principal(r), n)
-	})
+	}, onBooking(t.Get))
 
 	rt.Handle("POST /order/v2/train/orders/{id}/payment", Operation{
 		ID: "payTrainOrder", Tag: "trains", Allow: booksTrains,
 		Summary: "Pay an order from the wallet (Idempotency-Key: a replay answers the order); tickets are issued in the background",
 		Request: train.PayRequest{}, Response: train.View{}, Idempotency: IdempotencyOptional,
 		Errors: []int{fault.CodeInsufficientFund, fault.CodePaymentFailed, fault.CodeQuoteExpired, fault.CodeConflict, fault.CodeNotFound},
-	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
-		n, err := id(r)
-		if err != nil {
-			return nil, err
-		}
-		var req train.PayRequest
-		if err := Decode(r, &req); err != nil {
-			return nil, err
-		}
-		return t.Pay(r.Context(), Principal(r), n, r.Header.Get("Idempotency-Key"), req)
-	})
+	}, payBooking(t.Pay))
 
 	rt.Handle("DELETE /order/v2/train/orders/{id}", Operation{
 		ID: "cancelTrainOrder", Tag: "trains", Allow: booksTrains,
 		Summary: "Cancel an unpaid order; the seats go back to the railway", Response: train.View{},
 		Errors: []int{fault.CodeConflict, fault.CodeNotFound},
-	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
-		n, err := id(r)
-		if err != nil {
-			return nil, err
-		}
-		return t.Cancel(r.Context(), Principal(r), n)
-	})
+	}, onBooking(t.Cancel))
 
 	rt.Handle("POST /order/v2/train/orders/{id}/refund", Operation{
 		ID: "trainRefundQuote", Tag: "trains", Allow: booksTrains,
 		Summary: "Quote refunding some passengers' tickets (all when none given) with the railway's fee by time band; the order waits in rfd_to_be_confirm. Closed 30 minutes before departure",
 		Request: train.RefundRequest{}, Response: train.RefundQuoteView{},
 		Errors: []int{fault.CodeConflict, fault.CodeNotFound},
-	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
-		n, err := id(r)
-		if err != nil {
-			return nil, err
-		}
-		var req train.RefundRequest
-		if r.ContentLength != 0 {
-			if err := Decode(r, &req); err != nil {
-				return nil, err
-			}
-		}
-		return t.RefundQuote(r.Context(), Principal(r), n, req)
-	})
+	}, onBookingMaybeWith(t.RefundQuote))
 
 	rt.Handle("POST /order/v2/train/orders/{id}/change", Operation{
 		ID: "trainChangeQuote", Tag: "trains", Allow: booksTrains,
 		Summary: "Quote moving some passengers to another train (offer of a new search; once per ticket) with the fare difference; the order waits in chg_to_be_confirm",
 		Request: train.ChangeRequest{}, Response: train.ChangeQuoteView{},
 		Errors: []int{fault.CodeConflict, fault.CodeQuoteExpired, fault.CodeNoFlight, fault.CodeNotFound},
-	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
-		n, err := id(r)
-		if err != nil {
-			return nil, err
-		}
-		var req train.ChangeRequest
-		if err := Decode(r, &req); err != nil {
-			return nil, err
-		}
-		return t.ChangeQuote(r.Context(), Principal(r), n, req)
-	})
+	}, onBookingWith(t.ChangeQuote))
 
 	rt.Handle("POST /order/v2/train/orders/{id}/confirmation", Operation{
 		ID: "confirmTrainQuote", Tag: "trains", Allow: booksTrains,
 		Summary:  "Confirm the refund or change quote waiting: refunded (money back to the wallet, refund-train) or changed (fare difference, change-train)",
 		Response: train.View{}, Errors: []int{fault.CodeConflict, fault.CodeQuoteExpired, fault.CodeInsufficientFund, fault.CodeNotFound},
-	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
-		n, err := id(r)
-		if err != nil {
-			return nil, err
-		}
-		return t.Confirm(r.Context(), Principal(r), n)
-	})
+	}, onBooking(t.Confirm))
 
 	rt.Handle("DELETE /order/v2/train/orders/{id}/quote", Operation{
 		ID: "dropTrainQuote", Tag: "trains", Allow: booksTrains,
 		Summary: "Drop the refund or change quote waiting; the order is as before", Response: train.View{},
 		Errors: []int{fault.CodeConflict, fault.CodeNotFound},
-	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
-		n, err := id(r)
-		if err != nil {
-			return nil, err
-		}
-		return t.DropQuote(r.Context(), Principal(r), n)
-	})
+	}, onBooking(t.DropQuote))
 
 	rt.Handle("POST /order/v2/train/orders/{id}/tickets", Operation{
 		ID: "confirmTrainTickets", Tag: "trains", Allow: auth.Subject.IsProvider,
 		Summary: "Provider: issue a paid order's tickets by hand (manual mode, or ticketing that gave up), or fail it with the money back",
 		Request: train.ConfirmTicketsRequest{}, OptionalBody: true, Response: train.View{}, Errors: []int{fault.CodeConflict, fault.CodeNotFound},
-	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
-		n, err := id(r)
-		if err != nil {
-			return nil, err
-		}
-		var req train.ConfirmTicketsRequest
-		if r.ContentLength != 0 {
-			if err := Decode(r, &req); err != nil {
-				return nil, err
-			}
-		}
-		return t.ConfirmTickets(r.Context(), Principal(r), n, req)
-	})
+	}, onBookingMaybeWith(t.ConfirmTickets))
 
 	rt.HandleRaw("GET /order/v2/train/orders/{id}/documents/eticket", Operation{
 		ID: "downloadTrainTicket", Tag: "trains", Allow: seesTrains,

@@ -144,5 +144,17 @@ func TestManagedAgencyAPI(t *testing.T) {
 		if resp, env := call(t, srv, "GET", "/order/v2/flight/orders?agencyId=x", "en", "", as(demo.Token)...); resp.StatusCode != 400 || !strings.Contains(string(env.Data), "agencyId") {
 			t.Errorf("bad agencyId: %d %s", resp.StatusCode, env.Data)
 		}
+		// An agency outside the caller's tree is refused alike on every
+		// line (booking.Viewer.List), in the caller's language.
+		for _, list := range []string{"/order/v2/flight/orders", "/order/v2/train/orders"} {
+			resp, env := call(t, srv, "GET", list+"?agencyId=222", "zh-cn", "", as(demo.Token)...)
+			if resp.StatusCode != 400 || !strings.Contains(string(env.Data), "无权查看该代理") {
+				t.Errorf("%s of another network's agency: %d %s", list, resp.StatusCode, env.Data)
+			}
+			resp, env = call(t, srv, "GET", list+"?agencyId=3", "en", "", as(demo.Token)...)
+			if resp.StatusCode != 200 {
+				t.Errorf("%s of a sub-agency: %d %s", list, resp.StatusCode, env.Data)
+			}
+		}
 	})
 }

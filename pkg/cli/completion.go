@@ -10,6 +10,7 @@ import (
 
 	"github.com/voyage/voyage/pkg/admin"
 	"github.com/voyage/voyage/pkg/agency"
+	"github.com/voyage/voyage/pkg/booking"
 	"github.com/voyage/voyage/pkg/flight"
 )
 
@@ -96,7 +97,7 @@ func (r *Root) completeIDs(what string) cobra.CompletionFunc {
 func idCompletions(ctx context.Context, b admin.Backend, what string) ([]string, error) {
 	var out []string
 	if what == "order" {
-		page, err := b.Orders(ctx, flight.Filter{Page: 1, PageSize: 100})
+		page, err := b.Orders(ctx, flight.Filter{Filter: booking.Filter{Page: 1, PageSize: 100}})
 		if err != nil {
 			return nil, err
 		}

@@ -279,22 +279,12 @@ type StatusCount struct {
 	Cnt    int    `json:"cnt"`
 }
 
-// Filter narrows an order list.
+// Filter narrows an order list: the filters of every line, and a
+// flight's own.
 type Filter struct {
-	// AgencyID keeps one agency's orders (within what the caller sees).
-	AgencyID int64
-	Statuses []string
+	booking.Filter
 	// Group is a pending group of spec §4 (to_be_paid, reviewing…).
 	Group string
 	// Type is origin, change, refund, void or "" / "all".
 	Type string
-	// Keyword matches booking number, PNR, ticket number, flight number or a
-	// passenger's surname.
-	Keyword string
-	// DirectOnly keeps the caller's agency's own bookings, not its
-	// sub-agencies'.
-	DirectOnly bool
-	From, To   time.Time
-	Page       int
-	PageSize   int
 }

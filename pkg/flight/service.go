@@ -711,28 +711,25 @@ func (s *Service) List(ctx context.Context, who auth.Principal, f Filter) (Page,
 	if err != nil {
 		return Page{}, err
 	}
-	pg := booking.Pages(f.Page, f.PageSize)
-	f.Page, f.PageSize = pg.Page, pg.Size
 	if f.Type != "" && f.Type != "all" && !slices.Contains(Types, f.Type) {
 		return Page{}, fault.Validation(map[string]string{"type": "order.error.type"})
-	}
-	for _, st := range f.Statuses {
-		if !ValidStatus(st) {
-			return Page{}, fault.Validation(map[string]string{"status": "order.error.status"})
-		}
 	}
 	if f.Group != "" && GroupStatuses(f.Group) == nil {
 		return Page{}, fault.Validation(map[string]string{"group": "order.error.group"})
 	}
-	sc := v.Scope
-	if f.DirectOnly {
-		sc.Agency, sc.DirectOnly = who.AgencyID, true
+	for _, st := range GroupStatuses(f.Group) {
+		f.Statuses = append(f.Statuses, string(st))
 	}
-	orders, total, err := list(ctx, s.db, sc, f)
+	q, pg, err := v.List(ctx, s.agencies, f.Filter, ValidStatus)
 	if err != nil {
 		return Page{}, err
 	}
-	p := Page{Items: make([]View, 0, len(orders)), Total: total, Page: f.Page, PageSize: f.PageSize}
+	keep(q, f)
+	orders, total, err := booking.Rows(ctx, s.db, q, columns, "flight_orders", pg, row.decode)
+	if err != nil {
+		return Page{}, err
+	}
+	p := Page{Items: make([]View, 0, len(orders)), Total: total, Page: pg.Page, PageSize: pg.Size}
 	for _, o := range orders {
 		p.Items = append(p.Items, s.view(o, v.Side(o.AgencyID)))
 	}
@@ -748,7 +745,7 @@ func (s *Service) StatusCounts(ctx context.Context, who auth.Principal, statuses
 	}
 	for _, st := range statuses {
 		if !ValidStatus(st) {
-			return nil, fault.Validation(map[string]string{"status": "order.error.status"})
+			return nil, fault.Validation(map[string]string{"status": "booking.error.status"})
 		}
 	}
 	if len(statuses) == 0 {

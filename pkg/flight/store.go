@@ -469,59 +469,20 @@ func loadByKey(ctx context.Context, db *store.DB, agencyID int64, key string) (O
 
 func errNotFound() error { return fault.NotFound("order.error.notFound") }
 
-// query is the list of the orders sc sees that f keeps.
-func query(sc booking.Scope, f Filter) *booking.Query {
-	q := sc.Query("agency_id", "user_id")
-	if f.AgencyID != 0 {
-		q.And("agency_id = ?", f.AgencyID)
-	}
-	statuses := f.Statuses
-	if g := GroupStatuses(f.Group); g != nil {
-		for _, s := range g {
-			statuses = append(statuses, string(s))
-		}
-	}
-	q.In("status", statuses)
+// keep adds the flight list's own filters to q: the order type and the
+// keyword (booking number, PNR, ticket or flight number, passenger).
+func keep(q *booking.Query, f Filter) {
 	if f.Type != "" && f.Type != "all" {
 		q.And("type = ?", f.Type)
 	}
-	if k := strings.TrimSpace(f.Keyword); k != "" {
-		like := "%" + strings.ToUpper(k) + "%"
+	if like := f.Like(); like != "" {
 		q.And("(UPPER(booking_number) LIKE ? OR UPPER(pnr) LIKE ? OR ticket_numbers LIKE ? OR UPPER(flight_number) LIKE ? OR UPPER(passengers) LIKE ?)",
 			like, like, like, like, like)
 	}
-	if !f.From.IsZero() {
-		q.And("created_at >= ?", f.From.UTC())
-	}
-	if !f.To.IsZero() {
-		q.And("created_at < ?", f.To.UTC())
-	}
-	return q
-}
-
-func list(ctx context.Context, db *store.DB, sc booking.Scope, f Filter) ([]Order, int, error) {
-	q := query(sc, f)
-	total, err := q.Count(ctx, db, "flight_orders")
-	if err != nil {
-		return nil, 0, err
-	}
-	var rows []row
-	if err := q.Page(ctx, db, &rows, columns, "flight_orders", booking.Paging{Page: f.Page, Size: f.PageSize}); err != nil {
-		return nil, 0, err
-	}
-	out := make([]Order, 0, len(rows))
-	for _, r := range rows {
-		o, err := r.decode()
-		if err != nil {
-			return nil, 0, err
-		}
-		out = append(out, o)
-	}
-	return out, total, nil
 }
 
 func counts(ctx context.Context, db *store.DB, sc booking.Scope, statuses []string) (map[string]int, error) {
-	return query(sc, Filter{Statuses: statuses}).StatusCounts(ctx, db, "flight_orders")
+	return sc.Query("agency_id", "user_id").In("status", statuses).StatusCounts(ctx, db, "flight_orders")
 }
 
 func events(ctx context.Context, db *store.DB, orderID int64) ([]Event, error) {

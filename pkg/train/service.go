@@ -240,16 +240,8 @@ func requestHash(v any) string {
 	return hex.EncodeToString(h[:])
 }
 
-// Filter selects orders for List.
-type Filter struct {
-	Statuses   []string
-	Keyword    string
-	AgencyID   int64
-	DirectOnly bool
-	From, To   time.Time
-	Page       int
-	PageSize   int
-}
+// Filter selects orders for List: the filters of every line.
+type Filter = booking.Filter
 
 // Page is a page of orders.
 type Page struct {
@@ -271,32 +263,15 @@ func (s *Service) List(ctx context.Context, who auth.Principal, f Filter) (Page,
 	if err != nil {
 		return Page{}, err
 	}
-	pg := booking.Pages(f.Page, f.PageSize)
-	f.Page, f.PageSize = pg.Page, pg.Size
-	for _, st := range f.Statuses {
-		if !ValidStatus(st) {
-			return Page{}, fault.Validation(map[string]string{"status": "train.error.status"})
-		}
-	}
-	if f.AgencyID != 0 && v.Scope.Agency != 0 {
-		ok, err := s.agencies.IsWithin(ctx, v.Scope.Agency, f.AgencyID)
-		if err != nil {
-			return Page{}, err
-		}
-		if !ok {
-			return Page{}, fault.Validation(map[string]string{"agencyId": "train.error.agency"})
-		}
-	}
-	sc := v.Scope
-	sc.DirectOnly = f.DirectOnly
-	if sc.Agency == 0 && f.DirectOnly {
-		f.AgencyID = who.AgencyID
-	}
-	orders, total, err := list(ctx, s.db, sc, f)
+	q, pg, err := v.List(ctx, s.agencies, f, ValidStatus)
 	if err != nil {
 		return Page{}, err
 	}
-	out := Page{Items: make([]View, 0, len(orders)), Total: total, Page: f.Page, PageSize: f.PageSize}
+	orders, total, err := list(ctx, s.db, q, f, pg)
+	if err != nil {
+		return Page{}, err
+	}
+	out := Page{Items: make([]View, 0, len(orders)), Total: total, Page: pg.Page, PageSize: pg.Size}
 	for _, o := range orders {
 		out.Items = append(out.Items, s.view(o, v.Side(o.AgencyID)))
 	}
@@ -312,7 +287,7 @@ func (s *Service) Counts(ctx context.Context, who auth.Principal, statuses []str
 	}
 	for _, st := range statuses {
 		if !ValidStatus(st) {
-			return nil, fault.Validation(map[string]string{"status": "train.error.status"})
+			return nil, fault.Validation(map[string]string{"status": "booking.error.status"})
 		}
 	}
 	m, err := counts(ctx, s.db, v.Scope, statuses)

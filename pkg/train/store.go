@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -284,45 +283,18 @@ func fill(ctx context.Context, db *store.DB, q sqlx.QueryerContext, orders []Ord
 	return nil
 }
 
-// query is the list of the orders sc sees that f keeps.
-func query(sc booking.Scope, f Filter) *booking.Query {
-	q := sc.Query("agency_id", "user_id")
-	if f.AgencyID != 0 {
-		q.And("agency_id = ?", f.AgencyID)
-	}
-	q.In("status", f.Statuses)
-	if k := strings.TrimSpace(f.Keyword); k != "" {
-		like := "%" + strings.ToUpper(k) + "%"
+// list is one page of the orders q keeps, with their passengers and
+// tickets; q gets the train list's keyword match (booking or train number,
+// a passenger's surname or document number, a ticket number).
+func list(ctx context.Context, db *store.DB, q *booking.Query, f Filter, pg booking.Paging) ([]Order, int, error) {
+	if like := f.Like(); like != "" {
 		q.And(`(UPPER(booking_number) LIKE ? OR UPPER(train_number) LIKE ?
 			OR id IN (SELECT order_id FROM train_passengers WHERE UPPER(surname) LIKE ? OR UPPER(document_number) LIKE ?)
 			OR id IN (SELECT order_id FROM train_tickets WHERE ticket_number LIKE ?))`, like, like, like, like, like)
 	}
-	if !f.From.IsZero() {
-		q.And("created_at >= ?", f.From.UTC())
-	}
-	if !f.To.IsZero() {
-		q.And("created_at < ?", f.To.UTC())
-	}
-	return q
-}
-
-func list(ctx context.Context, db *store.DB, sc booking.Scope, f Filter) ([]Order, int, error) {
-	q := query(sc, f)
-	total, err := q.Count(ctx, db, "train_orders")
+	out, total, err := booking.Rows(ctx, db, q, columns, "train_orders", pg, row.decode)
 	if err != nil {
 		return nil, 0, err
-	}
-	var rows []row
-	if err := q.Page(ctx, db, &rows, columns, "train_orders", booking.Paging{Page: f.Page, Size: f.PageSize}); err != nil {
-		return nil, 0, err
-	}
-	out := make([]Order, 0, len(rows))
-	for _, r := range rows {
-		o, err := r.decode()
-		if err != nil {
-			return nil, 0, err
-		}
-		out = append(out, o)
 	}
 	if err := fill(ctx, db, db, out); err != nil {
 		return nil, 0, err
@@ -331,7 +303,7 @@ func list(ctx context.Context, db *store.DB, sc booking.Scope, f Filter) ([]Orde
 }
 
 func counts(ctx context.Context, db *store.DB, sc booking.Scope, statuses []string) (map[string]int, error) {
-	return query(sc, Filter{Statuses: statuses}).StatusCounts(ctx, db, "train_orders")
+	return sc.Query("agency_id", "user_id").In("status", statuses).StatusCounts(ctx, db, "train_orders")
 }
 
 func events(ctx context.Context, db *store.DB, orderID int64) ([]Event, error) {

@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/voyage/voyage/pkg/admin"
+	"github.com/voyage/voyage/pkg/booking"
 	"github.com/voyage/voyage/pkg/flight"
 	"github.com/voyage/voyage/pkg/group"
 	"github.com/voyage/voyage/pkg/train"
@@ -99,7 +100,7 @@ func (m *Model) fetchOrderRows(pageNo int) tea.Cmd {
 		msg := orderRowsMsg{kind: kind, keyword: keyword, pageNo: pageNo, names: map[int64]string{}}
 		switch kind {
 		case flightOrders:
-			p, err := b.Orders(ctx, flight.Filter{Keyword: keyword, Page: pageNo, PageSize: size})
+			p, err := b.Orders(ctx, flight.Filter{Filter: booking.Filter{Keyword: keyword, Page: pageNo, PageSize: size}})
 			msg.err, msg.total = err, p.Total
 			for _, o := range p.Items {
 				msg.rows = append(msg.rows, orderRow{id: o.ID, booking: o.BookingNumber, agencyID: o.AgencyID,

@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/voyage/voyage/pkg/admin"
+	"github.com/voyage/voyage/pkg/booking"
 	"github.com/voyage/voyage/pkg/flight"
 	"github.com/voyage/voyage/pkg/geo"
 )
@@ -66,7 +67,7 @@ func (m *Model) fetchOrders(pageNo int) tea.Cmd {
 	ctx, cancel := m.call()
 	return func() tea.Msg {
 		defer cancel()
-		p, err := b.Orders(ctx, flight.Filter{Group: reviewGroup, Page: pageNo, PageSize: size})
+		p, err := b.Orders(ctx, flight.Filter{Group: reviewGroup, Filter: booking.Filter{Page: pageNo, PageSize: size}})
 		names := map[int64]string{}
 		if err == nil {
 			for _, o := range p.Items {

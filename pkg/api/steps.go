@@ -1,0 +1,137 @@
+package api
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/booking"
+	"github.com/voyage/voyage/pkg/fault"
+)
+
+// The adapters below turn a product line's service method into a route's
+// handler. Every line (flight, train, group) has the same kinds of step:
+// one on a booking named by the path's {id}, with or without a JSON body,
+// some keyed by the Idempotency-Key header. Written once here, a line's
+// routes say only which method and which Operation.
+
+// onBooking runs a step on the booking named by the path's {id}.
+func onBooking[V any](step func(context.Context, auth.Principal, int64) (V, error)) HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) (any, error) {
+		id, err := PathID(r, "id")
+		if err != nil {
+			return nil, err
+		}
+		return step(r.Context(), Principal(r), id)
+	}
+}
+
+// onBookingWith runs a step on the booking named by the path's {id} with
+// the request's JSON body.
+func onBookingWith[Req, V any](step func(context.Context, auth.Principal, int64, Req) (V, error)) HandlerFunc {
+	return onBookingBody(step, false)
+}
+
+// onBookingMaybeWith is onBookingWith where the body may be left out: an
+// empty body is the request's zero value.
+func onBookingMaybeWith[Req, V any](step func(context.Context, auth.Principal, int64, Req) (V, error)) HandlerFunc {
+	return onBookingBody(step, true)
+}
+
+func onBookingBody[Req, V any](step func(context.Context, auth.Principal, int64, Req) (V, error), optional bool) HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) (any, error) {
+		id, err := PathID(r, "id")
+		if err != nil {
+			return nil, err
+		}
+		var req Req
+		if !optional || r.ContentLength != 0 {
+			if err := Decode(r, &req); err != nil {
+				return nil, err
+			}
+		}
+		return step(r.Context(), Principal(r), id, req)
+	}
+}
+
+// payBooking runs a payment on the booking named by the path's {id}: the
+// JSON body says how, the Idempotency-Key header makes a replay answer the
+// first payment.
+func payBooking[Req, V any](step func(context.Context, auth.Principal, int64, string, Req) (V, error)) HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) (any, error) {
+		id, err := PathID(r, "id")
+		if err != nil {
+			return nil, err
+		}
+		var req Req
+		if err := Decode(r, &req); err != nil {
+			return nil, err
+		}
+		return step(r.Context(), Principal(r), id, r.Header.Get("Idempotency-Key"), req)
+	}
+}
+
+// book creates a booking from the request's JSON body under the
+// Idempotency-Key header.
+func book[Req, V any](create func(context.Context, auth.Principal, string, Req) (V, error)) HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) (any, error) {
+		var req Req
+		if err := Decode(r, &req); err != nil {
+			return nil, err
+		}
+		return create(r.Context(), Principal(r), r.Header.Get("Idempotency-Key"), req)
+	}
+}
+
+// withBody runs a step that takes the request's JSON body and nothing else
+// of the path.
+func withBody[Req, V any](step func(context.Context, auth.Principal, Req) (V, error)) HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) (any, error) {
+		var req Req
+		if err := Decode(r, &req); err != nil {
+			return nil, err
+		}
+		return step(r.Context(), Principal(r), req)
+	}
+}
+
+// bookingFilter reads the filters every line's list takes from the query:
+// status (repeated), keyword, agencyId, direct, from and to (days on the
+// agency's clock, loc), page and pageSize.
+func bookingFilter(r *http.Request, loc *time.Location) (booking.Filter, error) {
+	q := r.URL.Query()
+	page, size := pageFromQuery(r)
+	f := booking.Filter{Statuses: q["status"], Keyword: q.Get("keyword"), DirectOnly: q.Get("direct") == "true" || q.Get("direct") == "1",
+		Page: page, PageSize: size}
+	errs := map[string]string{}
+	if v := q.Get("agencyId"); v != "" {
+		id, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || id < 1 {
+			errs["agencyId"] = "error.field.number"
+		}
+		f.AgencyID = id
+	}
+	f.From, f.To = dayFilter(r, loc, "error.field.date", errs)
+	if len(errs) > 0 {
+		return f, fault.Validation(errs)
+	}
+	return f, nil
+}
+
+// listBookings answers a line's list: the filter read on the agency's
+// clock, then the line's List.
+func listBookings[F, P any](s Services, filter func(*http.Request, *time.Location) (F, error), list func(context.Context, auth.Principal, F) (P, error)) HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) (any, error) {
+		loc, err := s.agencyZone(r)
+		if err != nil {
+			return nil, err
+		}
+		f, err := filter(r, loc)
+		if err != nil {
+			return nil, err
+		}
+		return list(r.Context(), Principal(r), f)
+	}
+}
