@@ -8,6 +8,7 @@ import { useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useT } from './useT';
 import { ApiError, call, codes, errorText, networkError } from './flight/api';
 import { AirportPicker } from './flight/AirportPicker';
+import { focusFirst, MultiActions, RemoveJourney, sortFieldErrors, TripChoice, useFieldErrors } from './formParts';
 import { cabins, type Passengers } from './flight/types';
 import { newIdempotencyKey } from './FlightConfirm';
 import {
@@ -45,27 +46,12 @@ type Created = { id: number; bookingNumber?: string; status?: string };
 export function GroupRequest({ today, minSeats = 10, contact, confirmPath, navigate = (u) => window.location.assign(u), debounceMs }: GroupRequestProps) {
   const { t, lang } = useT();
   const [form, setForm] = useState<RequestForm>(() => initialForm(today, contact));
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [formErrors, setFormErrors] = useState<string[]>([]);
+  const { errors, setErrors, formErrors, setFormErrors, clearError } = useFieldErrors();
   const [busy, setBusy] = useState(false);
   const key = useRef<string | null>(null);
 
-  function clearError(field: string) {
-    if (!errors[field]) return;
-    setErrors((e) => {
-      const next = { ...e };
-      delete next[field];
-      return next;
-    });
-  }
-
   function setJourney(k: number, patch: Partial<Journey>) {
     setForm((f) => ({ ...f, journeys: f.journeys.map((j) => (j.key === k ? { ...j, ...patch } : j)) }));
-  }
-
-  function focusFirst(fields: Record<string, string>) {
-    const first = Object.keys(fields)[0];
-    if (first) document.getElementById(fieldId(first))?.focus();
   }
 
   async function submit(ev: FormEvent) {
@@ -74,7 +60,7 @@ export function GroupRequest({ today, minSeats = 10, contact, confirmPath, navig
     setErrors(found);
     setFormErrors([]);
     if (Object.keys(found).length) {
-      focusFirst(found);
+      focusFirst(found, fieldId);
       return;
     }
     setFormErrors([]);
@@ -88,17 +74,11 @@ export function GroupRequest({ today, minSeats = 10, contact, confirmPath, navig
       // A refusal is final for this body: an edited form is a new request.
       if (err instanceof ApiError && err.code !== networkError && err.status < 500) key.current = null;
       if (err instanceof ApiError && err.code === codes.validation) {
-        const fields: Record<string, string> = {};
-        const rest: string[] = [];
-        for (const [k, msg] of Object.entries(err.fields)) {
-          const mine = fieldFor(k, form);
-          if (mine && !fields[mine]) fields[mine] = msg;
-          else rest.push(msg);
-        }
+        const { fields, rest } = sortFieldErrors(err.fields, (k) => fieldFor(k, form));
         setErrors(fields);
         const n = Object.keys(fields).length;
         setFormErrors(rest.length || n ? rest : [err.message || errorText(err, t)]);
-        focusFirst(fields);
+        focusFirst(fields, fieldId);
       } else {
         setFormErrors([errorText(err, t)]);
       }
@@ -117,25 +97,18 @@ export function GroupRequest({ today, minSeats = 10, contact, confirmPath, navig
 
   return (
     <form className="fs-form gr-form" noValidate onSubmit={submit} aria-label={t('groupportal.request.formLabel')}>
-      <fieldset className="fs-trip">
-        <legend className="visually-hidden">{t('groupportal.request.trip')}</legend>
-        {tripTypes.map((tt) => (
-          <label key={tt} className={form.trip === tt ? 'fs-trip-option is-checked' : 'fs-trip-option'}>
-            <input
-              type="radio"
-              name="trip"
-              value={tt}
-              checked={form.trip === tt}
-              onChange={() => {
-                setForm((f) => withTrip(f, tt));
-                setErrors({});
-                setFormErrors([]);
-              }}
-            />
-            <span>{t(`groupportal.trip.${tt}`)}</span>
-          </label>
-        ))}
-      </fieldset>
+      <TripChoice
+        name="trip"
+        legend={t('groupportal.request.trip')}
+        types={tripTypes}
+        value={form.trip}
+        label={(tt) => t(`groupportal.trip.${tt}`)}
+        onChange={(tt) => {
+          setForm((f) => withTrip(f, tt));
+          setErrors({});
+          setFormErrors([]);
+        }}
+      />
 
       {(formErrors.length > 0 || fieldErrors > 0) && (
         <div className="form-errors" role="alert">
@@ -216,29 +189,26 @@ export function GroupRequest({ today, minSeats = 10, contact, confirmPath, navig
                 />
               </Field>
               {form.trip === 'multi' && form.journeys.length > minMultiJourneys && (
-                <button
-                  type="button"
-                  className="btn btn-small fs-remove"
-                  aria-label={t('groupportal.request.removeN', { n: i + 1 })}
-                  onClick={() => {
+                <RemoveJourney
+                  label={t('groupportal.request.removeN', { n: i + 1 })}
+                  text={t('groupportal.request.remove')}
+                  onRemove={() => {
                     setForm((f) => removeJourney(f, j.key));
                     setErrors({});
                   }}
-                >
-                  {t('groupportal.request.remove')}
-                </button>
+                />
               )}
             </div>
           </li>
         ))}
       </ol>
       {form.trip === 'multi' && (
-        <p className="fs-multi-actions">
-          <button type="button" className="btn btn-small" disabled={form.journeys.length >= maxJourneys} onClick={() => setForm((f) => addJourney(f))}>
-            {t('groupportal.request.add')}
-          </button>
-          <span className="fs-hint">{t('groupportal.request.maxJourneys', { max: maxJourneys })}</span>
-        </p>
+        <MultiActions
+          full={form.journeys.length >= maxJourneys}
+          add={t('groupportal.request.add')}
+          hint={t('groupportal.request.maxJourneys', { max: maxJourneys })}
+          onAdd={() => setForm((f) => addJourney(f))}
+        />
       )}
 
       <fieldset className="gr-box">

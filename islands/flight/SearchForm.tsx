@@ -6,6 +6,7 @@ import { useState, type FormEvent } from 'react';
 import { useT } from '../useT';
 import { ApiError, codes, errorText } from './api';
 import { AirportPicker } from './AirportPicker';
+import { focusFirst, MultiActions, RemoveJourney, sortFieldErrors, TripChoice, useFieldErrors } from '../formParts';
 import { PassengersPicker } from './PassengersPicker';
 import {
   activeRows,
@@ -34,19 +35,9 @@ const bookingTypes: BookingType[] = ['oneway', 'return', 'multi'];
 
 export function SearchForm({ form, setForm, today, onSearch, debounceMs }: SearchFormProps) {
   const { t } = useT();
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [formErrors, setFormErrors] = useState<string[]>([]);
+  const { errors, setErrors, formErrors, setFormErrors, clearError } = useFieldErrors();
   const [busy, setBusy] = useState(false);
   const rows = activeRows(form);
-
-  function clearError(field: string) {
-    if (!errors[field]) return;
-    setErrors((e) => {
-      const next = { ...e };
-      delete next[field];
-      return next;
-    });
-  }
 
   function setRow(key: number, patch: Partial<Row>) {
     setForm((f) => ({ ...f, rows: f.rows.map((r) => (r.key === key ? { ...r, ...patch } : r)) }));
@@ -58,7 +49,7 @@ export function SearchForm({ form, setForm, today, onSearch, debounceMs }: Searc
     setErrors(problems.fields);
     setFormErrors(problems.form);
     if (problems.form.length || Object.keys(problems.fields).length) {
-      focusFirstError(problems.fields);
+      focusFirst(problems.fields, fieldId);
       return;
     }
     setBusy(true);
@@ -66,16 +57,10 @@ export function SearchForm({ form, setForm, today, onSearch, debounceMs }: Searc
       await onSearch({ kind: 'shopping', request: toRequest(form) });
     } catch (err) {
       if (err instanceof ApiError && err.code === codes.validation && Object.keys(err.fields).length) {
-        const fields: Record<string, string> = {};
-        const rest: string[] = [];
-        for (const [k, msg] of Object.entries(err.fields)) {
-          const mine = fieldOf(k, form);
-          if (mine && !fields[mine]) fields[mine] = msg;
-          else rest.push(msg);
-        }
+        const { fields, rest } = sortFieldErrors(err.fields, (k) => fieldOf(k, form));
         setErrors(fields);
         setFormErrors(rest.length ? rest : Object.keys(fields).length ? [] : [err.message]);
-        focusFirstError(fields);
+        focusFirst(fields, fieldId);
       } else {
         setFormErrors([errorText(err, t)]);
       }
@@ -84,34 +69,20 @@ export function SearchForm({ form, setForm, today, onSearch, debounceMs }: Searc
     }
   }
 
-  function focusFirstError(fields: Record<string, string>) {
-    const first = Object.keys(fields)[0];
-    if (!first) return;
-    const el = document.getElementById(fieldId(first));
-    el?.focus();
-  }
-
   return (
     <form className="fs-form" noValidate onSubmit={submit} aria-label={t('flight.search.formLabel')}>
-      <fieldset className="fs-trip">
-        <legend className="visually-hidden">{t('flight.trip.label')}</legend>
-        {bookingTypes.map((bt) => (
-          <label key={bt} className={form.bookingType === bt ? 'fs-trip-option is-checked' : 'fs-trip-option'}>
-            <input
-              type="radio"
-              name="bookingType"
-              value={bt}
-              checked={form.bookingType === bt}
-              onChange={() => {
-                setForm((f) => withBookingType(f, bt));
-                setErrors({});
-                setFormErrors([]);
-              }}
-            />
-            <span>{t(`flight.trip.${bt}`)}</span>
-          </label>
-        ))}
-      </fieldset>
+      <TripChoice
+        name="bookingType"
+        legend={t('flight.trip.label')}
+        types={bookingTypes}
+        value={form.bookingType}
+        label={(bt) => t(`flight.trip.${bt}`)}
+        onChange={(bt) => {
+          setForm((f) => withBookingType(f, bt));
+          setErrors({});
+          setFormErrors([]);
+        }}
+      />
 
       {formErrors.length > 0 && (
         <div className="form-errors" role="alert">
@@ -193,17 +164,14 @@ export function SearchForm({ form, setForm, today, onSearch, debounceMs }: Searc
                 />
               )}
               {form.bookingType === 'multi' && rows.length > minMultiFlights && (
-                <button
-                  type="button"
-                  className="btn btn-small fs-remove"
-                  aria-label={t('flight.trip.removeN', { n: i + 1 })}
-                  onClick={() => {
+                <RemoveJourney
+                  label={t('flight.trip.removeN', { n: i + 1 })}
+                  text={t('flight.trip.remove')}
+                  onRemove={() => {
                     setForm((f) => removeFlight(f, r.key));
                     setErrors({});
                   }}
-                >
-                  {t('flight.trip.remove')}
-                </button>
+                />
               )}
             </div>
           </li>
@@ -211,12 +179,12 @@ export function SearchForm({ form, setForm, today, onSearch, debounceMs }: Searc
       </ol>
 
       {form.bookingType === 'multi' && (
-        <p className="fs-multi-actions">
-          <button type="button" className="btn btn-small" disabled={rows.length >= maxFlights} onClick={() => setForm((f) => addFlight(f))}>
-            {t('flight.trip.add')}
-          </button>
-          <span className="fs-hint">{t('flight.trip.maxFlights', { max: maxFlights })}</span>
-        </p>
+        <MultiActions
+          full={rows.length >= maxFlights}
+          add={t('flight.trip.add')}
+          hint={t('flight.trip.maxFlights', { max: maxFlights })}
+          onAdd={() => setForm((f) => addFlight(f))}
+        />
       )}
 
       <div className="fs-form-bottom">
