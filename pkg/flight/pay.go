@@ -106,7 +106,7 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 		gkey = fmt.Sprintf("order-%d-%d", o.ID, s.now().UnixNano())
 	}
 	o.PaymentChannel = req.Channel
-	err = payment.Take(ctx, s.db, gw, payment.Charge{Key: gkey, Channel: req.Channel, OrderID: o.ID, Amount: o.Total, Currency: o.Currency,
+	err = payment.Protocol{DB: s.db, Ledger: s.ledger}.Take(ctx, gw, payment.Charge{Key: gkey, Channel: req.Channel, OrderID: o.ID, Amount: o.Total, Currency: o.Currency,
 		TestOutcome: req.TestOutcome}, held{s: s, o: &o, actor: actor})
 	switch {
 	case errors.Is(err, payment.ErrDeclined):
@@ -117,6 +117,7 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 	case err != nil:
 		return View{}, err
 	}
+	s.wakeTicketing()
 	o, err = load(ctx, s.db, nil, o.ID)
 	if err != nil {
 		return View{}, err
@@ -240,54 +241,25 @@ func taken(o Order, key string, res payment.ChargeResult) payment.Taken {
 			Detail: map[string]string{"channel": o.PaymentChannel}, CreatedBy: "system"}}
 }
 
-// Settle records the payment (into the agency's wallet from the channel,
-// and out of it for the order) and the order goes to ticketing. An order
-// no longer held by key (released meanwhile, or settled already) gets the
-// money in its wallet instead: once, however often this runs.
-func (h held) Settle(ctx context.Context, key string, res payment.ChargeResult) error {
-	s := h.s
-	var putBack *payment.Taken
-	err := s.db.InTx(ctx, func(tx *sqlx.Tx) error {
-		o, err := load(ctx, s.db, tx, h.orderID())
-		if err != nil {
-			return err
-		}
-		if o.Status != Holding || o.PaymentKey != key {
-			t := taken(o, key, res)
-			putBack = &t
-			return nil
-		}
-		o.PaymentStatus = Paid
-		o.Prices.TransactionFee = res.Fee
-		// The move makes the order due for ticketing.
-		if err := s.move(ctx, tx, &o, ActPaid, "system", res.Reference); err != nil {
-			return err
-		}
-		return payment.SettleTx(ctx, s.ledger, tx, taken(o, key, res))
-	})
-	switch {
-	case err != nil:
-		return err
-	case putBack != nil:
-		return payment.PutBack(ctx, s.ledger, *putBack)
+// Paid moves the order held by key to ticketing (the move makes it due)
+// with the gateway's fee.
+func (h held) Paid(ctx context.Context, tx *sqlx.Tx, key string, res payment.ChargeResult) (payment.Taken, bool, error) {
+	o, err := load(ctx, h.s.db, tx, h.orderID())
+	if err != nil || o.Status != Holding || o.PaymentKey != key {
+		return taken(o, key, res), false, err
 	}
-	s.wakeTicketing()
-	return nil
+	o.PaymentStatus = Paid
+	o.Prices.TransactionFee = res.Fee
+	return taken(o, key, res), true, h.s.move(ctx, tx, &o, ActPaid, "system", res.Reference)
 }
 
-// Release puts an order held by key back to be paid.
-func (h held) Release(ctx context.Context, key string) error {
-	s := h.s
-	return s.db.InTx(ctx, func(tx *sqlx.Tx) error {
-		o, err := load(ctx, s.db, tx, h.orderID())
-		if err != nil {
-			return err
-		}
-		if o.Status != Holding || o.PaymentKey != key {
-			return nil
-		}
-		return s.move(ctx, tx, &o, ActUnpaid, "system", "")
-	})
+// Unpaid puts an order held by key back to be paid.
+func (h held) Unpaid(ctx context.Context, tx *sqlx.Tx, key string) error {
+	o, err := load(ctx, h.s.db, tx, h.orderID())
+	if err != nil || o.Status != Holding || o.PaymentKey != key {
+		return err
+	}
+	return h.s.move(ctx, tx, &o, ActUnpaid, "system", "")
 }
 
 // CheckPayment asks the gateway what became of a payment it did not answer
@@ -301,5 +273,10 @@ func (s *Service) CheckPayment(ctx context.Context, id int64) error {
 		return nil
 	}
 	// A channel gone from the configuration is a nil gateway: Check releases.
-	return payment.Check(ctx, s.gateways[o.PaymentChannel], o.PaymentKey, held{s: s, id: id})
+	pay := payment.Protocol{DB: s.db, Ledger: s.ledger}
+	if err := pay.Check(ctx, s.gateways[o.PaymentChannel], o.PaymentKey, held{s: s, id: id}); err != nil {
+		return err
+	}
+	s.wakeTicketing()
+	return nil
 }

@@ -169,7 +169,7 @@ func (s *Service) payGateway(ctx context.Context, o Order, v viewer, d deadline,
 	if key == "" {
 		gkey = fmt.Sprintf("group-%d-%s-%d", o.ID, stage, s.now().UnixNano())
 	}
-	err := payment.Take(ctx, s.db, s.gateways[in.Channel], payment.Charge{Key: gkey, Channel: in.Channel, OrderID: o.ID, Amount: d.Amount,
+	err := payment.Protocol{DB: s.db, Ledger: s.ledger}.Take(ctx, s.gateways[in.Channel], payment.Charge{Key: gkey, Channel: in.Channel, OrderID: o.ID, Amount: d.Amount,
 		Currency: d.Currency, TestOutcome: in.TestOutcome}, held{s: s, orderID: o.ID, stage: stage, channel: in.Channel})
 	switch {
 	case errors.Is(err, payment.ErrDeclined):
@@ -229,67 +229,54 @@ func taken(o Order, d deadline, key string, res payment.ChargeResult) payment.Ta
 	return payment.Taken{Pay: t, Channel: d.Channel, Key: key, Reference: res.Reference}
 }
 
-// Settle pays the installment held by key and moves the order on. An
+// Paid pays the installment held by key and moves the order on. An
 // installment no longer held by key (released, or void since the order
-// ended) leaves the money in the agency's wallet instead: once, however
-// often this runs.
-func (h held) Settle(ctx context.Context, key string, res payment.ChargeResult) error {
+// ended) is not held: the money goes to the agency's wallet.
+func (h held) Paid(ctx context.Context, tx *sqlx.Tx, key string, res payment.ChargeResult) (payment.Taken, bool, error) {
 	s := h.s
-	var putBack *payment.Taken
-	err := s.db.InTx(ctx, func(tx *sqlx.Tx) error {
-		o, err := loadOrder(ctx, s.db, tx, h.orderID)
-		if err != nil {
-			return err
-		}
-		ds, err := deadlines(ctx, tx, o.ID)
-		if err != nil {
-			return err
-		}
-		i := slices.IndexFunc(ds, func(d deadline) bool { return d.Kind == h.stage })
-		if i < 0 {
-			return fmt.Errorf("group order %d: no installment %s", o.ID, h.stage)
-		}
-		d := ds[i]
-		if d.Status != InstHolding || d.PaymentKey != key || StageOf(o.Status) != h.stage {
-			d.Channel = h.channel
-			t := taken(o, d, key, res)
-			putBack = &t
-			return nil
-		}
-		d.Status = InstPaid
-		d.PaidAt.Time, d.PaidAt.Valid = s.now().UTC(), true
-		if ok, err := setDeadline(ctx, tx, d, InstHolding); err != nil || !ok {
-			return errors.Join(err, errState())
-		}
-		ds[i] = d
-		if err := s.paid(ctx, tx, &o, ds, h.stage, d.Channel, system); err != nil {
-			return err
-		}
-		return payment.SettleTx(ctx, s.ledger, tx, taken(o, d, key, res))
-	})
-	if err == nil && putBack != nil {
-		return payment.PutBack(ctx, s.ledger, *putBack)
+	o, err := loadOrder(ctx, s.db, tx, h.orderID)
+	if err != nil {
+		return payment.Taken{}, false, err
 	}
-	return err
+	ds, err := deadlines(ctx, tx, o.ID)
+	if err != nil {
+		return payment.Taken{}, false, err
+	}
+	i := slices.IndexFunc(ds, func(d deadline) bool { return d.Kind == h.stage })
+	if i < 0 {
+		return payment.Taken{}, false, fmt.Errorf("group order %d: no installment %s", o.ID, h.stage)
+	}
+	d := ds[i]
+	if d.Status != InstHolding || d.PaymentKey != key || StageOf(o.Status) != h.stage {
+		d.Channel = h.channel
+		return taken(o, d, key, res), false, nil
+	}
+	d.Status = InstPaid
+	d.PaidAt.Time, d.PaidAt.Valid = s.now().UTC(), true
+	if ok, err := setDeadline(ctx, tx, d, InstHolding); err != nil || !ok {
+		return payment.Taken{}, true, errors.Join(err, errState())
+	}
+	ds[i] = d
+	if err := s.paid(ctx, tx, &o, ds, h.stage, d.Channel, system); err != nil {
+		return payment.Taken{}, true, err
+	}
+	return taken(o, d, key, res), true, nil
 }
 
-// Release makes the installment held by key due again.
-func (h held) Release(ctx context.Context, key string) error {
-	s := h.s
-	return s.db.InTx(ctx, func(tx *sqlx.Tx) error {
-		ds, err := deadlines(ctx, tx, h.orderID)
-		if err != nil {
-			return err
-		}
-		i := slices.IndexFunc(ds, func(d deadline) bool { return d.Kind == h.stage })
-		if i < 0 || ds[i].Status != InstHolding || ds[i].PaymentKey != key {
-			return nil
-		}
-		d := ds[i]
-		d.Status, d.Channel, d.PaymentKey = InstDue, "", ""
-		_, err = setDeadline(ctx, tx, d, InstHolding)
+// Unpaid makes the installment held by key due again.
+func (h held) Unpaid(ctx context.Context, tx *sqlx.Tx, key string) error {
+	ds, err := deadlines(ctx, tx, h.orderID)
+	if err != nil {
 		return err
-	})
+	}
+	i := slices.IndexFunc(ds, func(d deadline) bool { return d.Kind == h.stage })
+	if i < 0 || ds[i].Status != InstHolding || ds[i].PaymentKey != key {
+		return nil
+	}
+	d := ds[i]
+	d.Status, d.Channel, d.PaymentKey = InstDue, "", ""
+	_, err = setDeadline(ctx, tx, d, InstHolding)
+	return err
 }
 
 // CheckPayment asks the gateway what became of an installment's payment it
@@ -307,7 +294,7 @@ func (s *Service) CheckPayment(ctx context.Context, orderID int64, stage string)
 		return nil
 	}
 	// A channel gone from the configuration is a nil gateway: Check releases.
-	return payment.Check(ctx, s.gateways[ds[i].Channel], ds[i].PaymentKey, held{s: s, orderID: orderID, stage: stage, channel: ds[i].Channel})
+	return payment.Protocol{DB: s.db, Ledger: s.ledger}.Check(ctx, s.gateways[ds[i].Channel], ds[i].PaymentKey, held{s: s, orderID: orderID, stage: stage, channel: ds[i].Channel})
 }
 
 // settled reports whether the payment asked for has nothing left to do:

@@ -7,43 +7,53 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
+	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/store"
 )
 
 // Held is a booking of any line (a flight order, a train order, one
 // installment of a group) as a gateway payment moves it: what the line does
-// at each step of the one protocol (Take, Check).
+// at each step of the one protocol (Protocol.Take, Protocol.Check). Each
+// runs in a transaction the protocol opens.
 type Held interface {
 	// Hold marks the booking held by the payment (key), so no other payment
-	// and no deadline takes it, and queues the line's status check, all in
-	// tx: a crash after the gateway took the money still ends in Check.
+	// and no deadline takes it, and queues the line's status check: a crash
+	// after the gateway took the money still ends in Check.
 	Hold(ctx context.Context, tx *sqlx.Tx, key string) error
-	// Settle records the payment (SettleTx) and moves the booking on, in a
-	// transaction of its own; nothing when the booking is no longer held
-	// by key. A payment the booking can no longer use goes back to the
-	// agency's wallet (PutBack).
-	Settle(ctx context.Context, key string, res ChargeResult) error
-	// Release puts the booking back to be paid (the payment did not
-	// happen); nothing when the booking is no longer held by key.
-	Release(ctx context.Context, key string) error
+	// Paid moves the booking held by key on (paid, due for ticketing) and
+	// answers the ledger's record of the payment. held is false, and
+	// nothing moved, when the booking is no longer held by key (released
+	// meanwhile, paid already, ended): the money then goes back to the
+	// agency's wallet.
+	Paid(ctx context.Context, tx *sqlx.Tx, key string, res ChargeResult) (t Taken, held bool, err error)
+	// Unpaid puts the booking held by key back to be paid (the payment did
+	// not happen); nothing when it is no longer held by key.
+	Unpaid(ctx context.Context, tx *sqlx.Tx, key string) error
 }
 
-// Take is the one protocol of a gateway payment, the same on every line:
-// hold the booking with its status check queued in the same commit, ask
-// the gateway, then settle or release. ErrDeclined: the payment did not
-// happen and the booking is to be paid again. ErrPaymentTimeout (wrapping
-// the gateway's error): the gateway did not answer; the booking stays held
-// and the status check settles or releases it.
-func Take(ctx context.Context, db *store.DB, gw Gateway, c Charge, b Held) error {
-	if err := db.InTx(ctx, func(tx *sqlx.Tx) error { return b.Hold(ctx, tx, c.Key) }); err != nil {
+// Protocol is the one way a gateway payment is taken, the same on every
+// line: the database the bookings are held in and the ledger that records
+// what the gateway took.
+type Protocol struct {
+	DB     *store.DB
+	Ledger *ledger.Ledger
+}
+
+// Take holds the booking with its status check queued in the same commit,
+// asks the gateway, then settles or releases. ErrDeclined: the payment did
+// not happen and the booking is to be paid again. ErrPaymentTimeout
+// (wrapping the gateway's error): the gateway did not answer; the booking
+// stays held and the status check settles or releases it.
+func (p Protocol) Take(ctx context.Context, gw Gateway, c Charge, b Held) error {
+	if err := p.DB.InTx(ctx, func(tx *sqlx.Tx) error { return b.Hold(ctx, tx, c.Key) }); err != nil {
 		return err
 	}
 	res, err := gw.Charge(ctx, c)
 	switch {
 	case err == nil:
-		return b.Settle(ctx, c.Key, res)
+		return p.settle(ctx, b, c.Key, res)
 	case errors.Is(err, ErrDeclined):
-		if rerr := b.Release(ctx, c.Key); rerr != nil {
+		if rerr := p.release(ctx, b, c.Key); rerr != nil {
 			return rerr
 		}
 		return ErrDeclined
@@ -56,18 +66,44 @@ func Take(ctx context.Context, db *store.DB, gw Gateway, c Charge, b Held) error
 // Check is the status check of a held booking: it asks the gateway what
 // became of the payment key and settles or releases the booking. An error
 // means "ask again later".
-func Check(ctx context.Context, gw Gateway, key string, b Held) error {
+func (p Protocol) Check(ctx context.Context, gw Gateway, key string, b Held) error {
 	if gw == nil {
 		// The channel is gone from this server's configuration: nothing can
 		// say the payment happened.
-		return b.Release(ctx, key)
+		return p.release(ctx, b, key)
 	}
 	res, err := gw.Status(ctx, key)
 	switch {
 	case err == nil:
-		return b.Settle(ctx, key, res)
+		return p.settle(ctx, b, key, res)
 	case errors.Is(err, ErrDeclined), errors.Is(err, ErrUnknownPayment):
-		return b.Release(ctx, key)
+		return p.release(ctx, b, key)
 	}
 	return fmt.Errorf("payment %s: status: %w", key, err)
+}
+
+// settle moves the booking held by key on and records the payment in the
+// same commit (SettleTx); a booking no longer held by key gets the money in
+// its agency's wallet instead (PutBack): once, however often this runs.
+func (p Protocol) settle(ctx context.Context, b Held, key string, res ChargeResult) error {
+	var back *Taken
+	err := p.DB.InTx(ctx, func(tx *sqlx.Tx) error {
+		t, held, err := b.Paid(ctx, tx, key, res)
+		if err != nil {
+			return err
+		}
+		if !held {
+			back = &t
+			return nil
+		}
+		return SettleTx(ctx, p.Ledger, tx, t)
+	})
+	if err == nil && back != nil {
+		return PutBack(ctx, p.Ledger, *back)
+	}
+	return err
+}
+
+func (p Protocol) release(ctx context.Context, b Held, key string) error {
+	return p.DB.InTx(ctx, func(tx *sqlx.Tx) error { return b.Unpaid(ctx, tx, key) })
 }

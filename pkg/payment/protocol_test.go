@@ -7,15 +7,21 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
+	agencypkg "github.com/voyage/voyage/pkg/agency"
+	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/payment"
 	"github.com/voyage/voyage/pkg/store"
 	"github.com/voyage/voyage/pkg/store/storetest"
 )
 
-// booking records the protocol's calls.
+// booking records the protocol's calls. While held (unless gone, a
+// booking ended meanwhile) Paid answers the payment for the ledger.
 type booking struct {
+	agencyID               int64
 	holdErr                error
+	gone                   bool
 	held, settled, release []string
+	putBack                []string
 }
 
 func (b *booking) Hold(_ context.Context, _ *sqlx.Tx, key string) error {
@@ -26,14 +32,42 @@ func (b *booking) Hold(_ context.Context, _ *sqlx.Tx, key string) error {
 	return nil
 }
 
-func (b *booking) Settle(_ context.Context, key string, _ payment.ChargeResult) error {
+func (b *booking) Paid(_ context.Context, _ *sqlx.Tx, key string, res payment.ChargeResult) (payment.Taken, bool, error) {
+	t := payment.Taken{Channel: "alipay", Key: key, Reference: res.Reference,
+		Pay: ledger.Transfer{AgencyID: b.agencyID, IdempotencyKey: "pay-B1", From: ledger.Wallet(b.agencyID), To: ledger.Provider(ledger.KindSuppliers),
+			Amount: 100_00, Currency: "CNY", PaymentType: ledger.TypeOriginFlight, OrderID: "B1", CreatedBy: "system"}}
+	if b.gone {
+		b.putBack = append(b.putBack, key)
+		return t, false, nil
+	}
 	b.settled = append(b.settled, key)
+	return t, true, nil
+}
+
+func (b *booking) Unpaid(_ context.Context, _ *sqlx.Tx, key string) error {
+	b.release = append(b.release, key)
 	return nil
 }
 
-func (b *booking) Release(_ context.Context, key string) error {
-	b.release = append(b.release, key)
-	return nil
+// agency makes an agency under a provider, for its wallet.
+func agency(t *testing.T, db *store.DB) int64 {
+	t.Helper()
+	ctx := context.Background()
+	s := agencypkg.NewStore(db)
+	var id int64
+	err := db.InTx(ctx, func(tx *sqlx.Tx) error {
+		root, err := s.Create(ctx, tx, agencypkg.New{Name: "Provider"})
+		if err != nil {
+			return err
+		}
+		a, err := s.Create(ctx, tx, agencypkg.New{ParentID: &root.ID, Name: "Agency"})
+		id = a.ID
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
 }
 
 // gateway answers Charge and Status with err.
@@ -57,6 +91,7 @@ func (g *gateway) Status(context.Context, string) (payment.ChargeResult, error) 
 func TestTake(t *testing.T) {
 	t.Parallel()
 	db := storetest.Open(t, store.SQLite)
+	pay := payment.Protocol{DB: db, Ledger: ledger.New(db)}
 	other := errors.New("connection reset")
 	cases := []struct {
 		name                    string
@@ -73,8 +108,8 @@ func TestTake(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			b, gw := &booking{holdErr: c.holdErr}, &gateway{err: c.gwErr}
-			err := payment.Take(context.Background(), db, gw, payment.Charge{Key: "k1", Amount: 100, Currency: "CNY"}, b)
+			b, gw := &booking{agencyID: agency(t, db), holdErr: c.holdErr}, &gateway{err: c.gwErr}
+			err := pay.Take(context.Background(), gw, payment.Charge{Key: "k1", Amount: 100_00, Currency: "CNY"}, b)
 			switch {
 			case c.holdErr != nil:
 				if !errors.Is(err, c.holdErr) {
@@ -85,6 +120,15 @@ func TestTake(t *testing.T) {
 			}
 			if gw.charges != c.charges || len(b.held) != c.held || len(b.settled) != c.settled || len(b.release) != c.released {
 				t.Fatalf("charges %d, held %v, settled %v, released %v", gw.charges, b.held, b.settled, b.release)
+			}
+			// What was settled is in the ledger: the receipt by the
+			// channel and the booking's price.
+			entries, _, err := pay.Ledger.Entries(context.Background(), b.agencyID, ledger.EntryFilter{Currency: "CNY"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(entries) != 2*c.settled {
+				t.Fatalf("%d wallet entries after %d settled payments", len(entries), c.settled)
 			}
 		})
 	}
@@ -106,13 +150,45 @@ func TestCheck(t *testing.T) {
 		{"cannot say yet", &gateway{err: payment.ErrPaymentTimeout}, true, 0, 0},
 		{"channel gone", nil, false, 0, 1},
 	}
+	db := storetest.Open(t, store.SQLite)
+	pay := payment.Protocol{DB: db, Ledger: ledger.New(db)}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			b := &booking{}
-			err := payment.Check(context.Background(), c.gw, "k1", b)
+			b := &booking{agencyID: agency(t, db)}
+			err := pay.Check(context.Background(), c.gw, "k1", b)
 			if (err != nil) != c.wantErr || len(b.settled) != c.settled || len(b.release) != c.released {
 				t.Fatalf("err %v, settled %v, released %v", err, b.settled, b.release)
 			}
 		})
+	}
+}
+
+// TestPutBack: money a gateway took for a booking no longer held by the
+// payment (ended, paid meanwhile) lands in the agency's wallet, once
+// however often the status check runs.
+func TestPutBack(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := storetest.Open(t, store.SQLite)
+	pay := payment.Protocol{DB: db, Ledger: ledger.New(db)}
+	b := &booking{agencyID: agency(t, db), gone: true}
+	for range 3 {
+		if err := pay.Check(ctx, &gateway{}, "k1", b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	entries, _, err := pay.Ledger.Entries(ctx, b.agencyID, ledger.EntryFilter{Currency: "CNY"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.putBack) != 3 || len(b.settled) != 0 || len(entries) != 1 || entries[0].Type != ledger.TypeTopUp || entries[0].Amount != 100_00 {
+		t.Fatalf("put back %v, settled %v, entries %+v", b.putBack, b.settled, entries)
+	}
+	bal, err := pay.Ledger.WalletBalance(ctx, b.agencyID, "CNY")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bal.Balance != 100_00 {
+		t.Fatalf("wallet %+v, want the 100.00 CNY taken", bal)
 	}
 }

@@ -34,7 +34,7 @@ func (s *Service) payGateway(ctx context.Context, o Order, v viewer, key string,
 		gkey = fmt.Sprintf("train-%d-%d", o.ID, s.now().UnixNano())
 	}
 	o.PaymentChannel = req.Channel
-	err := payment.Take(ctx, s.db, gw, payment.Charge{Key: gkey, Channel: req.Channel, OrderID: o.ID, Amount: o.Total, Currency: o.Currency,
+	err := payment.Protocol{DB: s.db, Ledger: s.ledger}.Take(ctx, gw, payment.Charge{Key: gkey, Channel: req.Channel, OrderID: o.ID, Amount: o.Total, Currency: o.Currency,
 		TestOutcome: req.TestOutcome}, held{s: s, o: &o, actor: actor})
 	switch {
 	case errors.Is(err, payment.ErrDeclined):
@@ -88,58 +88,37 @@ func taken(o Order, key string, res payment.ChargeResult) payment.Taken {
 			Detail: map[string]string{"channel": o.PaymentChannel}, CreatedBy: "system"}}
 }
 
-// Settle records the payment (into the agency's wallet from the channel,
-// and out of it for the order) and queues ticketing. An order no longer
-// held by key (released meanwhile, or settled already) gets the money in
-// its wallet instead: once, however often this runs.
-func (h held) Settle(ctx context.Context, key string, res payment.ChargeResult) error {
+// Paid moves the order held by key to paid and queues its ticketing (by
+// hand where the agency's trains are ticketed manually).
+func (h held) Paid(ctx context.Context, tx *sqlx.Tx, key string, res payment.ChargeResult) (payment.Taken, bool, error) {
 	s := h.s
-	var putBack *payment.Taken
-	err := s.db.InTx(ctx, func(tx *sqlx.Tx) error {
-		o, err := load(ctx, s.db, tx, h.orderID())
-		if err != nil {
-			return err
-		}
-		if o.Status != Holding || o.PaymentKey != key {
-			t := taken(o, key, res)
-			putBack = &t
-			return nil
-		}
-		a, err := s.agencies.CachedIn(ctx, tx, o.AgencyID)
-		if err != nil {
-			return err
-		}
-		o.Paid, o.Manual = o.Total, a.Config().Train.Manual
-		if err := s.move(ctx, tx, &o, ActPaid, "system", res.Reference, false); err != nil {
-			return err
-		}
-		if err := payment.SettleTx(ctx, s.ledger, tx, taken(o, key, res)); err != nil {
-			return err
-		}
-		if o.Manual {
-			return nil
-		}
-		return s.enqueue(ctx, tx, TicketArgs{OrderID: o.ID}, time.Time{})
-	})
-	if err == nil && putBack != nil {
-		return payment.PutBack(ctx, s.ledger, *putBack)
+	o, err := load(ctx, s.db, tx, h.orderID())
+	if err != nil || o.Status != Holding || o.PaymentKey != key {
+		return taken(o, key, res), false, err
 	}
-	return err
+	a, err := s.agencies.CachedIn(ctx, tx, o.AgencyID)
+	if err != nil {
+		return payment.Taken{}, true, err
+	}
+	o.Paid, o.Manual = o.Total, a.Config().Train.Manual
+	if err := s.move(ctx, tx, &o, ActPaid, "system", res.Reference, false); err != nil {
+		return payment.Taken{}, true, err
+	}
+	if !o.Manual {
+		if err := s.enqueue(ctx, tx, TicketArgs{OrderID: o.ID}, time.Time{}); err != nil {
+			return payment.Taken{}, true, err
+		}
+	}
+	return taken(o, key, res), true, nil
 }
 
-// Release puts an order held by key back to be paid.
-func (h held) Release(ctx context.Context, key string) error {
-	s := h.s
-	return s.db.InTx(ctx, func(tx *sqlx.Tx) error {
-		o, err := load(ctx, s.db, tx, h.orderID())
-		if err != nil {
-			return err
-		}
-		if o.Status != Holding || o.PaymentKey != key {
-			return nil
-		}
-		return s.move(ctx, tx, &o, ActUnpaid, "system", "", false)
-	})
+// Unpaid puts an order held by key back to be paid.
+func (h held) Unpaid(ctx context.Context, tx *sqlx.Tx, key string) error {
+	o, err := load(ctx, h.s.db, tx, h.orderID())
+	if err != nil || o.Status != Holding || o.PaymentKey != key {
+		return err
+	}
+	return h.s.move(ctx, tx, &o, ActUnpaid, "system", "", false)
 }
 
 // CheckPayment asks the gateway what became of a payment it did not answer
@@ -153,7 +132,7 @@ func (s *Service) CheckPayment(ctx context.Context, id int64) error {
 		return nil
 	}
 	// A channel gone from the configuration is a nil gateway: Check releases.
-	return payment.Check(ctx, s.gateways[o.PaymentChannel], o.PaymentKey, held{s: s, id: id})
+	return payment.Protocol{DB: s.db, Ledger: s.ledger}.Check(ctx, s.gateways[o.PaymentChannel], o.PaymentKey, held{s: s, id: id})
 }
 
 // PaymentCheckArgs settles a gateway payment whose answer never came.
