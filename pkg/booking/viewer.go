@@ -93,3 +93,40 @@ func (v Viewer) Side(agencyID int64) string {
 	}
 	return ""
 }
+
+// Find loads a booking of line for who: find reads it, owner says whose it
+// is (agency and user). A booking who may not see is notFound, as one that
+// does not exist: nobody learns another agency's booking numbers.
+func Find[B any](ctx context.Context, agencies *agency.Store, line Line, who auth.Principal, find func() (B, error),
+	owner func(B) (agencyID, userID int64), notFound error) (B, Viewer, error) {
+	var zero B
+	v, err := NewViewer(ctx, agencies, line, who)
+	if err != nil {
+		return zero, v, err
+	}
+	b, err := find()
+	if err != nil {
+		return zero, v, err
+	}
+	agencyID, userID := owner(b)
+	ok, err := v.Sees(ctx, agencies, agencyID, userID)
+	if err != nil {
+		return zero, v, err
+	}
+	if !ok {
+		return zero, v, notFound
+	}
+	return b, v, nil
+}
+
+// Actor is the name a booking's timeline gives who took a step: the user,
+// the API key, or the system.
+func Actor(who auth.Principal) string {
+	switch {
+	case who.Username != "":
+		return who.Username
+	case who.APIKeyID != 0:
+		return fmt.Sprintf("apikey:%d", who.APIKeyID)
+	}
+	return "system"
+}

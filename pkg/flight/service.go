@@ -288,33 +288,12 @@ func (s *Service) get(ctx context.Context, who auth.Principal, id int64) (Order,
 // seen is the order find answers and who's viewer, when who may see it;
 // not found otherwise.
 func (s *Service) seen(ctx context.Context, who auth.Principal, find func() (Order, error)) (Order, viewer, error) {
-	v, err := s.viewer(ctx, who)
-	if err != nil {
-		return Order{}, v, err
-	}
-	o, err := find()
-	if err != nil {
-		return Order{}, v, err
-	}
-	ok, err := v.Sees(ctx, s.agencies, o.AgencyID, o.UserID)
-	if err != nil {
-		return Order{}, v, err
-	}
-	if !ok {
-		return Order{}, v, errNotFound()
-	}
-	return o, v, nil
+	return booking.Find(ctx, s.agencies, booking.Flights, who, find, Order.owner, errNotFound())
 }
 
-func actorName(who auth.Principal) string {
-	if who.Username != "" {
-		return who.Username
-	}
-	if who.APIKeyID != 0 {
-		return fmt.Sprintf("apikey:%d", who.APIKeyID)
-	}
-	return "system"
-}
+func (o Order) owner() (agencyID, userID int64) { return o.AgencyID, o.UserID }
+
+var actorName = booking.Actor
 
 // pendingNumber holds the booking number's place until insert knows the id.
 func pendingNumber() string {

@@ -112,29 +112,6 @@ func (r row) decode() (Order, error) {
 	return o, nil
 }
 
-func enc(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
-		// Every value encoded here is a plain struct of strings and numbers.
-		panic(fmt.Sprintf("order: encode: %v", err))
-	}
-	return string(b)
-}
-
-func nullTime(t time.Time) any {
-	if t.IsZero() {
-		return nil
-	}
-	return t.UTC()
-}
-
-func nullID(id int64) any {
-	if id == 0 {
-		return nil
-	}
-	return id
-}
-
 // The statements of the booking and payment path, prepared on PostgreSQL:
 // parsing and planning them on every call cost the server more than running
 // them.
@@ -277,7 +254,7 @@ func insert(ctx context.Context, db *store.DB, tx *sqlx.Tx, o *Order) error {
 // of orderWithID and insertOrderFromN (then its own), answering the order's
 // id, booking number and root.
 func insertPostgres(o *Order, run func(args ...any) *sqlx.Row) error {
-	args := append([]any{bookingPrefix(o), nullID(o.RootID)}, insertArgs(o)...)
+	args := append([]any{bookingPrefix(o), store.NullID(o.RootID)}, insertArgs(o)...)
 	if err := run(args...).Scan(&o.ID, &o.BookingNumber, &o.RootID); err != nil {
 		return fmt.Errorf("order: insert: %w", err)
 	}
@@ -294,18 +271,18 @@ func insertArgs(o *Order) []any {
 	if o.Passengers == nil {
 		o.Passengers = []Passenger{}
 	}
-	return []any{o.AgencyID, nullID(o.UserID), o.Type, nullID(o.OriginalID), string(o.Status), o.PaymentStatus,
+	return []any{o.AgencyID, store.NullID(o.UserID), o.Type, store.NullID(o.OriginalID), string(o.Status), o.PaymentStatus,
 		o.PaymentChannel, o.PaymentKey, o.ReferenceID, o.PNR, o.Airline, o.FlightNumber, o.TicketNumbers, o.Origin, o.Destination,
-		nullTime(o.DepartAt), o.Currency, o.Total, enc(o.Prices), enc(segmentsBlob{o.Segments, o.Journeys}), enc(o.Passengers), enc(o.Contact), enc(o.Restrictions),
-		o.InvoiceType, enc(solutionBlob{o.Solution, o.Booked}), enc(o.Booked.Bookings), enc(o.Request), enc(o.ChangeSearch), o.Reason,
-		o.ReviewRemark, o.Disrupted, o.IdempotencyKey, o.RequestHash, nullTime(o.PayBy), nullTime(o.ConfirmBy), o.CreatedAt.UTC(), o.UpdatedAt.UTC()}
+		store.NullTime(o.DepartAt), o.Currency, o.Total, store.JSON(o.Prices), store.JSON(segmentsBlob{o.Segments, o.Journeys}), store.JSON(o.Passengers), store.JSON(o.Contact), store.JSON(o.Restrictions),
+		o.InvoiceType, store.JSON(solutionBlob{o.Solution, o.Booked}), store.JSON(o.Booked.Bookings), store.JSON(o.Request), store.JSON(o.ChangeSearch), o.Reason,
+		o.ReviewRemark, o.Disrupted, o.IdempotencyKey, o.RequestHash, store.NullTime(o.PayBy), store.NullTime(o.ConfirmBy), o.CreatedAt.UTC(), o.UpdatedAt.UTC()}
 }
 
 // insertSQLite stores o in tx on SQLite: the insert, then its booking
 // number and root, which need the id.
 func insertSQLite(ctx context.Context, tx *sqlx.Tx, o *Order) error {
 	err := tx.GetContext(ctx, &o.ID, tx.Rebind(`INSERT INTO flight_orders (booking_number, root_id, `+orderInsertColumns+`)
-		VALUES (?, ?, `+orderInsertValues+`) RETURNING id`), append([]any{o.BookingNumber, nullID(o.RootID)}, insertArgs(o)...)...)
+		VALUES (?, ?, `+orderInsertValues+`) RETURNING id`), append([]any{o.BookingNumber, store.NullID(o.RootID)}, insertArgs(o)...)...)
 	if err != nil {
 		return fmt.Errorf("order: insert: %w", err)
 	}
@@ -368,14 +345,14 @@ func saveArgs(o *Order) []any {
 		attempts = o.ticketAttempts
 	}
 	args := []any{string(o.Status), o.PaymentStatus, o.PaymentChannel, o.PaymentKey, o.ReferenceID, o.PNR, o.TicketNumbers, o.Total,
-		enc(o.Prices), o.ReviewRemark, o.Disrupted, nullTime(o.PayBy), nullTime(o.ConfirmBy), o.UpdatedAt.UTC(),
-		nullTime(o.ticketDue), attempts}
+		store.JSON(o.Prices), o.ReviewRemark, o.Disrupted, store.NullTime(o.PayBy), store.NullTime(o.ConfirmBy), o.UpdatedAt.UTC(),
+		store.NullTime(o.ticketDue), attempts}
 	switch o.content {
 	case passengersOnly:
-		args = append(args, enc(o.Passengers))
+		args = append(args, store.JSON(o.Passengers))
 	case allContent:
-		args = append(args, enc(segmentsBlob{o.Segments, o.Journeys}), enc(o.Passengers), enc(solutionBlob{o.Solution, o.Booked}), enc(o.Booked.Bookings),
-			enc(o.Request), enc(o.ChangeSearch))
+		args = append(args, store.JSON(segmentsBlob{o.Segments, o.Journeys}), store.JSON(o.Passengers), store.JSON(solutionBlob{o.Solution, o.Booked}), store.JSON(o.Booked.Bookings),
+			store.JSON(o.Request), store.JSON(o.ChangeSearch))
 	}
 	return args
 }

@@ -417,7 +417,7 @@ func (s *Service) issueQuietly(ctx context.Context, tx sqlx.ExtContext, batch []
 		o := &batch[i]
 		ids = append(ids, o.ID)
 		numbers = append(numbers, o.TicketNumbers)
-		passengers = append(passengers, enc(o.Passengers))
+		passengers = append(passengers, store.JSON(o.Passengers))
 	}
 	if len(ids) == 0 {
 		return nil

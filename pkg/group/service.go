@@ -171,13 +171,11 @@ type actor struct {
 }
 
 func actorOf(who auth.Principal) actor {
-	switch {
-	case who.Username != "":
-		return actor{name: who.Username, userID: who.UserID}
-	case who.APIKeyID != 0:
-		return actor{name: fmt.Sprintf("apikey:%d", who.APIKeyID)}
+	a := actor{name: booking.Actor(who)}
+	if who.Username != "" {
+		a.userID = who.UserID
 	}
-	return actor{name: "system"}
+	return a
 }
 
 var system = actor{name: "system"}
@@ -236,22 +234,8 @@ func (s *Service) viewer(ctx context.Context, who auth.Principal) (viewer, error
 
 // get loads an order the caller may see (404 otherwise).
 func (s *Service) get(ctx context.Context, who auth.Principal, id int64) (Order, viewer, error) {
-	v, err := s.viewer(ctx, who)
-	if err != nil {
-		return Order{}, v, err
-	}
-	o, err := loadOrder(ctx, s.db, nil, id)
-	if err != nil {
-		return Order{}, v, err
-	}
-	ok, err := v.Sees(ctx, s.agencies, o.AgencyID, o.UserID)
-	if err != nil {
-		return Order{}, v, err
-	}
-	if !ok {
-		return Order{}, v, errNotFound()
-	}
-	return o, v, nil
+	return booking.Find(ctx, s.agencies, booking.Groups, who, func() (Order, error) { return loadOrder(ctx, s.db, nil, id) },
+		func(o Order) (int64, int64) { return o.AgencyID, o.UserID }, errNotFound())
 }
 
 // may checks that the viewer is the party that takes action on o now.

@@ -63,29 +63,6 @@ func (r orderRow) decode() (Order, error) {
 	return o, nil
 }
 
-func enc(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
-		// Every value encoded here is a plain struct of strings and numbers.
-		panic(fmt.Sprintf("group: encode: %v", err))
-	}
-	return string(b)
-}
-
-func nullTime(t time.Time) any {
-	if t.IsZero() {
-		return nil
-	}
-	return t.UTC()
-}
-
-func nullID(id int64) any {
-	if id == 0 {
-		return nil
-	}
-	return id
-}
-
 func errNotFound() error { return fault.NotFound("group.error.notFound") }
 
 // insertOrder stores a new order and gives it its booking number (G, the
@@ -102,9 +79,9 @@ func insertOrder(ctx context.Context, tx *sqlx.Tx, o *Order) error {
 		is_change_date, accept_change_flight, adults, children, infants, cabin, contact, remark, currency, total, passengers, tickets,
 		idempotency_key, request_hash, created_at, updated_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
-		pending, o.AgencyID, nullID(o.UserID), string(o.Status), enc(o.Journeys), o.IsChangeDate, o.AcceptChangeFlight,
-		o.Counts.Adult, o.Counts.Child, o.Counts.Infant, o.Cabin, enc(o.Contact), o.Remark, o.Currency, o.Total, enc(o.Passengers),
-		enc(o.Tickets), o.IdempotencyKey, o.RequestHash, o.CreatedAt.UTC(), o.UpdatedAt.UTC())
+		pending, o.AgencyID, store.NullID(o.UserID), string(o.Status), store.JSON(o.Journeys), o.IsChangeDate, o.AcceptChangeFlight,
+		o.Counts.Adult, o.Counts.Child, o.Counts.Infant, o.Cabin, store.JSON(o.Contact), o.Remark, o.Currency, o.Total, store.JSON(o.Passengers),
+		store.JSON(o.Tickets), o.IdempotencyKey, o.RequestHash, o.CreatedAt.UTC(), o.UpdatedAt.UTC())
 	if err != nil {
 		return fmt.Errorf("group: insert order: %w", err)
 	}
@@ -120,7 +97,7 @@ func insertOrder(ctx context.Context, tx *sqlx.Tx, o *Order) error {
 func saveOrder(ctx context.Context, tx *sqlx.Tx, o *Order, from Status) (bool, error) {
 	res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE group_orders SET status = ?, currency = ?, total = ?, passengers = ?, tickets = ?,
 		confirmed_at = ?, updated_at = ? WHERE id = ? AND status = ?`),
-		string(o.Status), o.Currency, o.Total, enc(o.Passengers), enc(o.Tickets), nullTime(o.ConfirmedAt), o.UpdatedAt.UTC(), o.ID, string(from))
+		string(o.Status), o.Currency, o.Total, store.JSON(o.Passengers), store.JSON(o.Tickets), store.NullTime(o.ConfirmedAt), o.UpdatedAt.UTC(), o.ID, string(from))
 	if err != nil {
 		return false, fmt.Errorf("group order %d: save: %w", o.ID, err)
 	}
@@ -248,7 +225,7 @@ func insertQuote(ctx context.Context, tx *sqlx.Tx, orderID int64, q *Quote, curr
 	err := tx.GetContext(ctx, &q.ID, tx.Rebind(`INSERT INTO group_quotes (order_id, status, segments, fares, installments, currency, total,
 		confirm_before, passenger_list_deadline, free_drop_seats, time_zone, created_by, created_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
-		orderID, q.Status, enc(q.Segments), enc(q.Fares), enc(q.Installments), currency, total, q.ConfirmBefore.UTC(),
+		orderID, q.Status, store.JSON(q.Segments), store.JSON(q.Fares), store.JSON(q.Installments), currency, total, q.ConfirmBefore.UTC(),
 		q.PassengerListDeadline.UTC(), q.FreeDropSeats, q.TimeZone, q.CreatedBy, q.CreatedAt.UTC())
 	if err != nil {
 		return fmt.Errorf("group order %d: insert quote: %w", orderID, err)
@@ -337,7 +314,7 @@ func deadlines(ctx context.Context, q sqlx.ExtContext, orderID int64) ([]deadlin
 // is still from.
 func setDeadline(ctx context.Context, tx *sqlx.Tx, d deadline, from string) (bool, error) {
 	res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE group_deadlines SET status = ?, paid_at = ?, channel = ?, payment_key = ?
-		WHERE id = ? AND status = ?`), d.Status, nullTime(d.PaidAt.Time), d.Channel, d.PaymentKey, d.ID, from)
+		WHERE id = ? AND status = ?`), d.Status, store.NullTime(d.PaidAt.Time), d.Channel, d.PaymentKey, d.ID, from)
 	if err != nil {
 		return false, fmt.Errorf("group deadline %d: save: %w", d.ID, err)
 	}

@@ -206,33 +206,11 @@ func (s *Service) viewer(ctx context.Context, who auth.Principal) (viewer, error
 
 // get loads an order the caller may see (404 otherwise).
 func (s *Service) get(ctx context.Context, who auth.Principal, id int64) (Order, viewer, error) {
-	v, err := s.viewer(ctx, who)
-	if err != nil {
-		return Order{}, v, err
-	}
-	o, err := load(ctx, s.db, nil, id)
-	if err != nil {
-		return Order{}, v, err
-	}
-	ok, err := v.Sees(ctx, s.agencies, o.AgencyID, o.UserID)
-	if err != nil {
-		return Order{}, v, err
-	}
-	if !ok {
-		return Order{}, v, errNotFound()
-	}
-	return o, v, nil
+	return booking.Find(ctx, s.agencies, booking.Trains, who, func() (Order, error) { return load(ctx, s.db, nil, id) },
+		func(o Order) (int64, int64) { return o.AgencyID, o.UserID }, errNotFound())
 }
 
-func actorName(who auth.Principal) string {
-	if who.Username != "" {
-		return who.Username
-	}
-	if who.APIKeyID != 0 {
-		return fmt.Sprintf("apikey:%d", who.APIKeyID)
-	}
-	return "system"
-}
+var actorName = booking.Actor
 
 func requestHash(v any) string {
 	b, _ := json.Marshal(v)

@@ -73,33 +73,11 @@ func (r row) decode() (Order, error) {
 	return o, nil
 }
 
-func enc(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
-		panic(fmt.Sprintf("train: encode %T: %v", v, err))
-	}
-	return string(b)
-}
-
 func encQuote(q *Quote) string {
 	if q == nil {
 		return ""
 	}
-	return enc(q)
-}
-
-func nullTime(t time.Time) any {
-	if t.IsZero() {
-		return nil
-	}
-	return t.UTC()
-}
-
-func nullID(id int64) any {
-	if id == 0 {
-		return nil
-	}
-	return id
+	return store.JSON(q)
 }
 
 func errNotFound() error { return fault.NotFound("train.error.notFound") }
@@ -112,9 +90,9 @@ func insert(ctx context.Context, tx *sqlx.Tx, o *Order) error {
 		supplier, supplier_ref, manual, train_number, train, origin, destination, depart_at, seat_class, currency, total, paid, refunded,
 		contact, quote, hold_expires_at, payment_channel, payment_key, seq, idempotency_key, request_hash, created_at, updated_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
-		o.BookingNumber, o.AgencyID, nullID(o.UserID), string(o.Status), string(o.Resume), o.Supplier, o.SupplierRef, o.Manual,
-		o.Train.Number, enc(o.Train), o.Train.Origin, o.Train.Destination, o.Train.DepartAt.UTC(), o.SeatClass, o.Currency, o.Total,
-		o.Paid, o.Refunded, enc(o.Contact), encQuote(o.Quote), nullTime(o.HoldExpiresAt), o.PaymentChannel, o.PaymentKey, o.Seq,
+		o.BookingNumber, o.AgencyID, store.NullID(o.UserID), string(o.Status), string(o.Resume), o.Supplier, o.SupplierRef, o.Manual,
+		o.Train.Number, store.JSON(o.Train), o.Train.Origin, o.Train.Destination, o.Train.DepartAt.UTC(), o.SeatClass, o.Currency, o.Total,
+		o.Paid, o.Refunded, store.JSON(o.Contact), encQuote(o.Quote), store.NullTime(o.HoldExpiresAt), o.PaymentChannel, o.PaymentKey, o.Seq,
 		o.IdempotencyKey, o.RequestHash, o.CreatedAt.UTC(), o.UpdatedAt.UTC())
 	if err != nil {
 		if store.IsUniqueViolation(err) {
@@ -148,8 +126,8 @@ func save(ctx context.Context, tx *sqlx.Tx, o *Order, from Status, tickets bool)
 	res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE train_orders SET status = ?, resume_status = ?, supplier_ref = ?, manual = ?,
 		train_number = ?, train = ?, origin = ?, destination = ?, depart_at = ?, total = ?, paid = ?, refunded = ?, quote = ?,
 		hold_expires_at = ?, payment_channel = ?, payment_key = ?, seq = ?, updated_at = ? WHERE id = ? AND status = ?`),
-		string(o.Status), string(o.Resume), o.SupplierRef, o.Manual, o.Train.Number, enc(o.Train), o.Train.Origin, o.Train.Destination,
-		o.Train.DepartAt.UTC(), o.Total, o.Paid, o.Refunded, encQuote(o.Quote), nullTime(o.HoldExpiresAt), o.PaymentChannel,
+		string(o.Status), string(o.Resume), o.SupplierRef, o.Manual, o.Train.Number, store.JSON(o.Train), o.Train.Origin, o.Train.Destination,
+		o.Train.DepartAt.UTC(), o.Total, o.Paid, o.Refunded, encQuote(o.Quote), store.NullTime(o.HoldExpiresAt), o.PaymentChannel,
 		o.PaymentKey, o.Seq, o.UpdatedAt.UTC(), o.ID, string(from))
 	if err != nil {
 		return false, fmt.Errorf("train order %d: save: %w", o.ID, err)
