@@ -123,143 +123,121 @@ const (
 const (
 	ByAgency   = booking.ByAgency
 	ByProvider = booking.ByProvider
-	BySystem   = "system"
+	BySystem   = booking.BySystem
 )
 
-type edge struct {
-	from   Status
-	action Action
-	to     Status
-	by     string
-}
+type machine = booking.Machine[Status, Action]
+
+// move is an edge of the machine.
+var move = booking.Move[Status, Action]
 
 // transitions is the whole status machine: every status an order of each
 // type can be in, every action allowed there, who may take it and where it
 // leads. Nothing else in the package changes a status.
-var transitions = map[string][]edge{
+var transitions = map[string]machine{
 	TypeOrigin: {
-		{Reviewing, ActApprove, ToBePaid, ByProvider},
-		{Reviewing, ActReject, OriginCanceled, ByProvider},
-		{Reviewing, ActCancel, Canceled, ByAgency},
-		{ToBePaid, ActPay, Proceeding, ByAgency},
-		{ToBePaid, ActCancel, Canceled, ByAgency},
-		{ToBePaid, ActExpire, Closed, BySystem},
+		move(Reviewing, ActApprove, ToBePaid, ByProvider),
+		move(Reviewing, ActReject, OriginCanceled, ByProvider),
+		move(Reviewing, ActCancel, Canceled, ByAgency),
+		move(ToBePaid, ActPay, Proceeding, ByAgency),
+		move(ToBePaid, ActCancel, Canceled, ByAgency),
+		move(ToBePaid, ActExpire, Closed, BySystem),
 		// A payment gateway that did not answer: the order waits, neither
 		// payable again nor ticketed, until the gateway says what happened.
-		{ToBePaid, ActPayUncertain, Holding, BySystem},
-		{Holding, ActPaid, Proceeding, BySystem},
-		{Holding, ActUnpaid, ToBePaid, BySystem},
-		{Holding, ActExpire, Closed, BySystem},
-		{Reserved, ActIssue, Proceeding, ByProvider},
-		{Reserved, ActCancel, Canceled, ByAgency},
-		{Reserved, ActExpire, Closed, BySystem},
-		{Proceeding, ActTicketed, Issued, BySystem},
-		{Proceeding, ActTicketFailed, Failed, BySystem},
-		{Proceeding, ActUncertain, OriginHolding, BySystem},
-		{OriginHolding, ActResolveOK, Issued, ByProvider},
-		{OriginHolding, ActResolveFailed, Failed, ByProvider},
-		{Failed, ActReimburse, FailedReimbursing, BySystem},
+		move(ToBePaid, ActPayUncertain, Holding, BySystem),
+		move(Holding, ActPaid, Proceeding, BySystem),
+		move(Holding, ActUnpaid, ToBePaid, BySystem),
+		move(Holding, ActExpire, Closed, BySystem),
+		move(Reserved, ActIssue, Proceeding, ByProvider),
+		move(Reserved, ActCancel, Canceled, ByAgency),
+		move(Reserved, ActExpire, Closed, BySystem),
+		move(Proceeding, ActTicketed, Issued, BySystem),
+		move(Proceeding, ActTicketFailed, Failed, BySystem),
+		move(Proceeding, ActUncertain, OriginHolding, BySystem),
+		move(OriginHolding, ActResolveOK, Issued, ByProvider),
+		move(OriginHolding, ActResolveFailed, Failed, ByProvider),
+		move(Failed, ActReimburse, FailedReimbursing, BySystem),
 		// Nothing was paid (a held booking the provider issued on account):
 		// the failure is final with nothing to give back.
-		{Failed, ActClose, OriginFailed, BySystem},
-		{FailedReimbursing, ActReimbursed, FailedReimbursed, BySystem},
-		{Issued, ActChange, Issued, ByAgency},
-		{Issued, ActRefund, Issued, ByAgency},
-		{Issued, ActVoid, Issued, ByAgency},
-		{Issued, ActSuperseded, Changed, BySystem},
-		{Issued, ActClose, Closed, BySystem},
+		move(Failed, ActClose, OriginFailed, BySystem),
+		move(FailedReimbursing, ActReimbursed, FailedReimbursed, BySystem),
+		move(Issued, ActChange, Issued, ByAgency),
+		move(Issued, ActRefund, Issued, ByAgency),
+		move(Issued, ActVoid, Issued, ByAgency),
+		move(Issued, ActSuperseded, Changed, BySystem),
+		move(Issued, ActClose, Closed, BySystem),
 		// A changed order's new tickets live on its change order; the
 		// refund or void of a changed trip is requested there.
 	},
 	TypeChange: {
-		{ChgReviewing, ActQuote, ChgToBePaid, ByProvider},
-		{ChgReviewing, ActReject, ChgRejected, ByProvider},
-		{ChgReviewing, ActCancelChange, ChangeCanceled, ByAgency},
-		{ChgToBePaid, ActConfirm, ChgProceeding, ByAgency},
-		{ChgToBePaid, ActCancelChange, ChangeCanceled, ByAgency},
-		{ChgToBePaid, ActExpire, ChangeCanceled, BySystem},
-		{ChgProceeding, ActDone, Changed, BySystem},
-		{ChgProceeding, ActFailed, Reimbursing, BySystem},
-		{ChgProceeding, ActUncertain, ChangeHolding, BySystem},
-		{ChangeHolding, ActResolveOK, Changed, ByProvider},
-		{ChangeHolding, ActResolveFailed, Reimbursing, ByProvider},
-		{Reimbursing, ActReimbursed, ChangeFailed, BySystem},
-		{Changed, ActChange, Changed, ByAgency},
-		{Changed, ActRefund, Changed, ByAgency},
-		{Changed, ActVoid, Changed, ByAgency},
-		{Changed, ActSuperseded, Closed, BySystem},
-		{Changed, ActClose, Closed, BySystem},
+		move(ChgReviewing, ActQuote, ChgToBePaid, ByProvider),
+		move(ChgReviewing, ActReject, ChgRejected, ByProvider),
+		move(ChgReviewing, ActCancelChange, ChangeCanceled, ByAgency),
+		move(ChgToBePaid, ActConfirm, ChgProceeding, ByAgency),
+		move(ChgToBePaid, ActCancelChange, ChangeCanceled, ByAgency),
+		move(ChgToBePaid, ActExpire, ChangeCanceled, BySystem),
+		move(ChgProceeding, ActDone, Changed, BySystem),
+		move(ChgProceeding, ActFailed, Reimbursing, BySystem),
+		move(ChgProceeding, ActUncertain, ChangeHolding, BySystem),
+		move(ChangeHolding, ActResolveOK, Changed, ByProvider),
+		move(ChangeHolding, ActResolveFailed, Reimbursing, ByProvider),
+		move(Reimbursing, ActReimbursed, ChangeFailed, BySystem),
+		move(Changed, ActChange, Changed, ByAgency),
+		move(Changed, ActRefund, Changed, ByAgency),
+		move(Changed, ActVoid, Changed, ByAgency),
+		move(Changed, ActSuperseded, Closed, BySystem),
+		move(Changed, ActClose, Closed, BySystem),
 	},
 	TypeRefund: {
-		{RfdReviewing, ActApprove, RfdToBeConfirm, ByProvider},
-		{RfdReviewing, ActQuote, RfdToBeConfirm, ByProvider},
-		{RfdReviewing, ActReject, RfdRejected, ByProvider},
-		{RfdReviewing, ActCancelRefund, RefundCanceled, ByAgency},
-		{RfdToBeConfirm, ActConfirm, RfdProceeding, ByAgency},
-		{RfdToBeConfirm, ActCancelRefund, RefundCanceled, ByAgency},
-		{RfdToBeConfirm, ActExpire, RefundCanceled, BySystem},
-		{RfdProceeding, ActDone, Refunded, BySystem},
-		{RfdProceeding, ActFailed, RefundFailed, BySystem},
-		{RfdProceeding, ActUncertain, RefundHolding, BySystem},
-		{RefundHolding, ActResolveOK, Refunded, ByProvider},
-		{RefundHolding, ActResolveFailed, RefundFailed, ByProvider},
-		{Refunded, ActReimburse, RefundedReimbursing, BySystem},
-		{RefundedReimbursing, ActReimbursed, RefundedReimbursed, BySystem},
+		move(RfdReviewing, ActApprove, RfdToBeConfirm, ByProvider),
+		move(RfdReviewing, ActQuote, RfdToBeConfirm, ByProvider),
+		move(RfdReviewing, ActReject, RfdRejected, ByProvider),
+		move(RfdReviewing, ActCancelRefund, RefundCanceled, ByAgency),
+		move(RfdToBeConfirm, ActConfirm, RfdProceeding, ByAgency),
+		move(RfdToBeConfirm, ActCancelRefund, RefundCanceled, ByAgency),
+		move(RfdToBeConfirm, ActExpire, RefundCanceled, BySystem),
+		move(RfdProceeding, ActDone, Refunded, BySystem),
+		move(RfdProceeding, ActFailed, RefundFailed, BySystem),
+		move(RfdProceeding, ActUncertain, RefundHolding, BySystem),
+		move(RefundHolding, ActResolveOK, Refunded, ByProvider),
+		move(RefundHolding, ActResolveFailed, RefundFailed, ByProvider),
+		move(Refunded, ActReimburse, RefundedReimbursing, BySystem),
+		move(RefundedReimbursing, ActReimbursed, RefundedReimbursed, BySystem),
 	},
 	TypeVoid: {
-		{VoidProceeding, ActApprove, Voided, ByProvider},
-		{VoidProceeding, ActReject, VoidRejected, ByProvider},
-		{VoidProceeding, ActCancelVoid, VoidCanceled, ByAgency},
-		{VoidProceeding, ActFailed, VoidFailed, BySystem},
-		{VoidProceeding, ActUncertain, VoidHolding, BySystem},
-		{VoidHolding, ActResolveOK, Voided, ByProvider},
-		{VoidHolding, ActResolveFailed, VoidFailed, ByProvider},
-		{Voided, ActReimburse, VoidedReimbursing, BySystem},
-		{VoidedReimbursing, ActReimbursed, VoidedReimbursed, BySystem},
+		move(VoidProceeding, ActApprove, Voided, ByProvider),
+		move(VoidProceeding, ActReject, VoidRejected, ByProvider),
+		move(VoidProceeding, ActCancelVoid, VoidCanceled, ByAgency),
+		move(VoidProceeding, ActFailed, VoidFailed, BySystem),
+		move(VoidProceeding, ActUncertain, VoidHolding, BySystem),
+		move(VoidHolding, ActResolveOK, Voided, ByProvider),
+		move(VoidHolding, ActResolveFailed, VoidFailed, ByProvider),
+		move(Voided, ActReimburse, VoidedReimbursing, BySystem),
+		move(VoidedReimbursing, ActReimbursed, VoidedReimbursed, BySystem),
 	},
 }
 
 // Next is where action leads an order of type typ in status from; ok is
 // false when the status machine forbids it.
 func Next(typ string, from Status, action Action) (Status, bool) {
-	for _, e := range transitions[typ] {
-		if e.from == from && e.action == action {
-			return e.to, true
-		}
-	}
-	return "", false
+	return transitions[typ].Next(from, action, nil)
 }
 
 // Allowed lists the actions party (ByAgency, ByProvider) may take on an order
 // of type typ in status s, in table order.
-func Allowed(typ string, s Status, party string) []Action {
-	var out []Action
-	for _, e := range transitions[typ] {
-		if e.from == s && e.by == party {
-			out = append(out, e.action)
-		}
-	}
-	return out
-}
+func Allowed(typ string, s Status, party string) []Action { return transitions[typ].Allowed(s, party) }
 
 // Party says who may take action on an order of type typ in status s ("" when
 // nobody may).
-func Party(typ string, s Status, action Action) string {
-	for _, e := range transitions[typ] {
-		if e.from == s && e.action == action {
-			return e.by
-		}
-	}
-	return ""
-}
+func Party(typ string, s Status, action Action) string { return transitions[typ].Party(s, action) }
 
 // Display tones of spec §4.
 const (
-	ToneSuccess = "success"
-	ToneWarning = "warning"
-	TonePrimary = "primary"
-	ToneError   = "error"
-	ToneInfo    = "info"
+	ToneSuccess = booking.ToneSuccess
+	ToneWarning = booking.ToneWarning
+	TonePrimary = booking.TonePrimary
+	ToneError   = booking.ToneError
+	ToneInfo    = booking.ToneInfo
 )
 
 var tones = map[Status]string{

@@ -26,16 +26,16 @@ func TestTransitionsStayWithinTheSpecStatuses(t *testing.T) {
 	for typ, edges := range transitions {
 		seen := map[[2]string]bool{}
 		for _, e := range edges {
-			if !ValidStatus(string(e.from)) || !ValidStatus(string(e.to)) {
-				t.Errorf("%s: %s -%s-> %s uses an unknown status", typ, e.from, e.action, e.to)
+			if !ValidStatus(string(e.From)) || !ValidStatus(string(e.To)) {
+				t.Errorf("%s: %s -%s-> %s uses an unknown status", typ, e.From, e.Action, e.To)
 			}
-			k := [2]string{string(e.from), string(e.action)}
+			k := [2]string{string(e.From), string(e.Action)}
 			if seen[k] {
-				t.Errorf("%s: %s has two edges for %s", typ, e.from, e.action)
+				t.Errorf("%s: %s has two edges for %s", typ, e.From, e.Action)
 			}
 			seen[k] = true
-			if e.by != ByAgency && e.by != ByProvider && e.by != BySystem {
-				t.Errorf("%s: %s -%s-> has no party", typ, e.from, e.action)
+			if e.By != ByAgency && e.By != ByProvider && e.By != BySystem {
+				t.Errorf("%s: %s -%s-> has no party", typ, e.From, e.Action)
 			}
 		}
 	}
@@ -142,7 +142,7 @@ func mustDate(t *testing.T, s string) time.Time {
 func typeOf(s Status) string {
 	for _, t := range Types {
 		for _, e := range transitions[t] {
-			if e.from == s || e.to == s {
+			if e.From == s || e.To == s {
 				return t
 			}
 		}

@@ -87,100 +87,77 @@ const (
 const (
 	ByAgency   = booking.ByAgency
 	ByProvider = booking.ByProvider
-	BySystem   = "system"
+	BySystem   = booking.BySystem
 )
 
-type edge struct {
-	from   Status
-	action Action
-	to     Status
-	by     string
-}
+type machine = booking.Machine[Status, Action]
+
+// move is an edge of the machine.
+var move = booking.Move[Status, Action]
 
 // transitions is the whole status machine. Where one action has several
 // edges from a status (grant, pay), they are listed in preference order and
 // Next takes the first whose paying stage the quote has: a quote with fewer
 // deposits skips the stages it lacks. Nothing else changes a status.
-var transitions = []edge{
-	{ToBeQuote, ActQuote, ToBeConfirm, ByProvider},
-	{ToBeQuote, ActClose, Closed, ByProvider},
-	{ToBeQuote, ActUpload, ToBeQuote, ByAgency},
-	{ToBeQuote, ActCancel, Canceled, ByAgency},
-	{ToBeConfirm, ActQuote, ToBeConfirm, ByProvider},
-	{ToBeConfirm, ActAccept, ToBeConfirm, ByAgency},
-	{ToBeConfirm, ActUpload, ToBeConfirm, ByAgency},
-	{ToBeConfirm, ActDecline, ToBeQuote, ByAgency},
-	{ToBeConfirm, ActConfirm, ToBeApplySeat, ByAgency},
-	{ToBeConfirm, ActCancel, Canceled, ByAgency},
-	{ToBeConfirm, ActExpire, Closed, BySystem},
-	{ToBeConfirm, ActMiss, Failed, BySystem},
-	{ToBeApplySeat, ActApply, SeatApplying, ByProvider},
-	{ToBeApplySeat, ActGrant, ToBePayFirst, ByProvider},
-	{ToBeApplySeat, ActGrant, ToBePaySecond, ByProvider},
-	{ToBeApplySeat, ActGrant, ToBePayThird, ByProvider},
-	{ToBeApplySeat, ActGrant, ToBePaidLast, ByProvider},
-	{ToBeApplySeat, ActRefuse, Failed, ByProvider},
-	{ToBeApplySeat, ActCancel, Canceled, ByAgency},
-	{SeatApplying, ActGrant, ToBePayFirst, ByProvider},
-	{SeatApplying, ActGrant, ToBePaySecond, ByProvider},
-	{SeatApplying, ActGrant, ToBePayThird, ByProvider},
-	{SeatApplying, ActGrant, ToBePaidLast, ByProvider},
-	{SeatApplying, ActRefuse, Failed, ByProvider},
-	{SeatApplying, ActCancel, Canceled, ByAgency},
-	{ToBePayFirst, ActPay, ToBePaySecond, ByAgency},
-	{ToBePayFirst, ActPay, ToBePayThird, ByAgency},
-	{ToBePayFirst, ActPay, ToBePaidLast, ByAgency},
-	{ToBePayFirst, ActCancel, Canceled, ByAgency},
-	{ToBePayFirst, ActMiss, Failed, BySystem},
-	{ToBePaySecond, ActPay, ToBePayThird, ByAgency},
-	{ToBePaySecond, ActPay, ToBePaidLast, ByAgency},
-	{ToBePaySecond, ActCancel, Canceled, ByAgency},
-	{ToBePaySecond, ActMiss, Failed, BySystem},
-	{ToBePayThird, ActPay, ToBePaidLast, ByAgency},
-	{ToBePayThird, ActCancel, Canceled, ByAgency},
-	{ToBePayThird, ActMiss, Failed, BySystem},
-	{ToBePaidLast, ActPay, Proceeding, ByAgency},
-	{ToBePaidLast, ActCancel, Canceled, ByAgency},
-	{ToBePaidLast, ActMiss, Failed, BySystem},
-	{Proceeding, ActTicketed, Issued, BySystem},
+var transitions = machine{
+	move(ToBeQuote, ActQuote, ToBeConfirm, ByProvider),
+	move(ToBeQuote, ActClose, Closed, ByProvider),
+	move(ToBeQuote, ActUpload, ToBeQuote, ByAgency),
+	move(ToBeQuote, ActCancel, Canceled, ByAgency),
+	move(ToBeConfirm, ActQuote, ToBeConfirm, ByProvider),
+	move(ToBeConfirm, ActAccept, ToBeConfirm, ByAgency),
+	move(ToBeConfirm, ActUpload, ToBeConfirm, ByAgency),
+	move(ToBeConfirm, ActDecline, ToBeQuote, ByAgency),
+	move(ToBeConfirm, ActConfirm, ToBeApplySeat, ByAgency),
+	move(ToBeConfirm, ActCancel, Canceled, ByAgency),
+	move(ToBeConfirm, ActExpire, Closed, BySystem),
+	move(ToBeConfirm, ActMiss, Failed, BySystem),
+	move(ToBeApplySeat, ActApply, SeatApplying, ByProvider),
+	move(ToBeApplySeat, ActGrant, ToBePayFirst, ByProvider),
+	move(ToBeApplySeat, ActGrant, ToBePaySecond, ByProvider),
+	move(ToBeApplySeat, ActGrant, ToBePayThird, ByProvider),
+	move(ToBeApplySeat, ActGrant, ToBePaidLast, ByProvider),
+	move(ToBeApplySeat, ActRefuse, Failed, ByProvider),
+	move(ToBeApplySeat, ActCancel, Canceled, ByAgency),
+	move(SeatApplying, ActGrant, ToBePayFirst, ByProvider),
+	move(SeatApplying, ActGrant, ToBePaySecond, ByProvider),
+	move(SeatApplying, ActGrant, ToBePayThird, ByProvider),
+	move(SeatApplying, ActGrant, ToBePaidLast, ByProvider),
+	move(SeatApplying, ActRefuse, Failed, ByProvider),
+	move(SeatApplying, ActCancel, Canceled, ByAgency),
+	move(ToBePayFirst, ActPay, ToBePaySecond, ByAgency),
+	move(ToBePayFirst, ActPay, ToBePayThird, ByAgency),
+	move(ToBePayFirst, ActPay, ToBePaidLast, ByAgency),
+	move(ToBePayFirst, ActCancel, Canceled, ByAgency),
+	move(ToBePayFirst, ActMiss, Failed, BySystem),
+	move(ToBePaySecond, ActPay, ToBePayThird, ByAgency),
+	move(ToBePaySecond, ActPay, ToBePaidLast, ByAgency),
+	move(ToBePaySecond, ActCancel, Canceled, ByAgency),
+	move(ToBePaySecond, ActMiss, Failed, BySystem),
+	move(ToBePayThird, ActPay, ToBePaidLast, ByAgency),
+	move(ToBePayThird, ActCancel, Canceled, ByAgency),
+	move(ToBePayThird, ActMiss, Failed, BySystem),
+	move(ToBePaidLast, ActPay, Proceeding, ByAgency),
+	move(ToBePaidLast, ActCancel, Canceled, ByAgency),
+	move(ToBePaidLast, ActMiss, Failed, BySystem),
+	move(Proceeding, ActTicketed, Issued, BySystem),
 }
 
 // Next is where action leads an order in status from whose quote has the
 // paying stages stages; ok is false when the machine forbids it.
 func Next(from Status, action Action, stages []string) (Status, bool) {
-	for _, e := range transitions {
-		if e.from != from || e.action != action {
-			continue
-		}
-		if st := StageOf(e.to); st != "" && !slices.Contains(stages, st) {
-			continue
-		}
-		return e.to, true
-	}
-	return "", false
+	return transitions.Next(from, action, func(to Status) bool {
+		st := StageOf(to)
+		return st == "" || slices.Contains(stages, st)
+	})
 }
 
 // Party says who may take action in status s ("" when nobody may).
-func Party(s Status, action Action) string {
-	for _, e := range transitions {
-		if e.from == s && e.action == action {
-			return e.by
-		}
-	}
-	return ""
-}
+func Party(s Status, action Action) string { return transitions.Party(s, action) }
 
 // Allowed lists the actions party may take in status s, in table order,
 // each once.
-func Allowed(s Status, party string) []Action {
-	out := []Action{}
-	for _, e := range transitions {
-		if e.from == s && e.by == party && !slices.Contains(out, e.action) {
-			out = append(out, e.action)
-		}
-	}
-	return out
-}
+func Allowed(s Status, party string) []Action { return transitions.Allowed(s, party) }
 
 // Open reports whether an order in s may still change (not a final status).
 func Open(s Status) bool {
@@ -189,9 +166,9 @@ func Open(s Status) bool {
 
 // Display tones (spec §4's tones, as flight orders use them).
 var tones = map[Status]string{
-	ToBeQuote: "warning", ToBeConfirm: "primary", ToBeApplySeat: "primary", SeatApplying: "warning",
-	ToBePayFirst: "primary", ToBePaySecond: "primary", ToBePayThird: "primary", ToBePaidLast: "primary",
-	Proceeding: "primary", Issued: "success", Failed: "error", Canceled: "info", Closed: "info",
+	ToBeQuote: booking.ToneWarning, ToBeConfirm: booking.TonePrimary, ToBeApplySeat: booking.TonePrimary, SeatApplying: booking.ToneWarning,
+	ToBePayFirst: booking.TonePrimary, ToBePaySecond: booking.TonePrimary, ToBePayThird: booking.TonePrimary, ToBePaidLast: booking.TonePrimary,
+	Proceeding: booking.TonePrimary, Issued: booking.ToneSuccess, Failed: booking.ToneError, Canceled: booking.ToneInfo, Closed: booking.ToneInfo,
 }
 
 // Tone is the display tone of a status.

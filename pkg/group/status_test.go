@@ -48,8 +48,8 @@ func TestTransitionTableCoversStatuses(t *testing.T) {
 	for changed := true; changed; {
 		changed = false
 		for _, e := range transitions {
-			if reached[e.from] && !reached[e.to] {
-				reached[e.to], changed = true, true
+			if reached[e.From] && !reached[e.To] {
+				reached[e.To], changed = true, true
 			}
 		}
 	}

@@ -91,7 +91,7 @@ const (
 const (
 	ByAgency   = booking.ByAgency
 	ByProvider = booking.ByProvider
-	BySystem   = "system"
+	BySystem   = booking.BySystem
 )
 
 // Resume is the target of the edges that go back to where the order was
@@ -99,81 +99,64 @@ const (
 // remembers it in Order.Resume.
 const Resume Status = "(resume)"
 
-type edge struct {
-	from   Status
-	action Action
-	to     Status
-	by     string
-}
+type machine = booking.Machine[Status, Action]
+
+// move is an edge of the machine.
+var move = booking.Move[Status, Action]
 
 // transitions is the whole status machine. Nothing else in the package
 // changes a status.
-var transitions = []edge{
-	{ToBePaid, ActPay, Proceeding, ByAgency},
-	{ToBePaid, ActCancel, Canceled, ByAgency},
-	{ToBePaid, ActExpire, Canceled, BySystem},
+var transitions = machine{
+	move(ToBePaid, ActPay, Proceeding, ByAgency),
+	move(ToBePaid, ActCancel, Canceled, ByAgency),
+	move(ToBePaid, ActExpire, Canceled, BySystem),
 	// A payment gateway that did not answer: the order waits until the
 	// gateway says what happened.
-	{ToBePaid, ActPayUncertain, Holding, BySystem},
-	{Holding, ActPaid, Proceeding, BySystem},
-	{Holding, ActUnpaid, ToBePaid, BySystem},
-	{Proceeding, ActTicketed, Issued, BySystem},
-	{Proceeding, ActConfirmTickets, Issued, ByProvider},
-	{Proceeding, ActTicketFailed, Failed, BySystem},
-	{Proceeding, ActFailTickets, Failed, ByProvider},
-	{Failed, ActReimbursed, FailedReimbursed, BySystem},
+	move(ToBePaid, ActPayUncertain, Holding, BySystem),
+	move(Holding, ActPaid, Proceeding, BySystem),
+	move(Holding, ActUnpaid, ToBePaid, BySystem),
+	move(Proceeding, ActTicketed, Issued, BySystem),
+	move(Proceeding, ActConfirmTickets, Issued, ByProvider),
+	move(Proceeding, ActTicketFailed, Failed, BySystem),
+	move(Proceeding, ActFailTickets, Failed, ByProvider),
+	move(Failed, ActReimbursed, FailedReimbursed, BySystem),
 
-	{Issued, ActRefund, RfdToBeConfirm, ByAgency},
-	{Issued, ActChange, ChgToBeConfirm, ByAgency},
-	{Changed, ActRefund, RfdToBeConfirm, ByAgency},
-	{Changed, ActChange, ChgToBeConfirm, ByAgency},
-	{PartiallyRefunded, ActRefund, RfdToBeConfirm, ByAgency},
-	{PartiallyRefunded, ActChange, ChgToBeConfirm, ByAgency},
+	move(Issued, ActRefund, RfdToBeConfirm, ByAgency),
+	move(Issued, ActChange, ChgToBeConfirm, ByAgency),
+	move(Changed, ActRefund, RfdToBeConfirm, ByAgency),
+	move(Changed, ActChange, ChgToBeConfirm, ByAgency),
+	move(PartiallyRefunded, ActRefund, RfdToBeConfirm, ByAgency),
+	move(PartiallyRefunded, ActChange, ChgToBeConfirm, ByAgency),
 
-	{RfdToBeConfirm, ActConfirm, RfdProceeding, ByAgency},
-	{RfdToBeConfirm, ActCancelRefund, Resume, ByAgency},
-	{RfdToBeConfirm, ActExpire, Resume, BySystem},
-	{RfdProceeding, ActRefundedAll, Refunded, BySystem},
-	{RfdProceeding, ActRefundedPart, PartiallyRefunded, BySystem},
-	{RfdProceeding, ActAfterSaleFailed, Resume, BySystem},
+	move(RfdToBeConfirm, ActConfirm, RfdProceeding, ByAgency),
+	move(RfdToBeConfirm, ActCancelRefund, Resume, ByAgency),
+	move(RfdToBeConfirm, ActExpire, Resume, BySystem),
+	move(RfdProceeding, ActRefundedAll, Refunded, BySystem),
+	move(RfdProceeding, ActRefundedPart, PartiallyRefunded, BySystem),
+	move(RfdProceeding, ActAfterSaleFailed, Resume, BySystem),
 
-	{ChgToBeConfirm, ActConfirm, ChgProceeding, ByAgency},
-	{ChgToBeConfirm, ActCancelChange, Resume, ByAgency},
-	{ChgToBeConfirm, ActExpire, Resume, BySystem},
-	{ChgProceeding, ActChanged, Changed, BySystem},
-	{ChgProceeding, ActAfterSaleFailed, Resume, BySystem},
+	move(ChgToBeConfirm, ActConfirm, ChgProceeding, ByAgency),
+	move(ChgToBeConfirm, ActCancelChange, Resume, ByAgency),
+	move(ChgToBeConfirm, ActExpire, Resume, BySystem),
+	move(ChgProceeding, ActChanged, Changed, BySystem),
+	move(ChgProceeding, ActAfterSaleFailed, Resume, BySystem),
 }
 
 // Next is where action leads an order in status from (Resume: back to the
 // order's Resume status); ok is false when the machine forbids it.
-func Next(from Status, action Action) (Status, bool) {
-	for _, e := range transitions {
-		if e.from == from && e.action == action {
-			return e.to, true
-		}
-	}
-	return "", false
-}
+func Next(from Status, action Action) (Status, bool) { return transitions.Next(from, action, nil) }
 
 // Allowed lists the actions party may take on an order in status s, in
 // table order.
-func Allowed(s Status, party string) []Action {
-	var out []Action
-	for _, e := range transitions {
-		if e.from == s && e.by == party {
-			out = append(out, e.action)
-		}
-	}
-	return out
-}
+func Allowed(s Status, party string) []Action { return transitions.Allowed(s, party) }
 
 // Display tones, as the flight orders' (spec §4).
 const (
-	ToneSuccess = "success"
-	ToneWarning = "warning"
-	TonePrimary = "primary"
-	ToneError   = "error"
-	ToneInfo    = "info"
+	ToneSuccess = booking.ToneSuccess
+	ToneWarning = booking.ToneWarning
+	TonePrimary = booking.TonePrimary
+	ToneError   = booking.ToneError
+	ToneInfo    = booking.ToneInfo
 )
 
 var tones = map[Status]string{

@@ -43,14 +43,14 @@ func TestStatusMachineIsClosed(t *testing.T) {
 	for changed := true; changed; {
 		changed = false
 		for _, e := range transitions {
-			if !seen[e.from] {
+			if !seen[e.From] {
 				continue
 			}
-			if e.to != Resume && !ValidStatus(string(e.to)) {
-				t.Errorf("edge %s --%s--> unknown %s", e.from, e.action, e.to)
+			if e.To != Resume && !ValidStatus(string(e.To)) {
+				t.Errorf("edge %s --%s--> unknown %s", e.From, e.Action, e.To)
 			}
-			if e.to != Resume && !seen[e.to] {
-				seen[e.to], changed = true, true
+			if e.To != Resume && !seen[e.To] {
+				seen[e.To], changed = true, true
 			}
 		}
 	}
