@@ -3,7 +3,6 @@ package api
 import (
 	"errors"
 	"net/http"
-	"slices"
 
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/booking"
@@ -120,33 +119,10 @@ func registerGroups(rt *Router, s Services) {
 		Summary: "Download an issued group's itinerary or e-ticket (the flight documents, every passenger with their ticket) as PDF or Excel",
 		Query:   []Param{{Name: "format", Type: "string", Description: "pdf (default) or xlsx", Enum: docs.TicketFormats}}, Errors: []int{fault.CodeNotFound},
 		PathEnum: map[string][]string{"kind": docs.TicketKinds}, Produces: []string{docs.ContentType(docs.PDF), docs.ContentType(docs.XLSX)},
-	}, func(w http.ResponseWriter, r *http.Request) error {
-		n, err := id(r)
-		if err != nil {
-			return err
-		}
-		kind, format := r.PathValue("kind"), r.URL.Query().Get("format")
-		if format == "" {
-			format = docs.PDF
-		}
-		if !slices.Contains(docs.TicketKinds, kind) || !slices.Contains(docs.TicketFormats, format) {
-			return fault.NotFound("")
-		}
-		v, err := g.Document(r.Context(), Principal(r), n)
-		if err != nil {
-			return err
-		}
-		ctx := r.Context()
-		today, err := s.agencyToday(r)
-		if err != nil {
-			return err
-		}
-		w.Header().Set("Content-Type", docs.ContentType(format))
-		w.Header().Set("Content-Disposition", `attachment; filename="`+v.BookingNumber+"-"+kind+"."+format+`"`)
-		w.Header().Set("Cache-Control", "private, no-store")
-		return docs.WriteTicket(w, kind, format, docs.Ticket{Flight: v, Lang: i18n.Lang(ctx), T: func(k string, args ...any) string { return i18n.T(ctx, k, args...) },
-			Date: today})
-	})
+	}, ticketDocument(s, func(r *http.Request, id int64) (docs.Ticket, string, error) {
+		v, err := g.Document(r.Context(), Principal(r), id)
+		return docs.Ticket{Flight: v}, v.BookingNumber, err
+	}))
 
 	rt.Handle("GET "+groupPath+"/{id}", Operation{
 		ID: "getGroupOrder", Tag: "groups", Allow: booksGroups,

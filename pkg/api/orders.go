@@ -3,7 +3,6 @@ package api
 import (
 	"errors"
 	"net/http"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -271,9 +270,7 @@ func registerOrders(rt *Router, s Services) {
 		if err != nil {
 			return err
 		}
-		w.Header().Set("Content-Type", p.ContentType)
-		w.Header().Set("Content-Disposition", `attachment; filename="proof-`+strconv.FormatInt(p.ID, 10)+extension(p.ContentType)+`"`)
-		w.Header().Set("Cache-Control", "private, no-store")
+		attachment(w, p.ContentType, "proof-"+strconv.FormatInt(p.ID, 10)+extension(p.ContentType))
 		_, err = w.Write(data)
 		return err
 	})
@@ -285,33 +282,13 @@ func registerOrders(rt *Router, s Services) {
 			{Name: "documentNumbers", Type: "string", Enum: []string{"masked", "full"}, Description: "itinerary: masked (default, only the last characters of passport and ID numbers) or full"}},
 		Errors: []int{fault.CodeNotFound}, PathEnum: map[string][]string{"kind": docs.TicketKinds},
 		Produces: []string{docs.ContentType(docs.PDF), docs.ContentType(docs.XLSX)},
-	}, func(w http.ResponseWriter, r *http.Request) error {
-		n, err := id(r)
+	}, ticketDocument(s, func(r *http.Request, id int64) (docs.Ticket, string, error) {
+		v, err := o.Get(r.Context(), Principal(r), id)
 		if err != nil {
-			return err
+			return docs.Ticket{}, "", err
 		}
-		kind, format := r.PathValue("kind"), r.URL.Query().Get("format")
-		if format == "" {
-			format = docs.PDF
-		}
-		if !slices.Contains(docs.TicketKinds, kind) || !slices.Contains(docs.TicketFormats, format) {
-			return fault.NotFound("")
-		}
-		v, err := o.Get(r.Context(), Principal(r), n)
-		if err != nil {
-			return err
-		}
-		ctx := r.Context()
-		today, err := s.agencyToday(r)
-		if err != nil {
-			return err
-		}
-		w.Header().Set("Content-Type", docs.ContentType(format))
-		w.Header().Set("Content-Disposition", `attachment; filename="`+v.BookingNumber+"-"+kind+"."+format+`"`)
-		w.Header().Set("Cache-Control", "private, no-store")
-		return docs.WriteTicket(w, kind, format, docs.Ticket{Flight: v.Document(), Lang: i18n.Lang(ctx), T: func(k string, args ...any) string { return i18n.T(ctx, k, args...) },
-			Date: today, Baggage: &v.Baggage, ShowDocumentNumbers: r.URL.Query().Get("documentNumbers") == "full"})
-	})
+		return docs.Ticket{Flight: v.Document(), Baggage: &v.Baggage, ShowDocumentNumbers: r.URL.Query().Get("documentNumbers") == "full"}, v.BookingNumber, nil
+	}))
 }
 
 func extension(ct string) string {

@@ -3,12 +3,15 @@ package api
 import (
 	"context"
 	"net/http"
+	"slices"
 	"strconv"
 	"time"
 
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/booking"
+	"github.com/voyage/voyage/pkg/docs"
 	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/pkg/i18n"
 )
 
 // The adapters below turn a product line's service method into a route's
@@ -133,5 +136,45 @@ func listBookings[F, P any](s Services, filter func(*http.Request, *time.Locatio
 			return nil, err
 		}
 		return list(r.Context(), Principal(r), f)
+	}
+}
+
+// attachment starts a file download answer: its type, its file name, and
+// no caching (a booking's documents are private to the agency).
+func attachment(w http.ResponseWriter, contentType, filename string) {
+	w.Header().Set("Content-Type", contentType)
+	w.Header().Set("Content-Disposition", `attachment; filename="`+filename+`"`)
+	w.Header().Set("Cache-Control", "private, no-store")
+}
+
+// ticketDocument answers a flight booking's itinerary or e-ticket (kind,
+// from the path) as PDF or Excel (format, from the query; PDF by default),
+// in the request's language, dated the agency's today. ticket fills the
+// document of the booking named by {id} the caller may see, and says its
+// booking number.
+func ticketDocument(s Services, ticket func(r *http.Request, id int64) (docs.Ticket, string, error)) func(http.ResponseWriter, *http.Request) error {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		id, err := PathID(r, "id")
+		if err != nil {
+			return err
+		}
+		kind, format := r.PathValue("kind"), r.URL.Query().Get("format")
+		if format == "" {
+			format = docs.PDF
+		}
+		if !slices.Contains(docs.TicketKinds, kind) || !slices.Contains(docs.TicketFormats, format) {
+			return fault.NotFound("")
+		}
+		t, number, err := ticket(r, id)
+		if err != nil {
+			return err
+		}
+		ctx := r.Context()
+		if t.Date, err = s.agencyToday(r); err != nil {
+			return err
+		}
+		t.Lang, t.T = i18n.Lang(ctx), func(k string, args ...any) string { return i18n.T(ctx, k, args...) }
+		attachment(w, docs.ContentType(format), number+"-"+kind+"."+format)
+		return docs.WriteTicket(w, kind, format, t)
 	}
 }

@@ -149,9 +149,7 @@ func registerTrains(rt *Router, s Services) {
 		if err != nil {
 			return err
 		}
-		w.Header().Set("Content-Type", docs.ContentType(docs.PDF))
-		w.Header().Set("Content-Disposition", `attachment; filename="`+v.BookingNumber+`-eticket.pdf"`)
-		w.Header().Set("Cache-Control", "private, no-store")
+		attachment(w, docs.ContentType(docs.PDF), v.BookingNumber+"-eticket.pdf")
 		return docs.WriteTrainTicket(w, docs.TrainTicket{Train: v.Document(), Lang: lang, T: func(k string, args ...any) string { return i18n.T(ctx, k, args...) },
 			Station: func(code string) string { return t.StationName(code, lang) }, Date: today})
 	})

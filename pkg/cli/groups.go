@@ -104,34 +104,14 @@ func groupDetailView(g group.View) view {
 		rows = append(rows, []string{"Installment " + in.Stage, fmt.Sprintf("%s %s due %s (%s) %s paid %s", in.Amount.Amount, in.Amount.Currency,
 			fmtTime(in.Deadline), in.TimeZone, in.Status, fmtTimePtr(in.PaidAt))})
 	}
-	var acts []string
-	for _, a := range g.Actions {
-		acts = append(acts, string(a))
-	}
 	rows = append(rows, []string{"Passenger list", fmt.Sprintf("%d (locked: %v)", g.PassengerCount, g.Locked)},
-		[]string{"Tickets", fmt.Sprint(len(g.Tickets))}, []string{"Actions", strings.Join(acts, ", ")}, []string{"Created", fmtTime(g.CreatedAt)})
+		[]string{"Tickets", fmt.Sprint(len(g.Tickets))}, []string{"Actions", actionList(g.Actions)}, []string{"Created", fmtTime(g.CreatedAt)})
 	return view{Data: g, KeyValue: true, Rows: rows}
 }
 
 func (r *Root) groupsShowCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "show ID",
-		Short: "Show one group order: journeys, quotes, installments, passenger list and the actions it allows",
-		Args:  args(cobra.ExactArgs(1)),
-		RunE: func(cmd *cobra.Command, argv []string) error {
-			id, err := parseID("group order id", argv[0])
-			if err != nil {
-				return err
-			}
-			return r.withBackend(cmd, func(b admin.Backend) error {
-				g, err := b.Group(cmd.Context(), id)
-				if err != nil {
-					return err
-				}
-				return render(cmd, groupDetailView(g))
-			})
-		},
-	}
+	return showCmd(r, "Show one group order: journeys, quotes, installments, passenger list and the actions it allows", "group order id",
+		admin.Backend.Group, groupDetailView)
 }
 
 // parseWhen reads a time as RFC 3339 or as a duration from now (72h).

@@ -89,34 +89,14 @@ func orderDetailView(o flight.View) view {
 	for _, p := range o.Passengers {
 		names = append(names, p.Surname+"/"+p.GivenName)
 	}
-	var acts []string
-	for _, a := range o.Actions {
-		acts = append(acts, string(a))
-	}
 	rows = append(rows, []string{"Passengers", strings.Join(names, ", ")}, []string{"Review remark", o.ReviewRemark},
-		[]string{"Actions", strings.Join(acts, ", ")}, []string{"Created", fmtTime(o.CreatedAt)})
+		[]string{"Actions", actionList(o.Actions)}, []string{"Created", fmtTime(o.CreatedAt)})
 	return view{Data: o, KeyValue: true, Rows: rows}
 }
 
 func (r *Root) ordersShowCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "show ID",
-		Short: "Show one order with its price breakdown, timeline and the review actions it allows",
-		Args:  args(cobra.ExactArgs(1)),
-		RunE: func(cmd *cobra.Command, argv []string) error {
-			id, err := parseID("order id", argv[0])
-			if err != nil {
-				return err
-			}
-			return r.withBackend(cmd, func(b admin.Backend) error {
-				o, err := b.Order(cmd.Context(), id)
-				if err != nil {
-					return err
-				}
-				return render(cmd, orderDetailView(o))
-			})
-		},
-	}
+	return showCmd(r, "Show one order with its price breakdown, timeline and the review actions it allows", "order id",
+		admin.Backend.Order, orderDetailView)
 }
 
 // reviewActions are what the provider may do from the command line.

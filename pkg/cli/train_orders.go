@@ -65,15 +65,12 @@ func (r *Root) trainListCmd() *cobra.Command {
 }
 
 func trainDetailView(o train.View) view {
-	var pax, tickets, acts []string
+	var pax, tickets []string
 	for _, p := range o.Passengers {
 		pax = append(pax, fmt.Sprintf("%d %s/%s (%s, %s %s)", p.ID, p.Surname, p.GivenName, p.Type, p.DocumentType, p.DocumentNumber))
 	}
 	for _, t := range o.Tickets {
 		tickets = append(tickets, fmt.Sprintf("%d %s %s coach %s seat %s %s", t.Passenger, t.Number, t.TrainNumber, t.Coach, t.Seat, t.Status))
-	}
-	for _, a := range o.Actions {
-		acts = append(acts, string(a))
 	}
 	rows := [][]string{
 		{"ID", fmtID(o.ID)}, {"Booking number", o.BookingNumber}, {"Railway order", o.SupplierRef}, {"Agency", fmtID(o.AgencyID)},
@@ -81,30 +78,14 @@ func trainDetailView(o train.View) view {
 		{"Route", o.Origin + "-" + o.Destination}, {"Departs", fmtTime(o.DepartAt)}, {"Class", o.SeatClass},
 		{"Total", o.Total.Amount + " " + o.Total.Currency}, {"Refunded", o.Refunded.Amount + " " + o.Refunded.Currency},
 		{"Passengers", strings.Join(pax, "; ")}, {"Tickets", strings.Join(tickets, "; ")},
-		{"Actions", strings.Join(acts, ", ")}, {"Created", fmtTime(o.CreatedAt)},
+		{"Actions", actionList(o.Actions)}, {"Created", fmtTime(o.CreatedAt)},
 	}
 	return view{Data: o, KeyValue: true, Rows: rows}
 }
 
 func (r *Root) trainShowCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "show ID",
-		Short: "Show one train order with its passengers, tickets and the actions it allows",
-		Args:  args(cobra.ExactArgs(1)),
-		RunE: func(cmd *cobra.Command, argv []string) error {
-			id, err := parseID("order id", argv[0])
-			if err != nil {
-				return err
-			}
-			return r.withBackend(cmd, func(b admin.Backend) error {
-				o, err := b.TrainOrder(cmd.Context(), id)
-				if err != nil {
-					return err
-				}
-				return render(cmd, trainDetailView(o))
-			})
-		},
-	}
+	return showCmd(r, "Show one train order with its passengers, tickets and the actions it allows", "order id",
+		admin.Backend.TrainOrder, trainDetailView)
 }
 
 func (r *Root) trainConfirmCmd() *cobra.Command {

@@ -1,0 +1,43 @@
+package cli
+
+import (
+	"context"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/voyage/voyage/pkg/admin"
+)
+
+// showCmd is a product line's "show ID": the booking what names, read
+// through get, rendered by detail. The three lines' show commands are this
+// one adapter.
+func showCmd[V any](r *Root, short, what string, get func(admin.Backend, context.Context, int64) (V, error), detail func(V) view) *cobra.Command {
+	return &cobra.Command{
+		Use:   "show ID",
+		Short: short,
+		Args:  args(cobra.ExactArgs(1)),
+		RunE: func(cmd *cobra.Command, argv []string) error {
+			id, err := parseID(what, argv[0])
+			if err != nil {
+				return err
+			}
+			return r.withBackend(cmd, func(b admin.Backend) error {
+				v, err := get(b, cmd.Context(), id)
+				if err != nil {
+					return err
+				}
+				return render(cmd, detail(v))
+			})
+		},
+	}
+}
+
+// actionList is a booking's actions open now, as a detail view lists them.
+func actionList[A ~string](actions []A) string {
+	out := make([]string, len(actions))
+	for i, a := range actions {
+		out[i] = string(a)
+	}
+	return strings.Join(out, ", ")
+}
