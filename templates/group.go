@@ -68,9 +68,12 @@ type GroupConfirm struct {
 type GroupList struct {
 	Status   string // "" for all
 	Provider bool   // the caller quotes: the menu leads with the queue
-	Menu     []OrderMenuItem
-	Items    []GroupRow
-	Pager    Pager
+	// ShowAgency: a row is another agency's (the viewer is the provider or
+	// a parent agency), so the list says whose each is.
+	ShowAgency bool
+	Menu       []OrderMenuItem
+	Items      []GroupRow
+	Pager      Pager
 }
 
 // GroupRow is one group order of the list.

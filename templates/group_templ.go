@@ -757,7 +757,7 @@ func GroupResults(v GroupList) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			if v.Provider {
+			if v.ShowAgency {
 				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 57, "<th scope=\"col\">")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
@@ -876,7 +876,7 @@ func GroupResults(v GroupList) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				if v.Provider {
+				if v.ShowAgency {
 					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 68, "<td>")
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err

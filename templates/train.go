@@ -42,15 +42,19 @@ type TrainBookingProps struct {
 type TrainOrderList struct {
 	Status  string
 	Keyword string
-	Menu    []OrderMenuItem
-	Items   []TrainOrderRow
-	Pager   Pager
+	// ShowAgency: a row is another agency's (the viewer is the provider or
+	// a parent agency), so the list says whose each is.
+	ShowAgency bool
+	Menu       []OrderMenuItem
+	Items      []TrainOrderRow
+	Pager      Pager
 }
 
 // TrainOrderRow is one order of the list, names in the page's language.
 type TrainOrderRow struct {
 	ID            int64
 	BookingNumber string
+	Agency        string // whose booking, when not the viewer's agency's
 	TrainNumber   string
 	Route         string
 	DepartAt      time.Time

@@ -59,6 +59,8 @@ type lineUnderTest struct {
 	page       func(id int64) string
 	acts       func(page string, id int64) bool
 	cancelForm func(id int64) string
+	// listPage is the line's list in the portal.
+	listPage string
 }
 
 // TestOneAccessRule is the access rule of every line (booking.Viewer),
@@ -175,6 +177,16 @@ func TestOneAccessRule(t *testing.T) {
 						if res.StatusCode != 404 {
 							t.Errorf("%s opens the page: %d, want 404", what, res.StatusCode)
 						}
+					}
+					// The portal's list says whose a booking is to a viewer
+					// above the booking agency (its parent, the provider),
+					// the same on every line.
+					if want == sees && !strings.HasPrefix(v.name, "booking agency") {
+						if _, list := get(t, web, srv.URL+line.listPage, "Accept-Language", "en"); !strings.Contains(list, "Demo Sub Travel") {
+							t.Errorf("%s: the list %s does not name the booking's agency", what, line.listPage)
+						}
+					}
+					switch want {
 					case refused:
 						if res.StatusCode != http.StatusSeeOther {
 							t.Errorf("%s opens the page: %d, want the guard's 303", what, res.StatusCode)
@@ -282,6 +294,7 @@ func flightLine(a *app.App, srv *httptest.Server, provider string) lineUnderTest
 			return strings.Contains(page, fmt.Sprintf(`action="/flight/orders/%d/actions/pay"`, id))
 		},
 		cancelForm: func(id int64) string { return fmt.Sprintf("/flight/orders/%d/actions/cancel", id) },
+		listPage:   "/flight/orders",
 	}
 }
 
@@ -315,6 +328,7 @@ func trainLine(srv *httptest.Server, provider string) lineUnderTest {
 		acts: func(page string, _ int64) bool {
 			return strings.Contains(html.UnescapeString(page), `"actions":["`)
 		},
+		listPage: "/train/orders",
 	}
 }
 
@@ -358,5 +372,6 @@ func groupLine(srv *httptest.Server, provider string) lineUnderTest {
 			return strings.Contains(page, fmt.Sprintf(`action="/flight/group/order/%d/payment"`, id))
 		},
 		cancelForm: func(id int64) string { return fmt.Sprintf("/flight/group/order/%d/cancel", id) },
+		listPage:   "/flight/group/order",
 	}
 }

@@ -122,14 +122,13 @@ func (s *Server) groupList(w http.ResponseWriter, r *http.Request) {
 		q.Set("status", view.Status)
 	}
 	view.Pager = templates.NewPager(listURL(pathGroupOrders, q), pg, groupPageSize, res.Total)
-	names := map[int64]string{}
+	whose := s.whose(v.Principal.AgencyID)
 	for _, o := range res.Items {
 		row := groupRow(o)
-		if view.Provider {
-			row.Agency = s.agencyName(ctx, names, o.AgencyID)
-		}
+		row.Agency = whose.Of(ctx, o.AgencyID)
 		view.Items = append(view.Items, row)
 	}
+	view.ShowAgency = whose.Shown
 	w.Header().Add("Vary", "HX-Request")
 	if htmxPartial(r, templates.GroupResultsID) {
 		render(w, r, http.StatusOK, templates.GroupResults(view))
@@ -168,20 +167,6 @@ func groupMenu(v templates.GroupList, counts []group.StatusCount) []templates.Or
 		menu = append(menu, item)
 	}
 	return menu
-}
-
-// agencyName is the name of agency id for the provider's list, looked up
-// once per page.
-func (s *Server) agencyName(ctx context.Context, names map[int64]string, id int64) string {
-	if n, ok := names[id]; ok || s.agencies == nil {
-		return n
-	}
-	a, err := s.agencies.Get(ctx, id)
-	if err != nil {
-		slog.WarnContext(ctx, "groups: agency name", "agency", id, "err", err)
-	}
-	names[id] = a.Name
-	return a.Name
 }
 
 // agencyCurrency is the settlement currency of agency id, which a quote is

@@ -97,16 +97,13 @@ func (s *Server) orderList(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	view.Pager = templates.NewPager(listURL(templates.OrdersPath, view.Filter.Query()), f.Page, ordersPageSize, res.Total)
-	names := map[int64]string{}
+	whose := s.whose(v.Principal.AgencyID)
 	for _, o := range res.Items {
 		row := orderRow(o)
-		// The provider, and an agency above others, see whose order it is.
-		if o.AgencyID != v.Principal.AgencyID {
-			view.ShowAgency = true
-			row.Agency = s.agencyName(ctx, names, o.AgencyID)
-		}
+		row.Agency = whose.Of(ctx, o.AgencyID)
 		view.Items = append(view.Items, row)
 	}
+	view.ShowAgency = whose.Shown
 	w.Header().Add("Vary", "HX-Request")
 	if htmxPartial(r, templates.OrdersResultsID) {
 		render(w, r, http.StatusOK, templates.OrderResults(view))

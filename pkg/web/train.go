@@ -96,9 +96,13 @@ func (s *Server) trainOrderList(w http.ResponseWriter, r *http.Request) {
 	}
 	view.Pager = templates.NewPager(listURL(pathTrainOrders, q), f.Page, ordersPageSize, res.Total)
 	lang := i18n.Lang(ctx)
+	whose := s.whose(v.Principal.AgencyID)
 	for _, o := range res.Items {
-		view.Items = append(view.Items, s.trainRow(o, lang))
+		row := s.trainRow(o, lang)
+		row.Agency = whose.Of(ctx, o.AgencyID)
+		view.Items = append(view.Items, row)
 	}
+	view.ShowAgency = whose.Shown
 	w.Header().Add("Vary", "HX-Request")
 	if htmxPartial(r, templates.TrainOrdersResultsID) {
 		render(w, r, http.StatusOK, templates.TrainOrderResults(view))
