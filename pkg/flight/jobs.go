@@ -102,34 +102,6 @@ func (w *ticketWorker) NextRetry(j *river.Job[TicketArgs]) time.Time {
 	return time.Now().Add(ticketRetry(j.Attempt))
 }
 
-type deadlineWorker struct {
-	river.WorkerDefaults[DeadlineArgs]
-	s *Service
-}
-
-func (w *deadlineWorker) Work(ctx context.Context, j *river.Job[DeadlineArgs]) error {
-	return w.s.Deadline(ctx, j.Args.OrderID)
-}
-
-type deadlineSweepWorker struct {
-	river.WorkerDefaults[DeadlineSweepArgs]
-	s *Service
-}
-
-func (w *deadlineSweepWorker) Work(ctx context.Context, _ *river.Job[DeadlineSweepArgs]) error {
-	_, err := w.s.SweepDeadlines(ctx)
-	return err
-}
-
-type paymentCheckWorker struct {
-	river.WorkerDefaults[PaymentCheckArgs]
-	s *Service
-}
-
-func (w *paymentCheckWorker) Work(ctx context.Context, j *river.Job[PaymentCheckArgs]) error {
-	return w.s.CheckPayment(ctx, j.Args.OrderID)
-}
-
 type postSaleWorker struct {
 	river.WorkerDefaults[PostSaleArgs]
 	s *Service
@@ -139,6 +111,7 @@ func (w *postSaleWorker) Work(ctx context.Context, j *river.Job[PostSaleArgs]) e
 	return w.s.CarryOut(ctx, j.Args.OrderID, j.Attempt >= j.MaxAttempts)
 }
 
+// NextRetry: backoff.
 func (w *postSaleWorker) NextRetry(j *river.Job[PostSaleArgs]) time.Time { return backoff(j.Attempt) }
 
 // backoff: 10 s, 20 s, 40 s… up to 5 minutes between supplier attempts.
@@ -172,15 +145,18 @@ func (s *Service) AddWorkers(w *jobs.Workers) []*river.PeriodicJob {
 	w.Loop(s.runTicketing)
 	// Nothing queues DeadlineArgs any more, but jobs queued before the sweep
 	// replaced them must still find their worker.
-	jobs.Add(w, river.Worker[DeadlineArgs](&deadlineWorker{s: s}), deadlineTimeout)
-	jobs.Add(w, river.Worker[DeadlineSweepArgs](&deadlineSweepWorker{s: s}), sweepTimeout)
-	jobs.Add(w, river.Worker[PaymentCheckArgs](&paymentCheckWorker{s: s}), paymentCheckTimeout)
+	jobs.AddFunc(w, deadlineTimeout, func(ctx context.Context, j *river.Job[DeadlineArgs]) error {
+		return s.Deadline(ctx, j.Args.OrderID)
+	})
+	jobs.AddFunc(w, sweepTimeout, func(ctx context.Context, _ *river.Job[DeadlineSweepArgs]) error {
+		_, err := s.SweepDeadlines(ctx)
+		return err
+	})
+	jobs.AddFunc(w, paymentCheckTimeout, func(ctx context.Context, j *river.Job[PaymentCheckArgs]) error {
+		return s.CheckPayment(ctx, j.Args.OrderID)
+	})
 	jobs.Add(w, river.Worker[PostSaleArgs](&postSaleWorker{s: s}), postSaleTimeout)
-	return []*river.PeriodicJob{
-		river.NewPeriodicJob(river.PeriodicInterval(sweepEvery),
-			func() (river.JobArgs, *river.InsertOpts) { return DeadlineSweepArgs{}, nil },
-			&river.PeriodicJobOpts{RunOnStart: true}),
-	}
+	return []*river.PeriodicJob{jobs.Every(sweepEvery, DeadlineSweepArgs{})}
 }
 
 // transient supplier failures are worth asking again.

@@ -192,8 +192,12 @@ func TestSweepIsOneUniquePeriodicJob(t *testing.T) {
 	// Adding a kind twice panics, so a kind that does not panic had no
 	// worker.
 	for kind, add := range map[string]func(){
-		DeadlineArgs{}.Kind():      func() { river.AddWorker(w, &deadlineWorker{s: s}) },
-		DeadlineSweepArgs{}.Kind(): func() { river.AddWorker(w, &deadlineSweepWorker{s: s}) },
+		DeadlineArgs{}.Kind(): func() {
+			river.AddWorker(w, river.WorkFunc(func(context.Context, *river.Job[DeadlineArgs]) error { return nil }))
+		},
+		DeadlineSweepArgs{}.Kind(): func() {
+			river.AddWorker(w, river.WorkFunc(func(context.Context, *river.Job[DeadlineSweepArgs]) error { return nil }))
+		},
 	} {
 		func() {
 			defer func() {

@@ -53,48 +53,23 @@ func (PaymentCheckArgs) Kind() string { return "group_payment_check" }
 // installment stays held, and its job discarded, in the job console).
 func (PaymentCheckArgs) InsertOpts() river.InsertOpts { return river.InsertOpts{MaxAttempts: 20} }
 
-type paymentCheckWorker struct {
-	river.WorkerDefaults[PaymentCheckArgs]
-	s *Service
-}
-
-func (w *paymentCheckWorker) Work(ctx context.Context, j *river.Job[PaymentCheckArgs]) error {
-	return w.s.CheckPayment(ctx, j.Args.OrderID, j.Args.Stage)
-}
-
-type ticketWorker struct {
-	river.WorkerDefaults[TicketArgs]
-	s *Service
-}
-
-func (w *ticketWorker) Work(ctx context.Context, j *river.Job[TicketArgs]) error {
-	return w.s.Ticket(ctx, j.Args.OrderID)
-}
-
-type sweepWorker struct {
-	river.WorkerDefaults[SweepArgs]
-	s *Service
-}
-
-func (w *sweepWorker) Work(ctx context.Context, _ *river.Job[SweepArgs]) error {
-	if _, err := w.s.SweepDeadlines(ctx); err != nil {
-		return err
-	}
-	_, err := w.s.Remind(ctx)
-	return err
-}
-
 // AddWorkers registers the group workers and the deadline sweep (for
 // jobs.Config.Register).
 func (s *Service) AddWorkers(w *jobs.Workers) []*river.PeriodicJob {
-	jobs.Add(w, river.Worker[TicketArgs](&ticketWorker{s: s}), 30*time.Second)
-	jobs.Add(w, river.Worker[SweepArgs](&sweepWorker{s: s}), 45*time.Second)
-	jobs.Add(w, river.Worker[PaymentCheckArgs](&paymentCheckWorker{s: s}), 30*time.Second)
-	return []*river.PeriodicJob{
-		river.NewPeriodicJob(river.PeriodicInterval(sweepEvery),
-			func() (river.JobArgs, *river.InsertOpts) { return SweepArgs{}, nil },
-			&river.PeriodicJobOpts{RunOnStart: true}),
-	}
+	jobs.AddFunc(w, 30*time.Second, func(ctx context.Context, j *river.Job[TicketArgs]) error {
+		return s.Ticket(ctx, j.Args.OrderID)
+	})
+	jobs.AddFunc(w, 45*time.Second, func(ctx context.Context, _ *river.Job[SweepArgs]) error {
+		if _, err := s.SweepDeadlines(ctx); err != nil {
+			return err
+		}
+		_, err := s.Remind(ctx)
+		return err
+	})
+	jobs.AddFunc(w, 30*time.Second, func(ctx context.Context, j *river.Job[PaymentCheckArgs]) error {
+		return s.CheckPayment(ctx, j.Args.OrderID, j.Args.Stage)
+	})
+	return []*river.PeriodicJob{jobs.Every(sweepEvery, SweepArgs{})}
 }
 
 // sweepBatch is how many missed deadlines one query reads.

@@ -108,16 +108,10 @@ func New(db *store.DB, cfg Config) (*Queue, error) {
 	}
 	workers := NewWorkers()
 	Add(workers, &CleanupWorker{db: db, retention: cfg.Retention, now: time.Now}, cleanupTimeout)
-	periodic := []*river.PeriodicJob{
-		river.NewPeriodicJob(river.PeriodicInterval(cfg.CleanupInterval),
-			func() (river.JobArgs, *river.InsertOpts) { return CleanupArgs{}, nil },
-			&river.PeriodicJobOpts{RunOnStart: true}),
-	}
+	periodic := []*river.PeriodicJob{Every(cfg.CleanupInterval, CleanupArgs{})}
 	if cfg.Mail != nil {
 		Add(workers, &MailWorker{db: db, sender: cfg.Mail, from: cfg.MailFrom}, mailTimeout)
-		periodic = append(periodic, river.NewPeriodicJob(river.PeriodicInterval(cfg.MailInterval),
-			func() (river.JobArgs, *river.InsertOpts) { return MailArgs{}, nil },
-			&river.PeriodicJobOpts{RunOnStart: true}))
+		periodic = append(periodic, Every(cfg.MailInterval, MailArgs{}))
 	}
 	for _, reg := range cfg.Register {
 		periodic = append(periodic, reg(workers)...)

@@ -86,3 +86,17 @@ type timed[T river.JobArgs] struct {
 }
 
 func (t timed[T]) Timeout(*river.Job[T]) time.Duration { return t.timeout }
+
+// AddFunc registers work for its kind (a river.WorkFunc) with the longest
+// one run may take, as Add.
+func AddFunc[T river.JobArgs](w *Workers, timeout time.Duration, work func(context.Context, *river.Job[T]) error) {
+	Add(w, river.WorkFunc(work), timeout)
+}
+
+// Every is a periodic job that queues args every interval, and once when
+// the instance starts: a sweep of a product line.
+func Every(interval time.Duration, args river.JobArgs) *river.PeriodicJob {
+	return river.NewPeriodicJob(river.PeriodicInterval(interval),
+		func() (river.JobArgs, *river.InsertOpts) { return args, nil },
+		&river.PeriodicJobOpts{RunOnStart: true})
+}

@@ -146,12 +146,3 @@ func (PaymentCheckArgs) Kind() string { return "train_payment_check" }
 // InsertOpts: gateways usually know within minutes; a day of retries
 // covers an outage.
 func (PaymentCheckArgs) InsertOpts() river.InsertOpts { return river.InsertOpts{MaxAttempts: 20} }
-
-type paymentCheckWorker struct {
-	river.WorkerDefaults[PaymentCheckArgs]
-	s *Service
-}
-
-func (w *paymentCheckWorker) Work(ctx context.Context, j *river.Job[PaymentCheckArgs]) error {
-	return w.s.CheckPayment(ctx, j.Args.OrderID)
-}

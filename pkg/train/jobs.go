@@ -75,14 +75,17 @@ const (
 // jobs.Config.Register).
 func (s *Service) AddWorkers(w *jobs.Workers) []*river.PeriodicJob {
 	jobs.Add(w, river.Worker[TicketArgs](&ticketWorker{s: s}), jobTimeout)
-	jobs.Add(w, river.Worker[AfterSaleArgs](&afterSaleWorker{s: s}), jobTimeout)
-	jobs.Add(w, river.Worker[SweepArgs](&sweepWorker{s: s}), jobTimeout)
-	jobs.Add(w, river.Worker[PaymentCheckArgs](&paymentCheckWorker{s: s}), jobTimeout)
-	return []*river.PeriodicJob{
-		river.NewPeriodicJob(river.PeriodicInterval(sweepEvery),
-			func() (river.JobArgs, *river.InsertOpts) { return SweepArgs{}, nil },
-			&river.PeriodicJobOpts{RunOnStart: true}),
-	}
+	jobs.AddFunc(w, jobTimeout, func(ctx context.Context, j *river.Job[AfterSaleArgs]) error {
+		return s.finishAfterSale(ctx, j.Args.OrderID)
+	})
+	jobs.AddFunc(w, jobTimeout, func(ctx context.Context, _ *river.Job[SweepArgs]) error {
+		_, err := s.Sweep(ctx)
+		return err
+	})
+	jobs.AddFunc(w, jobTimeout, func(ctx context.Context, j *river.Job[PaymentCheckArgs]) error {
+		return s.CheckPayment(ctx, j.Args.OrderID)
+	})
+	return []*river.PeriodicJob{jobs.Every(sweepEvery, SweepArgs{})}
 }
 
 type ticketWorker struct {
@@ -97,25 +100,6 @@ func (w *ticketWorker) Work(ctx context.Context, j *river.Job[TicketArgs]) error
 // NextRetry: 5, 10, 20, 30, 30 s.
 func (w *ticketWorker) NextRetry(j *river.Job[TicketArgs]) time.Time {
 	return time.Now().Add(min(5*time.Second<<min(j.Attempt-1, 3), 30*time.Second))
-}
-
-type afterSaleWorker struct {
-	river.WorkerDefaults[AfterSaleArgs]
-	s *Service
-}
-
-func (w *afterSaleWorker) Work(ctx context.Context, j *river.Job[AfterSaleArgs]) error {
-	return w.s.finishAfterSale(ctx, j.Args.OrderID)
-}
-
-type sweepWorker struct {
-	river.WorkerDefaults[SweepArgs]
-	s *Service
-}
-
-func (w *sweepWorker) Work(ctx context.Context, _ *river.Job[SweepArgs]) error {
-	_, err := w.s.Sweep(ctx)
-	return err
 }
 
 func (s *Service) enqueue(ctx context.Context, tx *sqlx.Tx, args river.JobArgs, at time.Time) error {

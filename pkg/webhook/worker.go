@@ -334,9 +334,5 @@ func (w *SweepWorker) Work(ctx context.Context, _ *river.Job[SweepArgs]) error {
 func (s *Service) AddWorkers(w *jobs.Workers) []*river.PeriodicJob {
 	jobs.Add(w, river.Worker[DeliverArgs](s.worker), deliverTimeout)
 	jobs.Add(w, river.Worker[SweepArgs](&SweepWorker{svc: s}), sweepTimeout)
-	return []*river.PeriodicJob{
-		river.NewPeriodicJob(river.PeriodicInterval(time.Minute),
-			func() (river.JobArgs, *river.InsertOpts) { return SweepArgs{}, nil },
-			&river.PeriodicJobOpts{RunOnStart: true}),
-	}
+	return []*river.PeriodicJob{jobs.Every(time.Minute, SweepArgs{})}
 }
