@@ -14,10 +14,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jmoiron/sqlx"
 	"github.com/xuri/excelize/v2"
 
-	"github.com/voyage/voyage/pkg/agency"
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/config"
 	"github.com/voyage/voyage/pkg/group"
@@ -58,24 +56,7 @@ func (scheduleSupplier) Search(_ context.Context, req supplier.SearchRequest) ([
 func groupFixture(t *testing.T, db *store.DB) *groupEnv {
 	t.Helper()
 	ctx := context.Background()
-	agencies := agency.NewStore(db)
-	err := db.InTx(ctx, func(tx *sqlx.Tx) error {
-		one, two := int64(1), int64(2)
-		for _, n := range []agency.New{
-			{ID: 1, Name: "Voyage", EnableFlightService: true},
-			{ID: 2, ParentID: &one, Name: "Demo Travel", EnableFlightService: true, CanCreateSubAgency: true},
-			{ID: 3, ParentID: &two, Name: "Kowloon Tours", EnableFlightService: true},
-			{ID: 4, ParentID: &one, Name: "Stranger Tours", EnableFlightService: true},
-		} {
-			if _, err := agencies.Create(ctx, tx, n); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	agencies := fourAgencies(t, db, true, false)
 	cat := i18n.MustLoad()
 	svc := group.New(group.Options{DB: db, Ledger: ledger.New(db), Agencies: agencies, Catalog: cat,
 		Suppliers:     func(name string) (supplier.Supplier, bool) { return scheduleSupplier{}, name == "sim" },
@@ -121,18 +102,9 @@ func (e *groupEnv) status(t *testing.T, tok string) string {
 	return string(v.Status)
 }
 
+// page GETs path as token and answers the status and body.
 func (e *groupEnv) page(t *testing.T, token, path string, hdr ...string) (int, string) {
-	t.Helper()
-	req := httptest.NewRequest("GET", path, nil)
-	for i := 0; i+1 < len(hdr); i += 2 {
-		req.Header.Set(hdr[i], hdr[i+1])
-	}
-	if token != "" {
-		req.AddCookie(&http.Cookie{Name: SessionCookie, Value: token})
-	}
-	rec := httptest.NewRecorder()
-	e.h.ServeHTTP(rec, req)
-	return rec.Code, rec.Body.String()
+	return pageAs(t, e.h, token, path, hdr...)
 }
 
 // quote has the provider quote tok's order through the service: two

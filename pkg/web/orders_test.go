@@ -71,26 +71,8 @@ func (changeSupplier) ChangeQuotes(_ context.Context, ref string, js []supplier.
 
 func ordersFixture(t *testing.T) *ordersEnv {
 	t.Helper()
-	ctx := context.Background()
 	db := storetest.Open(t, store.SQLite)
-	agencies := agency.NewStore(db)
-	err := db.InTx(ctx, func(tx *sqlx.Tx) error {
-		one, two := int64(1), int64(2)
-		for _, n := range []agency.New{
-			{ID: 1, Name: "Voyage", EnableFlightService: true},
-			{ID: 2, ParentID: &one, Name: "Demo Travel", EnableFlightService: true, CanCreateSubAgency: true},
-			{ID: 3, ParentID: &two, Name: "Kowloon Tours", EnableFlightService: true},
-			{ID: 4, ParentID: &one, Name: "Stranger Tours", EnableFlightService: true},
-		} {
-			if _, err := agencies.Create(ctx, tx, n); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	agencies := fourAgencies(t, db, true, false)
 	env := &ordersEnv{db: db, ids: map[string]int64{}}
 	now := time.Now().UTC()
 	day := func(d int) time.Time { return time.Date(2026, 1, d, 9, 0, 0, 0, time.UTC) }
@@ -210,17 +192,7 @@ func (e *ordersEnv) href(number string) string { return templates.OrderHref(e.id
 
 // page GETs path as token and answers the status and body.
 func (e *ordersEnv) page(t *testing.T, token, path string, hdr ...string) (int, string) {
-	t.Helper()
-	req := httptest.NewRequest("GET", path, nil)
-	for i := 0; i+1 < len(hdr); i += 2 {
-		req.Header.Set(hdr[i], hdr[i+1])
-	}
-	if token != "" {
-		req.AddCookie(&http.Cookie{Name: SessionCookie, Value: token})
-	}
-	rec := httptest.NewRecorder()
-	e.h.ServeHTTP(rec, req)
-	return rec.Code, rec.Body.String()
+	return pageAs(t, e.h, token, path, hdr...)
 }
 
 func TestOrderPagesAccess(t *testing.T) {
@@ -777,4 +749,49 @@ func TestOrderCatalog(t *testing.T) {
 			}
 		}
 	}
+}
+
+// pageAs GETs path from h as the session token ("" for a visitor), with
+// the headers hdr (name, value…), and answers the status and body.
+func pageAs(t *testing.T, h http.Handler, token, path string, hdr ...string) (int, string) {
+	t.Helper()
+	req := httptest.NewRequest("GET", path, nil)
+	for i := 0; i+1 < len(hdr); i += 2 {
+		req.Header.Set(hdr[i], hdr[i+1])
+	}
+	if token != "" {
+		req.AddCookie(&http.Cookie{Name: SessionCookie, Value: token})
+	}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	return rec.Code, rec.Body.String()
+}
+
+// fourAgencies makes the agencies of the line pages' tests: the provider
+// Voyage (1), Demo Travel under it (2) with its sub-agency Kowloon Tours
+// (3), and Stranger Tours (4), another of the provider's agencies; the
+// agencies have the flight or train service switched on, the provider
+// both.
+func fourAgencies(t *testing.T, db *store.DB, flights, trains bool) *agency.Store {
+	t.Helper()
+	ctx := context.Background()
+	agencies := agency.NewStore(db)
+	one, two := int64(1), int64(2)
+	err := db.InTx(ctx, func(tx *sqlx.Tx) error {
+		for _, n := range []agency.New{
+			{ID: 1, Name: "Voyage", EnableFlightService: true, EnableTrainService: trains},
+			{ID: 2, ParentID: &one, Name: "Demo Travel", EnableFlightService: flights, EnableTrainService: trains, CanCreateSubAgency: true},
+			{ID: 3, ParentID: &two, Name: "Kowloon Tours", EnableFlightService: flights, EnableTrainService: trains},
+			{ID: 4, ParentID: &one, Name: "Stranger Tours", EnableFlightService: flights, EnableTrainService: trains},
+		} {
+			if _, err := agencies.Create(ctx, tx, n); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return agencies
 }

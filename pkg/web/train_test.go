@@ -1,7 +1,6 @@
 package web
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -11,9 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jmoiron/sqlx"
-
-	"github.com/voyage/voyage/pkg/agency"
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/config"
 	"github.com/voyage/voyage/pkg/i18n"
@@ -47,30 +43,12 @@ type testTrainOrder struct {
 
 func trainFixture(t *testing.T, dialect ...store.Dialect) *trainEnv {
 	t.Helper()
-	ctx := context.Background()
 	d := store.SQLite
 	if len(dialect) > 0 {
 		d = dialect[0]
 	}
 	db := storetest.Open(t, d)
-	agencies := agency.NewStore(db)
-	err := db.InTx(ctx, func(tx *sqlx.Tx) error {
-		one, two := int64(1), int64(2)
-		for _, n := range []agency.New{
-			{ID: 1, Name: "Voyage", EnableFlightService: true, EnableTrainService: true},
-			{ID: 2, ParentID: &one, Name: "Demo Travel", EnableTrainService: true, CanCreateSubAgency: true},
-			{ID: 3, ParentID: &two, Name: "Kowloon Tours", EnableTrainService: true},
-			{ID: 4, ParentID: &one, Name: "Stranger Tours", EnableTrainService: true},
-		} {
-			if _, err := agencies.Create(ctx, tx, n); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	agencies := fourAgencies(t, db, false, true)
 	env := &trainEnv{db: db, ids: map[string]int64{}}
 	for _, o := range []testTrainOrder{
 		{number: "T0001", agency: 2, status: train.ToBePaid, surname: "ZHANG"},
@@ -149,18 +127,9 @@ func insertTrainOrder(t *testing.T, db *store.DB, o testTrainOrder) int64 {
 
 func (e *trainEnv) href(number string) string { return templates.TrainOrderHref(e.ids[number]) }
 
+// page GETs path as token and answers the status and body.
 func (e *trainEnv) page(t *testing.T, token, path string, hdr ...string) (int, string) {
-	t.Helper()
-	req := httptest.NewRequest("GET", path, nil)
-	for i := 0; i+1 < len(hdr); i += 2 {
-		req.Header.Set(hdr[i], hdr[i+1])
-	}
-	if token != "" {
-		req.AddCookie(&http.Cookie{Name: SessionCookie, Value: token})
-	}
-	rec := httptest.NewRecorder()
-	e.h.ServeHTTP(rec, req)
-	return rec.Code, rec.Body.String()
+	return pageAs(t, e.h, token, path, hdr...)
 }
 
 func TestTrainPagesAccess(t *testing.T) {
