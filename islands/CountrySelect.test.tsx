@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import type { i18n } from 'i18next';
 import { CountrySelect } from './CountrySelect';
 import { I18nContext } from './useT';
@@ -13,11 +13,8 @@ let tw: i18n;
 beforeAll(async () => {
   en = await initI18n('en');
   tw = await initI18n('zh-tw');
-  // jsdom does not implement scrollIntoView.
-  Element.prototype.scrollIntoView = () => {};
 });
 
-afterEach(cleanup);
 
 function renderSelect(i: i18n, props: Partial<Parameters<typeof CountrySelect>[0]> = {}) {
   const utils = render(

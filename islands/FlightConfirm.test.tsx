@@ -1,4 +1,4 @@
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import type { i18n } from 'i18next';
 import { FlightConfirm, fieldFor, newIdempotencyKey, type FlightConfirmProps } from './FlightConfirm';
@@ -16,7 +16,6 @@ let cn: i18n;
 beforeAll(async () => {
   en = await initI18n('en');
   cn = await initI18n('zh-cn');
-  Element.prototype.scrollIntoView = () => {};
   await loadCountries();
 });
 
@@ -211,10 +210,6 @@ beforeEach(() => {
   window.sessionStorage.clear();
 });
 
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-});
 
 describe('rules', () => {
   it('counts ages on the first departure and types travellers by them', () => {

@@ -1,4 +1,4 @@
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import type { i18n } from 'i18next';
 import { FlightSearch, storageKey, type FlightSearchProps } from './FlightSearch';
@@ -14,7 +14,6 @@ let cn: i18n;
 beforeAll(async () => {
   en = await initI18n('en');
   cn = await initI18n('zh-cn');
-  Element.prototype.scrollIntoView = () => {};
 });
 
 type Env = { code: number; data?: unknown; message?: string };
@@ -135,10 +134,6 @@ beforeEach(() => {
   window.sessionStorage.clear();
 });
 
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-});
 
 describe('format', () => {
   it('shows money, durations and local times by the spec §9 rules', () => {

@@ -1,5 +1,5 @@
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import type { i18n } from 'i18next';
 import { GroupRequest, groupOrdersPath } from './GroupRequest';
 import { I18nContext } from './useT';
@@ -12,13 +12,8 @@ let cn: i18n;
 beforeAll(async () => {
   en = await initI18n('en');
   cn = await initI18n('zh-cn');
-  Element.prototype.scrollIntoView = () => {};
 });
 
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-});
 
 type Env = { code: number; data?: unknown; message?: string };
 type Call = { method: string; path: string; body: any; headers: Record<string, string> };

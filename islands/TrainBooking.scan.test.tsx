@@ -1,5 +1,5 @@
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { fireEvent, render, screen, within } from '@testing-library/react';
 import type { i18n } from 'i18next';
 import { TrainBooking } from './TrainBooking';
 import { I18nContext } from './useT';
@@ -15,13 +15,8 @@ let cn: i18n;
 beforeAll(async () => {
   en = await initI18n('en');
   cn = await initI18n('zh-cn');
-  Element.prototype.scrollIntoView = () => {};
 });
 
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-});
 
 type Env = { code: number; data?: unknown; message?: string };
 type Call = { method: string; path: string; body: unknown };

@@ -1,5 +1,5 @@
-import { afterEach, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
-import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import type { i18n } from 'i18next';
 import { TrainBooking, type TrainBookingProps } from './TrainBooking';
 import { I18nContext } from './useT';
@@ -14,13 +14,8 @@ let cn: i18n;
 beforeAll(async () => {
   en = await initI18n('en');
   cn = await initI18n('zh-cn');
-  Element.prototype.scrollIntoView = () => {};
 });
 
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-});
 
 type Env = { code: number; data?: unknown; message?: string };
 type Call = { method: string; url: string; body: any; headers: Record<string, string> };

@@ -1,5 +1,5 @@
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import type { i18n } from 'i18next';
 import { TrainOrder, type TrainOrderProps } from './TrainOrder';
 import { I18nContext } from './useT';
@@ -13,10 +13,6 @@ beforeAll(async () => {
   cn = await initI18n('zh-cn');
 });
 
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-});
 
 type Call = { method: string; url: string; body: any; headers: Record<string, string> };
 

@@ -5,3 +5,15 @@
 import { configure } from '@testing-library/react';
 
 configure({ asyncUtilTimeout: 15_000 });
+
+// Every test starts from an empty document with the real globals: what a
+// test rendered is unmounted and what it stubbed (fetch) put back. jsdom
+// lays nothing out, so scrolling an option into view is a no-op.
+import { afterEach, vi } from 'vitest';
+import { cleanup } from '@testing-library/react';
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+Element.prototype.scrollIntoView = () => {};

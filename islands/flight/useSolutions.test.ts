@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, renderHook, waitFor } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { renderHook, waitFor } from '@testing-library/react';
 import { useSolutions, type Query } from './useSolutions';
 import { emptyFilters } from './types';
 
@@ -23,10 +23,6 @@ function answer() {
   );
 }
 
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-});
 
 describe('useSolutions', () => {
   it('never shows the previous search as the new one, not even for the render that brings it', async () => {

@@ -1,5 +1,5 @@
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import type { i18n } from 'i18next';
 import { I18nContext } from '../useT';
@@ -17,10 +17,6 @@ let cn: i18n;
 beforeAll(async () => {
   en = await initI18n('en');
   cn = await initI18n('zh-cn');
-});
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
 });
 
 function wrap(node: ReactNode, i: i18n = en) {
