@@ -6,7 +6,7 @@
 import { useT } from '../useT';
 import { CountrySelect } from '../CountrySelect';
 import { tOr } from '../flight/PriceDetail';
-import { aria, DateField, Field, FieldError, fieldId, TextField } from './fields';
+import { aria, DateField, Field, FieldError, fieldId, GenderChoice, TextField } from './fields';
 import { acceptedDocument, documentChoices, fillFrom, fillScanned } from './validate';
 import type { PassengerForm, Restrictions } from './types';
 import { TravellerPicker, type TravellersState } from '../travellers/TravellerPicker';
@@ -89,32 +89,16 @@ export function PassengerFields({ index, form, onChange, errors, clearError, onP
           upper
           maxLength={50}
         />
-        <fieldset className={genderErr ? 'fc-choice field-invalid' : 'fc-choice'}>
-          <legend>
-            {t('confirm.field.gender')}
-            <span className="fc-required" aria-hidden="true">
-              {' '}
-              *
-            </span>
-          </legend>
-          {(['male', 'female'] as const).map((g, k) => (
-            <label key={g} className="fc-radio">
-              <input
-                type="radio"
-                id={k === 0 ? fieldId(f('gender')) : undefined}
-                name={`${fieldId(f('gender'))}-${form.key}`}
-                value={g}
-                required
-                aria-invalid={genderErr ? true : undefined}
-                aria-describedby={genderErr ? `${fieldId(f('gender'))}-error` : undefined}
-                checked={form.gender === g}
-                onChange={() => set('gender', g)}
-              />{' '}
-              {t(`confirm.gender.${g}`)}
-            </label>
-          ))}
-          {genderErr && <FieldError name={f('gender')} error={genderErr} />}
-        </fieldset>
+        <GenderChoice
+          name={f('gender')}
+          row={form.key}
+          legend={t('confirm.field.gender')}
+          value={form.gender}
+          label={(g) => t(`confirm.gender.${g}`)}
+          onChange={(g) => set('gender', g)}
+          error={genderErr}
+          required
+        />
         <DateField
           name={f('birthday')}
           label={t('confirm.field.birthday')}

@@ -68,6 +68,51 @@ export function FieldError({ name, error }: { name: string; error: string }) {
   );
 }
 
+type GenderProps = {
+  name: string;
+  // row tells apart the radio groups of several passengers on one page.
+  row: string | number;
+  legend: string;
+  value: string;
+  label: (g: 'male' | 'female') => string;
+  onChange: (g: 'male' | 'female') => void;
+  error?: string;
+  required?: boolean;
+};
+
+// GenderChoice is a passenger's gender, male or female, as the airline's
+// and the railway's forms both ask it.
+export function GenderChoice({ name, row, legend, value, label, onChange, error, required }: GenderProps) {
+  return (
+    <fieldset className={error ? 'fc-choice field-invalid' : 'fc-choice'}>
+      <legend>
+        {legend}
+        <span className="fc-required" aria-hidden="true">
+          {' '}
+          *
+        </span>
+      </legend>
+      {(['male', 'female'] as const).map((g, k) => (
+        <label key={g} className="fc-radio">
+          <input
+            type="radio"
+            id={k === 0 ? fieldId(name) : undefined}
+            name={`${fieldId(name)}-${row}`}
+            value={g}
+            required={required}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? `${fieldId(name)}-error` : undefined}
+            checked={value === g}
+            onChange={() => onChange(g)}
+          />{' '}
+          {label(g)}
+        </label>
+      ))}
+      {error && <FieldError name={name} error={error} />}
+    </fieldset>
+  );
+}
+
 type TextProps = {
   name: string;
   label: string;

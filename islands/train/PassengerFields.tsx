@@ -5,7 +5,7 @@
 // the railway's documents by ./scan.
 import { useEffect, useState } from 'react';
 import { useT } from '../useT';
-import { Field, TextField, fieldId } from '../confirm/fields';
+import { Field, GenderChoice, TextField, fieldId } from '../confirm/fields';
 import { countryName, loadCountries, sortCountries, type Country } from '../countries';
 import { documentTypes, ticketTypes, type PassengerForm } from './types';
 import { TravellerPicker, type TravellersState } from '../travellers/TravellerPicker';
@@ -101,35 +101,15 @@ export function PassengerFields({ index, form, onChange, errors, letters, travel
         </Field>
         <TextField name={f('surname')} label={t('trainportal.passenger.surname')} value={form.surname} onChange={(v) => set('surname', v)} error={err('surname')} required upper maxLength={50} />
         <TextField name={f('givenName')} label={t('trainportal.passenger.givenName')} value={form.givenName} onChange={(v) => set('givenName', v)} error={err('givenName')} required upper maxLength={50} />
-        <fieldset className={genderErr ? 'fc-choice field-invalid' : 'fc-choice'}>
-          <legend>
-            {t('trainportal.passenger.gender')}
-            <span className="fc-required" aria-hidden="true">
-              {' '}
-              *
-            </span>
-          </legend>
-          {(['male', 'female'] as const).map((g, k) => (
-            <label key={g} className="fc-radio">
-              <input
-                type="radio"
-                id={k === 0 ? fieldId(f('gender')) : undefined}
-                name={`${fieldId(f('gender'))}-${form.key}`}
-                value={g}
-                aria-invalid={genderErr ? true : undefined}
-                aria-describedby={genderErr ? `${fieldId(f('gender'))}-error` : undefined}
-                checked={form.gender === g}
-                onChange={() => set('gender', g)}
-              />{' '}
-              {t(`trainportal.gender.${g}`)}
-            </label>
-          ))}
-          {genderErr && (
-            <p className="field-error" id={`${fieldId(f('gender'))}-error`}>
-              {genderErr}
-            </p>
-          )}
-        </fieldset>
+        <GenderChoice
+          name={f('gender')}
+          row={form.key}
+          legend={t('trainportal.passenger.gender')}
+          value={form.gender}
+          label={(g) => t(`trainportal.gender.${g}`)}
+          onChange={(g) => set('gender', g)}
+          error={genderErr}
+        />
         <Field name={f('birthday')} label={t('trainportal.passenger.birthday')} error={err('birthday')} required>
           {(a) => <input {...a} type="date" className="fs-input" value={form.birthday} onChange={(ev) => set('birthday', ev.target.value)} />}
         </Field>
