@@ -6,7 +6,7 @@
 import { useT } from '../useT';
 import { CountrySelect } from '../CountrySelect';
 import { tOr } from '../flight/PriceDetail';
-import { aria, DateField, Field, FieldError, fieldId, GenderChoice, TextField } from './fields';
+import { aria, DateField, Field, fieldId, GenderChoice, TextField } from './fields';
 import { acceptedDocument, documentChoices, fillFrom, fillScanned } from './validate';
 import type { PassengerForm, Restrictions } from './types';
 import { TravellerPicker, type TravellersState } from '../travellers/TravellerPicker';
