@@ -108,8 +108,11 @@ func tableWithMux(mux http.Handler, s *Server) http.Handler {
 
 // TestMountRefusesARouteWithoutARule: a route added to the table without a
 // rule, or a handler without a route, stops the portal at start.
+//
+// Not parallel: it swaps the package's route table, which the parallel
+// tests read (routeFor); a test that is not parallel runs before any
+// parallel one resumes.
 func TestMountRefusesARouteWithoutARule(t *testing.T) {
-	t.Parallel()
 	s, _ := guardFixture()
 	hs := map[string]http.Handler{}
 	for _, rt := range Routes {
