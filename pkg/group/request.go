@@ -12,9 +12,9 @@ import (
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/booking"
 	"github.com/voyage/voyage/pkg/fault"
-	"github.com/voyage/voyage/pkg/geo"
 	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/profile"
+	"github.com/voyage/voyage/pkg/shopping"
 	"github.com/voyage/voyage/pkg/store"
 	"github.com/voyage/voyage/pkg/supplier"
 )
@@ -22,8 +22,6 @@ import (
 // Limits of a request.
 const (
 	maxJourneys = 5
-	// maxDaysAhead is how far ahead airlines sell (as flight searches).
-	maxDaysAhead = 361
 	// MaxGroupSize bounds a request: larger charters are not group fares.
 	MaxGroupSize = 500
 )
@@ -42,13 +40,6 @@ type RequestInput struct {
 
 // DefaultCounts are spec §9's default group: 10 adults and 10 children.
 var DefaultCounts = Counts{Adult: 10, Child: 10}
-
-func cityCode(code string) string {
-	if _, ok := geo.AirportByCode(code); ok {
-		return geo.CityOf(code)
-	}
-	return code
-}
 
 // normalize upper-cases codes, fills defaults and checks the rules of a
 // request: journeys as flights (spec §5: not empty, at most five, origin
@@ -93,27 +84,8 @@ func (s *Service) normalize(in *RequestInput, today time.Time) map[string]string
 		f := fmt.Sprintf("journeys.%d.", i)
 		j.Origin, j.Destination = upper(j.Origin), upper(j.Destination)
 		j.Date, j.ReturnDate, j.Remark = trim(j.Date), trim(j.ReturnDate), trim(j.Remark)
-		if geo.Resolve(j.Origin) == nil {
-			errs[f+"origin"] = "shopping.error.airport"
-		}
-		if geo.Resolve(j.Destination) == nil {
-			errs[f+"destination"] = "shopping.error.airport"
-		}
-		if errs[f+"origin"] == "" && errs[f+"destination"] == "" && cityCode(j.Origin) == cityCode(j.Destination) {
-			errs[f+"destination"] = "order.flight.booking.journeyError.rules"
-		}
-		d, err := time.Parse(time.DateOnly, j.Date)
-		switch {
-		case err != nil:
-			errs[f+"date"] = "shopping.error.date"
-		case d.Before(day):
-			errs[f+"date"] = "shopping.error.datePast"
-		case d.After(day.AddDate(0, 0, maxDaysAhead)):
-			errs[f+"date"] = "shopping.error.dateFar"
-		case !prev.IsZero() && d.Before(prev):
-			errs[f+"date"] = "shopping.error.dateOrder"
-		}
-		if err == nil {
+		d, dated := shopping.CheckJourney(errs, f, j.Origin, j.Destination, j.Date, day, prev)
+		if dated {
 			prev = d
 		}
 		if j.ReturnDate != "" {
@@ -121,9 +93,9 @@ func (s *Service) normalize(in *RequestInput, today time.Time) map[string]string
 			switch {
 			case rerr != nil:
 				errs[f+"returnDate"] = "shopping.error.date"
-			case err == nil && r.Before(d):
+			case dated && r.Before(d):
 				errs[f+"returnDate"] = "shopping.error.dateOrder"
-			case r.After(day.AddDate(0, 0, maxDaysAhead)):
+			case r.After(day.AddDate(0, 0, shopping.MaxDaysAhead)):
 				errs[f+"returnDate"] = "shopping.error.dateFar"
 			}
 		}

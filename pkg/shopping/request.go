@@ -100,31 +100,10 @@ func (r *Request) Normalize(today time.Time) map[string]string {
 	var prev time.Time
 	for i := range r.Journeys {
 		j := &r.Journeys[i]
-		f := fmt.Sprintf("journeys.%d.", i)
 		j.Origin = strings.ToUpper(strings.TrimSpace(j.Origin))
 		j.Destination = strings.ToUpper(strings.TrimSpace(j.Destination))
 		j.Date = strings.TrimSpace(j.Date)
-		if geo.Resolve(j.Origin) == nil {
-			errs[f+"origin"] = "shopping.error.airport"
-		}
-		if geo.Resolve(j.Destination) == nil {
-			errs[f+"destination"] = "shopping.error.airport"
-		}
-		if errs[f+"origin"] == "" && errs[f+"destination"] == "" && cityCode(j.Origin) == cityCode(j.Destination) {
-			errs[f+"destination"] = "order.flight.booking.journeyError.rules"
-		}
-		d, err := time.Parse(time.DateOnly, j.Date)
-		switch {
-		case err != nil:
-			errs[f+"date"] = "shopping.error.date"
-		case d.Before(day):
-			errs[f+"date"] = "shopping.error.datePast"
-		case d.After(day.AddDate(0, 0, MaxDaysAhead)):
-			errs[f+"date"] = "shopping.error.dateFar"
-		case !prev.IsZero() && d.Before(prev):
-			errs[f+"date"] = "shopping.error.dateOrder"
-		}
-		if err == nil {
+		if d, ok := CheckJourney(errs, fmt.Sprintf("journeys.%d.", i), j.Origin, j.Destination, j.Date, day, prev); ok {
 			prev = d
 		}
 	}
@@ -139,6 +118,35 @@ func (r *Request) Normalize(today time.Time) map[string]string {
 
 // cityCode maps an airport or city code to its city (spec §5 compares
 // journeys' ends by city).
+// CheckJourney checks one journey of a flight search or a group request,
+// its errors under field ("journeys.0."): airports or cities the directory
+// knows, not two places of one city, a date from day (the agency's today)
+// to MaxDaysAhead on and not before prev, the journey before it. It
+// answers the date when it reads as one.
+func CheckJourney(errs map[string]string, field, origin, destination, date string, day, prev time.Time) (time.Time, bool) {
+	if geo.Resolve(origin) == nil {
+		errs[field+"origin"] = "shopping.error.airport"
+	}
+	if geo.Resolve(destination) == nil {
+		errs[field+"destination"] = "shopping.error.airport"
+	}
+	if errs[field+"origin"] == "" && errs[field+"destination"] == "" && cityCode(origin) == cityCode(destination) {
+		errs[field+"destination"] = "order.flight.booking.journeyError.rules"
+	}
+	d, err := time.Parse(time.DateOnly, date)
+	switch {
+	case err != nil:
+		errs[field+"date"] = "shopping.error.date"
+	case d.Before(day):
+		errs[field+"date"] = "shopping.error.datePast"
+	case d.After(day.AddDate(0, 0, MaxDaysAhead)):
+		errs[field+"date"] = "shopping.error.dateFar"
+	case !prev.IsZero() && d.Before(prev):
+		errs[field+"date"] = "shopping.error.dateOrder"
+	}
+	return d, err == nil
+}
+
 func cityCode(code string) string {
 	return cmp.Or(geo.CityOf(code), code)
 }
