@@ -7,8 +7,9 @@ import { configure } from '@testing-library/react';
 configure({ asyncUtilTimeout: 15_000 });
 
 // Every test starts from an empty document with the real globals: what a
-// test rendered is unmounted and what it stubbed (fetch) put back. jsdom
-// lays nothing out, so scrolling an option into view is a no-op.
+// test rendered is unmounted, and a global it replaced with vi.stubGlobal
+// (its fake fetch) is restored. jsdom lays nothing out, so scrolling an
+// option into view does nothing.
 import { afterEach, vi } from 'vitest';
 import { cleanup } from '@testing-library/react';
 

@@ -11,6 +11,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/booking"
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/payment"
@@ -83,7 +84,7 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 		}
 		return View{}, fault.New(fault.CodeQuoteExpired, http.StatusConflict, "order.error.payExpired")
 	}
-	actor := actorName(who)
+	actor := booking.Actor(who)
 	if req.Channel == payment.ChannelBalance {
 		o.PaymentStatus, o.PaymentChannel, o.PaymentKey = Paid, payment.ChannelBalance, key
 		handed, err := s.payFromWallet(ctx, &o, actor, fresh)

@@ -170,10 +170,10 @@ func (s *Service) Request(ctx context.Context, who auth.Principal, id int64, typ
 				return fmt.Errorf("order %d: store proof: %w", r.ID, err)
 			}
 		}
-		if err := addEvent(ctx, s.db, tx, r.ID, "create", "", r.Status, actorName(who), r.Request.Remark, now); err != nil {
+		if err := addEvent(ctx, s.db, tx, r.ID, "create", "", r.Status, booking.Actor(who), r.Request.Remark, now); err != nil {
 			return err
 		}
-		if err := addEvent(ctx, s.db, tx, o.ID, action, o.Status, o.Status, actorName(who), r.BookingNumber, now); err != nil {
+		if err := addEvent(ctx, s.db, tx, o.ID, action, o.Status, o.Status, booking.Actor(who), r.BookingNumber, now); err != nil {
 			return err
 		}
 		return s.announce(ctx, tx, &r)
@@ -303,7 +303,7 @@ func (s *Service) Review(ctx context.Context, who auth.Principal, id int64, req 
 	if len([]rune(req.Remark)) > 500 {
 		return View{}, fault.Validation(map[string]string{"remark": "error.field.tooLong"})
 	}
-	actor := actorName(who)
+	actor := booking.Actor(who)
 	o.ReviewRemark = strings.TrimSpace(req.Remark)
 	now := s.now().UTC()
 	hours := req.ConfirmHours
@@ -566,7 +566,7 @@ func (s *Service) Confirm(ctx context.Context, who auth.Principal, id int64) (Vi
 	if o.Type == TypeChange && o.Total > 0 && v.Agency.DisablePayment {
 		return View{}, fault.New(fault.CodeNoAccess, http.StatusForbidden, "order.error.paymentDisabled")
 	}
-	actor := actorName(who)
+	actor := booking.Actor(who)
 	err = s.db.InTx(ctx, func(tx *sqlx.Tx) error {
 		if o.Type == TypeChange && o.Total > 0 {
 			o.PaymentStatus, o.PaymentChannel = Paid, payment.ChannelBalance

@@ -293,8 +293,6 @@ func (s *Service) seen(ctx context.Context, who auth.Principal, find func() (Ord
 
 func (o Order) owner() (agencyID, userID int64) { return o.AgencyID, o.UserID }
 
-var actorName = booking.Actor
-
 // pendingNumber holds the booking number's place until insert knows the id.
 func pendingNumber() string {
 	n, _ := rand.Int(rand.Reader, new(big.Int).Lsh(big.NewInt(1), 62))
@@ -424,7 +422,7 @@ func (s *Service) Create(ctx context.Context, who auth.Principal, key string, re
 	}
 	// No job waits on PayBy: the deadline sweep closes the order once it
 	// passes, which spares every booking a River insert.
-	quiet, err := s.insertNew(ctx, &o, actorName(who), req.Remark)
+	quiet, err := s.insertNew(ctx, &o, booking.Actor(who), req.Remark)
 	if err != nil {
 		s.cancelBookings(context.WithoutCancel(ctx), bookings)
 		if store.IsUniqueViolation(err) {
@@ -785,7 +783,7 @@ func (s *Service) Cancel(ctx context.Context, who auth.Principal, id int64) (Vie
 	if err := booking.Step(Party(o.Type, o.Status, ActCancel), v.Side(o.AgencyID), errState()); err != nil {
 		return View{}, err
 	}
-	if err := s.db.InTx(ctx, func(tx *sqlx.Tx) error { return s.move(ctx, tx, &o, ActCancel, actorName(who), "") }); err != nil {
+	if err := s.db.InTx(ctx, func(tx *sqlx.Tx) error { return s.move(ctx, tx, &o, ActCancel, booking.Actor(who), "") }); err != nil {
 		return View{}, err
 	}
 	s.cancelBookings(context.WithoutCancel(ctx), o.Booked.Bookings)
@@ -805,7 +803,7 @@ func (s *Service) Act(ctx context.Context, who auth.Principal, id int64, action 
 	if err := booking.Step(Party(o.Type, o.Status, action), v.Side(o.AgencyID), errState()); err != nil {
 		return View{}, err
 	}
-	if err := s.db.InTx(ctx, func(tx *sqlx.Tx) error { return s.move(ctx, tx, &o, action, actorName(who), "") }); err != nil {
+	if err := s.db.InTx(ctx, func(tx *sqlx.Tx) error { return s.move(ctx, tx, &o, action, booking.Actor(who), "") }); err != nil {
 		return View{}, err
 	}
 	return s.detail(ctx, o, v)

@@ -235,8 +235,10 @@ func (s *Service) viewer(ctx context.Context, who auth.Principal) (viewer, error
 // get loads an order the caller may see (404 otherwise).
 func (s *Service) get(ctx context.Context, who auth.Principal, id int64) (Order, viewer, error) {
 	return booking.Find(ctx, s.agencies, booking.Groups, who, func() (Order, error) { return loadOrder(ctx, s.db, nil, id) },
-		func(o Order) (int64, int64) { return o.AgencyID, o.UserID }, errNotFound())
+		Order.owner, errNotFound())
 }
+
+func (o Order) owner() (agencyID, userID int64) { return o.AgencyID, o.UserID }
 
 // may checks that the viewer is the party that takes action on o now.
 func may(v viewer, o Order, action Action) error {

@@ -11,6 +11,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/booking"
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/supplier/rail"
@@ -131,7 +132,7 @@ func (s *Service) RefundQuote(ctx context.Context, who auth.Principal, id int64,
 		o.Seq++
 		o.Quote = &Quote{Kind: QuoteRefund, Ref: ro.Ref, Passengers: ids, Fare: ro.Fare.Minor, Fee: ro.Fee.Minor, Refund: ro.Refund.Minor,
 			ValidUntil: ro.ValidUntil.UTC(), Seq: o.Seq}
-		return s.move(ctx, tx, &o, ActRefund, actorName(who), "", false)
+		return s.move(ctx, tx, &o, ActRefund, booking.Actor(who), "", false)
 	})
 	if err != nil {
 		return RefundQuoteView{}, err
@@ -206,7 +207,7 @@ func (s *Service) ChangeQuote(ctx context.Context, who auth.Principal, id int64,
 		o.Seq++
 		o.Quote = &Quote{Kind: QuoteChange, Ref: eo.Ref, Passengers: ids, Fee: eo.Fee.Minor, Refund: eo.Refund.Minor, Due: eo.Due.Minor,
 			ValidUntil: eo.ValidUntil.UTC(), Train: &nt, Class: eo.Class, Seq: o.Seq}
-		return s.move(ctx, tx, &o, ActChange, actorName(who), nt.Number, false)
+		return s.move(ctx, tx, &o, ActChange, booking.Actor(who), nt.Number, false)
 	})
 	if err != nil {
 		return ChangeQuoteView{}, err
@@ -235,7 +236,7 @@ func (s *Service) DropQuote(ctx context.Context, who auth.Principal, id int64) (
 	}
 	err = s.db.InTx(ctx, func(tx *sqlx.Tx) error {
 		o.Quote = nil
-		return s.move(ctx, tx, &o, action, actorName(who), "", false)
+		return s.move(ctx, tx, &o, action, booking.Actor(who), "", false)
 	})
 	if err != nil {
 		return View{}, err
@@ -284,7 +285,7 @@ func (s *Service) Confirm(ctx context.Context, who auth.Principal, id int64) (Vi
 	if v.Agency.DisablePayment && o.Quote.Due > 0 {
 		return View{}, fault.New(fault.CodeNoAccess, http.StatusForbidden, "train.error.paymentDisabled")
 	}
-	actor := actorName(who)
+	actor := booking.Actor(who)
 	err = s.db.InTx(ctx, func(tx *sqlx.Tx) error {
 		if err := s.move(ctx, tx, &o, ActConfirm, actor, "", false); err != nil {
 			return err

@@ -13,6 +13,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/booking"
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/supplier/rail"
@@ -255,7 +256,7 @@ func (s *Service) Create(ctx context.Context, who auth.Principal, key string, re
 		if err := insert(ctx, tx, &o); err != nil {
 			return err
 		}
-		if err := addEvent(ctx, tx, o.ID, "book", "", ToBePaid, actorName(who), o.Train.Number, now); err != nil {
+		if err := addEvent(ctx, tx, o.ID, "book", "", ToBePaid, booking.Actor(who), o.Train.Number, now); err != nil {
 			return err
 		}
 		if s.notify == nil {
@@ -321,7 +322,7 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 		}
 		return View{}, fault.New(fault.CodeQuoteExpired, http.StatusConflict, "train.error.holdExpired")
 	}
-	actor := actorName(who)
+	actor := booking.Actor(who)
 	if req.Channel != ChannelBalance {
 		return s.payGateway(ctx, o, v, key, req, actor)
 	}
@@ -370,7 +371,7 @@ func (s *Service) Cancel(ctx context.Context, who auth.Principal, id int64) (Vie
 		return View{}, errState()
 	}
 	err = s.db.InTx(ctx, func(tx *sqlx.Tx) error {
-		return s.move(ctx, tx, &o, ActCancel, actorName(who), "", false)
+		return s.move(ctx, tx, &o, ActCancel, booking.Actor(who), "", false)
 	})
 	if err != nil {
 		return View{}, err

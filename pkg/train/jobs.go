@@ -13,6 +13,7 @@ import (
 	"github.com/riverqueue/river/rivertype"
 
 	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/booking"
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/jobs"
 	"github.com/voyage/voyage/pkg/ledger"
@@ -258,7 +259,7 @@ func (s *Service) ConfirmTickets(ctx context.Context, who auth.Principal, id int
 			return View{}, err
 		}
 	}
-	actor := actorName(who)
+	actor := booking.Actor(who)
 	if req.Fail {
 		err = s.fail(ctx, o.ID, ActFailTickets, actor, req.Remark)
 	} else {

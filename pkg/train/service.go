@@ -207,10 +207,10 @@ func (s *Service) viewer(ctx context.Context, who auth.Principal) (viewer, error
 // get loads an order the caller may see (404 otherwise).
 func (s *Service) get(ctx context.Context, who auth.Principal, id int64) (Order, viewer, error) {
 	return booking.Find(ctx, s.agencies, booking.Trains, who, func() (Order, error) { return load(ctx, s.db, nil, id) },
-		func(o Order) (int64, int64) { return o.AgencyID, o.UserID }, errNotFound())
+		Order.owner, errNotFound())
 }
 
-var actorName = booking.Actor
+func (o Order) owner() (agencyID, userID int64) { return o.AgencyID, o.UserID }
 
 func requestHash(v any) string {
 	b, _ := json.Marshal(v)
