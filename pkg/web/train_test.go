@@ -182,6 +182,14 @@ func testTrainOrderListScopeAndMenu(t *testing.T, e *trainEnv) {
 	if code != http.StatusOK {
 		t.Fatalf("status %d", code)
 	}
+	// Every status of the menu reads as words, in each language: no
+	// message key shows as text (the holding status once did).
+	for _, lang := range []string{"en", "zh-cn", "zh-tw"} {
+		_, page := e.page(t, "operator", "/train/orders", "Accept-Language", lang)
+		if m := regexp.MustCompile(`>\s*(trainportal|train)\.[a-zA-Z_.]+\s*<`).FindString(page); m != "" {
+			t.Errorf("%s: a message key shows on the train orders page: %s", lang, m)
+		}
+	}
 	for _, n := range []string{"T0001", "T0002", "T0003"} {
 		if !strings.Contains(body, `href="`+e.href(n)+`"`) {
 			t.Errorf("list lacks %s (own or sub-agency order)", n)
