@@ -5,6 +5,7 @@ package api
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"io"
@@ -17,6 +18,10 @@ import (
 	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/input"
 )
+
+// StatusClientClosed is the status an answer nobody waits for is logged
+// with: nginx's 499, "client closed request".
+const StatusClientClosed = 499
 
 // Envelope is the body of every API response.
 type Envelope struct {
@@ -38,6 +43,14 @@ func WriteJSON(w http.ResponseWriter, status int, data any) {
 // WriteError writes err as a translated error envelope. Unexpected errors are
 // logged with the request and reported as a generic internal error.
 func WriteError(w http.ResponseWriter, r *http.Request, err error) {
+	// The caller hung up: nothing went wrong on this side and no one reads
+	// the answer. The access log records it as nginx does (499), below the
+	// error level an operator is woken for.
+	if errors.Is(err, context.Canceled) && r.Context().Err() != nil {
+		slog.InfoContext(r.Context(), "client went away", "method", r.Method, "path", r.URL.Path)
+		w.WriteHeader(StatusClientClosed)
+		return
+	}
 	fe := fault.From(err)
 	if fe.Status >= 500 {
 		slog.ErrorContext(r.Context(), "request failed", "method", r.Method, "path", r.URL.Path, "err", err)

@@ -38,7 +38,10 @@ func execute(t *testing.T, stdin io.Reader, args ...string) result {
 // runArgs is execute outside a test, as a template's seed runs it.
 func runArgs(ctx context.Context, stdin io.Reader, args ...string) result {
 	r := New()
-	var out, errb bytes.Buffer
+	// stderr is also the process's default logger while the command runs,
+	// which a parallel test's server may write to at any time.
+	var out bytes.Buffer
+	var errb syncBuffer
 	r.Cmd.SetOut(&out)
 	r.Cmd.SetErr(&errb)
 	r.Err = &errb

@@ -200,7 +200,7 @@ func TestTUICommand(t *testing.T) {
 	forEachMode(t, func(t *testing.T, dsn string, reach []string) {
 		r := New()
 		var out syncBuffer
-		var errb bytes.Buffer
+		var errb syncBuffer
 		in, keys := io.Pipe()
 		r.Cmd.SetOut(&out)
 		r.Cmd.SetErr(&errb)

@@ -14,7 +14,8 @@ import (
 func run(t *testing.T, args ...string) (string, error) {
 	t.Helper()
 	r := New()
-	var out, errb bytes.Buffer
+	var out bytes.Buffer
+	var errb syncBuffer
 	r.Cmd.SetOut(&out)
 	r.Cmd.SetErr(&errb)
 	r.Err = &errb

@@ -71,7 +71,8 @@ func TestAgencyListGolden(t *testing.T) {
 func executeLogs(t *testing.T, args ...string) result {
 	t.Helper()
 	r := New()
-	var out, errb bytes.Buffer
+	var out bytes.Buffer
+	var errb syncBuffer
 	r.Cmd.SetOut(&out)
 	r.Cmd.SetErr(&errb)
 	r.Err = &errb
