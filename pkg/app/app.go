@@ -88,7 +88,7 @@ type App struct {
 	limiter          ratelimit.Limiter
 	// quotes are the verified flight quotes, shared by shopping and orders.
 	quotes *shopping.Quotes
-	// gateways are the payment gateways flight and group orders share.
+	// gateways are the payment gateways every line shares.
 	gateways map[string]payment.Gateway
 }
 
@@ -134,6 +134,7 @@ func New(ctx context.Context, cfg config.Config) (*App, error) {
 		a.Close()
 		return nil, err
 	}
+	a.buildGateways()
 	a.buildOrders()
 	a.Orders.SetNotifier(a.Webhooks)
 	a.AgencyAdmin.AddDeleteGuard(a.Orders.DeleteGuard)

@@ -98,23 +98,29 @@ func Sources(c config.ShoppingConfig, records sim.Records) (map[string]shopping.
 	return out, nil
 }
 
-// buildOrders wires the order service to the suppliers the engine searches
-// and, when configured, the test payment gateway.
-func (a *App) buildOrders() {
-	gateways := map[string]payment.Gateway{}
-	if a.Cfg.Payment.TestGateway {
-		slog.Warn("payment: the built-in test gateway takes the external channels' payments; never in production")
-		gw := payment.NewTestGateway()
-		gw.FeePercent = a.Cfg.Payment.TestGatewayFeePercent
-		for _, c := range payment.Channels {
-			if c != payment.ChannelBalance {
-				gateways[c] = gw
-			}
+// buildGateways sets up the payment gateways every line takes external
+// channels through: with payment.test_gateway on, the built-in test gateway
+// takes them all.
+func (a *App) buildGateways() {
+	a.gateways = map[string]payment.Gateway{}
+	if !a.Cfg.Payment.TestGateway {
+		return
+	}
+	slog.Warn("payment: the built-in test gateway takes the external channels' payments; never in production")
+	gw := payment.NewTestGateway(a.DB)
+	gw.FeePercent = a.Cfg.Payment.TestGatewayFeePercent
+	for _, c := range payment.Channels {
+		if c != payment.ChannelBalance {
+			a.gateways[c] = gw
 		}
 	}
-	a.gateways = gateways
+}
+
+// buildOrders wires the order service to the suppliers the engine searches
+// and the payment gateways.
+func (a *App) buildOrders() {
 	a.Orders = flight.New(flight.Options{DB: a.DB, Ledger: a.Ledger, Quotes: a.quotes, Agencies: a.Agencies,
-		Looks: a.AgencyAdmin, Suppliers: a.Shopping.Supplier, Gateways: gateways, Logger: slog.Default()})
+		Looks: a.AgencyAdmin, Suppliers: a.Shopping.Supplier, Gateways: a.gateways, Logger: slog.Default()})
 }
 
 // buildGroups wires group flight orders to the same suppliers and payment

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/voyage/voyage/pkg/config"
-	"github.com/voyage/voyage/pkg/payment"
 	"github.com/voyage/voyage/pkg/supplier/rail/railsim"
 	"github.com/voyage/voyage/pkg/supplier/sim"
 	"github.com/voyage/voyage/pkg/train"
@@ -22,20 +21,8 @@ func (a *App) buildTrains() error {
 	if err != nil {
 		return err
 	}
-	// The external payment channels are the flight orders': with the
-	// built-in test gateway on, it takes them for trains too.
-	gateways := map[string]payment.Gateway{}
-	if a.Cfg.Payment.TestGateway {
-		gw := payment.NewTestGateway()
-		gw.FeePercent = a.Cfg.Payment.TestGatewayFeePercent
-		for _, c := range payment.Channels {
-			if c != payment.ChannelBalance {
-				gateways[c] = gw
-			}
-		}
-	}
 	a.Trains = train.New(train.Options{DB: a.DB, Ledger: a.Ledger, Agencies: a.Agencies, Supplier: sup, Stations: sup,
-		Gateways: gateways, Logger: slog.Default()})
+		Gateways: a.gateways, Logger: slog.Default()})
 	return nil
 }
 

@@ -5,9 +5,12 @@ package payment
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
-	"sync"
+	"time"
+
+	"github.com/voyage/voyage/pkg/store"
 )
 
 // Payment channels (spec §3), in the payment configuration's order.
@@ -68,56 +71,73 @@ const (
 // TestGateway is the built-in gateway for development and tests: it succeeds
 // unless the charge asks for failure or a time-out. A time-out charge is
 // recorded as paid, as a real gateway that took the money but lost the
-// answer would be, so the status check finds it.
+// answer would be, so the status check finds it. Like a real gateway it
+// keeps its payments on its side of the seam (test_gateway_payments), not in
+// one instance's memory: after a kill -9, or on another instance, the
+// status check learns what became of a key.
 type TestGateway struct {
 	// FeePercent is the transaction fee in percent (whole numbers).
 	FeePercent int64
 
-	mu       sync.Mutex
-	payments map[string]ChargeResult
-	declined map[string]bool
+	db *store.DB
 }
 
-// NewTestGateway returns an empty test gateway.
-func NewTestGateway() *TestGateway {
-	return &TestGateway{payments: map[string]ChargeResult{}, declined: map[string]bool{}}
+// NewTestGateway returns the test gateway keeping its payments in db.
+func NewTestGateway(db *store.DB) *TestGateway {
+	return &TestGateway{db: db}
 }
 
-// Charge implements Gateway.
+// Test gateway outcomes as it records them.
+const (
+	testPaid     = "paid"
+	testDeclined = "declined"
+)
+
+type testPayment struct {
+	Outcome   string `db:"outcome"`
+	Fee       int64  `db:"fee"`
+	Reference string `db:"reference"`
+}
+
+// Charge implements Gateway. The first charge of a key decides what the
+// key is; a later one answers the same.
 func (g *TestGateway) Charge(ctx context.Context, c Charge) (ChargeResult, error) {
 	if err := ctx.Err(); err != nil {
 		return ChargeResult{}, err
 	}
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if r, ok := g.payments[c.Key]; ok {
-		return r, nil
+	outcome := testPaid
+	if c.TestOutcome == OutcomeFailure {
+		outcome = testDeclined
 	}
-	if g.declined[c.Key] {
-		return ChargeResult{}, ErrDeclined
+	res, err := g.db.ExecContext(ctx, g.db.Rebind(`INSERT INTO test_gateway_payments
+		(payment_key, outcome, channel, amount, currency, fee, reference, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (payment_key) DO NOTHING`),
+		c.Key, outcome, c.Channel, c.Amount, c.Currency, c.Amount*g.FeePercent/100, "test-"+c.Key, time.Now().UTC())
+	if err != nil {
+		return ChargeResult{}, fmt.Errorf("%w: test gateway: %w", ErrPaymentTimeout, err)
 	}
-	switch c.TestOutcome {
-	case OutcomeFailure:
-		g.declined[c.Key] = true
-		return ChargeResult{}, ErrDeclined
-	case OutcomeTimeout:
-		g.payments[c.Key] = ChargeResult{Reference: fmt.Sprintf("test-%s", c.Key), Fee: c.Amount * g.FeePercent / 100}
+	first, err := res.RowsAffected()
+	if err != nil {
+		return ChargeResult{}, fmt.Errorf("%w: test gateway: %w", ErrPaymentTimeout, err)
+	}
+	r, err := g.Status(ctx, c.Key)
+	if err == nil && first == 1 && c.TestOutcome == OutcomeTimeout {
 		return ChargeResult{}, ErrPaymentTimeout
 	}
-	r := ChargeResult{Reference: fmt.Sprintf("test-%s", c.Key), Fee: c.Amount * g.FeePercent / 100}
-	g.payments[c.Key] = r
-	return r, nil
+	return r, err
 }
 
 // Status implements Gateway.
 func (g *TestGateway) Status(ctx context.Context, key string) (ChargeResult, error) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if r, ok := g.payments[key]; ok {
-		return r, nil
-	}
-	if g.declined[key] {
+	var p testPayment
+	err := g.db.GetContext(ctx, &p, g.db.Rebind(`SELECT outcome, fee, reference FROM test_gateway_payments WHERE payment_key = ?`), key)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return ChargeResult{}, ErrUnknownPayment
+	case err != nil:
+		return ChargeResult{}, fmt.Errorf("%w: test gateway: %w", ErrPaymentTimeout, err)
+	case p.Outcome == testDeclined:
 		return ChargeResult{}, ErrDeclined
 	}
-	return ChargeResult{}, ErrUnknownPayment
+	return ChargeResult{Reference: p.Reference, Fee: p.Fee}, nil
 }
