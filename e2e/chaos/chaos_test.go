@@ -34,6 +34,7 @@ import (
 	"time"
 
 	_ "github.com/lib/pq"
+	"github.com/xuri/excelize/v2"
 )
 
 var (
@@ -108,6 +109,8 @@ func TestChaos(t *testing.T) {
 	for w := range *workers {
 		wg.Go(func() { l.agent(ctx, w) })
 	}
+	wg.Go(func() { l.trainAgent(ctx) })
+	wg.Go(func() { l.groupAgent(ctx) })
 	wg.Go(func() { l.topUps(ctx) })
 
 	kills, lastKill := 0, time.Time{}
@@ -508,6 +511,233 @@ func (l *load) quote(ctx context.Context, token string, r [2]string, date string
 	return "", false
 }
 
+// trainAgent books one passenger on a Beijing South → Shanghai Hongqiao
+// train in the railway's sales window (2 to 13 days ahead in China), pays it from the wallet or through the test gateway (sometimes
+// replaying the payment to another instance) and refunds some of what was
+// issued, until ctx ends: the train line under the same kills.
+func (l *load) trainAgent(ctx context.Context) {
+	op := l.login("demo-operator", "demo-pass-1")
+	china := time.FixedZone("CST", 8*3600)
+	for i := 0; ctx.Err() == nil; i++ {
+		date := time.Now().In(china).AddDate(0, 0, 2+i%12).Format(time.DateOnly)
+		code, env, err := l.json("POST", "/shopping/v2/train/search", op,
+			fmt.Sprintf(`{"origin":"VNP","destination":"AOH","date":%q,"passengers":{"adult":1}}`, date))
+		if err != nil || code != 200 {
+			l.count(fmt.Sprintf("train_search_%d_%d %q", code, env.Code, env.Message))
+			continue
+		}
+		var offers struct {
+			Items []struct {
+				ID    string `json:"id"`
+				Seats []struct {
+					Class     string `json:"class"`
+					Available int    `json:"available"`
+				} `json:"seats"`
+			} `json:"items"`
+		}
+		_ = json.Unmarshal(env.Data, &offers)
+		offer := ""
+		for _, o := range offers.Items {
+			for _, st := range o.Seats {
+				if st.Class == "second" && st.Available > 0 && offer == "" {
+					offer = o.ID
+				}
+			}
+		}
+		if offer == "" {
+			l.count("train_no_seat")
+			continue
+		}
+		code, env, err = l.json("POST", "/order/v2/train/orders", op, fmt.Sprintf(`{"offerId":%q,"seatClass":"second",
+			"passengers":[{"type":"adult","surname":"CHAOS","givenName":"RAIL","documentType":"passport","documentNumber":"G%08d"}],
+			"contact":{"name":"Chaos Agent","email":"chaos@example.com","phone":"+86 138 0000 0000"}}`, offer, seq.Add(1)), "Idempotency-Key", key("train"))
+		if err != nil || code != 201 {
+			l.count("train_book_failed")
+			continue
+		}
+		l.count("train_booked")
+		var o struct {
+			ID int64 `json:"id"`
+		}
+		_ = json.Unmarshal(env.Data, &o)
+		channel := "balance"
+		if i%2 == 1 {
+			channel = "alipay"
+		}
+		payKey := key("train-pay")
+		for attempt := range 1 + i%2 {
+			code, env, err := l.json("POST", fmt.Sprintf("/order/v2/train/orders/%d/payment", o.ID), op,
+				fmt.Sprintf(`{"channel":%q}`, channel), "Idempotency-Key", payKey)
+			switch {
+			case err != nil:
+				l.count("train_pay_lost")
+			case code == 200 && env.Code == 0:
+				l.count("train_paid")
+			default:
+				l.count(fmt.Sprintf("train_pay_%d_%d_try%d", code, env.Code, attempt))
+			}
+		}
+		if i%3 == 2 {
+			l.trainRefund(ctx, op, o.ID)
+		}
+	}
+}
+
+// trainRefund waits for the train order to be issued, asks for a refund
+// of its passenger and confirms the quote.
+func (l *load) trainRefund(ctx context.Context, op string, id int64) {
+	path := fmt.Sprintf("/order/v2/train/orders/%d", id)
+	// Issuing is the servers' queue's work, across kills: it polls.
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+		if ctx.Err() != nil || time.Now().After(deadline) {
+			return
+		}
+		_, env, err := l.json("GET", path, op, "")
+		if err != nil || env.Code != 0 {
+			continue
+		}
+		var v struct {
+			Status string `json:"status"`
+		}
+		_ = json.Unmarshal(env.Data, &v)
+		if v.Status == "issued" {
+			break
+		}
+	}
+	code, env, err := l.json("POST", path+"/refund", op, `{}`, "Idempotency-Key", key("train-refund"))
+	if err != nil || code != 200 || env.Code != 0 {
+		l.count("train_refund_quote_failed")
+		return
+	}
+	code, env, err = l.json("POST", path+"/confirmation", op, "")
+	if err != nil || code != 200 || env.Code != 0 {
+		l.count(fmt.Sprintf("train_refund_confirm_%d_%d", code, env.Code))
+		return
+	}
+	l.count("train_refunded")
+}
+
+const groupsPath = "/order/v2/flight/group/orders"
+
+// groupAgent takes group fares through to their payments: the agency asks,
+// the provider quotes a deposit and the final payment, the agency sends the
+// names and confirms, the provider grants the seats, and the agency pays
+// both installments from the wallet or through the test gateway (sometimes
+// replaying a payment to another instance), until ctx ends.
+func (l *load) groupAgent(ctx context.Context) {
+	op := l.login("demo-operator", "demo-pass-1")
+	provider := l.login("provider-admin", "provider-pass-1")
+	list := groupList(l.t)
+	for i := 0; ctx.Err() == nil; i++ {
+		now := time.Now().UTC()
+		at := func(d time.Duration) string { return now.Add(d).Format(time.RFC3339) }
+		code, env, err := l.json("POST", groupsPath, op, fmt.Sprintf(`{"journeys":[{"origin":"PEK","destination":"SHA","date":%q}],
+			"isChangeDate":true,"acceptChangeFlight":false,"passengers":{"adult":10,"child":0,"infant":0},"cabinClass":"economy","contact":{"name":"Chaos Agent","email":"chaos@example.com","phone":"+86 138 0000 0000"}}`,
+			now.AddDate(0, 0, 60+i%30).Format(time.DateOnly)), "Idempotency-Key", key("group"))
+		if err != nil || code != 201 {
+			l.count("group_request_failed")
+			pause(ctx)
+			continue
+		}
+		var g struct {
+			ID int64 `json:"id"`
+		}
+		_ = json.Unmarshal(env.Data, &g)
+		path := fmt.Sprintf("%s/%d", groupsPath, g.ID)
+		steps := []func() (int, envelope, error){
+			func() (int, envelope, error) {
+				return l.json("POST", path+"/quote", provider, fmt.Sprintf(`{"fares":[{"passengerType":"adult","amount":"1000.00","taxes":"120.00"}],
+					"confirmBefore":%q,"passengerListDeadline":%q,"freeDropSeats":2,"installments":[
+					{"stage":"first","amount":"3000.00","deadline":%q},{"stage":"final","amount":"7000.00","deadline":%q}]}`,
+					at(48*time.Hour), at(47*time.Hour), at(72*time.Hour), at(96*time.Hour)))
+			},
+			func() (int, envelope, error) {
+				var buf bytes.Buffer
+				mw := multipart.NewWriter(&buf)
+				fw, _ := mw.CreateFormFile("file", "passengers.xlsx")
+				_, _ = fw.Write(list)
+				_ = mw.Close()
+				return l.do("PUT", path+"/passengers", op, &buf, mw.FormDataContentType())
+			},
+			func() (int, envelope, error) { return l.json("POST", path+"/confirmation", op, "") },
+			func() (int, envelope, error) { return l.json("POST", path+"/seats", provider, `{"result":"granted"}`) },
+		}
+		ok := true
+		for n, step := range steps {
+			// A step lost to a killed instance is sent again; one the
+			// server refused ends this group.
+			code, err := retry(ctx, func() (int, error) {
+				code, env, err := step()
+				if err == nil && (code != 200 || env.Code != 0) {
+					l.count(fmt.Sprintf("group_step%d_%d_%d %q", n, code, env.Code, env.Message))
+					code = 0
+				}
+				return code, err
+			})
+			if err != nil || code != 200 {
+				ok = false
+				break
+			}
+		}
+		if !ok {
+			pause(ctx)
+			continue
+		}
+		l.count("group_confirmed")
+		for _, stage := range []string{"first", "final"} {
+			channel := "balance"
+			if (i+len(stage))%2 == 1 {
+				channel = "alipay"
+			}
+			payKey := key("group-pay")
+			for attempt := range 1 + i%2 {
+				code, env, err := l.json("POST", path+"/payment", op, fmt.Sprintf(`{"channel":%q,"stage":%q}`, channel, stage), "Idempotency-Key", payKey)
+				switch {
+				case err != nil:
+					l.count("group_pay_lost")
+				case code == 200 && env.Code == 0:
+					l.count("group_paid_" + stage)
+				default:
+					l.count(fmt.Sprintf("group_pay_%s_%d_%d_try%d", stage, code, env.Code, attempt))
+				}
+			}
+		}
+	}
+}
+
+// pause waits a second (or until ctx ends) after the server refused a
+// step, so a refusal does not turn into a flood of requests.
+func pause(ctx context.Context) {
+	select {
+	case <-ctx.Done():
+	case <-time.After(time.Second):
+	}
+}
+
+// groupList is a passenger list of ten adults, as an agency uploads it.
+func groupList(t *testing.T) []byte {
+	f := excelize.NewFile()
+	defer f.Close()
+	rows := [][]string{{"type", "surname", "givenName", "gender", "birthday", "nationality", "documentType", "documentNumber", "documentExpiry"}}
+	for i := range 10 {
+		rows = append(rows, []string{"adult", "CHAOS", fmt.Sprintf("GROUP %c", 'A'+i), []string{"male", "female"}[i%2], "1980-03-04", "CN", "passport",
+			fmt.Sprintf("E%08d", 2000+i), "2035-06-30"})
+	}
+	for r, row := range rows {
+		for c, v := range row {
+			cell, _ := excelize.CoordinatesToCellName(c+1, r+1)
+			if err := f.SetCellStr("Sheet1", cell, v); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	var buf bytes.Buffer
+	if err := f.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
 var tinyPNG = []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89\x00\x00\x00\rIDATx\x9cc\xf8\x0f\x00\x00\x01\x01\x00\x05\x18\xd8N\x00\x00\x00\x00IEND\xaeB`\x82")
 
 // refund waits for the order to be issued, files a refund, has the
@@ -577,6 +807,30 @@ func waitSettled(t *testing.T, db *sql.DB, deadline time.Time) map[string]int {
 			waiting[s] = n
 		}
 		rows.Close()
+		// Train orders paid and not yet issued or failed back, refunds
+		// with the railway, and gateway payments not yet in the ledger (a
+		// booking held when its instance died, waiting for the status
+		// check).
+		for name, query := range map[string]string{
+			"train": `SELECT status, COUNT(*) FROM train_orders
+				WHERE status IN ('holding', 'proceeding', 'failed', 'rfd_proceeding', 'chg_proceeding') GROUP BY status`,
+			"group": `SELECT 'installment ' || status, COUNT(*) FROM group_deadlines WHERE status = 'holding' GROUP BY status`,
+			"gateway": `SELECT 'paid without its receipt', COUNT(*) FROM test_gateway_payments g
+				WHERE g.outcome = 'paid' AND NOT EXISTS (SELECT 1 FROM ledger_transfers t WHERE t.idempotency_key = 'receipt-' || g.payment_key)
+				HAVING COUNT(*) > 0`,
+		} {
+			rows, err := db.Query(query)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for rows.Next() {
+				var s string
+				var n int
+				_ = rows.Scan(&s, &n)
+				waiting[name+" "+s] = n
+			}
+			rows.Close()
+		}
 		if len(waiting) == 0 || time.Now().After(deadline) {
 			return waiting
 		}
@@ -616,6 +870,8 @@ func report(t *testing.T, db *sql.DB, unsettled map[string]int, sinceKill time.D
 		return out
 	}
 	t.Logf("orders by type and status: %v", q(`SELECT type, status, payment_status, COUNT(*) FROM flight_orders GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`))
+	t.Logf("train orders by status: %v", q(`SELECT status, COUNT(*) FROM train_orders GROUP BY 1 ORDER BY 1`))
+	t.Logf("test gateway payments by channel and outcome: %v", q(`SELECT channel, outcome, COUNT(*), SUM(amount) FROM test_gateway_payments GROUP BY 1, 2 ORDER BY 1, 2`))
 	t.Logf("ledger transfers by type: %v", q(`SELECT payment_type, COUNT(*) FROM ledger_transfers GROUP BY 1 ORDER BY 1`))
 	t.Logf("jobs by kind and state: %v", q(`SELECT kind, state, COUNT(*) FROM river_job GROUP BY 1, 2 ORDER BY 1, 2`))
 	t.Logf("simulator bookings by state: %v", q(`SELECT data::json->>'state', COUNT(*) FROM sim_bookings GROUP BY 1 ORDER BY 1`))
@@ -656,9 +912,30 @@ func report(t *testing.T, db *sql.DB, unsettled map[string]int, sinceKill time.D
 	// in another currency, as the demo's living agency got, also posts what
 	// arrived and its fee, which credit no wallet).
 	if bad := q(`SELECT order_id, payment_type, COUNT(*) FROM ledger_transfers
-		WHERE payment_type IN ('origin-flight', 'refund-flight') AND order_id <> '' AND idempotency_key NOT LIKE '%-fee'
+		WHERE payment_type IN ('origin-flight', 'refund-flight', 'origin-train', 'refund-train') AND order_id <> '' AND idempotency_key NOT LIKE '%-fee'
 		GROUP BY order_id, payment_type HAVING COUNT(*) > 1`); len(bad) > 0 {
 		t.Errorf("orders charged or refunded twice: %v", bad)
+	}
+	t.Logf("group orders by status: %v", q(`SELECT status, COUNT(*) FROM group_orders GROUP BY 1 ORDER BY 1`))
+	t.Logf("group installments by stage and status: %v", q(`SELECT kind, status, channel, COUNT(*) FROM group_deadlines
+		WHERE kind IN ('first', 'final') GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`))
+	// A group installment is paid exactly when its transfer is in the
+	// ledger, for its amount.
+	if bad := q(`SELECT d.order_id, d.kind, d.status, d.amount, t.amount FROM group_deadlines d
+		LEFT JOIN ledger_transfers t ON t.idempotency_key = 'group-' || d.order_id || '-' || d.kind
+		WHERE d.kind IN ('first', 'second', 'third', 'final') AND ((d.status IN ('paid', 'forfeited')) <> (t.id IS NOT NULL) OR t.amount <> d.amount)`); len(bad) > 0 {
+		t.Errorf("group installments whose payment and ledger disagree: %v", bad)
+	}
+	// What the gateway took is what the ledger received from it: each
+	// payment once, for its amount, and no receipt the gateway never took.
+	if bad := q(`SELECT g.payment_key, g.amount, COUNT(t.id), COALESCE(SUM(t.amount), 0) FROM test_gateway_payments g
+		LEFT JOIN ledger_transfers t ON t.idempotency_key = 'receipt-' || g.payment_key
+		WHERE g.outcome = 'paid' GROUP BY 1, 2 HAVING COUNT(t.id) <> 1 OR COALESCE(SUM(t.amount), 0) <> g.amount`); len(bad) > 0 {
+		t.Errorf("gateway payments not received once for their amount: %v", bad)
+	}
+	if bad := q(`SELECT t.idempotency_key FROM ledger_transfers t WHERE t.idempotency_key LIKE 'receipt-%' AND NOT EXISTS (
+		SELECT 1 FROM test_gateway_payments g WHERE g.outcome = 'paid' AND 'receipt-' || g.payment_key = t.idempotency_key)`); len(bad) > 0 {
+		t.Errorf("receipts the gateway never took: %v", bad)
 	}
 	if bad := q(`SELECT t.reference, COUNT(*) FROM ledger_transfers t JOIN ledger_accounts a ON a.id = t.to_account
 		WHERE t.payment_type = 'top-up' AND a.kind = 'wallet' GROUP BY t.reference HAVING COUNT(*) > 1`); len(bad) > 0 {
