@@ -48,7 +48,7 @@ func payKey(o Order) string { return fmt.Sprintf("order-%d-pay", o.ID) }
 
 // gatewayKey is what a gateway payment made with the caller's key is known
 // by at the gateway (and in the order's payment key).
-func gatewayKey(o Order, key string) string { return fmt.Sprintf("order-%d-%s", o.ID, key) }
+func gatewayKey(o Order, key string) string { return payment.Key(fmt.Sprintf("order-%d", o.ID), key) }
 
 // Pay pays a to_be_paid order. From the balance the charge and the status
 // change commit together, so a concurrent second payment of the same order

@@ -165,7 +165,7 @@ func (s *Service) paid(ctx context.Context, tx *sqlx.Tx, o *Order, ds []deadline
 // declined payment leaves it due.
 func (s *Service) payGateway(ctx context.Context, o Order, v viewer, d deadline, key string, in PayInput) (View, error) {
 	stage := d.Kind
-	gkey := fmt.Sprintf("group-%d-%s-%s", o.ID, stage, key)
+	gkey := payment.Key(fmt.Sprintf("group-%d-%s", o.ID, stage), key)
 	if key == "" {
 		gkey = fmt.Sprintf("group-%d-%s-%d", o.ID, stage, s.now().UnixNano())
 	}

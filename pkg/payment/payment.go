@@ -5,7 +5,9 @@ package payment
 
 import (
 	"context"
+	"crypto/sha256"
 	"database/sql"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"time"
@@ -59,6 +61,25 @@ type Gateway interface {
 	// did, ErrDeclined or ErrUnknownPayment when it did not, ErrPaymentTimeout
 	// when the gateway still cannot say.
 	Status(ctx context.Context, key string) (ChargeResult, error)
+}
+
+// MaxKey is the longest payment key: what the ledger records of a payment
+// under it ("receipt-" and the key) must fit the ledger's 100-character
+// idempotency keys.
+const MaxKey = 80
+
+// Key is the gateway key of a payment: scope names what it pays (the line,
+// the booking and, for a group, the installment: "order-12",
+// "group-7-first"), key is the caller's idempotency key, so a replay asks
+// the gateway with the same payment key. A caller's key long enough to push
+// it past MaxKey is replaced by its SHA-256, which still makes one key of
+// one caller's key.
+func Key(scope, key string) string {
+	if k := scope + "-" + key; len(k) <= MaxKey {
+		return k
+	}
+	sum := sha256.Sum256([]byte(key))
+	return scope + "-h" + hex.EncodeToString(sum[:16])
 }
 
 // Test outcomes of the test gateway.

@@ -3,6 +3,7 @@ package payment_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 	"testing"
 
@@ -100,4 +101,43 @@ func TestTestGatewayKeepsItsPayments(t *testing.T) {
 			t.Errorf("a cancelled charge left %v, want nothing taken", err)
 		}
 	})
+}
+
+// TestKey: a payment key names its scope and the caller's key, and stays
+// short enough for the ledger's record of it ("receipt-" + key, at most
+// 100 characters) whatever the caller's key (the API takes 100).
+func TestKey(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("k", 100)
+	tests := []struct {
+		name, scope, key, want string
+	}{
+		{"short key kept", "order-12", "pay-1", "order-12-pay-1"},
+		{"at the bound kept", "train-9", strings.Repeat("a", payment.MaxKey-len("train-9-")), "train-9-" + strings.Repeat("a", payment.MaxKey-len("train-9-"))},
+		{"the longest key hashed", "group-123456789-second", long, ""},
+		{"non-ASCII counted in bytes", "order-1", strings.Repeat("中", 30), ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := payment.Key(tt.scope, tt.key)
+			if tt.want != "" && got != tt.want {
+				t.Errorf("Key(%q, %q) = %q, want %q", tt.scope, tt.key, got, tt.want)
+			}
+			if len(got) > payment.MaxKey || len("receipt-"+got) > 100 {
+				t.Errorf("Key(%q, %d-byte key) = %q: %d bytes, over %d", tt.scope, len(tt.key), got, len(got), payment.MaxKey)
+			}
+			if !strings.HasPrefix(got, tt.scope+"-") {
+				t.Errorf("Key(%q, …) = %q does not name its scope", tt.scope, got)
+			}
+			if again := payment.Key(tt.scope, tt.key); again != got {
+				t.Errorf("the same key made %q then %q", got, again)
+			}
+		})
+	}
+	if payment.Key("order-1", long) == payment.Key("order-1", long[:99]+"j") {
+		t.Error("two long keys made one payment key")
+	}
+	if payment.Key("order-1", long) == payment.Key("order-2", long) {
+		t.Error("one long key made the same payment key on two orders")
+	}
 }

@@ -20,7 +20,7 @@ import (
 
 // gatewayKey is what a gateway payment made with the caller's key is known
 // by at the gateway (and in the order's payment key).
-func gatewayKey(o Order, key string) string { return fmt.Sprintf("train-%d-%s", o.ID, key) }
+func gatewayKey(o Order, key string) string { return payment.Key(fmt.Sprintf("train-%d", o.ID), key) }
 
 // payGateway pays o through an external channel by pkg/payment's one
 // protocol: the order waits in holding while the gateway answers, with a
