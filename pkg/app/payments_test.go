@@ -29,7 +29,7 @@ type payable struct {
 // TestEveryLinePaysAlike: the same payment on every line (flight, train,
 // group installment) and every channel available here (the wallet's
 // balance, its credit line, the test gateway): six replays at once with
-// one key (through the gateway the longest key the API takes) charge once
+// one key (through the gateway the longest key the API allows) charge once
 // and all answer 200; the payment is listed for
 // finance, a gateway's in Transactions (its channel, gross, fee, net and
 // the booking paid) and in the wallet entries, and the wallet ends where
@@ -88,11 +88,13 @@ func TestEveryLinePaysAlike(t *testing.T) {
 					if channel == "credit" {
 						sent = "balance"
 					}
-					// Through the gateway, the longest key the API takes: the
-					// ledger's record of the payment must still fit its keys.
+					// Through the gateway, the longest key the API document
+					// allows (90): the ledger's record of the payment,
+					// "receipt-" and the line's gateway key, must still fit
+					// the ledger's 100 characters.
 					payKey := key + "-key"
 					if channel == "stripe" {
-						payKey = (payKey + strings.Repeat("k", 100))[:100]
+						payKey = (payKey + strings.Repeat("k", 90))[:90]
 					}
 					codes := make([]int, 6)
 					var wg sync.WaitGroup

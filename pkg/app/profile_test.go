@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/voyage/voyage/pkg/app"
+	"github.com/voyage/voyage/pkg/booking"
 )
 
 // A 1×1 transparent PNG.
@@ -230,7 +231,14 @@ func TestOftenUsedPassengersAPI(t *testing.T) {
 		blue := bearer(loginAs(t, srv, "bluesky-super", "demo-pass-1").Token)
 
 		// Invalid passengers: translated field messages, nothing stored.
-		tomorrow := time.Now().UTC().AddDate(0, 0, 1).Format("2006-01-02")
+		// Tomorrow on the agency's calendar, the one the rule reads: the
+		// UTC date's tomorrow is the agency's today from 16:00 UTC in
+		// Beijing (a CI run failed on it at 16:04).
+		ag, err := a.Agencies.Get(context.Background(), agencyID(t, a, "Demo Travel"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		tomorrow := booking.Today(time.Now(), ag).AddDate(0, 0, 1).Format(time.DateOnly)
 		for _, c := range []struct {
 			name, body, lang, field, msg string
 		}{
