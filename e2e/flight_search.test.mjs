@@ -3,7 +3,7 @@
 // /flight/booking against the demo's simulated suppliers.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, newPage, seriousViolations, screenshot, portalShot, login, isoDay } from './harness.mjs';
+import { startServer, launchBrowser, newPage, seriousViolations, screenshot, portalShot, login, isoDay, agencyDay } from './harness.mjs';
 
 let server;
 let browser;
@@ -87,9 +87,10 @@ test('demo-operator searches PEK→LHR one-way: results fill in, filter, sort, p
   await openSearch(page);
   assert.equal((await page.locator('h1').innerText()).trim(), 'Flights');
 
-  // Spec §3 defaults: one-way, tomorrow, one adult, economy; PNR booking shown.
+  // Spec §3 defaults: one-way, tomorrow (on the agency's calendar), one
+  // adult, economy; PNR booking shown.
   assert.ok(await page.getByRole('radio', { name: 'One-way' }).isChecked());
-  assert.equal(await page.locator('#fs-journeys-0-date').inputValue(), isoDay(1));
+  assert.equal(await page.locator('#fs-journeys-0-date').inputValue(), agencyDay(1));
   assert.match(await page.locator('#fs-passengers').innerText(), /1 adult/);
   assert.equal(await page.getByLabel('Cabin').inputValue(), 'economy');
   assert.ok(await page.getByRole('tab', { name: 'Book by PNR' }).isVisible());

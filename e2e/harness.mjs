@@ -157,9 +157,18 @@ export async function searchTrains(page) {
 }
 
 // isoDay is the UTC date n days from now ("2026-12-01"), for search and
-// travel dates.
+// travel dates far enough ahead that no zone's calendar disagrees.
 export function isoDay(n) {
   return new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
+}
+
+// agencyDay is the date n days after today on the demo agencies' calendar
+// (Asia/Shanghai, the provider's default zone), which the portal's "today"
+// follows: from 16:00 UTC it is a day ahead of the UTC date. en-CA writes
+// YYYY-MM-DD.
+export function agencyDay(n) {
+  const [y, m, d] = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Shanghai' }).format(new Date()).split('-').map(Number);
+  return new Date(Date.UTC(y, m - 1, d + n)).toISOString().slice(0, 10);
 }
 
 // fillAdultAndContact fills the flight booking form's first passenger (an
