@@ -296,9 +296,13 @@ func TestGatewayAnswerLost(t *testing.T) {
 				t.Fatalf("%s: not held after a lost answer", l.name)
 			}
 			// A second payment (another key) while the first is under way
-			// is refused.
+			// is refused; a replay of the first answers the booking as it
+			// stands, alike on every line.
 			if c := l.pay("lost-" + l.name + "-2"); c != 409 {
 				t.Errorf("%s: a second payment while held: %d", l.name, c)
+			}
+			if c := l.pay("lost-" + l.name + "-1"); c != 200 || !l.held() {
+				t.Errorf("%s: a replay while held: %d, held %v; want 200 and still held", l.name, c, l.held())
 			}
 			for range 2 {
 				if err := l.check(); err != nil {

@@ -82,7 +82,7 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 	if err != nil {
 		return View{}, err
 	}
-	if settled(ds, in.Stage, key) {
+	if settled(o.ID, ds, in.Stage, key) {
 		return s.detail(ctx, o, v)
 	}
 	stage := in.Stage
@@ -124,7 +124,7 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 		if fe, ok := fault.As(err); ok && fe.Key == "group.error.state" {
 			// A concurrent payment paid the installment first.
 			if fresh, lerr := loadOrder(ctx, s.db, nil, o.ID); lerr == nil {
-				if ds, derr := deadlines(ctx, s.db, o.ID); derr == nil && settled(ds, stage, key) {
+				if ds, derr := deadlines(ctx, s.db, o.ID); derr == nil && settled(o.ID, ds, stage, key) {
 					return s.detail(ctx, fresh, v)
 				}
 			}
@@ -165,7 +165,7 @@ func (s *Service) paid(ctx context.Context, tx *sqlx.Tx, o *Order, ds []deadline
 // declined payment leaves it due.
 func (s *Service) payGateway(ctx context.Context, o Order, v viewer, d deadline, key string, in PayInput) (View, error) {
 	stage := d.Kind
-	gkey := payment.Key(fmt.Sprintf("group-%d-%s", o.ID, stage), key)
+	gkey := gatewayKey(o.ID, stage, key)
 	if key == "" {
 		gkey = fmt.Sprintf("group-%d-%s-%d", o.ID, stage, s.now().UnixNano())
 	}
@@ -300,10 +300,13 @@ func (s *Service) CheckPayment(ctx context.Context, orderID int64, stage string)
 // settled reports whether the payment asked for has nothing left to do:
 // the installment stage is paid, or this key's payment went through (a
 // replay, whatever became of its installment since: paid, then forfeited
-// by a cancellation).
-func settled(ds []deadline, stage, key string) bool {
+// by a cancellation), or this key's gateway payment still holds it (a
+// replay while the gateway's answer is awaited answers the order as it
+// stands, as on the other lines).
+func settled(orderID int64, ds []deadline, stage, key string) bool {
 	for _, d := range ds {
-		if key != "" && d.PaymentKey == key && (d.Status == InstPaid || d.Status == InstForfeited) {
+		byKey := key != "" && (d.PaymentKey == key || d.PaymentKey == gatewayKey(orderID, d.Kind, key))
+		if byKey && (d.Status == InstPaid || d.Status == InstForfeited || d.Status == InstHolding) {
 			return true
 		}
 		if d.Kind == stage && (d.Status == InstPaid || d.Status == InstForfeited) {
@@ -311,6 +314,12 @@ func settled(ds []deadline, stage, key string) bool {
 		}
 	}
 	return false
+}
+
+// gatewayKey is what a gateway payment of an installment made with the
+// caller's key is known by at the gateway (and on the installment).
+func gatewayKey(orderID int64, stage, key string) string {
+	return payment.Key(fmt.Sprintf("group-%d-%s", orderID, stage), key)
 }
 
 func describe(o Order, stage string) string {
