@@ -12,6 +12,7 @@ import (
 
 	"github.com/voyage/voyage/pkg/app"
 	"github.com/voyage/voyage/pkg/flight"
+	"github.com/voyage/voyage/pkg/group/grouptest"
 	"github.com/voyage/voyage/pkg/train"
 )
 
@@ -362,7 +363,7 @@ func groupLine(srv *httptest.Server, provider string) lineUnderTest {
 					groupCall(t, srv, provider, "POST", item(q.ID)+"/quote", quoteBody(), 200)
 					quoted[id] = q.ID
 				}
-				resp, _ := uploadList(t, srv, token, quoted[id], xlsxOf(t, passengerRows(10, 10)), "en")
+				resp, _ := uploadList(t, srv, token, quoted[id], grouptest.Workbook(t, grouptest.Rows(10, 10)), "en")
 				return resp.StatusCode
 			}
 		}(),

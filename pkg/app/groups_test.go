@@ -21,6 +21,7 @@ import (
 	"github.com/voyage/voyage/pkg/app"
 	"github.com/voyage/voyage/pkg/config"
 	"github.com/voyage/voyage/pkg/group"
+	"github.com/voyage/voyage/pkg/group/grouptest"
 	"github.com/voyage/voyage/pkg/ledger"
 )
 
@@ -78,39 +79,6 @@ func quoteBody(stages ...string) string {
 		"confirmBefore":%q,"passengerListDeadline":%q,"freeDropSeats":2,"installments":[%s]}`, at(48*time.Hour), at(47*time.Hour), strings.Join(inst, ","))
 }
 
-// passengerRows is a valid list for a adults and c children.
-func passengerRows(a, c int) [][]string {
-	rows := [][]string{{"type", "surname", "givenName", "gender", "birthday", "nationality", "documentType", "documentNumber", "documentExpiry"}}
-	for i := 0; i < a+c; i++ {
-		typ, born := "adult", "1980-03-04"
-		if i >= a {
-			typ, born = "child", time.Now().AddDate(-8, 0, 0).Format(time.DateOnly)
-		}
-		rows = append(rows, []string{typ, "WANG", fmt.Sprintf("XIAO %c", 'A'+i%26), []string{"male", "female"}[i%2], born, "CN", "passport",
-			fmt.Sprintf("E%08d", 1000+i), "2035-06-30"})
-	}
-	return rows
-}
-
-func xlsxOf(t testing.TB, rows [][]string) []byte {
-	t.Helper()
-	f := excelize.NewFile()
-	defer f.Close()
-	for r, row := range rows {
-		for c, v := range row {
-			cell, _ := excelize.CoordinatesToCellName(c+1, r+1)
-			if err := f.SetCellStr("Sheet1", cell, v); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	var buf bytes.Buffer
-	if err := f.Write(&buf); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
-}
-
 func uploadList(t *testing.T, srv *httptest.Server, token string, id int64, data []byte, lang string) (*http.Response, envelope) {
 	t.Helper()
 	var buf bytes.Buffer
@@ -148,7 +116,7 @@ func confirmedGroup(t *testing.T, srv *httptest.Server, op, provider, key string
 	v := requestGroup(t, srv, op, key)
 	p := fmt.Sprintf("%s/%d", groupsPath, v.ID)
 	groupCall(t, srv, provider, "POST", p+"/quote", quoteBody(stages...), 200)
-	if resp, env := uploadList(t, srv, op, v.ID, xlsxOf(t, passengerRows(10, 10)), "en"); resp.StatusCode != 200 || env.Code != 0 {
+	if resp, env := uploadList(t, srv, op, v.ID, grouptest.Workbook(t, grouptest.Rows(10, 10)), "en"); resp.StatusCode != 200 || env.Code != 0 {
 		t.Fatalf("upload: %d %+v", resp.StatusCode, env)
 	}
 	groupCall(t, srv, op, "POST", p+"/confirmation", "", 200)
@@ -245,10 +213,10 @@ func TestGroupOrderLifecycle(t *testing.T) {
 
 		// A list with a bad surname and a child born too early is refused
 		// row by row, in the caller's language, and nothing is stored.
-		rows := passengerRows(10, 10)
+		rows := grouptest.Rows(10, 10)
 		rows[3][1] = "Wang3"
 		rows[15][4] = "1990-01-01"
-		resp, env = uploadList(t, srv, op.Token, v.ID, xlsxOf(t, rows), "zh-cn")
+		resp, env = uploadList(t, srv, op.Token, v.ID, grouptest.Workbook(t, rows), "zh-cn")
 		var bad group.ListErrors
 		_ = json.Unmarshal(env.Data, &bad)
 		if resp.StatusCode != 400 || env.Code != 100001 || len(bad.Errors) != 2 || bad.Errors[0].Row != 4 || bad.Errors[0].Column != "surname" ||
@@ -258,7 +226,7 @@ func TestGroupOrderLifecycle(t *testing.T) {
 		if got := groupCall(t, srv, op.Token, "GET", p, "", 200); got.PassengerCount != 0 {
 			t.Fatalf("a refused list stored %d passengers", got.PassengerCount)
 		}
-		if resp, env := uploadList(t, srv, op.Token, v.ID, xlsxOf(t, passengerRows(10, 10)), "en"); resp.StatusCode != 200 || !strings.Contains(string(env.Data), `"accepted":20`) {
+		if resp, env := uploadList(t, srv, op.Token, v.ID, grouptest.Workbook(t, grouptest.Rows(10, 10)), "en"); resp.StatusCode != 200 || !strings.Contains(string(env.Data), `"accepted":20`) {
 			t.Fatalf("upload: %d %+v", resp.StatusCode, env)
 		}
 		groupCall(t, srv, op.Token, "POST", p+"/quote/acceptance", "", 200)
@@ -266,7 +234,7 @@ func TestGroupOrderLifecycle(t *testing.T) {
 		if c.Status != group.ToBeApplySeat || !c.Locked {
 			t.Fatalf("confirm: %+v", c)
 		}
-		if resp, env := uploadList(t, srv, op.Token, v.ID, xlsxOf(t, passengerRows(10, 10)), "en"); resp.StatusCode != 409 ||
+		if resp, env := uploadList(t, srv, op.Token, v.ID, grouptest.Workbook(t, grouptest.Rows(10, 10)), "en"); resp.StatusCode != 409 ||
 			env.Message != "Passenger information cannot be changed after confirmation" {
 			t.Fatalf("upload after confirmation: %d %+v", resp.StatusCode, env)
 		}
@@ -444,7 +412,7 @@ func TestGroupScope(t *testing.T) {
 				}
 			}
 		}
-		if resp, _ := uploadList(t, srv, stranger, v.ID, xlsxOf(t, passengerRows(10, 10)), "en"); resp.StatusCode != 404 {
+		if resp, _ := uploadList(t, srv, stranger, v.ID, grouptest.Workbook(t, grouptest.Rows(10, 10)), "en"); resp.StatusCode != 404 {
 			t.Errorf("another agency uploading: %d", resp.StatusCode)
 		}
 		for _, tok := range []string{stranger, sub} {
@@ -488,7 +456,7 @@ func TestGroupBadListFiles(t *testing.T) {
 	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		op := loginAs(t, srv, "demo-operator", "demo-pass-1").Token
 		v := requestGroup(t, srv, op, "grp-files")
-		formula := xlsxOf(t, passengerRows(10, 10))
+		formula := grouptest.Workbook(t, grouptest.Rows(10, 10))
 		{
 			f, err := excelize.OpenReader(bytes.NewReader(formula))
 			if err != nil {
@@ -499,7 +467,7 @@ func TestGroupBadListFiles(t *testing.T) {
 			_ = f.Write(&buf)
 			formula = buf.Bytes()
 		}
-		headers := passengerRows(10, 10)
+		headers := grouptest.Rows(10, 10)
 		headers[0][1] = "Family"
 		for name, c := range map[string]struct {
 			data []byte
@@ -507,7 +475,7 @@ func TestGroupBadListFiles(t *testing.T) {
 		}{
 			"text":       {[]byte("surname,given\nWANG,XIAO\n"), "The file is not an Excel (.xlsx) workbook"},
 			"broken zip": {append([]byte("PK\x03\x04"), bytes.Repeat([]byte{1}, 200)...), "The file is not an Excel (.xlsx) workbook"},
-			"headers":    {xlsxOf(t, headers), "The column headers do not match the template: download the template and fill it in"},
+			"headers":    {grouptest.Workbook(t, headers), "The column headers do not match the template: download the template and fill it in"},
 			"formula":    {formula, "Cell C5 holds a formula: enter plain values only"},
 			"zip bomb":   {zipBomb(t), "The workbook unpacks to far more data than a passenger list holds"},
 		} {
@@ -529,7 +497,7 @@ func TestGroupBadListFiles(t *testing.T) {
 // zipBomb is a workbook whose sheet inflates from about 40 kB to 40 MB.
 func zipBomb(t *testing.T) []byte {
 	t.Helper()
-	src := xlsxOf(t, passengerRows(10, 10))
+	src := grouptest.Workbook(t, grouptest.Rows(10, 10))
 	zr, err := zip.NewReader(bytes.NewReader(src), int64(len(src)))
 	if err != nil {
 		t.Fatal(err)

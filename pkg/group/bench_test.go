@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/voyage/voyage/pkg/group/grouptest"
 )
 
 // BenchmarkParseList500 validates an uploaded list of 500 passengers (400
@@ -17,7 +19,7 @@ import (
 func BenchmarkParseList500(b *testing.B) {
 	o := testOrder
 	o.Counts = Counts{Adult: 400, Child: 100}
-	data := workbook(b, listRows(400, 100, 0))
+	data := grouptest.Workbook(b, listRows(400, 100, 0))
 	s := New(Options{})
 	b.ReportMetric(float64(len(data))/1024, "file-kB")
 	runtime.GC()

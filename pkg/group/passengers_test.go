@@ -10,6 +10,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/pkg/group/grouptest"
 )
 
 var testOrder = Order{Journeys: []Journey{{Origin: "PEK", Destination: "SHA", Date: "2027-03-01", ReturnDate: "2027-03-08"}},
@@ -33,34 +34,6 @@ func listRows(adults, children, infants int) [][]string {
 		add("infant", "2026-01-01", 200000+i)
 	}
 	return rows
-}
-
-func workbook(t testing.TB, rows [][]string) []byte {
-	t.Helper()
-	f := excelize.NewFile()
-	defer f.Close()
-	sw, err := f.NewStreamWriter("Sheet1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for r, row := range rows {
-		vals := make([]any, len(row))
-		for i, v := range row {
-			vals[i] = v
-		}
-		cell, _ := excelize.CoordinatesToCellName(1, r+1)
-		if err := sw.SetRow(cell, vals); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := sw.Flush(); err != nil {
-		t.Fatal(err)
-	}
-	var buf bytes.Buffer
-	if err := f.Write(&buf); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
 }
 
 func parse(t testing.TB, data []byte, free int) ([]Passenger, error) {
@@ -96,7 +69,7 @@ func TestParseListRules(t *testing.T) {
 		{"excel date serials", func(r [][]string) [][]string { r[1][4] = "27546"; return r }, 0, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			ps, err := parse(t, workbook(t, c.edit(listRows(10, 2, 1))), c.free)
+			ps, err := parse(t, grouptest.Workbook(t, c.edit(listRows(10, 2, 1))), c.free)
 			var le *ListError
 			switch {
 			case c.errors == nil && err != nil:
@@ -122,15 +95,15 @@ func TestParseListRefusesFiles(t *testing.T) {
 	for i := 0; i < 100_000; i++ {
 		huge = append(huge, []string{"adult"})
 	}
-	bigFile := workbook(t, huge)
+	bigFile := grouptest.Workbook(t, huge)
 	for name, c := range map[string]struct {
 		data []byte
 		key  string
 	}{
 		"100k rows":  {bigFile, "group.error.listTooManyRows"},
 		"not a zip":  {[]byte("%PDF-1.4 nope"), "group.error.listNotXlsx"},
-		"no headers": {workbook(t, [][]string{{"a", "b"}}), "group.error.listHeaders"},
-		"empty":      {workbook(t, [][]string{listColumns}), "group.error.listInvalid"},
+		"no headers": {grouptest.Workbook(t, [][]string{{"a", "b"}}), "group.error.listHeaders"},
+		"empty":      {grouptest.Workbook(t, [][]string{listColumns}), "group.error.listInvalid"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			if name == "100k rows" && len(c.data) > MaxListBytes {

@@ -10,15 +10,15 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/xuri/excelize/v2"
-
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/config"
 	"github.com/voyage/voyage/pkg/group"
+	"github.com/voyage/voyage/pkg/group/grouptest"
 	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/siteinfo"
@@ -313,27 +313,15 @@ func TestGroupDetailAndActionsKeepToTheAgency(t *testing.T) {
 // has digits).
 func listFile(t *testing.T, n int, bad bool) []byte {
 	t.Helper()
-	f := excelize.NewFile()
-	defer f.Close()
-	rows := [][]any{{"type", "surname", "givenName", "gender", "birthday", "nationality", "documentType", "documentNumber", "documentExpiry"}}
+	rows := [][]string{slices.Clone(grouptest.Header)}
 	for i := 0; i < n; i++ {
 		surname := "ZHANG"
 		if bad && i == 0 {
 			surname = "ZH4NG"
 		}
-		rows = append(rows, []any{"adult", surname, fmt.Sprintf("WEI%c", 'A'+i), "male", "1980-01-02", "CN", "passport", fmt.Sprintf("E%08d", i+1), "2035-01-01"})
+		rows = append(rows, []string{"adult", surname, fmt.Sprintf("WEI%c", 'A'+i), "male", "1980-01-02", "CN", "passport", fmt.Sprintf("E%08d", i+1), "2035-01-01"})
 	}
-	for i, r := range rows {
-		cell, _ := excelize.CoordinatesToCellName(1, i+1)
-		if err := f.SetSheetRow("Sheet1", cell, &r); err != nil {
-			t.Fatal(err)
-		}
-	}
-	var buf bytes.Buffer
-	if err := f.Write(&buf); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
+	return grouptest.Workbook(t, rows)
 }
 
 func upload(h http.Handler, token, path, name string, data []byte) *http.Response {
