@@ -34,7 +34,8 @@ import (
 	"time"
 
 	_ "github.com/lib/pq"
-	"github.com/xuri/excelize/v2"
+
+	"github.com/voyage/voyage/pkg/group/grouptest"
 )
 
 var (
@@ -443,23 +444,46 @@ func (l *load) agent(ctx context.Context, w int) {
 		if i%4 == 3 {
 			channel = "alipay"
 		}
-		payKey := key("pay")
-		for attempt := range 1 + i%2 {
-			code, env, err := l.json("POST", fmt.Sprintf("/order/v2/flight/orders/%d/payment", o.ID), op,
-				fmt.Sprintf(`{"channel":%q}`, channel), "Idempotency-Key", payKey)
-			switch {
-			case err != nil:
-				l.count("pay_lost")
-			case code == 200 && env.Code == 0:
-				l.count("paid")
-			default:
-				l.count(fmt.Sprintf("pay_%d_%d_try%d", code, env.Code, attempt))
-			}
-		}
+		l.pay("", fmt.Sprintf("/order/v2/flight/orders/%d/payment", o.ID), op, fmt.Sprintf(`{"channel":%q}`, channel), 1+i%2)
 		if i%3 == 2 {
 			l.refund(ctx, op, provider, o.ID)
 		}
 	}
+}
+
+// pay sends one payment with one Idempotency-Key, sends times in all (a
+// replay goes to another instance, as a client whose answer was lost
+// does), and counts each answer under the line's prefix.
+func (l *load) pay(prefix, path, token, body string, times int) {
+	payKey := key(prefix + "pay")
+	for attempt := range times {
+		code, env, err := l.json("POST", path, token, body, "Idempotency-Key", payKey)
+		switch {
+		case err != nil:
+			l.count(prefix + "pay_lost")
+		case code == 200 && env.Code == 0:
+			l.count(prefix + "paid")
+		default:
+			l.count(fmt.Sprintf("%spay_%d_%d_try%d", prefix, code, env.Code, attempt))
+		}
+	}
+}
+
+// issued waits until the booking at path (a flight or train order) is
+// issued, at most 20 s, and reports whether it was. Issuing is the queue's
+// work in the servers' own processes, across kills and in real time: no
+// clock of this test can move it, so this polls the API as a client does.
+func (l *load) issued(ctx context.Context, token, path string) bool {
+	for deadline := time.Now().Add(20 * time.Second); ctx.Err() == nil && time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+		_, env, err := l.json("GET", path, token, "")
+		var o struct {
+			Status string `json:"status"`
+		}
+		if err == nil && env.Code == 0 && json.Unmarshal(env.Data, &o) == nil && o.Status == "issued" {
+			return true
+		}
+	}
+	return false
 }
 
 func (l *load) quote(ctx context.Context, token string, r [2]string, date string) (string, bool) {
@@ -564,19 +588,7 @@ func (l *load) trainAgent(ctx context.Context) {
 		if i%2 == 1 {
 			channel = "alipay"
 		}
-		payKey := key("train-pay")
-		for attempt := range 1 + i%2 {
-			code, env, err := l.json("POST", fmt.Sprintf("/order/v2/train/orders/%d/payment", o.ID), op,
-				fmt.Sprintf(`{"channel":%q}`, channel), "Idempotency-Key", payKey)
-			switch {
-			case err != nil:
-				l.count("train_pay_lost")
-			case code == 200 && env.Code == 0:
-				l.count("train_paid")
-			default:
-				l.count(fmt.Sprintf("train_pay_%d_%d_try%d", code, env.Code, attempt))
-			}
-		}
+		l.pay("train_", fmt.Sprintf("/order/v2/train/orders/%d/payment", o.ID), op, fmt.Sprintf(`{"channel":%q}`, channel), 1+i%2)
 		if i%3 == 2 {
 			l.trainRefund(ctx, op, o.ID)
 		}
@@ -587,22 +599,8 @@ func (l *load) trainAgent(ctx context.Context) {
 // of its passenger and confirms the quote.
 func (l *load) trainRefund(ctx context.Context, op string, id int64) {
 	path := fmt.Sprintf("/order/v2/train/orders/%d", id)
-	// Issuing is the servers' queue's work, across kills: it polls.
-	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(200 * time.Millisecond) {
-		if ctx.Err() != nil || time.Now().After(deadline) {
-			return
-		}
-		_, env, err := l.json("GET", path, op, "")
-		if err != nil || env.Code != 0 {
-			continue
-		}
-		var v struct {
-			Status string `json:"status"`
-		}
-		_ = json.Unmarshal(env.Data, &v)
-		if v.Status == "issued" {
-			break
-		}
+	if !l.issued(ctx, op, path) {
+		return
 	}
 	code, env, err := l.json("POST", path+"/refund", op, `{}`, "Idempotency-Key", key("train-refund"))
 	if err != nil || code != 200 || env.Code != 0 {
@@ -627,7 +625,7 @@ const groupsPath = "/order/v2/flight/group/orders"
 func (l *load) groupAgent(ctx context.Context) {
 	op := l.login("demo-operator", "demo-pass-1")
 	provider := l.login("provider-admin", "provider-pass-1")
-	list := groupList(l.t)
+	list := grouptest.Workbook(l.t, grouptest.Rows(10, 0))
 	for i := 0; ctx.Err() == nil; i++ {
 		now := time.Now().UTC()
 		at := func(d time.Duration) string { return now.Add(d).Format(time.RFC3339) }
@@ -689,24 +687,15 @@ func (l *load) groupAgent(ctx context.Context) {
 			if (i+len(stage))%2 == 1 {
 				channel = "alipay"
 			}
-			payKey := key("group-pay")
-			for attempt := range 1 + i%2 {
-				code, env, err := l.json("POST", path+"/payment", op, fmt.Sprintf(`{"channel":%q,"stage":%q}`, channel, stage), "Idempotency-Key", payKey)
-				switch {
-				case err != nil:
-					l.count("group_pay_lost")
-				case code == 200 && env.Code == 0:
-					l.count("group_paid_" + stage)
-				default:
-					l.count(fmt.Sprintf("group_pay_%s_%d_%d_try%d", stage, code, env.Code, attempt))
-				}
-			}
+			l.pay("group_"+stage+"_", path+"/payment", op, fmt.Sprintf(`{"channel":%q,"stage":%q}`, channel, stage), 1+i%2)
 		}
 	}
 }
 
 // pause waits a second (or until ctx ends) after the server refused a
-// step, so a refusal does not turn into a flood of requests.
+// step, so a refusal does not turn into a flood of requests. It paces a
+// load against other processes in real time, which no clock of this test
+// moves.
 func pause(ctx context.Context) {
 	select {
 	case <-ctx.Done():
@@ -714,50 +703,13 @@ func pause(ctx context.Context) {
 	}
 }
 
-// groupList is a passenger list of ten adults, as an agency uploads it.
-func groupList(t *testing.T) []byte {
-	f := excelize.NewFile()
-	defer f.Close()
-	rows := [][]string{{"type", "surname", "givenName", "gender", "birthday", "nationality", "documentType", "documentNumber", "documentExpiry"}}
-	for i := range 10 {
-		rows = append(rows, []string{"adult", "CHAOS", fmt.Sprintf("GROUP %c", 'A'+i), []string{"male", "female"}[i%2], "1980-03-04", "CN", "passport",
-			fmt.Sprintf("E%08d", 2000+i), "2035-06-30"})
-	}
-	for r, row := range rows {
-		for c, v := range row {
-			cell, _ := excelize.CoordinatesToCellName(c+1, r+1)
-			if err := f.SetCellStr("Sheet1", cell, v); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	var buf bytes.Buffer
-	if err := f.Write(&buf); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
-}
-
 var tinyPNG = []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89\x00\x00\x00\rIDATx\x9cc\xf8\x0f\x00\x00\x01\x01\x00\x05\x18\xd8N\x00\x00\x00\x00IEND\xaeB`\x82")
 
 // refund waits for the order to be issued, files a refund, has the
 // provider approve it and the agency confirm it.
 func (l *load) refund(ctx context.Context, op, provider string, id int64) {
-	// Ticketing is the servers' queue's work, across kills: it polls.
-	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(200 * time.Millisecond) {
-		if ctx.Err() != nil || time.Now().After(deadline) {
-			return
-		}
-		_, env, err := l.json("GET", fmt.Sprintf("/order/v2/flight/orders/%d", id), op, "")
-		var o struct {
-			Status string `json:"status"`
-		}
-		if err == nil {
-			_ = json.Unmarshal(env.Data, &o)
-		}
-		if o.Status == "issued" {
-			break
-		}
+	if !l.issued(ctx, op, fmt.Sprintf("/order/v2/flight/orders/%d", id)) {
+		return
 	}
 	var buf bytes.Buffer
 	mw := multipart.NewWriter(&buf)
