@@ -130,22 +130,27 @@ func (g *TestGateway) Charge(ctx context.Context, c Charge) (ChargeResult, error
 	if c.TestOutcome == OutcomeFailure {
 		outcome = testDeclined
 	}
+	r := ChargeResult{Reference: "test-" + c.Key, Fee: c.Amount * g.FeePercent / 100}
 	res, err := g.db.ExecContext(ctx, g.db.Rebind(`INSERT INTO test_gateway_payments
 		(payment_key, outcome, channel, amount, currency, fee, reference, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (payment_key) DO NOTHING`),
-		c.Key, outcome, c.Channel, c.Amount, c.Currency, c.Amount*g.FeePercent/100, "test-"+c.Key, time.Now().UTC())
+		c.Key, outcome, c.Channel, c.Amount, c.Currency, r.Fee, r.Reference, time.Now().UTC())
 	if err != nil {
 		return ChargeResult{}, fmt.Errorf("%w: test gateway: %w", ErrPaymentTimeout, err)
 	}
 	first, err := res.RowsAffected()
-	if err != nil {
+	switch {
+	case err != nil:
 		return ChargeResult{}, fmt.Errorf("%w: test gateway: %w", ErrPaymentTimeout, err)
-	}
-	r, err := g.Status(ctx, c.Key)
-	if err == nil && first == 1 && c.TestOutcome == OutcomeTimeout {
+	case first == 0:
+		// A replay: the key's first charge decided it.
+		return g.Status(ctx, c.Key)
+	case outcome == testDeclined:
+		return ChargeResult{}, ErrDeclined
+	case c.TestOutcome == OutcomeTimeout:
 		return ChargeResult{}, ErrPaymentTimeout
 	}
-	return r, err
+	return r, nil
 }
 
 // Status implements Gateway.
