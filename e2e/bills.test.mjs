@@ -3,7 +3,7 @@
 // statements and bill detail; §6 finance and agencybills:read).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, newPage, seriousViolations, screenshot, loginOK, submit, flash } from './harness.mjs';
+import { startServer, launchBrowser, newPage, seriousViolations, screenshot, loginOK, submit, flash, agencyDay } from './harness.mjs';
 
 let server;
 let browser;
@@ -18,9 +18,8 @@ after(async () => {
   await server?.stop();
 });
 
-// A statement's days are its agency's: the demo agencies keep the default
-// zone, Asia/Shanghai, so today is Shanghai's today (en-CA writes YYYY-MM-DD).
-const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Shanghai' }).format(new Date());
+// A statement's days are its agency's: today is the demo agencies' today.
+const today = agencyDay(0);
 // Statements start on the first of this year: one covers at most 366 days,
 // so a fixed first day would be refused a year on.
 const from = `${today.slice(0, 4)}-01-01`;
