@@ -188,7 +188,9 @@ func freeAddr(t *testing.T) string {
 
 func (c *cluster) voyage(args ...string) {
 	c.t.Helper()
-	out, err := exec.Command(c.bin, args...).CombinedOutput()
+	cmd := exec.Command(c.bin, args...)
+	cmd.Dir = c.logs // what it writes (./var: mail outbox, uploads) stays out of the source tree
+	out, err := cmd.CombinedOutput()
 	if err != nil {
 		c.t.Fatalf("voyage %v: %v\n%s", args, err, out)
 	}
@@ -203,6 +205,7 @@ func (c *cluster) start(i int) {
 		c.t.Fatal(err)
 	}
 	cmd := exec.Command(c.bin, "serve", "--db", c.dsn, "--addr", in.addr, "--no-migrate")
+	cmd.Dir = c.logs
 	cmd.Env = append(os.Environ(), "VOYAGE_PAYMENT_TEST_GATEWAY=true", "VOYAGE_LOG_LEVEL=warn")
 	cmd.Stdout, cmd.Stderr = logf, logf
 	if err := cmd.Start(); err != nil {
