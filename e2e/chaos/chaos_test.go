@@ -439,19 +439,30 @@ func (l *load) agent(ctx context.Context, w int) {
 			continue
 		}
 		l.count("booked")
-		var o struct {
-			ID int64 `json:"id"`
-		}
-		_ = json.Unmarshal(env.Data, &o)
-		channel := "balance"
-		if i%4 == 3 {
-			channel = "alipay"
-		}
-		l.pay("", fmt.Sprintf("/order/v2/flight/orders/%d/payment", o.ID), op, fmt.Sprintf(`{"channel":%q}`, channel), 1+i%2)
+		id := idOf(env)
+		l.pay("", fmt.Sprintf("/order/v2/flight/orders/%d/payment", id), op, fmt.Sprintf(`{"channel":%q}`, channel(i%4 == 3)), 1+i%2)
 		if i%3 == 2 {
-			l.refund(ctx, op, provider, o.ID)
+			l.refund(ctx, op, provider, id)
 		}
 	}
+}
+
+// idOf is the id of the booking an answer carries.
+func idOf(env envelope) int64 {
+	var b struct {
+		ID int64 `json:"id"`
+	}
+	_ = json.Unmarshal(env.Data, &b)
+	return b.ID
+}
+
+// channel is how an agent pays: by alipay through the test gateway, or
+// from the wallet.
+func channel(gateway bool) string {
+	if gateway {
+		return "alipay"
+	}
+	return "balance"
 }
 
 // pay sends one payment with one Idempotency-Key, sends times in all (a
@@ -583,17 +594,10 @@ func (l *load) trainAgent(ctx context.Context) {
 			continue
 		}
 		l.count("train_booked")
-		var o struct {
-			ID int64 `json:"id"`
-		}
-		_ = json.Unmarshal(env.Data, &o)
-		channel := "balance"
-		if i%2 == 1 {
-			channel = "alipay"
-		}
-		l.pay("train_", fmt.Sprintf("/order/v2/train/orders/%d/payment", o.ID), op, fmt.Sprintf(`{"channel":%q}`, channel), 1+i%2)
+		id := idOf(env)
+		l.pay("train_", fmt.Sprintf("/order/v2/train/orders/%d/payment", id), op, fmt.Sprintf(`{"channel":%q}`, channel(i%2 == 1)), 1+i%2)
 		if i%3 == 2 {
-			l.trainRefund(ctx, op, o.ID)
+			l.trainRefund(ctx, op, id)
 		}
 	}
 }
@@ -640,11 +644,7 @@ func (l *load) groupAgent(ctx context.Context) {
 			pause(ctx)
 			continue
 		}
-		var g struct {
-			ID int64 `json:"id"`
-		}
-		_ = json.Unmarshal(env.Data, &g)
-		path := fmt.Sprintf("%s/%d", groupsPath, g.ID)
+		path := fmt.Sprintf("%s/%d", groupsPath, idOf(env))
 		steps := []func() (int, envelope, error){
 			func() (int, envelope, error) {
 				return l.json("POST", path+"/quote", provider, fmt.Sprintf(`{"fares":[{"passengerType":"adult","amount":"1000.00","taxes":"120.00"}],
@@ -686,11 +686,7 @@ func (l *load) groupAgent(ctx context.Context) {
 		}
 		l.count("group_confirmed")
 		for _, stage := range []string{"first", "final"} {
-			channel := "balance"
-			if (i+len(stage))%2 == 1 {
-				channel = "alipay"
-			}
-			l.pay("group_"+stage+"_", path+"/payment", op, fmt.Sprintf(`{"channel":%q,"stage":%q}`, channel, stage), 1+i%2)
+			l.pay("group_"+stage+"_", path+"/payment", op, fmt.Sprintf(`{"channel":%q,"stage":%q}`, channel(i%2 == 1), stage), 1+i%2)
 		}
 	}
 }
@@ -726,15 +722,12 @@ func (l *load) refund(ctx context.Context, op, provider string, id int64) {
 		l.count("refund_request_failed")
 		return
 	}
-	var rf struct {
-		ID int64 `json:"id"`
-	}
-	_ = json.Unmarshal(env.Data, &rf)
-	if code, env, err := l.json("POST", fmt.Sprintf("/order/v2/flight/orders/%d/review", rf.ID), provider, `{"action":"approve"}`); err != nil || code != 200 || env.Code != 0 {
+	rf := idOf(env)
+	if code, env, err := l.json("POST", fmt.Sprintf("/order/v2/flight/orders/%d/review", rf), provider, `{"action":"approve"}`); err != nil || code != 200 || env.Code != 0 {
 		l.count("refund_approve_failed")
 		return
 	}
-	if code, _, err := l.json("POST", fmt.Sprintf("/order/v2/flight/orders/%d/confirmation", rf.ID), op, ""); err != nil || code != 200 {
+	if code, _, err := l.json("POST", fmt.Sprintf("/order/v2/flight/orders/%d/confirmation", rf), op, ""); err != nil || code != 200 {
 		l.count("refund_confirm_failed")
 		return
 	}
