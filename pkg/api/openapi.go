@@ -66,10 +66,16 @@ func schemaName(t reflect.Type) string {
 		return n
 	}
 	name := t.Name()
+	pkg := path.Base(t.PkgPath())
 	if i := strings.IndexByte(name, '['); i >= 0 {
+		// A shared generic type (booking.Page[flight.View]) is named for
+		// the line of its type argument, as the line's own type was before
+		// it moved: OrderPage, TrainPage, GroupPage.
+		if arg := name[i+1 : len(name)-1]; pkg == "booking" && strings.Contains(arg, "/") {
+			pkg = path.Base(arg[:strings.LastIndexByte(arg, '.')])
+		}
 		name = name[:i]
 	}
-	pkg := path.Base(t.PkgPath())
 	if pkg == "api" || pkg == "." || pkg == "" {
 		return name
 	}
@@ -90,6 +96,8 @@ func schemaName(t reflect.Type) string {
 var movedSchemas = map[string]string{
 	"github.com/voyage/voyage/pkg/booking.Passenger": "OrderPassenger",
 	"github.com/voyage/voyage/pkg/booking.Contact":   "OrderContact",
+	// A group's counts lead with "all", which is no group status.
+	"github.com/voyage/voyage/pkg/booking.StatusCount[string]": "GroupStatusCount",
 }
 
 // renamedPackages keeps the published schema names of a package that was

@@ -944,6 +944,141 @@ func (e OrderReviewRequestAction) Valid() bool {
 	}
 }
 
+// Defines values for OrderStatusCountStatus.
+const (
+	OrderStatusCountStatusCanceled            OrderStatusCountStatus = "canceled"
+	OrderStatusCountStatusChangeCanceled      OrderStatusCountStatus = "change_canceled"
+	OrderStatusCountStatusChangeFailed        OrderStatusCountStatus = "change_failed"
+	OrderStatusCountStatusChangeHolding       OrderStatusCountStatus = "change_holding"
+	OrderStatusCountStatusChanged             OrderStatusCountStatus = "changed"
+	OrderStatusCountStatusChgProceeding       OrderStatusCountStatus = "chg_proceeding"
+	OrderStatusCountStatusChgRejected         OrderStatusCountStatus = "chg_rejected"
+	OrderStatusCountStatusChgReviewing        OrderStatusCountStatus = "chg_reviewing"
+	OrderStatusCountStatusChgToBePaid         OrderStatusCountStatus = "chg_to_be_paid"
+	OrderStatusCountStatusClosed              OrderStatusCountStatus = "closed"
+	OrderStatusCountStatusFailed              OrderStatusCountStatus = "failed"
+	OrderStatusCountStatusFailedReimbursed    OrderStatusCountStatus = "failed_reimbursed"
+	OrderStatusCountStatusFailedReimbursing   OrderStatusCountStatus = "failed_reimbursing"
+	OrderStatusCountStatusHolding             OrderStatusCountStatus = "holding"
+	OrderStatusCountStatusIssued              OrderStatusCountStatus = "issued"
+	OrderStatusCountStatusOriginCanceled      OrderStatusCountStatus = "origin_canceled"
+	OrderStatusCountStatusOriginFailed        OrderStatusCountStatus = "origin_failed"
+	OrderStatusCountStatusOriginHolding       OrderStatusCountStatus = "origin_holding"
+	OrderStatusCountStatusProceeding          OrderStatusCountStatus = "proceeding"
+	OrderStatusCountStatusRefundCanceled      OrderStatusCountStatus = "refund_canceled"
+	OrderStatusCountStatusRefundFailed        OrderStatusCountStatus = "refund_failed"
+	OrderStatusCountStatusRefundHolding       OrderStatusCountStatus = "refund_holding"
+	OrderStatusCountStatusRefunded            OrderStatusCountStatus = "refunded"
+	OrderStatusCountStatusRefundedReimbursed  OrderStatusCountStatus = "refunded_reimbursed"
+	OrderStatusCountStatusRefundedReimbursing OrderStatusCountStatus = "refunded_reimbursing"
+	OrderStatusCountStatusReimbursing         OrderStatusCountStatus = "reimbursing"
+	OrderStatusCountStatusReserved            OrderStatusCountStatus = "reserved"
+	OrderStatusCountStatusReviewing           OrderStatusCountStatus = "reviewing"
+	OrderStatusCountStatusRfdProceeding       OrderStatusCountStatus = "rfd_proceeding"
+	OrderStatusCountStatusRfdRejected         OrderStatusCountStatus = "rfd_rejected"
+	OrderStatusCountStatusRfdReviewing        OrderStatusCountStatus = "rfd_reviewing"
+	OrderStatusCountStatusRfdToBeConfirm      OrderStatusCountStatus = "rfd_to_be_confirm"
+	OrderStatusCountStatusToBePaid            OrderStatusCountStatus = "to_be_paid"
+	OrderStatusCountStatusVoidCanceled        OrderStatusCountStatus = "void_canceled"
+	OrderStatusCountStatusVoidFailed          OrderStatusCountStatus = "void_failed"
+	OrderStatusCountStatusVoidHolding         OrderStatusCountStatus = "void_holding"
+	OrderStatusCountStatusVoidProceeding      OrderStatusCountStatus = "void_proceeding"
+	OrderStatusCountStatusVoidRejected        OrderStatusCountStatus = "void_rejected"
+	OrderStatusCountStatusVoided              OrderStatusCountStatus = "voided"
+	OrderStatusCountStatusVoidedReimbursed    OrderStatusCountStatus = "voided_reimbursed"
+	OrderStatusCountStatusVoidedReimbursing   OrderStatusCountStatus = "voided_reimbursing"
+)
+
+// Valid indicates whether the value is a known member of the OrderStatusCountStatus enum.
+func (e OrderStatusCountStatus) Valid() bool {
+	switch e {
+	case OrderStatusCountStatusCanceled:
+		return true
+	case OrderStatusCountStatusChangeCanceled:
+		return true
+	case OrderStatusCountStatusChangeFailed:
+		return true
+	case OrderStatusCountStatusChangeHolding:
+		return true
+	case OrderStatusCountStatusChanged:
+		return true
+	case OrderStatusCountStatusChgProceeding:
+		return true
+	case OrderStatusCountStatusChgRejected:
+		return true
+	case OrderStatusCountStatusChgReviewing:
+		return true
+	case OrderStatusCountStatusChgToBePaid:
+		return true
+	case OrderStatusCountStatusClosed:
+		return true
+	case OrderStatusCountStatusFailed:
+		return true
+	case OrderStatusCountStatusFailedReimbursed:
+		return true
+	case OrderStatusCountStatusFailedReimbursing:
+		return true
+	case OrderStatusCountStatusHolding:
+		return true
+	case OrderStatusCountStatusIssued:
+		return true
+	case OrderStatusCountStatusOriginCanceled:
+		return true
+	case OrderStatusCountStatusOriginFailed:
+		return true
+	case OrderStatusCountStatusOriginHolding:
+		return true
+	case OrderStatusCountStatusProceeding:
+		return true
+	case OrderStatusCountStatusRefundCanceled:
+		return true
+	case OrderStatusCountStatusRefundFailed:
+		return true
+	case OrderStatusCountStatusRefundHolding:
+		return true
+	case OrderStatusCountStatusRefunded:
+		return true
+	case OrderStatusCountStatusRefundedReimbursed:
+		return true
+	case OrderStatusCountStatusRefundedReimbursing:
+		return true
+	case OrderStatusCountStatusReimbursing:
+		return true
+	case OrderStatusCountStatusReserved:
+		return true
+	case OrderStatusCountStatusReviewing:
+		return true
+	case OrderStatusCountStatusRfdProceeding:
+		return true
+	case OrderStatusCountStatusRfdRejected:
+		return true
+	case OrderStatusCountStatusRfdReviewing:
+		return true
+	case OrderStatusCountStatusRfdToBeConfirm:
+		return true
+	case OrderStatusCountStatusToBePaid:
+		return true
+	case OrderStatusCountStatusVoidCanceled:
+		return true
+	case OrderStatusCountStatusVoidFailed:
+		return true
+	case OrderStatusCountStatusVoidHolding:
+		return true
+	case OrderStatusCountStatusVoidProceeding:
+		return true
+	case OrderStatusCountStatusVoidRejected:
+		return true
+	case OrderStatusCountStatusVoided:
+		return true
+	case OrderStatusCountStatusVoidedReimbursed:
+		return true
+	case OrderStatusCountStatusVoidedReimbursing:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for OrderViewPaymentStatus.
 const (
 	OrderViewPaymentStatusPaid   OrderViewPaymentStatus = "paid"
@@ -5591,9 +5726,12 @@ type OrderReviewRequestAction string
 
 // OrderStatusCount defines model for OrderStatusCount.
 type OrderStatusCount struct {
-	Cnt    int    `json:"cnt"`
-	Status string `json:"status"`
+	Cnt    int                    `json:"cnt"`
+	Status OrderStatusCountStatus `json:"status"`
 }
+
+// OrderStatusCountStatus defines model for OrderStatusCount.Status.
+type OrderStatusCountStatus string
 
 // OrderView defines model for OrderView.
 type OrderView struct {

@@ -266,18 +266,10 @@ type Brief struct {
 }
 
 // Page is one page of orders.
-type Page struct {
-	Items    []View `json:"items"`
-	Total    int    `json:"total"`
-	Page     int    `json:"page"`
-	PageSize int    `json:"pageSize"`
-}
+type Page = booking.Page[View]
 
 // StatusCount is one entry of the status-count call.
-type StatusCount struct {
-	Status string `json:"status"`
-	Cnt    int    `json:"cnt"`
-}
+type StatusCount = booking.StatusCount[Status]
 
 // Filter narrows an order list: the filters of every line, and a
 // flight's own.

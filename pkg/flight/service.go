@@ -706,11 +706,7 @@ func (s *Service) List(ctx context.Context, who auth.Principal, f Filter) (Page,
 	if err != nil {
 		return Page{}, err
 	}
-	p := Page{Items: make([]View, 0, len(orders)), Total: total, Page: pg.Page, PageSize: pg.Size}
-	for _, o := range orders {
-		p.Items = append(p.Items, s.view(o, v.Side(o.AgencyID)))
-	}
-	return p, nil
+	return booking.PageOf(pg, total, orders, func(o Order) View { return s.view(o, v.Side(o.AgencyID)) }), nil
 }
 
 // StatusCounts counts the caller's orders in each of statuses (every status
@@ -720,25 +716,11 @@ func (s *Service) StatusCounts(ctx context.Context, who auth.Principal, statuses
 	if err != nil {
 		return nil, err
 	}
-	for _, st := range statuses {
-		if !ValidStatus(st) {
-			return nil, fault.Validation(map[string]string{"status": "booking.error.status"})
-		}
-	}
-	if len(statuses) == 0 {
-		for _, st := range Statuses {
-			statuses = append(statuses, string(st))
-		}
-	}
 	m, err := counts(ctx, s.db, v.Scope, statuses)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]StatusCount, 0, len(statuses))
-	for _, st := range statuses {
-		out = append(out, StatusCount{Status: st, Cnt: m[st]})
-	}
-	return out, nil
+	return booking.Counts(Statuses, statuses, m)
 }
 
 // GroupCount is a side-menu entry with its count.
@@ -759,7 +741,7 @@ func (s *Service) PendingCounts(ctx context.Context, who auth.Principal) ([]Grou
 	if err != nil {
 		return nil, err
 	}
-	by := map[string]int{}
+	by := map[Status]int{}
 	for _, c := range cs {
 		by[c.Status] = c.Cnt
 	}
@@ -767,7 +749,7 @@ func (s *Service) PendingCounts(ctx context.Context, who auth.Principal) ([]Grou
 	for _, g := range PendingGroups {
 		n := 0
 		for _, st := range g.Statuses {
-			n += by[string(st)]
+			n += by[st]
 		}
 		out = append(out, GroupCount{Name: g.Name, Cnt: n})
 	}

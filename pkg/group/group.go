@@ -202,18 +202,10 @@ type LedgerEntry struct {
 }
 
 // Page is one page of group orders.
-type Page struct {
-	Items    []View `json:"items"`
-	Total    int    `json:"total"`
-	Page     int    `json:"page"`
-	PageSize int    `json:"pageSize"`
-}
+type Page = booking.Page[View]
 
-// StatusCount is one entry of the status-count call.
-type StatusCount struct {
-	Status string `json:"status"`
-	Cnt    int    `json:"cnt"`
-}
+// StatusCount is one entry of the status-count call: a status, or "all".
+type StatusCount = booking.StatusCount[string]
 
 // Filter narrows a list.
 type Filter struct {

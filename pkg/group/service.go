@@ -270,11 +270,7 @@ func (s *Service) List(ctx context.Context, who auth.Principal, f Filter) (Page,
 	if err != nil {
 		return Page{}, err
 	}
-	p := Page{Items: make([]View, 0, len(orders)), Total: total, Page: pg.Page, PageSize: pg.Size}
-	for _, o := range orders {
-		p.Items = append(p.Items, s.brief(o, v))
-	}
-	return p, nil
+	return booking.PageOf(pg, total, orders, func(o Order) View { return s.brief(o, v) }), nil
 }
 
 // Queue is the provider's queue: the requests waiting for a quote, oldest

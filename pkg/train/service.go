@@ -222,18 +222,10 @@ func requestHash(v any) string {
 type Filter = booking.Filter
 
 // Page is a page of orders.
-type Page struct {
-	Items    []View `json:"items"`
-	Total    int    `json:"total"`
-	Page     int    `json:"page"`
-	PageSize int    `json:"pageSize"`
-}
+type Page = booking.Page[View]
 
 // StatusCount is one status's number of orders.
-type StatusCount struct {
-	Status Status `json:"status"`
-	Count  int    `json:"cnt"`
-}
+type StatusCount = booking.StatusCount[Status]
 
 // List is a page of the orders the caller may see.
 func (s *Service) List(ctx context.Context, who auth.Principal, f Filter) (Page, error) {
@@ -249,11 +241,7 @@ func (s *Service) List(ctx context.Context, who auth.Principal, f Filter) (Page,
 	if err != nil {
 		return Page{}, err
 	}
-	out := Page{Items: make([]View, 0, len(orders)), Total: total, Page: pg.Page, PageSize: pg.Size}
-	for _, o := range orders {
-		out.Items = append(out.Items, s.view(o, v.Side(o.AgencyID)))
-	}
-	return out, nil
+	return booking.PageOf(pg, total, orders, func(o Order) View { return s.view(o, v.Side(o.AgencyID)) }), nil
 }
 
 // Counts answers the number of visible orders per status (every status,
@@ -263,23 +251,11 @@ func (s *Service) Counts(ctx context.Context, who auth.Principal, statuses []str
 	if err != nil {
 		return nil, err
 	}
-	for _, st := range statuses {
-		if !ValidStatus(st) {
-			return nil, fault.Validation(map[string]string{"status": "booking.error.status"})
-		}
-	}
 	m, err := counts(ctx, s.db, v.Scope, statuses)
 	if err != nil {
 		return nil, err
 	}
-	out := []StatusCount{}
-	for _, st := range Statuses {
-		if len(statuses) > 0 && !slices.Contains(statuses, string(st)) {
-			continue
-		}
-		out = append(out, StatusCount{Status: st, Count: m[string(st)]})
-	}
-	return out, nil
+	return booking.Counts(Statuses, statuses, m)
 }
 
 // Get is one order the caller may see, with its timeline.

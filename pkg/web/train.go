@@ -125,7 +125,7 @@ func trainMenu(current string, counts []train.StatusCount) []templates.OrderMenu
 	for _, c := range counts {
 		st := string(c.Status)
 		out = append(out, templates.OrderMenuItem{Name: st, Key: "trainportal.status." + st, Href: pathTrainOrders + "?status=" + url.QueryEscape(st),
-			Count: c.Count, ShowCount: true, Active: current == st})
+			Count: c.Cnt, ShowCount: true, Active: current == st})
 	}
 	return out
 }
