@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/voyage/voyage/pkg/booking"
 	"github.com/voyage/voyage/pkg/flight"
 	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/money"
@@ -318,7 +319,7 @@ func orderReasonName(ctx context.Context, n int) string {
 // toneClass is the badge class of a display tone.
 func toneClass(tone string) string {
 	if tone == "" {
-		tone = flight.ToneInfo
+		tone = booking.ToneInfo
 	}
 	return "badge orders-tone-" + tone
 }

@@ -621,7 +621,7 @@ func (s *Service) Get(ctx context.Context, who auth.Principal, id int64) (View, 
 func (s *Service) detail(ctx context.Context, o Order, v viewer) (View, error) {
 	out := s.view(o, v.Side(o.AgencyID))
 	var err error
-	if out.Events, err = events(ctx, s.db, o.ID); err != nil {
+	if out.Events, err = booking.Events[Event](ctx, s.db, booking.FlightTimeline, o.ID); err != nil {
 		return View{}, err
 	}
 	if out.Proofs, err = proofs(ctx, s.db, o.ID); err != nil {

@@ -231,27 +231,18 @@ func Allowed(typ string, s Status, party string) []Action { return transitions[t
 // nobody may).
 func Party(typ string, s Status, action Action) string { return transitions[typ].Party(s, action) }
 
-// Display tones of spec §4.
-const (
-	ToneSuccess = booking.ToneSuccess
-	ToneWarning = booking.ToneWarning
-	TonePrimary = booking.TonePrimary
-	ToneError   = booking.ToneError
-	ToneInfo    = booking.ToneInfo
-)
-
 var tones = map[Status]string{
-	Reserved: ToneSuccess, Issued: ToneSuccess, Changed: ToneSuccess, Refunded: ToneSuccess,
-	RefundedReimbursed: ToneSuccess, VoidedReimbursed: ToneSuccess,
-	Reviewing: ToneWarning, ChgReviewing: ToneWarning, RfdReviewing: ToneWarning,
-	ChgProceeding: ToneWarning, RfdProceeding: ToneWarning, VoidProceeding: ToneWarning,
-	Reimbursing: ToneWarning, FailedReimbursing: ToneWarning, RefundedReimbursing: ToneWarning, VoidedReimbursing: ToneWarning,
-	ToBePaid: TonePrimary, Proceeding: TonePrimary, ChgToBePaid: TonePrimary, RfdToBeConfirm: TonePrimary,
-	Failed: ToneError, ChgRejected: ToneError, RfdRejected: ToneError, VoidRejected: ToneError,
-	Holding: ToneError, OriginHolding: ToneError, ChangeHolding: ToneError, RefundHolding: ToneError, VoidHolding: ToneError,
-	OriginFailed: ToneError, ChangeFailed: ToneError, RefundFailed: ToneError, VoidFailed: ToneError,
-	Closed: ToneInfo, Canceled: ToneInfo, OriginCanceled: ToneInfo, ChangeCanceled: ToneInfo, RefundCanceled: ToneInfo,
-	VoidCanceled: ToneInfo, Voided: ToneInfo, FailedReimbursed: ToneInfo,
+	Reserved: booking.ToneSuccess, Issued: booking.ToneSuccess, Changed: booking.ToneSuccess, Refunded: booking.ToneSuccess,
+	RefundedReimbursed: booking.ToneSuccess, VoidedReimbursed: booking.ToneSuccess,
+	Reviewing: booking.ToneWarning, ChgReviewing: booking.ToneWarning, RfdReviewing: booking.ToneWarning,
+	ChgProceeding: booking.ToneWarning, RfdProceeding: booking.ToneWarning, VoidProceeding: booking.ToneWarning,
+	Reimbursing: booking.ToneWarning, FailedReimbursing: booking.ToneWarning, RefundedReimbursing: booking.ToneWarning, VoidedReimbursing: booking.ToneWarning,
+	ToBePaid: booking.TonePrimary, Proceeding: booking.TonePrimary, ChgToBePaid: booking.TonePrimary, RfdToBeConfirm: booking.TonePrimary,
+	Failed: booking.ToneError, ChgRejected: booking.ToneError, RfdRejected: booking.ToneError, VoidRejected: booking.ToneError,
+	Holding: booking.ToneError, OriginHolding: booking.ToneError, ChangeHolding: booking.ToneError, RefundHolding: booking.ToneError, VoidHolding: booking.ToneError,
+	OriginFailed: booking.ToneError, ChangeFailed: booking.ToneError, RefundFailed: booking.ToneError, VoidFailed: booking.ToneError,
+	Closed: booking.ToneInfo, Canceled: booking.ToneInfo, OriginCanceled: booking.ToneInfo, ChangeCanceled: booking.ToneInfo, RefundCanceled: booking.ToneInfo,
+	VoidCanceled: booking.ToneInfo, Voided: booking.ToneInfo, FailedReimbursed: booking.ToneInfo,
 }
 
 // Tone is the display tone of a status (spec §4).

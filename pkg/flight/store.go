@@ -462,16 +462,6 @@ func counts(ctx context.Context, db *store.DB, sc booking.Scope, statuses []stri
 	return sc.Query("agency_id", "user_id").In("status", statuses).StatusCounts(ctx, db, "flight_orders")
 }
 
-func events(ctx context.Context, db *store.DB, orderID int64) ([]Event, error) {
-	var out []Event
-	err := db.SelectContext(ctx, &out, db.Rebind(`SELECT id, action, from_status, to_status, actor, remark, created_at
-		FROM flight_order_events WHERE order_id = ? ORDER BY id`), orderID)
-	if err != nil {
-		return nil, fmt.Errorf("order %d: events: %w", orderID, err)
-	}
-	return out, nil
-}
-
 func proofs(ctx context.Context, db *store.DB, orderID int64) ([]Proof, error) {
 	var out []Proof
 	err := db.SelectContext(ctx, &out, db.Rebind(`SELECT id, name, content_type, LENGTH(data) AS size, created_at

@@ -205,7 +205,7 @@ func (s *Service) move(ctx context.Context, tx *sqlx.Tx, o *Order, action Action
 // timeline, in the user log and on the webhook.
 func (s *Service) logMove(ctx context.Context, tx *sqlx.Tx, o *Order, action Action, from, to Status, by actor, remark string) error {
 	at := s.now().UTC()
-	if err := addEvent(ctx, tx, o.ID, action, from, to, by.name, remark, at); err != nil {
+	if err := booking.Add(ctx, tx, booking.GroupTimeline, o.ID, action, from, to, by.name, remark, at); err != nil {
 		return err
 	}
 	e := audit.Entry{AgencyID: o.AgencyID, Username: by.name, Action: "group." + string(action), Target: o.BookingNumber,
@@ -362,7 +362,7 @@ func (s *Service) detail(ctx context.Context, o Order, v viewer) (View, error) {
 			out.Installments = append(out.Installments, installmentView(d))
 		}
 	}
-	if out.Timeline, err = events(ctx, s.db, o.ID); err != nil {
+	if out.Timeline, err = booking.Events[Event](ctx, s.db, booking.GroupTimeline, o.ID); err != nil {
 		return View{}, err
 	}
 	out.PassengerList = o.Passengers

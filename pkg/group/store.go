@@ -105,15 +105,6 @@ func saveOrder(ctx context.Context, tx *sqlx.Tx, o *Order, from Status) (bool, e
 	return n == 1, nil
 }
 
-func addEvent(ctx context.Context, tx *sqlx.Tx, orderID int64, action Action, from, to Status, actor, remark string, at time.Time) error {
-	_, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO group_order_events (order_id, action, from_status, to_status, actor, remark, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?)`), orderID, string(action), string(from), string(to), actor, remark, at.UTC())
-	if err != nil {
-		return fmt.Errorf("group order %d: event: %w", orderID, err)
-	}
-	return nil
-}
-
 // loadOrder reads order id in tx, or on the pool when tx is nil.
 func loadOrder(ctx context.Context, db *store.DB, tx *sqlx.Tx, id int64) (Order, error) {
 	var r orderRow
@@ -169,16 +160,6 @@ func listOrders(ctx context.Context, db *store.DB, sc booking.Scope, statuses []
 
 func countStatuses(ctx context.Context, db *store.DB, sc booking.Scope) (map[string]int, error) {
 	return sc.Query("agency_id", "user_id").StatusCounts(ctx, db, "group_orders")
-}
-
-func events(ctx context.Context, db *store.DB, orderID int64) ([]Event, error) {
-	out := []Event{}
-	err := db.SelectContext(ctx, &out, db.Rebind(`SELECT id, action, from_status, to_status, actor, remark, created_at
-		FROM group_order_events WHERE order_id = ? ORDER BY id`), orderID)
-	if err != nil {
-		return nil, fmt.Errorf("group order %d: events: %w", orderID, err)
-	}
-	return out, nil
 }
 
 // quoteRow is a group_quotes row.

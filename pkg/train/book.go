@@ -256,7 +256,7 @@ func (s *Service) Create(ctx context.Context, who auth.Principal, key string, re
 		if err := insert(ctx, tx, &o); err != nil {
 			return err
 		}
-		if err := addEvent(ctx, tx, o.ID, "book", "", ToBePaid, booking.Actor(who), o.Train.Number, now); err != nil {
+		if err := booking.Add(ctx, tx, booking.TrainTimeline, o.ID, "book", "", ToBePaid, booking.Actor(who), o.Train.Number, now); err != nil {
 			return err
 		}
 		if s.notify == nil {

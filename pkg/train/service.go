@@ -183,7 +183,7 @@ func (s *Service) move(ctx context.Context, tx *sqlx.Tx, o *Order, action Action
 	if !saved {
 		return errState()
 	}
-	if err := addEvent(ctx, tx, o.ID, action, from, to, actor, remark, o.UpdatedAt); err != nil {
+	if err := booking.Add(ctx, tx, booking.TrainTimeline, o.ID, action, from, to, actor, remark, o.UpdatedAt); err != nil {
 		return err
 	}
 	if s.notify == nil {
@@ -270,7 +270,7 @@ func (s *Service) Get(ctx context.Context, who auth.Principal, id int64) (View, 
 func (s *Service) detail(ctx context.Context, o Order, v viewer) (View, error) {
 	out := s.view(o, v.Side(o.AgencyID))
 	var err error
-	if out.Timeline, err = events(ctx, s.db, o.ID); err != nil {
+	if out.Timeline, err = booking.Events[Event](ctx, s.db, booking.TrainTimeline, o.ID); err != nil {
 		return View{}, err
 	}
 	if v.Agency.DisablePayment {

@@ -150,21 +150,12 @@ func Next(from Status, action Action) (Status, bool) { return transitions.Next(f
 // table order.
 func Allowed(s Status, party string) []Action { return transitions.Allowed(s, party) }
 
-// Display tones, as the flight orders' (spec §4).
-const (
-	ToneSuccess = booking.ToneSuccess
-	ToneWarning = booking.ToneWarning
-	TonePrimary = booking.TonePrimary
-	ToneError   = booking.ToneError
-	ToneInfo    = booking.ToneInfo
-)
-
 var tones = map[Status]string{
-	Issued: ToneSuccess, Changed: ToneSuccess, Refunded: ToneSuccess, PartiallyRefunded: ToneSuccess,
-	RfdProceeding: ToneWarning, ChgProceeding: ToneWarning,
-	ToBePaid: TonePrimary, Proceeding: TonePrimary, RfdToBeConfirm: TonePrimary, ChgToBeConfirm: TonePrimary,
-	Failed: ToneError, Holding: ToneError,
-	Canceled: ToneInfo, FailedReimbursed: ToneInfo,
+	Issued: booking.ToneSuccess, Changed: booking.ToneSuccess, Refunded: booking.ToneSuccess, PartiallyRefunded: booking.ToneSuccess,
+	RfdProceeding: booking.ToneWarning, ChgProceeding: booking.ToneWarning,
+	ToBePaid: booking.TonePrimary, Proceeding: booking.TonePrimary, RfdToBeConfirm: booking.TonePrimary, ChgToBeConfirm: booking.TonePrimary,
+	Failed: booking.ToneError, Holding: booking.ToneError,
+	Canceled: booking.ToneInfo, FailedReimbursed: booking.ToneInfo,
 }
 
 // Tone is the display tone of a status.

@@ -153,15 +153,6 @@ func save(ctx context.Context, tx *sqlx.Tx, o *Order, from Status, tickets bool)
 	return true, nil
 }
 
-func addEvent(ctx context.Context, tx *sqlx.Tx, orderID int64, action Action, from, to Status, actor, remark string, at time.Time) error {
-	_, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO train_order_events (order_id, action, from_status, to_status, actor, remark, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?)`), orderID, string(action), string(from), string(to), actor, remark, at.UTC())
-	if err != nil {
-		return fmt.Errorf("train order %d: event: %w", orderID, err)
-	}
-	return nil
-}
-
 // load reads order id with its passengers and tickets, in tx or on the
 // pool when tx is nil.
 func load(ctx context.Context, db *store.DB, tx *sqlx.Tx, id int64) (Order, error) {
@@ -282,16 +273,6 @@ func list(ctx context.Context, db *store.DB, q *booking.Query, f Filter, pg book
 
 func counts(ctx context.Context, db *store.DB, sc booking.Scope, statuses []string) (map[string]int, error) {
 	return sc.Query("agency_id", "user_id").In("status", statuses).StatusCounts(ctx, db, "train_orders")
-}
-
-func events(ctx context.Context, db *store.DB, orderID int64) ([]Event, error) {
-	out := []Event{}
-	err := db.SelectContext(ctx, &out, db.Rebind(`SELECT id, action, from_status, to_status, actor, remark, created_at
-		FROM train_order_events WHERE order_id = ? ORDER BY id`), orderID)
-	if err != nil {
-		return nil, fmt.Errorf("train order %d: events: %w", orderID, err)
-	}
-	return out, nil
 }
 
 // due lists the orders in status whose deadline (the hold, or the quote's

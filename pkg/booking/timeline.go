@@ -1,0 +1,45 @@
+package booking
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/voyage/voyage/pkg/store"
+)
+
+// Timeline is the table of a line's timeline: every step taken on a booking
+// (a status move, or a step that keeps the status), by whom, with a remark.
+// The lines' tables have the same columns; each line publishes its events
+// under its own type (E of Events), which reads them by their db tags.
+type Timeline string
+
+// The lines' timelines.
+const (
+	FlightTimeline Timeline = "flight_order_events"
+	TrainTimeline  Timeline = "train_order_events"
+	GroupTimeline  Timeline = "group_order_events"
+)
+
+// Add puts a step on booking id's timeline in tx.
+func Add[S, A ~string](ctx context.Context, tx *sqlx.Tx, t Timeline, id int64, action A, from, to S, actor, remark string, at time.Time) error {
+	_, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO `+string(t)+` (order_id, action, from_status, to_status, actor, remark, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?)`), id, string(action), string(from), string(to), actor, remark, at.UTC())
+	if err != nil {
+		return fmt.Errorf("%s of %d: %w", t, id, err)
+	}
+	return nil
+}
+
+// Events is booking id's timeline, oldest first ([] when empty).
+func Events[E any](ctx context.Context, db *store.DB, t Timeline, id int64) ([]E, error) {
+	out := []E{}
+	err := db.SelectContext(ctx, &out, db.Rebind(`SELECT id, action, from_status, to_status, actor, remark, created_at
+		FROM `+string(t)+` WHERE order_id = ? ORDER BY id`), id)
+	if err != nil {
+		return nil, fmt.Errorf("%s of %d: %w", t, id, err)
+	}
+	return out, nil
+}
