@@ -46,9 +46,17 @@ func (s *Service) PaymentConfig(ctx context.Context, who auth.Principal) (Paymen
 
 func payKey(o Order) string { return fmt.Sprintf("order-%d-pay", o.ID) }
 
+// scope names an order's payment at the gateway (payment.Key).
+func scope(o Order) string { return fmt.Sprintf("order-%d", o.ID) }
+
 // gatewayKey is what a gateway payment made with the caller's key is known
 // by at the gateway (and in the order's payment key).
-func gatewayKey(o Order, key string) string { return payment.Key(fmt.Sprintf("order-%d", o.ID), key) }
+func gatewayKey(o Order, key string) string { return payment.Key(scope(o), key) }
+
+// payments is the one payment protocol, on this line's database and ledger.
+func (s *Service) payments() payment.Protocol {
+	return payment.Protocol{DB: s.db, Ledger: s.ledger, Log: s.log}
+}
 
 // Pay pays a to_be_paid order. From the balance the charge and the status
 // change commit together, so a concurrent second payment of the same order
@@ -101,21 +109,10 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 		return s.view(o, ByAgency), nil
 	}
 
-	gw := s.gateways[req.Channel]
-	gkey := gatewayKey(o, key)
-	if key == "" {
-		gkey = fmt.Sprintf("order-%d-%d", o.ID, s.now().UnixNano())
-	}
 	o.PaymentChannel = req.Channel
-	err = payment.Protocol{DB: s.db, Ledger: s.ledger}.Take(ctx, gw, payment.Charge{Key: gkey, Channel: req.Channel, OrderID: o.ID, Amount: o.Total, Currency: o.Currency,
-		TestOutcome: req.TestOutcome}, held{s: s, o: &o, actor: actor})
-	switch {
-	case errors.Is(err, payment.ErrDeclined):
-		return View{}, fault.New(fault.CodePaymentFailed, http.StatusPaymentRequired, "order.error.payFail")
-	case errors.Is(err, payment.ErrPaymentTimeout):
-		s.log.WarnContext(ctx, "order: payment gateway did not answer; the status check will settle it", "order", o.ID, "err", err)
-		return View{}, &fault.Error{Code: fault.CodePaymentFailed, Status: http.StatusGatewayTimeout, Key: "order.error.payTimeout", Err: err}
-	case err != nil:
+	err = s.payments().Pay(ctx, s.gateways[req.Channel], scope(o), key, payment.Charge{Channel: req.Channel, OrderID: o.ID,
+		Amount: o.Total, Currency: o.Currency, TestOutcome: req.TestOutcome}, held{s: s, o: &o, actor: actor})
+	if err != nil {
 		return View{}, err
 	}
 	s.wakeTicketing()
@@ -274,8 +271,7 @@ func (s *Service) CheckPayment(ctx context.Context, id int64) error {
 		return nil
 	}
 	// A channel gone from the configuration is a nil gateway: Check releases.
-	pay := payment.Protocol{DB: s.db, Ledger: s.ledger}
-	if err := pay.Check(ctx, s.gateways[o.PaymentChannel], o.PaymentKey, held{s: s, id: id}); err != nil {
+	if err := s.payments().Check(ctx, s.gateways[o.PaymentChannel], o.PaymentKey, held{s: s, id: id}); err != nil {
 		return err
 	}
 	s.wakeTicketing()

@@ -164,20 +164,9 @@ func (s *Service) paid(ctx context.Context, tx *sqlx.Tx, o *Order, ds []deadline
 // the order ended meanwhile, with the money in the agency's wallet); a
 // declined payment leaves it due.
 func (s *Service) payGateway(ctx context.Context, o Order, v viewer, d deadline, key string, in PayInput) (View, error) {
-	stage := d.Kind
-	gkey := gatewayKey(o.ID, stage, key)
-	if key == "" {
-		gkey = fmt.Sprintf("group-%d-%s-%d", o.ID, stage, s.now().UnixNano())
-	}
-	err := payment.Protocol{DB: s.db, Ledger: s.ledger}.Take(ctx, s.gateways[in.Channel], payment.Charge{Key: gkey, Channel: in.Channel, OrderID: o.ID, Amount: d.Amount,
-		Currency: d.Currency, TestOutcome: in.TestOutcome}, held{s: s, orderID: o.ID, stage: stage, channel: in.Channel})
-	switch {
-	case errors.Is(err, payment.ErrDeclined):
-		return View{}, fault.New(fault.CodePaymentFailed, http.StatusPaymentRequired, "order.error.payFail")
-	case errors.Is(err, payment.ErrPaymentTimeout):
-		s.log.WarnContext(ctx, "group: payment gateway did not answer; the status check will settle it", "order", o.ID, "stage", stage, "err", err)
-		return View{}, &fault.Error{Code: fault.CodePaymentFailed, Status: http.StatusGatewayTimeout, Key: "order.error.payTimeout", Err: err}
-	case err != nil:
+	err := s.payments().Pay(ctx, s.gateways[in.Channel], scope(o.ID, d.Kind), key, payment.Charge{Channel: in.Channel, OrderID: o.ID,
+		Amount: d.Amount, Currency: d.Currency, TestOutcome: in.TestOutcome}, held{s: s, orderID: o.ID, stage: d.Kind, channel: in.Channel})
+	if err != nil {
 		return View{}, err
 	}
 	o, err = loadOrder(ctx, s.db, nil, o.ID)
@@ -294,7 +283,7 @@ func (s *Service) CheckPayment(ctx context.Context, orderID int64, stage string)
 		return nil
 	}
 	// A channel gone from the configuration is a nil gateway: Check releases.
-	return payment.Protocol{DB: s.db, Ledger: s.ledger}.Check(ctx, s.gateways[ds[i].Channel], ds[i].PaymentKey, held{s: s, orderID: orderID, stage: stage, channel: ds[i].Channel})
+	return s.payments().Check(ctx, s.gateways[ds[i].Channel], ds[i].PaymentKey, held{s: s, orderID: orderID, stage: stage, channel: ds[i].Channel})
 }
 
 // settled reports whether the payment asked for has nothing left to do:
@@ -318,8 +307,14 @@ func settled(orderID int64, ds []deadline, stage, key string) bool {
 
 // gatewayKey is what a gateway payment of an installment made with the
 // caller's key is known by at the gateway (and on the installment).
-func gatewayKey(orderID int64, stage, key string) string {
-	return payment.Key(fmt.Sprintf("group-%d-%s", orderID, stage), key)
+func gatewayKey(orderID int64, stage, key string) string { return payment.Key(scope(orderID, stage), key) }
+
+// scope names an installment's payment at the gateway (payment.Key).
+func scope(orderID int64, stage string) string { return fmt.Sprintf("group-%d-%s", orderID, stage) }
+
+// payments is the one payment protocol, on this line's database and ledger.
+func (s *Service) payments() payment.Protocol {
+	return payment.Protocol{DB: s.db, Ledger: s.ledger, Log: s.log}
 }
 
 func describe(o Order, stage string) string {

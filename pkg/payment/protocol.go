@@ -2,11 +2,15 @@ package payment
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
+	"log/slog"
+	"net/http"
 
 	"github.com/jmoiron/sqlx"
 
+	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/store"
 )
@@ -37,6 +41,36 @@ type Held interface {
 type Protocol struct {
 	DB     *store.DB
 	Ledger *ledger.Ledger
+	// Log hears of gateways that did not answer (nil: slog's default).
+	Log *slog.Logger
+}
+
+// Pay is a booking's payment through gw as every line takes it: scope
+// names what is paid (Key's scope), key is the caller's idempotency key, so
+// a replay asks the gateway with the same payment key ("" makes this
+// attempt a key of its own). The answer is what the caller is told: nil
+// when the booking is paid; the spec's "Pay Fail" (402) when the gateway
+// declined, the booking to be paid again; its "Timeout" (504) when the
+// gateway did not answer, the booking held until the status check settles
+// or releases it.
+func (p Protocol) Pay(ctx context.Context, gw Gateway, scope, key string, c Charge, b Held) error {
+	c.Key = Key(scope, key)
+	if key == "" {
+		c.Key = scope + "-" + rand.Text()
+	}
+	err := p.Take(ctx, gw, c, b)
+	switch {
+	case errors.Is(err, ErrDeclined):
+		return fault.New(fault.CodePaymentFailed, http.StatusPaymentRequired, "order.error.payFail")
+	case errors.Is(err, ErrPaymentTimeout):
+		log := p.Log
+		if log == nil {
+			log = slog.Default()
+		}
+		log.WarnContext(ctx, "payment: the gateway did not answer; the status check will settle it", "payment", c.Key, "channel", c.Channel, "err", err)
+		return &fault.Error{Code: fault.CodePaymentFailed, Status: http.StatusGatewayTimeout, Key: "order.error.payTimeout", Err: err}
+	}
+	return err
 }
 
 // Take holds the booking with its status check queued in the same commit,

@@ -3,11 +3,13 @@ package payment_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/jmoiron/sqlx"
 
 	agencypkg "github.com/voyage/voyage/pkg/agency"
+	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/payment"
 	"github.com/voyage/voyage/pkg/store"
@@ -191,4 +193,49 @@ func TestPutBack(t *testing.T) {
 	if bal.Balance != 100_00 {
 		t.Fatalf("wallet %+v, want the 100.00 CNY taken", bal)
 	}
+}
+
+// TestPay: what every line's caller is told of a gateway payment, and the
+// key the gateway is asked with.
+func TestPay(t *testing.T) {
+	t.Parallel()
+	db := storetest.Open(t, store.SQLite)
+	pay := payment.Protocol{DB: db, Ledger: ledger.New(db)}
+	cases := []struct {
+		name      string
+		gwErr     error
+		status    int
+		key, want string
+	}{
+		{"paid", nil, 0, "k1", "train-7-k1"},
+		{"declined: the spec's Pay Fail", payment.ErrDeclined, 402, "k1", "order.error.payFail"},
+		{"no answer: the spec's Timeout", payment.ErrPaymentTimeout, 504, "k1", "order.error.payTimeout"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			b, gw := &booking{agencyID: agency(t, db)}, &gateway{err: c.gwErr}
+			err := pay.Pay(context.Background(), gw, "train-7", c.key, payment.Charge{Amount: 100_00, Currency: "CNY"}, b)
+			if c.status == 0 {
+				if err != nil || len(b.held) != 1 || b.held[0] != c.want {
+					t.Fatalf("err %v, held with %v, want %s", err, b.held, c.want)
+				}
+				return
+			}
+			fe := fault.From(err)
+			if fe.Status != c.status || fe.Code != fault.CodePaymentFailed || fe.Key != c.want {
+				t.Fatalf("err %v (%d %d %s), want %d %s", err, fe.Status, fe.Code, fe.Key, c.status, c.want)
+			}
+		})
+	}
+	t.Run("no key: each attempt its own payment", func(t *testing.T) {
+		b := &booking{agencyID: agency(t, db)}
+		for range 2 {
+			if err := pay.Pay(context.Background(), &gateway{}, "group-3-first", "", payment.Charge{Amount: 100_00, Currency: "CNY"}, b); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if len(b.held) != 2 || b.held[0] == b.held[1] || !strings.HasPrefix(b.held[0], "group-3-first-") || len(b.held[0]) > payment.MaxKey {
+			t.Fatalf("keys %v: want two keys of the scope, each at most %d characters", b.held, payment.MaxKey)
+		}
+	})
 }

@@ -2,15 +2,12 @@ package train
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"net/http"
 	"time"
 
 	"github.com/jmoiron/sqlx"
 	"github.com/riverqueue/river"
 
-	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/payment"
 )
@@ -18,9 +15,17 @@ import (
 // The payment gateways are pkg/payment's, as for every line: the same
 // channels, the same Gateway, the built-in test gateway in development.
 
+// scope names an order's payment at the gateway (payment.Key).
+func scope(o Order) string { return fmt.Sprintf("train-%d", o.ID) }
+
 // gatewayKey is what a gateway payment made with the caller's key is known
 // by at the gateway (and in the order's payment key).
-func gatewayKey(o Order, key string) string { return payment.Key(fmt.Sprintf("train-%d", o.ID), key) }
+func gatewayKey(o Order, key string) string { return payment.Key(scope(o), key) }
+
+// payments is the one payment protocol, on this line's database and ledger.
+func (s *Service) payments() payment.Protocol {
+	return payment.Protocol{DB: s.db, Ledger: s.ledger, Log: s.log}
+}
 
 // payGateway pays o through an external channel by pkg/payment's one
 // protocol: the order waits in holding while the gateway answers, with a
@@ -28,21 +33,10 @@ func gatewayKey(o Order, key string) string { return payment.Key(fmt.Sprintf("tr
 // the money still ends with the order paid; a declined payment puts it
 // back to to_be_paid.
 func (s *Service) payGateway(ctx context.Context, o Order, v viewer, key string, req PayRequest, actor string) (View, error) {
-	gw := s.gateways[req.Channel]
-	gkey := gatewayKey(o, key)
-	if key == "" {
-		gkey = fmt.Sprintf("train-%d-%d", o.ID, s.now().UnixNano())
-	}
 	o.PaymentChannel = req.Channel
-	err := payment.Protocol{DB: s.db, Ledger: s.ledger}.Take(ctx, gw, payment.Charge{Key: gkey, Channel: req.Channel, OrderID: o.ID, Amount: o.Total, Currency: o.Currency,
-		TestOutcome: req.TestOutcome}, held{s: s, o: &o, actor: actor})
-	switch {
-	case errors.Is(err, payment.ErrDeclined):
-		return View{}, fault.New(fault.CodePaymentFailed, http.StatusPaymentRequired, "train.error.payFail")
-	case errors.Is(err, payment.ErrPaymentTimeout):
-		s.log.WarnContext(ctx, "train: payment gateway did not answer; the status check will settle it", "order", o.ID, "err", err)
-		return View{}, &fault.Error{Code: fault.CodePaymentFailed, Status: http.StatusGatewayTimeout, Key: "train.error.payTimeout", Err: err}
-	case err != nil:
+	err := s.payments().Pay(ctx, s.gateways[req.Channel], scope(o), key, payment.Charge{Channel: req.Channel, OrderID: o.ID,
+		Amount: o.Total, Currency: o.Currency, TestOutcome: req.TestOutcome}, held{s: s, o: &o, actor: actor})
+	if err != nil {
 		return View{}, err
 	}
 	o, err = load(ctx, s.db, nil, o.ID)
@@ -132,7 +126,7 @@ func (s *Service) CheckPayment(ctx context.Context, id int64) error {
 		return nil
 	}
 	// A channel gone from the configuration is a nil gateway: Check releases.
-	return payment.Protocol{DB: s.db, Ledger: s.ledger}.Check(ctx, s.gateways[o.PaymentChannel], o.PaymentKey, held{s: s, id: id})
+	return s.payments().Check(ctx, s.gateways[o.PaymentChannel], o.PaymentKey, held{s: s, id: id})
 }
 
 // PaymentCheckArgs settles a gateway payment whose answer never came.
