@@ -307,7 +307,9 @@ func settled(orderID int64, ds []deadline, stage, key string) bool {
 
 // gatewayKey is what a gateway payment of an installment made with the
 // caller's key is known by at the gateway (and on the installment).
-func gatewayKey(orderID int64, stage, key string) string { return payment.Key(scope(orderID, stage), key) }
+func gatewayKey(orderID int64, stage, key string) string {
+	return payment.Key(scope(orderID, stage), key)
+}
 
 // scope names an installment's payment at the gateway (payment.Key).
 func scope(orderID int64, stage string) string { return fmt.Sprintf("group-%d-%s", orderID, stage) }
