@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
-	"database/sql"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -19,7 +18,6 @@ import (
 
 	"github.com/jmoiron/sqlx"
 	"github.com/riverqueue/river"
-	"github.com/riverqueue/river/rivertype"
 
 	"github.com/voyage/voyage/pkg/agency"
 	"github.com/voyage/voyage/pkg/auth"
@@ -35,15 +33,13 @@ import (
 	"github.com/voyage/voyage/pkg/supplier"
 )
 
-// Inserter queues River jobs inside a transaction (river.Client does).
-type Inserter interface {
-	InsertTx(ctx context.Context, tx *sql.Tx, args river.JobArgs, opts *river.InsertOpts) (*rivertype.JobInsertResult, error)
-}
+// Inserter queues River jobs inside a transaction (booking's, every line's).
+type Inserter = booking.Inserter
 
 // Notifier sends an agency's webhook events, queued in the transaction that
-// makes them true.
+// makes them true; the flight line also asks whether an event would go.
 type Notifier interface {
-	NotifyTx(ctx context.Context, tx *sqlx.Tx, agencyID int64, event string, data any) error
+	booking.Notifier
 	// Subscribed reports whether NotifyTx would deliver event to the
 	// agency now.
 	Subscribed(ctx context.Context, agencyID int64, event string) (bool, error)
@@ -142,18 +138,7 @@ func (s *Service) SetNotifier(n Notifier) { s.notify = n }
 func errState() error { return fault.Conflict("order.error.state") }
 
 func (s *Service) enqueue(ctx context.Context, tx *sqlx.Tx, args river.JobArgs, at time.Time) error {
-	if s.jobs == nil {
-		s.log.WarnContext(ctx, "order: no job queue; job not queued", "kind", args.Kind())
-		return nil
-	}
-	var opts *river.InsertOpts
-	if !at.IsZero() {
-		opts = &river.InsertOpts{ScheduledAt: at}
-	}
-	if _, err := s.jobs.InsertTx(ctx, tx.Tx, args, opts); err != nil {
-		return fmt.Errorf("order: queue %s: %w", args.Kind(), err)
-	}
-	return nil
+	return booking.Enqueue(ctx, s.jobs, s.log, tx, args, at)
 }
 
 // move takes action on o inside tx: checked against the status machine,

@@ -34,7 +34,6 @@ package group
 import (
 	"context"
 	"crypto/sha256"
-	"database/sql"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -45,7 +44,6 @@ import (
 
 	"github.com/jmoiron/sqlx"
 	"github.com/riverqueue/river"
-	"github.com/riverqueue/river/rivertype"
 
 	"github.com/voyage/voyage/pkg/agency"
 	"github.com/voyage/voyage/pkg/audit"
@@ -59,16 +57,12 @@ import (
 	"github.com/voyage/voyage/pkg/supplier"
 )
 
-// Inserter queues River jobs inside a transaction (river.Client does).
-type Inserter interface {
-	InsertTx(ctx context.Context, tx *sql.Tx, args river.JobArgs, opts *river.InsertOpts) (*rivertype.JobInsertResult, error)
-}
+// Inserter queues River jobs inside a transaction (booking's, every line's).
+type Inserter = booking.Inserter
 
 // Notifier sends an agency's webhook events in the transaction that makes
-// them true (pkg/webhook).
-type Notifier interface {
-	NotifyTx(ctx context.Context, tx *sqlx.Tx, agencyID int64, event string, data any) error
-}
+// them true (booking's, every line's).
+type Notifier = booking.Notifier
 
 // Options are the service's dependencies and settings.
 type Options struct {
@@ -149,19 +143,7 @@ func (s *Service) enqueue(ctx context.Context, tx *sqlx.Tx, args river.JobArgs) 
 
 // enqueueAt is enqueue for a job due at a time (zero: now).
 func (s *Service) enqueueAt(ctx context.Context, tx *sqlx.Tx, args river.JobArgs, at time.Time) error {
-	if s.jobs == nil {
-		s.log.WarnContext(ctx, "group: no job queue; job not queued", "kind", args.Kind())
-		return nil
-	}
-	// River merges these with the job's own InsertOpts field by field.
-	var opts *river.InsertOpts
-	if !at.IsZero() {
-		opts = &river.InsertOpts{ScheduledAt: at}
-	}
-	if _, err := s.jobs.InsertTx(ctx, tx.Tx, args, opts); err != nil {
-		return fmt.Errorf("group: queue %s: %w", args.Kind(), err)
-	}
-	return nil
+	return booking.Enqueue(ctx, s.jobs, s.log, tx, args, at)
 }
 
 // actor is who takes an action, for the timeline and the user log.

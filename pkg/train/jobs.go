@@ -2,7 +2,6 @@ package train
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"net/http"
@@ -10,7 +9,6 @@ import (
 
 	"github.com/jmoiron/sqlx"
 	"github.com/riverqueue/river"
-	"github.com/riverqueue/river/rivertype"
 
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/booking"
@@ -21,9 +19,7 @@ import (
 )
 
 // Inserter queues River jobs inside a transaction (river.Client does).
-type Inserter interface {
-	InsertTx(ctx context.Context, tx *sql.Tx, args river.JobArgs, opts *river.InsertOpts) (*rivertype.JobInsertResult, error)
-}
+type Inserter = booking.Inserter
 
 // TicketArgs issues a paid order's tickets with the railway.
 type TicketArgs struct {
@@ -104,18 +100,7 @@ func (w *ticketWorker) NextRetry(j *river.Job[TicketArgs]) time.Time {
 }
 
 func (s *Service) enqueue(ctx context.Context, tx *sqlx.Tx, args river.JobArgs, at time.Time) error {
-	if s.jobs == nil {
-		s.log.WarnContext(ctx, "train: no job queue; job not queued", "kind", args.Kind())
-		return nil
-	}
-	var opts *river.InsertOpts
-	if !at.IsZero() {
-		opts = &river.InsertOpts{ScheduledAt: at}
-	}
-	if _, err := s.jobs.InsertTx(ctx, tx.Tx, args, opts); err != nil {
-		return fmt.Errorf("train: queue %s: %w", args.Kind(), err)
-	}
-	return nil
+	return booking.Enqueue(ctx, s.jobs, s.log, tx, args, at)
 }
 
 // transient railway failures are worth asking again.

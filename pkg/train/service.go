@@ -90,9 +90,7 @@ type Directory interface {
 
 // Notifier sends an agency's webhook events, queued in the transaction that
 // makes them true (pkg/webhook).
-type Notifier interface {
-	NotifyTx(ctx context.Context, tx *sqlx.Tx, agencyID int64, event string, data any) error
-}
+type Notifier = booking.Notifier
 
 // Options are the service's dependencies.
 type Options struct {
