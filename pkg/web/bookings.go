@@ -3,6 +3,9 @@ package web
 import (
 	"context"
 	"log/slog"
+	"net/http"
+
+	"github.com/a-h/templ"
 )
 
 // The rules the three lines' portal lists share.
@@ -45,4 +48,35 @@ func (w *whoseNames) Of(ctx context.Context, agencyID int64) string {
 	}
 	w.Shown = true
 	return w.s.agencyName(ctx, w.names, agencyID)
+}
+
+// rowsOf is a page of a line's bookings as its list's rows: row makes each
+// from the booking and the name of its agency (whoseNames: "" for the
+// viewer's own). shown says whether a row is another agency's, so the list
+// shows the column.
+func rowsOf[V, R any](ctx context.Context, s *Server, viewer int64, items []V, agencyOf func(V) int64, row func(V, string) R) (rows []R, shown bool) {
+	whose := s.whose(viewer)
+	for _, b := range items {
+		rows = append(rows, row(b, whose.Of(ctx, agencyOf(b))))
+	}
+	return rows, whose.Shown
+}
+
+// answerList answers a line's list, the same on every line: the pager's
+// htmx swap of partialID gets results alone; a whole page asks page for
+// itself (its menu's counts are read only then). what names the list in
+// the log when page fails.
+func (s *Server) answerList(w http.ResponseWriter, r *http.Request, what, partialID string, results templ.Component, page func() (templ.Component, error)) {
+	w.Header().Add("Vary", "HX-Request")
+	if htmxPartial(r, partialID) {
+		render(w, r, http.StatusOK, results)
+		return
+	}
+	c, err := page()
+	if err != nil {
+		slog.ErrorContext(r.Context(), what+": counts", "err", err)
+		s.ServerError(w, r)
+		return
+	}
+	render(w, r, http.StatusOK, c)
 }

@@ -13,6 +13,8 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/a-h/templ"
+
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/display"
 	"github.com/voyage/voyage/pkg/docs"
@@ -122,26 +124,17 @@ func (s *Server) groupList(w http.ResponseWriter, r *http.Request) {
 		q.Set("status", view.Status)
 	}
 	view.Pager = templates.NewPager(listURL(pathGroupOrders, q), pg, groupPageSize, res.Total)
-	whose := s.whose(v.Principal.AgencyID)
-	for _, o := range res.Items {
-		row := groupRow(o)
-		row.Agency = whose.Of(ctx, o.AgencyID)
-		view.Items = append(view.Items, row)
-	}
-	view.ShowAgency = whose.Shown
-	w.Header().Add("Vary", "HX-Request")
-	if htmxPartial(r, templates.GroupResultsID) {
-		render(w, r, http.StatusOK, templates.GroupResults(view))
-		return
-	}
-	counts, err := s.groups.Counts(ctx, v.Principal)
-	if err != nil {
-		slog.ErrorContext(ctx, "groups: counts", "err", err)
-		s.ServerError(w, r)
-		return
-	}
-	view.Menu = groupMenu(view, counts)
-	render(w, r, http.StatusOK, templates.GroupListPage(s.groupPage(w, r, "flight-group-order"), view))
+	view.Items, view.ShowAgency = rowsOf(ctx, s, v.Principal.AgencyID, res.Items, func(o group.View) int64 { return o.AgencyID },
+		func(o group.View, agency string) templates.GroupRow {
+			row := groupRow(o)
+			row.Agency = agency
+			return row
+		})
+	s.answerList(w, r, "groups", templates.GroupResultsID, templates.GroupResults(view), func() (templ.Component, error) {
+		counts, err := s.groups.Counts(ctx, v.Principal)
+		view.Menu = groupMenu(view, counts)
+		return templates.GroupListPage(s.groupPage(w, r, "flight-group-order"), view), err
+	})
 }
 
 // groupMenu is 'all' and one entry per status (spec §2) with the counts;

@@ -17,6 +17,8 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/a-h/templ"
+
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/display"
 	"github.com/voyage/voyage/pkg/fault"
@@ -97,26 +99,17 @@ func (s *Server) orderList(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	view.Pager = templates.NewPager(listURL(templates.OrdersPath, view.Filter.Query()), f.Page, ordersPageSize, res.Total)
-	whose := s.whose(v.Principal.AgencyID)
-	for _, o := range res.Items {
-		row := orderRow(o)
-		row.Agency = whose.Of(ctx, o.AgencyID)
-		view.Items = append(view.Items, row)
-	}
-	view.ShowAgency = whose.Shown
-	w.Header().Add("Vary", "HX-Request")
-	if htmxPartial(r, templates.OrdersResultsID) {
-		render(w, r, http.StatusOK, templates.OrderResults(view))
-		return
-	}
-	counts, err := s.orders.PendingCounts(ctx, v.Principal)
-	if err != nil {
-		slog.ErrorContext(ctx, "orders: pending counts", "err", err)
-		s.ServerError(w, r)
-		return
-	}
-	view.Groups, view.Types = orderMenu(view.Filter, counts)
-	render(w, r, http.StatusOK, templates.OrderListPage(s.ordersPage(w, r, "flight-orders"), view))
+	view.Items, view.ShowAgency = rowsOf(ctx, s, v.Principal.AgencyID, res.Items, func(o flight.View) int64 { return o.AgencyID },
+		func(o flight.View, agency string) templates.OrderRow {
+			row := orderRow(o)
+			row.Agency = agency
+			return row
+		})
+	s.answerList(w, r, "orders", templates.OrdersResultsID, templates.OrderResults(view), func() (templ.Component, error) {
+		counts, err := s.orders.PendingCounts(ctx, v.Principal)
+		view.Groups, view.Types = orderMenu(view.Filter, counts)
+		return templates.OrderListPage(s.ordersPage(w, r, "flight-orders"), view), err
+	})
 }
 
 // orderListFilter reads the list's query: unknown groups, types and

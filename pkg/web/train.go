@@ -10,6 +10,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/a-h/templ"
+
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/docs"
 	"github.com/voyage/voyage/pkg/i18n"
@@ -96,26 +98,17 @@ func (s *Server) trainOrderList(w http.ResponseWriter, r *http.Request) {
 	}
 	view.Pager = templates.NewPager(listURL(pathTrainOrders, q), f.Page, ordersPageSize, res.Total)
 	lang := i18n.Lang(ctx)
-	whose := s.whose(v.Principal.AgencyID)
-	for _, o := range res.Items {
-		row := s.trainRow(o, lang)
-		row.Agency = whose.Of(ctx, o.AgencyID)
-		view.Items = append(view.Items, row)
-	}
-	view.ShowAgency = whose.Shown
-	w.Header().Add("Vary", "HX-Request")
-	if htmxPartial(r, templates.TrainOrdersResultsID) {
-		render(w, r, http.StatusOK, templates.TrainOrderResults(view))
-		return
-	}
-	counts, err := s.trains.Counts(ctx, v.Principal, nil)
-	if err != nil {
-		slog.ErrorContext(ctx, "train orders: counts", "err", err)
-		s.ServerError(w, r)
-		return
-	}
-	view.Menu = trainMenu(view.Status, counts)
-	render(w, r, http.StatusOK, templates.TrainOrderListPage(s.trainPage(w, r, "train-orders"), view))
+	view.Items, view.ShowAgency = rowsOf(ctx, s, v.Principal.AgencyID, res.Items, func(o train.View) int64 { return o.AgencyID },
+		func(o train.View, agency string) templates.TrainOrderRow {
+			row := s.trainRow(o, lang)
+			row.Agency = agency
+			return row
+		})
+	s.answerList(w, r, "train orders", templates.TrainOrdersResultsID, templates.TrainOrderResults(view), func() (templ.Component, error) {
+		counts, err := s.trains.Counts(ctx, v.Principal, nil)
+		view.Menu = trainMenu(view.Status, counts)
+		return templates.TrainOrderListPage(s.trainPage(w, r, "train-orders"), view), err
+	})
 }
 
 // trainMenu is the status menu: all orders, then every status with its
