@@ -31,13 +31,8 @@ func (r *Root) agencyListCmd() *cobra.Command {
 				if err != nil {
 					return err
 				}
-				if err := render(cmd, agencyListView(page)); err != nil {
-					return err
-				}
-				if shown := (page.Page-1)*page.PageSize + len(page.Items); shown < page.Total {
-					note(cmd, "page %d, %d of %d agencies; next: --page %d", page.Page, len(page.Items), page.Total, page.Page+1)
-				}
-				return nil
+				return printList(cmd, agencies(page), "agencies",
+					agencyHeaders, agencyRow)
 			})
 		},
 	}
@@ -46,17 +41,19 @@ func (r *Root) agencyListCmd() *cobra.Command {
   voyage agency list --page 2 -o csv > agencies.csv`
 	cmd.Flags().StringVar(&f.Keyword, "keyword", "", "match name, alias, code or contact email")
 	cmd.Flags().StringVar(&f.Status, "status", "", "active or blocked")
-	cmd.Flags().IntVar(&f.Page, "page", 1, "page, from 1")
-	cmd.Flags().IntVar(&f.PageSize, "page-size", auth.DefaultPageSize, "agencies per page (at most 100)")
+	pageFlags(cmd, &f.Page, &f.PageSize, auth.DefaultPageSize, "agencies")
 	return cmd
 }
 
-func agencyListView(page admin.AgencyPage) view {
-	v := view{Data: page, Headers: []string{"id", "code", "name", "status", "currency", "balance", "credit limit", "available", "contact email"}}
-	for _, s := range page.Items {
-		v.Rows = append(v.Rows, []string{fmtID(s.ID), s.Code, s.Name, s.Status, s.Currency, s.Balance, s.CreditLimit, s.Available, s.ContactEmail})
-	}
-	return v
+// agencies is a page of agencies, listed.
+func agencies(p admin.AgencyPage) listed[agency.Summary] {
+	return listed[agency.Summary]{data: p, items: p.Items, page: p.Page, pageSize: p.PageSize, total: p.Total}
+}
+
+var agencyHeaders = []string{"id", "code", "name", "status", "currency", "balance", "credit limit", "available", "contact email"}
+
+func agencyRow(s agency.Summary) []string {
+	return []string{fmtID(s.ID), s.Code, s.Name, s.Status, s.Currency, s.Balance, s.CreditLimit, s.Available, s.ContactEmail}
 }
 
 func (r *Root) agencyShowCmd() *cobra.Command {

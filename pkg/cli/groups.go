@@ -52,24 +52,14 @@ func (r *Root) groupsListCmd() *cobra.Command {
 				if err != nil {
 					return err
 				}
-				v := view{Data: page, Headers: []string{"id", "booking number", "agency", "status", "route", "date", "adt/chd/inf", "cabin", "total", "created"}}
-				for _, g := range page.Items {
-					v.Rows = append(v.Rows, groupRowOf(g))
-				}
-				if err := render(cmd, v); err != nil {
-					return err
-				}
-				if shown := (page.Page-1)*page.PageSize + len(page.Items); shown < page.Total {
-					note(cmd, "page %d, %d of %d group orders; next: --page %d", page.Page, len(page.Items), page.Total, page.Page+1)
-				}
-				return nil
+				return printList(cmd, bookings(page), "group orders",
+					[]string{"id", "booking number", "agency", "status", "route", "date", "adt/chd/inf", "cabin", "total", "created"}, groupRowOf)
 			})
 		},
 	}
 	cmd.Flags().StringVar(&f.Status, "status", "", "one status, or all")
 	cmd.Flags().BoolVar(&queue, "queue", false, "the requests waiting for a quote, oldest first")
-	cmd.Flags().IntVar(&f.Page, "page", 1, "page, from 1")
-	cmd.Flags().IntVar(&f.PageSize, "page-size", 20, "orders per page (at most 100)")
+	pageFlags(cmd, &f.Page, &f.PageSize, 20, "orders")
 	return cmd
 }
 

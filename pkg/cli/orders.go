@@ -35,17 +35,8 @@ func (r *Root) ordersListCmd() *cobra.Command {
 				if err != nil {
 					return err
 				}
-				v := view{Data: page, Headers: []string{"id", "booking number", "agency", "type", "status", "pnr", "flights", "route", "total", "created"}}
-				for _, o := range page.Items {
-					v.Rows = append(v.Rows, orderRowOf(o))
-				}
-				if err := render(cmd, v); err != nil {
-					return err
-				}
-				if shown := (page.Page-1)*page.PageSize + len(page.Items); shown < page.Total {
-					note(cmd, "page %d, %d of %d orders; next: --page %d", page.Page, len(page.Items), page.Total, page.Page+1)
-				}
-				return nil
+				return printList(cmd, bookings(page), "orders",
+					[]string{"id", "booking number", "agency", "type", "status", "pnr", "flights", "route", "total", "created"}, orderRowOf)
 			})
 		},
 	}
@@ -54,8 +45,7 @@ func (r *Root) ordersListCmd() *cobra.Command {
 	cmd.Flags().StringVar(&f.Group, "group", "", "pending group: to_be_paid, reviewing, proceeding, pending-confirm, refunding")
 	cmd.Flags().StringVar(&f.Type, "type", "", "origin, change, refund or void")
 	cmd.Flags().StringVar(&f.Keyword, "keyword", "", "booking number, PNR, ticket or flight number, surname")
-	cmd.Flags().IntVar(&f.Page, "page", 1, "page, from 1")
-	cmd.Flags().IntVar(&f.PageSize, "page-size", 20, "orders per page (at most 100)")
+	pageFlags(cmd, &f.Page, &f.PageSize, 20, "orders")
 	return cmd
 }
 

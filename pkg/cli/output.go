@@ -17,6 +17,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/voyage/voyage/pkg/admin"
+	"github.com/voyage/voyage/pkg/booking"
 	"github.com/voyage/voyage/pkg/docs"
 )
 
@@ -277,3 +278,39 @@ func yesNo(b bool) string {
 func errorf(format string, a ...any) error { return fmt.Errorf(format, a...) }
 
 func fmtID(n int64) string { return strconv.FormatInt(n, 10) }
+
+// listed is one page of a list as the server answered it: data is what
+// --output json prints, items its rows' sources.
+type listed[T any] struct {
+	data                  any
+	items                 []T
+	page, pageSize, total int
+}
+
+// bookings is one page of a line's bookings, listed.
+func bookings[V any](p booking.Page[V]) listed[V] {
+	return listed[V]{data: p, items: p.Items, page: p.Page, pageSize: p.PageSize, total: p.Total}
+}
+
+// printList prints a page of a list, every list alike: a table of headers
+// and a row of each item, then, when more pages follow, a note on how to
+// ask for the next (noun names the items).
+func printList[T any](cmd *cobra.Command, l listed[T], noun string, headers []string, row func(T) []string) error {
+	v := view{Data: l.data, Headers: headers}
+	for _, it := range l.items {
+		v.Rows = append(v.Rows, row(it))
+	}
+	if err := render(cmd, v); err != nil {
+		return err
+	}
+	if shown := (l.page-1)*l.pageSize + len(l.items); shown < l.total {
+		note(cmd, "page %d, %d of %d %s; next: --page %d", l.page, len(l.items), l.total, noun, l.page+1)
+	}
+	return nil
+}
+
+// pageFlags are every list's --page and --page-size (size by default).
+func pageFlags(cmd *cobra.Command, page, pageSize *int, size int, noun string) {
+	cmd.Flags().IntVar(page, "page", 1, "page, from 1")
+	cmd.Flags().IntVar(pageSize, "page-size", size, noun+" per page (at most 100)")
+}

@@ -42,25 +42,15 @@ func (r *Root) trainListCmd() *cobra.Command {
 				if err != nil {
 					return err
 				}
-				v := view{Data: page, Headers: []string{"id", "booking number", "agency", "status", "train", "route", "departs", "class", "passengers", "total", "created"}}
-				for _, o := range page.Items {
-					v.Rows = append(v.Rows, trainRowOf(o))
-				}
-				if err := render(cmd, v); err != nil {
-					return err
-				}
-				if shown := (page.Page-1)*page.PageSize + len(page.Items); shown < page.Total {
-					note(cmd, "page %d, %d of %d orders; next: --page %d", page.Page, len(page.Items), page.Total, page.Page+1)
-				}
-				return nil
+				return printList(cmd, bookings(page), "orders",
+					[]string{"id", "booking number", "agency", "status", "train", "route", "departs", "class", "passengers", "total", "created"}, trainRowOf)
 			})
 		},
 	}
 	cmd.Flags().Int64Var(&f.AgencyID, "agency", 0, "only this agency's orders")
 	cmd.Flags().StringSliceVar(&f.Statuses, "status", nil, "statuses (repeat or comma-separate)")
 	cmd.Flags().StringVar(&f.Keyword, "keyword", "", "booking, train or ticket number, surname or document number")
-	cmd.Flags().IntVar(&f.Page, "page", 1, "page, from 1")
-	cmd.Flags().IntVar(&f.PageSize, "page-size", 20, "orders per page (at most 100)")
+	pageFlags(cmd, &f.Page, &f.PageSize, 20, "orders")
 	return cmd
 }
 

@@ -37,17 +37,11 @@ func (r *Root) userListCmd() *cobra.Command {
 				if err != nil {
 					return err
 				}
-				v := view{Data: page, Headers: []string{"id", "username", "email", "nickname", "roles", "status", "super admin"}}
-				for _, u := range page.Items {
-					v.Rows = append(v.Rows, []string{fmtID(u.ID), u.Username, u.Email, u.Nickname, strings.Join(u.Role, ","), u.Status, yesNo(u.IsSuperAdmin)})
-				}
-				if err := render(cmd, v); err != nil {
-					return err
-				}
-				if shown := (page.Page-1)*page.PageSize + len(page.Items); shown < page.Total {
-					note(cmd, "page %d, %d of %d users; next: --page %d", page.Page, len(page.Items), page.Total, page.Page+1)
-				}
-				return nil
+				return printList(cmd, listed[admin.ManagedUser]{data: page, items: page.Items, page: page.Page, pageSize: page.PageSize, total: page.Total}, "users",
+					[]string{"id", "username", "email", "nickname", "roles", "status", "super admin"},
+					func(u admin.ManagedUser) []string {
+						return []string{fmtID(u.ID), u.Username, u.Email, u.Nickname, strings.Join(u.Role, ","), u.Status, yesNo(u.IsSuperAdmin)}
+					})
 			})
 		},
 	}
@@ -55,8 +49,7 @@ func (r *Root) userListCmd() *cobra.Command {
 	cmd.Flags().StringVar(&f.Keyword, "keyword", "", "match username, nickname or email")
 	cmd.Flags().StringVar(&f.Status, "status", "", "active, inactive or testing")
 	cmd.Flags().StringVar(&f.Role, "role", "", "operator, finance or SuperUser")
-	cmd.Flags().IntVar(&f.Page, "page", 1, "page, from 1")
-	cmd.Flags().IntVar(&f.PageSize, "page-size", auth.DefaultPageSize, "users per page (at most 100)")
+	pageFlags(cmd, &f.Page, &f.PageSize, auth.DefaultPageSize, "users")
 	_ = cmd.MarkFlagRequired("agency")
 	return cmd
 }
