@@ -697,15 +697,7 @@ func (s *Service) List(ctx context.Context, who auth.Principal, f Filter) (Page,
 // StatusCounts counts the caller's orders in each of statuses (every status
 // when none are named), zero counts included.
 func (s *Service) StatusCounts(ctx context.Context, who auth.Principal, statuses []string) ([]StatusCount, error) {
-	v, err := s.viewer(ctx, who)
-	if err != nil {
-		return nil, err
-	}
-	m, err := counts(ctx, s.db, v.Scope, statuses)
-	if err != nil {
-		return nil, err
-	}
-	return booking.Counts(Statuses, statuses, m)
+	return booking.CountStatuses(ctx, s.db, s.agencies, booking.Flights, who, "flight_orders", Statuses, statuses)
 }
 
 // GroupCount is a side-menu entry with its count.

@@ -458,10 +458,6 @@ func keep(q *booking.Query, f Filter) {
 	}
 }
 
-func counts(ctx context.Context, db *store.DB, sc booking.Scope, statuses []string) (map[string]int, error) {
-	return sc.Query("agency_id", "user_id").In("status", statuses).StatusCounts(ctx, db, "flight_orders")
-}
-
 func proofs(ctx context.Context, db *store.DB, orderID int64) ([]Proof, error) {
 	var out []Proof
 	err := db.SelectContext(ctx, &out, db.Rebind(`SELECT id, name, content_type, LENGTH(data) AS size, created_at

@@ -271,21 +271,17 @@ func (s *Service) Queue(ctx context.Context, who auth.Principal, page, size int)
 
 // Counts counts the caller's orders per status, every status listed.
 func (s *Service) Counts(ctx context.Context, who auth.Principal) ([]StatusCount, error) {
-	v, err := s.viewer(ctx, who)
+	cs, err := booking.CountStatuses(ctx, s.db, s.agencies, booking.Groups, who, "group_orders", Statuses, nil)
 	if err != nil {
 		return nil, err
 	}
-	m, err := countStatuses(ctx, s.db, v.Scope)
-	if err != nil {
-		return nil, err
+	out := make([]StatusCount, 1, len(cs)+1)
+	for _, c := range cs {
+		out = append(out, StatusCount{Status: string(c.Status), Cnt: c.Cnt})
+		out[0].Cnt += c.Cnt
 	}
-	out := make([]StatusCount, 0, len(Statuses)+1)
-	all := 0
-	for _, st := range Statuses {
-		out = append(out, StatusCount{Status: string(st), Cnt: m[string(st)]})
-		all += m[string(st)]
-	}
-	return append([]StatusCount{{Status: "all", Cnt: all}}, out...), nil
+	out[0].Status = "all"
+	return out, nil
 }
 
 // brief is an order as a list shows it: no quotes' history, timeline or

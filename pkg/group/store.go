@@ -158,10 +158,6 @@ func listOrders(ctx context.Context, db *store.DB, sc booking.Scope, statuses []
 	return out, total, nil
 }
 
-func countStatuses(ctx context.Context, db *store.DB, sc booking.Scope) (map[string]int, error) {
-	return sc.Query("agency_id", "user_id").StatusCounts(ctx, db, "group_orders")
-}
-
 // quoteRow is a group_quotes row.
 type quoteRow struct {
 	ID                    int64     `db:"id"`

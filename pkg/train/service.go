@@ -245,15 +245,7 @@ func (s *Service) List(ctx context.Context, who auth.Principal, f Filter) (Page,
 // Counts answers the number of visible orders per status (every status,
 // or those asked for), zeros included, in Statuses order.
 func (s *Service) Counts(ctx context.Context, who auth.Principal, statuses []string) ([]StatusCount, error) {
-	v, err := s.viewer(ctx, who)
-	if err != nil {
-		return nil, err
-	}
-	m, err := counts(ctx, s.db, v.Scope, statuses)
-	if err != nil {
-		return nil, err
-	}
-	return booking.Counts(Statuses, statuses, m)
+	return booking.CountStatuses(ctx, s.db, s.agencies, booking.Trains, who, "train_orders", Statuses, statuses)
 }
 
 // Get is one order the caller may see, with its timeline.

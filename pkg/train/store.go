@@ -271,10 +271,6 @@ func list(ctx context.Context, db *store.DB, q *booking.Query, f Filter, pg book
 	return out, total, nil
 }
 
-func counts(ctx context.Context, db *store.DB, sc booking.Scope, statuses []string) (map[string]int, error) {
-	return sc.Query("agency_id", "user_id").In("status", statuses).StatusCounts(ctx, db, "train_orders")
-}
-
 // due lists the orders in status whose deadline (the hold, or the quote's
 // validity) has passed, at most limit.
 func dueHolds(ctx context.Context, db *store.DB, now time.Time, limit int) ([]int64, error) {
