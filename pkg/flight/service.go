@@ -3,9 +3,6 @@ package flight
 import (
 	"context"
 	"crypto/rand"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -284,11 +281,8 @@ func pendingNumber() string {
 	return "pending-" + n.String()
 }
 
-func requestHash(v any) string {
-	b, _ := json.Marshal(v)
-	h := sha256.Sum256(b)
-	return hex.EncodeToString(h[:])
-}
+// requestHash is the hash of the request that made o (booking.Replay).
+func (o Order) requestHash() string { return o.RequestHash }
 
 func parseMinor(s, currency string) int64 {
 	a, err := money.Parse(s, currency)
@@ -338,17 +332,11 @@ func (s *Service) Create(ctx context.Context, who auth.Principal, key string, re
 		req.Passengers[i] = req.Passengers[i].Normalize()
 	}
 	req.Contact = Contact{Name: strings.TrimSpace(req.Contact.Name), Email: strings.TrimSpace(req.Contact.Email), Phone: strings.TrimSpace(req.Contact.Phone)}
-	hash := requestHash(req)
+	hash := booking.RequestHash(req)
 	// replay answers the order an earlier call with the key made.
 	replay := func() (View, bool, error) {
-		prior, found, err := loadByKey(ctx, s.db, who.AgencyID, key)
-		switch {
-		case err != nil || !found:
-			return View{}, false, err
-		case prior.RequestHash != hash:
-			return View{}, true, fault.Conflict("ledger.error.idempotencyMismatch")
-		}
-		return s.view(prior, v.Side(prior.AgencyID)), true, nil
+		return booking.Replay(func() (Order, bool, error) { return loadByKey(ctx, s.db, who.AgencyID, key) }, hash, Order.requestHash,
+			func(prior Order) (View, error) { return s.view(prior, v.Side(prior.AgencyID)), nil })
 	}
 	if out, found, err := replay(); found || err != nil {
 		return out, err

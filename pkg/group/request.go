@@ -142,17 +142,10 @@ func (s *Service) Request(ctx context.Context, who auth.Principal, key string, i
 	if errs := s.normalize(&in, booking.Today(now, v.Agency)); len(errs) > 0 {
 		return View{}, fault.Validation(errs)
 	}
-	hash := requestHash(in)
+	hash := booking.RequestHash(in)
 	replay := func() (View, bool, error) {
-		prior, found, err := loadByKey(ctx, s.db, who.AgencyID, key)
-		switch {
-		case err != nil || !found:
-			return View{}, false, err
-		case prior.RequestHash != hash:
-			return View{}, true, fault.Conflict("ledger.error.idempotencyMismatch")
-		}
-		out, err := s.detail(ctx, prior, v)
-		return out, true, err
+		return booking.Replay(func() (Order, bool, error) { return loadByKey(ctx, s.db, who.AgencyID, key) }, hash, Order.requestHash,
+			func(prior Order) (View, error) { return s.detail(ctx, prior, v) })
 	}
 	if out, found, err := replay(); found || err != nil {
 		return out, err

@@ -33,9 +33,6 @@ package group
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"log/slog"
 	"slices"
@@ -227,11 +224,8 @@ func may(v viewer, o Order, action Action) error {
 	return booking.Step(Party(o.Status, action), v.Side(o.AgencyID), errState())
 }
 
-func requestHash(v any) string {
-	b, _ := json.Marshal(v)
-	h := sha256.Sum256(b)
-	return hex.EncodeToString(h[:])
-}
+// requestHash is the hash of the request that made o (booking.Replay).
+func (o Order) requestHash() string { return o.RequestHash }
 
 // List is a page of the orders the caller sees, newest first.
 func (s *Service) List(ctx context.Context, who auth.Principal, f Filter) (Page, error) {

@@ -201,17 +201,10 @@ func (s *Service) Create(ctx context.Context, who auth.Principal, key string, re
 		return View{}, err
 	}
 	req.normalize()
-	hash := requestHash(req)
+	hash := booking.RequestHash(req)
 	replay := func() (View, bool, error) {
-		prior, found, err := loadByKey(ctx, s.db, who.AgencyID, key)
-		switch {
-		case err != nil || !found:
-			return View{}, false, err
-		case prior.RequestHash != hash:
-			return View{}, true, fault.Conflict("ledger.error.idempotencyMismatch")
-		}
-		out, err := s.detail(ctx, prior, v)
-		return out, true, err
+		return booking.Replay(func() (Order, bool, error) { return loadByKey(ctx, s.db, who.AgencyID, key) }, hash, Order.requestHash,
+			func(prior Order) (View, error) { return s.detail(ctx, prior, v) })
 	}
 	if out, found, err := replay(); found || err != nil {
 		return out, err

@@ -59,9 +59,6 @@ package train
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -210,11 +207,8 @@ func (s *Service) get(ctx context.Context, who auth.Principal, id int64) (Order,
 
 func (o Order) owner() (agencyID, userID int64) { return o.AgencyID, o.UserID }
 
-func requestHash(v any) string {
-	b, _ := json.Marshal(v)
-	h := sha256.Sum256(b)
-	return hex.EncodeToString(h[:])
-}
+// requestHash is the hash of the request that made o (booking.Replay).
+func (o Order) requestHash() string { return o.RequestHash }
 
 // Filter selects orders for List: the filters of every line.
 type Filter = booking.Filter
