@@ -3,7 +3,6 @@ package flight
 import (
 	"slices"
 	"testing"
-	"time"
 )
 
 func TestEveryStatusHasAToneAndAPlaceInTheMachine(t *testing.T) {
@@ -109,32 +108,6 @@ func TestPendingGroupsAreTheSpecs(t *testing.T) {
 	if GroupStatuses("nope") != nil {
 		t.Error("unknown group has statuses")
 	}
-}
-
-func TestTypeByAge(t *testing.T) {
-	t.Parallel()
-	tests := []struct{ birthday, travel, want string }{
-		{"2000-01-01", "2026-12-01", "adult"},
-		{"2014-12-02", "2026-12-01", "child"}, // 11 the day before the 12th birthday
-		{"2014-12-01", "2026-12-01", "adult"}, // 12 on the birthday
-		{"2024-12-02", "2026-12-01", "infant"},
-		{"2024-12-01", "2026-12-01", "child"},
-	}
-	for _, tt := range tests {
-		b, tr := mustDate(t, tt.birthday), mustDate(t, tt.travel)
-		if got := typeForAge(ageOn(b, tr)); got != tt.want {
-			t.Errorf("born %s travelling %s: %s, want %s", tt.birthday, tt.travel, got, tt.want)
-		}
-	}
-}
-
-func mustDate(t *testing.T, s string) time.Time {
-	t.Helper()
-	d, err := time.Parse(time.DateOnly, s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
 }
 
 // typeOf is the order type whose machine holds status s (statuses are shared

@@ -18,27 +18,6 @@ var (
 	airlineCode = regexp.MustCompile(`^[A-Z0-9]{2}$`)
 )
 
-// ageOn is a person's age in whole years on day.
-func ageOn(birthday, day time.Time) int {
-	age := day.Year() - birthday.Year()
-	if day.Month() < birthday.Month() || day.Month() == birthday.Month() && day.Day() < birthday.Day() {
-		age--
-	}
-	return age
-}
-
-// typeForAge is the passenger type of spec §3 for an age on the travel
-// date: infants under 2, children under 12.
-func typeForAge(age int) string {
-	switch {
-	case age < 2:
-		return supplier.Infant
-	case age < 12:
-		return supplier.Child
-	}
-	return supplier.Adult
-}
-
 // acceptsDocument: an empty list or "all" accepts every document.
 func acceptsDocument(r supplier.Restrictions, doc string) bool {
 	return len(r.Documents) == 0 || slices.Contains(r.Documents, "all") || slices.Contains(r.Documents, doc)
@@ -75,10 +54,10 @@ func validatePassengers(ps []Passenger, want supplier.Passengers, sol shopping.S
 		count[p.Type]++
 		if _, bad := errs[field("birthday")]; !bad {
 			if b, err := time.Parse(time.DateOnly, p.Birthday); err == nil {
-				if _, badType := errs[field("type")]; !badType && typeForAge(ageOn(b, travel)) != p.Type {
+				if _, badType := errs[field("type")]; !badType && supplier.TypeForAge(supplier.AgeOn(b, travel)) != p.Type {
 					errs[field("type")] = "order.passenger.error.typeByAge"
 				}
-				if age := ageOn(b, travel); sol.Restrictions.MinAge > 0 && age < sol.Restrictions.MinAge ||
+				if age := supplier.AgeOn(b, travel); sol.Restrictions.MinAge > 0 && age < sol.Restrictions.MinAge ||
 					sol.Restrictions.MaxAge > 0 && age > sol.Restrictions.MaxAge {
 					errs[field("birthday")] = "order.passenger.error.age"
 				}

@@ -370,7 +370,7 @@ func checkList(table [][]string, index map[string]int, o Order, free int, today 
 		fields := in.Validate(today)
 		if _, bad := fields["birthday"]; !bad {
 			if b, err := time.Parse(time.DateOnly, in.Birthday); err == nil {
-				if _, badType := fields["type"]; !badType && typeForAge(ageOn(b, travel)) != in.Type {
+				if _, badType := fields["type"]; !badType && supplier.TypeForAge(supplier.AgeOn(b, travel)) != in.Type {
 					fields["type"] = "order.passenger.error.typeByAge"
 				}
 			}
@@ -429,25 +429,6 @@ func countErrors(ps []Passenger, want Counts, free int) []string {
 		out = append(out, i18n.WithArgs("group.error.listCounts", "adult", want.Adult, "child", want.Child, "infant", want.Infant))
 	}
 	return out
-}
-
-func ageOn(birthday, day time.Time) int {
-	age := day.Year() - birthday.Year()
-	if day.Month() < birthday.Month() || day.Month() == birthday.Month() && day.Day() < birthday.Day() {
-		age--
-	}
-	return age
-}
-
-// typeForAge: infants under 2, children under 12 on the travel date.
-func typeForAge(age int) string {
-	switch {
-	case age < 2:
-		return supplier.Infant
-	case age < 12:
-		return supplier.Child
-	}
-	return supplier.Adult
 }
 
 // freeDrops is the free-drop seats of the order's current quote.

@@ -59,6 +59,29 @@ const (
 	Infant = "infant"
 )
 
+// AgeOn is a person's age in whole years on day (both dates as written).
+func AgeOn(birthday, day time.Time) int {
+	y1, m1, d1 := birthday.Date()
+	y2, m2, d2 := day.Date()
+	age := y2 - y1
+	if m2 < m1 || m2 == m1 && d2 < d1 {
+		age--
+	}
+	return age
+}
+
+// TypeForAge is the passenger type of an age on the travel date (spec §3):
+// infants under 2, children under 12.
+func TypeForAge(age int) string {
+	switch {
+	case age < 2:
+		return Infant
+	case age < 12:
+		return Child
+	}
+	return Adult
+}
+
 // Passengers counts travellers by type.
 type Passengers struct {
 	Adult  int `json:"adult"`

@@ -62,11 +62,7 @@ func ageOn(birthday string, day time.Time) (int, bool) {
 	if err != nil {
 		return 0, false
 	}
-	age := day.Year() - b.Year()
-	if day.Month() < b.Month() || (day.Month() == b.Month() && day.Day() < b.Day()) {
-		age--
-	}
-	return age, true
+	return supplier.AgeOn(b, day), true
 }
 
 // firstDay is the local date of an offer's first departure.

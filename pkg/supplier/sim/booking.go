@@ -306,7 +306,7 @@ func checkTraveller(t supplier.Traveller, r supplier.Restrictions, depart time.T
 	if err != nil {
 		return reject("birthday %q", t.Birthday)
 	}
-	age := ageOn(born, depart)
+	age := supplier.AgeOn(born, depart)
 	switch {
 	case age < 0:
 		return reject("birthday %s after departure", t.Birthday)
@@ -318,17 +318,6 @@ func checkTraveller(t supplier.Traveller, r supplier.Restrictions, depart time.T
 		return reject("aged %d, fare is for %d to %d", age, r.MinAge, r.MaxAge)
 	}
 	return nil
-}
-
-// ageOn is the age in whole years on a day.
-func ageOn(born, day time.Time) int {
-	y1, m1, d1 := born.Date()
-	y2, m2, d2 := day.Date()
-	age := y2 - y1
-	if m2 < m1 || m2 == m1 && d2 < d1 {
-		age--
-	}
-	return age
 }
 
 // maxConflicts bounds how often an operation is run again on a booking
