@@ -50,6 +50,17 @@ func (w *whoseNames) Of(ctx context.Context, agencyID int64) string {
 	return w.s.agencyName(ctx, w.names, agencyID)
 }
 
+// lineViewer is the caller of a line's page, whom the route's rule (the
+// line's MayBook or MaySee) has admitted; without the line's service
+// (ready false: a server built without it) the page answers 500.
+func (s *Server) lineViewer(w http.ResponseWriter, r *http.Request, ready bool) (viewer, bool) {
+	v := viewerFrom(r.Context())
+	if !ready {
+		s.ServerError(w, r)
+	}
+	return v, ready
+}
+
 // rowsOf is a page of a line's bookings as its list's rows: row makes each
 // from the booking and the name of its agency (whoseNames: "" for the
 // viewer's own). shown says whether a row is another agency's, so the list

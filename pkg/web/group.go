@@ -42,18 +42,13 @@ const groupPageSize = 20
 // groupsViewer is the caller of a group page; without the group service the
 // page answers 500.
 func (s *Server) groupsViewer(w http.ResponseWriter, r *http.Request) (viewer, bool) {
-	v := viewerFrom(r.Context())
-	if s.groups == nil {
-		s.ServerError(w, r)
-		return v, false
-	}
-	return v, true
+	return s.lineViewer(w, r, s.groups != nil)
 }
 
-// groupPage is the layout with the list, form and group styles.
+// groupPage is the order layout with the group styles.
 func (s *Server) groupPage(w http.ResponseWriter, r *http.Request, route string) templates.Page {
-	p := s.page(w, r, route)
-	p.Styles = append(p.Styles, "/static/manager.css", "/static/bills.css", "/static/orders.css", "/static/group.css")
+	p := s.ordersPage(w, r, route)
+	p.Styles = append(p.Styles, "/static/group.css")
 	return p
 }
 

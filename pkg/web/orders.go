@@ -61,12 +61,7 @@ const (
 // (Flights, or ProviderFlights for a decision) has admitted; without the
 // order service the page answers 500.
 func (s *Server) ordersViewer(w http.ResponseWriter, r *http.Request) (viewer, bool) {
-	v := viewerFrom(r.Context())
-	if s.orders == nil {
-		s.ServerError(w, r)
-		return v, false
-	}
-	return v, true
+	return s.lineViewer(w, r, s.orders != nil)
 }
 
 // ordersPage is the order layout with the list and form styles.

@@ -32,11 +32,8 @@ type TrainOrders interface {
 
 // trainsReady answers 500 when the portal runs without the train service.
 func (s *Server) trainsReady(w http.ResponseWriter, r *http.Request) bool {
-	if s.trains == nil {
-		s.ServerError(w, r)
-		return false
-	}
-	return true
+	_, ok := s.lineViewer(w, r, s.trains != nil)
+	return ok
 }
 
 // trainPage is the order layout with the order pages' styles and the
