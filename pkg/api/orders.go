@@ -126,10 +126,8 @@ func registerOrders(rt *Router, s Services) {
 	rt.Handle("GET /order/v2/flight/orders/status", Operation{
 		ID: "flightOrderStatusCounts", Tag: "orders", Allow: canBook,
 		Summary:  "How many orders are in each of the given statuses (all statuses when none given)",
-		Response: []flight.StatusCount{}, Query: []Param{{Name: "status", Type: "string", Array: true, Enum: statusNames(flight.Statuses)}},
-	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
-		return o.StatusCounts(r.Context(), Principal(r), r.URL.Query()["status"])
-	})
+		Response: []flight.StatusCount{}, Query: statusParam(flight.Statuses),
+	}, countStatuses(o.StatusCounts))
 
 	rt.Handle("GET /order/v2/flight/disruptions", Operation{
 		ID: "listFlightDisruptions", Tag: "orders", Allow: canBook,

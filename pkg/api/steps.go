@@ -139,6 +139,19 @@ func listBookings[F, P any](s Services, filter func(*http.Request, *time.Locatio
 	}
 }
 
+// countStatuses answers a line's status counts: the statuses asked for
+// (status, repeated; every status when none).
+func countStatuses[C any](count func(context.Context, auth.Principal, []string) ([]C, error)) HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) (any, error) {
+		return count(r.Context(), Principal(r), r.URL.Query()["status"])
+	}
+}
+
+// statusParam is the status-count route's query: the line's statuses.
+func statusParam[S ~string](statuses []S) []Param {
+	return []Param{{Name: "status", Type: "string", Array: true, Enum: statusNames(statuses)}}
+}
+
 // attachment starts a file download answer: its type, its file name, and
 // no caching (a booking's documents are private to the agency).
 func attachment(w http.ResponseWriter, contentType, filename string) {

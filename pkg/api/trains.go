@@ -74,10 +74,8 @@ func registerTrains(rt *Router, s Services) {
 	rt.Handle("GET /order/v2/train/orders/status", Operation{
 		ID: "trainOrderStatusCounts", Tag: "trains", Allow: seesTrains,
 		Summary:  "How many train orders are in each of the given statuses (all statuses when none given)",
-		Response: []train.StatusCount{}, Query: []Param{{Name: "status", Type: "string", Array: true, Enum: statusNames(train.Statuses)}},
-	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
-		return t.Counts(r.Context(), Principal(r), r.URL.Query()["status"])
-	})
+		Response: []train.StatusCount{}, Query: statusParam(train.Statuses),
+	}, countStatuses(t.Counts))
 
 	rt.Handle("GET /order/v2/train/orders/{id}", Operation{
 		ID: "getTrainOrder", Tag: "trains", Allow: seesTrains,
