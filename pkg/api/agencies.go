@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"net/http"
 	"time"
 
@@ -111,8 +112,28 @@ func (s Services) walletEntries(r *http.Request, a agency.Agency) (WalletEntryPa
 	return WalletEntriesOf(entries, total, page, size), nil
 }
 
-func (s Services) detail(r *http.Request, id int64) (agency.Detail, error) {
-	return s.AgencyService.Get(r.Context(), Principal(r), id, s.Auth.APIKeys)
+func (s Services) agencyDetail(ctx context.Context, p auth.Principal, id int64) (agency.Detail, error) {
+	return s.AgencyService.Get(ctx, p, id, s.Auth.APIKeys)
+}
+
+// noteManaged checks that the caller manages agency id and names it on the
+// audit log of the request.
+func (s Services) noteManaged(ctx context.Context, p auth.Principal, id int64) error {
+	a, err := s.AgencyService.Managed(ctx, p, id)
+	if err != nil {
+		return err
+	}
+	audit.Note(ctx, "agency", a.Name)
+	return nil
+}
+
+// manager is the Operation of a route on an agency the caller manages (the
+// provider, a parent agency): finance may, and an agency it does not
+// manage is not found.
+func manager(op Operation) Operation {
+	op.Tag, op.Role, op.Allow = "agencies", auth.RoleFinance, auth.Subject.ManagesAgencies
+	op.Errors = append(op.Errors, fault.CodeNotFound)
+	return op
 }
 
 var walletEntriesQuery = append([]Param{{Name: "type", Type: "string", Description: "payment type: top-up, origin-flight, origin-train, refund-flight, change-flight, void-flight, refund-train, change-train"},
@@ -148,157 +169,90 @@ func registerAgencies(rt *Router, s Services) {
 		if err != nil {
 			return nil, err
 		}
-		return s.detail(r, a.ID)
+		return s.agencyDetail(r.Context(), Principal(r), a.ID)
 	})
 
-	rt.Handle("GET /base/v2/agencies/{id}", Operation{
-		ID: "getAgency", Tag: "agencies", Role: auth.RoleFinance, Allow: auth.Subject.ManagesAgencies,
-		Summary: "A managed agency: profile, settings, balance, credit, look-to-book and API keys", Response: agency.Detail{},
-		Errors: []int{fault.CodeNotFound},
-	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
-		id, err := PathID(r, "id")
-		if err != nil {
-			return nil, err
-		}
-		return s.detail(r, id)
-	})
+	rt.Handle("GET /base/v2/agencies/{id}", manager(Operation{
+		ID: "getAgency", Summary: "A managed agency: profile, settings, balance, credit, look-to-book and API keys", Response: agency.Detail{},
+	}), onID(s.agencyDetail))
 
-	rt.Handle("PUT /base/v2/agencies/{id}", Operation{
-		ID: "updateAgency", SelfAudited: true, Tag: "agencies", Role: auth.RoleFinance, Allow: auth.Subject.ManagesAgencies,
+	rt.Handle("PUT /base/v2/agencies/{id}", manager(Operation{
+		ID: "updateAgency", SelfAudited: true,
 		Summary: "Update a managed agency's profile", Request: agency.Profile{}, Response: agency.Detail{},
-		Errors: []int{fault.CodeNotFound},
-	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
-		id, err := PathID(r, "id")
-		if err != nil {
-			return nil, err
+	}), onIDWith(func(ctx context.Context, p auth.Principal, id int64, req agency.Profile) (agency.Detail, error) {
+		if _, err := s.AgencyService.Update(ctx, p, id, req); err != nil {
+			return agency.Detail{}, err
 		}
-		var req agency.Profile
-		if err := Decode(r, &req); err != nil {
-			return nil, err
-		}
-		if _, err := s.AgencyService.Update(r.Context(), Principal(r), id, req); err != nil {
-			return nil, err
-		}
-		return s.detail(r, id)
-	})
+		return s.agencyDetail(ctx, p, id)
+	}))
 
-	rt.Handle("DELETE /base/v2/agencies/{id}", Operation{
-		ID: "deleteAgency", SelfAudited: true, Tag: "agencies", Role: auth.RoleFinance, Allow: auth.Subject.ManagesAgencies,
+	rt.Handle("DELETE /base/v2/agencies/{id}", manager(Operation{
+		ID: "deleteAgency", SelfAudited: true,
 		Summary: "Delete a managed agency (refused while it has sub-agencies, wallet history or orders)",
-		Errors:  []int{fault.CodeNotFound, fault.CodeConflict},
-	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
-		id, err := PathID(r, "id")
-		if err != nil {
-			return nil, err
-		}
-		return nil, s.AgencyService.Delete(r.Context(), Principal(r), id)
-	})
+		Errors:  []int{fault.CodeConflict},
+	}), onID(func(ctx context.Context, p auth.Principal, id int64) (any, error) {
+		return nil, s.AgencyService.Delete(ctx, p, id)
+	}))
 
-	rt.Handle("PUT /base/v2/agencies/{id}/config", Operation{
-		ID: "setAgencyConfig", SelfAudited: true, Tag: "agencies", Role: auth.RoleFinance, Allow: auth.Subject.ManagesAgencies,
+	rt.Handle("PUT /base/v2/agencies/{id}/config", manager(Operation{
+		ID: "setAgencyConfig", SelfAudited: true,
 		Summary: "Set a managed agency's settings, flight settings (markups, service fees, filters) and train settings",
 		Request: agency.Config{}, Response: ConfigAnswer{},
-		Errors: []int{fault.CodeNotFound},
-	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
-		id, err := PathID(r, "id")
+	}), onIDWith(func(ctx context.Context, p auth.Principal, id int64, req agency.Config) (ConfigAnswer, error) {
+		_, changed, err := s.AgencyService.SetConfig(ctx, p, id, req)
 		if err != nil {
-			return nil, err
+			return ConfigAnswer{}, err
 		}
-		var req agency.Config
-		if err := Decode(r, &req); err != nil {
-			return nil, err
-		}
-		_, changed, err := s.AgencyService.SetConfig(r.Context(), Principal(r), id, req)
+		d, err := s.agencyDetail(ctx, p, id)
 		if err != nil {
-			return nil, err
-		}
-		d, err := s.detail(r, id)
-		if err != nil {
-			return nil, err
+			return ConfigAnswer{}, err
 		}
 		ans := ConfigAnswer{Agency: d}
 		if changed {
-			ans.Notice = i18n.T(r.Context(), agency.SettlementCurrencyChanged)
+			ans.Notice = i18n.T(ctx, agency.SettlementCurrencyChanged)
 		}
 		return ans, nil
-	})
+	}))
 
-	rt.Handle("PUT /base/v2/agencies/{id}/credit", Operation{
-		ID: "setAgencyCredit", SelfAudited: true, Tag: "agencies", Role: auth.RoleFinance, Allow: auth.Subject.ManagesAgencies,
+	rt.Handle("PUT /base/v2/agencies/{id}/credit", manager(Operation{
+		ID: "setAgencyCredit", SelfAudited: true,
 		Summary: "Set a managed agency's credit limit (settlement currency) and credit period",
 		Request: agency.CreditRequest{}, Response: agency.Summary{},
-		Errors: []int{fault.CodeNotFound},
-	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
-		id, err := PathID(r, "id")
-		if err != nil {
-			return nil, err
-		}
-		var req agency.CreditRequest
-		if err := Decode(r, &req); err != nil {
-			return nil, err
-		}
-		return s.AgencyService.SetCredit(r.Context(), Principal(r), id, req)
-	})
+	}), onIDWith(s.AgencyService.SetCredit))
 
-	rt.Handle("POST /base/v2/agencies/{id}/balance", Operation{
-		ID: "addAgencyFunds", SelfAudited: true, Tag: "agencies", Role: auth.RoleFinance, Allow: auth.Subject.ManagesAgencies,
+	rt.Handle("POST /base/v2/agencies/{id}/balance", manager(Operation{
+		ID: "addAgencyFunds", SelfAudited: true,
 		Summary: "Add funds (top-up) to a managed agency's wallet; requires an Idempotency-Key header",
 		Request: ledger.TopUp{}, Response: ledger.TopUpResult{}, Idempotency: IdempotencyRequired,
-		Errors: []int{fault.CodeNotFound, fault.CodeConflict},
-	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
-		id, err := PathID(r, "id")
-		if err != nil {
-			return nil, err
-		}
-		var req ledger.TopUp
-		if err := Decode(r, &req); err != nil {
-			return nil, err
-		}
-		req.IdempotencyKey = r.Header.Get("Idempotency-Key")
-		return s.AgencyService.AddFunds(r.Context(), Principal(r), id, req, s.Catalog)
-	})
+		Errors: []int{fault.CodeConflict},
+	}), onIDKeyed(func(ctx context.Context, p auth.Principal, id int64, key string, req ledger.TopUp) (ledger.TopUpResult, error) {
+		req.IdempotencyKey = key
+		return s.AgencyService.AddFunds(ctx, p, id, req, s.Catalog)
+	}))
 
-	rt.Handle("POST /base/v2/agencies/{id}/apikey", Operation{
-		ID: "createAgencyAPIKey", Tag: "agencies", Role: auth.RoleFinance, Allow: auth.Subject.ManagesAgencies, Status: http.StatusCreated,
+	rt.Handle("POST /base/v2/agencies/{id}/apikey", manager(Operation{
+		ID: "createAgencyAPIKey", Status: http.StatusCreated,
 		Summary: "Generate an API key for a managed agency; the key is in this answer only",
 		Request: APIKeyRequest{}, Response: auth.NewAPIKey{},
-		Errors: []int{fault.CodeNotFound},
-	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
-		id, err := PathID(r, "id")
-		if err != nil {
-			return nil, err
+	}), onIDWith(func(ctx context.Context, p auth.Principal, id int64, req APIKeyRequest) (auth.NewAPIKey, error) {
+		if err := s.noteManaged(ctx, p, id); err != nil {
+			return auth.NewAPIKey{}, err
 		}
-		a, err := s.AgencyService.Managed(r.Context(), Principal(r), id)
-		if err != nil {
-			return nil, err
-		}
-		audit.Note(r.Context(), "agency", a.Name)
-		var req APIKeyRequest
-		if err := Decode(r, &req); err != nil {
-			return nil, err
-		}
-		return s.Auth.CreateAPIKey(r.Context(), id, req.Name, req.Roles, Principal(r).UserID)
-	})
+		return s.Auth.CreateAPIKey(ctx, id, req.Name, req.Roles, p.UserID)
+	}))
 
-	rt.Handle("GET /base/v2/agencies/{id}/apikeys", Operation{
-		ID: "listAgencyAPIKeys", Tag: "agencies", Role: auth.RoleFinance, Allow: auth.Subject.ManagesAgencies,
-		Summary: "A managed agency's API keys (prefixes only, never the keys)", Response: []auth.APIKey{},
-		Errors: []int{fault.CodeNotFound},
-	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
-		id, err := PathID(r, "id")
-		if err != nil {
+	rt.Handle("GET /base/v2/agencies/{id}/apikeys", manager(Operation{
+		ID: "listAgencyAPIKeys", Summary: "A managed agency's API keys (prefixes only, never the keys)", Response: []auth.APIKey{},
+	}), onID(func(ctx context.Context, p auth.Principal, id int64) ([]auth.APIKey, error) {
+		if _, err := s.AgencyService.Managed(ctx, p, id); err != nil {
 			return nil, err
 		}
-		if _, err := s.AgencyService.Managed(r.Context(), Principal(r), id); err != nil {
-			return nil, err
-		}
-		return s.Auth.APIKeys(r.Context(), id)
-	})
+		return s.Auth.APIKeys(ctx, id)
+	}))
 
-	rt.Handle("DELETE /base/v2/agencies/{id}/apikeys/{key}", Operation{
-		ID: "revokeAgencyAPIKey", Tag: "agencies", Role: auth.RoleFinance, Allow: auth.Subject.ManagesAgencies,
-		Summary: "Revoke a managed agency's API key at once", Errors: []int{fault.CodeNotFound},
-	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
+	rt.Handle("DELETE /base/v2/agencies/{id}/apikeys/{key}", manager(Operation{
+		ID: "revokeAgencyAPIKey", Summary: "Revoke a managed agency's API key at once",
+	}), func(w http.ResponseWriter, r *http.Request) (any, error) {
 		id, err := PathID(r, "id")
 		if err != nil {
 			return nil, err
@@ -307,32 +261,22 @@ func registerAgencies(rt *Router, s Services) {
 		if err != nil {
 			return nil, err
 		}
-		a, err := s.AgencyService.Managed(r.Context(), Principal(r), id)
-		if err != nil {
+		if err := s.noteManaged(r.Context(), Principal(r), id); err != nil {
 			return nil, err
 		}
-		audit.Note(r.Context(), "agency", a.Name)
 		return nil, s.Auth.RevokeAPIKey(r.Context(), id, keyID)
 	})
 
-	rt.Handle("PUT /base/v2/agencies/{id}/status", Operation{
-		ID: "setAgencyStatus", SelfAudited: true, Tag: "agencies", Role: auth.RoleFinance, Allow: auth.Subject.ManagesAgencies,
+	rt.Handle("PUT /base/v2/agencies/{id}/status", manager(Operation{
+		ID: "setAgencyStatus", SelfAudited: true,
 		Summary: "Block or unblock a managed agency (a blocked agency's users and keys cannot log in)",
-		Request: StatusRequest{}, Response: agency.Detail{}, Errors: []int{fault.CodeNotFound},
-	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
-		id, err := PathID(r, "id")
-		if err != nil {
-			return nil, err
+		Request: StatusRequest{}, Response: agency.Detail{},
+	}), onIDWith(func(ctx context.Context, p auth.Principal, id int64, req StatusRequest) (agency.Detail, error) {
+		if _, err := s.AgencyService.SetStatus(ctx, p, id, req.Status); err != nil {
+			return agency.Detail{}, err
 		}
-		var req StatusRequest
-		if err := Decode(r, &req); err != nil {
-			return nil, err
-		}
-		if _, err := s.AgencyService.SetStatus(r.Context(), Principal(r), id, req.Status); err != nil {
-			return nil, err
-		}
-		return s.detail(r, id)
-	})
+		return s.agencyDetail(ctx, p, id)
+	}))
 
 	rt.Handle("GET /base/v2/wallet", Operation{
 		ID: "getWallet", Tag: "wallet", Allow: auth.Subject.CanAccessFinance,

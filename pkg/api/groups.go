@@ -128,12 +128,12 @@ func registerGroups(rt *Router, s Services) {
 		ID: "getGroupOrder", Tag: "groups", Allow: booksGroups,
 		Summary:  "One group order: journeys, quotes (history), installments, passenger list, tickets, timeline, ledger entries, actions allowed now",
 		Response: group.View{}, Errors: []int{fault.CodeNotFound},
-	}, onBooking(g.Get))
+	}, onID(g.Get))
 
 	rt.Handle("DELETE "+groupPath+"/{id}", Operation{
 		ID: "cancelGroupOrder", SelfAudited: true, Tag: "groups", Allow: booksGroups,
 		Summary: "Cancel a group order: free before any deposit; deposits paid are forfeited", Response: group.View{}, Errors: state,
-	}, onBooking(g.Cancel))
+	}, onID(g.Cancel))
 
 	// The group service logs every step in the ordering agency's user log
 	// (the agency's own steps are SelfAudited); the provider's steps (quote,
@@ -142,23 +142,23 @@ func registerGroups(rt *Router, s Services) {
 		ID: "quoteGroupOrder", Tag: "groups", Role: auth.RoleOperator,
 		Summary: "Provider: quote a request, or quote again (the history stays): to_be_confirm. Without segments, the suppliers' flights for the journeys",
 		Request: group.QuoteInput{}, Response: group.View{}, Errors: append([]int{fault.CodeNoFlight}, state...),
-	}, onBookingWith(g.Quote))
+	}, onIDWith(g.Quote))
 
 	rt.Handle("POST "+groupPath+"/{id}/close", Operation{
 		ID: "closeGroupOrder", Tag: "groups", Role: auth.RoleOperator,
 		Summary: "Provider: close a request it will not quote: closed, nothing charged",
 		Request: group.CloseInput{}, Response: group.View{}, Errors: state,
-	}, onBookingWith(g.Close))
+	}, onIDWith(g.Close))
 
 	rt.Handle("POST "+groupPath+"/{id}/quote/acceptance", Operation{
 		ID: "acceptGroupQuote", SelfAudited: true, Tag: "groups", Allow: booksGroups,
 		Summary: "Accept the current quote (the order still needs confirming before the quote's confirm-before time)", Response: group.View{}, Errors: state,
-	}, onBooking(g.Accept))
+	}, onID(g.Accept))
 
 	rt.Handle("POST "+groupPath+"/{id}/quote/decline", Operation{
 		ID: "declineGroupQuote", SelfAudited: true, Tag: "groups", Allow: booksGroups,
 		Summary: "Decline the current quote: the request goes back to the provider (to_be_quote)", Response: group.View{}, Errors: state,
-	}, onBooking(g.Decline))
+	}, onID(g.Decline))
 
 	rt.Handle("PUT "+groupPath+"/{id}/passengers", Operation{
 		ID: "uploadGroupPassengers", SelfAudited: true, Tag: "groups", Allow: booksGroups,
@@ -192,19 +192,19 @@ func registerGroups(rt *Router, s Services) {
 	rt.Handle("GET "+groupPath+"/{id}/passengers", Operation{
 		ID: "getGroupPassengers", Tag: "groups", Allow: booksGroups,
 		Summary: "The order's passenger list", Response: []group.Passenger{}, Errors: []int{fault.CodeNotFound},
-	}, onBooking(g.Passengers))
+	}, onID(g.Passengers))
 
 	rt.Handle("POST "+groupPath+"/{id}/confirmation", Operation{
 		ID: "confirmGroupOrder", SelfAudited: true, Tag: "groups", Allow: booksGroups,
 		Summary:  "Confirm on the current quote before its confirm-before time, with a valid passenger list (locked from then on): to_be_apply_seat",
 		Response: group.View{}, Errors: state,
-	}, onBooking(g.Confirm))
+	}, onID(g.Confirm))
 
 	rt.Handle("POST "+groupPath+"/{id}/seats", Operation{
 		ID: "groupOrderSeats", Tag: "groups", Role: auth.RoleOperator,
 		Summary: "Provider: the seat application's state: applying, granted (the first installment falls due) or refused (failed, nothing charged)",
 		Request: group.SeatsInput{}, Response: group.View{}, Errors: state,
-	}, onBookingWith(g.Seats))
+	}, onIDWith(g.Seats))
 
 	rt.Handle("POST "+groupPath+"/{id}/payment", Operation{
 		ID: "payGroupOrder", SelfAudited: true, Tag: "groups", Allow: booksGroups,
@@ -212,5 +212,5 @@ func registerGroups(rt *Router, s Services) {
 			"late: code 100009 'Group payment time expired: contact the administrator'",
 		Request: group.PayInput{}, Response: group.View{}, Idempotency: IdempotencyOptional,
 		Errors: append([]int{fault.CodeInsufficientFund, fault.CodePaymentFailed}, state...),
-	}, payBooking(g.Pay))
+	}, onIDKeyed(g.Pay))
 }

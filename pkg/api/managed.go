@@ -1,11 +1,11 @@
 package api
 
 import (
+	"context"
 	"net/http"
 
 	"github.com/voyage/voyage/pkg/agency"
 	"github.com/voyage/voyage/pkg/auth"
-	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/ledger"
 )
 
@@ -24,44 +24,20 @@ func (s Services) actAsSuperAdmin(r *http.Request, id int64) (auth.Principal, er
 // money moves, its wallet entries and its users. The admin CLI's remote
 // mode and TUI use them.
 func registerManaged(rt *Router, s Services) {
-	manager := func(op Operation) Operation {
-		op.Tag, op.Role, op.Allow = "agencies", auth.RoleFinance, auth.Subject.ManagesAgencies
-		op.Errors = append(op.Errors, fault.CodeNotFound)
-		return op
-	}
-
 	rt.Handle("POST /base/v2/agencies/{id}/credit/preview", manager(Operation{
 		ID: "previewAgencyCredit", Reads: true,
 		Summary: "Dry run of setting a managed agency's credit: the same checks, the figures before and after, nothing changed",
 		Request: agency.CreditRequest{}, Response: agency.CreditPlan{},
-	}), func(w http.ResponseWriter, r *http.Request) (any, error) {
-		id, err := PathID(r, "id")
-		if err != nil {
-			return nil, err
-		}
-		var req agency.CreditRequest
-		if err := Decode(r, &req); err != nil {
-			return nil, err
-		}
-		return s.AgencyService.PreviewCredit(r.Context(), Principal(r), id, req)
-	})
+	}), onIDWith(s.AgencyService.PreviewCredit))
 
 	rt.Handle("POST /base/v2/agencies/{id}/balance/preview", manager(Operation{
 		ID: "previewAgencyFunds", Reads: true,
 		Summary: "Dry run of a top-up (Idempotency-Key header as for the real one): the figures it would post and whether the key was used, nothing posted",
 		Request: ledger.TopUp{}, Response: agency.FundsPlan{}, Idempotency: IdempotencyRequired,
-	}), func(w http.ResponseWriter, r *http.Request) (any, error) {
-		id, err := PathID(r, "id")
-		if err != nil {
-			return nil, err
-		}
-		var req ledger.TopUp
-		if err := Decode(r, &req); err != nil {
-			return nil, err
-		}
-		req.IdempotencyKey = r.Header.Get("Idempotency-Key")
-		return s.AgencyService.PreviewFunds(r.Context(), Principal(r), id, req)
-	})
+	}), onIDKeyed(func(ctx context.Context, p auth.Principal, id int64, key string, req ledger.TopUp) (agency.FundsPlan, error) {
+		req.IdempotencyKey = key
+		return s.AgencyService.PreviewFunds(ctx, p, id, req)
+	}))
 
 	rt.Handle("GET /base/v2/agencies/{id}/wallet/entries", manager(Operation{
 		ID:       "listAgencyWalletEntries",

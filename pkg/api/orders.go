@@ -142,19 +142,19 @@ func registerOrders(rt *Router, s Services) {
 		ID: "getFlightOrder", Tag: "orders", Allow: canBook,
 		Summary:  "One order with its price breakdown, timeline, proofs, related orders and the actions allowed now",
 		Response: flight.View{}, Errors: []int{fault.CodeNotFound},
-	}, onBooking(o.Get))
+	}, onID(o.Get))
 
 	rt.Handle("DELETE /order/v2/flight/orders/{id}", Operation{
 		ID: "cancelFlightOrder", Tag: "orders", Allow: canBook,
 		Summary: "Cancel a booking not yet paid", Response: flight.View{}, Errors: []int{fault.CodeNotFound, fault.CodeConflict},
-	}, onBooking(o.Cancel))
+	}, onID(o.Cancel))
 
 	rt.Handle("POST /order/v2/flight/orders/{id}/payment", Operation{
 		ID: "payFlightOrder", Tag: "orders", Allow: canBook,
 		Summary: "Pay an order (Idempotency-Key recommended): balance through the wallet, or a payment gateway channel",
 		Request: flight.PayRequest{}, Response: flight.View{}, Idempotency: IdempotencyOptional,
 		Errors: []int{fault.CodeNotFound, fault.CodeConflict, fault.CodeInsufficientFund, fault.CodePaymentFailed, fault.CodeQuoteExpired, fault.CodeNoAccess},
-	}, payBooking(o.Pay))
+	}, onIDKeyed(o.Pay))
 
 	for _, typ := range []string{flight.TypeRefund, flight.TypeChange, flight.TypeVoid} {
 		var form any = PostSaleForm{}
@@ -208,7 +208,7 @@ func registerOrders(rt *Router, s Services) {
 		ID: "confirmFlightOrder", Tag: "orders", Allow: canBook,
 		Summary: "Confirm a quoted refund (before its deadline) or change (paying it from the wallet)", Response: flight.View{},
 		Errors: []int{fault.CodeNotFound, fault.CodeConflict, fault.CodeInsufficientFund, fault.CodeQuoteExpired},
-	}, onBooking(o.Confirm))
+	}, onID(o.Confirm))
 
 	rt.Handle("POST /order/v2/flight/orders/{id}/actions", Operation{
 		ID: "flightOrderAction", Tag: "orders", Allow: canBook,
@@ -230,7 +230,7 @@ func registerOrders(rt *Router, s Services) {
 		ID: "reviewFlightOrder", Tag: "orders", Role: auth.RoleOperator,
 		Summary: "Provider: approve, reject or quote a request, issue a held booking, or resolve an order held on an unknown supplier outcome",
 		Request: flight.ReviewRequest{}, Response: flight.View{}, Errors: []int{fault.CodeNotFound, fault.CodeConflict, fault.CodeNoAccess},
-	}, onBookingWith(o.Review))
+	}, onIDWith(o.Review))
 
 	rt.Handle("POST /order/v2/flight/orders/{id}/disruptions", Operation{
 		ID: "recordFlightDisruption", Tag: "orders", Role: auth.RoleOperator, Status: http.StatusCreated,

@@ -14,14 +14,15 @@ import (
 	"github.com/voyage/voyage/pkg/i18n"
 )
 
-// The adapters below turn a product line's service method into a route's
-// handler. Every line (flight, train, group) has the same kinds of step:
-// one on a booking named by the path's {id}, with or without a JSON body,
-// some keyed by the Idempotency-Key header. Written once here, a line's
-// routes say only which method and which Operation.
+// The adapters below turn a service method into a route's handler. Every
+// product line (flight, train, group) and every managed resource (an
+// agency, a user, a webhook) has the same kinds of step: one on the thing
+// named by the path's {id}, with or without a JSON body, some keyed by the
+// Idempotency-Key header. Written once here, a route says only which method
+// and which Operation.
 
-// onBooking runs a step on the booking named by the path's {id}.
-func onBooking[V any](step func(context.Context, auth.Principal, int64) (V, error)) HandlerFunc {
+// onID runs a step on the booking or resource named by the path's {id}.
+func onID[V any](step func(context.Context, auth.Principal, int64) (V, error)) HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) (any, error) {
 		id, err := PathID(r, "id")
 		if err != nil {
@@ -31,19 +32,19 @@ func onBooking[V any](step func(context.Context, auth.Principal, int64) (V, erro
 	}
 }
 
-// onBookingWith runs a step on the booking named by the path's {id} with
+// onIDWith runs a step on the booking or resource named by the path's {id} with
 // the request's JSON body.
-func onBookingWith[Req, V any](step func(context.Context, auth.Principal, int64, Req) (V, error)) HandlerFunc {
-	return onBookingBody(step, false)
+func onIDWith[Req, V any](step func(context.Context, auth.Principal, int64, Req) (V, error)) HandlerFunc {
+	return onIDBody(step, false)
 }
 
-// onBookingMaybeWith is onBookingWith where the body may be left out: an
+// onIDMaybeWith is onIDWith where the body may be left out: an
 // empty body is the request's zero value.
-func onBookingMaybeWith[Req, V any](step func(context.Context, auth.Principal, int64, Req) (V, error)) HandlerFunc {
-	return onBookingBody(step, true)
+func onIDMaybeWith[Req, V any](step func(context.Context, auth.Principal, int64, Req) (V, error)) HandlerFunc {
+	return onIDBody(step, true)
 }
 
-func onBookingBody[Req, V any](step func(context.Context, auth.Principal, int64, Req) (V, error), optional bool) HandlerFunc {
+func onIDBody[Req, V any](step func(context.Context, auth.Principal, int64, Req) (V, error), optional bool) HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) (any, error) {
 		id, err := PathID(r, "id")
 		if err != nil {
@@ -59,10 +60,10 @@ func onBookingBody[Req, V any](step func(context.Context, auth.Principal, int64,
 	}
 }
 
-// payBooking runs a payment on the booking named by the path's {id}: the
-// JSON body says how, the Idempotency-Key header makes a replay answer the
-// first payment.
-func payBooking[Req, V any](step func(context.Context, auth.Principal, int64, string, Req) (V, error)) HandlerFunc {
+// onIDKeyed runs a step that moves money (a payment, a top-up) on the
+// booking or agency named by the path's {id}: the JSON body says how, the
+// Idempotency-Key header makes a replay answer the first one.
+func onIDKeyed[Req, V any](step func(context.Context, auth.Principal, int64, string, Req) (V, error)) HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) (any, error) {
 		id, err := PathID(r, "id")
 		if err != nil {

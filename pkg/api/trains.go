@@ -81,52 +81,52 @@ func registerTrains(rt *Router, s Services) {
 		ID: "getTrainOrder", Tag: "trains", Allow: seesTrains,
 		Summary:  "One train order with its tickets, timeline, waiting quote and the actions allowed now",
 		Response: train.View{}, Errors: []int{fault.CodeNotFound},
-	}, onBooking(t.Get))
+	}, onID(t.Get))
 
 	rt.Handle("POST /order/v2/train/orders/{id}/payment", Operation{
 		ID: "payTrainOrder", Tag: "trains", Allow: booksTrains,
 		Summary: "Pay an order from the wallet (Idempotency-Key: a replay answers the order); tickets are issued in the background",
 		Request: train.PayRequest{}, Response: train.View{}, Idempotency: IdempotencyOptional,
 		Errors: []int{fault.CodeInsufficientFund, fault.CodePaymentFailed, fault.CodeQuoteExpired, fault.CodeConflict, fault.CodeNotFound},
-	}, payBooking(t.Pay))
+	}, onIDKeyed(t.Pay))
 
 	rt.Handle("DELETE /order/v2/train/orders/{id}", Operation{
 		ID: "cancelTrainOrder", Tag: "trains", Allow: booksTrains,
 		Summary: "Cancel an unpaid order; the seats go back to the railway", Response: train.View{},
 		Errors: []int{fault.CodeConflict, fault.CodeNotFound},
-	}, onBooking(t.Cancel))
+	}, onID(t.Cancel))
 
 	rt.Handle("POST /order/v2/train/orders/{id}/refund", Operation{
 		ID: "trainRefundQuote", Tag: "trains", Allow: booksTrains,
 		Summary: "Quote refunding some passengers' tickets (all when none given) with the railway's fee by time band; the order waits in rfd_to_be_confirm. Closed 30 minutes before departure",
 		Request: train.RefundRequest{}, Response: train.RefundQuoteView{},
 		Errors: []int{fault.CodeConflict, fault.CodeNotFound},
-	}, onBookingMaybeWith(t.RefundQuote))
+	}, onIDMaybeWith(t.RefundQuote))
 
 	rt.Handle("POST /order/v2/train/orders/{id}/change", Operation{
 		ID: "trainChangeQuote", Tag: "trains", Allow: booksTrains,
 		Summary: "Quote moving some passengers to another train (offer of a new search; once per ticket) with the fare difference; the order waits in chg_to_be_confirm",
 		Request: train.ChangeRequest{}, Response: train.ChangeQuoteView{},
 		Errors: []int{fault.CodeConflict, fault.CodeQuoteExpired, fault.CodeNoFlight, fault.CodeNotFound},
-	}, onBookingWith(t.ChangeQuote))
+	}, onIDWith(t.ChangeQuote))
 
 	rt.Handle("POST /order/v2/train/orders/{id}/confirmation", Operation{
 		ID: "confirmTrainQuote", Tag: "trains", Allow: booksTrains,
 		Summary:  "Confirm the refund or change quote waiting: refunded (money back to the wallet, refund-train) or changed (fare difference, change-train)",
 		Response: train.View{}, Errors: []int{fault.CodeConflict, fault.CodeQuoteExpired, fault.CodeInsufficientFund, fault.CodeNotFound},
-	}, onBooking(t.Confirm))
+	}, onID(t.Confirm))
 
 	rt.Handle("DELETE /order/v2/train/orders/{id}/quote", Operation{
 		ID: "dropTrainQuote", Tag: "trains", Allow: booksTrains,
 		Summary: "Drop the refund or change quote waiting; the order is as before", Response: train.View{},
 		Errors: []int{fault.CodeConflict, fault.CodeNotFound},
-	}, onBooking(t.DropQuote))
+	}, onID(t.DropQuote))
 
 	rt.Handle("POST /order/v2/train/orders/{id}/tickets", Operation{
 		ID: "confirmTrainTickets", Tag: "trains", Allow: auth.Subject.IsProvider,
 		Summary: "Provider: issue a paid order's tickets by hand (manual mode, or ticketing that gave up), or fail it with the money back",
 		Request: train.ConfirmTicketsRequest{}, OptionalBody: true, Response: train.View{}, Errors: []int{fault.CodeConflict, fault.CodeNotFound},
-	}, onBookingMaybeWith(t.ConfirmTickets))
+	}, onIDMaybeWith(t.ConfirmTickets))
 
 	rt.HandleRaw("GET /order/v2/train/orders/{id}/documents/eticket", Operation{
 		ID: "downloadTrainTicket", Tag: "trains", Allow: seesTrains,
