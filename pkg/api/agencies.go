@@ -116,15 +116,23 @@ func (s Services) agencyDetail(ctx context.Context, p auth.Principal, id int64) 
 	return s.AgencyService.Get(ctx, p, id, s.Auth.APIKeys)
 }
 
-// noteManaged checks that the caller manages agency id and names it on the
-// audit log of the request.
-func (s Services) noteManaged(ctx context.Context, p auth.Principal, id int64) error {
+// managed loads an agency the caller manages (anything else is not found)
+// and names it on the request's audit log.
+func (s Services) managed(ctx context.Context, p auth.Principal, id int64) (agency.Agency, error) {
 	a, err := s.AgencyService.Managed(ctx, p, id)
-	if err != nil {
-		return err
+	if err == nil {
+		audit.Note(ctx, "agency", a.Name)
 	}
-	audit.Note(ctx, "agency", a.Name)
-	return nil
+	return a, err
+}
+
+// wallet is agency a's wallet in its settlement currency.
+func (s Services) wallet(ctx context.Context, a agency.Agency) (Wallet, error) {
+	b, err := s.Ledger.WalletBalance(ctx, a.ID, a.SettlementCurrency)
+	if err != nil {
+		return Wallet{}, err
+	}
+	return Wallet{Balance: moneyOf(b.Balance, b.Currency), CreditLimit: moneyOf(b.CreditLimit, b.Currency), Available: moneyOf(b.Available(), b.Currency)}, nil
 }
 
 // manager is the Operation of a route on an agency the caller manages (the
@@ -235,7 +243,7 @@ func registerAgencies(rt *Router, s Services) {
 		Summary: "Generate an API key for a managed agency; the key is in this answer only",
 		Request: APIKeyRequest{}, Response: auth.NewAPIKey{},
 	}), onIDWith(func(ctx context.Context, p auth.Principal, id int64, req APIKeyRequest) (auth.NewAPIKey, error) {
-		if err := s.noteManaged(ctx, p, id); err != nil {
+		if _, err := s.managed(ctx, p, id); err != nil {
 			return auth.NewAPIKey{}, err
 		}
 		return s.Auth.CreateAPIKey(ctx, id, req.Name, req.Roles, p.UserID)
@@ -261,7 +269,7 @@ func registerAgencies(rt *Router, s Services) {
 		if err != nil {
 			return nil, err
 		}
-		if err := s.noteManaged(r.Context(), Principal(r), id); err != nil {
+		if _, err := s.managed(r.Context(), Principal(r), id); err != nil {
 			return nil, err
 		}
 		return nil, s.Auth.RevokeAPIKey(r.Context(), id, keyID)
@@ -286,11 +294,7 @@ func registerAgencies(rt *Router, s Services) {
 		if err != nil {
 			return nil, err
 		}
-		b, err := s.Ledger.WalletBalance(r.Context(), a.ID, a.SettlementCurrency)
-		if err != nil {
-			return nil, err
-		}
-		return Wallet{Balance: moneyOf(b.Balance, b.Currency), CreditLimit: moneyOf(b.CreditLimit, b.Currency), Available: moneyOf(b.Available(), b.Currency)}, nil
+		return s.wallet(r.Context(), a)
 	})
 
 	rt.Handle("GET /base/v2/wallet/entries", Operation{

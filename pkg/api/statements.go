@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"net/http"
 	"strconv"
 	"time"
@@ -115,11 +116,31 @@ func (s Services) listStatements(r *http.Request, agencyID int64) (StatementPage
 // subAgency loads a sub-agency the caller manages; anything else is not
 // found.
 func (s Services) subAgency(r *http.Request, id int64) (agency.Agency, error) {
-	a, err := s.AgencyService.Managed(r.Context(), Principal(r), id)
-	if err == nil {
-		audit.Note(r.Context(), "agency", a.Name)
+	return s.managed(r.Context(), Principal(r), id)
+}
+
+// subStatement reads a sub-agency's statement path ({agency}/{id}): the
+// agency the caller manages and the statement's id.
+func (s Services) subStatement(r *http.Request) (agency.Agency, int64, error) {
+	aid, err := PathID(r, "agency")
+	if err != nil {
+		return agency.Agency{}, 0, err
 	}
-	return a, err
+	id, err := PathID(r, "id")
+	if err != nil {
+		return agency.Agency{}, 0, err
+	}
+	a, err := s.subAgency(r, aid)
+	return a, id, err
+}
+
+// statement is one of agency agencyID's statements with its entries.
+func (s Services) statement(ctx context.Context, agencyID, id int64) (StatementDetail, error) {
+	info, st, err := s.Ledger.StatementOf(ctx, agencyID, id)
+	if err != nil {
+		return StatementDetail{}, err
+	}
+	return StatementDetailOf(info, st), nil
 }
 
 func (s Services) exportStatement(w http.ResponseWriter, r *http.Request, a agency.Agency, id int64) error {
@@ -166,17 +187,9 @@ func registerStatements(rt *Router, s Services) {
 	rt.Handle("GET /base/v2/statements/{id}", Operation{
 		ID: "getStatement", Tag: "statements", Allow: finance,
 		Summary: "One of the caller's statements with its entries", Response: StatementDetail{}, Errors: []int{fault.CodeNotFound},
-	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
-		id, err := PathID(r, "id")
-		if err != nil {
-			return nil, err
-		}
-		info, st, err := s.Ledger.StatementOf(r.Context(), Principal(r).AgencyID, id)
-		if err != nil {
-			return nil, err
-		}
-		return StatementDetailOf(info, st), nil
-	})
+	}, onID(func(ctx context.Context, p auth.Principal, id int64) (StatementDetail, error) {
+		return s.statement(ctx, p.AgencyID, id)
+	}))
 
 	rt.HandleRaw("GET /base/v2/statements/{id}/export", Operation{
 		ID: "exportStatement", Tag: "statements", Allow: finance, Query: exportQuery,
@@ -239,23 +252,11 @@ func registerStatements(rt *Router, s Services) {
 		Summary: "A managed sub-agency's statement (bill detail) with its entries; needs agencybills:read", Response: StatementDetail{},
 		Errors: []int{fault.CodeNotFound},
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
-		aid, err := PathID(r, "agency")
+		a, id, err := s.subStatement(r)
 		if err != nil {
 			return nil, err
 		}
-		id, err := PathID(r, "id")
-		if err != nil {
-			return nil, err
-		}
-		a, err := s.subAgency(r, aid)
-		if err != nil {
-			return nil, err
-		}
-		info, st, err := s.Ledger.StatementOf(r.Context(), a.ID, id)
-		if err != nil {
-			return nil, err
-		}
-		return StatementDetailOf(info, st), nil
+		return s.statement(r.Context(), a.ID, id)
 	})
 
 	rt.HandleRaw("GET /base/v2/sub/statements/{agency}/{id}/export", Operation{
@@ -263,15 +264,7 @@ func registerStatements(rt *Router, s Services) {
 		Summary: "Download a managed sub-agency's statement as CSV, XLSX or PDF", Errors: []int{fault.CodeNotFound},
 		Produces: exportTypes,
 	}, func(w http.ResponseWriter, r *http.Request) error {
-		aid, err := PathID(r, "agency")
-		if err != nil {
-			return err
-		}
-		id, err := PathID(r, "id")
-		if err != nil {
-			return err
-		}
-		a, err := s.subAgency(r, aid)
+		a, id, err := s.subStatement(r)
 		if err != nil {
 			return err
 		}
@@ -282,21 +275,13 @@ func registerStatements(rt *Router, s Services) {
 		ID: "getSubBalance", Tag: "statements", Role: auth.RoleFinance, Allow: auth.Subject.ManagesAgencies,
 		Summary: "A managed sub-agency's wallet: balance, credit limit and available", Response: Wallet{},
 		Errors: []int{fault.CodeNotFound},
-	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
-		id, err := PathID(r, "id")
+	}, onID(func(ctx context.Context, p auth.Principal, id int64) (Wallet, error) {
+		a, err := s.managed(ctx, p, id)
 		if err != nil {
-			return nil, err
+			return Wallet{}, err
 		}
-		a, err := s.subAgency(r, id)
-		if err != nil {
-			return nil, err
-		}
-		b, err := s.Ledger.WalletBalance(r.Context(), a.ID, a.SettlementCurrency)
-		if err != nil {
-			return nil, err
-		}
-		return Wallet{Balance: moneyOf(b.Balance, b.Currency), CreditLimit: moneyOf(b.CreditLimit, b.Currency), Available: moneyOf(b.Available(), b.Currency)}, nil
-	})
+		return s.wallet(ctx, a)
+	}))
 
 	rt.Handle("GET /base/v2/transactions", Operation{
 		ID: "listTransactions", Tag: "wallet", Allow: finance,
