@@ -1,13 +1,9 @@
 package booking
 
 import (
-	"context"
 	"slices"
 
-	"github.com/voyage/voyage/pkg/agency"
-	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/fault"
-	"github.com/voyage/voyage/pkg/store"
 )
 
 // Page is one page of a line's bookings as the caller sees them. Every
@@ -35,21 +31,6 @@ func PageOf[B, V any](p Paging, total int, rows []B, view func(B) V) Page[V] {
 type StatusCount[S ~string] struct {
 	Status S   `json:"status"`
 	Cnt    int `json:"cnt"`
-}
-
-// CountStatuses is a line's status-count answer: how many of the bookings
-// in table that who sees are in each status asked for (Counts).
-func CountStatuses[S ~string](ctx context.Context, db *store.DB, agencies *agency.Store, line Line, who auth.Principal, table string,
-	all []S, asked []string) ([]StatusCount[S], error) {
-	v, err := NewViewer(ctx, agencies, line, who)
-	if err != nil {
-		return nil, err
-	}
-	m, err := v.Scope.Query("agency_id", "user_id").In("status", asked).StatusCounts(ctx, db, table)
-	if err != nil {
-		return nil, err
-	}
-	return Counts(all, asked, m)
 }
 
 // Counts lists the counts of the statuses asked for, in the order asked,

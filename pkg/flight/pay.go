@@ -129,11 +129,11 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 func (s *Service) payable(ctx context.Context, who auth.Principal, id int64, channel string) (Order, viewer, bool, error) {
 	if channel == payment.ChannelBalance {
 		if kept, ok := s.fresh.Take(id); ok {
-			o, v, err := s.seen(ctx, who, func() (Order, error) { return kept, nil })
+			o, v, err := s.books.Seen(ctx, who, func() (Order, error) { return kept, nil })
 			return o, v, err == nil, err
 		}
 	}
-	o, v, err := s.get(ctx, who, id)
+	o, v, err := s.books.Get(ctx, who, id)
 	return o, v, false, err
 }
 

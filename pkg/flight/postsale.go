@@ -116,7 +116,7 @@ func (s *Service) Request(ctx context.Context, who auth.Principal, id int64, typ
 	if !ok {
 		return View{}, fault.Validation(map[string]string{"type": "order.error.type"})
 	}
-	o, v, err := s.get(ctx, who, id)
+	o, v, err := s.books.Get(ctx, who, id)
 	if err != nil {
 		return View{}, err
 	}
@@ -196,7 +196,7 @@ func findOption(cs ChangeSearch, id string) (ChangeOption, bool) {
 // ChangeSearch asks the supplier how the order's trip could change to the
 // given dates. A new search replaces the previous one.
 func (s *Service) ChangeSearch(ctx context.Context, who auth.Principal, id int64, req ChangeSearchRequest, lang string) (ChangeSearch, error) {
-	o, v, err := s.get(ctx, who, id)
+	o, v, err := s.books.Get(ctx, who, id)
 	if err != nil {
 		return ChangeSearch{}, err
 	}
@@ -293,7 +293,7 @@ func (s *Service) Review(ctx context.Context, who auth.Principal, id int64, req 
 	if !who.Subject.IsProvider() {
 		return View{}, fault.Forbidden()
 	}
-	o, v, err := s.get(ctx, who, id)
+	o, v, err := s.books.Get(ctx, who, id)
 	if err != nil {
 		return View{}, err
 	}
@@ -550,7 +550,7 @@ func (s *Service) changeBack(ctx context.Context, tx *sqlx.Tx, o *Order) error {
 // Confirm is the agency's yes to a quoted refund (before its deadline) or
 // change (paying what it costs from the wallet).
 func (s *Service) Confirm(ctx context.Context, who auth.Principal, id int64) (View, error) {
-	o, v, err := s.get(ctx, who, id)
+	o, v, err := s.books.Get(ctx, who, id)
 	if err != nil {
 		return View{}, err
 	}
@@ -684,7 +684,7 @@ func (s *Service) refundWith(ctx context.Context, sup supplier.Supplier, ref str
 
 // ProofData is the bytes of a proof of an order the caller may see.
 func (s *Service) ProofData(ctx context.Context, who auth.Principal, orderID, proofID int64) (Proof, []byte, error) {
-	if _, _, err := s.get(ctx, who, orderID); err != nil {
+	if _, _, err := s.books.Get(ctx, who, orderID); err != nil {
 		return Proof{}, nil, err
 	}
 	var row struct {
@@ -742,7 +742,7 @@ func (s *Service) RecordDisruption(ctx context.Context, who auth.Principal, id i
 	if len(errs) > 0 {
 		return Disruption{}, fault.Validation(errs)
 	}
-	o, _, err := s.get(ctx, who, id)
+	o, _, err := s.books.Get(ctx, who, id)
 	if err != nil {
 		return Disruption{}, err
 	}
@@ -776,7 +776,7 @@ func (s *Service) RecordDisruption(ctx context.Context, who auth.Principal, id i
 
 // Disruptions lists the disruptions of the orders the caller may see.
 func (s *Service) Disruptions(ctx context.Context, who auth.Principal, typ string, page, size int) (DisruptionPage, error) {
-	v, err := s.viewer(ctx, who)
+	v, err := s.books.Viewer(ctx, who)
 	if err != nil {
 		return DisruptionPage{}, err
 	}

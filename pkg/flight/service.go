@@ -71,6 +71,7 @@ type Options struct {
 
 // Service runs flight orders.
 type Service struct {
+	books     booking.Books[Order]
 	db        *store.DB
 	ledger    *ledger.Ledger
 	quotes    *shopping.Quotes
@@ -120,9 +121,13 @@ func New(o Options) *Service {
 		}
 		return bounded{sup, o.CallTimeout}, true
 	}
-	return &Service{db: o.DB, ledger: o.Ledger, quotes: o.Quotes, agencies: o.Agencies, looks: o.Looks, suppliers: suppliers,
+	s := &Service{db: o.DB, ledger: o.Ledger, quotes: o.Quotes, agencies: o.Agencies, looks: o.Looks, suppliers: suppliers,
 		gateways: o.Gateways, channels: o.Channels, now: o.Now, log: o.Logger, wake: make(chan struct{}, 1),
 		fresh: recent.New[int64, Order](maxFresh), handed: make(chan Order, ticketHandOffs)}
+	s.books = booking.Books[Order]{Line: booking.Flights, Table: "flight_orders", DB: o.DB, Agencies: o.Agencies,
+		Load:  func(ctx context.Context, id int64) (Order, error) { return load(ctx, s.db, nil, id) },
+		Owner: Order.owner, NotFound: errNotFound, HasBookings: "order.error.agencyHasOrders"}
+	return s
 }
 
 // SetQueue sets the job queue (built after the services, since its workers
@@ -258,21 +263,6 @@ func (s *Service) announces(ctx context.Context, o *Order) (bool, error) {
 // booking's, the same for every line.
 type viewer = booking.Viewer
 
-func (s *Service) viewer(ctx context.Context, who auth.Principal) (viewer, error) {
-	return booking.NewViewer(ctx, s.agencies, booking.Flights, who)
-}
-
-// get loads an order the caller may see (404 otherwise).
-func (s *Service) get(ctx context.Context, who auth.Principal, id int64) (Order, viewer, error) {
-	return s.seen(ctx, who, func() (Order, error) { return load(ctx, s.db, nil, id) })
-}
-
-// seen is the order find answers and who's viewer, when who may see it;
-// not found otherwise.
-func (s *Service) seen(ctx context.Context, who auth.Principal, find func() (Order, error)) (Order, viewer, error) {
-	return booking.Find(ctx, s.agencies, booking.Flights, who, find, Order.owner, errNotFound())
-}
-
 func (o Order) owner() (agencyID, userID int64) { return o.AgencyID, o.UserID }
 
 // pendingNumber holds the booking number's place until insert knows the id.
@@ -324,7 +314,7 @@ func (s *Service) Create(ctx context.Context, who auth.Principal, key string, re
 	if key == "" || len(key) > 100 {
 		return View{}, fault.Validation(map[string]string{"Idempotency-Key": "order.error.idempotencyKey"})
 	}
-	v, err := s.viewer(ctx, who)
+	v, err := s.books.Viewer(ctx, who)
 	if err != nil {
 		return View{}, err
 	}
@@ -572,23 +562,12 @@ func (s *Service) cancelBookings(ctx context.Context, bs []supplier.Booking) {
 // DeleteGuard keeps an agency with orders from being deleted: the orders
 // are its accounting history.
 func (s *Service) DeleteGuard(ctx context.Context, agencyID int64) (string, error) {
-	var n int
-	if err := s.db.GetContext(ctx, &n, s.db.Rebind(`SELECT COUNT(*) FROM flight_orders WHERE agency_id = ?`), agencyID); err != nil {
-		return "", fmt.Errorf("order: count agency orders: %w", err)
-	}
-	if n > 0 {
-		return "order.error.agencyHasOrders", nil
-	}
-	return "", nil
+	return s.books.DeleteGuard(ctx, agencyID)
 }
 
 // Get is one order with its timeline, proofs and related orders.
 func (s *Service) Get(ctx context.Context, who auth.Principal, id int64) (View, error) {
-	o, v, err := s.get(ctx, who, id)
-	if err != nil {
-		return View{}, err
-	}
-	return s.detail(ctx, o, v)
+	return booking.Read(ctx, s.books, who, id, s.detail)
 }
 
 func (s *Service) detail(ctx context.Context, o Order, v viewer) (View, error) {
@@ -657,7 +636,7 @@ func (s *Service) view(o Order, party string) View {
 
 // List is a page of the orders the caller may see.
 func (s *Service) List(ctx context.Context, who auth.Principal, f Filter) (Page, error) {
-	v, err := s.viewer(ctx, who)
+	v, err := s.books.Viewer(ctx, who)
 	if err != nil {
 		return Page{}, err
 	}
@@ -685,7 +664,7 @@ func (s *Service) List(ctx context.Context, who auth.Principal, f Filter) (Page,
 // StatusCounts counts the caller's orders in each of statuses (every status
 // when none are named), zero counts included.
 func (s *Service) StatusCounts(ctx context.Context, who auth.Principal, statuses []string) ([]StatusCount, error) {
-	return booking.CountStatuses(ctx, s.db, s.agencies, booking.Flights, who, "flight_orders", Statuses, statuses)
+	return booking.Count(ctx, s.books, who, Statuses, statuses)
 }
 
 // GroupCount is a side-menu entry with its count.
@@ -723,7 +702,7 @@ func (s *Service) PendingCounts(ctx context.Context, who auth.Principal) ([]Grou
 
 // Cancel cancels a booking not yet paid, releasing the seats.
 func (s *Service) Cancel(ctx context.Context, who auth.Principal, id int64) (View, error) {
-	o, v, err := s.get(ctx, who, id)
+	o, v, err := s.books.Get(ctx, who, id)
 	if err != nil {
 		return View{}, err
 	}
@@ -743,7 +722,7 @@ func (s *Service) Act(ctx context.Context, who auth.Principal, id int64, action 
 	if !slices.Contains([]Action{ActCancelChange, ActCancelRefund, ActCancelVoid}, action) {
 		return View{}, fault.Validation(map[string]string{"action": "order.error.action"})
 	}
-	o, v, err := s.get(ctx, who, id)
+	o, v, err := s.books.Get(ctx, who, id)
 	if err != nil {
 		return View{}, err
 	}

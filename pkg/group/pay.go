@@ -55,7 +55,7 @@ func errPayExpired() error {
 // time expired: contact the administrator") and the deadline sweep fails
 // the order.
 func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key string, in PayInput) (View, error) {
-	o, v, err := s.get(ctx, who, id)
+	o, v, err := s.books.Get(ctx, who, id)
 	if err != nil {
 		return View{}, err
 	}
@@ -330,7 +330,7 @@ func describe(o Order, stage string) string {
 // Cancel cancels an order: free before any deposit, after one the deposits
 // paid are forfeited (each a group-forfeit ledger entry on the order).
 func (s *Service) Cancel(ctx context.Context, who auth.Principal, id int64) (View, error) {
-	o, v, err := s.get(ctx, who, id)
+	o, v, err := s.books.Get(ctx, who, id)
 	if err != nil {
 		return View{}, err
 	}

@@ -56,7 +56,7 @@ type QuoteInput struct {
 // quotes stay on the order as history, the deadlines become the new
 // quote's.
 func (s *Service) Quote(ctx context.Context, who auth.Principal, id int64, in QuoteInput) (View, error) {
-	o, v, err := s.get(ctx, who, id)
+	o, v, err := s.books.Get(ctx, who, id)
 	if err != nil {
 		return View{}, err
 	}
@@ -337,7 +337,7 @@ func (s *Service) Decline(ctx context.Context, who auth.Principal, id int64) (Vi
 }
 
 func (s *Service) answer(ctx context.Context, who auth.Principal, id int64, action Action) (View, error) {
-	o, v, err := s.get(ctx, who, id)
+	o, v, err := s.books.Get(ctx, who, id)
 	if err != nil {
 		return View{}, err
 	}
@@ -402,7 +402,7 @@ func (s *Service) touch(ctx context.Context, tx *sqlx.Tx, o *Order, action Actio
 // confirm-before time, with a valid passenger list uploaded; the list is
 // locked from then on.
 func (s *Service) Confirm(ctx context.Context, who auth.Principal, id int64) (View, error) {
-	o, v, err := s.get(ctx, who, id)
+	o, v, err := s.books.Get(ctx, who, id)
 	if err != nil {
 		return View{}, err
 	}
@@ -479,7 +479,7 @@ func (s *Service) Seats(ctx context.Context, who auth.Principal, id int64, in Se
 	if !ok {
 		return View{}, fault.Validation(map[string]string{"result": "group.error.seatResult"})
 	}
-	o, v, err := s.get(ctx, who, id)
+	o, v, err := s.books.Get(ctx, who, id)
 	if err != nil {
 		return View{}, err
 	}
@@ -529,7 +529,7 @@ type CloseInput struct {
 // Close closes a request the provider will not quote (no group space on the
 // dates): closed, nothing charged.
 func (s *Service) Close(ctx context.Context, who auth.Principal, id int64, in CloseInput) (View, error) {
-	o, v, err := s.get(ctx, who, id)
+	o, v, err := s.books.Get(ctx, who, id)
 	if err != nil {
 		return View{}, err
 	}

@@ -134,7 +134,7 @@ func (s *Service) Request(ctx context.Context, who auth.Principal, key string, i
 	if key == "" || len(key) > 100 {
 		return View{}, fault.Validation(map[string]string{"Idempotency-Key": "order.error.idempotencyKey"})
 	}
-	v, err := s.viewer(ctx, who)
+	v, err := s.books.Viewer(ctx, who)
 	if err != nil {
 		return View{}, err
 	}

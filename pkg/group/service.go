@@ -87,6 +87,7 @@ type Options struct {
 
 // Service runs group orders.
 type Service struct {
+	books         booking.Books[Order]
 	db            *store.DB
 	ledger        *ledger.Ledger
 	agencies      *agency.Store
@@ -119,8 +120,12 @@ func New(o Options) *Service {
 	if o.SupplierNames == nil {
 		o.SupplierNames = func() []string { return nil }
 	}
-	return &Service{db: o.DB, ledger: o.Ledger, agencies: o.Agencies, suppliers: o.Suppliers, supplierNames: o.SupplierNames,
+	s := &Service{db: o.DB, ledger: o.Ledger, agencies: o.Agencies, suppliers: o.Suppliers, supplierNames: o.SupplierNames,
 		gateways: o.Gateways, minSize: o.MinGroupSize, remindBefore: o.RemindBefore, now: o.Now, log: o.Logger, catalog: o.Catalog}
+	s.books = booking.Books[Order]{Line: booking.Groups, Table: "group_orders", DB: o.DB, Agencies: o.Agencies,
+		Load:  func(ctx context.Context, id int64) (Order, error) { return loadOrder(ctx, s.db, nil, id) },
+		Owner: Order.owner, NotFound: errNotFound, HasBookings: "order.error.agencyHasOrders"}
+	return s
 }
 
 // SetQueue sets the job queue (built after the services).
@@ -207,16 +212,6 @@ func (s *Service) logMove(ctx context.Context, tx *sqlx.Tx, o *Order, action Act
 // booking's, the same for every line.
 type viewer = booking.Viewer
 
-func (s *Service) viewer(ctx context.Context, who auth.Principal) (viewer, error) {
-	return booking.NewViewer(ctx, s.agencies, booking.Groups, who)
-}
-
-// get loads an order the caller may see (404 otherwise).
-func (s *Service) get(ctx context.Context, who auth.Principal, id int64) (Order, viewer, error) {
-	return booking.Find(ctx, s.agencies, booking.Groups, who, func() (Order, error) { return loadOrder(ctx, s.db, nil, id) },
-		Order.owner, errNotFound())
-}
-
 func (o Order) owner() (agencyID, userID int64) { return o.AgencyID, o.UserID }
 
 // may checks that the viewer is the party that takes action on o now.
@@ -229,7 +224,7 @@ func (o Order) requestHash() string { return o.RequestHash }
 
 // List is a page of the orders the caller sees, newest first.
 func (s *Service) List(ctx context.Context, who auth.Principal, f Filter) (Page, error) {
-	v, err := s.viewer(ctx, who)
+	v, err := s.books.Viewer(ctx, who)
 	if err != nil {
 		return Page{}, err
 	}
@@ -265,7 +260,7 @@ func (s *Service) Queue(ctx context.Context, who auth.Principal, page, size int)
 
 // Counts counts the caller's orders per status, every status listed.
 func (s *Service) Counts(ctx context.Context, who auth.Principal) ([]StatusCount, error) {
-	cs, err := booking.CountStatuses(ctx, s.db, s.agencies, booking.Groups, who, "group_orders", Statuses, nil)
+	cs, err := booking.Count(ctx, s.books, who, Statuses, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -301,11 +296,7 @@ func (s *Service) brief(o Order, v viewer) View {
 // Get is one order with its quotes, installments, passenger list, tickets,
 // timeline, ledger entries and the actions the caller may take now.
 func (s *Service) Get(ctx context.Context, who auth.Principal, id int64) (View, error) {
-	o, v, err := s.get(ctx, who, id)
-	if err != nil {
-		return View{}, err
-	}
-	return s.detail(ctx, o, v)
+	return booking.Read(ctx, s.books, who, id, s.detail)
 }
 
 func (s *Service) detail(ctx context.Context, o Order, v viewer) (View, error) {
@@ -379,12 +370,5 @@ func upper(s string) string { return strings.ToUpper(strings.TrimSpace(s)) }
 // DeleteGuard keeps an agency with group orders from being deleted: the
 // orders and their deposits are its accounting history.
 func (s *Service) DeleteGuard(ctx context.Context, agencyID int64) (string, error) {
-	var n int
-	if err := s.db.GetContext(ctx, &n, s.db.Rebind(`SELECT COUNT(*) FROM group_orders WHERE agency_id = ?`), agencyID); err != nil {
-		return "", fmt.Errorf("group: count agency orders: %w", err)
-	}
-	if n > 0 {
-		return "order.error.agencyHasOrders", nil
-	}
-	return "", nil
+	return s.books.DeleteGuard(ctx, agencyID)
 }

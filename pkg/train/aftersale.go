@@ -62,7 +62,7 @@ type ChangeQuoteView struct {
 
 // agencyOrder loads an order the caller's own agency booked.
 func (s *Service) agencyOrder(ctx context.Context, who auth.Principal, id int64) (Order, viewer, error) {
-	o, v, err := s.get(ctx, who, id)
+	o, v, err := s.books.Get(ctx, who, id)
 	if err != nil {
 		return o, v, err
 	}

@@ -196,7 +196,7 @@ func (s *Service) Create(ctx context.Context, who auth.Principal, key string, re
 	if key == "" || len(key) > 100 {
 		return View{}, keyFault()
 	}
-	v, err := s.viewer(ctx, who)
+	v, err := s.books.Viewer(ctx, who)
 	if err != nil {
 		return View{}, err
 	}
@@ -290,7 +290,7 @@ func payKey(o Order) string { return fmt.Sprintf("train-%d-pay", o.ID) }
 // of the payment that moved it on answers the order. Ticketing is queued
 // in the same commit, unless the agency's trains are issued by hand.
 func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key string, req PayRequest) (View, error) {
-	o, v, err := s.get(ctx, who, id)
+	o, v, err := s.books.Get(ctx, who, id)
 	if err != nil {
 		return View{}, err
 	}
@@ -353,7 +353,7 @@ func route(o Order) string {
 
 // Cancel drops an unpaid order and gives its seats back.
 func (s *Service) Cancel(ctx context.Context, who auth.Principal, id int64) (View, error) {
-	o, v, err := s.get(ctx, who, id)
+	o, v, err := s.books.Get(ctx, who, id)
 	if err != nil {
 		return View{}, err
 	}

@@ -228,7 +228,7 @@ func (s *Service) ConfirmTickets(ctx context.Context, who auth.Principal, id int
 	if !who.Subject.IsProvider() {
 		return View{}, fault.Forbidden()
 	}
-	o, v, err := s.get(ctx, who, id)
+	o, v, err := s.books.Get(ctx, who, id)
 	if err != nil {
 		return View{}, err
 	}

@@ -59,7 +59,6 @@ package train
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
 	"net/http"
 	"slices"
@@ -110,6 +109,7 @@ type Options struct {
 
 // Service runs train orders.
 type Service struct {
+	books    booking.Books[Order]
 	db       *store.DB
 	ledger   *ledger.Ledger
 	agencies *agency.Store
@@ -139,8 +139,12 @@ func New(o Options) *Service {
 	if o.Policy != nil {
 		p = *o.Policy
 	}
-	return &Service{db: o.DB, ledger: o.Ledger, agencies: o.Agencies, sup: o.Supplier, stations: o.Stations, policy: p,
+	s := &Service{db: o.DB, ledger: o.Ledger, agencies: o.Agencies, sup: o.Supplier, stations: o.Stations, policy: p,
 		timeout: o.Timeout, gateways: o.Gateways, now: o.Now, log: o.Logger}
+	s.books = booking.Books[Order]{Line: booking.Trains, Table: "train_orders", DB: o.DB, Agencies: o.Agencies,
+		Load:  func(ctx context.Context, id int64) (Order, error) { return load(ctx, s.db, nil, id) },
+		Owner: Order.owner, NotFound: errNotFound, HasBookings: "train.error.agencyHasOrders"}
+	return s
 }
 
 // SetQueue sets the job queue (built after the services, since its workers
@@ -195,16 +199,6 @@ const EventStatus = "train.order.status"
 // booking's, the same for every line.
 type viewer = booking.Viewer
 
-func (s *Service) viewer(ctx context.Context, who auth.Principal) (viewer, error) {
-	return booking.NewViewer(ctx, s.agencies, booking.Trains, who)
-}
-
-// get loads an order the caller may see (404 otherwise).
-func (s *Service) get(ctx context.Context, who auth.Principal, id int64) (Order, viewer, error) {
-	return booking.Find(ctx, s.agencies, booking.Trains, who, func() (Order, error) { return load(ctx, s.db, nil, id) },
-		Order.owner, errNotFound())
-}
-
 func (o Order) owner() (agencyID, userID int64) { return o.AgencyID, o.UserID }
 
 // requestHash is the hash of the request that made o (booking.Replay).
@@ -221,7 +215,7 @@ type StatusCount = booking.StatusCount[Status]
 
 // List is a page of the orders the caller may see.
 func (s *Service) List(ctx context.Context, who auth.Principal, f Filter) (Page, error) {
-	v, err := s.viewer(ctx, who)
+	v, err := s.books.Viewer(ctx, who)
 	if err != nil {
 		return Page{}, err
 	}
@@ -239,16 +233,12 @@ func (s *Service) List(ctx context.Context, who auth.Principal, f Filter) (Page,
 // Counts answers the number of visible orders per status (every status,
 // or those asked for), zeros included, in Statuses order.
 func (s *Service) Counts(ctx context.Context, who auth.Principal, statuses []string) ([]StatusCount, error) {
-	return booking.CountStatuses(ctx, s.db, s.agencies, booking.Trains, who, "train_orders", Statuses, statuses)
+	return booking.Count(ctx, s.books, who, Statuses, statuses)
 }
 
 // Get is one order the caller may see, with its timeline.
 func (s *Service) Get(ctx context.Context, who auth.Principal, id int64) (View, error) {
-	o, v, err := s.get(ctx, who, id)
-	if err != nil {
-		return View{}, err
-	}
-	return s.detail(ctx, o, v)
+	return booking.Read(ctx, s.books, who, id, s.detail)
 }
 
 func (s *Service) detail(ctx context.Context, o Order, v viewer) (View, error) {
@@ -348,12 +338,5 @@ func noAccess() error {
 // DeleteGuard refuses deleting an agency that has train orders: they are
 // its money's record (agency.Service.AddDeleteGuard).
 func (s *Service) DeleteGuard(ctx context.Context, agencyID int64) (string, error) {
-	var n int
-	if err := s.db.GetContext(ctx, &n, s.db.Rebind(`SELECT COUNT(*) FROM train_orders WHERE agency_id = ?`), agencyID); err != nil {
-		return "", fmt.Errorf("train: count agency orders: %w", err)
-	}
-	if n > 0 {
-		return "train.error.agencyHasOrders", nil
-	}
-	return "", nil
+	return s.books.DeleteGuard(ctx, agencyID)
 }
