@@ -122,13 +122,7 @@ func registerCompany(rt *Router, s Services) {
 		if err != nil {
 			return err
 		}
-		h := w.Header()
-		h.Set("Content-Type", ct)
-		h.Set("Content-Length", strconv.Itoa(len(data)))
-		h.Set("Cache-Control", "private, no-cache")
-		h.Set("Content-Disposition", "inline")
-		w.WriteHeader(http.StatusOK)
-		_, _ = w.Write(data)
+		inlineImage(w, ct, data)
 		return nil
 	})
 }

@@ -85,13 +85,7 @@ func registerProfile(rt *Router, s Services) {
 		if err != nil {
 			return err
 		}
-		h := w.Header()
-		h.Set("Content-Type", typ)
-		h.Set("Content-Length", strconv.Itoa(len(data)))
-		h.Set("Cache-Control", "private, no-cache")
-		h.Set("Content-Disposition", "inline")
-		w.WriteHeader(http.StatusOK)
-		_, _ = w.Write(data)
+		inlineImage(w, typ, data)
 		return nil
 	})
 
@@ -217,4 +211,16 @@ func registerProfile(rt *Router, s Services) {
 	})
 
 	registerTravellers(rt, s)
+}
+
+// inlineImage answers an image stored for the caller (a logo, an avatar):
+// shown in place, private, checked again on every use.
+func inlineImage(w http.ResponseWriter, contentType string, data []byte) {
+	h := w.Header()
+	h.Set("Content-Type", contentType)
+	h.Set("Content-Length", strconv.Itoa(len(data)))
+	h.Set("Cache-Control", "private, no-cache")
+	h.Set("Content-Disposition", "inline")
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(data)
 }

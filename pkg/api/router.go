@@ -242,16 +242,10 @@ func (rt *Router) Handle(pattern string, op Operation, h HandlerFunc) {
 		status = http.StatusOK
 	}
 	rt.mux.Handle(pattern, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !op.Public {
-			var err error
-			if r, err = rt.admit(r, op); err != nil {
-				WriteError(w, r, err)
-				return
-			}
-			if err := rt.limit(w, r); err != nil {
-				WriteError(w, r, err)
-				return
-			}
+		r, err := rt.enter(w, r, op)
+		if err != nil {
+			WriteError(w, r, err)
+			return
 		}
 		r, release, err := rt.lockKey(r, method)
 		if err != nil {
@@ -278,6 +272,19 @@ func (rt *Router) Handle(pattern string, op Operation, h HandlerFunc) {
 	}))
 }
 
+// enter admits a request to a route that is not public (who, with which
+// role) and counts it against the caller's rate limit.
+func (rt *Router) enter(w http.ResponseWriter, r *http.Request, op Operation) (*http.Request, error) {
+	if op.Public {
+		return r, nil
+	}
+	r, err := rt.admit(r, op)
+	if err != nil {
+		return r, err
+	}
+	return r, rt.limit(w, r)
+}
+
 // HandleRaw registers a route whose success answer is not the JSON envelope
 // (an image, a CSV or PDF download): documented in OpenAPI and admitted like
 // any other route; errors still answer the envelope.
@@ -288,16 +295,10 @@ func (rt *Router) HandleRaw(pattern string, op Operation, h func(w http.Response
 	}
 	rt.add(method, path, op)
 	rt.mux.Handle(pattern, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !op.Public {
-			var err error
-			if r, err = rt.admit(r, op); err != nil {
-				WriteError(w, r, err)
-				return
-			}
-			if err := rt.limit(w, r); err != nil {
-				WriteError(w, r, err)
-				return
-			}
+		r, err := rt.enter(w, r, op)
+		if err != nil {
+			WriteError(w, r, err)
+			return
 		}
 		if err := h(w, r); err != nil {
 			WriteError(w, r, err)
