@@ -213,18 +213,10 @@ func (m *Model) agenciesView(w, h int) []string {
 			st.Header.Render(cols.row("", m.t("agencies.code"), m.t("agencies.name"), m.t("agencies.status"), m.t("agencies.cur"), m.t("agencies.balance"), m.t("agencies.available")))}
 	}
 	rows := func(w, n int) []string {
-		lines := m.listMessage(w, l.loaded, l.err, len(l.items), "agencies.failed", "agencies.empty")
 		cols := agencyColumns(w)
-		from, to := l.shown(n)
-		for i := from; i < to; i++ {
-			a := l.items[i]
-			if i == l.cursor {
-				lines = append(lines, st.Selected.Render(cols.row(">", a.Code, a.Name, m.agencyStatus(a.Status), a.Currency, a.Balance, a.Available)))
-			} else {
-				lines = append(lines, cols.row("", a.Code, a.Name, m.agencyStatus(a.Status), a.Currency, a.Balance, a.Available))
-			}
-		}
-		return lines
+		return l.rows(m, w, n, "agencies", func(mark string, a agency.Summary) string {
+			return cols.row(mark, a.Code, a.Name, m.agencyStatus(a.Status), a.Currency, a.Balance, a.Available)
+		})
 	}
 	return m.paned(w, h, len(l.items), top, rows, m.paneOr(m.agencyDetailView))
 }
@@ -262,16 +254,11 @@ func (m *Model) agencyDetailView(w, h int) []string {
 	if !ok {
 		return nil
 	}
-	got, ok := m.ag.list.details[a.ID]
 	title := "─ " + a.Name + " · " + a.Code + " "
-	lines := []string{st.Title.Render(title + strings.Repeat("─", max(0, w-lipgloss.Width(title))))}
+	info, lines, ok := m.ag.list.detailOf(m, a.ID, w, []string{st.Title.Render(title + strings.Repeat("─", max(0, w-lipgloss.Width(title))))})
 	if !ok {
-		return append(lines, st.Muted.Render(m.t("loading")))
+		return lines
 	}
-	if got.err != nil {
-		return append(lines, wrapStyled(st.Error, m.t("form.error", "error", admin.Describe(got.err)), w)...)
-	}
-	info := got.val
 	d := info.detail
 	cur := " " + d.Currency
 	keys := 0
@@ -320,10 +307,7 @@ func (m *Model) agencyDetailView(w, h int) []string {
 			" → " + fitRight(e.BalanceAfter.Amount, 12) + "  "
 		lines = append(lines, line+fit(ref, max(0, w-lipgloss.Width(line))))
 	}
-	if len(lines) > h {
-		lines = lines[:h]
-	}
-	return lines
+	return clip(lines, h)
 }
 
 func wrapStyled(s interface{ Render(...string) string }, text string, w int) []string {

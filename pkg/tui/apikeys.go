@@ -8,7 +8,6 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
 
 	"github.com/voyage/voyage/pkg/admin"
 	"github.com/voyage/voyage/pkg/agency"
@@ -158,17 +157,9 @@ func (m *Model) keysView(w, h int) []string {
 		if _, ok := m.scopeAgency(); !ok {
 			return nil
 		}
-		lines := m.listMessage(w, l.loaded, l.err, len(l.items), "keys.failed", "keys.empty")
-		from, to := l.shown(n)
-		for i := from; i < to; i++ {
-			k := l.items[i]
-			mark, style := "", lipgloss.NewStyle()
-			if i == l.cursor {
-				mark, style = ">", st.Selected
-			}
-			lines = append(lines, style.Render(row(w, mark, k.Name, k.Prefix, m.roles(k.Roles), m.keyState(k))))
-		}
-		return lines
+		return l.rows(m, w, n, "keys", func(mark string, k auth.APIKey) string {
+			return row(w, mark, k.Name, k.Prefix, m.roles(k.Roles), m.keyState(k))
+		})
 	}
 	return m.paned(w, h, len(l.items), top, rows, m.paneOr(m.keyDetailView))
 }
@@ -203,8 +194,5 @@ func (m *Model) keyDetailView(w, h int) []string {
 		"",
 		m.st.Muted.Render(fit(m.t("keys.keys"), w)),
 	}
-	if len(lines) > h {
-		lines = lines[:h]
-	}
-	return lines
+	return clip(lines, h)
 }

@@ -56,3 +56,11 @@ func (m *Model) detailRows() int {
 	}
 	return paneHeight
 }
+
+// clip is at most the first h of lines: a pane never runs past its height.
+func clip(lines []string, h int) []string {
+	if len(lines) > h {
+		return lines[:h]
+	}
+	return lines
+}

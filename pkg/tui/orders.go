@@ -11,7 +11,6 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
 
 	"github.com/voyage/voyage/pkg/admin"
 	"github.com/voyage/voyage/pkg/booking"
@@ -272,17 +271,9 @@ func (m *Model) ordersView(w, h int) []string {
 			st.Header.Render(row(w, "", m.t("orders.booking"), m.t("orders.agency"), m.t("orders.route"), m.t("orders.status"), m.t("orders.total"), m.t("orders.created")))}
 	}
 	rows := func(w, n int) []string {
-		lines := m.listMessage(w, l.loaded, l.err, len(l.items), "orders.failed", "orders.empty")
-		from, to := l.shown(n)
-		for i := from; i < to; i++ {
-			o := l.items[i]
-			mark, style := "", lipgloss.NewStyle()
-			if i == l.cursor {
-				mark, style = ">", st.Selected
-			}
-			lines = append(lines, style.Render(row(w, mark, o.booking, m.agencyNameOf(o.agencyID), o.route, o.status, o.total, o.created.UTC().Format("01-02 15:04"))))
-		}
-		return lines
+		return l.rows(m, w, n, "orders", func(mark string, o orderRow) string {
+			return row(w, mark, o.booking, m.agencyNameOf(o.agencyID), o.route, o.status, o.total, o.created.UTC().Format("01-02 15:04"))
+		})
 	}
 	return m.paned(w, h, len(l.items), top, rows, m.orderSearchDetailView)
 }
@@ -293,16 +284,11 @@ func (m *Model) orderSearchDetailView(w, h int) []string {
 	if !ok {
 		return nil
 	}
-	lines := []string{m.rule(r.booking+" · "+r.status, w)}
-	got, ok := m.or.list.details[r.id]
-	switch {
-	case !ok:
-		return append(lines, m.st.Muted.Render(m.t("loading")))
-	case got.err != nil:
-		return append(lines, wrapStyled(m.st.Error, m.t("form.error", "error", admin.Describe(got.err)), w)...)
+	d, lines, ok := m.or.list.detailOf(m, r.id, w, []string{m.rule(r.booking+" · "+r.status, w)})
+	if !ok {
+		return lines
 	}
 	f := func(label, value string) { lines = append(lines, m.field2(label, value, w)) }
-	d := got.val
 	f("orders.agency", m.agencyNameOf(r.agencyID))
 	switch {
 	case d.flight != nil:
@@ -350,10 +336,7 @@ func (m *Model) orderSearchDetailView(w, h int) []string {
 		f("orders.passengerList", strconv.Itoa(v.PassengerCount))
 	}
 	f("orders.created", utcText(r.created))
-	if len(lines) > h {
-		lines = lines[:h]
-	}
-	return lines
+	return clip(lines, h)
 }
 
 func (m *Model) passengerLabel(i int) string {

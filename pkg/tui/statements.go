@@ -12,7 +12,6 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
 	"github.com/shopspring/decimal"
 
 	"github.com/voyage/voyage/pkg/admin"
@@ -226,21 +225,13 @@ func (m *Model) statementsView(w, h int) []string {
 			st.Header.Render(row(w, "", m.t("statements.period"), m.t("statements.opening"), m.t("statements.closing"), m.t("statements.change"), m.t("statements.entries")))}
 	}
 	rows := func(w, n int) []string {
-		lines := m.listMessage(w, l.loaded, l.err, len(l.items), "statements.failed", "statements.empty")
 		if _, ok := m.scopeAgency(); !ok {
 			return nil
 		}
-		from, to := l.shown(n)
-		for i := from; i < to; i++ {
-			s := l.items[i]
-			mark, style := "", lipgloss.NewStyle()
-			if i == l.cursor {
-				mark, style = ">", st.Selected
-			}
-			lines = append(lines, style.Render(row(w, mark, s.From+" – "+s.To, s.OpeningBalance.Amount, s.ClosingBalance.Amount,
-				change(s.OpeningBalance.Amount, s.ClosingBalance.Amount), fmt.Sprint(s.EntryCount))))
-		}
-		return lines
+		return l.rows(m, w, n, "statements", func(mark string, s admin.StatementSummary) string {
+			return row(w, mark, s.From+" – "+s.To, s.OpeningBalance.Amount, s.ClosingBalance.Amount,
+				change(s.OpeningBalance.Amount, s.ClosingBalance.Amount), fmt.Sprint(s.EntryCount))
+		})
 	}
 	return m.paned(w, h, len(l.items), top, rows, m.paneOr(m.statementDetailView))
 }
@@ -305,10 +296,7 @@ func (m *Model) statementDetailView(w, h int) []string {
 		"",
 		m.st.Muted.Render(fit(m.t("statements.keys"), w)),
 	}
-	if len(lines) > h {
-		lines = lines[:h]
-	}
-	return lines
+	return clip(lines, h)
 }
 
 // statementZone names the zone whose days a statement's period is; a

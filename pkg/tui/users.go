@@ -6,7 +6,6 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
 
 	"github.com/voyage/voyage/pkg/admin"
 	"github.com/voyage/voyage/pkg/agency"
@@ -98,17 +97,9 @@ func (m *Model) usersView(w, h int) []string {
 		if _, ok := m.scopeAgency(); !ok {
 			return nil
 		}
-		lines := m.listMessage(w, l.loaded, l.err, len(l.items), "users.failed", "users.empty")
-		from, to := l.shown(n)
-		for i := from; i < to; i++ {
-			u := l.items[i]
-			mark, style := "", lipgloss.NewStyle()
-			if i == l.cursor {
-				mark, style = ">", st.Selected
-			}
-			lines = append(lines, style.Render(row(w, mark, u.Username, m.roles(u.Role), m.t("users.status."+u.Status), u.CreatedAt.UTC().Format("2006-01-02"))))
-		}
-		return lines
+		return l.rows(m, w, n, "users", func(mark string, u admin.ManagedUser) string {
+			return row(w, mark, u.Username, m.roles(u.Role), m.t("users.status."+u.Status), u.CreatedAt.UTC().Format("2006-01-02"))
+		})
 	}
 	return m.paned(w, h, len(l.items), top, rows, m.paneOr(m.userDetailView))
 }
@@ -144,8 +135,5 @@ func (m *Model) userDetailView(w, h int) []string {
 		"",
 		m.st.Muted.Render(fit(m.t("users.keys"), w)),
 	}
-	if len(lines) > h {
-		lines = lines[:h]
-	}
-	return lines
+	return clip(lines, h)
 }
