@@ -231,19 +231,11 @@ func (m *Model) paneOr(detail func(w, h int) []string) func(w, h int) []string {
 	}
 }
 
-// agencyCols are the list's column widths.
-type agencyCols struct{ code, name, status, cur, amount int }
-
-func agencyColumns(w int) agencyCols {
-	c := agencyCols{code: 8, status: 7, cur: 3, amount: 13}
-	// 2 for the marker, and a space between columns.
-	c.name = max(8, w-2-c.code-c.status-c.cur-2*c.amount-5)
-	return c
-}
-
-func (c agencyCols) row(mark, code, name, status, cur, balance, available string) string {
-	return fit(mark, 2) + fit(code, c.code) + " " + fit(name, c.name) + " " + fit(status, c.status) + " " +
-		fit(cur, c.cur) + " " + fitRight(balance, c.amount) + " " + fitRight(available, c.amount)
+// agencyColumns are the list's columns: code, name, status, currency,
+// balance and available.
+func agencyColumns(w int) columns {
+	amount := column{w: 13, right: true}
+	return layout(w, column{w: 8}, column{min: 8}, column{w: 7}, column{w: 3}, amount, amount)
 }
 
 // agencyDetailView is the selected agency: its figures, settings and latest

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/voyage/voyage/pkg/admin"
@@ -30,30 +29,8 @@ func newKeyState() keyState {
 }
 
 func (m *Model) keysKey(msg tea.KeyMsg) tea.Cmd {
-	if cmd, handled := m.ks.list.key(m, msg); handled {
-		return cmd
-	}
-	a, ok := m.scopeAgency()
-	switch {
-	case key.Matches(msg, m.keys.New):
-		if !ok {
-			m.status = m.t("scope.none")
-			return nil
-		}
-		return m.openAction(newKeyAction(m, a))
-	case key.Matches(msg, m.keys.Revoke):
-		k, found := m.ks.list.current()
-		if !ok || !found {
-			m.status = m.t("keys.noneSelected")
-			return nil
-		}
-		if k.RevokedAt != nil {
-			m.status = m.t("keys.alreadyRevoked", "name", k.Name)
-			return nil
-		}
-		return m.openAction(revokeAction(m, a, k))
-	}
-	return nil
+	cmd, _ := agencyKey(m, &m.ks.list, msg, newKeyAction, m.keys.Revoke, "keys.noneSelected", revokeAction)
+	return cmd
 }
 
 // parseRoles reads a comma- or space-separated list of roles.
@@ -117,10 +94,14 @@ func newKeyAction(m *Model, a agency.Summary) *action {
 }
 
 // revokeAction revokes key k of agency a: requests with it are refused
-// from then on.
+// from then on. A key revoked already is said instead (nil).
 func revokeAction(m *Model, a agency.Summary, k auth.APIKey) *action {
 	t := m.t
 	b := m.b
+	if k.RevokedAt != nil {
+		m.status = t("keys.alreadyRevoked", "name", k.Name)
+		return nil
+	}
 	return &action{
 		id:       nextID(),
 		title:    t("keys.revokeTitle", "name", k.Name, "prefix", k.Prefix),
@@ -141,9 +122,9 @@ func revokeAction(m *Model, a agency.Summary, k auth.APIKey) *action {
 func (m *Model) keysView(w, h int) []string {
 	l := &m.ks.list
 	st := m.st
-	row := func(w int, mark, name, prefix, roles, state string) string {
-		nw := max(8, w-2-10-20-10-3)
-		return fit(mark, 2) + fit(name, nw) + " " + fit(prefix, 10) + " " + fit(roles, 20) + " " + fit(state, 10)
+	// name, prefix, roles, state
+	row := func(w int, mark string, cells ...string) string {
+		return layout(w, column{min: 8}, column{w: 10}, column{w: 20}, column{w: 10}).row(mark, cells...)
 	}
 	top := func(w int) []string {
 		info := ""

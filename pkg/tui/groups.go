@@ -71,10 +71,9 @@ func groupRoute(g group.View) (route, date string) {
 func (m *Model) groupsView(w, h int) []string {
 	l := &m.gr.list
 	st := m.st
-	booking, pax, date, created := 15, 9, 10, 11
-	row := func(w int, mark, b, r, d, p, c string) string {
-		route := max(8, w-2-booking-pax-date-created-4)
-		return fit(mark, 2) + fit(b, booking) + " " + fit(r, route) + " " + fit(d, date) + " " + fit(p, pax) + " " + fit(c, created)
+	// booking, route, date, passengers, requested
+	row := func(w int, mark string, cells ...string) string {
+		return layout(w, column{w: 15}, column{min: 8}, column{w: 10}, column{w: 9}, column{w: 11}).row(mark, cells...)
 	}
 	top := func(w int) []string {
 		info := ""

@@ -237,15 +237,15 @@ func (m *Model) ordersView(w, h int) []string {
 	s := &m.or
 	l := &s.list
 	st := m.st
-	row := func(w int, mark, booking, agency, route, status, total, created string) string {
+	// booking, agency, route, status, total, created
+	row := func(w int, mark string, cells ...string) string {
 		sw := 14
 		if w >= 110 {
 			sw = 20
 		}
 		aw := max(6, (w-2-12-sw-13-11-6)/2)
 		rw := max(6, w-2-12-aw-sw-13-11-6)
-		return fit(mark, 2) + fit(booking, 12) + " " + fit(agency, aw) + " " + fit(route, rw) + " " + fit(status, sw) + " " +
-			fitRight(total, 13) + " " + fit(created, 11)
+		return layout(w, column{w: 12}, column{w: aw}, column{w: rw}, column{w: sw}, column{w: 13, right: true}, column{w: 11}).row(mark, cells...)
 	}
 	top := func(w int) []string {
 		var kinds []string

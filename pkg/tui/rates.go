@@ -124,9 +124,9 @@ func rateAction(m *Model, sel siteinfo.Rate, rates []siteinfo.Rate) *action {
 func (m *Model) ratesView(w, h int) []string {
 	l := &m.ra.list
 	st := m.st
-	row := func(w int, mark, cur, rate, source, at string) string {
-		src := max(6, w-2-8-16-20-3)
-		return fit(mark, 2) + fit(cur, 8) + " " + fitRight(rate, 16) + " " + fit(source, src) + " " + fit(at, 20)
+	// currency, rate, source, since
+	row := func(w int, mark string, cells ...string) string {
+		return layout(w, column{w: 8}, column{w: 16, right: true}, column{min: 6}, column{w: 20}).row(mark, cells...)
 	}
 	top := func(w int) []string {
 		info := ""

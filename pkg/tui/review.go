@@ -155,21 +155,15 @@ func (m *Model) reviewView(w, h int) []string {
 	return m.paned(w, h, len(l.items), top, rows, m.paneOr(m.orderDetailView))
 }
 
-type orderCols struct{ booking, agency, typ, status, total, created int }
-
-func orderColumns(w int) orderCols {
-	c := orderCols{booking: 15, typ: 6, status: 13, total: 14, created: 11}
+// orderColumns are the queue's columns: booking, agency, type, status,
+// total and created.
+func orderColumns(w int) columns {
+	status := column{w: 13}
 	if w >= 100 {
 		// Room for the longest status words ("Refund under review").
-		c.status = 20
+		status.w = 20
 	}
-	c.agency = max(6, w-2-c.booking-c.typ-c.status-c.total-c.created-5)
-	return c
-}
-
-func (c orderCols) row(mark, booking, agency, typ, status, total, created string) string {
-	return fit(mark, 2) + fit(booking, c.booking) + " " + fit(agency, c.agency) + " " + fit(typ, c.typ) + " " +
-		fit(status, c.status) + " " + fitRight(total, c.total) + " " + fit(created, c.created)
+	return layout(w, column{w: 15}, column{min: 6}, column{w: 6}, status, column{w: 14, right: true}, column{w: 11})
 }
 
 // orderDetailView is the selected order: what, whose, the trip, the request

@@ -36,28 +36,11 @@ func newStatementState() statementState {
 }
 
 func (m *Model) statementsKey(msg tea.KeyMsg) tea.Cmd {
-	if cmd, handled := m.sm.list.key(m, msg); handled {
-		return cmd
-	}
-	a, ok := m.scopeAgency()
-	switch {
-	case key.Matches(msg, m.keys.New):
-		if !ok {
-			m.status = m.t("scope.none")
-			return nil
-		}
-		return m.openAction(newStatementAction(m, a))
-	case key.Matches(msg, m.keys.Export):
-		st, found := m.sm.list.current()
-		if !ok || !found {
-			m.status = m.t("statements.noneSelected")
-			return nil
-		}
-		return m.openAction(exportAction(m, a, st))
-	case key.Matches(msg, m.keys.Back):
+	cmd, handled := agencyKey(m, &m.sm.list, msg, newStatementAction, m.keys.Export, "statements.noneSelected", exportAction)
+	if !handled && key.Matches(msg, m.keys.Back) {
 		m.status = ""
 	}
-	return nil
+	return cmd
 }
 
 // openAction opens a form in the console's language.
@@ -209,16 +192,13 @@ func writeExport(ctx context.Context, b admin.Backend, path string, agencyID, st
 func (m *Model) statementsView(w, h int) []string {
 	l := &m.sm.list
 	st := m.st
-	cols := func(w int) (period, amount int) {
-		amount = 12
+	// period, opening, closing, change, entries
+	row := func(w int, mark string, cells ...string) string {
+		amount := column{w: 12, right: true}
 		if w >= 100 {
-			amount = 14
+			amount.w = 14
 		}
-		return max(10, w-2-3*amount-8-4), amount
-	}
-	row := func(w int, mark, period, opening, closing, change, entries string) string {
-		p, a := cols(w)
-		return fit(mark, 2) + fit(period, p) + " " + fitRight(opening, a) + " " + fitRight(closing, a) + " " + fitRight(change, a) + " " + fitRight(entries, 8)
+		return layout(w, column{min: 10}, amount, amount, amount, column{w: 8, right: true}).row(mark, cells...)
 	}
 	top := func(w int) []string {
 		return []string{m.scopeLine(w, m.pageInfo(l.loaded, l.page, l.total, "statements.count")),

@@ -85,9 +85,9 @@ func userStatusAction(m *Model, a agency.Summary, u admin.ManagedUser, block boo
 func (m *Model) usersView(w, h int) []string {
 	l := &m.us.list
 	st := m.st
-	row := func(w int, mark, name, roles, status, created string) string {
-		nw := max(8, w-2-20-10-11-3)
-		return fit(mark, 2) + fit(name, nw) + " " + fit(roles, 20) + " " + fit(status, 10) + " " + fit(created, 11)
+	// name, roles, status, created
+	row := func(w int, mark string, cells ...string) string {
+		return layout(w, column{min: 8}, column{w: 20}, column{w: 10}, column{w: 11}).row(mark, cells...)
 	}
 	top := func(w int) []string {
 		return []string{m.scopeLine(w, m.pageInfo(l.loaded, l.page, l.total, "users.count")),
