@@ -27,12 +27,7 @@ func (r *Root) agencyListCmd() *cobra.Command {
 				return usageErr(errorf("--status must be active or blocked"))
 			}
 			return r.withBackend(cmd, func(b admin.Backend) error {
-				page, err := b.Agencies(cmd.Context(), f)
-				if err != nil {
-					return err
-				}
-				return printList(cmd, agencies(page), "agencies",
-					agencyHeaders, agencyRow)
+				return listAs(cmd, agencies, "agencies", agencyHeaders, agencyRow)(b.Agencies(cmd.Context(), f))
 			})
 		},
 	}
@@ -63,16 +58,8 @@ func (r *Root) agencyShowCmd() *cobra.Command {
 		Short:   "Show an agency: profile, wallet (balance, credit limit, available), settings and API keys",
 		Args:    args(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, argv []string) error {
-			id, err := parseID("agency id", argv[0])
-			if err != nil {
-				return err
-			}
-			return r.withBackend(cmd, func(b admin.Backend) error {
-				d, err := b.Agency(cmd.Context(), id)
-				if err != nil {
-					return err
-				}
-				return render(cmd, detailView(d))
+			return r.withID(cmd, "agency id", argv[0], func(b admin.Backend, id int64) error {
+				return renderAs(cmd, detailView)(b.Agency(cmd.Context(), id))
 			})
 		},
 	}
@@ -200,22 +187,14 @@ func (r *Root) agencyUpdateCmd() *cobra.Command {
 		Short: "Change an agency's profile; what is not given stays as it is",
 		Args:  args(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, argv []string) error {
-			id, err := parseID("agency id", argv[0])
-			if err != nil {
-				return err
-			}
-			return r.withBackend(cmd, func(b admin.Backend) error {
+			return r.withID(cmd, "agency id", argv[0], func(b admin.Backend, id int64) error {
 				cur, err := b.Agency(cmd.Context(), id)
 				if err != nil {
 					return err
 				}
 				p := cur.Profile
 				pf.overlay(cmd, &p)
-				d, err := b.UpdateAgency(cmd.Context(), id, p)
-				if err != nil {
-					return err
-				}
-				return render(cmd, detailView(d))
+				return renderAs(cmd, detailView)(b.UpdateAgency(cmd.Context(), id, p))
 			})
 		},
 	}
@@ -233,17 +212,11 @@ func (r *Root) agencyStatusCmd(verb, status string) *cobra.Command {
 		Short: short,
 		Args:  args(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, argv []string) error {
-			id, err := parseID("agency id", argv[0])
-			if err != nil {
-				return err
-			}
-			return r.withBackend(cmd, func(b admin.Backend) error {
-				ag, err := b.SetAgencyStatus(cmd.Context(), id, status)
-				if err != nil {
-					return err
-				}
-				return render(cmd, view{Data: map[string]any{"id": ag.ID, "name": ag.Name, "status": ag.Status},
-					Rows: [][]string{{"ID", fmtID(ag.ID)}, {"Name", ag.Name}, {"Status", ag.Status}}, KeyValue: true})
+			return r.withID(cmd, "agency id", argv[0], func(b admin.Backend, id int64) error {
+				return renderAs(cmd, func(ag agency.Detail) view {
+					return view{Data: map[string]any{"id": ag.ID, "name": ag.Name, "status": ag.Status},
+						Rows: [][]string{{"ID", fmtID(ag.ID)}, {"Name", ag.Name}, {"Status", ag.Status}}, KeyValue: true}
+				})(b.SetAgencyStatus(cmd.Context(), id, status))
 			})
 		},
 	}

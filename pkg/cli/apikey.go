@@ -78,10 +78,7 @@ func (r *Root) apikeyListCmd() *cobra.Command {
 		Short: "List an agency's API keys (their prefixes, never the keys), newest first",
 		Args:  args(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := requireAgency(id); err != nil {
-				return err
-			}
-			return r.withBackend(cmd, func(b admin.Backend) error {
+			return r.withAgency(cmd, id, func(b admin.Backend) error {
 				keys, err := b.APIKeys(cmd.Context(), id)
 				if err != nil {
 					return err
@@ -98,8 +95,7 @@ func (r *Root) apikeyListCmd() *cobra.Command {
 			})
 		},
 	}
-	cmd.Flags().Int64Var(&id, "agency", 0, "agency id (required)")
-	_ = cmd.MarkFlagRequired("agency")
+	agencyFlag(cmd, &id)
 	return cmd
 }
 
@@ -113,11 +109,7 @@ func (r *Root) apikeyRevokeCmd() *cobra.Command {
 			if err := requireAgency(id); err != nil {
 				return err
 			}
-			keyID, err := parseID("key id", argv[0])
-			if err != nil {
-				return err
-			}
-			return r.withBackend(cmd, func(b admin.Backend) error {
+			return r.withID(cmd, "key id", argv[0], func(b admin.Backend, keyID int64) error {
 				if err := b.RevokeAPIKey(cmd.Context(), id, keyID); err != nil {
 					return err
 				}
@@ -126,7 +118,6 @@ func (r *Root) apikeyRevokeCmd() *cobra.Command {
 			})
 		},
 	}
-	cmd.Flags().Int64Var(&id, "agency", 0, "agency id (required)")
-	_ = cmd.MarkFlagRequired("agency")
+	agencyFlag(cmd, &id)
 	return cmd
 }

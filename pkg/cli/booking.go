@@ -18,16 +18,8 @@ func showCmd[V any](r *Root, short, what string, get func(admin.Backend, context
 		Short: short,
 		Args:  args(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, argv []string) error {
-			id, err := parseID(what, argv[0])
-			if err != nil {
-				return err
-			}
-			return r.withBackend(cmd, func(b admin.Backend) error {
-				v, err := get(b, cmd.Context(), id)
-				if err != nil {
-					return err
-				}
-				return render(cmd, detail(v))
+			return r.withID(cmd, what, argv[0], func(b admin.Backend, id int64) error {
+				return renderAs(cmd, detail)(get(b, cmd.Context(), id))
 			})
 		},
 	}

@@ -42,18 +42,12 @@ func (r *Root) groupsListCmd() *cobra.Command {
 		Args:  args(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return r.withBackend(cmd, func(b admin.Backend) error {
-				var page group.Page
-				var err error
-				if queue {
-					page, err = b.GroupQueue(cmd.Context(), f.Page, f.PageSize)
-				} else {
-					page, err = b.Groups(cmd.Context(), f)
-				}
-				if err != nil {
-					return err
-				}
-				return printList(cmd, bookings(page), "group orders",
+				list := listAs(cmd, bookings, "group orders",
 					[]string{"id", "booking number", "agency", "status", "route", "date", "adt/chd/inf", "cabin", "total", "created"}, groupRowOf)
+				if queue {
+					return list(b.GroupQueue(cmd.Context(), f.Page, f.PageSize))
+				}
+				return list(b.Groups(cmd.Context(), f))
 			})
 		},
 	}
@@ -168,11 +162,7 @@ func (r *Root) groupsQuoteCmd() *cobra.Command {
 				if err := confirm(cmd, yes, fmt.Sprintf("quote group %s (%s, %d passengers)?", g.BookingNumber, g.Status, g.Passengers.Total())); err != nil {
 					return err
 				}
-				out, err := b.QuoteGroup(cmd.Context(), id, q)
-				if err != nil {
-					return err
-				}
-				return render(cmd, groupDetailView(out))
+				return renderAs(cmd, groupDetailView)(b.QuoteGroup(cmd.Context(), id, q))
 			})
 		},
 	}
@@ -196,11 +186,7 @@ func (r *Root) groupsSeatsCmd() *cobra.Command {
 		Short: "Record the seat application: applying, granted (the first installment falls due) or refused (the order fails)",
 		Args:  args(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, argv []string) error {
-			id, err := parseID("group order id", argv[0])
-			if err != nil {
-				return err
-			}
-			return r.withBackend(cmd, func(b admin.Backend) error {
+			return r.withID(cmd, "group order id", argv[0], func(b admin.Backend, id int64) error {
 				g, err := b.Group(cmd.Context(), id)
 				if err != nil {
 					return err
@@ -208,11 +194,7 @@ func (r *Root) groupsSeatsCmd() *cobra.Command {
 				if err := confirm(cmd, yes, fmt.Sprintf("seats %s for group %s (%s)?", in.Result, g.BookingNumber, g.Status)); err != nil {
 					return err
 				}
-				out, err := b.GroupSeats(cmd.Context(), id, in)
-				if err != nil {
-					return err
-				}
-				return render(cmd, groupDetailView(out))
+				return renderAs(cmd, groupDetailView)(b.GroupSeats(cmd.Context(), id, in))
 			})
 		},
 	}

@@ -92,11 +92,7 @@ func (r *Root) jobsRetryCmd() *cobra.Command {
 					note(cmd, "%d jobs retried", len(list))
 					return nil
 				}
-				j, err := b.RetryJob(cmd.Context(), id)
-				if err != nil {
-					return err
-				}
-				return render(cmd, jobsView([]jobs.Job{j}))
+				return renderAs(cmd, func(j jobs.Job) view { return jobsView([]jobs.Job{j}) })(b.RetryJob(cmd.Context(), id))
 			})
 		},
 	}

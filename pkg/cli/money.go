@@ -46,10 +46,7 @@ func (r *Root) creditSetCmd() *cobra.Command {
 		Annotations: map[string]string{"fields": "creditLimit=limit,creditPeriod=period,creditPeriodUnit=unit"},
 		Args:        args(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := requireAgency(id); err != nil {
-				return err
-			}
-			return r.withBackend(cmd, func(b admin.Backend) error {
+			return r.withAgency(cmd, id, func(b admin.Backend) error {
 				ctx := cmd.Context()
 				ag, err := b.Agency(ctx, id)
 				if err != nil {
@@ -91,14 +88,13 @@ func (r *Root) creditSetCmd() *cobra.Command {
 			})
 		},
 	}
+	agencyFlag(cmd, &id)
 	fl := cmd.Flags()
-	fl.Int64Var(&id, "agency", 0, "agency id (required)")
 	fl.StringVar(&limit, "limit", "", "the new credit limit, in the agency's settlement currency (required)")
 	fl.IntVar(&period, "period", 0, "credit period length, 0–366")
 	fl.StringVar(&unit, "unit", "", "credit period unit: day, week, month or year")
 	fl.BoolVar(&dryRun, "dry-run", false, "show what would change, change nothing")
 	fl.BoolVarP(&yes, "yes", "y", false, "do not ask for confirmation")
-	_ = cmd.MarkFlagRequired("agency")
 	_ = cmd.MarkFlagRequired("limit")
 	return cmd
 }
@@ -191,8 +187,8 @@ func (r *Root) fundsAddCmd() *cobra.Command {
 			})
 		},
 	}
+	agencyFlag(cmd, &id)
 	fl := cmd.Flags()
-	fl.Int64Var(&id, "agency", 0, "agency id (required)")
 	fl.StringVar(&t.Amount, "amount", "", "amount credited to the wallet, in --currency")
 	fl.StringVar(&t.Currency, "currency", "", "wallet currency credited (required)")
 	fl.StringVar(&t.CurrencyReceived, "currency-received", "", "currency the money arrived in (default: --currency)")
@@ -205,7 +201,7 @@ func (r *Root) fundsAddCmd() *cobra.Command {
 	fl.BoolVar(&t.SendEmail, "send-email", false, "email the agency's contact a top-up notice")
 	fl.BoolVar(&dryRun, "dry-run", false, "show the figures, post nothing")
 	fl.BoolVarP(&yes, "yes", "y", false, "do not ask for confirmation")
-	for _, f := range []string{"agency", "currency", "reference", "idempotency-key"} {
+	for _, f := range []string{"currency", "reference", "idempotency-key"} {
 		_ = cmd.MarkFlagRequired(f)
 	}
 	return cmd

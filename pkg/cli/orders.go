@@ -31,12 +31,8 @@ func (r *Root) ordersListCmd() *cobra.Command {
 		Args:  args(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return r.withBackend(cmd, func(b admin.Backend) error {
-				page, err := b.Orders(cmd.Context(), f)
-				if err != nil {
-					return err
-				}
-				return printList(cmd, bookings(page), "orders",
-					[]string{"id", "booking number", "agency", "type", "status", "pnr", "flights", "route", "total", "created"}, orderRowOf)
+				return listAs(cmd, bookings, "orders",
+					[]string{"id", "booking number", "agency", "type", "status", "pnr", "flights", "route", "total", "created"}, orderRowOf)(b.Orders(cmd.Context(), f))
 			})
 		},
 	}
@@ -124,11 +120,7 @@ func (r *Root) ordersReviewCmd() *cobra.Command {
 				if err := confirm(cmd, yes, fmt.Sprintf("%s %s order %s (%s)?", req.Action, o.Type, o.BookingNumber, o.Status)); err != nil {
 					return err
 				}
-				out, err := b.Review(cmd.Context(), id, req)
-				if err != nil {
-					return err
-				}
-				return render(cmd, orderDetailView(out))
+				return renderAs(cmd, orderDetailView)(b.Review(cmd.Context(), id, req))
 			})
 		},
 	}

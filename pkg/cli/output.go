@@ -215,6 +215,41 @@ func (r *Root) withBackend(cmd *cobra.Command, fn func(b admin.Backend) error) e
 	return commandError(cmd, fn(b))
 }
 
+// withID runs fn on the command's backend with the id argument s (what
+// names it in the error when it is not one).
+func (r *Root) withID(cmd *cobra.Command, what, s string, fn func(b admin.Backend, id int64) error) error {
+	id, err := parseID(what, s)
+	if err != nil {
+		return err
+	}
+	return r.withBackend(cmd, func(b admin.Backend) error { return fn(b, id) })
+}
+
+// withAgency runs fn on the command's backend once --agency (id) is usable.
+func (r *Root) withAgency(cmd *cobra.Command, id int64, fn func(b admin.Backend) error) error {
+	if err := requireAgency(id); err != nil {
+		return err
+	}
+	return r.withBackend(cmd, fn)
+}
+
+// agencyFlag is a command's required --agency ID, checked by withAgency.
+func agencyFlag(cmd *cobra.Command, id *int64) {
+	cmd.Flags().Int64Var(id, "agency", 0, "agency id (required)")
+	_ = cmd.MarkFlagRequired("agency")
+}
+
+// renderAs renders a backend's answer as view makes it, or gives its
+// error: renderAs(cmd, userView)(b.DisableUser(ctx, agency, id)).
+func renderAs[T any](cmd *cobra.Command, view func(T) view) func(T, error) error {
+	return func(v T, err error) error {
+		if err != nil {
+			return err
+		}
+		return render(cmd, view(v))
+	}
+}
+
 // local is the in-process backend, for what only the server's own host may
 // do (a key of the provider itself).
 func (r *Root) local(cmd *cobra.Command) (*admin.Local, error) {
@@ -307,6 +342,17 @@ func printList[T any](cmd *cobra.Command, l listed[T], noun string, headers []st
 		note(cmd, "page %d, %d of %d %s; next: --page %d", l.page, len(l.items), l.total, noun, l.page+1)
 	}
 	return nil
+}
+
+// listAs prints a page a backend answered as printList does, or gives its
+// error: listAs(cmd, bookings, "orders", headers, row)(b.Orders(ctx, f)).
+func listAs[P, T any](cmd *cobra.Command, list func(P) listed[T], noun string, headers []string, row func(T) []string) func(P, error) error {
+	return func(p P, err error) error {
+		if err != nil {
+			return err
+		}
+		return printList(cmd, list(p), noun, headers, row)
+	}
 }
 
 // pageFlags are every list's --page and --page-size (size by default).

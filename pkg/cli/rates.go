@@ -50,20 +50,12 @@ func (r *Root) ratesListCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return r.withBackend(cmd, func(b admin.Backend) error {
 				if strings.TrimSpace(cur) == "" {
-					rates, err := b.Rates(cmd.Context())
-					if err != nil {
-						return err
-					}
-					return render(cmd, rateView(rates))
+					return renderAs(cmd, rateView)(b.Rates(cmd.Context()))
 				}
 				if limit < 1 || limit > 100 {
 					return usageErr(errorf("--limit must be 1–100, got %d", limit))
 				}
-				h, err := b.RateHistory(cmd.Context(), cur, limit)
-				if err != nil {
-					return err
-				}
-				return render(cmd, rateView(h))
+				return renderAs(cmd, rateView)(b.RateHistory(cmd.Context(), cur, limit))
 			})
 		},
 	}

@@ -18,10 +18,7 @@ func (r *Root) superadminCmd() *cobra.Command {
 		Short: "Reset the super admin password of an agency, as the provider (prints a generated password when none is given)",
 		Args:  args(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := requireAgency(agencyID); err != nil {
-				return err
-			}
-			return r.withBackend(cmd, func(b admin.Backend) error {
+			return r.withAgency(cmd, agencyID, func(b admin.Backend) error {
 				generated := password == ""
 				if generated {
 					password = newPassword()
@@ -47,9 +44,8 @@ func (r *Root) superadminCmd() *cobra.Command {
 			})
 		},
 	}
-	reset.Flags().Int64Var(&agencyID, "agency", 0, "agency id (required)")
+	agencyFlag(reset, &agencyID)
 	reset.Flags().StringVar(&password, "password", "", "the new password, 6–15 characters, not a common one (default: generate one)")
-	_ = reset.MarkFlagRequired("agency")
 	return adminNoun("superadmin", "An agency's super admin account", reset)
 }
 

@@ -38,12 +38,8 @@ func (r *Root) trainListCmd() *cobra.Command {
 		Args:  args(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return r.withBackend(cmd, func(b admin.Backend) error {
-				page, err := b.TrainOrders(cmd.Context(), f)
-				if err != nil {
-					return err
-				}
-				return printList(cmd, bookings(page), "orders",
-					[]string{"id", "booking number", "agency", "status", "train", "route", "departs", "class", "passengers", "total", "created"}, trainRowOf)
+				return listAs(cmd, bookings, "orders",
+					[]string{"id", "booking number", "agency", "status", "train", "route", "departs", "class", "passengers", "total", "created"}, trainRowOf)(b.TrainOrders(cmd.Context(), f))
 			})
 		},
 	}
@@ -128,11 +124,7 @@ letters and digits, each number used once.`,
 				if err := confirm(cmd, yes, fmt.Sprintf("%s train order %s (%s %s, %d passengers)?", action, o.BookingNumber, o.Number, o.Status, len(o.Passengers))); err != nil {
 					return err
 				}
-				out, err := b.ConfirmTrainTickets(cmd.Context(), id, req)
-				if err != nil {
-					return err
-				}
-				return render(cmd, trainDetailView(out))
+				return renderAs(cmd, trainDetailView)(b.ConfirmTrainTickets(cmd.Context(), id, req))
 			})
 		},
 	}

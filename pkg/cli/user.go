@@ -29,28 +29,22 @@ func (r *Root) userListCmd() *cobra.Command {
 		Short: "List an agency's users",
 		Args:  args(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := requireAgency(id); err != nil {
-				return err
-			}
-			return r.withBackend(cmd, func(b admin.Backend) error {
-				page, err := b.Users(cmd.Context(), id, f)
-				if err != nil {
-					return err
-				}
-				return printList(cmd, listed[admin.ManagedUser]{data: page, items: page.Items, page: page.Page, pageSize: page.PageSize, total: page.Total}, "users",
+			return r.withAgency(cmd, id, func(b admin.Backend) error {
+				return listAs(cmd, func(page admin.UserPage) listed[admin.ManagedUser] {
+					return listed[admin.ManagedUser]{data: page, items: page.Items, page: page.Page, pageSize: page.PageSize, total: page.Total}
+				}, "users",
 					[]string{"id", "username", "email", "nickname", "roles", "status", "super admin"},
 					func(u admin.ManagedUser) []string {
 						return []string{fmtID(u.ID), u.Username, u.Email, u.Nickname, strings.Join(u.Role, ","), u.Status, yesNo(u.IsSuperAdmin)}
-					})
+					})(b.Users(cmd.Context(), id, f))
 			})
 		},
 	}
-	cmd.Flags().Int64Var(&id, "agency", 0, "agency id (required)")
+	agencyFlag(cmd, &id)
 	cmd.Flags().StringVar(&f.Keyword, "keyword", "", "match username, nickname or email")
 	cmd.Flags().StringVar(&f.Status, "status", "", "active, inactive or testing")
 	cmd.Flags().StringVar(&f.Role, "role", "", "operator, finance or SuperUser")
 	pageFlags(cmd, &f.Page, &f.PageSize, auth.DefaultPageSize, "users")
-	_ = cmd.MarkFlagRequired("agency")
 	return cmd
 }
 
@@ -62,10 +56,7 @@ func (r *Root) userCreateCmd() *cobra.Command {
 		Short: "Create a user in an agency (without --password one is generated and printed once)",
 		Args:  args(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := requireAgency(id); err != nil {
-				return err
-			}
-			return r.withBackend(cmd, func(b admin.Backend) error {
+			return r.withAgency(cmd, id, func(b admin.Backend) error {
 				generated := n.Password == ""
 				if generated {
 					n.Password = newPassword()
@@ -84,8 +75,8 @@ func (r *Root) userCreateCmd() *cobra.Command {
 			})
 		},
 	}
+	agencyFlag(cmd, &id)
 	fl := cmd.Flags()
-	fl.Int64Var(&id, "agency", 0, "agency id (required)")
 	fl.StringVar(&n.Username, "username", "", "login name (required)")
 	fl.StringVar(&n.Email, "email", "", "email (required)")
 	fl.StringVar(&n.Nickname, "nickname", "", "display name")
@@ -93,7 +84,7 @@ func (r *Root) userCreateCmd() *cobra.Command {
 	fl.StringVar(&n.Status, "status", "", "active (default) or testing")
 	fl.StringSliceVar(&n.Role, "role", nil, "role, repeatable: operator, finance, SuperUser (required)")
 	fl.StringVar(&n.Password, "password", "", "password, 6–15 characters, not a common one (default: generate one)")
-	for _, f := range []string{"agency", "username", "email", "role"} {
+	for _, f := range []string{"username", "email", "role"} {
 		_ = cmd.MarkFlagRequired(f)
 	}
 	return cmd
@@ -109,20 +100,11 @@ func (r *Root) userDisableCmd() *cobra.Command {
 			if err := requireAgency(id); err != nil {
 				return err
 			}
-			userID, err := parseID("user id", argv[0])
-			if err != nil {
-				return err
-			}
-			return r.withBackend(cmd, func(b admin.Backend) error {
-				u, err := b.DisableUser(cmd.Context(), id, userID)
-				if err != nil {
-					return err
-				}
-				return render(cmd, userView(u))
+			return r.withID(cmd, "user id", argv[0], func(b admin.Backend, userID int64) error {
+				return renderAs(cmd, userView)(b.DisableUser(cmd.Context(), id, userID))
 			})
 		},
 	}
-	cmd.Flags().Int64Var(&id, "agency", 0, "agency id (required)")
-	_ = cmd.MarkFlagRequired("agency")
+	agencyFlag(cmd, &id)
 	return cmd
 }
