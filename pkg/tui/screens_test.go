@@ -234,11 +234,7 @@ func TestAPIKeyCreateAndRevoke(t *testing.T) {
 // turns to train and group orders.
 func TestOrderSearch(t *testing.T) {
 	e := newEnv(t)
-	id := e.refundRequest(t)
-	v, err := e.b.Order(e.ctx, id)
-	if err != nil {
-		t.Fatal(err)
-	}
+	v := e.refundOrder(t)
 	c := start(t, e.b, Options{})
 	c.press("4")
 	c.waitText("[Flights]", v.BookingNumber)

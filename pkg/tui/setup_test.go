@@ -17,6 +17,7 @@ import (
 	"github.com/voyage/voyage/pkg/app"
 	"github.com/voyage/voyage/pkg/app/apptest"
 	"github.com/voyage/voyage/pkg/demo"
+	"github.com/voyage/voyage/pkg/flight"
 	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/store"
 	"github.com/voyage/voyage/pkg/store/storetest"
@@ -121,6 +122,17 @@ func dec(t *testing.T, s string) decimal.Decimal {
 func (e *env) refundRequest(t *testing.T) int64 {
 	t.Helper()
 	return apptest.RefundRequest(t, e.app)
+}
+
+// refundOrder is a refund request put in the review queue, as the backend
+// shows it.
+func (e *env) refundOrder(t *testing.T) flight.View {
+	t.Helper()
+	v, err := e.b.Order(e.ctx, e.refundRequest(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
 }
 
 // probe wraps the console to keep its latest rendered screen, so that a

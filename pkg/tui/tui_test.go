@@ -288,11 +288,8 @@ func TestNewAPIKey(t *testing.T) {
 
 func TestReviewQueueReject(t *testing.T) {
 	e := newEnv(t)
-	id := e.refundRequest(t)
-	v, err := e.b.Order(e.ctx, id)
-	if err != nil {
-		t.Fatal(err)
-	}
+	v := e.refundOrder(t)
+	id := v.ID
 	if v.Status != flight.RfdReviewing {
 		t.Fatalf("the refund request is %s, want %s", v.Status, flight.RfdReviewing)
 	}
@@ -411,11 +408,8 @@ func TestGroupQueue(t *testing.T) {
 // The review decisions are worded in the console's language, statuses too.
 func TestReviewQuoteInChinese(t *testing.T) {
 	e := newEnv(t)
-	id := e.refundRequest(t)
-	v, err := e.b.Order(e.ctx, id)
-	if err != nil {
-		t.Fatal(err)
-	}
+	v := e.refundOrder(t)
+	id := v.ID
 	c := start(t, e.b, Options{Lang: "zh-cn"})
 	c.press("2")
 	c.waitText(v.BookingNumber)
