@@ -27,7 +27,7 @@ func (r *Root) agencyListCmd() *cobra.Command {
 				return usageErr(errorf("--status must be active or blocked"))
 			}
 			return r.withBackend(cmd, func(b admin.Backend) error {
-				return listAs(cmd, agencies, "agencies", agencyHeaders, agencyRow)(b.Agencies(cmd.Context(), f))
+				return listAs(cmd, pageListed, "agencies", agencyHeaders, agencyRow)(b.Agencies(cmd.Context(), f))
 			})
 		},
 	}
@@ -40,11 +40,6 @@ func (r *Root) agencyListCmd() *cobra.Command {
 	return cmd
 }
 
-// agencies is a page of agencies, listed.
-func agencies(p admin.AgencyPage) listed[agency.Summary] {
-	return listed[agency.Summary]{data: p, items: p.Items, page: p.Page, pageSize: p.PageSize, total: p.Total}
-}
-
 var agencyHeaders = []string{"id", "code", "name", "status", "currency", "balance", "credit limit", "available", "contact email"}
 
 func agencyRow(s agency.Summary) []string {
@@ -52,17 +47,12 @@ func agencyRow(s agency.Summary) []string {
 }
 
 func (r *Root) agencyShowCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:     "show ID",
-		Example: "  voyage agency show 222\n  voyage agency show 222 -o json",
-		Short:   "Show an agency: profile, wallet (balance, credit limit, available), settings and API keys",
-		Args:    args(cobra.ExactArgs(1)),
-		RunE: func(cmd *cobra.Command, argv []string) error {
-			return r.withID(cmd, "agency id", argv[0], func(b admin.Backend, id int64) error {
-				return renderAs(cmd, detailView)(b.Agency(cmd.Context(), id))
-			})
-		},
-	}
+	cmd := r.idVerb("show ID", "Show an agency: profile, wallet (balance, credit limit, available), settings and API keys", "agency id",
+		func(cmd *cobra.Command, b admin.Backend, id int64) error {
+			return renderAs(cmd, detailView)(b.Agency(cmd.Context(), id))
+		})
+	cmd.Example = "  voyage agency show 222\n  voyage agency show 222 -o json"
+	return cmd
 }
 
 func detailView(d agency.Detail) view {
@@ -182,22 +172,17 @@ func (r *Root) agencyCreateCmd() *cobra.Command {
 
 func (r *Root) agencyUpdateCmd() *cobra.Command {
 	var pf profileFlags
-	cmd := &cobra.Command{
-		Use:   "update ID [--name N] [--alias A] [--address A] [--contact-name N] [--contact-email E] [--contact-phone P] ...",
-		Short: "Change an agency's profile; what is not given stays as it is",
-		Args:  args(cobra.ExactArgs(1)),
-		RunE: func(cmd *cobra.Command, argv []string) error {
-			return r.withID(cmd, "agency id", argv[0], func(b admin.Backend, id int64) error {
-				cur, err := b.Agency(cmd.Context(), id)
-				if err != nil {
-					return err
-				}
-				p := cur.Profile
-				pf.overlay(cmd, &p)
-				return renderAs(cmd, detailView)(b.UpdateAgency(cmd.Context(), id, p))
-			})
-		},
-	}
+	cmd := r.idVerb("update ID [--name N] [--alias A] [--address A] [--contact-name N] [--contact-email E] [--contact-phone P] ...",
+		"Change an agency's profile; what is not given stays as it is", "agency id",
+		func(cmd *cobra.Command, b admin.Backend, id int64) error {
+			cur, err := b.Agency(cmd.Context(), id)
+			if err != nil {
+				return err
+			}
+			p := cur.Profile
+			pf.overlay(cmd, &p)
+			return renderAs(cmd, detailView)(b.UpdateAgency(cmd.Context(), id, p))
+		})
 	pf.register(cmd)
 	return cmd
 }
@@ -207,17 +192,10 @@ func (r *Root) agencyStatusCmd(verb, status string) *cobra.Command {
 	if status == agency.StatusActive {
 		short = "Unblock an agency"
 	}
-	return &cobra.Command{
-		Use:   verb + " ID",
-		Short: short,
-		Args:  args(cobra.ExactArgs(1)),
-		RunE: func(cmd *cobra.Command, argv []string) error {
-			return r.withID(cmd, "agency id", argv[0], func(b admin.Backend, id int64) error {
-				return renderAs(cmd, func(ag agency.Detail) view {
-					return view{Data: map[string]any{"id": ag.ID, "name": ag.Name, "status": ag.Status},
-						Rows: [][]string{{"ID", fmtID(ag.ID)}, {"Name", ag.Name}, {"Status", ag.Status}}, KeyValue: true}
-				})(b.SetAgencyStatus(cmd.Context(), id, status))
-			})
-		},
-	}
+	return r.idVerb(verb+" ID", short, "agency id", func(cmd *cobra.Command, b admin.Backend, id int64) error {
+		return renderAs(cmd, func(ag agency.Detail) view {
+			return view{Data: map[string]any{"id": ag.ID, "name": ag.Name, "status": ag.Status},
+				Rows: [][]string{{"ID", fmtID(ag.ID)}, {"Name", ag.Name}, {"Status", ag.Status}}, KeyValue: true}
+		})(b.SetAgencyStatus(cmd.Context(), id, status))
+	})
 }

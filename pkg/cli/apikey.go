@@ -73,30 +73,22 @@ func (r *Root) apikeyCreateCmd() *cobra.Command {
 
 func (r *Root) apikeyListCmd() *cobra.Command {
 	var id int64
-	cmd := &cobra.Command{
-		Use:   "list --agency ID",
-		Short: "List an agency's API keys (their prefixes, never the keys), newest first",
-		Args:  args(cobra.NoArgs),
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return r.withAgency(cmd, id, func(b admin.Backend) error {
-				keys, err := b.APIKeys(cmd.Context(), id)
-				if err != nil {
-					return err
-				}
-				if keys == nil {
-					keys = []auth.APIKey{}
-				}
-				v := view{Data: keys, Headers: []string{"id", "name", "prefix", "roles", "created", "last used", "revoked"}}
-				for _, k := range keys {
-					v.Rows = append(v.Rows, []string{fmtID(k.ID), k.Name, k.Prefix, strings.Join(k.Roles, ","), fmtTime(k.CreatedAt),
-						fmtTimePtr(k.LastUsedAt), fmtTimePtr(k.RevokedAt)})
-				}
-				return render(cmd, v)
-			})
-		},
-	}
-	agencyFlag(cmd, &id)
-	return cmd
+	return r.agencyVerb("list --agency ID", "List an agency's API keys (their prefixes, never the keys), newest first", &id,
+		func(cmd *cobra.Command, b admin.Backend) error {
+			keys, err := b.APIKeys(cmd.Context(), id)
+			if err != nil {
+				return err
+			}
+			if keys == nil {
+				keys = []auth.APIKey{}
+			}
+			v := view{Data: keys, Headers: []string{"id", "name", "prefix", "roles", "created", "last used", "revoked"}}
+			for _, k := range keys {
+				v.Rows = append(v.Rows, []string{fmtID(k.ID), k.Name, k.Prefix, strings.Join(k.Roles, ","), fmtTime(k.CreatedAt),
+					fmtTimePtr(k.LastUsedAt), fmtTimePtr(k.RevokedAt)})
+			}
+			return render(cmd, v)
+		})
 }
 
 func (r *Root) apikeyRevokeCmd() *cobra.Command {

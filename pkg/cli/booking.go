@@ -13,16 +13,9 @@ import (
 // through get, rendered by detail. The three lines' show commands are this
 // one adapter.
 func showCmd[V any](r *Root, short, what string, get func(admin.Backend, context.Context, int64) (V, error), detail func(V) view) *cobra.Command {
-	return &cobra.Command{
-		Use:   "show ID",
-		Short: short,
-		Args:  args(cobra.ExactArgs(1)),
-		RunE: func(cmd *cobra.Command, argv []string) error {
-			return r.withID(cmd, what, argv[0], func(b admin.Backend, id int64) error {
-				return renderAs(cmd, detail)(get(b, cmd.Context(), id))
-			})
-		},
-	}
+	return r.idVerb("show ID", short, what, func(cmd *cobra.Command, b admin.Backend, id int64) error {
+		return renderAs(cmd, detail)(get(b, cmd.Context(), id))
+	})
 }
 
 // actionList is a booking's actions open now, as a detail view lists them.

@@ -31,64 +31,58 @@ func (r *Root) creditSetCmd() *cobra.Command {
 	var limit, unit string
 	var period int
 	var dryRun, yes bool
-	cmd := &cobra.Command{
-		Use:   "set --agency ID --limit AMOUNT [--period N --unit day|week|month|year] [--dry-run] [--yes]",
-		Short: "Set an agency's credit limit (in its settlement currency) and credit period",
-		Long: "Set an agency's credit limit, in its settlement currency, and its credit period;\n" +
-			"the period stays as it is unless --period or --unit is given. Asks for\n" +
-			"confirmation at a terminal unless --yes; --dry-run only shows what would change.",
-		Example: `  # see what a limit of 50,000 would change, then set it
+	cmd := r.agencyVerb("set --agency ID --limit AMOUNT [--period N --unit day|week|month|year] [--dry-run] [--yes]",
+		"Set an agency's credit limit (in its settlement currency) and credit period", &id,
+		func(cmd *cobra.Command, b admin.Backend) error {
+			ctx := cmd.Context()
+			ag, err := b.Agency(ctx, id)
+			if err != nil {
+				return err
+			}
+			req := agency.CreditRequest{CreditLimit: limit, CreditPeriod: ag.CreditPeriod, CreditPeriodUnit: ag.CreditPeriodUnit}
+			if cmd.Flags().Changed("period") {
+				req.CreditPeriod = period
+			}
+			if cmd.Flags().Changed("unit") {
+				req.CreditPeriodUnit = unit
+			}
+			// The dry run makes the checks the real run does.
+			p, err := b.PreviewCredit(ctx, id, req)
+			if err != nil {
+				return err
+			}
+			req.CreditPeriodUnit = p.PeriodUnit
+			plan := creditPlan{DryRun: dryRun, CreditPlan: p}
+			if dryRun {
+				if err := render(cmd, creditPlanView(plan)); err != nil {
+					return err
+				}
+				note(cmd, "dry run: nothing was changed")
+				return nil
+			}
+			q := fmt.Sprintf("Set the credit limit of %s (%d) from %s to %s %s?", p.Agency, p.AgencyID, p.CreditLimit, p.NewCreditLimit, p.Currency)
+			if err := confirm(cmd, yes, q); err != nil {
+				return err
+			}
+			sum, err := b.SetCredit(ctx, id, req)
+			if err != nil {
+				return err
+			}
+			return render(cmd, view{Data: sum, KeyValue: true, Rows: [][]string{
+				{"ID", fmtID(sum.ID)}, {"Name", sum.Name}, {"Currency", sum.Currency}, {"Balance", sum.Balance},
+				{"Credit limit", sum.CreditLimit}, {"Available", sum.Available},
+				{"Credit period", strconv.Itoa(req.CreditPeriod) + " " + req.CreditPeriodUnit}}})
+		})
+	cmd.Long = "Set an agency's credit limit, in its settlement currency, and its credit period;\n" +
+		"the period stays as it is unless --period or --unit is given. Asks for\n" +
+		"confirmation at a terminal unless --yes; --dry-run only shows what would change."
+	cmd.Example = `  # see what a limit of 50,000 would change, then set it
   voyage credit set --agency 222 --limit 50000 --dry-run
   voyage credit set --agency 222 --limit 50000 --yes
 
   # a 30-day credit period as well
-  voyage credit set --agency 222 --limit 50000 --period 30 --unit day --yes`,
-		Annotations: map[string]string{"fields": "creditLimit=limit,creditPeriod=period,creditPeriodUnit=unit"},
-		Args:        args(cobra.NoArgs),
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return r.withAgency(cmd, id, func(b admin.Backend) error {
-				ctx := cmd.Context()
-				ag, err := b.Agency(ctx, id)
-				if err != nil {
-					return err
-				}
-				req := agency.CreditRequest{CreditLimit: limit, CreditPeriod: ag.CreditPeriod, CreditPeriodUnit: ag.CreditPeriodUnit}
-				if cmd.Flags().Changed("period") {
-					req.CreditPeriod = period
-				}
-				if cmd.Flags().Changed("unit") {
-					req.CreditPeriodUnit = unit
-				}
-				// The dry run makes the checks the real run does.
-				p, err := b.PreviewCredit(ctx, id, req)
-				if err != nil {
-					return err
-				}
-				req.CreditPeriodUnit = p.PeriodUnit
-				plan := creditPlan{DryRun: dryRun, CreditPlan: p}
-				if dryRun {
-					if err := render(cmd, creditPlanView(plan)); err != nil {
-						return err
-					}
-					note(cmd, "dry run: nothing was changed")
-					return nil
-				}
-				q := fmt.Sprintf("Set the credit limit of %s (%d) from %s to %s %s?", p.Agency, p.AgencyID, p.CreditLimit, p.NewCreditLimit, p.Currency)
-				if err := confirm(cmd, yes, q); err != nil {
-					return err
-				}
-				sum, err := b.SetCredit(ctx, id, req)
-				if err != nil {
-					return err
-				}
-				return render(cmd, view{Data: sum, KeyValue: true, Rows: [][]string{
-					{"ID", fmtID(sum.ID)}, {"Name", sum.Name}, {"Currency", sum.Currency}, {"Balance", sum.Balance},
-					{"Credit limit", sum.CreditLimit}, {"Available", sum.Available},
-					{"Credit period", strconv.Itoa(req.CreditPeriod) + " " + req.CreditPeriodUnit}}})
-			})
-		},
-	}
-	agencyFlag(cmd, &id)
+  voyage credit set --agency 222 --limit 50000 --period 30 --unit day --yes`
+	cmd.Annotations = map[string]string{"fields": "creditLimit=limit,creditPeriod=period,creditPeriodUnit=unit"}
 	fl := cmd.Flags()
 	fl.StringVar(&limit, "limit", "", "the new credit limit, in the agency's settlement currency (required)")
 	fl.IntVar(&period, "period", 0, "credit period length, 0–366")

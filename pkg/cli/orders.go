@@ -25,17 +25,12 @@ func orderRowOf(o flight.View) []string {
 
 func (r *Root) ordersListCmd() *cobra.Command {
 	var f flight.Filter
-	cmd := &cobra.Command{
-		Use:   "list [--agency ID] [--status S]... [--group G] [--type T] [--keyword K] [--page N] [--page-size N]",
-		Short: "List flight orders, newest first (--group reviewing is the post-sale review queue)",
-		Args:  args(cobra.NoArgs),
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return r.withBackend(cmd, func(b admin.Backend) error {
-				return listAs(cmd, bookings, "orders",
-					[]string{"id", "booking number", "agency", "type", "status", "pnr", "flights", "route", "total", "created"}, orderRowOf)(b.Orders(cmd.Context(), f))
-			})
-		},
-	}
+	cmd := r.verb("list [--agency ID] [--status S]... [--group G] [--type T] [--keyword K] [--page N] [--page-size N]",
+		"List flight orders, newest first (--group reviewing is the post-sale review queue)", cobra.NoArgs,
+		func(cmd *cobra.Command, _ []string, b admin.Backend) error {
+			return listAs(cmd, bookings, "orders",
+				[]string{"id", "booking number", "agency", "type", "status", "pnr", "flights", "route", "total", "created"}, orderRowOf)(b.Orders(cmd.Context(), f))
+		})
 	cmd.Flags().Int64Var(&f.AgencyID, "agency", 0, "only this agency's orders")
 	cmd.Flags().StringSliceVar(&f.Statuses, "status", nil, "statuses (repeat or comma-separate)")
 	cmd.Flags().StringVar(&f.Group, "group", "", "pending group: to_be_paid, reviewing, proceeding, pending-confirm, refunding")

@@ -327,6 +327,11 @@ func bookings[V any](p booking.Page[V]) listed[V] {
 	return listed[V]{data: p, items: p.Items, page: p.Page, pageSize: p.PageSize, total: p.Total}
 }
 
+// pageListed is one page of an admin list, listed.
+func pageListed[T any](p admin.Page[T]) listed[T] {
+	return listed[T]{data: p, items: p.Items, page: p.Page, pageSize: p.PageSize, total: p.Total}
+}
+
 // printList prints a page of a list, every list alike: a table of headers
 // and a row of each item, then, when more pages follow, a note on how to
 // ask for the next (noun names the items).

@@ -33,7 +33,7 @@ func TestAgencyListGolden(t *testing.T) {
 	cmd.Flags().StringP("output", "o", FormatTable, "")
 	var out bytes.Buffer
 	cmd.SetOut(&out)
-	if err := printList(cmd, agencies(page), "agencies", agencyHeaders, agencyRow); err != nil {
+	if err := printList(cmd, pageListed(page), "agencies", agencyHeaders, agencyRow); err != nil {
 		t.Fatal(err)
 	}
 	golden := filepath.Join("testdata", "agency_list_zh.golden")

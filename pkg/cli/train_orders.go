@@ -32,17 +32,12 @@ func trainRowOf(o train.View) []string {
 
 func (r *Root) trainListCmd() *cobra.Command {
 	var f train.Filter
-	cmd := &cobra.Command{
-		Use:   "list [--agency ID] [--status S]... [--keyword K] [--page N] [--page-size N]",
-		Short: "List train orders, newest first (--status proceeding: paid orders waiting for tickets)",
-		Args:  args(cobra.NoArgs),
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return r.withBackend(cmd, func(b admin.Backend) error {
-				return listAs(cmd, bookings, "orders",
-					[]string{"id", "booking number", "agency", "status", "train", "route", "departs", "class", "passengers", "total", "created"}, trainRowOf)(b.TrainOrders(cmd.Context(), f))
-			})
-		},
-	}
+	cmd := r.verb("list [--agency ID] [--status S]... [--keyword K] [--page N] [--page-size N]",
+		"List train orders, newest first (--status proceeding: paid orders waiting for tickets)", cobra.NoArgs,
+		func(cmd *cobra.Command, _ []string, b admin.Backend) error {
+			return listAs(cmd, bookings, "orders",
+				[]string{"id", "booking number", "agency", "status", "train", "route", "departs", "class", "passengers", "total", "created"}, trainRowOf)(b.TrainOrders(cmd.Context(), f))
+		})
 	cmd.Flags().Int64Var(&f.AgencyID, "agency", 0, "only this agency's orders")
 	cmd.Flags().StringSliceVar(&f.Statuses, "status", nil, "statuses (repeat or comma-separate)")
 	cmd.Flags().StringVar(&f.Keyword, "keyword", "", "booking, train or ticket number, surname or document number")

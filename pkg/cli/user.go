@@ -24,23 +24,14 @@ func userView(u admin.ManagedUser) view {
 func (r *Root) userListCmd() *cobra.Command {
 	var id int64
 	var f auth.UserFilter
-	cmd := &cobra.Command{
-		Use:   "list --agency ID [--keyword K] [--status S] [--role R] [--page N] [--page-size N]",
-		Short: "List an agency's users",
-		Args:  args(cobra.NoArgs),
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return r.withAgency(cmd, id, func(b admin.Backend) error {
-				return listAs(cmd, func(page admin.UserPage) listed[admin.ManagedUser] {
-					return listed[admin.ManagedUser]{data: page, items: page.Items, page: page.Page, pageSize: page.PageSize, total: page.Total}
-				}, "users",
-					[]string{"id", "username", "email", "nickname", "roles", "status", "super admin"},
-					func(u admin.ManagedUser) []string {
-						return []string{fmtID(u.ID), u.Username, u.Email, u.Nickname, strings.Join(u.Role, ","), u.Status, yesNo(u.IsSuperAdmin)}
-					})(b.Users(cmd.Context(), id, f))
-			})
-		},
-	}
-	agencyFlag(cmd, &id)
+	cmd := r.agencyVerb("list --agency ID [--keyword K] [--status S] [--role R] [--page N] [--page-size N]", "List an agency's users", &id,
+		func(cmd *cobra.Command, b admin.Backend) error {
+			return listAs(cmd, pageListed, "users",
+				[]string{"id", "username", "email", "nickname", "roles", "status", "super admin"},
+				func(u admin.ManagedUser) []string {
+					return []string{fmtID(u.ID), u.Username, u.Email, u.Nickname, strings.Join(u.Role, ","), u.Status, yesNo(u.IsSuperAdmin)}
+				})(b.Users(cmd.Context(), id, f))
+		})
 	cmd.Flags().StringVar(&f.Keyword, "keyword", "", "match username, nickname or email")
 	cmd.Flags().StringVar(&f.Status, "status", "", "active, inactive or testing")
 	cmd.Flags().StringVar(&f.Role, "role", "", "operator, finance or SuperUser")
@@ -51,31 +42,25 @@ func (r *Root) userListCmd() *cobra.Command {
 func (r *Root) userCreateCmd() *cobra.Command {
 	var id int64
 	var n admin.CreateUserRequest
-	cmd := &cobra.Command{
-		Use:   "create --agency ID --username U --email E --role R [--role R] [--password P]",
-		Short: "Create a user in an agency (without --password one is generated and printed once)",
-		Args:  args(cobra.NoArgs),
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return r.withAgency(cmd, id, func(b admin.Backend) error {
-				generated := n.Password == ""
-				if generated {
-					n.Password = newPassword()
-				}
-				u, err := b.CreateUser(cmd.Context(), id, n)
-				if err != nil {
-					return err
-				}
-				if err := render(cmd, userView(u)); err != nil {
-					return err
-				}
-				if generated {
-					note(cmd, "password of %s: %s (shown only now)", u.Username, n.Password)
-				}
-				return nil
-			})
-		},
-	}
-	agencyFlag(cmd, &id)
+	cmd := r.agencyVerb("create --agency ID --username U --email E --role R [--role R] [--password P]",
+		"Create a user in an agency (without --password one is generated and printed once)", &id,
+		func(cmd *cobra.Command, b admin.Backend) error {
+			generated := n.Password == ""
+			if generated {
+				n.Password = newPassword()
+			}
+			u, err := b.CreateUser(cmd.Context(), id, n)
+			if err != nil {
+				return err
+			}
+			if err := render(cmd, userView(u)); err != nil {
+				return err
+			}
+			if generated {
+				note(cmd, "password of %s: %s (shown only now)", u.Username, n.Password)
+			}
+			return nil
+		})
 	fl := cmd.Flags()
 	fl.StringVar(&n.Username, "username", "", "login name (required)")
 	fl.StringVar(&n.Email, "email", "", "email (required)")

@@ -1,0 +1,50 @@
+package cli
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/voyage/voyage/pkg/admin"
+)
+
+// The admin verbs are built alike: a use line, a short help, positional
+// arguments checked as usage errors, and a run on the command's backend.
+
+// verb is an admin verb that runs on the command's backend.
+func (r *Root) verb(use, short string, pos cobra.PositionalArgs, run func(cmd *cobra.Command, argv []string, b admin.Backend) error) *cobra.Command {
+	return &cobra.Command{
+		Use:   use,
+		Short: short,
+		Args:  args(pos),
+		RunE: func(cmd *cobra.Command, argv []string) error {
+			return r.withBackend(cmd, func(b admin.Backend) error { return run(cmd, argv, b) })
+		},
+	}
+}
+
+// idVerb is an admin verb on the one record its ID argument names (what
+// names it in the error when it is not an id).
+func (r *Root) idVerb(use, short, what string, run func(cmd *cobra.Command, b admin.Backend, id int64) error) *cobra.Command {
+	return &cobra.Command{
+		Use:   use,
+		Short: short,
+		Args:  args(cobra.ExactArgs(1)),
+		RunE: func(cmd *cobra.Command, argv []string) error {
+			return r.withID(cmd, what, argv[0], func(b admin.Backend, id int64) error { return run(cmd, b, id) })
+		},
+	}
+}
+
+// agencyVerb is an admin verb on one agency's data, the one its required
+// --agency flag (id) names.
+func (r *Root) agencyVerb(use, short string, id *int64, run func(cmd *cobra.Command, b admin.Backend) error) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   use,
+		Short: short,
+		Args:  args(cobra.NoArgs),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return r.withAgency(cmd, *id, func(b admin.Backend) error { return run(cmd, b) })
+		},
+	}
+	agencyFlag(cmd, id)
+	return cmd
+}
