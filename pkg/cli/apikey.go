@@ -93,23 +93,12 @@ func (r *Root) apikeyListCmd() *cobra.Command {
 
 func (r *Root) apikeyRevokeCmd() *cobra.Command {
 	var id int64
-	cmd := &cobra.Command{
-		Use:   "revoke --agency ID KEYID",
-		Short: "Revoke an agency's API key at once",
-		Args:  args(cobra.ExactArgs(1)),
-		RunE: func(cmd *cobra.Command, argv []string) error {
-			if err := requireAgency(id); err != nil {
+	return r.agencyItemVerb("revoke --agency ID KEYID", "Revoke an agency's API key at once", "key id", &id,
+		func(cmd *cobra.Command, b admin.Backend, keyID int64) error {
+			if err := b.RevokeAPIKey(cmd.Context(), id, keyID); err != nil {
 				return err
 			}
-			return r.withID(cmd, "key id", argv[0], func(b admin.Backend, keyID int64) error {
-				if err := b.RevokeAPIKey(cmd.Context(), id, keyID); err != nil {
-					return err
-				}
-				return render(cmd, view{Data: map[string]any{"id": keyID, "agencyId": id, "revoked": true}, KeyValue: true,
-					Rows: [][]string{{"Key", fmtID(keyID)}, {"Agency", fmtID(id)}, {"Revoked", "yes"}}})
-			})
-		},
-	}
-	agencyFlag(cmd, &id)
-	return cmd
+			return render(cmd, view{Data: map[string]any{"id": keyID, "agencyId": id, "revoked": true}, KeyValue: true,
+				Rows: [][]string{{"Key", fmtID(keyID)}, {"Agency", fmtID(id)}, {"Revoked", "yes"}}})
+		})
 }

@@ -18,6 +18,13 @@ func showCmd[V any](r *Root, short, what string, get func(admin.Backend, context
 	})
 }
 
+// orderFlags are the order lists' --agency, --status and paging flags.
+func orderFlags(cmd *cobra.Command, agencyID *int64, statuses *[]string, page, pageSize *int) {
+	cmd.Flags().Int64Var(agencyID, "agency", 0, "only this agency's orders")
+	cmd.Flags().StringSliceVar(statuses, "status", nil, "statuses (repeat or comma-separate)")
+	pageFlags(cmd, page, pageSize, 20, "orders")
+}
+
 // actionList is a booking's actions open now, as a detail view lists them.
 func actionList[A ~string](actions []A) string {
 	out := make([]string, len(actions))

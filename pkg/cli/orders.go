@@ -31,12 +31,10 @@ func (r *Root) ordersListCmd() *cobra.Command {
 			return listAs(cmd, bookings, "orders",
 				[]string{"id", "booking number", "agency", "type", "status", "pnr", "flights", "route", "total", "created"}, orderRowOf)(b.Orders(cmd.Context(), f))
 		})
-	cmd.Flags().Int64Var(&f.AgencyID, "agency", 0, "only this agency's orders")
-	cmd.Flags().StringSliceVar(&f.Statuses, "status", nil, "statuses (repeat or comma-separate)")
+	orderFlags(cmd, &f.AgencyID, &f.Statuses, &f.Page, &f.PageSize)
 	cmd.Flags().StringVar(&f.Group, "group", "", "pending group: to_be_paid, reviewing, proceeding, pending-confirm, refunding")
 	cmd.Flags().StringVar(&f.Type, "type", "", "origin, change, refund or void")
 	cmd.Flags().StringVar(&f.Keyword, "keyword", "", "booking number, PNR, ticket or flight number, surname")
-	pageFlags(cmd, &f.Page, &f.PageSize, 20, "orders")
 	return cmd
 }
 

@@ -38,10 +38,8 @@ func (r *Root) trainListCmd() *cobra.Command {
 			return listAs(cmd, bookings, "orders",
 				[]string{"id", "booking number", "agency", "status", "train", "route", "departs", "class", "passengers", "total", "created"}, trainRowOf)(b.TrainOrders(cmd.Context(), f))
 		})
-	cmd.Flags().Int64Var(&f.AgencyID, "agency", 0, "only this agency's orders")
-	cmd.Flags().StringSliceVar(&f.Statuses, "status", nil, "statuses (repeat or comma-separate)")
+	orderFlags(cmd, &f.AgencyID, &f.Statuses, &f.Page, &f.PageSize)
 	cmd.Flags().StringVar(&f.Keyword, "keyword", "", "booking, train or ticket number, surname or document number")
-	pageFlags(cmd, &f.Page, &f.PageSize, 20, "orders")
 	return cmd
 }
 

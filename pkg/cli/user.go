@@ -77,19 +77,8 @@ func (r *Root) userCreateCmd() *cobra.Command {
 
 func (r *Root) userDisableCmd() *cobra.Command {
 	var id int64
-	cmd := &cobra.Command{
-		Use:   "disable --agency ID USERID",
-		Short: "Make a user inactive and end their sessions (not the agency's super admin)",
-		Args:  args(cobra.ExactArgs(1)),
-		RunE: func(cmd *cobra.Command, argv []string) error {
-			if err := requireAgency(id); err != nil {
-				return err
-			}
-			return r.withID(cmd, "user id", argv[0], func(b admin.Backend, userID int64) error {
-				return renderAs(cmd, userView)(b.DisableUser(cmd.Context(), id, userID))
-			})
-		},
-	}
-	agencyFlag(cmd, &id)
-	return cmd
+	return r.agencyItemVerb("disable --agency ID USERID", "Make a user inactive and end their sessions (not the agency's super admin)", "user id", &id,
+		func(cmd *cobra.Command, b admin.Backend, userID int64) error {
+			return renderAs(cmd, userView)(b.DisableUser(cmd.Context(), id, userID))
+		})
 }

@@ -34,6 +34,25 @@ func (r *Root) idVerb(use, short, what string, run func(cmd *cobra.Command, b ad
 	}
 }
 
+// agencyItemVerb is an admin verb on one record of one agency: the agency
+// its required --agency flag (id) names, the record its ID argument (what
+// names it in the error when it is not an id).
+func (r *Root) agencyItemVerb(use, short, what string, id *int64, run func(cmd *cobra.Command, b admin.Backend, itemID int64) error) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   use,
+		Short: short,
+		Args:  args(cobra.ExactArgs(1)),
+		RunE: func(cmd *cobra.Command, argv []string) error {
+			if err := requireAgency(*id); err != nil {
+				return err
+			}
+			return r.withID(cmd, what, argv[0], func(b admin.Backend, itemID int64) error { return run(cmd, b, itemID) })
+		},
+	}
+	agencyFlag(cmd, id)
+	return cmd
+}
+
 // agencyVerb is an admin verb on one agency's data, the one its required
 // --agency flag (id) names.
 func (r *Root) agencyVerb(use, short string, id *int64, run func(cmd *cobra.Command, b admin.Backend) error) *cobra.Command {
