@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/voyage/voyage/pkg/admin"
+	"github.com/voyage/voyage/pkg/booking"
 )
 
 // showCmd is a product line's "show ID": the booking what names, read
@@ -16,6 +17,19 @@ func showCmd[V any](r *Root, short, what string, get func(admin.Backend, context
 	return r.idVerb("show ID", short, what, func(cmd *cobra.Command, b admin.Backend, id int64) error {
 		return renderAs(cmd, detail)(get(b, cmd.Context(), id))
 	})
+}
+
+// listCmd is a product line's "list": the page of bookings get answers
+// for the filter f, a row of headers each, with the filter's --agency,
+// --status and paging flags. The lines' list commands are this one adapter.
+func listCmd[F, V any](r *Root, use, short string, f *F, agencyID *int64, statuses *[]string, page, pageSize *int,
+	get func(admin.Backend, context.Context, F) (booking.Page[V], error), headers []string, row func(V) []string,
+) *cobra.Command {
+	cmd := r.verb(use, short, cobra.NoArgs, func(cmd *cobra.Command, _ []string, b admin.Backend) error {
+		return listAs(cmd, bookings, "orders", headers, row)(get(b, cmd.Context(), *f))
+	})
+	orderFlags(cmd, agencyID, statuses, page, pageSize)
+	return cmd
 }
 
 // orderFlags are the order lists' --agency, --status and paging flags.

@@ -25,13 +25,9 @@ func orderRowOf(o flight.View) []string {
 
 func (r *Root) ordersListCmd() *cobra.Command {
 	var f flight.Filter
-	cmd := r.verb("list [--agency ID] [--status S]... [--group G] [--type T] [--keyword K] [--page N] [--page-size N]",
-		"List flight orders, newest first (--group reviewing is the post-sale review queue)", cobra.NoArgs,
-		func(cmd *cobra.Command, _ []string, b admin.Backend) error {
-			return listAs(cmd, bookings, "orders",
-				[]string{"id", "booking number", "agency", "type", "status", "pnr", "flights", "route", "total", "created"}, orderRowOf)(b.Orders(cmd.Context(), f))
-		})
-	orderFlags(cmd, &f.AgencyID, &f.Statuses, &f.Page, &f.PageSize)
+	cmd := listCmd(r, "list [--agency ID] [--status S]... [--group G] [--type T] [--keyword K] [--page N] [--page-size N]",
+		"List flight orders, newest first (--group reviewing is the post-sale review queue)", &f, &f.AgencyID, &f.Statuses, &f.Page, &f.PageSize,
+		admin.Backend.Orders, []string{"id", "booking number", "agency", "type", "status", "pnr", "flights", "route", "total", "created"}, orderRowOf)
 	cmd.Flags().StringVar(&f.Group, "group", "", "pending group: to_be_paid, reviewing, proceeding, pending-confirm, refunding")
 	cmd.Flags().StringVar(&f.Type, "type", "", "origin, change, refund or void")
 	cmd.Flags().StringVar(&f.Keyword, "keyword", "", "booking number, PNR, ticket or flight number, surname")

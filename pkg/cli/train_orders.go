@@ -32,13 +32,9 @@ func trainRowOf(o train.View) []string {
 
 func (r *Root) trainListCmd() *cobra.Command {
 	var f train.Filter
-	cmd := r.verb("list [--agency ID] [--status S]... [--keyword K] [--page N] [--page-size N]",
-		"List train orders, newest first (--status proceeding: paid orders waiting for tickets)", cobra.NoArgs,
-		func(cmd *cobra.Command, _ []string, b admin.Backend) error {
-			return listAs(cmd, bookings, "orders",
-				[]string{"id", "booking number", "agency", "status", "train", "route", "departs", "class", "passengers", "total", "created"}, trainRowOf)(b.TrainOrders(cmd.Context(), f))
-		})
-	orderFlags(cmd, &f.AgencyID, &f.Statuses, &f.Page, &f.PageSize)
+	cmd := listCmd(r, "list [--agency ID] [--status S]... [--keyword K] [--page N] [--page-size N]",
+		"List train orders, newest first (--status proceeding: paid orders waiting for tickets)", &f, &f.AgencyID, &f.Statuses, &f.Page, &f.PageSize,
+		admin.Backend.TrainOrders, []string{"id", "booking number", "agency", "status", "train", "route", "departs", "class", "passengers", "total", "created"}, trainRowOf)
 	cmd.Flags().StringVar(&f.Keyword, "keyword", "", "booking, train or ticket number, surname or document number")
 	return cmd
 }
