@@ -181,6 +181,14 @@ type console struct {
 	p  *probe
 }
 
+// startOn starts the console on e's backend with the agency name selected.
+func (e *env) startOn(t *testing.T, name string) *console {
+	t.Helper()
+	c := start(t, e.b, Options{})
+	c.selectAgency(name)
+	return c
+}
+
 func start(t *testing.T, b admin.Backend, opts Options) *console {
 	t.Helper()
 	p := newProbe(New(b, opts))

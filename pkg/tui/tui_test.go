@@ -101,8 +101,7 @@ func TestAddFunds(t *testing.T) {
 	e := newEnv(t)
 	before := e.detail(t, "Demo Travel")
 	entries := e.entries(t, "Demo Travel")
-	c := start(t, e.b, Options{})
-	c.selectAgency("Demo Travel")
+	c := e.startOn(t, "Demo Travel")
 
 	c.press("f")
 	c.waitText("Add funds · Demo Travel", "Amount received", "Currency received (optional)  > CNY")
@@ -210,8 +209,7 @@ func TestAddFundsRetryCreditsOnce(t *testing.T) {
 func TestSetCredit(t *testing.T) {
 	e := newEnv(t)
 	before := e.detail(t, "Demo Travel")
-	c := start(t, e.b, Options{})
-	c.selectAgency("Demo Travel")
+	c := e.startOn(t, "Demo Travel")
 
 	// An amount with more decimals than the currency has: the backend says
 	// so (not "enter the credit limit"), nothing changed.
@@ -252,8 +250,7 @@ func TestNewAPIKey(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := start(t, e.b, Options{})
-	c.selectAgency("Blue Sky Travel")
+	c := e.startOn(t, "Blue Sky Travel")
 	c.press("k")
 	c.waitText("New API key · Blue Sky Travel")
 	c.press("booking engine", "enter")
