@@ -25,11 +25,33 @@ const recentEntries = 5
 
 // agencyState is the state of the agencies screen.
 type agencyState struct {
-	list      pagedList[agency.Summary, agencyInfo]
+	list pagedList[agency.Summary, agencyInfo]
+	searchBox
+	searchSeq int
+}
+
+// searchBox is a list's search: the box, whether it has the focus, and the
+// keyword the list is narrowed by.
+type searchBox struct {
 	keyword   string // the search asked for
 	search    textinput.Model
 	searching bool
-	searchSeq int
+}
+
+// view is the search line's left part, the box w cells wide while typing,
+// else the search in force (with how to change it, when edit) or how to
+// start one, in the words <prefix>.searching, .searchEdit and .searchKey.
+func (b *searchBox) view(m *Model, w int, prefix string, edit bool) string {
+	switch {
+	case b.searching:
+		b.search.Width = max(1, w)
+		return b.search.View()
+	case b.keyword != "" && edit:
+		return m.t(prefix+".searching", "keyword", b.keyword) + m.st.Muted.Render("  "+m.t(prefix+".searchEdit"))
+	case b.keyword != "":
+		return m.t(prefix+".searching", "keyword", b.keyword)
+	}
+	return m.st.Muted.Render(m.t(prefix + ".searchKey"))
 }
 
 // agencyInfo is what the detail pane shows of one agency.
@@ -65,7 +87,7 @@ func newAgencyState(searchHint string) agencyState {
 		loadPage:   (*Model).fetchAgencies,
 		fetchSized: fetchAgency,
 	})
-	return agencyState{list: list, search: newSearchInput(searchHint)}
+	return agencyState{list: list, searchBox: searchBox{search: newSearchInput(searchHint)}}
 }
 
 // fetchAgencies asks for a page of agencies under the current search; it
@@ -197,16 +219,7 @@ func (m *Model) agenciesView(w, h int) []string {
 	st := m.st
 	top := func(w int) []string {
 		// The search line, with the page on the right.
-		var search string
-		switch {
-		case s.searching:
-			s.search.Width = max(1, w/2)
-			search = s.search.View()
-		case s.keyword != "":
-			search = m.t("agencies.searching", "keyword", s.keyword) + st.Muted.Render("  "+m.t("agencies.searchEdit"))
-		default:
-			search = st.Muted.Render(m.t("agencies.searchKey"))
-		}
+		search := s.view(m, w/2, "agencies", true)
 		info := m.pageInfo(l.loaded, l.page, l.total, "agencies.count")
 		cols := agencyColumns(w)
 		return []string{spread(search, st.Muted.Render(info), w),

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/voyage/voyage/pkg/admin"
@@ -55,12 +54,10 @@ type orderDetail struct {
 // narrowed by a keyword (booking number, PNR, ticket, flight or train
 // number, passenger surname), with the selected order's detail.
 type ordersState struct {
-	list      pagedList[orderRow, orderDetail]
-	kind      orderKind
-	keyword   string
-	search    textinput.Model
-	searching bool
-	names     map[int64]string
+	list pagedList[orderRow, orderDetail]
+	kind orderKind
+	searchBox
+	names map[int64]string
 }
 
 type orderRowsMsg struct {
@@ -74,7 +71,7 @@ type orderRowsMsg struct {
 }
 
 func newOrdersState(searchHint string) ordersState {
-	return ordersState{search: newSearchInput(searchHint), names: map[int64]string{}, list: newPagedList(listSource[orderRow, orderDetail]{
+	return ordersState{searchBox: searchBox{search: newSearchInput(searchHint)}, names: map[int64]string{}, list: newPagedList(listSource[orderRow, orderDetail]{
 		screen: ordersScreen, what: "orders", item: "order",
 		id:       func(r orderRow) int64 { return r.id },
 		loadPage: (*Model).fetchOrderRows,
@@ -256,17 +253,7 @@ func (m *Model) ordersView(w, h int) []string {
 			}
 			kinds = append(kinds, name)
 		}
-		var search string
-		switch {
-		case s.searching:
-			s.search.Width = max(1, w/3)
-			search = s.search.View()
-		case s.keyword != "":
-			search = m.t("orders.searching", "keyword", s.keyword)
-		default:
-			search = st.Muted.Render(m.t("orders.searchKey"))
-		}
-		left := strings.Join(kinds, " ") + "  " + search
+		left := strings.Join(kinds, " ") + "  " + s.view(m, w/3, "orders", false)
 		return []string{spread(left, st.Muted.Render(m.pageInfo(l.loaded, l.page, l.total, "orders.count")), w),
 			st.Header.Render(row(w, "", m.t("orders.booking"), m.t("orders.agency"), m.t("orders.route"), m.t("orders.status"), m.t("orders.total"), m.t("orders.created")))}
 	}
