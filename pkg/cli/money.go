@@ -20,6 +20,25 @@ func (r *Root) fundsCmd() *cobra.Command {
 	return adminNoun("funds", "Money an agency sent the provider, as the provider", r.fundsAddCmd())
 }
 
+// dryRunNote follows the plan a --dry-run shows.
+const dryRunNote = "dry run: nothing was changed"
+
+// planned shows a change's plan on --dry-run, dryNote after it, or else
+// asks question unless --yes: ok is whether to make the change.
+func planned(cmd *cobra.Command, dryRun, yes bool, plan view, dryNote, question string) (ok bool, err error) {
+	if dryRun {
+		if err := render(cmd, plan); err != nil {
+			return false, err
+		}
+		note(cmd, "%s", dryNote)
+		return false, nil
+	}
+	if err := confirm(cmd, yes, question); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
 // creditPlan is what `credit set --dry-run` prints.
 type creditPlan struct {
 	DryRun bool `json:"dryRun"`
@@ -53,15 +72,8 @@ func (r *Root) creditSetCmd() *cobra.Command {
 			}
 			req.CreditPeriodUnit = p.PeriodUnit
 			plan := creditPlan{DryRun: dryRun, CreditPlan: p}
-			if dryRun {
-				if err := render(cmd, creditPlanView(plan)); err != nil {
-					return err
-				}
-				note(cmd, "dry run: nothing was changed")
-				return nil
-			}
 			q := fmt.Sprintf("Set the credit limit of %s (%d) from %s to %s %s?", p.Agency, p.AgencyID, p.CreditLimit, p.NewCreditLimit, p.Currency)
-			if err := confirm(cmd, yes, q); err != nil {
+			if ok, err := planned(cmd, dryRun, yes, creditPlanView(plan), dryRunNote, q); !ok {
 				return err
 			}
 			sum, err := b.SetCredit(ctx, id, req)
@@ -149,19 +161,12 @@ func (r *Root) fundsAddCmd() *cobra.Command {
 					return err
 				}
 				plan := fundsPlan{DryRun: dryRun, FundsPlan: p}
-				if dryRun {
-					if err := render(cmd, fundsPlanView(plan)); err != nil {
-						return err
-					}
-					if p.KeyUsed {
-						note(cmd, "dry run: nothing was changed; the idempotency key %q is already used: a real run replays it (same figures) or is refused (other figures)", t.IdempotencyKey)
-					} else {
-						note(cmd, "dry run: nothing was changed")
-					}
-					return nil
+				dry := dryRunNote
+				if p.KeyUsed {
+					dry = fmt.Sprintf("dry run: nothing was changed; the idempotency key %q is already used: a real run replays it (same figures) or is refused (other figures)", t.IdempotencyKey)
 				}
 				q := fmt.Sprintf("Credit %s %s to %s (%d), reference %q?", p.Credited, p.Currency, p.Agency, p.AgencyID, p.Reference)
-				if err := confirm(cmd, yes, q); err != nil {
+				if ok, err := planned(cmd, dryRun, yes, fundsPlanView(plan), dry, q); !ok {
 					return err
 				}
 				res, err := b.AddFunds(ctx, id, t)
