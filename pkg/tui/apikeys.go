@@ -121,28 +121,14 @@ func revokeAction(m *Model, a agency.Summary, k auth.APIKey) *action {
 
 func (m *Model) keysView(w, h int) []string {
 	l := &m.ks.list
-	st := m.st
-	// name, prefix, roles, state
-	row := func(w int, mark string, cells ...string) string {
-		return layout(w, column{min: 8}, column{w: 10}, column{w: 20}, column{w: 10}).row(mark, cells...)
+	info := ""
+	if l.loaded {
+		info = m.t("keys.count", "count", l.total)
 	}
-	top := func(w int) []string {
-		info := ""
-		if l.loaded {
-			info = m.t("keys.count", "count", l.total)
-		}
-		return []string{m.scopeLine(w, info),
-			st.Header.Render(row(w, "", m.t("keys.name"), m.t("keys.prefix"), m.t("keys.roles"), m.t("keys.state")))}
-	}
-	rows := func(w, n int) []string {
-		if _, ok := m.scopeAgency(); !ok {
-			return nil
-		}
-		return l.rows(m, w, n, "keys", func(mark string, k auth.APIKey) string {
-			return row(w, mark, k.Name, k.Prefix, m.roles(k.Roles), m.keyState(k))
-		})
-	}
-	return m.paned(w, h, len(l.items), top, rows, m.paneOr(m.keyDetailView))
+	return agencyScreen(m, l, w, h, info, "keys", []string{"name", "prefix", "roles", "state"},
+		func(w int) columns { return layout(w, column{min: 8}, column{w: 10}, column{w: 20}, column{w: 10}) },
+		func(k auth.APIKey) []string { return []string{k.Name, k.Prefix, m.roles(k.Roles), m.keyState(k)} },
+		m.keyDetailView)
 }
 
 func (m *Model) keyState(k auth.APIKey) string {

@@ -89,3 +89,27 @@ func agencyKey[T any](m *Model, l *pagedList[T, T], msg tea.KeyMsg,
 	}
 	return nil, false
 }
+
+// agencyScreen draws an agency's screen (statements, users, API keys) in w
+// cells by h lines: the scope line with info on the right, the header of
+// cols (the words <prefix>.<header>), the rows of the agency in scope, and
+// the form or pane beside or below them.
+func agencyScreen[T any](m *Model, l *pagedList[T, T], w, h int, info, prefix string, headers []string,
+	cols func(w int) columns, cells func(T) []string, pane func(w, h int) []string,
+) []string {
+	top := func(w int) []string {
+		head := make([]string, len(headers))
+		for i, k := range headers {
+			head[i] = m.t(prefix + "." + k)
+		}
+		return []string{m.scopeLine(w, info), m.st.Header.Render(cols(w).row("", head...))}
+	}
+	rows := func(w, n int) []string {
+		if _, ok := m.scopeAgency(); !ok {
+			return nil
+		}
+		c := cols(w)
+		return l.rows(m, w, n, prefix, func(mark string, it T) string { return c.row(mark, cells(it)...) })
+	}
+	return m.paned(w, h, len(l.items), top, rows, m.paneOr(pane))
+}

@@ -191,29 +191,20 @@ func writeExport(ctx context.Context, b admin.Backend, path string, agencyID, st
 
 func (m *Model) statementsView(w, h int) []string {
 	l := &m.sm.list
-	st := m.st
-	// period, opening, closing, change, entries
-	row := func(w int, mark string, cells ...string) string {
+	cols := func(w int) columns {
 		amount := column{w: 12, right: true}
 		if w >= 100 {
 			amount.w = 14
 		}
-		return layout(w, column{min: 10}, amount, amount, amount, column{w: 8, right: true}).row(mark, cells...)
+		return layout(w, column{min: 10}, amount, amount, amount, column{w: 8, right: true})
 	}
-	top := func(w int) []string {
-		return []string{m.scopeLine(w, m.pageInfo(l.loaded, l.page, l.total, "statements.count")),
-			st.Header.Render(row(w, "", m.t("statements.period"), m.t("statements.opening"), m.t("statements.closing"), m.t("statements.change"), m.t("statements.entries")))}
-	}
-	rows := func(w, n int) []string {
-		if _, ok := m.scopeAgency(); !ok {
-			return nil
-		}
-		return l.rows(m, w, n, "statements", func(mark string, s admin.StatementSummary) string {
-			return row(w, mark, s.From+" – "+s.To, s.OpeningBalance.Amount, s.ClosingBalance.Amount,
-				change(s.OpeningBalance.Amount, s.ClosingBalance.Amount), fmt.Sprint(s.EntryCount))
-		})
-	}
-	return m.paned(w, h, len(l.items), top, rows, m.paneOr(m.statementDetailView))
+	return agencyScreen(m, l, w, h, m.pageInfo(l.loaded, l.page, l.total, "statements.count"), "statements",
+		[]string{"period", "opening", "closing", "change", "entries"}, cols,
+		func(s admin.StatementSummary) []string {
+			return []string{s.From + " – " + s.To, s.OpeningBalance.Amount, s.ClosingBalance.Amount,
+				change(s.OpeningBalance.Amount, s.ClosingBalance.Amount), fmt.Sprint(s.EntryCount)}
+		},
+		m.statementDetailView)
 }
 
 // change is closing less opening, signed, in the amounts' decimals.

@@ -84,24 +84,12 @@ func userStatusAction(m *Model, a agency.Summary, u admin.ManagedUser, block boo
 
 func (m *Model) usersView(w, h int) []string {
 	l := &m.us.list
-	st := m.st
-	// name, roles, status, created
-	row := func(w int, mark string, cells ...string) string {
-		return layout(w, column{min: 8}, column{w: 20}, column{w: 10}, column{w: 11}).row(mark, cells...)
-	}
-	top := func(w int) []string {
-		return []string{m.scopeLine(w, m.pageInfo(l.loaded, l.page, l.total, "users.count")),
-			st.Header.Render(row(w, "", m.t("users.username"), m.t("users.roles"), m.t("users.status"), m.t("users.created")))}
-	}
-	rows := func(w, n int) []string {
-		if _, ok := m.scopeAgency(); !ok {
-			return nil
-		}
-		return l.rows(m, w, n, "users", func(mark string, u admin.ManagedUser) string {
-			return row(w, mark, u.Username, m.roles(u.Role), m.t("users.status."+u.Status), u.CreatedAt.UTC().Format("2006-01-02"))
-		})
-	}
-	return m.paned(w, h, len(l.items), top, rows, m.paneOr(m.userDetailView))
+	return agencyScreen(m, l, w, h, m.pageInfo(l.loaded, l.page, l.total, "users.count"), "users", []string{"username", "roles", "status", "created"},
+		func(w int) columns { return layout(w, column{min: 8}, column{w: 20}, column{w: 10}, column{w: 11}) },
+		func(u admin.ManagedUser) []string {
+			return []string{u.Username, m.roles(u.Role), m.t("users.status." + u.Status), u.CreatedAt.UTC().Format("2006-01-02")}
+		},
+		m.userDetailView)
 }
 
 // roles are role names in the console's language.
