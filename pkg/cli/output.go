@@ -215,30 +215,6 @@ func (r *Root) withBackend(cmd *cobra.Command, fn func(b admin.Backend) error) e
 	return commandError(cmd, fn(b))
 }
 
-// withID runs fn on the command's backend with the id argument s (what
-// names it in the error when it is not one).
-func (r *Root) withID(cmd *cobra.Command, what, s string, fn func(b admin.Backend, id int64) error) error {
-	id, err := parseID(what, s)
-	if err != nil {
-		return err
-	}
-	return r.withBackend(cmd, func(b admin.Backend) error { return fn(b, id) })
-}
-
-// withAgency runs fn on the command's backend once --agency (id) is usable.
-func (r *Root) withAgency(cmd *cobra.Command, id int64, fn func(b admin.Backend) error) error {
-	if err := requireAgency(id); err != nil {
-		return err
-	}
-	return r.withBackend(cmd, fn)
-}
-
-// agencyFlag is a command's required --agency ID, checked by withAgency.
-func agencyFlag(cmd *cobra.Command, id *int64) {
-	cmd.Flags().Int64Var(id, "agency", 0, "agency id (required)")
-	_ = cmd.MarkFlagRequired("agency")
-}
-
 // renderAs renders a backend's answer as view makes it, or gives its
 // error: renderAs(cmd, userView)(b.DisableUser(ctx, agency, id)).
 func renderAs[T any](cmd *cobra.Command, view func(T) view) func(T, error) error {

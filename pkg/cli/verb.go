@@ -67,3 +67,27 @@ func (r *Root) agencyVerb(use, short string, id *int64, run func(cmd *cobra.Comm
 	agencyFlag(cmd, id)
 	return cmd
 }
+
+// withID runs fn on the command's backend with the id argument s (what
+// names it in the error when it is not one).
+func (r *Root) withID(cmd *cobra.Command, what, s string, fn func(b admin.Backend, id int64) error) error {
+	id, err := parseID(what, s)
+	if err != nil {
+		return err
+	}
+	return r.withBackend(cmd, func(b admin.Backend) error { return fn(b, id) })
+}
+
+// withAgency runs fn on the command's backend once --agency (id) is usable.
+func (r *Root) withAgency(cmd *cobra.Command, id int64, fn func(b admin.Backend) error) error {
+	if err := requireAgency(id); err != nil {
+		return err
+	}
+	return r.withBackend(cmd, fn)
+}
+
+// agencyFlag is a command's required --agency ID, checked by withAgency.
+func agencyFlag(cmd *cobra.Command, id *int64) {
+	cmd.Flags().Int64Var(id, "agency", 0, "agency id (required)")
+	_ = cmd.MarkFlagRequired("agency")
+}
