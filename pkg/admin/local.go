@@ -126,7 +126,7 @@ func (l *Local) Entries(ctx context.Context, id int64, page, pageSize int) (Wall
 	if err != nil {
 		return WalletEntryPage{}, err
 	}
-	return walletEntriesOf(entries, total, page, pageSize), nil
+	return pageOf(entries, walletEntryOf, total, page, pageSize), nil
 }
 
 func (l *Local) APIKeys(ctx context.Context, id int64) ([]auth.APIKey, error) {
@@ -169,7 +169,7 @@ func (l *Local) Users(ctx context.Context, id int64, f auth.UserFilter) (UserPag
 	if err != nil {
 		return UserPage{}, err
 	}
-	return userPageOf(users, total, f.Page, f.PageSize), nil
+	return pageOf(users, managedUserOf, total, f.Page, f.PageSize), nil
 }
 
 // asSuperAdmin is the principal the provider manages agency id's users
@@ -182,41 +182,37 @@ func (l *Local) asSuperAdmin(ctx context.Context, id int64) (auth.Principal, err
 	return l.App.Auth.ActAsSuperAdmin(ctx, a.ID, auth.Subject{ProxyLevel: a.ProxyLevel, Common: a.Common()}, l.actor.Username)
 }
 
-func (l *Local) CreateUser(ctx context.Context, id int64, req CreateUserRequest) (ManagedUser, error) {
+// asUserAdmin does change to a user of agency id as its super admin, and
+// answers the user as changed.
+func (l *Local) asUserAdmin(ctx context.Context, id int64, change func(actor auth.Principal) (auth.User, error)) (ManagedUser, error) {
 	actor, err := l.asSuperAdmin(ctx, id)
 	if err != nil {
 		return ManagedUser{}, err
 	}
-	u, err := l.App.Auth.CreateUserIn(ctx, actor, req.NewUser(), l.meta)
+	u, err := change(actor)
 	if err != nil {
 		return ManagedUser{}, err
 	}
 	return managedUserOf(u), nil
+}
+
+func (l *Local) CreateUser(ctx context.Context, id int64, req CreateUserRequest) (ManagedUser, error) {
+	return l.asUserAdmin(ctx, id, func(actor auth.Principal) (auth.User, error) {
+		return l.App.Auth.CreateUserIn(ctx, actor, req.NewUser(), l.meta)
+	})
 }
 
 // EnableUser makes an inactive user of agency id active again.
 func (l *Local) EnableUser(ctx context.Context, id, userID int64) (ManagedUser, error) {
-	actor, err := l.asSuperAdmin(ctx, id)
-	if err != nil {
-		return ManagedUser{}, err
-	}
-	u, err := l.App.Auth.SetUserStatus(ctx, actor, userID, auth.StatusActive, l.meta)
-	if err != nil {
-		return ManagedUser{}, err
-	}
-	return managedUserOf(u), nil
+	return l.asUserAdmin(ctx, id, func(actor auth.Principal) (auth.User, error) {
+		return l.App.Auth.SetUserStatus(ctx, actor, userID, auth.StatusActive, l.meta)
+	})
 }
 
 func (l *Local) DisableUser(ctx context.Context, id, userID int64) (ManagedUser, error) {
-	actor, err := l.asSuperAdmin(ctx, id)
-	if err != nil {
-		return ManagedUser{}, err
-	}
-	u, err := l.App.Auth.DeactivateUser(ctx, actor, userID, l.meta)
-	if err != nil {
-		return ManagedUser{}, err
-	}
-	return managedUserOf(u), nil
+	return l.asUserAdmin(ctx, id, func(actor auth.Principal) (auth.User, error) {
+		return l.App.Auth.DeactivateUser(ctx, actor, userID, l.meta)
+	})
 }
 
 func (l *Local) Rates(ctx context.Context) ([]siteinfo.Rate, error) { return l.App.Site.Rates(ctx) }
@@ -261,11 +257,7 @@ func (l *Local) Statements(ctx context.Context, agencyID int64, page, pageSize i
 	if err != nil {
 		return StatementPage{}, err
 	}
-	out := StatementPage{Items: make([]StatementSummary, 0, len(items)), Total: total, Page: page, PageSize: pageSize}
-	for _, i := range items {
-		out.Items = append(out.Items, statementSummaryOf(i))
-	}
-	return out, nil
+	return pageOf(items, statementSummaryOf, total, page, pageSize), nil
 }
 
 func (l *Local) ExportStatement(ctx context.Context, w io.Writer, agencyID, statementID int64, format, lang string) error {

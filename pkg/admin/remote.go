@@ -113,6 +113,13 @@ func (r *Remote) call(ctx context.Context, method, path string, q url.Values, bo
 	return nil
 }
 
+// answer is what r.call answers, decoded as a T.
+func answer[T any](ctx context.Context, r *Remote, method, path string, q url.Values, body any, hdr http.Header) (T, error) {
+	var out T
+	err := r.call(ctx, method, path, q, body, hdr, &out)
+	return out, err
+}
+
 func apiError(status, code int, message string, data json.RawMessage) error {
 	e := &Error{Code: code, Status: status, Message: message}
 	var v struct {
@@ -197,38 +204,31 @@ func (r *Remote) Agencies(ctx context.Context, f agency.ListFilter) (AgencyPage,
 	if f.Status != "" {
 		q.Set("status", f.Status)
 	}
-	var out AgencyPage
-	return out, r.call(ctx, http.MethodGet, "/base/v2/agencies", q, nil, nil, &out)
+	return answer[AgencyPage](ctx, r, http.MethodGet, "/base/v2/agencies", q, nil, nil)
 }
 
 func (r *Remote) Agency(ctx context.Context, id int64) (agency.Detail, error) {
-	var out agency.Detail
-	return out, r.call(ctx, http.MethodGet, idPath("/base/v2/agencies/%d", id), nil, nil, nil, &out)
+	return answer[agency.Detail](ctx, r, http.MethodGet, idPath("/base/v2/agencies/%d", id), nil, nil, nil)
 }
 
 func (r *Remote) CreateAgency(ctx context.Context, req agency.CreateRequest) (agency.Detail, error) {
-	var out agency.Detail
-	return out, r.call(ctx, http.MethodPost, "/base/v2/agencies", nil, req, nil, &out)
+	return answer[agency.Detail](ctx, r, http.MethodPost, "/base/v2/agencies", nil, req, nil)
 }
 
 func (r *Remote) UpdateAgency(ctx context.Context, id int64, p agency.Profile) (agency.Detail, error) {
-	var out agency.Detail
-	return out, r.call(ctx, http.MethodPut, idPath("/base/v2/agencies/%d", id), nil, p, nil, &out)
+	return answer[agency.Detail](ctx, r, http.MethodPut, idPath("/base/v2/agencies/%d", id), nil, p, nil)
 }
 
 func (r *Remote) SetAgencyStatus(ctx context.Context, id int64, status string) (agency.Detail, error) {
-	var out agency.Detail
-	return out, r.call(ctx, http.MethodPut, idPath("/base/v2/agencies/%d/status", id), nil, map[string]string{"status": status}, nil, &out)
+	return answer[agency.Detail](ctx, r, http.MethodPut, idPath("/base/v2/agencies/%d/status", id), nil, map[string]string{"status": status}, nil)
 }
 
 func (r *Remote) PreviewCredit(ctx context.Context, id int64, req agency.CreditRequest) (agency.CreditPlan, error) {
-	var out agency.CreditPlan
-	return out, r.call(ctx, http.MethodPost, idPath("/base/v2/agencies/%d/credit/preview", id), nil, req, nil, &out)
+	return answer[agency.CreditPlan](ctx, r, http.MethodPost, idPath("/base/v2/agencies/%d/credit/preview", id), nil, req, nil)
 }
 
 func (r *Remote) SetCredit(ctx context.Context, id int64, req agency.CreditRequest) (agency.Summary, error) {
-	var out agency.Summary
-	return out, r.call(ctx, http.MethodPut, idPath("/base/v2/agencies/%d/credit", id), nil, req, nil, &out)
+	return answer[agency.Summary](ctx, r, http.MethodPut, idPath("/base/v2/agencies/%d/credit", id), nil, req, nil)
 }
 
 func idempotency(key string) http.Header {
@@ -236,28 +236,23 @@ func idempotency(key string) http.Header {
 }
 
 func (r *Remote) PreviewFunds(ctx context.Context, id int64, t ledger.TopUp) (agency.FundsPlan, error) {
-	var out agency.FundsPlan
-	return out, r.call(ctx, http.MethodPost, idPath("/base/v2/agencies/%d/balance/preview", id), nil, t, idempotency(t.IdempotencyKey), &out)
+	return answer[agency.FundsPlan](ctx, r, http.MethodPost, idPath("/base/v2/agencies/%d/balance/preview", id), nil, t, idempotency(t.IdempotencyKey))
 }
 
 func (r *Remote) AddFunds(ctx context.Context, id int64, t ledger.TopUp) (ledger.TopUpResult, error) {
-	var out ledger.TopUpResult
-	return out, r.call(ctx, http.MethodPost, idPath("/base/v2/agencies/%d/balance", id), nil, t, idempotency(t.IdempotencyKey), &out)
+	return answer[ledger.TopUpResult](ctx, r, http.MethodPost, idPath("/base/v2/agencies/%d/balance", id), nil, t, idempotency(t.IdempotencyKey))
 }
 
 func (r *Remote) Entries(ctx context.Context, id int64, page, pageSize int) (WalletEntryPage, error) {
-	var out WalletEntryPage
-	return out, r.call(ctx, http.MethodGet, idPath("/base/v2/agencies/%d/wallet/entries", id), paging(url.Values{}, page, pageSize), nil, nil, &out)
+	return answer[WalletEntryPage](ctx, r, http.MethodGet, idPath("/base/v2/agencies/%d/wallet/entries", id), paging(url.Values{}, page, pageSize), nil, nil)
 }
 
 func (r *Remote) APIKeys(ctx context.Context, id int64) ([]auth.APIKey, error) {
-	var out []auth.APIKey
-	return out, r.call(ctx, http.MethodGet, idPath("/base/v2/agencies/%d/apikeys", id), nil, nil, nil, &out)
+	return answer[[]auth.APIKey](ctx, r, http.MethodGet, idPath("/base/v2/agencies/%d/apikeys", id), nil, nil, nil)
 }
 
 func (r *Remote) CreateAPIKey(ctx context.Context, id int64, name string, roles []string) (auth.NewAPIKey, error) {
-	var out auth.NewAPIKey
-	return out, r.call(ctx, http.MethodPost, idPath("/base/v2/agencies/%d/apikey", id), nil, apiKeyRequest{Name: name, Roles: roles}, nil, &out)
+	return answer[auth.NewAPIKey](ctx, r, http.MethodPost, idPath("/base/v2/agencies/%d/apikey", id), nil, apiKeyRequest{Name: name, Roles: roles}, nil)
 }
 
 func (r *Remote) RevokeAPIKey(ctx context.Context, id, keyID int64) error {
@@ -275,13 +270,11 @@ func (r *Remote) Users(ctx context.Context, id int64, f auth.UserFilter) (UserPa
 			q.Set(k, v)
 		}
 	}
-	var out UserPage
-	return out, r.call(ctx, http.MethodGet, idPath("/base/v2/agencies/%d/users", id), q, nil, nil, &out)
+	return answer[UserPage](ctx, r, http.MethodGet, idPath("/base/v2/agencies/%d/users", id), q, nil, nil)
 }
 
 func (r *Remote) CreateUser(ctx context.Context, id int64, req CreateUserRequest) (ManagedUser, error) {
-	var out ManagedUser
-	return out, r.call(ctx, http.MethodPost, idPath("/base/v2/agencies/%d/users", id), nil, req, nil, &out)
+	return answer[ManagedUser](ctx, r, http.MethodPost, idPath("/base/v2/agencies/%d/users", id), nil, req, nil)
 }
 
 // EnableUser is not in the agency API: it has no route that makes a
@@ -292,19 +285,16 @@ func (r *Remote) EnableUser(context.Context, int64, int64) (ManagedUser, error) 
 }
 
 func (r *Remote) DisableUser(ctx context.Context, id, userID int64) (ManagedUser, error) {
-	var out ManagedUser
-	return out, r.call(ctx, http.MethodPost, idPath("/base/v2/agencies/%d/users/%d/deactivate", id, userID), nil, nil, nil, &out)
+	return answer[ManagedUser](ctx, r, http.MethodPost, idPath("/base/v2/agencies/%d/users/%d/deactivate", id, userID), nil, nil, nil)
 }
 
 func (r *Remote) Rates(ctx context.Context) ([]siteinfo.Rate, error) {
-	var out []siteinfo.Rate
-	return out, r.call(ctx, http.MethodGet, "/base/v2/exchangeRates", nil, nil, nil, &out)
+	return answer[[]siteinfo.Rate](ctx, r, http.MethodGet, "/base/v2/exchangeRates", nil, nil, nil)
 }
 
 func (r *Remote) RateHistory(ctx context.Context, currency string, limit int) ([]siteinfo.Rate, error) {
-	var out []siteinfo.Rate
 	q := url.Values{"currency": {currency}, "limit": {strconv.Itoa(limit)}}
-	return out, r.call(ctx, http.MethodGet, "/base/v2/exchangeRates", q, nil, nil, &out)
+	return answer[[]siteinfo.Rate](ctx, r, http.MethodGet, "/base/v2/exchangeRates", q, nil, nil)
 }
 
 func (r *Remote) SetRate(ctx context.Context, currency, rate string) ([]siteinfo.Rate, error) {
@@ -312,19 +302,16 @@ func (r *Remote) SetRate(ctx context.Context, currency, rate string) ([]siteinfo
 	if err != nil {
 		return nil, err
 	}
-	var out []siteinfo.Rate
-	return out, r.call(ctx, http.MethodPut, "/base/v2/exchangeRates/"+url.PathEscape(cur), nil, map[string]string{"rate": strings.TrimSpace(rate)}, nil, &out)
+	return answer[[]siteinfo.Rate](ctx, r, http.MethodPut, "/base/v2/exchangeRates/"+url.PathEscape(cur), nil, map[string]string{"rate": strings.TrimSpace(rate)}, nil)
 }
 
 func (r *Remote) CreateStatement(ctx context.Context, agencyID int64, from, to string) (StatementDetail, error) {
-	var out StatementDetail
-	return out, r.call(ctx, http.MethodPost, "/base/v2/sub/statements", nil, statementRequest{AgencyID: agencyID, From: from, To: to}, nil, &out)
+	return answer[StatementDetail](ctx, r, http.MethodPost, "/base/v2/sub/statements", nil, statementRequest{AgencyID: agencyID, From: from, To: to}, nil)
 }
 
 func (r *Remote) Statements(ctx context.Context, agencyID int64, page, pageSize int) (StatementPage, error) {
 	q := paging(url.Values{"agencyId": {strconv.FormatInt(agencyID, 10)}}, page, pageSize)
-	var out StatementPage
-	return out, r.call(ctx, http.MethodGet, "/base/v2/sub/statements", q, nil, nil, &out)
+	return answer[StatementPage](ctx, r, http.MethodGet, "/base/v2/sub/statements", q, nil, nil)
 }
 
 func (r *Remote) ExportStatement(ctx context.Context, w io.Writer, agencyID, statementID int64, format, lang string) error {
@@ -373,33 +360,27 @@ func (r *Remote) Orders(ctx context.Context, f flight.Filter) (flight.Page, erro
 	if !f.To.IsZero() {
 		q.Set("to", f.To.AddDate(0, 0, -1).Format(time.DateOnly))
 	}
-	var out flight.Page
-	return out, r.call(ctx, http.MethodGet, "/order/v2/flight/orders", q, nil, nil, &out)
+	return answer[flight.Page](ctx, r, http.MethodGet, "/order/v2/flight/orders", q, nil, nil)
 }
 
 func (r *Remote) Order(ctx context.Context, id int64) (flight.View, error) {
-	var out flight.View
-	return out, r.call(ctx, http.MethodGet, idPath("/order/v2/flight/orders/%d", id), nil, nil, nil, &out)
+	return answer[flight.View](ctx, r, http.MethodGet, idPath("/order/v2/flight/orders/%d", id), nil, nil, nil)
 }
 
 func (r *Remote) Review(ctx context.Context, id int64, req flight.ReviewRequest) (flight.View, error) {
-	var out flight.View
-	return out, r.call(ctx, http.MethodPost, idPath("/order/v2/flight/orders/%d/review", id), nil, req, nil, &out)
+	return answer[flight.View](ctx, r, http.MethodPost, idPath("/order/v2/flight/orders/%d/review", id), nil, req, nil)
 }
 
 var _ Backend = (*Remote)(nil)
 
 func (r *Remote) StuckJobs(ctx context.Context) ([]jobs.Job, error) {
-	var out []jobs.Job
-	return out, r.call(ctx, http.MethodGet, "/base/v2/stuckJobs", nil, nil, nil, &out)
+	return answer[[]jobs.Job](ctx, r, http.MethodGet, "/base/v2/stuckJobs", nil, nil, nil)
 }
 
 func (r *Remote) RetryJob(ctx context.Context, id int64) (jobs.Job, error) {
-	var out jobs.Job
-	return out, r.call(ctx, http.MethodPost, idPath("/base/v2/jobs/%d/retry", id), nil, nil, nil, &out)
+	return answer[jobs.Job](ctx, r, http.MethodPost, idPath("/base/v2/jobs/%d/retry", id), nil, nil, nil)
 }
 
 func (r *Remote) RetryStuckJobs(ctx context.Context) ([]jobs.Job, error) {
-	var out []jobs.Job
-	return out, r.call(ctx, http.MethodPost, "/base/v2/stuckJobs/retry", nil, nil, nil, &out)
+	return answer[[]jobs.Job](ctx, r, http.MethodPost, "/base/v2/stuckJobs/retry", nil, nil, nil)
 }

@@ -39,18 +39,15 @@ func (r *Remote) TrainOrders(ctx context.Context, f train.Filter) (train.Page, e
 	if f.AgencyID != 0 {
 		q.Set("agencyId", strconv.FormatInt(f.AgencyID, 10))
 	}
-	var out train.Page
-	return out, r.call(ctx, http.MethodGet, "/order/v2/train/orders", q, nil, nil, &out)
+	return answer[train.Page](ctx, r, http.MethodGet, "/order/v2/train/orders", q, nil, nil)
 }
 
 // TrainOrder is one train order through the API.
 func (r *Remote) TrainOrder(ctx context.Context, id int64) (train.View, error) {
-	var out train.View
-	return out, r.call(ctx, http.MethodGet, idPath("/order/v2/train/orders/%d", id), nil, nil, nil, &out)
+	return answer[train.View](ctx, r, http.MethodGet, idPath("/order/v2/train/orders/%d", id), nil, nil, nil)
 }
 
 // ConfirmTrainTickets issues (or fails) a paid train order through the API.
 func (r *Remote) ConfirmTrainTickets(ctx context.Context, id int64, req train.ConfirmTicketsRequest) (train.View, error) {
-	var out train.View
-	return out, r.call(ctx, http.MethodPost, idPath("/order/v2/train/orders/%d/tickets", id), nil, req, nil, &out)
+	return answer[train.View](ctx, r, http.MethodPost, idPath("/order/v2/train/orders/%d/tickets", id), nil, req, nil)
 }

@@ -26,13 +26,25 @@ func moneyOf(minor int64, currency string) Money {
 	return Money{Amount: money.Amount{Minor: minor, Currency: currency}.String(), Currency: currency}
 }
 
-// AgencyPage is one page of the agencies the caller manages.
-type AgencyPage struct {
-	Items    []agency.Summary `json:"items"`
-	Total    int              `json:"total"`
-	Page     int              `json:"page"`
-	PageSize int              `json:"pageSize"`
+// Page is one page of a list, as the API answers every list.
+type Page[T any] struct {
+	Items    []T `json:"items"`
+	Total    int `json:"total"`
+	Page     int `json:"page"`
+	PageSize int `json:"pageSize"`
 }
+
+// pageOf is page (of size) of total items, each of rows seen through of.
+func pageOf[R, T any](rows []R, of func(R) T, total, page, size int) Page[T] {
+	out := Page[T]{Items: make([]T, 0, len(rows)), Total: total, Page: page, PageSize: size}
+	for _, r := range rows {
+		out.Items = append(out.Items, of(r))
+	}
+	return out
+}
+
+// AgencyPage is one page of the agencies the caller manages.
+type AgencyPage = Page[agency.Summary]
 
 // WalletEntry is one movement of an agency's wallet.
 type WalletEntry struct {
@@ -48,24 +60,11 @@ type WalletEntry struct {
 }
 
 // WalletEntryPage is one page of wallet entries, newest first.
-type WalletEntryPage struct {
-	Items    []WalletEntry `json:"items"`
-	Total    int           `json:"total"`
-	Page     int           `json:"page"`
-	PageSize int           `json:"pageSize"`
-}
+type WalletEntryPage = Page[WalletEntry]
 
 func walletEntryOf(e ledger.Entry) WalletEntry {
 	return WalletEntry{ID: e.ID, Type: e.Type, Amount: moneyOf(e.Amount, e.Currency), BalanceAfter: moneyOf(e.BalanceAfter, e.Currency),
 		OrderID: e.OrderID, PaymentReference: e.Reference, Description: e.Description, Remark: e.Remark, PaidAt: e.PaidAt}
-}
-
-func walletEntriesOf(entries []ledger.Entry, total, page, size int) WalletEntryPage {
-	out := WalletEntryPage{Items: make([]WalletEntry, 0, len(entries)), Total: total, Page: page, PageSize: size}
-	for _, e := range entries {
-		out.Items = append(out.Items, walletEntryOf(e))
-	}
-	return out
 }
 
 // StatementSummary is a statement in a list: its period (From and To
@@ -102,12 +101,7 @@ func (d StatementDetail) Summary() StatementSummary {
 }
 
 // StatementPage is one page of an agency's statements, newest first.
-type StatementPage struct {
-	Items    []StatementSummary `json:"items"`
-	Total    int                `json:"total"`
-	Page     int                `json:"page"`
-	PageSize int                `json:"pageSize"`
-}
+type StatementPage = Page[StatementSummary]
 
 func statementSummaryOf(i ledger.StatementInfo) StatementSummary {
 	return StatementSummary{ID: i.ID, AgencyID: i.AgencyID, From: i.FirstDay(), To: i.LastDay(),
@@ -146,12 +140,7 @@ func managedUserOf(u auth.User) ManagedUser {
 }
 
 // UserPage is one page of an agency's users.
-type UserPage struct {
-	Items    []ManagedUser `json:"items"`
-	Total    int           `json:"total"`
-	Page     int           `json:"page"`
-	PageSize int           `json:"pageSize"`
-}
+type UserPage = Page[ManagedUser]
 
 // CreateUserRequest is a new user of a managed agency.
 type CreateUserRequest struct {
@@ -169,12 +158,4 @@ type CreateUserRequest struct {
 func (req CreateUserRequest) NewUser() auth.NewUser {
 	return auth.NewUser{Username: req.Username, Email: req.Email, Nickname: req.Nickname,
 		Mobile: req.Mobile, AreaCode: req.AreaCode, Roles: req.Role, Status: req.Status, Password: req.Password}
-}
-
-func userPageOf(users []auth.User, total, page, size int) UserPage {
-	out := UserPage{Items: make([]ManagedUser, 0, len(users)), Total: total, Page: page, PageSize: size}
-	for _, u := range users {
-		out.Items = append(out.Items, managedUserOf(u))
-	}
-	return out
 }

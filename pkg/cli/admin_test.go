@@ -37,21 +37,47 @@ func execute(t *testing.T, stdin io.Reader, args ...string) result {
 
 // runArgs is execute outside a test, as a template's seed runs it.
 func runArgs(ctx context.Context, stdin io.Reader, args ...string) result {
-	r := New()
-	// stderr is also the process's default logger while the command runs,
-	// which a parallel test's server may write to at any time.
-	var out bytes.Buffer
-	var errb syncBuffer
-	r.Cmd.SetOut(&out)
-	r.Cmd.SetErr(&errb)
-	r.Err = &errb
+	return runRoot(ctx, stdin, append(args, "--log-level", "error"))
+}
+
+// runRoot runs args as given through Root.Execute, stdin nil being empty.
+func runRoot(ctx context.Context, stdin io.Reader, args []string) result {
 	if stdin == nil {
 		stdin = strings.NewReader("")
 	}
-	r.Cmd.SetIn(stdin)
-	r.Cmd.SetArgs(append(args, "--log-level", "error"))
+	r, out, errb := captured(stdin, args)
 	code := r.Execute(ctx)
 	return result{out: out.String(), err: errb.String(), code: code}
+}
+
+// captured is a new Root set to run args, reading stdin (nil: cobra's
+// default) and writing where the test reads it.
+func captured(stdin io.Reader, args []string) (r *Root, out *bytes.Buffer, errb *syncBuffer) {
+	r, out = New(), new(bytes.Buffer)
+	// stderr is also the process's default logger while the command runs,
+	// which a parallel test's server may write to at any time.
+	errb = new(syncBuffer)
+	r.Cmd.SetOut(out)
+	r.Cmd.SetErr(errb)
+	r.Err = errb
+	if stdin != nil {
+		r.Cmd.SetIn(stdin)
+	}
+	r.Cmd.SetArgs(args)
+	return r, out, errb
+}
+
+// inMode runs the command line in one mode (reach: its flags) and fails
+// the test unless it exits with code.
+func inMode(reach []string) func(t *testing.T, code int, args ...string) result {
+	return func(t *testing.T, code int, args ...string) result {
+		t.Helper()
+		res := execute(t, nil, append(args, reach...)...)
+		if res.code != code {
+			t.Fatalf("%v: exit %d, want %d\nstdout: %s\nstderr: %s", args, res.code, code, res.out, res.err)
+		}
+		return res
+	}
 }
 
 func decode[T any](t *testing.T, res result) T {
@@ -71,14 +97,7 @@ func TestAdminCommands(t *testing.T) {
 	forEachMode(t, func(t *testing.T, dsn string, reach []string) {
 		{
 			// v runs a command on this database and checks its exit code.
-			v := func(t *testing.T, code int, args ...string) result {
-				t.Helper()
-				res := execute(t, nil, append(args, reach...)...)
-				if res.code != code {
-					t.Fatalf("%v: exit %d, want %d\nstdout: %s\nstderr: %s", args, res.code, code, res.out, res.err)
-				}
-				return res
-			}
+			v := inMode(reach)
 			show := func(t *testing.T, id string) agency.Detail {
 				t.Helper()
 				return decode[agency.Detail](t, v(t, 0, "agency", "show", id, "-o", "json"))

@@ -27,12 +27,7 @@ func (r *Root) agencyListCmd() *cobra.Command {
 				return usageErr(errorf("--status must be active or blocked"))
 			}
 			return r.withBackend(cmd, func(b admin.Backend) error {
-				page, err := b.Agencies(cmd.Context(), f)
-				if err != nil {
-					return err
-				}
-				return printList(cmd, agencies(page), "agencies",
-					agencyHeaders, agencyRow)
+				return listAs(cmd, pageListed, "agencies", agencyHeaders, agencyRow)(b.Agencies(cmd.Context(), f))
 			})
 		},
 	}
@@ -45,11 +40,6 @@ func (r *Root) agencyListCmd() *cobra.Command {
 	return cmd
 }
 
-// agencies is a page of agencies, listed.
-func agencies(p admin.AgencyPage) listed[agency.Summary] {
-	return listed[agency.Summary]{data: p, items: p.Items, page: p.Page, pageSize: p.PageSize, total: p.Total}
-}
-
 var agencyHeaders = []string{"id", "code", "name", "status", "currency", "balance", "credit limit", "available", "contact email"}
 
 func agencyRow(s agency.Summary) []string {
@@ -57,25 +47,12 @@ func agencyRow(s agency.Summary) []string {
 }
 
 func (r *Root) agencyShowCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:     "show ID",
-		Example: "  voyage agency show 222\n  voyage agency show 222 -o json",
-		Short:   "Show an agency: profile, wallet (balance, credit limit, available), settings and API keys",
-		Args:    args(cobra.ExactArgs(1)),
-		RunE: func(cmd *cobra.Command, argv []string) error {
-			id, err := parseID("agency id", argv[0])
-			if err != nil {
-				return err
-			}
-			return r.withBackend(cmd, func(b admin.Backend) error {
-				d, err := b.Agency(cmd.Context(), id)
-				if err != nil {
-					return err
-				}
-				return render(cmd, detailView(d))
-			})
-		},
-	}
+	cmd := r.idVerb("show ID", "Show an agency: profile, wallet (balance, credit limit, available), settings and API keys", "agency id",
+		func(cmd *cobra.Command, b admin.Backend, id int64) error {
+			return renderAs(cmd, detailView)(b.Agency(cmd.Context(), id))
+		})
+	cmd.Example = "  voyage agency show 222\n  voyage agency show 222 -o json"
+	return cmd
 }
 
 func detailView(d agency.Detail) view {
@@ -195,30 +172,17 @@ func (r *Root) agencyCreateCmd() *cobra.Command {
 
 func (r *Root) agencyUpdateCmd() *cobra.Command {
 	var pf profileFlags
-	cmd := &cobra.Command{
-		Use:   "update ID [--name N] [--alias A] [--address A] [--contact-name N] [--contact-email E] [--contact-phone P] ...",
-		Short: "Change an agency's profile; what is not given stays as it is",
-		Args:  args(cobra.ExactArgs(1)),
-		RunE: func(cmd *cobra.Command, argv []string) error {
-			id, err := parseID("agency id", argv[0])
+	cmd := r.idVerb("update ID [--name N] [--alias A] [--address A] [--contact-name N] [--contact-email E] [--contact-phone P] ...",
+		"Change an agency's profile; what is not given stays as it is", "agency id",
+		func(cmd *cobra.Command, b admin.Backend, id int64) error {
+			cur, err := b.Agency(cmd.Context(), id)
 			if err != nil {
 				return err
 			}
-			return r.withBackend(cmd, func(b admin.Backend) error {
-				cur, err := b.Agency(cmd.Context(), id)
-				if err != nil {
-					return err
-				}
-				p := cur.Profile
-				pf.overlay(cmd, &p)
-				d, err := b.UpdateAgency(cmd.Context(), id, p)
-				if err != nil {
-					return err
-				}
-				return render(cmd, detailView(d))
-			})
-		},
-	}
+			p := cur.Profile
+			pf.overlay(cmd, &p)
+			return renderAs(cmd, detailView)(b.UpdateAgency(cmd.Context(), id, p))
+		})
 	pf.register(cmd)
 	return cmd
 }
@@ -228,23 +192,10 @@ func (r *Root) agencyStatusCmd(verb, status string) *cobra.Command {
 	if status == agency.StatusActive {
 		short = "Unblock an agency"
 	}
-	return &cobra.Command{
-		Use:   verb + " ID",
-		Short: short,
-		Args:  args(cobra.ExactArgs(1)),
-		RunE: func(cmd *cobra.Command, argv []string) error {
-			id, err := parseID("agency id", argv[0])
-			if err != nil {
-				return err
-			}
-			return r.withBackend(cmd, func(b admin.Backend) error {
-				ag, err := b.SetAgencyStatus(cmd.Context(), id, status)
-				if err != nil {
-					return err
-				}
-				return render(cmd, view{Data: map[string]any{"id": ag.ID, "name": ag.Name, "status": ag.Status},
-					Rows: [][]string{{"ID", fmtID(ag.ID)}, {"Name", ag.Name}, {"Status", ag.Status}}, KeyValue: true})
-			})
-		},
-	}
+	return r.idVerb(verb+" ID", short, "agency id", func(cmd *cobra.Command, b admin.Backend, id int64) error {
+		return renderAs(cmd, func(ag agency.Detail) view {
+			return view{Data: map[string]any{"id": ag.ID, "name": ag.Name, "status": ag.Status},
+				Rows: [][]string{{"ID", fmtID(ag.ID)}, {"Name", ag.Name}, {"Status", ag.Status}}, KeyValue: true}
+		})(b.SetAgencyStatus(cmd.Context(), id, status))
+	})
 }

@@ -73,60 +73,32 @@ func (r *Root) apikeyCreateCmd() *cobra.Command {
 
 func (r *Root) apikeyListCmd() *cobra.Command {
 	var id int64
-	cmd := &cobra.Command{
-		Use:   "list --agency ID",
-		Short: "List an agency's API keys (their prefixes, never the keys), newest first",
-		Args:  args(cobra.NoArgs),
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := requireAgency(id); err != nil {
+	return r.agencyVerb("list --agency ID", "List an agency's API keys (their prefixes, never the keys), newest first", &id,
+		func(cmd *cobra.Command, b admin.Backend) error {
+			keys, err := b.APIKeys(cmd.Context(), id)
+			if err != nil {
 				return err
 			}
-			return r.withBackend(cmd, func(b admin.Backend) error {
-				keys, err := b.APIKeys(cmd.Context(), id)
-				if err != nil {
-					return err
-				}
-				if keys == nil {
-					keys = []auth.APIKey{}
-				}
-				v := view{Data: keys, Headers: []string{"id", "name", "prefix", "roles", "created", "last used", "revoked"}}
-				for _, k := range keys {
-					v.Rows = append(v.Rows, []string{fmtID(k.ID), k.Name, k.Prefix, strings.Join(k.Roles, ","), fmtTime(k.CreatedAt),
-						fmtTimePtr(k.LastUsedAt), fmtTimePtr(k.RevokedAt)})
-				}
-				return render(cmd, v)
-			})
-		},
-	}
-	cmd.Flags().Int64Var(&id, "agency", 0, "agency id (required)")
-	_ = cmd.MarkFlagRequired("agency")
-	return cmd
+			if keys == nil {
+				keys = []auth.APIKey{}
+			}
+			v := view{Data: keys, Headers: []string{"id", "name", "prefix", "roles", "created", "last used", "revoked"}}
+			for _, k := range keys {
+				v.Rows = append(v.Rows, []string{fmtID(k.ID), k.Name, k.Prefix, strings.Join(k.Roles, ","), fmtTime(k.CreatedAt),
+					fmtTimePtr(k.LastUsedAt), fmtTimePtr(k.RevokedAt)})
+			}
+			return render(cmd, v)
+		})
 }
 
 func (r *Root) apikeyRevokeCmd() *cobra.Command {
 	var id int64
-	cmd := &cobra.Command{
-		Use:   "revoke --agency ID KEYID",
-		Short: "Revoke an agency's API key at once",
-		Args:  args(cobra.ExactArgs(1)),
-		RunE: func(cmd *cobra.Command, argv []string) error {
-			if err := requireAgency(id); err != nil {
+	return r.agencyItemVerb("revoke --agency ID KEYID", "Revoke an agency's API key at once", "key id", &id,
+		func(cmd *cobra.Command, b admin.Backend, keyID int64) error {
+			if err := b.RevokeAPIKey(cmd.Context(), id, keyID); err != nil {
 				return err
 			}
-			keyID, err := parseID("key id", argv[0])
-			if err != nil {
-				return err
-			}
-			return r.withBackend(cmd, func(b admin.Backend) error {
-				if err := b.RevokeAPIKey(cmd.Context(), id, keyID); err != nil {
-					return err
-				}
-				return render(cmd, view{Data: map[string]any{"id": keyID, "agencyId": id, "revoked": true}, KeyValue: true,
-					Rows: [][]string{{"Key", fmtID(keyID)}, {"Agency", fmtID(id)}, {"Revoked", "yes"}}})
-			})
-		},
-	}
-	cmd.Flags().Int64Var(&id, "agency", 0, "agency id (required)")
-	_ = cmd.MarkFlagRequired("agency")
-	return cmd
+			return render(cmd, view{Data: map[string]any{"id": keyID, "agencyId": id, "revoked": true}, KeyValue: true,
+				Rows: [][]string{{"Key", fmtID(keyID)}, {"Agency", fmtID(id)}, {"Revoked", "yes"}}})
+		})
 }

@@ -36,27 +36,16 @@ func groupRowOf(g group.View) []string {
 func (r *Root) groupsListCmd() *cobra.Command {
 	var f group.Filter
 	var queue bool
-	cmd := &cobra.Command{
-		Use:   "list [--status S|all] [--queue] [--page N] [--page-size N]",
-		Short: "List group orders, newest first; --queue lists the requests waiting for a quote, oldest first",
-		Args:  args(cobra.NoArgs),
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return r.withBackend(cmd, func(b admin.Backend) error {
-				var page group.Page
-				var err error
-				if queue {
-					page, err = b.GroupQueue(cmd.Context(), f.Page, f.PageSize)
-				} else {
-					page, err = b.Groups(cmd.Context(), f)
-				}
-				if err != nil {
-					return err
-				}
-				return printList(cmd, bookings(page), "group orders",
-					[]string{"id", "booking number", "agency", "status", "route", "date", "adt/chd/inf", "cabin", "total", "created"}, groupRowOf)
-			})
-		},
-	}
+	cmd := r.verb("list [--status S|all] [--queue] [--page N] [--page-size N]",
+		"List group orders, newest first; --queue lists the requests waiting for a quote, oldest first", cobra.NoArgs,
+		func(cmd *cobra.Command, _ []string, b admin.Backend) error {
+			list := listAs(cmd, bookings, "group orders",
+				[]string{"id", "booking number", "agency", "status", "route", "date", "adt/chd/inf", "cabin", "total", "created"}, groupRowOf)
+			if queue {
+				return list(b.GroupQueue(cmd.Context(), f.Page, f.PageSize))
+			}
+			return list(b.Groups(cmd.Context(), f))
+		})
 	cmd.Flags().StringVar(&f.Status, "status", "", "one status, or all")
 	cmd.Flags().BoolVar(&queue, "queue", false, "the requests waiting for a quote, oldest first")
 	pageFlags(cmd, &f.Page, &f.PageSize, 20, "orders")
@@ -168,11 +157,7 @@ func (r *Root) groupsQuoteCmd() *cobra.Command {
 				if err := confirm(cmd, yes, fmt.Sprintf("quote group %s (%s, %d passengers)?", g.BookingNumber, g.Status, g.Passengers.Total())); err != nil {
 					return err
 				}
-				out, err := b.QuoteGroup(cmd.Context(), id, q)
-				if err != nil {
-					return err
-				}
-				return render(cmd, groupDetailView(out))
+				return renderAs(cmd, groupDetailView)(b.QuoteGroup(cmd.Context(), id, q))
 			})
 		},
 	}
@@ -191,31 +176,18 @@ func (r *Root) groupsQuoteCmd() *cobra.Command {
 func (r *Root) groupsSeatsCmd() *cobra.Command {
 	var in group.SeatsInput
 	var yes bool
-	cmd := &cobra.Command{
-		Use:   "seats ID --result applying|granted|refused [--remark R]",
-		Short: "Record the seat application: applying, granted (the first installment falls due) or refused (the order fails)",
-		Args:  args(cobra.ExactArgs(1)),
-		RunE: func(cmd *cobra.Command, argv []string) error {
-			id, err := parseID("group order id", argv[0])
+	cmd := r.idVerb("seats ID --result applying|granted|refused [--remark R]",
+		"Record the seat application: applying, granted (the first installment falls due) or refused (the order fails)", "group order id",
+		func(cmd *cobra.Command, b admin.Backend, id int64) error {
+			g, err := b.Group(cmd.Context(), id)
 			if err != nil {
 				return err
 			}
-			return r.withBackend(cmd, func(b admin.Backend) error {
-				g, err := b.Group(cmd.Context(), id)
-				if err != nil {
-					return err
-				}
-				if err := confirm(cmd, yes, fmt.Sprintf("seats %s for group %s (%s)?", in.Result, g.BookingNumber, g.Status)); err != nil {
-					return err
-				}
-				out, err := b.GroupSeats(cmd.Context(), id, in)
-				if err != nil {
-					return err
-				}
-				return render(cmd, groupDetailView(out))
-			})
-		},
-	}
+			if err := confirm(cmd, yes, fmt.Sprintf("seats %s for group %s (%s)?", in.Result, g.BookingNumber, g.Status)); err != nil {
+				return err
+			}
+			return renderAs(cmd, groupDetailView)(b.GroupSeats(cmd.Context(), id, in))
+		})
 	cmd.Flags().StringVar(&in.Result, "result", "", "applying, granted or refused (required)")
 	cmd.Flags().StringVar(&in.Remark, "remark", "", "a note on the timeline")
 	cmd.Flags().BoolVar(&yes, "yes", false, "do not ask for confirmation")

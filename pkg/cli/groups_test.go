@@ -13,14 +13,7 @@ func TestGroupCommands(t *testing.T) {
 	t.Parallel()
 	forEachMode(t, func(t *testing.T, dsn string, reach []string) {
 		id := apptest.GroupRequest(t, apptest.Open(t, dsn))
-		v := func(t *testing.T, code int, args ...string) result {
-			t.Helper()
-			res := execute(t, nil, append(args, reach...)...)
-			if res.code != code {
-				t.Fatalf("%v: exit %d, want %d\nstdout: %s\nstderr: %s", args, res.code, code, res.out, res.err)
-			}
-			return res
-		}
+		v := inMode(reach)
 		queue := decode[group.Page](t, v(t, 0, "groups", "list", "--queue", "-o", "json"))
 		if queue.Total != 1 || queue.Items[0].ID != id || queue.Items[0].Status != group.ToBeQuote {
 			t.Fatalf("queue = %+v", queue)

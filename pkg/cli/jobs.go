@@ -40,27 +40,21 @@ func jobsView(list []jobs.Job) view {
 }
 
 func (r *Root) jobsListCmd() *cobra.Command {
-	return &cobra.Command{
-		Use: "list",
-		Short: "List stuck jobs, oldest first: running past their timeout (their process died), " +
-			"retryable after a failure, or discarded after their last attempt",
-		Args: args(cobra.NoArgs),
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return r.withBackend(cmd, func(b admin.Backend) error {
-				list, err := b.StuckJobs(cmd.Context())
-				if err != nil {
-					return err
-				}
-				if err := render(cmd, jobsView(list)); err != nil {
-					return err
-				}
-				if len(list) == 0 {
-					note(cmd, "no stuck jobs")
-				}
-				return nil
-			})
-		},
-	}
+	return r.verb("list", "List stuck jobs, oldest first: running past their timeout (their process died), "+
+		"retryable after a failure, or discarded after their last attempt", cobra.NoArgs,
+		func(cmd *cobra.Command, _ []string, b admin.Backend) error {
+			list, err := b.StuckJobs(cmd.Context())
+			if err != nil {
+				return err
+			}
+			if err := render(cmd, jobsView(list)); err != nil {
+				return err
+			}
+			if len(list) == 0 {
+				note(cmd, "no stuck jobs")
+			}
+			return nil
+		})
 }
 
 func (r *Root) jobsRetryCmd() *cobra.Command {
@@ -92,11 +86,7 @@ func (r *Root) jobsRetryCmd() *cobra.Command {
 					note(cmd, "%d jobs retried", len(list))
 					return nil
 				}
-				j, err := b.RetryJob(cmd.Context(), id)
-				if err != nil {
-					return err
-				}
-				return render(cmd, jobsView([]jobs.Job{j}))
+				return renderAs(cmd, func(j jobs.Job) view { return jobsView([]jobs.Job{j}) })(b.RetryJob(cmd.Context(), id))
 			})
 		},
 	}

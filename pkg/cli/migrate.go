@@ -26,15 +26,21 @@ func (r *Root) migrateCmd() *cobra.Command {
 		}
 		return store.Open(cmd.Context(), cfg.DB)
 	}
-	status := &cobra.Command{
-		Use: "status", Short: "List migrations with their state", Args: cobra.NoArgs,
-		Example: "  voyage migrate status --db ./var/voyage.db\n  voyage migrate status -o json",
-		RunE: func(cmd *cobra.Command, _ []string) error {
+	// on runs fn on the database, closed after it.
+	on := func(fn func(cmd *cobra.Command, db *store.DB) error) func(*cobra.Command, []string) error {
+		return func(cmd *cobra.Command, _ []string) error {
 			db, err := open(cmd)
 			if err != nil {
 				return err
 			}
 			defer db.Close()
+			return fn(cmd, db)
+		}
+	}
+	status := &cobra.Command{
+		Use: "status", Short: "List migrations with their state", Args: cobra.NoArgs,
+		Example: "  voyage migrate status --db ./var/voyage.db\n  voyage migrate status -o json",
+		RunE: on(func(cmd *cobra.Command, db *store.DB) error {
 			ms, err := db.Migrations(cmd.Context())
 			if err != nil {
 				return err
@@ -50,34 +56,24 @@ func (r *Root) migrateCmd() *cobra.Command {
 				}
 				_ = writeTable(w, rows)
 			})
-		},
+		}),
 	}
 	outputFlag(status)
 	cmd.AddCommand(&cobra.Command{
 		Use: "up", Short: "Apply every pending migration (creating a SQLite database that is not there yet)", Args: cobra.NoArgs,
 		Example: "  voyage migrate up --db ./var/voyage.db\n  voyage migrate up --db postgres://voyage@db/voyage",
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			db, err := open(cmd)
-			if err != nil {
-				return err
-			}
-			defer db.Close()
+		RunE: on(func(cmd *cobra.Command, db *store.DB) error {
 			if err := db.Migrate(cmd.Context()); err != nil {
 				return err
 			}
 			fmt.Fprintln(cmd.OutOrStdout(), "migrations are current")
 			return nil
-		},
+		}),
 	}, &cobra.Command{
 		Use: "down", Short: "Roll back the newest migration", Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			db, err := open(cmd)
-			if err != nil {
-				return err
-			}
-			defer db.Close()
+		RunE: on(func(cmd *cobra.Command, db *store.DB) error {
 			return db.MigrateDown(cmd.Context())
-		},
+		}),
 	}, status)
 	return cmd
 }

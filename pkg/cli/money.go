@@ -20,6 +20,25 @@ func (r *Root) fundsCmd() *cobra.Command {
 	return adminNoun("funds", "Money an agency sent the provider, as the provider", r.fundsAddCmd())
 }
 
+// dryRunNote follows the plan a --dry-run shows.
+const dryRunNote = "dry run: nothing was changed"
+
+// planned shows a change's plan on --dry-run, dryNote after it, or else
+// asks question unless --yes: ok is whether to make the change.
+func planned(cmd *cobra.Command, dryRun, yes bool, plan view, dryNote, question string) (ok bool, err error) {
+	if dryRun {
+		if err := render(cmd, plan); err != nil {
+			return false, err
+		}
+		note(cmd, "%s", dryNote)
+		return false, nil
+	}
+	if err := confirm(cmd, yes, question); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
 // creditPlan is what `credit set --dry-run` prints.
 type creditPlan struct {
 	DryRun bool `json:"dryRun"`
@@ -31,74 +50,57 @@ func (r *Root) creditSetCmd() *cobra.Command {
 	var limit, unit string
 	var period int
 	var dryRun, yes bool
-	cmd := &cobra.Command{
-		Use:   "set --agency ID --limit AMOUNT [--period N --unit day|week|month|year] [--dry-run] [--yes]",
-		Short: "Set an agency's credit limit (in its settlement currency) and credit period",
-		Long: "Set an agency's credit limit, in its settlement currency, and its credit period;\n" +
-			"the period stays as it is unless --period or --unit is given. Asks for\n" +
-			"confirmation at a terminal unless --yes; --dry-run only shows what would change.",
-		Example: `  # see what a limit of 50,000 would change, then set it
+	cmd := r.agencyVerb("set --agency ID --limit AMOUNT [--period N --unit day|week|month|year] [--dry-run] [--yes]",
+		"Set an agency's credit limit (in its settlement currency) and credit period", &id,
+		func(cmd *cobra.Command, b admin.Backend) error {
+			ctx := cmd.Context()
+			ag, err := b.Agency(ctx, id)
+			if err != nil {
+				return err
+			}
+			req := agency.CreditRequest{CreditLimit: limit, CreditPeriod: ag.CreditPeriod, CreditPeriodUnit: ag.CreditPeriodUnit}
+			if cmd.Flags().Changed("period") {
+				req.CreditPeriod = period
+			}
+			if cmd.Flags().Changed("unit") {
+				req.CreditPeriodUnit = unit
+			}
+			// The dry run makes the checks the real run does.
+			p, err := b.PreviewCredit(ctx, id, req)
+			if err != nil {
+				return err
+			}
+			req.CreditPeriodUnit = p.PeriodUnit
+			plan := creditPlan{DryRun: dryRun, CreditPlan: p}
+			q := fmt.Sprintf("Set the credit limit of %s (%d) from %s to %s %s?", p.Agency, p.AgencyID, p.CreditLimit, p.NewCreditLimit, p.Currency)
+			if ok, err := planned(cmd, dryRun, yes, creditPlanView(plan), dryRunNote, q); !ok {
+				return err
+			}
+			sum, err := b.SetCredit(ctx, id, req)
+			if err != nil {
+				return err
+			}
+			return render(cmd, view{Data: sum, KeyValue: true, Rows: [][]string{
+				{"ID", fmtID(sum.ID)}, {"Name", sum.Name}, {"Currency", sum.Currency}, {"Balance", sum.Balance},
+				{"Credit limit", sum.CreditLimit}, {"Available", sum.Available},
+				{"Credit period", strconv.Itoa(req.CreditPeriod) + " " + req.CreditPeriodUnit}}})
+		})
+	cmd.Long = "Set an agency's credit limit, in its settlement currency, and its credit period;\n" +
+		"the period stays as it is unless --period or --unit is given. Asks for\n" +
+		"confirmation at a terminal unless --yes; --dry-run only shows what would change."
+	cmd.Example = `  # see what a limit of 50,000 would change, then set it
   voyage credit set --agency 222 --limit 50000 --dry-run
   voyage credit set --agency 222 --limit 50000 --yes
 
   # a 30-day credit period as well
-  voyage credit set --agency 222 --limit 50000 --period 30 --unit day --yes`,
-		Annotations: map[string]string{"fields": "creditLimit=limit,creditPeriod=period,creditPeriodUnit=unit"},
-		Args:        args(cobra.NoArgs),
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := requireAgency(id); err != nil {
-				return err
-			}
-			return r.withBackend(cmd, func(b admin.Backend) error {
-				ctx := cmd.Context()
-				ag, err := b.Agency(ctx, id)
-				if err != nil {
-					return err
-				}
-				req := agency.CreditRequest{CreditLimit: limit, CreditPeriod: ag.CreditPeriod, CreditPeriodUnit: ag.CreditPeriodUnit}
-				if cmd.Flags().Changed("period") {
-					req.CreditPeriod = period
-				}
-				if cmd.Flags().Changed("unit") {
-					req.CreditPeriodUnit = unit
-				}
-				// The dry run makes the checks the real run does.
-				p, err := b.PreviewCredit(ctx, id, req)
-				if err != nil {
-					return err
-				}
-				req.CreditPeriodUnit = p.PeriodUnit
-				plan := creditPlan{DryRun: dryRun, CreditPlan: p}
-				if dryRun {
-					if err := render(cmd, creditPlanView(plan)); err != nil {
-						return err
-					}
-					note(cmd, "dry run: nothing was changed")
-					return nil
-				}
-				q := fmt.Sprintf("Set the credit limit of %s (%d) from %s to %s %s?", p.Agency, p.AgencyID, p.CreditLimit, p.NewCreditLimit, p.Currency)
-				if err := confirm(cmd, yes, q); err != nil {
-					return err
-				}
-				sum, err := b.SetCredit(ctx, id, req)
-				if err != nil {
-					return err
-				}
-				return render(cmd, view{Data: sum, KeyValue: true, Rows: [][]string{
-					{"ID", fmtID(sum.ID)}, {"Name", sum.Name}, {"Currency", sum.Currency}, {"Balance", sum.Balance},
-					{"Credit limit", sum.CreditLimit}, {"Available", sum.Available},
-					{"Credit period", strconv.Itoa(req.CreditPeriod) + " " + req.CreditPeriodUnit}}})
-			})
-		},
-	}
+  voyage credit set --agency 222 --limit 50000 --period 30 --unit day --yes`
+	cmd.Annotations = map[string]string{"fields": "creditLimit=limit,creditPeriod=period,creditPeriodUnit=unit"}
 	fl := cmd.Flags()
-	fl.Int64Var(&id, "agency", 0, "agency id (required)")
 	fl.StringVar(&limit, "limit", "", "the new credit limit, in the agency's settlement currency (required)")
 	fl.IntVar(&period, "period", 0, "credit period length, 0–366")
 	fl.StringVar(&unit, "unit", "", "credit period unit: day, week, month or year")
 	fl.BoolVar(&dryRun, "dry-run", false, "show what would change, change nothing")
 	fl.BoolVarP(&yes, "yes", "y", false, "do not ask for confirmation")
-	_ = cmd.MarkFlagRequired("agency")
 	_ = cmd.MarkFlagRequired("limit")
 	return cmd
 }
@@ -159,19 +161,12 @@ func (r *Root) fundsAddCmd() *cobra.Command {
 					return err
 				}
 				plan := fundsPlan{DryRun: dryRun, FundsPlan: p}
-				if dryRun {
-					if err := render(cmd, fundsPlanView(plan)); err != nil {
-						return err
-					}
-					if p.KeyUsed {
-						note(cmd, "dry run: nothing was changed; the idempotency key %q is already used: a real run replays it (same figures) or is refused (other figures)", t.IdempotencyKey)
-					} else {
-						note(cmd, "dry run: nothing was changed")
-					}
-					return nil
+				dry := dryRunNote
+				if p.KeyUsed {
+					dry = fmt.Sprintf("dry run: nothing was changed; the idempotency key %q is already used: a real run replays it (same figures) or is refused (other figures)", t.IdempotencyKey)
 				}
 				q := fmt.Sprintf("Credit %s %s to %s (%d), reference %q?", p.Credited, p.Currency, p.Agency, p.AgencyID, p.Reference)
-				if err := confirm(cmd, yes, q); err != nil {
+				if ok, err := planned(cmd, dryRun, yes, fundsPlanView(plan), dry, q); !ok {
 					return err
 				}
 				res, err := b.AddFunds(ctx, id, t)
@@ -191,8 +186,8 @@ func (r *Root) fundsAddCmd() *cobra.Command {
 			})
 		},
 	}
+	agencyFlag(cmd, &id)
 	fl := cmd.Flags()
-	fl.Int64Var(&id, "agency", 0, "agency id (required)")
 	fl.StringVar(&t.Amount, "amount", "", "amount credited to the wallet, in --currency")
 	fl.StringVar(&t.Currency, "currency", "", "wallet currency credited (required)")
 	fl.StringVar(&t.CurrencyReceived, "currency-received", "", "currency the money arrived in (default: --currency)")
@@ -205,7 +200,7 @@ func (r *Root) fundsAddCmd() *cobra.Command {
 	fl.BoolVar(&t.SendEmail, "send-email", false, "email the agency's contact a top-up notice")
 	fl.BoolVar(&dryRun, "dry-run", false, "show the figures, post nothing")
 	fl.BoolVarP(&yes, "yes", "y", false, "do not ask for confirmation")
-	for _, f := range []string{"agency", "currency", "reference", "idempotency-key"} {
+	for _, f := range []string{"currency", "reference", "idempotency-key"} {
 		_ = cmd.MarkFlagRequired(f)
 	}
 	return cmd

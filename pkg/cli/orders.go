@@ -25,27 +25,12 @@ func orderRowOf(o flight.View) []string {
 
 func (r *Root) ordersListCmd() *cobra.Command {
 	var f flight.Filter
-	cmd := &cobra.Command{
-		Use:   "list [--agency ID] [--status S]... [--group G] [--type T] [--keyword K] [--page N] [--page-size N]",
-		Short: "List flight orders, newest first (--group reviewing is the post-sale review queue)",
-		Args:  args(cobra.NoArgs),
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return r.withBackend(cmd, func(b admin.Backend) error {
-				page, err := b.Orders(cmd.Context(), f)
-				if err != nil {
-					return err
-				}
-				return printList(cmd, bookings(page), "orders",
-					[]string{"id", "booking number", "agency", "type", "status", "pnr", "flights", "route", "total", "created"}, orderRowOf)
-			})
-		},
-	}
-	cmd.Flags().Int64Var(&f.AgencyID, "agency", 0, "only this agency's orders")
-	cmd.Flags().StringSliceVar(&f.Statuses, "status", nil, "statuses (repeat or comma-separate)")
+	cmd := listCmd(r, "list [--agency ID] [--status S]... [--group G] [--type T] [--keyword K] [--page N] [--page-size N]",
+		"List flight orders, newest first (--group reviewing is the post-sale review queue)", &f, &f.AgencyID, &f.Statuses, &f.Page, &f.PageSize,
+		admin.Backend.Orders, []string{"id", "booking number", "agency", "type", "status", "pnr", "flights", "route", "total", "created"}, orderRowOf)
 	cmd.Flags().StringVar(&f.Group, "group", "", "pending group: to_be_paid, reviewing, proceeding, pending-confirm, refunding")
 	cmd.Flags().StringVar(&f.Type, "type", "", "origin, change, refund or void")
 	cmd.Flags().StringVar(&f.Keyword, "keyword", "", "booking number, PNR, ticket or flight number, surname")
-	pageFlags(cmd, &f.Page, &f.PageSize, 20, "orders")
 	return cmd
 }
 
@@ -124,11 +109,7 @@ func (r *Root) ordersReviewCmd() *cobra.Command {
 				if err := confirm(cmd, yes, fmt.Sprintf("%s %s order %s (%s)?", req.Action, o.Type, o.BookingNumber, o.Status)); err != nil {
 					return err
 				}
-				out, err := b.Review(cmd.Context(), id, req)
-				if err != nil {
-					return err
-				}
-				return render(cmd, orderDetailView(out))
+				return renderAs(cmd, orderDetailView)(b.Review(cmd.Context(), id, req))
 			})
 		},
 	}

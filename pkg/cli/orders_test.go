@@ -21,14 +21,7 @@ func TestOrderCommands(t *testing.T) {
 	forEachMode(t, func(t *testing.T, dsn string, reach []string) {
 		{
 			id := refundRequest(t, dsn)
-			v := func(t *testing.T, code int, args ...string) result {
-				t.Helper()
-				res := execute(t, nil, append(args, reach...)...)
-				if res.code != code {
-					t.Fatalf("%v: exit %d, want %d\nstdout: %s\nstderr: %s", args, res.code, code, res.out, res.err)
-				}
-				return res
-			}
+			v := inMode(reach)
 
 			// The demo's living agency has orders of its own, a refund under
 			// review among them: the lists are read for this order's agency.

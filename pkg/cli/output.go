@@ -215,6 +215,17 @@ func (r *Root) withBackend(cmd *cobra.Command, fn func(b admin.Backend) error) e
 	return commandError(cmd, fn(b))
 }
 
+// renderAs renders a backend's answer as view makes it, or gives its
+// error: renderAs(cmd, userView)(b.DisableUser(ctx, agency, id)).
+func renderAs[T any](cmd *cobra.Command, view func(T) view) func(T, error) error {
+	return func(v T, err error) error {
+		if err != nil {
+			return err
+		}
+		return render(cmd, view(v))
+	}
+}
+
 // local is the in-process backend, for what only the server's own host may
 // do (a key of the provider itself).
 func (r *Root) local(cmd *cobra.Command) (*admin.Local, error) {
@@ -292,6 +303,11 @@ func bookings[V any](p booking.Page[V]) listed[V] {
 	return listed[V]{data: p, items: p.Items, page: p.Page, pageSize: p.PageSize, total: p.Total}
 }
 
+// pageListed is one page of an admin list, listed.
+func pageListed[T any](p admin.Page[T]) listed[T] {
+	return listed[T]{data: p, items: p.Items, page: p.Page, pageSize: p.PageSize, total: p.Total}
+}
+
 // printList prints a page of a list, every list alike: a table of headers
 // and a row of each item, then, when more pages follow, a note on how to
 // ask for the next (noun names the items).
@@ -307,6 +323,17 @@ func printList[T any](cmd *cobra.Command, l listed[T], noun string, headers []st
 		note(cmd, "page %d, %d of %d %s; next: --page %d", l.page, len(l.items), l.total, noun, l.page+1)
 	}
 	return nil
+}
+
+// listAs prints a page a backend answered as printList does, or gives its
+// error: listAs(cmd, bookings, "orders", headers, row)(b.Orders(ctx, f)).
+func listAs[P, T any](cmd *cobra.Command, list func(P) listed[T], noun string, headers []string, row func(T) []string) func(P, error) error {
+	return func(p P, err error) error {
+		if err != nil {
+			return err
+		}
+		return printList(cmd, list(p), noun, headers, row)
+	}
 }
 
 // pageFlags are every list's --page and --page-size (size by default).

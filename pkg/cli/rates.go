@@ -22,51 +22,31 @@ func rateView(rates []siteinfo.Rate) view {
 }
 
 func (r *Root) ratesSetCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "set CURRENCY RATE",
-		Short: "Set what one unit of a currency is worth in the default currency; the previous rate stays as history",
-		Args:  args(cobra.ExactArgs(2)),
-		RunE: func(cmd *cobra.Command, argv []string) error {
-			return r.withBackend(cmd, func(b admin.Backend) error {
-				h, err := b.SetRate(cmd.Context(), argv[0], argv[1])
-				if err != nil {
-					return err
-				}
-				// The rate just set: the answer carries its recent history.
-				h = h[:min(len(h), 1)]
-				return render(cmd, rateView(h))
-			})
-		},
-	}
+	return r.verb("set CURRENCY RATE", "Set what one unit of a currency is worth in the default currency; the previous rate stays as history", cobra.ExactArgs(2),
+		func(cmd *cobra.Command, argv []string, b admin.Backend) error {
+			h, err := b.SetRate(cmd.Context(), argv[0], argv[1])
+			if err != nil {
+				return err
+			}
+			// The rate just set: the answer carries its recent history.
+			h = h[:min(len(h), 1)]
+			return render(cmd, rateView(h))
+		})
 }
 
 func (r *Root) ratesListCmd() *cobra.Command {
 	var cur string
 	var limit int
-	cmd := &cobra.Command{
-		Use:   "list [--currency CUR]",
-		Short: "List the rates in force; with --currency, that currency's history, newest first",
-		Args:  args(cobra.NoArgs),
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return r.withBackend(cmd, func(b admin.Backend) error {
-				if strings.TrimSpace(cur) == "" {
-					rates, err := b.Rates(cmd.Context())
-					if err != nil {
-						return err
-					}
-					return render(cmd, rateView(rates))
-				}
-				if limit < 1 || limit > 100 {
-					return usageErr(errorf("--limit must be 1–100, got %d", limit))
-				}
-				h, err := b.RateHistory(cmd.Context(), cur, limit)
-				if err != nil {
-					return err
-				}
-				return render(cmd, rateView(h))
-			})
-		},
-	}
+	cmd := r.verb("list [--currency CUR]", "List the rates in force; with --currency, that currency's history, newest first", cobra.NoArgs,
+		func(cmd *cobra.Command, _ []string, b admin.Backend) error {
+			if strings.TrimSpace(cur) == "" {
+				return renderAs(cmd, rateView)(b.Rates(cmd.Context()))
+			}
+			if limit < 1 || limit > 100 {
+				return usageErr(errorf("--limit must be 1–100, got %d", limit))
+			}
+			return renderAs(cmd, rateView)(b.RateHistory(cmd.Context(), cur, limit))
+		})
 	cmd.Flags().StringVar(&cur, "currency", "", "show this currency's history")
 	cmd.Flags().IntVar(&limit, "limit", 100, "history entries to show")
 	return cmd

@@ -13,43 +13,33 @@ import (
 func (r *Root) superadminCmd() *cobra.Command {
 	var agencyID int64
 	var password string
-	reset := &cobra.Command{
-		Use:   "reset-password --agency ID [--password P]",
-		Short: "Reset the super admin password of an agency, as the provider (prints a generated password when none is given)",
-		Args:  args(cobra.NoArgs),
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := requireAgency(agencyID); err != nil {
+	reset := r.agencyVerb("reset-password --agency ID [--password P]",
+		"Reset the super admin password of an agency, as the provider (prints a generated password when none is given)", &agencyID,
+		func(cmd *cobra.Command, b admin.Backend) error {
+			generated := password == ""
+			if generated {
+				password = newPassword()
+			}
+			if err := b.ResetSuperAdminPassword(cmd.Context(), agencyID, password); err != nil {
 				return err
 			}
-			return r.withBackend(cmd, func(b admin.Backend) error {
-				generated := password == ""
+			if f, _ := outputFormat(cmd); f != FormatTable {
+				data := map[string]any{"agencyId": agencyID, "reset": true}
+				rows := [][]string{{"agencyId", fmtID(agencyID)}, {"reset", "yes"}}
 				if generated {
-					password = newPassword()
+					data["password"] = password
+					rows = append(rows, []string{"password", password})
 				}
-				if err := b.ResetSuperAdminPassword(cmd.Context(), agencyID, password); err != nil {
-					return err
-				}
-				if f, _ := outputFormat(cmd); f != FormatTable {
-					data := map[string]any{"agencyId": agencyID, "reset": true}
-					rows := [][]string{{"agencyId", fmtID(agencyID)}, {"reset", "yes"}}
-					if generated {
-						data["password"] = password
-						rows = append(rows, []string{"password", password})
-					}
-					return render(cmd, view{Data: data, Rows: rows, KeyValue: true})
-				}
-				if generated {
-					fmt.Fprintf(cmd.OutOrStdout(), "super admin password of agency %d reset to: %s\n", agencyID, password)
-				} else {
-					fmt.Fprintf(cmd.OutOrStdout(), "super admin password of agency %d reset\n", agencyID)
-				}
-				return nil
-			})
-		},
-	}
-	reset.Flags().Int64Var(&agencyID, "agency", 0, "agency id (required)")
+				return render(cmd, view{Data: data, Rows: rows, KeyValue: true})
+			}
+			if generated {
+				fmt.Fprintf(cmd.OutOrStdout(), "super admin password of agency %d reset to: %s\n", agencyID, password)
+			} else {
+				fmt.Fprintf(cmd.OutOrStdout(), "super admin password of agency %d reset\n", agencyID)
+			}
+			return nil
+		})
 	reset.Flags().StringVar(&password, "password", "", "the new password, 6–15 characters, not a common one (default: generate one)")
-	_ = reset.MarkFlagRequired("agency")
 	return adminNoun("superadmin", "An agency's super admin account", reset)
 }
 

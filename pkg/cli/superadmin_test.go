@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"strconv"
 	"strings"
@@ -13,13 +12,7 @@ import (
 
 func run(t *testing.T, args ...string) (string, error) {
 	t.Helper()
-	r := New()
-	var out bytes.Buffer
-	var errb syncBuffer
-	r.Cmd.SetOut(&out)
-	r.Cmd.SetErr(&errb)
-	r.Err = &errb
-	r.Cmd.SetArgs(append(args, "--log-level", "error"))
+	r, out, _ := captured(nil, append(args, "--log-level", "error"))
 	err := r.Cmd.ExecuteContext(context.Background())
 	return out.String(), err
 }

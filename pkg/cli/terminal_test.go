@@ -33,7 +33,7 @@ func TestAgencyListGolden(t *testing.T) {
 	cmd.Flags().StringP("output", "o", FormatTable, "")
 	var out bytes.Buffer
 	cmd.SetOut(&out)
-	if err := printList(cmd, agencies(page), "agencies", agencyHeaders, agencyRow); err != nil {
+	if err := printList(cmd, pageListed(page), "agencies", agencyHeaders, agencyRow); err != nil {
 		t.Fatal(err)
 	}
 	golden := filepath.Join("testdata", "agency_list_zh.golden")
@@ -70,16 +70,7 @@ func TestAgencyListGolden(t *testing.T) {
 // to see what an ordinary run prints on stderr.
 func executeLogs(t *testing.T, args ...string) result {
 	t.Helper()
-	r := New()
-	var out bytes.Buffer
-	var errb syncBuffer
-	r.Cmd.SetOut(&out)
-	r.Cmd.SetErr(&errb)
-	r.Err = &errb
-	r.Cmd.SetIn(strings.NewReader(""))
-	r.Cmd.SetArgs(args)
-	code := r.Execute(context.Background())
-	return result{out: out.String(), err: errb.String(), code: code}
+	return runRoot(context.Background(), nil, args)
 }
 
 func TestCommandErrors(t *testing.T) {

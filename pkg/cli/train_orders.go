@@ -32,25 +32,10 @@ func trainRowOf(o train.View) []string {
 
 func (r *Root) trainListCmd() *cobra.Command {
 	var f train.Filter
-	cmd := &cobra.Command{
-		Use:   "list [--agency ID] [--status S]... [--keyword K] [--page N] [--page-size N]",
-		Short: "List train orders, newest first (--status proceeding: paid orders waiting for tickets)",
-		Args:  args(cobra.NoArgs),
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return r.withBackend(cmd, func(b admin.Backend) error {
-				page, err := b.TrainOrders(cmd.Context(), f)
-				if err != nil {
-					return err
-				}
-				return printList(cmd, bookings(page), "orders",
-					[]string{"id", "booking number", "agency", "status", "train", "route", "departs", "class", "passengers", "total", "created"}, trainRowOf)
-			})
-		},
-	}
-	cmd.Flags().Int64Var(&f.AgencyID, "agency", 0, "only this agency's orders")
-	cmd.Flags().StringSliceVar(&f.Statuses, "status", nil, "statuses (repeat or comma-separate)")
+	cmd := listCmd(r, "list [--agency ID] [--status S]... [--keyword K] [--page N] [--page-size N]",
+		"List train orders, newest first (--status proceeding: paid orders waiting for tickets)", &f, &f.AgencyID, &f.Statuses, &f.Page, &f.PageSize,
+		admin.Backend.TrainOrders, []string{"id", "booking number", "agency", "status", "train", "route", "departs", "class", "passengers", "total", "created"}, trainRowOf)
 	cmd.Flags().StringVar(&f.Keyword, "keyword", "", "booking, train or ticket number, surname or document number")
-	pageFlags(cmd, &f.Page, &f.PageSize, 20, "orders")
 	return cmd
 }
 
@@ -128,11 +113,7 @@ letters and digits, each number used once.`,
 				if err := confirm(cmd, yes, fmt.Sprintf("%s train order %s (%s %s, %d passengers)?", action, o.BookingNumber, o.Number, o.Status, len(o.Passengers))); err != nil {
 					return err
 				}
-				out, err := b.ConfirmTrainTickets(cmd.Context(), id, req)
-				if err != nil {
-					return err
-				}
-				return render(cmd, trainDetailView(out))
+				return renderAs(cmd, trainDetailView)(b.ConfirmTrainTickets(cmd.Context(), id, req))
 			})
 		},
 	}

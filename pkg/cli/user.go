@@ -24,68 +24,44 @@ func userView(u admin.ManagedUser) view {
 func (r *Root) userListCmd() *cobra.Command {
 	var id int64
 	var f auth.UserFilter
-	cmd := &cobra.Command{
-		Use:   "list --agency ID [--keyword K] [--status S] [--role R] [--page N] [--page-size N]",
-		Short: "List an agency's users",
-		Args:  args(cobra.NoArgs),
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := requireAgency(id); err != nil {
-				return err
-			}
-			return r.withBackend(cmd, func(b admin.Backend) error {
-				page, err := b.Users(cmd.Context(), id, f)
-				if err != nil {
-					return err
-				}
-				return printList(cmd, listed[admin.ManagedUser]{data: page, items: page.Items, page: page.Page, pageSize: page.PageSize, total: page.Total}, "users",
-					[]string{"id", "username", "email", "nickname", "roles", "status", "super admin"},
-					func(u admin.ManagedUser) []string {
-						return []string{fmtID(u.ID), u.Username, u.Email, u.Nickname, strings.Join(u.Role, ","), u.Status, yesNo(u.IsSuperAdmin)}
-					})
-			})
-		},
-	}
-	cmd.Flags().Int64Var(&id, "agency", 0, "agency id (required)")
+	cmd := r.agencyVerb("list --agency ID [--keyword K] [--status S] [--role R] [--page N] [--page-size N]", "List an agency's users", &id,
+		func(cmd *cobra.Command, b admin.Backend) error {
+			return listAs(cmd, pageListed, "users",
+				[]string{"id", "username", "email", "nickname", "roles", "status", "super admin"},
+				func(u admin.ManagedUser) []string {
+					return []string{fmtID(u.ID), u.Username, u.Email, u.Nickname, strings.Join(u.Role, ","), u.Status, yesNo(u.IsSuperAdmin)}
+				})(b.Users(cmd.Context(), id, f))
+		})
 	cmd.Flags().StringVar(&f.Keyword, "keyword", "", "match username, nickname or email")
 	cmd.Flags().StringVar(&f.Status, "status", "", "active, inactive or testing")
 	cmd.Flags().StringVar(&f.Role, "role", "", "operator, finance or SuperUser")
 	pageFlags(cmd, &f.Page, &f.PageSize, auth.DefaultPageSize, "users")
-	_ = cmd.MarkFlagRequired("agency")
 	return cmd
 }
 
 func (r *Root) userCreateCmd() *cobra.Command {
 	var id int64
 	var n admin.CreateUserRequest
-	cmd := &cobra.Command{
-		Use:   "create --agency ID --username U --email E --role R [--role R] [--password P]",
-		Short: "Create a user in an agency (without --password one is generated and printed once)",
-		Args:  args(cobra.NoArgs),
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := requireAgency(id); err != nil {
+	cmd := r.agencyVerb("create --agency ID --username U --email E --role R [--role R] [--password P]",
+		"Create a user in an agency (without --password one is generated and printed once)", &id,
+		func(cmd *cobra.Command, b admin.Backend) error {
+			generated := n.Password == ""
+			if generated {
+				n.Password = newPassword()
+			}
+			u, err := b.CreateUser(cmd.Context(), id, n)
+			if err != nil {
 				return err
 			}
-			return r.withBackend(cmd, func(b admin.Backend) error {
-				generated := n.Password == ""
-				if generated {
-					n.Password = newPassword()
-				}
-				u, err := b.CreateUser(cmd.Context(), id, n)
-				if err != nil {
-					return err
-				}
-				if err := render(cmd, userView(u)); err != nil {
-					return err
-				}
-				if generated {
-					note(cmd, "password of %s: %s (shown only now)", u.Username, n.Password)
-				}
-				return nil
-			})
-		},
-	}
+			if err := render(cmd, userView(u)); err != nil {
+				return err
+			}
+			if generated {
+				note(cmd, "password of %s: %s (shown only now)", u.Username, n.Password)
+			}
+			return nil
+		})
 	fl := cmd.Flags()
-	fl.Int64Var(&id, "agency", 0, "agency id (required)")
 	fl.StringVar(&n.Username, "username", "", "login name (required)")
 	fl.StringVar(&n.Email, "email", "", "email (required)")
 	fl.StringVar(&n.Nickname, "nickname", "", "display name")
@@ -93,7 +69,7 @@ func (r *Root) userCreateCmd() *cobra.Command {
 	fl.StringVar(&n.Status, "status", "", "active (default) or testing")
 	fl.StringSliceVar(&n.Role, "role", nil, "role, repeatable: operator, finance, SuperUser (required)")
 	fl.StringVar(&n.Password, "password", "", "password, 6–15 characters, not a common one (default: generate one)")
-	for _, f := range []string{"agency", "username", "email", "role"} {
+	for _, f := range []string{"username", "email", "role"} {
 		_ = cmd.MarkFlagRequired(f)
 	}
 	return cmd
@@ -101,28 +77,8 @@ func (r *Root) userCreateCmd() *cobra.Command {
 
 func (r *Root) userDisableCmd() *cobra.Command {
 	var id int64
-	cmd := &cobra.Command{
-		Use:   "disable --agency ID USERID",
-		Short: "Make a user inactive and end their sessions (not the agency's super admin)",
-		Args:  args(cobra.ExactArgs(1)),
-		RunE: func(cmd *cobra.Command, argv []string) error {
-			if err := requireAgency(id); err != nil {
-				return err
-			}
-			userID, err := parseID("user id", argv[0])
-			if err != nil {
-				return err
-			}
-			return r.withBackend(cmd, func(b admin.Backend) error {
-				u, err := b.DisableUser(cmd.Context(), id, userID)
-				if err != nil {
-					return err
-				}
-				return render(cmd, userView(u))
-			})
-		},
-	}
-	cmd.Flags().Int64Var(&id, "agency", 0, "agency id (required)")
-	_ = cmd.MarkFlagRequired("agency")
-	return cmd
+	return r.agencyItemVerb("disable --agency ID USERID", "Make a user inactive and end their sessions (not the agency's super admin)", "user id", &id,
+		func(cmd *cobra.Command, b admin.Backend, userID int64) error {
+			return renderAs(cmd, userView)(b.DisableUser(cmd.Context(), id, userID))
+		})
 }

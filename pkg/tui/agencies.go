@@ -25,11 +25,33 @@ const recentEntries = 5
 
 // agencyState is the state of the agencies screen.
 type agencyState struct {
-	list      pagedList[agency.Summary, agencyInfo]
+	list pagedList[agency.Summary, agencyInfo]
+	searchBox
+	searchSeq int
+}
+
+// searchBox is a list's search: the box, whether it has the focus, and the
+// keyword the list is narrowed by.
+type searchBox struct {
 	keyword   string // the search asked for
 	search    textinput.Model
 	searching bool
-	searchSeq int
+}
+
+// view is the search line's left part, the box w cells wide while typing,
+// else the search in force (with how to change it, when edit) or how to
+// start one, in the words <prefix>.searching, .searchEdit and .searchKey.
+func (b *searchBox) view(m *Model, w int, prefix string, edit bool) string {
+	switch {
+	case b.searching:
+		b.search.Width = max(1, w)
+		return b.search.View()
+	case b.keyword != "" && edit:
+		return m.t(prefix+".searching", "keyword", b.keyword) + m.st.Muted.Render("  "+m.t(prefix+".searchEdit"))
+	case b.keyword != "":
+		return m.t(prefix+".searching", "keyword", b.keyword)
+	}
+	return m.st.Muted.Render(m.t(prefix + ".searchKey"))
 }
 
 // agencyInfo is what the detail pane shows of one agency.
@@ -65,7 +87,7 @@ func newAgencyState(searchHint string) agencyState {
 		loadPage:   (*Model).fetchAgencies,
 		fetchSized: fetchAgency,
 	})
-	return agencyState{list: list, search: newSearchInput(searchHint)}
+	return agencyState{list: list, searchBox: searchBox{search: newSearchInput(searchHint)}}
 }
 
 // fetchAgencies asks for a page of agencies under the current search; it
@@ -197,34 +219,17 @@ func (m *Model) agenciesView(w, h int) []string {
 	st := m.st
 	top := func(w int) []string {
 		// The search line, with the page on the right.
-		var search string
-		switch {
-		case s.searching:
-			s.search.Width = max(1, w/2)
-			search = s.search.View()
-		case s.keyword != "":
-			search = m.t("agencies.searching", "keyword", s.keyword) + st.Muted.Render("  "+m.t("agencies.searchEdit"))
-		default:
-			search = st.Muted.Render(m.t("agencies.searchKey"))
-		}
+		search := s.view(m, w/2, "agencies", true)
 		info := m.pageInfo(l.loaded, l.page, l.total, "agencies.count")
 		cols := agencyColumns(w)
 		return []string{spread(search, st.Muted.Render(info), w),
 			st.Header.Render(cols.row("", m.t("agencies.code"), m.t("agencies.name"), m.t("agencies.status"), m.t("agencies.cur"), m.t("agencies.balance"), m.t("agencies.available")))}
 	}
 	rows := func(w, n int) []string {
-		lines := m.listMessage(w, l.loaded, l.err, len(l.items), "agencies.failed", "agencies.empty")
 		cols := agencyColumns(w)
-		from, to := l.shown(n)
-		for i := from; i < to; i++ {
-			a := l.items[i]
-			if i == l.cursor {
-				lines = append(lines, st.Selected.Render(cols.row(">", a.Code, a.Name, m.agencyStatus(a.Status), a.Currency, a.Balance, a.Available)))
-			} else {
-				lines = append(lines, cols.row("", a.Code, a.Name, m.agencyStatus(a.Status), a.Currency, a.Balance, a.Available))
-			}
-		}
-		return lines
+		return l.rows(m, w, n, "agencies", func(mark string, a agency.Summary) string {
+			return cols.row(mark, a.Code, a.Name, m.agencyStatus(a.Status), a.Currency, a.Balance, a.Available)
+		})
 	}
 	return m.paned(w, h, len(l.items), top, rows, m.paneOr(m.agencyDetailView))
 }
@@ -239,19 +244,11 @@ func (m *Model) paneOr(detail func(w, h int) []string) func(w, h int) []string {
 	}
 }
 
-// agencyCols are the list's column widths.
-type agencyCols struct{ code, name, status, cur, amount int }
-
-func agencyColumns(w int) agencyCols {
-	c := agencyCols{code: 8, status: 7, cur: 3, amount: 13}
-	// 2 for the marker, and a space between columns.
-	c.name = max(8, w-2-c.code-c.status-c.cur-2*c.amount-5)
-	return c
-}
-
-func (c agencyCols) row(mark, code, name, status, cur, balance, available string) string {
-	return fit(mark, 2) + fit(code, c.code) + " " + fit(name, c.name) + " " + fit(status, c.status) + " " +
-		fit(cur, c.cur) + " " + fitRight(balance, c.amount) + " " + fitRight(available, c.amount)
+// agencyColumns are the list's columns: code, name, status, currency,
+// balance and available.
+func agencyColumns(w int) columns {
+	amount := column{w: 13, right: true}
+	return layout(w, column{w: 8}, column{min: 8}, column{w: 7}, column{w: 3}, amount, amount)
 }
 
 // agencyDetailView is the selected agency: its figures, settings and latest
@@ -262,16 +259,11 @@ func (m *Model) agencyDetailView(w, h int) []string {
 	if !ok {
 		return nil
 	}
-	got, ok := m.ag.list.details[a.ID]
 	title := "─ " + a.Name + " · " + a.Code + " "
-	lines := []string{st.Title.Render(title + strings.Repeat("─", max(0, w-lipgloss.Width(title))))}
+	info, lines, ok := m.ag.list.detailOf(m, a.ID, w, []string{st.Title.Render(title + strings.Repeat("─", max(0, w-lipgloss.Width(title))))})
 	if !ok {
-		return append(lines, st.Muted.Render(m.t("loading")))
+		return lines
 	}
-	if got.err != nil {
-		return append(lines, wrapStyled(st.Error, m.t("form.error", "error", admin.Describe(got.err)), w)...)
-	}
-	info := got.val
 	d := info.detail
 	cur := " " + d.Currency
 	keys := 0
@@ -320,10 +312,7 @@ func (m *Model) agencyDetailView(w, h int) []string {
 			" → " + fitRight(e.BalanceAfter.Amount, 12) + "  "
 		lines = append(lines, line+fit(ref, max(0, w-lipgloss.Width(line))))
 	}
-	if len(lines) > h {
-		lines = lines[:h]
-	}
-	return lines
+	return clip(lines, h)
 }
 
 func wrapStyled(s interface{ Render(...string) string }, text string, w int) []string {

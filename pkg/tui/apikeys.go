@@ -6,9 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
 
 	"github.com/voyage/voyage/pkg/admin"
 	"github.com/voyage/voyage/pkg/agency"
@@ -31,30 +29,8 @@ func newKeyState() keyState {
 }
 
 func (m *Model) keysKey(msg tea.KeyMsg) tea.Cmd {
-	if cmd, handled := m.ks.list.key(m, msg); handled {
-		return cmd
-	}
-	a, ok := m.scopeAgency()
-	switch {
-	case key.Matches(msg, m.keys.New):
-		if !ok {
-			m.status = m.t("scope.none")
-			return nil
-		}
-		return m.openAction(newKeyAction(m, a))
-	case key.Matches(msg, m.keys.Revoke):
-		k, found := m.ks.list.current()
-		if !ok || !found {
-			m.status = m.t("keys.noneSelected")
-			return nil
-		}
-		if k.RevokedAt != nil {
-			m.status = m.t("keys.alreadyRevoked", "name", k.Name)
-			return nil
-		}
-		return m.openAction(revokeAction(m, a, k))
-	}
-	return nil
+	cmd, _ := agencyKey(m, &m.ks.list, msg, newKeyAction, m.keys.Revoke, "keys.noneSelected", revokeAction)
+	return cmd
 }
 
 // parseRoles reads a comma- or space-separated list of roles.
@@ -118,10 +94,14 @@ func newKeyAction(m *Model, a agency.Summary) *action {
 }
 
 // revokeAction revokes key k of agency a: requests with it are refused
-// from then on.
+// from then on. A key revoked already is said instead (nil).
 func revokeAction(m *Model, a agency.Summary, k auth.APIKey) *action {
 	t := m.t
 	b := m.b
+	if k.RevokedAt != nil {
+		m.status = t("keys.alreadyRevoked", "name", k.Name)
+		return nil
+	}
 	return &action{
 		id:       nextID(),
 		title:    t("keys.revokeTitle", "name", k.Name, "prefix", k.Prefix),
@@ -141,36 +121,14 @@ func revokeAction(m *Model, a agency.Summary, k auth.APIKey) *action {
 
 func (m *Model) keysView(w, h int) []string {
 	l := &m.ks.list
-	st := m.st
-	row := func(w int, mark, name, prefix, roles, state string) string {
-		nw := max(8, w-2-10-20-10-3)
-		return fit(mark, 2) + fit(name, nw) + " " + fit(prefix, 10) + " " + fit(roles, 20) + " " + fit(state, 10)
+	info := ""
+	if l.loaded {
+		info = m.t("keys.count", "count", l.total)
 	}
-	top := func(w int) []string {
-		info := ""
-		if l.loaded {
-			info = m.t("keys.count", "count", l.total)
-		}
-		return []string{m.scopeLine(w, info),
-			st.Header.Render(row(w, "", m.t("keys.name"), m.t("keys.prefix"), m.t("keys.roles"), m.t("keys.state")))}
-	}
-	rows := func(w, n int) []string {
-		if _, ok := m.scopeAgency(); !ok {
-			return nil
-		}
-		lines := m.listMessage(w, l.loaded, l.err, len(l.items), "keys.failed", "keys.empty")
-		from, to := l.shown(n)
-		for i := from; i < to; i++ {
-			k := l.items[i]
-			mark, style := "", lipgloss.NewStyle()
-			if i == l.cursor {
-				mark, style = ">", st.Selected
-			}
-			lines = append(lines, style.Render(row(w, mark, k.Name, k.Prefix, m.roles(k.Roles), m.keyState(k))))
-		}
-		return lines
-	}
-	return m.paned(w, h, len(l.items), top, rows, m.paneOr(m.keyDetailView))
+	return agencyScreen(m, l, w, h, info, "keys", []string{"name", "prefix", "roles", "state"},
+		func(w int) columns { return layout(w, column{min: 8}, column{w: 10}, column{w: 20}, column{w: 10}) },
+		func(k auth.APIKey) []string { return []string{k.Name, k.Prefix, m.roles(k.Roles), m.keyState(k)} },
+		m.keyDetailView)
 }
 
 func (m *Model) keyState(k auth.APIKey) string {
@@ -203,8 +161,5 @@ func (m *Model) keyDetailView(w, h int) []string {
 		"",
 		m.st.Muted.Render(fit(m.t("keys.keys"), w)),
 	}
-	if len(lines) > h {
-		lines = lines[:h]
-	}
-	return lines
+	return clip(lines, h)
 }

@@ -71,10 +71,9 @@ func groupRoute(g group.View) (route, date string) {
 func (m *Model) groupsView(w, h int) []string {
 	l := &m.gr.list
 	st := m.st
-	booking, pax, date, created := 15, 9, 10, 11
-	row := func(w int, mark, b, r, d, p, c string) string {
-		route := max(8, w-2-booking-pax-date-created-4)
-		return fit(mark, 2) + fit(b, booking) + " " + fit(r, route) + " " + fit(d, date) + " " + fit(p, pax) + " " + fit(c, created)
+	// booking, route, date, passengers, requested
+	row := func(w int, mark string, cells ...string) string {
+		return layout(w, column{w: 15}, column{min: 8}, column{w: 10}, column{w: 9}, column{w: 11}).row(mark, cells...)
 	}
 	top := func(w int) []string {
 		info := ""
@@ -85,19 +84,11 @@ func (m *Model) groupsView(w, h int) []string {
 			st.Header.Render(row(w, "", m.t("orders.booking"), m.t("orders.route"), m.t("groups.date"), m.t("groups.pax"), m.t("groups.requested")))}
 	}
 	rows := func(w, n int) []string {
-		lines := m.listMessage(w, l.loaded, l.err, len(l.items), "groups.failed", "groups.empty")
-		from, to := l.shown(n)
-		for i := from; i < to; i++ {
-			g := l.items[i]
-			mark, style := "", lipgloss.NewStyle()
-			if i == l.cursor {
-				mark, style = ">", st.Selected
-			}
+		return l.rows(m, w, n, "groups", func(mark string, g group.View) string {
 			r, d := groupRoute(g)
-			lines = append(lines, style.Render(row(w, mark, g.BookingNumber, r, d, fmt.Sprintf("%d/%d/%d", g.Passengers.Adult, g.Passengers.Child, g.Passengers.Infant),
-				g.CreatedAt.UTC().Format("01-02 15:04"))))
-		}
-		return lines
+			return row(w, mark, g.BookingNumber, r, d, fmt.Sprintf("%d/%d/%d", g.Passengers.Adult, g.Passengers.Child, g.Passengers.Infant),
+				g.CreatedAt.UTC().Format("01-02 15:04"))
+		})
 	}
 	return m.paned(w, h, len(l.items), top, rows, m.groupDetailView)
 }
@@ -152,8 +143,5 @@ func (m *Model) groupDetailView(w, h int) []string {
 	for i := range lines {
 		lines[i] = fit(lines[i], w)
 	}
-	if len(lines) > h {
-		lines = lines[:h]
-	}
-	return lines
+	return clip(lines, h)
 }

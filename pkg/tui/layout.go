@@ -56,3 +56,55 @@ func (m *Model) detailRows() int {
 	}
 	return paneHeight
 }
+
+// clip is at most the first h of lines: a pane never runs past its height.
+func clip(lines []string, h int) []string {
+	if len(lines) > h {
+		return lines[:h]
+	}
+	return lines
+}
+
+// column is a list's column, w cells wide, right-aligned for amounts. The
+// one column of w 0 takes the cells the others leave, at least min.
+type column struct {
+	w, min int
+	right  bool
+}
+
+// columns are a list's columns laid out in a width.
+type columns []column
+
+// layout gives the list's columns their widths in w cells, after the
+// two-cell marker and a space between columns.
+func layout(w int, cs ...column) columns {
+	out := make(columns, len(cs))
+	copy(out, cs)
+	rest := w - 2 - (len(cs) - 1)
+	for _, c := range cs {
+		rest -= c.w
+	}
+	for i, c := range out {
+		if c.w == 0 {
+			out[i].w = max(c.min, rest)
+		}
+	}
+	return out
+}
+
+// row is a list line: the marker, then each cell fitted to its column.
+func (cs columns) row(mark string, cells ...string) string {
+	var b strings.Builder
+	b.WriteString(fit(mark, 2))
+	for i, c := range cs {
+		if i > 0 {
+			b.WriteString(" ")
+		}
+		if c.right {
+			b.WriteString(fitRight(cells[i], c.w))
+		} else {
+			b.WriteString(fit(cells[i], c.w))
+		}
+	}
+	return b.String()
+}

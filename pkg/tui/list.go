@@ -6,6 +6,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 
 	"github.com/voyage/voyage/pkg/admin"
 )
@@ -210,4 +211,34 @@ func (l *pagedList[T, D]) key(m *Model, msg tea.KeyMsg) (cmd tea.Cmd, handled bo
 func (l *pagedList[T, D]) shown(rows int) (from, to int) {
 	l.offset = scroll(l.cursor, l.offset, rows, len(l.items))
 	return l.offset, min(len(l.items), l.offset+rows)
+}
+
+// rows is the list's lines in w cells, at most n item rows: its message
+// (the keys <prefix>.failed and <prefix>.empty) when it has no rows, then
+// the rows on show, the cursor's marked ">" and selected.
+func (l *pagedList[T, D]) rows(m *Model, w, n int, prefix string, row func(mark string, it T) string) []string {
+	lines := m.listMessage(w, l.loaded, l.err, len(l.items), prefix+".failed", prefix+".empty")
+	from, to := l.shown(n)
+	for i := from; i < to; i++ {
+		mark, style := "", lipgloss.NewStyle()
+		if i == l.cursor {
+			mark, style = ">", m.st.Selected
+		}
+		lines = append(lines, style.Render(row(mark, l.items[i])))
+	}
+	return lines
+}
+
+// detailOf is item id's detail as loaded. Until there is one to show, ok is
+// false and lines is the pane so far with what to say instead: that it is
+// loading, or why it failed.
+func (l *pagedList[T, D]) detailOf(m *Model, id int64, w int, pane []string) (v D, lines []string, ok bool) {
+	got, ok := l.details[id]
+	switch {
+	case !ok:
+		return v, append(pane, m.st.Muted.Render(m.t("loading"))), false
+	case got.err != nil:
+		return v, append(pane, wrapStyled(m.st.Error, m.t("form.error", "error", admin.Describe(got.err)), w)...), false
+	}
+	return got.val, pane, true
 }

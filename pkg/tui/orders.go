@@ -9,9 +9,7 @@ import (
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
 
 	"github.com/voyage/voyage/pkg/admin"
 	"github.com/voyage/voyage/pkg/booking"
@@ -56,12 +54,10 @@ type orderDetail struct {
 // narrowed by a keyword (booking number, PNR, ticket, flight or train
 // number, passenger surname), with the selected order's detail.
 type ordersState struct {
-	list      pagedList[orderRow, orderDetail]
-	kind      orderKind
-	keyword   string
-	search    textinput.Model
-	searching bool
-	names     map[int64]string
+	list pagedList[orderRow, orderDetail]
+	kind orderKind
+	searchBox
+	names map[int64]string
 }
 
 type orderRowsMsg struct {
@@ -75,7 +71,7 @@ type orderRowsMsg struct {
 }
 
 func newOrdersState(searchHint string) ordersState {
-	return ordersState{search: newSearchInput(searchHint), names: map[int64]string{}, list: newPagedList(listSource[orderRow, orderDetail]{
+	return ordersState{searchBox: searchBox{search: newSearchInput(searchHint)}, names: map[int64]string{}, list: newPagedList(listSource[orderRow, orderDetail]{
 		screen: ordersScreen, what: "orders", item: "order",
 		id:       func(r orderRow) int64 { return r.id },
 		loadPage: (*Model).fetchOrderRows,
@@ -238,15 +234,15 @@ func (m *Model) ordersView(w, h int) []string {
 	s := &m.or
 	l := &s.list
 	st := m.st
-	row := func(w int, mark, booking, agency, route, status, total, created string) string {
+	// booking, agency, route, status, total, created
+	row := func(w int, mark string, cells ...string) string {
 		sw := 14
 		if w >= 110 {
 			sw = 20
 		}
 		aw := max(6, (w-2-12-sw-13-11-6)/2)
 		rw := max(6, w-2-12-aw-sw-13-11-6)
-		return fit(mark, 2) + fit(booking, 12) + " " + fit(agency, aw) + " " + fit(route, rw) + " " + fit(status, sw) + " " +
-			fitRight(total, 13) + " " + fit(created, 11)
+		return layout(w, column{w: 12}, column{w: aw}, column{w: rw}, column{w: sw}, column{w: 13, right: true}, column{w: 11}).row(mark, cells...)
 	}
 	top := func(w int) []string {
 		var kinds []string
@@ -257,32 +253,14 @@ func (m *Model) ordersView(w, h int) []string {
 			}
 			kinds = append(kinds, name)
 		}
-		var search string
-		switch {
-		case s.searching:
-			s.search.Width = max(1, w/3)
-			search = s.search.View()
-		case s.keyword != "":
-			search = m.t("orders.searching", "keyword", s.keyword)
-		default:
-			search = st.Muted.Render(m.t("orders.searchKey"))
-		}
-		left := strings.Join(kinds, " ") + "  " + search
+		left := strings.Join(kinds, " ") + "  " + s.view(m, w/3, "orders", false)
 		return []string{spread(left, st.Muted.Render(m.pageInfo(l.loaded, l.page, l.total, "orders.count")), w),
 			st.Header.Render(row(w, "", m.t("orders.booking"), m.t("orders.agency"), m.t("orders.route"), m.t("orders.status"), m.t("orders.total"), m.t("orders.created")))}
 	}
 	rows := func(w, n int) []string {
-		lines := m.listMessage(w, l.loaded, l.err, len(l.items), "orders.failed", "orders.empty")
-		from, to := l.shown(n)
-		for i := from; i < to; i++ {
-			o := l.items[i]
-			mark, style := "", lipgloss.NewStyle()
-			if i == l.cursor {
-				mark, style = ">", st.Selected
-			}
-			lines = append(lines, style.Render(row(w, mark, o.booking, m.agencyNameOf(o.agencyID), o.route, o.status, o.total, o.created.UTC().Format("01-02 15:04"))))
-		}
-		return lines
+		return l.rows(m, w, n, "orders", func(mark string, o orderRow) string {
+			return row(w, mark, o.booking, m.agencyNameOf(o.agencyID), o.route, o.status, o.total, o.created.UTC().Format("01-02 15:04"))
+		})
 	}
 	return m.paned(w, h, len(l.items), top, rows, m.orderSearchDetailView)
 }
@@ -293,16 +271,11 @@ func (m *Model) orderSearchDetailView(w, h int) []string {
 	if !ok {
 		return nil
 	}
-	lines := []string{m.rule(r.booking+" · "+r.status, w)}
-	got, ok := m.or.list.details[r.id]
-	switch {
-	case !ok:
-		return append(lines, m.st.Muted.Render(m.t("loading")))
-	case got.err != nil:
-		return append(lines, wrapStyled(m.st.Error, m.t("form.error", "error", admin.Describe(got.err)), w)...)
+	d, lines, ok := m.or.list.detailOf(m, r.id, w, []string{m.rule(r.booking+" · "+r.status, w)})
+	if !ok {
+		return lines
 	}
 	f := func(label, value string) { lines = append(lines, m.field2(label, value, w)) }
-	d := got.val
 	f("orders.agency", m.agencyNameOf(r.agencyID))
 	switch {
 	case d.flight != nil:
@@ -350,10 +323,7 @@ func (m *Model) orderSearchDetailView(w, h int) []string {
 		f("orders.passengerList", strconv.Itoa(v.PassengerCount))
 	}
 	f("orders.created", utcText(r.created))
-	if len(lines) > h {
-		lines = lines[:h]
-	}
-	return lines
+	return clip(lines, h)
 }
 
 func (m *Model) passengerLabel(i int) string {

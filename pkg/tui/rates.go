@@ -6,7 +6,6 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
 
 	"github.com/voyage/voyage/pkg/admin"
 	"github.com/voyage/voyage/pkg/siteinfo"
@@ -125,9 +124,9 @@ func rateAction(m *Model, sel siteinfo.Rate, rates []siteinfo.Rate) *action {
 func (m *Model) ratesView(w, h int) []string {
 	l := &m.ra.list
 	st := m.st
-	row := func(w int, mark, cur, rate, source, at string) string {
-		src := max(6, w-2-8-16-20-3)
-		return fit(mark, 2) + fit(cur, 8) + " " + fitRight(rate, 16) + " " + fit(source, src) + " " + fit(at, 20)
+	// currency, rate, source, since
+	row := func(w int, mark string, cells ...string) string {
+		return layout(w, column{w: 8}, column{w: 16, right: true}, column{min: 6}, column{w: 20}).row(mark, cells...)
 	}
 	top := func(w int) []string {
 		info := ""
@@ -142,17 +141,9 @@ func (m *Model) ratesView(w, h int) []string {
 			st.Header.Render(row(w, "", m.t("rates.currency"), m.t("rates.rate"), m.t("rates.source"), m.t("rates.since")))}
 	}
 	rows := func(w, n int) []string {
-		lines := m.listMessage(w, l.loaded, l.err, len(l.items), "rates.failed", "rates.empty")
-		from, to := l.shown(n)
-		for i := from; i < to; i++ {
-			r := l.items[i]
-			mark, style := "", lipgloss.NewStyle()
-			if i == l.cursor {
-				mark, style = ">", st.Selected
-			}
-			lines = append(lines, style.Render(row(w, mark, r.Currency, r.Rate, r.Source, utcText(r.CreatedAt))))
-		}
-		return lines
+		return l.rows(m, w, n, "rates", func(mark string, r siteinfo.Rate) string {
+			return row(w, mark, r.Currency, r.Rate, r.Source, utcText(r.CreatedAt))
+		})
 	}
 	return m.paned(w, h, len(l.items), top, rows, m.paneOr(m.rateDetailView))
 }
@@ -163,20 +154,14 @@ func (m *Model) rateDetailView(w, h int) []string {
 	if !ok {
 		return nil
 	}
-	lines := []string{m.rule(m.t("rates.historyTitle", "currency", r.Currency, "base", r.Base), w)}
-	got, ok := m.ra.list.details[currencyID(r.Currency)]
-	switch {
-	case !ok:
-		return append(lines, m.st.Muted.Render(m.t("loading")))
-	case got.err != nil:
-		return append(lines, wrapStyled(m.st.Error, m.t("form.error", "error", admin.Describe(got.err)), w)...)
+	hist, lines, ok := m.ra.list.detailOf(m, currencyID(r.Currency), w,
+		[]string{m.rule(m.t("rates.historyTitle", "currency", r.Currency, "base", r.Base), w)})
+	if !ok {
+		return lines
 	}
-	for _, x := range got.val {
+	for _, x := range hist {
 		lines = append(lines, fit("  "+utcText(x.CreatedAt)+"  "+fitRight(x.Rate, 14)+"  "+x.Source, w))
 	}
 	lines = append(lines, "", m.st.Muted.Render(fit(m.t("rates.keys"), w)))
-	if len(lines) > h {
-		lines = lines[:h]
-	}
-	return lines
+	return clip(lines, h)
 }

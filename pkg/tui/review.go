@@ -146,38 +146,24 @@ func (m *Model) reviewView(w, h int) []string {
 			st.Header.Render(cols.row("", m.t("orders.booking"), m.t("orders.agency"), m.t("orders.type"), m.t("orders.status"), m.t("orders.total"), m.t("orders.created")))}
 	}
 	rows := func(w, n int) []string {
-		lines := m.listMessage(w, l.loaded, l.err, len(l.items), "review.failed", "review.empty")
 		cols := orderColumns(w)
-		from, to := l.shown(n)
-		for i := from; i < to; i++ {
-			o := l.items[i]
-			mark, style := "", lipgloss.NewStyle()
-			if i == l.cursor {
-				mark, style = ">", st.Selected
-			}
-			lines = append(lines, style.Render(cols.row(mark, o.BookingNumber, s.agencyName(o.AgencyID), m.word("orders.typeShort.", o.Type), m.statusWords()("orders.status.", string(o.Status)),
-				o.Total.Amount+" "+o.Total.Currency, o.CreatedAt.UTC().Format("01-02 15:04"))))
-		}
-		return lines
+		return l.rows(m, w, n, "review", func(mark string, o flight.View) string {
+			return cols.row(mark, o.BookingNumber, s.agencyName(o.AgencyID), m.word("orders.typeShort.", o.Type), m.statusWords()("orders.status.", string(o.Status)),
+				o.Total.Amount+" "+o.Total.Currency, o.CreatedAt.UTC().Format("01-02 15:04"))
+		})
 	}
 	return m.paned(w, h, len(l.items), top, rows, m.paneOr(m.orderDetailView))
 }
 
-type orderCols struct{ booking, agency, typ, status, total, created int }
-
-func orderColumns(w int) orderCols {
-	c := orderCols{booking: 15, typ: 6, status: 13, total: 14, created: 11}
+// orderColumns are the queue's columns: booking, agency, type, status,
+// total and created.
+func orderColumns(w int) columns {
+	status := column{w: 13}
 	if w >= 100 {
 		// Room for the longest status words ("Refund under review").
-		c.status = 20
+		status.w = 20
 	}
-	c.agency = max(6, w-2-c.booking-c.typ-c.status-c.total-c.created-5)
-	return c
-}
-
-func (c orderCols) row(mark, booking, agency, typ, status, total, created string) string {
-	return fit(mark, 2) + fit(booking, c.booking) + " " + fit(agency, c.agency) + " " + fit(typ, c.typ) + " " +
-		fit(status, c.status) + " " + fitRight(total, c.total) + " " + fit(created, c.created)
+	return layout(w, column{w: 15}, column{min: 6}, column{w: 6}, status, column{w: 14, right: true}, column{w: 11})
 }
 
 // orderDetailView is the selected order: what, whose, the trip, the request
@@ -190,14 +176,10 @@ func (m *Model) orderDetailView(w, h int) []string {
 	}
 	title := "─ " + o.BookingNumber + " · " + m.word("orders.typeShort.", o.Type) + " · " + m.statusWords()("orders.status.", string(o.Status)) + " "
 	lines := []string{st.Title.Render(title + strings.Repeat("─", max(0, w-lipgloss.Width(title))))}
-	got, ok := m.rv.list.details[o.ID]
+	v, lines, ok := m.rv.list.detailOf(m, o.ID, w, lines)
 	if !ok {
-		return append(lines, st.Muted.Render(m.t("loading")))
+		return lines
 	}
-	if got.err != nil {
-		return append(lines, wrapStyled(st.Error, m.t("form.error", "error", admin.Describe(got.err)), w)...)
-	}
-	v := got.val
 	half := w / 2
 	pair := func(l1, v1, l2, v2 string) string {
 		return fit(st.Label.Render(fit(m.t(l1), 14))+v1, half) + st.Label.Render(fit(m.t(l2), 14)) + v2
@@ -256,10 +238,7 @@ func (m *Model) orderDetailView(w, h int) []string {
 	for i := range lines {
 		lines[i] = fit(lines[i], w)
 	}
-	if len(lines) > h {
-		lines = lines[:h]
-	}
-	return lines
+	return clip(lines, h)
 }
 
 // departText is a departure at the airport's local time, saying so, in

@@ -16,8 +16,7 @@ import (
 func TestFundsInAnotherCurrency(t *testing.T) {
 	e := newEnv(t)
 	before := e.detail(t, "Demo Travel")
-	c := start(t, e.b, Options{})
-	c.selectAgency("Demo Travel")
+	c := e.startOn(t, "Demo Travel")
 	c.press("f")
 	c.waitText("Currency received (optional)  > CNY")
 	c.press("100", "enter", "SWIFT-9", "enter", "enter", "ctrl+u", "USD", "enter", "ctrl+u", "7.10", "enter", "enter")
@@ -37,31 +36,30 @@ func TestFundsInAnotherCurrency(t *testing.T) {
 // n on the confirmation changes nothing.
 func TestBlockAgency(t *testing.T) {
 	e := newEnv(t)
-	c := start(t, e.b, Options{})
-	c.selectAgency("Blue Sky Travel")
+	c := e.startOn(t, "Blue Sky Travel")
+	status := func(want, after string) {
+		t.Helper()
+		if st := e.detail(t, "Blue Sky Travel").Status; st != want {
+			t.Fatalf("status %s after %s", st, after)
+		}
+	}
 	c.press("b")
 	c.waitText("Block Blue Sky Travel", "Block this agency?")
 	c.press("n")
 	c.waitText("Cancelled: nothing was changed.")
-	if st := e.detail(t, "Blue Sky Travel").Status; st != "active" {
-		t.Fatalf("status %s after n", st)
-	}
+	status("active", "n")
 	c.press("b")
 	c.waitText("Block this agency?")
 	c.press("y")
 	c.waitText("Blue Sky Travel is now blocked.")
-	if st := e.detail(t, "Blue Sky Travel").Status; st != "blocked" {
-		t.Fatalf("status %s after blocking", st)
-	}
+	status("blocked", "blocking")
 	c.press("enter")
 	c.waitText("Status        blocked")
 	c.press("b")
 	c.waitText("Unblock this agency?")
 	c.press("y")
 	c.waitText("Blue Sky Travel is now active.")
-	if st := e.detail(t, "Blue Sky Travel").Status; st != "active" {
-		t.Fatalf("status %s after unblocking", st)
-	}
+	status("active", "unblocking")
 }
 
 // Finance's month: make the agency's statement of a period, see its totals,
@@ -155,8 +153,7 @@ func TestRateSet(t *testing.T) {
 // A user is blocked (and logged out) and unblocked from the users screen.
 func TestUsersBlockUnblock(t *testing.T) {
 	e := newEnv(t)
-	c := start(t, e.b, Options{})
-	c.selectAgency("Demo Travel")
+	c := e.startOn(t, "Demo Travel")
 	c.press("7")
 	c.waitText("demo-super", "demo-operator", "3 users")
 	c.press("down")
@@ -196,8 +193,7 @@ func TestUsersBlockUnblock(t *testing.T) {
 // An API key is made with the roles given, shown once, and revoked.
 func TestAPIKeyCreateAndRevoke(t *testing.T) {
 	e := newEnv(t)
-	c := start(t, e.b, Options{})
-	c.selectAgency("Demo Sub Travel")
+	c := e.startOn(t, "Demo Sub Travel")
 	c.press("8")
 	c.waitText("No API key yet: n makes one.")
 	c.press("n")
@@ -234,11 +230,7 @@ func TestAPIKeyCreateAndRevoke(t *testing.T) {
 // turns to train and group orders.
 func TestOrderSearch(t *testing.T) {
 	e := newEnv(t)
-	id := e.refundRequest(t)
-	v, err := e.b.Order(e.ctx, id)
-	if err != nil {
-		t.Fatal(err)
-	}
+	v := e.refundOrder(t)
 	c := start(t, e.b, Options{})
 	c.press("4")
 	c.waitText("[Flights]", v.BookingNumber)

@@ -17,6 +17,7 @@ import (
 	"github.com/voyage/voyage/pkg/app"
 	"github.com/voyage/voyage/pkg/app/apptest"
 	"github.com/voyage/voyage/pkg/demo"
+	"github.com/voyage/voyage/pkg/flight"
 	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/store"
 	"github.com/voyage/voyage/pkg/store/storetest"
@@ -123,6 +124,17 @@ func (e *env) refundRequest(t *testing.T) int64 {
 	return apptest.RefundRequest(t, e.app)
 }
 
+// refundOrder is a refund request put in the review queue, as the backend
+// shows it.
+func (e *env) refundOrder(t *testing.T) flight.View {
+	t.Helper()
+	v, err := e.b.Order(e.ctx, e.refundRequest(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
 // probe wraps the console to keep its latest rendered screen, so that a
 // test can read the whole screen (teatest's output holds only the lines
 // that changed).
@@ -167,6 +179,14 @@ type console struct {
 	t  *testing.T
 	tm *teatest.TestModel
 	p  *probe
+}
+
+// startOn starts the console on e's backend with the agency name selected.
+func (e *env) startOn(t *testing.T, name string) *console {
+	t.Helper()
+	c := start(t, e.b, Options{})
+	c.selectAgency(name)
+	return c
 }
 
 func start(t *testing.T, b admin.Backend, opts Options) *console {

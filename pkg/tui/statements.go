@@ -12,7 +12,6 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
 	"github.com/shopspring/decimal"
 
 	"github.com/voyage/voyage/pkg/admin"
@@ -37,28 +36,11 @@ func newStatementState() statementState {
 }
 
 func (m *Model) statementsKey(msg tea.KeyMsg) tea.Cmd {
-	if cmd, handled := m.sm.list.key(m, msg); handled {
-		return cmd
-	}
-	a, ok := m.scopeAgency()
-	switch {
-	case key.Matches(msg, m.keys.New):
-		if !ok {
-			m.status = m.t("scope.none")
-			return nil
-		}
-		return m.openAction(newStatementAction(m, a))
-	case key.Matches(msg, m.keys.Export):
-		st, found := m.sm.list.current()
-		if !ok || !found {
-			m.status = m.t("statements.noneSelected")
-			return nil
-		}
-		return m.openAction(exportAction(m, a, st))
-	case key.Matches(msg, m.keys.Back):
+	cmd, handled := agencyKey(m, &m.sm.list, msg, newStatementAction, m.keys.Export, "statements.noneSelected", exportAction)
+	if !handled && key.Matches(msg, m.keys.Back) {
 		m.status = ""
 	}
-	return nil
+	return cmd
 }
 
 // openAction opens a form in the console's language.
@@ -209,40 +191,20 @@ func writeExport(ctx context.Context, b admin.Backend, path string, agencyID, st
 
 func (m *Model) statementsView(w, h int) []string {
 	l := &m.sm.list
-	st := m.st
-	cols := func(w int) (period, amount int) {
-		amount = 12
+	cols := func(w int) columns {
+		amount := column{w: 12, right: true}
 		if w >= 100 {
-			amount = 14
+			amount.w = 14
 		}
-		return max(10, w-2-3*amount-8-4), amount
+		return layout(w, column{min: 10}, amount, amount, amount, column{w: 8, right: true})
 	}
-	row := func(w int, mark, period, opening, closing, change, entries string) string {
-		p, a := cols(w)
-		return fit(mark, 2) + fit(period, p) + " " + fitRight(opening, a) + " " + fitRight(closing, a) + " " + fitRight(change, a) + " " + fitRight(entries, 8)
-	}
-	top := func(w int) []string {
-		return []string{m.scopeLine(w, m.pageInfo(l.loaded, l.page, l.total, "statements.count")),
-			st.Header.Render(row(w, "", m.t("statements.period"), m.t("statements.opening"), m.t("statements.closing"), m.t("statements.change"), m.t("statements.entries")))}
-	}
-	rows := func(w, n int) []string {
-		lines := m.listMessage(w, l.loaded, l.err, len(l.items), "statements.failed", "statements.empty")
-		if _, ok := m.scopeAgency(); !ok {
-			return nil
-		}
-		from, to := l.shown(n)
-		for i := from; i < to; i++ {
-			s := l.items[i]
-			mark, style := "", lipgloss.NewStyle()
-			if i == l.cursor {
-				mark, style = ">", st.Selected
-			}
-			lines = append(lines, style.Render(row(w, mark, s.From+" – "+s.To, s.OpeningBalance.Amount, s.ClosingBalance.Amount,
-				change(s.OpeningBalance.Amount, s.ClosingBalance.Amount), fmt.Sprint(s.EntryCount))))
-		}
-		return lines
-	}
-	return m.paned(w, h, len(l.items), top, rows, m.paneOr(m.statementDetailView))
+	return agencyScreen(m, l, w, h, m.pageInfo(l.loaded, l.page, l.total, "statements.count"), "statements",
+		[]string{"period", "opening", "closing", "change", "entries"}, cols,
+		func(s admin.StatementSummary) []string {
+			return []string{s.From + " – " + s.To, s.OpeningBalance.Amount, s.ClosingBalance.Amount,
+				change(s.OpeningBalance.Amount, s.ClosingBalance.Amount), fmt.Sprint(s.EntryCount)}
+		},
+		m.statementDetailView)
 }
 
 // change is closing less opening, signed, in the amounts' decimals.
@@ -305,10 +267,7 @@ func (m *Model) statementDetailView(w, h int) []string {
 		"",
 		m.st.Muted.Render(fit(m.t("statements.keys"), w)),
 	}
-	if len(lines) > h {
-		lines = lines[:h]
-	}
-	return lines
+	return clip(lines, h)
 }
 
 // statementZone names the zone whose days a statement's period is; a

@@ -315,23 +315,28 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	if m.showHelp {
 		return nil
 	}
-	switch m.screen {
-	case reviewScreen:
-		return m.reviewKey(msg)
-	case groupsScreen:
-		return m.groupsKey(msg)
-	case ordersScreen:
-		return m.ordersKey(msg)
-	case statementsScreen:
-		return m.statementsKey(msg)
-	case ratesScreen:
-		return m.ratesKey(msg)
-	case usersScreen:
-		return m.usersKey(msg)
-	case keysScreen:
-		return m.keysKey(msg)
+	return m.screens()[m.screen].key(msg)
+}
+
+// screenParts are what a screen plugs into the console.
+type screenParts struct {
+	key    func(tea.KeyMsg) tea.Cmd
+	reload func(m *Model, force bool) tea.Cmd
+	view   func(w, h int) []string
+}
+
+// screens are every screen's parts, by screen.
+func (m *Model) screens() [screenCount]screenParts {
+	return [screenCount]screenParts{
+		agenciesScreen:   {m.agenciesKey, m.ag.list.reload, m.agenciesView},
+		reviewScreen:     {m.reviewKey, m.rv.list.reload, m.reviewView},
+		groupsScreen:     {m.groupsKey, m.gr.list.reload, m.groupsView},
+		ordersScreen:     {m.ordersKey, m.or.list.reload, m.ordersView},
+		statementsScreen: {m.statementsKey, m.sm.list.reload, m.statementsView},
+		ratesScreen:      {m.ratesKey, m.ra.list.reload, m.ratesView},
+		usersScreen:      {m.usersKey, m.us.list.reload, m.usersView},
+		keysScreen:       {m.keysKey, m.ks.list.reload, m.keysView},
 	}
-	return m.agenciesKey(msg)
 }
 
 func (m *Model) switchTo(s screen) tea.Cmd {
@@ -348,23 +353,7 @@ func (m *Model) switchTo(s screen) tea.Cmd {
 // out, so a slow backend does not pile calls up; force is a load the user
 // asked for.
 func (m *Model) reload(force bool) tea.Cmd {
-	switch m.screen {
-	case reviewScreen:
-		return m.rv.list.reload(m, force)
-	case groupsScreen:
-		return m.gr.list.reload(m, force)
-	case ordersScreen:
-		return m.or.list.reload(m, force)
-	case statementsScreen:
-		return m.sm.list.reload(m, force)
-	case ratesScreen:
-		return m.ra.list.reload(m, force)
-	case usersScreen:
-		return m.us.list.reload(m, force)
-	case keysScreen:
-		return m.ks.list.reload(m, force)
-	}
-	return m.ag.list.reload(m, force)
+	return m.screens()[m.screen].reload(m, force)
 }
 
 // loadFailed notes a failed load in the status line.
@@ -390,37 +379,18 @@ func (m *Model) View() string {
 	header := m.headerView(w)
 	bodyH := max(0, h-len(header)-len(footer))
 	var body []string
-	switch {
-	case m.showHelp:
+	if m.showHelp {
 		body = m.fullHelpView(w)
-	case m.screen == reviewScreen:
-		body = m.reviewView(w, bodyH)
-	case m.screen == groupsScreen:
-		body = m.groupsView(w, bodyH)
-	case m.screen == ordersScreen:
-		body = m.ordersView(w, bodyH)
-	case m.screen == statementsScreen:
-		body = m.statementsView(w, bodyH)
-	case m.screen == ratesScreen:
-		body = m.ratesView(w, bodyH)
-	case m.screen == usersScreen:
-		body = m.usersView(w, bodyH)
-	case m.screen == keysScreen:
-		body = m.keysView(w, bodyH)
-	default:
-		body = m.agenciesView(w, bodyH)
+	} else {
+		body = m.screens()[m.screen].view(w, bodyH)
 	}
-	if len(body) > bodyH {
-		body = body[:bodyH]
-	}
+	body = clip(body, bodyH)
 	for len(body) < bodyH {
 		body = append(body, "")
 	}
 	lines := append(header, body...)
 	lines = append(lines, footer...)
-	if len(lines) > h {
-		lines = lines[:h]
-	}
+	lines = clip(lines, h)
 	for i, l := range lines {
 		// A last guard: a line wider than the terminal would wrap and push
 		// the whole screen down.

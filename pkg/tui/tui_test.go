@@ -101,8 +101,7 @@ func TestAddFunds(t *testing.T) {
 	e := newEnv(t)
 	before := e.detail(t, "Demo Travel")
 	entries := e.entries(t, "Demo Travel")
-	c := start(t, e.b, Options{})
-	c.selectAgency("Demo Travel")
+	c := e.startOn(t, "Demo Travel")
 
 	c.press("f")
 	c.waitText("Add funds · Demo Travel", "Amount received", "Currency received (optional)  > CNY")
@@ -210,8 +209,7 @@ func TestAddFundsRetryCreditsOnce(t *testing.T) {
 func TestSetCredit(t *testing.T) {
 	e := newEnv(t)
 	before := e.detail(t, "Demo Travel")
-	c := start(t, e.b, Options{})
-	c.selectAgency("Demo Travel")
+	c := e.startOn(t, "Demo Travel")
 
 	// An amount with more decimals than the currency has: the backend says
 	// so (not "enter the credit limit"), nothing changed.
@@ -252,8 +250,7 @@ func TestNewAPIKey(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := start(t, e.b, Options{})
-	c.selectAgency("Blue Sky Travel")
+	c := e.startOn(t, "Blue Sky Travel")
 	c.press("k")
 	c.waitText("New API key · Blue Sky Travel")
 	c.press("booking engine", "enter")
@@ -288,11 +285,8 @@ func TestNewAPIKey(t *testing.T) {
 
 func TestReviewQueueReject(t *testing.T) {
 	e := newEnv(t)
-	id := e.refundRequest(t)
-	v, err := e.b.Order(e.ctx, id)
-	if err != nil {
-		t.Fatal(err)
-	}
+	v := e.refundOrder(t)
+	id := v.ID
 	if v.Status != flight.RfdReviewing {
 		t.Fatalf("the refund request is %s, want %s", v.Status, flight.RfdReviewing)
 	}
@@ -411,11 +405,8 @@ func TestGroupQueue(t *testing.T) {
 // The review decisions are worded in the console's language, statuses too.
 func TestReviewQuoteInChinese(t *testing.T) {
 	e := newEnv(t)
-	id := e.refundRequest(t)
-	v, err := e.b.Order(e.ctx, id)
-	if err != nil {
-		t.Fatal(err)
-	}
+	v := e.refundOrder(t)
+	id := v.ID
 	c := start(t, e.b, Options{Lang: "zh-cn"})
 	c.press("2")
 	c.waitText(v.BookingNumber)

@@ -6,7 +6,6 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
 
 	"github.com/voyage/voyage/pkg/admin"
 	"github.com/voyage/voyage/pkg/agency"
@@ -85,32 +84,12 @@ func userStatusAction(m *Model, a agency.Summary, u admin.ManagedUser, block boo
 
 func (m *Model) usersView(w, h int) []string {
 	l := &m.us.list
-	st := m.st
-	row := func(w int, mark, name, roles, status, created string) string {
-		nw := max(8, w-2-20-10-11-3)
-		return fit(mark, 2) + fit(name, nw) + " " + fit(roles, 20) + " " + fit(status, 10) + " " + fit(created, 11)
-	}
-	top := func(w int) []string {
-		return []string{m.scopeLine(w, m.pageInfo(l.loaded, l.page, l.total, "users.count")),
-			st.Header.Render(row(w, "", m.t("users.username"), m.t("users.roles"), m.t("users.status"), m.t("users.created")))}
-	}
-	rows := func(w, n int) []string {
-		if _, ok := m.scopeAgency(); !ok {
-			return nil
-		}
-		lines := m.listMessage(w, l.loaded, l.err, len(l.items), "users.failed", "users.empty")
-		from, to := l.shown(n)
-		for i := from; i < to; i++ {
-			u := l.items[i]
-			mark, style := "", lipgloss.NewStyle()
-			if i == l.cursor {
-				mark, style = ">", st.Selected
-			}
-			lines = append(lines, style.Render(row(w, mark, u.Username, m.roles(u.Role), m.t("users.status."+u.Status), u.CreatedAt.UTC().Format("2006-01-02"))))
-		}
-		return lines
-	}
-	return m.paned(w, h, len(l.items), top, rows, m.paneOr(m.userDetailView))
+	return agencyScreen(m, l, w, h, m.pageInfo(l.loaded, l.page, l.total, "users.count"), "users", []string{"username", "roles", "status", "created"},
+		func(w int) columns { return layout(w, column{min: 8}, column{w: 20}, column{w: 10}, column{w: 11}) },
+		func(u admin.ManagedUser) []string {
+			return []string{u.Username, m.roles(u.Role), m.t("users.status." + u.Status), u.CreatedAt.UTC().Format("2006-01-02")}
+		},
+		m.userDetailView)
 }
 
 // roles are role names in the console's language.
@@ -144,8 +123,5 @@ func (m *Model) userDetailView(w, h int) []string {
 		"",
 		m.st.Muted.Render(fit(m.t("users.keys"), w)),
 	}
-	if len(lines) > h {
-		lines = lines[:h]
-	}
-	return lines
+	return clip(lines, h)
 }
