@@ -15,16 +15,8 @@ import (
 	"github.com/voyage/voyage/pkg/money"
 )
 
-// Money is an amount as the API writes it (API.md): a decimal string and
-// its currency.
-type Money struct {
-	Amount   string `json:"amount"`
-	Currency string `json:"currency"`
-}
-
-func moneyOf(minor int64, currency string) Money {
-	return Money{Amount: money.Amount{Minor: minor, Currency: currency}.String(), Currency: currency}
-}
+// Money is an amount as the API writes it (money.Money).
+type Money = money.Money
 
 // AgencyPage is one page of the agency list.
 type AgencyPage struct {
@@ -90,7 +82,7 @@ func WalletEntriesOf(entries []ledger.Entry, total, page, size int) WalletEntryP
 }
 
 func walletEntryOf(e ledger.Entry) WalletEntry {
-	return WalletEntry{ID: e.ID, Type: e.Type, Amount: moneyOf(e.Amount, e.Currency), BalanceAfter: moneyOf(e.BalanceAfter, e.Currency),
+	return WalletEntry{ID: e.ID, Type: e.Type, Amount: money.Of(e.Amount, e.Currency), BalanceAfter: money.Of(e.BalanceAfter, e.Currency),
 		OrderID: e.OrderID, PaymentReference: e.Reference, Description: e.Description, Remark: e.Remark, PaidAt: e.PaidAt}
 }
 
@@ -132,7 +124,7 @@ func (s Services) wallet(ctx context.Context, a agency.Agency) (Wallet, error) {
 	if err != nil {
 		return Wallet{}, err
 	}
-	return Wallet{Balance: moneyOf(b.Balance, b.Currency), CreditLimit: moneyOf(b.CreditLimit, b.Currency), Available: moneyOf(b.Available(), b.Currency)}, nil
+	return Wallet{Balance: money.Of(b.Balance, b.Currency), CreditLimit: money.Of(b.CreditLimit, b.Currency), Available: money.Of(b.Available(), b.Currency)}, nil
 }
 
 // manager is the Operation of a route on an agency the caller manages (the

@@ -100,6 +100,15 @@ var movedSchemas = map[string]string{
 	"github.com/voyage/voyage/pkg/booking.StatusCount[string]": "GroupStatusCount",
 }
 
+// formerSchemas keeps the published name of a schema whose Go type was
+// merged into another (the lines' own money types into money.Money): the
+// document still defines the old name, as a reference to the new one, so
+// integrators' generated types (ShoppingMoney, TrainMoney) keep compiling.
+var formerSchemas = map[string]string{
+	"ShoppingMoney": "Money",
+	"TrainMoney":    "Money",
+}
+
 // renamedPackages keeps the published schema names of a package that was
 // renamed (pkg/order became pkg/flight): OrderView stays OrderView.
 var renamedPackages = map[string]string{"flight": "order"}
@@ -557,6 +566,14 @@ func (rt *Router) OpenAPI() map[string]any {
 	}
 	for _, name := range inNames {
 		components[rename[name]] = in.schemas[name]
+	}
+	for old, name := range formerSchemas {
+		if _, ok := components[name]; ok {
+			if _, taken := components[old]; !taken {
+				components[old] = map[string]any{"$ref": "#/components/schemas/" + name,
+					"description": "The same as " + name + ": the name an earlier version of this document gave it, kept for generated clients."}
+			}
+		}
 	}
 
 	doc := map[string]any{

@@ -13,6 +13,7 @@ import (
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/ledger"
+	"github.com/voyage/voyage/pkg/money"
 	"github.com/voyage/voyage/pkg/siteinfo"
 )
 
@@ -76,14 +77,14 @@ type RateRequest struct {
 // StatementSummaryOf is a statement in a list as the API writes it.
 func StatementSummaryOf(i ledger.StatementInfo) StatementSummary {
 	return StatementSummary{ID: i.ID, AgencyID: i.AgencyID, From: i.FirstDay(), To: i.LastDay(),
-		OpeningBalance: moneyOf(i.Opening, i.Currency), ClosingBalance: moneyOf(i.Closing, i.Currency), EntryCount: i.EntryCount, CreatedAt: i.CreatedAt,
+		OpeningBalance: money.Of(i.Opening, i.Currency), ClosingBalance: money.Of(i.Closing, i.Currency), EntryCount: i.EntryCount, CreatedAt: i.CreatedAt,
 		TimeZone: i.Location().String()}
 }
 
 // StatementDetailOf is a statement with its entries as the API writes it.
 func StatementDetailOf(i ledger.StatementInfo, st ledger.Statement) StatementDetail {
 	d := StatementDetail{ID: i.ID, AgencyID: i.AgencyID, From: i.FirstDay(), To: i.LastDay(),
-		OpeningBalance: moneyOf(i.Opening, i.Currency), ClosingBalance: moneyOf(i.Closing, i.Currency), Entries: []WalletEntry{}, CreatedAt: i.CreatedAt,
+		OpeningBalance: money.Of(i.Opening, i.Currency), ClosingBalance: money.Of(i.Closing, i.Currency), Entries: []WalletEntry{}, CreatedAt: i.CreatedAt,
 		TimeZone: i.Location().String()}
 	for _, e := range st.Entries {
 		d.Entries = append(d.Entries, walletEntryOf(e))

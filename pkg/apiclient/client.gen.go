@@ -5107,9 +5107,9 @@ type GroupEvent struct {
 
 // GroupFare defines model for GroupFare.
 type GroupFare struct {
-	Amount        ShoppingMoney          `json:"amount"`
+	Amount        Money                  `json:"amount"`
 	PassengerType GroupFarePassengerType `json:"passengerType"`
-	Taxes         ShoppingMoney          `json:"taxes"`
+	Taxes         Money                  `json:"taxes"`
 }
 
 // GroupFarePassengerType defines model for GroupFare.PassengerType.
@@ -5130,7 +5130,7 @@ type GroupFareInputPassengerType string
 
 // GroupInstallment defines model for GroupInstallment.
 type GroupInstallment struct {
-	Amount   ShoppingMoney          `json:"amount"`
+	Amount   Money                  `json:"amount"`
 	Channel  *string                `json:"channel,omitempty"`
 	Deadline time.Time              `json:"deadline"`
 	Id       int                    `json:"id"`
@@ -5183,11 +5183,11 @@ type GroupJourneyInput struct {
 
 // GroupLedgerEntry defines model for GroupLedgerEntry.
 type GroupLedgerEntry struct {
-	Amount    ShoppingMoney `json:"amount"`
-	CreatedAt time.Time     `json:"createdAt"`
-	Id        int           `json:"id"`
-	Reference *string       `json:"reference,omitempty"`
-	Type      string        `json:"type"`
+	Amount    Money     `json:"amount"`
+	CreatedAt time.Time `json:"createdAt"`
+	Id        int       `json:"id"`
+	Reference *string   `json:"reference,omitempty"`
+	Type      string    `json:"type"`
 }
 
 // GroupPage defines model for GroupPage.
@@ -5210,7 +5210,7 @@ type GroupPayInputStage string
 
 // GroupPlannedInstallment defines model for GroupPlannedInstallment.
 type GroupPlannedInstallment struct {
-	Amount   ShoppingMoney                `json:"amount"`
+	Amount   Money                        `json:"amount"`
 	Deadline time.Time                    `json:"deadline"`
 	Stage    GroupPlannedInstallmentStage `json:"stage"`
 }
@@ -5231,7 +5231,7 @@ type GroupQuote struct {
 	Segments              *[]ShoppingSegmentView     `json:"segments"`
 	Status                GroupQuoteStatus           `json:"status"`
 	TimeZone              string                     `json:"timeZone"`
-	Total                 ShoppingMoney              `json:"total"`
+	Total                 Money                      `json:"total"`
 }
 
 // GroupQuoteStatus defines model for GroupQuote.Status.
@@ -5337,7 +5337,7 @@ type GroupView struct {
 	Tickets               *[]GroupTicket     `json:"tickets"`
 	Timeline              *[]GroupEvent      `json:"timeline"`
 	Tone                  string             `json:"tone"`
-	Total                 *ShoppingMoney     `json:"total,omitempty"`
+	Total                 *Money             `json:"total,omitempty"`
 	UpdatedAt             time.Time          `json:"updatedAt"`
 }
 
@@ -5464,22 +5464,22 @@ type Money struct {
 
 // OrderBreakdown defines model for OrderBreakdown.
 type OrderBreakdown struct {
-	AirportTax       ShoppingMoney `json:"airportTax"`
-	ChangeFee        ShoppingMoney `json:"changeFee"`
-	ChangeTaxDiff    ShoppingMoney `json:"changeTaxDiff"`
-	ChangeTicketDiff ShoppingMoney `json:"changeTicketDiff"`
-	CostPrice        ShoppingMoney `json:"costPrice"`
-	Discount         ShoppingMoney `json:"discount"`
-	FaceValue        ShoppingMoney `json:"faceValue"`
-	FareBasis        string        `json:"fareBasis"`
-	FuelSurcharge    ShoppingMoney `json:"fuelSurcharge"`
-	RefundAmount     ShoppingMoney `json:"refundAmount"`
-	RefundFee        ShoppingMoney `json:"refundFee"`
-	SaleTotal        ShoppingMoney `json:"saleTotal"`
-	ServiceFee       ShoppingMoney `json:"serviceFee"`
-	Taxes            ShoppingMoney `json:"taxes"`
-	TicketPrice      ShoppingMoney `json:"ticketPrice"`
-	TransactionFee   ShoppingMoney `json:"transactionFee"`
+	AirportTax       Money  `json:"airportTax"`
+	ChangeFee        Money  `json:"changeFee"`
+	ChangeTaxDiff    Money  `json:"changeTaxDiff"`
+	ChangeTicketDiff Money  `json:"changeTicketDiff"`
+	CostPrice        Money  `json:"costPrice"`
+	Discount         Money  `json:"discount"`
+	FaceValue        Money  `json:"faceValue"`
+	FareBasis        string `json:"fareBasis"`
+	FuelSurcharge    Money  `json:"fuelSurcharge"`
+	RefundAmount     Money  `json:"refundAmount"`
+	RefundFee        Money  `json:"refundFee"`
+	SaleTotal        Money  `json:"saleTotal"`
+	ServiceFee       Money  `json:"serviceFee"`
+	Taxes            Money  `json:"taxes"`
+	TicketPrice      Money  `json:"ticketPrice"`
+	TransactionFee   Money  `json:"transactionFee"`
 }
 
 // OrderBrief defines model for OrderBrief.
@@ -5489,7 +5489,7 @@ type OrderBrief struct {
 	Id            int              `json:"id"`
 	Status        OrderBriefStatus `json:"status"`
 	Tone          string           `json:"tone"`
-	Total         ShoppingMoney    `json:"total"`
+	Total         Money            `json:"total"`
 	Type          string           `json:"type"`
 }
 
@@ -5498,13 +5498,13 @@ type OrderBriefStatus string
 
 // OrderChangeOption defines model for OrderChangeOption.
 type OrderChangeOption struct {
-	Due        ShoppingMoney          `json:"due"`
+	Due        Money                  `json:"due"`
 	ExpiresAt  time.Time              `json:"expiresAt"`
-	Fee        ShoppingMoney          `json:"fee"`
+	Fee        Money                  `json:"fee"`
 	Id         string                 `json:"id"`
 	Segments   *[]ShoppingSegmentView `json:"segments"`
-	ServiceFee ShoppingMoney          `json:"serviceFee"`
-	Total      ShoppingMoney          `json:"total"`
+	ServiceFee Money                  `json:"serviceFee"`
+	Total      Money                  `json:"total"`
 }
 
 // OrderChangeSearch defines model for OrderChangeSearch.
@@ -5686,10 +5686,10 @@ type OrderPayRequest struct {
 
 // OrderPaymentConfig defines model for OrderPaymentConfig.
 type OrderPaymentConfig struct {
-	Available       ShoppingMoney       `json:"available"`
-	Balance         ShoppingMoney       `json:"balance"`
+	Available       Money               `json:"available"`
+	Balance         Money               `json:"balance"`
 	Channels        *[]OrderChannelInfo `json:"channels"`
-	CreditLimit     ShoppingMoney       `json:"creditLimit"`
+	CreditLimit     Money               `json:"creditLimit"`
 	PaymentDisabled bool                `json:"paymentDisabled"`
 }
 
@@ -5769,7 +5769,7 @@ type OrderView struct {
 	Status         OrderViewStatus        `json:"status"`
 	TicketNumbers  *[]string              `json:"ticketNumbers"`
 	Tone           string                 `json:"tone"`
-	Total          ShoppingMoney          `json:"total"`
+	Total          Money                  `json:"total"`
 	Type           OrderViewType          `json:"type"`
 	UpdatedAt      time.Time              `json:"updatedAt"`
 }
@@ -6485,11 +6485,11 @@ type Train struct {
 
 // TrainChangeQuoteView defines model for TrainChangeQuoteView.
 type TrainChangeQuoteView struct {
-	Due          TrainMoney                 `json:"due"`
-	Fee          TrainMoney                 `json:"fee"`
+	Due          Money                      `json:"due"`
+	Fee          Money                      `json:"fee"`
 	Order        TrainView                  `json:"order"`
 	Passengers   *[]int                     `json:"passengers"`
-	RefundAmount TrainMoney                 `json:"refundAmount"`
+	RefundAmount Money                      `json:"refundAmount"`
 	SeatClass    string                     `json:"seatClass"`
 	Status       TrainChangeQuoteViewStatus `json:"status"`
 	Train        Train                      `json:"train"`
@@ -6560,11 +6560,8 @@ type TrainEvent struct {
 	To        string    `json:"to"`
 }
 
-// TrainMoney defines model for TrainMoney.
-type TrainMoney struct {
-	Amount   string `json:"amount"`
-	Currency string `json:"currency"`
-}
+// TrainMoney The same as Money: the name an earlier version of this document gave it, kept for generated clients.
+type TrainMoney = Money
 
 // TrainOfferView defines model for TrainOfferView.
 type TrainOfferView struct {
@@ -6660,11 +6657,11 @@ type TrainPayRequest struct {
 
 // TrainQuoteView defines model for TrainQuoteView.
 type TrainQuoteView struct {
-	Due          TrainMoney         `json:"due"`
-	Fee          TrainMoney         `json:"fee"`
+	Due          Money              `json:"due"`
+	Fee          Money              `json:"fee"`
 	Kind         TrainQuoteViewKind `json:"kind"`
 	Passengers   *[]int             `json:"passengers"`
-	RefundAmount TrainMoney         `json:"refundAmount"`
+	RefundAmount Money              `json:"refundAmount"`
 	SeatClass    *string            `json:"seatClass,omitempty"`
 	Train        *Train             `json:"train,omitempty"`
 	ValidUntil   time.Time          `json:"validUntil"`
@@ -6675,11 +6672,11 @@ type TrainQuoteViewKind string
 
 // TrainRefundQuoteView defines model for TrainRefundQuoteView.
 type TrainRefundQuoteView struct {
-	Fare         TrainMoney                 `json:"fare"`
-	Fee          TrainMoney                 `json:"fee"`
+	Fare         Money                      `json:"fare"`
+	Fee          Money                      `json:"fee"`
 	Order        TrainView                  `json:"order"`
 	Passengers   *[]int                     `json:"passengers"`
-	RefundAmount TrainMoney                 `json:"refundAmount"`
+	RefundAmount Money                      `json:"refundAmount"`
 	Status       TrainRefundQuoteViewStatus `json:"status"`
 	ValidUntil   time.Time                  `json:"validUntil"`
 }
@@ -6728,11 +6725,11 @@ type TrainSearchResult struct {
 
 // TrainSeatView defines model for TrainSeatView.
 type TrainSeatView struct {
-	Available   int                    `json:"available"`
-	Class       string                 `json:"class"`
-	Fares       *map[string]TrainMoney `json:"fares"`
-	Price       TrainMoney             `json:"price"`
-	SeatLetters *[]string              `json:"seatLetters,omitempty"`
+	Available   int               `json:"available"`
+	Class       string            `json:"class"`
+	Fares       *map[string]Money `json:"fares"`
+	Price       Money             `json:"price"`
+	SeatLetters *[]string         `json:"seatLetters,omitempty"`
 }
 
 // TrainStationView defines model for TrainStationView.
@@ -6767,7 +6764,7 @@ type TrainTicketView struct {
 	DepartAt      time.Time             `json:"departAt"`
 	Destination   string                `json:"destination"`
 	Exchanges     int                   `json:"exchanges"`
-	Fare          TrainMoney            `json:"fare"`
+	Fare          Money                 `json:"fare"`
 	Origin        string                `json:"origin"`
 	Passenger     int                   `json:"passenger"`
 	PassengerName string                `json:"passengerName"`
@@ -6812,10 +6809,10 @@ type TrainView struct {
 	Id              int                `json:"id"`
 	Manual          bool               `json:"manual"`
 	Origin          string             `json:"origin"`
-	Paid            TrainMoney         `json:"paid"`
+	Paid            Money              `json:"paid"`
 	Passengers      *[]TrainPassenger  `json:"passengers"`
 	Quote           *TrainQuoteView    `json:"quote,omitempty"`
-	Refunded        TrainMoney         `json:"refunded"`
+	Refunded        Money              `json:"refunded"`
 	SeatClass       string             `json:"seatClass"`
 	Status          TrainViewStatus    `json:"status"`
 	Stops           *[]RailStop        `json:"stops"`
@@ -6824,7 +6821,7 @@ type TrainView struct {
 	Tickets         *[]TrainTicketView `json:"tickets"`
 	Timeline        *[]TrainEvent      `json:"timeline,omitempty"`
 	Tone            string             `json:"tone"`
-	Total           TrainMoney         `json:"total"`
+	Total           Money              `json:"total"`
 	TrainNumber     string             `json:"trainNumber"`
 	TrainType       string             `json:"trainType"`
 	UpdatedAt       time.Time          `json:"updatedAt"`

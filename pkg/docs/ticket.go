@@ -48,7 +48,7 @@ type Flight struct {
 
 // Money is an amount as the documents read it: a decimal string and a
 // currency (the API's shape).
-type Money = shopping.Money
+type Money = money.Money
 
 // FlightPrices is the breakdown a customer reads; an amount that is zero is
 // left out. The agency's cost price is not here: it is never printed.

@@ -13,12 +13,8 @@ import (
 	"github.com/voyage/voyage/pkg/supplier"
 )
 
-// Money is an amount as the API writes it: a decimal string and a currency.
-type Money = shopping.Money
-
-func moneyOf(minor int64, currency string) Money {
-	return Money{Amount: money.Amount{Minor: minor, Currency: currency}.String(), Currency: currency}
-}
+// Money is an amount as the API writes it (money.Money).
+type Money = money.Money
 
 // Passenger and Contact are the booking core's (a group's passenger list
 // has the same travellers).
@@ -74,7 +70,7 @@ type Breakdown struct {
 }
 
 func (p Prices) view(cur string) Breakdown {
-	m := func(v int64) Money { return moneyOf(v, cur) }
+	m := func(v int64) Money { return money.Of(v, cur) }
 	return Breakdown{TicketPrice: m(p.TicketPrice), FaceValue: m(p.FaceValue), Taxes: m(p.Taxes), AirportTax: m(p.AirportTax),
 		FuelSurcharge: m(p.FuelSurcharge), Discount: m(p.Discount), ServiceFee: m(p.ServiceFee), SaleTotal: m(p.SaleTotal),
 		FareBasis: p.FareBasis, TransactionFee: m(p.TransactionFee), CostPrice: m(p.CostPrice), RefundAmount: m(p.RefundAmount),

@@ -14,6 +14,7 @@ import (
 	"github.com/voyage/voyage/pkg/booking"
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/ledger"
+	"github.com/voyage/voyage/pkg/money"
 	"github.com/voyage/voyage/pkg/payment"
 )
 
@@ -33,7 +34,7 @@ func (s *Service) PaymentConfig(ctx context.Context, who auth.Principal) (Paymen
 		return PaymentConfig{}, err
 	}
 	out := PaymentConfig{PaymentDisabled: a.DisablePayment, Channels: []ChannelInfo{},
-		Balance: moneyOf(b.Balance, cur), CreditLimit: moneyOf(b.CreditLimit, cur), Available: moneyOf(b.Available(), cur)}
+		Balance: money.Of(b.Balance, cur), CreditLimit: money.Of(b.CreditLimit, cur), Available: money.Of(b.Available(), cur)}
 	for _, c := range s.channels {
 		kind := "gateway"
 		if c == payment.ChannelBalance {

@@ -254,8 +254,8 @@ func (s *Service) ChangeSearch(ctx context.Context, who auth.Principal, id int64
 	for _, q := range quotes {
 		opt := ChangeOption{ID: randomID(), ExpiresAt: q.ExpiresAt}
 		due, afee := toOrderCurrency(o, q.Due), toOrderCurrency(o, q.Fee)
-		opt.Due, opt.Fee, opt.ServiceFee = moneyOf(due, o.Currency), moneyOf(afee, o.Currency), moneyOf(fee, o.Currency)
-		opt.Total = moneyOf(due+afee+fee, o.Currency)
+		opt.Due, opt.Fee, opt.ServiceFee = money.Of(due, o.Currency), money.Of(afee, o.Currency), money.Of(fee, o.Currency)
+		opt.Total = money.Of(due+afee+fee, o.Currency)
 		if q.Offer != nil {
 			for _, seg := range q.Offer.Segments {
 				opt.Segments = append(opt.Segments, segmentView(seg, lang))

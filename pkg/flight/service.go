@@ -586,7 +586,7 @@ func (s *Service) detail(ctx context.Context, o Order, v viewer) (View, error) {
 	open := false
 	for _, r := range rel {
 		out.Related = append(out.Related, Brief{ID: r.ID, BookingNumber: r.BookingNumber, Type: r.Type, Status: r.Status,
-			Tone: Tone(r.Status), Total: moneyOf(r.Total, r.Currency), CreatedAt: r.CreatedAt})
+			Tone: Tone(r.Status), Total: money.Of(r.Total, r.Currency), CreatedAt: r.CreatedAt})
 		if r.OriginalID == o.ID && isOpen(r.Status) {
 			open = true
 		}
@@ -610,7 +610,7 @@ func (s *Service) view(o Order, party string) View {
 		Tone: Tone(o.Status), PaymentStatus: o.PaymentStatus, PaymentChannel: o.PaymentChannel, ReferenceID: o.ReferenceID, PNR: o.PNR,
 		Airline: o.Airline, FlightNumber: o.FlightNumber, TicketNumbers: []string{}, Origin: o.Origin, Destination: o.Destination,
 		DepartAt: o.DepartAt, Segments: o.Segments, Journeys: o.Journeys, Passengers: o.Passengers, Contact: o.Contact,
-		Restrictions: o.Restrictions, Baggage: o.Solution.Baggage, InvoiceType: o.InvoiceType, Total: moneyOf(o.Total, o.Currency), PriceBreakdown: o.Prices.view(o.Currency),
+		Restrictions: o.Restrictions, Baggage: o.Solution.Baggage, InvoiceType: o.InvoiceType, Total: money.Of(o.Total, o.Currency), PriceBreakdown: o.Prices.view(o.Currency),
 		ReviewRemark: o.ReviewRemark, Disrupted: o.Disrupted, CreatedAt: o.CreatedAt, UpdatedAt: o.UpdatedAt,
 		Actions: Allowed(o.Type, o.Status, party)}
 	if v.Actions == nil {

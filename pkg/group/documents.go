@@ -43,7 +43,7 @@ func (s *Service) Document(ctx context.Context, who auth.Principal, id int64) (d
 	}
 	// Printed as a flight's status: the group's tickets are issued.
 	v := docs.Flight{BookingNumber: g.BookingNumber, Status: string(Issued), Segments: q.Segments, Contact: g.Contact, Total: q.Total,
-		Prices: docs.FlightPrices{Fare: moneyOf(fares, cur), Taxes: moneyOf(taxes, cur)}}
+		Prices: docs.FlightPrices{Fare: money.Of(fares, cur), Taxes: money.Of(taxes, cur)}}
 	if len(q.Segments) > 0 {
 		v.Airline = q.Segments[0].Carrier
 	}

@@ -16,12 +16,8 @@ import (
 	"github.com/voyage/voyage/pkg/supplier"
 )
 
-// Money is an amount as the API writes it: a decimal string and a currency.
-type Money = shopping.Money
-
-func moneyOf(minor int64, currency string) Money {
-	return Money{Amount: money.Amount{Minor: minor, Currency: currency}.String(), Currency: currency}
-}
+// Money is an amount as the API writes it (money.Money).
+type Money = money.Money
 
 // Journey is one journey asked for (spec §3 Group booking filter).
 type Journey struct {

@@ -11,6 +11,7 @@ import (
 	"github.com/voyage/voyage/pkg/display"
 	"github.com/voyage/voyage/pkg/jobs"
 	"github.com/voyage/voyage/pkg/mail"
+	"github.com/voyage/voyage/pkg/money"
 )
 
 // TicketArgs issues a fully paid group's tickets.
@@ -173,7 +174,7 @@ func (s *Service) Remind(ctx context.Context) (int, error) {
 				if err := mail.Enqueue(ctx, tx, mail.Message{To: o.Contact.Email,
 					Subject: s.catalog.T(lang, "group.reminder.subject", "booking", o.BookingNumber, "kind", kind),
 					Body: s.catalog.T(lang, "group.reminder.body", "name", o.Contact.Name, "booking", o.BookingNumber, "kind", kind,
-						"deadline", local, "amount", moneyOf(d.Amount, d.Currency).Amount, "currency", d.Currency)}, now); err != nil {
+						"deadline", local, "amount", money.Of(d.Amount, d.Currency).Amount, "currency", d.Currency)}, now); err != nil {
 					return err
 				}
 			}
@@ -182,7 +183,7 @@ func (s *Service) Remind(ctx context.Context) (int, error) {
 				return nil
 			}
 			return s.notify.NotifyTx(ctx, tx, o.AgencyID, "group.reminder", map[string]any{"id": o.ID, "bookingNumber": o.BookingNumber,
-				"status": o.Status, "deadline": d.Kind, "dueAt": d.Deadline.UTC(), "timeZone": d.TimeZone, "amount": moneyOf(d.Amount, d.Currency)})
+				"status": o.Status, "deadline": d.Kind, "dueAt": d.Deadline.UTC(), "timeZone": d.TimeZone, "amount": money.Of(d.Amount, d.Currency)})
 		})
 		if err != nil {
 			return sent, err

@@ -106,9 +106,9 @@ func (s *Service) Quote(ctx context.Context, who auth.Principal, id int64, in Qu
 		return View{}, err
 	}
 	for _, p := range plan {
-		q.Installments = append(q.Installments, PlannedInstallment{Stage: p.Kind, Amount: moneyOf(p.Amount, o.Currency), Deadline: p.Deadline})
+		q.Installments = append(q.Installments, PlannedInstallment{Stage: p.Kind, Amount: money.Of(p.Amount, o.Currency), Deadline: p.Deadline})
 	}
-	q.Total = moneyOf(total, o.Currency)
+	q.Total = money.Of(total, o.Currency)
 	ds := append([]deadline{
 		{Kind: KindConfirm, Deadline: q.ConfirmBefore, TimeZone: q.TimeZone, Status: DeadlineOpen},
 		{Kind: KindPassengerList, Deadline: q.PassengerListDeadline, TimeZone: q.TimeZone, Status: DeadlineOpen},
@@ -159,7 +159,7 @@ func (s *Service) fares(o Order, in QuoteInput, q *Quote, errs map[string]string
 			}
 			taxes = t.Minor
 		}
-		q.Fares = append(q.Fares, Fare{PassengerType: f.PassengerType, Amount: moneyOf(amt.Minor, o.Currency), Taxes: moneyOf(taxes, o.Currency)})
+		q.Fares = append(q.Fares, Fare{PassengerType: f.PassengerType, Amount: money.Of(amt.Minor, o.Currency), Taxes: money.Of(taxes, o.Currency)})
 		total += amt.Minor * int64(count[f.PassengerType])
 	}
 	for _, t := range []string{supplier.Adult, supplier.Child, supplier.Infant} {

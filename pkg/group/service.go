@@ -49,6 +49,7 @@ import (
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/ledger"
+	"github.com/voyage/voyage/pkg/money"
 	"github.com/voyage/voyage/pkg/payment"
 	"github.com/voyage/voyage/pkg/store"
 	"github.com/voyage/voyage/pkg/supplier"
@@ -284,7 +285,7 @@ func (s *Service) brief(o Order, v viewer) View {
 		out.Tickets = []Ticket{}
 	}
 	if o.Total > 0 {
-		t := moneyOf(o.Total, o.Currency)
+		t := money.Of(o.Total, o.Currency)
 		out.Total = &t
 	}
 	if out.Locked {
@@ -334,13 +335,13 @@ func (s *Service) detail(ctx context.Context, o Order, v viewer) (View, error) {
 		return View{}, err
 	}
 	for _, t := range ts {
-		out.Ledger = append(out.Ledger, LedgerEntry{ID: t.ID, Type: t.Type, Amount: moneyOf(t.Amount, t.Currency), Reference: t.Reference, CreatedAt: t.CreatedAt})
+		out.Ledger = append(out.Ledger, LedgerEntry{ID: t.ID, Type: t.Type, Amount: money.Of(t.Amount, t.Currency), Reference: t.Reference, CreatedAt: t.CreatedAt})
 	}
 	return out, nil
 }
 
 func installmentView(d deadline) Installment {
-	in := Installment{ID: d.ID, Stage: d.Kind, Amount: moneyOf(d.Amount, d.Currency), Deadline: d.Deadline.UTC(), TimeZone: d.TimeZone,
+	in := Installment{ID: d.ID, Stage: d.Kind, Amount: money.Of(d.Amount, d.Currency), Deadline: d.Deadline.UTC(), TimeZone: d.TimeZone,
 		Status: d.Status, Channel: d.Channel}
 	if in.Status == InstVoid {
 		in.Status = InstNotDue

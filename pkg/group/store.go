@@ -12,6 +12,7 @@ import (
 
 	"github.com/voyage/voyage/pkg/booking"
 	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/pkg/money"
 	"github.com/voyage/voyage/pkg/store"
 )
 
@@ -180,7 +181,7 @@ const quoteColumns = `id, order_id, status, segments, fares, installments, curre
 	free_drop_seats, time_zone, created_by, created_at`
 
 func (r quoteRow) decode() (Quote, error) {
-	q := Quote{ID: r.ID, Total: moneyOf(r.Total, r.Currency), ConfirmBefore: r.ConfirmBefore.UTC(), PassengerListDeadline: r.PassengerListDeadline.UTC(),
+	q := Quote{ID: r.ID, Total: money.Of(r.Total, r.Currency), ConfirmBefore: r.ConfirmBefore.UTC(), PassengerListDeadline: r.PassengerListDeadline.UTC(),
 		FreeDropSeats: r.FreeDropSeats, TimeZone: r.TimeZone, Status: r.Status, CreatedBy: r.CreatedBy, CreatedAt: r.CreatedAt}
 	for _, f := range []struct {
 		s string

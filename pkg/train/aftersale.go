@@ -14,6 +14,7 @@ import (
 	"github.com/voyage/voyage/pkg/booking"
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/ledger"
+	"github.com/voyage/voyage/pkg/money"
 	"github.com/voyage/voyage/pkg/supplier/rail"
 )
 
@@ -141,8 +142,8 @@ func (s *Service) RefundQuote(ctx context.Context, who auth.Principal, id int64,
 	if err != nil {
 		return RefundQuoteView{}, err
 	}
-	return RefundQuoteView{Status: o.Status, Passengers: ids, Fare: MoneyOf(ro.Fare.Minor, o.Currency), Fee: MoneyOf(ro.Fee.Minor, o.Currency),
-		RefundAmount: MoneyOf(ro.Refund.Minor, o.Currency), ValidUntil: ro.ValidUntil.UTC(), Order: out}, nil
+	return RefundQuoteView{Status: o.Status, Passengers: ids, Fare: money.Of(ro.Fare.Minor, o.Currency), Fee: money.Of(ro.Fee.Minor, o.Currency),
+		RefundAmount: money.Of(ro.Refund.Minor, o.Currency), ValidUntil: ro.ValidUntil.UTC(), Order: out}, nil
 }
 
 // checkOpen refuses after-sales within the policy's closing time before
@@ -216,8 +217,8 @@ func (s *Service) ChangeQuote(ctx context.Context, who auth.Principal, id int64,
 	if err != nil {
 		return ChangeQuoteView{}, err
 	}
-	return ChangeQuoteView{Status: o.Status, Passengers: ids, Train: nt, SeatClass: eo.Class, Due: MoneyOf(eo.Due.Minor, o.Currency),
-		RefundAmount: MoneyOf(eo.Refund.Minor, o.Currency), Fee: MoneyOf(eo.Fee.Minor, o.Currency), ValidUntil: eo.ValidUntil.UTC(), Order: out}, nil
+	return ChangeQuoteView{Status: o.Status, Passengers: ids, Train: nt, SeatClass: eo.Class, Due: money.Of(eo.Due.Minor, o.Currency),
+		RefundAmount: money.Of(eo.Refund.Minor, o.Currency), Fee: money.Of(eo.Fee.Minor, o.Currency), ValidUntil: eo.ValidUntil.UTC(), Order: out}, nil
 }
 
 // DropQuote drops the refund or change quote waiting; the order is as
@@ -376,7 +377,7 @@ func (s *Service) applyRefund(ctx context.Context, tx *sqlx.Tx, o *Order, q Quot
 		if _, err := s.ledger.PostTx(ctx, tx, ledger.Transfer{AgencyID: o.AgencyID, IdempotencyKey: fmt.Sprintf("train-%d-refund-%d", o.ID, q.Seq),
 			From: ledger.Provider(ledger.KindSuppliers), To: ledger.Wallet(o.AgencyID), Amount: q.Refund, Currency: o.Currency,
 			PaymentType: ledger.TypeRefundTrain, OrderID: o.BookingNumber, Reference: q.Ref, Description: route(*o),
-			Detail: map[string]string{"fee": MoneyOf(q.Fee, o.Currency).Amount}, CreatedBy: "system"}); err != nil {
+			Detail: map[string]string{"fee": money.Of(q.Fee, o.Currency).Amount}, CreatedBy: "system"}); err != nil {
 			return err
 		}
 	}
@@ -386,7 +387,7 @@ func (s *Service) applyRefund(ctx context.Context, tx *sqlx.Tx, o *Order, q Quot
 	if b.Status == rail.StatusRefunded {
 		action = ActRefundedAll
 	}
-	return s.move(ctx, tx, o, action, "system", MoneyOf(q.Fee, o.Currency).Amount, true)
+	return s.move(ctx, tx, o, action, "system", money.Of(q.Fee, o.Currency).Amount, true)
 }
 
 func (s *Service) applyChange(ctx context.Context, tx *sqlx.Tx, o *Order, q Quote, b rail.Booking) error {
@@ -413,7 +414,7 @@ func (s *Service) applyChange(ctx context.Context, tx *sqlx.Tx, o *Order, q Quot
 		if _, err := s.ledger.PostTx(ctx, tx, ledger.Transfer{AgencyID: o.AgencyID, IdempotencyKey: fmt.Sprintf("train-%d-change-%d-back", o.ID, q.Seq),
 			From: ledger.Provider(ledger.KindSuppliers), To: ledger.Wallet(o.AgencyID), Amount: q.Refund, Currency: o.Currency,
 			PaymentType: ledger.TypeChangeTrain, OrderID: o.BookingNumber, Reference: q.Ref, Description: route(*o),
-			Detail: map[string]string{"fee": MoneyOf(q.Fee, o.Currency).Amount}, CreatedBy: "system"}); err != nil {
+			Detail: map[string]string{"fee": money.Of(q.Fee, o.Currency).Amount}, CreatedBy: "system"}); err != nil {
 			return err
 		}
 		o.Refunded += q.Refund

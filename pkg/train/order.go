@@ -7,17 +7,8 @@ import (
 	"github.com/voyage/voyage/pkg/supplier/rail"
 )
 
-// Money is an amount as the API writes it: a decimal string and a currency
-// (API.md conventions).
-type Money struct {
-	Amount   string `json:"amount"`
-	Currency string `json:"currency"`
-}
-
-// MoneyOf writes minor units of currency as Money.
-func MoneyOf(minor int64, currency string) Money {
-	return Money{Amount: money.Amount{Minor: minor, Currency: currency}.String(), Currency: currency}
-}
+// Money is an amount as the API writes it (money.Money).
+type Money = money.Money
 
 // Passenger is a traveller of a train order. ID is the passenger's number
 // in the order (1, 2, ...): the refund and change requests name passengers

@@ -11,6 +11,7 @@ import (
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/i18n"
+	"github.com/voyage/voyage/pkg/money"
 	"github.com/voyage/voyage/pkg/supplier/rail"
 )
 
@@ -201,10 +202,10 @@ func (s *Service) offerView(o rail.Offer, lang string) OfferView {
 		v.Stops = append(v.Stops, sv)
 	}
 	for _, c := range o.Classes {
-		sv := SeatView{Class: c.Class, Price: MoneyOf(c.Price.Minor, c.Price.Currency), Fares: map[string]Money{},
+		sv := SeatView{Class: c.Class, Price: money.Of(c.Price.Minor, c.Price.Currency), Fares: map[string]Money{},
 			Available: c.Available, SeatLetters: c.SeatLetters}
 		for t, f := range c.Fares {
-			sv.Fares[t] = MoneyOf(f.Minor, f.Currency)
+			sv.Fares[t] = money.Of(f.Minor, f.Currency)
 		}
 		v.Seats = append(v.Seats, sv)
 	}

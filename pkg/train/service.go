@@ -72,6 +72,7 @@ import (
 	"github.com/voyage/voyage/pkg/booking"
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/ledger"
+	"github.com/voyage/voyage/pkg/money"
 	"github.com/voyage/voyage/pkg/payment"
 	"github.com/voyage/voyage/pkg/store"
 	"github.com/voyage/voyage/pkg/supplier/rail"
@@ -303,8 +304,8 @@ type QuoteView struct {
 func (s *Service) view(o Order, party string) View {
 	v := View{ID: o.ID, BookingNumber: o.BookingNumber, Status: o.Status, Tone: Tone(o.Status), AgencyID: o.AgencyID,
 		Supplier: o.Supplier, SupplierRef: o.SupplierRef, Train: o.Train, SeatClass: o.SeatClass, Passengers: o.Passengers,
-		Contact: o.Contact, Total: MoneyOf(o.Total, o.Currency), Paid: MoneyOf(o.Paid, o.Currency),
-		Refunded: MoneyOf(o.Refunded, o.Currency), Manual: o.Manual, Tickets: []TicketView{}, Actions: Allowed(o.Status, party),
+		Contact: o.Contact, Total: money.Of(o.Total, o.Currency), Paid: money.Of(o.Paid, o.Currency),
+		Refunded: money.Of(o.Refunded, o.Currency), Manual: o.Manual, Tickets: []TicketView{}, Actions: Allowed(o.Status, party),
 		CreatedAt: o.CreatedAt, UpdatedAt: o.UpdatedAt}
 	if v.Passengers == nil {
 		v.Passengers = []Passenger{}
@@ -321,11 +322,11 @@ func (s *Service) view(o Order, party string) View {
 		names[p.ID] = strings.TrimSpace(p.Surname + " " + p.GivenName)
 	}
 	for _, t := range o.Tickets {
-		v.Tickets = append(v.Tickets, TicketView{Ticket: t, PassengerName: names[t.Passenger], Fare: MoneyOf(t.Fare, o.Currency)})
+		v.Tickets = append(v.Tickets, TicketView{Ticket: t, PassengerName: names[t.Passenger], Fare: money.Of(t.Fare, o.Currency)})
 	}
 	if q := o.Quote; q != nil && (o.Status == RfdToBeConfirm || o.Status == ChgToBeConfirm) {
-		v.Quote = &QuoteView{Kind: q.Kind, Passengers: q.Passengers, RefundAmount: MoneyOf(q.Refund, o.Currency),
-			Fee: MoneyOf(q.Fee, o.Currency), Due: MoneyOf(q.Due, o.Currency), ValidUntil: q.ValidUntil, Train: q.Train, SeatClass: q.Class}
+		v.Quote = &QuoteView{Kind: q.Kind, Passengers: q.Passengers, RefundAmount: money.Of(q.Refund, o.Currency),
+			Fee: money.Of(q.Fee, o.Currency), Due: money.Of(q.Due, o.Currency), ValidUntil: q.ValidUntil, Train: q.Train, SeatClass: q.Class}
 	}
 	return v
 }
