@@ -16,15 +16,9 @@ import (
 // API's JSON into them, so their JSON names are the API's (API.md) and the
 // CLI's `-o json` prints what the API answers.
 
-// Money is an amount as a decimal string and its currency.
-type Money struct {
-	Amount   string `json:"amount"`
-	Currency string `json:"currency"`
-}
-
-func moneyOf(minor int64, currency string) Money {
-	return Money{Amount: money.Amount{Minor: minor, Currency: currency}.String(), Currency: currency}
-}
+// Money is an amount as a decimal string and its currency, as the API
+// writes it (money.Money).
+type Money = money.Money
 
 // Page is one page of a list, as the API answers every list.
 type Page[T any] struct {
@@ -63,7 +57,7 @@ type WalletEntry struct {
 type WalletEntryPage = Page[WalletEntry]
 
 func walletEntryOf(e ledger.Entry) WalletEntry {
-	return WalletEntry{ID: e.ID, Type: e.Type, Amount: moneyOf(e.Amount, e.Currency), BalanceAfter: moneyOf(e.BalanceAfter, e.Currency),
+	return WalletEntry{ID: e.ID, Type: e.Type, Amount: money.Of(e.Amount, e.Currency), BalanceAfter: money.Of(e.BalanceAfter, e.Currency),
 		OrderID: e.OrderID, PaymentReference: e.Reference, Description: e.Description, Remark: e.Remark, PaidAt: e.PaidAt}
 }
 
@@ -105,13 +99,13 @@ type StatementPage = Page[StatementSummary]
 
 func statementSummaryOf(i ledger.StatementInfo) StatementSummary {
 	return StatementSummary{ID: i.ID, AgencyID: i.AgencyID, From: i.FirstDay(), To: i.LastDay(),
-		OpeningBalance: moneyOf(i.Opening, i.Currency), ClosingBalance: moneyOf(i.Closing, i.Currency), EntryCount: i.EntryCount, CreatedAt: i.CreatedAt,
+		OpeningBalance: money.Of(i.Opening, i.Currency), ClosingBalance: money.Of(i.Closing, i.Currency), EntryCount: i.EntryCount, CreatedAt: i.CreatedAt,
 		TimeZone: i.Location().String()}
 }
 
 func statementDetailOf(i ledger.StatementInfo, st ledger.Statement) StatementDetail {
 	d := StatementDetail{ID: i.ID, AgencyID: i.AgencyID, From: i.FirstDay(), To: i.LastDay(),
-		OpeningBalance: moneyOf(i.Opening, i.Currency), ClosingBalance: moneyOf(i.Closing, i.Currency), Entries: []WalletEntry{}, CreatedAt: i.CreatedAt,
+		OpeningBalance: money.Of(i.Opening, i.Currency), ClosingBalance: money.Of(i.Closing, i.Currency), Entries: []WalletEntry{}, CreatedAt: i.CreatedAt,
 		TimeZone: i.Location().String()}
 	for _, e := range st.Entries {
 		d.Entries = append(d.Entries, walletEntryOf(e))
