@@ -92,30 +92,50 @@ type envelope struct {
 
 func call(t *testing.T, srv *httptest.Server, method, path, lang, body string, hdr ...string) (*http.Response, envelope) {
 	t.Helper()
-	req, err := http.NewRequest(method, srv.URL+path, strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
+	req := newRequest(t, method, srv.URL+path, strings.NewReader(body))
 	if body != "" {
 		req.Header.Set("Content-Type", "application/json")
 	}
 	if lang != "" {
 		req.Header.Set("Accept-Language", lang)
 	}
-	for i := 0; i+1 < len(hdr); i += 2 {
-		req.Header.Set(hdr[i], hdr[i+1])
-	}
-	resp, err := srv.Client().Do(req)
+	resp, raw := send(t, srv.Client(), req, hdr...)
+	return resp, asEnvelope(t, method+" "+path, raw)
+}
+
+func newRequest(t testing.TB, method, url string, body io.Reader) *http.Request {
+	t.Helper()
+	req, err := http.NewRequest(method, url, body)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return req
+}
+
+// send sends req through c with the header pairs hdr (name, value, …) set
+// last, so they win over the caller's defaults, and reads the whole answer.
+func send(t testing.TB, c *http.Client, req *http.Request, hdr ...string) (*http.Response, []byte) {
+	t.Helper()
+	for i := 0; i+1 < len(hdr); i += 2 {
+		req.Header.Set(hdr[i], hdr[i+1])
+	}
+	resp, err := c.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", req.Method, req.URL.Path, err)
+	}
 	defer resp.Body.Close()
 	raw, _ := io.ReadAll(resp.Body)
+	return resp, raw
+}
+
+// asEnvelope decodes an API answer; what names the request in a failure.
+func asEnvelope(t testing.TB, what string, raw []byte) envelope {
+	t.Helper()
 	var env envelope
 	if err := json.Unmarshal(raw, &env); err != nil {
-		t.Fatalf("%s %s: body is not an envelope: %v\n%s", method, path, err, raw)
+		t.Fatalf("%s: body is not an envelope: %v\n%.200s", what, err, raw)
 	}
-	return resp, env
+	return env
 }
 
 func countApplications(t *testing.T, a *app.App) int {

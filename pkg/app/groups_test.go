@@ -86,20 +86,12 @@ func uploadList(t *testing.T, srv *httptest.Server, token string, id int64, data
 	fw, _ := mw.CreateFormFile("file", "passengers.xlsx")
 	_, _ = fw.Write(data)
 	_ = mw.Close()
-	req, _ := http.NewRequest("PUT", fmt.Sprintf("%s%s/%d/passengers", srv.URL, groupsPath, id), &buf)
+	req := newRequest(t, "PUT", fmt.Sprintf("%s%s/%d/passengers", srv.URL, groupsPath, id), &buf)
 	req.Header.Set("Content-Type", mw.FormDataContentType())
 	req.Header.Set("Authorization", "Bearer "+token)
 	req.Header.Set("Accept-Language", lang)
-	resp, err := srv.Client().Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	raw, _ := io.ReadAll(resp.Body)
-	var env envelope
-	if err := json.Unmarshal(raw, &env); err != nil {
-		t.Fatalf("upload: %v %s", err, raw)
-	}
+	resp, raw := send(t, srv.Client(), req)
+	env := asEnvelope(t, "upload", raw)
 	return resp, env
 }
 

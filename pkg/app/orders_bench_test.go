@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -26,21 +25,10 @@ import (
 )
 
 func apiDo(tb testing.TB, c *http.Client, method, url, token, body string, hdr ...string) (int, envelope) {
-	req, err := http.NewRequest(method, url, bytes.NewBufferString(body))
-	if err != nil {
-		tb.Fatal(err)
-	}
+	req := newRequest(tb, method, url, bytes.NewBufferString(body))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Authorization", "Bearer "+token)
-	for i := 0; i+1 < len(hdr); i += 2 {
-		req.Header.Set(hdr[i], hdr[i+1])
-	}
-	res, err := c.Do(req)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer res.Body.Close()
-	raw, _ := io.ReadAll(res.Body)
+	res, raw := send(tb, c, req, hdr...)
 	var env envelope
 	_ = json.Unmarshal(raw, &env)
 	return res.StatusCode, env

@@ -164,21 +164,12 @@ func multipartCall(t *testing.T, srv *httptest.Server, path, token string, field
 		_, _ = fw.Write(data)
 	}
 	_ = mw.Close()
-	req, _ := http.NewRequest("POST", srv.URL+path, &buf)
+	req := newRequest(t, "POST", srv.URL+path, &buf)
 	req.Header.Set("Content-Type", mw.FormDataContentType())
 	req.Header.Set("Authorization", "Bearer "+token)
 	req.Header.Set("Accept-Language", "en")
-	resp, err := srv.Client().Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	raw, _ := io.ReadAll(resp.Body)
-	var env envelope
-	if err := json.Unmarshal(raw, &env); err != nil {
-		t.Fatalf("%s: %v %s", path, err, raw)
-	}
-	return resp, env
+	resp, raw := send(t, srv.Client(), req)
+	return resp, asEnvelope(t, path, raw)
 }
 
 // TestFlightOrderLifecycle books, pays from the balance, tickets, refunds

@@ -1,7 +1,6 @@
 package app_test
 
 import (
-	"io"
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
@@ -24,32 +23,15 @@ func browser(t *testing.T) *http.Client {
 
 func get(t *testing.T, c *http.Client, u string, hdr ...string) (*http.Response, string) {
 	t.Helper()
-	req, _ := http.NewRequest("GET", u, nil)
-	for i := 0; i+1 < len(hdr); i += 2 {
-		req.Header.Set(hdr[i], hdr[i+1])
-	}
-	res, err := c.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	b, _ := io.ReadAll(res.Body)
+	res, b := send(t, c, newRequest(t, "GET", u, nil), hdr...)
 	return res, string(b)
 }
 
 func postForm(t *testing.T, c *http.Client, u string, form url.Values, hdr ...string) (*http.Response, string) {
 	t.Helper()
-	req, _ := http.NewRequest("POST", u, strings.NewReader(form.Encode()))
+	req := newRequest(t, "POST", u, strings.NewReader(form.Encode()))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	for i := 0; i+1 < len(hdr); i += 2 {
-		req.Header.Set(hdr[i], hdr[i+1])
-	}
-	res, err := c.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	b, _ := io.ReadAll(res.Body)
+	res, b := send(t, c, req, hdr...)
 	return res, string(b)
 }
 

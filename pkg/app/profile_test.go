@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -56,17 +55,7 @@ func profileStatus(t *testing.T, what string, resp *http.Response, env envelope,
 // profileRawGet fetches a non-envelope answer (an image).
 func profileRawGet(t *testing.T, srv *httptest.Server, path string, hdr ...string) (*http.Response, []byte) {
 	t.Helper()
-	req, _ := http.NewRequest("GET", srv.URL+path, nil)
-	for i := 0; i+1 < len(hdr); i += 2 {
-		req.Header.Set(hdr[i], hdr[i+1])
-	}
-	resp, err := srv.Client().Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
-	return resp, body
+	return send(t, srv.Client(), newRequest(t, "GET", srv.URL+path, nil), hdr...)
 }
 
 func TestProfileRoutesNeedLogin(t *testing.T) {
