@@ -19,6 +19,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"github.com/voyage/voyage/pkg/app"
+	"github.com/voyage/voyage/pkg/config"
 	"github.com/voyage/voyage/pkg/flight"
 	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/money"
@@ -389,6 +390,21 @@ func TestFlightOrderLifecycle(t *testing.T) {
 }
 
 // ledgerBalanced checks double entry: every currency's accounts sum to zero.
+// flightMoneyTest runs fn on the seeded app of each engine (configured by
+// mod when given) with demo-operator logged in and its agency's wallet
+// funded with funds (not at all when empty); whatever fn books, pays and
+// refunds, the ledger must still balance after it.
+func flightMoneyTest(t *testing.T, mod func(*config.Config), funds string, fn func(t *testing.T, a *app.App, srv *httptest.Server, op meData)) {
+	onEachEngine(t, newSeededApp, mod, func(t *testing.T, a *app.App, srv *httptest.Server) {
+		op := loginAs(t, srv, "demo-operator", "demo-pass-1")
+		if funds != "" {
+			fund(t, a, op.Company.ID, funds)
+		}
+		fn(t, a, srv, op)
+		ledgerBalanced(t, a)
+	})
+}
+
 func ledgerBalanced(t *testing.T, a *app.App) {
 	t.Helper()
 	var rows []struct {
@@ -409,8 +425,7 @@ func ledgerBalanced(t *testing.T, a *app.App) {
 // whose balance plus credit covers exactly 5.
 func TestConcurrentPaymentsStopAtTheLimit(t *testing.T) {
 	t.Parallel()
-	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
-		op := loginAs(t, srv, "demo-operator", "demo-pass-1")
+	flightMoneyTest(t, nil, "", func(t *testing.T, a *app.App, srv *httptest.Server, op meData) {
 		agencyID := op.Company.ID
 		quoteID, sol := quoteFor(t, srv, op.Token)
 		total, _ := money.Parse(sol.Total.Amount, "CNY")
@@ -462,6 +477,5 @@ func TestConcurrentPaymentsStopAtTheLimit(t *testing.T) {
 		if proceeding != 5 {
 			t.Fatalf("%d orders proceeding, want 5", proceeding)
 		}
-		ledgerBalanced(t, a)
 	})
 }
