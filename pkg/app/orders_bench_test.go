@@ -34,6 +34,51 @@ func apiDo(tb testing.TB, c *http.Client, method, url, token, body string, hdr .
 	return res.StatusCode, env
 }
 
+// timedParallel runs op on 16 clients (8 a core on 2 cores) for b.N ops
+// numbered from 1 and answers the latency of each op that succeeded; a
+// client stops at its first failure.
+func timedParallel(b *testing.B, op func(i int64) bool) []time.Duration {
+	var n atomic.Int64
+	var mu sync.Mutex
+	var lat []time.Duration
+	b.SetParallelism(8)
+	b.RunParallel(func(pb *testing.PB) {
+		var mine []time.Duration
+		for pb.Next() {
+			t0 := time.Now()
+			if !op(n.Add(1)) {
+				return
+			}
+			mine = append(mine, time.Since(t0))
+		}
+		mu.Lock()
+		lat = append(lat, mine...)
+		mu.Unlock()
+	})
+	return lat
+}
+
+// bookAndPay books body at ordersURL (a line's order collection) under key
+// and pays the order from the wallet, with the header pairs payHdr; it
+// reports a failed step as an error.
+func bookAndPay(b *testing.B, c *http.Client, ordersURL, token, body, key string, payHdr ...string) bool {
+	code, env := apiDo(b, c, "POST", ordersURL, token, body, "Idempotency-Key", key)
+	if code != 201 {
+		b.Errorf("create: %d %+v", code, env)
+		return false
+	}
+	var o struct {
+		ID int64 `json:"id"`
+	}
+	_ = json.Unmarshal(env.Data, &o)
+	code, env = apiDo(b, c, "POST", fmt.Sprintf("%s/%d/payment", ordersURL, o.ID), token, `{"channel":"balance"}`, payHdr...)
+	if code != 200 {
+		b.Errorf("pay: %d %+v", code, env)
+		return false
+	}
+	return true
+}
+
 // BenchmarkOrdersCreateAndPay books and pays orders from the balance through
 // the API on PostgreSQL, 16 clients at a time: one op is a create and a
 // payment. Reports orders/s and the p99 of the pair, and issued/s: every
@@ -102,10 +147,6 @@ func BenchmarkOrdersCreateAndPay(b *testing.B) {
 		b.Fatal("no quote")
 	}
 	body := fmt.Sprintf(adultBody, quoteID)
-	var n atomic.Int64
-	var mu sync.Mutex
-	var lat []time.Duration
-	b.SetParallelism(8) // 16 clients on 2 cores
 	b.ResetTimer()
 	if counter != nil {
 		counter.start()
@@ -113,28 +154,8 @@ func BenchmarkOrdersCreateAndPay(b *testing.B) {
 	stopProfile := benchprof.Start(b)
 	cpu0 := benchprof.ReadCPU()
 	start := time.Now()
-	b.RunParallel(func(pb *testing.PB) {
-		var mine []time.Duration
-		for pb.Next() {
-			i := n.Add(1)
-			t0 := time.Now()
-			code, env := apiDo(b, c, "POST", srv.URL+"/order/v2/flight/orders", me.Token, body, "Idempotency-Key", fmt.Sprintf("bench-%d-%d", start.UnixNano(), i))
-			if code != 201 {
-				b.Errorf("create: %d %+v", code, env)
-				return
-			}
-			var o flight.View
-			_ = json.Unmarshal(env.Data, &o)
-			code, env = apiDo(b, c, "POST", fmt.Sprintf("%s/order/v2/flight/orders/%d/payment", srv.URL, o.ID), me.Token, `{"channel":"balance"}`)
-			if code != 200 {
-				b.Errorf("pay: %d %+v", code, env)
-				return
-			}
-			mine = append(mine, time.Since(t0))
-		}
-		mu.Lock()
-		lat = append(lat, mine...)
-		mu.Unlock()
+	lat := timedParallel(b, func(i int64) bool {
+		return bookAndPay(b, c, srv.URL+"/order/v2/flight/orders", me.Token, body, fmt.Sprintf("bench-%d-%d", start.UnixNano(), i))
 	})
 	elapsed := time.Since(start)
 	cpu := cpu0.Since()
