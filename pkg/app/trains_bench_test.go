@@ -148,20 +148,6 @@ func BenchmarkTrainBookAndPay(b *testing.B) {
 	if len(lat) == 0 {
 		return
 	}
-	slices.Sort(lat)
-	b.ReportMetric(float64(len(lat))/elapsed.Seconds(), "bookings/s")
-	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
-	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ms")
-	// The queue's workers issue the orders: polling every 20 ms is the
-	// resolution of issued/s.
-	var issued int
-	for deadline := time.Now().Add(5 * time.Minute); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if issued = issuedCount(); issued >= len(lat) {
-			break
-		}
-	}
-	if issued < len(lat) {
-		b.Fatalf("%d of %d paid orders issued after 5 minutes", issued, len(lat))
-	}
-	b.ReportMetric(float64(issued)/time.Since(start).Seconds(), "issued/s")
+	reportPaidOrders(b, lat, elapsed, "bookings/s")
+	reportIssued(b, len(lat), start, issuedCount)
 }
