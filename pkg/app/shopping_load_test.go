@@ -35,15 +35,7 @@ func TestSearchRefusedPastCapacity(t *testing.T) {
 		op := loginAs(t, srv, "demo-operator", "demo-pass-1")
 		var ids []string
 		for _, route := range [][2]string{{"PEK", "SHA"}, {"PEK", "LHR"}} {
-			resp, env := call(t, srv, "POST", "/shopping/v2/flight/async-shopping", "en", searchBody(route[0], route[1]), bearer(op.Token)...)
-			if resp.StatusCode != 200 || env.Code != 0 {
-				t.Fatalf("search within capacity: %d %+v", resp.StatusCode, env)
-			}
-			var st struct {
-				SearchID string `json:"searchId"`
-			}
-			_ = json.Unmarshal(env.Data, &st)
-			ids = append(ids, st.SearchID)
+			ids = append(ids, startSearch(t, srv, op.Token, "en", searchBody(route[0], route[1]), "search within capacity").SearchID)
 		}
 		var sessions int
 		count := func() int {
@@ -156,14 +148,7 @@ func TestSearchSaysAnswersWereLost(t *testing.T) {
 			_, second := newAppOn(t, dsn)
 			refuseAnswers(t, a.DB)
 			op := loginAs(t, srv, "demo-operator", "demo-pass-1")
-			resp, env := call(t, srv, "POST", "/shopping/v2/flight/async-shopping", "en", searchBody("PEK", "SHA"), bearer(op.Token)...)
-			if resp.StatusCode != 200 || env.Code != 0 {
-				t.Fatalf("search: %d %+v", resp.StatusCode, env)
-			}
-			var st struct {
-				SearchID string `json:"searchId"`
-			}
-			_ = json.Unmarshal(env.Data, &st)
+			st := startSearch(t, srv, op.Token, "en", searchBody("PEK", "SHA"), "search")
 
 			// The instance that ran it still shows the flights it received,
 			// and says they could not be kept.

@@ -468,15 +468,8 @@ func TestUserLogSkipsSearches(t *testing.T) {
 	t.Parallel()
 	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		op := loginAs(t, srv, "demo-operator", "demo-pass-1")
-		resp, env := call(t, srv, "POST", "/shopping/v2/flight/async-shopping", "en", searchBody("PEK", "SHA"), bearer(op.Token)...)
-		if resp.StatusCode != 200 || env.Code != 0 {
-			t.Fatalf("search: %d %+v", resp.StatusCode, env)
-		}
-		var st struct {
-			SearchID string `json:"searchId"`
-		}
-		_ = json.Unmarshal(env.Data, &st)
-		resp, env = call(t, srv, "POST", "/shopping/v2/flight/async-shopping/solutions", "en", fmt.Sprintf(`{"searchId":%q}`, st.SearchID), bearer(op.Token)...)
+		st := startSearch(t, srv, op.Token, "en", searchBody("PEK", "SHA"), "search")
+		resp, env := call(t, srv, "POST", "/shopping/v2/flight/async-shopping/solutions", "en", fmt.Sprintf(`{"searchId":%q}`, st.SearchID), bearer(op.Token)...)
 		if resp.StatusCode != 200 || env.Code != 0 {
 			t.Fatalf("poll: %d %+v", resp.StatusCode, env)
 		}
