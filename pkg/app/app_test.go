@@ -138,13 +138,17 @@ func asEnvelope(t testing.TB, what string, raw []byte) envelope {
 	return env
 }
 
-func countApplications(t *testing.T, a *app.App) int {
+// wantApplications fails the test unless the partnership applications
+// stored number want; after names what was just sent.
+func wantApplications(t *testing.T, a *app.App, want int, after string) {
 	t.Helper()
 	var n int
 	if err := a.DB.GetContext(context.Background(), &n, `SELECT COUNT(*) FROM applications`); err != nil {
 		t.Fatal(err)
 	}
-	return n
+	if n != want {
+		t.Fatalf("after %s: %d applications stored, want %d", after, n, want)
+	}
 }
 
 func TestSiteConfig(t *testing.T) {
@@ -207,9 +211,7 @@ func TestApplicationsAPI(t *testing.T) {
 		if err := json.Unmarshal(env.Data, &vd); err != nil || vd.Fields["country"] != "請選擇您的國家/地區" {
 			t.Errorf("zh-tw cookie message: %s", env.Data)
 		}
-		if n := countApplications(t, a); n != 0 {
-			t.Fatalf("invalid applications stored %d rows", n)
-		}
+		wantApplications(t, a, 0, "the invalid applications")
 
 		resp, env = call(t, srv, "POST", "/base/v2/applications", "en",
 			`{"name":"Ms Zhang","email":"zhang@example.com","country":"cn","companyName":"Blue Sea Travel","website":"blue-sea.example.com","remark":"200 tickets a month"}`)
@@ -269,9 +271,7 @@ func TestBadRequests(t *testing.T) {
 				}
 			})
 		}
-		if n := countApplications(t, a); n != 0 {
-			t.Fatalf("bad requests stored %d applications", n)
-		}
+		wantApplications(t, a, 0, "the bad requests")
 	})
 }
 

@@ -97,9 +97,7 @@ func TestApplicationFormWithoutJavaScript(t *testing.T) {
 				t.Errorf("invalid form page lacks %q", want)
 			}
 		}
-		if n := countApplications(t, a); n != 0 {
-			t.Fatalf("invalid form stored %d rows", n)
-		}
+		wantApplications(t, a, 0, "the invalid form")
 		res, body = postForm(t, c, srv.URL+"/applications", url.Values{"name": {"王先生"}, "phone": {""}, "email": {""}, "country": {"CN"}}, "Accept-Language", "zh-CN")
 		if !strings.Contains(body, "请输入电子邮箱或电话号码") {
 			t.Errorf("missing contact message in zh-cn (status %d)", res.StatusCode)
@@ -113,9 +111,7 @@ func TestApplicationFormWithoutJavaScript(t *testing.T) {
 		if !strings.Contains(body, "Submitted") || !strings.Contains(body, "An account manager will reach out to you soon.") {
 			t.Error("success message missing after redirect")
 		}
-		if n := countApplications(t, a); n != 1 {
-			t.Fatalf("stored %d applications, want 1", n)
-		}
+		wantApplications(t, a, 1, "the valid form")
 	})
 }
 
@@ -131,9 +127,7 @@ func TestApplicationFormWithHtmx(t *testing.T) {
 	if res.StatusCode != 200 || !strings.Contains(body, "已送出") || strings.Contains(body, "<form") {
 		t.Fatalf("htmx valid: status %d\n%.300s", res.StatusCode, body)
 	}
-	if n := countApplications(t, a); n != 1 {
-		t.Fatalf("stored %d, want 1", n)
-	}
+	wantApplications(t, a, 1, "the htmx forms")
 }
 
 func TestGuardAndPreferences(t *testing.T) {
