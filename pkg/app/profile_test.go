@@ -52,6 +52,26 @@ func profileStatus(t *testing.T, what string, resp *http.Response, env envelope,
 	}
 }
 
+// profileNotShared checks that another agency (signed in by other) lists
+// none of an agency's rows at list, cannot update item with body nor delete
+// it, and that column of row id in table still holds want afterwards.
+func profileNotShared(t *testing.T, a *app.App, srv *httptest.Server, other []string, list, item, body, table, column string, id int64, want string) {
+	t.Helper()
+	resp, env := call(t, srv, "GET", list, "en", "", other...)
+	profileStatus(t, "other agency lists", resp, env, 200, 0)
+	if !strings.Contains(string(env.Data), `"total":0`) || strings.Contains(string(env.Data), want) {
+		t.Errorf("other agency sees %s", env.Data)
+	}
+	resp, env = call(t, srv, "PUT", item, "en", body, other...)
+	profileStatus(t, "other agency updates", resp, env, 404, 100004)
+	resp, env = call(t, srv, "DELETE", item, "en", "", other...)
+	profileStatus(t, "other agency deletes", resp, env, 404, 100004)
+	var got string
+	if err := a.DB.GetContext(context.Background(), &got, a.DB.Rebind(`SELECT `+column+` FROM `+table+` WHERE id = ?`), id); err != nil || got != want {
+		t.Fatalf("row after other agency's calls: %q %v", got, err)
+	}
+}
+
 // profileRawGet fetches a non-envelope answer (an image).
 func profileRawGet(t *testing.T, srv *httptest.Server, path string, hdr ...string) (*http.Response, []byte) {
 	t.Helper()
@@ -261,19 +281,8 @@ func TestOftenUsedPassengersAPI(t *testing.T) {
 		item := fmt.Sprintf("/base/v2/often-used-passengers/%d", created.ID)
 
 		// Blue Sky cannot list, update or delete Demo Travel's passenger.
-		resp, env = call(t, srv, "GET", "/base/v2/often-used-passengers", "en", "", blue...)
-		profileStatus(t, "other agency lists", resp, env, 200, 0)
-		if !strings.Contains(string(env.Data), `"total":0`) || strings.Contains(string(env.Data), "ZHANG") {
-			t.Errorf("other agency sees %s", env.Data)
-		}
-		resp, env = call(t, srv, "PUT", item, "en", profilePassengerJSON("HACKED", "1990-05-17", "CN"), blue...)
-		profileStatus(t, "other agency updates", resp, env, 404, 100004)
-		resp, env = call(t, srv, "DELETE", item, "en", "", blue...)
-		profileStatus(t, "other agency deletes", resp, env, 404, 100004)
-		var surname string
-		if err := a.DB.GetContext(context.Background(), &surname, a.DB.Rebind(`SELECT surname FROM often_used_passengers WHERE id = ?`), created.ID); err != nil || surname != "ZHANG" {
-			t.Fatalf("row after other agency's calls: %q %v", surname, err)
-		}
+		profileNotShared(t, a, srv, blue, "/base/v2/often-used-passengers", item, profilePassengerJSON("HACKED", "1990-05-17", "CN"),
+			"often_used_passengers", "surname", created.ID, "ZHANG")
 
 		resp, env = call(t, srv, "GET", "/base/v2/often-used-passengers?page=1&pageSize=10", "en", "", demo...)
 		profileStatus(t, "list", resp, env, 200, 0)
@@ -344,19 +353,8 @@ func TestMemberCardsAPI(t *testing.T) {
 		}
 		item := fmt.Sprintf("/base/v2/member-cards/%d", card.ID)
 
-		resp, env = call(t, srv, "GET", "/base/v2/member-cards", "en", "", blue...)
-		profileStatus(t, "other agency lists", resp, env, 200, 0)
-		if !strings.Contains(string(env.Data), `"total":0`) {
-			t.Errorf("other agency sees %s", env.Data)
-		}
-		resp, env = call(t, srv, "PUT", item, "en", `{"airline":"MU","number":"99999999","holderName":"Hacker"}`, blue...)
-		profileStatus(t, "other agency updates", resp, env, 404, 100004)
-		resp, env = call(t, srv, "DELETE", item, "en", "", blue...)
-		profileStatus(t, "other agency deletes", resp, env, 404, 100004)
-		var number string
-		if err := a.DB.GetContext(context.Background(), &number, a.DB.Rebind(`SELECT number FROM member_cards WHERE id = ?`), card.ID); err != nil || number != "AB123456" {
-			t.Fatalf("row after other agency's calls: %q %v", number, err)
-		}
+		profileNotShared(t, a, srv, blue, "/base/v2/member-cards", item, `{"airline":"MU","number":"99999999","holderName":"Hacker"}`,
+			"member_cards", "number", card.ID, "AB123456")
 
 		resp, env = call(t, srv, "PUT", item, "en", `{"airline":"MU","number":"77776666","holderName":"Wang Wu"}`, demo...)
 		profileStatus(t, "update card", resp, env, 200, 0)
