@@ -103,6 +103,21 @@ func call(t *testing.T, srv *httptest.Server, method, path, lang, body string, h
 	return resp, asEnvelope(t, method+" "+path, raw)
 }
 
+// okData calls the API in English, which must answer 200 with code 0, and
+// decodes the answer's data; what names the call in a failure.
+func okData[T any](t *testing.T, srv *httptest.Server, what, method, path, body string, hdr ...string) T {
+	t.Helper()
+	resp, env := call(t, srv, method, path, "en", body, hdr...)
+	if resp.StatusCode != 200 || env.Code != 0 {
+		t.Fatalf("%s: %d %+v", what, resp.StatusCode, env)
+	}
+	var v T
+	if err := json.Unmarshal(env.Data, &v); err != nil {
+		t.Fatalf("%s: %v in %s", what, err, env.Data)
+	}
+	return v
+}
+
 func newRequest(t testing.TB, method, url string, body io.Reader) *http.Request {
 	t.Helper()
 	req, err := http.NewRequest(method, url, body)

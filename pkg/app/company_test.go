@@ -69,15 +69,7 @@ func sendRaw(t *testing.T, srv *httptest.Server, method, path, contentType strin
 
 func getCompany(t *testing.T, srv *httptest.Server, token string) companyJSON {
 	t.Helper()
-	resp, env := call(t, srv, "GET", "/base/v2/company", "en", "", bearer(token)...)
-	if resp.StatusCode != 200 || env.Code != 0 {
-		t.Fatalf("GET company: %d %+v", resp.StatusCode, env)
-	}
-	var c companyJSON
-	if err := json.Unmarshal(env.Data, &c); err != nil {
-		t.Fatal(err)
-	}
-	return c
+	return okData[companyJSON](t, srv, "GET company", "GET", "/base/v2/company", "", bearer(token)...)
 }
 
 type agencyRow struct {

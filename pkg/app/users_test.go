@@ -65,15 +65,7 @@ func loginUsers(t *testing.T, srv *httptest.Server) userSessions {
 
 func listUsers(t *testing.T, srv *httptest.Server, token, query string) userPage {
 	t.Helper()
-	resp, env := call(t, srv, "GET", "/base/v2/users"+query, "en", "", bearer(token)...)
-	if resp.StatusCode != 200 || env.Code != 0 {
-		t.Fatalf("list users%s: %d %+v", query, resp.StatusCode, env)
-	}
-	var p userPage
-	if err := json.Unmarshal(env.Data, &p); err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return okData[userPage](t, srv, "list users"+query, "GET", "/base/v2/users"+query, "", bearer(token)...)
 }
 
 func usernames(p userPage) []string {
@@ -403,15 +395,7 @@ func TestUserLogsAPI(t *testing.T) {
 		demoID, blueID := s.super.Company.ID, s.blue.Company.ID
 		logs := func(token, query string) logPage {
 			t.Helper()
-			resp, env := call(t, srv, "GET", "/base/v2/user-logs"+query, "en", "", bearer(token)...)
-			if resp.StatusCode != 200 || env.Code != 0 {
-				t.Fatalf("user-logs%s: %d %+v", query, resp.StatusCode, env)
-			}
-			var p logPage
-			if err := json.Unmarshal(env.Data, &p); err != nil {
-				t.Fatal(err)
-			}
-			return p
+			return okData[logPage](t, srv, "user-logs"+query, "GET", "/base/v2/user-logs"+query, "", bearer(token)...)
 		}
 
 		p := logs(s.super.Token, "")
