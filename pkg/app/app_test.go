@@ -143,6 +143,12 @@ func send(t testing.TB, c *http.Client, req *http.Request, hdr ...string) (*http
 	return resp, raw
 }
 
+// rawGet fetches an answer that is not an envelope (an image, a document).
+func rawGet(t *testing.T, srv *httptest.Server, path string, hdr ...string) (*http.Response, []byte) {
+	t.Helper()
+	return send(t, srv.Client(), newRequest(t, "GET", srv.URL+path, nil), hdr...)
+}
+
 // asEnvelope decodes an API answer; what names the request in a failure.
 func asEnvelope(t testing.TB, what string, raw []byte) envelope {
 	t.Helper()

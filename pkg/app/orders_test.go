@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
@@ -299,27 +298,13 @@ func TestFlightOrderLifecycle(t *testing.T) {
 		}
 
 		// The itinerary downloads as a PDF with the bearer token.
-		req, _ := http.NewRequest("GET", fmt.Sprintf("%s/order/v2/flight/orders/%d/documents/itinerary?format=pdf", srv.URL, o.ID), nil)
-		req.Header.Set("Authorization", "Bearer "+op.Token)
-		dl, err := srv.Client().Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		pdf, _ := io.ReadAll(dl.Body)
-		dl.Body.Close()
+		dl, pdf := rawGet(t, srv, fmt.Sprintf("/order/v2/flight/orders/%d/documents/itinerary?format=pdf", o.ID), bearer(op.Token)...)
 		if dl.StatusCode != 200 || !bytes.HasPrefix(pdf, []byte("%PDF")) {
 			t.Fatalf("itinerary: %d %q", dl.StatusCode, pdf[:min(len(pdf), 40)])
 		}
 		// Its passport numbers are masked unless documentNumbers=full.
 		for q, full := range map[string]bool{"": false, "&documentNumbers=full": true} {
-			req, _ := http.NewRequest("GET", fmt.Sprintf("%s/order/v2/flight/orders/%d/documents/itinerary?format=xlsx%s", srv.URL, o.ID, q), nil)
-			req.Header.Set("Authorization", "Bearer "+op.Token)
-			dl, err := srv.Client().Do(req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			x, _ := io.ReadAll(dl.Body)
-			dl.Body.Close()
+			dl, x := rawGet(t, srv, fmt.Sprintf("/order/v2/flight/orders/%d/documents/itinerary?format=xlsx%s", o.ID, q), bearer(op.Token)...)
 			f, err := excelize.OpenReader(bytes.NewReader(x))
 			if err != nil {
 				t.Fatalf("itinerary xlsx%s: %d %v", q, dl.StatusCode, err)

@@ -36,15 +36,6 @@ func profileFields(t *testing.T, env envelope) map[string]string {
 	return fd.Fields
 }
 
-func profileRows(t *testing.T, a *app.App, table string) int {
-	t.Helper()
-	var n int
-	if err := a.DB.GetContext(context.Background(), &n, `SELECT COUNT(*) FROM `+table); err != nil {
-		t.Fatal(err)
-	}
-	return n
-}
-
 func profileStatus(t *testing.T, what string, resp *http.Response, env envelope, status, code int) {
 	t.Helper()
 	if resp.StatusCode != status || env.Code != code {
@@ -72,12 +63,6 @@ func profileNotShared(t *testing.T, a *app.App, srv *httptest.Server, other []st
 	}
 }
 
-// profileRawGet fetches a non-envelope answer (an image).
-func profileRawGet(t *testing.T, srv *httptest.Server, path string, hdr ...string) (*http.Response, []byte) {
-	t.Helper()
-	return send(t, srv.Client(), newRequest(t, "GET", srv.URL+path, nil), hdr...)
-}
-
 func TestProfileRoutesNeedLogin(t *testing.T) {
 	t.Parallel()
 	forEachEngine(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
@@ -100,7 +85,7 @@ func TestProfileRoutesNeedLogin(t *testing.T) {
 				t.Errorf("%s %s without a token: %d %d", r.method, r.path, resp.StatusCode, env.Code)
 			}
 		}
-		if n := profileRows(t, a, "often_used_passengers") + profileRows(t, a, "member_cards"); n != 0 {
+		if n := countRows(t, a, `SELECT COUNT(*) FROM often_used_passengers`) + countRows(t, a, `SELECT COUNT(*) FROM member_cards`); n != 0 {
 			t.Errorf("anonymous calls stored %d rows", n)
 		}
 	})
@@ -218,7 +203,7 @@ func TestAvatarAPI(t *testing.T) {
 		}
 
 		for name, tok := range map[string][]string{"self": bearer(super.Token), "same agency": operator} {
-			resp, body := profileRawGet(t, srv, path, tok...)
+			resp, body := rawGet(t, srv, path, tok...)
 			if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "image/png" || string(body) != profileTinyPNG {
 				t.Errorf("%s: %d %s (%d bytes)", name, resp.StatusCode, resp.Header.Get("Content-Type"), len(body))
 			}
@@ -263,7 +248,7 @@ func TestOftenUsedPassengersAPI(t *testing.T) {
 				t.Errorf("%s: %s = %q, want %q", c.name, c.field, got, c.msg)
 			}
 		}
-		if n := profileRows(t, a, "often_used_passengers"); n != 0 {
+		if n := countRows(t, a, `SELECT COUNT(*) FROM often_used_passengers`); n != 0 {
 			t.Fatalf("invalid passengers stored %d rows", n)
 		}
 
@@ -306,7 +291,7 @@ func TestOftenUsedPassengersAPI(t *testing.T) {
 		if env.Message != "You can save at most 30 frequent passengers" {
 			t.Errorf("31st message %q", env.Message)
 		}
-		if n := profileRows(t, a, "often_used_passengers"); n != 30 {
+		if n := countRows(t, a, `SELECT COUNT(*) FROM often_used_passengers`); n != 30 {
 			t.Errorf("%d passengers stored, want 30", n)
 		}
 
@@ -337,7 +322,7 @@ func TestMemberCardsAPI(t *testing.T) {
 		_ = json.Unmarshal(env.Data, &bp)
 		resp, env = call(t, srv, "POST", "/base/v2/member-cards", "en", fmt.Sprintf(`{"airline":"CA","number":"12345678","holderName":"X","passengerId":%d}`, bp.ID), demo...)
 		profileStatus(t, "card of another agency's passenger", resp, env, 400, 100001)
-		if n := profileRows(t, a, "member_cards"); n != 0 {
+		if n := countRows(t, a, `SELECT COUNT(*) FROM member_cards`); n != 0 {
 			t.Fatalf("invalid cards stored %d rows", n)
 		}
 
@@ -365,7 +350,7 @@ func TestMemberCardsAPI(t *testing.T) {
 		}
 		resp, env = call(t, srv, "DELETE", item, "en", "", demo...)
 		profileStatus(t, "delete card", resp, env, 200, 0)
-		if n := profileRows(t, a, "member_cards"); n != 0 {
+		if n := countRows(t, a, `SELECT COUNT(*) FROM member_cards`); n != 0 {
 			t.Errorf("%d cards left", n)
 		}
 	})
