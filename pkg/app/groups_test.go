@@ -140,14 +140,7 @@ func confirmedGroup(t *testing.T, srv *httptest.Server, op, provider, key string
 // none made or lost.
 func ledgerZero(t *testing.T, a *app.App) {
 	t.Helper()
-	var rows []struct {
-		Currency string `db:"currency"`
-		Sum      int64  `db:"s"`
-	}
-	if err := a.DB.SelectContext(context.Background(), &rows, `SELECT currency, SUM(balance) AS s FROM ledger_accounts GROUP BY currency`); err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range rows {
+	for _, r := range ledgerSums(t, a) {
 		if r.Sum != 0 {
 			t.Errorf("ledger accounts in %s sum to %d, want 0", r.Currency, r.Sum)
 		}

@@ -390,16 +390,26 @@ func flightMoneyTest(t *testing.T, mod func(*config.Config), funds string, fn fu
 	})
 }
 
-func ledgerBalanced(t *testing.T, a *app.App) {
+// currencySum is what a currency's ledger accounts hold together.
+type currencySum struct {
+	Currency string `db:"currency"`
+	Sum      int64  `db:"s"`
+}
+
+// ledgerSums sums the ledger's accounts by currency; each sum is zero
+// when money only moved.
+func ledgerSums(t *testing.T, a *app.App) []currencySum {
 	t.Helper()
-	var rows []struct {
-		Currency string `db:"currency"`
-		Sum      int64  `db:"s"`
-	}
+	var rows []currencySum
 	if err := a.DB.SelectContext(context.Background(), &rows, `SELECT currency, SUM(balance) AS s FROM ledger_accounts GROUP BY currency`); err != nil {
 		t.Fatal(err)
 	}
-	for _, r := range rows {
+	return rows
+}
+
+func ledgerBalanced(t *testing.T, a *app.App) {
+	t.Helper()
+	for _, r := range ledgerSums(t, a) {
 		if r.Sum != 0 {
 			t.Fatalf("ledger %s sums to %d", r.Currency, r.Sum)
 		}
