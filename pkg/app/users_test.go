@@ -100,6 +100,17 @@ func countRows(t *testing.T, a *app.App, query string, args ...any) int {
 	return n
 }
 
+// wantBadFilter asks for a list at path with a filter that is not valid:
+// the answer is 400 with msg on field.
+func wantBadFilter(t *testing.T, srv *httptest.Server, token, path, field, msg string) {
+	t.Helper()
+	resp, env := call(t, srv, "GET", path, "en", "", bearer(token)...)
+	if resp.StatusCode != 400 {
+		t.Errorf("%s: %d, want 400", path, resp.StatusCode)
+	}
+	wantFieldMessage(t, env, field, msg)
+}
+
 func wantFieldMessage(t *testing.T, env envelope, field, msg string) {
 	t.Helper()
 	if env.Code != 100001 {
@@ -187,11 +198,7 @@ func TestListUsersAPI(t *testing.T) {
 		if p = listUsers(t, srv, s.super.Token, "?pageSize=1000"); p.PageSize != 100 {
 			t.Errorf("pageSize capped at %d, want 100", p.PageSize)
 		}
-		resp, env := call(t, srv, "GET", "/base/v2/users?status=gone", "en", "", bearer(s.super.Token)...)
-		if resp.StatusCode != 400 {
-			t.Errorf("bad status filter: %d", resp.StatusCode)
-		}
-		wantFieldMessage(t, env, "status", "Please choose a status: active, inactive or testing")
+		wantBadFilter(t, srv, s.super.Token, "/base/v2/users?status=gone", "status", "Please choose a status: active, inactive or testing")
 
 		// Another agency never sees Demo Travel's users, whatever it asks.
 		for _, q := range []string{"", "?keyword=demo", "?role=operator", "?pageSize=100"} {
@@ -420,11 +427,7 @@ func TestUserLogsAPI(t *testing.T) {
 		if p := logs(s.super.Token, "?to=2000-01-01"); p.Total != 0 {
 			t.Errorf("entries before 2000: %d", p.Total)
 		}
-		resp, env := call(t, srv, "GET", "/base/v2/user-logs?from=23/11/2026", "en", "", bearer(s.super.Token)...)
-		if resp.StatusCode != 400 {
-			t.Errorf("bad date: %d", resp.StatusCode)
-		}
-		wantFieldMessage(t, env, "from", "Please enter the date as YYYY-MM-DD")
+		wantBadFilter(t, srv, s.super.Token, "/base/v2/user-logs?from=23/11/2026", "from", "Please enter the date as YYYY-MM-DD")
 
 		// Blue Sky sees only its own lines, even when it asks by Demo
 		// Travel's usernames; Demo Travel never sees Blue Sky's.
