@@ -243,8 +243,7 @@ func TestDeadlineSweepRacesPayments(t *testing.T) {
 	t.Parallel()
 	flightMoneyTest(t, nil, "", func(t *testing.T, a *app.App, srv *httptest.Server, op meData) {
 		ctx := context.Background()
-		quoteID, sol := quoteFor(t, srv, op.Token)
-		total, _ := money.Parse(sol.Total.Amount, "CNY")
+		quoteID, _, total := quotedTotal(t, srv, op.Token)
 		const orders = 16
 		fund(t, a, op.Company.ID, money.Amount{Minor: orders * total.Minor, Currency: "CNY"}.String())
 		ids := make([]int64, orders)

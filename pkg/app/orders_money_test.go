@@ -302,8 +302,7 @@ func TestPaymentOnceWithOrWithoutWebhook(t *testing.T) {
 	flightMoneyTest(t, nil, "50000", func(t *testing.T, a *app.App, srv *httptest.Server, op meData) {
 		ctx := context.Background()
 		agencyID := op.Company.ID
-		quoteID, sol := quoteFor(t, srv, op.Token)
-		total, _ := money.Parse(sol.Total.Amount, "CNY")
+		quoteID, _, total := quotedTotal(t, srv, op.Token)
 		bookings := func() int {
 			t.Helper()
 			var n int
@@ -380,8 +379,7 @@ func TestPaymentAfterAChangeSinceBooking(t *testing.T) {
 	t.Parallel()
 	flightMoneyTest(t, nil, "50000", func(t *testing.T, a *app.App, srv *httptest.Server, op meData) {
 		ctx := context.Background()
-		quoteID, sol := quoteFor(t, srv, op.Token)
-		total, _ := money.Parse(sol.Total.Amount, "CNY")
+		quoteID, sol, total := quotedTotal(t, srv, op.Token)
 		payOnce := func(id int64) flight.View {
 			t.Helper()
 			before := walletMinor(t, a, op.Company.ID)

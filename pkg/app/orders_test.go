@@ -113,6 +113,14 @@ const adultBody = `{"quoteId":%q,"passengers":[{"type":"adult","surname":"ZHANG"
 	"nationality":"CN","documentType":"passport","documentNumber":"E12345678","documentExpiry":"2034-01-01"}],
 	"contact":{"name":"Zhang Wei","email":"zhang.wei@example.com","phone":"+86 138 0000 0000"},"invoiceType":"Itinerary"}`
 
+// quotedTotal is quoteFor with the solution's total as money.
+func quotedTotal(t *testing.T, srv *httptest.Server, token string) (string, shopping.Solution, money.Amount) {
+	t.Helper()
+	quoteID, sol := quoteFor(t, srv, token)
+	total, _ := money.Parse(sol.Total.Amount, "CNY")
+	return quoteID, sol, total
+}
+
 func createOrder(t *testing.T, srv *httptest.Server, token, quoteID, key string) flight.View {
 	t.Helper()
 	resp, env := call(t, srv, "POST", "/order/v2/flight/orders", "en", fmt.Sprintf(adultBody, quoteID), append(bearer(token), "Idempotency-Key", key)...)
@@ -422,8 +430,7 @@ func TestConcurrentPaymentsStopAtTheLimit(t *testing.T) {
 	t.Parallel()
 	flightMoneyTest(t, nil, "", func(t *testing.T, a *app.App, srv *httptest.Server, op meData) {
 		agencyID := op.Company.ID
-		quoteID, sol := quoteFor(t, srv, op.Token)
-		total, _ := money.Parse(sol.Total.Amount, "CNY")
+		quoteID, _, total := quotedTotal(t, srv, op.Token)
 		ids := make([]int64, 20)
 		for i := range ids {
 			ids[i] = createOrder(t, srv, op.Token, quoteID, fmt.Sprintf("c-%d", i)).ID
