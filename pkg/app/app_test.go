@@ -92,39 +92,84 @@ type envelope struct {
 
 func call(t *testing.T, srv *httptest.Server, method, path, lang, body string, hdr ...string) (*http.Response, envelope) {
 	t.Helper()
-	req, err := http.NewRequest(method, srv.URL+path, strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
+	req := newRequest(t, method, srv.URL+path, strings.NewReader(body))
 	if body != "" {
 		req.Header.Set("Content-Type", "application/json")
 	}
 	if lang != "" {
 		req.Header.Set("Accept-Language", lang)
 	}
-	for i := 0; i+1 < len(hdr); i += 2 {
-		req.Header.Set(hdr[i], hdr[i+1])
+	resp, raw := send(t, srv.Client(), req, hdr...)
+	return resp, asEnvelope(t, method+" "+path, raw)
+}
+
+// okData calls the API in English, which must answer 200 with code 0, and
+// decodes the answer's data; what names the call in a failure.
+func okData[T any](t *testing.T, srv *httptest.Server, what, method, path, body string, hdr ...string) T {
+	t.Helper()
+	resp, env := call(t, srv, method, path, "en", body, hdr...)
+	if resp.StatusCode != 200 || env.Code != 0 {
+		t.Fatalf("%s: %d %+v", what, resp.StatusCode, env)
 	}
-	resp, err := srv.Client().Do(req)
+	var v T
+	if err := json.Unmarshal(env.Data, &v); err != nil {
+		t.Fatalf("%s: %v in %s", what, err, env.Data)
+	}
+	return v
+}
+
+func newRequest(t testing.TB, method, url string, body io.Reader) *http.Request {
+	t.Helper()
+	req, err := http.NewRequest(method, url, body)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
-	raw, _ := io.ReadAll(resp.Body)
-	var env envelope
-	if err := json.Unmarshal(raw, &env); err != nil {
-		t.Fatalf("%s %s: body is not an envelope: %v\n%s", method, path, err, raw)
-	}
-	return resp, env
+	return req
 }
 
-func countApplications(t *testing.T, a *app.App) int {
+// send sends req through c with the header pairs hdr (name, value, …) set
+// last, so they win over the caller's defaults, and reads the whole answer.
+func send(t testing.TB, c *http.Client, req *http.Request, hdr ...string) (*http.Response, []byte) {
+	t.Helper()
+	for i := 0; i+1 < len(hdr); i += 2 {
+		req.Header.Set(hdr[i], hdr[i+1])
+	}
+	resp, err := c.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", req.Method, req.URL.Path, err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	return resp, raw
+}
+
+// rawGet fetches an answer that is not an envelope (an image, a document).
+func rawGet(t *testing.T, srv *httptest.Server, path string, hdr ...string) (*http.Response, []byte) {
+	t.Helper()
+	return send(t, srv.Client(), newRequest(t, "GET", srv.URL+path, nil), hdr...)
+}
+
+// asEnvelope decodes an API answer; what names the request in a failure.
+func asEnvelope(t testing.TB, what string, raw []byte) envelope {
+	t.Helper()
+	var env envelope
+	if err := json.Unmarshal(raw, &env); err != nil {
+		t.Fatalf("%s: body is not an envelope: %v\n%.200s", what, err, raw)
+	}
+	return env
+}
+
+// wantApplications fails the test unless the partnership applications
+// stored number want; after names what was just sent.
+func wantApplications(t *testing.T, a *app.App, want int, after string) {
 	t.Helper()
 	var n int
 	if err := a.DB.GetContext(context.Background(), &n, `SELECT COUNT(*) FROM applications`); err != nil {
 		t.Fatal(err)
 	}
-	return n
+	if n != want {
+		t.Fatalf("after %s: %d applications stored, want %d", after, n, want)
+	}
 }
 
 func TestSiteConfig(t *testing.T) {
@@ -187,9 +232,7 @@ func TestApplicationsAPI(t *testing.T) {
 		if err := json.Unmarshal(env.Data, &vd); err != nil || vd.Fields["country"] != "請選擇您的國家/地區" {
 			t.Errorf("zh-tw cookie message: %s", env.Data)
 		}
-		if n := countApplications(t, a); n != 0 {
-			t.Fatalf("invalid applications stored %d rows", n)
-		}
+		wantApplications(t, a, 0, "the invalid applications")
 
 		resp, env = call(t, srv, "POST", "/base/v2/applications", "en",
 			`{"name":"Ms Zhang","email":"zhang@example.com","country":"cn","companyName":"Blue Sea Travel","website":"blue-sea.example.com","remark":"200 tickets a month"}`)
@@ -249,9 +292,7 @@ func TestBadRequests(t *testing.T) {
 				}
 			})
 		}
-		if n := countApplications(t, a); n != 0 {
-			t.Fatalf("bad requests stored %d applications", n)
-		}
+		wantApplications(t, a, 0, "the bad requests")
 	})
 }
 

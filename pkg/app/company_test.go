@@ -59,46 +59,17 @@ func sendRaw(t *testing.T, srv *httptest.Server, method, path, contentType strin
 			r = io.MultiReader(bytes.NewReader(body))
 		}
 	}
-	req, err := http.NewRequest(method, srv.URL+path, r)
-	if err != nil {
-		t.Fatal(err)
-	}
+	req := newRequest(t, method, srv.URL+path, r)
 	if contentType != "" {
 		req.Header.Set("Content-Type", contentType)
 	}
 	req.Header.Set("Accept-Language", "en")
-	for i := 0; i+1 < len(hdr); i += 2 {
-		req.Header.Set(hdr[i], hdr[i+1])
-	}
-	resp, err := srv.Client().Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	raw, _ := io.ReadAll(resp.Body)
-	return resp, raw
-}
-
-func asEnvelope(t *testing.T, raw []byte) envelope {
-	t.Helper()
-	var env envelope
-	if err := json.Unmarshal(raw, &env); err != nil {
-		t.Fatalf("not an envelope: %v\n%.200s", err, raw)
-	}
-	return env
+	return send(t, srv.Client(), req, hdr...)
 }
 
 func getCompany(t *testing.T, srv *httptest.Server, token string) companyJSON {
 	t.Helper()
-	resp, env := call(t, srv, "GET", "/base/v2/company", "en", "", bearer(token)...)
-	if resp.StatusCode != 200 || env.Code != 0 {
-		t.Fatalf("GET company: %d %+v", resp.StatusCode, env)
-	}
-	var c companyJSON
-	if err := json.Unmarshal(env.Data, &c); err != nil {
-		t.Fatal(err)
-	}
-	return c
+	return okData[companyJSON](t, srv, "GET company", "GET", "/base/v2/company", "", bearer(token)...)
 }
 
 type agencyRow struct {
@@ -136,14 +107,14 @@ func TestCompanyRoutesAccess(t *testing.T) {
 		for _, r := range routes {
 			t.Run(r.method+" "+r.path, func(t *testing.T) {
 				resp, raw := sendRaw(t, srv, r.method, r.path, r.ct, r.body, false)
-				if env := asEnvelope(t, raw); resp.StatusCode != 401 || env.Code == 0 {
+				if env := asEnvelope(t, "answer", raw); resp.StatusCode != 401 || env.Code == 0 {
 					t.Errorf("no token: %d code %d", resp.StatusCode, env.Code)
 				}
 				if !r.superOnly {
 					return
 				}
 				resp, raw = sendRaw(t, srv, r.method, r.path, r.ct, r.body, false, bearer(s.operator.Token)...)
-				if env := asEnvelope(t, raw); resp.StatusCode != 403 || env.Code != 200003 {
+				if env := asEnvelope(t, "answer", raw); resp.StatusCode != 403 || env.Code != 200003 {
 					t.Errorf("operator: %d code %d, want 403 200003", resp.StatusCode, env.Code)
 				}
 			})
@@ -225,7 +196,7 @@ func TestCompanyLogoAPI(t *testing.T) {
 		auth := bearer(s.super.Token)
 
 		resp, raw := sendRaw(t, srv, "GET", "/base/v2/company/logo", "", nil, false, auth...)
-		if env := asEnvelope(t, raw); resp.StatusCode != 404 || env.Code != 100004 {
+		if env := asEnvelope(t, "answer", raw); resp.StatusCode != 404 || env.Code != 100004 {
 			t.Fatalf("no logo yet: %d code %d", resp.StatusCode, env.Code)
 		}
 
@@ -236,7 +207,7 @@ func TestCompanyLogoAPI(t *testing.T) {
 			t.Fatalf("test PNG is %d bytes", len(logo))
 		}
 		resp, raw = sendRaw(t, srv, "PUT", "/base/v2/company/logo", "image/png", logo, false, auth...)
-		if env := asEnvelope(t, raw); resp.StatusCode != 200 || env.Code != 0 {
+		if env := asEnvelope(t, "answer", raw); resp.StatusCode != 200 || env.Code != 0 {
 			t.Fatalf("upload PNG: %d %+v", resp.StatusCode, env)
 		}
 		c := getCompany(t, srv, s.operator.Token)
@@ -268,7 +239,7 @@ func TestCompanyLogoAPI(t *testing.T) {
 		for _, tt := range rejected {
 			t.Run(tt.name, func(t *testing.T) {
 				resp, raw := sendRaw(t, srv, "PUT", "/base/v2/company/logo", tt.ct, tt.body, tt.chunked, auth...)
-				env := asEnvelope(t, raw)
+				env := asEnvelope(t, "answer", raw)
 				if resp.StatusCode != 400 && resp.StatusCode != 413 {
 					t.Errorf("status %d, want 400 or 413", resp.StatusCode)
 				}
@@ -283,7 +254,7 @@ func TestCompanyLogoAPI(t *testing.T) {
 
 		// Blue Sky sees neither Demo Travel's logo nor changes it.
 		resp, raw = sendRaw(t, srv, "GET", c.Logo, "", nil, false, bearer(s.blue.Token)...)
-		if env := asEnvelope(t, raw); resp.StatusCode != 404 || env.Code != 100004 {
+		if env := asEnvelope(t, "answer", raw); resp.StatusCode != 404 || env.Code != 100004 {
 			t.Errorf("bluesky GET demo's logo: %d code %d", resp.StatusCode, env.Code)
 		}
 		resp, raw = sendRaw(t, srv, "GET", "/base/v2/company/logo", "", nil, false, bearer(s.blue.Token)...)
@@ -292,7 +263,7 @@ func TestCompanyLogoAPI(t *testing.T) {
 		}
 		blueLogo := testPNG(t, 16, 16)
 		resp, raw = sendRaw(t, srv, "PUT", "/base/v2/company/logo", "image/png", blueLogo, false, bearer(s.blue.Token)...)
-		if env := asEnvelope(t, raw); resp.StatusCode != 200 || env.Code != 0 {
+		if env := asEnvelope(t, "answer", raw); resp.StatusCode != 200 || env.Code != 0 {
 			t.Fatalf("bluesky upload: %d %+v", resp.StatusCode, env)
 		}
 		if row := readAgency(t, a, demoID); !bytes.Equal(row.Logo, logo) {

@@ -49,15 +49,7 @@ type meData struct {
 // loginAs logs a demo user in through the API and returns the session.
 func loginAs(t *testing.T, srv *httptest.Server, username, password string) meData {
 	t.Helper()
-	resp, env := call(t, srv, "POST", "/base/v2/login", "en", fmt.Sprintf(`{"username":%q,"password":%q}`, username, password))
-	if resp.StatusCode != 200 || env.Code != 0 {
-		t.Fatalf("login %s: %d %+v", username, resp.StatusCode, env)
-	}
-	var me meData
-	if err := json.Unmarshal(env.Data, &me); err != nil {
-		t.Fatal(err)
-	}
-	return me
+	return okData[meData](t, srv, "login "+username, "POST", "/base/v2/login", fmt.Sprintf(`{"username":%q,"password":%q}`, username, password))
 }
 
 func bearer(token string) []string { return []string{"Authorization", "Bearer " + token} }

@@ -65,9 +65,7 @@ func TestControlCharactersRefused(t *testing.T) {
 		if res.StatusCode != http.StatusOK || !strings.Contains(body, controlMsg) {
 			t.Errorf("htmx partnership form: status %d, message shown %v", res.StatusCode, strings.Contains(body, controlMsg))
 		}
-		if n := countApplications(t, a); n != 1 {
-			t.Fatalf("%d applications stored, want only the multi-line one", n)
-		}
+		wantApplications(t, a, 1, "the forms with control characters (only the multi-line remark is kept)")
 
 		// A logged-in JSON update: refused, the profile unchanged.
 		me := loginAs(t, srv, "demo-operator", "demo-pass-1")

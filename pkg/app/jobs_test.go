@@ -17,7 +17,6 @@ import (
 	"github.com/voyage/voyage/pkg/flight"
 	"github.com/voyage/voyage/pkg/money"
 	"github.com/voyage/voyage/pkg/store"
-	"github.com/voyage/voyage/pkg/store/storetest"
 )
 
 // simBooking is the simulated supplier's record of an order's booking.
@@ -62,79 +61,77 @@ func killTicketing(t *testing.T, a *app.App, until time.Time, ids ...int64) {
 // River job and no due time, is ticketed by that job, once.
 func TestTicketingRescuedAfterACrash(t *testing.T) {
 	t.Parallel()
-	for _, d := range storetest.Engines {
-		t.Run(string(d), func(t *testing.T) {
-			ctx := context.Background()
-			a, srv := newSeededApp(t, d)
-			op := loginAs(t, srv, "demo-operator", "demo-pass-1")
-			fund(t, a, op.Company.ID, "50000")
-			quoteID, _ := quoteFor(t, srv, op.Token)
-			var orders []flight.View
-			for i := range 4 {
-				o := createOrder(t, srv, op.Token, quoteID, fmt.Sprintf("crash-%d", i))
-				if code, env := pay(t, srv, op.Token, o.ID, `{"channel":"balance"}`); code != 200 {
-					t.Fatalf("pay: %d %+v", code, env)
-				}
-				orders = append(orders, getOrder(t, srv, op.Token, o.ID))
+	onSeededDatabase(t, func(t *testing.T, dsn string) {
+		ctx := context.Background()
+		a, srv := newAppOn(t, dsn)
+		op := loginAs(t, srv, "demo-operator", "demo-pass-1")
+		fund(t, a, op.Company.ID, "50000")
+		quoteID, _ := quoteFor(t, srv, op.Token)
+		var orders []flight.View
+		for i := range 4 {
+			o := createOrder(t, srv, op.Token, quoteID, fmt.Sprintf("crash-%d", i))
+			if code, env := pay(t, srv, op.Token, o.ID, `{"channel":"balance"}`); code != 200 {
+				t.Fatalf("pay: %d %+v", code, env)
 			}
-			// The second order's dead run got as far as the supplier.
-			b := simBookingOf(t, a, orders[1].PNR)
-			sup, ok := a.Shopping.Supplier(b.Supplier)
-			if !ok {
-				t.Fatalf("no supplier %s", b.Supplier)
-			}
-			issuedBefore, err := sup.Ticket(ctx, b.Ref)
-			if err != nil {
-				t.Fatal(err)
-			}
-			killTicketing(t, a, time.Now().Add(-time.Second), orders[0].ID, orders[1].ID)
-			// The third order's claimer is alive: its lease runs an hour.
-			killTicketing(t, a, time.Now().Add(time.Hour), orders[2].ID)
-			// The fourth was paid before ticketing was a sweep.
-			if _, err := a.DB.ExecContext(ctx, a.DB.Rebind(`UPDATE flight_orders SET ticket_due_at = NULL WHERE id = ?`), orders[3].ID); err != nil {
-				t.Fatal(err)
-			}
-			if _, err := a.Queue.Client.Insert(ctx, flight.TicketArgs{OrderID: orders[3].ID}, nil); err != nil {
-				t.Fatal(err)
-			}
+			orders = append(orders, getOrder(t, srv, op.Token, o.ID))
+		}
+		// The second order's dead run got as far as the supplier.
+		b := simBookingOf(t, a, orders[1].PNR)
+		sup, ok := a.Shopping.Supplier(b.Supplier)
+		if !ok {
+			t.Fatalf("no supplier %s", b.Supplier)
+		}
+		issuedBefore, err := sup.Ticket(ctx, b.Ref)
+		if err != nil {
+			t.Fatal(err)
+		}
+		killTicketing(t, a, time.Now().Add(-time.Second), orders[0].ID, orders[1].ID)
+		// The third order's claimer is alive: its lease runs an hour.
+		killTicketing(t, a, time.Now().Add(time.Hour), orders[2].ID)
+		// The fourth was paid before ticketing was a sweep.
+		if _, err := a.DB.ExecContext(ctx, a.DB.Rebind(`UPDATE flight_orders SET ticket_due_at = NULL WHERE id = ?`), orders[3].ID); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := a.Queue.Client.Insert(ctx, flight.TicketArgs{OrderID: orders[3].ID}, nil); err != nil {
+			t.Fatal(err)
+		}
 
-			runJobs(t, a)
-			for _, o := range []flight.View{orders[0], orders[1], orders[3]} {
-				waitStatus(t, srv, op.Token, o.ID, flight.Issued)
-			}
-			got := getOrder(t, srv, op.Token, orders[1].ID)
-			var want []string
-			for _, tk := range issuedBefore {
-				want = append(want, tk.Number)
-			}
-			if !slices.Equal(got.TicketNumbers, want) {
-				t.Errorf("tickets after the rerun %v, want those the dead run issued %v", got.TicketNumbers, want)
-			}
-			if data := simBookingOf(t, a, orders[1].PNR).Data; !strings.Contains(data, `"reissues":0`) {
-				t.Errorf("the supplier issued the booking again: %s", data)
-			}
-			var attempts int
-			if err := a.DB.GetContext(ctx, &attempts, a.DB.Rebind(`SELECT ticket_attempts FROM flight_orders WHERE id = ?`), orders[0].ID); err != nil {
-				t.Fatal(err)
-			}
-			if attempts != 2 {
-				t.Errorf("the rescued order was claimed %d times, want 2 (the dead run's and the rerun)", attempts)
-			}
-			// Every order that can be is issued by now; the live claim's
-			// order is still its claimer's.
-			if st := getOrder(t, srv, op.Token, orders[2].ID).Status; st != flight.Proceeding {
-				t.Errorf("the order under a live claim is %s, want it left to its claimer", st)
-			}
-			var events int
-			if err := a.DB.GetContext(ctx, &events, a.DB.Rebind(`SELECT COUNT(*) FROM flight_order_events WHERE order_id = ? AND action = 'ticketed'`), orders[3].ID); err != nil {
-				t.Fatal(err)
-			}
-			if events != 1 {
-				t.Errorf("the order with an older version's job was ticketed %d times", events)
-			}
-			ledgerBalanced(t, a)
-		})
-	}
+		runJobs(t, a)
+		for _, o := range []flight.View{orders[0], orders[1], orders[3]} {
+			waitStatus(t, srv, op.Token, o.ID, flight.Issued)
+		}
+		got := getOrder(t, srv, op.Token, orders[1].ID)
+		var want []string
+		for _, tk := range issuedBefore {
+			want = append(want, tk.Number)
+		}
+		if !slices.Equal(got.TicketNumbers, want) {
+			t.Errorf("tickets after the rerun %v, want those the dead run issued %v", got.TicketNumbers, want)
+		}
+		if data := simBookingOf(t, a, orders[1].PNR).Data; !strings.Contains(data, `"reissues":0`) {
+			t.Errorf("the supplier issued the booking again: %s", data)
+		}
+		var attempts int
+		if err := a.DB.GetContext(ctx, &attempts, a.DB.Rebind(`SELECT ticket_attempts FROM flight_orders WHERE id = ?`), orders[0].ID); err != nil {
+			t.Fatal(err)
+		}
+		if attempts != 2 {
+			t.Errorf("the rescued order was claimed %d times, want 2 (the dead run's and the rerun)", attempts)
+		}
+		// Every order that can be is issued by now; the live claim's
+		// order is still its claimer's.
+		if st := getOrder(t, srv, op.Token, orders[2].ID).Status; st != flight.Proceeding {
+			t.Errorf("the order under a live claim is %s, want it left to its claimer", st)
+		}
+		var events int
+		if err := a.DB.GetContext(ctx, &events, a.DB.Rebind(`SELECT COUNT(*) FROM flight_order_events WHERE order_id = ? AND action = 'ticketed'`), orders[3].ID); err != nil {
+			t.Fatal(err)
+		}
+		if events != 1 {
+			t.Errorf("the order with an older version's job was ticketed %d times", events)
+		}
+		ledgerBalanced(t, a)
+	})
 }
 
 // TestRefundJobRunAgainAfterACrash: the post-sale job of a confirmed refund
@@ -144,56 +141,54 @@ func TestTicketingRescuedAfterACrash(t *testing.T) {
 // nothing.
 func TestRefundJobRunAgainAfterACrash(t *testing.T) {
 	t.Parallel()
-	for _, d := range storetest.Engines {
-		t.Run(string(d), func(t *testing.T) {
-			ctx := context.Background()
-			a, srv := newSeededApp(t, d)
-			rfID := apptest.RefundRequest(t, a)
-			provider := loginAs(t, srv, "provider-admin", "provider-pass-1")
-			op := loginAs(t, srv, "demo-operator", "demo-pass-1")
-			resp, env := call(t, srv, "POST", fmt.Sprintf("/order/v2/flight/orders/%d/review", rfID), "en", `{"action":"approve"}`, bearer(provider.Token)...)
-			if resp.StatusCode != 200 || env.Code != 0 {
-				t.Fatalf("approve: %d %+v", resp.StatusCode, env)
-			}
-			resp, env = call(t, srv, "POST", fmt.Sprintf("/order/v2/flight/orders/%d/confirmation", rfID), "en", "", bearer(op.Token)...)
-			if resp.StatusCode != 200 {
-				t.Fatalf("confirm: %d %+v", resp.StatusCode, env)
-			}
-			rf := getOrder(t, srv, op.Token, rfID)
-			if rf.Status != flight.RfdProceeding {
-				t.Fatalf("refund request %s, want %s", rf.Status, flight.RfdProceeding)
-			}
-			// The dead run confirmed the accepted quote with the supplier.
-			var request string
-			if err := a.DB.GetContext(ctx, &request, a.DB.Rebind(`SELECT request FROM flight_orders WHERE id = ?`), rfID); err != nil {
-				t.Fatal(err)
-			}
-			var ps flight.PostSale
-			if err := json.Unmarshal([]byte(request), &ps); err != nil || len(ps.Quotes) != 1 {
-				t.Fatalf("request %s: %v", request, err)
-			}
-			b := simBookingOf(t, a, rf.PNR)
-			sup, _ := a.Shopping.Supplier(b.Supplier)
-			if err := sup.Refund(ctx, b.Ref, ps.Quotes[0].Ref); err != nil {
-				t.Fatal(err)
-			}
-			wallet := walletMinor(t, a, op.Company.ID)
-			refund, _ := money.Parse(rf.PriceBreakdown.RefundAmount.Amount, "CNY")
+	onSeededDatabase(t, func(t *testing.T, dsn string) {
+		ctx := context.Background()
+		a, srv := newAppOn(t, dsn)
+		rfID := apptest.RefundRequest(t, a)
+		provider := loginAs(t, srv, "provider-admin", "provider-pass-1")
+		op := loginAs(t, srv, "demo-operator", "demo-pass-1")
+		resp, env := call(t, srv, "POST", fmt.Sprintf("/order/v2/flight/orders/%d/review", rfID), "en", `{"action":"approve"}`, bearer(provider.Token)...)
+		if resp.StatusCode != 200 || env.Code != 0 {
+			t.Fatalf("approve: %d %+v", resp.StatusCode, env)
+		}
+		resp, env = call(t, srv, "POST", fmt.Sprintf("/order/v2/flight/orders/%d/confirmation", rfID), "en", "", bearer(op.Token)...)
+		if resp.StatusCode != 200 {
+			t.Fatalf("confirm: %d %+v", resp.StatusCode, env)
+		}
+		rf := getOrder(t, srv, op.Token, rfID)
+		if rf.Status != flight.RfdProceeding {
+			t.Fatalf("refund request %s, want %s", rf.Status, flight.RfdProceeding)
+		}
+		// The dead run confirmed the accepted quote with the supplier.
+		var request string
+		if err := a.DB.GetContext(ctx, &request, a.DB.Rebind(`SELECT request FROM flight_orders WHERE id = ?`), rfID); err != nil {
+			t.Fatal(err)
+		}
+		var ps flight.PostSale
+		if err := json.Unmarshal([]byte(request), &ps); err != nil || len(ps.Quotes) != 1 {
+			t.Fatalf("request %s: %v", request, err)
+		}
+		b := simBookingOf(t, a, rf.PNR)
+		sup, _ := a.Shopping.Supplier(b.Supplier)
+		if err := sup.Refund(ctx, b.Ref, ps.Quotes[0].Ref); err != nil {
+			t.Fatal(err)
+		}
+		wallet := walletMinor(t, a, op.Company.ID)
+		refund, _ := money.Parse(rf.PriceBreakdown.RefundAmount.Amount, "CNY")
 
-			for run := 1; run <= 2; run++ {
-				if err := a.Orders.CarryOut(ctx, rfID, false); err != nil {
-					t.Fatalf("run %d: %v", run, err)
-				}
-				if got := getOrder(t, srv, op.Token, rfID); got.Status != flight.RefundedReimbursed {
-					t.Fatalf("run %d: refund request %s, want %s", run, got.Status, flight.RefundedReimbursed)
-				}
-				if got := walletMinor(t, a, op.Company.ID); got != wallet+refund.Minor {
-					t.Fatalf("run %d: wallet %d, want %d + the refund %d once", run, got, wallet, refund.Minor)
-				}
+		for run := 1; run <= 2; run++ {
+			if err := a.Orders.CarryOut(ctx, rfID, false); err != nil {
+				t.Fatalf("run %d: %v", run, err)
 			}
-			ledgerBalanced(t, a)
-		})
-	}
+			if got := getOrder(t, srv, op.Token, rfID); got.Status != flight.RefundedReimbursed {
+				t.Fatalf("run %d: refund request %s, want %s", run, got.Status, flight.RefundedReimbursed)
+			}
+			if got := walletMinor(t, a, op.Company.ID); got != wallet+refund.Minor {
+				t.Fatalf("run %d: wallet %d, want %d + the refund %d once", run, got, wallet, refund.Minor)
+			}
+		}
+		ledgerBalanced(t, a)
+	})
 }
 
 // TestTicketJobRunTwiceAtOnce: a rescued ticketing job whose first run
@@ -201,10 +196,8 @@ func TestRefundJobRunAgainAfterACrash(t *testing.T) {
 // order is issued once, with one set of tickets, and paid once.
 func TestTicketJobRunTwiceAtOnce(t *testing.T) {
 	t.Parallel()
-	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
+	flightMoneyTest(t, nil, "50000", func(t *testing.T, a *app.App, srv *httptest.Server, op meData) {
 		ctx := context.Background()
-		op := loginAs(t, srv, "demo-operator", "demo-pass-1")
-		fund(t, a, op.Company.ID, "50000")
 		quoteID, _ := quoteFor(t, srv, op.Token)
 		o := createOrder(t, srv, op.Token, quoteID, "twice")
 		if code, env := pay(t, srv, op.Token, o.ID, `{"channel":"balance"}`); code != 200 {
@@ -238,7 +231,6 @@ func TestTicketJobRunTwiceAtOnce(t *testing.T) {
 		if after := walletMinor(t, a, op.Company.ID); after != wallet {
 			t.Errorf("wallet moved from %d to %d while ticketing", wallet, after)
 		}
-		ledgerBalanced(t, a)
 	})
 }
 

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -26,24 +25,58 @@ import (
 )
 
 func apiDo(tb testing.TB, c *http.Client, method, url, token, body string, hdr ...string) (int, envelope) {
-	req, err := http.NewRequest(method, url, bytes.NewBufferString(body))
-	if err != nil {
-		tb.Fatal(err)
-	}
+	req := newRequest(tb, method, url, bytes.NewBufferString(body))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Authorization", "Bearer "+token)
-	for i := 0; i+1 < len(hdr); i += 2 {
-		req.Header.Set(hdr[i], hdr[i+1])
-	}
-	res, err := c.Do(req)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer res.Body.Close()
-	raw, _ := io.ReadAll(res.Body)
+	res, raw := send(tb, c, req, hdr...)
 	var env envelope
 	_ = json.Unmarshal(raw, &env)
 	return res.StatusCode, env
+}
+
+// timedParallel runs op on 16 clients (8 a core on 2 cores) for b.N ops
+// numbered from 1 and answers the latency of each op that succeeded; a
+// client stops at its first failure.
+func timedParallel(b *testing.B, op func(i int64) bool) []time.Duration {
+	var n atomic.Int64
+	var mu sync.Mutex
+	var lat []time.Duration
+	b.SetParallelism(8)
+	b.RunParallel(func(pb *testing.PB) {
+		var mine []time.Duration
+		for pb.Next() {
+			t0 := time.Now()
+			if !op(n.Add(1)) {
+				return
+			}
+			mine = append(mine, time.Since(t0))
+		}
+		mu.Lock()
+		lat = append(lat, mine...)
+		mu.Unlock()
+	})
+	return lat
+}
+
+// bookAndPay books body at ordersURL (a line's order collection) under key
+// and pays the order from the wallet, with the header pairs payHdr; it
+// reports a failed step as an error.
+func bookAndPay(b *testing.B, c *http.Client, ordersURL, token, body, key string, payHdr ...string) bool {
+	code, env := apiDo(b, c, "POST", ordersURL, token, body, "Idempotency-Key", key)
+	if code != 201 {
+		b.Errorf("create: %d %+v", code, env)
+		return false
+	}
+	var o struct {
+		ID int64 `json:"id"`
+	}
+	_ = json.Unmarshal(env.Data, &o)
+	code, env = apiDo(b, c, "POST", fmt.Sprintf("%s/%d/payment", ordersURL, o.ID), token, `{"channel":"balance"}`, payHdr...)
+	if code != 200 {
+		b.Errorf("pay: %d %+v", code, env)
+		return false
+	}
+	return true
 }
 
 // BenchmarkOrdersCreateAndPay books and pays orders from the balance through
@@ -114,10 +147,6 @@ func BenchmarkOrdersCreateAndPay(b *testing.B) {
 		b.Fatal("no quote")
 	}
 	body := fmt.Sprintf(adultBody, quoteID)
-	var n atomic.Int64
-	var mu sync.Mutex
-	var lat []time.Duration
-	b.SetParallelism(8) // 16 clients on 2 cores
 	b.ResetTimer()
 	if counter != nil {
 		counter.start()
@@ -125,28 +154,8 @@ func BenchmarkOrdersCreateAndPay(b *testing.B) {
 	stopProfile := benchprof.Start(b)
 	cpu0 := benchprof.ReadCPU()
 	start := time.Now()
-	b.RunParallel(func(pb *testing.PB) {
-		var mine []time.Duration
-		for pb.Next() {
-			i := n.Add(1)
-			t0 := time.Now()
-			code, env := apiDo(b, c, "POST", srv.URL+"/order/v2/flight/orders", me.Token, body, "Idempotency-Key", fmt.Sprintf("bench-%d-%d", start.UnixNano(), i))
-			if code != 201 {
-				b.Errorf("create: %d %+v", code, env)
-				return
-			}
-			var o flight.View
-			_ = json.Unmarshal(env.Data, &o)
-			code, env = apiDo(b, c, "POST", fmt.Sprintf("%s/order/v2/flight/orders/%d/payment", srv.URL, o.ID), me.Token, `{"channel":"balance"}`)
-			if code != 200 {
-				b.Errorf("pay: %d %+v", code, env)
-				return
-			}
-			mine = append(mine, time.Since(t0))
-		}
-		mu.Lock()
-		lat = append(lat, mine...)
-		mu.Unlock()
+	lat := timedParallel(b, func(i int64) bool {
+		return bookAndPay(b, c, srv.URL+"/order/v2/flight/orders", me.Token, body, fmt.Sprintf("bench-%d-%d", start.UnixNano(), i))
 	})
 	elapsed := time.Since(start)
 	cpu := cpu0.Since()
@@ -173,26 +182,41 @@ func BenchmarkOrdersCreateAndPay(b *testing.B) {
 	// simulated airline, the clients, and the statement counter if on).
 	b.ReportMetric(float64(cpu.Machine.Microseconds())/1000/float64(len(lat)), "cpu-ms/order")
 	b.ReportMetric(float64(cpu.Process.Microseconds())/1000/float64(len(lat)), "go-cpu-ms/order")
-	slices.Sort(lat)
-	b.ReportMetric(float64(len(lat))/elapsed.Seconds(), "orders/s")
-	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
-	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ms")
+	reportPaidOrders(b, lat, elapsed, "orders/s")
 	// The ticketing jobs the payments queued run on the same two cores while
 	// orders are made: the figure that matters end to end is how soon every
-	// paid order is issued. The queue's workers issue them; polling every
-	// 20 ms is the resolution of issued/s.
-	var issued int
-	for deadline := time.Now().Add(5 * time.Minute); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+	// paid order is issued.
+	reportIssued(b, len(lat), start, func() int {
+		var issued int
 		if err := a.DB.GetContext(context.Background(), &issued, a.DB.Rebind(`SELECT COUNT(*) FROM flight_orders WHERE agency_id = ? AND status = ?`),
 			me.Company.ID, string(flight.Issued)); err != nil {
 			b.Fatal(err)
 		}
-		if issued >= len(lat) {
+		return issued
+	})
+}
+
+// reportPaidOrders sorts the latencies of the paid orders and reports their
+// rate (as unit) and the p50 and p99.
+func reportPaidOrders(b *testing.B, lat []time.Duration, elapsed time.Duration, unit string) {
+	slices.Sort(lat)
+	b.ReportMetric(float64(len(lat))/elapsed.Seconds(), unit)
+	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ms")
+}
+
+// reportIssued waits up to 5 minutes for the job queue to issue the paid
+// orders (issued counts them) and reports issued/s since start; polling
+// every 20 ms is its resolution.
+func reportIssued(b *testing.B, paid int, start time.Time, issuedCount func() int) {
+	var issued int
+	for deadline := time.Now().Add(5 * time.Minute); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if issued = issuedCount(); issued >= paid {
 			break
 		}
 	}
-	if issued < len(lat) {
-		b.Fatalf("%d of %d paid orders issued after 5 minutes", issued, len(lat))
+	if issued < paid {
+		b.Fatalf("%d of %d paid orders issued after 5 minutes", issued, paid)
 	}
 	b.ReportMetric(float64(issued)/time.Since(start).Seconds(), "issued/s")
 }

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
@@ -19,6 +18,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"github.com/voyage/voyage/pkg/app"
+	"github.com/voyage/voyage/pkg/config"
 	"github.com/voyage/voyage/pkg/flight"
 	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/money"
@@ -113,6 +113,14 @@ const adultBody = `{"quoteId":%q,"passengers":[{"type":"adult","surname":"ZHANG"
 	"nationality":"CN","documentType":"passport","documentNumber":"E12345678","documentExpiry":"2034-01-01"}],
 	"contact":{"name":"Zhang Wei","email":"zhang.wei@example.com","phone":"+86 138 0000 0000"},"invoiceType":"Itinerary"}`
 
+// quotedTotal is quoteFor with the solution's total as money.
+func quotedTotal(t *testing.T, srv *httptest.Server, token string) (string, shopping.Solution, money.Amount) {
+	t.Helper()
+	quoteID, sol := quoteFor(t, srv, token)
+	total, _ := money.Parse(sol.Total.Amount, "CNY")
+	return quoteID, sol, total
+}
+
 func createOrder(t *testing.T, srv *httptest.Server, token, quoteID, key string) flight.View {
 	t.Helper()
 	resp, env := call(t, srv, "POST", "/order/v2/flight/orders", "en", fmt.Sprintf(adultBody, quoteID), append(bearer(token), "Idempotency-Key", key)...)
@@ -164,21 +172,12 @@ func multipartCall(t *testing.T, srv *httptest.Server, path, token string, field
 		_, _ = fw.Write(data)
 	}
 	_ = mw.Close()
-	req, _ := http.NewRequest("POST", srv.URL+path, &buf)
+	req := newRequest(t, "POST", srv.URL+path, &buf)
 	req.Header.Set("Content-Type", mw.FormDataContentType())
 	req.Header.Set("Authorization", "Bearer "+token)
 	req.Header.Set("Accept-Language", "en")
-	resp, err := srv.Client().Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	raw, _ := io.ReadAll(resp.Body)
-	var env envelope
-	if err := json.Unmarshal(raw, &env); err != nil {
-		t.Fatalf("%s: %v %s", path, err, raw)
-	}
-	return resp, env
+	resp, raw := send(t, srv.Client(), req)
+	return resp, asEnvelope(t, path, raw)
 }
 
 // TestFlightOrderLifecycle books, pays from the balance, tickets, refunds
@@ -307,27 +306,13 @@ func TestFlightOrderLifecycle(t *testing.T) {
 		}
 
 		// The itinerary downloads as a PDF with the bearer token.
-		req, _ := http.NewRequest("GET", fmt.Sprintf("%s/order/v2/flight/orders/%d/documents/itinerary?format=pdf", srv.URL, o.ID), nil)
-		req.Header.Set("Authorization", "Bearer "+op.Token)
-		dl, err := srv.Client().Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		pdf, _ := io.ReadAll(dl.Body)
-		dl.Body.Close()
+		dl, pdf := rawGet(t, srv, fmt.Sprintf("/order/v2/flight/orders/%d/documents/itinerary?format=pdf", o.ID), bearer(op.Token)...)
 		if dl.StatusCode != 200 || !bytes.HasPrefix(pdf, []byte("%PDF")) {
 			t.Fatalf("itinerary: %d %q", dl.StatusCode, pdf[:min(len(pdf), 40)])
 		}
 		// Its passport numbers are masked unless documentNumbers=full.
 		for q, full := range map[string]bool{"": false, "&documentNumbers=full": true} {
-			req, _ := http.NewRequest("GET", fmt.Sprintf("%s/order/v2/flight/orders/%d/documents/itinerary?format=xlsx%s", srv.URL, o.ID, q), nil)
-			req.Header.Set("Authorization", "Bearer "+op.Token)
-			dl, err := srv.Client().Do(req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			x, _ := io.ReadAll(dl.Body)
-			dl.Body.Close()
+			dl, x := rawGet(t, srv, fmt.Sprintf("/order/v2/flight/orders/%d/documents/itinerary?format=xlsx%s", o.ID, q), bearer(op.Token)...)
 			f, err := excelize.OpenReader(bytes.NewReader(x))
 			if err != nil {
 				t.Fatalf("itinerary xlsx%s: %d %v", q, dl.StatusCode, err)
@@ -398,16 +383,41 @@ func TestFlightOrderLifecycle(t *testing.T) {
 }
 
 // ledgerBalanced checks double entry: every currency's accounts sum to zero.
-func ledgerBalanced(t *testing.T, a *app.App) {
+// flightMoneyTest runs fn on the seeded app of each engine (configured by
+// mod when given) with demo-operator logged in and its agency's wallet
+// funded with funds (not at all when empty); whatever fn books, pays and
+// refunds, the ledger must still balance after it.
+func flightMoneyTest(t *testing.T, mod func(*config.Config), funds string, fn func(t *testing.T, a *app.App, srv *httptest.Server, op meData)) {
+	onEachEngine(t, newSeededApp, mod, func(t *testing.T, a *app.App, srv *httptest.Server) {
+		op := loginAs(t, srv, "demo-operator", "demo-pass-1")
+		if funds != "" {
+			fund(t, a, op.Company.ID, funds)
+		}
+		fn(t, a, srv, op)
+		ledgerBalanced(t, a)
+	})
+}
+
+// currencySum is what a currency's ledger accounts hold together.
+type currencySum struct {
+	Currency string `db:"currency"`
+	Sum      int64  `db:"s"`
+}
+
+// ledgerSums sums the ledger's accounts by currency; each sum is zero
+// when money only moved.
+func ledgerSums(t *testing.T, a *app.App) []currencySum {
 	t.Helper()
-	var rows []struct {
-		Currency string `db:"currency"`
-		Sum      int64  `db:"s"`
-	}
+	var rows []currencySum
 	if err := a.DB.SelectContext(context.Background(), &rows, `SELECT currency, SUM(balance) AS s FROM ledger_accounts GROUP BY currency`); err != nil {
 		t.Fatal(err)
 	}
-	for _, r := range rows {
+	return rows
+}
+
+func ledgerBalanced(t *testing.T, a *app.App) {
+	t.Helper()
+	for _, r := range ledgerSums(t, a) {
 		if r.Sum != 0 {
 			t.Fatalf("ledger %s sums to %d", r.Currency, r.Sum)
 		}
@@ -418,11 +428,9 @@ func ledgerBalanced(t *testing.T, a *app.App) {
 // whose balance plus credit covers exactly 5.
 func TestConcurrentPaymentsStopAtTheLimit(t *testing.T) {
 	t.Parallel()
-	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
-		op := loginAs(t, srv, "demo-operator", "demo-pass-1")
+	flightMoneyTest(t, nil, "", func(t *testing.T, a *app.App, srv *httptest.Server, op meData) {
 		agencyID := op.Company.ID
-		quoteID, sol := quoteFor(t, srv, op.Token)
-		total, _ := money.Parse(sol.Total.Amount, "CNY")
+		quoteID, _, total := quotedTotal(t, srv, op.Token)
 		ids := make([]int64, 20)
 		for i := range ids {
 			ids[i] = createOrder(t, srv, op.Token, quoteID, fmt.Sprintf("c-%d", i)).ID
@@ -471,6 +479,5 @@ func TestConcurrentPaymentsStopAtTheLimit(t *testing.T) {
 		if proceeding != 5 {
 			t.Fatalf("%d orders proceeding, want 5", proceeding)
 		}
-		ledgerBalanced(t, a)
 	})
 }

@@ -1,7 +1,6 @@
 package app_test
 
 import (
-	"io"
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
@@ -24,32 +23,15 @@ func browser(t *testing.T) *http.Client {
 
 func get(t *testing.T, c *http.Client, u string, hdr ...string) (*http.Response, string) {
 	t.Helper()
-	req, _ := http.NewRequest("GET", u, nil)
-	for i := 0; i+1 < len(hdr); i += 2 {
-		req.Header.Set(hdr[i], hdr[i+1])
-	}
-	res, err := c.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	b, _ := io.ReadAll(res.Body)
+	res, b := send(t, c, newRequest(t, "GET", u, nil), hdr...)
 	return res, string(b)
 }
 
 func postForm(t *testing.T, c *http.Client, u string, form url.Values, hdr ...string) (*http.Response, string) {
 	t.Helper()
-	req, _ := http.NewRequest("POST", u, strings.NewReader(form.Encode()))
+	req := newRequest(t, "POST", u, strings.NewReader(form.Encode()))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	for i := 0; i+1 < len(hdr); i += 2 {
-		req.Header.Set(hdr[i], hdr[i+1])
-	}
-	res, err := c.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	b, _ := io.ReadAll(res.Body)
+	res, b := send(t, c, req, hdr...)
 	return res, string(b)
 }
 
@@ -115,9 +97,7 @@ func TestApplicationFormWithoutJavaScript(t *testing.T) {
 				t.Errorf("invalid form page lacks %q", want)
 			}
 		}
-		if n := countApplications(t, a); n != 0 {
-			t.Fatalf("invalid form stored %d rows", n)
-		}
+		wantApplications(t, a, 0, "the invalid form")
 		res, body = postForm(t, c, srv.URL+"/applications", url.Values{"name": {"王先生"}, "phone": {""}, "email": {""}, "country": {"CN"}}, "Accept-Language", "zh-CN")
 		if !strings.Contains(body, "请输入电子邮箱或电话号码") {
 			t.Errorf("missing contact message in zh-cn (status %d)", res.StatusCode)
@@ -131,9 +111,7 @@ func TestApplicationFormWithoutJavaScript(t *testing.T) {
 		if !strings.Contains(body, "Submitted") || !strings.Contains(body, "An account manager will reach out to you soon.") {
 			t.Error("success message missing after redirect")
 		}
-		if n := countApplications(t, a); n != 1 {
-			t.Fatalf("stored %d applications, want 1", n)
-		}
+		wantApplications(t, a, 1, "the valid form")
 	})
 }
 
@@ -149,9 +127,7 @@ func TestApplicationFormWithHtmx(t *testing.T) {
 	if res.StatusCode != 200 || !strings.Contains(body, "已送出") || strings.Contains(body, "<form") {
 		t.Fatalf("htmx valid: status %d\n%.300s", res.StatusCode, body)
 	}
-	if n := countApplications(t, a); n != 1 {
-		t.Fatalf("stored %d, want 1", n)
-	}
+	wantApplications(t, a, 1, "the htmx forms")
 }
 
 func TestGuardAndPreferences(t *testing.T) {

@@ -8,8 +8,6 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
-
-	"github.com/voyage/voyage/pkg/store/storetest"
 )
 
 // TestPprofBehindProviderLogin: the provider's SuperUser downloads a CPU and
@@ -18,12 +16,10 @@ import (
 func TestPprofBehindProviderLogin(t *testing.T) {
 	t.Parallel()
 	// One engine after the other: a process runs one CPU profile at a time.
-	for _, d := range storetest.Engines {
-		t.Run(string(d), func(t *testing.T) {
-			_, srv := newSeededApp(t, d)
-			testPprof(t, srv)
-		})
-	}
+	onSeededDatabase(t, func(t *testing.T, dsn string) {
+		_, srv := newAppOn(t, dsn)
+		testPprof(t, srv)
+	})
 }
 
 func testPprof(t *testing.T, srv *httptest.Server) {

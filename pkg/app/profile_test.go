@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -37,15 +36,6 @@ func profileFields(t *testing.T, env envelope) map[string]string {
 	return fd.Fields
 }
 
-func profileRows(t *testing.T, a *app.App, table string) int {
-	t.Helper()
-	var n int
-	if err := a.DB.GetContext(context.Background(), &n, `SELECT COUNT(*) FROM `+table); err != nil {
-		t.Fatal(err)
-	}
-	return n
-}
-
 func profileStatus(t *testing.T, what string, resp *http.Response, env envelope, status, code int) {
 	t.Helper()
 	if resp.StatusCode != status || env.Code != code {
@@ -53,20 +43,24 @@ func profileStatus(t *testing.T, what string, resp *http.Response, env envelope,
 	}
 }
 
-// profileRawGet fetches a non-envelope answer (an image).
-func profileRawGet(t *testing.T, srv *httptest.Server, path string, hdr ...string) (*http.Response, []byte) {
+// profileNotShared checks that another agency (signed in by other) lists
+// none of an agency's rows at list, cannot update item with body nor delete
+// it, and that column of row id in table still holds want afterwards.
+func profileNotShared(t *testing.T, a *app.App, srv *httptest.Server, other []string, list, item, body, table, column string, id int64, want string) {
 	t.Helper()
-	req, _ := http.NewRequest("GET", srv.URL+path, nil)
-	for i := 0; i+1 < len(hdr); i += 2 {
-		req.Header.Set(hdr[i], hdr[i+1])
+	resp, env := call(t, srv, "GET", list, "en", "", other...)
+	profileStatus(t, "other agency lists", resp, env, 200, 0)
+	if !strings.Contains(string(env.Data), `"total":0`) || strings.Contains(string(env.Data), want) {
+		t.Errorf("other agency sees %s", env.Data)
 	}
-	resp, err := srv.Client().Do(req)
-	if err != nil {
-		t.Fatal(err)
+	resp, env = call(t, srv, "PUT", item, "en", body, other...)
+	profileStatus(t, "other agency updates", resp, env, 404, 100004)
+	resp, env = call(t, srv, "DELETE", item, "en", "", other...)
+	profileStatus(t, "other agency deletes", resp, env, 404, 100004)
+	var got string
+	if err := a.DB.GetContext(context.Background(), &got, a.DB.Rebind(`SELECT `+column+` FROM `+table+` WHERE id = ?`), id); err != nil || got != want {
+		t.Fatalf("row after other agency's calls: %q %v", got, err)
 	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
-	return resp, body
 }
 
 func TestProfileRoutesNeedLogin(t *testing.T) {
@@ -91,7 +85,7 @@ func TestProfileRoutesNeedLogin(t *testing.T) {
 				t.Errorf("%s %s without a token: %d %d", r.method, r.path, resp.StatusCode, env.Code)
 			}
 		}
-		if n := profileRows(t, a, "often_used_passengers") + profileRows(t, a, "member_cards"); n != 0 {
+		if n := countRows(t, a, `SELECT COUNT(*) FROM often_used_passengers`) + countRows(t, a, `SELECT COUNT(*) FROM member_cards`); n != 0 {
 			t.Errorf("anonymous calls stored %d rows", n)
 		}
 	})
@@ -209,7 +203,7 @@ func TestAvatarAPI(t *testing.T) {
 		}
 
 		for name, tok := range map[string][]string{"self": bearer(super.Token), "same agency": operator} {
-			resp, body := profileRawGet(t, srv, path, tok...)
+			resp, body := rawGet(t, srv, path, tok...)
 			if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "image/png" || string(body) != profileTinyPNG {
 				t.Errorf("%s: %d %s (%d bytes)", name, resp.StatusCode, resp.Header.Get("Content-Type"), len(body))
 			}
@@ -254,7 +248,7 @@ func TestOftenUsedPassengersAPI(t *testing.T) {
 				t.Errorf("%s: %s = %q, want %q", c.name, c.field, got, c.msg)
 			}
 		}
-		if n := profileRows(t, a, "often_used_passengers"); n != 0 {
+		if n := countRows(t, a, `SELECT COUNT(*) FROM often_used_passengers`); n != 0 {
 			t.Fatalf("invalid passengers stored %d rows", n)
 		}
 
@@ -272,19 +266,8 @@ func TestOftenUsedPassengersAPI(t *testing.T) {
 		item := fmt.Sprintf("/base/v2/often-used-passengers/%d", created.ID)
 
 		// Blue Sky cannot list, update or delete Demo Travel's passenger.
-		resp, env = call(t, srv, "GET", "/base/v2/often-used-passengers", "en", "", blue...)
-		profileStatus(t, "other agency lists", resp, env, 200, 0)
-		if !strings.Contains(string(env.Data), `"total":0`) || strings.Contains(string(env.Data), "ZHANG") {
-			t.Errorf("other agency sees %s", env.Data)
-		}
-		resp, env = call(t, srv, "PUT", item, "en", profilePassengerJSON("HACKED", "1990-05-17", "CN"), blue...)
-		profileStatus(t, "other agency updates", resp, env, 404, 100004)
-		resp, env = call(t, srv, "DELETE", item, "en", "", blue...)
-		profileStatus(t, "other agency deletes", resp, env, 404, 100004)
-		var surname string
-		if err := a.DB.GetContext(context.Background(), &surname, a.DB.Rebind(`SELECT surname FROM often_used_passengers WHERE id = ?`), created.ID); err != nil || surname != "ZHANG" {
-			t.Fatalf("row after other agency's calls: %q %v", surname, err)
-		}
+		profileNotShared(t, a, srv, blue, "/base/v2/often-used-passengers", item, profilePassengerJSON("HACKED", "1990-05-17", "CN"),
+			"often_used_passengers", "surname", created.ID, "ZHANG")
 
 		resp, env = call(t, srv, "GET", "/base/v2/often-used-passengers?page=1&pageSize=10", "en", "", demo...)
 		profileStatus(t, "list", resp, env, 200, 0)
@@ -308,7 +291,7 @@ func TestOftenUsedPassengersAPI(t *testing.T) {
 		if env.Message != "You can save at most 30 frequent passengers" {
 			t.Errorf("31st message %q", env.Message)
 		}
-		if n := profileRows(t, a, "often_used_passengers"); n != 30 {
+		if n := countRows(t, a, `SELECT COUNT(*) FROM often_used_passengers`); n != 30 {
 			t.Errorf("%d passengers stored, want 30", n)
 		}
 
@@ -339,7 +322,7 @@ func TestMemberCardsAPI(t *testing.T) {
 		_ = json.Unmarshal(env.Data, &bp)
 		resp, env = call(t, srv, "POST", "/base/v2/member-cards", "en", fmt.Sprintf(`{"airline":"CA","number":"12345678","holderName":"X","passengerId":%d}`, bp.ID), demo...)
 		profileStatus(t, "card of another agency's passenger", resp, env, 400, 100001)
-		if n := profileRows(t, a, "member_cards"); n != 0 {
+		if n := countRows(t, a, `SELECT COUNT(*) FROM member_cards`); n != 0 {
 			t.Fatalf("invalid cards stored %d rows", n)
 		}
 
@@ -355,19 +338,8 @@ func TestMemberCardsAPI(t *testing.T) {
 		}
 		item := fmt.Sprintf("/base/v2/member-cards/%d", card.ID)
 
-		resp, env = call(t, srv, "GET", "/base/v2/member-cards", "en", "", blue...)
-		profileStatus(t, "other agency lists", resp, env, 200, 0)
-		if !strings.Contains(string(env.Data), `"total":0`) {
-			t.Errorf("other agency sees %s", env.Data)
-		}
-		resp, env = call(t, srv, "PUT", item, "en", `{"airline":"MU","number":"99999999","holderName":"Hacker"}`, blue...)
-		profileStatus(t, "other agency updates", resp, env, 404, 100004)
-		resp, env = call(t, srv, "DELETE", item, "en", "", blue...)
-		profileStatus(t, "other agency deletes", resp, env, 404, 100004)
-		var number string
-		if err := a.DB.GetContext(context.Background(), &number, a.DB.Rebind(`SELECT number FROM member_cards WHERE id = ?`), card.ID); err != nil || number != "AB123456" {
-			t.Fatalf("row after other agency's calls: %q %v", number, err)
-		}
+		profileNotShared(t, a, srv, blue, "/base/v2/member-cards", item, `{"airline":"MU","number":"99999999","holderName":"Hacker"}`,
+			"member_cards", "number", card.ID, "AB123456")
 
 		resp, env = call(t, srv, "PUT", item, "en", `{"airline":"MU","number":"77776666","holderName":"Wang Wu"}`, demo...)
 		profileStatus(t, "update card", resp, env, 200, 0)
@@ -378,7 +350,7 @@ func TestMemberCardsAPI(t *testing.T) {
 		}
 		resp, env = call(t, srv, "DELETE", item, "en", "", demo...)
 		profileStatus(t, "delete card", resp, env, 200, 0)
-		if n := profileRows(t, a, "member_cards"); n != 0 {
+		if n := countRows(t, a, `SELECT COUNT(*) FROM member_cards`); n != 0 {
 			t.Errorf("%d cards left", n)
 		}
 	})

@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"image"
 	"image/png"
-	"io"
 	"math/rand/v2"
 	"mime/multipart"
 	"net/http"
@@ -28,23 +28,11 @@ func postDocument(t *testing.T, srv *httptest.Server, field string, data []byte,
 	fw, _ := mw.CreateFormFile(field, "passport.jpg")
 	_, _ = fw.Write(data)
 	_ = mw.Close()
-	req, _ := http.NewRequest("POST", srv.URL+"/base/v2/analysis/document", &buf)
+	req := newRequest(t, "POST", srv.URL+"/base/v2/analysis/document", &buf)
 	req.Header.Set("Content-Type", mw.FormDataContentType())
 	req.Header.Set("Accept-Language", lang)
-	for i := 0; i+1 < len(hdr); i += 2 {
-		req.Header.Set(hdr[i], hdr[i+1])
-	}
-	resp, err := srv.Client().Do(req)
-	if err != nil {
-		t.Fatalf("post %d bytes: %v", len(data), err)
-	}
-	defer resp.Body.Close()
-	raw, _ := io.ReadAll(resp.Body)
-	var env envelope
-	if err := json.Unmarshal(raw, &env); err != nil {
-		t.Fatalf("answer is not an envelope: %v %q", err, raw[:min(len(raw), 200)])
-	}
-	return resp, env
+	resp, raw := send(t, srv.Client(), req, hdr...)
+	return resp, asEnvelope(t, fmt.Sprintf("post %d bytes", len(data)), raw)
 }
 
 func TestDocumentRecognitionAPI(t *testing.T) {

@@ -12,9 +12,7 @@ import (
 
 	"github.com/voyage/voyage/pkg/app"
 	"github.com/voyage/voyage/pkg/config"
-	"github.com/voyage/voyage/pkg/demo/demotest"
 	"github.com/voyage/voyage/pkg/store"
-	"github.com/voyage/voyage/pkg/store/storetest"
 )
 
 func searchBody(from, to string) string {
@@ -35,15 +33,7 @@ func TestSearchRefusedPastCapacity(t *testing.T) {
 		op := loginAs(t, srv, "demo-operator", "demo-pass-1")
 		var ids []string
 		for _, route := range [][2]string{{"PEK", "SHA"}, {"PEK", "LHR"}} {
-			resp, env := call(t, srv, "POST", "/shopping/v2/flight/async-shopping", "en", searchBody(route[0], route[1]), bearer(op.Token)...)
-			if resp.StatusCode != 200 || env.Code != 0 {
-				t.Fatalf("search within capacity: %d %+v", resp.StatusCode, env)
-			}
-			var st struct {
-				SearchID string `json:"searchId"`
-			}
-			_ = json.Unmarshal(env.Data, &st)
-			ids = append(ids, st.SearchID)
+			ids = append(ids, startSearch(t, srv, op.Token, "en", searchBody(route[0], route[1]), "search within capacity").SearchID)
 		}
 		var sessions int
 		count := func() int {
@@ -149,55 +139,45 @@ func pollLoss(t *testing.T, srv *httptest.Server, token, id string) lossPage {
 // whose answers were lost.
 func TestSearchSaysAnswersWereLost(t *testing.T) {
 	t.Parallel()
-	for _, d := range storetest.Engines {
-		t.Run(string(d), func(t *testing.T) {
-			dsn := demotest.DSN(t, d)
-			a, srv := newAppOn(t, dsn)
-			_, second := newAppOn(t, dsn)
-			refuseAnswers(t, a.DB)
-			op := loginAs(t, srv, "demo-operator", "demo-pass-1")
-			resp, env := call(t, srv, "POST", "/shopping/v2/flight/async-shopping", "en", searchBody("PEK", "SHA"), bearer(op.Token)...)
-			if resp.StatusCode != 200 || env.Code != 0 {
-				t.Fatalf("search: %d %+v", resp.StatusCode, env)
-			}
-			var st struct {
-				SearchID string `json:"searchId"`
-			}
-			_ = json.Unmarshal(env.Data, &st)
+	onSeededDatabase(t, func(t *testing.T, dsn string) {
+		a, srv := newAppOn(t, dsn)
+		_, second := newAppOn(t, dsn)
+		refuseAnswers(t, a.DB)
+		op := loginAs(t, srv, "demo-operator", "demo-pass-1")
+		st := startSearch(t, srv, op.Token, "en", searchBody("PEK", "SHA"), "search")
 
-			// The instance that ran it still shows the flights it received,
-			// and says they could not be kept.
-			here := pollLoss(t, srv, op.Token, st.SearchID)
-			var answered []string
-			for _, s := range here.Suppliers {
-				if s.Count > 0 {
-					answered = append(answered, s.Name)
-				}
+		// The instance that ran it still shows the flights it received,
+		// and says they could not be kept.
+		here := pollLoss(t, srv, op.Token, st.SearchID)
+		var answered []string
+		for _, s := range here.Suppliers {
+			if s.Count > 0 {
+				answered = append(answered, s.Name)
 			}
-			if len(answered) == 0 || here.Total == 0 {
-				t.Fatalf("no supplier answered PEK-SHA: %+v", here)
+		}
+		if len(answered) == 0 || here.Total == 0 {
+			t.Fatalf("no supplier answered PEK-SHA: %+v", here)
+		}
+		// (A supplier may also have lost answers about the legs of a
+		// connection, beside those with a whole-trip answer.)
+		for _, name := range answered {
+			if !slices.Contains(here.LostSuppliers, name) {
+				t.Fatalf("instance that ran the search: partial=%v lost=%v, want %v among the lost", here.Partial, here.LostSuppliers, answered)
 			}
-			// (A supplier may also have lost answers about the legs of a
-			// connection, beside those with a whole-trip answer.)
-			for _, name := range answered {
-				if !slices.Contains(here.LostSuppliers, name) {
-					t.Fatalf("instance that ran the search: partial=%v lost=%v, want %v among the lost", here.Partial, here.LostSuppliers, answered)
-				}
+		}
+		if !here.Partial {
+			t.Fatalf("instance that ran the search: partial=%v, want true", here.Partial)
+		}
+		// Another instance has nothing of them: no flight, the same
+		// suppliers lost, and no "no flight found" either.
+		there := pollLoss(t, second, op.Token, st.SearchID)
+		if !there.Partial || !slices.Equal(there.LostSuppliers, here.LostSuppliers) || there.Total != 0 {
+			t.Fatalf("other instance: %+v, want partial with %v lost and no flight", there, here.LostSuppliers)
+		}
+		for _, s := range there.Suppliers {
+			if slices.Contains(answered, s.Name) && s.Status != "lost" {
+				t.Fatalf("other instance: %s shows %q, want lost", s.Name, s.Status)
 			}
-			if !here.Partial {
-				t.Fatalf("instance that ran the search: partial=%v, want true", here.Partial)
-			}
-			// Another instance has nothing of them: no flight, the same
-			// suppliers lost, and no "no flight found" either.
-			there := pollLoss(t, second, op.Token, st.SearchID)
-			if !there.Partial || !slices.Equal(there.LostSuppliers, here.LostSuppliers) || there.Total != 0 {
-				t.Fatalf("other instance: %+v, want partial with %v lost and no flight", there, here.LostSuppliers)
-			}
-			for _, s := range there.Suppliers {
-				if slices.Contains(answered, s.Name) && s.Status != "lost" {
-					t.Fatalf("other instance: %s shows %q, want lost", s.Name, s.Status)
-				}
-			}
-		})
-	}
+		}
+	})
 }

@@ -13,15 +13,23 @@ import (
 	"github.com/voyage/voyage/pkg/shopping"
 )
 
-// searchAPI runs a search through the API and polls it to completion.
-func searchAPI(t *testing.T, srv *httptest.Server, token, lang, body string) (string, shopping.Page) {
+// startSearch starts a search through the API, which must accept it; what
+// names the search in a failure.
+func startSearch(t *testing.T, srv *httptest.Server, token, lang, body, what string) shopping.Started {
 	t.Helper()
 	resp, env := call(t, srv, "POST", "/shopping/v2/flight/async-shopping", lang, body, bearer(token)...)
 	if resp.StatusCode != 200 || env.Code != 0 {
-		t.Fatalf("search: %d %+v", resp.StatusCode, env)
+		t.Fatalf("%s: %d %+v", what, resp.StatusCode, env)
 	}
 	var st shopping.Started
 	_ = json.Unmarshal(env.Data, &st)
+	return st
+}
+
+// searchAPI runs a search through the API and polls it to completion.
+func searchAPI(t *testing.T, srv *httptest.Server, token, lang, body string) (string, shopping.Page) {
+	t.Helper()
+	st := startSearch(t, srv, token, lang, body, "search")
 	if st.SearchID == "" || st.ExpiresAt.Before(time.Now().Add(9*time.Minute)) {
 		t.Fatalf("started = %+v", st)
 	}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -19,18 +18,9 @@ import (
 
 func download(t *testing.T, srv *httptest.Server, path, lang string, hdr ...string) (*http.Response, []byte) {
 	t.Helper()
-	req, _ := http.NewRequest("GET", srv.URL+path, nil)
+	req := newRequest(t, "GET", srv.URL+path, nil)
 	req.Header.Set("Accept-Language", lang)
-	for i := 0; i+1 < len(hdr); i += 2 {
-		req.Header.Set(hdr[i], hdr[i+1])
-	}
-	resp, err := srv.Client().Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp, b
+	return send(t, srv.Client(), req, hdr...)
 }
 
 func TestStatementsAPI(t *testing.T) {

@@ -73,23 +73,12 @@ func (p peer) do(method, path, lang string, body any, hdr ...string) (*http.Resp
 	case url.Values:
 		rd, ct = strings.NewReader(b.Encode()), "application/x-www-form-urlencoded"
 	}
-	req, err := http.NewRequest(method, p.srv.URL+path, rd)
-	if err != nil {
-		p.t.Fatal(err)
-	}
+	req := newRequest(p.t, method, p.srv.URL+path, rd)
 	if ct != "" {
 		req.Header.Set("Content-Type", ct)
 	}
 	req.Header.Set("Accept-Language", lang)
-	for i := 0; i+1 < len(hdr); i += 2 {
-		req.Header.Set(hdr[i], hdr[i+1])
-	}
-	resp, err := p.c.Do(req)
-	if err != nil {
-		p.t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	raw, _ := io.ReadAll(resp.Body)
+	resp, raw := send(p.t, p.c, req, hdr...)
 	return resp, string(raw)
 }
 

@@ -8,7 +8,6 @@ import (
 	"net/http/httptest"
 	"slices"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -136,57 +135,19 @@ func BenchmarkTrainBookAndPay(b *testing.B) {
 	if len(offers) == 0 {
 		b.Fatal("no offers")
 	}
-	var n atomic.Int64
-	var mu sync.Mutex
-	var lat []time.Duration
-	b.SetParallelism(8) // 16 clients on 2 cores
 	b.ResetTimer()
 	start := time.Now()
-	b.RunParallel(func(pb *testing.PB) {
-		var mine []time.Duration
-		for pb.Next() {
-			i := n.Add(1)
-			body := fmt.Sprintf(`{"offerId":%q,"seatClass":"second","passengers":[{"type":"adult","surname":"BENCH","givenName":"P%d","documentType":"passport","documentNumber":"E%08d"}],"contact":%s}`,
-				offers[int(i)%len(offers)], i, i, trainContact)
-			t0 := time.Now()
-			code, env := apiDo(b, cl, "POST", srv.URL+"/order/v2/train/orders", token, body, "Idempotency-Key", fmt.Sprintf("tb-%d-%d", start.UnixNano(), i))
-			if code != 201 {
-				b.Errorf("create: %d %+v", code, env)
-				return
-			}
-			var o train.View
-			_ = json.Unmarshal(env.Data, &o)
-			code, env = apiDo(b, cl, "POST", fmt.Sprintf("%s/order/v2/train/orders/%d/payment", srv.URL, o.ID), token, `{"channel":"balance"}`,
-				"Idempotency-Key", fmt.Sprintf("tbp-%d-%d", start.UnixNano(), i))
-			if code != 200 {
-				b.Errorf("pay: %d %+v", code, env)
-				return
-			}
-			mine = append(mine, time.Since(t0))
-		}
-		mu.Lock()
-		lat = append(lat, mine...)
-		mu.Unlock()
+	lat := timedParallel(b, func(i int64) bool {
+		body := fmt.Sprintf(`{"offerId":%q,"seatClass":"second","passengers":[{"type":"adult","surname":"BENCH","givenName":"P%d","documentType":"passport","documentNumber":"E%08d"}],"contact":%s}`,
+			offers[int(i)%len(offers)], i, i, trainContact)
+		return bookAndPay(b, cl, srv.URL+"/order/v2/train/orders", token, body, fmt.Sprintf("tb-%d-%d", start.UnixNano(), i),
+			"Idempotency-Key", fmt.Sprintf("tbp-%d-%d", start.UnixNano(), i))
 	})
 	elapsed := time.Since(start)
 	b.StopTimer()
 	if len(lat) == 0 {
 		return
 	}
-	slices.Sort(lat)
-	b.ReportMetric(float64(len(lat))/elapsed.Seconds(), "bookings/s")
-	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
-	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ms")
-	// The queue's workers issue the orders: polling every 20 ms is the
-	// resolution of issued/s.
-	var issued int
-	for deadline := time.Now().Add(5 * time.Minute); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if issued = issuedCount(); issued >= len(lat) {
-			break
-		}
-	}
-	if issued < len(lat) {
-		b.Fatalf("%d of %d paid orders issued after 5 minutes", issued, len(lat))
-	}
-	b.ReportMetric(float64(issued)/time.Since(start).Seconds(), "issued/s")
+	reportPaidOrders(b, lat, elapsed, "bookings/s")
+	reportIssued(b, len(lat), start, issuedCount)
 }

@@ -138,10 +138,7 @@ func TestTrainScope(t *testing.T) {
 func TestTrainBadInput(t *testing.T) {
 	t.Parallel()
 	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
-		demo := agencyID(t, a, "Demo Travel")
-		fund(t, a, demo, "5000.00")
-		start := walletMinor(t, a, demo)
-		op := loginAs(t, srv, "demo-operator", "demo-pass-1").Token
+		demo, start, op := fundedTrainAgent(t, a, srv, "5000.00")
 		fields := func(env envelope) map[string]string {
 			var d struct {
 				Fields map[string]string `json:"fields"`
@@ -322,10 +319,7 @@ func TestTrainChange(t *testing.T) {
 	t.Parallel()
 	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		runJobs(t, a)
-		demo := agencyID(t, a, "Demo Travel")
-		fund(t, a, demo, "5000.00")
-		start := walletMinor(t, a, demo)
-		op := loginAs(t, srv, "demo-operator", "demo-pass-1").Token
+		demo, start, op := fundedTrainAgent(t, a, srv, "5000.00")
 		v := bookedAndPaid(t, srv, op, 5, "change-1")
 		before := waitTrain(t, srv, op, v.ID, train.Issued)
 

@@ -106,6 +106,16 @@ func agencyID(t *testing.T, a *app.App, name string) int64 {
 	return id
 }
 
+// fundedTrainAgent tops Demo Travel's wallet up by amount and logs
+// demo-operator in: the agency, its wallet after the top-up and the
+// operator's token, where most train tests start.
+func fundedTrainAgent(t *testing.T, a *app.App, srv *httptest.Server, amount string) (demo, start int64, op string) {
+	t.Helper()
+	demo = agencyID(t, a, "Demo Travel")
+	fund(t, a, demo, amount)
+	return demo, walletMinor(t, a, demo), loginAs(t, srv, "demo-operator", "demo-pass-1").Token
+}
+
 // trainEntries are the agency's CNY wallet entries of a booking.
 func trainEntries(t *testing.T, a *app.App, agency int64, booking string) []ledger.Entry {
 	t.Helper()
@@ -124,10 +134,7 @@ func TestTrainBookingLifecycle(t *testing.T) {
 	t.Parallel()
 	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		runJobs(t, a)
-		demo := agencyID(t, a, "Demo Travel")
-		fund(t, a, demo, "10000.00")
-		start := walletMinor(t, a, demo)
-		op := loginAs(t, srv, "demo-operator", "demo-pass-1").Token
+		demo, start, op := fundedTrainAgent(t, a, srv, "10000.00")
 
 		resp, env := call(t, srv, "GET", "/shopping/v2/train/stations?q=beijingnan", "zh-cn", "", bearer(op)...)
 		if resp.StatusCode != 200 || !strings.Contains(string(env.Data), `"code":"VNP","name":"北京南"`) {

@@ -65,15 +65,7 @@ func loginUsers(t *testing.T, srv *httptest.Server) userSessions {
 
 func listUsers(t *testing.T, srv *httptest.Server, token, query string) userPage {
 	t.Helper()
-	resp, env := call(t, srv, "GET", "/base/v2/users"+query, "en", "", bearer(token)...)
-	if resp.StatusCode != 200 || env.Code != 0 {
-		t.Fatalf("list users%s: %d %+v", query, resp.StatusCode, env)
-	}
-	var p userPage
-	if err := json.Unmarshal(env.Data, &p); err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return okData[userPage](t, srv, "list users"+query, "GET", "/base/v2/users"+query, "", bearer(token)...)
 }
 
 func usernames(p userPage) []string {
@@ -106,6 +98,17 @@ func countRows(t *testing.T, a *app.App, query string, args ...any) int {
 		t.Fatal(err)
 	}
 	return n
+}
+
+// wantBadFilter asks for a list at path with a filter that is not valid:
+// the answer is 400 with msg on field.
+func wantBadFilter(t *testing.T, srv *httptest.Server, token, path, field, msg string) {
+	t.Helper()
+	resp, env := call(t, srv, "GET", path, "en", "", bearer(token)...)
+	if resp.StatusCode != 400 {
+		t.Errorf("%s: %d, want 400", path, resp.StatusCode)
+	}
+	wantFieldMessage(t, env, field, msg)
 }
 
 func wantFieldMessage(t *testing.T, env envelope, field, msg string) {
@@ -195,11 +198,7 @@ func TestListUsersAPI(t *testing.T) {
 		if p = listUsers(t, srv, s.super.Token, "?pageSize=1000"); p.PageSize != 100 {
 			t.Errorf("pageSize capped at %d, want 100", p.PageSize)
 		}
-		resp, env := call(t, srv, "GET", "/base/v2/users?status=gone", "en", "", bearer(s.super.Token)...)
-		if resp.StatusCode != 400 {
-			t.Errorf("bad status filter: %d", resp.StatusCode)
-		}
-		wantFieldMessage(t, env, "status", "Please choose a status: active, inactive or testing")
+		wantBadFilter(t, srv, s.super.Token, "/base/v2/users?status=gone", "status", "Please choose a status: active, inactive or testing")
 
 		// Another agency never sees Demo Travel's users, whatever it asks.
 		for _, q := range []string{"", "?keyword=demo", "?role=operator", "?pageSize=100"} {
@@ -403,15 +402,7 @@ func TestUserLogsAPI(t *testing.T) {
 		demoID, blueID := s.super.Company.ID, s.blue.Company.ID
 		logs := func(token, query string) logPage {
 			t.Helper()
-			resp, env := call(t, srv, "GET", "/base/v2/user-logs"+query, "en", "", bearer(token)...)
-			if resp.StatusCode != 200 || env.Code != 0 {
-				t.Fatalf("user-logs%s: %d %+v", query, resp.StatusCode, env)
-			}
-			var p logPage
-			if err := json.Unmarshal(env.Data, &p); err != nil {
-				t.Fatal(err)
-			}
-			return p
+			return okData[logPage](t, srv, "user-logs"+query, "GET", "/base/v2/user-logs"+query, "", bearer(token)...)
 		}
 
 		p := logs(s.super.Token, "")
@@ -436,11 +427,7 @@ func TestUserLogsAPI(t *testing.T) {
 		if p := logs(s.super.Token, "?to=2000-01-01"); p.Total != 0 {
 			t.Errorf("entries before 2000: %d", p.Total)
 		}
-		resp, env := call(t, srv, "GET", "/base/v2/user-logs?from=23/11/2026", "en", "", bearer(s.super.Token)...)
-		if resp.StatusCode != 400 {
-			t.Errorf("bad date: %d", resp.StatusCode)
-		}
-		wantFieldMessage(t, env, "from", "Please enter the date as YYYY-MM-DD")
+		wantBadFilter(t, srv, s.super.Token, "/base/v2/user-logs?from=23/11/2026", "from", "Please enter the date as YYYY-MM-DD")
 
 		// Blue Sky sees only its own lines, even when it asks by Demo
 		// Travel's usernames; Demo Travel never sees Blue Sky's.
@@ -468,15 +455,8 @@ func TestUserLogSkipsSearches(t *testing.T) {
 	t.Parallel()
 	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		op := loginAs(t, srv, "demo-operator", "demo-pass-1")
-		resp, env := call(t, srv, "POST", "/shopping/v2/flight/async-shopping", "en", searchBody("PEK", "SHA"), bearer(op.Token)...)
-		if resp.StatusCode != 200 || env.Code != 0 {
-			t.Fatalf("search: %d %+v", resp.StatusCode, env)
-		}
-		var st struct {
-			SearchID string `json:"searchId"`
-		}
-		_ = json.Unmarshal(env.Data, &st)
-		resp, env = call(t, srv, "POST", "/shopping/v2/flight/async-shopping/solutions", "en", fmt.Sprintf(`{"searchId":%q}`, st.SearchID), bearer(op.Token)...)
+		st := startSearch(t, srv, op.Token, "en", searchBody("PEK", "SHA"), "search")
+		resp, env := call(t, srv, "POST", "/shopping/v2/flight/async-shopping/solutions", "en", fmt.Sprintf(`{"searchId":%q}`, st.SearchID), bearer(op.Token)...)
 		if resp.StatusCode != 200 || env.Code != 0 {
 			t.Fatalf("poll: %d %+v", resp.StatusCode, env)
 		}

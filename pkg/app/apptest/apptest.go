@@ -43,19 +43,7 @@ func Open(t testing.TB, dsn string) *app.App {
 func RefundRequest(t testing.TB, a *app.App) int64 {
 	t.Helper()
 	ctx := context.Background()
-	var agencyID, userID int64
-	if err := a.DB.GetContext(ctx, &agencyID, `SELECT id FROM agencies WHERE name = 'Demo Travel'`); err != nil {
-		t.Fatal(err)
-	}
-	if err := a.DB.GetContext(ctx, &userID, a.DB.Rebind(`SELECT id FROM users WHERE username = ?`), "demo-operator"); err != nil {
-		t.Fatal(err)
-	}
-	ag, err := a.Agencies.Get(ctx, agencyID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	who := auth.Principal{UserID: userID, AgencyID: agencyID, Username: "demo-operator",
-		Subject: auth.Subject{Roles: []string{auth.RoleOperator}, ProxyLevel: ag.ProxyLevel, Common: ag.Common()}}
+	who := demoOperator(t, a)
 	started, err := a.Shopping.Start(ctx, who, shopping.Request{Journeys: []supplier.JourneyQuery{{Origin: "PEK", Destination: "SHA",
 		Date: time.Now().AddDate(0, 0, 25).Format(time.DateOnly)}}, Passengers: supplier.Passengers{Adult: 1}, CabinClass: "economy", BookingType: "oneway"})
 	if err != nil {
@@ -92,10 +80,7 @@ func RefundRequest(t testing.TB, a *app.App) int64 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.Ledger.Post(ctx, ledger.Transfer{AgencyID: agencyID, IdempotencyKey: key + "-fund", From: ledger.Provider(ledger.KindFunding),
-		To: ledger.Wallet(agencyID), Amount: 10_000_00, Currency: "CNY", PaymentType: ledger.TypeTopUp}); err != nil {
-		t.Fatal(err)
-	}
+	fundWallet(t, a, who.AgencyID, key+"-fund")
 	if _, err := a.Orders.Pay(ctx, who, o.ID, key+"-pay", flight.PayRequest{Channel: "balance"}); err != nil {
 		t.Fatal(err)
 	}
@@ -108,4 +93,34 @@ func RefundRequest(t testing.TB, a *app.App) int64 {
 		t.Fatal(err)
 	}
 	return rf.ID
+}
+
+// demoOperator is demo-operator of the demo data's Demo Travel as the
+// services see it after a login.
+func demoOperator(t testing.TB, a *app.App) auth.Principal {
+	t.Helper()
+	ctx := context.Background()
+	var agencyID, userID int64
+	if err := a.DB.GetContext(ctx, &agencyID, `SELECT id FROM agencies WHERE name = 'Demo Travel'`); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.DB.GetContext(ctx, &userID, a.DB.Rebind(`SELECT id FROM users WHERE username = ?`), "demo-operator"); err != nil {
+		t.Fatal(err)
+	}
+	ag, err := a.Agencies.Get(ctx, agencyID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return auth.Principal{UserID: userID, AgencyID: agencyID, Username: "demo-operator",
+		Subject: auth.Subject{Roles: []string{auth.RoleOperator}, ProxyLevel: ag.ProxyLevel, Common: ag.Common()}}
+}
+
+// fundWallet tops agencyID's wallet up by 10,000 CNY from the provider, once
+// per key.
+func fundWallet(t testing.TB, a *app.App, agencyID int64, key string) {
+	t.Helper()
+	if _, err := a.Ledger.Post(context.Background(), ledger.Transfer{AgencyID: agencyID, IdempotencyKey: key, From: ledger.Provider(ledger.KindFunding),
+		To: ledger.Wallet(agencyID), Amount: 10_000_00, Currency: "CNY", PaymentType: ledger.TypeTopUp}); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -7,8 +7,6 @@ import (
 	"time"
 
 	"github.com/voyage/voyage/pkg/app"
-	"github.com/voyage/voyage/pkg/auth"
-	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/train"
 )
 
@@ -22,23 +20,11 @@ import (
 func ManualTrainOrder(t testing.TB, a *app.App) int64 {
 	t.Helper()
 	ctx := context.Background()
-	var agencyID, userID int64
-	if err := a.DB.GetContext(ctx, &agencyID, `SELECT id FROM agencies WHERE name = 'Demo Travel'`); err != nil {
+	who := demoOperator(t, a)
+	if _, err := a.DB.ExecContext(ctx, a.DB.Rebind(`UPDATE agencies SET train_settings = ? WHERE id = ?`), `{"notifyUrl":"","manual":true}`, who.AgencyID); err != nil {
 		t.Fatal(err)
 	}
-	if err := a.DB.GetContext(ctx, &userID, a.DB.Rebind(`SELECT id FROM users WHERE username = ?`), "demo-operator"); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := a.DB.ExecContext(ctx, a.DB.Rebind(`UPDATE agencies SET train_settings = ? WHERE id = ?`), `{"notifyUrl":"","manual":true}`, agencyID); err != nil {
-		t.Fatal(err)
-	}
-	a.Agencies.Forget(agencyID)
-	ag, err := a.Agencies.Get(ctx, agencyID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	who := auth.Principal{UserID: userID, AgencyID: agencyID, Username: "demo-operator",
-		Subject: auth.Subject{Roles: []string{auth.RoleOperator}, ProxyLevel: ag.ProxyLevel, Common: ag.Common()}}
+	a.Agencies.Forget(who.AgencyID)
 	date := time.Now().In(time.FixedZone("CST", 8*3600)).AddDate(0, 0, 3).Format(time.DateOnly)
 	res, err := a.Trains.Search(ctx, who, train.SearchRequest{Origin: "VNP", Destination: "AOH", Date: date})
 	if err != nil || len(res.Items) == 0 {
@@ -51,10 +37,7 @@ func ManualTrainOrder(t testing.TB, a *app.App) int64 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.Ledger.Post(ctx, ledger.Transfer{AgencyID: agencyID, IdempotencyKey: key + "-fund", From: ledger.Provider(ledger.KindFunding),
-		To: ledger.Wallet(agencyID), Amount: 10_000_00, Currency: "CNY", PaymentType: ledger.TypeTopUp}); err != nil {
-		t.Fatal(err)
-	}
+	fundWallet(t, a, who.AgencyID, key+"-fund")
 	if _, err := a.Trains.Pay(ctx, who, o.ID, key+"-pay", train.PayRequest{Channel: train.ChannelBalance}); err != nil {
 		t.Fatal(err)
 	}
