@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/voyage/voyage/pkg/auth"
-	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/profile"
 	"github.com/voyage/voyage/templates"
 )
@@ -104,62 +103,32 @@ func (s *Server) travellerNames(ctx context.Context, p auth.Principal) ([]templa
 	return out, nil
 }
 
-// cardCreate takes the add-card form.
-func (s *Server) cardCreate(w http.ResponseWriter, r *http.Request) {
-	v, ok := s.travellersViewer(w, r)
-	if !ok {
-		return
+// cards are the member cards' add, edit and delete forms.
+func (s *Server) cards() ownList[templates.CardForm] {
+	return ownList[templates.CardForm]{s: s, path: templates.CardsPath, name: "cards", flash: "travellers.card.flash.",
+		parse: func(r *http.Request, id int64) templates.CardForm {
+			f := cardFromForm(r)
+			f.ID = id
+			return f
+		},
+		create: func(ctx context.Context, p auth.Principal, f templates.CardForm, m auth.Meta) error {
+			_, err := s.travellers.CreateCard(ctx, p, cardInput(f), m)
+			return err
+		},
+		update: func(ctx context.Context, p auth.Principal, id int64, f templates.CardForm, m auth.Meta) error {
+			_, err := s.travellers.UpdateCard(ctx, p, id, cardInput(f), m)
+			return err
+		},
+		remove: func(ctx context.Context, p auth.Principal, id int64, m auth.Meta) error {
+			return s.travellers.DeleteCard(ctx, p, id, m)
+		},
+		reshow: func(w http.ResponseWriter, r *http.Request, v viewer, f templates.CardForm, errs map[string]string, key string, edit bool) {
+			f.Errors, f.ErrorKey = errs, key
+			if edit {
+				s.cardsAnswer(w, r, v, templates.CardsView{Edit: &f})
+				return
+			}
+			s.cardsAnswer(w, r, v, templates.CardsView{Create: f})
+		},
 	}
-	form := cardFromForm(r)
-	_, err := s.travellers.CreateCard(r.Context(), v.Principal, cardInput(form), s.meta(r))
-	if err == nil {
-		s.redirectWithFlash(w, r, templates.CardsPath, templates.Flash{Kind: "success", Key: "travellers.card.flash.created"})
-		return
-	}
-	form.Errors, form.ErrorKey = formErrors(r.Context(), "cards: create", err)
-	s.cardsAnswer(w, r, v, templates.CardsView{Create: form})
-}
-
-// cardUpdate takes a card's edit form.
-func (s *Server) cardUpdate(w http.ResponseWriter, r *http.Request) {
-	v, ok := s.travellersViewer(w, r)
-	if !ok {
-		return
-	}
-	id, ok := pathID(r)
-	if !ok {
-		s.NotFound(w, r)
-		return
-	}
-	form := cardFromForm(r)
-	form.ID = id
-	_, err := s.travellers.UpdateCard(r.Context(), v.Principal, id, cardInput(form), s.meta(r))
-	if err == nil {
-		s.redirectWithFlash(w, r, templates.CardsPath, templates.Flash{Kind: "success", Key: "travellers.card.flash.saved"})
-		return
-	}
-	if fe := fault.From(err); len(fe.Fields) == 0 {
-		s.travellerFault(w, r, templates.CardsPath, err, "cards: update")
-		return
-	}
-	form.Errors, form.ErrorKey = formErrors(r.Context(), "cards: update", err)
-	s.cardsAnswer(w, r, v, templates.CardsView{Edit: &form})
-}
-
-// cardDelete removes a card, from the list's confirmation.
-func (s *Server) cardDelete(w http.ResponseWriter, r *http.Request) {
-	v, ok := s.travellersViewer(w, r)
-	if !ok {
-		return
-	}
-	id, ok := pathID(r)
-	if !ok {
-		s.NotFound(w, r)
-		return
-	}
-	if err := s.travellers.DeleteCard(r.Context(), v.Principal, id, s.meta(r)); err != nil {
-		s.travellerFault(w, r, templates.CardsPath, err, "cards: delete")
-		return
-	}
-	s.redirectWithFlash(w, r, templates.CardsPath, templates.Flash{Kind: "success", Key: "travellers.card.flash.deleted"})
 }

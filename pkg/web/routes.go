@@ -399,14 +399,14 @@ func (s *Server) handlers() map[string]http.Handler {
 		"profile-details":           s.profileDetailsSave,
 		"profile-config":            s.profileConfigSave,
 		"profile-travellers":        s.travellersPage,
-		"profile-traveller-create":  s.travellerCreate,
-		"profile-traveller-update":  s.travellerUpdate,
-		"profile-traveller-delete":  s.travellerDelete,
+		"profile-traveller-create":  s.travellerList().Create,
+		"profile-traveller-update":  s.travellerList().Update,
+		"profile-traveller-delete":  s.travellerList().Delete,
 		"profile-travellers-import": s.travellersImport,
 		"profile-cards":             s.cardsPage,
-		"profile-card-create":       s.cardCreate,
-		"profile-card-update":       s.cardUpdate,
-		"profile-card-delete":       s.cardDelete,
+		"profile-card-create":       s.cards().Create,
+		"profile-card-update":       s.cards().Update,
+		"profile-card-delete":       s.cards().Delete,
 	}
 	out := make(map[string]http.Handler, len(hs)+1)
 	for name, h := range hs {

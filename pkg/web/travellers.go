@@ -161,65 +161,34 @@ func (s *Server) travellerFault(w http.ResponseWriter, r *http.Request, back str
 	}
 }
 
-// travellerCreate takes the add form.
-func (s *Server) travellerCreate(w http.ResponseWriter, r *http.Request) {
-	v, ok := s.travellersViewer(w, r)
-	if !ok {
-		return
+// travellerList is the saved travellers' add, edit and delete forms.
+func (s *Server) travellerList() ownList[templates.TravellerForm] {
+	return ownList[templates.TravellerForm]{s: s, path: templates.TravellersPath, name: "travellers", flash: "travellers.flash.",
+		parse: func(r *http.Request, id int64) templates.TravellerForm {
+			f := travellerFromForm(r)
+			f.ID = id
+			return f
+		},
+		create: func(ctx context.Context, p auth.Principal, f templates.TravellerForm, m auth.Meta) error {
+			_, err := s.travellers.CreatePassenger(ctx, p, passengerInput(f), m)
+			return err
+		},
+		update: func(ctx context.Context, p auth.Principal, id int64, f templates.TravellerForm, m auth.Meta) error {
+			_, err := s.travellers.UpdatePassenger(ctx, p, id, passengerInput(f), m)
+			return err
+		},
+		remove: func(ctx context.Context, p auth.Principal, id int64, m auth.Meta) error {
+			return s.travellers.DeletePassenger(ctx, p, id, m)
+		},
+		reshow: func(w http.ResponseWriter, r *http.Request, v viewer, f templates.TravellerForm, errs map[string]string, key string, edit bool) {
+			f.Errors, f.ErrorKey = errs, key
+			if edit {
+				s.travellersAnswer(w, r, v, templates.TravellersView{Create: templates.TravellerForm{Type: "adult"}, Edit: &f})
+				return
+			}
+			s.travellersAnswer(w, r, v, templates.TravellersView{Create: f})
+		},
 	}
-	form := travellerFromForm(r)
-	_, err := s.travellers.CreatePassenger(r.Context(), v.Principal, passengerInput(form), s.meta(r))
-	if err == nil {
-		s.redirectWithFlash(w, r, templates.TravellersPath, templates.Flash{Kind: "success", Key: "travellers.flash.created"})
-		return
-	}
-	form.Errors, form.ErrorKey = formErrors(r.Context(), "travellers: create", err)
-	// 200 like the other forms: the errors are shown inline, nothing saved.
-	s.travellersAnswer(w, r, v, templates.TravellersView{Create: form})
-}
-
-// travellerUpdate takes a traveller's edit form.
-func (s *Server) travellerUpdate(w http.ResponseWriter, r *http.Request) {
-	v, ok := s.travellersViewer(w, r)
-	if !ok {
-		return
-	}
-	id, ok := pathID(r)
-	if !ok {
-		s.NotFound(w, r)
-		return
-	}
-	form := travellerFromForm(r)
-	form.ID = id
-	_, err := s.travellers.UpdatePassenger(r.Context(), v.Principal, id, passengerInput(form), s.meta(r))
-	if err == nil {
-		s.redirectWithFlash(w, r, templates.TravellersPath, templates.Flash{Kind: "success", Key: "travellers.flash.saved"})
-		return
-	}
-	if fe := fault.From(err); len(fe.Fields) == 0 {
-		s.travellerFault(w, r, templates.TravellersPath, err, "travellers: update")
-		return
-	}
-	form.Errors, form.ErrorKey = formErrors(r.Context(), "travellers: update", err)
-	s.travellersAnswer(w, r, v, templates.TravellersView{Create: templates.TravellerForm{Type: "adult"}, Edit: &form})
-}
-
-// travellerDelete removes a traveller, from the list's confirmation.
-func (s *Server) travellerDelete(w http.ResponseWriter, r *http.Request) {
-	v, ok := s.travellersViewer(w, r)
-	if !ok {
-		return
-	}
-	id, ok := pathID(r)
-	if !ok {
-		s.NotFound(w, r)
-		return
-	}
-	if err := s.travellers.DeletePassenger(r.Context(), v.Principal, id, s.meta(r)); err != nil {
-		s.travellerFault(w, r, templates.TravellersPath, err, "travellers: delete")
-		return
-	}
-	s.redirectWithFlash(w, r, templates.TravellersPath, templates.Flash{Kind: "success", Key: "travellers.flash.deleted"})
 }
 
 // travellersImport takes the pasted DOCS lines.
