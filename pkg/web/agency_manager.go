@@ -238,23 +238,9 @@ func managerList(s string) []string {
 	return out
 }
 
-// agencyID reads the {id} of the path; anything else is a 404.
-func (s *Server) agencyID(w http.ResponseWriter, r *http.Request) (int64, bool) {
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if err != nil || id <= 0 {
-		s.NotFound(w, r)
-		return 0, false
-	}
-	return id, true
-}
-
 // agencyDetail is /agency-manager/agencies/{id}.
 func (s *Server) agencyDetail(w http.ResponseWriter, r *http.Request) {
-	v, ok := s.managerViewer(w, r)
-	if !ok {
-		return
-	}
-	id, ok := s.agencyID(w, r)
+	v, id, ok := s.withID(w, r, s.managerViewer)
 	if !ok {
 		return
 	}
@@ -271,12 +257,7 @@ func (s *Server) agencyDetailAnswer(w http.ResponseWriter, r *http.Request, v vi
 	}
 	d, err := s.manager.Get(ctx, v.Principal, id, keys)
 	if err != nil {
-		if fault.From(err).Code == fault.CodeNotFound {
-			s.NotFound(w, r)
-			return
-		}
-		slog.ErrorContext(ctx, "agency manager: detail", "err", err)
-		s.ServerError(w, r)
+		s.lookupFailed(w, r, "agency manager: detail", err)
 		return
 	}
 	view := state
@@ -365,11 +346,7 @@ func newIdempotencyKey() string {
 
 // agencyAction runs the checks every detail action shares.
 func (s *Server) agencyAction(w http.ResponseWriter, r *http.Request) (viewer, int64, bool) {
-	v, ok := s.managerViewer(w, r)
-	if !ok {
-		return v, 0, false
-	}
-	id, ok := s.agencyID(w, r)
+	v, id, ok := s.withID(w, r, s.managerViewer)
 	return v, id, ok
 }
 

@@ -28,31 +28,12 @@ func cardInput(f templates.CardForm) profile.CardInput {
 	return in
 }
 
-// cardsPage is GET /profile/cards; ?edit=<id> opens a card's edit form.
-func (s *Server) cardsPage(w http.ResponseWriter, r *http.Request) {
-	v, ok := s.travellersViewer(w, r)
-	if !ok {
-		return
+func cardForm(c profile.Card) templates.CardForm {
+	f := templates.CardForm{ID: c.ID, Airline: c.Airline, Number: c.Number, HolderName: c.HolderName}
+	if c.PassengerID != nil {
+		f.PassengerID = *c.PassengerID
 	}
-	view := templates.CardsView{}
-	if raw := r.URL.Query().Get("edit"); raw != "" {
-		id, err := strconv.ParseInt(raw, 10, 64)
-		if err != nil {
-			s.NotFound(w, r)
-			return
-		}
-		c, err := s.travellers.Card(r.Context(), v.Principal, id)
-		if err != nil {
-			s.travellerFault(w, r, templates.CardsPath, err, "cards: load to edit")
-			return
-		}
-		f := templates.CardForm{ID: c.ID, Airline: c.Airline, Number: c.Number, HolderName: c.HolderName}
-		if c.PassengerID != nil {
-			f.PassengerID = *c.PassengerID
-		}
-		view.Edit = &f
-	}
-	s.cardsAnswer(w, r, v, view)
+	return f
 }
 
 func (s *Server) cardsAnswer(w http.ResponseWriter, r *http.Request, v viewer, view templates.CardsView) {
@@ -103,32 +84,17 @@ func (s *Server) travellerNames(ctx context.Context, p auth.Principal) ([]templa
 	return out, nil
 }
 
-// cards are the member cards' add, edit and delete forms.
-func (s *Server) cards() ownList[templates.CardForm] {
-	return ownList[templates.CardForm]{s: s, path: templates.CardsPath, name: "cards", flash: "travellers.card.flash.",
-		parse: func(r *http.Request, id int64) templates.CardForm {
-			f := cardFromForm(r)
-			f.ID = id
-			return f
+// cards are the member cards' page, GET /profile/cards, and its add, edit
+// and delete forms.
+func (s *Server) cards() ownList[templates.CardForm, profile.CardInput, profile.Card] {
+	return ownList[templates.CardForm, profile.CardInput, profile.Card]{s: s, path: templates.CardsPath, name: "cards",
+		flash: "travellers.card.flash.", parse: cardFromForm, input: cardInput, form: cardForm,
+		load: Travellers.Card, create: Travellers.CreateCard, update: Travellers.UpdateCard, remove: Travellers.DeleteCard,
+		answer: func(w http.ResponseWriter, r *http.Request, v viewer, create templates.CardForm, edit *templates.CardForm) {
+			s.cardsAnswer(w, r, v, templates.CardsView{Create: create, Edit: edit})
 		},
-		create: func(ctx context.Context, p auth.Principal, f templates.CardForm, m auth.Meta) error {
-			_, err := s.travellers.CreateCard(ctx, p, cardInput(f), m)
-			return err
-		},
-		update: func(ctx context.Context, p auth.Principal, id int64, f templates.CardForm, m auth.Meta) error {
-			_, err := s.travellers.UpdateCard(ctx, p, id, cardInput(f), m)
-			return err
-		},
-		remove: func(ctx context.Context, p auth.Principal, id int64, m auth.Meta) error {
-			return s.travellers.DeleteCard(ctx, p, id, m)
-		},
-		reshow: func(w http.ResponseWriter, r *http.Request, v viewer, f templates.CardForm, errs map[string]string, key string, edit bool) {
-			f.Errors, f.ErrorKey = errs, key
-			if edit {
-				s.cardsAnswer(w, r, v, templates.CardsView{Edit: &f})
-				return
-			}
-			s.cardsAnswer(w, r, v, templates.CardsView{Create: f})
+		failed: func(f *templates.CardForm, id int64, errs map[string]string, key string) {
+			f.ID, f.Errors, f.ErrorKey = id, errs, key
 		},
 	}
 }

@@ -16,11 +16,7 @@ const pathGroupDocument = pathGroupOrder + "/documents/{kind}"
 
 // groupDocument writes the itinerary or e-ticket of an issued group order.
 func (s *Server) groupDocument(w http.ResponseWriter, r *http.Request) {
-	v, ok := s.groupsViewer(w, r)
-	if !ok {
-		return
-	}
-	id, ok := s.orderID(w, r)
+	v, id, ok := s.withID(w, r, s.groupsViewer)
 	if !ok {
 		return
 	}
@@ -36,7 +32,7 @@ func (s *Server) groupDocument(w http.ResponseWriter, r *http.Request) {
 	// Before issue there is nothing to print: the service answers not found.
 	o, err := s.groups.Document(ctx, v.Principal, id)
 	if err != nil {
-		s.orderFailed(w, r, "groups: document", err)
+		s.lookupFailed(w, r, "groups: document", err)
 		return
 	}
 	w.Header().Set("Content-Type", docs.ContentType(format))

@@ -239,23 +239,9 @@ func (s *Server) disruptionList(w http.ResponseWriter, r *http.Request) {
 	render(w, r, http.StatusOK, templates.DisruptionListPage(s.ordersPage(w, r, "flight-orders-voyage"), view))
 }
 
-// orderID reads the {id} of the path; anything else is the 404 page.
-func (s *Server) orderID(w http.ResponseWriter, r *http.Request) (int64, bool) {
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if err != nil || id <= 0 {
-		s.NotFound(w, r)
-		return 0, false
-	}
-	return id, true
-}
-
 // orderDetail is /flight/orders/{id}.
 func (s *Server) orderDetail(w http.ResponseWriter, r *http.Request) {
-	v, ok := s.ordersViewer(w, r)
-	if !ok {
-		return
-	}
-	id, ok := s.orderID(w, r)
+	v, id, ok := s.withID(w, r, s.ordersViewer)
 	if !ok {
 		return
 	}
@@ -268,7 +254,7 @@ func (s *Server) orderDetailAnswer(w http.ResponseWriter, r *http.Request, v vie
 	ctx := r.Context()
 	o, err := s.orders.Get(ctx, v.Principal, id)
 	if err != nil {
-		s.orderFailed(w, r, "orders: detail", err)
+		s.lookupFailed(w, r, "orders: detail", err)
 		return
 	}
 	d := orderDetailView(ctx, o)
@@ -297,14 +283,15 @@ func (s *Server) orderDetailAnswer(w http.ResponseWriter, r *http.Request, v vie
 	render(w, r, status, templates.OrderDetailPage(p, d))
 }
 
-// orderFailed answers a lookup's error: the 404 page for an order the caller
-// may not see (or that does not exist), else the 500 page.
-func (s *Server) orderFailed(w http.ResponseWriter, r *http.Request, what string, err error) {
+// lookupFailed answers a lookup's error: the 404 page for what the caller
+// may not see (or that does not exist), else the 500 page, logged as what
+// with attrs.
+func (s *Server) lookupFailed(w http.ResponseWriter, r *http.Request, what string, err error, attrs ...any) {
 	if fault.From(err).Code == fault.CodeNotFound {
 		s.NotFound(w, r)
 		return
 	}
-	slog.ErrorContext(r.Context(), what, "err", err)
+	slog.ErrorContext(r.Context(), what, append(attrs, "err", err)...)
 	s.ServerError(w, r)
 }
 
@@ -474,11 +461,7 @@ func (s *Server) orderReviewAction(a flight.Action) http.HandlerFunc {
 // detail with a message. A request or review whose fields are wrong comes
 // back inline.
 func (s *Server) runOrderAction(w http.ResponseWriter, r *http.Request, action flight.Action) {
-	v, ok := s.ordersViewer(w, r)
-	if !ok {
-		return
-	}
-	id, ok := s.orderID(w, r)
+	v, id, ok := s.withID(w, r, s.ordersViewer)
 	if !ok {
 		return
 	}
@@ -659,11 +642,7 @@ func (s *Server) orderReview(w http.ResponseWriter, r *http.Request, v viewer, i
 // them in the change form (the options live with the order, so the request
 // names one by its id).
 func (s *Server) orderChangeSearch(w http.ResponseWriter, r *http.Request) {
-	v, ok := s.ordersViewer(w, r)
-	if !ok {
-		return
-	}
-	id, ok := s.orderID(w, r)
+	v, id, ok := s.withID(w, r, s.ordersViewer)
 	if !ok {
 		return
 	}

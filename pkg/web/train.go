@@ -138,14 +138,14 @@ func (s *Server) trainOrderDetail(w http.ResponseWriter, r *http.Request) {
 	if !s.trainsReady(w, r) {
 		return
 	}
-	id, ok := s.orderID(w, r)
+	id, ok := s.idParam(w, r)
 	if !ok {
 		return
 	}
 	ctx, v := r.Context(), viewerFrom(r.Context())
 	o, err := s.trains.Get(ctx, v.Principal, id)
 	if err != nil {
-		s.orderFailed(w, r, "train orders: detail", err)
+		s.lookupFailed(w, r, "train orders: detail", err)
 		return
 	}
 	lang := i18n.Lang(ctx)
@@ -184,7 +184,7 @@ func (s *Server) trainETicket(w http.ResponseWriter, r *http.Request) {
 	if !s.trainsReady(w, r) {
 		return
 	}
-	id, ok := s.orderID(w, r)
+	id, ok := s.idParam(w, r)
 	if !ok {
 		return
 	}
@@ -199,7 +199,7 @@ func (s *Server) trainETicket(w http.ResponseWriter, r *http.Request) {
 	ctx := i18n.WithLocalizer(r.Context(), cat, lang)
 	o, err := s.trains.Get(ctx, viewerFrom(ctx).Principal, id)
 	if err != nil {
-		s.orderFailed(w, r, "train orders: e-ticket", err)
+		s.lookupFailed(w, r, "train orders: e-ticket", err)
 		return
 	}
 	w.Header().Set("Content-Type", docs.ContentType(docs.PDF))

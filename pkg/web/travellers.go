@@ -51,11 +51,6 @@ func (s *Server) travellersViewer(w http.ResponseWriter, r *http.Request) (viewe
 	return v, true
 }
 
-func pathID(r *http.Request) (int64, bool) {
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	return id, err == nil && id > 0
-}
-
 func travellerFromForm(r *http.Request) templates.TravellerForm {
 	v := func(name string) string { return strings.TrimSpace(r.PostFormValue(name)) }
 	return templates.TravellerForm{Surname: v("surname"), GivenName: v("givenName"), Type: v("type"), Gender: v("gender"),
@@ -78,31 +73,6 @@ func travellerForm(p profile.Passenger) templates.TravellerForm {
 func travellerRow(p profile.Passenger) templates.TravellerRow {
 	return templates.TravellerRow{ID: p.ID, Surname: p.Surname, GivenName: p.GivenName, Type: p.Type, Gender: p.Gender, Birthday: p.Birthday,
 		Nationality: p.Nationality, DocumentType: p.DocumentType, DocumentNumber: p.DocumentNumber, DocumentExpiry: p.DocumentExpiry}
-}
-
-// travellersPage is GET /profile/travellers: ?keyword= searches, ?edit=<id>
-// opens a traveller's edit form.
-func (s *Server) travellersPage(w http.ResponseWriter, r *http.Request) {
-	v, ok := s.travellersViewer(w, r)
-	if !ok {
-		return
-	}
-	view := templates.TravellersView{Create: templates.TravellerForm{Type: "adult"}}
-	if raw := r.URL.Query().Get("edit"); raw != "" {
-		id, err := strconv.ParseInt(raw, 10, 64)
-		if err != nil {
-			s.NotFound(w, r)
-			return
-		}
-		p, err := s.travellers.Passenger(r.Context(), v.Principal, id)
-		if err != nil {
-			s.travellerFault(w, r, templates.TravellersPath, err, "travellers: load to edit")
-			return
-		}
-		f := travellerForm(p)
-		view.Edit = &f
-	}
-	s.travellersAnswer(w, r, v, view)
 }
 
 // travellersAnswer lists the travellers the query asks for around view's forms.
@@ -161,32 +131,18 @@ func (s *Server) travellerFault(w http.ResponseWriter, r *http.Request, back str
 	}
 }
 
-// travellerList is the saved travellers' add, edit and delete forms.
-func (s *Server) travellerList() ownList[templates.TravellerForm] {
-	return ownList[templates.TravellerForm]{s: s, path: templates.TravellersPath, name: "travellers", flash: "travellers.flash.",
-		parse: func(r *http.Request, id int64) templates.TravellerForm {
-			f := travellerFromForm(r)
-			f.ID = id
-			return f
+// travellerList is the saved travellers' page, GET /profile/travellers
+// (?keyword= searches), and its add, edit and delete forms.
+func (s *Server) travellerList() ownList[templates.TravellerForm, profile.PassengerInput, profile.Passenger] {
+	return ownList[templates.TravellerForm, profile.PassengerInput, profile.Passenger]{s: s, path: templates.TravellersPath,
+		name: "travellers", flash: "travellers.flash.", parse: travellerFromForm, input: passengerInput, form: travellerForm,
+		load: Travellers.Passenger, create: Travellers.CreatePassenger, update: Travellers.UpdatePassenger, remove: Travellers.DeletePassenger,
+		blank: templates.TravellerForm{Type: "adult"},
+		answer: func(w http.ResponseWriter, r *http.Request, v viewer, create templates.TravellerForm, edit *templates.TravellerForm) {
+			s.travellersAnswer(w, r, v, templates.TravellersView{Create: create, Edit: edit})
 		},
-		create: func(ctx context.Context, p auth.Principal, f templates.TravellerForm, m auth.Meta) error {
-			_, err := s.travellers.CreatePassenger(ctx, p, passengerInput(f), m)
-			return err
-		},
-		update: func(ctx context.Context, p auth.Principal, id int64, f templates.TravellerForm, m auth.Meta) error {
-			_, err := s.travellers.UpdatePassenger(ctx, p, id, passengerInput(f), m)
-			return err
-		},
-		remove: func(ctx context.Context, p auth.Principal, id int64, m auth.Meta) error {
-			return s.travellers.DeletePassenger(ctx, p, id, m)
-		},
-		reshow: func(w http.ResponseWriter, r *http.Request, v viewer, f templates.TravellerForm, errs map[string]string, key string, edit bool) {
-			f.Errors, f.ErrorKey = errs, key
-			if edit {
-				s.travellersAnswer(w, r, v, templates.TravellersView{Create: templates.TravellerForm{Type: "adult"}, Edit: &f})
-				return
-			}
-			s.travellersAnswer(w, r, v, templates.TravellersView{Create: f})
+		failed: func(f *templates.TravellerForm, id int64, errs map[string]string, key string) {
+			f.ID, f.Errors, f.ErrorKey = id, errs, key
 		},
 	}
 }
