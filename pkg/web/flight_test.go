@@ -10,9 +10,6 @@ import (
 	"time"
 
 	"github.com/voyage/voyage/pkg/auth"
-	"github.com/voyage/voyage/pkg/config"
-	"github.com/voyage/voyage/pkg/i18n"
-	"github.com/voyage/voyage/pkg/siteinfo"
 	"github.com/voyage/voyage/pkg/store"
 	"github.com/voyage/voyage/pkg/store/storetest"
 	"github.com/voyage/voyage/templates"
@@ -36,14 +33,8 @@ func flightFixture(t *testing.T) http.Handler {
 		2: {ID: 2, Name: "Quiet Travel", SettlementCurrency: "CNY", HidePNRBooking: true, AllowedHostsJSON: `[]`, TimeZone: "America/Los_Angeles"},
 	}, now: func() time.Time { return time.Date(2026, 3, 31, 21, 0, 0, 0, time.UTC) }}
 	db := storetest.Open(t, store.SQLite)
-	s.site = siteinfo.New(config.SiteConfig{Name: "Voyage", ShortName: "Voyage", DefaultCurrency: "CNY", DefaultLanguage: "en", Currencies: config.Currencies}, db)
-	mux := http.NewServeMux()
-	s.Register(mux)
-	cat := i18n.MustLoad()
-	h := s.Guard(mux)
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		h.ServeHTTP(w, r.WithContext(i18n.WithLocalizer(r.Context(), cat, i18n.EN)))
-	})
+	s.site = testSite(db, nil)
+	return portal(s)
 }
 
 var islandProps = regexp.MustCompile(`data-island="FlightSearch" data-props="([^"]*)"`)

@@ -21,14 +21,11 @@ import (
 
 	"github.com/voyage/voyage/pkg/agency"
 	"github.com/voyage/voyage/pkg/auth"
-	"github.com/voyage/voyage/pkg/config"
 	"github.com/voyage/voyage/pkg/flight"
 	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/payment"
-	"github.com/voyage/voyage/pkg/server"
 	"github.com/voyage/voyage/pkg/shopping"
-	"github.com/voyage/voyage/pkg/siteinfo"
 	"github.com/voyage/voyage/pkg/store"
 	"github.com/voyage/voyage/pkg/store/storetest"
 	"github.com/voyage/voyage/pkg/supplier"
@@ -116,17 +113,8 @@ func ordersFixture(t *testing.T) *ordersEnv {
 	svc := flight.New(flight.Options{DB: db, Ledger: ledger.New(db), Agencies: agencies,
 		Suppliers: func(name string) (supplier.Supplier, bool) { return changeSupplier{}, name == "sim" }})
 	s := &Server{identity: managerIdentity{id}, agencies: agencies, orders: svc, now: time.Now}
-	s.site = siteinfo.New(config.SiteConfig{Name: "Voyage", ShortName: "Voyage", DefaultCurrency: "CNY", DefaultLanguage: "en", Currencies: config.Currencies}, db)
-	mux := http.NewServeMux()
-	s.Register(mux)
-	cat := i18n.MustLoad()
-	// As in the app: cross-site posts are refused before the portal.
-	h := server.CrossOrigin(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		http.Error(w, "cross-origin request refused", http.StatusForbidden)
-	}))(s.Guard(mux))
-	env.h = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		h.ServeHTTP(w, r.WithContext(i18n.WithLocalizer(r.Context(), cat, i18n.EN)))
-	})
+	s.site = testSite(db, nil)
+	env.h = crossOriginPortal(s)
 	return env
 }
 
