@@ -105,8 +105,12 @@ type CountryProps struct {
 }
 
 // Has reports whether the form has an error for field.
-func (f ApplicationForm) Has(field string) bool {
-	_, ok := f.Errors[field]
+func (f ApplicationForm) Has(field string) bool { return hasError(f.Errors, field) }
+
+// hasError reports whether errs, a form's field → message errors, has one
+// for field.
+func hasError(errs map[string]string, field string) bool {
+	_, ok := errs[field]
 	return ok
 }
 

@@ -131,25 +131,15 @@ func chinaClock(t time.Time) string {
 	return t.In(china).Format("15:04")
 }
 
-func trainMsg(ctx context.Context, prefix, v string) string {
-	if v == "" {
-		return i18n.T(ctx, "manager.none")
-	}
-	if i18n.Has(ctx, prefix+v) {
-		return i18n.T(ctx, prefix+v)
-	}
-	return v
-}
-
 func trainStatusName(ctx context.Context, s string) string {
-	return trainMsg(ctx, "trainportal.status.", s)
+	return catalogLabel(ctx, "trainportal.status.", s)
 }
 
 func trainTypeName(ctx context.Context, t string) string {
 	if t == "" || t == "O" {
 		t = "ordinary"
 	}
-	return trainMsg(ctx, "trainportal.type.", t)
+	return catalogLabel(ctx, "trainportal.type.", t)
 }
 
 func trainDuration(min int) string {
