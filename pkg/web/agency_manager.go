@@ -68,12 +68,7 @@ const webhookLogSize = 10
 // rule (ManagesAgencies) has admitted; without the agency service the page
 // answers 500.
 func (s *Server) managerViewer(w http.ResponseWriter, r *http.Request) (viewer, bool) {
-	v := viewerFrom(r.Context())
-	if s.manager == nil {
-		s.ServerError(w, r)
-		return v, false
-	}
-	return v, true
+	return s.lineViewer(w, r, s.manager != nil)
 }
 
 // managerPage is the agency-manager layout with the manager's stylesheet.

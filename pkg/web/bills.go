@@ -40,23 +40,13 @@ const (
 // financeViewer is the caller of a bills page, whom the route's rule
 // (Finance) has admitted; without the ledger the page answers 500.
 func (s *Server) financeViewer(w http.ResponseWriter, r *http.Request) (viewer, bool) {
-	v := viewerFrom(r.Context())
-	if s.bills == nil {
-		s.ServerError(w, r)
-		return v, false
-	}
-	return v, true
+	return s.lineViewer(w, r, s.bills != nil)
 }
 
 // billViewer is the caller of a sub-agency's bills, whom the route's rule
 // (AgencyBills, ManagesAgencies) has admitted.
 func (s *Server) billViewer(w http.ResponseWriter, r *http.Request) (viewer, bool) {
-	v := viewerFrom(r.Context())
-	if s.manager == nil || s.bills == nil {
-		s.ServerError(w, r)
-		return v, false
-	}
-	return v, true
+	return s.lineViewer(w, r, s.manager != nil && s.bills != nil)
 }
 
 // ownAgency is the caller's agency: the one the guard loaded, else a fresh

@@ -30,10 +30,10 @@ type TrainOrders interface {
 	SalesWindow() (first, last string)
 }
 
-// trainsReady answers 500 when the portal runs without the train service.
-func (s *Server) trainsReady(w http.ResponseWriter, r *http.Request) bool {
-	_, ok := s.lineViewer(w, r, s.trains != nil)
-	return ok
+// trainsViewer is the caller of a train page; without the train service
+// the page answers 500.
+func (s *Server) trainsViewer(w http.ResponseWriter, r *http.Request) (viewer, bool) {
+	return s.lineViewer(w, r, s.trains != nil)
 }
 
 // trainPage is the order layout with the order pages' styles and the
@@ -47,7 +47,7 @@ func (s *Server) trainPage(w http.ResponseWriter, r *http.Request, route string)
 // trainBooking is /train/booking: the search and booking island, given the
 // on-sale dates.
 func (s *Server) trainBooking(w http.ResponseWriter, r *http.Request) {
-	if !s.trainsReady(w, r) {
+	if _, ok := s.trainsViewer(w, r); !ok {
 		return
 	}
 	first, last := s.trains.SalesWindow()
@@ -69,10 +69,11 @@ func saleDays(first, last string) int {
 // trainOrderList is /train/orders: the status menu with counts and one page
 // of the orders the caller may see; the pager swaps the results only.
 func (s *Server) trainOrderList(w http.ResponseWriter, r *http.Request) {
-	if !s.trainsReady(w, r) {
+	v, ok := s.trainsViewer(w, r)
+	if !ok {
 		return
 	}
-	ctx, v := r.Context(), viewerFrom(r.Context())
+	ctx := r.Context()
 	var view templates.TrainOrderList
 	f := train.Filter{Page: pageNumber(r), PageSize: ordersPageSize}
 	q := url.Values{}
@@ -135,14 +136,11 @@ func (s *Server) trainRow(o train.View, lang string) templates.TrainOrderRow {
 // service answers not found for another agency's), with the actions it
 // allows now handed to the TrainOrder island.
 func (s *Server) trainOrderDetail(w http.ResponseWriter, r *http.Request) {
-	if !s.trainsReady(w, r) {
-		return
-	}
-	id, ok := s.idParam(w, r)
+	v, id, ok := s.withID(w, r, s.trainsViewer)
 	if !ok {
 		return
 	}
-	ctx, v := r.Context(), viewerFrom(r.Context())
+	ctx := r.Context()
 	o, err := s.trains.Get(ctx, v.Principal, id)
 	if err != nil {
 		s.lookupFailed(w, r, "train orders: detail", err)
@@ -181,10 +179,7 @@ var trainCatalog = sync.OnceValue(i18n.MustLoad)
 // follows the request's language only). Not found for an order the caller
 // may not see.
 func (s *Server) trainETicket(w http.ResponseWriter, r *http.Request) {
-	if !s.trainsReady(w, r) {
-		return
-	}
-	id, ok := s.idParam(w, r)
+	_, id, ok := s.withID(w, r, s.trainsViewer)
 	if !ok {
 		return
 	}
