@@ -57,6 +57,12 @@ type Page struct {
 	HideCustomerService bool
 }
 
+// WithStyles is p with the page's own stylesheets after the layout's.
+func (p Page) WithStyles(styles ...string) Page {
+	p.Styles = append(p.Styles, styles...)
+	return p
+}
+
 // Account is who is logged in, as the user menu shows it.
 type Account struct {
 	Name     string // nickname, else username

@@ -73,9 +73,7 @@ func (s *Server) managerViewer(w http.ResponseWriter, r *http.Request) (viewer, 
 
 // managerPage is the agency-manager layout with the manager's stylesheet.
 func (s *Server) managerPage(w http.ResponseWriter, r *http.Request, route string) templates.Page {
-	p := s.page(w, r, route)
-	p.Styles = append(p.Styles, "/static/manager.css")
-	return p
+	return s.page(w, r, route).WithStyles("/static/manager.css")
 }
 
 // agencyList is /agency-manager: the managed agencies and the add form.

@@ -90,9 +90,7 @@ func pageNumber(r *http.Request) int {
 }
 
 func (s *Server) billPage(w http.ResponseWriter, r *http.Request, route string) templates.Page {
-	p := s.page(w, r, route)
-	p.Styles = append(p.Styles, "/static/manager.css", "/static/bills.css")
-	return p
+	return s.page(w, r, route).WithStyles("/static/manager.css", "/static/bills.css")
 }
 
 // billTransactions is /bills/transactions: the payments received into the

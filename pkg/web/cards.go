@@ -65,8 +65,7 @@ func (s *Server) cardsAnswer(w http.ResponseWriter, r *http.Request, v viewer, v
 		view.Rows = append(view.Rows, row)
 	}
 	view.Travellers = names
-	pg := s.page(w, r, "profile-cards")
-	pg.Styles = append(pg.Styles, travellersCSS)
+	pg := s.page(w, r, "profile-cards").WithStyles(travellersCSS)
 	render(w, r, http.StatusOK, templates.CardsPage(pg, view))
 }
 

@@ -47,9 +47,7 @@ func (s *Server) groupsViewer(w http.ResponseWriter, r *http.Request) (viewer, b
 
 // groupPage is the order layout with the group styles.
 func (s *Server) groupPage(w http.ResponseWriter, r *http.Request, route string) templates.Page {
-	p := s.ordersPage(w, r, route)
-	p.Styles = append(p.Styles, "/static/group.css")
-	return p
+	return s.ordersPage(w, r, route).WithStyles("/static/group.css")
 }
 
 // groupBooking is /flight/group/booking: the request island, with the

@@ -66,9 +66,7 @@ func (s *Server) ordersViewer(w http.ResponseWriter, r *http.Request) (viewer, b
 
 // ordersPage is the order layout with the list and form styles.
 func (s *Server) ordersPage(w http.ResponseWriter, r *http.Request, route string) templates.Page {
-	p := s.page(w, r, route)
-	p.Styles = append(p.Styles, "/static/manager.css", "/static/bills.css", "/static/orders.css")
-	return p
+	return s.page(w, r, route).WithStyles("/static/manager.css", "/static/bills.css", "/static/orders.css")
 }
 
 // htmxPartial reports whether the request is an htmx swap of target: a

@@ -56,8 +56,7 @@ func (s *Server) profileAnswer(w http.ResponseWriter, r *http.Request, status in
 		pr.Sessions = append(pr.Sessions, templates.SessionRow{ID: se.ID, CreatedAt: se.CreatedAt, LastSeenAt: se.LastSeenAt,
 			IP: se.IP, UserAgent: se.UserAgent, Current: se.Current})
 	}
-	pg := s.page(w, r, "profile")
-	pg.Styles = append(pg.Styles, travellersCSS)
+	pg := s.page(w, r, "profile").WithStyles(travellersCSS)
 	render(w, r, status, templates.ProfilePage(pg, pr))
 }
 

@@ -39,9 +39,7 @@ func (s *Server) trainsViewer(w http.ResponseWriter, r *http.Request) (viewer, b
 // trainPage is the order layout with the order pages' styles and the
 // train's own.
 func (s *Server) trainPage(w http.ResponseWriter, r *http.Request, route string) templates.Page {
-	p := s.ordersPage(w, r, route)
-	p.Styles = append(p.Styles, "/static/train.css")
-	return p
+	return s.ordersPage(w, r, route).WithStyles("/static/train.css")
 }
 
 // trainBooking is /train/booking: the search and booking island, given the

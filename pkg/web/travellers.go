@@ -111,8 +111,7 @@ func (s *Server) travellersAnswer(w http.ResponseWriter, r *http.Request, v view
 	}
 	view.Today = s.now().Format("2006-01-02")
 	view.DocTypes = profile.DocumentTypes
-	pg := s.page(w, r, "profile-travellers")
-	pg.Styles = append(pg.Styles, travellersCSS)
+	pg := s.page(w, r, "profile-travellers").WithStyles(travellersCSS)
 	render(w, r, http.StatusOK, templates.TravellersPage(pg, view))
 }
 
