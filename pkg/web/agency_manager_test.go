@@ -166,11 +166,7 @@ func TestAgencyManagerAccess(t *testing.T) {
 	t.Parallel()
 	h, m, _ := managerFixture(t, true)
 	settings := url.Values{"section": {"settings"}, "settings.settlementCurrency": {"USD"}}
-	tests := []struct {
-		name, token, method, path string
-		form                      url.Values
-		wantFlash                 string
-	}{
+	checkRefusals(t, h, []refusal{
 		{"logged out list", "", "GET", "/agency-manager", nil, "error:router.login"},
 		{"logged out detail", "", "GET", "/agency-manager/agencies/5", nil, "error:router.login"},
 		{"operator list", "demo-operator", "GET", "/agency-manager", nil, "error:router.notRole"},
@@ -180,12 +176,7 @@ func TestAgencyManagerAccess(t *testing.T) {
 		{"blue sky config", "bluesky-super", "POST", "/agency-manager/agencies/5/config", settings, "error:router.notRole"},
 		{"blue sky create", "bluesky-super", "POST", "/agency-manager/agencies", url.Values{"name": {"X"}}, "error:router.notRole"},
 		{"operator wallet", "demo-operator", "GET", "/bills/wallet", nil, "error:router.notRole"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			checkRefused(t, tt.method, send(h, tt.token, tt.method, tt.path, tt.form), tt.wantFlash)
-		})
-	}
+	})
 	if len(m.configs) != 0 || len(m.creates) != 0 {
 		t.Fatalf("refused users reached the service: %d configs, %d creates", len(m.configs), len(m.creates))
 	}

@@ -104,11 +104,7 @@ func TestBillPagesAccess(t *testing.T) {
 	t.Parallel()
 	h, b := billsFixture(t)
 	period := url.Values{"from": {"2026-01-01"}, "to": {"2026-01-31"}}
-	tests := []struct {
-		name, token, method, path string
-		form                      url.Values
-		wantFlash                 string
-	}{
+	checkRefusals(t, h, []refusal{
 		{"logged out transactions", "", "GET", "/bills/transactions", nil, "error:router.login"},
 		{"logged out statement", "", "GET", "/bills/statements/3", nil, "error:router.login"},
 		{"operator transactions", "demo-operator", "GET", "/bills/transactions", nil, "error:router.notRole"},
@@ -121,12 +117,7 @@ func TestBillPagesAccess(t *testing.T) {
 		{"operator bill", "demo-operator", "GET", "/agency-manager/bills/8?agency=5", nil, "error:router.notRole"},
 		{"no permission bill", "no-bills", "GET", "/agency-manager/bills/8?agency=5", nil, "error:router.notRole"},
 		{"no permission bill export", "no-bills", "GET", "/agency-manager/bills/8/export?agency=5&format=csv", nil, "error:router.notRole"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			checkRefused(t, tt.method, send(h, tt.token, tt.method, tt.path, tt.form), tt.wantFlash)
-		})
-	}
+	})
 	if len(b.created) != 0 {
 		t.Fatalf("refused users created %d statements", len(b.created))
 	}

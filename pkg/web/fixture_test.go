@@ -2,6 +2,8 @@ package web
 
 import (
 	"net/http"
+	"net/url"
+	"testing"
 
 	"github.com/voyage/voyage/pkg/config"
 	"github.com/voyage/voyage/pkg/server"
@@ -38,4 +40,40 @@ func crossOriginPortal(s *Server) http.Handler {
 	return inEnglish(server.CrossOrigin(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "cross-origin request refused", http.StatusForbidden)
 	}))(s.Guard(mux)))
+}
+
+// portalEnv is a portal on a test database holding orders of one line,
+// known by name.
+type portalEnv struct {
+	h      http.Handler
+	db     *store.DB
+	ids    map[string]int64      // the order's name (its booking number, its agency's token) → its id
+	hrefOf func(id int64) string // the order's page
+}
+
+// href is the page of the order named name.
+func (e *portalEnv) href(name string) string { return e.hrefOf(e.ids[name]) }
+
+// page GETs path as token and answers the status and body.
+func (e *portalEnv) page(t *testing.T, token, path string, hdr ...string) (int, string) {
+	return pageAs(t, e.h, token, path, hdr...)
+}
+
+// refusal is a request a route's rule turns away with wantFlash
+// ("error:<key>").
+type refusal struct {
+	name, token, method, path string
+	form                      url.Values
+	wantFlash                 string
+}
+
+// checkRefusals sends each refusal to h and checks the answer is the
+// rule's (checkRefused).
+func checkRefusals(t *testing.T, h http.Handler, rs []refusal) {
+	t.Helper()
+	for _, tt := range rs {
+		t.Run(tt.name, func(t *testing.T) {
+			checkRefused(t, tt.method, send(h, tt.token, tt.method, tt.path, tt.form), tt.wantFlash)
+		})
+	}
 }

@@ -31,11 +31,9 @@ import (
 // provider (agency 1), Demo Travel (2) with its sub-agency Kowloon Tours
 // (3), and a stranger agency (4). Each agency has asked for one group.
 type groupEnv struct {
-	h   http.Handler
-	db  *store.DB
-	svc *group.Service
-	ids map[string]int64 // agency's token → its group order id
-	who map[string]auth.Principal
+	portalEnv // the group orders by their agency's token
+	svc       *group.Service
+	who       map[string]auth.Principal
 }
 
 // scheduleSupplier answers a quote's schedule search with one nonstop
@@ -60,7 +58,7 @@ func groupFixture(t *testing.T, db *store.DB) *groupEnv {
 		Suppliers:     func(name string) (supplier.Supplier, bool) { return scheduleSupplier{}, name == "sim" },
 		SupplierNames: func() []string { return []string{"sim"} }})
 	op := auth.Subject{Roles: []string{auth.RoleOperator}, ProxyLevel: 1, Common: auth.CommonConfig{EnableFlightService: true}}
-	env := &groupEnv{db: db, svc: svc, ids: map[string]int64{}, who: map[string]auth.Principal{
+	env := &groupEnv{portalEnv: portalEnv{db: db, ids: map[string]int64{}, hrefOf: templates.GroupHref}, svc: svc, who: map[string]auth.Principal{
 		"operator": {UserID: 10, Username: "op", AgencyID: 2, SessionID: 100, Subject: op},
 		"kowloon":  {UserID: 30, Username: "kl", AgencyID: 3, SessionID: 300, Subject: auth.Subject{Roles: []string{auth.RoleOperator}, ProxyLevel: 2, Common: auth.CommonConfig{EnableFlightService: true}}},
 		"stranger": {UserID: 40, Username: "st", AgencyID: 4, SessionID: 400, Subject: op},
@@ -84,8 +82,6 @@ func groupFixture(t *testing.T, db *store.DB) *groupEnv {
 	return env
 }
 
-func (e *groupEnv) href(tok string) string { return templates.GroupHref(e.ids[tok]) }
-
 func (e *groupEnv) status(t *testing.T, tok string) string {
 	t.Helper()
 	v, err := e.svc.Get(context.Background(), e.who["provider"], e.ids[tok])
@@ -93,11 +89,6 @@ func (e *groupEnv) status(t *testing.T, tok string) string {
 		t.Fatal(err)
 	}
 	return string(v.Status)
-}
-
-// page GETs path as token and answers the status and body.
-func (e *groupEnv) page(t *testing.T, token, path string, hdr ...string) (int, string) {
-	return pageAs(t, e.h, token, path, hdr...)
 }
 
 // quote has the provider quote tok's order through the service: two

@@ -36,9 +36,7 @@ import (
 // provider (agency 1), Demo Travel (2) with its sub-agency Kowloon Tours
 // (3), and a stranger agency (4) under the provider.
 type ordersEnv struct {
-	h   http.Handler
-	db  *store.DB
-	ids map[string]int64 // booking number → order id
+	portalEnv // the orders by booking number
 }
 
 // testOrder is a flight_orders row for a test.
@@ -70,7 +68,7 @@ func ordersFixture(t *testing.T) *ordersEnv {
 	t.Helper()
 	db := storetest.Open(t, store.SQLite)
 	agencies := fourAgencies(t, db, true, false)
-	env := &ordersEnv{db: db, ids: map[string]int64{}}
+	env := &ordersEnv{portalEnv{db: db, ids: map[string]int64{}, hrefOf: templates.OrderHref}}
 	now := time.Now().UTC()
 	day := func(d int) time.Time { return time.Date(2026, 1, d, 9, 0, 0, 0, time.UTC) }
 	for _, o := range []testOrder{
@@ -174,13 +172,6 @@ func (e *ordersEnv) status(t *testing.T, number string) string {
 		t.Fatal(err)
 	}
 	return st
-}
-
-func (e *ordersEnv) href(number string) string { return templates.OrderHref(e.ids[number]) }
-
-// page GETs path as token and answers the status and body.
-func (e *ordersEnv) page(t *testing.T, token, path string, hdr ...string) (int, string) {
-	return pageAs(t, e.h, token, path, hdr...)
 }
 
 func TestOrderPagesAccess(t *testing.T) {

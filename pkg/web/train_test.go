@@ -24,9 +24,7 @@ import (
 // provider (agency 1), Demo Travel (2) with its sub-agency Kowloon Tours
 // (3), and a stranger agency (4) under the provider.
 type trainEnv struct {
-	h   http.Handler
-	db  *store.DB
-	ids map[string]int64 // booking number → order id
+	portalEnv // the orders by booking number
 }
 
 type testTrainOrder struct {
@@ -45,7 +43,7 @@ func trainFixture(t *testing.T, dialect ...store.Dialect) *trainEnv {
 	}
 	db := storetest.Open(t, d)
 	agencies := fourAgencies(t, db, false, true)
-	env := &trainEnv{db: db, ids: map[string]int64{}}
+	env := &trainEnv{portalEnv{db: db, ids: map[string]int64{}, hrefOf: templates.TrainOrderHref}}
 	for _, o := range []testTrainOrder{
 		{number: "T0001", agency: 2, status: train.ToBePaid, surname: "ZHANG"},
 		{number: "T0002", agency: 2, status: train.Issued, surname: "WANG", tickets: true},
@@ -111,13 +109,6 @@ func insertTrainOrder(t *testing.T, db *store.DB, o testTrainOrder) int64 {
 		t.Fatal(err)
 	}
 	return id
-}
-
-func (e *trainEnv) href(number string) string { return templates.TrainOrderHref(e.ids[number]) }
-
-// page GETs path as token and answers the status and body.
-func (e *trainEnv) page(t *testing.T, token, path string, hdr ...string) (int, string) {
-	return pageAs(t, e.h, token, path, hdr...)
 }
 
 func TestTrainPagesAccess(t *testing.T) {
