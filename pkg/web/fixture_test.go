@@ -59,6 +59,16 @@ func (e *portalEnv) page(t *testing.T, token, path string, hdr ...string) (int, 
 	return pageAs(t, e.h, token, path, hdr...)
 }
 
+// okPage is the body of page, which must answer 200.
+func (e *portalEnv) okPage(t *testing.T, token, path string, hdr ...string) string {
+	t.Helper()
+	code, body := e.page(t, token, path, hdr...)
+	if code != http.StatusOK {
+		t.Fatalf("status %d", code)
+	}
+	return body
+}
+
 // refusal is a request a route's rule turns away with wantFlash
 // ("error:<key>").
 type refusal struct {

@@ -140,10 +140,7 @@ func TestGroupListShowsOwnAndSubAgencyOrders(t *testing.T) {
 	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		e := groupFixture(t, db)
-		code, body := e.page(t, "operator", "/flight/group/order")
-		if code != http.StatusOK {
-			t.Fatalf("status %d", code)
-		}
+		body := e.okPage(t, "operator", "/flight/group/order")
 		for _, tok := range []string{"operator", "kowloon"} {
 			if !strings.Contains(body, `href="`+e.href(tok)+`"`) {
 				t.Errorf("list lacks the %s order (own or sub-agency)", tok)

@@ -197,10 +197,7 @@ func TestOrderPagesAccess(t *testing.T) {
 func TestOrderListShowsOwnAndSubAgencyOrders(t *testing.T) {
 	t.Parallel()
 	e := ordersFixture(t)
-	code, body := e.page(t, "operator", "/flight/orders")
-	if code != http.StatusOK {
-		t.Fatalf("status %d", code)
-	}
+	body := e.okPage(t, "operator", "/flight/orders")
 	for _, n := range []string{"F0001", "F0002", "F0003", "F0004", "R0005"} {
 		if !strings.Contains(body, `href="`+e.href(n)+`">`+n+`</a>`) {
 			t.Errorf("list lacks %s (own or sub-agency order)", n)
@@ -327,10 +324,7 @@ func TestOrderListDaysOnViewerClock(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			code, body := e.page(t, tt.token, "/flight/orders?"+tt.query)
-			if code != http.StatusOK {
-				t.Fatalf("status %d", code)
-			}
+			body := e.okPage(t, tt.token, "/flight/orders?"+tt.query)
 			for _, n := range []string{"N0007", "N0008", "N0009"} {
 				listed := strings.Contains(body, ">"+n+"</a>")
 				if wanted := slices.Contains(tt.want, n); listed != wanted {
@@ -365,10 +359,7 @@ func TestOrderListHTMXPartial(t *testing.T) {
 func TestDisruptionList(t *testing.T) {
 	t.Parallel()
 	e := ordersFixture(t)
-	code, body := e.page(t, "operator", "/flight/orders/voyage")
-	if code != http.StatusOK {
-		t.Fatalf("status %d", code)
-	}
+	body := e.okPage(t, "operator", "/flight/orders/voyage")
 	for _, want := range []string{`href="` + e.href("F0002") + `">F0002</a>`, "Schedule change", "MU551 now leaves at 10:40", "ops@demo.example", "Sent",
 		"Disruptions found: 1"} {
 		if !strings.Contains(body, want) {
