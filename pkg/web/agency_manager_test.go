@@ -154,12 +154,7 @@ func send(h http.Handler, token, method, path string, form url.Values) *http.Res
 	if form != nil {
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	}
-	if token != "" {
-		req.AddCookie(&http.Cookie{Name: SessionCookie, Value: token})
-	}
-	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, req)
-	return rec.Result()
+	return serveAs(h, token, req)
 }
 
 func TestAgencyManagerAccess(t *testing.T) {

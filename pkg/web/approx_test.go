@@ -28,15 +28,11 @@ func getAs(t *testing.T, h http.Handler, token, path, currency string) string {
 	if currency != "" {
 		req.AddCookie(&http.Cookie{Name: CurrencyCookie, Value: currency})
 	}
-	if token != "" {
-		req.AddCookie(&http.Cookie{Name: SessionCookie, Value: token})
+	res := serveAs(h, token, req)
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("GET %s as %s: %d", path, token, res.StatusCode)
 	}
-	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, req)
-	if rec.Code != http.StatusOK {
-		t.Fatalf("GET %s as %s: %d", path, token, rec.Code)
-	}
-	return rec.Body.String()
+	return billBody(t, res)
 }
 
 // approxAfter matches amount followed by its approximate figure want, the

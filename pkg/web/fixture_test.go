@@ -2,6 +2,7 @@ package web
 
 import (
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"testing"
 
@@ -86,4 +87,14 @@ func checkRefusals(t *testing.T, h http.Handler, rs []refusal) {
 			checkRefused(t, tt.method, send(h, tt.token, tt.method, tt.path, tt.form), tt.wantFlash)
 		})
 	}
+}
+
+// serveAs has h answer req, sent as the session token ("" for a visitor).
+func serveAs(h http.Handler, token string, req *http.Request) *http.Response {
+	if token != "" {
+		req.AddCookie(&http.Cookie{Name: SessionCookie, Value: token})
+	}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	return rec.Result()
 }

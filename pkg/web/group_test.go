@@ -313,10 +313,7 @@ func upload(h http.Handler, token, path, name string, data []byte) *http.Respons
 	_ = mw.Close()
 	req := httptest.NewRequest("POST", path, &body)
 	req.Header.Set("Content-Type", mw.FormDataContentType())
-	req.AddCookie(&http.Cookie{Name: SessionCookie, Value: token})
-	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, req)
-	return rec.Result()
+	return serveAs(h, token, req)
 }
 
 func TestGroupPassengerListUpload(t *testing.T) {

@@ -537,10 +537,7 @@ func multipartPost(t *testing.T, e *ordersEnv, path string, fields map[string]st
 	mw.Close()
 	req := httptest.NewRequest("POST", path, &buf)
 	req.Header.Set("Content-Type", mw.FormDataContentType())
-	req.AddCookie(&http.Cookie{Name: SessionCookie, Value: "operator"})
-	rec := httptest.NewRecorder()
-	e.h.ServeHTTP(rec, req)
-	return rec.Result()
+	return serveAs(e.h, "operator", req)
 }
 
 func TestOrderRefundRequest(t *testing.T) {
@@ -729,12 +726,8 @@ func pageAs(t *testing.T, h http.Handler, token, path string, hdr ...string) (in
 	for i := 0; i+1 < len(hdr); i += 2 {
 		req.Header.Set(hdr[i], hdr[i+1])
 	}
-	if token != "" {
-		req.AddCookie(&http.Cookie{Name: SessionCookie, Value: token})
-	}
-	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, req)
-	return rec.Code, rec.Body.String()
+	res := serveAs(h, token, req)
+	return res.StatusCode, billBody(t, res)
 }
 
 // fourAgencies makes the agencies of the line pages' tests: the provider
