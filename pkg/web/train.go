@@ -195,9 +195,7 @@ func (s *Server) trainETicket(w http.ResponseWriter, r *http.Request) {
 		s.lookupFailed(w, r, "train orders: e-ticket", err)
 		return
 	}
-	w.Header().Set("Content-Type", docs.ContentType(docs.PDF))
-	w.Header().Set("Content-Disposition", `attachment; filename="`+o.BookingNumber+`-eticket-`+lang+`.pdf"`)
-	w.Header().Set("Cache-Control", "private, no-store")
+	download(w, docs.ContentType(docs.PDF), o.BookingNumber+"-eticket-"+lang+".pdf")
 	err = docs.WriteTrainTicket(w, docs.TrainTicket{Train: o.Document(), Lang: lang, T: func(k string, args ...any) string { return i18n.T(ctx, k, args...) },
 		Station: func(code string) string { return s.trains.StationName(code, lang) }, Date: s.today(viewerFrom(ctx))})
 	if err != nil {
