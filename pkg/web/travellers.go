@@ -53,9 +53,10 @@ func (s *Server) travellersViewer(w http.ResponseWriter, r *http.Request) (viewe
 
 func travellerFromForm(r *http.Request) templates.TravellerForm {
 	v := func(name string) string { return strings.TrimSpace(r.PostFormValue(name)) }
-	return templates.TravellerForm{Surname: v("surname"), GivenName: v("givenName"), Type: v("type"), Gender: v("gender"),
-		Birthday: v("birthday"), Nationality: v("nationality"), Phone: v("phone"), Email: v("email"), DocumentType: v("documentType"),
-		DocumentNumber: v("documentNumber"), DocumentExpiry: v("documentExpiry"), DocumentIssuedAt: v("documentIssuedAt")}
+	return templates.TravellerForm{TravellerRow: templates.TravellerRow{Surname: v("surname"), GivenName: v("givenName"), Type: v("type"),
+		Gender: v("gender"), Birthday: v("birthday"), Nationality: v("nationality"), DocumentType: v("documentType"),
+		DocumentNumber: v("documentNumber"), DocumentExpiry: v("documentExpiry")}, Phone: v("phone"), Email: v("email"),
+		DocumentIssuedAt: v("documentIssuedAt")}
 }
 
 func passengerInput(f templates.TravellerForm) profile.PassengerInput {
@@ -65,9 +66,7 @@ func passengerInput(f templates.TravellerForm) profile.PassengerInput {
 }
 
 func travellerForm(p profile.Passenger) templates.TravellerForm {
-	return templates.TravellerForm{ID: p.ID, Surname: p.Surname, GivenName: p.GivenName, Type: p.Type, Gender: p.Gender, Birthday: p.Birthday,
-		Nationality: p.Nationality, Phone: p.Phone, Email: p.Email, DocumentType: p.DocumentType, DocumentNumber: p.DocumentNumber,
-		DocumentExpiry: p.DocumentExpiry, DocumentIssuedAt: p.DocumentIssuedAt}
+	return templates.TravellerForm{TravellerRow: travellerRow(p), Phone: p.Phone, Email: p.Email, DocumentIssuedAt: p.DocumentIssuedAt}
 }
 
 func travellerRow(p profile.Passenger) templates.TravellerRow {
@@ -136,7 +135,7 @@ func (s *Server) travellerList() ownList[templates.TravellerForm, profile.Passen
 	return ownList[templates.TravellerForm, profile.PassengerInput, profile.Passenger]{s: s, path: templates.TravellersPath,
 		name: "travellers", flash: "travellers.flash.", parse: travellerFromForm, input: passengerInput, form: travellerForm,
 		load: Travellers.Passenger, create: Travellers.CreatePassenger, update: Travellers.UpdatePassenger, remove: Travellers.DeletePassenger,
-		blank: templates.TravellerForm{Type: "adult"},
+		blank: templates.TravellerForm{TravellerRow: templates.TravellerRow{Type: "adult"}},
 		answer: func(w http.ResponseWriter, r *http.Request, v viewer, create templates.TravellerForm, edit *templates.TravellerForm) {
 			s.travellersAnswer(w, r, v, templates.TravellersView{Create: create, Edit: edit})
 		},
@@ -162,7 +161,7 @@ func (s *Server) travellersImport(w http.ResponseWriter, r *http.Request) {
 	if fields["text"] != "" {
 		key = fields["text"]
 	}
-	s.travellersAnswer(w, r, v, templates.TravellersView{Create: templates.TravellerForm{Type: "adult"},
+	s.travellersAnswer(w, r, v, templates.TravellersView{Create: templates.TravellerForm{TravellerRow: templates.TravellerRow{Type: "adult"}},
 		Import: templates.ImportForm{Text: text, ErrorKey: key}})
 }
 
