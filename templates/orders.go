@@ -98,22 +98,28 @@ type OrderMenuItem struct {
 	Active    bool
 }
 
-// OrderRow is one order of the list, money formatted.
-type OrderRow struct {
+// BookingRow is what a line's order list shows of every booking, money
+// formatted.
+type BookingRow struct {
 	ID            int64
 	BookingNumber string
-	Type          string
-	PNR           string
-	FlightNumber  string
+	Agency        string // the booking agency, when not the viewer's
 	Route         string
 	DepartAt      time.Time
 	Passengers    string
 	Total         string
 	Status        string
 	Tone          string
-	Disrupted     bool
 	CreatedAt     time.Time
-	Agency        string // the ordering agency, when not the caller's
+}
+
+// OrderRow is one flight order of the list.
+type OrderRow struct {
+	BookingRow
+	Type         string
+	PNR          string
+	FlightNumber string
+	Disrupted    bool
 }
 
 // Href is the order's detail page.

@@ -50,19 +50,11 @@ type TrainOrderList struct {
 	Pager      Pager
 }
 
-// TrainOrderRow is one order of the list, names in the page's language.
+// TrainOrderRow is one train order of the list, names in the page's
+// language.
 type TrainOrderRow struct {
-	ID            int64
-	BookingNumber string
-	Agency        string // whose booking, when not the viewer's agency's
-	TrainNumber   string
-	Route         string
-	DepartAt      time.Time
-	Passengers    string
-	Total         string
-	Status        string
-	Tone          string
-	CreatedAt     time.Time
+	BookingRow
+	TrainNumber string
 }
 
 // Href is the row's detail page.

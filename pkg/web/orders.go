@@ -188,9 +188,9 @@ func orderRow(o flight.View) templates.OrderRow {
 	if o.Origin != "" || o.Destination != "" {
 		route = o.Origin + "–" + o.Destination
 	}
-	return templates.OrderRow{ID: o.ID, BookingNumber: o.BookingNumber, Type: o.Type, PNR: o.PNR, FlightNumber: o.FlightNumber,
-		Route: route, DepartAt: atAirport(o.DepartAt, o.Origin), Passengers: strings.Join(names, ", "), Total: moneyWithCurrency(o.Total),
-		Status: string(o.Status), Tone: o.Tone, Disrupted: o.Disrupted, CreatedAt: o.CreatedAt}
+	return templates.OrderRow{BookingRow: templates.BookingRow{ID: o.ID, BookingNumber: o.BookingNumber, Route: route,
+		DepartAt: atAirport(o.DepartAt, o.Origin), Passengers: strings.Join(names, ", "), Total: moneyWithCurrency(o.Total),
+		Status: string(o.Status), Tone: o.Tone, CreatedAt: o.CreatedAt}, Type: o.Type, PNR: o.PNR, FlightNumber: o.FlightNumber, Disrupted: o.Disrupted}
 }
 
 // atAirport is a flight time in its airport's zone: departures and arrivals

@@ -124,10 +124,10 @@ func (s *Server) trainRow(o train.View, lang string) templates.TrainOrderRow {
 	for _, p := range o.Passengers {
 		names = append(names, strings.TrimSpace(p.Surname+" "+p.GivenName))
 	}
-	return templates.TrainOrderRow{ID: o.ID, BookingNumber: o.BookingNumber, TrainNumber: o.Train.Number,
+	return templates.TrainOrderRow{BookingRow: templates.BookingRow{ID: o.ID, BookingNumber: o.BookingNumber,
 		Route:    s.trains.StationName(o.Train.Origin, lang) + "–" + s.trains.StationName(o.Train.Destination, lang),
 		DepartAt: o.Train.DepartAt, Passengers: strings.Join(names, ", "), Total: withCurrency(o.Total.Amount, o.Total.Currency),
-		Status: string(o.Status), Tone: o.Tone, CreatedAt: o.CreatedAt}
+		Status: string(o.Status), Tone: o.Tone, CreatedAt: o.CreatedAt}, TrainNumber: o.Train.Number}
 }
 
 // trainOrderDetail is /train/orders/{id}: an order the caller may see (the
