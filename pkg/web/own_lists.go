@@ -22,9 +22,9 @@ type ownList[F, In, Item any] struct {
 	flash string // catalog prefix of the success flashes (created, saved, deleted)
 	parse func(*http.Request) F
 	input func(F) In
+	form  func(Item) F // a stored item's edit form
 	// load, create, update and remove are the service's calls for the list.
 	load   func(Travellers, context.Context, auth.Principal, int64) (Item, error)
-	form   func(Item) F // a stored item's edit form
 	create func(Travellers, context.Context, auth.Principal, In, auth.Meta) (Item, error)
 	update func(Travellers, context.Context, auth.Principal, int64, In, auth.Meta) (Item, error)
 	remove func(Travellers, context.Context, auth.Principal, int64, auth.Meta) error
