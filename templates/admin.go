@@ -101,10 +101,7 @@ type UserForm struct {
 func (f UserForm) HasRole(role string) bool { return slices.Contains(f.Roles, role) }
 
 // Has reports whether the form has an error for field.
-func (f UserForm) Has(field string) bool {
-	_, ok := f.Errors[field]
-	return ok
-}
+func (f UserForm) Has(field string) bool { return hasError(f.Errors, field) }
 
 // UserLogView is the user log page.
 type UserLogView struct {
@@ -174,10 +171,7 @@ type CompanyInfoForm struct {
 }
 
 // Has reports whether the form has an error for field.
-func (f CompanyInfoForm) Has(field string) bool {
-	_, ok := f.Errors[field]
-	return ok
-}
+func (f CompanyInfoForm) Has(field string) bool { return hasError(f.Errors, field) }
 
 func adminWithQuery(path string, q url.Values) string {
 	if len(q) == 0 {
@@ -187,11 +181,7 @@ func adminWithQuery(path string, q url.Values) string {
 }
 
 func adminStatusName(ctx context.Context, status string) string {
-	key := "admin.status." + status
-	if i18n.Has(ctx, key) {
-		return i18n.T(ctx, key)
-	}
-	return status
+	return translatedOr(ctx, "admin.status."+status, status)
 }
 
 func adminYesNo(ctx context.Context, b bool) string {

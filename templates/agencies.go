@@ -334,10 +334,7 @@ func mgrMessages(ctx context.Context, errs map[string]string) []string {
 
 // paymentTypeName translates a wallet entry's payment type.
 func paymentTypeName(ctx context.Context, t string) string {
-	if i18n.Has(ctx, "wallet.type."+t) {
-		return i18n.T(ctx, "wallet.type."+t)
-	}
-	return t
+	return translatedOr(ctx, "wallet.type."+t, t)
 }
 
 // ledgerDescription translates the fixed descriptions the ledger writes
@@ -352,10 +349,7 @@ func walletDescription(ctx context.Context, e WalletRow) string {
 }
 
 func ledgerDescription(ctx context.Context, d string) string {
-	if i18n.Has(ctx, "daily.ledger.desc."+d) {
-		return i18n.T(ctx, "daily.ledger.desc."+d)
-	}
-	return d
+	return translatedOr(ctx, "daily.ledger.desc."+d, d)
 }
 
 // actorName is who did a step of an order's timeline: a username, or the
@@ -369,10 +363,7 @@ func actorName(ctx context.Context, a string) string {
 
 // agencyStatusName translates an agency status.
 func agencyStatusName(ctx context.Context, s string) string {
-	if i18n.Has(ctx, "manager.status."+s) {
-		return i18n.T(ctx, "manager.status."+s)
-	}
-	return s
+	return translatedOr(ctx, "manager.status."+s, s)
 }
 
 // mgrOr is v, or the catalog's dash for an empty value.

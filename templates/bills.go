@@ -5,8 +5,6 @@ import (
 	"net/url"
 	"strconv"
 	"time"
-
-	"github.com/voyage/voyage/pkg/i18n"
 )
 
 // BillTransactions is /bills/transactions: the payments received into the
@@ -130,10 +128,7 @@ func StatementHref(id int64) string { return "/bills/statements/" + strconv.Form
 
 // paymentMethodName translates a transaction's payment method.
 func paymentMethodName(ctx context.Context, m string) string {
-	if i18n.Has(ctx, "bills.method."+m) {
-		return i18n.T(ctx, "bills.method."+m)
-	}
-	return m
+	return translatedOr(ctx, "bills.method."+m, m)
 }
 
 func billOption(a SubAgencyOption) string {

@@ -256,25 +256,12 @@ var GroupPassengerTypes = []string{"adult", "child", "infant"}
 // groupMsg translates a catalog key; a message that is not a key (the
 // API's own, already translated) is shown as it is.
 func groupMsg(ctx context.Context, key string) string {
-	if i18n.Has(ctx, key) {
-		return i18n.T(ctx, key)
-	}
-	return key
+	return translatedOr(ctx, key, key)
 }
 
 // groupStatusName is a group status in the page's language.
 func groupStatusName(ctx context.Context, status string) string {
-	return groupLabel(ctx, "groupportal.status.", status)
-}
-
-func groupLabel(ctx context.Context, prefix, v string) string {
-	if v == "" {
-		return i18n.T(ctx, "manager.none")
-	}
-	if i18n.Has(ctx, prefix+v) {
-		return i18n.T(ctx, prefix+v)
-	}
-	return v
+	return catalogLabel(ctx, "groupportal.status.", status)
 }
 
 // timeLeft is how long until t, for people ("2 d 5 h", "35 min"), or "" when

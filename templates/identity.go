@@ -19,10 +19,7 @@ type LoginForm struct {
 }
 
 // Has reports whether the form has an error for field.
-func (f LoginForm) Has(field string) bool {
-	_, ok := f.Errors[field]
-	return ok
-}
+func (f LoginForm) Has(field string) bool { return hasError(f.Errors, field) }
 
 // Profile is the account page of a logged-in user.
 type Profile struct {
@@ -44,10 +41,7 @@ type PasswordForm struct {
 }
 
 // Has reports whether the form has an error for field.
-func (f PasswordForm) Has(field string) bool {
-	_, ok := f.Errors[field]
-	return ok
-}
+func (f PasswordForm) Has(field string) bool { return hasError(f.Errors, field) }
 
 // SessionRow is one open session of the user.
 type SessionRow struct {
@@ -77,11 +71,7 @@ func isoStamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 func localStamp(ctx context.Context, t time.Time) string { return display.Local(ctx, t) }
 
 func roleName(ctx context.Context, role string) string {
-	key := "portal.role." + role
-	if i18n.Has(ctx, key) {
-		return i18n.T(ctx, key)
-	}
-	return role
+	return translatedOr(ctx, "portal.role."+role, role)
 }
 
 // deviceName reads a session's user agent as a person names their device:

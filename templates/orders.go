@@ -98,22 +98,28 @@ type OrderMenuItem struct {
 	Active    bool
 }
 
-// OrderRow is one order of the list, money formatted.
-type OrderRow struct {
+// BookingRow is what a line's order list shows of every booking, money
+// formatted.
+type BookingRow struct {
 	ID            int64
 	BookingNumber string
-	Type          string
-	PNR           string
-	FlightNumber  string
+	Agency        string // the booking agency, when not the viewer's
 	Route         string
 	DepartAt      time.Time
 	Passengers    string
 	Total         string
 	Status        string
 	Tone          string
-	Disrupted     bool
 	CreatedAt     time.Time
-	Agency        string // the ordering agency, when not the caller's
+}
+
+// OrderRow is one flight order of the list.
+type OrderRow struct {
+	BookingRow
+	Type         string
+	PNR          string
+	FlightNumber string
+	Disrupted    bool
 }
 
 // Href is the order's detail page.
@@ -289,31 +295,35 @@ func orderMsg(ctx context.Context, key string) string {
 	if key == "" {
 		return ""
 	}
-	if i18n.Has(ctx, key) {
-		return i18n.T(ctx, key)
-	}
-	return i18n.T(ctx, "orders.field.invalid")
+	return translatedOr(ctx, key, i18n.T(ctx, "orders.field.invalid"))
 }
 
-// orderLabel translates prefix+value, falling back to value itself.
-func orderLabel(ctx context.Context, prefix, value string) string {
+// catalogLabel translates prefix+value, falling back to value itself: the
+// label of a status, type or kind on the order, train and group pages.
+func catalogLabel(ctx context.Context, prefix, value string) string {
 	if value == "" {
 		return i18n.T(ctx, "manager.none")
 	}
-	if i18n.Has(ctx, prefix+value) {
-		return i18n.T(ctx, prefix+value)
+	return translatedOr(ctx, prefix+value, value)
+}
+
+// translatedOr is the catalog's message for key, or fallback where the
+// catalog has none.
+func translatedOr(ctx context.Context, key, fallback string) string {
+	if i18n.Has(ctx, key) {
+		return i18n.T(ctx, key)
 	}
-	return value
+	return fallback
 }
 
 func orderStatusName(ctx context.Context, s string) string {
-	return orderLabel(ctx, "orders.status.", s)
+	return catalogLabel(ctx, "orders.status.", s)
 }
 
-func orderTypeName(ctx context.Context, t string) string { return orderLabel(ctx, "orders.type.", t) }
+func orderTypeName(ctx context.Context, t string) string { return catalogLabel(ctx, "orders.type.", t) }
 
 func orderReasonName(ctx context.Context, n int) string {
-	return orderLabel(ctx, "orders.reason.", strconv.Itoa(n))
+	return catalogLabel(ctx, "orders.reason.", strconv.Itoa(n))
 }
 
 // toneClass is the badge class of a display tone.
@@ -426,7 +436,7 @@ func originalLabel(ctx context.Context, d OrderDetail) string {
 func requestReason(ctx context.Context, typ string, r *flight.PostSale) string {
 	s := orderReasonName(ctx, r.Reason)
 	if r.SubReason != "" {
-		s += " · " + orderLabel(ctx, "orders.subReason."+strconv.Itoa(r.Reason)+".", r.SubReason)
+		s += " · " + catalogLabel(ctx, "orders.subReason."+strconv.Itoa(r.Reason)+".", r.SubReason)
 	}
 	return s
 }

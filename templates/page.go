@@ -57,6 +57,12 @@ type Page struct {
 	HideCustomerService bool
 }
 
+// WithStyles is p with the page's own stylesheets after the layout's.
+func (p Page) WithStyles(styles ...string) Page {
+	p.Styles = append(p.Styles, styles...)
+	return p
+}
+
 // Account is who is logged in, as the user menu shows it.
 type Account struct {
 	Name     string // nickname, else username
@@ -105,8 +111,12 @@ type CountryProps struct {
 }
 
 // Has reports whether the form has an error for field.
-func (f ApplicationForm) Has(field string) bool {
-	_, ok := f.Errors[field]
+func (f ApplicationForm) Has(field string) bool { return hasError(f.Errors, field) }
+
+// hasError reports whether errs, a form's field → message errors, has one
+// for field.
+func hasError(errs map[string]string, field string) bool {
+	_, ok := errs[field]
 	return ok
 }
 

@@ -50,19 +50,11 @@ type TrainOrderList struct {
 	Pager      Pager
 }
 
-// TrainOrderRow is one order of the list, names in the page's language.
+// TrainOrderRow is one train order of the list, names in the page's
+// language.
 type TrainOrderRow struct {
-	ID            int64
-	BookingNumber string
-	Agency        string // whose booking, when not the viewer's agency's
-	TrainNumber   string
-	Route         string
-	DepartAt      time.Time
-	Passengers    string
-	Total         string
-	Status        string
-	Tone          string
-	CreatedAt     time.Time
+	BookingRow
+	TrainNumber string
 }
 
 // Href is the row's detail page.
@@ -131,25 +123,15 @@ func chinaClock(t time.Time) string {
 	return t.In(china).Format("15:04")
 }
 
-func trainMsg(ctx context.Context, prefix, v string) string {
-	if v == "" {
-		return i18n.T(ctx, "manager.none")
-	}
-	if i18n.Has(ctx, prefix+v) {
-		return i18n.T(ctx, prefix+v)
-	}
-	return v
-}
-
 func trainStatusName(ctx context.Context, s string) string {
-	return trainMsg(ctx, "trainportal.status.", s)
+	return catalogLabel(ctx, "trainportal.status.", s)
 }
 
 func trainTypeName(ctx context.Context, t string) string {
 	if t == "" || t == "O" {
 		t = "ordinary"
 	}
-	return trainMsg(ctx, "trainportal.type.", t)
+	return catalogLabel(ctx, "trainportal.type.", t)
 }
 
 func trainDuration(min int) string {

@@ -1074,9 +1074,9 @@ func TrainOrderDetailPage(p Page, d TrainOrderDetail) templ.Component {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var69 string
-				templ_7745c5c3_Var69, templ_7745c5c3_Err = templ.JoinStringErrs(trainMsg(ctx, "trainportal.class.", d.Order.SeatClass))
+				templ_7745c5c3_Var69, templ_7745c5c3_Err = templ.JoinStringErrs(catalogLabel(ctx, "trainportal.class.", d.Order.SeatClass))
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `train.templ`, Line: 149, Col: 65}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `train.templ`, Line: 149, Col: 69}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var69))
 				if templ_7745c5c3_Err != nil {
@@ -1773,9 +1773,9 @@ func trainPassengers(d TrainOrderDetail) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var113 string
-			templ_7745c5c3_Var113, templ_7745c5c3_Err = templ.JoinStringErrs(trainMsg(ctx, "trainportal.ticketType.", ps.Type))
+			templ_7745c5c3_Var113, templ_7745c5c3_Err = templ.JoinStringErrs(catalogLabel(ctx, "trainportal.ticketType.", ps.Type))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `train.templ`, Line: 226, Col: 119}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `train.templ`, Line: 226, Col: 123}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var113))
 			if templ_7745c5c3_Err != nil {
@@ -1799,9 +1799,9 @@ func trainPassengers(d TrainOrderDetail) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var115 string
-			templ_7745c5c3_Var115, templ_7745c5c3_Err = templ.JoinStringErrs(trainMsg(ctx, "trainportal.document.", ps.DocumentType))
+			templ_7745c5c3_Var115, templ_7745c5c3_Err = templ.JoinStringErrs(catalogLabel(ctx, "trainportal.document.", ps.DocumentType))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `train.templ`, Line: 227, Col: 133}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `train.templ`, Line: 227, Col: 137}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var115))
 			if templ_7745c5c3_Err != nil {
@@ -2212,9 +2212,9 @@ func trainTickets(d TrainOrderDetail) templ.Component {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var144 string
-				templ_7745c5c3_Var144, templ_7745c5c3_Err = templ.JoinStringErrs(trainMsg(ctx, "trainportal.ticketStatus.", t.Status))
+				templ_7745c5c3_Var144, templ_7745c5c3_Err = templ.JoinStringErrs(catalogLabel(ctx, "trainportal.ticketStatus.", t.Status))
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `train.templ`, Line: 266, Col: 122}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `train.templ`, Line: 266, Col: 126}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var144))
 				if templ_7745c5c3_Err != nil {
@@ -2435,9 +2435,9 @@ func trainEvent(e train.Event) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var156 string
-		templ_7745c5c3_Var156, templ_7745c5c3_Err = templ.JoinStringErrs(trainMsg(ctx, "trainportal.event.", e.Action))
+		templ_7745c5c3_Var156, templ_7745c5c3_Err = templ.JoinStringErrs(catalogLabel(ctx, "trainportal.event.", e.Action))
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `train.templ`, Line: 307, Col: 65}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `train.templ`, Line: 307, Col: 69}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var156))
 		if templ_7745c5c3_Err != nil {

@@ -29,18 +29,9 @@ func CardDeletePath(id int64) string { return CardPath(id) + "/delete" }
 // TravellerForm is the add or edit form of a saved traveller (spec §3
 // Passenger), with the field → catalog key errors of pkg/profile.
 type TravellerForm struct {
-	ID               int64
-	Surname          string
-	GivenName        string
-	Type             string
-	Gender           string
-	Birthday         string
-	Nationality      string
+	TravellerRow     // what the list shows of the traveller
 	Phone            string
 	Email            string
-	DocumentType     string
-	DocumentNumber   string
-	DocumentExpiry   string
 	DocumentIssuedAt string
 	Errors           map[string]string
 	ErrorKey         string

@@ -68,19 +68,12 @@ const webhookLogSize = 10
 // rule (ManagesAgencies) has admitted; without the agency service the page
 // answers 500.
 func (s *Server) managerViewer(w http.ResponseWriter, r *http.Request) (viewer, bool) {
-	v := viewerFrom(r.Context())
-	if s.manager == nil {
-		s.ServerError(w, r)
-		return v, false
-	}
-	return v, true
+	return s.lineViewer(w, r, s.manager != nil)
 }
 
 // managerPage is the agency-manager layout with the manager's stylesheet.
 func (s *Server) managerPage(w http.ResponseWriter, r *http.Request, route string) templates.Page {
-	p := s.page(w, r, route)
-	p.Styles = append(p.Styles, "/static/manager.css")
-	return p
+	return s.page(w, r, route).WithStyles("/static/manager.css")
 }
 
 // agencyList is /agency-manager: the managed agencies and the add form.
@@ -238,23 +231,9 @@ func managerList(s string) []string {
 	return out
 }
 
-// agencyID reads the {id} of the path; anything else is a 404.
-func (s *Server) agencyID(w http.ResponseWriter, r *http.Request) (int64, bool) {
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if err != nil || id <= 0 {
-		s.NotFound(w, r)
-		return 0, false
-	}
-	return id, true
-}
-
 // agencyDetail is /agency-manager/agencies/{id}.
 func (s *Server) agencyDetail(w http.ResponseWriter, r *http.Request) {
-	v, ok := s.managerViewer(w, r)
-	if !ok {
-		return
-	}
-	id, ok := s.agencyID(w, r)
+	v, id, ok := s.withID(w, r, s.managerViewer)
 	if !ok {
 		return
 	}
@@ -271,12 +250,7 @@ func (s *Server) agencyDetailAnswer(w http.ResponseWriter, r *http.Request, v vi
 	}
 	d, err := s.manager.Get(ctx, v.Principal, id, keys)
 	if err != nil {
-		if fault.From(err).Code == fault.CodeNotFound {
-			s.NotFound(w, r)
-			return
-		}
-		slog.ErrorContext(ctx, "agency manager: detail", "err", err)
-		s.ServerError(w, r)
+		s.lookupFailed(w, r, "agency manager: detail", err)
 		return
 	}
 	view := state
@@ -363,14 +337,14 @@ func newIdempotencyKey() string {
 	return "web-topup-" + hex.EncodeToString(b)
 }
 
-// agencyAction runs the checks every detail action shares.
-func (s *Server) agencyAction(w http.ResponseWriter, r *http.Request) (viewer, int64, bool) {
-	v, ok := s.managerViewer(w, r)
-	if !ok {
-		return v, 0, false
+// agencyAction is the handler of one of an agency's forms: act runs after
+// the checks every detail action shares, with the caller and the agency's id.
+func (s *Server) agencyAction(act func(w http.ResponseWriter, r *http.Request, v viewer, id int64)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if v, id, ok := s.withID(w, r, s.managerViewer); ok {
+			act(w, r, v, id)
+		}
 	}
-	id, ok := s.agencyID(w, r)
-	return v, id, ok
 }
 
 // actionFailed answers an action's error: field errors and form messages
@@ -386,11 +360,7 @@ func (s *Server) actionFailed(w http.ResponseWriter, r *http.Request, v viewer, 
 	s.agencyDetailAnswer(w, r, v, id, state, overlay)
 }
 
-func (s *Server) agencyProfileSave(w http.ResponseWriter, r *http.Request) {
-	v, id, ok := s.agencyAction(w, r)
-	if !ok {
-		return
-	}
+func (s *Server) agencyProfileSave(w http.ResponseWriter, r *http.Request, v viewer, id int64) {
 	p := profileFrom(r)
 	if _, err := s.manager.Update(r.Context(), v.Principal, id, p); err != nil {
 		s.actionFailed(w, r, v, id, "profile", err, templates.AgencyDetail{}, func(d *agency.Detail) { d.Profile = p })
@@ -403,11 +373,7 @@ func (s *Server) agencyProfileSave(w http.ResponseWriter, r *http.Request) {
 // form changes its own part and keeps the rest.
 var configSections = map[string]bool{"settings": true, "markups": true, "flight": true, "train": true}
 
-func (s *Server) agencyConfigSave(w http.ResponseWriter, r *http.Request) {
-	v, id, ok := s.agencyAction(w, r)
-	if !ok {
-		return
-	}
+func (s *Server) agencyConfigSave(w http.ResponseWriter, r *http.Request, v viewer, id int64) {
 	section := r.PostFormValue("section")
 	if !configSections[section] {
 		s.redirectWithFlash(w, r, templates.AgencyHref(id), templates.Flash{Kind: "error", Key: "error.validation"})
@@ -461,11 +427,7 @@ func (s *Server) agencyConfigSave(w http.ResponseWriter, r *http.Request) {
 	s.redirectWithFlash(w, r, templates.AgencySectionHref(id, section), templates.Flash{Kind: "success", Key: "manager.saved"})
 }
 
-func (s *Server) agencyCreditSave(w http.ResponseWriter, r *http.Request) {
-	v, id, ok := s.agencyAction(w, r)
-	if !ok {
-		return
-	}
+func (s *Server) agencyCreditSave(w http.ResponseWriter, r *http.Request, v viewer, id int64) {
 	form := templates.CreditForm{CreditLimit: strings.TrimSpace(r.PostFormValue("creditLimit")),
 		CreditPeriod: strings.TrimSpace(r.PostFormValue("creditPeriod")), CreditPeriodUnit: r.PostFormValue("creditPeriodUnit")}
 	req := agency.CreditRequest{CreditLimit: form.CreditLimit, CreditPeriodUnit: form.CreditPeriodUnit}
@@ -486,11 +448,7 @@ func (s *Server) agencyCreditSave(w http.ResponseWriter, r *http.Request) {
 
 // agencyFundsAdd credits the agency's wallet. The idempotency key comes
 // from the form, so posting the same form twice credits once.
-func (s *Server) agencyFundsAdd(w http.ResponseWriter, r *http.Request) {
-	v, id, ok := s.agencyAction(w, r)
-	if !ok {
-		return
-	}
+func (s *Server) agencyFundsAdd(w http.ResponseWriter, r *http.Request, v viewer, id int64) {
 	form := templates.TopUpForm{Key: r.PostFormValue("idempotencyKey"), CurrencyReceived: r.PostFormValue("currencyReceived"),
 		AmountReceived: strings.TrimSpace(r.PostFormValue("amountReceived")), ExchangeRate: strings.TrimSpace(r.PostFormValue("exchangeRate")),
 		FeePercent: strings.TrimSpace(r.PostFormValue("feePercent")), Reference: strings.TrimSpace(r.PostFormValue("reference")),
@@ -525,11 +483,7 @@ func (s *Server) agencyFundsAdd(w http.ResponseWriter, r *http.Request) {
 
 // agencyAPIKeyCreate generates a key and shows it on this answer only: it is
 // never stored, so it cannot travel through a redirect.
-func (s *Server) agencyAPIKeyCreate(w http.ResponseWriter, r *http.Request) {
-	v, id, ok := s.agencyAction(w, r)
-	if !ok {
-		return
-	}
+func (s *Server) agencyAPIKeyCreate(w http.ResponseWriter, r *http.Request, v viewer, id int64) {
 	a, err := s.manager.Managed(r.Context(), v.Principal, id)
 	if err != nil {
 		s.actionFailed(w, r, v, id, "apikey", err, templates.AgencyDetail{}, nil)
@@ -556,11 +510,7 @@ func (s *Server) agencyAPIKeyCreate(w http.ResponseWriter, r *http.Request) {
 
 // agencyPasswordReset sets the super admin's password; as in the API only a
 // SuperUser may (the route's rule).
-func (s *Server) agencyPasswordReset(w http.ResponseWriter, r *http.Request) {
-	v, id, ok := s.agencyAction(w, r)
-	if !ok {
-		return
-	}
+func (s *Server) agencyPasswordReset(w http.ResponseWriter, r *http.Request, v viewer, id int64) {
 	if s.keys == nil {
 		s.ServerError(w, r)
 		return
@@ -576,11 +526,7 @@ func (s *Server) agencyPasswordReset(w http.ResponseWriter, r *http.Request) {
 	s.redirectWithFlash(w, r, templates.AgencySectionHref(id, "password"), templates.Flash{Kind: "success", Key: "manager.password.reset"})
 }
 
-func (s *Server) agencyStatusSave(w http.ResponseWriter, r *http.Request) {
-	v, id, ok := s.agencyAction(w, r)
-	if !ok {
-		return
-	}
+func (s *Server) agencyStatusSave(w http.ResponseWriter, r *http.Request, v viewer, id int64) {
 	status := r.PostFormValue("status")
 	if _, err := s.manager.SetStatus(r.Context(), v.Principal, id, status); err != nil {
 		s.actionRefused(w, r, id, "agency manager: status", err)
@@ -595,11 +541,7 @@ func (s *Server) agencyStatusSave(w http.ResponseWriter, r *http.Request) {
 
 // agencyDelete removes the agency after the confirmation box; a refusal
 // (sub-agencies, wallet history, orders) comes back as the reason.
-func (s *Server) agencyDelete(w http.ResponseWriter, r *http.Request) {
-	v, id, ok := s.agencyAction(w, r)
-	if !ok {
-		return
-	}
+func (s *Server) agencyDelete(w http.ResponseWriter, r *http.Request, v viewer, id int64) {
 	if !formChecked(r, "confirm") {
 		s.redirectWithFlash(w, r, templates.AgencySectionHref(id, "delete"), templates.Flash{Kind: "error", Key: "manager.delete.confirmRequired"})
 		return
@@ -613,11 +555,7 @@ func (s *Server) agencyDelete(w http.ResponseWriter, r *http.Request) {
 
 // agencyWebhookRedeliver queues a failed delivery again and goes back to the
 // Notifications section.
-func (s *Server) agencyWebhookRedeliver(w http.ResponseWriter, r *http.Request) {
-	v, id, ok := s.agencyAction(w, r)
-	if !ok {
-		return
-	}
+func (s *Server) agencyWebhookRedeliver(w http.ResponseWriter, r *http.Request, v viewer, id int64) {
 	deliveryID, err := strconv.ParseInt(r.PathValue("delivery"), 10, 64)
 	if err != nil || deliveryID <= 0 || s.webhooks == nil {
 		s.NotFound(w, r)
@@ -637,11 +575,7 @@ func (s *Server) agencyWebhookRedeliver(w http.ResponseWriter, r *http.Request) 
 // agencyWebhookSecret replaces the agency's signing secret and shows the new
 // one on this answer only, as a new API key is: a secret does not travel
 // through a redirect.
-func (s *Server) agencyWebhookSecret(w http.ResponseWriter, r *http.Request) {
-	v, id, ok := s.agencyAction(w, r)
-	if !ok {
-		return
-	}
+func (s *Server) agencyWebhookSecret(w http.ResponseWriter, r *http.Request, v viewer, id int64) {
 	if s.webhooks == nil {
 		s.NotFound(w, r)
 		return

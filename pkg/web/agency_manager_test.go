@@ -13,11 +13,9 @@ import (
 
 	"github.com/voyage/voyage/pkg/agency"
 	"github.com/voyage/voyage/pkg/auth"
-	"github.com/voyage/voyage/pkg/config"
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/ledger"
-	"github.com/voyage/voyage/pkg/siteinfo"
 	"github.com/voyage/voyage/pkg/store"
 	"github.com/voyage/voyage/pkg/store/storetest"
 )
@@ -142,15 +140,9 @@ func managerFixture(t *testing.T, withSite bool) (http.Handler, *fakeManager, *f
 		manager: m, wallets: wl, now: time.Now}
 	if withSite {
 		db := storetest.Open(t, store.SQLite)
-		s.site = siteinfo.New(config.SiteConfig{Name: "Voyage", ShortName: "Voyage", DefaultCurrency: "CNY", DefaultLanguage: "en", Currencies: config.Currencies, Rates: approxRates}, db)
+		s.site = testSite(db, approxRates)
 	}
-	mux := http.NewServeMux()
-	s.Register(mux)
-	cat := i18n.MustLoad()
-	h := s.Guard(mux)
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		h.ServeHTTP(w, r.WithContext(i18n.WithLocalizer(r.Context(), cat, i18n.EN)))
-	}), m, wl
+	return portal(s), m, wl
 }
 
 func send(h http.Handler, token, method, path string, form url.Values) *http.Response {
@@ -162,23 +154,14 @@ func send(h http.Handler, token, method, path string, form url.Values) *http.Res
 	if form != nil {
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	}
-	if token != "" {
-		req.AddCookie(&http.Cookie{Name: SessionCookie, Value: token})
-	}
-	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, req)
-	return rec.Result()
+	return serveAs(h, token, req)
 }
 
 func TestAgencyManagerAccess(t *testing.T) {
 	t.Parallel()
 	h, m, _ := managerFixture(t, true)
 	settings := url.Values{"section": {"settings"}, "settings.settlementCurrency": {"USD"}}
-	tests := []struct {
-		name, token, method, path string
-		form                      url.Values
-		wantFlash                 string
-	}{
+	checkRefusals(t, h, []refusal{
 		{"logged out list", "", "GET", "/agency-manager", nil, "error:router.login"},
 		{"logged out detail", "", "GET", "/agency-manager/agencies/5", nil, "error:router.login"},
 		{"operator list", "demo-operator", "GET", "/agency-manager", nil, "error:router.notRole"},
@@ -188,12 +171,7 @@ func TestAgencyManagerAccess(t *testing.T) {
 		{"blue sky config", "bluesky-super", "POST", "/agency-manager/agencies/5/config", settings, "error:router.notRole"},
 		{"blue sky create", "bluesky-super", "POST", "/agency-manager/agencies", url.Values{"name": {"X"}}, "error:router.notRole"},
 		{"operator wallet", "demo-operator", "GET", "/bills/wallet", nil, "error:router.notRole"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			checkRefused(t, tt.method, send(h, tt.token, tt.method, tt.path, tt.form), tt.wantFlash)
-		})
-	}
+	})
 	if len(m.configs) != 0 || len(m.creates) != 0 {
 		t.Fatalf("refused users reached the service: %d configs, %d creates", len(m.configs), len(m.creates))
 	}

@@ -9,10 +9,7 @@ import (
 	"time"
 
 	"github.com/voyage/voyage/pkg/auth"
-	"github.com/voyage/voyage/pkg/config"
 	"github.com/voyage/voyage/pkg/fault"
-	"github.com/voyage/voyage/pkg/i18n"
-	"github.com/voyage/voyage/pkg/siteinfo"
 	"github.com/voyage/voyage/pkg/store"
 	"github.com/voyage/voyage/pkg/store/storetest"
 	"github.com/voyage/voyage/pkg/webhook"
@@ -78,14 +75,8 @@ func webhookFixture(t *testing.T) (http.Handler, *fakeWebhooks) {
 	db := storetest.Open(t, store.SQLite)
 	s := &Server{identity: managerIdentity{id}, agencies: fakeAgencies{1: {ID: 1, Name: "Demo Travel", SettlementCurrency: "CNY", AllowedHostsJSON: `[]`}},
 		manager: &fakeManager{detail: managerDetail()}, webhooks: hooks, now: time.Now,
-		site: siteinfo.New(config.SiteConfig{Name: "Voyage", ShortName: "Voyage", DefaultCurrency: "CNY", DefaultLanguage: "en", Currencies: config.Currencies}, db)}
-	mux := http.NewServeMux()
-	s.Register(mux)
-	cat := i18n.MustLoad()
-	h := s.Guard(mux)
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		h.ServeHTTP(w, r.WithContext(i18n.WithLocalizer(r.Context(), cat, i18n.EN)))
-	}), hooks
+		site: testSite(db, nil)}
+	return portal(s), hooks
 }
 
 func TestAgencyPageListsWebhooks(t *testing.T) {

@@ -10,10 +10,7 @@ import (
 	"time"
 
 	"github.com/voyage/voyage/pkg/auth"
-	"github.com/voyage/voyage/pkg/config"
-	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/ledger"
-	"github.com/voyage/voyage/pkg/siteinfo"
 	"github.com/voyage/voyage/pkg/store"
 	"github.com/voyage/voyage/pkg/store/storetest"
 )
@@ -31,15 +28,11 @@ func getAs(t *testing.T, h http.Handler, token, path, currency string) string {
 	if currency != "" {
 		req.AddCookie(&http.Cookie{Name: CurrencyCookie, Value: currency})
 	}
-	if token != "" {
-		req.AddCookie(&http.Cookie{Name: SessionCookie, Value: token})
+	res := serveAs(h, token, req)
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("GET %s as %s: %d", path, token, res.StatusCode)
 	}
-	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, req)
-	if rec.Code != http.StatusOK {
-		t.Fatalf("GET %s as %s: %d", path, token, rec.Code)
-	}
-	return rec.Body.String()
+	return billBody(t, res)
 }
 
 // approxAfter matches amount followed by its approximate figure want, the
@@ -73,15 +66,8 @@ func walletFixture(t *testing.T) http.Handler {
 	id := &fakeIdentity{sessions: map[string]auth.Principal{"demo-super": principal(1, fin)}}
 	s := &Server{identity: managerIdentity{id}, agencies: fakeAgencies{1: {ID: 1, Name: "Demo Travel", SettlementCurrency: "CNY", AllowedHostsJSON: `[]`}},
 		wallets: entryWallets{}, now: time.Now}
-	s.site = siteinfo.New(config.SiteConfig{Name: "Voyage", ShortName: "Voyage", DefaultCurrency: "CNY", DefaultLanguage: "en", Currencies: config.Currencies, Rates: approxRates},
-		storetest.Open(t, store.SQLite))
-	mux := http.NewServeMux()
-	s.Register(mux)
-	cat := i18n.MustLoad()
-	h := s.Guard(mux)
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		h.ServeHTTP(w, r.WithContext(i18n.WithLocalizer(r.Context(), cat, i18n.EN)))
-	})
+	s.site = testSite(storetest.Open(t, store.SQLite), approxRates)
+	return portal(s)
 }
 
 // TestApproxAmounts: with US dollars chosen in the footer, every page that

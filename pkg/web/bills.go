@@ -40,23 +40,13 @@ const (
 // financeViewer is the caller of a bills page, whom the route's rule
 // (Finance) has admitted; without the ledger the page answers 500.
 func (s *Server) financeViewer(w http.ResponseWriter, r *http.Request) (viewer, bool) {
-	v := viewerFrom(r.Context())
-	if s.bills == nil {
-		s.ServerError(w, r)
-		return v, false
-	}
-	return v, true
+	return s.lineViewer(w, r, s.bills != nil)
 }
 
-// billViewer is the caller of a sub-agency's bill, whom the route's rule
-// (AgencyBills) has admitted.
+// billViewer is the caller of a sub-agency's bills, whom the route's rule
+// (AgencyBills, ManagesAgencies) has admitted.
 func (s *Server) billViewer(w http.ResponseWriter, r *http.Request) (viewer, bool) {
-	v := viewerFrom(r.Context())
-	if s.manager == nil || s.bills == nil {
-		s.ServerError(w, r)
-		return v, false
-	}
-	return v, true
+	return s.lineViewer(w, r, s.manager != nil && s.bills != nil)
 }
 
 // ownAgency is the caller's agency: the one the guard loaded, else a fresh
@@ -69,6 +59,17 @@ func (s *Server) ownAgency(ctx context.Context, v viewer) (agency.Agency, error)
 		return agency.Agency{}, fmt.Errorf("web: no agency store for agency %d", v.Principal.AgencyID)
 	}
 	return s.agencies.Get(ctx, v.Principal.AgencyID)
+}
+
+// callerAgency is the caller's agency (ownAgency); false once the answer
+// is written.
+func (s *Server) callerAgency(w http.ResponseWriter, r *http.Request, v viewer) (agency.Agency, bool) {
+	a, err := s.ownAgency(r.Context(), v)
+	if err != nil {
+		slog.ErrorContext(r.Context(), "bills: agency", "err", err)
+		s.ServerError(w, r)
+	}
+	return a, err == nil
 }
 
 // walletCurrency is the currency of a's wallet, as on the wallet page.
@@ -89,9 +90,7 @@ func pageNumber(r *http.Request) int {
 }
 
 func (s *Server) billPage(w http.ResponseWriter, r *http.Request, route string) templates.Page {
-	p := s.page(w, r, route)
-	p.Styles = append(p.Styles, "/static/manager.css", "/static/bills.css")
-	return p
+	return s.page(w, r, route).WithStyles("/static/manager.css", "/static/bills.css")
 }
 
 // billTransactions is /bills/transactions: the payments received into the
@@ -102,10 +101,8 @@ func (s *Server) billTransactions(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx := r.Context()
-	a, err := s.ownAgency(ctx, v)
-	if err != nil {
-		slog.ErrorContext(ctx, "bills: agency", "err", err)
-		s.ServerError(w, r)
+	a, ok := s.callerAgency(w, r, v)
+	if !ok {
 		return
 	}
 	currency := walletCurrency(a, v.Principal.Subject)
@@ -159,10 +156,8 @@ func (s *Server) statementFormFor(f templates.StatementForm, a agency.Agency) te
 func (s *Server) billStatementsAnswer(w http.ResponseWriter, r *http.Request, form templates.StatementForm, status int) {
 	ctx := r.Context()
 	v := viewerFrom(ctx)
-	a, err := s.ownAgency(ctx, v)
-	if err != nil {
-		slog.ErrorContext(ctx, "bills: agency", "err", err)
-		s.ServerError(w, r)
+	a, ok := s.callerAgency(w, r, v)
+	if !ok {
 		return
 	}
 	page := pageNumber(r)
@@ -199,10 +194,8 @@ func (s *Server) billStatementCreate(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx := r.Context()
 	form := statementFormFrom(r)
-	a, err := s.ownAgency(ctx, v)
-	if err != nil {
-		slog.ErrorContext(ctx, "bills: agency", "err", err)
-		s.ServerError(w, r)
+	a, ok := s.callerAgency(w, r, v)
+	if !ok {
 		return
 	}
 	// The statement is the agency's: its days are on the agency's clock,
@@ -221,31 +214,27 @@ func (s *Server) billStatementCreate(w http.ResponseWriter, r *http.Request) {
 func (s *Server) statementOf(w http.ResponseWriter, r *http.Request, agencyID, id int64) (ledger.StatementInfo, ledger.Statement, bool) {
 	info, st, err := s.bills.StatementOf(r.Context(), agencyID, id)
 	if err != nil {
-		if fault.From(err).Code == fault.CodeNotFound {
-			s.NotFound(w, r)
-		} else {
-			slog.ErrorContext(r.Context(), "bills: statement", "id", id, "err", err)
-			s.ServerError(w, r)
-		}
+		s.lookupFailed(w, r, "bills: statement", err, "id", id)
 		return info, st, false
 	}
 	return info, st, true
 }
 
+// ownStatement runs the checks of a statement of the caller's own: the
+// permission, the statement's id and the caller's agency.
+func (s *Server) ownStatement(w http.ResponseWriter, r *http.Request) (viewer, agency.Agency, int64, bool) {
+	v, id, ok := s.withID(w, r, s.financeViewer)
+	if !ok {
+		return v, agency.Agency{}, 0, false
+	}
+	a, ok := s.callerAgency(w, r, v)
+	return v, a, id, ok
+}
+
 // billStatement is /bills/statements/{id}: one of the caller's statements.
 func (s *Server) billStatement(w http.ResponseWriter, r *http.Request) {
-	v, ok := s.financeViewer(w, r)
+	v, a, id, ok := s.ownStatement(w, r)
 	if !ok {
-		return
-	}
-	id, ok := s.agencyID(w, r)
-	if !ok {
-		return
-	}
-	a, err := s.ownAgency(r.Context(), v)
-	if err != nil {
-		slog.ErrorContext(r.Context(), "bills: agency", "err", err)
-		s.ServerError(w, r)
 		return
 	}
 	info, st, ok := s.statementOf(w, r, v.Principal.AgencyID, id)
@@ -284,21 +273,9 @@ func statementView(a agency.Agency, info ledger.StatementInfo, st ledger.Stateme
 // billStatementExport downloads one of the caller's statements, the same
 // document as the API's export.
 func (s *Server) billStatementExport(w http.ResponseWriter, r *http.Request) {
-	v, ok := s.financeViewer(w, r)
-	if !ok {
-		return
+	if _, a, id, ok := s.ownStatement(w, r); ok {
+		s.exportStatement(w, r, a, id)
 	}
-	id, ok := s.agencyID(w, r)
-	if !ok {
-		return
-	}
-	a, err := s.ownAgency(r.Context(), v)
-	if err != nil {
-		slog.ErrorContext(r.Context(), "bills: agency", "err", err)
-		s.ServerError(w, r)
-		return
-	}
-	s.exportStatement(w, r, a, id)
 }
 
 // exportStatement writes statement id of agency a as CSV, XLSX or PDF in
@@ -357,12 +334,7 @@ func subAgencyParam(v string) (int64, bool) {
 func (s *Server) managed(w http.ResponseWriter, r *http.Request, v viewer, id int64) (agency.Agency, bool) {
 	a, err := s.manager.Managed(r.Context(), v.Principal, id)
 	if err != nil {
-		if fault.From(err).Code == fault.CodeNotFound {
-			s.NotFound(w, r)
-		} else {
-			slog.ErrorContext(r.Context(), "bills: managed agency", "agency", id, "err", err)
-			s.ServerError(w, r)
-		}
+		s.lookupFailed(w, r, "bills: managed agency", err, "agency", id)
 		return a, false
 	}
 	return a, true
@@ -371,12 +343,8 @@ func (s *Server) managed(w http.ResponseWriter, r *http.Request, v viewer, id in
 // subStatements is /agency-manager/statements: choose a managed agency, see
 // and create its statements.
 func (s *Server) subStatements(w http.ResponseWriter, r *http.Request) {
-	v, ok := s.managerViewer(w, r)
+	v, ok := s.billViewer(w, r)
 	if !ok {
-		return
-	}
-	if s.bills == nil {
-		s.ServerError(w, r)
 		return
 	}
 	id, ok := subAgencyParam(r.URL.Query().Get("agency"))
@@ -422,12 +390,8 @@ func (s *Server) subStatementsAnswer(w http.ResponseWriter, r *http.Request, v v
 // subStatementCreate creates a managed agency's statement and goes back to
 // its list.
 func (s *Server) subStatementCreate(w http.ResponseWriter, r *http.Request) {
-	v, ok := s.managerViewer(w, r)
+	v, ok := s.billViewer(w, r)
 	if !ok {
-		return
-	}
-	if s.bills == nil {
-		s.ServerError(w, r)
 		return
 	}
 	id, ok := subAgencyParam(r.PostFormValue("agency"))
@@ -455,11 +419,7 @@ func (s *Server) subStatementCreate(w http.ResponseWriter, r *http.Request) {
 // subBillAgency runs the bill detail's checks: the permission, a managed
 // agency from ?agency= and the statement's id.
 func (s *Server) subBillAgency(w http.ResponseWriter, r *http.Request) (agency.Agency, int64, bool) {
-	v, ok := s.billViewer(w, r)
-	if !ok {
-		return agency.Agency{}, 0, false
-	}
-	id, ok := s.agencyID(w, r)
+	v, id, ok := s.withID(w, r, s.billViewer)
 	if !ok {
 		return agency.Agency{}, 0, false
 	}

@@ -10,12 +10,9 @@ import (
 	"time"
 
 	"github.com/voyage/voyage/pkg/auth"
-	"github.com/voyage/voyage/pkg/config"
 	"github.com/voyage/voyage/pkg/display"
 	"github.com/voyage/voyage/pkg/fault"
-	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/ledger"
-	"github.com/voyage/voyage/pkg/siteinfo"
 	"github.com/voyage/voyage/pkg/store"
 	"github.com/voyage/voyage/pkg/store/storetest"
 )
@@ -90,14 +87,8 @@ func billsFixture(t *testing.T) (http.Handler, *fakeBills) {
 	s := &Server{identity: managerIdentity{id}, agencies: fakeAgencies{1: {ID: 1, Name: "Demo Travel", Code: "DT000001", SettlementCurrency: "CNY", AllowedHostsJSON: `[]`}},
 		manager: &fakeManager{detail: managerDetail()}, bills: b, now: time.Now}
 	db := storetest.Open(t, store.SQLite)
-	s.site = siteinfo.New(config.SiteConfig{Name: "Voyage", ShortName: "Voyage", DefaultCurrency: "CNY", DefaultLanguage: "en", Currencies: config.Currencies, Rates: approxRates}, db)
-	mux := http.NewServeMux()
-	s.Register(mux)
-	cat := i18n.MustLoad()
-	h := s.Guard(mux)
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		h.ServeHTTP(w, r.WithContext(i18n.WithLocalizer(r.Context(), cat, i18n.EN)))
-	}), b
+	s.site = testSite(db, approxRates)
+	return portal(s), b
 }
 
 func billBody(t *testing.T, res *http.Response) string {
@@ -113,11 +104,7 @@ func TestBillPagesAccess(t *testing.T) {
 	t.Parallel()
 	h, b := billsFixture(t)
 	period := url.Values{"from": {"2026-01-01"}, "to": {"2026-01-31"}}
-	tests := []struct {
-		name, token, method, path string
-		form                      url.Values
-		wantFlash                 string
-	}{
+	checkRefusals(t, h, []refusal{
 		{"logged out transactions", "", "GET", "/bills/transactions", nil, "error:router.login"},
 		{"logged out statement", "", "GET", "/bills/statements/3", nil, "error:router.login"},
 		{"operator transactions", "demo-operator", "GET", "/bills/transactions", nil, "error:router.notRole"},
@@ -130,12 +117,7 @@ func TestBillPagesAccess(t *testing.T) {
 		{"operator bill", "demo-operator", "GET", "/agency-manager/bills/8?agency=5", nil, "error:router.notRole"},
 		{"no permission bill", "no-bills", "GET", "/agency-manager/bills/8?agency=5", nil, "error:router.notRole"},
 		{"no permission bill export", "no-bills", "GET", "/agency-manager/bills/8/export?agency=5&format=csv", nil, "error:router.notRole"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			checkRefused(t, tt.method, send(h, tt.token, tt.method, tt.path, tt.form), tt.wantFlash)
-		})
-	}
+	})
 	if len(b.created) != 0 {
 		t.Fatalf("refused users created %d statements", len(b.created))
 	}

@@ -50,9 +50,10 @@ func (w *whoseNames) Of(ctx context.Context, agencyID int64) string {
 	return w.s.agencyName(ctx, w.names, agencyID)
 }
 
-// lineViewer is the caller of a line's page, whom the route's rule (the
-// line's MayBook or MaySee) has admitted; without the line's service
-// (ready false: a server built without it) the page answers 500.
+// lineViewer is the caller of a line's page (or the bills', the agency
+// manager's), whom the route's rule (the line's MayBook or MaySee) has
+// admitted; without the services the page needs (ready false: a server
+// built without them) it answers 500.
 func (s *Server) lineViewer(w http.ResponseWriter, r *http.Request, ready bool) (viewer, bool) {
 	v := viewerFrom(r.Context())
 	if !ready {

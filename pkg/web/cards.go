@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/voyage/voyage/pkg/auth"
-	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/profile"
 	"github.com/voyage/voyage/templates"
 )
@@ -29,31 +28,12 @@ func cardInput(f templates.CardForm) profile.CardInput {
 	return in
 }
 
-// cardsPage is GET /profile/cards; ?edit=<id> opens a card's edit form.
-func (s *Server) cardsPage(w http.ResponseWriter, r *http.Request) {
-	v, ok := s.travellersViewer(w, r)
-	if !ok {
-		return
+func cardForm(c profile.Card) templates.CardForm {
+	f := templates.CardForm{ID: c.ID, Airline: c.Airline, Number: c.Number, HolderName: c.HolderName}
+	if c.PassengerID != nil {
+		f.PassengerID = *c.PassengerID
 	}
-	view := templates.CardsView{}
-	if raw := r.URL.Query().Get("edit"); raw != "" {
-		id, err := strconv.ParseInt(raw, 10, 64)
-		if err != nil {
-			s.NotFound(w, r)
-			return
-		}
-		c, err := s.travellers.Card(r.Context(), v.Principal, id)
-		if err != nil {
-			s.travellerFault(w, r, templates.CardsPath, err, "cards: load to edit")
-			return
-		}
-		f := templates.CardForm{ID: c.ID, Airline: c.Airline, Number: c.Number, HolderName: c.HolderName}
-		if c.PassengerID != nil {
-			f.PassengerID = *c.PassengerID
-		}
-		view.Edit = &f
-	}
-	s.cardsAnswer(w, r, v, view)
+	return f
 }
 
 func (s *Server) cardsAnswer(w http.ResponseWriter, r *http.Request, v viewer, view templates.CardsView) {
@@ -85,8 +65,7 @@ func (s *Server) cardsAnswer(w http.ResponseWriter, r *http.Request, v viewer, v
 		view.Rows = append(view.Rows, row)
 	}
 	view.Travellers = names
-	pg := s.page(w, r, "profile-cards")
-	pg.Styles = append(pg.Styles, travellersCSS)
+	pg := s.page(w, r, "profile-cards").WithStyles(travellersCSS)
 	render(w, r, http.StatusOK, templates.CardsPage(pg, view))
 }
 
@@ -104,62 +83,17 @@ func (s *Server) travellerNames(ctx context.Context, p auth.Principal) ([]templa
 	return out, nil
 }
 
-// cardCreate takes the add-card form.
-func (s *Server) cardCreate(w http.ResponseWriter, r *http.Request) {
-	v, ok := s.travellersViewer(w, r)
-	if !ok {
-		return
+// cards are the member cards' page, GET /profile/cards, and its add, edit
+// and delete forms.
+func (s *Server) cards() ownList[templates.CardForm, profile.CardInput, profile.Card] {
+	return ownList[templates.CardForm, profile.CardInput, profile.Card]{s: s, path: templates.CardsPath, name: "cards",
+		flash: "travellers.card.flash.", parse: cardFromForm, input: cardInput, form: cardForm,
+		load: Travellers.Card, create: Travellers.CreateCard, update: Travellers.UpdateCard, remove: Travellers.DeleteCard,
+		answer: func(w http.ResponseWriter, r *http.Request, v viewer, create templates.CardForm, edit *templates.CardForm) {
+			s.cardsAnswer(w, r, v, templates.CardsView{Create: create, Edit: edit})
+		},
+		failed: func(f *templates.CardForm, id int64, errs map[string]string, key string) {
+			f.ID, f.Errors, f.ErrorKey = id, errs, key
+		},
 	}
-	form := cardFromForm(r)
-	_, err := s.travellers.CreateCard(r.Context(), v.Principal, cardInput(form), s.meta(r))
-	if err == nil {
-		s.redirectWithFlash(w, r, templates.CardsPath, templates.Flash{Kind: "success", Key: "travellers.card.flash.created"})
-		return
-	}
-	form.Errors, form.ErrorKey = formErrors(r.Context(), "cards: create", err)
-	s.cardsAnswer(w, r, v, templates.CardsView{Create: form})
-}
-
-// cardUpdate takes a card's edit form.
-func (s *Server) cardUpdate(w http.ResponseWriter, r *http.Request) {
-	v, ok := s.travellersViewer(w, r)
-	if !ok {
-		return
-	}
-	id, ok := pathID(r)
-	if !ok {
-		s.NotFound(w, r)
-		return
-	}
-	form := cardFromForm(r)
-	form.ID = id
-	_, err := s.travellers.UpdateCard(r.Context(), v.Principal, id, cardInput(form), s.meta(r))
-	if err == nil {
-		s.redirectWithFlash(w, r, templates.CardsPath, templates.Flash{Kind: "success", Key: "travellers.card.flash.saved"})
-		return
-	}
-	if fe := fault.From(err); len(fe.Fields) == 0 {
-		s.travellerFault(w, r, templates.CardsPath, err, "cards: update")
-		return
-	}
-	form.Errors, form.ErrorKey = formErrors(r.Context(), "cards: update", err)
-	s.cardsAnswer(w, r, v, templates.CardsView{Edit: &form})
-}
-
-// cardDelete removes a card, from the list's confirmation.
-func (s *Server) cardDelete(w http.ResponseWriter, r *http.Request) {
-	v, ok := s.travellersViewer(w, r)
-	if !ok {
-		return
-	}
-	id, ok := pathID(r)
-	if !ok {
-		s.NotFound(w, r)
-		return
-	}
-	if err := s.travellers.DeleteCard(r.Context(), v.Principal, id, s.meta(r)); err != nil {
-		s.travellerFault(w, r, templates.CardsPath, err, "cards: delete")
-		return
-	}
-	s.redirectWithFlash(w, r, templates.CardsPath, templates.Flash{Kind: "success", Key: "travellers.card.flash.deleted"})
 }

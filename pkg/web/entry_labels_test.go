@@ -12,11 +12,9 @@ import (
 
 	"github.com/voyage/voyage/pkg/agency"
 	"github.com/voyage/voyage/pkg/auth"
-	"github.com/voyage/voyage/pkg/config"
 	"github.com/voyage/voyage/pkg/group"
 	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/ledger"
-	"github.com/voyage/voyage/pkg/siteinfo"
 	"github.com/voyage/voyage/pkg/store"
 	"github.com/voyage/voyage/pkg/store/storetest"
 )
@@ -65,7 +63,7 @@ func TestWalletGroupPaymentInReadersLanguage(t *testing.T) {
 	finance := auth.Subject{Roles: []string{auth.RoleSuperUser}, ProxyLevel: 1, Common: auth.CommonConfig{IsShowBill: true, SettlementCurrency: "CNY"}}
 	id := &fakeIdentity{sessions: map[string]auth.Principal{"fin": {UserID: 5, Username: "fin", AgencyID: 2, SessionID: 50, Subject: finance}}}
 	s := &Server{identity: managerIdentity{id}, agencies: agencies, wallets: led, groupEntries: group.New(group.Options{DB: db}), now: time.Now}
-	s.site = siteinfo.New(config.SiteConfig{Name: "Voyage", ShortName: "Voyage", DefaultCurrency: "CNY", DefaultLanguage: "en", Currencies: config.Currencies}, db)
+	s.site = testSite(db, nil)
 	mux := http.NewServeMux()
 	s.Register(mux)
 	cat := i18n.MustLoad()

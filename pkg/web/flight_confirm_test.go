@@ -1,48 +1,24 @@
 package web
 
 import (
-	"encoding/json"
-	"html"
 	"net/http"
-	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/voyage/voyage/templates"
 )
 
-var confirmProps = regexp.MustCompile(`data-island="FlightConfirm" data-props="([^"]*)"`)
-
 // confirmPropsOf reads the FlightConfirm island's props out of the page.
 func confirmPropsOf(t *testing.T, page string) templates.FlightConfirmProps {
 	t.Helper()
-	m := confirmProps.FindStringSubmatch(page)
-	if m == nil {
-		t.Fatalf("no FlightConfirm island in\n%s", page)
-	}
-	var p templates.FlightConfirmProps
-	if err := json.Unmarshal([]byte(html.UnescapeString(m[1])), &p); err != nil {
-		t.Fatalf("props %s: %v", m[1], err)
-	}
-	return p
+	return islandProps[templates.FlightConfirmProps](t, page, "FlightConfirm")
 }
 
 func TestFlightConfirmPage(t *testing.T) {
 	t.Parallel()
 	h := flightFixture(t)
-	res := send(h, "operator", "GET", "/flight/booking/confirm?solutionId=s1abc_d2ef", nil)
-	page := billBody(t, res)
-	if res.StatusCode != http.StatusOK {
-		t.Fatalf("status %d", res.StatusCode)
-	}
-	for _, want := range []string{"<h1>Confirm booking</h1>", "Booking confirmation needs JavaScript", `href="/flight/orders"`} {
-		if !strings.Contains(page, want) {
-			t.Errorf("page lacks %q", want)
-		}
-	}
-	if strings.Contains(page, "style=") {
-		t.Error("inline style in the page: the CSP forbids it")
-	}
+	page := islandPage(t, send(h, "operator", "GET", "/flight/booking/confirm?solutionId=s1abc_d2ef", nil),
+		"<h1>Confirm booking</h1>", "Booking confirmation needs JavaScript", `href="/flight/orders"`)
 	got := confirmPropsOf(t, page)
 	want := templates.FlightConfirmProps{Lang: "en", SolutionID: "s1abc_d2ef", Currency: "USD", Today: "2026-04-01", SessionKey: "30"}
 	if got != want {
@@ -50,7 +26,7 @@ func TestFlightConfirmPage(t *testing.T) {
 	}
 
 	// Another agency's operator: its currency and the session's key.
-	res = send(h, "hidden", "GET", "/flight/booking/confirm?solutionId=x_y", nil)
+	res := send(h, "hidden", "GET", "/flight/booking/confirm?solutionId=x_y", nil)
 	if p := confirmPropsOf(t, billBody(t, res)); p.Currency != "CNY" || p.SessionKey != "40" || p.Today != "2026-03-31" {
 		t.Fatalf("second agency: props %+v", p)
 	}
@@ -79,15 +55,6 @@ func TestFlightConfirmWithoutSolution(t *testing.T) {
 				t.Errorf("%s: page lacks %q", path, want)
 			}
 		}
-	}
-}
-
-func TestFlightConfirmAccess(t *testing.T) {
-	t.Parallel()
-	h := flightFixture(t)
-	for token, flash := range map[string]string{"": "error:router.login", "finance": "error:router.notRole"} {
-		res := send(h, token, "GET", "/flight/booking/confirm?solutionId=s_1", nil)
-		checkRefused(t, "GET", res, flash)
 	}
 }
 

@@ -10,9 +10,6 @@ import (
 	"time"
 
 	"github.com/voyage/voyage/pkg/auth"
-	"github.com/voyage/voyage/pkg/config"
-	"github.com/voyage/voyage/pkg/i18n"
-	"github.com/voyage/voyage/pkg/siteinfo"
 	"github.com/voyage/voyage/pkg/store"
 	"github.com/voyage/voyage/pkg/store/storetest"
 	"github.com/voyage/voyage/templates"
@@ -36,41 +33,39 @@ func flightFixture(t *testing.T) http.Handler {
 		2: {ID: 2, Name: "Quiet Travel", SettlementCurrency: "CNY", HidePNRBooking: true, AllowedHostsJSON: `[]`, TimeZone: "America/Los_Angeles"},
 	}, now: func() time.Time { return time.Date(2026, 3, 31, 21, 0, 0, 0, time.UTC) }}
 	db := storetest.Open(t, store.SQLite)
-	s.site = siteinfo.New(config.SiteConfig{Name: "Voyage", ShortName: "Voyage", DefaultCurrency: "CNY", DefaultLanguage: "en", Currencies: config.Currencies}, db)
-	mux := http.NewServeMux()
-	s.Register(mux)
-	cat := i18n.MustLoad()
-	h := s.Guard(mux)
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		h.ServeHTTP(w, r.WithContext(i18n.WithLocalizer(r.Context(), cat, i18n.EN)))
-	})
+	s.site = testSite(db, nil)
+	return portal(s)
 }
 
-var islandProps = regexp.MustCompile(`data-island="FlightSearch" data-props="([^"]*)"`)
-
-// flightProps reads the island's props out of the page.
-func flightProps(t *testing.T, page string) templates.FlightSearchProps {
+// islandProps reads the props of the page's island name.
+func islandProps[P any](t *testing.T, page, name string) P {
 	t.Helper()
-	m := islandProps.FindStringSubmatch(page)
+	m := regexp.MustCompile(`data-island="` + name + `" data-props="([^"]*)"`).FindStringSubmatch(page)
 	if m == nil {
-		t.Fatalf("no FlightSearch island in\n%s", page)
+		t.Fatalf("no %s island in\n%s", name, page)
 	}
-	var p templates.FlightSearchProps
+	var p P
 	if err := json.Unmarshal([]byte(html.UnescapeString(m[1])), &p); err != nil {
 		t.Fatalf("props %s: %v", m[1], err)
 	}
 	return p
 }
 
-func TestFlightBookingPage(t *testing.T) {
-	t.Parallel()
-	h := flightFixture(t)
-	res := send(h, "operator", "GET", "/flight/booking", nil)
+// flightProps reads the FlightSearch island's props out of the page.
+func flightProps(t *testing.T, page string) templates.FlightSearchProps {
+	t.Helper()
+	return islandProps[templates.FlightSearchProps](t, page, "FlightSearch")
+}
+
+// islandPage is the body of res, a page of an island: 200, every one of
+// wants on it and no inline style (the CSP forbids it).
+func islandPage(t *testing.T, res *http.Response, wants ...string) string {
+	t.Helper()
 	page := billBody(t, res)
 	if res.StatusCode != http.StatusOK {
 		t.Fatalf("status %d", res.StatusCode)
 	}
-	for _, want := range []string{"<h1>Flights</h1>", "Flight search needs JavaScript", `href="/flight/orders"`, "Go to my flight orders"} {
+	for _, want := range wants {
 		if !strings.Contains(page, want) {
 			t.Errorf("page lacks %q", want)
 		}
@@ -78,6 +73,14 @@ func TestFlightBookingPage(t *testing.T) {
 	if strings.Contains(page, "style=") {
 		t.Error("inline style in the page: the CSP forbids it")
 	}
+	return page
+}
+
+func TestFlightBookingPage(t *testing.T) {
+	t.Parallel()
+	h := flightFixture(t)
+	page := islandPage(t, send(h, "operator", "GET", "/flight/booking", nil),
+		"<h1>Flights</h1>", "Flight search needs JavaScript", `href="/flight/orders"`, "Go to my flight orders")
 	got := flightProps(t, page)
 	// Today is the agency's: in China it is already 1 April.
 	want := templates.FlightSearchProps{Lang: "en", HidePNR: false, Currency: "USD", Today: "2026-04-01", Tomorrow: "2026-04-02", SessionKey: "30"}
@@ -85,18 +88,22 @@ func TestFlightBookingPage(t *testing.T) {
 		t.Fatalf("props %+v, want %+v", got, want)
 	}
 
-	res = send(h, "hidden", "GET", "/flight/booking", nil)
+	res := send(h, "hidden", "GET", "/flight/booking", nil)
 	if p := flightProps(t, billBody(t, res)); !p.HidePNR || p.Currency != "CNY" || p.Today != "2026-03-31" || p.Tomorrow != "2026-04-01" {
 		t.Fatalf("agency hiding PNR booking, in Los Angeles: props %+v", p)
 	}
 }
 
+// The search and the confirm page are an operator's: a visitor must log
+// in, finance may not.
 func TestFlightBookingAccess(t *testing.T) {
 	t.Parallel()
 	h := flightFixture(t)
-	for token, flash := range map[string]string{"": "error:router.login", "finance": "error:router.notRole"} {
-		res := send(h, token, "GET", "/flight/booking", nil)
-		checkRefused(t, "GET", res, flash)
+	for _, path := range []string{"/flight/booking", "/flight/booking/confirm?solutionId=s_1"} {
+		for token, flash := range map[string]string{"": "error:router.login", "finance": "error:router.notRole"} {
+			res := send(h, token, "GET", path, nil)
+			checkRefused(t, "GET", res, flash)
+		}
 	}
 }
 

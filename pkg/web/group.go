@@ -47,9 +47,7 @@ func (s *Server) groupsViewer(w http.ResponseWriter, r *http.Request) (viewer, b
 
 // groupPage is the order layout with the group styles.
 func (s *Server) groupPage(w http.ResponseWriter, r *http.Request, route string) templates.Page {
-	p := s.ordersPage(w, r, route)
-	p.Styles = append(p.Styles, "/static/group.css")
-	return p
+	return s.ordersPage(w, r, route).WithStyles("/static/group.css")
 }
 
 // groupBooking is /flight/group/booking: the request island, with the
@@ -191,11 +189,7 @@ func groupRow(o group.View) templates.GroupRow {
 
 // groupDetail is /flight/group/order/{id}.
 func (s *Server) groupDetail(w http.ResponseWriter, r *http.Request) {
-	v, ok := s.groupsViewer(w, r)
-	if !ok {
-		return
-	}
-	id, ok := s.orderID(w, r)
+	v, id, ok := s.withID(w, r, s.groupsViewer)
 	if !ok {
 		return
 	}
@@ -213,7 +207,7 @@ func (s *Server) groupDetailAnswer(w http.ResponseWriter, r *http.Request, v vie
 	ctx := r.Context()
 	o, err := s.groups.Get(ctx, v.Principal, id)
 	if err != nil {
-		s.orderFailed(w, r, "groups: detail", err)
+		s.lookupFailed(w, r, "groups: detail", err)
 		return
 	}
 	d := groupDetailView(ctx, o, s.now())

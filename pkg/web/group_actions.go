@@ -59,11 +59,7 @@ var groupDone = map[string]string{
 // and the quote, which come back with their errors, in their own functions.
 func (s *Server) groupAction(action string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		v, ok := s.groupsViewer(w, r)
-		if !ok {
-			return
-		}
-		id, ok := s.orderID(w, r)
+		v, id, ok := s.withID(w, r, s.groupsViewer)
 		if !ok {
 			return
 		}

@@ -16,11 +16,7 @@ const pathGroupDocument = pathGroupOrder + "/documents/{kind}"
 
 // groupDocument writes the itinerary or e-ticket of an issued group order.
 func (s *Server) groupDocument(w http.ResponseWriter, r *http.Request) {
-	v, ok := s.groupsViewer(w, r)
-	if !ok {
-		return
-	}
-	id, ok := s.orderID(w, r)
+	v, id, ok := s.withID(w, r, s.groupsViewer)
 	if !ok {
 		return
 	}
@@ -36,15 +32,21 @@ func (s *Server) groupDocument(w http.ResponseWriter, r *http.Request) {
 	// Before issue there is nothing to print: the service answers not found.
 	o, err := s.groups.Document(ctx, v.Principal, id)
 	if err != nil {
-		s.orderFailed(w, r, "groups: document", err)
+		s.lookupFailed(w, r, "groups: document", err)
 		return
 	}
-	w.Header().Set("Content-Type", docs.ContentType(format))
-	w.Header().Set("Content-Disposition", `attachment; filename="`+o.BookingNumber+"-"+kind+"."+format+`"`)
-	w.Header().Set("Cache-Control", "private, no-store")
+	download(w, docs.ContentType(format), o.BookingNumber+"-"+kind+"."+format)
 	tk := docs.Ticket{Flight: o, Lang: i18n.Lang(ctx), T: func(k string, args ...any) string { return i18n.T(ctx, k, args...) },
 		Date: s.today(v)}
 	if err := docs.WriteTicket(w, kind, format, tk); err != nil {
 		slog.ErrorContext(ctx, "groups: write document", "order", id, "kind", kind, "err", err)
 	}
+}
+
+// download heads an order's document as a file to save, named filename; it
+// is the caller's alone, so no cache keeps it.
+func download(w http.ResponseWriter, contentType, filename string) {
+	w.Header().Set("Content-Type", contentType)
+	w.Header().Set("Content-Disposition", `attachment; filename="`+filename+`"`)
+	w.Header().Set("Cache-Control", "private, no-store")
 }

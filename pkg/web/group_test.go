@@ -16,12 +16,10 @@ import (
 	"time"
 
 	"github.com/voyage/voyage/pkg/auth"
-	"github.com/voyage/voyage/pkg/config"
 	"github.com/voyage/voyage/pkg/group"
 	"github.com/voyage/voyage/pkg/group/grouptest"
 	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/ledger"
-	"github.com/voyage/voyage/pkg/siteinfo"
 	"github.com/voyage/voyage/pkg/store"
 	"github.com/voyage/voyage/pkg/store/storetest"
 	"github.com/voyage/voyage/pkg/supplier"
@@ -33,11 +31,9 @@ import (
 // provider (agency 1), Demo Travel (2) with its sub-agency Kowloon Tours
 // (3), and a stranger agency (4). Each agency has asked for one group.
 type groupEnv struct {
-	h   http.Handler
-	db  *store.DB
-	svc *group.Service
-	ids map[string]int64 // agency's token → its group order id
-	who map[string]auth.Principal
+	portalEnv // the group orders by their agency's token
+	svc       *group.Service
+	who       map[string]auth.Principal
 }
 
 // scheduleSupplier answers a quote's schedule search with one nonstop
@@ -62,7 +58,7 @@ func groupFixture(t *testing.T, db *store.DB) *groupEnv {
 		Suppliers:     func(name string) (supplier.Supplier, bool) { return scheduleSupplier{}, name == "sim" },
 		SupplierNames: func() []string { return []string{"sim"} }})
 	op := auth.Subject{Roles: []string{auth.RoleOperator}, ProxyLevel: 1, Common: auth.CommonConfig{EnableFlightService: true}}
-	env := &groupEnv{db: db, svc: svc, ids: map[string]int64{}, who: map[string]auth.Principal{
+	env := &groupEnv{portalEnv: portalEnv{db: db, ids: map[string]int64{}, hrefOf: templates.GroupHref}, svc: svc, who: map[string]auth.Principal{
 		"operator": {UserID: 10, Username: "op", AgencyID: 2, SessionID: 100, Subject: op},
 		"kowloon":  {UserID: 30, Username: "kl", AgencyID: 3, SessionID: 300, Subject: auth.Subject{Roles: []string{auth.RoleOperator}, ProxyLevel: 2, Common: auth.CommonConfig{EnableFlightService: true}}},
 		"stranger": {UserID: 40, Username: "st", AgencyID: 4, SessionID: 400, Subject: op},
@@ -81,17 +77,10 @@ func groupFixture(t *testing.T, db *store.DB) *groupEnv {
 		env.ids[tok] = v.ID
 	}
 	s := &Server{identity: managerIdentity{&fakeIdentity{sessions: env.who}}, agencies: agencies, groups: svc, now: time.Now}
-	s.site = siteinfo.New(config.SiteConfig{Name: "Voyage", ShortName: "Voyage", DefaultCurrency: "CNY", DefaultLanguage: "en", Currencies: config.Currencies, Rates: approxRates}, db)
-	mux := http.NewServeMux()
-	s.Register(mux)
-	h := s.Guard(mux)
-	env.h = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		h.ServeHTTP(w, r.WithContext(i18n.WithLocalizer(r.Context(), cat, i18n.EN)))
-	})
+	s.site = testSite(db, approxRates)
+	env.h = portal(s)
 	return env
 }
-
-func (e *groupEnv) href(tok string) string { return templates.GroupHref(e.ids[tok]) }
 
 func (e *groupEnv) status(t *testing.T, tok string) string {
 	t.Helper()
@@ -100,11 +89,6 @@ func (e *groupEnv) status(t *testing.T, tok string) string {
 		t.Fatal(err)
 	}
 	return string(v.Status)
-}
-
-// page GETs path as token and answers the status and body.
-func (e *groupEnv) page(t *testing.T, token, path string, hdr ...string) (int, string) {
-	return pageAs(t, e.h, token, path, hdr...)
 }
 
 // quote has the provider quote tok's order through the service: two
@@ -156,10 +140,7 @@ func TestGroupListShowsOwnAndSubAgencyOrders(t *testing.T) {
 	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		e := groupFixture(t, db)
-		code, body := e.page(t, "operator", "/flight/group/order")
-		if code != http.StatusOK {
-			t.Fatalf("status %d", code)
-		}
+		body := e.okPage(t, "operator", "/flight/group/order")
 		for _, tok := range []string{"operator", "kowloon"} {
 			if !strings.Contains(body, `href="`+e.href(tok)+`"`) {
 				t.Errorf("list lacks the %s order (own or sub-agency)", tok)
@@ -332,10 +313,7 @@ func upload(h http.Handler, token, path, name string, data []byte) *http.Respons
 	_ = mw.Close()
 	req := httptest.NewRequest("POST", path, &body)
 	req.Header.Set("Content-Type", mw.FormDataContentType())
-	req.AddCookie(&http.Cookie{Name: SessionCookie, Value: token})
-	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, req)
-	return rec.Result()
+	return serveAs(h, token, req)
 }
 
 func TestGroupPassengerListUpload(t *testing.T) {

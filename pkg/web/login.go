@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"log/slog"
 	"net/http"
 	"strconv"
@@ -35,17 +36,8 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 		s.redirectWithFlash(w, r, res.Principal.Subject.LandingPath(), templates.Flash{Kind: "success", Key: "login.message.success"})
 		return
 	}
-	fe := fault.From(err)
-	switch {
-	case len(fe.Fields) > 0:
-		form.Errors = fe.Fields
-	case fe.Code == fault.CodeInternal:
-		slog.ErrorContext(r.Context(), "portal login", "err", err)
-		form.ErrorKey = "error.internal"
-	default:
-		form.ErrorKey = i18n.WithArgs(fe.Key, fe.Args...)
-	}
-	render(w, r, formStatus(w, fe), templates.LoginPage(s.page(w, r, "login"), form))
+	form.Errors, form.ErrorKey = throttledFormErrors(r.Context(), "portal login", err)
+	render(w, r, formStatus(w, fault.From(err)), templates.LoginPage(s.page(w, r, "login"), form))
 }
 
 // loginAnswer shows the form again with its errors. The status is 200, as
@@ -82,4 +74,14 @@ func (s *Server) logout(w http.ResponseWriter, r *http.Request) {
 	}
 	s.clearSession(w)
 	s.redirectWithFlash(w, r, "/", templates.Flash{Kind: "success", Key: "login.message.logout"})
+}
+
+// throttledFormErrors is formErrors for the forms the login throttle
+// guards: its message carries the wait (i18n.WithArgs).
+func throttledFormErrors(ctx context.Context, what string, err error) (map[string]string, string) {
+	fields, key := formErrors(ctx, what, err)
+	if fe := fault.From(err); len(fe.Fields) == 0 && fe.Code != fault.CodeInternal {
+		key = i18n.WithArgs(fe.Key, fe.Args...)
+	}
+	return fields, key
 }

@@ -66,9 +66,7 @@ func (s *Server) ordersViewer(w http.ResponseWriter, r *http.Request) (viewer, b
 
 // ordersPage is the order layout with the list and form styles.
 func (s *Server) ordersPage(w http.ResponseWriter, r *http.Request, route string) templates.Page {
-	p := s.page(w, r, route)
-	p.Styles = append(p.Styles, "/static/manager.css", "/static/bills.css", "/static/orders.css")
-	return p
+	return s.page(w, r, route).WithStyles("/static/manager.css", "/static/bills.css", "/static/orders.css")
 }
 
 // htmxPartial reports whether the request is an htmx swap of target: a
@@ -190,9 +188,9 @@ func orderRow(o flight.View) templates.OrderRow {
 	if o.Origin != "" || o.Destination != "" {
 		route = o.Origin + "–" + o.Destination
 	}
-	return templates.OrderRow{ID: o.ID, BookingNumber: o.BookingNumber, Type: o.Type, PNR: o.PNR, FlightNumber: o.FlightNumber,
-		Route: route, DepartAt: atAirport(o.DepartAt, o.Origin), Passengers: strings.Join(names, ", "), Total: moneyWithCurrency(o.Total),
-		Status: string(o.Status), Tone: o.Tone, Disrupted: o.Disrupted, CreatedAt: o.CreatedAt}
+	return templates.OrderRow{BookingRow: templates.BookingRow{ID: o.ID, BookingNumber: o.BookingNumber, Route: route,
+		DepartAt: atAirport(o.DepartAt, o.Origin), Passengers: strings.Join(names, ", "), Total: moneyWithCurrency(o.Total),
+		Status: string(o.Status), Tone: o.Tone, CreatedAt: o.CreatedAt}, Type: o.Type, PNR: o.PNR, FlightNumber: o.FlightNumber, Disrupted: o.Disrupted}
 }
 
 // atAirport is a flight time in its airport's zone: departures and arrivals
@@ -239,23 +237,9 @@ func (s *Server) disruptionList(w http.ResponseWriter, r *http.Request) {
 	render(w, r, http.StatusOK, templates.DisruptionListPage(s.ordersPage(w, r, "flight-orders-voyage"), view))
 }
 
-// orderID reads the {id} of the path; anything else is the 404 page.
-func (s *Server) orderID(w http.ResponseWriter, r *http.Request) (int64, bool) {
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if err != nil || id <= 0 {
-		s.NotFound(w, r)
-		return 0, false
-	}
-	return id, true
-}
-
 // orderDetail is /flight/orders/{id}.
 func (s *Server) orderDetail(w http.ResponseWriter, r *http.Request) {
-	v, ok := s.ordersViewer(w, r)
-	if !ok {
-		return
-	}
-	id, ok := s.orderID(w, r)
+	v, id, ok := s.withID(w, r, s.ordersViewer)
 	if !ok {
 		return
 	}
@@ -268,7 +252,7 @@ func (s *Server) orderDetailAnswer(w http.ResponseWriter, r *http.Request, v vie
 	ctx := r.Context()
 	o, err := s.orders.Get(ctx, v.Principal, id)
 	if err != nil {
-		s.orderFailed(w, r, "orders: detail", err)
+		s.lookupFailed(w, r, "orders: detail", err)
 		return
 	}
 	d := orderDetailView(ctx, o)
@@ -297,14 +281,15 @@ func (s *Server) orderDetailAnswer(w http.ResponseWriter, r *http.Request, v vie
 	render(w, r, status, templates.OrderDetailPage(p, d))
 }
 
-// orderFailed answers a lookup's error: the 404 page for an order the caller
-// may not see (or that does not exist), else the 500 page.
-func (s *Server) orderFailed(w http.ResponseWriter, r *http.Request, what string, err error) {
+// lookupFailed answers a lookup's error: the 404 page for what the caller
+// may not see (or that does not exist), else the 500 page, logged as what
+// with attrs.
+func (s *Server) lookupFailed(w http.ResponseWriter, r *http.Request, what string, err error, attrs ...any) {
 	if fault.From(err).Code == fault.CodeNotFound {
 		s.NotFound(w, r)
 		return
 	}
-	slog.ErrorContext(r.Context(), what, "err", err)
+	slog.ErrorContext(r.Context(), what, append(attrs, "err", err)...)
 	s.ServerError(w, r)
 }
 
@@ -474,11 +459,7 @@ func (s *Server) orderReviewAction(a flight.Action) http.HandlerFunc {
 // detail with a message. A request or review whose fields are wrong comes
 // back inline.
 func (s *Server) runOrderAction(w http.ResponseWriter, r *http.Request, action flight.Action) {
-	v, ok := s.ordersViewer(w, r)
-	if !ok {
-		return
-	}
-	id, ok := s.orderID(w, r)
+	v, id, ok := s.withID(w, r, s.ordersViewer)
 	if !ok {
 		return
 	}
@@ -659,11 +640,7 @@ func (s *Server) orderReview(w http.ResponseWriter, r *http.Request, v viewer, i
 // them in the change form (the options live with the order, so the request
 // names one by its id).
 func (s *Server) orderChangeSearch(w http.ResponseWriter, r *http.Request) {
-	v, ok := s.ordersViewer(w, r)
-	if !ok {
-		return
-	}
-	id, ok := s.orderID(w, r)
+	v, id, ok := s.withID(w, r, s.ordersViewer)
 	if !ok {
 		return
 	}

@@ -21,14 +21,11 @@ import (
 
 	"github.com/voyage/voyage/pkg/agency"
 	"github.com/voyage/voyage/pkg/auth"
-	"github.com/voyage/voyage/pkg/config"
 	"github.com/voyage/voyage/pkg/flight"
 	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/payment"
-	"github.com/voyage/voyage/pkg/server"
 	"github.com/voyage/voyage/pkg/shopping"
-	"github.com/voyage/voyage/pkg/siteinfo"
 	"github.com/voyage/voyage/pkg/store"
 	"github.com/voyage/voyage/pkg/store/storetest"
 	"github.com/voyage/voyage/pkg/supplier"
@@ -39,9 +36,7 @@ import (
 // provider (agency 1), Demo Travel (2) with its sub-agency Kowloon Tours
 // (3), and a stranger agency (4) under the provider.
 type ordersEnv struct {
-	h   http.Handler
-	db  *store.DB
-	ids map[string]int64 // booking number → order id
+	portalEnv // the orders by booking number
 }
 
 // testOrder is a flight_orders row for a test.
@@ -73,7 +68,7 @@ func ordersFixture(t *testing.T) *ordersEnv {
 	t.Helper()
 	db := storetest.Open(t, store.SQLite)
 	agencies := fourAgencies(t, db, true, false)
-	env := &ordersEnv{db: db, ids: map[string]int64{}}
+	env := &ordersEnv{portalEnv{db: db, ids: map[string]int64{}, hrefOf: templates.OrderHref}}
 	now := time.Now().UTC()
 	day := func(d int) time.Time { return time.Date(2026, 1, d, 9, 0, 0, 0, time.UTC) }
 	for _, o := range []testOrder{
@@ -116,17 +111,8 @@ func ordersFixture(t *testing.T) *ordersEnv {
 	svc := flight.New(flight.Options{DB: db, Ledger: ledger.New(db), Agencies: agencies,
 		Suppliers: func(name string) (supplier.Supplier, bool) { return changeSupplier{}, name == "sim" }})
 	s := &Server{identity: managerIdentity{id}, agencies: agencies, orders: svc, now: time.Now}
-	s.site = siteinfo.New(config.SiteConfig{Name: "Voyage", ShortName: "Voyage", DefaultCurrency: "CNY", DefaultLanguage: "en", Currencies: config.Currencies}, db)
-	mux := http.NewServeMux()
-	s.Register(mux)
-	cat := i18n.MustLoad()
-	// As in the app: cross-site posts are refused before the portal.
-	h := server.CrossOrigin(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		http.Error(w, "cross-origin request refused", http.StatusForbidden)
-	}))(s.Guard(mux))
-	env.h = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		h.ServeHTTP(w, r.WithContext(i18n.WithLocalizer(r.Context(), cat, i18n.EN)))
-	})
+	s.site = testSite(db, nil)
+	env.h = crossOriginPortal(s)
 	return env
 }
 
@@ -188,13 +174,6 @@ func (e *ordersEnv) status(t *testing.T, number string) string {
 	return st
 }
 
-func (e *ordersEnv) href(number string) string { return templates.OrderHref(e.ids[number]) }
-
-// page GETs path as token and answers the status and body.
-func (e *ordersEnv) page(t *testing.T, token, path string, hdr ...string) (int, string) {
-	return pageAs(t, e.h, token, path, hdr...)
-}
-
 func TestOrderPagesAccess(t *testing.T) {
 	t.Parallel()
 	e := ordersFixture(t)
@@ -218,10 +197,7 @@ func TestOrderPagesAccess(t *testing.T) {
 func TestOrderListShowsOwnAndSubAgencyOrders(t *testing.T) {
 	t.Parallel()
 	e := ordersFixture(t)
-	code, body := e.page(t, "operator", "/flight/orders")
-	if code != http.StatusOK {
-		t.Fatalf("status %d", code)
-	}
+	body := e.okPage(t, "operator", "/flight/orders")
 	for _, n := range []string{"F0001", "F0002", "F0003", "F0004", "R0005"} {
 		if !strings.Contains(body, `href="`+e.href(n)+`">`+n+`</a>`) {
 			t.Errorf("list lacks %s (own or sub-agency order)", n)
@@ -348,10 +324,7 @@ func TestOrderListDaysOnViewerClock(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			code, body := e.page(t, tt.token, "/flight/orders?"+tt.query)
-			if code != http.StatusOK {
-				t.Fatalf("status %d", code)
-			}
+			body := e.okPage(t, tt.token, "/flight/orders?"+tt.query)
 			for _, n := range []string{"N0007", "N0008", "N0009"} {
 				listed := strings.Contains(body, ">"+n+"</a>")
 				if wanted := slices.Contains(tt.want, n); listed != wanted {
@@ -386,10 +359,7 @@ func TestOrderListHTMXPartial(t *testing.T) {
 func TestDisruptionList(t *testing.T) {
 	t.Parallel()
 	e := ordersFixture(t)
-	code, body := e.page(t, "operator", "/flight/orders/voyage")
-	if code != http.StatusOK {
-		t.Fatalf("status %d", code)
-	}
+	body := e.okPage(t, "operator", "/flight/orders/voyage")
 	for _, want := range []string{`href="` + e.href("F0002") + `">F0002</a>`, "Schedule change", "MU551 now leaves at 10:40", "ops@demo.example", "Sent",
 		"Disruptions found: 1"} {
 		if !strings.Contains(body, want) {
@@ -567,10 +537,7 @@ func multipartPost(t *testing.T, e *ordersEnv, path string, fields map[string]st
 	mw.Close()
 	req := httptest.NewRequest("POST", path, &buf)
 	req.Header.Set("Content-Type", mw.FormDataContentType())
-	req.AddCookie(&http.Cookie{Name: SessionCookie, Value: "operator"})
-	rec := httptest.NewRecorder()
-	e.h.ServeHTTP(rec, req)
-	return rec.Result()
+	return serveAs(e.h, "operator", req)
 }
 
 func TestOrderRefundRequest(t *testing.T) {
@@ -759,12 +726,8 @@ func pageAs(t *testing.T, h http.Handler, token, path string, hdr ...string) (in
 	for i := 0; i+1 < len(hdr); i += 2 {
 		req.Header.Set(hdr[i], hdr[i+1])
 	}
-	if token != "" {
-		req.AddCookie(&http.Cookie{Name: SessionCookie, Value: token})
-	}
-	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, req)
-	return rec.Code, rec.Body.String()
+	res := serveAs(h, token, req)
+	return res.StatusCode, billBody(t, res)
 }
 
 // fourAgencies makes the agencies of the line pages' tests: the provider

@@ -7,7 +7,6 @@ import (
 
 	"github.com/voyage/voyage/pkg/display"
 	"github.com/voyage/voyage/pkg/fault"
-	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/templates"
 )
 
@@ -57,8 +56,7 @@ func (s *Server) profileAnswer(w http.ResponseWriter, r *http.Request, status in
 		pr.Sessions = append(pr.Sessions, templates.SessionRow{ID: se.ID, CreatedAt: se.CreatedAt, LastSeenAt: se.LastSeenAt,
 			IP: se.IP, UserAgent: se.UserAgent, Current: se.Current})
 	}
-	pg := s.page(w, r, "profile")
-	pg.Styles = append(pg.Styles, travellersCSS)
+	pg := s.page(w, r, "profile").WithStyles(travellersCSS)
 	render(w, r, status, templates.ProfilePage(pg, pr))
 }
 
@@ -74,20 +72,11 @@ func (s *Server) passwordChange(w http.ResponseWriter, r *http.Request) {
 		s.redirectWithFlash(w, r, "/profile", templates.Flash{Kind: "success", Key: "portal.password.changed"})
 		return
 	}
-	fe := fault.From(err)
 	var form templates.PasswordForm
-	switch {
-	case len(fe.Fields) > 0:
-		form.Errors = fe.Fields
-	case fe.Code == fault.CodeInternal:
-		slog.ErrorContext(r.Context(), "change password", "err", err)
-		form.ErrorKey = "error.internal"
-	default:
-		form.ErrorKey = i18n.WithArgs(fe.Key, fe.Args...)
-	}
+	form.Errors, form.ErrorKey = throttledFormErrors(r.Context(), "change password", err)
 	// 200 like the login form: the errors are shown inline (429 when the
 	// throttle asks to wait).
-	s.profileAnswer(w, r, formStatus(w, fe), v, form, nil)
+	s.profileAnswer(w, r, formStatus(w, fault.From(err)), v, form, nil)
 }
 
 // sessionEnd ends another of the user's sessions, from the profile's list.

@@ -192,6 +192,32 @@ func fill(path string, ids ...int64) string {
 	return strings.Join(segs, "/")
 }
 
+// pathID reads the {id} of the path.
+func pathID(r *http.Request) (int64, bool) {
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	return id, err == nil && id > 0
+}
+
+// idParam reads the {id} of the path; anything else is the 404 page.
+func (s *Server) idParam(w http.ResponseWriter, r *http.Request) (int64, bool) {
+	id, ok := pathID(r)
+	if !ok {
+		s.NotFound(w, r)
+	}
+	return id, ok
+}
+
+// withID admits the caller of a route with who, then reads the {id} of its
+// path; false once the answer is written.
+func (s *Server) withID(w http.ResponseWriter, r *http.Request, who func(http.ResponseWriter, *http.Request) (viewer, bool)) (viewer, int64, bool) {
+	v, ok := who(w, r)
+	if !ok {
+		return v, 0, false
+	}
+	id, ok := s.idParam(w, r)
+	return v, id, ok
+}
+
 // Routes is the portal's route table (spec §2 and the forms behind the
 // pages): every route the portal serves, GET and POST, with its rule.
 // Register mounts the mux from it and nothing else, each handler behind its
@@ -379,16 +405,16 @@ func (s *Server) handlers() map[string]http.Handler {
 		"agency-manager":                  s.agencyList,
 		"agency-create":                   s.agencyCreate,
 		"agency-detail":                   s.agencyDetail,
-		"agency-profile":                  s.agencyProfileSave,
-		"agency-config":                   s.agencyConfigSave,
-		"agency-credit":                   s.agencyCreditSave,
-		"agency-funds":                    s.agencyFundsAdd,
-		"agency-apikey":                   s.agencyAPIKeyCreate,
-		"agency-password":                 s.agencyPasswordReset,
-		"agency-status":                   s.agencyStatusSave,
-		"agency-delete":                   s.agencyDelete,
-		"agency-webhook-redeliver":        s.agencyWebhookRedeliver,
-		"agency-webhook-secret":           s.agencyWebhookSecret,
+		"agency-profile":                  s.agencyAction(s.agencyProfileSave),
+		"agency-config":                   s.agencyAction(s.agencyConfigSave),
+		"agency-credit":                   s.agencyAction(s.agencyCreditSave),
+		"agency-funds":                    s.agencyAction(s.agencyFundsAdd),
+		"agency-apikey":                   s.agencyAction(s.agencyAPIKeyCreate),
+		"agency-password":                 s.agencyAction(s.agencyPasswordReset),
+		"agency-status":                   s.agencyAction(s.agencyStatusSave),
+		"agency-delete":                   s.agencyAction(s.agencyDelete),
+		"agency-webhook-redeliver":        s.agencyAction(s.agencyWebhookRedeliver),
+		"agency-webhook-secret":           s.agencyAction(s.agencyWebhookSecret),
 		"agency-manager-statements":       s.subStatements,
 		"agency-manager-statement-create": s.subStatementCreate,
 		"agency-manager-bills-id":         s.subBill,
@@ -398,15 +424,15 @@ func (s *Server) handlers() map[string]http.Handler {
 
 		"profile-details":           s.profileDetailsSave,
 		"profile-config":            s.profileConfigSave,
-		"profile-travellers":        s.travellersPage,
-		"profile-traveller-create":  s.travellerCreate,
-		"profile-traveller-update":  s.travellerUpdate,
-		"profile-traveller-delete":  s.travellerDelete,
+		"profile-travellers":        s.travellerList().Page,
+		"profile-traveller-create":  s.travellerList().Create,
+		"profile-traveller-update":  s.travellerList().Update,
+		"profile-traveller-delete":  s.travellerList().Delete,
 		"profile-travellers-import": s.travellersImport,
-		"profile-cards":             s.cardsPage,
-		"profile-card-create":       s.cardCreate,
-		"profile-card-update":       s.cardUpdate,
-		"profile-card-delete":       s.cardDelete,
+		"profile-cards":             s.cards().Page,
+		"profile-card-create":       s.cards().Create,
+		"profile-card-update":       s.cards().Update,
+		"profile-card-delete":       s.cards().Delete,
 	}
 	out := make(map[string]http.Handler, len(hs)+1)
 	for name, h := range hs {

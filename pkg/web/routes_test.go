@@ -100,10 +100,7 @@ func TestEveryMountedRouteHasARule(t *testing.T) {
 
 // tableWithMux is the guard in front of a mounted mux, in English.
 func tableWithMux(mux http.Handler, s *Server) http.Handler {
-	g := s.Guard(mux)
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		g.ServeHTTP(w, r.WithContext(withEnglish(r.Context())))
-	})
+	return inEnglish(s.Guard(mux))
 }
 
 // TestMountRefusesARouteWithoutARule: a route added to the table without a

@@ -30,24 +30,22 @@ type TrainOrders interface {
 	SalesWindow() (first, last string)
 }
 
-// trainsReady answers 500 when the portal runs without the train service.
-func (s *Server) trainsReady(w http.ResponseWriter, r *http.Request) bool {
-	_, ok := s.lineViewer(w, r, s.trains != nil)
-	return ok
+// trainsViewer is the caller of a train page; without the train service
+// the page answers 500.
+func (s *Server) trainsViewer(w http.ResponseWriter, r *http.Request) (viewer, bool) {
+	return s.lineViewer(w, r, s.trains != nil)
 }
 
 // trainPage is the order layout with the order pages' styles and the
 // train's own.
 func (s *Server) trainPage(w http.ResponseWriter, r *http.Request, route string) templates.Page {
-	p := s.ordersPage(w, r, route)
-	p.Styles = append(p.Styles, "/static/train.css")
-	return p
+	return s.ordersPage(w, r, route).WithStyles("/static/train.css")
 }
 
 // trainBooking is /train/booking: the search and booking island, given the
 // on-sale dates.
 func (s *Server) trainBooking(w http.ResponseWriter, r *http.Request) {
-	if !s.trainsReady(w, r) {
+	if _, ok := s.trainsViewer(w, r); !ok {
 		return
 	}
 	first, last := s.trains.SalesWindow()
@@ -69,10 +67,11 @@ func saleDays(first, last string) int {
 // trainOrderList is /train/orders: the status menu with counts and one page
 // of the orders the caller may see; the pager swaps the results only.
 func (s *Server) trainOrderList(w http.ResponseWriter, r *http.Request) {
-	if !s.trainsReady(w, r) {
+	v, ok := s.trainsViewer(w, r)
+	if !ok {
 		return
 	}
-	ctx, v := r.Context(), viewerFrom(r.Context())
+	ctx := r.Context()
 	var view templates.TrainOrderList
 	f := train.Filter{Page: pageNumber(r), PageSize: ordersPageSize}
 	q := url.Values{}
@@ -125,27 +124,24 @@ func (s *Server) trainRow(o train.View, lang string) templates.TrainOrderRow {
 	for _, p := range o.Passengers {
 		names = append(names, strings.TrimSpace(p.Surname+" "+p.GivenName))
 	}
-	return templates.TrainOrderRow{ID: o.ID, BookingNumber: o.BookingNumber, TrainNumber: o.Train.Number,
+	return templates.TrainOrderRow{BookingRow: templates.BookingRow{ID: o.ID, BookingNumber: o.BookingNumber,
 		Route:    s.trains.StationName(o.Train.Origin, lang) + "–" + s.trains.StationName(o.Train.Destination, lang),
 		DepartAt: o.Train.DepartAt, Passengers: strings.Join(names, ", "), Total: withCurrency(o.Total.Amount, o.Total.Currency),
-		Status: string(o.Status), Tone: o.Tone, CreatedAt: o.CreatedAt}
+		Status: string(o.Status), Tone: o.Tone, CreatedAt: o.CreatedAt}, TrainNumber: o.Train.Number}
 }
 
 // trainOrderDetail is /train/orders/{id}: an order the caller may see (the
 // service answers not found for another agency's), with the actions it
 // allows now handed to the TrainOrder island.
 func (s *Server) trainOrderDetail(w http.ResponseWriter, r *http.Request) {
-	if !s.trainsReady(w, r) {
-		return
-	}
-	id, ok := s.orderID(w, r)
+	v, id, ok := s.withID(w, r, s.trainsViewer)
 	if !ok {
 		return
 	}
-	ctx, v := r.Context(), viewerFrom(r.Context())
+	ctx := r.Context()
 	o, err := s.trains.Get(ctx, v.Principal, id)
 	if err != nil {
-		s.orderFailed(w, r, "train orders: detail", err)
+		s.lookupFailed(w, r, "train orders: detail", err)
 		return
 	}
 	lang := i18n.Lang(ctx)
@@ -181,10 +177,7 @@ var trainCatalog = sync.OnceValue(i18n.MustLoad)
 // follows the request's language only). Not found for an order the caller
 // may not see.
 func (s *Server) trainETicket(w http.ResponseWriter, r *http.Request) {
-	if !s.trainsReady(w, r) {
-		return
-	}
-	id, ok := s.orderID(w, r)
+	_, id, ok := s.withID(w, r, s.trainsViewer)
 	if !ok {
 		return
 	}
@@ -199,12 +192,10 @@ func (s *Server) trainETicket(w http.ResponseWriter, r *http.Request) {
 	ctx := i18n.WithLocalizer(r.Context(), cat, lang)
 	o, err := s.trains.Get(ctx, viewerFrom(ctx).Principal, id)
 	if err != nil {
-		s.orderFailed(w, r, "train orders: e-ticket", err)
+		s.lookupFailed(w, r, "train orders: e-ticket", err)
 		return
 	}
-	w.Header().Set("Content-Type", docs.ContentType(docs.PDF))
-	w.Header().Set("Content-Disposition", `attachment; filename="`+o.BookingNumber+`-eticket-`+lang+`.pdf"`)
-	w.Header().Set("Cache-Control", "private, no-store")
+	download(w, docs.ContentType(docs.PDF), o.BookingNumber+"-eticket-"+lang+".pdf")
 	err = docs.WriteTrainTicket(w, docs.TrainTicket{Train: o.Document(), Lang: lang, T: func(k string, args ...any) string { return i18n.T(ctx, k, args...) },
 		Station: func(code string) string { return s.trains.StationName(code, lang) }, Date: s.today(viewerFrom(ctx))})
 	if err != nil {

@@ -11,11 +11,7 @@ import (
 	"time"
 
 	"github.com/voyage/voyage/pkg/auth"
-	"github.com/voyage/voyage/pkg/config"
-	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/ledger"
-	"github.com/voyage/voyage/pkg/server"
-	"github.com/voyage/voyage/pkg/siteinfo"
 	"github.com/voyage/voyage/pkg/store"
 	"github.com/voyage/voyage/pkg/store/storetest"
 	"github.com/voyage/voyage/pkg/supplier/rail/railsim"
@@ -28,9 +24,7 @@ import (
 // provider (agency 1), Demo Travel (2) with its sub-agency Kowloon Tours
 // (3), and a stranger agency (4) under the provider.
 type trainEnv struct {
-	h   http.Handler
-	db  *store.DB
-	ids map[string]int64 // booking number → order id
+	portalEnv // the orders by booking number
 }
 
 type testTrainOrder struct {
@@ -49,7 +43,7 @@ func trainFixture(t *testing.T, dialect ...store.Dialect) *trainEnv {
 	}
 	db := storetest.Open(t, d)
 	agencies := fourAgencies(t, db, false, true)
-	env := &trainEnv{db: db, ids: map[string]int64{}}
+	env := &trainEnv{portalEnv{db: db, ids: map[string]int64{}, hrefOf: templates.TrainOrderHref}}
 	for _, o := range []testTrainOrder{
 		{number: "T0001", agency: 2, status: train.ToBePaid, surname: "ZHANG"},
 		{number: "T0002", agency: 2, status: train.Issued, surname: "WANG", tickets: true},
@@ -73,16 +67,8 @@ func trainFixture(t *testing.T, dialect ...store.Dialect) *trainEnv {
 		"provider":  {UserID: 1, Username: "admin", AgencyID: 1, SessionID: 10, Subject: auth.Subject{Roles: []string{auth.RoleSuperUser}, Common: trains}},
 	}}
 	s := &Server{identity: managerIdentity{id}, agencies: agencies, trains: svc, now: time.Now}
-	s.site = siteinfo.New(config.SiteConfig{Name: "Voyage", ShortName: "Voyage", DefaultCurrency: "CNY", DefaultLanguage: "en", Currencies: config.Currencies, Rates: approxRates}, db)
-	mux := http.NewServeMux()
-	s.Register(mux)
-	cat := i18n.MustLoad()
-	h := server.CrossOrigin(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		http.Error(w, "cross-origin request refused", http.StatusForbidden)
-	}))(s.Guard(mux))
-	env.h = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		h.ServeHTTP(w, r.WithContext(i18n.WithLocalizer(r.Context(), cat, i18n.EN)))
-	})
+	s.site = testSite(db, approxRates)
+	env.h = crossOriginPortal(s)
 	return env
 }
 
@@ -125,13 +111,6 @@ func insertTrainOrder(t *testing.T, db *store.DB, o testTrainOrder) int64 {
 	return id
 }
 
-func (e *trainEnv) href(number string) string { return templates.TrainOrderHref(e.ids[number]) }
-
-// page GETs path as token and answers the status and body.
-func (e *trainEnv) page(t *testing.T, token, path string, hdr ...string) (int, string) {
-	return pageAs(t, e.h, token, path, hdr...)
-}
-
 func TestTrainPagesAccess(t *testing.T) {
 	t.Parallel()
 	e := trainFixture(t)
@@ -170,18 +149,20 @@ func TestTrainBookingPageHandsTheIslandTheSalesWindow(t *testing.T) {
 	}
 }
 
-func TestTrainOrderListScopeAndMenu(t *testing.T) {
-	t.Parallel()
+// onEachEngine runs test on a train fixture of each database engine.
+func onEachEngine(t *testing.T, test func(*testing.T, *trainEnv)) {
 	for _, d := range storetest.Engines {
-		t.Run(string(d), func(t *testing.T) { testTrainOrderListScopeAndMenu(t, trainFixture(t, d)) })
+		t.Run(string(d), func(t *testing.T) { test(t, trainFixture(t, d)) })
 	}
 }
 
+func TestTrainOrderListScopeAndMenu(t *testing.T) {
+	t.Parallel()
+	onEachEngine(t, testTrainOrderListScopeAndMenu)
+}
+
 func testTrainOrderListScopeAndMenu(t *testing.T, e *trainEnv) {
-	code, body := e.page(t, "operator", "/train/orders")
-	if code != http.StatusOK {
-		t.Fatalf("status %d", code)
-	}
+	body := e.okPage(t, "operator", "/train/orders")
 	// Every status of the menu reads as words, in each language: no
 	// message key shows as text (the holding status once did).
 	for _, lang := range []string{"en", "zh-cn", "zh-tw"} {
@@ -209,7 +190,7 @@ func testTrainOrderListScopeAndMenu(t *testing.T, e *trainEnv) {
 		t.Error("issued count is not 2")
 	}
 	// A status narrows the list; htmx gets the results only.
-	code, body = e.page(t, "operator", "/train/orders?status=to_be_paid", "HX-Request", "true", "HX-Target", templates.TrainOrdersResultsID)
+	code, body := e.page(t, "operator", "/train/orders?status=to_be_paid", "HX-Request", "true", "HX-Target", templates.TrainOrdersResultsID)
 	if code != http.StatusOK || strings.Contains(body, "<html") || !strings.Contains(body, "T0001") || strings.Contains(body, "T0002") {
 		t.Fatalf("status filter / partial: %d\n%.500s", code, body)
 	}
@@ -241,9 +222,7 @@ func TestTrainOrderListEmptyState(t *testing.T) {
 
 func TestTrainOrderDetailScope(t *testing.T) {
 	t.Parallel()
-	for _, d := range storetest.Engines {
-		t.Run(string(d), func(t *testing.T) { testTrainOrderDetailScope(t, trainFixture(t, d)) })
-	}
+	onEachEngine(t, testTrainOrderDetailScope)
 }
 
 func testTrainOrderDetailScope(t *testing.T, e *trainEnv) {

@@ -51,16 +51,12 @@ func (s *Server) travellersViewer(w http.ResponseWriter, r *http.Request) (viewe
 	return v, true
 }
 
-func pathID(r *http.Request) (int64, bool) {
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	return id, err == nil && id > 0
-}
-
 func travellerFromForm(r *http.Request) templates.TravellerForm {
 	v := func(name string) string { return strings.TrimSpace(r.PostFormValue(name)) }
-	return templates.TravellerForm{Surname: v("surname"), GivenName: v("givenName"), Type: v("type"), Gender: v("gender"),
-		Birthday: v("birthday"), Nationality: v("nationality"), Phone: v("phone"), Email: v("email"), DocumentType: v("documentType"),
-		DocumentNumber: v("documentNumber"), DocumentExpiry: v("documentExpiry"), DocumentIssuedAt: v("documentIssuedAt")}
+	return templates.TravellerForm{TravellerRow: templates.TravellerRow{Surname: v("surname"), GivenName: v("givenName"), Type: v("type"),
+		Gender: v("gender"), Birthday: v("birthday"), Nationality: v("nationality"), DocumentType: v("documentType"),
+		DocumentNumber: v("documentNumber"), DocumentExpiry: v("documentExpiry")}, Phone: v("phone"), Email: v("email"),
+		DocumentIssuedAt: v("documentIssuedAt")}
 }
 
 func passengerInput(f templates.TravellerForm) profile.PassengerInput {
@@ -70,39 +66,12 @@ func passengerInput(f templates.TravellerForm) profile.PassengerInput {
 }
 
 func travellerForm(p profile.Passenger) templates.TravellerForm {
-	return templates.TravellerForm{ID: p.ID, Surname: p.Surname, GivenName: p.GivenName, Type: p.Type, Gender: p.Gender, Birthday: p.Birthday,
-		Nationality: p.Nationality, Phone: p.Phone, Email: p.Email, DocumentType: p.DocumentType, DocumentNumber: p.DocumentNumber,
-		DocumentExpiry: p.DocumentExpiry, DocumentIssuedAt: p.DocumentIssuedAt}
+	return templates.TravellerForm{TravellerRow: travellerRow(p), Phone: p.Phone, Email: p.Email, DocumentIssuedAt: p.DocumentIssuedAt}
 }
 
 func travellerRow(p profile.Passenger) templates.TravellerRow {
 	return templates.TravellerRow{ID: p.ID, Surname: p.Surname, GivenName: p.GivenName, Type: p.Type, Gender: p.Gender, Birthday: p.Birthday,
 		Nationality: p.Nationality, DocumentType: p.DocumentType, DocumentNumber: p.DocumentNumber, DocumentExpiry: p.DocumentExpiry}
-}
-
-// travellersPage is GET /profile/travellers: ?keyword= searches, ?edit=<id>
-// opens a traveller's edit form.
-func (s *Server) travellersPage(w http.ResponseWriter, r *http.Request) {
-	v, ok := s.travellersViewer(w, r)
-	if !ok {
-		return
-	}
-	view := templates.TravellersView{Create: templates.TravellerForm{Type: "adult"}}
-	if raw := r.URL.Query().Get("edit"); raw != "" {
-		id, err := strconv.ParseInt(raw, 10, 64)
-		if err != nil {
-			s.NotFound(w, r)
-			return
-		}
-		p, err := s.travellers.Passenger(r.Context(), v.Principal, id)
-		if err != nil {
-			s.travellerFault(w, r, templates.TravellersPath, err, "travellers: load to edit")
-			return
-		}
-		f := travellerForm(p)
-		view.Edit = &f
-	}
-	s.travellersAnswer(w, r, v, view)
 }
 
 // travellersAnswer lists the travellers the query asks for around view's forms.
@@ -141,8 +110,7 @@ func (s *Server) travellersAnswer(w http.ResponseWriter, r *http.Request, v view
 	}
 	view.Today = s.now().Format("2006-01-02")
 	view.DocTypes = profile.DocumentTypes
-	pg := s.page(w, r, "profile-travellers")
-	pg.Styles = append(pg.Styles, travellersCSS)
+	pg := s.page(w, r, "profile-travellers").WithStyles(travellersCSS)
 	render(w, r, http.StatusOK, templates.TravellersPage(pg, view))
 }
 
@@ -161,65 +129,20 @@ func (s *Server) travellerFault(w http.ResponseWriter, r *http.Request, back str
 	}
 }
 
-// travellerCreate takes the add form.
-func (s *Server) travellerCreate(w http.ResponseWriter, r *http.Request) {
-	v, ok := s.travellersViewer(w, r)
-	if !ok {
-		return
+// travellerList is the saved travellers' page, GET /profile/travellers
+// (?keyword= searches), and its add, edit and delete forms.
+func (s *Server) travellerList() ownList[templates.TravellerForm, profile.PassengerInput, profile.Passenger] {
+	return ownList[templates.TravellerForm, profile.PassengerInput, profile.Passenger]{s: s, path: templates.TravellersPath,
+		name: "travellers", flash: "travellers.flash.", parse: travellerFromForm, input: passengerInput, form: travellerForm,
+		load: Travellers.Passenger, create: Travellers.CreatePassenger, update: Travellers.UpdatePassenger, remove: Travellers.DeletePassenger,
+		blank: templates.TravellerForm{TravellerRow: templates.TravellerRow{Type: "adult"}},
+		answer: func(w http.ResponseWriter, r *http.Request, v viewer, create templates.TravellerForm, edit *templates.TravellerForm) {
+			s.travellersAnswer(w, r, v, templates.TravellersView{Create: create, Edit: edit})
+		},
+		failed: func(f *templates.TravellerForm, id int64, errs map[string]string, key string) {
+			f.ID, f.Errors, f.ErrorKey = id, errs, key
+		},
 	}
-	form := travellerFromForm(r)
-	_, err := s.travellers.CreatePassenger(r.Context(), v.Principal, passengerInput(form), s.meta(r))
-	if err == nil {
-		s.redirectWithFlash(w, r, templates.TravellersPath, templates.Flash{Kind: "success", Key: "travellers.flash.created"})
-		return
-	}
-	form.Errors, form.ErrorKey = formErrors(r.Context(), "travellers: create", err)
-	// 200 like the other forms: the errors are shown inline, nothing saved.
-	s.travellersAnswer(w, r, v, templates.TravellersView{Create: form})
-}
-
-// travellerUpdate takes a traveller's edit form.
-func (s *Server) travellerUpdate(w http.ResponseWriter, r *http.Request) {
-	v, ok := s.travellersViewer(w, r)
-	if !ok {
-		return
-	}
-	id, ok := pathID(r)
-	if !ok {
-		s.NotFound(w, r)
-		return
-	}
-	form := travellerFromForm(r)
-	form.ID = id
-	_, err := s.travellers.UpdatePassenger(r.Context(), v.Principal, id, passengerInput(form), s.meta(r))
-	if err == nil {
-		s.redirectWithFlash(w, r, templates.TravellersPath, templates.Flash{Kind: "success", Key: "travellers.flash.saved"})
-		return
-	}
-	if fe := fault.From(err); len(fe.Fields) == 0 {
-		s.travellerFault(w, r, templates.TravellersPath, err, "travellers: update")
-		return
-	}
-	form.Errors, form.ErrorKey = formErrors(r.Context(), "travellers: update", err)
-	s.travellersAnswer(w, r, v, templates.TravellersView{Create: templates.TravellerForm{Type: "adult"}, Edit: &form})
-}
-
-// travellerDelete removes a traveller, from the list's confirmation.
-func (s *Server) travellerDelete(w http.ResponseWriter, r *http.Request) {
-	v, ok := s.travellersViewer(w, r)
-	if !ok {
-		return
-	}
-	id, ok := pathID(r)
-	if !ok {
-		s.NotFound(w, r)
-		return
-	}
-	if err := s.travellers.DeletePassenger(r.Context(), v.Principal, id, s.meta(r)); err != nil {
-		s.travellerFault(w, r, templates.TravellersPath, err, "travellers: delete")
-		return
-	}
-	s.redirectWithFlash(w, r, templates.TravellersPath, templates.Flash{Kind: "success", Key: "travellers.flash.deleted"})
 }
 
 // travellersImport takes the pasted DOCS lines.
@@ -238,7 +161,7 @@ func (s *Server) travellersImport(w http.ResponseWriter, r *http.Request) {
 	if fields["text"] != "" {
 		key = fields["text"]
 	}
-	s.travellersAnswer(w, r, v, templates.TravellersView{Create: templates.TravellerForm{Type: "adult"},
+	s.travellersAnswer(w, r, v, templates.TravellersView{Create: templates.TravellerForm{TravellerRow: templates.TravellerRow{Type: "adult"}},
 		Import: templates.ImportForm{Text: text, ErrorKey: key}})
 }
 

@@ -36,13 +36,11 @@ type CompanyAdmin interface {
 // adminViewer is the caller of a SuperUser page, whom the route's rule
 // (SuperUserOnly) has admitted; without the services the page answers 500.
 func (s *Server) adminViewer(w http.ResponseWriter, r *http.Request) (viewer, bool) {
-	v := viewerFrom(r.Context())
-	if s.userAdmin == nil || s.companyAdmin == nil {
+	ready := s.userAdmin != nil && s.companyAdmin != nil
+	if !ready {
 		slog.ErrorContext(r.Context(), "admin pages: services not configured")
-		s.ServerError(w, r)
-		return v, false
 	}
-	return v, true
+	return s.lineViewer(w, r, ready)
 }
 
 // usersPage is GET /users; ?edit=<id> opens the edit form of a user.

@@ -105,8 +105,7 @@ func (s *Server) walletPage(w http.ResponseWriter, r *http.Request) {
 	}
 	view.Chart = balanceChart(st, from, now)
 
-	p := s.page(w, r, "bills-wallet")
-	p.Styles = append(p.Styles, "/static/manager.css")
+	p := s.page(w, r, "bills-wallet").WithStyles("/static/manager.css")
 	render(w, r, http.StatusOK, templates.WalletPage(p, view))
 }
 
