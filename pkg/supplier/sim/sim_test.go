@@ -73,14 +73,14 @@ func TestNewConfig(t *testing.T) {
 		check   func(*Supplier) bool
 	}{
 		{"gds defaults", Config{Profile: "gds"}, false, func(s *Supplier) bool {
-			return s.latency == 1200*time.Millisecond && s.errorRate == DefaultErrorRate && s.volatility == DefaultVolatility && s.cur.code == "CNY"
+			return s.knobs.Latency == 1200*time.Millisecond && s.knobs.ErrorRate == DefaultErrorRate && s.volatility == DefaultVolatility && s.cur.code == "CNY"
 		}},
-		{"lcc defaults", Config{Profile: "lcc"}, false, func(s *Supplier) bool { return s.latency == 500*time.Millisecond && s.ttl == 15*time.Minute }},
+		{"lcc defaults", Config{Profile: "lcc"}, false, func(s *Supplier) bool { return s.knobs.Latency == 500*time.Millisecond && s.ttl == 15*time.Minute }},
 		{"off means none", Steady("ndc", 1), false, func(s *Supplier) bool {
-			return s.latency == 0 && s.jitter == 0 && s.errorRate == 0 && s.timeoutRate == 0 && s.volatility == 0
+			return s.knobs.Latency == 0 && s.knobs.Jitter == 0 && s.knobs.ErrorRate == 0 && s.knobs.TimeoutRate == 0 && s.volatility == 0
 		}},
 		{"explicit values", Config{Profile: "gds", Latency: time.Second, ErrorRate: 0.5, Currency: "EUR"}, false, func(s *Supplier) bool {
-			return s.latency == time.Second && s.errorRate == 0.5 && s.cur.code == "EUR"
+			return s.knobs.Latency == time.Second && s.knobs.ErrorRate == 0.5 && s.cur.code == "EUR"
 		}},
 		{"unknown profile", Config{Profile: "amadeus"}, true, nil},
 		{"rate over one", Config{Profile: "gds", ErrorRate: 1.5}, true, nil},
