@@ -77,27 +77,30 @@ func (k Knobs) Answer(ctx context.Context, h, fail simhash.Mix) (timedOut error,
 		return err, false
 	}
 	if k.TimeoutRate > 0 && fail.Unit(0) < k.TimeoutRate {
-		t := time.NewTimer(maxHang)
-		defer t.Stop()
-		select {
-		case <-ctx.Done():
+		if wait(ctx, maxHang) {
 			return ctx.Err(), false
-		case <-t.C:
-			return context.DeadlineExceeded, false
 		}
+		return context.DeadlineExceeded, false
 	}
 	d := k.Latency
 	if k.Jitter > 0 {
 		d += time.Duration((2*h.Unit(1) - 1) * float64(k.Jitter))
 	}
-	if d > 0 {
-		t := time.NewTimer(d)
-		defer t.Stop()
-		select {
-		case <-ctx.Done():
-			return ctx.Err(), false
-		case <-t.C:
-		}
+	if d > 0 && wait(ctx, d) {
+		return ctx.Err(), false
 	}
 	return nil, k.ErrorRate > 0 && fail.Unit(2) < k.ErrorRate
+}
+
+// wait holds for d or until the context is done, and says whether the
+// context cut it short.
+func wait(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return true
+	case <-t.C:
+		return false
+	}
 }
