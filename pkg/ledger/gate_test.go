@@ -10,7 +10,6 @@ import (
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/store"
-	"github.com/voyage/voyage/pkg/store/storetest"
 )
 
 // renamed is a gate on the agencies table standing in for an order's move:
@@ -28,10 +27,7 @@ func renamed(id int64, from, to string) ledger.Gate {
 // written and the caller is told to use its transaction.
 func TestPostFirstWithGate(t *testing.T) {
 	t.Parallel()
-	storetest.Run(t, func(t *testing.T, db *store.DB) {
-		ctx := context.Background()
-		l := ledger.New(db)
-		ids := agencies(t, db, 2)
+	withLedger(t, 2, func(t *testing.T, ctx context.Context, db *store.DB, l *ledger.Ledger, ids []int64) {
 		a, idle := ids[0], ids[1]
 		name := func(id int64) string {
 			t.Helper()

@@ -17,7 +17,34 @@ import (
 	"github.com/voyage/voyage/pkg/store/storetest"
 )
 
-func agencies(t *testing.T, db *store.DB, n int) []int64 {
+// withLedger runs body on every store (storetest.Run) with a ledger over it
+// and n new agencies.
+func withLedger(t *testing.T, n int, body func(t *testing.T, ctx context.Context, db *store.DB, l *ledger.Ledger, ids []int64)) {
+	t.Helper()
+	storetest.Run(t, func(t *testing.T, db *store.DB) {
+		body(t, context.Background(), db, ledger.New(db), agencies(t, db, n))
+	})
+}
+
+// batchedToo runs body on every store with a ledger over it, and on
+// PostgreSQL once more with the ledger's group commit on, batch transfers
+// a batch (batched tells the body which run it is).
+func batchedToo(t *testing.T, batch int, body func(t *testing.T, ctx context.Context, db *store.DB, l *ledger.Ledger, batched bool)) {
+	t.Helper()
+	storetest.Run(t, func(t *testing.T, db *store.DB) {
+		body(t, context.Background(), db, ledger.New(db), false)
+		if db.Dialect == store.Postgres {
+			t.Run("group commit", func(t *testing.T) {
+				l := ledger.New(db)
+				stop := l.StartBatching(batch)
+				defer stop()
+				body(t, context.Background(), db, l, true)
+			})
+		}
+	})
+}
+
+func agencies(t testing.TB, db *store.DB, n int) []int64 {
 	t.Helper()
 	ctx := context.Background()
 	s := agency.NewStore(db)
@@ -77,22 +104,7 @@ func sumIsZero(t *testing.T, db *store.DB) {
 
 func TestPostAndIdempotency(t *testing.T) {
 	t.Parallel()
-	storetest.Run(t, func(t *testing.T, db *store.DB) {
-		postAndIdempotency(t, db, false)
-		if db.Dialect == store.Postgres {
-			t.Run("group commit", func(t *testing.T) { postAndIdempotency(t, db, true) })
-		}
-	})
-}
-
-func postAndIdempotency(t *testing.T, db *store.DB, batched bool) {
-	{
-		ctx := context.Background()
-		l := ledger.New(db)
-		if batched {
-			stop := l.StartBatching(8)
-			defer stop()
-		}
+	batchedToo(t, 8, func(t *testing.T, ctx context.Context, db *store.DB, l *ledger.Ledger, _ bool) {
 		ids := agencies(t, db, 2)
 		a, b := ids[0], ids[1]
 
@@ -147,7 +159,7 @@ func postAndIdempotency(t *testing.T, db *store.DB, batched bool) {
 			}
 		}
 		sumIsZero(t, db)
-	}
+	})
 }
 
 // TestRetryOfAPaymentTheBalanceNoLongerCovers: a payment that spent the
@@ -157,10 +169,8 @@ func postAndIdempotency(t *testing.T, db *store.DB, batched bool) {
 // payments take.
 func TestRetryOfAPaymentTheBalanceNoLongerCovers(t *testing.T) {
 	t.Parallel()
-	storetest.Run(t, func(t *testing.T, db *store.DB) {
-		ctx := context.Background()
-		l := ledger.New(db)
-		a := agencies(t, db, 1)[0]
+	withLedger(t, 1, func(t *testing.T, ctx context.Context, db *store.DB, l *ledger.Ledger, ids []int64) {
+		a := ids[0]
 		if _, err := l.Post(ctx, topUp(a, "t", 100_00)); err != nil {
 			t.Fatal(err)
 		}
@@ -192,10 +202,8 @@ func TestRetryOfAPaymentTheBalanceNoLongerCovers(t *testing.T) {
 
 func TestTransferInsideACancelledTransactionChangesNothing(t *testing.T) {
 	t.Parallel()
-	storetest.Run(t, func(t *testing.T, db *store.DB) {
-		ctx := context.Background()
-		l := ledger.New(db)
-		a := agencies(t, db, 1)[0]
+	withLedger(t, 1, func(t *testing.T, ctx context.Context, db *store.DB, l *ledger.Ledger, ids []int64) {
+		a := ids[0]
 		if _, err := l.Post(ctx, topUp(a, "t1", 50_00)); err != nil {
 			t.Fatal(err)
 		}
@@ -226,22 +234,7 @@ func TestTransferInsideACancelledTransactionChangesNothing(t *testing.T) {
 // same key, and checks the ledger's invariants afterwards.
 func TestConcurrentRandomMovements(t *testing.T) {
 	t.Parallel()
-	storetest.Run(t, func(t *testing.T, db *store.DB) {
-		randomMovements(t, db, false)
-		if db.Dialect == store.Postgres {
-			t.Run("group commit", func(t *testing.T) { randomMovements(t, db, true) })
-		}
-	})
-}
-
-func randomMovements(t *testing.T, db *store.DB, batched bool) {
-	{
-		ctx := context.Background()
-		l := ledger.New(db)
-		if batched {
-			stop := l.StartBatching(32)
-			defer stop()
-		}
+	batchedToo(t, 32, func(t *testing.T, ctx context.Context, db *store.DB, l *ledger.Ledger, _ bool) {
 		// Fresh agencies per run, and sums checked over their wallets only,
 		// as a second run shares the database with the first.
 		ids := agencies(t, db, 5)
@@ -328,5 +321,5 @@ func randomMovements(t *testing.T, db *store.DB, batched bool) {
 		if n != len(done) {
 			t.Errorf("%d transfers stored, %d applied", n, len(done))
 		}
-	}
+	})
 }

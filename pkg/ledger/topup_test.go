@@ -12,15 +12,12 @@ import (
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/store"
-	"github.com/voyage/voyage/pkg/store/storetest"
 )
 
 func TestTopUp(t *testing.T) {
 	t.Parallel()
-	storetest.Run(t, func(t *testing.T, db *store.DB) {
-		ctx := context.Background()
-		l := ledger.New(db)
-		a := agencies(t, db, 1)[0]
+	withLedger(t, 1, func(t *testing.T, ctx context.Context, db *store.DB, l *ledger.Ledger, ids []int64) {
+		a := ids[0]
 
 		usd := ledger.TopUp{AgencyID: a, IdempotencyKey: "tu-1", Currency: "CNY", CurrencyReceived: "USD", AmountReceived: "1000.00",
 			ExchangeRate: "7.1", FeePercent: "1.5", Reference: "HSBC-0001", SendEmail: true}
@@ -94,10 +91,8 @@ func TestTopUp(t *testing.T) {
 // and every copy but the first says it was replayed.
 func TestConcurrentTopUpRunsItsNoticeOnce(t *testing.T) {
 	t.Parallel()
-	storetest.Run(t, func(t *testing.T, db *store.DB) {
-		ctx := context.Background()
-		l := ledger.New(db)
-		a := agencies(t, db, 1)[0]
+	withLedger(t, 1, func(t *testing.T, ctx context.Context, db *store.DB, l *ledger.Ledger, ids []int64) {
+		a := ids[0]
 		const n = 30
 		var notices atomic.Int32
 		results := make([]ledger.TopUpResult, n)
@@ -137,10 +132,7 @@ func TestConcurrentTopUpRunsItsNoticeOnce(t *testing.T) {
 // its sub-agency, on both wallets, in the wallet's own.
 func TestTransactionsNameTheirCurrencies(t *testing.T) {
 	t.Parallel()
-	storetest.Run(t, func(t *testing.T, db *store.DB) {
-		ctx := context.Background()
-		l := ledger.New(db)
-		ids := agencies(t, db, 2)
+	withLedger(t, 2, func(t *testing.T, ctx context.Context, db *store.DB, l *ledger.Ledger, ids []int64) {
 		parent, sub := ids[0], ids[1]
 		if _, err := l.TopUp(ctx, ledger.TopUp{AgencyID: parent, IdempotencyKey: "usd", Currency: "CNY", CurrencyReceived: "USD",
 			AmountReceived: "1000.00", ExchangeRate: "7.1", Reference: "HSBC-1"}); err != nil {
