@@ -64,7 +64,7 @@ func TestHeadersOnEveryRequest(t *testing.T) {
 		on("GET /air/offers/"+offerA, reply{file: "offer.json"}).
 		on("POST /air/orders", reply{status: http.StatusCreated, file: "order_hold.json"})
 	c := newTestClient(t, f, Config{})
-	if _, err := c.Book(context.Background(), supplier.BookRequest{Offer: heldOffer(t, "offer.json"), Travellers: travellers, Contact: contact}); err != nil {
+	if _, err := c.bookHeld(t, travellers); err != nil {
 		t.Fatal(err)
 	}
 	reqs := f.requests("")
@@ -145,7 +145,7 @@ func TestRateLimitedOrderCreationRetried(t *testing.T) {
 			reply{status: http.StatusTooManyRequests, file: "error_rate_limit.json", header: map[string]string{"Retry-After": "1"}},
 			reply{status: http.StatusCreated, file: "order_hold.json"})
 	c := newTestClient(t, f, Config{})
-	b, err := c.Book(context.Background(), supplier.BookRequest{Offer: heldOffer(t, "offer.json"), Travellers: travellers, Contact: contact})
+	b, err := c.bookHeld(t, travellers)
 	if err != nil || b.PNR != "K7TQ2P" {
 		t.Fatalf("booking %+v err %v", b, err)
 	}
@@ -206,7 +206,7 @@ func TestServerErrorsRetriedOnlyWhenSafe(t *testing.T) {
 			if tc.route == getOfferA {
 				_, err = c.Price(context.Background(), heldOffer(t, "offer.json"), supplier.Passengers{})
 			} else {
-				_, err = c.Book(context.Background(), supplier.BookRequest{Offer: heldOffer(t, "offer.json"), Travellers: travellers, Contact: contact})
+				_, err = c.bookHeld(t, travellers)
 			}
 			if !errors.Is(err, supplier.ErrUnavailable) {
 				t.Fatalf("err = %v", err)
@@ -253,13 +253,11 @@ func TestAttemptTimeoutOnOrderNotRetried(t *testing.T) {
 		on("GET /air/offers/"+offerA, reply{file: "offer.json"}).
 		on("POST /air/orders", reply{block: true})
 	c := newTestClient(t, f, Config{Timeout: 100 * time.Millisecond})
-	_, err := c.Book(context.Background(), supplier.BookRequest{Offer: heldOffer(t, "offer.json"), Travellers: travellers, Contact: contact})
+	_, err := c.bookHeld(t, travellers)
 	if !errors.Is(err, supplier.ErrTimeout) {
 		t.Fatalf("err = %v", err)
 	}
-	if n := len(f.requests("POST /air/orders")); n != 1 {
-		t.Errorf("%d order attempts", n)
-	}
+	f.wantSent(t, "POST /air/orders", 1, "order attempts")
 }
 
 func TestConnectionRefusedIsUnavailable(t *testing.T) {

@@ -128,13 +128,11 @@ func TestBookRefusesMovedPrice(t *testing.T) {
 		o["total_amount"], o["base_amount"] = "2101.87", "1566.00"
 	})})
 	c := newTestClient(t, f, Config{})
-	_, err := c.Book(context.Background(), supplier.BookRequest{Offer: heldOffer(t, "offer.json"), Travellers: travellers, Contact: contact})
+	_, err := c.bookHeld(t, travellers)
 	if !errors.Is(err, supplier.ErrOfferGone) {
 		t.Fatalf("err = %v", err)
 	}
-	if n := len(f.requests("POST /air/orders")); n != 0 {
-		t.Errorf("%d orders created", n)
-	}
+	f.wantSent(t, "POST /air/orders", 0, "orders created")
 }
 
 func TestBookValidationErrorRejected(t *testing.T) {
@@ -142,7 +140,7 @@ func TestBookValidationErrorRejected(t *testing.T) {
 		on("GET /air/offers/"+offerA, reply{file: "offer.json"}).
 		on("POST /air/orders", reply{status: http.StatusUnprocessableEntity, file: "error_validation.json"})
 	c := newTestClient(t, f, Config{})
-	_, err := c.Book(context.Background(), supplier.BookRequest{Offer: heldOffer(t, "offer.json"), Travellers: travellers, Contact: contact})
+	_, err := c.bookHeld(t, travellers)
 	if !errors.Is(err, supplier.ErrRejected) {
 		t.Fatalf("err = %v", err)
 	}
@@ -187,9 +185,7 @@ func TestTicketPaysHeldOrder(t *testing.T) {
 	if _, err := c.Ticket(context.Background(), orderA); err != nil {
 		t.Fatal(err)
 	}
-	if n := len(f.requests("POST /air/payments")); n != 1 {
-		t.Errorf("%d payments after ticketing twice", n)
-	}
+	f.wantSent(t, "POST /air/payments", 1, "payments after ticketing twice")
 }
 
 func TestTicketUnknownOrder(t *testing.T) {
