@@ -886,16 +886,22 @@ func TestChange(t *testing.T) {
 	}
 }
 
-func TestMultiJourney(t *testing.T) {
-	t.Parallel()
-	s, _ := newSim(t, "gds")
-	req := supplier.SearchRequest{
+// londonRoundTrip is one adult's Beijing–London round trip, out on 20
+// March 2026 and back a week later.
+func londonRoundTrip() supplier.SearchRequest {
+	return supplier.SearchRequest{
 		Journeys: []supplier.JourneyQuery{
 			{Origin: "PEK", Destination: "LHR", Date: "2026-03-20"},
 			{Origin: "LHR", Destination: "PEK", Date: "2026-03-27"},
 		},
 		Passengers: supplier.Passengers{Adult: 1},
 	}
+}
+
+func TestMultiJourney(t *testing.T) {
+	t.Parallel()
+	s, _ := newSim(t, "gds")
+	req := londonRoundTrip()
 	rt := search(t, s, req)
 	if len(rt) == 0 {
 		t.Fatal("no return offers")
@@ -1036,13 +1042,7 @@ func TestConcurrentUse(t *testing.T) {
 
 func BenchmarkSearch(b *testing.B) {
 	s, _ := newSim(b, "gds")
-	req := supplier.SearchRequest{
-		Journeys: []supplier.JourneyQuery{
-			{Origin: "PEK", Destination: "LHR", Date: "2026-03-20"},
-			{Origin: "LHR", Destination: "PEK", Date: "2026-03-27"},
-		},
-		Passengers: supplier.Passengers{Adult: 1},
-	}
+	req := londonRoundTrip()
 	ctx := context.Background()
 	offers := 0
 	b.ReportAllocs()
