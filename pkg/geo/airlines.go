@@ -2,8 +2,6 @@ package geo
 
 import (
 	_ "embed"
-	"encoding/json"
-	"fmt"
 	"sort"
 	"strings"
 	"sync"
@@ -45,14 +43,12 @@ var (
 
 func loadCarriers() {
 	var rows []airlineRow
-	if err := json.Unmarshal(airlinesJSON, &rows); err != nil {
-		carriersErr = fmt.Errorf("geo: parse airlines: %w", err)
+	if carriersErr = parse(airlinesJSON, &rows, "airlines"); carriersErr != nil {
 		return
 	}
 	// carrier → origin → destinations separated by spaces.
 	var net map[string]map[string]string
-	if err := json.Unmarshal(routesJSON, &net); err != nil {
-		carriersErr = fmt.Errorf("geo: parse routes: %w", err)
+	if carriersErr = parse(routesJSON, &net, "routes"); carriersErr != nil {
 		return
 	}
 	c := &carriers{airlines: make([]Airline, 0, len(rows)), airlineAt: make(map[string]int, len(rows)), from: map[string][]Route{}}
@@ -107,11 +103,7 @@ func Airlines() []Airline { return loadedCarriers().airlines }
 // AirlineByCode finds an airline by its IATA designator, in any case.
 func AirlineByCode(code string) (Airline, bool) {
 	c := loadedCarriers()
-	i, ok := c.airlineAt[normCode(code)]
-	if !ok {
-		return Airline{}, false
-	}
-	return c.airlines[i], true
+	return atCode(c.airlines, c.airlineAt, code)
 }
 
 // Routes lists every nonstop route, each direction once (PEK→LHR and

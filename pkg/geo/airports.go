@@ -86,8 +86,7 @@ func loadPlaces() {
 		return
 	}
 	var f placesFile
-	if err := json.Unmarshal(raw, &f); err != nil {
-		placesErr = fmt.Errorf("geo: parse airports: %w", err)
+	if placesErr = parse(raw, &f, "airports"); placesErr != nil {
 		return
 	}
 	p := &places{
@@ -134,6 +133,24 @@ func loaded() *places {
 // normCode upper-cases and trims a code as users type it.
 func normCode(code string) string { return strings.ToUpper(strings.TrimSpace(code)) }
 
+// atCode finds code, in any case, among items through at (code → index).
+func atCode[T any](items []T, at map[string]int, code string) (T, bool) {
+	i, ok := at[normCode(code)]
+	if !ok {
+		var none T
+		return none, false
+	}
+	return items[i], true
+}
+
+// parse reads the embedded data set called what.
+func parse(data []byte, v any, what string) error {
+	if err := json.Unmarshal(data, v); err != nil {
+		return fmt.Errorf("geo: parse %s: %w", what, err)
+	}
+	return nil
+}
+
 // Airports lists every commercial airport: the ranked ones by rank (busiest
 // first), then the others, large airports before medium ones, each by code.
 // The slice is shared: callers must not modify it.
@@ -142,11 +159,7 @@ func Airports() []Airport { return loaded().airports }
 // AirportByCode finds an airport by its IATA code, in any case.
 func AirportByCode(code string) (Airport, bool) {
 	p := loaded()
-	i, ok := p.airportAt[normCode(code)]
-	if !ok {
-		return Airport{}, false
-	}
-	return p.airports[i], true
+	return atCode(p.airports, p.airportAt, code)
 }
 
 // Cities lists every city: a metropolitan code that groups several airports
@@ -158,11 +171,7 @@ func Cities() []City { return loaded().cities }
 // has the airport's code.
 func CityByCode(code string) (City, bool) {
 	p := loaded()
-	i, ok := p.cityAt[normCode(code)]
-	if !ok {
-		return City{}, false
-	}
-	return p.cities[i], true
+	return atCode(p.cities, p.cityAt, code)
 }
 
 // CityOf is the city code of an airport ("PEK" → "BJS", "CAN" → "CAN"),
