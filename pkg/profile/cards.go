@@ -149,70 +149,61 @@ func getCard(ctx context.Context, q queryer, agencyID, id int64) (Card, error) {
 
 // CreateCard adds a member card to the caller's agency.
 func (s *Service) CreateCard(ctx context.Context, p auth.Principal, in CardInput, m auth.Meta) (Card, error) {
-	if p.UserID == 0 {
-		return Card{}, fault.Forbidden()
-	}
-	in = in.Normalize()
-	if errs := in.Validate(); len(errs) > 0 {
-		return Card{}, fault.Validation(errs)
-	}
-	now := s.now().UTC()
-	var out Card
-	err := s.db.InTx(ctx, func(tx *sqlx.Tx) error {
+	return write(ctx, s, p, in, CardInput.checked, func(tx *sqlx.Tx, in CardInput, now time.Time) (Card, error) {
 		if err := s.lockAgency(ctx, tx, p.AgencyID); err != nil {
-			return err
+			return Card{}, err
 		}
 		if err := checkCard(ctx, tx, p.AgencyID, 0, in); err != nil {
-			return err
+			return Card{}, err
 		}
 		var id int64
 		err := tx.GetContext(ctx, &id, tx.Rebind(`INSERT INTO member_cards (agency_id, user_id, passenger_id, airline, number, holder_name, created_at, updated_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`), p.AgencyID, p.UserID, in.PassengerID, in.Airline, in.Number, in.HolderName, now, now)
 		if err != nil {
-			return fmt.Errorf("profile: create card: %w", err)
+			return Card{}, fmt.Errorf("profile: create card: %w", err)
 		}
-		if out, err = getCard(ctx, tx, p.AgencyID, id); err != nil {
-			return err
+		out, err := getCard(ctx, tx, p.AgencyID, id)
+		if err != nil {
+			return Card{}, err
 		}
-		return audit.Write(ctx, tx, entry(p, m, ActionCardCreate, fmt.Sprintf("card:%d", id), in.Airline, now))
+		return out, audit.Write(ctx, tx, entry(p, m, ActionCardCreate, fmt.Sprintf("card:%d", id), in.Airline, now))
 	})
-	return out, err
 }
 
 // UpdateCard replaces one of the caller's agency's member cards.
 func (s *Service) UpdateCard(ctx context.Context, p auth.Principal, id int64, in CardInput, m auth.Meta) (Card, error) {
-	if p.UserID == 0 {
-		return Card{}, fault.Forbidden()
-	}
-	in = in.Normalize()
-	if errs := in.Validate(); len(errs) > 0 {
-		return Card{}, fault.Validation(errs)
-	}
-	now := s.now().UTC()
-	var out Card
-	err := s.db.InTx(ctx, func(tx *sqlx.Tx) error {
+	return write(ctx, s, p, in, CardInput.checked, func(tx *sqlx.Tx, in CardInput, now time.Time) (Card, error) {
 		if err := s.lockAgency(ctx, tx, p.AgencyID); err != nil {
-			return err
+			return Card{}, err
 		}
 		// Not found before any other answer: a card of another agency
 		// must not reveal itself through a validation message.
 		if _, err := getCard(ctx, tx, p.AgencyID, id); err != nil {
-			return err
+			return Card{}, err
 		}
 		if err := checkCard(ctx, tx, p.AgencyID, id, in); err != nil {
-			return err
+			return Card{}, err
 		}
 		if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE member_cards SET passenger_id = ?, airline = ?, number = ?, holder_name = ?, updated_at = ?
 			WHERE id = ? AND agency_id = ?`), in.PassengerID, in.Airline, in.Number, in.HolderName, now, id, p.AgencyID); err != nil {
-			return fmt.Errorf("profile: update card %d: %w", id, err)
+			return Card{}, fmt.Errorf("profile: update card %d: %w", id, err)
 		}
-		var err error
-		if out, err = getCard(ctx, tx, p.AgencyID, id); err != nil {
-			return err
+		out, err := getCard(ctx, tx, p.AgencyID, id)
+		if err != nil {
+			return Card{}, err
 		}
-		return audit.Write(ctx, tx, entry(p, m, ActionCardUpdate, fmt.Sprintf("card:%d", id), in.Airline, now))
+		return out, audit.Write(ctx, tx, entry(p, m, ActionCardUpdate, fmt.Sprintf("card:%d", id), in.Airline, now))
 	})
-	return out, err
+}
+
+// checked is the input normalized, or the validation error of what is
+// wrong with it (the database checks are checkCard's).
+func (in CardInput) checked() (CardInput, error) {
+	in = in.Normalize()
+	if errs := in.Validate(); len(errs) > 0 {
+		return in, fault.Validation(errs)
+	}
+	return in, nil
 }
 
 // DeleteCard removes one of the caller's agency's member cards.
