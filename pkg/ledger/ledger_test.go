@@ -79,6 +79,16 @@ func pay(agencyID int64, key string, amount int64) ledger.Transfer {
 		Amount: amount, Currency: "CNY", PaymentType: ledger.TypeOriginFlight, OrderID: "F" + key}
 }
 
+// wantBalance checks the agency's CNY wallet balance at a point the test
+// names.
+func wantBalance(t *testing.T, ctx context.Context, l *ledger.Ledger, agencyID, want int64, when string) {
+	t.Helper()
+	bal, err := l.WalletBalance(ctx, agencyID, "CNY")
+	if err != nil || bal.Balance != want {
+		t.Errorf("balance %s = %d (%v), want %d", when, bal.Balance, err, want)
+	}
+}
+
 func code(err error) int {
 	if fe, ok := fault.As(err); ok {
 		return fe.Code
@@ -131,9 +141,7 @@ func TestPostAndIdempotency(t *testing.T) {
 		if _, err := l.Post(ctx, pay(a, "p1", 150_00)); code(err) != fault.CodeInsufficientFund {
 			t.Fatalf("overspend: %v, want 300001", err)
 		}
-		if bal, _ := l.WalletBalance(ctx, a, "CNY"); bal.Balance != 100_00 {
-			t.Fatalf("a refused payment changed the balance to %d", bal.Balance)
-		}
+		wantBalance(t, ctx, l, a, 100_00, "after a refused payment")
 		// Nor did it burn the key: with credit the same request goes through.
 		if err := l.SetCreditLimit(ctx, a, "CNY", 60_00); err != nil {
 			t.Fatal(err)
@@ -193,9 +201,7 @@ func TestRetryOfAPaymentTheBalanceNoLongerCovers(t *testing.T) {
 		if _, err := l.Post(ctx, pay(a, "more", 1_00)); code(err) != fault.CodeInsufficientFund {
 			t.Fatalf("a new payment from an empty wallet: %v, want 300001", err)
 		}
-		if bal, _ := l.WalletBalance(ctx, a, "CNY"); bal.Balance != 0 {
-			t.Fatalf("balance %d, want 0", bal.Balance)
-		}
+		wantBalance(t, ctx, l, a, 0, "after the retried payment")
 		sumIsZero(t, db)
 	})
 }
@@ -217,9 +223,7 @@ func TestTransferInsideACancelledTransactionChangesNothing(t *testing.T) {
 		if !errors.Is(err, boom) {
 			t.Fatal(err)
 		}
-		if bal, _ := l.WalletBalance(ctx, a, "CNY"); bal.Balance != 50_00 {
-			t.Errorf("balance = %d after a rolled-back payment", bal.Balance)
-		}
+		wantBalance(t, ctx, l, a, 50_00, "after a rolled-back payment")
 		var n int
 		_ = db.Get(&n, `SELECT COUNT(*) FROM ledger_transfers`)
 		if n != 1 {

@@ -37,9 +37,7 @@ func TestTopUp(t *testing.T) {
 		if _, err := l.TopUp(ctx, other); code(err) != fault.CodeConflict {
 			t.Fatalf("same key, other body: %v", err)
 		}
-		if bal, _ := l.WalletBalance(ctx, a, "CNY"); bal.Balance != 6993_50 {
-			t.Fatalf("balance = %d", bal.Balance)
-		}
+		wantBalance(t, ctx, l, a, 6993_50, "after the top-up")
 
 		// No conversion within one currency: cents stay cents.
 		same := ledger.TopUp{AgencyID: a, IdempotencyKey: "tu-2", Currency: "CNY", AmountReceived: "500.35", ExchangeRate: "1", Reference: "wire-2", Amount: "500.35"}
@@ -78,9 +76,7 @@ func TestTopUp(t *testing.T) {
 		if fe, ok := fault.As(err); !ok || !strings.HasPrefix(fe.Fields["amountReceived"], "money.error.decimals") {
 			t.Errorf("1.005 CNY: %v, want the decimals message", err)
 		}
-		if bal, _ := l.WalletBalance(ctx, a, "CNY"); bal.Balance != 7493_85 {
-			t.Errorf("balance after refused top-ups = %d", bal.Balance)
-		}
+		wantBalance(t, ctx, l, a, 7493_85, "after refused top-ups")
 		sumIsZero(t, db)
 	})
 }
@@ -120,9 +116,7 @@ func TestConcurrentTopUpRunsItsNoticeOnce(t *testing.T) {
 		if fresh != 1 || notices.Load() != 1 {
 			t.Errorf("%d copies not replayed, %d notices; want 1 and 1", fresh, notices.Load())
 		}
-		if bal, _ := l.WalletBalance(ctx, a, "CNY"); bal.Balance != 99_00 {
-			t.Errorf("balance = %d, want one credit of 9900", bal.Balance)
-		}
+		wantBalance(t, ctx, l, a, 99_00, "after one credit")
 		sumIsZero(t, db)
 	})
 }
