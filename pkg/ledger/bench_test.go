@@ -48,9 +48,7 @@ func benchTransfers(b *testing.B, d store.Dialect, writers, accounts int, batche
 	l := ledger.New(db)
 	ids := agencies(b, db, accounts)
 	for _, id := range ids {
-		if _, err := l.Post(ctx, topUp(id, "seed", 1_000_000_000_00)); err != nil {
-			b.Fatal(err)
-		}
+		mustPost(b, ctx, l, topUp(id, "seed", 1_000_000_000_00))
 		if err := l.SetCreditLimit(ctx, id, "CNY", 1000_00); err != nil {
 			b.Fatal(err)
 		}

@@ -21,9 +21,7 @@ func TestEntriesAndStatements(t *testing.T) {
 
 		post := func(tr ledger.Transfer) {
 			t.Helper()
-			if _, err := l.Post(ctx, tr); err != nil {
-				t.Fatal(err)
-			}
+			mustPost(t, ctx, l, tr)
 			c.t = c.t.Add(36 * time.Hour)
 		}
 		post(topUp(a, "t1", 1000_00)) // Oct 1

@@ -52,14 +52,10 @@ func TestPostFirstWithGate(t *testing.T) {
 		if _, done, err := l.PostFirstWith(ctx, renamed(idle, "Agency 1", "x"), pay(idle, "idle-p", 1_00)); done || err != nil {
 			t.Fatalf("unseen accounts: done %v, %v; want the transaction path", done, err)
 		}
-		if _, err := l.Post(ctx, topUp(a, "t", 100_00)); err != nil {
-			t.Fatal(err)
-		}
+		mustPost(t, ctx, l, topUp(a, "t", 100_00))
 		// Accounts opened by a transfer are known from the next one on.
 		for _, k := range []string{"warm-1", "warm-2"} {
-			if _, err := l.Post(ctx, pay(a, k, 5_00)); err != nil {
-				t.Fatal(err)
-			}
+			mustPost(t, ctx, l, pay(a, k, 5_00))
 		}
 		if db.Dialect != store.Postgres {
 			if _, done, err := l.PostFirstWith(ctx, renamed(a, "Agency 0", "paid"), pay(a, "p1", 10_00)); done || err != nil || name(a) != "Agency 0" {
@@ -113,6 +109,5 @@ func TestPostFirstWithGate(t *testing.T) {
 		if posted != 1 || closed != 11 || balance(a) != 75_00 {
 			t.Fatalf("12 payments behind one gate: %d posted, %d closed, balance %d; want 1, 11, 7500", posted, closed, balance(a))
 		}
-		sumIsZero(t, db)
 	})
 }

@@ -18,27 +18,31 @@ import (
 )
 
 // withLedger runs body on every store (storetest.Run) with a ledger over it
-// and n new agencies.
+// and n new agencies, and checks after it that the ledger sums to zero.
 func withLedger(t *testing.T, n int, body func(t *testing.T, ctx context.Context, db *store.DB, l *ledger.Ledger, ids []int64)) {
 	t.Helper()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		body(t, context.Background(), db, ledger.New(db), agencies(t, db, n))
+		sumIsZero(t, db)
 	})
 }
 
 // batchedToo runs body on every store with a ledger over it, and on
 // PostgreSQL once more with the ledger's group commit on, batch transfers
-// a batch (batched tells the body which run it is).
+// a batch (batched tells the body which run it is); after each run the
+// ledger must sum to zero.
 func batchedToo(t *testing.T, batch int, body func(t *testing.T, ctx context.Context, db *store.DB, l *ledger.Ledger, batched bool)) {
 	t.Helper()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		body(t, context.Background(), db, ledger.New(db), false)
+		sumIsZero(t, db)
 		if db.Dialect == store.Postgres {
 			t.Run("group commit", func(t *testing.T) {
 				l := ledger.New(db)
 				stop := l.StartBatching(batch)
 				defer stop()
 				body(t, context.Background(), db, l, true)
+				sumIsZero(t, db)
 			})
 		}
 	})
@@ -77,6 +81,14 @@ func topUp(agencyID int64, key string, amount int64) ledger.Transfer {
 func pay(agencyID int64, key string, amount int64) ledger.Transfer {
 	return ledger.Transfer{AgencyID: agencyID, IdempotencyKey: key, From: ledger.Wallet(agencyID), To: ledger.Provider(ledger.KindSuppliers),
 		Amount: amount, Currency: "CNY", PaymentType: ledger.TypeOriginFlight, OrderID: "F" + key}
+}
+
+// mustPost posts tr, a step the test needs to go on.
+func mustPost(t testing.TB, ctx context.Context, l *ledger.Ledger, tr ledger.Transfer) {
+	t.Helper()
+	if _, err := l.Post(ctx, tr); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // wantBalance checks the agency's CNY wallet balance at a point the test
@@ -130,9 +142,7 @@ func TestPostAndIdempotency(t *testing.T) {
 			t.Fatalf("same key, other body: %v, want 409", err)
 		}
 		// Keys are scoped to the agency: b may use "t1" too.
-		if _, err := l.Post(ctx, topUp(b, "t1", 5_00)); err != nil {
-			t.Fatal(err)
-		}
+		mustPost(t, ctx, l, topUp(b, "t1", 5_00))
 		bal, _ := l.WalletBalance(ctx, a, "CNY")
 		if bal.Balance != 100_00 {
 			t.Fatalf("balance after replays = %d, want 10000", bal.Balance)
@@ -166,7 +176,6 @@ func TestPostAndIdempotency(t *testing.T) {
 				t.Errorf("bad transfer %+v: %v", bad, err)
 			}
 		}
-		sumIsZero(t, db)
 	})
 }
 
@@ -179,13 +188,9 @@ func TestRetryOfAPaymentTheBalanceNoLongerCovers(t *testing.T) {
 	t.Parallel()
 	withLedger(t, 1, func(t *testing.T, ctx context.Context, db *store.DB, l *ledger.Ledger, ids []int64) {
 		a := ids[0]
-		if _, err := l.Post(ctx, topUp(a, "t", 100_00)); err != nil {
-			t.Fatal(err)
-		}
+		mustPost(t, ctx, l, topUp(a, "t", 100_00))
 		for _, k := range []string{"w1", "w2"} {
-			if _, err := l.Post(ctx, pay(a, k, 10_00)); err != nil {
-				t.Fatal(err)
-			}
+			mustPost(t, ctx, l, pay(a, k, 10_00))
 		}
 		p, err := l.Post(ctx, pay(a, "all", 80_00))
 		if err != nil || p.FromBalance != 0 {
@@ -202,7 +207,6 @@ func TestRetryOfAPaymentTheBalanceNoLongerCovers(t *testing.T) {
 			t.Fatalf("a new payment from an empty wallet: %v, want 300001", err)
 		}
 		wantBalance(t, ctx, l, a, 0, "after the retried payment")
-		sumIsZero(t, db)
 	})
 }
 
@@ -210,9 +214,7 @@ func TestTransferInsideACancelledTransactionChangesNothing(t *testing.T) {
 	t.Parallel()
 	withLedger(t, 1, func(t *testing.T, ctx context.Context, db *store.DB, l *ledger.Ledger, ids []int64) {
 		a := ids[0]
-		if _, err := l.Post(ctx, topUp(a, "t1", 50_00)); err != nil {
-			t.Fatal(err)
-		}
+		mustPost(t, ctx, l, topUp(a, "t1", 50_00))
 		boom := errors.New("crash between two steps")
 		err := db.InTx(ctx, func(tx *sqlx.Tx) error {
 			if _, err := l.PostTx(ctx, tx, pay(a, "p1", 20_00)); err != nil {
@@ -229,7 +231,6 @@ func TestTransferInsideACancelledTransactionChangesNothing(t *testing.T) {
 		if n != 1 {
 			t.Errorf("%d transfers stored, want 1", n)
 		}
-		sumIsZero(t, db)
 	})
 }
 

@@ -77,7 +77,6 @@ func TestTopUp(t *testing.T) {
 			t.Errorf("1.005 CNY: %v, want the decimals message", err)
 		}
 		wantBalance(t, ctx, l, a, 7493_85, "after refused top-ups")
-		sumIsZero(t, db)
 	})
 }
 
@@ -117,7 +116,6 @@ func TestConcurrentTopUpRunsItsNoticeOnce(t *testing.T) {
 			t.Errorf("%d copies not replayed, %d notices; want 1 and 1", fresh, notices.Load())
 		}
 		wantBalance(t, ctx, l, a, 99_00, "after one credit")
-		sumIsZero(t, db)
 	})
 }
 
