@@ -119,15 +119,9 @@ func checkCard(ctx context.Context, tx *sqlx.Tx, agencyID, selfID int64, in Card
 func (s *Service) Cards(ctx context.Context, p auth.Principal, pg Paging) (CardPage, error) {
 	pg = pg.Normalize()
 	out := CardPage{Items: []Card{}, Page: pg.Page, PageSize: pg.PageSize}
-	if err := s.db.GetContext(ctx, &out.Total, s.db.Rebind(`SELECT COUNT(*) FROM member_cards WHERE agency_id = ?`), p.AgencyID); err != nil {
-		return out, fmt.Errorf("profile: count cards: %w", err)
-	}
-	err := s.db.SelectContext(ctx, &out.Items, s.db.Rebind(`SELECT `+cardColumns+` FROM member_cards
-		WHERE agency_id = ? ORDER BY airline, number, id LIMIT ? OFFSET ?`), p.AgencyID, pg.PageSize, pg.offset())
-	if err != nil {
-		return out, fmt.Errorf("profile: list cards: %w", err)
-	}
-	return out, nil
+	var err error
+	out.Total, err = s.listRows(ctx, &out.Items, pg, "cards", cardColumns, "member_cards", "agency_id = ?", "airline, number, id", p.AgencyID)
+	return out, err
 }
 
 // Card loads one of the caller's agency's member cards.
@@ -136,15 +130,7 @@ func (s *Service) Card(ctx context.Context, p auth.Principal, id int64) (Card, e
 }
 
 func getCard(ctx context.Context, q queryer, agencyID, id int64) (Card, error) {
-	var out Card
-	err := sqlx.GetContext(ctx, q, &out, q.Rebind(`SELECT `+cardColumns+` FROM member_cards WHERE id = ? AND agency_id = ?`), id, agencyID)
-	if errors.Is(err, sql.ErrNoRows) {
-		return Card{}, fault.NotFound("")
-	}
-	if err != nil {
-		return Card{}, fmt.Errorf("profile: get card %d: %w", id, err)
-	}
-	return out, nil
+	return getRow[Card](ctx, q, "card", cardColumns, "member_cards", agencyID, id)
 }
 
 // CreateCard adds a member card to the caller's agency.

@@ -227,15 +227,25 @@ func (s *Service) FindPassengers(ctx context.Context, p auth.Principal, keyword 
 			OR document_number LIKE ? ESCAPE '\')`
 		args = append(args, like, like, like, like)
 	}
-	if err := s.db.GetContext(ctx, &out.Total, s.db.Rebind(`SELECT COUNT(*) FROM often_used_passengers WHERE `+where), args...); err != nil {
-		return out, fmt.Errorf("profile: count passengers: %w", err)
+	var err error
+	out.Total, err = s.listRows(ctx, &out.Items, pg, "passengers", passengerColumns, "often_used_passengers", where, "surname, given_name, id", args...)
+	return out, err
+}
+
+// listRows reads into items one page of the columns of table's rows where
+// the condition holds, in order, and answers how many rows it holds for;
+// what names the rows in errors.
+func (s *Service) listRows(ctx context.Context, items any, pg Paging, what, columns, table, where, order string, args ...any) (int, error) {
+	var total int
+	if err := s.db.GetContext(ctx, &total, s.db.Rebind(`SELECT COUNT(*) FROM `+table+` WHERE `+where), args...); err != nil {
+		return 0, fmt.Errorf("profile: count %s: %w", what, err)
 	}
-	err := s.db.SelectContext(ctx, &out.Items, s.db.Rebind(`SELECT `+passengerColumns+` FROM often_used_passengers
-		WHERE `+where+` ORDER BY surname, given_name, id LIMIT ? OFFSET ?`), append(args, pg.PageSize, pg.offset())...)
+	err := s.db.SelectContext(ctx, items, s.db.Rebind(`SELECT `+columns+` FROM `+table+` WHERE `+where+` ORDER BY `+order+` LIMIT ? OFFSET ?`),
+		append(args, pg.PageSize, pg.offset())...)
 	if err != nil {
-		return out, fmt.Errorf("profile: list passengers: %w", err)
+		return total, fmt.Errorf("profile: list %s: %w", what, err)
 	}
-	return out, nil
+	return total, nil
 }
 
 // Passenger loads one of the caller's agency's passengers.
@@ -249,13 +259,19 @@ type queryer interface {
 }
 
 func getPassenger(ctx context.Context, q queryer, agencyID, id int64) (Passenger, error) {
-	var out Passenger
-	err := sqlx.GetContext(ctx, q, &out, q.Rebind(`SELECT `+passengerColumns+` FROM often_used_passengers WHERE id = ? AND agency_id = ?`), id, agencyID)
+	return getRow[Passenger](ctx, q, "passenger", passengerColumns, "often_used_passengers", agencyID, id)
+}
+
+// getRow reads the columns of the agency's row id of table; not found when
+// there is none or it is another agency's. what names the row in errors.
+func getRow[T any](ctx context.Context, q queryer, what, columns, table string, agencyID, id int64) (T, error) {
+	var out, none T
+	err := sqlx.GetContext(ctx, q, &out, q.Rebind(`SELECT `+columns+` FROM `+table+` WHERE id = ? AND agency_id = ?`), id, agencyID)
 	if errors.Is(err, sql.ErrNoRows) {
-		return Passenger{}, fault.NotFound("")
+		return none, fault.NotFound("")
 	}
 	if err != nil {
-		return Passenger{}, fmt.Errorf("profile: get passenger %d: %w", id, err)
+		return none, fmt.Errorf("profile: get %s %d: %w", what, id, err)
 	}
 	return out, nil
 }
