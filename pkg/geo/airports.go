@@ -68,26 +68,20 @@ type places struct {
 	airportSyllables, citySyllables map[string]string
 }
 
-var (
-	placesOnce sync.Once
-	placesData *places
-	placesErr  error
-)
+var loaded = builtOnce(loadPlaces)
 
-func loadPlaces() {
+func loadPlaces() (*places, error) {
 	zr, err := gzip.NewReader(bytes.NewReader(airportsGz))
 	if err != nil {
-		placesErr = fmt.Errorf("geo: open airports: %w", err)
-		return
+		return nil, fmt.Errorf("geo: open airports: %w", err)
 	}
 	raw, err := io.ReadAll(zr)
 	if err != nil {
-		placesErr = fmt.Errorf("geo: read airports: %w", err)
-		return
+		return nil, fmt.Errorf("geo: read airports: %w", err)
 	}
 	var f placesFile
-	if placesErr = parse(raw, &f, "airports"); placesErr != nil {
-		return
+	if err := parse(raw, &f, "airports"); err != nil {
+		return nil, err
 	}
 	p := &places{
 		airports:         make([]Airport, 0, len(f.Airports)),
@@ -117,17 +111,20 @@ func loadPlaces() {
 			p.citySyllables[r.Code] = r.Pinyin
 		}
 	}
-	placesData = p
+	return p, nil
 }
 
-func loaded() *places {
-	placesOnce.Do(loadPlaces)
-	if placesErr != nil {
-		// The data is embedded and checked by tests; failing here means the
-		// binary was built from a broken tree.
-		panic(placesErr)
-	}
-	return placesData
+// builtOnce is the data set that build makes from the embedded files, built
+// on first use. The data is embedded and checked by tests: failing to build
+// it means the binary was built from a broken tree, and every use panics.
+func builtOnce[T any](build func() (T, error)) func() T {
+	return sync.OnceValue(func() T {
+		v, err := build()
+		if err != nil {
+			panic(err)
+		}
+		return v
+	})
 }
 
 // normCode upper-cases and trims a code as users type it.
