@@ -102,8 +102,10 @@ func (s *Supplier) layoutFor(k invKey) (classLayout, error) {
 	if !ok {
 		return classLayout{}, fmt.Errorf("train %s: %w", k.train, rail.ErrNotFound)
 	}
-	lay, ok := layoutOf(t, k.class)
-	if !ok {
+	lay, err := layoutOf(t, k.class)
+	if err != nil {
+		// A seat map of a class the timetable no longer has is not found,
+		// not a rejected request.
 		return classLayout{}, fmt.Errorf("%s has no %q class: %w", k.train, k.class, rail.ErrNotFound)
 	}
 	return lay, nil

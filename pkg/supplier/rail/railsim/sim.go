@@ -375,13 +375,26 @@ func (s *Supplier) decodeRef(ref string, now time.Time) (leg, error) {
 	return l, nil
 }
 
-func layoutOf(t *train, class string) (classLayout, bool) {
+// offerClass reads an offer reference and finds the seat class asked for
+// on its train.
+func (s *Supplier) offerClass(ref, class string, now time.Time) (leg, classLayout, error) {
+	l, err := s.decodeRef(ref, now)
+	if err != nil {
+		return leg{}, classLayout{}, err
+	}
+	lay, err := layoutOf(l.t, class)
+	return l, lay, err
+}
+
+// layoutOf is the layout of t's seat class; a class t does not have is a
+// rejected request.
+func layoutOf(t *train, class string) (classLayout, error) {
 	for _, l := range t.layouts {
 		if l.class == class {
-			return l, true
+			return l, nil
 		}
 	}
-	return classLayout{}, false
+	return classLayout{}, fmt.Errorf("%s has no %q class: %w", t.number, class, rail.ErrRejected)
 }
 
 // PreBook holds places for the passengers until HoldExpiresAt; places are
@@ -394,13 +407,9 @@ func (s *Supplier) PreBook(ctx context.Context, req rail.PreBookRequest) (rail.B
 		return rail.Booking{}, err
 	}
 	now := s.now()
-	l, err := s.decodeRef(req.OfferRef, now)
+	l, lay, err := s.offerClass(req.OfferRef, req.Class, now)
 	if err != nil {
 		return rail.Booking{}, errorf(op, err)
-	}
-	lay, ok := layoutOf(l.t, req.Class)
-	if !ok {
-		return rail.Booking{}, errorf(op, fmt.Errorf("%s has no %q class: %w", l.t.number, req.Class, rail.ErrRejected))
 	}
 	if len(req.Passengers) == 0 {
 		return rail.Booking{}, errorf(op, fmt.Errorf("no passengers: %w", rail.ErrRejected))
