@@ -308,12 +308,8 @@ func TestVoid(t *testing.T) {
 				on(confirm, reply{file: "order_cancellation_confirmed.json"})
 			c := newTestClient(t, f, Config{})
 			err := c.Void(context.Background(), orderA)
-			if !errors.Is(err, tc.wantErr) || (tc.wantErr == nil && err != nil) {
-				t.Fatalf("err = %v, want %v", err, tc.wantErr)
-			}
-			if n := len(f.requests(confirm)); n != tc.confirmed {
-				t.Errorf("%d confirmations, want %d", n, tc.confirmed)
-			}
+			wantErr(t, err, tc.wantErr)
+			f.wantSent(t, confirm, tc.confirmed, "confirmations")
 		})
 	}
 }

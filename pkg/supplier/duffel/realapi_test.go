@@ -54,12 +54,8 @@ func TestVoidOnlyWhenRefundIsMoney(t *testing.T) {
 				on(confirm, reply{file: "order_cancellation_confirmed.json"})
 			c := newTestClient(t, f, Config{})
 			err := c.Void(context.Background(), orderA)
-			if !errors.Is(err, tc.wantErr) || (tc.wantErr == nil && err != nil) {
-				t.Fatalf("err = %v, want %v", err, tc.wantErr)
-			}
-			if n := len(f.requests(confirm)); n != tc.confirmed {
-				t.Errorf("%d confirmations, want %d", n, tc.confirmed)
-			}
+			wantErr(t, err, tc.wantErr)
+			f.wantSent(t, confirm, tc.confirmed, "confirmations")
 			if err != nil && !strings.Contains(err.Error(), "to voucher") && !strings.Contains(err.Error(), "to airline_credits") {
 				t.Errorf("the refusal does not say where the money would go: %v", err)
 			}
@@ -121,15 +117,11 @@ func TestRefundRequotesSupersededQuote(t *testing.T) {
 				on(confirmNew, reply{file: "order_cancellation_confirmed.json"})
 			c := newTestClient(t, f, Config{})
 			err := c.Refund(context.Background(), orderA, cancelA)
-			if !errors.Is(err, tc.wantErr) || (tc.wantErr == nil && err != nil) {
-				t.Fatalf("err = %v, want %v", err, tc.wantErr)
-			}
+			wantErr(t, err, tc.wantErr)
 			if n := len(f.requests(confirmOld)); n != 0 {
 				t.Error("the superseded quote was confirmed")
 			}
-			if n := len(f.requests(confirmNew)); n != tc.wantNewOne {
-				t.Errorf("%d confirmations of the new quote, want %d", n, tc.wantNewOne)
-			}
+			f.wantSent(t, confirmNew, tc.wantNewOne, "confirmations of the new quote")
 			if err != nil && !strings.Contains(err.Error(), "superseded") {
 				t.Errorf("the refusal does not say the quote was superseded: %v", err)
 			}
@@ -434,9 +426,7 @@ func TestBookSearchesAgainWithRealAges(t *testing.T) {
 				on("POST /air/orders", reply{status: http.StatusCreated, file: "order_hold.json"})
 			c := newTestClient(t, f, Config{})
 			_, err := c.bookHeld(t, ts)
-			if !errors.Is(err, tc.wantErr) || (tc.wantErr == nil && err != nil) {
-				t.Fatalf("err = %v, want %v", err, tc.wantErr)
-			}
+			wantErr(t, err, tc.wantErr)
 			search := f.requests("POST /air/offer_requests")
 			if len(search) != 1 {
 				t.Fatalf("%d searches", len(search))
