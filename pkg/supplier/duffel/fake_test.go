@@ -5,7 +5,6 @@ import (
 	"compress/gzip"
 	"context"
 	"encoding/json"
-	"errors"
 	"io"
 	"log/slog"
 	"net/http"
@@ -257,14 +256,6 @@ func quoteChange(t *testing.T, patch func(first map[string]any)) []supplier.Quot
 		t.Fatal(err)
 	}
 	return quotes
-}
-
-// wantErr checks that err is want (errors.Is), or nil when want is.
-func wantErr(t *testing.T, err, want error) {
-	t.Helper()
-	if !errors.Is(err, want) || (want == nil && err != nil) {
-		t.Fatalf("err = %v, want %v", err, want)
-	}
 }
 
 // wantSent checks that route was asked n times; what names the requests

@@ -29,6 +29,14 @@ var travellers = []supplier.Traveller{
 
 var contact = supplier.Contact{Name: "Wei Zhang", Email: "wei.zhang@example.com", Phone: "+8613800138000"}
 
+// wantErr checks that err is want (errors.Is), or nil when want is.
+func wantErr(t *testing.T, err, want error) {
+	t.Helper()
+	if !errors.Is(err, want) || (want == nil && err != nil) {
+		t.Fatalf("err = %v, want %v", err, want)
+	}
+}
+
 func heldOffer(t *testing.T, file string) supplier.Offer {
 	t.Helper()
 	o, err := mapOffer([]wireOffer{wireOfferFile(t, file)})
