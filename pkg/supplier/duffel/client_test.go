@@ -218,31 +218,37 @@ func TestServerErrorsRetriedOnlyWhenSafe(t *testing.T) {
 	}
 }
 
-func TestRetryAfterBeyondDeadlineGivesUpAtOnce(t *testing.T) {
-	f := newFake(t).on(getOfferA, reply{status: http.StatusTooManyRequests, file: "error_rate_limit.json", header: map[string]string{"Retry-After": "30"}})
-	c := newTestClient(t, f, Config{})
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	_, err := c.Price(ctx, heldOffer(t, "offer.json"), supplier.Passengers{})
-	if !errors.Is(err, supplier.ErrUnavailable) {
-		t.Fatalf("err = %v", err)
-	}
-	if len(c.sleeps.waits) != 0 || len(f.requests(getOfferA)) != 1 {
-		t.Errorf("waits %v attempts %d", c.sleeps.waits, len(f.requests(getOfferA)))
-	}
-}
-
-func TestContextDeadlineIsTimeout(t *testing.T) {
-	f := newFake(t).on(getOfferA, reply{block: true})
-	c := newTestClient(t, f, Config{})
-	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
-	defer cancel()
-	_, err := c.Price(ctx, heldOffer(t, "offer.json"), supplier.Passengers{})
-	if !errors.Is(err, supplier.ErrTimeout) {
-		t.Fatalf("err = %v", err)
-	}
-	if len(c.sleeps.waits) != 0 {
-		t.Errorf("retried after the caller's deadline: %v", c.sleeps.waits)
+// A deadline the call cannot be retried within ends it at once: a
+// Retry-After beyond it gives up as unavailable, a source silent until it
+// is a timeout; neither waits to try again.
+func TestDeadlineEndsTheCallAtOnce(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		answer   reply
+		deadline time.Duration
+		wantErr  error
+		attempts int // requests sent; 0 when not counted
+	}{
+		{"retry after beyond the deadline", reply{status: http.StatusTooManyRequests, file: "error_rate_limit.json", header: map[string]string{"Retry-After": "30"}},
+			5 * time.Second, supplier.ErrUnavailable, 1},
+		{"context deadline is a timeout", reply{block: true}, 100 * time.Millisecond, supplier.ErrTimeout, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFake(t).on(getOfferA, tc.answer)
+			c := newTestClient(t, f, Config{})
+			ctx, cancel := context.WithTimeout(context.Background(), tc.deadline)
+			defer cancel()
+			_, err := c.Price(ctx, heldOffer(t, "offer.json"), supplier.Passengers{})
+			if !errors.Is(err, tc.wantErr) {
+				t.Fatalf("err = %v, want %v", err, tc.wantErr)
+			}
+			if len(c.sleeps.waits) != 0 {
+				t.Errorf("waited %v to try again", c.sleeps.waits)
+			}
+			if tc.attempts > 0 {
+				f.wantSent(t, getOfferA, tc.attempts, "attempts")
+			}
+		})
 	}
 }
 
