@@ -6,9 +6,7 @@ import (
 	"time"
 
 	"github.com/voyage/voyage/pkg/agency"
-	"github.com/voyage/voyage/pkg/demo/demotest"
 	"github.com/voyage/voyage/pkg/store"
-	"github.com/voyage/voyage/pkg/store/storetest"
 )
 
 // TestCachedRows: a hot read is answered from memory within the TTL, a
@@ -16,9 +14,7 @@ import (
 // after the TTL.
 func TestCachedRows(t *testing.T) {
 	t.Parallel()
-	storetest.RunOn(t, demotest.DSN, func(t *testing.T, db *store.DB) {
-		ctx := context.Background()
-		w := setup(t, db)
+	onDemo(t, func(t *testing.T, ctx context.Context, db *store.DB, w world) {
 		st := agency.NewStore(db)
 		svc := agency.NewService(db, st, w.ledger)
 		st.CacheFor(time.Hour)

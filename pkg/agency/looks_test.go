@@ -9,9 +9,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/voyage/voyage/pkg/agency"
-	"github.com/voyage/voyage/pkg/demo/demotest"
 	"github.com/voyage/voyage/pkg/store"
-	"github.com/voyage/voyage/pkg/store/storetest"
 )
 
 func TestLookToBook(t *testing.T) {
@@ -43,9 +41,7 @@ func count(t *testing.T, svc *agency.Service, id int64, counter string, n int) {
 
 func TestLookCountsListAndDetail(t *testing.T) {
 	t.Parallel()
-	storetest.RunOn(t, demotest.DSN, func(t *testing.T, db *store.DB) {
-		ctx := context.Background()
-		w := setup(t, db)
+	onDemo(t, func(t *testing.T, ctx context.Context, db *store.DB, w world) {
 		st := agency.NewStore(db)
 		sub, blue := w.sub.AgencyID, w.bluesky.AgencyID
 
@@ -125,9 +121,7 @@ func TestLookCountsListAndDetail(t *testing.T) {
 
 func TestCountLookTxCommitsWithItsTransaction(t *testing.T) {
 	t.Parallel()
-	storetest.RunOn(t, demotest.DSN, func(t *testing.T, db *store.DB) {
-		ctx := context.Background()
-		w := setup(t, db)
+	onDemo(t, func(t *testing.T, ctx context.Context, db *store.DB, w world) {
 		st := agency.NewStore(db)
 		id := w.sub.AgencyID
 		errRollback := errors.New("the order failed")
@@ -164,9 +158,7 @@ func TestCountLookTxCommitsWithItsTransaction(t *testing.T) {
 // inserts of one stripe.
 func TestConcurrentCountLook(t *testing.T) {
 	t.Parallel()
-	storetest.RunOn(t, demotest.DSN, func(t *testing.T, db *store.DB) {
-		ctx := context.Background()
-		w := setup(t, db)
+	onDemo(t, func(t *testing.T, ctx context.Context, db *store.DB, w world) {
 		st := agency.NewStore(db)
 		id := w.sub.AgencyID
 		const n = 200
@@ -206,9 +198,7 @@ func TestConcurrentCountLook(t *testing.T) {
 // agencies row into the striped table and, rolled back, folds them back.
 func TestLookCountsMigration(t *testing.T) {
 	t.Parallel()
-	storetest.RunOn(t, demotest.DSN, func(t *testing.T, db *store.DB) {
-		ctx := context.Background()
-		w := setup(t, db)
+	onDemo(t, func(t *testing.T, ctx context.Context, db *store.DB, w world) {
 		st := agency.NewStore(db)
 		sub, blue := w.sub.AgencyID, w.bluesky.AgencyID
 		count(t, w.svc, sub, agency.CounterSearches, 50)

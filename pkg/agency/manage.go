@@ -438,11 +438,7 @@ type CreditRequest struct {
 // currency) and credit period.
 func (s *Service) SetCredit(ctx context.Context, actor auth.Principal, id int64, r CreditRequest) (Summary, error) {
 	defer s.store.Forget(id) // after the commit
-	a, err := s.Managed(ctx, actor, id)
-	if err != nil {
-		return Summary{}, err
-	}
-	limit, err := checkCredit(a, &r)
+	a, limit, err := s.creditFor(ctx, actor, id, &r)
 	if err != nil {
 		return Summary{}, err
 	}

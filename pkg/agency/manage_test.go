@@ -22,6 +22,15 @@ type world struct {
 	provider, demo, sub, bluesky auth.Principal
 }
 
+// onDemo runs body on every store holding the demo agencies (demotest's),
+// with their users logged in.
+func onDemo(t *testing.T, body func(t *testing.T, ctx context.Context, db *store.DB, w world)) {
+	t.Helper()
+	storetest.RunOn(t, demotest.DSN, func(t *testing.T, db *store.DB) {
+		body(t, context.Background(), db, setup(t, db))
+	})
+}
+
 // setup is the demo agencies (db is demotest's) and their users logged in.
 func setup(t *testing.T, db *store.DB) world {
 	t.Helper()
@@ -60,9 +69,7 @@ func newAgency(name, user string) agency.CreateRequest {
 
 func TestWhoManagesWhom(t *testing.T) {
 	t.Parallel()
-	storetest.RunOn(t, demotest.DSN, func(t *testing.T, db *store.DB) {
-		ctx := context.Background()
-		w := setup(t, db)
+	onDemo(t, func(t *testing.T, ctx context.Context, db *store.DB, w world) {
 		all, total, err := w.svc.List(ctx, w.provider, agency.ListFilter{Page: 1, PageSize: 20})
 		if err != nil || total != 3 || len(all) != 3 {
 			t.Fatalf("provider lists %d of %d: %v", len(all), total, err)
@@ -124,9 +131,7 @@ func TestWhoManagesWhom(t *testing.T) {
 
 func TestCreateConfigureCreditBlockDelete(t *testing.T) {
 	t.Parallel()
-	storetest.RunOn(t, demotest.DSN, func(t *testing.T, db *store.DB) {
-		ctx := context.Background()
-		w := setup(t, db)
+	onDemo(t, func(t *testing.T, ctx context.Context, db *store.DB, w world) {
 
 		// Blue Sky may not create sub-agencies.
 		_, err := w.svc.Create(ctx, w.bluesky, newAgency("Blue Sub", "bluesub"))
@@ -214,9 +219,7 @@ func TestCreateConfigureCreditBlockDelete(t *testing.T) {
 
 func TestAddFundsEmailsWithTheMoney(t *testing.T) {
 	t.Parallel()
-	storetest.RunOn(t, demotest.DSN, func(t *testing.T, db *store.DB) {
-		ctx := context.Background()
-		w := setup(t, db)
+	onDemo(t, func(t *testing.T, ctx context.Context, db *store.DB, w world) {
 		cat := i18n.MustLoad()
 		a, err := w.svc.Create(ctx, w.demo, newAgency("Kowloon Tours", "kowloon-admin"))
 		if err != nil {

@@ -47,6 +47,20 @@ type FundsPlan struct {
 	KeyUsed bool `json:"idempotencyKeyUsed"`
 }
 
+// creditFor is the agency id the actor manages and the credit limit r asks
+// for it, checked (checkCredit).
+func (s *Service) creditFor(ctx context.Context, actor auth.Principal, id int64, r *CreditRequest) (Agency, money.Amount, error) {
+	a, err := s.Managed(ctx, actor, id)
+	if err != nil {
+		return Agency{}, money.Amount{}, err
+	}
+	limit, err := checkCredit(a, r)
+	if err != nil {
+		return Agency{}, money.Amount{}, err
+	}
+	return a, limit, nil
+}
+
 // checkCredit validates a credit request for agency a, filling the default
 // period unit; SetCredit and PreviewCredit refuse the same things.
 func checkCredit(a Agency, r *CreditRequest) (money.Amount, error) {
@@ -76,11 +90,7 @@ func checkCredit(a Agency, r *CreditRequest) (money.Amount, error) {
 // PreviewCredit checks a credit request as SetCredit does and tells what it
 // would change, changing nothing (a dry run).
 func (s *Service) PreviewCredit(ctx context.Context, actor auth.Principal, id int64, r CreditRequest) (CreditPlan, error) {
-	a, err := s.Managed(ctx, actor, id)
-	if err != nil {
-		return CreditPlan{}, err
-	}
-	limit, err := checkCredit(a, &r)
+	a, limit, err := s.creditFor(ctx, actor, id, &r)
 	if err != nil {
 		return CreditPlan{}, err
 	}

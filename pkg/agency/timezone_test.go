@@ -5,13 +5,11 @@ import (
 	"regexp"
 	"testing"
 
-	"github.com/voyage/voyage/pkg/demo/demotest"
 	"github.com/voyage/voyage/pkg/display"
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/store"
-	"github.com/voyage/voyage/pkg/store/storetest"
 )
 
 // An agency's time zone (issue 20): the demo agencies start in
@@ -20,9 +18,7 @@ import (
 // config changes; left empty it is the default.
 func TestAgencyTimeZone(t *testing.T) {
 	t.Parallel()
-	storetest.RunOn(t, demotest.DSN, func(t *testing.T, db *store.DB) {
-		ctx := context.Background()
-		w := setup(t, db)
+	onDemo(t, func(t *testing.T, ctx context.Context, db *store.DB, w world) {
 		sub, err := w.svc.Get(ctx, w.demo, w.sub.AgencyID, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -72,9 +68,7 @@ func TestAgencyTimeZone(t *testing.T) {
 // The top-up email tells the time on the agency's clock and names the zone.
 func TestTopUpEmailInAgencyZone(t *testing.T) {
 	t.Parallel()
-	storetest.RunOn(t, demotest.DSN, func(t *testing.T, db *store.DB) {
-		ctx := context.Background()
-		w := setup(t, db)
+	onDemo(t, func(t *testing.T, ctx context.Context, db *store.DB, w world) {
 		a, err := w.svc.Create(ctx, w.demo, newAgency("Tokyo Tours", "tokyo-admin"))
 		if err != nil {
 			t.Fatal(err)

@@ -12,7 +12,6 @@ import (
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/store"
-	"github.com/voyage/voyage/pkg/store/storetest"
 )
 
 // manageFixture is two unrelated agencies, each with a super admin, and an
@@ -107,9 +106,7 @@ func strp(s string) *string { return &s }
 
 func TestCreateUserIn(t *testing.T) {
 	t.Parallel()
-	storetest.Run(t, func(t *testing.T, db *store.DB) {
-		ctx := context.Background()
-		f := manageSetup(t, db)
+	run(t, manageSetup, func(t *testing.T, ctx context.Context, db *store.DB, f *manageFixture) {
 		before := countUsers(t, db)
 
 		tests := []struct {
@@ -156,9 +153,7 @@ func TestCreateUserIn(t *testing.T) {
 
 func TestListUsers(t *testing.T) {
 	t.Parallel()
-	storetest.Run(t, func(t *testing.T, db *store.DB) {
-		ctx := context.Background()
-		f := manageSetup(t, db)
+	run(t, manageSetup, func(t *testing.T, ctx context.Context, db *store.DB, f *manageFixture) {
 		for i, name := range []string{"anna-ops", "bob-fin", "carl_ops"} {
 			role := auth.RoleOperator
 			if i == 1 {
@@ -218,9 +213,7 @@ func TestListUsers(t *testing.T) {
 
 func TestUpdateUser(t *testing.T) {
 	t.Parallel()
-	storetest.Run(t, func(t *testing.T, db *store.DB) {
-		ctx := context.Background()
-		f := manageSetup(t, db)
+	run(t, manageSetup, func(t *testing.T, ctx context.Context, db *store.DB, f *manageFixture) {
 		boss := f.actor(f.super)
 
 		roles := []string{auth.RoleOperator, auth.RoleFinance}
@@ -288,9 +281,7 @@ func TestUpdateUser(t *testing.T) {
 
 func TestDeactivateEndsSessions(t *testing.T) {
 	t.Parallel()
-	storetest.Run(t, func(t *testing.T, db *store.DB) {
-		ctx := context.Background()
-		f := manageSetup(t, db)
+	run(t, manageSetup, func(t *testing.T, ctx context.Context, db *store.DB, f *manageFixture) {
 		res, err := f.svc.Login(ctx, "mine-operator", "pass-word-1", meta)
 		if err != nil {
 			t.Fatal(err)
@@ -333,9 +324,7 @@ func TestDeactivateEndsSessions(t *testing.T) {
 
 func TestUserLogStaysInItsAgency(t *testing.T) {
 	t.Parallel()
-	storetest.Run(t, func(t *testing.T, db *store.DB) {
-		ctx := context.Background()
-		f := manageSetup(t, db)
+	run(t, manageSetup, func(t *testing.T, ctx context.Context, db *store.DB, f *manageFixture) {
 		if _, err := f.svc.Login(ctx, "mine-super", "pass-word-1", meta); err != nil {
 			t.Fatal(err)
 		}

@@ -65,6 +65,20 @@ func setup(t *testing.T, db *store.DB, singleSession bool) *fixture {
 	return f
 }
 
+// run runs body on every store with a context and the fixture that setup
+// makes.
+func run[F any](t *testing.T, setup func(*testing.T, *store.DB) F, body func(t *testing.T, ctx context.Context, db *store.DB, f F)) {
+	t.Helper()
+	storetest.Run(t, func(t *testing.T, db *store.DB) {
+		body(t, context.Background(), db, setup(t, db))
+	})
+}
+
+// sharedSessions and singleSessions are setup with a user's sessions many
+// at once, or one (a new login ends the others).
+func sharedSessions(t *testing.T, db *store.DB) *fixture { return setup(t, db, false) }
+func singleSessions(t *testing.T, db *store.DB) *fixture { return setup(t, db, true) }
+
 func wantCode(t *testing.T, err error, code, status int) {
 	t.Helper()
 	fe, ok := fault.As(err)
@@ -77,9 +91,7 @@ var meta = auth.Meta{IP: "203.0.113.5", UserAgent: "test"}
 
 func TestLoginAndAuthenticate(t *testing.T) {
 	t.Parallel()
-	storetest.Run(t, func(t *testing.T, db *store.DB) {
-		ctx := context.Background()
-		f := setup(t, db, false)
+	run(t, sharedSessions, func(t *testing.T, ctx context.Context, db *store.DB, f *fixture) {
 
 		res, err := f.svc.Login(ctx, "demo-super", "demo-pass-1", meta)
 		if err != nil {
@@ -127,9 +139,7 @@ func TestLoginAndAuthenticate(t *testing.T) {
 
 func TestSessionExpiry(t *testing.T) {
 	t.Parallel()
-	storetest.Run(t, func(t *testing.T, db *store.DB) {
-		ctx := context.Background()
-		f := setup(t, db, false)
+	run(t, sharedSessions, func(t *testing.T, ctx context.Context, db *store.DB, f *fixture) {
 		res, err := f.svc.Login(ctx, "demo-operator", "demo-pass-1", meta)
 		if err != nil {
 			t.Fatal(err)
@@ -158,9 +168,7 @@ func TestSessionExpiry(t *testing.T) {
 
 func TestSingleSessionPerUser(t *testing.T) {
 	t.Parallel()
-	storetest.Run(t, func(t *testing.T, db *store.DB) {
-		ctx := context.Background()
-		f := setup(t, db, true)
+	run(t, singleSessions, func(t *testing.T, ctx context.Context, db *store.DB, f *fixture) {
 		first, err := f.svc.Login(ctx, "demo-operator", "demo-pass-1", meta)
 		if err != nil {
 			t.Fatal(err)
@@ -185,9 +193,7 @@ func retryAfter(t *testing.T, err error) time.Duration {
 
 func TestLoginThrottlePerAccount(t *testing.T) {
 	t.Parallel()
-	storetest.Run(t, func(t *testing.T, db *store.DB) {
-		ctx := context.Background()
-		f := setup(t, db, false)
+	run(t, sharedSessions, func(t *testing.T, ctx context.Context, db *store.DB, f *fixture) {
 		addr := func(i int) auth.Meta { return auth.Meta{IP: fmt.Sprintf("198.51.100.%d", i)} }
 		// The user's usual desk.
 		if _, err := f.svc.Login(ctx, "demo-super", "demo-pass-1", meta); err != nil {
@@ -240,9 +246,7 @@ func TestLoginThrottlePerAccount(t *testing.T) {
 
 func TestLoginThrottlePerAddress(t *testing.T) {
 	t.Parallel()
-	storetest.Run(t, func(t *testing.T, db *store.DB) {
-		ctx := context.Background()
-		f := setup(t, db, false)
+	run(t, sharedSessions, func(t *testing.T, ctx context.Context, db *store.DB, f *fixture) {
 		from := auth.Meta{IP: "192.0.2.77"}
 		// One password tried on twenty accounts (existing or not) from one
 		// address: the address waits, for every account.
@@ -280,9 +284,7 @@ func TestLoginThrottlePerAddress(t *testing.T) {
 // are counted one after another; only one gets to try its password.
 func TestLoginThrottleConcurrent(t *testing.T) {
 	t.Parallel()
-	storetest.Run(t, func(t *testing.T, db *store.DB) {
-		ctx := context.Background()
-		f := setup(t, db, false)
+	run(t, sharedSessions, func(t *testing.T, ctx context.Context, db *store.DB, f *fixture) {
 		for i := 0; i < 5; i++ {
 			_, err := f.svc.Login(ctx, "demo-operator", "wrong-pass", auth.Meta{IP: fmt.Sprintf("198.51.100.%d", i)})
 			wantCode(t, err, fault.CodeBadCredentials, 401)
@@ -316,9 +318,7 @@ func TestLoginThrottleConcurrent(t *testing.T) {
 
 func TestChangePassword(t *testing.T) {
 	t.Parallel()
-	storetest.Run(t, func(t *testing.T, db *store.DB) {
-		ctx := context.Background()
-		f := setup(t, db, false)
+	run(t, sharedSessions, func(t *testing.T, ctx context.Context, db *store.DB, f *fixture) {
 		a, _ := f.svc.Login(ctx, "demo-operator", "demo-pass-1", meta)
 		b, _ := f.svc.Login(ctx, "demo-operator", "demo-pass-1", meta)
 		p, _ := f.svc.Authenticate(ctx, a.Token)
@@ -353,9 +353,7 @@ func TestChangePassword(t *testing.T) {
 
 func TestChangePasswordThrottle(t *testing.T) {
 	t.Parallel()
-	storetest.Run(t, func(t *testing.T, db *store.DB) {
-		ctx := context.Background()
-		f := setup(t, db, false)
+	run(t, sharedSessions, func(t *testing.T, ctx context.Context, db *store.DB, f *fixture) {
 		a, _ := f.svc.Login(ctx, "demo-operator", "demo-pass-1", meta)
 		p, _ := f.svc.Authenticate(ctx, a.Token)
 		// A right current password with a refused new one still clears
@@ -383,9 +381,7 @@ func TestChangePasswordThrottle(t *testing.T) {
 
 func TestResetSuperAdminPassword(t *testing.T) {
 	t.Parallel()
-	storetest.Run(t, func(t *testing.T, db *store.DB) {
-		ctx := context.Background()
-		f := setup(t, db, false)
+	run(t, sharedSessions, func(t *testing.T, ctx context.Context, db *store.DB, f *fixture) {
 		res, _ := f.svc.Login(ctx, "demo-super", "demo-pass-1", meta)
 		parent := res.Principal
 
@@ -411,9 +407,7 @@ func TestResetSuperAdminPassword(t *testing.T) {
 
 func TestSingleLogin(t *testing.T) {
 	t.Parallel()
-	storetest.Run(t, func(t *testing.T, db *store.DB) {
-		ctx := context.Background()
-		f := setup(t, db, false)
+	run(t, sharedSessions, func(t *testing.T, ctx context.Context, db *store.DB, f *fixture) {
 		ts := f.now.Unix()
 		req := auth.SSORequest{Code: "c-1", Timestamp: ts, UserID: f.operator.ID, Signature: auth.SSOSignature("sso-secret", "c-1", ts, f.operator.ID)}
 		res, err := f.svc.SingleLogin(ctx, req, meta)
@@ -460,9 +454,7 @@ func TestSingleLogin(t *testing.T) {
 
 func TestAPIKeys(t *testing.T) {
 	t.Parallel()
-	storetest.Run(t, func(t *testing.T, db *store.DB) {
-		ctx := context.Background()
-		f := setup(t, db, false)
+	run(t, sharedSessions, func(t *testing.T, ctx context.Context, db *store.DB, f *fixture) {
 		k, err := f.svc.CreateAPIKey(ctx, f.agency.ID, "booking engine", []string{auth.RoleOperator}, f.super.ID)
 		if err != nil {
 			t.Fatal(err)
@@ -500,9 +492,7 @@ func TestAPIKeys(t *testing.T) {
 // kept alive by another instance meanwhile).
 func TestSessionsKeptASecond(t *testing.T) {
 	t.Parallel()
-	storetest.Run(t, func(t *testing.T, db *store.DB) {
-		ctx := context.Background()
-		f := setup(t, db, false)
+	run(t, sharedSessions, func(t *testing.T, ctx context.Context, db *store.DB, f *fixture) {
 		login := func() auth.LoginResult {
 			t.Helper()
 			res, err := f.svc.Login(ctx, "demo-operator", "demo-pass-1", meta)

@@ -68,27 +68,20 @@ type places struct {
 	airportSyllables, citySyllables map[string]string
 }
 
-var (
-	placesOnce sync.Once
-	placesData *places
-	placesErr  error
-)
+var loaded = builtOnce(loadPlaces)
 
-func loadPlaces() {
+func loadPlaces() (*places, error) {
 	zr, err := gzip.NewReader(bytes.NewReader(airportsGz))
 	if err != nil {
-		placesErr = fmt.Errorf("geo: open airports: %w", err)
-		return
+		return nil, fmt.Errorf("geo: open airports: %w", err)
 	}
 	raw, err := io.ReadAll(zr)
 	if err != nil {
-		placesErr = fmt.Errorf("geo: read airports: %w", err)
-		return
+		return nil, fmt.Errorf("geo: read airports: %w", err)
 	}
 	var f placesFile
-	if err := json.Unmarshal(raw, &f); err != nil {
-		placesErr = fmt.Errorf("geo: parse airports: %w", err)
-		return
+	if err := parse(raw, &f, "airports"); err != nil {
+		return nil, err
 	}
 	p := &places{
 		airports:         make([]Airport, 0, len(f.Airports)),
@@ -118,21 +111,42 @@ func loadPlaces() {
 			p.citySyllables[r.Code] = r.Pinyin
 		}
 	}
-	placesData = p
+	return p, nil
 }
 
-func loaded() *places {
-	placesOnce.Do(loadPlaces)
-	if placesErr != nil {
-		// The data is embedded and checked by tests; failing here means the
-		// binary was built from a broken tree.
-		panic(placesErr)
-	}
-	return placesData
+// builtOnce is the data set that build makes from the embedded files, built
+// on first use. The data is embedded and checked by tests: failing to build
+// it means the binary was built from a broken tree, and every use panics.
+func builtOnce[T any](build func() (T, error)) func() T {
+	return sync.OnceValue(func() T {
+		v, err := build()
+		if err != nil {
+			panic(err)
+		}
+		return v
+	})
 }
 
 // normCode upper-cases and trims a code as users type it.
 func normCode(code string) string { return strings.ToUpper(strings.TrimSpace(code)) }
+
+// atCode finds code, in any case, among items through at (code → index).
+func atCode[T any](items []T, at map[string]int, code string) (T, bool) {
+	i, ok := at[normCode(code)]
+	if !ok {
+		var none T
+		return none, false
+	}
+	return items[i], true
+}
+
+// parse reads the embedded data set called what.
+func parse(data []byte, v any, what string) error {
+	if err := json.Unmarshal(data, v); err != nil {
+		return fmt.Errorf("geo: parse %s: %w", what, err)
+	}
+	return nil
+}
 
 // Airports lists every commercial airport: the ranked ones by rank (busiest
 // first), then the others, large airports before medium ones, each by code.
@@ -142,11 +156,7 @@ func Airports() []Airport { return loaded().airports }
 // AirportByCode finds an airport by its IATA code, in any case.
 func AirportByCode(code string) (Airport, bool) {
 	p := loaded()
-	i, ok := p.airportAt[normCode(code)]
-	if !ok {
-		return Airport{}, false
-	}
-	return p.airports[i], true
+	return atCode(p.airports, p.airportAt, code)
 }
 
 // Cities lists every city: a metropolitan code that groups several airports
@@ -158,11 +168,7 @@ func Cities() []City { return loaded().cities }
 // has the airport's code.
 func CityByCode(code string) (City, bool) {
 	p := loaded()
-	i, ok := p.cityAt[normCode(code)]
-	if !ok {
-		return City{}, false
-	}
-	return p.cities[i], true
+	return atCode(p.cities, p.cityAt, code)
 }
 
 // CityOf is the city code of an airport ("PEK" → "BJS", "CAN" → "CAN"),

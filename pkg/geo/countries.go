@@ -5,8 +5,6 @@ package geo
 
 import (
 	_ "embed"
-	"encoding/json"
-	"fmt"
 	"sort"
 	"strings"
 	"sync"
@@ -53,8 +51,7 @@ var (
 
 func load() {
 	var rows []countryRow
-	if err := json.Unmarshal(countriesJSON, &rows); err != nil {
-		loadErr = fmt.Errorf("geo: parse countries: %w", err)
+	if loadErr = parse(countriesJSON, &rows, "countries"); loadErr != nil {
 		return
 	}
 	byCode = make(map[string]Country, len(rows))

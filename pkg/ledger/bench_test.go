@@ -9,9 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jmoiron/sqlx"
-
-	"github.com/voyage/voyage/pkg/agency"
 	"github.com/voyage/voyage/pkg/benchprof"
 	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/store"
@@ -49,29 +46,9 @@ func benchTransfers(b *testing.B, d store.Dialect, writers, accounts int, batche
 		db.SetMaxOpenConns(writers + 4)
 	}
 	l := ledger.New(db)
-	st := agency.NewStore(db)
-	ids := make([]int64, 0, accounts)
-	err := db.InTx(ctx, func(tx *sqlx.Tx) error {
-		root, err := st.Create(ctx, tx, agency.New{Name: "Provider"})
-		if err != nil {
-			return err
-		}
-		for i := 0; i < accounts; i++ {
-			a, err := st.Create(ctx, tx, agency.New{ParentID: &root.ID, Name: fmt.Sprint("A", i)})
-			if err != nil {
-				return err
-			}
-			ids = append(ids, a.ID)
-		}
-		return nil
-	})
-	if err != nil {
-		b.Fatal(err)
-	}
+	ids := agencies(b, db, accounts)
 	for _, id := range ids {
-		if _, err := l.Post(ctx, topUp(id, "seed", 1_000_000_000_00)); err != nil {
-			b.Fatal(err)
-		}
+		mustPost(b, ctx, l, topUp(id, "seed", 1_000_000_000_00))
 		if err := l.SetCreditLimit(ctx, id, "CNY", 1000_00); err != nil {
 			b.Fatal(err)
 		}

@@ -8,26 +8,20 @@ import (
 
 	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/store"
-	"github.com/voyage/voyage/pkg/store/storetest"
 )
 
 type clock struct{ t time.Time }
 
 func TestEntriesAndStatements(t *testing.T) {
 	t.Parallel()
-	storetest.Run(t, func(t *testing.T, db *store.DB) {
-		ctx := context.Background()
-		l := ledger.New(db)
-		ids := agencies(t, db, 2)
+	withLedger(t, 2, func(t *testing.T, ctx context.Context, db *store.DB, l *ledger.Ledger, ids []int64) {
 		a, b := ids[0], ids[1]
 		c := &clock{time.Date(2026, 10, 1, 9, 0, 0, 0, time.UTC)}
 		l.SetClock(func() time.Time { return c.t })
 
 		post := func(tr ledger.Transfer) {
 			t.Helper()
-			if _, err := l.Post(ctx, tr); err != nil {
-				t.Fatal(err)
-			}
+			mustPost(t, ctx, l, tr)
 			c.t = c.t.Add(36 * time.Hour)
 		}
 		post(topUp(a, "t1", 1000_00)) // Oct 1

@@ -10,7 +10,6 @@ import (
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/store"
-	"github.com/voyage/voyage/pkg/store/storetest"
 )
 
 // renamed is a gate on the agencies table standing in for an order's move:
@@ -28,10 +27,7 @@ func renamed(id int64, from, to string) ledger.Gate {
 // written and the caller is told to use its transaction.
 func TestPostFirstWithGate(t *testing.T) {
 	t.Parallel()
-	storetest.Run(t, func(t *testing.T, db *store.DB) {
-		ctx := context.Background()
-		l := ledger.New(db)
-		ids := agencies(t, db, 2)
+	withLedger(t, 2, func(t *testing.T, ctx context.Context, db *store.DB, l *ledger.Ledger, ids []int64) {
 		a, idle := ids[0], ids[1]
 		name := func(id int64) string {
 			t.Helper()
@@ -56,14 +52,10 @@ func TestPostFirstWithGate(t *testing.T) {
 		if _, done, err := l.PostFirstWith(ctx, renamed(idle, "Agency 1", "x"), pay(idle, "idle-p", 1_00)); done || err != nil {
 			t.Fatalf("unseen accounts: done %v, %v; want the transaction path", done, err)
 		}
-		if _, err := l.Post(ctx, topUp(a, "t", 100_00)); err != nil {
-			t.Fatal(err)
-		}
+		mustPost(t, ctx, l, topUp(a, "t", 100_00))
 		// Accounts opened by a transfer are known from the next one on.
 		for _, k := range []string{"warm-1", "warm-2"} {
-			if _, err := l.Post(ctx, pay(a, k, 5_00)); err != nil {
-				t.Fatal(err)
-			}
+			mustPost(t, ctx, l, pay(a, k, 5_00))
 		}
 		if db.Dialect != store.Postgres {
 			if _, done, err := l.PostFirstWith(ctx, renamed(a, "Agency 0", "paid"), pay(a, "p1", 10_00)); done || err != nil || name(a) != "Agency 0" {
@@ -117,6 +109,5 @@ func TestPostFirstWithGate(t *testing.T) {
 		if posted != 1 || closed != 11 || balance(a) != 75_00 {
 			t.Fatalf("12 payments behind one gate: %d posted, %d closed, balance %d; want 1, 11, 7500", posted, closed, balance(a))
 		}
-		sumIsZero(t, db)
 	})
 }

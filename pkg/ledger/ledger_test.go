@@ -17,7 +17,38 @@ import (
 	"github.com/voyage/voyage/pkg/store/storetest"
 )
 
-func agencies(t *testing.T, db *store.DB, n int) []int64 {
+// withLedger runs body on every store (storetest.Run) with a ledger over it
+// and n new agencies, and checks after it that the ledger sums to zero.
+func withLedger(t *testing.T, n int, body func(t *testing.T, ctx context.Context, db *store.DB, l *ledger.Ledger, ids []int64)) {
+	t.Helper()
+	storetest.Run(t, func(t *testing.T, db *store.DB) {
+		body(t, context.Background(), db, ledger.New(db), agencies(t, db, n))
+		sumIsZero(t, db)
+	})
+}
+
+// batchedToo runs body on every store with a ledger over it, and on
+// PostgreSQL once more with the ledger's group commit on, batch transfers
+// a batch (batched tells the body which run it is); after each run the
+// ledger must sum to zero.
+func batchedToo(t *testing.T, batch int, body func(t *testing.T, ctx context.Context, db *store.DB, l *ledger.Ledger, batched bool)) {
+	t.Helper()
+	storetest.Run(t, func(t *testing.T, db *store.DB) {
+		body(t, context.Background(), db, ledger.New(db), false)
+		sumIsZero(t, db)
+		if db.Dialect == store.Postgres {
+			t.Run("group commit", func(t *testing.T) {
+				l := ledger.New(db)
+				stop := l.StartBatching(batch)
+				defer stop()
+				body(t, context.Background(), db, l, true)
+				sumIsZero(t, db)
+			})
+		}
+	})
+}
+
+func agencies(t testing.TB, db *store.DB, n int) []int64 {
 	t.Helper()
 	ctx := context.Background()
 	s := agency.NewStore(db)
@@ -52,6 +83,24 @@ func pay(agencyID int64, key string, amount int64) ledger.Transfer {
 		Amount: amount, Currency: "CNY", PaymentType: ledger.TypeOriginFlight, OrderID: "F" + key}
 }
 
+// mustPost posts tr, a step the test needs to go on.
+func mustPost(t testing.TB, ctx context.Context, l *ledger.Ledger, tr ledger.Transfer) {
+	t.Helper()
+	if _, err := l.Post(ctx, tr); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// wantBalance checks the agency's CNY wallet balance at a point the test
+// names.
+func wantBalance(t *testing.T, ctx context.Context, l *ledger.Ledger, agencyID, want int64, when string) {
+	t.Helper()
+	bal, err := l.WalletBalance(ctx, agencyID, "CNY")
+	if err != nil || bal.Balance != want {
+		t.Errorf("balance %s = %d (%v), want %d", when, bal.Balance, err, want)
+	}
+}
+
 func code(err error) int {
 	if fe, ok := fault.As(err); ok {
 		return fe.Code
@@ -77,22 +126,7 @@ func sumIsZero(t *testing.T, db *store.DB) {
 
 func TestPostAndIdempotency(t *testing.T) {
 	t.Parallel()
-	storetest.Run(t, func(t *testing.T, db *store.DB) {
-		postAndIdempotency(t, db, false)
-		if db.Dialect == store.Postgres {
-			t.Run("group commit", func(t *testing.T) { postAndIdempotency(t, db, true) })
-		}
-	})
-}
-
-func postAndIdempotency(t *testing.T, db *store.DB, batched bool) {
-	{
-		ctx := context.Background()
-		l := ledger.New(db)
-		if batched {
-			stop := l.StartBatching(8)
-			defer stop()
-		}
+	batchedToo(t, 8, func(t *testing.T, ctx context.Context, db *store.DB, l *ledger.Ledger, _ bool) {
 		ids := agencies(t, db, 2)
 		a, b := ids[0], ids[1]
 
@@ -108,9 +142,7 @@ func postAndIdempotency(t *testing.T, db *store.DB, batched bool) {
 			t.Fatalf("same key, other body: %v, want 409", err)
 		}
 		// Keys are scoped to the agency: b may use "t1" too.
-		if _, err := l.Post(ctx, topUp(b, "t1", 5_00)); err != nil {
-			t.Fatal(err)
-		}
+		mustPost(t, ctx, l, topUp(b, "t1", 5_00))
 		bal, _ := l.WalletBalance(ctx, a, "CNY")
 		if bal.Balance != 100_00 {
 			t.Fatalf("balance after replays = %d, want 10000", bal.Balance)
@@ -119,9 +151,7 @@ func postAndIdempotency(t *testing.T, db *store.DB, batched bool) {
 		if _, err := l.Post(ctx, pay(a, "p1", 150_00)); code(err) != fault.CodeInsufficientFund {
 			t.Fatalf("overspend: %v, want 300001", err)
 		}
-		if bal, _ := l.WalletBalance(ctx, a, "CNY"); bal.Balance != 100_00 {
-			t.Fatalf("a refused payment changed the balance to %d", bal.Balance)
-		}
+		wantBalance(t, ctx, l, a, 100_00, "after a refused payment")
 		// Nor did it burn the key: with credit the same request goes through.
 		if err := l.SetCreditLimit(ctx, a, "CNY", 60_00); err != nil {
 			t.Fatal(err)
@@ -146,8 +176,7 @@ func postAndIdempotency(t *testing.T, db *store.DB, batched bool) {
 				t.Errorf("bad transfer %+v: %v", bad, err)
 			}
 		}
-		sumIsZero(t, db)
-	}
+	})
 }
 
 // TestRetryOfAPaymentTheBalanceNoLongerCovers: a payment that spent the
@@ -157,17 +186,11 @@ func postAndIdempotency(t *testing.T, db *store.DB, batched bool) {
 // payments take.
 func TestRetryOfAPaymentTheBalanceNoLongerCovers(t *testing.T) {
 	t.Parallel()
-	storetest.Run(t, func(t *testing.T, db *store.DB) {
-		ctx := context.Background()
-		l := ledger.New(db)
-		a := agencies(t, db, 1)[0]
-		if _, err := l.Post(ctx, topUp(a, "t", 100_00)); err != nil {
-			t.Fatal(err)
-		}
+	withLedger(t, 1, func(t *testing.T, ctx context.Context, db *store.DB, l *ledger.Ledger, ids []int64) {
+		a := ids[0]
+		mustPost(t, ctx, l, topUp(a, "t", 100_00))
 		for _, k := range []string{"w1", "w2"} {
-			if _, err := l.Post(ctx, pay(a, k, 10_00)); err != nil {
-				t.Fatal(err)
-			}
+			mustPost(t, ctx, l, pay(a, k, 10_00))
 		}
 		p, err := l.Post(ctx, pay(a, "all", 80_00))
 		if err != nil || p.FromBalance != 0 {
@@ -183,22 +206,15 @@ func TestRetryOfAPaymentTheBalanceNoLongerCovers(t *testing.T) {
 		if _, err := l.Post(ctx, pay(a, "more", 1_00)); code(err) != fault.CodeInsufficientFund {
 			t.Fatalf("a new payment from an empty wallet: %v, want 300001", err)
 		}
-		if bal, _ := l.WalletBalance(ctx, a, "CNY"); bal.Balance != 0 {
-			t.Fatalf("balance %d, want 0", bal.Balance)
-		}
-		sumIsZero(t, db)
+		wantBalance(t, ctx, l, a, 0, "after the retried payment")
 	})
 }
 
 func TestTransferInsideACancelledTransactionChangesNothing(t *testing.T) {
 	t.Parallel()
-	storetest.Run(t, func(t *testing.T, db *store.DB) {
-		ctx := context.Background()
-		l := ledger.New(db)
-		a := agencies(t, db, 1)[0]
-		if _, err := l.Post(ctx, topUp(a, "t1", 50_00)); err != nil {
-			t.Fatal(err)
-		}
+	withLedger(t, 1, func(t *testing.T, ctx context.Context, db *store.DB, l *ledger.Ledger, ids []int64) {
+		a := ids[0]
+		mustPost(t, ctx, l, topUp(a, "t1", 50_00))
 		boom := errors.New("crash between two steps")
 		err := db.InTx(ctx, func(tx *sqlx.Tx) error {
 			if _, err := l.PostTx(ctx, tx, pay(a, "p1", 20_00)); err != nil {
@@ -209,15 +225,12 @@ func TestTransferInsideACancelledTransactionChangesNothing(t *testing.T) {
 		if !errors.Is(err, boom) {
 			t.Fatal(err)
 		}
-		if bal, _ := l.WalletBalance(ctx, a, "CNY"); bal.Balance != 50_00 {
-			t.Errorf("balance = %d after a rolled-back payment", bal.Balance)
-		}
+		wantBalance(t, ctx, l, a, 50_00, "after a rolled-back payment")
 		var n int
 		_ = db.Get(&n, `SELECT COUNT(*) FROM ledger_transfers`)
 		if n != 1 {
 			t.Errorf("%d transfers stored, want 1", n)
 		}
-		sumIsZero(t, db)
 	})
 }
 
@@ -226,22 +239,7 @@ func TestTransferInsideACancelledTransactionChangesNothing(t *testing.T) {
 // same key, and checks the ledger's invariants afterwards.
 func TestConcurrentRandomMovements(t *testing.T) {
 	t.Parallel()
-	storetest.Run(t, func(t *testing.T, db *store.DB) {
-		randomMovements(t, db, false)
-		if db.Dialect == store.Postgres {
-			t.Run("group commit", func(t *testing.T) { randomMovements(t, db, true) })
-		}
-	})
-}
-
-func randomMovements(t *testing.T, db *store.DB, batched bool) {
-	{
-		ctx := context.Background()
-		l := ledger.New(db)
-		if batched {
-			stop := l.StartBatching(32)
-			defer stop()
-		}
+	batchedToo(t, 32, func(t *testing.T, ctx context.Context, db *store.DB, l *ledger.Ledger, _ bool) {
 		// Fresh agencies per run, and sums checked over their wallets only,
 		// as a second run shares the database with the first.
 		ids := agencies(t, db, 5)
@@ -328,5 +326,5 @@ func randomMovements(t *testing.T, db *store.DB, batched bool) {
 		if n != len(done) {
 			t.Errorf("%d transfers stored, %d applied", n, len(done))
 		}
-	}
+	})
 }

@@ -72,16 +72,7 @@ func (l *Ledger) TopUpFromParent(ctx context.Context, parentID int64, t TopUp) (
 }
 
 // ParentPlan is Plan for a parent agency's top-up of its sub-agency.
-func (t TopUp) ParentPlan() (TopUpPlan, error) {
-	if t.IdempotencyKey == "" || len(t.IdempotencyKey) > 90 {
-		return TopUpPlan{}, fault.Validation(map[string]string{"idempotencyKey": "ledger.error.idempotencyKey"})
-	}
-	p, err := t.parentPlan()
-	if err != nil {
-		return TopUpPlan{}, err
-	}
-	return TopUpPlan{Received: p.received, Gross: p.gross, Fee: p.fee, Credited: p.credited, Rate: p.rate, FeePercent: p.percent}, nil
-}
+func (t TopUp) ParentPlan() (TopUpPlan, error) { return t.keyedPlan(TopUp.parentPlan) }
 
 // parentPlan checks a parent's top-up: the same fields as the provider's,
 // but the money is already in the sub's currency and nothing is kept.

@@ -8,24 +8,16 @@ import (
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/store"
-	"github.com/voyage/voyage/pkg/store/storetest"
 )
 
 func TestStoredStatements(t *testing.T) {
 	t.Parallel()
-	storetest.Run(t, func(t *testing.T, db *store.DB) {
-		ctx := context.Background()
-		l := ledger.New(db)
-		ids := agencies(t, db, 2)
+	withLedger(t, 2, func(t *testing.T, ctx context.Context, db *store.DB, l *ledger.Ledger, ids []int64) {
 		a, b := ids[0], ids[1]
 		now := time.Date(2026, 11, 10, 12, 0, 0, 0, time.UTC)
 		l.SetClock(func() time.Time { return now })
-		if _, err := l.Post(ctx, topUp(a, "t1", 500_00)); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := l.Post(ctx, pay(a, "p1", 120_25)); err != nil {
-			t.Fatal(err)
-		}
+		mustPost(t, ctx, l, topUp(a, "t1", 500_00))
+		mustPost(t, ctx, l, pay(a, "p1", 120_25))
 		now = now.Add(5 * time.Minute)
 		info, st, err := l.CreateStatement(ctx, a, "CNY", "2026-11-01", "2026-11-30", "UTC", "tester")
 		if err != nil {
@@ -38,9 +30,7 @@ func TestStoredStatements(t *testing.T) {
 		// made: a payment later in the period leaves it as it was (it used
 		// to fail to reconcile), and a new statement has it.
 		now = now.Add(time.Hour)
-		if _, err := l.Post(ctx, pay(a, "p2", 79_75)); err != nil {
-			t.Fatal(err)
-		}
+		mustPost(t, ctx, l, pay(a, "p2", 79_75))
 		if got, again, err := l.StatementOf(ctx, a, info.ID); err != nil || got.Closing != 379_75 || len(again.Entries) != 2 {
 			t.Fatalf("the statement after a later payment = %+v, %d entries, %v", got, len(again.Entries), err)
 		}

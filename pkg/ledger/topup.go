@@ -60,11 +60,15 @@ type TopUpPlan struct {
 
 // Plan validates t and computes its figures without posting anything (a
 // dry run).
-func (t TopUp) Plan() (TopUpPlan, error) {
+func (t TopUp) Plan() (TopUpPlan, error) { return t.keyedPlan(TopUp.plan) }
+
+// keyedPlan checks t's idempotency key and makes the plan check gives,
+// as Plan and ParentPlan answer it.
+func (t TopUp) keyedPlan(check func(TopUp) (topUpPlan, error)) (TopUpPlan, error) {
 	if t.IdempotencyKey == "" || len(t.IdempotencyKey) > 90 {
 		return TopUpPlan{}, fault.Validation(map[string]string{"idempotencyKey": "ledger.error.idempotencyKey"})
 	}
-	p, err := t.plan()
+	p, err := check(t)
 	if err != nil {
 		return TopUpPlan{}, err
 	}

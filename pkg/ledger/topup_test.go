@@ -12,15 +12,12 @@ import (
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/store"
-	"github.com/voyage/voyage/pkg/store/storetest"
 )
 
 func TestTopUp(t *testing.T) {
 	t.Parallel()
-	storetest.Run(t, func(t *testing.T, db *store.DB) {
-		ctx := context.Background()
-		l := ledger.New(db)
-		a := agencies(t, db, 1)[0]
+	withLedger(t, 1, func(t *testing.T, ctx context.Context, db *store.DB, l *ledger.Ledger, ids []int64) {
+		a := ids[0]
 
 		usd := ledger.TopUp{AgencyID: a, IdempotencyKey: "tu-1", Currency: "CNY", CurrencyReceived: "USD", AmountReceived: "1000.00",
 			ExchangeRate: "7.1", FeePercent: "1.5", Reference: "HSBC-0001", SendEmail: true}
@@ -40,9 +37,7 @@ func TestTopUp(t *testing.T) {
 		if _, err := l.TopUp(ctx, other); code(err) != fault.CodeConflict {
 			t.Fatalf("same key, other body: %v", err)
 		}
-		if bal, _ := l.WalletBalance(ctx, a, "CNY"); bal.Balance != 6993_50 {
-			t.Fatalf("balance = %d", bal.Balance)
-		}
+		wantBalance(t, ctx, l, a, 6993_50, "after the top-up")
 
 		// No conversion within one currency: cents stay cents.
 		same := ledger.TopUp{AgencyID: a, IdempotencyKey: "tu-2", Currency: "CNY", AmountReceived: "500.35", ExchangeRate: "1", Reference: "wire-2", Amount: "500.35"}
@@ -81,10 +76,7 @@ func TestTopUp(t *testing.T) {
 		if fe, ok := fault.As(err); !ok || !strings.HasPrefix(fe.Fields["amountReceived"], "money.error.decimals") {
 			t.Errorf("1.005 CNY: %v, want the decimals message", err)
 		}
-		if bal, _ := l.WalletBalance(ctx, a, "CNY"); bal.Balance != 7493_85 {
-			t.Errorf("balance after refused top-ups = %d", bal.Balance)
-		}
-		sumIsZero(t, db)
+		wantBalance(t, ctx, l, a, 7493_85, "after refused top-ups")
 	})
 }
 
@@ -94,10 +86,8 @@ func TestTopUp(t *testing.T) {
 // and every copy but the first says it was replayed.
 func TestConcurrentTopUpRunsItsNoticeOnce(t *testing.T) {
 	t.Parallel()
-	storetest.Run(t, func(t *testing.T, db *store.DB) {
-		ctx := context.Background()
-		l := ledger.New(db)
-		a := agencies(t, db, 1)[0]
+	withLedger(t, 1, func(t *testing.T, ctx context.Context, db *store.DB, l *ledger.Ledger, ids []int64) {
+		a := ids[0]
 		const n = 30
 		var notices atomic.Int32
 		results := make([]ledger.TopUpResult, n)
@@ -125,10 +115,7 @@ func TestConcurrentTopUpRunsItsNoticeOnce(t *testing.T) {
 		if fresh != 1 || notices.Load() != 1 {
 			t.Errorf("%d copies not replayed, %d notices; want 1 and 1", fresh, notices.Load())
 		}
-		if bal, _ := l.WalletBalance(ctx, a, "CNY"); bal.Balance != 99_00 {
-			t.Errorf("balance = %d, want one credit of 9900", bal.Balance)
-		}
-		sumIsZero(t, db)
+		wantBalance(t, ctx, l, a, 99_00, "after one credit")
 	})
 }
 
@@ -137,10 +124,7 @@ func TestConcurrentTopUpRunsItsNoticeOnce(t *testing.T) {
 // its sub-agency, on both wallets, in the wallet's own.
 func TestTransactionsNameTheirCurrencies(t *testing.T) {
 	t.Parallel()
-	storetest.Run(t, func(t *testing.T, db *store.DB) {
-		ctx := context.Background()
-		l := ledger.New(db)
-		ids := agencies(t, db, 2)
+	withLedger(t, 2, func(t *testing.T, ctx context.Context, db *store.DB, l *ledger.Ledger, ids []int64) {
 		parent, sub := ids[0], ids[1]
 		if _, err := l.TopUp(ctx, ledger.TopUp{AgencyID: parent, IdempotencyKey: "usd", Currency: "CNY", CurrencyReceived: "USD",
 			AmountReceived: "1000.00", ExchangeRate: "7.1", Reference: "HSBC-1"}); err != nil {

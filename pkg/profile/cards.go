@@ -119,15 +119,9 @@ func checkCard(ctx context.Context, tx *sqlx.Tx, agencyID, selfID int64, in Card
 func (s *Service) Cards(ctx context.Context, p auth.Principal, pg Paging) (CardPage, error) {
 	pg = pg.Normalize()
 	out := CardPage{Items: []Card{}, Page: pg.Page, PageSize: pg.PageSize}
-	if err := s.db.GetContext(ctx, &out.Total, s.db.Rebind(`SELECT COUNT(*) FROM member_cards WHERE agency_id = ?`), p.AgencyID); err != nil {
-		return out, fmt.Errorf("profile: count cards: %w", err)
-	}
-	err := s.db.SelectContext(ctx, &out.Items, s.db.Rebind(`SELECT `+cardColumns+` FROM member_cards
-		WHERE agency_id = ? ORDER BY airline, number, id LIMIT ? OFFSET ?`), p.AgencyID, pg.PageSize, pg.offset())
-	if err != nil {
-		return out, fmt.Errorf("profile: list cards: %w", err)
-	}
-	return out, nil
+	var err error
+	out.Total, err = s.listRows(ctx, &out.Items, pg, "cards", cardColumns, "member_cards", "agency_id = ?", "airline, number, id", p.AgencyID)
+	return out, err
 }
 
 // Card loads one of the caller's agency's member cards.
@@ -136,83 +130,66 @@ func (s *Service) Card(ctx context.Context, p auth.Principal, id int64) (Card, e
 }
 
 func getCard(ctx context.Context, q queryer, agencyID, id int64) (Card, error) {
-	var out Card
-	err := sqlx.GetContext(ctx, q, &out, q.Rebind(`SELECT `+cardColumns+` FROM member_cards WHERE id = ? AND agency_id = ?`), id, agencyID)
-	if errors.Is(err, sql.ErrNoRows) {
-		return Card{}, fault.NotFound("")
-	}
-	if err != nil {
-		return Card{}, fmt.Errorf("profile: get card %d: %w", id, err)
-	}
-	return out, nil
+	return getRow[Card](ctx, q, "card", cardColumns, "member_cards", agencyID, id)
 }
 
 // CreateCard adds a member card to the caller's agency.
 func (s *Service) CreateCard(ctx context.Context, p auth.Principal, in CardInput, m auth.Meta) (Card, error) {
-	if p.UserID == 0 {
-		return Card{}, fault.Forbidden()
-	}
-	in = in.Normalize()
-	if errs := in.Validate(); len(errs) > 0 {
-		return Card{}, fault.Validation(errs)
-	}
-	now := s.now().UTC()
-	var out Card
-	err := s.db.InTx(ctx, func(tx *sqlx.Tx) error {
+	return write(ctx, s, p, in, CardInput.checked, func(tx *sqlx.Tx, in CardInput, now time.Time) (Card, error) {
 		if err := s.lockAgency(ctx, tx, p.AgencyID); err != nil {
-			return err
+			return Card{}, err
 		}
 		if err := checkCard(ctx, tx, p.AgencyID, 0, in); err != nil {
-			return err
+			return Card{}, err
 		}
 		var id int64
 		err := tx.GetContext(ctx, &id, tx.Rebind(`INSERT INTO member_cards (agency_id, user_id, passenger_id, airline, number, holder_name, created_at, updated_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`), p.AgencyID, p.UserID, in.PassengerID, in.Airline, in.Number, in.HolderName, now, now)
 		if err != nil {
-			return fmt.Errorf("profile: create card: %w", err)
+			return Card{}, fmt.Errorf("profile: create card: %w", err)
 		}
-		if out, err = getCard(ctx, tx, p.AgencyID, id); err != nil {
-			return err
+		out, err := getCard(ctx, tx, p.AgencyID, id)
+		if err != nil {
+			return Card{}, err
 		}
-		return audit.Write(ctx, tx, entry(p, m, ActionCardCreate, fmt.Sprintf("card:%d", id), in.Airline, now))
+		return out, audit.Write(ctx, tx, entry(p, m, ActionCardCreate, fmt.Sprintf("card:%d", id), in.Airline, now))
 	})
-	return out, err
 }
 
 // UpdateCard replaces one of the caller's agency's member cards.
 func (s *Service) UpdateCard(ctx context.Context, p auth.Principal, id int64, in CardInput, m auth.Meta) (Card, error) {
-	if p.UserID == 0 {
-		return Card{}, fault.Forbidden()
-	}
-	in = in.Normalize()
-	if errs := in.Validate(); len(errs) > 0 {
-		return Card{}, fault.Validation(errs)
-	}
-	now := s.now().UTC()
-	var out Card
-	err := s.db.InTx(ctx, func(tx *sqlx.Tx) error {
+	return write(ctx, s, p, in, CardInput.checked, func(tx *sqlx.Tx, in CardInput, now time.Time) (Card, error) {
 		if err := s.lockAgency(ctx, tx, p.AgencyID); err != nil {
-			return err
+			return Card{}, err
 		}
 		// Not found before any other answer: a card of another agency
 		// must not reveal itself through a validation message.
 		if _, err := getCard(ctx, tx, p.AgencyID, id); err != nil {
-			return err
+			return Card{}, err
 		}
 		if err := checkCard(ctx, tx, p.AgencyID, id, in); err != nil {
-			return err
+			return Card{}, err
 		}
 		if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE member_cards SET passenger_id = ?, airline = ?, number = ?, holder_name = ?, updated_at = ?
 			WHERE id = ? AND agency_id = ?`), in.PassengerID, in.Airline, in.Number, in.HolderName, now, id, p.AgencyID); err != nil {
-			return fmt.Errorf("profile: update card %d: %w", id, err)
+			return Card{}, fmt.Errorf("profile: update card %d: %w", id, err)
 		}
-		var err error
-		if out, err = getCard(ctx, tx, p.AgencyID, id); err != nil {
-			return err
+		out, err := getCard(ctx, tx, p.AgencyID, id)
+		if err != nil {
+			return Card{}, err
 		}
-		return audit.Write(ctx, tx, entry(p, m, ActionCardUpdate, fmt.Sprintf("card:%d", id), in.Airline, now))
+		return out, audit.Write(ctx, tx, entry(p, m, ActionCardUpdate, fmt.Sprintf("card:%d", id), in.Airline, now))
 	})
-	return out, err
+}
+
+// checked is the input normalized, or the validation error of what is
+// wrong with it (the database checks are checkCard's).
+func (in CardInput) checked() (CardInput, error) {
+	in = in.Normalize()
+	if errs := in.Validate(); len(errs) > 0 {
+		return in, fault.Validation(errs)
+	}
+	return in, nil
 }
 
 // DeleteCard removes one of the caller's agency's member cards.

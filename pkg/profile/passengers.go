@@ -227,15 +227,25 @@ func (s *Service) FindPassengers(ctx context.Context, p auth.Principal, keyword 
 			OR document_number LIKE ? ESCAPE '\')`
 		args = append(args, like, like, like, like)
 	}
-	if err := s.db.GetContext(ctx, &out.Total, s.db.Rebind(`SELECT COUNT(*) FROM often_used_passengers WHERE `+where), args...); err != nil {
-		return out, fmt.Errorf("profile: count passengers: %w", err)
+	var err error
+	out.Total, err = s.listRows(ctx, &out.Items, pg, "passengers", passengerColumns, "often_used_passengers", where, "surname, given_name, id", args...)
+	return out, err
+}
+
+// listRows reads into items one page of the columns of table's rows where
+// the condition holds, in order, and answers how many rows it holds for;
+// what names the rows in errors.
+func (s *Service) listRows(ctx context.Context, items any, pg Paging, what, columns, table, where, order string, args ...any) (int, error) {
+	var total int
+	if err := s.db.GetContext(ctx, &total, s.db.Rebind(`SELECT COUNT(*) FROM `+table+` WHERE `+where), args...); err != nil {
+		return 0, fmt.Errorf("profile: count %s: %w", what, err)
 	}
-	err := s.db.SelectContext(ctx, &out.Items, s.db.Rebind(`SELECT `+passengerColumns+` FROM often_used_passengers
-		WHERE `+where+` ORDER BY surname, given_name, id LIMIT ? OFFSET ?`), append(args, pg.PageSize, pg.offset())...)
+	err := s.db.SelectContext(ctx, items, s.db.Rebind(`SELECT `+columns+` FROM `+table+` WHERE `+where+` ORDER BY `+order+` LIMIT ? OFFSET ?`),
+		append(args, pg.PageSize, pg.offset())...)
 	if err != nil {
-		return out, fmt.Errorf("profile: list passengers: %w", err)
+		return total, fmt.Errorf("profile: list %s: %w", what, err)
 	}
-	return out, nil
+	return total, nil
 }
 
 // Passenger loads one of the caller's agency's passengers.
@@ -249,13 +259,19 @@ type queryer interface {
 }
 
 func getPassenger(ctx context.Context, q queryer, agencyID, id int64) (Passenger, error) {
-	var out Passenger
-	err := sqlx.GetContext(ctx, q, &out, q.Rebind(`SELECT `+passengerColumns+` FROM often_used_passengers WHERE id = ? AND agency_id = ?`), id, agencyID)
+	return getRow[Passenger](ctx, q, "passenger", passengerColumns, "often_used_passengers", agencyID, id)
+}
+
+// getRow reads the columns of the agency's row id of table; not found when
+// there is none or it is another agency's. what names the row in errors.
+func getRow[T any](ctx context.Context, q queryer, what, columns, table string, agencyID, id int64) (T, error) {
+	var out, none T
+	err := sqlx.GetContext(ctx, q, &out, q.Rebind(`SELECT `+columns+` FROM `+table+` WHERE id = ? AND agency_id = ?`), id, agencyID)
 	if errors.Is(err, sql.ErrNoRows) {
-		return Passenger{}, fault.NotFound("")
+		return none, fault.NotFound("")
 	}
 	if err != nil {
-		return Passenger{}, fmt.Errorf("profile: get passenger %d: %w", id, err)
+		return none, fmt.Errorf("profile: get %s %d: %w", what, id, err)
 	}
 	return out, nil
 }
@@ -277,27 +293,42 @@ func (s *Service) lockAgency(ctx context.Context, tx *sqlx.Tx, agencyID int64) e
 // CreatePassenger adds an often-used passenger to the caller's agency; an
 // agency keeps at most 30.
 func (s *Service) CreatePassenger(ctx context.Context, p auth.Principal, in PassengerInput, m auth.Meta) (Passenger, error) {
-	if p.UserID == 0 {
-		return Passenger{}, fault.Forbidden()
-	}
-	in, err := s.checkPassenger(ctx, p.AgencyID, in)
-	if err != nil {
-		return Passenger{}, err
-	}
-	now := s.now().UTC()
-	var out Passenger
-	err = s.db.InTx(ctx, func(tx *sqlx.Tx) error {
+	return write(ctx, s, p, in, s.passengerCheck(ctx, p), func(tx *sqlx.Tx, in PassengerInput, now time.Time) (Passenger, error) {
 		if err := s.lockAgency(ctx, tx, p.AgencyID); err != nil {
-			return err
+			return Passenger{}, err
 		}
 		n, err := countPassengers(ctx, tx, p.AgencyID)
 		if err != nil {
-			return err
+			return Passenger{}, err
 		}
 		if n >= MaxPassengers {
-			return fault.Conflict("profile.passenger.error.max")
+			return Passenger{}, fault.Conflict("profile.passenger.error.max")
 		}
-		out, err = insertPassenger(ctx, tx, p, in, m, now)
+		return insertPassenger(ctx, tx, p, in, m, now)
+	})
+}
+
+// passengerCheck is checkPassenger for the caller's agency.
+func (s *Service) passengerCheck(ctx context.Context, p auth.Principal) func(PassengerInput) (PassengerInput, error) {
+	return func(in PassengerInput) (PassengerInput, error) { return s.checkPassenger(ctx, p.AgencyID, in) }
+}
+
+// write makes a change for a user of the agency (an API key's principal is
+// none) from input that check accepts, at now in one transaction.
+func write[In, Out any](ctx context.Context, s *Service, p auth.Principal, in In, check func(In) (In, error),
+	change func(tx *sqlx.Tx, in In, now time.Time) (Out, error)) (Out, error) {
+	var out Out
+	if p.UserID == 0 {
+		return out, fault.Forbidden()
+	}
+	in, err := check(in)
+	if err != nil {
+		return out, err
+	}
+	now := s.now().UTC()
+	err = s.db.InTx(ctx, func(tx *sqlx.Tx) error {
+		var err error
+		out, err = change(tx, in, now)
 		return err
 	})
 	return out, err
@@ -332,33 +363,24 @@ func insertPassenger(ctx context.Context, tx *sqlx.Tx, p auth.Principal, in Pass
 
 // UpdatePassenger replaces one of the caller's agency's passengers.
 func (s *Service) UpdatePassenger(ctx context.Context, p auth.Principal, id int64, in PassengerInput, m auth.Meta) (Passenger, error) {
-	if p.UserID == 0 {
-		return Passenger{}, fault.Forbidden()
-	}
-	in, err := s.checkPassenger(ctx, p.AgencyID, in)
-	if err != nil {
-		return Passenger{}, err
-	}
-	now := s.now().UTC()
-	var out Passenger
-	err = s.db.InTx(ctx, func(tx *sqlx.Tx) error {
+	return write(ctx, s, p, in, s.passengerCheck(ctx, p), func(tx *sqlx.Tx, in PassengerInput, now time.Time) (Passenger, error) {
 		res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE often_used_passengers SET surname = ?, given_name = ?, passenger_type = ?, gender = ?,
 			birthday = ?, nationality = ?, phone = ?, email = ?, document_type = ?, document_number = ?, document_expiry = ?,
 			document_issued_at = ?, updated_at = ? WHERE id = ? AND agency_id = ?`),
 			in.Surname, in.GivenName, in.Type, in.Gender, in.Birthday, in.Nationality, in.Phone, in.Email, in.DocumentType,
 			in.DocumentNumber, in.DocumentExpiry, in.DocumentIssuedAt, now, id, p.AgencyID)
 		if err != nil {
-			return fmt.Errorf("profile: update passenger %d: %w", id, err)
+			return Passenger{}, fmt.Errorf("profile: update passenger %d: %w", id, err)
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
-			return fault.NotFound("")
+			return Passenger{}, fault.NotFound("")
 		}
-		if out, err = getPassenger(ctx, tx, p.AgencyID, id); err != nil {
-			return err
+		out, err := getPassenger(ctx, tx, p.AgencyID, id)
+		if err != nil {
+			return Passenger{}, err
 		}
-		return audit.Write(ctx, tx, entry(p, m, ActionPassengerUpdate, fmt.Sprintf("passenger:%d", id), in.Surname+"/"+in.GivenName, now))
+		return out, audit.Write(ctx, tx, entry(p, m, ActionPassengerUpdate, fmt.Sprintf("passenger:%d", id), in.Surname+"/"+in.GivenName, now))
 	})
-	return out, err
 }
 
 // DeletePassenger removes one of the caller's agency's passengers; the

@@ -9,7 +9,8 @@ import (
 
 	gtfont "github.com/go-text/typesetting/font"
 	gtot "github.com/go-text/typesetting/font/opentype"
-	"golang.org/x/image/vector"
+
+	"github.com/voyage/voyage/pkg/recognition/outline"
 )
 
 // Tesseract's model reads some OCR-B pairs by their context more than by
@@ -102,44 +103,12 @@ func ocrbFace() (*gtfont.Face, error) {
 	return gtfont.ParseTTF(bytes.NewReader(data))
 }
 
-// renderGlyph fills r's outline at size pixels to the em (go-text reads
-// OCR-B's CFF outlines whole; x/image's sfnt does not).
+// renderGlyph fills r's outline at size pixels to the em.
 func renderGlyph(face *gtfont.Face, r rune, size float32) *image.Alpha {
-	gid, ok := face.NominalGlyph(r)
-	if !ok {
-		return nil
-	}
-	out, ok := face.GlyphDataOutline(gid)
-	if !ok {
-		return nil
-	}
 	scale := size / float32(face.Upem())
 	pad := float32(8)
 	w, h := int(size+2*pad), int(size*1.3+2*pad)
-	ras := vector.NewRasterizer(w, h)
-	pt := func(p gtot.SegmentPoint) (float32, float32) { return pad + p.X*scale, size + pad - p.Y*scale }
-	for _, s := range out.Segments {
-		a := s.Args
-		switch s.Op {
-		case gtot.SegmentOpMoveTo:
-			ras.MoveTo(pt(a[0]))
-		case gtot.SegmentOpLineTo:
-			ras.LineTo(pt(a[0]))
-		case gtot.SegmentOpQuadTo:
-			x1, y1 := pt(a[0])
-			x2, y2 := pt(a[1])
-			ras.QuadTo(x1, y1, x2, y2)
-		case gtot.SegmentOpCubeTo:
-			x1, y1 := pt(a[0])
-			x2, y2 := pt(a[1])
-			x3, y3 := pt(a[2])
-			ras.CubeTo(x1, y1, x2, y2, x3, y3)
-		}
-	}
-	ras.ClosePath()
-	m := image.NewAlpha(image.Rect(0, 0, w, h))
-	ras.Draw(m, m.Bounds(), image.Opaque, image.Point{})
-	return m
+	return outline.Fill(face, r, w, h, func(p gtot.SegmentPoint) (float32, float32) { return pad + p.X*scale, size + pad - p.Y*scale })
 }
 
 // inkBounds is the box of the pixels of r that ink says are ink.

@@ -345,11 +345,9 @@ func interliningStudy(t testing.TB) (out study) {
 		Rates: func(context.Context) (map[string]string, error) { return map[string]string{"CNY": "1"}, nil }})
 	for i, r := range routes {
 		req := returnTrip(r[0], r[1], 21+i%20, 28+i%20)
-		st, err := w.eng.Start(context.Background(), w.who(), req)
-		if err != nil {
-			t.Fatal(err)
-		}
+		st := w.start(t, req)
 		var p shopping.Page
+		var err error
 		for {
 			p, err = w.eng.Solutions(context.Background(), w.who(), shopping.Query{SearchID: st.SearchID, Sort: shopping.SortPrice, PageSize: 100}, "en")
 			if err != nil {

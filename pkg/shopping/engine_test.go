@@ -112,6 +112,16 @@ type world struct {
 	stop context.CancelFunc
 }
 
+// start starts the search req as the world's agency.
+func (w *world) start(t testing.TB, req shopping.Request) shopping.Started {
+	t.Helper()
+	st, err := w.eng.Start(context.Background(), w.who(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
 func (w *world) who() auth.Principal { return auth.Principal{UserID: 0, AgencyID: w.agency.ID} }
 
 func (w *world) clock() time.Time {
@@ -284,10 +294,7 @@ func TestEngineStreamsLateFailingAndDuplicateAnswers(t *testing.T) {
 		broken := &fake{name: "lcc", err: fmt.Errorf("boom: %w", supplier.ErrUnavailable)}
 		w := newWorld(t, db, func(c *agency.Config) { c.Flight.ShowSuppliers = true }, map[string]shopping.Source{
 			"gds": {Supplier: fast}, "ndc": {Supplier: late}, "lcc": {Supplier: broken, OneWayOnly: true}})
-		st, err := w.eng.Start(context.Background(), w.who(), oneWay("PEK", "LHR"))
-		if err != nil {
-			t.Fatal(err)
-		}
+		st := w.start(t, oneWay("PEK", "LHR"))
 		// First the fast supplier's answer and the failure, the late one pending.
 		p := poll(t, w, st.SearchID, shopping.Query{Sort: shopping.SortPrice}, func(p shopping.Page) bool {
 			return status(p, "gds") == "done" && status(p, "lcc") == "failed"
@@ -328,10 +335,7 @@ func TestEngineStatusesFollowTheSolutions(t *testing.T) {
 		last := &fake{name: "lcc", gate: make(chan struct{}), answer: direct("lcc", 3000, "U2801")}
 		w := newWorld(t, db, func(c *agency.Config) { c.Flight.ShowSuppliers = true }, map[string]shopping.Source{
 			"gds": {Supplier: fast}, "ndc": {Supplier: second}, "lcc": {Supplier: last, OneWayOnly: true}})
-		st, err := w.eng.Start(context.Background(), w.who(), oneWay("PEK", "LHR"))
-		if err != nil {
-			t.Fatal(err)
-		}
+		st := w.start(t, oneWay("PEK", "LHR"))
 		poll(t, w, st.SearchID, shopping.Query{}, func(p shopping.Page) bool { return p.Total == 1 })
 		close(second.gate)
 		held := false
@@ -366,10 +370,7 @@ func TestEnginePageFollowsTheLanguage(t *testing.T) {
 	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		w := newWorld(t, db, nil, map[string]shopping.Source{"gds": {Supplier: &fake{name: "gds", answer: direct("gds", 5000, "CA937")}}})
-		st, err := w.eng.Start(context.Background(), w.who(), oneWay("PEK", "LHR"))
-		if err != nil {
-			t.Fatal(err)
-		}
+		st := w.start(t, oneWay("PEK", "LHR"))
 		poll(t, w, st.SearchID, shopping.Query{}, func(p shopping.Page) bool { return p.Complete })
 		names := func(lang string) string {
 			p, err := w.eng.Solutions(context.Background(), w.who(), shopping.Query{SearchID: st.SearchID}, lang)
@@ -401,10 +402,7 @@ func TestEngineShutdownStoresEveryAnswer(t *testing.T) {
 		w := newWorld(t, db, nil, map[string]shopping.Source{
 			"gds": {Supplier: &fake{name: "gds", answer: direct("gds", 5000, "CA937")}},
 			"ndc": {Supplier: &fake{name: "ndc", hang: true}}})
-		st, err := w.eng.Start(context.Background(), w.who(), oneWay("PEK", "LHR"))
-		if err != nil {
-			t.Fatal(err)
-		}
+		st := w.start(t, oneWay("PEK", "LHR"))
 		poll(t, w, st.SearchID, shopping.Query{}, func(p shopping.Page) bool { return p.Total == 1 })
 		w.stop()
 		w.eng.Wait()
@@ -540,10 +538,7 @@ func TestEngineBusyRebuildsLessOften(t *testing.T) {
 		// that lets a rebuild happen.
 		t0 := time.Now()
 		w.now.Store(t0.UnixNano())
-		st, err := w.eng.Start(context.Background(), w.who(), oneWay("PEK", "LHR"))
-		if err != nil {
-			t.Fatal(err)
-		}
+		st := w.start(t, oneWay("PEK", "LHR"))
 		q := shopping.Query{SearchID: st.SearchID}
 		page := func() shopping.Page {
 			t.Helper()
@@ -587,11 +582,8 @@ func TestEngineTimeoutAndNothingFound(t *testing.T) {
 		empty := &fake{name: "ndc"}
 		w := newWorld(t, db, func(c *agency.Config) { c.Flight.MaxResponseTime = 1 }, map[string]shopping.Source{
 			"gds": {Supplier: slow}, "ndc": {Supplier: empty}})
-		st, err := w.eng.Start(context.Background(), w.who(), oneWay("PEK", "LHR"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		err = pollError(w, st.SearchID)
+		st := w.start(t, oneWay("PEK", "LHR"))
+		err := pollError(w, st.SearchID)
 		fe, ok := fault.As(err)
 		if !ok || fe.Code != fault.CodeNoFlight {
 			t.Fatalf("after the timeout with no offers: %v, want code %d", err, fault.CodeNoFlight)
@@ -603,10 +595,7 @@ func TestEngineStaleAndForeignSearch(t *testing.T) {
 	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		w := newWorld(t, db, nil, map[string]shopping.Source{"gds": {Supplier: &fake{name: "gds", answer: direct("gds", 3000, "CA937")}}})
-		st, err := w.eng.Start(context.Background(), w.who(), oneWay("PEK", "LHR"))
-		if err != nil {
-			t.Fatal(err)
-		}
+		st := w.start(t, oneWay("PEK", "LHR"))
 		p := poll(t, w, st.SearchID, shopping.Query{}, func(p shopping.Page) bool { return p.Complete })
 		id := p.Items[0].ID
 		// Another agency neither polls nor verifies it.
@@ -676,10 +665,7 @@ func TestEngineAnotherInstancePolls(t *testing.T) {
 		other := shopping.New(sources, shopping.Options{Sessions: shopping.NewSQLSessions(db), Quotes: shopping.NewQuotes(db), Agencies: w.agencies,
 			Looks: &noLooks{n: map[string]int{}}, Catalog: i18n.MustLoad(),
 			Rates: func(context.Context) (map[string]string, error) { return map[string]string{"CNY": "1"}, nil }})
-		st, err := w.eng.Start(context.Background(), w.who(), oneWay("PEK", "LHR"))
-		if err != nil {
-			t.Fatal(err)
-		}
+		st := w.start(t, oneWay("PEK", "LHR"))
 		p := pollOn(t, w, other, st.SearchID, func(p shopping.Page) bool { return p.Complete })
 		if p.Total != 2 {
 			t.Fatalf("other instance sees %d solutions, want 2", p.Total)
@@ -735,10 +721,7 @@ func TestEngineInterlinesAndCombinesOneWays(t *testing.T) {
 		}}
 		w := newWorld(t, db, nil, map[string]shopping.Source{"gds": {Supplier: gds}, "lcc": {Supplier: lcc, OneWayOnly: true}})
 
-		st, err := w.eng.Start(context.Background(), w.who(), oneWay("PEK", "LHR"))
-		if err != nil {
-			t.Fatal(err)
-		}
+		st := w.start(t, oneWay("PEK", "LHR"))
 		p := poll(t, w, st.SearchID, shopping.Query{Sort: shopping.SortPrice, PageSize: 100}, func(p shopping.Page) bool { return p.Complete })
 		selfTransfers := 0
 		for _, s := range p.Items {
@@ -766,10 +749,7 @@ func TestEngineInterlinesAndCombinesOneWays(t *testing.T) {
 		back := time.Now().AddDate(0, 0, 37).Format(time.DateOnly)
 		rt := shopping.Request{BookingType: shopping.Return, Journeys: []supplier.JourneyQuery{
 			{Origin: "PEK", Destination: "LHR", Date: day}, {Origin: "LHR", Destination: "PEK", Date: back}}}
-		st, err = w.eng.Start(context.Background(), w.who(), rt)
-		if err != nil {
-			t.Fatal(err)
-		}
+		st = w.start(t, rt)
 		p = poll(t, w, st.SearchID, shopping.Query{Sort: shopping.SortPrice}, func(p shopping.Page) bool { return p.Complete })
 		if p.Total == 0 || len(p.Items[0].Journeys) != 2 || p.Items[0].Tickets < 2 {
 			t.Fatalf("return from one-ways: %+v", p.Items)
@@ -802,19 +782,13 @@ func TestEngineAppliesAgencySettings(t *testing.T) {
 			c.Settings.HideMainland = true
 		}, map[string]shopping.Source{"gds": {Supplier: &fake{name: "gds", answer: answer}}})
 		// PEK is mainland China: hidden, so nothing is found.
-		st, err := w.eng.Start(context.Background(), w.who(), oneWay("PEK", "LHR"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		err = pollError(w, st.SearchID)
+		st := w.start(t, oneWay("PEK", "LHR"))
+		err := pollError(w, st.SearchID)
 		if !isCode(err, fault.CodeNoFlight) {
 			t.Fatalf("mainland route for an agency hiding mainland content: %v", err)
 		}
 		// HKG→LHR: BA blacklisted, CA's 5000 + 10% capped at 300.
-		st, err = w.eng.Start(context.Background(), w.who(), oneWay("HKG", "LHR"))
-		if err != nil {
-			t.Fatal(err)
-		}
+		st = w.start(t, oneWay("HKG", "LHR"))
 		p := poll(t, w, st.SearchID, shopping.Query{}, func(p shopping.Page) bool { return p.Complete })
 		if p.Total != 1 || p.Items[0].Segments[0].Carrier != "CA" {
 			t.Fatalf("blacklist: %+v", p.Items)
@@ -847,10 +821,7 @@ func TestEngineVerifyOutcomes(t *testing.T) {
 			return supplier.PriceResult{Status: supplier.PriceOK, Offer: o}, nil
 		}}
 		w := newWorld(t, db, nil, map[string]shopping.Source{"gds": {Supplier: f}})
-		st, err := w.eng.Start(context.Background(), w.who(), oneWay("PEK", "LHR"))
-		if err != nil {
-			t.Fatal(err)
-		}
+		st := w.start(t, oneWay("PEK", "LHR"))
 		p := poll(t, w, st.SearchID, shopping.Query{}, func(p shopping.Page) bool { return p.Complete })
 		id := p.Items[0].ID
 		quotes := func() int {
@@ -974,10 +945,7 @@ func TestEnginePreviewCombinesTheCheapestTrips(t *testing.T) {
 			{Origin: "PEK", Destination: "LHR", Date: day}, {Origin: "LHR", Destination: "PEK", Date: back}}}
 		q := shopping.Query{Sort: shopping.SortPrice}
 
-		st, err := w.eng.Start(context.Background(), w.who(), rt)
-		if err != nil {
-			t.Fatal(err)
-		}
+		st := w.start(t, rt)
 		p := poll(t, w, st.SearchID, q, func(p shopping.Page) bool { return p.Total > 0 })
 		if p.Complete || p.Total != 100 {
 			t.Fatalf("preview: complete=%v total=%d, want 100 of the 144 trips while gds answers", p.Complete, p.Total)
@@ -996,10 +964,7 @@ func TestEnginePreviewCombinesTheCheapestTrips(t *testing.T) {
 
 		// A search whose suppliers all answer: complete, whole.
 		close(silent.gate)
-		st, err = w.eng.Start(context.Background(), w.who(), rt)
-		if err != nil {
-			t.Fatal(err)
-		}
+		st = w.start(t, rt)
 		p = poll(t, w, st.SearchID, q, func(p shopping.Page) bool { return p.Complete })
 		if p.Total != 144 || p.Items[0].Total.Amount != "2000.00" {
 			t.Fatalf("complete: total=%d cheapest=%s, want 144 from 2000.00", p.Total, p.Items[0].Total.Amount)

@@ -43,10 +43,7 @@ func TestSolutionsRangeAndLayoverFilters(t *testing.T) {
 			}
 		}}
 		w := newWorld(t, db, nil, map[string]shopping.Source{"gds": {Supplier: src}})
-		st, err := w.eng.Start(context.Background(), w.who(), oneWay("PEK", "LHR"))
-		if err != nil {
-			t.Fatal(err)
-		}
+		st := w.start(t, oneWay("PEK", "LHR"))
 		all := poll(t, w, st.SearchID, shopping.Query{Sort: shopping.SortPrice}, func(p shopping.Page) bool { return p.Complete })
 		if all.Total != 4 {
 			t.Fatalf("%d solutions, want 4", all.Total)
@@ -135,10 +132,7 @@ func TestSolutionsGroupedByOutbound(t *testing.T) {
 			}
 		}}
 		w := newWorld(t, db, nil, map[string]shopping.Source{"gds": {Supplier: src}})
-		st, err := w.eng.Start(context.Background(), w.who(), oneWay("PEK", "LHR"))
-		if err != nil {
-			t.Fatal(err)
-		}
+		st := w.start(t, oneWay("PEK", "LHR"))
 		poll(t, w, st.SearchID, shopping.Query{Sort: shopping.SortPrice}, func(p shopping.Page) bool { return p.Complete })
 		page := func(q shopping.Query) (shopping.Page, []string) {
 			t.Helper()
@@ -170,7 +164,7 @@ func TestSolutionsGroupedByOutbound(t *testing.T) {
 				t.Errorf("%s: %v (total %d, groups %d), want %v (total %d, groups %d)", c.name, got, p.Total, p.Groups, c.want, c.total, c.grp)
 			}
 		}
-		_, err = w.eng.Solutions(context.Background(), w.who(), shopping.Query{SearchID: st.SearchID, GroupBy: "carrier"}, "en")
+		_, err := w.eng.Solutions(context.Background(), w.who(), shopping.Query{SearchID: st.SearchID, GroupBy: "carrier"}, "en")
 		if !isCode(err, fault.CodeValidation) {
 			t.Errorf("groupBy carrier: %v, want a validation error", err)
 		}
@@ -183,10 +177,7 @@ func TestPagesReadInAnyOrderAreOneOrder(t *testing.T) {
 	t.Parallel()
 	db := storetest.Open(t, store.SQLite)
 	w := newWorld(t, db, nil, simSources(t))
-	st, err := w.eng.Start(context.Background(), w.who(), returnTrip("PEK", "LHR", 30, 37))
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := w.start(t, returnTrip("PEK", "LHR", 30, 37))
 	total := poll(t, w, st.SearchID, shopping.Query{}, func(p shopping.Page) bool { return p.Complete }).Total
 	if total < 300 {
 		t.Fatalf("%d solutions: too few to page through", total)

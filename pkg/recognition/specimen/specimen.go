@@ -28,7 +28,8 @@ import (
 	"golang.org/x/image/font/opentype"
 	"golang.org/x/image/math/f64"
 	"golang.org/x/image/math/fixed"
-	"golang.org/x/image/vector"
+
+	"github.com/voyage/voyage/pkg/recognition/outline"
 )
 
 // FontPath is where Debian's fonts-ocr-b puts the OCR-B font.
@@ -359,41 +360,14 @@ func Draw(d Document, e Effects, rng *rand.Rand) (*image.RGBA, error) {
 // size pixels. go-text reads the CFF outlines of OCR-B whole; x/image's sfnt
 // stops at the flex1 operator of '8' and '<'.
 func drawGlyph(dst *image.RGBA, face *gtfont.Face, r rune, x, y, size float64, ink image.Image) {
-	gid, ok := face.NominalGlyph(r)
-	if !ok {
-		return
-	}
-	out, ok := face.GlyphDataOutline(gid)
-	if !ok {
-		return
-	}
 	scale := float32(size) / float32(face.Upem())
 	pad := 2
 	w, h := int(size)+2*pad, int(size*1.3)+2*pad
 	oy := float32(size) + float32(pad)
-	ras := vector.NewRasterizer(w, h)
-	pt := func(p gtot.SegmentPoint) (float32, float32) { return float32(pad) + p.X*scale, oy - p.Y*scale }
-	for _, s := range out.Segments {
-		a := s.Args
-		switch s.Op {
-		case gtot.SegmentOpMoveTo:
-			ras.MoveTo(pt(a[0]))
-		case gtot.SegmentOpLineTo:
-			ras.LineTo(pt(a[0]))
-		case gtot.SegmentOpQuadTo:
-			x1, y1 := pt(a[0])
-			x2, y2 := pt(a[1])
-			ras.QuadTo(x1, y1, x2, y2)
-		case gtot.SegmentOpCubeTo:
-			x1, y1 := pt(a[0])
-			x2, y2 := pt(a[1])
-			x3, y3 := pt(a[2])
-			ras.CubeTo(x1, y1, x2, y2, x3, y3)
-		}
+	mask := outline.Fill(face, r, w, h, func(p gtot.SegmentPoint) (float32, float32) { return float32(pad) + p.X*scale, oy - p.Y*scale })
+	if mask == nil {
+		return
 	}
-	ras.ClosePath()
-	mask := image.NewAlpha(image.Rect(0, 0, w, h))
-	ras.Draw(mask, mask.Bounds(), image.Opaque, image.Point{})
 	at := image.Pt(int(math.Round(x))-pad, int(math.Round(y-float64(oy))))
 	draw.DrawMask(dst, mask.Bounds().Add(at), ink, image.Point{}, mask, image.Point{}, draw.Over)
 }

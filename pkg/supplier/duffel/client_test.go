@@ -64,7 +64,7 @@ func TestHeadersOnEveryRequest(t *testing.T) {
 		on("GET /air/offers/"+offerA, reply{file: "offer.json"}).
 		on("POST /air/orders", reply{status: http.StatusCreated, file: "order_hold.json"})
 	c := newTestClient(t, f, Config{})
-	if _, err := c.Book(context.Background(), supplier.BookRequest{Offer: heldOffer(t, "offer.json"), Travellers: travellers, Contact: contact}); err != nil {
+	if _, err := c.bookHeld(t, travellers); err != nil {
 		t.Fatal(err)
 	}
 	reqs := f.requests("")
@@ -145,7 +145,7 @@ func TestRateLimitedOrderCreationRetried(t *testing.T) {
 			reply{status: http.StatusTooManyRequests, file: "error_rate_limit.json", header: map[string]string{"Retry-After": "1"}},
 			reply{status: http.StatusCreated, file: "order_hold.json"})
 	c := newTestClient(t, f, Config{})
-	b, err := c.Book(context.Background(), supplier.BookRequest{Offer: heldOffer(t, "offer.json"), Travellers: travellers, Contact: contact})
+	b, err := c.bookHeld(t, travellers)
 	if err != nil || b.PNR != "K7TQ2P" {
 		t.Fatalf("booking %+v err %v", b, err)
 	}
@@ -206,7 +206,7 @@ func TestServerErrorsRetriedOnlyWhenSafe(t *testing.T) {
 			if tc.route == getOfferA {
 				_, err = c.Price(context.Background(), heldOffer(t, "offer.json"), supplier.Passengers{})
 			} else {
-				_, err = c.Book(context.Background(), supplier.BookRequest{Offer: heldOffer(t, "offer.json"), Travellers: travellers, Contact: contact})
+				_, err = c.bookHeld(t, travellers)
 			}
 			if !errors.Is(err, supplier.ErrUnavailable) {
 				t.Fatalf("err = %v", err)
@@ -218,31 +218,37 @@ func TestServerErrorsRetriedOnlyWhenSafe(t *testing.T) {
 	}
 }
 
-func TestRetryAfterBeyondDeadlineGivesUpAtOnce(t *testing.T) {
-	f := newFake(t).on(getOfferA, reply{status: http.StatusTooManyRequests, file: "error_rate_limit.json", header: map[string]string{"Retry-After": "30"}})
-	c := newTestClient(t, f, Config{})
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	_, err := c.Price(ctx, heldOffer(t, "offer.json"), supplier.Passengers{})
-	if !errors.Is(err, supplier.ErrUnavailable) {
-		t.Fatalf("err = %v", err)
-	}
-	if len(c.sleeps.waits) != 0 || len(f.requests(getOfferA)) != 1 {
-		t.Errorf("waits %v attempts %d", c.sleeps.waits, len(f.requests(getOfferA)))
-	}
-}
-
-func TestContextDeadlineIsTimeout(t *testing.T) {
-	f := newFake(t).on(getOfferA, reply{block: true})
-	c := newTestClient(t, f, Config{})
-	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
-	defer cancel()
-	_, err := c.Price(ctx, heldOffer(t, "offer.json"), supplier.Passengers{})
-	if !errors.Is(err, supplier.ErrTimeout) {
-		t.Fatalf("err = %v", err)
-	}
-	if len(c.sleeps.waits) != 0 {
-		t.Errorf("retried after the caller's deadline: %v", c.sleeps.waits)
+// A deadline the call cannot be retried within ends it at once: a
+// Retry-After beyond it gives up as unavailable, a source silent until it
+// is a timeout; neither waits to try again.
+func TestDeadlineEndsTheCallAtOnce(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		answer   reply
+		deadline time.Duration
+		wantErr  error
+		attempts int // requests sent; 0 when not counted
+	}{
+		{"retry after beyond the deadline", reply{status: http.StatusTooManyRequests, file: "error_rate_limit.json", header: map[string]string{"Retry-After": "30"}},
+			5 * time.Second, supplier.ErrUnavailable, 1},
+		{"context deadline is a timeout", reply{block: true}, 100 * time.Millisecond, supplier.ErrTimeout, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFake(t).on(getOfferA, tc.answer)
+			c := newTestClient(t, f, Config{})
+			ctx, cancel := context.WithTimeout(context.Background(), tc.deadline)
+			defer cancel()
+			_, err := c.Price(ctx, heldOffer(t, "offer.json"), supplier.Passengers{})
+			if !errors.Is(err, tc.wantErr) {
+				t.Fatalf("err = %v, want %v", err, tc.wantErr)
+			}
+			if len(c.sleeps.waits) != 0 {
+				t.Errorf("waited %v to try again", c.sleeps.waits)
+			}
+			if tc.attempts > 0 {
+				f.wantSent(t, getOfferA, tc.attempts, "attempts")
+			}
+		})
 	}
 }
 
@@ -253,13 +259,11 @@ func TestAttemptTimeoutOnOrderNotRetried(t *testing.T) {
 		on("GET /air/offers/"+offerA, reply{file: "offer.json"}).
 		on("POST /air/orders", reply{block: true})
 	c := newTestClient(t, f, Config{Timeout: 100 * time.Millisecond})
-	_, err := c.Book(context.Background(), supplier.BookRequest{Offer: heldOffer(t, "offer.json"), Travellers: travellers, Contact: contact})
+	_, err := c.bookHeld(t, travellers)
 	if !errors.Is(err, supplier.ErrTimeout) {
 		t.Fatalf("err = %v", err)
 	}
-	if n := len(f.requests("POST /air/orders")); n != 1 {
-		t.Errorf("%d order attempts", n)
-	}
+	f.wantSent(t, "POST /air/orders", 1, "order attempts")
 }
 
 func TestConnectionRefusedIsUnavailable(t *testing.T) {

@@ -14,6 +14,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/voyage/voyage/pkg/supplier"
 )
 
 // testNow is the fake clock: a few minutes after the recorded search.
@@ -224,6 +226,45 @@ func newTestClient(t *testing.T, f *fakeDuffel, cfg Config, opts ...Option) test
 	}
 	tc.Client = c
 	return tc
+}
+
+// bookHeld books offer.json's held offer for ts with the test contact.
+func (c testClient) bookHeld(t *testing.T, ts []supplier.Traveller) (supplier.Booking, error) {
+	t.Helper()
+	return c.Book(context.Background(), supplier.BookRequest{Offer: heldOffer(t, "offer.json"), Travellers: ts, Contact: contact})
+}
+
+// changeJourneys is the change the change-quote tests ask for: out on the
+// 12th instead of the 10th, back as before.
+var changeJourneys = []supplier.JourneyQuery{
+	{Origin: "LON", Destination: "NYC", Date: "2026-06-12"}, {Origin: "JFK", Destination: "LHR", Date: "2026-06-17"},
+}
+
+// quoteChange asks for changeJourneys on the ticketed orderA, Duffel
+// answering order_change_request.json with its first offer patched.
+func quoteChange(t *testing.T, patch func(first map[string]any)) []supplier.Quote {
+	t.Helper()
+	body := patched(t, "order_change_request.json", func(o map[string]any) {
+		patch(o["order_change_offers"].([]any)[0].(map[string]any))
+	})
+	f := newFake(t).
+		on("GET /air/orders/"+orderA, reply{file: "order_ticketed.json"}).
+		on("POST /air/order_change_requests", reply{status: http.StatusCreated, body: body})
+	c := newTestClient(t, f, Config{})
+	quotes, err := c.ChangeQuotes(context.Background(), orderA, changeJourneys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return quotes
+}
+
+// wantSent checks that route was asked n times; what names the requests
+// in the failure.
+func (f *fakeDuffel) wantSent(t *testing.T, route string, n int, what string) {
+	t.Helper()
+	if got := len(f.requests(route)); got != n {
+		t.Errorf("%d %s, want %d", got, what, n)
+	}
 }
 
 // listOf is a list answer ({"data": [...]}) of recorded single answers,

@@ -29,6 +29,14 @@ var travellers = []supplier.Traveller{
 
 var contact = supplier.Contact{Name: "Wei Zhang", Email: "wei.zhang@example.com", Phone: "+8613800138000"}
 
+// wantErr checks that err is want (errors.Is), or nil when want is.
+func wantErr(t *testing.T, err, want error) {
+	t.Helper()
+	if !errors.Is(err, want) || (want == nil && err != nil) {
+		t.Fatalf("err = %v, want %v", err, want)
+	}
+}
+
 func heldOffer(t *testing.T, file string) supplier.Offer {
 	t.Helper()
 	o, err := mapOffer([]wireOffer{wireOfferFile(t, file)})
@@ -128,13 +136,11 @@ func TestBookRefusesMovedPrice(t *testing.T) {
 		o["total_amount"], o["base_amount"] = "2101.87", "1566.00"
 	})})
 	c := newTestClient(t, f, Config{})
-	_, err := c.Book(context.Background(), supplier.BookRequest{Offer: heldOffer(t, "offer.json"), Travellers: travellers, Contact: contact})
+	_, err := c.bookHeld(t, travellers)
 	if !errors.Is(err, supplier.ErrOfferGone) {
 		t.Fatalf("err = %v", err)
 	}
-	if n := len(f.requests("POST /air/orders")); n != 0 {
-		t.Errorf("%d orders created", n)
-	}
+	f.wantSent(t, "POST /air/orders", 0, "orders created")
 }
 
 func TestBookValidationErrorRejected(t *testing.T) {
@@ -142,7 +148,7 @@ func TestBookValidationErrorRejected(t *testing.T) {
 		on("GET /air/offers/"+offerA, reply{file: "offer.json"}).
 		on("POST /air/orders", reply{status: http.StatusUnprocessableEntity, file: "error_validation.json"})
 	c := newTestClient(t, f, Config{})
-	_, err := c.Book(context.Background(), supplier.BookRequest{Offer: heldOffer(t, "offer.json"), Travellers: travellers, Contact: contact})
+	_, err := c.bookHeld(t, travellers)
 	if !errors.Is(err, supplier.ErrRejected) {
 		t.Fatalf("err = %v", err)
 	}
@@ -187,9 +193,7 @@ func TestTicketPaysHeldOrder(t *testing.T) {
 	if _, err := c.Ticket(context.Background(), orderA); err != nil {
 		t.Fatal(err)
 	}
-	if n := len(f.requests("POST /air/payments")); n != 1 {
-		t.Errorf("%d payments after ticketing twice", n)
-	}
+	f.wantSent(t, "POST /air/payments", 1, "payments after ticketing twice")
 }
 
 func TestTicketUnknownOrder(t *testing.T) {
@@ -312,12 +316,8 @@ func TestVoid(t *testing.T) {
 				on(confirm, reply{file: "order_cancellation_confirmed.json"})
 			c := newTestClient(t, f, Config{})
 			err := c.Void(context.Background(), orderA)
-			if !errors.Is(err, tc.wantErr) || (tc.wantErr == nil && err != nil) {
-				t.Fatalf("err = %v, want %v", err, tc.wantErr)
-			}
-			if n := len(f.requests(confirm)); n != tc.confirmed {
-				t.Errorf("%d confirmations, want %d", n, tc.confirmed)
-			}
+			wantErr(t, err, tc.wantErr)
+			f.wantSent(t, confirm, tc.confirmed, "confirmations")
 		})
 	}
 }

@@ -54,12 +54,8 @@ func TestVoidOnlyWhenRefundIsMoney(t *testing.T) {
 				on(confirm, reply{file: "order_cancellation_confirmed.json"})
 			c := newTestClient(t, f, Config{})
 			err := c.Void(context.Background(), orderA)
-			if !errors.Is(err, tc.wantErr) || (tc.wantErr == nil && err != nil) {
-				t.Fatalf("err = %v, want %v", err, tc.wantErr)
-			}
-			if n := len(f.requests(confirm)); n != tc.confirmed {
-				t.Errorf("%d confirmations, want %d", n, tc.confirmed)
-			}
+			wantErr(t, err, tc.wantErr)
+			f.wantSent(t, confirm, tc.confirmed, "confirmations")
 			if err != nil && !strings.Contains(err.Error(), "to voucher") && !strings.Contains(err.Error(), "to airline_credits") {
 				t.Errorf("the refusal does not say where the money would go: %v", err)
 			}
@@ -121,15 +117,11 @@ func TestRefundRequotesSupersededQuote(t *testing.T) {
 				on(confirmNew, reply{file: "order_cancellation_confirmed.json"})
 			c := newTestClient(t, f, Config{})
 			err := c.Refund(context.Background(), orderA, cancelA)
-			if !errors.Is(err, tc.wantErr) || (tc.wantErr == nil && err != nil) {
-				t.Fatalf("err = %v, want %v", err, tc.wantErr)
-			}
+			wantErr(t, err, tc.wantErr)
 			if n := len(f.requests(confirmOld)); n != 0 {
 				t.Error("the superseded quote was confirmed")
 			}
-			if n := len(f.requests(confirmNew)); n != tc.wantNewOne {
-				t.Errorf("%d confirmations of the new quote, want %d", n, tc.wantNewOne)
-			}
+			f.wantSent(t, confirmNew, tc.wantNewOne, "confirmations of the new quote")
 			if err != nil && !strings.Contains(err.Error(), "superseded") {
 				t.Errorf("the refusal does not say the quote was superseded: %v", err)
 			}
@@ -166,9 +158,7 @@ func TestRefundAgainAfterRequoteConfirmed(t *testing.T) {
 	if err := c.Refund(context.Background(), orderA, cancelA); err != nil {
 		t.Fatal(err)
 	}
-	if n := len(f.requests("POST /air/order_cancellations")); n != 0 {
-		t.Errorf("%d new cancellations of a cancelled order", n)
-	}
+	f.wantSent(t, "POST /air/order_cancellations", 0, "new cancellations of a cancelled order")
 }
 
 // 3. 202 Accepted on POST /air/orders: pending, finished by polling,
@@ -192,9 +182,7 @@ func TestBookAcceptedOrderIsFinishedByPolling(t *testing.T) {
 		if b.Ref != orderA || b.PNR != "K7TQ2P" {
 			t.Errorf("booking %+v", b)
 		}
-		if n := len(f.requests("POST /air/orders")); n != 1 {
-			t.Errorf("%d orders created", n)
-		}
+		f.wantSent(t, "POST /air/orders", 1, "orders created")
 	})
 	t.Run("202 with an empty body, then the caller gives up and retries", func(t *testing.T) {
 		list := []reply{{body: listBody(t)}, {body: listBody(t)}, {body: listBody(t)}, {body: listOf(t, "order_hold.json")}}
@@ -222,9 +210,7 @@ func TestBookAcceptedOrderIsFinishedByPolling(t *testing.T) {
 		if b.Ref != orderA || b.PNR != "K7TQ2P" || b.Total != 204587 {
 			t.Errorf("booking %+v", b)
 		}
-		if n := len(f.requests("POST /air/orders")); n != 1 {
-			t.Errorf("%d orders created, want 1", n)
-		}
+		f.wantSent(t, "POST /air/orders", 1, "orders created")
 		q := f.requests("GET /air/orders")[0].query
 		if n := q["passenger_name[]"]; len(n) != 1 || n[0] != "Zhang" {
 			t.Errorf("orders looked up with %v", q)
@@ -238,9 +224,7 @@ func TestBookAcceptedOrderIsFinishedByPolling(t *testing.T) {
 		if _, err := c.Book(context.Background(), req(t)); err != nil {
 			t.Fatal(err)
 		}
-		if n := len(f.requests("POST /air/orders")); n != 0 {
-			t.Errorf("%d orders created for a key already booked", n)
-		}
+		f.wantSent(t, "POST /air/orders", 0, "orders created for a key already booked")
 	})
 }
 
@@ -250,13 +234,11 @@ func TestBookRequiresIdentityDocuments(t *testing.T) {
 	c := newTestClient(t, f, Config{})
 	ts := append([]supplier.Traveller(nil), travellers...)
 	ts[1].DocumentType, ts[1].DocumentNumber, ts[1].DocumentExpiry = "idcard", "110101198611190021", ""
-	_, err := c.Book(context.Background(), supplier.BookRequest{Offer: heldOffer(t, "offer.json"), Travellers: ts, Contact: contact})
+	_, err := c.bookHeld(t, ts)
 	if !errors.Is(err, supplier.ErrRejected) || !strings.Contains(err.Error(), "traveller 2 has no passport number, expiry date") {
 		t.Fatalf("err = %v", err)
 	}
-	if n := len(f.requests("POST /air/orders")); n != 0 {
-		t.Errorf("%d orders created", n)
-	}
+	f.wantSent(t, "POST /air/orders", 0, "orders created")
 	if o := heldOffer(t, "offer.json"); !o.Restrictions.IdentityDocumentsRequired {
 		t.Error("the offer does not say identity documents are required")
 	}
@@ -288,20 +270,9 @@ func TestRefundUnknown(t *testing.T) {
 func TestChangeQuotesSkipsUnpricedOffer(t *testing.T) {
 	// order_change_request.json with its first offer unpriced: the
 	// amounts Duffel's OrderChangeOffer type marks "string | null".
-	body := patched(t, "order_change_request.json", func(o map[string]any) {
-		first := o["order_change_offers"].([]any)[0].(map[string]any)
+	quotes := quoteChange(t, func(first map[string]any) {
 		first["change_total_amount"], first["new_total_amount"], first["penalty_total_amount"] = nil, nil, nil
 	})
-	f := newFake(t).
-		on("GET /air/orders/"+orderA, reply{file: "order_ticketed.json"}).
-		on("POST /air/order_change_requests", reply{status: http.StatusCreated, body: body})
-	c := newTestClient(t, f, Config{})
-	quotes, err := c.ChangeQuotes(context.Background(), orderA, []supplier.JourneyQuery{
-		{Origin: "LON", Destination: "NYC", Date: "2026-06-12"}, {Origin: "JFK", Destination: "LHR", Date: "2026-06-17"},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	if len(quotes) != 1 || quotes[0].Refund != 3550 {
 		t.Errorf("quotes %+v, want the second offer only", quotes)
 	}
@@ -321,9 +292,7 @@ func TestTicketRefusesRepricedHold(t *testing.T) {
 	if !errors.Is(err, supplier.ErrRejected) || !strings.Contains(err.Error(), "2101.87") {
 		t.Fatalf("err = %v", err)
 	}
-	if n := len(f.requests("POST /air/payments")); n != 0 {
-		t.Errorf("%d payments at a price not agreed", n)
-	}
+	f.wantSent(t, "POST /air/payments", 0, "payments at a price not agreed")
 }
 
 func TestBookSendsE164Phones(t *testing.T) {
@@ -360,9 +329,7 @@ func TestCancelChecksAvailableActions(t *testing.T) {
 func TestChangeQuotesRefusesUnpaidOrder(t *testing.T) {
 	f := newFake(t).on("GET /air/orders/"+orderA, reply{file: "order_hold.json"})
 	c := newTestClient(t, f, Config{})
-	_, err := c.ChangeQuotes(context.Background(), orderA, []supplier.JourneyQuery{
-		{Origin: "LON", Destination: "NYC", Date: "2026-06-12"}, {Origin: "JFK", Destination: "LHR", Date: "2026-06-17"},
-	})
+	_, err := c.ChangeQuotes(context.Background(), orderA, changeJourneys)
 	if !errors.Is(err, supplier.ErrRejected) {
 		t.Fatalf("err = %v", err)
 	}
@@ -375,22 +342,11 @@ func TestChangeQuotesRefusesUnpaidOrder(t *testing.T) {
 func TestChangeQuotesReadsPenaltyAmount(t *testing.T) {
 	// The JavaScript SDK's OrderChangeOffer spells the penalty
 	// penalty_amount/penalty_currency.
-	body := patched(t, "order_change_request.json", func(o map[string]any) {
-		first := o["order_change_offers"].([]any)[0].(map[string]any)
+	quotes := quoteChange(t, func(first map[string]any) {
 		first["penalty_amount"], first["penalty_currency"] = first["penalty_total_amount"], first["penalty_total_currency"]
 		delete(first, "penalty_total_amount")
 		delete(first, "penalty_total_currency")
 	})
-	f := newFake(t).
-		on("GET /air/orders/"+orderA, reply{file: "order_ticketed.json"}).
-		on("POST /air/order_change_requests", reply{status: http.StatusCreated, body: body})
-	c := newTestClient(t, f, Config{})
-	quotes, err := c.ChangeQuotes(context.Background(), orderA, []supplier.JourneyQuery{
-		{Origin: "LON", Destination: "NYC", Date: "2026-06-12"}, {Origin: "JFK", Destination: "LHR", Date: "2026-06-17"},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	if q := quotes[0]; q.Fee != 4500 || q.Due != 7500 {
 		t.Errorf("quote %+v, want fee 45.00 and due 75.00", q)
 	}
@@ -469,10 +425,8 @@ func TestBookSearchesAgainWithRealAges(t *testing.T) {
 				on("POST /air/offer_requests", reply{status: http.StatusCreated, body: tc.answer}).
 				on("POST /air/orders", reply{status: http.StatusCreated, file: "order_hold.json"})
 			c := newTestClient(t, f, Config{})
-			_, err := c.Book(context.Background(), supplier.BookRequest{Offer: heldOffer(t, "offer.json"), Travellers: ts, Contact: contact})
-			if !errors.Is(err, tc.wantErr) || (tc.wantErr == nil && err != nil) {
-				t.Fatalf("err = %v, want %v", err, tc.wantErr)
-			}
+			_, err := c.bookHeld(t, ts)
+			wantErr(t, err, tc.wantErr)
 			search := f.requests("POST /air/offer_requests")
 			if len(search) != 1 {
 				t.Fatalf("%d searches", len(search))

@@ -91,9 +91,7 @@ func TestSplitTicketsNeedMoreThanOneJourney(t *testing.T) {
 	if _, err := c.Search(context.Background(), req); err != nil {
 		t.Fatal(err)
 	}
-	if n := len(f.requests("POST /air/offer_requests")); n != 1 {
-		t.Errorf("%d offer requests for a one-way search", n)
-	}
+	f.wantSent(t, "POST /air/offer_requests", 1, "offer requests for a one-way search")
 }
 
 func splitOrder(t *testing.T, id, pnr, total string) []byte {

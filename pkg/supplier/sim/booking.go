@@ -324,6 +324,15 @@ func checkTraveller(t supplier.Traveller, r supplier.Restrictions, depart time.T
 // that another call changed in between.
 const maxConflicts = 20
 
+// answerLocked is a call on the booking ref that the source answers by
+// changing it (locked).
+func (s *Supplier) answerLocked(ctx context.Context, op, ref string, fn func(bk *booking, now time.Time) error) error {
+	if _, err := s.call(ctx, op, ref); err != nil {
+		return err
+	}
+	return s.locked(ctx, op, ref, fn)
+}
+
 // locked runs fn on the stored booking and writes back what it changed,
 // as if alone: when another call wrote the booking meanwhile, fn runs again
 // on the newer copy.
@@ -421,10 +430,7 @@ func (s *Supplier) issue(bk *booking) {
 // Cancel releases a held booking; cancelling again is no error. Issued
 // tickets are voided or refunded instead (ErrRejected).
 func (s *Supplier) Cancel(ctx context.Context, ref string) error {
-	if _, err := s.call(ctx, "cancel", ref); err != nil {
-		return err
-	}
-	return s.locked(ctx, "cancel", ref, func(bk *booking, _ time.Time) error {
+	return s.answerLocked(ctx, "cancel", ref, func(bk *booking, _ time.Time) error {
 		switch bk.State {
 		case stateHeld:
 			bk.State = stateCancelled
@@ -440,10 +446,7 @@ func (s *Supplier) Cancel(ctx context.Context, ref string) error {
 // issued, the day as it is at the first departure airport. Voiding again is
 // no error; on a later day it is ErrRejected (refund instead).
 func (s *Supplier) Void(ctx context.Context, ref string) error {
-	if _, err := s.call(ctx, "void", ref); err != nil {
-		return err
-	}
-	return s.locked(ctx, "void", ref, func(bk *booking, now time.Time) error {
+	return s.answerLocked(ctx, "void", ref, func(bk *booking, now time.Time) error {
 		switch bk.State {
 		case stateVoided:
 			return nil

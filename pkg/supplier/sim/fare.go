@@ -222,36 +222,27 @@ var finalLoad = map[string][2]float64{
 
 // apPressure closes cheap classes as departure nears.
 func apPressure(days float64) float64 {
-	switch {
-	case days < 3:
-		return 0.35
-	case days < 7:
-		return 0.25
-	case days < 14:
-		return 0.15
-	case days < 21:
-		return 0.08
-	case days < 45:
-		return 0
-	}
-	return -0.05
+	return stepped(days, []band{{3, 0.35}, {7, 0.25}, {14, 0.15}, {21, 0.08}, {45, 0}}, -0.05)
 }
 
 // apMult is the advance-purchase price effect beyond class availability.
 func apMult(days float64) float64 {
-	switch {
-	case days < 3:
-		return 1.15
-	case days < 7:
-		return 1.08
-	case days < 14:
-		return 1.03
-	case days < 21:
-		return 1
-	case days < 60:
-		return 0.95
+	return stepped(days, []band{{3, 1.15}, {7, 1.08}, {14, 1.03}, {21, 1}, {60, 0.95}}, 0.92)
+}
+
+// band is a step function's value v for arguments below a bound; bands are
+// listed by ascending bound.
+type band struct{ below, v float64 }
+
+// stepped is the value of the first of bands whose bound x is below, or
+// rest past the last.
+func stepped(x float64, bands []band, rest float64) float64 {
+	for _, b := range bands {
+		if x < b.below {
+			return b.v
+		}
 	}
-	return 0.92
+	return rest
 }
 
 func daysOut(now, depart time.Time) float64 { return math.Max(depart.Sub(now).Hours()/24, 0) }

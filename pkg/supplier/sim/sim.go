@@ -74,6 +74,7 @@ import (
 	"time"
 
 	"github.com/voyage/voyage/pkg/supplier"
+	"github.com/voyage/voyage/pkg/supplier/simcall"
 )
 
 // Profile is the kind of content source simulated.
@@ -108,9 +109,6 @@ var profileDefaults = map[Profile]struct {
 	ProfileNDC: {800 * time.Millisecond, 300 * time.Millisecond, 20 * time.Minute},
 	ProfileLCC: {500 * time.Millisecond, 200 * time.Millisecond, 15 * time.Minute},
 }
-
-// maxHang bounds a simulated time-out when the context has no deadline.
-const maxHang = 2 * time.Minute
 
 // Config configures a simulated supplier. For every duration and rate
 // field, zero means the profile's default and a negative value (Off) means
@@ -154,17 +152,14 @@ func Steady(profile string, seed int64) Config {
 // Supplier is a simulated flight content source. It is safe for concurrent
 // use.
 type Supplier struct {
-	profile     Profile
-	seed        uint64
-	latency     time.Duration
-	jitter      time.Duration
-	errorRate   float64
-	timeoutRate float64
-	volatility  float64
-	outcomes    []weighted
-	ttl         time.Duration
-	cur         currency
-	now         func() time.Time
+	profile    Profile
+	seed       uint64
+	knobs      simcall.Knobs
+	volatility float64
+	outcomes   []weighted
+	ttl        time.Duration
+	cur        currency
+	now        func() time.Time
 
 	// attempts counts calls per key hash (a fixed table: collisions only
 	// shift attempt numbers, memory stays bounded under load).
@@ -212,17 +207,14 @@ func New(cfg Config) (*Supplier, error) {
 	if s.records == nil {
 		s.records = NewMemoryRecords()
 	}
-	s.latency = orDefault(cfg.Latency, d.latency)
-	s.jitter = min(orDefault(cfg.LatencyJitter, d.jitter), s.latency)
 	var err error
-	if s.errorRate, err = rate("ErrorRate", cfg.ErrorRate, DefaultErrorRate); err != nil {
-		return nil, err
+	s.knobs, err = simcall.Read(cfg.Latency, cfg.LatencyJitter, cfg.ErrorRate, cfg.TimeoutRate,
+		simcall.Knobs{Latency: d.latency, Jitter: d.jitter, ErrorRate: DefaultErrorRate, TimeoutRate: DefaultTimeoutRate})
+	if err != nil {
+		return nil, fmt.Errorf("sim: %w", err)
 	}
-	if s.timeoutRate, err = rate("TimeoutRate", cfg.TimeoutRate, DefaultTimeoutRate); err != nil {
-		return nil, err
-	}
-	if s.volatility, err = rate("Volatility", cfg.Volatility, DefaultVolatility); err != nil {
-		return nil, err
+	if s.volatility, err = simcall.Rate("Volatility", cfg.Volatility, DefaultVolatility); err != nil {
+		return nil, fmt.Errorf("sim: %w", err)
 	}
 	s.outcomes = defaultOutcomes
 	if len(cfg.PriceOutcomes) > 0 {
@@ -249,28 +241,6 @@ func New(cfg Config) (*Supplier, error) {
 	return s, nil
 }
 
-func orDefault(v, def time.Duration) time.Duration {
-	switch {
-	case v == 0:
-		return def
-	case v < 0:
-		return 0
-	}
-	return v
-}
-
-func rate(name string, v, def float64) (float64, error) {
-	switch {
-	case v == 0:
-		return def, nil
-	case v < 0:
-		return 0, nil
-	case v > 1:
-		return 0, fmt.Errorf("sim: %s %v is over 1", name, v)
-	}
-	return v, nil
-}
-
 // Name is the profile name.
 func (s *Supplier) Name() string { return string(s.profile) }
 
@@ -293,36 +263,13 @@ func (s *Supplier) attempt(op, key string) uint64 {
 // (Price's volatility) from the same attempt.
 func (s *Supplier) call(ctx context.Context, op, key string) (mix, error) {
 	h := seeded(s.seed).Str(op).Str(key).Num(s.attempt(op, key))
-	if err := ctx.Err(); err != nil {
-		return h, s.timeout(op, err)
-	}
 	// Failures are drawn per attempt and per process (see run); h, which
 	// prices the caller's further decisions, stays the same everywhere.
-	fail := h.Num(s.run)
-	if s.timeoutRate > 0 && fail.Unit(0) < s.timeoutRate {
-		t := time.NewTimer(maxHang)
-		defer t.Stop()
-		select {
-		case <-ctx.Done():
-			return h, s.timeout(op, ctx.Err())
-		case <-t.C:
-			return h, s.timeout(op, context.DeadlineExceeded)
-		}
-	}
-	d := s.latency
-	if s.jitter > 0 {
-		d += time.Duration((2*h.Unit(1) - 1) * float64(s.jitter))
-	}
-	if d > 0 {
-		t := time.NewTimer(d)
-		defer t.Stop()
-		select {
-		case <-ctx.Done():
-			return h, s.timeout(op, ctx.Err())
-		case <-t.C:
-		}
-	}
-	if s.errorRate > 0 && fail.Unit(2) < s.errorRate {
+	timedOut, failed := s.knobs.Answer(ctx, h, h.Num(s.run))
+	switch {
+	case timedOut != nil:
+		return h, s.timeout(op, timedOut)
+	case failed:
 		return h, fmt.Errorf("sim %s: %s: simulated failure: %w", s.profile, op, supplier.ErrUnavailable)
 	}
 	return h, nil

@@ -73,14 +73,14 @@ func TestNewConfig(t *testing.T) {
 		check   func(*Supplier) bool
 	}{
 		{"gds defaults", Config{Profile: "gds"}, false, func(s *Supplier) bool {
-			return s.latency == 1200*time.Millisecond && s.errorRate == DefaultErrorRate && s.volatility == DefaultVolatility && s.cur.code == "CNY"
+			return s.knobs.Latency == 1200*time.Millisecond && s.knobs.ErrorRate == DefaultErrorRate && s.volatility == DefaultVolatility && s.cur.code == "CNY"
 		}},
-		{"lcc defaults", Config{Profile: "lcc"}, false, func(s *Supplier) bool { return s.latency == 500*time.Millisecond && s.ttl == 15*time.Minute }},
+		{"lcc defaults", Config{Profile: "lcc"}, false, func(s *Supplier) bool { return s.knobs.Latency == 500*time.Millisecond && s.ttl == 15*time.Minute }},
 		{"off means none", Steady("ndc", 1), false, func(s *Supplier) bool {
-			return s.latency == 0 && s.jitter == 0 && s.errorRate == 0 && s.timeoutRate == 0 && s.volatility == 0
+			return s.knobs.Latency == 0 && s.knobs.Jitter == 0 && s.knobs.ErrorRate == 0 && s.knobs.TimeoutRate == 0 && s.volatility == 0
 		}},
 		{"explicit values", Config{Profile: "gds", Latency: time.Second, ErrorRate: 0.5, Currency: "EUR"}, false, func(s *Supplier) bool {
-			return s.latency == time.Second && s.errorRate == 0.5 && s.cur.code == "EUR"
+			return s.knobs.Latency == time.Second && s.knobs.ErrorRate == 0.5 && s.cur.code == "EUR"
 		}},
 		{"unknown profile", Config{Profile: "amadeus"}, true, nil},
 		{"rate over one", Config{Profile: "gds", ErrorRate: 1.5}, true, nil},
@@ -886,16 +886,22 @@ func TestChange(t *testing.T) {
 	}
 }
 
-func TestMultiJourney(t *testing.T) {
-	t.Parallel()
-	s, _ := newSim(t, "gds")
-	req := supplier.SearchRequest{
+// londonRoundTrip is one adult's Beijing–London round trip, out on 20
+// March 2026 and back a week later.
+func londonRoundTrip() supplier.SearchRequest {
+	return supplier.SearchRequest{
 		Journeys: []supplier.JourneyQuery{
 			{Origin: "PEK", Destination: "LHR", Date: "2026-03-20"},
 			{Origin: "LHR", Destination: "PEK", Date: "2026-03-27"},
 		},
 		Passengers: supplier.Passengers{Adult: 1},
 	}
+}
+
+func TestMultiJourney(t *testing.T) {
+	t.Parallel()
+	s, _ := newSim(t, "gds")
+	req := londonRoundTrip()
 	rt := search(t, s, req)
 	if len(rt) == 0 {
 		t.Fatal("no return offers")
@@ -1036,13 +1042,7 @@ func TestConcurrentUse(t *testing.T) {
 
 func BenchmarkSearch(b *testing.B) {
 	s, _ := newSim(b, "gds")
-	req := supplier.SearchRequest{
-		Journeys: []supplier.JourneyQuery{
-			{Origin: "PEK", Destination: "LHR", Date: "2026-03-20"},
-			{Origin: "LHR", Destination: "PEK", Date: "2026-03-27"},
-		},
-		Passengers: supplier.Passengers{Adult: 1},
-	}
+	req := londonRoundTrip()
 	ctx := context.Background()
 	offers := 0
 	b.ReportAllocs()

@@ -239,18 +239,7 @@ func buildPattern(carrier, origin, dest string) *pattern {
 // baseFrequency is daily flights of an average carrier between average
 // airports by distance.
 func baseFrequency(km float64) float64 {
-	switch {
-	case km < 700:
-		return 3.5
-	case km < 1500:
-		return 3.0
-	case km < 3000:
-		return 1.6
-	case km < 4000:
-		return 1.1
-	default:
-		return 0.9
-	}
+	return stepped(km, []band{{700, 3.5}, {1500, 3.0}, {3000, 1.6}, {4000, 1.1}}, 0.9)
 }
 
 // rankFactor weighs an airport's size (rank 1 = busiest).

@@ -142,13 +142,9 @@ func (s *Supplier) ExchangeOffer(ctx context.Context, req rail.ExchangeRequest) 
 		return rail.ExchangeOffer{}, err
 	}
 	now := s.now()
-	l, err := s.decodeRef(req.OfferRef, now)
+	l, lay, err := s.offerClass(req.OfferRef, req.Class, now)
 	if err != nil {
 		return rail.ExchangeOffer{}, errorf(op, err)
-	}
-	lay, ok := layoutOf(l.t, req.Class)
-	if !ok {
-		return rail.ExchangeOffer{}, errorf(op, fmt.Errorf("%s has no %q class: %w", l.t.number, req.Class, rail.ErrRejected))
 	}
 	inv, err := s.seats(ctx, keyOf(l, lay), lay, now)
 	if err != nil {
@@ -280,9 +276,9 @@ func (s *Supplier) ConfirmExchange(ctx context.Context, ref, offerRef string) (r
 	if err != nil {
 		return answered(d, op, err)
 	}
-	lay, ok := layoutOf(l.t, eo.Offer.Class)
-	if !ok {
-		return rail.Booking{}, errorf(op, fmt.Errorf("%s has no %q class: %w", l.t.number, eo.Offer.Class, rail.ErrRejected))
+	lay, err := layoutOf(l.t, eo.Offer.Class)
+	if err != nil {
+		return rail.Booking{}, errorf(op, err)
 	}
 	k := keyOf(l, lay)
 	letters := make([]string, len(eo.Offer.Passengers))

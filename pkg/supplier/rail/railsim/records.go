@@ -102,8 +102,10 @@ func (s *Supplier) layoutFor(k invKey) (classLayout, error) {
 	if !ok {
 		return classLayout{}, fmt.Errorf("train %s: %w", k.train, rail.ErrNotFound)
 	}
-	lay, ok := layoutOf(t, k.class)
-	if !ok {
+	lay, err := layoutOf(t, k.class)
+	if err != nil {
+		// A seat map of a class the timetable no longer has is not found,
+		// not a rejected request.
 		return classLayout{}, fmt.Errorf("%s has no %q class: %w", k.train, k.class, rail.ErrNotFound)
 	}
 	return lay, nil
@@ -249,29 +251,29 @@ func (s *Supplier) takeSeats(ctx context.Context, k invKey, now time.Time, lette
 
 // releaseSeats frees the places ref holds among ps.
 func (s *Supplier) releaseSeats(ctx context.Context, ref string, ps []placeDoc, now time.Time) error {
-	byKey := map[invKey][]int{}
-	for _, p := range ps {
-		byKey[p.key()] = append(byKey[p.key()], p.Idx)
-	}
-	for k, idx := range byKey {
-		err := s.changeSeats(ctx, k, now, func(_ *inventory, held map[int]hold) error {
-			for _, i := range idx {
-				if held[i].Ref == ref {
-					delete(held, i)
-				}
-			}
-			return nil
-		})
-		if err != nil {
-			return err
+	return s.changePlaces(ctx, ps, now, func(held map[int]hold, i int) error {
+		if held[i].Ref == ref {
+			delete(held, i)
 		}
-	}
-	return nil
+		return nil
+	})
 }
 
 // pinSeats makes ref's holds on ps permanent: rail.ErrHoldExpired when one
 // is gone.
 func (s *Supplier) pinSeats(ctx context.Context, ref string, ps []placeDoc, now time.Time) error {
+	return s.changePlaces(ctx, ps, now, func(held map[int]hold, i int) error {
+		if held[i].Ref != ref {
+			return fmt.Errorf("booking %s: %w", ref, rail.ErrHoldExpired)
+		}
+		held[i] = hold{Ref: ref}
+		return nil
+	})
+}
+
+// changePlaces applies change to each place of ps in its class's seat map,
+// one seat map (one changeSeats) at a time.
+func (s *Supplier) changePlaces(ctx context.Context, ps []placeDoc, now time.Time, change func(held map[int]hold, i int) error) error {
 	byKey := map[invKey][]int{}
 	for _, p := range ps {
 		byKey[p.key()] = append(byKey[p.key()], p.Idx)
@@ -279,10 +281,9 @@ func (s *Supplier) pinSeats(ctx context.Context, ref string, ps []placeDoc, now 
 	for k, idx := range byKey {
 		err := s.changeSeats(ctx, k, now, func(_ *inventory, held map[int]hold) error {
 			for _, i := range idx {
-				if held[i].Ref != ref {
-					return fmt.Errorf("booking %s: %w", ref, rail.ErrHoldExpired)
+				if err := change(held, i); err != nil {
+					return err
 				}
-				held[i] = hold{Ref: ref}
 			}
 			return nil
 		})

@@ -43,6 +43,7 @@ import (
 	"github.com/voyage/voyage/pkg/supplier"
 	"github.com/voyage/voyage/pkg/supplier/rail"
 	"github.com/voyage/voyage/pkg/supplier/sim"
+	"github.com/voyage/voyage/pkg/supplier/simcall"
 )
 
 // Name is the supplier's configuration name.
@@ -65,9 +66,6 @@ const (
 	// afterSalesTTL: how long a refund or exchange offer stands.
 	afterSalesTTL = 15 * time.Minute
 )
-
-// maxHang bounds a simulated time-out when the context has no deadline.
-const maxHang = 2 * time.Minute
 
 // Config configures the simulator.
 type Config struct {
@@ -95,16 +93,13 @@ func Steady(seed int64) Config {
 
 // Supplier is the simulated China Railway. It is safe for concurrent use.
 type Supplier struct {
-	seed        uint64
-	latency     time.Duration
-	jitter      time.Duration
-	errorRate   float64
-	timeoutRate float64
-	volatility  float64
-	policy      rail.Policy
-	offerTTL    time.Duration
-	holdTTL     time.Duration
-	now         func() time.Time
+	seed       uint64
+	knobs      simcall.Knobs
+	volatility float64
+	policy     rail.Policy
+	offerTTL   time.Duration
+	holdTTL    time.Duration
+	now        func() time.Time
 
 	net *network
 	tt  *timetable
@@ -140,18 +135,15 @@ func New(cfg Config) (*Supplier, error) {
 	if s.now == nil {
 		s.now = time.Now
 	}
-	s.latency = orDefault(cfg.Latency, DefaultLatency)
-	s.jitter = min(orDefault(cfg.LatencyJitter, DefaultJitter), s.latency)
-	s.offerTTL = orDefault(cfg.OfferTTL, DefaultOfferTTL)
-	s.holdTTL = orDefault(cfg.HoldTTL, DefaultHoldTTL)
-	if s.errorRate, err = rate("ErrorRate", cfg.ErrorRate, DefaultErrorRate); err != nil {
-		return nil, err
+	s.knobs, err = simcall.Read(cfg.Latency, cfg.LatencyJitter, cfg.ErrorRate, cfg.TimeoutRate,
+		simcall.Knobs{Latency: DefaultLatency, Jitter: DefaultJitter, ErrorRate: DefaultErrorRate, TimeoutRate: DefaultTimeoutRate})
+	if err != nil {
+		return nil, fmt.Errorf("railsim: %w", err)
 	}
-	if s.timeoutRate, err = rate("TimeoutRate", cfg.TimeoutRate, DefaultTimeoutRate); err != nil {
-		return nil, err
-	}
-	if s.volatility, err = rate("Volatility", cfg.Volatility, DefaultVolatility); err != nil {
-		return nil, err
+	s.offerTTL = simcall.OrDefault(cfg.OfferTTL, DefaultOfferTTL)
+	s.holdTTL = simcall.OrDefault(cfg.HoldTTL, DefaultHoldTTL)
+	if s.volatility, err = simcall.Rate("Volatility", cfg.Volatility, DefaultVolatility); err != nil {
+		return nil, fmt.Errorf("railsim: %w", err)
 	}
 	s.policy = rail.ChinaRailway()
 	if cfg.Policy != nil {
@@ -161,28 +153,6 @@ func New(cfg Config) (*Supplier, error) {
 		return nil, fmt.Errorf("railsim: %w", err)
 	}
 	return s, nil
-}
-
-func orDefault(v, def time.Duration) time.Duration {
-	switch {
-	case v == 0:
-		return def
-	case v < 0:
-		return 0
-	}
-	return v
-}
-
-func rate(name string, v, def float64) (float64, error) {
-	switch {
-	case v == 0:
-		return def, nil
-	case v < 0:
-		return 0, nil
-	case v > 1:
-		return 0, fmt.Errorf("railsim: %s %v is over 1", name, v)
-	}
-	return v, nil
 }
 
 // Name is the supplier's configuration name.
@@ -212,33 +182,11 @@ func (s *Supplier) attempt(op, key string) uint64 {
 // possible hang until the context is done, the latency, a possible failure.
 func (s *Supplier) call(ctx context.Context, op, key string) (mix, error) {
 	h := seeded(s.seed).Str(op).Str(key).Num(s.attempt(op, key))
-	if err := ctx.Err(); err != nil {
-		return h, timeout(op, err)
-	}
-	if s.timeoutRate > 0 && h.Unit(0) < s.timeoutRate {
-		t := time.NewTimer(maxHang)
-		defer t.Stop()
-		select {
-		case <-ctx.Done():
-			return h, timeout(op, ctx.Err())
-		case <-t.C:
-			return h, timeout(op, context.DeadlineExceeded)
-		}
-	}
-	d := s.latency
-	if s.jitter > 0 {
-		d += time.Duration((2*h.Unit(1) - 1) * float64(s.jitter))
-	}
-	if d > 0 {
-		t := time.NewTimer(d)
-		defer t.Stop()
-		select {
-		case <-ctx.Done():
-			return h, timeout(op, ctx.Err())
-		case <-t.C:
-		}
-	}
-	if s.errorRate > 0 && h.Unit(2) < s.errorRate {
+	timedOut, failed := s.knobs.Answer(ctx, h, h)
+	switch {
+	case timedOut != nil:
+		return h, timeout(op, timedOut)
+	case failed:
 		return h, fmt.Errorf("railsim: %s: simulated failure: %w", op, rail.ErrUnavailable)
 	}
 	return h, nil
@@ -427,13 +375,26 @@ func (s *Supplier) decodeRef(ref string, now time.Time) (leg, error) {
 	return l, nil
 }
 
-func layoutOf(t *train, class string) (classLayout, bool) {
+// offerClass reads an offer reference and finds the seat class asked for
+// on its train.
+func (s *Supplier) offerClass(ref, class string, now time.Time) (leg, classLayout, error) {
+	l, err := s.decodeRef(ref, now)
+	if err != nil {
+		return leg{}, classLayout{}, err
+	}
+	lay, err := layoutOf(l.t, class)
+	return l, lay, err
+}
+
+// layoutOf is the layout of t's seat class; a class t does not have is a
+// rejected request.
+func layoutOf(t *train, class string) (classLayout, error) {
 	for _, l := range t.layouts {
 		if l.class == class {
-			return l, true
+			return l, nil
 		}
 	}
-	return classLayout{}, false
+	return classLayout{}, fmt.Errorf("%s has no %q class: %w", t.number, class, rail.ErrRejected)
 }
 
 // PreBook holds places for the passengers until HoldExpiresAt; places are
@@ -446,13 +407,9 @@ func (s *Supplier) PreBook(ctx context.Context, req rail.PreBookRequest) (rail.B
 		return rail.Booking{}, err
 	}
 	now := s.now()
-	l, err := s.decodeRef(req.OfferRef, now)
+	l, lay, err := s.offerClass(req.OfferRef, req.Class, now)
 	if err != nil {
 		return rail.Booking{}, errorf(op, err)
-	}
-	lay, ok := layoutOf(l.t, req.Class)
-	if !ok {
-		return rail.Booking{}, errorf(op, fmt.Errorf("%s has no %q class: %w", l.t.number, req.Class, rail.ErrRejected))
 	}
 	if len(req.Passengers) == 0 {
 		return rail.Booking{}, errorf(op, fmt.Errorf("no passengers: %w", rail.ErrRejected))

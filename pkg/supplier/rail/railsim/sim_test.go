@@ -87,13 +87,20 @@ func avail(t testing.TB, s *Supplier, o rail.Offer, class string) int {
 	return c.Available
 }
 
-func book(t testing.TB, s *Supplier, o rail.Offer, class string, pax []rail.Passenger) rail.Booking {
+// preBook pre-books pax in class on o.
+func preBook(t testing.TB, s *Supplier, o rail.Offer, class string, pax []rail.Passenger) rail.Booking {
 	t.Helper()
 	b, err := s.PreBook(context.Background(), rail.PreBookRequest{OfferRef: o.Ref, Class: class, Passengers: pax})
 	if err != nil {
 		t.Fatalf("prebook %s %s: %v", o.TrainNumber, class, err)
 	}
-	b, err = s.Confirm(context.Background(), b.Ref)
+	return b
+}
+
+// book pre-books pax in class on o and confirms it.
+func book(t testing.TB, s *Supplier, o rail.Offer, class string, pax []rail.Passenger) rail.Booking {
+	t.Helper()
+	b, err := s.Confirm(context.Background(), preBook(t, s, o, class, pax).Ref)
 	if err != nil {
 		t.Fatalf("confirm %s: %v", b.Ref, err)
 	}
@@ -357,10 +364,7 @@ func TestPreBookHoldExpiry(t *testing.T) {
 	s, clk := newSim(t, 1)
 	o := find(t, search(t, s, "VNP", "AOH", "2026-12-03"), "G3")
 	before := avail(t, s, o, rail.ClassSecond)
-	b, err := s.PreBook(context.Background(), rail.PreBookRequest{OfferRef: o.Ref, Class: rail.ClassSecond, Passengers: adults(2, "")})
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := preBook(t, s, o, rail.ClassSecond, adults(2, ""))
 	if b.Status != rail.StatusPreBooked || !b.HoldExpiresAt.Equal(start.Add(DefaultHoldTTL)) || len(b.Tickets) != 0 {
 		t.Fatalf("pre-booking %+v", b)
 	}
@@ -388,10 +392,7 @@ func TestCancelReleases(t *testing.T) {
 	s, _ := newSim(t, 1)
 	o := find(t, search(t, s, "VNP", "AOH", "2026-12-03"), "G5")
 	before := avail(t, s, o, rail.ClassFirst)
-	b, err := s.PreBook(context.Background(), rail.PreBookRequest{OfferRef: o.Ref, Class: rail.ClassFirst, Passengers: adults(1, "")})
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := preBook(t, s, o, rail.ClassFirst, adults(1, ""))
 	if err := s.Cancel(context.Background(), b.Ref); err != nil {
 		t.Fatal(err)
 	}
