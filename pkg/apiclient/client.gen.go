@@ -6024,11 +6024,11 @@ type ShoppingAccurateRequest struct {
 
 // ShoppingConditionsView defines model for ShoppingConditionsView.
 type ShoppingConditionsView struct {
-	ChangeFee  ShoppingMoney `json:"changeFee"`
-	Changeable bool          `json:"changeable"`
-	RefundFee  ShoppingMoney `json:"refundFee"`
-	Refundable bool          `json:"refundable"`
-	VoidFee    ShoppingMoney `json:"voidFee"`
+	ChangeFee  Money `json:"changeFee"`
+	Changeable bool  `json:"changeable"`
+	RefundFee  Money `json:"refundFee"`
+	Refundable bool  `json:"refundable"`
+	VoidFee    Money `json:"voidFee"`
 }
 
 // ShoppingExactSegment defines model for ShoppingExactSegment.
@@ -6090,11 +6090,8 @@ type ShoppingJourneyView struct {
 	Stops           int       `json:"stops"`
 }
 
-// ShoppingMoney defines model for ShoppingMoney.
-type ShoppingMoney struct {
-	Amount   string `json:"amount"`
-	Currency string `json:"currency"`
-}
+// ShoppingMoney The same as Money: the name an earlier version of this document gave it, kept for generated clients.
+type ShoppingMoney = Money
 
 // ShoppingPage defines model for ShoppingPage.
 type ShoppingPage struct {
@@ -6218,7 +6215,7 @@ type ShoppingSolution struct {
 	TicketingMinutes int                    `json:"ticketingMinutes"`
 	TicketingSpeed   string                 `json:"ticketingSpeed"`
 	Tickets          int                    `json:"tickets"`
-	Total            ShoppingMoney          `json:"total"`
+	Total            Money                  `json:"total"`
 }
 
 // ShoppingStarted defines model for ShoppingStarted.
@@ -6239,7 +6236,7 @@ type ShoppingSupplierStatusStatus string
 
 // ShoppingVerification defines model for ShoppingVerification.
 type ShoppingVerification struct {
-	PreviousTotal  ShoppingMoney              `json:"previousTotal"`
+	PreviousTotal  Money                      `json:"previousTotal"`
 	QuoteExpiresAt *time.Time                 `json:"quoteExpiresAt,omitempty"`
 	QuoteId        *string                    `json:"quoteId,omitempty"`
 	Solution       *ShoppingSolution          `json:"solution,omitempty"`

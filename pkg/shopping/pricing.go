@@ -237,7 +237,7 @@ func (p *Policy) fee(s string) int64 {
 }
 
 func (p *Policy) money(minor int64) Money {
-	return Money{Amount: money.Amount{Minor: minor, Currency: p.Currency}.String(), Currency: p.Currency}
+	return money.Of(minor, p.Currency)
 }
 
 // routeClasses are the route classes from the narrowest to the widest.

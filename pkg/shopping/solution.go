@@ -3,14 +3,12 @@ package shopping
 import (
 	"time"
 
+	"github.com/voyage/voyage/pkg/money"
 	"github.com/voyage/voyage/pkg/supplier"
 )
 
-// Money is an amount as the API shows it: a decimal string and a currency.
-type Money struct {
-	Amount   string `json:"amount"`
-	Currency string `json:"currency"`
-}
+// Money is an amount as the API shows it (money.Money).
+type Money = money.Money
 
 // SegmentView is a flight of a solution, with names in the request language.
 type SegmentView struct {
