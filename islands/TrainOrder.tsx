@@ -147,13 +147,7 @@ export function TrainOrder(props: TrainOrderProps) {
   const opts = { lang };
   const json = (method: 'POST' | 'GET', path: string, body?: unknown, key?: string) =>
     call<any>(method, path, body, key ? { ...opts, headers: { 'Idempotency-Key': key } } : opts);
-  const del = async (path: string) => {
-    const res = await fetch(path, { method: 'DELETE', headers: { Accept: 'application/json', 'Accept-Language': lang }, credentials: 'same-origin' });
-    const env = await res.json().catch(() => null);
-    if (!env || typeof env.code !== 'number') throw new ApiError(networkError, '', null, res.status);
-    if (env.code !== 0) throw new ApiError(env.code, env.message || '', env.data ?? null, res.status);
-    return env.data;
-  };
+  const del = (path: string) => call<any>('DELETE', path, undefined, opts);
 
   return (
     <div className="to-actions">
