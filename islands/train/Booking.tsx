@@ -5,7 +5,7 @@ import { useEffect, useLayoutEffect, useRef, useState, type FormEvent } from 're
 import { useT } from '../useT';
 import { ApiError, call, errorText, networkError } from '../flight/api';
 import { formatDuration, formatMoney, localDate, localTime } from '../flight/format';
-import { clock, useExpiry } from '../confirm/Countdown';
+import { Countdown, useExpiry } from '../confirm/Countdown';
 import { TextField } from '../confirm/fields';
 import { newIdempotencyKey } from '../FlightConfirm';
 import { PassengerFields } from './PassengerFields';
@@ -307,17 +307,5 @@ export function Booking({ train, seat, adult, child, today, onBack, pollMs = 100
 // HoldCountdown is the time the railway holds the seats: after it the
 // booking lapses and its seats go back on sale.
 export function HoldCountdown({ left }: { left: number }) {
-  const { t } = useT();
-  const lastMinute = left <= 60_000;
-  return (
-    <p className={lastMinute ? 'fc-timer fc-timer-low' : 'fc-timer'}>
-      {t('trainportal.order.holdLeft')}{' '}
-      <span role="timer" aria-live="off" className="fc-timer-clock">
-        {clock(left)}
-      </span>
-      <span className="visually-hidden" aria-live="polite">
-        {lastMinute ? t('trainportal.order.holdLastMinute') : ''}
-      </span>
-    </p>
-  );
+  return <Countdown left={left} label="trainportal.order.holdLeft" lastMinute="trainportal.order.holdLastMinute" />;
 }
