@@ -16,6 +16,7 @@ import type { Money, Quote, SearchResult, Train } from './train/types';
 import { toChina } from './train/time';
 import { formatInZone } from './display';
 import './flight/flight.css';
+import { TableHead } from './TableHead';
 import './confirm/confirm.css';
 import './train/train.css';
 
@@ -339,14 +340,7 @@ function ConfirmTickets({ id, actions, passengers, run, busy, json, fields }: In
       </div>
       {typing && (
         <table className="to-typed">
-          <thead>
-            <tr>
-              <th scope="col">{t('trainportal.action.tickets.passenger')}</th>
-              <th scope="col">{t('trainportal.action.tickets.coach')}</th>
-              <th scope="col">{t('trainportal.action.tickets.seat')}</th>
-              <th scope="col">{t('trainportal.action.tickets.number')}</th>
-            </tr>
-          </thead>
+          <TableHead columns={['trainportal.action.tickets.passenger', 'trainportal.action.tickets.coach', 'trainportal.action.tickets.seat', 'trainportal.action.tickets.number']} />
           <tbody>
             {typed.map((tk, i) => {
               const name = passengers[i]?.name || String(tk.passengerId);

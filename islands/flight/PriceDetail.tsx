@@ -9,6 +9,7 @@ import { formatAmount, formatMoney } from './format';
 import { Approx } from '../Approx';
 import { priceRows } from './price';
 import type { Solution } from './types';
+import { TableHead } from '../TableHead';
 
 export function PriceDetail({ solution }: { solution: Solution }) {
   const { t } = useT();
@@ -43,17 +44,7 @@ export function PriceLinesTable({ solution, className = 'fs-price-table' }: { so
         {t('flight.price.details')}
         {product ? <span className="fs-product"> · {tOr(t, `flight.product.${product}`, tOr(t, `flight.speed.${product}`, product))}</span> : null}
       </caption>
-      <thead>
-        <tr>
-          <th scope="col">{t('flight.price.passengerType')}</th>
-          <th scope="col">{t('flight.price.count')}</th>
-          <th scope="col">{t('flight.price.fare')}</th>
-          <th scope="col">{t('flight.price.taxes')}</th>
-          {hasFee && <th scope="col">{t('results.price.fee')}</th>}
-          <th scope="col">{t('flight.price.salePrice')}</th>
-          <th scope="col">{t('confirm.price.subtotal')}</th>
-        </tr>
-      </thead>
+      <TableHead columns={['flight.price.passengerType', 'flight.price.count', 'flight.price.fare', 'flight.price.taxes', ...(hasFee ? ['results.price.fee'] : []), 'flight.price.salePrice', 'confirm.price.subtotal']} />
       <tbody>
         {rows.map((r, i) => (
           <tr key={`${r.passengerType}-${i}`} data-passenger-type={r.passengerType}>

@@ -16,6 +16,7 @@ import { toChina } from './time';
 import { loadTravellers, type TravellersState } from '../travellers/TravellerPicker';
 import { pendingStatuses, type Contact, type PassengerForm, type Seat, type Train, type TrainOrder } from './types';
 import { Approx } from '../Approx';
+import { TableHead } from '../TableHead';
 
 type Props = {
   train: Train;
@@ -219,14 +220,7 @@ export function Booking({ train, seat, adult, child, today, onBack, pollMs = 100
         )}
         {issued && order.tickets && order.tickets.length > 0 && (
           <table className="fc-table tb-tickets">
-            <thead>
-              <tr>
-                <th scope="col">{t('trainportal.ticket.passenger')}</th>
-                <th scope="col">{t('trainportal.ticket.coach')}</th>
-                <th scope="col">{t('trainportal.ticket.seat')}</th>
-                <th scope="col">{t('trainportal.ticket.number')}</th>
-              </tr>
-            </thead>
+            <TableHead columns={['trainportal.ticket.passenger', 'trainportal.ticket.coach', 'trainportal.ticket.seat', 'trainportal.ticket.number']} />
             <tbody>
               {order.tickets.filter((tk) => !tk.status || tk.status === 'issued').map((tk) => {
                 const p = order.passengers?.find((x) => x.id === tk.passenger);
