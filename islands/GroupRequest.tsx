@@ -26,6 +26,7 @@ import {
   type Journey,
   type RequestForm,
 } from './group/request';
+import { CatalogOptions } from './catalogParts';
 import './flight/flight.css';
 import './group/group.css';
 
@@ -251,11 +252,7 @@ export function GroupRequest({ today, minSeats = 10, contact, confirmPath, navig
               clearError('cabinClass');
             }}
           >
-            {cabins.map((c) => (
-              <option key={c} value={c}>
-                {t(`flight.cabin.${c}`)}
-              </option>
-            ))}
+            <CatalogOptions values={cabins} catalog="flight.cabin" />
           </select>
         </Field>
       </div>

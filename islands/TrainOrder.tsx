@@ -16,7 +16,7 @@ import type { Money, Quote, SearchResult, Train } from './train/types';
 import { toChina } from './train/time';
 import { formatInZone } from './display';
 import './flight/flight.css';
-import { TableHead } from './TableHead';
+import { TableHead } from './catalogParts';
 import './confirm/confirm.css';
 import './train/train.css';
 

@@ -8,7 +8,7 @@ import { baggageText } from '../flight/SolutionCard';
 import type { Journey, Segment } from '../flight/types';
 import type { ConfirmSolution } from './types';
 import type { T } from './validate';
-import { TableHead } from '../TableHead';
+import { TableHead } from '../catalogParts';
 
 function journeyTitle(t: T, js: Journey[], i: number): string {
   if (js.length === 1) return t('flight.journey.depart');

@@ -6,7 +6,7 @@ import { useT } from '../useT';
 import { ApiError, call, codes, errorText } from './api';
 import { tOr } from './PriceDetail';
 import type { Passengers, PnrAnalysis, Search } from './types';
-import { TableHead } from '../TableHead';
+import { TableHead } from '../catalogParts';
 
 export type PnrSearchProps = {
   text: string;

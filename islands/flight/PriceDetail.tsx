@@ -9,7 +9,7 @@ import { formatAmount, formatMoney } from './format';
 import { Approx } from '../Approx';
 import { priceRows } from './price';
 import type { Solution } from './types';
-import { TableHead } from '../TableHead';
+import { TableHead } from '../catalogParts';
 
 export function PriceDetail({ solution }: { solution: Solution }) {
   const { t } = useT();

@@ -21,6 +21,7 @@ import {
   type Row,
 } from './form';
 import { cabins, type BookingType, type Cabin, type Search } from './types';
+import { CatalogOptions } from '../catalogParts';
 
 export type SearchFormProps = {
   form: FormState;
@@ -190,11 +191,7 @@ export function SearchForm({ form, setForm, today, onSearch, debounceMs }: Searc
               clearError('cabinClass');
             }}
           >
-            {cabins.map((c) => (
-              <option key={c} value={c}>
-                {t(`flight.cabin.${c}`)}
-              </option>
-            ))}
+            <CatalogOptions values={cabins} catalog="flight.cabin" />
           </select>
           {errors.cabinClass && (
             <p className="field-error" id={`${fieldId('cabinClass')}-error`}>

@@ -16,7 +16,7 @@ import { toChina } from './time';
 import { loadTravellers, type TravellersState } from '../travellers/TravellerPicker';
 import { pendingStatuses, type Contact, type PassengerForm, type Seat, type Train, type TrainOrder } from './types';
 import { Approx } from '../Approx';
-import { TableHead } from '../TableHead';
+import { TableHead } from '../catalogParts';
 
 type Props = {
   train: Train;
