@@ -1,6 +1,6 @@
 // The parts the trip forms share (the flight search, the group request):
-// their error state, the trip type choice, the journeys' airports and the
-// multi-city controls.
+// their error state (which the booking form keeps as well), the trip type
+// choice, the journeys' airports and the multi-city controls.
 import { useState } from 'react';
 import { AirportPicker } from './flight/AirportPicker';
 import type { Place } from './flight/types';
