@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { newPage, seriousViolations, screenshot, portalShot, loginOK, submit, flash, fillAdultAndContact, watchFailures, unexpectedErrors, choose, boot, shutdown, apiData, cents, addFunds, searchOneWay } from './harness.mjs';
+import { newPage, seriousViolations, screenshot, portalShot, loginOK, submit, flash, fillAdultAndContact, watchFailures, unexpectedErrors, choose, boot, shutdown, apiData, cents, searchOneWay, wallet, topUp } from './harness.mjs';
 
 let server;
 let browser;
@@ -25,14 +25,6 @@ after(async () => {
   await shutdown(server, browser);
   if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
-
-// wallet is Demo Travel's balance in cents, read by demo-finance (the
-// wallet is a finance page: an operator may not read it).
-async function wallet(finance) {
-  const w = await apiData(finance, '/base/v2/wallet');
-  assert.equal(w.balance.currency, 'CNY', 'the wallet settles in CNY');
-  return cents(w.balance.amount);
-}
 
 async function getOrder(page, id) {
   return apiData(page, `/order/v2/flight/orders/${id}`);
@@ -117,15 +109,9 @@ async function bookAndPay(page, button) {
 const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 
 test('book PEK→SHA, pay from the balance, ticket, download, refund with a proof; the wallet follows', async () => {
-  // demo-finance watches Demo Travel's wallet through the API.
-  const finance = await newPage(browser, { lang: 'en', baseURL: server.url });
-  await loginOK(finance, 'demo-finance');
-  const start = await wallet(finance);
-
-  // 1. The provider adds 20,000 CNY to Demo Travel's wallet.
-  const provider = await addFunds(browser, server.url, { reference: 'WIRE-ORDER-1' });
-  const funded = await wallet(finance);
-  assert.equal(funded - start, 2_000_000, 'the wallet went up by 20,000.00 CNY');
+  // 1. The provider adds 20,000 CNY to Demo Travel's wallet, which
+  // demo-finance watches through the API.
+  const { finance, provider, funded } = await topUp(browser, server.url, 'WIRE-ORDER-1');
 
   // 2. demo-operator searches, chooses a flight, fills in the booking and
   // pays from the balance.

@@ -199,6 +199,27 @@ export async function addFunds(browser, baseURL, { amount = '20000', reference, 
   return provider;
 }
 
+// wallet is Demo Travel's balance in cents, read by demo-finance (the
+// wallet is a finance page: an operator may not read it).
+export async function wallet(finance) {
+  const w = await apiData(finance, '/base/v2/wallet');
+  assert.equal(w.balance.currency, 'CNY', 'the wallet settles in CNY');
+  return cents(w.balance.amount);
+}
+
+// topUp signs demo-finance in to watch Demo Travel's wallet, has the
+// provider add 20,000 CNY under reference (addFunds) and checks the wallet
+// went up by that; it answers both pages and the balance after, in cents.
+export async function topUp(browser, baseURL, reference) {
+  const finance = await newPage(browser, { lang: 'en', baseURL });
+  await loginOK(finance, 'demo-finance');
+  const start = await wallet(finance);
+  const provider = await addFunds(browser, baseURL, { reference });
+  const funded = await wallet(finance);
+  assert.equal(funded - start, 2_000_000, 'the wallet went up by 20,000.00 CNY');
+  return { finance, provider, funded };
+}
+
 // pickOption types query into a combobox field and chooses the first option
 // whose name matches option; the field must then read as want.
 async function pickOption(page, field, query, option, want) {

@@ -6,17 +6,13 @@
 // seat — the wallet down by the total.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { newPage, seriousViolations, screenshot, loginOK, searchTrains, watchFailures, unexpectedErrors, boot, shutdown, apiData, cents, addFunds, fillTrainSearch } from './harness.mjs';
+import { newPage, seriousViolations, screenshot, loginOK, searchTrains, watchFailures, unexpectedErrors, boot, shutdown, cents, fillTrainSearch, wallet, topUp } from './harness.mjs';
 
 let server;
 let browser;
 
 before(async () => ({ server, browser } = await boot()));
 after(() => shutdown(server, browser));
-
-async function wallet(finance) {
-  return cents((await apiData(finance, '/base/v2/wallet')).balance.amount);
-}
 
 async function fillPassenger(page, i, { surname, given, gender, birthday, id }) {
   await page.locator(`#fc-passengers-${i}-surname`).fill(surname);
@@ -28,14 +24,8 @@ async function fillPassenger(page, i, { surname, given, gender, birthday, id }) 
 }
 
 test('book Beijing → Shanghai in second class for two, pay from the wallet, tickets with coach and seat', async () => {
-  const finance = await newPage(browser, { lang: 'en', baseURL: server.url });
-  await loginOK(finance, 'demo-finance');
-  const start = await wallet(finance);
-
   // 1. The provider adds 20,000 CNY to Demo Travel's wallet.
-  const provider = await addFunds(browser, server.url, { reference: 'WIRE-TRAIN-1' });
-  const funded = await wallet(finance);
-  assert.equal(funded - start, 2_000_000);
+  const { finance, funded } = await topUp(browser, server.url, 'WIRE-TRAIN-1');
 
   // 2. demo-operator searches Beijing → Shanghai for two adults tomorrow.
   const page = await newPage(browser, { lang: 'en', baseURL: server.url });
