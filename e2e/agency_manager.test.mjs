@@ -2,20 +2,13 @@
 // wallet, §3 Agency, top-up and wallet entry, §8 settlement-currency notice).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, newPage, seriousViolations, screenshot, loginOK, submit, flash } from './harness.mjs';
+import { newPage, seriousViolations, screenshot, loginOK, submit, flash, boot, shutdown } from './harness.mjs';
 
 let server;
 let browser;
 
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+before(async () => ({ server, browser } = await boot()));
+after(() => shutdown(server, browser));
 
 const newPassword = 'kowloon-new-1';
 

@@ -1,20 +1,13 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { startServer, launchBrowser, newPage, screenshotDir } from './harness.mjs';
+import { newPage, screenshotDir, boot, shutdown } from './harness.mjs';
 
 let server;
 let browser;
 
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+before(async () => ({ server, browser } = await boot()));
+after(() => shutdown(server, browser));
 
 test('the footer opens the API reference: Swagger UI renders the operations with no console error', async () => {
   const page = await newPage(browser, { lang: 'en', baseURL: server.url });

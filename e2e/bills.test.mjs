@@ -3,20 +3,13 @@
 // statements and bill detail; §6 finance and agencybills:read).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, newPage, seriousViolations, screenshot, loginOK, submit, flash, agencyDay } from './harness.mjs';
+import { newPage, seriousViolations, screenshot, loginOK, submit, flash, agencyDay, boot, shutdown, addFunds } from './harness.mjs';
 
 let server;
 let browser;
 
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+before(async () => ({ server, browser } = await boot()));
+after(() => shutdown(server, browser));
 
 // A statement's days are its agency's: today is the demo agencies' today.
 const today = agencyDay(0);
@@ -50,17 +43,7 @@ async function checkDownloads(page) {
 test('demo-super tops up Demo Sub Travel; sub-super sees the transaction and makes statements; demo-super reads the bill', async () => {
   // The provider adds 1000 CNY to Demo Travel's wallet; Demo Travel moves
   // it on to Demo Sub Travel (a parent gives only what it holds).
-  const provider = await newPage(browser, { lang: 'en', baseURL: server.url });
-  await loginOK(provider, 'provider-admin', 'provider-pass-1');
-  await provider.goto('/agency-manager?keyword=Demo%20Travel');
-  await submit(provider, provider.locator('table.mgr-table').getByRole('link', { name: 'Demo Travel', exact: true }));
-  await submit(provider, provider.locator('nav.mgr-tabs').getByRole('link', { name: 'Credit and funds' }));
-  await provider.locator('#funds-currencyReceived').selectOption('CNY');
-  await provider.locator('#funds-amountReceived').fill('1000');
-  await provider.locator('#funds-exchangeRate').fill('1');
-  await provider.locator('#funds-reference').fill('WIRE-0');
-  await submit(provider, provider.getByRole('button', { name: 'Add funds' }));
-  assert.match(await flash(provider), /The funds were added/);
+  const provider = await addFunds(browser, server.url, { amount: '1000', reference: 'WIRE-0', list: '/agency-manager?keyword=Demo%20Travel' });
   await provider.context().close();
 
   const page = await newPage(browser, { lang: 'en', baseURL: server.url });

@@ -6,20 +6,13 @@
 // approximate amount in the display currency beside the settlement amount.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, newPage, seriousViolations, screenshot, loginOK, submit, flash, isoDay, fillAdultAndContact, watchFailures, unexpectedErrors, choose } from './harness.mjs';
+import { newPage, seriousViolations, screenshot, loginOK, submit, flash, fillAdultAndContact, watchFailures, unexpectedErrors, choose, boot, shutdown, apiData, searchOneWay } from './harness.mjs';
 
 let server;
 let browser;
 
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+before(async () => ({ server, browser } = await boot()));
+after(() => shutdown(server, browser));
 
 // wall is an instant on zone's clock: "2026-11-25 18:06".
 function wall(iso, zone) {
@@ -35,20 +28,6 @@ function nyLabel(iso) {
   const name = new Intl.DateTimeFormat('en-US', { timeZone: 'America/New_York', timeZoneName: 'short' })
     .formatToParts(new Date(iso)).find((x) => x.type === 'timeZoneName').value;
   return name; // EST or EDT
-}
-
-async function pick(page, field, query, code) {
-  await field.fill(query);
-  const listbox = page.locator(`#${await field.getAttribute('aria-controls')}`);
-  await listbox.getByRole('option', { name: new RegExp(`\\b${code}\\b`) }).first().click();
-}
-
-async function api(page, path) {
-  const res = await page.request.get(path, { headers: { 'Accept-Language': 'en' } });
-  assert.equal(res.status(), 200, `GET ${path}`);
-  const env = await res.json();
-  assert.equal(env.code, 0, `GET ${path}: ${JSON.stringify(env)}`);
-  return env.data;
 }
 
 test('a user zone and a display currency: list and detail times in the zone, flights at the airport, approximate amounts', async () => {
@@ -75,13 +54,7 @@ test('a user zone and a display currency: list and detail times in the zone, fli
   assert.equal(await page.locator('#footer-currency').inputValue(), 'USD');
 
   // 3. Results: each price in CNY with its approximate US dollars.
-  await page.goto('/flight/booking');
-  await page.locator('[data-island="FlightSearch"][data-island-mounted="true"]').waitFor();
-  await page.getByRole('radio', { name: 'One-way' }).check();
-  await pick(page, page.getByRole('combobox', { name: 'From' }), 'PEK', 'PEK');
-  await pick(page, page.getByRole('combobox', { name: 'To' }), 'SHA', 'SHA');
-  await page.locator('#fs-journeys-0-date').fill(isoDay(21));
-  await page.getByRole('button', { name: 'Search', exact: true }).click();
+  await searchOneWay(page, 'PEK', 'SHA', 21);
   const card = page.locator('.fs-card').first();
   await card.waitFor({ timeout: 90_000 });
   const price = (await card.locator('.fs-price-amount').innerText()).trim();
@@ -119,7 +92,7 @@ test('a user zone and a display currency: list and detail times in the zone, fli
   }
   await page.waitForURL(/\/flight\/orders\/\d+$/);
   const id = new URL(page.url()).pathname.split('/').pop();
-  const order = await api(page, `/order/v2/flight/orders/${id}`);
+  const order = await apiData(page, `/order/v2/flight/orders/${id}`);
 
   // 5. The order page: created in New York time with the zone named; the
   //    flight at Beijing's clock, labelled local; the total with dollars.
@@ -163,7 +136,7 @@ test('a time zone that is no zone is refused with a translated message, nothing 
   const env = await res.json();
   assert.notEqual(env.code, 0);
   assert.match(JSON.stringify(env), /未知时区/);
-  const me = await api(page, '/base/v2/me');
+  const me = await apiData(page, '/base/v2/me');
   assert.equal(me.config?.timeZone ?? me.userInfo?.config?.timeZone ?? '', '');
   await page.context().close();
 });

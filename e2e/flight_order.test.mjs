@@ -10,49 +10,24 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServer, launchBrowser, newPage, seriousViolations, screenshot, portalShot, loginOK, submit, flash, isoDay, fillAdultAndContact, watchFailures, unexpectedErrors, choose } from './harness.mjs';
+import { newPage, seriousViolations, screenshot, portalShot, loginOK, submit, flash, fillAdultAndContact, watchFailures, unexpectedErrors, choose, boot, shutdown, apiData, cents, searchOneWay, wallet, topUp } from './harness.mjs';
 
 let server;
 let browser;
 let scratch;
 
 before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
+  ({ server, browser } = await boot());
   scratch = mkdtempSync(join(tmpdir(), 'voyage-e2e-order-'));
 });
 
 after(async () => {
-  await browser?.close();
-  await server?.stop();
+  await shutdown(server, browser);
   if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
 
-// cents turns an API amount ("1,234.50" or "1234.50") into whole cents, so
-// sums are exact.
-function cents(amount) {
-  return Math.round(Number(String(amount).replace(/,/g, '')) * 100);
-}
-
-// api calls the JSON API with the page's session cookie and answers data.
-async function api(page, path) {
-  const res = await page.request.get(path, { headers: { 'Accept-Language': 'en' } });
-  assert.equal(res.status(), 200, `GET ${path}`);
-  const env = await res.json();
-  assert.equal(env.code, 0, `GET ${path}: ${JSON.stringify(env)}`);
-  return env.data;
-}
-
-// wallet is Demo Travel's balance in cents, read by demo-finance (the
-// wallet is a finance page: an operator may not read it).
-async function wallet(finance) {
-  const w = await api(finance, '/base/v2/wallet');
-  assert.equal(w.balance.currency, 'CNY', 'the wallet settles in CNY');
-  return cents(w.balance.amount);
-}
-
 async function getOrder(page, id) {
-  return api(page, `/order/v2/flight/orders/${id}`);
+  return apiData(page, `/order/v2/flight/orders/${id}`);
 }
 
 // status is the order detail page's status badge.
@@ -76,16 +51,6 @@ async function reloadUntil(page, want, ms, what) {
   assert.equal(seen, want, `${what}: the order page shows ${want} within ${ms / 1000} s`);
 }
 
-// pick types into an airport field and chooses the option of code.
-async function pick(page, field, query, code) {
-  await field.fill(query);
-  const listbox = page.locator(`#${await field.getAttribute('aria-controls')}`);
-  const option = listbox.getByRole('option', { name: new RegExp(`\\b${code}\\b`) }).first();
-  await option.waitFor();
-  await option.click();
-  assert.match(await field.inputValue(), new RegExp(`\\(${code}\\)`));
-}
-
 // complete waits for the search to finish and returns how many flights it
 // found.
 async function complete(page) {
@@ -101,13 +66,7 @@ async function complete(page) {
 // ticketed at the normal speed: 'special' fares wait for the provider's
 // review before they can be paid.
 async function searchFlights(page) {
-  await page.goto('/flight/booking');
-  await page.locator('[data-island="FlightSearch"][data-island-mounted="true"]').waitFor();
-  await page.getByRole('radio', { name: 'One-way' }).check();
-  await pick(page, page.getByRole('combobox', { name: 'From' }), 'PEK', 'PEK');
-  await pick(page, page.getByRole('combobox', { name: 'To' }), 'SHA', 'SHA');
-  await page.locator('#fs-journeys-0-date').fill(isoDay(20));
-  await page.getByRole('button', { name: 'Search', exact: true }).click();
+  await searchOneWay(page, 'PEK', 'SHA', 20);
   const total = await complete(page);
   assert.ok(total > 0, 'PEK→SHA has flights');
   const normal = page.locator('.fs-facet input[value="normal-standard"]');
@@ -150,26 +109,9 @@ async function bookAndPay(page, button) {
 const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 
 test('book PEK→SHA, pay from the balance, ticket, download, refund with a proof; the wallet follows', async () => {
-  // demo-finance watches Demo Travel's wallet through the API.
-  const finance = await newPage(browser, { lang: 'en', baseURL: server.url });
-  await loginOK(finance, 'demo-finance');
-  const start = await wallet(finance);
-
-  // 1. The provider adds 20,000 CNY to Demo Travel's wallet.
-  const provider = await newPage(browser, { lang: 'en', baseURL: server.url });
-  await loginOK(provider, 'provider-admin', 'provider-pass-1');
-  await provider.goto('/agency-manager');
-  await submit(provider, provider.locator('table.mgr-table').getByRole('link', { name: 'Demo Travel', exact: true }));
-  assert.equal((await provider.locator('h1').innerText()).trim(), 'Demo Travel');
-  await submit(provider, provider.locator('nav.mgr-tabs').getByRole('link', { name: 'Credit and funds' }));
-  await provider.locator('#funds-currencyReceived').selectOption('CNY');
-  await provider.locator('#funds-amountReceived').fill('20000');
-  await provider.locator('#funds-exchangeRate').fill('1');
-  await provider.locator('#funds-reference').fill('WIRE-ORDER-1');
-  await submit(provider, provider.getByRole('button', { name: 'Add funds' }));
-  assert.match(await flash(provider), /The funds were added/);
-  const funded = await wallet(finance);
-  assert.equal(funded - start, 2_000_000, 'the wallet went up by 20,000.00 CNY');
+  // 1. The provider adds 20,000 CNY to Demo Travel's wallet, which
+  // demo-finance watches through the API.
+  const { finance, provider, funded } = await topUp(browser, server.url, 'WIRE-ORDER-1');
 
   // 2. demo-operator searches, chooses a flight, fills in the booking and
   // pays from the balance.

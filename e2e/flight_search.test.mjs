@@ -3,36 +3,19 @@
 // /flight/booking against the demo's simulated suppliers.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, newPage, seriousViolations, screenshot, portalShot, login, isoDay, agencyDay } from './harness.mjs';
+import { newPage, seriousViolations, screenshot, portalShot, login, isoDay, agencyDay, boot, shutdown, submit, pickAirport } from './harness.mjs';
 
 let server;
 let browser;
 
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+before(async () => ({ server, browser } = await boot()));
+after(() => shutdown(server, browser));
 
 // openSearch goes to /flight/booking and waits for the island to mount.
 async function openSearch(page) {
   await page.goto('/flight/booking');
   await page.locator('[data-island="FlightSearch"][data-island-mounted="true"]').waitFor();
   await page.locator('.fs-form').waitFor();
-}
-
-// pick types into an airport field and chooses the option of code.
-async function pick(page, field, query, code) {
-  await field.fill(query);
-  const listbox = page.locator(`#${await field.getAttribute('aria-controls')}`);
-  const option = listbox.getByRole('option', { name: new RegExp(`\\b${code}\\b`) }).first();
-  await option.waitFor();
-  await option.click();
-  assert.match(await field.inputValue(), new RegExp(`\\(${code}\\)`));
 }
 
 // search clicks Search (or the button named) and resolves once the results
@@ -99,8 +82,8 @@ test('demo-operator searches PEK→LHR one-way: results fill in, filter, sort, p
   await page.getByRole('button', { name: 'Search', exact: true }).click();
   assert.ok(await page.getByText('Please add at least one flight', { exact: false }).isVisible());
 
-  await pick(page, page.getByRole('combobox', { name: 'From' }), 'PEK', 'PEK');
-  await pick(page, page.getByRole('combobox', { name: 'To' }), 'LHR', 'LHR');
+  await pickAirport(page, page.getByRole('combobox', { name: 'From' }), 'PEK', 'PEK');
+  await pickAirport(page, page.getByRole('combobox', { name: 'To' }), 'LHR', 'LHR');
   await page.locator('#fs-journeys-0-date').fill(isoDay(30));
 
   // Record whether the progress indicator shows before the search completes.
@@ -245,8 +228,8 @@ test('return trip and multi-city', async () => {
   await login(page, 'demo-operator');
   await openSearch(page);
   await page.getByRole('radio', { name: 'Return' }).check();
-  await pick(page, page.getByRole('combobox', { name: 'From' }), 'PEK', 'PEK');
-  await pick(page, page.getByRole('combobox', { name: 'To' }), 'LHR', 'LHR');
+  await pickAirport(page, page.getByRole('combobox', { name: 'From' }), 'PEK', 'PEK');
+  await pickAirport(page, page.getByRole('combobox', { name: 'To' }), 'LHR', 'LHR');
   await page.getByLabel('Departure date').fill(isoDay(30));
   await page.getByLabel('Return date').fill(isoDay(25));
   await page.getByRole('button', { name: 'Search', exact: true }).click();
@@ -274,7 +257,7 @@ test('return trip and multi-city', async () => {
   assert.equal(await page.getByRole('button', { name: /Remove flight/ }).count(), 0, 'two flights at least');
   // Flight 2 starts where flight 1 lands.
   assert.match(await froms.nth(1).inputValue(), /\(LHR\)/);
-  await pick(page, page.getByRole('combobox', { name: 'To' }).nth(1), 'CDG', 'CDG');
+  await pickAirport(page, page.getByRole('combobox', { name: 'To' }).nth(1), 'CDG', 'CDG');
   await page.locator('#fs-journeys-1-date').fill(isoDay(34));
   await search(page);
   // A multi-city without a priced combination would be the empty state.

@@ -10,21 +10,14 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startServer, launchBrowser, newPage, seriousViolations, screenshot, loginOK, submit, flash, isoDay } from './harness.mjs';
+import { newPage, seriousViolations, screenshot, loginOK, submit, flash, isoDay, boot, shutdown, addFunds } from './harness.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 let server;
 let browser;
 
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+before(async () => ({ server, browser } = await boot()));
+after(() => shutdown(server, browser));
 
 function isoTime(hours) {
   return new Date(Date.now() + hours * 3_600_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -49,17 +42,7 @@ async function cell(page, stage, n) {
 
 test('an agency asks for a group fare, accepts the quote, sends the names, confirms and pays the first deposit', async () => {
   // The provider adds funds to Demo Travel's wallet for the deposit.
-  const provider = await newPage(browser, { lang: 'en', baseURL: server.url });
-  await loginOK(provider, 'provider-admin', 'provider-pass-1');
-  await provider.goto('/agency-manager');
-  await submit(provider, provider.locator('table.mgr-table').getByRole('link', { name: 'Demo Travel', exact: true }));
-  await submit(provider, provider.locator('nav.mgr-tabs').getByRole('link', { name: 'Credit and funds' }));
-  await provider.locator('#funds-currencyReceived').selectOption('CNY');
-  await provider.locator('#funds-amountReceived').fill('20000');
-  await provider.locator('#funds-exchangeRate').fill('1');
-  await provider.locator('#funds-reference').fill('WIRE-GROUP-1');
-  await submit(provider, provider.getByRole('button', { name: 'Add funds' }));
-  assert.match(await flash(provider), /The funds were added/);
+  const provider = await addFunds(browser, server.url, { reference: 'WIRE-GROUP-1' });
 
   // 1. The request: the spec's default counts, trimmed to ten adults.
   const page = await newPage(browser, { lang: 'en', baseURL: server.url });

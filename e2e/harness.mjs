@@ -69,6 +69,25 @@ export async function launchBrowser() {
   });
 }
 
+// boot starts the server and the browser a test file shares; were the
+// browser not to start, the server is stopped rather than left running.
+export async function boot(opts) {
+  const server = await startServer(opts);
+  try {
+    return { server, browser: await launchBrowser() };
+  } catch (err) {
+    await server.stop();
+    throw err;
+  }
+}
+
+// shutdown ends what boot started, either of them possibly absent when
+// boot failed.
+export async function shutdown(server, browser) {
+  await browser?.close();
+  await server?.stop();
+}
+
 // Opens a page that records console errors (CSP violations land there) and
 // uncaught exceptions, so a test can assert there were none.
 export async function newPage(browser, { lang, javaScriptEnabled = true, baseURL } = {}) {
@@ -143,6 +162,109 @@ export async function submit(page, button) {
 // flash is the text of the page's flash messages.
 export async function flash(page) {
   return (await page.locator('.flashes').innerText()).trim();
+}
+
+// apiData calls the JSON API with the page's session cookie and answers
+// the envelope's data.
+export async function apiData(page, path) {
+  const res = await page.request.get(path, { headers: { 'Accept-Language': 'en' } });
+  assert.equal(res.status(), 200, `GET ${path}`);
+  const env = await res.json();
+  assert.equal(env.code, 0, `GET ${path}: ${JSON.stringify(env)}`);
+  return env.data;
+}
+
+// cents turns an API amount ("1,234.50" or "1234.50") into whole cents, so
+// sums are exact.
+export function cents(amount) {
+  return Math.round(Number(String(amount).replace(/,/g, '')) * 100);
+}
+
+// addFunds signs provider-admin in and adds amount CNY (at rate 1) to Demo
+// Travel's wallet under reference, found from the agency list at list; it
+// answers the provider's page.
+export async function addFunds(browser, baseURL, { amount = '20000', reference, list = '/agency-manager' }) {
+  const provider = await newPage(browser, { lang: 'en', baseURL });
+  await loginOK(provider, 'provider-admin', 'provider-pass-1');
+  await provider.goto(list);
+  await submit(provider, provider.locator('table.mgr-table').getByRole('link', { name: 'Demo Travel', exact: true }));
+  assert.equal((await provider.locator('h1').innerText()).trim(), 'Demo Travel');
+  await submit(provider, provider.locator('nav.mgr-tabs').getByRole('link', { name: 'Credit and funds' }));
+  await provider.locator('#funds-currencyReceived').selectOption('CNY');
+  await provider.locator('#funds-amountReceived').fill(amount);
+  await provider.locator('#funds-exchangeRate').fill('1');
+  await provider.locator('#funds-reference').fill(reference);
+  await submit(provider, provider.getByRole('button', { name: 'Add funds' }));
+  assert.match(await flash(provider), /The funds were added/);
+  return provider;
+}
+
+// wallet is Demo Travel's balance in cents, read by demo-finance (the
+// wallet is a finance page: an operator may not read it).
+export async function wallet(finance) {
+  const w = await apiData(finance, '/base/v2/wallet');
+  assert.equal(w.balance.currency, 'CNY', 'the wallet settles in CNY');
+  return cents(w.balance.amount);
+}
+
+// topUp signs demo-finance in to watch Demo Travel's wallet, has the
+// provider add 20,000 CNY under reference (addFunds) and checks the wallet
+// went up by that; it answers both pages and the balance after, in cents.
+export async function topUp(browser, baseURL, reference) {
+  const finance = await newPage(browser, { lang: 'en', baseURL });
+  await loginOK(finance, 'demo-finance');
+  const start = await wallet(finance);
+  const provider = await addFunds(browser, baseURL, { reference });
+  const funded = await wallet(finance);
+  assert.equal(funded - start, 2_000_000, 'the wallet went up by 20,000.00 CNY');
+  return { finance, provider, funded };
+}
+
+// pickOption types query into a combobox field and chooses the first option
+// whose name matches option; the field must then read as want.
+async function pickOption(page, field, query, option, want) {
+  await field.fill(query);
+  const listbox = page.locator(`[id="${await field.getAttribute('aria-controls')}"]`);
+  const choice = listbox.getByRole('option', { name: option }).first();
+  await choice.waitFor();
+  await choice.click();
+  assert.match(await field.inputValue(), want);
+}
+
+// pickAirport chooses the airport of code in an airport field.
+export async function pickAirport(page, field, query, code) {
+  await pickOption(page, field, query, new RegExp(`\\b${code}\\b`), new RegExp(`\\(${code}\\)`));
+}
+
+// pickStation chooses the station named name in the station field label.
+export async function pickStation(page, label, query, name) {
+  await pickOption(page, page.getByRole('combobox', { name: label }), query, new RegExp(`^${name}\\b`), new RegExp(`^${name} \\(`));
+}
+
+// searchOneWay searches from → to one-way on day on the flight booking
+// page; the caller waits for what it needs of the results.
+export async function searchOneWay(page, from, to, day) {
+  await page.goto('/flight/booking');
+  await page.locator('[data-island="FlightSearch"][data-island-mounted="true"]').waitFor();
+  await page.getByRole('radio', { name: 'One-way' }).check();
+  await pickAirport(page, page.getByRole('combobox', { name: 'From' }), from, from);
+  await pickAirport(page, page.getByRole('combobox', { name: 'To' }), to, to);
+  await page.locator('#fs-journeys-0-date').fill(isoDay(day));
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+}
+
+// fillTrainSearch opens the train booking page and fills Beijing South →
+// Shanghai Hongqiao on the second on-sale date; it answers the on-sale
+// dates.
+export async function fillTrainSearch(page) {
+  await page.goto('/train/booking');
+  await page.locator('[data-island="TrainBooking"][data-island-mounted="true"]').waitFor();
+  await pickStation(page, 'From', 'beijing', 'Beijing South');
+  await pickStation(page, 'To', 'shanghai', 'Shanghai Hongqiao');
+  const date = page.getByLabel('Date');
+  const dates = await date.locator('option').evaluateAll((os) => os.map((o) => o.value));
+  await date.selectOption(dates[1]);
+  return dates;
 }
 
 // searchTrains clicks Search trains and waits for the trains: the railway's

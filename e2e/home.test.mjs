@@ -1,19 +1,12 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, newPage, seriousViolations, screenshot } from './harness.mjs';
+import { newPage, seriousViolations, screenshot, boot, shutdown } from './harness.mjs';
 
 let server;
 let browser;
 
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+before(async () => ({ server, browser } = await boot()));
+after(() => shutdown(server, browser));
 
 const languages = [
   { lang: 'en', htmlLang: 'en', h2: 'Apply for partnership', submit: 'Submit', nav: 'Privacy Policy' },

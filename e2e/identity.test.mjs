@@ -3,20 +3,13 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import { startServer, launchBrowser, newPage, seriousViolations, screenshot, login } from './harness.mjs';
+import { newPage, seriousViolations, screenshot, login, boot, shutdown } from './harness.mjs';
 
 let server;
 let browser;
 
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+before(async () => ({ server, browser } = await boot()));
+after(() => shutdown(server, browser));
 
 const menu = ['Flights', 'Group Ticket', 'Trains', 'My Bookings', 'Wallet & Invoicing', 'Agency Management'];
 

@@ -6,47 +6,13 @@
 // seat — the wallet down by the total.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, newPage, seriousViolations, screenshot, loginOK, submit, flash, searchTrains, watchFailures, unexpectedErrors } from './harness.mjs';
+import { newPage, seriousViolations, screenshot, loginOK, searchTrains, watchFailures, unexpectedErrors, boot, shutdown, cents, fillTrainSearch, wallet, topUp } from './harness.mjs';
 
 let server;
 let browser;
 
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-function cents(amount) {
-  return Math.round(Number(String(amount).replace(/,/g, '')) * 100);
-}
-
-async function api(page, path) {
-  const res = await page.request.get(path, { headers: { 'Accept-Language': 'en' } });
-  assert.equal(res.status(), 200, `GET ${path}`);
-  const env = await res.json();
-  assert.equal(env.code, 0, `GET ${path}: ${JSON.stringify(env)}`);
-  return env.data;
-}
-
-async function wallet(finance) {
-  return cents((await api(finance, '/base/v2/wallet')).balance.amount);
-}
-
-// pick types into a station field and chooses the station named name.
-async function pick(page, label, query, name) {
-  const field = page.getByRole('combobox', { name: label });
-  await field.fill(query);
-  const listbox = page.locator(`[id="${await field.getAttribute('aria-controls')}"]`);
-  const option = listbox.getByRole('option', { name: new RegExp(`^${name}\\b`) }).first();
-  await option.waitFor();
-  await option.click();
-  assert.match(await field.inputValue(), new RegExp(`^${name} \\(`));
-}
+before(async () => ({ server, browser } = await boot()));
+after(() => shutdown(server, browser));
 
 async function fillPassenger(page, i, { surname, given, gender, birthday, id }) {
   await page.locator(`#fc-passengers-${i}-surname`).fill(surname);
@@ -58,24 +24,8 @@ async function fillPassenger(page, i, { surname, given, gender, birthday, id }) 
 }
 
 test('book Beijing → Shanghai in second class for two, pay from the wallet, tickets with coach and seat', async () => {
-  const finance = await newPage(browser, { lang: 'en', baseURL: server.url });
-  await loginOK(finance, 'demo-finance');
-  const start = await wallet(finance);
-
   // 1. The provider adds 20,000 CNY to Demo Travel's wallet.
-  const provider = await newPage(browser, { lang: 'en', baseURL: server.url });
-  await loginOK(provider, 'provider-admin', 'provider-pass-1');
-  await provider.goto('/agency-manager');
-  await submit(provider, provider.locator('table.mgr-table').getByRole('link', { name: 'Demo Travel', exact: true }));
-  await submit(provider, provider.locator('nav.mgr-tabs').getByRole('link', { name: 'Credit and funds' }));
-  await provider.locator('#funds-currencyReceived').selectOption('CNY');
-  await provider.locator('#funds-amountReceived').fill('20000');
-  await provider.locator('#funds-exchangeRate').fill('1');
-  await provider.locator('#funds-reference').fill('WIRE-TRAIN-1');
-  await submit(provider, provider.getByRole('button', { name: 'Add funds' }));
-  assert.match(await flash(provider), /The funds were added/);
-  const funded = await wallet(finance);
-  assert.equal(funded - start, 2_000_000);
+  const { finance, funded } = await topUp(browser, server.url, 'WIRE-TRAIN-1');
 
   // 2. demo-operator searches Beijing → Shanghai for two adults tomorrow.
   const page = await newPage(browser, { lang: 'en', baseURL: server.url });
@@ -85,14 +35,8 @@ test('book Beijing → Shanghai in second class for two, pay from the wallet, ti
   // key; a search it refuses is searched again. Those answers are the only
   // failures allowed.
   const failures = watchFailures(page);
-  await page.goto('/train/booking');
-  await page.locator('[data-island="TrainBooking"][data-island-mounted="true"]').waitFor();
-  await pick(page, 'From', 'beijing', 'Beijing South');
-  await pick(page, 'To', 'shanghai', 'Shanghai Hongqiao');
-  const date = page.getByLabel('Date');
-  const dates = await date.locator('option').evaluateAll((os) => os.map((o) => o.value));
+  const dates = await fillTrainSearch(page);
   assert.equal(dates.length, 15, 'fifteen on-sale dates');
-  await date.selectOption(dates[1]);
   await page.getByLabel('Adults').selectOption('2');
   await searchTrains(page);
   assert.ok(await page.locator('.tb-train[data-train^="G"]').count() > 0, 'G trains run Beijing → Shanghai');

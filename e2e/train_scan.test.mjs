@@ -10,43 +10,20 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startServer, launchBrowser, newPage, seriousViolations, screenshot, loginOK, searchTrains } from './harness.mjs';
+import { newPage, seriousViolations, screenshot, loginOK, searchTrains, boot, shutdown, fillTrainSearch } from './harness.mjs';
 
 const passport = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'passport.jpg');
 
 let server;
 let browser;
 
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-// pick types into a station field and chooses the station named name.
-async function pick(page, label, query, name) {
-  const field = page.getByRole('combobox', { name: label });
-  await field.fill(query);
-  const listbox = page.locator(`[id="${await field.getAttribute('aria-controls')}"]`);
-  const option = listbox.getByRole('option', { name: new RegExp(`^${name}\\b`) }).first();
-  await option.waitFor();
-  await option.click();
-}
+before(async () => ({ server, browser } = await boot()));
+after(() => shutdown(server, browser));
 
 test('scans a passport into a train passenger and books it under its Chinese name', { timeout: 300_000 }, async () => {
   const page = await newPage(browser, { lang: 'en', baseURL: server.url });
   await loginOK(page, 'demo-operator');
-  await page.goto('/train/booking');
-  await page.locator('[data-island="TrainBooking"][data-island-mounted="true"]').waitFor();
-  await pick(page, 'From', 'beijing', 'Beijing South');
-  await pick(page, 'To', 'shanghai', 'Shanghai Hongqiao');
-  const date = page.getByLabel('Date');
-  const dates = await date.locator('option').evaluateAll((os) => os.map((o) => o.value));
-  await date.selectOption(dates[1]);
+  await fillTrainSearch(page);
   await searchTrains(page);
   await page.locator('.tb-seat:not(.is-sold-out)').filter({ hasText: 'Second class' }).getByRole('button').first().click();
   const pax = page.locator('fieldset.tb-passenger').first();

@@ -12,42 +12,20 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startServer, launchBrowser, newPage, seriousViolations, screenshot, loginOK, submit, flash, isoDay } from './harness.mjs';
+import { newPage, seriousViolations, screenshot, loginOK, submit, flash, boot, shutdown, searchOneWay } from './harness.mjs';
 
 const passport = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'passport.jpg');
 
 let server;
 let browser;
 
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-// pick types into an airport field and chooses the option of code.
-async function pick(page, field, query, code) {
-  await field.fill(query);
-  const listbox = page.locator(`#${await field.getAttribute('aria-controls')}`);
-  const option = listbox.getByRole('option', { name: new RegExp(`\\b${code}\\b`) }).first();
-  await option.waitFor();
-  await option.click();
-}
+before(async () => ({ server, browser } = await boot()));
+after(() => shutdown(server, browser));
 
 // searchAndChoose searches PEK→SHA and opens the first fare whose price
 // check lets it be booked (as e2e/flight_order.test.mjs does).
 async function searchAndChoose(page) {
-  await page.goto('/flight/booking');
-  await page.locator('[data-island="FlightSearch"][data-island-mounted="true"]').waitFor();
-  await page.getByRole('radio', { name: 'One-way' }).check();
-  await pick(page, page.getByRole('combobox', { name: 'From' }), 'PEK', 'PEK');
-  await pick(page, page.getByRole('combobox', { name: 'To' }), 'SHA', 'SHA');
-  await page.locator('#fs-journeys-0-date').fill(isoDay(20));
-  await page.getByRole('button', { name: 'Search', exact: true }).click();
+  await searchOneWay(page, 'PEK', 'SHA', 20);
   await page.waitForFunction(() => document.querySelector('.fs-results[aria-busy="false"] .fs-card'), null, { timeout: 90_000 });
   for (let i = 0; i < 5; i++) {
     const card = page.locator('.fs-card').nth(i);

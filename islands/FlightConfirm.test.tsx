@@ -3,7 +3,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import type { i18n } from 'i18next';
 import { FlightConfirm, fieldFor, newIdempotencyKey, type FlightConfirmProps } from './FlightConfirm';
 import { I18nContext } from './useT';
-import { initI18n } from './i18n';
+import { bothLanguages, fakeApi, routes, type Env, type Route } from './testing';
 import { storageKey } from './flight/cache';
 import { loadCountries } from './countries';
 import { ageOn, documentChoices, nationalityAllowed, pastedDateOk, typeForAge } from './confirm/validate';
@@ -14,42 +14,20 @@ let en: i18n;
 let cn: i18n;
 
 beforeAll(async () => {
-  en = await initI18n('en');
-  cn = await initI18n('zh-cn');
+  ({ en, cn } = await bothLanguages());
   await loadCountries();
 });
 
-type Env = { code: number; data?: unknown; message?: string; status?: number };
-type Call = { method: string; url: string; body: any; headers: Record<string, string> };
-type Route = (body: any, url: string) => Env;
-
-// api fakes the agency API: each "METHOD path" (or path) answers from its
-// handler, or from its list of answers in turn (the last one repeats).
-function api(routes: Record<string, Route | Env | Env[]>) {
-  const calls: Call[] = [];
-  const seen: Record<string, number> = {};
-  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = String(input);
-    const path = url.split('?')[0];
-    const method = init?.method || 'GET';
-    const body = typeof init?.body === 'string' ? JSON.parse(init.body) : init?.body;
-    const headers = (init?.headers || {}) as Record<string, string>;
-    calls.push({ method, url, body, headers });
-    const key = routes[`${method} ${path}`] ? `${method} ${path}` : path;
-    const r = routes[key];
-    let env: Env;
-    if (!r) env = { code: 100004, message: 'Not Found', status: 404 };
-    else if (typeof r === 'function') env = r(body, url);
-    else if (Array.isArray(r)) {
-      const i = seen[key] ?? 0;
-      seen[key] = i + 1;
-      env = r[Math.min(i, r.length - 1)];
-    } else env = r;
-    const status = env.status ?? (env.code === 0 ? 200 : 400);
-    return { status, json: async () => ({ code: env.code, data: env.data ?? null, message: env.message ?? '' }) } as Response;
+// api fakes the agency API from routes (testing.ts), "METHOD path" or
+// path; an unknown path is a 404, and every envelope has its data and
+// message, as the server writes them.
+function api(table: Record<string, Route | Env | Env[]>) {
+  const answer = routes(table, { code: 100004, message: 'Not Found', status: 404 });
+  const calls = fakeApi((c) => {
+    const env = answer(c);
+    return { status: env.status, code: env.code, data: env.data ?? null, message: env.message ?? '' };
   });
-  vi.stubGlobal('fetch', fetchMock);
-  return { calls, of: (path: string) => calls.filter((c) => c.url.split('?')[0] === path) };
+  return { calls, of: (path: string) => calls.filter((c) => c.path === path) };
 }
 
 const verifyPath = '/shopping/v2/flight/solutions/s1_abc/verification';

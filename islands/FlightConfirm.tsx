@@ -29,6 +29,7 @@ import {
   type Verification,
 } from './confirm/types';
 import { Approx } from './Approx';
+import { useFieldErrors } from './formParts';
 import './flight/flight.css';
 import './confirm/confirm.css';
 
@@ -105,7 +106,7 @@ export function FlightConfirm({ solutionId, currency = '', today, sessionKey = '
   const [contact, setContact] = useState<Contact>({ name: '', email: '', phone: '' });
   const [invoiceType, setInvoiceType] = useState<InvoiceType>('None');
   const [remark, setRemark] = useState('');
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const { errors, setErrors, clearError } = useFieldErrors();
   const [formErrors, setFormErrors] = useState<string[]>([]);
   const [focusTick, setFocusTick] = useState(0);
   const [oftenUsed, setOftenUsed] = useState<OftenUsedState>({ status: 'loading' });
@@ -246,15 +247,6 @@ export function FlightConfirm({ solutionId, currency = '', today, sessionKey = '
   useEffect(() => {
     if (order) orderHeading.current?.focus();
   }, [order]);
-
-  function clearError(name: string) {
-    if (!errors[name]) return;
-    setErrors((e) => {
-      const next = { ...e };
-      delete next[name];
-      return next;
-    });
-  }
 
   function onPasteRejected(name: string) {
     const msg = t('confirm.error.pasteDate');

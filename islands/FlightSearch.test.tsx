@@ -3,6 +3,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import type { i18n } from 'i18next';
 import { FlightSearch, storageKey, type FlightSearchProps } from './FlightSearch';
 import { I18nContext } from './useT';
+import { bothLanguages, fakeApi, routes, type Env, type Route } from './testing';
 import { initI18n } from './i18n';
 import { dayOffset, formatAmount, formatDuration, localTime, addDays } from './flight/format';
 import { canChange } from './flight/PassengersPicker';
@@ -11,39 +12,12 @@ import type { Solution, SolutionsPage } from './flight/types';
 let en: i18n;
 let cn: i18n;
 
-beforeAll(async () => {
-  en = await initI18n('en');
-  cn = await initI18n('zh-cn');
-});
+beforeAll(async () => ({ en, cn } = await bothLanguages()));
 
-type Env = { code: number; data?: unknown; message?: string };
-type Call = { method: string; url: string; body: any; lang: string | null };
-type Route = (body: any, url: string) => Env;
-
-// api fakes the agency API: each path answers from its handler, or from its
-// list of answers in turn (the last one repeats).
-function api(routes: Record<string, Route | Env | Env[]>) {
-  const calls: Call[] = [];
-  const seen: Record<string, number> = {};
-  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = String(input);
-    const path = url.split('?')[0];
-    const body = init?.body ? JSON.parse(String(init.body)) : undefined;
-    const headers = (init?.headers || {}) as Record<string, string>;
-    calls.push({ method: init?.method || 'GET', url, body, lang: headers['Accept-Language'] ?? null });
-    const r = routes[path];
-    let env: Env;
-    if (!r) env = { code: 100004, message: 'Not Found' };
-    else if (typeof r === 'function') env = r(body, url);
-    else if (Array.isArray(r)) {
-      const i = seen[path] ?? 0;
-      seen[path] = i + 1;
-      env = r[Math.min(i, r.length - 1)];
-    } else env = r;
-    return { status: env.code === 0 ? 200 : 400, json: async () => env } as Response;
-  });
-  vi.stubGlobal('fetch', fetchMock);
-  return { calls, of: (path: string) => calls.filter((c) => c.url.split('?')[0] === path) };
+// api fakes the agency API from routes (testing.ts), the paths named alone.
+function api(table: Record<string, Route | Env | Env[]>) {
+  const calls = fakeApi(routes(table));
+  return { calls, of: (path: string) => calls.filter((c) => c.path === path) };
 }
 
 const places = {

@@ -3,20 +3,14 @@ import { act, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import type { i18n } from 'i18next';
 import { GroupRequest, groupOrdersPath } from './GroupRequest';
 import { I18nContext } from './useT';
-import { initI18n } from './i18n';
+import { bothLanguages, fakeApi, routes, type Env } from './testing';
 import { fieldFor, initialForm, toRequest, validate, withTrip } from './group/request';
 
 let en: i18n;
 let cn: i18n;
 
-beforeAll(async () => {
-  en = await initI18n('en');
-  cn = await initI18n('zh-cn');
-});
+beforeAll(async () => ({ en, cn } = await bothLanguages()));
 
-
-type Env = { code: number; data?: unknown; message?: string };
-type Call = { method: string; path: string; body: any; headers: Record<string, string> };
 
 const places: Record<string, unknown[]> = {
   pek: [{ code: 'PEK', name: 'Beijing Capital', type: 'airport', cityCode: 'BJS', cityName: 'Beijing', country: 'CN' }],
@@ -24,22 +18,13 @@ const places: Record<string, unknown[]> = {
   lhr: [{ code: 'LHR', name: 'London Heathrow', type: 'airport', cityCode: 'LON', cityName: 'London', country: 'GB' }],
 };
 
-// api fakes the agency API: the airports answer from places, the group
-// request from answers in turn (the last repeats).
+// api fakes the agency API (testing.ts): the airports answer from places,
+// the group request from answers in turn (the last repeats).
 function api(answers: Env[]) {
-  const calls: Call[] = [];
-  let n = 0;
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = new URL(String(input), 'http://portal');
-      const body = init?.body ? JSON.parse(String(init.body)) : undefined;
-      calls.push({ method: init?.method || 'GET', path: url.pathname, body, headers: (init?.headers || {}) as Record<string, string> });
-      let env: Env;
-      if (url.pathname === '/base/v2/airports') env = { code: 0, data: places[(url.searchParams.get('q') || '').toLowerCase()] || [] };
-      else if (url.pathname === groupOrdersPath) env = answers[Math.min(n++, answers.length - 1)];
-      else env = { code: 100004, message: 'Not Found' };
-      return { status: env.code === 0 ? 200 : 400, json: async () => env } as Response;
+  const calls = fakeApi(
+    routes({
+      '/base/v2/airports': (_, url) => ({ code: 0, data: places[(new URL(url, 'http://portal').searchParams.get('q') || '').toLowerCase()] || [] }),
+      [groupOrdersPath]: answers,
     }),
   );
   return { calls, requests: () => calls.filter((c) => c.path === groupOrdersPath) };

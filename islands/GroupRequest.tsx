@@ -7,8 +7,7 @@
 import { useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useT } from './useT';
 import { ApiError, call, codes, errorText, networkError } from './flight/api';
-import { AirportPicker } from './flight/AirportPicker';
-import { focusFirst, MultiActions, RemoveJourney, sortFieldErrors, TripChoice, useFieldErrors } from './formParts';
+import { focusFirst, JourneyEnd, MultiActions, RemoveJourney, sortFieldErrors, TripChoice, useFieldErrors } from './formParts';
 import { cabins, type Passengers } from './flight/types';
 import { newIdempotencyKey } from './FlightConfirm';
 import {
@@ -27,6 +26,7 @@ import {
   type Journey,
   type RequestForm,
 } from './group/request';
+import { CatalogOptions } from './catalogParts';
 import './flight/flight.css';
 import './group/group.css';
 
@@ -47,6 +47,7 @@ export function GroupRequest({ today, minSeats = 10, contact, confirmPath, navig
   const { t, lang } = useT();
   const [form, setForm] = useState<RequestForm>(() => initialForm(today, contact));
   const { errors, setErrors, formErrors, setFormErrors, clearError } = useFieldErrors();
+  const ends = { fieldId, errors, clearError, debounceMs };
   const [busy, setBusy] = useState(false);
   const key = useRef<string | null>(null);
 
@@ -125,28 +126,8 @@ export function GroupRequest({ today, minSeats = 10, contact, confirmPath, navig
           <li className="fs-row gr-journey" key={j.key}>
             {form.trip === 'multi' && <p className="fs-row-title">{t('groupportal.request.journeyN', { n: i + 1 })}</p>}
             <div className="fs-row-fields">
-              <AirportPicker
-                id={fieldId(`journeys.${i}.origin`)}
-                label={t('groupportal.field.origin')}
-                value={j.origin}
-                error={errors[`journeys.${i}.origin`]}
-                debounceMs={debounceMs}
-                onChange={(p) => {
-                  setJourney(j.key, { origin: p });
-                  clearError(`journeys.${i}.origin`);
-                }}
-              />
-              <AirportPicker
-                id={fieldId(`journeys.${i}.destination`)}
-                label={t('groupportal.field.destination')}
-                value={j.destination}
-                error={errors[`journeys.${i}.destination`]}
-                debounceMs={debounceMs}
-                onChange={(p) => {
-                  setJourney(j.key, { destination: p });
-                  clearError(`journeys.${i}.destination`);
-                }}
-              />
+              <JourneyEnd {...ends} i={i} end="origin" label={t('groupportal.field.origin')} value={j.origin} onChange={(p) => setJourney(j.key, { origin: p })} />
+              <JourneyEnd {...ends} i={i} end="destination" label={t('groupportal.field.destination')} value={j.destination} onChange={(p) => setJourney(j.key, { destination: p })} />
               <Field id={fieldId(`journeys.${i}.date`)} label={t('groupportal.field.date')} error={errors[`journeys.${i}.date`]} className="fs-date">
                 <input
                   id={fieldId(`journeys.${i}.date`)}
@@ -271,11 +252,7 @@ export function GroupRequest({ today, minSeats = 10, contact, confirmPath, navig
               clearError('cabinClass');
             }}
           >
-            {cabins.map((c) => (
-              <option key={c} value={c}>
-                {t(`flight.cabin.${c}`)}
-              </option>
-            ))}
+            <CatalogOptions values={cabins} catalog="flight.cabin" />
           </select>
         </Field>
       </div>

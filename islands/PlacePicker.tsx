@@ -7,12 +7,17 @@ import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode 
 import { useT } from './useT';
 import { comboboxKeyDown } from './comboboxKeys';
 
-export type PlacePickerProps<V, O> = {
+// PickerFieldProps are what a form gives a line's picker.
+export type PickerFieldProps<V> = {
   id: string;
   label: string;
   value: V | null;
   onChange: (v: V | null) => void;
   error?: string;
+  debounceMs?: number;
+};
+
+export type PlacePickerProps<V, O> = PickerFieldProps<V> & {
   debounceMs: number;
   // lookup answers the options for a query (in the page's language).
   lookup: (query: string, lang: string, signal: AbortSignal) => Promise<O[]>;
@@ -28,7 +33,9 @@ export type PlacePickerProps<V, O> = {
   valueKey: string;
   option: (o: O) => ReactNode;
   optionClass?: (o: O) => string;
-  texts: { placeholder: string; loading: string; noResults: string; results: (count: number) => string };
+  // catalog is the prefix of the line's texts: catalog.placeholder,
+  // catalog.loading, catalog.noResults and catalog.results (with count).
+  catalog: string;
 };
 
 export function PlacePicker<V, O>(p: PlacePickerProps<V, O>) {
@@ -140,7 +147,7 @@ export function PlacePicker<V, O>(p: PlacePickerProps<V, O>) {
   const activeId = active >= 0 && options[active] ? `${listId}-${active}` : undefined;
   let status = '';
   if (open && text.trim() && !loading) {
-    status = failed ? t('axios.network.error') : options.length ? p.texts.results(options.length) : p.texts.noResults;
+    status = failed ? t('axios.network.error') : options.length ? t(`${p.catalog}.results`, { count: options.length }) : t(`${p.catalog}.noResults`);
   }
   return (
     <div className={error ? 'fs-field fs-airport field-invalid' : 'fs-field fs-airport'}>
@@ -159,7 +166,7 @@ export function PlacePicker<V, O>(p: PlacePickerProps<V, O>) {
           aria-activedescendant={activeId}
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? errorId : undefined}
-          placeholder={p.texts.placeholder}
+          placeholder={t(`${p.catalog}.placeholder`)}
           value={text}
           onChange={(ev) => {
             setText(ev.target.value);
@@ -193,12 +200,12 @@ export function PlacePicker<V, O>(p: PlacePickerProps<V, O>) {
           ))}
           {loading && options.length === 0 && (
             <li className="fs-option-empty" role="option" aria-disabled="true" aria-selected={false}>
-              {p.texts.loading}
+              {t(`${p.catalog}.loading`)}
             </li>
           )}
           {!loading && options.length === 0 && (
             <li className="fs-option-empty" role="option" aria-disabled="true" aria-selected={false}>
-              {failed ? t('axios.network.error') : p.texts.noResults}
+              {failed ? t('axios.network.error') : t(`${p.catalog}.noResults`)}
             </li>
           )}
         </ul>

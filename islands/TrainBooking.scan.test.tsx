@@ -3,7 +3,7 @@ import { fireEvent, render, screen, within } from '@testing-library/react';
 import type { i18n } from 'i18next';
 import { TrainBooking } from './TrainBooking';
 import { I18nContext } from './useT';
-import { initI18n } from './i18n';
+import { bothLanguages, fakeApi, routes as table, type Env, type Route } from './testing';
 import { railDocument } from './train/scan';
 import type { Recognition } from './travellers/scan';
 import type { SavedTraveller } from './travellers/TravellerPicker';
@@ -12,38 +12,21 @@ import type { Train } from './train/types';
 let en: i18n;
 let cn: i18n;
 
-beforeAll(async () => {
-  en = await initI18n('en');
-  cn = await initI18n('zh-cn');
-});
+beforeAll(async () => ({ en, cn } = await bothLanguages()));
 
 
-type Env = { code: number; data?: unknown; message?: string };
-type Call = { method: string; path: string; body: unknown };
-
-// api fakes the agency API as islands/travellers/travellers.test.tsx does:
-// the recognition answers from a queue (it takes a multipart image, not
-// JSON), the other paths from their handlers.
-function api(routes: Record<string, (body: any, url: string) => Env>, scans: Recognition[]) {
-  const calls: Call[] = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = String(input);
-      const path = url.split('?')[0];
-      const method = init?.method || 'GET';
-      let env: Env;
-      if (method === 'POST' && path === '/base/v2/analysis/document') {
-        calls.push({ method, path, body: init?.body });
+// api fakes the agency API (testing.ts) as
+// islands/travellers/travellers.test.tsx does: the recognition answers from
+// a queue (it takes a multipart image, not JSON), the other paths from their
+// handlers.
+function api(handlers: Record<string, Route>, scans: Recognition[]) {
+  const calls = fakeApi(
+    table({
+      ...handlers,
+      'POST /base/v2/analysis/document': () => {
         const r = scans.shift();
-        env = r ? { code: 0, data: r } : { code: 100001, message: 'Document recognition failed: check the document type and re-upload' };
-      } else {
-        const body = init?.body ? JSON.parse(String(init.body)) : undefined;
-        calls.push({ method, path, body });
-        const h = routes[`${method} ${path}`];
-        env = h ? h(body, url) : { code: 100004, message: 'Not Found' };
-      }
-      return { status: env.code === 0 ? 200 : 400, json: async () => env } as Response;
+        return r ? { code: 0, data: r } : { code: 100001, message: 'Document recognition failed: check the document type and re-upload' };
+      },
     }),
   );
   return { of: (m: string, p: string) => calls.filter((c) => c.method === m && c.path === p) };

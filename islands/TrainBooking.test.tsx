@@ -3,7 +3,7 @@ import { act, fireEvent, render, screen, waitFor, within } from '@testing-librar
 import type { i18n } from 'i18next';
 import { TrainBooking, type TrainBookingProps } from './TrainBooking';
 import { I18nContext } from './useT';
-import { initI18n } from './i18n';
+import { bothLanguages, fakeApi, routes, type Env, type Route } from './testing';
 import { filterTrains, salesDates, sortTrains, emptyFilters } from './train/results';
 import { idCardValid, serverField } from './train/form';
 import type { Train } from './train/types';
@@ -11,41 +11,14 @@ import type { Train } from './train/types';
 let en: i18n;
 let cn: i18n;
 
-beforeAll(async () => {
-  en = await initI18n('en');
-  cn = await initI18n('zh-cn');
-});
+beforeAll(async () => ({ en, cn } = await bothLanguages()));
 
 
-type Env = { code: number; data?: unknown; message?: string };
-type Call = { method: string; url: string; body: any; headers: Record<string, string> };
-type Route = (body: any, url: string) => Env;
-
-// api fakes the agency API: each path answers from its handler, or from its
-// list of answers in turn (the last one repeats).
-function api(routes: Record<string, Route | Env | Env[]>) {
-  const calls: Call[] = [];
-  const seen: Record<string, number> = {};
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = String(input);
-      const path = url.split('?')[0];
-      const body = init?.body ? JSON.parse(String(init.body)) : undefined;
-      calls.push({ method: init?.method || 'GET', url, body, headers: (init?.headers || {}) as Record<string, string> });
-      const r = routes[`${init?.method || 'GET'} ${path}`];
-      let env: Env;
-      if (!r) env = { code: 100004, message: 'Not Found' };
-      else if (typeof r === 'function') env = r(body, url);
-      else if (Array.isArray(r)) {
-        const i = seen[path] ?? 0;
-        seen[path] = i + 1;
-        env = r[Math.min(i, r.length - 1)];
-      } else env = r;
-      return { status: env.code === 0 ? 200 : env.code === 100001 ? 400 : 409, json: async () => env } as Response;
-    }),
-  );
-  return { calls, of: (m: string, path: string) => calls.filter((c) => c.method === m && c.url.split('?')[0] === path) };
+// api fakes the agency API from routes (testing.ts), named "METHOD path".
+// The train API answers a refusal other than a validation error 409.
+function api(table: Record<string, Route | Env | Env[]>) {
+  const calls = fakeApi(routes(table), (env) => (env.code === 0 ? 200 : env.code === 100001 ? 400 : 409));
+  return { calls, of: (m: string, path: string) => calls.filter((c) => c.method === m && c.path === path) };
 }
 
 const stations: Record<string, unknown[]> = {

@@ -79,7 +79,9 @@ export function TrainBooking({ today, saleDays = 15, maxPassengers = 5, debounce
     setForm({ ...form, origin: form.destination, destination: form.origin });
   }
 
-  const count = (n: number, min: number) => Array.from({ length: maxPassengers - min + 1 }, (_, i) => i + min);
+  // passengerCounts are the choices of each passenger count: none up to
+  // maxPassengers.
+  const passengerCounts = Array.from({ length: maxPassengers + 1 }, (_, i) => i);
 
   return (
     <div className="flight-search train-booking">
@@ -124,26 +126,23 @@ export function TrainBooking({ today, saleDays = 15, maxPassengers = 5, debounce
           </div>
         </div>
         <div className="fs-form-bottom">
-          <div className="fs-field tb-count-field">
-            <label htmlFor={adultId}>{t('trainportal.search.adult')}</label>
-            <select id={adultId} className="fs-input" value={form.adult} aria-invalid={errors.passengers ? true : undefined} onChange={(ev) => setForm({ ...form, adult: Number(ev.target.value) })}>
-              {count(0, 0).map((n) => (
-                <option key={n} value={n}>
-                  {n}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="fs-field tb-count-field">
-            <label htmlFor={childId}>{t('trainportal.search.child')}</label>
-            <select id={childId} className="fs-input" value={form.child} aria-invalid={errors.passengers ? true : undefined} onChange={(ev) => setForm({ ...form, child: Number(ev.target.value) })}>
-              {count(0, 0).map((n) => (
-                <option key={n} value={n}>
-                  {n}
-                </option>
-              ))}
-            </select>
-          </div>
+          {(
+            [
+              ['adult', adultId],
+              ['child', childId],
+            ] as const
+          ).map(([kind, id]) => (
+            <div className="fs-field tb-count-field" key={kind}>
+              <label htmlFor={id}>{t(`trainportal.search.${kind}`)}</label>
+              <select id={id} className="fs-input" value={form[kind]} aria-invalid={errors.passengers ? true : undefined} onChange={(ev) => setForm({ ...form, [kind]: Number(ev.target.value) })}>
+                {passengerCounts.map((n) => (
+                  <option key={n} value={n}>
+                    {n}
+                  </option>
+                ))}
+              </select>
+            </div>
+          ))}
           <div className="fs-submit">
             <button type="submit" className="btn btn-primary" disabled={busy}>
               {busy ? t('trainportal.search.searching') : t('trainportal.search.submit')}

@@ -16,6 +16,7 @@ import type { Money, Quote, SearchResult, Train } from './train/types';
 import { toChina } from './train/time';
 import { formatInZone } from './display';
 import './flight/flight.css';
+import { TableHead } from './catalogParts';
 import './confirm/confirm.css';
 import './train/train.css';
 
@@ -147,13 +148,7 @@ export function TrainOrder(props: TrainOrderProps) {
   const opts = { lang };
   const json = (method: 'POST' | 'GET', path: string, body?: unknown, key?: string) =>
     call<any>(method, path, body, key ? { ...opts, headers: { 'Idempotency-Key': key } } : opts);
-  const del = async (path: string) => {
-    const res = await fetch(path, { method: 'DELETE', headers: { Accept: 'application/json', 'Accept-Language': lang }, credentials: 'same-origin' });
-    const env = await res.json().catch(() => null);
-    if (!env || typeof env.code !== 'number') throw new ApiError(networkError, '', null, res.status);
-    if (env.code !== 0) throw new ApiError(env.code, env.message || '', env.data ?? null, res.status);
-    return env.data;
-  };
+  const del = (path: string) => call<any>('DELETE', path, undefined, opts);
 
   return (
     <div className="to-actions">
@@ -345,14 +340,7 @@ function ConfirmTickets({ id, actions, passengers, run, busy, json, fields }: In
       </div>
       {typing && (
         <table className="to-typed">
-          <thead>
-            <tr>
-              <th scope="col">{t('trainportal.action.tickets.passenger')}</th>
-              <th scope="col">{t('trainportal.action.tickets.coach')}</th>
-              <th scope="col">{t('trainportal.action.tickets.seat')}</th>
-              <th scope="col">{t('trainportal.action.tickets.number')}</th>
-            </tr>
-          </thead>
+          <TableHead columns={['trainportal.action.tickets.passenger', 'trainportal.action.tickets.coach', 'trainportal.action.tickets.seat', 'trainportal.action.tickets.number']} />
           <tbody>
             {typed.map((tk, i) => {
               const name = passengers[i]?.name || String(tk.passengerId);

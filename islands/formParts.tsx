@@ -1,6 +1,9 @@
 // The parts the trip forms share (the flight search, the group request):
-// their error state, the trip type choice and the multi-city controls.
+// their error state (which the booking form keeps as well), the trip type
+// choice, the journeys' airports and the multi-city controls.
 import { useState } from 'react';
+import { AirportPicker } from './flight/AirportPicker';
+import type { Place } from './flight/types';
 
 // useFieldErrors holds a form's errors: by field (named as the server names
 // it) and the form's own, shown above it.
@@ -80,5 +83,36 @@ export function RemoveJourney({ label, text, onRemove }: { label: string; text: 
     <button type="button" className="btn btn-small fs-remove" aria-label={label} onClick={onRemove}>
       {text}
     </button>
+  );
+}
+
+// JourneyEndProps: i and end name the field as the server does
+// (journeys.i.origin); the form's fieldId, errors and clearError place its
+// id and error and clear the error once the user picks again.
+export type JourneyEndProps = {
+  i: number;
+  end: 'origin' | 'destination';
+  label: string;
+  value: Place | null;
+  onChange: (p: Place | null) => void;
+  fieldId: (name: string) => string;
+  errors: Record<string, string>;
+  clearError: (name: string) => void;
+  debounceMs?: number;
+};
+
+// JourneyEnd is the airport picker of one end of a search form's journey.
+export function JourneyEnd({ i, end, fieldId, errors, clearError, onChange, ...picker }: JourneyEndProps) {
+  const name = `journeys.${i}.${end}`;
+  return (
+    <AirportPicker
+      {...picker}
+      id={fieldId(name)}
+      error={errors[name]}
+      onChange={(p) => {
+        onChange(p);
+        clearError(name);
+      }}
+    />
   );
 }

@@ -29,18 +29,21 @@ export function clock(ms: number): string {
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
 }
 
-export function Countdown({ left }: { left: number }) {
+// Countdown shows left under the catalog's label; lastMinute is the key of
+// what is said once a minute is left (the quote's, unless told: the train
+// hold has its own words).
+export function Countdown({ left, label = 'confirm.timer.label', lastMinute = 'confirm.timer.lastMinute' }: { left: number; label?: string; lastMinute?: string }) {
   const { t } = useT();
-  const lastMinute = left <= 60_000;
+  const low = left <= 60_000;
   return (
-    <p className={lastMinute ? 'fc-timer fc-timer-low' : 'fc-timer'}>
-      {t('confirm.timer.label')}{' '}
+    <p className={low ? 'fc-timer fc-timer-low' : 'fc-timer'}>
+      {t(label)}{' '}
       <span role="timer" aria-live="off" className="fc-timer-clock">
         {clock(left)}
       </span>
       {/* One polite word when a minute is left, not a reading every second. */}
       <span className="visually-hidden" aria-live="polite">
-        {lastMinute ? t('confirm.timer.lastMinute') : ''}
+        {low ? t(lastMinute) : ''}
       </span>
     </p>
   );

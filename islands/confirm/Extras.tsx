@@ -7,6 +7,7 @@ import { countryName, loadCountries, type Country } from '../countries';
 import { Field, TextField } from './fields';
 import { documentsUnrestricted } from './validate';
 import { invoiceTypes, type ConfirmSolution, type Contact, type InvoiceType } from './types';
+import { CatalogOptions } from '../catalogParts';
 
 type ContactProps = {
   contact: Contact;
@@ -126,11 +127,7 @@ export function BookingOptions({ solution, invoiceType, onInvoiceType, remark, o
                 clearError('invoiceType');
               }}
             >
-              {invoiceTypes.map((v) => (
-                <option key={v} value={v}>
-                  {t(`confirm.invoice.${v}`)}
-                </option>
-              ))}
+              <CatalogOptions values={invoiceTypes} catalog="confirm.invoice" />
             </select>
           )}
         </Field>

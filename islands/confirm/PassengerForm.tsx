@@ -33,6 +33,9 @@ type Props = {
   disabled?: boolean;
 };
 
+// TextKey names the passenger's entries a text or date field edits.
+type TextKey = 'surname' | 'givenName' | 'birthday' | 'documentNumber' | 'documentExpiry' | 'documentIssuedAt' | 'frequentFlyer' | 'phone' | 'email';
+
 export function PassengerFields({ index, form, onChange, errors, clearError, onPasteRejected, restrictions, carriers, oftenUsed, takenIds, firstDate, disabled }: Props) {
   const { t } = useT();
   const f = (name: string) => `passengers.${index}.${name}`;
@@ -41,6 +44,14 @@ export function PassengerFields({ index, form, onChange, errors, clearError, onP
     onChange({ ...form, [name]: value });
     clearError(f(name));
   }
+  // bind is what a text or date field of name takes: its name, value and
+  // error, and a change that sets it (cleaned by clean, when given).
+  const bind = (name: TextKey, clean = (v: string) => v) => ({
+    name: f(name),
+    value: form[name],
+    onChange: (v: string) => set(name, clean(v)),
+    error: err(name),
+  });
   const typeLabel = t(`flight.passengers.${form.type}`);
   const choices = documentChoices(restrictions);
   // A document filled from elsewhere the fare does not take stays visible,
@@ -69,22 +80,16 @@ export function PassengerFields({ index, form, onChange, errors, clearError, onP
 
       <div className="fc-grid">
         <TextField
-          name={f('surname')}
+          {...bind('surname')}
           label={t('confirm.field.surname')}
           hint={t('confirm.hint.surname')}
-          value={form.surname}
-          onChange={(v) => set('surname', v)}
-          error={err('surname')}
           required
           upper
           maxLength={50}
         />
         <TextField
-          name={f('givenName')}
+          {...bind('givenName')}
           label={t('confirm.field.givenName')}
-          value={form.givenName}
-          onChange={(v) => set('givenName', v)}
-          error={err('givenName')}
           required
           upper
           maxLength={50}
@@ -100,13 +105,10 @@ export function PassengerFields({ index, form, onChange, errors, clearError, onP
           required
         />
         <DateField
-          name={f('birthday')}
+          {...bind('birthday')}
           label={t('confirm.field.birthday')}
           hint={firstDate ? t('confirm.hint.birthday', { date: firstDate }) : undefined}
-          value={form.birthday}
-          onChange={(v) => set('birthday', v)}
           onPasteRejected={() => onPasteRejected(f('birthday'))}
-          error={err('birthday')}
           required
         />
         <Field name={f('nationality')} label={t('confirm.field.nationality')} error={err('nationality')} required>
@@ -136,38 +138,26 @@ export function PassengerFields({ index, form, onChange, errors, clearError, onP
           )}
         </Field>
         <TextField
-          name={f('documentNumber')}
+          {...bind('documentNumber', (v) => v.replace(/\s/g, ''))}
           label={t('confirm.field.documentNumber')}
-          value={form.documentNumber}
-          onChange={(v) => set('documentNumber', v.replace(/\s/g, ''))}
-          error={err('documentNumber')}
           required
           upper
           maxLength={30}
         />
         <DateField
-          name={f('documentExpiry')}
+          {...bind('documentExpiry')}
           label={t('confirm.field.documentExpiry')}
-          value={form.documentExpiry}
-          onChange={(v) => set('documentExpiry', v)}
           onPasteRejected={() => onPasteRejected(f('documentExpiry'))}
-          error={err('documentExpiry')}
           required
         />
         <TextField
-          name={f('documentIssuedAt')}
+          {...bind('documentIssuedAt')}
           label={t('confirm.field.documentIssuedAt')}
-          value={form.documentIssuedAt}
-          onChange={(v) => set('documentIssuedAt', v)}
-          error={err('documentIssuedAt')}
           maxLength={50}
         />
         <TextField
-          name={f('frequentFlyer')}
+          {...bind('frequentFlyer', (v) => v.replace(/\s/g, ''))}
           label={t('confirm.field.frequentFlyer')}
-          value={form.frequentFlyer}
-          onChange={(v) => set('frequentFlyer', v.replace(/\s/g, ''))}
-          error={err('frequentFlyer')}
           upper
           maxLength={30}
         />
@@ -184,21 +174,15 @@ export function PassengerFields({ index, form, onChange, errors, clearError, onP
           )}
         </Field>
         <TextField
-          name={f('phone')}
+          {...bind('phone')}
           label={t('confirm.field.passengerPhone')}
           type="tel"
-          value={form.phone}
-          onChange={(v) => set('phone', v)}
-          error={err('phone')}
           maxLength={20}
         />
         <TextField
-          name={f('email')}
+          {...bind('email')}
           label={t('confirm.field.passengerEmail')}
           type="email"
-          value={form.email}
-          onChange={(v) => set('email', v)}
-          error={err('email')}
           maxLength={254}
         />
       </div>

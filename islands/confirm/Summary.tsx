@@ -8,6 +8,7 @@ import { baggageText } from '../flight/SolutionCard';
 import type { Journey, Segment } from '../flight/types';
 import type { ConfirmSolution } from './types';
 import type { T } from './validate';
+import { TableHead } from '../catalogParts';
 
 function journeyTitle(t: T, js: Journey[], i: number): string {
   if (js.length === 1) return t('flight.journey.depart');
@@ -61,16 +62,7 @@ export function Summary({ solution: s }: { solution: ConfirmSolution }) {
             </h3>
             <div className="fc-table-wrap">
               <table className="fc-table">
-                <thead>
-                  <tr>
-                    <th scope="col">{t('confirm.summary.flight')}</th>
-                    <th scope="col">{t('confirm.summary.from')}</th>
-                    <th scope="col">{t('confirm.summary.departs')}</th>
-                    <th scope="col">{t('confirm.summary.to')}</th>
-                    <th scope="col">{t('confirm.summary.arrives')}</th>
-                    <th scope="col">{t('confirm.summary.cabin')}</th>
-                  </tr>
-                </thead>
+                <TableHead columns={['confirm.summary.flight', 'confirm.summary.from', 'confirm.summary.departs', 'confirm.summary.to', 'confirm.summary.arrives', 'confirm.summary.cabin']} />
                 <tbody>
                   {segs.map((g, k) => (
                     <tr key={k}>

@@ -3,18 +3,11 @@
 // place from the list can be chosen (spec §5), so free text never reaches a
 // search.
 import { useT } from '../useT';
-import { PlacePicker } from '../PlacePicker';
+import { PlacePicker, type PickerFieldProps } from '../PlacePicker';
 import { call } from './api';
 import type { Place } from './types';
 
-export type AirportPickerProps = {
-  id: string;
-  label: string;
-  value: Place | null;
-  onChange: (p: Place | null) => void;
-  error?: string;
-  debounceMs?: number;
-};
+export type AirportPickerProps = PickerFieldProps<Place>;
 
 type Option = { place: Place; level: 0 | 1 };
 
@@ -54,15 +47,11 @@ export function flatten(places: Place[]): Option[] {
   return out;
 }
 
-export function AirportPicker({ id, label, value, onChange, error, debounceMs = 250 }: AirportPickerProps) {
+export function AirportPicker({ debounceMs = 250, ...field }: AirportPickerProps) {
   const { t } = useT();
   return (
     <PlacePicker<Place, Option>
-      id={id}
-      label={label}
-      value={value}
-      onChange={onChange}
-      error={error}
+      {...field}
       debounceMs={debounceMs}
       lookup={async (q, lang, signal) => {
         const data = await call<Place[]>('GET', `/base/v2/airports?q=${encodeURIComponent(q)}&limit=10`, undefined, { lang, signal });
@@ -72,7 +61,7 @@ export function AirportPicker({ id, label, value, onChange, error, debounceMs = 
       codeOf={(o) => o.place.code}
       keyOf={(o) => `${o.place.type}:${o.place.code}`}
       textOf={placeLabel}
-      valueKey={`${value?.type}:${value?.code}:${value?.name}`}
+      valueKey={`${field.value?.type}:${field.value?.code}:${field.value?.name}`}
       optionClass={(o) => `fs-option-${o.place.type}${o.level ? ' fs-option-nested' : ''}`}
       option={(o) => (
         <>
@@ -86,12 +75,7 @@ export function AirportPicker({ id, label, value, onChange, error, debounceMs = 
           </span>
         </>
       )}
-      texts={{
-        placeholder: t('flight.airport.placeholder'),
-        loading: t('flight.airport.loading'),
-        noResults: t('flight.airport.noResults'),
-        results: (count) => t('flight.airport.results', { count }),
-      }}
+      catalog="flight.airport"
     />
   );
 }

@@ -1,7 +1,8 @@
 // PassengersPicker chooses how many adults, children and infants travel:
 // at least one adult, no more infants than adults (each sits on an adult's
 // lap) and at most nine travellers in all.
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId } from 'react';
+import { usePopover } from './usePopover';
 import { useT } from '../useT';
 import type { Passengers } from './types';
 
@@ -38,18 +39,7 @@ export function PassengersPicker({ id, value, onChange, error }: PassengersPicke
   const panelId = useId();
   const labelId = `${id}-label`;
   const errorId = `${id}-error`;
-  const [open, setOpen] = useState(false);
-  const root = useRef<HTMLDivElement>(null);
-  const button = useRef<HTMLButtonElement>(null);
-
-  useEffect(() => {
-    if (!open) return;
-    const onDown = (ev: MouseEvent) => {
-      if (root.current && !root.current.contains(ev.target as Node)) setOpen(false);
-    };
-    document.addEventListener('mousedown', onDown);
-    return () => document.removeEventListener('mousedown', onDown);
-  }, [open]);
+  const { open, root, button, close, toggle, onKeyDown } = usePopover();
 
   function change(kind: Kind, delta: number) {
     if (!canChange(value, kind, delta)) return;
@@ -60,13 +50,7 @@ export function PassengersPicker({ id, value, onChange, error }: PassengersPicke
     <div
       className={error ? 'fs-field fs-passengers field-invalid' : 'fs-field fs-passengers'}
       ref={root}
-      onKeyDown={(ev) => {
-        if (ev.key === 'Escape' && open) {
-          ev.preventDefault();
-          setOpen(false);
-          button.current?.focus();
-        }
-      }}
+      onKeyDown={onKeyDown}
     >
       <span className="fs-label" id={labelId}>
         {t('flight.passengers.label')}
@@ -80,7 +64,7 @@ export function PassengersPicker({ id, value, onChange, error }: PassengersPicke
         aria-controls={panelId}
         aria-labelledby={`${labelId} ${id}`}
         aria-describedby={error ? errorId : undefined}
-        onClick={() => setOpen((o) => !o)}
+        onClick={toggle}
       >
         {passengersText(value, t)}
       </button>
@@ -118,7 +102,7 @@ export function PassengersPicker({ id, value, onChange, error }: PassengersPicke
           );
         })}
         <p className="fs-hint">{t('flight.passengers.rule', { max: maxPassengers })}</p>
-        <button type="button" className="btn btn-small" onClick={() => { setOpen(false); button.current?.focus(); }}>
+        <button type="button" className="btn btn-small" onClick={close}>
           {t('flight.passengers.done')}
         </button>
       </div>

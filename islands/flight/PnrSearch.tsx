@@ -6,6 +6,7 @@ import { useT } from '../useT';
 import { ApiError, call, codes, errorText } from './api';
 import { tOr } from './PriceDetail';
 import type { Passengers, PnrAnalysis, Search } from './types';
+import { TableHead } from '../catalogParts';
 
 export type PnrSearchProps = {
   text: string;
@@ -137,17 +138,7 @@ export function PnrSearch({ text, setText, analysis, setAnalysis, onSearch }: Pn
             <div className="table-wrap">
               <table className="table fs-pnr-table">
                 <caption className="visually-hidden">{t('flight.pnr.segments')}</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">{t('flight.pnr.flight')}</th>
-                    <th scope="col">{t('flight.pnr.class')}</th>
-                    <th scope="col">{t('flight.pnr.date')}</th>
-                    <th scope="col">{t('flight.pnr.from')}</th>
-                    <th scope="col">{t('flight.pnr.to')}</th>
-                    <th scope="col">{t('flight.pnr.departs')}</th>
-                    <th scope="col">{t('flight.pnr.arrives')}</th>
-                  </tr>
-                </thead>
+                <TableHead columns={['flight.pnr.flight', 'flight.pnr.class', 'flight.pnr.date', 'flight.pnr.from', 'flight.pnr.to', 'flight.pnr.departs', 'flight.pnr.arrives']} />
                 <tbody>
                   {analysis.segments.map((s, i) => (
                     <tr key={i}>

@@ -2,43 +2,28 @@
 // many travel, the fare, the taxes (and service fee), the price per person
 // and the subtotal of each, adding up to the total. The popover opens beside
 // the card's price column, never over its Select button.
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId } from 'react';
+import { usePopover } from './usePopover';
 import { useT } from '../useT';
 import { formatAmount, formatMoney } from './format';
 import { Approx } from '../Approx';
 import { priceRows } from './price';
 import type { Solution } from './types';
+import { TableHead } from '../catalogParts';
 
 export function PriceDetail({ solution }: { solution: Solution }) {
   const { t } = useT();
-  const [open, setOpen] = useState(false);
   const id = useId();
-  const root = useRef<HTMLDivElement>(null);
-  const button = useRef<HTMLButtonElement>(null);
-
-  useEffect(() => {
-    if (!open) return;
-    const onDown = (ev: MouseEvent) => {
-      if (root.current && !root.current.contains(ev.target as Node)) setOpen(false);
-    };
-    document.addEventListener('mousedown', onDown);
-    return () => document.removeEventListener('mousedown', onDown);
-  }, [open]);
+  const { open, root, button, toggle, onKeyDown } = usePopover();
 
   if (!solution.priceDetail?.priceList?.length) return null;
   return (
     <div
       className="fs-price-detail"
       ref={root}
-      onKeyDown={(ev) => {
-        if (ev.key === 'Escape' && open) {
-          ev.preventDefault();
-          setOpen(false);
-          button.current?.focus();
-        }
-      }}
+      onKeyDown={onKeyDown}
     >
-      <button type="button" ref={button} className="fs-link" aria-expanded={open} aria-controls={id} onClick={() => setOpen((o) => !o)}>
+      <button type="button" ref={button} className="fs-link" aria-expanded={open} aria-controls={id} onClick={toggle}>
         {t('flight.price.details')}
       </button>
       <div id={id} className="fs-popover fs-price-popover" role="group" aria-label={t('flight.price.details')} hidden={!open}>
@@ -59,17 +44,7 @@ export function PriceLinesTable({ solution, className = 'fs-price-table' }: { so
         {t('flight.price.details')}
         {product ? <span className="fs-product"> · {tOr(t, `flight.product.${product}`, tOr(t, `flight.speed.${product}`, product))}</span> : null}
       </caption>
-      <thead>
-        <tr>
-          <th scope="col">{t('flight.price.passengerType')}</th>
-          <th scope="col">{t('flight.price.count')}</th>
-          <th scope="col">{t('flight.price.fare')}</th>
-          <th scope="col">{t('flight.price.taxes')}</th>
-          {hasFee && <th scope="col">{t('results.price.fee')}</th>}
-          <th scope="col">{t('flight.price.salePrice')}</th>
-          <th scope="col">{t('confirm.price.subtotal')}</th>
-        </tr>
-      </thead>
+      <TableHead columns={['flight.price.passengerType', 'flight.price.count', 'flight.price.fare', 'flight.price.taxes', ...(hasFee ? ['results.price.fee'] : []), 'flight.price.salePrice', 'confirm.price.subtotal']} />
       <tbody>
         {rows.map((r, i) => (
           <tr key={`${r.passengerType}-${i}`} data-passenger-type={r.passengerType}>

@@ -8,6 +8,7 @@ import { tOr } from './PriceDetail';
 import { pageSize, type Query, type SolutionsState } from './useSolutions';
 import { groupSolutions, type SolutionGroup } from './group';
 import { emptyFilters, facetNames, filterCount, type BookingType, type FacetName, type FacetValue, type Filters, type Ranges, type Solution, type SolutionsPage, type Sort } from './types';
+import { CatalogOptions } from '../catalogParts';
 
 export type ResultsProps = {
   searchId: string | null;
@@ -147,11 +148,7 @@ export function Results({ searchId, state, query, setQuery, bookingType, stale, 
             <div className="fs-sort">
               <label htmlFor="fs-sort">{t('flight.sort.label')}</label>
               <select id="fs-sort" className="fs-input" value={query.sort} onChange={(ev) => setQuery({ ...query, page: 1, sort: ev.target.value as Sort })}>
-                {sorts.map((s) => (
-                  <option key={s} value={s}>
-                    {t(`flight.sort.${s}`)}
-                  </option>
-                ))}
+                <CatalogOptions values={sorts} catalog="flight.sort" />
               </select>
             </div>
           </div>

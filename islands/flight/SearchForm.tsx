@@ -5,8 +5,7 @@
 import { useState, type FormEvent } from 'react';
 import { useT } from '../useT';
 import { ApiError, codes, errorText } from './api';
-import { AirportPicker } from './AirportPicker';
-import { focusFirst, MultiActions, RemoveJourney, sortFieldErrors, TripChoice, useFieldErrors } from '../formParts';
+import { focusFirst, JourneyEnd, MultiActions, RemoveJourney, sortFieldErrors, TripChoice, useFieldErrors } from '../formParts';
 import { PassengersPicker } from './PassengersPicker';
 import {
   activeRows,
@@ -22,6 +21,7 @@ import {
   type Row,
 } from './form';
 import { cabins, type BookingType, type Cabin, type Search } from './types';
+import { CatalogOptions } from '../catalogParts';
 
 export type SearchFormProps = {
   form: FormState;
@@ -36,6 +36,7 @@ const bookingTypes: BookingType[] = ['oneway', 'return', 'multi'];
 export function SearchForm({ form, setForm, today, onSearch, debounceMs }: SearchFormProps) {
   const { t } = useT();
   const { errors, setErrors, formErrors, setFormErrors, clearError } = useFieldErrors();
+  const ends = { fieldId, errors, clearError, debounceMs };
   const [busy, setBusy] = useState(false);
   const rows = activeRows(form);
 
@@ -101,17 +102,7 @@ export function SearchForm({ form, setForm, today, onSearch, debounceMs }: Searc
               </p>
             )}
             <div className="fs-row-fields">
-              <AirportPicker
-                id={fieldId(`journeys.${i}.origin`)}
-                label={t('flight.field.origin')}
-                value={r.origin}
-                error={errors[`journeys.${i}.origin`]}
-                debounceMs={debounceMs}
-                onChange={(p) => {
-                  setRow(r.key, { origin: p });
-                  clearError(`journeys.${i}.origin`);
-                }}
-              />
+              <JourneyEnd {...ends} i={i} end="origin" label={t('flight.field.origin')} value={r.origin} onChange={(p) => setRow(r.key, { origin: p })} />
               <button
                 type="button"
                 className="fs-swap"
@@ -124,17 +115,7 @@ export function SearchForm({ form, setForm, today, onSearch, debounceMs }: Searc
               >
                 ⇄
               </button>
-              <AirportPicker
-                id={fieldId(`journeys.${i}.destination`)}
-                label={t('flight.field.destination')}
-                value={r.destination}
-                error={errors[`journeys.${i}.destination`]}
-                debounceMs={debounceMs}
-                onChange={(p) => {
-                  setRow(r.key, { destination: p });
-                  clearError(`journeys.${i}.destination`);
-                }}
-              />
+              <JourneyEnd {...ends} i={i} end="destination" label={t('flight.field.destination')} value={r.destination} onChange={(p) => setRow(r.key, { destination: p })} />
               <DateField
                 id={fieldId(`journeys.${i}.date`)}
                 label={form.bookingType === 'return' ? t('flight.field.departDate') : t('flight.field.date')}
@@ -210,11 +191,7 @@ export function SearchForm({ form, setForm, today, onSearch, debounceMs }: Searc
               clearError('cabinClass');
             }}
           >
-            {cabins.map((c) => (
-              <option key={c} value={c}>
-                {t(`flight.cabin.${c}`)}
-              </option>
-            ))}
+            <CatalogOptions values={cabins} catalog="flight.cabin" />
           </select>
           {errors.cabinClass && (
             <p className="field-error" id={`${fieldId('cabinClass')}-error`}>

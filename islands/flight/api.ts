@@ -40,20 +40,22 @@ export const networkError = -1;
 export type CallOptions = { lang: string; signal?: AbortSignal; headers?: Record<string, string> };
 
 // call sends a JSON request and resolves with the envelope's data.
-export async function call<T>(method: 'GET' | 'POST', path: string, body: unknown, { lang, signal, headers: extra }: CallOptions): Promise<T> {
+export async function call<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body: unknown, { lang, signal, headers: extra }: CallOptions): Promise<T> {
   const headers: Record<string, string> = { ...extra, Accept: 'application/json', 'Accept-Language': lang };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
+  return send<T>(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal });
+}
+
+// send is fetch with the session cookie that reads the envelope: a refusal
+// is an ApiError with the server's code, and so is a failure to reach the
+// API or a body that is no envelope (networkError), unless the caller
+// aborted.
+export async function send<T>(path: string, init: RequestInit): Promise<T> {
   let res: Response;
   try {
-    res = await fetch(path, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-      credentials: 'same-origin',
-      signal,
-    });
+    res = await fetch(path, { ...init, credentials: 'same-origin' });
   } catch (err) {
-    if (signal?.aborted) throw err;
+    if (init.signal?.aborted) throw err;
     throw new ApiError(networkError, '');
   }
   let env: { code?: number; data?: unknown; message?: string } | null = null;

@@ -44,17 +44,21 @@ export type SearchStarted = { searchId: string; expiresAt?: string };
 
 export type Money = { amount: string; currency: string };
 
-export type Segment = {
-  carrier: string;
-  carrierName?: string;
-  flightNumber: string;
-  operatingCarrier?: string;
+// Leg is where and when a flight segment or a train runs.
+export type Leg = {
   origin: string;
   originName?: string;
   destination: string;
   destinationName?: string;
   departAt: string;
   arriveAt: string;
+};
+
+export type Segment = Leg & {
+  carrier: string;
+  carrierName?: string;
+  flightNumber: string;
+  operatingCarrier?: string;
   cabin?: string;
   bookingClass?: string;
   fareBasis?: string;

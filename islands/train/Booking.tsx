@@ -5,7 +5,7 @@ import { useEffect, useLayoutEffect, useRef, useState, type FormEvent } from 're
 import { useT } from '../useT';
 import { ApiError, call, errorText, networkError } from '../flight/api';
 import { formatDuration, formatMoney, localDate, localTime } from '../flight/format';
-import { clock, useExpiry } from '../confirm/Countdown';
+import { Countdown, useExpiry } from '../confirm/Countdown';
 import { TextField } from '../confirm/fields';
 import { newIdempotencyKey } from '../FlightConfirm';
 import { PassengerFields } from './PassengerFields';
@@ -16,6 +16,7 @@ import { toChina } from './time';
 import { loadTravellers, type TravellersState } from '../travellers/TravellerPicker';
 import { pendingStatuses, type Contact, type PassengerForm, type Seat, type Train, type TrainOrder } from './types';
 import { Approx } from '../Approx';
+import { TableHead } from '../catalogParts';
 
 type Props = {
   train: Train;
@@ -219,14 +220,7 @@ export function Booking({ train, seat, adult, child, today, onBack, pollMs = 100
         )}
         {issued && order.tickets && order.tickets.length > 0 && (
           <table className="fc-table tb-tickets">
-            <thead>
-              <tr>
-                <th scope="col">{t('trainportal.ticket.passenger')}</th>
-                <th scope="col">{t('trainportal.ticket.coach')}</th>
-                <th scope="col">{t('trainportal.ticket.seat')}</th>
-                <th scope="col">{t('trainportal.ticket.number')}</th>
-              </tr>
-            </thead>
+            <TableHead columns={['trainportal.ticket.passenger', 'trainportal.ticket.coach', 'trainportal.ticket.seat', 'trainportal.ticket.number']} />
             <tbody>
               {order.tickets.filter((tk) => !tk.status || tk.status === 'issued').map((tk) => {
                 const p = order.passengers?.find((x) => x.id === tk.passenger);
@@ -307,17 +301,5 @@ export function Booking({ train, seat, adult, child, today, onBack, pollMs = 100
 // HoldCountdown is the time the railway holds the seats: after it the
 // booking lapses and its seats go back on sale.
 export function HoldCountdown({ left }: { left: number }) {
-  const { t } = useT();
-  const lastMinute = left <= 60_000;
-  return (
-    <p className={lastMinute ? 'fc-timer fc-timer-low' : 'fc-timer'}>
-      {t('trainportal.order.holdLeft')}{' '}
-      <span role="timer" aria-live="off" className="fc-timer-clock">
-        {clock(left)}
-      </span>
-      <span className="visually-hidden" aria-live="polite">
-        {lastMinute ? t('trainportal.order.holdLastMinute') : ''}
-      </span>
-    </p>
-  );
+  return <Countdown left={left} label="trainportal.order.holdLeft" lastMinute="trainportal.order.holdLastMinute" />;
 }

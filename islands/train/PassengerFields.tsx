@@ -11,6 +11,7 @@ import { documentTypes, ticketTypes, type PassengerForm } from './types';
 import { TravellerPicker, type TravellersState } from '../travellers/TravellerPicker';
 import { ScanDocument } from '../travellers/ScanDocument';
 import { fromSaved, fromScan, type Outcome } from './scan';
+import { CatalogOptions } from '../catalogParts';
 
 type Props = {
   index: number;
@@ -91,11 +92,7 @@ export function PassengerFields({ index, form, onChange, errors, letters, travel
         <Field name={f('type')} label={t('trainportal.passenger.type')} error={err('type')} required>
           {(a) => (
             <select {...a} className="fs-input" value={form.type} onChange={(ev) => set('type', ev.target.value as PassengerForm['type'])}>
-              {ticketTypes.map((ty) => (
-                <option key={ty} value={ty}>
-                  {t(`trainportal.ticketType.${ty}`)}
-                </option>
-              ))}
+              <CatalogOptions values={ticketTypes} catalog="trainportal.ticketType" />
             </select>
           )}
         </Field>
@@ -128,11 +125,7 @@ export function PassengerFields({ index, form, onChange, errors, letters, travel
         <Field name={f('documentType')} label={t('trainportal.passenger.documentType')} error={err('documentType')} required>
           {(a) => (
             <select {...a} className="fs-input" value={form.documentType} onChange={(ev) => set('documentType', ev.target.value as PassengerForm['documentType'])}>
-              {documentTypes.map((d) => (
-                <option key={d} value={d}>
-                  {t(`trainportal.document.${d}`)}
-                </option>
-              ))}
+              <CatalogOptions values={documentTypes} catalog="trainportal.document" />
             </select>
           )}
         </Field>

@@ -6,6 +6,7 @@ import { formatDuration, formatMoney, localTime, dayOffset } from '../flight/for
 import { emptyFilters, facets, filterTrains, sortSeats, sortTrains, stopCount, timeRanges, type Filters, type SortKey, type TimeRange } from './results';
 import type { Seat, Stop, Train } from './types';
 import { toChina } from './time';
+import { CatalogOptions } from '../catalogParts';
 
 type Props = {
   items: Train[];
@@ -73,11 +74,7 @@ export function Results({ items, onChoose }: Props) {
             <div className="tb-sort">
               <label htmlFor={sortId}>{t('trainportal.sort.label')}</label>{' '}
               <select id={sortId} className="fs-input" value={sort} onChange={(ev) => setSort(ev.target.value as SortKey)}>
-                {(['departure', 'duration', 'price'] as SortKey[]).map((k) => (
-                  <option key={k} value={k}>
-                    {t(`trainportal.sort.${k}`)}
-                  </option>
-                ))}
+                <CatalogOptions values={['departure', 'duration', 'price'] satisfies SortKey[]} catalog="trainportal.sort" />
               </select>
             </div>
           </div>

@@ -1,4 +1,6 @@
 // Shapes of the train API (API.md "Trains") as the islands read them.
+import type { Leg } from '../flight/types';
+
 export type Money = { amount: string; currency: string };
 
 export type Station = { code: string; name: string; city?: string; country?: string; pinyin?: string };
@@ -7,16 +9,10 @@ export type Stop = { station: string; name?: string; arrive?: string; depart?: s
 
 export type Seat = { class: string; price: Money; available: number; seatLetters?: string[] };
 
-export type Train = {
+export type Train = Leg & {
   id: string;
   trainNumber: string;
   trainType: string;
-  origin: string;
-  originName?: string;
-  destination: string;
-  destinationName?: string;
-  departAt: string;
-  arriveAt: string;
   durationMinutes: number;
   // stops: the calls in between as a list, or only their number.
   stops: number | Stop[];

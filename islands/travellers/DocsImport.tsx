@@ -7,20 +7,13 @@
 import { useId, useState } from 'react';
 import { useT } from '../useT';
 import { ApiError, call, codes, errorText } from '../flight/api';
+import type { ScannedFields } from './scan';
 import './travellers.css';
 
 // DocsPassenger is one passenger of a DOCS paste (pkg/pnr Passenger).
-export type DocsPassenger = {
-  surname: string;
-  givenName: string;
-  type: string;
-  gender: '' | 'male' | 'female';
-  birthday: string;
-  nationality: string;
-  documentType: string;
-  documentNumber: string;
-  documentExpiry: string;
-};
+// Its fields are a scanned document's with the passenger type the line
+// states.
+export type DocsPassenger = ScannedFields & { type: string };
 
 export type DocsLimits = { documents?: string[] | null; international?: boolean; airports?: string[] };
 

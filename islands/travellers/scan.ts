@@ -1,7 +1,7 @@
 // The document-recognition call (POST /base/v2/analysis/document, design
 // API.md "Document recognition") and what its answer fills on a passenger
 // form. Shared by ScanDocument on every form that takes a traveller.
-import { ApiError, networkError } from '../flight/api';
+import { send } from '../flight/api';
 import { alpha2 } from './countryCodes';
 
 // Recognition is the answer's data: dates yyyy-mm-dd, gender male, female
@@ -69,26 +69,5 @@ export function fieldsOf(r: Recognition): ScannedFields {
 export async function recognise(file: File, lang: string, signal?: AbortSignal): Promise<Recognition> {
   const body = new FormData();
   body.append('file', file, file.name);
-  let res: Response;
-  try {
-    res = await fetch(scanPath, {
-      method: 'POST',
-      body,
-      headers: { Accept: 'application/json', 'Accept-Language': lang },
-      credentials: 'same-origin',
-      signal,
-    });
-  } catch (err) {
-    if (signal?.aborted) throw err;
-    throw new ApiError(networkError, '');
-  }
-  let env: { code?: number; data?: unknown; message?: string } | null = null;
-  try {
-    env = await res.json();
-  } catch {
-    env = null;
-  }
-  if (!env || typeof env.code !== 'number') throw new ApiError(networkError, '', null, res.status);
-  if (env.code !== 0) throw new ApiError(env.code, env.message || '', env.data ?? null, res.status);
-  return env.data as Recognition;
+  return send<Recognition>(scanPath, { method: 'POST', body, headers: { Accept: 'application/json', 'Accept-Language': lang }, signal });
 }
