@@ -141,6 +141,22 @@ func BuildMe(r *http.Request, s Services, p auth.Principal) (Me, error) {
 	}, nil
 }
 
+// logIn answers a way of logging in: the body's credentials, checked by
+// login, open a session whose Me is the answer.
+func logIn[Req any](s Services, login func(context.Context, Req, auth.Meta) (auth.LoginResult, error)) HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) (any, error) {
+		var req Req
+		if err := Decode(r, &req); err != nil {
+			return nil, err
+		}
+		res, err := login(r.Context(), req, Meta(r))
+		if err != nil {
+			return nil, err
+		}
+		return loginAnswer(r, s, res)
+	}
+}
+
 func loginAnswer(r *http.Request, s Services, res auth.LoginResult) (any, error) {
 	me, err := BuildMe(r, s, res.Principal)
 	if err != nil {
@@ -157,34 +173,16 @@ func registerIdentity(rt *Router, s Services) {
 		Summary: "Log in with username and password; answers a session token",
 		Request: LoginRequest{}, Response: Me{},
 		Errors: []int{fault.CodeBadCredentials, fault.CodeRateLimited, fault.CodeNoAccess},
-	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
-		var req LoginRequest
-		if err := Decode(r, &req); err != nil {
-			return nil, err
-		}
-		res, err := s.Auth.Login(r.Context(), req.Username, req.Password, Meta(r))
-		if err != nil {
-			return nil, err
-		}
-		return loginAnswer(r, s, res)
-	})
+	}, logIn(s, func(ctx context.Context, req LoginRequest, m auth.Meta) (auth.LoginResult, error) {
+		return s.Auth.Login(ctx, req.Username, req.Password, m)
+	}))
 
 	rt.Handle("POST /base/v2/single-login", Operation{
 		ID: "singleLogin", Tag: "identity", Public: true,
 		Summary: "Single login from an agency's system: code, timestamp, userid and their HMAC-SHA256 signature",
 		Request: auth.SSORequest{}, Response: Me{},
 		Errors: []int{fault.CodeSessionInvalid, fault.CodeRateLimited},
-	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
-		var req auth.SSORequest
-		if err := Decode(r, &req); err != nil {
-			return nil, err
-		}
-		res, err := s.Auth.SingleLogin(r.Context(), req, Meta(r))
-		if err != nil {
-			return nil, err
-		}
-		return loginAnswer(r, s, res)
-	})
+	}, logIn(s, s.Auth.SingleLogin))
 
 	rt.Handle("GET /base/v2/me", Operation{
 		ID: "getMe", Tag: "identity", UserOnly: true,
