@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"net/http"
 	"strconv"
 	"time"
@@ -140,6 +141,22 @@ func BuildMe(r *http.Request, s Services, p auth.Principal) (Me, error) {
 	}, nil
 }
 
+// logIn answers a way of logging in: the body's credentials, checked by
+// login, open a session whose Me is the answer.
+func logIn[Req any](s Services, login func(context.Context, Req, auth.Meta) (auth.LoginResult, error)) HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) (any, error) {
+		var req Req
+		if err := Decode(r, &req); err != nil {
+			return nil, err
+		}
+		res, err := login(r.Context(), req, Meta(r))
+		if err != nil {
+			return nil, err
+		}
+		return loginAnswer(r, s, res)
+	}
+}
+
 func loginAnswer(r *http.Request, s Services, res auth.LoginResult) (any, error) {
 	me, err := BuildMe(r, s, res.Principal)
 	if err != nil {
@@ -156,34 +173,16 @@ func registerIdentity(rt *Router, s Services) {
 		Summary: "Log in with username and password; answers a session token",
 		Request: LoginRequest{}, Response: Me{},
 		Errors: []int{fault.CodeBadCredentials, fault.CodeRateLimited, fault.CodeNoAccess},
-	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
-		var req LoginRequest
-		if err := Decode(r, &req); err != nil {
-			return nil, err
-		}
-		res, err := s.Auth.Login(r.Context(), req.Username, req.Password, Meta(r))
-		if err != nil {
-			return nil, err
-		}
-		return loginAnswer(r, s, res)
-	})
+	}, logIn(s, func(ctx context.Context, req LoginRequest, m auth.Meta) (auth.LoginResult, error) {
+		return s.Auth.Login(ctx, req.Username, req.Password, m)
+	}))
 
 	rt.Handle("POST /base/v2/single-login", Operation{
 		ID: "singleLogin", Tag: "identity", Public: true,
 		Summary: "Single login from an agency's system: code, timestamp, userid and their HMAC-SHA256 signature",
 		Request: auth.SSORequest{}, Response: Me{},
 		Errors: []int{fault.CodeSessionInvalid, fault.CodeRateLimited},
-	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
-		var req auth.SSORequest
-		if err := Decode(r, &req); err != nil {
-			return nil, err
-		}
-		res, err := s.Auth.SingleLogin(r.Context(), req, Meta(r))
-		if err != nil {
-			return nil, err
-		}
-		return loginAnswer(r, s, res)
-	})
+	}, logIn(s, s.Auth.SingleLogin))
 
 	rt.Handle("GET /base/v2/me", Operation{
 		ID: "getMe", Tag: "identity", UserOnly: true,
@@ -206,13 +205,9 @@ func registerIdentity(rt *Router, s Services) {
 		Summary: "Change the password (6–15 characters, not one of the 10,000 most common, confirmed); the user's other sessions end; the current password is throttled like a login",
 		Request: ChangePasswordRequest{},
 		Errors:  []int{fault.CodeRateLimited},
-	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
-		var req ChangePasswordRequest
-		if err := Decode(r, &req); err != nil {
-			return nil, err
-		}
-		return nil, s.Auth.ChangePassword(r.Context(), Principal(r), req.OldPassword, req.Password, req.ConfirmPassword, Meta(r))
-	})
+	}, withBodyAudited(func(ctx context.Context, p auth.Principal, req ChangePasswordRequest, m auth.Meta) (any, error) {
+		return nil, s.Auth.ChangePassword(ctx, p, req.OldPassword, req.Password, req.ConfirmPassword, m)
+	}))
 
 	rt.Handle("GET /base/v2/me/sessions", Operation{
 		ID: "listMySessions", Tag: "identity", UserOnly: true,
@@ -226,30 +221,16 @@ func registerIdentity(rt *Router, s Services) {
 		ID: "endMySession", Tag: "identity", UserOnly: true, SelfAudited: true,
 		Summary: "End one of the user's sessions",
 		Errors:  []int{fault.CodeNotFound},
-	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
-		id, err := PathID(r, "id")
-		if err != nil {
-			return nil, err
-		}
-		return nil, s.Auth.EndSession(r.Context(), Principal(r), id, Meta(r))
-	})
+	}, onIDAudited(noAnswer(s.Auth.EndSession)))
 
 	rt.Handle("POST /base/v2/agencies/{id}/superuser/password", Operation{
 		ID: "resetSuperAdminPassword", Tag: "agencies", Role: auth.RoleSuperUser, SelfAudited: true,
 		Summary: "Reset the super admin password of a sub-agency (higher-tier partner or provider only)",
 		Request: ResetPasswordRequest{},
 		Errors:  []int{fault.CodeNotFound, fault.CodeNoAccess},
-	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
-		id, err := PathID(r, "id")
-		if err != nil {
-			return nil, err
-		}
-		var req ResetPasswordRequest
-		if err := Decode(r, &req); err != nil {
-			return nil, err
-		}
-		return nil, s.Auth.ResetSuperAdminPassword(r.Context(), Principal(r), id, req.Password, Meta(r))
-	})
+	}, onIDWithAudited(func(ctx context.Context, p auth.Principal, id int64, req ResetPasswordRequest, m auth.Meta) (any, error) {
+		return nil, s.Auth.ResetSuperAdminPassword(ctx, p, id, req.Password, m)
+	}))
 }
 
 // PathID parses a numeric path parameter; anything else is not found.

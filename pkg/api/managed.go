@@ -19,6 +19,16 @@ func (s Services) actAsSuperAdmin(r *http.Request, id int64) (auth.Principal, er
 	return s.Auth.ActAsSuperAdmin(r.Context(), a.ID, auth.Subject{ProxyLevel: a.ProxyLevel, Common: a.Common()}, Principal(r).Username)
 }
 
+// managedAgency is the agency named by the path's {id}, if the caller
+// manages it.
+func (s Services) managedAgency(r *http.Request) (agency.Agency, error) {
+	id, err := PathID(r, "id")
+	if err != nil {
+		return agency.Agency{}, err
+	}
+	return s.AgencyService.Managed(r.Context(), Principal(r), id)
+}
+
 // registerManaged adds what an agency manager (the provider, a parent
 // agency) does inside a managed agency beyond its profile: dry runs of the
 // money moves, its wallet entries and its users. The admin CLI's remote
@@ -44,11 +54,7 @@ func registerManaged(rt *Router, s Services) {
 		Summary:  "A managed agency's wallet entries (settlement currency), newest first",
 		Response: WalletEntryPage{}, Query: walletEntriesQuery,
 	}), func(w http.ResponseWriter, r *http.Request) (any, error) {
-		id, err := PathID(r, "id")
-		if err != nil {
-			return nil, err
-		}
-		a, err := s.AgencyService.Managed(r.Context(), Principal(r), id)
+		a, err := s.managedAgency(r)
 		if err != nil {
 			return nil, err
 		}
@@ -60,14 +66,11 @@ func registerManaged(rt *Router, s Services) {
 		Summary:  "A managed agency's users, oldest first",
 		Response: UserPage{}, Query: usersQuery,
 	}), func(w http.ResponseWriter, r *http.Request) (any, error) {
-		id, err := PathID(r, "id")
+		a, err := s.managedAgency(r)
 		if err != nil {
 			return nil, err
 		}
-		if _, err := s.AgencyService.Managed(r.Context(), Principal(r), id); err != nil {
-			return nil, err
-		}
-		return s.userPage(r, id)
+		return s.userPage(r, a.ID)
 	})
 
 	rt.Handle("POST /base/v2/agencies/{id}/users", manager(Operation{
@@ -75,23 +78,15 @@ func registerManaged(rt *Router, s Services) {
 		Summary: "Create a user in a managed agency, as its super admin would",
 		Request: CreateUserRequest{}, Response: ManagedUser{},
 	}), func(w http.ResponseWriter, r *http.Request) (any, error) {
-		id, err := PathID(r, "id")
+		id, req, err := idAndBody[CreateUserRequest](r, false)
 		if err != nil {
-			return nil, err
-		}
-		var req CreateUserRequest
-		if err := Decode(r, &req); err != nil {
 			return nil, err
 		}
 		actor, err := s.actAsSuperAdmin(r, id)
 		if err != nil {
 			return nil, err
 		}
-		u, err := s.Auth.CreateUserIn(r.Context(), actor, req.NewUser(), Meta(r))
-		if err != nil {
-			return nil, err
-		}
-		return ManagedUserOf(u), nil
+		return managedUser(s.Auth.CreateUserIn(r.Context(), actor, req.NewUser(), Meta(r)))
 	})
 
 	rt.Handle("POST /base/v2/agencies/{id}/users/{user}/deactivate", manager(Operation{
@@ -111,10 +106,6 @@ func registerManaged(rt *Router, s Services) {
 		if err != nil {
 			return nil, err
 		}
-		u, err := s.Auth.DeactivateUser(r.Context(), actor, userID, Meta(r))
-		if err != nil {
-			return nil, err
-		}
-		return ManagedUserOf(u), nil
+		return managedUser(s.Auth.DeactivateUser(r.Context(), actor, userID, Meta(r)))
 	})
 }

@@ -124,42 +124,20 @@ func registerProfile(rt *Router, s Services) {
 			"taiwan-compatriot-permit, taiwan-resident-mainland-permit, foreigner-residence-permit or hk-macau-permit",
 		Request: profile.PassengerInput{}, Response: profile.Passenger{},
 		Errors: []int{fault.CodeConflict},
-	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
-		var req profile.PassengerInput
-		if err := Decode(r, &req); err != nil {
-			return nil, err
-		}
-		return s.Profile.CreatePassenger(r.Context(), Principal(r), req, Meta(r))
-	})
+	}, withBodyAudited(s.Profile.CreatePassenger))
 
 	rt.Handle("PUT /base/v2/often-used-passengers/{id}", Operation{
 		ID: "updatePassenger", Tag: "profile", UserOnly: true, SelfAudited: true,
 		Summary: "Replace one of the agency's often-used passengers (same rules as creating)",
 		Request: profile.PassengerInput{}, Response: profile.Passenger{},
 		Errors: notFound,
-	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
-		id, err := PathID(r, "id")
-		if err != nil {
-			return nil, err
-		}
-		var req profile.PassengerInput
-		if err := Decode(r, &req); err != nil {
-			return nil, err
-		}
-		return s.Profile.UpdatePassenger(r.Context(), Principal(r), id, req, Meta(r))
-	})
+	}, onIDWithAudited(s.Profile.UpdatePassenger))
 
 	rt.Handle("DELETE /base/v2/often-used-passengers/{id}", Operation{
 		ID: "deletePassenger", Tag: "profile", UserOnly: true, SelfAudited: true,
 		Summary: "Delete one of the agency's often-used passengers, with the member cards recorded for them",
 		Errors:  notFound,
-	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
-		id, err := PathID(r, "id")
-		if err != nil {
-			return nil, err
-		}
-		return nil, s.Profile.DeletePassenger(r.Context(), Principal(r), id, Meta(r))
-	})
+	}, onIDAudited(noAnswer(s.Profile.DeletePassenger)))
 
 	rt.Handle("GET /base/v2/member-cards", Operation{
 		ID: "listMemberCards", Tag: "profile", UserOnly: true,
@@ -173,42 +151,20 @@ func registerProfile(rt *Router, s Services) {
 		ID: "createMemberCard", Tag: "profile", UserOnly: true, SelfAudited: true, Status: http.StatusCreated,
 		Summary: "Add an airline member card (2-character IATA airline, number of 4–30 letters or digits, holder name, optional passengerId of the agency)",
 		Request: profile.CardInput{}, Response: profile.Card{},
-	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
-		var req profile.CardInput
-		if err := Decode(r, &req); err != nil {
-			return nil, err
-		}
-		return s.Profile.CreateCard(r.Context(), Principal(r), req, Meta(r))
-	})
+	}, withBodyAudited(s.Profile.CreateCard))
 
 	rt.Handle("PUT /base/v2/member-cards/{id}", Operation{
 		ID: "updateMemberCard", Tag: "profile", UserOnly: true, SelfAudited: true,
 		Summary: "Replace one of the agency's member cards",
 		Request: profile.CardInput{}, Response: profile.Card{},
 		Errors: notFound,
-	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
-		id, err := PathID(r, "id")
-		if err != nil {
-			return nil, err
-		}
-		var req profile.CardInput
-		if err := Decode(r, &req); err != nil {
-			return nil, err
-		}
-		return s.Profile.UpdateCard(r.Context(), Principal(r), id, req, Meta(r))
-	})
+	}, onIDWithAudited(s.Profile.UpdateCard))
 
 	rt.Handle("DELETE /base/v2/member-cards/{id}", Operation{
 		ID: "deleteMemberCard", Tag: "profile", UserOnly: true, SelfAudited: true,
 		Summary: "Delete one of the agency's member cards",
 		Errors:  notFound,
-	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
-		id, err := PathID(r, "id")
-		if err != nil {
-			return nil, err
-		}
-		return nil, s.Profile.DeleteCard(r.Context(), Principal(r), id, Meta(r))
-	})
+	}, onIDAudited(noAnswer(s.Profile.DeleteCard)))
 
 	registerTravellers(rt, s)
 }

@@ -11,12 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/voyage/voyage/pkg/agency"
 	"github.com/voyage/voyage/pkg/auth"
-	"github.com/voyage/voyage/pkg/config"
-	"github.com/voyage/voyage/pkg/demo"
 	"github.com/voyage/voyage/pkg/ledger"
-	"github.com/voyage/voyage/pkg/siteinfo"
 	"github.com/voyage/voyage/pkg/store"
 	"github.com/voyage/voyage/pkg/store/storetest"
 )
@@ -29,17 +25,9 @@ func TestStatementPeriodOnAgencyClock(t *testing.T) {
 	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
-		cfg, _ := config.Load("", nil)
-		site := siteinfo.New(cfg.Site, db)
-		if err := demo.Seed(ctx, db, site); err != nil {
-			t.Fatal(err)
-		}
-		st := agency.NewStore(db)
-		authSvc := auth.NewService(db, st, time.Hour, time.Hour)
-		led := ledger.New(db)
-		mux := http.NewServeMux()
-		rt := NewRouter(mux, authSvc, nil)
-		registerStatements(rt, Services{Site: site, Auth: authSvc, Agencies: st, AgencyService: agency.NewService(db, st, led), Ledger: led})
+		s, rt, mux := demoNetwork(t, db)
+		registerStatements(rt, s)
+		st, authSvc, led := s.Agencies, s.Auth, s.Ledger
 		srv := httptest.NewServer(mux)
 		t.Cleanup(srv.Close)
 		login, err := authSvc.Login(ctx, "demo-finance", "demo-pass-1", auth.Meta{IP: "192.0.2.1"})

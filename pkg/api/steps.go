@@ -46,15 +46,9 @@ func onIDMaybeWith[Req, V any](step func(context.Context, auth.Principal, int64,
 
 func onIDBody[Req, V any](step func(context.Context, auth.Principal, int64, Req) (V, error), optional bool) HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) (any, error) {
-		id, err := PathID(r, "id")
+		id, req, err := idAndBody[Req](r, optional)
 		if err != nil {
 			return nil, err
-		}
-		var req Req
-		if !optional || r.ContentLength != 0 {
-			if err := Decode(r, &req); err != nil {
-				return nil, err
-			}
 		}
 		return step(r.Context(), Principal(r), id, req)
 	}
@@ -65,15 +59,71 @@ func onIDBody[Req, V any](step func(context.Context, auth.Principal, int64, Req)
 // Idempotency-Key header makes a replay answer the first one.
 func onIDKeyed[Req, V any](step func(context.Context, auth.Principal, int64, string, Req) (V, error)) HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) (any, error) {
-		id, err := PathID(r, "id")
+		id, req, err := idAndBody[Req](r, false)
 		if err != nil {
 			return nil, err
 		}
+		return step(r.Context(), Principal(r), id, r.Header.Get("Idempotency-Key"), req)
+	}
+}
+
+// idAndBody reads the path's {id}, then the JSON body. A bad id answers
+// not found before the body is looked at, as clients rely on. An optional
+// body may be left out: an empty body is the request's zero value.
+func idAndBody[Req any](r *http.Request, optional bool) (int64, Req, error) {
+	var req Req
+	id, err := PathID(r, "id")
+	if err != nil {
+		return 0, req, err
+	}
+	if !optional || r.ContentLength != 0 {
+		err = Decode(r, &req)
+	}
+	return id, req, err
+}
+
+// The audited adapters serve the steps of SelfAudited routes: those write
+// the user log themselves, so they take the request's Meta (peer address,
+// user agent) as well.
+
+// withBodyAudited is withBody for a step that writes the user log.
+func withBodyAudited[Req, V any](step func(context.Context, auth.Principal, Req, auth.Meta) (V, error)) HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) (any, error) {
 		var req Req
 		if err := Decode(r, &req); err != nil {
 			return nil, err
 		}
-		return step(r.Context(), Principal(r), id, r.Header.Get("Idempotency-Key"), req)
+		return step(r.Context(), Principal(r), req, Meta(r))
+	}
+}
+
+// onIDAudited is onID for a step that writes the user log.
+func onIDAudited[V any](step func(context.Context, auth.Principal, int64, auth.Meta) (V, error)) HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) (any, error) {
+		id, err := PathID(r, "id")
+		if err != nil {
+			return nil, err
+		}
+		return step(r.Context(), Principal(r), id, Meta(r))
+	}
+}
+
+// onIDWithAudited is onIDWith for a step that writes the user log.
+func onIDWithAudited[Req, V any](step func(context.Context, auth.Principal, int64, Req, auth.Meta) (V, error)) HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) (any, error) {
+		id, req, err := idAndBody[Req](r, false)
+		if err != nil {
+			return nil, err
+		}
+		return step(r.Context(), Principal(r), id, req, Meta(r))
+	}
+}
+
+// noAnswer fits an audited step that answers nothing (a delete, ending a
+// session) to onIDAudited: its answer is the empty envelope.
+func noAnswer(step func(context.Context, auth.Principal, int64, auth.Meta) error) func(context.Context, auth.Principal, int64, auth.Meta) (any, error) {
+	return func(ctx context.Context, p auth.Principal, id int64, m auth.Meta) (any, error) {
+		return nil, step(ctx, p, id, m)
 	}
 }
 

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"net/http"
 	"strconv"
 	"time"
@@ -29,6 +30,15 @@ type ManagedUser struct {
 func ManagedUserOf(u auth.User) ManagedUser {
 	return ManagedUser{ID: u.ID, AgencyID: u.AgencyID, IsSuperAdmin: u.IsSuperAdmin, Username: u.Username, Email: u.Email, Nickname: u.Nickname, Mobile: u.Mobile, AreaCode: u.AreaCode,
 		Role: u.Roles(), Status: u.Status, CreatedAt: u.CreatedAt}
+}
+
+// managedUser is the answer of a step that changes a user: the user as
+// the API writes it, or the step's error.
+func managedUser(u auth.User, err error) (ManagedUser, error) {
+	if err != nil {
+		return ManagedUser{}, err
+	}
+	return ManagedUserOf(u), nil
 }
 
 // UserPage is one page of the user list.
@@ -149,17 +159,9 @@ func registerUsers(rt *Router, s Services) {
 		ID: "createUser", SelfAudited: true, Status: http.StatusCreated,
 		Summary: "Create a user in the caller's agency; a role is required, the password is 6–15 characters and not one of the 10,000 most common",
 		Request: CreateUserRequest{}, Response: ManagedUser{},
-	}), func(w http.ResponseWriter, r *http.Request) (any, error) {
-		var req CreateUserRequest
-		if err := Decode(r, &req); err != nil {
-			return nil, err
-		}
-		u, err := s.Auth.CreateUserIn(r.Context(), Principal(r), req.NewUser(), Meta(r))
-		if err != nil {
-			return nil, err
-		}
-		return ManagedUserOf(u), nil
-	})
+	}), withBodyAudited(func(ctx context.Context, p auth.Principal, req CreateUserRequest, m auth.Meta) (ManagedUser, error) {
+		return managedUser(s.Auth.CreateUserIn(ctx, p, req.NewUser(), m))
+	}))
 
 	rt.Handle("PUT /base/v2/users/{id}", superOnly(Operation{
 		ID: "updateUser", SelfAudited: true,
@@ -167,39 +169,19 @@ func registerUsers(rt *Router, s Services) {
 			"Username and email cannot change; nobody can deactivate themself or drop their own SuperUser role",
 		Request: UpdateUserRequest{}, Response: ManagedUser{},
 		Errors: []int{fault.CodeNotFound},
-	}), func(w http.ResponseWriter, r *http.Request) (any, error) {
-		id, err := PathID(r, "id")
-		if err != nil {
-			return nil, err
-		}
-		var req UpdateUserRequest
-		if err := Decode(r, &req); err != nil {
-			return nil, err
-		}
-		u, err := s.Auth.UpdateUser(r.Context(), Principal(r), id, auth.UserChanges{Username: req.Username, Email: req.Email,
-			Nickname: req.Nickname, Mobile: req.Mobile, AreaCode: req.AreaCode, Roles: req.Role, Status: req.Status, Password: req.Password}, Meta(r))
-		if err != nil {
-			return nil, err
-		}
-		return ManagedUserOf(u), nil
-	})
+	}), onIDWithAudited(func(ctx context.Context, p auth.Principal, id int64, req UpdateUserRequest, m auth.Meta) (ManagedUser, error) {
+		return managedUser(s.Auth.UpdateUser(ctx, p, id, auth.UserChanges{Username: req.Username, Email: req.Email,
+			Nickname: req.Nickname, Mobile: req.Mobile, AreaCode: req.AreaCode, Roles: req.Role, Status: req.Status, Password: req.Password}, m))
+	}))
 
 	rt.Handle("POST /base/v2/users/{id}/deactivate", superOnly(Operation{
 		ID: "deactivateUser", SelfAudited: true,
 		Summary:  "Deactivate a user of the caller's agency: status inactive, and the user's sessions end at once",
 		Response: ManagedUser{},
 		Errors:   []int{fault.CodeNotFound},
-	}), func(w http.ResponseWriter, r *http.Request) (any, error) {
-		id, err := PathID(r, "id")
-		if err != nil {
-			return nil, err
-		}
-		u, err := s.Auth.DeactivateUser(r.Context(), Principal(r), id, Meta(r))
-		if err != nil {
-			return nil, err
-		}
-		return ManagedUserOf(u), nil
-	})
+	}), onIDAudited(func(ctx context.Context, p auth.Principal, id int64, m auth.Meta) (ManagedUser, error) {
+		return managedUser(s.Auth.DeactivateUser(ctx, p, id, m))
+	}))
 
 	rt.Handle("GET /base/v2/user-logs", superOnly(Operation{
 		ID:       "listUserLogs",

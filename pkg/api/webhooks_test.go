@@ -9,16 +9,11 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/jmoiron/sqlx"
 
 	"github.com/voyage/voyage/pkg/agency"
 	"github.com/voyage/voyage/pkg/auth"
-	"github.com/voyage/voyage/pkg/config"
-	"github.com/voyage/voyage/pkg/demo"
-	"github.com/voyage/voyage/pkg/ledger"
-	"github.com/voyage/voyage/pkg/siteinfo"
 	"github.com/voyage/voyage/pkg/store"
 	"github.com/voyage/voyage/pkg/store/storetest"
 	"github.com/voyage/voyage/pkg/webhook"
@@ -36,17 +31,11 @@ type webhookWorld struct {
 func newWebhookWorld(t *testing.T, db *store.DB) webhookWorld {
 	t.Helper()
 	ctx := context.Background()
-	cfg, _ := config.Load("", nil)
-	if err := demo.Seed(ctx, db, siteinfo.New(cfg.Site, db)); err != nil {
-		t.Fatal(err)
-	}
-	st := agency.NewStore(db)
-	authSvc := auth.NewService(db, st, time.Hour, time.Hour)
-	led := ledger.New(db)
 	w := webhookWorld{hooks: webhook.New(db), tokens: map[string]string{}, agency: map[string]int64{}}
-	mux := http.NewServeMux()
-	rt := NewRouter(mux, authSvc, nil)
-	registerWebhooks(rt, Services{Auth: authSvc, Agencies: st, AgencyService: agency.NewService(db, st, led), Ledger: led, Webhooks: w.hooks})
+	s, rt, mux := demoNetwork(t, db)
+	s.Webhooks = w.hooks
+	authSvc := s.Auth
+	registerWebhooks(rt, s)
 	if _, err := json.Marshal(rt.OpenAPI()); err != nil {
 		t.Fatalf("OpenAPI: %v", err)
 	}
