@@ -205,28 +205,21 @@ func route(o Order) string {
 }
 
 // held is the flight line's side of pkg/payment's one protocol for an order
-// a gateway payment holds (payment.OrderLine); actor is who pays.
+// a gateway payment holds; actor is who pays.
 type held struct {
 	s     *Service
 	actor string
 }
 
 // hold is the order o (nil for the status check) with the given id as a
-// gateway payment holds it.
+// gateway payment holds it (payment.Held).
 func (s *Service) hold(o *Order, id int64, actor string) payment.HeldOrder[Order] {
-	return payment.HeldOrder[Order]{Order: o, ID: id, Line: held{s: s, actor: actor}}
+	return payment.HeldOrder[Order]{Order: o, ID: id, DB: s.db, Load: load, HeldBy: Order.heldBy, Taken: taken,
+		Moves: held{s: s, actor: actor}}
 }
 
-func (h held) Load(ctx context.Context, tx *sqlx.Tx, id int64) (Order, error) {
-	return load(ctx, h.s.db, tx, id)
-}
-
-// HeldBy says whether o still waits in holding under the payment key.
-func (held) HeldBy(o Order, key string) bool { return o.Status == Holding && o.PaymentKey == key }
-
-func (held) Taken(o Order, key string, res payment.ChargeResult) payment.Taken {
-	return taken(o, key, res)
-}
+// heldBy says whether o still waits in holding under the payment key.
+func (o Order) heldBy(key string) bool { return o.Status == Holding && o.PaymentKey == key }
 
 // Hold moves the order to holding with the payment's key and queues its
 // status check, in tx.

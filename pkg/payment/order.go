@@ -4,6 +4,8 @@ import (
 	"context"
 
 	"github.com/jmoiron/sqlx"
+
+	"github.com/voyage/voyage/pkg/store"
 )
 
 // HeldOrder is Held for a line whose whole order a gateway payment holds
@@ -14,46 +16,46 @@ import (
 type HeldOrder[O any] struct {
 	Order *O    // for Hold: the order to be paid (nil for the status check)
 	ID    int64 // the order's id
-	Line  OrderLine[O]
+	DB    *store.DB
+	// Load reads order id in tx.
+	Load func(ctx context.Context, db *store.DB, tx *sqlx.Tx, id int64) (O, error)
+	// HeldBy says whether o still waits held by the payment key.
+	HeldBy func(o O, key string) bool
+	// Taken is the ledger's record of the payment key for o: the same
+	// whether it pays the order or goes back to the wallet.
+	Taken func(o O, key string, res ChargeResult) Taken
+	Moves OrderMoves[O]
 }
 
-// OrderLine is a line's side of HeldOrder: its orders and their moves.
-type OrderLine[O any] interface {
-	// Load reads order id in tx.
-	Load(ctx context.Context, tx *sqlx.Tx, id int64) (O, error)
-	// HeldBy says whether o still waits held by the payment key.
-	HeldBy(o O, key string) bool
-	// Hold, Paid and Unpaid are Held's steps on the order itself.
+// OrderMoves are Held's steps on a line's order itself.
+type OrderMoves[O any] interface {
 	Hold(ctx context.Context, tx *sqlx.Tx, o *O, key string) error
 	Paid(ctx context.Context, tx *sqlx.Tx, o *O, res ChargeResult) error
 	Unpaid(ctx context.Context, tx *sqlx.Tx, o *O) error
-	// Taken is the ledger's record of the payment key for o: the same
-	// whether it pays the order or goes back to the wallet.
-	Taken(o O, key string, res ChargeResult) Taken
 }
 
 // Hold holds the order being paid.
 func (h HeldOrder[O]) Hold(ctx context.Context, tx *sqlx.Tx, key string) error {
-	return h.Line.Hold(ctx, tx, h.Order, key)
+	return h.Moves.Hold(ctx, tx, h.Order, key)
 }
 
 // Paid moves the order on if it is still held by key.
 func (h HeldOrder[O]) Paid(ctx context.Context, tx *sqlx.Tx, key string, res ChargeResult) (Taken, bool, error) {
-	o, err := h.Line.Load(ctx, tx, h.ID)
-	if err != nil || !h.Line.HeldBy(o, key) {
-		return h.Line.Taken(o, key, res), false, err
+	o, err := h.Load(ctx, h.DB, tx, h.ID)
+	if err != nil || !h.HeldBy(o, key) {
+		return h.Taken(o, key, res), false, err
 	}
-	if err := h.Line.Paid(ctx, tx, &o, res); err != nil {
+	if err := h.Moves.Paid(ctx, tx, &o, res); err != nil {
 		return Taken{}, true, err
 	}
-	return h.Line.Taken(o, key, res), true, nil
+	return h.Taken(o, key, res), true, nil
 }
 
 // Unpaid puts the order back to be paid if it is still held by key.
 func (h HeldOrder[O]) Unpaid(ctx context.Context, tx *sqlx.Tx, key string) error {
-	o, err := h.Line.Load(ctx, tx, h.ID)
-	if err != nil || !h.Line.HeldBy(o, key) {
+	o, err := h.Load(ctx, h.DB, tx, h.ID)
+	if err != nil || !h.HeldBy(o, key) {
 		return err
 	}
-	return h.Line.Unpaid(ctx, tx, &o)
+	return h.Moves.Unpaid(ctx, tx, &o)
 }
