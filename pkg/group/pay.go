@@ -330,11 +330,8 @@ func describe(o Order, stage string) string {
 // Cancel cancels an order: free before any deposit, after one the deposits
 // paid are forfeited (each a group-forfeit ledger entry on the order).
 func (s *Service) Cancel(ctx context.Context, who auth.Principal, id int64) (View, error) {
-	o, v, err := s.books.Get(ctx, who, id)
+	o, v, err := s.getFor(ctx, who, id, ActCancel)
 	if err != nil {
-		return View{}, err
-	}
-	if err := may(v, o, ActCancel); err != nil {
 		return View{}, err
 	}
 	err = s.db.InTx(ctx, func(tx *sqlx.Tx) error {

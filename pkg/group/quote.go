@@ -56,11 +56,8 @@ type QuoteInput struct {
 // quotes stay on the order as history, the deadlines become the new
 // quote's.
 func (s *Service) Quote(ctx context.Context, who auth.Principal, id int64, in QuoteInput) (View, error) {
-	o, v, err := s.books.Get(ctx, who, id)
+	o, v, err := s.getFor(ctx, who, id, ActQuote)
 	if err != nil {
-		return View{}, err
-	}
-	if err := may(v, o, ActQuote); err != nil {
 		return View{}, err
 	}
 	now := s.now().UTC()
@@ -340,11 +337,8 @@ func (s *Service) Decline(ctx context.Context, who auth.Principal, id int64) (Vi
 // which must stand (not declined) and not have expired by now, returned as
 // the time it was checked at.
 func (s *Service) onQuote(ctx context.Context, who auth.Principal, id int64, action Action) (Order, viewer, Quote, time.Time, error) {
-	o, v, err := s.books.Get(ctx, who, id)
+	o, v, err := s.getFor(ctx, who, id, action)
 	if err != nil {
-		return o, v, Quote{}, time.Time{}, err
-	}
-	if err := may(v, o, action); err != nil {
 		return o, v, Quote{}, time.Time{}, err
 	}
 	qs, err := quotes(ctx, s.db, o.ID)
@@ -476,11 +470,8 @@ func (s *Service) Seats(ctx context.Context, who auth.Principal, id int64, in Se
 	if !ok {
 		return View{}, fault.Validation(map[string]string{"result": "group.error.seatResult"})
 	}
-	o, v, err := s.books.Get(ctx, who, id)
+	o, v, err := s.getFor(ctx, who, id, action)
 	if err != nil {
-		return View{}, err
-	}
-	if err := may(v, o, action); err != nil {
 		return View{}, err
 	}
 	err = s.db.InTx(ctx, func(tx *sqlx.Tx) error {
@@ -526,11 +517,8 @@ type CloseInput struct {
 // Close closes a request the provider will not quote (no group space on the
 // dates): closed, nothing charged.
 func (s *Service) Close(ctx context.Context, who auth.Principal, id int64, in CloseInput) (View, error) {
-	o, v, err := s.books.Get(ctx, who, id)
+	o, v, err := s.getFor(ctx, who, id, ActClose)
 	if err != nil {
-		return View{}, err
-	}
-	if err := may(v, o, ActClose); err != nil {
 		return View{}, err
 	}
 	if err := s.db.InTx(ctx, func(tx *sqlx.Tx) error { return s.move(ctx, tx, &o, ActClose, actorOf(who), trim(in.Remark), nil) }); err != nil {
