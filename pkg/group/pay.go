@@ -335,11 +335,8 @@ func (s *Service) Cancel(ctx context.Context, who auth.Principal, id int64) (Vie
 		return View{}, err
 	}
 	err = s.db.InTx(ctx, func(tx *sqlx.Tx) error {
-		ds, err := deadlines(ctx, tx, o.ID)
+		ds, err := s.moveStaged(ctx, tx, &o, ActCancel, actorOf(who), "")
 		if err != nil {
-			return err
-		}
-		if err := s.move(ctx, tx, &o, ActCancel, actorOf(who), "", stagesOf(ds)); err != nil {
 			return err
 		}
 		return s.endDeadlines(ctx, tx, o, ds, actorOf(who))
@@ -348,6 +345,16 @@ func (s *Service) Cancel(ctx context.Context, who auth.Principal, id int64) (Vie
 		return View{}, err
 	}
 	return s.detail(ctx, o, v)
+}
+
+// moveStaged takes action on o in tx as far as the paying stages of its
+// deadlines allow (Next), and answers the deadlines for what follows.
+func (s *Service) moveStaged(ctx context.Context, tx *sqlx.Tx, o *Order, action Action, by actor, remark string) ([]deadline, error) {
+	ds, err := deadlines(ctx, tx, o.ID)
+	if err != nil {
+		return nil, err
+	}
+	return ds, s.move(ctx, tx, o, action, by, remark, stagesOf(ds))
 }
 
 // endDeadlines closes the deadlines of an order that ended (failed or

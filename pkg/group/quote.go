@@ -475,11 +475,8 @@ func (s *Service) Seats(ctx context.Context, who auth.Principal, id int64, in Se
 		return View{}, err
 	}
 	err = s.db.InTx(ctx, func(tx *sqlx.Tx) error {
-		ds, err := deadlines(ctx, tx, o.ID)
+		ds, err := s.moveStaged(ctx, tx, &o, action, actorOf(who), trim(in.Remark))
 		if err != nil {
-			return err
-		}
-		if err := s.move(ctx, tx, &o, action, actorOf(who), trim(in.Remark), stagesOf(ds)); err != nil {
 			return err
 		}
 		switch action {
