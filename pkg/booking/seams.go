@@ -42,3 +42,12 @@ func Enqueue(ctx context.Context, jobs Inserter, log *slog.Logger, tx *sqlx.Tx, 
 	}
 	return nil
 }
+
+// SweepOpts are the insert options of a line's periodic sweep that runs
+// every period: one sweep per period however many instances schedule it
+// (River elects one scheduler, but a new leader's run-on-start can land in
+// the same period), and one attempt: the next period's sweep is the retry,
+// so a failing database does not pile up retrying sweeps.
+func SweepOpts(every time.Duration) river.InsertOpts {
+	return river.InsertOpts{MaxAttempts: 1, UniqueOpts: river.UniqueOpts{ByPeriod: every}}
+}

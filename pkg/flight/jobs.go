@@ -12,6 +12,7 @@ import (
 	"github.com/jmoiron/sqlx"
 	"github.com/riverqueue/river"
 
+	"github.com/voyage/voyage/pkg/booking"
 	"github.com/voyage/voyage/pkg/jobs"
 	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/store"
@@ -55,13 +56,8 @@ type DeadlineSweepArgs struct{}
 // Kind implements river.JobArgs.
 func (DeadlineSweepArgs) Kind() string { return "order_deadline_sweep" }
 
-// InsertOpts: one sweep per period however many instances schedule it (River
-// elects one scheduler, but a new leader's run-on-start can land in the same
-// period). One attempt: the next period's sweep is the retry, so a failing
-// database does not pile up retrying sweeps.
-func (DeadlineSweepArgs) InsertOpts() river.InsertOpts {
-	return river.InsertOpts{MaxAttempts: 1, UniqueOpts: river.UniqueOpts{ByPeriod: sweepEvery}}
-}
+// InsertOpts: one sweep per period (booking.SweepOpts).
+func (DeadlineSweepArgs) InsertOpts() river.InsertOpts { return booking.SweepOpts(sweepEvery) }
 
 // PaymentCheckArgs settles a gateway payment whose answer never came.
 type PaymentCheckArgs struct {

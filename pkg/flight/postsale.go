@@ -196,11 +196,8 @@ func findOption(cs ChangeSearch, id string) (ChangeOption, bool) {
 // ChangeSearch asks the supplier how the order's trip could change to the
 // given dates. A new search replaces the previous one.
 func (s *Service) ChangeSearch(ctx context.Context, who auth.Principal, id int64, req ChangeSearchRequest, lang string) (ChangeSearch, error) {
-	o, v, err := s.books.Get(ctx, who, id)
+	o, v, err := s.getFor(ctx, who, id, ActChange)
 	if err != nil {
-		return ChangeSearch{}, err
-	}
-	if err := booking.Step(Party(o.Type, o.Status, ActChange), v.Side(o.AgencyID), errState()); err != nil {
 		return ChangeSearch{}, err
 	}
 	if len(o.Booked.Bookings) != 1 {
@@ -550,11 +547,8 @@ func (s *Service) changeBack(ctx context.Context, tx *sqlx.Tx, o *Order) error {
 // Confirm is the agency's yes to a quoted refund (before its deadline) or
 // change (paying what it costs from the wallet).
 func (s *Service) Confirm(ctx context.Context, who auth.Principal, id int64) (View, error) {
-	o, v, err := s.books.Get(ctx, who, id)
+	o, v, err := s.getFor(ctx, who, id, ActConfirm)
 	if err != nil {
-		return View{}, err
-	}
-	if err := booking.Step(Party(o.Type, o.Status, ActConfirm), v.Side(o.AgencyID), errState()); err != nil {
 		return View{}, err
 	}
 	if !s.now().Before(o.ConfirmBy) {

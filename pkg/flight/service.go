@@ -139,6 +139,15 @@ func (s *Service) SetNotifier(n Notifier) { s.notify = n }
 
 func errState() error { return fault.Conflict("order.error.state") }
 
+// getFor loads order id for who, who must be able to take action on it now.
+func (s *Service) getFor(ctx context.Context, who auth.Principal, id int64, action Action) (Order, viewer, error) {
+	o, v, err := s.books.Get(ctx, who, id)
+	if err != nil {
+		return o, v, err
+	}
+	return o, v, booking.Step(Party(o.Type, o.Status, action), v.Side(o.AgencyID), errState())
+}
+
 func (s *Service) enqueue(ctx context.Context, tx *sqlx.Tx, args river.JobArgs, at time.Time) error {
 	return booking.Enqueue(ctx, s.jobs, s.log, tx, args, at)
 }
@@ -702,11 +711,8 @@ func (s *Service) PendingCounts(ctx context.Context, who auth.Principal) ([]Grou
 
 // Cancel cancels a booking not yet paid, releasing the seats.
 func (s *Service) Cancel(ctx context.Context, who auth.Principal, id int64) (View, error) {
-	o, v, err := s.books.Get(ctx, who, id)
+	o, v, err := s.getFor(ctx, who, id, ActCancel)
 	if err != nil {
-		return View{}, err
-	}
-	if err := booking.Step(Party(o.Type, o.Status, ActCancel), v.Side(o.AgencyID), errState()); err != nil {
 		return View{}, err
 	}
 	if err := s.db.InTx(ctx, func(tx *sqlx.Tx) error { return s.move(ctx, tx, &o, ActCancel, booking.Actor(who), "") }); err != nil {
@@ -722,11 +728,8 @@ func (s *Service) Act(ctx context.Context, who auth.Principal, id int64, action 
 	if !slices.Contains([]Action{ActCancelChange, ActCancelRefund, ActCancelVoid}, action) {
 		return View{}, fault.Validation(map[string]string{"action": "order.error.action"})
 	}
-	o, v, err := s.books.Get(ctx, who, id)
+	o, v, err := s.getFor(ctx, who, id, action)
 	if err != nil {
-		return View{}, err
-	}
-	if err := booking.Step(Party(o.Type, o.Status, action), v.Side(o.AgencyID), errState()); err != nil {
 		return View{}, err
 	}
 	if err := s.db.InTx(ctx, func(tx *sqlx.Tx) error { return s.move(ctx, tx, &o, action, booking.Actor(who), "") }); err != nil {

@@ -370,7 +370,13 @@ func (o *Order) saved() {
 // rewritten only when o.content says they changed (and then only those): a
 // status change is a small row update, which matters on the payment path.
 func save(ctx context.Context, db *store.DB, tx *sqlx.Tx, o *Order, from Status) (bool, error) {
-	res, err := db.ExecStmt(ctx, tx, saveOrder[o.content], append(saveArgs(o), o.ID, string(from))...)
+	return saveWith(ctx, db, tx, o, saveOrder[o.content], append(saveArgs(o), o.ID, string(from))...)
+}
+
+// saveWith runs query, a conditional save of o by save or saveMoved: false
+// when it found the order no longer in the status it was read in.
+func saveWith(ctx context.Context, db *store.DB, tx *sqlx.Tx, o *Order, query *store.Statement, args ...any) (bool, error) {
+	res, err := db.ExecStmt(ctx, tx, query, args...)
 	if err != nil {
 		if store.IsUniqueViolation(err) {
 			return false, fault.Conflict("order.error.requestOpen")
@@ -395,18 +401,7 @@ func saveMoved(ctx context.Context, db *store.DB, tx *sqlx.Tx, o *Order, from St
 		}
 		return true, addEvent(ctx, db, tx, o.ID, action, from, o.Status, actor, remark, o.UpdatedAt)
 	}
-	res, err := db.ExecStmt(ctx, tx, saveOrderEvent[o.content], movedArgs(o, from, action, actor, remark)...)
-	if err != nil {
-		if store.IsUniqueViolation(err) {
-			return false, fault.Conflict("order.error.requestOpen")
-		}
-		return false, fmt.Errorf("order %d: save: %w", o.ID, err)
-	}
-	n, _ := res.RowsAffected()
-	if n == 1 {
-		o.saved()
-	}
-	return n == 1, nil
+	return saveWith(ctx, db, tx, o, saveOrderEvent[o.content], movedArgs(o, from, action, actor, remark)...)
 }
 
 func addEvent(ctx context.Context, db *store.DB, tx *sqlx.Tx, orderID int64, action Action, from, to Status, actor, remark string, at time.Time) error {

@@ -8,6 +8,7 @@ import (
 	"github.com/jmoiron/sqlx"
 	"github.com/riverqueue/river"
 
+	"github.com/voyage/voyage/pkg/booking"
 	"github.com/voyage/voyage/pkg/display"
 	"github.com/voyage/voyage/pkg/jobs"
 	"github.com/voyage/voyage/pkg/mail"
@@ -33,11 +34,8 @@ func (SweepArgs) Kind() string { return "group_deadline_sweep" }
 // within a minute.
 const sweepEvery = 20 * time.Second
 
-// InsertOpts: one sweep per period however many instances schedule it; the
-// next period is the retry.
-func (SweepArgs) InsertOpts() river.InsertOpts {
-	return river.InsertOpts{MaxAttempts: 1, UniqueOpts: river.UniqueOpts{ByPeriod: sweepEvery}}
-}
+// InsertOpts: one sweep per period (booking.SweepOpts).
+func (SweepArgs) InsertOpts() river.InsertOpts { return booking.SweepOpts(sweepEvery) }
 
 // PaymentCheckArgs settles an installment's gateway payment whose answer
 // never came (pkg/payment's status check).

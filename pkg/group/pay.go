@@ -330,19 +330,13 @@ func describe(o Order, stage string) string {
 // Cancel cancels an order: free before any deposit, after one the deposits
 // paid are forfeited (each a group-forfeit ledger entry on the order).
 func (s *Service) Cancel(ctx context.Context, who auth.Principal, id int64) (View, error) {
-	o, v, err := s.books.Get(ctx, who, id)
+	o, v, err := s.getFor(ctx, who, id, ActCancel)
 	if err != nil {
 		return View{}, err
 	}
-	if err := may(v, o, ActCancel); err != nil {
-		return View{}, err
-	}
 	err = s.db.InTx(ctx, func(tx *sqlx.Tx) error {
-		ds, err := deadlines(ctx, tx, o.ID)
+		ds, err := s.moveStaged(ctx, tx, &o, ActCancel, actorOf(who), "")
 		if err != nil {
-			return err
-		}
-		if err := s.move(ctx, tx, &o, ActCancel, actorOf(who), "", stagesOf(ds)); err != nil {
 			return err
 		}
 		return s.endDeadlines(ctx, tx, o, ds, actorOf(who))
@@ -351,6 +345,16 @@ func (s *Service) Cancel(ctx context.Context, who auth.Principal, id int64) (Vie
 		return View{}, err
 	}
 	return s.detail(ctx, o, v)
+}
+
+// moveStaged takes action on o in tx as far as the paying stages of its
+// deadlines allow (Next), and answers the deadlines for what follows.
+func (s *Service) moveStaged(ctx context.Context, tx *sqlx.Tx, o *Order, action Action, by actor, remark string) ([]deadline, error) {
+	ds, err := deadlines(ctx, tx, o.ID)
+	if err != nil {
+		return nil, err
+	}
+	return ds, s.move(ctx, tx, o, action, by, remark, stagesOf(ds))
 }
 
 // endDeadlines closes the deadlines of an order that ended (failed or

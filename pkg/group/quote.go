@@ -56,11 +56,8 @@ type QuoteInput struct {
 // quotes stay on the order as history, the deadlines become the new
 // quote's.
 func (s *Service) Quote(ctx context.Context, who auth.Principal, id int64, in QuoteInput) (View, error) {
-	o, v, err := s.books.Get(ctx, who, id)
+	o, v, err := s.getFor(ctx, who, id, ActQuote)
 	if err != nil {
-		return View{}, err
-	}
-	if err := may(v, o, ActQuote); err != nil {
 		return View{}, err
 	}
 	now := s.now().UTC()
@@ -336,24 +333,33 @@ func (s *Service) Decline(ctx context.Context, who auth.Principal, id int64) (Vi
 	return s.answer(ctx, who, id, ActDecline)
 }
 
-func (s *Service) answer(ctx context.Context, who auth.Principal, id int64, action Action) (View, error) {
-	o, v, err := s.books.Get(ctx, who, id)
+// onQuote loads the order for the caller's action on its current quote,
+// which must stand (not declined) and not have expired by now, returned as
+// the time it was checked at.
+func (s *Service) onQuote(ctx context.Context, who auth.Principal, id int64, action Action) (Order, viewer, Quote, time.Time, error) {
+	o, v, err := s.getFor(ctx, who, id, action)
 	if err != nil {
-		return View{}, err
-	}
-	if err := may(v, o, action); err != nil {
-		return View{}, err
+		return o, v, Quote{}, time.Time{}, err
 	}
 	qs, err := quotes(ctx, s.db, o.ID)
 	if err != nil {
-		return View{}, err
+		return o, v, Quote{}, time.Time{}, err
 	}
 	q, ok := current(qs)
 	if !ok || q.Status == QuoteDeclined {
-		return View{}, errState()
+		return o, v, q, time.Time{}, errState()
 	}
-	if !s.now().Before(q.ConfirmBefore) {
-		return View{}, fault.Conflict("group.error.quoteExpired")
+	now := s.now().UTC()
+	if !now.Before(q.ConfirmBefore) {
+		return o, v, q, now, fault.Conflict("group.error.quoteExpired")
+	}
+	return o, v, q, now, nil
+}
+
+func (s *Service) answer(ctx context.Context, who auth.Principal, id int64, action Action) (View, error) {
+	o, v, q, _, err := s.onQuote(ctx, who, id, action)
+	if err != nil {
+		return View{}, err
 	}
 	err = s.db.InTx(ctx, func(tx *sqlx.Tx) error {
 		// The order's row first (see Confirm), then the quote answered.
@@ -402,24 +408,9 @@ func (s *Service) touch(ctx context.Context, tx *sqlx.Tx, o *Order, action Actio
 // confirm-before time, with a valid passenger list uploaded; the list is
 // locked from then on.
 func (s *Service) Confirm(ctx context.Context, who auth.Principal, id int64) (View, error) {
-	o, v, err := s.books.Get(ctx, who, id)
+	o, v, q, now, err := s.onQuote(ctx, who, id, ActConfirm)
 	if err != nil {
 		return View{}, err
-	}
-	if err := may(v, o, ActConfirm); err != nil {
-		return View{}, err
-	}
-	qs, err := quotes(ctx, s.db, o.ID)
-	if err != nil {
-		return View{}, err
-	}
-	q, ok := current(qs)
-	if !ok || q.Status == QuoteDeclined {
-		return View{}, errState()
-	}
-	now := s.now().UTC()
-	if !now.Before(q.ConfirmBefore) {
-		return View{}, fault.Conflict("group.error.quoteExpired")
 	}
 	if len(o.Passengers) == 0 {
 		return View{}, fault.New(fault.CodeConflict, http.StatusConflict, "group.error.listMissing")
@@ -479,19 +470,13 @@ func (s *Service) Seats(ctx context.Context, who auth.Principal, id int64, in Se
 	if !ok {
 		return View{}, fault.Validation(map[string]string{"result": "group.error.seatResult"})
 	}
-	o, v, err := s.books.Get(ctx, who, id)
+	o, v, err := s.getFor(ctx, who, id, action)
 	if err != nil {
 		return View{}, err
 	}
-	if err := may(v, o, action); err != nil {
-		return View{}, err
-	}
 	err = s.db.InTx(ctx, func(tx *sqlx.Tx) error {
-		ds, err := deadlines(ctx, tx, o.ID)
+		ds, err := s.moveStaged(ctx, tx, &o, action, actorOf(who), trim(in.Remark))
 		if err != nil {
-			return err
-		}
-		if err := s.move(ctx, tx, &o, action, actorOf(who), trim(in.Remark), stagesOf(ds)); err != nil {
 			return err
 		}
 		switch action {
@@ -529,11 +514,8 @@ type CloseInput struct {
 // Close closes a request the provider will not quote (no group space on the
 // dates): closed, nothing charged.
 func (s *Service) Close(ctx context.Context, who auth.Principal, id int64, in CloseInput) (View, error) {
-	o, v, err := s.books.Get(ctx, who, id)
+	o, v, err := s.getFor(ctx, who, id, ActClose)
 	if err != nil {
-		return View{}, err
-	}
-	if err := may(v, o, ActClose); err != nil {
 		return View{}, err
 	}
 	if err := s.db.InTx(ctx, func(tx *sqlx.Tx) error { return s.move(ctx, tx, &o, ActClose, actorOf(who), trim(in.Remark), nil) }); err != nil {

@@ -220,6 +220,15 @@ func may(v viewer, o Order, action Action) error {
 	return booking.Step(Party(o.Status, action), v.Side(o.AgencyID), errState())
 }
 
+// getFor loads order id for who, who must be able to take action on it now.
+func (s *Service) getFor(ctx context.Context, who auth.Principal, id int64, action Action) (Order, viewer, error) {
+	o, v, err := s.books.Get(ctx, who, id)
+	if err != nil {
+		return o, v, err
+	}
+	return o, v, may(v, o, action)
+}
+
 // requestHash is the hash of the request that made o (booking.Replay).
 func (o Order) requestHash() string { return o.RequestHash }
 

@@ -35,7 +35,7 @@ func (s *Service) payments() payment.Protocol {
 func (s *Service) payGateway(ctx context.Context, o Order, v viewer, key string, req PayRequest, actor string) (View, error) {
 	o.PaymentChannel = req.Channel
 	err := s.payments().Pay(ctx, s.gateways[req.Channel], scope(o), key, payment.Charge{Channel: req.Channel, OrderID: o.ID,
-		Amount: o.Total, Currency: o.Currency, TestOutcome: req.TestOutcome}, held{s: s, o: &o, actor: actor})
+		Amount: o.Total, Currency: o.Currency, TestOutcome: req.TestOutcome}, s.hold(&o, o.ID, actor))
 	if err != nil {
 		return View{}, err
 	}
@@ -46,30 +46,31 @@ func (s *Service) payGateway(ctx context.Context, o Order, v viewer, key string,
 	return s.detail(ctx, o, v)
 }
 
-// held is an order a gateway payment holds: the train line's side of
-// pkg/payment's one protocol (payment.Held).
+// held is the train line's side of pkg/payment's one protocol for an order
+// a gateway payment holds; actor is who pays.
 type held struct {
 	s     *Service
-	o     *Order // for Hold: the order to be paid
-	id    int64  // for Settle and Release when o is nil (the status check)
 	actor string
 }
 
-func (h held) orderID() int64 {
-	if h.o != nil {
-		return h.o.ID
-	}
-	return h.id
+// hold is the order o (nil for the status check) with the given id as a
+// gateway payment holds it (payment.Held).
+func (s *Service) hold(o *Order, id int64, actor string) payment.HeldOrder[Order] {
+	return payment.HeldOrder[Order]{Order: o, ID: id, DB: s.db, Load: load, HeldBy: Order.heldBy, Taken: taken,
+		Moves: held{s: s, actor: actor}}
 }
+
+// heldBy says whether o still waits in holding under the payment key.
+func (o Order) heldBy(key string) bool { return o.Status == Holding && o.PaymentKey == key }
 
 // Hold moves the order to holding with the payment's key and queues its
 // status check, in tx.
-func (h held) Hold(ctx context.Context, tx *sqlx.Tx, key string) error {
-	h.o.PaymentKey = key
-	if err := h.s.move(ctx, tx, h.o, ActPayUncertain, h.actor, h.o.PaymentChannel, false); err != nil {
+func (h held) Hold(ctx context.Context, tx *sqlx.Tx, o *Order, key string) error {
+	o.PaymentKey = key
+	if err := h.s.move(ctx, tx, o, ActPayUncertain, h.actor, o.PaymentChannel, false); err != nil {
 		return err
 	}
-	return h.s.enqueue(ctx, tx, PaymentCheckArgs{OrderID: h.o.ID}, h.s.now().Add(time.Minute))
+	return h.s.enqueue(ctx, tx, PaymentCheckArgs{OrderID: o.ID}, h.s.now().Add(time.Minute))
 }
 
 // taken is the ledger's record of the gateway payment key for o: the same
@@ -82,37 +83,27 @@ func taken(o Order, key string, res payment.ChargeResult) payment.Taken {
 			Detail: map[string]string{"channel": o.PaymentChannel}, CreatedBy: "system"}}
 }
 
-// Paid moves the order held by key to paid and queues its ticketing (by
-// hand where the agency's trains are ticketed manually).
-func (h held) Paid(ctx context.Context, tx *sqlx.Tx, key string, res payment.ChargeResult) (payment.Taken, bool, error) {
+// Paid moves the order to paid and queues its ticketing (by hand where
+// the agency's trains are ticketed manually).
+func (h held) Paid(ctx context.Context, tx *sqlx.Tx, o *Order, res payment.ChargeResult) error {
 	s := h.s
-	o, err := load(ctx, s.db, tx, h.orderID())
-	if err != nil || o.Status != Holding || o.PaymentKey != key {
-		return taken(o, key, res), false, err
-	}
 	a, err := s.agencies.CachedIn(ctx, tx, o.AgencyID)
 	if err != nil {
-		return payment.Taken{}, true, err
-	}
-	o.Paid, o.Manual = o.Total, a.Config().Train.Manual
-	if err := s.move(ctx, tx, &o, ActPaid, "system", res.Reference, false); err != nil {
-		return payment.Taken{}, true, err
-	}
-	if !o.Manual {
-		if err := s.enqueue(ctx, tx, TicketArgs{OrderID: o.ID}, time.Time{}); err != nil {
-			return payment.Taken{}, true, err
-		}
-	}
-	return taken(o, key, res), true, nil
-}
-
-// Unpaid puts an order held by key back to be paid.
-func (h held) Unpaid(ctx context.Context, tx *sqlx.Tx, key string) error {
-	o, err := load(ctx, h.s.db, tx, h.orderID())
-	if err != nil || o.Status != Holding || o.PaymentKey != key {
 		return err
 	}
-	return h.s.move(ctx, tx, &o, ActUnpaid, "system", "", false)
+	o.Paid, o.Manual = o.Total, a.Config().Train.Manual
+	if err := s.move(ctx, tx, o, ActPaid, "system", res.Reference, false); err != nil {
+		return err
+	}
+	if !o.Manual {
+		return s.enqueue(ctx, tx, TicketArgs{OrderID: o.ID}, time.Time{})
+	}
+	return nil
+}
+
+// Unpaid puts the order back to be paid.
+func (h held) Unpaid(ctx context.Context, tx *sqlx.Tx, o *Order) error {
+	return h.s.move(ctx, tx, o, ActUnpaid, "system", "", false)
 }
 
 // CheckPayment asks the gateway what became of a payment it did not answer
@@ -126,7 +117,7 @@ func (s *Service) CheckPayment(ctx context.Context, id int64) error {
 		return nil
 	}
 	// A channel gone from the configuration is a nil gateway: Check releases.
-	return s.payments().Check(ctx, s.gateways[o.PaymentChannel], o.PaymentKey, held{s: s, id: id})
+	return s.payments().Check(ctx, s.gateways[o.PaymentChannel], o.PaymentKey, s.hold(nil, id, ""))
 }
 
 // PaymentCheckArgs settles a gateway payment whose answer never came.

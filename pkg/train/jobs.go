@@ -54,10 +54,8 @@ type SweepArgs struct{}
 // Kind implements river.JobArgs.
 func (SweepArgs) Kind() string { return "train_sweep" }
 
-// InsertOpts: one sweep per period; the next period is the retry.
-func (SweepArgs) InsertOpts() river.InsertOpts {
-	return river.InsertOpts{MaxAttempts: 1, UniqueOpts: river.UniqueOpts{ByPeriod: sweepEvery}}
-}
+// InsertOpts: one sweep per period (booking.SweepOpts).
+func (SweepArgs) InsertOpts() river.InsertOpts { return booking.SweepOpts(sweepEvery) }
 
 const (
 	sweepEvery = 15 * time.Second
