@@ -254,11 +254,7 @@ func TestStatementPDFText(t *testing.T) {
 			want := append([]string{"Voyage Travel", "示例旅行社", "HSBC-1", "F100", "2026-10-03 00:00 UTC",
 				"1,000.00", "1,200.00", "-350.50", "849.50", "北京—伦敦", "F100伦敦往返伦敦往返", "A2345678 · 2026-10-01 – 2026-10-31",
 				s.grouped(total)}, tt.want...)
-			for _, w := range want {
-				if !strings.Contains(text, w) {
-					t.Errorf("%q not in the PDF text:\n%s", w, text)
-				}
-			}
+			wantInPDFText(t, text, want...)
 			for _, no := range []string{"TAIL", "top-up"} {
 				if strings.Contains(text, no) {
 					t.Errorf("%q in the PDF text (untranslated or not cut):\n%s", no, text)
