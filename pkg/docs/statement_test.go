@@ -339,7 +339,13 @@ func pdfPageContent(t *testing.T, pdf string) string {
 	if !strings.Contains(dict, "FlateDecode") {
 		return body
 	}
-	r, err := zlib.NewReader(strings.NewReader(body))
+	return string(inflate(t, []byte(body)))
+}
+
+// inflate reads a FlateDecode stream whole.
+func inflate(t *testing.T, stream []byte) []byte {
+	t.Helper()
+	r, err := zlib.NewReader(bytes.NewReader(stream))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -347,21 +353,14 @@ func pdfPageContent(t *testing.T, pdf string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return string(b)
+	return b
 }
 
 // pngRows inflates a FlateDecode image stream with PNG predictors
 // (/Predictor 15) into rows of w pixels of bpp bytes.
 func pngRows(t *testing.T, stream []byte, w, h, bpp int) [][]byte {
 	t.Helper()
-	r, err := zlib.NewReader(bytes.NewReader(stream))
-	if err != nil {
-		t.Fatal(err)
-	}
-	raw, err := io.ReadAll(r)
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw := inflate(t, stream)
 	stride := w * bpp
 	if len(raw) != h*(stride+1) {
 		t.Fatalf("image data is %d bytes, want %d", len(raw), h*(stride+1))
