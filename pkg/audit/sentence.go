@@ -90,19 +90,10 @@ func FormatAmount(amount, currency string) string {
 	if amount == "" || currency == "" {
 		return ""
 	}
-	neg := strings.HasPrefix(amount, "-")
-	whole, frac, _ := strings.Cut(strings.TrimPrefix(amount, "-"), ".")
 	if !money.PlainDecimal(strings.TrimPrefix(amount, "-")) {
 		return ""
 	}
-	out := money.GroupThousands(whole)
-	if frac != "" {
-		out += "." + frac
-	}
-	if neg {
-		out = "-" + out
-	}
-	return out + " " + currency
+	return money.GroupDecimal(amount) + " " + currency
 }
 
 // factsOf is the entry's facts, with those older entries carry in their

@@ -62,34 +62,33 @@ func TestPrecedence(t *testing.T) {
 }
 
 func TestValidate(t *testing.T) {
-	t.Setenv("VOYAGE_SITE_DEFAULT_CURRENCY", "XXX")
-	if _, err := Load("", nil); err == nil {
-		t.Error("unsupported default currency accepted")
+	// Each case breaks one setting of an otherwise valid configuration.
+	if _, err := Load("", nil); err != nil {
+		t.Fatalf("the valid configuration is refused: %v", err)
 	}
-	t.Setenv("VOYAGE_SITE_DEFAULT_CURRENCY", "USD")
-	t.Setenv("VOYAGE_SITE_DEFAULT_LANGUAGE", "fr")
-	if _, err := Load("", nil); err == nil {
-		t.Error("unsupported default language accepted")
+	tests := []struct {
+		name string
+		env  map[string]string
+		file string
+	}{
+		{"unsupported default currency", map[string]string{"VOYAGE_SITE_DEFAULT_CURRENCY": "XXX"}, ""},
+		{"unsupported default language", map[string]string{"VOYAGE_SITE_DEFAULT_LANGUAGE": "fr"}, ""},
+		{"missing explicit config file", nil, filepath.Join(t.TempDir(), "missing.yaml")},
+		{"runtime.gc_percent 0", map[string]string{"VOYAGE_RUNTIME_GC_PERCENT": "0"}, ""},
+		{"runtime.gc_percent 10", map[string]string{"VOYAGE_RUNTIME_GC_PERCENT": "10"}, ""},
+		{"runtime.gc_percent 5000", map[string]string{"VOYAGE_RUNTIME_GC_PERCENT": "5000"}, ""},
+		{"negative runtime.memory_limit_mb", map[string]string{"VOYAGE_RUNTIME_MEMORY_LIMIT_MB": "-1"}, ""},
+		{"negative shopping.max_searches", map[string]string{"VOYAGE_SHOPPING_MAX_SEARCHES": "-1"}, ""},
 	}
-	if _, err := Load(filepath.Join(t.TempDir(), "missing.yaml"), nil); err == nil {
-		t.Error("missing explicit config file accepted")
-	}
-	t.Setenv("VOYAGE_SITE_DEFAULT_LANGUAGE", "en")
-	for _, bad := range []string{"0", "10", "5000"} {
-		t.Setenv("VOYAGE_RUNTIME_GC_PERCENT", bad)
-		if _, err := Load("", nil); err == nil {
-			t.Errorf("runtime.gc_percent %s accepted", bad)
-		}
-	}
-	t.Setenv("VOYAGE_RUNTIME_GC_PERCENT", "300")
-	t.Setenv("VOYAGE_RUNTIME_MEMORY_LIMIT_MB", "-1")
-	if _, err := Load("", nil); err == nil {
-		t.Error("negative runtime.memory_limit_mb accepted")
-	}
-	t.Setenv("VOYAGE_RUNTIME_MEMORY_LIMIT_MB", "0")
-	t.Setenv("VOYAGE_SHOPPING_MAX_SEARCHES", "-1")
-	if _, err := Load("", nil); err == nil {
-		t.Error("negative shopping.max_searches accepted")
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for k, v := range tt.env {
+				t.Setenv(k, v)
+			}
+			if _, err := Load(tt.file, nil); err == nil {
+				t.Errorf("%s accepted", tt.name)
+			}
+		})
 	}
 }
 

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/voyage/voyage/pkg/money"
 )
 
 // formulaStarts are the first characters that make a spreadsheet read a
@@ -18,7 +20,7 @@ const formulaStarts = "=+-@\t\r＝＋－＠"
 // amount the product wrote) is left alone: it cannot be a formula, and a
 // quote would turn it into text.
 func CSVCell(s string) string {
-	if s == "" || !strings.ContainsAny(firstRune(s), formulaStarts) || plainNumber(s) {
+	if s == "" || !strings.ContainsAny(firstRune(s), formulaStarts) || money.PlainDecimal(s) {
 		return s
 	}
 	return "'" + s
@@ -51,24 +53,4 @@ func firstRune(s string) string {
 		}
 	}
 	return s
-}
-
-// plainNumber reports an optional minus, digits and optionally a point and
-// digits: nothing a spreadsheet could evaluate.
-func plainNumber(s string) bool {
-	s = strings.TrimPrefix(s, "-")
-	whole, frac, point := strings.Cut(s, ".")
-	return digits(whole) && (!point || digits(frac))
-}
-
-func digits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
 }

@@ -143,19 +143,7 @@ func (s Statement) amount(v int64) string {
 }
 
 // grouped is an amount as people read it: "-1,234.50".
-func (s Statement) grouped(v int64) string {
-	a := s.amount(v)
-	sign := ""
-	if strings.HasPrefix(a, "-") {
-		sign, a = "-", a[1:]
-	}
-	whole, frac, ok := strings.Cut(a, ".")
-	out := sign + money.GroupThousands(whole)
-	if ok {
-		out += "." + frac
-	}
-	return out
-}
+func (s Statement) grouped(v int64) string { return money.GroupDecimal(s.amount(v)) }
 
 // numFmt is Excel's number format for the currency's decimals: #,##0.00.
 func (s Statement) numFmt() string {

@@ -254,11 +254,7 @@ func TestStatementPDFText(t *testing.T) {
 			want := append([]string{"Voyage Travel", "示例旅行社", "HSBC-1", "F100", "2026-10-03 00:00 UTC",
 				"1,000.00", "1,200.00", "-350.50", "849.50", "北京—伦敦", "F100伦敦往返伦敦往返", "A2345678 · 2026-10-01 – 2026-10-31",
 				s.grouped(total)}, tt.want...)
-			for _, w := range want {
-				if !strings.Contains(text, w) {
-					t.Errorf("%q not in the PDF text:\n%s", w, text)
-				}
-			}
+			wantInPDFText(t, text, want...)
 			for _, no := range []string{"TAIL", "top-up"} {
 				if strings.Contains(text, no) {
 					t.Errorf("%q in the PDF text (untranslated or not cut):\n%s", no, text)
@@ -343,7 +339,13 @@ func pdfPageContent(t *testing.T, pdf string) string {
 	if !strings.Contains(dict, "FlateDecode") {
 		return body
 	}
-	r, err := zlib.NewReader(strings.NewReader(body))
+	return string(inflate(t, []byte(body)))
+}
+
+// inflate reads a FlateDecode stream whole.
+func inflate(t *testing.T, stream []byte) []byte {
+	t.Helper()
+	r, err := zlib.NewReader(bytes.NewReader(stream))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -351,21 +353,14 @@ func pdfPageContent(t *testing.T, pdf string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return string(b)
+	return b
 }
 
 // pngRows inflates a FlateDecode image stream with PNG predictors
 // (/Predictor 15) into rows of w pixels of bpp bytes.
 func pngRows(t *testing.T, stream []byte, w, h, bpp int) [][]byte {
 	t.Helper()
-	r, err := zlib.NewReader(bytes.NewReader(stream))
-	if err != nil {
-		t.Fatal(err)
-	}
-	raw, err := io.ReadAll(r)
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw := inflate(t, stream)
 	stride := w * bpp
 	if len(raw) != h*(stride+1) {
 		t.Fatalf("image data is %d bytes, want %d", len(raw), h*(stride+1))

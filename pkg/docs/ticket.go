@@ -475,16 +475,7 @@ func formatMoney(m Money) string {
 	if a == "" {
 		a = "0"
 	}
-	sign := ""
-	if strings.HasPrefix(a, "-") {
-		sign, a = "-", a[1:]
-	}
-	whole, frac, hasFrac := strings.Cut(a, ".")
-	out := sign + money.GroupThousands(whole)
-	if hasFrac {
-		out += "." + frac
-	}
-	return strings.TrimSpace(m.Currency + " " + out)
+	return strings.TrimSpace(m.Currency + " " + money.GroupDecimal(a))
 }
 
 // moneyCell is an amount as Excel stores it, with a number format that keeps

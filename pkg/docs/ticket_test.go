@@ -187,17 +187,9 @@ func TestTicketPDFText(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var buf bytes.Buffer
-			if err := writeTicketPDF(&buf, d, false); err != nil {
-				t.Fatal(err)
-			}
-			text := pdfText(t, buf.String())
-			for _, w := range append([]string{"F2026070300042", "NX7K2P", "CA937", "CA938"}, tt.want...) {
-				if !strings.Contains(text, w) {
-					t.Errorf("%q not in the PDF text:\n%s", w, text)
-				}
-			}
-			if m := regexp.MustCompile(`/Count (\d+)`).FindStringSubmatch(buf.String()); m == nil || m[1] != strconv.Itoa(tt.pages) {
+			raw, text := ticketPDF(t, d)
+			wantInPDFText(t, text, append([]string{"F2026070300042", "NX7K2P", "CA937", "CA938"}, tt.want...)...)
+			if m := regexp.MustCompile(`/Count (\d+)`).FindStringSubmatch(raw); m == nil || m[1] != strconv.Itoa(tt.pages) {
 				t.Errorf("page count %v, want %d", m, tt.pages)
 			}
 		})
@@ -236,6 +228,26 @@ func TestFormatMoney(t *testing.T) {
 	for _, tt := range tests {
 		if got := formatMoney(cny(tt.in)); got != tt.want {
 			t.Errorf("formatMoney(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// ticketPDF renders d uncompressed, so that pdfText can read it back.
+func ticketPDF(t *testing.T, d ticketDoc) (raw, text string) {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := writeTicketPDF(&buf, d, false); err != nil {
+		t.Fatal(err)
+	}
+	return buf.String(), pdfText(t, buf.String())
+}
+
+// wantInPDFText reports each of words that text (from pdfText) lacks.
+func wantInPDFText(t *testing.T, text string, words ...string) {
+	t.Helper()
+	for _, w := range words {
+		if !strings.Contains(text, w) {
+			t.Errorf("%q not in the PDF text:\n%s", w, text)
 		}
 	}
 }

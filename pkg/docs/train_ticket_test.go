@@ -1,7 +1,6 @@
 package docs
 
 import (
-	"bytes"
 	"regexp"
 	"strings"
 	"testing"
@@ -51,22 +50,14 @@ func TestTrainTicketPDF(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var buf bytes.Buffer
-			if err := writeTicketPDF(&buf, d, false); err != nil {
-				t.Fatal(err)
-			}
-			text := pdfText(t, buf.String())
-			for _, w := range append([]string{"T26112500000007", "G1"}, c.want...) {
-				if !strings.Contains(text, w) {
-					t.Errorf("%q not in the PDF text:\n%s", w, text)
-				}
-			}
+			raw, text := ticketPDF(t, d)
+			wantInPDFText(t, text, append([]string{"T26112500000007", "G1"}, c.want...)...)
 			for _, w := range c.notWant {
 				if strings.Contains(text, w) {
 					t.Errorf("%q in the PDF text", w)
 				}
 			}
-			if m := regexp.MustCompile(`/Count (\d+)`).FindStringSubmatch(buf.String()); m == nil || m[1] != "2" {
+			if m := regexp.MustCompile(`/Count (\d+)`).FindStringSubmatch(raw); m == nil || m[1] != "2" {
 				t.Errorf("page count %v, want one page per passenger", m)
 			}
 		})

@@ -235,14 +235,19 @@ func GroupThousands(digits string) string {
 
 // FormatDisplay writes a display value with two decimals and thousands
 // separators: 1234567.8 → "1,234,567.80".
-func FormatDisplay(v decimal.Decimal) string {
-	s := v.StringFixed(2)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	intPart, frac, _ := strings.Cut(s, ".")
-	out := GroupThousands(intPart) + "." + frac
-	if neg {
-		out = "-" + out
+func FormatDisplay(v decimal.Decimal) string { return GroupDecimal(v.StringFixed(2)) }
+
+// GroupDecimal puts thousands separators into a decimal written in digits,
+// keeping its sign and its fraction as written: "-1234.50" → "-1,234.50".
+func GroupDecimal(s string) string {
+	sign := ""
+	if strings.HasPrefix(s, "-") {
+		sign, s = "-", s[1:]
+	}
+	whole, frac, hasPoint := strings.Cut(s, ".")
+	out := sign + GroupThousands(whole)
+	if hasPoint {
+		out += "." + frac
 	}
 	return out
 }

@@ -209,47 +209,40 @@ func (c *cachingConn) stale(query string, err error) (retry bool) {
 }
 
 func (c *cachingConn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
-	if len(args) == 0 {
-		return c.pqConn.QueryContext(ctx, query, args)
-	}
-	st, err := c.stmt(ctx, query)
-	if err != nil {
-		return nil, err
-	}
-	if st == nil {
-		return c.pqConn.QueryContext(ctx, query, args)
-	}
-	sq, ok := st.(driver.StmtQueryContext)
-	if !ok {
-		return c.pqConn.QueryContext(ctx, query, args)
-	}
-	rows, err := sq.QueryContext(ctx, args)
-	if err != nil && c.stale(query, err) {
-		return c.pqConn.QueryContext(ctx, query, args)
-	}
-	return rows, err
+	return viaCache(ctx, c, query, args, c.pqConn.QueryContext, driver.StmtQueryContext.QueryContext)
 }
 
 func (c *cachingConn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
+	return viaCache(ctx, c, query, args, c.pqConn.ExecContext, driver.StmtExecContext.ExecContext)
+}
+
+// viaCache runs query on its cached statement when that statement is an S,
+// and as text when it has no arguments, cannot be cached, or its cached plan
+// went stale (outside a transaction, where running it again is safe).
+func viaCache[S, R any](ctx context.Context, c *cachingConn, query string, args []driver.NamedValue,
+	asText func(context.Context, string, []driver.NamedValue) (R, error),
+	run func(S, context.Context, []driver.NamedValue) (R, error),
+) (R, error) {
 	if len(args) == 0 {
-		return c.pqConn.ExecContext(ctx, query, args)
+		return asText(ctx, query, args)
 	}
 	st, err := c.stmt(ctx, query)
 	if err != nil {
-		return nil, err
+		var zero R
+		return zero, err
 	}
 	if st == nil {
-		return c.pqConn.ExecContext(ctx, query, args)
+		return asText(ctx, query, args)
 	}
-	se, ok := st.(driver.StmtExecContext)
+	s, ok := st.(S)
 	if !ok {
-		return c.pqConn.ExecContext(ctx, query, args)
+		return asText(ctx, query, args)
 	}
-	res, err := se.ExecContext(ctx, args)
+	r, err := run(s, ctx, args)
 	if err != nil && c.stale(query, err) {
-		return c.pqConn.ExecContext(ctx, query, args)
+		return asText(ctx, query, args)
 	}
-	return res, err
+	return r, err
 }
 
 // The rest only passes through: without these methods on the wrapper,
