@@ -126,7 +126,7 @@ func (l *Local) Entries(ctx context.Context, id int64, page, pageSize int) (Wall
 	if err != nil {
 		return WalletEntryPage{}, err
 	}
-	return pageOf(entries, walletEntryOf, total, page, pageSize), nil
+	return pageOf(entries, ledger.WalletEntryOf, total, page, pageSize), nil
 }
 
 func (l *Local) APIKeys(ctx context.Context, id int64) ([]auth.APIKey, error) {
@@ -169,7 +169,7 @@ func (l *Local) Users(ctx context.Context, id int64, f auth.UserFilter) (UserPag
 	if err != nil {
 		return UserPage{}, err
 	}
-	return pageOf(users, managedUserOf, total, f.Page, f.PageSize), nil
+	return pageOf(users, auth.ManagedUserOf, total, f.Page, f.PageSize), nil
 }
 
 // asSuperAdmin is the principal the provider manages agency id's users
@@ -193,7 +193,7 @@ func (l *Local) asUserAdmin(ctx context.Context, id int64, change func(actor aut
 	if err != nil {
 		return ManagedUser{}, err
 	}
-	return managedUserOf(u), nil
+	return auth.ManagedUserOf(u), nil
 }
 
 func (l *Local) CreateUser(ctx context.Context, id int64, req CreateUserRequest) (ManagedUser, error) {
@@ -244,7 +244,7 @@ func (l *Local) CreateStatement(ctx context.Context, agencyID int64, from, to st
 	l.last.Lock()
 	l.last.agency, l.last.info, l.last.st = a, info, st
 	l.last.Unlock()
-	return statementDetailOf(info, st), nil
+	return ledger.StatementDetailOf(info, st), nil
 }
 
 func (l *Local) Statements(ctx context.Context, agencyID int64, page, pageSize int) (StatementPage, error) {
@@ -257,7 +257,7 @@ func (l *Local) Statements(ctx context.Context, agencyID int64, page, pageSize i
 	if err != nil {
 		return StatementPage{}, err
 	}
-	return pageOf(items, statementSummaryOf, total, page, pageSize), nil
+	return pageOf(items, ledger.StatementSummaryOf, total, page, pageSize), nil
 }
 
 func (l *Local) ExportStatement(ctx context.Context, w io.Writer, agencyID, statementID int64, format, lang string) error {

@@ -3,7 +3,6 @@ package api
 import (
 	"context"
 	"net/http"
-	"time"
 
 	"github.com/voyage/voyage/pkg/agency"
 	"github.com/voyage/voyage/pkg/audit"
@@ -17,6 +16,9 @@ import (
 
 // Money is an amount as the API writes it (money.Money).
 type Money = money.Money
+
+// WalletEntry is one line of GET /base/v2/wallet/entries (ledger.WalletEntry).
+type WalletEntry = ledger.WalletEntry
 
 // AgencyPage is one page of the agency list.
 type AgencyPage struct {
@@ -51,19 +53,6 @@ type Wallet struct {
 	Available   Money `json:"available"`
 }
 
-// WalletEntry is one line of GET /base/v2/wallet/entries.
-type WalletEntry struct {
-	ID               int64     `json:"id"`
-	Type             string    `json:"type"`
-	Amount           Money     `json:"amount"`
-	BalanceAfter     Money     `json:"balanceAfter"`
-	OrderID          string    `json:"orderId"`
-	PaymentReference string    `json:"paymentReference"`
-	Description      string    `json:"description"`
-	Remark           string    `json:"remark"`
-	PaidAt           time.Time `json:"paidAt"`
-}
-
 // WalletEntryPage is one page of wallet entries.
 type WalletEntryPage struct {
 	Items    []WalletEntry `json:"items"`
@@ -76,14 +65,9 @@ type WalletEntryPage struct {
 func WalletEntriesOf(entries []ledger.Entry, total, page, size int) WalletEntryPage {
 	out := WalletEntryPage{Items: make([]WalletEntry, 0, len(entries)), Total: total, Page: page, PageSize: size}
 	for _, e := range entries {
-		out.Items = append(out.Items, walletEntryOf(e))
+		out.Items = append(out.Items, ledger.WalletEntryOf(e))
 	}
 	return out
-}
-
-func walletEntryOf(e ledger.Entry) WalletEntry {
-	return WalletEntry{ID: e.ID, Type: e.Type, Amount: money.Of(e.Amount, e.Currency), BalanceAfter: money.Of(e.BalanceAfter, e.Currency),
-		OrderID: e.OrderID, PaymentReference: e.Reference, Description: e.Description, Remark: e.Remark, PaidAt: e.PaidAt}
 }
 
 // walletEntries is a page of agency a's wallet entries filtered by the

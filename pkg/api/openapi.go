@@ -96,6 +96,12 @@ func schemaName(t reflect.Type) string {
 var movedSchemas = map[string]string{
 	"github.com/voyage/voyage/pkg/booking.Passenger": "OrderPassenger",
 	"github.com/voyage/voyage/pkg/booking.Contact":   "OrderContact",
+	// The API's and the terminal's shared views of the wallet and users.
+	"github.com/voyage/voyage/pkg/ledger.WalletEntry":      "WalletEntry",
+	"github.com/voyage/voyage/pkg/ledger.StatementSummary": "StatementSummary",
+	"github.com/voyage/voyage/pkg/ledger.StatementDetail":  "StatementDetail",
+	"github.com/voyage/voyage/pkg/auth.ManagedUser":        "ManagedUser",
+	"github.com/voyage/voyage/pkg/auth.CreateUserRequest":  "CreateUserRequest",
 	// A group's counts lead with "all", which is no group status.
 	"github.com/voyage/voyage/pkg/booking.StatusCount[string]": "GroupStatusCount",
 }

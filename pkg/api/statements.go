@@ -4,7 +4,6 @@ import (
 	"context"
 	"net/http"
 	"strconv"
-	"time"
 
 	"github.com/voyage/voyage/pkg/agency"
 	"github.com/voyage/voyage/pkg/audit"
@@ -13,7 +12,6 @@ import (
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/ledger"
-	"github.com/voyage/voyage/pkg/money"
 	"github.com/voyage/voyage/pkg/siteinfo"
 )
 
@@ -26,31 +24,12 @@ type StatementRequest struct {
 	To       string `json:"to" jsonschema_description:"last day, YYYY-MM-DD, inclusive: to 24:00 on the clock of the statement's agency"`
 }
 
-// StatementDetail is a statement with every entry.
-type StatementDetail struct {
-	ID             int64         `json:"id"`
-	AgencyID       int64         `json:"agencyId"`
-	From           string        `json:"from"`
-	To             string        `json:"to"`
-	OpeningBalance Money         `json:"openingBalance"`
-	ClosingBalance Money         `json:"closingBalance"`
-	Entries        []WalletEntry `json:"entries"`
-	CreatedAt      time.Time     `json:"createdAt"`
-	TimeZone       string        `json:"timeZone" jsonschema_description:"the IANA zone whose days from and to are (the agency's when the statement was made); UTC for statements made before statements had one"`
-}
-
-// StatementSummary is a statement in a list.
-type StatementSummary struct {
-	ID             int64     `json:"id"`
-	AgencyID       int64     `json:"agencyId"`
-	From           string    `json:"from"`
-	To             string    `json:"to"`
-	OpeningBalance Money     `json:"openingBalance"`
-	ClosingBalance Money     `json:"closingBalance"`
-	EntryCount     int       `json:"entryCount"`
-	CreatedAt      time.Time `json:"createdAt"`
-	TimeZone       string    `json:"timeZone" jsonschema_description:"the IANA zone whose days from and to are"`
-}
+// StatementDetail and StatementSummary are the ledger's statements as
+// written out (ledger.StatementDetail).
+type (
+	StatementDetail  = ledger.StatementDetail
+	StatementSummary = ledger.StatementSummary
+)
 
 // StatementPage is one page of statements.
 type StatementPage struct {
@@ -74,31 +53,13 @@ type RateRequest struct {
 	Rate string `json:"rate"`
 }
 
-// StatementSummaryOf is a statement in a list as the API writes it.
-func StatementSummaryOf(i ledger.StatementInfo) StatementSummary {
-	return StatementSummary{ID: i.ID, AgencyID: i.AgencyID, From: i.FirstDay(), To: i.LastDay(),
-		OpeningBalance: money.Of(i.Opening, i.Currency), ClosingBalance: money.Of(i.Closing, i.Currency), EntryCount: i.EntryCount, CreatedAt: i.CreatedAt,
-		TimeZone: i.Location().String()}
-}
-
-// StatementDetailOf is a statement with its entries as the API writes it.
-func StatementDetailOf(i ledger.StatementInfo, st ledger.Statement) StatementDetail {
-	d := StatementDetail{ID: i.ID, AgencyID: i.AgencyID, From: i.FirstDay(), To: i.LastDay(),
-		OpeningBalance: money.Of(i.Opening, i.Currency), ClosingBalance: money.Of(i.Closing, i.Currency), Entries: []WalletEntry{}, CreatedAt: i.CreatedAt,
-		TimeZone: i.Location().String()}
-	for _, e := range st.Entries {
-		d.Entries = append(d.Entries, walletEntryOf(e))
-	}
-	return d
-}
-
 // createStatement makes a statement for agency a.
 func (s Services) createStatement(r *http.Request, a agency.Agency, req StatementRequest) (StatementDetail, error) {
 	info, st, err := s.Ledger.CreateStatement(r.Context(), a.ID, a.SettlementCurrency, req.From, req.To, a.TimeZone, Principal(r).Username)
 	if err != nil {
 		return StatementDetail{}, err
 	}
-	return StatementDetailOf(info, st), nil
+	return ledger.StatementDetailOf(info, st), nil
 }
 
 func (s Services) listStatements(r *http.Request, agencyID int64) (StatementPage, error) {
@@ -109,7 +70,7 @@ func (s Services) listStatements(r *http.Request, agencyID int64) (StatementPage
 	}
 	out := StatementPage{Items: make([]StatementSummary, 0, len(items)), Total: total, Page: page, PageSize: size}
 	for _, i := range items {
-		out.Items = append(out.Items, StatementSummaryOf(i))
+		out.Items = append(out.Items, ledger.StatementSummaryOf(i))
 	}
 	return out, nil
 }
@@ -141,7 +102,7 @@ func (s Services) statement(ctx context.Context, agencyID, id int64) (StatementD
 	if err != nil {
 		return StatementDetail{}, err
 	}
-	return StatementDetailOf(info, st), nil
+	return ledger.StatementDetailOf(info, st), nil
 }
 
 func (s Services) exportStatement(w http.ResponseWriter, r *http.Request, a agency.Agency, id int64) error {

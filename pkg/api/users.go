@@ -4,33 +4,11 @@ import (
 	"context"
 	"net/http"
 	"strconv"
-	"time"
 
 	"github.com/voyage/voyage/pkg/audit"
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/fault"
 )
-
-// ManagedUser is a user as user management shows it (spec §3 User).
-type ManagedUser struct {
-	ID           int64     `json:"id"`
-	AgencyID     int64     `json:"agencyId"`
-	IsSuperAdmin bool      `json:"isSuperAdmin"`
-	Username     string    `json:"username"`
-	Email        string    `json:"email"`
-	Nickname     string    `json:"nickname"`
-	Mobile       string    `json:"mobile"`
-	AreaCode     string    `json:"areaCode"`
-	Role         []string  `json:"role"`
-	Status       string    `json:"status" jsonschema:"enum=active,enum=inactive,enum=testing"`
-	CreatedAt    time.Time `json:"createdAt"`
-}
-
-// ManagedUserOf is a user as the API writes it.
-func ManagedUserOf(u auth.User) ManagedUser {
-	return ManagedUser{ID: u.ID, AgencyID: u.AgencyID, IsSuperAdmin: u.IsSuperAdmin, Username: u.Username, Email: u.Email, Nickname: u.Nickname, Mobile: u.Mobile, AreaCode: u.AreaCode,
-		Role: u.Roles(), Status: u.Status, CreatedAt: u.CreatedAt}
-}
 
 // managedUser is the answer of a step that changes a user: the user as
 // the API writes it, or the step's error.
@@ -38,8 +16,15 @@ func managedUser(u auth.User, err error) (ManagedUser, error) {
 	if err != nil {
 		return ManagedUser{}, err
 	}
-	return ManagedUserOf(u), nil
+	return auth.ManagedUserOf(u), nil
 }
+
+// ManagedUser and CreateUserRequest are a user as user management writes
+// it out and takes it in (auth.ManagedUser).
+type (
+	ManagedUser       = auth.ManagedUser
+	CreateUserRequest = auth.CreateUserRequest
+)
 
 // UserPage is one page of the user list.
 type UserPage struct {
@@ -55,18 +40,6 @@ type UserLogPage struct {
 	Total    int           `json:"total"`
 	Page     int           `json:"page"`
 	PageSize int           `json:"pageSize"`
-}
-
-// CreateUserRequest is POST /base/v2/users.
-type CreateUserRequest struct {
-	Username string   `json:"username"`
-	Email    string   `json:"email"`
-	Nickname string   `json:"nickname"`
-	Mobile   string   `json:"mobile"`
-	AreaCode string   `json:"areaCode"`
-	Role     []string `json:"role"`
-	Status   string   `json:"status" jsonschema:"enum=active,enum=inactive,enum=testing"`
-	Password string   `json:"password"`
 }
 
 // UpdateUserRequest is PUT /base/v2/users/{id}: the create body less username
@@ -123,15 +96,9 @@ func (s Services) userPage(r *http.Request, agencyID int64) (UserPage, error) {
 func UserPageOf(users []auth.User, total, page, size int) UserPage {
 	out := UserPage{Items: make([]ManagedUser, 0, len(users)), Total: total, Page: page, PageSize: size}
 	for _, u := range users {
-		out.Items = append(out.Items, ManagedUserOf(u))
+		out.Items = append(out.Items, auth.ManagedUserOf(u))
 	}
 	return out
-}
-
-// NewUser is the request as the identity service takes it.
-func (req CreateUserRequest) NewUser() auth.NewUser {
-	return auth.NewUser{Username: req.Username, Email: req.Email, Nickname: req.Nickname,
-		Mobile: req.Mobile, AreaCode: req.AreaCode, Roles: req.Role, Status: req.Status, Password: req.Password}
 }
 
 // registerUsers adds user management and the user log. The spec leaves the
