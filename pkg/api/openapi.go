@@ -96,6 +96,7 @@ func schemaName(t reflect.Type) string {
 var movedSchemas = map[string]string{
 	"github.com/voyage/voyage/pkg/booking.Passenger": "OrderPassenger",
 	"github.com/voyage/voyage/pkg/booking.Contact":   "OrderContact",
+	"github.com/voyage/voyage/pkg/booking.Event":     "OrderEvent",
 	// The API's and the terminal's shared views of the wallet and users.
 	"github.com/voyage/voyage/pkg/ledger.WalletEntry":      "WalletEntry",
 	"github.com/voyage/voyage/pkg/ledger.StatementSummary": "StatementSummary",
@@ -107,12 +108,15 @@ var movedSchemas = map[string]string{
 }
 
 // formerSchemas keeps the published name of a schema whose Go type was
-// merged into another (the lines' own money types into money.Money): the
-// document still defines the old name, as a reference to the new one, so
-// integrators' generated types (ShoppingMoney, TrainMoney) keep compiling.
+// merged into another (the lines' own money types into money.Money, the
+// group's timeline event into booking.Event): the document still defines
+// the old name, as a reference to the new one, so integrators' generated
+// types (ShoppingMoney, TrainMoney, GroupEvent) keep compiling.
 var formerSchemas = map[string]string{
 	"ShoppingMoney": "Money",
 	"TrainMoney":    "Money",
+	// The flight and group lines' timeline events are booking.Event.
+	"GroupEvent": "OrderEvent",
 }
 
 // renamedPackages keeps the published schema names of a package that was

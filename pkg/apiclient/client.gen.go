@@ -5094,16 +5094,8 @@ type GroupCloseInput struct {
 	Remark *string `json:"remark,omitempty"`
 }
 
-// GroupEvent defines model for GroupEvent.
-type GroupEvent struct {
-	Action     string    `json:"action"`
-	Actor      string    `json:"actor"`
-	CreatedAt  time.Time `json:"createdAt"`
-	FromStatus string    `json:"fromStatus"`
-	Id         int       `json:"id"`
-	Remark     string    `json:"remark"`
-	ToStatus   string    `json:"toStatus"`
-}
+// GroupEvent The same as OrderEvent: the name an earlier version of this document gave it, kept for generated clients.
+type GroupEvent = OrderEvent
 
 // GroupFare defines model for GroupFare.
 type GroupFare struct {
@@ -5335,7 +5327,7 @@ type GroupView struct {
 	Remark                string             `json:"remark"`
 	Status                GroupViewStatus    `json:"status"`
 	Tickets               *[]GroupTicket     `json:"tickets"`
-	Timeline              *[]GroupEvent      `json:"timeline"`
+	Timeline              *[]OrderEvent      `json:"timeline"`
 	Tone                  string             `json:"tone"`
 	Total                 *Money             `json:"total,omitempty"`
 	UpdatedAt             time.Time          `json:"updatedAt"`

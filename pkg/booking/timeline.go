@@ -23,6 +23,19 @@ const (
 	GroupTimeline  Timeline = "group_order_events"
 )
 
+// Event is one step of a booking's timeline as the flight and group lines
+// publish it (the train line's event names its statuses from and to, as
+// its published JSON always has).
+type Event struct {
+	ID         int64     `json:"id" db:"id"`
+	Action     string    `json:"action" db:"action"`
+	FromStatus string    `json:"fromStatus" db:"from_status"`
+	ToStatus   string    `json:"toStatus" db:"to_status"`
+	Actor      string    `json:"actor" db:"actor"`
+	Remark     string    `json:"remark" db:"remark"`
+	CreatedAt  time.Time `json:"createdAt" db:"created_at"`
+}
+
 // Add puts a step on booking id's timeline in tx.
 func Add[S, A ~string](ctx context.Context, tx *sqlx.Tx, t Timeline, id int64, action A, from, to S, actor, remark string, at time.Time) error {
 	_, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO `+string(t)+` (order_id, action, from_status, to_status, actor, remark, created_at)

@@ -185,16 +185,8 @@ const (
 	Unpaid = "unpaid"
 )
 
-// Event is one status change of an order's timeline.
-type Event struct {
-	ID         int64     `json:"id" db:"id"`
-	Action     string    `json:"action" db:"action"`
-	FromStatus string    `json:"fromStatus" db:"from_status"`
-	ToStatus   string    `json:"toStatus" db:"to_status"`
-	Actor      string    `json:"actor" db:"actor"`
-	Remark     string    `json:"remark" db:"remark"`
-	CreatedAt  time.Time `json:"createdAt" db:"created_at"`
-}
+// Event is one step of an order's timeline (booking.Event).
+type Event = booking.Event
 
 // Proof is a file attached to a post-sale request (its bytes are served
 // separately).

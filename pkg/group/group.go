@@ -116,16 +116,8 @@ type Ticket struct {
 	TicketNumber string `json:"ticketNumber"`
 }
 
-// Event is one status change of the timeline.
-type Event struct {
-	ID         int64     `json:"id" db:"id"`
-	Action     string    `json:"action" db:"action"`
-	FromStatus string    `json:"fromStatus" db:"from_status"`
-	ToStatus   string    `json:"toStatus" db:"to_status"`
-	Actor      string    `json:"actor" db:"actor"`
-	Remark     string    `json:"remark" db:"remark"`
-	CreatedAt  time.Time `json:"createdAt" db:"created_at"`
-}
+// Event is one step of an order's timeline (booking.Event).
+type Event = booking.Event
 
 // Order is a group order as stored.
 type Order struct {
