@@ -15,6 +15,7 @@ import (
 	"github.com/voyage/voyage/pkg/booking"
 	"github.com/voyage/voyage/pkg/jobs"
 	"github.com/voyage/voyage/pkg/ledger"
+	"github.com/voyage/voyage/pkg/payment"
 	"github.com/voyage/voyage/pkg/store"
 	"github.com/voyage/voyage/pkg/supplier"
 )
@@ -59,17 +60,13 @@ func (DeadlineSweepArgs) Kind() string { return "order_deadline_sweep" }
 // InsertOpts: one sweep per period (booking.SweepOpts).
 func (DeadlineSweepArgs) InsertOpts() river.InsertOpts { return booking.SweepOpts(sweepEvery) }
 
-// PaymentCheckArgs settles a gateway payment whose answer never came.
-type PaymentCheckArgs struct {
-	OrderID int64 `json:"orderId"`
-}
+// PaymentCheckArgs is the payment protocol's status check of a flight
+// order's gateway payment.
+type PaymentCheckArgs = payment.CheckArgs[paymentCheck]
 
-// Kind implements river.JobArgs.
-func (PaymentCheckArgs) Kind() string { return "order_payment_check" }
+type paymentCheck struct{}
 
-// InsertOpts: gateways usually know within minutes; a day of retries covers
-// an outage.
-func (PaymentCheckArgs) InsertOpts() river.InsertOpts { return river.InsertOpts{MaxAttempts: 20} }
+func (paymentCheck) CheckKind() string { return "order_payment_check" }
 
 // PostSaleArgs carries out a confirmed refund or change with the supplier.
 type PostSaleArgs struct {

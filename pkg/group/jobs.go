@@ -13,6 +13,7 @@ import (
 	"github.com/voyage/voyage/pkg/jobs"
 	"github.com/voyage/voyage/pkg/mail"
 	"github.com/voyage/voyage/pkg/money"
+	"github.com/voyage/voyage/pkg/payment"
 )
 
 // TicketArgs issues a fully paid group's tickets.
@@ -37,20 +38,13 @@ const sweepEvery = 20 * time.Second
 // InsertOpts: one sweep per period (booking.SweepOpts).
 func (SweepArgs) InsertOpts() river.InsertOpts { return booking.SweepOpts(sweepEvery) }
 
-// PaymentCheckArgs settles an installment's gateway payment whose answer
-// never came (pkg/payment's status check).
-type PaymentCheckArgs struct {
-	OrderID int64  `json:"orderId"`
-	Stage   string `json:"stage"`
-}
+// PaymentCheckArgs is the payment protocol's status check of an
+// installment's gateway payment (Stage names the installment).
+type PaymentCheckArgs = payment.CheckArgs[paymentCheck]
 
-// Kind implements river.JobArgs.
-func (PaymentCheckArgs) Kind() string { return "group_payment_check" }
+type paymentCheck struct{}
 
-// InsertOpts: the check asks again for about a day before it gives up; a
-// gateway that never answers is a matter for the provider's staff (the
-// installment stays held, and its job discarded, in the job console).
-func (PaymentCheckArgs) InsertOpts() river.InsertOpts { return river.InsertOpts{MaxAttempts: 20} }
+func (paymentCheck) CheckKind() string { return "group_payment_check" }
 
 // AddWorkers registers the group workers and the deadline sweep (for
 // jobs.Config.Register).

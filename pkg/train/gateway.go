@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/jmoiron/sqlx"
-	"github.com/riverqueue/river"
 
 	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/payment"
@@ -120,14 +119,10 @@ func (s *Service) CheckPayment(ctx context.Context, id int64) error {
 	return s.payments().Check(ctx, s.gateways[o.PaymentChannel], o.PaymentKey, s.hold(nil, id, ""))
 }
 
-// PaymentCheckArgs settles a gateway payment whose answer never came.
-type PaymentCheckArgs struct {
-	OrderID int64 `json:"orderId"`
-}
+// PaymentCheckArgs is the payment protocol's status check of a train
+// order's gateway payment.
+type PaymentCheckArgs = payment.CheckArgs[paymentCheck]
 
-// Kind implements river.JobArgs.
-func (PaymentCheckArgs) Kind() string { return "train_payment_check" }
+type paymentCheck struct{}
 
-// InsertOpts: gateways usually know within minutes; a day of retries
-// covers an outage.
-func (PaymentCheckArgs) InsertOpts() river.InsertOpts { return river.InsertOpts{MaxAttempts: 20} }
+func (paymentCheck) CheckKind() string { return "train_payment_check" }
