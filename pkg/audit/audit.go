@@ -79,26 +79,12 @@ type Filter struct {
 
 // List returns one page of the agency's log, newest first, and the total.
 func List(ctx context.Context, db sqlx.ExtContext, f Filter) ([]Entry, int, error) {
-	where := []string{"agency_id = ?"}
-	args := []any{f.AgencyID}
-	if f.Username != "" {
-		where = append(where, "username = ?")
-		args = append(args, strings.ToLower(f.Username))
-	}
-	if f.Action != "" {
-		where = append(where, "action = ?")
-		args = append(args, f.Action)
-	}
-	if !f.From.IsZero() {
-		where = append(where, "created_at >= ?")
-		// UTC like the stored times: SQLite compares them as text.
-		args = append(args, f.From.UTC())
-	}
-	if !f.To.IsZero() {
-		where = append(where, "created_at < ?")
-		args = append(args, f.To.UTC())
-	}
-	cond := strings.Join(where, " AND ")
+	var w store.Where
+	w.And("agency_id = ?", f.AgencyID)
+	w.Equal("username", strings.ToLower(f.Username))
+	w.Equal("action", f.Action)
+	w.Period("created_at", f.From, f.To)
+	cond, args := w.SQL(), w.Args
 	var total int
 	if err := sqlx.GetContext(ctx, db, &total, db.Rebind(`SELECT COUNT(*) FROM user_logs WHERE `+cond), args...); err != nil {
 		return nil, 0, fmt.Errorf("audit: count: %w", err)

@@ -282,10 +282,7 @@ func TestUpdateUser(t *testing.T) {
 func TestDeactivateEndsSessions(t *testing.T) {
 	t.Parallel()
 	run(t, manageSetup, func(t *testing.T, ctx context.Context, db *store.DB, f *manageFixture) {
-		res, err := f.svc.Login(ctx, "mine-operator", "pass-word-1", meta)
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := mustLogin(t, ctx, f.svc, "mine-operator", "pass-word-1")
 		u, err := f.svc.DeactivateUser(ctx, f.actor(f.super), f.operator.ID, meta)
 		if err != nil || u.Status != auth.StatusInactive {
 			t.Fatalf("deactivate: %+v %v", u, err)
@@ -307,10 +304,7 @@ func TestDeactivateEndsSessions(t *testing.T) {
 		if err != nil || u.Status != auth.StatusActive {
 			t.Fatalf("reactivate: %+v %v", u, err)
 		}
-		res, err = f.svc.Login(ctx, "mine-operator", "pass-word-1", meta)
-		if err != nil {
-			t.Fatal(err)
-		}
+		res = mustLogin(t, ctx, f.svc, "mine-operator", "pass-word-1")
 		if _, err := f.svc.UpdateUser(ctx, f.actor(f.super), f.operator.ID, auth.UserChanges{Password: "pass-word-2"}, meta); err != nil {
 			t.Fatal(err)
 		}
@@ -325,12 +319,8 @@ func TestDeactivateEndsSessions(t *testing.T) {
 func TestUserLogStaysInItsAgency(t *testing.T) {
 	t.Parallel()
 	run(t, manageSetup, func(t *testing.T, ctx context.Context, db *store.DB, f *manageFixture) {
-		if _, err := f.svc.Login(ctx, "mine-super", "pass-word-1", meta); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := f.svc.Login(ctx, "other-super", "pass-word-1", meta); err != nil {
-			t.Fatal(err)
-		}
+		mustLogin(t, ctx, f.svc, "mine-super", "pass-word-1")
+		mustLogin(t, ctx, f.svc, "other-super", "pass-word-1")
 		// The filter's agency is ignored: the caller's agency wins.
 		entries, total, err := f.svc.UserLog(ctx, f.other.ID, audit.Filter{AgencyID: f.mine.ID})
 		if err != nil {

@@ -89,14 +89,21 @@ func wantCode(t *testing.T, err error, code, status int) {
 
 var meta = auth.Meta{IP: "203.0.113.5", UserAgent: "test"}
 
+// mustLogin logs username in, failing the test when it cannot.
+func mustLogin(t *testing.T, ctx context.Context, svc *auth.Service, username, password string) auth.LoginResult {
+	t.Helper()
+	res, err := svc.Login(ctx, username, password, meta)
+	if err != nil {
+		t.Fatalf("login %s: %v", username, err)
+	}
+	return res
+}
+
 func TestLoginAndAuthenticate(t *testing.T) {
 	t.Parallel()
 	run(t, sharedSessions, func(t *testing.T, ctx context.Context, db *store.DB, f *fixture) {
 
-		res, err := f.svc.Login(ctx, "demo-super", "demo-pass-1", meta)
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := mustLogin(t, ctx, f.svc, "demo-super", "demo-pass-1")
 		if res.Token == "" || res.User.Username != "demo-super" || !res.Principal.Subject.HasRole(auth.RoleFinance) {
 			t.Fatalf("login result = %+v", res)
 		}
@@ -140,10 +147,7 @@ func TestLoginAndAuthenticate(t *testing.T) {
 func TestSessionExpiry(t *testing.T) {
 	t.Parallel()
 	run(t, sharedSessions, func(t *testing.T, ctx context.Context, db *store.DB, f *fixture) {
-		res, err := f.svc.Login(ctx, "demo-operator", "demo-pass-1", meta)
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := mustLogin(t, ctx, f.svc, "demo-operator", "demo-pass-1")
 		// Used every 90 minutes, the session lives past the 2h idle limit...
 		for i := 0; i < 7; i++ {
 			f.now = f.now.Add(90 * time.Minute)
@@ -153,13 +157,10 @@ func TestSessionExpiry(t *testing.T) {
 		}
 		// ...but not past the 12h absolute limit.
 		f.now = f.now.Add(90 * time.Minute)
-		_, err = f.svc.Authenticate(ctx, res.Token)
+		_, err := f.svc.Authenticate(ctx, res.Token)
 		wantCode(t, err, fault.CodeSessionExpired, 401)
 
-		res, err = f.svc.Login(ctx, "demo-operator", "demo-pass-1", meta)
-		if err != nil {
-			t.Fatal(err)
-		}
+		res = mustLogin(t, ctx, f.svc, "demo-operator", "demo-pass-1")
 		f.now = f.now.Add(2*time.Hour + time.Second)
 		_, err = f.svc.Authenticate(ctx, res.Token)
 		wantCode(t, err, fault.CodeSessionExpired, 401)
@@ -169,14 +170,9 @@ func TestSessionExpiry(t *testing.T) {
 func TestSingleSessionPerUser(t *testing.T) {
 	t.Parallel()
 	run(t, singleSessions, func(t *testing.T, ctx context.Context, db *store.DB, f *fixture) {
-		first, err := f.svc.Login(ctx, "demo-operator", "demo-pass-1", meta)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := f.svc.Login(ctx, "demo-operator", "demo-pass-1", meta); err != nil {
-			t.Fatal(err)
-		}
-		_, err = f.svc.Authenticate(ctx, first.Token)
+		first := mustLogin(t, ctx, f.svc, "demo-operator", "demo-pass-1")
+		mustLogin(t, ctx, f.svc, "demo-operator", "demo-pass-1")
+		_, err := f.svc.Authenticate(ctx, first.Token)
 		wantCode(t, err, fault.CodeLoggedOutByOther, 401)
 	})
 }
@@ -196,9 +192,7 @@ func TestLoginThrottlePerAccount(t *testing.T) {
 	run(t, sharedSessions, func(t *testing.T, ctx context.Context, db *store.DB, f *fixture) {
 		addr := func(i int) auth.Meta { return auth.Meta{IP: fmt.Sprintf("198.51.100.%d", i)} }
 		// The user's usual desk.
-		if _, err := f.svc.Login(ctx, "demo-super", "demo-pass-1", meta); err != nil {
-			t.Fatal(err)
-		}
+		mustLogin(t, ctx, f.svc, "demo-super", "demo-pass-1")
 		// Five wrong passwords, each from another address: then the account
 		// waits, whichever address comes next, even with the right password.
 		for i := 0; i < 5; i++ {
@@ -495,10 +489,7 @@ func TestSessionsKeptASecond(t *testing.T) {
 	run(t, sharedSessions, func(t *testing.T, ctx context.Context, db *store.DB, f *fixture) {
 		login := func() auth.LoginResult {
 			t.Helper()
-			res, err := f.svc.Login(ctx, "demo-operator", "demo-pass-1", meta)
-			if err != nil {
-				t.Fatal(err)
-			}
+			res := mustLogin(t, ctx, f.svc, "demo-operator", "demo-pass-1")
 			if _, err := f.svc.Authenticate(ctx, res.Token); err != nil {
 				t.Fatal(err)
 			}

@@ -6,10 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/voyage/voyage/pkg/money"
+	"github.com/voyage/voyage/pkg/store"
 )
 
 // Entry is a wallet entry (spec §3): one transfer seen from the agency's
@@ -68,28 +68,14 @@ func (l *Ledger) Entries(ctx context.Context, agencyID int64, f EntryFilter) ([]
 	if err != nil || acct == 0 {
 		return []Entry{}, 0, err
 	}
-	where := []string{}
-	args := []any{acct, acct, acct, acct}
-	if f.Type != "" {
-		where = append(where, "payment_type = ?")
-		args = append(args, f.Type)
-	}
-	if f.OrderID != "" {
-		where = append(where, "order_id = ?")
-		args = append(args, f.OrderID)
-	}
-	if !f.From.IsZero() {
-		where = append(where, "created_at >= ?")
-		// UTC like the stored times: SQLite compares them as text.
-		args = append(args, f.From.UTC())
-	}
-	if !f.To.IsZero() {
-		where = append(where, "created_at < ?")
-		args = append(args, f.To.UTC())
-	}
+	var w store.Where
+	w.Equal("payment_type", f.Type)
+	w.Equal("order_id", f.OrderID)
+	w.Period("created_at", f.From, f.To)
+	args := append([]any{acct, acct, acct, acct}, w.Args...)
 	cond := ""
-	if len(where) > 0 {
-		cond = " AND " + strings.Join(where, " AND ")
+	if len(w.Conds) > 0 {
+		cond = " AND " + w.SQL()
 	}
 	var total int
 	if err := l.db.GetContext(ctx, &total, l.db.Rebind(`SELECT COUNT(*) FROM ledger_transfers WHERE (from_account = ? OR to_account = ?)`+cond), args[2:]...); err != nil {

@@ -39,12 +39,7 @@ type Card struct {
 }
 
 // CardPage is one page of an agency's member cards.
-type CardPage struct {
-	Items    []Card `json:"items"`
-	Total    int    `json:"total"`
-	Page     int    `json:"page"`
-	PageSize int    `json:"pageSize"`
-}
+type CardPage Page[Card]
 
 const cardColumns = `id, agency_id, user_id, passenger_id, airline, number, holder_name, created_at, updated_at`
 
@@ -194,11 +189,7 @@ func (in CardInput) checked() (CardInput, error) {
 
 // DeleteCard removes one of the caller's agency's member cards.
 func (s *Service) DeleteCard(ctx context.Context, p auth.Principal, id int64, m auth.Meta) error {
-	if p.UserID == 0 {
-		return fault.Forbidden()
-	}
-	now := s.now().UTC()
-	return s.db.InTx(ctx, func(tx *sqlx.Tx) error {
+	return s.remove(ctx, p, func(tx *sqlx.Tx, now time.Time) error {
 		// The user log names the card's airline, read before it is gone.
 		var airline string
 		err := tx.GetContext(ctx, &airline, tx.Rebind(`SELECT airline FROM member_cards WHERE id = ? AND agency_id = ?`), id, p.AgencyID)
@@ -208,12 +199,8 @@ func (s *Service) DeleteCard(ctx context.Context, p auth.Principal, id int64, m 
 		if err != nil {
 			return fmt.Errorf("profile: card %d: %w", id, err)
 		}
-		res, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM member_cards WHERE id = ? AND agency_id = ?`), id, p.AgencyID)
-		if err != nil {
-			return fmt.Errorf("profile: delete card %d: %w", id, err)
-		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			return fault.NotFound("")
+		if err := deleteRow(ctx, tx, "card", "member_cards", p.AgencyID, id); err != nil {
+			return err
 		}
 		return audit.Write(ctx, tx, entry(p, m, ActionCardDelete, fmt.Sprintf("card:%d", id), airline, now))
 	})

@@ -86,11 +86,15 @@ type Passenger struct {
 }
 
 // PassengerPage is one page of an agency's passengers.
-type PassengerPage struct {
-	Items    []Passenger `json:"items"`
-	Total    int         `json:"total"`
-	Page     int         `json:"page"`
-	PageSize int         `json:"pageSize"`
+type PassengerPage Page[Passenger]
+
+// Page is one page of an agency's rows; each kind names its own page type,
+// so that the API schema keeps a name per kind.
+type Page[T any] struct {
+	Items    []T `json:"items"`
+	Total    int `json:"total"`
+	Page     int `json:"page"`
+	PageSize int `json:"pageSize"`
 }
 
 const passengerColumns = `id, agency_id, user_id, surname, given_name, passenger_type, gender, birthday, nationality, phone, email,
@@ -386,11 +390,7 @@ func (s *Service) UpdatePassenger(ctx context.Context, p auth.Principal, id int6
 // DeletePassenger removes one of the caller's agency's passengers; the
 // member cards recorded for them go with them.
 func (s *Service) DeletePassenger(ctx context.Context, p auth.Principal, id int64, m auth.Meta) error {
-	if p.UserID == 0 {
-		return fault.Forbidden()
-	}
-	now := s.now().UTC()
-	return s.db.InTx(ctx, func(tx *sqlx.Tx) error {
+	return s.remove(ctx, p, func(tx *sqlx.Tx, now time.Time) error {
 		// The user log names who was deleted, read before they are gone.
 		var who struct {
 			Surname   string `db:"surname"`
@@ -408,13 +408,32 @@ func (s *Service) DeletePassenger(ctx context.Context, p auth.Principal, id int6
 		if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM member_cards WHERE passenger_id = ? AND agency_id = ?`), id, p.AgencyID); err != nil {
 			return fmt.Errorf("profile: delete cards of passenger %d: %w", id, err)
 		}
-		res, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM often_used_passengers WHERE id = ? AND agency_id = ?`), id, p.AgencyID)
-		if err != nil {
-			return fmt.Errorf("profile: delete passenger %d: %w", id, err)
-		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			return fault.NotFound("")
+		if err := deleteRow(ctx, tx, "passenger", "often_used_passengers", p.AgencyID, id); err != nil {
+			return err
 		}
 		return audit.Write(ctx, tx, entry(p, m, ActionPassengerDelete, fmt.Sprintf("passenger:%d", id), who.Surname+"/"+who.GivenName, now))
 	})
+}
+
+// remove makes a deletion for a user of the agency (an API key's principal
+// is none), at now in one transaction.
+func (s *Service) remove(ctx context.Context, p auth.Principal, change func(tx *sqlx.Tx, now time.Time) error) error {
+	if p.UserID == 0 {
+		return fault.Forbidden()
+	}
+	now := s.now().UTC()
+	return s.db.InTx(ctx, func(tx *sqlx.Tx) error { return change(tx, now) })
+}
+
+// deleteRow deletes the agency's row id of table; not found when there is
+// none or it is another agency's. what names the row in errors.
+func deleteRow(ctx context.Context, tx *sqlx.Tx, what, table string, agencyID, id int64) error {
+	res, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM `+table+` WHERE id = ? AND agency_id = ?`), id, agencyID)
+	if err != nil {
+		return fmt.Errorf("profile: delete %s %d: %w", what, id, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return fault.NotFound("")
+	}
+	return nil
 }

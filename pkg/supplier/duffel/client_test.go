@@ -149,18 +149,14 @@ func TestRateLimitedOrderCreationRetried(t *testing.T) {
 	if err != nil || b.PNR != "K7TQ2P" {
 		t.Fatalf("booking %+v err %v", b, err)
 	}
-	if len(f.requests("POST /air/orders")) != 2 {
-		t.Error("not retried")
-	}
+	f.wantSent(t, "POST /air/orders", 2, "order attempts (the first one is retried)")
 }
 
 func TestUnavailableRetriedThenGivesUp(t *testing.T) {
 	f := newFake(t).on(getOfferA, reply{status: http.StatusServiceUnavailable, file: "error_unavailable.json"})
 	c := newTestClient(t, f, Config{})
 	_, err := c.Price(context.Background(), heldOffer(t, "offer.json"), supplier.Passengers{})
-	if !errors.Is(err, supplier.ErrUnavailable) {
-		t.Fatalf("err = %v", err)
-	}
+	wantErr(t, err, supplier.ErrUnavailable)
 	var de *Error
 	if !errors.As(err, &de) || de.Status != http.StatusServiceUnavailable || de.RequestID != "Fq4mS0aP2nB7kEwAAAKd" {
 		t.Errorf("error %v", err)
@@ -208,9 +204,7 @@ func TestServerErrorsRetriedOnlyWhenSafe(t *testing.T) {
 			} else {
 				_, err = c.bookHeld(t, travellers)
 			}
-			if !errors.Is(err, supplier.ErrUnavailable) {
-				t.Fatalf("err = %v", err)
-			}
+			wantErr(t, err, supplier.ErrUnavailable)
 			if n := len(f.requests(tc.route)); n != tc.attempts {
 				t.Errorf("%d attempts, want %d", n, tc.attempts)
 			}
@@ -260,9 +254,7 @@ func TestAttemptTimeoutOnOrderNotRetried(t *testing.T) {
 		on("POST /air/orders", reply{block: true})
 	c := newTestClient(t, f, Config{Timeout: 100 * time.Millisecond})
 	_, err := c.bookHeld(t, travellers)
-	if !errors.Is(err, supplier.ErrTimeout) {
-		t.Fatalf("err = %v", err)
-	}
+	wantErr(t, err, supplier.ErrTimeout)
 	f.wantSent(t, "POST /air/orders", 1, "order attempts")
 }
 
@@ -271,9 +263,7 @@ func TestConnectionRefusedIsUnavailable(t *testing.T) {
 	c := newTestClient(t, f, Config{MaxRetries: 1})
 	f.srv.Close()
 	_, err := c.Price(context.Background(), heldOffer(t, "offer.json"), supplier.Passengers{})
-	if !errors.Is(err, supplier.ErrUnavailable) {
-		t.Fatalf("err = %v", err)
-	}
+	wantErr(t, err, supplier.ErrUnavailable)
 	if len(c.sleeps.waits) != 1 {
 		t.Errorf("waits %v: a refused connection is retried once", c.sleeps.waits)
 	}

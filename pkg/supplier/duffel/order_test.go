@@ -137,9 +137,7 @@ func TestBookRefusesMovedPrice(t *testing.T) {
 	})})
 	c := newTestClient(t, f, Config{})
 	_, err := c.bookHeld(t, travellers)
-	if !errors.Is(err, supplier.ErrOfferGone) {
-		t.Fatalf("err = %v", err)
-	}
+	wantErr(t, err, supplier.ErrOfferGone)
 	f.wantSent(t, "POST /air/orders", 0, "orders created")
 }
 
@@ -149,9 +147,7 @@ func TestBookValidationErrorRejected(t *testing.T) {
 		on("POST /air/orders", reply{status: http.StatusUnprocessableEntity, file: "error_validation.json"})
 	c := newTestClient(t, f, Config{})
 	_, err := c.bookHeld(t, travellers)
-	if !errors.Is(err, supplier.ErrRejected) {
-		t.Fatalf("err = %v", err)
-	}
+	wantErr(t, err, supplier.ErrRejected)
 	var de *Error
 	if !errors.As(err, &de) {
 		t.Fatalf("err %T is not a *duffel.Error", err)
@@ -160,9 +156,7 @@ func TestBookValidationErrorRejected(t *testing.T) {
 		de.Message != "phone_number must be an E.164 number such as +8613800138000" {
 		t.Errorf("error %+v", de)
 	}
-	if len(f.requests("POST /air/orders")) != 1 {
-		t.Error("a rejected order was sent again")
-	}
+	f.wantSent(t, "POST /air/orders", 1, "orders sent (a rejected one is not sent again)")
 }
 
 func TestTicketPaysHeldOrder(t *testing.T) {
@@ -198,9 +192,8 @@ func TestTicketPaysHeldOrder(t *testing.T) {
 
 func TestTicketUnknownOrder(t *testing.T) {
 	c := newTestClient(t, newFake(t), Config{})
-	if _, err := c.Ticket(context.Background(), "ord_0000Nope"); !errors.Is(err, supplier.ErrNotFound) {
-		t.Fatalf("err = %v", err)
-	}
+	_, err := c.Ticket(context.Background(), "ord_0000Nope")
+	wantErr(t, err, supplier.ErrNotFound)
 }
 
 func TestCancelHeldOrder(t *testing.T) {
@@ -218,20 +211,14 @@ func TestCancelHeldOrder(t *testing.T) {
 	if len(created) != 1 || !reflect.DeepEqual(created[0].body, map[string]any{"data": map[string]any{"order_id": orderA}}) {
 		t.Errorf("cancellation requests %+v", created)
 	}
-	if len(f.requests("POST /air/order_cancellations/ore_0000B7qZc8nGmWq1sLr5Tz/actions/confirm")) != 1 {
-		t.Error("cancellation not confirmed")
-	}
+	f.wantSent(t, "POST /air/order_cancellations/ore_0000B7qZc8nGmWq1sLr5Tz/actions/confirm", 1, "cancellation confirmations")
 }
 
 func TestCancelTicketedOrderRefused(t *testing.T) {
 	f := newFake(t).on("GET /air/orders/"+orderA, reply{file: "order_ticketed.json"})
 	c := newTestClient(t, f, Config{})
-	if err := c.Cancel(context.Background(), orderA); !errors.Is(err, supplier.ErrRejected) {
-		t.Fatalf("err = %v", err)
-	}
-	if len(f.requests("POST /air/order_cancellations")) != 0 {
-		t.Error("a ticketed order was quoted for cancellation")
-	}
+	wantErr(t, c.Cancel(context.Background(), orderA), supplier.ErrRejected)
+	f.wantSent(t, "POST /air/order_cancellations", 0, "cancellation quotes of a ticketed order")
 }
 
 func TestRefundQuoteAndConfirm(t *testing.T) {
@@ -267,9 +254,7 @@ func TestRefundQuoteAndConfirm(t *testing.T) {
 	if err := c.Refund(context.Background(), orderA, q.Ref); err != nil {
 		t.Fatal(err)
 	}
-	if len(f.requests(confirm)) != 1 {
-		t.Error("refund confirmed twice")
-	}
+	f.wantSent(t, confirm, 1, "refund confirmations")
 }
 
 func TestRefundChecksQuote(t *testing.T) {
@@ -285,12 +270,8 @@ func TestRefundChecksQuote(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFake(t).on("GET /air/order_cancellations/ore_0000B7qZc8nGmWq1sLr5Tz", reply{body: tc.quote})
 			c := newTestClient(t, f, Config{})
-			if err := c.Refund(context.Background(), tc.order, "ore_0000B7qZc8nGmWq1sLr5Tz"); !errors.Is(err, supplier.ErrRejected) {
-				t.Fatalf("err = %v", err)
-			}
-			if len(f.requests("POST /air/order_cancellations/ore_0000B7qZc8nGmWq1sLr5Tz/actions/confirm")) != 0 {
-				t.Error("confirmed anyway")
-			}
+			wantErr(t, c.Refund(context.Background(), tc.order, "ore_0000B7qZc8nGmWq1sLr5Tz"), supplier.ErrRejected)
+			f.wantSent(t, "POST /air/order_cancellations/ore_0000B7qZc8nGmWq1sLr5Tz/actions/confirm", 0, "confirmations")
 		})
 	}
 }
@@ -400,7 +381,5 @@ func TestChangeQuotesNothingToChange(t *testing.T) {
 		{Origin: "LHR", Destination: "JFK", Date: "2026-06-10"},
 		{Origin: "JFK", Destination: "LHR", Date: "2026-06-17"},
 	})
-	if !errors.Is(err, supplier.ErrRejected) {
-		t.Fatalf("err = %v", err)
-	}
+	wantErr(t, err, supplier.ErrRejected)
 }

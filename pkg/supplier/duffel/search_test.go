@@ -2,7 +2,6 @@ package duffel
 
 import (
 	"context"
-	"errors"
 	"net/http"
 	"reflect"
 	"testing"
@@ -191,9 +190,7 @@ func TestSearchDirectAsksForNoConnections(t *testing.T) {
 func TestSearchRejectsEmptyRequest(t *testing.T) {
 	c := newTestClient(t, newFake(t), Config{})
 	_, err := c.Search(context.Background(), supplier.SearchRequest{Passengers: supplier.Passengers{Adult: 1}})
-	if !errors.Is(err, supplier.ErrRejected) {
-		t.Fatalf("err = %v", err)
-	}
+	wantErr(t, err, supplier.ErrRejected)
 }
 
 func TestPrice(t *testing.T) {
@@ -259,7 +256,5 @@ func TestPriceOtherTravellersRejected(t *testing.T) {
 	f := newFake(t).on("GET /air/offers/off_0000B7qXvb3PkE2HfC8tZ1", reply{file: "offer.json"})
 	c := newTestClient(t, f, Config{})
 	_, err := c.Price(context.Background(), held, supplier.Passengers{Adult: 1})
-	if !errors.Is(err, supplier.ErrRejected) {
-		t.Fatalf("err = %v", err)
-	}
+	wantErr(t, err, supplier.ErrRejected)
 }

@@ -149,16 +149,12 @@ func TestBookSplitTicketsCancelsFirstWhenSecondFails(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = c.Book(context.Background(), supplier.BookRequest{Offer: offer, Travellers: travellers, Contact: contact})
-	if !errors.Is(err, supplier.ErrOfferGone) {
-		t.Fatalf("err = %v", err)
-	}
+	wantErr(t, err, supplier.ErrOfferGone)
 	created := f.requests("POST /air/order_cancellations")
 	if len(created) != 1 || created[0].body["data"].(map[string]any)["order_id"] != "ord_0000SplitOut" {
 		t.Fatalf("cancellations %+v", created)
 	}
-	if len(f.requests("POST /air/order_cancellations/ore_0000B7qZc8nGmWq1sLr5Tz/actions/confirm")) != 1 {
-		t.Error("first order not released")
-	}
+	f.wantSent(t, "POST /air/order_cancellations/ore_0000B7qZc8nGmWq1sLr5Tz/actions/confirm", 1, "releases of the first order")
 }
 
 func TestChangeSplitTicketsNotSupported(t *testing.T) {
