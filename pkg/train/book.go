@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/mail"
-	"regexp"
 	"strings"
 	"time"
 
@@ -40,47 +39,8 @@ type PayRequest struct {
 // ChannelBalance pays from the wallet: balance, then credit.
 const ChannelBalance = "balance"
 
-// Document number formats 12306 accepts (as railsim checks them): the
-// resident ID card's 18 characters with the GB 11643-1999 check digit, a
-// passport's 5–17 letters and digits, the Hong Kong and Macao permit's H or
-// M and 8 digits (10 with the issue count), the Taiwan permit's 8 digits
-// (10 with the count).
-var (
-	passportRe  = regexp.MustCompile(`^[A-Z0-9]{5,17}$`)
-	hkMacaoRe   = regexp.MustCompile(`^[HM][0-9]{8}([0-9]{2})?$`)
-	taiwanRe    = regexp.MustCompile(`^[0-9]{8}([0-9]{2})?$`)
-	idWeights   = [17]int{7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2}
-	idCheckChar = "10X98765432"
-	seatLetters = "ABCDF"
-)
-
-func validIDCard(n string) bool {
-	if len(n) != 18 {
-		return false
-	}
-	sum := 0
-	for i := 0; i < 17; i++ {
-		if n[i] < '0' || n[i] > '9' {
-			return false
-		}
-		sum += int(n[i]-'0') * idWeights[i]
-	}
-	return n[17] == idCheckChar[sum%11]
-}
-
-func validDocument(typ, num string) (known, ok bool) {
-	switch typ {
-	case rail.DocIDCard:
-		return true, validIDCard(num)
-	case rail.DocPassport:
-		return true, passportRe.MatchString(num)
-	case rail.DocHKMacaoPermit:
-		return true, hkMacaoRe.MatchString(num)
-	case rail.DocTaiwanPermit:
-		return true, taiwanRe.MatchString(num)
-	}
-	return false, false
-}
+// seatLetters are the seats one may ask for on G/D/C trains.
+const seatLetters = "ABCDF"
 
 var ticketTypes = []string{rail.TicketAdult, rail.TicketChild, rail.TicketStudent, rail.TicketDisabledMilitary}
 
@@ -134,7 +94,7 @@ func (r CreateRequest) validate() error {
 		if p.GivenName == "" {
 			errs[f("givenName")] = "train.error.givenName"
 		}
-		known, ok := validDocument(p.DocumentType, p.DocumentNumber)
+		known, ok := rail.ValidDocument(p.DocumentType, p.DocumentNumber)
 		switch {
 		case !known:
 			errs[f("documentType")] = "train.error.documentType"

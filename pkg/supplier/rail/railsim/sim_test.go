@@ -40,13 +40,7 @@ func newSim(t testing.TB, seed int64) (*Supplier, *testClock) {
 }
 
 // idCard makes a valid resident ID card number from 17 digits.
-func idCard(first17 string) string {
-	sum := 0
-	for i := 0; i < 17; i++ {
-		sum += int(first17[i]-'0') * idWeights[i]
-	}
-	return first17 + string(idCheckChar[sum%11])
-}
+func idCard(first17 string) string { return first17 + string(rail.IDCardCheck(first17)) }
 
 func adults(n int, letter string) []rail.Passenger {
 	out := make([]rail.Passenger, n)
