@@ -106,6 +106,23 @@ func (e *groupEnv) quote(t *testing.T, tok string) {
 	}
 }
 
+// confirm takes tok's quoted order through the service to confirmed:
+// accepted, a list of ten names uploaded, confirmed.
+func (e *groupEnv) confirm(t *testing.T, tok string) {
+	t.Helper()
+	ctx, id, op := context.Background(), e.ids[tok], e.who[tok]
+	if _, err := e.svc.Accept(ctx, op, id); err != nil {
+		t.Fatalf("accept %s: %v", tok, err)
+	}
+	list := listFile(t, 10, false)
+	if _, err := e.svc.UploadPassengers(ctx, op, id, bytes.NewReader(list), int64(len(list))); err != nil {
+		t.Fatalf("passengers of %s: %v", tok, err)
+	}
+	if _, err := e.svc.Confirm(ctx, op, id); err != nil {
+		t.Fatalf("confirm %s: %v", tok, err)
+	}
+}
+
 func TestGroupPagesAccess(t *testing.T) {
 	t.Parallel()
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
@@ -364,17 +381,8 @@ func TestGroupPayInstallmentOnce(t *testing.T) {
 		e := groupFixture(t, db)
 		ctx := context.Background()
 		e.quote(t, "stranger")
+		e.confirm(t, "stranger")
 		id, op := e.ids["stranger"], e.who["stranger"]
-		if _, err := e.svc.Accept(ctx, op, id); err != nil {
-			t.Fatal(err)
-		}
-		list := listFile(t, 10, false)
-		if _, err := e.svc.UploadPassengers(ctx, op, id, bytes.NewReader(list), int64(len(list))); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := e.svc.Confirm(ctx, op, id); err != nil {
-			t.Fatal(err)
-		}
 		// The provider's seat answer through the portal.
 		if res := send(e.h, "provider", "POST", e.href("stranger")+"/seats", url.Values{"result": {"granted"}}); flashOf(res) != "success:groupportal.done.seats" {
 			t.Fatalf("seats granted: %d %q", res.StatusCode, flashOf(res))
@@ -437,14 +445,8 @@ func TestGroupDocumentsOnceIssued(t *testing.T) {
 		if code, _ := e.page(t, "operator", doc); code != http.StatusNotFound {
 			t.Fatalf("a document before ticketing: %d", code)
 		}
-		list := listFile(t, 10, false)
+		e.confirm(t, "operator")
 		steps := []func() error{
-			func() error { _, err := e.svc.Accept(ctx, op, id); return err },
-			func() error {
-				_, err := e.svc.UploadPassengers(ctx, op, id, bytes.NewReader(list), int64(len(list)))
-				return err
-			},
-			func() error { _, err := e.svc.Confirm(ctx, op, id); return err },
 			func() error {
 				_, err := e.svc.Seats(ctx, e.who["provider"], id, group.SeatsInput{Result: group.SeatsGranted})
 				return err
