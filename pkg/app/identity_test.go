@@ -18,6 +18,16 @@ func seeded(t *testing.T, fn func(t *testing.T, a *app.App, srv *httptest.Server
 	onEachEngine(t, newSeededApp, nil, fn)
 }
 
+// asOperator runs test in parallel on each seeded engine with Demo
+// Travel's operator logged in.
+func asOperator(t *testing.T, test func(t *testing.T, a *app.App, srv *httptest.Server, op meData)) {
+	t.Helper()
+	t.Parallel()
+	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
+		test(t, a, srv, loginAs(t, srv, "demo-operator", "demo-pass-1"))
+	})
+}
+
 type meData struct {
 	Token    string `json:"token"`
 	UserInfo struct {
@@ -113,9 +123,7 @@ func TestLoginErrorsAreTranslated(t *testing.T) {
 }
 
 func TestSingleLoginAPI(t *testing.T) {
-	t.Parallel()
-	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
-		op := loginAs(t, srv, "demo-operator", "demo-pass-1")
+	asOperator(t, func(t *testing.T, a *app.App, srv *httptest.Server, op meData) {
 		ts := time.Now().Unix()
 		body := func(code string, uid int64, secret string) string {
 			return fmt.Sprintf(`{"code":%q,"timestamp":%d,"userid":%d,"signature":%q}`, code, ts, uid, auth.SSOSignature(secret, code, ts, uid))

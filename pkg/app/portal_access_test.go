@@ -51,9 +51,7 @@ func portalState(t *testing.T, a *app.App) string {
 // log in (401), a user without the rule is refused (403), a user of
 // another agency finds nothing (404), and none of them changes anything.
 func TestPortalGuardRefusesPosts(t *testing.T) {
-	t.Parallel()
-	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
-		op := loginAs(t, srv, "demo-operator", "demo-pass-1")
+	asOperator(t, func(t *testing.T, a *app.App, srv *httptest.Server, op meData) {
 		fin := loginAs(t, srv, "demo-finance", "demo-pass-1")
 		super := loginAs(t, srv, "demo-super", "demo-pass-1")
 		sub := loginAs(t, srv, "sub-super", "demo-pass-1")

@@ -450,9 +450,7 @@ func TestUserLogsAPI(t *testing.T) {
 // The user log keeps what users changed, not their reads: a search and its
 // polls (POSTs that change nothing) leave no entry.
 func TestUserLogSkipsSearches(t *testing.T) {
-	t.Parallel()
-	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
-		op := loginAs(t, srv, "demo-operator", "demo-pass-1")
+	asOperator(t, func(t *testing.T, a *app.App, srv *httptest.Server, op meData) {
 		st := startSearch(t, srv, op.Token, "en", searchBody("PEK", "SHA"), "search")
 		resp, env := call(t, srv, "POST", "/shopping/v2/flight/async-shopping/solutions", "en", fmt.Sprintf(`{"searchId":%q}`, st.SearchID), bearer(op.Token)...)
 		if resp.StatusCode != 200 || env.Code != 0 {
