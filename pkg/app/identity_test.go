@@ -28,6 +28,16 @@ func asOperator(t *testing.T, test func(t *testing.T, a *app.App, srv *httptest.
 	})
 }
 
+// asSuperUser runs test in parallel on each seeded engine with Demo
+// Travel's SuperUser logged in.
+func asSuperUser(t *testing.T, test func(t *testing.T, a *app.App, srv *httptest.Server, super meData)) {
+	t.Helper()
+	t.Parallel()
+	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
+		test(t, a, srv, loginAs(t, srv, "demo-super", "demo-pass-1"))
+	})
+}
+
 type meData struct {
 	Token    string `json:"token"`
 	UserInfo struct {
@@ -65,9 +75,7 @@ func loginAs(t *testing.T, srv *httptest.Server, username, password string) meDa
 func bearer(token string) []string { return []string{"Authorization", "Bearer " + token} }
 
 func TestLoginMeLogout(t *testing.T) {
-	t.Parallel()
-	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
-		me := loginAs(t, srv, "demo-super", "demo-pass-1")
+	asSuperUser(t, func(t *testing.T, a *app.App, srv *httptest.Server, me meData) {
 		if me.Token == "" || me.UserInfo.Username != "demo-super" || me.Company.Name != "Demo Travel" || me.Company.ProxyLevel != 1 ||
 			!me.Company.Config.CommonConfig.EnableFlightService || me.UserInfo.Config.DefaultRegion != "86" || me.UserInfo.Config.DateFormat != "yyyy-MM-dd" {
 			t.Fatalf("login answer = %+v", me)
@@ -229,9 +237,7 @@ func TestResetSuperAdminPasswordAPI(t *testing.T) {
 }
 
 func TestAPIKeyAuthentication(t *testing.T) {
-	t.Parallel()
-	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
-		me := loginAs(t, srv, "demo-super", "demo-pass-1")
+	asSuperUser(t, func(t *testing.T, a *app.App, srv *httptest.Server, me meData) {
 		k, err := a.Auth.CreateAPIKey(context.Background(), me.Company.ID, "erp", []string{auth.RoleSuperUser}, me.UserInfo.ID)
 		if err != nil {
 			t.Fatal(err)
