@@ -70,9 +70,7 @@ type lineUnderTest struct {
 // Demo Sub Travel; its parent is Demo Travel; Blue Sky is a sibling with
 // no tie to either.
 func TestOneAccessRule(t *testing.T) {
-	t.Parallel()
-	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
-		runJobs(t, a)
+	seededWithJobs(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		sub, demo := agencyID(t, a, "Demo Sub Travel"), agencyID(t, a, "Demo Travel")
 		providerID := loginAs(t, srv, "provider-admin", "provider-pass-1").UserInfo.AgencyID
 		for _, id := range []int64{sub, demo, 222, providerID} {

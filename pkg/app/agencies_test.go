@@ -26,9 +26,7 @@ func createSub(t *testing.T, srv *httptest.Server, token, username string, canCr
 }
 
 func TestAgencyManagementAPI(t *testing.T) {
-	t.Parallel()
-	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
-		demo := loginAs(t, srv, "demo-super", "demo-pass-1")
+	asSuperUser(t, func(t *testing.T, a *app.App, srv *httptest.Server, demo meData) {
 		id := createSub(t, srv, demo.Token, "kowloon-admin", false)
 		kid := fmt.Sprint(id)
 
@@ -159,9 +157,7 @@ func TestAgencyManagementAPI(t *testing.T) {
 // sub-agency that may manage agencies of its own: nothing is seen and nothing
 // changes.
 func TestAgencyEndpointsFromOutside(t *testing.T) {
-	t.Parallel()
-	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
-		demo := loginAs(t, srv, "demo-super", "demo-pass-1")
+	asSuperUser(t, func(t *testing.T, a *app.App, srv *httptest.Server, demo meData) {
 		sub := loginAs(t, srv, "sub-super", "demo-pass-1")
 		createSub(t, srv, demo.Token, "sibling-admin", true)
 		sibling := loginAs(t, srv, "sibling-admin", "start-pass-1")

@@ -30,9 +30,7 @@ func airportCodes(ps []airportPlace) []string {
 }
 
 func TestAirportsAPI(t *testing.T) {
-	t.Parallel()
-	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
-		me := loginAs(t, srv, "demo-super", "demo-pass-1")
+	asSuperUser(t, func(t *testing.T, a *app.App, srv *httptest.Server, me meData) {
 		search := func(t *testing.T, q, lang string, hdr ...string) []airportPlace {
 			t.Helper()
 			if hdr == nil {

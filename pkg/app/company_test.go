@@ -90,9 +90,7 @@ func readAgency(t *testing.T, a *app.App, id int64) agencyRow {
 }
 
 func TestCompanyRoutesAccess(t *testing.T) {
-	t.Parallel()
-	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
-		s := loginUsers(t, srv)
+	withUsers(t, func(t *testing.T, a *app.App, srv *httptest.Server, s userSessions) {
 		logo := testPNG(t, 8, 8)
 		routes := []struct {
 			method, path, ct string
@@ -130,9 +128,7 @@ func TestCompanyRoutesAccess(t *testing.T) {
 }
 
 func TestUpdateCompanyAPI(t *testing.T) {
-	t.Parallel()
-	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
-		s := loginUsers(t, srv)
+	withUsers(t, func(t *testing.T, a *app.App, srv *httptest.Server, s userSessions) {
 		demoID, blueID := s.super.Company.ID, s.blue.Company.ID
 		demoBefore := readAgency(t, a, demoID)
 
@@ -189,9 +185,7 @@ func TestUpdateCompanyAPI(t *testing.T) {
 }
 
 func TestCompanyLogoAPI(t *testing.T) {
-	t.Parallel()
-	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
-		s := loginUsers(t, srv)
+	withUsers(t, func(t *testing.T, a *app.App, srv *httptest.Server, s userSessions) {
 		demoID, blueID := s.super.Company.ID, s.blue.Company.ID
 		auth := bearer(s.super.Token)
 

@@ -184,9 +184,7 @@ func waitGroup(t *testing.T, srv *httptest.Server, token string, id int64, want 
 // ticketing in the background; the wallet pays the quote's total exactly
 // and the ledger sums to zero.
 func TestGroupOrderLifecycle(t *testing.T) {
-	t.Parallel()
-	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
-		runJobs(t, a)
+	seededWithJobs(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		op, provider := groupParties(t, srv)
 		agencyID := op.Company.ID
 		fund(t, a, agencyID, "20000")

@@ -18,6 +18,26 @@ func seeded(t *testing.T, fn func(t *testing.T, a *app.App, srv *httptest.Server
 	onEachEngine(t, newSeededApp, nil, fn)
 }
 
+// asOperator runs test in parallel on each seeded engine with Demo
+// Travel's operator logged in.
+func asOperator(t *testing.T, test func(t *testing.T, a *app.App, srv *httptest.Server, op meData)) {
+	t.Helper()
+	t.Parallel()
+	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
+		test(t, a, srv, loginAs(t, srv, "demo-operator", "demo-pass-1"))
+	})
+}
+
+// asSuperUser runs test in parallel on each seeded engine with Demo
+// Travel's SuperUser logged in.
+func asSuperUser(t *testing.T, test func(t *testing.T, a *app.App, srv *httptest.Server, super meData)) {
+	t.Helper()
+	t.Parallel()
+	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
+		test(t, a, srv, loginAs(t, srv, "demo-super", "demo-pass-1"))
+	})
+}
+
 type meData struct {
 	Token    string `json:"token"`
 	UserInfo struct {
@@ -55,9 +75,7 @@ func loginAs(t *testing.T, srv *httptest.Server, username, password string) meDa
 func bearer(token string) []string { return []string{"Authorization", "Bearer " + token} }
 
 func TestLoginMeLogout(t *testing.T) {
-	t.Parallel()
-	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
-		me := loginAs(t, srv, "demo-super", "demo-pass-1")
+	asSuperUser(t, func(t *testing.T, a *app.App, srv *httptest.Server, me meData) {
 		if me.Token == "" || me.UserInfo.Username != "demo-super" || me.Company.Name != "Demo Travel" || me.Company.ProxyLevel != 1 ||
 			!me.Company.Config.CommonConfig.EnableFlightService || me.UserInfo.Config.DefaultRegion != "86" || me.UserInfo.Config.DateFormat != "yyyy-MM-dd" {
 			t.Fatalf("login answer = %+v", me)
@@ -113,9 +131,7 @@ func TestLoginErrorsAreTranslated(t *testing.T) {
 }
 
 func TestSingleLoginAPI(t *testing.T) {
-	t.Parallel()
-	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
-		op := loginAs(t, srv, "demo-operator", "demo-pass-1")
+	asOperator(t, func(t *testing.T, a *app.App, srv *httptest.Server, op meData) {
 		ts := time.Now().Unix()
 		body := func(code string, uid int64, secret string) string {
 			return fmt.Sprintf(`{"code":%q,"timestamp":%d,"userid":%d,"signature":%q}`, code, ts, uid, auth.SSOSignature(secret, code, ts, uid))
@@ -221,9 +237,7 @@ func TestResetSuperAdminPasswordAPI(t *testing.T) {
 }
 
 func TestAPIKeyAuthentication(t *testing.T) {
-	t.Parallel()
-	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
-		me := loginAs(t, srv, "demo-super", "demo-pass-1")
+	asSuperUser(t, func(t *testing.T, a *app.App, srv *httptest.Server, me meData) {
 		k, err := a.Auth.CreateAPIKey(context.Background(), me.Company.ID, "erp", []string{auth.RoleSuperUser}, me.UserInfo.ID)
 		if err != nil {
 			t.Fatal(err)

@@ -74,10 +74,8 @@ func principal(t *testing.T, a *app.App, token string) auth.Principal {
 // instead of holding the agent's request; nothing is stored under its key,
 // so the same request books once the supplier answers again.
 func TestCreateOrderGivesUpOnASupplierThatNeverBooks(t *testing.T) {
-	t.Parallel()
-	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
+	asOperator(t, func(t *testing.T, a *app.App, srv *httptest.Server, op meData) {
 		ctx := context.Background()
-		op := loginAs(t, srv, "demo-operator", "demo-pass-1")
 		quoteID, _ := quoteFor(t, srv, op.Token)
 		var calls atomic.Int32
 		silent := silentOrders(a, &calls)
@@ -143,10 +141,8 @@ func TestRefundReviewGivesUpOnASupplierThatNeverQuotes(t *testing.T) {
 // (the tickets may or may not be void), with nothing paid back, instead of
 // holding the provider's review.
 func TestVoidReviewGivesUpOnASupplierThatNeverVoids(t *testing.T) {
-	t.Parallel()
-	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
+	asOperator(t, func(t *testing.T, a *app.App, srv *httptest.Server, op meData) {
 		ctx := context.Background()
-		op := loginAs(t, srv, "demo-operator", "demo-pass-1")
 		provider := loginAs(t, srv, "provider-admin", "provider-pass-1")
 		fund(t, a, op.Company.ID, "20000")
 		quoteID, _ := quoteFor(t, srv, op.Token)

@@ -330,10 +330,8 @@ func TestDeadlineSweepRacesPayments(t *testing.T) {
 // more, and the queue's periodic sweep closes an order past its deadline
 // as soon as the queue starts.
 func TestDeadlineSweepRunsOnTheQueue(t *testing.T) {
-	t.Parallel()
-	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
+	asOperator(t, func(t *testing.T, a *app.App, srv *httptest.Server, op meData) {
 		ctx := context.Background()
-		op := loginAs(t, srv, "demo-operator", "demo-pass-1")
 		quoteID, _ := quoteFor(t, srv, op.Token)
 		o := createOrder(t, srv, op.Token, quoteID, "queued-sweep")
 		var n int

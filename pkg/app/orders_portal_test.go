@@ -31,9 +31,7 @@ var portalIdempotencyKey = regexp.MustCompile(`name="idempotencyKey" value="([^"
 // who sees which orders, the pending counts, the detail's forms, a
 // cross-site post refused and a payment made with the page's form.
 func TestFlightOrderPortal(t *testing.T) {
-	t.Parallel()
-	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
-		op := loginAs(t, srv, "demo-operator", "demo-pass-1")
+	asOperator(t, func(t *testing.T, a *app.App, srv *httptest.Server, op meData) {
 		sub := loginAs(t, srv, "sub-super", "demo-pass-1")
 		stranger := loginAs(t, srv, "bluesky-super", "demo-pass-1")
 		fund(t, a, op.Company.ID, "50000")

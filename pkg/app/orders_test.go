@@ -25,6 +25,17 @@ import (
 	"github.com/voyage/voyage/pkg/shopping"
 )
 
+// seededWithJobs runs test in parallel on each seeded engine with the
+// queue working.
+func seededWithJobs(t *testing.T, test func(t *testing.T, a *app.App, srv *httptest.Server)) {
+	t.Helper()
+	t.Parallel()
+	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
+		runJobs(t, a)
+		test(t, a, srv)
+	})
+}
+
 // runJobs works the queue for the test's lifetime (ticketing, refunds).
 func runJobs(t testing.TB, a *app.App) {
 	t.Helper()
@@ -184,9 +195,7 @@ func multipartCall(t *testing.T, srv *httptest.Server, path, token string, field
 // with a proof after the provider's quote, checking the wallet and who sees
 // what at each step.
 func TestFlightOrderLifecycle(t *testing.T) {
-	t.Parallel()
-	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
-		runJobs(t, a)
+	seededWithJobs(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		op := loginAs(t, srv, "demo-operator", "demo-pass-1")
 		provider := loginAs(t, srv, "provider-admin", "provider-pass-1")
 		stranger := loginAs(t, srv, "bluesky-super", "demo-pass-1")

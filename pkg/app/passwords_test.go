@@ -14,9 +14,7 @@ import (
 // and on the portal, one of the 10,000 most common passwords is refused
 // with a translated field message, and nothing changes.
 func TestCommonPasswordsRefusedHTTP(t *testing.T) {
-	t.Parallel()
-	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
-		super := loginAs(t, srv, "demo-super", "demo-pass-1")
+	asSuperUser(t, func(t *testing.T, a *app.App, srv *httptest.Server, super meData) {
 		operator := loginAs(t, srv, "demo-operator", "demo-pass-1")
 		sub := loginAs(t, srv, "sub-super", "demo-pass-1")
 

@@ -51,9 +51,7 @@ func portalState(t *testing.T, a *app.App) string {
 // log in (401), a user without the rule is refused (403), a user of
 // another agency finds nothing (404), and none of them changes anything.
 func TestPortalGuardRefusesPosts(t *testing.T) {
-	t.Parallel()
-	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
-		op := loginAs(t, srv, "demo-operator", "demo-pass-1")
+	asOperator(t, func(t *testing.T, a *app.App, srv *httptest.Server, op meData) {
 		fin := loginAs(t, srv, "demo-finance", "demo-pass-1")
 		super := loginAs(t, srv, "demo-super", "demo-pass-1")
 		sub := loginAs(t, srv, "sub-super", "demo-pass-1")
@@ -82,46 +80,50 @@ func TestPortalGuardRefusesPosts(t *testing.T) {
 		period := url.Values{"from": {"2026-01-01"}, "to": {"2026-01-31"}}
 		credit := url.Values{"creditLimit": {"10000000"}, "creditPeriod": {"1"}, "creditPeriodUnit": {"month"}}
 		password := url.Values{"password": {"taken-over-1"}}
-		const login, notRole, notFound = "Please login", "You do not have the access", "Page not found"
-		tests := []struct {
-			rule, who string
-			c         *http.Client
-			path      string
-			form      url.Values
-			status    int
-			body      string
-		}{
-			{"logged in", "visitor", visitor, sessionEnd, nil, http.StatusUnauthorized, login},
-			{"SuperUser", "visitor", visitor, deactivate, nil, http.StatusUnauthorized, login},
-			{"SuperUser", "operator", opWeb, deactivate, nil, http.StatusForbidden, notRole},
-			{"SuperUser", "another agency's SuperUser", blueWeb, deactivate, nil, http.StatusNotFound, notFound},
-			{"operator with flights", "visitor", visitor, cancel, confirm, http.StatusUnauthorized, login},
-			{"operator with flights", "finance", finWeb, cancel, confirm, http.StatusForbidden, notRole},
-			{"operator with flights", "another agency's SuperUser", blueWeb, cancel, confirm, http.StatusNotFound, notFound},
-			{"provider operator", "visitor", visitor, approve, nil, http.StatusUnauthorized, login},
-			{"provider operator", "agency operator", opWeb, approve, nil, http.StatusForbidden, notRole},
-			{"provider operator", "sub-agency SuperUser", subWeb, approve, nil, http.StatusForbidden, notRole},
-			{"finance", "visitor", visitor, "/bills/statements", period, http.StatusUnauthorized, login},
-			{"finance", "operator", opWeb, "/bills/statements", period, http.StatusForbidden, notRole},
-			{"manages agencies", "visitor", visitor, subCredit, credit, http.StatusUnauthorized, login},
-			{"manages agencies", "operator", opWeb, subCredit, credit, http.StatusForbidden, notRole},
-			{"manages agencies", "SuperUser of an agency without sub-agencies", blueWeb, subCredit, credit, http.StatusForbidden, notRole},
-			{"manages agencies", "finance of another tree", finWeb, blueCredit, credit, http.StatusNotFound, notFound},
-			{"SuperUser managing agencies", "visitor", visitor, subPass, password, http.StatusUnauthorized, login},
-			{"SuperUser managing agencies", "finance", finWeb, subPass, password, http.StatusForbidden, notRole},
-			{"SuperUser managing agencies", "SuperUser of another tree", superWeb, bluePass, password, http.StatusNotFound, notFound},
+		// Each refused user gets the answer for why: a visitor is asked to
+		// log in, a user without the rule is refused, a user of another
+		// agency finds nothing.
+		type refusal struct {
+			who    string
+			c      *http.Client
+			status int
+			body   string
 		}
-		for _, tt := range tests {
-			t.Run(tt.rule+"/"+tt.who, func(t *testing.T) {
-				before := portalState(t, a)
-				res, body := postForm(t, tt.c, srv.URL+tt.path, tt.form, "Accept-Language", "en")
-				if res.StatusCode != tt.status || res.Header.Get("Location") != "" || !strings.Contains(body, tt.body) {
-					t.Errorf("POST %s: status %d Location %q, want %d with %q", tt.path, res.StatusCode, res.Header.Get("Location"), tt.status, tt.body)
-				}
-				if after := portalState(t, a); after != before {
-					t.Errorf("POST %s changed the database:\nbefore\n%s\nafter\n%s", tt.path, before, after)
-				}
-			})
+		askLogin := refusal{"visitor", visitor, http.StatusUnauthorized, "Please login"}
+		noRole := func(who string, c *http.Client) refusal {
+			return refusal{who, c, http.StatusForbidden, "You do not have the access"}
+		}
+		notFound := func(who string, c *http.Client) refusal {
+			return refusal{who, c, http.StatusNotFound, "Page not found"}
+		}
+		rules := []struct {
+			rule, path string
+			form       url.Values
+			refused    []refusal
+		}{
+			{"logged in", sessionEnd, nil, []refusal{askLogin}},
+			{"SuperUser", deactivate, nil, []refusal{askLogin, noRole("operator", opWeb), notFound("another agency's SuperUser", blueWeb)}},
+			{"operator with flights", cancel, confirm, []refusal{askLogin, noRole("finance", finWeb), notFound("another agency's SuperUser", blueWeb)}},
+			{"provider operator", approve, nil, []refusal{askLogin, noRole("agency operator", opWeb), noRole("sub-agency SuperUser", subWeb)}},
+			{"finance", "/bills/statements", period, []refusal{askLogin, noRole("operator", opWeb)}},
+			{"manages agencies", subCredit, credit, []refusal{askLogin, noRole("operator", opWeb), noRole("SuperUser of an agency without sub-agencies", blueWeb)}},
+			{"manages agencies", blueCredit, credit, []refusal{notFound("finance of another tree", finWeb)}},
+			{"SuperUser managing agencies", subPass, password, []refusal{askLogin, noRole("finance", finWeb)}},
+			{"SuperUser managing agencies", bluePass, password, []refusal{notFound("SuperUser of another tree", superWeb)}},
+		}
+		for _, r := range rules {
+			for _, tt := range r.refused {
+				t.Run(r.rule+"/"+tt.who, func(t *testing.T) {
+					before := portalState(t, a)
+					res, body := postForm(t, tt.c, srv.URL+r.path, r.form, "Accept-Language", "en")
+					if res.StatusCode != tt.status || res.Header.Get("Location") != "" || !strings.Contains(body, tt.body) {
+						t.Errorf("POST %s: status %d Location %q, want %d with %q", r.path, res.StatusCode, res.Header.Get("Location"), tt.status, tt.body)
+					}
+					if after := portalState(t, a); after != before {
+						t.Errorf("POST %s changed the database:\nbefore\n%s\nafter\n%s", r.path, before, after)
+					}
+				})
+			}
 		}
 		// The refused answers left every session working.
 		if res, _ := get(t, opWeb, srv.URL+"/flight/orders", "Accept-Language", "en"); res.StatusCode != http.StatusOK {

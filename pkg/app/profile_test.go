@@ -165,9 +165,7 @@ func TestUpdateMeAndConfigAPI(t *testing.T) {
 }
 
 func TestAvatarAPI(t *testing.T) {
-	t.Parallel()
-	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
-		super := loginAs(t, srv, "demo-super", "demo-pass-1")
+	asSuperUser(t, func(t *testing.T, a *app.App, srv *httptest.Server, super meData) {
 		operator := bearer(loginAs(t, srv, "demo-operator", "demo-pass-1").Token)
 		blue := bearer(loginAs(t, srv, "bluesky-super", "demo-pass-1").Token)
 		path := fmt.Sprintf("/base/v2/users/%d/avatar", super.UserInfo.ID)

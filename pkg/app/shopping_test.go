@@ -53,9 +53,7 @@ func searchAPI(t *testing.T, srv *httptest.Server, token, lang, body string) (st
 }
 
 func TestFlightSearchAPI(t *testing.T) {
-	t.Parallel()
-	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
-		op := loginAs(t, srv, "demo-operator", "demo-pass-1")
+	asOperator(t, func(t *testing.T, a *app.App, srv *httptest.Server, op meData) {
 		date := time.Now().AddDate(0, 0, 30).Format(time.DateOnly)
 		back := time.Now().AddDate(0, 0, 37).Format(time.DateOnly)
 		body := fmt.Sprintf(`{"journeys":[{"origin":"BJS","destination":"LON","date":%q},{"origin":"LON","destination":"BJS","date":%q}],
@@ -144,9 +142,7 @@ func TestFlightSearchAPI(t *testing.T) {
 }
 
 func TestPNRSearchAPI(t *testing.T) {
-	t.Parallel()
-	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
-		op := loginAs(t, srv, "demo-operator", "demo-pass-1")
+	asOperator(t, func(t *testing.T, a *app.App, srv *httptest.Server, op meData) {
 		d := time.Now().AddDate(0, 0, 40)
 		text := fmt.Sprintf(" 1.ZHANG/SAN MR\n 2  CA 937 Y %s 5 PEKLHR HK1  1400 1810\n", strings.ToUpper(d.Format("02Jan")))
 		body, _ := json.Marshal(map[string]string{"pnr": text})

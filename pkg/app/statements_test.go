@@ -24,9 +24,7 @@ func download(t *testing.T, srv *httptest.Server, path, lang string, hdr ...stri
 }
 
 func TestStatementsAPI(t *testing.T) {
-	t.Parallel()
-	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
-		demo := loginAs(t, srv, "demo-super", "demo-pass-1")
+	asSuperUser(t, func(t *testing.T, a *app.App, srv *httptest.Server, demo meData) {
 		sub := loginAs(t, srv, "sub-super", "demo-pass-1")
 		blue := loginAs(t, srv, "bluesky-super", "demo-pass-1")
 		finance := loginAs(t, srv, "demo-finance", "demo-pass-1")

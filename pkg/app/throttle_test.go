@@ -43,6 +43,16 @@ func throttleClock(a *app.App) *testClock {
 	return c
 }
 
+// onThrottledApp runs test in parallel on each seeded engine, with the
+// throttle on a clock the test moves.
+func onThrottledApp(t *testing.T, test func(t *testing.T, a *app.App, srv *httptest.Server, clock *testClock)) {
+	t.Helper()
+	t.Parallel()
+	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
+		test(t, a, srv, throttleClock(a))
+	})
+}
+
 // peer is an HTTP client whose connections come from ip, a loopback address
 // of its own (all of 127.0.0.0/8 is this machine): the server sees a
 // different peer for each, as it would for callers on different hosts.
@@ -108,9 +118,7 @@ func wantThrottled(t *testing.T, what string, resp *http.Response, code int, sec
 // account over many addresses no longer escapes the throttle, and the wait
 // is a delay, not a lockout.
 func TestLoginThrottleAcrossAddressesHTTP(t *testing.T) {
-	t.Parallel()
-	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
-		clock := throttleClock(a)
+	onThrottledApp(t, func(t *testing.T, a *app.App, srv *httptest.Server, clock *testClock) {
 		// Ten wrong passwords from five addresses: the first five answer
 		// 401, then the account waits whichever address asks.
 		for i := 0; i < 10; i++ {
@@ -169,9 +177,7 @@ func TestLoginThrottleAcrossAddressesHTTP(t *testing.T) {
 // address is throttled, and a forged X-Forwarded-For does not make the
 // address someone else.
 func TestLoginThrottleAcrossAccountsHTTP(t *testing.T) {
-	t.Parallel()
-	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
-		clock := throttleClock(a)
+	onThrottledApp(t, func(t *testing.T, a *app.App, srv *httptest.Server, clock *testClock) {
 		guesser := from(t, srv, "127.0.0.40")
 		for i := 0; i < 30; i++ {
 			resp, env := guesser.api("POST", "/base/v2/login", "en", loginBody(fmt.Sprintf("agent-%02d", i), "123456789"),
@@ -200,9 +206,7 @@ func TestLoginThrottleAcrossAccountsHTTP(t *testing.T) {
 // TestPasswordChangeThrottleHTTP: the current-password check of a password
 // change is throttled per user, over the API and the portal form.
 func TestPasswordChangeThrottleHTTP(t *testing.T) {
-	t.Parallel()
-	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
-		clock := throttleClock(a)
+	onThrottledApp(t, func(t *testing.T, a *app.App, srv *httptest.Server, clock *testClock) {
 		p := from(t, srv, "127.0.0.50")
 		me := loginAs(t, srv, "demo-operator", "demo-pass-1")
 		change := func(old string) (*http.Response, envelope) {
@@ -237,9 +241,7 @@ func TestPasswordChangeThrottleHTTP(t *testing.T) {
 // TestSecretThrottleSingleLoginAndAPIKeyHTTP: an address that keeps sending
 // bad single-login signatures or unknown API keys is answered 429.
 func TestSecretThrottleSingleLoginAndAPIKeyHTTP(t *testing.T) {
-	t.Parallel()
-	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
-		clock := throttleClock(a)
+	onThrottledApp(t, func(t *testing.T, a *app.App, srv *httptest.Server, clock *testClock) {
 		op := loginAs(t, srv, "demo-operator", "demo-pass-1")
 		p := from(t, srv, "127.0.0.60")
 		sso := func(code, secret string) (*http.Response, envelope) {

@@ -14,9 +14,7 @@ import (
 // its field in the caller's language, and /me and the agency's config show
 // what is stored.
 func TestTimeZoneAPI(t *testing.T) {
-	t.Parallel()
-	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
-		demo := loginAs(t, srv, "demo-super", "demo-pass-1")
+	asSuperUser(t, func(t *testing.T, a *app.App, srv *httptest.Server, demo meData) {
 		kid := fmt.Sprint(createSub(t, srv, demo.Token, "zone-admin", false))
 		cfg := func(zone string) string {
 			return `{"settings":{"settlementCurrency":"CNY","enableFlightService":true,"isShowBill":true,"timeZone":"` + zone + `"}}`

@@ -50,9 +50,7 @@ func bookedAndPaid(t *testing.T, srv *httptest.Server, token string, days int, k
 // it, acted on by its own agency only; a company without the train
 // service gets 200003.
 func TestTrainScope(t *testing.T) {
-	t.Parallel()
-	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
-		runJobs(t, a)
+	seededWithJobs(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		demo, sub := agencyID(t, a, "Demo Travel"), agencyID(t, a, "Demo Sub Travel")
 		fund(t, a, demo, "5000.00")
 		op := loginAs(t, srv, "demo-operator", "demo-pass-1").Token
@@ -246,9 +244,7 @@ func TestTrainBadInput(t *testing.T) {
 // to the provider, who issues them (or fails them with the money back);
 // every status change is queued for the train notification URL.
 func TestTrainManualMode(t *testing.T) {
-	t.Parallel()
-	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
-		runJobs(t, a)
+	seededWithJobs(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		demo := agencyID(t, a, "Demo Travel")
 		enableTrains(t, a, demo, `{"notifyUrl":"https://agency.example/train-hook","manual":true}`)
 		fund(t, a, demo, "5000.00")
@@ -316,9 +312,7 @@ func TestTrainManualMode(t *testing.T) {
 // TestTrainChange moves a ticket to another train once, with the fare
 // difference through the wallet.
 func TestTrainChange(t *testing.T) {
-	t.Parallel()
-	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
-		runJobs(t, a)
+	seededWithJobs(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		demo, start, op := fundedTrainAgent(t, a, srv, "5000.00")
 		v := bookedAndPaid(t, srv, op, 5, "change-1")
 		before := waitTrain(t, srv, op, v.ID, train.Issued)

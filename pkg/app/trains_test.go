@@ -131,9 +131,7 @@ func trainEntries(t *testing.T, a *app.App, agency int64, booking string) []ledg
 // seat each, refund one passenger with the railway's fee, and the wallet
 // and the ledger agree.
 func TestTrainBookingLifecycle(t *testing.T) {
-	t.Parallel()
-	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
-		runJobs(t, a)
+	seededWithJobs(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
 		demo, start, op := fundedTrainAgent(t, a, srv, "10000.00")
 
 		resp, env := call(t, srv, "GET", "/shopping/v2/train/stations?q=beijingnan", "zh-cn", "", bearer(op)...)

@@ -29,9 +29,7 @@ func travellerCount(t *testing.T, a *app.App, agencyID int64) int {
 // who may see and change which travellers, the spec's validation and its
 // 30 limit with translated messages, and the DOCS import.
 func TestTravellerPages(t *testing.T) {
-	t.Parallel()
-	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
-		op := loginAs(t, srv, "demo-operator", "demo-pass-1")
+	asOperator(t, func(t *testing.T, a *app.App, srv *httptest.Server, op meData) {
 		fin := loginAs(t, srv, "demo-finance", "demo-pass-1")
 		sub := loginAs(t, srv, "sub-super", "demo-pass-1")
 		blue := loginAs(t, srv, "bluesky-super", "demo-pass-1")
@@ -173,9 +171,7 @@ func TestTravellerPages(t *testing.T) {
 // TestMemberCardPagesAndProfileSettings covers the member cards and the
 // profile's details and frequent-info forms.
 func TestMemberCardPagesAndProfileSettings(t *testing.T) {
-	t.Parallel()
-	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
-		op := loginAs(t, srv, "demo-operator", "demo-pass-1")
+	asOperator(t, func(t *testing.T, a *app.App, srv *httptest.Server, op meData) {
 		blue := loginAs(t, srv, "bluesky-super", "demo-pass-1")
 		opWeb, blueWeb := portalAs(t, srv, op.Token), portalAs(t, srv, blue.Token)
 
@@ -288,9 +284,7 @@ func TestMemberCardPagesAndProfileSettings(t *testing.T) {
 
 // TestDocsAPI reads DOCS through the API with a booking's limits.
 func TestDocsAPI(t *testing.T) {
-	t.Parallel()
-	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
-		op := loginAs(t, srv, "demo-operator", "demo-pass-1")
+	asOperator(t, func(t *testing.T, a *app.App, srv *httptest.Server, op meData) {
 		idcard := "SSR DOCS CA HK1 I/CN/110101198505120011/CN/12MAY85/M/15MAR30/ZHANG/SAN"
 		resp, env := call(t, srv, "POST", "/base/v2/analysis/docs", "en", fmt.Sprintf(`{"text":%q,"international":true}`, idcard), bearer(op.Token)...)
 		profileStatus(t, "international", resp, env, 400, 100001)

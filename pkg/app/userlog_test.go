@@ -15,9 +15,7 @@ import (
 // language naming what changed — never as operation ids or paths — and a
 // change a service logs itself is not logged a second time by the router.
 func TestUserLogReadsAsSentences(t *testing.T) {
-	t.Parallel()
-	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
-		op := loginAs(t, srv, "demo-operator", "demo-pass-1")
+	asOperator(t, func(t *testing.T, a *app.App, srv *httptest.Server, op meData) {
 		super := loginAs(t, srv, "demo-super", "demo-pass-1")
 		sub := loginAs(t, srv, "sub-super", "demo-pass-1")
 		fund(t, a, op.Company.ID, "50000")

@@ -63,6 +63,16 @@ func loginUsers(t *testing.T, srv *httptest.Server) userSessions {
 	}
 }
 
+// withUsers runs test in parallel on each seeded engine, with Demo
+// Travel's SuperUser and operator and Blue Sky's SuperUser logged in.
+func withUsers(t *testing.T, test func(t *testing.T, a *app.App, srv *httptest.Server, s userSessions)) {
+	t.Helper()
+	t.Parallel()
+	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
+		test(t, a, srv, loginUsers(t, srv))
+	})
+}
+
 func listUsers(t *testing.T, srv *httptest.Server, token, query string) userPage {
 	t.Helper()
 	return okData[userPage](t, srv, "list users"+query, "GET", "/base/v2/users"+query, "", bearer(token)...)
@@ -128,9 +138,7 @@ func wantFieldMessage(t *testing.T, env envelope, field, msg string) {
 // TestUserRoutesAccess: every user-management route needs a login (401) and
 // a SuperUser (403 200003 for an operator).
 func TestUserRoutesAccess(t *testing.T) {
-	t.Parallel()
-	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
-		s := loginUsers(t, srv)
+	withUsers(t, func(t *testing.T, a *app.App, srv *httptest.Server, s userSessions) {
 		finance, _, _, _ := userRow(t, a, "demo-finance")
 		routes := []struct{ method, path, body string }{
 			{"GET", "/base/v2/users", ""},
@@ -161,9 +169,7 @@ func TestUserRoutesAccess(t *testing.T) {
 }
 
 func TestListUsersAPI(t *testing.T) {
-	t.Parallel()
-	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
-		s := loginUsers(t, srv)
+	withUsers(t, func(t *testing.T, a *app.App, srv *httptest.Server, s userSessions) {
 
 		p := listUsers(t, srv, s.super.Token, "")
 		if got := usernames(p); !slices.Equal(got, []string{"demo-super", "demo-operator", "demo-finance"}) || p.Total != 3 || p.Page != 1 || p.PageSize != 20 {
@@ -216,9 +222,7 @@ func TestListUsersAPI(t *testing.T) {
 }
 
 func TestCreateUserAPI(t *testing.T) {
-	t.Parallel()
-	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
-		s := loginUsers(t, srv)
+	withUsers(t, func(t *testing.T, a *app.App, srv *httptest.Server, s userSessions) {
 		before := countRows(t, a, `SELECT COUNT(*) FROM users`)
 		invalid := []struct {
 			name, body, field, msg string
@@ -289,9 +293,7 @@ func TestCreateUserAPI(t *testing.T) {
 }
 
 func TestUpdateUserAPI(t *testing.T) {
-	t.Parallel()
-	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
-		s := loginUsers(t, srv)
+	withUsers(t, func(t *testing.T, a *app.App, srv *httptest.Server, s userSessions) {
 		opID, _, _, _ := userRow(t, a, "demo-operator")
 		path := fmt.Sprintf("/base/v2/users/%d", opID)
 
@@ -346,9 +348,7 @@ func TestUpdateUserAPI(t *testing.T) {
 }
 
 func TestDeactivateUserAPI(t *testing.T) {
-	t.Parallel()
-	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
-		s := loginUsers(t, srv)
+	withUsers(t, func(t *testing.T, a *app.App, srv *httptest.Server, s userSessions) {
 		opID, _, _, _ := userRow(t, a, "demo-operator")
 		path := fmt.Sprintf("/base/v2/users/%d/deactivate", opID)
 
@@ -396,9 +396,7 @@ func TestDeactivateUserAPI(t *testing.T) {
 }
 
 func TestUserLogsAPI(t *testing.T) {
-	t.Parallel()
-	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
-		s := loginUsers(t, srv)
+	withUsers(t, func(t *testing.T, a *app.App, srv *httptest.Server, s userSessions) {
 		demoID, blueID := s.super.Company.ID, s.blue.Company.ID
 		logs := func(token, query string) logPage {
 			t.Helper()
@@ -452,9 +450,7 @@ func TestUserLogsAPI(t *testing.T) {
 // The user log keeps what users changed, not their reads: a search and its
 // polls (POSTs that change nothing) leave no entry.
 func TestUserLogSkipsSearches(t *testing.T) {
-	t.Parallel()
-	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
-		op := loginAs(t, srv, "demo-operator", "demo-pass-1")
+	asOperator(t, func(t *testing.T, a *app.App, srv *httptest.Server, op meData) {
 		st := startSearch(t, srv, op.Token, "en", searchBody("PEK", "SHA"), "search")
 		resp, env := call(t, srv, "POST", "/shopping/v2/flight/async-shopping/solutions", "en", fmt.Sprintf(`{"searchId":%q}`, st.SearchID), bearer(op.Token)...)
 		if resp.StatusCode != 200 || env.Code != 0 {

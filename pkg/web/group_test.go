@@ -82,6 +82,16 @@ func groupFixture(t *testing.T, db *store.DB) *groupEnv {
 	return env
 }
 
+// onGroupOrders runs test in parallel on each engine, with a fresh
+// groupFixture.
+func onGroupOrders(t *testing.T, test func(t *testing.T, e *groupEnv)) {
+	t.Helper()
+	t.Parallel()
+	storetest.Run(t, func(t *testing.T, db *store.DB) {
+		test(t, groupFixture(t, db))
+	})
+}
+
 func (e *groupEnv) status(t *testing.T, tok string) string {
 	t.Helper()
 	v, err := e.svc.Get(context.Background(), e.who["provider"], e.ids[tok])
@@ -106,10 +116,25 @@ func (e *groupEnv) quote(t *testing.T, tok string) {
 	}
 }
 
+// confirm takes tok's quoted order through the service to confirmed:
+// accepted, a list of ten names uploaded, confirmed.
+func (e *groupEnv) confirm(t *testing.T, tok string) {
+	t.Helper()
+	ctx, id, op := context.Background(), e.ids[tok], e.who[tok]
+	if _, err := e.svc.Accept(ctx, op, id); err != nil {
+		t.Fatalf("accept %s: %v", tok, err)
+	}
+	list := listFile(t, 10, false)
+	if _, err := e.svc.UploadPassengers(ctx, op, id, bytes.NewReader(list), int64(len(list))); err != nil {
+		t.Fatalf("passengers of %s: %v", tok, err)
+	}
+	if _, err := e.svc.Confirm(ctx, op, id); err != nil {
+		t.Fatalf("confirm %s: %v", tok, err)
+	}
+}
+
 func TestGroupPagesAccess(t *testing.T) {
-	t.Parallel()
-	storetest.Run(t, func(t *testing.T, db *store.DB) {
-		e := groupFixture(t, db)
+	onGroupOrders(t, func(t *testing.T, e *groupEnv) {
 		own := e.href("operator")
 		for _, tt := range []struct{ token, method, path, flash string }{
 			{"", "GET", "/flight/group/booking", "error:router.login"},
@@ -137,9 +162,7 @@ func TestGroupPagesAccess(t *testing.T) {
 }
 
 func TestGroupListShowsOwnAndSubAgencyOrders(t *testing.T) {
-	t.Parallel()
-	storetest.Run(t, func(t *testing.T, db *store.DB) {
-		e := groupFixture(t, db)
+	onGroupOrders(t, func(t *testing.T, e *groupEnv) {
 		body := e.okPage(t, "operator", "/flight/group/order")
 		for _, tok := range []string{"operator", "kowloon"} {
 			if !strings.Contains(body, `href="`+e.href(tok)+`"`) {
@@ -180,9 +203,7 @@ func TestGroupListShowsOwnAndSubAgencyOrders(t *testing.T) {
 }
 
 func TestGroupProviderQueueAndQuoteForm(t *testing.T) {
-	t.Parallel()
-	storetest.Run(t, func(t *testing.T, db *store.DB) {
-		e := groupFixture(t, db)
+	onGroupOrders(t, func(t *testing.T, e *groupEnv) {
 		_, body := e.page(t, "provider", "/flight/group/order")
 		// The queue of requests to quote leads the provider's menu.
 		if i, j := strings.Index(body, `id="group-status-to_be_quote"`), strings.Index(body, `id="group-status-all"`); i < 0 || i > j {
@@ -237,9 +258,7 @@ func groupErrors(body string) string {
 }
 
 func TestGroupDetailAndActionsKeepToTheAgency(t *testing.T) {
-	t.Parallel()
-	storetest.Run(t, func(t *testing.T, db *store.DB) {
-		e := groupFixture(t, db)
+	onGroupOrders(t, func(t *testing.T, e *groupEnv) {
 		e.quote(t, "stranger")
 		e.quote(t, "kowloon")
 		// Another agency's order is not found, to look at or to act on.
@@ -317,9 +336,7 @@ func upload(h http.Handler, token, path, name string, data []byte) *http.Respons
 }
 
 func TestGroupPassengerListUpload(t *testing.T) {
-	t.Parallel()
-	storetest.Run(t, func(t *testing.T, db *store.DB) {
-		e := groupFixture(t, db)
+	onGroupOrders(t, func(t *testing.T, e *groupEnv) {
 		e.quote(t, "operator")
 		path := e.href("operator") + "/passengers"
 		// Not an xlsx: a clear error, nothing stored.
@@ -359,27 +376,16 @@ func TestGroupPassengerListUpload(t *testing.T) {
 }
 
 func TestGroupPayInstallmentOnce(t *testing.T) {
-	t.Parallel()
-	storetest.Run(t, func(t *testing.T, db *store.DB) {
-		e := groupFixture(t, db)
+	onGroupOrders(t, func(t *testing.T, e *groupEnv) {
 		ctx := context.Background()
 		e.quote(t, "stranger")
+		e.confirm(t, "stranger")
 		id, op := e.ids["stranger"], e.who["stranger"]
-		if _, err := e.svc.Accept(ctx, op, id); err != nil {
-			t.Fatal(err)
-		}
-		list := listFile(t, 10, false)
-		if _, err := e.svc.UploadPassengers(ctx, op, id, bytes.NewReader(list), int64(len(list))); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := e.svc.Confirm(ctx, op, id); err != nil {
-			t.Fatal(err)
-		}
 		// The provider's seat answer through the portal.
 		if res := send(e.h, "provider", "POST", e.href("stranger")+"/seats", url.Values{"result": {"granted"}}); flashOf(res) != "success:groupportal.done.seats" {
 			t.Fatalf("seats granted: %d %q", res.StatusCode, flashOf(res))
 		}
-		if err := ledger.New(db).SetCreditLimit(ctx, 4, "CNY", 5_000_000); err != nil {
+		if err := ledger.New(e.db).SetCreditLimit(ctx, 4, "CNY", 5_000_000); err != nil {
 			t.Fatal(err)
 		}
 		_, body := e.page(t, "stranger", e.href("stranger"))
@@ -427,9 +433,7 @@ func TestGroupPayInstallmentOnce(t *testing.T) {
 }
 
 func TestGroupDocumentsOnceIssued(t *testing.T) {
-	t.Parallel()
-	storetest.Run(t, func(t *testing.T, db *store.DB) {
-		e := groupFixture(t, db)
+	onGroupOrders(t, func(t *testing.T, e *groupEnv) {
 		ctx := context.Background()
 		e.quote(t, "operator")
 		id, op := e.ids["operator"], e.who["operator"]
@@ -437,19 +441,13 @@ func TestGroupDocumentsOnceIssued(t *testing.T) {
 		if code, _ := e.page(t, "operator", doc); code != http.StatusNotFound {
 			t.Fatalf("a document before ticketing: %d", code)
 		}
-		list := listFile(t, 10, false)
+		e.confirm(t, "operator")
 		steps := []func() error{
-			func() error { _, err := e.svc.Accept(ctx, op, id); return err },
-			func() error {
-				_, err := e.svc.UploadPassengers(ctx, op, id, bytes.NewReader(list), int64(len(list)))
-				return err
-			},
-			func() error { _, err := e.svc.Confirm(ctx, op, id); return err },
 			func() error {
 				_, err := e.svc.Seats(ctx, e.who["provider"], id, group.SeatsInput{Result: group.SeatsGranted})
 				return err
 			},
-			func() error { return ledger.New(db).SetCreditLimit(ctx, 2, "CNY", 5_000_000) },
+			func() error { return ledger.New(e.db).SetCreditLimit(ctx, 2, "CNY", 5_000_000) },
 		}
 		for _, st := range []string{"first", "second", "final"} {
 			st := st
