@@ -118,17 +118,6 @@ func registerOrders(rt *Router, s Services) {
 		Errors: []int{fault.CodeQuoteExpired, fault.CodeConflict, fault.CodeSearchTimeout},
 	}, book(o.Create))
 
-	rt.Handle("GET /order/v2/flight/orders", Operation{
-		ID: "listFlightOrders", Tag: "orders", Allow: canBook,
-		Summary: "The flight orders of the caller's agency and its sub-agencies", Response: flight.Page{}, Query: ordersQuery,
-	}, listBookings(s, orderFilter, o.List))
-
-	rt.Handle("GET /order/v2/flight/orders/status", Operation{
-		ID: "flightOrderStatusCounts", Tag: "orders", Allow: canBook,
-		Summary:  "How many orders are in each of the given statuses (all statuses when none given)",
-		Response: []flight.StatusCount{}, Query: statusParam(flight.Statuses),
-	}, countStatuses(o.StatusCounts))
-
 	rt.Handle("GET /order/v2/flight/disruptions", Operation{
 		ID: "listFlightDisruptions", Tag: "orders", Allow: canBook,
 		Summary: "Schedule changes recorded against the caller's orders (the flight disruption list)", Response: flight.DisruptionPage{},
@@ -138,23 +127,19 @@ func registerOrders(rt *Router, s Services) {
 		return o.Disruptions(r.Context(), Principal(r), r.URL.Query().Get("type"), page, size)
 	})
 
-	rt.Handle("GET /order/v2/flight/orders/{id}", Operation{
-		ID: "getFlightOrder", Tag: "orders", Allow: canBook,
-		Summary:  "One order with its price breakdown, timeline, proofs, related orders and the actions allowed now",
-		Response: flight.View{}, Errors: []int{fault.CodeNotFound},
-	}, onID(o.Get))
-
-	rt.Handle("DELETE /order/v2/flight/orders/{id}", Operation{
-		ID: "cancelFlightOrder", Tag: "orders", Allow: canBook,
-		Summary: "Cancel a booking not yet paid", Response: flight.View{}, Errors: []int{fault.CodeNotFound, fault.CodeConflict},
-	}, onID(o.Cancel))
-
-	rt.Handle("POST /order/v2/flight/orders/{id}/payment", Operation{
-		ID: "payFlightOrder", Tag: "orders", Allow: canBook,
-		Summary: "Pay an order (Idempotency-Key recommended): balance through the wallet, or a payment gateway channel",
-		Request: flight.PayRequest{}, Response: flight.View{}, Idempotency: IdempotencyOptional,
-		Errors: []int{fault.CodeNotFound, fault.CodeConflict, fault.CodeInsufficientFund, fault.CodePaymentFailed, fault.CodeQuoteExpired, fault.CodeNoAccess},
-	}, onIDKeyed(o.Pay))
+	orderLine[flight.Filter, flight.Page, flight.StatusCount, flight.View, flight.PayRequest]{
+		line: "flight", name: "Flight", tag: "orders", sees: canBook, books: canBook,
+		query: ordersQuery, statuses: statusParam(flight.Statuses),
+		filter: orderFilter, list: o.List, counts: o.StatusCounts, get: o.Get, cancel: o.Cancel, pay: o.Pay,
+		listSummary:   "The flight orders of the caller's agency and its sub-agencies",
+		countsSummary: "How many orders are in each of the given statuses (all statuses when none given)",
+		getSummary:    "One order with its price breakdown, timeline, proofs, related orders and the actions allowed now",
+		paySummary:    "Pay an order (Idempotency-Key recommended): balance through the wallet, or a payment gateway channel",
+		cancelSummary: "Cancel a booking not yet paid",
+		getErrors:     []int{fault.CodeNotFound},
+		payErrors:     []int{fault.CodeNotFound, fault.CodeConflict, fault.CodeInsufficientFund, fault.CodePaymentFailed, fault.CodeQuoteExpired, fault.CodeNoAccess},
+		cancelErrors:  []int{fault.CodeNotFound, fault.CodeConflict},
+	}.register(rt, s)
 
 	for _, typ := range []string{flight.TypeRefund, flight.TypeChange, flight.TypeVoid} {
 		var form any = PostSaleForm{}
