@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"strconv"
@@ -177,17 +178,9 @@ func registerOrders(rt *Router, s Services) {
 		Summary: "Find ways to change an order to new dates; replaces the previous change search",
 		Request: flight.ChangeSearchRequest{}, Response: flight.ChangeSearch{},
 		Errors: []int{fault.CodeNotFound, fault.CodeConflict, fault.CodeSearchTimeout},
-	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
-		n, err := id(r)
-		if err != nil {
-			return nil, err
-		}
-		var req flight.ChangeSearchRequest
-		if err := Decode(r, &req); err != nil {
-			return nil, err
-		}
-		return o.ChangeSearch(r.Context(), Principal(r), n, req, i18n.Lang(r.Context()))
-	})
+	}, onIDWith(func(ctx context.Context, p auth.Principal, n int64, req flight.ChangeSearchRequest) (flight.ChangeSearch, error) {
+		return o.ChangeSearch(ctx, p, n, req, i18n.Lang(ctx))
+	}))
 
 	rt.Handle("POST /order/v2/flight/orders/{id}/confirmation", Operation{
 		ID: "confirmFlightOrder", Tag: "orders", Allow: canBook,
@@ -199,17 +192,9 @@ func registerOrders(rt *Router, s Services) {
 		ID: "flightOrderAction", Tag: "orders", Allow: canBook,
 		Summary: "Cancel a change, refund or void request", Request: ActionRequest{}, Response: flight.View{},
 		Errors: []int{fault.CodeNotFound, fault.CodeConflict},
-	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
-		n, err := id(r)
-		if err != nil {
-			return nil, err
-		}
-		var req ActionRequest
-		if err := Decode(r, &req); err != nil {
-			return nil, err
-		}
-		return o.Act(r.Context(), Principal(r), n, req.Action)
-	})
+	}, onIDWith(func(ctx context.Context, p auth.Principal, n int64, req ActionRequest) (flight.View, error) {
+		return o.Act(ctx, p, n, req.Action)
+	}))
 
 	rt.Handle("POST /order/v2/flight/orders/{id}/review", Operation{
 		ID: "reviewFlightOrder", Tag: "orders", Role: auth.RoleOperator,
@@ -221,20 +206,11 @@ func registerOrders(rt *Router, s Services) {
 		ID: "recordFlightDisruption", Tag: "orders", Role: auth.RoleOperator, Status: http.StatusCreated,
 		Summary: "Provider: record a schedule change on an order; the contact is emailed and the agency notified",
 		Request: flight.DisruptionRequest{}, Response: flight.Disruption{}, Errors: []int{fault.CodeNotFound, fault.CodeNoAccess},
-	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
-		n, err := id(r)
-		if err != nil {
-			return nil, err
-		}
-		var req flight.DisruptionRequest
-		if err := Decode(r, &req); err != nil {
-			return nil, err
-		}
-		ctx := r.Context()
+	}, onIDWith(func(ctx context.Context, p auth.Principal, n int64, req flight.DisruptionRequest) (flight.Disruption, error) {
 		subject := i18n.T(ctx, "order.disruption.email.subject")
 		body := i18n.T(ctx, "order.disruption.email.body") + "\n\n" + i18n.T(ctx, "order.disruption.type."+req.Type) + "\n" + req.Detail
-		return o.RecordDisruption(ctx, Principal(r), n, req, subject, body)
-	})
+		return o.RecordDisruption(ctx, p, n, req, subject, body)
+	}))
 
 	rt.HandleRaw("GET /order/v2/flight/orders/{id}/proofs/{proof}", Operation{
 		ID: "getFlightOrderProof", Tag: "orders", Allow: canBook,

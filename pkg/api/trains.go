@@ -34,7 +34,6 @@ func registerTrains(rt *Router, s Services) {
 		return
 	}
 	t := s.Trains
-	id := func(r *http.Request) (int64, error) { return PathID(r, "id") }
 
 	rt.Handle("GET /shopping/v2/train/stations", Operation{
 		ID: "trainStations", Tag: "trains", Allow: seesTrains,
@@ -117,7 +116,7 @@ func registerTrains(rt *Router, s Services) {
 		Summary: "Download the e-ticket of a train order as PDF (in the request's language)", Errors: []int{fault.CodeNotFound},
 		Produces: []string{"application/pdf"},
 	}, func(w http.ResponseWriter, r *http.Request) error {
-		n, err := id(r)
+		n, err := PathID(r, "id")
 		if err != nil {
 			return err
 		}
