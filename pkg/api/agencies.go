@@ -20,14 +20,6 @@ type Money = money.Money
 // WalletEntry is one line of GET /base/v2/wallet/entries (ledger.WalletEntry).
 type WalletEntry = ledger.WalletEntry
 
-// AgencyPage is one page of the agency list.
-type AgencyPage struct {
-	Items    []agency.Summary `json:"items"`
-	Total    int              `json:"total"`
-	Page     int              `json:"page"`
-	PageSize int              `json:"pageSize"`
-}
-
 // ConfigAnswer is the agency after a config change; Notice carries the
 // spec's settlement-currency message when the currency changed.
 type ConfigAnswer struct {
@@ -51,14 +43,6 @@ type Wallet struct {
 	Balance     Money `json:"balance"`
 	CreditLimit Money `json:"creditLimit"`
 	Available   Money `json:"available"`
-}
-
-// WalletEntryPage is one page of wallet entries.
-type WalletEntryPage struct {
-	Items    []WalletEntry `json:"items"`
-	Total    int           `json:"total"`
-	Page     int           `json:"page"`
-	PageSize int           `json:"pageSize"`
 }
 
 // WalletEntriesOf is a page of ledger entries as the API writes it.

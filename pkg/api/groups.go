@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"errors"
 	"net/http"
 
@@ -46,6 +47,18 @@ func registerGroups(rt *Router, s Services) {
 		}
 	}
 	state := []int{fault.CodeNotFound, fault.CodeConflict, fault.CodeNoAccess}
+	// agencyStep is a step the ordering agency takes on its order, answered
+	// with the order.
+	agencyStep := func(pattern, id, summary string, step func(context.Context, auth.Principal, int64) (group.View, error)) {
+		rt.Handle(pattern, Operation{ID: id, SelfAudited: true, Tag: "groups", Allow: booksGroups,
+			Summary: summary, Response: group.View{}, Errors: state}, onID(step))
+	}
+	// providerStep is a step the provider's operator takes on an order,
+	// answered with the order.
+	providerStep := func(pattern, id, summary string, req any, errs []int, h HandlerFunc) {
+		rt.Handle(pattern, Operation{ID: id, Tag: "groups", Role: auth.RoleOperator,
+			Summary: summary, Request: req, Response: group.View{}, Errors: errs}, h)
+	}
 
 	rt.Handle("POST "+groupPath, Operation{
 		ID: "requestGroupOrder", SelfAudited: true, Tag: "groups", Allow: booksGroups, Status: http.StatusCreated,
@@ -130,35 +143,25 @@ func registerGroups(rt *Router, s Services) {
 		Response: group.View{}, Errors: []int{fault.CodeNotFound},
 	}, onID(g.Get))
 
-	rt.Handle("DELETE "+groupPath+"/{id}", Operation{
-		ID: "cancelGroupOrder", SelfAudited: true, Tag: "groups", Allow: booksGroups,
-		Summary: "Cancel a group order: free before any deposit; deposits paid are forfeited", Response: group.View{}, Errors: state,
-	}, onID(g.Cancel))
+	agencyStep("DELETE "+groupPath+"/{id}", "cancelGroupOrder",
+		"Cancel a group order: free before any deposit; deposits paid are forfeited", g.Cancel)
 
 	// The group service logs every step in the ordering agency's user log
 	// (the agency's own steps are SelfAudited); the provider's steps (quote,
 	// close, seats) are also recorded by the router in the provider's log.
-	rt.Handle("POST "+groupPath+"/{id}/quote", Operation{
-		ID: "quoteGroupOrder", Tag: "groups", Role: auth.RoleOperator,
-		Summary: "Provider: quote a request, or quote again (the history stays): to_be_confirm. Without segments, the suppliers' flights for the journeys",
-		Request: group.QuoteInput{}, Response: group.View{}, Errors: append([]int{fault.CodeNoFlight}, state...),
-	}, onIDWith(g.Quote))
+	providerStep("POST "+groupPath+"/{id}/quote", "quoteGroupOrder",
+		"Provider: quote a request, or quote again (the history stays): to_be_confirm. Without segments, the suppliers' flights for the journeys",
+		group.QuoteInput{}, append([]int{fault.CodeNoFlight}, state...), onIDWith(g.Quote))
 
-	rt.Handle("POST "+groupPath+"/{id}/close", Operation{
-		ID: "closeGroupOrder", Tag: "groups", Role: auth.RoleOperator,
-		Summary: "Provider: close a request it will not quote: closed, nothing charged",
-		Request: group.CloseInput{}, Response: group.View{}, Errors: state,
-	}, onIDWith(g.Close))
+	providerStep("POST "+groupPath+"/{id}/close", "closeGroupOrder",
+		"Provider: close a request it will not quote: closed, nothing charged",
+		group.CloseInput{}, state, onIDWith(g.Close))
 
-	rt.Handle("POST "+groupPath+"/{id}/quote/acceptance", Operation{
-		ID: "acceptGroupQuote", SelfAudited: true, Tag: "groups", Allow: booksGroups,
-		Summary: "Accept the current quote (the order still needs confirming before the quote's confirm-before time)", Response: group.View{}, Errors: state,
-	}, onID(g.Accept))
+	agencyStep("POST "+groupPath+"/{id}/quote/acceptance", "acceptGroupQuote",
+		"Accept the current quote (the order still needs confirming before the quote's confirm-before time)", g.Accept)
 
-	rt.Handle("POST "+groupPath+"/{id}/quote/decline", Operation{
-		ID: "declineGroupQuote", SelfAudited: true, Tag: "groups", Allow: booksGroups,
-		Summary: "Decline the current quote: the request goes back to the provider (to_be_quote)", Response: group.View{}, Errors: state,
-	}, onID(g.Decline))
+	agencyStep("POST "+groupPath+"/{id}/quote/decline", "declineGroupQuote",
+		"Decline the current quote: the request goes back to the provider (to_be_quote)", g.Decline)
 
 	rt.Handle("PUT "+groupPath+"/{id}/passengers", Operation{
 		ID: "uploadGroupPassengers", SelfAudited: true, Tag: "groups", Allow: booksGroups,
@@ -194,17 +197,12 @@ func registerGroups(rt *Router, s Services) {
 		Summary: "The order's passenger list", Response: []group.Passenger{}, Errors: []int{fault.CodeNotFound},
 	}, onID(g.Passengers))
 
-	rt.Handle("POST "+groupPath+"/{id}/confirmation", Operation{
-		ID: "confirmGroupOrder", SelfAudited: true, Tag: "groups", Allow: booksGroups,
-		Summary:  "Confirm on the current quote before its confirm-before time, with a valid passenger list (locked from then on): to_be_apply_seat",
-		Response: group.View{}, Errors: state,
-	}, onID(g.Confirm))
+	agencyStep("POST "+groupPath+"/{id}/confirmation", "confirmGroupOrder",
+		"Confirm on the current quote before its confirm-before time, with a valid passenger list (locked from then on): to_be_apply_seat", g.Confirm)
 
-	rt.Handle("POST "+groupPath+"/{id}/seats", Operation{
-		ID: "groupOrderSeats", Tag: "groups", Role: auth.RoleOperator,
-		Summary: "Provider: the seat application's state: applying, granted (the first installment falls due) or refused (failed, nothing charged)",
-		Request: group.SeatsInput{}, Response: group.View{}, Errors: state,
-	}, onIDWith(g.Seats))
+	providerStep("POST "+groupPath+"/{id}/seats", "groupOrderSeats",
+		"Provider: the seat application's state: applying, granted (the first installment falls due) or refused (failed, nothing charged)",
+		group.SeatsInput{}, state, onIDWith(g.Seats))
 
 	rt.Handle("POST "+groupPath+"/{id}/payment", Operation{
 		ID: "payGroupOrder", SelfAudited: true, Tag: "groups", Allow: booksGroups,

@@ -19,14 +19,20 @@ func (s Services) actAsSuperAdmin(r *http.Request, id int64) (auth.Principal, er
 	return s.Auth.ActAsSuperAdmin(r.Context(), a.ID, auth.Subject{ProxyLevel: a.ProxyLevel, Common: a.Common()}, Principal(r).Username)
 }
 
-// managedAgency is the agency named by the path's {id}, if the caller
-// manages it.
-func (s Services) managedAgency(r *http.Request) (agency.Agency, error) {
-	id, err := PathID(r, "id")
-	if err != nil {
-		return agency.Agency{}, err
+// inManagedAgency answers with step on the agency named by the path's
+// {id}, if the caller manages it.
+func (s Services) inManagedAgency(step func(*http.Request, agency.Agency) (any, error)) HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) (any, error) {
+		id, err := PathID(r, "id")
+		if err != nil {
+			return nil, err
+		}
+		a, err := s.AgencyService.Managed(r.Context(), Principal(r), id)
+		if err != nil {
+			return nil, err
+		}
+		return step(r, a)
 	}
-	return s.AgencyService.Managed(r.Context(), Principal(r), id)
 }
 
 // registerManaged adds what an agency manager (the provider, a parent
@@ -53,25 +59,17 @@ func registerManaged(rt *Router, s Services) {
 		ID:       "listAgencyWalletEntries",
 		Summary:  "A managed agency's wallet entries (settlement currency), newest first",
 		Response: WalletEntryPage{}, Query: walletEntriesQuery,
-	}), func(w http.ResponseWriter, r *http.Request) (any, error) {
-		a, err := s.managedAgency(r)
-		if err != nil {
-			return nil, err
-		}
+	}), s.inManagedAgency(func(r *http.Request, a agency.Agency) (any, error) {
 		return s.walletEntries(r, a)
-	})
+	}))
 
 	rt.Handle("GET /base/v2/agencies/{id}/users", manager(Operation{
 		ID:       "listAgencyUsers",
 		Summary:  "A managed agency's users, oldest first",
 		Response: UserPage{}, Query: usersQuery,
-	}), func(w http.ResponseWriter, r *http.Request) (any, error) {
-		a, err := s.managedAgency(r)
-		if err != nil {
-			return nil, err
-		}
+	}), s.inManagedAgency(func(r *http.Request, a agency.Agency) (any, error) {
 		return s.userPage(r, a.ID)
-	})
+	}))
 
 	rt.Handle("POST /base/v2/agencies/{id}/users", manager(Operation{
 		ID: "createAgencyUser", Status: http.StatusCreated, SelfAudited: true,

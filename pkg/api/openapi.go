@@ -67,6 +67,11 @@ func schemaName(t reflect.Type) string {
 	}
 	name := t.Name()
 	pkg := path.Base(t.PkgPath())
+	if arg, ok := strings.CutPrefix(name, "page["); ok && pkg == "api" {
+		if n, ok := pageSchemas[path.Base(strings.TrimSuffix(arg, "]"))]; ok {
+			return n
+		}
+	}
 	if i := strings.IndexByte(name, '['); i >= 0 {
 		// A shared generic type (booking.Page[flight.View]) is named for
 		// the line of its type argument, as the line's own type was before
@@ -105,6 +110,18 @@ var movedSchemas = map[string]string{
 	"github.com/voyage/voyage/pkg/auth.CreateUserRequest":  "CreateUserRequest",
 	// A group's counts lead with "all", which is no group status.
 	"github.com/voyage/voyage/pkg/booking.StatusCount[string]": "GroupStatusCount",
+}
+
+// pageSchemas keeps the published names of the pages of one kind of item
+// (page[T], by T) from when each was a type of its own.
+var pageSchemas = map[string]string{
+	"ledger.StatementSummary": "StatementPage",
+	"ledger.Transaction":      "TransactionPage",
+	"ledger.WalletEntry":      "WalletEntryPage",
+	"auth.ManagedUser":        "UserPage",
+	"audit.Entry":             "UserLogPage",
+	"agency.Summary":          "AgencyPage",
+	"webhook.Delivery":        "WebhookDeliveryPage",
 }
 
 // formerSchemas keeps the published name of a schema whose Go type was

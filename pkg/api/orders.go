@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"strconv"
@@ -118,17 +119,6 @@ func registerOrders(rt *Router, s Services) {
 		Errors: []int{fault.CodeQuoteExpired, fault.CodeConflict, fault.CodeSearchTimeout},
 	}, book(o.Create))
 
-	rt.Handle("GET /order/v2/flight/orders", Operation{
-		ID: "listFlightOrders", Tag: "orders", Allow: canBook,
-		Summary: "The flight orders of the caller's agency and its sub-agencies", Response: flight.Page{}, Query: ordersQuery,
-	}, listBookings(s, orderFilter, o.List))
-
-	rt.Handle("GET /order/v2/flight/orders/status", Operation{
-		ID: "flightOrderStatusCounts", Tag: "orders", Allow: canBook,
-		Summary:  "How many orders are in each of the given statuses (all statuses when none given)",
-		Response: []flight.StatusCount{}, Query: statusParam(flight.Statuses),
-	}, countStatuses(o.StatusCounts))
-
 	rt.Handle("GET /order/v2/flight/disruptions", Operation{
 		ID: "listFlightDisruptions", Tag: "orders", Allow: canBook,
 		Summary: "Schedule changes recorded against the caller's orders (the flight disruption list)", Response: flight.DisruptionPage{},
@@ -138,23 +128,19 @@ func registerOrders(rt *Router, s Services) {
 		return o.Disruptions(r.Context(), Principal(r), r.URL.Query().Get("type"), page, size)
 	})
 
-	rt.Handle("GET /order/v2/flight/orders/{id}", Operation{
-		ID: "getFlightOrder", Tag: "orders", Allow: canBook,
-		Summary:  "One order with its price breakdown, timeline, proofs, related orders and the actions allowed now",
-		Response: flight.View{}, Errors: []int{fault.CodeNotFound},
-	}, onID(o.Get))
-
-	rt.Handle("DELETE /order/v2/flight/orders/{id}", Operation{
-		ID: "cancelFlightOrder", Tag: "orders", Allow: canBook,
-		Summary: "Cancel a booking not yet paid", Response: flight.View{}, Errors: []int{fault.CodeNotFound, fault.CodeConflict},
-	}, onID(o.Cancel))
-
-	rt.Handle("POST /order/v2/flight/orders/{id}/payment", Operation{
-		ID: "payFlightOrder", Tag: "orders", Allow: canBook,
-		Summary: "Pay an order (Idempotency-Key recommended): balance through the wallet, or a payment gateway channel",
-		Request: flight.PayRequest{}, Response: flight.View{}, Idempotency: IdempotencyOptional,
-		Errors: []int{fault.CodeNotFound, fault.CodeConflict, fault.CodeInsufficientFund, fault.CodePaymentFailed, fault.CodeQuoteExpired, fault.CodeNoAccess},
-	}, onIDKeyed(o.Pay))
+	orderLine[flight.Filter, flight.Page, flight.StatusCount, flight.View, flight.PayRequest]{
+		line: "flight", name: "Flight", tag: "orders", sees: canBook, books: canBook,
+		query: ordersQuery, statuses: statusParam(flight.Statuses),
+		filter: orderFilter, list: o.List, counts: o.StatusCounts, get: o.Get, cancel: o.Cancel, pay: o.Pay,
+		listSummary:   "The flight orders of the caller's agency and its sub-agencies",
+		countsSummary: "How many orders are in each of the given statuses (all statuses when none given)",
+		getSummary:    "One order with its price breakdown, timeline, proofs, related orders and the actions allowed now",
+		paySummary:    "Pay an order (Idempotency-Key recommended): balance through the wallet, or a payment gateway channel",
+		cancelSummary: "Cancel a booking not yet paid",
+		getErrors:     []int{fault.CodeNotFound},
+		payErrors:     []int{fault.CodeNotFound, fault.CodeConflict, fault.CodeInsufficientFund, fault.CodePaymentFailed, fault.CodeQuoteExpired, fault.CodeNoAccess},
+		cancelErrors:  []int{fault.CodeNotFound, fault.CodeConflict},
+	}.register(rt, s)
 
 	for _, typ := range []string{flight.TypeRefund, flight.TypeChange, flight.TypeVoid} {
 		var form any = PostSaleForm{}
@@ -192,17 +178,9 @@ func registerOrders(rt *Router, s Services) {
 		Summary: "Find ways to change an order to new dates; replaces the previous change search",
 		Request: flight.ChangeSearchRequest{}, Response: flight.ChangeSearch{},
 		Errors: []int{fault.CodeNotFound, fault.CodeConflict, fault.CodeSearchTimeout},
-	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
-		n, err := id(r)
-		if err != nil {
-			return nil, err
-		}
-		var req flight.ChangeSearchRequest
-		if err := Decode(r, &req); err != nil {
-			return nil, err
-		}
-		return o.ChangeSearch(r.Context(), Principal(r), n, req, i18n.Lang(r.Context()))
-	})
+	}, onIDWith(func(ctx context.Context, p auth.Principal, n int64, req flight.ChangeSearchRequest) (flight.ChangeSearch, error) {
+		return o.ChangeSearch(ctx, p, n, req, i18n.Lang(ctx))
+	}))
 
 	rt.Handle("POST /order/v2/flight/orders/{id}/confirmation", Operation{
 		ID: "confirmFlightOrder", Tag: "orders", Allow: canBook,
@@ -214,17 +192,9 @@ func registerOrders(rt *Router, s Services) {
 		ID: "flightOrderAction", Tag: "orders", Allow: canBook,
 		Summary: "Cancel a change, refund or void request", Request: ActionRequest{}, Response: flight.View{},
 		Errors: []int{fault.CodeNotFound, fault.CodeConflict},
-	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
-		n, err := id(r)
-		if err != nil {
-			return nil, err
-		}
-		var req ActionRequest
-		if err := Decode(r, &req); err != nil {
-			return nil, err
-		}
-		return o.Act(r.Context(), Principal(r), n, req.Action)
-	})
+	}, onIDWith(func(ctx context.Context, p auth.Principal, n int64, req ActionRequest) (flight.View, error) {
+		return o.Act(ctx, p, n, req.Action)
+	}))
 
 	rt.Handle("POST /order/v2/flight/orders/{id}/review", Operation{
 		ID: "reviewFlightOrder", Tag: "orders", Role: auth.RoleOperator,
@@ -236,20 +206,11 @@ func registerOrders(rt *Router, s Services) {
 		ID: "recordFlightDisruption", Tag: "orders", Role: auth.RoleOperator, Status: http.StatusCreated,
 		Summary: "Provider: record a schedule change on an order; the contact is emailed and the agency notified",
 		Request: flight.DisruptionRequest{}, Response: flight.Disruption{}, Errors: []int{fault.CodeNotFound, fault.CodeNoAccess},
-	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
-		n, err := id(r)
-		if err != nil {
-			return nil, err
-		}
-		var req flight.DisruptionRequest
-		if err := Decode(r, &req); err != nil {
-			return nil, err
-		}
-		ctx := r.Context()
+	}, onIDWith(func(ctx context.Context, p auth.Principal, n int64, req flight.DisruptionRequest) (flight.Disruption, error) {
 		subject := i18n.T(ctx, "order.disruption.email.subject")
 		body := i18n.T(ctx, "order.disruption.email.body") + "\n\n" + i18n.T(ctx, "order.disruption.type."+req.Type) + "\n" + req.Detail
-		return o.RecordDisruption(ctx, Principal(r), n, req, subject, body)
-	})
+		return o.RecordDisruption(ctx, p, n, req, subject, body)
+	}))
 
 	rt.HandleRaw("GET /order/v2/flight/orders/{id}/proofs/{proof}", Operation{
 		ID: "getFlightOrderProof", Tag: "orders", Allow: canBook,

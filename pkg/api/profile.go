@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"io"
@@ -8,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/profile"
 	"github.com/voyage/voyage/pkg/upload"
@@ -126,18 +128,9 @@ func registerProfile(rt *Router, s Services) {
 		Errors: []int{fault.CodeConflict},
 	}, withBodyAudited(s.Profile.CreatePassenger))
 
-	rt.Handle("PUT /base/v2/often-used-passengers/{id}", Operation{
-		ID: "updatePassenger", Tag: "profile", UserOnly: true, SelfAudited: true,
-		Summary: "Replace one of the agency's often-used passengers (same rules as creating)",
-		Request: profile.PassengerInput{}, Response: profile.Passenger{},
-		Errors: notFound,
-	}, onIDWithAudited(s.Profile.UpdatePassenger))
-
-	rt.Handle("DELETE /base/v2/often-used-passengers/{id}", Operation{
-		ID: "deletePassenger", Tag: "profile", UserOnly: true, SelfAudited: true,
-		Summary: "Delete one of the agency's often-used passengers, with the member cards recorded for them",
-		Errors:  notFound,
-	}, onIDAudited(noAnswer(s.Profile.DeletePassenger)))
+	agencyRecordRoutes(rt, "/base/v2/often-used-passengers", "Passenger", s.Profile.UpdatePassenger, s.Profile.DeletePassenger,
+		"Replace one of the agency's often-used passengers (same rules as creating)",
+		"Delete one of the agency's often-used passengers, with the member cards recorded for them")
 
 	rt.Handle("GET /base/v2/member-cards", Operation{
 		ID: "listMemberCards", Tag: "profile", UserOnly: true,
@@ -153,20 +146,25 @@ func registerProfile(rt *Router, s Services) {
 		Request: profile.CardInput{}, Response: profile.Card{},
 	}, withBodyAudited(s.Profile.CreateCard))
 
-	rt.Handle("PUT /base/v2/member-cards/{id}", Operation{
-		ID: "updateMemberCard", Tag: "profile", UserOnly: true, SelfAudited: true,
-		Summary: "Replace one of the agency's member cards",
-		Request: profile.CardInput{}, Response: profile.Card{},
-		Errors: notFound,
-	}, onIDWithAudited(s.Profile.UpdateCard))
-
-	rt.Handle("DELETE /base/v2/member-cards/{id}", Operation{
-		ID: "deleteMemberCard", Tag: "profile", UserOnly: true, SelfAudited: true,
-		Summary: "Delete one of the agency's member cards",
-		Errors:  notFound,
-	}, onIDAudited(noAnswer(s.Profile.DeleteCard)))
+	agencyRecordRoutes(rt, "/base/v2/member-cards", "MemberCard", s.Profile.UpdateCard, s.Profile.DeleteCard,
+		"Replace one of the agency's member cards", "Delete one of the agency's member cards")
 
 	registerTravellers(rt, s)
+}
+
+// agencyRecordRoutes registers the replace and delete routes of one kind
+// of record the caller's agency keeps (an often-used passenger, a member
+// card): any user of the agency may, and the step audits itself.
+func agencyRecordRoutes[In, V any](rt *Router, path, name string,
+	update func(context.Context, auth.Principal, int64, In, auth.Meta) (V, error),
+	remove func(context.Context, auth.Principal, int64, auth.Meta) error,
+	updateSummary, deleteSummary string) {
+	var in In
+	var v V
+	rt.Handle("PUT "+path+"/{id}", Operation{ID: "update" + name, Tag: "profile", UserOnly: true, SelfAudited: true,
+		Summary: updateSummary, Request: in, Response: v, Errors: []int{fault.CodeNotFound}}, onIDWithAudited(update))
+	rt.Handle("DELETE "+path+"/{id}", Operation{ID: "delete" + name, Tag: "profile", UserOnly: true, SelfAudited: true,
+		Summary: deleteSummary, Errors: []int{fault.CodeNotFound}}, onIDAudited(noAnswer(remove)))
 }
 
 // inlineImage answers an image stored for the caller (a logo, an avatar):

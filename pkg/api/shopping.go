@@ -1,9 +1,11 @@
 package api
 
 import (
+	"context"
 	"net/http"
 	"time"
 
+	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/pnr"
@@ -41,28 +43,19 @@ func registerShopping(rt *Router, s Services) {
 		Summary: "Start a flight search; answers a searchId at once while the suppliers are asked in the background; 503 (400004) with Retry-After when the server runs all the searches it can",
 		Request: shopping.Request{}, Response: shopping.Started{},
 		Errors: []int{fault.CodeSearchBusy},
-	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
-		var req shopping.Request
-		if err := Decode(r, &req); err != nil {
-			return nil, err
-		}
+	}, withBody(func(ctx context.Context, p auth.Principal, req shopping.Request) (shopping.Started, error) {
 		req.Exact = nil
-		st, err := s.Shopping.Start(r.Context(), Principal(r), req)
-		return st, err
-	})
+		return s.Shopping.Start(ctx, p, req)
+	}))
 
 	rt.Handle("POST /shopping/v2/flight/async-shopping/solutions", Operation{
 		ID: "asyncShoppingSolutions", Reads: true, Tag: "shopping", Allow: canBook,
 		Summary: "Poll a search: the solutions found so far, filtered, sorted and paged, with facet counts; poll until complete (partial: some suppliers' answers were lost)",
 		Request: shopping.Query{}, Response: shopping.Page{},
 		Errors: []int{fault.CodeNotFound, fault.CodeNoFlight, fault.CodeQuoteExpired},
-	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
-		var q shopping.Query
-		if err := Decode(r, &q); err != nil {
-			return nil, err
-		}
-		return s.Shopping.Solutions(r.Context(), Principal(r), q, i18n.Lang(r.Context()))
-	})
+	}, withBody(func(ctx context.Context, p auth.Principal, q shopping.Query) (shopping.Page, error) {
+		return s.Shopping.Solutions(ctx, p, q, i18n.Lang(ctx))
+	}))
 
 	rt.Handle("POST /shopping/v2/flight/solutions/{id}/verification", Operation{
 		ID: "verifySolution", Reads: true, Tag: "shopping", Allow: canBook,
@@ -73,49 +66,35 @@ func registerShopping(rt *Router, s Services) {
 		return s.Shopping.Verify(r.Context(), Principal(r), r.PathValue("id"), i18n.Lang(r.Context()))
 	})
 
-	pnrAllowed := func(r *http.Request) error {
-		a, err := s.Agencies.Get(r.Context(), Principal(r).AgencyID)
-		if err != nil {
-			return err
+	// pnrOnly refuses h to an agency that hides PNR booking.
+	pnrOnly := func(h HandlerFunc) HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) (any, error) {
+			a, err := s.Agencies.Get(r.Context(), Principal(r).AgencyID)
+			if err != nil {
+				return nil, err
+			}
+			if a.HidePNRBooking {
+				return nil, fault.Forbidden()
+			}
+			return h(w, r)
 		}
-		if a.HidePNRBooking {
-			return fault.Forbidden()
-		}
-		return nil
 	}
 	rt.Handle("POST /shopping/v2/flight/analysis-pnr", Operation{
 		ID: "analysisPnr", Reads: true, Tag: "shopping", Allow: canBook,
 		Summary: "Parse a pasted GDS booking display into journeys, segments and passengers (refused when the agency hides PNR booking)",
 		Request: PNRRequest{}, Response: pnr.Result{},
-	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
-		if err := pnrAllowed(r); err != nil {
-			return nil, err
-		}
-		var req PNRRequest
-		if err := Decode(r, &req); err != nil {
-			return nil, err
-		}
+	}, pnrOnly(withBody(func(_ context.Context, _ auth.Principal, req PNRRequest) (any, error) {
 		res, err := shopping.AnalyzePNR(req.PNR, time.Now())
 		if err != nil {
 			return nil, err
 		}
 		return analysis(res), nil
-	})
+	})))
 
 	rt.Handle("POST /shopping/v2/flight/accurate-search", Operation{
 		ID: "accurateSearch", Reads: true, Tag: "shopping", Allow: canBook,
 		Summary: "Search exactly the given flights (a PNR's itinerary); poll the solutions like any search",
 		Request: shopping.AccurateRequest{}, Response: shopping.Started{},
 		Errors: []int{fault.CodeSearchBusy},
-	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
-		if err := pnrAllowed(r); err != nil {
-			return nil, err
-		}
-		var req shopping.AccurateRequest
-		if err := Decode(r, &req); err != nil {
-			return nil, err
-		}
-		st, err := s.Shopping.AccurateSearch(r.Context(), Principal(r), req)
-		return st, err
-	})
+	}, pnrOnly(withBody(s.Shopping.AccurateSearch)))
 }

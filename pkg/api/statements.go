@@ -31,22 +31,6 @@ type (
 	StatementSummary = ledger.StatementSummary
 )
 
-// StatementPage is one page of statements.
-type StatementPage struct {
-	Items    []StatementSummary `json:"items"`
-	Total    int                `json:"total"`
-	Page     int                `json:"page"`
-	PageSize int                `json:"pageSize"`
-}
-
-// TransactionPage is one page of transactions.
-type TransactionPage struct {
-	Items    []ledger.Transaction `json:"items"`
-	Total    int                  `json:"total"`
-	Page     int                  `json:"page"`
-	PageSize int                  `json:"pageSize"`
-}
-
 // RateRequest sets a rate: what one unit of the currency is worth in the
 // default currency.
 type RateRequest struct {

@@ -242,3 +242,39 @@ func ticketDocument(s Services, ticket func(r *http.Request, id int64) (docs.Tic
 		return docs.WriteTicket(w, kind, format, t)
 	}
 }
+
+// orderLine is what a product line's orders share with every other line's:
+// the list, status counts, get, pay and cancel routes under
+// /order/v2/{line}/orders, whose operation ids follow the line's name
+// (listFlightOrders, payTrainOrder). Each line keeps its own words and
+// errors, and who may see (list, counts, get) or book (pay, cancel).
+type orderLine[F, P, C, V, Pay any] struct {
+	line, name, tag string
+	sees, books     func(auth.Subject) bool
+	query, statuses []Param
+	filter          func(*http.Request, *time.Location) (F, error)
+	list            func(context.Context, auth.Principal, F) (P, error)
+	counts          func(context.Context, auth.Principal, []string) ([]C, error)
+	get, cancel     func(context.Context, auth.Principal, int64) (V, error)
+	pay             func(context.Context, auth.Principal, int64, string, Pay) (V, error)
+
+	listSummary, countsSummary, getSummary, paySummary, cancelSummary string
+	getErrors, payErrors, cancelErrors                                []int
+}
+
+func (l orderLine[F, P, C, V, Pay]) register(rt *Router, s Services) {
+	orders, name := "/order/v2/"+l.line+"/orders", l.name+"Order"
+	var page P
+	var view V
+	var pay Pay
+	rt.Handle("GET "+orders, Operation{ID: "list" + name + "s", Tag: l.tag, Allow: l.sees,
+		Summary: l.listSummary, Response: page, Query: l.query}, listBookings(s, l.filter, l.list))
+	rt.Handle("GET "+orders+"/status", Operation{ID: l.line + "OrderStatusCounts", Tag: l.tag, Allow: l.sees,
+		Summary: l.countsSummary, Response: []C{}, Query: l.statuses}, countStatuses(l.counts))
+	rt.Handle("GET "+orders+"/{id}", Operation{ID: "get" + name, Tag: l.tag, Allow: l.sees,
+		Summary: l.getSummary, Response: view, Errors: l.getErrors}, onID(l.get))
+	rt.Handle("POST "+orders+"/{id}/payment", Operation{ID: "pay" + name, Tag: l.tag, Allow: l.books,
+		Summary: l.paySummary, Request: pay, Response: view, Idempotency: IdempotencyOptional, Errors: l.payErrors}, onIDKeyed(l.pay))
+	rt.Handle("DELETE "+orders+"/{id}", Operation{ID: "cancel" + name, Tag: l.tag, Allow: l.books,
+		Summary: l.cancelSummary, Response: view, Errors: l.cancelErrors}, onID(l.cancel))
+}

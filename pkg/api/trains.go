@@ -34,7 +34,6 @@ func registerTrains(rt *Router, s Services) {
 		return
 	}
 	t := s.Trains
-	id := func(r *http.Request) (int64, error) { return PathID(r, "id") }
 
 	rt.Handle("GET /shopping/v2/train/stations", Operation{
 		ID: "trainStations", Tag: "trains", Allow: seesTrains,
@@ -66,35 +65,19 @@ func registerTrains(rt *Router, s Services) {
 		Errors: []int{fault.CodeQuoteExpired, fault.CodeNoFlight, fault.CodeConflict},
 	}, book(t.Create))
 
-	rt.Handle("GET /order/v2/train/orders", Operation{
-		ID: "listTrainOrders", Tag: "trains", Allow: seesTrains,
-		Summary: "The train orders of the caller's agency and its sub-agencies", Response: train.Page{}, Query: trainOrdersQuery,
-	}, listBookings(s, bookingFilter, t.List))
-
-	rt.Handle("GET /order/v2/train/orders/status", Operation{
-		ID: "trainOrderStatusCounts", Tag: "trains", Allow: seesTrains,
-		Summary:  "How many train orders are in each of the given statuses (all statuses when none given)",
-		Response: []train.StatusCount{}, Query: statusParam(train.Statuses),
-	}, countStatuses(t.Counts))
-
-	rt.Handle("GET /order/v2/train/orders/{id}", Operation{
-		ID: "getTrainOrder", Tag: "trains", Allow: seesTrains,
-		Summary:  "One train order with its tickets, timeline, waiting quote and the actions allowed now",
-		Response: train.View{}, Errors: []int{fault.CodeNotFound},
-	}, onID(t.Get))
-
-	rt.Handle("POST /order/v2/train/orders/{id}/payment", Operation{
-		ID: "payTrainOrder", Tag: "trains", Allow: booksTrains,
-		Summary: "Pay an order from the wallet (Idempotency-Key: a replay answers the order); tickets are issued in the background",
-		Request: train.PayRequest{}, Response: train.View{}, Idempotency: IdempotencyOptional,
-		Errors: []int{fault.CodeInsufficientFund, fault.CodePaymentFailed, fault.CodeQuoteExpired, fault.CodeConflict, fault.CodeNotFound},
-	}, onIDKeyed(t.Pay))
-
-	rt.Handle("DELETE /order/v2/train/orders/{id}", Operation{
-		ID: "cancelTrainOrder", Tag: "trains", Allow: booksTrains,
-		Summary: "Cancel an unpaid order; the seats go back to the railway", Response: train.View{},
-		Errors: []int{fault.CodeConflict, fault.CodeNotFound},
-	}, onID(t.Cancel))
+	orderLine[booking.Filter, train.Page, train.StatusCount, train.View, train.PayRequest]{
+		line: "train", name: "Train", tag: "trains", sees: seesTrains, books: booksTrains,
+		query: trainOrdersQuery, statuses: statusParam(train.Statuses),
+		filter: bookingFilter, list: t.List, counts: t.Counts, get: t.Get, cancel: t.Cancel, pay: t.Pay,
+		listSummary:   "The train orders of the caller's agency and its sub-agencies",
+		countsSummary: "How many train orders are in each of the given statuses (all statuses when none given)",
+		getSummary:    "One train order with its tickets, timeline, waiting quote and the actions allowed now",
+		paySummary:    "Pay an order from the wallet (Idempotency-Key: a replay answers the order); tickets are issued in the background",
+		cancelSummary: "Cancel an unpaid order; the seats go back to the railway",
+		getErrors:     []int{fault.CodeNotFound},
+		payErrors:     []int{fault.CodeInsufficientFund, fault.CodePaymentFailed, fault.CodeQuoteExpired, fault.CodeConflict, fault.CodeNotFound},
+		cancelErrors:  []int{fault.CodeConflict, fault.CodeNotFound},
+	}.register(rt, s)
 
 	rt.Handle("POST /order/v2/train/orders/{id}/refund", Operation{
 		ID: "trainRefundQuote", Tag: "trains", Allow: booksTrains,
@@ -133,7 +116,7 @@ func registerTrains(rt *Router, s Services) {
 		Summary: "Download the e-ticket of a train order as PDF (in the request's language)", Errors: []int{fault.CodeNotFound},
 		Produces: []string{"application/pdf"},
 	}, func(w http.ResponseWriter, r *http.Request) error {
-		n, err := id(r)
+		n, err := PathID(r, "id")
 		if err != nil {
 			return err
 		}

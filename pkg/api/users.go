@@ -26,22 +26,6 @@ type (
 	CreateUserRequest = auth.CreateUserRequest
 )
 
-// UserPage is one page of the user list.
-type UserPage struct {
-	Items    []ManagedUser `json:"items"`
-	Total    int           `json:"total"`
-	Page     int           `json:"page"`
-	PageSize int           `json:"pageSize"`
-}
-
-// UserLogPage is one page of the user log.
-type UserLogPage struct {
-	Items    []audit.Entry `json:"items"`
-	Total    int           `json:"total"`
-	Page     int           `json:"page"`
-	PageSize int           `json:"pageSize"`
-}
-
 // UpdateUserRequest is PUT /base/v2/users/{id}: the create body less username
 // and email. Absent fields keep their value. Username and email never change:
 // if sent they must equal the current value, otherwise the request is refused

@@ -9,14 +9,6 @@ import (
 	"github.com/voyage/voyage/pkg/webhook"
 )
 
-// WebhookDeliveryPage is one page of an agency's webhook delivery log.
-type WebhookDeliveryPage struct {
-	Items    []webhook.Delivery `json:"items"`
-	Total    int                `json:"total"`
-	Page     int                `json:"page"`
-	PageSize int                `json:"pageSize"`
-}
-
 // WebhookSecret is an agency's new signing secret.
 type WebhookSecret struct {
 	Secret string `json:"secret" jsonschema_description:"HMAC-SHA256 key of the X-Voyage-Signature header; the previous one stops working at once"`
