@@ -2,6 +2,8 @@ package payment_test
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"strings"
 	"sync"
@@ -140,4 +142,24 @@ func TestKey(t *testing.T) {
 	if payment.Key("order-1", long) == payment.Key("order-2", long) {
 		t.Error("one long key made the same payment key on two orders")
 	}
+}
+
+func TestTradeNo(t *testing.T) {
+	for _, tc := range []struct{ key, want string }{
+		{"order-12-abc", "order-12-abc"},
+		{"group_7_first", "group_7_first"},
+		{"abc", "v" + "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"[:31]},
+		{"order-12-" + strings.Repeat("k", 30), "v" + sha256Hex("order-12-" + strings.Repeat("k", 30))[:31]},
+		{"order-12-ключ", "v" + sha256Hex("order-12-ключ")[:31]},
+	} {
+		got := payment.TradeNo(tc.key)
+		if got != tc.want || len(got) > 32 {
+			t.Errorf("TradeNo(%q) = %q, want %q", tc.key, got, tc.want)
+		}
+	}
+}
+
+func sha256Hex(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:])
 }
