@@ -71,7 +71,7 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 	if err != nil {
 		return View{}, err
 	}
-	if v.Agency.DisablePayment || v.Side(o.AgencyID) != ByAgency {
+	if v.Agency.DisablePayment || v.Side(o.AgencyID) != booking.ByAgency {
 		return View{}, fault.New(fault.CodeNoAccess, http.StatusForbidden, "order.error.paymentDisabled")
 	}
 	if !slices.Contains(s.channels, req.Channel) {
@@ -107,7 +107,7 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 		if !handed {
 			s.wakeTicketing()
 		}
-		return s.view(o, ByAgency), nil
+		return s.view(o, booking.ByAgency), nil
 	}
 
 	o.PaymentChannel = req.Channel

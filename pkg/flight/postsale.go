@@ -294,7 +294,7 @@ func (s *Service) Review(ctx context.Context, who auth.Principal, id int64, req 
 	if err != nil {
 		return View{}, err
 	}
-	if Party(o.Type, o.Status, req.Action) != ByProvider {
+	if Party(o.Type, o.Status, req.Action) != booking.ByProvider {
 		return View{}, errState()
 	}
 	if len([]rune(req.Remark)) > 500 {

@@ -248,7 +248,7 @@ func (s *Service) announce(ctx context.Context, tx *sqlx.Tx, o *Order) error {
 	if s.notify == nil {
 		return nil
 	}
-	return s.notify.NotifyTx(ctx, tx, o.AgencyID, statusEvent(o), s.view(*o, ByAgency))
+	return s.notify.NotifyTx(ctx, tx, o.AgencyID, statusEvent(o), s.view(*o, booking.ByAgency))
 }
 
 // statusEvent is the webhook event of o's status changes.
@@ -410,7 +410,7 @@ func (s *Service) Create(ctx context.Context, who auth.Principal, key string, re
 	if o.Status == ToBePaid && quiet {
 		s.fresh.Put(o.ID, asStored(o))
 	}
-	return s.view(o, ByAgency), nil
+	return s.view(o, booking.ByAgency), nil
 }
 
 // quote finds the verified quote the request books.

@@ -119,13 +119,6 @@ const (
 	ActUnpaid        Action = "unpaid"
 )
 
-// Who may take an action.
-const (
-	ByAgency   = booking.ByAgency
-	ByProvider = booking.ByProvider
-	BySystem   = booking.BySystem
-)
-
 type machine = booking.Machine[Status, Action]
 
 // move is an edge of the machine.
@@ -136,84 +129,84 @@ var move = booking.Move[Status, Action]
 // leads. Nothing else in the package changes a status.
 var transitions = map[string]machine{
 	TypeOrigin: {
-		move(Reviewing, ActApprove, ToBePaid, ByProvider),
-		move(Reviewing, ActReject, OriginCanceled, ByProvider),
-		move(Reviewing, ActCancel, Canceled, ByAgency),
-		move(ToBePaid, ActPay, Proceeding, ByAgency),
-		move(ToBePaid, ActCancel, Canceled, ByAgency),
-		move(ToBePaid, ActExpire, Closed, BySystem),
+		move(Reviewing, ActApprove, ToBePaid, booking.ByProvider),
+		move(Reviewing, ActReject, OriginCanceled, booking.ByProvider),
+		move(Reviewing, ActCancel, Canceled, booking.ByAgency),
+		move(ToBePaid, ActPay, Proceeding, booking.ByAgency),
+		move(ToBePaid, ActCancel, Canceled, booking.ByAgency),
+		move(ToBePaid, ActExpire, Closed, booking.BySystem),
 		// A payment gateway that did not answer: the order waits, neither
 		// payable again nor ticketed, until the gateway says what happened.
-		move(ToBePaid, ActPayUncertain, Holding, BySystem),
-		move(Holding, ActPaid, Proceeding, BySystem),
-		move(Holding, ActUnpaid, ToBePaid, BySystem),
-		move(Holding, ActExpire, Closed, BySystem),
-		move(Reserved, ActIssue, Proceeding, ByProvider),
-		move(Reserved, ActCancel, Canceled, ByAgency),
-		move(Reserved, ActExpire, Closed, BySystem),
-		move(Proceeding, ActTicketed, Issued, BySystem),
-		move(Proceeding, ActTicketFailed, Failed, BySystem),
-		move(Proceeding, ActUncertain, OriginHolding, BySystem),
-		move(OriginHolding, ActResolveOK, Issued, ByProvider),
-		move(OriginHolding, ActResolveFailed, Failed, ByProvider),
-		move(Failed, ActReimburse, FailedReimbursing, BySystem),
+		move(ToBePaid, ActPayUncertain, Holding, booking.BySystem),
+		move(Holding, ActPaid, Proceeding, booking.BySystem),
+		move(Holding, ActUnpaid, ToBePaid, booking.BySystem),
+		move(Holding, ActExpire, Closed, booking.BySystem),
+		move(Reserved, ActIssue, Proceeding, booking.ByProvider),
+		move(Reserved, ActCancel, Canceled, booking.ByAgency),
+		move(Reserved, ActExpire, Closed, booking.BySystem),
+		move(Proceeding, ActTicketed, Issued, booking.BySystem),
+		move(Proceeding, ActTicketFailed, Failed, booking.BySystem),
+		move(Proceeding, ActUncertain, OriginHolding, booking.BySystem),
+		move(OriginHolding, ActResolveOK, Issued, booking.ByProvider),
+		move(OriginHolding, ActResolveFailed, Failed, booking.ByProvider),
+		move(Failed, ActReimburse, FailedReimbursing, booking.BySystem),
 		// Nothing was paid (a held booking the provider issued on account):
 		// the failure is final with nothing to give back.
-		move(Failed, ActClose, OriginFailed, BySystem),
-		move(FailedReimbursing, ActReimbursed, FailedReimbursed, BySystem),
-		move(Issued, ActChange, Issued, ByAgency),
-		move(Issued, ActRefund, Issued, ByAgency),
-		move(Issued, ActVoid, Issued, ByAgency),
-		move(Issued, ActSuperseded, Changed, BySystem),
-		move(Issued, ActClose, Closed, BySystem),
+		move(Failed, ActClose, OriginFailed, booking.BySystem),
+		move(FailedReimbursing, ActReimbursed, FailedReimbursed, booking.BySystem),
+		move(Issued, ActChange, Issued, booking.ByAgency),
+		move(Issued, ActRefund, Issued, booking.ByAgency),
+		move(Issued, ActVoid, Issued, booking.ByAgency),
+		move(Issued, ActSuperseded, Changed, booking.BySystem),
+		move(Issued, ActClose, Closed, booking.BySystem),
 		// A changed order's new tickets live on its change order; the
 		// refund or void of a changed trip is requested there.
 	},
 	TypeChange: {
-		move(ChgReviewing, ActQuote, ChgToBePaid, ByProvider),
-		move(ChgReviewing, ActReject, ChgRejected, ByProvider),
-		move(ChgReviewing, ActCancelChange, ChangeCanceled, ByAgency),
-		move(ChgToBePaid, ActConfirm, ChgProceeding, ByAgency),
-		move(ChgToBePaid, ActCancelChange, ChangeCanceled, ByAgency),
-		move(ChgToBePaid, ActExpire, ChangeCanceled, BySystem),
-		move(ChgProceeding, ActDone, Changed, BySystem),
-		move(ChgProceeding, ActFailed, Reimbursing, BySystem),
-		move(ChgProceeding, ActUncertain, ChangeHolding, BySystem),
-		move(ChangeHolding, ActResolveOK, Changed, ByProvider),
-		move(ChangeHolding, ActResolveFailed, Reimbursing, ByProvider),
-		move(Reimbursing, ActReimbursed, ChangeFailed, BySystem),
-		move(Changed, ActChange, Changed, ByAgency),
-		move(Changed, ActRefund, Changed, ByAgency),
-		move(Changed, ActVoid, Changed, ByAgency),
-		move(Changed, ActSuperseded, Closed, BySystem),
-		move(Changed, ActClose, Closed, BySystem),
+		move(ChgReviewing, ActQuote, ChgToBePaid, booking.ByProvider),
+		move(ChgReviewing, ActReject, ChgRejected, booking.ByProvider),
+		move(ChgReviewing, ActCancelChange, ChangeCanceled, booking.ByAgency),
+		move(ChgToBePaid, ActConfirm, ChgProceeding, booking.ByAgency),
+		move(ChgToBePaid, ActCancelChange, ChangeCanceled, booking.ByAgency),
+		move(ChgToBePaid, ActExpire, ChangeCanceled, booking.BySystem),
+		move(ChgProceeding, ActDone, Changed, booking.BySystem),
+		move(ChgProceeding, ActFailed, Reimbursing, booking.BySystem),
+		move(ChgProceeding, ActUncertain, ChangeHolding, booking.BySystem),
+		move(ChangeHolding, ActResolveOK, Changed, booking.ByProvider),
+		move(ChangeHolding, ActResolveFailed, Reimbursing, booking.ByProvider),
+		move(Reimbursing, ActReimbursed, ChangeFailed, booking.BySystem),
+		move(Changed, ActChange, Changed, booking.ByAgency),
+		move(Changed, ActRefund, Changed, booking.ByAgency),
+		move(Changed, ActVoid, Changed, booking.ByAgency),
+		move(Changed, ActSuperseded, Closed, booking.BySystem),
+		move(Changed, ActClose, Closed, booking.BySystem),
 	},
 	TypeRefund: {
-		move(RfdReviewing, ActApprove, RfdToBeConfirm, ByProvider),
-		move(RfdReviewing, ActQuote, RfdToBeConfirm, ByProvider),
-		move(RfdReviewing, ActReject, RfdRejected, ByProvider),
-		move(RfdReviewing, ActCancelRefund, RefundCanceled, ByAgency),
-		move(RfdToBeConfirm, ActConfirm, RfdProceeding, ByAgency),
-		move(RfdToBeConfirm, ActCancelRefund, RefundCanceled, ByAgency),
-		move(RfdToBeConfirm, ActExpire, RefundCanceled, BySystem),
-		move(RfdProceeding, ActDone, Refunded, BySystem),
-		move(RfdProceeding, ActFailed, RefundFailed, BySystem),
-		move(RfdProceeding, ActUncertain, RefundHolding, BySystem),
-		move(RefundHolding, ActResolveOK, Refunded, ByProvider),
-		move(RefundHolding, ActResolveFailed, RefundFailed, ByProvider),
-		move(Refunded, ActReimburse, RefundedReimbursing, BySystem),
-		move(RefundedReimbursing, ActReimbursed, RefundedReimbursed, BySystem),
+		move(RfdReviewing, ActApprove, RfdToBeConfirm, booking.ByProvider),
+		move(RfdReviewing, ActQuote, RfdToBeConfirm, booking.ByProvider),
+		move(RfdReviewing, ActReject, RfdRejected, booking.ByProvider),
+		move(RfdReviewing, ActCancelRefund, RefundCanceled, booking.ByAgency),
+		move(RfdToBeConfirm, ActConfirm, RfdProceeding, booking.ByAgency),
+		move(RfdToBeConfirm, ActCancelRefund, RefundCanceled, booking.ByAgency),
+		move(RfdToBeConfirm, ActExpire, RefundCanceled, booking.BySystem),
+		move(RfdProceeding, ActDone, Refunded, booking.BySystem),
+		move(RfdProceeding, ActFailed, RefundFailed, booking.BySystem),
+		move(RfdProceeding, ActUncertain, RefundHolding, booking.BySystem),
+		move(RefundHolding, ActResolveOK, Refunded, booking.ByProvider),
+		move(RefundHolding, ActResolveFailed, RefundFailed, booking.ByProvider),
+		move(Refunded, ActReimburse, RefundedReimbursing, booking.BySystem),
+		move(RefundedReimbursing, ActReimbursed, RefundedReimbursed, booking.BySystem),
 	},
 	TypeVoid: {
-		move(VoidProceeding, ActApprove, Voided, ByProvider),
-		move(VoidProceeding, ActReject, VoidRejected, ByProvider),
-		move(VoidProceeding, ActCancelVoid, VoidCanceled, ByAgency),
-		move(VoidProceeding, ActFailed, VoidFailed, BySystem),
-		move(VoidProceeding, ActUncertain, VoidHolding, BySystem),
-		move(VoidHolding, ActResolveOK, Voided, ByProvider),
-		move(VoidHolding, ActResolveFailed, VoidFailed, ByProvider),
-		move(Voided, ActReimburse, VoidedReimbursing, BySystem),
-		move(VoidedReimbursing, ActReimbursed, VoidedReimbursed, BySystem),
+		move(VoidProceeding, ActApprove, Voided, booking.ByProvider),
+		move(VoidProceeding, ActReject, VoidRejected, booking.ByProvider),
+		move(VoidProceeding, ActCancelVoid, VoidCanceled, booking.ByAgency),
+		move(VoidProceeding, ActFailed, VoidFailed, booking.BySystem),
+		move(VoidProceeding, ActUncertain, VoidHolding, booking.BySystem),
+		move(VoidHolding, ActResolveOK, Voided, booking.ByProvider),
+		move(VoidHolding, ActResolveFailed, VoidFailed, booking.ByProvider),
+		move(Voided, ActReimburse, VoidedReimbursing, booking.BySystem),
+		move(VoidedReimbursing, ActReimbursed, VoidedReimbursed, booking.BySystem),
 	},
 }
 
@@ -223,7 +216,7 @@ func Next(typ string, from Status, action Action) (Status, bool) {
 	return transitions[typ].Next(from, action, nil)
 }
 
-// Allowed lists the actions party (ByAgency, ByProvider) may take on an order
+// Allowed lists the actions party (booking.ByAgency, booking.ByProvider) may take on an order
 // of type typ in status s, in table order.
 func Allowed(typ string, s Status, party string) []Action { return transitions[typ].Allowed(s, party) }
 

@@ -3,6 +3,8 @@ package flight
 import (
 	"slices"
 	"testing"
+
+	"github.com/voyage/voyage/pkg/booking"
 )
 
 func TestEveryStatusHasAToneAndAPlaceInTheMachine(t *testing.T) {
@@ -33,7 +35,7 @@ func TestTransitionsStayWithinTheSpecStatuses(t *testing.T) {
 				t.Errorf("%s: %s has two edges for %s", typ, e.From, e.Action)
 			}
 			seen[k] = true
-			if e.By != ByAgency && e.By != ByProvider && e.By != BySystem {
+			if e.By != booking.ByAgency && e.By != booking.ByProvider && e.By != booking.BySystem {
 				t.Errorf("%s: %s -%s-> has no party", typ, e.From, e.Action)
 			}
 		}
@@ -80,16 +82,16 @@ func TestTransitions(t *testing.T) {
 
 func TestAllowedSplitsAgencyAndProvider(t *testing.T) {
 	t.Parallel()
-	if got := Allowed(TypeOrigin, ToBePaid, ByAgency); !slices.Equal(got, []Action{ActPay, ActCancel}) {
+	if got := Allowed(TypeOrigin, ToBePaid, booking.ByAgency); !slices.Equal(got, []Action{ActPay, ActCancel}) {
 		t.Errorf("agency on to_be_paid: %v", got)
 	}
-	if got := Allowed(TypeOrigin, ToBePaid, ByProvider); len(got) != 0 {
+	if got := Allowed(TypeOrigin, ToBePaid, booking.ByProvider); len(got) != 0 {
 		t.Errorf("provider on to_be_paid: %v", got)
 	}
-	if got := Allowed(TypeRefund, RfdReviewing, ByProvider); !slices.Equal(got, []Action{ActApprove, ActQuote, ActReject}) {
+	if got := Allowed(TypeRefund, RfdReviewing, booking.ByProvider); !slices.Equal(got, []Action{ActApprove, ActQuote, ActReject}) {
 		t.Errorf("provider on rfd_reviewing: %v", got)
 	}
-	if got := Allowed(TypeOrigin, Issued, ByAgency); !slices.Equal(got, []Action{ActChange, ActRefund, ActVoid}) {
+	if got := Allowed(TypeOrigin, Issued, booking.ByAgency); !slices.Equal(got, []Action{ActChange, ActRefund, ActVoid}) {
 		t.Errorf("agency on issued: %v", got)
 	}
 }

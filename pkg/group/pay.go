@@ -11,6 +11,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/booking"
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/payment"
@@ -68,7 +69,7 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 	if !slices.Contains(Stages, in.Stage) {
 		return View{}, fault.Validation(map[string]string{"stage": "group.error.stage"})
 	}
-	if v.Side(o.AgencyID) != ByAgency {
+	if v.Side(o.AgencyID) != booking.ByAgency {
 		return View{}, fault.Forbidden()
 	}
 	a, err := s.agencies.Cached(ctx, o.AgencyID)

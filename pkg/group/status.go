@@ -83,13 +83,6 @@ const (
 	ActUpload Action = "upload"
 )
 
-// Who may take an action.
-const (
-	ByAgency   = booking.ByAgency
-	ByProvider = booking.ByProvider
-	BySystem   = booking.BySystem
-)
-
 type machine = booking.Machine[Status, Action]
 
 // move is an edge of the machine.
@@ -100,47 +93,47 @@ var move = booking.Move[Status, Action]
 // Next takes the first whose paying stage the quote has: a quote with fewer
 // deposits skips the stages it lacks. Nothing else changes a status.
 var transitions = machine{
-	move(ToBeQuote, ActQuote, ToBeConfirm, ByProvider),
-	move(ToBeQuote, ActClose, Closed, ByProvider),
-	move(ToBeQuote, ActUpload, ToBeQuote, ByAgency),
-	move(ToBeQuote, ActCancel, Canceled, ByAgency),
-	move(ToBeConfirm, ActQuote, ToBeConfirm, ByProvider),
-	move(ToBeConfirm, ActAccept, ToBeConfirm, ByAgency),
-	move(ToBeConfirm, ActUpload, ToBeConfirm, ByAgency),
-	move(ToBeConfirm, ActDecline, ToBeQuote, ByAgency),
-	move(ToBeConfirm, ActConfirm, ToBeApplySeat, ByAgency),
-	move(ToBeConfirm, ActCancel, Canceled, ByAgency),
-	move(ToBeConfirm, ActExpire, Closed, BySystem),
-	move(ToBeConfirm, ActMiss, Failed, BySystem),
-	move(ToBeApplySeat, ActApply, SeatApplying, ByProvider),
-	move(ToBeApplySeat, ActGrant, ToBePayFirst, ByProvider),
-	move(ToBeApplySeat, ActGrant, ToBePaySecond, ByProvider),
-	move(ToBeApplySeat, ActGrant, ToBePayThird, ByProvider),
-	move(ToBeApplySeat, ActGrant, ToBePaidLast, ByProvider),
-	move(ToBeApplySeat, ActRefuse, Failed, ByProvider),
-	move(ToBeApplySeat, ActCancel, Canceled, ByAgency),
-	move(SeatApplying, ActGrant, ToBePayFirst, ByProvider),
-	move(SeatApplying, ActGrant, ToBePaySecond, ByProvider),
-	move(SeatApplying, ActGrant, ToBePayThird, ByProvider),
-	move(SeatApplying, ActGrant, ToBePaidLast, ByProvider),
-	move(SeatApplying, ActRefuse, Failed, ByProvider),
-	move(SeatApplying, ActCancel, Canceled, ByAgency),
-	move(ToBePayFirst, ActPay, ToBePaySecond, ByAgency),
-	move(ToBePayFirst, ActPay, ToBePayThird, ByAgency),
-	move(ToBePayFirst, ActPay, ToBePaidLast, ByAgency),
-	move(ToBePayFirst, ActCancel, Canceled, ByAgency),
-	move(ToBePayFirst, ActMiss, Failed, BySystem),
-	move(ToBePaySecond, ActPay, ToBePayThird, ByAgency),
-	move(ToBePaySecond, ActPay, ToBePaidLast, ByAgency),
-	move(ToBePaySecond, ActCancel, Canceled, ByAgency),
-	move(ToBePaySecond, ActMiss, Failed, BySystem),
-	move(ToBePayThird, ActPay, ToBePaidLast, ByAgency),
-	move(ToBePayThird, ActCancel, Canceled, ByAgency),
-	move(ToBePayThird, ActMiss, Failed, BySystem),
-	move(ToBePaidLast, ActPay, Proceeding, ByAgency),
-	move(ToBePaidLast, ActCancel, Canceled, ByAgency),
-	move(ToBePaidLast, ActMiss, Failed, BySystem),
-	move(Proceeding, ActTicketed, Issued, BySystem),
+	move(ToBeQuote, ActQuote, ToBeConfirm, booking.ByProvider),
+	move(ToBeQuote, ActClose, Closed, booking.ByProvider),
+	move(ToBeQuote, ActUpload, ToBeQuote, booking.ByAgency),
+	move(ToBeQuote, ActCancel, Canceled, booking.ByAgency),
+	move(ToBeConfirm, ActQuote, ToBeConfirm, booking.ByProvider),
+	move(ToBeConfirm, ActAccept, ToBeConfirm, booking.ByAgency),
+	move(ToBeConfirm, ActUpload, ToBeConfirm, booking.ByAgency),
+	move(ToBeConfirm, ActDecline, ToBeQuote, booking.ByAgency),
+	move(ToBeConfirm, ActConfirm, ToBeApplySeat, booking.ByAgency),
+	move(ToBeConfirm, ActCancel, Canceled, booking.ByAgency),
+	move(ToBeConfirm, ActExpire, Closed, booking.BySystem),
+	move(ToBeConfirm, ActMiss, Failed, booking.BySystem),
+	move(ToBeApplySeat, ActApply, SeatApplying, booking.ByProvider),
+	move(ToBeApplySeat, ActGrant, ToBePayFirst, booking.ByProvider),
+	move(ToBeApplySeat, ActGrant, ToBePaySecond, booking.ByProvider),
+	move(ToBeApplySeat, ActGrant, ToBePayThird, booking.ByProvider),
+	move(ToBeApplySeat, ActGrant, ToBePaidLast, booking.ByProvider),
+	move(ToBeApplySeat, ActRefuse, Failed, booking.ByProvider),
+	move(ToBeApplySeat, ActCancel, Canceled, booking.ByAgency),
+	move(SeatApplying, ActGrant, ToBePayFirst, booking.ByProvider),
+	move(SeatApplying, ActGrant, ToBePaySecond, booking.ByProvider),
+	move(SeatApplying, ActGrant, ToBePayThird, booking.ByProvider),
+	move(SeatApplying, ActGrant, ToBePaidLast, booking.ByProvider),
+	move(SeatApplying, ActRefuse, Failed, booking.ByProvider),
+	move(SeatApplying, ActCancel, Canceled, booking.ByAgency),
+	move(ToBePayFirst, ActPay, ToBePaySecond, booking.ByAgency),
+	move(ToBePayFirst, ActPay, ToBePayThird, booking.ByAgency),
+	move(ToBePayFirst, ActPay, ToBePaidLast, booking.ByAgency),
+	move(ToBePayFirst, ActCancel, Canceled, booking.ByAgency),
+	move(ToBePayFirst, ActMiss, Failed, booking.BySystem),
+	move(ToBePaySecond, ActPay, ToBePayThird, booking.ByAgency),
+	move(ToBePaySecond, ActPay, ToBePaidLast, booking.ByAgency),
+	move(ToBePaySecond, ActCancel, Canceled, booking.ByAgency),
+	move(ToBePaySecond, ActMiss, Failed, booking.BySystem),
+	move(ToBePayThird, ActPay, ToBePaidLast, booking.ByAgency),
+	move(ToBePayThird, ActCancel, Canceled, booking.ByAgency),
+	move(ToBePayThird, ActMiss, Failed, booking.BySystem),
+	move(ToBePaidLast, ActPay, Proceeding, booking.ByAgency),
+	move(ToBePaidLast, ActCancel, Canceled, booking.ByAgency),
+	move(ToBePaidLast, ActMiss, Failed, booking.BySystem),
+	move(Proceeding, ActTicketed, Issued, booking.BySystem),
 }
 
 // Next is where action leads an order in status from whose quote has the

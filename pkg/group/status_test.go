@@ -3,6 +3,8 @@ package group
 import (
 	"slices"
 	"testing"
+
+	"github.com/voyage/voyage/pkg/booking"
 )
 
 func TestNextSkipsMissingStages(t *testing.T) {
@@ -60,7 +62,7 @@ func TestTransitionTableCoversStatuses(t *testing.T) {
 		if Tone(s) == "" {
 			t.Errorf("%s has no tone", s)
 		}
-		if Open(s) && s != Proceeding && !slices.Contains(Allowed(s, ByAgency), ActCancel) {
+		if Open(s) && s != Proceeding && !slices.Contains(Allowed(s, booking.ByAgency), ActCancel) {
 			t.Errorf("the agency cannot cancel in %s", s)
 		}
 	}
@@ -68,13 +70,13 @@ func TestTransitionTableCoversStatuses(t *testing.T) {
 
 func TestAllowedByParty(t *testing.T) {
 	t.Parallel()
-	if got := Allowed(ToBeConfirm, ByAgency); !slices.Equal(got, []Action{ActAccept, ActUpload, ActDecline, ActConfirm, ActCancel}) {
+	if got := Allowed(ToBeConfirm, booking.ByAgency); !slices.Equal(got, []Action{ActAccept, ActUpload, ActDecline, ActConfirm, ActCancel}) {
 		t.Errorf("agency in to_be_confirm: %v", got)
 	}
-	if got := Allowed(SeatApplying, ByProvider); !slices.Equal(got, []Action{ActGrant, ActRefuse}) {
+	if got := Allowed(SeatApplying, booking.ByProvider); !slices.Equal(got, []Action{ActGrant, ActRefuse}) {
 		t.Errorf("provider in seat_applying: %v", got)
 	}
-	if got := Allowed(Issued, ByAgency); len(got) != 0 {
+	if got := Allowed(Issued, booking.ByAgency); len(got) != 0 {
 		t.Errorf("agency in issued: %v", got)
 	}
 }

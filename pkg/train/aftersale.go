@@ -67,7 +67,7 @@ func (s *Service) agencyOrder(ctx context.Context, who auth.Principal, id int64)
 	if err != nil {
 		return o, v, err
 	}
-	if v.Side(o.AgencyID) != ByAgency {
+	if v.Side(o.AgencyID) != booking.ByAgency {
 		return o, v, fault.Forbidden()
 	}
 	return o, v, nil

@@ -215,7 +215,7 @@ func (s *Service) Create(ctx context.Context, who auth.Principal, key string, re
 		if s.notify == nil {
 			return nil
 		}
-		return s.notify.NotifyTx(ctx, tx, o.AgencyID, EventStatus, s.view(o, ByAgency))
+		return s.notify.NotifyTx(ctx, tx, o.AgencyID, EventStatus, s.view(o, booking.ByAgency))
 	})
 	if errors.Is(err, errDuplicateKey) {
 		// A concurrent call with the key won: the railway's hold is the
@@ -254,7 +254,7 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 	if err != nil {
 		return View{}, err
 	}
-	if v.Agency.DisablePayment || v.Side(o.AgencyID) != ByAgency {
+	if v.Agency.DisablePayment || v.Side(o.AgencyID) != booking.ByAgency {
 		return View{}, fault.New(fault.CodeNoAccess, http.StatusForbidden, "train.error.paymentDisabled")
 	}
 	if _, gw := s.gateways[req.Channel]; req.Channel != ChannelBalance && !gw {
@@ -281,7 +281,7 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 	}
 	err = s.db.InTx(ctx, func(tx *sqlx.Tx) error {
 		o.PaymentChannel, o.PaymentKey, o.Paid = ChannelBalance, key, o.Total
-		// The payer is the order's agency (party ByAgency): its settings
+		// The payer is the order's agency (party booking.ByAgency): its settings
 		// as the viewer read them.
 		o.Manual = v.Agency.Config().Train.Manual
 		if err := s.move(ctx, tx, &o, ActPay, actor, "", false); err != nil {
@@ -317,7 +317,7 @@ func (s *Service) Cancel(ctx context.Context, who auth.Principal, id int64) (Vie
 	if err != nil {
 		return View{}, err
 	}
-	if v.Side(o.AgencyID) != ByAgency {
+	if v.Side(o.AgencyID) != booking.ByAgency {
 		return View{}, fault.Forbidden()
 	}
 	if _, ok := Next(o.Status, ActCancel); !ok {

@@ -189,7 +189,7 @@ func (s *Service) move(ctx context.Context, tx *sqlx.Tx, o *Order, action Action
 	if s.notify == nil {
 		return nil
 	}
-	return s.notify.NotifyTx(ctx, tx, o.AgencyID, EventStatus, s.view(*o, ByAgency))
+	return s.notify.NotifyTx(ctx, tx, o.AgencyID, EventStatus, s.view(*o, booking.ByAgency))
 }
 
 // EventStatus is the webhook event sent on every status change; it goes to

@@ -87,13 +87,6 @@ const (
 	ActUnpaid          Action = "unpaid"
 )
 
-// Who may take an action.
-const (
-	ByAgency   = booking.ByAgency
-	ByProvider = booking.ByProvider
-	BySystem   = booking.BySystem
-)
-
 // Resume is the target of the edges that go back to where the order was
 // before a quote (an issued, changed or partly refunded booking): the order
 // remembers it in Order.Resume.
@@ -107,39 +100,39 @@ var move = booking.Move[Status, Action]
 // transitions is the whole status machine. Nothing else in the package
 // changes a status.
 var transitions = machine{
-	move(ToBePaid, ActPay, Proceeding, ByAgency),
-	move(ToBePaid, ActCancel, Canceled, ByAgency),
-	move(ToBePaid, ActExpire, Canceled, BySystem),
+	move(ToBePaid, ActPay, Proceeding, booking.ByAgency),
+	move(ToBePaid, ActCancel, Canceled, booking.ByAgency),
+	move(ToBePaid, ActExpire, Canceled, booking.BySystem),
 	// A payment gateway that did not answer: the order waits until the
 	// gateway says what happened.
-	move(ToBePaid, ActPayUncertain, Holding, BySystem),
-	move(Holding, ActPaid, Proceeding, BySystem),
-	move(Holding, ActUnpaid, ToBePaid, BySystem),
-	move(Proceeding, ActTicketed, Issued, BySystem),
-	move(Proceeding, ActConfirmTickets, Issued, ByProvider),
-	move(Proceeding, ActTicketFailed, Failed, BySystem),
-	move(Proceeding, ActFailTickets, Failed, ByProvider),
-	move(Failed, ActReimbursed, FailedReimbursed, BySystem),
+	move(ToBePaid, ActPayUncertain, Holding, booking.BySystem),
+	move(Holding, ActPaid, Proceeding, booking.BySystem),
+	move(Holding, ActUnpaid, ToBePaid, booking.BySystem),
+	move(Proceeding, ActTicketed, Issued, booking.BySystem),
+	move(Proceeding, ActConfirmTickets, Issued, booking.ByProvider),
+	move(Proceeding, ActTicketFailed, Failed, booking.BySystem),
+	move(Proceeding, ActFailTickets, Failed, booking.ByProvider),
+	move(Failed, ActReimbursed, FailedReimbursed, booking.BySystem),
 
-	move(Issued, ActRefund, RfdToBeConfirm, ByAgency),
-	move(Issued, ActChange, ChgToBeConfirm, ByAgency),
-	move(Changed, ActRefund, RfdToBeConfirm, ByAgency),
-	move(Changed, ActChange, ChgToBeConfirm, ByAgency),
-	move(PartiallyRefunded, ActRefund, RfdToBeConfirm, ByAgency),
-	move(PartiallyRefunded, ActChange, ChgToBeConfirm, ByAgency),
+	move(Issued, ActRefund, RfdToBeConfirm, booking.ByAgency),
+	move(Issued, ActChange, ChgToBeConfirm, booking.ByAgency),
+	move(Changed, ActRefund, RfdToBeConfirm, booking.ByAgency),
+	move(Changed, ActChange, ChgToBeConfirm, booking.ByAgency),
+	move(PartiallyRefunded, ActRefund, RfdToBeConfirm, booking.ByAgency),
+	move(PartiallyRefunded, ActChange, ChgToBeConfirm, booking.ByAgency),
 
-	move(RfdToBeConfirm, ActConfirm, RfdProceeding, ByAgency),
-	move(RfdToBeConfirm, ActCancelRefund, Resume, ByAgency),
-	move(RfdToBeConfirm, ActExpire, Resume, BySystem),
-	move(RfdProceeding, ActRefundedAll, Refunded, BySystem),
-	move(RfdProceeding, ActRefundedPart, PartiallyRefunded, BySystem),
-	move(RfdProceeding, ActAfterSaleFailed, Resume, BySystem),
+	move(RfdToBeConfirm, ActConfirm, RfdProceeding, booking.ByAgency),
+	move(RfdToBeConfirm, ActCancelRefund, Resume, booking.ByAgency),
+	move(RfdToBeConfirm, ActExpire, Resume, booking.BySystem),
+	move(RfdProceeding, ActRefundedAll, Refunded, booking.BySystem),
+	move(RfdProceeding, ActRefundedPart, PartiallyRefunded, booking.BySystem),
+	move(RfdProceeding, ActAfterSaleFailed, Resume, booking.BySystem),
 
-	move(ChgToBeConfirm, ActConfirm, ChgProceeding, ByAgency),
-	move(ChgToBeConfirm, ActCancelChange, Resume, ByAgency),
-	move(ChgToBeConfirm, ActExpire, Resume, BySystem),
-	move(ChgProceeding, ActChanged, Changed, BySystem),
-	move(ChgProceeding, ActAfterSaleFailed, Resume, BySystem),
+	move(ChgToBeConfirm, ActConfirm, ChgProceeding, booking.ByAgency),
+	move(ChgToBeConfirm, ActCancelChange, Resume, booking.ByAgency),
+	move(ChgToBeConfirm, ActExpire, Resume, booking.BySystem),
+	move(ChgProceeding, ActChanged, Changed, booking.BySystem),
+	move(ChgProceeding, ActAfterSaleFailed, Resume, booking.BySystem),
 }
 
 // Next is where action leads an order in status from (Resume: back to the

@@ -3,6 +3,8 @@ package train
 import (
 	"slices"
 	"testing"
+
+	"github.com/voyage/voyage/pkg/booking"
 )
 
 func TestTransitions(t *testing.T) {
@@ -65,13 +67,13 @@ func TestStatusMachineIsClosed(t *testing.T) {
 }
 
 func TestAllowedByParty(t *testing.T) {
-	if got := Allowed(Issued, ByAgency); !slices.Equal(got, []Action{ActRefund, ActChange}) {
+	if got := Allowed(Issued, booking.ByAgency); !slices.Equal(got, []Action{ActRefund, ActChange}) {
 		t.Errorf("agency on issued: %v", got)
 	}
-	if got := Allowed(Proceeding, ByProvider); !slices.Equal(got, []Action{ActConfirmTickets, ActFailTickets}) {
+	if got := Allowed(Proceeding, booking.ByProvider); !slices.Equal(got, []Action{ActConfirmTickets, ActFailTickets}) {
 		t.Errorf("provider on proceeding: %v", got)
 	}
-	if got := Allowed(Proceeding, ByAgency); len(got) != 0 {
+	if got := Allowed(Proceeding, booking.ByAgency); len(got) != 0 {
 		t.Errorf("agency on proceeding: %v", got)
 	}
 	for _, s := range []Status{Issued, Changed, PartiallyRefunded} {
