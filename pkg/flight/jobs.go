@@ -64,6 +64,11 @@ func (DeadlineSweepArgs) InsertOpts() river.InsertOpts { return booking.SweepOpt
 // order's gateway payment.
 type PaymentCheckArgs = payment.CheckArgs[paymentCheck]
 
+// checkLater queues the status check of o's gateway payment.
+func (s *Service) checkLater(ctx context.Context, tx *sqlx.Tx, o Order) error {
+	return s.enqueue(ctx, tx, PaymentCheckArgs{OrderID: o.ID}, s.now().Add(time.Minute))
+}
+
 type paymentCheck struct{}
 
 func (paymentCheck) CheckKind() string { return "order_payment_check" }

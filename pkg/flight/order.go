@@ -179,6 +179,9 @@ type Order struct {
 	ticketAttempts int
 }
 
+// payment is o's payment fields (payment.HeldOrder).
+func (o *Order) payment() (channel string, key *string) { return o.PaymentChannel, &o.PaymentKey }
+
 // Payment statuses (spec §4).
 const (
 	Paid   = "paid"

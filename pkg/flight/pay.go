@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
-	"time"
 
 	"github.com/jmoiron/sqlx"
 
@@ -147,10 +146,8 @@ func (s *Service) payable(ctx context.Context, who auth.Principal, id int64, cha
 // From the copy kept since booking (fresh) only the one statement will do,
 // with the gate that proves the copy current; errNotFresh otherwise.
 func (s *Service) payFromWallet(ctx context.Context, o *Order, actor string, fresh bool) (handed bool, err error) {
-	t := ledger.Transfer{AgencyID: o.AgencyID, IdempotencyKey: payKey(*o),
-		From: ledger.Wallet(o.AgencyID), To: ledger.Provider(ledger.KindSuppliers), Amount: o.Total, Currency: o.Currency,
-		PaymentType: ledger.TypeOriginFlight, OrderID: o.BookingNumber, Reference: o.PNR, Description: route(*o),
-		CreatedBy: actor}
+	t := price(*o)
+	t.CreatedBy = actor
 	if notify, err := s.announces(ctx, o); err != nil {
 		return false, err
 	} else if !notify {
@@ -204,68 +201,36 @@ func route(o Order) string {
 	return fmt.Sprintf("%s %s-%s", o.FlightNumber, o.Origin, o.Destination)
 }
 
-// held is the flight line's side of pkg/payment's one protocol for an order
-// a gateway payment holds; actor is who pays.
-type held struct {
-	s     *Service
-	actor string
-}
-
 // hold is the order o (nil for the status check) with the given id as a
-// gateway payment holds it (payment.Held).
+// gateway payment holds it: pkg/payment's one protocol, with this line's
+// moves; actor is who pays.
 func (s *Service) hold(o *Order, id int64, actor string) payment.HeldOrder[Order] {
-	return payment.HeldOrder[Order]{Order: o, ID: id, DB: s.db, Load: load, HeldBy: Order.heldBy, Taken: taken,
-		Moves: held{s: s, actor: actor}}
+	return payment.HeldOrder[Order]{Order: o, ID: id, DB: s.db, Load: load, Price: price, Payment: (*Order).payment,
+		Holding: func(o Order) bool { return o.Status == Holding }, Check: s.checkLater, Move: func(ctx context.Context, tx *sqlx.Tx, o *Order, step payment.Step, res payment.ChargeResult) error {
+			switch step {
+			case payment.StepHold:
+				return s.move(ctx, tx, o, ActPayUncertain, actor, o.PaymentChannel)
+			case payment.StepPaid:
+				// To ticketing (the move makes it due), with the gateway's fee.
+				o.PaymentStatus = Paid
+				o.Prices.TransactionFee = res.Fee
+				return s.move(ctx, tx, o, ActPaid, "system", res.Reference)
+			}
+			return s.move(ctx, tx, o, ActUnpaid, "system", "")
+		}}
 }
 
-// heldBy says whether o still waits in holding under the payment key.
-func (o Order) heldBy(key string) bool { return o.Status == Holding && o.PaymentKey == key }
-
-// Hold moves the order to holding with the payment's key and queues its
-// status check, in tx.
-func (h held) Hold(ctx context.Context, tx *sqlx.Tx, o *Order, key string) error {
-	o.PaymentKey = key
-	if err := h.s.move(ctx, tx, o, ActPayUncertain, h.actor, o.PaymentChannel); err != nil {
-		return err
-	}
-	return h.s.enqueue(ctx, tx, PaymentCheckArgs{OrderID: o.ID}, h.s.now().Add(time.Minute))
-}
-
-// taken is the ledger's record of the gateway payment key for o: the same
-// whether it settles the order or goes back to the wallet.
-func taken(o Order, key string, res payment.ChargeResult) payment.Taken {
-	return payment.Taken{Channel: o.PaymentChannel, Key: key, Reference: res.Reference,
-		Pay: ledger.Transfer{AgencyID: o.AgencyID, IdempotencyKey: payKey(o),
-			From: ledger.Wallet(o.AgencyID), To: ledger.Provider(ledger.KindSuppliers), Amount: o.Total, Currency: o.Currency,
-			PaymentType: ledger.TypeOriginFlight, OrderID: o.BookingNumber, Reference: res.Reference, Description: route(o),
-			Detail: map[string]string{"channel": o.PaymentChannel}, CreatedBy: "system"}}
-}
-
-// Paid moves the order to ticketing (the move makes it due) with the
-// gateway's fee.
-func (h held) Paid(ctx context.Context, tx *sqlx.Tx, o *Order, res payment.ChargeResult) error {
-	o.PaymentStatus = Paid
-	o.Prices.TransactionFee = res.Fee
-	return h.s.move(ctx, tx, o, ActPaid, "system", res.Reference)
-}
-
-// Unpaid puts the order back to be paid.
-func (h held) Unpaid(ctx context.Context, tx *sqlx.Tx, o *Order) error {
-	return h.s.move(ctx, tx, o, ActUnpaid, "system", "")
+// price is o's price out of the agency's wallet, whatever pays it.
+func price(o Order) ledger.Transfer {
+	return ledger.Transfer{AgencyID: o.AgencyID, IdempotencyKey: payKey(o),
+		From: ledger.Wallet(o.AgencyID), To: ledger.Provider(ledger.KindSuppliers), Amount: o.Total, Currency: o.Currency,
+		PaymentType: ledger.TypeOriginFlight, OrderID: o.BookingNumber, Reference: o.PNR, Description: route(o)}
 }
 
 // CheckPayment asks the gateway what became of a payment it did not answer
 // for (payment.Check). An error means "ask again later".
 func (s *Service) CheckPayment(ctx context.Context, id int64) error {
-	o, err := load(ctx, s.db, nil, id)
-	if err != nil {
-		return err
-	}
-	if o.Status != Holding {
-		return nil
-	}
-	// A channel gone from the configuration is a nil gateway: Check releases.
-	if err := s.payments().Check(ctx, s.gateways[o.PaymentChannel], o.PaymentKey, s.hold(nil, id, "")); err != nil {
+	if err := s.hold(nil, id, "").CheckWith(ctx, s.payments(), s.gateways); err != nil {
 		return err
 	}
 	s.wakeTicketing()

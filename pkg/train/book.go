@@ -14,7 +14,6 @@ import (
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/booking"
 	"github.com/voyage/voyage/pkg/fault"
-	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/supplier/rail"
 )
 
@@ -280,30 +279,34 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 		return s.payGateway(ctx, o, v, key, req, actor)
 	}
 	err = s.db.InTx(ctx, func(tx *sqlx.Tx) error {
-		o.PaymentChannel, o.PaymentKey, o.Paid = ChannelBalance, key, o.Total
+		o.PaymentChannel, o.PaymentKey = ChannelBalance, key
 		// The payer is the order's agency (party booking.ByAgency): its settings
 		// as the viewer read them.
-		o.Manual = v.Agency.Config().Train.Manual
-		if err := s.move(ctx, tx, &o, ActPay, actor, "", false); err != nil {
+		if err := s.paid(ctx, tx, &o, v.Agency.Config().Train.Manual, ActPay, actor, ""); err != nil {
 			return err
-		}
-		if !o.Manual {
-			if err := s.enqueue(ctx, tx, TicketArgs{OrderID: o.ID}, time.Time{}); err != nil {
-				return err
-			}
 		}
 		// The money moves last: the wallet's row stays locked from here
 		// to the commit.
-		_, err := s.ledger.PostTx(ctx, tx, ledger.Transfer{AgencyID: o.AgencyID, IdempotencyKey: payKey(o),
-			From: ledger.Wallet(o.AgencyID), To: ledger.Provider(ledger.KindSuppliers), Amount: o.Total, Currency: o.Currency,
-			PaymentType: ledger.TypeOriginTrain, OrderID: o.BookingNumber, Reference: o.SupplierRef, Description: route(o),
-			CreatedBy: actor})
+		t := price(o)
+		t.CreatedBy = actor
+		_, err := s.ledger.PostTx(ctx, tx, t)
 		return err
 	})
 	if err != nil {
 		return View{}, err
 	}
 	return s.detail(ctx, o, v)
+}
+
+// paid moves o on once its price is paid (action: the wallet's pay, the
+// gateway's paid) and queues its ticketing, unless the agency's trains are
+// ticketed by hand (manual).
+func (s *Service) paid(ctx context.Context, tx *sqlx.Tx, o *Order, manual bool, action Action, actor, remark string) error {
+	o.Paid, o.Manual = o.Total, manual
+	if err := s.move(ctx, tx, o, action, actor, remark, false); err != nil || o.Manual {
+		return err
+	}
+	return s.enqueue(ctx, tx, TicketArgs{OrderID: o.ID}, time.Time{})
 }
 
 // route is a wallet entry's description: train and stations.

@@ -140,6 +140,9 @@ type Order struct {
 	UpdatedAt      time.Time
 }
 
+// payment is o's payment fields (payment.HeldOrder).
+func (o *Order) payment() (channel string, key *string) { return o.PaymentChannel, &o.PaymentKey }
+
 // Event is one line of an order's timeline.
 type Event struct {
 	ID        int64     `db:"id" json:"id"`
