@@ -66,7 +66,7 @@ type PaymentCheckArgs = payment.CheckArgs[paymentCheck]
 
 // checkLater queues the status check of o's gateway payment.
 func (s *Service) checkLater(ctx context.Context, tx *sqlx.Tx, o Order) error {
-	return s.enqueue(ctx, tx, PaymentCheckArgs{OrderID: o.ID}, s.now().Add(time.Minute))
+	return s.Enqueue(ctx, tx, PaymentCheckArgs{OrderID: o.ID}, s.Now().Add(time.Minute))
 }
 
 type paymentCheck struct{}
@@ -204,13 +204,13 @@ func (s *Service) ranTwice(ctx context.Context, id int64, err error, from ...Sta
 	if lerr != nil || slices.Contains(from, o.Status) {
 		return false
 	}
-	s.log.InfoContext(ctx, "order: another run of the job finished it first", "order", id, "status", o.Status)
+	s.Log.InfoContext(ctx, "order: another run of the job finished it first", "order", id, "status", o.Status)
 	return true
 }
 
 // failTicketing fails the order and gives the money back, in one commit.
 func (s *Service) failTicketing(ctx context.Context, o Order, cause error) error {
-	s.log.WarnContext(ctx, "order: ticketing refused", "order", o.ID, "err", cause)
+	s.Log.WarnContext(ctx, "order: ticketing refused", "order", o.ID, "err", cause)
 	err := s.db.InTx(ctx, func(tx *sqlx.Tx) error {
 		if err := s.move(ctx, tx, &o, ActTicketFailed, "system", cause.Error()); err != nil {
 			return err
@@ -224,7 +224,7 @@ func (s *Service) failTicketing(ctx context.Context, o Order, cause error) error
 	for _, b := range o.Booked.Bookings {
 		if sup, ok := s.suppliers(b.Supplier); ok {
 			if err := sup.Void(context.WithoutCancel(ctx), b.Ref); err != nil && !errors.Is(err, supplier.ErrNotFound) {
-				s.log.InfoContext(ctx, "order: void after failed ticketing", "order", o.ID, "ref", b.Ref, "err", err)
+				s.Log.InfoContext(ctx, "order: void after failed ticketing", "order", o.ID, "ref", b.Ref, "err", err)
 			}
 		}
 	}
@@ -308,7 +308,7 @@ func (s *Service) deadline(ctx context.Context, id int64) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	now := s.now()
+	now := s.Now()
 	switch o.Status {
 	case ToBePaid, Reserved, Reviewing:
 		if now.Before(o.PayBy) {
@@ -425,7 +425,7 @@ func dueOrders(ctx context.Context, db *store.DB, w deadlineWait, now time.Time,
 // second sweep running at once only repeats checks. It answers how many
 // orders it ended; the error is for a failed query or a cancelled ctx.
 func (s *Service) SweepDeadlines(ctx context.Context) (int, error) {
-	now := s.now()
+	now := s.Now()
 	total, failed := 0, 0
 	for _, w := range deadlineWaits {
 		var after *dueOrder
@@ -446,7 +446,7 @@ func (s *Service) SweepDeadlines(ctx context.Context) (int, error) {
 		}
 	}
 	if total > 0 || failed > 0 {
-		s.log.InfoContext(ctx, "order: deadlines swept", "ended", total, "failed", failed)
+		s.Log.InfoContext(ctx, "order: deadlines swept", "ended", total, "failed", failed)
 	}
 	return total, nil
 }
@@ -468,7 +468,7 @@ func (s *Service) endDue(ctx context.Context, due []dueOrder) (ended, failed int
 			// A cancelled sweep (shutdown, job timeout) is reported once by
 			// SweepDeadlines, not for every order it cut short.
 			if err != nil && ctx.Err() == nil {
-				s.log.ErrorContext(ctx, "order: ending an order past its deadline failed; the next sweep tries again",
+				s.Log.ErrorContext(ctx, "order: ending an order past its deadline failed; the next sweep tries again",
 					"order", d.ID, "due", d.Due, "err", err)
 			}
 			mu.Lock()

@@ -55,7 +55,7 @@ func gatewayKey(o Order, key string) string { return payment.Key(scope(o), key) 
 
 // payments is the one payment protocol, on this line's database and ledger.
 func (s *Service) payments() payment.Protocol {
-	return payment.Protocol{DB: s.db, Ledger: s.ledger, Log: s.log}
+	return payment.Protocol{DB: s.db, Ledger: s.ledger, Log: s.Log}
 }
 
 // Pay pays a to_be_paid order. From the balance the charge and the status
@@ -86,9 +86,9 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 		}
 		return View{}, errState()
 	}
-	if !s.now().Before(o.PayBy) {
+	if !s.Now().Before(o.PayBy) {
 		if _, err := s.expire(ctx, o.ID); err != nil {
-			s.log.WarnContext(ctx, "order: expiring an unpaid order failed", "order", o.ID, "err", err)
+			s.Log.WarnContext(ctx, "order: expiring an unpaid order failed", "order", o.ID, "err", err)
 		}
 		return View{}, fault.New(fault.CodeQuoteExpired, http.StatusConflict, "order.error.payExpired")
 	}
@@ -129,11 +129,11 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 func (s *Service) payable(ctx context.Context, who auth.Principal, id int64, channel string) (Order, viewer, bool, error) {
 	if channel == payment.ChannelBalance {
 		if kept, ok := s.fresh.Take(id); ok {
-			o, v, err := s.books.Seen(ctx, who, func() (Order, error) { return kept, nil })
+			o, v, err := s.Books.Seen(ctx, who, func() (Order, error) { return kept, nil })
 			return o, v, err == nil, err
 		}
 	}
-	o, v, err := s.books.Get(ctx, who, id)
+	o, v, err := s.Books.Get(ctx, who, id)
 	return o, v, false, err
 }
 

@@ -116,7 +116,7 @@ func (s *Service) Request(ctx context.Context, who auth.Principal, id int64, typ
 	if !ok {
 		return View{}, fault.Validation(map[string]string{"type": "order.error.type"})
 	}
-	o, v, err := s.books.Get(ctx, who, id)
+	o, v, err := s.Books.Get(ctx, who, id)
 	if err != nil {
 		return View{}, err
 	}
@@ -126,7 +126,7 @@ func (s *Service) Request(ctx context.Context, who auth.Principal, id int64, typ
 	if err := booking.Step(Party(o.Type, o.Status, action), v.Side(o.AgencyID), errState()); err != nil {
 		return View{}, err
 	}
-	now := s.now().UTC()
+	now := s.Now().UTC()
 	r := Order{BookingNumber: pendingNumber(), AgencyID: o.AgencyID, UserID: who.UserID, Type: typ, OriginalID: o.ID,
 		RootID: o.RootID, PaymentStatus: Unpaid, ReferenceID: o.ReferenceID, PNR: o.PNR, Airline: o.Airline,
 		FlightNumber: o.FlightNumber, TicketNumbers: o.TicketNumbers, Origin: o.Origin, Destination: o.Destination,
@@ -204,7 +204,7 @@ func (s *Service) ChangeSearch(ctx context.Context, who auth.Principal, id int64
 		return ChangeSearch{}, fault.Conflict("order.error.changeMultiTicket")
 	}
 	errs := map[string]string{}
-	today := booking.Today(s.now(), v.Agency)
+	today := booking.Today(s.Now(), v.Agency)
 	var journeys []supplier.JourneyQuery
 	if len(req.Journeys) == 0 || len(req.Journeys) != max(len(o.Journeys), 1) {
 		errs["journeys"] = "order.change.error.journeys"
@@ -247,7 +247,7 @@ func (s *Service) ChangeSearch(ctx context.Context, who auth.Principal, id int64
 	if err != nil {
 		return ChangeSearch{}, err
 	}
-	cs := ChangeSearch{ID: randomID(), Journeys: journeys, Options: []ChangeOption{}, At: s.now().UTC(), Quotes: map[string]supplier.Quote{}}
+	cs := ChangeSearch{ID: randomID(), Journeys: journeys, Options: []ChangeOption{}, At: s.Now().UTC(), Quotes: map[string]supplier.Quote{}}
 	for _, q := range quotes {
 		opt := ChangeOption{ID: randomID(), ExpiresAt: q.ExpiresAt}
 		due, afee := toOrderCurrency(o, q.Due), toOrderCurrency(o, q.Fee)
@@ -259,7 +259,7 @@ func (s *Service) ChangeSearch(ctx context.Context, who auth.Principal, id int64
 			}
 		}
 		if opt.ExpiresAt.IsZero() {
-			opt.ExpiresAt = s.now().Add(15 * time.Minute)
+			opt.ExpiresAt = s.Now().Add(15 * time.Minute)
 		}
 		cs.Quotes[opt.ID] = q
 		cs.Options = append(cs.Options, opt)
@@ -290,7 +290,7 @@ func (s *Service) Review(ctx context.Context, who auth.Principal, id int64, req 
 	if !who.Subject.IsProvider() {
 		return View{}, fault.Forbidden()
 	}
-	o, v, err := s.books.Get(ctx, who, id)
+	o, v, err := s.Books.Get(ctx, who, id)
 	if err != nil {
 		return View{}, err
 	}
@@ -302,7 +302,7 @@ func (s *Service) Review(ctx context.Context, who auth.Principal, id int64, req 
 	}
 	actor := booking.Actor(who)
 	o.ReviewRemark = strings.TrimSpace(req.Remark)
-	now := s.now().UTC()
+	now := s.Now().UTC()
 	hours := req.ConfirmHours
 	if hours <= 0 {
 		hours = 24
@@ -551,9 +551,9 @@ func (s *Service) Confirm(ctx context.Context, who auth.Principal, id int64) (Vi
 	if err != nil {
 		return View{}, err
 	}
-	if !s.now().Before(o.ConfirmBy) {
+	if !s.Now().Before(o.ConfirmBy) {
 		if _, err := s.expire(ctx, o.ID); err != nil {
-			s.log.WarnContext(ctx, "order: expiring an unconfirmed request failed", "order", o.ID, "err", err)
+			s.Log.WarnContext(ctx, "order: expiring an unconfirmed request failed", "order", o.ID, "err", err)
 		}
 		return View{}, fault.New(fault.CodeQuoteExpired, http.StatusConflict, "order.error.confirmExpired")
 	}
@@ -575,7 +575,7 @@ func (s *Service) Confirm(ctx context.Context, who auth.Principal, id int64) (Vi
 				return err
 			}
 		}
-		return s.enqueue(ctx, tx, PostSaleArgs{OrderID: o.ID}, time.Time{})
+		return s.Enqueue(ctx, tx, PostSaleArgs{OrderID: o.ID}, time.Time{})
 	})
 	if err != nil {
 		return View{}, err
@@ -663,7 +663,7 @@ func (s *Service) CarryOut(ctx context.Context, id int64, last bool) error {
 // (suppliers confirm a confirmed quote again without refunding twice), even
 // when the quote has lapsed or the first run refunded against a fresh one.
 func (s *Service) refundWith(ctx context.Context, sup supplier.Supplier, ref string, q supplier.Quote) error {
-	if q.Ref != "" && s.now().Before(q.ExpiresAt) {
+	if q.Ref != "" && s.Now().Before(q.ExpiresAt) {
 		return sup.Refund(ctx, ref, q.Ref)
 	}
 	fresh, err := sup.RefundQuote(ctx, ref)
@@ -678,7 +678,7 @@ func (s *Service) refundWith(ctx context.Context, sup supplier.Supplier, ref str
 
 // ProofData is the bytes of a proof of an order the caller may see.
 func (s *Service) ProofData(ctx context.Context, who auth.Principal, orderID, proofID int64) (Proof, []byte, error) {
-	if _, _, err := s.books.Get(ctx, who, orderID); err != nil {
+	if _, _, err := s.Books.Get(ctx, who, orderID); err != nil {
 		return Proof{}, nil, err
 	}
 	var row struct {
@@ -736,18 +736,18 @@ func (s *Service) RecordDisruption(ctx context.Context, who auth.Principal, id i
 	if len(errs) > 0 {
 		return Disruption{}, fault.Validation(errs)
 	}
-	o, _, err := s.books.Get(ctx, who, id)
+	o, _, err := s.Books.Get(ctx, who, id)
 	if err != nil {
 		return Disruption{}, err
 	}
-	now := s.now().UTC()
+	now := s.Now().UTC()
 	d := Disruption{OrderID: o.ID, BookingNumber: o.BookingNumber, PNR: o.PNR, FlightNumber: o.FlightNumber, Type: req.Type,
 		Detail: strings.TrimSpace(req.Detail), Email: o.Contact.Email, CreatedAt: now}
 	err = s.db.InTx(ctx, func(tx *sqlx.Tx) error {
 		var emailed any
 		if d.Email != "" {
 			if err := mail.Enqueue(ctx, tx, mail.Message{To: d.Email, Subject: subject, Body: body}, now); err != nil {
-				s.log.WarnContext(ctx, "order: disruption email not queued", "order", o.ID, "err", err)
+				s.Log.WarnContext(ctx, "order: disruption email not queued", "order", o.ID, "err", err)
 			} else {
 				emailed, d.EmailedAt = now, &now
 			}
@@ -760,17 +760,14 @@ func (s *Service) RecordDisruption(ctx context.Context, who auth.Principal, id i
 		if err := s.touch(ctx, tx, &o); err != nil {
 			return err
 		}
-		if s.notify != nil {
-			return s.notify.NotifyTx(ctx, tx, o.AgencyID, "disruption.created", d)
-		}
-		return nil
+		return s.NotifyTx(ctx, tx, o.AgencyID, "disruption.created", d)
 	})
 	return d, err
 }
 
 // Disruptions lists the disruptions of the orders the caller may see.
 func (s *Service) Disruptions(ctx context.Context, who auth.Principal, typ string, page, size int) (DisruptionPage, error) {
-	v, err := s.books.Viewer(ctx, who)
+	v, err := s.Books.Viewer(ctx, who)
 	if err != nil {
 		return DisruptionPage{}, err
 	}

@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/jmoiron/sqlx"
-	"github.com/riverqueue/river"
 
 	"github.com/voyage/voyage/pkg/agency"
 	"github.com/voyage/voyage/pkg/auth"
@@ -29,9 +28,6 @@ import (
 	"github.com/voyage/voyage/pkg/store"
 	"github.com/voyage/voyage/pkg/supplier"
 )
-
-// Inserter queues River jobs inside a transaction (booking's, every line's).
-type Inserter = booking.Inserter
 
 // Notifier sends an agency's webhook events, queued in the transaction that
 // makes them true; the flight line also asks whether an event would go.
@@ -71,7 +67,7 @@ type Options struct {
 
 // Service runs flight orders.
 type Service struct {
-	books     booking.Books[Order]
+	booking.Core[Order]
 	db        *store.DB
 	ledger    *ledger.Ledger
 	quotes    *shopping.Quotes
@@ -80,10 +76,8 @@ type Service struct {
 	suppliers func(string) (supplier.Supplier, bool)
 	gateways  map[string]payment.Gateway
 	channels  []string
-	now       func() time.Time
-	log       *slog.Logger
-	jobs      Inserter
-	notify    Notifier
+	// subscribed is the notifier's Subscribed (nil: no webhooks).
+	subscribed func(ctx context.Context, agencyID int64, event string) (bool, error)
 	// wake tells this instance's ticketing that an order became due.
 	wake chan struct{}
 	// fresh are the orders this instance just booked, for their payment
@@ -97,12 +91,6 @@ type Service struct {
 
 // New returns the order service.
 func New(o Options) *Service {
-	if o.Now == nil {
-		o.Now = time.Now
-	}
-	if o.Logger == nil {
-		o.Logger = slog.Default()
-	}
 	if o.Channels == nil {
 		o.Channels = []string{payment.ChannelBalance}
 		for _, c := range payment.Channels {
@@ -122,34 +110,30 @@ func New(o Options) *Service {
 		return bounded{sup, o.CallTimeout}, true
 	}
 	s := &Service{db: o.DB, ledger: o.Ledger, quotes: o.Quotes, agencies: o.Agencies, looks: o.Looks, suppliers: suppliers,
-		gateways: o.Gateways, channels: o.Channels, now: o.Now, log: o.Logger, wake: make(chan struct{}, 1),
+		gateways: o.Gateways, channels: o.Channels, wake: make(chan struct{}, 1),
 		fresh: recent.New[int64, Order](maxFresh), handed: make(chan Order, ticketHandOffs)}
-	s.books = booking.Books[Order]{Line: booking.Flights, Table: "flight_orders", DB: o.DB, Agencies: o.Agencies,
+	s.Core = booking.NewCore(booking.Books[Order]{Line: booking.Flights, Table: "flight_orders", DB: o.DB, Agencies: o.Agencies,
 		Load:  func(ctx context.Context, id int64) (Order, error) { return load(ctx, s.db, nil, id) },
-		Owner: Order.owner, NotFound: errNotFound, HasBookings: "order.error.agencyHasOrders"}
+		Owner: Order.owner, NotFound: errNotFound, HasBookings: "order.error.agencyHasOrders"}, o.Now, o.Logger)
 	return s
 }
 
-// SetQueue sets the job queue (built after the services, since its workers
-// call them).
-func (s *Service) SetQueue(q Inserter) { s.jobs = q }
-
-// SetNotifier sets where webhook events go.
-func (s *Service) SetNotifier(n Notifier) { s.notify = n }
+// SetNotifier sets where webhook events go, and whom it would send them to
+// (announces).
+func (s *Service) SetNotifier(n Notifier) {
+	s.Core.SetNotifier(n)
+	s.subscribed = n.Subscribed
+}
 
 func errState() error { return fault.Conflict("order.error.state") }
 
 // getFor loads order id for who, who must be able to take action on it now.
 func (s *Service) getFor(ctx context.Context, who auth.Principal, id int64, action Action) (Order, viewer, error) {
-	o, v, err := s.books.Get(ctx, who, id)
+	o, v, err := s.Books.Get(ctx, who, id)
 	if err != nil {
 		return o, v, err
 	}
 	return o, v, booking.Step(Party(o.Type, o.Status, action), v.Side(o.AgencyID), errState())
-}
-
-func (s *Service) enqueue(ctx context.Context, tx *sqlx.Tx, args river.JobArgs, at time.Time) error {
-	return booking.Enqueue(ctx, s.jobs, s.log, tx, args, at)
 }
 
 // move takes action on o inside tx: checked against the status machine,
@@ -222,7 +206,7 @@ func (s *Service) moving(o *Order, action Action) (Status, error) {
 		return "", errState()
 	}
 	from := o.Status
-	o.Status, o.UpdatedAt = to, s.now().UTC()
+	o.Status, o.UpdatedAt = to, s.Now().UTC()
 	if to == Proceeding {
 		// Paid (or issued on account): ticketing finds it from now on,
 		// its attempts starting again from none.
@@ -233,7 +217,7 @@ func (s *Service) moving(o *Order, action Action) (Status, error) {
 
 // touch writes o's fields without a status change (same conditional write).
 func (s *Service) touch(ctx context.Context, tx *sqlx.Tx, o *Order) error {
-	o.UpdatedAt = s.now().UTC()
+	o.UpdatedAt = s.Now().UTC()
 	saved, err := save(ctx, s.db, tx, o, o.Status)
 	if err != nil {
 		return err
@@ -245,10 +229,7 @@ func (s *Service) touch(ctx context.Context, tx *sqlx.Tx, o *Order) error {
 }
 
 func (s *Service) announce(ctx context.Context, tx *sqlx.Tx, o *Order) error {
-	if s.notify == nil {
-		return nil
-	}
-	return s.notify.NotifyTx(ctx, tx, o.AgencyID, statusEvent(o), s.view(*o, booking.ByAgency))
+	return s.NotifyTx(ctx, tx, o.AgencyID, statusEvent(o), s.view(*o, booking.ByAgency))
 }
 
 // statusEvent is the webhook event of o's status changes.
@@ -262,10 +243,10 @@ func statusEvent(o *Order) string {
 // announces reports whether a move of o has an event to deliver: when not,
 // the move needs no transaction of its own for it.
 func (s *Service) announces(ctx context.Context, o *Order) (bool, error) {
-	if s.notify == nil {
+	if s.subscribed == nil {
 		return false, nil
 	}
-	return s.notify.Subscribed(ctx, o.AgencyID, statusEvent(o))
+	return s.subscribed(ctx, o.AgencyID, statusEvent(o))
 }
 
 // viewer is who is looking at the line's orders: the access rule is
@@ -323,7 +304,7 @@ func (s *Service) Create(ctx context.Context, who auth.Principal, key string, re
 	if key == "" || len(key) > 100 {
 		return View{}, fault.Validation(map[string]string{"Idempotency-Key": "order.error.idempotencyKey"})
 	}
-	v, err := s.books.Viewer(ctx, who)
+	v, err := s.Books.Viewer(ctx, who)
 	if err != nil {
 		return View{}, err
 	}
@@ -354,7 +335,7 @@ func (s *Service) Create(ctx context.Context, who auth.Principal, key string, re
 	}
 	// In whole microseconds, as the store keeps them: the order this
 	// instance keeps for its payment (fresh) is the order as stored.
-	now := s.now().UTC().Truncate(time.Microsecond)
+	now := s.Now().UTC().Truncate(time.Microsecond)
 	errs := validatePassengers(req.Passengers, qt.Passengers, qt.Solution, booking.Today(now, v.Agency))
 	validateContact(req.Contact, errs)
 	if req.InvoiceType == "" {
@@ -434,7 +415,7 @@ func (s *Service) quote(ctx context.Context, who auth.Principal, req CreateReque
 	if qt.Status == supplier.PriceInvalid || len(qt.Offers) == 0 {
 		return qt, fault.New(fault.CodeQuoteExpired, http.StatusConflict, "order.error.quoteInvalid")
 	}
-	if !s.now().Before(qt.ExpiresAt) {
+	if !s.Now().Before(qt.ExpiresAt) {
 		return qt, fault.New(fault.CodeQuoteExpired, http.StatusConflict, "order.error.quoteExpired")
 	}
 	return qt, nil
@@ -532,7 +513,7 @@ func (s *Service) book(ctx context.Context, qt shopping.Quote, req CreateRequest
 				Contact: supplier.Contact(req.Contact), Key: fmt.Sprintf("%s-%d", key, i)})
 		}
 		if err != nil {
-			s.log.WarnContext(ctx, "order: booking failed", "supplier", off.Supplier, "ticket", i, "err", err)
+			s.Log.WarnContext(ctx, "order: booking failed", "supplier", off.Supplier, "ticket", i, "err", err)
 			s.cancelBookings(context.WithoutCancel(ctx), done)
 			k := "order.error.bookingFailed"
 			if len(qt.Offers) > 1 {
@@ -561,7 +542,7 @@ func (s *Service) cancelBookings(ctx context.Context, bs []supplier.Booking) {
 		}
 		cctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 		if err := sup.Cancel(cctx, b.Ref); err != nil && !errors.Is(err, supplier.ErrNotFound) {
-			s.log.ErrorContext(ctx, "order: cancelling a supplier booking failed; it lapses at the supplier's deadline",
+			s.Log.ErrorContext(ctx, "order: cancelling a supplier booking failed; it lapses at the supplier's deadline",
 				"supplier", b.Supplier, "ref", b.Ref, "err", err)
 		}
 		cancel()
@@ -571,12 +552,12 @@ func (s *Service) cancelBookings(ctx context.Context, bs []supplier.Booking) {
 // DeleteGuard keeps an agency with orders from being deleted: the orders
 // are its accounting history.
 func (s *Service) DeleteGuard(ctx context.Context, agencyID int64) (string, error) {
-	return s.books.DeleteGuard(ctx, agencyID)
+	return s.Books.DeleteGuard(ctx, agencyID)
 }
 
 // Get is one order with its timeline, proofs and related orders.
 func (s *Service) Get(ctx context.Context, who auth.Principal, id int64) (View, error) {
-	return booking.Read(ctx, s.books, who, id, s.detail)
+	return booking.Read(ctx, s.Books, who, id, s.detail)
 }
 
 func (s *Service) detail(ctx context.Context, o Order, v viewer) (View, error) {
@@ -645,7 +626,7 @@ func (s *Service) view(o Order, party string) View {
 
 // List is a page of the orders the caller may see.
 func (s *Service) List(ctx context.Context, who auth.Principal, f Filter) (Page, error) {
-	v, err := s.books.Viewer(ctx, who)
+	v, err := s.Books.Viewer(ctx, who)
 	if err != nil {
 		return Page{}, err
 	}
@@ -673,7 +654,7 @@ func (s *Service) List(ctx context.Context, who auth.Principal, f Filter) (Page,
 // StatusCounts counts the caller's orders in each of statuses (every status
 // when none are named), zero counts included.
 func (s *Service) StatusCounts(ctx context.Context, who auth.Principal, statuses []string) ([]StatusCount, error) {
-	return booking.Count(ctx, s.books, who, Statuses, statuses)
+	return booking.Count(ctx, s.Books, who, Statuses, statuses)
 }
 
 // GroupCount is a side-menu entry with its count.

@@ -83,7 +83,7 @@ func (s *Service) handOff(o Order) bool {
 	case s.handed <- o:
 		return true
 	default:
-		s.log.Warn("order: ticketing has no room for a paid order; it is ticketed when its claim runs out", "order", o.ID)
+		s.Log.Warn("order: ticketing has no room for a paid order; it is ticketed when its claim runs out", "order", o.ID)
 		return false
 	}
 }
@@ -217,7 +217,7 @@ func (s *Service) claimDue(ctx context.Context, slots chan struct{}, wg *sync.Wa
 		if err != nil || len(batch) == 0 {
 			<-slots
 			if err != nil && ctx.Err() == nil {
-				s.log.ErrorContext(ctx, "order: claiming orders to ticket failed; the next poll tries again", "err", err)
+				s.Log.ErrorContext(ctx, "order: claiming orders to ticket failed; the next poll tries again", "err", err)
 			}
 			return
 		}
@@ -249,7 +249,7 @@ func claimQuery(d store.Dialect) string {
 
 // claimTickets claims up to limit due orders for ticketLease.
 func (s *Service) claimTickets(ctx context.Context, limit int) ([]Order, error) {
-	now := s.now().UTC()
+	now := s.Now().UTC()
 	var rows []row
 	if err := s.db.SelectContext(ctx, &rows, s.db.Rebind(claimQuery(s.db.Dialect)), now.Add(ticketLease), now, limit); err != nil {
 		return nil, fmt.Errorf("order: claim orders to ticket: %w", err)
@@ -260,7 +260,7 @@ func (s *Service) claimTickets(ctx context.Context, limit int) ([]Order, error) 
 		if err != nil {
 			// Left leased: a person has to look at a row that does not
 			// decode, and retrying it every lease would only log again.
-			s.log.ErrorContext(ctx, "order: a claimed order does not decode", "order", r.ID, "err", err)
+			s.Log.ErrorContext(ctx, "order: a claimed order does not decode", "order", r.ID, "err", err)
 			continue
 		}
 		out = append(out, o)
@@ -341,7 +341,7 @@ func (s *Service) recordTickets(ctx context.Context, batch []Order, errs []error
 		}
 	}
 	if err != nil {
-		s.log.WarnContext(ctx, "order: recording a ticketing batch failed; recording it in a transaction", "orders", len(batch), "err", err)
+		s.Log.WarnContext(ctx, "order: recording a ticketing batch failed; recording it in a transaction", "orders", len(batch), "err", err)
 		quiet = make([]bool, len(batch))
 	}
 	// Each attempt moves a copy: a move changes the order it is given,
@@ -362,18 +362,18 @@ func (s *Service) recordTickets(ctx context.Context, batch []Order, errs []error
 		return nil
 	})
 	if err != nil {
-		s.log.WarnContext(ctx, "order: recording a ticketing batch failed; recording its orders one by one", "orders", len(batch), "err", err)
+		s.Log.WarnContext(ctx, "order: recording a ticketing batch failed; recording its orders one by one", "orders", len(batch), "err", err)
 		for i := range batch {
 			o := batch[i]
 			if err := s.db.InTx(ctx, func(tx *sqlx.Tx) error { return s.recordTicket(ctx, tx, &o, errs[i]) }); err != nil {
-				s.log.ErrorContext(ctx, "order: recording ticketing failed; tried again when its lease runs out",
+				s.Log.ErrorContext(ctx, "order: recording ticketing failed; tried again when its lease runs out",
 					"order", batch[i].ID, "err", err)
 			}
 		}
 	}
 	for _, i := range refused {
 		if err := s.failTicketing(ctx, batch[i], errs[i]); err != nil && !isConflict(err) {
-			s.log.ErrorContext(ctx, "order: failing a refused ticketing failed; tried again when its lease runs out",
+			s.Log.ErrorContext(ctx, "order: failing a refused ticketing failed; tried again when its lease runs out",
 				"order", batch[i].ID, "err", err)
 		}
 	}
@@ -422,7 +422,7 @@ func (s *Service) issueQuietly(ctx context.Context, tx sqlx.ExtContext, batch []
 	if len(ids) == 0 {
 		return nil
 	}
-	now := s.now().UTC()
+	now := s.Now().UTC()
 	var saved []int64
 	err := sqlx.SelectContext(ctx, tx, &saved, tx.Rebind(issueMany), pq.Array(ids), pq.Array(numbers), pq.Array(passengers),
 		string(to), now, string(Proceeding), string(ActTicketed), string(Proceeding), string(to), "system", "", now)
@@ -432,7 +432,7 @@ func (s *Service) issueQuietly(ctx context.Context, tx sqlx.ExtContext, batch []
 	if len(saved) < len(ids) {
 		for _, id := range ids {
 			if !slices.Contains(saved, id) {
-				s.log.InfoContext(ctx, "order: moved on while it was ticketed; left as it is", "order", id)
+				s.Log.InfoContext(ctx, "order: moved on while it was ticketed; left as it is", "order", id)
 			}
 		}
 	}
@@ -458,18 +458,18 @@ func (s *Service) recordTicket(ctx context.Context, tx *sqlx.Tx, o *Order, cause
 	case !transient(cause):
 		return nil
 	case o.ticketAttempts >= ticketAttempts:
-		s.log.WarnContext(ctx, "order: ticketing failed on its last attempt; held for a person", "order", o.ID, "err", cause)
+		s.Log.WarnContext(ctx, "order: ticketing failed on its last attempt; held for a person", "order", o.ID, "err", cause)
 		err = s.move(ctx, tx, o, ActUncertain, "system", cause.Error())
 	default:
-		next := s.now().Add(ticketRetry(o.ticketAttempts)).UTC()
-		s.log.WarnContext(ctx, "order: ticketing failed; tried again", "order", o.ID, "attempt", o.ticketAttempts, "next", next, "err", cause)
+		next := s.Now().Add(ticketRetry(o.ticketAttempts)).UTC()
+		s.Log.WarnContext(ctx, "order: ticketing failed; tried again", "order", o.ID, "attempt", o.ticketAttempts, "next", next, "err", cause)
 		_, err = tx.ExecContext(ctx, tx.Rebind(`UPDATE flight_orders SET ticket_due_at = ? WHERE id = ? AND status = 'proceeding'`), next, o.ID)
 		if err != nil {
 			err = fmt.Errorf("order %d: schedule the next ticketing: %w", o.ID, err)
 		}
 	}
 	if err != nil && isConflict(err) {
-		s.log.InfoContext(ctx, "order: moved on while it was ticketed; left as it is", "order", o.ID)
+		s.Log.InfoContext(ctx, "order: moved on while it was ticketed; left as it is", "order", o.ID)
 		return nil
 	}
 	return err

@@ -75,7 +75,7 @@ const sweepBatch = 200
 func (s *Service) SweepDeadlines(ctx context.Context) (int, error) {
 	ended := 0
 	for {
-		ds, err := missedDeadlines(ctx, s.db, s.now(), sweepBatch)
+		ds, err := missedDeadlines(ctx, s.db, s.Now(), sweepBatch)
 		if err != nil {
 			return ended, err
 		}
@@ -132,7 +132,7 @@ func (s *Service) miss(ctx context.Context, d deadline) (bool, error) {
 // to the order's contact and the agency's webhook event group.reminder,
 // once per deadline. It answers how many it sent.
 func (s *Service) Remind(ctx context.Context) (int, error) {
-	now := s.now().UTC()
+	now := s.Now().UTC()
 	ds, err := dueReminders(ctx, s.db, now.Add(s.remindBefore), sweepBatch)
 	if err != nil {
 		return 0, err
@@ -171,10 +171,7 @@ func (s *Service) Remind(ctx context.Context) (int, error) {
 				}
 			}
 			sent++
-			if s.notify == nil {
-				return nil
-			}
-			return s.notify.NotifyTx(ctx, tx, o.AgencyID, "group.reminder", map[string]any{"id": o.ID, "bookingNumber": o.BookingNumber,
+			return s.NotifyTx(ctx, tx, o.AgencyID, "group.reminder", map[string]any{"id": o.ID, "bookingNumber": o.BookingNumber,
 				"status": o.Status, "deadline": d.Kind, "dueAt": d.Deadline.UTC(), "timeZone": d.TimeZone, "amount": money.Of(d.Amount, d.Currency)})
 		})
 		if err != nil {

@@ -447,7 +447,7 @@ func (s *Service) freeDrops(ctx context.Context, o Order) (int, error) {
 // xlsx when every row is valid (a *ListError lists the rows that are not,
 // and nothing is stored). After confirmation the list is locked.
 func (s *Service) UploadPassengers(ctx context.Context, who auth.Principal, id int64, r io.Reader, size int64) (int, error) {
-	o, v, err := s.books.Get(ctx, who, id)
+	o, v, err := s.Books.Get(ctx, who, id)
 	if err != nil {
 		return 0, err
 	}
@@ -461,7 +461,7 @@ func (s *Service) UploadPassengers(ctx context.Context, who auth.Principal, id i
 	if err != nil {
 		return 0, err
 	}
-	ps, err := s.ParseList(r, size, o, free, booking.Today(s.now(), v.Agency))
+	ps, err := s.ParseList(r, size, o, free, booking.Today(s.Now(), v.Agency))
 	if err != nil {
 		return 0, err
 	}
@@ -477,7 +477,7 @@ func (s *Service) UploadPassengers(ctx context.Context, who auth.Principal, id i
 
 // Passengers is the order's passenger list.
 func (s *Service) Passengers(ctx context.Context, who auth.Principal, id int64) ([]Passenger, error) {
-	o, _, err := s.books.Get(ctx, who, id)
+	o, _, err := s.Books.Get(ctx, who, id)
 	if err != nil {
 		return nil, err
 	}

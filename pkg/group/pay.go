@@ -56,7 +56,7 @@ func errPayExpired() error {
 // time expired: contact the administrator") and the deadline sweep fails
 // the order.
 func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key string, in PayInput) (View, error) {
-	o, v, err := s.books.Get(ctx, who, id)
+	o, v, err := s.Books.Get(ctx, who, id)
 	if err != nil {
 		return View{}, err
 	}
@@ -95,7 +95,7 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 		return View{}, errState()
 	}
 	d := ds[i]
-	now := s.now().UTC()
+	now := s.Now().UTC()
 	if !now.Before(d.Deadline) {
 		return View{}, errPayExpired()
 	}
@@ -153,7 +153,7 @@ func (s *Service) paid(ctx context.Context, tx *sqlx.Tx, o *Order, ds []deadline
 		return err
 	}
 	if o.Status == Proceeding {
-		return s.enqueue(ctx, tx, TicketArgs{OrderID: o.ID})
+		return s.Enqueue(ctx, tx, TicketArgs{OrderID: o.ID}, time.Time{})
 	}
 	return s.fallDue(ctx, tx, *o, ds)
 }
@@ -206,7 +206,7 @@ func (h held) Hold(ctx context.Context, tx *sqlx.Tx, key string) error {
 	if !ok {
 		return errState()
 	}
-	return h.s.enqueueAt(ctx, tx, PaymentCheckArgs{OrderID: h.orderID, Stage: h.stage}, h.s.now().Add(time.Minute))
+	return h.s.Enqueue(ctx, tx, PaymentCheckArgs{OrderID: h.orderID, Stage: h.stage}, h.s.Now().Add(time.Minute))
 }
 
 // taken is the ledger's record of the gateway payment key for an
@@ -242,7 +242,7 @@ func (h held) Paid(ctx context.Context, tx *sqlx.Tx, key string, res payment.Cha
 		return taken(o, d, key, res), false, nil
 	}
 	d.Status = InstPaid
-	d.PaidAt.Time, d.PaidAt.Valid = s.now().UTC(), true
+	d.PaidAt.Time, d.PaidAt.Valid = s.Now().UTC(), true
 	if ok, err := setDeadline(ctx, tx, d, InstHolding); err != nil || !ok {
 		return payment.Taken{}, true, errors.Join(err, errState())
 	}
@@ -317,7 +317,7 @@ func scope(orderID int64, stage string) string { return fmt.Sprintf("group-%d-%s
 
 // payments is the one payment protocol, on this line's database and ledger.
 func (s *Service) payments() payment.Protocol {
-	return payment.Protocol{DB: s.db, Ledger: s.ledger, Log: s.log}
+	return payment.Protocol{DB: s.db, Ledger: s.ledger, Log: s.Log}
 }
 
 func describe(o Order, stage string) string {

@@ -60,7 +60,7 @@ func (s *Service) Quote(ctx context.Context, who auth.Principal, id int64, in Qu
 	if err != nil {
 		return View{}, err
 	}
-	now := s.now().UTC()
+	now := s.Now().UTC()
 	if in.Currency == "" {
 		in.Currency = o.Currency
 	}
@@ -282,7 +282,7 @@ func (s *Service) flightsFor(ctx context.Context, jq supplier.JourneyQuery, cabi
 		cancel()
 		if len(offers) == 0 {
 			if err != nil {
-				s.log.WarnContext(ctx, "group: supplier search failed", "supplier", name, "err", err)
+				s.Log.WarnContext(ctx, "group: supplier search failed", "supplier", name, "err", err)
 			}
 			continue
 		}
@@ -349,7 +349,7 @@ func (s *Service) onQuote(ctx context.Context, who auth.Principal, id int64, act
 	if !ok || q.Status == QuoteDeclined {
 		return o, v, q, time.Time{}, errState()
 	}
-	now := s.now().UTC()
+	now := s.Now().UTC()
 	if !now.Before(q.ConfirmBefore) {
 		return o, v, q, now, fault.Conflict("group.error.quoteExpired")
 	}
@@ -393,7 +393,7 @@ func (s *Service) answer(ctx context.Context, who auth.Principal, id int64, acti
 // touch records a step that keeps the status (accept, upload) with the same
 // conditional write as a move.
 func (s *Service) touch(ctx context.Context, tx *sqlx.Tx, o *Order, action Action, by actor, remark string) error {
-	o.UpdatedAt = s.now().UTC()
+	o.UpdatedAt = s.Now().UTC()
 	saved, err := saveOrder(ctx, tx, o, o.Status)
 	if err != nil {
 		return err

@@ -134,11 +134,11 @@ func (s *Service) Request(ctx context.Context, who auth.Principal, key string, i
 	if key == "" || len(key) > 100 {
 		return View{}, fault.Validation(map[string]string{"Idempotency-Key": "order.error.idempotencyKey"})
 	}
-	v, err := s.books.Viewer(ctx, who)
+	v, err := s.Books.Viewer(ctx, who)
 	if err != nil {
 		return View{}, err
 	}
-	now := s.now().UTC()
+	now := s.Now().UTC()
 	if errs := s.normalize(&in, booking.Today(now, v.Agency)); len(errs) > 0 {
 		return View{}, fault.Validation(errs)
 	}

@@ -8,7 +8,7 @@ package group
 // refused passenger list is a *ListError, which unwraps to one, with
 // ErrorData for the API's envelope).
 //
-//	New(Options) *Service; SetQueue(Inserter); SetNotifier(Notifier); AddWorkers(*jobs.Workers); DeleteGuard
+//	New(Options) *Service; SetQueue, SetNotifier (booking.Core); AddWorkers(*jobs.Workers); DeleteGuard
 //	MinGroupSize() int; Channels() []string                         the request form's minimum, the payment channels
 //	Request(ctx, who, key, RequestInput) (View, error)              operator: to_be_quote (Idempotency-Key required)
 //	List(ctx, who, Filter) (Page, error)                            Filter.Status "" or "all" or one status; paging
@@ -40,7 +40,6 @@ import (
 	"time"
 
 	"github.com/jmoiron/sqlx"
-	"github.com/riverqueue/river"
 
 	"github.com/voyage/voyage/pkg/agency"
 	"github.com/voyage/voyage/pkg/audit"
@@ -54,13 +53,6 @@ import (
 	"github.com/voyage/voyage/pkg/store"
 	"github.com/voyage/voyage/pkg/supplier"
 )
-
-// Inserter queues River jobs inside a transaction (booking's, every line's).
-type Inserter = booking.Inserter
-
-// Notifier sends an agency's webhook events in the transaction that makes
-// them true (booking's, every line's).
-type Notifier = booking.Notifier
 
 // Options are the service's dependencies and settings.
 type Options struct {
@@ -88,7 +80,7 @@ type Options struct {
 
 // Service runs group orders.
 type Service struct {
-	books         booking.Books[Order]
+	booking.Core[Order]
 	db            *store.DB
 	ledger        *ledger.Ledger
 	agencies      *agency.Store
@@ -97,21 +89,11 @@ type Service struct {
 	gateways      map[string]payment.Gateway
 	minSize       int
 	remindBefore  time.Duration
-	now           func() time.Time
-	log           *slog.Logger
-	jobs          Inserter
-	notify        Notifier
 	catalog       *i18n.Catalog
 }
 
 // New returns the group service.
 func New(o Options) *Service {
-	if o.Now == nil {
-		o.Now = time.Now
-	}
-	if o.Logger == nil {
-		o.Logger = slog.Default()
-	}
 	if o.MinGroupSize <= 0 {
 		o.MinGroupSize = 10
 	}
@@ -122,32 +104,17 @@ func New(o Options) *Service {
 		o.SupplierNames = func() []string { return nil }
 	}
 	s := &Service{db: o.DB, ledger: o.Ledger, agencies: o.Agencies, suppliers: o.Suppliers, supplierNames: o.SupplierNames,
-		gateways: o.Gateways, minSize: o.MinGroupSize, remindBefore: o.RemindBefore, now: o.Now, log: o.Logger, catalog: o.Catalog}
-	s.books = booking.Books[Order]{Line: booking.Groups, Table: "group_orders", DB: o.DB, Agencies: o.Agencies,
+		gateways: o.Gateways, minSize: o.MinGroupSize, remindBefore: o.RemindBefore, catalog: o.Catalog}
+	s.Core = booking.NewCore(booking.Books[Order]{Line: booking.Groups, Table: "group_orders", DB: o.DB, Agencies: o.Agencies,
 		Load:  func(ctx context.Context, id int64) (Order, error) { return loadOrder(ctx, s.db, nil, id) },
-		Owner: Order.owner, NotFound: errNotFound, HasBookings: "order.error.agencyHasOrders"}
+		Owner: Order.owner, NotFound: errNotFound, HasBookings: "order.error.agencyHasOrders"}, o.Now, o.Logger)
 	return s
 }
-
-// SetQueue sets the job queue (built after the services).
-func (s *Service) SetQueue(q Inserter) { s.jobs = q }
-
-// SetNotifier sets where webhook events go.
-func (s *Service) SetNotifier(n Notifier) { s.notify = n }
 
 // MinGroupSize is the fewest seats a request may ask for.
 func (s *Service) MinGroupSize() int { return s.minSize }
 
 func errState() error { return fault.Conflict("group.error.state") }
-
-func (s *Service) enqueue(ctx context.Context, tx *sqlx.Tx, args river.JobArgs) error {
-	return s.enqueueAt(ctx, tx, args, time.Time{})
-}
-
-// enqueueAt is enqueue for a job due at a time (zero: now).
-func (s *Service) enqueueAt(ctx context.Context, tx *sqlx.Tx, args river.JobArgs, at time.Time) error {
-	return booking.Enqueue(ctx, s.jobs, s.log, tx, args, at)
-}
 
 // actor is who takes an action, for the timeline and the user log.
 type actor struct {
@@ -175,7 +142,7 @@ func (s *Service) move(ctx context.Context, tx *sqlx.Tx, o *Order, action Action
 		return errState()
 	}
 	from := o.Status
-	o.Status, o.UpdatedAt = to, s.now().UTC()
+	o.Status, o.UpdatedAt = to, s.Now().UTC()
 	saved, err := saveOrder(ctx, tx, o, from)
 	if err != nil {
 		return err
@@ -189,7 +156,7 @@ func (s *Service) move(ctx context.Context, tx *sqlx.Tx, o *Order, action Action
 // logMove records a status change (or a step that keeps the status) on the
 // timeline, in the user log and on the webhook.
 func (s *Service) logMove(ctx context.Context, tx *sqlx.Tx, o *Order, action Action, from, to Status, by actor, remark string) error {
-	at := s.now().UTC()
+	at := s.Now().UTC()
 	if err := booking.Add(ctx, tx, booking.GroupTimeline, o.ID, action, from, to, by.name, remark, at); err != nil {
 		return err
 	}
@@ -202,10 +169,10 @@ func (s *Service) logMove(ctx context.Context, tx *sqlx.Tx, o *Order, action Act
 	if err := audit.Write(ctx, tx, e); err != nil {
 		return err
 	}
-	if s.notify == nil || from == to {
+	if from == to {
 		return nil
 	}
-	return s.notify.NotifyTx(ctx, tx, o.AgencyID, "group.status", map[string]any{"id": o.ID, "bookingNumber": o.BookingNumber,
+	return s.NotifyTx(ctx, tx, o.AgencyID, "group.status", map[string]any{"id": o.ID, "bookingNumber": o.BookingNumber,
 		"action": action, "fromStatus": from, "status": to, "at": at})
 }
 
@@ -222,7 +189,7 @@ func may(v viewer, o Order, action Action) error {
 
 // getFor loads order id for who, who must be able to take action on it now.
 func (s *Service) getFor(ctx context.Context, who auth.Principal, id int64, action Action) (Order, viewer, error) {
-	o, v, err := s.books.Get(ctx, who, id)
+	o, v, err := s.Books.Get(ctx, who, id)
 	if err != nil {
 		return o, v, err
 	}
@@ -234,7 +201,7 @@ func (o Order) requestHash() string { return o.RequestHash }
 
 // List is a page of the orders the caller sees, newest first.
 func (s *Service) List(ctx context.Context, who auth.Principal, f Filter) (Page, error) {
-	v, err := s.books.Viewer(ctx, who)
+	v, err := s.Books.Viewer(ctx, who)
 	if err != nil {
 		return Page{}, err
 	}
@@ -270,7 +237,7 @@ func (s *Service) Queue(ctx context.Context, who auth.Principal, page, size int)
 
 // Counts counts the caller's orders per status, every status listed.
 func (s *Service) Counts(ctx context.Context, who auth.Principal) ([]StatusCount, error) {
-	cs, err := booking.Count(ctx, s.books, who, Statuses, nil)
+	cs, err := booking.Count(ctx, s.Books, who, Statuses, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -306,7 +273,7 @@ func (s *Service) brief(o Order, v viewer) View {
 // Get is one order with its quotes, installments, passenger list, tickets,
 // timeline, ledger entries and the actions the caller may take now.
 func (s *Service) Get(ctx context.Context, who auth.Principal, id int64) (View, error) {
-	return booking.Read(ctx, s.books, who, id, s.detail)
+	return booking.Read(ctx, s.Books, who, id, s.detail)
 }
 
 func (s *Service) detail(ctx context.Context, o Order, v viewer) (View, error) {
@@ -380,5 +347,5 @@ func upper(s string) string { return strings.ToUpper(strings.TrimSpace(s)) }
 // DeleteGuard keeps an agency with group orders from being deleted: the
 // orders and their deposits are its accounting history.
 func (s *Service) DeleteGuard(ctx context.Context, agencyID int64) (string, error) {
-	return s.books.DeleteGuard(ctx, agencyID)
+	return s.Books.DeleteGuard(ctx, agencyID)
 }

@@ -63,7 +63,7 @@ type ChangeQuoteView struct {
 
 // agencyOrder loads an order the caller's own agency booked.
 func (s *Service) agencyOrder(ctx context.Context, who auth.Principal, id int64) (Order, viewer, error) {
-	o, v, err := s.books.Get(ctx, who, id)
+	o, v, err := s.Books.Get(ctx, who, id)
 	if err != nil {
 		return o, v, err
 	}
@@ -149,7 +149,7 @@ func (s *Service) RefundQuote(ctx context.Context, who auth.Principal, id int64,
 // checkOpen refuses after-sales within the policy's closing time before
 // the departure of any ticket concerned, before asking the railway.
 func (s *Service) checkOpen(o Order, ids []int) error {
-	now := s.now()
+	now := s.Now()
 	for _, t := range o.Tickets {
 		if t.Status == TicketIssued && slices.Contains(ids, t.Passenger) && t.DepartAt.Sub(now) < s.policy.CloseBefore {
 			return fault.New(fault.CodeConflict, http.StatusUnprocessableEntity, "train.error.refundClosed")
@@ -253,7 +253,7 @@ func (s *Service) expireQuote(ctx context.Context, id int64) (bool, error) {
 		if err != nil {
 			return err
 		}
-		if (o.Status != RfdToBeConfirm && o.Status != ChgToBeConfirm) || o.Quote == nil || s.now().Before(o.Quote.ValidUntil) {
+		if (o.Status != RfdToBeConfirm && o.Status != ChgToBeConfirm) || o.Quote == nil || s.Now().Before(o.Quote.ValidUntil) {
 			return nil
 		}
 		o.Quote = nil
@@ -277,9 +277,9 @@ func (s *Service) Confirm(ctx context.Context, who auth.Principal, id int64) (Vi
 	if _, ok := Next(o.Status, ActConfirm); !ok || o.Quote == nil {
 		return View{}, errState()
 	}
-	if !s.now().Before(o.Quote.ValidUntil) {
+	if !s.Now().Before(o.Quote.ValidUntil) {
 		if _, err := s.expireQuote(ctx, o.ID); err != nil {
-			s.log.WarnContext(ctx, "train: expiring a quote failed", "order", o.ID, "err", err)
+			s.Log.WarnContext(ctx, "train: expiring a quote failed", "order", o.ID, "err", err)
 		}
 		return View{}, fault.New(fault.CodeQuoteExpired, http.StatusConflict, "train.error.quoteExpired")
 	}
@@ -291,7 +291,7 @@ func (s *Service) Confirm(ctx context.Context, who auth.Principal, id int64) (Vi
 		if err := s.move(ctx, tx, &o, ActConfirm, actor, "", false); err != nil {
 			return err
 		}
-		if err := s.enqueue(ctx, tx, AfterSaleArgs{OrderID: o.ID}, s.now().Add(afterSaleCheck)); err != nil {
+		if err := s.Enqueue(ctx, tx, AfterSaleArgs{OrderID: o.ID}, s.Now().Add(afterSaleCheck)); err != nil {
 			return err
 		}
 		if o.Quote.Kind != QuoteChange || o.Quote.Due <= 0 {
@@ -310,7 +310,7 @@ func (s *Service) Confirm(ctx context.Context, who auth.Principal, id int64) (Vi
 			return View{}, fe
 		}
 		// The queued job finishes it; the agency sees it proceeding.
-		s.log.WarnContext(ctx, "train: after-sales left to the job", "order", o.ID, "err", err)
+		s.Log.WarnContext(ctx, "train: after-sales left to the job", "order", o.ID, "err", err)
 	}
 	o, err = load(ctx, s.db, nil, o.ID)
 	if err != nil {

@@ -155,7 +155,7 @@ func (s *Service) Create(ctx context.Context, who auth.Principal, key string, re
 	if key == "" || len(key) > 100 {
 		return View{}, keyFault()
 	}
-	v, err := s.books.Viewer(ctx, who)
+	v, err := s.Books.Viewer(ctx, who)
 	if err != nil {
 		return View{}, err
 	}
@@ -200,7 +200,7 @@ func (s *Service) Create(ctx context.Context, who auth.Principal, key string, re
 		s.release(Order{SupplierRef: b.Ref})
 		return View{}, fault.New(fault.CodeConflict, http.StatusUnprocessableEntity, "train.error.currency")
 	}
-	now := s.now().UTC()
+	now := s.Now().UTC()
 	o := Order{AgencyID: who.AgencyID, UserID: who.UserID, Status: ToBePaid, Supplier: s.sup.Name(), SupplierRef: b.Ref,
 		Train: trainOf(b.Offer), SeatClass: b.Class, Currency: b.Total.Currency, Total: b.Total.Minor, Passengers: req.Passengers,
 		Contact: req.Contact, HoldExpiresAt: b.HoldExpiresAt.UTC(), IdempotencyKey: key, RequestHash: hash, CreatedAt: now, UpdatedAt: now}
@@ -211,10 +211,7 @@ func (s *Service) Create(ctx context.Context, who auth.Principal, key string, re
 		if err := booking.Add(ctx, tx, booking.TrainTimeline, o.ID, "book", "", ToBePaid, booking.Actor(who), o.Train.Number, now); err != nil {
 			return err
 		}
-		if s.notify == nil {
-			return nil
-		}
-		return s.notify.NotifyTx(ctx, tx, o.AgencyID, EventStatus, s.view(o, booking.ByAgency))
+		return s.NotifyTx(ctx, tx, o.AgencyID, EventStatus, s.view(o, booking.ByAgency))
 	})
 	if errors.Is(err, errDuplicateKey) {
 		// A concurrent call with the key won: the railway's hold is the
@@ -236,7 +233,7 @@ func (s *Service) release(o Order) {
 	ctx, cancel := context.WithTimeout(context.Background(), s.timeout)
 	defer cancel()
 	if err := s.sup.Cancel(ctx, o.SupplierRef); err != nil {
-		s.log.WarnContext(ctx, "train: releasing a hold failed; it lapses by itself", "ref", o.SupplierRef, "err", err)
+		s.Log.WarnContext(ctx, "train: releasing a hold failed; it lapses by itself", "ref", o.SupplierRef, "err", err)
 	}
 }
 
@@ -249,7 +246,7 @@ func payKey(o Order) string { return fmt.Sprintf("train-%d-pay", o.ID) }
 // of the payment that moved it on answers the order. Ticketing is queued
 // in the same commit, unless the agency's trains are issued by hand.
 func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key string, req PayRequest) (View, error) {
-	o, v, err := s.books.Get(ctx, who, id)
+	o, v, err := s.Books.Get(ctx, who, id)
 	if err != nil {
 		return View{}, err
 	}
@@ -268,9 +265,9 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 		}
 		return View{}, errState()
 	}
-	if !s.now().Before(o.HoldExpiresAt) {
+	if !s.Now().Before(o.HoldExpiresAt) {
 		if err := s.expire(ctx, o.ID); err != nil {
-			s.log.WarnContext(ctx, "train: expiring an unpaid order failed", "order", o.ID, "err", err)
+			s.Log.WarnContext(ctx, "train: expiring an unpaid order failed", "order", o.ID, "err", err)
 		}
 		return View{}, fault.New(fault.CodeQuoteExpired, http.StatusConflict, "train.error.holdExpired")
 	}
@@ -306,7 +303,7 @@ func (s *Service) paid(ctx context.Context, tx *sqlx.Tx, o *Order, manual bool, 
 	if err := s.move(ctx, tx, o, action, actor, remark, false); err != nil || o.Manual {
 		return err
 	}
-	return s.enqueue(ctx, tx, TicketArgs{OrderID: o.ID}, time.Time{})
+	return s.Enqueue(ctx, tx, TicketArgs{OrderID: o.ID}, time.Time{})
 }
 
 // route is a wallet entry's description: train and stations.
@@ -316,7 +313,7 @@ func route(o Order) string {
 
 // Cancel drops an unpaid order and gives its seats back.
 func (s *Service) Cancel(ctx context.Context, who auth.Principal, id int64) (View, error) {
-	o, v, err := s.books.Get(ctx, who, id)
+	o, v, err := s.Books.Get(ctx, who, id)
 	if err != nil {
 		return View{}, err
 	}
@@ -344,7 +341,7 @@ func (s *Service) expire(ctx context.Context, id int64) error {
 		if err != nil {
 			return err
 		}
-		if o.Status != ToBePaid || s.now().Before(o.HoldExpiresAt) {
+		if o.Status != ToBePaid || s.Now().Before(o.HoldExpiresAt) {
 			return nil
 		}
 		return s.move(ctx, tx, &o, ActExpire, "system", "", false)

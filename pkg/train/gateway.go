@@ -23,7 +23,7 @@ func gatewayKey(o Order, key string) string { return payment.Key(scope(o), key) 
 
 // payments is the one payment protocol, on this line's database and ledger.
 func (s *Service) payments() payment.Protocol {
-	return payment.Protocol{DB: s.db, Ledger: s.ledger, Log: s.log}
+	return payment.Protocol{DB: s.db, Ledger: s.ledger, Log: s.Log}
 }
 
 // payGateway pays o through an external channel by pkg/payment's one
@@ -85,7 +85,7 @@ type PaymentCheckArgs = payment.CheckArgs[paymentCheck]
 
 // checkLater queues the status check of o's gateway payment.
 func (s *Service) checkLater(ctx context.Context, tx *sqlx.Tx, o Order) error {
-	return s.enqueue(ctx, tx, PaymentCheckArgs{OrderID: o.ID}, s.now().Add(time.Minute))
+	return s.Enqueue(ctx, tx, PaymentCheckArgs{OrderID: o.ID}, s.Now().Add(time.Minute))
 }
 
 type paymentCheck struct{}

@@ -18,9 +18,6 @@ import (
 	"github.com/voyage/voyage/pkg/supplier/rail"
 )
 
-// Inserter queues River jobs inside a transaction (river.Client does).
-type Inserter = booking.Inserter
-
 // TicketArgs issues a paid order's tickets with the railway.
 type TicketArgs struct {
 	OrderID int64 `json:"orderId"`
@@ -97,10 +94,6 @@ func (w *ticketWorker) NextRetry(j *river.Job[TicketArgs]) time.Time {
 	return time.Now().Add(min(5*time.Second<<min(j.Attempt-1, 3), 30*time.Second))
 }
 
-func (s *Service) enqueue(ctx context.Context, tx *sqlx.Tx, args river.JobArgs, at time.Time) error {
-	return booking.Enqueue(ctx, s.jobs, s.log, tx, args, at)
-}
-
 // transient railway failures are worth asking again.
 func transient(err error) bool {
 	return errors.Is(err, rail.ErrTimeout) || errors.Is(err, rail.ErrUnavailable) || errors.Is(err, context.DeadlineExceeded)
@@ -141,7 +134,7 @@ func (s *Service) issue(ctx context.Context, o Order, action Action, actor strin
 		// the decision, to fail it, to the provider.
 		return &fault.Error{Code: fault.CodeConflict, Status: http.StatusConflict, Key: "train.error.supplierNotFound", Err: err}
 	default:
-		s.log.WarnContext(ctx, "train: the railway refused to issue; refunding", "order", o.ID, "err", err)
+		s.Log.WarnContext(ctx, "train: the railway refused to issue; refunding", "order", o.ID, "err", err)
 		fail := ActTicketFailed
 		if action == ActConfirmTickets {
 			fail = ActFailTickets
@@ -226,7 +219,7 @@ func (s *Service) ConfirmTickets(ctx context.Context, who auth.Principal, id int
 	if !who.Subject.IsProvider() {
 		return View{}, fault.Forbidden()
 	}
-	o, v, err := s.books.Get(ctx, who, id)
+	o, v, err := s.Books.Get(ctx, who, id)
 	if err != nil {
 		return View{}, err
 	}
@@ -265,13 +258,13 @@ func (s *Service) ConfirmTickets(ctx context.Context, who auth.Principal, id int
 // validity; it answers how many orders it moved.
 func (s *Service) Sweep(ctx context.Context) (int, error) {
 	n := 0
-	ids, err := dueHolds(ctx, s.db, s.now(), 200)
+	ids, err := dueHolds(ctx, s.db, s.Now(), 200)
 	if err != nil {
 		return 0, err
 	}
 	for _, id := range ids {
 		if err := s.expire(ctx, id); err != nil {
-			s.log.WarnContext(ctx, "train: expire", "order", id, "err", err)
+			s.Log.WarnContext(ctx, "train: expire", "order", id, "err", err)
 			continue
 		}
 		n++
@@ -283,7 +276,7 @@ func (s *Service) Sweep(ctx context.Context) (int, error) {
 	for _, id := range ids {
 		moved, err := s.expireQuote(ctx, id)
 		if err != nil {
-			s.log.WarnContext(ctx, "train: expire quote", "order", id, "err", err)
+			s.Log.WarnContext(ctx, "train: expire quote", "order", id, "err", err)
 			continue
 		}
 		if moved {

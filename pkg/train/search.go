@@ -54,7 +54,7 @@ func (s *Service) StationName(code, lang string) string {
 // SalesWindow is the first and last on-sale dates now (YYYY-MM-DD, China
 // time), for a date picker.
 func (s *Service) SalesWindow() (first, last string) {
-	return s.policy.SalesWindow(s.now().In(china))
+	return s.policy.SalesWindow(s.Now().In(china))
 }
 
 // PassengerCounts are the travellers a search prices, by ticket type.
@@ -300,7 +300,7 @@ func (s *Service) checkTrip(origin, dest, date string) error {
 	}
 	if _, err := time.Parse(time.DateOnly, date); err != nil {
 		errs["date"] = "train.error.date"
-	} else if !s.policy.OnSale(date, s.now().In(china)) {
+	} else if !s.policy.OnSale(date, s.Now().In(china)) {
 		errs["date"] = "train.error.salesWindow"
 	}
 	if len(errs) > 0 {

@@ -85,10 +85,6 @@ type Directory interface {
 	Station(code string) (rail.Station, bool)
 }
 
-// Notifier sends an agency's webhook events, queued in the transaction that
-// makes them true (pkg/webhook).
-type Notifier = booking.Notifier
-
 // Options are the service's dependencies.
 type Options struct {
 	DB       *store.DB
@@ -110,7 +106,7 @@ type Options struct {
 
 // Service runs train orders.
 type Service struct {
-	books    booking.Books[Order]
+	booking.Core[Order]
 	db       *store.DB
 	ledger   *ledger.Ledger
 	agencies *agency.Store
@@ -119,20 +115,10 @@ type Service struct {
 	policy   rail.Policy
 	timeout  time.Duration
 	gateways map[string]payment.Gateway
-	now      func() time.Time
-	log      *slog.Logger
-	jobs     Inserter
-	notify   Notifier
 }
 
 // New returns the train service.
 func New(o Options) *Service {
-	if o.Now == nil {
-		o.Now = time.Now
-	}
-	if o.Logger == nil {
-		o.Logger = slog.Default()
-	}
 	if o.Timeout <= 0 {
 		o.Timeout = 20 * time.Second
 	}
@@ -141,19 +127,12 @@ func New(o Options) *Service {
 		p = *o.Policy
 	}
 	s := &Service{db: o.DB, ledger: o.Ledger, agencies: o.Agencies, sup: o.Supplier, stations: o.Stations, policy: p,
-		timeout: o.Timeout, gateways: o.Gateways, now: o.Now, log: o.Logger}
-	s.books = booking.Books[Order]{Line: booking.Trains, Table: "train_orders", DB: o.DB, Agencies: o.Agencies,
+		timeout: o.Timeout, gateways: o.Gateways}
+	s.Core = booking.NewCore(booking.Books[Order]{Line: booking.Trains, Table: "train_orders", DB: o.DB, Agencies: o.Agencies,
 		Load:  func(ctx context.Context, id int64) (Order, error) { return load(ctx, s.db, nil, id) },
-		Owner: Order.owner, NotFound: errNotFound, HasBookings: "train.error.agencyHasOrders"}
+		Owner: Order.owner, NotFound: errNotFound, HasBookings: "train.error.agencyHasOrders"}, o.Now, o.Logger)
 	return s
 }
-
-// SetQueue sets the job queue (built after the services, since its workers
-// call them).
-func (s *Service) SetQueue(q Inserter) { s.jobs = q }
-
-// SetNotifier sets where webhook events go.
-func (s *Service) SetNotifier(n Notifier) { s.notify = n }
 
 // china is the railway's time zone: dates and the sales window are local.
 var china = time.FixedZone("CST", 8*3600)
@@ -175,7 +154,7 @@ func (s *Service) move(ctx context.Context, tx *sqlx.Tx, o *Order, action Action
 		}
 	}
 	from := o.Status
-	o.Status, o.UpdatedAt = to, s.now().UTC()
+	o.Status, o.UpdatedAt = to, s.Now().UTC()
 	saved, err := save(ctx, tx, o, from, tickets)
 	if err != nil {
 		return err
@@ -186,10 +165,7 @@ func (s *Service) move(ctx context.Context, tx *sqlx.Tx, o *Order, action Action
 	if err := booking.Add(ctx, tx, booking.TrainTimeline, o.ID, action, from, to, actor, remark, o.UpdatedAt); err != nil {
 		return err
 	}
-	if s.notify == nil {
-		return nil
-	}
-	return s.notify.NotifyTx(ctx, tx, o.AgencyID, EventStatus, s.view(*o, booking.ByAgency))
+	return s.NotifyTx(ctx, tx, o.AgencyID, EventStatus, s.view(*o, booking.ByAgency))
 }
 
 // EventStatus is the webhook event sent on every status change; it goes to
@@ -216,7 +192,7 @@ type StatusCount = booking.StatusCount[Status]
 
 // List is a page of the orders the caller may see.
 func (s *Service) List(ctx context.Context, who auth.Principal, f Filter) (Page, error) {
-	v, err := s.books.Viewer(ctx, who)
+	v, err := s.Books.Viewer(ctx, who)
 	if err != nil {
 		return Page{}, err
 	}
@@ -234,12 +210,12 @@ func (s *Service) List(ctx context.Context, who auth.Principal, f Filter) (Page,
 // Counts answers the number of visible orders per status (every status,
 // or those asked for), zeros included, in Statuses order.
 func (s *Service) Counts(ctx context.Context, who auth.Principal, statuses []string) ([]StatusCount, error) {
-	return booking.Count(ctx, s.books, who, Statuses, statuses)
+	return booking.Count(ctx, s.Books, who, Statuses, statuses)
 }
 
 // Get is one order the caller may see, with its timeline.
 func (s *Service) Get(ctx context.Context, who auth.Principal, id int64) (View, error) {
-	return booking.Read(ctx, s.books, who, id, s.detail)
+	return booking.Read(ctx, s.Books, who, id, s.detail)
 }
 
 func (s *Service) detail(ctx context.Context, o Order, v viewer) (View, error) {
@@ -339,5 +315,5 @@ func noAccess() error {
 // DeleteGuard refuses deleting an agency that has train orders: they are
 // its money's record (agency.Service.AddDeleteGuard).
 func (s *Service) DeleteGuard(ctx context.Context, agencyID int64) (string, error) {
-	return s.books.DeleteGuard(ctx, agencyID)
+	return s.Books.DeleteGuard(ctx, agencyID)
 }
