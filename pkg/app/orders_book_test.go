@@ -13,6 +13,7 @@ import (
 	"github.com/voyage/voyage/pkg/app"
 	"github.com/voyage/voyage/pkg/app/apptest"
 	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/booking"
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/flight"
 	"github.com/voyage/voyage/pkg/shopping"
@@ -51,12 +52,10 @@ func (s silent) RefundQuote(ctx context.Context, _ string) (supplier.Quote, erro
 // silentOrders is the order service of another instance on a's database
 // whose suppliers are silent and whose calls are bounded at 200 ms.
 func silentOrders(a *app.App, calls *atomic.Int32) *flight.Service {
-	return flight.New(flight.Options{DB: a.DB, Ledger: a.Ledger, Quotes: shopping.NewQuotes(a.DB), Agencies: a.Agencies, Looks: a.AgencyAdmin,
-		Suppliers: func(name string) (supplier.Supplier, bool) {
-			sup, ok := a.Shopping.Supplier(name)
-			return silent{sup, calls}, ok
-		},
-		CallTimeout: 200 * time.Millisecond})
+	return flight.New(flight.Options{Deps: booking.Deps{DB: a.DB, Ledger: a.Ledger, Agencies: a.Agencies}, Quotes: shopping.NewQuotes(a.DB), Looks: a.AgencyAdmin, Suppliers: func(name string) (supplier.Supplier, bool) {
+		sup, ok := a.Shopping.Supplier(name)
+		return silent{sup, calls}, ok
+	}, CallTimeout: 200 * time.Millisecond})
 }
 
 // principal is who a session token signs in as, for calling a service

@@ -13,6 +13,7 @@ import (
 
 	"github.com/voyage/voyage/pkg/app"
 	"github.com/voyage/voyage/pkg/app/apptest"
+	"github.com/voyage/voyage/pkg/booking"
 	"github.com/voyage/voyage/pkg/flight"
 	"github.com/voyage/voyage/pkg/money"
 	"github.com/voyage/voyage/pkg/shopping"
@@ -58,15 +59,13 @@ func (r recordingSupplier) Cancel(ctx context.Context, ref string) error {
 // Its suppliers record the bookings it cancels.
 func sweeper(a *app.App, at time.Time) (*flight.Service, *cancels) {
 	log := &cancels{refs: map[string]int{}}
-	s := flight.New(flight.Options{DB: a.DB, Ledger: a.Ledger, Quotes: shopping.NewQuotes(a.DB), Agencies: a.Agencies, Looks: a.AgencyAdmin,
-		Suppliers: func(name string) (supplier.Supplier, bool) {
-			sup, ok := a.Shopping.Supplier(name)
-			if !ok {
-				return nil, false
-			}
-			return recordingSupplier{sup, log}, true
-		},
-		Now: func() time.Time { return at }})
+	s := flight.New(flight.Options{Deps: booking.Deps{DB: a.DB, Ledger: a.Ledger, Agencies: a.Agencies, Now: func() time.Time { return at }}, Quotes: shopping.NewQuotes(a.DB), Looks: a.AgencyAdmin, Suppliers: func(name string) (supplier.Supplier, bool) {
+		sup, ok := a.Shopping.Supplier(name)
+		if !ok {
+			return nil, false
+		}
+		return recordingSupplier{sup, log}, true
+	}})
 	s.SetNotifier(a.Webhooks)
 	return s, log
 }

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/voyage/voyage/pkg/booking"
 	"github.com/voyage/voyage/pkg/config"
 	"github.com/voyage/voyage/pkg/flight"
 	"github.com/voyage/voyage/pkg/group"
@@ -116,19 +117,23 @@ func (a *App) buildGateways() {
 	}
 }
 
+// lineDeps are what every product line is built on: the database, the
+// ledger, the agencies and the payment gateways.
+func (a *App) lineDeps() booking.Deps {
+	return booking.Deps{DB: a.DB, Ledger: a.Ledger, Agencies: a.Agencies, Gateways: a.gateways, Logger: slog.Default()}
+}
+
 // buildOrders wires the order service to the suppliers the engine searches
 // and the payment gateways.
 func (a *App) buildOrders() {
-	a.Orders = flight.New(flight.Options{DB: a.DB, Ledger: a.Ledger, Quotes: a.quotes, Agencies: a.Agencies,
-		Looks: a.AgencyAdmin, Suppliers: a.Shopping.Supplier, Gateways: a.gateways, Logger: slog.Default()})
+	a.Orders = flight.New(flight.Options{Deps: a.lineDeps(), Quotes: a.quotes, Looks: a.AgencyAdmin, Suppliers: a.Shopping.Supplier})
 }
 
 // buildGroups wires group flight orders to the same suppliers and payment
 // gateways as flight orders.
 func (a *App) buildGroups() {
-	a.Groups = group.New(group.Options{DB: a.DB, Ledger: a.Ledger, Agencies: a.Agencies, Suppliers: a.Shopping.Supplier,
-		SupplierNames: a.Shopping.Suppliers, Gateways: a.gateways, MinGroupSize: a.Cfg.Group.MinSize,
-		RemindBefore: a.Cfg.Group.RemindBefore, Catalog: a.Catalog, Logger: slog.Default()})
+	a.Groups = group.New(group.Options{Deps: a.lineDeps(), Suppliers: a.Shopping.Supplier, SupplierNames: a.Shopping.Suppliers,
+		MinGroupSize: a.Cfg.Group.MinSize, RemindBefore: a.Cfg.Group.RemindBefore, Catalog: a.Catalog})
 	a.Groups.SetNotifier(a.Webhooks)
 	a.AgencyAdmin.AddDeleteGuard(a.Groups.DeleteGuard)
 }

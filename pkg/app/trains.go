@@ -2,7 +2,6 @@ package app
 
 import (
 	"fmt"
-	"log/slog"
 	"time"
 
 	"github.com/voyage/voyage/pkg/config"
@@ -21,8 +20,7 @@ func (a *App) buildTrains() error {
 	if err != nil {
 		return err
 	}
-	a.Trains = train.New(train.Options{DB: a.DB, Ledger: a.Ledger, Agencies: a.Agencies, Supplier: sup, Stations: sup,
-		Gateways: a.gateways, Logger: slog.Default()})
+	a.Trains = train.New(train.Options{Deps: a.lineDeps(), Supplier: sup, Stations: sup})
 	return nil
 }
 

@@ -13,6 +13,7 @@ import (
 
 	"github.com/voyage/voyage/pkg/app"
 	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/booking"
 	"github.com/voyage/voyage/pkg/config"
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/supplier/rail"
@@ -381,7 +382,7 @@ func TestTrainRefundClosesBeforeDeparture(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		svc := train.New(train.Options{DB: a.DB, Ledger: a.Ledger, Agencies: a.Agencies, Supplier: sup, Stations: sup, Now: now})
+		svc := train.New(train.Options{Deps: booking.Deps{DB: a.DB, Ledger: a.Ledger, Agencies: a.Agencies, Now: now}, Supplier: sup, Stations: sup})
 		ag, err := a.Agencies.Get(ctx, demo)
 		if err != nil {
 			t.Fatal(err)

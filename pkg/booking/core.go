@@ -7,32 +7,56 @@ import (
 
 	"github.com/jmoiron/sqlx"
 	"github.com/riverqueue/river"
+	"github.com/voyage/voyage/pkg/agency"
+	"github.com/voyage/voyage/pkg/ledger"
+	"github.com/voyage/voyage/pkg/payment"
+	"github.com/voyage/voyage/pkg/store"
 )
 
+// Deps are what every line's service is built on; a line's Options embed
+// them.
+type Deps struct {
+	DB       *store.DB
+	Ledger   *ledger.Ledger
+	Agencies *agency.Store
+	// Gateways take payments for the external channels (pkg/payment's);
+	// the wallet (balance) needs none.
+	Gateways map[string]payment.Gateway
+	// Now is the line's clock: time.Now when nil, a test's own clock.
+	Now func() time.Time
+	// Logger is slog's default when nil.
+	Logger *slog.Logger
+}
+
 // Core is what every line's service holds beside its own rules: its
-// bookings, its clock and log, and the job queue and webhook seam, which
+// dependencies, its bookings, and the job queue and webhook seam, which
 // are set after the services are built (the queue's workers call the
 // services). A line's Service embeds it.
 type Core[B any] struct {
+	Deps
 	Books Books[B]
-	// Now is the line's clock (time.Now unless a test moves it).
-	Now func() time.Time
-	Log *slog.Logger
 
 	jobs   Inserter
 	notify Notifier
 }
 
-// NewCore is a line's core; a nil now is time.Now, a nil log slog's
-// default.
-func NewCore[B any](books Books[B], now func() time.Time, log *slog.Logger) Core[B] {
-	if now == nil {
-		now = time.Now
+// NewCore is a line's core on d, whose bookings are books (on d's
+// database and agencies).
+func NewCore[B any](d Deps, books Books[B]) Core[B] {
+	if d.Now == nil {
+		d.Now = time.Now
 	}
-	if log == nil {
-		log = slog.Default()
+	if d.Logger == nil {
+		d.Logger = slog.Default()
 	}
-	return Core[B]{Books: books, Now: now, Log: log}
+	books.DB, books.Agencies = d.DB, d.Agencies
+	return Core[B]{Deps: d, Books: books}
+}
+
+// DeleteGuard keeps an agency with bookings on the line from being
+// deleted: they are its accounting history (Books.DeleteGuard).
+func (c *Core[B]) DeleteGuard(ctx context.Context, agencyID int64) (string, error) {
+	return c.Books.DeleteGuard(ctx, agencyID)
 }
 
 // SetQueue sets the job queue.
@@ -43,7 +67,7 @@ func (c *Core[B]) SetNotifier(n Notifier) { c.notify = n }
 
 // Enqueue queues args in tx, due at at (zero: now); see Enqueue.
 func (c *Core[B]) Enqueue(ctx context.Context, tx *sqlx.Tx, args river.JobArgs, at time.Time) error {
-	return Enqueue(ctx, c.jobs, c.Log, tx, args, at)
+	return Enqueue(ctx, c.jobs, c.Logger, tx, args, at)
 }
 
 // NotifyTx queues the agency's webhook event in tx; nothing where no

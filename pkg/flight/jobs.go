@@ -169,7 +169,7 @@ func transient(err error) bool {
 // for a person to check with the supplier. A refusal fails the order and
 // the money goes back to the wallet in the same commit.
 func (s *Service) Ticket(ctx context.Context, id int64, last bool) error {
-	o, err := load(ctx, s.db, nil, id)
+	o, err := load(ctx, s.DB, nil, id)
 	if err != nil {
 		return err
 	}
@@ -181,11 +181,11 @@ func (s *Service) Ticket(ctx context.Context, id int64, last bool) error {
 	case !transient(err):
 		return s.failTicketing(ctx, o, err)
 	case last:
-		return s.db.InTx(ctx, func(tx *sqlx.Tx) error { return s.move(ctx, tx, &o, ActUncertain, "system", err.Error()) })
+		return s.DB.InTx(ctx, func(tx *sqlx.Tx) error { return s.move(ctx, tx, &o, ActUncertain, "system", err.Error()) })
 	default:
 		return fmt.Errorf("order %d: ticketing: %w", id, err)
 	}
-	err = s.db.InTx(ctx, func(tx *sqlx.Tx) error { return s.move(ctx, tx, &o, ActTicketed, "system", "") })
+	err = s.DB.InTx(ctx, func(tx *sqlx.Tx) error { return s.move(ctx, tx, &o, ActTicketed, "system", "") })
 	if s.ranTwice(ctx, id, err, Proceeding) {
 		return nil
 	}
@@ -200,18 +200,18 @@ func (s *Service) ranTwice(ctx context.Context, id int64, err error, from ...Sta
 	if err == nil || !isConflict(err) {
 		return false
 	}
-	o, lerr := load(ctx, s.db, nil, id)
+	o, lerr := load(ctx, s.DB, nil, id)
 	if lerr != nil || slices.Contains(from, o.Status) {
 		return false
 	}
-	s.Log.InfoContext(ctx, "order: another run of the job finished it first", "order", id, "status", o.Status)
+	s.Logger.InfoContext(ctx, "order: another run of the job finished it first", "order", id, "status", o.Status)
 	return true
 }
 
 // failTicketing fails the order and gives the money back, in one commit.
 func (s *Service) failTicketing(ctx context.Context, o Order, cause error) error {
-	s.Log.WarnContext(ctx, "order: ticketing refused", "order", o.ID, "err", cause)
-	err := s.db.InTx(ctx, func(tx *sqlx.Tx) error {
+	s.Logger.WarnContext(ctx, "order: ticketing refused", "order", o.ID, "err", cause)
+	err := s.DB.InTx(ctx, func(tx *sqlx.Tx) error {
 		if err := s.move(ctx, tx, &o, ActTicketFailed, "system", cause.Error()); err != nil {
 			return err
 		}
@@ -224,7 +224,7 @@ func (s *Service) failTicketing(ctx context.Context, o Order, cause error) error
 	for _, b := range o.Booked.Bookings {
 		if sup, ok := s.suppliers(b.Supplier); ok {
 			if err := sup.Void(context.WithoutCancel(ctx), b.Ref); err != nil && !errors.Is(err, supplier.ErrNotFound) {
-				s.Log.InfoContext(ctx, "order: void after failed ticketing", "order", o.ID, "ref", b.Ref, "err", err)
+				s.Logger.InfoContext(ctx, "order: void after failed ticketing", "order", o.ID, "ref", b.Ref, "err", err)
 			}
 		}
 	}
@@ -261,7 +261,7 @@ func (s *Service) paid(ctx context.Context, tx *sqlx.Tx, o *Order) (bool, error)
 	if o.Type == TypeOrigin {
 		return o.PaymentStatus == Paid, nil
 	}
-	root, err := load(ctx, s.db, tx, o.RootID)
+	root, err := load(ctx, s.DB, tx, o.RootID)
 	if err != nil {
 		return false, err
 	}
@@ -274,14 +274,14 @@ func (s *Service) payBack(ctx context.Context, tx *sqlx.Tx, o *Order, amount, fe
 		return err
 	}
 	if amount > 0 {
-		if _, err := s.ledger.PostTx(ctx, tx, ledger.Transfer{AgencyID: o.AgencyID, IdempotencyKey: fmt.Sprintf("order-%d-%s", o.ID, step),
+		if _, err := s.Ledger.PostTx(ctx, tx, ledger.Transfer{AgencyID: o.AgencyID, IdempotencyKey: fmt.Sprintf("order-%d-%s", o.ID, step),
 			From: ledger.Provider(ledger.KindSuppliers), To: ledger.Wallet(o.AgencyID), Amount: amount, Currency: o.Currency,
 			PaymentType: paymentType, OrderID: o.BookingNumber, Reference: o.PNR, Description: route(*o), CreatedBy: "system"}); err != nil {
 			return err
 		}
 	}
 	if fee > 0 {
-		if _, err := s.ledger.PostTx(ctx, tx, ledger.Transfer{AgencyID: o.AgencyID, IdempotencyKey: fmt.Sprintf("order-%d-%s-fee", o.ID, step),
+		if _, err := s.Ledger.PostTx(ctx, tx, ledger.Transfer{AgencyID: o.AgencyID, IdempotencyKey: fmt.Sprintf("order-%d-%s-fee", o.ID, step),
 			From: ledger.Provider(ledger.KindSuppliers), To: ledger.Provider(ledger.KindFees), Amount: fee, Currency: o.Currency,
 			PaymentType: paymentType, OrderID: o.BookingNumber, Reference: o.PNR, Description: "service fee", CreatedBy: "system"}); err != nil {
 			return err
@@ -304,7 +304,7 @@ func (s *Service) Deadline(ctx context.Context, id int64) error {
 
 // deadline is Deadline reporting whether it ended the order.
 func (s *Service) deadline(ctx context.Context, id int64) (bool, error) {
-	o, err := load(ctx, s.db, nil, id)
+	o, err := load(ctx, s.DB, nil, id)
 	if err != nil {
 		return false, err
 	}
@@ -329,9 +329,9 @@ func (s *Service) deadline(ctx context.Context, id int64) (bool, error) {
 // first, or a status that does not expire).
 func (s *Service) expire(ctx context.Context, id int64) (bool, error) {
 	var o Order
-	err := s.db.InTx(ctx, func(tx *sqlx.Tx) error {
+	err := s.DB.InTx(ctx, func(tx *sqlx.Tx) error {
 		var err error
-		if o, err = load(ctx, s.db, tx, id); err != nil {
+		if o, err = load(ctx, s.DB, tx, id); err != nil {
 			return err
 		}
 		return s.move(ctx, tx, &o, ActExpire, "system", "")
@@ -430,7 +430,7 @@ func (s *Service) SweepDeadlines(ctx context.Context) (int, error) {
 	for _, w := range deadlineWaits {
 		var after *dueOrder
 		for {
-			due, err := dueOrders(ctx, s.db, w, now, after, sweepBatch)
+			due, err := dueOrders(ctx, s.DB, w, now, after, sweepBatch)
 			if err != nil {
 				return total, err
 			}
@@ -446,7 +446,7 @@ func (s *Service) SweepDeadlines(ctx context.Context) (int, error) {
 		}
 	}
 	if total > 0 || failed > 0 {
-		s.Log.InfoContext(ctx, "order: deadlines swept", "ended", total, "failed", failed)
+		s.Logger.InfoContext(ctx, "order: deadlines swept", "ended", total, "failed", failed)
 	}
 	return total, nil
 }
@@ -468,7 +468,7 @@ func (s *Service) endDue(ctx context.Context, due []dueOrder) (ended, failed int
 			// A cancelled sweep (shutdown, job timeout) is reported once by
 			// SweepDeadlines, not for every order it cut short.
 			if err != nil && ctx.Err() == nil {
-				s.Log.ErrorContext(ctx, "order: ending an order past its deadline failed; the next sweep tries again",
+				s.Logger.ErrorContext(ctx, "order: ending an order past its deadline failed; the next sweep tries again",
 					"order", d.ID, "due", d.Due, "err", err)
 			}
 			mu.Lock()

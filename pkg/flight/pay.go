@@ -20,7 +20,7 @@ import (
 // PaymentConfig lists the channels the caller's agency can pay with and
 // what its wallet holds in the settlement currency.
 func (s *Service) PaymentConfig(ctx context.Context, who auth.Principal) (PaymentConfig, error) {
-	a, err := s.agencies.Get(ctx, who.AgencyID)
+	a, err := s.Agencies.Get(ctx, who.AgencyID)
 	if err != nil {
 		return PaymentConfig{}, err
 	}
@@ -28,7 +28,7 @@ func (s *Service) PaymentConfig(ctx context.Context, who auth.Principal) (Paymen
 	if cur == "" {
 		cur = "CNY"
 	}
-	b, err := s.ledger.WalletBalance(ctx, who.AgencyID, cur)
+	b, err := s.Ledger.WalletBalance(ctx, who.AgencyID, cur)
 	if err != nil {
 		return PaymentConfig{}, err
 	}
@@ -55,7 +55,7 @@ func gatewayKey(o Order, key string) string { return payment.Key(scope(o), key) 
 
 // payments is the one payment protocol, on this line's database and ledger.
 func (s *Service) payments() payment.Protocol {
-	return payment.Protocol{DB: s.db, Ledger: s.ledger, Log: s.Log}
+	return payment.Protocol{DB: s.DB, Ledger: s.Ledger, Log: s.Logger}
 }
 
 // Pay pays a to_be_paid order. From the balance the charge and the status
@@ -88,7 +88,7 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 	}
 	if !s.Now().Before(o.PayBy) {
 		if _, err := s.expire(ctx, o.ID); err != nil {
-			s.Log.WarnContext(ctx, "order: expiring an unpaid order failed", "order", o.ID, "err", err)
+			s.Logger.WarnContext(ctx, "order: expiring an unpaid order failed", "order", o.ID, "err", err)
 		}
 		return View{}, fault.New(fault.CodeQuoteExpired, http.StatusConflict, "order.error.payExpired")
 	}
@@ -110,13 +110,13 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 	}
 
 	o.PaymentChannel = req.Channel
-	err = s.payments().Pay(ctx, s.gateways[req.Channel], scope(o), key, payment.Charge{Channel: req.Channel, OrderID: o.ID,
+	err = s.payments().Pay(ctx, s.Gateways[req.Channel], scope(o), key, payment.Charge{Channel: req.Channel, OrderID: o.ID,
 		Amount: o.Total, Currency: o.Currency, TestOutcome: req.TestOutcome}, s.hold(&o, o.ID, actor))
 	if err != nil {
 		return View{}, err
 	}
 	s.wakeTicketing()
-	o, err = load(ctx, s.db, nil, o.ID)
+	o, err = load(ctx, s.DB, nil, o.ID)
 	if err != nil {
 		return View{}, err
 	}
@@ -161,7 +161,7 @@ func (s *Service) payFromWallet(ctx context.Context, o *Order, actor string, fre
 		if fresh {
 			gate = freshGate(o, from, ActPay, actor, "")
 		}
-		_, done, err := s.ledger.PostFirstWith(ctx, gate, t)
+		_, done, err := s.Ledger.PostFirstWith(ctx, gate, t)
 		switch {
 		case !done && fresh, errors.Is(err, ledger.ErrGateClosed) && fresh:
 			*o = before
@@ -183,13 +183,13 @@ func (s *Service) payFromWallet(ctx context.Context, o *Order, actor string, fre
 	if fresh {
 		return false, errNotFresh
 	}
-	return false, s.db.InTx(ctx, func(tx *sqlx.Tx) error {
+	return false, s.DB.InTx(ctx, func(tx *sqlx.Tx) error {
 		if err := s.move(ctx, tx, o, ActPay, actor, ""); err != nil {
 			return err
 		}
 		// The money moves last: the wallet's row stays locked from here
 		// to the commit, and every payment of the agency waits for it.
-		_, err := s.ledger.PostFirstTx(ctx, tx, t)
+		_, err := s.Ledger.PostFirstTx(ctx, tx, t)
 		return err
 	})
 }
@@ -205,7 +205,7 @@ func route(o Order) string {
 // gateway payment holds it: pkg/payment's one protocol, with this line's
 // moves; actor is who pays.
 func (s *Service) hold(o *Order, id int64, actor string) payment.HeldOrder[Order] {
-	return payment.HeldOrder[Order]{Order: o, ID: id, DB: s.db, Load: load, Price: price, Payment: (*Order).payment,
+	return payment.HeldOrder[Order]{Order: o, ID: id, DB: s.DB, Load: load, Price: price, Payment: (*Order).payment,
 		Holding: func(o Order) bool { return o.Status == Holding }, Check: s.checkLater, Move: func(ctx context.Context, tx *sqlx.Tx, o *Order, step payment.Step, res payment.ChargeResult) error {
 			switch step {
 			case payment.StepHold:
@@ -230,7 +230,7 @@ func price(o Order) ledger.Transfer {
 // CheckPayment asks the gateway what became of a payment it did not answer
 // for (payment.Check). An error means "ask again later".
 func (s *Service) CheckPayment(ctx context.Context, id int64) error {
-	if err := s.hold(nil, id, "").CheckWith(ctx, s.payments(), s.gateways); err != nil {
+	if err := s.hold(nil, id, "").CheckWith(ctx, s.payments(), s.Gateways); err != nil {
 		return err
 	}
 	s.wakeTicketing()

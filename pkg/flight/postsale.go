@@ -152,8 +152,8 @@ func (s *Service) Request(ctx context.Context, who auth.Principal, id int64, typ
 	case TypeVoid:
 		r.Status = VoidProceeding
 	}
-	err = s.db.InTx(ctx, func(tx *sqlx.Tx) error {
-		if err := insert(ctx, s.db, tx, &r); err != nil {
+	err = s.DB.InTx(ctx, func(tx *sqlx.Tx) error {
+		if err := insert(ctx, s.DB, tx, &r); err != nil {
 			if store.IsUniqueViolation(err) {
 				return fault.Conflict("order.error.requestOpen")
 			}
@@ -170,10 +170,10 @@ func (s *Service) Request(ctx context.Context, who auth.Principal, id int64, typ
 				return fmt.Errorf("order %d: store proof: %w", r.ID, err)
 			}
 		}
-		if err := addEvent(ctx, s.db, tx, r.ID, "create", "", r.Status, booking.Actor(who), r.Request.Remark, now); err != nil {
+		if err := addEvent(ctx, s.DB, tx, r.ID, "create", "", r.Status, booking.Actor(who), r.Request.Remark, now); err != nil {
 			return err
 		}
-		if err := addEvent(ctx, s.db, tx, o.ID, action, o.Status, o.Status, booking.Actor(who), r.BookingNumber, now); err != nil {
+		if err := addEvent(ctx, s.DB, tx, o.ID, action, o.Status, o.Status, booking.Actor(who), r.BookingNumber, now); err != nil {
 			return err
 		}
 		return s.announce(ctx, tx, &r)
@@ -265,7 +265,7 @@ func (s *Service) ChangeSearch(ctx context.Context, who auth.Principal, id int64
 		cs.Options = append(cs.Options, opt)
 	}
 	o.ChangeSearch, o.content = cs, allContent
-	if err := s.db.InTx(ctx, func(tx *sqlx.Tx) error { return s.touch(ctx, tx, &o) }); err != nil {
+	if err := s.DB.InTx(ctx, func(tx *sqlx.Tx) error { return s.touch(ctx, tx, &o) }); err != nil {
 		return ChangeSearch{}, err
 	}
 	return cs, nil
@@ -330,7 +330,7 @@ func (s *Service) Review(ctx context.Context, who auth.Principal, id int64, req 
 	case o.Type == TypeOrigin && req.Action == ActReject:
 		after = func() { s.cancelBookings(context.WithoutCancel(ctx), o.Booked.Bookings) }
 	}
-	err = s.db.InTx(ctx, func(tx *sqlx.Tx) error {
+	err = s.DB.InTx(ctx, func(tx *sqlx.Tx) error {
 		if err := s.move(ctx, tx, &o, req.Action, actor, o.ReviewRemark); err != nil {
 			return err
 		}
@@ -405,7 +405,7 @@ func (s *Service) quoteRefund(ctx context.Context, o *Order, req ReviewRequest) 
 		gross += toOrderCurrency(*o, q.Refund)
 		airlineFee += toOrderCurrency(*o, q.Fee)
 	}
-	original, err := load(ctx, s.db, nil, o.OriginalID)
+	original, err := load(ctx, s.DB, nil, o.OriginalID)
 	if err != nil {
 		return err
 	}
@@ -483,7 +483,7 @@ func (s *Service) approveVoid(ctx context.Context, o Order, v viewer, actor stri
 			break
 		}
 	}
-	err = s.db.InTx(ctx, func(tx *sqlx.Tx) error {
+	err = s.DB.InTx(ctx, func(tx *sqlx.Tx) error {
 		switch {
 		case failed != nil && transient(failed):
 			return s.move(ctx, tx, &o, ActUncertain, actor, failed.Error())
@@ -505,7 +505,7 @@ func (s *Service) approveVoid(ctx context.Context, o Order, v viewer, actor stri
 // void pays back and closes the original; a change charges nothing more and
 // supersedes it.
 func (s *Service) finishPostSale(ctx context.Context, tx *sqlx.Tx, o *Order) error {
-	original, err := load(ctx, s.db, tx, o.OriginalID)
+	original, err := load(ctx, s.DB, tx, o.OriginalID)
 	if err != nil {
 		return err
 	}
@@ -535,7 +535,7 @@ func (s *Service) finishPostSale(ctx context.Context, tx *sqlx.Tx, o *Order) err
 // changeBack returns a failed change's payment.
 func (s *Service) changeBack(ctx context.Context, tx *sqlx.Tx, o *Order) error {
 	if o.PaymentStatus == Paid && o.Total > 0 {
-		if _, err := s.ledger.PostTx(ctx, tx, ledger.Transfer{AgencyID: o.AgencyID, IdempotencyKey: fmt.Sprintf("order-%d-change-back", o.ID),
+		if _, err := s.Ledger.PostTx(ctx, tx, ledger.Transfer{AgencyID: o.AgencyID, IdempotencyKey: fmt.Sprintf("order-%d-change-back", o.ID),
 			From: ledger.Provider(ledger.KindSuppliers), To: ledger.Wallet(o.AgencyID), Amount: o.Total, Currency: o.Currency,
 			PaymentType: ledger.TypeChangeFlight, OrderID: o.BookingNumber, Reference: o.PNR, Description: route(*o), CreatedBy: "system"}); err != nil {
 			return err
@@ -553,7 +553,7 @@ func (s *Service) Confirm(ctx context.Context, who auth.Principal, id int64) (Vi
 	}
 	if !s.Now().Before(o.ConfirmBy) {
 		if _, err := s.expire(ctx, o.ID); err != nil {
-			s.Log.WarnContext(ctx, "order: expiring an unconfirmed request failed", "order", o.ID, "err", err)
+			s.Logger.WarnContext(ctx, "order: expiring an unconfirmed request failed", "order", o.ID, "err", err)
 		}
 		return View{}, fault.New(fault.CodeQuoteExpired, http.StatusConflict, "order.error.confirmExpired")
 	}
@@ -561,7 +561,7 @@ func (s *Service) Confirm(ctx context.Context, who auth.Principal, id int64) (Vi
 		return View{}, fault.New(fault.CodeNoAccess, http.StatusForbidden, "order.error.paymentDisabled")
 	}
 	actor := booking.Actor(who)
-	err = s.db.InTx(ctx, func(tx *sqlx.Tx) error {
+	err = s.DB.InTx(ctx, func(tx *sqlx.Tx) error {
 		if o.Type == TypeChange && o.Total > 0 {
 			o.PaymentStatus, o.PaymentChannel = Paid, payment.ChannelBalance
 		}
@@ -569,7 +569,7 @@ func (s *Service) Confirm(ctx context.Context, who auth.Principal, id int64) (Vi
 			return err
 		}
 		if o.Type == TypeChange && o.Total > 0 {
-			if _, err := s.ledger.PostTx(ctx, tx, ledger.Transfer{AgencyID: o.AgencyID, IdempotencyKey: fmt.Sprintf("order-%d-pay", o.ID),
+			if _, err := s.Ledger.PostTx(ctx, tx, ledger.Transfer{AgencyID: o.AgencyID, IdempotencyKey: fmt.Sprintf("order-%d-pay", o.ID),
 				From: ledger.Wallet(o.AgencyID), To: ledger.Provider(ledger.KindSuppliers), Amount: o.Total, Currency: o.Currency,
 				PaymentType: ledger.TypeChangeFlight, OrderID: o.BookingNumber, Reference: o.PNR, Description: route(o), CreatedBy: actor}); err != nil {
 				return err
@@ -586,7 +586,7 @@ func (s *Service) Confirm(ctx context.Context, who auth.Principal, id int64) (Vi
 // CarryOut performs a confirmed refund or change with the supplier (the
 // post-sale job).
 func (s *Service) CarryOut(ctx context.Context, id int64, last bool) error {
-	o, err := load(ctx, s.db, nil, id)
+	o, err := load(ctx, s.DB, nil, id)
 	if err != nil {
 		return err
 	}
@@ -622,7 +622,7 @@ func (s *Service) CarryOut(ctx context.Context, id int64, last bool) error {
 	if failed != nil && transient(failed) && !last {
 		return fmt.Errorf("order %d: %s with supplier: %w", id, o.Type, failed)
 	}
-	err = s.db.InTx(ctx, func(tx *sqlx.Tx) error {
+	err = s.DB.InTx(ctx, func(tx *sqlx.Tx) error {
 		switch {
 		case failed != nil && transient(failed):
 			return s.move(ctx, tx, &o, ActUncertain, "system", failed.Error())
@@ -685,7 +685,7 @@ func (s *Service) ProofData(ctx context.Context, who auth.Principal, orderID, pr
 		Proof
 		Data []byte `db:"data"`
 	}
-	err := s.db.GetContext(ctx, &row, s.db.Rebind(`SELECT id, name, content_type, LENGTH(data) AS size, created_at, data
+	err := s.DB.GetContext(ctx, &row, s.DB.Rebind(`SELECT id, name, content_type, LENGTH(data) AS size, created_at, data
 		FROM flight_order_proofs WHERE id = ? AND order_id = ?`), proofID, orderID)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Proof{}, nil, errNotFound()
@@ -743,11 +743,11 @@ func (s *Service) RecordDisruption(ctx context.Context, who auth.Principal, id i
 	now := s.Now().UTC()
 	d := Disruption{OrderID: o.ID, BookingNumber: o.BookingNumber, PNR: o.PNR, FlightNumber: o.FlightNumber, Type: req.Type,
 		Detail: strings.TrimSpace(req.Detail), Email: o.Contact.Email, CreatedAt: now}
-	err = s.db.InTx(ctx, func(tx *sqlx.Tx) error {
+	err = s.DB.InTx(ctx, func(tx *sqlx.Tx) error {
 		var emailed any
 		if d.Email != "" {
 			if err := mail.Enqueue(ctx, tx, mail.Message{To: d.Email, Subject: subject, Body: body}, now); err != nil {
-				s.Log.WarnContext(ctx, "order: disruption email not queued", "order", o.ID, "err", err)
+				s.Logger.WarnContext(ctx, "order: disruption email not queued", "order", o.ID, "err", err)
 			} else {
 				emailed, d.EmailedAt = now, &now
 			}
@@ -781,10 +781,10 @@ func (s *Service) Disruptions(ctx context.Context, who auth.Principal, typ strin
 	p := booking.Pages(page, size)
 	out := DisruptionPage{Items: []Disruption{}, Page: p.Page, PageSize: p.Size}
 	from := ` FROM flight_disruptions d JOIN flight_orders o ON o.id = d.order_id`
-	if err := s.db.GetContext(ctx, &out.Total, s.db.Rebind(q.SQL(`SELECT COUNT(*)`+from, "")), q.Args()...); err != nil {
+	if err := s.DB.GetContext(ctx, &out.Total, s.DB.Rebind(q.SQL(`SELECT COUNT(*)`+from, "")), q.Args()...); err != nil {
 		return out, fmt.Errorf("order: count disruptions: %w", err)
 	}
-	err = s.db.SelectContext(ctx, &out.Items, s.db.Rebind(q.SQL(`SELECT d.id, d.order_id, o.booking_number, o.pnr, o.flight_number, d.type,
+	err = s.DB.SelectContext(ctx, &out.Items, s.DB.Rebind(q.SQL(`SELECT d.id, d.order_id, o.booking_number, o.pnr, o.flight_number, d.type,
 		d.detail, d.email, d.emailed_at, d.created_at`+from, ` ORDER BY d.created_at DESC, d.id DESC LIMIT ? OFFSET ?`)),
 		q.Args(p.Size, p.Offset())...)
 	if err != nil {

@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
-	"log/slog"
 	"math/big"
 	"net/http"
 	"slices"
@@ -15,12 +14,10 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
-	"github.com/voyage/voyage/pkg/agency"
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/booking"
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/idempotency"
-	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/money"
 	"github.com/voyage/voyage/pkg/payment"
 	"github.com/voyage/voyage/pkg/recent"
@@ -48,18 +45,12 @@ type Looks interface {
 
 // Options are the service's dependencies.
 type Options struct {
-	DB        *store.DB
-	Ledger    *ledger.Ledger
+	booking.Deps
 	Quotes    *shopping.Quotes
-	Agencies  *agency.Store
 	Looks     Looks
 	Suppliers func(name string) (supplier.Supplier, bool)
-	// Gateways take payments for the external channels; Channels are the
-	// channels offered (balance and those with a gateway).
-	Gateways map[string]payment.Gateway
+	// Channels are the channels offered (balance and those with a gateway).
 	Channels []string
-	Now      func() time.Time
-	Logger   *slog.Logger
 	// CallTimeout bounds every supplier call of the service (see bounded);
 	// zero is supplierCallTimeout.
 	CallTimeout time.Duration
@@ -68,13 +59,9 @@ type Options struct {
 // Service runs flight orders.
 type Service struct {
 	booking.Core[Order]
-	db        *store.DB
-	ledger    *ledger.Ledger
 	quotes    *shopping.Quotes
-	agencies  *agency.Store
 	looks     Looks
 	suppliers func(string) (supplier.Supplier, bool)
-	gateways  map[string]payment.Gateway
 	channels  []string
 	// subscribed is the notifier's Subscribed (nil: no webhooks).
 	subscribed func(ctx context.Context, agencyID int64, event string) (bool, error)
@@ -109,12 +96,12 @@ func New(o Options) *Service {
 		}
 		return bounded{sup, o.CallTimeout}, true
 	}
-	s := &Service{db: o.DB, ledger: o.Ledger, quotes: o.Quotes, agencies: o.Agencies, looks: o.Looks, suppliers: suppliers,
-		gateways: o.Gateways, channels: o.Channels, wake: make(chan struct{}, 1),
+	s := &Service{quotes: o.Quotes, looks: o.Looks, suppliers: suppliers,
+		channels: o.Channels, wake: make(chan struct{}, 1),
 		fresh: recent.New[int64, Order](maxFresh), handed: make(chan Order, ticketHandOffs)}
-	s.Core = booking.NewCore(booking.Books[Order]{Line: booking.Flights, Table: "flight_orders", DB: o.DB, Agencies: o.Agencies,
-		Load:  func(ctx context.Context, id int64) (Order, error) { return load(ctx, s.db, nil, id) },
-		Owner: Order.owner, NotFound: errNotFound, HasBookings: "order.error.agencyHasOrders"}, o.Now, o.Logger)
+	s.Core = booking.NewCore(o.Deps, booking.Books[Order]{Line: booking.Flights, Table: "flight_orders",
+		Load:  func(ctx context.Context, id int64) (Order, error) { return load(ctx, s.DB, nil, id) },
+		Owner: Order.owner, NotFound: errNotFound, HasBookings: "order.error.agencyHasOrders"})
 	return s
 }
 
@@ -144,7 +131,7 @@ func (s *Service) move(ctx context.Context, tx *sqlx.Tx, o *Order, action Action
 	if err != nil {
 		return err
 	}
-	saved, err := saveMoved(ctx, s.db, tx, o, from, action, actor, remark)
+	saved, err := saveMoved(ctx, s.DB, tx, o, from, action, actor, remark)
 	if err != nil {
 		return err
 	}
@@ -164,7 +151,7 @@ func (s *Service) insertNew(ctx context.Context, o *Order, actor, remark string)
 	if err != nil {
 		return false, err
 	}
-	if s.db.Dialect == store.Postgres && !notify && s.looks != nil {
+	if s.DB.Dialect == store.Postgres && !notify && s.looks != nil {
 		item, args, err := s.looks.LookItem(o.AgencyID, "bookings")
 		if err != nil {
 			return false, err
@@ -175,7 +162,7 @@ func (s *Service) insertNew(ctx context.Context, o *Order, actor, remark string)
 		if held {
 			item, args = item+", "+release, append(args, releaseArgs...)
 		}
-		if err := insertCreatedWith(ctx, s.db, o, actor, remark, item, args...); err != nil {
+		if err := insertCreatedWith(ctx, s.DB, o, actor, remark, item, args...); err != nil {
 			return false, err
 		}
 		if held {
@@ -183,8 +170,8 @@ func (s *Service) insertNew(ctx context.Context, o *Order, actor, remark string)
 		}
 		return true, nil
 	}
-	return false, s.db.InTx(ctx, func(tx *sqlx.Tx) error {
-		if err := insertCreated(ctx, s.db, tx, o, actor, remark); err != nil {
+	return false, s.DB.InTx(ctx, func(tx *sqlx.Tx) error {
+		if err := insertCreated(ctx, s.DB, tx, o, actor, remark); err != nil {
 			return err
 		}
 		if err := s.announce(ctx, tx, o); err != nil {
@@ -218,7 +205,7 @@ func (s *Service) moving(o *Order, action Action) (Status, error) {
 // touch writes o's fields without a status change (same conditional write).
 func (s *Service) touch(ctx context.Context, tx *sqlx.Tx, o *Order) error {
 	o.UpdatedAt = s.Now().UTC()
-	saved, err := save(ctx, s.db, tx, o, o.Status)
+	saved, err := save(ctx, s.DB, tx, o, o.Status)
 	if err != nil {
 		return err
 	}
@@ -275,7 +262,7 @@ func parseMinor(s, currency string) int64 {
 // serviceFee is the agency's post-sale service fee of kind in the order's
 // currency (the settings are in the settlement currency, CNY when unset).
 func (s *Service) serviceFee(ctx context.Context, agencyID int64, kind, currency string) (int64, error) {
-	a, err := s.agencies.Get(ctx, agencyID)
+	a, err := s.Agencies.Get(ctx, agencyID)
 	if err != nil {
 		return 0, err
 	}
@@ -315,7 +302,7 @@ func (s *Service) Create(ctx context.Context, who auth.Principal, key string, re
 	hash := booking.RequestHash(req)
 	// replay answers the order an earlier call with the key made.
 	replay := func() (View, bool, error) {
-		return booking.Replay(func() (Order, bool, error) { return loadByKey(ctx, s.db, who.AgencyID, key) }, hash, Order.requestHash,
+		return booking.Replay(func() (Order, bool, error) { return loadByKey(ctx, s.DB, who.AgencyID, key) }, hash, Order.requestHash,
 			func(prior Order) (View, error) { return s.view(prior, v.Side(prior.AgencyID)), nil })
 	}
 	if out, found, err := replay(); found || err != nil {
@@ -513,7 +500,7 @@ func (s *Service) book(ctx context.Context, qt shopping.Quote, req CreateRequest
 				Contact: supplier.Contact(req.Contact), Key: fmt.Sprintf("%s-%d", key, i)})
 		}
 		if err != nil {
-			s.Log.WarnContext(ctx, "order: booking failed", "supplier", off.Supplier, "ticket", i, "err", err)
+			s.Logger.WarnContext(ctx, "order: booking failed", "supplier", off.Supplier, "ticket", i, "err", err)
 			s.cancelBookings(context.WithoutCancel(ctx), done)
 			k := "order.error.bookingFailed"
 			if len(qt.Offers) > 1 {
@@ -542,7 +529,7 @@ func (s *Service) cancelBookings(ctx context.Context, bs []supplier.Booking) {
 		}
 		cctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 		if err := sup.Cancel(cctx, b.Ref); err != nil && !errors.Is(err, supplier.ErrNotFound) {
-			s.Log.ErrorContext(ctx, "order: cancelling a supplier booking failed; it lapses at the supplier's deadline",
+			s.Logger.ErrorContext(ctx, "order: cancelling a supplier booking failed; it lapses at the supplier's deadline",
 				"supplier", b.Supplier, "ref", b.Ref, "err", err)
 		}
 		cancel()
@@ -563,13 +550,13 @@ func (s *Service) Get(ctx context.Context, who auth.Principal, id int64) (View, 
 func (s *Service) detail(ctx context.Context, o Order, v viewer) (View, error) {
 	out := s.view(o, v.Side(o.AgencyID))
 	var err error
-	if out.Events, err = booking.Events[Event](ctx, s.db, booking.FlightTimeline, o.ID); err != nil {
+	if out.Events, err = booking.Events[Event](ctx, s.DB, booking.FlightTimeline, o.ID); err != nil {
 		return View{}, err
 	}
-	if out.Proofs, err = proofs(ctx, s.db, o.ID); err != nil {
+	if out.Proofs, err = proofs(ctx, s.DB, o.ID); err != nil {
 		return View{}, err
 	}
-	rel, err := related(ctx, s.db, o)
+	rel, err := related(ctx, s.DB, o)
 	if err != nil {
 		return View{}, err
 	}
@@ -639,12 +626,12 @@ func (s *Service) List(ctx context.Context, who auth.Principal, f Filter) (Page,
 	for _, st := range GroupStatuses(f.Group) {
 		f.Statuses = append(f.Statuses, string(st))
 	}
-	q, pg, err := v.List(ctx, s.agencies, f.Filter, ValidStatus)
+	q, pg, err := v.List(ctx, s.Agencies, f.Filter, ValidStatus)
 	if err != nil {
 		return Page{}, err
 	}
 	keep(q, f)
-	orders, total, err := booking.Rows(ctx, s.db, q, columns, "flight_orders", pg, row.decode)
+	orders, total, err := booking.Rows(ctx, s.DB, q, columns, "flight_orders", pg, row.decode)
 	if err != nil {
 		return Page{}, err
 	}
@@ -696,7 +683,7 @@ func (s *Service) Cancel(ctx context.Context, who auth.Principal, id int64) (Vie
 	if err != nil {
 		return View{}, err
 	}
-	if err := s.db.InTx(ctx, func(tx *sqlx.Tx) error { return s.move(ctx, tx, &o, ActCancel, booking.Actor(who), "") }); err != nil {
+	if err := s.DB.InTx(ctx, func(tx *sqlx.Tx) error { return s.move(ctx, tx, &o, ActCancel, booking.Actor(who), "") }); err != nil {
 		return View{}, err
 	}
 	s.cancelBookings(context.WithoutCancel(ctx), o.Booked.Bookings)
@@ -713,7 +700,7 @@ func (s *Service) Act(ctx context.Context, who auth.Principal, id int64, action 
 	if err != nil {
 		return View{}, err
 	}
-	if err := s.db.InTx(ctx, func(tx *sqlx.Tx) error { return s.move(ctx, tx, &o, action, booking.Actor(who), "") }); err != nil {
+	if err := s.DB.InTx(ctx, func(tx *sqlx.Tx) error { return s.move(ctx, tx, &o, action, booking.Actor(who), "") }); err != nil {
 		return View{}, err
 	}
 	return s.detail(ctx, o, v)

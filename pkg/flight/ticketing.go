@@ -83,7 +83,7 @@ func (s *Service) handOff(o Order) bool {
 	case s.handed <- o:
 		return true
 	default:
-		s.Log.Warn("order: ticketing has no room for a paid order; it is ticketed when its claim runs out", "order", o.ID)
+		s.Logger.Warn("order: ticketing has no room for a paid order; it is ticketed when its claim runs out", "order", o.ID)
 		return false
 	}
 }
@@ -217,7 +217,7 @@ func (s *Service) claimDue(ctx context.Context, slots chan struct{}, wg *sync.Wa
 		if err != nil || len(batch) == 0 {
 			<-slots
 			if err != nil && ctx.Err() == nil {
-				s.Log.ErrorContext(ctx, "order: claiming orders to ticket failed; the next poll tries again", "err", err)
+				s.Logger.ErrorContext(ctx, "order: claiming orders to ticket failed; the next poll tries again", "err", err)
 			}
 			return
 		}
@@ -251,7 +251,7 @@ func claimQuery(d store.Dialect) string {
 func (s *Service) claimTickets(ctx context.Context, limit int) ([]Order, error) {
 	now := s.Now().UTC()
 	var rows []row
-	if err := s.db.SelectContext(ctx, &rows, s.db.Rebind(claimQuery(s.db.Dialect)), now.Add(ticketLease), now, limit); err != nil {
+	if err := s.DB.SelectContext(ctx, &rows, s.DB.Rebind(claimQuery(s.DB.Dialect)), now.Add(ticketLease), now, limit); err != nil {
 		return nil, fmt.Errorf("order: claim orders to ticket: %w", err)
 	}
 	out := make([]Order, 0, len(rows))
@@ -260,7 +260,7 @@ func (s *Service) claimTickets(ctx context.Context, limit int) ([]Order, error) 
 		if err != nil {
 			// Left leased: a person has to look at a row that does not
 			// decode, and retrying it every lease would only log again.
-			s.Log.ErrorContext(ctx, "order: a claimed order does not decode", "order", r.ID, "err", err)
+			s.Logger.ErrorContext(ctx, "order: a claimed order does not decode", "order", r.ID, "err", err)
 			continue
 		}
 		out = append(out, o)
@@ -336,17 +336,17 @@ func (s *Service) recordTickets(ctx context.Context, batch []Order, errs []error
 	// runs: no transaction around it.
 	quiet, err := s.quietOnes(ctx, batch, errs)
 	if err == nil && !slices.Contains(quiet, false) {
-		if err = s.issueQuietly(ctx, s.db, batch, quiet); err == nil {
+		if err = s.issueQuietly(ctx, s.DB, batch, quiet); err == nil {
 			return
 		}
 	}
 	if err != nil {
-		s.Log.WarnContext(ctx, "order: recording a ticketing batch failed; recording it in a transaction", "orders", len(batch), "err", err)
+		s.Logger.WarnContext(ctx, "order: recording a ticketing batch failed; recording it in a transaction", "orders", len(batch), "err", err)
 		quiet = make([]bool, len(batch))
 	}
 	// Each attempt moves a copy: a move changes the order it is given,
 	// and a rolled-back commit must leave the batch as claimed.
-	err = s.db.InTx(ctx, func(tx *sqlx.Tx) error {
+	err = s.DB.InTx(ctx, func(tx *sqlx.Tx) error {
 		if err := s.issueQuietly(ctx, tx, batch, quiet); err != nil {
 			return err
 		}
@@ -362,18 +362,18 @@ func (s *Service) recordTickets(ctx context.Context, batch []Order, errs []error
 		return nil
 	})
 	if err != nil {
-		s.Log.WarnContext(ctx, "order: recording a ticketing batch failed; recording its orders one by one", "orders", len(batch), "err", err)
+		s.Logger.WarnContext(ctx, "order: recording a ticketing batch failed; recording its orders one by one", "orders", len(batch), "err", err)
 		for i := range batch {
 			o := batch[i]
-			if err := s.db.InTx(ctx, func(tx *sqlx.Tx) error { return s.recordTicket(ctx, tx, &o, errs[i]) }); err != nil {
-				s.Log.ErrorContext(ctx, "order: recording ticketing failed; tried again when its lease runs out",
+			if err := s.DB.InTx(ctx, func(tx *sqlx.Tx) error { return s.recordTicket(ctx, tx, &o, errs[i]) }); err != nil {
+				s.Logger.ErrorContext(ctx, "order: recording ticketing failed; tried again when its lease runs out",
 					"order", batch[i].ID, "err", err)
 			}
 		}
 	}
 	for _, i := range refused {
 		if err := s.failTicketing(ctx, batch[i], errs[i]); err != nil && !isConflict(err) {
-			s.Log.ErrorContext(ctx, "order: failing a refused ticketing failed; tried again when its lease runs out",
+			s.Logger.ErrorContext(ctx, "order: failing a refused ticketing failed; tried again when its lease runs out",
 				"order", batch[i].ID, "err", err)
 		}
 	}
@@ -383,7 +383,7 @@ func (s *Service) recordTickets(ctx context.Context, batch []Order, errs []error
 // the origin type, with no webhook event to deliver, on PostgreSQL.
 func (s *Service) quietOnes(ctx context.Context, batch []Order, errs []error) ([]bool, error) {
 	quiet := make([]bool, len(batch))
-	if s.db.Dialect != store.Postgres {
+	if s.DB.Dialect != store.Postgres {
 		return quiet, nil
 	}
 	for i := range batch {
@@ -432,7 +432,7 @@ func (s *Service) issueQuietly(ctx context.Context, tx sqlx.ExtContext, batch []
 	if len(saved) < len(ids) {
 		for _, id := range ids {
 			if !slices.Contains(saved, id) {
-				s.Log.InfoContext(ctx, "order: moved on while it was ticketed; left as it is", "order", id)
+				s.Logger.InfoContext(ctx, "order: moved on while it was ticketed; left as it is", "order", id)
 			}
 		}
 	}
@@ -458,18 +458,18 @@ func (s *Service) recordTicket(ctx context.Context, tx *sqlx.Tx, o *Order, cause
 	case !transient(cause):
 		return nil
 	case o.ticketAttempts >= ticketAttempts:
-		s.Log.WarnContext(ctx, "order: ticketing failed on its last attempt; held for a person", "order", o.ID, "err", cause)
+		s.Logger.WarnContext(ctx, "order: ticketing failed on its last attempt; held for a person", "order", o.ID, "err", cause)
 		err = s.move(ctx, tx, o, ActUncertain, "system", cause.Error())
 	default:
 		next := s.Now().Add(ticketRetry(o.ticketAttempts)).UTC()
-		s.Log.WarnContext(ctx, "order: ticketing failed; tried again", "order", o.ID, "attempt", o.ticketAttempts, "next", next, "err", cause)
+		s.Logger.WarnContext(ctx, "order: ticketing failed; tried again", "order", o.ID, "attempt", o.ticketAttempts, "next", next, "err", cause)
 		_, err = tx.ExecContext(ctx, tx.Rebind(`UPDATE flight_orders SET ticket_due_at = ? WHERE id = ? AND status = 'proceeding'`), next, o.ID)
 		if err != nil {
 			err = fmt.Errorf("order %d: schedule the next ticketing: %w", o.ID, err)
 		}
 	}
 	if err != nil && isConflict(err) {
-		s.Log.InfoContext(ctx, "order: moved on while it was ticketed; left as it is", "order", o.ID)
+		s.Logger.InfoContext(ctx, "order: moved on while it was ticketed; left as it is", "order", o.ID)
 		return nil
 	}
 	return err

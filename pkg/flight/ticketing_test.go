@@ -11,6 +11,7 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
+	"github.com/voyage/voyage/pkg/booking"
 	"github.com/voyage/voyage/pkg/store"
 	"github.com/voyage/voyage/pkg/store/storetest"
 	"github.com/voyage/voyage/pkg/supplier"
@@ -74,7 +75,7 @@ func TestClaimTicketsLeases(t *testing.T) {
 			{"held", OriginHolding, now.Add(-time.Hour)},
 		})
 		clock := now
-		s := New(Options{DB: db, Now: func() time.Time { return clock }})
+		s := New(Options{Deps: booking.Deps{DB: db, Now: func() time.Time { return clock }}})
 
 		first, err := s.claimTickets(ctx, 2)
 		if err != nil {
@@ -140,7 +141,7 @@ func TestRecordTicketsRetriesThenHolds(t *testing.T) {
 			t.Fatal(err)
 		}
 		clock := now
-		s := New(Options{DB: db, Now: func() time.Time { return clock }})
+		s := New(Options{Deps: booking.Deps{DB: db, Now: func() time.Time { return clock }}})
 		batch, err := s.claimTickets(ctx, 10)
 		if err != nil || len(batch) != 3 {
 			t.Fatalf("claimed %d (%v), want 3", len(batch), err)
@@ -208,7 +209,7 @@ func TestMoveToProceedingMakesDue(t *testing.T) {
 		if _, err := db.ExecContext(ctx, db.Rebind(`UPDATE flight_orders SET ticket_attempts = 3 WHERE id = ?`), ids["unpaid"]); err != nil {
 			t.Fatal(err)
 		}
-		s := New(Options{DB: db, Now: func() time.Time { return now }})
+		s := New(Options{Deps: booking.Deps{DB: db, Now: func() time.Time { return now }}})
 		err := db.InTx(ctx, func(tx *sqlx.Tx) error {
 			o, err := load(ctx, db, tx, ids["unpaid"])
 			if err != nil {
@@ -249,7 +250,7 @@ func TestRecordTicketsIssuesTheBatch(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		now := time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)
-		s := New(Options{DB: db, Now: func() time.Time { return now }})
+		s := New(Options{Deps: booking.Deps{DB: db, Now: func() time.Time { return now }}})
 		var seeds []ticketSeed
 		for _, name := range []string{"first", "second", "movedOn", "failed", "third", "fourth", "movedOnToo"} {
 			seeds = append(seeds, ticketSeed{name, Proceeding, now.Add(-time.Second)})

@@ -64,7 +64,7 @@ func (s *Service) EntryOrders(ctx context.Context, agencyID int64, bookingNumber
 		}
 		var rows []orderRow
 		q := `SELECT ` + orderColumns + ` FROM group_orders WHERE agency_id = ? AND booking_number IN (?` + strings.Repeat(", ?", len(chunk)-1) + `)`
-		if err := s.db.SelectContext(ctx, &rows, s.db.Rebind(q), args...); err != nil {
+		if err := s.DB.SelectContext(ctx, &rows, s.DB.Rebind(q), args...); err != nil {
 			return nil, fmt.Errorf("group: entry orders: %w", err)
 		}
 		for _, r := range rows {

@@ -9,6 +9,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/voyage/voyage/pkg/agency"
+	"github.com/voyage/voyage/pkg/booking"
 	"github.com/voyage/voyage/pkg/store"
 	"github.com/voyage/voyage/pkg/store/storetest"
 )
@@ -81,7 +82,7 @@ func TestEntryOrders(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		s := New(Options{DB: db})
+		s := New(Options{Deps: booking.Deps{DB: db}})
 		got, err := s.EntryOrders(ctx, own, []string{"G0001", "G0002", "G0003", "G0404"})
 		if err != nil {
 			t.Fatal(err)

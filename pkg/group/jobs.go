@@ -75,7 +75,7 @@ const sweepBatch = 200
 func (s *Service) SweepDeadlines(ctx context.Context) (int, error) {
 	ended := 0
 	for {
-		ds, err := missedDeadlines(ctx, s.db, s.Now(), sweepBatch)
+		ds, err := missedDeadlines(ctx, s.DB, s.Now(), sweepBatch)
 		if err != nil {
 			return ended, err
 		}
@@ -98,8 +98,8 @@ func (s *Service) SweepDeadlines(ctx context.Context) (int, error) {
 // its order can no longer miss it).
 func (s *Service) miss(ctx context.Context, d deadline) (bool, error) {
 	ended := false
-	err := s.db.InTx(ctx, func(tx *sqlx.Tx) error {
-		o, err := loadOrder(ctx, s.db, tx, d.OrderID)
+	err := s.DB.InTx(ctx, func(tx *sqlx.Tx) error {
+		o, err := loadOrder(ctx, s.DB, tx, d.OrderID)
 		if err != nil {
 			return err
 		}
@@ -133,7 +133,7 @@ func (s *Service) miss(ctx context.Context, d deadline) (bool, error) {
 // once per deadline. It answers how many it sent.
 func (s *Service) Remind(ctx context.Context) (int, error) {
 	now := s.Now().UTC()
-	ds, err := dueReminders(ctx, s.db, now.Add(s.remindBefore), sweepBatch)
+	ds, err := dueReminders(ctx, s.DB, now.Add(s.remindBefore), sweepBatch)
 	if err != nil {
 		return 0, err
 	}
@@ -142,16 +142,16 @@ func (s *Service) Remind(ctx context.Context) (int, error) {
 		if d.Status == InstNotDue {
 			continue
 		}
-		err := s.db.InTx(ctx, func(tx *sqlx.Tx) error {
+		err := s.DB.InTx(ctx, func(tx *sqlx.Tx) error {
 			ok, err := markReminded(ctx, tx, d.ID, now)
 			if err != nil || !ok {
 				return err
 			}
-			o, err := loadOrder(ctx, s.db, tx, d.OrderID)
+			o, err := loadOrder(ctx, s.DB, tx, d.OrderID)
 			if err != nil {
 				return err
 			}
-			a, err := s.agencies.CachedIn(ctx, tx, o.AgencyID)
+			a, err := s.Agencies.CachedIn(ctx, tx, o.AgencyID)
 			if err != nil {
 				return err
 			}
@@ -184,8 +184,8 @@ func (s *Service) Remind(ctx context.Context) (int, error) {
 // Ticket issues one ticket per passenger of a fully paid group and moves it
 // to issued. Run again after issuing it does nothing.
 func (s *Service) Ticket(ctx context.Context, id int64) error {
-	return s.db.InTx(ctx, func(tx *sqlx.Tx) error {
-		o, err := loadOrder(ctx, s.db, tx, id)
+	return s.DB.InTx(ctx, func(tx *sqlx.Tx) error {
+		o, err := loadOrder(ctx, s.DB, tx, id)
 		if err != nil {
 			return err
 		}

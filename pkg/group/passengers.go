@@ -433,7 +433,7 @@ func countErrors(ps []Passenger, want Counts, free int) []string {
 
 // freeDrops is the free-drop seats of the order's current quote.
 func (s *Service) freeDrops(ctx context.Context, o Order) (int, error) {
-	qs, err := quotes(ctx, s.db, o.ID)
+	qs, err := quotes(ctx, s.DB, o.ID)
 	if err != nil {
 		return 0, err
 	}
@@ -465,7 +465,7 @@ func (s *Service) UploadPassengers(ctx context.Context, who auth.Principal, id i
 	if err != nil {
 		return 0, err
 	}
-	err = s.db.InTx(ctx, func(tx *sqlx.Tx) error {
+	err = s.DB.InTx(ctx, func(tx *sqlx.Tx) error {
 		o.Passengers = ps
 		return s.touch(ctx, tx, &o, ActUpload, actorOf(who), fmt.Sprintf("%d passengers", len(ps)))
 	})

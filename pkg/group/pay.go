@@ -34,7 +34,7 @@ type PayInput struct {
 func (s *Service) Channels() []string {
 	out := []string{payment.ChannelBalance}
 	for _, c := range payment.Channels {
-		if _, ok := s.gateways[c]; ok {
+		if _, ok := s.Gateways[c]; ok {
 			out = append(out, c)
 		}
 	}
@@ -72,14 +72,14 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 	if v.Side(o.AgencyID) != booking.ByAgency {
 		return View{}, fault.Forbidden()
 	}
-	a, err := s.agencies.Cached(ctx, o.AgencyID)
+	a, err := s.Agencies.Cached(ctx, o.AgencyID)
 	if err != nil {
 		return View{}, err
 	}
 	if a.DisablePayment {
 		return View{}, fault.New(fault.CodeNoAccess, http.StatusForbidden, "order.error.paymentDisabled")
 	}
-	ds, err := deadlines(ctx, s.db, o.ID)
+	ds, err := deadlines(ctx, s.DB, o.ID)
 	if err != nil {
 		return View{}, err
 	}
@@ -103,7 +103,7 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 		return s.payGateway(ctx, o, v, d, key, in)
 	}
 	t := installmentTransfer(o, d, actorOf(who).name)
-	err = s.db.InTx(ctx, func(tx *sqlx.Tx) error {
+	err = s.DB.InTx(ctx, func(tx *sqlx.Tx) error {
 		d.Status, d.Channel, d.PaymentKey = InstPaid, in.Channel, key
 		d.PaidAt.Time, d.PaidAt.Valid = now, true
 		ok, err := setDeadline(ctx, tx, d, InstDue)
@@ -118,14 +118,14 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 		}
 		// The money moves last: the wallet's row stays locked from here to
 		// the commit.
-		_, err = s.ledger.PostTx(ctx, tx, t)
+		_, err = s.Ledger.PostTx(ctx, tx, t)
 		return err
 	})
 	if err != nil {
 		if fe, ok := fault.As(err); ok && fe.Key == "group.error.state" {
 			// A concurrent payment paid the installment first.
-			if fresh, lerr := loadOrder(ctx, s.db, nil, o.ID); lerr == nil {
-				if ds, derr := deadlines(ctx, s.db, o.ID); derr == nil && settled(o.ID, ds, stage, key) {
+			if fresh, lerr := loadOrder(ctx, s.DB, nil, o.ID); lerr == nil {
+				if ds, derr := deadlines(ctx, s.DB, o.ID); derr == nil && settled(o.ID, ds, stage, key) {
 					return s.detail(ctx, fresh, v)
 				}
 			}
@@ -165,12 +165,12 @@ func (s *Service) paid(ctx context.Context, tx *sqlx.Tx, o *Order, ds []deadline
 // the order ended meanwhile, with the money in the agency's wallet); a
 // declined payment leaves it due.
 func (s *Service) payGateway(ctx context.Context, o Order, v viewer, d deadline, key string, in PayInput) (View, error) {
-	err := s.payments().Pay(ctx, s.gateways[in.Channel], scope(o.ID, d.Kind), key, payment.Charge{Channel: in.Channel, OrderID: o.ID,
+	err := s.payments().Pay(ctx, s.Gateways[in.Channel], scope(o.ID, d.Kind), key, payment.Charge{Channel: in.Channel, OrderID: o.ID,
 		Amount: d.Amount, Currency: d.Currency, TestOutcome: in.TestOutcome}, held{s: s, orderID: o.ID, stage: d.Kind, channel: in.Channel})
 	if err != nil {
 		return View{}, err
 	}
-	o, err = loadOrder(ctx, s.db, nil, o.ID)
+	o, err = loadOrder(ctx, s.DB, nil, o.ID)
 	if err != nil {
 		return View{}, err
 	}
@@ -224,7 +224,7 @@ func taken(o Order, d deadline, key string, res payment.ChargeResult) payment.Ta
 // ended) is not held: the money goes to the agency's wallet.
 func (h held) Paid(ctx context.Context, tx *sqlx.Tx, key string, res payment.ChargeResult) (payment.Taken, bool, error) {
 	s := h.s
-	o, err := loadOrder(ctx, s.db, tx, h.orderID)
+	o, err := loadOrder(ctx, s.DB, tx, h.orderID)
 	if err != nil {
 		return payment.Taken{}, false, err
 	}
@@ -272,7 +272,7 @@ func (h held) Unpaid(ctx context.Context, tx *sqlx.Tx, key string) error {
 // CheckPayment asks the gateway what became of an installment's payment it
 // did not answer for (payment.Check). An error means "ask again later".
 func (s *Service) CheckPayment(ctx context.Context, orderID int64, stage string) error {
-	ds, err := deadlines(ctx, s.db, orderID)
+	ds, err := deadlines(ctx, s.DB, orderID)
 	if err != nil {
 		return err
 	}
@@ -284,7 +284,7 @@ func (s *Service) CheckPayment(ctx context.Context, orderID int64, stage string)
 		return nil
 	}
 	// A channel gone from the configuration is a nil gateway: Check releases.
-	return s.payments().Check(ctx, s.gateways[ds[i].Channel], ds[i].PaymentKey, held{s: s, orderID: orderID, stage: stage, channel: ds[i].Channel})
+	return s.payments().Check(ctx, s.Gateways[ds[i].Channel], ds[i].PaymentKey, held{s: s, orderID: orderID, stage: stage, channel: ds[i].Channel})
 }
 
 // settled reports whether the payment asked for has nothing left to do:
@@ -317,7 +317,7 @@ func scope(orderID int64, stage string) string { return fmt.Sprintf("group-%d-%s
 
 // payments is the one payment protocol, on this line's database and ledger.
 func (s *Service) payments() payment.Protocol {
-	return payment.Protocol{DB: s.db, Ledger: s.ledger, Log: s.Log}
+	return payment.Protocol{DB: s.DB, Ledger: s.Ledger, Log: s.Logger}
 }
 
 func describe(o Order, stage string) string {
@@ -335,7 +335,7 @@ func (s *Service) Cancel(ctx context.Context, who auth.Principal, id int64) (Vie
 	if err != nil {
 		return View{}, err
 	}
-	err = s.db.InTx(ctx, func(tx *sqlx.Tx) error {
+	err = s.DB.InTx(ctx, func(tx *sqlx.Tx) error {
 		ds, err := s.moveStaged(ctx, tx, &o, ActCancel, actorOf(who), "")
 		if err != nil {
 			return err
@@ -367,7 +367,7 @@ func (s *Service) endDeadlines(ctx context.Context, tx *sqlx.Tx, o Order, ds []d
 		if d.Status != InstPaid {
 			continue
 		}
-		if _, err := s.ledger.PostTx(ctx, tx, ledger.Transfer{AgencyID: o.AgencyID, IdempotencyKey: fmt.Sprintf("group-%d-%s-forfeit", o.ID, d.Kind),
+		if _, err := s.Ledger.PostTx(ctx, tx, ledger.Transfer{AgencyID: o.AgencyID, IdempotencyKey: fmt.Sprintf("group-%d-%s-forfeit", o.ID, d.Kind),
 			From: ledger.Provider(ledger.KindSuppliers), To: ledger.Provider(ledger.KindRevenue), Amount: d.Amount, Currency: d.Currency,
 			PaymentType: ledger.TypeGroupForfeit, OrderID: o.BookingNumber, Description: describe(o, d.Kind) + " forfeited", CreatedBy: by.name}); err != nil {
 			return err

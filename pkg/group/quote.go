@@ -113,7 +113,7 @@ func (s *Service) Quote(ctx context.Context, who auth.Principal, id int64, in Qu
 	for i := range ds {
 		ds[i].TimeZone, ds[i].Currency = q.TimeZone, o.Currency
 	}
-	err = s.db.InTx(ctx, func(tx *sqlx.Tx) error {
+	err = s.DB.InTx(ctx, func(tx *sqlx.Tx) error {
 		o.Total = total
 		if err := s.move(ctx, tx, &o, ActQuote, actorOf(who), fmt.Sprintf("%s %s", money.Amount{Minor: total, Currency: o.Currency}, o.Currency), nil); err != nil {
 			return err
@@ -282,7 +282,7 @@ func (s *Service) flightsFor(ctx context.Context, jq supplier.JourneyQuery, cabi
 		cancel()
 		if len(offers) == 0 {
 			if err != nil {
-				s.Log.WarnContext(ctx, "group: supplier search failed", "supplier", name, "err", err)
+				s.Logger.WarnContext(ctx, "group: supplier search failed", "supplier", name, "err", err)
 			}
 			continue
 		}
@@ -341,7 +341,7 @@ func (s *Service) onQuote(ctx context.Context, who auth.Principal, id int64, act
 	if err != nil {
 		return o, v, Quote{}, time.Time{}, err
 	}
-	qs, err := quotes(ctx, s.db, o.ID)
+	qs, err := quotes(ctx, s.DB, o.ID)
 	if err != nil {
 		return o, v, Quote{}, time.Time{}, err
 	}
@@ -361,7 +361,7 @@ func (s *Service) answer(ctx context.Context, who auth.Principal, id int64, acti
 	if err != nil {
 		return View{}, err
 	}
-	err = s.db.InTx(ctx, func(tx *sqlx.Tx) error {
+	err = s.DB.InTx(ctx, func(tx *sqlx.Tx) error {
 		// The order's row first (see Confirm), then the quote answered.
 		if action == ActAccept {
 			if err := s.touch(ctx, tx, &o, ActAccept, actorOf(who), ""); err != nil {
@@ -418,7 +418,7 @@ func (s *Service) Confirm(ctx context.Context, who auth.Principal, id int64) (Vi
 	if errs := countErrors(o.Passengers, o.Counts, q.FreeDropSeats); len(errs) > 0 {
 		return View{}, fault.New(fault.CodeConflict, http.StatusConflict, "group.error.listCounts")
 	}
-	err = s.db.InTx(ctx, func(tx *sqlx.Tx) error {
+	err = s.DB.InTx(ctx, func(tx *sqlx.Tx) error {
 		o.ConfirmedAt = now
 		// The move first: it locks the order's row, so a re-quote racing
 		// this confirmation either committed before (and the check below
@@ -474,7 +474,7 @@ func (s *Service) Seats(ctx context.Context, who auth.Principal, id int64, in Se
 	if err != nil {
 		return View{}, err
 	}
-	err = s.db.InTx(ctx, func(tx *sqlx.Tx) error {
+	err = s.DB.InTx(ctx, func(tx *sqlx.Tx) error {
 		ds, err := s.moveStaged(ctx, tx, &o, action, actorOf(who), trim(in.Remark))
 		if err != nil {
 			return err
@@ -518,7 +518,7 @@ func (s *Service) Close(ctx context.Context, who auth.Principal, id int64, in Cl
 	if err != nil {
 		return View{}, err
 	}
-	if err := s.db.InTx(ctx, func(tx *sqlx.Tx) error { return s.move(ctx, tx, &o, ActClose, actorOf(who), trim(in.Remark), nil) }); err != nil {
+	if err := s.DB.InTx(ctx, func(tx *sqlx.Tx) error { return s.move(ctx, tx, &o, ActClose, actorOf(who), trim(in.Remark), nil) }); err != nil {
 		return View{}, err
 	}
 	return s.detail(ctx, o, v)

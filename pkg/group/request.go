@@ -144,13 +144,13 @@ func (s *Service) Request(ctx context.Context, who auth.Principal, key string, i
 	}
 	hash := booking.RequestHash(in)
 	replay := func() (View, bool, error) {
-		return booking.Replay(func() (Order, bool, error) { return loadByKey(ctx, s.db, who.AgencyID, key) }, hash, Order.requestHash,
+		return booking.Replay(func() (Order, bool, error) { return loadByKey(ctx, s.DB, who.AgencyID, key) }, hash, Order.requestHash,
 			func(prior Order) (View, error) { return s.detail(ctx, prior, v) })
 	}
 	if out, found, err := replay(); found || err != nil {
 		return out, err
 	}
-	a, err := s.agencies.Cached(ctx, who.AgencyID)
+	a, err := s.Agencies.Cached(ctx, who.AgencyID)
 	if err != nil {
 		return View{}, err
 	}
@@ -161,7 +161,7 @@ func (s *Service) Request(ctx context.Context, who auth.Principal, key string, i
 	o := Order{AgencyID: who.AgencyID, UserID: who.UserID, Status: ToBeQuote, Journeys: in.Journeys, IsChangeDate: in.IsChangeDate,
 		AcceptChangeFlight: in.AcceptChangeFlight, Counts: *in.Passengers, Cabin: in.CabinClass, Contact: in.Contact, Remark: in.Remark,
 		Currency: cur, IdempotencyKey: key, RequestHash: hash, CreatedAt: now, UpdatedAt: now}
-	err = s.db.InTx(ctx, func(tx *sqlx.Tx) error {
+	err = s.DB.InTx(ctx, func(tx *sqlx.Tx) error {
 		if err := insertOrder(ctx, tx, &o); err != nil {
 			return err
 		}

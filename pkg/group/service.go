@@ -34,38 +34,28 @@ package group
 import (
 	"context"
 	"fmt"
-	"log/slog"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/jmoiron/sqlx"
 
-	"github.com/voyage/voyage/pkg/agency"
 	"github.com/voyage/voyage/pkg/audit"
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/booking"
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/i18n"
-	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/money"
-	"github.com/voyage/voyage/pkg/payment"
-	"github.com/voyage/voyage/pkg/store"
 	"github.com/voyage/voyage/pkg/supplier"
 )
 
 // Options are the service's dependencies and settings.
 type Options struct {
-	DB       *store.DB
-	Ledger   *ledger.Ledger
-	Agencies *agency.Store
+	booking.Deps
 	// Suppliers finds a flight source by name; SupplierNames lists them in
 	// the order a quote asks them for flights.
 	Suppliers     func(name string) (supplier.Supplier, bool)
 	SupplierNames func() []string
-	// Gateways take the external payment channels' payments (the flight
-	// orders' gateways).
-	Gateways map[string]payment.Gateway
 	// MinGroupSize is the fewest seats (adults and children) a group asks
 	// for; 10 when zero.
 	MinGroupSize int
@@ -74,19 +64,13 @@ type Options struct {
 	RemindBefore time.Duration
 	// Catalog renders the reminder emails and the list template's headers.
 	Catalog *i18n.Catalog
-	Now     func() time.Time
-	Logger  *slog.Logger
 }
 
 // Service runs group orders.
 type Service struct {
 	booking.Core[Order]
-	db            *store.DB
-	ledger        *ledger.Ledger
-	agencies      *agency.Store
 	suppliers     func(string) (supplier.Supplier, bool)
 	supplierNames func() []string
-	gateways      map[string]payment.Gateway
 	minSize       int
 	remindBefore  time.Duration
 	catalog       *i18n.Catalog
@@ -103,11 +87,11 @@ func New(o Options) *Service {
 	if o.SupplierNames == nil {
 		o.SupplierNames = func() []string { return nil }
 	}
-	s := &Service{db: o.DB, ledger: o.Ledger, agencies: o.Agencies, suppliers: o.Suppliers, supplierNames: o.SupplierNames,
-		gateways: o.Gateways, minSize: o.MinGroupSize, remindBefore: o.RemindBefore, catalog: o.Catalog}
-	s.Core = booking.NewCore(booking.Books[Order]{Line: booking.Groups, Table: "group_orders", DB: o.DB, Agencies: o.Agencies,
-		Load:  func(ctx context.Context, id int64) (Order, error) { return loadOrder(ctx, s.db, nil, id) },
-		Owner: Order.owner, NotFound: errNotFound, HasBookings: "order.error.agencyHasOrders"}, o.Now, o.Logger)
+	s := &Service{suppliers: o.Suppliers, supplierNames: o.SupplierNames,
+		minSize: o.MinGroupSize, remindBefore: o.RemindBefore, catalog: o.Catalog}
+	s.Core = booking.NewCore(o.Deps, booking.Books[Order]{Line: booking.Groups, Table: "group_orders",
+		Load:  func(ctx context.Context, id int64) (Order, error) { return loadOrder(ctx, s.DB, nil, id) },
+		Owner: Order.owner, NotFound: errNotFound, HasBookings: "order.error.agencyHasOrders"})
 	return s
 }
 
@@ -214,7 +198,7 @@ func (s *Service) List(ctx context.Context, who auth.Principal, f Filter) (Page,
 	default:
 		return Page{}, fault.Validation(map[string]string{"status": "group.error.status"})
 	}
-	orders, total, err := listOrders(ctx, s.db, v.Scope, statuses, pg)
+	orders, total, err := listOrders(ctx, s.DB, v.Scope, statuses, pg)
 	if err != nil {
 		return Page{}, err
 	}
@@ -279,10 +263,10 @@ func (s *Service) Get(ctx context.Context, who auth.Principal, id int64) (View, 
 func (s *Service) detail(ctx context.Context, o Order, v viewer) (View, error) {
 	out := s.brief(o, v)
 	var err error
-	if out.Quotes, err = quotes(ctx, s.db, o.ID); err != nil {
+	if out.Quotes, err = quotes(ctx, s.DB, o.ID); err != nil {
 		return View{}, err
 	}
-	ds, err := deadlines(ctx, s.db, o.ID)
+	ds, err := deadlines(ctx, s.DB, o.ID)
 	if err != nil {
 		return View{}, err
 	}
@@ -302,11 +286,11 @@ func (s *Service) detail(ctx context.Context, o Order, v viewer) (View, error) {
 			out.Installments = append(out.Installments, installmentView(d))
 		}
 	}
-	if out.Timeline, err = booking.Events[Event](ctx, s.db, booking.GroupTimeline, o.ID); err != nil {
+	if out.Timeline, err = booking.Events[Event](ctx, s.DB, booking.GroupTimeline, o.ID); err != nil {
 		return View{}, err
 	}
 	out.PassengerList = o.Passengers
-	ts, err := s.ledger.OrderTransfers(ctx, o.AgencyID, o.BookingNumber)
+	ts, err := s.Ledger.OrderTransfers(ctx, o.AgencyID, o.BookingNumber)
 	if err != nil {
 		return View{}, err
 	}

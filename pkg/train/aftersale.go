@@ -128,7 +128,7 @@ func (s *Service) RefundQuote(ctx context.Context, who auth.Principal, id int64,
 	if err != nil {
 		return RefundQuoteView{}, supplierFault(err)
 	}
-	err = s.db.InTx(ctx, func(tx *sqlx.Tx) error {
+	err = s.DB.InTx(ctx, func(tx *sqlx.Tx) error {
 		o.Resume = o.Status
 		o.Seq++
 		o.Quote = &Quote{Kind: QuoteRefund, Ref: ro.Ref, Passengers: ids, Fare: ro.Fare.Minor, Fee: ro.Fee.Minor, Refund: ro.Refund.Minor,
@@ -203,7 +203,7 @@ func (s *Service) ChangeQuote(ctx context.Context, who auth.Principal, id int64,
 		return ChangeQuoteView{}, supplierFault(err)
 	}
 	nt := trainOf(eo.Offer)
-	err = s.db.InTx(ctx, func(tx *sqlx.Tx) error {
+	err = s.DB.InTx(ctx, func(tx *sqlx.Tx) error {
 		o.Resume = o.Status
 		o.Seq++
 		o.Quote = &Quote{Kind: QuoteChange, Ref: eo.Ref, Passengers: ids, Fee: eo.Fee.Minor, Refund: eo.Refund.Minor, Due: eo.Due.Minor,
@@ -235,7 +235,7 @@ func (s *Service) DropQuote(ctx context.Context, who auth.Principal, id int64) (
 	if _, ok := Next(o.Status, action); !ok {
 		return View{}, errState()
 	}
-	err = s.db.InTx(ctx, func(tx *sqlx.Tx) error {
+	err = s.DB.InTx(ctx, func(tx *sqlx.Tx) error {
 		o.Quote = nil
 		return s.move(ctx, tx, &o, action, booking.Actor(who), "", false)
 	})
@@ -248,8 +248,8 @@ func (s *Service) DropQuote(ctx context.Context, who auth.Principal, id int64) (
 // expireQuote drops a quote past its validity.
 func (s *Service) expireQuote(ctx context.Context, id int64) (bool, error) {
 	moved := false
-	err := s.db.InTx(ctx, func(tx *sqlx.Tx) error {
-		o, err := load(ctx, s.db, tx, id)
+	err := s.DB.InTx(ctx, func(tx *sqlx.Tx) error {
+		o, err := load(ctx, s.DB, tx, id)
 		if err != nil {
 			return err
 		}
@@ -279,7 +279,7 @@ func (s *Service) Confirm(ctx context.Context, who auth.Principal, id int64) (Vi
 	}
 	if !s.Now().Before(o.Quote.ValidUntil) {
 		if _, err := s.expireQuote(ctx, o.ID); err != nil {
-			s.Log.WarnContext(ctx, "train: expiring a quote failed", "order", o.ID, "err", err)
+			s.Logger.WarnContext(ctx, "train: expiring a quote failed", "order", o.ID, "err", err)
 		}
 		return View{}, fault.New(fault.CodeQuoteExpired, http.StatusConflict, "train.error.quoteExpired")
 	}
@@ -287,7 +287,7 @@ func (s *Service) Confirm(ctx context.Context, who auth.Principal, id int64) (Vi
 		return View{}, fault.New(fault.CodeNoAccess, http.StatusForbidden, "train.error.paymentDisabled")
 	}
 	actor := booking.Actor(who)
-	err = s.db.InTx(ctx, func(tx *sqlx.Tx) error {
+	err = s.DB.InTx(ctx, func(tx *sqlx.Tx) error {
 		if err := s.move(ctx, tx, &o, ActConfirm, actor, "", false); err != nil {
 			return err
 		}
@@ -297,7 +297,7 @@ func (s *Service) Confirm(ctx context.Context, who auth.Principal, id int64) (Vi
 		if o.Quote.Kind != QuoteChange || o.Quote.Due <= 0 {
 			return nil
 		}
-		_, err := s.ledger.PostTx(ctx, tx, ledger.Transfer{AgencyID: o.AgencyID, IdempotencyKey: fmt.Sprintf("train-%d-change-%d-due", o.ID, o.Quote.Seq),
+		_, err := s.Ledger.PostTx(ctx, tx, ledger.Transfer{AgencyID: o.AgencyID, IdempotencyKey: fmt.Sprintf("train-%d-change-%d-due", o.ID, o.Quote.Seq),
 			From: ledger.Wallet(o.AgencyID), To: ledger.Provider(ledger.KindSuppliers), Amount: o.Quote.Due, Currency: o.Currency,
 			PaymentType: ledger.TypeChangeTrain, OrderID: o.BookingNumber, Reference: o.Quote.Ref, Description: route(o), CreatedBy: actor})
 		return err
@@ -310,9 +310,9 @@ func (s *Service) Confirm(ctx context.Context, who auth.Principal, id int64) (Vi
 			return View{}, fe
 		}
 		// The queued job finishes it; the agency sees it proceeding.
-		s.Log.WarnContext(ctx, "train: after-sales left to the job", "order", o.ID, "err", err)
+		s.Logger.WarnContext(ctx, "train: after-sales left to the job", "order", o.ID, "err", err)
 	}
-	o, err = load(ctx, s.db, nil, o.ID)
+	o, err = load(ctx, s.DB, nil, o.ID)
 	if err != nil {
 		return View{}, err
 	}
@@ -326,7 +326,7 @@ func (s *Service) Confirm(ctx context.Context, who auth.Principal, id int64) (Vi
 // failure is an error (try again); a refusal puts the order back as it was
 // (and gives a charged difference back), answered as a fault.
 func (s *Service) finishAfterSale(ctx context.Context, id int64) error {
-	o, err := load(ctx, s.db, nil, id)
+	o, err := load(ctx, s.DB, nil, id)
 	if err != nil {
 		return err
 	}
@@ -352,8 +352,8 @@ func (s *Service) finishAfterSale(ctx context.Context, id int64) error {
 		}
 		return supplierFault(err)
 	}
-	return s.db.InTx(ctx, func(tx *sqlx.Tx) error {
-		o, err := load(ctx, s.db, tx, id)
+	return s.DB.InTx(ctx, func(tx *sqlx.Tx) error {
+		o, err := load(ctx, s.DB, tx, id)
 		if err != nil {
 			return err
 		}
@@ -374,7 +374,7 @@ func (s *Service) applyRefund(ctx context.Context, tx *sqlx.Tx, o *Order, q Quot
 		}
 	}
 	if q.Refund > 0 {
-		if _, err := s.ledger.PostTx(ctx, tx, ledger.Transfer{AgencyID: o.AgencyID, IdempotencyKey: fmt.Sprintf("train-%d-refund-%d", o.ID, q.Seq),
+		if _, err := s.Ledger.PostTx(ctx, tx, ledger.Transfer{AgencyID: o.AgencyID, IdempotencyKey: fmt.Sprintf("train-%d-refund-%d", o.ID, q.Seq),
 			From: ledger.Provider(ledger.KindSuppliers), To: ledger.Wallet(o.AgencyID), Amount: q.Refund, Currency: o.Currency,
 			PaymentType: ledger.TypeRefundTrain, OrderID: o.BookingNumber, Reference: q.Ref, Description: route(*o),
 			Detail: map[string]string{"fee": money.Of(q.Fee, o.Currency).Amount}, CreatedBy: "system"}); err != nil {
@@ -411,7 +411,7 @@ func (s *Service) applyChange(ctx context.Context, tx *sqlx.Tx, o *Order, q Quot
 		o.Paid += q.Due
 	}
 	if q.Refund > 0 {
-		if _, err := s.ledger.PostTx(ctx, tx, ledger.Transfer{AgencyID: o.AgencyID, IdempotencyKey: fmt.Sprintf("train-%d-change-%d-back", o.ID, q.Seq),
+		if _, err := s.Ledger.PostTx(ctx, tx, ledger.Transfer{AgencyID: o.AgencyID, IdempotencyKey: fmt.Sprintf("train-%d-change-%d-back", o.ID, q.Seq),
 			From: ledger.Provider(ledger.KindSuppliers), To: ledger.Wallet(o.AgencyID), Amount: q.Refund, Currency: o.Currency,
 			PaymentType: ledger.TypeChangeTrain, OrderID: o.BookingNumber, Reference: q.Ref, Description: route(*o),
 			Detail: map[string]string{"fee": money.Of(q.Fee, o.Currency).Amount}, CreatedBy: "system"}); err != nil {
@@ -430,8 +430,8 @@ func (s *Service) applyChange(ctx context.Context, tx *sqlx.Tx, o *Order, q Quot
 // undoAfterSale puts an order whose refund or change the railway refused
 // back as it was, giving back a change's charged difference.
 func (s *Service) undoAfterSale(ctx context.Context, id int64, remark string) error {
-	return s.db.InTx(ctx, func(tx *sqlx.Tx) error {
-		o, err := load(ctx, s.db, tx, id)
+	return s.DB.InTx(ctx, func(tx *sqlx.Tx) error {
+		o, err := load(ctx, s.DB, tx, id)
 		if err != nil {
 			return err
 		}
@@ -440,7 +440,7 @@ func (s *Service) undoAfterSale(ctx context.Context, id int64, remark string) er
 		}
 		q := *o.Quote
 		if q.Kind == QuoteChange && q.Due > 0 {
-			if _, err := s.ledger.PostTx(ctx, tx, ledger.Transfer{AgencyID: o.AgencyID, IdempotencyKey: fmt.Sprintf("train-%d-change-%d-undo", o.ID, q.Seq),
+			if _, err := s.Ledger.PostTx(ctx, tx, ledger.Transfer{AgencyID: o.AgencyID, IdempotencyKey: fmt.Sprintf("train-%d-change-%d-undo", o.ID, q.Seq),
 				From: ledger.Provider(ledger.KindSuppliers), To: ledger.Wallet(o.AgencyID), Amount: q.Due, Currency: o.Currency,
 				PaymentType: ledger.TypeChangeTrain, OrderID: o.BookingNumber, Reference: q.Ref, Description: route(o), CreatedBy: "system"}); err != nil {
 				return err

@@ -162,7 +162,7 @@ func (s *Service) Create(ctx context.Context, who auth.Principal, key string, re
 	req.normalize()
 	hash := booking.RequestHash(req)
 	replay := func() (View, bool, error) {
-		return booking.Replay(func() (Order, bool, error) { return loadByKey(ctx, s.db, who.AgencyID, key) }, hash, Order.requestHash,
+		return booking.Replay(func() (Order, bool, error) { return loadByKey(ctx, s.DB, who.AgencyID, key) }, hash, Order.requestHash,
 			func(prior Order) (View, error) { return s.detail(ctx, prior, v) })
 	}
 	if out, found, err := replay(); found || err != nil {
@@ -204,7 +204,7 @@ func (s *Service) Create(ctx context.Context, who auth.Principal, key string, re
 	o := Order{AgencyID: who.AgencyID, UserID: who.UserID, Status: ToBePaid, Supplier: s.sup.Name(), SupplierRef: b.Ref,
 		Train: trainOf(b.Offer), SeatClass: b.Class, Currency: b.Total.Currency, Total: b.Total.Minor, Passengers: req.Passengers,
 		Contact: req.Contact, HoldExpiresAt: b.HoldExpiresAt.UTC(), IdempotencyKey: key, RequestHash: hash, CreatedAt: now, UpdatedAt: now}
-	err = s.db.InTx(ctx, func(tx *sqlx.Tx) error {
+	err = s.DB.InTx(ctx, func(tx *sqlx.Tx) error {
 		if err := insert(ctx, tx, &o); err != nil {
 			return err
 		}
@@ -233,7 +233,7 @@ func (s *Service) release(o Order) {
 	ctx, cancel := context.WithTimeout(context.Background(), s.timeout)
 	defer cancel()
 	if err := s.sup.Cancel(ctx, o.SupplierRef); err != nil {
-		s.Log.WarnContext(ctx, "train: releasing a hold failed; it lapses by itself", "ref", o.SupplierRef, "err", err)
+		s.Logger.WarnContext(ctx, "train: releasing a hold failed; it lapses by itself", "ref", o.SupplierRef, "err", err)
 	}
 }
 
@@ -253,7 +253,7 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 	if v.Agency.DisablePayment || v.Side(o.AgencyID) != booking.ByAgency {
 		return View{}, fault.New(fault.CodeNoAccess, http.StatusForbidden, "train.error.paymentDisabled")
 	}
-	if _, gw := s.gateways[req.Channel]; req.Channel != ChannelBalance && !gw {
+	if _, gw := s.Gateways[req.Channel]; req.Channel != ChannelBalance && !gw {
 		return View{}, fault.Validation(map[string]string{"channel": "train.error.channel"})
 	}
 	if len(key) > 100 {
@@ -267,7 +267,7 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 	}
 	if !s.Now().Before(o.HoldExpiresAt) {
 		if err := s.expire(ctx, o.ID); err != nil {
-			s.Log.WarnContext(ctx, "train: expiring an unpaid order failed", "order", o.ID, "err", err)
+			s.Logger.WarnContext(ctx, "train: expiring an unpaid order failed", "order", o.ID, "err", err)
 		}
 		return View{}, fault.New(fault.CodeQuoteExpired, http.StatusConflict, "train.error.holdExpired")
 	}
@@ -275,7 +275,7 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 	if req.Channel != ChannelBalance {
 		return s.payGateway(ctx, o, v, key, req, actor)
 	}
-	err = s.db.InTx(ctx, func(tx *sqlx.Tx) error {
+	err = s.DB.InTx(ctx, func(tx *sqlx.Tx) error {
 		o.PaymentChannel, o.PaymentKey = ChannelBalance, key
 		// The payer is the order's agency (party booking.ByAgency): its settings
 		// as the viewer read them.
@@ -286,7 +286,7 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 		// to the commit.
 		t := price(o)
 		t.CreatedBy = actor
-		_, err := s.ledger.PostTx(ctx, tx, t)
+		_, err := s.Ledger.PostTx(ctx, tx, t)
 		return err
 	})
 	if err != nil {
@@ -323,7 +323,7 @@ func (s *Service) Cancel(ctx context.Context, who auth.Principal, id int64) (Vie
 	if _, ok := Next(o.Status, ActCancel); !ok {
 		return View{}, errState()
 	}
-	err = s.db.InTx(ctx, func(tx *sqlx.Tx) error {
+	err = s.DB.InTx(ctx, func(tx *sqlx.Tx) error {
 		return s.move(ctx, tx, &o, ActCancel, booking.Actor(who), "", false)
 	})
 	if err != nil {
@@ -336,8 +336,8 @@ func (s *Service) Cancel(ctx context.Context, who auth.Principal, id int64) (Vie
 // expire closes an unpaid order whose hold ran out (the railway released
 // the seats itself).
 func (s *Service) expire(ctx context.Context, id int64) error {
-	return s.db.InTx(ctx, func(tx *sqlx.Tx) error {
-		o, err := load(ctx, s.db, tx, id)
+	return s.DB.InTx(ctx, func(tx *sqlx.Tx) error {
+		o, err := load(ctx, s.DB, tx, id)
 		if err != nil {
 			return err
 		}

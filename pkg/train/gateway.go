@@ -23,7 +23,7 @@ func gatewayKey(o Order, key string) string { return payment.Key(scope(o), key) 
 
 // payments is the one payment protocol, on this line's database and ledger.
 func (s *Service) payments() payment.Protocol {
-	return payment.Protocol{DB: s.db, Ledger: s.ledger, Log: s.Log}
+	return payment.Protocol{DB: s.DB, Ledger: s.Ledger, Log: s.Logger}
 }
 
 // payGateway pays o through an external channel by pkg/payment's one
@@ -33,12 +33,12 @@ func (s *Service) payments() payment.Protocol {
 // back to to_be_paid.
 func (s *Service) payGateway(ctx context.Context, o Order, v viewer, key string, req PayRequest, actor string) (View, error) {
 	o.PaymentChannel = req.Channel
-	err := s.payments().Pay(ctx, s.gateways[req.Channel], scope(o), key, payment.Charge{Channel: req.Channel, OrderID: o.ID,
+	err := s.payments().Pay(ctx, s.Gateways[req.Channel], scope(o), key, payment.Charge{Channel: req.Channel, OrderID: o.ID,
 		Amount: o.Total, Currency: o.Currency, TestOutcome: req.TestOutcome}, s.hold(&o, o.ID, actor))
 	if err != nil {
 		return View{}, err
 	}
-	o, err = load(ctx, s.db, nil, o.ID)
+	o, err = load(ctx, s.DB, nil, o.ID)
 	if err != nil {
 		return View{}, err
 	}
@@ -49,14 +49,14 @@ func (s *Service) payGateway(ctx context.Context, o Order, v viewer, key string,
 // gateway payment holds it: pkg/payment's one protocol, with this line's
 // moves; actor is who pays.
 func (s *Service) hold(o *Order, id int64, actor string) payment.HeldOrder[Order] {
-	return payment.HeldOrder[Order]{Order: o, ID: id, DB: s.db, Load: load, Price: price, Payment: (*Order).payment,
+	return payment.HeldOrder[Order]{Order: o, ID: id, DB: s.DB, Load: load, Price: price, Payment: (*Order).payment,
 		Holding: func(o Order) bool { return o.Status == Holding }, Check: s.checkLater, Move: func(ctx context.Context, tx *sqlx.Tx, o *Order, step payment.Step, res payment.ChargeResult) error {
 			switch step {
 			case payment.StepHold:
 				return s.move(ctx, tx, o, ActPayUncertain, actor, o.PaymentChannel, false)
 			case payment.StepPaid:
 				// The agency's settings now, as the status check finds them.
-				a, err := s.agencies.CachedIn(ctx, tx, o.AgencyID)
+				a, err := s.Agencies.CachedIn(ctx, tx, o.AgencyID)
 				if err != nil {
 					return err
 				}
@@ -76,7 +76,7 @@ func price(o Order) ledger.Transfer {
 // CheckPayment asks the gateway what became of a payment it did not answer
 // for (payment.Check). An error means "ask again later".
 func (s *Service) CheckPayment(ctx context.Context, id int64) error {
-	return s.hold(nil, id, "").CheckWith(ctx, s.payments(), s.gateways)
+	return s.hold(nil, id, "").CheckWith(ctx, s.payments(), s.Gateways)
 }
 
 // PaymentCheckArgs is the payment protocol's status check of a train

@@ -105,7 +105,7 @@ func transient(err error) bool {
 // and the money goes back to the wallet in the same commit. Orders in
 // manual mode wait for the provider.
 func (s *Service) Ticket(ctx context.Context, id int64) error {
-	o, err := load(ctx, s.db, nil, id)
+	o, err := load(ctx, s.DB, nil, id)
 	if err != nil {
 		return err
 	}
@@ -134,7 +134,7 @@ func (s *Service) issue(ctx context.Context, o Order, action Action, actor strin
 		// the decision, to fail it, to the provider.
 		return &fault.Error{Code: fault.CodeConflict, Status: http.StatusConflict, Key: "train.error.supplierNotFound", Err: err}
 	default:
-		s.Log.WarnContext(ctx, "train: the railway refused to issue; refunding", "order", o.ID, "err", err)
+		s.Logger.WarnContext(ctx, "train: the railway refused to issue; refunding", "order", o.ID, "err", err)
 		fail := ActTicketFailed
 		if action == ActConfirmTickets {
 			fail = ActFailTickets
@@ -144,8 +144,8 @@ func (s *Service) issue(ctx context.Context, o Order, action Action, actor strin
 		}
 		return nil
 	}
-	return s.db.InTx(ctx, func(tx *sqlx.Tx) error {
-		cur, err := load(ctx, s.db, tx, o.ID)
+	return s.DB.InTx(ctx, func(tx *sqlx.Tx) error {
+		cur, err := load(ctx, s.DB, tx, o.ID)
 		if err != nil {
 			return err
 		}
@@ -174,8 +174,8 @@ func ticketsOf(b rail.Booking, old []Ticket) []Ticket {
 // fail moves a proceeding order to failed and gives the payment back in
 // the same commit (failed_reimbursed).
 func (s *Service) fail(ctx context.Context, id int64, action Action, actor, remark string) error {
-	return s.db.InTx(ctx, func(tx *sqlx.Tx) error {
-		o, err := load(ctx, s.db, tx, id)
+	return s.DB.InTx(ctx, func(tx *sqlx.Tx) error {
+		o, err := load(ctx, s.DB, tx, id)
 		if err != nil {
 			return err
 		}
@@ -189,7 +189,7 @@ func (s *Service) fail(ctx context.Context, id int64, action Action, actor, rema
 			return err
 		}
 		if o.Paid > 0 {
-			if _, err := s.ledger.PostTx(ctx, tx, ledger.Transfer{AgencyID: o.AgencyID, IdempotencyKey: fmt.Sprintf("train-%d-reimburse", o.ID),
+			if _, err := s.Ledger.PostTx(ctx, tx, ledger.Transfer{AgencyID: o.AgencyID, IdempotencyKey: fmt.Sprintf("train-%d-reimburse", o.ID),
 				From: ledger.Provider(ledger.KindSuppliers), To: ledger.Wallet(o.AgencyID), Amount: o.Paid, Currency: o.Currency,
 				PaymentType: ledger.TypeRefundTrain, OrderID: o.BookingNumber, Reference: o.SupplierRef, Description: route(o),
 				CreatedBy: "system"}); err != nil {
@@ -231,7 +231,7 @@ func (s *Service) ConfirmTickets(ctx context.Context, who auth.Principal, id int
 		if typed, err = checkTyped(o, req.Tickets); err != nil {
 			return View{}, err
 		}
-		if err := checkNumbersFree(ctx, s.db, o.ID, req.Tickets); err != nil {
+		if err := checkNumbersFree(ctx, s.DB, o.ID, req.Tickets); err != nil {
 			return View{}, err
 		}
 	}
@@ -247,7 +247,7 @@ func (s *Service) ConfirmTickets(ctx context.Context, who auth.Principal, id int
 	if err != nil {
 		return View{}, err
 	}
-	o, err = load(ctx, s.db, nil, o.ID)
+	o, err = load(ctx, s.DB, nil, o.ID)
 	if err != nil {
 		return View{}, err
 	}
@@ -258,25 +258,25 @@ func (s *Service) ConfirmTickets(ctx context.Context, who auth.Principal, id int
 // validity; it answers how many orders it moved.
 func (s *Service) Sweep(ctx context.Context) (int, error) {
 	n := 0
-	ids, err := dueHolds(ctx, s.db, s.Now(), 200)
+	ids, err := dueHolds(ctx, s.DB, s.Now(), 200)
 	if err != nil {
 		return 0, err
 	}
 	for _, id := range ids {
 		if err := s.expire(ctx, id); err != nil {
-			s.Log.WarnContext(ctx, "train: expire", "order", id, "err", err)
+			s.Logger.WarnContext(ctx, "train: expire", "order", id, "err", err)
 			continue
 		}
 		n++
 	}
-	ids, err = openQuotes(ctx, s.db, 500)
+	ids, err = openQuotes(ctx, s.DB, 500)
 	if err != nil {
 		return n, err
 	}
 	for _, id := range ids {
 		moved, err := s.expireQuote(ctx, id)
 		if err != nil {
-			s.Log.WarnContext(ctx, "train: expire quote", "order", id, "err", err)
+			s.Logger.WarnContext(ctx, "train: expire quote", "order", id, "err", err)
 			continue
 		}
 		if moved {

@@ -59,7 +59,6 @@ package train
 
 import (
 	"context"
-	"log/slog"
 	"net/http"
 	"slices"
 	"strings"
@@ -67,14 +66,10 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
-	"github.com/voyage/voyage/pkg/agency"
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/booking"
 	"github.com/voyage/voyage/pkg/fault"
-	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/money"
-	"github.com/voyage/voyage/pkg/payment"
-	"github.com/voyage/voyage/pkg/store"
 	"github.com/voyage/voyage/pkg/supplier/rail"
 )
 
@@ -87,34 +82,23 @@ type Directory interface {
 
 // Options are the service's dependencies.
 type Options struct {
-	DB       *store.DB
-	Ledger   *ledger.Ledger
-	Agencies *agency.Store
+	booking.Deps
 	Supplier rail.Supplier
 	Stations Directory
 	// Policy is the railway's rules (sales window, refund bands, closing
 	// time); rail.ChinaRailway() when nil.
 	Policy *rail.Policy
-	// Gateways take payments for the external channels (the flight
-	// orders' gateways); balance needs none.
-	Gateways map[string]payment.Gateway
 	// Timeout bounds each supplier call; 20 s when zero.
 	Timeout time.Duration
-	Now     func() time.Time
-	Logger  *slog.Logger
 }
 
 // Service runs train orders.
 type Service struct {
 	booking.Core[Order]
-	db       *store.DB
-	ledger   *ledger.Ledger
-	agencies *agency.Store
 	sup      rail.Supplier
 	stations Directory
 	policy   rail.Policy
 	timeout  time.Duration
-	gateways map[string]payment.Gateway
 }
 
 // New returns the train service.
@@ -126,11 +110,11 @@ func New(o Options) *Service {
 	if o.Policy != nil {
 		p = *o.Policy
 	}
-	s := &Service{db: o.DB, ledger: o.Ledger, agencies: o.Agencies, sup: o.Supplier, stations: o.Stations, policy: p,
-		timeout: o.Timeout, gateways: o.Gateways}
-	s.Core = booking.NewCore(booking.Books[Order]{Line: booking.Trains, Table: "train_orders", DB: o.DB, Agencies: o.Agencies,
-		Load:  func(ctx context.Context, id int64) (Order, error) { return load(ctx, s.db, nil, id) },
-		Owner: Order.owner, NotFound: errNotFound, HasBookings: "train.error.agencyHasOrders"}, o.Now, o.Logger)
+	s := &Service{sup: o.Supplier, stations: o.Stations, policy: p,
+		timeout: o.Timeout}
+	s.Core = booking.NewCore(o.Deps, booking.Books[Order]{Line: booking.Trains, Table: "train_orders",
+		Load:  func(ctx context.Context, id int64) (Order, error) { return load(ctx, s.DB, nil, id) },
+		Owner: Order.owner, NotFound: errNotFound, HasBookings: "train.error.agencyHasOrders"})
 	return s
 }
 
@@ -196,11 +180,11 @@ func (s *Service) List(ctx context.Context, who auth.Principal, f Filter) (Page,
 	if err != nil {
 		return Page{}, err
 	}
-	q, pg, err := v.List(ctx, s.agencies, f, ValidStatus)
+	q, pg, err := v.List(ctx, s.Agencies, f, ValidStatus)
 	if err != nil {
 		return Page{}, err
 	}
-	orders, total, err := list(ctx, s.db, q, f, pg)
+	orders, total, err := list(ctx, s.DB, q, f, pg)
 	if err != nil {
 		return Page{}, err
 	}
@@ -221,7 +205,7 @@ func (s *Service) Get(ctx context.Context, who auth.Principal, id int64) (View, 
 func (s *Service) detail(ctx context.Context, o Order, v viewer) (View, error) {
 	out := s.view(o, v.Side(o.AgencyID))
 	var err error
-	if out.Timeline, err = booking.Events[Event](ctx, s.db, booking.TrainTimeline, o.ID); err != nil {
+	if out.Timeline, err = booking.Events[Event](ctx, s.DB, booking.TrainTimeline, o.ID); err != nil {
 		return View{}, err
 	}
 	if v.Agency.DisablePayment {

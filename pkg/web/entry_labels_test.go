@@ -12,6 +12,7 @@ import (
 
 	"github.com/voyage/voyage/pkg/agency"
 	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/booking"
 	"github.com/voyage/voyage/pkg/group"
 	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/ledger"
@@ -62,7 +63,7 @@ func TestWalletGroupPaymentInReadersLanguage(t *testing.T) {
 	}
 	finance := auth.Subject{Roles: []string{auth.RoleSuperUser}, ProxyLevel: 1, Common: auth.CommonConfig{IsShowBill: true, SettlementCurrency: "CNY"}}
 	id := &fakeIdentity{sessions: map[string]auth.Principal{"fin": {UserID: 5, Username: "fin", AgencyID: 2, SessionID: 50, Subject: finance}}}
-	s := &Server{identity: managerIdentity{id}, agencies: agencies, wallets: led, groupEntries: group.New(group.Options{DB: db}), now: time.Now}
+	s := &Server{identity: managerIdentity{id}, agencies: agencies, wallets: led, groupEntries: group.New(group.Options{Deps: booking.Deps{DB: db}}), now: time.Now}
 	s.site = testSite(db, nil)
 	mux := http.NewServeMux()
 	s.Register(mux)

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/booking"
 	"github.com/voyage/voyage/pkg/group"
 	"github.com/voyage/voyage/pkg/group/grouptest"
 	"github.com/voyage/voyage/pkg/i18n"
@@ -54,9 +55,7 @@ func groupFixture(t *testing.T, db *store.DB) *groupEnv {
 	ctx := context.Background()
 	agencies := fourAgencies(t, db, true, false)
 	cat := i18n.MustLoad()
-	svc := group.New(group.Options{DB: db, Ledger: ledger.New(db), Agencies: agencies, Catalog: cat,
-		Suppliers:     func(name string) (supplier.Supplier, bool) { return scheduleSupplier{}, name == "sim" },
-		SupplierNames: func() []string { return []string{"sim"} }})
+	svc := group.New(group.Options{Deps: booking.Deps{DB: db, Ledger: ledger.New(db), Agencies: agencies}, Catalog: cat, Suppliers: func(name string) (supplier.Supplier, bool) { return scheduleSupplier{}, name == "sim" }, SupplierNames: func() []string { return []string{"sim"} }})
 	op := auth.Subject{Roles: []string{auth.RoleOperator}, ProxyLevel: 1, Common: auth.CommonConfig{EnableFlightService: true}}
 	env := &groupEnv{portalEnv: portalEnv{db: db, ids: map[string]int64{}, hrefOf: templates.GroupHref}, svc: svc, who: map[string]auth.Principal{
 		"operator": {UserID: 10, Username: "op", AgencyID: 2, SessionID: 100, Subject: op},

@@ -21,6 +21,7 @@ import (
 
 	"github.com/voyage/voyage/pkg/agency"
 	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/booking"
 	"github.com/voyage/voyage/pkg/flight"
 	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/ledger"
@@ -108,8 +109,7 @@ func ordersFixture(t *testing.T) *ordersEnv {
 		"finance":     {UserID: 11, Username: "fin", AgencyID: 2, SessionID: 110, Subject: auth.Subject{Roles: []string{auth.RoleFinance}, ProxyLevel: 1, Common: auth.CommonConfig{EnableFlightService: true}}},
 		"provider":    {UserID: 1, Username: "admin", AgencyID: 1, SessionID: 10, Subject: auth.Subject{Roles: []string{auth.RoleSuperUser}, Common: auth.CommonConfig{EnableFlightService: true}}},
 	}}
-	svc := flight.New(flight.Options{DB: db, Ledger: ledger.New(db), Agencies: agencies,
-		Suppliers: func(name string) (supplier.Supplier, bool) { return changeSupplier{}, name == "sim" }})
+	svc := flight.New(flight.Options{Deps: booking.Deps{DB: db, Ledger: ledger.New(db), Agencies: agencies}, Suppliers: func(name string) (supplier.Supplier, bool) { return changeSupplier{}, name == "sim" }})
 	s := &Server{identity: managerIdentity{id}, agencies: agencies, orders: svc, now: time.Now}
 	s.site = testSite(db, nil)
 	env.h = crossOriginPortal(s)

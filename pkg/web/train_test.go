@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/booking"
 	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/store"
 	"github.com/voyage/voyage/pkg/store/storetest"
@@ -56,7 +57,7 @@ func trainFixture(t *testing.T, dialect ...store.Dialect) *trainEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc := train.New(train.Options{DB: db, Ledger: ledger.New(db), Agencies: agencies, Supplier: sim, Stations: sim})
+	svc := train.New(train.Options{Deps: booking.Deps{DB: db, Ledger: ledger.New(db), Agencies: agencies}, Supplier: sim, Stations: sim})
 
 	trains := auth.CommonConfig{EnableTrainService: true}
 	id := &fakeIdentity{sessions: map[string]auth.Principal{
