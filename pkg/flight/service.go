@@ -536,12 +536,6 @@ func (s *Service) cancelBookings(ctx context.Context, bs []supplier.Booking) {
 	}
 }
 
-// DeleteGuard keeps an agency with orders from being deleted: the orders
-// are its accounting history.
-func (s *Service) DeleteGuard(ctx context.Context, agencyID int64) (string, error) {
-	return s.Books.DeleteGuard(ctx, agencyID)
-}
-
 // Get is one order with its timeline, proofs and related orders.
 func (s *Service) Get(ctx context.Context, who auth.Principal, id int64) (View, error) {
 	return booking.Read(ctx, s.Books, who, id, s.detail)

@@ -328,8 +328,3 @@ func trim(s string) string { return strings.TrimSpace(s) }
 
 func upper(s string) string { return strings.ToUpper(strings.TrimSpace(s)) }
 
-// DeleteGuard keeps an agency with group orders from being deleted: the
-// orders and their deposits are its accounting history.
-func (s *Service) DeleteGuard(ctx context.Context, agencyID int64) (string, error) {
-	return s.Books.DeleteGuard(ctx, agencyID)
-}

@@ -296,8 +296,3 @@ func noAccess() error {
 	return fault.New(fault.CodeNoAccess, http.StatusForbidden, "train.error.noAccess")
 }
 
-// DeleteGuard refuses deleting an agency that has train orders: they are
-// its money's record (agency.Service.AddDeleteGuard).
-func (s *Service) DeleteGuard(ctx context.Context, agencyID int64) (string, error) {
-	return s.Books.DeleteGuard(ctx, agencyID)
-}
