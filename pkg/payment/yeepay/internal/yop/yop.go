@@ -240,7 +240,12 @@ func SealEnvelope(platform *rsa.PrivateKey, merchant *rsa.PublicKey, plaintext s
 	if err != nil {
 		return "", err
 	}
-	sig = strings.TrimSuffix(sig, "$SHA256")
+	return SealWithSignature(merchant, plaintext, strings.TrimSuffix(sig, "$SHA256"))
+}
+
+// SealWithSignature is SealEnvelope with the signature given: the fake
+// uses it to build a notification whose plaintext changed after signing.
+func SealWithSignature(merchant *rsa.PublicKey, plaintext, signature string) (string, error) {
 	key := make([]byte, 16)
 	if _, err := rand.Read(key); err != nil {
 		return "", fmt.Errorf("yop: envelope key: %w", err)
@@ -249,7 +254,7 @@ func SealEnvelope(platform *rsa.PrivateKey, merchant *rsa.PublicKey, plaintext s
 	if err != nil {
 		return "", fmt.Errorf("yop: envelope key: %w", err)
 	}
-	data, err := ecbEncrypt(key, []byte(plaintext+"$"+sig))
+	data, err := ecbEncrypt(key, []byte(plaintext+"$"+signature))
 	if err != nil {
 		return "", err
 	}
