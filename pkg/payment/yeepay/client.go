@@ -182,6 +182,7 @@ func (c *Client) call(ctx context.Context, method, path string, params url.Value
 		return fmt.Errorf("%w: yeepay %s: %w", payment.ErrPaymentTimeout, path, err)
 	}
 	defer resp.Body.Close()
+	c.log.DebugContext(ctx, "yeepay call", "method", method, "path", path, "request_id", requestID, "status", resp.StatusCode)
 	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxAnswer))
 	if err != nil {
 		return fmt.Errorf("%w: yeepay %s: reading the answer: %w", payment.ErrPaymentTimeout, path, err)

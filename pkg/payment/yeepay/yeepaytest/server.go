@@ -220,7 +220,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.gatewayError(w, http.StatusBadRequest, "40042", "非法的参数", "isv.check.request-param.format", "parentMerchantNo/merchantNo is not this application's")
 		return
 	}
-	route := r.Method + " " + r.URL.Path
+	route := r.Method + " " + apiPath(r.URL.Path)
 	var result map[string]any
 	switch route {
 	case "POST /rest/v1.0/trade/order":
@@ -238,6 +238,15 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.answer(w, r, result)
+}
+
+// apiPath is the API path a request signs: the gateway's own prefix
+// (/yop-center, or wherever the fake is mounted) is not part of it.
+func apiPath(p string) string {
+	if i := strings.Index(p, "/rest/"); i > 0 {
+		return p[i:]
+	}
+	return p
 }
 
 func (o Options) merchantOK(p url.Values) bool {
@@ -263,6 +272,9 @@ func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (url.Value
 	}
 	if auth.SignedHeaders != yop.SignedHeaders {
 		return deny("isv.authentication.digest.verify-failure", "signed headers must be "+yop.SignedHeaders)
+	}
+	if auth.Expire > yop.ExpireSeconds*time.Second {
+		return deny("isv.authentication.digest.verify-failure", "authorization lifetime over 1800 seconds")
 	}
 	now := s.now()
 	if now.Before(auth.Timestamp.Add(-5*time.Minute)) || now.After(auth.Timestamp.Add(auth.Expire)) {
@@ -299,7 +311,7 @@ func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (url.Value
 	if r.Header.Get(yop.HeaderContentSHA256) != sha {
 		return deny("isv.authentication.digest.integrity-checking-failure", "完整性校验失败: content-sha256")
 	}
-	canon := yop.CanonicalRequest(auth.AuthString(), r.Method, r.URL.Path, params, app, sha, r.Header.Get(yop.HeaderRequestID))
+	canon := yop.CanonicalRequest(auth.AuthString(), r.Method, apiPath(r.URL.Path), params, app, sha, r.Header.Get(yop.HeaderRequestID))
 	if r.Header.Get(yop.HeaderRequestID) == "" || yop.Verify(s.merchant, canon, auth.Signature) != nil {
 		return deny("isv.authentication.digest.verify-failure", "验签失败")
 	}
