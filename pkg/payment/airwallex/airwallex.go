@@ -278,8 +278,11 @@ func (c *Channel) Close(ctx context.Context, key string) error {
 }
 
 // Refund refunds r.Amount of the key's paid intent with r.RefundKey as
-// request_id. The refund's metadata carries the key (a refund webhook
-// names only the intent id) and whether it refunds the payment in full.
+// request_id. The refund's metadata carries what a refund webhook does
+// not say: the key (it names only the intent id), the payment's amount,
+// and whether this refund gives all of it back. Partial refunds that add
+// up to the whole are not told apart from one that does not: the intent
+// stays SUCCEEDED at Airwallex, and Voyage keeps the refunded sum.
 func (c *Channel) Refund(ctx context.Context, r payment.Refund) (payment.RefundResult, error) {
 	if r.RefundKey == "" || r.Amount <= 0 {
 		return payment.RefundResult{}, fmt.Errorf("airwallex refund %s: needs a refund key and a positive amount", r.Key)
@@ -295,13 +298,18 @@ func (c *Channel) Refund(ctx context.Context, r payment.Refund) (payment.RefundR
 	if err != nil {
 		return payment.RefundResult{}, fmt.Errorf("airwallex refund %s: %w", r.Key, err)
 	}
+	total, err := Minor(in.Amount, in.Currency)
+	if err != nil {
+		return payment.RefundResult{}, fmt.Errorf("airwallex refund %s: %w", r.Key, err)
+	}
 	body := map[string]any{
 		"request_id":        r.RefundKey,
 		"payment_intent_id": in.ID,
 		"amount":            amount,
 		"metadata": map[string]string{
-			metaKey:  r.Key,
-			metaFull: fmt.Sprint(r.Total > 0 && r.Amount >= r.Total),
+			metaKey:   r.Key,
+			metaTotal: fmt.Sprint(total),
+			metaFull:  fmt.Sprint(r.Amount >= total),
 		},
 	}
 	if r.Reason != "" {
@@ -319,8 +327,9 @@ func (c *Channel) Refund(ctx context.Context, r payment.Refund) (payment.RefundR
 
 // Refund metadata keys.
 const (
-	metaKey  = "merchant_order_id"
-	metaFull = "voyage_full_refund"
+	metaKey   = "merchant_order_id"
+	metaTotal = "voyage_payment_amount"
+	metaFull  = "voyage_full_refund"
 )
 
 func truncate(s string, n int) string {

@@ -385,7 +385,7 @@ func TestRefund(t *testing.T) {
 				}
 				seen := e.seen()
 				last := seen[len(seen)-1]
-				if last.err != nil || last.st.State != c.states[i] || last.st.Amount != amount || last.st.Key != "B2412REFUND" || last.st.Reference != p.Reference {
+				if last.err != nil || last.st.State != c.states[i] || last.st.Amount != 10000 || last.st.Key != "B2412REFUND" || last.st.Reference != p.Reference {
 					t.Fatalf("refund notice = %+v", last)
 				}
 			}

@@ -108,13 +108,13 @@ func (c *Channel) notice(r *http.Request, body []byte) (payment.Status, error) {
 		if err := json.Unmarshal(data.Object, &re); err != nil || re.ID == "" || re.PaymentIntentID == "" || re.Metadata[metaKey] == "" {
 			return payment.Status{}, fmt.Errorf("%w: airwallex %s: no refund of a Voyage payment", payment.ErrBadNotice, ev.Name)
 		}
-		amount, err := Minor(re.Amount, re.Currency)
+		// A refund names its intent, not the payment: the metadata Refund
+		// wrote gives the payment's amount (Amount, as Status answers it)
+		// and whether this refund gave back everything.
+		amount, err := strconv.ParseInt(re.Metadata[metaTotal], 10, 64)
 		if err != nil {
-			return payment.Status{}, fmt.Errorf("%w: airwallex refund %s: %w", payment.ErrBadNotice, re.ID, err)
+			return payment.Status{}, fmt.Errorf("%w: airwallex refund %s: no payment amount in its metadata", payment.ErrBadNotice, re.ID)
 		}
-		// A refund names its intent, not the payment's whole amount: the
-		// metadata Refund wrote says whether it gave back everything.
-		// Amount is what this refund gave back.
 		st := payment.Status{
 			Key: re.Metadata[metaKey], Reference: re.PaymentIntentID, State: payment.StatePaid,
 			Amount: amount, Currency: strings.ToUpper(re.Currency),
