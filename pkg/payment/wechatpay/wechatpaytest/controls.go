@@ -227,13 +227,21 @@ func (n Notice) Request(target string) *http.Request {
 }
 
 // BuildNotification makes the signed notification of the paid order under
-// tradeNo without sending it (replay and forgery tests).
+// tradeNo without sending it (replay and forgery tests). An order has one
+// notification: built again, or resent, it keeps its id and body, and only
+// its signature headers are made afresh.
 func (s *Server) BuildNotification(tradeNo string) (Notice, error) {
 	s.mu.Lock()
 	o := s.orders[tradeNo]
 	if o == nil || o.transactionID == "" {
 		s.mu.Unlock()
 		return Notice{}, fmt.Errorf("wechatpaytest: no paid order %q", tradeNo)
+	}
+	if o.notice != nil {
+		n := *o.notice
+		s.mu.Unlock()
+		n.Header = s.SignNotification(n.Body)
+		return n, nil
 	}
 	tx := s.transaction(o)
 	// The notification says what happened: the payment, whatever
@@ -244,7 +252,14 @@ func (s *Server) BuildNotification(tradeNo string) (Notice, error) {
 	if err != nil {
 		return Notice{}, err
 	}
-	return s.SealTransaction(plain), nil
+	n := s.SealTransaction(plain)
+	s.mu.Lock()
+	if o.notice == nil {
+		o.notice = &n
+	}
+	n = *o.notice
+	s.mu.Unlock()
+	return n, nil
 }
 
 // SealTransaction wraps any transaction plaintext into a notification, the

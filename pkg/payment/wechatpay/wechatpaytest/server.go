@@ -104,6 +104,7 @@ type order struct {
 	transactionID, openID                            string
 	successTime                                      time.Time
 	refunded                                         int64
+	notice                                           *Notice
 }
 
 type refund struct {
