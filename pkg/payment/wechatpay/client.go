@@ -98,7 +98,7 @@ type Amount struct {
 }
 
 // NativeOrder is the body of POST /v3/pay/transactions/native (Native下单,
-// https://pay.weixin.qq.com/docs/merchant/apis/native-payment/direct-jsons/native-prepay.html).
+// https://pay.weixin.qq.com/doc/v3/merchant/4012525095).
 type NativeOrder struct {
 	AppID       string `json:"appid"`
 	MchID       string `json:"mchid"`
@@ -153,8 +153,10 @@ const (
 	TradePayError   = "PAYERROR"
 )
 
-// RefundRequest is the body of POST /v3/refund/domestic/refunds (退款申请,
-// https://pay.weixin.qq.com/docs/merchant/apis/native-payment/create.html).
+// RefundRequest is the body of POST /v3/refund/domestic/refunds (退款申请;
+// the refund guide https://pay.weixin.qq.com/doc/v3/merchant/4013071031
+// lists the statuses, 查询单笔退款
+// https://pay.weixin.qq.com/doc/v3/merchant/4012556562 the refund's shape).
 type RefundRequest struct {
 	OutTradeNo  string       `json:"out_trade_no"`
 	OutRefundNo string       `json:"out_refund_no"`

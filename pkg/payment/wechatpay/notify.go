@@ -11,8 +11,8 @@ import (
 	"github.com/voyage/voyage/pkg/payment"
 )
 
-// Notification is a payment notification as posted to notify_url (支付通知,
-// https://pay.weixin.qq.com/docs/merchant/apis/native-payment/payment-notice.html):
+// Notification is a payment notification as posted to notify_url (支付成功回调通知,
+// https://pay.weixin.qq.com/docs/merchant/apis/h5-payment/payment-notice.html):
 //
 //	{"id": "EV-2018022511223320873", "create_time": "2015-05-20T13:29:35+08:00",
 //	 "resource_type": "encrypt-resource", "event_type": "TRANSACTION.SUCCESS",

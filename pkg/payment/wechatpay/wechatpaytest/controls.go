@@ -263,7 +263,7 @@ func (s *Server) BuildNotification(tradeNo string) (Notice, error) {
 }
 
 // SealTransaction wraps any transaction plaintext into a notification, the
-// shape of 支付通知 (https://pay.weixin.qq.com/docs/merchant/apis/native-payment/payment-notice.html):
+// shape of 支付通知 (https://pay.weixin.qq.com/docs/merchant/apis/h5-payment/payment-notice.html):
 // encrypted with AEAD_AES_256_GCM under the APIv3 key (如何解密证书和回调报文:
 // 12-character nonce used as the GCM nonce bytes, associated_data
 // "transaction", base64 of ciphertext and tag) and signed by the fake's

@@ -305,7 +305,7 @@ func (s *Server) nextID(prefix string) string {
 var outTradeNo = regexp.MustCompile(`^[A-Za-z0-9_*-]{6,32}$`)
 
 // native is Native下单 (POST /v3/pay/transactions/native,
-// https://pay.weixin.qq.com/docs/merchant/apis/native-payment/direct-jsons/native-prepay.html):
+// https://pay.weixin.qq.com/doc/v3/merchant/4012525095):
 // 200 {"code_url": "weixin://wxpay/bizpayurl?pr=…"}. Placing the same order
 // again answers the same code_url; another order under a used out_trade_no
 // is OUT_TRADE_NO_USED.
@@ -434,8 +434,10 @@ func (s *Server) query(w http.ResponseWriter, r *http.Request) {
 	s.answer(w, http.StatusOK, tx)
 }
 
-// close is 关闭订单 (POST …/out-trade-no/{no}/close {"mchid"}): 204 No Content,
-// 400 ORDERPAID for a paid order.
+// close is 关闭订单 (POST …/out-trade-no/{no}/close {"mchid"},
+// https://pay.weixin.qq.com/doc/v3/merchant/4012556398): 204 No Content.
+// A paid order is 400 ORDERPAID, the code v2's closeorder answered: the v3
+// page's table names none for it.
 func (s *Server) close(w http.ResponseWriter, r *http.Request) {
 	var in struct {
 		MchID string `json:"mchid"`
@@ -465,10 +467,14 @@ func (s *Server) close(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// refund is 退款申请 (POST /v3/refund/domestic/refunds,
-// https://pay.weixin.qq.com/docs/merchant/apis/native-payment/create.html).
-// out_refund_no is the idempotency key: the same refund again answers the
-// first one and refunds nothing more.
+// refund is 退款申请 (POST /v3/refund/domestic/refunds; the refund guide
+// https://pay.weixin.qq.com/doc/v3/merchant/4013071031 for the statuses,
+// 查询单笔退款 https://pay.weixin.qq.com/doc/v3/merchant/4012556562 for the
+// refund's shape). out_refund_no is the idempotency key ("同一退款单号多次请求只退
+// 一笔"): the same refund again answers the first one and refunds nothing
+// more. The refusal codes (INVALID_REQUEST past the refundable amount or
+// for an unpaid order) are the fake's choice: the pages read list no
+// specific code for them.
 func (s *Server) refund(w http.ResponseWriter, r *http.Request) {
 	var in struct {
 		OutTradeNo  string `json:"out_trade_no"`
