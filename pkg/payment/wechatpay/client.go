@@ -231,6 +231,15 @@ func (c *Client) CreateRefund(ctx context.Context, r RefundRequest) (RefundRespo
 	return out, err
 }
 
+// QueryRefund asks for a refund by its merchant refund number (查询单笔退款,
+// GET /v3/refund/domestic/refunds/{out_refund_no}): how a refund answered
+// PROCESSING ends.
+func (c *Client) QueryRefund(ctx context.Context, outRefundNo string) (RefundResponse, error) {
+	var out RefundResponse
+	err := c.call(ctx, "refund query", http.MethodGet, "/v3/refund/domestic/refunds/"+url.PathEscape(outRefundNo), nil, &out)
+	return out, err
+}
+
 // call makes one signed call and verifies its answer. Transport errors,
 // 5xx and 429 wrap payment.ErrPaymentTimeout (the outcome is unknown); other
 // error answers are *APIError.

@@ -109,6 +109,26 @@ func (s *Server) setUnpaid(tradeNo, state, desc string) error {
 	return nil
 }
 
+// SettleRefund ends a refund answered PROCESSING: status is SUCCESS,
+// CLOSED or ABNORMAL, as the refund query will answer it. A refund that
+// does not succeed gives its amount back to what can be refunded.
+func (s *Server) SettleRefund(refundNo, status string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rf := s.refunds[refundNo]
+	switch {
+	case rf == nil:
+		return fmt.Errorf("wechatpaytest: no refund %q", refundNo)
+	case rf.status != "PROCESSING":
+		return fmt.Errorf("wechatpaytest: refund %q is %s", refundNo, rf.status)
+	}
+	rf.status = status
+	if status != "SUCCESS" {
+		s.orders[rf.outTradeNo].refunded -= rf.amount
+	}
+	return nil
+}
+
 // FailNext answers the next requests, one per status, with that status and
 // {"code": "SYSTEM_ERROR"} before checking anything.
 func (s *Server) FailNext(statuses ...int) {

@@ -159,6 +159,7 @@ func New(opts Options) *Server {
 	s.mux.HandleFunc("GET /v3/pay/transactions/out-trade-no/{no}", s.query)
 	s.mux.HandleFunc("POST /v3/pay/transactions/out-trade-no/{no}/close", s.close)
 	s.mux.HandleFunc("POST /v3/refund/domestic/refunds", s.refund)
+	s.mux.HandleFunc("GET /v3/refund/domestic/refunds/{no}", s.queryRefund)
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, http.StatusNotFound, "NOT_FOUND", "请求的资源不存在")
 	})
@@ -533,6 +534,23 @@ func (s *Server) applyRefund(tradeNo, refundNo, reason string, amount, total int
 	o.refunded += amount
 	o.state, o.stateDesc = "REFUND", "转入退款"
 	return http.StatusOK, s.refundBody(o, rf)
+}
+
+// queryRefund is 查询单笔退款 (GET /v3/refund/domestic/refunds/{out_refund_no}):
+// 404 RESOURCE_NOT_EXISTS for a refund it never saw.
+func (s *Server) queryRefund(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	rf := s.refunds[r.PathValue("no")]
+	var body map[string]any
+	if rf != nil {
+		body = s.refundBody(s.orders[rf.outTradeNo], rf)
+	}
+	s.mu.Unlock()
+	if rf == nil {
+		s.fail(w, http.StatusNotFound, "RESOURCE_NOT_EXISTS", "退款单不存在")
+		return
+	}
+	s.answer(w, http.StatusOK, body)
 }
 
 // refundBody is the refund answer's shape (退款申请, 应答参数). Callers hold s.mu.
