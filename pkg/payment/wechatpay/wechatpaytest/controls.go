@@ -70,7 +70,7 @@ func (s *Server) Pay(tradeNo string) error {
 		return fmt.Errorf("wechatpaytest: no order %q", tradeNo)
 	}
 	s.expire(o)
-	if o.state != "NOTPAY" && o.state != "USERPAYING" {
+	if o.state != "NOTPAY" {
 		state := o.state
 		s.mu.Unlock()
 		return fmt.Errorf("wechatpaytest: order %q is %s, cannot be paid", tradeNo, state)
@@ -102,7 +102,7 @@ func (s *Server) setUnpaid(tradeNo, state, desc string) error {
 	switch {
 	case o == nil:
 		return fmt.Errorf("wechatpaytest: no order %q", tradeNo)
-	case o.state != "NOTPAY" && o.state != "USERPAYING":
+	case o.state != "NOTPAY":
 		return fmt.Errorf("wechatpaytest: order %q is %s", tradeNo, o.state)
 	}
 	o.state, o.stateDesc = state, desc

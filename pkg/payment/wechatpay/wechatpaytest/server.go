@@ -453,7 +453,7 @@ func (s *Server) close(w http.ResponseWriter, r *http.Request) {
 	if o != nil {
 		s.expire(o)
 		state = o.state
-		if state == "NOTPAY" || state == "USERPAYING" {
+		if state == "NOTPAY" {
 			o.state, o.stateDesc = "CLOSED", "订单已关闭"
 		}
 	}
