@@ -69,15 +69,17 @@ func NewClient(cfg Config) (*Client, error) {
 	if _, err := url.Parse(c.base); err != nil {
 		return nil, fmt.Errorf("wechatpay: endpoint: %w", err)
 	}
+	c.http = &http.Client{}
 	if cfg.HTTPClient != nil {
 		hc := *cfg.HTTPClient
 		c.http = &hc
-	} else {
-		t := cfg.Timeout
-		if t <= 0 {
-			t = DefaultTimeout
-		}
-		c.http = &http.Client{Timeout: t}
+	}
+	// A call without a bound would hold a booking's payment step forever.
+	if c.http.Timeout <= 0 {
+		c.http.Timeout = cfg.Timeout
+	}
+	if c.http.Timeout <= 0 {
+		c.http.Timeout = DefaultTimeout
 	}
 	// A redirect is never part of the protocol: following one would send
 	// a signed request somewhere WeChat Pay did not answer from.

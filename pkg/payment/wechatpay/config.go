@@ -65,8 +65,8 @@ type Config struct {
 	PlatformSerial       string
 	// Endpoint is the API base URL; ProductionURL when empty.
 	Endpoint string
-	// HTTPClient makes the calls; its redirects are never followed. When
-	// nil, a client with Timeout (DefaultTimeout when zero).
+	// HTTPClient makes the calls; its redirects are never followed, and
+	// when it has no timeout it gets Timeout (DefaultTimeout when zero).
 	HTTPClient *http.Client
 	Timeout    time.Duration
 	// Now is the clock the signatures' timestamps are made and checked

@@ -223,6 +223,11 @@ func TestCreateRefusals(t *testing.T) {
 	if !errors.As(err, &apiErr) || apiErr.Code != "OUT_TRADE_NO_USED" {
 		t.Errorf("another order under a used key: %v", err)
 	}
+	_, err = e.ch.Create(ctx, payment.Create{Key: "B2412030002", Amount: 100, Currency: "CNY", Subject: "x",
+		NotifyURL: e.notify.URL, ExpiresAt: start.Add(time.Hour)})
+	if !errors.As(err, &apiErr) || apiErr.Code != "OUT_TRADE_NO_USED" {
+		t.Errorf("a used key with another time_expire: %v", err)
+	}
 	// A long subject is cut to 127 bytes on a rune boundary.
 	long := strings.Repeat("机票", 40)
 	if _, err := e.ch.Create(ctx, payment.Create{Key: "B2412030003", Amount: 100, Currency: "CNY", Subject: long, NotifyURL: e.notify.URL}); err != nil {
@@ -564,6 +569,9 @@ func TestUnansweredIsTimeout(t *testing.T) {
 			e := newEnv(t, wechatpaytest.Options{})
 			e.create("B2412030050", 100)
 			cfg := e.cfg
+			// The caller's client has no timeout of its own: the
+			// channel's applies.
+			cfg.HTTPClient = &http.Client{}
 			cfg.Timeout = 200 * time.Millisecond
 			ch, err := wechatpay.New(cfg)
 			if err != nil {

@@ -369,7 +369,10 @@ func (s *Server) native(w http.ResponseWriter, r *http.Request) {
 		s.orders[in.OutTradeNo] = o
 	}
 	s.expire(o)
-	state, same, codeURL := o.state, o.total == in.Amount.Total && o.description == in.Description, o.codeURL
+	// time_expire can be set only when the order is first placed (Native下单:
+	// "仅在用户首次下单时可设置,且不允许后续修改").
+	same := o.total == in.Amount.Total && o.description == in.Description && o.timeExpire.Equal(expire)
+	state, codeURL := o.state, o.codeURL
 	s.mu.Unlock()
 	switch {
 	case state == "SUCCESS" || state == "REFUND":
