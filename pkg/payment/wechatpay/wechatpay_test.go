@@ -223,7 +223,7 @@ func TestCreateRefusals(t *testing.T) {
 	if !errors.As(err, &apiErr) || apiErr.Code != "OUT_TRADE_NO_USED" {
 		t.Errorf("another order under a used key: %v", err)
 	}
-	_, err = e.ch.Create(ctx, payment.Create{Key: "B2412030002", Amount: 100, Currency: "CNY", Subject: "x",
+	_, err = e.ch.Create(ctx, payment.Create{Key: "B2412030002", Amount: 100, Currency: "CNY", Subject: "Flight order B2412030002",
 		NotifyURL: e.notify.URL, ExpiresAt: start.Add(time.Hour)})
 	if !errors.As(err, &apiErr) || apiErr.Code != "OUT_TRADE_NO_USED" {
 		t.Errorf("a used key with another time_expire: %v", err)
