@@ -10,7 +10,7 @@ VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo de
 LDFLAGS   := -X github.com/voyage/voyage/pkg/app.Version=$(VERSION)
 CHROMIUM  ?= /usr/bin/chromium
 
-.PHONY: all run build deps islands generate check-generated vet test test-fast test-go test-islands test-browser test-chaos-short run-test-go run-test-islands run-test-browser run-test-chaos-short chaos bench chromium clean docs fuzz ocr
+.PHONY: all run build deps islands generate check-generated vet test test-fast test-go test-islands test-browser test-chaos-short run-test-go run-test-islands run-test-browser run-test-chaos-short chaos bench chromium clean docs fuzz ocr stripe-mock
 
 all: build
 
@@ -53,7 +53,7 @@ vet: generate
 # Side by side (make -j3 over the Go, islands' and browser tests) they took
 # as long in all (1345 and 1365 s, against 469 and 885 s in turn): every
 # phase keeps both cores busy.
-test: islands check-generated vet build chromium ocr
+test: islands check-generated vet build chromium ocr stripe-mock
 	@$(MAKE) --no-print-directory run-test-go run-test-islands run-test-browser run-test-chaos-short
 
 # timed runs its second argument as a shell command and says how long it
@@ -64,14 +64,14 @@ timed = start=$$(date +%s); $(2); rc=$$?; echo "make test: $(1) took $$(( $$(dat
 # the local server); under CI=true an unreachable PostgreSQL fails them. Each
 # test copies a database migrated once (storetest) and most run in parallel.
 GO_TESTS = $(GO) test -race -count=1 -timeout 50m ./...
-test-go: ocr
+test-go: ocr stripe-mock
 	$(GO_TESTS)
 run-test-go:
 	@$(call timed,Go tests,$(GO_TESTS))
 
 # The inner loop: the Go tests without -race and without the browser, on
 # both engines all the same.
-test-fast: generate ocr
+test-fast: generate ocr stripe-mock
 	$(GO) test -count=1 -timeout 20m ./...
 
 ISLAND_TESTS = npx tsc --noEmit -p . && npx vitest run
@@ -85,6 +85,12 @@ chromium:
 		echo "installing Debian's chromium for the browser tests"; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-cjk >/dev/null; \
 	fi
+
+# The Stripe channel's tests run against stripe-mock, Stripe's own mock of
+# its API, started by the tests as a process (pkg/payment/stripe).
+STRIPE_MOCK_VERSION = v0.203.0
+stripe-mock:
+	@test -x "$$($(GO) env GOPATH)/bin/stripe-mock" || $(GO) install github.com/stripe/stripe-mock@$(STRIPE_MOCK_VERSION)
 
 # Document recognition runs Debian's tesseract-ocr (English model); its tests
 # render documents in the OCR-B font of fonts-ocr-b.
