@@ -34,6 +34,15 @@ type Charge struct {
 	// TestOutcome drives the test gateway (success, failure, timeout);
 	// real gateways ignore it.
 	TestOutcome string
+	// What it pays, for a real channel's record (ChannelGateway): the
+	// line (booking.Line's name), the booking (OrderID) and, for a group,
+	// the installment (Stage), of the agency; Subject is what the payer
+	// sees; Method picks Yeepay's way of paying.
+	Line, Stage, Subject, Method string
+	AgencyID                     int64
+	// PayBy is the booking's own deadline: the channel's payment closes
+	// no later.
+	PayBy time.Time
 }
 
 // ChargeResult is a gateway's answer.

@@ -52,7 +52,9 @@ type Protocol struct {
 // when the booking is paid; the spec's "Pay Fail" (402) when the gateway
 // declined, the booking to be paid again; its "Timeout" (504) when the
 // gateway did not answer, the booking held until the status check settles
-// or releases it.
+// or releases it; a *PendingError (ErrPending) when a real channel waits
+// for the payer, the booking held until the channel's notification or the
+// status check says what became of it.
 func (p Protocol) Pay(ctx context.Context, gw Gateway, scope, key string, c Charge, b Held) error {
 	c.Key = Key(scope, key)
 	if key == "" {
@@ -60,6 +62,9 @@ func (p Protocol) Pay(ctx context.Context, gw Gateway, scope, key string, c Char
 	}
 	err := p.Take(ctx, gw, c, b)
 	switch {
+	case errors.Is(err, ErrPending):
+		// The payer finishes it at the channel: the caller shows how.
+		return err
 	case errors.Is(err, ErrDeclined):
 		return fault.New(fault.CodePaymentFailed, http.StatusPaymentRequired, "order.error.payFail")
 	case errors.Is(err, ErrPaymentTimeout):
@@ -77,7 +82,8 @@ func (p Protocol) Pay(ctx context.Context, gw Gateway, scope, key string, c Char
 // asks the gateway, then settles or releases. ErrDeclined: the payment did
 // not happen and the booking is to be paid again. ErrPaymentTimeout
 // (wrapping the gateway's error): the gateway did not answer; the booking
-// stays held and the status check settles or releases it.
+// stays held and the status check settles or releases it. ErrPending: the
+// channel waits for the payer; the booking stays held likewise.
 func (p Protocol) Take(ctx context.Context, gw Gateway, c Charge, b Held) error {
 	if err := p.DB.InTx(ctx, func(tx *sqlx.Tx) error { return b.Hold(ctx, tx, c.Key) }); err != nil {
 		return err
@@ -91,7 +97,9 @@ func (p Protocol) Take(ctx context.Context, gw Gateway, c Charge, b Held) error 
 			return rerr
 		}
 		return ErrDeclined
-	case errors.Is(err, ErrPaymentTimeout):
+	case errors.Is(err, ErrPaymentTimeout), errors.Is(err, ErrPending):
+		// Held: the status check (or the channel's notification) settles
+		// or releases it.
 		return err
 	}
 	return fmt.Errorf("%w: %w", ErrPaymentTimeout, err)

@@ -1,0 +1,168 @@
+package payment
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"time"
+)
+
+// Notice outcomes, as channel_notices records them.
+const (
+	// NoticeApplied: the payment's first word; the booking was settled,
+	// released, or (paid after it ended) its money put back in the
+	// agency's wallet.
+	NoticeApplied = "applied"
+	// NoticeReplay: what was recorded already; nothing changed.
+	NoticeReplay = "replay"
+	// NoticePending: the payer has not paid yet.
+	NoticePending = "pending"
+	// NoticeRefused: it did not verify (signature, timestamp, shape).
+	NoticeRefused = "refused"
+	// NoticeUnknown: no such payment of the channel.
+	NoticeUnknown = "unknown"
+	// NoticeMismatch: another amount or currency than the payment's.
+	NoticeMismatch = "mismatch"
+	// NoticeTooLarge: a body over MaxNotice.
+	NoticeTooLarge = "too_large"
+)
+
+// errMismatch answers a notification whose sum is not the payment's: the
+// channel is told it failed, so it is seen on its side too.
+var errMismatch = errors.New("payment: the notification's amount or currency is not the payment's")
+
+// Notices takes the real channels' notifications (the public route POST
+// /payment/v2/notify/{channel}): each is verified by its channel, matched
+// to the payment it names, checked against its amount and currency, and
+// applied through the one protocol, exactly once: a replay, a forgery, an
+// unknown payment or another sum changes nothing. Every notification is
+// recorded (channel_notices) with what was made of it.
+type Notices struct {
+	Protocol Protocol
+	Channels map[string]Channel
+	// Held is the booking a channel payment pays, as the protocol moves
+	// it (its line's payment.Held).
+	Held func(ctx context.Context, p ChannelPayment) (Held, error)
+	Now  func() time.Time
+	Log  *slog.Logger
+}
+
+func (n Notices) log() *slog.Logger {
+	if n.Log == nil {
+		return slog.Default()
+	}
+	return n.Log
+}
+
+func (n Notices) now() time.Time {
+	if n.Now == nil {
+		return time.Now().UTC()
+	}
+	return n.Now().UTC()
+}
+
+// Handle answers one notification of the channel named, in the channel's
+// own words (Channel.Ack). It reads at most MaxNotice bytes and calls out
+// to nothing the notification names.
+func (n Notices) Handle(w http.ResponseWriter, r *http.Request, channel string) {
+	ctx := r.Context()
+	ch, ok := n.Channels[channel]
+	if !ok {
+		http.NotFound(w, r)
+		return
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, MaxNotice+1))
+	if err != nil {
+		ch.Ack(w, err)
+		return
+	}
+	if len(body) > MaxNotice {
+		n.record(ctx, channel, Status{}, NoticeTooLarge, fmt.Sprintf("%d bytes or more", len(body)))
+		ch.Ack(w, ErrBadNotice)
+		return
+	}
+	st, err := ch.Notice(ctx, r, body)
+	if err != nil {
+		n.log().WarnContext(ctx, "payment: a notification did not verify", "channel", channel, "err", err)
+		n.record(ctx, channel, Status{}, NoticeRefused, err.Error())
+		ch.Ack(w, err)
+		return
+	}
+	outcome, err := n.apply(ctx, channel, st)
+	detail := ""
+	if err != nil {
+		detail = err.Error()
+	}
+	n.record(ctx, channel, st, outcome, detail)
+	ch.Ack(w, err)
+}
+
+// apply makes what a verified notification says true once.
+func (n Notices) apply(ctx context.Context, channel string, st Status) (string, error) {
+	p, ok, err := PaymentByTradeNo(ctx, n.Protocol.DB, st.Key)
+	switch {
+	case err != nil:
+		return "", err
+	case !ok || p.Channel != channel:
+		n.log().WarnContext(ctx, "payment: a notification names no payment of the channel", "channel", channel, "payment", st.Key)
+		return NoticeUnknown, nil
+	}
+	switch st.State {
+	case StatePending:
+		return NoticePending, nil
+	case StatePaid:
+		if st.Amount != p.Amount || (st.Currency != "" && st.Currency != p.Currency) {
+			n.log().ErrorContext(ctx, "payment: a notification reports another sum than the payment's", "channel", channel,
+				"payment", p.TradeNo, "amount", p.Amount, "currency", p.Currency, "reported", st.Amount, "reportedCurrency", st.Currency)
+			return NoticeMismatch, errMismatch
+		}
+	case StateRefunded:
+		// A refund's own notice: the refund answered when it was asked.
+		return NoticeReplay, nil
+	default:
+		st.State = StateClosed
+	}
+	first := p.State == recordPending || (p.State == recordClosed && st.State == StatePaid)
+	if err := settleRecord(ctx, n.Protocol.DB, p.TradeNo, st, n.now()); err != nil {
+		return "", err
+	}
+	b, err := n.Held(ctx, p)
+	if err != nil {
+		return "", err
+	}
+	// The protocol moves the booking only while the payment holds it, and
+	// records money once (its keys): run again on a replay, it finishes
+	// what a crash after the record above left undone, and changes nothing
+	// else.
+	if q, _, err := PaymentByTradeNo(ctx, n.Protocol.DB, p.TradeNo); err != nil {
+		return "", err
+	} else if q.State == recordPaid {
+		err = n.Protocol.settle(ctx, b, p.Key, q.result())
+	} else {
+		err = n.Protocol.release(ctx, b, p.Key)
+	}
+	if err != nil {
+		return "", err
+	}
+	if first {
+		return NoticeApplied, nil
+	}
+	return NoticeReplay, nil
+}
+
+// record keeps the notification and its outcome; a failure to keep it is
+// logged, not answered: the payment's own record is what counts.
+func (n Notices) record(ctx context.Context, channel string, st Status, outcome, detail string) {
+	if len(detail) > 500 {
+		detail = detail[:500]
+	}
+	db := n.Protocol.DB
+	_, err := db.ExecContext(ctx, db.Rebind(`INSERT INTO channel_notices (channel, trade_no, state, amount, currency, outcome, detail, received_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`), channel, st.Key, st.State, st.Amount, st.Currency, outcome, detail, n.now())
+	if err != nil {
+		n.log().ErrorContext(ctx, "payment: keep a notification", "channel", channel, "payment", st.Key, "outcome", outcome, "err", err)
+	}
+}
