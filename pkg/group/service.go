@@ -327,4 +327,3 @@ func stagesOf(ds []deadline) []string {
 func trim(s string) string { return strings.TrimSpace(s) }
 
 func upper(s string) string { return strings.ToUpper(strings.TrimSpace(s)) }
-

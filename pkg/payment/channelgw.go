@@ -66,7 +66,9 @@ func (p ChannelPayment) pending() Pending {
 		ExpiresAt: p.ExpiresAt}
 }
 
-func (p ChannelPayment) result() ChargeResult { return ChargeResult{Reference: p.Reference, Fee: p.Fee} }
+func (p ChannelPayment) result() ChargeResult {
+	return ChargeResult{Reference: p.Reference, Fee: p.Fee}
+}
 
 const channelPaymentColumns = `id, trade_no, payment_key, channel, line, booking_id, stage, agency_id, amount, currency, state,
 	reference, fee, qr_code, redirect_url, client_secret, expires_at, paid_at, created_at, updated_at`

@@ -295,4 +295,3 @@ func (s *Service) view(o Order, party string) View {
 func noAccess() error {
 	return fault.New(fault.CodeNoAccess, http.StatusForbidden, "train.error.noAccess")
 }
-
