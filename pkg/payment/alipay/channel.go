@@ -288,8 +288,8 @@ func (ch *Channel) Notice(ctx context.Context, r *http.Request, body []byte) (pa
 	if cs := form.Get("charset"); cs != "" && !strings.EqualFold(cs, "utf-8") {
 		return bad("charset %q", cs)
 	}
-	if err := Verify(ch.alipay, []byte(SignContent(form, "sign", "sign_type")), form.Get("sign")); err != nil {
-		return bad("%v", err)
+	if Verify(ch.alipay, []byte(SignContent(form, "sign", "sign_type")), form.Get("sign")) != nil {
+		return bad("signature does not verify")
 	}
 	if form.Get("app_id") != ch.appID {
 		return bad("for application %q", form.Get("app_id"))
