@@ -86,13 +86,14 @@ func (ch *Channel) Create(ctx context.Context, c payment.Create) (payment.Pendin
 	if err := checkMoney(c.Amount, c.Currency); err != nil {
 		return payment.Pending{}, err
 	}
-	if c.Key == "" || c.Subject == "" {
+	subject := plainSubject(c.Subject)
+	if c.Key == "" || subject == "" {
 		return payment.Pending{}, errors.New("alipay: a payment needs a key and a subject")
 	}
 	biz := precreateBiz{
 		OutTradeNo:  c.Key,
 		TotalAmount: Yuan(c.Amount),
-		Subject:     c.Subject,
+		Subject:     subject,
 	}
 	if !c.ExpiresAt.IsZero() {
 		biz.TimeExpire = c.ExpiresAt.In(Beijing).Format(TimeLayout)
@@ -335,6 +336,14 @@ func (ch *Channel) Ack(w http.ResponseWriter, err error) {
 		return
 	}
 	io.WriteString(w, AckFailure)
+}
+
+// plainSubject leaves out of a subject the characters the API pages
+// forbid in it ("订单标题…不可使用特殊字符，如 /，=，& 等").
+func plainSubject(s string) string {
+	return strings.Join(strings.FieldsFunc(s, func(r rune) bool {
+		return r == '/' || r == '=' || r == '&' || r == ' '
+	}), " ")
 }
 
 func parseTime(s string) (time.Time, error) {

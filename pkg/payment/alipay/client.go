@@ -175,7 +175,7 @@ var ErrBadResponse = errors.New("alipay: answer does not verify")
 // maxAnswer bounds what is read of one answer.
 const maxAnswer = 1 << 20
 
-// Head is the part of every answer that says whether it succeeded.
+// head is the part of every answer that says whether it succeeded.
 type head struct {
 	Code    string `json:"code"`
 	Msg     string `json:"msg"`
@@ -265,8 +265,10 @@ func (c *Client) Call(ctx context.Context, method, notifyURL string, biz, out an
 // over the node's text exactly as sent, verifies with Alipay's key. A
 // gateway-level refusal comes as "error_response" instead, signed alike.
 //
-// Source: "同步验签" (opendocs.alipay.com, 自行实现验签): the signed content
-// is the raw JSON value of the xxx_response member.
+// Source: the answer samples of "当面付-英文版" (open.alitrip.com, article
+// 104629: {"alipay_trade_precreate_response":{"code":"10000",…},"sign":"…"},
+// the refusal 40004 alike): the signed content is the raw JSON text of
+// the xxx_response member, which json.RawMessage keeps byte for byte.
 func (c *Client) verify(method string, body []byte) (json.RawMessage, error) {
 	var env map[string]json.RawMessage
 	if err := json.Unmarshal(bytes.TrimSpace(body), &env); err != nil {

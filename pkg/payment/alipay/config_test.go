@@ -83,3 +83,17 @@ func TestYuan(t *testing.T) {
 		}
 	}
 }
+
+func TestPlainSubject(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		"Flight order B2412A": "Flight order B2412A",
+		"PEK/SHA a=b & c":     "PEK SHA a b c",
+		"机票订单 B2412A":         "机票订单 B2412A",
+		"  Flight   order  ":  "Flight order",
+	} {
+		if got := alipay.PlainSubject(in); got != want {
+			t.Errorf("%q: %q, want %q", in, got, want)
+		}
+	}
+}

@@ -20,12 +20,13 @@ import (
 // The signing rules of the Alipay open platform, written once for the
 // client and for the fake (alipaytest), which must sign as Alipay signs.
 //
-// Source: "签名" / "自行实现签名" and "异步通知验签" on opendocs.alipay.com
-// (mirrored as "异步通知验签", https://global.alipay.com/docs/ac/wap_cn/async):
-// the signed text is every non-empty parameter but sign (and, in a
-// notification, sign_type too), sorted by name, written k=v joined by &,
-// with the values as they are (not URL-encoded); RSA2 is SHA256withRSA,
-// PKCS#1 v1.5, base64.
+// Sources: "异步通知验签" (https://global.alipay.com/docs/ac/wap_cn/async:
+// drop sign and sign_type, sort the rest, join k=v with &) and the common
+// parameters of "当面付-英文版" (open.alitrip.com, articles 104628, 104634,
+// 104636: app_id, method, charset, sign_type RSA2, sign, timestamp
+// "yyyy-MM-dd HH:mm:ss", version 1.0). A request signs every non-empty
+// parameter but sign, sign_type included; values are signed as they are,
+// not URL-encoded. RSA2 is SHA256withRSA, PKCS#1 v1.5, base64.
 
 // TimeLayout is how Alipay writes times (timestamp, time_expire,
 // gmt_payment, notify_time): Beijing time, no zone.

@@ -449,7 +449,7 @@ func (s *Server) qrCode(outTradeNo string) string {
 }
 
 // answer writes a signed answer: {"<method>_response":{…},"sign":"…"}, the
-// sign over the node's text (Source: "同步验签", the precreate sample in
+// sign over the node's text (Source: the precreate samples of "当面付-英文版",
 // open.alitrip.com article 104629).
 func (s *Server) answer(w http.ResponseWriter, node string, body map[string]any) {
 	raw, err := json.Marshal(body)

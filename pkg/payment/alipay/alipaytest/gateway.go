@@ -10,9 +10,9 @@ import (
 	"github.com/voyage/voyage/pkg/payment/alipay"
 )
 
-// Codes of the gateway's answers ("公共错误码", opendocs.alipay.com
-// /common/02km9f): 10000 success, 20000 service unavailable, 40001
-// missing argument, 40002 invalid argument, 40004 business failure.
+// Codes of the gateway's answers (Alipay's "公共错误码" table): 10000
+// success, 20000 service unavailable, 40001 missing argument (isv.missing-*),
+// 40002 invalid argument (isv.invalid-*), 40004 business failure (ACQ.*).
 var msgs = map[string]string{
 	"10000": "Success",
 	"20000": "Service Currently Unavailable",
