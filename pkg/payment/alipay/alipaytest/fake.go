@@ -39,8 +39,10 @@ type Options struct {
 	// AppID is the merchant's application (default DefaultAppID).
 	AppID string
 	// MerchantKey is the application public key the merchant uploaded:
-	// requests must be signed with its private key.
-	MerchantKey *rsa.PublicKey
+	// requests must be signed with its private key. MerchantKeyPEM gives
+	// it as text instead (PEM or bare base64).
+	MerchantKey    *rsa.PublicKey
+	MerchantKeyPEM string
 	// AlipayKey signs the fake's answers and notifications; nil makes one
 	// (2048 bits: slow, so tests share one).
 	AlipayKey *rsa.PrivateKey
@@ -123,6 +125,16 @@ type Notification struct {
 func New(o Options) *Server {
 	if o.AppID == "" {
 		o.AppID = DefaultAppID
+	}
+	if o.MerchantKey == nil && o.MerchantKeyPEM != "" {
+		k, err := alipay.ParsePublicKey(o.MerchantKeyPEM)
+		if err != nil {
+			panic(fmt.Sprintf("alipaytest: the merchant's key: %v", err))
+		}
+		o.MerchantKey = k
+	}
+	if o.MerchantKey == nil {
+		panic("alipaytest: Options.MerchantKey is required: the fake checks every request's signature")
 	}
 	if o.MaxTries <= 0 {
 		o.MaxTries = len(ResendSchedule) + 1

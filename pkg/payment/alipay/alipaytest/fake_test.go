@@ -34,7 +34,7 @@ func newFake(t *testing.T) *alipaytest.Server {
 	t.Helper()
 	merchant, ali := keys()[0], keys()[1]
 	s := alipaytest.New(alipaytest.Options{
-		MerchantKey: &merchant.PublicKey, AlipayKey: ali,
+		MerchantKeyPEM: alipaytest.PublicKeyPEM(&merchant.PublicKey), AlipayKey: ali,
 		Now: func() time.Time { return now },
 	})
 	t.Cleanup(s.Close)
