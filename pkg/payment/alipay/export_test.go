@@ -1,0 +1,3 @@
+package alipay
+
+var PlainSubject = plainSubject
