@@ -5319,18 +5319,19 @@ type GroupView struct {
 	Locked             bool                `json:"locked"`
 
 	// PassengerCount passengers on the uploaded list
-	PassengerCount        int                `json:"passengerCount"`
-	PassengerList         *[]OrderPassenger  `json:"passengerList,omitempty"`
-	PassengerListDeadline *time.Time         `json:"passengerListDeadline,omitempty"`
-	Passengers            SupplierPassengers `json:"passengers"`
-	Quotes                *[]GroupQuote      `json:"quotes"`
-	Remark                string             `json:"remark"`
-	Status                GroupViewStatus    `json:"status"`
-	Tickets               *[]GroupTicket     `json:"tickets"`
-	Timeline              *[]OrderEvent      `json:"timeline"`
-	Tone                  string             `json:"tone"`
-	Total                 *Money             `json:"total,omitempty"`
-	UpdatedAt             time.Time          `json:"updatedAt"`
+	PassengerCount        int                 `json:"passengerCount"`
+	PassengerList         *[]OrderPassenger   `json:"passengerList,omitempty"`
+	PassengerListDeadline *time.Time          `json:"passengerListDeadline,omitempty"`
+	Passengers            SupplierPassengers  `json:"passengers"`
+	Payment               *PaymentPendingView `json:"payment,omitempty"`
+	Quotes                *[]GroupQuote       `json:"quotes"`
+	Remark                string              `json:"remark"`
+	Status                GroupViewStatus     `json:"status"`
+	Tickets               *[]GroupTicket      `json:"tickets"`
+	Timeline              *[]OrderEvent       `json:"timeline"`
+	Tone                  string              `json:"tone"`
+	Total                 *Money              `json:"total,omitempty"`
+	UpdatedAt             time.Time           `json:"updatedAt"`
 }
 
 // GroupViewStatus defines model for GroupView.Status.
@@ -5747,6 +5748,7 @@ type OrderView struct {
 	OriginalId     *int                   `json:"originalId,omitempty"`
 	Passengers     *[]OrderPassenger      `json:"passengers"`
 	PayBy          *time.Time             `json:"payBy,omitempty"`
+	Payment        *PaymentPendingView    `json:"payment,omitempty"`
 	PaymentChannel *string                `json:"paymentChannel,omitempty"`
 	PaymentStatus  OrderViewPaymentStatus `json:"paymentStatus"`
 	Pnr            string                 `json:"pnr"`
@@ -5811,6 +5813,17 @@ type PartnershipSubmitted struct {
 type PassengerListForm struct {
 	// File the xlsx passenger list (the template's columns), multipart field 'file'
 	File []byte `json:"file"`
+}
+
+// PaymentPendingView defines model for PaymentPendingView.
+type PaymentPendingView struct {
+	Amount       Money     `json:"amount"`
+	Channel      string    `json:"channel"`
+	ClientSecret *string   `json:"clientSecret,omitempty"`
+	ExpiresAt    time.Time `json:"expiresAt"`
+	QrCode       *string   `json:"qrCode,omitempty"`
+	RedirectUrl  *string   `json:"redirectUrl,omitempty"`
+	Stage        *string   `json:"stage,omitempty"`
 }
 
 // PnrJourney defines model for PnrJourney.
@@ -6784,36 +6797,37 @@ type TrainTypedTicket struct {
 
 // TrainView defines model for TrainView.
 type TrainView struct {
-	Actions         *[]string          `json:"actions"`
-	AgencyId        int                `json:"agencyId"`
-	ArriveAt        time.Time          `json:"arriveAt"`
-	BookingNumber   string             `json:"bookingNumber"`
-	Contact         TrainContact       `json:"contact"`
-	CreatedAt       time.Time          `json:"createdAt"`
-	DepartAt        time.Time          `json:"departAt"`
-	Destination     string             `json:"destination"`
-	DistanceKm      int                `json:"distanceKm"`
-	DurationMinutes int                `json:"durationMinutes"`
-	HoldExpiresAt   *time.Time         `json:"holdExpiresAt,omitempty"`
-	Id              int                `json:"id"`
-	Manual          bool               `json:"manual"`
-	Origin          string             `json:"origin"`
-	Paid            Money              `json:"paid"`
-	Passengers      *[]TrainPassenger  `json:"passengers"`
-	Quote           *TrainQuoteView    `json:"quote,omitempty"`
-	Refunded        Money              `json:"refunded"`
-	SeatClass       string             `json:"seatClass"`
-	Status          TrainViewStatus    `json:"status"`
-	Stops           *[]RailStop        `json:"stops"`
-	Supplier        string             `json:"supplier"`
-	SupplierRef     string             `json:"supplierRef"`
-	Tickets         *[]TrainTicketView `json:"tickets"`
-	Timeline        *[]TrainEvent      `json:"timeline,omitempty"`
-	Tone            string             `json:"tone"`
-	Total           Money              `json:"total"`
-	TrainNumber     string             `json:"trainNumber"`
-	TrainType       string             `json:"trainType"`
-	UpdatedAt       time.Time          `json:"updatedAt"`
+	Actions         *[]string           `json:"actions"`
+	AgencyId        int                 `json:"agencyId"`
+	ArriveAt        time.Time           `json:"arriveAt"`
+	BookingNumber   string              `json:"bookingNumber"`
+	Contact         TrainContact        `json:"contact"`
+	CreatedAt       time.Time           `json:"createdAt"`
+	DepartAt        time.Time           `json:"departAt"`
+	Destination     string              `json:"destination"`
+	DistanceKm      int                 `json:"distanceKm"`
+	DurationMinutes int                 `json:"durationMinutes"`
+	HoldExpiresAt   *time.Time          `json:"holdExpiresAt,omitempty"`
+	Id              int                 `json:"id"`
+	Manual          bool                `json:"manual"`
+	Origin          string              `json:"origin"`
+	Paid            Money               `json:"paid"`
+	Passengers      *[]TrainPassenger   `json:"passengers"`
+	Payment         *PaymentPendingView `json:"payment,omitempty"`
+	Quote           *TrainQuoteView     `json:"quote,omitempty"`
+	Refunded        Money               `json:"refunded"`
+	SeatClass       string              `json:"seatClass"`
+	Status          TrainViewStatus     `json:"status"`
+	Stops           *[]RailStop         `json:"stops"`
+	Supplier        string              `json:"supplier"`
+	SupplierRef     string              `json:"supplierRef"`
+	Tickets         *[]TrainTicketView  `json:"tickets"`
+	Timeline        *[]TrainEvent       `json:"timeline,omitempty"`
+	Tone            string              `json:"tone"`
+	Total           Money               `json:"total"`
+	TrainNumber     string              `json:"trainNumber"`
+	TrainType       string              `json:"trainType"`
+	UpdatedAt       time.Time           `json:"updatedAt"`
 }
 
 // TrainViewStatus defines model for TrainView.Status.

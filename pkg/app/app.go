@@ -90,6 +90,8 @@ type App struct {
 	quotes *shopping.Quotes
 	// gateways are the payment gateways every line shares.
 	gateways map[string]payment.Gateway
+	// channelNotices take the real channels' notifications.
+	channelNotices payment.Notices
 }
 
 // New opens the database (migrating it unless cfg.NoMigrate) and builds every
@@ -135,6 +137,12 @@ func New(ctx context.Context, cfg config.Config) (*App, error) {
 		return nil, err
 	}
 	a.buildGateways()
+	channels, err := buildChannels(cfg.Payment.ChannelsConfig)
+	if err != nil {
+		a.Close()
+		return nil, err
+	}
+	a.channelGateways(channels)
 	a.buildOrders()
 	a.Orders.SetNotifier(a.Webhooks)
 	a.AgencyAdmin.AddDeleteGuard(a.Orders.DeleteGuard)
@@ -145,6 +153,7 @@ func New(ctx context.Context, cfg config.Config) (*App, error) {
 	a.Trains.SetNotifier(a.Webhooks)
 	a.AgencyAdmin.AddDeleteGuard(a.Trains.DeleteGuard)
 	a.buildGroups()
+	a.channelNotices = a.notices(channels)
 	jobsCfg := jobs.Config{Workers: cfg.Jobs.Workers, PollInterval: cfg.Jobs.PollInterval, CleanupInterval: cfg.Jobs.CleanupInterval,
 		RescueAfter: cfg.Jobs.RescueAfter, Mail: a.mailSender(), MailFrom: cfg.Mail.From,
 		Register: []func(*jobs.Workers) []*river.PeriodicJob{a.Orders.AddWorkers, a.Webhooks.AddWorkers, a.Trains.AddWorkers, a.Groups.AddWorkers}}
@@ -251,6 +260,9 @@ func (a *App) buildHandler() http.Handler {
 		_, _ = w.Write([]byte("ok\n"))
 	})
 	mux.HandleFunc("GET /readyz", a.ready)
+	// The payment channels' notifications: public by necessity, signed by
+	// the channels and verified before anything changes (payment.Notices).
+	mux.Handle("POST /payment/v2/notify/{channel}", a.NotifyHandler())
 	a.Web.Register(mux)
 
 	onPanic := func(w http.ResponseWriter, r *http.Request) {

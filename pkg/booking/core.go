@@ -78,3 +78,12 @@ func (c *Core[B]) NotifyTx(ctx context.Context, tx *sqlx.Tx, agencyID int64, eve
 	}
 	return c.notify.NotifyTx(ctx, tx, agencyID, event, data)
 }
+
+// Payment is the channel payment booking id waits for (its QR code, its
+// page), shown to the booking agency's side only: it is theirs to pay.
+func (c *Core[B]) Payment(ctx context.Context, id int64, side string) (*payment.PendingView, error) {
+	if side != ByAgency {
+		return nil, nil
+	}
+	return payment.PendingFor(ctx, c.DB, c.Books.Line.Name, id)
+}

@@ -93,6 +93,9 @@ type PaymentConfig struct {
 	TestGateway bool `mapstructure:"test_gateway"`
 	// TestGatewayFeePercent is the test gateway's transaction fee.
 	TestGatewayFeePercent int64 `mapstructure:"test_gateway_fee_percent"`
+	// The real channels (channels.go): a channel with credentials takes
+	// its payments, whatever test_gateway says.
+	ChannelsConfig `mapstructure:",squash"`
 }
 
 // ShoppingConfig chooses the flight content sources and where search
@@ -256,6 +259,12 @@ func setDefaults(v *viper.Viper) {
 	v.SetDefault("group.remind_before", "48h")
 	v.SetDefault("payment.test_gateway", false)
 	v.SetDefault("payment.test_gateway_fee_percent", 0)
+	v.SetDefault("payment.public_url", "")
+	for channel, keys := range channelKeys {
+		for _, k := range keys {
+			v.SetDefault("payment."+channel+"."+k, "")
+		}
+	}
 	v.SetDefault("jobs.enabled", true)
 	v.SetDefault("jobs.workers", 50)
 	v.SetDefault("jobs.poll_interval", 200*time.Millisecond)
@@ -352,6 +361,9 @@ func Load(configFile string, flags *pflag.FlagSet) (Config, error) {
 	if c.DB == "" {
 		c.DB = DefaultDBPath
 	}
+	if err := c.Payment.readKeys(); err != nil {
+		return Config{}, err
+	}
 	return c, c.Validate()
 }
 
@@ -393,6 +405,11 @@ func (c Config) Validate() error {
 	case "en", "zh-cn", "zh-tw":
 	default:
 		return fmt.Errorf("config: site.default_language %q is not one of en, zh-cn, zh-tw", c.Site.DefaultLanguage)
+	}
+	for channel, on := range c.Payment.On() {
+		if on && !strings.HasPrefix(c.Payment.PublicURL, "https://") && !strings.HasPrefix(c.Payment.PublicURL, "http://") {
+			return fmt.Errorf("config: payment.%s is set, so payment.public_url must be the address its notifications reach this server at (https://…)", channel)
+		}
 	}
 	return nil
 }

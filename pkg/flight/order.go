@@ -9,6 +9,7 @@ import (
 
 	"github.com/voyage/voyage/pkg/booking"
 	"github.com/voyage/voyage/pkg/money"
+	"github.com/voyage/voyage/pkg/payment"
 	"github.com/voyage/voyage/pkg/shopping"
 	"github.com/voyage/voyage/pkg/supplier"
 )
@@ -239,6 +240,10 @@ type View struct {
 	// Actions are what the caller may do now (the agency's actions for an
 	// agency user, the provider's for the provider).
 	Actions []Action `json:"actions"`
+	// Payment is the channel payment the booking waits for (a QR code to
+	// scan, a page to finish), shown to the booking agency; absent when
+	// none waits.
+	Payment *payment.PendingView `json:"payment,omitempty"`
 	// Detail only: the timeline, proofs and the related orders.
 	Events  []Event `json:"events,omitempty"`
 	Proofs  []Proof `json:"proofs,omitempty"`

@@ -111,8 +111,9 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 
 	o.PaymentChannel = req.Channel
 	err = s.payments().Pay(ctx, s.Gateways[req.Channel], scope(o), key, payment.Charge{Channel: req.Channel, OrderID: o.ID,
-		Amount: o.Total, Currency: o.Currency, TestOutcome: req.TestOutcome}, s.hold(&o, o.ID, actor))
-	if err != nil {
+		Amount: o.Total, Currency: o.Currency, TestOutcome: req.TestOutcome, Line: booking.Flights.Name, AgencyID: o.AgencyID,
+		Subject: o.BookingNumber + " " + route(o), PayBy: o.PayBy}, s.hold(&o, o.ID, actor))
+	if err != nil && !errors.Is(err, payment.ErrPending) {
 		return View{}, err
 	}
 	s.wakeTicketing()
@@ -225,6 +226,12 @@ func price(o Order) ledger.Transfer {
 	return ledger.Transfer{AgencyID: o.AgencyID, IdempotencyKey: payKey(o),
 		From: ledger.Wallet(o.AgencyID), To: ledger.Provider(ledger.KindSuppliers), Amount: o.Total, Currency: o.Currency,
 		PaymentType: ledger.TypeOriginFlight, OrderID: o.BookingNumber, Reference: o.PNR, Description: route(o)}
+}
+
+// HeldPayment is the order a channel payment pays, as its notification
+// moves it (payment.Notices).
+func (s *Service) HeldPayment(p payment.ChannelPayment) payment.Held {
+	return s.hold(nil, p.BookingID, "")
 }
 
 // CheckPayment asks the gateway what became of a payment it did not answer

@@ -12,6 +12,7 @@ import (
 
 	"github.com/voyage/voyage/pkg/booking"
 	"github.com/voyage/voyage/pkg/money"
+	"github.com/voyage/voyage/pkg/payment"
 	"github.com/voyage/voyage/pkg/shopping"
 	"github.com/voyage/voyage/pkg/supplier"
 )
@@ -174,10 +175,14 @@ type View struct {
 	Timeline []Event  `json:"timeline"`
 	// Ledger lists the money movements of the order the agency sees:
 	// deposits, the final payment, and forfeited deposits.
-	Ledger    []LedgerEntry `json:"ledger"`
-	Actions   []Action      `json:"actions"`
-	CreatedAt time.Time     `json:"createdAt"`
-	UpdatedAt time.Time     `json:"updatedAt"`
+	Ledger []LedgerEntry `json:"ledger"`
+	// Payment is the channel payment the booking waits for (a QR code to
+	// scan, a page to finish), shown to the booking agency; absent when
+	// none waits.
+	Payment   *payment.PendingView `json:"payment,omitempty"`
+	Actions   []Action             `json:"actions"`
+	CreatedAt time.Time            `json:"createdAt"`
+	UpdatedAt time.Time            `json:"updatedAt"`
 }
 
 // LedgerEntry is one money movement of an order.

@@ -166,8 +166,9 @@ func (s *Service) paid(ctx context.Context, tx *sqlx.Tx, o *Order, ds []deadline
 // declined payment leaves it due.
 func (s *Service) payGateway(ctx context.Context, o Order, v viewer, d deadline, key string, in PayInput) (View, error) {
 	err := s.payments().Pay(ctx, s.Gateways[in.Channel], scope(o.ID, d.Kind), key, payment.Charge{Channel: in.Channel, OrderID: o.ID,
-		Amount: d.Amount, Currency: d.Currency, TestOutcome: in.TestOutcome}, held{s: s, orderID: o.ID, stage: d.Kind, channel: in.Channel})
-	if err != nil {
+		Amount: d.Amount, Currency: d.Currency, TestOutcome: in.TestOutcome, Line: booking.Groups.Name, Stage: d.Kind,
+		AgencyID: o.AgencyID, Subject: o.BookingNumber + " " + d.Kind, PayBy: d.Deadline}, held{s: s, orderID: o.ID, stage: d.Kind, channel: in.Channel})
+	if err != nil && !errors.Is(err, payment.ErrPending) {
 		return View{}, err
 	}
 	o, err = loadOrder(ctx, s.DB, nil, o.ID)
@@ -175,6 +176,12 @@ func (s *Service) payGateway(ctx context.Context, o Order, v viewer, d deadline,
 		return View{}, err
 	}
 	return s.detail(ctx, o, v)
+}
+
+// HeldPayment is the installment a channel payment pays, as its
+// notification moves it (payment.Notices).
+func (s *Service) HeldPayment(p payment.ChannelPayment) payment.Held {
+	return held{s: s, orderID: p.BookingID, stage: p.Stage, channel: p.Channel}
 }
 
 // held is one installment a gateway payment holds: the group line's side

@@ -23,7 +23,7 @@ import (
 type Create struct {
 	// Key is the payment's merchant order number at the channel
 	// (out_trade_no, merchant_order_id, the idempotency key): TradeNo of
-	// Voyage's payment key, at most 32 characters of [A-Za-z0-9_-], which
+	// Voyage's payment key, at most 32 characters of [A-Za-z0-9_], which
 	// every provider accepts.
 	Key      string
 	Amount   int64
@@ -160,12 +160,14 @@ type Channel interface {
 
 // TradeNo is the merchant order number a payment key has at every
 // channel: the key itself when it is short and plain enough for all of
-// them (WeChat Pay allows 32 characters), else "v" and 31 hex digits of its
-// SHA-256, the same for the same key.
+// them (WeChat Pay allows 32 characters; Alipay letters, digits and "_"
+// only), else "v" and 31 hex digits of its SHA-256, the same for the same
+// key. Payment keys hold "-" (Key), so they are mostly hashed: mapping "-"
+// to "_" instead would make two keys one number.
 func TradeNo(key string) string {
 	plain := len(key) >= 6 && len(key) <= 32
 	for _, r := range key {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-') {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_') {
 			plain = false
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/voyage/voyage/pkg/money"
 	"github.com/voyage/voyage/pkg/store"
 )
 
@@ -91,19 +92,37 @@ func channelPayment(ctx context.Context, db *store.DB, column, value string) (Ch
 	return p, true, nil
 }
 
-// PendingPayment is the payment a booking (or a group's installment,
-// stage) waits for at a channel, for the payer to finish; ok is false when
-// it waits for none.
-func PendingPayment(ctx context.Context, db *store.DB, line string, bookingID int64, stage string) (p ChannelPayment, ok bool, err error) {
-	err = db.GetContext(ctx, &p, db.Rebind(`SELECT `+channelPaymentColumns+` FROM channel_payments
-		WHERE line = ? AND booking_id = ? AND stage = ? AND state = ? ORDER BY id DESC LIMIT 1`), line, bookingID, stage, recordPending)
+// PendingView is a channel payment waiting for its payer, as a booking's
+// detail shows it to the booking agency: how to finish it, and until when.
+type PendingView struct {
+	Channel string `json:"channel"`
+	// Stage is the group installment it pays (first, second, third, last).
+	Stage  string      `json:"stage,omitempty"`
+	Amount money.Money `json:"amount"`
+	// QRCode is the text to show as a QR code for the payer's phone.
+	QRCode string `json:"qrCode,omitempty"`
+	// RedirectURL is the channel's hosted payment page.
+	RedirectURL string `json:"redirectUrl,omitempty"`
+	// ClientSecret completes a card form in the browser (Stripe,
+	// Airwallex).
+	ClientSecret string    `json:"clientSecret,omitempty"`
+	ExpiresAt    time.Time `json:"expiresAt"`
+}
+
+// PendingFor is the payment a booking of the line waits for at a channel
+// (the latest, of any installment), nil when it waits for none.
+func PendingFor(ctx context.Context, db *store.DB, line string, bookingID int64) (*PendingView, error) {
+	var p ChannelPayment
+	err := db.GetContext(ctx, &p, db.Rebind(`SELECT `+channelPaymentColumns+` FROM channel_payments
+		WHERE line = ? AND booking_id = ? AND state = ? ORDER BY id DESC LIMIT 1`), line, bookingID, recordPending)
 	if errors.Is(err, sql.ErrNoRows) {
-		return p, false, nil
+		return nil, nil
 	}
 	if err != nil {
-		return p, false, fmt.Errorf("payment: pending payment of %s %d: %w", line, bookingID, err)
+		return nil, fmt.Errorf("payment: pending payment of %s %d: %w", line, bookingID, err)
 	}
-	return p, true, nil
+	return &PendingView{Channel: p.Channel, Stage: p.Stage, Amount: money.Of(p.Amount, p.Currency), QRCode: p.QRCode,
+		RedirectURL: p.RedirectURL, ClientSecret: p.ClientSecret, ExpiresAt: p.ExpiresAt}, nil
 }
 
 // settleRecord writes what the channel said of a payment: paid (with its

@@ -20,8 +20,11 @@ const (
 	ChannelBalance = "balance"
 )
 
-// Channels is the spec's payment call configuration list.
-var Channels = []string{"balance", "yeepay-alipay", "yeepay-credit-card", "yeepay-debit-card", "yeepay-wechat", "airwallex", "stripe", "alipay"}
+// Channels are the spec's payment channels: its payment call
+// configuration list (balance, the Yeepay ones, airwallex, stripe,
+// alipay) in that list's order, then wechat-pay, a channel of the spec
+// that list does not name.
+var Channels = []string{"balance", "yeepay-alipay", "yeepay-credit-card", "yeepay-debit-card", "yeepay-wechat", "airwallex", "stripe", "alipay", "wechat-pay"}
 
 // Charge asks a gateway to take a payment. Key is stable per order payment so
 // a gateway that saw it before answers with the first result.

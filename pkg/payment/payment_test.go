@@ -146,7 +146,8 @@ func TestKey(t *testing.T) {
 
 func TestTradeNo(t *testing.T) {
 	for _, tc := range []struct{ key, want string }{
-		{"order-12-abc", "order-12-abc"},
+		{"order_12_abc", "order_12_abc"},
+		{"order-12-abc", "v" + sha256Hex("order-12-abc")[:31]},
 		{"group_7_first", "group_7_first"},
 		{"abc", "v" + "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"[:31]},
 		{"order-12-" + strings.Repeat("k", 30), "v" + sha256Hex("order-12-" + strings.Repeat("k", 30))[:31]},

@@ -2,11 +2,13 @@ package train
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
 	"github.com/jmoiron/sqlx"
 
+	"github.com/voyage/voyage/pkg/booking"
 	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/payment"
 )
@@ -34,8 +36,9 @@ func (s *Service) payments() payment.Protocol {
 func (s *Service) payGateway(ctx context.Context, o Order, v viewer, key string, req PayRequest, actor string) (View, error) {
 	o.PaymentChannel = req.Channel
 	err := s.payments().Pay(ctx, s.Gateways[req.Channel], scope(o), key, payment.Charge{Channel: req.Channel, OrderID: o.ID,
-		Amount: o.Total, Currency: o.Currency, TestOutcome: req.TestOutcome}, s.hold(&o, o.ID, actor))
-	if err != nil {
+		Amount: o.Total, Currency: o.Currency, TestOutcome: req.TestOutcome, Line: booking.Trains.Name, AgencyID: o.AgencyID,
+		Subject: o.BookingNumber + " " + route(o), PayBy: o.HoldExpiresAt}, s.hold(&o, o.ID, actor))
+	if err != nil && !errors.Is(err, payment.ErrPending) {
 		return View{}, err
 	}
 	o, err = load(ctx, s.DB, nil, o.ID)
@@ -71,6 +74,12 @@ func price(o Order) ledger.Transfer {
 	return ledger.Transfer{AgencyID: o.AgencyID, IdempotencyKey: payKey(o),
 		From: ledger.Wallet(o.AgencyID), To: ledger.Provider(ledger.KindSuppliers), Amount: o.Total, Currency: o.Currency,
 		PaymentType: ledger.TypeOriginTrain, OrderID: o.BookingNumber, Reference: o.SupplierRef, Description: route(o)}
+}
+
+// HeldPayment is the order a channel payment pays, as its notification
+// moves it (payment.Notices).
+func (s *Service) HeldPayment(p payment.ChannelPayment) payment.Held {
+	return s.hold(nil, p.BookingID, "")
 }
 
 // CheckPayment asks the gateway what became of a payment it did not answer

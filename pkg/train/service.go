@@ -70,6 +70,7 @@ import (
 	"github.com/voyage/voyage/pkg/booking"
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/money"
+	"github.com/voyage/voyage/pkg/payment"
 	"github.com/voyage/voyage/pkg/supplier/rail"
 )
 
@@ -208,6 +209,9 @@ func (s *Service) detail(ctx context.Context, o Order, v viewer) (View, error) {
 	if out.Timeline, err = booking.Events[Event](ctx, s.DB, booking.TrainTimeline, o.ID); err != nil {
 		return View{}, err
 	}
+	if out.Payment, err = s.Payment(ctx, o.ID, v.Side(o.AgencyID)); err != nil {
+		return View{}, err
+	}
 	if v.Agency.DisablePayment {
 		out.Actions = slices.DeleteFunc(out.Actions, func(a Action) bool { return a == ActPay })
 	}
@@ -234,12 +238,16 @@ type View struct {
 	// Manual: the provider issues this order's tickets by hand.
 	Manual bool `json:"manual"`
 	// Tickets: the valid tickets, and those refunded or exchanged.
-	Tickets   []TicketView `json:"tickets"`
-	Quote     *QuoteView   `json:"quote,omitempty"`
-	Timeline  []Event      `json:"timeline,omitempty"`
-	Actions   []Action     `json:"actions"`
-	CreatedAt time.Time    `json:"createdAt"`
-	UpdatedAt time.Time    `json:"updatedAt"`
+	Tickets  []TicketView `json:"tickets"`
+	Quote    *QuoteView   `json:"quote,omitempty"`
+	Timeline []Event      `json:"timeline,omitempty"`
+	// Payment is the channel payment the booking waits for (a QR code to
+	// scan, a page to finish), shown to the booking agency; absent when
+	// none waits.
+	Payment   *payment.PendingView `json:"payment,omitempty"`
+	Actions   []Action             `json:"actions"`
+	CreatedAt time.Time            `json:"createdAt"`
+	UpdatedAt time.Time            `json:"updatedAt"`
 }
 
 // TicketView is a ticket with its fare as money.

@@ -97,7 +97,7 @@ func allowed(href string, v viewer) bool {
 // portalPath reports whether path is the portal's to guard: the API, static
 // files and the operational endpoints authenticate (or not) on their own.
 func portalPath(p string) bool {
-	for _, prefix := range []string{"/static/", "/base/", "/order/", "/shopping/"} {
+	for _, prefix := range []string{"/static/", "/base/", "/order/", "/shopping/", "/payment/"} {
 		if strings.HasPrefix(p, prefix) {
 			return false
 		}

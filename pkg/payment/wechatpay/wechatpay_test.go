@@ -512,13 +512,13 @@ func TestRefund(t *testing.T) {
 	if err != nil || res.Done || res.Reference == "" {
 		t.Errorf("processing refund = %+v, %v", res, err)
 	}
-	if q, err := pe.ch.Client().QueryRefund(ctx, "B2412030042-r1"); err != nil || q.Status != "PROCESSING" || q.RefundID != res.Reference {
+	if q, err := pe.ch.Client().QueryRefund(ctx, payment.TradeNo("B2412030042-r1")); err != nil || q.Status != "PROCESSING" || q.RefundID != res.Reference {
 		t.Errorf("refund query = %+v, %v", q, err)
 	}
-	if err := pe.fake.SettleRefund("B2412030042-r1", "SUCCESS"); err != nil {
+	if err := pe.fake.SettleRefund(payment.TradeNo("B2412030042-r1"), "SUCCESS"); err != nil {
 		t.Fatal(err)
 	}
-	if q, err := pe.ch.Client().QueryRefund(ctx, "B2412030042-r1"); err != nil || q.Status != "SUCCESS" || q.Amount.Refund != 500 {
+	if q, err := pe.ch.Client().QueryRefund(ctx, payment.TradeNo("B2412030042-r1")); err != nil || q.Status != "SUCCESS" || q.Amount.Refund != 500 {
 		t.Errorf("refund query after settling = %+v, %v", q, err)
 	}
 	var apiErr *wechatpay.APIError

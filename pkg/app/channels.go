@@ -1,0 +1,116 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+
+	"github.com/voyage/voyage/pkg/booking"
+	"github.com/voyage/voyage/pkg/config"
+	"github.com/voyage/voyage/pkg/payment"
+	"github.com/voyage/voyage/pkg/payment/airwallex"
+	"github.com/voyage/voyage/pkg/payment/alipay"
+	"github.com/voyage/voyage/pkg/payment/stripe"
+	"github.com/voyage/voyage/pkg/payment/wechatpay"
+	"github.com/voyage/voyage/pkg/payment/yeepay"
+)
+
+// buildChannels makes the real payment channels whose credentials are set
+// (payment.alipay, wechat_pay, yeepay, airwallex, stripe), by their spec
+// names: Yeepay's one merchant account is four channels.
+func buildChannels(c config.ChannelsConfig) (map[string]payment.Channel, error) {
+	out := map[string]payment.Channel{}
+	add := func(ch payment.Channel, err error) error {
+		if err != nil {
+			return fmt.Errorf("app: payment channel: %w", err)
+		}
+		out[ch.Name()] = ch
+		return nil
+	}
+	on := c.On()
+	if on["alipay"] {
+		ch, err := alipay.New(alipay.Config{AppID: c.Alipay.AppID, PrivateKeyPEM: c.Alipay.PrivateKey.Reveal(),
+			AlipayPublicKeyPEM: c.Alipay.AlipayPublicKey, Endpoint: c.Alipay.Endpoint})
+		if err := add(ch, err); err != nil {
+			return nil, err
+		}
+	}
+	if on["wechat_pay"] {
+		w := c.WechatPay
+		ch, err := wechatpay.New(wechatpay.Config{MchID: w.MchID, AppID: w.AppID, MerchantSerialNo: w.MerchantSerialNo,
+			MerchantPrivateKeyPEM: w.MerchantPrivateKey.Reveal(), APIv3Key: w.APIv3Key.Reveal(),
+			PlatformPublicKeyPEM: w.PlatformPublicKey, PlatformSerial: w.PlatformSerial, Endpoint: w.Endpoint})
+		if err := add(ch, err); err != nil {
+			return nil, err
+		}
+	}
+	if on["yeepay"] {
+		y := c.Yeepay
+		cfg := yeepay.Config{AppKey: y.AppKey, ParentMerchantNo: y.ParentMerchantNo, MerchantNo: y.MerchantNo,
+			PrivateKeyPEM: y.PrivateKey.Reveal(), YeepayPublicKeyPEM: y.YeepayPublicKey, Endpoint: y.Endpoint}
+		for _, m := range []string{payment.MethodAlipay, payment.MethodWechat, payment.MethodCreditCard, payment.MethodDebitCard} {
+			ch, err := yeepay.New(cfg, m)
+			if err := add(ch, err); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if on["airwallex"] {
+		a := c.Airwallex
+		ch, err := airwallex.New(airwallex.Config{ClientID: a.ClientID, APIKey: a.APIKey.Reveal(),
+			WebhookSecret: a.WebhookSecret.Reveal(), BaseURL: a.Endpoint})
+		if err := add(ch, err); err != nil {
+			return nil, err
+		}
+	}
+	if on["stripe"] {
+		s := c.Stripe
+		ch, err := stripe.New(stripe.Config{SecretKey: s.SecretKey.Reveal(), WebhookSecret: s.WebhookSecret.Reveal(), BaseURL: s.Endpoint})
+		if err := add(ch, err); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// channelGateways puts each real channel in the one payment protocol,
+// where it takes the place of the test gateway.
+func (a *App) channelGateways(channels map[string]payment.Channel) {
+	public := strings.TrimRight(a.Cfg.Payment.PublicURL, "/")
+	for name, ch := range channels {
+		a.gateways[name] = payment.ChannelGateway{Channel: ch, DB: a.DB, NotifyURL: public + "/payment/v2/notify/" + name,
+			ReturnURL: public + "/", Log: slog.Default()}
+	}
+}
+
+// notices takes the channels' notifications to the line whose booking
+// each payment pays.
+func (a *App) notices(channels map[string]payment.Channel) payment.Notices {
+	lines := map[string]func(payment.ChannelPayment) payment.Held{
+		booking.Flights.Name: a.Orders.HeldPayment,
+		booking.Groups.Name:  a.Groups.HeldPayment,
+	}
+	if a.Trains != nil {
+		lines[booking.Trains.Name] = a.Trains.HeldPayment
+	}
+	return payment.Notices{Protocol: payment.Protocol{DB: a.DB, Ledger: a.Ledger, Log: slog.Default()}, Channels: channels,
+		Log: slog.Default(),
+		Held: func(_ context.Context, p payment.ChannelPayment) (payment.Held, error) {
+			held, ok := lines[p.Line]
+			if !ok {
+				return nil, fmt.Errorf("app: channel payment %s pays a booking of %q, no line of this server", p.TradeNo, p.Line)
+			}
+			return held(p), nil
+		}}
+}
+
+// NotifyHandler answers the channels' notifications: POST
+// /payment/v2/notify/{channel}, public by necessity (the channels sign
+// what they send, and Notices verifies it).
+func (a *App) NotifyHandler() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		a.channelNotices.Handle(w, r, r.PathValue("channel"))
+	})
+}

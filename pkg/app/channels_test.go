@@ -1,0 +1,122 @@
+package app_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/voyage/voyage/pkg/config"
+	"github.com/voyage/voyage/pkg/flight"
+	"github.com/voyage/voyage/pkg/payment/wechatpay/wechatpaytest"
+	"github.com/voyage/voyage/pkg/store/storetest"
+)
+
+// TestChannelPaymentThroughTheAPI: a flight order paid by WeChat Pay, a
+// real channel's protocol against its fake, through the HTTP API on both
+// engines: the payment answers the order held with a QR code to scan;
+// the payer pays; WeChat Pay's signed notification reaches the public
+// route and the order is paid and ticketed, once, whatever is replayed;
+// finance finds the payment in Transactions with its channel.
+func TestChannelPaymentThroughTheAPI(t *testing.T) {
+	t.Parallel()
+	for _, d := range storetest.Engines {
+		t.Run(string(d), func(t *testing.T) {
+			t.Parallel()
+			fake := wechatpaytest.New(wechatpaytest.Options{Wait: func(time.Duration) {}, MaxTries: 3})
+			api := httptest.NewServer(fake)
+			t.Cleanup(api.Close)
+			// The channel reaches the server at its public address, known
+			// before the server is built.
+			var handler atomic.Value
+			public := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				handler.Load().(http.Handler).ServeHTTP(w, r)
+			}))
+			t.Cleanup(public.Close)
+			mod := func(c *config.Config) {
+				c.Payment.PublicURL = public.URL
+				c.Payment.WechatPay = config.WechatPayConfig{MchID: wechatpaytest.MchID, AppID: wechatpaytest.AppID,
+					MerchantSerialNo:   wechatpaytest.MerchantSerialNo,
+					MerchantPrivateKey: config.Secret(wechatpaytest.PrivateKeyPEM(wechatpaytest.TestKeys().Merchant)),
+					APIv3Key:           config.Secret(fake.APIv3Key()), PlatformPublicKey: fake.PlatformPublicKeyPEM(),
+					PlatformSerial: fake.PlatformSerial(), Endpoint: api.URL}
+			}
+			a, srv := newSeededApp(t, d, mod)
+			handler.Store(a.Handler)
+			ctx := context.Background()
+			op := loginAs(t, srv, "demo-operator", "demo-pass-1")
+			finance := loginAs(t, srv, "demo-finance", "demo-pass-1").Token
+			_, env := call(t, srv, "GET", "/order/v2/flight/config/payment", "en", "", bearer(op.Token)...)
+			if !strings.Contains(string(env.Data), `"wechat-pay"`) {
+				t.Fatalf("payment config offers no WeChat Pay: %s", env.Data)
+			}
+			quoteID, _ := quoteFor(t, srv, op.Token)
+			o := createOrder(t, srv, op.Token, quoteID, "wx-1")
+			before := walletMinor(t, a, op.Company.ID)
+			txBefore := transactions(t, srv, finance)
+
+			resp, env := call(t, srv, "POST", fmt.Sprintf("/order/v2/flight/orders/%d/payment", o.ID), "en", `{"channel":"wechat-pay"}`,
+				append(bearer(op.Token), "Idempotency-Key", "wx-pay-1")...)
+			var v flight.View
+			_ = json.Unmarshal(env.Data, &v)
+			if resp.StatusCode != 200 || v.Status != flight.Holding || v.Payment == nil || !strings.HasPrefix(v.Payment.QRCode, "weixin://") ||
+				v.Payment.Channel != "wechat-pay" || v.Payment.Amount != v.Total {
+				t.Fatalf("pay by WeChat: %d %+v, payment %+v", resp.StatusCode, env, v.Payment)
+			}
+			// A retry shows the same code; nothing new at the channel.
+			_, env = call(t, srv, "POST", fmt.Sprintf("/order/v2/flight/orders/%d/payment", o.ID), "en", `{"channel":"wechat-pay"}`,
+				append(bearer(op.Token), "Idempotency-Key", "wx-pay-1")...)
+			var again flight.View
+			_ = json.Unmarshal(env.Data, &again)
+			if again.Payment == nil || again.Payment.QRCode != v.Payment.QRCode {
+				t.Fatalf("retry: %+v", again.Payment)
+			}
+			var tradeNo string
+			if err := a.DB.GetContext(ctx, &tradeNo, a.DB.Rebind(`SELECT trade_no FROM channel_payments WHERE line = 'flight' AND booking_id = ?`), o.ID); err != nil {
+				t.Fatal(err)
+			}
+			if err := fake.Pay(tradeNo); err != nil {
+				t.Fatalf("the payer pays: %v (the server did not acknowledge WeChat Pay's notification)", err)
+			}
+			n, err := fake.BuildNotification(tradeNo)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := n.Request(public.URL + "/payment/v2/notify/wechat-pay")
+			r.RequestURI = ""
+			res, err := http.DefaultClient.Do(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res.Body.Close()
+			if res.StatusCode != http.StatusNoContent {
+				t.Fatalf("replayed notification: %d", res.StatusCode)
+			}
+			got := getOrder(t, srv, op.Token, o.ID)
+			if got.PaymentStatus != flight.Paid || got.PaymentChannel != "wechat-pay" || got.Payment != nil ||
+				(got.Status != flight.Proceeding && got.Status != flight.Issued) {
+				t.Fatalf("after the notification: %s %s %s, payment %+v", got.Status, got.PaymentStatus, got.PaymentChannel, got.Payment)
+			}
+			if after := walletMinor(t, a, op.Company.ID); after != before {
+				t.Fatalf("wallet %d, then %d: a channel payment leaves the wallet where it was", before, after)
+			}
+			txAfter := transactions(t, srv, finance)
+			if len(txAfter) != len(txBefore)+1 || txAfter[0].PaymentMethod != "wechat-pay" || txAfter[0].OriginalID != o.BookingNumber {
+				t.Fatalf("Transactions: %d then %d, newest %+v", len(txBefore), len(txAfter), txAfter[0])
+			}
+			var outcomes []string
+			if err := a.DB.SelectContext(ctx, &outcomes, `SELECT outcome FROM channel_notices ORDER BY id`); err != nil {
+				t.Fatal(err)
+			}
+			if strings.Join(outcomes, ",") != "applied,replay" {
+				t.Fatalf("notices %v, want the first applied and the replay recorded", outcomes)
+			}
+			ledgerZero(t, a)
+		})
+	}
+}
