@@ -137,7 +137,7 @@ func New(ctx context.Context, cfg config.Config) (*App, error) {
 		return nil, err
 	}
 	a.buildGateways()
-	channels, err := buildChannels(cfg.Payment.ChannelsConfig)
+	channels, err := BuildChannels(cfg.Payment.ChannelsConfig)
 	if err != nil {
 		a.Close()
 		return nil, err

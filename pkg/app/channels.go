@@ -17,10 +17,10 @@ import (
 	"github.com/voyage/voyage/pkg/payment/yeepay"
 )
 
-// buildChannels makes the real payment channels whose credentials are set
+// BuildChannels makes the real payment channels whose credentials are set
 // (payment.alipay, wechat_pay, yeepay, airwallex, stripe), by their spec
 // names: Yeepay's one merchant account is four channels.
-func buildChannels(c config.ChannelsConfig) (map[string]payment.Channel, error) {
+func BuildChannels(c config.ChannelsConfig) (map[string]payment.Channel, error) {
 	out := map[string]payment.Channel{}
 	add := func(ch payment.Channel, err error) error {
 		if err != nil {

@@ -42,7 +42,7 @@ func New() *Root {
 	cmd.PersistentFlags().String("log-level", "", "log level: debug, info, warn, error")
 	r.Cmd = cmd
 	cmd.AddCommand(r.serveCmd(), r.migrateCmd(), r.demoCmd(), r.versionCmd(), r.superadminCmd(),
-		r.agencyCmd(), r.creditCmd(), r.fundsCmd(), r.apikeyCmd(), r.userCmd(), r.ratesCmd(), r.statementsCmd(), r.ordersCmd(), r.groupsCmd(), r.jobsCmd(), r.tuiCmd(), r.docsCmd())
+		r.agencyCmd(), r.creditCmd(), r.fundsCmd(), r.apikeyCmd(), r.userCmd(), r.ratesCmd(), r.statementsCmd(), r.ordersCmd(), r.groupsCmd(), r.jobsCmd(), r.paymentsCmd(), r.tuiCmd(), r.docsCmd())
 	addExamples(cmd)
 	r.addCompletions(cmd)
 	return r
