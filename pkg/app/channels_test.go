@@ -76,6 +76,22 @@ func TestChannelPaymentThroughTheAPI(t *testing.T) {
 			if again.Payment == nil || again.Payment.QRCode != v.Payment.QRCode {
 				t.Fatalf("retry: %+v", again.Payment)
 			}
+			// The portal's detail shows the code to scan, in the payer's
+			// language; the API shows it to the booking agency only, not to
+			// the provider, who does not pay it.
+			provider := loginAs(t, srv, "provider-admin", "provider-pass-1").Token
+			_, env = call(t, srv, "GET", fmt.Sprintf("/order/v2/flight/orders/%d", o.ID), "en", "", bearer(provider)...)
+			if strings.Contains(string(env.Data), "weixin://") {
+				t.Fatal("the provider's view of the order shows the payer's QR code")
+			}
+			page := portalAs(t, srv, op.Token)
+			for lang, want := range map[string]string{"en": "Scan with WeChat Pay", "zh-CN": "请用付款人手机上的微信支付扫码"} {
+				res, body := get(t, page, fmt.Sprintf("%s/flight/orders/%d", srv.URL, o.ID), "Accept-Language", lang)
+				if res.StatusCode != 200 || !strings.Contains(body, `id="pending-payment"`) || !strings.Contains(body, `class="qr-code"`) ||
+					!strings.Contains(body, want) {
+					t.Fatalf("detail page (%s) while the payer pays: %d, no QR code or no %q", lang, res.StatusCode, want)
+				}
+			}
 			var tradeNo string
 			if err := a.DB.GetContext(ctx, &tradeNo, a.DB.Rebind(`SELECT trade_no FROM channel_payments WHERE line = 'flight' AND booking_id = ?`), o.ID); err != nil {
 				t.Fatal(err)
@@ -101,6 +117,9 @@ func TestChannelPaymentThroughTheAPI(t *testing.T) {
 			if got.PaymentStatus != flight.Paid || got.PaymentChannel != "wechat-pay" || got.Payment != nil ||
 				(got.Status != flight.Proceeding && got.Status != flight.Issued) {
 				t.Fatalf("after the notification: %s %s %s, payment %+v", got.Status, got.PaymentStatus, got.PaymentChannel, got.Payment)
+			}
+			if _, body := get(t, page, fmt.Sprintf("%s/flight/orders/%d", srv.URL, o.ID), "Accept-Language", "en"); strings.Contains(body, `id="pending-payment"`) {
+				t.Fatal("the detail page still asks for the payment once it is paid")
 			}
 			if after := walletMinor(t, a, op.Company.ID); after != before {
 				t.Fatalf("wallet %d, then %d: a channel payment leaves the wallet where it was", before, after)
