@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/voyage/voyage/pkg/i18n"
+	"github.com/voyage/voyage/pkg/payment"
 )
 
 // Group flight pages (issue 16): the request form, its confirmation, the
@@ -95,6 +96,8 @@ func (r GroupRow) Href() string { return GroupHref(r.ID) }
 
 // GroupDetail is /flight/group/order/{id}.
 type GroupDetail struct {
+	// Payment is the channel payment an installment waits for.
+	Payment            *payment.PendingView
 	ID                 int64
 	BookingNumber      string
 	Status             string

@@ -242,7 +242,7 @@ func (s *Server) groupDetailAnswer(w http.ResponseWriter, r *http.Request, v vie
 // page's language, amounts formatted, the installments' running balance.
 func groupDetailView(ctx context.Context, o group.View, now time.Time) templates.GroupDetail {
 	lang := i18n.Lang(ctx)
-	d := templates.GroupDetail{ID: o.ID, BookingNumber: o.BookingNumber, Status: string(o.Status), Tone: o.Tone, CreatedAt: o.CreatedAt,
+	d := templates.GroupDetail{Payment: o.Payment, ID: o.ID, BookingNumber: o.BookingNumber, Status: string(o.Status), Tone: o.Tone, CreatedAt: o.CreatedAt,
 		IsChangeDate: o.IsChangeDate, AcceptChangeFlight: o.AcceptChangeFlight, Adult: o.Passengers.Adult, Child: o.Passengers.Child,
 		Infant: o.Passengers.Infant, Cabin: o.CabinClass, Remark: o.Remark, Now: now, PassengerCount: o.PassengerCount,
 		Contact: templates.GroupContact{Name: o.Contact.Name, Email: o.Contact.Email, Phone: o.Contact.Phone}}
