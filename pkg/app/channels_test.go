@@ -7,15 +7,72 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/voyage/voyage/pkg/app"
 	"github.com/voyage/voyage/pkg/config"
 	"github.com/voyage/voyage/pkg/flight"
 	"github.com/voyage/voyage/pkg/payment/wechatpay/wechatpaytest"
 	"github.com/voyage/voyage/pkg/store/storetest"
 )
+
+// weChatRig is WeChat Pay's fake for one app, and the app's public address
+// (where the fake sends its notifications), known before the app is built.
+type weChatRig struct {
+	fake    *wechatpaytest.Server
+	public  *httptest.Server
+	handler atomic.Value
+}
+
+// withWeChatPay configures an app with WeChat Pay against a fake of its own
+// (each app its own fake: two engines' order ids would meet in one) and
+// with the test gateway; rigOf finds the app's fake.
+func withWeChatPay(t *testing.T) (mod func(*config.Config), rigOf func(*app.App) *weChatRig) {
+	var rigs sync.Map
+	mod = func(c *config.Config) {
+		rig := &weChatRig{fake: wechatpaytest.New(wechatpaytest.Options{Wait: func(time.Duration) {}, MaxTries: 3})}
+		api := httptest.NewServer(rig.fake)
+		t.Cleanup(api.Close)
+		rig.public = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			rig.handler.Load().(http.Handler).ServeHTTP(w, r)
+		}))
+		t.Cleanup(rig.public.Close)
+		c.Payment.TestGateway = true
+		c.Payment.PublicURL = rig.public.URL
+		c.Payment.WechatPay = config.WechatPayConfig{MchID: wechatpaytest.MchID, AppID: wechatpaytest.AppID,
+			MerchantSerialNo:   wechatpaytest.MerchantSerialNo,
+			MerchantPrivateKey: config.Secret(wechatpaytest.PrivateKeyPEM(wechatpaytest.TestKeys().Merchant)),
+			APIv3Key:           config.Secret(rig.fake.APIv3Key()), PlatformPublicKey: rig.fake.PlatformPublicKeyPEM(),
+			PlatformSerial: rig.fake.PlatformSerial(), Endpoint: api.URL}
+		rigs.Store(rig.public.URL, rig)
+	}
+	rigOf = func(a *app.App) *weChatRig {
+		r, ok := rigs.Load(a.Cfg.Payment.PublicURL)
+		if !ok {
+			t.Fatal("no WeChat Pay fake for this app")
+		}
+		rig := r.(*weChatRig)
+		rig.handler.Store(a.Handler)
+		return rig
+	}
+	return mod, rigOf
+}
+
+// payLatestByWeChat is the payer paying the latest channel payment by
+// WeChat Pay: the fake notifies the app, which must acknowledge.
+func payLatestByWeChat(t *testing.T, a *app.App, rig *weChatRig) {
+	t.Helper()
+	var tradeNo string
+	if err := a.DB.GetContext(context.Background(), &tradeNo, `SELECT trade_no FROM channel_payments ORDER BY id DESC LIMIT 1`); err != nil {
+		t.Fatal(err)
+	}
+	if err := rig.fake.Pay(tradeNo); err != nil {
+		t.Fatalf("the payer pays: %v (the server did not acknowledge WeChat Pay's notification)", err)
+	}
+}
 
 // TestChannelPaymentThroughTheAPI: a flight order paid by WeChat Pay, a
 // real channel's protocol against its fake, through the HTTP API on both
@@ -28,26 +85,10 @@ func TestChannelPaymentThroughTheAPI(t *testing.T) {
 	for _, d := range storetest.Engines {
 		t.Run(string(d), func(t *testing.T) {
 			t.Parallel()
-			fake := wechatpaytest.New(wechatpaytest.Options{Wait: func(time.Duration) {}, MaxTries: 3})
-			api := httptest.NewServer(fake)
-			t.Cleanup(api.Close)
-			// The channel reaches the server at its public address, known
-			// before the server is built.
-			var handler atomic.Value
-			public := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				handler.Load().(http.Handler).ServeHTTP(w, r)
-			}))
-			t.Cleanup(public.Close)
-			mod := func(c *config.Config) {
-				c.Payment.PublicURL = public.URL
-				c.Payment.WechatPay = config.WechatPayConfig{MchID: wechatpaytest.MchID, AppID: wechatpaytest.AppID,
-					MerchantSerialNo:   wechatpaytest.MerchantSerialNo,
-					MerchantPrivateKey: config.Secret(wechatpaytest.PrivateKeyPEM(wechatpaytest.TestKeys().Merchant)),
-					APIv3Key:           config.Secret(fake.APIv3Key()), PlatformPublicKey: fake.PlatformPublicKeyPEM(),
-					PlatformSerial: fake.PlatformSerial(), Endpoint: api.URL}
-			}
+			mod, rigOf := withWeChatPay(t)
 			a, srv := newSeededApp(t, d, mod)
-			handler.Store(a.Handler)
+			rig := rigOf(a)
+			fake, public := rig.fake, rig.public
 			ctx := context.Background()
 			op := loginAs(t, srv, "demo-operator", "demo-pass-1")
 			finance := loginAs(t, srv, "demo-finance", "demo-pass-1").Token

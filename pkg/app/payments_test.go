@@ -16,19 +16,22 @@ import (
 	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/money"
 	"github.com/voyage/voyage/pkg/train"
+	"github.com/voyage/voyage/templates"
 )
 
 // payable is one booking of a line, ready to pay: how to pay it with a
 // channel and key, and what the ledger calls its payment.
 type payable struct {
 	booking string // its booking number
+	page    string // its portal page
 	price   int64  // what it costs, in minor units of CNY
 	pay     func(channel, key string) int
 }
 
 // TestEveryLinePaysAlike: the same payment on every line (flight, train,
 // group installment) and every channel available here (the wallet's
-// balance, its credit line, the test gateway): six replays at once with
+// balance, its credit line, the test gateway, WeChat Pay against its
+// fake): six replays at once with
 // one key (through the gateway the longest key the API allows) charge once
 // and all answer 200; the payment is listed for
 // finance, a gateway's in Transactions (its channel, gross, fee, net and
@@ -37,7 +40,9 @@ type payable struct {
 // gateway.
 func TestEveryLinePaysAlike(t *testing.T) {
 	t.Parallel()
-	seededWith(t, func(c *config.Config) { c.Payment.TestGateway = true }, func(t *testing.T, a *app.App, srv *httptest.Server) {
+	withChannel, rigOf := withWeChatPay(t)
+	seededWith(t, withChannel, func(t *testing.T, a *app.App, srv *httptest.Server) {
+		rig := rigOf(a)
 		runJobs(t, a)
 		demo := agencyID(t, a, "Demo Travel")
 		enableTrains(t, a, demo, `{"notifyUrl":"","manual":true}`)
@@ -49,7 +54,7 @@ func TestEveryLinePaysAlike(t *testing.T) {
 			"flight": func(key string) payable {
 				q, _ := quoteFor(t, srv, op)
 				o := createOrder(t, srv, op, q, key)
-				return payable{o.BookingNumber, minorOf(t, o.Total.Amount), func(channel, k string) int {
+				return payable{o.BookingNumber, templates.OrderHref(o.ID), minorOf(t, o.Total.Amount), func(channel, k string) int {
 					return status(call(t, srv, "POST", fmt.Sprintf("/order/v2/flight/orders/%d/payment", o.ID), "en",
 						fmt.Sprintf(`{"channel":%q}`, channel), append(bearer(op), "Idempotency-Key", k)...))
 				}}
@@ -60,21 +65,21 @@ func TestEveryLinePaysAlike(t *testing.T) {
 				if resp.StatusCode != 201 {
 					t.Fatalf("book a train: %d %+v", resp.StatusCode, env)
 				}
-				return payable{v.BookingNumber, minorOf(t, v.Total.Amount), func(channel, k string) int {
+				return payable{v.BookingNumber, templates.TrainOrderHref(v.ID), minorOf(t, v.Total.Amount), func(channel, k string) int {
 					return status(call(t, srv, "POST", fmt.Sprintf("/order/v2/train/orders/%d/payment", v.ID), "en",
 						fmt.Sprintf(`{"channel":%q}`, channel), append(bearer(op), "Idempotency-Key", k)...))
 				}}
 			},
 			"group": func(key string) payable {
 				v := confirmedGroup(t, srv, op, provider, key)
-				return payable{v.BookingNumber, 180000, func(channel, k string) int {
+				return payable{v.BookingNumber, templates.GroupHref(v.ID), 180000, func(channel, k string) int {
 					return status(call(t, srv, "POST", fmt.Sprintf("%s/%d/payment", groupsPath, v.ID), "en",
 						fmt.Sprintf(`{"channel":%q,"stage":"first"}`, channel), append(bearer(op), "Idempotency-Key", k)...))
 				}}
 			},
 		}
 		for _, name := range []string{"flight", "train", "group"} {
-			for _, channel := range []string{"balance", "credit", "stripe"} {
+			for _, channel := range []string{"balance", "credit", "stripe", "wechat-pay"} {
 				t.Run(name+"/"+channel, func(t *testing.T) {
 					key := fmt.Sprintf("pay-%s-%s", name, channel)
 					b := lines[name](key)
@@ -108,9 +113,19 @@ func TestEveryLinePaysAlike(t *testing.T) {
 							t.Errorf("replay %d answered %d", i+1, c)
 						}
 					}
+					// A real channel waits for its payer; WeChat Pay's fake
+					// pays and notifies.
+					gateway := channel == "stripe" || channel == "wechat-pay"
+					if channel == "wechat-pay" {
+						// Meanwhile the booking's page shows the code to scan.
+						if _, body := get(t, portalAs(t, srv, op), srv.URL+b.page, "Accept-Language", "en"); !strings.Contains(body, `class="qr-code"`) {
+							t.Errorf("%s shows no QR code while the payer pays", b.page)
+						}
+						payLatestByWeChat(t, a, rig)
+					}
 
 					want := before - b.price
-					if channel == "stripe" {
+					if gateway {
 						want = before
 					}
 					if got := walletMinor(t, a, demo); got != want {
@@ -123,7 +138,7 @@ func TestEveryLinePaysAlike(t *testing.T) {
 						t.Errorf("wallet entries of %s: paid %d, want %d", b.booking, paid, -b.price)
 					}
 					txAfter := transactions(t, srv, finance)
-					if channel == "stripe" {
+					if gateway {
 						if received != b.price {
 							t.Errorf("wallet entries of %s: received %d by the gateway, want %d", b.booking, received, b.price)
 						}
@@ -131,7 +146,7 @@ func TestEveryLinePaysAlike(t *testing.T) {
 							t.Fatalf("transactions: %d then %d, want one more", len(txBefore), len(txAfter))
 						}
 						tx := txAfter[0]
-						if tx.OriginalID != b.booking || tx.PaymentMethod != "stripe" || tx.Net != tx.Gross || tx.Fee != "0.00" || tx.Reference == "" {
+						if tx.OriginalID != b.booking || tx.PaymentMethod != channel || tx.Net != tx.Gross || tx.Fee != "0.00" || tx.Reference == "" {
 							t.Errorf("the gateway's payment in Transactions: %+v", tx)
 						}
 					} else if received != 0 || len(txAfter) != len(txBefore) {
