@@ -156,7 +156,7 @@ func New(ctx context.Context, cfg config.Config) (*App, error) {
 	a.channelNotices = a.notices(channels)
 	jobsCfg := jobs.Config{Workers: cfg.Jobs.Workers, PollInterval: cfg.Jobs.PollInterval, CleanupInterval: cfg.Jobs.CleanupInterval,
 		RescueAfter: cfg.Jobs.RescueAfter, Mail: a.mailSender(), MailFrom: cfg.Mail.From,
-		Register: []func(*jobs.Workers) []*river.PeriodicJob{a.Orders.AddWorkers, a.Webhooks.AddWorkers, a.Trains.AddWorkers, a.Groups.AddWorkers}}
+		Register: []func(*jobs.Workers) []*river.PeriodicJob{a.Orders.AddWorkers, a.Webhooks.AddWorkers, a.Trains.AddWorkers, a.Groups.AddWorkers, a.addPaymentWorkers}}
 	if db.Dialect == store.Postgres {
 		// The workers listen on their own pgx connections.
 		jobsCfg.PostgresURL = cfg.DB

@@ -6,9 +6,12 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"time"
 
+	"github.com/riverqueue/river"
 	"github.com/voyage/voyage/pkg/booking"
 	"github.com/voyage/voyage/pkg/config"
+	"github.com/voyage/voyage/pkg/jobs"
 	"github.com/voyage/voyage/pkg/payment"
 	"github.com/voyage/voyage/pkg/payment/airwallex"
 	"github.com/voyage/voyage/pkg/payment/alipay"
@@ -113,4 +116,29 @@ func (a *App) NotifyHandler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		a.channelNotices.Handle(w, r, r.PathValue("channel"))
 	})
+}
+
+// reconcileEvery is how often the channel payments left pending past their
+// window are asked about again (payment.Notices.Reconcile).
+const reconcileEvery = 5 * time.Minute
+
+// reconcileArgs is the periodic reconciliation of pending channel payments.
+type reconcileArgs struct{}
+
+// Kind implements river.JobArgs.
+func (reconcileArgs) Kind() string { return "payment_reconcile" }
+
+// InsertOpts: one run per period (booking.SweepOpts).
+func (reconcileArgs) InsertOpts() river.InsertOpts { return booking.SweepOpts(reconcileEvery) }
+
+// addPaymentWorkers registers the reconciliation (for jobs.Config.Register):
+// a payment whose status check ended without an answer, or whose booking's
+// check never ran, is settled, released or closed at its channel two
+// minutes after its window.
+func (a *App) addPaymentWorkers(w *jobs.Workers) []*river.PeriodicJob {
+	jobs.AddFunc(w, 30*time.Second, func(ctx context.Context, _ *river.Job[reconcileArgs]) error {
+		_, err := a.channelNotices.Reconcile(ctx, a.gateways, 2*time.Minute)
+		return err
+	})
+	return []*river.PeriodicJob{jobs.Every(reconcileEvery, reconcileArgs{})}
 }

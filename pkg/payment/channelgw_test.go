@@ -202,11 +202,16 @@ func TestChannelPayments(t *testing.T) {
 	for _, dialect := range []store.Dialect{store.SQLite, store.Postgres} {
 		t.Run(string(dialect), func(t *testing.T) {
 			t.Parallel()
-			db := storetest.Open(t, dialect)
 			ctx := context.Background()
+			// Each case on a database of its own: a reconciliation looks at
+			// every pending payment of its database.
+			open := func(t *testing.T) (*channelEnv, *store.DB) {
+				db := storetest.Open(t, dialect)
+				return newChannelEnv(t, db), db
+			}
 
 			t.Run("notified, replayed, checked: paid once", func(t *testing.T) {
-				e := newChannelEnv(t, db)
+				e, db := open(t)
 				e.start("k1")
 				// A retry of the same payment shows the same code and
 				// creates nothing new at the channel.
@@ -236,6 +241,9 @@ func TestChannelPayments(t *testing.T) {
 				if n, bal := e.wallet(); n != 2 || bal != 0 {
 					t.Fatalf("%d wallet entries, balance %d", n, bal)
 				}
+				if got := e.outcomes(db); strings.Join(got, ",") != "applied,replay" {
+					t.Fatalf("notices kept %v, want the first applied and the replay", got)
+				}
 				p, _, err := payment.PaymentByTradeNo(ctx, db, e.tradeNo("k1"))
 				if err != nil || p.State != "paid" || p.Reference == "" || p.PaidAt == nil {
 					t.Fatalf("record %+v, %v", p, err)
@@ -243,7 +251,7 @@ func TestChannelPayments(t *testing.T) {
 			})
 
 			t.Run("forged, another sum, unknown: nothing changes", func(t *testing.T) {
-				e := newChannelEnv(t, db)
+				e, db := open(t)
 				e.start("k2")
 				forged := e.fake.SealTransaction([]byte(`{}`))
 				forged.Header.Set("Wechatpay-Signature", "AAAA"+forged.Header.Get("Wechatpay-Signature")[4:])
@@ -265,13 +273,16 @@ func TestChannelPayments(t *testing.T) {
 				if st, paid := e.booking.now(); st != "held" || paid != 0 {
 					t.Fatalf("booking %s, paid %d", st, paid)
 				}
+				if got := e.outcomes(db); strings.Join(got, ",") != "refused,mismatch,unknown" {
+					t.Fatalf("notices kept %v", got)
+				}
 				if n, _ := e.wallet(); n != 0 {
 					t.Fatalf("%d wallet entries", n)
 				}
 			})
 
 			t.Run("notification lost: the status check settles", func(t *testing.T) {
-				e := newChannelEnv(t, db)
+				e, _ := open(t)
 				e.start("k3")
 				e.route.Close() // Voyage is down when the payer pays
 				if err := e.fake.Pay(e.tradeNo("k3")); err == nil {
@@ -286,7 +297,7 @@ func TestChannelPayments(t *testing.T) {
 			})
 
 			t.Run("paid after the booking ended: the money goes to the wallet", func(t *testing.T) {
-				e := newChannelEnv(t, db)
+				e, _ := open(t)
 				e.start("k4")
 				e.booking.mu.Lock()
 				e.booking.gone = true
@@ -300,7 +311,7 @@ func TestChannelPayments(t *testing.T) {
 			})
 
 			t.Run("never paid: closed at the channel, to be paid again", func(t *testing.T) {
-				e := newChannelEnv(t, db)
+				e, _ := open(t)
 				e.start("k5")
 				key := payment.Key("order-7", "k5")
 				if err := e.pay.Check(ctx, e.gw, key, e.booking); !errors.Is(err, payment.ErrPaymentTimeout) {
@@ -320,7 +331,36 @@ func TestChannelPayments(t *testing.T) {
 					t.Fatal("a closed payment could still be paid")
 				}
 			})
-			_ = ctx
+			t.Run("status check lost: the reconciliation settles or closes", func(t *testing.T) {
+				e, db := open(t)
+				e.start("k6")
+				e.route.Close()
+				if err := e.fake.Pay(e.tradeNo("k6")); err == nil {
+					t.Fatal("the notification was acknowledged by a closed route")
+				}
+				e.clock.Add(20 * time.Minute)
+				gateways := map[string]payment.Gateway{"wechat-pay": e.gw}
+				if n, err := e.notices.Reconcile(ctx, gateways, time.Minute); err != nil || n < 1 {
+					t.Fatalf("reconcile: %d, %v", n, err)
+				}
+				if st, paid := e.booking.now(); st != "paid" || paid != 1 {
+					t.Fatalf("booking %s, paid %d after the reconciliation", st, paid)
+				}
+				if n, _ := e.wallet(); n != 2 {
+					t.Fatalf("%d wallet entries", n)
+				}
+				// Run again: nothing is pending any more, nothing moves.
+				if _, err := e.notices.Reconcile(ctx, gateways, time.Minute); err != nil {
+					t.Fatal(err)
+				}
+				if n, _ := e.wallet(); n != 2 {
+					t.Fatalf("%d wallet entries after a second run", n)
+				}
+				p, _, _ := payment.PaymentByTradeNo(ctx, db, e.tradeNo("k6"))
+				if p.State != "paid" {
+					t.Fatalf("record %s", p.State)
+				}
+			})
 		})
 	}
 }

@@ -166,3 +166,46 @@ func (n Notices) record(ctx context.Context, channel string, st Status, outcome,
 		n.log().ErrorContext(ctx, "payment: keep a notification", "channel", channel, "payment", st.Key, "outcome", outcome, "err", err)
 	}
 }
+
+// MaxReconcile is how many channel payments one reconciliation looks at.
+const MaxReconcile = 200
+
+// Reconcile asks the channels about the payments still pending past their
+// window (by grace): the ones whose status check ended without an answer,
+// or never ran. Each is settled, released or closed at its channel through
+// the one protocol, as the status check would (ChannelGateway.Status); the
+// next run takes what one run leaves (at most MaxReconcile a run). It
+// answers how many it looked at, and the first error met (the others are
+// logged).
+func (n Notices) Reconcile(ctx context.Context, gateways map[string]Gateway, grace time.Duration) (int, error) {
+	db := n.Protocol.DB
+	var due []ChannelPayment
+	err := db.SelectContext(ctx, &due, db.Rebind(`SELECT `+channelPaymentColumns+` FROM channel_payments
+		WHERE state = ? AND expires_at < ? ORDER BY expires_at LIMIT ?`), recordPending, n.now().Add(-grace), MaxReconcile)
+	if err != nil {
+		return 0, fmt.Errorf("payment: payments to reconcile: %w", err)
+	}
+	var first error
+	for _, p := range due {
+		b, err := n.Held(ctx, p)
+		gw := gateways[p.Channel]
+		if err == nil {
+			// A channel gone from the configuration is a nil gateway:
+			// nothing here can say the payment happened; Check releases
+			// the booking and the record is closed, loudly.
+			err = n.Protocol.Check(ctx, gw, p.Key, b)
+		}
+		if err == nil && gw == nil {
+			n.log().ErrorContext(ctx, "payment: a pending payment's channel is no longer configured: closed here, check it at the channel",
+				"channel", p.Channel, "payment", p.TradeNo)
+			err = settleRecord(ctx, db, p.TradeNo, Status{State: StateClosed}, n.now())
+		}
+		if err != nil {
+			n.log().WarnContext(ctx, "payment: reconcile a pending channel payment", "channel", p.Channel, "payment", p.TradeNo, "err", err)
+			if first == nil {
+				first = err
+			}
+		}
+	}
+	return len(due), first
+}
