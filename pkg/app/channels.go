@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -18,6 +19,7 @@ import (
 	"github.com/voyage/voyage/pkg/payment/stripe"
 	"github.com/voyage/voyage/pkg/payment/wechatpay"
 	"github.com/voyage/voyage/pkg/payment/yeepay"
+	"github.com/voyage/voyage/pkg/ratelimit"
 )
 
 // BuildChannels makes the real payment channels whose credentials are set
@@ -109,12 +111,27 @@ func (a *App) notices(channels map[string]payment.Channel) payment.Notices {
 		}}
 }
 
+// notifyLimit bounds each channel's notifications (http.rate_limit on):
+// far above what a channel sends, it keeps a flood of forged ones from
+// costing a signature check each without end. A refused notification is
+// answered 429, and the channel sends it again later.
+var notifyLimit = ratelimit.Limit{Rate: 50, Burst: 200}
+
 // NotifyHandler answers the channels' notifications: POST
 // /payment/v2/notify/{channel}, public by necessity (the channels sign
 // what they send, and Notices verifies it).
 func (a *App) NotifyHandler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		a.channelNotices.Handle(w, r, r.PathValue("channel"))
+		channel := r.PathValue("channel")
+		if a.limiter != nil {
+			res, err := a.limiter.Take(r.Context(), "notify:"+channel, notifyLimit)
+			if err == nil && !res.Allowed {
+				w.Header().Set("Retry-After", strconv.Itoa(max(1, int(res.RetryAfter.Seconds()))))
+				http.Error(w, "too many notifications", http.StatusTooManyRequests)
+				return
+			}
+		}
+		a.channelNotices.Handle(w, r, channel)
 	})
 }
 

@@ -1,6 +1,7 @@
 package app_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -15,6 +16,7 @@ import (
 	"github.com/voyage/voyage/pkg/app"
 	"github.com/voyage/voyage/pkg/config"
 	"github.com/voyage/voyage/pkg/flight"
+	"github.com/voyage/voyage/pkg/payment"
 	"github.com/voyage/voyage/pkg/payment/wechatpay/wechatpaytest"
 	"github.com/voyage/voyage/pkg/store/storetest"
 )
@@ -178,5 +180,55 @@ func TestChannelPaymentThroughTheAPI(t *testing.T) {
 			}
 			ledgerZero(t, a)
 		})
+	}
+}
+
+// TestNotificationRouteLimits: the public notification route answers only
+// the channels configured here, reads no more than a notification's size
+// (payment.MaxNotice), and bounds each channel's notifications so a flood
+// of forged ones is refused (429) rather than checked without end; every
+// refusal changes nothing and is kept for the provider's staff.
+func TestNotificationRouteLimits(t *testing.T) {
+	t.Parallel()
+	mod, rigOf := withWeChatPay(t)
+	a, srv := newApp(t, storetest.Engines[0], mod, func(c *config.Config) { c.HTTP.RateLimit.Enabled = true })
+	rigOf(a)
+	post := func(channel string, body []byte) int {
+		t.Helper()
+		res, err := http.Post(srv.URL+"/payment/v2/notify/"+channel, "application/json", bytes.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		return res.StatusCode
+	}
+	if code := post("paypal", []byte(`{}`)); code != http.StatusNotFound {
+		t.Fatalf("a channel not configured here answered %d", code)
+	}
+	if code := post("wechat-pay", bytes.Repeat([]byte("x"), payment.MaxNotice+1)); code < 400 || code == http.StatusTooManyRequests {
+		t.Fatalf("an oversized notification answered %d", code)
+	}
+	refused := 0
+	for range 260 {
+		switch post("wechat-pay", []byte(`{"id":"forged"}`)) {
+		case http.StatusTooManyRequests:
+			refused++
+		case http.StatusOK, http.StatusNoContent:
+			t.Fatal("a forged notification was acknowledged")
+		}
+	}
+	if refused == 0 {
+		t.Fatal("260 forged notifications at once, none refused by the limit")
+	}
+	var outcomes []string
+	if err := a.DB.SelectContext(context.Background(), &outcomes, `SELECT DISTINCT outcome FROM channel_notices ORDER BY outcome`); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(outcomes, ",") != "refused,too_large" {
+		t.Fatalf("notices kept as %v", outcomes)
+	}
+	var paid int
+	if err := a.DB.GetContext(context.Background(), &paid, `SELECT COUNT(*) FROM channel_payments WHERE state <> 'pending'`); err != nil || paid != 0 {
+		t.Fatalf("%d channel payments moved, %v", paid, err)
 	}
 }

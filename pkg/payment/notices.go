@@ -75,11 +75,13 @@ func (n Notices) Handle(w http.ResponseWriter, r *http.Request, channel string) 
 		return
 	}
 	body, err := io.ReadAll(io.LimitReader(r.Body, MaxNotice+1))
-	if err != nil {
+	var tooLarge *http.MaxBytesError
+	if err != nil && !errors.As(err, &tooLarge) {
+		n.record(ctx, channel, Status{}, NoticeRefused, "read: "+err.Error())
 		ch.Ack(w, err)
 		return
 	}
-	if len(body) > MaxNotice {
+	if len(body) > MaxNotice || tooLarge != nil {
 		n.record(ctx, channel, Status{}, NoticeTooLarge, fmt.Sprintf("%d bytes or more", len(body)))
 		ch.Ack(w, ErrBadNotice)
 		return
