@@ -25,8 +25,21 @@ import (
 // (where the fake sends its notifications), known before the app is built.
 type weChatRig struct {
 	fake    *wechatpaytest.Server
+	api     *httptest.Server
 	public  *httptest.Server
 	handler atomic.Value
+}
+
+// configure points an app's configuration at the rig: the same fake and
+// public address for every instance configured so.
+func (rig *weChatRig) configure(c *config.Config) {
+	c.Payment.TestGateway = true
+	c.Payment.PublicURL = rig.public.URL
+	c.Payment.WechatPay = config.WechatPayConfig{MchID: wechatpaytest.MchID, AppID: wechatpaytest.AppID,
+		MerchantSerialNo:   wechatpaytest.MerchantSerialNo,
+		MerchantPrivateKey: config.Secret(wechatpaytest.PrivateKeyPEM(wechatpaytest.TestKeys().Merchant)),
+		APIv3Key:           config.Secret(rig.fake.APIv3Key()), PlatformPublicKey: rig.fake.PlatformPublicKeyPEM(),
+		PlatformSerial: rig.fake.PlatformSerial(), Endpoint: rig.api.URL}
 }
 
 // withWeChatPay configures an app with WeChat Pay against a fake of its own
@@ -36,19 +49,13 @@ func withWeChatPay(t *testing.T) (mod func(*config.Config), rigOf func(*app.App)
 	var rigs sync.Map
 	mod = func(c *config.Config) {
 		rig := &weChatRig{fake: wechatpaytest.New(wechatpaytest.Options{Wait: func(time.Duration) {}, MaxTries: 3})}
-		api := httptest.NewServer(rig.fake)
-		t.Cleanup(api.Close)
+		rig.api = httptest.NewServer(rig.fake)
+		t.Cleanup(rig.api.Close)
 		rig.public = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			rig.handler.Load().(http.Handler).ServeHTTP(w, r)
 		}))
 		t.Cleanup(rig.public.Close)
-		c.Payment.TestGateway = true
-		c.Payment.PublicURL = rig.public.URL
-		c.Payment.WechatPay = config.WechatPayConfig{MchID: wechatpaytest.MchID, AppID: wechatpaytest.AppID,
-			MerchantSerialNo:   wechatpaytest.MerchantSerialNo,
-			MerchantPrivateKey: config.Secret(wechatpaytest.PrivateKeyPEM(wechatpaytest.TestKeys().Merchant)),
-			APIv3Key:           config.Secret(rig.fake.APIv3Key()), PlatformPublicKey: rig.fake.PlatformPublicKeyPEM(),
-			PlatformSerial: rig.fake.PlatformSerial(), Endpoint: api.URL}
+		rig.configure(c)
 		rigs.Store(rig.public.URL, rig)
 	}
 	rigOf = func(a *app.App) *weChatRig {
@@ -231,4 +238,52 @@ func TestNotificationRouteLimits(t *testing.T) {
 	if err := a.DB.GetContext(context.Background(), &paid, `SELECT COUNT(*) FROM channel_payments WHERE state <> 'pending'`); err != nil || paid != 0 {
 		t.Fatalf("%d channel payments moved, %v", paid, err)
 	}
+}
+
+// TestChannelPaymentSurvivesARestart: the instance that created a WeChat
+// Pay payment stops before the payer pays (what a kill -9 between the
+// charge and the settlement leaves: the order held, the payment pending,
+// nothing in memory); the notification reaches the instance that took its
+// place, which settles the order once, and a second instance's status
+// check finds nothing left to do.
+func TestChannelPaymentSurvivesARestart(t *testing.T) {
+	t.Parallel()
+	onSeededDatabase(t, func(t *testing.T, dsn string) {
+		mod, rigOf := withWeChatPay(t)
+		before, srv := newAppOn(t, dsn, mod)
+		rig := rigOf(before)
+		op := loginAs(t, srv, "demo-operator", "demo-pass-1")
+		quoteID, _ := quoteFor(t, srv, op.Token)
+		o := createOrder(t, srv, op.Token, quoteID, "wx-restart")
+		resp, env := call(t, srv, "POST", fmt.Sprintf("/order/v2/flight/orders/%d/payment", o.ID), "en", `{"channel":"wechat-pay"}`,
+			append(bearer(op.Token), "Idempotency-Key", "wx-restart-pay")...)
+		if resp.StatusCode != 200 {
+			t.Fatalf("pay: %d %+v", resp.StatusCode, env)
+		}
+		srv.Close()
+		if err := before.Close(); err != nil {
+			t.Fatal(err)
+		}
+
+		after, srv := newAppOn(t, dsn, rig.configure)
+		rig.handler.Store(after.Handler)
+		payLatestByWeChat(t, after, rig)
+		op = loginAs(t, srv, "demo-operator", "demo-pass-1")
+		got := getOrder(t, srv, op.Token, o.ID)
+		if got.PaymentStatus != flight.Paid || (got.Status != flight.Proceeding && got.Status != flight.Issued) {
+			t.Fatalf("after the restart and the notification: %s %s", got.Status, got.PaymentStatus)
+		}
+		if err := after.Orders.CheckPayment(context.Background(), o.ID); err != nil {
+			t.Fatal(err)
+		}
+		var receipts int
+		if err := after.DB.GetContext(context.Background(), &receipts, after.DB.Rebind(
+			`SELECT COUNT(*) FROM ledger_transfers WHERE order_id = ? AND payment_type = 'top-up'`), o.BookingNumber); err != nil {
+			t.Fatal(err)
+		}
+		if receipts != 1 {
+			t.Fatalf("%d receipts of the payment, want one", receipts)
+		}
+		ledgerZero(t, after)
+	})
 }
