@@ -153,9 +153,7 @@ func (reconcileArgs) InsertOpts() river.InsertOpts { return booking.SweepOpts(re
 // check never ran, is settled, released or closed at its channel two
 // minutes after its window.
 func (a *App) addPaymentWorkers(w *jobs.Workers) []*river.PeriodicJob {
-	jobs.AddFunc(w, 30*time.Second, func(ctx context.Context, _ *river.Job[reconcileArgs]) error {
-		_, err := a.channelNotices.Reconcile(ctx, a.gateways, 2*time.Minute)
-		return err
-	})
-	return []*river.PeriodicJob{jobs.Every(reconcileEvery, reconcileArgs{})}
+	return []*river.PeriodicJob{jobs.AddSweep(w, 30*time.Second, reconcileEvery, reconcileArgs{}, func(ctx context.Context) (int, error) {
+		return a.channelNotices.Reconcile(ctx, a.gateways, 2*time.Minute)
+	})}
 }

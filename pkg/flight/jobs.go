@@ -146,15 +146,10 @@ func (s *Service) AddWorkers(w *jobs.Workers) []*river.PeriodicJob {
 	jobs.AddFunc(w, deadlineTimeout, func(ctx context.Context, j *river.Job[DeadlineArgs]) error {
 		return s.Deadline(ctx, j.Args.OrderID)
 	})
-	jobs.AddFunc(w, sweepTimeout, func(ctx context.Context, _ *river.Job[DeadlineSweepArgs]) error {
-		_, err := s.SweepDeadlines(ctx)
-		return err
-	})
-	jobs.AddFunc(w, paymentCheckTimeout, func(ctx context.Context, j *river.Job[PaymentCheckArgs]) error {
-		return s.CheckPayment(ctx, j.Args.OrderID)
-	})
+	sweep := jobs.AddSweep(w, sweepTimeout, sweepEvery, DeadlineSweepArgs{}, s.SweepDeadlines)
+	payment.AddCheck[paymentCheck](w, paymentCheckTimeout, func(ctx context.Context, id int64, _ string) error { return s.CheckPayment(ctx, id) })
 	jobs.Add(w, river.Worker[PostSaleArgs](&postSaleWorker{s: s}), postSaleTimeout)
-	return []*river.PeriodicJob{jobs.Every(sweepEvery, DeadlineSweepArgs{})}
+	return []*river.PeriodicJob{sweep}
 }
 
 // transient supplier failures are worth asking again.

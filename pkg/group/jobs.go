@@ -52,17 +52,16 @@ func (s *Service) AddWorkers(w *jobs.Workers) []*river.PeriodicJob {
 	jobs.AddFunc(w, 30*time.Second, func(ctx context.Context, j *river.Job[TicketArgs]) error {
 		return s.Ticket(ctx, j.Args.OrderID)
 	})
-	jobs.AddFunc(w, 45*time.Second, func(ctx context.Context, _ *river.Job[SweepArgs]) error {
-		if _, err := s.SweepDeadlines(ctx); err != nil {
-			return err
+	payment.AddCheck[paymentCheck](w, 30*time.Second, func(ctx context.Context, id int64, stage string) error { return s.CheckPayment(ctx, id, stage) })
+	// The deadlines first, then the reminders of those still open.
+	return []*river.PeriodicJob{jobs.AddSweep(w, 45*time.Second, sweepEvery, SweepArgs{}, func(ctx context.Context) (int, error) {
+		missed, err := s.SweepDeadlines(ctx)
+		if err != nil {
+			return missed, err
 		}
-		_, err := s.Remind(ctx)
-		return err
-	})
-	jobs.AddFunc(w, 30*time.Second, func(ctx context.Context, j *river.Job[PaymentCheckArgs]) error {
-		return s.CheckPayment(ctx, j.Args.OrderID, j.Args.Stage)
-	})
-	return []*river.PeriodicJob{jobs.Every(sweepEvery, SweepArgs{})}
+		reminded, err := s.Remind(ctx)
+		return missed + reminded, err
+	})}
 }
 
 // sweepBatch is how many missed deadlines one query reads.

@@ -100,3 +100,15 @@ func Every(interval time.Duration, args river.JobArgs) *river.PeriodicJob {
 		func() (river.JobArgs, *river.InsertOpts) { return args, nil },
 		&river.PeriodicJobOpts{RunOnStart: true})
 }
+
+// AddSweep registers a sweep (a product line's deadlines, the payment
+// reconciliation): its worker, which runs sweep within timeout, and the
+// periodic job that queues args every interval (Every). What the sweep
+// counts is its own to log.
+func AddSweep[T river.JobArgs](w *Workers, timeout, every time.Duration, args T, sweep func(context.Context) (int, error)) *river.PeriodicJob {
+	AddFunc(w, timeout, func(ctx context.Context, _ *river.Job[T]) error {
+		_, err := sweep(ctx)
+		return err
+	})
+	return Every(every, args)
+}

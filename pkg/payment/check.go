@@ -1,6 +1,13 @@
 package payment
 
-import "github.com/riverqueue/river"
+import (
+	"context"
+	"time"
+
+	"github.com/riverqueue/river"
+
+	"github.com/voyage/voyage/pkg/jobs"
+)
 
 // CheckArgs is the job of the one status check (Protocol.Check): a gateway
 // payment whose answer never came is asked about again until the gateway
@@ -26,3 +33,12 @@ func (CheckArgs[K]) Kind() string {
 // answers is then a matter for the provider's staff: the booking stays
 // held, its job discarded, in the job console.
 func (CheckArgs[K]) InsertOpts() river.InsertOpts { return river.InsertOpts{MaxAttempts: 20} }
+
+// AddCheck registers a line's status-check worker (for the line's
+// AddWorkers): check asks what became of the payment of booking id (and
+// its installment, stage) and returns an error to be asked again later.
+func AddCheck[K CheckKind](w *jobs.Workers, timeout time.Duration, check func(ctx context.Context, id int64, stage string) error) {
+	jobs.AddFunc(w, timeout, func(ctx context.Context, j *river.Job[CheckArgs[K]]) error {
+		return check(ctx, j.Args.OrderID, j.Args.Stage)
+	})
+}

@@ -15,6 +15,7 @@ import (
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/jobs"
 	"github.com/voyage/voyage/pkg/ledger"
+	"github.com/voyage/voyage/pkg/payment"
 	"github.com/voyage/voyage/pkg/supplier/rail"
 )
 
@@ -70,14 +71,8 @@ func (s *Service) AddWorkers(w *jobs.Workers) []*river.PeriodicJob {
 	jobs.AddFunc(w, jobTimeout, func(ctx context.Context, j *river.Job[AfterSaleArgs]) error {
 		return s.finishAfterSale(ctx, j.Args.OrderID)
 	})
-	jobs.AddFunc(w, jobTimeout, func(ctx context.Context, _ *river.Job[SweepArgs]) error {
-		_, err := s.Sweep(ctx)
-		return err
-	})
-	jobs.AddFunc(w, jobTimeout, func(ctx context.Context, j *river.Job[PaymentCheckArgs]) error {
-		return s.CheckPayment(ctx, j.Args.OrderID)
-	})
-	return []*river.PeriodicJob{jobs.Every(sweepEvery, SweepArgs{})}
+	payment.AddCheck[paymentCheck](w, jobTimeout, func(ctx context.Context, id int64, _ string) error { return s.CheckPayment(ctx, id) })
+	return []*river.PeriodicJob{jobs.AddSweep(w, jobTimeout, sweepEvery, SweepArgs{}, s.Sweep)}
 }
 
 type ticketWorker struct {
