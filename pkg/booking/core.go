@@ -87,3 +87,8 @@ func (c *Core[B]) Payment(ctx context.Context, id int64, side string) (*payment.
 	}
 	return payment.PendingFor(ctx, c.DB, c.Books.Line.Name, id)
 }
+
+// Payments is the one payment protocol on the line's database and ledger.
+func (c *Core[B]) Payments() payment.Protocol {
+	return payment.Protocol{DB: c.DB, Ledger: c.Ledger, Log: c.Logger}
+}

@@ -53,11 +53,6 @@ func scope(o Order) string { return fmt.Sprintf("order-%d", o.ID) }
 // by at the gateway (and in the order's payment key).
 func gatewayKey(o Order, key string) string { return payment.Key(scope(o), key) }
 
-// payments is the one payment protocol, on this line's database and ledger.
-func (s *Service) payments() payment.Protocol {
-	return payment.Protocol{DB: s.DB, Ledger: s.Ledger, Log: s.Logger}
-}
-
 // Pay pays a to_be_paid order. From the balance the charge and the status
 // change commit together, so a concurrent second payment of the same order
 // finds it no longer payable and no wallet is charged twice; beyond balance
@@ -110,7 +105,7 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 	}
 
 	o.PaymentChannel = req.Channel
-	err = s.payments().Pay(ctx, s.Gateways[req.Channel], scope(o), key, payment.Charge{Channel: req.Channel, OrderID: o.ID,
+	err = s.Payments().Pay(ctx, s.Gateways[req.Channel], scope(o), key, payment.Charge{Channel: req.Channel, OrderID: o.ID,
 		Amount: o.Total, Currency: o.Currency, TestOutcome: req.TestOutcome, Line: booking.Flights.Name, AgencyID: o.AgencyID,
 		Subject: o.BookingNumber + " " + route(o), PayBy: o.PayBy}, s.hold(&o, o.ID, actor))
 	if err != nil && !errors.Is(err, payment.ErrPending) {
@@ -237,7 +232,7 @@ func (s *Service) HeldPayment(p payment.ChannelPayment) payment.Held {
 // CheckPayment asks the gateway what became of a payment it did not answer
 // for (payment.Check). An error means "ask again later".
 func (s *Service) CheckPayment(ctx context.Context, id int64) error {
-	if err := s.hold(nil, id, "").CheckWith(ctx, s.payments(), s.Gateways); err != nil {
+	if err := s.hold(nil, id, "").CheckWith(ctx, s.Payments(), s.Gateways); err != nil {
 		return err
 	}
 	s.wakeTicketing()

@@ -165,7 +165,7 @@ func (s *Service) paid(ctx context.Context, tx *sqlx.Tx, o *Order, ds []deadline
 // the order ended meanwhile, with the money in the agency's wallet); a
 // declined payment leaves it due.
 func (s *Service) payGateway(ctx context.Context, o Order, v viewer, d deadline, key string, in PayInput) (View, error) {
-	err := s.payments().Pay(ctx, s.Gateways[in.Channel], scope(o.ID, d.Kind), key, payment.Charge{Channel: in.Channel, OrderID: o.ID,
+	err := s.Payments().Pay(ctx, s.Gateways[in.Channel], scope(o.ID, d.Kind), key, payment.Charge{Channel: in.Channel, OrderID: o.ID,
 		Amount: d.Amount, Currency: d.Currency, TestOutcome: in.TestOutcome, Line: booking.Groups.Name, Stage: d.Kind,
 		AgencyID: o.AgencyID, Subject: o.BookingNumber + " " + d.Kind, PayBy: d.Deadline}, held{s: s, orderID: o.ID, stage: d.Kind, channel: in.Channel})
 	if err != nil && !errors.Is(err, payment.ErrPending) {
@@ -291,7 +291,7 @@ func (s *Service) CheckPayment(ctx context.Context, orderID int64, stage string)
 		return nil
 	}
 	// A channel gone from the configuration is a nil gateway: Check releases.
-	return s.payments().Check(ctx, s.Gateways[ds[i].Channel], ds[i].PaymentKey, held{s: s, orderID: orderID, stage: stage, channel: ds[i].Channel})
+	return s.Payments().Check(ctx, s.Gateways[ds[i].Channel], ds[i].PaymentKey, held{s: s, orderID: orderID, stage: stage, channel: ds[i].Channel})
 }
 
 // settled reports whether the payment asked for has nothing left to do:
@@ -321,11 +321,6 @@ func gatewayKey(orderID int64, stage, key string) string {
 
 // scope names an installment's payment at the gateway (payment.Key).
 func scope(orderID int64, stage string) string { return fmt.Sprintf("group-%d-%s", orderID, stage) }
-
-// payments is the one payment protocol, on this line's database and ledger.
-func (s *Service) payments() payment.Protocol {
-	return payment.Protocol{DB: s.DB, Ledger: s.Ledger, Log: s.Logger}
-}
 
 func describe(o Order, stage string) string {
 	route := ""

@@ -23,11 +23,6 @@ func scope(o Order) string { return fmt.Sprintf("train-%d", o.ID) }
 // by at the gateway (and in the order's payment key).
 func gatewayKey(o Order, key string) string { return payment.Key(scope(o), key) }
 
-// payments is the one payment protocol, on this line's database and ledger.
-func (s *Service) payments() payment.Protocol {
-	return payment.Protocol{DB: s.DB, Ledger: s.Ledger, Log: s.Logger}
-}
-
 // payGateway pays o through an external channel by pkg/payment's one
 // protocol: the order waits in holding while the gateway answers, with a
 // status check queued in the same commit, so a crash after the gateway took
@@ -35,7 +30,7 @@ func (s *Service) payments() payment.Protocol {
 // back to to_be_paid.
 func (s *Service) payGateway(ctx context.Context, o Order, v viewer, key string, req PayRequest, actor string) (View, error) {
 	o.PaymentChannel = req.Channel
-	err := s.payments().Pay(ctx, s.Gateways[req.Channel], scope(o), key, payment.Charge{Channel: req.Channel, OrderID: o.ID,
+	err := s.Payments().Pay(ctx, s.Gateways[req.Channel], scope(o), key, payment.Charge{Channel: req.Channel, OrderID: o.ID,
 		Amount: o.Total, Currency: o.Currency, TestOutcome: req.TestOutcome, Line: booking.Trains.Name, AgencyID: o.AgencyID,
 		Subject: o.BookingNumber + " " + route(o), PayBy: o.HoldExpiresAt}, s.hold(&o, o.ID, actor))
 	if err != nil && !errors.Is(err, payment.ErrPending) {
@@ -85,7 +80,7 @@ func (s *Service) HeldPayment(p payment.ChannelPayment) payment.Held {
 // CheckPayment asks the gateway what became of a payment it did not answer
 // for (payment.Check). An error means "ask again later".
 func (s *Service) CheckPayment(ctx context.Context, id int64) error {
-	return s.hold(nil, id, "").CheckWith(ctx, s.payments(), s.Gateways)
+	return s.hold(nil, id, "").CheckWith(ctx, s.Payments(), s.Gateways)
 }
 
 // PaymentCheckArgs is the payment protocol's status check of a train
