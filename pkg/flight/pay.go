@@ -46,6 +46,13 @@ func (s *Service) PaymentConfig(ctx context.Context, who auth.Principal) (Paymen
 
 func payKey(o Order) string { return fmt.Sprintf("order-%d-pay", o.ID) }
 
+// price is o's price out of the agency's wallet, whatever pays it.
+func price(o Order) ledger.Transfer {
+	return ledger.Transfer{AgencyID: o.AgencyID, IdempotencyKey: payKey(o),
+		From: ledger.Wallet(o.AgencyID), To: ledger.Provider(ledger.KindSuppliers), Amount: o.Total, Currency: o.Currency,
+		PaymentType: ledger.TypeOriginFlight, OrderID: o.BookingNumber, Reference: o.PNR, Description: route(o)}
+}
+
 // scope names an order's payment at the gateway (payment.Key).
 func scope(o Order) string { return fmt.Sprintf("order-%d", o.ID) }
 
@@ -214,13 +221,6 @@ func (s *Service) hold(o *Order, id int64, actor string) payment.HeldOrder[Order
 			}
 			return s.move(ctx, tx, o, ActUnpaid, "system", "")
 		}}
-}
-
-// price is o's price out of the agency's wallet, whatever pays it.
-func price(o Order) ledger.Transfer {
-	return ledger.Transfer{AgencyID: o.AgencyID, IdempotencyKey: payKey(o),
-		From: ledger.Wallet(o.AgencyID), To: ledger.Provider(ledger.KindSuppliers), Amount: o.Total, Currency: o.Currency,
-		PaymentType: ledger.TypeOriginFlight, OrderID: o.BookingNumber, Reference: o.PNR, Description: route(o)}
 }
 
 // HeldPayment is the order a channel payment pays, as its notification

@@ -14,6 +14,7 @@ import (
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/booking"
 	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/supplier/rail"
 )
 
@@ -238,6 +239,13 @@ func (s *Service) release(o Order) {
 }
 
 func payKey(o Order) string { return fmt.Sprintf("train-%d-pay", o.ID) }
+
+// price is o's price out of the agency's wallet, whatever pays it.
+func price(o Order) ledger.Transfer {
+	return ledger.Transfer{AgencyID: o.AgencyID, IdempotencyKey: payKey(o),
+		From: ledger.Wallet(o.AgencyID), To: ledger.Provider(ledger.KindSuppliers), Amount: o.Total, Currency: o.Currency,
+		PaymentType: ledger.TypeOriginTrain, OrderID: o.BookingNumber, Reference: o.SupplierRef, Description: route(o)}
+}
 
 // Pay pays a to_be_paid order from the wallet (balance, then credit). The
 // charge and the status change commit together, so a second payment finds

@@ -9,7 +9,6 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/voyage/voyage/pkg/booking"
-	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/payment"
 )
 
@@ -62,13 +61,6 @@ func (s *Service) hold(o *Order, id int64, actor string) payment.HeldOrder[Order
 			}
 			return s.move(ctx, tx, o, ActUnpaid, "system", "", false)
 		}}
-}
-
-// price is o's price out of the agency's wallet, whatever pays it.
-func price(o Order) ledger.Transfer {
-	return ledger.Transfer{AgencyID: o.AgencyID, IdempotencyKey: payKey(o),
-		From: ledger.Wallet(o.AgencyID), To: ledger.Provider(ledger.KindSuppliers), Amount: o.Total, Currency: o.Currency,
-		PaymentType: ledger.TypeOriginTrain, OrderID: o.BookingNumber, Reference: o.SupplierRef, Description: route(o)}
 }
 
 // HeldPayment is the order a channel payment pays, as its notification
