@@ -5518,6 +5518,7 @@ type OrderChangeSearchRequest struct {
 type OrderChannelInfo struct {
 	Channel string               `json:"channel"`
 	Kind    OrderChannelInfoKind `json:"kind"`
+	Name    string               `json:"name"`
 }
 
 // OrderChannelInfoKind defines model for OrderChannelInfo.Kind.

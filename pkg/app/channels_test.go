@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -101,9 +102,14 @@ func TestChannelPaymentThroughTheAPI(t *testing.T) {
 			ctx := context.Background()
 			op := loginAs(t, srv, "demo-operator", "demo-pass-1")
 			finance := loginAs(t, srv, "demo-finance", "demo-pass-1").Token
-			_, env := call(t, srv, "GET", "/order/v2/flight/config/payment", "en", "", bearer(op.Token)...)
-			if !strings.Contains(string(env.Data), `"wechat-pay"`) {
-				t.Fatalf("payment config offers no WeChat Pay: %s", env.Data)
+			for lang, name := range map[string]string{"en": "WeChat Pay", "zh-CN": "微信支付"} {
+				_, env := call(t, srv, "GET", "/order/v2/flight/config/payment", lang, "", bearer(op.Token)...)
+				var cfg flight.PaymentConfig
+				_ = json.Unmarshal(env.Data, &cfg)
+				i := slices.IndexFunc(cfg.Channels, func(c flight.ChannelInfo) bool { return c.Channel == "wechat-pay" })
+				if i < 0 || cfg.Channels[i].Name != name || cfg.Channels[i].Kind != "gateway" {
+					t.Fatalf("payment config (%s) offers %+v, want WeChat Pay named %q", lang, cfg.Channels, name)
+				}
 			}
 			quoteID, _ := quoteFor(t, srv, op.Token)
 			o := createOrder(t, srv, op.Token, quoteID, "wx-1")

@@ -12,6 +12,7 @@ import (
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/booking"
 	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/money"
 	"github.com/voyage/voyage/pkg/payment"
@@ -39,7 +40,7 @@ func (s *Service) PaymentConfig(ctx context.Context, who auth.Principal) (Paymen
 		if c == payment.ChannelBalance {
 			kind = "wallet"
 		}
-		out.Channels = append(out.Channels, ChannelInfo{Channel: c, Kind: kind})
+		out.Channels = append(out.Channels, ChannelInfo{Channel: c, Name: i18n.T(ctx, "orders.channel."+c), Kind: kind})
 	}
 	return out, nil
 }
