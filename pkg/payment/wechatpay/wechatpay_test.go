@@ -22,28 +22,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/voyage/voyage/pkg/clock/clocktest"
 	"github.com/voyage/voyage/pkg/payment"
 	"github.com/voyage/voyage/pkg/payment/wechatpay"
 	"github.com/voyage/voyage/pkg/payment/wechatpay/wechatpaytest"
 )
-
-// clock is the time both sides sign and check with.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *clock) Add(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
 
 var start = time.Date(2026, 12, 3, 10, 0, 0, 0, time.FixedZone("CST", 8*3600))
 
@@ -51,7 +34,7 @@ var start = time.Date(2026, 12, 3, 10, 0, 0, 0, time.FixedZone("CST", 8*3600))
 // notification endpoint serving Notice and Ack.
 type env struct {
 	t      *testing.T
-	clock  *clock
+	clock  *clocktest.Clock
 	fake   *wechatpaytest.Server
 	api    *httptest.Server
 	ch     *wechatpay.Channel
@@ -69,7 +52,7 @@ type notice struct {
 
 func newEnv(t *testing.T, opts wechatpaytest.Options) *env {
 	t.Helper()
-	e := &env{t: t, clock: &clock{t: start}}
+	e := &env{t: t, clock: clocktest.New(start)}
 	opts.Now = e.clock.Now
 	opts.Wait = func(time.Duration) {}
 	e.fake = wechatpaytest.New(opts)
