@@ -51,7 +51,7 @@ type Config struct {
 // String is the configuration with its secret left out.
 func (c Config) String() string {
 	return fmt.Sprintf("alipay.Config{AppID:%q Endpoint:%q PrivateKey:%s AlipayPublicKey:%s}",
-		c.AppID, c.endpoint(), redacted(c.PrivateKeyPEM), set(c.AlipayPublicKeyPEM))
+		c.AppID, c.endpoint(), payment.Redact(c.PrivateKeyPEM), set(c.AlipayPublicKeyPEM))
 }
 
 // LogValue is the configuration as slog writes it, its secret left out.
@@ -59,20 +59,13 @@ func (c Config) LogValue() slog.Value {
 	return slog.GroupValue(
 		slog.String("app_id", c.AppID),
 		slog.String("endpoint", c.endpoint()),
-		slog.String("private_key", redacted(c.PrivateKeyPEM)),
+		slog.String("private_key", payment.Redact(c.PrivateKeyPEM)),
 		slog.String("alipay_public_key", set(c.AlipayPublicKeyPEM)),
 	)
 }
 
 // GoString keeps %#v from printing the key.
 func (c Config) GoString() string { return c.String() }
-
-func redacted(s string) string {
-	if s == "" {
-		return "unset"
-	}
-	return "[redacted]"
-}
 
 func set(s string) string {
 	if s == "" {
@@ -126,15 +119,9 @@ func NewClient(cfg Config) (*Client, error) {
 		endpoint: cfg.endpoint(),
 		key:      key,
 		alipay:   pub,
-		http: &http.Client{
-			Transport: cfg.Transport,
-			Timeout:   timeout,
-			// A gateway that redirects is not the gateway: its answer
-			// is not followed anywhere.
-			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
-		},
-		log: cfg.Logger,
-		now: cfg.Now,
+		http:     payment.HTTPClient(&http.Client{Transport: cfg.Transport}, timeout),
+		log:      cfg.Logger,
+		now:      cfg.Now,
 	}
 	if c.log == nil {
 		c.log = slog.Default()

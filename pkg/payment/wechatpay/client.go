@@ -69,21 +69,12 @@ func NewClient(cfg Config) (*Client, error) {
 	if _, err := url.Parse(c.base); err != nil {
 		return nil, fmt.Errorf("wechatpay: endpoint: %w", err)
 	}
-	c.http = &http.Client{}
-	if cfg.HTTPClient != nil {
-		hc := *cfg.HTTPClient
-		c.http = &hc
-	}
 	// A call without a bound would hold a booking's payment step forever.
-	if c.http.Timeout <= 0 {
-		c.http.Timeout = cfg.Timeout
+	timeout := cfg.Timeout
+	if timeout <= 0 {
+		timeout = DefaultTimeout
 	}
-	if c.http.Timeout <= 0 {
-		c.http.Timeout = DefaultTimeout
-	}
-	// A redirect is never part of the protocol: following one would send
-	// a signed request somewhere WeChat Pay did not answer from.
-	c.http.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	c.http = payment.HTTPClient(cfg.HTTPClient, timeout)
 	if c.now == nil {
 		c.now = time.Now
 	}

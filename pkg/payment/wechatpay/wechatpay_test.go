@@ -685,7 +685,7 @@ func TestConfigLogHidesSecrets(t *testing.T) {
 			t.Errorf("log form shows %q:\n%s", secret, out)
 		}
 	}
-	for _, shown := range []string{wechatpaytest.MchID, "[redacted]", wechatpay.ProductionURL} {
+	for _, shown := range []string{wechatpaytest.MchID, "(redacted)", wechatpay.ProductionURL} {
 		if !strings.Contains(out, shown) {
 			t.Errorf("log form lacks %q:\n%s", shown, out)
 		}

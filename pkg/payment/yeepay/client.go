@@ -94,17 +94,7 @@ func NewClient(cfg Config) (*Client, error) {
 	if timeout <= 0 {
 		timeout = 15 * time.Second
 	}
-	hc := http.Client{Timeout: timeout}
-	if cfg.HTTPClient != nil {
-		hc = *cfg.HTTPClient
-		if hc.Timeout == 0 {
-			hc.Timeout = timeout
-		}
-	}
-	// A redirect from the gateway is no answer of Yeepay's; following it
-	// would send a signed request where the configuration never said.
-	hc.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
-	c.http = &hc
+	c.http = payment.HTTPClient(cfg.HTTPClient, timeout)
 	return c, nil
 }
 

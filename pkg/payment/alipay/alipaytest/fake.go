@@ -31,6 +31,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/voyage/voyage/pkg/payment"
 	"github.com/voyage/voyage/pkg/payment/alipay"
 )
 
@@ -143,10 +144,7 @@ func New(o Options) *Server {
 		o.Wait = sleep
 	}
 	if o.Client == nil {
-		o.Client = &http.Client{
-			Timeout:       10 * time.Second,
-			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
-		}
+		o.Client = payment.HTTPClient(nil, 10*time.Second)
 	}
 	if o.Now == nil {
 		o.Now = time.Now

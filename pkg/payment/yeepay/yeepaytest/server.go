@@ -37,6 +37,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/voyage/voyage/pkg/payment"
 	"github.com/voyage/voyage/pkg/payment/yeepay/internal/yop"
 )
 
@@ -159,7 +160,7 @@ func New(opts Options) *Server {
 		opts.Wait = func(try int) { time.Sleep(Schedule[min(try, len(Schedule))-1]) }
 	}
 	if opts.Client == nil {
-		opts.Client = &http.Client{Timeout: 5 * time.Second}
+		opts.Client = payment.HTTPClient(nil, 5*time.Second)
 	}
 	now := opts.Now
 	if now == nil {
