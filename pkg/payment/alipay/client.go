@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/voyage/voyage/pkg/payment"
+	"github.com/voyage/voyage/pkg/payment/rsakey"
 )
 
 // Gateways of the Alipay open platform.
@@ -99,13 +100,11 @@ func NewClient(cfg Config) (*Client, error) {
 	if cfg.AppID == "" || cfg.PrivateKeyPEM == "" || cfg.AlipayPublicKeyPEM == "" {
 		return nil, fmt.Errorf("%w: alipay needs AppID, PrivateKeyPEM and AlipayPublicKeyPEM", payment.ErrNotConfigured)
 	}
-	key, err := ParsePrivateKey(cfg.PrivateKeyPEM)
+	// The keys as Alipay's key tool and console give them: PEM or bare
+	// base64, PKCS#1 or PKCS#8.
+	key, pub, err := rsakey.ParsePair(cfg.PrivateKeyPEM, cfg.AlipayPublicKeyPEM)
 	if err != nil {
-		return nil, err
-	}
-	pub, err := ParsePublicKey(cfg.AlipayPublicKeyPEM)
-	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("alipay: %w", err)
 	}
 	if _, err := url.Parse(cfg.endpoint()); err != nil {
 		return nil, fmt.Errorf("alipay: endpoint: %w", err)

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/voyage/voyage/pkg/payment"
+	"github.com/voyage/voyage/pkg/payment/rsakey"
 	"github.com/voyage/voyage/pkg/payment/yeepay/internal/yop"
 )
 
@@ -69,18 +70,11 @@ func NewClient(cfg Config) (*Client, error) {
 	if cfg.AppKey == "" || cfg.ParentMerchantNo == "" || cfg.MerchantNo == "" {
 		return nil, fmt.Errorf("%w: yeepay needs AppKey, ParentMerchantNo and MerchantNo", payment.ErrNotConfigured)
 	}
-	key, err := yop.ParsePrivateKey(cfg.PrivateKeyPEM)
+	key, pub, err := rsakey.ParsePair(cfg.PrivateKeyPEM, cfg.YeepayPublicKeyPEM)
 	if err != nil {
-		return nil, fmt.Errorf("%w: yeepay merchant private key: %w", payment.ErrNotConfigured, err)
+		return nil, fmt.Errorf("%w: yeepay: %w", payment.ErrNotConfigured, err)
 	}
-	pub, err := yop.ParsePublicKey(cfg.YeepayPublicKeyPEM)
-	if err != nil {
-		return nil, fmt.Errorf("%w: yeepay public key: %w", payment.ErrNotConfigured, err)
-	}
-	c := &Client{cfg: cfg, key: key, yeepay: pub, endpoint: ProductionURL, cashier: CashierURL, log: cfg.Logger, now: cfg.Now}
-	if cfg.Endpoint != "" {
-		c.endpoint = strings.TrimRight(cfg.Endpoint, "/")
-	}
+	c := &Client{cfg: cfg, key: key, yeepay: pub, endpoint: payment.BaseURL(cfg.Endpoint, ProductionURL), cashier: CashierURL, log: cfg.Logger, now: cfg.Now}
 	if cfg.CashierURL != "" {
 		c.cashier = cfg.CashierURL
 	}

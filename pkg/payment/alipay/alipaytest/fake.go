@@ -18,10 +18,8 @@ import (
 	"crypto/rand"
 	"crypto/rsa"
 	"crypto/sha256"
-	"crypto/x509"
 	"encoding/hex"
 	"encoding/json"
-	"encoding/pem"
 	"errors"
 	"fmt"
 	"io"
@@ -33,6 +31,7 @@ import (
 
 	"github.com/voyage/voyage/pkg/payment"
 	"github.com/voyage/voyage/pkg/payment/alipay"
+	"github.com/voyage/voyage/pkg/payment/rsakey"
 )
 
 // Options configure a fake.
@@ -128,7 +127,7 @@ func New(o Options) *Server {
 		o.AppID = DefaultAppID
 	}
 	if o.MerchantKey == nil && o.MerchantKeyPEM != "" {
-		k, err := alipay.ParsePublicKey(o.MerchantKeyPEM)
+		k, err := rsakey.ParsePublic(o.MerchantKeyPEM)
 		if err != nil {
 			panic(fmt.Sprintf("alipaytest: the merchant's key: %v", err))
 		}
@@ -433,23 +432,11 @@ func (s *Server) post(n *Notification) string {
 }
 
 // PublicKeyPEM writes a public key as PEM (PKIX, "PUBLIC KEY").
-func PublicKeyPEM(k *rsa.PublicKey) string {
-	der, err := x509.MarshalPKIXPublicKey(k)
-	if err != nil {
-		panic(err)
-	}
-	return string(pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: der}))
-}
+func PublicKeyPEM(k *rsa.PublicKey) string { return rsakey.PublicPEM(k) }
 
 // PrivateKeyPEM writes a private key as PEM (PKCS#8, "PRIVATE KEY"), as
 // Alipay's key tool does.
-func PrivateKeyPEM(k *rsa.PrivateKey) string {
-	der, err := x509.MarshalPKCS8PrivateKey(k)
-	if err != nil {
-		panic(err)
-	}
-	return string(pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der}))
-}
+func PrivateKeyPEM(k *rsa.PrivateKey) string { return rsakey.PrivatePEM(k) }
 
 // qrCode is the code of a trade: the same for the same out_trade_no, as
 // Alipay answers a retried precreate.

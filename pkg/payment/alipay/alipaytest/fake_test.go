@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/voyage/voyage/pkg/payment/rsakey"
+
 	"github.com/voyage/voyage/pkg/payment/alipay"
 	"github.com/voyage/voyage/pkg/payment/alipay/alipaytest"
 )
@@ -70,7 +72,7 @@ func call(t *testing.T, s *alipaytest.Server, key *rsa.PrivateKey, method string
 	}
 	var signed string
 	json.Unmarshal(env["sign"], &signed)
-	pub, _ := alipay.ParsePublicKey(s.PublicKeyPEM())
+	pub, _ := rsakey.ParsePublic(s.PublicKeyPEM())
 	for name, node := range env {
 		if name == "sign" {
 			continue
@@ -152,7 +154,7 @@ func TestNotificationShape(t *testing.T) {
 			t.Errorf("no %s", k)
 		}
 	}
-	pub, _ := alipay.ParsePublicKey(s.PublicKeyPEM())
+	pub, _ := rsakey.ParsePublic(s.PublicKeyPEM())
 	if err := alipay.Verify(pub, []byte(alipay.SignContent(form, "sign", "sign_type")), form.Get("sign")); err != nil {
 		t.Errorf("the notification's signature: %v", err)
 	}

@@ -5,11 +5,11 @@ import (
 	"crypto/rand"
 	"crypto/rsa"
 	"crypto/sha256"
-	"crypto/x509"
 	"encoding/base64"
-	"encoding/pem"
 	"fmt"
 	"sync"
+
+	"github.com/voyage/voyage/pkg/payment/rsakey"
 )
 
 // Keys are a merchant's and WeChat Pay's RSA 2048 key pairs.
@@ -34,23 +34,11 @@ var testKeys = sync.OnceValue(func() Keys {
 func TestKeys() Keys { return testKeys() }
 
 // PrivateKeyPEM is key as a PKCS#8 PEM block, the form of apiclient_key.pem.
-func PrivateKeyPEM(key *rsa.PrivateKey) string {
-	der, err := x509.MarshalPKCS8PrivateKey(key)
-	if err != nil {
-		panic(fmt.Sprintf("wechatpaytest: marshal private key: %v", err))
-	}
-	return string(pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der}))
-}
+func PrivateKeyPEM(key *rsa.PrivateKey) string { return rsakey.PrivatePEM(key) }
 
 // PublicKeyPEM is key as a PUBLIC KEY PEM block, the form of the WeChat Pay
 // public key file (pub_key.pem).
-func PublicKeyPEM(key *rsa.PublicKey) string {
-	der, err := x509.MarshalPKIXPublicKey(key)
-	if err != nil {
-		panic(fmt.Sprintf("wechatpaytest: marshal public key: %v", err))
-	}
-	return string(pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: der}))
-}
+func PublicKeyPEM(key *rsa.PublicKey) string { return rsakey.PublicPEM(key) }
 
 // signLines is SHA256withRSA, base64, over the lines each ended by "\n".
 // The fake keeps its own copy of the signing rule so that a mistake in the

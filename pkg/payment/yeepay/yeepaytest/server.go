@@ -38,6 +38,7 @@ import (
 	"time"
 
 	"github.com/voyage/voyage/pkg/payment"
+	"github.com/voyage/voyage/pkg/payment/rsakey"
 	"github.com/voyage/voyage/pkg/payment/yeepay/internal/yop"
 )
 
@@ -140,7 +141,7 @@ type Server struct {
 // key, as httptest.NewServer panics when it cannot listen: a fake that
 // cannot start is a broken test.
 func New(opts Options) *Server {
-	pub, err := yop.ParsePublicKey(opts.MerchantPublicKeyPEM)
+	pub, err := rsakey.ParsePublic(opts.MerchantPublicKeyPEM)
 	if err != nil {
 		panic("yeepaytest: merchant public key: " + err.Error())
 	}
