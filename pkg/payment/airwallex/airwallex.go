@@ -465,14 +465,9 @@ func (c *Channel) do(ctx context.Context, method, path string, in, out any, head
 	for k, v := range headers {
 		req.Header.Set(k, v)
 	}
-	resp, err := c.http.Do(req)
+	resp, raw, err := payment.Exchange(c.http, req, 1<<20)
 	if err != nil {
-		return fmt.Errorf("%w: %s %s: %w", payment.ErrPaymentTimeout, method, pathOnly(path), err)
-	}
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-	if err != nil {
-		return fmt.Errorf("%w: %s %s: %w", payment.ErrPaymentTimeout, method, pathOnly(path), err)
+		return fmt.Errorf("%s %s: %w", method, pathOnly(path), err)
 	}
 	switch {
 	case resp.StatusCode >= 200 && resp.StatusCode < 300:

@@ -11,7 +11,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -206,15 +205,10 @@ func (c *Client) Call(ctx context.Context, method, notifyURL string, biz, out an
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded;charset=utf-8")
 	req.Header.Set("Accept", "application/json")
 	start := time.Now()
-	resp, err := c.http.Do(req)
+	resp, body, err := payment.Exchange(c.http, req, maxAnswer)
 	if err != nil {
 		c.log.WarnContext(ctx, "alipay call failed", "method", method, "err", err)
-		return fmt.Errorf("%w: alipay %s: %w", payment.ErrPaymentTimeout, method, err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, maxAnswer))
-	if err != nil {
-		return fmt.Errorf("%w: alipay %s: reading the answer: %w", payment.ErrPaymentTimeout, method, err)
+		return fmt.Errorf("alipay %s: %w", method, err)
 	}
 	c.log.DebugContext(ctx, "alipay call", "method", method, "status", resp.StatusCode, "took", time.Since(start))
 	switch {

@@ -12,7 +12,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -259,15 +258,10 @@ func (c *Client) call(ctx context.Context, op, method, pathQuery string, in, out
 		req.Header.Set("Content-Type", "application/json")
 	}
 	start := c.now()
-	resp, err := c.http.Do(req)
+	resp, data, err := payment.Exchange(c.http, req, maxAnswer)
 	if err != nil {
 		c.log.WarnContext(ctx, "wechat-pay call failed", "op", op, "err", err)
-		return fmt.Errorf("%w: wechat-pay %s: %w", payment.ErrPaymentTimeout, op, err)
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, maxAnswer))
-	if err != nil {
-		return fmt.Errorf("%w: wechat-pay %s: read answer: %w", payment.ErrPaymentTimeout, op, err)
+		return fmt.Errorf("wechat-pay %s: %w", op, err)
 	}
 	c.log.DebugContext(ctx, "wechat-pay call", "op", op, "status", resp.StatusCode,
 		"request_id", resp.Header.Get("Request-ID"), "took", c.now().Sub(start))

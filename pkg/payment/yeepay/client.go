@@ -161,16 +161,11 @@ func (c *Client) call(ctx context.Context, method, path string, params url.Value
 	req.Header.Set("x-yop-sdk-langs", "go")
 	req.Header.Set("x-yop-sdk-version", "4.0.0")
 
-	resp, err := c.http.Do(req)
+	resp, raw, err := payment.Exchange(c.http, req, maxAnswer)
 	if err != nil {
-		return fmt.Errorf("%w: yeepay %s: %w", payment.ErrPaymentTimeout, path, err)
+		return fmt.Errorf("yeepay %s: %w", path, err)
 	}
-	defer resp.Body.Close()
 	c.log.DebugContext(ctx, "yeepay call", "method", method, "path", path, "request_id", requestID, "status", resp.StatusCode)
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxAnswer))
-	if err != nil {
-		return fmt.Errorf("%w: yeepay %s: reading the answer: %w", payment.ErrPaymentTimeout, path, err)
-	}
 	switch {
 	case resp.StatusCode >= 500:
 		return fmt.Errorf("%w: yeepay %s: HTTP %d", payment.ErrPaymentTimeout, path, resp.StatusCode)
