@@ -166,3 +166,14 @@ func (n Notices) record(ctx context.Context, channel string, st Status, outcome,
 		n.log().ErrorContext(ctx, "payment: keep a notification", "channel", channel, "payment", st.Key, "outcome", outcome, "err", err)
 	}
 }
+
+// CheckSignedAt refuses a notification whose signed time is further than
+// tolerance from now, on either side: a signature alone would let a captured
+// notification be replayed forever, and a clock ahead of ours is no more
+// trustworthy than one behind. The error is ErrBadNotice.
+func CheckSignedAt(now, signed time.Time, tolerance time.Duration) error {
+	if d := now.Sub(signed); d > tolerance || d < -tolerance {
+		return fmt.Errorf("%w: signed at %s, %s from now", ErrBadNotice, signed.UTC().Format(time.RFC3339), d)
+	}
+	return nil
+}

@@ -79,8 +79,8 @@ func (c *Channel) notice(r *http.Request, body []byte) (payment.Status, error) {
 		return payment.Status{}, fmt.Errorf("%w: airwallex: %s %q", payment.ErrBadNotice, TimestampHeader, ts)
 	}
 	sent := time.UnixMilli(ms)
-	if d := c.cfg.Now().Sub(sent); d > c.cfg.Tolerance || d < -c.cfg.Tolerance {
-		return payment.Status{}, fmt.Errorf("%w: airwallex: sent at %s, %s from now", payment.ErrBadNotice, sent.UTC().Format(time.RFC3339), d)
+	if err := payment.CheckSignedAt(c.cfg.Now(), sent, c.cfg.Tolerance); err != nil {
+		return payment.Status{}, fmt.Errorf("airwallex: %w", err)
 	}
 	var ev Event
 	var data struct {

@@ -50,8 +50,8 @@ func (c *Channel) notice(r *http.Request, body []byte) (payment.Status, error) {
 	if err != nil {
 		return payment.Status{}, err
 	}
-	if d := c.cfg.Now().Sub(signed); d > c.cfg.Tolerance || d < -c.cfg.Tolerance {
-		return payment.Status{}, fmt.Errorf("%w: stripe: event signed at %s, %s from now", payment.ErrBadNotice, signed.UTC().Format(time.RFC3339), d)
+	if err := payment.CheckSignedAt(c.cfg.Now(), signed, c.cfg.Tolerance); err != nil {
+		return payment.Status{}, fmt.Errorf("stripe: %w", err)
 	}
 	// The event is unmarshalled here rather than by webhook.ConstructEvent,
 	// which also refuses events of an API version other than stripe-go's:
