@@ -291,9 +291,9 @@ func (c *Client) merchant() url.Values {
 	return url.Values{"parentMerchantNo": {c.cfg.ParentMerchantNo}, "merchantNo": {c.cfg.MerchantNo}}
 }
 
-// TradeOrder creates the order whose token pays it at the cashier or the
-// aggregate pre-pay.
-func (c *Client) TradeOrder(ctx context.Context, o Order) (OrderResult, error) {
+// orderParams are the parameters that describe o, the same in the trade
+// order and in the pre-pay that may create it.
+func (c *Client) orderParams(o Order) url.Values {
 	p := c.merchant()
 	p.Set("orderId", o.OrderID)
 	p.Set("orderAmount", Yuan(o.Amount))
@@ -303,6 +303,13 @@ func (c *Client) TradeOrder(ctx context.Context, o Order) (OrderResult, error) {
 	if !o.ExpiresAt.IsZero() {
 		p.Set("expiredTime", o.ExpiresAt.In(beijing).Format(dateLayout))
 	}
+	return p
+}
+
+// TradeOrder creates the order whose token pays it at the cashier or the
+// aggregate pre-pay.
+func (c *Client) TradeOrder(ctx context.Context, o Order) (OrderResult, error) {
+	p := c.orderParams(o)
 	var a orderAnswer
 	if err := c.call(ctx, http.MethodPost, pathTradeOrder, p, &a); err != nil {
 		return OrderResult{}, err
@@ -323,15 +330,7 @@ const (
 // (payWay USER_SCAN, scene ONLINE: the payer scans the code on a PC page)
 // for the order of token.
 func (c *Client) PrePay(ctx context.Context, o Order, token, wallet string) (OrderResult, error) {
-	p := c.merchant()
-	p.Set("orderId", o.OrderID)
-	p.Set("orderAmount", Yuan(o.Amount))
-	p.Set("goodsName", o.GoodsName)
-	p.Set("notifyUrl", o.NotifyURL)
-	p.Set("redirectUrl", o.RedirectURL)
-	if !o.ExpiresAt.IsZero() {
-		p.Set("expiredTime", o.ExpiresAt.In(beijing).Format(dateLayout))
-	}
+	p := c.orderParams(o)
 	p.Set("token", token)
 	p.Set("payWay", "USER_SCAN")
 	p.Set("channel", wallet)
