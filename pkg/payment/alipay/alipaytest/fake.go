@@ -228,31 +228,19 @@ var ErrNotPayable = errors.New("alipaytest: no trade waiting for the payer")
 // Scan is the payer scanning the QR code: with Lazy, the trade exists from
 // now on (WAIT_BUYER_PAY).
 func (s *Server) Scan(outTradeNo string) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	t, err := s.waitingLocked(outTradeNo)
-	if err != nil {
-		return err
-	}
-	t.exists = true
-	return nil
+	return s.onWaiting(outTradeNo, func(t *trade) { t.exists = true })
 }
 
 // Pay is the payer paying: the trade is TRADE_SUCCESS and a notification
 // goes to its notify_url.
 func (s *Server) Pay(outTradeNo string) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	t, err := s.waitingLocked(outTradeNo)
-	if err != nil {
-		return err
-	}
-	t.exists = true
-	t.status = alipay.TradeSuccess
-	t.paidAt = s.now()
-	t.fee = s.Fee(t.amount)
-	s.notifyLocked(t, nil)
-	return nil
+	return s.onWaiting(outTradeNo, func(t *trade) {
+		t.exists = true
+		t.status = alipay.TradeSuccess
+		t.paidAt = s.now()
+		t.fee = s.Fee(t.amount)
+		s.notifyLocked(t, nil)
+	})
 }
 
 // Decline is the payment failing at Alipay (the payer gives up, risk
@@ -268,13 +256,19 @@ func (s *Server) Expire(outTradeNo string) error {
 }
 
 func (s *Server) closeWaiting(outTradeNo string) error {
+	return s.onWaiting(outTradeNo, func(t *trade) { s.closeLocked(t, true) })
+}
+
+// onWaiting does what the payer or Alipay does to the trade waiting for its
+// payer, under the lock; ErrNotPayable when there is none.
+func (s *Server) onWaiting(outTradeNo string, act func(t *trade)) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	t, err := s.waitingLocked(outTradeNo)
 	if err != nil {
 		return err
 	}
-	s.closeLocked(t, true)
+	act(t)
 	return nil
 }
 
