@@ -2,7 +2,6 @@ package alipay_test
 
 import (
 	"context"
-	"crypto/rand"
 	"crypto/rsa"
 	"crypto/x509"
 	"encoding/base64"
@@ -21,6 +20,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/voyage/voyage/pkg/payment/rsakey/rsakeytest"
+
 	"github.com/voyage/voyage/pkg/clock/clocktest"
 	"github.com/voyage/voyage/pkg/payment"
 	"github.com/voyage/voyage/pkg/payment/alipay"
@@ -32,16 +33,9 @@ type testKeys struct {
 	merchant, alipay, other *rsa.PrivateKey
 }
 
-var keys = sync.OnceValue(func() testKeys {
-	gen := func() *rsa.PrivateKey {
-		k, err := rsa.GenerateKey(rand.Reader, 2048)
-		if err != nil {
-			panic(err)
-		}
-		return k
-	}
-	return testKeys{merchant: gen(), alipay: gen(), other: gen()}
-})
+func keys() testKeys {
+	return testKeys{merchant: rsakeytest.Key(0), alipay: rsakeytest.Key(1), other: rsakeytest.Key(2)}
+}
 
 // env is a channel on a fake gateway, and the merchant's notify_url, which
 // verifies what it gets with the channel and acks as the channel says.

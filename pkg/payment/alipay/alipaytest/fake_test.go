@@ -1,16 +1,16 @@
 package alipaytest_test
 
 import (
-	"crypto/rand"
 	"crypto/rsa"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/voyage/voyage/pkg/payment/rsakey/rsakeytest"
 
 	"github.com/voyage/voyage/pkg/payment/rsakey"
 
@@ -18,17 +18,7 @@ import (
 	"github.com/voyage/voyage/pkg/payment/alipay/alipaytest"
 )
 
-var keys = sync.OnceValue(func() [2]*rsa.PrivateKey {
-	var ks [2]*rsa.PrivateKey
-	for i := range ks {
-		k, err := rsa.GenerateKey(rand.Reader, 2048)
-		if err != nil {
-			panic(err)
-		}
-		ks[i] = k
-	}
-	return ks
-})
+func keys() [2]*rsa.PrivateKey { return [2]*rsa.PrivateKey{rsakeytest.Key(0), rsakeytest.Key(1)} }
 
 var now = time.Date(2026, 12, 3, 10, 0, 0, 0, alipay.Beijing)
 

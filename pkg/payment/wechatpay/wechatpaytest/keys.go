@@ -7,7 +7,8 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"fmt"
-	"sync"
+
+	"github.com/voyage/voyage/pkg/payment/rsakey/rsakeytest"
 
 	"github.com/voyage/voyage/pkg/payment/rsakey"
 )
@@ -18,20 +19,9 @@ type Keys struct {
 	Platform *rsa.PrivateKey
 }
 
-var testKeys = sync.OnceValue(func() Keys {
-	gen := func() *rsa.PrivateKey {
-		k, err := rsa.GenerateKey(rand.Reader, 2048)
-		if err != nil {
-			panic(fmt.Sprintf("wechatpaytest: generate RSA key: %v", err))
-		}
-		return k
-	}
-	return Keys{Merchant: gen(), Platform: gen()}
-})
-
 // TestKeys are key pairs made once per process: RSA 2048 generation takes
 // long enough that every test making its own would slow the suite.
-func TestKeys() Keys { return testKeys() }
+func TestKeys() Keys { return Keys{Merchant: rsakeytest.Key(0), Platform: rsakeytest.Key(1)} }
 
 // PrivateKeyPEM is key as a PKCS#8 PEM block, the form of apiclient_key.pem.
 func PrivateKeyPEM(key *rsa.PrivateKey) string { return rsakey.PrivatePEM(key) }
