@@ -93,11 +93,7 @@ func newChannelEnv(t *testing.T, db *store.DB) *channelEnv {
 	e.fake = wechatpaytest.New(wechatpaytest.Options{Now: e.clock.Now, Wait: func(time.Duration) {}, MaxTries: 2})
 	api := httptest.NewServer(e.fake)
 	t.Cleanup(api.Close)
-	ch, err := wechatpay.New(wechatpay.Config{MchID: wechatpaytest.MchID, AppID: wechatpaytest.AppID,
-		MerchantSerialNo:      wechatpaytest.MerchantSerialNo,
-		MerchantPrivateKeyPEM: wechatpaytest.PrivateKeyPEM(wechatpaytest.TestKeys().Merchant),
-		APIv3Key:              e.fake.APIv3Key(), PlatformPublicKeyPEM: e.fake.PlatformPublicKeyPEM(), PlatformSerial: e.fake.PlatformSerial(),
-		Endpoint: api.URL, Timeout: 5 * time.Second, Now: e.clock.Now, Logger: slog.New(slog.DiscardHandler)})
+	ch, err := wechatpay.New(e.fake.ChannelConfig(api.URL, e.clock.Now))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -58,7 +58,7 @@ func newEnv(t *testing.T, opts wechatpaytest.Options) *env {
 	e.fake = wechatpaytest.New(opts)
 	e.api = httptest.NewServer(e.fake)
 	t.Cleanup(e.api.Close)
-	e.cfg = config(e.fake, e.api.URL, e.clock.Now)
+	e.cfg = e.fake.ChannelConfig(e.api.URL, e.clock.Now)
 	ch, err := wechatpay.New(e.cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -77,22 +77,6 @@ func newEnv(t *testing.T, opts wechatpaytest.Options) *env {
 	}))
 	t.Cleanup(e.notify.Close)
 	return e
-}
-
-func config(fake *wechatpaytest.Server, endpoint string, now func() time.Time) wechatpay.Config {
-	return wechatpay.Config{
-		MchID:                 wechatpaytest.MchID,
-		AppID:                 wechatpaytest.AppID,
-		MerchantSerialNo:      wechatpaytest.MerchantSerialNo,
-		MerchantPrivateKeyPEM: wechatpaytest.PrivateKeyPEM(wechatpaytest.TestKeys().Merchant),
-		APIv3Key:              fake.APIv3Key(),
-		PlatformPublicKeyPEM:  fake.PlatformPublicKeyPEM(),
-		PlatformSerial:        fake.PlatformSerial(),
-		Endpoint:              endpoint,
-		Timeout:               5 * time.Second,
-		Now:                   now,
-		Logger:                slog.New(slog.DiscardHandler),
-	}
 }
 
 func (e *env) received() []notice {
@@ -299,7 +283,7 @@ func TestNotice(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			ch, err := wechatpay.New(config(e.fake, e.api.URL, func() time.Time { return start.Add(c.skew) }))
+			ch, err := wechatpay.New(e.fake.ChannelConfig(e.api.URL, func() time.Time { return start.Add(c.skew) }))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -578,7 +562,7 @@ func TestRedirectIsNotFollowed(t *testing.T) {
 	}))
 	defer redirect.Close()
 	fake := wechatpaytest.New(wechatpaytest.Options{})
-	ch, err := wechatpay.New(config(fake, redirect.URL, time.Now))
+	ch, err := wechatpay.New(fake.ChannelConfig(redirect.URL, time.Now))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -626,7 +610,7 @@ func TestAnswerVerification(t *testing.T) {
 				_, _ = w.Write(body)
 			}))
 			defer srv.Close()
-			ch, err := wechatpay.New(config(fake, srv.URL, func() time.Time { return start }))
+			ch, err := wechatpay.New(fake.ChannelConfig(srv.URL, func() time.Time { return start }))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -673,7 +657,7 @@ func TestRequestsAreSigned(t *testing.T) {
 func TestConfigLogHidesSecrets(t *testing.T) {
 	t.Parallel()
 	fake := wechatpaytest.New(wechatpaytest.Options{})
-	cfg := config(fake, "", time.Now)
+	cfg := fake.ChannelConfig("", time.Now)
 	var buf bytes.Buffer
 	slog.New(slog.NewJSONHandler(&buf, nil)).Info("config", "cfg", cfg)
 	slog.New(slog.NewTextHandler(&buf, nil)).Info("config", "cfg", cfg)
@@ -707,7 +691,7 @@ func TestConfigRefusals(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			cfg := config(fake, "", time.Now)
+			cfg := fake.ChannelConfig("", time.Now)
 			c.edit(&cfg)
 			if _, err := wechatpay.New(cfg); err == nil {
 				t.Error("accepted")
