@@ -177,3 +177,13 @@ func CheckSignedAt(now, signed time.Time, tolerance time.Duration) error {
 	}
 	return nil
 }
+
+// LogRefused logs why a channel refused a notification, when it did, and
+// answers err: the provider is only told no, so the log (on the channel's
+// logger, which names the channel) is where an operator finds why.
+func LogRefused(ctx context.Context, log *slog.Logger, err error) error {
+	if err != nil {
+		log.WarnContext(ctx, "webhook refused", "err", err)
+	}
+	return err
+}

@@ -58,10 +58,7 @@ func Sign(secret, ts string, body []byte) string {
 // does not verify.
 func (c *Channel) Notice(ctx context.Context, r *http.Request, body []byte) (payment.Status, error) {
 	st, err := c.notice(r, body)
-	if err != nil {
-		c.log.WarnContext(ctx, "airwallex webhook refused", "err", err)
-	}
-	return st, err
+	return st, payment.LogRefused(ctx, c.log, err)
 }
 
 func (c *Channel) notice(r *http.Request, body []byte) (payment.Status, error) {

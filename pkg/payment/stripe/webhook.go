@@ -35,10 +35,7 @@ const (
 // changed in any byte, an amount included, fails the signature.
 func (c *Channel) Notice(ctx context.Context, r *http.Request, body []byte) (payment.Status, error) {
 	st, err := c.notice(r, body)
-	if err != nil {
-		c.log.WarnContext(ctx, "stripe webhook refused", "err", err)
-	}
-	return st, err
+	return st, payment.LogRefused(ctx, c.log, err)
 }
 
 func (c *Channel) notice(r *http.Request, body []byte) (payment.Status, error) {
