@@ -187,3 +187,18 @@ func LogRefused(ctx context.Context, log *slog.Logger, err error) error {
 	}
 	return err
 }
+
+// AckStatus is the acknowledgement of a provider that reads only the HTTP
+// status of its webhook's answer (Airwallex, Stripe): 200 for a notification
+// taken, which stops the resending, 400 for one refused, which the provider
+// sends again later.
+func AckStatus(w http.ResponseWriter, err error) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	if err != nil {
+		w.WriteHeader(http.StatusBadRequest)
+		_, _ = w.Write([]byte("not accepted\n"))
+		return
+	}
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write([]byte("ok\n"))
+}

@@ -127,13 +127,4 @@ func (c *Channel) notice(r *http.Request, body []byte) (payment.Status, error) {
 // Ack answers Airwallex: 200 stops its resending; any other status (or a
 // timeout) makes it retry with back-off for about three days (Airwallex,
 // "Webhooks overview", delivery and reliability).
-func (c *Channel) Ack(w http.ResponseWriter, err error) {
-	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-	if err != nil {
-		w.WriteHeader(http.StatusBadRequest)
-		_, _ = w.Write([]byte("not accepted\n"))
-		return
-	}
-	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write([]byte("ok\n"))
-}
+func (c *Channel) Ack(w http.ResponseWriter, err error) { payment.AckStatus(w, err) }

@@ -141,16 +141,7 @@ func signedAt(header string) (time.Time, error) {
 // Ack answers Stripe: any 2xx stops its resending, anything else makes it
 // send the event again later (Stripe docs, "Return a 2xx response
 // quickly").
-func (c *Channel) Ack(w http.ResponseWriter, err error) {
-	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-	if err != nil {
-		w.WriteHeader(http.StatusBadRequest)
-		_, _ = w.Write([]byte("not accepted\n"))
-		return
-	}
-	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write([]byte("ok\n"))
-}
+func (c *Channel) Ack(w http.ResponseWriter, err error) { payment.AckStatus(w, err) }
 
 // SignatureFor is the Stripe-Signature header Stripe would send with body
 // at t, for tests and for a local endpoint fed by hand.
