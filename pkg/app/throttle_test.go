@@ -10,42 +10,25 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/voyage/voyage/pkg/app"
 	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/clock/clocktest"
 )
 
-// testClock is the auth service's clock in these tests: the waits run out
-// when the test says, not after real seconds.
-type testClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *testClock) now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *testClock) add(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
-
-func throttleClock(a *app.App) *testClock {
-	c := &testClock{t: time.Now().UTC()}
-	a.Auth.SetClock(c.now)
+// throttleClock is the auth service's clock in these tests: the waits run
+// out when the test says, not after real seconds.
+func throttleClock(a *app.App) *clocktest.Clock {
+	c := clocktest.New(time.Now().UTC())
+	a.Auth.SetClock(c.Now)
 	return c
 }
 
 // onThrottledApp runs test in parallel on each seeded engine, with the
 // throttle on a clock the test moves.
-func onThrottledApp(t *testing.T, test func(t *testing.T, a *app.App, srv *httptest.Server, clock *testClock)) {
+func onThrottledApp(t *testing.T, test func(t *testing.T, a *app.App, srv *httptest.Server, clock *clocktest.Clock)) {
 	t.Helper()
 	t.Parallel()
 	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
@@ -118,7 +101,7 @@ func wantThrottled(t *testing.T, what string, resp *http.Response, code int, sec
 // account over many addresses no longer escapes the throttle, and the wait
 // is a delay, not a lockout.
 func TestLoginThrottleAcrossAddressesHTTP(t *testing.T) {
-	onThrottledApp(t, func(t *testing.T, a *app.App, srv *httptest.Server, clock *testClock) {
+	onThrottledApp(t, func(t *testing.T, a *app.App, srv *httptest.Server, clock *clocktest.Clock) {
 		// Ten wrong passwords from five addresses: the first five answer
 		// 401, then the account waits whichever address asks.
 		for i := 0; i < 10; i++ {
@@ -152,7 +135,7 @@ func TestLoginThrottleAcrossAddressesHTTP(t *testing.T) {
 			t.Errorf("portal login page lacks the wait")
 		}
 		// After the wait the right password works.
-		clock.add(5 * time.Second)
+		clock.Add(5 * time.Second)
 		if resp, env := fresh.api("POST", "/base/v2/login", "en", loginBody("demo-finance", "demo-pass-1")); resp.StatusCode != 200 {
 			t.Fatalf("after the wait: %d %+v", resp.StatusCode, env)
 		}
@@ -177,7 +160,7 @@ func TestLoginThrottleAcrossAddressesHTTP(t *testing.T) {
 // address is throttled, and a forged X-Forwarded-For does not make the
 // address someone else.
 func TestLoginThrottleAcrossAccountsHTTP(t *testing.T) {
-	onThrottledApp(t, func(t *testing.T, a *app.App, srv *httptest.Server, clock *testClock) {
+	onThrottledApp(t, func(t *testing.T, a *app.App, srv *httptest.Server, clock *clocktest.Clock) {
 		guesser := from(t, srv, "127.0.0.40")
 		for i := 0; i < 30; i++ {
 			resp, env := guesser.api("POST", "/base/v2/login", "en", loginBody(fmt.Sprintf("agent-%02d", i), "123456789"),
@@ -196,7 +179,7 @@ func TestLoginThrottleAcrossAccountsHTTP(t *testing.T) {
 		if resp, env := from(t, srv, "127.0.0.41").api("POST", "/base/v2/login", "en", loginBody("demo-operator", "demo-pass-1")); resp.StatusCode != 200 {
 			t.Errorf("another address: %d %+v", resp.StatusCode, env)
 		}
-		clock.add(5 * time.Second)
+		clock.Add(5 * time.Second)
 		if resp, env := guesser.api("POST", "/base/v2/login", "en", loginBody("demo-operator", "demo-pass-1")); resp.StatusCode != 200 {
 			t.Errorf("after the wait: %d %+v", resp.StatusCode, env)
 		}
@@ -206,7 +189,7 @@ func TestLoginThrottleAcrossAccountsHTTP(t *testing.T) {
 // TestPasswordChangeThrottleHTTP: the current-password check of a password
 // change is throttled per user, over the API and the portal form.
 func TestPasswordChangeThrottleHTTP(t *testing.T) {
-	onThrottledApp(t, func(t *testing.T, a *app.App, srv *httptest.Server, clock *testClock) {
+	onThrottledApp(t, func(t *testing.T, a *app.App, srv *httptest.Server, clock *clocktest.Clock) {
 		p := from(t, srv, "127.0.0.50")
 		me := loginAs(t, srv, "demo-operator", "demo-pass-1")
 		change := func(old string) (*http.Response, envelope) {
@@ -231,7 +214,7 @@ func TestPasswordChangeThrottleHTTP(t *testing.T) {
 		if !strings.Contains(page, "Please try again in 5 seconds.") {
 			t.Error("portal password page lacks the wait")
 		}
-		clock.add(5 * time.Second)
+		clock.Add(5 * time.Second)
 		if resp, env := change("demo-pass-1"); resp.StatusCode != 200 {
 			t.Errorf("the right password after the wait: %d %+v", resp.StatusCode, env)
 		}
@@ -241,11 +224,11 @@ func TestPasswordChangeThrottleHTTP(t *testing.T) {
 // TestSecretThrottleSingleLoginAndAPIKeyHTTP: an address that keeps sending
 // bad single-login signatures or unknown API keys is answered 429.
 func TestSecretThrottleSingleLoginAndAPIKeyHTTP(t *testing.T) {
-	onThrottledApp(t, func(t *testing.T, a *app.App, srv *httptest.Server, clock *testClock) {
+	onThrottledApp(t, func(t *testing.T, a *app.App, srv *httptest.Server, clock *clocktest.Clock) {
 		op := loginAs(t, srv, "demo-operator", "demo-pass-1")
 		p := from(t, srv, "127.0.0.60")
 		sso := func(code, secret string) (*http.Response, envelope) {
-			ts := clock.now().Unix()
+			ts := clock.Now().Unix()
 			return p.api("POST", "/base/v2/single-login", "en", fmt.Sprintf(`{"code":%q,"timestamp":%d,"userid":%d,"signature":%q}`,
 				code, ts, op.UserInfo.ID, auth.SSOSignature(secret, code, ts, op.UserInfo.ID)))
 		}
@@ -256,7 +239,7 @@ func TestSecretThrottleSingleLoginAndAPIKeyHTTP(t *testing.T) {
 		}
 		resp, env := sso("erp-ok", "demo-sso-secret")
 		wantThrottled(t, "single login after 20 forgeries", resp, env.Code, "5")
-		clock.add(5 * time.Second)
+		clock.Add(5 * time.Second)
 		if resp, env := sso("erp-ok", "demo-sso-secret"); resp.StatusCode != 200 {
 			t.Errorf("single login after the wait: %d %+v", resp.StatusCode, env)
 		}

@@ -237,19 +237,31 @@ func (g ChannelGateway) Charge(ctx context.Context, c Charge) (ChargeResult, err
 	return ChargeResult{}, &PendingError{Channel: name, Pending: p}
 }
 
+// recorded answers what the record of a payment settles, as the lookup
+// (p, ok, err) found it: a failed lookup, no payment, a paid or a closed
+// one. settled is false for a payment still open, which the caller goes on
+// to ask about.
+func recorded(p ChannelPayment, ok bool, err error) (res ChargeResult, settled bool, _ error) {
+	switch {
+	case err != nil:
+		return ChargeResult{}, true, fmt.Errorf("%w: %w", ErrPaymentTimeout, err)
+	case !ok:
+		return ChargeResult{}, true, ErrUnknownPayment
+	case p.State == recordPaid:
+		return p.result(), true, nil
+	case p.State == recordClosed:
+		return ChargeResult{}, true, ErrDeclined
+	}
+	return ChargeResult{}, false, nil
+}
+
 // replay answers a charge of a key already asked for, as the first did.
 func (g ChannelGateway) replay(ctx context.Context, tradeNo string) (ChargeResult, error) {
 	p, ok, err := PaymentByTradeNo(ctx, g.DB, tradeNo)
-	switch {
-	case err != nil:
-		return ChargeResult{}, fmt.Errorf("%w: %w", ErrPaymentTimeout, err)
-	case !ok:
-		return ChargeResult{}, ErrUnknownPayment
-	case p.State == recordPaid:
-		return p.result(), nil
-	case p.State == recordClosed:
-		return ChargeResult{}, ErrDeclined
-	case p.QRCode == "" && p.RedirectURL == "" && p.ClientSecret == "":
+	if res, settled, err := recorded(p, ok, err); settled {
+		return res, err
+	}
+	if p.QRCode == "" && p.RedirectURL == "" && p.ClientSecret == "" {
 		// Created, but its answer never came back: the status check asks.
 		return ChargeResult{}, fmt.Errorf("%w: %s payment %s has no answer from the channel yet", ErrPaymentTimeout, p.Channel, tradeNo)
 	}
@@ -263,15 +275,8 @@ func (g ChannelGateway) replay(ctx context.Context, tradeNo string) (ChargeResul
 // the payer paid in the meantime.
 func (g ChannelGateway) Status(ctx context.Context, key string) (ChargeResult, error) {
 	p, ok, err := channelPayment(ctx, g.DB, "payment_key", key)
-	switch {
-	case err != nil:
-		return ChargeResult{}, fmt.Errorf("%w: %w", ErrPaymentTimeout, err)
-	case !ok:
-		return ChargeResult{}, ErrUnknownPayment
-	case p.State == recordPaid:
-		return p.result(), nil
-	case p.State == recordClosed:
-		return ChargeResult{}, ErrDeclined
+	if res, settled, err := recorded(p, ok, err); settled {
+		return res, err
 	}
 	st, err := g.Channel.Status(ctx, p.TradeNo)
 	if errors.Is(err, ErrUnknownPayment) {

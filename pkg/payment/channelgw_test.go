@@ -14,6 +14,7 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
+	"github.com/voyage/voyage/pkg/clock/clocktest"
 	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/payment"
 	"github.com/voyage/voyage/pkg/payment/wechatpay"
@@ -73,28 +74,11 @@ func (b *held) now() (string, int) {
 	return b.state, b.paid
 }
 
-type testClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *testClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *testClock) Add(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
-
 // channelEnv is Voyage's side (the protocol, the channel gateway, the
 // notification route) against the WeChat Pay fake, on one database.
 type channelEnv struct {
 	t       *testing.T
-	clock   *testClock
+	clock   *clocktest.Clock
 	fake    *wechatpaytest.Server
 	gw      payment.ChannelGateway
 	notices payment.Notices
@@ -105,15 +89,11 @@ type channelEnv struct {
 
 func newChannelEnv(t *testing.T, db *store.DB) *channelEnv {
 	t.Helper()
-	e := &channelEnv{t: t, clock: &testClock{t: time.Date(2026, 12, 3, 10, 0, 0, 0, time.UTC)}}
+	e := &channelEnv{t: t, clock: clocktest.New(time.Date(2026, 12, 3, 10, 0, 0, 0, time.UTC))}
 	e.fake = wechatpaytest.New(wechatpaytest.Options{Now: e.clock.Now, Wait: func(time.Duration) {}, MaxTries: 2})
 	api := httptest.NewServer(e.fake)
 	t.Cleanup(api.Close)
-	ch, err := wechatpay.New(wechatpay.Config{MchID: wechatpaytest.MchID, AppID: wechatpaytest.AppID,
-		MerchantSerialNo:      wechatpaytest.MerchantSerialNo,
-		MerchantPrivateKeyPEM: wechatpaytest.PrivateKeyPEM(wechatpaytest.TestKeys().Merchant),
-		APIv3Key:              e.fake.APIv3Key(), PlatformPublicKeyPEM: e.fake.PlatformPublicKeyPEM(), PlatformSerial: e.fake.PlatformSerial(),
-		Endpoint: api.URL, Timeout: 5 * time.Second, Now: e.clock.Now, Logger: slog.New(slog.DiscardHandler)})
+	ch, err := wechatpay.New(e.fake.ChannelConfig(api.URL, e.clock.Now))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -211,3 +211,39 @@ func (n Notices) Reconcile(ctx context.Context, gateways map[string]Gateway, gra
 	}
 	return len(due), first
 }
+
+// CheckSignedAt refuses a notification whose signed time is further than
+// tolerance from now, on either side: a signature alone would let a captured
+// notification be replayed forever, and a clock ahead of ours is no more
+// trustworthy than one behind. The error is ErrBadNotice.
+func CheckSignedAt(now, signed time.Time, tolerance time.Duration) error {
+	if d := now.Sub(signed); d > tolerance || d < -tolerance {
+		return fmt.Errorf("%w: signed at %s, %s from now", ErrBadNotice, signed.UTC().Format(time.RFC3339), d)
+	}
+	return nil
+}
+
+// LogRefused logs why a channel refused a notification, when it did, and
+// answers err: the provider is only told no, so the log (on the channel's
+// logger, which names the channel) is where an operator finds why.
+func LogRefused(ctx context.Context, log *slog.Logger, err error) error {
+	if err != nil {
+		log.WarnContext(ctx, "webhook refused", "err", err)
+	}
+	return err
+}
+
+// AckStatus is the acknowledgement of a provider that reads only the HTTP
+// status of its webhook's answer (Airwallex, Stripe): 200 for a notification
+// taken, which stops the resending, 400 for one refused, which the provider
+// sends again later.
+func AckStatus(w http.ResponseWriter, err error) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	if err != nil {
+		w.WriteHeader(http.StatusBadRequest)
+		_, _ = w.Write([]byte("not accepted\n"))
+		return
+	}
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write([]byte("ok\n"))
+}

@@ -61,7 +61,7 @@ type Config struct {
 // String hides the secrets.
 func (c Config) String() string {
 	return fmt.Sprintf("airwallex.Config{BaseURL: %q, ClientID: %q, APIKey: %s, WebhookSecret: %s}",
-		c.baseURL(), c.ClientID, redact(c.APIKey), redact(c.WebhookSecret))
+		c.baseURL(), c.ClientID, payment.Redact(c.APIKey), payment.Redact(c.WebhookSecret))
 }
 
 // LogValue is the Config's slog form, secrets hidden.
@@ -69,23 +69,13 @@ func (c Config) LogValue() slog.Value {
 	return slog.GroupValue(
 		slog.String("base_url", c.baseURL()),
 		slog.String("client_id", c.ClientID),
-		slog.String("api_key", redact(c.APIKey)),
-		slog.String("webhook_secret", redact(c.WebhookSecret)),
+		slog.String("api_key", payment.Redact(c.APIKey)),
+		slog.String("webhook_secret", payment.Redact(c.WebhookSecret)),
 	)
 }
 
-func redact(s string) string {
-	if s == "" {
-		return "(unset)"
-	}
-	return "(redacted)"
-}
-
 func (c Config) baseURL() string {
-	if c.BaseURL == "" {
-		return ProductionURL
-	}
-	return strings.TrimRight(c.BaseURL, "/")
+	return payment.BaseURL(c.BaseURL, ProductionURL)
 }
 
 // Channel is the Airwallex payment channel.
@@ -120,14 +110,9 @@ func New(cfg Config) (*Channel, error) {
 		log = slog.Default()
 	}
 	return &Channel{
-		cfg: cfg,
-		http: &http.Client{
-			Timeout: cfg.Timeout,
-			// A redirect is not Airwallex answering; following it would
-			// carry the bearer token elsewhere.
-			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
-		},
-		log: log.With("channel", Name),
+		cfg:  cfg,
+		http: payment.HTTPClient(nil, cfg.Timeout),
+		log:  log.With("channel", Name),
 	}, nil
 }
 
@@ -480,14 +465,9 @@ func (c *Channel) do(ctx context.Context, method, path string, in, out any, head
 	for k, v := range headers {
 		req.Header.Set(k, v)
 	}
-	resp, err := c.http.Do(req)
+	resp, raw, err := payment.Exchange(c.http, req, 1<<20)
 	if err != nil {
-		return fmt.Errorf("%w: %s %s: %w", payment.ErrPaymentTimeout, method, pathOnly(path), err)
-	}
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-	if err != nil {
-		return fmt.Errorf("%w: %s %s: %w", payment.ErrPaymentTimeout, method, pathOnly(path), err)
+		return fmt.Errorf("%s %s: %w", method, pathOnly(path), err)
 	}
 	switch {
 	case resp.StatusCode >= 200 && resp.StatusCode < 300:

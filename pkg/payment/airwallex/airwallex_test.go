@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/voyage/voyage/pkg/clock/clocktest"
 	"github.com/voyage/voyage/pkg/payment"
 	"github.com/voyage/voyage/pkg/payment/airwallex"
 	"github.com/voyage/voyage/pkg/payment/airwallex/airwallextest"
@@ -27,31 +28,13 @@ const (
 	secret   = "whsec_awx_0123456789"
 )
 
-// clock is a settable clock shared by a channel and its fake.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *clock) Add(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
-
 // env is a fake Airwallex, a channel talking to it, and the notify
 // endpoint where the fake's webhooks land and go through Notice and Ack.
 type env struct {
 	fake    *airwallextest.Server
 	api     *httptest.Server
 	ch      *airwallex.Channel
-	clock   *clock
+	clock   *clocktest.Clock
 	mu      sync.Mutex
 	notices []noticed
 	refuse  atomic.Int32 // the notify endpoint answers 503 this many more times
@@ -65,7 +48,7 @@ type noticed struct {
 
 func newEnv(t *testing.T) *env {
 	t.Helper()
-	e := &env{clock: &clock{t: time.Date(2026, 12, 3, 6, 0, 0, 0, time.UTC)}}
+	e := &env{clock: clocktest.New(time.Date(2026, 12, 3, 6, 0, 0, 0, time.UTC))}
 	notify := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if e.refuse.Load() > 0 {
 			e.refuse.Add(-1)

@@ -58,10 +58,7 @@ func Sign(secret, ts string, body []byte) string {
 // does not verify.
 func (c *Channel) Notice(ctx context.Context, r *http.Request, body []byte) (payment.Status, error) {
 	st, err := c.notice(r, body)
-	if err != nil {
-		c.log.WarnContext(ctx, "airwallex webhook refused", "err", err)
-	}
-	return st, err
+	return st, payment.LogRefused(ctx, c.log, err)
 }
 
 func (c *Channel) notice(r *http.Request, body []byte) (payment.Status, error) {
@@ -79,8 +76,8 @@ func (c *Channel) notice(r *http.Request, body []byte) (payment.Status, error) {
 		return payment.Status{}, fmt.Errorf("%w: airwallex: %s %q", payment.ErrBadNotice, TimestampHeader, ts)
 	}
 	sent := time.UnixMilli(ms)
-	if d := c.cfg.Now().Sub(sent); d > c.cfg.Tolerance || d < -c.cfg.Tolerance {
-		return payment.Status{}, fmt.Errorf("%w: airwallex: sent at %s, %s from now", payment.ErrBadNotice, sent.UTC().Format(time.RFC3339), d)
+	if err := payment.CheckSignedAt(c.cfg.Now(), sent, c.cfg.Tolerance); err != nil {
+		return payment.Status{}, fmt.Errorf("airwallex: %w", err)
 	}
 	var ev Event
 	var data struct {
@@ -130,13 +127,4 @@ func (c *Channel) notice(r *http.Request, body []byte) (payment.Status, error) {
 // Ack answers Airwallex: 200 stops its resending; any other status (or a
 // timeout) makes it retry with back-off for about three days (Airwallex,
 // "Webhooks overview", delivery and reliability).
-func (c *Channel) Ack(w http.ResponseWriter, err error) {
-	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-	if err != nil {
-		w.WriteHeader(http.StatusBadRequest)
-		_, _ = w.Write([]byte("not accepted\n"))
-		return
-	}
-	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write([]byte("ok\n"))
-}
+func (c *Channel) Ack(w http.ResponseWriter, err error) { payment.AckStatus(w, err) }

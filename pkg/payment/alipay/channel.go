@@ -156,11 +156,8 @@ type queryAnswer struct {
 // was never paid. TRADE_FINISHED (no refund possible any more) is paid.
 func (ch *Channel) Status(ctx context.Context, key string) (payment.Status, error) {
 	var out queryAnswer
-	err := ch.Call(ctx, MethodQuery, "", tradeBiz{OutTradeNo: key}, &out)
-	var e *Error
+	err := unknownTrade(ch.Call(ctx, MethodQuery, "", tradeBiz{OutTradeNo: key}, &out))
 	switch {
-	case errors.As(err, &e) && e.SubCode == SubTradeNotExist:
-		return payment.Status{}, fmt.Errorf("%w: %w", payment.ErrUnknownPayment, err)
 	case err != nil:
 		return payment.Status{}, err
 	case out.OutTradeNo != "" && out.OutTradeNo != key:
@@ -244,10 +241,8 @@ func (ch *Channel) Refund(ctx context.Context, r payment.Refund) (payment.Refund
 		OutRequestNo: r.RefundKey,
 		RefundReason: r.Reason,
 	}, &out)
-	var e *Error
+	err = unknownTrade(err)
 	switch {
-	case errors.As(err, &e) && e.SubCode == SubTradeNotExist:
-		return payment.RefundResult{}, fmt.Errorf("%w: %w", payment.ErrUnknownPayment, err)
 	case err != nil:
 		return payment.RefundResult{}, err
 	case out.OutTradeNo != r.Key:
@@ -351,4 +346,15 @@ func parseTime(s string) (time.Time, error) {
 		return time.Time{}, nil
 	}
 	return time.ParseInLocation(TimeLayout, s, Beijing)
+}
+
+// unknownTrade is err, marked ErrUnknownPayment when Alipay says it has no
+// such trade: the payment was never created there, which the caller must
+// tell from a call that failed.
+func unknownTrade(err error) error {
+	var e *Error
+	if errors.As(err, &e) && e.SubCode == SubTradeNotExist {
+		return fmt.Errorf("%w: %w", payment.ErrUnknownPayment, err)
+	}
+	return err
 }

@@ -2,7 +2,6 @@ package alipay_test
 
 import (
 	"context"
-	"crypto/rand"
 	"crypto/rsa"
 	"crypto/x509"
 	"encoding/base64"
@@ -21,6 +20,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/voyage/voyage/pkg/payment/rsakey/rsakeytest"
+
+	"github.com/voyage/voyage/pkg/clock/clocktest"
 	"github.com/voyage/voyage/pkg/payment"
 	"github.com/voyage/voyage/pkg/payment/alipay"
 	"github.com/voyage/voyage/pkg/payment/alipay/alipaytest"
@@ -31,33 +33,8 @@ type testKeys struct {
 	merchant, alipay, other *rsa.PrivateKey
 }
 
-var keys = sync.OnceValue(func() testKeys {
-	gen := func() *rsa.PrivateKey {
-		k, err := rsa.GenerateKey(rand.Reader, 2048)
-		if err != nil {
-			panic(err)
-		}
-		return k
-	}
-	return testKeys{merchant: gen(), alipay: gen(), other: gen()}
-})
-
-// clock is the time the fake and the channel share; tests move it.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *clock) Add(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
+func keys() testKeys {
+	return testKeys{merchant: rsakeytest.Key(0), alipay: rsakeytest.Key(1), other: rsakeytest.Key(2)}
 }
 
 // env is a channel on a fake gateway, and the merchant's notify_url, which
@@ -66,7 +43,7 @@ type env struct {
 	fake    *alipaytest.Server
 	gateway *httptest.Server
 	ch      *alipay.Channel
-	clock   *clock
+	clock   *clocktest.Clock
 	notify  *httptest.Server
 
 	mu      sync.Mutex
@@ -83,7 +60,7 @@ type notice struct {
 func setup(t *testing.T, o alipaytest.Options) *env {
 	t.Helper()
 	k := keys()
-	e := &env{clock: &clock{t: time.Date(2026, 12, 3, 10, 0, 0, 0, alipay.Beijing)}}
+	e := &env{clock: clocktest.New(time.Date(2026, 12, 3, 10, 0, 0, 0, alipay.Beijing))}
 	o.MerchantKey = &k.merchant.PublicKey
 	o.AlipayKey = k.alipay
 	o.Now = e.clock.Now

@@ -11,7 +11,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -19,6 +18,7 @@ import (
 	"time"
 
 	"github.com/voyage/voyage/pkg/payment"
+	"github.com/voyage/voyage/pkg/payment/rsakey"
 )
 
 // Gateways of the Alipay open platform.
@@ -51,7 +51,7 @@ type Config struct {
 // String is the configuration with its secret left out.
 func (c Config) String() string {
 	return fmt.Sprintf("alipay.Config{AppID:%q Endpoint:%q PrivateKey:%s AlipayPublicKey:%s}",
-		c.AppID, c.endpoint(), redacted(c.PrivateKeyPEM), set(c.AlipayPublicKeyPEM))
+		c.AppID, c.endpoint(), payment.Redact(c.PrivateKeyPEM), set(c.AlipayPublicKeyPEM))
 }
 
 // LogValue is the configuration as slog writes it, its secret left out.
@@ -59,20 +59,13 @@ func (c Config) LogValue() slog.Value {
 	return slog.GroupValue(
 		slog.String("app_id", c.AppID),
 		slog.String("endpoint", c.endpoint()),
-		slog.String("private_key", redacted(c.PrivateKeyPEM)),
+		slog.String("private_key", payment.Redact(c.PrivateKeyPEM)),
 		slog.String("alipay_public_key", set(c.AlipayPublicKeyPEM)),
 	)
 }
 
 // GoString keeps %#v from printing the key.
 func (c Config) GoString() string { return c.String() }
-
-func redacted(s string) string {
-	if s == "" {
-		return "unset"
-	}
-	return "[redacted]"
-}
 
 func set(s string) string {
 	if s == "" {
@@ -106,13 +99,11 @@ func NewClient(cfg Config) (*Client, error) {
 	if cfg.AppID == "" || cfg.PrivateKeyPEM == "" || cfg.AlipayPublicKeyPEM == "" {
 		return nil, fmt.Errorf("%w: alipay needs AppID, PrivateKeyPEM and AlipayPublicKeyPEM", payment.ErrNotConfigured)
 	}
-	key, err := ParsePrivateKey(cfg.PrivateKeyPEM)
+	// The keys as Alipay's key tool and console give them: PEM or bare
+	// base64, PKCS#1 or PKCS#8.
+	key, pub, err := rsakey.ParsePair(cfg.PrivateKeyPEM, cfg.AlipayPublicKeyPEM)
 	if err != nil {
-		return nil, err
-	}
-	pub, err := ParsePublicKey(cfg.AlipayPublicKeyPEM)
-	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("alipay: %w", err)
 	}
 	if _, err := url.Parse(cfg.endpoint()); err != nil {
 		return nil, fmt.Errorf("alipay: endpoint: %w", err)
@@ -126,15 +117,9 @@ func NewClient(cfg Config) (*Client, error) {
 		endpoint: cfg.endpoint(),
 		key:      key,
 		alipay:   pub,
-		http: &http.Client{
-			Transport: cfg.Transport,
-			Timeout:   timeout,
-			// A gateway that redirects is not the gateway: its answer
-			// is not followed anywhere.
-			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
-		},
-		log: cfg.Logger,
-		now: cfg.Now,
+		http:     payment.HTTPClient(&http.Client{Transport: cfg.Transport}, timeout),
+		log:      cfg.Logger,
+		now:      cfg.Now,
 	}
 	if c.log == nil {
 		c.log = slog.Default()
@@ -220,15 +205,10 @@ func (c *Client) Call(ctx context.Context, method, notifyURL string, biz, out an
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded;charset=utf-8")
 	req.Header.Set("Accept", "application/json")
 	start := time.Now()
-	resp, err := c.http.Do(req)
+	resp, body, err := payment.Exchange(c.http, req, maxAnswer)
 	if err != nil {
 		c.log.WarnContext(ctx, "alipay call failed", "method", method, "err", err)
-		return fmt.Errorf("%w: alipay %s: %w", payment.ErrPaymentTimeout, method, err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, maxAnswer))
-	if err != nil {
-		return fmt.Errorf("%w: alipay %s: reading the answer: %w", payment.ErrPaymentTimeout, method, err)
+		return fmt.Errorf("alipay %s: %w", method, err)
 	}
 	c.log.DebugContext(ctx, "alipay call", "method", method, "status", resp.StatusCode, "took", time.Since(start))
 	switch {

@@ -5,9 +5,7 @@ import (
 	"crypto/rand"
 	"crypto/rsa"
 	"crypto/sha256"
-	"crypto/x509"
 	"encoding/base64"
-	"encoding/pem"
 	"errors"
 	"fmt"
 	"net/url"
@@ -92,61 +90,6 @@ func Verify(key *rsa.PublicKey, content []byte, sign string) error {
 		return ErrSignature
 	}
 	return nil
-}
-
-// ParsePrivateKey reads the merchant's application private key: PEM, PKCS#1
-// ("RSA PRIVATE KEY") or PKCS#8 ("PRIVATE KEY"), or the bare base64 the
-// Alipay key tool and console show.
-func ParsePrivateKey(text string) (*rsa.PrivateKey, error) {
-	der, err := keyDER(text)
-	if err != nil {
-		return nil, fmt.Errorf("alipay: private key: %w", err)
-	}
-	if k, err := x509.ParsePKCS1PrivateKey(der); err == nil {
-		return k, nil
-	}
-	k, err := x509.ParsePKCS8PrivateKey(der)
-	if err != nil {
-		return nil, fmt.Errorf("alipay: private key: neither PKCS#1 nor PKCS#8: %w", err)
-	}
-	rk, ok := k.(*rsa.PrivateKey)
-	if !ok {
-		return nil, fmt.Errorf("alipay: private key: %T, not RSA", k)
-	}
-	return rk, nil
-}
-
-// ParsePublicKey reads Alipay's public key: PEM ("PUBLIC KEY" or "RSA
-// PUBLIC KEY") or bare base64.
-func ParsePublicKey(text string) (*rsa.PublicKey, error) {
-	der, err := keyDER(text)
-	if err != nil {
-		return nil, fmt.Errorf("alipay: public key: %w", err)
-	}
-	if k, err := x509.ParsePKCS1PublicKey(der); err == nil {
-		return k, nil
-	}
-	k, err := x509.ParsePKIXPublicKey(der)
-	if err != nil {
-		return nil, fmt.Errorf("alipay: public key: %w", err)
-	}
-	rk, ok := k.(*rsa.PublicKey)
-	if !ok {
-		return nil, fmt.Errorf("alipay: public key: %T, not RSA", k)
-	}
-	return rk, nil
-}
-
-func keyDER(text string) ([]byte, error) {
-	text = strings.TrimSpace(text)
-	if block, _ := pem.Decode([]byte(text)); block != nil {
-		return block.Bytes, nil
-	}
-	der, err := base64.StdEncoding.DecodeString(strings.Join(strings.Fields(text), ""))
-	if err != nil || len(der) == 0 {
-		return nil, errors.New("neither PEM nor base64 DER")
-	}
-	return der, nil
 }
 
 // Yuan writes an amount in fen as Alipay's yuan ("12.34").

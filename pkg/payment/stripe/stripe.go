@@ -60,30 +60,20 @@ type Config struct {
 // nothing.
 func (c Config) String() string {
 	return fmt.Sprintf("stripe.Config{BaseURL: %q, SecretKey: %s, WebhookSecret: %s}",
-		c.baseURL(), redact(c.SecretKey), redact(c.WebhookSecret))
+		c.baseURL(), payment.Redact(c.SecretKey), payment.Redact(c.WebhookSecret))
 }
 
 // LogValue is the Config's slog form, secrets hidden.
 func (c Config) LogValue() slog.Value {
 	return slog.GroupValue(
 		slog.String("base_url", c.baseURL()),
-		slog.String("secret_key", redact(c.SecretKey)),
-		slog.String("webhook_secret", redact(c.WebhookSecret)),
+		slog.String("secret_key", payment.Redact(c.SecretKey)),
+		slog.String("webhook_secret", payment.Redact(c.WebhookSecret)),
 	)
 }
 
-func redact(s string) string {
-	if s == "" {
-		return "(unset)"
-	}
-	return "(redacted)"
-}
-
 func (c Config) baseURL() string {
-	if c.BaseURL == "" {
-		return ProductionURL
-	}
-	return strings.TrimRight(c.BaseURL, "/")
+	return payment.BaseURL(c.BaseURL, ProductionURL)
 }
 
 // Channel is the Stripe payment channel.
@@ -117,13 +107,7 @@ func New(cfg Config) (*Channel, error) {
 	if log == nil {
 		log = slog.Default()
 	}
-	httpClient := &http.Client{
-		Timeout:   cfg.Timeout,
-		Transport: refuseRedirects{http.DefaultTransport},
-		// A redirect from the API is not Stripe talking; it is refused,
-		// not followed with the secret key.
-		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
-	}
+	httpClient := payment.HTTPClient(&http.Client{Transport: refuseRedirects{http.DefaultTransport}}, cfg.Timeout)
 	url := cfg.baseURL()
 	backend := stripego.GetBackendWithConfig(stripego.APIBackend, &stripego.BackendConfig{
 		HTTPClient: httpClient,

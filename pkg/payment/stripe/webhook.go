@@ -35,10 +35,7 @@ const (
 // changed in any byte, an amount included, fails the signature.
 func (c *Channel) Notice(ctx context.Context, r *http.Request, body []byte) (payment.Status, error) {
 	st, err := c.notice(r, body)
-	if err != nil {
-		c.log.WarnContext(ctx, "stripe webhook refused", "err", err)
-	}
-	return st, err
+	return st, payment.LogRefused(ctx, c.log, err)
 }
 
 func (c *Channel) notice(r *http.Request, body []byte) (payment.Status, error) {
@@ -50,8 +47,8 @@ func (c *Channel) notice(r *http.Request, body []byte) (payment.Status, error) {
 	if err != nil {
 		return payment.Status{}, err
 	}
-	if d := c.cfg.Now().Sub(signed); d > c.cfg.Tolerance || d < -c.cfg.Tolerance {
-		return payment.Status{}, fmt.Errorf("%w: stripe: event signed at %s, %s from now", payment.ErrBadNotice, signed.UTC().Format(time.RFC3339), d)
+	if err := payment.CheckSignedAt(c.cfg.Now(), signed, c.cfg.Tolerance); err != nil {
+		return payment.Status{}, fmt.Errorf("stripe: %w", err)
 	}
 	// The event is unmarshalled here rather than by webhook.ConstructEvent,
 	// which also refuses events of an API version other than stripe-go's:
@@ -144,16 +141,7 @@ func signedAt(header string) (time.Time, error) {
 // Ack answers Stripe: any 2xx stops its resending, anything else makes it
 // send the event again later (Stripe docs, "Return a 2xx response
 // quickly").
-func (c *Channel) Ack(w http.ResponseWriter, err error) {
-	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-	if err != nil {
-		w.WriteHeader(http.StatusBadRequest)
-		_, _ = w.Write([]byte("not accepted\n"))
-		return
-	}
-	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write([]byte("ok\n"))
-}
+func (c *Channel) Ack(w http.ResponseWriter, err error) { payment.AckStatus(w, err) }
 
 // SignatureFor is the Stripe-Signature header Stripe would send with body
 // at t, for tests and for a local endpoint fed by hand.

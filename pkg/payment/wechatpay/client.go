@@ -12,7 +12,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -69,21 +68,12 @@ func NewClient(cfg Config) (*Client, error) {
 	if _, err := url.Parse(c.base); err != nil {
 		return nil, fmt.Errorf("wechatpay: endpoint: %w", err)
 	}
-	c.http = &http.Client{}
-	if cfg.HTTPClient != nil {
-		hc := *cfg.HTTPClient
-		c.http = &hc
-	}
 	// A call without a bound would hold a booking's payment step forever.
-	if c.http.Timeout <= 0 {
-		c.http.Timeout = cfg.Timeout
+	timeout := cfg.Timeout
+	if timeout <= 0 {
+		timeout = DefaultTimeout
 	}
-	if c.http.Timeout <= 0 {
-		c.http.Timeout = DefaultTimeout
-	}
-	// A redirect is never part of the protocol: following one would send
-	// a signed request somewhere WeChat Pay did not answer from.
-	c.http.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	c.http = payment.HTTPClient(cfg.HTTPClient, timeout)
 	if c.now == nil {
 		c.now = time.Now
 	}
@@ -268,15 +258,10 @@ func (c *Client) call(ctx context.Context, op, method, pathQuery string, in, out
 		req.Header.Set("Content-Type", "application/json")
 	}
 	start := c.now()
-	resp, err := c.http.Do(req)
+	resp, data, err := payment.Exchange(c.http, req, maxAnswer)
 	if err != nil {
 		c.log.WarnContext(ctx, "wechat-pay call failed", "op", op, "err", err)
-		return fmt.Errorf("%w: wechat-pay %s: %w", payment.ErrPaymentTimeout, op, err)
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, maxAnswer))
-	if err != nil {
-		return fmt.Errorf("%w: wechat-pay %s: read answer: %w", payment.ErrPaymentTimeout, op, err)
+		return fmt.Errorf("wechat-pay %s: %w", op, err)
 	}
 	c.log.DebugContext(ctx, "wechat-pay call", "op", op, "status", resp.StatusCode,
 		"request_id", resp.Header.Get("Request-ID"), "took", c.now().Sub(start))

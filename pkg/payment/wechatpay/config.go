@@ -20,6 +20,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/voyage/voyage/pkg/payment"
 )
 
 // Name is the spec's channel name.
@@ -79,7 +81,7 @@ type Config struct {
 // String is Config's log form: the secrets redacted.
 func (c Config) String() string {
 	return fmt.Sprintf("wechatpay.Config{MchID:%q AppID:%q MerchantSerialNo:%q MerchantPrivateKey:%s APIv3Key:%s PlatformSerial:%q Endpoint:%q}",
-		c.MchID, c.AppID, c.MerchantSerialNo, redact(c.MerchantPrivateKeyPEM), redact(c.APIv3Key), c.PlatformSerial, c.endpoint())
+		c.MchID, c.AppID, c.MerchantSerialNo, payment.Redact(c.MerchantPrivateKeyPEM), payment.Redact(c.APIv3Key), c.PlatformSerial, c.endpoint())
 }
 
 // GoString keeps %#v from printing the secrets.
@@ -91,25 +93,15 @@ func (c Config) LogValue() slog.Value {
 		slog.String("mchid", c.MchID),
 		slog.String("appid", c.AppID),
 		slog.String("merchant_serial_no", c.MerchantSerialNo),
-		slog.String("merchant_private_key", redact(c.MerchantPrivateKeyPEM)),
-		slog.String("apiv3_key", redact(c.APIv3Key)),
+		slog.String("merchant_private_key", payment.Redact(c.MerchantPrivateKeyPEM)),
+		slog.String("apiv3_key", payment.Redact(c.APIv3Key)),
 		slog.String("platform_serial", c.PlatformSerial),
 		slog.String("endpoint", c.endpoint()),
 	)
 }
 
-func redact(secret string) string {
-	if secret == "" {
-		return "unset"
-	}
-	return "[redacted]"
-}
-
 func (c Config) endpoint() string {
-	if c.Endpoint == "" {
-		return ProductionURL
-	}
-	return strings.TrimRight(c.Endpoint, "/")
+	return payment.BaseURL(c.Endpoint, ProductionURL)
 }
 
 // keys are Config's parsed credentials.

@@ -22,28 +22,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/voyage/voyage/pkg/clock/clocktest"
 	"github.com/voyage/voyage/pkg/payment"
 	"github.com/voyage/voyage/pkg/payment/wechatpay"
 	"github.com/voyage/voyage/pkg/payment/wechatpay/wechatpaytest"
 )
-
-// clock is the time both sides sign and check with.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *clock) Add(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
 
 var start = time.Date(2026, 12, 3, 10, 0, 0, 0, time.FixedZone("CST", 8*3600))
 
@@ -51,7 +34,7 @@ var start = time.Date(2026, 12, 3, 10, 0, 0, 0, time.FixedZone("CST", 8*3600))
 // notification endpoint serving Notice and Ack.
 type env struct {
 	t      *testing.T
-	clock  *clock
+	clock  *clocktest.Clock
 	fake   *wechatpaytest.Server
 	api    *httptest.Server
 	ch     *wechatpay.Channel
@@ -69,13 +52,13 @@ type notice struct {
 
 func newEnv(t *testing.T, opts wechatpaytest.Options) *env {
 	t.Helper()
-	e := &env{t: t, clock: &clock{t: start}}
+	e := &env{t: t, clock: clocktest.New(start)}
 	opts.Now = e.clock.Now
 	opts.Wait = func(time.Duration) {}
 	e.fake = wechatpaytest.New(opts)
 	e.api = httptest.NewServer(e.fake)
 	t.Cleanup(e.api.Close)
-	e.cfg = config(e.fake, e.api.URL, e.clock.Now)
+	e.cfg = e.fake.ChannelConfig(e.api.URL, e.clock.Now)
 	ch, err := wechatpay.New(e.cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -94,22 +77,6 @@ func newEnv(t *testing.T, opts wechatpaytest.Options) *env {
 	}))
 	t.Cleanup(e.notify.Close)
 	return e
-}
-
-func config(fake *wechatpaytest.Server, endpoint string, now func() time.Time) wechatpay.Config {
-	return wechatpay.Config{
-		MchID:                 wechatpaytest.MchID,
-		AppID:                 wechatpaytest.AppID,
-		MerchantSerialNo:      wechatpaytest.MerchantSerialNo,
-		MerchantPrivateKeyPEM: wechatpaytest.PrivateKeyPEM(wechatpaytest.TestKeys().Merchant),
-		APIv3Key:              fake.APIv3Key(),
-		PlatformPublicKeyPEM:  fake.PlatformPublicKeyPEM(),
-		PlatformSerial:        fake.PlatformSerial(),
-		Endpoint:              endpoint,
-		Timeout:               5 * time.Second,
-		Now:                   now,
-		Logger:                slog.New(slog.DiscardHandler),
-	}
 }
 
 func (e *env) received() []notice {
@@ -316,7 +283,7 @@ func TestNotice(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			ch, err := wechatpay.New(config(e.fake, e.api.URL, func() time.Time { return start.Add(c.skew) }))
+			ch, err := wechatpay.New(e.fake.ChannelConfig(e.api.URL, func() time.Time { return start.Add(c.skew) }))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -595,7 +562,7 @@ func TestRedirectIsNotFollowed(t *testing.T) {
 	}))
 	defer redirect.Close()
 	fake := wechatpaytest.New(wechatpaytest.Options{})
-	ch, err := wechatpay.New(config(fake, redirect.URL, time.Now))
+	ch, err := wechatpay.New(fake.ChannelConfig(redirect.URL, time.Now))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -643,7 +610,7 @@ func TestAnswerVerification(t *testing.T) {
 				_, _ = w.Write(body)
 			}))
 			defer srv.Close()
-			ch, err := wechatpay.New(config(fake, srv.URL, func() time.Time { return start }))
+			ch, err := wechatpay.New(fake.ChannelConfig(srv.URL, func() time.Time { return start }))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -690,7 +657,7 @@ func TestRequestsAreSigned(t *testing.T) {
 func TestConfigLogHidesSecrets(t *testing.T) {
 	t.Parallel()
 	fake := wechatpaytest.New(wechatpaytest.Options{})
-	cfg := config(fake, "", time.Now)
+	cfg := fake.ChannelConfig("", time.Now)
 	var buf bytes.Buffer
 	slog.New(slog.NewJSONHandler(&buf, nil)).Info("config", "cfg", cfg)
 	slog.New(slog.NewTextHandler(&buf, nil)).Info("config", "cfg", cfg)
@@ -702,7 +669,7 @@ func TestConfigLogHidesSecrets(t *testing.T) {
 			t.Errorf("log form shows %q:\n%s", secret, out)
 		}
 	}
-	for _, shown := range []string{wechatpaytest.MchID, "[redacted]", wechatpay.ProductionURL} {
+	for _, shown := range []string{wechatpaytest.MchID, "(redacted)", wechatpay.ProductionURL} {
 		if !strings.Contains(out, shown) {
 			t.Errorf("log form lacks %q:\n%s", shown, out)
 		}
@@ -724,7 +691,7 @@ func TestConfigRefusals(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			cfg := config(fake, "", time.Now)
+			cfg := fake.ChannelConfig("", time.Now)
 			c.edit(&cfg)
 			if _, err := wechatpay.New(cfg); err == nil {
 				t.Error("accepted")

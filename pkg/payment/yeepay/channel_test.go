@@ -3,7 +3,6 @@ package yeepay_test
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
 	"crypto/rsa"
 	"errors"
 	"fmt"
@@ -17,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/voyage/voyage/pkg/payment/rsakey/rsakeytest"
+
 	"github.com/voyage/voyage/pkg/payment"
 	"github.com/voyage/voyage/pkg/payment/yeepay"
 	"github.com/voyage/voyage/pkg/payment/yeepay/internal/yop"
@@ -24,17 +25,9 @@ import (
 )
 
 // RSA keys are slow to make; the tests share three.
-var keys = sync.OnceValue(func() [3]*rsa.PrivateKey {
-	var ks [3]*rsa.PrivateKey
-	for i := range ks {
-		k, err := rsa.GenerateKey(rand.Reader, 2048)
-		if err != nil {
-			panic(err)
-		}
-		ks[i] = k
-	}
-	return ks
-})
+func keys() [3]*rsa.PrivateKey {
+	return [3]*rsa.PrivateKey{rsakeytest.Key(0), rsakeytest.Key(1), rsakeytest.Key(2)}
+}
 
 const (
 	appKey   = "app_10086032562"

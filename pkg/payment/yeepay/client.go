@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/voyage/voyage/pkg/payment"
+	"github.com/voyage/voyage/pkg/payment/rsakey"
 	"github.com/voyage/voyage/pkg/payment/yeepay/internal/yop"
 )
 
@@ -69,18 +70,11 @@ func NewClient(cfg Config) (*Client, error) {
 	if cfg.AppKey == "" || cfg.ParentMerchantNo == "" || cfg.MerchantNo == "" {
 		return nil, fmt.Errorf("%w: yeepay needs AppKey, ParentMerchantNo and MerchantNo", payment.ErrNotConfigured)
 	}
-	key, err := yop.ParsePrivateKey(cfg.PrivateKeyPEM)
+	key, pub, err := rsakey.ParsePair(cfg.PrivateKeyPEM, cfg.YeepayPublicKeyPEM)
 	if err != nil {
-		return nil, fmt.Errorf("%w: yeepay merchant private key: %w", payment.ErrNotConfigured, err)
+		return nil, fmt.Errorf("%w: yeepay: %w", payment.ErrNotConfigured, err)
 	}
-	pub, err := yop.ParsePublicKey(cfg.YeepayPublicKeyPEM)
-	if err != nil {
-		return nil, fmt.Errorf("%w: yeepay public key: %w", payment.ErrNotConfigured, err)
-	}
-	c := &Client{cfg: cfg, key: key, yeepay: pub, endpoint: ProductionURL, cashier: CashierURL, log: cfg.Logger, now: cfg.Now}
-	if cfg.Endpoint != "" {
-		c.endpoint = strings.TrimRight(cfg.Endpoint, "/")
-	}
+	c := &Client{cfg: cfg, key: key, yeepay: pub, endpoint: payment.BaseURL(cfg.Endpoint, ProductionURL), cashier: CashierURL, log: cfg.Logger, now: cfg.Now}
 	if cfg.CashierURL != "" {
 		c.cashier = cfg.CashierURL
 	}
@@ -94,17 +88,7 @@ func NewClient(cfg Config) (*Client, error) {
 	if timeout <= 0 {
 		timeout = 15 * time.Second
 	}
-	hc := http.Client{Timeout: timeout}
-	if cfg.HTTPClient != nil {
-		hc = *cfg.HTTPClient
-		if hc.Timeout == 0 {
-			hc.Timeout = timeout
-		}
-	}
-	// A redirect from the gateway is no answer of Yeepay's; following it
-	// would send a signed request where the configuration never said.
-	hc.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
-	c.http = &hc
+	c.http = payment.HTTPClient(cfg.HTTPClient, timeout)
 	return c, nil
 }
 
@@ -177,16 +161,11 @@ func (c *Client) call(ctx context.Context, method, path string, params url.Value
 	req.Header.Set("x-yop-sdk-langs", "go")
 	req.Header.Set("x-yop-sdk-version", "4.0.0")
 
-	resp, err := c.http.Do(req)
+	resp, raw, err := payment.Exchange(c.http, req, maxAnswer)
 	if err != nil {
-		return fmt.Errorf("%w: yeepay %s: %w", payment.ErrPaymentTimeout, path, err)
+		return fmt.Errorf("yeepay %s: %w", path, err)
 	}
-	defer resp.Body.Close()
 	c.log.DebugContext(ctx, "yeepay call", "method", method, "path", path, "request_id", requestID, "status", resp.StatusCode)
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxAnswer))
-	if err != nil {
-		return fmt.Errorf("%w: yeepay %s: reading the answer: %w", payment.ErrPaymentTimeout, path, err)
-	}
 	switch {
 	case resp.StatusCode >= 500:
 		return fmt.Errorf("%w: yeepay %s: HTTP %d", payment.ErrPaymentTimeout, path, resp.StatusCode)
@@ -312,9 +291,9 @@ func (c *Client) merchant() url.Values {
 	return url.Values{"parentMerchantNo": {c.cfg.ParentMerchantNo}, "merchantNo": {c.cfg.MerchantNo}}
 }
 
-// TradeOrder creates the order whose token pays it at the cashier or the
-// aggregate pre-pay.
-func (c *Client) TradeOrder(ctx context.Context, o Order) (OrderResult, error) {
+// orderParams are the parameters that describe o, the same in the trade
+// order and in the pre-pay that may create it.
+func (c *Client) orderParams(o Order) url.Values {
 	p := c.merchant()
 	p.Set("orderId", o.OrderID)
 	p.Set("orderAmount", Yuan(o.Amount))
@@ -324,6 +303,13 @@ func (c *Client) TradeOrder(ctx context.Context, o Order) (OrderResult, error) {
 	if !o.ExpiresAt.IsZero() {
 		p.Set("expiredTime", o.ExpiresAt.In(beijing).Format(dateLayout))
 	}
+	return p
+}
+
+// TradeOrder creates the order whose token pays it at the cashier or the
+// aggregate pre-pay.
+func (c *Client) TradeOrder(ctx context.Context, o Order) (OrderResult, error) {
+	p := c.orderParams(o)
 	var a orderAnswer
 	if err := c.call(ctx, http.MethodPost, pathTradeOrder, p, &a); err != nil {
 		return OrderResult{}, err
@@ -344,15 +330,7 @@ const (
 // (payWay USER_SCAN, scene ONLINE: the payer scans the code on a PC page)
 // for the order of token.
 func (c *Client) PrePay(ctx context.Context, o Order, token, wallet string) (OrderResult, error) {
-	p := c.merchant()
-	p.Set("orderId", o.OrderID)
-	p.Set("orderAmount", Yuan(o.Amount))
-	p.Set("goodsName", o.GoodsName)
-	p.Set("notifyUrl", o.NotifyURL)
-	p.Set("redirectUrl", o.RedirectURL)
-	if !o.ExpiresAt.IsZero() {
-		p.Set("expiredTime", o.ExpiresAt.In(beijing).Format(dateLayout))
-	}
+	p := c.orderParams(o)
 	p.Set("token", token)
 	p.Set("payWay", "USER_SCAN")
 	p.Set("channel", wallet)

@@ -18,6 +18,8 @@ import (
 	"log/slog"
 	"net/http"
 	"time"
+
+	"github.com/voyage/voyage/pkg/payment"
 )
 
 // Gateways and the hosted cashier. The API path signed is the part after
@@ -62,8 +64,8 @@ type Config struct {
 // String is Config with its secrets hidden, so a %v in a log writes no key.
 func (c Config) String() string {
 	return "yeepay.Config{AppKey:" + c.AppKey + " ParentMerchantNo:" + c.ParentMerchantNo +
-		" MerchantNo:" + c.MerchantNo + " PrivateKeyPEM:" + redact(c.PrivateKeyPEM) +
-		" YeepayPublicKeyPEM:" + redact(c.YeepayPublicKeyPEM) + " Endpoint:" + c.Endpoint + "}"
+		" MerchantNo:" + c.MerchantNo + " PrivateKeyPEM:" + payment.Redact(c.PrivateKeyPEM) +
+		" YeepayPublicKeyPEM:" + payment.Redact(c.YeepayPublicKeyPEM) + " Endpoint:" + c.Endpoint + "}"
 }
 
 // GoString keeps %#v from printing the keys.
@@ -75,15 +77,8 @@ func (c Config) LogValue() slog.Value {
 		slog.String("app_key", c.AppKey),
 		slog.String("parent_merchant_no", c.ParentMerchantNo),
 		slog.String("merchant_no", c.MerchantNo),
-		slog.String("private_key", redact(c.PrivateKeyPEM)),
-		slog.String("yeepay_public_key", redact(c.YeepayPublicKeyPEM)),
+		slog.String("private_key", payment.Redact(c.PrivateKeyPEM)),
+		slog.String("yeepay_public_key", payment.Redact(c.YeepayPublicKeyPEM)),
 		slog.String("endpoint", c.Endpoint),
 	)
-}
-
-func redact(secret string) string {
-	if secret == "" {
-		return "(unset)"
-	}
-	return "(redacted)"
 }

@@ -29,6 +29,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/voyage/voyage/pkg/payment"
 	"github.com/voyage/voyage/pkg/payment/airwallex"
 )
 
@@ -104,7 +105,7 @@ func New(opts Options) *Server {
 		opts.MaxTries = 5
 	}
 	if opts.Client == nil {
-		opts.Client = &http.Client{Timeout: 10 * time.Second}
+		opts.Client = payment.HTTPClient(nil, 10*time.Second)
 	}
 	return &Server{
 		opts: opts, tokens: map[string]time.Time{}, intents: map[string]*intent{}, byRequest: map[string]string{},

@@ -18,10 +18,8 @@ import (
 	"crypto/rand"
 	"crypto/rsa"
 	"crypto/sha256"
-	"crypto/x509"
 	"encoding/hex"
 	"encoding/json"
-	"encoding/pem"
 	"errors"
 	"fmt"
 	"io"
@@ -31,7 +29,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/voyage/voyage/pkg/payment"
 	"github.com/voyage/voyage/pkg/payment/alipay"
+	"github.com/voyage/voyage/pkg/payment/rsakey"
 )
 
 // Options configure a fake.
@@ -127,7 +127,7 @@ func New(o Options) *Server {
 		o.AppID = DefaultAppID
 	}
 	if o.MerchantKey == nil && o.MerchantKeyPEM != "" {
-		k, err := alipay.ParsePublicKey(o.MerchantKeyPEM)
+		k, err := rsakey.ParsePublic(o.MerchantKeyPEM)
 		if err != nil {
 			panic(fmt.Sprintf("alipaytest: the merchant's key: %v", err))
 		}
@@ -143,10 +143,7 @@ func New(o Options) *Server {
 		o.Wait = sleep
 	}
 	if o.Client == nil {
-		o.Client = &http.Client{
-			Timeout:       10 * time.Second,
-			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
-		}
+		o.Client = payment.HTTPClient(nil, 10*time.Second)
 	}
 	if o.Now == nil {
 		o.Now = time.Now
@@ -231,31 +228,19 @@ var ErrNotPayable = errors.New("alipaytest: no trade waiting for the payer")
 // Scan is the payer scanning the QR code: with Lazy, the trade exists from
 // now on (WAIT_BUYER_PAY).
 func (s *Server) Scan(outTradeNo string) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	t, err := s.waitingLocked(outTradeNo)
-	if err != nil {
-		return err
-	}
-	t.exists = true
-	return nil
+	return s.onWaiting(outTradeNo, func(t *trade) { t.exists = true })
 }
 
 // Pay is the payer paying: the trade is TRADE_SUCCESS and a notification
 // goes to its notify_url.
 func (s *Server) Pay(outTradeNo string) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	t, err := s.waitingLocked(outTradeNo)
-	if err != nil {
-		return err
-	}
-	t.exists = true
-	t.status = alipay.TradeSuccess
-	t.paidAt = s.now()
-	t.fee = s.Fee(t.amount)
-	s.notifyLocked(t, nil)
-	return nil
+	return s.onWaiting(outTradeNo, func(t *trade) {
+		t.exists = true
+		t.status = alipay.TradeSuccess
+		t.paidAt = s.now()
+		t.fee = s.Fee(t.amount)
+		s.notifyLocked(t, nil)
+	})
 }
 
 // Decline is the payment failing at Alipay (the payer gives up, risk
@@ -271,13 +256,19 @@ func (s *Server) Expire(outTradeNo string) error {
 }
 
 func (s *Server) closeWaiting(outTradeNo string) error {
+	return s.onWaiting(outTradeNo, func(t *trade) { s.closeLocked(t, true) })
+}
+
+// onWaiting does what the payer or Alipay does to the trade waiting for its
+// payer, under the lock; ErrNotPayable when there is none.
+func (s *Server) onWaiting(outTradeNo string, act func(t *trade)) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	t, err := s.waitingLocked(outTradeNo)
 	if err != nil {
 		return err
 	}
-	s.closeLocked(t, true)
+	act(t)
 	return nil
 }
 
@@ -435,23 +426,11 @@ func (s *Server) post(n *Notification) string {
 }
 
 // PublicKeyPEM writes a public key as PEM (PKIX, "PUBLIC KEY").
-func PublicKeyPEM(k *rsa.PublicKey) string {
-	der, err := x509.MarshalPKIXPublicKey(k)
-	if err != nil {
-		panic(err)
-	}
-	return string(pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: der}))
-}
+func PublicKeyPEM(k *rsa.PublicKey) string { return rsakey.PublicPEM(k) }
 
 // PrivateKeyPEM writes a private key as PEM (PKCS#8, "PRIVATE KEY"), as
 // Alipay's key tool does.
-func PrivateKeyPEM(k *rsa.PrivateKey) string {
-	der, err := x509.MarshalPKCS8PrivateKey(k)
-	if err != nil {
-		panic(err)
-	}
-	return string(pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der}))
-}
+func PrivateKeyPEM(k *rsa.PrivateKey) string { return rsakey.PrivatePEM(k) }
 
 // qrCode is the code of a trade: the same for the same out_trade_no, as
 // Alipay answers a retried precreate.

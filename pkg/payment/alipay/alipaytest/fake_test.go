@@ -1,32 +1,24 @@
 package alipaytest_test
 
 import (
-	"crypto/rand"
 	"crypto/rsa"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/voyage/voyage/pkg/payment/rsakey/rsakeytest"
+
+	"github.com/voyage/voyage/pkg/payment/rsakey"
 
 	"github.com/voyage/voyage/pkg/payment/alipay"
 	"github.com/voyage/voyage/pkg/payment/alipay/alipaytest"
 )
 
-var keys = sync.OnceValue(func() [2]*rsa.PrivateKey {
-	var ks [2]*rsa.PrivateKey
-	for i := range ks {
-		k, err := rsa.GenerateKey(rand.Reader, 2048)
-		if err != nil {
-			panic(err)
-		}
-		ks[i] = k
-	}
-	return ks
-})
+func keys() [2]*rsa.PrivateKey { return [2]*rsa.PrivateKey{rsakeytest.Key(0), rsakeytest.Key(1)} }
 
 var now = time.Date(2026, 12, 3, 10, 0, 0, 0, alipay.Beijing)
 
@@ -70,7 +62,7 @@ func call(t *testing.T, s *alipaytest.Server, key *rsa.PrivateKey, method string
 	}
 	var signed string
 	json.Unmarshal(env["sign"], &signed)
-	pub, _ := alipay.ParsePublicKey(s.PublicKeyPEM())
+	pub, _ := rsakey.ParsePublic(s.PublicKeyPEM())
 	for name, node := range env {
 		if name == "sign" {
 			continue
@@ -152,7 +144,7 @@ func TestNotificationShape(t *testing.T) {
 			t.Errorf("no %s", k)
 		}
 	}
-	pub, _ := alipay.ParsePublicKey(s.PublicKeyPEM())
+	pub, _ := rsakey.ParsePublic(s.PublicKeyPEM())
 	if err := alipay.Verify(pub, []byte(alipay.SignContent(form, "sign", "sign_type")), form.Get("sign")); err != nil {
 		t.Errorf("the notification's signature: %v", err)
 	}

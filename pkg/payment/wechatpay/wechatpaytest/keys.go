@@ -5,11 +5,12 @@ import (
 	"crypto/rand"
 	"crypto/rsa"
 	"crypto/sha256"
-	"crypto/x509"
 	"encoding/base64"
-	"encoding/pem"
 	"fmt"
-	"sync"
+
+	"github.com/voyage/voyage/pkg/payment/rsakey/rsakeytest"
+
+	"github.com/voyage/voyage/pkg/payment/rsakey"
 )
 
 // Keys are a merchant's and WeChat Pay's RSA 2048 key pairs.
@@ -18,39 +19,16 @@ type Keys struct {
 	Platform *rsa.PrivateKey
 }
 
-var testKeys = sync.OnceValue(func() Keys {
-	gen := func() *rsa.PrivateKey {
-		k, err := rsa.GenerateKey(rand.Reader, 2048)
-		if err != nil {
-			panic(fmt.Sprintf("wechatpaytest: generate RSA key: %v", err))
-		}
-		return k
-	}
-	return Keys{Merchant: gen(), Platform: gen()}
-})
-
 // TestKeys are key pairs made once per process: RSA 2048 generation takes
 // long enough that every test making its own would slow the suite.
-func TestKeys() Keys { return testKeys() }
+func TestKeys() Keys { return Keys{Merchant: rsakeytest.Key(0), Platform: rsakeytest.Key(1)} }
 
 // PrivateKeyPEM is key as a PKCS#8 PEM block, the form of apiclient_key.pem.
-func PrivateKeyPEM(key *rsa.PrivateKey) string {
-	der, err := x509.MarshalPKCS8PrivateKey(key)
-	if err != nil {
-		panic(fmt.Sprintf("wechatpaytest: marshal private key: %v", err))
-	}
-	return string(pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der}))
-}
+func PrivateKeyPEM(key *rsa.PrivateKey) string { return rsakey.PrivatePEM(key) }
 
 // PublicKeyPEM is key as a PUBLIC KEY PEM block, the form of the WeChat Pay
 // public key file (pub_key.pem).
-func PublicKeyPEM(key *rsa.PublicKey) string {
-	der, err := x509.MarshalPKIXPublicKey(key)
-	if err != nil {
-		panic(fmt.Sprintf("wechatpaytest: marshal public key: %v", err))
-	}
-	return string(pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: der}))
-}
+func PublicKeyPEM(key *rsa.PublicKey) string { return rsakey.PublicPEM(key) }
 
 // signLines is SHA256withRSA, base64, over the lines each ended by "\n".
 // The fake keeps its own copy of the signing rule so that a mistake in the

@@ -23,6 +23,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/voyage/voyage/pkg/payment"
 )
 
 // The merchant the fake knows when Options leave it out. The values are the
@@ -142,10 +144,7 @@ func New(opts Options) *Server {
 		opts.Wait = time.Sleep
 	}
 	if opts.Client == nil {
-		opts.Client = &http.Client{
-			Timeout:       5 * time.Second,
-			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
-		}
+		opts.Client = payment.HTTPClient(nil, 5*time.Second)
 	}
 	if opts.MaxTries <= 0 {
 		opts.MaxTries = 1 + len(resendAfter)

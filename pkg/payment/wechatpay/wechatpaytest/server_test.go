@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -22,18 +21,7 @@ var now = time.Date(2026, 12, 3, 2, 0, 0, 0, time.UTC)
 
 func channel(t *testing.T, fake *wechatpaytest.Server, endpoint string) *wechatpay.Channel {
 	t.Helper()
-	ch, err := wechatpay.New(wechatpay.Config{
-		MchID:                 wechatpaytest.MchID,
-		AppID:                 wechatpaytest.AppID,
-		MerchantSerialNo:      wechatpaytest.MerchantSerialNo,
-		MerchantPrivateKeyPEM: wechatpaytest.PrivateKeyPEM(wechatpaytest.TestKeys().Merchant),
-		APIv3Key:              fake.APIv3Key(),
-		PlatformPublicKeyPEM:  fake.PlatformPublicKeyPEM(),
-		PlatformSerial:        fake.PlatformSerial(),
-		Endpoint:              endpoint,
-		Now:                   func() time.Time { return now },
-		Logger:                slog.New(slog.DiscardHandler),
-	})
+	ch, err := wechatpay.New(fake.ChannelConfig(endpoint, func() time.Time { return now }))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -37,6 +37,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/voyage/voyage/pkg/payment"
+	"github.com/voyage/voyage/pkg/payment/rsakey"
 	"github.com/voyage/voyage/pkg/payment/yeepay/internal/yop"
 )
 
@@ -139,7 +141,7 @@ type Server struct {
 // key, as httptest.NewServer panics when it cannot listen: a fake that
 // cannot start is a broken test.
 func New(opts Options) *Server {
-	pub, err := yop.ParsePublicKey(opts.MerchantPublicKeyPEM)
+	pub, err := rsakey.ParsePublic(opts.MerchantPublicKeyPEM)
 	if err != nil {
 		panic("yeepaytest: merchant public key: " + err.Error())
 	}
@@ -159,7 +161,7 @@ func New(opts Options) *Server {
 		opts.Wait = func(try int) { time.Sleep(Schedule[min(try, len(Schedule))-1]) }
 	}
 	if opts.Client == nil {
-		opts.Client = &http.Client{Timeout: 5 * time.Second}
+		opts.Client = payment.HTTPClient(nil, 5*time.Second)
 	}
 	now := opts.Now
 	if now == nil {
@@ -425,14 +427,24 @@ func (s *Server) prePay(p url.Values) map[string]any {
 	return map[string]any{"code": CodePrePayOK, "message": "成功", "orderId": o.id, "uniqueOrderNo": o.unique, "prePayTn": o.prePayTn}
 }
 
+// currentLocked is the order as it stands now (expired when its time is
+// up), or the gateway's answer for an order it does not know.
+func (s *Server) currentLocked(id string) (*order, map[string]any) {
+	o := s.orders[id]
+	if o == nil {
+		return nil, fail(CodeNoSuchOrder, "订单不存在")
+	}
+	s.expire(o)
+	return o, nil
+}
+
 func (s *Server) query(p url.Values) map[string]any {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	o := s.orders[p.Get("orderId")]
-	if o == nil {
-		return fail(CodeNoSuchOrder, "订单不存在")
+	o, failed := s.currentLocked(p.Get("orderId"))
+	if failed != nil {
+		return failed
 	}
-	s.expire(o)
 	r := map[string]any{"code": CodeOK, "message": "成功", "parentMerchantNo": o.parent, "merchantNo": o.merchant,
 		"orderId": o.id, "uniqueOrderNo": o.unique, "token": o.token, "status": o.status,
 		"orderAmount": yuan(o.amount), "customerFee": "0.00"}
@@ -447,11 +459,10 @@ func (s *Server) query(p url.Values) map[string]any {
 func (s *Server) closeOrder(p url.Values) map[string]any {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	o := s.orders[p.Get("orderId")]
-	if o == nil {
-		return fail(CodeNoSuchOrder, "订单不存在")
+	o, failed := s.currentLocked(p.Get("orderId"))
+	if failed != nil {
+		return failed
 	}
-	s.expire(o)
 	switch o.status {
 	case "PROCESSING":
 		o.status = "CLOSE"

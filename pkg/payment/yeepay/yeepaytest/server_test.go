@@ -7,27 +7,14 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/voyage/voyage/pkg/clock/clocktest"
 	"github.com/voyage/voyage/pkg/payment/yeepay"
 	"github.com/voyage/voyage/pkg/payment/yeepay/internal/yop"
 	"github.com/voyage/voyage/pkg/payment/yeepay/yeepaytest"
 )
-
-// clock is a test clock moved by hand.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-func (c *clock) add(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
 
 // The fake mounted under /yop-center, as the production gateway's path is,
 // serves a client whose Endpoint carries the prefix; the expiry, cashier
@@ -38,9 +25,9 @@ func TestMountedFake(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	clk := &clock{t: time.Date(2026, 12, 3, 10, 0, 0, 0, time.UTC)}
+	clk := clocktest.New(time.Date(2026, 12, 3, 10, 0, 0, 0, time.UTC))
 	fake := yeepaytest.New(yeepaytest.Options{MerchantPublicKeyPEM: yop.PublicKeyPEM(&merchant.PublicKey),
-		AppKey: "app_1", Now: clk.now, Wait: func(int) {}, MaxNotify: 1})
+		AppKey: "app_1", Now: clk.Now, Wait: func(int) {}, MaxNotify: 1})
 	mux := http.NewServeMux()
 	mux.Handle("/yop-center/", fake)
 	mux.Handle("/cashier/std", fake)
@@ -48,12 +35,12 @@ func TestMountedFake(t *testing.T) {
 	defer srv.Close()
 	c, err := yeepay.NewClient(yeepay.Config{AppKey: "app_1", ParentMerchantNo: "1001", MerchantNo: "1001",
 		PrivateKeyPEM: yop.PrivateKeyPEM(merchant), YeepayPublicKeyPEM: fake.PublicKeyPEM(),
-		Endpoint: srv.URL + "/yop-center", CashierURL: srv.URL + "/cashier/std", Now: clk.now})
+		Endpoint: srv.URL + "/yop-center", CashierURL: srv.URL + "/cashier/std", Now: clk.Now})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	o := yeepay.Order{OrderID: "exp-1", Amount: 8400, GoodsName: "机票 PEK-SHA 含税", NotifyURL: "http://127.0.0.1:1/n", ExpiresAt: clk.now().Add(15 * time.Minute)}
+	o := yeepay.Order{OrderID: "exp-1", Amount: 8400, GoodsName: "机票 PEK-SHA 含税", NotifyURL: "http://127.0.0.1:1/n", ExpiresAt: clk.Now().Add(15 * time.Minute)}
 	res, err := c.TradeOrder(ctx, o)
 	if err != nil {
 		t.Fatal(err)
@@ -83,7 +70,7 @@ func TestMountedFake(t *testing.T) {
 	if _, err := fake.NoticeBody("exp-1"); err == nil {
 		t.Error("NoticeBody of an unpaid order")
 	}
-	clk.add(16 * time.Minute)
+	clk.Add(16 * time.Minute)
 	if s, err := c.Query(ctx, "exp-1"); err != nil || s.Status != "TIME_OUT" || s.OrderAmount != 8400 {
 		t.Fatalf("Query after expiry = %+v, %v", s, err)
 	}
@@ -93,7 +80,7 @@ func TestMountedFake(t *testing.T) {
 	// The signature is good for its 1800 seconds, no longer.
 	late, err := yeepay.NewClient(yeepay.Config{AppKey: "app_1", ParentMerchantNo: "1001", MerchantNo: "1001",
 		PrivateKeyPEM: yop.PrivateKeyPEM(merchant), YeepayPublicKeyPEM: fake.PublicKeyPEM(),
-		Endpoint: srv.URL + "/yop-center", Now: func() time.Time { return clk.now().Add(-31 * time.Minute) }})
+		Endpoint: srv.URL + "/yop-center", Now: func() time.Time { return clk.Now().Add(-31 * time.Minute) }})
 	if err != nil {
 		t.Fatal(err)
 	}

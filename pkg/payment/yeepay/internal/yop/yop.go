@@ -20,10 +20,8 @@ import (
 	"crypto/rand"
 	"crypto/rsa"
 	"crypto/sha256"
-	"crypto/x509"
 	"encoding/base64"
 	"encoding/hex"
-	"encoding/pem"
 	"errors"
 	"fmt"
 	"net/url"
@@ -31,6 +29,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/voyage/voyage/pkg/payment/rsakey"
 )
 
 // Protocol constants of yop-auth-v3.
@@ -342,81 +342,8 @@ func ecbDecrypt(key, data []byte) ([]byte, error) {
 	return out[:len(out)-n], nil
 }
 
-// ParsePrivateKey reads an RSA private key: PEM (PKCS #8 or PKCS #1) or the
-// bare base64 body Yeepay's key tool and console hand out.
-func ParsePrivateKey(text string) (*rsa.PrivateKey, error) {
-	der, err := keyDER(text)
-	if err != nil {
-		return nil, err
-	}
-	if k, err := x509.ParsePKCS8PrivateKey(der); err == nil {
-		rk, ok := k.(*rsa.PrivateKey)
-		if !ok {
-			return nil, errors.New("yop: private key is not RSA")
-		}
-		return rk, nil
-	}
-	k, err := x509.ParsePKCS1PrivateKey(der)
-	if err != nil {
-		return nil, fmt.Errorf("yop: private key: %w", err)
-	}
-	return k, nil
-}
-
-// ParsePublicKey reads an RSA public key: PEM (PKIX or PKCS #1) or a bare
-// base64 PKIX body, as the Yeepay console shows it.
-func ParsePublicKey(text string) (*rsa.PublicKey, error) {
-	der, err := keyDER(text)
-	if err != nil {
-		return nil, err
-	}
-	if k, err := x509.ParsePKIXPublicKey(der); err == nil {
-		rk, ok := k.(*rsa.PublicKey)
-		if !ok {
-			return nil, errors.New("yop: public key is not RSA")
-		}
-		return rk, nil
-	}
-	k, err := x509.ParsePKCS1PublicKey(der)
-	if err != nil {
-		return nil, fmt.Errorf("yop: public key: %w", err)
-	}
-	return k, nil
-}
-
-func keyDER(text string) ([]byte, error) {
-	text = strings.TrimSpace(text)
-	if text == "" {
-		return nil, errors.New("yop: key is empty")
-	}
-	if strings.HasPrefix(text, "-----") {
-		block, _ := pem.Decode([]byte(text))
-		if block == nil {
-			return nil, errors.New("yop: key is not PEM")
-		}
-		return block.Bytes, nil
-	}
-	der, err := base64.StdEncoding.DecodeString(strings.Join(strings.Fields(text), ""))
-	if err != nil {
-		return nil, fmt.Errorf("yop: key is neither PEM nor base64: %w", err)
-	}
-	return der, nil
-}
-
 // PublicKeyPEM writes a public key as PEM (PKIX), the form Config takes.
-func PublicKeyPEM(k *rsa.PublicKey) string {
-	der, err := x509.MarshalPKIXPublicKey(k)
-	if err != nil {
-		panic(err) // an RSA key always marshals
-	}
-	return string(pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: der}))
-}
+func PublicKeyPEM(k *rsa.PublicKey) string { return rsakey.PublicPEM(k) }
 
 // PrivateKeyPEM writes a private key as PEM (PKCS #8).
-func PrivateKeyPEM(k *rsa.PrivateKey) string {
-	der, err := x509.MarshalPKCS8PrivateKey(k)
-	if err != nil {
-		panic(err) // an RSA key always marshals
-	}
-	return string(pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der}))
-}
+func PrivateKeyPEM(k *rsa.PrivateKey) string { return rsakey.PrivatePEM(k) }

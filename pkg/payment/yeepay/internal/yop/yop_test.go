@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/voyage/voyage/pkg/payment/rsakey"
 )
 
 // The signing vectors of "请求签名协议（出站 API）" (yeepay-skills,
@@ -82,7 +84,7 @@ const (
 
 func TestEnvelopeDocumentExample(t *testing.T) {
 	t.Parallel()
-	merchant, err := ParsePrivateKey(docMerchantKey)
+	merchant, err := rsakey.ParsePrivate(docMerchantKey)
 	if err != nil {
 		t.Fatal(err)
 	}
