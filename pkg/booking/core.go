@@ -81,8 +81,10 @@ func (c *Core[B]) NotifyTx(ctx context.Context, tx *sqlx.Tx, agencyID int64, eve
 
 // Payment is the channel payment booking id waits for (its QR code, its
 // page), shown to the booking agency's side only: it is theirs to pay.
-func (c *Core[B]) Payment(ctx context.Context, id int64, side string) (*payment.PendingView, error) {
-	if side != ByAgency {
+// held says whether a payment holds the booking now; only then is there one
+// to look for, so a detail of any other booking costs no query.
+func (c *Core[B]) Payment(ctx context.Context, id int64, side string, held bool) (*payment.PendingView, error) {
+	if side != ByAgency || !held {
 		return nil, nil
 	}
 	return payment.PendingFor(ctx, c.DB, c.Books.Line.Name, id)

@@ -550,7 +550,7 @@ func (s *Service) detail(ctx context.Context, o Order, v viewer) (View, error) {
 	if out.Proofs, err = proofs(ctx, s.DB, o.ID); err != nil {
 		return View{}, err
 	}
-	if out.Payment, err = s.Payment(ctx, o.ID, v.Side(o.AgencyID)); err != nil {
+	if out.Payment, err = s.Payment(ctx, o.ID, v.Side(o.AgencyID), o.Status == Holding); err != nil {
 		return View{}, err
 	}
 	rel, err := related(ctx, s.DB, o)

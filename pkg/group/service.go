@@ -266,11 +266,12 @@ func (s *Service) detail(ctx context.Context, o Order, v viewer) (View, error) {
 	if out.Quotes, err = quotes(ctx, s.DB, o.ID); err != nil {
 		return View{}, err
 	}
-	if out.Payment, err = s.Payment(ctx, o.ID, v.Side(o.AgencyID)); err != nil {
-		return View{}, err
-	}
 	ds, err := deadlines(ctx, s.DB, o.ID)
 	if err != nil {
+		return View{}, err
+	}
+	held := slices.ContainsFunc(ds, func(d deadline) bool { return d.Status == InstHolding })
+	if out.Payment, err = s.Payment(ctx, o.ID, v.Side(o.AgencyID), held); err != nil {
 		return View{}, err
 	}
 	for _, d := range ds {

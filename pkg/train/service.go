@@ -209,7 +209,7 @@ func (s *Service) detail(ctx context.Context, o Order, v viewer) (View, error) {
 	if out.Timeline, err = booking.Events[Event](ctx, s.DB, booking.TrainTimeline, o.ID); err != nil {
 		return View{}, err
 	}
-	if out.Payment, err = s.Payment(ctx, o.ID, v.Side(o.AgencyID)); err != nil {
+	if out.Payment, err = s.Payment(ctx, o.ID, v.Side(o.AgencyID), o.Status == Holding); err != nil {
 		return View{}, err
 	}
 	if v.Agency.DisablePayment {
