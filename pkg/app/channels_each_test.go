@@ -1,0 +1,155 @@
+package app_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/voyage/voyage/pkg/config"
+	"github.com/voyage/voyage/pkg/flight"
+	"github.com/voyage/voyage/pkg/payment/airwallex/airwallextest"
+	"github.com/voyage/voyage/pkg/payment/alipay/alipaytest"
+	"github.com/voyage/voyage/pkg/payment/rsakey"
+	"github.com/voyage/voyage/pkg/payment/rsakey/rsakeytest"
+	"github.com/voyage/voyage/pkg/payment/yeepay/yeepaytest"
+	"github.com/voyage/voyage/pkg/store/storetest"
+)
+
+// fakeChannel is one provider's fake configured into an app: how to set
+// the app's settings for it, and the payer paying a payment (the fake then
+// sends its signed notification to the app).
+type fakeChannel struct {
+	name      string
+	configure func(c *config.Config, endpoint string)
+	handler   http.Handler
+	pay       func(tradeNo string) error
+	// shows is what the payment answer gives the payer to finish it.
+	shows func(p *flight.View) bool
+}
+
+func alipayFake(string) fakeChannel {
+	merchant, key := rsakeytest.Key(0), rsakeytest.Key(1)
+	fake := alipaytest.New(alipaytest.Options{MerchantKey: &merchant.PublicKey, AlipayKey: key,
+		Wait: func(context.Context, time.Duration) error { return nil }, MaxTries: 3})
+	// Alipay's fake notifies in the background: the payer's payment is
+	// done when its notification is delivered.
+	pay := func(tradeNo string) error {
+		err := fake.Pay(tradeNo)
+		fake.Drain()
+		return err
+	}
+	return fakeChannel{name: "alipay", handler: fake, pay: pay,
+		configure: func(c *config.Config, endpoint string) {
+			c.Payment.Alipay = config.AlipayConfig{AppID: fake.AppID(), PrivateKey: config.Secret(rsakey.PrivatePEM(merchant)),
+				AlipayPublicKey: fake.PublicKeyPEM(), Endpoint: endpoint + "/gateway.do"}
+		},
+		shows: func(v *flight.View) bool { return v.Payment != nil && v.Payment.QRCode != "" }}
+}
+
+func yeepayFake(string) fakeChannel {
+	merchant, key := rsakeytest.Key(2), rsakeytest.Key(3)
+	const appKey, merchantNo = "app_voyage_test", "10088800001"
+	fake := yeepaytest.New(yeepaytest.Options{MerchantPublicKeyPEM: rsakey.PublicPEM(&merchant.PublicKey), PrivateKey: key,
+		AppKey: appKey, ParentMerchantNo: merchantNo, MerchantNo: merchantNo, MaxNotify: 3, Wait: func(int) {}})
+	return fakeChannel{name: "yeepay-alipay", handler: fake, pay: fake.Pay,
+		configure: func(c *config.Config, endpoint string) {
+			c.Payment.Yeepay = config.YeepayConfig{AppKey: appKey, ParentMerchantNo: merchantNo, MerchantNo: merchantNo,
+				PrivateKey: config.Secret(rsakey.PrivatePEM(merchant)), YeepayPublicKey: fake.PublicKeyPEM(), Endpoint: endpoint}
+		},
+		shows: func(v *flight.View) bool { return v.Payment != nil && v.Payment.QRCode != "" }}
+}
+
+// airwallexFake sends its webhooks to the account's address (public's
+// route), as Airwallex does: they are not set per payment.
+func airwallexFake(public string) fakeChannel {
+	const clientID, apiKey, secret = "voyage-client", "voyage-api-key", "whsec_voyage_test"
+	fake := airwallextest.New(airwallextest.Options{ClientID: clientID, APIKey: apiKey, WebhookSecret: secret,
+		NotifyURL: public + "/payment/v2/notify/airwallex", MaxTries: 3})
+	return fakeChannel{name: "airwallex", handler: fake, pay: fake.Pay,
+		configure: func(c *config.Config, endpoint string) {
+			c.Payment.Airwallex = config.AirwallexConfig{ClientID: clientID, APIKey: config.Secret(apiKey),
+				WebhookSecret: config.Secret(secret), Endpoint: endpoint}
+		},
+		shows: func(v *flight.View) bool { return v.Payment != nil && v.Payment.ClientSecret != "" }}
+}
+
+// TestEachChannelPaysThroughTheAPI: a flight order paid by Alipay, by
+// Yeepay's Alipay wallet and by Airwallex, each against its provider's
+// fake, through the HTTP API on both engines: the answer holds the order
+// with the code to scan or the card form's secret; the payer pays; the provider's signed notification settles it; a
+// notification whose signature does not verify changes nothing. (WeChat
+// Pay: TestChannelPaymentThroughTheAPI and TestEveryLinePaysAlike.)
+func TestEachChannelPaysThroughTheAPI(t *testing.T) {
+	t.Parallel()
+	for _, mk := range []func(public string) fakeChannel{alipayFake, yeepayFake, airwallexFake} {
+		for _, d := range storetest.Engines {
+			rig := &weChatRig{}
+			rig.public = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				rig.handler.Load().(http.Handler).ServeHTTP(w, r)
+			}))
+			t.Cleanup(rig.public.Close)
+			fc := mk(rig.public.URL)
+			t.Run(fc.name+"/"+string(d), func(t *testing.T) {
+				t.Parallel()
+				api := httptest.NewServer(fc.handler)
+				t.Cleanup(api.Close)
+				a, srv := newSeededApp(t, d, func(c *config.Config) {
+					c.Payment.PublicURL = rig.public.URL
+					fc.configure(c, api.URL)
+				})
+				rig.handler.Store(a.Handler)
+				ctx := context.Background()
+				op := loginAs(t, srv, "demo-operator", "demo-pass-1")
+				quoteID, _ := quoteFor(t, srv, op.Token)
+				o := createOrder(t, srv, op.Token, quoteID, "each-"+fc.name)
+				resp, env := call(t, srv, "POST", fmt.Sprintf("/order/v2/flight/orders/%d/payment", o.ID), "en",
+					fmt.Sprintf(`{"channel":%q}`, fc.name), append(bearer(op.Token), "Idempotency-Key", "each-pay")...)
+				var v flight.View
+				_ = json.Unmarshal(env.Data, &v)
+				if resp.StatusCode != 200 || v.Status != flight.Holding || !fc.shows(&v) {
+					t.Fatalf("pay by %s: %d %+v", fc.name, resp.StatusCode, env)
+				}
+				// A forged notification (no valid signature) changes nothing.
+				forged, err := http.Post(rig.public.URL+"/payment/v2/notify/"+fc.name, "application/x-www-form-urlencoded",
+					strings.NewReader("out_trade_no=x&trade_status=TRADE_SUCCESS&total_amount=0.01&sign=AAAA&response=AAAA"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				forged.Body.Close()
+				if got := getOrder(t, srv, op.Token, o.ID); got.Status != flight.Holding {
+					t.Fatalf("after a forged notification: %s", got.Status)
+				}
+				var tradeNo string
+				if err := a.DB.GetContext(ctx, &tradeNo, `SELECT trade_no FROM channel_payments ORDER BY id DESC LIMIT 1`); err != nil {
+					t.Fatal(err)
+				}
+				if err := fc.pay(tradeNo); err != nil {
+					t.Fatalf("the payer pays by %s: %v (the app did not acknowledge the notification)", fc.name, err)
+				}
+				got := getOrder(t, srv, op.Token, o.ID)
+				var kept []struct {
+					Outcome string `db:"outcome"`
+					State   string `db:"state"`
+					Detail  string `db:"detail"`
+				}
+				_ = a.DB.SelectContext(ctx, &kept, `SELECT outcome, state, detail FROM channel_notices ORDER BY id`)
+				if got.PaymentStatus != flight.Paid || got.PaymentChannel != fc.name || got.Payment != nil {
+					t.Fatalf("after %s's notification: %s %s %s; notices %+v", fc.name, got.Status, got.PaymentStatus, got.PaymentChannel, kept)
+				}
+				var outcomes []string
+				if err := a.DB.SelectContext(ctx, &outcomes, `SELECT outcome FROM channel_notices ORDER BY id`); err != nil {
+					t.Fatal(err)
+				}
+				if len(outcomes) < 2 || outcomes[0] != "refused" || outcomes[1] != "applied" {
+					t.Fatalf("notices kept %v, want the forged one refused and the payer's applied", outcomes)
+				}
+				ledgerZero(t, a)
+			})
+		}
+	}
+}
