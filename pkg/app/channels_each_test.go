@@ -16,6 +16,8 @@ import (
 	"github.com/voyage/voyage/pkg/payment/alipay/alipaytest"
 	"github.com/voyage/voyage/pkg/payment/rsakey"
 	"github.com/voyage/voyage/pkg/payment/rsakey/rsakeytest"
+	"github.com/voyage/voyage/pkg/payment/stripe"
+	"github.com/voyage/voyage/pkg/payment/stripe/stripemock"
 	"github.com/voyage/voyage/pkg/payment/yeepay/yeepaytest"
 	"github.com/voyage/voyage/pkg/store/storetest"
 )
@@ -151,5 +153,91 @@ func TestEachChannelPaysThroughTheAPI(t *testing.T) {
 				ledgerZero(t, a)
 			})
 		}
+	}
+}
+
+// TestStripePaysThroughTheAPI: a flight order paid by Stripe through the
+// HTTP API on both engines, the payment intent created at stripe-mock
+// (Stripe's own mock, which keeps no state: no payer can pay there), then
+// settled by Stripe's webhook as Stripe signs it (Stripe-Signature,
+// HMAC-SHA256 with the endpoint's secret): once, whatever is replayed;
+// a webhook signed with another secret, or for another amount, changes
+// nothing.
+func TestStripePaysThroughTheAPI(t *testing.T) {
+	t.Parallel()
+	mock, stop, err := stripemock.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(stop)
+	if mock == "" {
+		t.Skip("stripe-mock not installed (make stripe-mock)")
+	}
+	const secret = "whsec_voyage_test"
+	for _, d := range storetest.Engines {
+		t.Run(string(d), func(t *testing.T) {
+			t.Parallel()
+			a, srv := newSeededApp(t, d, func(c *config.Config) {
+				c.Payment.PublicURL = "https://voyage.example.com"
+				c.Payment.Stripe = config.StripeConfig{SecretKey: "sk_test_123", WebhookSecret: secret, Endpoint: mock}
+			})
+			ctx := context.Background()
+			op := loginAs(t, srv, "demo-operator", "demo-pass-1")
+			quoteID, _ := quoteFor(t, srv, op.Token)
+			o := createOrder(t, srv, op.Token, quoteID, "stripe-1")
+			resp, env := call(t, srv, "POST", fmt.Sprintf("/order/v2/flight/orders/%d/payment", o.ID), "en", `{"channel":"stripe"}`,
+				append(bearer(op.Token), "Idempotency-Key", "stripe-pay")...)
+			var v flight.View
+			_ = json.Unmarshal(env.Data, &v)
+			if resp.StatusCode != 200 || v.Status != flight.Holding || v.Payment == nil || v.Payment.ClientSecret == "" {
+				t.Fatalf("pay by Stripe: %d %+v", resp.StatusCode, env)
+			}
+			var tradeNo string
+			if err := a.DB.GetContext(ctx, &tradeNo, `SELECT trade_no FROM channel_payments ORDER BY id DESC LIMIT 1`); err != nil {
+				t.Fatal(err)
+			}
+			total := minorOf(t, o.Total.Amount)
+			webhook := func(signWith string, amount int64) int {
+				t.Helper()
+				body := fmt.Sprintf(`{"id":"evt_1","object":"event","type":"payment_intent.succeeded","created":%d,
+					"data":{"object":{"id":"pi_1","object":"payment_intent","amount":%d,"amount_received":%d,"currency":"cny",
+					"status":"succeeded","metadata":{"out_trade_no":%q}}}}`, time.Now().Unix(), amount, amount, tradeNo)
+				req := newRequest(t, "POST", srv.URL+"/payment/v2/notify/stripe", strings.NewReader(body))
+				req.Header.Set("Content-Type", "application/json")
+				req.Header.Set(stripe.SignatureHeader, stripe.SignatureFor(signWith, time.Now(), []byte(body)))
+				res, err := http.DefaultClient.Do(req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				res.Body.Close()
+				return res.StatusCode
+			}
+			if code := webhook("whsec_someone_else", total); code != http.StatusBadRequest {
+				t.Fatalf("a webhook signed with another secret answered %d", code)
+			}
+			if code := webhook(secret, total-1); code == http.StatusOK {
+				t.Fatal("a webhook for another amount was acknowledged")
+			}
+			if got := getOrder(t, srv, op.Token, o.ID); got.Status != flight.Holding {
+				t.Fatalf("after refused webhooks: %s", got.Status)
+			}
+			for range 2 {
+				if code := webhook(secret, total); code != http.StatusOK {
+					t.Fatalf("Stripe's webhook answered %d", code)
+				}
+			}
+			got := getOrder(t, srv, op.Token, o.ID)
+			if got.PaymentStatus != flight.Paid || got.PaymentChannel != "stripe" {
+				t.Fatalf("after Stripe's webhook: %s %s", got.Status, got.PaymentStatus)
+			}
+			var outcomes []string
+			if err := a.DB.SelectContext(ctx, &outcomes, `SELECT outcome FROM channel_notices ORDER BY id`); err != nil {
+				t.Fatal(err)
+			}
+			if strings.Join(outcomes, ",") != "refused,mismatch,applied,replay" {
+				t.Fatalf("notices kept %v", outcomes)
+			}
+			ledgerZero(t, a)
+		})
 	}
 }
