@@ -141,9 +141,11 @@ func intentJSON(id, key, status string, amount int64, charge string) string {
 		id, amount, map[bool]int64{true: amount}[status == "succeeded"], status, key, id+"_secret_x", charge)
 }
 
-// stub serves one search answer with the given intents and counts the
-// other calls.
-func stub(t *testing.T, intents ...string) (*httptest.Server, *atomic.Int32) {
+// searchAnswering is Stripe's payment-intent search as it answers with the
+// given intents (paid, cancelled, none: states stateless stripe-mock never
+// shows); any other call is Stripe's 404, counted so a test can say none
+// was made.
+func searchAnswering(t *testing.T, intents ...string) (*httptest.Server, *atomic.Int32) {
 	t.Helper()
 	var others atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -180,7 +182,7 @@ func TestStatusStates(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.want+"/"+c.status, func(t *testing.T) {
 			t.Parallel()
-			srv, _ := stub(t, intentJSON("pi_S", "B1STATE", c.status, 1234, c.charge))
+			srv, _ := searchAnswering(t, intentJSON("pi_S", "B1STATE", c.status, 1234, c.charge))
 			st, err := newChannel(t, srv.URL).Status(context.Background(), "B1STATE")
 			if err != nil {
 				t.Fatal(err)
@@ -197,7 +199,7 @@ func TestStatusStates(t *testing.T) {
 
 func TestStatusUnknown(t *testing.T) {
 	t.Parallel()
-	srv, _ := stub(t)
+	srv, _ := searchAnswering(t)
 	if _, err := newChannel(t, srv.URL).Status(context.Background(), "B1NONE"); !errors.Is(err, payment.ErrUnknownPayment) {
 		t.Fatalf("err = %v, want ErrUnknownPayment", err)
 	}
@@ -235,7 +237,7 @@ func TestClose(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			srv, others := stub(t, c.intents...)
+			srv, others := searchAnswering(t, c.intents...)
 			err := newChannel(t, srv.URL).Close(context.Background(), "B1")
 			if !errors.Is(err, c.want) || (c.want == nil && err != nil) {
 				t.Fatalf("err = %v, want %v", err, c.want)
@@ -306,7 +308,7 @@ func TestRefund(t *testing.T) {
 	}
 	t.Run("currency mismatch", func(t *testing.T) {
 		t.Parallel()
-		srv, others := stub(t, intentJSON("pi_X", "B1", "succeeded", 100, ""))
+		srv, others := searchAnswering(t, intentJSON("pi_X", "B1", "succeeded", 100, ""))
 		_, err := newChannel(t, srv.URL).Refund(context.Background(), payment.Refund{Key: "B1", RefundKey: "r1", Amount: 100, Currency: "EUR"})
 		if err == nil || others.Load() != 0 {
 			t.Fatalf("err = %v, calls %d", err, others.Load())
