@@ -96,9 +96,7 @@ func (a *App) notices(channels map[string]payment.Channel) payment.Notices {
 	lines := map[string]func(payment.ChannelPayment) payment.Held{
 		booking.Flights.Name: a.Orders.HeldPayment,
 		booking.Groups.Name:  a.Groups.HeldPayment,
-	}
-	if a.Trains != nil {
-		lines[booking.Trains.Name] = a.Trains.HeldPayment
+		booking.Trains.Name:  a.Trains.HeldPayment,
 	}
 	return payment.Notices{Protocol: payment.Protocol{DB: a.DB, Ledger: a.Ledger, Log: slog.Default()}, Channels: channels,
 		Log: slog.Default(),
