@@ -58,6 +58,9 @@ type cluster struct {
 	bin  string
 	dsn  string
 	logs string
+	// env is what every instance gets besides the test gateway (the real
+	// channel's settings).
+	env  []string
 	mu   sync.Mutex
 	inst []*instance
 }
@@ -85,6 +88,13 @@ func TestChaos(t *testing.T) {
 	for range 3 {
 		c.inst = append(c.inst, &instance{addr: freeAddr(t)})
 	}
+	rig := newChannelRig(t, c)
+	c.env = rig.env(t, c.logs)
+	db, err := sql.Open("postgres", dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
 	for i := range c.inst {
 		c.start(i)
 	}
@@ -113,6 +123,8 @@ func TestChaos(t *testing.T) {
 	wg.Go(func() { l.trainAgent(ctx) })
 	wg.Go(func() { l.groupAgent(ctx) })
 	wg.Go(func() { l.topUps(ctx) })
+	var killed atomic.Int64
+	wg.Go(func() { l.channelAgent(ctx, rig, &killed, db) })
 
 	kills, lastKill := 0, time.Time{}
 	tick := time.NewTicker(*killEvery)
@@ -124,6 +136,7 @@ func TestChaos(t *testing.T) {
 			i := kills % len(c.inst)
 			c.kill(i)
 			kills++
+			killed.Add(1)
 			lastKill = time.Now()
 			c.start(i)
 		}
@@ -135,11 +148,14 @@ func TestChaos(t *testing.T) {
 	}
 	t.Logf("load done: %d kills; %s", kills, l.counts())
 
-	db, err := sql.Open("postgres", dsn)
-	if err != nil {
-		t.Fatal(err)
+	// A channel payment the payer paid is settled within two minutes of
+	// the last restart, whether its notification arrived, arrived at an
+	// instance being killed, or was lost (the status check asks).
+	if bad := rig.channelSettled(t, db, lastKill.Add(2*time.Minute)); len(bad) > 0 {
+		t.Errorf("WeChat Pay payments paid by the payer, not settled 2 minutes after the last kill: %v", bad)
+	} else {
+		t.Logf("every WeChat Pay payment the payer paid (%d) settled once within 2 minutes of the last kill", len(rig.trades))
 	}
-	defer db.Close()
 	unsettled := waitSettled(t, db, lastKill.Add(*settle))
 	report(t, db, unsettled, time.Since(lastKill))
 }
@@ -206,7 +222,7 @@ func (c *cluster) start(i int) {
 	}
 	cmd := exec.Command(c.bin, "serve", "--db", c.dsn, "--addr", in.addr, "--no-migrate")
 	cmd.Dir = c.logs
-	cmd.Env = append(os.Environ(), "VOYAGE_PAYMENT_TEST_GATEWAY=true", "VOYAGE_LOG_LEVEL=warn")
+	cmd.Env = append(append(os.Environ(), "VOYAGE_PAYMENT_TEST_GATEWAY=true", "VOYAGE_LOG_LEVEL=warn"), c.env...)
 	cmd.Stdout, cmd.Stderr = logf, logf
 	if err := cmd.Start(); err != nil {
 		c.t.Fatal(err)
@@ -766,6 +782,9 @@ func waitSettled(t *testing.T, db *sql.DB, deadline time.Time) map[string]int {
 			"gateway": `SELECT 'paid without its receipt', COUNT(*) FROM test_gateway_payments g
 				WHERE g.outcome = 'paid' AND NOT EXISTS (SELECT 1 FROM ledger_transfers t WHERE t.idempotency_key = 'receipt-' || g.payment_key)
 				HAVING COUNT(*) > 0`,
+			"channel": `SELECT 'paid without its receipt', COUNT(*) FROM channel_payments c
+				WHERE c.state = 'paid' AND NOT EXISTS (SELECT 1 FROM ledger_transfers t WHERE t.idempotency_key = 'receipt-' || c.payment_key)
+				HAVING COUNT(*) > 0`,
 		} {
 			rows, err := db.Query(query)
 			if err != nil {
@@ -881,8 +900,16 @@ func report(t *testing.T, db *sql.DB, unsettled map[string]int, sinceKill time.D
 		WHERE g.outcome = 'paid' GROUP BY 1, 2 HAVING COUNT(t.id) <> 1 OR COALESCE(SUM(t.amount), 0) <> g.amount`); len(bad) > 0 {
 		t.Errorf("gateway payments not received once for their amount: %v", bad)
 	}
+	t.Logf("channel payments by channel and state: %v", q(`SELECT channel, state, COUNT(*), SUM(amount) FROM channel_payments GROUP BY 1, 2 ORDER BY 1, 2`))
+	t.Logf("channel notifications by outcome: %v", q(`SELECT channel, outcome, COUNT(*) FROM channel_notices GROUP BY 1, 2 ORDER BY 1, 2`))
+	if bad := q(`SELECT c.payment_key, c.amount, COUNT(t.id), COALESCE(SUM(t.amount), 0) FROM channel_payments c
+		LEFT JOIN ledger_transfers t ON t.idempotency_key = 'receipt-' || c.payment_key
+		WHERE c.state = 'paid' GROUP BY 1, 2 HAVING COUNT(t.id) <> 1 OR COALESCE(SUM(t.amount), 0) <> c.amount`); len(bad) > 0 {
+		t.Errorf("channel payments not received once for their amount: %v", bad)
+	}
 	if bad := q(`SELECT t.idempotency_key FROM ledger_transfers t WHERE t.idempotency_key LIKE 'receipt-%' AND NOT EXISTS (
-		SELECT 1 FROM test_gateway_payments g WHERE g.outcome = 'paid' AND 'receipt-' || g.payment_key = t.idempotency_key)`); len(bad) > 0 {
+		SELECT 1 FROM test_gateway_payments g WHERE g.outcome = 'paid' AND 'receipt-' || g.payment_key = t.idempotency_key) AND NOT EXISTS (
+		SELECT 1 FROM channel_payments c WHERE c.state = 'paid' AND 'receipt-' || c.payment_key = t.idempotency_key)`); len(bad) > 0 {
 		t.Errorf("receipts the gateway never took: %v", bad)
 	}
 	if bad := q(`SELECT t.reference, COUNT(*) FROM ledger_transfers t JOIN ledger_accounts a ON a.id = t.to_account
