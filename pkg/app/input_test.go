@@ -40,6 +40,11 @@ func TestControlCharactersRefused(t *testing.T) {
 			{`{"name":"Li\u0000","country":"CN","phone":"12345678"}`, "en", "name", controlMsg},
 			{`{"name":"Li","country":"CN","phone":"12345678","remark":"ring\u0007"}`, "zh-cn", "remark", "此项包含不允许的字符（如 NUL 等控制字符）。"},
 			{`{"name":"Li","country":"CN","phone":"12345678","companyAddress":"\u001b[31m"}`, "zh-tw", "companyAddress", "此欄位包含不允許的字元（如 NUL 等控制字元）。"},
+			// After Chinese text, as much as before it: the check once
+			// stopped at the first non-ASCII character (a 500 on
+			// PostgreSQL, stored raw on SQLite).
+			{`{"name":"中\u0000文","country":"CN","phone":"12345678"}`, "zh-cn", "name", "此项包含不允许的字符（如 NUL 等控制字符）。"},
+			{`{"name":"Li","country":"CN","phone":"12345678","companyName":"北京\u0085旅行社"}`, "en", "companyName", controlMsg},
 		} {
 			resp, env := call(t, srv, "POST", "/base/v2/applications", tt.lang, tt.body)
 			if resp.StatusCode != 400 || env.Code != 100001 || fieldsOf(t, env)[tt.field] != tt.msg {
@@ -65,6 +70,11 @@ func TestControlCharactersRefused(t *testing.T) {
 		if res.StatusCode != http.StatusOK || !strings.Contains(body, controlMsg) {
 			t.Errorf("htmx partnership form: status %d, message shown %v", res.StatusCode, strings.Contains(body, controlMsg))
 		}
+		res, body = postForm(t, c, srv.URL+"/applications", url.Values{"name": {"李\x00四"}, "country": {"CN"}, "phone": {"12345678"}},
+			"Accept-Language", "en", "HX-Request", "true")
+		if res.StatusCode != http.StatusOK || !strings.Contains(body, controlMsg) {
+			t.Errorf("htmx partnership form: status %d, message shown %v", res.StatusCode, strings.Contains(body, controlMsg))
+		}
 		wantApplications(t, a, 1, "the forms with control characters (only the multi-line remark is kept)")
 
 		// A logged-in JSON update: refused, the profile unchanged.
@@ -84,10 +94,11 @@ func TestControlCharactersRefused(t *testing.T) {
 		// Query strings and the address itself.
 		super := loginAs(t, srv, "demo-super", "demo-pass-1")
 		for path, field := range map[string]string{
-			"/base/v2/agencies?keyword=a%00b":      "keyword",
-			"/order/v2/flight/orders?keyword=%1b":  "keyword",
-			"/base/v2/users?page=1&keyword=%FF%FE": "keyword", // not UTF-8
-			"/base/v2/agencies/1%00":               "path",
+			"/base/v2/agencies?keyword=a%00b":        "keyword",
+			"/order/v2/flight/orders?keyword=%1b":    "keyword",
+			"/base/v2/users?page=1&keyword=%FF%FE":   "keyword", // not UTF-8
+			"/base/v2/agencies/1%00":                 "path",
+			"/base/v2/agencies?keyword=%E4%B8%AD%00": "keyword", // 中 then NUL
 		} {
 			resp, env := call(t, srv, "GET", path, "en", "", bearer(super.Token)...)
 			if resp.StatusCode != 400 || fieldsOf(t, env)[field] != controlMsg {

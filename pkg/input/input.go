@@ -24,26 +24,40 @@ import (
 // FieldKey is the catalog key of the field error for refused text.
 const FieldKey = "error.field.control"
 
-// Allowed reports whether s is valid UTF-8 without C0 control characters
-// other than tab, line feed and carriage return.
+// Allowed reports whether s is valid UTF-8 without control characters:
+// C0 other than tab, line feed and carriage return, DEL, and C1 (U+0080 to
+// U+009F, which a terminal or a CSV reader may take as commands too).
+// Every character is looked at, wherever it is: a control character after
+// Chinese text is as harmful as one before it.
 func Allowed(s string) bool {
-	for i := 0; i < len(s); i++ {
+	for i := 0; i < len(s); {
 		c := s[i]
-		if c < 0x20 && c != '\t' && c != '\n' && c != '\r' {
+		if c < utf8.RuneSelf {
+			if refused(rune(c)) {
+				return false
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size <= 1 || refused(r) {
 			return false
 		}
-		if c >= utf8.RuneSelf {
-			return utf8.ValidString(s[i:])
-		}
+		i += size
 	}
 	return true
+}
+
+// refused is a control character Allowed refuses.
+func refused(r rune) bool {
+	return (r < 0x20 && r != '\t' && r != '\n' && r != '\r') || (r >= 0x7f && r <= 0x9f)
 }
 
 // Clean is s without what Allowed refuses (invalid UTF-8 becomes U+FFFD):
 // for showing refused input back in a form, never for storing it.
 func Clean(s string) string {
 	return strings.Map(func(r rune) rune {
-		if r < 0x20 && r != '\t' && r != '\n' && r != '\r' {
+		if refused(r) {
 			return -1
 		}
 		return r

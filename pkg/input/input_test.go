@@ -3,6 +3,8 @@ package input
 import (
 	"mime/multipart"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 )
 
 func TestAllowed(t *testing.T) {
@@ -22,10 +24,41 @@ func TestAllowed(t *testing.T) {
 		{"\x1f", false},
 		{"bad utf-8 \xff", false},
 		{"北京\xe5", false},
+		{"中\x00文", false},
+		{"北京\x1b[31m", false},
+		{"Zürich\x7f", false},
+		{"Zürich\u0085", false},
+		{"\u200b\u00a0", true}, // not control characters: a matter for each field's own rule
 	}
 	for _, tt := range tests {
 		if got := Allowed(tt.in); got != tt.want {
 			t.Errorf("Allowed(%q) = %v, want %v", tt.in, got, tt.want)
+		}
+	}
+}
+
+// TestAllowedEveryRuneAnywhere: the rule, not a list of samples. Every
+// character up to U+FFFF is put at the start, in the middle and at the end
+// of text in three scripts (ASCII, Chinese, accented Latin); it is allowed
+// exactly when it is no control character other than tab, line feed and
+// carriage return, wherever it stands.
+func TestAllowedEveryRuneAnywhere(t *testing.T) {
+	for r := rune(0); r <= 0xffff; r++ {
+		if !utf8.ValidRune(r) {
+			continue
+		}
+		want := !unicode.IsControl(r) || r == '\t' || r == '\n' || r == '\r'
+		c := string(r)
+		for _, s := range []string{c, "ab" + c + "cd", "北京" + c + "上海", "中" + c, c + "文", "Zürich" + c, "ü" + c + "ü"} {
+			if got := Allowed(s); got != want {
+				t.Fatalf("Allowed(%q) = %v, want %v (U+%04X)", s, got, want, r)
+			}
+			if want && Clean(s) != s {
+				t.Fatalf("Clean(%q) = %q changed allowed text", s, Clean(s))
+			}
+			if !want && !Allowed(Clean(s)) {
+				t.Fatalf("Clean(%q) = %q is still refused", s, Clean(s))
+			}
 		}
 	}
 }
