@@ -27,7 +27,6 @@ import (
 	"github.com/voyage/voyage/pkg/group"
 	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/idempotency"
-	"github.com/voyage/voyage/pkg/input"
 	"github.com/voyage/voyage/pkg/jobs"
 	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/mail"
@@ -282,12 +281,12 @@ func (a *App) buildHandler() http.Handler {
 		w.WriteHeader(http.StatusForbidden)
 		_, _ = w.Write([]byte(i18n.T(r.Context(), fe.Key) + "\n"))
 	})
-	textRefused := func(w http.ResponseWriter, r *http.Request, field string) {
+	textRefused := func(w http.ResponseWriter, r *http.Request, field, key string) {
 		if isAPIPath(r.URL.Path) {
-			api.WriteError(w, r, fault.Validation(map[string]string{field: input.FieldKey}))
+			api.WriteError(w, r, fault.Validation(map[string]string{field: key}))
 			return
 		}
-		a.Web.RefuseText(w, r, field)
+		a.Web.RefuseText(w, r, field, key)
 	}
 	return server.Chain(mux,
 		server.RequestID,

@@ -24,6 +24,36 @@ import (
 // FieldKey is the catalog key of the field error for refused text.
 const FieldKey = "error.field.control"
 
+// Page numbers and sizes, wherever a list is paged (a query's page and
+// pageSize, a search's solutions): pages are numbered 1 to MaxPage, a page
+// holds at most MaxPageSize items. A page number past MaxPage is refused
+// rather than computed with: its offset ((page-1) × size) overflowed into a
+// 500 on PostgreSQL.
+const (
+	MaxPage     = 10_000
+	MaxPageSize = 100
+	// PageKey and PageSizeKey are the catalog keys of their field errors.
+	PageKey     = "error.field.page"
+	PageSizeKey = "error.field.pageSize"
+)
+
+// BadPage returns "page" when a query's page is a whole number past
+// MaxPage (however many digits it has). Other values of page and pageSize
+// stay lenient, as reads are: no number, zero or less is page 1 and the
+// default size; a size past MaxPageSize is MaxPageSize.
+func BadPage(q map[string][]string) (string, bool) {
+	for _, v := range q["page"] {
+		v = strings.TrimPrefix(v, "+")
+		if v == "" || strings.Trim(v, "0123456789") != "" {
+			continue
+		}
+		if n, err := strconv.Atoi(v); err != nil || n > MaxPage {
+			return "page", true
+		}
+	}
+	return "", false
+}
+
 // Allowed reports whether s is valid UTF-8 without control characters:
 // C0 other than tab, line feed and carriage return, DEL, and C1 (U+0080 to
 // U+009F, which a terminal or a CSV reader may take as commands too).

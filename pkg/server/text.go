@@ -13,22 +13,29 @@ import (
 // PlainText refuses a request whose path, query string or URL-encoded form
 // carries text that input.Allowed refuses (a NUL answered 500 on PostgreSQL
 // and was stored raw on SQLite): onReject answers, told the offending field
-// ("path" for the path itself). It is the one check for every portal form
-// and every query string; JSON bodies are checked by the API's decoder and
-// multipart forms by their handlers, which parse them under their own limits.
+// ("path" for the path itself) and the catalog key of the error
+// (input.FieldKey). It is the one check for every portal form and every
+// query string; JSON bodies are checked by the API's decoder and multipart
+// forms by their handlers, which parse them under their own limits. A query's
+// page number past input.MaxPage is refused here too (input.PageKey), for
+// every list of the API and the portal.
 //
 // A form body is read here (within LimitBody's cap) and handed on unchanged,
 // read error included, so handlers parse it as before.
-func PlainText(onReject func(w http.ResponseWriter, r *http.Request, field string)) Middleware {
+func PlainText(onReject func(w http.ResponseWriter, r *http.Request, field, key string)) Middleware {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if !input.Allowed(r.URL.Path) {
-				onReject(w, r, "path")
+				onReject(w, r, "path", input.FieldKey)
 				return
 			}
 			if q, err := url.ParseQuery(r.URL.RawQuery); err == nil {
 				if field, bad := input.BadValue(q); bad {
-					onReject(w, r, field)
+					onReject(w, r, field, input.FieldKey)
+					return
+				}
+				if field, bad := input.BadPage(q); bad {
+					onReject(w, r, field, input.PageKey)
 					return
 				}
 			}
@@ -38,7 +45,7 @@ func PlainText(onReject func(w http.ResponseWriter, r *http.Request, field strin
 				if err == nil {
 					if v, perr := url.ParseQuery(string(data)); perr == nil {
 						if field, bad := input.BadValue(v); bad {
-							onReject(w, r, field)
+							onReject(w, r, field, input.FieldKey)
 							return
 						}
 					}

@@ -3,6 +3,7 @@ package shopping
 import (
 	"cmp"
 	"context"
+	"github.com/voyage/voyage/pkg/input"
 	"net/http"
 	"slices"
 	"strings"
@@ -26,7 +27,7 @@ const GroupOutbound = "outbound"
 // Paging bounds of the solutions list.
 const (
 	defaultPageSize = 20
-	maxPageSize     = 100
+	maxPageSize     = input.MaxPageSize
 )
 
 // Solutions answers a poll: the solutions found so far, filtered, sorted and
@@ -329,11 +330,11 @@ func (q *Query) normalize() map[string]string {
 	if q.PageSize == 0 {
 		q.PageSize = defaultPageSize
 	}
-	if q.Page < 1 || q.Page > 10000 {
-		errs["page"] = "error.page"
+	if q.Page < 1 || q.Page > input.MaxPage {
+		errs["page"] = input.PageKey
 	}
 	if q.PageSize < 1 || q.PageSize > maxPageSize {
-		errs["pageSize"] = "error.pageSize"
+		errs["pageSize"] = input.PageSizeKey
 	}
 	return errs
 }
