@@ -4,13 +4,14 @@
 
 GO        ?= go
 BIN       := bin/voyage
+FAKEPAY   := bin/fakepay
 DB        ?= ./var/voyage.db
 ADDR      ?= 127.0.0.1:8080
 VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS   := -X github.com/voyage/voyage/pkg/app.Version=$(VERSION)
 CHROMIUM  ?= /usr/bin/chromium
 
-.PHONY: all run build deps islands generate check-generated vet test test-fast test-go test-islands test-browser test-chaos-short run-test-go run-test-islands run-test-browser run-test-chaos-short chaos bench chromium clean docs fuzz ocr stripe-mock
+.PHONY: all run build deps islands generate check-generated vet test test-fast test-go test-islands test-browser test-chaos-short run-test-go run-test-islands run-test-browser run-test-chaos-short chaos bench chromium clean docs fuzz ocr stripe-mock fakepay
 
 all: build
 
@@ -53,7 +54,7 @@ vet: generate
 # Side by side (make -j3 over the Go, islands' and browser tests) they took
 # as long in all (1345 and 1365 s, against 469 and 885 s in turn): every
 # phase keeps both cores busy.
-test: islands check-generated vet build chromium ocr stripe-mock
+test: islands check-generated vet build fakepay chromium ocr stripe-mock
 	@$(MAKE) --no-print-directory run-test-go run-test-islands run-test-browser run-test-chaos-short
 
 # timed runs its second argument as a shell command and says how long it
@@ -100,8 +101,14 @@ ocr:
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tesseract-ocr tesseract-ocr-eng fonts-ocr-b >/dev/null; \
 	fi
 
-BROWSER_TESTS = VOYAGE_BIN=$(CURDIR)/$(BIN) CHROMIUM=$(CHROMIUM) node --test --test-concurrency=2 e2e/
-test-browser: build chromium ocr
+# fakepay is Alipay's fake gateway as a process (e2e/fakepay): the browser
+# test of a channel payment points the server at it. A test tool, never
+# part of bin/voyage.
+fakepay:
+	$(GO) build -o $(FAKEPAY) ./e2e/fakepay
+
+BROWSER_TESTS = VOYAGE_BIN=$(CURDIR)/$(BIN) VOYAGE_FAKEPAY_BIN=$(CURDIR)/$(FAKEPAY) CHROMIUM=$(CHROMIUM) node --test --test-concurrency=2 e2e/
+test-browser: build fakepay chromium ocr
 	$(BROWSER_TESTS)
 run-test-browser:
 	@$(call timed,browser tests,$(BROWSER_TESTS))

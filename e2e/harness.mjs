@@ -2,7 +2,8 @@
 // drives Debian's chromium with playwright-core.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, rmSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, mkdirSync, rmSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,23 +27,60 @@ const simOff = { VOYAGE_SHOPPING_SIM_ERROR_RATE: '0', VOYAGE_SHOPPING_SIM_TIMEOU
 // the demo agencies and the living one, Harbour Travel, with its money and
 // activity. sim sets the simulators' draws (VOYAGE_SHOPPING_SIM_* by their
 // last word, e.g. { ERROR_RATE: '1' }) for a test of a supplier's failure;
-// by default they never fail.
-export async function startServer({ living = false, sim = {} } = {}) {
+// by default they never fail. env adds to the server's environment: an
+// object, or a function of the server's base URL answering one, for a
+// setting that names the server's own address (payment.public_url, where a
+// payment channel's notifications reach it); then the harness finds the
+// port first (freePort) and tries another should it be taken before the
+// server binds it.
+export async function startServer({ living = false, sim = {}, env: extra = {} } = {}) {
   const bin = process.env.VOYAGE_BIN || join(here, '..', 'bin', 'voyage');
   const dir = mkdtempSync(join(tmpdir(), 'voyage-e2e-'));
   const env = { ...process.env, ...simOff };
   for (const [k, v] of Object.entries(sim)) env[`VOYAGE_SHOPPING_SIM_${k}`] = v;
+  if (typeof extra !== 'function') Object.assign(env, extra);
   if (living) {
     const seed = spawnSync(bin, ['demo', 'seed', '--db', join(dir, 'voyage.db'), '--log-level', 'warn'], { encoding: 'utf8', timeout: 300_000, env });
     if (seed.status !== 0) throw new Error(`voyage demo seed failed (${seed.status}):\n${seed.stderr}`);
   }
-  const proc = spawn(bin, ['serve', '--demo', '--db', join(dir, 'voyage.db'), '--addr', '127.0.0.1:0', '--log-level', 'warn'], {
+  for (let attempt = 1; ; attempt++) {
+    let addr = '127.0.0.1:0';
+    const runEnv = { ...env };
+    if (typeof extra === 'function') {
+      addr = `127.0.0.1:${await freePort()}`;
+      Object.assign(runEnv, extra(`http://${addr}`));
+    }
+    try {
+      const { url, proc } = await serve(bin, dir, addr, runEnv);
+      return {
+        url,
+        async stop() {
+          proc.kill('SIGTERM');
+          await new Promise((r) => proc.once('exit', r));
+          rmSync(dir, { recursive: true, force: true });
+        },
+      };
+    } catch (err) {
+      // Another process took the port between freePort and the server's
+      // bind: try a new one.
+      if (addr.endsWith(':0') || !/address already in use/.test(err.message) || attempt === 5) {
+        rmSync(dir, { recursive: true, force: true });
+        throw err;
+      }
+    }
+  }
+}
+
+// serve spawns `voyage serve --demo` on addr and resolves once it prints
+// its address.
+async function serve(bin, dir, addr, env) {
+  const proc = spawn(bin, ['serve', '--demo', '--db', join(dir, 'voyage.db'), '--addr', addr, '--log-level', 'warn'], {
     stdio: ['ignore', 'pipe', 'pipe'], env,
   });
   let stderr = '';
   proc.stderr.on('data', (d) => { stderr += d; });
   const url = await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('voyage did not start in 60s:\n' + stderr)), 60_000);
+    const timer = setTimeout(() => { proc.kill('SIGTERM'); reject(new Error('voyage did not start in 60s:\n' + stderr)); }, 60_000);
     let out = '';
     proc.stdout.on('data', (d) => {
       out += d;
@@ -51,11 +89,57 @@ export async function startServer({ living = false, sim = {} } = {}) {
     });
     proc.on('exit', (code) => { clearTimeout(timer); reject(new Error(`voyage exited with ${code}:\n${stderr}`)); });
   });
+  return { url, proc };
+}
+
+// freePort answers a TCP port on 127.0.0.1 that was free a moment ago.
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+// startFakePay starts e2e/fakepay (bin/fakepay, built by `make fakepay`;
+// VOYAGE_FAKEPAY_BIN names another): Alipay's fake gateway as a process.
+// It answers the fake's address, env (the settings that point
+// payment.alipay at it, key files included), pay(qrCode): the payer scans
+// the code and pays, the fake notifying the server at once, which answers
+// the trade and the server's answers to the notification; and stop().
+export async function startFakePay() {
+  const bin = process.env.VOYAGE_FAKEPAY_BIN || join(here, '..', 'bin', 'fakepay');
+  if (!existsSync(bin)) throw new Error(`${bin} is missing: build it with \`make fakepay\``);
+  const dir = mkdtempSync(join(tmpdir(), 'voyage-fakepay-'));
+  // -stdin: the fake stops when this process is gone, whatever ends it.
+  const proc = spawn(bin, ['-dir', dir, '-stdin'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let stderr = '';
+  proc.stderr.on('data', (d) => { stderr += d; });
+  const ready = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => { proc.kill('SIGTERM'); reject(new Error('fakepay did not start in 30s:\n' + stderr)); }, 30_000);
+    let out = '';
+    proc.stdout.on('data', (d) => {
+      out += d;
+      const nl = out.indexOf('\n');
+      if (nl >= 0) { clearTimeout(timer); resolve(JSON.parse(out.slice(0, nl))); }
+    });
+    proc.on('exit', (code) => { clearTimeout(timer); reject(new Error(`fakepay exited with ${code}:\n${stderr}`)); });
+  });
   return {
-    url,
+    url: ready.url,
+    env: ready.env,
+    async pay(qrCode) {
+      const res = await fetch(`${ready.url}/fakepay/pay`, { method: 'POST', body: new URLSearchParams({ qr_code: qrCode }) });
+      const body = await res.json();
+      assert.equal(res.status, 200, `the payer pays at the fake: ${JSON.stringify(body)}`);
+      return body;
+    },
     async stop() {
       proc.kill('SIGTERM');
-      await new Promise((r) => proc.once('exit', r));
+      await new Promise((r) => (proc.exitCode !== null ? r() : proc.once('exit', r)));
       rmSync(dir, { recursive: true, force: true });
     },
   };
@@ -134,10 +218,12 @@ export async function portalShot(page, name) {
   await page.screenshot({ path: join(portalShotDir, name + '.png'), caret: 'initial' });
 }
 
-export async function screenshot(page, name) {
+// screenshot saves the whole page into e2e/screenshots/ (fullPage false:
+// what the window shows).
+export async function screenshot(page, name, { fullPage = true } = {}) {
   // caret: 'initial' because hiding the caret injects a <style> element,
   // which the page's CSP rightly blocks and reports as a console error.
-  await page.screenshot({ path: join(screenshotDir, name + '.png'), fullPage: true, caret: 'initial' });
+  await page.screenshot({ path: join(screenshotDir, name + '.png'), fullPage, caret: 'initial' });
 }
 
 // login signs username in through the login form (the demo password unless

@@ -126,9 +126,11 @@ func SubBillHref(agencyID, id int64) string {
 // StatementHref is the detail of one of the caller's statements.
 func StatementHref(id int64) string { return "/bills/statements/" + strconv.FormatInt(id, 10) }
 
-// paymentMethodName translates a transaction's payment method.
+// paymentMethodName translates a transaction's payment method: a top-up's
+// (bank transfer), or the payment channel a booking was paid through (its
+// receipt's method is the channel's name: Alipay, WeChat Pay, …).
 func paymentMethodName(ctx context.Context, m string) string {
-	return translatedOr(ctx, "bills.method."+m, m)
+	return translatedOr(ctx, "bills.method."+m, catalogLabel(ctx, "orders.channel.", m))
 }
 
 func billOption(a SubAgencyOption) string {

@@ -209,6 +209,20 @@ func (s *Server) Trade(outTradeNo string) (Trade, bool) {
 		Amount: t.amount, Fee: t.fee, Refunded: t.refunded, Exists: t.exists, Expire: t.expire, PaidAt: t.paidAt}, true
 }
 
+// Scanned answers the out_trade_no of the trade whose QR code is qrCode:
+// what the payer's phone finds on scanning the code the merchant shows,
+// to pass to Scan or Pay.
+func (s *Server) Scanned(qrCode string) (string, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for no, t := range s.trades {
+		if t.qrCode == qrCode {
+			return no, true
+		}
+	}
+	return "", false
+}
+
 // Notifications answers every notification sent so far, oldest first.
 func (s *Server) Notifications() []Notification {
 	s.mu.Lock()

@@ -190,3 +190,24 @@ func TestRefundIdempotent(t *testing.T) {
 		t.Errorf("trade %+v", tr)
 	}
 }
+
+// TestScanned: the payer's phone finds the trade by the code the merchant
+// shows, and only that trade.
+func TestScanned(t *testing.T) {
+	t.Parallel()
+	s := newFake(t)
+	merchant := keys()[0]
+	codes := map[string]string{}
+	for _, no := range []string{"T1", "T2"} {
+		_, f := call(t, s, merchant, alipay.MethodPrecreate, map[string]any{"out_trade_no": no, "total_amount": "1.00", "subject": "Flight"}, nil)
+		codes[no], _ = f["qr_code"].(string)
+	}
+	for no, code := range codes {
+		if got, ok := s.Scanned(code); !ok || got != no {
+			t.Errorf("Scanned(%q) = %q, %v; want %s", code, got, ok, no)
+		}
+	}
+	if got, ok := s.Scanned("https://qr.alipay.com/bax0unknown"); ok {
+		t.Errorf("an unknown code found %q", got)
+	}
+}
