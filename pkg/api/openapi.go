@@ -381,7 +381,7 @@ func (rt *Router) OpenAPI() map[string]any {
 	var codes strings.Builder
 	codes.WriteString("The Voyage agency API. Every response is the envelope {code, data, message}; message is translated to the request language " +
 		"(the lang query parameter, else the lang cookie, else Accept-Language; API-key callers default to English, portal sessions to zh-cn). " +
-		"Requests are rate limited per API key and per session (429 with Retry-After and the RateLimit headers). " +
+		"Requests are rate limited per API key, per user (all of its sessions together) and, on the public routes, per address (429 with Retry-After and the RateLimit headers). " +
 		"A getting-started guide is at /api-docs/guide.\n\n| code | HTTP | meaning |\n|---|---|---|\n")
 	codeEnum := []int{}
 	codeMessage := map[int]string{}

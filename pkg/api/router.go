@@ -113,14 +113,21 @@ type Router struct {
 	locks   KeyLocker
 	routes  []Route
 	limiter ratelimit.Limiter
-	perKey  ratelimit.Limit
-	perSess ratelimit.Limit
+	limits  Limits
 }
 
-// RateLimit limits the calls of each API key to perKey and of each session
-// to perSession, counted by l.
-func (rt *Router) RateLimit(l ratelimit.Limiter, perKey, perSession ratelimit.Limit) {
-	rt.limiter, rt.perKey, rt.perSess = l, perKey, perSession
+// Limits are the API's rate limits, each a bucket of its own: one per API
+// key, one per user (however many sessions the user has: five logins of
+// one user once got five times the allowance), and one per address for the
+// public routes (login, the partnership form, the site's settings), whose
+// callers have no name yet.
+type Limits struct {
+	Key, User, Anonymous ratelimit.Limit
+}
+
+// RateLimit limits the calls as limits say, counted by l.
+func (rt *Router) RateLimit(l ratelimit.Limiter, limits Limits) {
+	rt.limiter, rt.limits = l, limits
 }
 
 // limit takes the request from its caller's bucket and sets the RateLimit
@@ -130,16 +137,16 @@ func (rt *Router) limit(w http.ResponseWriter, r *http.Request) error {
 	if rt.limiter == nil {
 		return nil
 	}
-	p, _ := auth.PrincipalFrom(r.Context())
+	p, ok := auth.PrincipalFrom(r.Context())
 	var key string
 	var l ratelimit.Limit
 	switch {
-	case p.APIKeyID != 0:
-		key, l = "key:"+strconv.FormatInt(p.APIKeyID, 10), rt.perKey
-	case p.SessionID != 0:
-		key, l = "session:"+strconv.FormatInt(p.SessionID, 10), rt.perSess
+	case ok && p.APIKeyID != 0:
+		key, l = "key:"+strconv.FormatInt(p.APIKeyID, 10), rt.limits.Key
+	case ok && p.UserID != 0:
+		key, l = "user:"+strconv.FormatInt(p.UserID, 10), rt.limits.User
 	default:
-		return nil
+		key, l = "addr:"+peerIP(r), rt.limits.Anonymous
 	}
 	if l.Rate <= 0 {
 		return nil
@@ -276,7 +283,7 @@ func (rt *Router) Handle(pattern string, op Operation, h HandlerFunc) {
 // role) and counts it against the caller's rate limit.
 func (rt *Router) enter(w http.ResponseWriter, r *http.Request, op Operation) (*http.Request, error) {
 	if op.Public {
-		return r, nil
+		return r, rt.limit(w, r)
 	}
 	r, err := rt.admit(r, op)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/voyage/voyage/pkg/api"
 	"github.com/voyage/voyage/pkg/ratelimit"
 	"github.com/voyage/voyage/pkg/shopping"
 )
@@ -39,5 +40,7 @@ func (a *App) applyRateLimits() {
 		return
 	}
 	c := a.Cfg.HTTP.RateLimit
-	a.Router.RateLimit(a.limiter, ratelimit.Limit{Rate: c.KeyRate, Burst: c.KeyBurst}, ratelimit.Limit{Rate: c.SessionRate, Burst: c.SessionBurst})
+	a.Router.RateLimit(a.limiter, api.Limits{Key: ratelimit.Limit{Rate: c.KeyRate, Burst: c.KeyBurst},
+		User:      ratelimit.Limit{Rate: c.UserRate, Burst: c.UserBurst},
+		Anonymous: ratelimit.Limit{Rate: c.AnonymousRate, Burst: c.AnonymousBurst}})
 }

@@ -46,7 +46,7 @@ func testRedisURL(t *testing.T) string {
 // test: 5 requests, then one per 100 s.
 func limited(redisURL, prefix string) func(*config.Config) {
 	return func(c *config.Config) {
-		c.HTTP.RateLimit = config.RateLimitConfig{Enabled: true, KeyRate: 0.01, KeyBurst: 5, SessionRate: 0.01, SessionBurst: 3,
+		c.HTTP.RateLimit = config.RateLimitConfig{Enabled: true, KeyRate: 0.01, KeyBurst: 5, UserRate: 0.01, UserBurst: 3,
 			RedisURL: redisURL, RedisPrefix: prefix}
 	}
 }
@@ -130,16 +130,29 @@ func TestRateLimitPerKeyAndSession(t *testing.T) {
 				t.Errorf("lang=zh-tw message = %q", env.Message)
 			}
 
-			// A session has its own bucket (3 here), apart from the key's.
-			me := loginAs(t, srv, "demo-finance", "demo-pass-1")
+			// A user has one bucket (3 here), apart from the key's, however
+			// many sessions it opens: five logins once got five times the
+			// allowance.
+			var sessions []meData
+			for range 5 {
+				sessions = append(sessions, loginAs(t, srv, "demo-finance", "demo-pass-1"))
+			}
+			me := sessions[0]
 			for i := 0; i < 3; i++ {
-				if resp, env := call(t, srv, "GET", "/base/v2/wallet", "en", "", bearer(me.Token)...); resp.StatusCode != 200 {
-					t.Fatalf("session call %d: %d %+v", i+1, resp.StatusCode, env)
+				if resp, env := call(t, srv, "GET", "/base/v2/wallet", "en", "", bearer(sessions[i].Token)...); resp.StatusCode != 200 {
+					t.Fatalf("user call %d (session %d): %d %+v", i+1, i+1, resp.StatusCode, env)
 				}
 			}
-			resp, env = call(t, srv, "GET", "/base/v2/wallet", "en", "", bearer(me.Token)...)
-			if resp.StatusCode != 429 || env.Code != 200029 || resp.Header.Get("Retry-After") == "" {
-				t.Fatalf("session over its limit: %d %+v", resp.StatusCode, env)
+			for _, s := range sessions {
+				resp, env = call(t, srv, "GET", "/base/v2/wallet", "en", "", bearer(s.Token)...)
+				if resp.StatusCode != 429 || env.Code != 200029 || resp.Header.Get("Retry-After") == "" {
+					t.Fatalf("user over its limit in another session: %d %+v", resp.StatusCode, env)
+				}
+			}
+			// Another user of the same agency has a bucket of its own.
+			op := loginAs(t, srv, "demo-operator", "demo-pass-1")
+			if resp, env := call(t, srv, "GET", "/base/v2/wallet", "en", "", bearer(op.Token)...); resp.StatusCode == 429 {
+				t.Fatalf("another user refused by the first one's limit: %+v", env)
 			}
 			// A portal session without Accept-Language keeps the site default.
 			if _, env := call(t, srv, "GET", "/base/v2/wallet", "", "", bearer(me.Token)...); !strings.Contains(env.Message, "请求过于频繁") {
@@ -147,4 +160,25 @@ func TestRateLimitPerKeyAndSession(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestRateLimitPerAddressOnPublicRoutes: the public routes (the site's
+// settings, login, the partnership form) had no limit at all; each address
+// now has a bucket of its own for them, on both engines.
+func TestRateLimitPerAddressOnPublicRoutes(t *testing.T) {
+	t.Parallel()
+	onEachEngine(t, newSeededApp, func(c *config.Config) {
+		c.HTTP.RateLimit = config.RateLimitConfig{Enabled: true, AnonymousRate: 0.01, AnonymousBurst: 3}
+	}, func(t *testing.T, a *app.App, srv *httptest.Server) {
+		for i := range 3 {
+			if resp, env := call(t, srv, "GET", "/base/v2/config/getSiteConfig", "en", ""); resp.StatusCode != 200 {
+				t.Fatalf("public call %d: %d %+v", i+1, resp.StatusCode, env)
+			}
+		}
+		resp, env := call(t, srv, "POST", "/base/v2/applications", "zh-cn", `{"name":"Li","country":"CN","phone":"12345678"}`)
+		if resp.StatusCode != 429 || env.Code != 200029 || !strings.Contains(env.Message, "请求过于频繁") || resp.Header.Get("Retry-After") == "" {
+			t.Fatalf("the address over its limit: %d %+v", resp.StatusCode, env)
+		}
+		wantApplications(t, a, 0, "an application refused by the rate limit")
+	})
 }

@@ -171,16 +171,21 @@ type HTTPConfig struct {
 }
 
 // RateLimitConfig sets the API's rate limits: a bucket of Burst requests
-// refilled at Rate per second, one per API key and one per session. The
+// refilled at Rate per second, one per API key, one per user (all of the
+// user's sessions together) and one per address on the public routes. The
 // counters are in Redis when RedisURL (else shopping.redis_url) is set, so
 // every instance counts alike; else in each process.
 type RateLimitConfig struct {
-	Enabled      bool    `mapstructure:"enabled"`
-	KeyRate      float64 `mapstructure:"key_rate"`
-	KeyBurst     int     `mapstructure:"key_burst"`
-	SessionRate  float64 `mapstructure:"session_rate"`
-	SessionBurst int     `mapstructure:"session_burst"`
-	RedisURL     string  `mapstructure:"redis_url"`
+	Enabled   bool    `mapstructure:"enabled"`
+	KeyRate   float64 `mapstructure:"key_rate"`
+	KeyBurst  int     `mapstructure:"key_burst"`
+	UserRate  float64 `mapstructure:"user_rate"`
+	UserBurst int     `mapstructure:"user_burst"`
+	// AnonymousRate and AnonymousBurst bound each address's calls of the
+	// public routes (login, the partnership form, the site settings).
+	AnonymousRate  float64 `mapstructure:"anonymous_rate"`
+	AnonymousBurst int     `mapstructure:"anonymous_burst"`
+	RedisURL       string  `mapstructure:"redis_url"`
 	// RedisPrefix starts the keys of the counters in Redis.
 	RedisPrefix string `mapstructure:"redis_prefix"`
 }
@@ -302,8 +307,10 @@ func setDefaults(v *viper.Viper) {
 	v.SetDefault("http.rate_limit.enabled", true)
 	v.SetDefault("http.rate_limit.key_rate", 50.0)
 	v.SetDefault("http.rate_limit.key_burst", 100)
-	v.SetDefault("http.rate_limit.session_rate", 50.0)
-	v.SetDefault("http.rate_limit.session_burst", 100)
+	v.SetDefault("http.rate_limit.user_rate", 50.0)
+	v.SetDefault("http.rate_limit.user_burst", 100)
+	v.SetDefault("http.rate_limit.anonymous_rate", 10.0)
+	v.SetDefault("http.rate_limit.anonymous_burst", 50)
 	v.SetDefault("http.rate_limit.redis_url", "")
 	v.SetDefault("http.rate_limit.redis_prefix", "voyage:ratelimit:")
 	v.SetDefault("shopping.max_searches", 0)
