@@ -473,6 +473,20 @@ func TestGroupBadListFiles(t *testing.T) {
 			"headers":    {grouptest.Workbook(t, headers), "The column headers do not match the template: download the template and fill it in"},
 			"formula":    {formula, "Cell C5 holds a formula: enter plain values only"},
 			"zip bomb":   {zipBomb(t), "The workbook unpacks to far more data than a passenger list holds"},
+			// The main namespace under a prefix, as some writers save it:
+			// the formula check once looked for "<f" only.
+			"prefixed formula": {withSheet(t, `<x:worksheet xmlns:x="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><x:sheetData>`+
+				`<x:row r="1"><x:c r="A1" t="inlineStr"><x:is><x:t>type</x:t></x:is></x:c></x:row>`+
+				`<x:row r="2"><x:c r="B2"><x:f>1+1</x:f><x:v>2</x:v></x:c></x:row></x:sheetData></x:worksheet>`),
+				"Cell B2 holds a formula: enter plain values only"},
+			// One cell in the last column on 500 rows: 8.7 kB that cost
+			// 200 MB and 4 s of CPU once read.
+			"column XFD": {withSheet(t, xfdSheet(500)), "Cell XFD1 is past the template's last column (L): keep to the template's columns"},
+			// Cells without their reference are where the one before
+			// leaves off: the thirteenth is past L.
+			"thirteen cells": {withSheet(t, `<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData><row>`+
+				strings.Repeat(`<c t="inlineStr"><is><t>x</t></is></c>`, 13)+`</row></sheetData></worksheet>`),
+				"Cell M1 is past the template's last column (L): keep to the template's columns"},
 		} {
 			resp, env := uploadList(t, srv, op, v.ID, c.data, "en")
 			if resp.StatusCode != 400 || env.Code != 100001 || env.Message != c.want {
@@ -489,8 +503,38 @@ func TestGroupBadListFiles(t *testing.T) {
 	})
 }
 
+// xfdSheet is a sheet of rows one cell each, in column XFD.
+func xfdSheet(rows int) string {
+	var b strings.Builder
+	b.WriteString(`<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>`)
+	for r := 1; r <= rows; r++ {
+		fmt.Fprintf(&b, `<row r="%d"><c r="XFD%d" t="inlineStr"><is><t>x</t></is></c></row>`, r, r)
+	}
+	b.WriteString(`</sheetData></worksheet>`)
+	return b.String()
+}
+
+// withSheet is a list workbook whose first sheet is sheetXML, written as a
+// program other than Excel might.
+func withSheet(t *testing.T, sheetXML string) []byte {
+	t.Helper()
+	return rewriteSheet(t, func(w io.Writer) {
+		_, _ = io.WriteString(w, `<?xml version="1.0" encoding="UTF-8"?>`+sheetXML)
+	})
+}
+
 // zipBomb is a workbook whose sheet inflates from about 40 kB to 40 MB.
 func zipBomb(t *testing.T) []byte {
+	t.Helper()
+	return rewriteSheet(t, func(w io.Writer) {
+		_, _ = w.Write([]byte(`<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>`))
+		_, _ = w.Write(bytes.Repeat([]byte(" "), 40<<20))
+		_, _ = w.Write([]byte(`</sheetData></worksheet>`))
+	})
+}
+
+// rewriteSheet is a list workbook with its first sheet written by sheet.
+func rewriteSheet(t *testing.T, sheet func(w io.Writer)) []byte {
 	t.Helper()
 	src := grouptest.Workbook(t, grouptest.Rows(10, 10))
 	zr, err := zip.NewReader(bytes.NewReader(src), int64(len(src)))
@@ -505,9 +549,7 @@ func zipBomb(t *testing.T) []byte {
 			t.Fatal(err)
 		}
 		if f.Name == "xl/worksheets/sheet1.xml" {
-			_, _ = w.Write([]byte(`<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>`))
-			_, _ = w.Write(bytes.Repeat([]byte(" "), 40<<20))
-			_, _ = w.Write([]byte(`</sheetData></worksheet>`))
+			sheet(w)
 			continue
 		}
 		r, _ := f.Open()

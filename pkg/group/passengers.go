@@ -33,6 +33,9 @@ const (
 	// there instead of filling memory.
 	maxUnzipped    = 32 << 20
 	maxUnzippedXML = 16 << 20
+	// MaxListErrors is how many problems of a list are answered at most;
+	// one more line says how many others there are.
+	MaxListErrors = 100
 )
 
 // listColumns are the template's columns, in order: the field each holds.
@@ -196,6 +199,13 @@ func (s *Service) ParseList(r io.Reader, size int64, o Order, free int, today ti
 	if !bytes.HasPrefix(data, []byte("PK\x03\x04")) {
 		return nil, fileError("group.error.listNotXlsx")
 	}
+	// Before the workbook is read: a cell past the template's columns
+	// would make every row that wide in memory (one cell in column XFD on
+	// 500 rows cost 200 MB), and a formula's cached value is whatever the
+	// last program to save it computed.
+	if key, cell := scanSheets(data); key != "" {
+		return nil, fileError(key, "cell", cell, "last", lastColumn())
+	}
 	f, err := excelize.OpenReader(bytes.NewReader(data), excelize.Options{UnzipSizeLimit: maxUnzipped, UnzipXMLSizeLimit: maxUnzippedXML})
 	if err != nil {
 		if errors.Is(err, excelize.ErrOptionsUnzipSizeLimit) || strings.Contains(err.Error(), "size exceeds") {
@@ -252,23 +262,20 @@ func (s *Service) ParseList(r io.Reader, size int64, o Order, free int, today ti
 			return nil, fileError("group.error.listHeaders")
 		}
 	}
-	// Formulas are refused: a list is data, and a formula's cached value
-	// is whatever the last program to save it computed.
-	if cell, ok := formulaCell(data); ok {
-		return nil, fileError("group.error.listFormula", "cell", cell)
-	}
 	return checkList(table, index, o, free, today)
 }
 
-// formulaCell finds a cell holding a formula in the workbook's sheets. The
-// sheets are scanned as bytes first: a formula is an <f> element, and
-// only a sheet that has one is read as XML to say which cell (excelize's
-// own lookup parses the whole sheet into memory, as much work again as
-// reading the list).
-func formulaCell(data []byte) (string, bool) {
+// scanSheets reads every worksheet of the workbook as an XML stream, once,
+// before anything else reads it, and answers the first cell that is past
+// the template's columns (group.error.listBeyondColumns) or holds a formula
+// (group.error.listFormula), with its name; "" when there is none. Elements
+// are matched by their local name, whatever the namespace prefix the
+// writer chose (<f>, <x:f>): a list of prefixes would miss the next one.
+// A cell without its reference is where the one before it leaves off.
+func scanSheets(data []byte) (key, cell string) {
 	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
 	if err != nil {
-		return "", false
+		return "", "" // excelize says what is wrong with the file
 	}
 	for _, zf := range zr.File {
 		if !strings.HasPrefix(zf.Name, "xl/worksheets/") || !strings.HasSuffix(zf.Name, ".xml") {
@@ -278,35 +285,61 @@ func formulaCell(data []byte) (string, bool) {
 		if err != nil {
 			continue
 		}
-		xmlData, err := io.ReadAll(io.LimitReader(rc, maxUnzippedXML))
+		key, cell = scanSheet(io.LimitReader(rc, maxUnzippedXML))
 		rc.Close()
-		if err != nil || !bytes.Contains(xmlData, []byte("<f")) {
-			continue
-		}
-		dec := xml.NewDecoder(bytes.NewReader(xmlData))
-		cell := ""
-		for {
-			tok, err := dec.Token()
-			if err != nil {
-				break
-			}
-			se, ok := tok.(xml.StartElement)
-			if !ok {
-				continue
-			}
-			switch se.Name.Local {
-			case "c":
-				for _, a := range se.Attr {
-					if a.Name.Local == "r" {
-						cell = a.Value
-					}
-				}
-			case "f":
-				return cell, true
-			}
+		if key != "" {
+			return key, cell
 		}
 	}
-	return "", false
+	return "", ""
+}
+
+func scanSheet(r io.Reader) (key, cell string) {
+	dec := xml.NewDecoder(r)
+	row, col := 0, 0
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return "", ""
+		}
+		se, ok := tok.(xml.StartElement)
+		if !ok {
+			continue
+		}
+		switch se.Name.Local {
+		case "row":
+			row++
+			col = 0
+			for _, a := range se.Attr {
+				if a.Name.Local == "r" {
+					if n, err := strconv.Atoi(a.Value); err == nil {
+						row = n
+					}
+				}
+			}
+		case "c":
+			col++
+			for _, a := range se.Attr {
+				if a.Name.Local == "r" {
+					if c, r, err := excelize.CellNameToCoordinates(a.Value); err == nil {
+						col, row = c, r
+					}
+				}
+			}
+			cell, _ = excelize.CoordinatesToCellName(max(col, 1), max(row, 1))
+			if col > len(listColumns) {
+				return "group.error.listBeyondColumns", cell
+			}
+		case "f":
+			return "group.error.listFormula", cell
+		}
+	}
+}
+
+// lastColumn is the template's last column's name ("L").
+func lastColumn() string {
+	name, _ := excelize.ColumnNumberToName(len(listColumns))
+	return name
 }
 
 func blank(row []string) bool {
@@ -408,6 +441,12 @@ func checkList(table [][]string, index map[string]int, o Order, free int, today 
 		for _, key := range countErrors(out, o.Counts, free) {
 			errs = append(errs, RowError{Row: 0, Column: "type", Message: key})
 		}
+	}
+	if len(errs) > MaxListErrors {
+		// A list wrong everywhere is answered with its first problems, and
+		// how many more there are, not with thousands of them.
+		more := len(errs) - MaxListErrors
+		errs = append(errs[:MaxListErrors:MaxListErrors], RowError{Row: 0, Column: "", Message: i18n.WithArgs("group.error.listMoreErrors", "count", more)})
 	}
 	if len(errs) > 0 {
 		return nil, &ListError{Errors: errs}

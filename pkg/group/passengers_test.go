@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -144,5 +145,29 @@ func TestTemplateRoundTrip(t *testing.T) {
 	ps, err := parse(t, buf.Bytes(), 0)
 	if err != nil || len(ps) != 13 {
 		t.Fatalf("a filled-in template: %d passengers, %v", len(ps), err)
+	}
+}
+
+// TestParseListCapsItsErrors: a list wrong in every cell is answered with
+// its first MaxListErrors problems and one line saying how many more.
+func TestParseListCapsItsErrors(t *testing.T) {
+	t.Parallel()
+	rows := listRows(10, 2, 1)
+	for r := 1; r < len(rows); r++ {
+		for c := range rows[r] {
+			rows[r][c] = "?"
+		}
+	}
+	_, err := parse(t, grouptest.Workbook(t, rows), 0)
+	var le *ListError
+	if !errors.As(err, &le) {
+		t.Fatalf("err = %v, want row errors", err)
+	}
+	if len(le.Errors) != MaxListErrors+1 {
+		t.Fatalf("%d errors, want %d and a last line", len(le.Errors), MaxListErrors+1)
+	}
+	last := le.Errors[MaxListErrors]
+	if !strings.HasPrefix(last.Message, "group.error.listMoreErrors?count=") || last.Message == "group.error.listMoreErrors?count=0" {
+		t.Fatalf("last line = %+v", last)
 	}
 }
