@@ -269,3 +269,52 @@ func cardStepCase(t *testing.T, d store.Dialect, cc cardCase, unset bool) {
 	}
 	ledgerZero(t, a)
 }
+
+// TestCardStepOnEveryLine: a train order and a group installment paid by
+// Stripe show the same card step on their detail pages, with the policy
+// allowing Stripe there, on both engines.
+func TestCardStepOnEveryLine(t *testing.T) {
+	t.Parallel()
+	mock, stop, err := stripemock.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(stop)
+	if mock == "" {
+		t.Skip("stripe-mock not installed (make stripe-mock)")
+	}
+	seededWith(t, func(c *config.Config) {
+		c.Payment.PublicURL = "https://voyage.example.com"
+		c.Payment.Stripe = config.StripeConfig{SecretKey: "sk_test_123", WebhookSecret: "whsec_voyage_test", Endpoint: mock, PublishableKey: "pk_test_lines"}
+	}, func(t *testing.T, a *app.App, srv *httptest.Server) {
+		runJobs(t, a)
+		enableTrains(t, a, agencyID(t, a, "Demo Travel"), `{"notifyUrl":"","manual":true}`)
+		op := loginAs(t, srv, "demo-operator", "demo-pass-1").Token
+		provider := loginAs(t, srv, "provider-admin", "provider-pass-1").Token
+		page := portalAs(t, srv, op)
+
+		offer := secondClassOffer(t, srv, op, 7, 1)
+		resp, env, train := bookTrain(t, srv, op, offer.ID, onePassenger, "card-train")
+		if resp.StatusCode != 201 {
+			t.Fatalf("book a train: %d %+v", resp.StatusCode, env)
+		}
+		group := confirmedGroup(t, srv, op, provider, "card-group")
+		for _, line := range []struct {
+			name, pay, body, self string
+		}{
+			{"train", fmt.Sprintf("/order/v2/train/orders/%d/payment", train.ID), `{"channel":"stripe"}`, templates.TrainOrderHref(train.ID)},
+			{"group", fmt.Sprintf("%s/%d/payment", groupsPath, group.ID), `{"channel":"stripe","stage":"first"}`, templates.GroupHref(group.ID)},
+		} {
+			if code := status(call(t, srv, "POST", line.pay, "en", line.body, append(bearer(op), "Idempotency-Key", "card-"+line.name)...)); code != 200 {
+				t.Fatalf("pay the %s by Stripe: %d", line.name, code)
+			}
+			res, body := get(t, page, srv.URL+line.self, "Accept-Language", "en")
+			props, ok := cardPropsOf(t, body)
+			csp := res.Header.Get("Content-Security-Policy")
+			if res.StatusCode != 200 || !ok || props.Provider != "stripe" || props.PublishableKey != "pk_test_lines" || props.ClientSecret == "" ||
+				props.ReturnPath != line.self || !slices.Contains(cspSources(csp, "script-src"), "https://js.stripe.com") {
+				t.Fatalf("the %s's page (%d): island %v %+v, policy %s", line.name, res.StatusCode, ok, props, csp)
+			}
+		}
+	})
+}
