@@ -15,6 +15,8 @@ const registry: Registry = {
   TrainOrder: () => import('./TrainOrder').then((m) => m.TrainOrder),
   // Issue 18: the scan-document control on server-rendered traveller forms.
   ScanDocumentForm: () => import('./travellers/ScanDocumentForm').then((m) => m.ScanDocumentForm),
+  // Issue 49: a card payment's step (Stripe's Payment Element, Airwallex's page).
+  CardPayment: () => import('./CardPayment').then((m) => m.CardPayment),
 };
 
 // Selects marked data-autosubmit (language, currency) submit their form on

@@ -5816,15 +5816,24 @@ type PassengerListForm struct {
 	File []byte `json:"file"`
 }
 
+// PaymentCardStep defines model for PaymentCardStep.
+type PaymentCardStep struct {
+	Currency       string  `json:"currency"`
+	Env            *string `json:"env,omitempty"`
+	IntentId       string  `json:"intentId"`
+	PublishableKey *string `json:"publishableKey,omitempty"`
+}
+
 // PaymentPendingView defines model for PaymentPendingView.
 type PaymentPendingView struct {
-	Amount       Money     `json:"amount"`
-	Channel      string    `json:"channel"`
-	ClientSecret *string   `json:"clientSecret,omitempty"`
-	ExpiresAt    time.Time `json:"expiresAt"`
-	QrCode       *string   `json:"qrCode,omitempty"`
-	RedirectUrl  *string   `json:"redirectUrl,omitempty"`
-	Stage        *string   `json:"stage,omitempty"`
+	Amount       Money            `json:"amount"`
+	Card         *PaymentCardStep `json:"card,omitempty"`
+	Channel      string           `json:"channel"`
+	ClientSecret *string          `json:"clientSecret,omitempty"`
+	ExpiresAt    time.Time        `json:"expiresAt"`
+	QrCode       *string          `json:"qrCode,omitempty"`
+	RedirectUrl  *string          `json:"redirectUrl,omitempty"`
+	Stage        *string          `json:"stage,omitempty"`
 }
 
 // PnrJourney defines model for PnrJourney.

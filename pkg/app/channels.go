@@ -86,8 +86,26 @@ func (a *App) channelGateways(channels map[string]payment.Channel) {
 	public := strings.TrimRight(a.Cfg.Payment.PublicURL, "/")
 	for name, ch := range channels {
 		a.gateways[name] = payment.ChannelGateway{Channel: ch, DB: a.DB, NotifyURL: public + "/payment/v2/notify/" + name,
-			ReturnURL: public + "/", Log: slog.Default()}
+			ReturnURL: public + "/", Card: cardKeys(a.Cfg.Payment.ChannelsConfig, name), Log: slog.Default()}
 	}
+}
+
+// cardKeys are the public keys of the channel's card form in the payer's
+// browser: Stripe's Payment Element needs the publishable key (without
+// one the portal says the card form is not set up), Airwallex's hosted
+// payment page its SDK environment. Nil for the other channels.
+func cardKeys(c config.ChannelsConfig, channel string) *payment.CardKeys {
+	switch channel {
+	case stripe.Name:
+		if c.Stripe.PublishableKey == "" {
+			slog.Warn("payment.stripe.publishable_key is not set: payers cannot finish Stripe payments in the portal")
+			return nil
+		}
+		return &payment.CardKeys{PublishableKey: c.Stripe.PublishableKey}
+	case airwallex.Name:
+		return &payment.CardKeys{Env: c.Airwallex.BrowserEnv()}
+	}
+	return nil
 }
 
 // notices takes the channels' notifications to the line whose booking

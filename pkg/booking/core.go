@@ -87,7 +87,7 @@ func (c *Core[B]) Payment(ctx context.Context, id int64, side string, held bool)
 	if side != ByAgency || !held {
 		return nil, nil
 	}
-	return payment.PendingFor(ctx, c.DB, c.Books.Line.Name, id)
+	return payment.PendingFor(ctx, c.DB, c.Gateways, c.Books.Line.Name, id)
 }
 
 // Payments is the one payment protocol on the line's database and ledger.

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -94,15 +95,24 @@ type AirwallexConfig struct {
 	WebhookSecret     Secret `mapstructure:"webhook_secret"`
 	WebhookSecretFile string `mapstructure:"webhook_secret_file"`
 	Endpoint          string `mapstructure:"endpoint"`
+	// Env is the environment of Airwallex's browser SDK for the hosted
+	// payment page, "demo" or "prod"; when empty, "prod" for the
+	// production API (Endpoint empty or api.airwallex.com), else "demo".
+	Env string `mapstructure:"env"`
 }
 
-// StripeConfig: the secret key and the webhook endpoint's signing secret.
+// StripeConfig: the secret key and the webhook endpoint's signing secret,
+// and the publishable key the payer's browser opens Stripe's card form
+// with.
 type StripeConfig struct {
 	SecretKey         Secret `mapstructure:"secret_key"`
 	SecretKeyFile     string `mapstructure:"secret_key_file"`
 	WebhookSecret     Secret `mapstructure:"webhook_secret"`
 	WebhookSecretFile string `mapstructure:"webhook_secret_file"`
 	Endpoint          string `mapstructure:"endpoint"`
+	// PublishableKey (pk_live_…, pk_test_…) is public by design: it goes
+	// to the payer's browser with the card form, so it is a plain value.
+	PublishableKey string `mapstructure:"publishable_key"`
 }
 
 // channelKeys are the settings of ChannelsConfig, so that VOYAGE_PAYMENT_*
@@ -112,8 +122,8 @@ var channelKeys = map[string][]string{
 	"alipay":     {"app_id", "private_key", "private_key_file", "alipay_public_key", "alipay_public_key_file", "endpoint"},
 	"wechat_pay": {"mch_id", "app_id", "merchant_serial_no", "merchant_private_key", "merchant_private_key_file", "api_v3_key", "api_v3_key_file", "platform_public_key", "platform_public_key_file", "platform_serial", "endpoint"},
 	"yeepay":     {"app_key", "parent_merchant_no", "merchant_no", "private_key", "private_key_file", "yeepay_public_key", "yeepay_public_key_file", "endpoint"},
-	"airwallex":  {"client_id", "api_key", "api_key_file", "webhook_secret", "webhook_secret_file", "endpoint"},
-	"stripe":     {"secret_key", "secret_key_file", "webhook_secret", "webhook_secret_file", "endpoint"},
+	"airwallex":  {"client_id", "api_key", "api_key_file", "webhook_secret", "webhook_secret_file", "endpoint", "env"},
+	"stripe":     {"secret_key", "secret_key_file", "webhook_secret", "webhook_secret_file", "endpoint", "publishable_key"},
 }
 
 // readKeys fills every credential given as a file. A file that cannot be
@@ -157,4 +167,33 @@ func (c ChannelsConfig) On() map[string]bool {
 		"airwallex":  c.Airwallex.ClientID != "",
 		"stripe":     c.Stripe.SecretKey != "",
 	}
+}
+
+// checkBrowserKeys refuses the card channels' browser settings that cannot
+// work or would leak: the Stripe key the payer's browser gets must be a
+// publishable one (pk_…), never the secret key pasted in the wrong
+// setting; Airwallex's SDK knows only the demo and prod environments.
+func (c ChannelsConfig) checkBrowserKeys() error {
+	if k := c.Stripe.PublishableKey; k != "" && !strings.HasPrefix(k, "pk_") {
+		return errors.New("config: payment.stripe.publishable_key must be Stripe's publishable key (pk_live_… or pk_test_…); it is shown to payers, so never a secret or restricted key")
+	}
+	switch c.Airwallex.Env {
+	case "", "demo", "prod":
+		return nil
+	}
+	return fmt.Errorf("config: payment.airwallex.env is %q, want demo or prod", c.Airwallex.Env)
+}
+
+// BrowserEnv is the environment of Airwallex's browser SDK: Env when set,
+// else prod for the production API and demo for any other endpoint (the
+// sandbox, api-demo.airwallex.com, or a test's fake).
+func (a AirwallexConfig) BrowserEnv() string {
+	if a.Env != "" {
+		return a.Env
+	}
+	switch strings.TrimRight(a.Endpoint, "/") {
+	case "", "https://api.airwallex.com":
+		return "prod"
+	}
+	return "demo"
 }

@@ -418,5 +418,5 @@ func (c Config) Validate() error {
 			return fmt.Errorf("config: payment.%s is set, so payment.public_url must be the address its notifications reach this server at (https://…)", channel)
 		}
 	}
-	return nil
+	return c.Payment.checkBrowserKeys()
 }

@@ -79,6 +79,8 @@ func TestValidate(t *testing.T) {
 		{"runtime.gc_percent 5000", map[string]string{"VOYAGE_RUNTIME_GC_PERCENT": "5000"}, ""},
 		{"negative runtime.memory_limit_mb", map[string]string{"VOYAGE_RUNTIME_MEMORY_LIMIT_MB": "-1"}, ""},
 		{"negative shopping.max_searches", map[string]string{"VOYAGE_SHOPPING_MAX_SEARCHES": "-1"}, ""},
+		{"a secret key as payment.stripe.publishable_key", map[string]string{"VOYAGE_PAYMENT_STRIPE_PUBLISHABLE_KEY": "sk_live_123"}, ""},
+		{"unknown payment.airwallex.env", map[string]string{"VOYAGE_PAYMENT_AIRWALLEX_ENV": "staging"}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -151,5 +153,32 @@ func TestHSTSConfig(t *testing.T) {
 	t.Setenv("VOYAGE_HTTP_HSTS_MAX_AGE", "0s")
 	if _, err := Load("", nil); err == nil {
 		t.Error("HSTS enabled with no max age accepted")
+	}
+}
+
+// The card channels' browser settings come from the environment like every
+// channel setting; Airwallex's SDK environment follows the API endpoint
+// unless set.
+func TestCardBrowserSettings(t *testing.T) {
+	t.Setenv("VOYAGE_PAYMENT_STRIPE_PUBLISHABLE_KEY", "pk_test_abc")
+	t.Setenv("VOYAGE_PAYMENT_AIRWALLEX_ENV", "demo")
+	c, err := Load("", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Payment.Stripe.PublishableKey != "pk_test_abc" || c.Payment.Airwallex.Env != "demo" {
+		t.Fatalf("read %q and %q", c.Payment.Stripe.PublishableKey, c.Payment.Airwallex.Env)
+	}
+	for _, tt := range []struct{ env, endpoint, want string }{
+		{"", "", "prod"},
+		{"", "https://api.airwallex.com/", "prod"},
+		{"", "https://api-demo.airwallex.com", "demo"},
+		{"", "http://127.0.0.1:4000", "demo"},
+		{"prod", "http://127.0.0.1:4000", "prod"},
+		{"demo", "", "demo"},
+	} {
+		if got := (AirwallexConfig{Env: tt.env, Endpoint: tt.endpoint}).BrowserEnv(); got != tt.want {
+			t.Errorf("env %q, endpoint %q: %s, want %s", tt.env, tt.endpoint, got, tt.want)
+		}
 	}
 }

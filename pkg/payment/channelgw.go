@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/voyage/voyage/pkg/money"
@@ -105,13 +106,58 @@ type PendingView struct {
 	RedirectURL string `json:"redirectUrl,omitempty"`
 	// ClientSecret completes a card form in the browser (Stripe,
 	// Airwallex).
-	ClientSecret string    `json:"clientSecret,omitempty"`
-	ExpiresAt    time.Time `json:"expiresAt"`
+	ClientSecret string `json:"clientSecret,omitempty"`
+	// Card is what the payer's browser needs beside the client secret to
+	// open the channel's card step; none when the channel takes no card
+	// in the browser or its public keys are not configured.
+	Card      *CardStep `json:"card,omitempty"`
+	ExpiresAt time.Time `json:"expiresAt"`
+}
+
+// CardKeys are a card channel's public settings for the payer's browser:
+// Stripe's publishable key, Airwallex's SDK environment. Neither is a
+// secret; they are what the providers' browser SDKs are opened with.
+type CardKeys struct {
+	// PublishableKey is Stripe's publishable key (pk_…).
+	PublishableKey string
+	// Env is Airwallex's environment, demo or prod.
+	Env string
+}
+
+// CardStep is a card payment's step in the payer's browser: the channel's
+// public keys and the payment intent the client secret belongs to.
+type CardStep struct {
+	// PublishableKey is Stripe's publishable key (pk_…).
+	PublishableKey string `json:"publishableKey,omitempty"`
+	// Env is Airwallex's environment for its hosted payment page (demo,
+	// prod).
+	Env string `json:"env,omitempty"`
+	// IntentID is the channel's payment intent.
+	IntentID string `json:"intentId"`
+	// Currency is the intent's currency (ISO 4217).
+	Currency string `json:"currency"`
+}
+
+// CardChannel is a gateway whose payments the payer finishes with a card
+// form in the browser: it gives the form's public keys; ok is false when
+// they are not configured.
+type CardChannel interface {
+	CardKeys() (keys CardKeys, ok bool)
+}
+
+// CardKeys implements CardChannel: the keys the gateway was given.
+func (g ChannelGateway) CardKeys() (CardKeys, bool) {
+	if g.Card == nil {
+		return CardKeys{}, false
+	}
+	return *g.Card, true
 }
 
 // PendingFor is the payment a booking of the line waits for at a channel
-// (the latest, of any installment), nil when it waits for none.
-func PendingFor(ctx context.Context, db *store.DB, line string, bookingID int64) (*PendingView, error) {
+// (the latest, of any installment), nil when it waits for none. A card
+// payment's view has its card step when its gateway (of gateways) gives
+// the browser's keys.
+func PendingFor(ctx context.Context, db *store.DB, gateways map[string]Gateway, line string, bookingID int64) (*PendingView, error) {
 	var p ChannelPayment
 	err := db.GetContext(ctx, &p, db.Rebind(`SELECT `+channelPaymentColumns+` FROM channel_payments
 		WHERE line = ? AND booking_id = ? AND state = ? ORDER BY id DESC LIMIT 1`), line, bookingID, recordPending)
@@ -121,8 +167,14 @@ func PendingFor(ctx context.Context, db *store.DB, line string, bookingID int64)
 	if err != nil {
 		return nil, fmt.Errorf("payment: pending payment of %s %d: %w", line, bookingID, err)
 	}
-	return &PendingView{Channel: p.Channel, Stage: p.Stage, Amount: money.Of(p.Amount, p.Currency), QRCode: p.QRCode,
-		RedirectURL: p.RedirectURL, ClientSecret: p.ClientSecret, ExpiresAt: p.ExpiresAt}, nil
+	v := &PendingView{Channel: p.Channel, Stage: p.Stage, Amount: money.Of(p.Amount, p.Currency), QRCode: p.QRCode,
+		RedirectURL: p.RedirectURL, ClientSecret: p.ClientSecret, ExpiresAt: p.ExpiresAt}
+	if cc, ok := gateways[p.Channel].(CardChannel); ok && p.ClientSecret != "" {
+		if keys, ok := cc.CardKeys(); ok {
+			v.Card = &CardStep{PublishableKey: keys.PublishableKey, Env: keys.Env, IntentID: p.Reference, Currency: strings.ToUpper(p.Currency)}
+		}
+	}
+	return v, nil
 }
 
 // settleRecord writes what the channel said of a payment: paid (with its
@@ -160,6 +212,9 @@ type ChannelGateway struct {
 	// NotifyURL is this server's public address for the channel's
 	// notifications; ReturnURL where a hosted page sends the payer back.
 	NotifyURL, ReturnURL string
+	// Card are the public keys of the channel's card form in the payer's
+	// browser (Stripe, Airwallex); nil for a channel without one.
+	Card *CardKeys
 	// Window is how long a payer has to finish a payment, at most until
 	// the booking's own deadline; 15 minutes when zero.
 	Window time.Duration

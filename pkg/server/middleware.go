@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"regexp"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -316,6 +317,44 @@ func Language(cat *i18n.Catalog, siteDefault string) Middleware {
 // script or style is needed.
 const ContentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
 	"font-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'self'; object-src 'none'; frame-ancestors 'self'"
+
+// ContentSecurityPolicyWith is ContentSecurityPolicy with more sources:
+// extra maps a directive (script-src, frame-src…) to the origins it also
+// allows. A directive the policy does not name starts from default-src's
+// sources, so that adding frame-src keeps the frames default-src allowed.
+// It is for the one response that needs them (a page showing a payment
+// provider's card form sets it over the baseline); every other page keeps
+// the baseline.
+func ContentSecurityPolicyWith(extra map[string][]string) string {
+	directives := strings.Split(ContentSecurityPolicy, "; ")
+	names := make([]string, len(directives))
+	var defaults string
+	for i, d := range directives {
+		names[i], _, _ = strings.Cut(d, " ")
+		if names[i] == "default-src" {
+			_, defaults, _ = strings.Cut(d, " ")
+		}
+	}
+	added := make([]string, 0, len(extra))
+	for name := range extra {
+		if !slices.Contains(names, name) {
+			added = append(added, name)
+		}
+	}
+	slices.Sort(added)
+	for _, name := range added {
+		directives = append(directives, name+" "+defaults)
+		names = append(names, name)
+	}
+	for i, name := range names {
+		for _, src := range extra[name] {
+			if !slices.Contains(strings.Fields(directives[i])[1:], src) {
+				directives[i] += " " + src
+			}
+		}
+	}
+	return strings.Join(directives, "; ")
+}
 
 // SecurityHeaders sets the baseline headers on every response.
 func SecurityHeaders(next http.Handler) http.Handler {

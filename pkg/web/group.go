@@ -235,6 +235,7 @@ func (s *Server) groupDetailAnswer(w http.ResponseWriter, r *http.Request, v vie
 	}
 	p := s.groupPage(w, r, "flight-group-order-id")
 	p.Title = o.BookingNumber + " · " + p.Title
+	cardStep(w, r, o.Payment)
 	render(w, r, status, templates.GroupDetailPage(p, d))
 }
 

@@ -278,6 +278,7 @@ func (s *Server) orderDetailAnswer(w http.ResponseWriter, r *http.Request, v vie
 	}
 	p := s.ordersPage(w, r, "flight-orders-id")
 	p.Title = o.BookingNumber + " · " + p.Title
+	cardStep(w, r, o.Payment)
 	render(w, r, status, templates.OrderDetailPage(p, d))
 }
 

@@ -165,6 +165,7 @@ func (s *Server) trainOrderDetail(w http.ResponseWriter, r *http.Request) {
 	}
 	p := s.trainPage(w, r, "train-order-id")
 	p.Title = o.BookingNumber + " · " + p.Title
+	cardStep(w, r, o.Payment)
 	render(w, r, http.StatusOK, templates.TrainOrderDetailPage(p, d))
 }
 
