@@ -11,6 +11,7 @@ import (
 	"github.com/voyage/voyage/pkg/app"
 	"github.com/voyage/voyage/pkg/flight"
 	"github.com/voyage/voyage/pkg/ledger"
+	"github.com/voyage/voyage/pkg/train"
 )
 
 // channelRefund is what a booking's refund through its channel left: the
@@ -109,4 +110,125 @@ func voidThroughTheChannel(t *testing.T, a *app.App, srv *httptest.Server, op me
 		}
 	}
 	ledgerZero(t, a)
+}
+
+// TestRefundsGoBackThroughWeChatPay: through the HTTP API on both engines,
+// a flight order paid by WeChat Pay and refunded (the agency asks, the
+// provider quotes, the agency confirms), and a train order of two paid by
+// WeChat Pay with one passenger refunded (a partial refund, less the
+// railway's fee): each refund ends at WeChat Pay's fake for the sum given
+// back, and the wallet, which never paid, ends where it was.
+func TestRefundsGoBackThroughWeChatPay(t *testing.T) {
+	t.Parallel()
+	withChannel, rigOf := withWeChatPay(t)
+	seededWith(t, withChannel, func(t *testing.T, a *app.App, srv *httptest.Server) {
+		rig := rigOf(a)
+		runJobs(t, a)
+		ctx := context.Background()
+		demo, start, opToken := fundedTrainAgent(t, a, srv, "10000.00")
+		provider := loginAs(t, srv, "provider-admin", "provider-pass-1").Token
+		tradeNoOf := func(line string, id int64) string {
+			t.Helper()
+			var no string
+			if err := a.DB.GetContext(ctx, &no, a.DB.Rebind(`SELECT trade_no FROM channel_payments WHERE line = ? AND booking_id = ? AND state = 'paid'`),
+				line, id); err != nil {
+				t.Fatal(err)
+			}
+			return no
+		}
+		refundedAt := func(tradeNo string) int64 {
+			p, _ := rig.fake.Payment(tradeNo)
+			return p.Refunded
+		}
+
+		t.Run("flight refund", func(t *testing.T) {
+			quoteID, _ := quoteFor(t, srv, opToken)
+			o := createOrder(t, srv, opToken, quoteID, "wx-refund")
+			resp, env := call(t, srv, "POST", fmt.Sprintf("/order/v2/flight/orders/%d/payment", o.ID), "en", `{"channel":"wechat-pay"}`,
+				append(bearer(opToken), "Idempotency-Key", "wx-refund-pay")...)
+			if resp.StatusCode != 200 {
+				t.Fatalf("pay by WeChat: %d %+v", resp.StatusCode, env)
+			}
+			payLatestByWeChat(t, a, rig)
+			waitStatus(t, srv, opToken, o.ID, flight.Issued)
+			resp, env = multipartCall(t, srv, fmt.Sprintf("/order/v2/flight/orders/%d/refund", o.ID), opToken,
+				map[string]string{"reason": "0", "remark": "plans changed"}, map[string][]byte{"p.png": tinyPNG})
+			if resp.StatusCode != 201 {
+				t.Fatalf("refund request: %d %+v", resp.StatusCode, env)
+			}
+			var rf flight.View
+			_ = json.Unmarshal(env.Data, &rf)
+			resp, env = call(t, srv, "POST", fmt.Sprintf("/order/v2/flight/orders/%d/review", rf.ID), "en", `{"action":"approve"}`, bearer(provider)...)
+			if resp.StatusCode != 200 {
+				t.Fatalf("provider approves: %d %+v", resp.StatusCode, env)
+			}
+			var quoted flight.View
+			_ = json.Unmarshal(env.Data, &quoted)
+			back := minorOf(t, quoted.PriceBreakdown.RefundAmount.Amount)
+			if back <= 0 || back > minorOf(t, o.Total.Amount) {
+				t.Fatalf("refund of %d for %s paid", back, o.Total.Amount)
+			}
+			resp, env = call(t, srv, "POST", fmt.Sprintf("/order/v2/flight/orders/%d/confirmation", rf.ID), "en", "", bearer(opToken)...)
+			if resp.StatusCode != 200 {
+				t.Fatalf("confirm refund: %d %+v", resp.StatusCode, env)
+			}
+			waitStatus(t, srv, opToken, rf.ID, flight.RefundedReimbursed)
+			jobsWorked(t, a)
+			rs := refundsOf(t, a, "flight", o.ID)
+			if len(rs) != 1 || rs[0].State != "done" || rs[0].Amount != back || rs[0].Channel != "wechat-pay" {
+				t.Fatalf("refunds %+v, want one done of %d by WeChat Pay", rs, back)
+			}
+			if got := refundedAt(tradeNoOf("flight", o.ID)); got != back {
+				t.Fatalf("WeChat Pay refunded %d, want %d", got, back)
+			}
+			if w := walletMinor(t, a, demo); w != start {
+				t.Fatalf("wallet %d, want %d: the refund went to the payer's WeChat Pay", w, start)
+			}
+		})
+
+		t.Run("train partial refund", func(t *testing.T) {
+			offer := secondClassOffer(t, srv, opToken, 3, 2)
+			resp, env, v := bookTrain(t, srv, opToken, offer.ID, twoPassengers, "wx-train")
+			if resp.StatusCode != 201 {
+				t.Fatalf("book: %d %+v", resp.StatusCode, env)
+			}
+			resp, env = call(t, srv, "POST", fmt.Sprintf("/order/v2/train/orders/%d/payment", v.ID), "en", `{"channel":"wechat-pay"}`,
+				append(bearer(opToken), "Idempotency-Key", "wx-train-pay")...)
+			if resp.StatusCode != 200 {
+				t.Fatalf("pay by WeChat: %d %+v", resp.StatusCode, env)
+			}
+			payLatestByWeChat(t, a, rig)
+			waitTrain(t, srv, opToken, v.ID, train.Issued)
+			resp, env = call(t, srv, "POST", fmt.Sprintf("/order/v2/train/orders/%d/refund", v.ID), "en", `{"passengers":[2]}`, bearer(opToken)...)
+			var q train.RefundQuoteView
+			_ = json.Unmarshal(env.Data, &q)
+			if resp.StatusCode != 200 || q.Status != train.RfdToBeConfirm {
+				t.Fatalf("refund quote: %d %+v", resp.StatusCode, env)
+			}
+			back := parseCNY(t, q.RefundAmount)
+			resp, env = call(t, srv, "POST", fmt.Sprintf("/order/v2/train/orders/%d/confirmation", v.ID), "en", "", bearer(opToken)...)
+			var done train.View
+			_ = json.Unmarshal(env.Data, &done)
+			if resp.StatusCode != 200 || done.Status != train.PartiallyRefunded {
+				t.Fatalf("confirm refund: %d %+v", resp.StatusCode, env)
+			}
+			jobsWorked(t, a)
+			total := parseCNY(t, v.Total)
+			rs := refundsOf(t, a, "train", v.ID)
+			if len(rs) != 1 || rs[0].State != "done" || rs[0].Amount != back || back <= 0 || back >= total {
+				t.Fatalf("refunds %+v, want one done of %d (of %d paid)", rs, back, total)
+			}
+			tradeNo := tradeNoOf("train", v.ID)
+			if got := refundedAt(tradeNo); got != back {
+				t.Fatalf("WeChat Pay refunded %d, want %d", got, back)
+			}
+			if p, _ := rig.fake.Payment(tradeNo); p.Total != total {
+				t.Fatalf("WeChat Pay holds a payment of %d, want %d", p.Total, total)
+			}
+			if w := walletMinor(t, a, demo); w != start {
+				t.Fatalf("wallet %d, want %d", w, start)
+			}
+		})
+		ledgerZero(t, a)
+	})
 }
