@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -196,9 +197,10 @@ func TestStripePaysThroughTheAPI(t *testing.T) {
 	for _, d := range storetest.Engines {
 		t.Run(string(d), func(t *testing.T) {
 			t.Parallel()
+			front := recordRefunds(t, mock)
 			a, srv := newSeededApp(t, d, func(c *config.Config) {
 				c.Payment.PublicURL = "https://voyage.example.com"
-				c.Payment.Stripe = config.StripeConfig{SecretKey: "sk_test_123", WebhookSecret: secret, Endpoint: mock}
+				c.Payment.Stripe = config.StripeConfig{SecretKey: "sk_test_123", WebhookSecret: secret, Endpoint: front.URL}
 			})
 			ctx := context.Background()
 			op := loginAs(t, srv, "demo-operator", "demo-pass-1")
@@ -257,6 +259,20 @@ func TestStripePaysThroughTheAPI(t *testing.T) {
 				t.Fatalf("notices kept %v", outcomes)
 			}
 			ledgerZero(t, a)
+			// Voided on the day: the money goes back by a Stripe refund of
+			// the payment intent, under the refund's number as its
+			// idempotency key.
+			voidThroughTheChannel(t, a, srv, op, o, "stripe", payment.RefundDone, func() int64 {
+				var sum int64
+				for _, r := range front.refunds() {
+					n, _ := strconv.ParseInt(r.Get("amount"), 10, 64)
+					if !strings.HasPrefix(r.Get("payment_intent"), "pi_") || r.Get("idempotency") == "" {
+						t.Errorf("a refund asked of Stripe without its intent or idempotency key: %v", r)
+					}
+					sum += n
+				}
+				return sum
+			})
 		})
 	}
 }

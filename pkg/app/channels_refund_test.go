@@ -1,11 +1,19 @@
 package app_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
 	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"regexp"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/voyage/voyage/pkg/app"
@@ -231,4 +239,60 @@ func TestRefundsGoBackThroughWeChatPay(t *testing.T) {
 		})
 		ledgerZero(t, a)
 	})
+}
+
+// refundRecorder stands in front of stripe-mock, which keeps no state:
+// it keeps the refunds asked of Stripe (their form, and the
+// Idempotency-Key as "idempotency"), and answers payment intents in CNY,
+// the orders' currency, where stripe-mock's fixture says USD.
+type refundRecorder struct {
+	*httptest.Server
+	mu   sync.Mutex
+	seen []url.Values
+}
+
+func (r *refundRecorder) refunds() []url.Values {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]url.Values(nil), r.seen...)
+}
+
+var usd = regexp.MustCompile(`"currency":(\s*)"usd"`)
+
+func recordRefunds(t *testing.T, mock string) *refundRecorder {
+	t.Helper()
+	target, err := url.Parse(mock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := httputil.NewSingleHostReverseProxy(target)
+	proxy.ModifyResponse = func(res *http.Response) error {
+		if !strings.HasPrefix(res.Request.URL.Path, "/v1/payment_intents") {
+			return nil
+		}
+		body, err := io.ReadAll(res.Body)
+		res.Body.Close()
+		if err != nil {
+			return err
+		}
+		body = usd.ReplaceAll(body, []byte(`"currency":$1"cny"`))
+		res.Body, res.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
+		res.Header.Set("Content-Length", strconv.Itoa(len(body)))
+		return nil
+	}
+	rec := &refundRecorder{}
+	rec.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		if req.Method == http.MethodPost && req.URL.Path == "/v1/refunds" {
+			body, _ := io.ReadAll(req.Body)
+			form, _ := url.ParseQuery(string(body))
+			form.Set("idempotency", req.Header.Get("Idempotency-Key"))
+			rec.mu.Lock()
+			rec.seen = append(rec.seen, form)
+			rec.mu.Unlock()
+			req.Body = io.NopCloser(bytes.NewReader(body))
+		}
+		proxy.ServeHTTP(w, req)
+	}))
+	t.Cleanup(rec.Close)
+	return rec
 }
