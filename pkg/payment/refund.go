@@ -208,8 +208,8 @@ type ChannelRefundArgs struct {
 // Kind implements river.JobArgs.
 func (ChannelRefundArgs) Kind() string { return "payment_channel_refund" }
 
-// InsertOpts: a channel that does not answer is asked again for about a
-// day (River's backoff), like a payment's status check.
+// InsertOpts: a channel that does not answer is asked again on River's
+// backoff, for askFor at most (Refunds.Ask).
 func (ChannelRefundArgs) InsertOpts() river.InsertOpts {
 	return river.InsertOpts{MaxAttempts: refundAttempts}
 }
@@ -218,10 +218,13 @@ const refundAttempts = 20
 
 // processingEvery is how long a refund the channel is still at waits
 // before it is asked again (the same refund number answers the same
-// refund); after processingFor it is left to the provider's staff.
+// refund). A refund is asked of its channel for askFor at most from when
+// it was made: Stripe keeps an idempotency key for 24 hours, after which
+// the same number would refund again. A refund still open then (no
+// answer, or still processing) is left to the provider's staff, logged.
 const (
 	processingEvery = 5 * time.Minute
-	processingFor   = 7 * 24 * time.Hour
+	askFor          = 20 * time.Hour
 )
 
 // Refunds asks the channels for the refunds RefundToChannelsTx recorded.
@@ -270,7 +273,7 @@ func RefundByNo(ctx context.Context, db *store.DB, no string) (ChannelRefund, bo
 // Ask asks the refund's channel to give its sum back, and records the
 // answer: done; processing (asked again in processingEvery, by the same
 // refund number); a channel that did not answer is an error, and River
-// asks again. A definite refusal fails the refund and puts its sum back in
+// asks again, for askFor from the refund at most. A definite refusal fails the refund and puts its sum back in
 // the agency's wallet. A channel no longer configured on this server is an
 // error too (the operator may configure it again) until the last attempt
 // (last): then, if the channel was never asked, the sum goes back to the
@@ -302,6 +305,11 @@ func (rs Refunds) Ask(ctx context.Context, no string, last bool) error {
 		}
 		return fmt.Errorf("payment: refund %s: %w: %s", no, ErrNotConfigured, rf.Channel)
 	}
+	if rf.Detail != "" && rs.now().Sub(rf.CreatedAt.UTC()) > askFor {
+		rs.log().ErrorContext(ctx, "payment: a refund still open after a day at its channel: check it there", "channel", rf.Channel,
+			"refund", no, "state", rf.State, "amount", rf.Amount, "currency", rf.Currency, "detail", rf.Detail)
+		return nil
+	}
 	// From here the channel may have the refund: detail is never empty
 	// again.
 	if err := rs.note(ctx, rf, "asked"); err != nil {
@@ -316,11 +324,6 @@ func (rs Refunds) Ask(ctx context.Context, no string, last bool) error {
 	case err == nil:
 		if err := rs.update(ctx, rf, RefundProcessing, res.Reference, nil); err != nil {
 			return err
-		}
-		if now.Sub(rf.CreatedAt) > processingFor {
-			rs.log().ErrorContext(ctx, "payment: the channel is still at a refund after a week: check it at the channel",
-				"channel", rf.Channel, "refund", no)
-			return nil
 		}
 		return river.JobSnooze(processingEvery)
 	case errors.Is(err, ErrPaymentTimeout), errors.Is(err, ErrNotConfigured), ctx.Err() != nil:

@@ -289,5 +289,49 @@ func TestChannelRefundJob(t *testing.T) {
 	}
 }
 
+// TestChannelRefundAskedForADayAtMost: a refund its channel was asked
+// for and that is still open a day later is not asked again (Stripe
+// would take its number, an idempotency key kept 24 hours, for a new
+// refund): it is left, as it is, to the provider's staff; one never asked
+// is asked whatever its age.
+func TestChannelRefundAskedForADayAtMost(t *testing.T) {
+	t.Parallel()
+	for _, d := range storetest.Engines {
+		for _, asked := range []bool{true, false} {
+			t.Run(fmt.Sprintf("%s/asked before %v", d, asked), func(t *testing.T) {
+				t.Parallel()
+				e := newRefundEnv(t, d, "alipay", 880_00)
+				e.refund("r1", 300_00)
+				detail := ""
+				if asked {
+					detail = "asked"
+				}
+				if _, err := e.db.ExecContext(context.Background(), e.db.Rebind(`UPDATE channel_refunds SET detail = ?, created_at = ?`),
+					detail, time.Now().UTC().Add(-21*time.Hour)); err != nil {
+					t.Fatal(err)
+				}
+				ch := &refunder{name: "alipay", answer: func(payment.Refund) (payment.RefundResult, error) {
+					return payment.RefundResult{Reference: "2026120322001", Done: true}, nil
+				}}
+				rs := payment.Refunds{DB: e.db, Ledger: e.ledger, Channels: map[string]payment.Channel{"alipay": ch}, Log: slog.New(slog.DiscardHandler)}
+				if err := rs.Ask(context.Background(), e.jobs.nums[0], false); err != nil {
+					t.Fatal(err)
+				}
+				rf, _, err := payment.RefundByNo(context.Background(), e.db, e.jobs.nums[0])
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, calls := payment.RefundDone, 1
+				if asked {
+					want, calls = payment.RefundPending, 0
+				}
+				if rf.State != want || len(ch.asked) != calls {
+					t.Fatalf("refund %s after %d calls, want %s after %d", rf.State, len(ch.asked), want, calls)
+				}
+			})
+		}
+	}
+}
+
 // errProcessing stands for the channel's "accepted, still at it".
 var errProcessing = errors.New("processing")
