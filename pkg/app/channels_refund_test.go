@@ -15,10 +15,13 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/voyage/voyage/pkg/app"
 	"github.com/voyage/voyage/pkg/flight"
 	"github.com/voyage/voyage/pkg/ledger"
+	"github.com/voyage/voyage/pkg/payment"
+	"github.com/voyage/voyage/pkg/payment/wechatpay"
 	"github.com/voyage/voyage/pkg/train"
 )
 
@@ -125,7 +128,10 @@ func voidThroughTheChannel(t *testing.T, a *app.App, srv *httptest.Server, op me
 // provider quotes, the agency confirms), and a train order of two paid by
 // WeChat Pay with one passenger refunded (a partial refund, less the
 // railway's fee): each refund ends at WeChat Pay's fake for the sum given
-// back, and the wallet, which never paid, ends where it was.
+// back, and the wallet, which never paid, ends where it was. A refund
+// WeChat Pay does not answer is asked again (River's retry) and done once;
+// one WeChat Pay refuses (the merchant refunded most of the payment in its
+// console meanwhile) fails, and its sum is back in the wallet.
 func TestRefundsGoBackThroughWeChatPay(t *testing.T) {
 	t.Parallel()
 	withChannel, rigOf := withWeChatPay(t)
@@ -192,6 +198,97 @@ func TestRefundsGoBackThroughWeChatPay(t *testing.T) {
 			if w := walletMinor(t, a, demo); w != start {
 				t.Fatalf("wallet %d, want %d: the refund went to the payer's WeChat Pay", w, start)
 			}
+		})
+
+		// paidByWeChat is a flight order paid by WeChat Pay and issued, and
+		// its payment's merchant order number.
+		paidByWeChat := func(t *testing.T, key string) (flight.View, string) {
+			t.Helper()
+			quoteID, _ := quoteFor(t, srv, opToken)
+			o := createOrder(t, srv, opToken, quoteID, key)
+			resp, env := call(t, srv, "POST", fmt.Sprintf("/order/v2/flight/orders/%d/payment", o.ID), "en", `{"channel":"wechat-pay"}`,
+				append(bearer(opToken), "Idempotency-Key", key+"-pay")...)
+			if resp.StatusCode != 200 {
+				t.Fatalf("pay by WeChat: %d %+v", resp.StatusCode, env)
+			}
+			payLatestByWeChat(t, a, rig)
+			waitStatus(t, srv, opToken, o.ID, flight.Issued)
+			return o, tradeNoOf("flight", o.ID)
+		}
+		// voidOrder has the agency ask to void o and the provider approve:
+		// the sum given back.
+		voidOrder := func(t *testing.T, o flight.View) int64 {
+			t.Helper()
+			resp, env := multipartCall(t, srv, fmt.Sprintf("/order/v2/flight/orders/%d/void", o.ID), opToken,
+				map[string]string{"reason": "4", "remark": "duplicate"}, map[string][]byte{"p.png": tinyPNG})
+			if resp.StatusCode != 201 {
+				t.Fatalf("void request: %d %+v", resp.StatusCode, env)
+			}
+			var v flight.View
+			_ = json.Unmarshal(env.Data, &v)
+			resp, env = call(t, srv, "POST", fmt.Sprintf("/order/v2/flight/orders/%d/review", v.ID), "en", `{"action":"approve"}`, bearer(provider)...)
+			if resp.StatusCode != 200 {
+				t.Fatalf("approve void: %d %+v", resp.StatusCode, env)
+			}
+			return minorOf(t, getOrder(t, srv, opToken, v.ID).Total.Amount)
+		}
+		refundState := func(t *testing.T, o flight.View, want string) channelRefund {
+			t.Helper()
+			var rs []channelRefund
+			until(t, 30*time.Second, func() error {
+				if rs = refundsOf(t, a, "flight", o.ID); len(rs) != 1 || rs[0].State != want {
+					return fmt.Errorf("refunds %+v, want one %s", rs, want)
+				}
+				return nil
+			})
+			return rs[0]
+		}
+
+		t.Run("WeChat Pay does not answer: asked again", func(t *testing.T) {
+			o, tradeNo := paidByWeChat(t, "wx-timeout")
+			// WeChat Pay answers the refund 503; River asks again.
+			rig.fake.FailNext(http.StatusServiceUnavailable)
+			back := voidOrder(t, o)
+			rf := refundState(t, o, "done")
+			if rf.Amount != back || refundedAt(tradeNo) != back {
+				t.Fatalf("refund %+v, WeChat Pay refunded %d, want %d", rf, refundedAt(tradeNo), back)
+			}
+			var attempt int
+			if err := a.DB.GetContext(ctx, &attempt, `SELECT attempt FROM river_job WHERE kind = 'payment_channel_refund' ORDER BY id DESC LIMIT 1`); err != nil {
+				t.Fatal(err)
+			}
+			if attempt != 2 {
+				t.Fatalf("the refund was asked in %d attempts, want 2 (the first not answered)", attempt)
+			}
+			if w := walletMinor(t, a, demo); w != start {
+				t.Fatalf("wallet %d, want %d", w, start)
+			}
+		})
+
+		t.Run("WeChat Pay refuses: back in the wallet", func(t *testing.T) {
+			o, tradeNo := paidByWeChat(t, "wx-refused")
+			// The merchant refunded most of it in WeChat Pay's console
+			// meanwhile: Voyage's refund exceeds what is left there.
+			console, err := wechatpay.New(rig.fake.ChannelConfig(rig.api.URL, time.Now))
+			if err != nil {
+				t.Fatal(err)
+			}
+			total := minorOf(t, o.Total.Amount)
+			if _, err := console.Refund(ctx, payment.Refund{Key: tradeNo, RefundKey: "console-1", Amount: total - 1, Currency: "CNY",
+				Total: total}); err != nil {
+				t.Fatal(err)
+			}
+			back := voidOrder(t, o)
+			rf := refundState(t, o, "failed")
+			if rf.Amount != back || rf.Detail == "" || refundedAt(tradeNo) != total-1 {
+				t.Fatalf("refund %+v; WeChat Pay refunded %d", rf, refundedAt(tradeNo))
+			}
+			// The void's money is the agency's, in its wallet: out to the
+			// channel and back.
+			if w := walletMinor(t, a, demo); w != start+back {
+				t.Fatalf("wallet %d, want %d", w, start+back)
+			}
+			start += back
 		})
 
 		t.Run("train partial refund", func(t *testing.T) {
