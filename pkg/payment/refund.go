@@ -273,12 +273,13 @@ func RefundByNo(ctx context.Context, db *store.DB, no string) (ChannelRefund, bo
 // Ask asks the refund's channel to give its sum back, and records the
 // answer: done; processing (asked again in processingEvery, by the same
 // refund number); a channel that did not answer is an error, and River
-// asks again, for askFor from the refund at most. A definite refusal fails the refund and puts its sum back in
-// the agency's wallet. A channel no longer configured on this server is an
-// error too (the operator may configure it again) until the last attempt
-// (last): then, if the channel was never asked, the sum goes back to the
-// wallet; if it was, the refund is left as it is for the provider's staff,
-// since the channel may have paid it.
+// asks again, for askFor from the refund at most. A definite refusal fails
+// the refund and puts its sum back in the agency's wallet. A channel no
+// longer configured on this server is an error too (the operator may
+// configure it again) until the last attempt (last): then, if the channel
+// was never asked, the sum goes back to the wallet; if it was, the refund
+// is left as it is for the provider's staff, since the channel may have
+// paid it.
 func (rs Refunds) Ask(ctx context.Context, no string, last bool) error {
 	rf, ok, err := RefundByNo(ctx, rs.DB, no)
 	switch {
