@@ -167,8 +167,10 @@ func (reconcileArgs) InsertOpts() river.InsertOpts { return booking.SweepOpts(re
 // addPaymentWorkers registers the reconciliation (for jobs.Config.Register):
 // a payment whose status check ended without an answer, or whose booking's
 // check never ran, is settled, released or closed at its channel two
-// minutes after its window.
+// minutes after its window. It registers too the refunds that go back
+// through the channel a booking was paid by (payment.Refunds).
 func (a *App) addPaymentWorkers(w *jobs.Workers) []*river.PeriodicJob {
+	payment.AddRefundWorker(w, payment.Refunds{DB: a.DB, Ledger: a.Ledger, Channels: a.channelNotices.Channels, Log: slog.Default()})
 	return []*river.PeriodicJob{jobs.AddSweep(w, 30*time.Second, reconcileEvery, reconcileArgs{}, func(ctx context.Context) (int, error) {
 		return a.channelNotices.Reconcile(ctx, a.gateways, 2*time.Minute)
 	})}

@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/voyage/voyage/pkg/config"
 	"github.com/voyage/voyage/pkg/flight"
+	"github.com/voyage/voyage/pkg/payment"
 	"github.com/voyage/voyage/pkg/payment/airwallex/airwallextest"
 	"github.com/voyage/voyage/pkg/payment/alipay/alipaytest"
 	"github.com/voyage/voyage/pkg/payment/rsakey"
@@ -32,6 +34,10 @@ type fakeChannel struct {
 	pay       func(tradeNo string) error
 	// shows is what the payment answer gives the payer to finish it.
 	shows func(p *flight.View) bool
+	// refunded is what the fake holds refunded of a payment; refund the
+	// state a refund through it is left in once asked.
+	refunded func(tradeNo string) int64
+	refund   string
 }
 
 func alipayFake(string) fakeChannel {
@@ -50,7 +56,11 @@ func alipayFake(string) fakeChannel {
 			c.Payment.Alipay = config.AlipayConfig{AppID: fake.AppID(), PrivateKey: config.Secret(rsakey.PrivatePEM(merchant)),
 				AlipayPublicKey: fake.PublicKeyPEM(), Endpoint: endpoint + "/gateway.do"}
 		},
-		shows: func(v *flight.View) bool { return v.Payment != nil && v.Payment.QRCode != "" }}
+		shows: func(v *flight.View) bool { return v.Payment != nil && v.Payment.QRCode != "" },
+		refunded: func(tradeNo string) int64 {
+			tr, _ := fake.Trade(tradeNo)
+			return tr.Refunded
+		}, refund: payment.RefundDone}
 }
 
 func yeepayFake(string) fakeChannel {
@@ -63,7 +73,11 @@ func yeepayFake(string) fakeChannel {
 			c.Payment.Yeepay = config.YeepayConfig{AppKey: appKey, ParentMerchantNo: merchantNo, MerchantNo: merchantNo,
 				PrivateKey: config.Secret(rsakey.PrivatePEM(merchant)), YeepayPublicKey: fake.PublicKeyPEM(), Endpoint: endpoint}
 		},
-		shows: func(v *flight.View) bool { return v.Payment != nil && v.Payment.QRCode != "" }}
+		shows: func(v *flight.View) bool { return v.Payment != nil && v.Payment.QRCode != "" },
+		refunded: func(tradeNo string) int64 {
+			o, _ := fake.Order(tradeNo)
+			return o.Refunded
+		}, refund: payment.RefundDone}
 }
 
 // airwallexFake sends its webhooks to the account's address (public's
@@ -77,7 +91,10 @@ func airwallexFake(public string) fakeChannel {
 			c.Payment.Airwallex = config.AirwallexConfig{ClientID: clientID, APIKey: config.Secret(apiKey),
 				WebhookSecret: config.Secret(secret), Endpoint: endpoint}
 		},
-		shows: func(v *flight.View) bool { return v.Payment != nil && v.Payment.ClientSecret != "" }}
+		shows: func(v *flight.View) bool { return v.Payment != nil && v.Payment.ClientSecret != "" },
+		// Airwallex receives a refund and settles it later (its
+		// refund.settled webhook): the job asks again meanwhile.
+		refunded: fake.Refunded, refund: payment.RefundProcessing}
 }
 
 // TestEachChannelPaysThroughTheAPI: a flight order paid by Alipay, by
@@ -151,6 +168,9 @@ func TestEachChannelPaysThroughTheAPI(t *testing.T) {
 					t.Fatalf("notices kept %v, want the forged one refused and the payer's applied", outcomes)
 				}
 				ledgerZero(t, a)
+				// Voided on the day: the money goes back through the
+				// channel.
+				voidThroughTheChannel(t, a, srv, op, o, fc.name, fc.refund, func() int64 { return fc.refunded(tradeNo) })
 			})
 		}
 	}
@@ -177,9 +197,10 @@ func TestStripePaysThroughTheAPI(t *testing.T) {
 	for _, d := range storetest.Engines {
 		t.Run(string(d), func(t *testing.T) {
 			t.Parallel()
+			front := recordRefunds(t, mock)
 			a, srv := newSeededApp(t, d, func(c *config.Config) {
 				c.Payment.PublicURL = "https://voyage.example.com"
-				c.Payment.Stripe = config.StripeConfig{SecretKey: "sk_test_123", WebhookSecret: secret, Endpoint: mock}
+				c.Payment.Stripe = config.StripeConfig{SecretKey: "sk_test_123", WebhookSecret: secret, Endpoint: front.URL}
 			})
 			ctx := context.Background()
 			op := loginAs(t, srv, "demo-operator", "demo-pass-1")
@@ -238,6 +259,20 @@ func TestStripePaysThroughTheAPI(t *testing.T) {
 				t.Fatalf("notices kept %v", outcomes)
 			}
 			ledgerZero(t, a)
+			// Voided on the day: the money goes back by a Stripe refund of
+			// the payment intent, under the refund's number as its
+			// idempotency key.
+			voidThroughTheChannel(t, a, srv, op, o, "stripe", payment.RefundDone, func() int64 {
+				var sum int64
+				for _, r := range front.refunds() {
+					n, _ := strconv.ParseInt(r.Get("amount"), 10, 64)
+					if !strings.HasPrefix(r.Get("payment_intent"), "pi_") || r.Get("idempotency") == "" {
+						t.Errorf("a refund asked of Stripe without its intent or idempotency key: %v", r)
+					}
+					sum += n
+				}
+				return sum
+			})
 		})
 	}
 }

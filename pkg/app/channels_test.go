@@ -192,6 +192,11 @@ func TestChannelPaymentThroughTheAPI(t *testing.T) {
 				t.Fatalf("notices %v, want the first applied and the replay recorded", outcomes)
 			}
 			ledgerZero(t, a)
+			// Voided on the day: the money goes back through WeChat Pay.
+			voidThroughTheChannel(t, a, srv, op, o, "wechat-pay", payment.RefundDone, func() int64 {
+				p, _ := fake.Payment(tradeNo)
+				return p.Refunded
+			})
 		})
 	}
 }

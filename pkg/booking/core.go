@@ -94,3 +94,23 @@ func (c *Core[B]) Payment(ctx context.Context, id int64, side string, held bool)
 func (c *Core[B]) Payments() payment.Protocol {
 	return payment.Protocol{DB: c.DB, Ledger: c.Ledger, Log: c.Logger}
 }
+
+// RefundTx gives money back for the line's booking id in tx, the one way
+// every line does: t, the line's credit to the agency's wallet, then the
+// part of it that real channels took sent back through them, newest
+// payment first (payment.RefundToChannelsTx); the rest stays in the
+// wallet. Both are keyed on t's idempotency key: run twice, nothing moves
+// twice.
+func (c *Core[B]) RefundTx(ctx context.Context, tx *sqlx.Tx, id int64, t ledger.Transfer) error {
+	if _, err := c.Ledger.PostTx(ctx, tx, t); err != nil {
+		return err
+	}
+	var q payment.Inserter
+	if c.jobs != nil {
+		q = c.jobs
+	}
+	_, err := payment.RefundToChannelsTx(ctx, tx, c.Ledger, q, payment.RefundBack{Line: c.Books.Line.Name, BookingID: id,
+		AgencyID: t.AgencyID, Amount: t.Amount, Currency: t.Currency, Key: t.IdempotencyKey, OrderID: t.OrderID,
+		Description: t.Description, Reason: t.PaymentType + " " + t.OrderID, CreatedBy: t.CreatedBy, At: c.Now()})
+	return err
+}

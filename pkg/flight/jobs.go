@@ -269,7 +269,8 @@ func (s *Service) payBack(ctx context.Context, tx *sqlx.Tx, o *Order, amount, fe
 		return err
 	}
 	if amount > 0 {
-		if _, err := s.Ledger.PostTx(ctx, tx, ledger.Transfer{AgencyID: o.AgencyID, IdempotencyKey: fmt.Sprintf("order-%d-%s", o.ID, step),
+		// Back the way the trip's origin order was paid (RefundTx).
+		if err := s.RefundTx(ctx, tx, o.RootID, ledger.Transfer{AgencyID: o.AgencyID, IdempotencyKey: fmt.Sprintf("order-%d-%s", o.ID, step),
 			From: ledger.Provider(ledger.KindSuppliers), To: ledger.Wallet(o.AgencyID), Amount: amount, Currency: o.Currency,
 			PaymentType: paymentType, OrderID: o.BookingNumber, Reference: o.PNR, Description: route(*o), CreatedBy: "system"}); err != nil {
 			return err

@@ -35,6 +35,9 @@ type Entry struct {
 type EntryFilter struct {
 	Currency string
 	Type     string
+	// Types, when set, keeps the entries of any of these types (and Type
+	// is ignored).
+	Types    []string
 	OrderID  string
 	From, To time.Time
 	Page     int
@@ -69,7 +72,11 @@ func (l *Ledger) Entries(ctx context.Context, agencyID int64, f EntryFilter) ([]
 		return []Entry{}, 0, err
 	}
 	var w store.Where
-	w.Equal("payment_type", f.Type)
+	if len(f.Types) > 0 {
+		w.And("payment_type IN ("+store.Marks(len(f.Types))+")", anySlice(f.Types)...)
+	} else {
+		w.Equal("payment_type", f.Type)
+	}
 	w.Equal("order_id", f.OrderID)
 	w.Period("created_at", f.From, f.To)
 	args := append([]any{acct, acct, acct, acct}, w.Args...)
@@ -138,7 +145,9 @@ func (l *Ledger) BuildStatement(ctx context.Context, agencyID int64, currency st
 }
 
 // Transaction is a payment received for the agency (spec §3 Transaction): a
-// top-up today, gateway payments of orders later.
+// top-up, a booking's payment by a channel (a top-up by the channel), or
+// money sent back through the channel that took it (TypeChannelRefund, a
+// negative amount, and its return when the channel refused it).
 type Transaction struct {
 	ID            int64     `json:"transactionId"`
 	OriginalID    string    `json:"originalId" jsonschema_description:"the order paid, or the top-up's own id"`
@@ -155,7 +164,7 @@ type Transaction struct {
 
 // Transactions lists the payments received into an agency's wallet.
 func (l *Ledger) Transactions(ctx context.Context, agencyID int64, currency string, page, size int) ([]Transaction, int, error) {
-	entries, total, err := l.Entries(ctx, agencyID, EntryFilter{Currency: currency, Type: TypeTopUp, Page: page, PageSize: size})
+	entries, total, err := l.Entries(ctx, agencyID, EntryFilter{Currency: currency, Types: []string{TypeTopUp, TypeChannelRefund}, Page: page, PageSize: size})
 	if err != nil {
 		return nil, 0, err
 	}
@@ -189,4 +198,12 @@ func (l *Ledger) Transactions(ctx context.Context, agencyID int64, currency stri
 			Net: money.Amount{Minor: e.Amount, Currency: e.Currency}.String(), Currency: e.Currency, Fee: fee, PaymentTime: e.PaidAt, CreatedAt: e.PaidAt})
 	}
 	return out, total, nil
+}
+
+func anySlice(ss []string) []any {
+	out := make([]any, len(ss))
+	for i, s := range ss {
+		out[i] = s
+	}
+	return out
 }

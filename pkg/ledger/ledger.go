@@ -79,7 +79,12 @@ const (
 // PaymentTypes lists the spec's wallet entry types, plus the provider's
 // corrections.
 var PaymentTypes = []string{TypeTopUp, TypeOriginFlight, TypeOriginTrain, TypeRefundFlight, TypeChangeFlight, TypeVoidFlight, TypeAdjustment,
-	TypeRefundTrain, TypeChangeTrain, TypeGroupDeposit, TypeGroupPayment, TypeGroupForfeit}
+	TypeRefundTrain, TypeChangeTrain, TypeGroupDeposit, TypeGroupPayment, TypeGroupForfeit, TypeChannelRefund}
+
+// TypeChannelRefund is money given back for a booking leaving the agency's
+// wallet for the payment channel that took it (pkg/payment's
+// RefundToChannelsTx), and coming back when the channel refuses it.
+const TypeChannelRefund = "channel-refund"
 
 // TypeAdjustment is a correction posted by the provider.
 const TypeAdjustment = "adjustment"

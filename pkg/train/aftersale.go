@@ -374,7 +374,7 @@ func (s *Service) applyRefund(ctx context.Context, tx *sqlx.Tx, o *Order, q Quot
 		}
 	}
 	if q.Refund > 0 {
-		if _, err := s.Ledger.PostTx(ctx, tx, ledger.Transfer{AgencyID: o.AgencyID, IdempotencyKey: fmt.Sprintf("train-%d-refund-%d", o.ID, q.Seq),
+		if err := s.RefundTx(ctx, tx, o.ID, ledger.Transfer{AgencyID: o.AgencyID, IdempotencyKey: fmt.Sprintf("train-%d-refund-%d", o.ID, q.Seq),
 			From: ledger.Provider(ledger.KindSuppliers), To: ledger.Wallet(o.AgencyID), Amount: q.Refund, Currency: o.Currency,
 			PaymentType: ledger.TypeRefundTrain, OrderID: o.BookingNumber, Reference: q.Ref, Description: route(*o),
 			Detail: map[string]string{"fee": money.Of(q.Fee, o.Currency).Amount}, CreatedBy: "system"}); err != nil {
@@ -411,7 +411,7 @@ func (s *Service) applyChange(ctx context.Context, tx *sqlx.Tx, o *Order, q Quot
 		o.Paid += q.Due
 	}
 	if q.Refund > 0 {
-		if _, err := s.Ledger.PostTx(ctx, tx, ledger.Transfer{AgencyID: o.AgencyID, IdempotencyKey: fmt.Sprintf("train-%d-change-%d-back", o.ID, q.Seq),
+		if err := s.RefundTx(ctx, tx, o.ID, ledger.Transfer{AgencyID: o.AgencyID, IdempotencyKey: fmt.Sprintf("train-%d-change-%d-back", o.ID, q.Seq),
 			From: ledger.Provider(ledger.KindSuppliers), To: ledger.Wallet(o.AgencyID), Amount: q.Refund, Currency: o.Currency,
 			PaymentType: ledger.TypeChangeTrain, OrderID: o.BookingNumber, Reference: q.Ref, Description: route(*o),
 			Detail: map[string]string{"fee": money.Of(q.Fee, o.Currency).Amount}, CreatedBy: "system"}); err != nil {

@@ -184,7 +184,7 @@ func (s *Service) fail(ctx context.Context, id int64, action Action, actor, rema
 			return err
 		}
 		if o.Paid > 0 {
-			if _, err := s.Ledger.PostTx(ctx, tx, ledger.Transfer{AgencyID: o.AgencyID, IdempotencyKey: fmt.Sprintf("train-%d-reimburse", o.ID),
+			if err := s.RefundTx(ctx, tx, o.ID, ledger.Transfer{AgencyID: o.AgencyID, IdempotencyKey: fmt.Sprintf("train-%d-reimburse", o.ID),
 				From: ledger.Provider(ledger.KindSuppliers), To: ledger.Wallet(o.AgencyID), Amount: o.Paid, Currency: o.Currency,
 				PaymentType: ledger.TypeRefundTrain, OrderID: o.BookingNumber, Reference: o.SupplierRef, Description: route(o),
 				CreatedBy: "system"}); err != nil {

@@ -432,6 +432,17 @@ func (s *Server) Intent(tradeNo string) (airwallex.Intent, bool) {
 	return airwallex.Intent{}, false
 }
 
+// Refunded is how much of merchant order tradeNo's intent was refunded,
+// in minor units (its refunds, whatever their status).
+func (s *Server) Refunded(tradeNo string) int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if in := s.byOrder(tradeNo); in != nil {
+		return in.refunded
+	}
+	return 0
+}
+
 // Refunds lists the refunds of the intent id.
 func (s *Server) Refunds(intentID string) []airwallex.Refund {
 	s.mu.Lock()
