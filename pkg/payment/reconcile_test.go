@@ -36,7 +36,9 @@ type reconFixture struct {
 	id     int64
 }
 
-func utc(day, hour, minute int) time.Time { return time.Date(2026, 12, day, hour, minute, 0, 0, time.UTC) }
+func utc(day, hour, minute int) time.Time {
+	return time.Date(2026, 12, day, hour, minute, 0, 0, time.UTC)
+}
 
 // payment records a channel payment of key in state, paid at paidAt (zero:
 // not paid), expiring at expires; it answers its id.
