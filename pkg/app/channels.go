@@ -149,9 +149,10 @@ func (reconcileArgs) InsertOpts() river.InsertOpts { return booking.SweepOpts(re
 // addPaymentWorkers registers the reconciliation (for jobs.Config.Register):
 // a payment whose status check ended without an answer, or whose booking's
 // check never ran, is settled, released or closed at its channel two
-// minutes after its window.
+// minutes after its window; and finance's daily reconciliation of the day
+// before (reconcile.go).
 func (a *App) addPaymentWorkers(w *jobs.Workers) []*river.PeriodicJob {
 	return []*river.PeriodicJob{jobs.AddSweep(w, 30*time.Second, reconcileEvery, reconcileArgs{}, func(ctx context.Context) (int, error) {
 		return a.channelNotices.Reconcile(ctx, a.gateways, 2*time.Minute)
-	})}
+	}), a.dailyReconciliation(w)}
 }
