@@ -43,14 +43,16 @@ type ReconTotalRow struct {
 // ReconRowView is one channel transaction as the page shows it: labels
 // translated, amounts formatted, the time on the provider's clock.
 type ReconRowView struct {
-	Flag         string // the translated check
-	FlagKey      string // payment.Flag…, for the row's style
-	Difference   bool
-	Kind         string
-	Channel      string
-	TradeNo      string
-	Reference    string
-	Booking      string
+	Flag       string // the translated check
+	FlagKey    string // payment.Flag…, for the row's style
+	Difference bool
+	Kind       string
+	Channel    string
+	TradeNo    string
+	Reference  string
+	Booking    string
+	// BookingHref is the booking's page, "" when the row names none.
+	BookingHref  string
 	Agency       string
 	Currency     string
 	Gross        string

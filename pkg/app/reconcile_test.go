@@ -88,7 +88,7 @@ func TestReconciliationPortal(t *testing.T) {
 				}
 				for _, want := range []string{c.title, c.lost, c.ok, `<caption class="visually-hidden">`, `<th scope="col">`, `<th scope="row"`,
 					`href="/bills/reconciliation/export?date=2026-11-20&amp;format=csv"`, `href="/bills/reconciliation/export?date=2026-11-20&amp;format=xlsx"`,
-					`data-flag="no-ledger"`, `href="/bills/reconciliation"`, "1,200.00", "7.20", "1,192.80"} {
+					`data-flag="no-ledger"`, `href="/bills/reconciliation"`, `<a href="/flight/orders/41">`, "1,200.00", "7.20", "1,192.80"} {
 					if !strings.Contains(body, want) {
 						t.Errorf("the page lacks %q", want)
 					}

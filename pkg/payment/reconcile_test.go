@@ -247,3 +247,47 @@ func TestReconciliation(t *testing.T) {
 		})
 	}
 }
+
+// TestReconciliationBound: a day with more channel transactions than a
+// report holds answers MaxReconRows of them, differences first, and says
+// it was cut; on both engines.
+func TestReconciliationBound(t *testing.T) {
+	t.Parallel()
+	for _, dialect := range []store.Dialect{store.SQLite, store.Postgres} {
+		t.Run(string(dialect), func(t *testing.T) {
+			t.Parallel()
+			ctx := context.Background()
+			db := storetest.Open(t, dialect)
+			f := &reconFixture{t: t, db: db, ledger: ledger.New(db), clock: clocktest.New(utc(2, 0, 0)), agency: agency(t, db)}
+			f.ledger.SetClock(f.clock.Now)
+			// One payment matched in the ledger, then MaxReconRows more paid
+			// after it with nothing in the ledger: one row too many.
+			f.payment("k-first", "alipay", "paid", 100, 0, "CNY", utc(2, 1, 0), utc(2, 1, 10))
+			f.receipt("k-first", "alipay", 100, "CNY", utc(2, 1, 0))
+			paid := utc(2, 2, 0)
+			// Inserted in one statement: ten thousand single inserts would
+			// make the test slow, not truer.
+			_, err := db.ExecContext(ctx, db.Rebind(`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+				INSERT INTO channel_payments (trade_no, payment_key, channel, line, booking_id, stage, agency_id, amount, currency, state,
+					reference, fee, expires_at, paid_at, created_at, updated_at)
+				SELECT 'bulk-' || i, 'bulk-key-' || i, 'wechat-pay', 'flight', i, '', ?, 100, 'CNY', 'paid', '', 0, ?, ?, ?, ?
+				FROM n`), payment.MaxReconRows, f.agency, paid, paid, paid, paid)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := payment.Reconciler{DB: db, Ledger: f.ledger, Now: func() time.Time { return utc(3, 10, 0) },
+				Zone: func(context.Context) (*time.Location, error) { return shanghai, nil }}
+			rec, err := r.Day(ctx, "2026-12-02")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !rec.Truncated || len(rec.Rows) != payment.MaxReconRows || rec.Differences != payment.MaxReconRows {
+				t.Fatalf("truncated %v, %d rows, %d differences; want the bound's %d, all differences", rec.Truncated, len(rec.Rows),
+					rec.Differences, payment.MaxReconRows)
+			}
+			if rec.CountFlags()[payment.FlagMatched] != 0 {
+				t.Error("a matched row took the place of a difference")
+			}
+		})
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/booking"
 	"github.com/voyage/voyage/pkg/display"
 	"github.com/voyage/voyage/pkg/docs"
 	"github.com/voyage/voyage/pkg/fault"
@@ -111,12 +112,23 @@ func (s *Server) reconciliationPage(w http.ResponseWriter, r *http.Request) {
 			TradeNo: row.TradeNo, Reference: row.Reference, Booking: cells[5], Agency: cells[6], Currency: row.Currency,
 			Gross: amt(row.Gross, row.Currency), Fee: amt(row.Fee, row.Currency), Net: amt(row.Net, row.Currency), LedgerKey: row.LedgerKey,
 			At: display.Stamp(rec.Zone, row.At), State: cells[14]}
+		if path, ok := bookingPages[row.Line]; ok && row.BookingID != 0 {
+			v.BookingHref = fill(path, row.BookingID)
+		}
 		if row.InLedger {
 			v.LedgerAmount = amt(row.LedgerAmount, row.LedgerCurrency) + " " + row.LedgerCurrency
 		}
 		view.Rows = append(view.Rows, v)
 	}
 	render(w, r, http.StatusOK, templates.ReconciliationPage(s.reconPage(w, r), view))
+}
+
+// bookingPages are the pages of a booking of each line, which the
+// provider sees whatever its agency.
+var bookingPages = map[string]string{
+	booking.Flights.Name: pathOrder,
+	booking.Groups.Name:  pathGroupOrder,
+	booking.Trains.Name:  pathTrainOrder,
 }
 
 // templatesChannel is a channel's name in the request's language.
