@@ -50,6 +50,7 @@ const pages = [
   '/', '/terms', '/privacy', '/profile', '/profile/travellers', '/profile/cards', '/users', '/user-log', '/company',
   '/flight/booking', '/flight/orders', '/flight/orders/voyage', '/flight/group/booking', '/flight/group/order',
   '/train/booking', '/train/orders', '/bills/wallet', '/bills/transactions', '/bills/statements',
+  '/bills/reconciliation',
   '/agency-manager', '/agency-manager/statements',
 ];
 const detailOf = [

@@ -168,10 +168,11 @@ func (reconcileArgs) InsertOpts() river.InsertOpts { return booking.SweepOpts(re
 // a payment whose status check ended without an answer, or whose booking's
 // check never ran, is settled, released or closed at its channel two
 // minutes after its window. It registers too the refunds that go back
-// through the channel a booking was paid by (payment.Refunds).
+// through the channel a booking was paid by (payment.Refunds), and
+// finance's daily reconciliation of the day before (reconcile.go).
 func (a *App) addPaymentWorkers(w *jobs.Workers) []*river.PeriodicJob {
 	payment.AddRefundWorker(w, payment.Refunds{DB: a.DB, Ledger: a.Ledger, Channels: a.channelNotices.Channels, Log: slog.Default()})
 	return []*river.PeriodicJob{jobs.AddSweep(w, 30*time.Second, reconcileEvery, reconcileArgs{}, func(ctx context.Context) (int, error) {
 		return a.channelNotices.Reconcile(ctx, a.gateways, 2*time.Minute)
-	})}
+	}), a.dailyReconciliation(w)}
 }

@@ -77,6 +77,6 @@ func (r *Root) paymentsCmd() *cobra.Command {
 	check.Flags().StringVar(&currency, "currency", "CNY", "its currency")
 	cmd := &cobra.Command{Use: "payments", Short: "Payment channels: check one against its provider with this machine's credentials",
 		Args: suggestArgs, RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() }}
-	cmd.AddCommand(check)
+	cmd.AddCommand(check, r.paymentsReconcileCmd())
 	return cmd
 }

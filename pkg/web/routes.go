@@ -312,6 +312,10 @@ var Routes = []Route{
 	// caller's agency's statement only.
 	{Name: "bills-statement", Method: http.MethodGet, Path: pathStatement, Access: Finance},
 	{Name: "bills-statement-export", Method: http.MethodGet, Path: pathStatementExport, Access: Finance},
+	// The provider's daily channel reconciliation: every agency's channel
+	// payments, so the provider's finance (or SuperUser) only.
+	{Name: "bills-reconciliation", Method: http.MethodGet, Path: pathReconciliation, Access: ProviderFinance, Layout: templates.LayoutBill, TitleKey: "route.reconciliation"},
+	{Name: "bills-reconciliation-export", Method: http.MethodGet, Path: pathReconciliationExport, Access: ProviderFinance},
 
 	// Every agency-manager action names an agency; the agency service
 	// answers not found for one the caller does not manage.
@@ -402,6 +406,8 @@ func (s *Server) handlers() map[string]http.Handler {
 		"bills-statement-create":          s.billStatementCreate,
 		"bills-statement":                 s.billStatement,
 		"bills-statement-export":          s.billStatementExport,
+		"bills-reconciliation":            s.reconciliationPage,
+		"bills-reconciliation-export":     s.reconciliationExport,
 		"agency-manager":                  s.agencyList,
 		"agency-create":                   s.agencyCreate,
 		"agency-detail":                   s.agencyDetail,
@@ -601,6 +607,7 @@ var sideNavs = map[string][]templates.NavItem{
 		{Key: "nav.walletEntries", Href: pathWallet},
 		{Key: "nav.transactions", Href: pathTransactions},
 		{Key: "nav.statements", Href: pathStatements},
+		{Key: "nav.reconciliation", Href: pathReconciliation},
 	},
 	templates.LayoutAgencyManager: {
 		{Key: "nav.agencies", Href: pathAgencyManager},

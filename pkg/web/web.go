@@ -52,6 +52,7 @@ type Server struct {
 	groups        GroupOrders   // nil: the group flight pages answer 500
 	groupEntries  GroupEntries  // nil: group payments read as posted
 	travellers    Travellers    // nil: the saved-traveller pages answer 500
+	reconciler    Reconciler    // nil: the channel reconciliation answers 500
 }
 
 // Options configure the portal.
@@ -72,6 +73,9 @@ type Options struct {
 	// Groups runs group flight orders (issue 16).
 	Groups  *group.Service
 	Profile *profile.Service
+	// Reconciler makes finance's daily channel reconciliation
+	// (payment.Reconciler).
+	Reconciler Reconciler
 }
 
 // New returns the portal, reading the islands manifest once.
@@ -116,6 +120,7 @@ func New(o Options) *Server {
 	if o.Profile != nil {
 		s.travellers = o.Profile
 	}
+	s.reconciler = o.Reconciler
 	return s
 }
 
