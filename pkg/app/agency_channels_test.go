@@ -4,7 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
+	"net/url"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -276,6 +279,88 @@ func TestProviderSwitchesChannelsPerAgency(t *testing.T) {
 		}
 		if got, _ := channelsOf(t, srv, subSuper, "en"); !slices.Equal(got, []string{"balance", "stripe", "alipay"}) {
 			t.Errorf("Demo Sub, restricted to Stripe and Alipay, may pay by %v", got)
+		}
+	})
+}
+
+// TestProviderSwitchesChannelsInThePortal: the provider's agency settings
+// page ticks the channels an agency may pay by (their names translated);
+// what it saves is what the agency is offered; an unknown channel is shown
+// as the form's error and changes nothing. A parent agency's page for its
+// sub-agency has no such choice: saving its settings keeps the channels the
+// provider set, and a forged choice is refused.
+func TestProviderSwitchesChannelsInThePortal(t *testing.T) {
+	t.Parallel()
+	seededWith(t, func(c *config.Config) { c.Payment.TestGateway = true }, func(t *testing.T, a *app.App, srv *httptest.Server) {
+		demo, sub := agencyID(t, a, "Demo Travel"), agencyID(t, a, "Demo Sub Travel")
+		op := loginAs(t, srv, "demo-operator", "demo-pass-1").Token
+		provider := portalAs(t, srv, loginAs(t, srv, "provider-admin", "provider-pass-1").Token)
+		parent := portalAs(t, srv, loginAs(t, srv, "demo-super", "demo-pass-1").Token)
+		page := func(id int64) string { return fmt.Sprintf("%s/agency-manager/agencies/%d", srv.URL, id) }
+		same := []string{"Sec-Fetch-Site", "same-origin", "Origin", srv.URL, "Accept-Language", "en"}
+		settings := func(extra url.Values) url.Values {
+			f := url.Values{"section": {"settings"}, "settings.settlementCurrency": {"CNY"}, "settings.emailLanguage": {"en"},
+				"settings.timeZone": {"Asia/Shanghai"}, "settings.enableFlightService": {"1"}, "settings.enableTrainService": {"1"},
+				"settings.canCreateSubAgency": {"1"}, "settings.isShowBill": {"1"}}
+			for k, v := range extra {
+				f[k] = v
+			}
+			return f
+		}
+
+		for lang, names := range map[string][]string{"en": {"Payment channels", "Alipay", "WeChat Pay"}, "zh-TW": {"付款管道", "支付寶"}} {
+			res, body := get(t, provider, page(demo)+"?section=settings", "Accept-Language", lang)
+			if res.StatusCode != 200 || !strings.Contains(body, `name="settings.paymentChannels" value="alipay"`) ||
+				!regexp.MustCompile(`value="all" checked`).MatchString(body) {
+				t.Fatalf("the provider's settings page (%s): %d, no channel choice with every channel chosen", lang, res.StatusCode)
+			}
+			for _, n := range names {
+				if !strings.Contains(body, n) {
+					t.Errorf("the provider's settings page (%s) does not say %q", lang, n)
+				}
+			}
+		}
+
+		// An unknown channel: the form's error, nothing changed.
+		res, body := postForm(t, provider, page(demo)+"/config", settings(url.Values{"settings.paymentChannels.mode": {"only"},
+			"settings.paymentChannels": {"alipay", "paypal"}}), same...)
+		if res.StatusCode == http.StatusSeeOther || !strings.Contains(body, "Choose payment channels from the list") {
+			t.Errorf("an unknown channel: %d, no error shown", res.StatusCode)
+		}
+		if s := storedChannels(t, a, demo); s != "NULL" {
+			t.Fatalf("after an unknown channel Demo's channels are %s", s)
+		}
+
+		res, _ = postForm(t, provider, page(demo)+"/config", settings(url.Values{"settings.paymentChannels.mode": {"only"},
+			"settings.paymentChannels": {"alipay"}}), same...)
+		if res.StatusCode != http.StatusSeeOther || storedChannels(t, a, demo) != `["alipay"]` {
+			t.Fatalf("the provider ticks Alipay: %d, stored %s", res.StatusCode, storedChannels(t, a, demo))
+		}
+		if got, _ := channelsOf(t, srv, op, "en"); !slices.Equal(got, []string{"balance", "alipay"}) {
+			t.Errorf("Demo may pay by %v after the provider ticked Alipay", got)
+		}
+		if _, body := get(t, provider, page(demo)+"?section=settings", "Accept-Language", "en"); !regexp.MustCompile(`value="alipay" checked`).MatchString(body) ||
+			regexp.MustCompile(`value="stripe" checked`).MatchString(body) || !regexp.MustCompile(`value="only" checked`).MatchString(body) {
+			t.Error("the settings page does not show Alipay alone ticked")
+		}
+		res, _ = postForm(t, provider, page(sub)+"/config", settings(url.Values{"settings.paymentChannels.mode": {"only"},
+			"settings.paymentChannels": {"stripe"}}), same...)
+		if res.StatusCode != http.StatusSeeOther || storedChannels(t, a, sub) != `["stripe"]` {
+			t.Fatalf("the provider ticks Stripe for Demo Sub: %d", res.StatusCode)
+		}
+
+		// The parent's page: no choice; saving keeps the provider's.
+		if _, body := get(t, parent, page(sub)+"?section=settings", "Accept-Language", "en"); !strings.Contains(body, `name="settings.settlementCurrency"`) ||
+			strings.Contains(body, "settings.paymentChannels") {
+			t.Error("a parent's settings page for its sub-agency offers the payment channels (or no settings)")
+		}
+		res, _ = postForm(t, parent, page(sub)+"/config", settings(nil), same...)
+		if res.StatusCode != http.StatusSeeOther || storedChannels(t, a, sub) != `["stripe"]` {
+			t.Errorf("a parent saves its sub-agency's settings: %d, channels now %s", res.StatusCode, storedChannels(t, a, sub))
+		}
+		res, body = postForm(t, parent, page(sub)+"/config", settings(url.Values{"settings.paymentChannels.mode": {"all"}}), same...)
+		if res.StatusCode == http.StatusSeeOther || !strings.Contains(body, "Only the provider can change") || storedChannels(t, a, sub) != `["stripe"]` {
+			t.Errorf("a parent's forged channel choice: %d, channels now %s", res.StatusCode, storedChannels(t, a, sub))
 		}
 	})
 }
