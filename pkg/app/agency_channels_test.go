@@ -17,6 +17,7 @@ import (
 	"github.com/voyage/voyage/pkg/config"
 	"github.com/voyage/voyage/pkg/flight"
 	"github.com/voyage/voyage/pkg/payment"
+	"github.com/voyage/voyage/templates"
 )
 
 // channelsOf is GET /order/v2/flight/config/payment's channels for token,
@@ -220,17 +221,23 @@ func TestProviderSwitchesChannelsPerAgency(t *testing.T) {
 		}
 
 		// Every line obeys it alike.
+		web := portalAs(t, srv, op)
 		lines := []struct {
 			name string
+			// page is the booking's portal page with a channel choice
+			// (the train order's page pays from the wallet only).
+			page func(path string) string
 			book func(key string) (path string)
 			body string // the payment's body with %q for the channel
 			held string // the booking's state once Alipay holds it
 		}{
-			{"flight", func(key string) string {
+			{"flight", func(path string) string {
+				return strings.Replace(path, "/order/v2/flight/orders", templates.OrdersPath, 1)
+			}, func(key string) string {
 				q, _ := quoteFor(t, srv, op)
 				return fmt.Sprintf("/order/v2/flight/orders/%d", createOrder(t, srv, op, q, key).ID)
 			}, `{"channel":%q}`, "holding"},
-			{"train", func(key string) string {
+			{"train", nil, func(key string) string {
 				offer := secondClassOffer(t, srv, op, 7, 1)
 				resp, env, v := bookTrain(t, srv, op, offer.ID, onePassenger, key)
 				if resp.StatusCode != 201 {
@@ -238,13 +245,22 @@ func TestProviderSwitchesChannelsPerAgency(t *testing.T) {
 				}
 				return fmt.Sprintf("/order/v2/train/orders/%d", v.ID)
 			}, `{"channel":%q}`, "holding"},
-			{"group", func(key string) string {
+			{"group", func(path string) string {
+				return strings.Replace(path, groupsPath, templates.GroupOrdersPath, 1)
+			}, func(key string) string {
 				return fmt.Sprintf("%s/%d", groupsPath, confirmedGroup(t, srv, op, provider, key).ID)
 			}, `{"channel":%q,"stage":"first"}`, "/holding"},
 		}
 		for _, l := range lines {
 			t.Run(l.name, func(t *testing.T) {
 				path := l.book("channels-" + l.name)
+				if l.page != nil {
+					res, body := get(t, web, srv.URL+l.page(path), "Accept-Language", "en")
+					if res.StatusCode != 200 || !strings.Contains(body, `<option value="balance">`) || !strings.Contains(body, `<option value="alipay">`) ||
+						strings.Contains(body, `<option value="wechat-pay">`) || strings.Contains(body, `<option value="stripe">`) {
+						t.Errorf("the %s page (%d) does not offer the wallet and Alipay alone", l.name, res.StatusCode)
+					}
+				}
 				before, wallet, rows := stateOf(t, srv, op, path), walletMinor(t, a, demo), gatewayRows(t, a)
 				for lang, want := range map[string]string{"en": "may not pay by this payment method", "zh-CN": "贵公司不能使用该支付方式", "zh-TW": "貴公司不能使用該付款方式"} {
 					resp, env := call(t, srv, "POST", path+"/payment", lang, fmt.Sprintf(l.body, "wechat-pay"),
