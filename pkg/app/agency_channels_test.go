@@ -189,6 +189,28 @@ func TestProviderSwitchesChannelsPerAgency(t *testing.T) {
 				}
 			})
 		}
+		// Nor does a parent choose them for a sub-agency it creates; the
+		// provider does, and a new agency without a choice gets every
+		// channel (NULL).
+		withChannels := strings.Replace(fmt.Sprintf(kowloon, false, "kowloon-%s"), `"canCreateSubAgency":false`,
+			`"canCreateSubAgency":false,"paymentChannels":["alipay"]`, 1)
+		if resp, env := call(t, srv, "POST", "/base/v2/agencies", "en", fmt.Sprintf(withChannels, "parent"), bearer(demoSuper)...); resp.StatusCode != 403 ||
+			!strings.Contains(env.Message, "Only the provider can change") {
+			t.Errorf("a parent creates a sub-agency with its channels: %d %+v", resp.StatusCode, env)
+		}
+		var n int
+		if err := a.DB.GetContext(context.Background(), &n, `SELECT COUNT(*) FROM agencies WHERE name = 'Kowloon Tours'`); err != nil || n != 0 {
+			t.Errorf("a refused creation left %d agencies (%v)", n, err)
+		}
+		if resp, env := call(t, srv, "POST", "/base/v2/agencies", "en", fmt.Sprintf(withChannels, "provider"), bearer(provider)...); resp.StatusCode != 201 {
+			t.Errorf("the provider creates an agency with its channels: %d %+v", resp.StatusCode, env)
+		} else if s := storedChannels(t, a, createdID(t, env)); s != `["alipay"]` {
+			t.Errorf("the provider's new agency has channels %s", s)
+		}
+		if kid := createSub(t, srv, demoSuper, "kowloon-plain", false); storedChannels(t, a, kid) != "NULL" {
+			t.Errorf("a new agency without a choice has channels %s, want NULL", storedChannels(t, a, kid))
+		}
+
 		// A parent still edits its sub-agency's other settings: it sends
 		// back the channels it read.
 		if code, env := putChannels(t, srv, demoSuper, sub, `null`, "en"); code != 200 {
@@ -379,4 +401,16 @@ func TestProviderSwitchesChannelsInThePortal(t *testing.T) {
 			t.Errorf("a parent's forged channel choice: %d, channels now %s", res.StatusCode, storedChannels(t, a, sub))
 		}
 	})
+}
+
+// createdID is the id of the agency a creation answered.
+func createdID(t *testing.T, env envelope) int64 {
+	t.Helper()
+	var d struct {
+		ID int64 `json:"id"`
+	}
+	if err := json.Unmarshal(env.Data, &d); err != nil || d.ID == 0 {
+		t.Fatalf("created agency: %s (%v)", env.Data, err)
+	}
+	return d.ID
 }
