@@ -2,6 +2,7 @@ package templates
 
 import (
 	"context"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/config"
 	"github.com/voyage/voyage/pkg/i18n"
+	"github.com/voyage/voyage/pkg/payment"
 )
 
 // AgencyList is the agency manager's list page: the managed agencies, the
@@ -376,3 +378,18 @@ func mgrOr(ctx context.Context, v string) string {
 
 // mgrCurrencies are the settlement currencies an agency may have.
 func mgrCurrencies() []string { return config.Currencies }
+
+// MgrExternalChannels are the channels a provider may allow an agency
+// besides the wallet, which is always allowed: pkg/payment's, in its order.
+func MgrExternalChannels() []string {
+	out := []string{}
+	for _, c := range payment.Channels {
+		if c != payment.ChannelBalance {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// mgrHas reports whether list holds c.
+func mgrHas(list []string, c string) bool { return slices.Contains(list, c) }

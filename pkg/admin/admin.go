@@ -28,6 +28,9 @@ type Backend interface {
 	CreateAgency(ctx context.Context, req agency.CreateRequest) (agency.Detail, error)
 	UpdateAgency(ctx context.Context, id int64, p agency.Profile) (agency.Detail, error)
 	SetAgencyStatus(ctx context.Context, id int64, status string) (agency.Detail, error)
+	// SetAgencyConfig replaces the agency's config (PUT .../config): send
+	// back what Agency answered with only the changes.
+	SetAgencyConfig(ctx context.Context, id int64, c agency.Config) (agency.Detail, error)
 
 	PreviewCredit(ctx context.Context, id int64, r agency.CreditRequest) (agency.CreditPlan, error)
 	SetCredit(ctx context.Context, id int64, r agency.CreditRequest) (agency.Summary, error)

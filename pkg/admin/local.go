@@ -100,6 +100,13 @@ func (l *Local) SetAgencyStatus(ctx context.Context, id int64, status string) (a
 	return l.Agency(ctx, id)
 }
 
+func (l *Local) SetAgencyConfig(ctx context.Context, id int64, c agency.Config) (agency.Detail, error) {
+	if _, _, err := l.App.AgencyAdmin.SetConfig(ctx, l.actor, id, c); err != nil {
+		return agency.Detail{}, err
+	}
+	return l.Agency(ctx, id)
+}
+
 func (l *Local) PreviewCredit(ctx context.Context, id int64, r agency.CreditRequest) (agency.CreditPlan, error) {
 	return l.App.AgencyAdmin.PreviewCredit(ctx, l.actor, id, r)
 }

@@ -223,6 +223,13 @@ func (r *Remote) SetAgencyStatus(ctx context.Context, id int64, status string) (
 	return answer[agency.Detail](ctx, r, http.MethodPut, idPath("/base/v2/agencies/%d/status", id), nil, map[string]string{"status": status}, nil)
 }
 
+func (r *Remote) SetAgencyConfig(ctx context.Context, id int64, c agency.Config) (agency.Detail, error) {
+	ans, err := answer[struct {
+		Agency agency.Detail `json:"agency"`
+	}](ctx, r, http.MethodPut, idPath("/base/v2/agencies/%d/config", id), nil, c, nil)
+	return ans.Agency, err
+}
+
 func (r *Remote) PreviewCredit(ctx context.Context, id int64, req agency.CreditRequest) (agency.CreditPlan, error) {
 	return answer[agency.CreditPlan](ctx, r, http.MethodPost, idPath("/base/v2/agencies/%d/credit/preview", id), nil, req, nil)
 }

@@ -53,13 +53,16 @@ type Agency struct {
 	HidePNRBooking      bool      `db:"hide_pnr_booking" json:"-"`
 	HideMainland        bool      `db:"hide_mainland" json:"-"`
 	DisablePayment      bool      `db:"disable_payment" json:"-"`
-	OnlyOwnOrders       bool      `db:"only_own_orders" json:"-"`
-	InvoiceTypeOnExcel  bool      `db:"invoice_type_on_excel" json:"-"`
-	FlightSettingsJSON  string    `db:"flight_settings" json:"-"`
-	TrainSettingsJSON   string    `db:"train_settings" json:"-"`
-	CreditPeriod        int       `db:"credit_period" json:"-"`
-	CreditPeriodUnit    string    `db:"credit_period_unit" json:"-"`
-	TimeZone            string    `db:"time_zone" json:"-"`
+	// PaymentChannelsJSON is the external channels the provider lets the
+	// agency pay by (a JSON array), NULL for every channel the server has.
+	PaymentChannelsJSON sql.NullString `db:"payment_channels" json:"-"`
+	OnlyOwnOrders       bool           `db:"only_own_orders" json:"-"`
+	InvoiceTypeOnExcel  bool           `db:"invoice_type_on_excel" json:"-"`
+	FlightSettingsJSON  string         `db:"flight_settings" json:"-"`
+	TrainSettingsJSON   string         `db:"train_settings" json:"-"`
+	CreditPeriod        int            `db:"credit_period" json:"-"`
+	CreditPeriodUnit    string         `db:"credit_period_unit" json:"-"`
+	TimeZone            string         `db:"time_zone" json:"-"`
 }
 
 // Config returns the agency's settings, flight and train settings.
@@ -68,7 +71,8 @@ func (a Agency) Config() Config {
 		Settings: Settings{CanCreateSubAgency: a.CanCreateSubAgency, EmailLanguage: a.EmailLanguage, SettlementCurrency: a.SettlementCurrency,
 			IsShowBill: a.IsShowBill, SendEmailToSub: a.SendEmailToSub, HidePNRBooking: a.HidePNRBooking, HideMainland: a.HideMainland,
 			DisablePayment: a.DisablePayment, OnlyOwnOrders: a.OnlyOwnOrders, InvoiceTypeOnExcel: a.InvoiceTypeOnExcel,
-			EnableFlight: a.EnableFlightService, EnableTrain: a.EnableTrainService, TimeZone: a.TimeZone},
+			EnableFlight: a.EnableFlightService, EnableTrain: a.EnableTrainService, TimeZone: a.TimeZone,
+			PaymentChannels: decodeChannels(a.PaymentChannelsJSON)},
 		Flight: decodeFlight(a.FlightSettingsJSON),
 		Train:  decodeTrain(a.TrainSettingsJSON),
 	}
@@ -112,7 +116,7 @@ const columns = `id, parent_id, proxy_level, code, name, alias, address, logo_ty
 	allowed_hosts, theme, favicon, hide_cs_widget, hide_sso_message, status, created_at, updated_at, contact_name,
 	contact_email, contact_phone, customer_service, extra_info, email_language, send_email_to_sub, hide_pnr_booking,
 	hide_mainland, disable_payment, only_own_orders, invoice_type_on_excel, flight_settings, train_settings,
-	credit_period, credit_period_unit, time_zone`
+	credit_period, credit_period_unit, time_zone, payment_channels`
 
 // Store reads and writes agencies.
 type Store struct {

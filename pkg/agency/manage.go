@@ -290,6 +290,9 @@ func (s *Service) Create(ctx context.Context, actor auth.Principal, r CreateRequ
 	if len(errs) > 0 {
 		return Agency{}, fault.Validation(errs)
 	}
+	if err := mayChangeChannels(actor, nil, r.Config.Settings.PaymentChannels); err != nil {
+		return Agency{}, err
+	}
 	var created Agency
 	now := s.now().UTC()
 	err := s.db.InTx(ctx, func(tx *sqlx.Tx) error {
@@ -346,10 +349,10 @@ func (s *Service) writeConfig(ctx context.Context, tx *sqlx.Tx, id int64, c Conf
 	_, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE agencies SET can_create_sub_agency = ?, email_language = ?, settlement_currency = ?,
 		is_show_bill = ?, send_email_to_sub = ?, hide_pnr_booking = ?, hide_mainland = ?, disable_payment = ?, only_own_orders = ?,
 		invoice_type_on_excel = ?, enable_flight_service = ?, enable_train_service = ?, flight_settings = ?, train_settings = ?,
-		time_zone = ?, updated_at = ? WHERE id = ?`),
+		time_zone = ?, payment_channels = ?, updated_at = ? WHERE id = ?`),
 		st.CanCreateSubAgency, st.EmailLanguage, st.SettlementCurrency, st.IsShowBill, st.SendEmailToSub, st.HidePNRBooking,
 		st.HideMainland, st.DisablePayment, st.OnlyOwnOrders, st.InvoiceTypeOnExcel, st.EnableFlight, st.EnableTrain,
-		string(flight), string(train), st.TimeZone, now, id)
+		string(flight), string(train), st.TimeZone, encodeChannels(st.PaymentChannels), now, id)
 	if err != nil {
 		return fmt.Errorf("agency: update config %d: %w", id, err)
 	}
@@ -412,6 +415,11 @@ func (s *Service) SetConfig(ctx context.Context, actor auth.Principal, id int64,
 	// sub-agency's own level; a parent cannot grant more than it has.
 	if c.Settings.CanCreateSubAgency && !actor.Subject.IsProvider() && !actor.Subject.Common.CanCreateSubAgency {
 		return Agency{}, false, fault.Forbidden()
+	}
+	// The payment channels are the provider's to switch: a parent agency
+	// sends back what it read (GET, then PUT), or is refused.
+	if err := mayChangeChannels(actor, a.Config().Settings.PaymentChannels, c.Settings.PaymentChannels); err != nil {
+		return Agency{}, false, err
 	}
 	now := s.now().UTC()
 	err = s.db.InTx(ctx, func(tx *sqlx.Tx) error {

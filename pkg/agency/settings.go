@@ -1,6 +1,7 @@
 package agency
 
 import (
+	"database/sql"
 	"encoding/json"
 	"net/url"
 	"regexp"
@@ -13,6 +14,7 @@ import (
 	"github.com/voyage/voyage/pkg/display"
 	"github.com/voyage/voyage/pkg/mail"
 	"github.com/voyage/voyage/pkg/money"
+	"github.com/voyage/voyage/pkg/payment"
 )
 
 // Route classes of the markup settings (spec §3 flight settings; §9 calls
@@ -91,6 +93,11 @@ type Settings struct {
 	// TimeZone is the agency's IANA time zone (default Asia/Shanghai): its
 	// statements and emails, and its users' pages unless they chose their own.
 	TimeZone string `json:"timeZone" jsonschema:"description=IANA time zone name; default Asia/Shanghai"`
+	// PaymentChannels are the external payment channels the provider lets
+	// the agency pay by; nil is every channel the server has. Only the
+	// provider changes it (Service.SetConfig); what a sub-agency may use is
+	// also capped by its parent's (Store.PaymentChannels).
+	PaymentChannels []string `json:"paymentChannels" jsonschema_description:"the external payment channels the agency may pay by (alipay, wechat-pay, yeepay-alipay, yeepay-credit-card, yeepay-debit-card, yeepay-wechat, airwallex, stripe); null: every channel the server has; the wallet (balance) is always allowed unless disablePayment. Only the provider changes it (PUT replaces the whole config: send back what GET answered to keep it); a sub-agency never gets more than its parent; paying by a channel the agency may not use is refused with 200003"`
 }
 
 // Config is everything PUT /base/v2/agencies/{id}/config sets.
@@ -222,7 +229,59 @@ func (c *Config) Validate() map[string]string {
 	if !validURL(c.Train.NotifyURL) {
 		errs["train.notifyUrl"] = "agency.error.url"
 	}
+	if chs, ok := normalChannels(s.PaymentChannels); ok {
+		s.PaymentChannels = chs
+	} else {
+		errs["settings.paymentChannels"] = "agency.error.paymentChannel"
+	}
 	return errs
+}
+
+// normalChannels is list as it is stored: the external channels it names,
+// each once, in pkg/payment's order; the wallet (balance), always allowed,
+// is left out. nil (every channel) stays nil. ok is false when list names
+// a channel pkg/payment does not know.
+func normalChannels(list []string) (out []string, ok bool) {
+	if list == nil {
+		return nil, true
+	}
+	for _, c := range list {
+		if !slices.Contains(payment.Channels, c) {
+			return nil, false
+		}
+	}
+	out = []string{}
+	for _, c := range payment.Channels {
+		if c != payment.ChannelBalance && slices.Contains(list, c) {
+			out = append(out, c)
+		}
+	}
+	return out, true
+}
+
+// decodeChannels is the stored payment_channels: nil for NULL (every
+// channel); a name this server does not know allows nothing, and a value
+// that does not decode allows none, never all.
+func decodeChannels(ns sql.NullString) []string {
+	if !ns.Valid {
+		return nil
+	}
+	var list []string
+	_ = json.Unmarshal([]byte(ns.String), &list)
+	out, _ := normalChannels(slices.DeleteFunc(list, func(c string) bool { return !slices.Contains(payment.Channels, c) }))
+	if out == nil {
+		return []string{}
+	}
+	return out
+}
+
+// encodeChannels is list as the payment_channels column holds it.
+func encodeChannels(list []string) sql.NullString {
+	if list == nil {
+		return sql.NullString{}
+	}
+	b, _ := json.Marshal(list)
+	return sql.NullString{String: string(b), Valid: true}
 }
 
 func decodeFlight(s string) FlightSettings {

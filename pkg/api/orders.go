@@ -107,7 +107,7 @@ func registerOrders(rt *Router, s Services) {
 
 	rt.Handle("GET /order/v2/flight/config/payment", Operation{
 		ID: "paymentConfig", Tag: "orders", Allow: canBook,
-		Summary: "The payment channels the caller's agency may use, and its wallet", Response: flight.PaymentConfig{},
+		Summary: "The payment channels the caller's agency may use (those of the server its provider allows it), and its wallet", Response: flight.PaymentConfig{},
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
 		return o.PaymentConfig(r.Context(), Principal(r))
 	})

@@ -4821,18 +4821,21 @@ type AgencyServiceFeesInput struct {
 
 // AgencySettings defines model for AgencySettings.
 type AgencySettings struct {
-	CanCreateSubAgency     bool                        `json:"canCreateSubAgency"`
-	DisablePayment         bool                        `json:"disablePayment"`
-	EmailLanguage          AgencySettingsEmailLanguage `json:"emailLanguage"`
-	EnableFlightService    bool                        `json:"enableFlightService"`
-	EnableTrainService     bool                        `json:"enableTrainService"`
-	HideMainlandContent    bool                        `json:"hideMainlandContent"`
-	HidePnrBooking         bool                        `json:"hidePnrBooking"`
-	IsShowBill             bool                        `json:"isShowBill"`
-	SendEmailToSubAgency   bool                        `json:"sendEmailToSubAgency"`
-	SettlementCurrency     string                      `json:"settlementCurrency"`
-	ShowInvoiceTypeOnExcel bool                        `json:"showInvoiceTypeOnExcel"`
-	ShowOnlyOwnOrders      bool                        `json:"showOnlyOwnOrders"`
+	CanCreateSubAgency  bool                        `json:"canCreateSubAgency"`
+	DisablePayment      bool                        `json:"disablePayment"`
+	EmailLanguage       AgencySettingsEmailLanguage `json:"emailLanguage"`
+	EnableFlightService bool                        `json:"enableFlightService"`
+	EnableTrainService  bool                        `json:"enableTrainService"`
+	HideMainlandContent bool                        `json:"hideMainlandContent"`
+	HidePnrBooking      bool                        `json:"hidePnrBooking"`
+	IsShowBill          bool                        `json:"isShowBill"`
+
+	// PaymentChannels the external payment channels the agency may pay by (alipay, wechat-pay, yeepay-alipay, yeepay-credit-card, yeepay-debit-card, yeepay-wechat, airwallex, stripe); null: every channel the server has; the wallet (balance) is always allowed unless disablePayment. Only the provider changes it (PUT replaces the whole config: send back what GET answered to keep it); a sub-agency never gets more than its parent; paying by a channel the agency may not use is refused with 200003
+	PaymentChannels        *[]string `json:"paymentChannels"`
+	SendEmailToSubAgency   bool      `json:"sendEmailToSubAgency"`
+	SettlementCurrency     string    `json:"settlementCurrency"`
+	ShowInvoiceTypeOnExcel bool      `json:"showInvoiceTypeOnExcel"`
+	ShowOnlyOwnOrders      bool      `json:"showOnlyOwnOrders"`
 
 	// TimeZone IANA time zone name; default Asia/Shanghai
 	TimeZone string `json:"timeZone"`
@@ -4843,18 +4846,21 @@ type AgencySettingsEmailLanguage string
 
 // AgencySettingsInput defines model for AgencySettingsInput.
 type AgencySettingsInput struct {
-	CanCreateSubAgency     *bool                             `json:"canCreateSubAgency,omitempty"`
-	DisablePayment         *bool                             `json:"disablePayment,omitempty"`
-	EmailLanguage          *AgencySettingsInputEmailLanguage `json:"emailLanguage,omitempty"`
-	EnableFlightService    *bool                             `json:"enableFlightService,omitempty"`
-	EnableTrainService     *bool                             `json:"enableTrainService,omitempty"`
-	HideMainlandContent    *bool                             `json:"hideMainlandContent,omitempty"`
-	HidePnrBooking         *bool                             `json:"hidePnrBooking,omitempty"`
-	IsShowBill             *bool                             `json:"isShowBill,omitempty"`
-	SendEmailToSubAgency   *bool                             `json:"sendEmailToSubAgency,omitempty"`
-	SettlementCurrency     *string                           `json:"settlementCurrency,omitempty"`
-	ShowInvoiceTypeOnExcel *bool                             `json:"showInvoiceTypeOnExcel,omitempty"`
-	ShowOnlyOwnOrders      *bool                             `json:"showOnlyOwnOrders,omitempty"`
+	CanCreateSubAgency  *bool                             `json:"canCreateSubAgency,omitempty"`
+	DisablePayment      *bool                             `json:"disablePayment,omitempty"`
+	EmailLanguage       *AgencySettingsInputEmailLanguage `json:"emailLanguage,omitempty"`
+	EnableFlightService *bool                             `json:"enableFlightService,omitempty"`
+	EnableTrainService  *bool                             `json:"enableTrainService,omitempty"`
+	HideMainlandContent *bool                             `json:"hideMainlandContent,omitempty"`
+	HidePnrBooking      *bool                             `json:"hidePnrBooking,omitempty"`
+	IsShowBill          *bool                             `json:"isShowBill,omitempty"`
+
+	// PaymentChannels the external payment channels the agency may pay by (alipay, wechat-pay, yeepay-alipay, yeepay-credit-card, yeepay-debit-card, yeepay-wechat, airwallex, stripe); null: every channel the server has; the wallet (balance) is always allowed unless disablePayment. Only the provider changes it (PUT replaces the whole config: send back what GET answered to keep it); a sub-agency never gets more than its parent; paying by a channel the agency may not use is refused with 200003
+	PaymentChannels        *[]string `json:"paymentChannels,omitempty"`
+	SendEmailToSubAgency   *bool     `json:"sendEmailToSubAgency,omitempty"`
+	SettlementCurrency     *string   `json:"settlementCurrency,omitempty"`
+	ShowInvoiceTypeOnExcel *bool     `json:"showInvoiceTypeOnExcel,omitempty"`
+	ShowOnlyOwnOrders      *bool     `json:"showOnlyOwnOrders,omitempty"`
 
 	// TimeZone IANA time zone name; default Asia/Shanghai
 	TimeZone *string `json:"timeZone,omitempty"`
@@ -8993,7 +8999,9 @@ type ClientInterface interface {
 	// Corresponds with GET /base/v2/webhooks (the `ListWebhooks` operationId).
 	ListWebhooks(ctx context.Context, params *ListWebhooksParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// PaymentConfig The payment channels the caller's agency may use, and its wallet
+	// PaymentConfig The payment channels the caller's agency may use
+	//
+	// The payment channels the caller's agency may use (those of the server its provider allows it), and its wallet
 	//
 	// Corresponds with GET /order/v2/flight/config/payment (the `PaymentConfig` operationId).
 	PaymentConfig(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -11396,7 +11404,9 @@ func (c *Client) ListWebhooks(ctx context.Context, params *ListWebhooksParams, r
 	return c.Client.Do(req)
 }
 
-// PaymentConfig The payment channels the caller's agency may use, and its wallet
+// PaymentConfig The payment channels the caller's agency may use
+//
+// # The payment channels the caller's agency may use (those of the server its provider allows it), and its wallet
 //
 // Corresponds with GET /order/v2/flight/config/payment (the `PaymentConfig` operationId).
 func (c *Client) PaymentConfig(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -20012,7 +20022,9 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /base/v2/webhooks (the `ListWebhooks` operationId).
 	ListWebhooksWithResponse(ctx context.Context, params *ListWebhooksParams, reqEditors ...RequestEditorFn) (*ListWebhooksResponse, error)
 
-	// PaymentConfigWithResponse The payment channels the caller's agency may use, and its wallet
+	// PaymentConfigWithResponse The payment channels the caller's agency may use
+	//
+	// The payment channels the caller's agency may use (those of the server its provider allows it), and its wallet
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -36914,7 +36926,9 @@ func (c *ClientWithResponses) ListWebhooksWithResponse(ctx context.Context, para
 	return ParseListWebhooksResponse(rsp)
 }
 
-// PaymentConfigWithResponse The payment channels the caller's agency may use, and its wallet
+// PaymentConfigWithResponse The payment channels the caller's agency may use
+//
+// # The payment channels the caller's agency may use (those of the server its provider allows it), and its wallet
 //
 // Returns a wrapper object for the known response body format(s).
 //

@@ -153,6 +153,30 @@ func TestAdminCommands(t *testing.T) {
 					"--contact-phone", "12345678", "--super-username", "bad-super")
 			})
 
+			t.Run("agency channels", func(t *testing.T) {
+				if out := v(t, 0, "agency", "channels", "222").out; !strings.Contains(out, "Payment channels:") || !strings.Contains(out, "all the server has") {
+					t.Errorf("agency channels 222:\n%s", out)
+				}
+				cases := []struct {
+					args []string
+					code int
+					want []string // nil: every channel
+				}{
+					{[]string{"--only", "alipay,stripe"}, 0, []string{"stripe", "alipay"}},
+					{[]string{"--only", "alipay,paypal"}, 2, []string{"stripe", "alipay"}}, // refused: unchanged
+					{[]string{"--all", "--wallet-only"}, 2, []string{"stripe", "alipay"}},
+					{[]string{"--wallet-only"}, 0, []string{}},
+					{[]string{"--all"}, 0, nil},
+				}
+				for _, c := range cases {
+					v(t, c.code, append([]string{"agency", "channels", "222"}, c.args...)...)
+					got := show(t, "222").Config.Settings.PaymentChannels
+					if (got == nil) != (c.want == nil) || strings.Join(got, ",") != strings.Join(c.want, ",") {
+						t.Errorf("after agency channels 222 %v: %v, want %v", c.args, got, c.want)
+					}
+				}
+			})
+
 			t.Run("credit set", func(t *testing.T) {
 				out := v(t, 0, "credit", "set", "--agency", "222", "--limit", "999", "--dry-run").out
 				if !strings.Contains(out, "0.00 -> 999.00") || !strings.Contains(out, "dry run") {

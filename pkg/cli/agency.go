@@ -1,19 +1,22 @@
 package cli
 
 import (
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/voyage/voyage/pkg/admin"
 	"github.com/voyage/voyage/pkg/agency"
 	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/payment"
 )
 
 func (r *Root) agencyCmd() *cobra.Command {
 	return adminNoun("agency", "Manage the agencies of the network, as the provider",
 		r.agencyListCmd(), r.agencyShowCmd(), r.agencyCreateCmd(), r.agencyUpdateCmd(),
-		r.agencyStatusCmd("block", agency.StatusBlocked), r.agencyStatusCmd("unblock", agency.StatusActive))
+		r.agencyStatusCmd("block", agency.StatusBlocked), r.agencyStatusCmd("unblock", agency.StatusActive), r.agencyChannelsCmd())
 }
 
 func (r *Root) agencyListCmd() *cobra.Command {
@@ -75,6 +78,7 @@ func detailView(d agency.Detail) view {
 		{"Flight service", yesNo(st.EnableFlight)}, {"Train service", yesNo(st.EnableTrain)},
 		{"Can create sub-agency", yesNo(st.CanCreateSubAgency)}, {"Show bill", yesNo(st.IsShowBill)},
 		{"Email language", st.EmailLanguage}, {"Payment disabled", yesNo(st.DisablePayment)},
+		{"Payment channels", channelsText(st.PaymentChannels)},
 		{"API keys", strconv.Itoa(len(d.APIKeys))},
 	}
 	return view{Data: d, Rows: rows, KeyValue: true}
@@ -198,4 +202,61 @@ func (r *Root) agencyStatusCmd(verb, status string) *cobra.Command {
 				Rows: [][]string{{"ID", fmtID(ag.ID)}, {"Name", ag.Name}, {"Status", ag.Status}}, KeyValue: true}
 		})(b.SetAgencyStatus(cmd.Context(), id, status))
 	})
+}
+
+// channelsText is an agency's payment channels setting as the CLI shows it.
+func channelsText(chs []string) string {
+	switch {
+	case chs == nil:
+		return "all the server has"
+	case len(chs) == 0:
+		return "wallet only"
+	}
+	return "wallet, " + strings.Join(chs, ", ")
+}
+
+func (r *Root) agencyChannelsCmd() *cobra.Command {
+	var only []string
+	var all, walletOnly bool
+	cmd := r.idVerb("channels ID [--only CHANNEL,... | --all | --wallet-only]",
+		"Show or set the payment channels an agency may pay by, as the provider", "agency id",
+		func(cmd *cobra.Command, b admin.Backend, id int64) error {
+			set := 0
+			for _, on := range []bool{cmd.Flags().Changed("only"), all, walletOnly} {
+				if on {
+					set++
+				}
+			}
+			if set > 1 {
+				return usageErr(errorf("give one of --only, --all and --wallet-only"))
+			}
+			cur, err := b.Agency(cmd.Context(), id)
+			if err != nil || set == 0 {
+				return renderAs(cmd, detailView)(cur, err)
+			}
+			c := cur.Config
+			switch {
+			case all:
+				c.Settings.PaymentChannels = nil
+			case walletOnly:
+				c.Settings.PaymentChannels = []string{}
+			default:
+				c.Settings.PaymentChannels = append([]string{}, only...)
+			}
+			return renderAs(cmd, detailView)(b.SetAgencyConfig(cmd.Context(), id, c))
+		})
+	cmd.Long = "Without a flag, shows the agency with its payment channels. The wallet (balance) is always allowed unless " +
+		"the agency's payment is disabled; the other channels are " + strings.Join(externalChannels(), ", ") + ". " +
+		"A channel allowed but not configured on the server is not offered, and a sub-agency never gets a channel its parent may not use. " +
+		"Only the provider changes them."
+	cmd.Example = "  voyage agency channels 222\n  voyage agency channels 222 --only alipay,stripe\n  voyage agency channels 222 --all"
+	cmd.Flags().StringSliceVar(&only, "only", nil, "allow only these external channels (comma separated)")
+	cmd.Flags().BoolVar(&all, "all", false, "allow every channel the server has (the default of an agency)")
+	cmd.Flags().BoolVar(&walletOnly, "wallet-only", false, "allow the wallet only")
+	return cmd
+}
+
+// externalChannels are pkg/payment's channels but the wallet.
+func externalChannels() []string {
+	return slices.DeleteFunc(slices.Clone(payment.Channels), func(c string) bool { return c == payment.ChannelBalance })
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"slices"
 
 	"github.com/jmoiron/sqlx"
 
@@ -35,7 +34,11 @@ func (s *Service) PaymentConfig(ctx context.Context, who auth.Principal) (Paymen
 	}
 	out := PaymentConfig{PaymentDisabled: a.DisablePayment, Channels: []ChannelInfo{},
 		Balance: money.Of(b.Balance, cur), CreditLimit: money.Of(b.CreditLimit, cur), Available: money.Of(b.Available(), cur)}
-	for _, c := range s.channels {
+	channels, err := s.Channels(ctx, who.AgencyID)
+	if err != nil {
+		return PaymentConfig{}, err
+	}
+	for _, c := range channels {
 		kind := "gateway"
 		if c == payment.ChannelBalance {
 			kind = "wallet"
@@ -76,8 +79,9 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 	if v.Agency.DisablePayment || v.Side(o.AgencyID) != booking.ByAgency {
 		return View{}, fault.New(fault.CodeNoAccess, http.StatusForbidden, "order.error.paymentDisabled")
 	}
-	if !slices.Contains(s.channels, req.Channel) {
-		return View{}, fault.Validation(map[string]string{"channel": "order.error.channel"})
+	gw, err := s.Gateway(ctx, o.AgencyID, req.Channel, "order.error.channel")
+	if err != nil {
+		return View{}, err
 	}
 	if len(key) > 100 {
 		return View{}, fault.Validation(map[string]string{"Idempotency-Key": "order.error.idempotencyKey"})
@@ -113,7 +117,7 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 	}
 
 	o.PaymentChannel = req.Channel
-	err = s.Payments().Pay(ctx, s.Gateways[req.Channel], scope(o), key, payment.Charge{Channel: req.Channel, OrderID: o.ID,
+	err = s.Payments().Pay(ctx, gw, scope(o), key, payment.Charge{Channel: req.Channel, OrderID: o.ID,
 		Amount: o.Total, Currency: o.Currency, TestOutcome: req.TestOutcome, Line: booking.Flights.Name, AgencyID: o.AgencyID,
 		Subject: o.BookingNumber + " " + route(o), PayBy: o.PayBy}, s.hold(&o, o.ID, actor))
 	if err != nil && !errors.Is(err, payment.ErrPending) {

@@ -19,7 +19,6 @@ import (
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/idempotency"
 	"github.com/voyage/voyage/pkg/money"
-	"github.com/voyage/voyage/pkg/payment"
 	"github.com/voyage/voyage/pkg/recent"
 	"github.com/voyage/voyage/pkg/shopping"
 	"github.com/voyage/voyage/pkg/store"
@@ -49,8 +48,6 @@ type Options struct {
 	Quotes    *shopping.Quotes
 	Looks     Looks
 	Suppliers func(name string) (supplier.Supplier, bool)
-	// Channels are the channels offered (balance and those with a gateway).
-	Channels []string
 	// CallTimeout bounds every supplier call of the service (see bounded);
 	// zero is supplierCallTimeout.
 	CallTimeout time.Duration
@@ -62,7 +59,6 @@ type Service struct {
 	quotes    *shopping.Quotes
 	looks     Looks
 	suppliers func(string) (supplier.Supplier, bool)
-	channels  []string
 	// subscribed is the notifier's Subscribed (nil: no webhooks).
 	subscribed func(ctx context.Context, agencyID int64, event string) (bool, error)
 	// wake tells this instance's ticketing that an order became due.
@@ -78,14 +74,6 @@ type Service struct {
 
 // New returns the order service.
 func New(o Options) *Service {
-	if o.Channels == nil {
-		o.Channels = []string{payment.ChannelBalance}
-		for _, c := range payment.Channels {
-			if _, ok := o.Gateways[c]; ok {
-				o.Channels = append(o.Channels, c)
-			}
-		}
-	}
 	if o.CallTimeout <= 0 {
 		o.CallTimeout = supplierCallTimeout
 	}
@@ -97,7 +85,7 @@ func New(o Options) *Service {
 		return bounded{sup, o.CallTimeout}, true
 	}
 	s := &Service{quotes: o.Quotes, looks: o.Looks, suppliers: suppliers,
-		channels: o.Channels, wake: make(chan struct{}, 1),
+		wake:  make(chan struct{}, 1),
 		fresh: recent.New[int64, Order](maxFresh), handed: make(chan Order, ticketHandOffs)}
 	s.Core = booking.NewCore(o.Deps, booking.Books[Order]{Line: booking.Flights, Table: "flight_orders",
 		Load:  func(ctx context.Context, id int64) (Order, error) { return load(ctx, s.DB, nil, id) },

@@ -30,17 +30,6 @@ type PayInput struct {
 	TestOutcome string `json:"testOutcome,omitempty"`
 }
 
-// Channels are the payment channels: the wallet and those with a gateway.
-func (s *Service) Channels() []string {
-	out := []string{payment.ChannelBalance}
-	for _, c := range payment.Channels {
-		if _, ok := s.Gateways[c]; ok {
-			out = append(out, c)
-		}
-	}
-	return out
-}
-
 func errPayExpired() error {
 	return fault.New(fault.CodeConflict, http.StatusConflict, "group.error.paymentExpired")
 }
@@ -63,8 +52,9 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 	if len(key) > 100 {
 		return View{}, fault.Validation(map[string]string{"Idempotency-Key": "order.error.idempotencyKey"})
 	}
-	if !slices.Contains(s.Channels(), in.Channel) {
-		return View{}, fault.Validation(map[string]string{"channel": "order.error.channel"})
+	gw, err := s.Gateway(ctx, o.AgencyID, in.Channel, "order.error.channel")
+	if err != nil {
+		return View{}, err
 	}
 	if !slices.Contains(Stages, in.Stage) {
 		return View{}, fault.Validation(map[string]string{"stage": "group.error.stage"})
@@ -100,7 +90,7 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 		return View{}, errPayExpired()
 	}
 	if in.Channel != payment.ChannelBalance {
-		return s.payGateway(ctx, o, v, d, key, in)
+		return s.payGateway(ctx, o, v, gw, d, key, in)
 	}
 	t := installmentTransfer(o, d, actorOf(who).name)
 	err = s.DB.InTx(ctx, func(tx *sqlx.Tx) error {
@@ -158,14 +148,14 @@ func (s *Service) paid(ctx context.Context, tx *sqlx.Tx, o *Order, ds []deadline
 	return s.fallDue(ctx, tx, *o, ds)
 }
 
-// payGateway pays an installment through an external channel by
+// payGateway pays an installment through gw, an external channel's gateway, by
 // pkg/payment's one protocol: the installment waits in holding while the
 // gateway answers, with a status check queued in the same commit, so a
 // crash after the gateway took the money still ends with it paid (or, when
 // the order ended meanwhile, with the money in the agency's wallet); a
 // declined payment leaves it due.
-func (s *Service) payGateway(ctx context.Context, o Order, v viewer, d deadline, key string, in PayInput) (View, error) {
-	err := s.Payments().Pay(ctx, s.Gateways[in.Channel], scope(o.ID, d.Kind), key, payment.Charge{Channel: in.Channel, OrderID: o.ID,
+func (s *Service) payGateway(ctx context.Context, o Order, v viewer, gw payment.Gateway, d deadline, key string, in PayInput) (View, error) {
+	err := s.Payments().Pay(ctx, gw, scope(o.ID, d.Kind), key, payment.Charge{Channel: in.Channel, OrderID: o.ID,
 		Amount: d.Amount, Currency: d.Currency, TestOutcome: in.TestOutcome, Line: booking.Groups.Name, Stage: d.Kind,
 		AgencyID: o.AgencyID, Subject: o.BookingNumber + " " + d.Kind, PayBy: d.Deadline}, held{s: s, orderID: o.ID, stage: d.Kind, channel: in.Channel})
 	if err != nil && !errors.Is(err, payment.ErrPending) {

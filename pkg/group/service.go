@@ -9,7 +9,7 @@ package group
 // ErrorData for the API's envelope).
 //
 //	New(Options) *Service; SetQueue, SetNotifier (booking.Core); AddWorkers(*jobs.Workers); DeleteGuard
-//	MinGroupSize() int; Channels() []string                         the request form's minimum, the payment channels
+//	MinGroupSize() int; Channels(ctx, agencyID) ([]string, error)      the request form's minimum, the payment channels
 //	Request(ctx, who, key, RequestInput) (View, error)              operator: to_be_quote (Idempotency-Key required)
 //	List(ctx, who, Filter) (Page, error)                            Filter.Status "" or "all" or one status; paging
 //	Counts(ctx, who) ([]StatusCount, error)                         "all" first, then every status, zeros included

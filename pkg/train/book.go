@@ -261,8 +261,9 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 	if v.Agency.DisablePayment || v.Side(o.AgencyID) != booking.ByAgency {
 		return View{}, fault.New(fault.CodeNoAccess, http.StatusForbidden, "train.error.paymentDisabled")
 	}
-	if _, gw := s.Gateways[req.Channel]; req.Channel != ChannelBalance && !gw {
-		return View{}, fault.Validation(map[string]string{"channel": "train.error.channel"})
+	gw, err := s.Gateway(ctx, o.AgencyID, req.Channel, "train.error.channel")
+	if err != nil {
+		return View{}, err
 	}
 	if len(key) > 100 {
 		return View{}, keyFault()
@@ -281,7 +282,7 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 	}
 	actor := booking.Actor(who)
 	if req.Channel != ChannelBalance {
-		return s.payGateway(ctx, o, v, key, req, actor)
+		return s.payGateway(ctx, o, v, gw, key, req, actor)
 	}
 	err = s.DB.InTx(ctx, func(tx *sqlx.Tx) error {
 		o.PaymentChannel, o.PaymentKey = ChannelBalance, key

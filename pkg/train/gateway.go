@@ -22,14 +22,14 @@ func scope(o Order) string { return fmt.Sprintf("train-%d", o.ID) }
 // by at the gateway (and in the order's payment key).
 func gatewayKey(o Order, key string) string { return payment.Key(scope(o), key) }
 
-// payGateway pays o through an external channel by pkg/payment's one
+// payGateway pays o through gw, an external channel's gateway by pkg/payment's one
 // protocol: the order waits in holding while the gateway answers, with a
 // status check queued in the same commit, so a crash after the gateway took
 // the money still ends with the order paid; a declined payment puts it
 // back to to_be_paid.
-func (s *Service) payGateway(ctx context.Context, o Order, v viewer, key string, req PayRequest, actor string) (View, error) {
+func (s *Service) payGateway(ctx context.Context, o Order, v viewer, gw payment.Gateway, key string, req PayRequest, actor string) (View, error) {
 	o.PaymentChannel = req.Channel
-	err := s.Payments().Pay(ctx, s.Gateways[req.Channel], scope(o), key, payment.Charge{Channel: req.Channel, OrderID: o.ID,
+	err := s.Payments().Pay(ctx, gw, scope(o), key, payment.Charge{Channel: req.Channel, OrderID: o.ID,
 		Amount: o.Total, Currency: o.Currency, TestOutcome: req.TestOutcome, Line: booking.Trains.Name, AgencyID: o.AgencyID,
 		Subject: o.BookingNumber + " " + route(o), PayBy: o.HoldExpiresAt}, s.hold(&o, o.ID, actor))
 	if err != nil && !errors.Is(err, payment.ErrPending) {

@@ -222,6 +222,19 @@ func settingsFrom(r *http.Request) agency.Settings {
 	}
 }
 
+// channelsFrom is the payment channels the settings form chose: nil for
+// every channel the server has, else those ticked (none: the wallet only).
+// ok is false when the form has no choice: only the provider's has it.
+func channelsFrom(r *http.Request) (chosen []string, ok bool) {
+	switch r.PostFormValue("settings.paymentChannels.mode") {
+	case "all":
+		return nil, true
+	case "only":
+		return append([]string{}, r.PostForm["settings.paymentChannels"]...), true
+	}
+	return nil, false
+}
+
 // managerList splits a comma or space separated input.
 func managerList(s string) []string {
 	out := []string{}
@@ -387,7 +400,14 @@ func (s *Server) agencyConfigSave(w http.ResponseWriter, r *http.Request, v view
 	c := d.Config
 	switch section {
 	case "settings":
+		kept := c.Settings.PaymentChannels
 		c.Settings = settingsFrom(r)
+		// A form without the channels (a parent's) keeps them as they are.
+		if chosen, ok := channelsFrom(r); ok {
+			c.Settings.PaymentChannels = chosen
+		} else {
+			c.Settings.PaymentChannels = kept
+		}
 	case "markups":
 		c.Flight.Markups = map[string]agency.Markup{}
 		for _, rc := range agency.RouteClasses {

@@ -226,7 +226,12 @@ func (s *Server) groupDetailAnswer(w http.ResponseWriter, r *http.Request, v vie
 	}
 	if d.Can("pay") {
 		d.PayKey = newOrderKey("group-pay")
-		d.Channels = s.groups.Channels()
+		// The channels the order's agency may pay by: the payer's.
+		if d.Channels, err = s.groups.Channels(ctx, o.AgencyID); err != nil {
+			slog.ErrorContext(ctx, "groups: payment channels", "err", err)
+			s.ServerError(w, r)
+			return
+		}
 		if s.orders != nil {
 			if cfg, err := s.orders.PaymentConfig(ctx, v.Principal); err == nil {
 				d.Available = moneyWithCurrency(cfg.Available)

@@ -21,7 +21,8 @@ import (
 // GroupActions are the group service's actions the detail page's forms
 // take; *group.Service implements them.
 type GroupActions interface {
-	Channels() []string
+	// Channels are the channels an agency may pay by (booking.Core's).
+	Channels(ctx context.Context, agencyID int64) ([]string, error)
 	Quote(ctx context.Context, who auth.Principal, id int64, in group.QuoteInput) (group.View, error)
 	Accept(ctx context.Context, who auth.Principal, id int64) (group.View, error)
 	Decline(ctx context.Context, who auth.Principal, id int64) (group.View, error)

@@ -1,0 +1,61 @@
+package booking
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/pkg/payment"
+)
+
+// Channels are the channels agencyID may pay by on this server: the
+// wallet (balance), then each external channel that has a gateway here and
+// that the agency's provider lets it use (agency.Store.PaymentChannels), in
+// pkg/payment's order. Whether the agency may pay at all (disablePayment)
+// is the line's to check.
+func (c *Core[B]) Channels(ctx context.Context, agencyID int64) ([]string, error) {
+	allowed, err := c.Agencies.PaymentChannels(ctx, agencyID)
+	if err != nil {
+		return nil, err
+	}
+	out := []string{payment.ChannelBalance}
+	for _, ch := range payment.Channels {
+		if _, ok := c.Gateways[ch]; ok && ch != payment.ChannelBalance && allowed.Allows(ch) {
+			out = append(out, ch)
+		}
+	}
+	return out, nil
+}
+
+// Gateway is the gateway agencyID's payment by channel goes through, nil
+// for the wallet: the one place every line (flights, trains, group
+// installments) resolves a payment's channel, before anything changes. A
+// channel this server has no gateway for is a validation error on the
+// field channel with the line's catalog key notOffered; one the agency may
+// not use is refused (200003, "order.error.channelNotAllowed").
+// Settling a payment already made (its notification, its status check)
+// does not come here: a payment taken is settled, whatever the agency's
+// channels became since.
+func (c *Core[B]) Gateway(ctx context.Context, agencyID int64, channel, notOffered string) (payment.Gateway, error) {
+	if channel == payment.ChannelBalance {
+		return nil, nil
+	}
+	gw, ok := c.Gateways[channel]
+	if !ok {
+		return nil, fault.Validation(map[string]string{"channel": notOffered})
+	}
+	allowed, err := c.Agencies.PaymentChannels(ctx, agencyID)
+	if err != nil {
+		return nil, err
+	}
+	if !allowed.Allows(channel) {
+		return nil, ErrChannelNotAllowed()
+	}
+	return gw, nil
+}
+
+// ErrChannelNotAllowed refuses a payment by a channel the provider has not
+// allowed the paying agency.
+func ErrChannelNotAllowed() error {
+	return fault.New(fault.CodeNoAccess, http.StatusForbidden, "order.error.channelNotAllowed")
+}
