@@ -127,20 +127,19 @@ func (a *App) notices(channels map[string]payment.Channel) payment.Notices {
 		}}
 }
 
-// notifyLimit bounds each channel's notifications (http.rate_limit on):
-// far above what a channel sends, it keeps a flood of forged ones from
-// costing a signature check each without end. A refused notification is
-// answered 429, and the channel sends it again later.
-var notifyLimit = ratelimit.Limit{Rate: 50, Burst: 200}
-
 // NotifyHandler answers the channels' notifications: POST
 // /payment/v2/notify/{channel}, public by necessity (the channels sign
 // what they send, and Notices verifies it).
 func (a *App) NotifyHandler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		channel := r.PathValue("channel")
-		if a.limiter != nil {
-			res, err := a.limiter.Take(r.Context(), "notify:"+channel, notifyLimit)
+		// Each channel's notifications are bounded (http.rate_limit.notify_*,
+		// 50/s, burst 200): far above what a channel sends, it keeps a flood
+		// of forged ones from costing a signature check each without end. A
+		// refused notification is answered 429, and the channel sends it
+		// again later.
+		if c := a.Cfg.HTTP.RateLimit; a.limiter != nil && c.NotifyRate > 0 {
+			res, err := a.limiter.Take(r.Context(), "notify:"+channel, ratelimit.Limit{Rate: c.NotifyRate, Burst: c.NotifyBurst})
 			if err == nil && !res.Allowed {
 				w.Header().Set("Retry-After", strconv.Itoa(max(1, int(res.RetryAfter.Seconds()))))
 				http.Error(w, "too many notifications", http.StatusTooManyRequests)

@@ -185,7 +185,11 @@ type RateLimitConfig struct {
 	// public routes (login, the partnership form, the site settings).
 	AnonymousRate  float64 `mapstructure:"anonymous_rate"`
 	AnonymousBurst int     `mapstructure:"anonymous_burst"`
-	RedisURL       string  `mapstructure:"redis_url"`
+	// NotifyRate and NotifyBurst bound each payment channel's
+	// notifications (POST /payment/v2/notify/{channel}).
+	NotifyRate  float64 `mapstructure:"notify_rate"`
+	NotifyBurst int     `mapstructure:"notify_burst"`
+	RedisURL    string  `mapstructure:"redis_url"`
 	// RedisPrefix starts the keys of the counters in Redis.
 	RedisPrefix string `mapstructure:"redis_prefix"`
 }
@@ -311,6 +315,8 @@ func setDefaults(v *viper.Viper) {
 	v.SetDefault("http.rate_limit.user_burst", 100)
 	v.SetDefault("http.rate_limit.anonymous_rate", 10.0)
 	v.SetDefault("http.rate_limit.anonymous_burst", 50)
+	v.SetDefault("http.rate_limit.notify_rate", 50.0)
+	v.SetDefault("http.rate_limit.notify_burst", 200)
 	v.SetDefault("http.rate_limit.redis_url", "")
 	v.SetDefault("http.rate_limit.redis_prefix", "voyage:ratelimit:")
 	v.SetDefault("shopping.max_searches", 0)
