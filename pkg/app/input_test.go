@@ -179,7 +179,7 @@ func TestPageNumbersBounded(t *testing.T) {
 		// The portal's lists answer the same rule with a page of their own
 		// (the check runs before the login's: nothing is computed with it).
 		c := browser(t)
-		for _, path := range []string{"/orders", "/train/orders", "/groups", "/wallet", "/users"} {
+		for _, path := range []string{"/flight/orders", "/train/orders", "/flight/group/order", "/bills/wallet", "/users"} {
 			resp, body := get(t, c, srv.URL+path+"?page=4611686018427387905", "Accept-Language", "en")
 			if resp.StatusCode != 400 || !strings.Contains(body, "Pages are numbered from 1 to 10,000.") {
 				t.Errorf("portal %s past the last page: status %d", path, resp.StatusCode)

@@ -49,7 +49,7 @@ func TestPaymentsReconcile(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(rows) != 2 || rows[1][0] != "No ledger entry" || rows[1][3] != payment.TradeNo("cli-lost") || rows[1][5] != "Train 12" ||
+			if len(rows) != 2 || rows[1][0] != "No ledger entry" || rows[1][3] != payment.TradeNo("cli-lost") || rows[1][5] != "Train #12" ||
 				!strings.HasSuffix(rows[1][6], "(222)") || rows[1][10] != "95.83" {
 				t.Errorf("rows %q", rows)
 			}

@@ -83,7 +83,11 @@ func (r Reconciliation) Booking(row payment.ReconRow) string {
 	if row.BookingID == 0 {
 		return ""
 	}
-	b := r.label("reconcile.line.", row.Line) + " " + strconv.FormatInt(row.BookingID, 10)
+	number := row.BookingNumber
+	if number == "" {
+		number = "#" + strconv.FormatInt(row.BookingID, 10)
+	}
+	b := r.label("reconcile.line.", row.Line) + " " + number
 	if row.Stage != "" {
 		b += " (" + r.label("reconcile.stage.", row.Stage) + ")"
 	}

@@ -71,11 +71,14 @@ type ReconRow struct {
 	Line      string
 	BookingID int64
 	Stage     string
-	AgencyID  int64
-	Currency  string
-	Gross     int64
-	Fee       int64
-	Net       int64
+	// BookingNumber is the booking's number as people know it (F…, T…,
+	// G…), from its ledger transfer; "" when the ledger has none.
+	BookingNumber string
+	AgencyID      int64
+	Currency      string
+	Gross         int64
+	Fee           int64
+	Net           int64
 	// State is the channel record's (pending, paid, closed; a refund's
 	// pending, processing, done, failed); "" for a ledger entry without
 	// any.
@@ -84,7 +87,7 @@ type ReconRow struct {
 	// without a payment, a refund not done) posted or asked.
 	At time.Time
 	// LedgerKey is the transfer it is checked against; InLedger whether
-	// one is there, with its sum.
+	// one is there, with its sum, signed as Gross (a refund's is negative).
 	LedgerKey      string
 	InLedger       bool
 	LedgerAmount   int64
@@ -184,9 +187,8 @@ func (r Reconciler) Day(ctx context.Context, date string) (Reconciliation, error
 		keys = append(keys, ledger.PostingKey{AgencyID: p.AgencyID, Key: receiptPrefix + p.Key})
 	}
 	for _, f := range refunds {
-		if f.State == refundDone {
-			keys = append(keys, ledger.PostingKey{AgencyID: f.AgencyID, Key: f.LedgerKey})
-		}
+		keys = append(keys, ledger.PostingKey{AgencyID: f.AgencyID, Key: f.LedgerKey},
+			ledger.PostingKey{AgencyID: f.AgencyID, Key: receiptPrefix + f.PaymentKey})
 	}
 	posted, err := r.Ledger.PostingsByKey(ctx, keys)
 	if err != nil {
@@ -202,14 +204,18 @@ func (r Reconciler) Day(ctx context.Context, date string) (Reconciliation, error
 		row := ReconRow{Kind: ReconRefund, Channel: f.Channel, TradeNo: f.RefundNo, Reference: f.Reference, Line: f.Line,
 			BookingID: f.BookingID, Stage: f.Stage, AgencyID: f.AgencyID, Currency: f.Currency, Gross: -f.Amount, Net: -f.Amount,
 			State: f.State, At: f.CreatedAt, LedgerKey: f.LedgerKey}
+		row.match(posted, f.Amount, f.Currency)
+		row.LedgerAmount = -row.LedgerAmount
+		// The booking the refunded payment paid, as its receipt names it
+		// (the refund's own transfer names the refund's order).
+		row.BookingNumber = posted[ledger.PostingKey{AgencyID: f.AgencyID, Key: receiptPrefix + f.PaymentKey}].OrderID
 		if f.State == refundDone {
 			row.At = *f.DoneAt
-			row.match(posted, f.Amount, f.Currency)
 		} else {
-			// Not done: the money has not left through the channel; the
-			// wallet's side is the refund service's to settle.
+			// Not done: the money has not left through the channel yet
+			// (the row shows what was asked; the totals leave it out), and
+			// the wallet's side is the refund service's to settle.
 			row.Flag = FlagRefundNotDone
-			row.Gross, row.Net = 0, 0
 		}
 		rows = append(rows, row)
 	}
@@ -270,7 +276,7 @@ func (row *ReconRow) match(posted map[ledger.PostingKey]ledger.Posting, amount i
 	default:
 		row.Flag = FlagMatched
 	}
-	row.InLedger, row.LedgerAmount, row.LedgerCurrency = true, t.Amount, t.Currency
+	row.InLedger, row.LedgerAmount, row.LedgerCurrency, row.BookingNumber = true, t.Amount, t.Currency, t.OrderID
 }
 
 // ledgerOnly are the day's receipts by a channel whose channel payment is
@@ -306,7 +312,8 @@ func (r Reconciler) ledgerOnly(ctx context.Context, from, to time.Time, settled 
 			}
 		}
 		row := ReconRow{Kind: ReconPayment, Flag: FlagLedgerOnly, Channel: method, Reference: t.Reference, AgencyID: t.AgencyID,
-			Currency: t.Currency, At: t.CreatedAt, LedgerKey: t.Key, InLedger: true, LedgerAmount: t.Amount, LedgerCurrency: t.Currency}
+			Currency: t.Currency, At: t.CreatedAt, LedgerKey: t.Key, InLedger: true, LedgerAmount: t.Amount, LedgerCurrency: t.Currency,
+			BookingNumber: t.OrderID}
 		if ok {
 			row.TradeNo, row.Line, row.BookingID, row.Stage, row.State = p.TradeNo, p.Line, p.BookingID, p.Stage, p.State
 			if row.Reference == "" {
@@ -332,9 +339,13 @@ func totals(rows []ReconRow) ([]ReconTotal, int) {
 			sums[k] = s
 		}
 		s.Count++
-		s.Gross += row.Gross
-		s.Fee += row.Fee
-		s.Net += row.Net
+		if row.Flag != FlagRefundNotDone && row.Flag != FlagPendingExpired {
+			// What the channel moved that day: not what it was asked for
+			// and has not done, nor what the payer never paid.
+			s.Gross += row.Gross
+			s.Fee += row.Fee
+			s.Net += row.Net
+		}
 		if row.Difference() {
 			s.Differences++
 			diffs++

@@ -16,19 +16,21 @@ const (
 // reconRefund is a channel refund as the reconciliation reads it, with the
 // stage of the payment it gives back.
 type reconRefund struct {
-	RefundNo  string     `db:"refund_no"`
-	Channel   string     `db:"channel"`
-	Line      string     `db:"line"`
-	BookingID int64      `db:"booking_id"`
-	Stage     string     `db:"stage"`
-	AgencyID  int64      `db:"agency_id"`
-	Amount    int64      `db:"amount"`
-	Currency  string     `db:"currency"`
-	State     string     `db:"state"`
-	Reference string     `db:"reference"`
-	LedgerKey string     `db:"ledger_key"`
-	CreatedAt time.Time  `db:"created_at"`
-	DoneAt    *time.Time `db:"done_at"`
+	RefundNo  string `db:"refund_no"`
+	Channel   string `db:"channel"`
+	Line      string `db:"line"`
+	BookingID int64  `db:"booking_id"`
+	Stage     string `db:"stage"`
+	AgencyID  int64  `db:"agency_id"`
+	Amount    int64  `db:"amount"`
+	Currency  string `db:"currency"`
+	State     string `db:"state"`
+	Reference string `db:"reference"`
+	LedgerKey string `db:"ledger_key"`
+	// PaymentKey is the refunded payment's: its receipt names the booking.
+	PaymentKey string     `db:"payment_key"`
+	CreatedAt  time.Time  `db:"created_at"`
+	DoneAt     *time.Time `db:"done_at"`
 }
 
 // paidPayments are the channel payments paid in [from, to), at most
@@ -63,7 +65,7 @@ func (r Reconciler) expiredPayments(ctx context.Context, from, to time.Time) ([]
 func (r Reconciler) refunds(ctx context.Context, from, to time.Time) ([]reconRefund, error) {
 	var out []reconRefund
 	err := r.DB.SelectContext(ctx, &out, r.DB.Rebind(`SELECT f.refund_no, f.channel, f.line, f.booking_id, p.stage, f.agency_id,
-		f.amount, f.currency, f.state, f.reference, f.ledger_key, f.created_at, f.done_at
+		f.amount, f.currency, f.state, f.reference, f.ledger_key, p.payment_key, f.created_at, f.done_at
 		FROM channel_refunds f JOIN channel_payments p ON p.id = f.payment_id
 		WHERE (f.state = ? AND f.done_at >= ? AND f.done_at < ?) OR (f.state <> ? AND f.created_at >= ? AND f.created_at < ?)
 		ORDER BY f.id LIMIT ?`), refundDone, from.UTC(), to.UTC(), refundDone, from.UTC(), to.UTC(), MaxReconRows+1)

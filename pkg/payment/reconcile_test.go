@@ -176,9 +176,10 @@ func TestReconciliation(t *testing.T) {
 				{"a receipt without its payment", "receipt-k-ghost", want{payment.FlagLedgerOnly, 0, 0, 0, true, 10_00}},
 				{"a receipt of a closed payment", "receipt-k-closed", want{payment.FlagLedgerOnly, 0, 0, 0, true, 15_00}},
 				{"pending past its window", payment.TradeNo("k-expired"), want{payment.FlagPendingExpired, 0, 0, 0, false, 0}},
-				{"a refund done, in the ledger", "r-done", want{payment.FlagMatched, -40_00, 0, -40_00, true, 40_00}},
-				{"a refund done, another sum in the ledger", "r-short", want{payment.FlagAmountDiffers, -10_00, 0, -10_00, true, 9_00}},
-				{"a refund the channel is still at", "r-processing", want{payment.FlagRefundNotDone, 0, 0, 0, false, 0}},
+				{"a refund done, in the ledger", "r-done", want{payment.FlagMatched, -40_00, 0, -40_00, true, -40_00}},
+				{"a refund done, another sum in the ledger", "r-short", want{payment.FlagAmountDiffers, -10_00, 0, -10_00, true, -9_00}},
+				// What was asked is shown; the totals leave it out.
+				{"a refund the channel is still at", "r-processing", want{payment.FlagRefundNotDone, -5_00, 0, -5_00, false, 0}},
 			}
 			byKey := map[string]payment.ReconRow{}
 			for _, row := range rec.Rows {
@@ -202,6 +203,13 @@ func TestReconciliation(t *testing.T) {
 						t.Errorf("%s = %+v, want %+v", c.key, got, c.want)
 					}
 				})
+			}
+			// A row names its booking by the number its receipt gives it,
+			// a refund by its payment's receipt.
+			for key, want := range map[string]string{payment.TradeNo("k-match"): "Bk-match", "r-done": "Bk-match"} {
+				if got := byKey[key].BookingNumber; got != want {
+					t.Errorf("%s names booking %q, want %q", key, got, want)
+				}
 			}
 			if len(rec.Rows) != len(cases) {
 				t.Errorf("%d rows, want %d (nothing of another day, no test gateway or bank transfer receipt): %+v", len(rec.Rows), len(cases), rec.Rows)
