@@ -89,7 +89,10 @@ func writeEnvelope(w http.ResponseWriter, status int, env Envelope) {
 // Decode reads a JSON request body into v. A body over the server's limit is
 // 413; anything unparsable, or trailing data after the object, is 400 100001;
 // a string with a control character (a NUL stops PostgreSQL) is a field
-// error naming where it is (input.BadJSON), and nothing of it reaches v.
+// error naming where it is (input.BadJSON), and nothing of it reaches v. A
+// property v does not have is a field error naming it (UnknownFieldKey):
+// a misspelt field silently dropped once refunded both passengers of an
+// order where one was meant ("passengerIds" for "passengers").
 func Decode(r *http.Request, v any) error {
 	if ct := r.Header.Get("Content-Type"); ct != "" && !strings.HasPrefix(strings.ToLower(ct), "application/json") {
 		return fault.Malformed(errors.New("content type " + ct + " is not application/json"))
@@ -117,8 +120,17 @@ func Decode(r *http.Request, v any) error {
 	} else if bad {
 		return fault.Validation(map[string]string{field: input.FieldKey})
 	}
-	if err := json.Unmarshal(data, v); err != nil {
+	strict := json.NewDecoder(bytes.NewReader(data))
+	strict.DisallowUnknownFields()
+	if err := strict.Decode(v); err != nil {
+		if name, ok := strings.CutPrefix(err.Error(), `json: unknown field "`); ok {
+			return fault.Validation(map[string]string{strings.TrimSuffix(name, `"`): UnknownFieldKey})
+		}
 		return fault.Malformed(err)
 	}
 	return nil
 }
+
+// UnknownFieldKey is the catalog key of the field error for a property the
+// request does not have.
+const UnknownFieldKey = "error.field.unknown"

@@ -1,11 +1,15 @@
 package app_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -14,6 +18,7 @@ import (
 	"github.com/voyage/voyage/pkg/config"
 	"github.com/voyage/voyage/pkg/flight"
 	"github.com/voyage/voyage/pkg/payment"
+	"github.com/voyage/voyage/pkg/payment/airwallex"
 	"github.com/voyage/voyage/pkg/payment/airwallex/airwallextest"
 	"github.com/voyage/voyage/pkg/payment/alipay/alipaytest"
 	"github.com/voyage/voyage/pkg/payment/rsakey"
@@ -34,6 +39,10 @@ type fakeChannel struct {
 	pay       func(tradeNo string) error
 	// shows is what the payment answer gives the payer to finish it.
 	shows func(p *flight.View) bool
+	// replay is the notification of the paid payment tradeNo as the
+	// provider sent it; otherSum one the provider signed that reports
+	// another amount: the body and the headers to post.
+	replay, otherSum func(tradeNo string) ([]byte, http.Header)
 	// refunded is what the fake holds refunded of a payment; refund the
 	// state a refund through it is left in once asked.
 	refunded func(tradeNo string) int64
@@ -51,7 +60,26 @@ func alipayFake(string) fakeChannel {
 		fake.Drain()
 		return err
 	}
+	formHeader := http.Header{"Content-Type": {"application/x-www-form-urlencoded; charset=utf-8"}}
+	sent := func(tradeNo string) []byte {
+		for _, n := range slices.Backward(fake.Notifications()) {
+			if n.OutTradeNo == tradeNo {
+				return n.Body
+			}
+		}
+		return nil
+	}
 	return fakeChannel{name: "alipay", handler: fake, pay: pay,
+		replay: func(tradeNo string) ([]byte, http.Header) { return sent(tradeNo), formHeader },
+		otherSum: func(tradeNo string) ([]byte, http.Header) {
+			form, _ := url.ParseQuery(string(sent(tradeNo)))
+			for _, k := range []string{"total_amount", "receipt_amount", "buyer_pay_amount", "invoice_amount"} {
+				if form.Has(k) {
+					form.Set(k, "0.01")
+				}
+			}
+			return fake.SignNotification(form), formHeader
+		},
 		configure: func(c *config.Config, endpoint string) {
 			c.Payment.Alipay = config.AlipayConfig{AppID: fake.AppID(), PrivateKey: config.Secret(rsakey.PrivatePEM(merchant)),
 				AlipayPublicKey: fake.PublicKeyPEM(), Endpoint: endpoint + "/gateway.do"}
@@ -68,7 +96,17 @@ func yeepayFake(string) fakeChannel {
 	const appKey, merchantNo = "app_voyage_test", "10088800001"
 	fake := yeepaytest.New(yeepaytest.Options{MerchantPublicKeyPEM: rsakey.PublicPEM(&merchant.PublicKey), PrivateKey: key,
 		AppKey: appKey, ParentMerchantNo: merchantNo, MerchantNo: merchantNo, MaxNotify: 3, Wait: func(int) {}})
+	formHeader := http.Header{"Content-Type": {"application/x-www-form-urlencoded"}}
+	amounts := regexp.MustCompile(`"(orderAmount|payAmount)":"[0-9.]+"`)
 	return fakeChannel{name: "yeepay-alipay", handler: fake, pay: fake.Pay,
+		replay: func(tradeNo string) ([]byte, http.Header) {
+			body, _ := fake.NoticeBody(tradeNo)
+			return []byte(body), formHeader
+		},
+		otherSum: func(tradeNo string) ([]byte, http.Header) {
+			body, _ := fake.ResignedNoticeBody(tradeNo, func(plain string) string { return amounts.ReplaceAllString(plain, `"$1":"0.01"`) })
+			return []byte(body), formHeader
+		},
 		configure: func(c *config.Config, endpoint string) {
 			c.Payment.Yeepay = config.YeepayConfig{AppKey: appKey, ParentMerchantNo: merchantNo, MerchantNo: merchantNo,
 				PrivateKey: config.Secret(rsakey.PrivatePEM(merchant)), YeepayPublicKey: fake.PublicKeyPEM(), Endpoint: endpoint}
@@ -87,6 +125,19 @@ func airwallexFake(public string) fakeChannel {
 	fake := airwallextest.New(airwallextest.Options{ClientID: clientID, APIKey: apiKey, WebhookSecret: secret,
 		NotifyURL: public + "/payment/v2/notify/airwallex", MaxTries: 3})
 	return fakeChannel{name: "airwallex", handler: fake, pay: fake.Pay,
+		replay: func(tradeNo string) ([]byte, http.Header) {
+			for _, n := range slices.Backward(fake.Notifications()) {
+				if n.Key == tradeNo && n.Name == airwallex.EventSucceeded {
+					return n.Body, n.Header
+				}
+			}
+			return nil, nil
+		},
+		otherSum: func(tradeNo string) ([]byte, http.Header) {
+			in, _ := fake.Intent(tradeNo)
+			in.Amount, in.CapturedAmount = "0.01", "0.01"
+			return fake.SignedEvent(airwallex.EventSucceeded, in)
+		},
 		configure: func(c *config.Config, endpoint string) {
 			c.Payment.Airwallex = config.AirwallexConfig{ClientID: clientID, APIKey: config.Secret(apiKey),
 				WebhookSecret: config.Secret(secret), Endpoint: endpoint}
@@ -100,9 +151,12 @@ func airwallexFake(public string) fakeChannel {
 // TestEachChannelPaysThroughTheAPI: a flight order paid by Alipay, by
 // Yeepay's Alipay wallet and by Airwallex, each against its provider's
 // fake, through the HTTP API on both engines: the answer holds the order
-// with the code to scan or the card form's secret; the payer pays; the provider's signed notification settles it; a
-// notification whose signature does not verify changes nothing. (WeChat
-// Pay: TestChannelPaymentThroughTheAPI and TestEveryLinePaysAlike.)
+// with the code to scan or the card form's secret; the payer pays; the
+// provider's signed notification settles it; a notification whose
+// signature does not verify, the provider's notification sent again, and
+// a genuine one that reports another sum change nothing; a void on the day
+// goes back through the channel. (WeChat Pay: TestChannelPaymentThroughTheAPI
+// and TestEveryLinePaysAlike; Stripe: TestStripePaysThroughTheAPI.)
 func TestEachChannelPaysThroughTheAPI(t *testing.T) {
 	t.Parallel()
 	for _, mk := range []func(public string) fakeChannel{alipayFake, yeepayFake, airwallexFake} {
@@ -166,6 +220,48 @@ func TestEachChannelPaysThroughTheAPI(t *testing.T) {
 				}
 				if len(outcomes) < 2 || outcomes[0] != "refused" || outcomes[1] != "applied" {
 					t.Fatalf("notices kept %v, want the forged one refused and the payer's applied", outcomes)
+				}
+				ledgerZero(t, a)
+				// The provider's own notification again (a resend), and a
+				// genuine one that reports another sum: each is answered,
+				// kept with what was made of it, and changes nothing.
+				before := walletMinor(t, a, op.Company.ID)
+				for _, c := range []struct {
+					name    string
+					message func(string) ([]byte, http.Header)
+					outcome string
+				}{{"replayed", fc.replay, "replay"}, {"another sum", fc.otherSum, "mismatch"}} {
+					body, hdr := c.message(tradeNo)
+					if len(body) == 0 {
+						t.Fatalf("%s: the fake has no notification of %s", c.name, tradeNo)
+					}
+					req, _ := http.NewRequest("POST", rig.public.URL+"/payment/v2/notify/"+fc.name, bytes.NewReader(body))
+					req.Header = hdr.Clone()
+					res, err := http.DefaultClient.Do(req)
+					if err != nil {
+						t.Fatal(err)
+					}
+					res.Body.Close()
+					var last string
+					if err := a.DB.GetContext(ctx, &last, `SELECT outcome FROM channel_notices ORDER BY id DESC LIMIT 1`); err != nil {
+						t.Fatal(err)
+					}
+					if last != c.outcome {
+						t.Errorf("%s notification kept as %q, want %q", c.name, last, c.outcome)
+					}
+					if got := getOrder(t, srv, op.Token, o.ID); got.PaymentStatus != flight.Paid || got.Status == flight.Holding {
+						t.Errorf("after the %s notification the order is %s %s", c.name, got.Status, got.PaymentStatus)
+					}
+					if got := walletMinor(t, a, op.Company.ID); got != before {
+						t.Errorf("after the %s notification the wallet holds %d, was %d", c.name, got, before)
+					}
+					var receipts int
+					if err := a.DB.GetContext(ctx, &receipts, `SELECT COUNT(*) FROM ledger_transfers WHERE idempotency_key LIKE 'receipt-%'`); err != nil {
+						t.Fatal(err)
+					}
+					if receipts != 1 {
+						t.Errorf("after the %s notification the ledger holds %d receipts, want 1", c.name, receipts)
+					}
 				}
 				ledgerZero(t, a)
 				// Voided on the day: the money goes back through the

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -184,6 +185,80 @@ func TestPageNumbersBounded(t *testing.T) {
 			if resp.StatusCode != 400 || !strings.Contains(body, "Pages are numbered from 1 to 10,000.") {
 				t.Errorf("portal %s past the last page: status %d", path, resp.StatusCode)
 			}
+		}
+	})
+}
+
+// TestUnknownFieldsRefused: a write ignored what it did not understand (a
+// refund's "passengerIds", misspelt, refunded every passenger). The rule,
+// for every write the served OpenAPI document gives a JSON body (read from
+// the document, not from a list kept here): a property the request does
+// not have is a 400 naming it, in the caller's language, before anything
+// is looked up or changed; on both engines.
+func TestUnknownFieldsRefused(t *testing.T) {
+	t.Parallel()
+	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
+		res, err := srv.Client().Get(srv.URL + "/openapi.json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		type schema struct {
+			Ref        string                     `json:"$ref"`
+			Type       string                     `json:"type"`
+			Properties map[string]json.RawMessage `json:"properties"`
+		}
+		var doc struct {
+			Paths map[string]map[string]struct {
+				RequestBody *struct {
+					Content map[string]struct {
+						Schema schema `json:"schema"`
+					} `json:"content"`
+				} `json:"requestBody"`
+			} `json:"paths"`
+			Components struct {
+				Schemas map[string]schema `json:"schemas"`
+			} `json:"components"`
+		}
+		err = json.NewDecoder(res.Body).Decode(&doc)
+		res.Body.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		super := loginAs(t, srv, "provider-admin", "provider-pass-1")
+		idParam := regexp.MustCompile(`\{[^}]+\}`)
+		langs := []struct{ lang, msg string }{
+			{"en", "This field is not part of this request: check its name against the API reference."},
+			{"zh-cn", "此请求没有这个字段：请对照 API 文档核对字段名。"},
+			{"zh-tw", "此請求沒有這個欄位：請對照 API 文件核對欄位名稱。"},
+		}
+		writes := 0
+		for path, ops := range doc.Paths {
+			for method, op := range ops {
+				if op.RequestBody == nil {
+					continue
+				}
+				body, ok := op.RequestBody.Content["application/json"]
+				sc := body.Schema
+				if ref, isRef := strings.CutPrefix(sc.Ref, "#/components/schemas/"); isRef {
+					sc = doc.Components.Schemas[ref]
+				}
+				if !ok || sc.Type != "object" || len(sc.Properties) == 0 {
+					// Not a JSON object of named properties (a file, a
+					// bare value such as a personal setting's).
+					continue
+				}
+				writes++
+				l := langs[writes%len(langs)]
+				target := idParam.ReplaceAllString(path, "1")
+				resp, env := call(t, srv, strings.ToUpper(method), target, l.lang, `{"zzNotAField":1}`,
+					append(bearer(super.Token), "Idempotency-Key", "unknown-field-"+strconv.Itoa(writes))...)
+				if resp.StatusCode != 400 || env.Code != 100001 || fieldsOf(t, env)["zzNotAField"] != l.msg {
+					t.Errorf("%s %s: status %d code %d %s %s", strings.ToUpper(method), target, resp.StatusCode, env.Code, env.Message, env.Data)
+				}
+			}
+		}
+		if writes < 40 {
+			t.Errorf("the document names %d writes with a JSON body; expected about fifty", writes)
 		}
 	})
 }

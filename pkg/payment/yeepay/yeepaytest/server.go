@@ -581,7 +581,7 @@ func (s *Server) Pay(orderID string) error {
 	if _, err := s.setStatus(orderID, "SUCCESS"); err != nil {
 		return err
 	}
-	body, target, err := s.notice(orderID, nil)
+	body, target, err := s.notice(orderID, nil, true)
 	if err != nil {
 		return err
 	}
@@ -635,7 +635,7 @@ func (s *Server) Notifications() []Notification {
 // NoticeBody is the signed notification of a paid order, as Pay sends it,
 // without sending it: for replay tests.
 func (s *Server) NoticeBody(orderID string) (string, error) {
-	body, _, err := s.notice(orderID, nil)
+	body, _, err := s.notice(orderID, nil, true)
 	return body, err
 }
 
@@ -643,12 +643,14 @@ func (s *Server) NoticeBody(orderID string) (string, error) {
 // change rewrote after Yeepay signed it: the envelope opens with the
 // merchant key, the signature inside is the original one.
 func (s *Server) TamperedNoticeBody(orderID string, change func(plaintext string) string) (string, error) {
-	body, _, err := s.notice(orderID, change)
+	body, _, err := s.notice(orderID, change, false)
 	return body, err
 }
 
-// notice builds the form of the notification of order orderID (trade.pay-result).
-func (s *Server) notice(orderID string, change func(string) string) (body, target string, err error) {
+// notice builds the form of the notification of order orderID
+// (trade.pay-result), its plaintext rewritten by change when given: signed
+// again when resign, else left with the original's signature.
+func (s *Server) notice(orderID string, change func(string) string, resign bool) (body, target string, err error) {
 	s.mu.Lock()
 	o := s.orders[orderID]
 	if o == nil || o.status != "SUCCESS" {
@@ -668,9 +670,12 @@ func (s *Server) notice(orderID string, change func(string) string) (body, targe
 	}
 	plain := canonicalJSON(fields)
 	var response string
-	if change == nil {
+	switch {
+	case change == nil:
 		response, err = yop.SealEnvelope(s.key, s.merchant, plain)
-	} else {
+	case resign:
+		response, err = yop.SealEnvelope(s.key, s.merchant, change(plain))
+	default:
 		response, err = s.sealTampered(plain, change(plain))
 	}
 	if err != nil {
@@ -681,6 +686,14 @@ func (s *Server) notice(orderID string, change func(string) string) (body, targe
 		form.Set("customerIdentification", s.opts.AppKey)
 	}
 	return form.Encode(), target, nil
+}
+
+// ResignedNoticeBody is the notification of a paid order whose plaintext
+// change rewrote before Yeepay signed it: a genuine notification that says
+// something else (another amount), for the merchant's own checks.
+func (s *Server) ResignedNoticeBody(orderID string, change func(plaintext string) string) (string, error) {
+	body, _, err := s.notice(orderID, change, true)
+	return body, err
 }
 
 // sealTampered seals changed with the signature the fake made over
