@@ -39,7 +39,8 @@ type RateRequest struct {
 
 // createStatement makes a statement for agency a.
 func (s Services) createStatement(r *http.Request, a agency.Agency, req StatementRequest) (StatementDetail, error) {
-	info, st, err := s.Ledger.CreateStatement(r.Context(), a.ID, a.SettlementCurrency, req.From, req.To, a.TimeZone, Principal(r).Username)
+	info, st, err := s.Ledger.CreateStatementOnce(r.Context(), r.Header.Get("Idempotency-Key"), a.ID, a.SettlementCurrency, req.From, req.To,
+		a.TimeZone, Principal(r).Username)
 	if err != nil {
 		return StatementDetail{}, err
 	}
@@ -108,8 +109,9 @@ func registerStatements(rt *Router, s Services) {
 	exportTypes := []string{docs.ContentType(docs.CSV), docs.ContentType(docs.XLSX), docs.ContentType(docs.PDF)}
 
 	rt.Handle("POST /base/v2/statements", Operation{
-		ID: "createStatement", Tag: "statements", Allow: finance, Status: http.StatusCreated,
-		Summary: "Create a statement of the caller's wallet for a date range: opening balance, every entry, closing balance",
+		ID: "createStatement", Tag: "statements", Allow: finance, Status: http.StatusCreated, Idempotency: IdempotencyOptional,
+		Summary: "Create a statement of the caller's wallet for a date range: opening balance, every entry, closing balance " +
+			"(Idempotency-Key recommended: a retry with the key answers the first statement)",
 		Request: StatementRequest{}, Response: StatementDetail{},
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
 		var req StatementRequest
@@ -179,7 +181,9 @@ func registerStatements(rt *Router, s Services) {
 
 	rt.Handle("POST /base/v2/sub/statements", Operation{
 		ID: "createSubStatement", Tag: "statements", Role: auth.RoleFinance, Allow: auth.Subject.ManagesAgencies, Status: http.StatusCreated,
-		Summary: "Create a statement of a managed sub-agency's wallet", Request: StatementRequest{}, Response: StatementDetail{},
+		Idempotency: IdempotencyOptional,
+		Summary:     "Create a statement of a managed sub-agency's wallet (Idempotency-Key recommended: a retry with the key answers the first statement)",
+		Request:     StatementRequest{}, Response: StatementDetail{},
 		Errors: []int{fault.CodeNotFound},
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
 		var req StatementRequest

@@ -7286,6 +7286,12 @@ type ListStatementsParams struct {
 // ListStatements200JSONResponseBodyCode defines parameters for ListStatements.
 type ListStatements200JSONResponseBodyCode int
 
+// CreateStatementParams defines parameters for CreateStatement.
+type CreateStatementParams struct {
+	// IdempotencyKey At most 90 characters (every route that takes a key accepts that length). A replay with the same key and body answers the first result; the same key with another body is 409.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // CreateStatement201JSONResponseBodyCode defines parameters for CreateStatement.
 type CreateStatement201JSONResponseBodyCode int
 
@@ -7323,6 +7329,12 @@ type ListSubStatementsParams struct {
 
 // ListSubStatements200JSONResponseBodyCode defines parameters for ListSubStatements.
 type ListSubStatements200JSONResponseBodyCode int
+
+// CreateSubStatementParams defines parameters for CreateSubStatement.
+type CreateSubStatementParams struct {
+	// IdempotencyKey At most 90 characters (every route that takes a key accepts that length). A replay with the same key and body answers the first result; the same key with another body is 409.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
 
 // CreateSubStatement201JSONResponseBodyCode defines parameters for CreateSubStatement.
 type CreateSubStatement201JSONResponseBodyCode int
@@ -8831,21 +8843,21 @@ type ClientInterface interface {
 
 	// CreateStatementWithBody Create a statement of the caller's wallet for a date range
 	//
-	// Create a statement of the caller's wallet for a date range: opening balance, every entry, closing balance
+	// Create a statement of the caller's wallet for a date range: opening balance, every entry, closing balance (Idempotency-Key recommended: a retry with the key answers the first statement)
 	//
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /base/v2/statements (the `CreateStatement` operationId).
-	CreateStatementWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CreateStatementWithBody(ctx context.Context, params *CreateStatementParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateStatement Create a statement of the caller's wallet for a date range
 	//
-	// Create a statement of the caller's wallet for a date range: opening balance, every entry, closing balance
+	// Create a statement of the caller's wallet for a date range: opening balance, every entry, closing balance (Idempotency-Key recommended: a retry with the key answers the first statement)
 	//
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /base/v2/statements (the `CreateStatement` operationId).
-	CreateStatement(ctx context.Context, body CreateStatementJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CreateStatement(ctx context.Context, params *CreateStatementParams, body CreateStatementJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetStatement One of the caller's statements with its entries
 	//
@@ -8887,17 +8899,21 @@ type ClientInterface interface {
 
 	// CreateSubStatementWithBody Create a statement of a managed sub-agency's wallet
 	//
+	// Create a statement of a managed sub-agency's wallet (Idempotency-Key recommended: a retry with the key answers the first statement)
+	//
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /base/v2/sub/statements (the `CreateSubStatement` operationId).
-	CreateSubStatementWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CreateSubStatementWithBody(ctx context.Context, params *CreateSubStatementParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateSubStatement Create a statement of a managed sub-agency's wallet
+	//
+	// Create a statement of a managed sub-agency's wallet (Idempotency-Key recommended: a retry with the key answers the first statement)
 	//
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /base/v2/sub/statements (the `CreateSubStatement` operationId).
-	CreateSubStatement(ctx context.Context, body CreateSubStatementJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	CreateSubStatement(ctx context.Context, params *CreateSubStatementParams, body CreateSubStatementJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetSubStatement A managed sub-agency's statement
 	//
@@ -10996,13 +11012,13 @@ func (c *Client) ListStatements(ctx context.Context, params *ListStatementsParam
 
 // CreateStatementWithBody Create a statement of the caller's wallet for a date range
 //
-// Create a statement of the caller's wallet for a date range: opening balance, every entry, closing balance
+// Create a statement of the caller's wallet for a date range: opening balance, every entry, closing balance (Idempotency-Key recommended: a retry with the key answers the first statement)
 //
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /base/v2/statements (the `CreateStatement` operationId).
-func (c *Client) CreateStatementWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCreateStatementRequestWithBody(c.Server, contentType, body)
+func (c *Client) CreateStatementWithBody(ctx context.Context, params *CreateStatementParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateStatementRequestWithBody(c.Server, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -11015,13 +11031,13 @@ func (c *Client) CreateStatementWithBody(ctx context.Context, contentType string
 
 // CreateStatement Create a statement of the caller's wallet for a date range
 //
-// Create a statement of the caller's wallet for a date range: opening balance, every entry, closing balance
+// Create a statement of the caller's wallet for a date range: opening balance, every entry, closing balance (Idempotency-Key recommended: a retry with the key answers the first statement)
 //
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /base/v2/statements (the `CreateStatement` operationId).
-func (c *Client) CreateStatement(ctx context.Context, body CreateStatementJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCreateStatementRequest(c.Server, body)
+func (c *Client) CreateStatement(ctx context.Context, params *CreateStatementParams, body CreateStatementJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateStatementRequest(c.Server, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -11132,11 +11148,13 @@ func (c *Client) ListSubStatements(ctx context.Context, params *ListSubStatement
 
 // CreateSubStatementWithBody Create a statement of a managed sub-agency's wallet
 //
+// Create a statement of a managed sub-agency's wallet (Idempotency-Key recommended: a retry with the key answers the first statement)
+//
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /base/v2/sub/statements (the `CreateSubStatement` operationId).
-func (c *Client) CreateSubStatementWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCreateSubStatementRequestWithBody(c.Server, contentType, body)
+func (c *Client) CreateSubStatementWithBody(ctx context.Context, params *CreateSubStatementParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateSubStatementRequestWithBody(c.Server, params, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -11149,11 +11167,13 @@ func (c *Client) CreateSubStatementWithBody(ctx context.Context, contentType str
 
 // CreateSubStatement Create a statement of a managed sub-agency's wallet
 //
+// Create a statement of a managed sub-agency's wallet (Idempotency-Key recommended: a retry with the key answers the first statement)
+//
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /base/v2/sub/statements (the `CreateSubStatement` operationId).
-func (c *Client) CreateSubStatement(ctx context.Context, body CreateSubStatementJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCreateSubStatementRequest(c.Server, body)
+func (c *Client) CreateSubStatement(ctx context.Context, params *CreateSubStatementParams, body CreateSubStatementJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateSubStatementRequest(c.Server, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -15298,18 +15318,18 @@ func NewListStatementsRequest(server string, params *ListStatementsParams) (*htt
 }
 
 // NewCreateStatementRequest calls the generic CreateStatement builder with application/json body
-func NewCreateStatementRequest(server string, body CreateStatementJSONRequestBody) (*http.Request, error) {
+func NewCreateStatementRequest(server string, params *CreateStatementParams, body CreateStatementJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewCreateStatementRequestWithBody(server, "application/json", bodyReader)
+	return NewCreateStatementRequestWithBody(server, params, "application/json", bodyReader)
 }
 
 // NewCreateStatementRequestWithBody constructs an http.Request for the CreateStatement method, with any body, and a specified content type
-func NewCreateStatementRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+func NewCreateStatementRequestWithBody(server string, params *CreateStatementParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -15333,6 +15353,21 @@ func NewCreateStatementRequestWithBody(server string, contentType string, body i
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -15591,18 +15626,18 @@ func NewListSubStatementsRequest(server string, params *ListSubStatementsParams)
 }
 
 // NewCreateSubStatementRequest calls the generic CreateSubStatement builder with application/json body
-func NewCreateSubStatementRequest(server string, body CreateSubStatementJSONRequestBody) (*http.Request, error) {
+func NewCreateSubStatementRequest(server string, params *CreateSubStatementParams, body CreateSubStatementJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewCreateSubStatementRequestWithBody(server, "application/json", bodyReader)
+	return NewCreateSubStatementRequestWithBody(server, params, "application/json", bodyReader)
 }
 
 // NewCreateSubStatementRequestWithBody constructs an http.Request for the CreateSubStatement method, with any body, and a specified content type
-func NewCreateSubStatementRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+func NewCreateSubStatementRequestWithBody(server string, params *CreateSubStatementParams, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -15626,6 +15661,21 @@ func NewCreateSubStatementRequestWithBody(server string, contentType string, bod
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -19822,21 +19872,21 @@ type ClientWithResponsesInterface interface {
 
 	// CreateStatementWithBodyWithResponse Create a statement of the caller's wallet for a date range
 	//
-	// Create a statement of the caller's wallet for a date range: opening balance, every entry, closing balance
+	// Create a statement of the caller's wallet for a date range: opening balance, every entry, closing balance (Idempotency-Key recommended: a retry with the key answers the first statement)
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /base/v2/statements (the `CreateStatement` operationId).
-	CreateStatementWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateStatementResponse, error)
+	CreateStatementWithBodyWithResponse(ctx context.Context, params *CreateStatementParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateStatementResponse, error)
 
 	// CreateStatementWithResponse Create a statement of the caller's wallet for a date range
 	//
-	// Create a statement of the caller's wallet for a date range: opening balance, every entry, closing balance
+	// Create a statement of the caller's wallet for a date range: opening balance, every entry, closing balance (Idempotency-Key recommended: a retry with the key answers the first statement)
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /base/v2/statements (the `CreateStatement` operationId).
-	CreateStatementWithResponse(ctx context.Context, body CreateStatementJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateStatementResponse, error)
+	CreateStatementWithResponse(ctx context.Context, params *CreateStatementParams, body CreateStatementJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateStatementResponse, error)
 
 	// GetStatementWithResponse One of the caller's statements with its entries
 	//
@@ -19890,17 +19940,21 @@ type ClientWithResponsesInterface interface {
 
 	// CreateSubStatementWithBodyWithResponse Create a statement of a managed sub-agency's wallet
 	//
+	// Create a statement of a managed sub-agency's wallet (Idempotency-Key recommended: a retry with the key answers the first statement)
+	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /base/v2/sub/statements (the `CreateSubStatement` operationId).
-	CreateSubStatementWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateSubStatementResponse, error)
+	CreateSubStatementWithBodyWithResponse(ctx context.Context, params *CreateSubStatementParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateSubStatementResponse, error)
 
 	// CreateSubStatementWithResponse Create a statement of a managed sub-agency's wallet
+	//
+	// Create a statement of a managed sub-agency's wallet (Idempotency-Key recommended: a retry with the key answers the first statement)
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /base/v2/sub/statements (the `CreateSubStatement` operationId).
-	CreateSubStatementWithResponse(ctx context.Context, body CreateSubStatementJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateSubStatementResponse, error)
+	CreateSubStatementWithResponse(ctx context.Context, params *CreateSubStatementParams, body CreateSubStatementJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateSubStatementResponse, error)
 
 	// GetSubStatementWithResponse A managed sub-agency's statement
 	//
@@ -26737,6 +26791,8 @@ type CreateStatementResponse struct {
 	JSON403 *ErrorEnvelope
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *ErrorEnvelope
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *ErrorEnvelope
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *ErrorEnvelope
 	// JSON422 the response for an HTTP 422 `application/json` response
@@ -26776,6 +26832,11 @@ func (r CreateStatementResponse) GetJSON403() *ErrorEnvelope {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r CreateStatementResponse) GetJSON404() *ErrorEnvelope {
 	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r CreateStatementResponse) GetJSON409() *ErrorEnvelope {
+	return r.JSON409
 }
 
 // GetJSON413 returns the response for an HTTP 413 `application/json` response
@@ -27492,6 +27553,8 @@ type CreateSubStatementResponse struct {
 	JSON403 *ErrorEnvelope
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *ErrorEnvelope
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *ErrorEnvelope
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *ErrorEnvelope
 	// JSON422 the response for an HTTP 422 `application/json` response
@@ -27531,6 +27594,11 @@ func (r CreateSubStatementResponse) GetJSON403() *ErrorEnvelope {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r CreateSubStatementResponse) GetJSON404() *ErrorEnvelope {
 	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r CreateSubStatementResponse) GetJSON409() *ErrorEnvelope {
+	return r.JSON409
 }
 
 // GetJSON413 returns the response for an HTTP 413 `application/json` response
@@ -36582,13 +36650,13 @@ func (c *ClientWithResponses) ListStatementsWithResponse(ctx context.Context, pa
 
 // CreateStatementWithBodyWithResponse Create a statement of the caller's wallet for a date range
 //
-// Create a statement of the caller's wallet for a date range: opening balance, every entry, closing balance
+// Create a statement of the caller's wallet for a date range: opening balance, every entry, closing balance (Idempotency-Key recommended: a retry with the key answers the first statement)
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /base/v2/statements (the `CreateStatement` operationId).
-func (c *ClientWithResponses) CreateStatementWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateStatementResponse, error) {
-	rsp, err := c.CreateStatementWithBody(ctx, contentType, body, reqEditors...)
+func (c *ClientWithResponses) CreateStatementWithBodyWithResponse(ctx context.Context, params *CreateStatementParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateStatementResponse, error) {
+	rsp, err := c.CreateStatementWithBody(ctx, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -36597,13 +36665,13 @@ func (c *ClientWithResponses) CreateStatementWithBodyWithResponse(ctx context.Co
 
 // CreateStatementWithResponse Create a statement of the caller's wallet for a date range
 //
-// Create a statement of the caller's wallet for a date range: opening balance, every entry, closing balance
+// Create a statement of the caller's wallet for a date range: opening balance, every entry, closing balance (Idempotency-Key recommended: a retry with the key answers the first statement)
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /base/v2/statements (the `CreateStatement` operationId).
-func (c *ClientWithResponses) CreateStatementWithResponse(ctx context.Context, body CreateStatementJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateStatementResponse, error) {
-	rsp, err := c.CreateStatement(ctx, body, reqEditors...)
+func (c *ClientWithResponses) CreateStatementWithResponse(ctx context.Context, params *CreateStatementParams, body CreateStatementJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateStatementResponse, error) {
+	rsp, err := c.CreateStatement(ctx, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -36698,11 +36766,13 @@ func (c *ClientWithResponses) ListSubStatementsWithResponse(ctx context.Context,
 
 // CreateSubStatementWithBodyWithResponse Create a statement of a managed sub-agency's wallet
 //
+// Create a statement of a managed sub-agency's wallet (Idempotency-Key recommended: a retry with the key answers the first statement)
+//
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /base/v2/sub/statements (the `CreateSubStatement` operationId).
-func (c *ClientWithResponses) CreateSubStatementWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateSubStatementResponse, error) {
-	rsp, err := c.CreateSubStatementWithBody(ctx, contentType, body, reqEditors...)
+func (c *ClientWithResponses) CreateSubStatementWithBodyWithResponse(ctx context.Context, params *CreateSubStatementParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateSubStatementResponse, error) {
+	rsp, err := c.CreateSubStatementWithBody(ctx, params, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -36711,11 +36781,13 @@ func (c *ClientWithResponses) CreateSubStatementWithBodyWithResponse(ctx context
 
 // CreateSubStatementWithResponse Create a statement of a managed sub-agency's wallet
 //
+// Create a statement of a managed sub-agency's wallet (Idempotency-Key recommended: a retry with the key answers the first statement)
+//
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /base/v2/sub/statements (the `CreateSubStatement` operationId).
-func (c *ClientWithResponses) CreateSubStatementWithResponse(ctx context.Context, body CreateSubStatementJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateSubStatementResponse, error) {
-	rsp, err := c.CreateSubStatement(ctx, body, reqEditors...)
+func (c *ClientWithResponses) CreateSubStatementWithResponse(ctx context.Context, params *CreateSubStatementParams, body CreateSubStatementJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateSubStatementResponse, error) {
+	rsp, err := c.CreateSubStatement(ctx, params, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -44407,6 +44479,13 @@ func ParseCreateStatementResponse(rsp *http.Response) (*CreateStatementResponse,
 		}
 		response.JSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest ErrorEnvelope
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -45203,6 +45282,13 @@ func ParseCreateSubStatementResponse(rsp *http.Response) (*CreateSubStatementRes
 			return nil, err
 		}
 		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest ErrorEnvelope
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest ErrorEnvelope

@@ -188,7 +188,9 @@ func TestGeneratedGoClient(t *testing.T) {
 	// Today on the demo agencies' clock (the default zone), whose days
 	// the dates are.
 	today := time.Now().In(display.ResolveZone("", "")).Format(time.DateOnly)
-	st, err := c.CreateStatementWithResponse(ctx, apiclient.CreateStatementJSONRequestBody{From: &today, To: &today})
+	stmtKey := "client-statement-1"
+	st, err := c.CreateStatementWithResponse(ctx, &apiclient.CreateStatementParams{IdempotencyKey: &stmtKey},
+		apiclient.CreateStatementJSONRequestBody{From: &today, To: &today})
 	if err != nil || st.JSON201 == nil {
 		t.Fatalf("statement: %v %s", err, st.Body)
 	}

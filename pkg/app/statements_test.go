@@ -2,6 +2,7 @@ package app_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -151,6 +152,35 @@ func TestStatementsAPI(t *testing.T) {
 		}
 		if _, env := call(t, srv, "GET", "/base/v2/transactions", "en", "", bearer(blue.Token)...); strings.Contains(string(env.Data), "wire-1") {
 			t.Error("another agency sees the transactions")
+		}
+		// Under an Idempotency-Key a retry answers the first statement (a
+		// retry once made a second one); another key makes another.
+		count := func() int {
+			var n int
+			if err := a.DB.GetContext(context.Background(), &n, a.DB.Rebind(`SELECT COUNT(*) FROM statements WHERE agency_id = ?`), sub.Company.ID); err != nil {
+				t.Fatal(err)
+			}
+			return n
+		}
+		before := count()
+		var keyed []int64
+		for _, k := range []string{"stmt-1", "stmt-1", "stmt-2"} {
+			resp, env := call(t, srv, "POST", "/base/v2/statements", "en", body, append(bearer(sub.Token), "Idempotency-Key", k)...)
+			var got struct{ ID int64 }
+			_ = json.Unmarshal(env.Data, &got)
+			if resp.StatusCode != 201 || got.ID == 0 {
+				t.Fatalf("statement under key %s: %d %s", k, resp.StatusCode, env.Data)
+			}
+			keyed = append(keyed, got.ID)
+		}
+		if keyed[0] != keyed[1] || keyed[2] == keyed[0] || count() != before+2 {
+			t.Errorf("statements under keys stmt-1, stmt-1, stmt-2: ids %v, %d made (want 2)", keyed, count()-before)
+		}
+		// The key again for another period: refused, nothing made.
+		resp, env = call(t, srv, "POST", "/base/v2/statements", "en", fmt.Sprintf(`{"from":%q,"to":%q}`, today, today),
+			append(bearer(sub.Token), "Idempotency-Key", "stmt-1")...)
+		if resp.StatusCode != 409 || env.Message != "This Idempotency-Key was already used for a different request" || count() != before+2 {
+			t.Errorf("stmt-1 for another period: %d %s, %d made", resp.StatusCode, env.Message, count()-before)
 		}
 	})
 }

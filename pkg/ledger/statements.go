@@ -110,12 +110,61 @@ func (l *Ledger) CreateStatement(ctx context.Context, agencyID int64, currency, 
 	if err != nil {
 		return StatementInfo{}, Statement{}, err
 	}
-	return l.createStatement(ctx, agencyID, currency, start, end, loc.String(), createdBy)
+	return l.createStatement(ctx, agencyID, currency, start, end, loc.String(), createdBy, "")
+}
+
+// CreateStatementOnce is CreateStatement under the caller's idempotency
+// key: the first call with key makes the statement, a retry of the same
+// period answers that one, the key for another period is a conflict, as
+// every key of the API. An empty key makes a statement each time.
+func (l *Ledger) CreateStatementOnce(ctx context.Context, key string, agencyID int64, currency, from, to, zone, createdBy string) (StatementInfo, Statement, error) {
+	if key == "" {
+		return l.CreateStatement(ctx, agencyID, currency, from, to, zone, createdBy)
+	}
+	loc := display.ResolveZone("", zone)
+	start, end, err := StatementPeriod(from, to, loc)
+	if err != nil {
+		return StatementInfo{}, Statement{}, err
+	}
+	replay := func() (StatementInfo, Statement, bool, error) {
+		info, st, ok, err := l.statementByKey(ctx, agencyID, key)
+		if err == nil && ok && (!info.From.Equal(start.UTC()) || !info.To.Equal(end.UTC())) {
+			return StatementInfo{}, Statement{}, true, errMismatch()
+		}
+		return info, st, ok, err
+	}
+	if info, st, ok, err := replay(); err != nil || ok {
+		return info, st, err
+	}
+	info, st, err := l.createStatement(ctx, agencyID, currency, start, end, loc.String(), createdBy, key)
+	if err != nil {
+		// Another request with the key made it first (the index keeps one).
+		if prev, pst, ok, rerr := replay(); ok {
+			return prev, pst, rerr
+		}
+	}
+	return info, st, err
+}
+
+// statementByKey is the agency's statement made under key; ok is false
+// when there is none.
+func (l *Ledger) statementByKey(ctx context.Context, agencyID int64, key string) (StatementInfo, Statement, bool, error) {
+	var id int64
+	err := l.db.GetContext(ctx, &id, l.db.Rebind(`SELECT id FROM statements WHERE agency_id = ? AND idempotency_key = ?`), agencyID, key)
+	if errors.Is(err, sql.ErrNoRows) {
+		return StatementInfo{}, Statement{}, false, nil
+	}
+	if err != nil {
+		return StatementInfo{}, Statement{}, false, fmt.Errorf("ledger: statement by key: %w", err)
+	}
+	info, st, err := l.StatementOf(ctx, agencyID, id)
+	return info, st, err == nil, err
 }
 
 // createStatement computes and records the statement of [from, to) for an
-// agency's wallet in currency, its days cut in zone.
-func (l *Ledger) createStatement(ctx context.Context, agencyID int64, currency string, from, to time.Time, zone, createdBy string) (StatementInfo, Statement, error) {
+// agency's wallet in currency, its days cut in zone, under key when one is
+// given.
+func (l *Ledger) createStatement(ctx context.Context, agencyID int64, currency string, from, to time.Time, zone, createdBy, key string) (StatementInfo, Statement, error) {
 	errs := map[string]string{}
 	if from.IsZero() {
 		errs["from"] = "statement.error.from"
@@ -139,9 +188,13 @@ func (l *Ledger) createStatement(ctx context.Context, agencyID int64, currency s
 		return StatementInfo{}, Statement{}, err
 	}
 	info.Opening, info.Closing, info.EntryCount = st.Opening, st.Closing, len(st.Entries)
+	var idem any
+	if key != "" {
+		idem = key
+	}
 	err = l.db.GetContext(ctx, &info.ID, l.db.Rebind(`INSERT INTO statements (agency_id, currency, period_from, period_to, opening, closing,
-		entry_count, created_by, created_at, time_zone) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
-		info.AgencyID, info.Currency, info.From, info.To, info.Opening, info.Closing, info.EntryCount, info.CreatedBy, info.CreatedAt, info.TimeZone)
+		entry_count, created_by, created_at, time_zone, idempotency_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
+		info.AgencyID, info.Currency, info.From, info.To, info.Opening, info.Closing, info.EntryCount, info.CreatedBy, info.CreatedAt, info.TimeZone, idem)
 	if err != nil {
 		return StatementInfo{}, Statement{}, fmt.Errorf("ledger: store statement: %w", err)
 	}
