@@ -95,7 +95,7 @@ func (rig *channelRig) env(t *testing.T, dir string) []string {
 // other time the payer pays only after the next kill, so an instance dies
 // between the charge and the settlement; every third notification is lost
 // altogether, so the status check alone settles that payment.
-func (l *load) channelAgent(ctx context.Context, rig *channelRig, kills *atomic.Int64, db *sql.DB) {
+func (l *load) channelAgent(ctx context.Context, rig *channelRig, kills *killSignal, db *sql.DB) {
 	op := l.login("demo-operator", "demo-pass-1")
 	for i := 0; ctx.Err() == nil; i++ {
 		r := routes[i%len(routes)]
@@ -126,13 +126,9 @@ func (l *load) channelAgent(ctx context.Context, rig *channelRig, kills *atomic.
 		l.count("wechat_created")
 		if i%2 == 0 {
 			// The kill falls between the charge and the settlement.
-			for before := kills.Load(); kills.Load() == before && ctx.Err() == nil; {
-				select {
-				case <-ctx.Done():
-				case <-time.After(100 * time.Millisecond):
-				}
-			}
-			if ctx.Err() != nil {
+			select {
+			case <-kills.next():
+			case <-ctx.Done():
 				// The payer never paid: the payment stays pending, and
 				// the order held, until the status check closes it.
 				continue
@@ -168,8 +164,9 @@ func (rig *channelRig) channelSettled(t *testing.T, db *sql.DB, deadline time.Ti
 		trades[k] = v
 	}
 	rig.mu.Unlock()
-	for {
-		var bad []string
+	var bad []string
+	pollUntil(deadline, func() bool {
+		bad = nil
 		for tradeNo, id := range trades {
 			p, ok := rig.fake.Payment(tradeNo)
 			if !ok || p.State != "SUCCESS" {
@@ -191,11 +188,7 @@ func (rig *channelRig) channelSettled(t *testing.T, db *sql.DB, deadline time.Ti
 					receipts, received, p.Total))
 			}
 		}
-		if len(bad) == 0 || time.Now().After(deadline) {
-			return bad
-		}
-		// The instances settle on their own schedule (a notification, the
-		// status check), in their own processes: read again a second later.
-		time.Sleep(time.Second)
-	}
+		return len(bad) == 0
+	})
+	return bad
 }

@@ -123,7 +123,7 @@ func TestChaos(t *testing.T) {
 	wg.Go(func() { l.trainAgent(ctx) })
 	wg.Go(func() { l.groupAgent(ctx) })
 	wg.Go(func() { l.topUps(ctx) })
-	var killed atomic.Int64
+	var killed killSignal
 	wg.Go(func() { l.channelAgent(ctx, rig, &killed, db) })
 
 	kills, lastKill := 0, time.Time{}
@@ -136,7 +136,7 @@ func TestChaos(t *testing.T) {
 			i := kills % len(c.inst)
 			c.kill(i)
 			kills++
-			killed.Add(1)
+			killed.fire()
 			lastKill = time.Now()
 			c.start(i)
 		}
@@ -755,8 +755,9 @@ func (l *load) refund(ctx context.Context, op, provider string, id int64) {
 // answers the orders still waiting.
 func waitSettled(t *testing.T, db *sql.DB, deadline time.Time) map[string]int {
 	t.Helper()
-	for {
-		waiting := map[string]int{}
+	var waiting map[string]int
+	pollUntil(deadline, func() bool {
+		waiting = map[string]int{}
 		rows, err := db.Query(`SELECT status, COUNT(*) FROM flight_orders
 			WHERE (type = 'origin' AND payment_status = 'paid' AND status IN ('proceeding', 'holding'))
 			   OR status IN ('rfd_proceeding', 'chg_proceeding')
@@ -798,12 +799,44 @@ func waitSettled(t *testing.T, db *sql.DB, deadline time.Time) map[string]int {
 			}
 			rows.Close()
 		}
-		if len(waiting) == 0 || time.Now().After(deadline) {
-			return waiting
-		}
-		// The servers settle on their queue's schedule, in their own
-		// processes: the test reads the database again a second later.
+		return len(waiting) == 0
+	})
+	return waiting
+}
+
+// pollUntil calls done until it answers true or deadline passes. The
+// servers settle on their queues' schedules in their own processes, across
+// SIGKILLs, in real time: no clock of this test can move them, so it reads
+// the database again a second later, as an operator's check would.
+func pollUntil(deadline time.Time, done func() bool) {
+	for !done() && time.Now().Before(deadline) {
 		time.Sleep(time.Second)
+	}
+}
+
+// killSignal tells who waits for it that an instance was just killed.
+type killSignal struct {
+	mu sync.Mutex
+	ch chan struct{}
+}
+
+// next is closed at the next kill.
+func (k *killSignal) next() <-chan struct{} {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.ch == nil {
+		k.ch = make(chan struct{})
+	}
+	return k.ch
+}
+
+// fire closes what next gave out.
+func (k *killSignal) fire() {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.ch != nil {
+		close(k.ch)
+		k.ch = nil
 	}
 }
 
