@@ -107,6 +107,12 @@ func recognitionFault(err error) error {
 		return e
 	case errors.Is(err, recognition.ErrBusy):
 		return fault.RateLimited("recognition.error.busy", 5*time.Second)
+	case errors.Is(err, recognition.ErrEngine):
+		// A server without tesseract (make run without root) still serves
+		// everything else: the caller is told to type the details in.
+		e := fault.New(fault.CodeInternal, http.StatusServiceUnavailable, "recognition.error.unavailable")
+		e.Err = err
+		return e
 	}
 	return fault.Internal(err)
 }

@@ -77,7 +77,7 @@ func (r *Root) demoCmd() *cobra.Command {
 				Ledger: a.Ledger, Shopping: a.Shopping, Orders: a.Orders, Trains: a.Trains}); err != nil {
 				return err
 			}
-			all := append(append([]demo.Login(nil), demo.Logins...), demo.LivingLogins...)
+			all := demo.AllLogins()
 			type login struct {
 				Username string `json:"username"`
 				Password string `json:"password"`

@@ -135,3 +135,10 @@ func agencyOf(ctx context.Context, db *store.DB, username string, create func() 
 	}
 	return livingAgency{agencyID: row.AgencyID, userID: row.ID}, true, nil
 }
+
+// AllLogins are every demo account in the order the README's table and
+// `voyage demo seed` list them: the living agency first, since it is the
+// one a newcomer can pay with and find orders in.
+func AllLogins() []Login {
+	return append(append([]Login(nil), LivingLogins...), Logins...)
+}
