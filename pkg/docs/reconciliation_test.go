@@ -43,8 +43,8 @@ func TestReconciliationCSV(t *testing.T) {
 		truncated                          bool
 	}{
 		{"en", "No ledger entry", "WeChat Pay", "Group #9 (first deposit)", "Time (Asia/Shanghai)", false},
-		{"zh-cn", "无账本记录", "微信支付", "团队票 #9 (首期订金)", "时间 (Asia/Shanghai)", true},
-		{"zh-tw", "無帳本紀錄", "微信支付", "團體票 #9 (首期訂金)", "時間 (Asia/Shanghai)", false},
+		{"zh-cn", "无账本记录", "微信支付", "团队票 #9 (首期定金)", "时间 (Asia/Shanghai)", true},
+		{"zh-tw", "無帳本紀錄", "微信支付", "團體票 #9 (首期定金)", "時間 (Asia/Shanghai)", false},
 	} {
 		t.Run(c.lang, func(t *testing.T) {
 			r := reconSample(c.lang, c.truncated)

@@ -414,7 +414,7 @@ func TestStatementLabelsAndZone(t *testing.T) {
 	t.Parallel()
 	s := sample("zh-cn", false)
 	s.Entries[1].Type, s.Entries[1].Description = ledger.TypeGroupDeposit, "group PEK-SHA first (20 pax)"
-	s.Labels = map[int64]string{2: "团队订单 PEK-SHA：第一期订金，20 名乘客"}
+	s.Labels = map[int64]string{2: "团队订单 PEK-SHA：第一期定金，20 名乘客"}
 	shanghai := time.FixedZone("CST", 8*3600)
 	s.Info.From = time.Date(2026, 10, 1, 0, 0, 0, 0, shanghai)
 	s.Info.To = time.Date(2026, 11, 1, 0, 0, 0, 0, shanghai)
@@ -423,7 +423,7 @@ func TestStatementLabelsAndZone(t *testing.T) {
 	if err := WriteCSV(&buf, s); err != nil {
 		t.Fatal(err)
 	}
-	if body := buf.String(); !strings.Contains(body, "团队订单 PEK-SHA：第一期订金，20 名乘客") || strings.Contains(body, "group PEK-SHA first") {
+	if body := buf.String(); !strings.Contains(body, "团队订单 PEK-SHA：第一期定金，20 名乘客") || strings.Contains(body, "group PEK-SHA first") {
 		t.Errorf("the group payment does not read as its label:\n%s", body)
 	}
 	if p := s.period(); p != "2026-10-01 – 2026-10-31" {

@@ -72,8 +72,8 @@ func TestWalletGroupPaymentInReadersLanguage(t *testing.T) {
 	for _, tt := range []struct {
 		lang, want, notWant string
 	}{
-		{i18n.ZhCN, "团队订单 PEK-SHA：第一期订金，20 名乘客", "group PEK-SHA first"},
-		{i18n.ZhTW, "團體訂單 PEK-SHA：第一期訂金，20 名乘客", "group PEK-SHA first"},
+		{i18n.ZhCN, "团队订单 PEK-SHA：第一期定金，20 名乘客", "group PEK-SHA first"},
+		{i18n.ZhTW, "團體訂單 PEK-SHA：第一期定金，20 名乘客", "group PEK-SHA first"},
 		{i18n.EN, "Group order PEK-SHA: First deposit, 20 passengers", "group PEK-SHA first"},
 	} {
 		t.Run(tt.lang, func(t *testing.T) {
