@@ -197,3 +197,38 @@ test('account page: details, password form, sessions', async () => {
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+// At 390 px the main menu is behind a button: every entry is a whole word
+// inside the screen once opened (a sideways row cut "Wallet & Invo|icing"
+// with nothing to say there was more), in English and Chinese. It is a
+// native disclosure, so it opens without JavaScript as well.
+for (const { lang, button, entries, javaScriptEnabled } of [
+  { lang: 'en', button: 'Menu', entries: menu, javaScriptEnabled: true },
+  { lang: 'zh-cn', button: '菜单', entries: ['机票', '团队票', '火车票', '我的订单', '钱包与发票', '分销商管理'], javaScriptEnabled: true },
+]) {
+  test(`at 390 px the menu is a button that opens whole entries (${lang})`, async () => {
+    const page = await newPage(browser, { lang: 'en', baseURL: server.url, javaScriptEnabled });
+    await login(page, 'demo-super', 'demo-pass-1');
+    await page.context().addCookies([{ name: 'lang', value: lang, url: server.url }]);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto('/flight/booking');
+    const nav = page.getByRole('navigation', { name: lang === 'en' ? 'Main menu' : '主菜单' });
+    assert.equal(await nav.count(), 0, 'the menu is closed until asked for');
+    await page.locator('details.navmenu > summary', { hasText: button }).click();
+    for (const entry of entries) {
+      const link = nav.getByRole('link', { name: entry, exact: true });
+      assert.equal(await link.count(), 1, `menu entry ${entry}`);
+      const box = await link.boundingBox();
+      assert.ok(box && box.x >= 0 && box.x + box.width <= 390, `${entry} is whole on screen: ${JSON.stringify(box)}`);
+      // The text is not clipped inside its link either.
+      assert.ok(await link.evaluate((a) => a.scrollWidth <= a.clientWidth), `${entry} is not cut`);
+    }
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 390), 'no horizontal scroll at 390 px');
+    assert.deepEqual(await seriousViolations(page), [], `axe: menu open at 390 px (${lang})`);
+    await screenshot(page, `menu-390-${lang}`, { fullPage: false });
+    await Promise.all([page.waitForNavigation(), nav.getByRole('link', { name: entries[3], exact: true }).click()]);
+    assert.equal(new URL(page.url()).pathname, '/flight/orders');
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+}
