@@ -96,10 +96,10 @@ func TestJobConsole(t *testing.T) {
 			return res
 		}
 		refused := map[string]*http.Client{
-			"agency SuperUser":   portalAs(t, srv, loginAs(t, srv, "demo-super", "demo-pass-1").Token),
-			"provider finance":   portalAs(t, srv, loginAs(t, srv, "prov-finance", "pass-word-1").Token),
-			"provider operator":  portalAs(t, srv, loginAs(t, srv, "prov-operator", "pass-word-1").Token),
-			"sub-agency SuperUser":portalAs(t, srv, loginAs(t, srv, "sub-super", "demo-pass-1").Token),
+			"agency SuperUser":     portalAs(t, srv, loginAs(t, srv, "demo-super", "demo-pass-1").Token),
+			"provider finance":     portalAs(t, srv, loginAs(t, srv, "prov-finance", "pass-word-1").Token),
+			"provider operator":    portalAs(t, srv, loginAs(t, srv, "prov-operator", "pass-word-1").Token),
+			"sub-agency SuperUser": portalAs(t, srv, loginAs(t, srv, "sub-super", "demo-pass-1").Token),
 		}
 		for who, c := range refused {
 			// A page goes to the user's own home with the translated
