@@ -170,9 +170,15 @@ func New(ctx context.Context, cfg config.Config) (*App, error) {
 	a.Webhooks.SetQueue(q.Client)
 	a.Groups.SetQueue(q.Client)
 	a.Trains.SetQueue(q.Client)
+	console, err := q.Console(web.JobConsolePrefix)
+	if err != nil {
+		a.Close()
+		return nil, err
+	}
 	a.Web = web.New(web.Options{Site: a.Site, Applications: a.Applications, SecureCookies: cfg.HTTP.SecureCookies, Auth: a.Auth, Agencies: a.Agencies,
 		UserAdmin: a.Auth, CompanyAdmin: a.Agencies, AgencyAdmin: a.AgencyAdmin, Ledger: a.Ledger, Webhooks: a.Webhooks, Orders: a.Orders, Catalog: a.Catalog,
-		Trains: a.Trains, Groups: a.Groups, Profile: a.Profile, Reconciler: a.Reconciler()})
+		Trains: a.Trains, Groups: a.Groups, Profile: a.Profile, Reconciler: a.Reconciler(),
+		JobConsole: console})
 	a.accessLog = server.NewAccessLog(nil, accessLogEvery)
 	if err := a.openRateLimiter(ctx); err != nil {
 		a.Close()

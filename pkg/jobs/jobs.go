@@ -84,6 +84,9 @@ type Queue struct {
 	// when they have all returned.
 	stopLoops context.CancelFunc
 	loops     chan struct{}
+	// consoles are the job consoles built on this queue (Console), whose
+	// background work Close ends.
+	consoles []*Console
 }
 
 // New builds the River client with every worker and periodic job.
@@ -257,6 +260,9 @@ func (q *Queue) Stop(ctx context.Context) error {
 // Close releases the pgx pool of a queue that was never started (Stop does
 // it otherwise).
 func (q *Queue) Close() {
+	for _, c := range q.consoles {
+		c.close()
+	}
 	if q.pool != nil {
 		q.pool.Close()
 	}

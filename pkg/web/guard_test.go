@@ -523,9 +523,13 @@ func TestMenusFollowPermissions(t *testing.T) {
 			[]string{"nav.wallet", "nav.agencyManagement"}, []string{"nav.account"}},
 		{"agency operator of a managing agency", viewer{LoggedIn: true, Principal: principal(6, managing(auth.RoleOperator))},
 			[]string{"nav.flights", "nav.groupTicket", "nav.trains", "nav.myBookings"}, []string{"nav.account"}},
+		// The job console is the provider's SuperUser's alone: its
+		// finance and operators, and an agency's SuperUser, see no entry.
 		{"provider", viewer{LoggedIn: true, Principal: principal(3, provider)},
 			[]string{"nav.flights", "nav.groupTicket", "nav.trains", "nav.myBookings", "nav.wallet", "nav.agencyManagement"},
-			[]string{"nav.userManagement", "nav.userLog", "nav.companyProfile", "nav.account"}},
+			[]string{"nav.userManagement", "nav.userLog", "nav.companyProfile", "nav.jobConsole", "nav.account"}},
+		{"provider finance", viewer{LoggedIn: true, Principal: principal(7, auth.Subject{Roles: []string{auth.RoleFinance}, Common: provider.Common})},
+			[]string{"nav.wallet", "nav.agencyManagement"}, []string{"nav.account"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -339,6 +339,10 @@ var Routes = []Route{
 
 	// The runtime profiles of this instance (pprof.go).
 	{Name: "debug-pprof", Method: http.MethodGet, Path: pathPprof, Subtree: true, Access: ProviderSuperUser},
+	// River's job console (jobconsole.go): its pages and assets (GET), and
+	// its API's reads (GET) and actions (POST, PUT, PATCH), all under one
+	// rule.
+	{Name: "job-console", Path: pathJobConsole, Subtree: true, Access: ProviderSuperUser},
 
 	// Any other path, with any method: the 404 page.
 	{Name: "not-found", Path: pathHome, Subtree: true, Access: Public},
@@ -427,6 +431,7 @@ func (s *Server) handlers() map[string]http.Handler {
 		"agency-manager-bill-export":      s.subBillExport,
 		"not-found":                       s.NotFound,
 		"debug-pprof":                     pprofHandler,
+		"job-console":                     s.jobConsole,
 
 		"profile-details":           s.profileDetailsSave,
 		"profile-config":            s.profileConfigSave,
@@ -547,6 +552,7 @@ var userMenu = []menuEntry{
 	{templates.NavItem{Key: "nav.userManagement", Href: pathUsers}, isSuperUser},
 	{templates.NavItem{Key: "nav.userLog", Href: pathUserLog}, isSuperUser},
 	{templates.NavItem{Key: "nav.companyProfile", Href: pathCompany}, isSuperUser},
+	{templates.NavItem{Key: "nav.jobConsole", Href: pathJobConsole}, ProviderSuperUser.allow},
 	{templates.NavItem{Key: "nav.account", Href: pathProfile}, anyone},
 }
 

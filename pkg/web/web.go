@@ -53,6 +53,7 @@ type Server struct {
 	groupEntries  GroupEntries  // nil: group payments read as posted
 	travellers    Travellers    // nil: the saved-traveller pages answer 500
 	reconciler    Reconciler    // nil: the channel reconciliation answers 500
+	console       http.Handler  // nil: the job console answers 500
 }
 
 // Options configure the portal.
@@ -76,6 +77,9 @@ type Options struct {
 	// Reconciler makes finance's daily channel reconciliation
 	// (payment.Reconciler).
 	Reconciler Reconciler
+	// JobConsole is River's UI on the job queue (jobs.Queue.Console),
+	// served at /admin/jobs/ to the provider's SuperUser.
+	JobConsole http.Handler
 }
 
 // New returns the portal, reading the islands manifest once.
@@ -121,6 +125,7 @@ func New(o Options) *Server {
 		s.travellers = o.Profile
 	}
 	s.reconciler = o.Reconciler
+	s.console = o.JobConsole
 	return s
 }
 
