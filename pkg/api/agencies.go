@@ -69,6 +69,7 @@ func (s Services) walletEntries(r *http.Request, a agency.Agency) (WalletEntryPa
 	if err != nil {
 		return WalletEntryPage{}, err
 	}
+	s.inReadersLanguage(r.Context(), a.ID, entries)
 	return WalletEntriesOf(entries, total, page, size), nil
 }
 

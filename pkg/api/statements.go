@@ -44,6 +44,7 @@ func (s Services) createStatement(r *http.Request, a agency.Agency, req Statemen
 	if err != nil {
 		return StatementDetail{}, err
 	}
+	s.inReadersLanguage(r.Context(), a.ID, st.Entries)
 	return ledger.StatementDetailOf(info, st), nil
 }
 
@@ -87,6 +88,7 @@ func (s Services) statement(ctx context.Context, agencyID, id int64) (StatementD
 	if err != nil {
 		return StatementDetail{}, err
 	}
+	s.inReadersLanguage(ctx, agencyID, st.Entries)
 	return ledger.StatementDetailOf(info, st), nil
 }
 

@@ -17,6 +17,7 @@ import (
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/booking"
 	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/idempotency"
 	"github.com/voyage/voyage/pkg/money"
 	"github.com/voyage/voyage/pkg/recent"
@@ -531,6 +532,7 @@ func (s *Service) Get(ctx context.Context, who auth.Principal, id int64) (View, 
 
 func (s *Service) detail(ctx context.Context, o Order, v viewer) (View, error) {
 	out := s.view(o, v.Side(o.AgencyID))
+	out.Segments = shopping.NamedIn(out.Segments, i18n.Lang(ctx))
 	var err error
 	if out.Events, err = booking.Events[Event](ctx, s.DB, booking.FlightTimeline, o.ID); err != nil {
 		return View{}, err

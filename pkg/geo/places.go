@@ -79,3 +79,27 @@ type Place struct {
 	CountryName string  `json:"countryName"`
 	Airports    []Place `json:"airports,omitempty"` // a city's airports
 }
+
+// AirportName is an airport's name in lang, else its city's (a code such
+// as BJS names a city), else the code itself. Names are looked up when
+// shown, never kept: an order booked in English reads in Chinese to a
+// Chinese caller.
+func AirportName(code, lang string) string {
+	if a, ok := AirportByCode(code); ok {
+		return a.Name.In(lang)
+	}
+	if c, ok := CityByCode(code); ok {
+		return c.Name.In(lang)
+	}
+	return code
+}
+
+// AirlineName is an airline's name in lang, else its code.
+func AirlineName(code, lang string) string {
+	if a, ok := AirlineByCode(code); ok {
+		if n := a.Name.In(lang); n != "" {
+			return n
+		}
+	}
+	return code
+}

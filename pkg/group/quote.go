@@ -15,6 +15,7 @@ import (
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/geo"
 	"github.com/voyage/voyage/pkg/money"
+	"github.com/voyage/voyage/pkg/shopping"
 	"github.com/voyage/voyage/pkg/supplier"
 )
 
@@ -235,17 +236,8 @@ func segmentsOf(in []supplier.Segment) ([]Segment, map[string]string) {
 }
 
 func view(sg supplier.Segment) Segment {
-	v := Segment{Segment: sg}
-	if a, ok := geo.AirlineByCode(sg.Carrier); ok {
-		v.CarrierName = a.Name.En
-	}
-	if a, ok := geo.AirportByCode(sg.Origin); ok {
-		v.OriginName = a.Name.En
-	}
-	if a, ok := geo.AirportByCode(sg.Destination); ok {
-		v.DestinationName = a.Name.En
-	}
-	return v
+	// Kept in English; each reader gets its own language (Get).
+	return shopping.NamedIn([]Segment{{Segment: sg}}, "en")[0]
 }
 
 // scheduled finds real flights for each journey (and a return journey's way

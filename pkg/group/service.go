@@ -46,6 +46,7 @@ import (
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/money"
+	"github.com/voyage/voyage/pkg/shopping"
 	"github.com/voyage/voyage/pkg/supplier"
 )
 
@@ -265,6 +266,9 @@ func (s *Service) detail(ctx context.Context, o Order, v viewer) (View, error) {
 	var err error
 	if out.Quotes, err = quotes(ctx, s.DB, o.ID); err != nil {
 		return View{}, err
+	}
+	for i := range out.Quotes {
+		out.Quotes[i].Segments = shopping.NamedIn(out.Quotes[i].Segments, i18n.Lang(ctx))
 	}
 	ds, err := deadlines(ctx, s.DB, o.ID)
 	if err != nil {

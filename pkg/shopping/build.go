@@ -1729,19 +1729,20 @@ func compatible(tickets ...*priced) bool {
 }
 
 // airportName is an airport's (or city's) name in lang.
-func airportName(code, lang string) string {
-	if a, ok := geo.AirportByCode(code); ok {
-		return a.Name.In(lang)
-	}
-	if c, ok := geo.CityByCode(code); ok {
-		return c.Name.In(lang)
-	}
-	return code
-}
+func airportName(code, lang string) string { return geo.AirportName(code, lang) }
 
-func airlineName(code, lang string) string {
-	if a, ok := geo.AirlineByCode(code); ok {
-		return a.Name.In(lang)
+func airlineName(code, lang string) string { return geo.AirlineName(code, lang) }
+
+// NamedIn answers segments with their carrier's and airports' names in
+// lang. Orders keep the names of the language they were booked in; every
+// reader gets its own.
+func NamedIn(segs []SegmentView, lang string) []SegmentView {
+	out := make([]SegmentView, len(segs))
+	for i, s := range segs {
+		s.CarrierName = airlineName(s.Carrier, lang)
+		s.OriginName = airportName(s.Origin, lang)
+		s.DestinationName = airportName(s.Destination, lang)
+		out[i] = s
 	}
-	return code
+	return out
 }

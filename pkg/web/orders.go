@@ -407,18 +407,8 @@ func orderSegment(seg shopping.SegmentView, lang string) templates.OrderSegment 
 	out := templates.OrderSegment{FlightNumber: seg.FlightNumber, Carrier: seg.CarrierName, Origin: seg.Origin, OriginName: seg.OriginName,
 		Destination: seg.Destination, DestinationName: seg.DestinationName, DepartAt: atAirport(seg.DepartAt, seg.Origin),
 		ArriveAt: atAirport(seg.ArriveAt, seg.Destination), Cabin: seg.Cabin, BookingClass: seg.BookingClass}
-	if a, ok := geo.AirlineByCode(seg.Carrier); ok {
-		out.Carrier = a.Name.In(lang)
-	}
-	if out.Carrier == "" {
-		out.Carrier = seg.Carrier
-	}
-	if a, ok := geo.AirportByCode(seg.Origin); ok {
-		out.OriginName = a.Name.In(lang)
-	}
-	if a, ok := geo.AirportByCode(seg.Destination); ok {
-		out.DestinationName = a.Name.In(lang)
-	}
+	named := shopping.NamedIn([]shopping.SegmentView{seg}, lang)[0]
+	out.Carrier, out.OriginName, out.DestinationName = named.CarrierName, named.OriginName, named.DestinationName
 	if seg.DurationMinutes > 0 {
 		out.Duration = fmt.Sprintf("%02dh%02dm", seg.DurationMinutes/60, seg.DurationMinutes%60)
 	}
