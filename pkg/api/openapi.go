@@ -17,6 +17,7 @@ import (
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/flight"
 	"github.com/voyage/voyage/pkg/group"
+	"github.com/voyage/voyage/pkg/idempotency"
 	"github.com/voyage/voyage/pkg/train"
 )
 
@@ -620,11 +621,11 @@ func (rt *Router) OpenAPI() map[string]any {
 			"schemas": components,
 			"parameters": map[string]any{
 				"IdempotencyKey": map[string]any{"name": "Idempotency-Key", "in": "header", "required": false,
-					"description": "At most 90 characters (every route that takes a key accepts that length). A replay with the same key and body answers the first result; the same key with another body is 409.",
-					"schema":      map[string]any{"type": "string", "maxLength": 90}},
+					"description": fmt.Sprintf("At most %d characters (every route that takes a key accepts that length). A replay with the same key and body answers the first result; the same key with another body is 409.", idempotency.MaxKey),
+					"schema":      map[string]any{"type": "string", "maxLength": idempotency.MaxKey}},
 				"IdempotencyKeyRequired": map[string]any{"name": "Idempotency-Key", "in": "header", "required": true,
-					"description": "At most 90 characters (every route that takes a key accepts that length), required here. A replay with the same key and body answers the first result; the same key with another body is 409.",
-					"schema":      map[string]any{"type": "string", "minLength": 1, "maxLength": 90}},
+					"description": fmt.Sprintf("At most %d characters (every route that takes a key accepts that length), required here. A replay with the same key and body answers the first result; the same key with another body is 409.", idempotency.MaxKey),
+					"schema":      map[string]any{"type": "string", "minLength": 1, "maxLength": idempotency.MaxKey}},
 			},
 			"headers": map[string]any{
 				"Retry-After":         map[string]any{"description": "seconds to wait before retrying", "schema": map[string]any{"type": "integer"}},

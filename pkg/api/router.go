@@ -13,6 +13,7 @@ import (
 	"github.com/voyage/voyage/pkg/audit"
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/pkg/idempotency"
 	"github.com/voyage/voyage/pkg/ratelimit"
 )
 
@@ -250,6 +251,9 @@ func (rt *Router) Handle(pattern string, op Operation, h HandlerFunc) {
 	}
 	rt.mux.Handle(pattern, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		r, err := rt.enter(w, r, op)
+		if err == nil && op.Idempotency != IdempotencyNone {
+			err = idempotency.Check(r.Header.Get("Idempotency-Key"), op.Idempotency == IdempotencyRequired)
+		}
 		if err != nil {
 			WriteError(w, r, err)
 			return

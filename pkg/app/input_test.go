@@ -262,3 +262,86 @@ func TestUnknownFieldsRefused(t *testing.T) {
 		}
 	})
 }
+
+// One Idempotency-Key length for every route that takes a key, the one the
+// document states (90): a longer key is refused at the edge with a 400
+// naming the header in the caller's language before anything is read or
+// changed, a route that requires a key refuses a request without one, and
+// a key of exactly 90 characters books (a 95-character key was refused by
+// some routes and taken by others, whose error said 100).
+func TestIdempotencyKeyLength(t *testing.T) {
+	t.Parallel()
+	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
+		res, err := srv.Client().Get(srv.URL + "/openapi.json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc struct {
+			Paths map[string]map[string]struct {
+				Parameters []struct {
+					Ref string `json:"$ref"`
+				} `json:"parameters"`
+			} `json:"paths"`
+			Components struct {
+				Parameters map[string]struct {
+					Schema struct {
+						MaxLength int `json:"maxLength"`
+					} `json:"schema"`
+				} `json:"parameters"`
+			} `json:"components"`
+		}
+		err = json.NewDecoder(res.Body).Decode(&doc)
+		res.Body.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range []string{"IdempotencyKey", "IdempotencyKeyRequired"} {
+			if n := doc.Components.Parameters[name].Schema.MaxLength; n != 90 {
+				t.Errorf("%s: maxLength %d, want 90", name, n)
+			}
+		}
+		super := loginAs(t, srv, "provider-admin", "provider-pass-1")
+		idParam := regexp.MustCompile(`\{[^}]+\}`)
+		long := strings.Repeat("k", 91)
+		msgs := map[string][2]string{
+			"en":    {"An Idempotency-Key has at most 90 characters.", "This request needs an Idempotency-Key header (at most 90 characters): a retry with the same key answers the first result."},
+			"zh-cn": {"Idempotency-Key 最多 90 个字符。", "此请求需要 Idempotency-Key 请求头（最多 90 个字符）：以同一键重试将返回首次结果。"},
+		}
+		routes, required := 0, 0
+		for path, ops := range doc.Paths {
+			for method, op := range ops {
+				kind := ""
+				for _, p := range op.Parameters {
+					if name, ok := strings.CutPrefix(p.Ref, "#/components/parameters/"); ok && strings.HasPrefix(name, "IdempotencyKey") {
+						kind = name
+					}
+				}
+				if kind == "" {
+					continue
+				}
+				routes++
+				lang := []string{"en", "zh-cn"}[routes%2]
+				target := idParam.ReplaceAllString(path, "1")
+				resp, env := call(t, srv, strings.ToUpper(method), target, lang, `{}`, append(bearer(super.Token), "Idempotency-Key", long)...)
+				if resp.StatusCode != 400 || env.Code != 100001 || fieldsOf(t, env)["Idempotency-Key"] != msgs[lang][0] {
+					t.Errorf("%s %s with a 91-character key: %d %d %s", strings.ToUpper(method), target, resp.StatusCode, env.Code, env.Data)
+				}
+				if kind == "IdempotencyKeyRequired" {
+					required++
+					resp, env = call(t, srv, strings.ToUpper(method), target, lang, `{}`, bearer(super.Token)...)
+					if resp.StatusCode != 400 || fieldsOf(t, env)["Idempotency-Key"] != msgs[lang][1] {
+						t.Errorf("%s %s without a key: %d %d %s", strings.ToUpper(method), target, resp.StatusCode, env.Code, env.Data)
+					}
+				}
+			}
+		}
+		if routes < 10 || required < 3 {
+			t.Fatalf("%d routes take a key, %d require one: the document lost its Idempotency-Key parameters", routes, required)
+		}
+		op := loginAs(t, srv, "demo-operator", "demo-pass-1")
+		quoteID, _ := quoteFor(t, srv, op.Token)
+		if o := createOrder(t, srv, op.Token, quoteID, strings.Repeat("q", 90)); o.ID == 0 {
+			t.Fatal("a 90-character key booked nothing")
+		}
+	})
+}

@@ -13,6 +13,7 @@ import (
 	"github.com/voyage/voyage/pkg/booking"
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/i18n"
+	"github.com/voyage/voyage/pkg/idempotency"
 	"github.com/voyage/voyage/pkg/profile"
 	"github.com/voyage/voyage/pkg/shopping"
 	"github.com/voyage/voyage/pkg/store"
@@ -131,7 +132,7 @@ func (s *Service) normalize(in *RequestInput, today time.Time) map[string]string
 // Request files an operator's group request (to_be_quote), once per
 // idempotency key: a replay answers the order the first call made.
 func (s *Service) Request(ctx context.Context, who auth.Principal, key string, in RequestInput) (View, error) {
-	if key == "" || len(key) > 100 {
+	if key == "" || len(key) > idempotency.MaxKey {
 		return View{}, fault.Validation(map[string]string{"Idempotency-Key": "order.error.idempotencyKey"})
 	}
 	v, err := s.Books.Viewer(ctx, who)

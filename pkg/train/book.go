@@ -14,6 +14,7 @@ import (
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/booking"
 	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/pkg/idempotency"
 	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/supplier/rail"
 )
@@ -153,7 +154,7 @@ func (s *Service) Create(ctx context.Context, who auth.Principal, key string, re
 	if !who.Subject.TrainServiceEnable() {
 		return View{}, noAccess()
 	}
-	if key == "" || len(key) > 100 {
+	if key == "" || len(key) > idempotency.MaxKey {
 		return View{}, keyFault()
 	}
 	v, err := s.Books.Viewer(ctx, who)
@@ -265,7 +266,7 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 	if err != nil {
 		return View{}, err
 	}
-	if len(key) > 100 {
+	if len(key) > idempotency.MaxKey {
 		return View{}, keyFault()
 	}
 	if o.Status != ToBePaid {
