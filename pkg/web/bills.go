@@ -254,7 +254,7 @@ func (s *Server) billStatement(w http.ResponseWriter, r *http.Request) {
 func statementView(a agency.Agency, info ledger.StatementInfo, st ledger.Statement, labels map[int64]string) templates.StatementView {
 	amt := func(minor int64) string { return formatMinor(money.Amount{Minor: minor, Currency: info.Currency}) }
 	view := templates.StatementView{ID: info.ID, AgencyName: a.Name, AgencyCode: a.Code, From: info.FirstDay(),
-		To: info.LastDay(), Zone: display.ZoneDescription(info.Location(), info.To), Currency: info.Currency, Opening: amt(info.Opening), Closing: amt(info.Closing),
+		To: info.LastDay(), Zone: display.ZoneOffset(info.Location(), info.To), Currency: info.Currency, Opening: amt(info.Opening), Closing: amt(info.Closing),
 		EntryCount: info.EntryCount, CreatedBy: info.CreatedBy, CreatedAt: info.CreatedAt}
 	if info.Until().Before(info.To) {
 		view.Until = info.Until()

@@ -153,7 +153,7 @@ func TestBillStatementOfAnotherAgency(t *testing.T) {
 		t.Fatalf("own statement: status %d\n%s", res.StatusCode, page)
 	}
 	// The period is Shanghai's days, and says so.
-	for _, want := range []string{`id="statement-period">2026-01-01 – 2026-01-10`, `id="statement-zone">Asia/Shanghai (UTC+8)`} {
+	for _, want := range []string{`id="statement-period">2026-01-01 – 2026-01-10`, `id="statement-zone">UTC+08:00 (Asia/Shanghai)`} {
 		if !strings.Contains(page, want) {
 			t.Errorf("statement page lacks %q", want)
 		}
