@@ -206,7 +206,7 @@ func (s *Server) billStatementCreate(w http.ResponseWriter, r *http.Request) {
 		s.billStatementsAnswer(w, r, form, http.StatusOK)
 		return
 	}
-	s.redirectWithFlash(w, r, templates.StatementHref(info.ID), templates.Flash{Kind: "success", Key: "bills.created"})
+	s.redirectWithFlash(w, r, templates.StatementHref(info.ID), createdFlash(info))
 }
 
 // statementOf loads statement id of agency a; another agency's statement
@@ -408,12 +408,22 @@ func (s *Server) subStatementCreate(w http.ResponseWriter, r *http.Request) {
 	if currency == "" {
 		currency = "CNY"
 	}
-	if _, _, err := s.bills.CreateStatement(r.Context(), a.ID, currency, form.From, form.To, a.TimeZone, v.Principal.Username); err != nil {
+	info, _, err := s.bills.CreateStatement(r.Context(), a.ID, currency, form.From, form.To, a.TimeZone, v.Principal.Username)
+	if err != nil {
 		form.Errors, form.ErrorKey = formErrors(r.Context(), "bills: create sub statement", err)
 		s.subStatementsAnswer(w, r, v, a.ID, form)
 		return
 	}
-	s.redirectWithFlash(w, r, subStatementsHref(a.ID), templates.Flash{Kind: "success", Key: "bills.created"})
+	s.redirectWithFlash(w, r, subStatementsHref(a.ID), createdFlash(info))
+}
+
+// createdFlash says what asking for a statement did: made it, or found
+// the period's statement already there (one period, one statement).
+func createdFlash(info ledger.StatementInfo) templates.Flash {
+	if info.Existing {
+		return templates.Flash{Kind: "info", Key: "bills.exists"}
+	}
+	return templates.Flash{Kind: "success", Key: "bills.created"}
 }
 
 // subBillAgency runs the bill detail's checks: the permission, a managed
