@@ -149,6 +149,14 @@ func (l *Ledger) CreateStatementOnce(ctx context.Context, key string, agencyID i
 		return info, st, err
 	}
 	info, st, err := l.createStatement(ctx, agencyID, currency, start, end, loc.String(), createdBy, key)
+	if err == nil && info.Existing {
+		// The period had its statement: the key is remembered on it when
+		// it has none, so the key used again for another period is the
+		// conflict it is for any other request.
+		if _, err := l.db.ExecContext(ctx, l.db.Rebind(`UPDATE statements SET idempotency_key = ? WHERE id = ? AND idempotency_key IS NULL`), key, info.ID); err != nil && !store.IsUniqueViolation(err) {
+			return StatementInfo{}, Statement{}, fmt.Errorf("ledger: statement key: %w", err)
+		}
+	}
 	if err != nil {
 		// Another request with the key made it first (the index keeps one).
 		if prev, pst, ok, rerr := replay(); ok {
