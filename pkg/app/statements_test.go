@@ -74,7 +74,7 @@ func TestStatementsAPI(t *testing.T) {
 
 		// Exports: CSV in Chinese, XLSX, PDF.
 		resp2, csvBody := download(t, srv, "/base/v2/statements/"+sid+"/export?format=csv", "zh-cn", bearer(sub.Token)...)
-		if resp2.StatusCode != 200 || !strings.HasPrefix(resp2.Header.Get("Content-Type"), "text/csv") || !strings.HasPrefix(string(csvBody), "\ufeff支付时间 (Asia/Shanghai),") ||
+		if resp2.StatusCode != 200 || !strings.HasPrefix(resp2.Header.Get("Content-Type"), "text/csv") || !strings.HasPrefix(string(csvBody), "\ufeff支付时间 (UTC+08:00 Asia/Shanghai),") ||
 			!strings.Contains(string(csvBody), "1250.50") || !strings.Contains(string(csvBody), "下级代理充值") {
 			t.Errorf("csv: %d %q", resp2.StatusCode, csvBody)
 		}
