@@ -6,7 +6,6 @@ import (
 	"io"
 
 	"github.com/signintech/gopdf"
-
 )
 
 // siteLogo is the site's logo (pkg/web/static/logo.svg) as a 128×128 PNG:
