@@ -91,10 +91,10 @@ test('demo-super tops up Demo Sub Travel; sub-super sees the transaction and mak
   assert.match(await flash(sub), /The statement was created/);
   assert.match(await sub.locator('#statement-opening').innerText(), /^0\.00\s+CNY$/);
   assert.match(await sub.locator('#statement-closing').innerText(), /^1,000\.00\s+CNY$/);
-  // Made today, so it stops now and says so.
+  // Its period ends today: it is provisional, counted to now, and says so.
   const period = (await sub.locator('#statement-period').innerText()).trim().split('\n');
   assert.equal(period[0].trim(), `${from} – ${today}`);
-  assert.match(period[1] ?? '', new RegExp(`^Made before the period ended: entries up to ${today} \\d{2}:\\d{2} CST$`));
+  assert.match(period[1] ?? '', new RegExp(`^Provisional: the period is not over, entries up to ${today} \\d{2}:\\d{2} CST;`));
   const rows = sub.locator('#statement-entries tbody tr');
   assert.equal(await rows.count(), 3, 'opening, the top-up, closing');
   assert.match(await rows.nth(1).innerText(), /Top-up/);

@@ -6311,6 +6311,9 @@ type StatementDetail struct {
 	Id             int            `json:"id"`
 	OpeningBalance Money          `json:"openingBalance"`
 
+	// Provisional the period was not over when the statement was made: its figures and entries run to the moment it is read, and are fixed once the period has ended
+	Provisional bool `json:"provisional"`
+
 	// TimeZone the IANA zone whose days from and to are (the agency's when the statement was made); UTC for statements made before statements had one
 	TimeZone string `json:"timeZone"`
 	To       string `json:"to"`
@@ -6345,6 +6348,9 @@ type StatementSummary struct {
 	From           string    `json:"from"`
 	Id             int       `json:"id"`
 	OpeningBalance Money     `json:"openingBalance"`
+
+	// Provisional the period was not over when the statement was made: its figures run to the moment it is read, and are fixed once the period has ended
+	Provisional bool `json:"provisional"`
 
 	// TimeZone the IANA zone whose days from and to are
 	TimeZone string `json:"timeZone"`

@@ -74,7 +74,7 @@ func TestStatementsAPI(t *testing.T) {
 
 		// Exports: CSV in Chinese, XLSX, PDF.
 		resp2, csvBody := download(t, srv, "/base/v2/statements/"+sid+"/export?format=csv", "zh-cn", bearer(sub.Token)...)
-		if resp2.StatusCode != 200 || !strings.HasPrefix(resp2.Header.Get("Content-Type"), "text/csv") || !strings.HasPrefix(string(csvBody), "\ufeff支付时间 (Asia/Shanghai),") ||
+		if resp2.StatusCode != 200 || !strings.HasPrefix(resp2.Header.Get("Content-Type"), "text/csv") || !strings.HasPrefix(string(csvBody), "\ufeff支付时间 (UTC+08:00 Asia/Shanghai),") ||
 			!strings.Contains(string(csvBody), "1250.50") || !strings.Contains(string(csvBody), "下级代理充值") {
 			t.Errorf("csv: %d %q", resp2.StatusCode, csvBody)
 		}
@@ -154,7 +154,8 @@ func TestStatementsAPI(t *testing.T) {
 			t.Error("another agency sees the transactions")
 		}
 		// Under an Idempotency-Key a retry answers the first statement (a
-		// retry once made a second one); another key makes another.
+		// retry once made a second one); another key for the same period
+		// answers it too: one period, one statement.
 		count := func() int {
 			var n int
 			if err := a.DB.GetContext(context.Background(), &n, a.DB.Rebind(`SELECT COUNT(*) FROM statements WHERE agency_id = ?`), sub.Company.ID); err != nil {
@@ -173,13 +174,14 @@ func TestStatementsAPI(t *testing.T) {
 			}
 			keyed = append(keyed, got.ID)
 		}
-		if keyed[0] != keyed[1] || keyed[2] == keyed[0] || count() != before+2 {
-			t.Errorf("statements under keys stmt-1, stmt-1, stmt-2: ids %v, %d made (want 2)", keyed, count()-before)
+		if keyed[0] != keyed[1] || keyed[2] != keyed[0] || count() > before+1 {
+			t.Errorf("statements under keys stmt-1, stmt-1, stmt-2: ids %v, %d made (want one statement)", keyed, count()-before)
 		}
+		before = count()
 		// The key again for another period: refused, nothing made.
 		resp, env = call(t, srv, "POST", "/base/v2/statements", "en", fmt.Sprintf(`{"from":%q,"to":%q}`, today, today),
 			append(bearer(sub.Token), "Idempotency-Key", "stmt-1")...)
-		if resp.StatusCode != 409 || env.Message != "This Idempotency-Key was already used for a different request" || count() != before+2 {
+		if resp.StatusCode != 409 || env.Message != "This Idempotency-Key was already used for a different request" || count() != before {
 			t.Errorf("stmt-1 for another period: %d %s, %d made", resp.StatusCode, env.Message, count()-before)
 		}
 	})

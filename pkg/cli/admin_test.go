@@ -141,11 +141,22 @@ func TestAdminCommands(t *testing.T) {
 				if d := show(t, id); d.Alias != "CLI" || d.Name != "CLI Travel" || d.ContactEmail != "ann@example.com" {
 					t.Errorf("after update: %+v", d.Summary)
 				}
-				v(t, 0, "agency", "block", id)
+				// Blocking asks first, as the money commands do: a script
+				// must say --yes, and --dry-run changes nothing.
+				if res := v(t, 2, "agency", "block", id); !strings.Contains(res.err, "--yes") {
+					t.Errorf("block without --yes: %+v", res)
+				}
+				if res := v(t, 0, "agency", "block", id, "--dry-run"); !strings.Contains(res.out, "active -> blocked") || !strings.Contains(res.out, dryRunNote) {
+					t.Errorf("block --dry-run: %+v", res)
+				}
+				if d := show(t, id); d.Status != agency.StatusActive {
+					t.Errorf("after block without --yes and with --dry-run: %s", d.Status)
+				}
+				v(t, 0, "agency", "block", id, "--yes")
 				if d := show(t, id); d.Status != agency.StatusBlocked {
 					t.Errorf("after block: %s", d.Status)
 				}
-				v(t, 0, "agency", "unblock", id)
+				v(t, 0, "agency", "unblock", id, "-y")
 				if d := show(t, id); d.Status != agency.StatusActive {
 					t.Errorf("after unblock: %s", d.Status)
 				}
@@ -293,13 +304,18 @@ func TestAdminCommands(t *testing.T) {
 				if out := v(t, 0, "apikey", "list", "--agency", "222").out; !strings.Contains(out, created.Prefix) || strings.Contains(out, created.Key) {
 					t.Errorf("list table:\n%s", out)
 				}
-				v(t, 0, "apikey", "revoke", "--agency", "222", itoa(created.ID))
+				v(t, 2, "apikey", "revoke", "--agency", "222", itoa(created.ID))
+				v(t, 0, "apikey", "revoke", "--agency", "222", itoa(created.ID), "--dry-run")
+				if keys = decode[[]auth.APIKey](t, v(t, 0, "apikey", "list", "--agency", "222", "-o", "json")); keys[0].RevokedAt != nil {
+					t.Fatalf("revoked without --yes or on --dry-run: %+v", keys[0])
+				}
+				v(t, 0, "apikey", "revoke", "--agency", "222", itoa(created.ID), "-y")
 				keys = decode[[]auth.APIKey](t, v(t, 0, "apikey", "list", "--agency", "222", "-o", "json"))
 				if keys[0].RevokedAt == nil {
 					t.Errorf("not revoked: %+v", keys[0])
 				}
-				v(t, 3, "apikey", "revoke", "--agency", "222", itoa(created.ID))
-				v(t, 3, "apikey", "revoke", "--agency", "2", itoa(keys[1].ID)) // another agency's key
+				v(t, 3, "apikey", "revoke", "--agency", "222", itoa(created.ID), "--yes")
+				v(t, 3, "apikey", "revoke", "--agency", "2", itoa(keys[1].ID), "--yes") // another agency's key
 				v(t, 2, "apikey", "create", "--agency", "222", "--role", "pilot")
 				v(t, 3, "apikey", "list", "--agency", "424242")
 			})
@@ -322,7 +338,11 @@ func TestAdminCommands(t *testing.T) {
 				if out := v(t, 0, "user", "create", "--agency", "222", "--username", "cli.gen", "--email", "gen@example.com", "--role", "operator").out; !strings.Contains(out, "shown only now") {
 					t.Errorf("generated password:\n%s", out)
 				}
-				disabled := decode[admin.ManagedUser](t, v(t, 0, "user", "disable", "--agency", "222", itoa(u.ID), "-o", "json"))
+				v(t, 2, "user", "disable", "--agency", "222", itoa(u.ID))
+				if plan := v(t, 0, "user", "disable", "--agency", "222", itoa(u.ID), "--dry-run").out; !strings.Contains(plan, "active -> inactive") {
+					t.Errorf("disable --dry-run:\n%s", plan)
+				}
+				disabled := decode[admin.ManagedUser](t, v(t, 0, "user", "disable", "--agency", "222", itoa(u.ID), "-o", "json", "-y"))
 				if disabled.Status != "inactive" {
 					t.Errorf("disabled: %+v", disabled)
 				}
@@ -332,14 +352,21 @@ func TestAdminCommands(t *testing.T) {
 						super = x
 					}
 				}
-				v(t, 2, "user", "disable", "--agency", "222", itoa(super.ID)) // never the super admin
-				v(t, 3, "user", "disable", "--agency", "2", itoa(u.ID))       // a user of another agency
+				v(t, 2, "user", "disable", "--agency", "222", itoa(super.ID), "--yes") // never the super admin
+				v(t, 3, "user", "disable", "--agency", "2", itoa(u.ID), "--yes")       // a user of another agency
 				v(t, 2, "user", "create", "--agency", "222", "--username", "x", "--email", "x@example.com", "--role", "operator")
 				v(t, 3, "user", "list", "--agency", "424242")
 			})
 
 			t.Run("rates", func(t *testing.T) {
-				v(t, 0, "rates", "set", "USD", "7.5")
+				v(t, 2, "rates", "set", "USD", "7.5")
+				if plan := v(t, 0, "rates", "set", "USD", "7.5", "--dry-run").out; !strings.Contains(plan, "-> 7.5") {
+					t.Errorf("rates set --dry-run:\n%s", plan)
+				}
+				if cur := v(t, 0, "rates", "list", "--currency", "usd", "-o", "json").out; strings.Contains(cur, `"7.5"`) {
+					t.Errorf("the rate changed without --yes or on --dry-run:\n%s", cur)
+				}
+				v(t, 0, "rates", "set", "USD", "7.5", "--yes")
 				hist := decode[[]struct {
 					Currency string `json:"currency"`
 					Rate     string `json:"rate"`
@@ -357,7 +384,7 @@ func TestAdminCommands(t *testing.T) {
 
 			t.Run("usage and not found", func(t *testing.T) {
 				v(t, 3, "agency", "show", "424242")
-				v(t, 3, "agency", "block", "1") // the provider itself is nobody's to manage
+				v(t, 3, "agency", "block", "1", "--yes") // the provider itself is nobody's to manage
 				v(t, 2, "agency", "list", "--bogus")
 				v(t, 2, "agency", "show")
 				v(t, 2, "agency", "show", "abc")

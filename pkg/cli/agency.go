@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -39,6 +40,7 @@ func (r *Root) agencyListCmd() *cobra.Command {
   voyage agency list --page 2 -o csv > agencies.csv`
 	cmd.Flags().StringVar(&f.Keyword, "keyword", "", "match name, alias, code or contact email")
 	cmd.Flags().StringVar(&f.Status, "status", "", "active or blocked")
+	flagChoices(cmd, "status", []string{agency.StatusActive, agency.StatusBlocked})
 	pageFlags(cmd, &f.Page, &f.PageSize, auth.DefaultPageSize, "agencies")
 	return cmd
 }
@@ -193,15 +195,30 @@ func (r *Root) agencyUpdateCmd() *cobra.Command {
 
 func (r *Root) agencyStatusCmd(verb, status string) *cobra.Command {
 	short := "Block an agency: its users can no longer log in"
+	question := "Block %s (%d)? Its users can no longer log in"
 	if status == agency.StatusActive {
-		short = "Unblock an agency"
+		short, question = "Unblock an agency", "Unblock %s (%d)? Its users can log in again"
 	}
-	return r.idVerb(verb+" ID", short, "agency id", func(cmd *cobra.Command, b admin.Backend, id int64) error {
+	var g guard
+	cmd := r.idVerb(verb+" ID [--dry-run] [--yes]", short, "agency id", func(cmd *cobra.Command, b admin.Backend, id int64) error {
+		// The dry run reads the agency as the real run does: one the
+		// caller does not manage is not found either way.
+		cur, err := b.Agency(cmd.Context(), id)
+		if err != nil {
+			return err
+		}
+		plan := view{Data: map[string]any{"dryRun": g.dryRun, "id": cur.ID, "name": cur.Name, "status": cur.Status, "newStatus": status},
+			Rows: [][]string{{"ID", fmtID(cur.ID)}, {"Name", cur.Name}, {"Status", cur.Status + " -> " + status}}, KeyValue: true}
+		if ok, err := g.proceed(cmd, plan, fmt.Sprintf(question, cur.Name, cur.ID)); !ok {
+			return err
+		}
 		return renderAs(cmd, func(ag agency.Detail) view {
 			return view{Data: map[string]any{"id": ag.ID, "name": ag.Name, "status": ag.Status},
 				Rows: [][]string{{"ID", fmtID(ag.ID)}, {"Name", ag.Name}, {"Status", ag.Status}}, KeyValue: true}
 		})(b.SetAgencyStatus(cmd.Context(), id, status))
 	})
+	g.flags(cmd)
+	return cmd
 }
 
 // channelsText is an agency's payment channels setting as the CLI shows it.

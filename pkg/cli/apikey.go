@@ -1,12 +1,15 @@
 package cli
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/voyage/voyage/pkg/admin"
 	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/fault"
 )
 
 func (r *Root) apikeyCmd() *cobra.Command {
@@ -68,6 +71,7 @@ func (r *Root) apikeyCreateCmd() *cobra.Command {
 	cmd.Flags().BoolVar(&provider, "provider", false, "a key of the provider itself (in-process only)")
 	cmd.Flags().StringVar(&name, "name", "", "a name to recognise the key by")
 	cmd.Flags().StringSliceVar(&roles, "role", nil, "role of the key, repeatable: operator, finance, SuperUser (default operator and finance)")
+	flagChoices(cmd, "role", []string{"operator", "finance", "SuperUser"})
 	return cmd
 }
 
@@ -93,12 +97,29 @@ func (r *Root) apikeyListCmd() *cobra.Command {
 
 func (r *Root) apikeyRevokeCmd() *cobra.Command {
 	var id int64
-	return r.agencyItemVerb("revoke --agency ID KEYID", "Revoke an agency's API key at once", "key id", &id,
+	var g guard
+	cmd := r.agencyItemVerb("revoke --agency ID KEYID [--dry-run] [--yes]", "Revoke an agency's API key: calls with it are refused at once", "key id", &id,
 		func(cmd *cobra.Command, b admin.Backend, keyID int64) error {
+			keys, err := b.APIKeys(cmd.Context(), id)
+			if err != nil {
+				return err
+			}
+			i := slices.IndexFunc(keys, func(k auth.APIKey) bool { return k.ID == keyID && k.RevokedAt == nil })
+			if i < 0 {
+				return fault.NotFound("")
+			}
+			k := keys[i]
+			plan := view{Data: map[string]any{"dryRun": g.dryRun, "id": k.ID, "agencyId": id, "name": k.Name, "prefix": k.Prefix}, KeyValue: true,
+				Rows: [][]string{{"Key", fmtID(k.ID)}, {"Name", k.Name}, {"Prefix", k.Prefix}, {"Agency", fmtID(id)}, {"Last used", fmtTimePtr(k.LastUsedAt)}}}
+			if ok, err := g.proceed(cmd, plan, fmt.Sprintf("Revoke API key %d (%s, %s…) of agency %d? Calls with it are refused at once", k.ID, k.Name, k.Prefix, id)); !ok {
+				return err
+			}
 			if err := b.RevokeAPIKey(cmd.Context(), id, keyID); err != nil {
 				return err
 			}
 			return render(cmd, view{Data: map[string]any{"id": keyID, "agencyId": id, "revoked": true}, KeyValue: true,
 				Rows: [][]string{{"Key", fmtID(keyID)}, {"Agency", fmtID(id)}, {"Revoked", "yes"}}})
 		})
+	g.flags(cmd)
+	return cmd
 }

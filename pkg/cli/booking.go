@@ -22,13 +22,14 @@ func showCmd[V any](r *Root, short, what string, get func(admin.Backend, context
 // listCmd is a product line's "list": the page of bookings get answers
 // for the filter f, a row of headers each, with the filter's --agency,
 // --status and paging flags. The lines' list commands are this one adapter.
-func listCmd[F, V any](r *Root, use, short string, f *F, agencyID *int64, statuses *[]string, page, pageSize *int,
+func listCmd[F, V any, S ~string](r *Root, use, short string, f *F, agencyID *int64, statuses *[]string, choices []S, page, pageSize *int,
 	get func(admin.Backend, context.Context, F) (booking.Page[V], error), headers []string, row func(V) []string,
 ) *cobra.Command {
 	cmd := r.verb(use, short, cobra.NoArgs, func(cmd *cobra.Command, _ []string, b admin.Backend) error {
 		return listAs(cmd, bookings, "orders", headers, row)(get(b, cmd.Context(), *f))
 	})
 	orderFlags(cmd, agencyID, statuses, page, pageSize)
+	flagChoices(cmd, "status", choices)
 	return cmd
 }
 

@@ -21,6 +21,33 @@ var flagValues = map[string][]string{
 	"lang":   {"en", "zh-cn", "zh-tw"},
 }
 
+// valuesKey is the flag annotation naming the values a flag takes (set
+// with flagChoices): the shell completes them, and a test holds every
+// command's examples to them.
+const valuesKey = "voyage_values"
+
+// flagChoices declares the values flag name of cmd takes.
+func flagChoices[S ~string](cmd *cobra.Command, name string, values []S) {
+	vs := make([]string, len(values))
+	for i, v := range values {
+		vs[i] = string(v)
+	}
+	_ = cmd.Flags().SetAnnotation(name, valuesKey, vs)
+}
+
+// choicesOf are the values a flag takes: its declared choices or those
+// of its name; nil when any value goes (declared as no choices: a flag
+// that shares a name with another, such as a file's --output).
+func choicesOf(f *pflag.Flag) []string {
+	if vs, ok := f.Annotations[valuesKey]; ok {
+		if len(vs) == 0 {
+			return nil
+		}
+		return vs
+	}
+	return flagValues[f.Name]
+}
+
 // idArgs are the commands whose first argument is an agency or order id.
 var idArgs = map[string]string{
 	"voyage agency show": "agency", "voyage agency update": "agency", "voyage agency block": "agency", "voyage agency unblock": "agency",
@@ -41,7 +68,10 @@ func (r *Root) addCompletions(cmd *cobra.Command) {
 					return
 				}
 				var fn cobra.CompletionFunc
-				if vs, ok := flagValues[f.Name]; ok {
+				if _, any := f.Annotations[valuesKey]; any && choicesOf(f) == nil {
+					return // a file or free text: the shell's own completion
+				}
+				if vs := choicesOf(f); vs != nil {
 					fn = cobra.FixedCompletions(vs, cobra.ShellCompDirectiveNoFileComp)
 				} else if f.Name == "agency" {
 					fn = r.completeIDs("agency")

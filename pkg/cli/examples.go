@@ -20,8 +20,11 @@ var examples = map[string]string{
     --contact-phone +86-10-5555-0100 --super-username bluesky-admin --currency CNY`,
 	"voyage agency update": `  voyage agency update 222 --contact-email finance@bluesky.example
   voyage agency update 222 --name "蓝天旅行社" -o json`,
-	"voyage agency block":   `  voyage agency block 222`,
-	"voyage agency unblock": `  voyage agency unblock 222`,
+	"voyage agency block": `  # see what would change, then block it (a script says --yes; -y is the same)
+  voyage agency block 222 --dry-run
+  voyage agency block 222 --yes`,
+	"voyage agency unblock": `  voyage agency unblock 222 --dry-run
+  voyage agency unblock 222 -y`,
 	"voyage funds add": `  # see what would be credited, then credit it (a second run with the same key changes nothing)
   voyage funds add --agency 222 --amount 10000 --currency CNY --reference HSBC-20261125-01 --idempotency-key hsbc-01 --dry-run
   voyage funds add --agency 222 --amount 10000 --currency CNY --reference HSBC-20261125-01 --idempotency-key hsbc-01 --yes
@@ -31,19 +34,22 @@ var examples = map[string]string{
     --reference WIRE-9 --idempotency-key wire-9 --yes`,
 	"voyage apikey create": `  voyage apikey create --agency 222 --name "booking engine" --role operator
   voyage apikey create --provider --name "finance scripts" --role finance`,
-	"voyage apikey list":   `  voyage apikey list --agency 222`,
-	"voyage apikey revoke": `  voyage apikey revoke --agency 222 17`,
+	"voyage apikey list": `  voyage apikey list --agency 222`,
+	"voyage apikey revoke": `  voyage apikey revoke --agency 222 17 --dry-run
+  voyage apikey revoke --agency 222 17 --yes`,
 	"voyage user create": `  voyage user create --agency 222 --username li.na --email li.na@bluesky.example --role operator
   voyage user create --agency 222 --username finance1 --email f1@bluesky.example --role finance --role operator`,
-	"voyage user disable": `  voyage user disable --agency 222 41`,
+	"voyage user disable": `  voyage user disable --agency 222 41 --dry-run
+  voyage user disable --agency 222 41 --yes`,
 	"voyage user list": `  voyage user list --agency 222
   voyage user list --agency 222 --role finance --status active -o csv`,
 	"voyage rates list": `  voyage rates list
   voyage rates list --currency USD -o json`,
 	"voyage rates set": `  # one US dollar is worth 7.12 CNY (the default currency)
-  voyage rates set USD 7.12`,
+  voyage rates set USD 7.12 --dry-run
+  voyage rates set USD 7.12 --yes`,
 	"voyage orders list": `  voyage orders list --group reviewing
-  voyage orders list --agency 222 --status ticketed --keyword NX7K2P -o json`,
+  voyage orders list --agency 222 --status issued --keyword NX7K2P -o json`,
 	"voyage orders show": `  voyage orders show 1042`,
 	"voyage orders review": `  voyage orders review 1042 --action quote --refund-amount 1200.00 --fee 150.00 --yes
   voyage orders review 1042 --action reject --remark "fare is non-refundable" --yes`,

@@ -47,6 +47,7 @@ func (r *Root) groupsListCmd() *cobra.Command {
 			return list(b.Groups(cmd.Context(), f))
 		})
 	cmd.Flags().StringVar(&f.Status, "status", "", "one status, or all")
+	flagChoices(cmd, "status", append([]group.Status{"all"}, group.Statuses...))
 	cmd.Flags().BoolVar(&queue, "queue", false, "the requests waiting for a quote, oldest first")
 	pageFlags(cmd, &f.Page, &f.PageSize, 20, "orders")
 	return cmd
@@ -167,7 +168,7 @@ func (r *Root) groupsQuoteCmd() *cobra.Command {
 	cmd.Flags().StringVar(&listDeadline, "list-deadline", "48h", "when the passenger list is due")
 	cmd.Flags().IntVar(&freeDrop, "free-drop", 0, "seats the agency may drop without penalty")
 	cmd.Flags().StringVar(&timeZone, "time-zone", "", "IANA zone the deadlines are meant in (default: the first departure airport's)")
-	cmd.Flags().BoolVar(&yes, "yes", false, "do not ask for confirmation")
+	yesFlag(cmd, &yes)
 	_ = cmd.MarkFlagRequired("fare")
 	_ = cmd.MarkFlagRequired("installment")
 	return cmd
@@ -190,7 +191,8 @@ func (r *Root) groupsSeatsCmd() *cobra.Command {
 		})
 	cmd.Flags().StringVar(&in.Result, "result", "", "applying, granted or refused (required)")
 	cmd.Flags().StringVar(&in.Remark, "remark", "", "a note on the timeline")
-	cmd.Flags().BoolVar(&yes, "yes", false, "do not ask for confirmation")
+	yesFlag(cmd, &yes)
 	_ = cmd.MarkFlagRequired("result")
+	flagChoices(cmd, "result", []string{"applying", "granted", "refused"})
 	return cmd
 }

@@ -23,6 +23,30 @@ func (r *Root) fundsCmd() *cobra.Command {
 // dryRunNote follows the plan a --dry-run shows.
 const dryRunNote = "dry run: nothing was changed"
 
+// guard is the one confirmation of every command that changes something
+// (money, an agency's access, a key, a user, a rate): --dry-run shows the
+// plan and changes nothing, --yes or -y goes ahead without the question,
+// and otherwise the question is asked at a terminal (a script must say
+// --yes). Register its flags with flags, decide with proceed.
+type guard struct{ dryRun, yes bool }
+
+// flags adds --dry-run and --yes/-y to cmd.
+func (g *guard) flags(cmd *cobra.Command) {
+	cmd.Flags().BoolVar(&g.dryRun, "dry-run", false, "show what would change, change nothing")
+	yesFlag(cmd, &g.yes)
+}
+
+// proceed is planned with the guard's flags.
+func (g *guard) proceed(cmd *cobra.Command, plan view, question string) (bool, error) {
+	return planned(cmd, g.dryRun, g.yes, plan, dryRunNote, question)
+}
+
+// yesFlag adds --yes and its shorthand -y, the same on every command that
+// asks before it changes something.
+func yesFlag(cmd *cobra.Command, yes *bool) {
+	cmd.Flags().BoolVarP(yes, "yes", "y", false, "do not ask for confirmation")
+}
+
 // planned shows a change's plan on --dry-run, dryNote after it, or else
 // asks question unless --yes: ok is whether to make the change.
 func planned(cmd *cobra.Command, dryRun, yes bool, plan view, dryNote, question string) (ok bool, err error) {
@@ -99,8 +123,9 @@ func (r *Root) creditSetCmd() *cobra.Command {
 	fl.StringVar(&limit, "limit", "", "the new credit limit, in the agency's settlement currency (required)")
 	fl.IntVar(&period, "period", 0, "credit period length, 0–366")
 	fl.StringVar(&unit, "unit", "", "credit period unit: day, week, month or year")
+	flagChoices(cmd, "unit", []string{"day", "week", "month", "year"})
 	fl.BoolVar(&dryRun, "dry-run", false, "show what would change, change nothing")
-	fl.BoolVarP(&yes, "yes", "y", false, "do not ask for confirmation")
+	yesFlag(cmd, &yes)
 	_ = cmd.MarkFlagRequired("limit")
 	return cmd
 }
@@ -199,7 +224,7 @@ func (r *Root) fundsAddCmd() *cobra.Command {
 	fl.StringVar(&t.Remark, "remark", "", "internal remark")
 	fl.BoolVar(&t.SendEmail, "send-email", false, "email the agency's contact a top-up notice")
 	fl.BoolVar(&dryRun, "dry-run", false, "show the figures, post nothing")
-	fl.BoolVarP(&yes, "yes", "y", false, "do not ask for confirmation")
+	yesFlag(cmd, &yes)
 	for _, f := range []string{"currency", "reference", "idempotency-key"} {
 		_ = cmd.MarkFlagRequired(f)
 	}

@@ -26,11 +26,13 @@ func orderRowOf(o flight.View) []string {
 func (r *Root) ordersListCmd() *cobra.Command {
 	var f flight.Filter
 	cmd := listCmd(r, "list [--agency ID] [--status S]... [--group G] [--type T] [--keyword K] [--page N] [--page-size N]",
-		"List flight orders, newest first (--group reviewing is the post-sale review queue)", &f, &f.AgencyID, &f.Statuses, &f.Page, &f.PageSize,
+		"List flight orders, newest first (--group reviewing is the post-sale review queue)", &f, &f.AgencyID, &f.Statuses, flight.Statuses, &f.Page, &f.PageSize,
 		admin.Backend.Orders, []string{"id", "booking number", "agency", "type", "status", "pnr", "flights", "route", "total", "created"}, orderRowOf)
 	cmd.Flags().StringVar(&f.Group, "group", "", "pending group: to_be_paid, reviewing, proceeding, pending-confirm, refunding")
 	cmd.Flags().StringVar(&f.Type, "type", "", "origin, change, refund or void")
 	cmd.Flags().StringVar(&f.Keyword, "keyword", "", "booking number, PNR, ticket or flight number, surname")
+	flagChoices(cmd, "group", []string{"to_be_paid", "reviewing", "proceeding", "pending-confirm", "refunding"})
+	flagChoices(cmd, "type", []string{"origin", "change", "refund", "void"})
 	return cmd
 }
 
@@ -119,8 +121,9 @@ func (r *Root) ordersReviewCmd() *cobra.Command {
 	cmd.Flags().StringVar(&req.Fee, "fee", "", "the airline's refund or change fee (default: the supplier's quote)")
 	cmd.Flags().StringVar(&req.Due, "due", "", "change quote: fare and tax difference due")
 	cmd.Flags().IntVar(&req.ConfirmHours, "confirm-hours", 0, "hours the agency has to confirm a quote (default 24)")
-	cmd.Flags().BoolVar(&yes, "yes", false, "do not ask for confirmation")
+	yesFlag(cmd, &yes)
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "check the action is allowed and show the order, changing nothing")
 	_ = cmd.MarkFlagRequired("action")
+	flagChoices(cmd, "action", []string{"approve", "reject", "quote", "issue", "resolve_ok", "resolve_failed"})
 	return cmd
 }

@@ -152,12 +152,12 @@ func isTerminal(in io.Reader) bool {
 
 var errAborted = errors.New("aborted: nothing was changed")
 
-// errNeedYes refuses a money move that cannot be confirmed: with stdin not
+// errNeedYes refuses a change that cannot be confirmed: with stdin not
 // a terminal (a script, a pipe, cron) nobody can answer, so the command
 // must say --yes itself, as gh does.
-var errNeedYes = usageErr(errors.New("this changes money and stdin is not a terminal to confirm it: add --yes to go ahead (or --dry-run to see the plan)"))
+var errNeedYes = usageErr(errors.New("this makes a change and stdin is not a terminal to confirm it: add --yes (-y) to go ahead (or --dry-run to see the plan)"))
 
-// confirm asks before a money move unless --yes was given; without a
+// confirm asks before a change unless --yes was given; without a
 // terminal to ask on it refuses (errNeedYes), and a "no" is errAborted.
 func confirm(cmd *cobra.Command, yes bool, question string) error {
 	in := cmd.InOrStdin()

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -22,8 +24,27 @@ func rateView(rates []siteinfo.Rate) view {
 }
 
 func (r *Root) ratesSetCmd() *cobra.Command {
-	return r.verb("set CURRENCY RATE", "Set what one unit of a currency is worth in the default currency; the previous rate stays as history", cobra.ExactArgs(2),
+	var g guard
+	cmd := r.verb("set CURRENCY RATE [--dry-run] [--yes]", "Set what one unit of a currency is worth in the default currency; the previous rate stays as history", cobra.ExactArgs(2),
 		func(cmd *cobra.Command, argv []string, b admin.Backend) error {
+			// The dry run makes the checks the real run does.
+			cur, d, err := siteinfo.ParseRate(argv[0], argv[1])
+			if err != nil {
+				return err
+			}
+			rates, err := b.Rates(cmd.Context())
+			if err != nil {
+				return err
+			}
+			was := "none"
+			if i := slices.IndexFunc(rates, func(x siteinfo.Rate) bool { return x.Currency == cur }); i >= 0 {
+				was = rates[i].Rate
+			}
+			plan := view{Data: map[string]any{"dryRun": g.dryRun, "currency": cur, "rate": was, "newRate": d.String()}, KeyValue: true,
+				Rows: [][]string{{"Currency", cur}, {"Rate", was + " -> " + d.String()}}}
+			if ok, err := g.proceed(cmd, plan, fmt.Sprintf("Set the rate of %s from %s to %s? Prices and conversions use it from now on", cur, was, d.String())); !ok {
+				return err
+			}
 			h, err := b.SetRate(cmd.Context(), argv[0], argv[1])
 			if err != nil {
 				return err
@@ -32,6 +53,8 @@ func (r *Root) ratesSetCmd() *cobra.Command {
 			h = h[:min(len(h), 1)]
 			return render(cmd, rateView(h))
 		})
+	g.flags(cmd)
+	return cmd
 }
 
 func (r *Root) ratesListCmd() *cobra.Command {

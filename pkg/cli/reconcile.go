@@ -116,6 +116,8 @@ func (r *Root) paymentsReconcileCmd() *cobra.Command {
 	fl.StringVar(&format, "format", docs.CSV, "file format: csv or xlsx")
 	fl.StringVarP(&out, "output", "o", "", `file to write ("-" for standard output); reconciliation-YYYYMMDD.<format> in the current folder when not given`)
 	fl.StringVar(&lang, "lang", "en", "language of the headers and labels: en, zh-cn or zh-tw")
+	flagChoices(cmd, "format", []string{docs.CSV, docs.XLSX})
+	flagChoices(cmd, "output", []string{}) // a file, not the output format
 	return cmd
 }
 

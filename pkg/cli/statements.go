@@ -17,6 +17,8 @@ import (
 	"github.com/voyage/voyage/pkg/admin"
 	"github.com/voyage/voyage/pkg/agency"
 	"github.com/voyage/voyage/pkg/docs"
+	"github.com/voyage/voyage/pkg/i18n"
+	"github.com/voyage/voyage/pkg/mail"
 )
 
 func (r *Root) statementsCmd() *cobra.Command {
@@ -46,6 +48,7 @@ type statementLine struct {
 	Closing     string `json:"closingBalance"`
 	Entries     int    `json:"entries"`
 	File        string `json:"file,omitempty"`
+	Lang        string `json:"lang,omitempty"`
 }
 
 func (r *Root) statementsRunCmd(verb string, export bool) *cobra.Command {
@@ -66,7 +69,8 @@ func (r *Root) statementsRunCmd(verb string, export bool) *cobra.Command {
   # the same, creating the statements of agencies that have none for November yet
   voyage statements export --all --from 2026-11-01 --to 2026-11-30 --create
 
-  # one agency's statement as a Traditional Chinese PDF
+  # each agency's file is in its own language (its emailLanguage setting);
+  # --lang writes them all in one: one agency's statement as a Traditional Chinese PDF
   voyage statements export --agency 222 --from 2026-11-01 --to 2026-11-30 --format pdf --lang zh-tw`
 	}
 	cmd := &cobra.Command{
@@ -89,6 +93,9 @@ func (r *Root) statementsRunCmd(verb string, export bool) *cobra.Command {
 			if export {
 				if !slices.Contains(docs.Formats, o.format) {
 					return usageErr(fmt.Errorf("--format must be csv, xlsx or pdf, got %q", o.format))
+				}
+				if o.lang != "" && !slices.Contains(i18n.Supported(), o.lang) {
+					return usageErr(fmt.Errorf("--lang must be en, zh-cn or zh-tw, got %q", o.lang))
 				}
 				if err := os.MkdirAll(o.out, 0o750); err != nil {
 					return fmt.Errorf("create %s: %w", o.out, err)
@@ -126,7 +133,7 @@ func (r *Root) statementsRunCmd(verb string, export bool) *cobra.Command {
 	if export {
 		fl.StringVar(&o.format, "format", docs.CSV, "file format: csv, xlsx or pdf")
 		fl.StringVar(&o.out, "out", ".", "folder the files go to")
-		fl.StringVar(&o.lang, "lang", "en", "language of the documents: en, zh-cn or zh-tw")
+		fl.StringVar(&o.lang, "lang", "", "language of every document: en, zh-cn or zh-tw (default: each agency's own language setting)")
 		fl.BoolVar(&o.create, "create", false, "create the statement of an agency that has none for the period (otherwise that is an error)")
 	}
 	return cmd
@@ -160,8 +167,12 @@ func runStatements(ctx context.Context, b admin.Backend, o statementsOpts, from,
 		l := statementLine{AgencyID: ag.ID, Code: ag.Code, Agency: ag.Name, StatementID: st.ID, Currency: st.OpeningBalance.Currency,
 			Opening: st.OpeningBalance.Amount, Closing: st.ClosingBalance.Amount, Entries: st.EntryCount}
 		if export {
-			l.File = filepath.Join(o.out, docs.StatementFileName(ag.Code, from, to.AddDate(0, 0, 1), o.format))
-			if err := writeStatement(ctx, b, l.File, o.format, o.lang, ag.ID, st.ID); err != nil {
+			lang, err := statementLang(ctx, b, o.lang, ag.ID)
+			if err != nil {
+				return err
+			}
+			l.File, l.Lang = filepath.Join(o.out, docs.StatementFileName(ag.Code, from, to.AddDate(0, 0, 1), o.format)), lang
+			if err := writeStatement(ctx, b, l.File, o.format, lang, ag.ID, st.ID); err != nil {
 				return err
 			}
 		}
@@ -215,6 +226,21 @@ func periodStatement(ctx context.Context, b admin.Backend, agencyID int64, from,
 			return admin.StatementSummary{}, false, nil
 		}
 	}
+}
+
+// statementLang is the language an agency's statement file is written in:
+// the one --lang asked for, else the agency's own setting (its
+// emailLanguage, which its mail is written in too), so a batch run writes
+// each agency's file in the language it reads.
+func statementLang(ctx context.Context, b admin.Backend, asked string, agencyID int64) (string, error) {
+	if asked != "" {
+		return asked, nil
+	}
+	d, err := b.Agency(ctx, agencyID)
+	if err != nil {
+		return "", err
+	}
+	return mail.Lang(d.Config.Settings.EmailLanguage), nil
 }
 
 func writeStatement(ctx context.Context, b admin.Backend, path, format, lang string, agencyID, statementID int64) error {

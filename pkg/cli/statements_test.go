@@ -42,6 +42,13 @@ func TestStatementsCommands(t *testing.T) {
 				t.Fatalf("create: %+v", res)
 			}
 
+			// The same period again (a retried run): the same statement.
+			res = run("statements", "create", "--agency", "222", "--from", from, "--to", today, "-o", "json")
+			var repeat statementLine
+			if res.code != 0 || json.Unmarshal([]byte(res.out), &repeat) != nil || repeat.StatementID != line.StatementID {
+				t.Fatalf("create again: %+v, want statement %d", res, line.StatementID)
+			}
+
 			out := t.TempDir()
 			// Only Blue Sky has a statement for the period: without --create
 			// the export names the agency that has none and writes nothing new.
@@ -104,6 +111,15 @@ func TestStatementsCommands(t *testing.T) {
 				if !strings.HasPrefix(string(b), "\ufeff") {
 					t.Errorf("%s has no byte-order mark", l.File)
 				}
+				// Each agency's file in its own language: Harbour Kids
+				// reads Traditional Chinese, the others English.
+				wantLang, heading := "en", "Payment time (UTC+08:00 Asia/Shanghai)"
+				if l.Agency == "Harbour Kids Travel" {
+					wantLang, heading = "zh-tw", "支付時間 (UTC+08:00 Asia/Shanghai)"
+				}
+				if l.Lang != wantLang || !strings.Contains(string(b), heading) {
+					t.Errorf("%s's file is in %q, want %s with the heading %q:\n%.200s", l.Agency, l.Lang, wantLang, heading, b)
+				}
 				if l.AgencyID == 222 && (!strings.Contains(string(b), "WIRE-B") || !strings.Contains(string(b), "1250.50")) {
 					t.Errorf("Blue Sky's statement:\n%s", b)
 				}
@@ -118,6 +134,7 @@ func TestStatementsCommands(t *testing.T) {
 				{"statements", "export", "--from", from, "--to", today},                             // neither --agency nor --all
 				{"statements", "export", "--all", "--from", "2026-02-01", "--to", "2026-01-01"},     // backwards
 				{"statements", "export", "--all", "--from", from, "--to", today, "--format", "doc"}, // format
+				{"statements", "export", "--all", "--from", from, "--to", today, "--lang", "fr"},    // language
 			} {
 				if res := run(bad...); res.code != 2 {
 					t.Errorf("%v: exit %d, want 2 (%s)", bad, res.code, res.err)

@@ -33,7 +33,7 @@ func trainRowOf(o train.View) []string {
 func (r *Root) trainListCmd() *cobra.Command {
 	var f train.Filter
 	cmd := listCmd(r, "list [--agency ID] [--status S]... [--keyword K] [--page N] [--page-size N]",
-		"List train orders, newest first (--status proceeding: paid orders waiting for tickets)", &f, &f.AgencyID, &f.Statuses, &f.Page, &f.PageSize,
+		"List train orders, newest first (--status proceeding: paid orders waiting for tickets)", &f, &f.AgencyID, &f.Statuses, train.Statuses, &f.Page, &f.PageSize,
 		admin.Backend.TrainOrders, []string{"id", "booking number", "agency", "status", "train", "route", "departs", "class", "passengers", "total", "created"}, trainRowOf)
 	cmd.Flags().StringVar(&f.Keyword, "keyword", "", "booking, train or ticket number, surname or document number")
 	return cmd
@@ -120,7 +120,7 @@ letters and digits, each number used once.`,
 	cmd.Flags().StringArrayVar(&typed, "ticket", nil, "a ticket typed by hand, PASSENGER=COACH/SEAT/NUMBER (repeat: one per passenger)")
 	cmd.Flags().BoolVar(&req.Fail, "fail", false, "refuse the order instead: it fails and the payment goes back to the agency's wallet")
 	cmd.Flags().StringVar(&req.Remark, "remark", "", "why (on the order's timeline)")
-	cmd.Flags().BoolVar(&yes, "yes", false, "do not ask for confirmation")
+	yesFlag(cmd, &yes)
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "check the action is allowed and show the order, changing nothing")
 	return cmd
 }

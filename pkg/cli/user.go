@@ -1,12 +1,15 @@
 package cli
 
 import (
+	"context"
+	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/voyage/voyage/pkg/admin"
 	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/fault"
 )
 
 func (r *Root) userCmd() *cobra.Command {
@@ -34,7 +37,9 @@ func (r *Root) userListCmd() *cobra.Command {
 		})
 	cmd.Flags().StringVar(&f.Keyword, "keyword", "", "match username, nickname or email")
 	cmd.Flags().StringVar(&f.Status, "status", "", "active, inactive or testing")
+	flagChoices(cmd, "status", []string{"active", "inactive", "testing"})
 	cmd.Flags().StringVar(&f.Role, "role", "", "operator, finance or SuperUser")
+	flagChoices(cmd, "role", []string{"operator", "finance", "SuperUser"})
 	pageFlags(cmd, &f.Page, &f.PageSize, auth.DefaultPageSize, "users")
 	return cmd
 }
@@ -68,6 +73,7 @@ func (r *Root) userCreateCmd() *cobra.Command {
 	fl.StringVar(&n.Mobile, "mobile", "", "mobile number")
 	fl.StringVar(&n.Status, "status", "", "active (default) or testing")
 	fl.StringSliceVar(&n.Role, "role", nil, "role, repeatable: operator, finance, SuperUser (required)")
+	flagChoices(cmd, "role", []string{"operator", "finance", "SuperUser"})
 	fl.StringVar(&n.Password, "password", "", "password, 6–15 characters, not a common one (default: generate one)")
 	for _, f := range []string{"username", "email", "role"} {
 		_ = cmd.MarkFlagRequired(f)
@@ -77,8 +83,40 @@ func (r *Root) userCreateCmd() *cobra.Command {
 
 func (r *Root) userDisableCmd() *cobra.Command {
 	var id int64
-	return r.agencyItemVerb("disable --agency ID USERID", "Make a user inactive and end their sessions (not the agency's super admin)", "user id", &id,
+	var g guard
+	cmd := r.agencyItemVerb("disable --agency ID USERID [--dry-run] [--yes]", "Make a user inactive and end their sessions (not the agency's super admin)", "user id", &id,
 		func(cmd *cobra.Command, b admin.Backend, userID int64) error {
+			u, err := findUser(cmd.Context(), b, id, userID)
+			if err != nil {
+				return err
+			}
+			plan := view{Data: map[string]any{"dryRun": g.dryRun, "id": u.ID, "agencyId": id, "username": u.Username, "status": u.Status}, KeyValue: true,
+				Rows: [][]string{{"User", fmtID(u.ID)}, {"Username", u.Username}, {"Agency", fmtID(id)}, {"Status", u.Status + " -> inactive"}}}
+			if ok, err := g.proceed(cmd, plan, fmt.Sprintf("Disable user %s (%d) of agency %d and end their sessions?", u.Username, u.ID, id)); !ok {
+				return err
+			}
 			return renderAs(cmd, userView)(b.DisableUser(cmd.Context(), id, userID))
 		})
+	g.flags(cmd)
+	return cmd
+}
+
+// findUser is user userID of agency id, read page by page (an agency has a
+// few hundred users at most); another agency's user is not found.
+func findUser(ctx context.Context, b admin.Backend, id, userID int64) (admin.ManagedUser, error) {
+	const size = 100
+	for p := 1; ; p++ {
+		list, err := b.Users(ctx, id, auth.UserFilter{Page: p, PageSize: size})
+		if err != nil {
+			return admin.ManagedUser{}, err
+		}
+		for _, u := range list.Items {
+			if u.ID == userID {
+				return u, nil
+			}
+		}
+		if len(list.Items) < size {
+			return admin.ManagedUser{}, fault.NotFound("")
+		}
+	}
 }

@@ -163,6 +163,25 @@ func ZoneDescription(loc *time.Location, t time.Time) string {
 	return loc.String() + " (" + Offset(off) + ")"
 }
 
+// ZoneOffset names a zone on a document read anywhere: its offset at t in
+// hours and minutes, then its IANA name, "UTC+08:00 (Asia/Shanghai)",
+// "UTC-05:00 (America/New_York)", "UTC+00:00 (UTC)". The same in every
+// language, and never an abbreviation: "CST" is China's and US Central's.
+func ZoneOffset(loc *time.Location, t time.Time) string {
+	return OffsetHM(loc, t) + " (" + loc.String() + ")"
+}
+
+// OffsetHM is loc's offset at t in hours and minutes: "UTC+08:00",
+// "UTC-03:30", "UTC+00:00".
+func OffsetHM(loc *time.Location, t time.Time) string {
+	_, off := t.In(loc).Zone()
+	sign := "+"
+	if off < 0 {
+		sign, off = "-", -off
+	}
+	return fmt.Sprintf("UTC%s%02d:%02d", sign, off/3600, off%3600/60)
+}
+
 // ZoneName names a zone for a person choosing or reading one: its cities in
 // the reader's language with the offset at t ("北京、上海（UTC+8）"). A zone
 // the catalog does not name (one an API caller set) keeps its IANA name.

@@ -87,10 +87,21 @@ func (s Statement) zone() *time.Location {
 	return s.Zone
 }
 
-// zoneName names the zone for a heading: "Asia/Shanghai (UTC+8)", the
-// offset as at the period's end.
+// zoneName names the zone for a heading: "UTC+08:00 (Asia/Shanghai)", the
+// offset as at the period's end. Not the abbreviation: "CST" reads as US
+// Central time abroad.
 func (s Statement) zoneName() string {
-	return display.ZoneDescription(s.zone(), s.Info.To)
+	return display.ZoneOffset(s.zone(), s.Info.To)
+}
+
+// provisionalNote says, for a statement of a period not over, up to when
+// its entries run; "" for a past period's.
+func (s Statement) provisionalNote() string {
+	until := s.Info.Until()
+	if !until.Before(s.Info.To) {
+		return ""
+	}
+	return s.T("statement.until", "time", until.In(s.zone()).Format("2006-01-02 15:04")+" "+s.zoneName())
 }
 
 // wallClock is t as the agency's clock reads it, as a time without a zone
@@ -156,7 +167,9 @@ func (s Statement) numFmt() string {
 
 func (s Statement) header() []string {
 	cur := "currency"
-	h := []string{s.T("finance.col.time") + " (" + s.zone().String() + ")", s.T("statement.col.type"), s.T("statement.col.orderId"), s.T("statement.col.reference"),
+	// "Payment time (UTC+08:00 Asia/Shanghai)": no comma, so the CSV's
+	// heading needs no quotes.
+	h := []string{s.T("finance.col.time") + " (" + display.OffsetHM(s.zone(), s.Info.To) + " " + s.zone().String() + ")", s.T("statement.col.type"), s.T("statement.col.orderId"), s.T("statement.col.reference"),
 		s.T("statement.col.description"), s.T("finance.col.amount", cur, s.Info.Currency), s.T("finance.col.balance", cur, s.Info.Currency)}
 	if s.InvoiceType {
 		h = append(h, s.T("statement.col.invoiceType"))

@@ -6,8 +6,6 @@ import (
 	"io"
 
 	"github.com/signintech/gopdf"
-
-	"github.com/voyage/voyage/pkg/display"
 )
 
 // siteLogo is the site's logo (pkg/web/static/logo.svg) as a 128×128 PNG:
@@ -32,7 +30,7 @@ func WritePDF(w io.Writer, s Statement) error {
 const (
 	stMargin    = 36.0
 	stLineH     = 16.0
-	stTableTop  = stMargin + 96 // below the letterhead, title and summary
+	stTableTop  = stMargin + 112 // below the letterhead, title and summary (three lines: a provisional statement says so)
 	stFooterGap = 18.0
 )
 
@@ -102,13 +100,19 @@ func drawStatement(p *pdfFonts, s Statement) error {
 	}
 	header := func() error {
 		band(colorHead)
-		return cells(s.header(), colorAccent)
+		h := s.header()
+		// The summary names the zone; the column keeps its plain title,
+		// which its width holds.
+		h[0] = s.T("finance.col.time")
+		return cells(h, colorAccent)
 	}
 
 	rows := make([][]string, 0, len(s.Entries)+1)
 	for _, e := range s.Entries {
 		r := s.row(e)
-		r[0] = display.Stamp(s.zone(), e.PaidAt)
+		// The heading names the zone (zoneName); an abbreviation here
+		// ("CST") would read as another zone abroad.
+		r[0] = e.PaidAt.In(s.zone()).Format("2006-01-02 15:04")
 		r[5], r[6] = s.grouped(e.Amount), s.grouped(e.BalanceAfter)
 		rows = append(rows, r)
 	}
@@ -162,6 +166,9 @@ func drawStatement(p *pdfFonts, s Statement) error {
 			"    " + s.T("finance.timezone") + ": " + s.zoneName(),
 		s.T("statement.opening") + ": " + s.grouped(s.Info.Opening) + "    " + s.T("statement.closing") + ": " + s.grouped(s.Info.Closing) +
 			"    " + s.T("statement.entries", "count", len(s.Entries)),
+	}
+	if note := s.provisionalNote(); note != "" {
+		summary = append(summary, note)
 	}
 	y := stMargin + 56
 	for _, l := range summary {

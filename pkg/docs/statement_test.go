@@ -38,9 +38,9 @@ func TestCSV(t *testing.T) {
 		lang                      string
 		time, amount, description string
 	}{
-		{"en", "Payment time (UTC)", "Amount (CNY)", "Top-up"},
-		{"zh-cn", "支付时间 (UTC)", "金额 (CNY)", "充值"},
-		{"zh-tw", "支付時間 (UTC)", "金額 (CNY)", "儲值"},
+		{"en", "Payment time (UTC+00:00 UTC)", "Amount (CNY)", "Top-up"},
+		{"zh-cn", "支付时间 (UTC+00:00 UTC)", "金额 (CNY)", "充值"},
+		{"zh-tw", "支付時間 (UTC+00:00 UTC)", "金額 (CNY)", "儲值"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.lang, func(t *testing.T) {
@@ -104,7 +104,7 @@ func TestXLSX(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(rows) != 3 || rows[0][0] != s.T("finance.col.time")+" (UTC)" || (len(rows[0]) == 8) != invoice {
+			if len(rows) != 3 || rows[0][0] != s.T("finance.col.time")+" (UTC+00:00 UTC)" || (len(rows[0]) == 8) != invoice {
 				t.Errorf("%s invoice %v: rows = %v", lang, invoice, rows)
 			}
 			// Shown through their number formats: a date and grouped amounts.
@@ -251,7 +251,7 @@ func TestStatementPDFText(t *testing.T) {
 			for _, e := range s.Entries {
 				total += e.Amount
 			}
-			want := append([]string{"Voyage Travel", "示例旅行社", "HSBC-1", "F100", "2026-10-03 00:00 UTC",
+			want := append([]string{"Voyage Travel", "示例旅行社", "HSBC-1", "F100", "2026-10-03 00:00", "UTC+00:00 (UTC)",
 				"1,000.00", "1,200.00", "-350.50", "849.50", "北京—伦敦", "F100伦敦往返伦敦往返", "A2345678 · 2026-10-01 – 2026-10-31",
 				s.grouped(total)}, tt.want...)
 			wantInPDFText(t, text, want...)

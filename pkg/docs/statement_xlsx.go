@@ -3,6 +3,7 @@ package docs
 import (
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/xuri/excelize/v2"
@@ -115,6 +116,10 @@ func WriteXLSX(w io.Writer, s Statement) error {
 		return fmt.Errorf("docs: xlsx filter: %w", err)
 	}
 
+	if err := printSetup(f, sheet, "landscape", 1); err != nil {
+		return err
+	}
+
 	summary := sheetName(s.T("finance.summary"))
 	if _, err := f.NewSheet(summary); err != nil {
 		return fmt.Errorf("docs: xlsx sheet: %w", err)
@@ -135,6 +140,9 @@ func WriteXLSX(w io.Writer, s Statement) error {
 		{s.T("statement.closing"), num(s.Info.Closing), totalStyle},
 		{s.T("finance.entryCount"), len(s.Entries), 0},
 		{s.T("finance.timezone"), s.zoneName(), 0},
+	}
+	if note := s.provisionalNote(); note != "" {
+		lines = append(lines, line{s.T("statement.provisional"), note, 0})
 	}
 	labelWidth := 0
 	for i, l := range lines {
@@ -159,12 +167,47 @@ func WriteXLSX(w io.Writer, s Statement) error {
 	if err := f.SetColWidth(summary, "B", "B", float64(max(displayWidth(s.AgencyName), displayWidth(s.period()), 16)+2)); err != nil {
 		return fmt.Errorf("docs: xlsx width: %w", err)
 	}
+	if err := printSetup(f, summary, "portrait", 0); err != nil {
+		return err
+	}
 	if err := f.SetDocProps(&excelize.DocProperties{Title: s.T("statement.title") + " " + s.AgencyName, Creator: "Voyage",
 		Created: time.Now().UTC().Format(time.RFC3339)}); err != nil {
 		return fmt.Errorf("docs: xlsx properties: %w", err)
 	}
 	if _, err := f.WriteTo(w); err != nil {
 		return fmt.Errorf("docs: xlsx write: %w", err)
+	}
+	return nil
+}
+
+// printSetup makes a sheet print as people file it: A4 in orientation, as
+// wide as one page (as many pages down as it takes), with margins, and
+// the first titleRows rows repeated at the top of every page (page 2 of a
+// statement used to print without its column headings).
+func printSetup(f *excelize.File, sheet, orientation string, titleRows int) error {
+	fit := true
+	if err := f.SetSheetProps(sheet, &excelize.SheetPropsOptions{FitToPage: &fit}); err != nil {
+		return fmt.Errorf("docs: xlsx print %s: %w", sheet, err)
+	}
+	a4, wide, tall := 9, 1, 0 // 9 is A4 in the paper size table; 0 pages tall is "as many as needed"
+	if err := f.SetPageLayout(sheet, &excelize.PageLayoutOptions{Size: &a4, Orientation: &orientation, FitToWidth: &wide, FitToHeight: &tall}); err != nil {
+		return fmt.Errorf("docs: xlsx print %s: %w", sheet, err)
+	}
+	// Inches, as the format keeps them: about 15 mm round, 20 mm top and
+	// bottom for the header and footer, 8 mm from the edge.
+	side, edge, header := 0.6, 0.8, 0.3
+	centre := true
+	if err := f.SetPageMargins(sheet, &excelize.PageLayoutMarginsOptions{Left: &side, Right: &side, Top: &edge, Bottom: &edge,
+		Header: &header, Footer: &header, Horizontally: &centre}); err != nil {
+		return fmt.Errorf("docs: xlsx margins %s: %w", sheet, err)
+	}
+	if titleRows == 0 {
+		return nil
+	}
+	err := f.SetDefinedName(&excelize.DefinedName{Name: "_xlnm.Print_Titles", Scope: sheet,
+		RefersTo: fmt.Sprintf("'%s'!$1:$%d", strings.ReplaceAll(sheet, "'", "''"), titleRows)})
+	if err != nil {
+		return fmt.Errorf("docs: xlsx print titles %s: %w", sheet, err)
 	}
 	return nil
 }

@@ -26,26 +26,46 @@ func TestStoredStatements(t *testing.T) {
 		if info.Opening != 0 || info.Closing != 379_75 || info.EntryCount != 2 || len(st.Entries) != 2 {
 			t.Fatalf("statement = %+v", info)
 		}
-		// The period runs to the 30th, but the statement stops when it was
-		// made: a payment later in the period leaves it as it was (it used
-		// to fail to reconcile), and a new statement has it.
+		if !info.Provisional || !info.Until().Equal(now) {
+			t.Errorf("a statement of a period not over: provisional %v, until %v; want provisional to %v", info.Provisional, info.Until(), now)
+		}
+		// The period runs to the 30th: the statement is provisional, and a
+		// payment later in the period is in it when it is read again (it
+		// used to be frozen at the moment it was made, and an export later
+		// left out the day's later entries).
 		now = now.Add(time.Hour)
 		mustPost(t, ctx, l, pay(a, "p2", 79_75))
-		if got, again, err := l.StatementOf(ctx, a, info.ID); err != nil || got.Closing != 379_75 || len(again.Entries) != 2 {
-			t.Fatalf("the statement after a later payment = %+v, %d entries, %v", got, len(again.Entries), err)
+		now = now.Add(time.Minute)
+		if got, again, err := l.StatementOf(ctx, a, info.ID); err != nil || got.Closing != 300_00 || len(again.Entries) != 3 || got.EntryCount != 3 || !got.Provisional || !got.Until().Equal(now) {
+			t.Fatalf("the statement after a later payment = %+v, %d entries, %v; want 3 entries to %v", got, len(again.Entries), err, now)
 		}
-		if !info.Until().Equal(info.CreatedAt) {
-			t.Errorf("Until = %v, want when it was made, %v", info.Until(), info.CreatedAt)
-		}
+		// Asked again, the period answers its statement: one period, one
+		// statement.
 		now = now.Add(5 * time.Minute)
-		if later, _, err := l.CreateStatement(ctx, a, "CNY", "2026-11-01", "2026-11-30", "UTC", "tester"); err != nil || later.Closing != 300_00 || later.EntryCount != 3 {
-			t.Fatalf("a later statement = %+v, %v", later, err)
+		if again, _, err := l.CreateStatement(ctx, a, "CNY", "2026-11-01", "2026-11-30", "UTC", "tester"); err != nil || again.ID != info.ID || !again.Existing || again.EntryCount != 3 {
+			t.Fatalf("the same period again = %+v, %v; want statement %d", again, err, info.ID)
+		}
+		// The period ends: the statement is fixed with the whole period,
+		// and a payment after it stays out.
+		now = time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+		mustPost(t, ctx, l, pay(a, "p3", 1_00))
+		if got, again, err := l.StatementOf(ctx, a, info.ID); err != nil || got.Provisional || got.Closing != 300_00 || len(again.Entries) != 3 || !got.Until().Equal(got.To) {
+			t.Fatalf("the statement after its period = %+v, %d entries, %v", got, len(again.Entries), err)
+		}
+		now = now.Add(time.Hour)
+		if list, _, err := l.Statements(ctx, a, 1, 20); err != nil || len(list) != 1 || list[0].Provisional || list[0].EntryCount != 3 {
+			t.Fatalf("the list after the period = %+v, %v", list, err)
+		}
+		now = time.Date(2026, 11, 10, 13, 10, 0, 0, time.UTC)
+		later, _, err := l.CreateStatement(ctx, a, "CNY", "2026-11-02", "2026-11-30", "UTC", "tester")
+		if err != nil || later.Existing || later.ID == info.ID {
+			t.Fatalf("another period = %+v, %v", later, err)
 		}
 		if _, _, err := l.CreateStatement(ctx, a, "CNY", "2026-11-11", "2026-11-30", "UTC", "tester"); code(err) != fault.CodeValidation {
 			t.Errorf("a period starting tomorrow: %v, want a validation error", err)
 		}
 		got, again, err := l.StatementOf(ctx, a, info.ID)
-		if err != nil || got.Closing != info.Closing || len(again.Entries) != 2 || got.TimeZone != "UTC" || got.FirstDay() != "2026-11-01" || got.LastDay() != "2026-11-30" {
+		if err != nil || got.Closing != 300_00 || len(again.Entries) != 3 || got.TimeZone != "UTC" || got.FirstDay() != "2026-11-01" || got.LastDay() != "2026-11-30" {
 			t.Fatalf("StatementOf = %+v, %v", got, err)
 		}
 		if _, _, err := l.StatementOf(ctx, b, info.ID); err == nil {
@@ -56,13 +76,60 @@ func TestStoredStatements(t *testing.T) {
 		if list, total, _ := l.Statements(ctx, b, 1, 20); total != 0 || len(list) != 0 {
 			t.Errorf("another agency lists %d statements", total)
 		}
-		if list, total, _ := l.Statements(ctx, a, 1, 20); total != 2 || list[1].ID != info.ID {
+		if list, total, _ := l.Statements(ctx, a, 1, 20); total != 2 || list[1].ID != info.ID || list[0].ID != later.ID {
 			t.Errorf("list = %+v", list)
 		}
 		for _, bad := range [][2]string{{"2026-11-30", "2026-11-01"}, {"2026-11-01", "2028-11-01"}, {"", "2026-11-30"}, {"2026-11-01", ""}, {"1 Nov", "2026-11-30"}} {
 			if _, _, err := l.CreateStatement(ctx, a, "CNY", bad[0], bad[1], "UTC", "t"); err == nil {
 				t.Errorf("period %v accepted", bad)
 			}
+		}
+	})
+}
+
+// TestOnePeriodOneStatement: statements of one period asked for at once
+// (two instances, a retried CLI run) are one, the unique index
+// statements_period keeping it so; the same days in another currency are
+// another wallet's statement.
+func TestOnePeriodOneStatement(t *testing.T) {
+	t.Parallel()
+	withLedger(t, 1, func(t *testing.T, ctx context.Context, db *store.DB, l *ledger.Ledger, ids []int64) {
+		l.SetClock(func() time.Time { return time.Date(2026, 12, 2, 9, 0, 0, 0, time.UTC) })
+		mustPost(t, ctx, l, topUp(ids[0], "t1", 1_234_567_89))
+		const n = 6
+		got := make(chan int64, n)
+		errs := make(chan error, n)
+		for range n {
+			go func() {
+				info, _, err := l.CreateStatement(ctx, ids[0], "CNY", "2026-11-01", "2026-11-30", "Asia/Shanghai", "tester")
+				errs <- err
+				got <- info.ID
+			}()
+		}
+		first := int64(0)
+		for range n {
+			if err := <-errs; err != nil {
+				t.Fatal(err)
+			}
+			id := <-got
+			if first == 0 {
+				first = id
+			}
+			if id != first {
+				t.Fatalf("one period made statements %d and %d", first, id)
+			}
+		}
+		if _, total, _ := l.Statements(ctx, ids[0], 1, 20); total != 1 {
+			t.Errorf("%d statements listed, want 1", total)
+		}
+		if usd, _, err := l.CreateStatement(ctx, ids[0], "USD", "2026-11-01", "2026-11-30", "Asia/Shanghai", "tester"); err != nil || usd.ID == first || usd.Existing {
+			t.Errorf("the USD wallet's statement = %+v, %v", usd, err)
+		}
+		// The index holds even for a writer that does not ask first.
+		_, err := db.ExecContext(ctx, db.Rebind(`INSERT INTO statements (agency_id, currency, period_from, period_to, opening, closing, entry_count, created_at)
+			SELECT agency_id, currency, period_from, period_to, opening, closing, entry_count, created_at FROM statements WHERE id = ?`), first)
+		if !store.IsUniqueViolation(err) {
+			t.Errorf("a second row for the period: %v, want a unique violation", err)
 		}
 	})
 }

@@ -42,6 +42,7 @@ type StatementSummary struct {
 	EntryCount     int         `json:"entryCount"`
 	CreatedAt      time.Time   `json:"createdAt"`
 	TimeZone       string      `json:"timeZone" jsonschema_description:"the IANA zone whose days from and to are"`
+	Provisional    bool        `json:"provisional" jsonschema_description:"the period was not over when the statement was made: its figures run to the moment it is read, and are fixed once the period has ended"`
 }
 
 // StatementDetail is a statement with every entry.
@@ -55,26 +56,27 @@ type StatementDetail struct {
 	Entries        []WalletEntry `json:"entries"`
 	CreatedAt      time.Time     `json:"createdAt"`
 	TimeZone       string        `json:"timeZone" jsonschema_description:"the IANA zone whose days from and to are (the agency's when the statement was made); UTC for statements made before statements had one"`
+	Provisional    bool          `json:"provisional" jsonschema_description:"the period was not over when the statement was made: its figures and entries run to the moment it is read, and are fixed once the period has ended"`
 }
 
 // Summary is the statement as a list shows it.
 func (d StatementDetail) Summary() StatementSummary {
 	return StatementSummary{ID: d.ID, AgencyID: d.AgencyID, From: d.From, To: d.To, OpeningBalance: d.OpeningBalance,
-		ClosingBalance: d.ClosingBalance, EntryCount: len(d.Entries), CreatedAt: d.CreatedAt, TimeZone: d.TimeZone}
+		ClosingBalance: d.ClosingBalance, EntryCount: len(d.Entries), CreatedAt: d.CreatedAt, TimeZone: d.TimeZone, Provisional: d.Provisional}
 }
 
 // StatementSummaryOf is statement i as a list writes it out.
 func StatementSummaryOf(i StatementInfo) StatementSummary {
 	return StatementSummary{ID: i.ID, AgencyID: i.AgencyID, From: i.FirstDay(), To: i.LastDay(),
 		OpeningBalance: money.Of(i.Opening, i.Currency), ClosingBalance: money.Of(i.Closing, i.Currency), EntryCount: i.EntryCount, CreatedAt: i.CreatedAt,
-		TimeZone: i.Location().String()}
+		TimeZone: i.Location().String(), Provisional: i.Provisional}
 }
 
 // StatementDetailOf is statement i with its entries as written out.
 func StatementDetailOf(i StatementInfo, st Statement) StatementDetail {
 	d := StatementDetail{ID: i.ID, AgencyID: i.AgencyID, From: i.FirstDay(), To: i.LastDay(),
 		OpeningBalance: money.Of(i.Opening, i.Currency), ClosingBalance: money.Of(i.Closing, i.Currency), Entries: []WalletEntry{}, CreatedAt: i.CreatedAt,
-		TimeZone: i.Location().String()}
+		TimeZone: i.Location().String(), Provisional: i.Provisional}
 	for _, e := range st.Entries {
 		d.Entries = append(d.Entries, WalletEntryOf(e))
 	}

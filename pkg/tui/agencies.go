@@ -14,6 +14,7 @@ import (
 
 	"github.com/voyage/voyage/pkg/admin"
 	"github.com/voyage/voyage/pkg/agency"
+	"github.com/voyage/voyage/pkg/display"
 )
 
 // searchDelay is how long the search waits after the last key before it
@@ -281,9 +282,18 @@ func (m *Model) agencyDetailView(w, h int) []string {
 	if set.CanCreateSubAgency {
 		subs = m.t("agencies.allowed")
 	}
-	half := w / 2
+	// Labels as wide as the widest, values whole: a figure never runs
+	// into the next label, and the second column moves right when the
+	// first holds a long one.
+	labelW := 0
+	for _, k := range []string{"agencies.balance", "agencies.available", "agencies.status", "agencies.flight", "agencies.payment",
+		"agencies.creditLimit", "agencies.creditPeriod", "agencies.apiKeys", "agencies.train", "agencies.subAgencies"} {
+		labelW = max(labelW, lipgloss.Width(m.t(k)))
+	}
+	labelW++
+	firstW := max(w/2, labelW+max(lipgloss.Width(d.Balance+cur), lipgloss.Width(d.Available+cur))+2)
 	pair := func(l1, v1, l2, v2 string) string {
-		return fit(st.Label.Render(fit(m.t(l1), 14))+v1, half) + st.Label.Render(fit(m.t(l2), 14)) + v2
+		return fit(st.Label.Render(fit(m.t(l1), labelW))+v1, firstW) + st.Label.Render(fit(m.t(l2), labelW)) + v2
 	}
 	lines = append(lines,
 		pair("agencies.balance", d.Balance+cur, "agencies.creditLimit", d.CreditLimit+cur),
@@ -292,10 +302,17 @@ func (m *Model) agencyDetailView(w, h int) []string {
 		pair("agencies.flight", m.onOff(set.EnableFlight), "agencies.train", m.onOff(set.EnableTrain)),
 		pair("agencies.payment", payment, "agencies.subAgencies", subs),
 	)
-	lines = append(lines, st.Label.Render(m.t("agencies.entries", "shown", len(info.entries.Items), "count", info.entries.Total)))
+	// The entries' times are on the agency's clock, which the heading
+	// names ("UTC+08:00 (Asia/Shanghai)"): its statements' days are.
+	loc := display.ResolveZone("", set.TimeZone)
+	lines = append(lines, st.Label.Render(m.t("agencies.entries", "shown", len(info.entries.Items), "count", info.entries.Total)+
+		" · "+m.t("agencies.entriesZone", "zone", display.ZoneOffset(loc, m.opts.Now()))))
 	if len(info.entries.Items) == 0 {
 		lines = append(lines, st.Muted.Render("  "+m.t("agencies.noEntries")))
 	}
+	type row struct{ when, kind, amount, balance, ref string }
+	rows := make([]row, 0, len(info.entries.Items))
+	var kindW, amountW, balanceW int
 	for _, e := range info.entries.Items {
 		amount := e.Amount.Amount
 		if !strings.HasPrefix(amount, "-") {
@@ -308,9 +325,15 @@ func (m *Model) agencyDetailView(w, h int) []string {
 		if ref == "" {
 			ref = e.Description
 		}
-		line := "  " + e.PaidAt.UTC().Format("01-02 15:04") + "  " + fit(m.entryType(e.Type), 10) + " " + fitRight(amount, 12) +
-			" → " + fitRight(e.BalanceAfter.Amount, 12) + "  "
-		lines = append(lines, line+fit(ref, max(0, w-lipgloss.Width(line))))
+		r := row{e.PaidAt.In(loc).Format("01-02 15:04"), m.entryType(e.Type), amount, e.BalanceAfter.Amount, ref}
+		kindW, amountW, balanceW = max(kindW, lipgloss.Width(r.kind)), max(amountW, lipgloss.Width(r.amount)), max(balanceW, lipgloss.Width(r.balance))
+		rows = append(rows, r)
+	}
+	// Columns as wide as their widest value: only the reference, free
+	// text, is cut to the pane.
+	for _, r := range rows {
+		line := "  " + r.when + "  " + fit(r.kind, kindW) + "  " + fitRight(r.amount, amountW) + " → " + fitRight(r.balance, balanceW) + "  "
+		lines = append(lines, line+fit(r.ref, max(0, w-lipgloss.Width(line))))
 	}
 	return clip(lines, h)
 }
@@ -326,8 +349,15 @@ func wrapStyled(s interface{ Render(...string) string }, text string, w int) []s
 // agencyStatus is an agency's status in the console's words.
 func (m *Model) agencyStatus(s string) string { return m.word("agencies.status.", s) }
 
-// entryType is a wallet entry's type in the console's words.
-func (m *Model) entryType(s string) string { return m.word("agencies.entry.", s) }
+// entryType is a wallet entry's type in the reader's words: as the
+// statements name it ("Top-up", "充值"), else the console's, else as
+// stored.
+func (m *Model) entryType(s string) string {
+	if t := catalog().T(m.lang(), "statement.type."+s); t != "statement.type."+s {
+		return t
+	}
+	return m.word("agencies.entry.", s)
+}
 
 // word is prefix+s from the catalog, or s when the catalog has no words
 // for it.

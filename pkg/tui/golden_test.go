@@ -65,6 +65,7 @@ func (fixture) Agency(_ context.Context, id int64) (agency.Detail, error) {
 			d := agency.Detail{Summary: a, CreditPeriod: 30, CreditPeriodUnit: "day",
 				APIKeys: []auth.APIKey{{ID: 1, Name: "booking engine"}}}
 			d.Config.Settings.EnableFlight, d.Config.Settings.EnableTrain, d.Config.Settings.CanCreateSubAgency = true, true, true
+			d.Config.Settings.TimeZone = "Asia/Shanghai"
 			return d, nil
 		}
 	}
@@ -76,14 +77,16 @@ func (fixture) Agency(_ context.Context, id int64) (agency.Detail, error) {
 func (fixture) Entries(_ context.Context, id int64, _, size int) (admin.WalletEntryPage, error) {
 	cny := func(a string) admin.Money { return admin.Money{Amount: a, Currency: "CNY"} }
 	p := admin.WalletEntryPage{Total: 40, Page: 1, PageSize: size, Items: []admin.WalletEntry{
-		{ID: 9, Type: "topup", Amount: cny("5,000.00"), BalanceAfter: cny("12,480.50"), PaymentReference: "HSBC-20261124", PaidAt: at(24, 10, 5)},
-		{ID: 8, Type: "payment", Amount: cny("-2,350.00"), BalanceAfter: cny("7,480.50"), OrderID: "F2611230001", PaidAt: at(23, 14, 30)},
-		{ID: 7, Type: "refund", Amount: cny("830.50"), BalanceAfter: cny("9,830.50"), OrderID: "R2611200002", PaidAt: at(20, 9, 12)},
-		{ID: 6, Type: "payment", Amount: cny("-1,000.00"), BalanceAfter: cny("9,000.00"), OrderID: "T2611180003", PaidAt: at(18, 16, 45)},
-		{ID: 5, Type: "topup", Amount: cny("10,000.00"), BalanceAfter: cny("10,000.00"), PaymentReference: "ICBC-88", PaidAt: at(15, 11, 0)},
+		{ID: 10, Type: "top-up", Amount: cny("1,234,567.89"), BalanceAfter: cny("1,247,048.39"), PaymentReference: "HSBC-20261125-LARGE-WIRE", PaidAt: at(25, 1, 5)},
+		{ID: 9, Type: "top-up", Amount: cny("5,000.00"), BalanceAfter: cny("12,480.50"), PaymentReference: "HSBC-20261124", PaidAt: at(24, 10, 5)},
+		{ID: 8, Type: "origin-flight", Amount: cny("-2,350.00"), BalanceAfter: cny("7,480.50"), OrderID: "F2611230001", PaidAt: at(23, 14, 30)},
+		{ID: 7, Type: "refund-flight", Amount: cny("830.50"), BalanceAfter: cny("9,830.50"), OrderID: "R2611200002", PaidAt: at(20, 9, 12)},
+		{ID: 6, Type: "origin-train", Amount: cny("-1,000.00"), BalanceAfter: cny("9,000.00"), OrderID: "T2611180003", PaidAt: at(18, 16, 45)},
+		{ID: 5, Type: "top-up", Amount: cny("10,000.00"), BalanceAfter: cny("10,000.00"), PaymentReference: "ICBC-88", PaidAt: at(15, 11, 0)},
 	}}
-	for i := 0; len(p.Items) < size && i < 35; i++ {
-		p.Items = append(p.Items, admin.WalletEntry{ID: int64(4 - i), Type: "topup", Amount: cny("100.00"), BalanceAfter: cny("0.00"),
+	p.Items = p.Items[:min(len(p.Items), size)]
+	for i := 0; len(p.Items) < size && i < 34; i++ {
+		p.Items = append(p.Items, admin.WalletEntry{ID: int64(4 - i), Type: "top-up", Amount: cny("100.00"), BalanceAfter: cny("0.00"),
 			PaymentReference: fmt.Sprintf("WIRE-%02d", 35-i), PaidAt: at(14, 23-i%24, 0).AddDate(0, 0, -i/24)})
 	}
 	return p, nil
@@ -210,10 +213,11 @@ var goldenScreens = []goldenScreen{
 	{"statements-zh-tw", "zh-tw", []string{"5"}, []string{"對帳單 32", "+5,630.50"}},
 }
 
-// TestGoldenScreens draws every screen at 80×24 and 160×48 under teatest and
-// compares it with its golden file.
+// TestGoldenScreens draws every screen at 80×24 and 120×40 under teatest and
+// compares it with its golden file, and holds every screen to the rule that
+// a figure is shown whole or not at all (wholeFigures).
 func TestGoldenScreens(t *testing.T) {
-	for _, size := range [][2]int{{80, 24}, {160, 48}} {
+	for _, size := range [][2]int{{80, 24}, {120, 40}} {
 		for _, g := range goldenScreens {
 			t.Run(fmt.Sprintf("%s-%dx%d", g.name, size[0], size[1]), func(t *testing.T) {
 				t.Parallel()
@@ -226,6 +230,7 @@ func TestGoldenScreens(t *testing.T) {
 				s := c.waitText(g.want...)
 				assertFits(t, s, size[0], size[1])
 				s = c.settled(t, s)
+				wholeFigures(t, s)
 				tm.Quit()
 				tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))
 				golden.RequireEqual(t, []byte(s+"\n"))
@@ -266,4 +271,29 @@ func (c *console) settled(t *testing.T, s string) string {
 		}
 	}
 	return s
+}
+
+// fixtureFigures are the fixture's numbers, ids, money and dates as the
+// screens write them: booking numbers, agency codes, amounts, periods.
+var fixtureFigures = []string{
+	"AK7Q2M4P", "AZ3D9W1C", "AB8N5T6R", "12,480.50", "50,000.00", "62,480.50", "3,020.00", "-150.00", "850.00",
+	"1,234,567.89", "1,247,048.39", "5,000.00", "-2,350.00", "7,480.50", "830.50", "9,830.50", "-1,000.00", "9,000.00", "10,000.00",
+	"F2611230001", "R2611200002", "T2611180003", "R2611240007", "G2611210004",
+	"2026-10-01", "2026-10-31", "2026-09-01", "2026-09-30", "4,200.00", "6,000.00",
+	"7.6912", "0.9125", "7.1050", "7.1180", "7.0990",
+}
+
+// wholeFigures fails when a screen shows a figure of the fixture cut: any
+// of its beginnings followed by the ellipsis a cut leaves. Free text may
+// be cut; a number, id, sum or date never is.
+func wholeFigures(t *testing.T, screen string) {
+	t.Helper()
+	for _, f := range fixtureFigures {
+		for n := 2; n < len(f); n++ { // one character and "…" is any cut word
+			if strings.Contains(screen, f[:n]+"…") {
+				t.Errorf("%q is cut to %q on the screen:\n%s", f, f[:n]+"…", screen)
+				break
+			}
+		}
+	}
 }

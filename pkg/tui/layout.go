@@ -5,8 +5,11 @@ import "strings"
 // wideAt is the width from which a screen shows its list and the selected
 // item's detail (or the open form) side by side instead of one over the
 // other: at 160×48 the list takes every line on the left and the detail
-// every line on the right, so nothing is left half empty.
-const wideAt = 120
+// every line on the right, so nothing is left half empty. Below it (120
+// columns included) the two are one over the other, each the whole width:
+// side by side at 120 the detail's pane was 50 cells, which cut balances,
+// wallet sums and periods.
+const wideAt = 160
 
 // paned draws a screen of a list and a pane in w cells by h lines. top is
 // the lines above the list (the info line and the column header), rows the

@@ -235,14 +235,18 @@ func (m *Model) ordersView(w, h int) []string {
 	l := &s.list
 	st := m.st
 	// booking, agency, route, status, total, created
+	// The booking number, route (with its flight or train numbers) and
+	// total are as wide as the widest on the page, never cut; the agency
+	// and the status, free text, share what is left.
+	bw, rw, tw := cellWidth(m.t("orders.booking")), cellWidth(m.t("orders.route")), cellWidth(m.t("orders.total"))
+	for _, o := range l.items {
+		bw, rw, tw = max(bw, cellWidth(o.booking)), max(rw, cellWidth(o.route)), max(tw, cellWidth(o.total))
+	}
 	row := func(w int, mark string, cells ...string) string {
-		sw := 14
-		if w >= 110 {
-			sw = 20
-		}
-		aw := max(6, (w-2-12-sw-13-11-6)/2)
-		rw := max(6, w-2-12-aw-sw-13-11-6)
-		return layout(w, column{w: 12}, column{w: aw}, column{w: rw}, column{w: sw}, column{w: 13, right: true}, column{w: 11}).row(mark, cells...)
+		free := w - 2 - 5 - bw - rw - tw - 11
+		sw := max(6, min(20, free/2))
+		aw := max(6, free-sw)
+		return layout(w, column{w: bw}, column{w: aw}, column{w: rw}, column{w: sw}, column{w: tw, right: true}, column{w: 11}).row(mark, cells...)
 	}
 	top := func(w int) []string {
 		var kinds []string

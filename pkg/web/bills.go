@@ -206,7 +206,7 @@ func (s *Server) billStatementCreate(w http.ResponseWriter, r *http.Request) {
 		s.billStatementsAnswer(w, r, form, http.StatusOK)
 		return
 	}
-	s.redirectWithFlash(w, r, templates.StatementHref(info.ID), templates.Flash{Kind: "success", Key: "bills.created"})
+	s.redirectWithFlash(w, r, templates.StatementHref(info.ID), createdFlash(info))
 }
 
 // statementOf loads statement id of agency a; another agency's statement
@@ -254,7 +254,7 @@ func (s *Server) billStatement(w http.ResponseWriter, r *http.Request) {
 func statementView(a agency.Agency, info ledger.StatementInfo, st ledger.Statement, labels map[int64]string) templates.StatementView {
 	amt := func(minor int64) string { return formatMinor(money.Amount{Minor: minor, Currency: info.Currency}) }
 	view := templates.StatementView{ID: info.ID, AgencyName: a.Name, AgencyCode: a.Code, From: info.FirstDay(),
-		To: info.LastDay(), Zone: display.ZoneDescription(info.Location(), info.To), Currency: info.Currency, Opening: amt(info.Opening), Closing: amt(info.Closing),
+		To: info.LastDay(), Zone: display.ZoneOffset(info.Location(), info.To), Currency: info.Currency, Opening: amt(info.Opening), Closing: amt(info.Closing),
 		EntryCount: info.EntryCount, CreatedBy: info.CreatedBy, CreatedAt: info.CreatedAt}
 	if info.Until().Before(info.To) {
 		view.Until = info.Until()
@@ -408,12 +408,22 @@ func (s *Server) subStatementCreate(w http.ResponseWriter, r *http.Request) {
 	if currency == "" {
 		currency = "CNY"
 	}
-	if _, _, err := s.bills.CreateStatement(r.Context(), a.ID, currency, form.From, form.To, a.TimeZone, v.Principal.Username); err != nil {
+	info, _, err := s.bills.CreateStatement(r.Context(), a.ID, currency, form.From, form.To, a.TimeZone, v.Principal.Username)
+	if err != nil {
 		form.Errors, form.ErrorKey = formErrors(r.Context(), "bills: create sub statement", err)
 		s.subStatementsAnswer(w, r, v, a.ID, form)
 		return
 	}
-	s.redirectWithFlash(w, r, subStatementsHref(a.ID), templates.Flash{Kind: "success", Key: "bills.created"})
+	s.redirectWithFlash(w, r, subStatementsHref(a.ID), createdFlash(info))
+}
+
+// createdFlash says what asking for a statement did: made it, or found
+// the period's statement already there (one period, one statement).
+func createdFlash(info ledger.StatementInfo) templates.Flash {
+	if info.Existing {
+		return templates.Flash{Kind: "info", Key: "bills.exists"}
+	}
+	return templates.Flash{Kind: "success", Key: "bills.created"}
 }
 
 // subBillAgency runs the bill detail's checks: the permission, a managed

@@ -35,6 +35,13 @@ func (f *fakeBills) CreateStatement(_ context.Context, agencyID int64, currency,
 	if err != nil {
 		return ledger.StatementInfo{}, ledger.Statement{}, err
 	}
+	for _, c := range f.created {
+		if c.AgencyID == agencyID && c.From.Equal(start) && c.To.Equal(end) {
+			// As the ledger does: one period, one statement.
+			c.Existing = true
+			return c, ledger.Statement{}, nil
+		}
+	}
 	i := ledger.StatementInfo{ID: 100 + int64(len(f.created)), AgencyID: agencyID, Currency: currency, From: start, To: end, CreatedBy: by, TimeZone: zone}
 	f.created = append(f.created, i)
 	return i, ledger.Statement{}, nil
@@ -80,7 +87,8 @@ func billsFixture(t *testing.T) (http.Handler, *fakeBills) {
 			TimeZone: "Asia/Shanghai"},
 		// Made on 20 January for the whole month.
 		4: {ID: 4, AgencyID: 1, Currency: "CNY", From: day(1).Add(-8 * time.Hour), To: time.Date(2026, 2, 1, 0, 0, 0, 0, time.UTC).Add(-8 * time.Hour), Closing: 100000,
-			EntryCount: 1, CreatedAt: day(20).Add(6*time.Hour + 30*time.Minute), TimeZone: "Asia/Shanghai"},
+			EntryCount: 1, CreatedAt: day(20).Add(6*time.Hour + 30*time.Minute), TimeZone: "Asia/Shanghai",
+			Provisional: true, AsOf: day(20).Add(6*time.Hour + 30*time.Minute)},
 		7: {ID: 7, AgencyID: 2, Currency: "CNY", From: day(1), To: day(11), Closing: 500000, EntryCount: 1, CreatedAt: day(11)},
 		8: {ID: 8, AgencyID: 5, Currency: "CNY", From: day(1), To: day(11), Closing: 100000, EntryCount: 1, CreatedAt: day(11)},
 	}}
@@ -153,7 +161,7 @@ func TestBillStatementOfAnotherAgency(t *testing.T) {
 		t.Fatalf("own statement: status %d\n%s", res.StatusCode, page)
 	}
 	// The period is Shanghai's days, and says so.
-	for _, want := range []string{`id="statement-period">2026-01-01 – 2026-01-10`, `id="statement-zone">Asia/Shanghai (UTC+8)`} {
+	for _, want := range []string{`id="statement-period">2026-01-01 – 2026-01-10`, `id="statement-zone">UTC+08:00 (Asia/Shanghai)`} {
 		if !strings.Contains(page, want) {
 			t.Errorf("statement page lacks %q", want)
 		}
@@ -161,9 +169,10 @@ func TestBillStatementOfAnotherAgency(t *testing.T) {
 	if strings.Contains(page, `id="statement-until"`) {
 		t.Error("a statement made after its period says it stops early")
 	}
-	// A statement made before its period ended says where its entries stop.
+	// A provisional statement (its period not over) says where its entries
+	// stop as it is read.
 	early := billBody(t, send(h, "demo-super", "GET", "/bills/statements/4", nil))
-	if !strings.Contains(early, `id="statement-until">Made before the period ended: entries up to 2026-01-20 14:30 CST<`) {
+	if !strings.Contains(early, `id="statement-until">Provisional: the period is not over, entries up to 2026-01-20 14:30 CST;`) {
 		t.Errorf("the early statement does not say where it stops:\n%s", early)
 	}
 	for _, f := range []string{"csv", "xlsx", "pdf"} {
@@ -208,6 +217,11 @@ func TestBillStatementCreate(t *testing.T) {
 	res = send(h, "demo-super", "POST", "/bills/statements", url.Values{"from": {"2026-01-01"}, "to": {"2026-01-31"}})
 	if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != "/bills/statements/100" || flashOf(res) != "success:bills.created" {
 		t.Fatalf("create: status %d location %q flash %q", res.StatusCode, res.Header.Get("Location"), flashOf(res))
+	}
+	// The same period again: its statement, said so, nothing new made.
+	res = send(h, "demo-super", "POST", "/bills/statements", url.Values{"from": {"2026-01-01"}, "to": {"2026-01-31"}})
+	if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != "/bills/statements/100" || flashOf(res) != "info:bills.exists" || len(b.created) != 1 {
+		t.Fatalf("the same period again: status %d location %q flash %q, %d made", res.StatusCode, res.Header.Get("Location"), flashOf(res), len(b.created))
 	}
 	// The agency keeps the default zone: the days are Shanghai's.
 	c := b.created[0]
