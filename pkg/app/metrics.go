@@ -63,7 +63,7 @@ func (a *App) watch() {
 	a.Ledger.OnPosted(a.Metrics.Transferred)
 	a.Metrics.Watch(a.DB.DB.DB, metrics.Probes{
 		Jobs: func(ctx context.Context) ([]metrics.JobCount, time.Duration, error) {
-			waiting, age, err := a.Queue.Backlog(ctx)
+			waiting, age, err := a.Queue.Backlog(ctx, time.Now())
 			out := make([]metrics.JobCount, len(waiting))
 			for i, w := range waiting {
 				out[i] = metrics.JobCount{Kind: w.Kind, State: w.State, Count: w.Count}

@@ -77,7 +77,7 @@ func TestMetrics(t *testing.T) {
 		// What is read at scrape time: the ledger balances (every
 		// currency's sum zero), the pool, the queue (Serve works it).
 		for _, name := range []string{"voyage_ledger_imbalance_minor_units", "voyage_payment_settlement_lag_seconds",
-			"voyage_jobs_oldest_available_age_seconds", "go_sql_max_open_connections", "go_goroutines"} {
+			"voyage_jobs_oldest_due_age_seconds", "go_sql_max_open_connections", "go_goroutines"} {
 			if after[name] == nil {
 				t.Errorf("%s not served", name)
 			}

@@ -22,8 +22,8 @@ type JobCount struct {
 // Each is one indexed query; a nil probe is not asked.
 type Probes struct {
 	// Jobs are the River jobs waiting or running, by kind and state, and
-	// how long the oldest available job has waited past its time (zero
-	// when none waits).
+	// how long the oldest job due has waited past its time (zero when
+	// none waits).
 	Jobs func(ctx context.Context) ([]JobCount, time.Duration, error)
 	// SettlementLag is how long the oldest channel payment still pending
 	// has been past its window (zero when none is): the status checks and
@@ -40,8 +40,8 @@ var (
 	jobsDesc = prometheus.NewDesc("voyage_jobs",
 		"River jobs not finished, by kind and state (available, running, retryable, scheduled), across every instance.",
 		[]string{"kind", "state"}, nil)
-	jobsAgeDesc = prometheus.NewDesc("voyage_jobs_oldest_available_age_seconds",
-		"How long the oldest available River job has waited past its scheduled time (0 when none waits).", nil, nil)
+	jobsAgeDesc = prometheus.NewDesc("voyage_jobs_oldest_due_age_seconds",
+		"How long the oldest River job due (available, or scheduled or retryable past its time) has waited past its scheduled time (0 when none waits).", nil, nil)
 	lagDesc = prometheus.NewDesc("voyage_payment_settlement_lag_seconds",
 		"How long the oldest channel payment still pending has been past its window (0 when none is).", nil, nil)
 	imbalanceDesc = prometheus.NewDesc("voyage_ledger_imbalance_minor_units",
