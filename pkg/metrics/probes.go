@@ -107,10 +107,14 @@ func (c *probeCollector) Collect(ch chan<- prometheus.Metric) {
 		if sums, err := c.p.LedgerImbalance(ctx); err != nil {
 			failed("ledger_imbalance", err)
 		} else {
+			byLabel := map[string]int64{}
 			for cur, sum := range sums {
 				if !currencyRE(cur) {
 					cur = Other
 				}
+				byLabel[cur] += sum
+			}
+			for cur, sum := range byLabel {
 				ch <- prometheus.MustNewConstMetric(imbalanceDesc, prometheus.GaugeValue, float64(sum), cur)
 			}
 		}
