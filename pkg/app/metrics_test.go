@@ -219,4 +219,3 @@ series:
 	}
 	return sum
 }
-
