@@ -3,6 +3,7 @@ package booking
 import (
 	"errors"
 	"net/http"
+	"slices"
 
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/payment"
@@ -58,8 +59,13 @@ func (c *Core[B]) CountBooked(err *error) {
 
 // CountPaid counts a payment through channel asked for on the line, as
 // *err says it ended; a line's pay step defers it on its named error.
+// A channel the spec does not have (the caller's typing) is "other".
 func (c *Core[B]) CountPaid(channel string, err *error) {
-	if c.Counter != nil {
-		c.Counter.Paid(c.Books.Line.Name, channel, Outcome(*err))
+	if c.Counter == nil {
+		return
 	}
+	if channel != "" && !slices.Contains(payment.Channels, channel) {
+		channel = "other"
+	}
+	c.Counter.Paid(c.Books.Line.Name, channel, Outcome(*err))
 }
