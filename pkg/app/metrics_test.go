@@ -134,7 +134,7 @@ func TestMetrics(t *testing.T) {
 // TestNoMetricsByDefault: without metrics.addr nothing is counted or served.
 func TestNoMetricsByDefault(t *testing.T) {
 	t.Parallel()
-	a, _ := newApp(t, store.SQLite)
+	a, _ := newApp(t, store.SQLite, func(c *config.Config) { c.Addr = "127.0.0.1:0" })
 	if a.Metrics != nil {
 		t.Fatal("metrics built without metrics.addr")
 	}
