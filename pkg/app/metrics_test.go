@@ -16,10 +16,11 @@ import (
 	"github.com/voyage/voyage/pkg/app"
 	"github.com/voyage/voyage/pkg/config"
 	"github.com/voyage/voyage/pkg/store"
+	"github.com/voyage/voyage/pkg/train"
 )
 
 // TestMetrics runs a search, a booking and its payment through the API of
-// a server with metrics on, scrapes the metrics port and finds each count
+// a server with metrics on (a flight, and a train refunded in part), scrapes the metrics port and finds each count
 // moved, with no label naming a booking, an id or a user; the public port
 // has no /metrics.
 func TestMetrics(t *testing.T) {
@@ -43,6 +44,23 @@ func TestMetrics(t *testing.T) {
 		if resp.StatusCode != 200 || env.Code != 0 {
 			t.Fatalf("pay: %d %+v", resp.StatusCode, env)
 		}
+		// A train booked, paid, issued (the queue Serve works) and one
+		// passenger refunded: the refund's count.
+		offer := secondClassOffer(t, srv, op.Token, 3, 2)
+		resp, env, tr := bookTrain(t, srv, op.Token, offer.ID, twoPassengers, "metrics-train")
+		if resp.StatusCode != 201 {
+			t.Fatalf("book a train: %d %+v", resp.StatusCode, env)
+		}
+		if resp, env, _ := payTrain(t, srv, op.Token, tr.ID, "metrics-train-pay"); resp.StatusCode != 200 {
+			t.Fatalf("pay the train: %d %+v", resp.StatusCode, env)
+		}
+		waitTrain(t, srv, op.Token, tr.ID, train.Issued)
+		if resp, env := call(t, srv, "POST", fmt.Sprintf("/order/v2/train/orders/%d/refund", tr.ID), "en", `{"passengers":[2]}`, bearer(op.Token)...); resp.StatusCode != 200 {
+			t.Fatalf("refund quote: %d %+v", resp.StatusCode, env)
+		}
+		if resp, env := call(t, srv, "POST", fmt.Sprintf("/order/v2/train/orders/%d/confirmation", tr.ID), "en", "", bearer(op.Token)...); resp.StatusCode != 200 {
+			t.Fatalf("confirm the refund: %d %+v", resp.StatusCode, env)
+		}
 		// A request that matches no route is counted as one, not by its path.
 		if resp, _ := rawGet(t, srv, fmt.Sprintf("/no-such-page/%d", o.ID)); resp.StatusCode != http.StatusNotFound {
 			t.Fatalf("unknown page: %d", resp.StatusCode)
@@ -64,6 +82,10 @@ func TestMetrics(t *testing.T) {
 			{"voyage_payments_total", map[string]string{"line": "flight", "channel": "balance", "outcome": "ok"}},
 			{"voyage_ledger_transfers_total", map[string]string{"type": "top-up"}},
 			{"voyage_ledger_transfers_total", map[string]string{"type": "origin-flight"}},
+			{"voyage_bookings_total", map[string]string{"line": "train", "outcome": "ok"}},
+			{"voyage_payments_total", map[string]string{"line": "train", "channel": "balance", "outcome": "ok"}},
+			{"voyage_refunds_total", map[string]string{"line": "train", "channel": "balance", "outcome": "ok"}},
+			{"voyage_ledger_transfers_total", map[string]string{"type": "refund-train"}},
 		} {
 			if was, now := count(before, c.name, c.labels), count(after, c.name, c.labels); now <= was {
 				t.Errorf("%s%v: %v before, %v after the booking", c.name, c.labels, was, now)
@@ -109,7 +131,7 @@ func TestMetrics(t *testing.T) {
 					if l.GetName() == "route" {
 						v = version.ReplaceAllString(v, "/")
 					}
-					if digits.MatchString(v) || strings.Contains(v, o.BookingNumber) || strings.Contains(v, "demo-operator") ||
+					if digits.MatchString(v) || strings.Contains(v, o.BookingNumber) || strings.Contains(v, offer.TrainNumber) || strings.Contains(v, "demo-operator") ||
 						strings.Contains(v, "no-such-page") || strings.Contains(v, quoteID) {
 						t.Errorf("%s{%s=%q}: a label names a request's data", name, l.GetName(), v)
 					}
