@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
 )
 
 // routeKey carries the slot the mux's pattern is written into.
@@ -42,13 +44,39 @@ func (m *Metrics) HTTP(mux *http.ServeMux) func(http.Handler) http.Handler {
 				if code == 0 {
 					code = http.StatusOK
 				}
-				route, method := routeOf(pattern), methodOf(r.Method)
-				m.httpRequests.WithLabelValues(route, method, codeOf(code)).Inc()
-				m.httpDuration.WithLabelValues(route, method, classOf(code)).Observe(time.Since(start).Seconds())
+				s := m.httpSeries(routeOf(pattern), methodOf(r.Method), code)
+				s.requests.Inc()
+				s.duration.Observe(time.Since(start).Seconds())
 			}()
 			next.ServeHTTP(rec, r.WithContext(context.WithValue(r.Context(), routeKey{}, slot)))
 		})
 	}
+}
+
+// httpKey names one route, method and status code's series.
+type httpKey struct {
+	route, method string
+	code          int
+}
+
+// httpPair are a key's counter and histogram.
+type httpPair struct {
+	requests prometheus.Counter
+	duration prometheus.Observer
+}
+
+// httpSeries are key's instruments, looked up once per key: the vectors
+// hash their label values on every lookup, and the code's label is a
+// string to make.
+func (m *Metrics) httpSeries(route, method string, code int) *httpPair {
+	k := httpKey{route, method, code}
+	if p, ok := m.httpCache.Load(k); ok {
+		return p.(*httpPair)
+	}
+	p := &httpPair{requests: m.httpRequests.WithLabelValues(route, method, codeOf(code)),
+		duration: m.httpDuration.WithLabelValues(route, method, classOf(code))}
+	actual, _ := m.httpCache.LoadOrStore(k, p)
+	return actual.(*httpPair)
 }
 
 // Routed wraps the mux: once it has served a request, the pattern it

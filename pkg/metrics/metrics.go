@@ -15,6 +15,7 @@ package metrics
 import (
 	"net/http"
 	"regexp"
+	"sync"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
@@ -30,6 +31,9 @@ type Metrics struct {
 
 	httpRequests *prometheus.CounterVec
 	httpDuration *prometheus.HistogramVec
+	// httpCache holds each route, method and code's instruments
+	// (httpSeries); bounded as the labels are.
+	httpCache sync.Map
 
 	searches       *prometheus.CounterVec
 	supplierCalls  *prometheus.CounterVec
