@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/riverqueue/river"
@@ -30,6 +31,7 @@ import (
 	"github.com/voyage/voyage/pkg/jobs"
 	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/mail"
+	"github.com/voyage/voyage/pkg/metrics"
 	"github.com/voyage/voyage/pkg/partnership"
 	"github.com/voyage/voyage/pkg/payment"
 	"github.com/voyage/voyage/pkg/profile"
@@ -72,6 +74,10 @@ type App struct {
 	Router  *api.Router
 	Web     *web.Server
 	Handler http.Handler
+	// Metrics are this app's Prometheus instruments, on a registry of its
+	// own; nil when metrics.addr is empty.
+	Metrics     *metrics.Metrics
+	metricsAddr atomic.Value // string: where Serve serves them
 
 	stopBatching func()
 	// accessLog sums up the successful requests every accessLogEvery.
@@ -112,7 +118,7 @@ func New(ctx context.Context, cfg config.Config) (*App, error) {
 		db.Close()
 		return nil, err
 	}
-	a := &App{Cfg: cfg, DB: db, Catalog: cat}
+	a := &App{Cfg: cfg, DB: db, Catalog: cat, Metrics: newMetrics(cfg.Metrics.Addr)}
 	a.Site = siteinfo.New(cfg.Site, db)
 	a.Applications = partnership.New(db)
 	a.Agencies = agency.NewStore(db)
@@ -166,6 +172,7 @@ func New(ctx context.Context, cfg config.Config) (*App, error) {
 		return nil, err
 	}
 	a.Queue = q
+	a.watch()
 	a.Orders.SetQueue(q.Client)
 	a.Webhooks.SetQueue(q.Client)
 	a.Groups.SetQueue(q.Client)
@@ -294,7 +301,8 @@ func (a *App) buildHandler() http.Handler {
 		}
 		a.Web.RefuseText(w, r, field, key)
 	}
-	return server.Chain(mux,
+	return server.Chain(a.Metrics.Routed(mux),
+		a.Metrics.HTTP(mux),
 		server.RequestID,
 		a.accessLog.Handler,
 		server.SecurityHeaders,
@@ -343,6 +351,11 @@ func (a *App) ready(w http.ResponseWriter, r *http.Request) {
 // both down gracefully: in-flight requests and running jobs finish within the
 // shutdown timeout. ready, if not nil, receives the bound address.
 func (a *App) Serve(ctx context.Context, ready func(addr string)) error {
+	stopMetrics, err := a.serveMetrics(ctx)
+	if err != nil {
+		return err
+	}
+	defer stopMetrics()
 	var queue *jobs.Queue
 	if a.Cfg.Jobs.Enabled {
 		// Jobs get their own context: they must not stop the moment the

@@ -22,6 +22,7 @@ func (a *App) buildShopping(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	a.countSuppliers(sources)
 	sqlSessions := shopping.NewSQLSessions(a.DB)
 	var sessions shopping.SessionStore = sqlSessions
 	if url := a.Cfg.Shopping.RedisURL; url != "" {
@@ -50,6 +51,7 @@ func (a *App) buildShopping(ctx context.Context) error {
 			return info.RateMap, nil
 		},
 		Base: base, Logger: slog.Default(), Catalog: a.Catalog, MaxSearches: a.Cfg.Shopping.MaxSearches,
+		OnSearch: a.searchCounter(),
 	})
 	return nil
 }
@@ -120,7 +122,8 @@ func (a *App) buildGateways() {
 // lineDeps are what every product line is built on: the database, the
 // ledger, the agencies and the payment gateways.
 func (a *App) lineDeps() booking.Deps {
-	return booking.Deps{DB: a.DB, Ledger: a.Ledger, Agencies: a.Agencies, Gateways: a.gateways, Logger: slog.Default()}
+	return booking.Deps{DB: a.DB, Ledger: a.Ledger, Agencies: a.Agencies, Gateways: a.gateways, Logger: slog.Default(),
+		Counter: a.lineCounter()}
 }
 
 // buildOrders wires the order service to the suppliers the engine searches

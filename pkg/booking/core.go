@@ -26,6 +26,8 @@ type Deps struct {
 	Now func() time.Time
 	// Logger is slog's default when nil.
 	Logger *slog.Logger
+	// Counter counts bookings, payments and refunds (nil: nobody does).
+	Counter Counter
 }
 
 // Core is what every line's service holds beside its own rules: its
@@ -102,15 +104,34 @@ func (c *Core[B]) Payments() payment.Protocol {
 // wallet. Both are keyed on t's idempotency key: run twice, nothing moves
 // twice.
 func (c *Core[B]) RefundTx(ctx context.Context, tx *sqlx.Tx, id int64, t ledger.Transfer) error {
-	if _, err := c.Ledger.PostTx(ctx, tx, t); err != nil {
+	posted, err := c.Ledger.PostTx(ctx, tx, t)
+	if err != nil {
+		c.countRefund("balance", err)
 		return err
 	}
 	var q payment.Inserter
 	if c.jobs != nil {
 		q = c.jobs
 	}
-	_, err := payment.RefundToChannelsTx(ctx, tx, c.Ledger, q, payment.RefundBack{Line: c.Books.Line.Name, BookingID: id,
+	sent, err := payment.RefundToChannelsTx(ctx, tx, c.Ledger, q, payment.RefundBack{Line: c.Books.Line.Name, BookingID: id,
 		AgencyID: t.AgencyID, Amount: t.Amount, Currency: t.Currency, Key: t.IdempotencyKey, OrderID: t.OrderID,
 		Description: t.Description, Reason: t.PaymentType + " " + t.OrderID, CreatedBy: t.CreatedBy, At: c.Now()})
+	if !posted.Replayed {
+		// The refund's channel: the wallet when it keeps all of it, else
+		// the payment channels (the refund of each part is theirs to
+		// answer, asked by a job).
+		channel := "balance"
+		if sent > 0 {
+			channel = "external"
+		}
+		c.countRefund(channel, err)
+	}
 	return err
+}
+
+// countRefund counts a refund on the line through channel.
+func (c *Core[B]) countRefund(channel string, err error) {
+	if c.Counter != nil {
+		c.Counter.Refunded(c.Books.Line.Name, channel, Outcome(err))
+	}
 }

@@ -43,6 +43,7 @@ func (r *Root) serveCmd() *cobra.Command {
 	}
 	cmd.Flags().String("addr", "", "listen address (default 127.0.0.1:8080)")
 	cmd.Flags().Bool("no-migrate", false, "do not apply pending migrations on start")
+	cmd.Flags().String("metrics-addr", "", "serve Prometheus metrics at http://ADDR/metrics, apart from the public port (default: off); env VOYAGE_METRICS_ADDR")
 	cmd.Flags().BoolVar(&seed, "demo", false, "seed the demo data before serving (idempotent)")
 	return cmd
 }

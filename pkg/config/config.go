@@ -33,6 +33,15 @@ type Config struct {
 	Payment   PaymentConfig  `mapstructure:"payment"`
 	Runtime   RuntimeConfig  `mapstructure:"runtime"`
 	Group     GroupConfig    `mapstructure:"group"`
+	Metrics   MetricsConfig  `mapstructure:"metrics"`
+}
+
+// MetricsConfig is where Prometheus scrapes the server's metrics.
+type MetricsConfig struct {
+	// Addr is the metrics listener's own address (host:port), apart from
+	// the public one so that /metrics is never on the internet; empty
+	// turns metrics off.
+	Addr string `mapstructure:"addr"`
 }
 
 // GroupConfig sets the group flight terms that vary by market (GROUPS.md).
@@ -329,6 +338,7 @@ func setDefaults(v *viper.Viper) {
 	v.SetDefault("shopping.sim.volatility", -1.0)
 	v.SetDefault("shopping.duffel.token", "")
 	v.SetDefault("shopping.duffel.base_url", "https://api.duffel.com")
+	v.SetDefault("metrics.addr", "")
 	v.SetDefault("runtime.gc_percent", 200)
 	v.SetDefault("runtime.memory_limit_mb", 0)
 }
@@ -358,7 +368,8 @@ func Load(configFile string, flags *pflag.FlagSet) (Config, error) {
 	}
 
 	if flags != nil {
-		for flag, key := range map[string]string{"db": "db", "addr": "addr", "no-migrate": "no_migrate", "log-level": "log_level"} {
+		for flag, key := range map[string]string{"db": "db", "addr": "addr", "no-migrate": "no_migrate", "log-level": "log_level",
+			"metrics-addr": "metrics.addr"} {
 			if f := flags.Lookup(flag); f != nil {
 				if err := v.BindPFlag(key, f); err != nil {
 					return Config{}, fmt.Errorf("config: bind flag %s: %w", flag, err)
@@ -384,6 +395,9 @@ func Load(configFile string, flags *pflag.FlagSet) (Config, error) {
 func (c Config) Validate() error {
 	if c.Addr == "" {
 		return errors.New("config: addr is empty")
+	}
+	if c.Metrics.Addr != "" && c.Metrics.Addr == c.Addr {
+		return errors.New("config: metrics.addr must not be addr: the metrics are served apart from the public port")
 	}
 	if c.HTTP.MaxBodyBytes <= 0 {
 		return errors.New("config: http.max_body_bytes must be positive")

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"strings"
 	"testing"
 	"time"
 
@@ -180,5 +181,40 @@ func TestCardBrowserSettings(t *testing.T) {
 		if got := (AirwallexConfig{Env: tt.env, Endpoint: tt.endpoint}).BrowserEnv(); got != tt.want {
 			t.Errorf("env %q, endpoint %q: %s, want %s", tt.env, tt.endpoint, got, tt.want)
 		}
+	}
+}
+
+// TestMetricsAddr: metrics are off by default, set by the file, the
+// environment and --metrics-addr in that order, and never on the public
+// address.
+func TestMetricsAddr(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "voyage.yaml")
+	if err := os.WriteFile(file, []byte("metrics:\n  addr: 127.0.0.1:9090\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	load := func(file string, args ...string) (Config, error) {
+		t.Helper()
+		flags := pflag.NewFlagSet("t", pflag.ContinueOnError)
+		flags.String("metrics-addr", "", "")
+		if err := flags.Parse(args); err != nil {
+			t.Fatal(err)
+		}
+		return Load(file, flags)
+	}
+	if c, err := load(""); err != nil || c.Metrics.Addr != "" {
+		t.Fatalf("default metrics.addr %q (%v), want off", c.Metrics.Addr, err)
+	}
+	if c, err := load(file); err != nil || c.Metrics.Addr != "127.0.0.1:9090" {
+		t.Fatalf("from the file: %q (%v)", c.Metrics.Addr, err)
+	}
+	t.Setenv("VOYAGE_METRICS_ADDR", "127.0.0.1:9091")
+	if c, err := load(file); err != nil || c.Metrics.Addr != "127.0.0.1:9091" {
+		t.Fatalf("from the environment: %q (%v)", c.Metrics.Addr, err)
+	}
+	if c, err := load(file, "--metrics-addr", "127.0.0.1:9092"); err != nil || c.Metrics.Addr != "127.0.0.1:9092" {
+		t.Fatalf("from the flag: %q (%v)", c.Metrics.Addr, err)
+	}
+	if _, err := load(file, "--metrics-addr", "127.0.0.1:8080"); err == nil || !strings.Contains(err.Error(), "metrics.addr") {
+		t.Fatalf("metrics on the public address: %v, want refused", err)
 	}
 }

@@ -72,7 +72,8 @@ func gatewayKey(o Order, key string) string { return payment.Key(scope(o), key) 
 // order waits in holding while the gateway answers, with a status check
 // queued in the same commit, so a crash after the gateway took the money
 // still ends with the order paid.
-func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key string, req PayRequest) (View, error) {
+func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key string, req PayRequest) (_ View, err error) {
+	defer s.CountPaid(req.Channel, &err)
 	o, v, fresh, err := s.payable(ctx, who, id, req.Channel)
 	if err != nil {
 		return View{}, err

@@ -276,7 +276,8 @@ func toOrderCurrency(o Order, amount int64) int64 {
 
 // Create books a verified quote with its suppliers and stores the order,
 // once per idempotency key: a replay answers the order the first call made.
-func (s *Service) Create(ctx context.Context, who auth.Principal, key string, req CreateRequest) (View, error) {
+func (s *Service) Create(ctx context.Context, who auth.Principal, key string, req CreateRequest) (_ View, err error) {
+	defer s.CountBooked(&err)
 	if key == "" || len(key) > idempotency.MaxKey {
 		return View{}, fault.Validation(map[string]string{"Idempotency-Key": "order.error.idempotencyKey"})
 	}

@@ -45,7 +45,8 @@ func errPayExpired() error {
 // is refused. Past its deadline the payment is refused ("Group payment
 // time expired: contact the administrator") and the deadline sweep fails
 // the order.
-func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key string, in PayInput) (View, error) {
+func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key string, in PayInput) (_ View, err error) {
+	defer s.CountPaid(in.Channel, &err)
 	o, v, err := s.Books.Get(ctx, who, id)
 	if err != nil {
 		return View{}, err

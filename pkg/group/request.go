@@ -131,7 +131,8 @@ func (s *Service) normalize(in *RequestInput, today time.Time) map[string]string
 
 // Request files an operator's group request (to_be_quote), once per
 // idempotency key: a replay answers the order the first call made.
-func (s *Service) Request(ctx context.Context, who auth.Principal, key string, in RequestInput) (View, error) {
+func (s *Service) Request(ctx context.Context, who auth.Principal, key string, in RequestInput) (_ View, err error) {
+	defer s.CountBooked(&err)
 	if key == "" || len(key) > idempotency.MaxKey {
 		return View{}, fault.Validation(map[string]string{"Idempotency-Key": "order.error.idempotencyKey"})
 	}

@@ -233,6 +233,11 @@ func (l *Ledger) postBatch(ctx context.Context, batch []*batchReq) ([]batchRes, 
 	if err != nil {
 		return nil, err
 	}
+	for i, r := range results {
+		if r.err == nil && !r.p.Replayed {
+			l.posted(batch[i].t)
+		}
+	}
 	// Later requests with a key taken earlier in the batch.
 	for i := range results {
 		if same, ok := results[i].err.(errSameBatch); ok {

@@ -147,6 +147,23 @@ type Ledger struct {
 	// its wallet's row (see pkg/turns). Post needs none: its concurrent
 	// callers are gathered into one transaction by the batcher.
 	turns turns.Queue[int64]
+	// onPosted is told the payment type of every transfer written (not a
+	// replay): the metrics' count (OnPosted).
+	onPosted func(paymentType string)
+}
+
+// OnPosted has f told the payment type of every transfer this ledger
+// writes, replays excluded, as its statement succeeds: a transfer in a
+// caller's transaction that later rolls back is told too, which the
+// callers' own checks before posting keep rare. Set it before the ledger
+// is used.
+func (l *Ledger) OnPosted(f func(paymentType string)) { l.onPosted = f }
+
+// posted tells onPosted of t.
+func (l *Ledger) posted(t Transfer) {
+	if l.onPosted != nil {
+		l.onPosted(t.PaymentType)
+	}
 }
 
 type accountKey struct {
@@ -546,6 +563,7 @@ func (l *Ledger) postNew(ctx context.Context, tx *sqlx.Tx, t Transfer, h string)
 	if err != nil {
 		return Posted{}, fmt.Errorf("ledger: insert transfer: %w", err)
 	}
+	l.posted(t)
 	return p, nil
 }
 
@@ -583,6 +601,7 @@ func (l *Ledger) postOneStatement(ctx context.Context, tx *sqlx.Tx, t Transfer, 
 		}
 		return Posted{}, fmt.Errorf("ledger: post transfer: %w", err)
 	}
+	l.posted(t)
 	return p, nil
 }
 

@@ -99,6 +99,8 @@ type Engine struct {
 	capacity int64
 	// cpu orders completing builds before encoding for the store (slots.go).
 	cpu *slots
+	// onSearch is Options.OnSearch (nil: nobody counts).
+	onSearch func(admitted bool)
 }
 
 // Options configure an engine.
@@ -116,6 +118,9 @@ type Options struct {
 	// MaxSearches is how many searches the instance runs at once (config
 	// shopping.max_searches); 0 is searchesPerCore for each core.
 	MaxSearches int
+	// OnSearch, when set, is told of every search admitted (true) or
+	// refused for want of room (false): the metrics' count.
+	OnSearch func(admitted bool)
 }
 
 // searchesPerCore is the default capacity per core (see admission.go).
@@ -130,7 +135,7 @@ func New(sources map[string]Source, o Options) *Engine {
 	e := &Engine{sources: sources, sessions: o.Sessions, quotes: o.Quotes, agencies: o.Agencies, looks: o.Looks, rates: o.Rates,
 		now: o.Now, base: o.Base, log: o.Logger, catalog: o.Catalog, cache: map[string]*state{}, parallel: 16,
 		maxCached: maxCached, busyAt: int64(busyPerCore * runtime.GOMAXPROCS(0)), cpu: newSlots(0),
-		capacity: int64(o.MaxSearches)}
+		capacity: int64(o.MaxSearches), onSearch: o.OnSearch}
 	if e.capacity <= 0 {
 		e.capacity = int64(searchesPerCore * runtime.GOMAXPROCS(0))
 	}
@@ -284,6 +289,9 @@ func (e *Engine) Start(ctx context.Context, who auth.Principal, req Request) (St
 	// Before anything is read or written for it: a search refused costs
 	// nothing.
 	if !e.admit() {
+		if e.onSearch != nil {
+			e.onSearch(false)
+		}
 		return Started{}, e.busyError(now)
 	}
 	admitted := false
@@ -316,6 +324,9 @@ func (e *Engine) Start(ctx context.Context, who auth.Principal, req Request) (St
 	}
 	st := e.remember(s, p, true)
 	admitted = true
+	if e.onSearch != nil {
+		e.onSearch(true)
+	}
 	e.runs.Go(func() {
 		defer e.running.Add(-1)
 		defer st.running.Store(false)

@@ -150,7 +150,8 @@ func keyFault() error {
 // Create holds seats of one class of an offer for the passengers and stores
 // the order in to_be_paid until the railway's hold expires, once per
 // idempotency key: a replay answers the order the first call made.
-func (s *Service) Create(ctx context.Context, who auth.Principal, key string, req CreateRequest) (View, error) {
+func (s *Service) Create(ctx context.Context, who auth.Principal, key string, req CreateRequest) (_ View, err error) {
+	defer s.CountBooked(&err)
 	if !who.Subject.TrainServiceEnable() {
 		return View{}, noAccess()
 	}
@@ -254,7 +255,8 @@ func price(o Order) ledger.Transfer {
 // plus credit it is code 300001 and nothing changes. A replay with the key
 // of the payment that moved it on answers the order. Ticketing is queued
 // in the same commit, unless the agency's trains are issued by hand.
-func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key string, req PayRequest) (View, error) {
+func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key string, req PayRequest) (_ View, err error) {
+	defer s.CountPaid(req.Channel, &err)
 	o, v, err := s.Books.Get(ctx, who, id)
 	if err != nil {
 		return View{}, err
