@@ -588,3 +588,34 @@ describe('FlightSearch lost answers', () => {
     expect(screen.queryByText(/lost/)).toBeNull();
   });
 });
+
+describe('FlightSearch failed supplier', () => {
+  it('names the supplier that failed instead of plain complete, and searches again', async () => {
+    const ca = solution('sol-ca', 'CA', 'Air China', '1');
+    const failedNdc = [{ name: 'sim-gds', status: 'done', count: 1 }, { name: 'sim-ndc', status: 'failed', count: 0 }];
+    let searches = 0;
+    const a = api({
+      '/base/v2/airports': airportRoute,
+      '/shopping/v2/flight/async-shopping': () => ({ code: 0, data: { searchId: `s${++searches}` } }),
+      '/shopping/v2/flight/async-shopping/solutions': (body) =>
+        body.searchId === 's1' ? page([ca], true, { partial: false, lostSuppliers: [], suppliers: failedNdc }) : page([ca], true, { partial: false, lostSuppliers: [] }),
+    });
+    renderSearch();
+    await searchPekLhr();
+    expect(await screen.findByText('Search finished with gaps: 1 flight; sim-ndc did not answer (failed or timed out), search again to include them')).toBeTruthy();
+    expect(screen.queryByText(/Search complete/)).toBeNull();
+    expect(screen.getByText('failed')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Search again' }));
+    expect(await screen.findByText('Search complete: 1 flight')).toBeTruthy();
+    const started = a.of('/shopping/v2/flight/async-shopping');
+    expect(started).toHaveLength(2);
+    expect(started[1].body).toEqual(started[0].body);
+    expect(screen.queryByRole('button', { name: 'Search again' })).toBeNull();
+
+    cleanup();
+    api({ '/shopping/v2/flight/async-shopping/solutions': page([ca], true, { partial: false, lostSuppliers: [], suppliers: [{ name: 'sim-ndc', status: 'timeout', count: 0 }] }) });
+    renderSearch({ lang: 'zh-cn' }, cn);
+    expect(await screen.findByText('搜索结束但结果不完整：共 1 个航班；sim-ndc 未返回结果（失败或超时），请重新搜索以包含其航班')).toBeTruthy();
+    expect(screen.getByRole('button', { name: '重新搜索' })).toBeTruthy();
+  });
+});

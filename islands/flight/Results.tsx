@@ -107,7 +107,7 @@ export function Results({ searchId, state, query, setQuery, bookingType, stale, 
         <h2 id="fs-results-title" tabIndex={-1} ref={headingRef}>
           {t('flight.results.title')}
         </h2>
-        <Progress data={data} complete={complete} />
+        <Progress data={data} complete={complete} requerying={requerying} onRequery={onRequery} />
       </div>
       <div className="fs-results-body">
         <aside className="fs-filters" aria-labelledby={`${filtersId}-title`}>
@@ -355,25 +355,42 @@ function RangeForm({ filters, ranges, currency, onChange }: { filters: Filters; 
   );
 }
 
-function Progress({ data, complete }: { data: SolutionsPage | null; complete: boolean }) {
+// unanswered are the statuses of a supplier that gave no flights: it
+// failed or timed out (its answer lost is the search's partial answer).
+const unanswered = ['failed', 'timeout'];
+
+type ProgressProps = { data: SolutionsPage | null; complete: boolean; requerying: boolean; onRequery: () => void };
+
+function Progress({ data, complete, requerying, onRequery }: ProgressProps) {
   const { t } = useT();
   const suppliers = data?.suppliers || [];
   const answered = suppliers.filter((s) => s.status !== 'pending').length;
-  // A search that lost answers never reads as plain complete.
-  const lost = data?.partial ? (data.lostSuppliers || []).join(', ') : '';
+  const name = (s: string) => tOr(t, `flight.supplierName.${s}`, s);
+  // A search that lost answers, or whose supplier failed, never reads as
+  // plain complete: it names them and offers to search again.
+  const lost = data?.partial ? (data.lostSuppliers || []).map(name).join(', ') : '';
+  const failed = suppliers.filter((s) => unanswered.includes(s.status)).map((s) => name(s.name)).join(', ');
+  const gaps = complete && (lost !== '' || failed !== '');
   return (
     <div className="fs-progress">
-      <p role="status" aria-live="polite" className={lost ? 'fs-progress-text is-partial' : 'fs-progress-text'}>
+      <p role="status" aria-live="polite" className={lost || (complete && failed) ? 'fs-progress-text is-partial' : 'fs-progress-text'}>
         {complete
           ? lost
             ? t('flight.progress.doneLost', { count: data?.total ?? 0, suppliers: lost })
-            : t('flight.progress.done', { count: data?.total ?? 0 })
+            : failed
+              ? t('flight.progress.doneFailed', { count: data?.total ?? 0, suppliers: failed })
+              : t('flight.progress.done', { count: data?.total ?? 0 })
           : suppliers.length
             ? lost
               ? t('flight.progress.searchingLost', { done: answered, total: suppliers.length, suppliers: lost })
               : t('flight.progress.searching', { done: answered, total: suppliers.length })
             : t('flight.progress.started')}
       </p>
+      {gaps && (
+        <button type="button" className="btn btn-small fs-progress-retry" onClick={onRequery} disabled={requerying} aria-busy={requerying || undefined}>
+          {t('flight.progress.retry')}
+        </button>
+      )}
       {!complete && (
         <progress
           className="fs-progress-bar"

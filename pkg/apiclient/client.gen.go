@@ -5735,25 +5735,33 @@ type OrderStatusCountStatus string
 
 // OrderView defines model for OrderView.
 type OrderView struct {
-	Actions        *[]string              `json:"actions"`
-	AgencyId       int                    `json:"agencyId"`
-	Airline        string                 `json:"airline"`
-	Baggage        SupplierBaggage        `json:"baggage"`
-	BookingNumber  string                 `json:"bookingNumber"`
-	ConfirmBy      *time.Time             `json:"confirmBy,omitempty"`
-	Contact        OrderContact           `json:"contact"`
-	CreatedAt      time.Time              `json:"createdAt"`
-	DepartAt       time.Time              `json:"departAt"`
-	Destination    string                 `json:"destination"`
-	Disrupted      bool                   `json:"disrupted"`
-	Events         *[]OrderEvent          `json:"events,omitempty"`
-	FlightNumber   string                 `json:"flightNumber"`
-	Id             int                    `json:"id"`
-	InvoiceType    string                 `json:"invoiceType"`
-	Journeys       *[]ShoppingJourneyView `json:"journeys"`
-	Origin         string                 `json:"origin"`
-	OriginalId     *int                   `json:"originalId,omitempty"`
-	Passengers     *[]OrderPassenger      `json:"passengers"`
+	Actions       *[]string       `json:"actions"`
+	AgencyId      int             `json:"agencyId"`
+	Airline       string          `json:"airline"`
+	Baggage       SupplierBaggage `json:"baggage"`
+	BookingNumber string          `json:"bookingNumber"`
+
+	// ConfirmBy an instant, in UTC
+	ConfirmBy *time.Time   `json:"confirmBy,omitempty"`
+	Contact   OrderContact `json:"contact"`
+
+	// CreatedAt an instant, in UTC
+	CreatedAt time.Time `json:"createdAt"`
+
+	// DepartAt the first flight's departure: local time at its airport, with its offset (e.g. +08:00 in Beijing), as the first segment gives it
+	DepartAt     time.Time              `json:"departAt"`
+	Destination  string                 `json:"destination"`
+	Disrupted    bool                   `json:"disrupted"`
+	Events       *[]OrderEvent          `json:"events,omitempty"`
+	FlightNumber string                 `json:"flightNumber"`
+	Id           int                    `json:"id"`
+	InvoiceType  string                 `json:"invoiceType"`
+	Journeys     *[]ShoppingJourneyView `json:"journeys"`
+	Origin       string                 `json:"origin"`
+	OriginalId   *int                   `json:"originalId,omitempty"`
+	Passengers   *[]OrderPassenger      `json:"passengers"`
+
+	// PayBy an instant, in UTC
 	PayBy          *time.Time             `json:"payBy,omitempty"`
 	Payment        *PaymentPendingView    `json:"payment,omitempty"`
 	PaymentChannel *string                `json:"paymentChannel,omitempty"`
@@ -5772,7 +5780,9 @@ type OrderView struct {
 	Tone           string                 `json:"tone"`
 	Total          Money                  `json:"total"`
 	Type           OrderViewType          `json:"type"`
-	UpdatedAt      time.Time              `json:"updatedAt"`
+
+	// UpdatedAt an instant, in UTC
+	UpdatedAt time.Time `json:"updatedAt"`
 }
 
 // OrderViewPaymentStatus defines model for OrderView.PaymentStatus.
@@ -6101,7 +6111,10 @@ type ShoppingFilters struct {
 
 // ShoppingJourneyView defines model for ShoppingJourneyView.
 type ShoppingJourneyView struct {
-	ArriveAt        time.Time `json:"arriveAt"`
+	// ArriveAt local time at the airport, with its offset (e.g. +08:00 in Beijing)
+	ArriveAt time.Time `json:"arriveAt"`
+
+	// DepartAt local time at the airport, with its offset (e.g. +08:00 in Beijing)
 	DepartAt        time.Time `json:"departAt"`
 	Destination     string    `json:"destination"`
 	DurationMinutes int       `json:"durationMinutes"`
@@ -6200,12 +6213,16 @@ type ShoppingRequestCabinClass string
 
 // ShoppingSegmentView defines model for ShoppingSegmentView.
 type ShoppingSegmentView struct {
-	Aircraft         *string   `json:"aircraft,omitempty"`
-	ArriveAt         time.Time `json:"arriveAt"`
-	BookingClass     string    `json:"bookingClass"`
-	Cabin            string    `json:"cabin"`
-	Carrier          string    `json:"carrier"`
-	CarrierName      string    `json:"carrierName"`
+	Aircraft *string `json:"aircraft,omitempty"`
+
+	// ArriveAt local time at the airport, with its offset (e.g. +08:00 in Beijing)
+	ArriveAt     time.Time `json:"arriveAt"`
+	BookingClass string    `json:"bookingClass"`
+	Cabin        string    `json:"cabin"`
+	Carrier      string    `json:"carrier"`
+	CarrierName  string    `json:"carrierName"`
+
+	// DepartAt local time at the airport, with its offset (e.g. +08:00 in Beijing)
 	DepartAt         time.Time `json:"departAt"`
 	Destination      string    `json:"destination"`
 	DestinationName  string    `json:"destinationName"`
@@ -6462,11 +6479,15 @@ type SupplierRestrictions struct {
 
 // SupplierSegment defines model for SupplierSegment.
 type SupplierSegment struct {
-	Aircraft         *string   `json:"aircraft,omitempty"`
-	ArriveAt         time.Time `json:"arriveAt"`
-	BookingClass     string    `json:"bookingClass"`
-	Cabin            string    `json:"cabin"`
-	Carrier          string    `json:"carrier"`
+	Aircraft *string `json:"aircraft,omitempty"`
+
+	// ArriveAt local time at the airport, with its offset (e.g. +08:00 in Beijing)
+	ArriveAt     time.Time `json:"arriveAt"`
+	BookingClass string    `json:"bookingClass"`
+	Cabin        string    `json:"cabin"`
+	Carrier      string    `json:"carrier"`
+
+	// DepartAt local time at the airport, with its offset (e.g. +08:00 in Beijing)
 	DepartAt         time.Time `json:"departAt"`
 	Destination      string    `json:"destination"`
 	DurationMinutes  int       `json:"durationMinutes"`
@@ -6479,11 +6500,15 @@ type SupplierSegment struct {
 
 // SupplierSegmentInput defines model for SupplierSegmentInput.
 type SupplierSegmentInput struct {
-	Aircraft         *string    `json:"aircraft,omitempty"`
-	ArriveAt         *time.Time `json:"arriveAt,omitempty"`
-	BookingClass     *string    `json:"bookingClass,omitempty"`
-	Cabin            *string    `json:"cabin,omitempty"`
-	Carrier          *string    `json:"carrier,omitempty"`
+	Aircraft *string `json:"aircraft,omitempty"`
+
+	// ArriveAt local time at the airport, with its offset (e.g. +08:00 in Beijing)
+	ArriveAt     *time.Time `json:"arriveAt,omitempty"`
+	BookingClass *string    `json:"bookingClass,omitempty"`
+	Cabin        *string    `json:"cabin,omitempty"`
+	Carrier      *string    `json:"carrier,omitempty"`
+
+	// DepartAt local time at the airport, with its offset (e.g. +08:00 in Beijing)
 	DepartAt         *time.Time `json:"departAt,omitempty"`
 	Destination      *string    `json:"destination,omitempty"`
 	DurationMinutes  *int       `json:"durationMinutes,omitempty"`

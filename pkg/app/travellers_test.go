@@ -150,7 +150,9 @@ func TestTravellerPages(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		res, body = postForm(t, opWeb, srv.URL+"/profile/travellers", travellerForm("EXTRA"), "Accept-Language", "en")
+		extra := travellerForm("EXTRA")
+		extra.Set("documentNumber", "E99999999")
+		res, body = postForm(t, opWeb, srv.URL+"/profile/travellers", extra, "Accept-Language", "en")
 		if res.StatusCode != http.StatusOK || !strings.Contains(body, "You can save at most 30 frequent passengers") {
 			t.Fatalf("31st traveller: %d", res.StatusCode)
 		}

@@ -220,7 +220,7 @@ type View struct {
 	TicketNumbers  []string               `json:"ticketNumbers"`
 	Origin         string                 `json:"origin"`
 	Destination    string                 `json:"destination"`
-	DepartAt       time.Time              `json:"departAt"`
+	DepartAt       time.Time              `json:"departAt" jsonschema_description:"the first flight's departure: local time at its airport, with its offset (e.g. +08:00 in Beijing), as the first segment gives it"`
 	Segments       []shopping.SegmentView `json:"segments"`
 	Journeys       []shopping.JourneyView `json:"journeys"`
 	Passengers     []Passenger            `json:"passengers"`
@@ -233,10 +233,10 @@ type View struct {
 	Request        *PostSale              `json:"request,omitempty"`
 	ReviewRemark   string                 `json:"reviewRemark,omitempty"`
 	Disrupted      bool                   `json:"disrupted"`
-	PayBy          *time.Time             `json:"payBy,omitempty"`
-	ConfirmBy      *time.Time             `json:"confirmBy,omitempty"`
-	CreatedAt      time.Time              `json:"createdAt"`
-	UpdatedAt      time.Time              `json:"updatedAt"`
+	PayBy          *time.Time             `json:"payBy,omitempty" jsonschema_description:"an instant, in UTC"`
+	ConfirmBy      *time.Time             `json:"confirmBy,omitempty" jsonschema_description:"an instant, in UTC"`
+	CreatedAt      time.Time              `json:"createdAt" jsonschema_description:"an instant, in UTC"`
+	UpdatedAt      time.Time              `json:"updatedAt" jsonschema_description:"an instant, in UTC"`
 	// Actions are what the caller may do now (the agency's actions for an
 	// agency user, the provider's for the provider).
 	Actions []Action `json:"actions"`

@@ -146,6 +146,16 @@ func (s *Service) Request(ctx context.Context, who auth.Principal, id int64, typ
 			r.Request.Quotes = []supplier.Quote{o.ChangeSearch.Quotes[opt.ID]}
 			r.Segments = opt.Segments
 			r.Journeys = nil
+			// The change order is the trip as it will fly: the orders list
+			// shows its new departure and flights, not the original's.
+			if len(opt.Segments) > 0 {
+				r.DepartAt = opt.Segments[0].DepartAt
+				flights := make([]string, len(opt.Segments))
+				for i, seg := range opt.Segments {
+					flights[i] = seg.FlightNumber
+				}
+				r.FlightNumber, r.Airline = strings.Join(flights, "/"), opt.Segments[0].Carrier
+			}
 		}
 	case TypeRefund:
 		r.Status = RfdReviewing

@@ -451,7 +451,9 @@ func (s *Service) newOrder(qt shopping.Quote, req CreateRequest, who auth.Princi
 		PaymentStatus: Unpaid, Currency: cur, Total: total, Prices: p, Segments: sol.Segments, Journeys: sol.Journeys,
 		Passengers: req.Passengers, Contact: req.Contact, Restrictions: sol.Restrictions, InvoiceType: req.InvoiceType,
 		Solution: sol, Booked: Booked{Offers: qt.Offers, CostPrice: p.CostPrice, SupplierSum: supSum},
-		PayBy: qt.ExpiresAt, CreatedAt: now, UpdatedAt: now}
+		// In whole microseconds, as the store keeps them: the create answer
+		// and every read of the order give the same deadline.
+		PayBy: qt.ExpiresAt.UTC().Truncate(time.Microsecond), CreatedAt: now, UpdatedAt: now}
 	var flights []string
 	for _, seg := range sol.Segments {
 		flights = append(flights, seg.FlightNumber)

@@ -109,7 +109,19 @@ func (r row) decode() (Order, error) {
 	}
 	o.Segments, o.Journeys = seg.Segments, seg.Journeys
 	o.Solution, o.Booked = blob.Solution, blob.Booked
+	o.DepartAt = localDeparture(o.DepartAt, o.Segments)
 	return o, nil
+}
+
+// localDeparture is the order's first departure at its airport's local
+// time, as the segments and the create answer give it: the column keeps the
+// instant (in UTC on either engine), the first segment the airport's offset.
+// Without segments the instant is all there is.
+func localDeparture(at time.Time, segs []shopping.SegmentView) time.Time {
+	if at.IsZero() || len(segs) == 0 || segs[0].DepartAt.IsZero() {
+		return at
+	}
+	return at.In(segs[0].DepartAt.Location())
 }
 
 // The statements of the booking and payment path, prepared on PostgreSQL:

@@ -42,6 +42,10 @@ func validatePassengers(ps []Passenger, want supplier.Passengers, sol shopping.S
 		travel = sol.Segments[0].DepartAt
 		last = sol.Segments[len(sol.Segments)-1].DepartAt
 	}
+	var airports []string
+	for _, seg := range sol.Segments {
+		airports = append(airports, seg.Origin, seg.Destination)
+	}
 	count := map[string]int{}
 	for i, p := range ps {
 		field := func(f string) string { return fmt.Sprintf("passengers.%d.%s", i, f) }
@@ -68,6 +72,10 @@ func validatePassengers(ps []Passenger, want supplier.Passengers, sol shopping.S
 		}
 		if _, bad := errs[field("documentType")]; !bad && !acceptsDocument(sol.Restrictions, p.DocumentType) {
 			errs[field("documentType")] = "order.passenger.error.documentNotAccepted"
+		}
+		// The DOCS import's rule too: an ID card only within mainland China.
+		if _, bad := errs[field("documentType")]; !bad && !profile.IDCardTravels(p.DocumentType, airports) {
+			errs[field("documentType")] = "order.passenger.error.idCardInternational"
 		}
 		if _, bad := errs[field("documentExpiry")]; !bad {
 			if d, err := time.Parse(time.DateOnly, p.DocumentExpiry); err == nil && d.Before(last.Truncate(24*time.Hour)) {

@@ -41,15 +41,27 @@ type DocsLimits struct {
 }
 
 func (l DocsLimits) international() bool {
-	if l.International {
-		return true
-	}
-	for _, a := range l.Airports[min(1, len(l.Airports)):] {
-		if c := geo.RouteClass(l.Airports[0], a); c != geo.ClassChina && c != geo.ClassDomestic {
-			return true
+	return l.International || len(l.Airports) > 0 && !Domestic(l.Airports)
+}
+
+// Domestic tells whether a trip between airports stays in mainland China,
+// the one trip an ID card (idcard) travels on: Hong Kong, Macao and Taiwan
+// are not domestic (geo.IsMainland), nor is a trip within another country.
+// The booking checks its travellers and the DOCS import its lines by it.
+func Domestic(airports []string) bool {
+	for _, a := range airports {
+		if !geo.IsMainland(a) {
+			return false
 		}
 	}
-	return false
+	return true
+}
+
+// IDCardTravels tells whether a document of type docType may be used on a
+// trip between airports: every document but an ID card, which only on a
+// domestic trip.
+func IDCardTravels(docType string, airports []string) bool {
+	return docType != "idcard" || Domestic(airports)
 }
 
 // ReadDocs reads pasted SSR DOCS lines into passengers (pnr.ParseDocs) and
@@ -134,12 +146,11 @@ func (s *Service) ImportDocs(ctx context.Context, p auth.Principal, text string,
 			return err
 		}
 		for _, in := range ins {
-			var have int
-			if err := tx.GetContext(ctx, &have, tx.Rebind(`SELECT COUNT(*) FROM often_used_passengers WHERE agency_id = ? AND document_type = ? AND document_number = ?`),
-				p.AgencyID, in.DocumentType, in.DocumentNumber); err != nil {
-				return fmt.Errorf("profile: import: look up document: %w", err)
+			saved, err := alreadySaved(ctx, tx, p.AgencyID, in, 0)
+			if err != nil {
+				return err
 			}
-			if have > 0 {
+			if saved {
 				out.Skipped++
 				continue
 			}

@@ -301,6 +301,9 @@ func (s *Service) CreatePassenger(ctx context.Context, p auth.Principal, in Pass
 		if err := s.lockAgency(ctx, tx, p.AgencyID); err != nil {
 			return Passenger{}, err
 		}
+		if err := refuseSaved(ctx, tx, p.AgencyID, in, 0); err != nil {
+			return Passenger{}, err
+		}
 		n, err := countPassengers(ctx, tx, p.AgencyID)
 		if err != nil {
 			return Passenger{}, err
@@ -310,6 +313,34 @@ func (s *Service) CreatePassenger(ctx context.Context, p auth.Principal, in Pass
 		}
 		return insertPassenger(ctx, tx, p, in, m, now)
 	})
+}
+
+// KeyAlreadySaved refuses a traveller the agency already keeps.
+const KeyAlreadySaved = "profile.passenger.error.alreadySaved"
+
+// alreadySaved is the one rule of a duplicate traveller, for the form, a
+// scanned document and the DOCS import alike: the agency keeps a traveller
+// (other than except) with the same document type and number. A document
+// names one person, so a second entry is a duplicate whatever its name.
+// Called inside the writer's transaction, after lockAgency.
+func alreadySaved(ctx context.Context, tx *sqlx.Tx, agencyID int64, in PassengerInput, except int64) (bool, error) {
+	var have int
+	if err := tx.GetContext(ctx, &have, tx.Rebind(`SELECT COUNT(*) FROM often_used_passengers
+		WHERE agency_id = ? AND document_type = ? AND document_number = ? AND id <> ?`),
+		agencyID, in.DocumentType, in.DocumentNumber, except); err != nil {
+		return false, fmt.Errorf("profile: look up document: %w", err)
+	}
+	return have > 0, nil
+}
+
+// refuseSaved answers a traveller already saved as invalid input on the
+// document number, which changes nothing.
+func refuseSaved(ctx context.Context, tx *sqlx.Tx, agencyID int64, in PassengerInput, except int64) error {
+	saved, err := alreadySaved(ctx, tx, agencyID, in, except)
+	if err != nil || !saved {
+		return err
+	}
+	return fault.Validation(map[string]string{"documentNumber": KeyAlreadySaved})
 }
 
 // passengerCheck is checkPassenger for the caller's agency.
@@ -368,6 +399,12 @@ func insertPassenger(ctx context.Context, tx *sqlx.Tx, p auth.Principal, in Pass
 // UpdatePassenger replaces one of the caller's agency's passengers.
 func (s *Service) UpdatePassenger(ctx context.Context, p auth.Principal, id int64, in PassengerInput, m auth.Meta) (Passenger, error) {
 	return write(ctx, s, p, in, s.passengerCheck(ctx, p), func(tx *sqlx.Tx, in PassengerInput, now time.Time) (Passenger, error) {
+		if err := s.lockAgency(ctx, tx, p.AgencyID); err != nil {
+			return Passenger{}, err
+		}
+		if err := refuseSaved(ctx, tx, p.AgencyID, in, id); err != nil {
+			return Passenger{}, err
+		}
 		res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE often_used_passengers SET surname = ?, given_name = ?, passenger_type = ?, gender = ?,
 			birthday = ?, nationality = ?, phone = ?, email = ?, document_type = ?, document_number = ?, document_expiry = ?,
 			document_issued_at = ?, updated_at = ? WHERE id = ? AND agency_id = ?`),

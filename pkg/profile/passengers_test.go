@@ -2,6 +2,7 @@ package profile_test
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"testing"
 	"time"
@@ -171,6 +172,7 @@ func TestPassengerLimitAndPaging(t *testing.T) {
 		for i := 0; i < profile.MaxPassengers; i++ {
 			in := validPassenger()
 			in.Surname = "P" + string(rune('A'+i%26)) + string(rune('A'+i/26))
+			in.DocumentNumber = fmt.Sprintf("E%08d", i)
 			if _, err := f.svc.CreatePassenger(ctx, f.demo, in, meta); err != nil {
 				t.Fatalf("passenger %d: %v", i+1, err)
 			}
@@ -212,5 +214,50 @@ func TestBirthdayOnTheAgencysDate(t *testing.T) {
 		in.Birthday, in.DocumentNumber = "2026-11-25", "E99999999"
 		_, err := f.svc.CreatePassenger(ctx, f.demo, in, meta)
 		wantField(t, err, "birthday", "profile.passenger.error.birthdayFuture")
+	})
+}
+
+// TestAlreadySaved: one rule for the form, a scan and the DOCS import: a
+// traveller whose document the agency already keeps is refused (the form,
+// a scan, an edit onto another's document) or passed over (the import),
+// whatever the name, and nothing changes; another agency may keep it.
+func TestAlreadySaved(t *testing.T) {
+	t.Parallel()
+	storetest.Run(t, func(t *testing.T, db *store.DB) {
+		f := setup(t, db)
+		ctx := context.Background()
+		first, err := f.svc.CreatePassenger(ctx, f.demo, validPassenger(), meta)
+		if err != nil {
+			t.Fatal(err)
+		}
+		renamed := validPassenger()
+		renamed.GivenName = "si"
+		for name, in := range map[string]profile.PassengerInput{"exact duplicate": validPassenger(), "same document, other name": renamed} {
+			_, err := f.svc.CreatePassenger(ctx, f.demo, in, meta)
+			wantField(t, err, "documentNumber", profile.KeyAlreadySaved)
+			if page, _ := f.svc.Passengers(ctx, f.demo, profile.Paging{}); page.Total != 1 {
+				t.Fatalf("%s: %d travellers saved", name, page.Total)
+			}
+		}
+		// An edit keeps its own document; it may not take another's.
+		if _, err := f.svc.UpdatePassenger(ctx, f.demo, first.ID, renamed, meta); err != nil {
+			t.Fatalf("edit keeping its document: %v", err)
+		}
+		other := validPassenger()
+		other.DocumentNumber = "E7654321"
+		second, err := f.svc.CreatePassenger(ctx, f.demo, other, meta)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = f.svc.UpdatePassenger(ctx, f.demo, second.ID, validPassenger(), meta)
+		wantField(t, err, "documentNumber", profile.KeyAlreadySaved)
+		// The import passes over both, by the same rule.
+		res, err := f.svc.ImportDocs(ctx, f.demo, "SSR DOCS CA HK1 P/CN/E12345678/CN/17MAY90/M/16MAY31/ZHANG/SAN\nSSR DOCS CA HK1 P/CN/E7654321/CN/17MAY90/M/16MAY31/WANG/WU", meta)
+		if err != nil || len(res.Created) != 0 || res.Skipped != 2 {
+			t.Fatalf("import of saved documents = %+v, %v", res, err)
+		}
+		if _, err := f.svc.CreatePassenger(ctx, f.other, validPassenger(), meta); err != nil {
+			t.Fatalf("another agency: %v", err)
+		}
 	})
 }

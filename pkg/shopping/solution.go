@@ -23,8 +23,8 @@ type JourneyView struct {
 	Segments        []int     `json:"segments"`
 	Origin          string    `json:"origin"`
 	Destination     string    `json:"destination"`
-	DepartAt        time.Time `json:"departAt"`
-	ArriveAt        time.Time `json:"arriveAt"`
+	DepartAt        time.Time `json:"departAt" jsonschema_description:"local time at the airport, with its offset (e.g. +08:00 in Beijing)"`
+	ArriveAt        time.Time `json:"arriveAt" jsonschema_description:"local time at the airport, with its offset (e.g. +08:00 in Beijing)"`
 	DurationMinutes int       `json:"durationMinutes"`
 	Stops           int       `json:"stops"`
 	// SelfTransfer: the traveller changes planes between separate tickets

@@ -134,8 +134,8 @@ type Segment struct {
 	OperatingCarrier string    `json:"operatingCarrier,omitempty"`
 	Origin           string    `json:"origin"`
 	Destination      string    `json:"destination"`
-	DepartAt         time.Time `json:"departAt"`
-	ArriveAt         time.Time `json:"arriveAt"`
+	DepartAt         time.Time `json:"departAt" jsonschema_description:"local time at the airport, with its offset (e.g. +08:00 in Beijing)"`
+	ArriveAt         time.Time `json:"arriveAt" jsonschema_description:"local time at the airport, with its offset (e.g. +08:00 in Beijing)"`
 	DurationMinutes  int       `json:"durationMinutes"`
 	Cabin            string    `json:"cabin"`
 	BookingClass     string    `json:"bookingClass"`

@@ -13,7 +13,9 @@
 //	Change        POST /air/order_changes + /actions/confirm
 //
 // Split-ticket offers are described in split.go; orders Duffel accepts
-// (202) without finishing them in pending.go.
+// (202) without finishing them in pending.go (Finish is their status
+// check), and Duffel's signed webhooks (order.created,
+// order.creation_failed) in webhook.go.
 //
 // Where Duffel's answers are not money as such, the connector says so
 // rather than guess: a refund to a voucher or airline credits is a

@@ -190,3 +190,43 @@ func (c *Client) findOrder(ctx context.Context, body wireOrderBody, ts []supplie
 	}
 	return wireOrder{}, false, nil
 }
+
+// Finish asks what became of an order Duffel accepted (202) and this
+// process stopped waiting for: a status check for whoever keeps the
+// booking pending (a queued job, in case order.created never arrives).
+// orderID is the id the 202 carried, if any; otherwise the order is looked
+// for under key (the BookRequest's Key) among the first traveller's orders.
+// It answers the booking once Duffel has finished the order, ErrPending
+// (with ErrUnavailable, to be asked again later) while it has not, and
+// ErrRejected when the order was cancelled instead. Asking is read-only,
+// so any number of instances may ask at once.
+func (c *Client) Finish(ctx context.Context, orderID, key string, ts []supplier.Traveller) (supplier.Booking, error) {
+	var o wireOrder
+	found := false
+	if orderID != "" {
+		got, err := c.getOrder(ctx, orderID)
+		switch {
+		case errors.Is(err, supplier.ErrNotFound):
+			// Not visible yet; Duffel lists an accepted order once it exists.
+		case err != nil:
+			return supplier.Booking{}, err
+		default:
+			o, found = got, true
+		}
+	} else if key != "" {
+		var err error
+		if o, found, err = c.findOrder(ctx, wireOrderBody{Metadata: map[string]string{metaKey: key}}, ts); err != nil {
+			return supplier.Booking{}, err
+		}
+	}
+	if found && o.CancelledAt != nil {
+		return supplier.Booking{}, fmt.Errorf("duffel: accepted order %s was cancelled: %w", o.ID, supplier.ErrRejected)
+	}
+	if !found || strings.TrimSpace(o.BookingReference) == "" {
+		return supplier.Booking{}, c.pendingErr("", firstOf(orderID, key))
+	}
+	if key != "" {
+		c.pending.done(key + "#")
+	}
+	return bookingOf([]wireOrder{o})
+}
