@@ -131,7 +131,8 @@ func (a *App) lineDeps() booking.Deps {
 // buildOrders wires the order service to the suppliers the engine searches
 // and the payment gateways.
 func (a *App) buildOrders() {
-	a.Orders = flight.New(flight.Options{Deps: a.lineDeps(), Quotes: a.quotes, Looks: a.AgencyAdmin, Suppliers: a.Shopping.Supplier})
+	a.Orders = flight.New(flight.Options{Deps: a.lineDeps(), Quotes: a.quotes, Looks: a.AgencyAdmin, Suppliers: a.Shopping.Supplier,
+		Tracer: a.Tracing.Provider().Tracer("github.com/voyage/voyage/pkg/flight")})
 }
 
 // buildGroups wires group flight orders to the same suppliers and payment
