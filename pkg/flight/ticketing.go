@@ -87,7 +87,7 @@ func (s *Service) handOff(ctx context.Context, o Order) bool {
 	case s.handed <- o:
 		return true
 	default:
-		s.Logger.Warn("order: ticketing has no room for a paid order; it is ticketed when its claim runs out", "order", o.ID)
+		s.Logger.WarnContext(ctx, "order: ticketing has no room for a paid order; it is ticketed when its claim runs out", "order", o.ID)
 		return false
 	}
 }

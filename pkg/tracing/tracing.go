@@ -144,20 +144,7 @@ var untraced = map[string]bool{"/healthz": true, "/readyz": true, "/metrics": tr
 // ("GET /order/v2/flight/{id}"), which becomes the span's name and
 // http.route: the raw path would make a name per order.
 func (t *Tracing) Handler(next http.Handler, route func(*http.Request) string) http.Handler {
-	name := func(_ string, r *http.Request) string {
-		p := route(r)
-		if p == "" {
-			return r.Method
-		}
-		if _, path, ok := strings.Cut(p, " "); ok {
-			p = path
-		}
-		// A pattern may name a host ("example.com/"); the span keeps the path.
-		if i := strings.IndexByte(p, '/'); i > 0 {
-			p = p[i:]
-		}
-		return r.Method + " " + p
-	}
+	name := func(_ string, r *http.Request) string { return spanName(r, route) }
 	h := otelhttp.NewHandler(next, "http.server",
 		otelhttp.WithTracerProvider(t.provider),
 		otelhttp.WithMeterProvider(noMetrics),
@@ -166,6 +153,23 @@ func (t *Tracing) Handler(next http.Handler, route func(*http.Request) string) h
 		otelhttp.WithFilter(func(r *http.Request) bool { return !untraced[r.URL.Path] }),
 	)
 	return h
+}
+
+// spanName is the method and the path of the request's route pattern; the
+// method alone when no route matches.
+func spanName(r *http.Request, route func(*http.Request) string) string {
+	p := route(r)
+	if p == "" {
+		return r.Method
+	}
+	if _, path, ok := strings.Cut(p, " "); ok {
+		p = path
+	}
+	// A pattern may name a host ("example.com/"); the span keeps the path.
+	if i := strings.IndexByte(p, '/'); i > 0 {
+		p = p[i:]
+	}
+	return r.Method + " " + p
 }
 
 // Transport makes a client span for every outgoing request through base
