@@ -41,6 +41,7 @@ import (
 	"github.com/voyage/voyage/pkg/shopping"
 	"github.com/voyage/voyage/pkg/siteinfo"
 	"github.com/voyage/voyage/pkg/store"
+	"github.com/voyage/voyage/pkg/tracing"
 	"github.com/voyage/voyage/pkg/train"
 	"github.com/voyage/voyage/pkg/web"
 	"github.com/voyage/voyage/pkg/webhook"
@@ -78,6 +79,8 @@ type App struct {
 	// own; nil when metrics.addr is empty.
 	Metrics     *metrics.Metrics
 	metricsAddr atomic.Value // string: where Serve serves them
+	// Tracing is the OpenTelemetry provider the app's spans go to.
+	Tracing *tracing.Tracing
 
 	stopBatching func()
 	// accessLog sums up the successful requests every accessLogEvery.
@@ -106,19 +109,28 @@ func New(ctx context.Context, cfg config.Config) (*App, error) {
 	if err != nil {
 		return nil, err
 	}
-	db, err := store.Open(ctx, cfg.DB)
+	tr, err := tracing.New(ctx, tracing.Config{OTLPEndpoint: cfg.Tracing.OTLPEndpoint, SampleRatio: cfg.Tracing.SampleRatio, Version: Version})
 	if err != nil {
 		return nil, err
 	}
+	var dbOpts store.Options
+	if tr.Exporting() {
+		dbOpts.Tracer = tr.Provider()
+	}
+	db, err := store.OpenWith(ctx, cfg.DB, dbOpts)
+	if err != nil {
+		_ = tr.Shutdown(ctx)
+		return nil, err
+	}
+	a := &App{Cfg: cfg, DB: db, Catalog: cat, Tracing: tr, Metrics: newMetrics(cfg.Metrics.Addr)}
 	if cfg.NoMigrate {
 		// Migrate prepares the hot statements; without it they are prepared
 		// here, the schema being someone else's to migrate.
 		db.PrepareStatements(ctx)
 	} else if err := db.Migrate(ctx); err != nil {
-		db.Close()
+		a.Close()
 		return nil, err
 	}
-	a := &App{Cfg: cfg, DB: db, Catalog: cat, Metrics: newMetrics(cfg.Metrics.Addr)}
 	a.Site = siteinfo.New(cfg.Site, db)
 	a.Applications = partnership.New(db)
 	a.Agencies = agency.NewStore(db)
@@ -135,14 +147,15 @@ func New(ctx context.Context, cfg config.Config) (*App, error) {
 	// commit (a no-op on SQLite's single writer).
 	a.stopBatching = a.Ledger.StartBatching(64)
 	a.AgencyAdmin = agency.NewService(db, a.Agencies, a.Ledger)
-	a.Webhooks = webhook.New(db, webhook.WithAgencies(a.Agencies))
+	// Deliveries carry the traceparent to the agencies' receivers.
+	a.Webhooks = webhook.New(db, webhook.WithAgencies(a.Agencies), webhook.WrapTransport(tr.Transport))
 	a.AgencyAdmin.AddDeleteGuard(a.Webhooks.DeleteGuard)
 	if err := a.buildShopping(ctx); err != nil {
 		a.Close()
 		return nil, err
 	}
 	a.buildGateways()
-	channels, err := BuildChannels(cfg.Payment.ChannelsConfig)
+	channels, err := BuildChannels(cfg.Payment.ChannelsConfig, tr.Transport(nil))
 	if err != nil {
 		a.Close()
 		return nil, err
@@ -161,7 +174,8 @@ func New(ctx context.Context, cfg config.Config) (*App, error) {
 	a.channelNotices = a.notices(channels)
 	jobsCfg := jobs.Config{Workers: cfg.Jobs.Workers, PollInterval: cfg.Jobs.PollInterval, CleanupInterval: cfg.Jobs.CleanupInterval,
 		RescueAfter: cfg.Jobs.RescueAfter, Mail: a.mailSender(), MailFrom: cfg.Mail.From,
-		Register: []func(*jobs.Workers) []*river.PeriodicJob{a.Orders.AddWorkers, a.Webhooks.AddWorkers, a.Trains.AddWorkers, a.Groups.AddWorkers, a.addPaymentWorkers}}
+		Register:   []func(*jobs.Workers) []*river.PeriodicJob{a.Orders.AddWorkers, a.Webhooks.AddWorkers, a.Trains.AddWorkers, a.Groups.AddWorkers, a.addPaymentWorkers},
+		Middleware: tr.RiverMiddleware()}
 	if db.Dialect == store.Postgres {
 		// The workers listen on their own pgx connections.
 		jobsCfg.PostgresURL = cfg.DB
@@ -227,7 +241,11 @@ func (a *App) Close() error {
 	if a.Queue != nil {
 		a.Queue.Close()
 	}
-	return a.DB.Close()
+	err := a.DB.Close()
+	// Last: the spans of the jobs and searches stopped above go out too.
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	return errors.Join(err, a.Tracing.Shutdown(ctx))
 }
 
 func isAPIPath(p string) bool {
@@ -301,7 +319,11 @@ func (a *App) buildHandler() http.Handler {
 		}
 		a.Web.RefuseText(w, r, field, key)
 	}
-	return server.Chain(a.Metrics.Routed(mux),
+	// Outermost, so the request id, the access log and every line logged
+	// for the request carry its trace id; the span is named by the route
+	// the mux will choose.
+	route := func(r *http.Request) string { _, pattern := mux.Handler(r); return pattern }
+	return a.Tracing.Handler(server.Chain(a.Metrics.Routed(mux),
 		a.Metrics.HTTP(mux),
 		server.RequestID,
 		a.accessLog.Handler,
@@ -314,7 +336,7 @@ func (a *App) buildHandler() http.Handler {
 		// Before the guard: its single-login entry reads the query.
 		server.PlainText(textRefused),
 		a.Web.Guard,
-	)
+	), route)
 }
 
 // mailSender is SMTP when configured, else the development outbox folder.

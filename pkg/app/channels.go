@@ -24,8 +24,10 @@ import (
 
 // BuildChannels makes the real payment channels whose credentials are set
 // (payment.alipay, wechat_pay, yeepay, airwallex, stripe), by their spec
-// names: Yeepay's one merchant account is four channels.
-func BuildChannels(c config.ChannelsConfig) (map[string]payment.Channel, error) {
+// names: Yeepay's one merchant account is four channels. transport carries
+// their calls to the providers (http.DefaultTransport when nil; the server
+// gives its traced one).
+func BuildChannels(c config.ChannelsConfig, transport http.RoundTripper) (map[string]payment.Channel, error) {
 	out := map[string]payment.Channel{}
 	add := func(ch payment.Channel, err error) error {
 		if err != nil {
@@ -37,7 +39,7 @@ func BuildChannels(c config.ChannelsConfig) (map[string]payment.Channel, error) 
 	on := c.On()
 	if on["alipay"] {
 		ch, err := alipay.New(alipay.Config{AppID: c.Alipay.AppID, PrivateKeyPEM: c.Alipay.PrivateKey.Reveal(),
-			AlipayPublicKeyPEM: c.Alipay.AlipayPublicKey, Endpoint: c.Alipay.Endpoint})
+			AlipayPublicKeyPEM: c.Alipay.AlipayPublicKey, Endpoint: c.Alipay.Endpoint, Transport: transport})
 		if err := add(ch, err); err != nil {
 			return nil, err
 		}
@@ -46,7 +48,8 @@ func BuildChannels(c config.ChannelsConfig) (map[string]payment.Channel, error) 
 		w := c.WechatPay
 		ch, err := wechatpay.New(wechatpay.Config{MchID: w.MchID, AppID: w.AppID, MerchantSerialNo: w.MerchantSerialNo,
 			MerchantPrivateKeyPEM: w.MerchantPrivateKey.Reveal(), APIv3Key: w.APIv3Key.Reveal(),
-			PlatformPublicKeyPEM: w.PlatformPublicKey, PlatformSerial: w.PlatformSerial, Endpoint: w.Endpoint})
+			PlatformPublicKeyPEM: w.PlatformPublicKey, PlatformSerial: w.PlatformSerial, Endpoint: w.Endpoint,
+			HTTPClient: &http.Client{Transport: transport}})
 		if err := add(ch, err); err != nil {
 			return nil, err
 		}
@@ -54,7 +57,8 @@ func BuildChannels(c config.ChannelsConfig) (map[string]payment.Channel, error) 
 	if on["yeepay"] {
 		y := c.Yeepay
 		cfg := yeepay.Config{AppKey: y.AppKey, ParentMerchantNo: y.ParentMerchantNo, MerchantNo: y.MerchantNo,
-			PrivateKeyPEM: y.PrivateKey.Reveal(), YeepayPublicKeyPEM: y.YeepayPublicKey, Endpoint: y.Endpoint}
+			PrivateKeyPEM: y.PrivateKey.Reveal(), YeepayPublicKeyPEM: y.YeepayPublicKey, Endpoint: y.Endpoint,
+			HTTPClient: &http.Client{Transport: transport}}
 		for _, m := range []string{payment.MethodAlipay, payment.MethodWechat, payment.MethodCreditCard, payment.MethodDebitCard} {
 			ch, err := yeepay.New(cfg, m)
 			if err := add(ch, err); err != nil {
@@ -65,14 +69,14 @@ func BuildChannels(c config.ChannelsConfig) (map[string]payment.Channel, error) 
 	if on["airwallex"] {
 		a := c.Airwallex
 		ch, err := airwallex.New(airwallex.Config{ClientID: a.ClientID, APIKey: a.APIKey.Reveal(),
-			WebhookSecret: a.WebhookSecret.Reveal(), BaseURL: a.Endpoint})
+			WebhookSecret: a.WebhookSecret.Reveal(), BaseURL: a.Endpoint, Transport: transport})
 		if err := add(ch, err); err != nil {
 			return nil, err
 		}
 	}
 	if on["stripe"] {
 		s := c.Stripe
-		ch, err := stripe.New(stripe.Config{SecretKey: s.SecretKey.Reveal(), WebhookSecret: s.WebhookSecret.Reveal(), BaseURL: s.Endpoint})
+		ch, err := stripe.New(stripe.Config{SecretKey: s.SecretKey.Reveal(), WebhookSecret: s.WebhookSecret.Reveal(), BaseURL: s.Endpoint, Transport: transport})
 		if err := add(ch, err); err != nil {
 			return nil, err
 		}

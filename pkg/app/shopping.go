@@ -12,13 +12,15 @@ import (
 	"github.com/voyage/voyage/pkg/group"
 	"github.com/voyage/voyage/pkg/payment"
 	"github.com/voyage/voyage/pkg/shopping"
+	"github.com/voyage/voyage/pkg/supplier"
 	"github.com/voyage/voyage/pkg/supplier/duffel"
 	"github.com/voyage/voyage/pkg/supplier/sim"
+	"github.com/voyage/voyage/pkg/tracing"
 )
 
 // buildShopping wires the content sources, the session store and the engine.
 func (a *App) buildShopping(ctx context.Context) error {
-	sources, err := Sources(a.Cfg.Shopping, sim.NewSQLRecords(a.DB))
+	sources, err := Sources(a.Cfg.Shopping, sim.NewSQLRecords(a.DB), a.Tracing)
 	if err != nil {
 		return err
 	}
@@ -70,8 +72,10 @@ func simRate(v float64) float64 {
 }
 
 // Sources builds the configured suppliers: the simulators (one per profile,
-// their bookings kept in records) and Duffel when a token is set.
-func Sources(c config.ShoppingConfig, records sim.Records) (map[string]shopping.Source, error) {
+// their bookings kept in records) and Duffel when a token is set, each
+// traced (supplier.Traced), Duffel's HTTP calls too.
+func Sources(c config.ShoppingConfig, records sim.Records, tr *tracing.Tracing) (map[string]shopping.Source, error) {
+	tracer := tr.Provider().Tracer("github.com/voyage/voyage/pkg/supplier")
 	out := map[string]shopping.Source{}
 	if c.Sim.Enabled {
 		for _, p := range c.Sim.Profiles {
@@ -88,15 +92,16 @@ func Sources(c config.ShoppingConfig, records sim.Records) (map[string]shopping.
 			if err != nil {
 				return nil, fmt.Errorf("app: simulated supplier %s: %w", p, err)
 			}
-			out[p] = shopping.Source{Supplier: s, OneWayOnly: sim.Profile(p) == sim.ProfileLCC}
+			out[p] = shopping.Source{Supplier: supplier.Traced(s, tracer), OneWayOnly: sim.Profile(p) == sim.ProfileLCC}
 		}
 	}
 	if c.Duffel.Token != "" {
-		d, err := duffel.New(duffel.Config{Token: c.Duffel.Token, BaseURL: c.Duffel.BaseURL})
+		d, err := duffel.New(duffel.Config{Token: c.Duffel.Token, BaseURL: c.Duffel.BaseURL},
+			duffel.WithHTTPClient(tr.Client(nil)))
 		if err != nil {
 			return nil, fmt.Errorf("app: duffel: %w", err)
 		}
-		out["duffel"] = shopping.Source{Supplier: d}
+		out["duffel"] = shopping.Source{Supplier: supplier.Traced(d, tracer)}
 	}
 	return out, nil
 }
@@ -129,7 +134,8 @@ func (a *App) lineDeps() booking.Deps {
 // buildOrders wires the order service to the suppliers the engine searches
 // and the payment gateways.
 func (a *App) buildOrders() {
-	a.Orders = flight.New(flight.Options{Deps: a.lineDeps(), Quotes: a.quotes, Looks: a.AgencyAdmin, Suppliers: a.Shopping.Supplier})
+	a.Orders = flight.New(flight.Options{Deps: a.lineDeps(), Quotes: a.quotes, Looks: a.AgencyAdmin, Suppliers: a.Shopping.Supplier,
+		Tracer: a.Tracing.Provider().Tracer("github.com/voyage/voyage/pkg/flight")})
 }
 
 // buildGroups wires group flight orders to the same suppliers and payment

@@ -46,7 +46,7 @@ func (r *Root) paymentsCmd() *cobra.Command {
 			if err != nil || amt.Minor <= 0 {
 				return usageErr(fmt.Errorf("--amount %q %s is not a positive sum", amount, currency))
 			}
-			channels, err := app.BuildChannels(cfg.Payment.ChannelsConfig)
+			channels, err := app.BuildChannels(cfg.Payment.ChannelsConfig, nil)
 			if err != nil {
 				return err
 			}

@@ -15,6 +15,7 @@ import (
 	"github.com/voyage/voyage/pkg/app"
 	"github.com/voyage/voyage/pkg/config"
 	"github.com/voyage/voyage/pkg/server"
+	"github.com/voyage/voyage/pkg/tracing"
 )
 
 // Root holds what every command shares.
@@ -80,7 +81,8 @@ func setupLogging(w io.Writer, cfg config.Config) {
 	if strings.EqualFold(cfg.LogFormat, "json") {
 		h = slog.NewJSONHandler(w, opts)
 	}
-	slog.SetDefault(slog.New(server.LogHandler{Handler: h}))
+	// Every line logged with a context names its request and its trace.
+	slog.SetDefault(slog.New(tracing.LogHandler{Handler: server.LogHandler{Handler: h}}))
 }
 
 func (r *Root) versionCmd() *cobra.Command {

@@ -34,6 +34,19 @@ type Config struct {
 	Runtime   RuntimeConfig  `mapstructure:"runtime"`
 	Group     GroupConfig    `mapstructure:"group"`
 	Metrics   MetricsConfig  `mapstructure:"metrics"`
+	Tracing   TracingConfig  `mapstructure:"tracing"`
+}
+
+// TracingConfig says where the server's OpenTelemetry spans go.
+type TracingConfig struct {
+	// OTLPEndpoint is the collector's OTLP/HTTP URL (http://host:4318; the
+	// path /v1/traces is added when it has none). Empty exports nothing,
+	// though incoming trace ids still pass through to the logs, the
+	// suppliers, the webhooks and the jobs.
+	OTLPEndpoint string `mapstructure:"otlp_endpoint"`
+	// SampleRatio is the share of new traces recorded, 0 to 1; a request
+	// with a traceparent follows its caller's decision.
+	SampleRatio float64 `mapstructure:"sample_ratio"`
 }
 
 // MetricsConfig is where Prometheus scrapes the server's metrics.
@@ -339,6 +352,8 @@ func setDefaults(v *viper.Viper) {
 	v.SetDefault("shopping.duffel.token", "")
 	v.SetDefault("shopping.duffel.base_url", "https://api.duffel.com")
 	v.SetDefault("metrics.addr", "")
+	v.SetDefault("tracing.otlp_endpoint", "")
+	v.SetDefault("tracing.sample_ratio", 1.0)
 	v.SetDefault("runtime.gc_percent", 200)
 	v.SetDefault("runtime.memory_limit_mb", 0)
 }
@@ -412,6 +427,9 @@ func (c Config) Validate() error {
 	}
 	if c.Runtime.MemoryLimitMB < 0 {
 		return errors.New("config: runtime.memory_limit_mb must not be negative")
+	}
+	if c.Tracing.SampleRatio < 0 || c.Tracing.SampleRatio > 1 {
+		return fmt.Errorf("config: tracing.sample_ratio %v is not between 0 and 1", c.Tracing.SampleRatio)
 	}
 	if c.Shopping.MaxSearches < 0 {
 		return errors.New("config: shopping.max_searches must not be negative")

@@ -3,6 +3,8 @@ package flight
 import (
 	"errors"
 	"time"
+
+	"go.opentelemetry.io/otel/trace"
 )
 
 // An order is paid seconds after it is booked, most often through the
@@ -20,7 +22,7 @@ const maxFresh = 1024
 
 // asStored is o, just inserted, as a load would read it back.
 func asStored(o Order) Order {
-	o.content, o.ticketDue, o.ticketAttempts = noContent, time.Time{}, 0
+	o.content, o.ticketDue, o.ticketAttempts, o.payer = noContent, time.Time{}, 0, trace.SpanContext{}
 	// The store keeps microseconds (newOrder's own times are whole ones
 	// already).
 	for _, t := range []*time.Time{&o.DepartAt, &o.PayBy, &o.ConfirmBy} {

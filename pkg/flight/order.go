@@ -7,6 +7,8 @@ package flight
 import (
 	"time"
 
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/voyage/voyage/pkg/booking"
 	"github.com/voyage/voyage/pkg/money"
 	"github.com/voyage/voyage/pkg/payment"
@@ -178,6 +180,9 @@ type Order struct {
 	// this claim included.
 	ticketDue      time.Time
 	ticketAttempts int
+	// payer is the span of the request that paid the order, on an order
+	// handed to this instance's ticketing: its ticketing joins that trace.
+	payer trace.SpanContext
 }
 
 // payment is o's payment fields (payment.HeldOrder).

@@ -113,7 +113,7 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 			return View{}, err
 		}
 		if !handed {
-			s.wakeTicketing()
+			s.wakeTicketing(ctx, o.ID)
 		}
 		return s.view(o, booking.ByAgency), nil
 	}
@@ -125,7 +125,7 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 	if err != nil && !errors.Is(err, payment.ErrPending) {
 		return View{}, err
 	}
-	s.wakeTicketing()
+	s.wakeTicketing(ctx, o.ID)
 	o, err = load(ctx, s.DB, nil, o.ID)
 	if err != nil {
 		return View{}, err
@@ -184,7 +184,7 @@ func (s *Service) payFromWallet(ctx context.Context, o *Order, actor string, fre
 			return false, err
 		default:
 			if handOff {
-				handOff = s.handOff(*o)
+				handOff = s.handOff(ctx, *o)
 			}
 			o.saved()
 			return handOff, nil
@@ -242,6 +242,6 @@ func (s *Service) CheckPayment(ctx context.Context, id int64) error {
 	if err := s.hold(nil, id, "").CheckWith(ctx, s.Payments(), s.Gateways); err != nil {
 		return err
 	}
-	s.wakeTicketing()
+	s.wakeTicketing(ctx, id)
 	return nil
 }

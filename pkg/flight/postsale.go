@@ -364,7 +364,7 @@ func (s *Service) Review(ctx context.Context, who auth.Principal, id int64, req 
 		after()
 	}
 	if o.Status == Proceeding {
-		s.wakeTicketing()
+		s.wakeTicketing(ctx, o.ID)
 	}
 	return s.detail(ctx, o, v)
 }

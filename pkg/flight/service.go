@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/jmoiron/sqlx"
+	"go.opentelemetry.io/otel/trace"
+	"go.opentelemetry.io/otel/trace/noop"
 
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/booking"
@@ -52,6 +54,8 @@ type Options struct {
 	// CallTimeout bounds every supplier call of the service (see bounded);
 	// zero is supplierCallTimeout.
 	CallTimeout time.Duration
+	// Tracer makes the ticketing's spans; nil makes none.
+	Tracer trace.Tracer
 }
 
 // Service runs flight orders.
@@ -60,6 +64,10 @@ type Service struct {
 	quotes    *shopping.Quotes
 	looks     Looks
 	suppliers func(string) (supplier.Supplier, bool)
+	tracer    trace.Tracer
+	// payers are the spans of the requests and jobs that paid orders on
+	// this instance, until its ticketing claims them (wakeTicketing).
+	payers *recent.Map[int64, trace.SpanContext]
 	// subscribed is the notifier's Subscribed (nil: no webhooks).
 	subscribed func(ctx context.Context, agencyID int64, event string) (bool, error)
 	// wake tells this instance's ticketing that an order became due.
@@ -85,9 +93,14 @@ func New(o Options) *Service {
 		}
 		return bounded{sup, o.CallTimeout}, true
 	}
-	s := &Service{quotes: o.Quotes, looks: o.Looks, suppliers: suppliers,
+	tracer := o.Tracer
+	if tracer == nil {
+		tracer = noop.NewTracerProvider().Tracer("")
+	}
+	s := &Service{quotes: o.Quotes, looks: o.Looks, suppliers: suppliers, tracer: tracer,
 		wake:  make(chan struct{}, 1),
-		fresh: recent.New[int64, Order](maxFresh), handed: make(chan Order, ticketHandOffs)}
+		fresh: recent.New[int64, Order](maxFresh), handed: make(chan Order, ticketHandOffs),
+		payers: recent.New[int64, trace.SpanContext](ticketHandOffs * 4)}
 	s.Core = booking.NewCore(o.Deps, booking.Books[Order]{Line: booking.Flights, Table: "flight_orders",
 		Load:  func(ctx context.Context, id int64) (Order, error) { return load(ctx, s.DB, nil, id) },
 		Owner: Order.owner, NotFound: errNotFound, HasBookings: "order.error.agencyHasOrders"})

@@ -11,6 +11,9 @@ import (
 
 	"github.com/jmoiron/sqlx"
 	"github.com/lib/pq"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/voyage/voyage/pkg/store"
 )
@@ -75,15 +78,16 @@ func (s *Service) claimForHandOff(o *Order) bool {
 
 // handOff gives o, saved with the payer's claim, to this instance's
 // ticketing; false when there was no room after all, and the order waits
-// for its lease to run out.
-func (s *Service) handOff(o Order) bool {
+// for its lease to run out. The payer's span (in ctx) goes with it.
+func (s *Service) handOff(ctx context.Context, o Order) bool {
 	o = asStored(o)
 	o.ticketAttempts = 1
+	o.payer = trace.SpanContextFromContext(ctx)
 	select {
 	case s.handed <- o:
 		return true
 	default:
-		s.Logger.Warn("order: ticketing has no room for a paid order; it is ticketed when its claim runs out", "order", o.ID)
+		s.Logger.WarnContext(ctx, "order: ticketing has no room for a paid order; it is ticketed when its claim runs out", "order", o.ID)
 		return false
 	}
 }
@@ -95,9 +99,13 @@ func ticketRetry(attempt int) time.Duration {
 	return min(5*time.Second<<min(max(attempt, 1)-1, 3), 30*time.Second)
 }
 
-// wakeTicketing tells this instance's ticketing that an order was paid;
-// call it after the commit. It never blocks: wake-ups coalesce.
-func (s *Service) wakeTicketing() {
+// wakeTicketing tells this instance's ticketing that order id was paid;
+// call it after the commit. It never blocks: wake-ups coalesce. The span
+// in ctx is kept for the order's ticketing, should this instance claim it.
+func (s *Service) wakeTicketing(ctx context.Context, id int64) {
+	if sc := trace.SpanContextFromContext(ctx); sc.IsValid() {
+		s.payers.Put(id, sc)
+	}
 	select {
 	case s.wake <- struct{}{}:
 	default:
@@ -263,6 +271,8 @@ func (s *Service) claimTickets(ctx context.Context, limit int) ([]Order, error) 
 			s.Logger.ErrorContext(ctx, "order: a claimed order does not decode", "order", r.ID, "err", err)
 			continue
 		}
+		// Paid here: the ticketing continues the payer's trace.
+		o.payer, _ = s.payers.Take(o.ID)
 		out = append(out, o)
 	}
 	return out, nil
@@ -278,7 +288,13 @@ func (s *Service) ticketBatch(ctx context.Context, batch []Order) {
 		slots <- struct{}{}
 		wg.Go(func() {
 			defer func() { <-slots }()
-			errs[i] = s.issue(ctx, &batch[i])
+			ictx, span := s.ticketSpan(ctx, &batch[i])
+			errs[i] = s.issue(ictx, &batch[i])
+			if errs[i] != nil {
+				span.RecordError(errs[i])
+				span.SetStatus(codes.Error, errs[i].Error())
+			}
+			span.End()
 		})
 	}
 	wg.Wait()
@@ -288,6 +304,21 @@ func (s *Service) ticketBatch(ctx context.Context, batch []Order) {
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), ticketRecordTimeout)
 	defer cancel()
 	s.recordTickets(rctx, batch, errs)
+}
+
+// ticketSpan starts the span of o's ticketing. Ticketing is a sweep, not a
+// job per order, so no job's metadata carries a trace to it: an order paid
+// on this instance continues its payer's trace (the request, its ledger
+// writes, then this and the supplier's calls), whether handed over or
+// claimed from the table after wakeTicketing (s.payers); one paid on
+// another instance, or retried, starts a trace of its own.
+func (s *Service) ticketSpan(ctx context.Context, o *Order) (context.Context, trace.Span) {
+	if o.payer.IsValid() {
+		ctx = trace.ContextWithRemoteSpanContext(ctx, o.payer)
+	}
+	return s.tracer.Start(ctx, "flight.ticket", trace.WithAttributes(
+		attribute.Int64("order.id", o.ID), attribute.String("order.booking_number", o.BookingNumber),
+		attribute.Int("order.ticket_attempt", o.ticketAttempts)))
 }
 
 // issue asks o's suppliers for its tickets and sets them on o, each

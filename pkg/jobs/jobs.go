@@ -16,6 +16,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+	"github.com/riverqueue/river/rivertype"
 
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/mail"
@@ -49,6 +50,9 @@ type Config struct {
 	// Register adds the workers of other packages (orders, webhooks) and
 	// returns their periodic jobs, if any.
 	Register []func(*Workers) []*river.PeriodicJob
+	// Middleware runs around every insert and every job's work, on every
+	// client (the tracing's spans, pkg/tracing).
+	Middleware []rivertype.Middleware
 }
 
 // listenPollInterval is how often a PostgreSQL instance looks for jobs
@@ -137,6 +141,7 @@ func New(db *store.DB, cfg Config) (*Queue, error) {
 			RescueStuckJobsAfter: cfg.RescueAfter,
 			Workers:              workers.River(),
 			PeriodicJobs:         periodic,
+			Middleware:           cfg.Middleware,
 		}
 	}
 	if db.Dialect != store.Postgres || cfg.PostgresURL == "" {
@@ -165,6 +170,7 @@ func New(db *store.DB, cfg Config) (*Queue, error) {
 		Logger:        slog.Default(),
 		FetchCooldown: 10 * time.Millisecond,
 		Workers:       workers.River(),
+		Middleware:    cfg.Middleware,
 	})
 	if err != nil {
 		pool.Close()

@@ -3,7 +3,6 @@ package store
 import (
 	"container/list"
 	"context"
-	"database/sql"
 	"database/sql/driver"
 	"errors"
 	"net/url"
@@ -45,19 +44,19 @@ const seenMax = 1024
 // statementCacheParam is the URL parameter that turns the cache off.
 const statementCacheParam = "statement_cache"
 
-// openCached opens conn (a lib/pq URL or key=value string) with the cache
+// openCached is the connector of conn (a lib/pq URL or key=value string) with the cache
 // unless its statement_cache parameter says off; the parameter is taken
 // out, since lib/pq would send it to the server as a setting.
-func openCached(conn string, gen *atomic.Int64) (*sql.DB, error) {
+func openCached(conn string, gen *atomic.Int64) (driver.Connector, error) {
 	conn, on := statementCacheSetting(conn)
 	base, err := pq.NewConnector(conn)
 	if err != nil {
 		return nil, err
 	}
 	if !on {
-		return sql.OpenDB(base), nil
+		return base, nil
 	}
-	return sql.OpenDB(&cachingConnector{base: base, size: statementCacheSize, gen: gen}), nil
+	return &cachingConnector{base: base, size: statementCacheSize, gen: gen}, nil
 }
 
 // statementCacheSetting takes statement_cache out of a URL's query and says

@@ -19,6 +19,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/XSAM/otelsql"
 	"github.com/jmoiron/sqlx"
 	_ "github.com/lib/pq" // registers "postgres"
 	"github.com/pressly/goose/v3"
@@ -26,6 +27,7 @@ import (
 	"github.com/riverqueue/river/riverdriver/riverdatabasesql"
 	"github.com/riverqueue/river/riverdriver/riversqlite"
 	"github.com/riverqueue/river/rivermigrate"
+	"go.opentelemetry.io/otel/trace"
 	_ "modernc.org/sqlite" // registers "sqlite"
 
 	"github.com/voyage/voyage/migrations"
@@ -94,8 +96,20 @@ func sqliteDSN(path string) string {
 	return "file:" + file + "?" + q.Encode()
 }
 
+// Options are what OpenWith adds to a connection.
+type Options struct {
+	// Tracer, when set, makes a span of every statement, transaction and
+	// prepare run inside a traced request or job (traced.go).
+	Tracer trace.TracerProvider
+}
+
 // Open connects to the database named by dsn and checks it answers.
 func Open(ctx context.Context, dsn string) (*DB, error) {
+	return OpenWith(ctx, dsn, Options{})
+}
+
+// OpenWith is Open with opts.
+func OpenWith(ctx context.Context, dsn string, opts Options) (*DB, error) {
 	dialect, conn, err := ParseDSN(dsn)
 	if err != nil {
 		return nil, err
@@ -110,19 +124,29 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 				return nil, fmt.Errorf("store: create folder for %s: %w", file, err)
 			}
 		}
-		db, err = sqlx.Open("sqlite", sqliteDSN(conn))
+		var sqlDB *sql.DB
+		if opts.Tracer != nil {
+			sqlDB, err = otelsql.Open("sqlite", sqliteDSN(conn), traceOptions(opts.Tracer, SQLite)...)
+		} else {
+			sqlDB, err = sql.Open("sqlite", sqliteDSN(conn))
+		}
 		if err != nil {
 			return nil, fmt.Errorf("store: open sqlite %s: %w", file, err)
 		}
+		db = sqlx.NewDb(sqlDB, "sqlite")
 		// One connection: SQLite has one writer anyway, and River's SQLite
 		// driver needs a single connection to avoid SQLITE_BUSY between its
 		// own concurrent operations.
 		db.SetMaxOpenConns(1)
 		db.SetConnMaxIdleTime(0)
 	case Postgres:
-		sqlDB, err := openCached(withBinaryParameters(conn), gen)
+		connector, err := openCached(withBinaryParameters(conn), gen)
 		if err != nil {
 			return nil, fmt.Errorf("store: open postgres %s: %w", redact(conn), err)
+		}
+		sqlDB := sql.OpenDB(connector)
+		if opts.Tracer != nil {
+			sqlDB = otelsql.OpenDB(connector, traceOptions(opts.Tracer, Postgres)...)
 		}
 		db = sqlx.NewDb(sqlDB, "postgres")
 		db.SetMaxOpenConns(25)

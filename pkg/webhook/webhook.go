@@ -77,6 +77,8 @@ type Service struct {
 	// agencies, when set, answers an agency's notification URLs from its
 	// cached row instead of a query in every notifying transaction.
 	agencies *agency.Store
+	// wrap, when set, wraps the delivery client's transport (WrapTransport).
+	wrap func(http.RoundTripper) http.RoundTripper
 }
 
 // Option configures a Service.
@@ -108,6 +110,13 @@ func AllowPrivateNetworks() Option {
 	return func(s *Service) { s.worker.Client = newClient(true) }
 }
 
+// WrapTransport sends deliveries through wrap's transport around the
+// client's own, whichever client the other options chose: the app traces
+// them this way, the receiver getting the traceparent header.
+func WrapTransport(wrap func(http.RoundTripper) http.RoundTripper) Option {
+	return func(s *Service) { s.wrap = wrap }
+}
+
 // New returns the webhook service. Deliveries are only stored until SetQueue
 // gives it the River client.
 func New(db *store.DB, opts ...Option) *Service {
@@ -115,6 +124,11 @@ func New(db *store.DB, opts ...Option) *Service {
 	s.worker = &DeliverWorker{svc: s, Client: newClient(false)}
 	for _, o := range opts {
 		o(s)
+	}
+	if s.wrap != nil {
+		c := *s.worker.Client
+		c.Transport = s.wrap(c.Transport)
+		s.worker.Client = &c
 	}
 	return s
 }

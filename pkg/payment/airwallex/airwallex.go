@@ -48,6 +48,9 @@ type Config struct {
 	BaseURL string
 	// Timeout bounds one API call; 15 seconds when zero.
 	Timeout time.Duration
+	// Transport carries the API calls (http.DefaultTransport when nil): the
+	// app gives a traced one.
+	Transport http.RoundTripper
 	// Tolerance is how far a webhook's x-timestamp may be from Now; five
 	// minutes when zero (Airwallex documents none; this is the usual
 	// replay window).
@@ -111,7 +114,7 @@ func New(cfg Config) (*Channel, error) {
 	}
 	return &Channel{
 		cfg:  cfg,
-		http: payment.HTTPClient(nil, cfg.Timeout),
+		http: payment.HTTPClient(&http.Client{Transport: cfg.Transport}, cfg.Timeout),
 		log:  log.With("channel", Name),
 	}, nil
 }

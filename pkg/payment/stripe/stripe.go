@@ -47,6 +47,9 @@ type Config struct {
 	BaseURL string
 	// Timeout bounds one API call; 15 seconds when zero.
 	Timeout time.Duration
+	// Transport carries the API calls (http.DefaultTransport when nil): the
+	// app gives a traced one.
+	Transport http.RoundTripper
 	// Tolerance is how far a webhook's signed timestamp may be from Now;
 	// five minutes (Stripe's own default) when zero.
 	Tolerance time.Duration
@@ -107,7 +110,11 @@ func New(cfg Config) (*Channel, error) {
 	if log == nil {
 		log = slog.Default()
 	}
-	httpClient := payment.HTTPClient(&http.Client{Transport: refuseRedirects{http.DefaultTransport}}, cfg.Timeout)
+	base := cfg.Transport
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	httpClient := payment.HTTPClient(&http.Client{Transport: refuseRedirects{base}}, cfg.Timeout)
 	url := cfg.baseURL()
 	backend := stripego.GetBackendWithConfig(stripego.APIBackend, &stripego.BackendConfig{
 		HTTPClient: httpClient,

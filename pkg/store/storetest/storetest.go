@@ -172,7 +172,11 @@ var migrationsHash = sync.OnceValue(func() string {
 	})
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		for _, m := range bi.Deps {
-			if strings.HasPrefix(m.Path, "github.com/riverqueue/river") {
+			// River's own modules, whose migrations follow ours; not
+			// rivercontrib's (otelriver), which has none: counting it gave
+			// a branch with it a hash of its own, and each binary dropped
+			// the other's template as stale.
+			if m.Path == "github.com/riverqueue/river" || strings.HasPrefix(m.Path, "github.com/riverqueue/river/") {
 				fmt.Fprintf(h, "%s %s\n", m.Path, m.Version)
 			}
 		}
