@@ -11,7 +11,7 @@ VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo de
 LDFLAGS   := -X github.com/voyage/voyage/pkg/app.Version=$(VERSION)
 CHROMIUM  ?= /usr/bin/chromium
 
-.PHONY: all run build deps islands generate check-generated vet test test-fast test-go test-islands test-browser test-chaos-short run-test-go run-test-islands run-test-browser run-test-chaos-short chaos bench chromium clean docs fuzz ocr stripe-mock fakepay
+.PHONY: all run build deps islands generate check-generated vet test test-fast test-go test-islands test-browser test-chaos-short run-test-go run-test-islands run-test-browser run-test-chaos-short chaos cluster haproxy bench chromium clean docs fuzz ocr stripe-mock fakepay
 
 all: build
 
@@ -130,6 +130,19 @@ test-chaos-short: build
 	$(CHAOS_SHORT)
 run-test-chaos-short:
 	@$(call timed,chaos,$(CHAOS_SHORT))
+
+# HAProxy, Debian's, for `make cluster` and the chaos test's load balancer.
+haproxy:
+	@if ! command -v haproxy >/dev/null; then \
+		echo "installing Debian's haproxy for the cluster and the chaos test"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq haproxy >/dev/null; \
+	fi
+
+# N instances (default 3) on one PostgreSQL database behind HAProxy, search
+# sessions in Redis: scripts/cluster.sh says what it does and its settings.
+N ?= 3
+cluster: build haproxy
+	N=$(N) VOYAGE_BIN=$(CURDIR)/$(BIN) scripts/cluster.sh
 
 # The command reference in docs/cli (a test fails when it is stale).
 docs:

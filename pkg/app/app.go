@@ -340,7 +340,7 @@ func (a *App) Serve(ctx context.Context, ready func(addr string)) error {
 		return fmt.Errorf("app: listen on %s: %w", a.Cfg.Addr, err)
 	}
 	srv := &http.Server{
-		Handler:           a.Handler,
+		Handler:           a.closeWhileDraining(a.Handler),
 		ReadHeaderTimeout: a.Cfg.HTTP.ReadHeaderTimeout,
 		ReadTimeout:       a.Cfg.HTTP.ReadTimeout,
 		WriteTimeout:      a.Cfg.HTTP.WriteTimeout,

@@ -29,6 +29,20 @@ const (
 	reasonMigrationsBehind = "migrations_behind"
 )
 
+// closeWhileDraining answers with Connection: close once the instance
+// drains, so that a client or balancer holding a keep-alive connection
+// opens its next one elsewhere. Idle connections are left open until the
+// drain delay ends: closing them at once could race a request a balancer
+// sends before its next check sees the 503.
+func (a *App) closeWhileDraining(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if a.draining.Load() {
+			w.Header().Set("Connection", "close")
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
 // readiness is /readyz's answer.
 type readiness struct {
 	Ready bool `json:"ready"`
@@ -97,10 +111,6 @@ func (a *App) ready(w http.ResponseWriter, r *http.Request) {
 // within the grace, so the process exits 0.
 func (a *App) shutdown(srv *http.Server, errc <-chan error, queue *jobs.Queue) error {
 	a.draining.Store(true)
-	// Each answer from now on closes its connection (and idle ones close
-	// now), so that a client or balancer holding a keep-alive connection
-	// opens its next one elsewhere instead of hitting the closed port.
-	srv.SetKeepAlivesEnabled(false)
 	drain, grace := a.Cfg.HTTP.DrainDelay, a.Cfg.HTTP.ShutdownGrace
 	slog.Info("draining: /readyz answers 503", "drain_delay", drain, "shutdown_grace", grace)
 	if drain > 0 {
@@ -135,6 +145,20 @@ func (a *App) shutdown(srv *http.Server, errc <-chan error, queue *jobs.Queue) e
 	}
 	if err := <-jobsDone; err != nil {
 		errs = append(errs, err)
+	}
+	if len(errs) == 0 && a.Shopping != nil {
+		// A search keeps calling its suppliers after the request that
+		// started it answered, and its client pages it through other
+		// instances: it gets the rest of the grace to finish and store its
+		// answers (Close cancels what is left). No search starts now that
+		// the server is shut.
+		searches := make(chan struct{})
+		go func() { a.Shopping.Wait(); close(searches) }()
+		select {
+		case <-searches:
+		case <-ctx.Done():
+			slog.Warn("searches still running after the shutdown grace are cancelled")
+		}
 	}
 	if len(errs) > 0 {
 		slog.Error("stopped before everything finished", "err", errors.Join(errs...))
