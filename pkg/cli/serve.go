@@ -26,8 +26,9 @@ this instance should take traffic and 503 with a JSON reason when not
 On SIGTERM or SIGINT the instance drains: /readyz answers 503 at once, it
 goes on accepting for http.drain_delay (default 5s) so a load balancer takes
 it out, then stops accepting and stops fetching jobs, and gives the requests
-in flight and the running jobs http.shutdown_grace (default 25s) to finish.
-It exits 0 when everything finished. A second signal ends it at once.`,
+in flight and the running jobs http.shutdown_grace (default 35s) to finish.
+It exits 0 unless a request had to be cut off (a job still running then is
+cancelled and retried elsewhere). A second signal ends it at once.`,
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			cfg, err := r.config(cmd)

@@ -266,7 +266,8 @@ func setDefaults(v *viper.Viper) {
 	v.SetDefault("http.write_timeout", 60*time.Second)
 	v.SetDefault("http.idle_timeout", 120*time.Second)
 	v.SetDefault("http.drain_delay", 5*time.Second)
-	v.SetDefault("http.shutdown_grace", 25*time.Second)
+	// Above the 30 s a request may wait on one supplier call.
+	v.SetDefault("http.shutdown_grace", 35*time.Second)
 	v.SetDefault("http.max_body_bytes", 1<<20)
 	v.SetDefault("http.secure_cookies", false)
 	v.SetDefault("http.hsts.enabled", false)

@@ -113,7 +113,7 @@ func TestShutdownSettings(t *testing.T) {
 		env              map[string]string
 		wantDrain, grace time.Duration
 	}{
-		{"defaults", "", nil, 5 * time.Second, 25 * time.Second},
+		{"defaults", "", nil, 5 * time.Second, 35 * time.Second},
 		{"file", write("new.yaml", "http:\n  drain_delay: 0s\n  shutdown_grace: 40s\n"), nil, 0, 40 * time.Second},
 		{"former name in a file", write("old.yaml", "http:\n  shutdown_timeout: 12s\n"), nil, 5 * time.Second, 12 * time.Second},
 		{"environment", "", map[string]string{"VOYAGE_HTTP_DRAIN_DELAY": "2s", "VOYAGE_HTTP_SHUTDOWN_GRACE": "9s"}, 2 * time.Second, 9 * time.Second},
