@@ -29,7 +29,7 @@ it out, then stops accepting and stops fetching jobs, and gives the requests
 in flight and the running jobs http.shutdown_grace (default 35s) to finish.
 It exits 0 unless a request had to be cut off (a job still running then is
 cancelled and retried elsewhere). A second signal ends it at once.`,
-		Args:  cobra.NoArgs,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			cfg, err := r.config(cmd)
 			if err != nil {
