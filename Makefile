@@ -45,7 +45,8 @@ run: build ocr
 	@echo "  Agency API:     http://$(ADDR)/openapi.json"
 	@echo "  Database:       $(DB) (embedded SQLite)"
 	@echo
-	VOYAGE_PAYMENT_TEST_GATEWAY=true ./$(BIN) serve --db $(DB) --addr $(ADDR) --no-migrate
+	@# One instance, no load balancer to drain from: Ctrl-C stops it at once.
+	VOYAGE_PAYMENT_TEST_GATEWAY=true VOYAGE_HTTP_DRAIN_DELAY=0s ./$(BIN) serve --db $(DB) --addr $(ADDR) --no-migrate
 
 vet: generate
 	$(GO) vet ./...
