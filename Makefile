@@ -11,7 +11,7 @@ VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo de
 LDFLAGS   := -X github.com/voyage/voyage/pkg/app.Version=$(VERSION)
 CHROMIUM  ?= /usr/bin/chromium
 
-.PHONY: all run build deps islands generate ocr-optional check-generated vet test test-fast test-go test-islands test-browser test-chaos-short run-test-go run-test-islands run-test-browser run-test-chaos-short chaos bench chromium clean docs fuzz ocr stripe-mock fakepay
+.PHONY: all run build deps islands generate ocr-optional check-generated vet test test-fast test-go test-islands test-browser test-chaos-short run-test-go run-test-islands run-test-browser run-test-chaos-short chaos cluster haproxy bench chromium clean docs fuzz ocr stripe-mock fakepay
 
 all: build
 
@@ -45,7 +45,8 @@ run: build ocr-optional
 	@echo "  Agency API:     http://$(ADDR)/openapi.json"
 	@echo "  Database:       $(DB) (embedded SQLite)"
 	@echo
-	VOYAGE_PAYMENT_TEST_GATEWAY=true ./$(BIN) serve --db $(DB) --addr $(ADDR) --no-migrate
+	@# One instance, no load balancer to drain from: Ctrl-C stops it at once.
+	VOYAGE_PAYMENT_TEST_GATEWAY=true VOYAGE_HTTP_DRAIN_DELAY=0s ./$(BIN) serve --db $(DB) --addr $(ADDR) --no-migrate
 
 vet: generate
 	$(GO) vet ./...
@@ -54,7 +55,7 @@ vet: generate
 # Side by side (make -j3 over the Go, islands' and browser tests) they took
 # as long in all (1345 and 1365 s, against 469 and 885 s in turn): every
 # phase keeps both cores busy.
-test: islands check-generated vet build fakepay chromium ocr stripe-mock
+test: islands check-generated vet build fakepay chromium ocr stripe-mock haproxy
 	@$(MAKE) --no-print-directory run-test-go run-test-islands run-test-browser run-test-chaos-short
 
 # timed runs its second argument as a shell command and says how long it
@@ -126,22 +127,39 @@ run-test-browser:
 	@$(call timed,browser tests,$(BROWSER_TESTS))
 
 # Chaos: three `voyage serve` instances on one fresh PostgreSQL database
-# (VOYAGE_TEST_POSTGRES_URL's server) under booking, payment, refund and
-# top-up load, one killed with SIGKILL and restarted every 20 s; then the
-# ledger, tickets, payments and idempotency keys are checked and counted.
+# (VOYAGE_TEST_POSTGRES_URL's server) behind HAProxy (checking /readyz) under
+# booking, payment, refund and top-up load, one killed with SIGKILL and
+# restarted every 20 s, then all three restarted one at a time (SIGTERM,
+# drain, start, back in HAProxy) under the same load; then the requests
+# lost, the ledger, tickets, payments and idempotency keys are checked and
+# counted.
 # CHAOS_FLAGS tunes it, e.g. CHAOS_FLAGS=-chaos.duration=10m.
 CHAOS_FLAGS ?=
-chaos: build
+chaos: build haproxy
 	VOYAGE_BIN=$(CURDIR)/$(BIN) $(GO) test -tags chaos -count=1 -timeout 30m -v -run TestChaos ./e2e/chaos $(CHAOS_FLAGS)
 
-# The short run for CI: 25 s of load with one kill; it then waits until every
-# paid order is settled (at most 2 minutes after the kill, usually far less).
+# The short run for CI: 25 s of load with one kill, then the rolling restart
+# (about 15 s); it then waits until every paid order is settled (at most 2
+# minutes after the kill, usually far less).
 CHAOS_SHORT = VOYAGE_BIN=$(CURDIR)/$(BIN) $(GO) test -tags chaos -count=1 -timeout 8m -run TestChaos ./e2e/chaos \
 		-chaos.duration=25s -chaos.workers=3
-test-chaos-short: build
+test-chaos-short: build haproxy
 	$(CHAOS_SHORT)
 run-test-chaos-short:
 	@$(call timed,chaos,$(CHAOS_SHORT))
+
+# HAProxy, Debian's, for `make cluster` and the chaos test's load balancer.
+haproxy:
+	@if ! command -v haproxy >/dev/null; then \
+		echo "installing Debian's haproxy for the cluster and the chaos test"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq haproxy >/dev/null; \
+	fi
+
+# N instances (default 3) on one PostgreSQL database behind HAProxy, search
+# sessions in Redis: scripts/cluster.sh says what it does and its settings.
+N ?= 3
+cluster: build haproxy
+	N=$(N) VOYAGE_BIN=$(CURDIR)/$(BIN) scripts/cluster.sh
 
 # The command reference in docs/cli (a test fails when it is stale).
 docs:

@@ -21,6 +21,9 @@ mkdirSync(screenshotDir, { recursive: true });
 // meet one by chance, on a lucky or unlucky day. Their answer time is kept,
 // so the pages show their searching states as users see them.
 const simOff = { VOYAGE_SHOPPING_SIM_ERROR_RATE: '0', VOYAGE_SHOPPING_SIM_TIMEOUT_RATE: '0', VOYAGE_SHOPPING_SIM_VOLATILITY: '0' };
+// Nothing balances the tests' servers: stop() ends one without the drain
+// delay a load balancer needs (http.drain_delay).
+const noDrain = { VOYAGE_HTTP_DRAIN_DELAY: '0s' };
 
 // Starts `voyage serve` on a free port and resolves with its base URL once it
 // prints the address. living seeds as `make run` does (`voyage demo seed`):
@@ -36,7 +39,7 @@ const simOff = { VOYAGE_SHOPPING_SIM_ERROR_RATE: '0', VOYAGE_SHOPPING_SIM_TIMEOU
 export async function startServer({ living = false, sim = {}, env: extra = {} } = {}) {
   const bin = process.env.VOYAGE_BIN || join(here, '..', 'bin', 'voyage');
   const dir = mkdtempSync(join(tmpdir(), 'voyage-e2e-'));
-  const env = { ...process.env, ...simOff };
+  const env = { ...process.env, ...simOff, ...noDrain };
   for (const [k, v] of Object.entries(sim)) env[`VOYAGE_SHOPPING_SIM_${k}`] = v;
   if (typeof extra !== 'function') Object.assign(env, extra);
   if (living) {

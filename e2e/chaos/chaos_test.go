@@ -1,9 +1,12 @@
 //go:build chaos
 
 // Package chaos runs three `voyage serve` instances (the real binary) on one
-// fresh PostgreSQL database under a mixed load through the agency API,
-// killing one with SIGKILL and restarting it every kill interval, and then
-// checks that no money, order or ticket was lost or doubled. Run it with
+// fresh PostgreSQL database behind HAProxy (Debian's, health-checking
+// /readyz, round robin) under a mixed load through the agency API, killing
+// one with SIGKILL and restarting it every kill interval, then restarting
+// them one at a time as an upgrade does (SIGTERM, drain, start, back in the
+// balancer) under the same load, and then checks that no money, order or
+// ticket was lost or doubled and that the rolling restart failed no request. Run it with
 // `make chaos` (or `make test-chaos-short` for the bounded short run that
 // `make test` includes); it is behind the chaos build tag, out of the plain
 // `go test ./...`.
@@ -26,6 +29,7 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"regexp"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -50,6 +54,10 @@ var (
 	settle = flag.Duration("chaos.settle", 4*time.Minute, "how long after the last kill every paid order must be issued or refunded")
 )
 
+// drainDelay is each instance's http.drain_delay: above the time HAProxy
+// takes to see a draining instance down (two failed checks 500 ms apart).
+const drainDelay = "2s"
+
 const defaultPostgres = "postgres://postgres@127.0.0.1:5432/test?sslmode=disable"
 
 // cluster is the three instances on one database.
@@ -63,6 +71,12 @@ type cluster struct {
 	env  []string
 	mu   sync.Mutex
 	inst []*instance
+	// lb is HAProxy's address when the load goes through it (haproxy on
+	// the PATH); empty sends it round robin to the live instances.
+	lb    string
+	stats string
+	// haproxyDone is closed when HAProxy exits.
+	haproxyDone chan struct{}
 }
 
 type instance struct {
@@ -99,23 +113,35 @@ func TestChaos(t *testing.T) {
 		c.start(i)
 	}
 	t.Cleanup(func() {
+		// All at once: each drains for drainDelay.
 		for _, in := range c.inst {
 			if in.cmd != nil && in.cmd.Process != nil {
 				_ = in.cmd.Process.Signal(syscall.SIGTERM)
+			}
+		}
+		for _, in := range c.inst {
+			if in.cmd != nil && in.cmd.Process != nil {
 				select {
 				case <-in.done:
-				case <-time.After(15 * time.Second):
+				case <-time.After(40 * time.Second):
 					_ = in.cmd.Process.Kill()
 					<-in.done
 				}
 			}
 		}
 	})
+	c.startBalancer()
 
 	l := &load{c: c, t: t}
+	l.phase.Store("setup")
 	l.setup()
-	ctx, cancel := context.WithTimeout(context.Background(), *duration)
+	l.phase.Store("kill")
+	// The load runs through the kill phase (duration) and the rolling
+	// restart after it.
+	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
+	killPhase := time.NewTimer(*duration)
+	defer killPhase.Stop()
 	var wg sync.WaitGroup
 	for w := range *workers {
 		wg.Go(func() { l.agent(ctx, w) })
@@ -130,7 +156,7 @@ func TestChaos(t *testing.T) {
 	tick := time.NewTicker(*killEvery)
 	for running := true; running; {
 		select {
-		case <-ctx.Done():
+		case <-killPhase.C:
 			running = false
 		case <-tick.C:
 			i := kills % len(c.inst)
@@ -142,11 +168,26 @@ func TestChaos(t *testing.T) {
 		}
 	}
 	tick.Stop()
+
+	// The rolling restart of an upgrade, under the same load: one instance
+	// at a time is told to stop (SIGTERM), drains and exits 0, starts
+	// again, and is back in the balancer before the next.
+	l.phase.Store("rolling")
+	rollStart := time.Now()
+	for i := range c.inst {
+		c.restart(i)
+		// A payment the payer pays now is settled across this stop too.
+		killed.fire()
+	}
+	rolled := time.Since(rollStart)
+	l.phase.Store("after")
+	cancel()
 	wg.Wait()
 	if lastKill.IsZero() {
 		lastKill = time.Now()
 	}
-	t.Logf("load done: %d kills; %s", kills, l.counts())
+	t.Logf("load done: %d kills, then a rolling restart of %d instances in %s; %s", kills, len(c.inst), rolled.Round(100*time.Millisecond), l.counts())
+	l.reportFailures(t)
 
 	// A channel payment the payer paid is settled within two minutes of
 	// the last restart, whether its notification arrived, arrived at an
@@ -222,7 +263,7 @@ func (c *cluster) start(i int) {
 	}
 	cmd := exec.Command(c.bin, "serve", "--db", c.dsn, "--addr", in.addr, "--no-migrate")
 	cmd.Dir = c.logs
-	cmd.Env = append(append(os.Environ(), "VOYAGE_PAYMENT_TEST_GATEWAY=true", "VOYAGE_LOG_LEVEL=warn"), c.env...)
+	cmd.Env = append(append(os.Environ(), "VOYAGE_PAYMENT_TEST_GATEWAY=true", "VOYAGE_LOG_LEVEL=info", "VOYAGE_HTTP_DRAIN_DELAY="+drainDelay), c.env...)
 	cmd.Stdout, cmd.Stderr = logf, logf
 	if err := cmd.Start(); err != nil {
 		c.t.Fatal(err)
@@ -261,8 +302,163 @@ func (c *cluster) kill(i int) {
 	<-in.done
 }
 
-// addr is a live instance's address, round robin from n.
+// restart stops instance i gracefully (SIGTERM), checks that it exited 0
+// within its drain and grace, starts it again and waits until the balancer
+// sends it traffic.
+func (c *cluster) restart(i int) {
+	c.t.Helper()
+	in := c.inst[i]
+	// Without a balancer the load's own round robin stands in for it.
+	in.up.Store(false)
+	_ = in.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-in.done:
+	case <-time.After(60 * time.Second):
+		c.t.Fatalf("instance %d still running 60 s after SIGTERM; see %s/instance-%d.log", i, c.logs, i)
+	}
+	if code := in.cmd.ProcessState.ExitCode(); code != 0 {
+		log, _ := os.ReadFile(fmt.Sprintf("%s/instance-%d.log", c.logs, i))
+		c.t.Errorf("instance %d exited %d after SIGTERM, want 0; its log ends:\n%s", i, code, tail(string(log), 40))
+	}
+	c.start(i)
+	if c.lb != "" {
+		c.waitBalancer(i)
+	}
+}
+
+// tail is the last n lines of s.
+func tail(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	return strings.Join(lines[max(0, len(lines)-n):], "\n")
+}
+
+// haproxyConfig is the balancer in front of the instances: round robin,
+// each instance checked on /readyz every 500 ms, out after two failed
+// checks and back after two passing ones; a request whose connection
+// failed (no instance received it) is sent to another.
+const haproxyConfig = `global
+	maxconn 2000
+defaults
+	mode http
+	timeout connect 1s
+	timeout client 60s
+	timeout server 60s
+	timeout check 1s
+	retries 3
+	option redispatch 1
+frontend voyage
+	bind %s
+	default_backend voyage
+backend voyage
+	balance roundrobin
+	option httpchk GET /readyz
+	http-check expect status 200
+	default-server check inter 500ms fall 2 rise 2
+%slisten stats
+	bind %s
+	stats enable
+	stats uri /stats
+`
+
+// startBalancer starts HAProxy in front of the instances when it is
+// installed (make test-chaos-short installs it; under CI=true it must be
+// there) and waits until it sends traffic to every instance.
+func (c *cluster) startBalancer() {
+	c.t.Helper()
+	bin, err := exec.LookPath("haproxy")
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			c.t.Fatal("haproxy is not installed (make test-chaos-short installs Debian's)")
+		}
+		c.t.Log("haproxy is not installed: the load goes round robin to the live instances itself (make haproxy installs it)")
+		return
+	}
+	var servers strings.Builder
+	for i, in := range c.inst {
+		fmt.Fprintf(&servers, "\tserver voyage%d %s\n", i, in.addr)
+	}
+	lb, stats := freeAddr(c.t), freeAddr(c.t)
+	cfg := fmt.Sprintf("%s/haproxy.cfg", c.logs)
+	if err := os.WriteFile(cfg, []byte(fmt.Sprintf(haproxyConfig, lb, servers.String(), stats)), 0o644); err != nil {
+		c.t.Fatal(err)
+	}
+	logf, err := os.Create(fmt.Sprintf("%s/haproxy.log", c.logs))
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "-db", "-f", cfg)
+	cmd.Stdout, cmd.Stderr = logf, logf
+	if err := cmd.Start(); err != nil {
+		c.t.Fatal(err)
+	}
+	c.haproxyDone = make(chan struct{})
+	go func() { _ = cmd.Wait(); logf.Close(); close(c.haproxyDone) }()
+	c.t.Cleanup(func() {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		<-c.haproxyDone
+	})
+	c.lb, c.stats = lb, stats
+	for i := range c.inst {
+		c.waitBalancer(i)
+	}
+	c.t.Logf("HAProxy %s at %s in front of %d instances (config %s)", bin, lb, len(c.inst), cfg)
+}
+
+// waitBalancer waits until HAProxy reports instance i UP. HAProxy checks
+// in its own process in real time: only asking it tells, so this polls.
+func (c *cluster) waitBalancer(i int) {
+	c.t.Helper()
+	name := fmt.Sprintf("voyage%d", i)
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		if c.balancerStatus(name) == "UP" {
+			return
+		}
+		select {
+		case <-c.haproxyDone:
+			c.t.Fatalf("HAProxy exited; see %s/haproxy.log", c.logs)
+		default:
+		}
+		if time.Now().After(deadline) {
+			c.t.Fatalf("HAProxy did not take instance %d back in 30 s (status %q)", i, c.balancerStatus(name))
+		}
+	}
+}
+
+// balancerStatus is HAProxy's status of server name (UP, DOWN, …) from
+// its statistics in CSV.
+func (c *cluster) balancerStatus(name string) string {
+	resp, err := http.Get("http://" + c.stats + "/stats;csv")
+	if err != nil {
+		return err.Error()
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	lines := strings.Split(string(body), "\n")
+	if len(lines) == 0 {
+		return ""
+	}
+	header := strings.Split(strings.TrimPrefix(lines[0], "# "), ",")
+	col := -1
+	for k, h := range header {
+		if h == "status" {
+			col = k
+		}
+	}
+	for _, line := range lines[1:] {
+		f := strings.Split(line, ",")
+		if len(f) > col && col >= 0 && f[0] == "voyage" && f[1] == name {
+			return f[col]
+		}
+	}
+	return "not listed"
+}
+
+// addr is where a request goes: the balancer, or without one a live
+// instance's address, round robin from n.
 func (c *cluster) addr(n int) string {
+	if c.lb != "" {
+		return c.lb
+	}
 	for k := range len(c.inst) {
 		in := c.inst[(n+k)%len(c.inst)]
 		if in.up.Load() {
@@ -280,6 +476,47 @@ type load struct {
 	agencyID int64
 	n        atomic.Int64
 	stats    sync.Map // name → *atomic.Int64
+	// phase is what the cluster is going through as a request starts:
+	// setup, kill (SIGKILLs), rolling (the rolling restart), after.
+	phase atomic.Value
+	// lost counts, by phase, the requests no instance answered (a
+	// transport error, or the balancer's own 502/503/504): retried are
+	// those the client sends again by design (reads, and writes with an
+	// Idempotency-Key), failed those it does not.
+	retried, failed sync.Map // phase → *atomic.Int64
+}
+
+func add(m *sync.Map, name string) {
+	v, _ := m.LoadOrStore(name, new(atomic.Int64))
+	v.(*atomic.Int64).Add(1)
+}
+
+func get(m *sync.Map, name string) int64 {
+	if v, ok := m.Load(name); ok {
+		return v.(*atomic.Int64).Load()
+	}
+	return 0
+}
+
+// reportFailures logs the lost requests of each phase and fails on any
+// during the rolling restart: a graceful stop behind a balancer that
+// checks /readyz loses none, not even one the client would retry.
+func (l *load) reportFailures(t *testing.T) {
+	t.Helper()
+	for _, phase := range []string{"setup", "kill", "rolling", "after"} {
+		t.Logf("requests lost in the %s phase: %d retried by the client by design, %d failed", phase, get(&l.retried, phase), get(&l.failed, phase))
+	}
+	var failed []string
+	l.stats.Range(func(k, v any) bool {
+		if name := k.(string); strings.HasPrefix(name, "lost ") {
+			failed = append(failed, fmt.Sprintf("%s=%d", name, v.(*atomic.Int64).Load()))
+		}
+		return true
+	})
+	t.Logf("lost requests by phase and route: %v", failed)
+	if n, r := get(&l.failed, "rolling"), get(&l.retried, "rolling"); n+r > 0 {
+		t.Errorf("the rolling restart lost %d requests (%d retried, %d failed); want none", n+r, r, n)
+	}
 }
 
 func (l *load) count(name string) {
@@ -304,12 +541,62 @@ type envelope struct {
 
 var client = &http.Client{Timeout: 30 * time.Second}
 
-// do sends one API call to a live instance; a dropped connection (the
-// instance was killed) is an error like any other.
+// retryable reports whether the client sends a lost request again by
+// design: a read, a search (its POSTs change nothing), a login, or a write
+// carrying an Idempotency-Key (a replay answers what the first did).
+func retryable(method, path string, hdr []string) bool {
+	for i := 0; i+1 < len(hdr); i += 2 {
+		if strings.EqualFold(hdr[i], "Idempotency-Key") {
+			return true
+		}
+	}
+	return method == "GET" || path == "/base/v2/login" || strings.HasPrefix(path, "/shopping/v2/")
+}
+
+var digits = regexp.MustCompile(`[0-9]+`)
+
+// do sends one API call through the balancer (or to a live instance). A
+// request no instance answered (one killed under it) is sent again when
+// the client may by design (retryable), and counted by phase either way.
 func (l *load) do(method, path, token string, body io.Reader, contentType string, hdr ...string) (int, envelope, error) {
+	var payload []byte
+	if body != nil {
+		var err error
+		if payload, err = io.ReadAll(body); err != nil {
+			return 0, envelope{}, err
+		}
+	}
+	phase, _ := l.phase.Load().(string)
+	again := retryable(method, path, hdr)
+	for attempt := 1; ; attempt++ {
+		code, env, err, lost := l.send(method, path, token, payload, contentType, hdr...)
+		if !lost {
+			return code, env, err
+		}
+		if !again || attempt == 20 {
+			add(&l.failed, phase)
+			l.count(fmt.Sprintf("lost %s %s %s", phase, method, digits.ReplaceAllString(path, "N")))
+			return code, env, err
+		}
+		add(&l.retried, phase)
+		// The instance died under the request; the balancer has another
+		// (or the killed one is back) in real time: a client can only
+		// wait a little and call again.
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// send sends one API call once; lost says no instance answered it (a
+// transport error, or not the API's envelope with a 502, 503 or 504: the
+// balancer's own answer).
+func (l *load) send(method, path, token string, payload []byte, contentType string, hdr ...string) (code int, env envelope, err error, lost bool) {
+	var body io.Reader
+	if payload != nil {
+		body = bytes.NewReader(payload)
+	}
 	req, err := http.NewRequest(method, "http://"+l.c.addr(int(l.n.Add(1)))+path, body)
 	if err != nil {
-		return 0, envelope{}, err
+		return 0, envelope{}, err, false
 	}
 	if contentType != "" {
 		req.Header.Set("Content-Type", contentType)
@@ -322,17 +609,17 @@ func (l *load) do(method, path, token string, body io.Reader, contentType string
 	}
 	resp, err := client.Do(req)
 	if err != nil {
-		return 0, envelope{}, err
+		return 0, envelope{}, err, true
 	}
 	defer resp.Body.Close()
-	var env envelope
 	if err := json.NewDecoder(resp.Body).Decode(&env); err != nil {
-		return resp.StatusCode, env, fmt.Errorf("%s %s: %d, not an envelope: %w", method, path, resp.StatusCode, err)
+		gateway := resp.StatusCode == 502 || resp.StatusCode == 503 || resp.StatusCode == 504
+		return resp.StatusCode, env, fmt.Errorf("%s %s: %d, not an envelope: %w", method, path, resp.StatusCode, err), gateway
 	}
 	if resp.StatusCode >= 500 && env.Code == 0 {
-		return resp.StatusCode, env, fmt.Errorf("%s %s: %d", method, path, resp.StatusCode)
+		return resp.StatusCode, env, fmt.Errorf("%s %s: %d", method, path, resp.StatusCode), false
 	}
-	return resp.StatusCode, env, nil
+	return resp.StatusCode, env, nil, false
 }
 
 func (l *load) json(method, path, token, body string, hdr ...string) (int, envelope, error) {

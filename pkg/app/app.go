@@ -100,6 +100,11 @@ type App struct {
 	gateways map[string]payment.Gateway
 	// channelNotices take the real channels' notifications.
 	channelNotices payment.Notices
+	// draining is set when the instance was told to stop: /readyz answers
+	// 503 from then on (lifecycle.go).
+	draining atomic.Bool
+	// drainTimer is time.After unless a test holds the drain delay open.
+	drainTimer func(time.Duration) <-chan time.Time
 }
 
 // New opens the database (migrating it unless cfg.NoMigrate) and builds every
@@ -348,30 +353,9 @@ func (a *App) mailSender() mail.Sender {
 	return mail.Outbox{Dir: m.OutboxDir}
 }
 
-// ready answers 200 when the database answers and every migration is applied.
-func (a *App) ready(w http.ResponseWriter, r *http.Request) {
-	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
-	defer cancel()
-	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-store")
-	if err := a.DB.PingContext(ctx); err != nil {
-		slog.WarnContext(ctx, "readiness: database unreachable", "err", err)
-		w.WriteHeader(http.StatusServiceUnavailable)
-		_, _ = w.Write([]byte("database unreachable\n"))
-		return
-	}
-	current, err := a.DB.MigrationsCurrent(ctx)
-	if err != nil || !current {
-		w.WriteHeader(http.StatusServiceUnavailable)
-		_, _ = w.Write([]byte("migrations pending\n"))
-		return
-	}
-	_, _ = w.Write([]byte("ready\n"))
-}
-
-// Serve runs the HTTP server and the job queue until ctx ends, then shuts
-// both down gracefully: in-flight requests and running jobs finish within the
-// shutdown timeout. ready, if not nil, receives the bound address.
+// Serve runs the HTTP server and the job queue until ctx ends, then drains
+// and shuts both down (shutdown, lifecycle.go). ready, if not nil, receives
+// the bound address.
 func (a *App) Serve(ctx context.Context, ready func(addr string)) error {
 	stopMetrics, err := a.serveMetrics(ctx)
 	if err != nil {
@@ -390,10 +374,13 @@ func (a *App) Serve(ctx context.Context, ready func(addr string)) error {
 
 	ln, err := net.Listen("tcp", a.Cfg.Addr)
 	if err != nil {
+		if queue != nil {
+			_ = queue.Stop(context.Background())
+		}
 		return fmt.Errorf("app: listen on %s: %w", a.Cfg.Addr, err)
 	}
 	srv := &http.Server{
-		Handler:           a.Handler,
+		Handler:           a.closeWhileDraining(a.Handler),
 		ReadHeaderTimeout: a.Cfg.HTTP.ReadHeaderTimeout,
 		ReadTimeout:       a.Cfg.HTTP.ReadTimeout,
 		WriteTimeout:      a.Cfg.HTTP.WriteTimeout,
@@ -416,18 +403,5 @@ func (a *App) Serve(ctx context.Context, ready func(addr string)) error {
 		return fmt.Errorf("app: serve: %w", err)
 	case <-ctx.Done():
 	}
-	slog.Info("shutting down", "timeout", a.Cfg.HTTP.ShutdownTimeout)
-	shutCtx, cancel := context.WithTimeout(context.Background(), a.Cfg.HTTP.ShutdownTimeout)
-	defer cancel()
-	var errs []error
-	if err := srv.Shutdown(shutCtx); err != nil {
-		errs = append(errs, fmt.Errorf("app: http shutdown: %w", err))
-	}
-	if queue != nil {
-		if err := queue.Stop(shutCtx); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	slog.Info("stopped")
-	return errors.Join(errs...)
+	return a.shutdown(srv, errc, queue)
 }

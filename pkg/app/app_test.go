@@ -3,7 +3,6 @@ package app_test
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -11,7 +10,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/voyage/voyage/pkg/app"
 	"github.com/voyage/voyage/pkg/config"
@@ -387,93 +385,6 @@ func TestSecurityHeadersAndCrossOrigin(t *testing.T) {
 	_, env := call(t, srv, "POST", "/base/v2/applications", "en", `{"name":"A","country":"CN","email":"a@example.com"}`, "Sec-Fetch-Site", "cross-site", "Origin", "https://evil.example")
 	if env.Code != 200003 {
 		t.Errorf("cross-site API call code %d, want 200003", env.Code)
-	}
-}
-
-func TestHealthAndReadiness(t *testing.T) {
-	t.Parallel()
-	a, srv := newApp(t, store.SQLite)
-	for path, want := range map[string]int{"/healthz": 200, "/readyz": 200} {
-		res, err := srv.Client().Get(srv.URL + path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		res.Body.Close()
-		if res.StatusCode != want {
-			t.Errorf("%s = %d, want %d", path, res.StatusCode, want)
-		}
-	}
-	if err := a.DB.MigrateDown(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	res, err := srv.Client().Get(srv.URL + "/readyz")
-	if err != nil {
-		t.Fatal(err)
-	}
-	res.Body.Close()
-	if res.StatusCode != 503 {
-		t.Errorf("/readyz with a pending migration = %d, want 503", res.StatusCode)
-	}
-}
-
-// TestGracefulShutdown: a request in flight when the signal comes completes.
-func TestGracefulShutdown(t *testing.T) {
-	t.Parallel()
-	cfg, err := config.Load("", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.DB = storetest.DSN(t, store.SQLite)
-	cfg.Addr = "127.0.0.1:0"
-	a, err := app.New(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Close()
-	started := make(chan struct{})
-	release := make(chan struct{})
-	inner := a.Handler
-	a.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/slow" {
-			close(started)
-			<-release
-			_, _ = w.Write([]byte("finished"))
-			return
-		}
-		inner.ServeHTTP(w, r)
-	})
-	ctx, cancel := context.WithCancel(context.Background())
-	addrc := make(chan string, 1)
-	done := make(chan error, 1)
-	go func() { done <- a.Serve(ctx, func(addr string) { addrc <- addr }) }()
-	addr := <-addrc
-
-	body := make(chan string, 1)
-	go func() {
-		res, err := http.Get("http://" + addr + "/slow")
-		if err != nil {
-			body <- "error: " + err.Error()
-			return
-		}
-		b, _ := io.ReadAll(res.Body)
-		res.Body.Close()
-		body <- string(b)
-	}()
-	<-started
-	cancel()
-	// New connections are refused once shutdown begins.
-	until(t, 5*time.Second, func() error {
-		if _, err := http.Get("http://" + addr + "/healthz"); err == nil {
-			return errors.New("server still accepting connections after shutdown began")
-		}
-		return nil
-	})
-	close(release)
-	if got := <-body; got != "finished" {
-		t.Errorf("in-flight request got %q, want it to finish", got)
-	}
-	if err := <-done; err != nil {
-		t.Errorf("Serve returned %v", err)
 	}
 }
 

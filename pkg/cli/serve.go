@@ -17,7 +17,19 @@ func (r *Root) serveCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Serve the agency API and the portal (migrates the database first unless --no-migrate)",
-		Args:  cobra.NoArgs,
+		Long: `Serve the agency API and the portal (migrates the database first unless --no-migrate).
+
+GET /healthz answers 200 while the process runs; GET /readyz answers 200 when
+this instance should take traffic and 503 with a JSON reason when not
+(draining, database_unreachable, migrations_behind).
+
+On SIGTERM or SIGINT the instance drains: /readyz answers 503 at once, it
+goes on accepting for http.drain_delay (default 5s) so a load balancer takes
+it out, then stops accepting and stops fetching jobs, and gives the requests
+in flight and the running jobs http.shutdown_grace (default 35s) to finish.
+It exits 0 unless a request had to be cut off (a job still running then is
+cancelled and retried elsewhere). A second signal ends it at once.`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			cfg, err := r.config(cmd)
 			if err != nil {
@@ -25,6 +37,14 @@ func (r *Root) serveCmd() *cobra.Command {
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGINT, syscall.SIGTERM)
 			defer stop()
+			// The first SIGTERM or SIGINT drains and stops gracefully
+			// (http.drain_delay, http.shutdown_grace); once it came, the
+			// signals' default is back, so a second one ends the process
+			// at once.
+			go func() {
+				<-ctx.Done()
+				stop()
+			}()
 			cfg.Runtime.Apply()
 			a, err := app.New(ctx, cfg)
 			if err != nil {

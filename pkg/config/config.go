@@ -182,8 +182,15 @@ type HTTPConfig struct {
 	ReadTimeout       time.Duration `mapstructure:"read_timeout"`
 	WriteTimeout      time.Duration `mapstructure:"write_timeout"`
 	IdleTimeout       time.Duration `mapstructure:"idle_timeout"`
-	ShutdownTimeout   time.Duration `mapstructure:"shutdown_timeout"`
-	MaxBodyBytes      int64         `mapstructure:"max_body_bytes"`
+	// DrainDelay is how long an instance told to stop (SIGTERM, SIGINT)
+	// keeps accepting requests while /readyz answers 503, so that a load
+	// balancer checking it takes the instance out before its port closes.
+	// 0 stops accepting at once (a single instance, tests).
+	DrainDelay time.Duration `mapstructure:"drain_delay"`
+	// ShutdownGrace is how long, after the drain delay, the requests in
+	// flight and the running jobs get to finish before they are cut off.
+	ShutdownGrace time.Duration `mapstructure:"shutdown_grace"`
+	MaxBodyBytes  int64         `mapstructure:"max_body_bytes"`
 	// SecureCookies marks cookies Secure; on for any deployment behind TLS.
 	SecureCookies bool `mapstructure:"secure_cookies"`
 	// HSTS tells browsers to reach the site over HTTPS only.
@@ -280,7 +287,9 @@ func setDefaults(v *viper.Viper) {
 	v.SetDefault("http.read_timeout", 30*time.Second)
 	v.SetDefault("http.write_timeout", 60*time.Second)
 	v.SetDefault("http.idle_timeout", 120*time.Second)
-	v.SetDefault("http.shutdown_timeout", 25*time.Second)
+	v.SetDefault("http.drain_delay", 5*time.Second)
+	// Above the 30 s a request may wait on one supplier call.
+	v.SetDefault("http.shutdown_grace", 35*time.Second)
 	v.SetDefault("http.max_body_bytes", 1<<20)
 	v.SetDefault("http.secure_cookies", false)
 	v.SetDefault("http.hsts.enabled", false)
@@ -393,6 +402,12 @@ func Load(configFile string, flags *pflag.FlagSet) (Config, error) {
 		}
 	}
 
+	// http.shutdown_grace was http.shutdown_timeout: an older file or
+	// environment that sets only the former name still sets the grace.
+	if v.IsSet("http.shutdown_timeout") && !v.InConfig("http.shutdown_grace") && os.Getenv("VOYAGE_HTTP_SHUTDOWN_GRACE") == "" {
+		v.Set("http.shutdown_grace", v.Get("http.shutdown_timeout"))
+	}
+
 	var c Config
 	if err := v.Unmarshal(&c); err != nil {
 		return Config{}, fmt.Errorf("config: decode: %w", err)
@@ -413,6 +428,9 @@ func (c Config) Validate() error {
 	}
 	if c.Metrics.Addr != "" && c.Metrics.Addr == c.Addr {
 		return errors.New("config: metrics.addr must not be addr: the metrics are served apart from the public port")
+	}
+	if c.HTTP.DrainDelay < 0 || c.HTTP.ShutdownGrace < 0 {
+		return errors.New("config: http.drain_delay and http.shutdown_grace must not be negative")
 	}
 	if c.HTTP.MaxBodyBytes <= 0 {
 		return errors.New("config: http.max_body_bytes must be positive")

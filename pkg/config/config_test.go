@@ -79,6 +79,8 @@ func TestValidate(t *testing.T) {
 		{"runtime.gc_percent 10", map[string]string{"VOYAGE_RUNTIME_GC_PERCENT": "10"}, ""},
 		{"runtime.gc_percent 5000", map[string]string{"VOYAGE_RUNTIME_GC_PERCENT": "5000"}, ""},
 		{"negative runtime.memory_limit_mb", map[string]string{"VOYAGE_RUNTIME_MEMORY_LIMIT_MB": "-1"}, ""},
+		{"negative http.drain_delay", map[string]string{"VOYAGE_HTTP_DRAIN_DELAY": "-1s"}, ""},
+		{"negative http.shutdown_grace", map[string]string{"VOYAGE_HTTP_SHUTDOWN_GRACE": "-1s"}, ""},
 		{"negative shopping.max_searches", map[string]string{"VOYAGE_SHOPPING_MAX_SEARCHES": "-1"}, ""},
 		{"a secret key as payment.stripe.publishable_key", map[string]string{"VOYAGE_PAYMENT_STRIPE_PUBLISHABLE_KEY": "sk_live_123"}, ""},
 		{"unknown payment.airwallex.env", map[string]string{"VOYAGE_PAYMENT_AIRWALLEX_ENV": "staging"}, ""},
@@ -90,6 +92,44 @@ func TestValidate(t *testing.T) {
 			}
 			if _, err := Load(tt.file, nil); err == nil {
 				t.Errorf("%s accepted", tt.name)
+			}
+		})
+	}
+}
+
+// The shutdown's drain and grace: defaults, a file, the environment, and
+// the grace's former name (shutdown_timeout) in an older file.
+func TestShutdownSettings(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	tests := []struct {
+		name             string
+		file             string
+		env              map[string]string
+		wantDrain, grace time.Duration
+	}{
+		{"defaults", "", nil, 5 * time.Second, 35 * time.Second},
+		{"file", write("new.yaml", "http:\n  drain_delay: 0s\n  shutdown_grace: 40s\n"), nil, 0, 40 * time.Second},
+		{"former name in a file", write("old.yaml", "http:\n  shutdown_timeout: 12s\n"), nil, 5 * time.Second, 12 * time.Second},
+		{"environment", "", map[string]string{"VOYAGE_HTTP_DRAIN_DELAY": "2s", "VOYAGE_HTTP_SHUTDOWN_GRACE": "9s"}, 2 * time.Second, 9 * time.Second},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for k, v := range tt.env {
+				t.Setenv(k, v)
+			}
+			c, err := Load(tt.file, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.HTTP.DrainDelay != tt.wantDrain || c.HTTP.ShutdownGrace != tt.grace {
+				t.Errorf("drain_delay %s, shutdown_grace %s; want %s, %s", c.HTTP.DrainDelay, c.HTTP.ShutdownGrace, tt.wantDrain, tt.grace)
 			}
 		})
 	}

@@ -60,6 +60,10 @@ type Config struct {
 // a job committed just after a suppressed one waits at most this long.
 const listenPollInterval = time.Second
 
+// stopCancelWait is how long Stop waits for the jobs it cancelled, once its
+// caller's time is up, to record their attempts.
+const stopCancelWait = 2 * time.Second
+
 // Job kinds' time limits in this package.
 const (
 	cleanupTimeout = 30 * time.Second
@@ -76,6 +80,7 @@ type Queue struct {
 	runner interface {
 		Start(context.Context) error
 		Stop(context.Context) error
+		StopAndCancel(context.Context) error
 	}
 	db       *store.DB
 	pool     *pgxpool.Pool
@@ -238,7 +243,7 @@ func (q *Queue) Start(ctx context.Context) error {
 }
 
 // Stop stops fetching new jobs and waits for running ones to finish, or for
-// ctx to end.
+// ctx to end (River's soft stop); the jobs still running then are cancelled.
 func (q *Queue) Stop(ctx context.Context) error {
 	// The loops end beside the runner, not after it: a runner slow to
 	// stop would leave them no time before ctx ends.
@@ -246,6 +251,17 @@ func (q *Queue) Stop(ctx context.Context) error {
 		q.stopLoops()
 	}
 	err := q.runner.Stop(ctx)
+	if err != nil && ctx.Err() != nil {
+		// The jobs still running past the caller's time are cancelled, so
+		// each records its attempt as failed and is retried at once on
+		// another instance, instead of being rescued only after
+		// rescue_after.
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), stopCancelWait)
+		if cerr := q.runner.StopAndCancel(cctx); cerr != nil {
+			slog.Warn("jobs: cancel the jobs still running at stop", "err", cerr)
+		}
+		cancel()
+	}
 	if q.loops != nil {
 		select {
 		case <-q.loops:

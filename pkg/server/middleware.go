@@ -186,6 +186,11 @@ func (l *AccessLog) Handler(next http.Handler) http.Handler {
 		took := time.Since(start)
 		level := slog.LevelInfo
 		switch {
+		case r.URL.Path == "/readyz":
+			// A load balancer asks every few seconds, and a 503 here is
+			// the answer a draining or not-yet-migrated instance owes it
+			// (the probe logs the database's own failures).
+			level = slog.LevelDebug
 		case rec.status >= 500:
 			level = slog.LevelError
 		case r.URL.Path == "/healthz" || strings.HasPrefix(r.URL.Path, "/static/"):

@@ -348,6 +348,24 @@ func (db *DB) MigrationsCurrent(ctx context.Context) (bool, error) {
 	return !pending, nil
 }
 
+// MigrationVersions answers the newest migration applied to the database
+// and the newest this binary embeds, for the readiness probe: an instance
+// whose schema is behind its code must not take traffic, while one whose
+// schema is ahead (a newer release migrated it during a rolling upgrade)
+// still may. It takes no migration lock, so a migration under way does not
+// hold the probe.
+func (db *DB) MigrationVersions(ctx context.Context) (database, binary int64, err error) {
+	p, err := db.gooseProvider()
+	if err != nil {
+		return 0, 0, err
+	}
+	database, binary, err = p.GetVersions(ctx)
+	if err != nil {
+		return 0, 0, fmt.Errorf("store: migration versions: %w", err)
+	}
+	return database, binary, nil
+}
+
 // IsUniqueViolation reports whether err is a unique-constraint failure on
 // either engine.
 func IsUniqueViolation(err error) bool {

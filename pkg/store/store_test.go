@@ -101,11 +101,17 @@ func TestMigrateAndTx(t *testing.T) {
 		if ok, _ := db.MigrationsCurrent(ctx); ok {
 			t.Error("after migrate down, migrations still reported current")
 		}
+		if have, want, err := db.MigrationVersions(ctx); err != nil || have != want-1 || want < 2 {
+			t.Errorf("after migrate down, versions = %d of %d (%v); want one behind", have, want, err)
+		}
 		if err := db.Migrate(ctx); err != nil {
 			t.Fatal(err)
 		}
 		if ok, _ := db.MigrationsCurrent(ctx); !ok {
 			t.Error("after migrate up again, migrations not current")
+		}
+		if have, want, err := db.MigrationVersions(ctx); err != nil || have != want {
+			t.Errorf("after migrate up again, versions = %d of %d (%v)", have, want, err)
 		}
 	})
 }
