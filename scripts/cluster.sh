@@ -81,7 +81,7 @@ start_instance() {
 	# then stops each instance with one SIGTERM (a second signal would end
 	# an instance at once, without its drain).
 	setsid env "${redis_env[@]}" VOYAGE_PAYMENT_TEST_GATEWAY=true VOYAGE_HTTP_DRAIN_DELAY="$DRAIN" \
-		"$BIN" serve --db "$DB" --addr "$HOST:$((PORT + i))" --no-migrate >>"$DIR/instance-$i.log" 2>&1 &
+		VOYAGE_HTTP_TRUSTED_PROXIES="$HOST" "$BIN" serve --db "$DB" --addr "$HOST:$((PORT + i))" --no-migrate >>"$DIR/instance-$i.log" 2>&1 &
 	pids[i]=$!
 	echo "${pids[i]}" >"$DIR/instance-$i.pid"
 }
@@ -151,6 +151,9 @@ defaults
 	# requests no instance received).
 	retries 2
 	option redispatch 1
+	# The client's address in X-Forwarded-For; the instances trust it
+	# from this balancer only (http.trusted_proxies).
+	option forwardfor
 
 frontend voyage
 	bind $HOST:$PORT

@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -330,6 +331,7 @@ func (a *App) buildHandler() http.Handler {
 	route := func(r *http.Request) string { _, pattern := mux.Handler(r); return pattern }
 	return a.Tracing.Handler(server.Chain(a.Metrics.Routed(mux),
 		a.Metrics.HTTP(mux),
+		server.RealClient(a.proxies()),
 		server.RequestID,
 		a.accessLog.Handler,
 		server.SecurityHeaders,
@@ -404,4 +406,15 @@ func (a *App) Serve(ctx context.Context, ready func(addr string)) error {
 	case <-ctx.Done():
 	}
 	return a.shutdown(srv, errc, queue)
+}
+
+// proxies are the load balancers whose X-Forwarded-For names the client
+// (http.trusted_proxies, checked when the configuration was read).
+func (a *App) proxies() []netip.Prefix {
+	p, err := a.Cfg.HTTP.Proxies()
+	if err != nil {
+		slog.Error("app: http.trusted_proxies", "err", err)
+		return nil
+	}
+	return p
 }

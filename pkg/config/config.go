@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/netip"
 	"os"
 	"runtime/debug"
 	"strings"
@@ -197,6 +198,11 @@ type HTTPConfig struct {
 	HSTS HSTSConfig `mapstructure:"hsts"`
 	// RateLimit limits the API calls of each API key and each session.
 	RateLimit RateLimitConfig `mapstructure:"rate_limit"`
+	// TrustedProxies lists the load balancers' addresses or networks
+	// ("127.0.0.1, 10.0.0.0/8"), comma-separated: a request from one of
+	// them is counted, logged and limited under the client address its
+	// X-Forwarded-For names. Empty trusts no header.
+	TrustedProxies string `mapstructure:"trusted_proxies"`
 }
 
 // RateLimitConfig sets the API's rate limits: a bucket of Burst requests
@@ -290,6 +296,7 @@ func setDefaults(v *viper.Viper) {
 	v.SetDefault("http.drain_delay", 5*time.Second)
 	// Above the 30 s a request may wait on one supplier call.
 	v.SetDefault("http.shutdown_grace", 35*time.Second)
+	v.SetDefault("http.trusted_proxies", "")
 	v.SetDefault("http.max_body_bytes", 1<<20)
 	v.SetDefault("http.secure_cookies", false)
 	v.SetDefault("http.hsts.enabled", false)
@@ -432,6 +439,9 @@ func (c Config) Validate() error {
 	if c.HTTP.DrainDelay < 0 || c.HTTP.ShutdownGrace < 0 {
 		return errors.New("config: http.drain_delay and http.shutdown_grace must not be negative")
 	}
+	if _, err := c.HTTP.Proxies(); err != nil {
+		return fmt.Errorf("config: http.trusted_proxies: %w", err)
+	}
 	if c.HTTP.MaxBodyBytes <= 0 {
 		return errors.New("config: http.max_body_bytes must be positive")
 	}
@@ -475,4 +485,28 @@ func (c Config) Validate() error {
 		}
 	}
 	return c.Payment.checkBrowserKeys()
+}
+
+// Proxies are TrustedProxies read: a comma-separated list of proxy
+// addresses or networks ("127.0.0.1, 10.0.0.0/8"); a bare address is a
+// network of one.
+func (h HTTPConfig) Proxies() ([]netip.Prefix, error) {
+	list := h.TrustedProxies
+	var out []netip.Prefix
+	for _, f := range strings.Split(list, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			continue
+		}
+		if p, err := netip.ParsePrefix(f); err == nil {
+			out = append(out, p.Masked())
+			continue
+		}
+		a, err := netip.ParseAddr(f)
+		if err != nil {
+			return nil, fmt.Errorf("trusted proxy %q is neither an address nor a network", f)
+		}
+		out = append(out, netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen()))
+	}
+	return out, nil
 }

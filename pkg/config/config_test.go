@@ -84,6 +84,7 @@ func TestValidate(t *testing.T) {
 		{"negative shopping.max_searches", map[string]string{"VOYAGE_SHOPPING_MAX_SEARCHES": "-1"}, ""},
 		{"a secret key as payment.stripe.publishable_key", map[string]string{"VOYAGE_PAYMENT_STRIPE_PUBLISHABLE_KEY": "sk_live_123"}, ""},
 		{"unknown payment.airwallex.env", map[string]string{"VOYAGE_PAYMENT_AIRWALLEX_ENV": "staging"}, ""},
+		{"a name in http.trusted_proxies", map[string]string{"VOYAGE_HTTP_TRUSTED_PROXIES": "10.0.0.0/8, lb.internal"}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -256,5 +257,25 @@ func TestMetricsAddr(t *testing.T) {
 	}
 	if _, err := load(file, "--metrics-addr", "127.0.0.1:8080"); err == nil || !strings.Contains(err.Error(), "metrics.addr") {
 		t.Fatalf("metrics on the public address: %v, want refused", err)
+	}
+}
+
+// The balancers to trust: addresses and networks from the environment, a
+// bare address a network of one; none by default.
+func TestTrustedProxies(t *testing.T) {
+	c, err := Load("", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p, err := c.HTTP.Proxies(); err != nil || len(p) != 0 {
+		t.Fatalf("default proxies %v %v, want none", p, err)
+	}
+	t.Setenv("VOYAGE_HTTP_TRUSTED_PROXIES", "127.0.0.1, 10.0.0.0/8,2001:db8::/32")
+	if c, err = Load("", nil); err != nil {
+		t.Fatal(err)
+	}
+	p, err := c.HTTP.Proxies()
+	if err != nil || len(p) != 3 || p[0].String() != "127.0.0.1/32" || p[1].String() != "10.0.0.0/8" || p[2].String() != "2001:db8::/32" {
+		t.Fatalf("proxies %v %v", p, err)
 	}
 }
