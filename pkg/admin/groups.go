@@ -19,7 +19,7 @@ func (l *Local) GroupQueue(ctx context.Context, page, pageSize int) (group.Page,
 }
 
 func (l *Local) Group(ctx context.Context, id int64) (group.View, error) {
-	return l.App.Groups.Get(ctx, l.actor, id)
+	return l.App.Groups.Get(l.read(ctx), l.actor, id)
 }
 
 func (l *Local) QuoteGroup(ctx context.Context, id int64, q group.QuoteInput) (group.View, error) {

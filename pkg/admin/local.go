@@ -12,6 +12,7 @@ import (
 	"github.com/voyage/voyage/pkg/config"
 	"github.com/voyage/voyage/pkg/docs"
 	"github.com/voyage/voyage/pkg/flight"
+	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/jobs"
 	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/siteinfo"
@@ -57,6 +58,13 @@ func NewLocal(ctx context.Context, a *app.App, who string) (*Local, error) {
 	}
 	return &Local{App: a, meta: auth.Meta{IP: "cli"}, actor: auth.Principal{AgencyID: provider.ID, Username: "cli:" + who,
 		Subject: auth.Subject{Roles: []string{auth.RoleSuperUser}, ProxyLevel: 0}}}, nil
+}
+
+// read is ctx for a read whose answer carries names in a language (a
+// booking's airports and airlines): English, as the remote backend asks the
+// API for them, so that both write the same data out.
+func (l *Local) read(ctx context.Context) context.Context {
+	return i18n.WithLocalizer(ctx, l.App.Catalog, "en")
 }
 
 // Actor is the name the user log records.
@@ -299,7 +307,7 @@ func (l *Local) Orders(ctx context.Context, f flight.Filter) (flight.Page, error
 }
 
 func (l *Local) Order(ctx context.Context, id int64) (flight.View, error) {
-	return l.App.Orders.Get(ctx, l.actor, id)
+	return l.App.Orders.Get(l.read(ctx), l.actor, id)
 }
 
 func (l *Local) Review(ctx context.Context, id int64, r flight.ReviewRequest) (flight.View, error) {

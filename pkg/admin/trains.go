@@ -16,7 +16,7 @@ func (l *Local) TrainOrders(ctx context.Context, f train.Filter) (train.Page, er
 
 // TrainOrder is one train order with its tickets and timeline.
 func (l *Local) TrainOrder(ctx context.Context, id int64) (train.View, error) {
-	return l.App.Trains.Get(ctx, l.actor, id)
+	return l.App.Trains.Get(l.read(ctx), l.actor, id)
 }
 
 // ConfirmTrainTickets issues (or fails) a paid train order by hand. In
