@@ -253,12 +253,34 @@ const (
 )
 
 // read finds and reads the zone in img.
+//
+// The zone is looked for at most findSide pixels wide first, and, when
+// nothing readable is found there, at the working size: on a whole A4 page
+// (a flatbed scan, a rendered PDF page) the document is small, and its
+// characters, shrunk to findSide, are too few pixels tall to be found.
 func (r *Recognizer) read(ctx context.Context, img image.Image) (*mrz.Result, cellText, error) {
 	full := toRaster(img, fullSide)
 	f := 1
 	for max(full.w, full.h)/f > findSide {
 		f++
 	}
+	var lastErr error
+	for _, f := range []int{f, 1} {
+		res, cells, err := r.readAt(ctx, full, f)
+		if err == nil || errors.Is(err, ErrEngine) || errors.Is(err, ErrTimeout) {
+			return res, cells, err
+		}
+		lastErr = err
+		if f == 1 {
+			break
+		}
+	}
+	return nil, cellText{}, lastErr
+}
+
+// readAt finds and reads the zone in full, looking for it at full shrunk
+// by f.
+func (r *Recognizer) readAt(ctx context.Context, full *raster, f int) (*mrz.Result, cellText, error) {
 	small := full.shrink(f)
 	rad := max(8, max(small.w, small.h)/50)
 	angle := skew(glyphMask(small.binarize(rad, 15)))
@@ -277,7 +299,11 @@ func (r *Recognizer) read(ctx context.Context, img image.Image) (*mrz.Result, ce
 	var lastErr error
 	for _, g := range groups {
 		b := bounds(g)
-		rect := image.Rect(int(float64(b.Min.X)*sx), int(float64(b.Min.Y)*sy), int(float64(b.Max.X)*sx)+1, int(float64(b.Max.Y)*sy)+1)
+		// Clipped to the picture: the bands below are measured from the
+		// cut's top, which a zone at the picture's edge (a picture of the
+		// zone alone) would otherwise put above the picture.
+		rect := image.Rect(int(float64(b.Min.X)*sx), int(float64(b.Min.Y)*sy), int(float64(b.Max.X)*sx)+1, int(float64(b.Max.Y)*sy)+1).
+			Intersect(image.Rect(0, 0, full.w, full.h))
 		scale := charHeight / (float64(g[0].height()) * sy)
 		res, cells, err := r.readZone(ctx, full, rect, g, sy, scale)
 		if err != nil {
