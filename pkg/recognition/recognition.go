@@ -23,7 +23,11 @@
 // estimate the tilt from projection profiles over ±12° and turn the picture
 // level; find rows of evenly spaced characters (the zone's OCR-B is
 // monospaced, the print around it is not) and group the lowest ones into a
-// zone; cut it out and scale it to ~36-pixel characters. It is then read
+// zone (when none is readable, all this again at the working size: the
+// document may be a small part of a scanned A4 page); cut it out and scale
+// it to ~36-pixel characters. Nothing assumes a photo's noise or a
+// margin around the zone: a sharp scan on pure white, a black-and-white
+// scan and a picture of the zone alone are read the same way. It is then read
 // cell by cell (cells.go): fillers are told by their chevron shape and
 // wiped, `tesseract` (on stdin, PGM, no temporary file; MRZ alphabet as
 // whitelist) reads the rest with character boxes that put each character in
