@@ -82,10 +82,7 @@ func TestRecognitionSet(t *testing.T) {
 	if *setSize > 0 {
 		n = *setSize
 	}
-	newRecognizer(t)
-	// The set measures what is read, not how fast: on a loaded machine a
-	// recognition may well take longer than the default 20 s.
-	r := New(Config{Now: func() time.Time { return now }, Timeout: 10 * time.Minute})
+	r := newRecognizer(t)
 	docs, shots, imgs := specimenSet(t, n)
 	type outcome struct {
 		err   error
