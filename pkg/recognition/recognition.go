@@ -40,8 +40,12 @@
 // that clearly fits better replaces Tesseract's reading when the check
 // digits still hold, and a field a check digit had to correct, or whose
 // characters Tesseract or the shapes were unsure of, is named in
-// Document.Uncertain with the confidence lowered. Pictures are held in
-// memory only for the call.
+// Document.Uncertain with the confidence lowered. The letters-only fields
+// (names, country codes), which no check digit guards, are checked against
+// their shapes as well (reviewLetters): a letter that clearly has another's
+// shape makes its field uncertain (confidence at most 0.75), so a misread
+// name is not passed off as sure. Pictures are held in memory only for the
+// call.
 package recognition
 
 import (
