@@ -95,11 +95,12 @@ stripe-mock:
 	@test -x "$$($(GO) env GOPATH)/bin/stripe-mock" || $(GO) install github.com/stripe/stripe-mock@$(STRIPE_MOCK_VERSION)
 
 # Document recognition runs Debian's tesseract-ocr (English model); its tests
-# render documents in the OCR-B font of fonts-ocr-b.
+# render documents in the OCR-B font of fonts-ocr-b and PDF pages with
+# poppler-utils' pdftoppm.
 ocr:
-	@if ! command -v tesseract >/dev/null || ! [ -f /usr/share/fonts/opentype/ocr-b/OCRB.otf ]; then \
-		echo "installing Debian's tesseract-ocr and fonts-ocr-b for document recognition"; \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tesseract-ocr tesseract-ocr-eng fonts-ocr-b >/dev/null; \
+	@if ! command -v tesseract >/dev/null || ! command -v pdftoppm >/dev/null || ! [ -f /usr/share/fonts/opentype/ocr-b/OCRB.otf ]; then \
+		echo "installing Debian's tesseract-ocr, fonts-ocr-b and poppler-utils for document recognition"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tesseract-ocr tesseract-ocr-eng fonts-ocr-b poppler-utils >/dev/null; \
 	fi
 
 # make run needs no recognition to serve the portal: it installs tesseract

@@ -52,3 +52,22 @@ func TestFieldAt(t *testing.T) {
 		}
 	}
 }
+
+func TestLetterFieldAt(t *testing.T) {
+	for _, c := range []struct {
+		f         Format
+		line, col int
+		want      string
+	}{
+		{FormatTD3, 0, 2, "issuing_country"}, {FormatTD3, 0, 5, "name"}, {FormatTD3, 0, 43, "name"},
+		{FormatTD3, 1, 10, "nationality"}, {FormatTD3, 1, 13, ""}, {FormatTD3, 1, 0, ""}, {FormatTD3, 0, 1, ""},
+		{FormatTD1, 0, 4, "issuing_country"}, {FormatTD1, 1, 15, "nationality"}, {FormatTD1, 2, 0, "name"}, {FormatTD1, 1, 0, ""},
+		// The permit's zone carries no letters-only field.
+		{FormatCNExitEntry, 0, 2, ""}, {FormatCNExitEntry, 0, 13, ""},
+		{Format("X"), 0, 0, ""},
+	} {
+		if got := LetterFieldAt(c.f, c.line, c.col); got != c.want {
+			t.Errorf("%s %d,%d: %q, want %q", c.f, c.line, c.col, got, c.want)
+		}
+	}
+}

@@ -161,3 +161,34 @@ func FieldAt(f Format, line, col int) string {
 	}
 	return ""
 }
+
+// LetterFieldAt names the letters-only field of a zone of format f that
+// holds the character at line, col: "name", "nationality" or
+// "issuing_country"; "" elsewhere. No check digit guards these fields, so a
+// reader checks their characters another way (pkg/recognition compares
+// their shapes with the font's).
+func LetterFieldAt(f Format, line, col int) string {
+	var l layout
+	switch f {
+	case FormatTD3:
+		l = layoutTD3
+	case FormatTD2:
+		l = layoutTD2
+	case FormatTD1:
+		l = layoutTD1
+	case FormatCNExitEntry:
+		l = layoutCNExitEntry
+	default:
+		return ""
+	}
+	in := func(s span) bool { return s.n > 0 && line == s.line && col >= s.start && col < s.start+s.n }
+	switch {
+	case in(l.name):
+		return "name"
+	case in(l.nation):
+		return "nationality"
+	case in(l.issuing):
+		return "issuing_country"
+	}
+	return ""
+}

@@ -335,6 +335,8 @@ func TestCorrectionsVerified(t *testing.T) {
 	}{
 		// A check digit confirms a number change...
 		{"number", lines(td3L1, "L8989O2C36UTO7408122F1204159ZE184226B<<<<<10"), true},
+		// OCR-B's D read as O (a bilevel scan): the check digit finds it.
+		{"D read as O", lines("P<ITAKIM<<JOHN<LOK<<<<<<<<<<<<<<<<<<<<<<<<<<", "FO78689604ITA5012181<2901260<<<<<<<<<<<<<<<8"), true},
 		// ...but not a name change, nor a swap the check digit cannot see.
 		{"name", lines("P<UTOERIKSS0N<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<", td3L2), false},
 		{"K filler in optional data", lines(td3L1, "L898902C36UTO7408122F1204159ZE184226B<<K<<10"), false},

@@ -18,7 +18,7 @@ var (
 	// missing on purpose: their values differ by 10 or 20, so the 7-3-1
 	// check digit cannot tell them apart (see contextFix).
 	alternatives = map[byte][]byte{
-		'0': {'O', 'D'}, 'O': {'0'}, 'D': {'0'}, 'Q': {'0'},
+		'0': {'O', 'D'}, 'O': {'0', 'D'}, 'D': {'0', 'O'}, 'Q': {'0'},
 		'1': {'I'}, 'I': {'1'},
 		'8': {'B'}, 'B': {'8'}, '5': {'S'}, 'S': {'5'},
 		'2': {'Z'}, 'Z': {'2'},

@@ -96,7 +96,11 @@ func zoneLines(b *raster) []line {
 		for y < b.h && rows[y] >= minInk {
 			y++
 		}
-		if h := y - top; h < 4 || h > b.h/6 {
+		// A band taller than a sixth of the picture is texture, not a
+		// line, unless the picture is the zone alone: a line's height is
+		// bounded by its width too (30 characters or more at a pitch about
+		// its height).
+		if h := y - top; h < 4 || h > max(b.h/6, b.w/12) {
 			continue
 		}
 		out = append(out, bandLines(b, top, y)...)
@@ -321,7 +325,11 @@ func components(b *raster) (label []int32, comps []component) {
 // so that they neither join nor fake rows of text.
 func glyphMask(b *raster) *raster {
 	label, comps := components(b)
-	maxH := max(8, b.h/8)
+	// A character is at most a twentieth of the picture's width: a zone
+	// line holds 30 or more of them side by side. (Bounding it by the
+	// height instead drops every character of a picture that is the zone
+	// alone.)
+	maxH := max(8, b.w/20)
 	keep := make([]bool, len(comps)+1)
 	for i, c := range comps {
 		keep[i+1] = c.height() >= 4 && c.height() <= maxH && c.width() <= c.height()*3 && c.area >= 6

@@ -23,7 +23,11 @@
 // estimate the tilt from projection profiles over ±12° and turn the picture
 // level; find rows of evenly spaced characters (the zone's OCR-B is
 // monospaced, the print around it is not) and group the lowest ones into a
-// zone; cut it out and scale it to ~36-pixel characters. It is then read
+// zone (when none is readable, all this again at the working size: the
+// document may be a small part of a scanned A4 page); cut it out and scale
+// it to ~36-pixel characters. Nothing assumes a photo's noise or a
+// margin around the zone: a sharp scan on pure white, a black-and-white
+// scan and a picture of the zone alone are read the same way. It is then read
 // cell by cell (cells.go): fillers are told by their chevron shape and
 // wiped, `tesseract` (on stdin, PGM, no temporary file; MRZ alphabet as
 // whitelist) reads the rest with character boxes that put each character in
@@ -36,8 +40,12 @@
 // that clearly fits better replaces Tesseract's reading when the check
 // digits still hold, and a field a check digit had to correct, or whose
 // characters Tesseract or the shapes were unsure of, is named in
-// Document.Uncertain with the confidence lowered. Pictures are held in
-// memory only for the call.
+// Document.Uncertain with the confidence lowered. The letters-only fields
+// (names, country codes), which no check digit guards, are checked against
+// their shapes as well (reviewLetters): a letter that clearly has another's
+// shape makes its field uncertain (confidence at most 0.75), so a misread
+// name is not passed off as sure. Pictures are held in memory only for the
+// call.
 package recognition
 
 import (
@@ -253,12 +261,34 @@ const (
 )
 
 // read finds and reads the zone in img.
+//
+// The zone is looked for at most findSide pixels wide first, and, when
+// nothing readable is found there, at the working size: on a whole A4 page
+// (a flatbed scan, a rendered PDF page) the document is small, and its
+// characters, shrunk to findSide, are too few pixels tall to be found.
 func (r *Recognizer) read(ctx context.Context, img image.Image) (*mrz.Result, cellText, error) {
 	full := toRaster(img, fullSide)
 	f := 1
 	for max(full.w, full.h)/f > findSide {
 		f++
 	}
+	var lastErr error
+	for _, f := range []int{f, 1} {
+		res, cells, err := r.readAt(ctx, full, f)
+		if err == nil || errors.Is(err, ErrEngine) || errors.Is(err, ErrTimeout) {
+			return res, cells, err
+		}
+		lastErr = err
+		if f == 1 {
+			break
+		}
+	}
+	return nil, cellText{}, lastErr
+}
+
+// readAt finds and reads the zone in full, looking for it at full shrunk
+// by f.
+func (r *Recognizer) readAt(ctx context.Context, full *raster, f int) (*mrz.Result, cellText, error) {
 	small := full.shrink(f)
 	rad := max(8, max(small.w, small.h)/50)
 	angle := skew(glyphMask(small.binarize(rad, 15)))
@@ -277,7 +307,11 @@ func (r *Recognizer) read(ctx context.Context, img image.Image) (*mrz.Result, ce
 	var lastErr error
 	for _, g := range groups {
 		b := bounds(g)
-		rect := image.Rect(int(float64(b.Min.X)*sx), int(float64(b.Min.Y)*sy), int(float64(b.Max.X)*sx)+1, int(float64(b.Max.Y)*sy)+1)
+		// Clipped to the picture: the bands below are measured from the
+		// cut's top, which a zone at the picture's edge (a picture of the
+		// zone alone) would otherwise put above the picture.
+		rect := image.Rect(int(float64(b.Min.X)*sx), int(float64(b.Min.Y)*sy), int(float64(b.Max.X)*sx)+1, int(float64(b.Max.Y)*sy)+1).
+			Intersect(image.Rect(0, 0, full.w, full.h))
 		scale := charHeight / (float64(g[0].height()) * sy)
 		res, cells, err := r.readZone(ctx, full, rect, g, sy, scale)
 		if err != nil {

@@ -145,6 +145,7 @@ func (r *Recognizer) review(res *mrz.Result, cells cellText) (*mrz.Result, []str
 		for _, p := range sure {
 			shaped[p] = true
 		}
+		res = r.reviewLetters(res, cells, unsure)
 	}
 	// A check digit's correction is a guess among look-alikes unless the
 	// shape of the character confirms it.
@@ -156,7 +157,32 @@ func (r *Recognizer) review(res *mrz.Result, cells cellText) (*mrz.Result, []str
 			}
 		}
 	}
+	// A letter the parser swapped for another letter in a field without a
+	// check digit (SPN → SPM, to make a known country) is a guess unless
+	// the cell's shape says so too.
+	for _, c := range res.Corrections {
+		if c.Verified || c.Col < 0 || len(c.From) != 1 || len(c.To) != 1 || !isLetter(c.From[0]) || !isLetter(c.To[0]) {
+			continue
+		}
+		field := mrz.LetterFieldAt(res.Format, c.Line, c.Col)
+		if field == "" {
+			continue
+		}
+		if aligned {
+			v, ok := judgeCell(cells.label, cells.w, cells.grid[c.Line][c.Col], c.To[0], digitHeight(cells, c.Line), true)
+			if ok && v.best == c.To[0] {
+				continue
+			}
+		}
+		unsure[answerField(res, c.Line, c.Col, field)] = true
+	}
 	var out []string
+	for _, f := range []string{"surname", "given_names", "nationality", "issuing_country"} {
+		if unsure[f] {
+			out = append(out, f)
+			res.Confidence = min(res.Confidence, capOther)
+		}
+	}
 	if unsure["travel_document"] {
 		out = append(out, "travel_document")
 		res.Confidence = min(res.Confidence, capDocNumber)
@@ -219,3 +245,77 @@ func digitHeight(cells cellText, li int) float64 {
 	slices.Sort(hs)
 	return float64(hs[len(hs)/2])
 }
+
+// rewriteMargin is how much better the shape of a cell in a letters-only
+// field (names, country codes) must fit another letter to replace
+// Tesseract's reading: no check digit confirms such a change, so the bar
+// is higher than strongMargin, which only marks the field uncertain.
+const rewriteMargin = 0.3
+
+// reviewLetters checks the letters of the fields no check digit guards
+// (names, nationality, issuing country) against the shapes of their cells:
+// Tesseract now and then reads a letter as another with high confidence
+// (OCR-B's K as A, J as 5), and nothing else would notice. A letter whose
+// shape clearly fits another marks its field uncertain; one whose shape
+// fits another by far is replaced, when the zone still parses with it.
+func (r *Recognizer) reviewLetters(res *mrz.Result, cells cellText, unsure map[string]bool) *mrz.Result {
+	lines := make([][]byte, len(res.Lines))
+	var changed []mrz.Place
+	for li, l := range res.Lines {
+		lines[li] = []byte(l)
+		for col := range len(l) {
+			ch := l[col]
+			field := mrz.LetterFieldAt(res.Format, li, col)
+			if field == "" || !isLetter(ch) {
+				continue
+			}
+			v, ok := judgeCell(cells.label, cells.w, cells.grid[li][col], ch, digitHeight(cells, li), true)
+			if !ok || v.best == ch || v.margin <= strongMargin {
+				continue
+			}
+			unsure[answerField(res, li, col, field)] = true
+			if v.margin > rewriteMargin && isLetter(v.best) {
+				lines[li][col] = v.best
+				changed = append(changed, mrz.Place{Line: li, Col: col})
+			}
+		}
+	}
+	if len(changed) == 0 {
+		return res
+	}
+	text := make([]string, len(lines))
+	for i, l := range lines {
+		text[i] = string(l)
+	}
+	fixed, err := mrz.ParseKeeping(strings.Join(text, "\n"), r.cfg.Now(), changed)
+	if err != nil || fixed.Format != res.Format || len(fixed.Lines) != len(lines) {
+		return res
+	}
+	for _, p := range changed {
+		if fixed.Lines[p.Line][p.Col] != lines[p.Line][p.Col] {
+			return res
+		}
+	}
+	fixed.Confidence = min(fixed.Confidence, res.Confidence)
+	return fixed
+}
+
+// answerField is the Document field (its JSON key) that holds the
+// character at line, col of letters-only field: a name's characters
+// before its first "<<" are the surname's, the rest the given names'.
+func answerField(res *mrz.Result, line, col int, field string) string {
+	if field != "name" {
+		return field
+	}
+	l := res.Lines[line]
+	start := col
+	for start > 0 && mrz.LetterFieldAt(res.Format, line, start-1) == "name" {
+		start--
+	}
+	if k := strings.Index(l[start:], "<<"); k >= 0 && col >= start+k {
+		return "given_names"
+	}
+	return "surname"
+}
+
+func isLetter(c byte) bool { return c >= 'A' && c <= 'Z' }

@@ -188,6 +188,8 @@ type Effects struct {
 	Photo bool
 	// JPEG quality, 0 for PNG.
 	JPEG int
+	// Framed draws the page's printed outline (see Shot.Framed).
+	Framed bool
 }
 
 // RandomEffects draws a bad but readable photograph or scan.
@@ -245,26 +247,80 @@ func Render(d Document, e Effects, rng *rand.Rand) ([]byte, error) {
 
 // Draw is Render without the encoding.
 func Draw(d Document, e Effects, rng *rand.Rand) (*image.RGBA, error) {
+	if e.Width < 200 {
+		e.Width = 1200
+	}
+	page, err := drawPage(d, e.Width, false, rng)
+	if err != nil {
+		return nil, err
+	}
+	if e.Framed {
+		wmm, _ := pageMM(d.Kind)
+		px := float64(e.Width) / wmm
+		frame(page, page.Bounds().Inset(int(1.5*px)), max(2, int(0.35*px)), color.RGBA{40, 40, 45, 255})
+	}
+
+	// Photograph: place on a canvas, turn, shade, blur, add noise.
+	// A scan has the scanner's white bed around the page: wide enough that
+	// turning the page keeps its corners in the picture.
+	a := e.Angle * math.Pi / 180
+	margin := int(math.Abs(math.Sin(a))*float64(max(page.Bounds().Dx(), page.Bounds().Dy()))/2) + 8
+	if e.Photo {
+		margin = max(margin, e.Width/8)
+	}
+	w, h := page.Bounds().Dx()+2*margin, page.Bounds().Dy()+2*margin
+	canvas := image.NewRGBA(image.Rect(0, 0, w, h))
+	bg := color.RGBA{uint8(60 + rng.IntN(40)), uint8(45 + rng.IntN(30)), uint8(35 + rng.IntN(30)), 255}
+	if !e.Photo {
+		bg = color.RGBA{250, 250, 250, 255}
+	}
+	draw.Draw(canvas, canvas.Bounds(), image.NewUniform(bg), image.Point{}, draw.Src)
+	cos, sin := math.Cos(a), math.Sin(a)
+	cx, cy := float64(page.Bounds().Dx())/2, float64(page.Bounds().Dy())/2
+	tx, ty := float64(w)/2, float64(h)/2
+	// dst = R·(src − c) + t, with y pointing down (so +Angle turns counter-clockwise on screen).
+	m := f64.Aff3{cos, sin, tx - cos*cx - sin*cy, -sin, cos, ty + sin*cx - cos*cy}
+	draw.BiLinear.Transform(canvas, m, page, page.Bounds(), draw.Over, nil)
+
+	out := canvas
+	if e.Blur > 0 {
+		out = boxBlur(out, e.Blur)
+	}
+	dir := rng.Float64() * 2 * math.Pi
+	dx, dy := math.Cos(dir), math.Sin(dir)
+	diag := math.Hypot(float64(w), float64(h))
+	for y := range h {
+		for x := range w {
+			// Light falls off from one side to the other.
+			t := ((float64(x)-float64(w)/2)*dx + (float64(y)-float64(h)/2)*dy) / diag
+			f := 1 - e.Shade*(t+0.5)
+			c := out.RGBAAt(x, y)
+			n := rng.NormFloat64() * e.Noise
+			out.SetRGBA(x, y, color.RGBA{clamp(float64(c.R)*f + n), clamp(float64(c.G)*f + n), clamp(float64(c.B)*f + n), 255})
+		}
+	}
+	return out, nil
+}
+
+// drawPage draws the document width pixels wide, flat and sharp: a
+// tinted page with a guilloche-like wash, or, plain, black print on white
+// paper (a photocopy, or a page a form system printed).
+func drawPage(d Document, width int, plain bool, rng *rand.Rand) (*image.RGBA, error) {
 	ocrb, text, err := loadFonts()
 	if err != nil {
 		return nil, err
 	}
-	if e.Width < 200 {
-		e.Width = 1200
-	}
-	// Physical sizes in mm (ICAO 9303 Parts 4 and 5): the zone's characters
-	// are set 2.54 mm apart, its lines about 4.2 mm.
-	wmm, hmm := 125.0, 88.0
-	if d.Kind != Passport {
-		wmm, hmm = 85.6, 54.0
-	}
-	px := float64(e.Width) / wmm
-	page := image.NewRGBA(image.Rect(0, 0, e.Width, int(hmm*px)))
+	wmm, hmm := pageMM(d.Kind)
+	px := float64(width) / wmm
+	page := image.NewRGBA(image.Rect(0, 0, width, int(hmm*px)))
 	tint := color.RGBA{uint8(232 + rng.IntN(20)), uint8(228 + rng.IntN(20)), uint8(220 + rng.IntN(25)), 255}
+	if plain {
+		tint = color.RGBA{255, 255, 255, 255}
+	}
 	draw.Draw(page, page.Bounds(), image.NewUniform(tint), image.Point{}, draw.Src)
 	// A light guilloche-like wash and a photo box, as on real pages.
-	for y := 0; y < page.Bounds().Dy()*2/3; y++ {
-		for x := 0; x < e.Width; x++ {
+	for y := 0; !plain && y < page.Bounds().Dy()*2/3; y++ {
+		for x := 0; x < width; x++ {
 			v := math.Sin(float64(x)/(7*px)+3*math.Sin(float64(y)/(11*px))) * 10
 			c := page.RGBAAt(x, y)
 			page.SetRGBA(x, y, color.RGBA{clamp(float64(c.R) + v), clamp(float64(c.G) + v/2), c.B, 255})
@@ -313,47 +369,16 @@ func Draw(d Document, e Effects, rng *rand.Rand) (*image.RGBA, error) {
 			drawGlyph(page, ocrb, c, lx+float64(j)*2.54*px, base+float64(i)*lineGap, 3.4*px, ink)
 		}
 	}
+	return page, nil
+}
 
-	// Photograph: place on a canvas, turn, shade, blur, add noise.
-	// A scan has the scanner's white bed around the page: wide enough that
-	// turning the page keeps its corners in the picture.
-	a := e.Angle * math.Pi / 180
-	margin := int(math.Abs(math.Sin(a))*float64(max(page.Bounds().Dx(), page.Bounds().Dy()))/2) + 8
-	if e.Photo {
-		margin = max(margin, e.Width/8)
+// pageMM is the document's size in mm (ICAO 9303 Parts 4 and 5); the
+// zone's characters are set 2.54 mm apart, its lines about 4.2 mm.
+func pageMM(k Kind) (w, h float64) {
+	if k == Passport {
+		return 125, 88
 	}
-	w, h := page.Bounds().Dx()+2*margin, page.Bounds().Dy()+2*margin
-	canvas := image.NewRGBA(image.Rect(0, 0, w, h))
-	bg := color.RGBA{uint8(60 + rng.IntN(40)), uint8(45 + rng.IntN(30)), uint8(35 + rng.IntN(30)), 255}
-	if !e.Photo {
-		bg = color.RGBA{250, 250, 250, 255}
-	}
-	draw.Draw(canvas, canvas.Bounds(), image.NewUniform(bg), image.Point{}, draw.Src)
-	cos, sin := math.Cos(a), math.Sin(a)
-	cx, cy := float64(page.Bounds().Dx())/2, float64(page.Bounds().Dy())/2
-	tx, ty := float64(w)/2, float64(h)/2
-	// dst = R·(src − c) + t, with y pointing down (so +Angle turns counter-clockwise on screen).
-	m := f64.Aff3{cos, sin, tx - cos*cx - sin*cy, -sin, cos, ty + sin*cx - cos*cy}
-	draw.BiLinear.Transform(canvas, m, page, page.Bounds(), draw.Over, nil)
-
-	out := canvas
-	if e.Blur > 0 {
-		out = boxBlur(out, e.Blur)
-	}
-	dir := rng.Float64() * 2 * math.Pi
-	dx, dy := math.Cos(dir), math.Sin(dir)
-	diag := math.Hypot(float64(w), float64(h))
-	for y := range h {
-		for x := range w {
-			// Light falls off from one side to the other.
-			t := ((float64(x)-float64(w)/2)*dx + (float64(y)-float64(h)/2)*dy) / diag
-			f := 1 - e.Shade*(t+0.5)
-			c := out.RGBAAt(x, y)
-			n := rng.NormFloat64() * e.Noise
-			out.SetRGBA(x, y, color.RGBA{clamp(float64(c.R)*f + n), clamp(float64(c.G)*f + n), clamp(float64(c.B)*f + n), 255})
-		}
-	}
-	return out, nil
+	return 85.6, 54
 }
 
 // drawGlyph fills the outline of r with its origin at (x, y), the em being
