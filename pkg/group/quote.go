@@ -346,7 +346,7 @@ func (s *Service) onQuote(ctx context.Context, who auth.Principal, id int64, act
 		return o, v, Quote{}, time.Time{}, err
 	}
 	q, ok := current(qs)
-	if !ok || q.Status == QuoteDeclined {
+	if !ok || q.Status == QuoteDeclined || !QuoteStep(action, q.Status) {
 		return o, v, q, time.Time{}, errState()
 	}
 	now := s.Now().UTC()

@@ -266,6 +266,8 @@ func (s *Service) detail(ctx context.Context, o Order, v viewer) (View, error) {
 	if out.Quotes, err = quotes(ctx, s.DB, o.ID); err != nil {
 		return View{}, err
 	}
+	q, _ := current(out.Quotes)
+	out.Actions = slices.DeleteFunc(out.Actions, func(a Action) bool { return !QuoteStep(a, q.Status) })
 	ds, err := deadlines(ctx, s.DB, o.ID)
 	if err != nil {
 		return View{}, err

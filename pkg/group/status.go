@@ -152,6 +152,22 @@ func Party(s Status, action Action) string { return transitions.Party(s, action)
 // each once.
 func Allowed(s Status, party string) []Action { return transitions.Allowed(s, party) }
 
+// QuoteStep reports whether action may be taken on an order whose current
+// quote is in status quote ("" when it has none): while an order waits for
+// confirmation the agency first accepts the quote, then confirms the group
+// on it, so accept takes a quote still open (current) and confirm an
+// accepted one; every other action does not ask the quote. The detail's
+// actions (what the page and the API offer) and the steps ask it alike.
+func QuoteStep(action Action, quote string) bool {
+	switch action {
+	case ActAccept:
+		return quote == QuoteCurrent
+	case ActConfirm:
+		return quote == QuoteAccepted
+	}
+	return true
+}
+
 // Open reports whether an order in s may still change (not a final status).
 func Open(s Status) bool {
 	return !slices.Contains([]Status{Issued, Failed, Canceled, Closed}, s)

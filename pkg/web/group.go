@@ -70,19 +70,30 @@ func (s *Server) groupBooking(w http.ResponseWriter, r *http.Request) {
 }
 
 // groupConfirm is /flight/group/booking/confirm?id=: the request is filed,
-// the quote comes within 1–2 business days and reserves no seats. An id the
-// caller may not see is left out, not an error.
+// the quote comes within 1–2 business days and reserves no seats. It says
+// so only of a request of the caller's own agency: a missing or malformed
+// id, one that does not exist or another agency's (a parent's or the
+// provider's look included: they sent nothing) is not found.
 func (s *Server) groupConfirm(w http.ResponseWriter, r *http.Request) {
 	v, ok := s.groupsViewer(w, r)
 	if !ok {
 		return
 	}
-	var c templates.GroupConfirm
-	if id, err := strconv.ParseInt(r.URL.Query().Get("id"), 10, 64); err == nil && id > 0 {
-		if o, err := s.groups.Get(r.Context(), v.Principal, id); err == nil {
-			c = templates.GroupConfirm{ID: o.ID, BookingNumber: o.BookingNumber}
-		}
+	id, err := strconv.ParseInt(r.URL.Query().Get("id"), 10, 64)
+	if err != nil || id <= 0 {
+		s.NotFound(w, r)
+		return
 	}
+	o, err := s.groups.Get(r.Context(), v.Principal, id)
+	if err != nil {
+		s.lookupFailed(w, r, "groups: confirmation", err, "id", id)
+		return
+	}
+	if o.AgencyID != v.Principal.AgencyID {
+		s.NotFound(w, r)
+		return
+	}
+	c := templates.GroupConfirm{ID: o.ID, BookingNumber: o.BookingNumber}
 	render(w, r, http.StatusOK, templates.GroupConfirmPage(s.groupPage(w, r, "flight-group-booking-confirm"), c))
 }
 

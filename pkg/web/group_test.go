@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -478,6 +479,74 @@ func TestGroupDocumentsOnceIssued(t *testing.T) {
 		}
 		if code, _ := e.page(t, "operator", e.href("operator")+"/documents/boardingpass"); code != http.StatusNotFound {
 			t.Errorf("an unknown document: %d", code)
+		}
+	})
+}
+
+// TestGroupRequestConfirmationIsTheAgencysOwn: the "request sent" page
+// speaks of a request of the caller's agency only; any other id (none, not
+// a number, unknown, another agency's, a sub-agency's) is not found, in
+// English and in Chinese.
+func TestGroupRequestConfirmationIsTheAgencysOwn(t *testing.T) {
+	onGroupOrders(t, func(t *testing.T, e *groupEnv) {
+		for _, lang := range []string{"en", "zh-cn"} {
+			heading := map[string]string{"en": "Your group request has been sent", "zh-cn": "团队申请已提交"}[lang]
+			path := func(id string) string { return templates.GroupConfirmPath + "?id=" + id }
+			own := strconv.FormatInt(e.ids["operator"], 10)
+			code, body := e.page(t, "operator", path(own), "Accept-Language", lang)
+			if code != http.StatusOK || !strings.Contains(body, heading) {
+				t.Errorf("%s: own request: %d, heading shown %v", lang, code, strings.Contains(body, heading))
+			}
+			for _, id := range []string{"", "abc", "999999", strconv.FormatInt(e.ids["stranger"], 10), strconv.FormatInt(e.ids["kowloon"], 10)} {
+				code, body := e.page(t, "operator", path(id), "Accept-Language", lang)
+				if code != http.StatusNotFound || strings.Contains(body, heading) {
+					t.Errorf("%s: id %q: %d, heading shown %v", lang, id, code, strings.Contains(body, heading))
+				}
+			}
+		}
+	})
+}
+
+// TestGroupAcceptThenConfirm: a quoted order offers accept and no confirm;
+// once accepted, confirm and no accept; the steps out of turn are refused
+// and change nothing. In English and in Chinese.
+func TestGroupAcceptThenConfirm(t *testing.T) {
+	onGroupOrders(t, func(t *testing.T, e *groupEnv) {
+		e.quote(t, "operator")
+		own := e.href("operator")
+		offered := func(lang string) (accept, confirm bool) {
+			body := e.okPage(t, "operator", own, "Accept-Language", lang)
+			return strings.Contains(body, `id="quote-accept"`), strings.Contains(body, `id="confirm"`)
+		}
+		for _, lang := range []string{"en", "zh-cn"} {
+			if a, c := offered(lang); !a || c {
+				t.Errorf("%s: quoted: accept offered %v, confirm offered %v", lang, a, c)
+			}
+		}
+		list := listFile(t, 10, false)
+		if _, err := e.svc.UploadPassengers(context.Background(), e.who["operator"], e.ids["operator"], bytes.NewReader(list), int64(len(list))); err != nil {
+			t.Fatal(err)
+		}
+		// Confirm before accepting: refused, nothing moves.
+		if res := send(e.h, "operator", "POST", own+"/confirmation", nil); flashOf(res) != "error:group.error.state" {
+			t.Errorf("confirm before accept: %q", flashOf(res))
+		}
+		if st := e.status(t, "operator"); st != "to_be_confirm" {
+			t.Fatalf("confirm before accept moved the order to %s", st)
+		}
+		if res := send(e.h, "operator", "POST", own+"/accept", nil); flashOf(res) != "success:groupportal.done.accept" {
+			t.Fatalf("accept: %q", flashOf(res))
+		}
+		for _, lang := range []string{"en", "zh-cn"} {
+			if a, c := offered(lang); a || !c {
+				t.Errorf("%s: accepted: accept offered %v, confirm offered %v", lang, a, c)
+			}
+		}
+		if res := send(e.h, "operator", "POST", own+"/accept", nil); flashOf(res) != "error:group.error.state" {
+			t.Errorf("accept twice: %q", flashOf(res))
+		}
+		if res := send(e.h, "operator", "POST", own+"/confirmation", nil); flashOf(res) != "success:groupportal.done.confirm" {
+			t.Errorf("confirm after accept: %q", flashOf(res))
 		}
 	})
 }
