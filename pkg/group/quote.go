@@ -94,7 +94,7 @@ func (s *Service) Quote(ctx context.Context, who auth.Principal, id int64, in Qu
 		return View{}, fault.Validation(errs)
 	}
 	if len(in.Segments) > 0 {
-		segs, serr := segmentsOf(in.Segments)
+		segs, serr := segmentsOf(in.Segments, o.Counts.Seats())
 		if len(serr) > 0 {
 			return View{}, fault.Validation(serr)
 		}
@@ -204,8 +204,9 @@ func (s *Service) plan(in QuoteInput, total int64, now time.Time, errs map[strin
 	return out
 }
 
-// segmentsOf checks flights given by the provider.
-func segmentsOf(in []supplier.Segment) ([]Segment, map[string]string) {
+// segmentsOf checks flights given by the provider for a group taking seats
+// seats: a flight said to have fewer seats left cannot carry it.
+func segmentsOf(in []supplier.Segment, seats int) ([]Segment, map[string]string) {
 	errs := map[string]string{}
 	out := make([]Segment, 0, len(in))
 	for i, sg := range in {
@@ -225,6 +226,9 @@ func segmentsOf(in []supplier.Segment) ([]Segment, map[string]string) {
 		}
 		if sg.DepartAt.IsZero() || !sg.ArriveAt.After(sg.DepartAt) {
 			errs[f+"arriveAt"] = "group.error.segmentTimes"
+		}
+		if !seatsFor([]supplier.Segment{sg}, seats) {
+			errs[f+"seatsLeft"] = "group.error.seatsLeft"
 		}
 		if sg.DurationMinutes == 0 {
 			sg.DurationMinutes = int(sg.ArriveAt.Sub(sg.DepartAt).Minutes())
@@ -250,7 +254,8 @@ func view(sg supplier.Segment) Segment {
 
 // scheduled finds real flights for each journey (and a return journey's way
 // back) in the suppliers' schedules: the cheapest nonstop, else the
-// cheapest, of the first supplier that answers.
+// cheapest, of the first supplier that answers with a flight that seats
+// the whole group.
 func (s *Service) scheduled(ctx context.Context, o Order) ([]Segment, error) {
 	var queries []supplier.JourneyQuery
 	for _, j := range o.Journeys {
@@ -261,7 +266,7 @@ func (s *Service) scheduled(ctx context.Context, o Order) ([]Segment, error) {
 	}
 	var out []Segment
 	for _, jq := range queries {
-		segs, err := s.flightsFor(ctx, jq, o.Cabin)
+		segs, err := s.flightsFor(ctx, jq, o.Cabin, o.Counts.Seats())
 		if err != nil {
 			return nil, err
 		}
@@ -270,7 +275,15 @@ func (s *Service) scheduled(ctx context.Context, o Order) ([]Segment, error) {
 	return out, nil
 }
 
-func (s *Service) flightsFor(ctx context.Context, jq supplier.JourneyQuery, cabin string) ([]Segment, error) {
+// seatsFor reports whether every flight of segs has seats for a group
+// taking seats seats: a flight whose source says fewer are left cannot
+// carry it (a source that does not say, SeatsLeft 0, is asked by the seat
+// application).
+func seatsFor(segs []supplier.Segment, seats int) bool {
+	return !slices.ContainsFunc(segs, func(sg supplier.Segment) bool { return sg.SeatsLeft > 0 && sg.SeatsLeft < seats })
+}
+
+func (s *Service) flightsFor(ctx context.Context, jq supplier.JourneyQuery, cabin string, seats int) ([]Segment, error) {
 	for _, name := range s.supplierNames() {
 		sup, ok := s.suppliers(name)
 		if !ok {
@@ -280,6 +293,7 @@ func (s *Service) flightsFor(ctx context.Context, jq supplier.JourneyQuery, cabi
 		offers, err := sup.Search(sctx, supplier.SearchRequest{Journeys: []supplier.JourneyQuery{jq}, Passengers: supplier.Passengers{Adult: 1},
 			Cabin: cabin})
 		cancel()
+		offers = slices.DeleteFunc(offers, func(o supplier.Offer) bool { return !seatsFor(o.Segments, seats) })
 		if len(offers) == 0 {
 			if err != nil {
 				s.Logger.WarnContext(ctx, "group: supplier search failed", "supplier", name, "err", err)

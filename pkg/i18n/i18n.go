@@ -63,9 +63,29 @@ const maxMisses = 1000
 // reads) and a test can record it. Set it before the catalog is shared.
 func (c *Catalog) OnMiss(f func(Miss)) { c.misses = f }
 
+// keyShaped reports whether key is written as the code writes a catalog
+// key: two or more dotted words of letters, digits, '_' and '-'. Text that
+// is not (a key with an empty last word, a person's words after a prefix)
+// is data a caller tries against the catalog, falling back to the text
+// itself, as a statement's descriptions are: no miss to report.
+func keyShaped(key string) bool {
+	words := strings.Split(key, ".")
+	if len(words) < 2 {
+		return false
+	}
+	for _, w := range words {
+		if w == "" || strings.IndexFunc(w, func(r rune) bool {
+			return !(r == '_' || r == '-' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
+		}) >= 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // miss reports key missing in lang, once.
 func (c *Catalog) miss(lang, key string) {
-	if c.misses == nil {
+	if c.misses == nil || !keyShaped(key) {
 		return
 	}
 	m := Miss{Lang: lang, Key: key}

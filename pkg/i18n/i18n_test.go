@@ -199,6 +199,10 @@ func TestMissesReported(t *testing.T) {
 	c.T("zh-cn", "only.en")
 	c.T("zh-cn", "only.en")
 	c.T("zh-tw", "trainportal.status.holding?x=1")
+	// Data tried against the catalog is not a key: no miss.
+	c.T("zh-cn", "finance.description.")
+	c.T("zh-cn", "finance.description.Top-up by bank, ref 12")
+	c.T("zh-cn", "plain words")
 	ctx := WithLocalizer(context.Background(), c, "zh-cn")
 	if got := Label(ctx, "st.open", "open"); got != "开放" {
 		t.Errorf("Label(st.open) = %q, want 开放", got)

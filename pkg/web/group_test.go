@@ -38,15 +38,19 @@ type groupEnv struct {
 	who       map[string]auth.Principal
 }
 
-// scheduleSupplier answers a quote's schedule search with one nonstop
-// flight on the day asked; the rest of supplier.Supplier is not used.
+// scheduleSupplier answers a quote's schedule search with two nonstop
+// flights on the day asked, as cheap as each other: CA1599 first, with 6
+// seats left (too few for the fixtures' groups of ten, so a quote must
+// never offer it), then CA1501; the rest of supplier.Supplier is not used.
 type scheduleSupplier struct{ supplier.Supplier }
 
 func (scheduleSupplier) Search(_ context.Context, req supplier.SearchRequest) ([]supplier.Offer, error) {
 	jq := req.Journeys[0]
 	d, _ := time.Parse(time.DateOnly, jq.Date)
 	dep := d.Add(9 * time.Hour)
-	return []supplier.Offer{{Supplier: "sim", Ref: "S1", Currency: "CNY", Segments: []supplier.Segment{{Carrier: "CA", FlightNumber: "CA1501",
+	return []supplier.Offer{{Supplier: "sim", Ref: "S0", Currency: "CNY", Segments: []supplier.Segment{{Carrier: "CA", FlightNumber: "CA1599",
+		Origin: jq.Origin, Destination: jq.Destination, DepartAt: dep, ArriveAt: dep.Add(2 * time.Hour), DurationMinutes: 120, Cabin: "economy",
+		BookingClass: "G", SeatsLeft: 6}}, Journeys: [][]int{{0}}}, {Supplier: "sim", Ref: "S1", Currency: "CNY", Segments: []supplier.Segment{{Carrier: "CA", FlightNumber: "CA1501",
 		Origin: jq.Origin, Destination: jq.Destination, DepartAt: dep, ArriveAt: dep.Add(2 * time.Hour), DurationMinutes: 120, Cabin: "economy",
 		BookingClass: "G"}}, Journeys: [][]int{{0}}}}, nil
 }
@@ -547,6 +551,47 @@ func TestGroupAcceptThenConfirm(t *testing.T) {
 		}
 		if res := send(e.h, "operator", "POST", own+"/confirmation", nil); flashOf(res) != "success:groupportal.done.confirm" {
 			t.Errorf("confirm after accept: %q", flashOf(res))
+		}
+	})
+}
+
+// TestGroupQuoteFormListDueBeforeConfirm: the quote form's default asks
+// for the names before the confirm-before time (the agency confirms on the
+// uploaded list), on the page in English and in Chinese.
+func TestGroupQuoteFormListDueBeforeConfirm(t *testing.T) {
+	onGroupOrders(t, func(t *testing.T, e *groupEnv) {
+		value := func(body, id string) time.Time {
+			m := regexp.MustCompile(`id="` + id + `"[^>]*value="([^"]+)"`).FindStringSubmatch(body)
+			if m == nil {
+				t.Fatalf("no %s input with a value", id)
+			}
+			v, err := time.Parse(quoteTime, m[1])
+			if err != nil {
+				t.Fatalf("%s: %v", id, err)
+			}
+			return v
+		}
+		for _, lang := range []string{"en", "zh-cn"} {
+			body := e.okPage(t, "provider", e.href("operator"), "Accept-Language", lang)
+			confirmBy, listBy := value(body, "quote-confirm-before"), value(body, "quote-list-deadline")
+			if !listBy.Before(confirmBy) {
+				t.Errorf("%s: the list is due %s, after the confirm-before time %s", lang, listBy, confirmBy)
+			}
+		}
+	})
+}
+
+// TestGroupQuoteSeatsTheGroup: the quote's flight seats the whole group; a
+// flight the schedule says has 6 seats left is not offered to a group of
+// ten (the page in English and in Chinese names the other flight).
+func TestGroupQuoteSeatsTheGroup(t *testing.T) {
+	onGroupOrders(t, func(t *testing.T, e *groupEnv) {
+		e.quote(t, "operator")
+		for _, lang := range []string{"en", "zh-cn"} {
+			body := e.okPage(t, "operator", e.href("operator"), "Accept-Language", lang)
+			if !strings.Contains(body, "CA1501") || strings.Contains(body, "CA1599") {
+				t.Errorf("%s: the quote offers CA1599 (6 seats left for 10) or not CA1501", lang)
+			}
 		}
 	})
 }
