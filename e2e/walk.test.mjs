@@ -79,7 +79,10 @@ const keyRe = new RegExp(raw.keyPattern, 'g');
 const localeDir = join(here, '..', 'pkg', 'i18n', 'locales', 'en');
 const namespaces = new Set(readdirSync(localeDir).filter((f) => f.endsWith('.json'))
   .flatMap((f) => Object.keys(JSON.parse(readFileSync(join(localeDir, f), 'utf8'))).map((k) => k.split('.')[0])));
-const dottedRe = /(?<![\w@./:-])([a-z][a-zA-Z0-9_]*(?:\.[a-zA-Z][a-zA-Z0-9_]*)+)(?![\w@/-]|\.\w)/g;
+// Every word of a key starts lower case (error.notFound); a sentence's end
+// run into the next heading ("error.To", the copy's text has no layout)
+// is not one.
+const dottedRe = /(?<![\w@./:-])([a-z][a-zA-Z0-9_]*(?:\.[a-z][a-zA-Z0-9_]*)+)(?![\w@/-]|\.\w)/g;
 const hostEnds = new Set(['com', 'cn', 'net', 'org', 'io', 'tw', 'hk', 'example', 'test', 'local', 'localhost', 'json', 'yaml', 'pdf', 'xlsx', 'csv', 'png', 'db']);
 
 // keyShaped answers the words of text shaped like catalog keys: dotted

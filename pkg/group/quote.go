@@ -115,7 +115,7 @@ func (s *Service) Quote(ctx context.Context, who auth.Principal, id int64, in Qu
 	}
 	err = s.DB.InTx(ctx, func(tx *sqlx.Tx) error {
 		o.Total = total
-		if err := s.move(ctx, tx, &o, ActQuote, actorOf(who), fmt.Sprintf("%s %s", money.Amount{Minor: total, Currency: o.Currency}, o.Currency), nil); err != nil {
+		if err := s.move(ctx, tx, &o, ActQuote, actorOf(who), remarkOf(remarkQuoted, moneyRemark(total, o.Currency)...), nil); err != nil {
 			return err
 		}
 		if err := insertQuote(ctx, tx, o.ID, &q, o.Currency, total); err != nil {

@@ -262,6 +262,7 @@ func groupDetailView(ctx context.Context, o group.View, now time.Time) templates
 	d := templates.GroupDetail{Payment: o.Payment, ID: o.ID, BookingNumber: o.BookingNumber, Status: string(o.Status), Tone: o.Tone, CreatedAt: o.CreatedAt,
 		IsChangeDate: o.IsChangeDate, AcceptChangeFlight: o.AcceptChangeFlight, Adult: o.Passengers.Adult, Child: o.Passengers.Child,
 		Infant: o.Passengers.Infant, Cabin: o.CabinClass, Remark: o.Remark, Now: now, PassengerCount: o.PassengerCount,
+		Open: group.Open(o.Status), Locked: o.Locked,
 		Contact: templates.GroupContact{Name: o.Contact.Name, Email: o.Contact.Email, Phone: o.Contact.Phone}}
 	for _, a := range o.Actions {
 		switch a {
@@ -293,7 +294,8 @@ func groupDetailView(ctx context.Context, o group.View, now time.Time) templates
 		}
 		d.History = append(d.History, q)
 	}
-	d.Installments, d.CancelNote = installmentRows(o), "groupportal.cancel.free"
+	d.Installments, d.LeftToPay = installmentRows(o)
+	d.CancelNote = "groupportal.cancel.free"
 	for _, in := range o.Installments {
 		if in.Status == group.InstPaid {
 			d.CancelNote = "groupportal.cancel.forfeit"
@@ -308,7 +310,13 @@ func groupDetailView(ctx context.Context, o group.View, now time.Time) templates
 		d.Tickets = append(d.Tickets, templates.GroupTicket{Passenger: t.Passenger, TicketNumber: t.TicketNumber})
 	}
 	for _, e := range o.Timeline {
-		d.Timeline = append(d.Timeline, templates.GroupEvent{At: e.CreatedAt, Action: e.Action, Who: e.Actor, From: e.FromStatus, To: e.ToStatus, Remark: e.Remark})
+		who := e.Actor
+		if who == group.SystemActor {
+			// The deadlines and the ticketing job act as "system": a word
+			// of the reader's language, not the code.
+			who = i18n.T(ctx, "groupportal.actor.system")
+		}
+		d.Timeline = append(d.Timeline, templates.GroupEvent{At: e.CreatedAt, Action: e.Action, Who: who, From: e.FromStatus, To: e.ToStatus, Remark: e.Remark})
 	}
 	return d
 }
@@ -346,28 +354,35 @@ func groupQuoteView(q group.Quote, counts group.Counts, lang string) templates.G
 	return out
 }
 
-// installmentRows is the payment plan with what is left to pay after each
-// row, the pay button on the stage the order waits for.
-func installmentRows(o group.View) []templates.GroupInstallment {
-	total := decimal.Zero
-	for _, in := range o.Installments {
-		total = total.Add(decimalOf(in.Amount.Amount))
-	}
+// installmentRows is the payment plan, each stage with what is left to pay
+// of it (its amount until it is paid; nothing once paid, forfeited or
+// void), the pay button on the stage the order waits for, and what is left
+// to pay in all ("" without a plan).
+func installmentRows(o group.View) ([]templates.GroupInstallment, string) {
 	due := group.StageOf(o.Status)
 	pay := slices.Contains(o.Actions, group.ActPay)
-	left := total
+	left, currency := decimal.Zero, ""
 	var out []templates.GroupInstallment
 	for _, in := range o.Installments {
-		left = left.Sub(decimalOf(in.Amount.Amount))
+		open := decimal.Zero
+		switch in.Status {
+		case group.InstPaid, group.InstForfeited, group.InstVoid:
+		default:
+			open = decimalOf(in.Amount.Amount)
+		}
+		left, currency = left.Add(open), in.Amount.Currency
 		row := templates.GroupInstallment{Stage: in.Stage, Amount: moneyWithCurrency(in.Amount), Deadline: in.Deadline, Status: in.Status,
-			Balance: withCurrency(left.StringFixed(int32(money.Exponent(in.Amount.Currency))), in.Amount.Currency),
+			Left:    withCurrency(open.StringFixed(int32(money.Exponent(currency))), currency),
 			Payable: pay && in.Stage == due && in.Status == group.InstDue}
 		if in.PaidAt != nil {
 			row.PaidAt = *in.PaidAt
 		}
 		out = append(out, row)
 	}
-	return out
+	if len(out) == 0 {
+		return nil, ""
+	}
+	return out, withCurrency(left.StringFixed(int32(money.Exponent(currency))), currency)
 }
 
 func decimalOf(s string) decimal.Decimal {
