@@ -18,6 +18,7 @@ import (
 
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/booking"
+	"github.com/voyage/voyage/pkg/clock/clocktest"
 	"github.com/voyage/voyage/pkg/group"
 	"github.com/voyage/voyage/pkg/group/grouptest"
 	"github.com/voyage/voyage/pkg/i18n"
@@ -36,6 +37,8 @@ type groupEnv struct {
 	portalEnv // the group orders by their agency's token
 	svc       *group.Service
 	who       map[string]auth.Principal
+	// clock is the group service's: a test moves it past a deadline.
+	clock *clocktest.Clock
 }
 
 // scheduleSupplier answers a quote's schedule search with two nonstop
@@ -60,9 +63,10 @@ func groupFixture(t *testing.T, db *store.DB) *groupEnv {
 	ctx := context.Background()
 	agencies := fourAgencies(t, db, true, false)
 	cat := i18n.MustLoad()
-	svc := group.New(group.Options{Deps: booking.Deps{DB: db, Ledger: ledger.New(db), Agencies: agencies}, Catalog: cat, Suppliers: func(name string) (supplier.Supplier, bool) { return scheduleSupplier{}, name == "sim" }, SupplierNames: func() []string { return []string{"sim"} }})
+	clk := clocktest.New(time.Now().UTC())
+	svc := group.New(group.Options{Deps: booking.Deps{DB: db, Ledger: ledger.New(db), Agencies: agencies, Now: clk.Now}, Catalog: cat, Suppliers: func(name string) (supplier.Supplier, bool) { return scheduleSupplier{}, name == "sim" }, SupplierNames: func() []string { return []string{"sim"} }})
 	op := auth.Subject{Roles: []string{auth.RoleOperator}, ProxyLevel: 1, Common: auth.CommonConfig{EnableFlightService: true}}
-	env := &groupEnv{portalEnv: portalEnv{db: db, ids: map[string]int64{}, hrefOf: templates.GroupHref}, svc: svc, who: map[string]auth.Principal{
+	env := &groupEnv{portalEnv: portalEnv{db: db, ids: map[string]int64{}, hrefOf: templates.GroupHref}, svc: svc, clock: clk, who: map[string]auth.Principal{
 		"operator": {UserID: 10, Username: "op", AgencyID: 2, SessionID: 100, Subject: op},
 		"kowloon":  {UserID: 30, Username: "kl", AgencyID: 3, SessionID: 300, Subject: auth.Subject{Roles: []string{auth.RoleOperator}, ProxyLevel: 2, Common: auth.CommonConfig{EnableFlightService: true}}},
 		"stranger": {UserID: 40, Username: "st", AgencyID: 4, SessionID: 400, Subject: op},
@@ -80,7 +84,7 @@ func groupFixture(t *testing.T, db *store.DB) *groupEnv {
 		}
 		env.ids[tok] = v.ID
 	}
-	s := &Server{identity: managerIdentity{&fakeIdentity{sessions: env.who}}, agencies: agencies, groups: svc, now: time.Now}
+	s := &Server{identity: managerIdentity{&fakeIdentity{sessions: env.who}}, agencies: agencies, groups: svc, now: clk.Now}
 	s.site = testSite(db, approxRates)
 	env.h = portal(s)
 	return env
@@ -591,6 +595,70 @@ func TestGroupQuoteSeatsTheGroup(t *testing.T) {
 			body := e.okPage(t, "operator", e.href("operator"), "Accept-Language", lang)
 			if !strings.Contains(body, "CA1501") || strings.Contains(body, "CA1599") {
 				t.Errorf("%s: the quote offers CA1599 (6 seats left for 10) or not CA1501", lang)
+			}
+		}
+	})
+}
+
+// TestGroupTimelineAndPlanInTheReadersWords: the timeline's remarks and
+// its system actor read in the page's language, amounts with thousands
+// and currency; each stage shows what is left of it (the whole stage while
+// unpaid, not the balance after it) and the plan what is left in all; the
+// deposits' and the list's deadlines count down. In English and Chinese.
+func TestGroupTimelineAndPlanInTheReadersWords(t *testing.T) {
+	onGroupOrders(t, func(t *testing.T, e *groupEnv) {
+		e.quote(t, "operator")
+		ctx, id, op := context.Background(), e.ids["operator"], e.who["operator"]
+		if _, err := e.svc.Accept(ctx, op, id); err != nil {
+			t.Fatal(err)
+		}
+		list := listFile(t, 10, false)
+		if _, err := e.svc.UploadPassengers(ctx, op, id, bytes.NewReader(list), int64(len(list))); err != nil {
+			t.Fatal(err)
+		}
+		want := map[string][]string{
+			"en": {"Quoted 10,000.00 CNY", "Passenger list of 10 passengers", `id="installment-left-first">2,000.00 CNY`,
+				`id="installment-left-final">5,000.00 CNY`, `id="installments-left">10,000.00 CNY`,
+				`id="installment-countdown-first"`, `id="installment-countdown-final"`, `id="group-list-countdown"`, "Left to pay in all"},
+			"zh-cn": {"报价 10,000.00 CNY", "乘客名单共 10 人", `id="installment-left-first">2,000.00 CNY`,
+				`id="installments-left">10,000.00 CNY`, `id="installment-countdown-second"`, `id="group-list-countdown"`, "合计待付"},
+		}
+		for lang, ws := range want {
+			body := e.okPage(t, "operator", e.href("operator"), "Accept-Language", lang)
+			for _, w := range ws {
+				if !strings.Contains(body, w) {
+					t.Errorf("%s: the detail lacks %q", lang, w)
+				}
+			}
+			for _, raw := range []string{"10000.00 CNY", "10 passengers<", "group.remark."} {
+				if lang != "en" && strings.Contains(body, raw) {
+					t.Errorf("%s: the detail shows %q", lang, raw)
+				}
+			}
+		}
+		// The confirm-before time passes: the system closes the order.
+		e.clock.Add(73 * time.Hour)
+		if _, err := e.svc.SweepDeadlines(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if st := e.status(t, "operator"); st != "closed" {
+			t.Fatalf("after the confirm-before time: %s", st)
+		}
+		for lang, ws := range map[string][]string{
+			"en":    {">System<", "The confirmation deadline ("},
+			"zh-cn": {">系统<", "截止时间（"},
+		} {
+			body := e.okPage(t, "operator", e.href("operator"), "Accept-Language", lang)
+			for _, w := range ws {
+				if !strings.Contains(body, w) {
+					t.Errorf("%s: the closed order's timeline lacks %q", lang, w)
+				}
+			}
+			if strings.Contains(body, ">system<") || strings.Contains(body, "deadline 20") {
+				t.Errorf("%s: the timeline shows the system's code or a raw deadline", lang)
+			}
+			if strings.Contains(body, `id="installment-countdown-first"`) {
+				t.Errorf("%s: a closed order's deadlines still count down", lang)
 			}
 		}
 	})
