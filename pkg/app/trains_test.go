@@ -13,6 +13,7 @@ import (
 
 	"github.com/voyage/voyage/pkg/app"
 	"github.com/voyage/voyage/pkg/ledger"
+	"github.com/voyage/voyage/pkg/money"
 	"github.com/voyage/voyage/pkg/supplier/rail"
 	"github.com/voyage/voyage/pkg/train"
 )
@@ -252,6 +253,25 @@ func TestTrainBookingLifecycle(t *testing.T) {
 		resp, env = call(t, srv, "GET", "/base/v2/wallet/entries?type=refund-train", "en", "", bearer(loginAs(t, srv, "demo-super", "demo-pass-1").Token)...)
 		if resp.StatusCode != 200 || !strings.Contains(string(env.Data), v.BookingNumber) {
 			t.Errorf("wallet entries API: %d %s", resp.StatusCode, env.Data)
+		}
+
+		// The order page and its timeline say what came back, with its
+		// currency and thousands, in the reader's words.
+		refundText, feeText := money.GroupDecimal(q.RefundAmount.Amount)+" CNY", money.GroupDecimal(q.Fee.Amount)+" CNY"
+		portal := portalAs(t, srv, op)
+		for lang, want := range map[string][]string{
+			"en":    {"Refunded", "Refunded " + refundText + " (railway fee " + feeText + ")"},
+			"zh-cn": {"已退款", "已退款 " + refundText + "（铁路退票费 " + feeText + "）"},
+		} {
+			res, body := get(t, portal, srv.URL+fmt.Sprintf("/train/orders/%d", v.ID), "Cookie", "lang="+lang)
+			if res.StatusCode != 200 || !strings.Contains(body, `id="train-order-refunded">`+refundText) {
+				t.Errorf("%s: the order page does not show the refund %s: %d", lang, refundText, res.StatusCode)
+			}
+			for _, w := range want {
+				if !strings.Contains(body, w) {
+					t.Errorf("%s: the order page lacks %q", lang, w)
+				}
+			}
 		}
 
 		// A second refund of the same passenger is refused; nothing moves.
