@@ -160,6 +160,28 @@ func TestTrainBookingLifecycle(t *testing.T) {
 		if !contains(v.Actions, train.ActPay) || !contains(v.Actions, train.ActCancel) {
 			t.Errorf("actions to be paid: %v", v.Actions)
 		}
+		// The first stop has no arrival and the last no departure: absent,
+		// never the year-1 time, in the order's API (each language alike).
+		for _, lang := range []string{"en", "zh-cn"} {
+			resp, env := call(t, srv, "GET", fmt.Sprintf("/order/v2/train/orders/%d", v.ID), lang, "", bearer(op)...)
+			var got struct {
+				Stops []map[string]any `json:"stops"`
+			}
+			_ = json.Unmarshal(env.Data, &got)
+			stops := got.Stops
+			if resp.StatusCode != 200 || strings.Contains(string(env.Data), "0001-01-01") || len(stops) < 2 {
+				t.Fatalf("%s: order with year-1 times or no stops: %d %s", lang, resp.StatusCode, env.Data)
+			}
+			if _, ok := stops[0]["arrive"]; ok {
+				t.Errorf("%s: the first stop has an arrival: %v", lang, stops[0])
+			}
+			if _, ok := stops[len(stops)-1]["depart"]; ok {
+				t.Errorf("%s: the last stop has a departure: %v", lang, stops[len(stops)-1])
+			}
+			if _, ok := stops[0]["depart"]; !ok {
+				t.Errorf("%s: the first stop has no departure: %v", lang, stops[0])
+			}
+		}
 		_, _, again := bookTrain(t, srv, op, offer.ID, twoPassengers, "train-book-1")
 		if again.ID != v.ID {
 			t.Fatalf("replayed create made order %d, want %d", again.ID, v.ID)
