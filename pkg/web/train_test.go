@@ -301,3 +301,19 @@ func TestTrainETicketInEachLanguageAndScope(t *testing.T) {
 		t.Errorf("the parent's e-ticket from a sub-agency: %d, want 404", code)
 	}
 }
+
+// TestTrainTicketAmountsInThousands: a ticket's fare on the order page
+// reads as every amount does, thousands separated, in English and Chinese.
+func TestTrainTicketAmountsInThousands(t *testing.T) {
+	t.Parallel()
+	e := trainFixture(t)
+	if _, err := e.db.Exec(e.db.Rebind(`UPDATE train_tickets SET fare = 123456 WHERE order_id = ?`), e.ids["T0002"]); err != nil {
+		t.Fatal(err)
+	}
+	for _, lang := range []string{"en", "zh-cn"} {
+		_, body := e.page(t, "operator", e.href("T0002"), "Accept-Language", lang)
+		if !strings.Contains(body, "1,234.56 CNY") || strings.Contains(body, "1234.56") {
+			t.Errorf("%s: the ticket's fare is not written 1,234.56 CNY", lang)
+		}
+	}
+}
