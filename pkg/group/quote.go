@@ -254,8 +254,8 @@ func view(sg supplier.Segment) Segment {
 
 // scheduled finds real flights for each journey (and a return journey's way
 // back) in the suppliers' schedules: the cheapest nonstop, else the
-// cheapest, of the first supplier that answers with a flight that seats
-// the whole group.
+// cheapest, of the first supplier that answers, preferring flights said to
+// seat the whole group.
 func (s *Service) scheduled(ctx context.Context, o Order) ([]Segment, error) {
 	var queries []supplier.JourneyQuery
 	for _, j := range o.Journeys {
@@ -293,14 +293,20 @@ func (s *Service) flightsFor(ctx context.Context, jq supplier.JourneyQuery, cabi
 		offers, err := sup.Search(sctx, supplier.SearchRequest{Journeys: []supplier.JourneyQuery{jq}, Passengers: supplier.Passengers{Adult: 1},
 			Cabin: cabin})
 		cancel()
-		offers = slices.DeleteFunc(offers, func(o supplier.Offer) bool { return !seatsFor(o.Segments, seats) })
 		if len(offers) == 0 {
 			if err != nil {
 				s.Logger.WarnContext(ctx, "group: supplier search failed", "supplier", name, "err", err)
 			}
 			continue
 		}
+		// A flight the source says has seats for the whole group comes
+		// first: one said to have fewer is offered only when no other
+		// flight is (a fare's seat count is not the flight's, and the
+		// seat application asks the airline for the group's seats).
 		sort.SliceStable(offers, func(i, j int) bool {
+			if a, b := seatsFor(offers[i].Segments, seats), seatsFor(offers[j].Segments, seats); a != b {
+				return a
+			}
 			if (len(offers[i].Segments) == 1) != (len(offers[j].Segments) == 1) {
 				return len(offers[i].Segments) == 1
 			}

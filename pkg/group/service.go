@@ -271,7 +271,7 @@ func (s *Service) detail(ctx context.Context, o Order, v viewer) (View, error) {
 		return View{}, err
 	}
 	q, _ := current(out.Quotes)
-	out.Actions = slices.DeleteFunc(out.Actions, func(a Action) bool { return !QuoteStep(a, q.Status) })
+	out.Actions = slices.DeleteFunc(out.Actions, func(a Action) bool { return !QuoteOffer(a, q.Status) })
 	ds, err := deadlines(ctx, s.DB, o.ID)
 	if err != nil {
 		return View{}, err

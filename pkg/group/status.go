@@ -153,19 +153,30 @@ func Party(s Status, action Action) string { return transitions.Party(s, action)
 func Allowed(s Status, party string) []Action { return transitions.Allowed(s, party) }
 
 // QuoteStep reports whether action may be taken on an order whose current
-// quote is in status quote ("" when it has none): while an order waits for
-// confirmation the agency first accepts the quote, then confirms the group
-// on it, so accept takes a quote still open (current) and confirm an
-// accepted one; every other action does not ask the quote. The detail's
-// actions (what the page and the API offer) and the steps ask it alike.
+// quote is in status quote ("" when it has none): accept takes a quote
+// still open (current), never one already accepted; confirm takes a quote
+// that stands (current or accepted: confirming accepts it, as the API has
+// always allowed); every other action does not ask the quote.
 func QuoteStep(action Action, quote string) bool {
 	switch action {
 	case ActAccept:
 		return quote == QuoteCurrent
 	case ActConfirm:
-		return quote == QuoteAccepted
+		return quote == QuoteCurrent || quote == QuoteAccepted
 	}
 	return true
+}
+
+// QuoteOffer reports whether the detail offers action on an order whose
+// current quote is in status quote: what QuoteStep allows, in the order the
+// page leads the agency through (accept the quote, send the names, then
+// confirm), so confirm is offered once the quote is accepted and accept
+// no more after it.
+func QuoteOffer(action Action, quote string) bool {
+	if action == ActConfirm {
+		return quote == QuoteAccepted
+	}
+	return QuoteStep(action, quote)
 }
 
 // Open reports whether an order in s may still change (not a final status).
