@@ -126,8 +126,13 @@ test('an agency asks for a group fare, accepts the quote, sends the names, confi
   await page.reload();
   assert.equal(await status(page), 'First deposit due');
   assert.equal(await cell(page, 'first', 4), 'Due');
-  assert.equal(await cell(page, 'first', 5), '8,000.00 CNY', 'left to pay after the first deposit');
-  assert.equal(await cell(page, 'final', 5), '0.00 CNY');
+  // Left to pay: each stage's own amount while unpaid, and in all.
+  assert.equal(await cell(page, 'first', 5), '2,000.00 CNY', 'left to pay of the first deposit');
+  assert.equal(await cell(page, 'final', 5), '5,000.00 CNY', 'left to pay of the final payment');
+  assert.equal((await page.locator('#installments-left').innerText()).trim(), '10,000.00 CNY', 'left to pay in all');
+  // Every open deadline counts down, as the quote did.
+  await page.locator('#installment-countdown-first').waitFor();
+  await page.locator('#installment-countdown-final').waitFor();
   await page.locator('#pay-channel-first').selectOption('balance');
   await screenshot(page, 'group-detail-due');
   await submit(page, page.locator('#pay-first'));
@@ -136,6 +141,8 @@ test('an agency asks for a group fare, accepts the quote, sends the names, confi
   assert.equal(await cell(page, 'first', 4), 'Paid');
   assert.notEqual(await cell(page, 'first', 3), '—', 'paid at is shown');
   assert.equal(await page.locator('#pay-first').count(), 0, 'the first deposit cannot be paid twice');
+  assert.equal(await cell(page, 'first', 5), '0.00 CNY', 'nothing left of a paid deposit');
+  assert.equal((await page.locator('#installments-left').innerText()).trim(), '8,000.00 CNY', 'left to pay in all after the first deposit');
   await page.locator('#pay-second').waitFor();
   assert.match(await page.locator('#cancel-hint').innerText(), /Deposits paid are forfeited/);
   await screenshot(page, 'group-detail-paid');
@@ -143,4 +150,15 @@ test('an agency asks for a group fare, accepts the quote, sends the names, confi
   const violations = await seriousViolations(page);
   assert.deepEqual(violations, [], 'no serious accessibility violations on the detail');
   assert.deepEqual(page.errors, [], 'no console errors');
+
+  // In Chinese the timeline's remarks and the plan read in Chinese, money
+  // in thousands with its currency.
+  await page.context().addCookies([{ name: 'lang', value: 'zh-cn', domain: new URL(server.url).hostname, path: '/' }]);
+  await page.reload();
+  const timeline = await page.locator('#group-timeline').innerText();
+  assert.match(timeline, /报价 10,000\.00 CNY/, "the quote's remark in Chinese");
+  assert.match(timeline, /支付第一期订金 2,000\.00 CNY/, "the payment's remark in Chinese");
+  assert.doesNotMatch(timeline, /first balance|10000\.00|passengers/, 'no English or raw remark');
+  assert.equal((await page.locator('#installments-left').innerText()).trim(), '8,000.00 CNY');
+  assert.deepEqual(page.errors, [], 'no console errors in Chinese');
 });

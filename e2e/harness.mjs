@@ -54,9 +54,13 @@ export async function startServer({ living = false, sim = {}, env: extra = {} } 
       Object.assign(runEnv, extra(`http://${addr}`));
     }
     try {
-      const { url, proc } = await serve(bin, dir, addr, runEnv);
+      const { url, proc, log } = await serve(bin, dir, addr, runEnv);
       return {
         url,
+        // missingKeys answers the catalog keys the server was asked for
+        // and lacks so far, as "lang key" (each once: the server logs a
+        // miss once), read from its warnings (pkg/app logs every miss).
+        missingKeys: () => missingKeysIn(log()),
         async stop() {
           proc.kill('SIGTERM');
           await new Promise((r) => proc.once('exit', r));
@@ -92,7 +96,20 @@ async function serve(bin, dir, addr, env) {
     });
     proc.on('exit', (code) => { clearTimeout(timer); reject(new Error(`voyage exited with ${code}:\n${stderr}`)); });
   });
-  return { url, proc };
+  return { url, proc, log: () => stderr };
+}
+
+// missingKeysIn reads the server's "i18n: missing catalog key" warnings
+// (slog's text form: lang=… key=… with the key quoted when it has spaces).
+export function missingKeysIn(log) {
+  const out = [];
+  for (const line of log.split('\n')) {
+    if (!line.includes('i18n: missing catalog key')) continue;
+    const lang = line.match(/ lang=(\S+)/)?.[1];
+    const key = line.match(/ key=("(?:[^"\\]|\\.)*"|\S+)/)?.[1];
+    out.push(`${lang} ${key}`);
+  }
+  return out;
 }
 
 // freePort answers a TCP port on 127.0.0.1 that was free a moment ago.

@@ -2,12 +2,18 @@
 // the three languages, on one server and one browser context per user.
 // Each visit must answer without an HTTP error (the page and its
 // sub-requests), log no console error, have no serious or critical axe
-// violation and, in Chinese, show no raw code or English interface word
-// (the list is e2e/fixtures/raw-codes.json). A page a user may not open
-// must send them to their own home in the portal with the refusal.
+// violation, in Chinese show no raw code or English interface word (the
+// list is e2e/fixtures/raw-codes.json) and, in every language, show no
+// text shaped like a catalog key (keyShaped) in its text or its title,
+// aria-label, placeholder and alt attributes. The rule behind the list: a
+// key the server's catalog lacks is a miss the server logs (pkg/i18n
+// OnMiss, read through server.missingKeys), and one an island's i18next
+// lacks is a console error (islands/i18n.ts), both failing the visit. A
+// page a user may not open must send them to their own home in the portal
+// with the refusal.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -67,6 +73,39 @@ function escapeRe(s) { return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'); }
 const rawRe = new RegExp(`(?<![\\w@./-])(${[...raw.codes, ...raw.words].map(escapeRe).join('|')})(?![\\w@/-])`, 'g');
 const keyRe = new RegExp(raw.keyPattern, 'g');
 
+// The catalog's namespaces: the first word of every key (trainportal,
+// groupportal, orders…). Dotted lower-case text starting with one of them
+// is a key shown raw, whether the catalog has it or not.
+const localeDir = join(here, '..', 'pkg', 'i18n', 'locales', 'en');
+const namespaces = new Set(readdirSync(localeDir).filter((f) => f.endsWith('.json'))
+  .flatMap((f) => Object.keys(JSON.parse(readFileSync(join(localeDir, f), 'utf8'))).map((k) => k.split('.')[0])));
+// Every word of a key starts lower case (error.notFound); a sentence's end
+// run into the next heading ("error.To", the copy's text has no layout)
+// is not one.
+const dottedRe = /(?<![\w@./:-])([a-z][a-zA-Z0-9_]*(?:\.[a-z][a-zA-Z0-9_]*)+)(?![\w@/-]|\.\w)/g;
+const hostEnds = new Set(['com', 'cn', 'net', 'org', 'io', 'tw', 'hk', 'example', 'test', 'local', 'localhost', 'json', 'yaml', 'pdf', 'xlsx', 'csv', 'png', 'db']);
+
+// keyShaped answers the words of text shaped like catalog keys: dotted
+// lower-case identifiers (a.b, a.b_c) in one of the catalog's namespaces,
+// or of three words or more that do not end like a host or a file name.
+function keyShaped(text) {
+  const out = new Set();
+  for (const m of text.matchAll(dottedRe)) {
+    const parts = m[1].split('.');
+    if (namespaces.has(parts[0]) || (parts.length >= 3 && !hostEnds.has(parts.at(-1)))) out.add(m[1]);
+  }
+  return [...out];
+}
+
+// labelText is the page's interface text in attributes: titles, accessible
+// names, placeholders and image descriptions.
+async function labelText(page) {
+  return page.evaluate(() => [...document.querySelectorAll('[title], [aria-label], [placeholder], img[alt]')]
+    .filter((e) => !e.closest('[translate="no"], code'))
+    .flatMap((e) => ['title', 'aria-label', 'placeholder', 'alt'].map((a) => e.getAttribute(a)).filter(Boolean))
+    .join('\n'));
+}
+
 // visibleText is the page's text a reader sees as interface: without code,
 // form values, and user data marked translate="no".
 async function visibleText(page) {
@@ -85,6 +124,8 @@ async function visibleText(page) {
 // document. The map holds promises so that two walkers on the same
 // document at once run axe once.
 const axeByDocument = new Map();
+// reportedMisses is how many of the server's misses a visit has reported.
+let reportedMisses = 0;
 let axeRuns = 0;
 async function violationsOf(page) {
   const html = await page.evaluate(() => document.documentElement.outerHTML);
@@ -147,12 +188,19 @@ async function walkUser(username, password) {
       // axe on every document: a translation can break a page's contrast,
       // labels or names as well as its words.
       for (const v of await violationsOf(page)) problems.push(`${current}: axe ${v}`);
+      const text = await visibleText(page);
+      const found = new Set(keyShaped(`${text}\n${await labelText(page)}`));
       if (lang !== 'en') {
-        const text = await visibleText(page);
-        const found = new Set([...text.matchAll(rawRe)].map((m) => m[1]));
+        for (const m of text.matchAll(rawRe)) found.add(m[1]);
         for (const m of text.matchAll(keyRe)) found.add(m[0]);
-        if (found.size) problems.push(`${current}: untranslated ${[...found].join(', ')}`);
       }
+      if (found.size) problems.push(`${current}: untranslated ${[...found].join(', ')}`);
+      // The server's misses since the last visit: most likely this page's
+      // (the log is read as it arrives, so one may land on the next visit;
+      // the test fails either way).
+      const misses = server.missingKeys();
+      for (const m of misses.slice(reportedMisses)) problems.push(`${current}: missing catalog key ${m}`);
+      reportedMisses = Math.max(reportedMisses, misses.length);
     }
   }
   await context.close();
@@ -177,6 +225,7 @@ test('walk every page as every demo user in three languages', { timeout: 1_800_0
     }
   }));
   const problems = results.flatMap((r) => r.problems);
+  for (const m of server.missingKeys().slice(reportedMisses)) problems.push(`after the walk: missing catalog key ${m}`);
   const visits = results.reduce((n, r) => n + r.visits, 0);
   console.log(`walk: ${visits} visits, ${axeRuns} documents checked by axe, ${problems.length} problems`);
   assert.deepEqual(problems, [], `${problems.length} problems in ${visits} visits`);

@@ -1,6 +1,7 @@
-// GroupCountdown keeps a group quote's "time left" current: the server
-// renders the same text once; this updates it every second until the
-// confirm-before time passes.
+// GroupCountdown keeps a group quote's or deadline's "time left" current:
+// the server renders the same text once; this updates it every second until
+// the time passes, then says so (passedKey: "quote expired" by default, a
+// deposit's or the passenger list's "deadline passed").
 import { useT } from './useT';
 import { useExpiry } from './confirm/Countdown';
 
@@ -19,11 +20,11 @@ export function leftText(ms: number, t: T): string {
   return t('groupportal.left.seconds', { seconds: s });
 }
 
-export function GroupCountdown({ until }: { until: string }) {
+export function GroupCountdown({ until, passedKey = 'groupportal.quote.expired' }: { until: string; passedKey?: string }) {
   const { t } = useT();
   const { left, expired } = useExpiry(until);
   if (left === null) return null;
-  if (expired) return <span className="badge orders-tone-error">{t('groupportal.quote.expired')}</span>;
+  if (expired) return <span className="badge orders-tone-error">{t(passedKey)}</span>;
   return (
     <span role="timer" aria-live="off">
       {t('groupportal.left.label', { left: leftText(left, t) })}

@@ -31,3 +31,21 @@ describe('catalogs shared with the server', () => {
     expect(en.t('router.login')).toBe('Please login');
   });
 });
+
+describe('a key the catalog lacks', () => {
+  it('is reported as a console error, once per call, and not for a key it has', async () => {
+    const errors: string[] = [];
+    const original = console.error;
+    console.error = (...args: unknown[]) => { errors.push(args.join(' ')); };
+    try {
+      const i18n = await initI18n('zh-cn');
+      i18n.t('application.field.country');
+      i18n.t('islands.country.results', { count: 3 });
+      expect(errors).toEqual([]);
+      expect(i18n.t('trainportal.status.nowhere')).toBe('trainportal.status.nowhere');
+      expect(errors).toEqual(['i18n: missing catalog key trainportal.status.nowhere (zh-cn)']);
+    } finally {
+      console.error = original;
+    }
+  });
+});

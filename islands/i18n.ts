@@ -28,6 +28,13 @@ export async function loadMessages(lang: Lang): Promise<Record<string, string>> 
   return Object.assign({}, ...parts);
 }
 
+// reportMissing tells of a key the catalog lacks: the island shows its
+// reader the raw key. A console error, which the browser tests (the walk
+// of every page among them) fail on, and which a reader's console shows.
+export function reportMissing(lngs: readonly string[], key: string): void {
+  console.error(`i18n: missing catalog key ${key} (${lngs.join(', ')})`);
+}
+
 export async function initI18n(lang: Lang): Promise<i18n> {
   const instance = i18next.createInstance();
   await instance.init({
@@ -41,6 +48,10 @@ export async function initI18n(lang: Lang): Promise<i18n> {
     interpolation: { escapeValue: false },
     returnNull: false,
     showSupportNotice: false,
+    // saveMissing is what makes i18next call missingKeyHandler; nothing is
+    // saved anywhere (no backend).
+    saveMissing: true,
+    missingKeyHandler: (lngs, _ns, key) => reportMissing(lngs, key),
   });
   return instance;
 }

@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"strconv"
 	"time"
+
+	"github.com/voyage/voyage/pkg/i18n"
 )
 
 // BillTransactions is /bills/transactions: the payments received into the
@@ -130,7 +132,10 @@ func StatementHref(id int64) string { return "/bills/statements/" + strconv.Form
 // (bank transfer), or the payment channel a booking was paid through (its
 // receipt's method is the channel's name: Alipay, WeChat Pay, …).
 func paymentMethodName(ctx context.Context, m string) string {
-	return translatedOr(ctx, "bills.method."+m, catalogLabel(ctx, "orders.channel.", m))
+	if i18n.Has(ctx, "bills.method."+m) {
+		return i18n.T(ctx, "bills.method."+m)
+	}
+	return catalogLabel(ctx, "orders.channel.", m)
 }
 
 func billOption(a SubAgencyOption) string {

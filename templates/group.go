@@ -124,11 +124,14 @@ type GroupDetail struct {
 	Passengers            []GroupPassenger
 	Tickets               []GroupTicket
 	Timeline              []GroupEvent
+	LeftToPay             string // of every stage together ("" without a plan)
 
 	Actions     []string // allowed now: accept, decline, upload, confirm, pay, cancel, quote, seats
 	SeatResults []string // the provider's seat answers allowed now: applying, granted, refused
 	Provider    bool     // the caller is the provider
 	Countdown   bool     // the current quote waits for the agency's answer
+	Open        bool     // the order may still change: its deadlines count down
+	Locked      bool     // the passenger list is locked (confirmed): its deadline is met
 
 	PayKey    string   // one rendering of the pay form: posting twice pays once
 	Channels  []string // payment channels, balance first
@@ -174,7 +177,7 @@ type GroupInstallment struct {
 	Deadline time.Time
 	PaidAt   time.Time
 	Status   string // due, paid, forfeited, not_due
-	Balance  string // what is left to pay after this row
+	Left     string // what is left to pay of this stage
 	Payable  bool   // the pay button is this row's
 }
 
@@ -285,7 +288,20 @@ func timeLeft(ctx context.Context, now, t time.Time) string {
 	}
 }
 
-// countdownProps are the GroupCountdown island's props.
+// countdownProps are the GroupCountdown island's props: the quote's
+// countdown says "quote expired" once its time passed.
 func countdownProps(t time.Time) string {
 	return fmt.Sprintf(`{"until":%q}`, t.UTC().Format(time.RFC3339))
+}
+
+// deadlineProps are the GroupCountdown island's props for a deposit's or
+// the passenger list's deadline, which says "deadline passed" once it did.
+func deadlineProps(t time.Time) string {
+	return fmt.Sprintf(`{"until":%q,"passedKey":"groupportal.deadline.passed"}`, t.UTC().Format(time.RFC3339))
+}
+
+// installmentOpen reports whether an installment still waits for its
+// payment (its deadline counts down).
+func installmentOpen(status string) bool {
+	return status == "due" || status == "not_due" || status == "holding"
 }

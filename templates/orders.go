@@ -304,7 +304,7 @@ func catalogLabel(ctx context.Context, prefix, value string) string {
 	if value == "" {
 		return i18n.T(ctx, "manager.none")
 	}
-	return translatedOr(ctx, prefix+value, value)
+	return i18n.Label(ctx, prefix+value, value)
 }
 
 // translatedOr is the catalog's message for key, or fallback where the

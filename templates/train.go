@@ -8,6 +8,7 @@ import (
 
 	"github.com/voyage/voyage/pkg/display"
 	"github.com/voyage/voyage/pkg/i18n"
+	"github.com/voyage/voyage/pkg/money"
 	"github.com/voyage/voyage/pkg/train"
 )
 
@@ -153,5 +154,6 @@ func displayMoney(m train.Money) string {
 	if m.Amount == "" {
 		return ""
 	}
-	return m.Amount + " " + m.Currency
+	// The money display every page shares: thousands separated.
+	return money.GroupDecimal(m.Amount) + " " + m.Currency
 }

@@ -6002,10 +6002,13 @@ type ProfileUpdate struct {
 
 // RailStop defines model for RailStop.
 type RailStop struct {
-	Arrive     time.Time `json:"arrive"`
-	Depart     time.Time `json:"depart"`
-	DistanceKm int       `json:"distanceKm"`
-	Station    string    `json:"station"`
+	// Arrive When the train arrives at this stop; absent at its first stop (where it only departs).
+	Arrive *time.Time `json:"arrive,omitempty"`
+
+	// Depart When the train leaves this stop; absent at its last stop (where it only arrives).
+	Depart     *time.Time `json:"depart,omitempty"`
+	DistanceKm int        `json:"distanceKm"`
+	Station    string     `json:"station"`
 }
 
 // RateRequest defines model for RateRequest.

@@ -115,6 +115,12 @@ func New(ctx context.Context, cfg config.Config) (*App, error) {
 	if err != nil {
 		return nil, err
 	}
+	// A key the catalogs lack shows its reader a raw code: a defect to see
+	// in the log (once per key and language), and what the browser walk
+	// reads to fail on it.
+	cat.OnMiss(func(m i18n.Miss) {
+		slog.Warn("i18n: missing catalog key", "lang", m.Lang, "key", m.Key)
+	})
 	tr, err := tracing.New(ctx, tracing.Config{OTLPEndpoint: cfg.Tracing.OTLPEndpoint, SampleRatio: cfg.Tracing.SampleRatio, Version: Version})
 	if err != nil {
 		return nil, err

@@ -13,6 +13,7 @@ import (
 
 	"github.com/voyage/voyage/pkg/app"
 	"github.com/voyage/voyage/pkg/ledger"
+	"github.com/voyage/voyage/pkg/money"
 	"github.com/voyage/voyage/pkg/supplier/rail"
 	"github.com/voyage/voyage/pkg/train"
 )
@@ -159,6 +160,28 @@ func TestTrainBookingLifecycle(t *testing.T) {
 		if !contains(v.Actions, train.ActPay) || !contains(v.Actions, train.ActCancel) {
 			t.Errorf("actions to be paid: %v", v.Actions)
 		}
+		// The first stop has no arrival and the last no departure: absent,
+		// never the year-1 time, in the order's API (each language alike).
+		for _, lang := range []string{"en", "zh-cn"} {
+			resp, env := call(t, srv, "GET", fmt.Sprintf("/order/v2/train/orders/%d", v.ID), lang, "", bearer(op)...)
+			var got struct {
+				Stops []map[string]any `json:"stops"`
+			}
+			_ = json.Unmarshal(env.Data, &got)
+			stops := got.Stops
+			if resp.StatusCode != 200 || strings.Contains(string(env.Data), "0001-01-01") || len(stops) < 2 {
+				t.Fatalf("%s: order with year-1 times or no stops: %d %s", lang, resp.StatusCode, env.Data)
+			}
+			if _, ok := stops[0]["arrive"]; ok {
+				t.Errorf("%s: the first stop has an arrival: %v", lang, stops[0])
+			}
+			if _, ok := stops[len(stops)-1]["depart"]; ok {
+				t.Errorf("%s: the last stop has a departure: %v", lang, stops[len(stops)-1])
+			}
+			if _, ok := stops[0]["depart"]; !ok {
+				t.Errorf("%s: the first stop has no departure: %v", lang, stops[0])
+			}
+		}
 		_, _, again := bookTrain(t, srv, op, offer.ID, twoPassengers, "train-book-1")
 		if again.ID != v.ID {
 			t.Fatalf("replayed create made order %d, want %d", again.ID, v.ID)
@@ -252,6 +275,25 @@ func TestTrainBookingLifecycle(t *testing.T) {
 		resp, env = call(t, srv, "GET", "/base/v2/wallet/entries?type=refund-train", "en", "", bearer(loginAs(t, srv, "demo-super", "demo-pass-1").Token)...)
 		if resp.StatusCode != 200 || !strings.Contains(string(env.Data), v.BookingNumber) {
 			t.Errorf("wallet entries API: %d %s", resp.StatusCode, env.Data)
+		}
+
+		// The order page and its timeline say what came back, with its
+		// currency and thousands, in the reader's words.
+		refundText, feeText := money.GroupDecimal(q.RefundAmount.Amount)+" CNY", money.GroupDecimal(q.Fee.Amount)+" CNY"
+		portal := portalAs(t, srv, op)
+		for lang, want := range map[string][]string{
+			"en":    {"Refunded", "Refunded " + refundText + " (railway fee " + feeText + ")"},
+			"zh-cn": {"已退款", "已退款 " + refundText + "（铁路退票费 " + feeText + "）"},
+		} {
+			res, body := get(t, portal, srv.URL+fmt.Sprintf("/train/orders/%d", v.ID), "Cookie", "lang="+lang)
+			if res.StatusCode != 200 || !strings.Contains(body, `id="train-order-refunded">`+refundText) {
+				t.Errorf("%s: the order page does not show the refund %s: %d", lang, refundText, res.StatusCode)
+			}
+			for _, w := range want {
+				if !strings.Contains(body, w) {
+					t.Errorf("%s: the order page lacks %q", lang, w)
+				}
+			}
 		}
 
 		// A second refund of the same passenger is refused; nothing moves.

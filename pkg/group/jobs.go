@@ -117,7 +117,7 @@ func (s *Service) miss(ctx context.Context, d deadline) (bool, error) {
 			_, err := setDeadline(ctx, tx, d, from)
 			return err
 		}
-		remark := fmt.Sprintf("%s deadline %s passed", d.Kind, d.Deadline.UTC().Format(time.RFC3339))
+		remark := remarkOf(remarkMissed, "kind", d.Kind, "at", d.Deadline.UTC().Format(time.RFC3339))
 		if err := s.move(ctx, tx, &o, action, system, remark, stagesOf(ds)); err != nil {
 			return err
 		}
@@ -198,6 +198,6 @@ func (s *Service) Ticket(ctx context.Context, id int64) error {
 			o.Tickets = append(o.Tickets, Ticket{Passenger: p.Surname + "/" + p.GivenName, Type: p.Type,
 				TicketNumber: fmt.Sprintf("880%010d", o.ID*1000+int64(i)+1)})
 		}
-		return s.move(ctx, tx, &o, ActTicketed, system, fmt.Sprintf("%d tickets", len(o.Tickets)), nil)
+		return s.move(ctx, tx, &o, ActTicketed, system, remarkOf(remarkTicketed, "count", len(o.Tickets)), nil)
 	})
 }

@@ -506,7 +506,7 @@ func (s *Service) UploadPassengers(ctx context.Context, who auth.Principal, id i
 	}
 	err = s.DB.InTx(ctx, func(tx *sqlx.Tx) error {
 		o.Passengers = ps
-		return s.touch(ctx, tx, &o, ActUpload, actorOf(who), fmt.Sprintf("%d passengers", len(ps)))
+		return s.touch(ctx, tx, &o, ActUpload, actorOf(who), remarkOf(remarkListed, "count", len(ps)))
 	})
 	if err != nil {
 		return 0, err

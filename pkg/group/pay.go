@@ -141,7 +141,14 @@ func installmentTransfer(o Order, d deadline, by string) ledger.Transfer {
 // paid moves the order on for an installment just paid, in tx: the next
 // installment falls due, or the last one sends the order to ticketing.
 func (s *Service) paid(ctx context.Context, tx *sqlx.Tx, o *Order, ds []deadline, stage, channel string, by actor) error {
-	if err := s.move(ctx, tx, o, ActPay, by, stage+" "+channel, stagesOf(ds)); err != nil {
+	var amount int64
+	for _, d := range ds {
+		if d.Kind == stage {
+			amount = d.Amount
+		}
+	}
+	remark := remarkOf(remarkPaid, append([]any{"stage", stage, "channel", channel}, moneyRemark(amount, o.Currency)...)...)
+	if err := s.move(ctx, tx, o, ActPay, by, remark, stagesOf(ds)); err != nil {
 		return err
 	}
 	if o.Status == Proceeding {

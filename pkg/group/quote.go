@@ -95,7 +95,7 @@ func (s *Service) Quote(ctx context.Context, who auth.Principal, id int64, in Qu
 		return View{}, fault.Validation(errs)
 	}
 	if len(in.Segments) > 0 {
-		segs, serr := segmentsOf(in.Segments)
+		segs, serr := segmentsOf(in.Segments, o.Counts.Seats())
 		if len(serr) > 0 {
 			return View{}, fault.Validation(serr)
 		}
@@ -116,7 +116,7 @@ func (s *Service) Quote(ctx context.Context, who auth.Principal, id int64, in Qu
 	}
 	err = s.DB.InTx(ctx, func(tx *sqlx.Tx) error {
 		o.Total = total
-		if err := s.move(ctx, tx, &o, ActQuote, actorOf(who), fmt.Sprintf("%s %s", money.Amount{Minor: total, Currency: o.Currency}, o.Currency), nil); err != nil {
+		if err := s.move(ctx, tx, &o, ActQuote, actorOf(who), remarkOf(remarkQuoted, moneyRemark(total, o.Currency)...), nil); err != nil {
 			return err
 		}
 		if err := insertQuote(ctx, tx, o.ID, &q, o.Currency, total); err != nil {
@@ -205,8 +205,9 @@ func (s *Service) plan(in QuoteInput, total int64, now time.Time, errs map[strin
 	return out
 }
 
-// segmentsOf checks flights given by the provider.
-func segmentsOf(in []supplier.Segment) ([]Segment, map[string]string) {
+// segmentsOf checks flights given by the provider for a group taking seats
+// seats: a flight said to have fewer seats left cannot carry it.
+func segmentsOf(in []supplier.Segment, seats int) ([]Segment, map[string]string) {
 	errs := map[string]string{}
 	out := make([]Segment, 0, len(in))
 	for i, sg := range in {
@@ -227,6 +228,9 @@ func segmentsOf(in []supplier.Segment) ([]Segment, map[string]string) {
 		if sg.DepartAt.IsZero() || !sg.ArriveAt.After(sg.DepartAt) {
 			errs[f+"arriveAt"] = "group.error.segmentTimes"
 		}
+		if !seatsFor([]supplier.Segment{sg}, seats) {
+			errs[f+"seatsLeft"] = "group.error.seatsLeft"
+		}
 		if sg.DurationMinutes == 0 {
 			sg.DurationMinutes = int(sg.ArriveAt.Sub(sg.DepartAt).Minutes())
 		}
@@ -242,7 +246,8 @@ func view(sg supplier.Segment) Segment {
 
 // scheduled finds real flights for each journey (and a return journey's way
 // back) in the suppliers' schedules: the cheapest nonstop, else the
-// cheapest, of the first supplier that answers.
+// cheapest, of the first supplier that answers, preferring flights said to
+// seat the whole group.
 func (s *Service) scheduled(ctx context.Context, o Order) ([]Segment, error) {
 	var queries []supplier.JourneyQuery
 	for _, j := range o.Journeys {
@@ -253,7 +258,7 @@ func (s *Service) scheduled(ctx context.Context, o Order) ([]Segment, error) {
 	}
 	var out []Segment
 	for _, jq := range queries {
-		segs, err := s.flightsFor(ctx, jq, o.Cabin)
+		segs, err := s.flightsFor(ctx, jq, o.Cabin, o.Counts.Seats())
 		if err != nil {
 			return nil, err
 		}
@@ -262,7 +267,15 @@ func (s *Service) scheduled(ctx context.Context, o Order) ([]Segment, error) {
 	return out, nil
 }
 
-func (s *Service) flightsFor(ctx context.Context, jq supplier.JourneyQuery, cabin string) ([]Segment, error) {
+// seatsFor reports whether every flight of segs has seats for a group
+// taking seats seats: a flight whose source says fewer are left cannot
+// carry it (a source that does not say, SeatsLeft 0, is asked by the seat
+// application).
+func seatsFor(segs []supplier.Segment, seats int) bool {
+	return !slices.ContainsFunc(segs, func(sg supplier.Segment) bool { return sg.SeatsLeft > 0 && sg.SeatsLeft < seats })
+}
+
+func (s *Service) flightsFor(ctx context.Context, jq supplier.JourneyQuery, cabin string, seats int) ([]Segment, error) {
 	for _, name := range s.supplierNames() {
 		sup, ok := s.suppliers(name)
 		if !ok {
@@ -278,7 +291,14 @@ func (s *Service) flightsFor(ctx context.Context, jq supplier.JourneyQuery, cabi
 			}
 			continue
 		}
+		// A flight the source says has seats for the whole group comes
+		// first: one said to have fewer is offered only when no other
+		// flight is (a fare's seat count is not the flight's, and the
+		// seat application asks the airline for the group's seats).
 		sort.SliceStable(offers, func(i, j int) bool {
+			if a, b := seatsFor(offers[i].Segments, seats), seatsFor(offers[j].Segments, seats); a != b {
+				return a
+			}
 			if (len(offers[i].Segments) == 1) != (len(offers[j].Segments) == 1) {
 				return len(offers[i].Segments) == 1
 			}
@@ -338,7 +358,7 @@ func (s *Service) onQuote(ctx context.Context, who auth.Principal, id int64, act
 		return o, v, Quote{}, time.Time{}, err
 	}
 	q, ok := current(qs)
-	if !ok || q.Status == QuoteDeclined {
+	if !ok || q.Status == QuoteDeclined || !QuoteStep(action, q.Status) {
 		return o, v, q, time.Time{}, errState()
 	}
 	now := s.Now().UTC()

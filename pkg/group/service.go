@@ -115,7 +115,11 @@ func actorOf(who auth.Principal) actor {
 	return a
 }
 
-var system = actor{name: "system"}
+// SystemActor is the timeline's actor of what no person did: a deadline
+// passing, the tickets issued.
+const SystemActor = "system"
+
+var system = actor{name: SystemActor}
 
 // move takes action on o inside tx: checked against the status machine
 // (stages are the paying stages of the order's quote), written only if no
@@ -270,6 +274,8 @@ func (s *Service) detail(ctx context.Context, o Order, v viewer) (View, error) {
 	for i := range out.Quotes {
 		out.Quotes[i].Segments = shopping.NamedIn(out.Quotes[i].Segments, i18n.Lang(ctx))
 	}
+	q, _ := current(out.Quotes)
+	out.Actions = slices.DeleteFunc(out.Actions, func(a Action) bool { return !QuoteOffer(a, q.Status) })
 	ds, err := deadlines(ctx, s.DB, o.ID)
 	if err != nil {
 		return View{}, err
@@ -296,6 +302,11 @@ func (s *Service) detail(ctx context.Context, o Order, v viewer) (View, error) {
 	}
 	if out.Timeline, err = booking.Events[Event](ctx, s.DB, booking.GroupTimeline, o.ID); err != nil {
 		return View{}, err
+	}
+	// The remarks the line wrote are keys: the API and the portal give
+	// them in the caller's language.
+	for i := range out.Timeline {
+		out.Timeline[i].Remark = RemarkText(ctx, out.Timeline[i].Remark)
 	}
 	out.PassengerList = o.Passengers
 	ts, err := s.Ledger.OrderTransfers(ctx, o.AgencyID, o.BookingNumber)

@@ -152,6 +152,33 @@ func Party(s Status, action Action) string { return transitions.Party(s, action)
 // each once.
 func Allowed(s Status, party string) []Action { return transitions.Allowed(s, party) }
 
+// QuoteStep reports whether action may be taken on an order whose current
+// quote is in status quote ("" when it has none): accept takes a quote
+// still open (current), never one already accepted; confirm takes a quote
+// that stands (current or accepted: confirming accepts it, as the API has
+// always allowed); every other action does not ask the quote.
+func QuoteStep(action Action, quote string) bool {
+	switch action {
+	case ActAccept:
+		return quote == QuoteCurrent
+	case ActConfirm:
+		return quote == QuoteCurrent || quote == QuoteAccepted
+	}
+	return true
+}
+
+// QuoteOffer reports whether the detail offers action on an order whose
+// current quote is in status quote: what QuoteStep allows, in the order the
+// page leads the agency through (accept the quote, send the names, then
+// confirm), so confirm is offered once the quote is accepted and accept
+// no more after it.
+func QuoteOffer(action Action, quote string) bool {
+	if action == ActConfirm {
+		return quote == QuoteAccepted
+	}
+	return QuoteStep(action, quote)
+}
+
 // Open reports whether an order in s may still change (not a final status).
 func Open(s Status) bool {
 	return !slices.Contains([]Status{Issued, Failed, Canceled, Closed}, s)

@@ -80,3 +80,27 @@ func TestAllowedByParty(t *testing.T) {
 		t.Errorf("agency in issued: %v", got)
 	}
 }
+
+// TestQuoteOffer: in to_be_confirm the agency is offered accept on an open
+// quote and confirm only once it accepted it, never both; accepting twice
+// is refused.
+func TestQuoteOffer(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		quote string
+		want  []Action
+	}{
+		{QuoteCurrent, []Action{ActAccept, ActUpload, ActDecline, ActCancel}},
+		{QuoteAccepted, []Action{ActUpload, ActDecline, ActConfirm, ActCancel}},
+		{"", []Action{ActUpload, ActDecline, ActCancel}},
+	}
+	for _, tt := range tests {
+		got := slices.DeleteFunc(Allowed(ToBeConfirm, booking.ByAgency), func(a Action) bool { return !QuoteOffer(a, tt.quote) })
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("quote %q: offered %v, want %v", tt.quote, got, tt.want)
+		}
+	}
+	if QuoteStep(ActAccept, QuoteAccepted) || !QuoteStep(ActConfirm, QuoteCurrent) {
+		t.Error("accept of an accepted quote allowed, or confirming an open quote refused")
+	}
+}

@@ -16,6 +16,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"sync"
 )
 
 //go:embed locales
@@ -37,6 +38,69 @@ func Supported() []string { return []string{EN, ZhCN, ZhTW} }
 // Catalog is the set of translations for every supported language.
 type Catalog struct {
 	msgs map[string]map[string]string
+	// misses is told of a key asked for in a language whose catalog lacks
+	// it (OnMiss); seen keeps each reported once.
+	misses func(Miss)
+	mu     sync.Mutex
+	seen   map[Miss]bool
+}
+
+// Miss is a key asked for in a language whose catalog does not have it: a
+// page or message that shows the raw key (or an English or bare-code
+// fallback) to its reader.
+type Miss struct {
+	Lang, Key string
+}
+
+// maxMisses bounds how many distinct misses a catalog remembers and
+// reports: a key is a constant of the code, so a few hundred means a
+// caller passes something else (data) as a key, and reporting it more
+// would only grow memory.
+const maxMisses = 1000
+
+// OnMiss makes every later miss (each lang and key once) call f, so the
+// server can log it (pkg/app logs it as a warning, which the browser walk
+// reads) and a test can record it. Set it before the catalog is shared.
+func (c *Catalog) OnMiss(f func(Miss)) { c.misses = f }
+
+// keyShaped reports whether key is written as the code writes a catalog
+// key: two or more dotted words of letters, digits, '_' and '-'. Text that
+// is not (a key with an empty last word, a person's words after a prefix)
+// is data a caller tries against the catalog, falling back to the text
+// itself, as a statement's descriptions are: no miss to report.
+func keyShaped(key string) bool {
+	words := strings.Split(key, ".")
+	if len(words) < 2 {
+		return false
+	}
+	for _, w := range words {
+		if w == "" || strings.IndexFunc(w, func(r rune) bool {
+			return !(r == '_' || r == '-' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
+		}) >= 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// miss reports key missing in lang, once.
+func (c *Catalog) miss(lang, key string) {
+	if c.misses == nil || !keyShaped(key) {
+		return
+	}
+	m := Miss{Lang: lang, Key: key}
+	c.mu.Lock()
+	if c.seen == nil {
+		c.seen = map[Miss]bool{}
+	}
+	fresh := !c.seen[m] && len(c.seen) < maxMisses
+	if fresh {
+		c.seen[m] = true
+	}
+	c.mu.Unlock()
+	if fresh {
+		c.misses(m)
+	}
 }
 
 // Load reads the embedded catalogs.
@@ -160,6 +224,7 @@ func (c *Catalog) T(lang, key string, args ...any) string {
 	key = c.pluralKey(Normalize(lang), key, args)
 	msg, ok := c.msgs[Normalize(lang)][key]
 	if !ok {
+		c.miss(Normalize(lang), key)
 		if msg, ok = c.msgs[EN][key]; !ok {
 			msg = key
 		}
@@ -258,6 +323,23 @@ func T(ctx context.Context, key string, args ...any) string {
 		return key
 	}
 	return l.cat.T(l.lang, key, args...)
+}
+
+// Label is the message of key in ctx's language, or fallback where the
+// catalog has none: the label of a status, type or kind read from data.
+// Unlike a probe with Has, a label the catalog lacks is a gap on the page
+// (the reader sees a bare code), so it is reported as a miss.
+func Label(ctx context.Context, key, fallback string) string {
+	l, ok := ctx.Value(ctxKey{}).(localizer)
+	if !ok || l.cat == nil {
+		return fallback
+	}
+	if l.cat.Has(l.lang, key) {
+		return l.cat.T(l.lang, key)
+	}
+	bare, _ := splitArgs(key)
+	l.cat.miss(l.lang, bare)
+	return fallback
 }
 
 // Has reports whether key exists in the catalog of ctx's language.

@@ -175,3 +175,48 @@ func TestPlural(t *testing.T) {
 		t.Error("a key with plural variants is not found")
 	}
 }
+
+// TestMissesReported: a key a language lacks, asked through T or as a
+// label, reaches OnMiss once per language; a key that exists, a probe with
+// Has and a plural key with its variants report nothing.
+func TestMissesReported(t *testing.T) {
+	fsys := fstest.MapFS{
+		"l/en/a.json":    {Data: []byte(`{"hello":"Hello","only.en":"English only","n_one":"{{count}} seat","n_other":"{{count}} seats","st.open":"Open"}`)},
+		"l/zh-cn/a.json": {Data: []byte(`{"hello":"你好","n_other":"{{count}} 个座位","st.open":"开放"}`)},
+		"l/zh-tw/a.json": {Data: []byte(`{"hello":"您好","n_other":"{{count}} 個座位","st.open":"開放"}`)},
+	}
+	c, err := LoadFS(fsys, "l")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []Miss
+	c.OnMiss(func(m Miss) { got = append(got, m) })
+	c.T("en", "hello")
+	c.T("zh-cn", "hello")
+	c.T("zh-cn", "n", "count", 3)
+	c.T("en", "n", "count", 1)
+	c.Has("zh-cn", "nowhere.at.all")
+	c.T("zh-cn", "only.en")
+	c.T("zh-cn", "only.en")
+	c.T("zh-tw", "trainportal.status.holding?x=1")
+	// Data tried against the catalog is not a key: no miss.
+	c.T("zh-cn", "finance.description.")
+	c.T("zh-cn", "finance.description.Top-up by bank, ref 12")
+	c.T("zh-cn", "plain words")
+	ctx := WithLocalizer(context.Background(), c, "zh-cn")
+	if got := Label(ctx, "st.open", "open"); got != "开放" {
+		t.Errorf("Label(st.open) = %q, want 开放", got)
+	}
+	if got := Label(ctx, "st.holding", "holding"); got != "holding" {
+		t.Errorf("Label(st.holding) = %q, want the fallback", got)
+	}
+	want := []Miss{{ZhCN, "only.en"}, {ZhTW, "trainportal.status.holding"}, {ZhCN, "st.holding"}}
+	if len(got) != len(want) {
+		t.Fatalf("misses %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("miss %d = %v, want %v", i, got[i], want[i])
+		}
+	}
+}

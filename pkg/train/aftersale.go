@@ -13,6 +13,7 @@ import (
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/booking"
 	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/money"
 	"github.com/voyage/voyage/pkg/supplier/rail"
@@ -387,7 +388,11 @@ func (s *Service) applyRefund(ctx context.Context, tx *sqlx.Tx, o *Order, q Quot
 	if b.Status == rail.StatusRefunded {
 		action = ActRefundedAll
 	}
-	return s.move(ctx, tx, o, action, "system", money.Of(q.Fee, o.Currency).Amount, true)
+	// The remark names what came back and the railway's fee, as a key
+	// each reader reads in their words (booking.RemarkText).
+	remark := i18n.WithArgs("train.remark.refunded", "refund", money.Of(q.Refund, o.Currency).Amount,
+		"fee", money.Of(q.Fee, o.Currency).Amount, "currency", o.Currency)
+	return s.move(ctx, tx, o, action, "system", remark, true)
 }
 
 func (s *Service) applyChange(ctx context.Context, tx *sqlx.Tx, o *Order, q Quote, b rail.Booking) error {

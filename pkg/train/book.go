@@ -318,9 +318,39 @@ func (s *Service) paid(ctx context.Context, tx *sqlx.Tx, o *Order, manual bool, 
 	return s.Enqueue(ctx, tx, TicketArgs{OrderID: o.ID}, time.Time{})
 }
 
-// route is a wallet entry's description: train and stations.
+// route is a wallet entry's description: train and stations. The ledger
+// keeps it as posted (it is part of the transfer's idempotency hash);
+// EntryDescription writes it for a reader.
 func route(o Order) string {
 	return fmt.Sprintf("%s %s-%s %s", o.Train.Number, o.Train.Origin, o.Train.Destination, o.Train.DepartAt.In(china).Format("2006-01-02 15:04"))
+}
+
+// IsTrainEntry reports whether a ledger entry type is a train order's.
+func IsTrainEntry(typ string) bool {
+	return typ == ledger.TypeOriginTrain || typ == ledger.TypeRefundTrain || typ == ledger.TypeChangeTrain
+}
+
+// EntryDescription is a train entry's description (route's "G101 VNP-AOH
+// 2026-12-06 06:14") with the stations named by name (their names in the
+// reader's language) instead of their codes; ok is false for a description
+// route did not write.
+func EntryDescription(desc string, name func(code string) string) (string, bool) {
+	number, rest, ok := strings.Cut(desc, " ")
+	if !ok {
+		return "", false
+	}
+	stations, when, ok := strings.Cut(rest, " ")
+	if !ok {
+		return "", false
+	}
+	from, to, ok := strings.Cut(stations, "-")
+	if !ok || from == "" || to == "" {
+		return "", false
+	}
+	if _, err := time.Parse("2006-01-02 15:04", when); err != nil {
+		return "", false
+	}
+	return number + " " + name(from) + "–" + name(to) + " " + when, true
 }
 
 // Cancel drops an unpaid order and gives its seats back.

@@ -209,6 +209,11 @@ func (s *Service) detail(ctx context.Context, o Order, v viewer) (View, error) {
 	if out.Timeline, err = booking.Events[Event](ctx, s.DB, booking.TrainTimeline, o.ID); err != nil {
 		return View{}, err
 	}
+	// The remarks the line wrote are keys: the API and the portal give
+	// them in the caller's language.
+	for i := range out.Timeline {
+		out.Timeline[i].Remark = booking.RemarkText(ctx, out.Timeline[i].Remark, nil)
+	}
 	if out.Payment, err = s.Payment(ctx, o.ID, v.Side(o.AgencyID), o.Status == Holding); err != nil {
 		return View{}, err
 	}

@@ -105,7 +105,7 @@ func TestApproxAmounts(t *testing.T) {
 		{"group orders", "operator", "/flight/group/order", groups.h, [][2]string{{"10,000.00 CNY", "≈ USD 1,408.46"}}, nil},
 		{"group order", "operator", groups.href("operator"), groups.h, [][2]string{
 			{"10,000.00 CNY", "≈ USD 1,408.46"}, {"1,000.00 CNY", "≈ USD 140.85"}, {"2,000.00 CNY", "≈ USD 281.70"},
-			{"8,000.00 CNY", "≈ USD 1,126.77"}, {"5,000.00 CNY", "≈ USD 704.23"}}, nil},
+			{"3,000.00 CNY", "≈ USD 422.54"}, {"5,000.00 CNY", "≈ USD 704.23"}}, nil},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			body := getAs(t, tt.h, tt.token, tt.path, "USD")

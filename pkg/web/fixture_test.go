@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/voyage/voyage/pkg/config"
+	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/server"
 	"github.com/voyage/voyage/pkg/siteinfo"
 	"github.com/voyage/voyage/pkg/store"
@@ -19,10 +20,13 @@ func testSite(db *store.DB, rates map[string]string) *siteinfo.Service {
 		Currencies: config.Currencies, Rates: rates}, db)
 }
 
-// inEnglish serves h with every request read in English.
+// inEnglish serves h with every request read in English, unless the
+// request asks for a language with Accept-Language (a test of a page in
+// Chinese).
 func inEnglish(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		h.ServeHTTP(w, r.WithContext(withEnglish(r.Context())))
+		lang := i18n.Negotiate("", r.Header.Get("Accept-Language"), i18n.EN)
+		h.ServeHTTP(w, r.WithContext(i18n.WithLocalizer(r.Context(), refusalCatalog, lang)))
 	})
 }
 

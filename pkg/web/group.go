@@ -70,19 +70,30 @@ func (s *Server) groupBooking(w http.ResponseWriter, r *http.Request) {
 }
 
 // groupConfirm is /flight/group/booking/confirm?id=: the request is filed,
-// the quote comes within 1–2 business days and reserves no seats. An id the
-// caller may not see is left out, not an error.
+// the quote comes within 1–2 business days and reserves no seats. It says
+// so only of a request of the caller's own agency: a missing or malformed
+// id, one that does not exist or another agency's (a parent's or the
+// provider's look included: they sent nothing) is not found.
 func (s *Server) groupConfirm(w http.ResponseWriter, r *http.Request) {
 	v, ok := s.groupsViewer(w, r)
 	if !ok {
 		return
 	}
-	var c templates.GroupConfirm
-	if id, err := strconv.ParseInt(r.URL.Query().Get("id"), 10, 64); err == nil && id > 0 {
-		if o, err := s.groups.Get(r.Context(), v.Principal, id); err == nil {
-			c = templates.GroupConfirm{ID: o.ID, BookingNumber: o.BookingNumber}
-		}
+	id, err := strconv.ParseInt(r.URL.Query().Get("id"), 10, 64)
+	if err != nil || id <= 0 {
+		s.NotFound(w, r)
+		return
 	}
+	o, err := s.groups.Get(r.Context(), v.Principal, id)
+	if err != nil {
+		s.lookupFailed(w, r, "groups: confirmation", err, "id", id)
+		return
+	}
+	if o.AgencyID != v.Principal.AgencyID {
+		s.NotFound(w, r)
+		return
+	}
+	c := templates.GroupConfirm{ID: o.ID, BookingNumber: o.BookingNumber}
 	render(w, r, http.StatusOK, templates.GroupConfirmPage(s.groupPage(w, r, "flight-group-booking-confirm"), c))
 }
 
@@ -251,6 +262,7 @@ func groupDetailView(ctx context.Context, o group.View, now time.Time) templates
 	d := templates.GroupDetail{Payment: o.Payment, ID: o.ID, BookingNumber: o.BookingNumber, Status: string(o.Status), Tone: o.Tone, CreatedAt: o.CreatedAt,
 		IsChangeDate: o.IsChangeDate, AcceptChangeFlight: o.AcceptChangeFlight, Adult: o.Passengers.Adult, Child: o.Passengers.Child,
 		Infant: o.Passengers.Infant, Cabin: o.CabinClass, Remark: o.Remark, Now: now, PassengerCount: o.PassengerCount,
+		Open: group.Open(o.Status), Locked: o.Locked,
 		Contact: templates.GroupContact{Name: o.Contact.Name, Email: o.Contact.Email, Phone: o.Contact.Phone}}
 	for _, a := range o.Actions {
 		switch a {
@@ -282,7 +294,8 @@ func groupDetailView(ctx context.Context, o group.View, now time.Time) templates
 		}
 		d.History = append(d.History, q)
 	}
-	d.Installments, d.CancelNote = installmentRows(o), "groupportal.cancel.free"
+	d.Installments, d.LeftToPay = installmentRows(o)
+	d.CancelNote = "groupportal.cancel.free"
 	for _, in := range o.Installments {
 		if in.Status == group.InstPaid {
 			d.CancelNote = "groupportal.cancel.forfeit"
@@ -297,7 +310,13 @@ func groupDetailView(ctx context.Context, o group.View, now time.Time) templates
 		d.Tickets = append(d.Tickets, templates.GroupTicket{Passenger: t.Passenger, TicketNumber: t.TicketNumber})
 	}
 	for _, e := range o.Timeline {
-		d.Timeline = append(d.Timeline, templates.GroupEvent{At: e.CreatedAt, Action: e.Action, Who: e.Actor, From: e.FromStatus, To: e.ToStatus, Remark: e.Remark})
+		who := e.Actor
+		if who == group.SystemActor {
+			// The deadlines and the ticketing job act as "system": a word
+			// of the reader's language, not the code.
+			who = i18n.T(ctx, "groupportal.actor.system")
+		}
+		d.Timeline = append(d.Timeline, templates.GroupEvent{At: e.CreatedAt, Action: e.Action, Who: who, From: e.FromStatus, To: e.ToStatus, Remark: e.Remark})
 	}
 	return d
 }
@@ -335,28 +354,35 @@ func groupQuoteView(q group.Quote, counts group.Counts, lang string) templates.G
 	return out
 }
 
-// installmentRows is the payment plan with what is left to pay after each
-// row, the pay button on the stage the order waits for.
-func installmentRows(o group.View) []templates.GroupInstallment {
-	total := decimal.Zero
-	for _, in := range o.Installments {
-		total = total.Add(decimalOf(in.Amount.Amount))
-	}
+// installmentRows is the payment plan, each stage with what is left to pay
+// of it (its amount until it is paid; nothing once paid, forfeited or
+// void), the pay button on the stage the order waits for, and what is left
+// to pay in all ("" without a plan).
+func installmentRows(o group.View) ([]templates.GroupInstallment, string) {
 	due := group.StageOf(o.Status)
 	pay := slices.Contains(o.Actions, group.ActPay)
-	left := total
+	left, currency := decimal.Zero, ""
 	var out []templates.GroupInstallment
 	for _, in := range o.Installments {
-		left = left.Sub(decimalOf(in.Amount.Amount))
+		open := decimal.Zero
+		switch in.Status {
+		case group.InstPaid, group.InstForfeited, group.InstVoid:
+		default:
+			open = decimalOf(in.Amount.Amount)
+		}
+		left, currency = left.Add(open), in.Amount.Currency
 		row := templates.GroupInstallment{Stage: in.Stage, Amount: moneyWithCurrency(in.Amount), Deadline: in.Deadline, Status: in.Status,
-			Balance: withCurrency(left.StringFixed(int32(money.Exponent(in.Amount.Currency))), in.Amount.Currency),
+			Left:    withCurrency(open.StringFixed(int32(money.Exponent(currency))), currency),
 			Payable: pay && in.Stage == due && in.Status == group.InstDue}
 		if in.PaidAt != nil {
 			row.PaidAt = *in.PaidAt
 		}
 		out = append(out, row)
 	}
-	return out
+	if len(out) == 0 {
+		return nil, ""
+	}
+	return out, withCurrency(left.StringFixed(int32(money.Exponent(currency))), currency)
 }
 
 func decimalOf(s string) decimal.Decimal {

@@ -254,26 +254,30 @@ func (s *Server) groupQuote(w http.ResponseWriter, r *http.Request, v viewer, id
 }
 
 // defaultQuoteForm starts a quote: the agency's currency, confirm within
-// three days, a 10% first deposit a week out, the rest due and the names a
-// month before departure (the provider changes any of it).
+// three days and the names a day before that (the agency confirms on an
+// uploaded list, so a list due after the confirm-before time would come too
+// late to confirm on), a first deposit a week out, the final payment a
+// month before departure or two weeks out (the provider changes any of
+// it).
 func defaultQuoteForm(o group.View, currency string, now time.Time) templates.GroupQuoteForm {
 	f := templates.GroupQuoteForm{Currency: currency, Currencies: []string{currency}, Fares: map[string]string{}, FreeDropSeats: "0"}
 	day := now.Truncate(time.Hour) // on now's clock, the user's
-	f.ConfirmBefore = day.Add(72 * time.Hour).Format(quoteTime)
-	listBy := day.Add(14 * 24 * time.Hour)
+	confirmBy := day.Add(72 * time.Hour)
+	f.ConfirmBefore = confirmBy.Format(quoteTime)
+	f.PassengerListDeadline = confirmBy.Add(-24 * time.Hour).Format(quoteTime)
+	finalBy := day.Add(14 * 24 * time.Hour)
 	if len(o.Journeys) > 0 {
 		if dep, err := time.Parse(time.DateOnly, o.Journeys[0].Date); err == nil && dep.Add(-30*24*time.Hour).After(day.Add(96*time.Hour)) {
-			listBy = dep.Add(-30 * 24 * time.Hour)
+			finalBy = dep.Add(-30 * 24 * time.Hour)
 		}
 	}
-	f.PassengerListDeadline = listBy.Format(quoteTime)
 	for _, st := range templates.GroupStages {
 		in := templates.GroupStageInput{Stage: st}
 		switch st {
 		case group.StageFirst:
 			in.Deadline = day.Add(7 * 24 * time.Hour).Format(quoteTime)
 		case group.StageFinal:
-			in.Deadline = listBy.Format(quoteTime)
+			in.Deadline = finalBy.Format(quoteTime)
 		}
 		f.Installments = append(f.Installments, in)
 	}

@@ -11,12 +11,14 @@ import (
 	"net/url"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/booking"
+	"github.com/voyage/voyage/pkg/clock/clocktest"
 	"github.com/voyage/voyage/pkg/group"
 	"github.com/voyage/voyage/pkg/group/grouptest"
 	"github.com/voyage/voyage/pkg/i18n"
@@ -35,17 +37,23 @@ type groupEnv struct {
 	portalEnv // the group orders by their agency's token
 	svc       *group.Service
 	who       map[string]auth.Principal
+	// clock is the group service's: a test moves it past a deadline.
+	clock *clocktest.Clock
 }
 
-// scheduleSupplier answers a quote's schedule search with one nonstop
-// flight on the day asked; the rest of supplier.Supplier is not used.
+// scheduleSupplier answers a quote's schedule search with two nonstop
+// flights on the day asked, as cheap as each other: CA1599 first, with 6
+// seats left (too few for the fixtures' groups of ten, so a quote must
+// never offer it), then CA1501; the rest of supplier.Supplier is not used.
 type scheduleSupplier struct{ supplier.Supplier }
 
 func (scheduleSupplier) Search(_ context.Context, req supplier.SearchRequest) ([]supplier.Offer, error) {
 	jq := req.Journeys[0]
 	d, _ := time.Parse(time.DateOnly, jq.Date)
 	dep := d.Add(9 * time.Hour)
-	return []supplier.Offer{{Supplier: "sim", Ref: "S1", Currency: "CNY", Segments: []supplier.Segment{{Carrier: "CA", FlightNumber: "CA1501",
+	return []supplier.Offer{{Supplier: "sim", Ref: "S0", Currency: "CNY", Segments: []supplier.Segment{{Carrier: "CA", FlightNumber: "CA1599",
+		Origin: jq.Origin, Destination: jq.Destination, DepartAt: dep, ArriveAt: dep.Add(2 * time.Hour), DurationMinutes: 120, Cabin: "economy",
+		BookingClass: "G", SeatsLeft: 6}}, Journeys: [][]int{{0}}}, {Supplier: "sim", Ref: "S1", Currency: "CNY", Segments: []supplier.Segment{{Carrier: "CA", FlightNumber: "CA1501",
 		Origin: jq.Origin, Destination: jq.Destination, DepartAt: dep, ArriveAt: dep.Add(2 * time.Hour), DurationMinutes: 120, Cabin: "economy",
 		BookingClass: "G"}}, Journeys: [][]int{{0}}}}, nil
 }
@@ -55,9 +63,10 @@ func groupFixture(t *testing.T, db *store.DB) *groupEnv {
 	ctx := context.Background()
 	agencies := fourAgencies(t, db, true, false)
 	cat := i18n.MustLoad()
-	svc := group.New(group.Options{Deps: booking.Deps{DB: db, Ledger: ledger.New(db), Agencies: agencies}, Catalog: cat, Suppliers: func(name string) (supplier.Supplier, bool) { return scheduleSupplier{}, name == "sim" }, SupplierNames: func() []string { return []string{"sim"} }})
+	clk := clocktest.New(time.Now().UTC())
+	svc := group.New(group.Options{Deps: booking.Deps{DB: db, Ledger: ledger.New(db), Agencies: agencies, Now: clk.Now}, Catalog: cat, Suppliers: func(name string) (supplier.Supplier, bool) { return scheduleSupplier{}, name == "sim" }, SupplierNames: func() []string { return []string{"sim"} }})
 	op := auth.Subject{Roles: []string{auth.RoleOperator}, ProxyLevel: 1, Common: auth.CommonConfig{EnableFlightService: true}}
-	env := &groupEnv{portalEnv: portalEnv{db: db, ids: map[string]int64{}, hrefOf: templates.GroupHref}, svc: svc, who: map[string]auth.Principal{
+	env := &groupEnv{portalEnv: portalEnv{db: db, ids: map[string]int64{}, hrefOf: templates.GroupHref}, svc: svc, clock: clk, who: map[string]auth.Principal{
 		"operator": {UserID: 10, Username: "op", AgencyID: 2, SessionID: 100, Subject: op},
 		"kowloon":  {UserID: 30, Username: "kl", AgencyID: 3, SessionID: 300, Subject: auth.Subject{Roles: []string{auth.RoleOperator}, ProxyLevel: 2, Common: auth.CommonConfig{EnableFlightService: true}}},
 		"stranger": {UserID: 40, Username: "st", AgencyID: 4, SessionID: 400, Subject: op},
@@ -75,7 +84,7 @@ func groupFixture(t *testing.T, db *store.DB) *groupEnv {
 		}
 		env.ids[tok] = v.ID
 	}
-	s := &Server{identity: managerIdentity{&fakeIdentity{sessions: env.who}}, agencies: agencies, groups: svc, now: time.Now}
+	s := &Server{identity: managerIdentity{&fakeIdentity{sessions: env.who}}, agencies: agencies, groups: svc, now: clk.Now}
 	s.site = testSite(db, approxRates)
 	env.h = portal(s)
 	return env
@@ -478,6 +487,172 @@ func TestGroupDocumentsOnceIssued(t *testing.T) {
 		}
 		if code, _ := e.page(t, "operator", e.href("operator")+"/documents/boardingpass"); code != http.StatusNotFound {
 			t.Errorf("an unknown document: %d", code)
+		}
+	})
+}
+
+// TestGroupRequestConfirmationIsTheAgencysOwn: the "request sent" page
+// speaks of a request of the caller's agency only; any other id (none, not
+// a number, unknown, another agency's, a sub-agency's) is not found, in
+// English and in Chinese.
+func TestGroupRequestConfirmationIsTheAgencysOwn(t *testing.T) {
+	onGroupOrders(t, func(t *testing.T, e *groupEnv) {
+		for _, lang := range []string{"en", "zh-cn"} {
+			heading := map[string]string{"en": "Your group request has been sent", "zh-cn": "团队申请已提交"}[lang]
+			path := func(id string) string { return templates.GroupConfirmPath + "?id=" + id }
+			own := strconv.FormatInt(e.ids["operator"], 10)
+			code, body := e.page(t, "operator", path(own), "Accept-Language", lang)
+			if code != http.StatusOK || !strings.Contains(body, heading) {
+				t.Errorf("%s: own request: %d, heading shown %v", lang, code, strings.Contains(body, heading))
+			}
+			for _, id := range []string{"", "abc", "999999", strconv.FormatInt(e.ids["stranger"], 10), strconv.FormatInt(e.ids["kowloon"], 10)} {
+				code, body := e.page(t, "operator", path(id), "Accept-Language", lang)
+				if code != http.StatusNotFound || strings.Contains(body, heading) {
+					t.Errorf("%s: id %q: %d, heading shown %v", lang, id, code, strings.Contains(body, heading))
+				}
+			}
+		}
+	})
+}
+
+// TestGroupAcceptThenConfirm: a quoted order offers accept and no confirm;
+// once accepted, confirm and no accept; accepting twice is refused. In
+// English and in Chinese.
+func TestGroupAcceptThenConfirm(t *testing.T) {
+	onGroupOrders(t, func(t *testing.T, e *groupEnv) {
+		e.quote(t, "operator")
+		own := e.href("operator")
+		offered := func(lang string) (accept, confirm bool) {
+			body := e.okPage(t, "operator", own, "Accept-Language", lang)
+			return strings.Contains(body, `id="quote-accept"`), strings.Contains(body, `id="confirm"`)
+		}
+		for _, lang := range []string{"en", "zh-cn"} {
+			if a, c := offered(lang); !a || c {
+				t.Errorf("%s: quoted: accept offered %v, confirm offered %v", lang, a, c)
+			}
+		}
+		list := listFile(t, 10, false)
+		if _, err := e.svc.UploadPassengers(context.Background(), e.who["operator"], e.ids["operator"], bytes.NewReader(list), int64(len(list))); err != nil {
+			t.Fatal(err)
+		}
+		if res := send(e.h, "operator", "POST", own+"/accept", nil); flashOf(res) != "success:groupportal.done.accept" {
+			t.Fatalf("accept: %q", flashOf(res))
+		}
+		for _, lang := range []string{"en", "zh-cn"} {
+			if a, c := offered(lang); a || !c {
+				t.Errorf("%s: accepted: accept offered %v, confirm offered %v", lang, a, c)
+			}
+		}
+		if res := send(e.h, "operator", "POST", own+"/accept", nil); flashOf(res) != "error:group.error.state" {
+			t.Errorf("accept twice: %q", flashOf(res))
+		}
+		if res := send(e.h, "operator", "POST", own+"/confirmation", nil); flashOf(res) != "success:groupportal.done.confirm" {
+			t.Errorf("confirm after accept: %q", flashOf(res))
+		}
+	})
+}
+
+// TestGroupQuoteFormListDueBeforeConfirm: the quote form's default asks
+// for the names before the confirm-before time (the agency confirms on the
+// uploaded list), on the page in English and in Chinese.
+func TestGroupQuoteFormListDueBeforeConfirm(t *testing.T) {
+	onGroupOrders(t, func(t *testing.T, e *groupEnv) {
+		value := func(body, id string) time.Time {
+			m := regexp.MustCompile(`id="` + id + `"[^>]*value="([^"]+)"`).FindStringSubmatch(body)
+			if m == nil {
+				t.Fatalf("no %s input with a value", id)
+			}
+			v, err := time.Parse(quoteTime, m[1])
+			if err != nil {
+				t.Fatalf("%s: %v", id, err)
+			}
+			return v
+		}
+		for _, lang := range []string{"en", "zh-cn"} {
+			body := e.okPage(t, "provider", e.href("operator"), "Accept-Language", lang)
+			confirmBy, listBy := value(body, "quote-confirm-before"), value(body, "quote-list-deadline")
+			if !listBy.Before(confirmBy) {
+				t.Errorf("%s: the list is due %s, after the confirm-before time %s", lang, listBy, confirmBy)
+			}
+		}
+	})
+}
+
+// TestGroupQuoteSeatsTheGroup: the quote's flight seats the whole group; a
+// flight the schedule says has 6 seats left is not offered to a group of
+// ten (the page in English and in Chinese names the other flight).
+func TestGroupQuoteSeatsTheGroup(t *testing.T) {
+	onGroupOrders(t, func(t *testing.T, e *groupEnv) {
+		e.quote(t, "operator")
+		for _, lang := range []string{"en", "zh-cn"} {
+			body := e.okPage(t, "operator", e.href("operator"), "Accept-Language", lang)
+			if !strings.Contains(body, "CA1501") || strings.Contains(body, "CA1599") {
+				t.Errorf("%s: the quote offers CA1599 (6 seats left for 10) or not CA1501", lang)
+			}
+		}
+	})
+}
+
+// TestGroupTimelineAndPlanInTheReadersWords: the timeline's remarks and
+// its system actor read in the page's language, amounts with thousands
+// and currency; each stage shows what is left of it (the whole stage while
+// unpaid, not the balance after it) and the plan what is left in all; the
+// deposits' and the list's deadlines count down. In English and Chinese.
+func TestGroupTimelineAndPlanInTheReadersWords(t *testing.T) {
+	onGroupOrders(t, func(t *testing.T, e *groupEnv) {
+		e.quote(t, "operator")
+		ctx, id, op := context.Background(), e.ids["operator"], e.who["operator"]
+		if _, err := e.svc.Accept(ctx, op, id); err != nil {
+			t.Fatal(err)
+		}
+		list := listFile(t, 10, false)
+		if _, err := e.svc.UploadPassengers(ctx, op, id, bytes.NewReader(list), int64(len(list))); err != nil {
+			t.Fatal(err)
+		}
+		want := map[string][]string{
+			"en": {"Quoted 10,000.00 CNY", "Passenger list of 10 passengers", `id="installment-left-first">2,000.00 CNY`,
+				`id="installment-left-final">5,000.00 CNY`, `id="installments-left">10,000.00 CNY`,
+				`id="installment-countdown-first"`, `id="installment-countdown-final"`, `id="group-list-countdown"`, "Left to pay in all"},
+			"zh-cn": {"报价 10,000.00 CNY", "乘客名单共 10 人", `id="installment-left-first">2,000.00 CNY`,
+				`id="installments-left">10,000.00 CNY`, `id="installment-countdown-second"`, `id="group-list-countdown"`, "合计待付"},
+		}
+		for lang, ws := range want {
+			body := e.okPage(t, "operator", e.href("operator"), "Accept-Language", lang)
+			for _, w := range ws {
+				if !strings.Contains(body, w) {
+					t.Errorf("%s: the detail lacks %q", lang, w)
+				}
+			}
+			for _, raw := range []string{"10000.00 CNY", "10 passengers<", "group.remark."} {
+				if lang != "en" && strings.Contains(body, raw) {
+					t.Errorf("%s: the detail shows %q", lang, raw)
+				}
+			}
+		}
+		// The confirm-before time passes: the system closes the order.
+		e.clock.Add(73 * time.Hour)
+		if _, err := e.svc.SweepDeadlines(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if st := e.status(t, "operator"); st != "closed" {
+			t.Fatalf("after the confirm-before time: %s", st)
+		}
+		for lang, ws := range map[string][]string{
+			"en":    {">System<", "The confirmation deadline ("},
+			"zh-cn": {">系统<", "截止时间（"},
+		} {
+			body := e.okPage(t, "operator", e.href("operator"), "Accept-Language", lang)
+			for _, w := range ws {
+				if !strings.Contains(body, w) {
+					t.Errorf("%s: the closed order's timeline lacks %q", lang, w)
+				}
+			}
+			if strings.Contains(body, ">system<") || strings.Contains(body, "deadline 20") {
+				t.Errorf("%s: the timeline shows the system's code or a raw deadline", lang)
+			}
+			if strings.Contains(body, `id="installment-countdown-first"`) {
+				t.Errorf("%s: a closed order's deadlines still count down", lang)
+			}
 		}
 	})
 }

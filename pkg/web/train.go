@@ -148,6 +148,11 @@ func (s *Server) trainOrderDetail(w http.ResponseWriter, r *http.Request) {
 	first, last := s.trains.SalesWindow()
 	d := templates.TrainOrderDetail{Order: o, OriginName: s.trains.StationName(o.Train.Origin, lang),
 		DestinationName: s.trains.StationName(o.Train.Destination, lang), Total: withCurrency(o.Total.Amount, o.Total.Currency)}
+	if decimalOf(o.Refunded.Amount).IsPositive() {
+		// A refund, whole or partial, or a cheaper change's difference:
+		// what came back to the agency, beside what the order cost.
+		d.Refunded = withCurrency(o.Refunded.Amount, o.Refunded.Currency)
+	}
 	for _, st := range o.Train.Stops {
 		d.Stops = append(d.Stops, templates.TrainStop{Name: s.trains.StationName(st.Station, lang), Arrive: st.Arrive, Depart: st.Depart})
 	}

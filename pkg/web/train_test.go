@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -299,5 +300,53 @@ func TestTrainETicketInEachLanguageAndScope(t *testing.T) {
 	}
 	if code, _ := e.page(t, "subagency", e.href("T0002")+"/e-ticket?lang=en"); code != http.StatusNotFound {
 		t.Errorf("the parent's e-ticket from a sub-agency: %d, want 404", code)
+	}
+}
+
+// TestTrainTicketAmountsInThousands: a ticket's fare on the order page
+// reads as every amount does, thousands separated, in English and Chinese.
+func TestTrainTicketAmountsInThousands(t *testing.T) {
+	t.Parallel()
+	e := trainFixture(t)
+	if _, err := e.db.Exec(e.db.Rebind(`UPDATE train_tickets SET fare = 123456 WHERE order_id = ?`), e.ids["T0002"]); err != nil {
+		t.Fatal(err)
+	}
+	for _, lang := range []string{"en", "zh-cn"} {
+		_, body := e.page(t, "operator", e.href("T0002"), "Accept-Language", lang)
+		if !strings.Contains(body, "1,234.56 CNY") || strings.Contains(body, "1234.56") {
+			t.Errorf("%s: the ticket's fare is not written 1,234.56 CNY", lang)
+		}
+	}
+}
+
+// trainWallets is a wallet whose one entry is a train order's, as
+// pkg/train posts it: stations by code.
+type trainWallets struct{ entryWallets }
+
+func (trainWallets) Entries(context.Context, int64, ledger.EntryFilter) ([]ledger.Entry, int, error) {
+	return []ledger.Entry{{ID: 1, Type: ledger.TypeOriginTrain, Amount: -55300, Currency: "CNY", BalanceAfter: -55300,
+		PaidAt: time.Now().Add(-time.Hour), OrderID: "T0001", Description: "G1 VNP-AOH 2026-12-02 09:00"}}, 1, nil
+}
+
+// TestWalletNamesTrainStations: a train entry of the wallet names its
+// stations in the reader's language, not by their codes.
+func TestWalletNamesTrainStations(t *testing.T) {
+	t.Parallel()
+	sim, err := railsim.New(railsim.Steady(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := storetest.Open(t, store.SQLite)
+	fin := auth.Subject{Roles: []string{auth.RoleSuperUser}, ProxyLevel: 1, Common: auth.CommonConfig{IsShowBill: true, SettlementCurrency: "CNY", EnableTrainService: true}}
+	id := &fakeIdentity{sessions: map[string]auth.Principal{"demo-super": principal(1, fin)}}
+	s := &Server{identity: managerIdentity{id}, agencies: fakeAgencies{1: {ID: 1, Name: "Demo Travel", SettlementCurrency: "CNY", AllowedHostsJSON: `[]`}},
+		wallets: trainWallets{}, now: time.Now, trains: train.New(train.Options{Deps: booking.Deps{DB: db}, Supplier: sim, Stations: sim})}
+	s.site = testSite(db, nil)
+	h := portal(s)
+	for lang, want := range map[string]string{"en": "G1 Beijing South–Shanghai Hongqiao 2026-12-02 09:00", "zh-cn": "G1 北京南–上海虹桥 2026-12-02 09:00"} {
+		_, body := pageAs(t, h, "demo-super", "/bills/wallet", "Accept-Language", lang)
+		if !strings.Contains(body, want) || strings.Contains(body, "VNP-AOH") {
+			t.Errorf("%s: the wallet's train entry is not %q (or shows the codes)", lang, want)
+		}
 	}
 }

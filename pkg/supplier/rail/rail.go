@@ -133,10 +133,14 @@ type SearchRequest struct {
 
 // Stop is one call of a train: the station, times (zero Arrive at the first
 // stop, zero Depart at the last) and the distance from the train's origin.
+// A zero time is left out of the JSON (omitzero; omitempty, which does
+// nothing to a time, tells the API schema they are optional): the API once wrote
+// 0001-01-01T00:00:00Z for the first stop's arrival and the last stop's
+// departure, which clients read as a time.
 type Stop struct {
 	Station    string    `json:"station"`
-	Arrive     time.Time `json:"arrive"`
-	Depart     time.Time `json:"depart"`
+	Arrive     time.Time `json:"arrive,omitempty,omitzero" jsonschema:"description=When the train arrives at this stop; absent at its first stop (where it only departs)."`
+	Depart     time.Time `json:"depart,omitempty,omitzero" jsonschema:"description=When the train leaves this stop; absent at its last stop (where it only arrives)."`
 	DistanceKm int       `json:"distanceKm"`
 }
 
