@@ -6812,6 +6812,7 @@ type TrainStopView struct {
 
 // TrainTicketView defines model for TrainTicketView.
 type TrainTicketView struct {
+	ArriveAt      *time.Time            `json:"arriveAt,omitempty"`
 	Coach         string                `json:"coach"`
 	DepartAt      time.Time             `json:"departAt"`
 	Destination   string                `json:"destination"`

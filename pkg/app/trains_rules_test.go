@@ -350,6 +350,10 @@ func TestTrainChange(t *testing.T) {
 				if tk.TrainNumber != target.TrainNumber || tk.Class != "first" || tk.Exchanges != 1 {
 					t.Errorf("new ticket %+v", tk)
 				}
+				// Its own train's arrival, which its e-ticket prints.
+				if tk.ArriveAt == nil || !tk.ArriveAt.Equal(target.ArriveAt) {
+					t.Errorf("new ticket arrives %v, its train %v", tk.ArriveAt, target.ArriveAt)
+				}
 			}
 		}
 		if old != 1 || cur != 1 {

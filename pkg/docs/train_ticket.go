@@ -39,7 +39,10 @@ type TrainTicketLine struct {
 	Passenger                                                    int // TrainPassenger.ID
 	Number, TrainNumber, Origin, Destination, Class, Coach, Seat string
 	DepartAt                                                     time.Time
-	Fare                                                         Money
+	// ArriveAt is the ticket's own train's arrival; nil on tickets issued
+	// before it was kept.
+	ArriveAt *time.Time
+	Fare     Money
 }
 
 // TrainTicket is what a train e-ticket shows, and for whom.
@@ -133,7 +136,10 @@ func buildTrainTicket(tk TrainTicket) (ticketDoc, error) {
 		fields = append(fields, docField{label: t("train.doc.ticketNumber"), value: number, bold: true})
 		d.blocks = append(d.blocks, docBlock{heading: t("train.doc.passengerN", "n", i+1, "count", len(o.Passengers)), fields: fields})
 		arrive := ""
-		if trainNo == o.Number && !o.ArriveAt.IsZero() {
+		switch {
+		case ok && tv.ArriveAt != nil:
+			arrive = at(*tv.ArriveAt)
+		case trainNo == o.Number && !o.ArriveAt.IsZero():
 			arrive = at(o.ArriveAt)
 		}
 		d.blocks = append(d.blocks, docBlock{heading: t("train.doc.journey"), cols: []docColumn{

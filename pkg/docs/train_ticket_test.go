@@ -63,3 +63,34 @@ func TestTrainTicketPDF(t *testing.T) {
 		})
 	}
 }
+
+// A changed ticket is for another train: its e-ticket prints that train's
+// arrival (it printed none, the order's arrival being the first train's),
+// and a ticket kept without one still prints the order's when it is for the
+// order's train.
+func TestTrainTicketChangedArrival(t *testing.T) {
+	t.Parallel()
+	stations := map[string]string{"VNP": "北京南", "AOH": "上海虹桥"}
+	changed := sampleTrainOrder(true)
+	dep := time.Date(2026, 12, 2, 6, 0, 0, 0, time.UTC) // 14:00 in China
+	arr := dep.Add(5*time.Hour + 7*time.Minute)         // 19:07
+	changed.Tickets[0].TrainNumber, changed.Tickets[0].DepartAt, changed.Tickets[0].ArriveAt = "G17", dep, &arr
+	for _, c := range []struct {
+		name  string
+		order Train
+		want  []string
+	}{
+		{"changed", changed, []string{"G17", "2026-12-02 14:00", "2026-12-02 19:07"}},
+		{"first train, no arrival kept", sampleTrainOrder(true), []string{"G1", "2026-12-01 09:00", "2026-12-01 13:28"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			d, err := buildTrainTicket(TrainTicket{Train: c.order, Lang: "en", T: translator(t, "en"),
+				Station: func(code string) string { return stations[code] }, Date: time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, text := ticketPDF(t, d)
+			wantInPDFText(t, text, c.want...)
+		})
+	}
+}

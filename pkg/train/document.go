@@ -16,7 +16,7 @@ func (v View) Document() docs.Train {
 			continue
 		}
 		d.Tickets = append(d.Tickets, docs.TrainTicketLine{Passenger: t.Passenger, Number: t.Number, TrainNumber: t.TrainNumber,
-			Origin: t.Origin, Destination: t.Destination, Class: t.Class, Coach: t.Coach, Seat: t.Seat, DepartAt: t.DepartAt, Fare: t.Fare})
+			Origin: t.Origin, Destination: t.Destination, Class: t.Class, Coach: t.Coach, Seat: t.Seat, DepartAt: t.DepartAt, ArriveAt: t.ArriveAt, Fare: t.Fare})
 	}
 	return d
 }

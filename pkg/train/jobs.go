@@ -159,9 +159,14 @@ func (s *Service) issue(ctx context.Context, o Order, action Action, actor strin
 func ticketsOf(b rail.Booking, old []Ticket) []Ticket {
 	out := append([]Ticket(nil), old...)
 	for _, t := range b.Tickets {
-		out = append(out, Ticket{Passenger: t.Passenger + 1, Number: t.Number, TrainNumber: t.TrainNumber, Origin: t.Origin,
+		tk := Ticket{Passenger: t.Passenger + 1, Number: t.Number, TrainNumber: t.TrainNumber, Origin: t.Origin,
 			Destination: t.Destination, DepartAt: t.DepartAt.UTC(), Class: t.Class, Coach: t.Coach, Seat: t.Seat, Fare: t.Fare.Minor,
-			Status: t.Status, Exchanges: t.Exchanges})
+			Status: t.Status, Exchanges: t.Exchanges}
+		if !t.ArriveAt.IsZero() {
+			a := t.ArriveAt.UTC()
+			tk.ArriveAt = &a
+		}
+		out = append(out, tk)
 	}
 	return out
 }

@@ -50,12 +50,15 @@ type Ticket struct {
 	Origin      string    `json:"origin"`
 	Destination string    `json:"destination"`
 	DepartAt    time.Time `json:"departAt"`
-	Class       string    `json:"seatClass"`
-	Coach       string    `json:"coach"`
-	Seat        string    `json:"seat"`
-	Fare        int64     `json:"-"`
-	Status      string    `json:"status" jsonschema:"enum=issued,enum=refunded,enum=exchanged"`
-	Exchanges   int       `json:"exchanges"`
+	// ArriveAt is when this ticket's train arrives (a changed ticket's is
+	// another train's); absent on tickets issued before it was kept.
+	ArriveAt  *time.Time `json:"arriveAt,omitempty"`
+	Class     string     `json:"seatClass"`
+	Coach     string     `json:"coach"`
+	Seat      string     `json:"seat"`
+	Fare      int64      `json:"-"`
+	Status    string     `json:"status" jsonschema:"enum=issued,enum=refunded,enum=exchanged"`
+	Exchanges int        `json:"exchanges"`
 }
 
 // Quote is an after-sales offer waiting for the agency: a refund of some

@@ -143,8 +143,8 @@ func save(ctx context.Context, tx *sqlx.Tx, o *Order, from Status, tickets bool)
 	}
 	for i, t := range o.Tickets {
 		_, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO train_tickets (order_id, seq, passenger_id, ticket_number, train_number,
-			origin, destination, depart_at, seat_class, coach, seat, fare, status, exchanges) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
-			o.ID, i+1, t.Passenger, t.Number, t.TrainNumber, t.Origin, t.Destination, t.DepartAt.UTC(), t.Class, t.Coach, t.Seat, t.Fare,
+			origin, destination, depart_at, arrive_at, seat_class, coach, seat, fare, status, exchanges) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+			o.ID, i+1, t.Passenger, t.Number, t.TrainNumber, t.Origin, t.Destination, t.DepartAt.UTC(), utcOrNil(t.ArriveAt), t.Class, t.Coach, t.Seat, t.Fare,
 			t.Status, t.Exchanges)
 		if err != nil {
 			return false, fmt.Errorf("train order %d: insert ticket: %w", o.ID, err)
@@ -199,19 +199,20 @@ type passengerRow struct {
 }
 
 type ticketRow struct {
-	OrderID     int64     `db:"order_id"`
-	Passenger   int       `db:"passenger_id"`
-	Number      string    `db:"ticket_number"`
-	TrainNumber string    `db:"train_number"`
-	Origin      string    `db:"origin"`
-	Destination string    `db:"destination"`
-	DepartAt    time.Time `db:"depart_at"`
-	Class       string    `db:"seat_class"`
-	Coach       string    `db:"coach"`
-	Seat        string    `db:"seat"`
-	Fare        int64     `db:"fare"`
-	Status      string    `db:"status"`
-	Exchanges   int       `db:"exchanges"`
+	OrderID     int64        `db:"order_id"`
+	Passenger   int          `db:"passenger_id"`
+	Number      string       `db:"ticket_number"`
+	TrainNumber string       `db:"train_number"`
+	Origin      string       `db:"origin"`
+	Destination string       `db:"destination"`
+	DepartAt    time.Time    `db:"depart_at"`
+	ArriveAt    sql.NullTime `db:"arrive_at"`
+	Class       string       `db:"seat_class"`
+	Coach       string       `db:"coach"`
+	Seat        string       `db:"seat"`
+	Fare        int64        `db:"fare"`
+	Status      string       `db:"status"`
+	Exchanges   int          `db:"exchanges"`
 }
 
 // fill loads the passengers and tickets of orders in two queries.
@@ -239,15 +240,20 @@ func fill(ctx context.Context, db *store.DB, q sqlx.QueryerContext, orders []Ord
 	}
 	var ts []ticketRow
 	err = sqlx.SelectContext(ctx, q, &ts, db.Rebind(`SELECT order_id, passenger_id, ticket_number, train_number, origin, destination,
-		depart_at, seat_class, coach, seat, fare, status, exchanges FROM train_tickets WHERE order_id IN (`+in+`) ORDER BY order_id, seq`), ids...)
+		depart_at, arrive_at, seat_class, coach, seat, fare, status, exchanges FROM train_tickets WHERE order_id IN (`+in+`) ORDER BY order_id, seq`), ids...)
 	if err != nil {
 		return fmt.Errorf("train: load tickets: %w", err)
 	}
 	for _, t := range ts {
 		o := &orders[at[t.OrderID]]
-		o.Tickets = append(o.Tickets, Ticket{Passenger: t.Passenger, Number: t.Number, TrainNumber: t.TrainNumber, Origin: t.Origin,
+		tk := Ticket{Passenger: t.Passenger, Number: t.Number, TrainNumber: t.TrainNumber, Origin: t.Origin,
 			Destination: t.Destination, DepartAt: t.DepartAt.UTC(), Class: t.Class, Coach: t.Coach, Seat: t.Seat, Fare: t.Fare,
-			Status: t.Status, Exchanges: t.Exchanges})
+			Status: t.Status, Exchanges: t.Exchanges}
+		if t.ArriveAt.Valid {
+			a := t.ArriveAt.Time.UTC()
+			tk.ArriveAt = &a
+		}
+		o.Tickets = append(o.Tickets, tk)
 	}
 	return nil
 }
@@ -292,4 +298,12 @@ func openQuotes(ctx context.Context, db *store.DB, limit int) ([]int64, error) {
 		return nil, fmt.Errorf("train: open quotes: %w", err)
 	}
 	return ids, nil
+}
+
+// utcOrNil is a time for a nullable column: NULL when absent.
+func utcOrNil(t *time.Time) any {
+	if t == nil {
+		return nil
+	}
+	return t.UTC()
 }

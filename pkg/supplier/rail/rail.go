@@ -237,6 +237,7 @@ type Ticket struct {
 	Origin      string       `json:"origin"`
 	Destination string       `json:"destination"`
 	DepartAt    time.Time    `json:"departAt"`
+	ArriveAt    time.Time    `json:"arriveAt"`
 	Class       string       `json:"class"`
 	Coach       string       `json:"coach"`
 	Seat        string       `json:"seat"`

@@ -309,7 +309,7 @@ func (s *Supplier) ConfirmExchange(ctx context.Context, ref, offerRef string) (r
 			coach, seat := lay.label(idx[j])
 			prev := d.Booking.Tickets[i]
 			d.Booking.Tickets[i] = rail.Ticket{Passenger: i, Number: s.newRef("E"), TrainNumber: l.t.number,
-				Origin: l.t.calls[l.from].code, Destination: l.t.calls[l.to].code, DepartAt: l.departAt,
+				Origin: l.t.calls[l.from].code, Destination: l.t.calls[l.to].code, DepartAt: l.departAt, ArriveAt: l.arriveAt,
 				Class: lay.class, Coach: coach, Seat: seat, Fare: cny(typeFare(adult, d.Booking.Passengers[i].Type, lay.class)),
 				Status: rail.TicketIssued, Exchanges: prev.Exchanges + 1}
 		}

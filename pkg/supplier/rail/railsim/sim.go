@@ -465,7 +465,7 @@ func (s *Supplier) PreBook(ctx context.Context, req rail.PreBookRequest) (rail.B
 			d.Places = append(d.Places, placeDoc{Day: k.day, Train: k.train, Class: k.class, Idx: idx[i]})
 			// Tickets are drafted now and numbered on Confirm.
 			d.Booking.Tickets = append(d.Booking.Tickets, rail.Ticket{Passenger: i, TrainNumber: l.t.number,
-				Origin: offer.Origin, Destination: offer.Destination, DepartAt: l.departAt,
+				Origin: offer.Origin, Destination: offer.Destination, DepartAt: l.departAt, ArriveAt: l.arriveAt,
 				Class: lay.class, Coach: coach, Seat: seat, Fare: cny(fare)})
 		}
 		d.Booking.Total = cny(total)
