@@ -55,7 +55,7 @@ func TestManagedAgencyAPI(t *testing.T) {
 		if b := walletMinor(t, a, 3); b != 0 {
 			t.Fatalf("a preview moved money: %d", b)
 		}
-		if resp, env := call(t, srv, "POST", "/base/v2/agencies/3/balance/preview", "en", body, as(provider.Token)...); resp.StatusCode != 400 || !strings.Contains(string(env.Data), "idempotencyKey") {
+		if resp, env := call(t, srv, "POST", "/base/v2/agencies/3/balance/preview", "en", body, as(provider.Token)...); resp.StatusCode != 400 || !strings.Contains(string(env.Data), "Idempotency-Key") {
 			t.Errorf("funds preview without a key: %d %s", resp.StatusCode, env.Data)
 		}
 		if resp, _ := call(t, srv, "POST", "/base/v2/agencies/3/balance/preview", "en", body, append(as(blue.Token), "Idempotency-Key", "prev-1")...); resp.StatusCode != 403 {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"hash/fnv"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -18,9 +19,14 @@ import (
 const profileTinyPNG = "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89" +
 	"\x00\x00\x00\rIDATx\x9cc\xf8\x0f\x00\x00\x01\x01\x00\x05\x18\xd8N\x00\x00\x00\x00IEND\xaeB`\x82"
 
+// profilePassengerJSON is a traveller whose passport number follows from
+// the surname: one document is one traveller of an agency (a second with the
+// same document is refused as already saved).
 func profilePassengerJSON(surname, birthday, nationality string) string {
+	h := fnv.New32a()
+	h.Write([]byte(strings.ToUpper(surname)))
 	return fmt.Sprintf(`{"surname":%q,"givenName":"San","type":"adult","gender":"male","birthday":%q,"nationality":%q,
-		"documentType":"passport","documentNumber":"E12345678","documentExpiry":"2031-05-16","email":"zhang@example.com"}`, surname, birthday, nationality)
+		"documentType":"passport","documentNumber":"E%08d","documentExpiry":"2031-05-16","email":"zhang@example.com"}`, surname, birthday, nationality, h.Sum32()%100000000)
 }
 
 type profileFieldsData struct {
