@@ -157,7 +157,7 @@ test('an agency asks for a group fare, accepts the quote, sends the names, confi
   await page.reload();
   const timeline = await page.locator('#group-timeline').innerText();
   assert.match(timeline, /报价 10,000\.00 CNY/, "the quote's remark in Chinese");
-  assert.match(timeline, /支付第一期订金 2,000\.00 CNY/, "the payment's remark in Chinese");
+  assert.match(timeline, /支付第一期定金 2,000\.00 CNY/, "the payment's remark in Chinese");
   assert.doesNotMatch(timeline, /first balance|10000\.00|passengers/, 'no English or raw remark');
   assert.equal((await page.locator('#installments-left').innerText()).trim(), '8,000.00 CNY');
   assert.deepEqual(page.errors, [], 'no console errors in Chinese');
