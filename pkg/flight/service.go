@@ -489,6 +489,9 @@ func (s *Service) book(ctx context.Context, qt shopping.Quote, req CreateRequest
 			b, err = sup.Book(ctx, supplier.BookRequest{Offer: off, Travellers: travellers(req.Passengers),
 				Contact: supplier.Contact(req.Contact), Key: fmt.Sprintf("%s-%d", key, i)})
 		}
+		if err == nil && b.Pending {
+			err = fmt.Errorf("order: %s booking %q pending at the airline: %w: %w", b.Supplier, b.Ref, supplier.ErrPending, supplier.ErrUnavailable)
+		}
 		if err != nil {
 			s.Logger.WarnContext(ctx, "order: booking failed", "supplier", off.Supplier, "ticket", i, "err", err)
 			s.cancelBookings(context.WithoutCancel(ctx), done)

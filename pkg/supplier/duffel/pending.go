@@ -150,11 +150,13 @@ func (c *Client) createOrder(ctx context.Context, offer wireOffer, body wireOrde
 		if err != nil && ctx.Err() == nil {
 			c.log.LogAttrs(ctx, slog.LevelWarn, "duffel: looking for an accepted order failed", slog.String("error", err.Error()))
 		}
+		// Stopping, the order's id (when the 202 gave one) goes with the
+		// error: it is how the caller finds the order later.
 		if dl, ok := ctx.Deadline(); (ok && time.Until(dl) < pollEvery) || ctx.Err() != nil || n >= maxPolls {
-			return wireOrder{}, c.pendingErr(offer.ID, o.ID)
+			return wireOrder{ID: o.ID}, c.pendingErr(offer.ID, o.ID)
 		}
 		if err := c.sleep(ctx, pollEvery); err != nil {
-			return wireOrder{}, c.pendingErr(offer.ID, o.ID)
+			return wireOrder{ID: o.ID}, c.pendingErr(offer.ID, o.ID)
 		}
 	}
 }
