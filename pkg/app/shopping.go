@@ -90,7 +90,7 @@ func Sources(c config.ShoppingConfig, records sim.Records) (map[string]shopping.
 		}
 	}
 	if c.Duffel.Token != "" {
-		d, err := duffel.New(duffel.Config{Token: c.Duffel.Token, BaseURL: c.Duffel.BaseURL})
+		d, err := duffel.New(duffel.Config{Token: c.Duffel.Token, BaseURL: c.Duffel.BaseURL, PendingWait: c.Duffel.PendingWait})
 		if err != nil {
 			return nil, fmt.Errorf("app: duffel: %w", err)
 		}

@@ -133,6 +133,9 @@ type SimConfig struct {
 type DuffelConfig struct {
 	Token   string `mapstructure:"token"`
 	BaseURL string `mapstructure:"base_url"`
+	// PendingWait is how long a booking waits for an order Duffel
+	// accepted (202) before the order is kept pending at the airline.
+	PendingWait time.Duration `mapstructure:"pending_wait"`
 }
 
 // MailConfig sets how emails leave: through SMTP when smtp_host is set,
@@ -329,6 +332,7 @@ func setDefaults(v *viper.Viper) {
 	v.SetDefault("shopping.sim.volatility", -1.0)
 	v.SetDefault("shopping.duffel.token", "")
 	v.SetDefault("shopping.duffel.base_url", "https://api.duffel.com")
+	v.SetDefault("shopping.duffel.pending_wait", "20s")
 	v.SetDefault("runtime.gc_percent", 200)
 	v.SetDefault("runtime.memory_limit_mb", 0)
 }
