@@ -20,6 +20,7 @@ import (
 	"github.com/voyage/voyage/pkg/config"
 	"github.com/voyage/voyage/pkg/flight"
 	"github.com/voyage/voyage/pkg/store/storetest"
+	"github.com/voyage/voyage/pkg/supplier/duffel"
 )
 
 // acceptingDuffel is a fake Duffel that answers an order with 202 Accepted
@@ -170,10 +171,30 @@ func withAcceptingDuffel(t *testing.T, test func(t *testing.T, a *app.App, srv *
 				c.Shopping.Duffel.Token = "duffel_test_k3y"
 				c.Shopping.Duffel.BaseURL = duffel.srv.URL
 				c.Shopping.Duffel.PendingWait = time.Nanosecond
+				c.Shopping.Duffel.WebhookSecret = webhookSecret
 			})
 			test(t, a, srv, duffel)
 		})
 	}
+}
+
+const webhookSecret = "whsec_pending_test"
+
+// webhook posts a Duffel event about the recorded order, signed with
+// secret, and answers the status.
+func webhook(t *testing.T, srv *httptest.Server, secret, eventType string) int {
+	t.Helper()
+	body := []byte(fmt.Sprintf(`{"id":"wev_%s","type":%q,"created_at":%q,"data":{"object":{"id":"ord_0000B7qYk2Lh9dD0Xg3uQa","booking_reference":null}}}`,
+		strings.ReplaceAll(eventType, ".", "_"), eventType, time.Now().UTC().Format(time.RFC3339)))
+	req := newRequest(t, "POST", srv.URL+"/supplier/v2/duffel/webhook", strings.NewReader(string(body)))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("X-Duffel-Signature", duffel.SignWebhook(secret, body, time.Now()))
+	res, err := srv.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = res.Body.Close()
+	return res.StatusCode
 }
 
 // orderByAPI reads order id as the agency does.
@@ -234,14 +255,30 @@ func TestDuffelOrderPendingAtTheAirline(t *testing.T) {
 		if err := a.Orders.FinishPending(ctx, o.ID); err == nil {
 			t.Fatal("status check of an unconfirmed order succeeded")
 		}
+		// A forged event (another secret) is refused and changes nothing.
 		duffel.outcome.Store(airlineConfirmed)
+		if code := webhook(t, srv, "not-the-secret", "order.created"); code != http.StatusUnauthorized {
+			t.Fatalf("forged webhook: %d, want 401", code)
+		}
+		if got := orderByAPI(t, srv, op.Token, o.ID); !got.AwaitingAirline || got.Status != flight.Reviewing {
+			t.Fatalf("a forged webhook moved the order to %s", got.Status)
+		}
+		// The genuine event, delivered twice, and status checks side by
+		// side: one completion.
 		var wg sync.WaitGroup
-		errs := make([]error, 3)
+		errs := make([]error, 2)
+		codes := make([]int, 2)
 		for i := range errs {
-			wg.Add(1)
+			wg.Add(2)
 			go func() { defer wg.Done(); errs[i] = a.Orders.FinishPending(ctx, o.ID) }()
+			go func() { defer wg.Done(); codes[i] = webhook(t, srv, webhookSecret, "order.created") }()
 		}
 		wg.Wait()
+		for _, c := range codes {
+			if c != http.StatusNoContent {
+				t.Fatalf("webhook answered %d, want 204", c)
+			}
+		}
 		for _, err := range errs {
 			if err != nil {
 				t.Fatal(err)
@@ -263,8 +300,8 @@ func TestDuffelOrderPendingAtTheAirline(t *testing.T) {
 	})
 }
 
-// An order the airline declines ends as origin_failed, and one that never
-// was pending is left alone by the check.
+// An order the airline declines (Duffel's order.creation_failed) ends as
+// origin_failed, and a later check leaves it so.
 func TestDuffelOrderDeclinedByTheAirline(t *testing.T) {
 	withAcceptingDuffel(t, func(t *testing.T, a *app.App, srv *httptest.Server, duffel *acceptingDuffel) {
 		op := loginAs(t, srv, "demo-operator", "demo-pass-1")
@@ -276,12 +313,16 @@ func TestDuffelOrderDeclinedByTheAirline(t *testing.T) {
 		if err := json.Unmarshal(env.Data, &o); err != nil {
 			t.Fatal(err)
 		}
-		duffel.outcome.Store(airlineDeclined)
+		// Duffel gave up: its signed event fails the order (the order is
+		// no longer found by its id, so only the event can say so).
+		if code := webhook(t, srv, webhookSecret, "order.creation_failed"); code != http.StatusNoContent {
+			t.Fatalf("webhook: %d", code)
+		}
+		// A later check leaves the failed order alone.
+		duffel.outcome.Store(airlineConfirmed)
 		ctx := context.Background()
-		for range 2 {
-			if err := a.Orders.FinishPending(ctx, o.ID); err != nil {
-				t.Fatal(err)
-			}
+		if err := a.Orders.FinishPending(ctx, o.ID); err != nil {
+			t.Fatal(err)
 		}
 		got := orderByAPI(t, srv, op.Token, o.ID)
 		if got.Status != flight.OriginFailed || got.AwaitingAirline || len(got.Actions) != 0 && got.Actions[0] == flight.ActPay {

@@ -136,6 +136,9 @@ type DuffelConfig struct {
 	// PendingWait is how long a booking waits for an order Duffel
 	// accepted (202) before the order is kept pending at the airline.
 	PendingWait time.Duration `mapstructure:"pending_wait"`
+	// WebhookSecret verifies Duffel's webhooks (X-Duffel-Signature) at
+	// POST /supplier/v2/duffel/webhook; without it every event is refused.
+	WebhookSecret string `mapstructure:"webhook_secret"`
 }
 
 // MailConfig sets how emails leave: through SMTP when smtp_host is set,
@@ -333,6 +336,7 @@ func setDefaults(v *viper.Viper) {
 	v.SetDefault("shopping.duffel.token", "")
 	v.SetDefault("shopping.duffel.base_url", "https://api.duffel.com")
 	v.SetDefault("shopping.duffel.pending_wait", "20s")
+	v.SetDefault("shopping.duffel.webhook_secret", "")
 	v.SetDefault("runtime.gc_percent", 200)
 	v.SetDefault("runtime.memory_limit_mb", 0)
 }

@@ -167,3 +167,31 @@ func (s *Service) finish(ctx context.Context, id int64, bs []supplier.Booking) e
 		return s.announce(ctx, tx, &o)
 	})
 }
+
+// FinishNotified completes the order pending at the airline whose booking
+// sup named ref, when the supplier says it finished (a verified webhook):
+// a finished order is read back from the supplier (FinishPending), a
+// declined one fails. An order not pending (a second delivery, the status
+// check first) or not ours is left alone. A booking whose 202 carried no
+// id has no ref to be found by: its status check finishes it.
+func (s *Service) FinishNotified(ctx context.Context, sup, ref string, declined bool) error {
+	if ref == "" {
+		return nil
+	}
+	var ids []int64
+	if err := s.DB.SelectContext(ctx, &ids, s.DB.Rebind(`SELECT id FROM flight_orders WHERE reference_id = ? AND awaiting_airline = ?`), ref, true); err != nil {
+		return fmt.Errorf("order: find the order pending on %s booking %q: %w", sup, ref, err)
+	}
+	for _, id := range ids {
+		var err error
+		if declined {
+			err = s.finish(ctx, id, nil)
+		} else {
+			err = s.FinishPending(ctx, id)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
