@@ -5735,11 +5735,14 @@ type OrderStatusCountStatus string
 
 // OrderView defines model for OrderView.
 type OrderView struct {
-	Actions       *[]string       `json:"actions"`
-	AgencyId      int             `json:"agencyId"`
-	Airline       string          `json:"airline"`
-	Baggage       SupplierBaggage `json:"baggage"`
-	BookingNumber string          `json:"bookingNumber"`
+	Actions  *[]string `json:"actions"`
+	AgencyId int       `json:"agencyId"`
+	Airline  string    `json:"airline"`
+
+	// AwaitingAirline the airline accepted the booking and has not confirmed it yet: nothing can be done or paid until it does
+	AwaitingAirline bool            `json:"awaitingAirline"`
+	Baggage         SupplierBaggage `json:"baggage"`
+	BookingNumber   string          `json:"bookingNumber"`
 
 	// ConfirmBy an instant, in UTC
 	ConfirmBy *time.Time   `json:"confirmBy,omitempty"`

@@ -305,6 +305,8 @@ func (a *App) buildHandler() http.Handler {
 	// The payment channels' notifications: public by necessity, signed by
 	// the channels and verified before anything changes (payment.Notices).
 	mux.Handle("POST /payment/v2/notify/{channel}", a.NotifyHandler())
+	// Duffel's webhooks: public likewise, signed and verified first.
+	mux.Handle("POST /supplier/v2/duffel/webhook", a.DuffelWebhookHandler())
 	a.Web.Register(mux)
 
 	onPanic := func(w http.ResponseWriter, r *http.Request) {

@@ -96,7 +96,7 @@ func Sources(c config.ShoppingConfig, records sim.Records, tr *tracing.Tracing) 
 		}
 	}
 	if c.Duffel.Token != "" {
-		d, err := duffel.New(duffel.Config{Token: c.Duffel.Token, BaseURL: c.Duffel.BaseURL},
+		d, err := duffel.New(duffel.Config{Token: c.Duffel.Token, BaseURL: c.Duffel.BaseURL, PendingWait: c.Duffel.PendingWait},
 			duffel.WithHTTPClient(tr.Client(nil)))
 		if err != nil {
 			return nil, fmt.Errorf("app: duffel: %w", err)

@@ -156,6 +156,12 @@ type SimConfig struct {
 type DuffelConfig struct {
 	Token   string `mapstructure:"token"`
 	BaseURL string `mapstructure:"base_url"`
+	// PendingWait is how long a booking waits for an order Duffel
+	// accepted (202) before the order is kept pending at the airline.
+	PendingWait time.Duration `mapstructure:"pending_wait"`
+	// WebhookSecret verifies Duffel's webhooks (X-Duffel-Signature) at
+	// POST /supplier/v2/duffel/webhook; without it every event is refused.
+	WebhookSecret string `mapstructure:"webhook_secret"`
 }
 
 // MailConfig sets how emails leave: through SMTP when smtp_host is set,
@@ -370,6 +376,8 @@ func setDefaults(v *viper.Viper) {
 	v.SetDefault("metrics.addr", "")
 	v.SetDefault("tracing.otlp_endpoint", "")
 	v.SetDefault("tracing.sample_ratio", 1.0)
+	v.SetDefault("shopping.duffel.pending_wait", "20s")
+	v.SetDefault("shopping.duffel.webhook_secret", "")
 	v.SetDefault("runtime.gc_percent", 200)
 	v.SetDefault("runtime.memory_limit_mb", 0)
 }

@@ -76,3 +76,29 @@ func (b bounded) Change(ctx context.Context, ref, quoteRef string) (supplier.Boo
 	defer cancel()
 	return b.Supplier.Change(ctx, ref, quoteRef)
 }
+
+// finisherOf is sup's status check of pending bookings, when it has one
+// (bounded, like its other calls): bounded itself cannot say whether the
+// supplier it wraps has one.
+func finisherOf(sup supplier.Supplier) (supplier.Finisher, bool) {
+	b, isBounded := sup.(bounded)
+	if isBounded {
+		sup = b.Supplier
+	}
+	f, ok := sup.(supplier.Finisher)
+	if !ok || !isBounded {
+		return f, ok
+	}
+	return boundedFinisher{f, b.d}, true
+}
+
+type boundedFinisher struct {
+	f supplier.Finisher
+	d time.Duration
+}
+
+func (b boundedFinisher) Finish(ctx context.Context, ref, key string, ts []supplier.Traveller) (supplier.Booking, error) {
+	ctx, cancel := context.WithTimeout(ctx, b.d)
+	defer cancel()
+	return b.f.Finish(ctx, ref, key, ts)
+}

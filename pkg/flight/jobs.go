@@ -149,6 +149,7 @@ func (s *Service) AddWorkers(w *jobs.Workers) []*river.PeriodicJob {
 	sweep := jobs.AddSweep(w, sweepTimeout, sweepEvery, DeadlineSweepArgs{}, s.SweepDeadlines)
 	payment.AddCheck[paymentCheck](w, paymentCheckTimeout, func(ctx context.Context, id int64, _ string) error { return s.CheckPayment(ctx, id) })
 	jobs.Add(w, river.Worker[PostSaleArgs](&postSaleWorker{s: s}), postSaleTimeout)
+	s.addFinishWorker(w)
 	return []*river.PeriodicJob{sweep}
 }
 

@@ -164,12 +164,17 @@ type Order struct {
 	Reason         string
 	ReviewRemark   string
 	Disrupted      bool
-	IdempotencyKey string
-	RequestHash    string
-	PayBy          time.Time
-	ConfirmBy      time.Time
-	CreatedAt      time.Time
-	UpdatedAt      time.Time
+	// AwaitingAirline: the supplier accepted the booking and the airline
+	// has not confirmed it (a pending supplier.Booking). The order waits in
+	// reviewing, no action is allowed on it and nothing can be paid, until
+	// FinishPending or the supplier's webhook moves it on.
+	AwaitingAirline bool
+	IdempotencyKey  string
+	RequestHash     string
+	PayBy           time.Time
+	ConfirmBy       time.Time
+	CreatedAt       time.Time
+	UpdatedAt       time.Time
 	// content marks a change to the large JSON columns (passengers, the
 	// quote and bookings, the request, the change search): only then does a
 	// save rewrite them.
@@ -238,10 +243,12 @@ type View struct {
 	Request        *PostSale              `json:"request,omitempty"`
 	ReviewRemark   string                 `json:"reviewRemark,omitempty"`
 	Disrupted      bool                   `json:"disrupted"`
-	PayBy          *time.Time             `json:"payBy,omitempty" jsonschema_description:"an instant, in UTC"`
-	ConfirmBy      *time.Time             `json:"confirmBy,omitempty" jsonschema_description:"an instant, in UTC"`
-	CreatedAt      time.Time              `json:"createdAt" jsonschema_description:"an instant, in UTC"`
-	UpdatedAt      time.Time              `json:"updatedAt" jsonschema_description:"an instant, in UTC"`
+	// AwaitingAirline: pending at the airline (see Order); no actions.
+	AwaitingAirline bool       `json:"awaitingAirline" jsonschema_description:"the airline accepted the booking and has not confirmed it yet: nothing can be done or paid until it does"`
+	PayBy           *time.Time `json:"payBy,omitempty" jsonschema_description:"an instant, in UTC"`
+	ConfirmBy       *time.Time `json:"confirmBy,omitempty" jsonschema_description:"an instant, in UTC"`
+	CreatedAt       time.Time  `json:"createdAt" jsonschema_description:"an instant, in UTC"`
+	UpdatedAt       time.Time  `json:"updatedAt" jsonschema_description:"an instant, in UTC"`
 	// Actions are what the caller may do now (the agency's actions for an
 	// agency user, the provider's for the provider).
 	Actions []Action `json:"actions"`

@@ -88,6 +88,9 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 	if len(key) > idempotency.MaxKey {
 		return View{}, fault.Validation(map[string]string{"Idempotency-Key": "order.error.idempotencyKey"})
 	}
+	if o.AwaitingAirline {
+		return View{}, errAwaiting()
+	}
 	if o.Status != ToBePaid {
 		// A replay of the payment that moved it on answers the order.
 		if key != "" && (o.PaymentKey == key || o.PaymentKey == gatewayKey(o, key)) {

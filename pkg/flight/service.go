@@ -122,6 +122,9 @@ func (s *Service) getFor(ctx context.Context, who auth.Principal, id int64, acti
 	if err != nil {
 		return o, v, err
 	}
+	if o.AwaitingAirline {
+		return o, v, errAwaiting()
+	}
 	return o, v, booking.Step(Party(o.Type, o.Status, action), v.Side(o.AgencyID), errState())
 }
 
@@ -153,7 +156,9 @@ func (s *Service) insertNew(ctx context.Context, o *Order, actor, remark string)
 	if err != nil {
 		return false, err
 	}
-	if s.DB.Dialect == store.Postgres && !notify && s.looks != nil {
+	// An order pending at the airline commits with its status check, so
+	// it is never left with nothing to finish it.
+	if s.DB.Dialect == store.Postgres && !notify && s.looks != nil && !o.AwaitingAirline {
 		item, args, err := s.looks.LookItem(o.AgencyID, "bookings")
 		if err != nil {
 			return false, err
@@ -179,6 +184,11 @@ func (s *Service) insertNew(ctx context.Context, o *Order, actor, remark string)
 		if err := s.announce(ctx, tx, o); err != nil {
 			return err
 		}
+		if o.AwaitingAirline {
+			if err := s.Enqueue(ctx, tx, FinishArgs{OrderID: o.ID}, s.Now().Add(finishFirst)); err != nil {
+				return err
+			}
+		}
 		if s.looks == nil {
 			return nil
 		}
@@ -190,6 +200,10 @@ func (s *Service) insertNew(ctx context.Context, o *Order, actor, remark string)
 // moving takes action on o in memory, checked against the status machine,
 // and answers the status it left: what saving it is conditional on.
 func (s *Service) moving(o *Order, action Action) (Status, error) {
+	if o.AwaitingAirline {
+		// Nothing to cancel, approve or pay until the airline answers.
+		return "", errAwaiting()
+	}
 	to, ok := Next(o.Type, o.Status, action)
 	if !ok {
 		return "", errState()
@@ -355,6 +369,11 @@ func (s *Service) Create(ctx context.Context, who auth.Principal, key string, re
 	}
 	o.PNR, o.ReferenceID = strings.Join(pnrs, "/"), strings.Join(refs, "/")
 	switch {
+	case pending(bookings):
+		// Accepted, not confirmed: not a booking the agency can pay for
+		// yet, and not a failure to book again after. It waits for the
+		// airline (FinishPending, the supplier's webhook).
+		o.Status, o.AwaitingAirline = Reviewing, true
 	case strings.HasPrefix(qt.Solution.TicketingSpeed, "special"):
 		// Special fares are ticketed by hand: the provider checks them first.
 		o.Status = Reviewing
@@ -504,6 +523,12 @@ func (s *Service) book(ctx context.Context, qt shopping.Quote, req CreateRequest
 			b, err = sup.Book(ctx, supplier.BookRequest{Offer: off, Travellers: travellers(req.Passengers),
 				Contact: supplier.Contact(req.Contact), Key: fmt.Sprintf("%s-%d", key, i)})
 		}
+		if err == nil && b.Pending {
+			if _, finishes := finisherOf(sup); !finishes {
+				// Nothing could ever say what became of it.
+				err = fmt.Errorf("order: %s booking %q pending and %s has no status check: %w", b.Supplier, b.Ref, b.Supplier, supplier.ErrUnavailable)
+			}
+		}
 		if err != nil {
 			s.Logger.WarnContext(ctx, "order: booking failed", "supplier", off.Supplier, "ticket", i, "err", err)
 			s.cancelBookings(context.WithoutCancel(ctx), done)
@@ -592,7 +617,10 @@ func (s *Service) view(o Order, party string) View {
 		DepartAt: o.DepartAt, Segments: o.Segments, Journeys: o.Journeys, Passengers: o.Passengers, Contact: o.Contact,
 		Restrictions: o.Restrictions, Baggage: o.Solution.Baggage, InvoiceType: o.InvoiceType, Total: money.Of(o.Total, o.Currency), PriceBreakdown: o.Prices.view(o.Currency),
 		ReviewRemark: o.ReviewRemark, Disrupted: o.Disrupted, CreatedAt: o.CreatedAt, UpdatedAt: o.UpdatedAt,
-		Actions: Allowed(o.Type, o.Status, party)}
+		AwaitingAirline: o.AwaitingAirline, Actions: Allowed(o.Type, o.Status, party)}
+	if o.AwaitingAirline {
+		v.Actions = nil
+	}
 	if v.Actions == nil {
 		v.Actions = []Action{}
 	}
@@ -603,7 +631,7 @@ func (s *Service) view(o Order, party string) View {
 		r := o.Request
 		v.Request = &r
 	}
-	if !o.PayBy.IsZero() && (o.Status == ToBePaid || o.Status == Reserved || o.Status == Reviewing) {
+	if !o.PayBy.IsZero() && !o.AwaitingAirline && (o.Status == ToBePaid || o.Status == Reserved || o.Status == Reviewing) {
 		t := o.PayBy
 		v.PayBy = &t
 	}

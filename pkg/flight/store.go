@@ -56,6 +56,7 @@ type row struct {
 	Reason         string        `db:"reason"`
 	ReviewRemark   string        `db:"review_remark"`
 	Disrupted      bool          `db:"disrupted"`
+	Awaiting       bool          `db:"awaiting_airline"`
 	IdempotencyKey string        `db:"idempotency_key"`
 	RequestHash    string        `db:"request_hash"`
 	PayBy          sql.NullTime  `db:"pay_by"`
@@ -68,7 +69,7 @@ type row struct {
 const columns = `id, booking_number, agency_id, user_id, type, original_id, root_id, status, payment_status, payment_channel,
 	payment_key, reference_id, pnr, airline, flight_number, ticket_numbers, origin, destination, depart_at, currency, total,
 	prices, segments, passengers, contact, restrictions, invoice_type, quote, bookings, request, change_search, reason,
-	review_remark, disrupted, idempotency_key, request_hash, pay_by, confirm_by, created_at, updated_at, ticket_attempts`
+	review_remark, disrupted, awaiting_airline, idempotency_key, request_hash, pay_by, confirm_by, created_at, updated_at, ticket_attempts`
 
 // segmentsBlob is the segments column: the flights and how they group into
 // journeys.
@@ -90,7 +91,7 @@ func (r row) decode() (Order, error) {
 		PaymentChannel: r.PaymentChannel, PaymentKey: r.PaymentKey, ReferenceID: r.ReferenceID, PNR: r.PNR, Airline: r.Airline,
 		FlightNumber: r.FlightNumber, TicketNumbers: r.TicketNumbers, Origin: r.Origin, Destination: r.Destination,
 		DepartAt: r.DepartAt.Time, Currency: r.Currency, Total: r.Total, InvoiceType: r.InvoiceType, Reason: r.Reason,
-		ReviewRemark: r.ReviewRemark, Disrupted: r.Disrupted, IdempotencyKey: r.IdempotencyKey, RequestHash: r.RequestHash,
+		ReviewRemark: r.ReviewRemark, Disrupted: r.Disrupted, AwaitingAirline: r.Awaiting, IdempotencyKey: r.IdempotencyKey, RequestHash: r.RequestHash,
 		PayBy: r.PayBy.Time, ConfirmBy: r.ConfirmBy.Time, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
 		ticketAttempts: r.TicketAttempts}
 	var seg segmentsBlob
@@ -287,7 +288,7 @@ func insertArgs(o *Order) []any {
 		o.PaymentChannel, o.PaymentKey, o.ReferenceID, o.PNR, o.Airline, o.FlightNumber, o.TicketNumbers, o.Origin, o.Destination,
 		store.NullTime(o.DepartAt), o.Currency, o.Total, store.JSON(o.Prices), store.JSON(segmentsBlob{o.Segments, o.Journeys}), store.JSON(o.Passengers), store.JSON(o.Contact), store.JSON(o.Restrictions),
 		o.InvoiceType, store.JSON(solutionBlob{o.Solution, o.Booked}), store.JSON(o.Booked.Bookings), store.JSON(o.Request), store.JSON(o.ChangeSearch), o.Reason,
-		o.ReviewRemark, o.Disrupted, o.IdempotencyKey, o.RequestHash, store.NullTime(o.PayBy), store.NullTime(o.ConfirmBy), o.CreatedAt.UTC(), o.UpdatedAt.UTC()}
+		o.ReviewRemark, o.Disrupted, o.AwaitingAirline, o.IdempotencyKey, o.RequestHash, store.NullTime(o.PayBy), store.NullTime(o.ConfirmBy), o.CreatedAt.UTC(), o.UpdatedAt.UTC()}
 }
 
 // insertSQLite stores o in tx on SQLite: the insert, then its booking
@@ -313,13 +314,13 @@ func insertSQLite(ctx context.Context, tx *sqlx.Tx, o *Order) error {
 const orderInsertColumns = `agency_id, user_id, type, original_id,
 	status, payment_status, payment_channel, payment_key, reference_id, pnr, airline, flight_number, ticket_numbers, origin,
 	destination, depart_at, currency, total, prices, segments, passengers, contact, restrictions, invoice_type, quote, bookings,
-	request, change_search, reason, review_remark, disrupted, idempotency_key, request_hash, pay_by, confirm_by, created_at, updated_at`
+	request, change_search, reason, review_remark, disrupted, awaiting_airline, idempotency_key, request_hash, pay_by, confirm_by, created_at, updated_at`
 
 // saveColumns are the mutable fields save always writes; saveContentColumns
 // the large JSON ones it writes only when they changed.
 const (
 	saveColumns = `status = ?, payment_status = ?, payment_channel = ?, payment_key = ?, reference_id = ?, pnr = ?, ticket_numbers = ?,
-		total = ?, prices = ?, review_remark = ?, disrupted = ?, pay_by = ?, confirm_by = ?, updated_at = ?,
+		total = ?, prices = ?, review_remark = ?, disrupted = ?, awaiting_airline = ?, pay_by = ?, confirm_by = ?, updated_at = ?,
 		ticket_due_at = COALESCE(?, ticket_due_at), ticket_attempts = COALESCE(?, ticket_attempts)`
 	saveContentColumns = `segments = ?, passengers = ?, quote = ?, bookings = ?, request = ?, change_search = ?`
 )
@@ -357,7 +358,7 @@ func saveArgs(o *Order) []any {
 		attempts = o.ticketAttempts
 	}
 	args := []any{string(o.Status), o.PaymentStatus, o.PaymentChannel, o.PaymentKey, o.ReferenceID, o.PNR, o.TicketNumbers, o.Total,
-		store.JSON(o.Prices), o.ReviewRemark, o.Disrupted, store.NullTime(o.PayBy), store.NullTime(o.ConfirmBy), o.UpdatedAt.UTC(),
+		store.JSON(o.Prices), o.ReviewRemark, o.Disrupted, o.AwaitingAirline, store.NullTime(o.PayBy), store.NullTime(o.ConfirmBy), o.UpdatedAt.UTC(),
 		store.NullTime(o.ticketDue), attempts}
 	switch o.content {
 	case passengersOnly:

@@ -284,6 +284,21 @@ type Booking struct {
 	Currency string `json:"currency"`
 	// TicketBy is the ticketing time limit.
 	TicketBy time.Time `json:"ticketBy"`
+	// Pending: the source accepted the booking and has not finished it
+	// (Duffel's 202 Accepted not settled within the request). It is not a
+	// booking yet: no PNR, nothing to pay for; Ref is the source's id when
+	// it gave one and Key the BookRequest's key it may be found by. A
+	// Finisher says what became of it.
+	Pending bool   `json:"pending,omitempty"`
+	Key     string `json:"key,omitempty"`
+}
+
+// Finisher is a Supplier whose Book may answer a Pending booking: Finish
+// asks what became of it (ref and key as the pending booking has them,
+// travellers as booked). It answers the finished booking, ErrPending while
+// the source is still at it, or ErrRejected when the source gave up.
+type Finisher interface {
+	Finish(ctx context.Context, ref, key string, travellers []Traveller) (Booking, error)
 }
 
 // Ticket is one issued ticket.

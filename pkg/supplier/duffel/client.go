@@ -75,6 +75,11 @@ type Config struct {
 	// searches (a feature Duffel enables per account on request) and
 	// offers the cheapest combination as one more offer; see split.go.
 	SplitTickets bool
+	// PendingWait is how long Book waits for an order Duffel accepted
+	// (202) to finish before it answers a pending booking, which the
+	// caller finishes later (DefaultPendingWait when 0). An agent waits
+	// on it: long enough for the usual few seconds, short of a timeout.
+	PendingWait time.Duration
 }
 
 // Limiter paces requests; *rate.Limiter satisfies it.
@@ -146,6 +151,9 @@ func New(cfg Config, opts ...Option) (*Client, error) {
 	}
 	if cfg.Burst <= 0 {
 		cfg.Burst = DefaultBurst
+	}
+	if cfg.PendingWait <= 0 {
+		cfg.PendingWait = DefaultPendingWait
 	}
 	base, err := url.Parse(strings.TrimRight(cfg.BaseURL, "/"))
 	if err != nil || base.Scheme == "" || base.Host == "" {

@@ -2,6 +2,7 @@ package duffel
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -78,6 +79,15 @@ func (c *Client) Book(ctx context.Context, req supplier.BookRequest) (supplier.B
 			return supplier.Booking{}, err
 		}
 		o, err := c.createOrder(ctx, part, body, req.Travellers)
+		if err != nil && errors.Is(err, supplier.ErrPending) && len(parts) == 1 && req.Key != "" {
+			// Duffel has the order and has not finished it: booking again
+			// would book twice. The caller keeps it pending and asks Finish
+			// (or hears the webhook) what became of it.
+			c.log.LogAttrs(ctx, slog.LevelWarn, "duffel: booking left pending at the airline",
+				slog.String("offer", part.ID), slog.String("order", o.ID), slog.String("key", req.Key))
+			return supplier.Booking{Supplier: "duffel", Ref: o.ID, Pending: true, Key: req.Key,
+				Total: fresh.Total(), Currency: fresh.Currency}, nil
+		}
 		if err != nil {
 			c.release(ctx, orders)
 			return supplier.Booking{}, err

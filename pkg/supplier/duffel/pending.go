@@ -50,6 +50,8 @@ const (
 	// caller set no deadline.
 	pollEvery = 2 * time.Second
 	maxPolls  = 60
+	// DefaultPendingWait is Config.PendingWait's default.
+	DefaultPendingWait = 20 * time.Second
 )
 
 // pendingKeys remembers, per process, the keys whose order Duffel accepted
@@ -130,6 +132,7 @@ func (c *Client) createOrder(ctx context.Context, offer wireOffer, body wireOrde
 	if key != "" {
 		c.pending.add(key, c.now())
 	}
+	waitUntil := c.now().Add(c.cfg.PendingWait)
 	for n := 1; ; n++ {
 		var found bool
 		var err error
@@ -150,11 +153,13 @@ func (c *Client) createOrder(ctx context.Context, offer wireOffer, body wireOrde
 		if err != nil && ctx.Err() == nil {
 			c.log.LogAttrs(ctx, slog.LevelWarn, "duffel: looking for an accepted order failed", slog.String("error", err.Error()))
 		}
-		if dl, ok := ctx.Deadline(); (ok && time.Until(dl) < pollEvery) || ctx.Err() != nil || n >= maxPolls {
-			return wireOrder{}, c.pendingErr(offer.ID, o.ID)
+		// Stopping, the order's id (when the 202 gave one) goes with the
+		// error: it is how the caller finds the order later.
+		if dl, ok := ctx.Deadline(); (ok && time.Until(dl) < pollEvery) || ctx.Err() != nil || n >= maxPolls || !c.now().Before(waitUntil) {
+			return wireOrder{ID: o.ID}, c.pendingErr(offer.ID, o.ID)
 		}
 		if err := c.sleep(ctx, pollEvery); err != nil {
-			return wireOrder{}, c.pendingErr(offer.ID, o.ID)
+			return wireOrder{ID: o.ID}, c.pendingErr(offer.ID, o.ID)
 		}
 	}
 }
