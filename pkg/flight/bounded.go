@@ -85,7 +85,7 @@ func finisherOf(sup supplier.Supplier) (supplier.Finisher, bool) {
 	if isBounded {
 		sup = b.Supplier
 	}
-	f, ok := sup.(supplier.Finisher)
+	f, ok := supplier.FinisherOf(sup)
 	if !ok || !isBounded {
 		return f, ok
 	}

@@ -25,6 +25,9 @@ type counted struct {
 	name string
 }
 
+// Unwrap is the counted supplier (supplier.Wrapper).
+func (c *counted) Unwrap() supplier.Supplier { return c.Supplier }
+
 // observe records one call of operation that started at start and ended
 // with err.
 func (c *counted) observe(ctx context.Context, operation string, start time.Time, err error) {

@@ -301,6 +301,29 @@ type Finisher interface {
 	Finish(ctx context.Context, ref, key string, travellers []Traveller) (Booking, error)
 }
 
+// Wrapper is a decorator of a Supplier (a trace, a metric, a deadline):
+// Unwrap answers the Supplier it decorates, so that what a source offers
+// beyond Supplier (a Finisher) is found through every decorator.
+type Wrapper interface {
+	Unwrap() Supplier
+}
+
+// FinisherOf is s's status check of pending bookings, looked for through
+// its decorators; false when the source has none.
+func FinisherOf(s Supplier) (Finisher, bool) {
+	for s != nil {
+		if f, ok := s.(Finisher); ok {
+			return f, true
+		}
+		w, ok := s.(Wrapper)
+		if !ok {
+			return nil, false
+		}
+		s = w.Unwrap()
+	}
+	return nil, false
+}
+
 // Ticket is one issued ticket.
 type Ticket struct {
 	Traveller int    `json:"traveller"` // index in BookRequest.Travellers

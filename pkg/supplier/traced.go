@@ -23,6 +23,9 @@ type traced struct {
 	name   attribute.KeyValue
 }
 
+// Unwrap is the traced supplier (Wrapper).
+func (t traced) Unwrap() Supplier { return t.s }
+
 // start opens the call's span; end closes it, marking an error.
 func (t traced) start(ctx context.Context, op string, attrs ...attribute.KeyValue) (context.Context, trace.Span) {
 	return t.tracer.Start(ctx, "supplier."+op, trace.WithSpanKind(trace.SpanKindClient),

@@ -62,3 +62,28 @@ func TestTracedSpans(t *testing.T) {
 		}
 	}
 }
+
+// A source's status check of pending bookings is found through its
+// decorators (a trace around another decorator around the source): without
+// it a booking pending at the airline could never be finished.
+func TestFinisherThroughDecorators(t *testing.T) {
+	t.Parallel()
+	tracer := sdktrace.NewTracerProvider().Tracer("t")
+	if f, ok := FinisherOf(Traced(wrapped{finishing{}}, tracer)); !ok || f == nil {
+		t.Fatal("the source's Finisher is hidden by its decorators")
+	}
+	if _, ok := FinisherOf(Traced(wrapped{stub{}}, tracer)); ok {
+		t.Fatal("a source without a status check was given one")
+	}
+}
+
+// finishing is a source with a status check; wrapped decorates a source.
+type finishing struct{ stub }
+
+func (finishing) Finish(context.Context, string, string, []Traveller) (Booking, error) {
+	return Booking{}, nil
+}
+
+type wrapped struct{ Supplier }
+
+func (w wrapped) Unwrap() Supplier { return w.Supplier }
