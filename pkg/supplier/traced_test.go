@@ -10,17 +10,18 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 )
 
-// stub answers every call with err; only Ticket and Book are read here.
-type stub struct {
+// fakeSource is a supplier whose Ticket and Book answer err (the calls the
+// span tests make); the other methods are the nil Supplier it embeds.
+type fakeSource struct {
 	Supplier
 	err error
 }
 
-func (s stub) Name() string { return "duffel" }
-func (s stub) Ticket(context.Context, string) ([]Ticket, error) {
+func (s fakeSource) Name() string { return "duffel" }
+func (s fakeSource) Ticket(context.Context, string) ([]Ticket, error) {
 	return []Ticket{{}}, s.err
 }
-func (s stub) Book(context.Context, BookRequest) (Booking, error) {
+func (s fakeSource) Book(context.Context, BookRequest) (Booking, error) {
 	return Booking{Ref: "ord_1"}, s.err
 }
 
@@ -42,7 +43,7 @@ func TestTracedSpans(t *testing.T) {
 	} {
 		rec := tracetest.NewSpanRecorder()
 		tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec))
-		s := Traced(stub{err: tc.err}, tp.Tracer("test"))
+		s := Traced(fakeSource{err: tc.err}, tp.Tracer("test"))
 		if err := tc.call(s); !errors.Is(err, tc.err) || s.Name() != "duffel" {
 			t.Fatalf("%s: error %v, want %v (the decorator must not change answers)", tc.name, err, tc.err)
 		}
@@ -72,13 +73,13 @@ func TestFinisherThroughDecorators(t *testing.T) {
 	if f, ok := FinisherOf(Traced(wrapped{finishing{}}, tracer)); !ok || f == nil {
 		t.Fatal("the source's Finisher is hidden by its decorators")
 	}
-	if _, ok := FinisherOf(Traced(wrapped{stub{}}, tracer)); ok {
+	if _, ok := FinisherOf(Traced(wrapped{fakeSource{}}, tracer)); ok {
 		t.Fatal("a source without a status check was given one")
 	}
 }
 
 // finishing is a source with a status check; wrapped decorates a source.
-type finishing struct{ stub }
+type finishing struct{ fakeSource }
 
 func (finishing) Finish(context.Context, string, string, []Traveller) (Booking, error) {
 	return Booking{}, nil
