@@ -199,6 +199,9 @@ func TestChaos(t *testing.T) {
 	}
 	unsettled := waitSettled(t, db, lastKill.Add(*settle))
 	report(t, db, unsettled, time.Since(lastKill))
+	if t.Failed() {
+		c.dumpWarnings()
+	}
 }
 
 // freshDatabase creates a database of its own on the server and drops it
@@ -1127,6 +1130,26 @@ func (k *killSignal) fire() {
 	}
 }
 
+// dumpWarnings logs the instances' warnings and errors, which say why a
+// job gave up: the log files go with the test's temporary directory.
+func (c *cluster) dumpWarnings() {
+	for i := range c.inst {
+		data, err := os.ReadFile(fmt.Sprintf("%s/instance-%d.log", c.logs, i))
+		if err != nil {
+			c.t.Logf("instance %d log: %v", i, err)
+			continue
+		}
+		var lines []string
+		for _, line := range strings.Split(string(data), "\n") {
+			if strings.Contains(line, "level=WARN") || strings.Contains(line, "level=ERROR") ||
+				strings.Contains(line, `"level":"WARN"`) || strings.Contains(line, `"level":"ERROR"`) {
+				lines = append(lines, line)
+			}
+		}
+		c.t.Logf("instance %d: %d warnings and errors, the last 40:\n%s", i, len(lines), strings.Join(lines[max(0, len(lines)-40):], "\n"))
+	}
+}
+
 // report prints the counts and fails on any broken invariant.
 func report(t *testing.T, db *sql.DB, unsettled map[string]int, sinceKill time.Duration) {
 	t.Helper()
@@ -1166,7 +1189,10 @@ func report(t *testing.T, db *sql.DB, unsettled map[string]int, sinceKill time.D
 	if len(unsettled) > 0 {
 		t.Errorf("paid orders still waiting %s after the last kill: %v", sinceKill.Round(time.Second), unsettled)
 		t.Logf("their jobs: %v", q(`SELECT id, kind, state, attempt, max_attempts, attempted_at, scheduled_at, now(), errors::text FROM river_job
-			WHERE state NOT IN ('completed', 'cancelled') AND kind IN ('order_ticket', 'order_post_sale', 'order_payment_check')`))
+			WHERE state NOT IN ('completed', 'cancelled')`))
+		t.Logf("train orders waiting and their events: %v", q(`SELECT o.id, o.status, e.action, e.from_status, e.to_status, e.actor, e.remark, e.created_at
+			FROM train_orders o JOIN train_order_events e ON e.order_id = o.id
+			WHERE o.status IN ('holding', 'proceeding', 'failed', 'rfd_proceeding', 'chg_proceeding') ORDER BY o.id, e.id`))
 		t.Logf("orders waiting to be ticketed: %v", q(`SELECT id, ticket_attempts, ticket_due_at, now() FROM flight_orders
 			WHERE status = 'proceeding' ORDER BY id`))
 		t.Logf("leader: %v", q(`SELECT leader_id, elected_at, expires_at FROM river_leader`))
