@@ -341,8 +341,11 @@ func tail(s string, n int) string {
 // failed (no instance received it) is sent to another.
 const haproxyConfig = `global
 	maxconn 2000
+	log stdout format raw local0
 defaults
 	mode http
+	log global
+	option httplog
 	timeout connect 1s
 	timeout client 60s
 	timeout server 60s
@@ -511,7 +514,7 @@ func (l *load) reportFailures(t *testing.T) {
 	}
 	var failed []string
 	l.stats.Range(func(k, v any) bool {
-		if name := k.(string); strings.HasPrefix(name, "lost ") {
+		if name := k.(string); strings.HasPrefix(name, "lost ") || strings.HasPrefix(name, "why lost ") {
 			failed = append(failed, fmt.Sprintf("%s=%d", name, v.(*atomic.Int64).Load()))
 		}
 		return true
@@ -576,6 +579,7 @@ func (l *load) do(method, path, token string, body io.Reader, contentType string
 		if !lost {
 			return code, env, err
 		}
+		l.count(fmt.Sprintf("why lost %s %s %s: %v", phase, method, digits.ReplaceAllString(path, "N"), err))
 		if !again || attempt == 20 {
 			add(&l.failed, phase)
 			l.count(fmt.Sprintf("lost %s %s %s", phase, method, digits.ReplaceAllString(path, "N")))
@@ -1133,6 +1137,17 @@ func (k *killSignal) fire() {
 // dumpWarnings logs the instances' warnings and errors, which say why a
 // job gave up: the log files go with the test's temporary directory.
 func (c *cluster) dumpWarnings() {
+	if data, err := os.ReadFile(c.logs + "/haproxy.log"); err == nil {
+		// HAProxy's own answers and cut connections: a status of 5xx or a
+		// termination state other than "----".
+		var lines []string
+		for _, line := range strings.Split(string(data), "\n") {
+			if f := strings.Fields(line); len(f) > 10 && (strings.HasPrefix(f[5], "5") || f[9] != "----") {
+				lines = append(lines, line)
+			}
+		}
+		c.t.Logf("HAProxy: %d answers of its own or cut, the last 40:\n%s", len(lines), strings.Join(lines[max(0, len(lines)-40):], "\n"))
+	}
 	for i := range c.inst {
 		data, err := os.ReadFile(fmt.Sprintf("%s/instance-%d.log", c.logs, i))
 		if err != nil {
@@ -1141,7 +1156,7 @@ func (c *cluster) dumpWarnings() {
 		}
 		var lines []string
 		for _, line := range strings.Split(string(data), "\n") {
-			if strings.Contains(line, "level=WARN") || strings.Contains(line, "level=ERROR") ||
+			if strings.Contains(line, "level=WARN") && !strings.Contains(line, "built-in test gateway") || strings.Contains(line, "level=ERROR") ||
 				strings.Contains(line, `"level":"WARN"`) || strings.Contains(line, `"level":"ERROR"`) {
 				lines = append(lines, line)
 			}

@@ -344,6 +344,9 @@ func (a *App) buildHandler() http.Handler {
 		a.accessLog.Handler,
 		server.SecurityHeaders,
 		server.HSTS(a.Cfg.HTTP.HSTS.Enabled, a.Cfg.HTTP.HSTS.MaxAge, a.Cfg.HTTP.HSTS.IncludeSubdomains),
+		// Inside the access log and the metrics: they count the answer as
+		// the handler wrote it.
+		server.Compress(),
 		server.Language(a.Catalog, a.Cfg.Site.DefaultLanguage),
 		server.Recover(onPanic),
 		server.LimitBody(a.Cfg.HTTP.MaxBodyBytes),
