@@ -336,7 +336,8 @@ func tail(s string, n int) string {
 }
 
 // haproxyConfig is the balancer in front of the instances: round robin,
-// each instance checked on /readyz every 500 ms, out after two failed
+// each instance checked on /readyz every 500 ms (a check may take 2 s,
+// as scripts/cluster.sh allows: two busy cores answer slowly), out after two failed
 // checks and back after two passing ones; a request whose connection
 // failed (no instance received it) is sent to another.
 const haproxyConfig = `global
@@ -349,7 +350,7 @@ defaults
 	timeout connect 1s
 	timeout client 60s
 	timeout server 60s
-	timeout check 1s
+	timeout check 2s
 	retries 3
 	option redispatch 1
 frontend voyage
