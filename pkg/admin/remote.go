@@ -135,34 +135,71 @@ func (r *Remote) send(ctx context.Context, method, path string, q url.Values, bo
 	u := *r.base
 	u.Path = r.base.Path + path
 	u.RawQuery = q.Encode()
-	var rd io.Reader
+	var payload []byte
 	if body != nil {
-		b, err := json.Marshal(body)
+		var err error
+		if payload, err = json.Marshal(body); err != nil {
+			return nil, err
+		}
+	}
+	for attempt := 1; ; attempt++ {
+		req, err := http.NewRequestWithContext(ctx, method, u.String(), bytes.NewReader(payload))
 		if err != nil {
 			return nil, err
 		}
-		rd = bytes.NewReader(b)
+		if payload == nil {
+			req.Body, req.ContentLength = http.NoBody, 0
+		}
+		for k, v := range hdr {
+			req.Header[k] = v
+		}
+		req.Header.Set("X-Api-Key", r.key)
+		req.Header.Set("Accept", "application/json")
+		if req.Header.Get("Accept-Language") == "" {
+			req.Header.Set("Accept-Language", r.lang)
+		}
+		if payload != nil {
+			req.Header.Set("Content-Type", "application/json")
+		}
+		res, err := r.client.Do(req)
+		if err != nil {
+			return nil, fmt.Errorf("reach %s: %w", r.base.Host, err)
+		}
+		wait, again := retryAfter(res, attempt)
+		if !again {
+			return res, nil
+		}
+		// Over the key's rate limit: the server refused the call before
+		// doing anything, so any call may be sent again once the limit
+		// allows. A script of many commands then slows down instead of
+		// failing halfway.
+		_ = res.Body.Close()
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil, ctx.Err()
+		case <-t.C:
+		}
 	}
-	req, err := http.NewRequestWithContext(ctx, method, u.String(), rd)
-	if err != nil {
-		return nil, err
+}
+
+// maxRateLimitWaits is how many times a call over the rate limit waits
+// and is sent again before its 429 is the answer.
+const maxRateLimitWaits = 5
+
+// retryAfter says whether res is a rate-limit refusal worth waiting out
+// (attempt is the call's how-manieth) and for how long: the server's
+// Retry-After, between 100 ms and 10 s.
+func retryAfter(res *http.Response, attempt int) (time.Duration, bool) {
+	if res.StatusCode != http.StatusTooManyRequests || attempt > maxRateLimitWaits {
+		return 0, false
 	}
-	for k, v := range hdr {
-		req.Header[k] = v
+	wait := time.Second
+	if secs, err := strconv.Atoi(res.Header.Get("Retry-After")); err == nil {
+		wait = time.Duration(secs) * time.Second
 	}
-	req.Header.Set("X-Api-Key", r.key)
-	req.Header.Set("Accept", "application/json")
-	if req.Header.Get("Accept-Language") == "" {
-		req.Header.Set("Accept-Language", r.lang)
-	}
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	res, err := r.client.Do(req)
-	if err != nil {
-		return nil, fmt.Errorf("reach %s: %w", r.base.Host, err)
-	}
-	return res, nil
+	return min(max(wait, 100*time.Millisecond), 10*time.Second), true
 }
 
 // ErrNotRemote is an operation the agency API does not offer.

@@ -118,3 +118,45 @@ func TestDescribeSentences(t *testing.T) {
 		t.Errorf("Describe(internal) = %q", got)
 	}
 }
+
+// TestRemoteWaitsOutTheRateLimit: a call over the key's rate limit (429,
+// refused before anything was done) is sent again after the server's
+// Retry-After, the body each time whole; one still refused after
+// maxRateLimitWaits waits answers the 429.
+func TestRemoteWaitsOutTheRateLimit(t *testing.T) {
+	t.Parallel()
+	var calls int
+	var bodies []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls++
+		var b bytes.Buffer
+		_, _ = b.ReadFrom(r.Body)
+		bodies = append(bodies, b.String())
+		if r.URL.Path == "/base/v2/agencies/9" && calls <= 2 || r.URL.Path == "/base/v2/agencies/10" {
+			w.Header().Set("Retry-After", "0")
+			w.WriteHeader(http.StatusTooManyRequests)
+			fmt.Fprint(w, `{"code":200029,"data":null,"message":"Too many requests"}`)
+			return
+		}
+		fmt.Fprint(w, `{"code":0,"data":{"id":9,"name":"Nine","settlementCurrency":"HKD","balance":"1.50"},"message":""}`)
+	}))
+	defer srv.Close()
+	r, err := NewRemote(srv.URL+"/", "vk_abc_secret", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	d, err := r.UpdateAgency(ctx, 9, agency.Profile{Name: "Nine"})
+	if err != nil || d.Name != "Nine" || calls != 3 {
+		t.Fatalf("after two 429s: %+v %v, %d calls", d.Summary, err, calls)
+	}
+	for _, b := range bodies {
+		if b != bodies[0] || !strings.Contains(b, `"Nine"`) {
+			t.Errorf("bodies sent: %q", bodies)
+		}
+	}
+	calls = 0
+	if _, err := r.Agency(ctx, 10); Code(err) != 200029 || calls != maxRateLimitWaits+1 {
+		t.Errorf("always over the limit: %v after %d calls", err, calls)
+	}
+}
