@@ -1,7 +1,8 @@
 // A TypeScript client generated from the served document (openapi-typescript
 // types, openapi-fetch calls) runs the core flows against a real
 // `voyage serve`: the generated types must type-check e2e/client/flows.ts,
-// and the calls must work.
+// and the calls must work; the requests in e2e/client/mistakes.ts, which the
+// server refuses, must not compile.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -24,7 +25,8 @@ test('the generated TypeScript client type-checks and runs search, verify, book,
   writeFileSync(join(gen, 'api.d.ts'), astToString(await openapiTS(doc)));
   const src = join(here, 'client', 'flows.ts');
 
-  const program = ts.createProgram([src], {
+  // mistakes.ts: requests the server refuses, each expected not to compile.
+  const program = ts.createProgram([src, join(here, 'client', 'mistakes.ts')], {
     strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext,
     moduleResolution: ts.ModuleResolutionKind.Bundler, skipLibCheck: true, lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
   });

@@ -78,18 +78,18 @@ func DefaultFlightSettings() FlightSettings {
 
 // Settings are the agency's switches (spec §3 Agency settings).
 type Settings struct {
-	CanCreateSubAgency bool   `json:"canCreateSubAgency"`
+	CanCreateSubAgency bool   `json:"canCreateSubAgency" jsonschema:"required"`
 	EmailLanguage      string `json:"emailLanguage" jsonschema:"enum=en,enum=zh,enum=zh-tw"`
 	SettlementCurrency string `json:"settlementCurrency"`
-	IsShowBill         bool   `json:"isShowBill"`
+	IsShowBill         bool   `json:"isShowBill" jsonschema:"required"`
 	SendEmailToSub     bool   `json:"sendEmailToSubAgency"`
 	HidePNRBooking     bool   `json:"hidePnrBooking"`
 	HideMainland       bool   `json:"hideMainlandContent"`
 	DisablePayment     bool   `json:"disablePayment"`
 	OnlyOwnOrders      bool   `json:"showOnlyOwnOrders"`
 	InvoiceTypeOnExcel bool   `json:"showInvoiceTypeOnExcel"`
-	EnableFlight       bool   `json:"enableFlightService"`
-	EnableTrain        bool   `json:"enableTrainService"`
+	EnableFlight       bool   `json:"enableFlightService" jsonschema:"required"`
+	EnableTrain        bool   `json:"enableTrainService" jsonschema:"required"`
 	// TimeZone is the agency's IANA time zone (default Asia/Shanghai): its
 	// statements and emails, and its users' pages unless they chose their own.
 	TimeZone string `json:"timeZone" jsonschema:"description=IANA time zone name; default Asia/Shanghai"`
@@ -102,9 +102,9 @@ type Settings struct {
 
 // Config is everything PUT /base/v2/agencies/{id}/config sets.
 type Config struct {
-	Settings Settings       `json:"settings"`
-	Flight   FlightSettings `json:"flight"`
-	Train    TrainSettings  `json:"train"`
+	Settings Settings       `json:"settings" jsonschema:"required" jsonschema_description:"the agency's settings, all of them: a PUT replaces them"`
+	Flight   FlightSettings `json:"flight" jsonschema:"required" jsonschema_description:"the flight settings, all of them: a PUT replaces them"`
+	Train    TrainSettings  `json:"train" jsonschema:"required" jsonschema_description:"the train settings, all of them: a PUT replaces them"`
 }
 
 var airlineCode = regexp.MustCompile(`^[A-Z0-9]{2}$`)

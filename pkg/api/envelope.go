@@ -11,10 +11,12 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"reflect"
 	"strconv"
 	"strings"
 
 	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/pkg/group"
 	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/input"
 )
@@ -33,6 +35,14 @@ type Envelope struct {
 // ValidationData is the data of a 100001 error: field → translated message.
 type ValidationData struct {
 	Fields map[string]string `json:"fields"`
+}
+
+// ErrorDetail is an error envelope's data as the document gives it, made
+// of the types the errors are written from (ValidationData, a list's
+// group.ListErrors), so a client reads error.data.fields typed.
+type ErrorDetail struct {
+	Fields map[string]string `json:"fields,omitempty" jsonschema_description:"100001: each field at fault (its path, e.g. passengers[0].surname) and what is wrong, translated"`
+	Errors []group.RowError  `json:"errors,omitempty" jsonschema_description:"a refused passenger list: each problem by row (1 is the header) and column, translated"`
 }
 
 // WriteJSON writes an envelope with code 0.
@@ -92,7 +102,9 @@ func writeEnvelope(w http.ResponseWriter, status int, env Envelope) {
 // error naming where it is (input.BadJSON), and nothing of it reaches v. A
 // property v does not have is a field error naming it (UnknownFieldKey):
 // a misspelt field silently dropped once refunded both passengers of an
-// order where one was meant ("passengerIds" for "passengers").
+// order where one was meant ("passengerIds" for "passengers"). A property
+// the request's type marks required and the body leaves out is a field
+// error naming it (RequiredKey, missingRequired).
 func Decode(r *http.Request, v any) error {
 	if ct := r.Header.Get("Content-Type"); ct != "" && !strings.HasPrefix(strings.ToLower(ct), "application/json") {
 		return fault.Malformed(errors.New("content type " + ct + " is not application/json"))
@@ -127,6 +139,11 @@ func Decode(r *http.Request, v any) error {
 			return fault.Validation(map[string]string{strings.TrimSuffix(name, `"`): UnknownFieldKey})
 		}
 		return fault.Malformed(err)
+	}
+	if t := reflect.TypeOf(v); t != nil {
+		if field := missingRequired(data, t); field != "" {
+			return fault.Validation(map[string]string{field: RequiredKey})
+		}
 	}
 	return nil
 }

@@ -13,8 +13,8 @@ import (
 
 // LoginRequest is the login payload.
 type LoginRequest struct {
-	Username string `json:"username"`
-	Password string `json:"password"`
+	Username string `json:"username" jsonschema:"required"`
+	Password string `json:"password" jsonschema:"required"`
 }
 
 // UserConfig is userInfo.config (spec §3).

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -211,7 +212,7 @@ func (s *schemaSet) of(v any) map[string]any {
 		for name, d := range defs {
 			ds := d.(map[string]any)
 			if t, ok := s.types[name]; ok {
-				markNullable(ds, t)
+				markNullable(ds, t, s.prefix == inputMark)
 			}
 			s.schemas[name] = ds
 		}
@@ -227,7 +228,7 @@ func (s *schemaSet) of(v any) map[string]any {
 
 // markNullable lets the properties that encoding/json writes as null (a nil
 // pointer, slice or map without omitempty) be null.
-func markNullable(s map[string]any, t reflect.Type) {
+func markNullable(s map[string]any, t reflect.Type, input bool) {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
@@ -266,6 +267,11 @@ func markNullable(s map[string]any, t reflect.Type) {
 			if strings.Contains(opts, "omitempty") || strings.Contains(opts, "omitzero") {
 				continue
 			}
+			// A required property of a request is refused as null
+			// (missingRequired): only answers carry a nil list as null.
+			if input && required(f) {
+				continue
+			}
 			switch ft.Kind() {
 			case reflect.Pointer, reflect.Slice, reflect.Map:
 				if ft.Kind() == reflect.Slice && ft.Elem().Kind() == reflect.Uint8 {
@@ -281,6 +287,35 @@ func markNullable(s map[string]any, t reflect.Type) {
 		}
 	}
 	walk(t)
+}
+
+// referencedFrom answers whether v (a part of the document) refers to a
+// schema by its $ref.
+func referencedFrom(v any) func(ref string) bool {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		panic(fmt.Sprintf("api: document paths: %v", err))
+	}
+	return func(ref string) bool { return bytes.Contains(raw, []byte(`"`+ref+`"`)) }
+}
+
+// webhookData is the schema of a webhook's data: its component when a path
+// also answers it, else written out in place. Generators prune the
+// components only webhooks use (oapi-codegen with its default options once
+// failed on "undefined: GroupReminderEvent").
+func webhookData(out *schemaSet, inPaths func(ref string) bool, v any) map[string]any {
+	s := out.of(v)
+	ref, _ := s["$ref"].(string)
+	name, ok := strings.CutPrefix(ref, "#/components/schemas/")
+	if !ok || inPaths(ref) {
+		return s
+	}
+	inline, ok := out.schemas[name]
+	if !ok {
+		return s
+	}
+	delete(out.schemas, name)
+	return inline
 }
 
 // nullable is s that also admits null.
@@ -404,8 +439,8 @@ func (rt *Router) OpenAPI() map[string]any {
 		"required":    []string{"code", "data", "message"},
 		"properties": map[string]any{
 			"code": map[string]any{"type": "integer", "enum": codeEnum},
-			"data": map[string]any{"description": "null; {fields: {name: message}} for 100001; {errors: [{row, column, message}]} for a refused passenger list",
-				"anyOf": []any{map[string]any{"type": "null"}, map[string]any{"type": "object"}}},
+			"data": map[string]any{"description": "null, or the error's details: the fields at fault for 100001, a refused passenger list's rows",
+				"anyOf": []any{map[string]any{"type": "null"}, out.of(ErrorDetail{})}},
 			"message": map[string]any{"type": "string"},
 		},
 	}
@@ -545,6 +580,7 @@ func (rt *Router) OpenAPI() map[string]any {
 	}
 
 	webhooks := map[string]any{}
+	inPaths := referencedFrom(paths)
 	for _, w := range Webhooks {
 		webhooks[w.Event] = map[string]any{"post": map[string]any{
 			"operationId": "webhook" + strings.ReplaceAll(strings.Title(strings.ReplaceAll(w.Event, ".", " ")), " ", ""), //nolint:staticcheck // ASCII event names
@@ -567,7 +603,7 @@ func (rt *Router) OpenAPI() map[string]any {
 					"event":     map[string]any{"type": "string", "const": w.Event},
 					"createdAt": map[string]any{"type": "string", "format": "date-time"},
 					"agencyId":  map[string]any{"type": "integer", "format": "int64"},
-					"data":      out.of(w.Data),
+					"data":      webhookData(out, inPaths, w.Data),
 				},
 			}}}},
 			"responses": map[string]any{"200": map[string]any{"description": "received; any 2xx status is accepted"}},

@@ -1292,6 +1292,45 @@ func (e PostSaleFormReason) Valid() bool {
 	}
 }
 
+// Defines values for ProfilePassengerInputGender.
+const (
+	ProfilePassengerInputGenderFemale ProfilePassengerInputGender = "female"
+	ProfilePassengerInputGenderMale   ProfilePassengerInputGender = "male"
+)
+
+// Valid indicates whether the value is a known member of the ProfilePassengerInputGender enum.
+func (e ProfilePassengerInputGender) Valid() bool {
+	switch e {
+	case ProfilePassengerInputGenderFemale:
+		return true
+	case ProfilePassengerInputGenderMale:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ProfilePassengerInputType.
+const (
+	ProfilePassengerInputTypeAdult  ProfilePassengerInputType = "adult"
+	ProfilePassengerInputTypeChild  ProfilePassengerInputType = "child"
+	ProfilePassengerInputTypeInfant ProfilePassengerInputType = "infant"
+)
+
+// Valid indicates whether the value is a known member of the ProfilePassengerInputType enum.
+func (e ProfilePassengerInputType) Valid() bool {
+	switch e {
+	case ProfilePassengerInputTypeAdult:
+		return true
+	case ProfilePassengerInputTypeChild:
+		return true
+	case ProfilePassengerInputTypeInfant:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ShoppingQueryGroupBy.
 const (
 	Empty    ShoppingQueryGroupBy = ""
@@ -4586,16 +4625,26 @@ type AgencyCompanyUpdate struct {
 
 // AgencyConfig defines model for AgencyConfig.
 type AgencyConfig struct {
-	Flight   AgencyFlightSettings `json:"flight"`
-	Settings AgencySettings       `json:"settings"`
-	Train    AgencyTrainSettings  `json:"train"`
+	// Flight the flight settings, all of them: a PUT replaces them
+	Flight AgencyFlightSettings `json:"flight"`
+
+	// Settings the agency's settings, all of them: a PUT replaces them
+	Settings AgencySettings `json:"settings"`
+
+	// Train the train settings, all of them: a PUT replaces them
+	Train AgencyTrainSettings `json:"train"`
 }
 
 // AgencyConfigInput defines model for AgencyConfigInput.
 type AgencyConfigInput struct {
-	Flight   *AgencyFlightSettingsInput `json:"flight,omitempty"`
-	Settings *AgencySettingsInput       `json:"settings,omitempty"`
-	Train    *AgencyTrainSettingsInput  `json:"train,omitempty"`
+	// Flight the flight settings, all of them: a PUT replaces them
+	Flight AgencyFlightSettingsInput `json:"flight"`
+
+	// Settings the agency's settings, all of them: a PUT replaces them
+	Settings AgencySettingsInput `json:"settings"`
+
+	// Train the train settings, all of them: a PUT replaces them
+	Train AgencyTrainSettingsInput `json:"train"`
 }
 
 // AgencyCreateRequest defines model for AgencyCreateRequest.
@@ -4846,14 +4895,14 @@ type AgencySettingsEmailLanguage string
 
 // AgencySettingsInput defines model for AgencySettingsInput.
 type AgencySettingsInput struct {
-	CanCreateSubAgency  *bool                             `json:"canCreateSubAgency,omitempty"`
+	CanCreateSubAgency  bool                              `json:"canCreateSubAgency"`
 	DisablePayment      *bool                             `json:"disablePayment,omitempty"`
 	EmailLanguage       *AgencySettingsInputEmailLanguage `json:"emailLanguage,omitempty"`
-	EnableFlightService *bool                             `json:"enableFlightService,omitempty"`
-	EnableTrainService  *bool                             `json:"enableTrainService,omitempty"`
+	EnableFlightService bool                              `json:"enableFlightService"`
+	EnableTrainService  bool                              `json:"enableTrainService"`
 	HideMainlandContent *bool                             `json:"hideMainlandContent,omitempty"`
 	HidePnrBooking      *bool                             `json:"hidePnrBooking,omitempty"`
-	IsShowBill          *bool                             `json:"isShowBill,omitempty"`
+	IsShowBill          bool                              `json:"isShowBill"`
 
 	// PaymentChannels the external payment channels the agency may pay by (alipay, wechat-pay, yeepay-alipay, yeepay-credit-card, yeepay-debit-card, yeepay-wechat, airwallex, stripe); null: every channel the server has; the wallet (balance) is always allowed unless disablePayment. Only the provider changes it (PUT replaces the whole config: send back what GET answered to keep it); a sub-agency never gets more than its parent; paying by a channel the agency may not use is refused with 200003
 	PaymentChannels        *[]string `json:"paymentChannels,omitempty"`
@@ -5070,13 +5119,22 @@ type DocumentForm struct {
 	File []byte `json:"file"`
 }
 
+// ErrorDetail defines model for ErrorDetail.
+type ErrorDetail struct {
+	// Errors a refused passenger list: each problem by row (1 is the header) and column, translated
+	Errors *[]GroupRowError `json:"errors,omitempty"`
+
+	// Fields 100001: each field at fault (its path, e.g. passengers[0].surname) and what is wrong, translated
+	Fields *map[string]string `json:"fields,omitempty"`
+}
+
 // ErrorEnvelope An error: code is non-zero, message is translated, data is null or the error's details.
 type ErrorEnvelope struct {
 	Code ErrorEnvelopeCode `json:"code"`
 
-	// Data null; {fields: {name: message}} for 100001; {errors: [{row, column, message}]} for a refused passenger list
-	Data    *map[string]interface{} `json:"data"`
-	Message string                  `json:"message"`
+	// Data null, or the error's details: the fields at fault for 100001, a refused passenger list's rows
+	Data    *ErrorDetail `json:"data"`
+	Message string       `json:"message"`
 }
 
 // ErrorEnvelopeCode defines model for ErrorEnvelope.Code.
@@ -5198,7 +5256,7 @@ type GroupPage struct {
 
 // GroupPayInput defines model for GroupPayInput.
 type GroupPayInput struct {
-	Channel     *string            `json:"channel,omitempty"`
+	Channel     string             `json:"channel"`
 	Stage       GroupPayInputStage `json:"stage"`
 	TestOutcome *string            `json:"testOutcome,omitempty"`
 }
@@ -5247,20 +5305,6 @@ type GroupQuoteInput struct {
 	TimeZone              *string                  `json:"timeZone,omitempty"`
 }
 
-// GroupReminderEvent defines model for GroupReminderEvent.
-type GroupReminderEvent struct {
-	// Amount money due: {amount, currency}
-	Amount        interface{} `json:"amount"`
-	BookingNumber string      `json:"bookingNumber"`
-
-	// Deadline which deadline: an installment stage or the passenger list
-	Deadline string    `json:"deadline"`
-	DueAt    time.Time `json:"dueAt"`
-	Id       int       `json:"id"`
-	Status   string    `json:"status"`
-	TimeZone string    `json:"timeZone"`
-}
-
 // GroupRequestInput defines model for GroupRequestInput.
 type GroupRequestInput struct {
 	AcceptChangeFlight *bool                        `json:"acceptChangeFlight,omitempty"`
@@ -5275,6 +5319,14 @@ type GroupRequestInput struct {
 // GroupRequestInputCabinClass defines model for GroupRequestInput.CabinClass.
 type GroupRequestInputCabinClass string
 
+// GroupRowError defines model for GroupRowError.
+type GroupRowError struct {
+	Cell    *string `json:"cell,omitempty"`
+	Column  string  `json:"column"`
+	Message string  `json:"message"`
+	Row     int     `json:"row"`
+}
+
 // GroupSeatsInput defines model for GroupSeatsInput.
 type GroupSeatsInput struct {
 	Remark *string                `json:"remark,omitempty"`
@@ -5288,16 +5340,6 @@ type GroupSeatsInputResult string
 type GroupStatusCount struct {
 	Cnt    int    `json:"cnt"`
 	Status string `json:"status"`
-}
-
-// GroupStatusEvent defines model for GroupStatusEvent.
-type GroupStatusEvent struct {
-	Action        string    `json:"action"`
-	At            time.Time `json:"at"`
-	BookingNumber string    `json:"bookingNumber"`
-	FromStatus    string    `json:"fromStatus"`
-	Id            int       `json:"id"`
-	Status        string    `json:"status"`
 }
 
 // GroupTicket defines model for GroupTicket.
@@ -5422,8 +5464,8 @@ type LedgerTransaction struct {
 
 // LoginRequest defines model for LoginRequest.
 type LoginRequest struct {
-	Password *string `json:"password,omitempty"`
-	Username *string `json:"username,omitempty"`
+	Password string `json:"password"`
+	Username string `json:"username"`
 }
 
 // ManagedUser defines model for ManagedUser.
@@ -5539,16 +5581,16 @@ type OrderContact struct {
 
 // OrderContactInput defines model for OrderContactInput.
 type OrderContactInput struct {
-	Email *string `json:"email,omitempty"`
-	Name  *string `json:"name,omitempty"`
-	Phone *string `json:"phone,omitempty"`
+	Email string `json:"email"`
+	Name  string `json:"name"`
+	Phone string `json:"phone"`
 }
 
 // OrderCreateRequest defines model for OrderCreateRequest.
 type OrderCreateRequest struct {
-	Contact     *OrderContactInput             `json:"contact,omitempty"`
+	Contact     OrderContactInput              `json:"contact"`
 	InvoiceType *OrderCreateRequestInvoiceType `json:"invoiceType,omitempty"`
-	Passengers  *[]OrderPassengerInput         `json:"passengers,omitempty"`
+	Passengers  []OrderPassengerInput          `json:"passengers"`
 	QuoteId     *string                        `json:"quoteId,omitempty"`
 	Remark      *string                        `json:"remark,omitempty"`
 	SolutionId  *string                        `json:"solutionId,omitempty"`
@@ -5649,27 +5691,27 @@ type OrderPassengerType string
 // OrderPassengerInput defines model for OrderPassengerInput.
 type OrderPassengerInput struct {
 	// Birthday YYYY-MM-DD
-	Birthday *string `json:"birthday,omitempty"`
+	Birthday string `json:"birthday"`
 
 	// DocumentExpiry YYYY-MM-DD
-	DocumentExpiry *string `json:"documentExpiry,omitempty"`
+	DocumentExpiry string `json:"documentExpiry"`
 
 	// DocumentIssuedAt passport issuing place
-	DocumentIssuedAt *string                    `json:"documentIssuedAt,omitempty"`
-	DocumentNumber   *string                    `json:"documentNumber,omitempty"`
-	DocumentType     *string                    `json:"documentType,omitempty"`
-	Email            *string                    `json:"email,omitempty"`
-	FfAirline        *string                    `json:"ffAirline,omitempty"`
-	FrequentFlyer    *string                    `json:"frequentFlyer,omitempty"`
-	Gender           *OrderPassengerInputGender `json:"gender,omitempty"`
-	GivenName        *string                    `json:"givenName,omitempty"`
+	DocumentIssuedAt *string                   `json:"documentIssuedAt,omitempty"`
+	DocumentNumber   string                    `json:"documentNumber"`
+	DocumentType     string                    `json:"documentType"`
+	Email            *string                   `json:"email,omitempty"`
+	FfAirline        *string                   `json:"ffAirline,omitempty"`
+	FrequentFlyer    *string                   `json:"frequentFlyer,omitempty"`
+	Gender           OrderPassengerInputGender `json:"gender"`
+	GivenName        string                    `json:"givenName"`
 
 	// Nationality ISO 3166-1 alpha-2
-	Nationality  *string                  `json:"nationality,omitempty"`
-	Phone        *string                  `json:"phone,omitempty"`
-	Surname      *string                  `json:"surname,omitempty"`
-	TicketNumber *string                  `json:"ticketNumber,omitempty"`
-	Type         *OrderPassengerInputType `json:"type,omitempty"`
+	Nationality  string                  `json:"nationality"`
+	Phone        *string                 `json:"phone,omitempty"`
+	Surname      string                  `json:"surname"`
+	TicketNumber *string                 `json:"ticketNumber,omitempty"`
+	Type         OrderPassengerInputType `json:"type"`
 }
 
 // OrderPassengerInputGender defines model for OrderPassengerInput.Gender.
@@ -5680,7 +5722,7 @@ type OrderPassengerInputType string
 
 // OrderPayRequest defines model for OrderPayRequest.
 type OrderPayRequest struct {
-	Channel     *string `json:"channel,omitempty"`
+	Channel     string  `json:"channel"`
 	TestOutcome *string `json:"testOutcome,omitempty"`
 }
 
@@ -5974,19 +6016,25 @@ type ProfilePassenger struct {
 
 // ProfilePassengerInput defines model for ProfilePassengerInput.
 type ProfilePassengerInput struct {
-	Birthday         *string `json:"birthday,omitempty"`
-	DocumentExpiry   *string `json:"documentExpiry,omitempty"`
-	DocumentIssuedAt *string `json:"documentIssuedAt,omitempty"`
-	DocumentNumber   *string `json:"documentNumber,omitempty"`
-	DocumentType     *string `json:"documentType,omitempty"`
-	Email            *string `json:"email,omitempty"`
-	Gender           *string `json:"gender,omitempty"`
-	GivenName        *string `json:"givenName,omitempty"`
-	Nationality      *string `json:"nationality,omitempty"`
-	Phone            *string `json:"phone,omitempty"`
-	Surname          *string `json:"surname,omitempty"`
-	Type             *string `json:"type,omitempty"`
+	Birthday         string                      `json:"birthday"`
+	DocumentExpiry   string                      `json:"documentExpiry"`
+	DocumentIssuedAt *string                     `json:"documentIssuedAt,omitempty"`
+	DocumentNumber   string                      `json:"documentNumber"`
+	DocumentType     string                      `json:"documentType"`
+	Email            *string                     `json:"email,omitempty"`
+	Gender           ProfilePassengerInputGender `json:"gender"`
+	GivenName        string                      `json:"givenName"`
+	Nationality      string                      `json:"nationality"`
+	Phone            *string                     `json:"phone,omitempty"`
+	Surname          string                      `json:"surname"`
+	Type             ProfilePassengerInputType   `json:"type"`
 }
+
+// ProfilePassengerInputGender defines model for ProfilePassengerInput.Gender.
+type ProfilePassengerInputGender string
+
+// ProfilePassengerInputType defines model for ProfilePassengerInput.Type.
+type ProfilePassengerInputType string
 
 // ProfilePassengerPage defines model for ProfilePassengerPage.
 type ProfilePassengerPage struct {
@@ -6592,16 +6640,16 @@ type TrainContact struct {
 // TrainContactInput defines model for TrainContactInput.
 type TrainContactInput struct {
 	Email *string `json:"email,omitempty"`
-	Name  *string `json:"name,omitempty"`
-	Phone *string `json:"phone,omitempty"`
+	Name  string  `json:"name"`
+	Phone string  `json:"phone"`
 }
 
 // TrainCreateRequest defines model for TrainCreateRequest.
 type TrainCreateRequest struct {
-	Contact    *TrainContactInput     `json:"contact,omitempty"`
-	OfferId    *string                `json:"offerId,omitempty"`
-	Passengers *[]TrainPassengerInput `json:"passengers,omitempty"`
-	SeatClass  *string                `json:"seatClass,omitempty"`
+	Contact    TrainContactInput     `json:"contact"`
+	OfferId    string                `json:"offerId"`
+	Passengers []TrainPassengerInput `json:"passengers"`
+	SeatClass  string                `json:"seatClass"`
 }
 
 // TrainEvent defines model for TrainEvent.
@@ -6681,18 +6729,18 @@ type TrainPassengerCounts struct {
 // TrainPassengerInput defines model for TrainPassengerInput.
 type TrainPassengerInput struct {
 	// Birthday YYYY-MM-DD
-	Birthday       *string                          `json:"birthday,omitempty"`
-	DocumentNumber *string                          `json:"documentNumber,omitempty"`
-	DocumentType   *TrainPassengerInputDocumentType `json:"documentType,omitempty"`
-	Gender         *TrainPassengerInputGender       `json:"gender,omitempty"`
-	GivenName      *string                          `json:"givenName,omitempty"`
-	Id             *int                             `json:"id,omitempty"`
+	Birthday       *string                         `json:"birthday,omitempty"`
+	DocumentNumber string                          `json:"documentNumber"`
+	DocumentType   TrainPassengerInputDocumentType `json:"documentType"`
+	Gender         *TrainPassengerInputGender      `json:"gender,omitempty"`
+	GivenName      string                          `json:"givenName"`
+	Id             *int                            `json:"id,omitempty"`
 
 	// Nationality ISO 3166-1 alpha-2
-	Nationality *string                  `json:"nationality,omitempty"`
-	SeatLetter  *string                  `json:"seatLetter,omitempty"`
-	Surname     *string                  `json:"surname,omitempty"`
-	Type        *TrainPassengerInputType `json:"type,omitempty"`
+	Nationality *string                 `json:"nationality,omitempty"`
+	SeatLetter  *string                 `json:"seatLetter,omitempty"`
+	Surname     string                  `json:"surname"`
+	Type        TrainPassengerInputType `json:"type"`
 }
 
 // TrainPassengerInputDocumentType defines model for TrainPassengerInput.DocumentType.
@@ -6706,7 +6754,7 @@ type TrainPassengerInputType string
 
 // TrainPayRequest defines model for TrainPayRequest.
 type TrainPayRequest struct {
-	Channel     *string `json:"channel,omitempty"`
+	Channel     string  `json:"channel"`
 	TestOutcome *string `json:"testOutcome,omitempty"`
 }
 
@@ -7909,10 +7957,21 @@ type WebhookDisruptionCreatedJSONBodyEvent string
 
 // WebhookGroupReminderJSONBody defines parameters for WebhookGroupReminder.
 type WebhookGroupReminderJSONBody struct {
-	AgencyId  int64                             `json:"agencyId"`
-	CreatedAt time.Time                         `json:"createdAt"`
-	Data      GroupReminderEvent                `json:"data"`
-	Event     WebhookGroupReminderJSONBodyEvent `json:"event"`
+	AgencyId  int64     `json:"agencyId"`
+	CreatedAt time.Time `json:"createdAt"`
+	Data      struct {
+		// Amount money due: {amount, currency}
+		Amount        interface{} `json:"amount"`
+		BookingNumber string      `json:"bookingNumber"`
+
+		// Deadline which deadline: an installment stage or the passenger list
+		Deadline string    `json:"deadline"`
+		DueAt    time.Time `json:"dueAt"`
+		Id       int       `json:"id"`
+		Status   string    `json:"status"`
+		TimeZone string    `json:"timeZone"`
+	} `json:"data"`
+	Event WebhookGroupReminderJSONBodyEvent `json:"event"`
 
 	// Id the delivery id (also X-Voyage-Delivery)
 	Id int64 `json:"id"`
@@ -7935,10 +7994,17 @@ type WebhookGroupReminderJSONBodyEvent string
 
 // WebhookGroupStatusJSONBody defines parameters for WebhookGroupStatus.
 type WebhookGroupStatusJSONBody struct {
-	AgencyId  int64                           `json:"agencyId"`
-	CreatedAt time.Time                       `json:"createdAt"`
-	Data      GroupStatusEvent                `json:"data"`
-	Event     WebhookGroupStatusJSONBodyEvent `json:"event"`
+	AgencyId  int64     `json:"agencyId"`
+	CreatedAt time.Time `json:"createdAt"`
+	Data      struct {
+		Action        string    `json:"action"`
+		At            time.Time `json:"at"`
+		BookingNumber string    `json:"bookingNumber"`
+		FromStatus    string    `json:"fromStatus"`
+		Id            int       `json:"id"`
+		Status        string    `json:"status"`
+	} `json:"data"`
+	Event WebhookGroupStatusJSONBodyEvent `json:"event"`
 
 	// Id the delivery id (also X-Voyage-Delivery)
 	Id int64 `json:"id"`

@@ -11,7 +11,7 @@ import (
 )
 
 const kowloon = `{"name":"Kowloon Tours","contactName":"Lee","contactEmail":"lee@kowloon.example","contactPhone":"+852 2123 4567",
-	"config":{"settings":{"enableFlightService":true,"isShowBill":true,"canCreateSubAgency":%t}},
+	"config":{"settings":{"enableFlightService":true,"enableTrainService":false,"isShowBill":true,"canCreateSubAgency":%t},"flight":{},"train":{}},
 	"superUser":{"username":"%s","email":"admin@kowloon.example","password":"start-pass-1"}}`
 
 func createSub(t *testing.T, srv *httptest.Server, token, username string, canCreate bool) int64 {
@@ -44,19 +44,19 @@ func TestAgencyManagementAPI(t *testing.T) {
 		}
 
 		resp, env := call(t, srv, "PUT", "/base/v2/agencies/"+kid+"/config", "en",
-			`{"settings":{"settlementCurrency":"HKD","enableFlightService":true,"isShowBill":true},"flight":{"markups":{"international":{"unit":"percent","value":"2.5","limit":"300"}}}}`, bearer(demo.Token)...)
+			`{"settings":{"settlementCurrency":"HKD","enableFlightService":true,"enableTrainService":false,"isShowBill":true,"canCreateSubAgency":false},"flight":{"markups":{"international":{"unit":"percent","value":"2.5","limit":"300"}}},"train":{}}`, bearer(demo.Token)...)
 		if resp.StatusCode != 200 || !strings.Contains(env.Message+string(env.Data), "settlement currency has changed") {
 			t.Errorf("config with a new currency: %d %s", resp.StatusCode, env.Data)
 		}
 		// The agency's restrictions reach its users with their session.
 		resp, _ = call(t, srv, "PUT", "/base/v2/agencies/"+kid+"/config", "en",
-			`{"settings":{"settlementCurrency":"HKD","enableFlightService":true,"isShowBill":true,"disablePayment":true,"hidePnrBooking":true}}`, bearer(demo.Token)...)
+			`{"settings":{"settlementCurrency":"HKD","enableFlightService":true,"enableTrainService":false,"isShowBill":true,"canCreateSubAgency":false,"disablePayment":true,"hidePnrBooking":true},"flight":{},"train":{}}`, bearer(demo.Token)...)
 		kowloonAdmin := loginAs(t, srv, "kowloon-admin", "start-pass-1")
 		_, env = call(t, srv, "GET", "/base/v2/me", "en", "", bearer(kowloonAdmin.Token)...)
 		if resp.StatusCode != 200 || !strings.Contains(string(env.Data), `"restrictions":{"disablePayment":true,"showOnlyOwnOrders":false,"hidePnrBooking":true,"hideMainlandContent":false}`) {
 			t.Errorf("restrictions in /me: %d %s", resp.StatusCode, env.Data)
 		}
-		resp, env = call(t, srv, "PUT", "/base/v2/agencies/"+kid+"/config", "en", `{"flight":{"maxResponseTime":900}}`, bearer(demo.Token)...)
+		resp, env = call(t, srv, "PUT", "/base/v2/agencies/"+kid+"/config", "en", `{"settings":{"enableFlightService":true,"enableTrainService":false,"isShowBill":true,"canCreateSubAgency":false},"flight":{"maxResponseTime":900},"train":{}}`, bearer(demo.Token)...)
 		if resp.StatusCode != 400 || !strings.Contains(string(env.Data), "1 to 60 seconds") {
 			t.Errorf("bad config: %d %s", resp.StatusCode, env.Data)
 		}
@@ -169,7 +169,7 @@ func TestAgencyEndpointsFromOutside(t *testing.T) {
 			{"GET", target, ""},
 			{"PUT", target, `{"name":"Taken","contactName":"x","contactEmail":"x@x.example","contactPhone":"1"}`},
 			{"DELETE", target, ""},
-			{"PUT", target + "/config", `{"settings":{"disablePayment":true}}`},
+			{"PUT", target + "/config", `{"settings":{"disablePayment":true,"enableFlightService":true,"enableTrainService":false,"isShowBill":true,"canCreateSubAgency":false},"flight":{},"train":{}}`},
 			{"PUT", target + "/credit", `{"creditLimit":"99999"}`},
 			{"POST", target + "/balance", `{"amountReceived":"1000","exchangeRate":"1","reference":"x"}`},
 			{"POST", target + "/apikey", `{}`},

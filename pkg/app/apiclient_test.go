@@ -3,6 +3,7 @@ package app_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -61,6 +62,38 @@ func TestGeneratedGoClient(t *testing.T) {
 		}
 	})
 
+	// An integrator runs oapi-codegen without knowing this project's
+	// configuration: the client it writes must build. The overlay builds it
+	// as a package of this module without writing into the source tree.
+	t.Run("a client generated with default options builds", func(t *testing.T) {
+		res, err := srv.Client().Get(srv.URL + "/openapi.json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		dir := t.TempDir()
+		spec, out := filepath.Join(dir, "openapi.json"), filepath.Join(dir, "client.gen.go")
+		if err := os.WriteFile(spec, raw, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if msg, err := exec.Command("go", "tool", "oapi-codegen", "-generate", "types,client", "-package", "defaults", "-o", out, spec).CombinedOutput(); err != nil {
+			t.Fatalf("oapi-codegen -generate types,client: %v\n%s", err, msg)
+		}
+		pkgDir, err := filepath.Abs("../apiclient/defaults")
+		if err != nil {
+			t.Fatal(err)
+		}
+		overlay, _ := json.Marshal(map[string]any{"Replace": map[string]string{filepath.Join(pkgDir, "client.gen.go"): out}})
+		if err := os.WriteFile(filepath.Join(dir, "overlay.json"), overlay, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		build := exec.Command("go", "build", "-overlay", filepath.Join(dir, "overlay.json"), "-o", os.DevNull, "../apiclient/defaults")
+		if msg, err := build.CombinedOutput(); err != nil {
+			t.Fatalf("the client generated with default options does not build: %v\n%s", err, msg)
+		}
+	})
+
 	ctx := context.Background()
 	anon, err := apiclient.NewClientWithResponses(srv.URL, apiclient.WithHTTPClient(srv.Client()))
 	if err != nil {
@@ -68,7 +101,7 @@ func TestGeneratedGoClient(t *testing.T) {
 	}
 	str := func(s string) *string { return &s }
 	login := func(user, pass string) (*apiclient.ClientWithResponses, apiclient.Me) {
-		res, err := anon.LoginWithResponse(ctx, apiclient.LoginJSONRequestBody{Username: str(user), Password: str(pass)})
+		res, err := anon.LoginWithResponse(ctx, apiclient.LoginJSONRequestBody{Username: user, Password: pass})
 		if err != nil || res.JSON200 == nil {
 			t.Fatalf("login %s: %v %s", user, err, res.Body)
 		}
@@ -145,15 +178,15 @@ func TestGeneratedGoClient(t *testing.T) {
 	adult, female := apiclient.OrderPassengerInputTypeAdult, apiclient.OrderPassengerInputGenderFemale
 	booked, err := c.CreateFlightOrderWithResponse(ctx, &apiclient.CreateFlightOrderParams{IdempotencyKey: tag + "-book"}, apiclient.CreateFlightOrderJSONRequestBody{
 		QuoteId: &quote,
-		Passengers: &[]apiclient.OrderPassengerInput{{Type: &adult, Surname: str("LI"), GivenName: str("NA"), Gender: &female, Birthday: str("1990-05-06"),
-			Nationality: str("CN"), DocumentType: str("passport"), DocumentNumber: str("E7654321"), DocumentExpiry: str("2035-01-01")}},
-		Contact: &apiclient.OrderContactInput{Name: str("Li Na"), Email: str("li.na@example.com"), Phone: str("+86 139 0000 0000")}})
+		Passengers: []apiclient.OrderPassengerInput{{Type: adult, Surname: "LI", GivenName: "NA", Gender: female, Birthday: "1990-05-06",
+			Nationality: "CN", DocumentType: "passport", DocumentNumber: "E7654321", DocumentExpiry: "2035-01-01"}},
+		Contact: apiclient.OrderContactInput{Name: "Li Na", Email: "li.na@example.com", Phone: "+86 139 0000 0000"}})
 	if err != nil || booked.JSON201 == nil {
 		t.Fatalf("book: %v %s", err, booked.Body)
 	}
 	o := booked.JSON201.Data
 	key := tag + "-pay"
-	paid, err := c.PayFlightOrderWithResponse(ctx, int64(o.Id), &apiclient.PayFlightOrderParams{IdempotencyKey: &key}, apiclient.PayFlightOrderJSONRequestBody{Channel: str("balance")})
+	paid, err := c.PayFlightOrderWithResponse(ctx, int64(o.Id), &apiclient.PayFlightOrderParams{IdempotencyKey: &key}, apiclient.PayFlightOrderJSONRequestBody{Channel: "balance"})
 	if err != nil || paid.JSON200 == nil {
 		t.Fatalf("pay: %v %s", err, paid.Body)
 	}

@@ -399,7 +399,7 @@ func TestGroupScope(t *testing.T) {
 		p := fmt.Sprintf("%s/%d", groupsPath, v.ID)
 		for _, c := range []struct{ method, path, body string }{
 			{"GET", p, ""}, {"GET", p + "/passengers", ""}, {"DELETE", p, ""}, {"POST", p + "/confirmation", ""},
-			{"POST", p + "/quote/acceptance", ""}, {"POST", p + "/payment", `{"channel":"balance"}`},
+			{"POST", p + "/quote/acceptance", ""}, {"POST", p + "/payment", `{"channel":"balance","stage":"first"}`},
 		} {
 			for name, tok := range map[string]string{"another agency": stranger, "a sub-agency": sub} {
 				if resp, env := call(t, srv, c.method, c.path, "en", c.body, bearer(tok)...); resp.StatusCode != 404 || env.Code != 100004 {

@@ -17,7 +17,7 @@ func TestTimeZoneAPI(t *testing.T) {
 	asSuperUser(t, func(t *testing.T, a *app.App, srv *httptest.Server, demo meData) {
 		kid := fmt.Sprint(createSub(t, srv, demo.Token, "zone-admin", false))
 		cfg := func(zone string) string {
-			return `{"settings":{"settlementCurrency":"CNY","enableFlightService":true,"isShowBill":true,"timeZone":"` + zone + `"}}`
+			return `{"settings":{"settlementCurrency":"CNY","enableFlightService":true,"enableTrainService":false,"isShowBill":true,"canCreateSubAgency":false,"timeZone":"` + zone + `"},"flight":{},"train":{}}`
 		}
 
 		_, env := call(t, srv, "GET", "/base/v2/agencies/"+kid, "en", "", bearer(demo.Token)...)

@@ -9,15 +9,15 @@ import (
 // Passenger is one flight traveller (spec §3 Passenger), the same on a
 // flight order and a group's passenger list.
 type Passenger struct {
-	Type             string `json:"type" jsonschema:"enum=adult,enum=child,enum=infant"`
-	Surname          string `json:"surname"`
-	GivenName        string `json:"givenName"`
-	Gender           string `json:"gender" jsonschema:"enum=male,enum=female"`
-	Birthday         string `json:"birthday" jsonschema_description:"YYYY-MM-DD"`
-	Nationality      string `json:"nationality" jsonschema_description:"ISO 3166-1 alpha-2"`
-	DocumentType     string `json:"documentType"`
-	DocumentNumber   string `json:"documentNumber"`
-	DocumentExpiry   string `json:"documentExpiry" jsonschema_description:"YYYY-MM-DD"`
+	Type             string `json:"type" jsonschema:"required,enum=adult,enum=child,enum=infant"`
+	Surname          string `json:"surname" jsonschema:"required"`
+	GivenName        string `json:"givenName" jsonschema:"required"`
+	Gender           string `json:"gender" jsonschema:"required,enum=male,enum=female"`
+	Birthday         string `json:"birthday" jsonschema:"required" jsonschema_description:"YYYY-MM-DD"`
+	Nationality      string `json:"nationality" jsonschema:"required" jsonschema_description:"ISO 3166-1 alpha-2"`
+	DocumentType     string `json:"documentType" jsonschema:"required"`
+	DocumentNumber   string `json:"documentNumber" jsonschema:"required"`
+	DocumentExpiry   string `json:"documentExpiry" jsonschema:"required" jsonschema_description:"YYYY-MM-DD"`
 	DocumentIssuedAt string `json:"documentIssuedAt,omitempty" jsonschema_description:"passport issuing place"`
 	Phone            string `json:"phone,omitempty"`
 	Email            string `json:"email,omitempty"`
@@ -41,7 +41,7 @@ func (p Passenger) Normalize() Passenger {
 
 // Contact is who the supplier and Voyage reach about a booking.
 type Contact struct {
-	Name  string `json:"name"`
-	Email string `json:"email"`
-	Phone string `json:"phone"`
+	Name  string `json:"name" jsonschema:"required"`
+	Email string `json:"email" jsonschema:"required"`
+	Phone string `json:"phone" jsonschema:"required"`
 }

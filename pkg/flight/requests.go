@@ -6,15 +6,15 @@ package flight
 type CreateRequest struct {
 	QuoteID     string      `json:"quoteId,omitempty"`
 	SolutionID  string      `json:"solutionId,omitempty"`
-	Passengers  []Passenger `json:"passengers"`
-	Contact     Contact     `json:"contact"`
+	Passengers  []Passenger `json:"passengers" jsonschema:"required"`
+	Contact     Contact     `json:"contact" jsonschema:"required"`
 	InvoiceType string      `json:"invoiceType,omitempty" jsonschema:"enum=Bill,enum=Itinerary,enum=ItineraryWithBill,enum=None"`
 	Remark      string      `json:"remark,omitempty"`
 }
 
 // PayRequest is POST /order/v2/flight/orders/{id}/payment.
 type PayRequest struct {
-	Channel string `json:"channel"`
+	Channel string `json:"channel" jsonschema:"required"`
 	// TestOutcome (success, failure, timeout) steers the built-in test
 	// gateway; real gateways ignore it.
 	TestOutcome string `json:"testOutcome,omitempty"`

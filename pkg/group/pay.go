@@ -22,7 +22,7 @@ import (
 type PayInput struct {
 	// Channel is balance (the wallet: balance and credit) or a payment
 	// gateway channel.
-	Channel string `json:"channel"`
+	Channel string `json:"channel" jsonschema:"required"`
 	// Stage is the installment paid: a payment names what it pays, so two
 	// clicks meant for one installment never pay two.
 	Stage string `json:"stage" jsonschema:"required,enum=first,enum=second,enum=third,enum=final"`

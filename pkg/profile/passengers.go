@@ -50,17 +50,17 @@ var DocumentTypes = []string{
 
 // PassengerInput is what creating or replacing an often-used passenger takes.
 type PassengerInput struct {
-	Surname          string `json:"surname"`
-	GivenName        string `json:"givenName"`
-	Type             string `json:"type"`
-	Gender           string `json:"gender"`
-	Birthday         string `json:"birthday"`
-	Nationality      string `json:"nationality"`
+	Surname          string `json:"surname" jsonschema:"required"`
+	GivenName        string `json:"givenName" jsonschema:"required"`
+	Type             string `json:"type" jsonschema:"required,enum=adult,enum=child,enum=infant"`
+	Gender           string `json:"gender" jsonschema:"required,enum=male,enum=female"`
+	Birthday         string `json:"birthday" jsonschema:"required"`
+	Nationality      string `json:"nationality" jsonschema:"required"`
 	Phone            string `json:"phone"`
 	Email            string `json:"email"`
-	DocumentType     string `json:"documentType"`
-	DocumentNumber   string `json:"documentNumber"`
-	DocumentExpiry   string `json:"documentExpiry"`
+	DocumentType     string `json:"documentType" jsonschema:"required"`
+	DocumentNumber   string `json:"documentNumber" jsonschema:"required"`
+	DocumentExpiry   string `json:"documentExpiry" jsonschema:"required"`
 	DocumentIssuedAt string `json:"documentIssuedAt"`
 }
 

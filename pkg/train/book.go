@@ -21,17 +21,17 @@ import (
 
 // CreateRequest is POST /order/v2/train/orders.
 type CreateRequest struct {
-	OfferID    string      `json:"offerId"`
-	SeatClass  string      `json:"seatClass"`
-	Passengers []Passenger `json:"passengers"`
-	Contact    Contact     `json:"contact"`
+	OfferID    string      `json:"offerId" jsonschema:"required"`
+	SeatClass  string      `json:"seatClass" jsonschema:"required"`
+	Passengers []Passenger `json:"passengers" jsonschema:"required"`
+	Contact    Contact     `json:"contact" jsonschema:"required"`
 }
 
 // PayRequest is POST /order/v2/train/orders/{id}/payment.
 type PayRequest struct {
 	// Channel is balance (the wallet) or a gateway channel the server has
 	// (the flight orders' channels).
-	Channel string `json:"channel"`
+	Channel string `json:"channel" jsonschema:"required"`
 	// TestOutcome (success, failure, timeout) steers the built-in test
 	// gateway; real gateways ignore it.
 	TestOutcome string `json:"testOutcome,omitempty"`

@@ -15,23 +15,23 @@ type Money = money.Money
 // by it.
 type Passenger struct {
 	ID             int    `db:"id" json:"id"`
-	Type           string `db:"type" json:"type" jsonschema:"enum=adult,enum=child,enum=student,enum=disabled_military"`
-	Surname        string `db:"surname" json:"surname"`
-	GivenName      string `db:"given_name" json:"givenName"`
+	Type           string `db:"type" json:"type" jsonschema:"required,enum=adult,enum=child,enum=student,enum=disabled_military"`
+	Surname        string `db:"surname" json:"surname" jsonschema:"required"`
+	GivenName      string `db:"given_name" json:"givenName" jsonschema:"required"`
 	Gender         string `db:"gender" json:"gender,omitempty" jsonschema:"enum=male,enum=female"`
 	Birthday       string `db:"birthday" json:"birthday,omitempty" jsonschema_description:"YYYY-MM-DD"`
 	Nationality    string `db:"nationality" json:"nationality,omitempty" jsonschema_description:"ISO 3166-1 alpha-2"`
-	DocumentType   string `db:"document_type" json:"documentType" jsonschema:"enum=id_card,enum=passport,enum=hk_macao_permit,enum=taiwan_permit"`
-	DocumentNumber string `db:"document_number" json:"documentNumber"`
+	DocumentType   string `db:"document_type" json:"documentType" jsonschema:"required,enum=id_card,enum=passport,enum=hk_macao_permit,enum=taiwan_permit"`
+	DocumentNumber string `db:"document_number" json:"documentNumber" jsonschema:"required"`
 	// SeatLetter asked for on G/D/C trains (A B C D F); empty for any.
 	SeatLetter string `db:"seat_letter" json:"seatLetter,omitempty"`
 }
 
 // Contact is who the agency reaches about the order.
 type Contact struct {
-	Name  string `json:"name"`
+	Name  string `json:"name" jsonschema:"required"`
 	Email string `json:"email"`
-	Phone string `json:"phone"`
+	Phone string `json:"phone" jsonschema:"required"`
 }
 
 // Ticket states.
