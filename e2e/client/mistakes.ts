@@ -26,6 +26,12 @@ export async function mistakes(baseUrl: string): Promise<Record<string, string> 
   await c.POST('/order/v2/flight/orders', { params: key, body: { quoteId: 'q', passengers: [nameless], contact } });
   // @ts-expect-error a passenger type outside the enum
   await c.POST('/order/v2/flight/orders', { params: key, body: { quoteId: 'q', passengers: [{ ...passenger, type: 'god' }], contact } });
+  // @ts-expect-error a payment channel outside the enum
+  await c.POST('/order/v2/flight/orders/{id}/payment', { params: { path: { id: 1 }, ...key }, body: { channel: 'bitcoin' } });
+  // @ts-expect-error a document type outside the enum
+  await c.POST('/order/v2/flight/orders', { params: key, body: { quoteId: 'q', passengers: [{ ...passenger, documentType: 'banana' }], contact } });
+  // @ts-expect-error a role outside the enum
+  await c.POST('/base/v2/users', { body: { username: 'u', email: 'u@example.com', nickname: 'U', mobile: '1', areaCode: '86', role: ['god'], status: 'active', password: 'long-pass-1' } });
   // @ts-expect-error a payment that names no channel
   await c.POST('/order/v2/flight/orders/{id}/payment', { params: { path: { id: 1 }, ...key }, body: {} });
   // @ts-expect-error an agency's settings without the flight and train parts (a PUT replaces them all)

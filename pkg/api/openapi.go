@@ -15,10 +15,13 @@ import (
 
 	"github.com/invopop/jsonschema"
 
+	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/flight"
 	"github.com/voyage/voyage/pkg/group"
 	"github.com/voyage/voyage/pkg/idempotency"
+	"github.com/voyage/voyage/pkg/payment"
+	"github.com/voyage/voyage/pkg/profile"
 	"github.com/voyage/voyage/pkg/train"
 )
 
@@ -214,8 +217,14 @@ func (s *schemaSet) of(v any) map[string]any {
 			if t, ok := s.types[name]; ok {
 				markNullable(ds, t, s.prefix == inputMark)
 			}
+			if s.prefix == inputMark {
+				closeSets(ds)
+			}
 			s.schemas[name] = ds
 		}
+	}
+	if s.prefix == inputMark {
+		closeSets(m)
 	}
 	delete(m, "$defs")
 	delete(m, "$schema")
@@ -287,6 +296,57 @@ func markNullable(s map[string]any, t reflect.Type, input bool) {
 		}
 	}
 	walk(t)
+}
+
+// closedSets are request properties whose values are a closed set kept in
+// the package that owns it, by property name: the request schemas give the
+// set as an enum wherever the property stands (a struct tag would copy the
+// list, and drift from it). A property whose own tag gives an enum keeps
+// it (a train passenger's documentType is the railway's set).
+var closedSets = map[string][]string{
+	"channel":         payment.Channels,
+	"paymentChannels": payment.Channels, // balance is accepted and changes nothing: the wallet is always allowed
+	"gender":          profile.Genders,
+	"documentType":    profile.DocumentTypes,
+	"roles":           auth.Roles,
+	"role":            auth.Roles,
+	"dateFormat":      profile.DateFormats,
+}
+
+// closeSets gives the closedSets' properties of a request schema (and of
+// the objects and lists inside it) their enums.
+func closeSets(s map[string]any) {
+	props, _ := s["properties"].(map[string]any)
+	for name, p := range props {
+		ps, ok := p.(map[string]any)
+		if !ok {
+			continue
+		}
+		if set, ok := closedSets[name]; ok {
+			target := ps
+			if items, isList := ps["items"].(map[string]any); isList {
+				target = items
+			}
+			if _, has := target["enum"]; !has && target["$ref"] == nil && isString(target["type"]) {
+				target["enum"] = set
+			}
+		}
+		closeSets(ps)
+		if items, ok := ps["items"].(map[string]any); ok {
+			closeSets(items)
+		}
+	}
+}
+
+// isString: a schema type of string, or of string or null.
+func isString(t any) bool {
+	switch t := t.(type) {
+	case string:
+		return t == "string"
+	case []any:
+		return slices.Contains(t, any("string"))
+	}
+	return false
 }
 
 // referencedFrom answers whether v (a part of the document) refers to a

@@ -17,6 +17,27 @@ import (
 	"github.com/oapi-codegen/runtime"
 )
 
+// Defines values for APIKeyRequestRoles.
+const (
+	APIKeyRequestRolesFinance   APIKeyRequestRoles = "finance"
+	APIKeyRequestRolesOperator  APIKeyRequestRoles = "operator"
+	APIKeyRequestRolesSuperUser APIKeyRequestRoles = "SuperUser"
+)
+
+// Valid indicates whether the value is a known member of the APIKeyRequestRoles enum.
+func (e APIKeyRequestRoles) Valid() bool {
+	switch e {
+	case APIKeyRequestRolesFinance:
+		return true
+	case APIKeyRequestRolesOperator:
+		return true
+	case APIKeyRequestRolesSuperUser:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ActionRequestAction.
 const (
 	CancelChange ActionRequestAction = "cancel_change"
@@ -218,6 +239,45 @@ func (e AgencySettingsInputEmailLanguage) Valid() bool {
 	}
 }
 
+// Defines values for AgencySettingsInputPaymentChannels.
+const (
+	AgencySettingsInputPaymentChannelsAirwallex        AgencySettingsInputPaymentChannels = "airwallex"
+	AgencySettingsInputPaymentChannelsAlipay           AgencySettingsInputPaymentChannels = "alipay"
+	AgencySettingsInputPaymentChannelsBalance          AgencySettingsInputPaymentChannels = "balance"
+	AgencySettingsInputPaymentChannelsStripe           AgencySettingsInputPaymentChannels = "stripe"
+	AgencySettingsInputPaymentChannelsWechatPay        AgencySettingsInputPaymentChannels = "wechat-pay"
+	AgencySettingsInputPaymentChannelsYeepayAlipay     AgencySettingsInputPaymentChannels = "yeepay-alipay"
+	AgencySettingsInputPaymentChannelsYeepayCreditCard AgencySettingsInputPaymentChannels = "yeepay-credit-card"
+	AgencySettingsInputPaymentChannelsYeepayDebitCard  AgencySettingsInputPaymentChannels = "yeepay-debit-card"
+	AgencySettingsInputPaymentChannelsYeepayWechat     AgencySettingsInputPaymentChannels = "yeepay-wechat"
+)
+
+// Valid indicates whether the value is a known member of the AgencySettingsInputPaymentChannels enum.
+func (e AgencySettingsInputPaymentChannels) Valid() bool {
+	switch e {
+	case AgencySettingsInputPaymentChannelsAirwallex:
+		return true
+	case AgencySettingsInputPaymentChannelsAlipay:
+		return true
+	case AgencySettingsInputPaymentChannelsBalance:
+		return true
+	case AgencySettingsInputPaymentChannelsStripe:
+		return true
+	case AgencySettingsInputPaymentChannelsWechatPay:
+		return true
+	case AgencySettingsInputPaymentChannelsYeepayAlipay:
+		return true
+	case AgencySettingsInputPaymentChannelsYeepayCreditCard:
+		return true
+	case AgencySettingsInputPaymentChannelsYeepayDebitCard:
+		return true
+	case AgencySettingsInputPaymentChannelsYeepayWechat:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ChangeFormReason.
 const (
 	ChangeFormReasonN0 ChangeFormReason = 0
@@ -233,6 +293,27 @@ func (e ChangeFormReason) Valid() bool {
 	case ChangeFormReasonN1:
 		return true
 	case ChangeFormReasonN7:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateUserRequestRole.
+const (
+	CreateUserRequestRoleFinance   CreateUserRequestRole = "finance"
+	CreateUserRequestRoleOperator  CreateUserRequestRole = "operator"
+	CreateUserRequestRoleSuperUser CreateUserRequestRole = "SuperUser"
+)
+
+// Valid indicates whether the value is a known member of the CreateUserRequestRole enum.
+func (e CreateUserRequestRole) Valid() bool {
+	switch e {
+	case CreateUserRequestRoleFinance:
+		return true
+	case CreateUserRequestRoleOperator:
+		return true
+	case CreateUserRequestRoleSuperUser:
 		return true
 	default:
 		return false
@@ -434,6 +515,45 @@ func (e GroupInstallmentInputStage) Valid() bool {
 	case GroupInstallmentInputStageSecond:
 		return true
 	case GroupInstallmentInputStageThird:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GroupPayInputChannel.
+const (
+	GroupPayInputChannelAirwallex        GroupPayInputChannel = "airwallex"
+	GroupPayInputChannelAlipay           GroupPayInputChannel = "alipay"
+	GroupPayInputChannelBalance          GroupPayInputChannel = "balance"
+	GroupPayInputChannelStripe           GroupPayInputChannel = "stripe"
+	GroupPayInputChannelWechatPay        GroupPayInputChannel = "wechat-pay"
+	GroupPayInputChannelYeepayAlipay     GroupPayInputChannel = "yeepay-alipay"
+	GroupPayInputChannelYeepayCreditCard GroupPayInputChannel = "yeepay-credit-card"
+	GroupPayInputChannelYeepayDebitCard  GroupPayInputChannel = "yeepay-debit-card"
+	GroupPayInputChannelYeepayWechat     GroupPayInputChannel = "yeepay-wechat"
+)
+
+// Valid indicates whether the value is a known member of the GroupPayInputChannel enum.
+func (e GroupPayInputChannel) Valid() bool {
+	switch e {
+	case GroupPayInputChannelAirwallex:
+		return true
+	case GroupPayInputChannelAlipay:
+		return true
+	case GroupPayInputChannelBalance:
+		return true
+	case GroupPayInputChannelStripe:
+		return true
+	case GroupPayInputChannelWechatPay:
+		return true
+	case GroupPayInputChannelYeepayAlipay:
+		return true
+	case GroupPayInputChannelYeepayCreditCard:
+		return true
+	case GroupPayInputChannelYeepayDebitCard:
+		return true
+	case GroupPayInputChannelYeepayWechat:
 		return true
 	default:
 		return false
@@ -875,6 +995,48 @@ func (e OrderPassengerType) Valid() bool {
 	}
 }
 
+// Defines values for OrderPassengerInputDocumentType.
+const (
+	OrderPassengerInputDocumentTypeChinesePassport              OrderPassengerInputDocumentType = "chinese-passport"
+	OrderPassengerInputDocumentTypeEep                          OrderPassengerInputDocumentType = "eep"
+	OrderPassengerInputDocumentTypeForeignerResidencePermit     OrderPassengerInputDocumentType = "foreigner-residence-permit"
+	OrderPassengerInputDocumentTypeHkMacaoReturnPermit          OrderPassengerInputDocumentType = "hk-macao-return-permit"
+	OrderPassengerInputDocumentTypeHkMacaoTravelPermit          OrderPassengerInputDocumentType = "hk-macao-travel-permit"
+	OrderPassengerInputDocumentTypeHkMacauPermit                OrderPassengerInputDocumentType = "hk-macau-permit"
+	OrderPassengerInputDocumentTypeIdcard                       OrderPassengerInputDocumentType = "idcard"
+	OrderPassengerInputDocumentTypePassport                     OrderPassengerInputDocumentType = "passport"
+	OrderPassengerInputDocumentTypeTaiwanCompatriotPermit       OrderPassengerInputDocumentType = "taiwan-compatriot-permit"
+	OrderPassengerInputDocumentTypeTaiwanResidentMainlandPermit OrderPassengerInputDocumentType = "taiwan-resident-mainland-permit"
+)
+
+// Valid indicates whether the value is a known member of the OrderPassengerInputDocumentType enum.
+func (e OrderPassengerInputDocumentType) Valid() bool {
+	switch e {
+	case OrderPassengerInputDocumentTypeChinesePassport:
+		return true
+	case OrderPassengerInputDocumentTypeEep:
+		return true
+	case OrderPassengerInputDocumentTypeForeignerResidencePermit:
+		return true
+	case OrderPassengerInputDocumentTypeHkMacaoReturnPermit:
+		return true
+	case OrderPassengerInputDocumentTypeHkMacaoTravelPermit:
+		return true
+	case OrderPassengerInputDocumentTypeHkMacauPermit:
+		return true
+	case OrderPassengerInputDocumentTypeIdcard:
+		return true
+	case OrderPassengerInputDocumentTypePassport:
+		return true
+	case OrderPassengerInputDocumentTypeTaiwanCompatriotPermit:
+		return true
+	case OrderPassengerInputDocumentTypeTaiwanResidentMainlandPermit:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for OrderPassengerInputGender.
 const (
 	OrderPassengerInputGenderFemale OrderPassengerInputGender = "female"
@@ -908,6 +1070,45 @@ func (e OrderPassengerInputType) Valid() bool {
 	case OrderPassengerInputTypeChild:
 		return true
 	case OrderPassengerInputTypeInfant:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OrderPayRequestChannel.
+const (
+	OrderPayRequestChannelAirwallex        OrderPayRequestChannel = "airwallex"
+	OrderPayRequestChannelAlipay           OrderPayRequestChannel = "alipay"
+	OrderPayRequestChannelBalance          OrderPayRequestChannel = "balance"
+	OrderPayRequestChannelStripe           OrderPayRequestChannel = "stripe"
+	OrderPayRequestChannelWechatPay        OrderPayRequestChannel = "wechat-pay"
+	OrderPayRequestChannelYeepayAlipay     OrderPayRequestChannel = "yeepay-alipay"
+	OrderPayRequestChannelYeepayCreditCard OrderPayRequestChannel = "yeepay-credit-card"
+	OrderPayRequestChannelYeepayDebitCard  OrderPayRequestChannel = "yeepay-debit-card"
+	OrderPayRequestChannelYeepayWechat     OrderPayRequestChannel = "yeepay-wechat"
+)
+
+// Valid indicates whether the value is a known member of the OrderPayRequestChannel enum.
+func (e OrderPayRequestChannel) Valid() bool {
+	switch e {
+	case OrderPayRequestChannelAirwallex:
+		return true
+	case OrderPayRequestChannelAlipay:
+		return true
+	case OrderPayRequestChannelBalance:
+		return true
+	case OrderPayRequestChannelStripe:
+		return true
+	case OrderPayRequestChannelWechatPay:
+		return true
+	case OrderPayRequestChannelYeepayAlipay:
+		return true
+	case OrderPayRequestChannelYeepayCreditCard:
+		return true
+	case OrderPayRequestChannelYeepayDebitCard:
+		return true
+	case OrderPayRequestChannelYeepayWechat:
 		return true
 	default:
 		return false
@@ -1286,6 +1487,48 @@ func (e PostSaleFormReason) Valid() bool {
 	case PostSaleFormReasonN6:
 		return true
 	case PostSaleFormReasonN7:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ProfilePassengerInputDocumentType.
+const (
+	ProfilePassengerInputDocumentTypeChinesePassport              ProfilePassengerInputDocumentType = "chinese-passport"
+	ProfilePassengerInputDocumentTypeEep                          ProfilePassengerInputDocumentType = "eep"
+	ProfilePassengerInputDocumentTypeForeignerResidencePermit     ProfilePassengerInputDocumentType = "foreigner-residence-permit"
+	ProfilePassengerInputDocumentTypeHkMacaoReturnPermit          ProfilePassengerInputDocumentType = "hk-macao-return-permit"
+	ProfilePassengerInputDocumentTypeHkMacaoTravelPermit          ProfilePassengerInputDocumentType = "hk-macao-travel-permit"
+	ProfilePassengerInputDocumentTypeHkMacauPermit                ProfilePassengerInputDocumentType = "hk-macau-permit"
+	ProfilePassengerInputDocumentTypeIdcard                       ProfilePassengerInputDocumentType = "idcard"
+	ProfilePassengerInputDocumentTypePassport                     ProfilePassengerInputDocumentType = "passport"
+	ProfilePassengerInputDocumentTypeTaiwanCompatriotPermit       ProfilePassengerInputDocumentType = "taiwan-compatriot-permit"
+	ProfilePassengerInputDocumentTypeTaiwanResidentMainlandPermit ProfilePassengerInputDocumentType = "taiwan-resident-mainland-permit"
+)
+
+// Valid indicates whether the value is a known member of the ProfilePassengerInputDocumentType enum.
+func (e ProfilePassengerInputDocumentType) Valid() bool {
+	switch e {
+	case ProfilePassengerInputDocumentTypeChinesePassport:
+		return true
+	case ProfilePassengerInputDocumentTypeEep:
+		return true
+	case ProfilePassengerInputDocumentTypeForeignerResidencePermit:
+		return true
+	case ProfilePassengerInputDocumentTypeHkMacaoReturnPermit:
+		return true
+	case ProfilePassengerInputDocumentTypeHkMacaoTravelPermit:
+		return true
+	case ProfilePassengerInputDocumentTypeHkMacauPermit:
+		return true
+	case ProfilePassengerInputDocumentTypeIdcard:
+		return true
+	case ProfilePassengerInputDocumentTypePassport:
+		return true
+	case ProfilePassengerInputDocumentTypeTaiwanCompatriotPermit:
+		return true
+	case ProfilePassengerInputDocumentTypeTaiwanResidentMainlandPermit:
 		return true
 	default:
 		return false
@@ -1679,6 +1922,45 @@ func (e TrainPassengerInputType) Valid() bool {
 	}
 }
 
+// Defines values for TrainPayRequestChannel.
+const (
+	TrainPayRequestChannelAirwallex        TrainPayRequestChannel = "airwallex"
+	TrainPayRequestChannelAlipay           TrainPayRequestChannel = "alipay"
+	TrainPayRequestChannelBalance          TrainPayRequestChannel = "balance"
+	TrainPayRequestChannelStripe           TrainPayRequestChannel = "stripe"
+	TrainPayRequestChannelWechatPay        TrainPayRequestChannel = "wechat-pay"
+	TrainPayRequestChannelYeepayAlipay     TrainPayRequestChannel = "yeepay-alipay"
+	TrainPayRequestChannelYeepayCreditCard TrainPayRequestChannel = "yeepay-credit-card"
+	TrainPayRequestChannelYeepayDebitCard  TrainPayRequestChannel = "yeepay-debit-card"
+	TrainPayRequestChannelYeepayWechat     TrainPayRequestChannel = "yeepay-wechat"
+)
+
+// Valid indicates whether the value is a known member of the TrainPayRequestChannel enum.
+func (e TrainPayRequestChannel) Valid() bool {
+	switch e {
+	case TrainPayRequestChannelAirwallex:
+		return true
+	case TrainPayRequestChannelAlipay:
+		return true
+	case TrainPayRequestChannelBalance:
+		return true
+	case TrainPayRequestChannelStripe:
+		return true
+	case TrainPayRequestChannelWechatPay:
+		return true
+	case TrainPayRequestChannelYeepayAlipay:
+		return true
+	case TrainPayRequestChannelYeepayCreditCard:
+		return true
+	case TrainPayRequestChannelYeepayDebitCard:
+		return true
+	case TrainPayRequestChannelYeepayWechat:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for TrainQuoteViewKind.
 const (
 	TrainQuoteViewKindChange TrainQuoteViewKind = "change"
@@ -1898,6 +2180,27 @@ func (e TrainViewStatus) Valid() bool {
 	case TrainViewStatusRfdToBeConfirm:
 		return true
 	case TrainViewStatusToBePaid:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpdateUserRequestRole.
+const (
+	UpdateUserRequestRoleFinance   UpdateUserRequestRole = "finance"
+	UpdateUserRequestRoleOperator  UpdateUserRequestRole = "operator"
+	UpdateUserRequestRoleSuperUser UpdateUserRequestRole = "SuperUser"
+)
+
+// Valid indicates whether the value is a known member of the UpdateUserRequestRole enum.
+func (e UpdateUserRequestRole) Valid() bool {
+	switch e {
+	case UpdateUserRequestRoleFinance:
+		return true
+	case UpdateUserRequestRoleOperator:
+		return true
+	case UpdateUserRequestRoleSuperUser:
 		return true
 	default:
 		return false
@@ -4579,8 +4882,11 @@ type APIKeyRequest struct {
 	Name *string `json:"name,omitempty"`
 
 	// Roles roles the key acts with; default operator and finance
-	Roles *[]string `json:"roles,omitempty"`
+	Roles *[]APIKeyRequestRoles `json:"roles,omitempty"`
 }
+
+// APIKeyRequestRoles defines model for APIKeyRequest.Roles.
+type APIKeyRequestRoles string
 
 // ActionRequest defines model for ActionRequest.
 type ActionRequest struct {
@@ -4905,11 +5211,11 @@ type AgencySettingsInput struct {
 	IsShowBill          bool                              `json:"isShowBill"`
 
 	// PaymentChannels the external payment channels the agency may pay by (alipay, wechat-pay, yeepay-alipay, yeepay-credit-card, yeepay-debit-card, yeepay-wechat, airwallex, stripe); null: every channel the server has; the wallet (balance) is always allowed unless disablePayment. Only the provider changes it (PUT replaces the whole config: send back what GET answered to keep it); a sub-agency never gets more than its parent; paying by a channel the agency may not use is refused with 200003
-	PaymentChannels        *[]string `json:"paymentChannels,omitempty"`
-	SendEmailToSubAgency   *bool     `json:"sendEmailToSubAgency,omitempty"`
-	SettlementCurrency     *string   `json:"settlementCurrency,omitempty"`
-	ShowInvoiceTypeOnExcel *bool     `json:"showInvoiceTypeOnExcel,omitempty"`
-	ShowOnlyOwnOrders      *bool     `json:"showOnlyOwnOrders,omitempty"`
+	PaymentChannels        *[]AgencySettingsInputPaymentChannels `json:"paymentChannels,omitempty"`
+	SendEmailToSubAgency   *bool                                 `json:"sendEmailToSubAgency,omitempty"`
+	SettlementCurrency     *string                               `json:"settlementCurrency,omitempty"`
+	ShowInvoiceTypeOnExcel *bool                                 `json:"showInvoiceTypeOnExcel,omitempty"`
+	ShowOnlyOwnOrders      *bool                                 `json:"showOnlyOwnOrders,omitempty"`
 
 	// TimeZone IANA time zone name; default Asia/Shanghai
 	TimeZone *string `json:"timeZone,omitempty"`
@@ -4917,6 +5223,9 @@ type AgencySettingsInput struct {
 
 // AgencySettingsInputEmailLanguage defines model for AgencySettingsInput.EmailLanguage.
 type AgencySettingsInputEmailLanguage string
+
+// AgencySettingsInputPaymentChannels defines model for AgencySettingsInput.PaymentChannels.
+type AgencySettingsInputPaymentChannels string
 
 // AgencySummary defines model for AgencySummary.
 type AgencySummary struct {
@@ -5090,10 +5399,13 @@ type CreateUserRequest struct {
 	Mobile   *string                  `json:"mobile,omitempty"`
 	Nickname *string                  `json:"nickname,omitempty"`
 	Password *string                  `json:"password,omitempty"`
-	Role     *[]string                `json:"role,omitempty"`
+	Role     *[]CreateUserRequestRole `json:"role,omitempty"`
 	Status   *CreateUserRequestStatus `json:"status,omitempty"`
 	Username *string                  `json:"username,omitempty"`
 }
+
+// CreateUserRequestRole defines model for CreateUserRequest.Role.
+type CreateUserRequestRole string
 
 // CreateUserRequestStatus defines model for CreateUserRequest.Status.
 type CreateUserRequestStatus string
@@ -5256,10 +5568,13 @@ type GroupPage struct {
 
 // GroupPayInput defines model for GroupPayInput.
 type GroupPayInput struct {
-	Channel     string             `json:"channel"`
-	Stage       GroupPayInputStage `json:"stage"`
-	TestOutcome *string            `json:"testOutcome,omitempty"`
+	Channel     GroupPayInputChannel `json:"channel"`
+	Stage       GroupPayInputStage   `json:"stage"`
+	TestOutcome *string              `json:"testOutcome,omitempty"`
 }
+
+// GroupPayInputChannel defines model for GroupPayInput.Channel.
+type GroupPayInputChannel string
 
 // GroupPayInputStage defines model for GroupPayInput.Stage.
 type GroupPayInputStage string
@@ -5697,14 +6012,14 @@ type OrderPassengerInput struct {
 	DocumentExpiry string `json:"documentExpiry"`
 
 	// DocumentIssuedAt passport issuing place
-	DocumentIssuedAt *string                   `json:"documentIssuedAt,omitempty"`
-	DocumentNumber   string                    `json:"documentNumber"`
-	DocumentType     string                    `json:"documentType"`
-	Email            *string                   `json:"email,omitempty"`
-	FfAirline        *string                   `json:"ffAirline,omitempty"`
-	FrequentFlyer    *string                   `json:"frequentFlyer,omitempty"`
-	Gender           OrderPassengerInputGender `json:"gender"`
-	GivenName        string                    `json:"givenName"`
+	DocumentIssuedAt *string                         `json:"documentIssuedAt,omitempty"`
+	DocumentNumber   string                          `json:"documentNumber"`
+	DocumentType     OrderPassengerInputDocumentType `json:"documentType"`
+	Email            *string                         `json:"email,omitempty"`
+	FfAirline        *string                         `json:"ffAirline,omitempty"`
+	FrequentFlyer    *string                         `json:"frequentFlyer,omitempty"`
+	Gender           OrderPassengerInputGender       `json:"gender"`
+	GivenName        string                          `json:"givenName"`
 
 	// Nationality ISO 3166-1 alpha-2
 	Nationality  string                  `json:"nationality"`
@@ -5714,6 +6029,9 @@ type OrderPassengerInput struct {
 	Type         OrderPassengerInputType `json:"type"`
 }
 
+// OrderPassengerInputDocumentType defines model for OrderPassengerInput.DocumentType.
+type OrderPassengerInputDocumentType string
+
 // OrderPassengerInputGender defines model for OrderPassengerInput.Gender.
 type OrderPassengerInputGender string
 
@@ -5722,9 +6040,12 @@ type OrderPassengerInputType string
 
 // OrderPayRequest defines model for OrderPayRequest.
 type OrderPayRequest struct {
-	Channel     string  `json:"channel"`
-	TestOutcome *string `json:"testOutcome,omitempty"`
+	Channel     OrderPayRequestChannel `json:"channel"`
+	TestOutcome *string                `json:"testOutcome,omitempty"`
 }
+
+// OrderPayRequestChannel defines model for OrderPayRequest.Channel.
+type OrderPayRequestChannel string
 
 // OrderPaymentConfig defines model for OrderPaymentConfig.
 type OrderPaymentConfig struct {
@@ -6016,19 +6337,22 @@ type ProfilePassenger struct {
 
 // ProfilePassengerInput defines model for ProfilePassengerInput.
 type ProfilePassengerInput struct {
-	Birthday         string                      `json:"birthday"`
-	DocumentExpiry   string                      `json:"documentExpiry"`
-	DocumentIssuedAt *string                     `json:"documentIssuedAt,omitempty"`
-	DocumentNumber   string                      `json:"documentNumber"`
-	DocumentType     string                      `json:"documentType"`
-	Email            *string                     `json:"email,omitempty"`
-	Gender           ProfilePassengerInputGender `json:"gender"`
-	GivenName        string                      `json:"givenName"`
-	Nationality      string                      `json:"nationality"`
-	Phone            *string                     `json:"phone,omitempty"`
-	Surname          string                      `json:"surname"`
-	Type             ProfilePassengerInputType   `json:"type"`
+	Birthday         string                            `json:"birthday"`
+	DocumentExpiry   string                            `json:"documentExpiry"`
+	DocumentIssuedAt *string                           `json:"documentIssuedAt,omitempty"`
+	DocumentNumber   string                            `json:"documentNumber"`
+	DocumentType     ProfilePassengerInputDocumentType `json:"documentType"`
+	Email            *string                           `json:"email,omitempty"`
+	Gender           ProfilePassengerInputGender       `json:"gender"`
+	GivenName        string                            `json:"givenName"`
+	Nationality      string                            `json:"nationality"`
+	Phone            *string                           `json:"phone,omitempty"`
+	Surname          string                            `json:"surname"`
+	Type             ProfilePassengerInputType         `json:"type"`
 }
+
+// ProfilePassengerInputDocumentType defines model for ProfilePassengerInput.DocumentType.
+type ProfilePassengerInputDocumentType string
 
 // ProfilePassengerInputGender defines model for ProfilePassengerInput.Gender.
 type ProfilePassengerInputGender string
@@ -6754,9 +7078,12 @@ type TrainPassengerInputType string
 
 // TrainPayRequest defines model for TrainPayRequest.
 type TrainPayRequest struct {
-	Channel     string  `json:"channel"`
-	TestOutcome *string `json:"testOutcome,omitempty"`
+	Channel     TrainPayRequestChannel `json:"channel"`
+	TestOutcome *string                `json:"testOutcome,omitempty"`
 }
+
+// TrainPayRequestChannel defines model for TrainPayRequest.Channel.
+type TrainPayRequestChannel string
 
 // TrainQuoteView defines model for TrainQuoteView.
 type TrainQuoteView struct {
@@ -6954,12 +7281,15 @@ type UpdateUserRequest struct {
 
 	// Password sets a new password and ends the user's sessions; not for one's own account
 	Password *string                  `json:"password,omitempty"`
-	Role     *[]string                `json:"role,omitempty"`
+	Role     *[]UpdateUserRequestRole `json:"role,omitempty"`
 	Status   *UpdateUserRequestStatus `json:"status,omitempty"`
 
 	// Username cannot change; refused when different
 	Username *string `json:"username,omitempty"`
 }
+
+// UpdateUserRequestRole defines model for UpdateUserRequest.Role.
+type UpdateUserRequestRole string
 
 // UpdateUserRequestStatus defines model for UpdateUserRequest.Status.
 type UpdateUserRequestStatus string
