@@ -65,7 +65,8 @@ timed = start=$$(date +%s); $(2); rc=$$?; echo "make test: $(1) took $$(( $$(dat
 # Store tests run on SQLite and PostgreSQL (VOYAGE_TEST_POSTGRES_URL, default
 # the local server); under CI=true an unreachable PostgreSQL fails them. Each
 # test copies a database migrated once (storetest) and most run in parallel.
-GO_TESTS = $(GO) test -race -count=1 -timeout 50m ./...
+# scripts/test-go.sh: under -race, but for pkg/recognition (see there).
+GO_TESTS = GO=$(GO) bash scripts/test-go.sh
 test-go: ocr stripe-mock
 	$(GO_TESTS)
 run-test-go:
