@@ -171,7 +171,7 @@ docs:
 # `make fuzz FUZZTIME=90s`. Their seeds are committed in each package's
 # testdata/fuzz; a crasher is written there too, to be kept as a seed.
 FUZZTIME ?= 10m
-FUZZ_TARGETS := ./pkg/money:FuzzParse ./pkg/pnr:FuzzParse ./pkg/api:FuzzPostSale ./pkg/web:FuzzAdminReadLogo
+FUZZ_TARGETS := ./pkg/money:FuzzParse ./pkg/pnr:FuzzParse ./pkg/api:FuzzPostSale ./pkg/api:FuzzDecode ./pkg/group:FuzzParseList ./pkg/web:FuzzAdminReadLogo
 
 fuzz: generate
 	@set -e; for t in $(FUZZ_TARGETS); do \
