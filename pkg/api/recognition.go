@@ -2,8 +2,10 @@ package api
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"time"
 
 	"github.com/voyage/voyage/pkg/fault"
@@ -27,11 +29,12 @@ func RegisterRecognition(rt *Router, rec *recognition.Recognizer) {
 		Request: DocumentForm{}, Multipart: true, Response: recognition.Document{},
 		Errors: []int{fault.CodeBodyTooLarge, fault.CodeRateLimited},
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
-		data, err := documentFile(r)
+		file, err := documentFile(r)
 		if err != nil {
 			return nil, err
 		}
-		doc, err := rec.Recognize(r.Context(), data)
+		defer discard(file)
+		doc, err := rec.RecognizeFrom(r.Context(), file)
 		if err != nil {
 			return nil, recognitionFault(err)
 		}
@@ -39,12 +42,14 @@ func RegisterRecognition(rt *Router, rec *recognition.Recognizer) {
 	})
 }
 
-// documentFile reads the multipart field "file". A file over the limit is
-// refused only after the rest of the body has been read (server.LimitBody
-// lets this route's body run past 10 MB for that): a server that stops
-// reading and closes makes the client see a reset connection instead of
-// the answer.
-func documentFile(r *http.Request) ([]byte, error) {
+// documentFile streams the multipart field "file" to a temporary file
+// (removed by discard once read): an upload waiting for its turn holds no
+// picture in memory, only a 32 KB copy buffer while it arrives. A file
+// over the limit is refused only after the rest of the body has been read
+// (server.LimitBody lets this route's body run past 10 MB for that): a
+// server that stops reading and closes makes the client see a reset
+// connection instead of the answer.
+func documentFile(r *http.Request) (*os.File, error) {
 	missing := recognitionError(http.StatusBadRequest, fault.CodeValidation, "recognition.error.file")
 	mr, err := r.MultipartReader()
 	if err != nil {
@@ -61,16 +66,29 @@ func documentFile(r *http.Request) ([]byte, error) {
 		if part.FormName() != "file" {
 			continue
 		}
-		data, err := io.ReadAll(io.LimitReader(part, recognition.MaxBytes+1))
+		f, err := os.CreateTemp("", "voyage-document-*")
 		if err != nil {
+			return nil, fault.Internal(fmt.Errorf("recognition: temporary file: %w", err))
+		}
+		n, err := io.Copy(f, io.LimitReader(part, recognition.MaxBytes+1))
+		if err != nil {
+			discard(f)
 			return nil, bodyFault(err, missing)
 		}
-		if len(data) > recognition.MaxBytes {
+		if n > recognition.MaxBytes {
+			discard(f)
 			_, _ = io.Copy(io.Discard, r.Body)
 			return nil, recognitionError(http.StatusRequestEntityTooLarge, fault.CodeBodyTooLarge, "recognition.error.tooLarge")
 		}
-		return data, nil
+		return f, nil
 	}
+}
+
+// discard closes and removes an upload's temporary file: the image is not
+// kept.
+func discard(f *os.File) {
+	_ = f.Close()
+	_ = os.Remove(f.Name())
 }
 
 // bodyFault is the answer to a body that could not be read: too large

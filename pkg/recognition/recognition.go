@@ -49,6 +49,7 @@
 package recognition
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -57,6 +58,7 @@ import (
 	"image"
 	_ "image/jpeg" // the accepted formats
 	_ "image/png"
+	"io"
 	"math/bits"
 	"net/http"
 	"slices"
@@ -211,10 +213,37 @@ func Sniff(data []byte) (string, error) {
 
 // Recognize reads the document in the picture data (JPEG or PNG).
 func (r *Recognizer) Recognize(ctx context.Context, data []byte) (*Document, error) {
-	if _, err := Sniff(data); err != nil {
+	return r.RecognizeFrom(ctx, bytes.NewReader(data))
+}
+
+// RecognizeFrom reads the document in the picture src holds (JPEG or PNG),
+// a file an upload was streamed to: only its size, type and dimensions
+// are read before its turn comes (at most Parallel at once), so the
+// uploads waiting for one hold no picture in memory (fifty 9.7 MB uploads
+// at once once held 0.7–1.5 GB).
+func (r *Recognizer) RecognizeFrom(ctx context.Context, src io.ReadSeeker) (*Document, error) {
+	size, err := src.Seek(0, io.SeekEnd)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrUnreadable, err)
+	}
+	if size > MaxBytes {
+		return nil, ErrTooLarge
+	}
+	head := make([]byte, 512)
+	if _, err := src.Seek(0, io.SeekStart); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrUnreadable, err)
+	}
+	n, err := io.ReadFull(src, head)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("%w: %w", ErrUnreadable, err)
+	}
+	if _, err := Sniff(head[:n]); err != nil {
 		return nil, err
 	}
-	cfg, _, err := image.DecodeConfig(bytes.NewReader(data))
+	if _, err := src.Seek(0, io.SeekStart); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrUnreadable, err)
+	}
+	cfg, _, err := image.DecodeConfig(bufio.NewReader(src))
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrUnreadable, err)
 	}
@@ -236,7 +265,10 @@ func (r *Recognizer) Recognize(ctx context.Context, data []byte) (*Document, err
 
 	ctx, cancel = context.WithTimeout(ctx, r.cfg.Timeout)
 	defer cancel()
-	img, _, err := image.Decode(bytes.NewReader(data))
+	if _, err := src.Seek(0, io.SeekStart); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrUnreadable, err)
+	}
+	img, _, err := image.Decode(bufio.NewReader(src))
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrUnreadable, err)
 	}
