@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/voyage/voyage/pkg/config"
 	"github.com/voyage/voyage/pkg/store"
 )
 
@@ -28,7 +29,9 @@ import (
 // (heap-peak-MB: the uploads' client streams them, so the figure is the
 // server's), with how many uploads were answered busy. Per round.
 func BenchmarkRecognitionUploadsBeside(b *testing.B) {
-	_, srv := newApp(b, store.SQLite)
+	// The reader's loop would meet its rate limit; what is measured is
+	// the server's work, as in BenchmarkOrdersCreateAndPay.
+	_, srv := newSeededApp(b, store.SQLite, func(c *config.Config) { c.HTTP.RateLimit.Enabled = false })
 	token := func(user, pass string) string {
 		resp, err := srv.Client().Post(srv.URL+"/base/v2/login", "application/json",
 			strings.NewReader(`{"username":"`+user+`","password":"`+pass+`"}`))
