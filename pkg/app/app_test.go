@@ -88,7 +88,7 @@ type envelope struct {
 	Message string          `json:"message"`
 }
 
-func call(t *testing.T, srv *httptest.Server, method, path, lang, body string, hdr ...string) (*http.Response, envelope) {
+func call(t testing.TB, srv *httptest.Server, method, path, lang, body string, hdr ...string) (*http.Response, envelope) {
 	t.Helper()
 	req := newRequest(t, method, srv.URL+path, strings.NewReader(body))
 	if body != "" {
@@ -103,7 +103,7 @@ func call(t *testing.T, srv *httptest.Server, method, path, lang, body string, h
 
 // okData calls the API in English, which must answer 200 with code 0, and
 // decodes the answer's data; what names the call in a failure.
-func okData[T any](t *testing.T, srv *httptest.Server, what, method, path, body string, hdr ...string) T {
+func okData[T any](t testing.TB, srv *httptest.Server, what, method, path, body string, hdr ...string) T {
 	t.Helper()
 	resp, env := call(t, srv, method, path, "en", body, hdr...)
 	if resp.StatusCode != 200 || env.Code != 0 {

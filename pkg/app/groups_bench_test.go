@@ -3,13 +3,17 @@ package app_test
 import (
 	"context"
 	"fmt"
+	"runtime"
+	"runtime/metrics"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/jmoiron/sqlx"
 
 	"github.com/voyage/voyage/pkg/app"
+	"github.com/voyage/voyage/pkg/config"
 	"github.com/voyage/voyage/pkg/demo"
 	"github.com/voyage/voyage/pkg/store"
 	"github.com/voyage/voyage/pkg/store/storetest"
@@ -101,4 +105,61 @@ func BenchmarkGroupSweep(b *testing.B) {
 			})
 		})
 	}
+}
+
+// BenchmarkHostileListsAtOnce uploads ten passenger lists at once, each 500
+// rows of one cell in column XFD (8.7 kB that cost 200 MB and 4 s of CPU
+// once read, and ten at once took the server to 3 GB), and reports the
+// peak heap above the heap before the round (heap-peak-MB) and how many
+// answers arrived; each must be the translated refusal. Per round.
+func BenchmarkHostileListsAtOnce(b *testing.B) {
+	_, srv := newSeededApp(b, store.SQLite, func(c *config.Config) { c.HTTP.RateLimit.Enabled = false })
+	op := loginAs(b, srv, "demo-operator", "demo-pass-1").Token
+	v := requestGroup(b, srv, op, "grp-hostile")
+	data := withSheet(b, xfdSheet(500))
+	b.ReportMetric(float64(len(data))/1024, "file-kB")
+	const want = "Cell XFD1 is past the template's last column (L): keep to the template's columns"
+	var peak uint64
+	answered := 0
+	for b.Loop() {
+		runtime.GC()
+		sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+		metrics.Read(sample)
+		base := sample[0].Value.Uint64()
+		done := make(chan struct{})
+		var watch sync.WaitGroup
+		watch.Go(func() {
+			t := time.NewTicker(time.Millisecond)
+			defer t.Stop()
+			for {
+				select {
+				case <-done:
+					return
+				case <-t.C:
+					metrics.Read(sample)
+					if v := sample[0].Value.Uint64(); v > base && v-base > peak {
+						peak = v - base
+					}
+				}
+			}
+		})
+		var mu sync.Mutex
+		var up sync.WaitGroup
+		for range 10 {
+			up.Go(func() {
+				resp, env := uploadList(b, srv, op, v.ID, data, "en")
+				if resp.StatusCode != 400 || env.Message != want {
+					b.Errorf("a hostile list: %d %+v", resp.StatusCode, env)
+				}
+				mu.Lock()
+				answered++
+				mu.Unlock()
+			})
+		}
+		up.Wait()
+		close(done)
+		watch.Wait()
+	}
+	b.ReportMetric(float64(peak)/(1<<20), "heap-peak-MB")
+	b.ReportMetric(float64(answered)/float64(b.N), "answers/round")
 }

@@ -36,7 +36,7 @@ func groupRequestBody() string {
 		"remark":"25th anniversary trip"}`, date)
 }
 
-func groupView(t *testing.T, env envelope) group.View {
+func groupView(t testing.TB, env envelope) group.View {
 	t.Helper()
 	var v group.View
 	if err := json.Unmarshal(env.Data, &v); err != nil {
@@ -45,7 +45,7 @@ func groupView(t *testing.T, env envelope) group.View {
 	return v
 }
 
-func groupCall(t *testing.T, srv *httptest.Server, token, method, path, body string, wantStatus int, hdr ...string) group.View {
+func groupCall(t testing.TB, srv *httptest.Server, token, method, path, body string, wantStatus int, hdr ...string) group.View {
 	t.Helper()
 	resp, env := call(t, srv, method, path, "en", body, append(bearer(token), hdr...)...)
 	if resp.StatusCode != wantStatus || env.Code != 0 {
@@ -54,7 +54,7 @@ func groupCall(t *testing.T, srv *httptest.Server, token, method, path, body str
 	return groupView(t, env)
 }
 
-func requestGroup(t *testing.T, srv *httptest.Server, token, key string) group.View {
+func requestGroup(t testing.TB, srv *httptest.Server, token, key string) group.View {
 	t.Helper()
 	return groupCall(t, srv, token, "POST", groupsPath, groupRequestBody(), http.StatusCreated, "Idempotency-Key", key)
 }
@@ -79,7 +79,7 @@ func quoteBody(stages ...string) string {
 		"confirmBefore":%q,"passengerListDeadline":%q,"freeDropSeats":2,"installments":[%s]}`, at(48*time.Hour), at(47*time.Hour), strings.Join(inst, ","))
 }
 
-func uploadList(t *testing.T, srv *httptest.Server, token string, id int64, data []byte, lang string) (*http.Response, envelope) {
+func uploadList(t testing.TB, srv *httptest.Server, token string, id int64, data []byte, lang string) (*http.Response, envelope) {
 	t.Helper()
 	var buf bytes.Buffer
 	mw := multipart.NewWriter(&buf)
@@ -516,7 +516,7 @@ func xfdSheet(rows int) string {
 
 // withSheet is a list workbook whose first sheet is sheetXML, written as a
 // program other than Excel might.
-func withSheet(t *testing.T, sheetXML string) []byte {
+func withSheet(t testing.TB, sheetXML string) []byte {
 	t.Helper()
 	return rewriteSheet(t, func(w io.Writer) {
 		_, _ = io.WriteString(w, `<?xml version="1.0" encoding="UTF-8"?>`+sheetXML)
@@ -534,7 +534,7 @@ func zipBomb(t *testing.T) []byte {
 }
 
 // rewriteSheet is a list workbook with its first sheet written by sheet.
-func rewriteSheet(t *testing.T, sheet func(w io.Writer)) []byte {
+func rewriteSheet(t testing.TB, sheet func(w io.Writer)) []byte {
 	t.Helper()
 	src := grouptest.Workbook(t, grouptest.Rows(10, 10))
 	zr, err := zip.NewReader(bytes.NewReader(src), int64(len(src)))

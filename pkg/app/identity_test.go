@@ -67,7 +67,7 @@ type meData struct {
 }
 
 // loginAs logs a demo user in through the API and returns the session.
-func loginAs(t *testing.T, srv *httptest.Server, username, password string) meData {
+func loginAs(t testing.TB, srv *httptest.Server, username, password string) meData {
 	t.Helper()
 	return okData[meData](t, srv, "login "+username, "POST", "/base/v2/login", fmt.Sprintf(`{"username":%q,"password":%q}`, username, password))
 }
