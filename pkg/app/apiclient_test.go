@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"mime/multipart"
 	"net/http"
 	"os"
@@ -32,18 +31,19 @@ func TestGeneratedGoClient(t *testing.T) {
 	a, srv := newSeededApp(t, store.SQLite)
 	runJobs(t, a)
 
-	t.Run("client.gen.go is current", func(t *testing.T) {
-		res, err := srv.Client().Get(srv.URL + "/openapi.json")
-		if err != nil {
-			t.Fatal(err)
-		}
-		raw, _ := io.ReadAll(res.Body)
-		res.Body.Close()
-		dir := t.TempDir()
+	// servedSpec writes the served document to a file of dir.
+	servedSpec := func(t *testing.T, dir string) string {
+		_, raw := rawGet(t, srv, "/openapi.json")
 		spec := filepath.Join(dir, "openapi.json")
 		if err := os.WriteFile(spec, raw, 0o644); err != nil {
 			t.Fatal(err)
 		}
+		return spec
+	}
+
+	t.Run("client.gen.go is current", func(t *testing.T) {
+		dir := t.TempDir()
+		spec := servedSpec(t, dir)
 		out := filepath.Join(dir, "client.gen.go")
 		cmd := exec.Command("go", "tool", "oapi-codegen", "-config", "../apiclient/oapi-codegen.yaml", "-o", out, spec)
 		if msg, err := cmd.CombinedOutput(); err != nil {
@@ -66,17 +66,8 @@ func TestGeneratedGoClient(t *testing.T) {
 	// configuration: the client it writes must build. The overlay builds it
 	// as a package of this module without writing into the source tree.
 	t.Run("a client generated with default options builds", func(t *testing.T) {
-		res, err := srv.Client().Get(srv.URL + "/openapi.json")
-		if err != nil {
-			t.Fatal(err)
-		}
-		raw, _ := io.ReadAll(res.Body)
-		res.Body.Close()
 		dir := t.TempDir()
-		spec, out := filepath.Join(dir, "openapi.json"), filepath.Join(dir, "client.gen.go")
-		if err := os.WriteFile(spec, raw, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		spec, out := servedSpec(t, dir), filepath.Join(dir, "client.gen.go")
 		if msg, err := exec.Command("go", "tool", "oapi-codegen", "-generate", "types,client", "-package", "defaults", "-o", out, spec).CombinedOutput(); err != nil {
 			t.Fatalf("oapi-codegen -generate types,client: %v\n%s", err, msg)
 		}

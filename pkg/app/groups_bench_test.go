@@ -3,8 +3,6 @@ package app_test
 import (
 	"context"
 	"fmt"
-	"runtime"
-	"runtime/metrics"
 	"strings"
 	"sync"
 	"testing"
@@ -122,27 +120,7 @@ func BenchmarkHostileListsAtOnce(b *testing.B) {
 	var peak uint64
 	answered := 0
 	for b.Loop() {
-		runtime.GC()
-		sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-		metrics.Read(sample)
-		base := sample[0].Value.Uint64()
-		done := make(chan struct{})
-		var watch sync.WaitGroup
-		watch.Go(func() {
-			t := time.NewTicker(time.Millisecond)
-			defer t.Stop()
-			for {
-				select {
-				case <-done:
-					return
-				case <-t.C:
-					metrics.Read(sample)
-					if v := sample[0].Value.Uint64(); v > base && v-base > peak {
-						peak = v - base
-					}
-				}
-			}
-		})
+		stopWatch := watchHeap()
 		var mu sync.Mutex
 		var up sync.WaitGroup
 		for range 10 {
@@ -157,8 +135,7 @@ func BenchmarkHostileListsAtOnce(b *testing.B) {
 			})
 		}
 		up.Wait()
-		close(done)
-		watch.Wait()
+		peak = max(peak, stopWatch())
 	}
 	b.ReportMetric(float64(peak)/(1<<20), "heap-peak-MB")
 	b.ReportMetric(float64(answered)/float64(b.N), "answers/round")

@@ -199,69 +199,92 @@ func TestPageNumbersBounded(t *testing.T) {
 func TestUnknownFieldsRefused(t *testing.T) {
 	t.Parallel()
 	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
-		res, err := srv.Client().Get(srv.URL + "/openapi.json")
-		if err != nil {
-			t.Fatal(err)
-		}
-		type schema struct {
-			Ref        string                     `json:"$ref"`
-			Type       string                     `json:"type"`
-			Properties map[string]json.RawMessage `json:"properties"`
-		}
-		var doc struct {
-			Paths map[string]map[string]struct {
-				RequestBody *struct {
-					Content map[string]struct {
-						Schema schema `json:"schema"`
-					} `json:"content"`
-				} `json:"requestBody"`
-			} `json:"paths"`
-			Components struct {
-				Schemas map[string]schema `json:"schemas"`
-			} `json:"components"`
-		}
-		err = json.NewDecoder(res.Body).Decode(&doc)
-		res.Body.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
 		super := loginAs(t, srv, "provider-admin", "provider-pass-1")
-		idParam := regexp.MustCompile(`\{[^}]+\}`)
 		langs := []struct{ lang, msg string }{
 			{"en", "This field is not part of this request: check its name against the API reference."},
 			{"zh-cn", "此请求没有这个字段：请对照 API 文档核对字段名。"},
 			{"zh-tw", "此請求沒有這個欄位：請對照 API 文件核對欄位名稱。"},
 		}
 		writes := 0
-		for path, ops := range doc.Paths {
-			for method, op := range ops {
-				if op.RequestBody == nil {
-					continue
-				}
-				body, ok := op.RequestBody.Content["application/json"]
-				sc := body.Schema
-				if ref, isRef := strings.CutPrefix(sc.Ref, "#/components/schemas/"); isRef {
-					sc = doc.Components.Schemas[ref]
-				}
-				if !ok || sc.Type != "object" || len(sc.Properties) == 0 {
-					// Not a JSON object of named properties (a file, a
-					// bare value such as a personal setting's).
-					continue
-				}
-				writes++
-				l := langs[writes%len(langs)]
-				target := idParam.ReplaceAllString(path, "1")
-				resp, env := call(t, srv, strings.ToUpper(method), target, l.lang, `{"zzNotAField":1}`,
-					append(bearer(super.Token), "Idempotency-Key", "unknown-field-"+strconv.Itoa(writes))...)
-				if resp.StatusCode != 400 || env.Code != 100001 || fieldsOf(t, env)["zzNotAField"] != l.msg {
-					t.Errorf("%s %s: status %d code %d %s %s", strings.ToUpper(method), target, resp.StatusCode, env.Code, env.Message, env.Data)
-				}
+		for _, w := range jsonWrites(t, srv) {
+			if w.schema.Type != "object" || len(w.schema.Properties) == 0 {
+				// Not a JSON object of named properties (a bare value such
+				// as a personal setting's).
+				continue
+			}
+			writes++
+			l := langs[writes%len(langs)]
+			resp, env := call(t, srv, w.method, w.path, l.lang, `{"zzNotAField":1}`,
+				append(bearer(super.Token), "Idempotency-Key", "unknown-field-"+strconv.Itoa(writes))...)
+			if resp.StatusCode != 400 || env.Code != 100001 || fieldsOf(t, env)["zzNotAField"] != l.msg {
+				t.Errorf("%s %s: status %d code %d %s %s", w.method, w.path, resp.StatusCode, env.Code, env.Message, env.Data)
 			}
 		}
 		if writes < 40 {
 			t.Errorf("the document names %d writes with a JSON body; expected about fifty", writes)
 		}
 	})
+}
+
+// jsonWrite is a route of the served document with a JSON request body,
+// and that body's schema (a $ref followed).
+type jsonWrite struct {
+	method, path string
+	schema       bodySchema
+}
+
+type bodySchema struct {
+	Ref        string                     `json:"$ref"`
+	Type       string                     `json:"type"`
+	Properties map[string]json.RawMessage `json:"properties"`
+	Required   []string                   `json:"required"`
+}
+
+// jsonWrites reads the served OpenAPI document's routes with a JSON body,
+// in a stable order, their paths' parameters set to 1.
+func jsonWrites(t *testing.T, srv *httptest.Server) []jsonWrite {
+	t.Helper()
+	res, err := srv.Client().Get(srv.URL + "/openapi.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Paths map[string]map[string]struct {
+			RequestBody *struct {
+				Content map[string]struct {
+					Schema bodySchema `json:"schema"`
+				} `json:"content"`
+			} `json:"requestBody"`
+		} `json:"paths"`
+		Components struct {
+			Schemas map[string]bodySchema `json:"schemas"`
+		} `json:"components"`
+	}
+	err = json.NewDecoder(res.Body).Decode(&doc)
+	res.Body.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	idParam := regexp.MustCompile(`\{[^}]+\}`)
+	var out []jsonWrite
+	for path, ops := range doc.Paths {
+		for method, op := range ops {
+			if op.RequestBody == nil {
+				continue
+			}
+			body, ok := op.RequestBody.Content["application/json"]
+			if !ok {
+				continue
+			}
+			sc := body.Schema
+			if ref, isRef := strings.CutPrefix(sc.Ref, "#/components/schemas/"); isRef {
+				sc = doc.Components.Schemas[ref]
+			}
+			out = append(out, jsonWrite{method: strings.ToUpper(method), path: idParam.ReplaceAllString(path, "1"), schema: sc})
+		}
+	}
+	slices.SortFunc(out, func(a, b jsonWrite) int { return strings.Compare(a.method+a.path, b.method+b.path) })
+	return out
 }
 
 // TestRequiredFieldsRefused: what the document marks required, the server
@@ -274,68 +297,32 @@ func TestUnknownFieldsRefused(t *testing.T) {
 func TestRequiredFieldsRefused(t *testing.T) {
 	t.Parallel()
 	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
-		res, err := srv.Client().Get(srv.URL + "/openapi.json")
-		if err != nil {
-			t.Fatal(err)
-		}
-		type schema struct {
-			Ref      string   `json:"$ref"`
-			Required []string `json:"required"`
-		}
-		var doc struct {
-			Paths map[string]map[string]struct {
-				RequestBody *struct {
-					Content map[string]struct {
-						Schema schema `json:"schema"`
-					} `json:"content"`
-				} `json:"requestBody"`
-			} `json:"paths"`
-			Components struct {
-				Schemas map[string]schema `json:"schemas"`
-			} `json:"components"`
-		}
-		err = json.NewDecoder(res.Body).Decode(&doc)
-		res.Body.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
 		super := loginAs(t, srv, "provider-admin", "provider-pass-1")
-		idParam := regexp.MustCompile(`\{[^}]+\}`)
 		langs := []struct{ lang, msg string }{
 			{"en", "This field is required."},
 			{"zh-cn", "此项为必填项。"},
 			{"zh-tw", "此欄位為必填。"},
 		}
 		writes := 0
-		for path, ops := range doc.Paths {
-			for method, op := range ops {
-				if op.RequestBody == nil {
-					continue
-				}
-				sc := op.RequestBody.Content["application/json"].Schema
-				if ref, isRef := strings.CutPrefix(sc.Ref, "#/components/schemas/"); isRef {
-					sc = doc.Components.Schemas[ref]
-				}
-				if len(sc.Required) == 0 {
-					continue
-				}
-				writes++
-				l := langs[writes%len(langs)]
-				target := idParam.ReplaceAllString(path, "1")
-				resp, env := call(t, srv, strings.ToUpper(method), target, l.lang, `{}`,
-					append(bearer(super.Token), "Idempotency-Key", "required-field-"+strconv.Itoa(writes))...)
-				named := ""
-				if resp.StatusCode == 400 {
-					for f, msg := range fieldsOf(t, env) {
-						if msg == l.msg && slices.Contains(sc.Required, f) {
-							named = f
-						}
+		for _, w := range jsonWrites(t, srv) {
+			if len(w.schema.Required) == 0 {
+				continue
+			}
+			writes++
+			l := langs[writes%len(langs)]
+			resp, env := call(t, srv, w.method, w.path, l.lang, `{}`,
+				append(bearer(super.Token), "Idempotency-Key", "required-field-"+strconv.Itoa(writes))...)
+			named := ""
+			if resp.StatusCode == 400 {
+				for f, msg := range fieldsOf(t, env) {
+					if msg == l.msg && slices.Contains(w.schema.Required, f) {
+						named = f
 					}
 				}
-				if named == "" {
-					t.Errorf("%s %s with {}: status %d code %d %s %s, want 400 naming one of %v", strings.ToUpper(method), target,
-						resp.StatusCode, env.Code, env.Message, env.Data, sc.Required)
-				}
+			}
+			if named == "" {
+				t.Errorf("%s %s with {}: status %d code %d %s %s, want 400 naming one of %v", w.method, w.path,
+					resp.StatusCode, env.Code, env.Message, env.Data, w.schema.Required)
 			}
 		}
 		if writes < 9 {
@@ -349,7 +336,7 @@ func TestRequiredFieldsRefused(t *testing.T) {
 		for body, field := range map[string]string{
 			`{"train":{"manual":true}}`: "settings",
 			`{"settings":{"enableFlightService":true,"enableTrainService":true,"isShowBill":true,"canCreateSubAgency":true},"train":{"manual":true}}`: "flight",
-			`{"settings":{"enableFlightService":true,"isShowBill":true,"canCreateSubAgency":true},"flight":{},"train":{}}`: "settings.enableTrainService",
+			`{"settings":{"enableFlightService":true,"isShowBill":true,"canCreateSubAgency":true},"flight":{},"train":{}}`:                            "settings.enableTrainService",
 		} {
 			resp, env := call(t, srv, "PUT", "/base/v2/agencies/"+kid+"/config", "en", body, bearer(demo.Token)...)
 			if resp.StatusCode != 400 || fieldsOf(t, env)[field] != "This field is required." {
