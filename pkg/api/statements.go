@@ -20,8 +20,8 @@ import (
 // inclusive, days on the clock of the statement's agency.
 type StatementRequest struct {
 	AgencyID int64  `json:"agencyId,omitempty" jsonschema_description:"sub-agency (only under /sub/statements)"`
-	From     string `json:"from" jsonschema_description:"first day, YYYY-MM-DD, from 00:00 on the clock of the statement's agency (its timeZone setting)"`
-	To       string `json:"to" jsonschema_description:"last day, YYYY-MM-DD, inclusive: to 24:00 on the clock of the statement's agency"`
+	From     string `json:"from" jsonschema:"required,format=date" jsonschema_description:"first day, YYYY-MM-DD, from 00:00 on the clock of the statement's agency (its timeZone setting)"`
+	To       string `json:"to" jsonschema:"required,format=date" jsonschema_description:"last day, YYYY-MM-DD, inclusive: to 24:00 on the clock of the statement's agency"`
 }
 
 // StatementDetail and StatementSummary are the ledger's statements as

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/oapi-codegen/runtime"
+	openapi_types "github.com/oapi-codegen/runtime/types"
 )
 
 // Defines values for APIKeyRequestRoles.
@@ -5974,10 +5975,10 @@ type OrderPage struct {
 // OrderPassenger defines model for OrderPassenger.
 type OrderPassenger struct {
 	// Birthday YYYY-MM-DD
-	Birthday string `json:"birthday"`
+	Birthday openapi_types.Date `json:"birthday"`
 
 	// DocumentExpiry YYYY-MM-DD
-	DocumentExpiry string `json:"documentExpiry"`
+	DocumentExpiry openapi_types.Date `json:"documentExpiry"`
 
 	// DocumentIssuedAt passport issuing place
 	DocumentIssuedAt *string              `json:"documentIssuedAt,omitempty"`
@@ -6006,10 +6007,10 @@ type OrderPassengerType string
 // OrderPassengerInput defines model for OrderPassengerInput.
 type OrderPassengerInput struct {
 	// Birthday YYYY-MM-DD
-	Birthday string `json:"birthday"`
+	Birthday openapi_types.Date `json:"birthday"`
 
 	// DocumentExpiry YYYY-MM-DD
-	DocumentExpiry string `json:"documentExpiry"`
+	DocumentExpiry openapi_types.Date `json:"documentExpiry"`
 
 	// DocumentIssuedAt passport issuing place
 	DocumentIssuedAt *string                         `json:"documentIssuedAt,omitempty"`
@@ -6337,8 +6338,11 @@ type ProfilePassenger struct {
 
 // ProfilePassengerInput defines model for ProfilePassengerInput.
 type ProfilePassengerInput struct {
-	Birthday         string                            `json:"birthday"`
-	DocumentExpiry   string                            `json:"documentExpiry"`
+	// Birthday YYYY-MM-DD
+	Birthday openapi_types.Date `json:"birthday"`
+
+	// DocumentExpiry YYYY-MM-DD
+	DocumentExpiry   openapi_types.Date                `json:"documentExpiry"`
 	DocumentIssuedAt *string                           `json:"documentIssuedAt,omitempty"`
 	DocumentNumber   string                            `json:"documentNumber"`
 	DocumentType     ProfilePassengerInputDocumentType `json:"documentType"`
@@ -6728,10 +6732,10 @@ type StatementRequest struct {
 	AgencyId *int `json:"agencyId,omitempty"`
 
 	// From first day, YYYY-MM-DD, from 00:00 on the clock of the statement's agency (its timeZone setting)
-	From *string `json:"from,omitempty"`
+	From openapi_types.Date `json:"from"`
 
 	// To last day, YYYY-MM-DD, inclusive: to 24:00 on the clock of the statement's agency
-	To *string `json:"to,omitempty"`
+	To openapi_types.Date `json:"to"`
 }
 
 // StatementSummary defines model for StatementSummary.

@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	openapi_types "github.com/oapi-codegen/runtime/types"
+
 	"github.com/voyage/voyage/pkg/apiclient"
 	"github.com/voyage/voyage/pkg/display"
 	"github.com/voyage/voyage/pkg/store"
@@ -169,8 +171,8 @@ func TestGeneratedGoClient(t *testing.T) {
 	adult, female := apiclient.OrderPassengerInputTypeAdult, apiclient.OrderPassengerInputGenderFemale
 	booked, err := c.CreateFlightOrderWithResponse(ctx, &apiclient.CreateFlightOrderParams{IdempotencyKey: tag + "-book"}, apiclient.CreateFlightOrderJSONRequestBody{
 		QuoteId: &quote,
-		Passengers: []apiclient.OrderPassengerInput{{Type: adult, Surname: "LI", GivenName: "NA", Gender: female, Birthday: "1990-05-06",
-			Nationality: "CN", DocumentType: "passport", DocumentNumber: "E7654321", DocumentExpiry: "2035-01-01"}},
+		Passengers: []apiclient.OrderPassengerInput{{Type: adult, Surname: "LI", GivenName: "NA", Gender: female, Birthday: openapi_types.Date{Time: time.Date(1990, 5, 6, 0, 0, 0, 0, time.UTC)},
+			Nationality: "CN", DocumentType: "passport", DocumentNumber: "E7654321", DocumentExpiry: openapi_types.Date{Time: time.Date(2035, 1, 1, 0, 0, 0, 0, time.UTC)}}},
 		Contact: apiclient.OrderContactInput{Name: "Li Na", Email: "li.na@example.com", Phone: "+86 139 0000 0000"}})
 	if err != nil || booked.JSON201 == nil {
 		t.Fatalf("book: %v %s", err, booked.Body)
@@ -211,10 +213,11 @@ func TestGeneratedGoClient(t *testing.T) {
 	// Statements and the wallet's entries.
 	// Today on the demo agencies' clock (the default zone), whose days
 	// the dates are.
-	today := time.Now().In(display.ResolveZone("", "")).Format(time.DateOnly)
+	now := time.Now().In(display.ResolveZone("", ""))
+	today := openapi_types.Date{Time: time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)}
 	stmtKey := "client-statement-1"
 	st, err := c.CreateStatementWithResponse(ctx, &apiclient.CreateStatementParams{IdempotencyKey: &stmtKey},
-		apiclient.CreateStatementJSONRequestBody{From: &today, To: &today})
+		apiclient.CreateStatementJSONRequestBody{From: today, To: today})
 	if err != nil || st.JSON201 == nil {
 		t.Fatalf("statement: %v %s", err, st.Body)
 	}

@@ -13,11 +13,11 @@ type Passenger struct {
 	Surname          string `json:"surname" jsonschema:"required"`
 	GivenName        string `json:"givenName" jsonschema:"required"`
 	Gender           string `json:"gender" jsonschema:"required,enum=male,enum=female"`
-	Birthday         string `json:"birthday" jsonschema:"required" jsonschema_description:"YYYY-MM-DD"`
+	Birthday         string `json:"birthday" jsonschema:"required,format=date" jsonschema_description:"YYYY-MM-DD"`
 	Nationality      string `json:"nationality" jsonschema:"required" jsonschema_description:"ISO 3166-1 alpha-2"`
 	DocumentType     string `json:"documentType" jsonschema:"required"`
 	DocumentNumber   string `json:"documentNumber" jsonschema:"required"`
-	DocumentExpiry   string `json:"documentExpiry" jsonschema:"required" jsonschema_description:"YYYY-MM-DD"`
+	DocumentExpiry   string `json:"documentExpiry" jsonschema:"required,format=date" jsonschema_description:"YYYY-MM-DD"`
 	DocumentIssuedAt string `json:"documentIssuedAt,omitempty" jsonschema_description:"passport issuing place"`
 	Phone            string `json:"phone,omitempty"`
 	Email            string `json:"email,omitempty"`

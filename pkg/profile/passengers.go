@@ -54,13 +54,13 @@ type PassengerInput struct {
 	GivenName        string `json:"givenName" jsonschema:"required"`
 	Type             string `json:"type" jsonschema:"required,enum=adult,enum=child,enum=infant"`
 	Gender           string `json:"gender" jsonschema:"required,enum=male,enum=female"`
-	Birthday         string `json:"birthday" jsonschema:"required"`
+	Birthday         string `json:"birthday" jsonschema:"required,format=date" jsonschema_description:"YYYY-MM-DD"`
 	Nationality      string `json:"nationality" jsonschema:"required"`
 	Phone            string `json:"phone"`
 	Email            string `json:"email"`
 	DocumentType     string `json:"documentType" jsonschema:"required"`
 	DocumentNumber   string `json:"documentNumber" jsonschema:"required"`
-	DocumentExpiry   string `json:"documentExpiry" jsonschema:"required"`
+	DocumentExpiry   string `json:"documentExpiry" jsonschema:"required,format=date" jsonschema_description:"YYYY-MM-DD"`
 	DocumentIssuedAt string `json:"documentIssuedAt"`
 }
 
