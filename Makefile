@@ -11,6 +11,13 @@ VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo de
 LDFLAGS   := -X github.com/voyage/voyage/pkg/app.Version=$(VERSION)
 CHROMIUM  ?= /usr/bin/chromium
 
+# -trimpath keeps the checkout's directory out of what Go compiles, and so
+# out of its build cache's keys: a fresh clone elsewhere (CI's) reuses what
+# an earlier build compiled. Compiling and linking every test binary under
+# -race took 198 s in a new directory and 88 s in a warm one; with
+# -trimpath a new directory took 97 s.
+export GOFLAGS := -trimpath $(GOFLAGS)
+
 .PHONY: all run build deps islands generate ocr-optional check-generated vet test test-fast test-go test-islands test-browser test-chaos-short run-test-go run-test-islands run-test-browser run-test-chaos-short chaos cluster haproxy bench chromium clean docs fuzz ocr stripe-mock fakepay
 
 all: build
