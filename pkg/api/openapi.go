@@ -248,54 +248,28 @@ func markNullable(s map[string]any, t reflect.Type, input bool) {
 	if props == nil {
 		return
 	}
-	var walk func(t reflect.Type)
-	walk = func(t reflect.Type) {
-		for i := 0; i < t.NumField(); i++ {
-			f := t.Field(i)
-			tag := f.Tag.Get("json")
-			if tag == "-" || f.Tag.Get("jsonschema") == "-" {
+	for _, f := range jsonFields(t) {
+		if strings.Contains(f.Opts, "omitempty") || strings.Contains(f.Opts, "omitzero") {
+			continue
+		}
+		// A required property of a request is refused as null
+		// (missingRequired): only answers carry a nil list as null.
+		if input && required(f.StructField) {
+			continue
+		}
+		switch f.Type.Kind() {
+		case reflect.Pointer, reflect.Slice, reflect.Map:
+			if f.Type.Kind() == reflect.Slice && f.Type.Elem().Kind() == reflect.Uint8 {
 				continue
 			}
-			name, opts, _ := strings.Cut(tag, ",")
-			ft := f.Type
-			if f.Anonymous && name == "" {
-				for ft.Kind() == reflect.Pointer {
-					ft = ft.Elem()
-				}
-				if ft.Kind() == reflect.Struct {
-					walk(ft)
-				}
+			if f.Type == reflect.TypeOf(json.RawMessage{}) {
 				continue
 			}
-			if !f.IsExported() {
-				continue
-			}
-			if name == "" {
-				name = f.Name
-			}
-			if strings.Contains(opts, "omitempty") || strings.Contains(opts, "omitzero") {
-				continue
-			}
-			// A required property of a request is refused as null
-			// (missingRequired): only answers carry a nil list as null.
-			if input && required(f) {
-				continue
-			}
-			switch ft.Kind() {
-			case reflect.Pointer, reflect.Slice, reflect.Map:
-				if ft.Kind() == reflect.Slice && ft.Elem().Kind() == reflect.Uint8 {
-					continue
-				}
-				if ft == reflect.TypeOf(json.RawMessage{}) {
-					continue
-				}
-				if p, ok := props[name].(map[string]any); ok {
-					props[name] = nullable(p)
-				}
+			if p, ok := props[f.Name].(map[string]any); ok {
+				props[f.Name] = nullable(p)
 			}
 		}
 	}
-	walk(t)
 }
 
 // closedSets are request properties whose values are a closed set kept in

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"sync"
 )
 
 // RequiredKey is the catalog key of the field error for a required
@@ -20,11 +21,45 @@ const RequiredKey = "error.field.required"
 // server refuses without: a PUT that once took {"train": {...}} alone
 // switched the agency's flights off.
 func missingRequired(data []byte, t reflect.Type) string {
+	if !hasRequired(t) {
+		return ""
+	}
 	var v any
 	if err := json.Unmarshal(data, &v); err != nil {
 		return ""
 	}
 	return missingIn(v, t, "")
+}
+
+// requiredIn caches hasRequired by type: most writes' types tag nothing
+// required, and their bodies need not be read again.
+var requiredIn sync.Map // reflect.Type → bool
+
+// hasRequired reports whether t, or a type inside it, tags a property
+// required.
+func hasRequired(t reflect.Type) bool {
+	if v, ok := requiredIn.Load(t); ok {
+		return v.(bool)
+	}
+	found := requiredWithin(t, map[reflect.Type]bool{})
+	requiredIn.Store(t, found)
+	return found
+}
+
+func requiredWithin(t reflect.Type, seen map[reflect.Type]bool) bool {
+	for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array || t.Kind() == reflect.Map {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct || seen[t] {
+		return false
+	}
+	seen[t] = true
+	for _, f := range jsonFields(t) {
+		if required(f.StructField) || requiredWithin(f.Type, seen) {
+			return true
+		}
+	}
+	return false
 }
 
 func missingIn(v any, t reflect.Type, path string) string {
@@ -54,28 +89,49 @@ func missingIn(v any, t reflect.Type, path string) string {
 		if !ok {
 			return ""
 		}
-		return missingInStruct(obj, t, path)
+		for _, f := range jsonFields(t) {
+			item := obj[f.Name]
+			if item == nil {
+				if required(f.StructField) {
+					return join(path, f.Name)
+				}
+				continue
+			}
+			if p := missingIn(item, f.Type, join(path, f.Name)); p != "" {
+				return p
+			}
+		}
 	}
 	return ""
 }
 
-func missingInStruct(obj map[string]any, t reflect.Type, path string) string {
+// jsonField is a property of a struct as encoding/json and the schema
+// reflector see it: its name and tag options.
+type jsonField struct {
+	reflect.StructField
+	Name, Opts string
+}
+
+// jsonFields lists the properties of struct type t in order, an embedded
+// struct's among them, leaving out what json or jsonschema tags "-" and
+// unexported fields. The decoder's required check and the document's
+// nullable marks read a type's properties through it.
+func jsonFields(t reflect.Type) []jsonField {
+	var out []jsonField
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
 		tag := f.Tag.Get("json")
 		if tag == "-" || f.Tag.Get("jsonschema") == "-" {
 			continue
 		}
-		name, _, _ := strings.Cut(tag, ",")
+		name, opts, _ := strings.Cut(tag, ",")
 		if f.Anonymous && name == "" {
 			ft := f.Type
 			for ft.Kind() == reflect.Pointer {
 				ft = ft.Elem()
 			}
 			if ft.Kind() == reflect.Struct {
-				if p := missingInStruct(obj, ft, path); p != "" {
-					return p
-				}
+				out = append(out, jsonFields(ft)...)
 			}
 			continue
 		}
@@ -85,21 +141,9 @@ func missingInStruct(obj map[string]any, t reflect.Type, path string) string {
 		if name == "" {
 			name = f.Name
 		}
-		item, present := obj[name]
-		if present && item == nil {
-			present = false
-		}
-		if !present {
-			if required(f) {
-				return join(path, name)
-			}
-			continue
-		}
-		if p := missingIn(item, f.Type, join(path, name)); p != "" {
-			return p
-		}
+		out = append(out, jsonField{StructField: f, Name: name, Opts: opts})
 	}
-	return ""
+	return out
 }
 
 // required reads the jsonschema tag's options as invopop/jsonschema does.

@@ -49,3 +49,27 @@ func TestMissingRequired(t *testing.T) {
 		})
 	}
 }
+
+// TestHasRequired: a type that tags nothing required, however deep, is
+// not read again; one that tags a property inside a list or a pointer is.
+func TestHasRequired(t *testing.T) {
+	t.Parallel()
+	type loose struct {
+		Name  string            `json:"name"`
+		Items []struct{ A int } `json:"items"`
+		Self  *loose            `json:"self"`
+	}
+	type deep struct {
+		Lead *struct {
+			Orders []reqOrder `json:"orders"`
+		} `json:"lead"`
+	}
+	for _, tc := range []struct {
+		v    any
+		want bool
+	}{{loose{}, false}, {&reqOrder{}, true}, {deep{}, true}, {map[string]reqPassenger{}, true}, {[]byte{}, false}} {
+		if got := hasRequired(reflect.TypeOf(tc.v)); got != tc.want {
+			t.Errorf("hasRequired(%T) = %v, want %v", tc.v, got, tc.want)
+		}
+	}
+}
