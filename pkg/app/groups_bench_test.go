@@ -11,6 +11,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/voyage/voyage/pkg/app"
+	"github.com/voyage/voyage/pkg/benchprof"
 	"github.com/voyage/voyage/pkg/config"
 	"github.com/voyage/voyage/pkg/demo"
 	"github.com/voyage/voyage/pkg/store"
@@ -120,7 +121,7 @@ func BenchmarkHostileListsAtOnce(b *testing.B) {
 	var peak uint64
 	answered := 0
 	for b.Loop() {
-		stopWatch := watchHeap()
+		stopWatch := benchprof.WatchHeap(time.Millisecond)
 		var mu sync.Mutex
 		var up sync.WaitGroup
 		for range 10 {

@@ -9,8 +9,6 @@ import (
 	"math/rand/v2"
 	"mime/multipart"
 	"net/http"
-	"runtime"
-	"runtime/metrics"
 	"slices"
 	"strings"
 	"sync"
@@ -18,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/voyage/voyage/pkg/benchprof"
 	"github.com/voyage/voyage/pkg/config"
 	"github.com/voyage/voyage/pkg/store"
 )
@@ -54,7 +53,7 @@ func BenchmarkRecognitionUploadsBeside(b *testing.B) {
 	var busy, uploads atomic.Int64
 	var peak uint64
 	for b.Loop() {
-		stopWatch := watchHeap()
+		stopWatch := benchprof.WatchHeap(time.Millisecond)
 		done := make(chan struct{})
 		var bg sync.WaitGroup
 		bg.Go(func() {
@@ -130,40 +129,6 @@ func BenchmarkRecognitionUploadsBeside(b *testing.B) {
 	b.ReportMetric(float64(len(reads))/float64(b.N), "reads/round")
 	b.ReportMetric(float64(peak)/(1<<20), "heap-peak-MB")
 	b.ReportMetric(float64(busy.Load())/float64(uploads.Load()), "busy-share")
-}
-
-// watchHeap samples the heap every millisecond from now until the stop it
-// answers, which gives how far the heap grew above where it was (after a
-// collection). Process-wide: for benchmarks, which run alone.
-func watchHeap() (stop func() uint64) {
-	runtime.GC()
-	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-	metrics.Read(sample)
-	base := sample[0].Value.Uint64()
-	var peak uint64
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		t := time.NewTicker(time.Millisecond)
-		defer t.Stop()
-		s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-				metrics.Read(s)
-				if v := s[0].Value.Uint64(); v > base && v-base > peak {
-					peak = v - base
-				}
-			}
-		}
-	})
-	return func() uint64 {
-		close(done)
-		wg.Wait()
-		return peak
-	}
 }
 
 // noisePNG is a w×h picture of noise: PNG cannot shrink it, so it is as

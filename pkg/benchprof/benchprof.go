@@ -1,16 +1,19 @@
 // Package benchprof profiles the timed part of a benchmark alone: go test's
 // -cpuprofile also covers the set-up (seeding, password hashing, filling a
 // supplier memo), which in the order and search benchmarks costs as much as
-// what they measure and buries it.
+// what they measure and buries it. WatchHeap measures its peak heap.
 package benchprof
 
 import (
 	"io"
 	"os"
 	"runtime"
+	"runtime/metrics"
 	"runtime/pprof"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -134,4 +137,46 @@ func ProcessCPU() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// WatchHeap samples the heap every interval from now until the stop it
+// answers, which gives how far the heap grew above where it was after a
+// collection (0 if it never did): the peak memory of what a benchmark runs,
+// which go test's B/op (allocated, not live) does not show. Process-wide,
+// so for benchmarks, which run alone.
+func WatchHeap(every time.Duration) (stop func() uint64) {
+	runtime.GC()
+	base := heapBytes()
+	var peak atomic.Uint64
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	sample := func() {
+		if v := heapBytes(); v > base && v-base > peak.Load() {
+			peak.Store(v - base)
+		}
+	}
+	wg.Go(func() {
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				sample()
+			}
+		}
+	})
+	return func() uint64 {
+		close(done)
+		wg.Wait()
+		sample() // what is still held when the watch ends counts too
+		return peak.Load()
+	}
+}
+
+func heapBytes() uint64 {
+	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
 }

@@ -3,6 +3,7 @@ package benchprof
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -53,5 +54,19 @@ func TestStartWritesHeapProfile(t *testing.T) {
 	}
 	if files, _ := os.ReadDir(dir); len(files) != 1 {
 		t.Errorf("%d files written, want the heap profile alone", len(files))
+	}
+}
+
+// TestWatchHeap: 64 MiB held while the watch runs shows in its peak.
+func TestWatchHeap(t *testing.T) {
+	stop := WatchHeap(time.Millisecond)
+	held := make([]byte, 64<<20)
+	for i := range held {
+		held[i] = byte(i)
+	}
+	peak := stop()
+	runtime.KeepAlive(held)
+	if peak < 60<<20 {
+		t.Errorf("peak %d bytes while 64 MiB were held", peak)
 	}
 }

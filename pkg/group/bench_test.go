@@ -2,13 +2,10 @@ package group
 
 import (
 	"bytes"
-	"runtime"
-	"runtime/metrics"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/voyage/voyage/pkg/benchprof"
 	"github.com/voyage/voyage/pkg/group/grouptest"
 )
 
@@ -22,31 +19,7 @@ func BenchmarkParseList500(b *testing.B) {
 	data := grouptest.Workbook(b, listRows(400, 100, 0))
 	s := New(Options{})
 	b.ReportMetric(float64(len(data))/1024, "file-kB")
-	runtime.GC()
-	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-	metrics.Read(sample)
-	base := sample[0].Value.Uint64()
-	var peak atomic.Uint64
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-		t := time.NewTicker(100 * time.Microsecond)
-		defer t.Stop()
-		for {
-			select {
-			case <-stop:
-				return
-			case <-t.C:
-				metrics.Read(s)
-				if v := s[0].Value.Uint64(); v > peak.Load() {
-					peak.Store(v)
-				}
-			}
-		}
-	}()
+	stopWatch := benchprof.WatchHeap(100 * time.Microsecond)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -56,9 +29,7 @@ func BenchmarkParseList500(b *testing.B) {
 		}
 	}
 	b.StopTimer()
-	close(stop)
-	wg.Wait()
-	if p := peak.Load(); p > base {
-		b.ReportMetric(float64(p-base)/(1<<20), "heap-peak-MB")
+	if p := stopWatch(); p > 0 {
+		b.ReportMetric(float64(p)/(1<<20), "heap-peak-MB")
 	}
 }
