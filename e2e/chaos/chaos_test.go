@@ -1147,7 +1147,7 @@ func (c *cluster) dumpWarnings() {
 				lines = append(lines, line)
 			}
 		}
-		c.t.Logf("HAProxy: %d answers of its own or cut, the last 40:\n%s", len(lines), strings.Join(lines[max(0, len(lines)-40):], "\n"))
+		c.t.Logf("HAProxy: %d answers of its own or cut, the last 40:\n%s", len(lines), tail(strings.Join(lines, "\n"), 40))
 	}
 	for i := range c.inst {
 		data, err := os.ReadFile(fmt.Sprintf("%s/instance-%d.log", c.logs, i))
@@ -1162,7 +1162,7 @@ func (c *cluster) dumpWarnings() {
 				lines = append(lines, line)
 			}
 		}
-		c.t.Logf("instance %d: %d warnings and errors, the last 40:\n%s", i, len(lines), strings.Join(lines[max(0, len(lines)-40):], "\n"))
+		c.t.Logf("instance %d: %d warnings and errors, the last 40:\n%s", i, len(lines), tail(strings.Join(lines, "\n"), 40))
 	}
 }
 
