@@ -175,7 +175,7 @@ type schemaSet struct {
 	prefix  string
 }
 
-func newSchemaSet(input bool) *schemaSet {
+func newSchemaSet(input bool, d *describer) *schemaSet {
 	s := &schemaSet{schemas: map[string]map[string]any{}, types: map[string]reflect.Type{}}
 	if input {
 		s.prefix = inputMark
@@ -187,6 +187,7 @@ func newSchemaSet(input bool) *schemaSet {
 		// it needs. Every field of a response without omitempty is sent.
 		RequiredFromJSONSchemaTags: input,
 		Mapper:                     enumMapper,
+		LookupComment:              d.lookup,
 		Namer: func(t reflect.Type) string {
 			n := schemaName(t)
 			s.types[n] = t
@@ -445,8 +446,10 @@ func (r Route) errorCodes() map[int][]int {
 }
 
 // OpenAPI builds the OpenAPI 3.1 document of every registered route.
-func (rt *Router) OpenAPI() map[string]any {
-	out, in := newSchemaSet(false), newSchemaSet(true)
+func (rt *Router) OpenAPI() map[string]any { return rt.openAPI(nil) }
+
+func (rt *Router) openAPI(d *describer) map[string]any {
+	out, in := newSchemaSet(false, d), newSchemaSet(true, d)
 
 	var codes strings.Builder
 	codes.WriteString("The Voyage agency API. Every response is the envelope {code, data, message}; message is translated to the request language " +
