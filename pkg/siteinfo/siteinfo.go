@@ -42,29 +42,65 @@ func pick(lang, en, simplified, traditional string) string {
 	return simplified
 }
 
-// Info is the public site info. Field names are the spec's.
+// Info is the provider site's public branding and defaults: its names,
+// logos, legal filing numbers, currencies and the exchange rates in force.
+// Field names are the spec's.
 type Info struct {
-	Logo             string `json:"logo"`
-	WhiteLogo        string `json:"whiteLogo"`
-	Name             string `json:"name"`
-	ShortName        string `json:"shortName"`
-	ChineseName      string `json:"chineseName"`
+	// Logo is the URL of the site's logo, absolute or relative to the site
+	// (e.g. /static/logo.svg).
+	Logo string `json:"logo"`
+	// WhiteLogo is the URL of the white variant of the logo, for dark
+	// backgrounds.
+	WhiteLogo string `json:"whiteLogo"`
+	// Name is the provider's full name in English.
+	Name string `json:"name"`
+	// ShortName is the provider's short name in English, e.g. as a page
+	// title.
+	ShortName string `json:"shortName"`
+	// ChineseName is the provider's full name in Simplified Chinese.
+	ChineseName string `json:"chineseName"`
+	// ChineseShortName is the provider's short name in Simplified Chinese.
 	ChineseShortName string `json:"chineseShortName"`
-	// TraditionalName and TraditionalShortName are the Chinese names in
-	// Traditional characters, for zh-tw readers.
-	TraditionalName      string            `json:"traditionalName"`
-	TraditionalShortName string            `json:"traditionalShortName"`
-	Type                 string            `json:"type"`
-	DateFormat           string            `json:"dateFormat"`
-	DefaultCurrency      string            `json:"defaultCurrency"`
-	DefaultLanguage      string            `json:"defaultLanguage"`
-	Currencies           []string          `json:"currencies"`
-	Favicon              string            `json:"favicon"`
-	IsICP                bool              `json:"isIcp"`
-	ICPCode              string            `json:"icpCode"`
-	IsNetworkSecurity    bool              `json:"isNetworkSecurity"`
-	NetworkSecurityCode  string            `json:"networkSecurityCode"`
-	RateMap              map[string]string `json:"rateMap" jsonschema_description:"currency → worth of one unit in the default currency; divide a default-currency price by it to show it in that currency"`
+	// TraditionalName is the provider's full name in Traditional Chinese,
+	// for zh-tw readers; empty when the site has none (show the Simplified
+	// one).
+	TraditionalName string `json:"traditionalName"`
+	// TraditionalShortName is the provider's short name in Traditional
+	// Chinese, for zh-tw readers; empty when the site has none (show the
+	// Simplified one).
+	TraditionalShortName string `json:"traditionalShortName"`
+	// Type is the kind of site as the provider configured it; "client"
+	// unless configured otherwise. Nothing in the API depends on it.
+	Type string `json:"type"`
+	// DateFormat is the site's default display format for dates, in
+	// Unicode pattern letters (default yyyy-MM-dd); a user's own choice is
+	// userInfo.config.dateFormat.
+	DateFormat string `json:"dateFormat"`
+	// DefaultCurrency is the ISO 4217 code of the currency prices are shown
+	// in by default (CNY unless configured otherwise), and the currency
+	// every rate in rateMap is expressed in.
+	DefaultCurrency string `json:"defaultCurrency"`
+	// DefaultLanguage is the language used when a request names none by the
+	// lang cookie or Accept-Language: en, zh-cn or zh-tw (default zh-cn).
+	DefaultLanguage string `json:"defaultLanguage"`
+	// Currencies are the ISO 4217 codes of the currencies a visitor may
+	// choose to see prices in.
+	Currencies []string `json:"currencies"`
+	// Favicon is the URL of the site's favicon.
+	Favicon string `json:"favicon"`
+	// IsICP is whether the site shows its ICP filing number (icpCode), the
+	// registration websites hosted in mainland China must display.
+	IsICP bool `json:"isIcp"`
+	// ICPCode is the site's ICP filing number, shown in the footer when
+	// isIcp is true; empty when there is none.
+	ICPCode string `json:"icpCode"`
+	// IsNetworkSecurity is whether the site shows its public security
+	// network filing number (networkSecurityCode).
+	IsNetworkSecurity bool `json:"isNetworkSecurity"`
+	// NetworkSecurityCode is the site's public security network filing
+	// number, shown when isNetworkSecurity is true; empty when there is none.
+	NetworkSecurityCode string            `json:"networkSecurityCode"`
+	RateMap             map[string]string `json:"rateMap" jsonschema_description:"currency → worth of one unit in the default currency; divide a default-currency price by it to show it in that currency"`
 }
 
 // Rate returns the rate of currency as a decimal and whether one is known.
@@ -178,12 +214,24 @@ func (s *Service) SetRate(ctx context.Context, currency string, rate decimal.Dec
 	return nil
 }
 
-// Rate is one exchange rate in force or in its history.
+// Rate is one exchange rate: what one unit of a currency is worth in the
+// site's default currency, in force or in its history.
 type Rate struct {
-	Base      string    `json:"base" db:"base"`
-	Currency  string    `json:"currency" db:"currency"`
-	Rate      string    `json:"rate" db:"rate"`
-	Source    string    `json:"source" db:"source"`
+	// Base is the ISO 4217 code of the currency the rate is expressed in:
+	// the site's default currency.
+	Base string `json:"base" db:"base"`
+	// Currency is the ISO 4217 code of the currency rated.
+	Currency string `json:"currency" db:"currency"`
+	// Rate is what one unit of currency is worth in base, as a decimal
+	// string (e.g. "7.1234" for USD against CNY); always positive.
+	Rate string `json:"rate" db:"rate"`
+	// Source says who set the rate: "api:" followed by the username for a
+	// rate set through PUT /base/v2/exchangeRates/{currency}, the admin's
+	// username for one set from the command line or console, "demo" for
+	// demo data.
+	Source string `json:"source" db:"source"`
+	// CreatedAt is when the rate was set (RFC 3339, UTC); the newest rate of
+	// a currency is the one in force.
 	CreatedAt time.Time `json:"createdAt" db:"created_at"`
 }
 
