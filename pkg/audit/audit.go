@@ -24,20 +24,47 @@ const (
 	ActionSessionRevoke  = "session.revoke"
 )
 
-// Entry is one line of the user log.
+// Entry is one line of the user log: who did what, on what, from which
+// address and when.
 type Entry struct {
-	ID        int64     `db:"id" json:"id"`
-	AgencyID  int64     `db:"agency_id" json:"agencyId"`
-	UserID    *int64    `db:"user_id" json:"userId,omitempty"`
-	Username  string    `db:"username" json:"username"`
-	Action    string    `db:"action" json:"action"`
-	Target    string    `db:"target" json:"target"`
-	Detail    string    `db:"detail" json:"detail"`
-	Facts     Facts     `db:"facts" json:"facts,omitempty"` // what the entry's sentence names
-	IP        string    `db:"ip" json:"ip"`
+	// ID identifies the entry.
+	ID int64 `db:"id" json:"id"`
+	// AgencyID is the agency whose log holds the entry.
+	AgencyID int64 `db:"agency_id" json:"agencyId"`
+	// UserID is the id of the user who acted (a provider's user when the
+	// provider acted on the agency); absent when no user did: a failed
+	// login, a call with an API key, or the platform itself.
+	UserID *int64 `db:"user_id" json:"userId,omitempty"`
+	// Username is who acted: the user's username, "apikey:" and the key's
+	// prefix for a call with an API key, or "system" for what the platform
+	// did by itself; for a failed login, the username that was tried.
+	Username string `db:"username" json:"username"`
+	// Action is what was done: login, login.failed, logout, login.single,
+	// password.change, password.reset, session.revoke, a dotted name such
+	// as user.create, agency.funds or group.pay, or for any other
+	// state-changing API call its operation id (createFlightOrder). The
+	// list's action filter takes the same values.
+	Action string `db:"action" json:"action"`
+	// Target is what the action was done to: "user:<username>",
+	// "agency:<id>", a booking number, or for an API call its method and
+	// path ("POST /order/v2/flight/orders"); empty when the action has no
+	// target (a login).
+	Target string `db:"target" json:"target"`
+	// Detail is free text about the action (for a login the browser's
+	// user agent, for a user's update the fields changed, for a group
+	// order's step the status before and after); often empty.
+	Detail string `db:"detail" json:"detail"`
+	// Facts are the names and figures the entry's summary mentions, such
+	// as the booking number, the amount and its currency, as they were
+	// when the entry was written; absent when the summary needs none.
+	Facts Facts `db:"facts" json:"facts,omitempty"`
+	// IP is the address the request came from; empty for what the
+	// platform did by itself.
+	IP string `db:"ip" json:"ip"`
+	// CreatedAt is when the action happened (RFC 3339, UTC).
 	CreatedAt time.Time `db:"created_at" json:"createdAt"`
-	// Summary is the entry as a sentence in the reader's language, filled
-	// in when the log is read (Sentence), never stored.
+	// Summary is the entry as a sentence in the request's language, as the
+	// portal's user log shows it ("Booked flight order F2611250001").
 	Summary string `db:"-" json:"summary,omitempty"`
 }
 

@@ -16,25 +16,45 @@ import (
 	"github.com/voyage/voyage/pkg/store"
 )
 
-// Job is a job as the provider sees it when it did not end well: which kind,
-// for what, how often tried, what went wrong.
+// Job is a background job that did not end well, as the provider sees it:
+// which kind, for what, how often tried, what went wrong.
 type Job struct {
-	ID    int64  `json:"id"`
-	Kind  string `json:"kind"`
+	// ID identifies the job, for POST /base/v2/jobs/{id}/retry.
+	ID int64 `json:"id"`
+	// Kind is what the job does: order_ticket, order_deadline,
+	// order_post_sale, order_finish_pending, train_ticket,
+	// train_after_sale, group_ticket, webhook_deliver,
+	// payment_channel_refund, payment_reconcile, deliver_email, or one of
+	// the periodic sweeps (order_deadline_sweep, train_sweep,
+	// group_deadline_sweep, webhook_sweep, payment_reconcile_day,
+	// cleanup_expired).
+	Kind string `json:"kind"`
+	// State is where the job is: running (past its timeout: its process
+	// most likely died), retryable (failed, to be tried again at
+	// scheduledAt), discarded (given up on after its last attempt); after
+	// a retry, available (waiting for a worker) or any later state.
 	State string `json:"state"`
 	// Args is the job's arguments as queued (JSON), an order or delivery id.
-	Args        string     `json:"args"`
-	Attempt     int        `json:"attempt"`
-	MaxAttempts int        `json:"maxAttempts"`
+	Args string `json:"args"`
+	// Attempt is how many times the job has been started.
+	Attempt int `json:"attempt"`
+	// MaxAttempts is how many attempts the job gets before it is discarded.
+	MaxAttempts int `json:"maxAttempts"`
+	// AttemptedAt is when the last attempt started (RFC 3339); absent when
+	// the job has never run.
 	AttemptedAt *time.Time `json:"attemptedAt,omitempty"`
-	// AttemptedBy is the instance that ran it last.
-	AttemptedBy string    `json:"attemptedBy,omitempty"`
+	// AttemptedBy is the server instance that ran it last.
+	AttemptedBy string `json:"attemptedBy,omitempty"`
+	// ScheduledAt is when the job is (or was) due to run: for a retryable
+	// job, its next attempt (RFC 3339, UTC).
 	ScheduledAt time.Time `json:"scheduledAt"`
-	CreatedAt   time.Time `json:"createdAt"`
+	// CreatedAt is when the job was queued (RFC 3339, UTC).
+	CreatedAt time.Time `json:"createdAt"`
 	// Errors are the failed attempts' errors, oldest first.
 	Errors []string `json:"errors"`
 	// Overdue is how long a running job has been running past its
-	// timeout: its process most likely died with it.
+	// timeout, as a duration such as "1m30s": its process most likely died
+	// with it. Absent for a job that is not running late.
 	Overdue string `json:"overdue,omitempty"`
 }
 

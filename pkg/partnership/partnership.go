@@ -19,21 +19,34 @@ import (
 	"github.com/voyage/voyage/pkg/store"
 )
 
-// Application is what the form submits (API.md field names).
+// Application is a partnership application sent from the home page's form:
+// a prospective agency's contact details for an account manager to follow
+// up (API.md field names).
 type Application struct {
-	Name           string `json:"name" jsonschema_description:"Title/Name (required)"`
-	Email          string `json:"email" jsonschema_description:"email or phone is required"`
-	Phone          string `json:"phone"`
-	Country        string `json:"country" jsonschema_description:"ISO 3166-1 alpha-2 code (required)"`
-	CompanyName    string `json:"companyName"`
+	Name  string `json:"name" jsonschema_description:"Title/Name (required)"`
+	Email string `json:"email" jsonschema_description:"email or phone is required"`
+	// Phone is the applicant's phone number: digits with an optional
+	// leading + and spaces, brackets or hyphens (5 to 20 digits); email or
+	// phone is required.
+	Phone   string `json:"phone"`
+	Country string `json:"country" jsonschema_description:"ISO 3166-1 alpha-2 code (required)"`
+	// CompanyName is the applicant's company (optional, at most 200
+	// characters).
+	CompanyName string `json:"companyName"`
+	// CompanyAddress is the company's postal address (optional, at most 300
+	// characters).
 	CompanyAddress string `json:"companyAddress"`
-	Website        string `json:"website"`
-	Remark         string `json:"remark" jsonschema_description:"other notes"`
+	// Website is the company's web site (optional): an http or https
+	// address; without a scheme, https is assumed.
+	Website string `json:"website"`
+	Remark  string `json:"remark" jsonschema_description:"other notes"`
 }
 
-// Submitted is the API answer to a stored application.
+// Submitted is the answer to a stored partnership application.
 type Submitted struct {
-	ID        int64     `json:"id"`
+	// ID is the stored application's number.
+	ID int64 `json:"id"`
+	// CreatedAt is when the application was received (RFC 3339, UTC).
 	CreatedAt time.Time `json:"createdAt"`
 }
 

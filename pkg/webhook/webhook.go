@@ -38,22 +38,49 @@ const (
 	StatusFailed    = "failed"
 )
 
-// Delivery is one event sent (or being sent) to an agency.
+// Delivery is one webhook event sent (or being sent) to an agency's
+// notification URL, with the outcome of its attempts.
 type Delivery struct {
-	ID             int64      `db:"id" json:"id"`
-	AgencyID       int64      `db:"agency_id" json:"agencyId"`
-	Event          string     `db:"event" json:"event"`
-	URL            string     `db:"url" json:"url"`
-	Payload        string     `db:"payload" json:"payload" jsonschema_description:"the exact JSON body sent (what the signature covers)"`
-	Status         string     `db:"status" json:"status" jsonschema:"enum=pending,enum=delivered,enum=failed"`
-	Attempts       int        `db:"attempts" json:"attempts"`
-	LastStatusCode int        `db:"last_status_code" json:"lastStatusCode" jsonschema_description:"HTTP status of the last attempt; 0 when there was no answer"`
-	LastError      string     `db:"last_error" json:"lastError"`
-	CreatedAt      time.Time  `db:"created_at" json:"createdAt"`
-	LastAttemptAt  *time.Time `db:"last_attempt_at" json:"lastAttemptAt,omitempty"`
-	NextAttemptAt  *time.Time `db:"next_attempt_at" json:"nextAttemptAt,omitempty"`
-	DeliveredAt    *time.Time `db:"delivered_at" json:"deliveredAt,omitempty"`
-	JobID          *int64     `db:"job_id" json:"-"`
+	// ID identifies the delivery; the receiver gets it as the body's id and
+	// in the X-Voyage-Delivery header, the same on every attempt.
+	ID int64 `db:"id" json:"id"`
+	// AgencyID is the agency the event was sent to.
+	AgencyID int64 `db:"agency_id" json:"agencyId"`
+	// Event is the event's name (X-Voyage-Event): order.status,
+	// change.status, disruption.created, group.status, group.reminder or
+	// train.order.status.
+	Event string `db:"event" json:"event"`
+	// URL is where the event is POSTed: the agency's booking, change or
+	// train notification URL as it was when the event was stored (or when
+	// it was last redelivered).
+	URL     string `db:"url" json:"url"`
+	Payload string `db:"payload" json:"payload" jsonschema_description:"the exact JSON body sent (what the signature covers)"`
+	// Status is pending while attempts go on, delivered once the receiver
+	// answered 2xx, failed when the last attempt failed (8 attempts over
+	// about a day, or at once for a URL that is not http or https); a
+	// failed delivery can be sent again with POST
+	// /base/v2/agencies/{id}/webhooks/{deliveryId}/redeliver.
+	Status string `db:"status" json:"status" jsonschema:"enum=pending,enum=delivered,enum=failed"`
+	// Attempts is how many times the event has been POSTed so far.
+	Attempts       int `db:"attempts" json:"attempts"`
+	LastStatusCode int `db:"last_status_code" json:"lastStatusCode" jsonschema_description:"HTTP status of the last attempt; 0 when there was no answer"`
+	// LastError is why the last attempt failed (the receiver's HTTP status,
+	// a timeout, a refused connection); empty when it succeeded or none was
+	// made.
+	LastError string `db:"last_error" json:"lastError"`
+	// CreatedAt is when the event happened and the delivery was stored
+	// (RFC 3339, UTC).
+	CreatedAt time.Time `db:"created_at" json:"createdAt"`
+	// LastAttemptAt is when the last attempt was made; absent before the
+	// first.
+	LastAttemptAt *time.Time `db:"last_attempt_at" json:"lastAttemptAt,omitempty"`
+	// NextAttemptAt is when the next attempt is due while the delivery is
+	// pending; absent once it is delivered or failed.
+	NextAttemptAt *time.Time `db:"next_attempt_at" json:"nextAttemptAt,omitempty"`
+	// DeliveredAt is when the receiver accepted the event (answered 2xx);
+	// absent until then.
+	DeliveredAt *time.Time `db:"delivered_at" json:"deliveredAt,omitempty"`
+	JobID       *int64     `db:"job_id" json:"-"`
 }
 
 const columns = `id, agency_id, event, url, payload, status, attempts, last_status_code, last_error, created_at,
