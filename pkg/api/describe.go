@@ -56,7 +56,30 @@ func (d *describer) lookup(t reflect.Type, field string) string {
 		d.looked[k] = true
 		d.mu.Unlock()
 	}
-	return descriptions()[k]
+	d0 := descriptions()[k]
+	if field != "" {
+		d0 = withoutName(d0, field)
+	}
+	return d0
+}
+
+// withoutName drops a Go comment's leading "Field is", "Field are" or
+// "Field:" (the property's JSON name is another), capitalizing what is left.
+func withoutName(s, field string) string {
+	rest, ok := strings.CutPrefix(s, field)
+	if !ok {
+		return s
+	}
+	for _, lead := range []string{" is ", " are ", ": "} {
+		if r, ok := strings.CutPrefix(rest, lead); ok && r != "" {
+			return strings.ToUpper(r[:1]) + r[1:]
+		}
+	}
+	// "Ledger lists the movements" reads on as "Lists the movements".
+	if r, ok := strings.CutPrefix(rest, " "); ok && strings.Contains(r, " ") && r[0] >= 'a' && r[0] <= 'z' {
+		return strings.ToUpper(r[:1]) + r[1:]
+	}
+	return s
 }
 
 // DescriptionKeys lists the type and field keys the document looks up, for

@@ -236,6 +236,14 @@ func (s *schemaSet) of(v any) map[string]any {
 	return m
 }
 
+// described is schema s with a description, unless it has one.
+func described(s map[string]any, d string) map[string]any {
+	if _, ok := s["description"]; !ok {
+		s["description"] = d
+	}
+	return s
+}
+
 // markNullable lets the properties that encoding/json writes as null (a nil
 // pointer, slice or map without omitempty) be null.
 func markNullable(s map[string]any, t reflect.Type, input bool) {
@@ -475,10 +483,10 @@ func (rt *Router) openAPI(d *describer) map[string]any {
 		"description": "An error: code is non-zero, message is translated, data is null or the error's details.",
 		"required":    []string{"code", "data", "message"},
 		"properties": map[string]any{
-			"code": map[string]any{"type": "integer", "enum": codeEnum},
+			"code": map[string]any{"type": "integer", "enum": codeEnum, "description": "The error's code (the table above); the HTTP status gives its family."},
 			"data": map[string]any{"description": "null, or the error's details: the fields at fault for 100001, a refused passenger list's rows",
 				"anyOf": []any{map[string]any{"type": "null"}, out.of(ErrorDetail{})}},
-			"message": map[string]any{"type": "string"},
+			"message": map[string]any{"type": "string", "description": "What went wrong, in the request's language: fit to show to the user."},
 		},
 	}
 
@@ -509,9 +517,9 @@ func (rt *Router) openAPI(d *describer) map[string]any {
 					"type":     "object",
 					"required": []string{"code", "data", "message"},
 					"properties": map[string]any{
-						"code":    map[string]any{"type": "integer", "const": 0},
-						"data":    out.of(r.Op.Response),
-						"message": map[string]any{"type": "string"},
+						"code":    map[string]any{"type": "integer", "const": 0, "description": "0: the call succeeded."},
+						"data":    described(out.of(r.Op.Response), "The call's answer."),
+						"message": map[string]any{"type": "string", "description": "Empty on success."},
 					},
 				}}},
 			}
@@ -637,10 +645,10 @@ func (rt *Router) openAPI(d *describer) map[string]any {
 				"required": []string{"id", "event", "createdAt", "agencyId", "data"},
 				"properties": map[string]any{
 					"id":        map[string]any{"type": "integer", "format": "int64", "description": "the delivery id (also X-Voyage-Delivery)"},
-					"event":     map[string]any{"type": "string", "const": w.Event},
-					"createdAt": map[string]any{"type": "string", "format": "date-time"},
-					"agencyId":  map[string]any{"type": "integer", "format": "int64"},
-					"data":      webhookData(out, inPaths, w.Data),
+					"event":     map[string]any{"type": "string", "const": w.Event, "description": "The event (also the X-Voyage-Event header)."},
+					"createdAt": map[string]any{"type": "string", "format": "date-time", "description": "When Voyage recorded the event."},
+					"agencyId":  map[string]any{"type": "integer", "format": "int64", "description": "The agency whose notification URL receives the event: the booking's agency."},
+					"data":      described(webhookData(out, inPaths, w.Data), "The event's data."),
 				},
 			}}}},
 			"responses": map[string]any{"200": map[string]any{"description": "received; any 2xx status is accepted"}},
