@@ -18,24 +18,47 @@ import (
 
 // CardInput is what creating or replacing an airline member card takes.
 type CardInput struct {
-	Airline     string `json:"airline"`
-	Number      string `json:"number"`
-	HolderName  string `json:"holderName"`
+	// Airline is the two-character IATA designator of the airline that
+	// issued the card, letters or digits (CA, MU, 3U); stored upper-case.
+	Airline string `json:"airline"`
+	// Number is the membership number, 4 to 30 letters or digits; stored
+	// upper-case. The agency may keep only one card with the same airline
+	// and number.
+	Number string `json:"number"`
+	// HolderName is the card holder's name as on the card, at most 100
+	// characters; required.
+	HolderName string `json:"holderName"`
+	// PassengerID is the id of the agency's often-used passenger the card
+	// belongs to; omitted, null or 0 ties it to none. An id that is not one
+	// of the agency's passengers is refused (100001 on passengerId).
 	PassengerID *int64 `json:"passengerId,omitempty"`
 }
 
 // Card is an airline frequent-flyer card of an agency, optionally tied to
 // one of its often-used passengers.
 type Card struct {
-	ID          int64     `db:"id" json:"id"`
-	AgencyID    int64     `db:"agency_id" json:"-"`
-	UserID      int64     `db:"user_id" json:"createdBy"`
-	PassengerID *int64    `db:"passenger_id" json:"passengerId"`
-	Airline     string    `db:"airline" json:"airline"`
-	Number      string    `db:"number" json:"number"`
-	HolderName  string    `db:"holder_name" json:"holderName"`
-	CreatedAt   time.Time `db:"created_at" json:"createdAt"`
-	UpdatedAt   time.Time `db:"updated_at" json:"updatedAt"`
+	// ID is the card's id, for PUT and DELETE
+	// /base/v2/member-cards/{id}.
+	ID       int64 `db:"id" json:"id"`
+	AgencyID int64 `db:"agency_id" json:"-"`
+	// UserID is the id of the user who added the card.
+	UserID int64 `db:"user_id" json:"createdBy"`
+	// PassengerID is the id of the often-used passenger the card belongs
+	// to; null when it is tied to none. Deleting the passenger deletes
+	// their cards.
+	PassengerID *int64 `db:"passenger_id" json:"passengerId"`
+	// Airline is the two-character IATA designator of the airline that
+	// issued the card, upper-case (e.g. CA).
+	Airline string `db:"airline" json:"airline"`
+	// Number is the membership number, upper-case letters and digits.
+	Number string `db:"number" json:"number"`
+	// HolderName is the card holder's name as on the card.
+	HolderName string `db:"holder_name" json:"holderName"`
+	// CreatedAt is when the card was added (RFC 3339, UTC).
+	CreatedAt time.Time `db:"created_at" json:"createdAt"`
+	// UpdatedAt is when the card was last replaced, or added if never
+	// (RFC 3339, UTC).
+	UpdatedAt time.Time `db:"updated_at" json:"updatedAt"`
 }
 
 // CardPage is one page of an agency's member cards.

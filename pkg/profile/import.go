@@ -31,13 +31,21 @@ const (
 // DocsLimits are what the booking a DOCS paste goes into accepts: the
 // fare's documents (empty, or holding "all", takes any) and whether the
 // trip is international, where an ID card is no travel document. The trip
-// is international when International says so or when Airports, the
-// trip's airports, lie in more than one country (Hong Kong, Macao and
-// Taiwan count apart from the mainland, as geo.RouteClass has it).
+// is international when International says so or when any of Airports,
+// the trip's airports, lies outside mainland China (Hong Kong, Macao and
+// Taiwan are outside it, as for geo.IsMainland).
 type DocsLimits struct {
-	Documents     []string `json:"documents,omitempty"`
-	International bool     `json:"international,omitempty"`
-	Airports      []string `json:"airports,omitempty"`
+	// Documents are the document type codes the fare accepts (idcard,
+	// passport, ...); a DOCS line with another document is refused.
+	// Omitted, empty or holding "all" accepts any.
+	Documents []string `json:"documents,omitempty"`
+	// International, when true, makes the trip international, on which a
+	// national ID card (idcard) is refused.
+	International bool `json:"international,omitempty"`
+	// Airports are the IATA codes of the trip's airports; when any lies
+	// outside mainland China (Hong Kong, Macao and Taiwan included) the
+	// trip is international, as if international were true.
+	Airports []string `json:"airports,omitempty"`
 }
 
 func (l DocsLimits) international() bool {
@@ -103,8 +111,12 @@ func (s *Service) ReadDocs(text string, lim DocsLimits) ([]pnr.Passenger, error)
 // the number of DOCS passed over because the agency already keeps a
 // traveller with that document.
 type ImportResult struct {
+	// Created are the often-used passengers the paste added, as saved
+	// (with their ids), in the paste's order.
 	Created []Passenger `json:"created"`
-	Skipped int         `json:"skipped"`
+	// Skipped is how many passengers of the paste were not added because
+	// the agency already keeps one with the same document type and number.
+	Skipped int `json:"skipped"`
 }
 
 // ImportDocs saves the passengers of pasted SSR DOCS lines as the agency's

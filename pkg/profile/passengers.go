@@ -50,39 +50,82 @@ var DocumentTypes = []string{
 
 // PassengerInput is what creating or replacing an often-used passenger takes.
 type PassengerInput struct {
-	Surname          string `json:"surname" jsonschema:"required"`
-	GivenName        string `json:"givenName" jsonschema:"required"`
-	Type             string `json:"type" jsonschema:"required,enum=adult,enum=child,enum=infant"`
-	Gender           string `json:"gender" jsonschema:"required,enum=male,enum=female"`
-	Birthday         string `json:"birthday" jsonschema:"required,format=date" jsonschema_description:"YYYY-MM-DD"`
-	Nationality      string `json:"nationality" jsonschema:"required"`
-	Phone            string `json:"phone"`
-	Email            string `json:"email"`
-	DocumentType     string `json:"documentType" jsonschema:"required"`
-	DocumentNumber   string `json:"documentNumber" jsonschema:"required"`
-	DocumentExpiry   string `json:"documentExpiry" jsonschema:"required,format=date" jsonschema_description:"YYYY-MM-DD"`
+	// Surname is the family name in the Latin letters A to Z only (no
+	// spaces or accents), at most 50; stored upper-case.
+	Surname string `json:"surname" jsonschema:"required"`
+	// GivenName is the given names, at most 50 characters; stored
+	// upper-case, with single spaces.
+	GivenName string `json:"givenName" jsonschema:"required"`
+	// Type is the passenger type the traveller books as.
+	Type string `json:"type" jsonschema:"required,enum=adult,enum=child,enum=infant"`
+	// Gender is the traveller's gender as on the document.
+	Gender   string `json:"gender" jsonschema:"required,enum=male,enum=female"`
+	Birthday string `json:"birthday" jsonschema:"required,format=date" jsonschema_description:"YYYY-MM-DD"`
+	// Nationality is the ISO 3166-1 alpha-2 code of the traveller's
+	// country of nationality (e.g. CN).
+	Nationality string `json:"nationality" jsonschema:"required"`
+	// Phone is the traveller's phone number: an optional +, then 5 to 20
+	// digits, spaces or dashes; optional.
+	Phone string `json:"phone"`
+	// Email is the traveller's email address; optional.
+	Email string `json:"email"`
+	// DocumentType is the code of the travel document: idcard (national ID
+	// card, domestic trips only), passport, chinese-passport, eep
+	// (exit-entry permit), hk-macao-return-permit, hk-macao-travel-permit,
+	// taiwan-compatriot-permit, taiwan-resident-mainland-permit (mainland
+	// travel permit for Taiwan residents), foreigner-residence-permit or
+	// hk-macau-permit (mainland residents' permit to Hong Kong and Macau).
+	DocumentType string `json:"documentType" jsonschema:"required"`
+	// DocumentNumber is the document's number, 1 to 30 letters or digits;
+	// stored upper-case. The agency may keep only one passenger with the
+	// same document type and number.
+	DocumentNumber string `json:"documentNumber" jsonschema:"required"`
+	DocumentExpiry string `json:"documentExpiry" jsonschema:"required,format=date" jsonschema_description:"YYYY-MM-DD"`
+	// DocumentIssuedAt is where the document was issued (e.g. Beijing), at
+	// most 50 characters; optional.
 	DocumentIssuedAt string `json:"documentIssuedAt"`
 }
 
 // Passenger is an often-used passenger of an agency.
 type Passenger struct {
-	ID               int64     `db:"id" json:"id"`
-	AgencyID         int64     `db:"agency_id" json:"-"`
-	UserID           int64     `db:"user_id" json:"createdBy"`
-	Surname          string    `db:"surname" json:"surname"`
-	GivenName        string    `db:"given_name" json:"givenName"`
-	Type             string    `db:"passenger_type" json:"type"`
-	Gender           string    `db:"gender" json:"gender"`
-	Birthday         string    `db:"birthday" json:"birthday"`
-	Nationality      string    `db:"nationality" json:"nationality"`
-	Phone            string    `db:"phone" json:"phone"`
-	Email            string    `db:"email" json:"email"`
-	DocumentType     string    `db:"document_type" json:"documentType"`
-	DocumentNumber   string    `db:"document_number" json:"documentNumber"`
-	DocumentExpiry   string    `db:"document_expiry" json:"documentExpiry"`
-	DocumentIssuedAt string    `db:"document_issued_at" json:"documentIssuedAt"`
-	CreatedAt        time.Time `db:"created_at" json:"createdAt"`
-	UpdatedAt        time.Time `db:"updated_at" json:"updatedAt"`
+	// ID is the passenger's id, for PUT and DELETE
+	// /base/v2/often-used-passengers/{id} and a member card's passengerId.
+	ID       int64 `db:"id" json:"id"`
+	AgencyID int64 `db:"agency_id" json:"-"`
+	// UserID is the id of the user who added the passenger.
+	UserID int64 `db:"user_id" json:"createdBy"`
+	// Surname is the family name, upper-case A to Z.
+	Surname string `db:"surname" json:"surname"`
+	// GivenName is the given names, upper-case.
+	GivenName string `db:"given_name" json:"givenName"`
+	// Type is the passenger type: adult, child or infant.
+	Type string `db:"passenger_type" json:"type"`
+	// Gender is male or female.
+	Gender string `db:"gender" json:"gender"`
+	// Birthday is the date of birth, YYYY-MM-DD.
+	Birthday string `db:"birthday" json:"birthday"`
+	// Nationality is the ISO 3166-1 alpha-2 code of the country of
+	// nationality.
+	Nationality string `db:"nationality" json:"nationality"`
+	// Phone is the traveller's phone number; empty when not given.
+	Phone string `db:"phone" json:"phone"`
+	// Email is the traveller's email address; empty when not given.
+	Email string `db:"email" json:"email"`
+	// DocumentType is the travel document's code, as in the request
+	// (idcard, passport, chinese-passport, eep, ...).
+	DocumentType string `db:"document_type" json:"documentType"`
+	// DocumentNumber is the document's number, upper-case.
+	DocumentNumber string `db:"document_number" json:"documentNumber"`
+	// DocumentExpiry is the date the document expires, YYYY-MM-DD.
+	DocumentExpiry string `db:"document_expiry" json:"documentExpiry"`
+	// DocumentIssuedAt is where the document was issued; empty when not
+	// given.
+	DocumentIssuedAt string `db:"document_issued_at" json:"documentIssuedAt"`
+	// CreatedAt is when the passenger was added (RFC 3339, UTC).
+	CreatedAt time.Time `db:"created_at" json:"createdAt"`
+	// UpdatedAt is when the passenger was last replaced, or added if never
+	// (RFC 3339, UTC).
+	UpdatedAt time.Time `db:"updated_at" json:"updatedAt"`
 }
 
 // PassengerPage is one page of an agency's passengers.
@@ -91,9 +134,14 @@ type PassengerPage Page[Passenger]
 // Page is one page of an agency's rows; each kind names its own page type,
 // so that the API schema keeps a name per kind.
 type Page[T any] struct {
-	Items    []T `json:"items"`
-	Total    int `json:"total"`
-	Page     int `json:"page"`
+	// Items are the rows of this page, in the list's order; empty past
+	// the last page.
+	Items []T `json:"items"`
+	// Total is how many rows the whole list holds, over all pages.
+	Total int `json:"total"`
+	// Page is the 1-based number of this page.
+	Page int `json:"page"`
+	// PageSize is the most rows a page holds (default 20, at most 100).
 	PageSize int `json:"pageSize"`
 }
 

@@ -104,8 +104,15 @@ func (s *Service) SetClock(now func() time.Time) { s.now = now }
 // Update is PUT /base/v2/me: the fields a user may change of themselves.
 // Username, email and roles are not among them.
 type Update struct {
+	// Nickname is the name shown for the user, 1 to 50 characters;
+	// required.
 	Nickname string `json:"nickname"`
-	Mobile   string `json:"mobile"`
+	// Mobile is the user's mobile number without the country calling code:
+	// 5 to 20 digits, spaces or dashes, starting with a digit; empty clears
+	// it.
+	Mobile string `json:"mobile"`
+	// AreaCode is the country calling code of mobile, 1 to 4 digits without
+	// the + (e.g. 86); empty means 86.
 	AreaCode string `json:"areaCode"`
 }
 
