@@ -23,11 +23,12 @@ type Job struct {
 	ID int64 `json:"id"`
 	// Kind is what the job does: order_ticket, order_deadline,
 	// order_post_sale, order_finish_pending, train_ticket,
-	// train_after_sale, group_ticket, webhook_deliver,
-	// payment_channel_refund, payment_reconcile, deliver_email, or one of
-	// the periodic sweeps (order_deadline_sweep, train_sweep,
-	// group_deadline_sweep, webhook_sweep, payment_reconcile_day,
-	// cleanup_expired).
+	// train_after_sale, group_ticket, a channel payment's status check
+	// (order_payment_check, train_payment_check, group_payment_check),
+	// payment_channel_refund, payment_reconcile, webhook_deliver,
+	// deliver_email, or one of the periodic sweeps (order_deadline_sweep,
+	// train_sweep, group_deadline_sweep, webhook_sweep,
+	// payment_reconcile_day, cleanup_expired).
 	Kind string `json:"kind"`
 	// State is where the job is: running (past its timeout: its process
 	// most likely died), retryable (failed, to be tried again at

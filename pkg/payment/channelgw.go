@@ -93,12 +93,18 @@ func channelPayment(ctx context.Context, db *store.DB, column, value string) (Ch
 	return p, true, nil
 }
 
-// PendingView is a channel payment waiting for its payer, as a booking's
-// detail shows it to the booking agency: how to finish it, and until when.
+// PendingView is a payment through an external channel that waits for its
+// payer, as a booking's detail shows it to the booking agency: how to
+// finish it, and until when.
 type PendingView struct {
+	// Channel is the payment channel the payer is to finish the payment
+	// at, e.g. alipay, wechat-pay, yeepay-wechat, stripe or airwallex.
 	Channel string `json:"channel"`
-	// Stage is the group installment it pays (first, second, third, last).
-	Stage  string      `json:"stage,omitempty"`
+	// Stage is the group order installment it pays (first, second, third,
+	// final); absent for a flight or train booking.
+	Stage string `json:"stage,omitempty"`
+	// Amount is what the payer is asked to pay, in the booking's
+	// (settlement) currency.
 	Amount money.Money `json:"amount"`
 	// QRCode is the text to show as a QR code for the payer's phone.
 	QRCode string `json:"qrCode,omitempty"`
@@ -110,7 +116,10 @@ type PendingView struct {
 	// Card is what the payer's browser needs beside the client secret to
 	// open the channel's card step; none when the channel takes no card
 	// in the browser or its public keys are not configured.
-	Card      *CardStep `json:"card,omitempty"`
+	Card *CardStep `json:"card,omitempty"`
+	// ExpiresAt is when the payment closes if it is still unpaid (15
+	// minutes after it was started, or the booking's payment deadline if
+	// that comes first); the booking can then be paid again.
 	ExpiresAt time.Time `json:"expiresAt"`
 }
 

@@ -93,25 +93,50 @@ var (
 	ErrTimeout = fmt.Errorf("%w: timed out", ErrUnreadable)
 )
 
-// Document is what the zone says. Dates are yyyy-mm-dd; Gender is "male",
+// Document is what a travel document's machine-readable zone says, read
+// from a photo or scan of it. Dates are yyyy-mm-dd; Gender is "male",
 // "female" or "" (unspecified, or a document that does not carry it); Type
 // is a booking-flow document code: passport, chinese-passport, idcard or
 // eep (Exit-Entry Permit for Hong Kong and Macao).
 type Document struct {
-	Type           string  `json:"type"`
-	TravelDocument string  `json:"travel_document"`
-	Surname        string  `json:"surname"`
-	GivenNames     string  `json:"given_names"`
-	Nationality    string  `json:"nationality"`
-	Birthday       string  `json:"birthday"`
-	Gender         string  `json:"gender"`
-	Expiry         string  `json:"expiry"`
-	IssuingCountry string  `json:"issuing_country"`
-	Confidence     float64 `json:"confidence"`
+	// Type is the kind of document, as the passenger form's documentType
+	// takes it: passport, chinese-passport (a passport issued by China),
+	// idcard (an identity card with a machine-readable zone) or eep
+	// (Exit-Entry Permit for Hong Kong and Macao).
+	Type string `json:"type"`
+	// TravelDocument is the document's number as printed in the zone.
+	TravelDocument string `json:"travel_document"`
+	// Surname is the holder's surname in capital Latin letters, as the
+	// zone spells it (parts separated by spaces).
+	Surname string `json:"surname"`
+	// GivenNames are the holder's given names in capital Latin letters,
+	// separated by spaces; empty when the document has none.
+	GivenNames string `json:"given_names"`
+	// Nationality is the holder's nationality as the zone writes it: a
+	// three-letter ICAO code, which is the ISO 3166-1 alpha-3 code for a
+	// country (CHN), or a code such as D (Germany) or XXA (stateless). The
+	// passenger form takes the alpha-2 code.
+	Nationality string `json:"nationality"`
+	// Birthday is the holder's date of birth, yyyy-mm-dd.
+	Birthday string `json:"birthday"`
+	// Gender is male or female; empty when the document leaves it
+	// unspecified or does not carry it.
+	Gender string `json:"gender"`
+	// Expiry is the document's expiry date, yyyy-mm-dd (also read when the
+	// document has expired).
+	Expiry string `json:"expiry"`
+	// IssuingCountry is the issuing state's three-letter ICAO code, like
+	// Nationality (CHN for an Exit-Entry Permit).
+	IssuingCountry string `json:"issuing_country"`
+	// Confidence is how sure the reading is, from 0.1 to 1: 1 when nothing
+	// had to be corrected, a little lower for each correction, at most 0.75
+	// when a field is uncertain (0.6 when that field is the document
+	// number).
+	Confidence float64 `json:"confidence"`
 	// Uncertain names the fields (by their JSON keys) the reading is not
-	// sure of: a check digit had to correct them, Tesseract was unsure of
-	// a character, or the character's shape disagreed with the reading.
-	// Confidence is then low too. Absent when every field is sure.
+	// sure of: a check digit had to correct them, or a character's reading
+	// is in doubt. Confidence is then low too. Absent when every field is
+	// sure.
 	Uncertain Fields `json:"uncertain,omitempty"`
 }
 
