@@ -144,22 +144,42 @@ func (l *Ledger) BuildStatement(ctx context.Context, agencyID int64, currency st
 	return st, nil
 }
 
-// Transaction is a payment received for the agency (spec §3 Transaction): a
-// top-up, a booking's payment by a channel (a top-up by the channel), or
-// money sent back through the channel that took it (TypeChannelRefund, a
-// negative amount, and its return when the channel refused it).
+// Transaction is a payment received into an agency's wallet (All
+// Transactions): a top-up, a booking's payment through a payment channel,
+// or money sent back through the channel that took it (spec §3
+// Transaction). A channel's payment is recorded as a top-up by the channel
+// naming the booking; a refund to a channel (TypeChannelRefund) has a
+// negative amount, and its return when the channel refused it a positive
+// one.
 type Transaction struct {
-	ID            int64     `json:"transactionId"`
-	OriginalID    string    `json:"originalId" jsonschema_description:"the order paid, or the top-up's own id"`
-	Reference     string    `json:"referenceId"`
-	PaymentMethod string    `json:"paymentMethod"`
-	Gross         string    `json:"gross" jsonschema_description:"total amount paid, in the currency received"`
-	GrossCurrency string    `json:"grossCurrency"`
-	Net           string    `json:"net" jsonschema_description:"amount credited, in the wallet currency"`
-	Currency      string    `json:"currency"`
-	Fee           string    `json:"fee"`
-	PaymentTime   time.Time `json:"paymentTime"`
-	CreatedAt     time.Time `json:"createdAt"`
+	// ID is the id of the wallet entry that recorded the money.
+	ID         int64  `json:"transactionId"`
+	OriginalID string `json:"originalId" jsonschema_description:"the order paid, or the top-up's own id"`
+	// Reference is the payment's reference outside Voyage: the bank or
+	// payment reference given with a top-up, or the payment channel's
+	// reference for the payment or refund.
+	Reference string `json:"referenceId"`
+	// PaymentMethod is how the money came: bank-transfer for a top-up by
+	// the provider or a parent agency, else the payment channel (alipay,
+	// wechat-pay, yeepay-wechat, stripe, airwallex, ...).
+	PaymentMethod string `json:"paymentMethod"`
+	Gross         string `json:"gross" jsonschema_description:"total amount paid, in the currency received"`
+	// GrossCurrency is the currency of gross: the currency the money
+	// arrived in.
+	GrossCurrency string `json:"grossCurrency"`
+	Net           string `json:"net" jsonschema_description:"amount credited, in the wallet currency"`
+	// Currency is the wallet's (settlement) currency, of net and fee.
+	Currency string `json:"currency"`
+	// Fee is the handling fee the provider kept, a decimal string in the
+	// wallet's currency (zero when none; a channel's payment carries no
+	// fee for the agency).
+	Fee string `json:"fee"`
+	// PaymentTime is when the money was credited (or, for a refund, sent
+	// back), RFC 3339 UTC.
+	PaymentTime time.Time `json:"paymentTime"`
+	// CreatedAt is when the transaction was recorded (RFC 3339, UTC); the
+	// same moment as paymentTime.
+	CreatedAt time.Time `json:"createdAt"`
 }
 
 // Transactions lists the payments received into an agency's wallet.

@@ -14,36 +14,59 @@ import (
 	"github.com/voyage/voyage/pkg/money"
 )
 
-// TopUp is money an agency sent the provider (spec §3 Top-up): what arrived,
-// in which currency, at which rate and fee, credited to its wallet.
+// TopUp is money an agency sent to be credited to its wallet: what
+// arrived, in which currency, at which rate and fee (spec §3 Top-up). A
+// parent agency tops up a sub-agency from its own wallet: the same
+// currency, no exchange and no fee.
 type TopUp struct {
 	AgencyID         int64  `json:"-"`
 	IdempotencyKey   string `json:"-"`
 	Currency         string `json:"currency" jsonschema_description:"wallet currency credited"`
 	Amount           string `json:"amount,omitempty" jsonschema_description:"amount credited; computed from the others when empty, refused when it disagrees"`
 	CurrencyReceived string `json:"currencyReceived,omitempty" jsonschema_description:"currency the money arrived in (default: currency)"`
-	AmountReceived   string `json:"amountReceived"`
-	ExchangeRate     string `json:"exchangeRate" jsonschema_description:"units of currency per unit of currencyReceived (1 when the same)"`
-	FeePercent       string `json:"feePercent,omitempty" jsonschema_description:"transaction fee percentage kept by the provider"`
-	Reference        string `json:"reference" jsonschema_description:"bank or payment reference"`
-	SendEmail        bool   `json:"sendEmail"`
-	Remark           string `json:"remark,omitempty"`
-	CreatedBy        string `json:"-"`
+	// AmountReceived is the sum that arrived, a decimal string in
+	// currencyReceived (required, above zero); it is converted at
+	// exchangeRate and the fee is taken from it to give the amount
+	// credited.
+	AmountReceived string `json:"amountReceived"`
+	ExchangeRate   string `json:"exchangeRate" jsonschema_description:"units of currency per unit of currencyReceived (1 when the same)"`
+	FeePercent     string `json:"feePercent,omitempty" jsonschema_description:"transaction fee percentage kept by the provider"`
+	Reference      string `json:"reference" jsonschema_description:"bank or payment reference"`
+	// SendEmail sends the agency's contact a notice of the money credited,
+	// in the agency's email language.
+	SendEmail bool `json:"sendEmail"`
+	// Remark is a note kept with the wallet entry (optional).
+	Remark    string `json:"remark,omitempty"`
+	CreatedBy string `json:"-"`
 	// OnPosted, when set, runs inside the top-up's transaction after the
 	// postings (to enqueue the notification email with the money, or not
 	// at all). It does not run for a replay.
 	OnPosted func(ctx context.Context, tx *sqlx.Tx, r TopUpResult) error `json:"-"`
 }
 
-// TopUpResult is a posted top-up.
+// TopUpResult is a posted top-up: what was credited to the wallet and the
+// balance after it.
 type TopUpResult struct {
-	TransferID int64  `json:"transferId"`
-	Currency   string `json:"currency"`
-	Gross      string `json:"gross"`
-	Fee        string `json:"fee"`
-	Credited   string `json:"credited"`
-	Balance    string `json:"balance"`
-	Replayed   bool   `json:"replayed"`
+	// TransferID is the id of the wallet entry that credited the money.
+	TransferID int64 `json:"transferId"`
+	// Currency is the wallet's currency, which every amount below is in.
+	Currency string `json:"currency"`
+	// Gross is the amount received converted into the wallet's currency,
+	// before the fee (decimal string).
+	Gross string `json:"gross"`
+	// Fee is the transaction fee kept by the provider, feePercent of gross
+	// (decimal string; zero when none).
+	Fee string `json:"fee"`
+	// Credited is what the wallet received: gross less fee (decimal
+	// string).
+	Credited string `json:"credited"`
+	// Balance is the wallet's balance right after the top-up (decimal
+	// string).
+	Balance string `json:"balance"`
+	// Replayed is true when the Idempotency-Key had already been used for
+	// this top-up: nothing new was posted, and the answer is the first
+	// one's.
+	Replayed bool `json:"replayed"`
 }
 
 type topUpPlan struct {

@@ -10,18 +10,45 @@ import (
 // API answers them and the admin terminal prints them (its -o json is the
 // API's JSON), so both use these types.
 
-// WalletEntry is one movement of an agency's wallet (GET
-// /base/v2/wallet/entries).
+// WalletEntry is one movement of money into or out of an agency's wallet
+// (GET /base/v2/wallet/entries).
 type WalletEntry struct {
-	ID               int64       `json:"id"`
-	Type             string      `json:"type"`
-	Amount           money.Money `json:"amount"`
-	BalanceAfter     money.Money `json:"balanceAfter"`
-	OrderID          string      `json:"orderId"`
-	PaymentReference string      `json:"paymentReference"`
-	Description      string      `json:"description"`
-	Remark           string      `json:"remark"`
-	PaidAt           time.Time   `json:"paidAt"`
+	// ID identifies the entry; a later entry of the wallet has a greater
+	// id.
+	ID int64 `json:"id"`
+	// Type is what moved the money: top-up (money received, from the
+	// provider, a parent agency or a payment channel), origin-flight,
+	// origin-train (a booking paid), change-flight, change-train (a
+	// change's price either way), refund-flight, refund-train, void-flight
+	// (money back), group-deposit, group-payment (a group order's deposit
+	// or final payment), group-forfeit (a deposit kept), channel-refund
+	// (money sent back through the payment channel that took it, or its
+	// return when the channel refused) or adjustment (a correction by the
+	// provider).
+	Type string `json:"type"`
+	// Amount is the sum moved, in the wallet's (settlement) currency:
+	// positive into the wallet, negative out of it.
+	Amount money.Money `json:"amount"`
+	// BalanceAfter is the wallet's balance just after this entry, in the
+	// same currency; negative when the agency is using its credit.
+	BalanceAfter money.Money `json:"balanceAfter"`
+	// OrderID is the booking number of the order the money is for; empty
+	// for a top-up or adjustment that concerns no order.
+	OrderID string `json:"orderId"`
+	// PaymentReference is the reference of the money's other side: the
+	// bank or payment reference of a top-up, the payment channel's
+	// reference, the booking's PNR or the train supplier's reference;
+	// empty when there is none.
+	PaymentReference string `json:"paymentReference"`
+	// Description says in a few words what the entry is for, such as the
+	// flight and route of a booking ("CA937 PEK-LHR"), "top-up" or
+	// "service fee"; not translated.
+	Description string `json:"description"`
+	// Remark is the note written with the movement (a top-up's remark);
+	// often empty.
+	Remark string `json:"remark"`
+	// PaidAt is when the money moved (RFC 3339, UTC).
+	PaidAt time.Time `json:"paidAt"`
 }
 
 // WalletEntryOf is entry e as it is written out.
@@ -30,33 +57,59 @@ func WalletEntryOf(e Entry) WalletEntry {
 		OrderID: e.OrderID, PaymentReference: e.Reference, Description: e.Description, Remark: e.Remark, PaidAt: e.PaidAt}
 }
 
-// StatementSummary is a statement in a list: its period (From and To
-// inclusive, YYYY-MM-DD), balances and how many entries it holds.
+// StatementSummary is a statement of an agency's wallet as a list shows
+// it: its period (From and To inclusive, YYYY-MM-DD), balances and how
+// many entries it holds.
 type StatementSummary struct {
-	ID             int64       `json:"id"`
-	AgencyID       int64       `json:"agencyId"`
-	From           string      `json:"from"`
-	To             string      `json:"to"`
+	// ID identifies the statement: GET /base/v2/statements/{id} reads it
+	// (a sub-agency's, GET /base/v2/sub/statements/{agency}/{id}).
+	ID int64 `json:"id"`
+	// AgencyID is the agency whose wallet the statement covers.
+	AgencyID int64 `json:"agencyId"`
+	// From is the period's first day, YYYY-MM-DD in timeZone.
+	From string `json:"from"`
+	// To is the period's last day, inclusive, YYYY-MM-DD in timeZone.
+	To string `json:"to"`
+	// OpeningBalance is the wallet's balance at the start of the first
+	// day, in the wallet's (settlement) currency.
 	OpeningBalance money.Money `json:"openingBalance"`
+	// ClosingBalance is the wallet's balance at the end of the last day
+	// (for a provisional statement, when it was read): the opening balance
+	// plus every entry's amount.
 	ClosingBalance money.Money `json:"closingBalance"`
-	EntryCount     int         `json:"entryCount"`
-	CreatedAt      time.Time   `json:"createdAt"`
-	TimeZone       string      `json:"timeZone" jsonschema_description:"the IANA zone whose days from and to are"`
-	Provisional    bool        `json:"provisional" jsonschema_description:"the period was not over when the statement was made: its figures run to the moment it is read, and are fixed once the period has ended"`
+	// EntryCount is how many wallet entries the period holds.
+	EntryCount int `json:"entryCount"`
+	// CreatedAt is when the statement was made (RFC 3339, UTC).
+	CreatedAt   time.Time `json:"createdAt"`
+	TimeZone    string    `json:"timeZone" jsonschema_description:"the IANA zone whose days from and to are"`
+	Provisional bool      `json:"provisional" jsonschema_description:"the period was not over when the statement was made: its figures run to the moment it is read, and are fixed once the period has ended"`
 }
 
-// StatementDetail is a statement with every entry.
+// StatementDetail is a statement of an agency's wallet with every entry of
+// its period.
 type StatementDetail struct {
-	ID             int64         `json:"id"`
-	AgencyID       int64         `json:"agencyId"`
-	From           string        `json:"from"`
-	To             string        `json:"to"`
-	OpeningBalance money.Money   `json:"openingBalance"`
-	ClosingBalance money.Money   `json:"closingBalance"`
-	Entries        []WalletEntry `json:"entries"`
-	CreatedAt      time.Time     `json:"createdAt"`
-	TimeZone       string        `json:"timeZone" jsonschema_description:"the IANA zone whose days from and to are (the agency's when the statement was made); UTC for statements made before statements had one"`
-	Provisional    bool          `json:"provisional" jsonschema_description:"the period was not over when the statement was made: its figures and entries run to the moment it is read, and are fixed once the period has ended"`
+	// ID identifies the statement: GET /base/v2/statements/{id} reads it
+	// (a sub-agency's, GET /base/v2/sub/statements/{agency}/{id}).
+	ID int64 `json:"id"`
+	// AgencyID is the agency whose wallet the statement covers.
+	AgencyID int64 `json:"agencyId"`
+	// From is the period's first day, YYYY-MM-DD in timeZone.
+	From string `json:"from"`
+	// To is the period's last day, inclusive, YYYY-MM-DD in timeZone.
+	To string `json:"to"`
+	// OpeningBalance is the wallet's balance at the start of the first
+	// day, in the wallet's (settlement) currency.
+	OpeningBalance money.Money `json:"openingBalance"`
+	// ClosingBalance is the wallet's balance at the end of the last day
+	// (for a provisional statement, when it was read): the opening balance
+	// plus every entry's amount.
+	ClosingBalance money.Money `json:"closingBalance"`
+	// Entries are the wallet's entries of the period, oldest first.
+	Entries []WalletEntry `json:"entries"`
+	// CreatedAt is when the statement was made (RFC 3339, UTC).
+	CreatedAt   time.Time `json:"createdAt"`
+	TimeZone    string    `json:"timeZone" jsonschema_description:"the IANA zone whose days from and to are (the agency's when the statement was made); UTC for statements made before statements had one"`
+	Provisional bool      `json:"provisional" jsonschema_description:"the period was not over when the statement was made: its figures and entries run to the moment it is read, and are fixed once the period has ended"`
 }
 
 // Summary is the statement as a list shows it.
