@@ -100,10 +100,19 @@ func (a Agency) AllowedHosts() []string {
 // Branding is how the portal looks for the agency's users: per-agency data
 // rather than a special case in code.
 type Branding struct {
-	Theme          string `json:"theme,omitempty"`
-	Favicon        string `json:"favicon,omitempty"`
-	HideCSWidget   bool   `json:"hideCustomerService"`
-	HideSSOMessage bool   `json:"hideSingleLoginMessage"`
+	// Theme is the name of the portal's colour theme for the agency's users
+	// (lower-case letters, digits and dashes, e.g. sky); absent for the
+	// default theme.
+	Theme string `json:"theme,omitempty"`
+	// Favicon is the URL of the favicon the portal shows the agency's users
+	// instead of the site's; absent for the site's own.
+	Favicon string `json:"favicon,omitempty"`
+	// HideCSWidget is whether the portal hides its customer-service widget
+	// from the agency's users.
+	HideCSWidget bool `json:"hideCustomerService"`
+	// HideSSOMessage is whether the portal shows the agency's users no
+	// success message after a single login (POST /base/v2/single-login).
+	HideSSOMessage bool `json:"hideSingleLoginMessage"`
 }
 
 // Branding returns the agency's branding.

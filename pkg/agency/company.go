@@ -32,8 +32,12 @@ const (
 // CompanyUpdate is what an agency's SuperUser may change of its company
 // profile (spec §3 Company: name, alias, address; the logo has SetLogo).
 type CompanyUpdate struct {
-	Name    string `json:"name"`
-	Alias   string `json:"alias"`
+	// Name is the company name, 1 to 100 characters; required.
+	Name string `json:"name"`
+	// Alias is the company's short name, at most 50 characters; empty
+	// clears it.
+	Alias string `json:"alias"`
+	// Address is the company's address, 1 to 200 characters; required.
 	Address string `json:"address"`
 }
 

@@ -78,25 +78,57 @@ func (s *Service) Managed(ctx context.Context, actor auth.Principal, id int64) (
 
 // Summary is an agency as the agency manager lists it.
 type Summary struct {
-	ID            int64     `json:"id"`
-	ParentID      *int64    `json:"parentId,omitempty"`
-	ProxyLevel    int       `json:"proxyLevel"`
-	Code          string    `json:"code"`
-	Name          string    `json:"name"`
-	Alias         string    `json:"alias"`
-	ContactName   string    `json:"contactName"`
-	ContactEmail  string    `json:"contactEmail"`
-	ContactPhone  string    `json:"contactPhone"`
-	Status        string    `json:"status"`
-	Currency      string    `json:"settlementCurrency"`
-	Balance       string    `json:"balance"`
-	CreditLimit   string    `json:"creditLimit"`
-	Available     string    `json:"available"`
-	CreatedAt     time.Time `json:"createdAt"`
-	Searches      int64     `json:"searches"`
-	Verifications int64     `json:"verifications"`
-	Bookings      int64     `json:"bookings"`
-	LookToBook    string    `json:"lookToBook" jsonschema_description:"searches per booking, empty until the first booking"`
+	// ID is the agency's id, for the /base/v2/agencies/{id} calls.
+	ID int64 `json:"id"`
+	// ParentID is the id of the agency directly above this one (its
+	// upper-tier partner, or the provider); absent for the provider itself.
+	ParentID *int64 `json:"parentId,omitempty"`
+	// ProxyLevel is the agency's depth in the agency tree: 0 the provider,
+	// 1 an agency directly under the provider, 2 a sub-agency of that one,
+	// and so on.
+	ProxyLevel int `json:"proxyLevel"`
+	// Code is the agency's unique public code, generated at creation: "A"
+	// and 7 characters (digits 2–9 and capital letters other than I and O).
+	Code string `json:"code"`
+	// Name is the agency's company name.
+	Name string `json:"name"`
+	// Alias is the company's short name; empty when it has none.
+	Alias string `json:"alias"`
+	// ContactName is the name of the agency's contact person.
+	ContactName string `json:"contactName"`
+	// ContactEmail is the contact's email address, where top-up notices go;
+	// empty when there is none.
+	ContactEmail string `json:"contactEmail"`
+	// ContactPhone is the contact's phone number.
+	ContactPhone string `json:"contactPhone"`
+	// Status is active, or blocked: a blocked agency's users and API keys
+	// cannot log in.
+	Status string `json:"status"`
+	// Currency is the agency's settlement currency (ISO 4217), the currency
+	// of balance, creditLimit and available.
+	Currency string `json:"settlementCurrency"`
+	// Balance is the agency's wallet balance, a decimal string in the
+	// settlement currency (e.g. "1234.50"); negative while it spends on
+	// credit.
+	Balance string `json:"balance"`
+	// CreditLimit is the credit granted to the agency, a decimal string in
+	// the settlement currency; zero when it has none.
+	CreditLimit string `json:"creditLimit"`
+	// Available is what the agency can still spend: balance plus
+	// creditLimit, a decimal string in the settlement currency.
+	Available string `json:"available"`
+	// CreatedAt is when the agency was created (RFC 3339, UTC).
+	CreatedAt time.Time `json:"createdAt"`
+	// Searches is how many flight searches the agency's users have started
+	// (the look of look-to-book).
+	Searches int64 `json:"searches"`
+	// Verifications is how many price checks of a solution
+	// (POST /shopping/v2/flight/solutions/{id}/verification) the agency has
+	// made.
+	Verifications int64 `json:"verifications"`
+	// Bookings is how many flight orders the agency has booked.
+	Bookings   int64  `json:"bookings"`
+	LookToBook string `json:"lookToBook" jsonschema_description:"searches per booking, empty until the first booking"`
 }
 
 // summary is a's list entry with its wallet figures and look-to-book
@@ -222,15 +254,24 @@ func (s *Service) managedIDs(ctx context.Context, actor auth.Principal) ([]int64
 
 // Profile is the agency's descriptive fields (spec §3 Agency).
 type Profile struct {
-	Name            string   `json:"name"`
-	Alias           string   `json:"alias"`
-	Address         string   `json:"address"`
-	ContactName     string   `json:"contactName"`
-	ContactEmail    string   `json:"contactEmail"`
-	ContactPhone    string   `json:"contactPhone"`
-	CustomerService string   `json:"customerService" jsonschema_description:"dedicated customer service contact"`
-	ExtraInfo       string   `json:"extraInfo"`
-	AllowedHosts    []string `json:"allowedHosts" jsonschema_description:"origins allowed to frame the portal after single login"`
+	// Name is the agency's company name, 1 to 100 characters; required.
+	Name string `json:"name"`
+	// Alias is the company's short name, at most 50 characters; optional.
+	Alias string `json:"alias"`
+	// Address is the company's address, at most 200 characters.
+	Address string `json:"address"`
+	// ContactName is the name of the agency's contact person; required.
+	ContactName string `json:"contactName"`
+	// ContactEmail is the contact's email address, where top-up notices
+	// go; optional, but well formed when given.
+	ContactEmail string `json:"contactEmail"`
+	// ContactPhone is the contact's phone number, at most 32 characters;
+	// required.
+	ContactPhone    string `json:"contactPhone"`
+	CustomerService string `json:"customerService" jsonschema_description:"dedicated customer service contact"`
+	// ExtraInfo is free notes about the agency, at most 2000 characters.
+	ExtraInfo    string   `json:"extraInfo"`
+	AllowedHosts []string `json:"allowedHosts" jsonschema_description:"origins allowed to frame the portal after single login"`
 }
 
 func (p *Profile) validate() map[string]string {
@@ -265,15 +306,27 @@ func (p *Profile) validate() map[string]string {
 // CreateRequest creates a sub-agency with its super admin.
 type CreateRequest struct {
 	Profile
-	Config    Config        `json:"config"`
+	// Config is the new agency's settings, as PUT
+	// /base/v2/agencies/{id}/config takes them; what is left empty gets its
+	// default.
+	Config Config `json:"config"`
+	// SuperUser is the new agency's first user, its super admin with the
+	// SuperUser role.
 	SuperUser NewSuperAdmin `json:"superUser"`
 }
 
 // NewSuperAdmin is the new agency's first user.
 type NewSuperAdmin struct {
+	// Username is the login name: 3 to 50 characters, letters, digits and
+	// . _ @ -, starting with a letter or digit; case-insensitive (stored
+	// lower-case) and unique across the platform.
 	Username string `json:"username"`
-	Email    string `json:"email"`
+	// Email is the user's email address; required.
+	Email string `json:"email"`
+	// Nickname is the name shown for the user, at most 50 characters.
 	Nickname string `json:"nickname"`
+	// Password is the user's first password, 6 to 15 characters and not a
+	// commonly used one.
 	Password string `json:"password"`
 }
 
@@ -437,8 +490,14 @@ func (s *Service) SetConfig(ctx context.Context, actor auth.Principal, id int64,
 
 // CreditRequest sets an agency's credit line.
 type CreditRequest struct {
-	CreditLimit      string `json:"creditLimit"`
-	CreditPeriod     int    `json:"creditPeriod"`
+	// CreditLimit is the credit the agency may spend beyond its balance, a
+	// decimal amount of zero or more in its settlement currency; required.
+	// A parent agency's grant is held from the parent's own wallet.
+	CreditLimit string `json:"creditLimit"`
+	// CreditPeriod is the agreed credit term in creditPeriodUnit, 0 to 366;
+	// recorded and shown, not enforced by the platform.
+	CreditPeriod int `json:"creditPeriod"`
+	// CreditPeriodUnit is the unit of creditPeriod; default month.
 	CreditPeriodUnit string `json:"creditPeriodUnit" jsonschema:"enum=day,enum=week,enum=month,enum=year"`
 }
 
@@ -562,12 +621,23 @@ func (s *Service) Delete(ctx context.Context, actor auth.Principal, id int64) er
 // Detail is one managed agency with everything the agency manager shows.
 type Detail struct {
 	Summary
-	Profile          Profile       `json:"profile"`
-	Config           Config        `json:"config"`
-	CreditPeriod     int           `json:"creditPeriod"`
-	CreditPeriodUnit string        `json:"creditPeriodUnit"`
-	APIKeys          []auth.APIKey `json:"apiKeys"`
-	Branding         Branding      `json:"branding"`
+	// Profile is the agency's descriptive fields, as PUT
+	// /base/v2/agencies/{id} takes them.
+	Profile Profile `json:"profile"`
+	// Config is the agency's settings, as PUT
+	// /base/v2/agencies/{id}/config takes them.
+	Config Config `json:"config"`
+	// CreditPeriod is the agreed credit term in creditPeriodUnit, as PUT
+	// /base/v2/agencies/{id}/credit set it; 0 when none was set.
+	CreditPeriod int `json:"creditPeriod"`
+	// CreditPeriodUnit is the unit of creditPeriod: day, week, month or
+	// year (month unless set otherwise).
+	CreditPeriodUnit string `json:"creditPeriodUnit"`
+	// APIKeys are the agency's API keys, revoked ones included; each shows
+	// only its prefix, never the key.
+	APIKeys []auth.APIKey `json:"apiKeys"`
+	// Branding is how the portal looks for the agency's users.
+	Branding Branding `json:"branding"`
 }
 
 // Get returns a managed agency's detail.

@@ -13,35 +13,76 @@ import (
 
 // CreditPlan is what SetCredit would change: the figures before and after.
 type CreditPlan struct {
-	AgencyID       int64  `json:"agencyId"`
-	Agency         string `json:"agency"`
-	Currency       string `json:"currency"`
-	CreditLimit    string `json:"creditLimit"`
+	// AgencyID is the id of the agency the credit is for.
+	AgencyID int64 `json:"agencyId"`
+	// Agency is the agency's company name.
+	Agency string `json:"agency"`
+	// Currency is the agency's settlement currency (ISO 4217), the currency
+	// of every amount here.
+	Currency string `json:"currency"`
+	// CreditLimit is the credit limit now, a decimal string.
+	CreditLimit string `json:"creditLimit"`
+	// NewCreditLimit is the credit limit the request would set, a decimal
+	// string.
 	NewCreditLimit string `json:"newCreditLimit"`
-	Balance        string `json:"balance"`
-	Available      string `json:"available"`
-	NewAvailable   string `json:"newAvailable"`
-	CreditPeriod   int    `json:"creditPeriod"`
-	PeriodUnit     string `json:"creditPeriodUnit"`
+	// Balance is the wallet balance, which setting the credit does not
+	// change, a decimal string.
+	Balance string `json:"balance"`
+	// Available is what the agency can spend now (balance plus the current
+	// limit), a decimal string.
+	Available string `json:"available"`
+	// NewAvailable is what it could spend with the new limit (balance plus
+	// newCreditLimit), a decimal string.
+	NewAvailable string `json:"newAvailable"`
+	// CreditPeriod is the credit term the request would set, in
+	// creditPeriodUnit.
+	CreditPeriod int `json:"creditPeriod"`
+	// PeriodUnit is the unit of creditPeriod: day, week, month or year
+	// (month when the request named none).
+	PeriodUnit string `json:"creditPeriodUnit"`
 }
 
 // FundsPlan is what AddFunds would post: the top-up's figures and the
 // wallet before and after.
 type FundsPlan struct {
-	AgencyID         int64  `json:"agencyId"`
-	Agency           string `json:"agency"`
-	Currency         string `json:"currency"`
+	// AgencyID is the id of the agency whose wallet would be credited.
+	AgencyID int64 `json:"agencyId"`
+	// Agency is the agency's company name.
+	Agency string `json:"agency"`
+	// Currency is the wallet's currency, the agency's settlement currency
+	// (ISO 4217): that of gross, fee, credited and the balances.
+	Currency string `json:"currency"`
+	// CurrencyReceived is the currency the money arrived in (ISO 4217);
+	// currency when the request named none.
 	CurrencyReceived string `json:"currencyReceived"`
-	AmountReceived   string `json:"amountReceived"`
-	ExchangeRate     string `json:"exchangeRate"`
-	Gross            string `json:"gross"`
-	FeePercent       string `json:"feePercent"`
-	Fee              string `json:"fee"`
-	Credited         string `json:"credited"`
-	Balance          string `json:"balance"`
-	NewBalance       string `json:"newBalance"`
-	Reference        string `json:"reference"`
-	IdempotencyKey   string `json:"idempotencyKey"`
+	// AmountReceived is the amount that arrived, a decimal string in
+	// currencyReceived.
+	AmountReceived string `json:"amountReceived"`
+	// ExchangeRate is the rate applied: units of currency per unit of
+	// currencyReceived, 1 when they are the same.
+	ExchangeRate string `json:"exchangeRate"`
+	// Gross is amountReceived converted into currency, before the fee, a
+	// decimal string.
+	Gross string `json:"gross"`
+	// FeePercent is the transaction fee percentage kept by the provider, 0
+	// when none (always 0 on a parent agency's top-up).
+	FeePercent string `json:"feePercent"`
+	// Fee is the fee kept, feePercent of gross, a decimal string in
+	// currency.
+	Fee string `json:"fee"`
+	// Credited is what the wallet would receive, gross less fee, a decimal
+	// string in currency.
+	Credited string `json:"credited"`
+	// Balance is the wallet balance now, a decimal string in currency.
+	Balance string `json:"balance"`
+	// NewBalance is the wallet balance after the top-up (balance plus
+	// credited), a decimal string in currency.
+	NewBalance string `json:"newBalance"`
+	// Reference is the bank or payment reference, as it would be recorded.
+	Reference string `json:"reference"`
+	// IdempotencyKey is the Idempotency-Key header of the request, the key
+	// the real top-up must be posted with to be this one.
+	IdempotencyKey string `json:"idempotencyKey"`
 	// KeyUsed: the key was posted before, so a real run replays it (same
 	// figures) or is refused (other figures).
 	KeyUsed bool `json:"idempotencyKeyUsed"`

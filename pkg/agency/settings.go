@@ -25,45 +25,93 @@ var RouteClasses = []string{"china", "domestic", "international", "intercontinen
 // or a fixed amount in the settlement currency, capped by Limit (an amount;
 // "0" means unlimited).
 type Markup struct {
-	Unit  string `json:"unit" jsonschema:"enum=percent,enum=amount"`
+	// Unit says how value reads: percent, a percentage of each traveller's
+	// price (fare plus taxes); amount, a fixed amount per traveller in the
+	// settlement currency.
+	Unit string `json:"unit" jsonschema:"enum=percent,enum=amount"`
+	// Value is the adjustment as a decimal string: a percentage from -50 to
+	// 100, or an amount in the settlement currency. Negative lowers the
+	// price (never below zero); "0" adjusts nothing.
 	Value string `json:"value"`
+	// Limit is the largest adjustment per traveller either way, a decimal
+	// amount in the settlement currency; "0" (or empty) means unlimited.
 	Limit string `json:"limit"`
 }
 
 // ServiceFees are charged on post-sale requests, in the settlement currency
 // (CNY when unset).
 type ServiceFees struct {
+	// Change is the fee added to each change of a ticketed order, a decimal
+	// amount in the settlement currency; "0" charges none.
 	Change string `json:"change"`
+	// Refund is the fee kept from each refund (never more than the refund),
+	// a decimal amount in the settlement currency; "0" charges none.
 	Refund string `json:"refund"`
-	Void   string `json:"void"`
+	// Void is the fee kept from what a void gives back, a decimal amount in
+	// the settlement currency; "0" charges none.
+	Void string `json:"void"`
 }
 
 // AirlineFilter limits content to (whitelist) or away from (blacklist) the
 // listed airlines.
 type AirlineFilter struct {
-	Mode     string   `json:"mode" jsonschema:"enum=none,enum=whitelist,enum=blacklist"`
+	// Mode is how airlines filters searches: none shows every airline (the
+	// default); whitelist shows only offers whose every flight is by a
+	// listed airline; blacklist hides offers with any flight by one.
+	Mode string `json:"mode" jsonschema:"enum=none,enum=whitelist,enum=blacklist"`
+	// Airlines are the two-character IATA codes of the airlines the mode
+	// applies to; stored upper-case.
 	Airlines []string `json:"airlines"`
 }
 
 // FlightSettings are an agency's flight settings (spec §3).
 type FlightSettings struct {
-	Markups          map[string]Markup `json:"markups"`
-	ServiceFees      ServiceFees       `json:"serviceFees"`
-	ShowSuppliers    bool              `json:"showSuppliers"`
-	FreeBaggageOnly  bool              `json:"freeBaggageOnly"`
-	FareBasisOnly    bool              `json:"fareBasisOnly"`
-	MaxResponseTime  int               `json:"maxResponseTime" jsonschema_description:"seconds the search waits for suppliers (1–60)"`
-	BookingNotifyURL string            `json:"bookingNotifyUrl"`
-	ChangeNotifyURL  string            `json:"changeNotifyUrl"`
-	AirlineFilter    AirlineFilter     `json:"airlineFilter"`
-	Suppliers        []string          `json:"suppliers" jsonschema_description:"enabled suppliers; empty means all"`
-	SearchMode       string            `json:"searchMode" jsonschema:"enum=all,enum=popular"`
+	// Markups are the agency's price adjustments by route class: china
+	// (both ends in mainland China), domestic (within one other country),
+	// international (within one continent) and intercontinental. A
+	// solution's salePrice is its price with the markup of its route class;
+	// a class left out has none.
+	Markups map[string]Markup `json:"markups"`
+	// ServiceFees are the agency's fees on post-sale requests (change,
+	// refund, void) of flight orders.
+	ServiceFees ServiceFees `json:"serviceFees"`
+	// ShowSuppliers is whether the agency's search results name the
+	// suppliers that offered each solution (its sources).
+	ShowSuppliers bool `json:"showSuppliers"`
+	// FreeBaggageOnly is whether searches show only offers that include
+	// checked baggage.
+	FreeBaggageOnly bool `json:"freeBaggageOnly"`
+	// FareBasisOnly is whether searches show only offers whose every flight
+	// has a fare basis code.
+	FareBasisOnly   bool `json:"fareBasisOnly"`
+	MaxResponseTime int  `json:"maxResponseTime" jsonschema_description:"seconds the search waits for suppliers (1–60)"`
+	// BookingNotifyURL is the http(s) URL that receives the agency's
+	// webhook events of flight and group orders (order.status,
+	// group.status, group.reminder); empty sends none.
+	BookingNotifyURL string `json:"bookingNotifyUrl"`
+	// ChangeNotifyURL is the http(s) URL that receives the agency's webhook
+	// events of flight changes and disruptions (change.status,
+	// disruption.created); empty sends none.
+	ChangeNotifyURL string `json:"changeNotifyUrl"`
+	// AirlineFilter limits the agency's searches to, or away from, some
+	// airlines.
+	AirlineFilter AirlineFilter `json:"airlineFilter"`
+	Suppliers     []string      `json:"suppliers" jsonschema_description:"enabled suppliers; empty means all"`
+	// SearchMode is which routes the agency may search: all (the default),
+	// or popular, where a search finds nothing unless every origin and
+	// destination is among the 100 busiest airports.
+	SearchMode string `json:"searchMode" jsonschema:"enum=all,enum=popular"`
 }
 
 // TrainSettings are an agency's train settings.
 type TrainSettings struct {
+	// NotifyURL is the http(s) URL that receives the agency's webhook
+	// events of train orders (train.order.status); empty sends none.
 	NotifyURL string `json:"notifyUrl"`
-	Manual    bool   `json:"manual"`
+	// Manual is whether the provider issues the agency's train tickets by
+	// hand: a paid order then stays proceeding until the provider enters
+	// its tickets, instead of being ticketed with the railway at once.
+	Manual bool `json:"manual"`
 }
 
 // DefaultFlightSettings are what an agency gets until it sets its own.
@@ -78,18 +126,50 @@ func DefaultFlightSettings() FlightSettings {
 
 // Settings are the agency's switches (spec §3 Agency settings).
 type Settings struct {
-	CanCreateSubAgency bool   `json:"canCreateSubAgency" jsonschema:"required"`
-	EmailLanguage      string `json:"emailLanguage" jsonschema:"enum=en,enum=zh,enum=zh-tw"`
+	// CanCreateSubAgency is whether the agency may create and manage
+	// sub-agencies of its own. Only an agency that has it (or the provider)
+	// may grant it.
+	CanCreateSubAgency bool `json:"canCreateSubAgency" jsonschema:"required"`
+	// EmailLanguage is the language of the emails sent to the agency
+	// (top-up notices, group order reminders, statements): en English, zh
+	// Simplified Chinese, zh-tw Traditional Chinese; default en.
+	EmailLanguage string `json:"emailLanguage" jsonschema:"enum=en,enum=zh,enum=zh-tw"`
+	// SettlementCurrency is the ISO 4217 code of the currency the agency is
+	// priced, charged and credited in (its wallet, prices and fees); one of
+	// the site's supported currencies, default CNY. The wallet is kept per
+	// currency, so a change shows the wallet in the new currency.
 	SettlementCurrency string `json:"settlementCurrency"`
-	IsShowBill         bool   `json:"isShowBill" jsonschema:"required"`
-	SendEmailToSub     bool   `json:"sendEmailToSubAgency"`
-	HidePNRBooking     bool   `json:"hidePnrBooking"`
-	HideMainland       bool   `json:"hideMainlandContent"`
-	DisablePayment     bool   `json:"disablePayment"`
-	OnlyOwnOrders      bool   `json:"showOnlyOwnOrders"`
-	InvoiceTypeOnExcel bool   `json:"showInvoiceTypeOnExcel"`
-	EnableFlight       bool   `json:"enableFlightService" jsonschema:"required"`
-	EnableTrain        bool   `json:"enableTrainService" jsonschema:"required"`
+	// IsShowBill is whether the agency's finance users and SuperUsers may
+	// see its bills (wallet, transactions, statements); the provider always
+	// may.
+	IsShowBill bool `json:"isShowBill" jsonschema:"required"`
+	// SendEmailToSub is the "send email to sub-agency" switch: stored and
+	// returned as set; no email is sent on account of it yet.
+	SendEmailToSub bool `json:"sendEmailToSubAgency"`
+	// HidePNRBooking is whether the agency may not book from a pasted PNR:
+	// POST /shopping/v2/flight/analysis-pnr is refused (200003).
+	HidePNRBooking bool `json:"hidePnrBooking"`
+	// HideMainland is whether content of mainland China is hidden from the
+	// agency: searches drop every offer with a flight to or from a mainland
+	// airport, and the airport search lists none.
+	HideMainland bool `json:"hideMainlandContent"`
+	// DisablePayment is whether the agency's users may not pay: paying an
+	// order is refused (200003), and a new flight order is created reserved
+	// instead of to_be_paid.
+	DisablePayment bool `json:"disablePayment"`
+	// OnlyOwnOrders is whether the agency's users other than SuperUsers see
+	// only the orders they booked themselves.
+	OnlyOwnOrders bool `json:"showOnlyOwnOrders"`
+	// InvoiceTypeOnExcel is whether the agency's statement exports (CSV,
+	// XLSX, PDF) have an invoice-type column.
+	InvoiceTypeOnExcel bool `json:"showInvoiceTypeOnExcel"`
+	// EnableFlight is whether the agency has the flight service: its
+	// operators and SuperUsers may search and book flights and group
+	// flights only when it is on.
+	EnableFlight bool `json:"enableFlightService" jsonschema:"required"`
+	// EnableTrain is whether the agency has the train service: its users
+	// may search, book and see train orders only when it is on.
+	EnableTrain bool `json:"enableTrainService" jsonschema:"required"`
 	// TimeZone is the agency's IANA time zone (default Asia/Shanghai): its
 	// statements and emails, and its users' pages unless they chose their own.
 	TimeZone string `json:"timeZone" jsonschema:"description=IANA time zone name; default Asia/Shanghai"`
