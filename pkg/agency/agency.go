@@ -97,8 +97,8 @@ func (a Agency) AllowedHosts() []string {
 	return hosts
 }
 
-// Branding is how the portal looks for the agency's users: per-agency data
-// rather than a special case in code.
+// Branding is how the portal looks for the agency's users. It is
+// per-agency data rather than a special case in code.
 type Branding struct {
 	// Theme is the name of the portal's colour theme for the agency's users
 	// (lower-case letters, digits and dashes, e.g. sky); absent for the

@@ -29,8 +29,8 @@ const (
 	MaxLogoBytes     = upload.MaxImageBytes
 )
 
-// CompanyUpdate is what an agency's SuperUser may change of its company
-// profile (spec §3 Company: name, alias, address; the logo has SetLogo).
+// CompanyUpdate is what an agency's SuperUser may change of its own company
+// profile: name, alias and address. Spec §3 Company; the logo has SetLogo.
 type CompanyUpdate struct {
 	// Name is the company name, 1 to 100 characters; required.
 	Name string `json:"name"`

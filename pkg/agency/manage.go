@@ -252,7 +252,8 @@ func (s *Service) managedIDs(ctx context.Context, actor auth.Principal) ([]int64
 	return ids, nil
 }
 
-// Profile is the agency's descriptive fields (spec §3 Agency).
+// Profile is the agency's descriptive fields: names, address and contact.
+// Spec §3 Agency.
 type Profile struct {
 	// Name is the agency's company name, 1 to 100 characters; required.
 	Name string `json:"name"`

@@ -11,7 +11,9 @@ import (
 	"github.com/voyage/voyage/pkg/money"
 )
 
-// CreditPlan is what SetCredit would change: the figures before and after.
+// CreditPlan is what setting an agency's credit would change, changing
+// nothing: the figures before and after. It is PreviewCredit's answer, a
+// dry run of SetCredit.
 type CreditPlan struct {
 	// AgencyID is the id of the agency the credit is for.
 	AgencyID int64 `json:"agencyId"`
@@ -42,8 +44,9 @@ type CreditPlan struct {
 	PeriodUnit string `json:"creditPeriodUnit"`
 }
 
-// FundsPlan is what AddFunds would post: the top-up's figures and the
-// wallet before and after.
+// FundsPlan is what a top-up would post, posting nothing: its figures and
+// the wallet before and after. It is PreviewFunds's answer, a dry run of
+// AddFunds.
 type FundsPlan struct {
 	// AgencyID is the id of the agency whose wallet would be credited.
 	AgencyID int64 `json:"agencyId"`

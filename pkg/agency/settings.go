@@ -64,7 +64,8 @@ type AirlineFilter struct {
 	Airlines []string `json:"airlines"`
 }
 
-// FlightSettings are an agency's flight settings (spec §3).
+// FlightSettings are an agency's flight settings: markups, service fees,
+// content filters and webhook URLs. Spec §3.
 type FlightSettings struct {
 	// Markups are the agency's price adjustments by route class: china
 	// (both ends in mainland China), domestic (within one other country),
@@ -124,7 +125,8 @@ func DefaultFlightSettings() FlightSettings {
 		AirlineFilter: AirlineFilter{Mode: "none", Airlines: []string{}}, Suppliers: []string{}, SearchMode: "all"}
 }
 
-// Settings are the agency's switches (spec §3 Agency settings).
+// Settings are the agency's switches: services, currency, bills, payment
+// and what its users see. Spec §3 Agency settings.
 type Settings struct {
 	// CanCreateSubAgency is whether the agency may create and manage
 	// sub-agencies of its own. Only an agency that has it (or the provider)
