@@ -19,9 +19,12 @@ import (
 	"github.com/voyage/voyage/pkg/supplier/rail"
 )
 
-// RefundRequest is POST /order/v2/train/orders/{id}/refund: the passengers
-// (Passenger.ID) whose tickets to refund; none means every valid ticket.
+// RefundRequest asks to refund some passengers' tickets of an order (none:
+// every valid ticket) (POST /order/v2/train/orders/{id}/refund).
 type RefundRequest struct {
+	// Passengers are the ids of the passengers whose tickets to refund
+	// (passengers[].id), each with a valid ticket; absent or empty: every
+	// passenger with one.
 	Passengers []int `json:"passengers,omitempty"`
 }
 
@@ -29,37 +32,70 @@ type RefundRequest struct {
 // time band, and until when the quote stands; the order waits in
 // rfd_to_be_confirm.
 type RefundQuoteView struct {
-	Status       Status    `json:"status"`
-	Passengers   []int     `json:"passengers"`
-	Fare         Money     `json:"fare"`
-	Fee          Money     `json:"fee"`
-	RefundAmount Money     `json:"refundAmount"`
-	ValidUntil   time.Time `json:"validUntil"`
-	Order        View      `json:"order"`
+	// Status is the order's status now: rfd_to_be_confirm.
+	Status Status `json:"status"`
+	// Passengers are the ids of the passengers whose tickets the quote
+	// refunds.
+	Passengers []int `json:"passengers"`
+	// Fare is what the tickets refunded cost.
+	Fare Money `json:"fare"`
+	// Fee is the railway's fee, a share of the fare set by how long before
+	// departure it is.
+	Fee Money `json:"fee"`
+	// RefundAmount is what comes back to the agency on confirmation: the
+	// fare less the fee.
+	RefundAmount Money `json:"refundAmount"`
+	// ValidUntil is until when the quote can be confirmed (POST
+	// /order/v2/train/orders/{id}/confirmation); after it the quote lapses
+	// and the order is as before.
+	ValidUntil time.Time `json:"validUntil"`
+	// Order is the order as it stands now, the quote waiting in it.
+	Order View `json:"order"`
 }
 
-// ChangeRequest is POST /order/v2/train/orders/{id}/change: move some
-// passengers (none: all with a valid ticket) to another train of a new
-// search, in a seat class of it.
+// ChangeRequest asks to move some passengers of an order (none: all with a
+// valid ticket) to another train of a new search, in a seat class of it
+// (POST /order/v2/train/orders/{id}/change).
 type ChangeRequest struct {
-	OfferID    string `json:"offerId"`
-	SeatClass  string `json:"seatClass"`
-	Passengers []int  `json:"passengers,omitempty"`
+	// OfferID is the id of the new train's offer, from a new search (POST
+	// /shopping/v2/train/search) still valid.
+	OfferID string `json:"offerId"`
+	// SeatClass is the seat class of the new train to move to (one of the
+	// offer's seats[].class).
+	SeatClass string `json:"seatClass"`
+	// Passengers are the ids of the passengers to move, each with a valid
+	// ticket not changed before (a ticket changes once); absent or empty:
+	// every passenger with a valid ticket.
+	Passengers []int `json:"passengers,omitempty"`
 }
 
 // ChangeQuoteView is a change quote: the new train, what is due (a higher
 // fare) or comes back (a lower fare less the refund fee on the
 // difference); the order waits in chg_to_be_confirm.
 type ChangeQuoteView struct {
-	Status       Status    `json:"status"`
-	Passengers   []int     `json:"passengers"`
-	Train        Train     `json:"train"`
-	SeatClass    string    `json:"seatClass"`
-	Due          Money     `json:"due"`
-	RefundAmount Money     `json:"refundAmount"`
-	Fee          Money     `json:"fee"`
-	ValidUntil   time.Time `json:"validUntil"`
-	Order        View      `json:"order"`
+	// Status is the order's status now: chg_to_be_confirm.
+	Status Status `json:"status"`
+	// Passengers are the ids of the passengers the quote moves.
+	Passengers []int `json:"passengers"`
+	// Train is the new train.
+	Train Train `json:"train"`
+	// SeatClass is the new seat class.
+	SeatClass string `json:"seatClass"`
+	// Due is what the change costs on confirmation when the new fares are
+	// higher (the difference); zero otherwise.
+	Due Money `json:"due"`
+	// RefundAmount is what comes back on confirmation when the new fares
+	// are lower: the difference less Fee; zero otherwise.
+	RefundAmount Money `json:"refundAmount"`
+	// Fee is the railway's fee on a lower fare's difference, set by how
+	// long before departure it is; zero otherwise.
+	Fee Money `json:"fee"`
+	// ValidUntil is until when the quote can be confirmed (POST
+	// /order/v2/train/orders/{id}/confirmation); after it the quote lapses
+	// and the order is as before.
+	ValidUntil time.Time `json:"validUntil"`
+	// Order is the order as it stands now, the quote waiting in it.
+	Order View `json:"order"`
 }
 
 // agencyOrder loads an order the caller's own agency booked.

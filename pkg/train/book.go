@@ -19,15 +19,24 @@ import (
 	"github.com/voyage/voyage/pkg/supplier/rail"
 )
 
-// CreateRequest is POST /order/v2/train/orders.
+// CreateRequest books seats of a train offer for passengers (POST
+// /order/v2/train/orders).
 type CreateRequest struct {
-	OfferID    string      `json:"offerId" jsonschema:"required"`
-	SeatClass  string      `json:"seatClass" jsonschema:"required"`
+	// OfferID is the id of an offer from a train search (POST
+	// /shopping/v2/train/search), before its expiresAt.
+	OfferID string `json:"offerId" jsonschema:"required"`
+	// SeatClass is the seat class to book, one of the offer's
+	// seats[].class with seats left.
+	SeatClass string `json:"seatClass" jsonschema:"required"`
+	// Passengers are the travellers, one to five; a child travels with at
+	// least one passenger of another type.
 	Passengers []Passenger `json:"passengers" jsonschema:"required"`
-	Contact    Contact     `json:"contact" jsonschema:"required"`
+	// Contact is who the agency reaches about the order.
+	Contact Contact `json:"contact" jsonschema:"required"`
 }
 
-// PayRequest is POST /order/v2/train/orders/{id}/payment.
+// PayRequest pays a train order (POST
+// /order/v2/train/orders/{id}/payment).
 type PayRequest struct {
 	// Channel is balance (the wallet) or a gateway channel the server has
 	// (the flight orders' channels).

@@ -205,7 +205,12 @@ func (s *Service) fail(ctx context.Context, id int64, action Action, actor, rema
 // manual mode: issue its tickets with the railway, or fail it (the money
 // goes back to the agency).
 type ConfirmTicketsRequest struct {
-	Fail   bool   `json:"fail,omitempty"`
+	// Fail, when true, fails the order instead: the payment goes back to
+	// the agency (failed, then failed_reimbursed). Absent or false issues
+	// the tickets.
+	Fail bool `json:"fail,omitempty"`
+	// Remark is why the order fails, put on its timeline; only read with
+	// fail.
 	Remark string `json:"remark,omitempty"`
 	// Tickets typed by the provider, one per passenger; none: the
 	// railway's own coach, seat and number.

@@ -14,23 +14,46 @@ type Money = money.Money
 // in the order (1, 2, ...): the refund and change requests name passengers
 // by it.
 type Passenger struct {
-	ID             int    `db:"id" json:"id"`
-	Type           string `db:"type" json:"type" jsonschema:"required,enum=adult,enum=child,enum=student,enum=disabled_military"`
-	Surname        string `db:"surname" json:"surname" jsonschema:"required"`
-	GivenName      string `db:"given_name" json:"givenName" jsonschema:"required"`
-	Gender         string `db:"gender" json:"gender,omitempty" jsonschema:"enum=male,enum=female"`
-	Birthday       string `db:"birthday" json:"birthday,omitempty" jsonschema_description:"YYYY-MM-DD"`
-	Nationality    string `db:"nationality" json:"nationality,omitempty" jsonschema_description:"ISO 3166-1 alpha-2"`
-	DocumentType   string `db:"document_type" json:"documentType" jsonschema:"required,enum=id_card,enum=passport,enum=hk_macao_permit,enum=taiwan_permit"`
+	// ID is the passenger's number in the order (1, 2, ... in the order
+	// the booking listed them), given by the server: tickets, quotes and
+	// the refund and change requests name passengers by it. Ignored in a
+	// booking request.
+	ID int `db:"id" json:"id"`
+	// Type is the ticket type: adult, child (travels with at least one
+	// passenger of another type), student or disabled_military (the
+	// reduced fare of disabled service members).
+	Type string `db:"type" json:"type" jsonschema:"required,enum=adult,enum=child,enum=student,enum=disabled_military"`
+	// Surname is the family name exactly as on the identity document: the
+	// railway's real-name rule matches it with the document.
+	Surname string `db:"surname" json:"surname" jsonschema:"required"`
+	// GivenName is the given name exactly as on the identity document.
+	GivenName   string `db:"given_name" json:"givenName" jsonschema:"required"`
+	Gender      string `db:"gender" json:"gender,omitempty" jsonschema:"enum=male,enum=female"`
+	Birthday    string `db:"birthday" json:"birthday,omitempty" jsonschema_description:"YYYY-MM-DD"`
+	Nationality string `db:"nationality" json:"nationality,omitempty" jsonschema_description:"ISO 3166-1 alpha-2"`
+	// DocumentType is the identity document the railway checks:
+	// id_card (resident identity card), passport, hk_macao_permit
+	// (Mainland Travel Permit for Hong Kong and Macao Residents) or
+	// taiwan_permit (Mainland Travel Permit for Taiwan Residents).
+	DocumentType string `db:"document_type" json:"documentType" jsonschema:"required,enum=id_card,enum=passport,enum=hk_macao_permit,enum=taiwan_permit"`
+	// DocumentNumber is the document's number, kept upper-case without
+	// spaces: an ID card's 18 characters with a valid check digit, a
+	// passport's 5 to 17 letters and digits, H or M and 8 digits (10 with
+	// the issue count) for a Hong Kong and Macao permit, 8 digits (10 with
+	// the count) for a Taiwan permit. One document once per order.
 	DocumentNumber string `db:"document_number" json:"documentNumber" jsonschema:"required"`
-	// SeatLetter asked for on G/D/C trains (A B C D F); empty for any.
+	// SeatLetter is the seat letter asked for on G, D and C trains (A, B,
+	// C, D or F); absent for any seat.
 	SeatLetter string `db:"seat_letter" json:"seatLetter,omitempty"`
 }
 
 // Contact is who the agency reaches about the order.
 type Contact struct {
-	Name  string `json:"name" jsonschema:"required"`
+	// Name is the contact person's name.
+	Name string `json:"name" jsonschema:"required"`
+	// Email is the contact's email address; optional.
 	Email string `json:"email"`
+	// Phone is the contact's phone number.
 	Phone string `json:"phone" jsonschema:"required"`
 }
 
@@ -44,21 +67,38 @@ const (
 // Ticket is one passenger's ticket: the one issued, or an earlier one
 // refunded or exchanged (kept for the record).
 type Ticket struct {
-	Passenger   int       `json:"passenger"` // Passenger.ID
-	Number      string    `json:"ticketNumber"`
-	TrainNumber string    `json:"trainNumber"`
-	Origin      string    `json:"origin"`
-	Destination string    `json:"destination"`
-	DepartAt    time.Time `json:"departAt"`
+	// Passenger is the id of the order's passenger the ticket is for
+	// (passengers[].id).
+	Passenger int `json:"passenger"`
+	// Number is the railway's ticket number (e.g. E123456789).
+	Number string `json:"ticketNumber"`
+	// TrainNumber is the train this ticket is for (after a change, the new
+	// train's), e.g. G101.
+	TrainNumber string `json:"trainNumber"`
+	// Origin is the station code (telegraph code) where the ticket boards.
+	Origin string `json:"origin"`
+	// Destination is the station code where the ticket alights.
+	Destination string `json:"destination"`
+	// DepartAt is when the ticket's train leaves its origin, in UTC.
+	DepartAt time.Time `json:"departAt"`
 	// ArriveAt is when this ticket's train arrives (a changed ticket's is
 	// another train's); absent on tickets issued before it was kept.
-	ArriveAt  *time.Time `json:"arriveAt,omitempty"`
-	Class     string     `json:"seatClass"`
-	Coach     string     `json:"coach"`
-	Seat      string     `json:"seat"`
-	Fare      int64      `json:"-"`
-	Status    string     `json:"status" jsonschema:"enum=issued,enum=refunded,enum=exchanged"`
-	Exchanges int        `json:"exchanges"`
+	ArriveAt *time.Time `json:"arriveAt,omitempty"`
+	// Class is the ticket's seat class (a code of GET
+	// /shopping/v2/train/config's seatClasses).
+	Class string `json:"seatClass"`
+	// Coach is the coach number as printed, two digits (e.g. 05).
+	Coach string `json:"coach"`
+	// Seat is the seat or berth as printed (e.g. 12F, 015, 07 lower).
+	Seat string `json:"seat"`
+	Fare int64  `json:"-"`
+	// Status is issued (valid), refunded, or exchanged (replaced by the
+	// passenger's ticket for the new train, listed beside it).
+	Status string `json:"status" jsonschema:"enum=issued,enum=refunded,enum=exchanged"`
+	// Exchanges is how many times this passenger's ticket has been changed
+	// to another train: the railway allows one change, so a ticket with 1
+	// cannot be changed again.
+	Exchanges int `json:"exchanges"`
 }
 
 // Quote is an after-sales offer waiting for the agency: a refund of some
@@ -87,17 +127,33 @@ const (
 	QuoteChange = "change"
 )
 
-// Train is what an order (or a change quote) travels on.
+// Train is the train an order (or a change quote) travels on, between the
+// stations booked.
 type Train struct {
-	Number          string      `json:"trainNumber"`
-	Type            string      `json:"trainType"`
-	Origin          string      `json:"origin"`
-	Destination     string      `json:"destination"`
-	DepartAt        time.Time   `json:"departAt"`
-	ArriveAt        time.Time   `json:"arriveAt"`
-	DurationMinutes int         `json:"durationMinutes"`
-	DistanceKm      int         `json:"distanceKm"`
-	Stops           []rail.Stop `json:"stops"`
+	// Number is the train number, e.g. G101.
+	Number string `json:"trainNumber"`
+	// Type is the train type as the railway names it by the number's
+	// prefix: G (high-speed), D (EMU), C (intercity), Z (direct express),
+	// T (express), K (fast), or empty for an ordinary train (a bare
+	// number).
+	Type string `json:"trainType"`
+	// Origin is the station code (telegraph code) where the passengers
+	// board.
+	Origin string `json:"origin"`
+	// Destination is the station code where the passengers alight.
+	Destination string `json:"destination"`
+	// DepartAt is when the train leaves Origin, in UTC.
+	DepartAt time.Time `json:"departAt"`
+	// ArriveAt is when the train reaches Destination, in UTC.
+	ArriveAt time.Time `json:"arriveAt"`
+	// DurationMinutes is the journey's duration from Origin to
+	// Destination, in minutes.
+	DurationMinutes int `json:"durationMinutes"`
+	// DistanceKm is the distance from Origin to Destination, in km.
+	DistanceKm int `json:"distanceKm"`
+	// Stops are the train's calls from Origin to Destination, both
+	// included.
+	Stops []rail.Stop `json:"stops"`
 }
 
 func trainOf(o rail.Offer) Train {
@@ -146,14 +202,31 @@ type Order struct {
 // payment is o's payment fields (payment.HeldOrder).
 func (o *Order) payment() (channel string, key *string) { return o.PaymentChannel, &o.PaymentKey }
 
-// Event is one line of an order's timeline.
+// Event is one step of a train order's timeline: what was done, by whom,
+// and the status it moved the order from and to.
 type Event struct {
-	ID        int64     `db:"id" json:"id"`
-	Action    string    `db:"action" json:"action"`
-	From      string    `db:"from_status" json:"from"`
-	To        string    `db:"to_status" json:"to"`
-	Actor     string    `db:"actor" json:"actor"`
-	Remark    string    `db:"remark" json:"remark"`
+	// ID is the event's id; events are listed oldest first.
+	ID int64 `db:"id" json:"id"`
+	// Action is what was done: book, then the agency's pay, cancel,
+	// refund, change, confirm, cancel_refund and cancel_change, the
+	// provider's confirm_tickets and fail_tickets, or the system's
+	// ticketed, ticket_failed, reimbursed, expire, refunded,
+	// refunded_part, changed, after_sale_failed, payment_uncertain, paid
+	// and unpaid.
+	Action string `db:"action" json:"action"`
+	// From is the order's status before the step; empty for the booking
+	// itself.
+	From string `db:"from_status" json:"from"`
+	// To is the order's status after the step.
+	To string `db:"to_status" json:"to"`
+	// Actor is who took the step: a username, apikey:<id> for an
+	// integration's API key, or system.
+	Actor string `db:"actor" json:"actor"`
+	// Remark says more about the step in the request's language (the
+	// train number booked or changed to, what a refund gave back, why
+	// ticketing failed); empty when there is nothing to add.
+	Remark string `db:"remark" json:"remark"`
+	// CreatedAt is when the step was taken, in UTC.
 	CreatedAt time.Time `db:"created_at" json:"createdAt"`
 }
 

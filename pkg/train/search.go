@@ -15,13 +15,21 @@ import (
 	"github.com/voyage/voyage/pkg/supplier/rail"
 )
 
-// StationView is a station in the reader's language.
+// StationView is a railway station, named in the request's language.
 type StationView struct {
-	Code    string `json:"code"`
-	Name    string `json:"name"`
-	City    string `json:"city"`
+	// Code is the station's telegraph code (e.g. VNP for Beijing South):
+	// what searches, offers and tickets name stations by.
+	Code string `json:"code"`
+	// Name is the station's name in the request's language (English,
+	// Simplified or Traditional Chinese).
+	Name string `json:"name"`
+	// City is the station's city in the request's language.
+	City string `json:"city"`
+	// Country is the station's country, ISO 3166-1 alpha-2 (CN).
 	Country string `json:"country"`
-	Pinyin  string `json:"pinyin"`
+	// Pinyin is the Chinese name in toneless pinyin, lower case without
+	// spaces (beijingnan).
+	Pinyin string `json:"pinyin"`
 }
 
 // stationLimit bounds a station look-up's answer.
@@ -57,70 +65,130 @@ func (s *Service) SalesWindow() (first, last string) {
 	return s.policy.SalesWindow(s.Now().In(china))
 }
 
-// PassengerCounts are the travellers a search prices, by ticket type.
+// PassengerCounts are the travellers a search prices, by ticket type: the
+// offers' seats[].fares price each type asked for. At most five in all;
+// none prices one adult.
 type PassengerCounts struct {
-	Adult            int `json:"adult"`
-	Child            int `json:"child"`
-	Student          int `json:"student,omitempty"`
+	// Adult is the number of travellers on adult tickets.
+	Adult int `json:"adult"`
+	// Child is the number of travellers on child tickets.
+	Child int `json:"child"`
+	// Student is the number of travellers on student tickets.
+	Student int `json:"student,omitempty"`
+	// DisabledMilitary is the number of travellers on disabled service
+	// members' tickets.
 	DisabledMilitary int `json:"disabledMilitary,omitempty"`
 }
 
-// SearchRequest is POST /shopping/v2/train/search. The filters and the
-// sort are optional.
+// SearchRequest asks for the trains from one station to another on a date
+// (POST /shopping/v2/train/search). The filters and the sort are optional.
 type SearchRequest struct {
-	Origin      string          `json:"origin" jsonschema_description:"station code (telegraph code)"`
-	Destination string          `json:"destination"`
-	Date        string          `json:"date" jsonschema_description:"YYYY-MM-DD, China time, within the sales window"`
+	Origin string `json:"origin" jsonschema_description:"station code (telegraph code)"`
+	// Destination is the arrival station's code (telegraph code); trains
+	// to any station of its city are answered.
+	Destination string `json:"destination"`
+	Date        string `json:"date" jsonschema_description:"YYYY-MM-DD, China time, within the sales window"`
+	// Passengers are the travellers by ticket type, for the fares each
+	// seat class answers; optional (one adult).
 	Passengers  PassengerCounts `json:"passengers"`
 	TrainTypes  []string        `json:"trainTypes,omitempty" jsonschema_description:"G, D, C, Z, T, K or O (a bare number)"`
 	SeatClasses []string        `json:"seatClasses,omitempty" jsonschema_description:"only trains with seats left in one of these classes"`
 	DepartFrom  string          `json:"departFrom,omitempty" jsonschema_description:"HH:MM local, inclusive"`
 	DepartTo    string          `json:"departTo,omitempty" jsonschema_description:"HH:MM local, inclusive"`
-	Sort        string          `json:"sort,omitempty" jsonschema:"enum=depart,enum=arrive,enum=duration,enum=price"`
+	// Sort orders the trains: depart (earliest departure first, the
+	// default), arrive (earliest arrival), duration (shortest) or price
+	// (cheapest seat class with seats left).
+	Sort string `json:"sort,omitempty" jsonschema:"enum=depart,enum=arrive,enum=duration,enum=price"`
 }
 
-// SearchResult is the answer to a search.
+// SearchResult is the answer to a train search: the trains found and the
+// dates on sale.
 type SearchResult struct {
+	// Items are the trains found, sorted as asked; empty when no train
+	// links the stations.
 	Items []OfferView `json:"items"`
-	// First and Last are the sales window's dates.
+	// First is the first date on sale (YYYY-MM-DD, China time): today.
 	First string `json:"salesFrom"`
-	Last  string `json:"salesTo"`
+	// Last is the last date on sale (YYYY-MM-DD, China time).
+	Last string `json:"salesTo"`
 }
 
-// OfferView is one train of a search; ID books it for 15 minutes.
+// OfferView is one train of a search, with its seat classes; its id books
+// it for 15 minutes.
 type OfferView struct {
-	ID              string     `json:"id"`
-	TrainNumber     string     `json:"trainNumber"`
-	TrainType       string     `json:"trainType"`
-	Origin          string     `json:"origin"`
-	OriginName      string     `json:"originName"`
-	Destination     string     `json:"destination"`
-	DestinationName string     `json:"destinationName"`
-	DepartAt        time.Time  `json:"departAt"`
-	ArriveAt        time.Time  `json:"arriveAt"`
-	DurationMinutes int        `json:"durationMinutes"`
-	DistanceKm      int        `json:"distanceKm"`
-	Stops           []StopView `json:"stops"`
-	Seats           []SeatView `json:"seats"`
-	ExpiresAt       time.Time  `json:"expiresAt"`
+	// ID is the offer's id: the offerId to book it with (POST
+	// /order/v2/train/orders) or to change tickets to it (POST
+	// /order/v2/train/orders/{id}/change), until ExpiresAt.
+	ID string `json:"id"`
+	// TrainNumber is the train number, e.g. G101.
+	TrainNumber string `json:"trainNumber"`
+	// TrainType is the train type: G (high-speed), D (EMU), C
+	// (intercity), Z (direct express), T (express), K (fast) or O
+	// (ordinary, a bare number).
+	TrainType string `json:"trainType"`
+	// Origin is the code of the station where the passengers board: the
+	// station searched or another of its city.
+	Origin string `json:"origin"`
+	// OriginName is the boarding station's name in the request's
+	// language.
+	OriginName string `json:"originName"`
+	// Destination is the code of the station where the passengers alight.
+	Destination string `json:"destination"`
+	// DestinationName is the alighting station's name in the request's
+	// language.
+	DestinationName string `json:"destinationName"`
+	// DepartAt is when the train leaves Origin, in UTC.
+	DepartAt time.Time `json:"departAt"`
+	// ArriveAt is when the train reaches Destination, in UTC.
+	ArriveAt time.Time `json:"arriveAt"`
+	// DurationMinutes is the journey's duration from Origin to
+	// Destination, in minutes.
+	DurationMinutes int `json:"durationMinutes"`
+	// DistanceKm is the distance from Origin to Destination, in km.
+	DistanceKm int `json:"distanceKm"`
+	// Stops are the train's calls from Origin to Destination, both
+	// included.
+	Stops []StopView `json:"stops"`
+	// Seats are the train's seat classes with their prices and seats left.
+	Seats []SeatView `json:"seats"`
+	// ExpiresAt is when the offer's id stops booking: search again after
+	// it.
+	ExpiresAt time.Time `json:"expiresAt"`
 }
 
-// StopView is one call of a train.
+// StopView is one call of a train: the station and its times there.
 type StopView struct {
-	Station string     `json:"station"`
-	Name    string     `json:"name"`
-	Arrive  *time.Time `json:"arrive,omitempty"`
-	Depart  *time.Time `json:"depart,omitempty"`
+	// Station is the station's code (telegraph code).
+	Station string `json:"station"`
+	// Name is the station's name in the request's language.
+	Name string `json:"name"`
+	// Arrive is when the train arrives at this stop, in UTC; absent at the
+	// first stop listed.
+	Arrive *time.Time `json:"arrive,omitempty"`
+	// Depart is when the train leaves this stop, in UTC; absent at the
+	// last stop listed.
+	Depart *time.Time `json:"depart,omitempty"`
 }
 
 // SeatView is a seat class of an offer: the adult price, the price per
 // ticket type asked for, seats left and the seat letters one may ask for.
 type SeatView struct {
-	Class       string           `json:"class"`
-	Price       Money            `json:"price"`
-	Fares       map[string]Money `json:"fares"`
-	Available   int              `json:"available"`
-	SeatLetters []string         `json:"seatLetters,omitempty"`
+	// Class is the seat class's code (one of GET
+	// /shopping/v2/train/config's seatClasses): the seatClass to book.
+	Class string `json:"class"`
+	// Price is one adult ticket's price in this class, in the railway's
+	// currency.
+	Price Money `json:"price"`
+	// Fares are one ticket's price in this class per ticket type the
+	// search asked for (adult, child, student, disabled_military).
+	Fares map[string]Money `json:"fares"`
+	// Available is how many seats of this class are left; 0 when sold
+	// out.
+	Available int `json:"available"`
+	// SeatLetters are the seat letters a passenger may ask for in this
+	// class (passengers[].seatLetter); absent when the class offers no
+	// choice.
+	SeatLetters []string `json:"seatLetters,omitempty"`
 }
 
 // typeLetter is the filter letter of a train type ("O" for ordinary).
@@ -405,14 +473,31 @@ func langOf(ctx context.Context) string { return i18n.Lang(ctx) }
 // dates (the date picker offers only these), and the codes of the train
 // types, seat classes, ticket and document types.
 type Config struct {
-	SalesFrom     string   `json:"salesFrom"`
-	SalesTo       string   `json:"salesTo"`
-	TrainTypes    []string `json:"trainTypes"`
-	SeatClasses   []string `json:"seatClasses"`
-	TicketTypes   []string `json:"ticketTypes"`
+	// SalesFrom is the first date on sale (YYYY-MM-DD, China time): today.
+	SalesFrom string `json:"salesFrom"`
+	// SalesTo is the last date on sale (YYYY-MM-DD, China time).
+	SalesTo string `json:"salesTo"`
+	// TrainTypes are the train type codes a search filters by: G
+	// (high-speed), D (EMU), C (intercity), Z (direct express), T
+	// (express), K (fast) and O (ordinary).
+	TrainTypes []string `json:"trainTypes"`
+	// SeatClasses are the seat class codes: business,
+	// premium, first, second, deluxe_soft_sleeper, soft_sleeper,
+	// emu_sleeper, hard_sleeper_upper, hard_sleeper_middle,
+	// hard_sleeper_lower, soft_seat, hard_seat and standing.
+	SeatClasses []string `json:"seatClasses"`
+	// TicketTypes are the passenger ticket types: adult, child, student
+	// and disabled_military.
+	TicketTypes []string `json:"ticketTypes"`
+	// DocumentTypes are the identity documents the railway accepts:
+	// id_card, passport, hk_macao_permit and taiwan_permit.
 	DocumentTypes []string `json:"documentTypes"`
-	SeatLetters   []string `json:"seatLetters"`
-	MaxPassengers int      `json:"maxPassengers"`
+	// SeatLetters are the seat letters a passenger may ask for on G, D and
+	// C trains.
+	SeatLetters []string `json:"seatLetters"`
+	// MaxPassengers is the most passengers one order (and one search)
+	// takes: 5.
+	MaxPassengers int `json:"maxPassengers"`
 }
 
 // BookingConfig answers the booking form's Config now.

@@ -223,55 +223,114 @@ func (s *Service) detail(ctx context.Context, o Order, v viewer) (View, error) {
 	return out, nil
 }
 
-// View is an order as the API and portal show it.
+// View is a train order as the API and portal show it: the train, the
+// passengers and their tickets, the money, a quote waiting and what the
+// caller may do now.
 type View struct {
-	ID            int64  `json:"id"`
+	// ID is the order's id, the {id} of the /order/v2/train/orders/{id}
+	// calls.
+	ID int64 `json:"id"`
+	// BookingNumber is the order's booking number (T, the booking date as
+	// YYMMDD and 8 digits), shown to people and named in wallet entries.
 	BookingNumber string `json:"bookingNumber"`
-	Status        Status `json:"status"`
-	Tone          string `json:"tone"`
-	AgencyID      int64  `json:"agencyId"`
-	Supplier      string `json:"supplier"`
-	SupplierRef   string `json:"supplierRef"`
+	// Status is the order's status.
+	Status Status `json:"status"`
+	// Tone is the status's display tone: success, warning, primary, error
+	// or info.
+	Tone string `json:"tone"`
+	// AgencyID is the id of the agency that booked the order.
+	AgencyID int64 `json:"agencyId"`
+	// Supplier is the name of the railway connection that holds the
+	// booking.
+	Supplier string `json:"supplier"`
+	// SupplierRef is the railway's reference of the booking (its order
+	// number).
+	SupplierRef string `json:"supplierRef"`
 	Train
-	SeatClass     string      `json:"seatClass"`
-	Passengers    []Passenger `json:"passengers"`
-	Contact       Contact     `json:"contact"`
-	Total         Money       `json:"total"`
-	Paid          Money       `json:"paid"`
-	Refunded      Money       `json:"refunded"`
-	HoldExpiresAt *time.Time  `json:"holdExpiresAt,omitempty"`
+	// SeatClass is the seat class booked; after a change, each ticket's
+	// seatClass is its own.
+	SeatClass string `json:"seatClass"`
+	// Passengers are the order's travellers, numbered by their id.
+	Passengers []Passenger `json:"passengers"`
+	// Contact is who the agency reaches about the order.
+	Contact Contact `json:"contact"`
+	// Total is what the order's tickets cost in the railway's currency
+	// (after a change, the current fares).
+	Total Money `json:"total"`
+	// Paid is what the agency has paid for the order: the price, plus the
+	// fare differences of changes to dearer trains; zero before payment.
+	Paid Money `json:"paid"`
+	// Refunded is what has come back to the agency for the order:
+	// refunds, the lower fares of changes, or the whole payment when
+	// ticketing failed.
+	Refunded Money `json:"refunded"`
+	// HoldExpiresAt is, while the order is to_be_paid, until when the
+	// railway holds its seats: pay before it, or the order is canceled.
+	// Absent in other statuses.
+	HoldExpiresAt *time.Time `json:"holdExpiresAt,omitempty"`
 	// Manual: the provider issues this order's tickets by hand.
 	Manual bool `json:"manual"`
 	// Tickets: the valid tickets, and those refunded or exchanged.
-	Tickets  []TicketView `json:"tickets"`
-	Quote    *QuoteView   `json:"quote,omitempty"`
-	Timeline []Event      `json:"timeline,omitempty"`
+	Tickets []TicketView `json:"tickets"`
+	// Quote is the refund or change quote waiting for the agency's
+	// confirmation, present only in rfd_to_be_confirm and
+	// chg_to_be_confirm.
+	Quote *QuoteView `json:"quote,omitempty"`
+	// Timeline is the order's history, oldest first; given with one order
+	// (GET /order/v2/train/orders/{id} and the calls that act on it),
+	// absent from lists.
+	Timeline []Event `json:"timeline,omitempty"`
 	// Payment is the channel payment the booking waits for (a QR code to
 	// scan, a page to finish), shown to the booking agency; absent when
 	// none waits.
-	Payment   *payment.PendingView `json:"payment,omitempty"`
-	Actions   []Action             `json:"actions"`
-	CreatedAt time.Time            `json:"createdAt"`
-	UpdatedAt time.Time            `json:"updatedAt"`
+	Payment *payment.PendingView `json:"payment,omitempty"`
+	// Actions are what the caller may do to the order now: for the
+	// booking agency pay, cancel, refund, change, confirm, cancel_refund
+	// or cancel_change; for the provider confirm_tickets or fail_tickets.
+	Actions []Action `json:"actions"`
+	// CreatedAt is when the order was booked, in UTC.
+	CreatedAt time.Time `json:"createdAt"`
+	// UpdatedAt is when the order last changed, in UTC.
+	UpdatedAt time.Time `json:"updatedAt"`
 }
 
-// TicketView is a ticket with its fare as money.
+// TicketView is one passenger's train ticket: the one valid now, or an
+// earlier one refunded or exchanged.
 type TicketView struct {
 	Ticket
+	// PassengerName is the passenger's surname and given name.
 	PassengerName string `json:"passengerName"`
-	Fare          Money  `json:"fare"`
+	// Fare is what the ticket cost.
+	Fare Money `json:"fare"`
 }
 
-// QuoteView is the after-sales quote waiting for the agency.
+// QuoteView is the refund or change quote of an order waiting for the
+// agency to confirm it (POST /order/v2/train/orders/{id}/confirmation) or
+// drop it.
 type QuoteView struct {
-	Kind         string    `json:"kind" jsonschema:"enum=refund,enum=change"`
-	Passengers   []int     `json:"passengers"`
-	RefundAmount Money     `json:"refundAmount"`
-	Fee          Money     `json:"fee"`
-	Due          Money     `json:"due"`
-	ValidUntil   time.Time `json:"validUntil"`
-	Train        *Train    `json:"train,omitempty"`
-	SeatClass    string    `json:"seatClass,omitempty"`
+	// Kind is refund or change.
+	Kind string `json:"kind" jsonschema:"enum=refund,enum=change"`
+	// Passengers are the ids of the passengers whose tickets the quote
+	// refunds or changes.
+	Passengers []int `json:"passengers"`
+	// RefundAmount is what comes back to the agency on confirmation: a
+	// refund's fares less the fee, or a change to a cheaper train's
+	// difference less the fee; zero otherwise.
+	RefundAmount Money `json:"refundAmount"`
+	// Fee is the railway's fee, set by how long before departure it is:
+	// on a refund, of the fares refunded; on a change to a cheaper train,
+	// of the difference; zero otherwise.
+	Fee Money `json:"fee"`
+	// Due is what a change to a dearer train costs on confirmation (the
+	// fare difference); zero otherwise.
+	Due Money `json:"due"`
+	// ValidUntil is when the quote lapses: the order goes back to its
+	// status before the quote.
+	ValidUntil time.Time `json:"validUntil"`
+	// Train is a change quote's new train; absent for a refund.
+	Train *Train `json:"train,omitempty"`
+	// SeatClass is a change quote's new seat class; absent for a refund.
+	SeatClass string `json:"seatClass,omitempty"`
 }
 
 func (s *Service) view(o Order, party string) View {

@@ -131,17 +131,22 @@ type SearchRequest struct {
 	Passengers []string
 }
 
-// Stop is one call of a train: the station, times (zero Arrive at the first
-// stop, zero Depart at the last) and the distance from the train's origin.
+// Stop is one call of a train: the station, its times there and the
+// distance from where the passengers board. Arrive is zero at the first
+// stop, Depart at the last.
+//
 // A zero time is left out of the JSON (omitzero; omitempty, which does
 // nothing to a time, tells the API schema they are optional): the API once wrote
 // 0001-01-01T00:00:00Z for the first stop's arrival and the last stop's
 // departure, which clients read as a time.
 type Stop struct {
-	Station    string    `json:"station"`
-	Arrive     time.Time `json:"arrive,omitempty,omitzero" jsonschema:"description=When the train arrives at this stop; absent at its first stop (where it only departs)."`
-	Depart     time.Time `json:"depart,omitempty,omitzero" jsonschema:"description=When the train leaves this stop; absent at its last stop (where it only arrives)."`
-	DistanceKm int       `json:"distanceKm"`
+	// Station is the station's code (telegraph code).
+	Station string    `json:"station"`
+	Arrive  time.Time `json:"arrive,omitempty,omitzero" jsonschema:"description=When the train arrives at this stop; absent at its first stop (where it only departs)."`
+	Depart  time.Time `json:"depart,omitempty,omitzero" jsonschema:"description=When the train leaves this stop; absent at its last stop (where it only arrives)."`
+	// DistanceKm is the distance from the first stop listed (where the
+	// passengers board) to this one, in km.
+	DistanceKm int `json:"distanceKm"`
 }
 
 // ClassOffer is one seat class of an offer: the adult price, the price per
