@@ -26,12 +26,22 @@ func AnalyzePNR(text string, now time.Time) (pnr.Result, error) {
 	return res, nil
 }
 
-// AccurateRequest is POST /shopping/v2/flight/accurate-search: the exact
-// flights of an itinerary (usually a parsed PNR's).
+// AccurateRequest starts a search for the exact flights of an itinerary,
+// usually a parsed PNR's (POST /shopping/v2/flight/accurate-search).
 type AccurateRequest struct {
-	Segments   []ExactSegment      `json:"segments"`
+	// Segments are the itinerary's flights in the order flown (1 to 8);
+	// they are grouped into journeys where the next flight leaves from
+	// elsewhere, more than a day later, or heads back to where the
+	// journey began. When no supplier sells one of the flight numbers,
+	// the same carrier's flights between the same airports that day are
+	// answered instead.
+	Segments []ExactSegment `json:"segments"`
+	// Passengers are how many adults, children and infants travel (1
+	// adult when left out), as for a search.
 	Passengers supplier.Passengers `json:"passengers"`
-	CabinClass string              `json:"cabinClass,omitempty"`
+	// CabinClass is the cabin searched, as for a search; economy when
+	// left out.
+	CabinClass string `json:"cabinClass,omitempty"`
 }
 
 // AccurateSearch starts a search limited to the given flights: journeys are

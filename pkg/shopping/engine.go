@@ -163,9 +163,15 @@ func (e *Engine) Wait() { e.runs.Wait() }
 // Suppliers are the configured supplier names.
 func (e *Engine) Suppliers() []string { return slices.Clone(e.names) }
 
-// Started is the answer to a new search.
+// Started is the answer to a new search: its id, to poll its solutions
+// with, and until when its results hold.
 type Started struct {
-	SearchID  string    `json:"searchId"`
+	// SearchID identifies the search: pass it as searchId to POST
+	// /shopping/v2/flight/async-shopping/solutions.
+	SearchID string `json:"searchId"`
+	// ExpiresAt is when the search's results expire, 10 minutes after it
+	// started (RFC 3339, UTC): polls and price checks after it answer
+	// 400002.
 	ExpiresAt time.Time `json:"expiresAt"`
 }
 

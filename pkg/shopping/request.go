@@ -27,22 +27,39 @@ const (
 	MaxDaysAhead = 361
 )
 
-// Request is POST /shopping/v2/flight/async-shopping.
+// Request starts a flight search (POST /shopping/v2/flight/async-shopping):
+// the journeys, the travellers and the cabin.
 type Request struct {
-	Journeys    []supplier.JourneyQuery `json:"journeys"`
-	Passengers  supplier.Passengers     `json:"passengers"`
-	CabinClass  string                  `json:"cabinClass" jsonschema:"enum=economy,enum=premium_economy,enum=business,enum=premium_business,enum=first,enum=premium_first"`
-	BookingType string                  `json:"bookingType" jsonschema:"enum=oneway,enum=return,enum=multi"`
+	// Journeys are the journeys to fly, in order: one for oneway, two for
+	// return (the second the way back between the same cities), two to
+	// five for multi. Dates may not go backwards.
+	Journeys []supplier.JourneyQuery `json:"journeys"`
+	// Passengers are how many adults, children and infants travel: at
+	// least one adult, no more infants than adults, at most 9 in all (1
+	// adult when left out).
+	Passengers supplier.Passengers `json:"passengers"`
+	// CabinClass is the cabin searched; economy when left out.
+	CabinClass string `json:"cabinClass" jsonschema:"enum=economy,enum=premium_economy,enum=business,enum=premium_business,enum=first,enum=premium_first"`
+	// BookingType is the trip's shape, which must agree with the number of
+	// journeys; oneway when left out.
+	BookingType string `json:"bookingType" jsonschema:"enum=oneway,enum=return,enum=multi"`
 	// Exact, set by accurate search, limits results to these flights.
 	Exact []ExactSegment `json:"exact,omitempty" jsonschema:"-"`
 }
 
 // ExactSegment is one flight of an itinerary searched exactly (a PNR's).
 type ExactSegment struct {
+	// FlightNumber is the flight's carrier code and number, e.g. CA937
+	// (spaces are ignored).
 	FlightNumber string `json:"flightNumber"`
-	Date         string `json:"date"`
-	Origin       string `json:"origin"`
-	Destination  string `json:"destination"`
+	// Date is the flight's departure date, YYYY-MM-DD (local).
+	Date string `json:"date"`
+	// Origin is the IATA code of the airport the flight leaves from.
+	Origin string `json:"origin"`
+	// Destination is the IATA code of the airport the flight lands at.
+	Destination string `json:"destination"`
+	// BookingClass is the one-letter booking class wanted (e.g. Y);
+	// empty for any class.
 	BookingClass string `json:"bookingClass,omitempty"`
 }
 

@@ -18,14 +18,26 @@ import (
 	"github.com/voyage/voyage/pkg/supplier"
 )
 
-// Verification is the outcome of checking a solution's price again (spec §4
-// price check).
+// Verification is the outcome of checking a solution's price again with
+// its suppliers (spec §4 price check): what changed, and the quote to book.
 type Verification struct {
+	// Status is what the check found: ok (the price holds), price_changed
+	// (the total differs: see solution and previousTotal), package_changed
+	// (the baggage allowance or the change and refund conditions
+	// changed), document_restriction_changed (the documents accepted
+	// changed: passenger details may have to be entered again) or invalid
+	// (no longer sold: search again).
 	Status supplier.PriceStatus `json:"status" jsonschema:"enum=ok,enum=price_changed,enum=package_changed,enum=invalid,enum=document_restriction_changed"`
 	// QuoteID books this price (absent when the solution is invalid).
-	QuoteID        string    `json:"quoteId,omitempty"`
-	Solution       *Solution `json:"solution,omitempty"`
-	PreviousTotal  Money     `json:"previousTotal"`
+	QuoteID string `json:"quoteId,omitempty"`
+	// Solution is the solution as the suppliers sell it now, with the same
+	// id; absent when it is invalid.
+	Solution *Solution `json:"solution,omitempty"`
+	// PreviousTotal is the solution's total as the search listed it, to
+	// compare with the new one.
+	PreviousTotal Money `json:"previousTotal"`
+	// QuoteExpiresAt is when the quote stops holding, 15 minutes after the
+	// check (RFC 3339, UTC); the zero time when the solution is invalid.
 	QuoteExpiresAt time.Time `json:"quoteExpiresAt,omitempty"`
 }
 
