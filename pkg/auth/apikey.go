@@ -18,14 +18,25 @@ import (
 
 // APIKey is an agency's integration key as listed: never the key itself.
 type APIKey struct {
-	ID         int64      `db:"id" json:"id"`
-	AgencyID   int64      `db:"agency_id" json:"agencyId"`
-	Name       string     `db:"name" json:"name"`
-	Prefix     string     `db:"prefix" json:"prefix"`
-	Roles      RoleList   `db:"roles" json:"roles"`
-	CreatedAt  time.Time  `db:"created_at" json:"createdAt"`
+	// ID is the key's id, for DELETE /base/v2/agencies/{id}/apikeys/{key}.
+	ID int64 `db:"id" json:"id"`
+	// AgencyID is the id of the agency the key acts for.
+	AgencyID int64 `db:"agency_id" json:"agencyId"`
+	// Name is the label given when the key was created; empty when none.
+	Name string `db:"name" json:"name"`
+	// Prefix is the key's visible start (vk_ and 8 characters), to tell
+	// keys apart; the rest of the key is never shown again.
+	Prefix string `db:"prefix" json:"prefix"`
+	// Roles are the roles the key acts with: operator, finance or
+	// SuperUser.
+	Roles RoleList `db:"roles" json:"roles"`
+	// CreatedAt is when the key was created (RFC 3339, UTC).
+	CreatedAt time.Time `db:"created_at" json:"createdAt"`
+	// LastUsedAt is when the key last authenticated a request, to within a
+	// minute; absent when it never has.
 	LastUsedAt *time.Time `db:"last_used_at" json:"lastUsedAt,omitempty"`
-	RevokedAt  *time.Time `db:"revoked_at" json:"revokedAt,omitempty"`
+	// RevokedAt is when the key was revoked; absent while it works.
+	RevokedAt *time.Time `db:"revoked_at" json:"revokedAt,omitempty"`
 }
 
 // RoleList is a role set stored as a JSON array in a text column.
@@ -50,6 +61,9 @@ func (l RoleList) Value() (driver.Value, error) { return toJSON(l), nil }
 // NewAPIKey is a freshly created key: Key is shown once and never again.
 type NewAPIKey struct {
 	APIKey
+	// Key is the whole API key (vk_<prefix>_<secret>), to send as the
+	// X-Api-Key header. It is in this answer only: store it now, as only
+	// its hash is kept.
 	Key string `json:"key"`
 }
 

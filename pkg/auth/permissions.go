@@ -15,13 +15,27 @@ var Roles = []string{RoleOperator, RoleFinance, RoleSuperUser}
 // PermAgencyBillsRead grants the sub-agency bill detail page.
 const PermAgencyBillsRead = "agencybills:read"
 
-// CommonConfig is the company's commonConfig of spec §3.
+// CommonConfig is the company's switches the portal's access rules read:
+// its services, settlement currency, bills and sub-agencies. Spec §3
+// commonConfig.
 type CommonConfig struct {
-	EnableTrainService  bool   `json:"enableTrainService"`
-	EnableFlightService bool   `json:"enableFlightService"`
-	SettlementCurrency  string `json:"settlementCurrency"`
-	IsShowBill          bool   `json:"isShowBill"`
-	CanCreateSubAgency  bool   `json:"canCreateSubAgency"`
+	// EnableTrainService is whether the company has the train service: its
+	// users may search, book and see train orders.
+	EnableTrainService bool `json:"enableTrainService"`
+	// EnableFlightService is whether the company has the flight service:
+	// its operators and SuperUsers may search and book flights and group
+	// flights.
+	EnableFlightService bool `json:"enableFlightService"`
+	// SettlementCurrency is the ISO 4217 code of the currency the company
+	// is priced, charged and credited in.
+	SettlementCurrency string `json:"settlementCurrency"`
+	// IsShowBill is whether the company's finance users and SuperUsers see
+	// its bills (wallet, transactions, statements); the provider
+	// (proxyLevel 0) always does.
+	IsShowBill bool `json:"isShowBill"`
+	// CanCreateSubAgency is whether the company may create and manage
+	// sub-agencies.
+	CanCreateSubAgency bool `json:"canCreateSubAgency"`
 }
 
 // Subject is who is asking: the user's roles and permission list and their

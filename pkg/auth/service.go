@@ -441,13 +441,23 @@ func (s *Service) Logout(ctx context.Context, p Principal, m Meta) error {
 
 // SessionInfo is one of a user's open sessions.
 type SessionInfo struct {
-	ID         int64     `json:"id"`
-	CreatedAt  time.Time `json:"createdAt"`
+	// ID is the session's id, for DELETE /base/v2/me/sessions/{id}.
+	ID int64 `json:"id"`
+	// CreatedAt is when the session was opened by a login (RFC 3339, UTC).
+	CreatedAt time.Time `json:"createdAt"`
+	// LastSeenAt is when the session last made a request, to within a
+	// minute.
 	LastSeenAt time.Time `json:"lastSeenAt"`
-	ExpiresAt  time.Time `json:"expiresAt"`
-	IP         string    `json:"ip"`
-	UserAgent  string    `json:"userAgent"`
-	Current    bool      `json:"current"`
+	// ExpiresAt is when the session ends unless used: the earlier of its
+	// idle timeout, which each use pushes back, and its longest lifetime.
+	ExpiresAt time.Time `json:"expiresAt"`
+	// IP is the client address the session was opened from.
+	IP string `json:"ip"`
+	// UserAgent is the User-Agent header of the login, at most 300
+	// characters.
+	UserAgent string `json:"userAgent"`
+	// Current is whether this is the session making the request.
+	Current bool `json:"current"`
 }
 
 // Sessions lists the principal's user's open sessions, newest first.

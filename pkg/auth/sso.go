@@ -20,13 +20,23 @@ import (
 // SSOWindow is how far a single-login timestamp may be from our clock.
 const SSOWindow = 5 * time.Minute
 
-// SSORequest is a single-login entry (spec §7 single-login; the portal's
-// query string carries the same four values).
+// SSORequest is a single-login entry, signed by the integrating site with
+// the agency's single-login secret. The portal's query string carries the
+// same four values (spec §7 single-login).
 type SSORequest struct {
-	Code      string `json:"code"`
+	// Code is a one-time code the integrating site chooses, at most 128
+	// characters; each code logs in once per agency.
+	Code string `json:"code"`
+	// Signature is the lower-case hex HMAC-SHA256, keyed with the agency's
+	// single-login secret, of "code=<code>&timestamp=<timestamp>&userid=<userid>".
 	Signature string `json:"signature"`
-	Timestamp int64  `json:"timestamp"`
-	UserID    int64  `json:"userid"`
+	// Timestamp is when the entry was signed, in Unix seconds; it must be
+	// within 5 minutes of the server's clock.
+	Timestamp int64 `json:"timestamp"`
+	// UserID is the platform's id of the user to log in (as GET
+	// /base/v2/users lists it), a user of the agency whose secret signed
+	// the entry.
+	UserID int64 `json:"userid"`
 }
 
 // SSOSignature is lower-case hex HMAC-SHA256(secret, "code=…&timestamp=…&userid=…").
