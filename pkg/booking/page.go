@@ -10,9 +10,15 @@ import (
 // line's list answers it, so the API, the CLI and the portal read pages
 // alike.
 type Page[V any] struct {
-	Items    []V `json:"items"`
-	Total    int `json:"total"`
-	Page     int `json:"page"`
+	// Items are the orders of this page, newest first (the provider's
+	// group quote queue lists its page oldest first).
+	Items []V `json:"items"`
+	// Total is how many orders match, on every page.
+	Total int `json:"total"`
+	// Page is this page's number, from 1.
+	Page int `json:"page"`
+	// PageSize is how many orders a page holds (20 unless asked, at most
+	// 100).
 	PageSize int `json:"pageSize"`
 }
 
@@ -25,12 +31,17 @@ func PageOf[B, V any](p Paging, total int, rows []B, view func(B) V) Page[V] {
 	return out
 }
 
-// StatusCount is how many of the viewer's bookings of a line are in one
-// status (S is the line's status type, or string where a count is not of
-// one status, such as a group's "all").
+// StatusCount is how many of the orders the caller sees are in one status.
+//
+// S is the line's status type, or string where a count is not of one
+// status, such as a group's "all".
 type StatusCount[S ~string] struct {
-	Status S   `json:"status"`
-	Cnt    int `json:"cnt"`
+	// Status is the status counted (for group orders, "all" counts every
+	// status).
+	Status S `json:"status"`
+	// Cnt is how many of the orders the caller may see are in the status
+	// (0 included).
+	Cnt int `json:"cnt"`
 }
 
 // Counts lists the counts of the statuses asked for, in the order asked,

@@ -23,17 +23,36 @@ const (
 	GroupTimeline  Timeline = "group_order_events"
 )
 
-// Event is one step of a booking's timeline as the flight and group lines
-// publish it (the train line's event names its statuses from and to, as
-// its published JSON always has).
+// Event is one step of a flight or group order's timeline: what was done,
+// by whom, and the status it moved the order from and to.
+//
+// The train line publishes its own event, whose statuses are named from
+// and to, as its published JSON always has.
 type Event struct {
-	ID         int64     `json:"id" db:"id"`
-	Action     string    `json:"action" db:"action"`
-	FromStatus string    `json:"fromStatus" db:"from_status"`
-	ToStatus   string    `json:"toStatus" db:"to_status"`
-	Actor      string    `json:"actor" db:"actor"`
-	Remark     string    `json:"remark" db:"remark"`
-	CreatedAt  time.Time `json:"createdAt" db:"created_at"`
+	// ID is the event's id; events are listed oldest first.
+	ID int64 `json:"id" db:"id"`
+	// Action is what was done: the order's first step (create for a
+	// flight order, request for a group), then one of the actions of the
+	// order's line (pay, cancel, quote, confirm, ...), by a person or by
+	// the system.
+	Action string `json:"action" db:"action"`
+	// FromStatus is the order's status before the step; empty for the
+	// order's first step.
+	FromStatus string `json:"fromStatus" db:"from_status"`
+	// ToStatus is the order's status after the step (the same as
+	// fromStatus for a step that keeps it, such as a passenger-list
+	// upload).
+	ToStatus string `json:"toStatus" db:"to_status"`
+	// Actor is who took the step: a username, apikey:<id> for an
+	// integration's API key, or system.
+	Actor string `json:"actor" db:"actor"`
+	// Remark says more about the step: what a person typed (a request's
+	// remark, a reason), a related booking number, or on a group order what
+	// a quote or payment amounted to or which deadline passed, in the
+	// request's language; empty when there is nothing to add.
+	Remark string `json:"remark" db:"remark"`
+	// CreatedAt is when the step was taken, in UTC.
+	CreatedAt time.Time `json:"createdAt" db:"created_at"`
 }
 
 // Add puts a step on booking id's timeline in tx.
