@@ -42,13 +42,23 @@ const (
 var listColumns = []string{"type", "surname", "givenName", "gender", "birthday", "nationality", "documentType", "documentNumber",
 	"documentExpiry", "documentIssuedAt", "phone", "email"}
 
-// RowError is one problem of an uploaded list: the spreadsheet row (1 is
-// the header), the column's field and the catalog key of the message (the
-// API translates it).
+// RowError is one problem of an uploaded passenger list: where it is and
+// what is wrong.
+//
+// Message holds a catalog key until ErrorData translates it.
 type RowError struct {
-	Row     int    `json:"row"`
-	Column  string `json:"column"`
-	Cell    string `json:"cell,omitempty"`
+	// Row is the spreadsheet row (1 is the header, so passengers start at
+	// 2); 0 for a problem of the whole list (the passenger counts, or how
+	// many more problems there are beyond those listed).
+	Row int `json:"row"`
+	// Column is the passenger field of the column (surname, birthday,
+	// documentNumber, ...: the template's columns); empty for the line
+	// that counts further problems.
+	Column string `json:"column"`
+	// Cell is the spreadsheet cell (e.g. C5); absent for a problem of the
+	// whole list.
+	Cell string `json:"cell,omitempty"`
+	// Message is what is wrong, in the request's language.
 	Message string `json:"message"`
 }
 

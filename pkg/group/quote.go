@@ -22,6 +22,8 @@ import (
 // FareInput is a quoted fare per passenger of a type; Amount includes
 // Taxes.
 type FareInput struct {
+	// PassengerType is the passenger type the fare is for: one fare for
+	// each type the request asks for, each type once.
 	PassengerType string `json:"passengerType" jsonschema:"enum=adult,enum=child,enum=infant"`
 	Amount        string `json:"amount" jsonschema_description:"per passenger, taxes included, decimal"`
 	Taxes         string `json:"taxes,omitempty" jsonschema_description:"the taxes within amount, decimal"`
@@ -29,25 +31,42 @@ type FareInput struct {
 
 // InstallmentInput is one stage of a quote's payment plan.
 type InstallmentInput struct {
-	Stage    string    `json:"stage" jsonschema:"enum=first,enum=second,enum=third,enum=final"`
-	Amount   string    `json:"amount" jsonschema_description:"decimal"`
+	// Stage is first, second or third (a deposit) or final (the final
+	// payment); stages in that order, each once, final last and required.
+	Stage  string `json:"stage" jsonschema:"enum=first,enum=second,enum=third,enum=final"`
+	Amount string `json:"amount" jsonschema_description:"decimal"`
+	// Deadline is when the stage must be paid by: in the future, after
+	// the stage before it, and the first stage's not before confirmBefore.
 	Deadline time.Time `json:"deadline"`
 }
 
-// QuoteInput is the provider's POST .../{id}/quote.
+// QuoteInput is the provider's quote of a group request (POST
+// /order/v2/flight/group/orders/{id}/quote).
 type QuoteInput struct {
 	// Segments are the quoted flights; when omitted, the suppliers'
 	// scheduled flights for the request's journeys.
 	Segments []supplier.Segment `json:"segments,omitempty"`
-	Fares    []FareInput        `json:"fares"`
-	// Currency is the agency's settlement currency when empty.
-	Currency      string    `json:"currency,omitempty"`
+	// Fares are the price per passenger, one for each passenger type the
+	// request asks for.
+	Fares []FareInput `json:"fares"`
+	// Currency is the currency of the amounts: the order's (the agency's
+	// settlement currency when it asked), which is also what an empty one
+	// means; another is refused.
+	Currency string `json:"currency,omitempty"`
+	// ConfirmBefore is when the quote lapses (in the future): the agency
+	// confirms the order on it before then, or the order is closed.
 	ConfirmBefore time.Time `json:"confirmBefore"`
 	// Installments: up to three deposits and the final payment, adding up
 	// to the quote's total.
-	Installments          []InstallmentInput `json:"installments"`
-	PassengerListDeadline time.Time          `json:"passengerListDeadline"`
-	FreeDropSeats         int                `json:"freeDropSeats"`
+	Installments []InstallmentInput `json:"installments"`
+	// PassengerListDeadline is when (in the future) the order must be
+	// confirmed with its passenger list; an order not confirmed by then
+	// fails.
+	PassengerListDeadline time.Time `json:"passengerListDeadline"`
+	// FreeDropSeats is how many fewer seats (adults and children) than
+	// asked for the passenger list may name, 0 up to the seats asked for;
+	// a shorter list is refused.
+	FreeDropSeats int `json:"freeDropSeats"`
 	// TimeZone is the IANA zone the deadlines are meant in; the first
 	// departure airport's when empty.
 	TimeZone string `json:"timeZone,omitempty"`
@@ -468,9 +487,15 @@ const (
 	SeatsRefused  = "refused"
 )
 
-// SeatsInput is the provider's POST .../{id}/seats.
+// SeatsInput is the airline's answer to a group's seat application, as the
+// provider records it (POST /order/v2/flight/group/orders/{id}/seats).
 type SeatsInput struct {
+	// Result is applying (the application is with the airline:
+	// seat_applying), granted (the seats are the group's: the first
+	// installment of the quote falls due) or refused (the order fails;
+	// nothing was charged).
 	Result string `json:"result" jsonschema:"enum=applying,enum=granted,enum=refused"`
+	// Remark is a note put on the order's timeline; optional.
 	Remark string `json:"remark,omitempty"`
 }
 
@@ -518,7 +543,8 @@ func (s *Service) fallDue(ctx context.Context, tx *sqlx.Tx, o Order, ds []deadli
 	return nil
 }
 
-// CloseInput is the provider's POST .../{id}/close.
+// CloseInput closes a group request the provider will not quote (POST
+// /order/v2/flight/group/orders/{id}/close).
 type CloseInput struct {
 	Remark string `json:"remark,omitempty" jsonschema_description:"why no quote is given, on the timeline"`
 }

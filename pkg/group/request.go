@@ -27,16 +27,29 @@ const (
 	MaxGroupSize = 500
 )
 
-// RequestInput is POST /order/v2/flight/group/orders.
+// RequestInput is an operator's request for a group fare (POST
+// /order/v2/flight/group/orders).
 type RequestInput struct {
-	Journeys           []Journey `json:"journeys"`
-	IsChangeDate       bool      `json:"isChangeDate"`
-	AcceptChangeFlight bool      `json:"acceptChangeFlight"`
-	// Passengers defaults to 10 adults, 10 children and no infants.
+	// Journeys are the journeys asked for: one to five, in travel order,
+	// dated from today to 361 days ahead.
+	Journeys []Journey `json:"journeys"`
+	// IsChangeDate: the dates may move by a few days.
+	IsChangeDate bool `json:"isChangeDate"`
+	// AcceptChangeFlight: a connecting or another flight than asked for is
+	// acceptable.
+	AcceptChangeFlight bool `json:"acceptChangeFlight"`
+	// Passengers are the passengers by type: at least one adult, no more
+	// infants than adults, at least the minimum group size in seats
+	// (adults and children; 10 unless the platform sets another) and at
+	// most 500 passengers; absent: 10 adults, 10 children and no infants.
 	Passengers *Counts `json:"passengers,omitempty"`
-	CabinClass string  `json:"cabinClass" jsonschema:"enum=economy,enum=premium_economy,enum=business,enum=premium_business,enum=first,enum=premium_first"`
-	Contact    Contact `json:"contact"`
-	Remark     string  `json:"remark,omitempty"`
+	// CabinClass is the cabin asked for; economy when empty.
+	CabinClass string `json:"cabinClass" jsonschema:"enum=economy,enum=premium_economy,enum=business,enum=premium_business,enum=first,enum=premium_first"`
+	// Contact is who Voyage and the airline reach about the group.
+	Contact Contact `json:"contact"`
+	// Remark is a note for the provider, at most 1000 characters;
+	// optional.
+	Remark string `json:"remark,omitempty"`
 }
 
 // DefaultCounts are spec §9's default group: 10 adults and 10 children.
