@@ -23,26 +23,40 @@ type WalletEntry = ledger.WalletEntry
 // ConfigAnswer is the agency after a config change; Notice carries the
 // spec's settlement-currency message when the currency changed.
 type ConfigAnswer struct {
+	// Agency is the agency after the change, as GET
+	// /base/v2/agencies/{id} answers it.
 	Agency agency.Detail `json:"agency"`
-	Notice string        `json:"notice,omitempty"`
+	// Notice is a message, in the request's language, that the settlement
+	// currency changed; absent when it did not.
+	Notice string `json:"notice,omitempty"`
 }
 
 // APIKeyRequest is POST /base/v2/agencies/{id}/apikey.
 type APIKeyRequest struct {
+	// Name is a label for the key, to tell it apart in the key list;
+	// optional.
 	Name  string   `json:"name"`
 	Roles []string `json:"roles" jsonschema_description:"roles the key acts with; default operator and finance"`
 }
 
 // StatusRequest is PUT /base/v2/agencies/{id}/status.
 type StatusRequest struct {
+	// Status is the agency's new status: blocked stops its users and API
+	// keys from logging in; active lets them again.
 	Status string `json:"status" jsonschema:"enum=active,enum=blocked"`
 }
 
 // Wallet is GET /base/v2/wallet.
 type Wallet struct {
-	Balance     Money `json:"balance"`
+	// Balance is the wallet's balance in the agency's settlement currency;
+	// negative while the agency spends on credit.
+	Balance Money `json:"balance"`
+	// CreditLimit is the credit the agency may spend beyond its balance;
+	// zero when it has none.
 	CreditLimit Money `json:"creditLimit"`
-	Available   Money `json:"available"`
+	// Available is what the agency can still spend: balance plus
+	// creditLimit. A payment above it fails with 300001.
+	Available Money `json:"available"`
 }
 
 // WalletEntriesOf is a page of ledger entries as the API writes it.

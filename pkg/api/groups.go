@@ -16,6 +16,8 @@ import (
 
 // UploadResult is the answer of a valid passenger-list upload.
 type UploadResult struct {
+	// Accepted is how many passengers the uploaded list holds, now the
+	// order's passenger list in place of any earlier one.
 	Accepted int `json:"accepted"`
 }
 

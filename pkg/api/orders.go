@@ -22,25 +22,34 @@ import (
 // ActionRequest is POST /order/v2/flight/orders/{id}/actions: the agency's
 // cancel change, cancel refund or cancel void.
 type ActionRequest struct {
+	// Action is the step to take: cancel_change withdraws a change
+	// request, cancel_refund a refund request, cancel_void a void request;
+	// only while the order's actions list it.
 	Action flight.Action `json:"action" jsonschema:"enum=cancel_change,enum=cancel_refund,enum=cancel_void"`
 }
 
 // PostSaleForm documents the multipart body of refund, change and void
 // requests.
 type PostSaleForm struct {
-	Reason    int      `json:"reason" jsonschema:"required,enum=0,enum=1,enum=2,enum=3,enum=4,enum=5,enum=6,enum=7" jsonschema_description:"the reason code, 0–7"`
-	SubReason string   `json:"subReason,omitempty" jsonschema_description:"for reasons 2, 3 and 6"`
-	Remark    string   `json:"remark,omitempty"`
-	Proofs    [][]byte `json:"proofs,omitempty" jsonschema_description:"up to 5 files (jpg, png or PDF, 2 MB each), each a multipart part named 'proofs'"`
+	Reason    int    `json:"reason" jsonschema:"required,enum=0,enum=1,enum=2,enum=3,enum=4,enum=5,enum=6,enum=7" jsonschema_description:"the reason code, 0–7"`
+	SubReason string `json:"subReason,omitempty" jsonschema_description:"for reasons 2, 3 and 6"`
+	// Remark is a free note to the provider, at most 500 characters; kept
+	// with the request and shown in the order's timeline.
+	Remark string   `json:"remark,omitempty"`
+	Proofs [][]byte `json:"proofs,omitempty" jsonschema_description:"up to 5 files (jpg, png or PDF, 2 MB each), each a multipart part named 'proofs'"`
 }
 
 // ChangeForm documents the multipart body of a change request.
 type ChangeForm struct {
-	Reason    int      `json:"reason" jsonschema:"required,enum=0,enum=1,enum=7" jsonschema_description:"the reason code: 0, 1 or 7"`
-	SubReason string   `json:"subReason,omitempty"`
-	Remark    string   `json:"remark,omitempty"`
-	OptionID  string   `json:"optionId,omitempty" jsonschema_description:"the option chosen from change/search"`
-	Proofs    [][]byte `json:"proofs,omitempty" jsonschema_description:"up to 5 files (jpg, png or PDF, 2 MB each), each a multipart part named 'proofs'"`
+	Reason int `json:"reason" jsonschema:"required,enum=0,enum=1,enum=7" jsonschema_description:"the reason code: 0, 1 or 7"`
+	// SubReason is not checked for a change, whose reasons have no
+	// sub-reasons; it is kept with the request as sent.
+	SubReason string `json:"subReason,omitempty"`
+	// Remark is a free note to the provider, at most 500 characters; kept
+	// with the request and shown in the order's timeline.
+	Remark   string   `json:"remark,omitempty"`
+	OptionID string   `json:"optionId,omitempty" jsonschema_description:"the option chosen from change/search"`
+	Proofs   [][]byte `json:"proofs,omitempty" jsonschema_description:"up to 5 files (jpg, png or PDF, 2 MB each), each a multipart part named 'proofs'"`
 }
 
 // ordersQuery documents the order list's query parameters.

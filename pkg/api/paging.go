@@ -10,9 +10,14 @@ import (
 // page is one page of a list the API answers. Each kind of item keeps the
 // schema name it was published under (pageSchemas).
 type page[T any] struct {
-	Items    []T `json:"items"`
-	Total    int `json:"total"`
-	Page     int `json:"page"`
+	// Items are the entries of this page, in the list's order; empty past
+	// the last page.
+	Items []T `json:"items"`
+	// Total is how many entries the whole list holds, over all pages.
+	Total int `json:"total"`
+	// Page is the 1-based number of this page.
+	Page int `json:"page"`
+	// PageSize is the most entries a page holds (default 20, at most 100).
 	PageSize int `json:"pageSize"`
 }
 

@@ -17,6 +17,8 @@ import (
 
 // AvatarAnswer is the answer of PUT /base/v2/me/avatar.
 type AvatarAnswer struct {
+	// Avatar is the path of the new avatar image
+	// (/base/v2/users/{id}/avatar), as userInfo.avatar gives it.
 	Avatar string `json:"avatar"`
 }
 

@@ -34,6 +34,9 @@ type (
 // RateRequest sets a rate: what one unit of the currency is worth in the
 // default currency.
 type RateRequest struct {
+	// Rate is what one unit of the currency is worth in the site's default
+	// currency, a positive decimal string (e.g. "7.1234" for USD against
+	// CNY).
 	Rate string `json:"rate"`
 }
 

@@ -18,11 +18,15 @@ type DocsRequest struct {
 
 // DocsAnswer is the passengers a DOCS paste holds.
 type DocsAnswer struct {
+	// Passengers are the travellers the paste holds, with their documents,
+	// in the paste's order; nothing is stored.
 	Passengers []pnr.Passenger `json:"passengers"`
 }
 
 // ImportRequest is the body of POST /base/v2/analysis/docs/import.
 type ImportRequest struct {
+	// Text is the pasted SSR DOCS lines, or a whole booking display holding
+	// them; at most 30 passengers.
 	Text string `json:"text"`
 }
 

@@ -31,14 +31,26 @@ type (
 // if sent they must equal the current value, otherwise the request is refused
 // (user.error.usernameFixed / user.error.emailFixed).
 type UpdateUserRequest struct {
-	Username *string   `json:"username,omitempty" jsonschema_description:"cannot change; refused when different"`
-	Email    *string   `json:"email,omitempty" jsonschema_description:"cannot change; refused when different"`
-	Nickname *string   `json:"nickname,omitempty"`
-	Mobile   *string   `json:"mobile,omitempty"`
-	AreaCode *string   `json:"areaCode,omitempty"`
-	Role     *[]string `json:"role,omitempty"`
-	Status   *string   `json:"status,omitempty" jsonschema:"enum=active,enum=inactive,enum=testing"`
-	Password string    `json:"password,omitempty" jsonschema_description:"sets a new password and ends the user's sessions; not for one's own account"`
+	Username *string `json:"username,omitempty" jsonschema_description:"cannot change; refused when different"`
+	Email    *string `json:"email,omitempty" jsonschema_description:"cannot change; refused when different"`
+	// Nickname is the user's new nickname, at most 50 characters.
+	Nickname *string `json:"nickname,omitempty"`
+	// Mobile is the user's new mobile number without the country calling
+	// code: 5 to 20 digits, spaces or dashes, starting with a digit; ""
+	// clears it.
+	Mobile *string `json:"mobile,omitempty"`
+	// AreaCode is the country calling code of mobile, 1 to 4 digits
+	// without the +.
+	AreaCode *string `json:"areaCode,omitempty"`
+	// Role replaces the user's roles: at least one of operator, finance and
+	// SuperUser. Nobody may drop their own SuperUser role, and the agency's
+	// super admin keeps it.
+	Role *[]string `json:"role,omitempty"`
+	// Status is the user's new status: active, inactive (may not log in;
+	// the user's sessions end at once) or testing (a test account, which
+	// may log in). Nobody may deactivate themself or the super admin.
+	Status   *string `json:"status,omitempty" jsonschema:"enum=active,enum=inactive,enum=testing"`
+	Password string  `json:"password,omitempty" jsonschema_description:"sets a new password and ends the user's sessions; not for one's own account"`
 }
 
 var pagingParams = []Param{
