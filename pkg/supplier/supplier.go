@@ -84,8 +84,12 @@ func TypeForAge(age int) string {
 
 // Passengers counts travellers by type.
 type Passengers struct {
-	Adult  int `json:"adult"`
-	Child  int `json:"child"`
+	// Adult is the number of adults (12 or older on the day of travel).
+	Adult int `json:"adult"`
+	// Child is the number of children (2 to 11 on the day of travel).
+	Child int `json:"child"`
+	// Infant is the number of infants (under 2 on the day of travel), each
+	// on an adult's lap without a seat of their own.
 	Infant int `json:"infant"`
 }
 
@@ -98,9 +102,13 @@ func (p Passengers) Seats() int { return p.Adult + p.Child }
 // JourneyQuery is one directional journey asked for: airport or city codes
 // and a local departure date (YYYY-MM-DD).
 type JourneyQuery struct {
-	Origin      string `json:"origin"`
+	// Origin is the IATA code of the departure airport or city (PEK, or
+	// BJS for any Beijing airport).
+	Origin string `json:"origin"`
+	// Destination is the IATA code of the arrival airport or city.
 	Destination string `json:"destination"`
-	Date        string `json:"date"`
+	// Date is the local departure date, YYYY-MM-DD.
+	Date string `json:"date"`
 }
 
 // SearchRequest asks a source for priced itineraries covering every journey
@@ -129,18 +137,38 @@ type SearchRequest struct {
 // Segment is one flight. Times carry the airport's local zone, as every
 // timetable does.
 type Segment struct {
-	Carrier          string    `json:"carrier"`
-	FlightNumber     string    `json:"flightNumber"` // carrier + number, e.g. "CA937"
-	OperatingCarrier string    `json:"operatingCarrier,omitempty"`
-	Origin           string    `json:"origin"`
-	Destination      string    `json:"destination"`
-	DepartAt         time.Time `json:"departAt" jsonschema_description:"local time at the airport, with its offset (e.g. +08:00 in Beijing)"`
-	ArriveAt         time.Time `json:"arriveAt" jsonschema_description:"local time at the airport, with its offset (e.g. +08:00 in Beijing)"`
-	DurationMinutes  int       `json:"durationMinutes"`
-	Cabin            string    `json:"cabin"`
-	BookingClass     string    `json:"bookingClass"`
-	FareBasis        string    `json:"fareBasis,omitempty"`
-	Aircraft         string    `json:"aircraft,omitempty"`
+	// Carrier is the IATA code of the marketing carrier, the airline that
+	// sells the flight under its number.
+	Carrier string `json:"carrier"`
+	// FlightNumber is the marketing carrier's code and the flight's
+	// number, e.g. CA937.
+	FlightNumber string `json:"flightNumber"`
+	// OperatingCarrier is the IATA code of the airline that flies the
+	// flight when it is another than the marketing carrier (a codeshare);
+	// absent otherwise.
+	OperatingCarrier string `json:"operatingCarrier,omitempty"`
+	// Origin is the IATA code of the departure airport.
+	Origin string `json:"origin"`
+	// Destination is the IATA code of the arrival airport.
+	Destination string    `json:"destination"`
+	DepartAt    time.Time `json:"departAt" jsonschema_description:"local time at the airport, with its offset (e.g. +08:00 in Beijing)"`
+	ArriveAt    time.Time `json:"arriveAt" jsonschema_description:"local time at the airport, with its offset (e.g. +08:00 in Beijing)"`
+	// DurationMinutes is the flying time from departure to arrival, in
+	// minutes.
+	DurationMinutes int `json:"durationMinutes"`
+	// Cabin is the cabin class: economy, premium_economy, business,
+	// premium_business, first or premium_first.
+	Cabin string `json:"cabin"`
+	// BookingClass is the one-letter booking class (reservation booking
+	// designator) of the fare on this flight, e.g. Y.
+	BookingClass string `json:"bookingClass"`
+	// FareBasis is the fare basis code on this flight; absent when the
+	// source does not give it.
+	FareBasis string `json:"fareBasis,omitempty"`
+	// Aircraft is the aircraft type code as the source gives it (an ICAO
+	// designator such as B789, or an IATA code such as 789); absent when
+	// unknown.
+	Aircraft string `json:"aircraft,omitempty"`
 	// SeatsLeft is what the source says is still for sale at this fare
 	// (0 when it does not say).
 	SeatsLeft int `json:"seatsLeft,omitempty"`
@@ -149,43 +177,79 @@ type Segment struct {
 // PaxFare is the price of one traveller of a type, in minor units of the
 // offer's currency. Taxes includes AirportTax and FuelSurcharge.
 type PaxFare struct {
-	Type          string `json:"type"`
-	Count         int    `json:"count"`
-	Base          int64  `json:"base"`
-	Taxes         int64  `json:"taxes"`
-	AirportTax    int64  `json:"airportTax"`
-	FuelSurcharge int64  `json:"fuelSurcharge"`
+	// Type is the passenger type: adult, child or infant.
+	Type string `json:"type"`
+	// Count is how many travellers of the type the offer prices.
+	Count int `json:"count"`
+	// Base is one traveller's base fare, before taxes, in minor units of
+	// the offer's currency.
+	Base int64 `json:"base"`
+	// Taxes is one traveller's taxes and surcharges, airportTax and
+	// fuelSurcharge included, in minor units of the offer's currency.
+	Taxes int64 `json:"taxes"`
+	// AirportTax is the airport tax within taxes, per traveller, in minor
+	// units; 0 when the source does not break it out.
+	AirportTax int64 `json:"airportTax"`
+	// FuelSurcharge is the fuel surcharge within taxes, per traveller, in
+	// minor units; 0 when the source does not break it out.
+	FuelSurcharge int64 `json:"fuelSurcharge"`
 }
 
 // Total is one traveller's base fare plus taxes.
 func (f PaxFare) Total() int64 { return f.Base + f.Taxes }
 
-// Baggage is the free allowance per adult.
+// Baggage is the free baggage allowance per adult.
 type Baggage struct {
+	// CheckedPieces is how many checked bags travel free; 0 with checkedKg
+	// set means a weight allowance instead, 0 without it no free checked
+	// baggage.
 	CheckedPieces int `json:"checkedPieces"`
-	CheckedKg     int `json:"checkedKg,omitempty"`
-	CabinPieces   int `json:"cabinPieces"`
-	CabinKg       int `json:"cabinKg,omitempty"`
+	// CheckedKg is the checked baggage weight allowed, in kg: each bag's
+	// when checkedPieces is set, else the total; absent when the source
+	// gives no weight.
+	CheckedKg int `json:"checkedKg,omitempty"`
+	// CabinPieces is how many cabin bags are allowed.
+	CabinPieces int `json:"cabinPieces"`
+	// CabinKg is each cabin bag's weight limit, in kg; absent when the
+	// source gives none.
+	CabinKg int `json:"cabinKg,omitempty"`
 }
 
 // Conditions are the fare's change and refund rules; fees in minor units of
 // the offer's currency, per traveller.
 type Conditions struct {
-	Refundable bool  `json:"refundable"`
-	RefundFee  int64 `json:"refundFee"`
-	Changeable bool  `json:"changeable"`
-	ChangeFee  int64 `json:"changeFee"`
+	// Refundable: the ticket can be refunded.
+	Refundable bool `json:"refundable"`
+	// RefundFee is the airline's refund fee per traveller, in minor units
+	// of the offer's currency; 0 when free or only known when a refund is
+	// quoted.
+	RefundFee int64 `json:"refundFee"`
+	// Changeable: the ticket can be changed to other flights.
+	Changeable bool `json:"changeable"`
+	// ChangeFee is the airline's change fee per traveller, in minor units
+	// of the offer's currency (any fare difference comes on top); 0 when
+	// free or only known when a change is quoted.
+	ChangeFee int64 `json:"changeFee"`
 }
 
-// Restrictions limit who may travel on a fare (spec §3 Contact and
-// restrictions).
+// Restrictions limit who may travel on a fare.
 type Restrictions struct {
+	// MinAge is the youngest a traveller may be, in whole years on the day
+	// of travel; absent: no minimum.
 	MinAge int `json:"minAge,omitempty"`
+	// MaxAge is the oldest a traveller may be, in whole years on the day
+	// of travel; absent: no maximum.
 	MaxAge int `json:"maxAge,omitempty"`
-	// Documents accepted; empty means any (spec codes: idcard, passport,
-	// chinese-passport, eep).
-	Documents           []string `json:"documents"`
-	EligibleCountries   []string `json:"eligibleCountries"`
+	// Documents are the travel document types the fare accepts
+	// (passengers' documentType codes: idcard, passport,
+	// chinese-passport, eep, ...); empty, or all, accepts any.
+	Documents []string `json:"documents"`
+	// EligibleCountries are the nationalities (ISO 3166-1 alpha-2) that
+	// may travel on the fare; empty: any nationality not in
+	// ineligibleCountries.
+	EligibleCountries []string `json:"eligibleCountries"`
+	// IneligibleCountries are the nationalities (ISO 3166-1 alpha-2) that
+	// may not travel on the fare; empty: none excluded.
 	IneligibleCountries []string `json:"ineligibleCountries"`
 	// IdentityDocumentsRequired: every traveller must give an identity
 	// document (type in Documents, number, issuing country, expiry) or the
@@ -193,24 +257,38 @@ type Restrictions struct {
 	IdentityDocumentsRequired bool `json:"identityDocumentsRequired,omitempty"`
 }
 
-// Offer is one priced itinerary a source can sell.
+// Offer is one priced itinerary a supplier sells.
 type Offer struct {
+	// Supplier is the name of the content source that sells the offer
+	// (gds, ndc, lcc, duffel, ...).
 	Supplier string `json:"supplier"`
 	// Ref is the source's own reference for the offer (opaque to Voyage).
-	Ref      string    `json:"ref"`
+	Ref string `json:"ref"`
+	// Segments are the offer's flights, in travel order.
 	Segments []Segment `json:"segments"`
 	// Journeys groups segment indexes by journey, in the request's order.
-	Journeys          [][]int      `json:"journeys"`
-	Currency          string       `json:"currency"`
-	Fares             []PaxFare    `json:"fares"`
-	ValidatingCarrier string       `json:"validatingCarrier"`
-	Brand             string       `json:"brand,omitempty"`
-	Baggage           Baggage      `json:"baggage"`
-	Conditions        Conditions   `json:"conditions"`
-	Restrictions      Restrictions `json:"restrictions"`
-	// TicketingMinutes is how long issuing takes once paid.
-	TicketingMinutes int       `json:"ticketingMinutes"`
-	ExpiresAt        time.Time `json:"expiresAt"`
+	Journeys [][]int `json:"journeys"`
+	// Currency is the ISO 4217 code of the offer's amounts: the source's
+	// currency, not necessarily the order's.
+	Currency string `json:"currency"`
+	// Fares are the prices per traveller, one entry per passenger type.
+	Fares []PaxFare `json:"fares"`
+	// ValidatingCarrier is the IATA code of the airline that issues the
+	// ticket.
+	ValidatingCarrier string `json:"validatingCarrier"`
+	// Brand is the fare's brand name as the airline sells it (e.g.
+	// Economy Light); absent when the fare has none.
+	Brand string `json:"brand,omitempty"`
+	// Baggage is the fare's free baggage allowance.
+	Baggage Baggage `json:"baggage"`
+	// Conditions are the fare's refund and change rules.
+	Conditions Conditions `json:"conditions"`
+	// Restrictions are who may travel on the fare.
+	Restrictions Restrictions `json:"restrictions"`
+	// TicketingMinutes is how long issuing takes once paid, in minutes.
+	TicketingMinutes int `json:"ticketingMinutes"`
+	// ExpiresAt is until when the source sells the offer at this price.
+	ExpiresAt time.Time `json:"expiresAt"`
 }
 
 // Total is what every traveller together pays, in minor units.
@@ -348,23 +426,35 @@ func CashRefund(to string) bool {
 	return to == "" || to == RefundToOriginal || to == RefundToBalance || to == RefundToCard
 }
 
-// Quote is an amount a source offers for a refund or a change, valid until
-// ExpiresAt; Ref confirms it.
+// Quote is what a supplier offers for a refund or a change of a booking,
+// until it expires; amounts in minor units of its currency.
 type Quote struct {
-	Ref    string `json:"ref"`
-	Refund int64  `json:"refund"` // refunded to the buyer as money
-	// RefundTo is where the refund goes (RefundTo*; empty: as paid).
+	// Ref is the source's reference of the quote, which confirms it.
+	Ref string `json:"ref"`
+	// Refund is what the source refunds as money, in minor units of
+	// currency.
+	Refund int64 `json:"refund"`
+	// RefundTo is where the refund goes: original_payment (back to what
+	// paid), balance (the buyer's balance with the source), card, voucher
+	// or airline_credits (value kept with the airline, in credit), or
+	// nothing (nothing was paid); absent: back as paid.
 	RefundTo string `json:"refundTo,omitempty"`
 	// Credit is the value returned as a voucher or airline credit instead
 	// of money (not in Refund), in minor units of Currency.
 	Credit int64 `json:"credit,omitempty"`
 	// RefundUnknown: the source could not say what comes back (the airline
 	// gave no refund quote); Refund and Credit are then zero, not a promise.
-	RefundUnknown bool      `json:"refundUnknown,omitempty"`
-	Fee           int64     `json:"fee"` // penalty kept by the source
-	Due           int64     `json:"due"` // to be paid for a change (fare + tax difference)
-	Currency      string    `json:"currency"`
-	ExpiresAt     time.Time `json:"expiresAt"`
+	RefundUnknown bool `json:"refundUnknown,omitempty"`
+	// Fee is the penalty the source keeps, in minor units of currency.
+	Fee int64 `json:"fee"`
+	// Due is what a change costs: the fare and tax difference, in minor
+	// units of currency; 0 for a refund.
+	Due int64 `json:"due"`
+	// Currency is the ISO 4217 code of the quote's amounts: the source's
+	// currency, not necessarily the order's.
+	Currency string `json:"currency"`
+	// ExpiresAt is until when the quote can be confirmed.
+	ExpiresAt time.Time `json:"expiresAt"`
 	// Offer is the new itinerary of a change quote.
 	Offer *Offer `json:"offer,omitempty"`
 }
