@@ -68,16 +68,29 @@ type Route struct {
 	Destination string
 }
 
-// Place is an autocomplete answer: an airport or a city.
+// Place is an airport or a city an autocomplete answers, named in the
+// request's language.
 type Place struct {
-	Code        string  `json:"code"`
-	Name        string  `json:"name"`
-	Type        string  `json:"type"` // airport or city
-	CityCode    string  `json:"cityCode"`
-	CityName    string  `json:"cityName"`
-	Country     string  `json:"country"`
-	CountryName string  `json:"countryName"`
-	Airports    []Place `json:"airports,omitempty"` // a city's airports
+	// Code is the place's IATA code: an airport's (PEK) or a city's (BJS),
+	// as a search's origin or destination takes it.
+	Code string `json:"code"`
+	// Name is the airport's or city's name in the request's language.
+	Name string `json:"name"`
+	// Type is airport or city (a city of several airports, listed in
+	// airports).
+	Type string `json:"type"`
+	// CityCode is the IATA code of the place's city (BJS for PEK); an
+	// airport whose city has no code of its own gives its own code.
+	CityCode string `json:"cityCode"`
+	// CityName is the city's name in the request's language.
+	CityName string `json:"cityName"`
+	// Country is the country's ISO 3166-1 alpha-2 code.
+	Country string `json:"country"`
+	// CountryName is the country's name in the request's language.
+	CountryName string `json:"countryName"`
+	// Airports are a city's airports, busiest first; absent for an
+	// airport.
+	Airports []Place `json:"airports,omitempty"`
 }
 
 // AirportName is an airport's name in lang, else its city's (a code such

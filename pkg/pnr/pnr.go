@@ -20,49 +20,97 @@ import (
 
 // Segment is one flight of the booking.
 type Segment struct {
-	Carrier         string `json:"carrier"`         // "CA"
-	FlightNumber    string `json:"flightNumber"`    // "CA937", carrier and number without leading zeros
-	BookingClass    string `json:"bookingClass"`    // "Y"
-	Date            string `json:"date"`            // local departure date YYYY-MM-DD
-	Origin          string `json:"origin"`          // "PEK"
-	Destination     string `json:"destination"`     // "LHR"
-	DepartTime      string `json:"departTime"`      // "14:00" ("" when the line has none)
-	ArriveTime      string `json:"arriveTime"`      // "18:10"
-	ArriveDayOffset int    `json:"arriveDayOffset"` // +1 when arriving the next day
-	Status          string `json:"status"`          // "HK", "SS", "TK", ... as in the text
-	Seats           int    `json:"seats"`           // number after the status (HK2 → 2)
+	// Carrier is the airline's IATA code, e.g. CA.
+	Carrier string `json:"carrier"`
+	// FlightNumber is the carrier's code and the flight's number without
+	// leading zeros, e.g. CA937.
+	FlightNumber string `json:"flightNumber"`
+	// BookingClass is the one-letter booking class, e.g. Y.
+	BookingClass string `json:"bookingClass"`
+	// Date is the local departure date, YYYY-MM-DD.
+	Date string `json:"date"`
+	// Origin is the departure airport's IATA code, e.g. PEK.
+	Origin string `json:"origin"`
+	// Destination is the arrival airport's IATA code, e.g. LHR.
+	Destination string `json:"destination"`
+	// DepartTime is the local departure time, HH:MM; empty when the line
+	// has none.
+	DepartTime string `json:"departTime"`
+	// ArriveTime is the local arrival time, HH:MM; empty when the line has
+	// none.
+	ArriveTime string `json:"arriveTime"`
+	// ArriveDayOffset is how many days after the departure date the flight
+	// arrives: 0 the same day, 1 the next, up to 3; -1 the day before.
+	ArriveDayOffset int `json:"arriveDayOffset"`
+	// Status is the segment's status code as the display gives it (HK,
+	// SS, TK, ...).
+	Status string `json:"status"`
+	// Seats is the number of seats after the status code (HK2: 2).
+	Seats int `json:"seats"`
 }
 
 // Passenger is one traveller of the booking, with what the display tells.
 type Passenger struct {
-	Surname        string `json:"surname"`      // "ZHANG" (upper case), or the whole name when written in Chinese
-	GivenName      string `json:"givenName"`    // "SAN"
-	Title          string `json:"title"`        // MR, MS, MRS, MISS, MSTR, CHD ... ("" when absent)
-	Type           string `json:"type"`         // adult, child, infant
-	Gender         string `json:"gender"`       // male, female or ""
-	Birthday       string `json:"birthday"`     // YYYY-MM-DD when known
-	Nationality    string `json:"nationality"`  // ISO 3166-1 alpha-2 when known
-	DocumentType   string `json:"documentType"` // "passport", "idcard", "" when unknown
+	// Surname is the family name, upper case (ZHANG), or the whole name
+	// when the display writes it in Chinese.
+	Surname string `json:"surname"`
+	// GivenName is the given names, upper case (SAN); empty for a name in
+	// Chinese.
+	GivenName string `json:"givenName"`
+	// Title is the title the name carries (MR, MS, MRS, MISS, MSTR, CHD,
+	// ...); empty when absent.
+	Title string `json:"title"`
+	// Type is the passenger type: adult, child or infant.
+	Type string `json:"type"`
+	// Gender is male or female; empty when the display does not say.
+	Gender string `json:"gender"`
+	// Birthday is the date of birth, YYYY-MM-DD; empty when unknown.
+	Birthday string `json:"birthday"`
+	// Nationality is the nationality's ISO 3166-1 alpha-2 code; empty when
+	// unknown.
+	Nationality string `json:"nationality"`
+	// DocumentType is passport or idcard; empty when unknown.
+	DocumentType string `json:"documentType"`
+	// DocumentNumber is the travel document's number as the display gives
+	// it (SSR DOCS or FOID); empty when unknown.
 	DocumentNumber string `json:"documentNumber"`
-	DocumentExpiry string `json:"documentExpiry"` // YYYY-MM-DD
+	// DocumentExpiry is the document's expiry date, YYYY-MM-DD; empty when
+	// unknown.
+	DocumentExpiry string `json:"documentExpiry"`
 }
 
 // Journey is an origin-to-destination trip: a flight and its connections.
 type Journey struct {
-	Origin      string `json:"origin"`
+	// Origin is the IATA code of the journey's first departure airport.
+	Origin string `json:"origin"`
+	// Destination is the IATA code of the journey's last arrival airport.
 	Destination string `json:"destination"`
-	Date        string `json:"date"`
-	Segments    []int  `json:"segments"` // indexes into Result.Segments
+	// Date is the journey's local departure date, YYYY-MM-DD.
+	Date string `json:"date"`
+	// Segments are the journey's flights, as indexes (from 0) into the
+	// result's segments.
+	Segments []int `json:"segments"`
 }
 
-// Result is what a display holds.
+// Result is what a pasted GDS booking display holds: its flights, grouped
+// into journeys, and its passengers.
 type Result struct {
-	Style         string      `json:"style"`         // "amadeus", "sabre", "travelsky" or "unknown"
-	RecordLocator string      `json:"recordLocator"` // the 6-character PNR code when present
-	Segments      []Segment   `json:"segments"`
-	Journeys      []Journey   `json:"journeys"`
-	Passengers    []Passenger `json:"passengers"`
-	Skipped       []string    `json:"skipped"` // non-empty lines not understood, as pasted
+	// Style is the terminal the display reads as: amadeus, sabre,
+	// travelsky or unknown.
+	Style string `json:"style"`
+	// RecordLocator is the booking's 6-character PNR code; empty when the
+	// display does not show it.
+	RecordLocator string `json:"recordLocator"`
+	// Segments are the booking's flights, in display order.
+	Segments []Segment `json:"segments"`
+	// Journeys are the flights grouped into journeys: a flight and the
+	// connections that follow it within 24 hours.
+	Journeys []Journey `json:"journeys"`
+	// Passengers are the booking's travellers.
+	Passengers []Passenger `json:"passengers"`
+	// Skipped are the non-empty lines the reader did not understand, as
+	// pasted.
+	Skipped []string `json:"skipped"`
 }
 
 // Catalog keys of the errors Parse returns.
