@@ -52,24 +52,57 @@ type Prices struct {
 	ChangeFee        int64 `json:"changeFee"`
 }
 
-// Breakdown is Prices as the API shows them.
+// Breakdown is an order's price breakdown, in the order's (settlement)
+// currency. An origin order fills the sale fields; a change order the
+// change fields and serviceFee; refund and void orders the refund fields
+// and serviceFee; a field that does not apply is zero.
 type Breakdown struct {
-	TicketPrice      Money  `json:"ticketPrice"`
-	FaceValue        Money  `json:"faceValue"`
-	Taxes            Money  `json:"taxes"`
-	AirportTax       Money  `json:"airportTax"`
-	FuelSurcharge    Money  `json:"fuelSurcharge"`
-	Discount         Money  `json:"discount"`
-	ServiceFee       Money  `json:"serviceFee"`
-	SaleTotal        Money  `json:"saleTotal"`
-	FareBasis        string `json:"fareBasis"`
-	TransactionFee   Money  `json:"transactionFee"`
-	CostPrice        Money  `json:"costPrice"`
-	RefundAmount     Money  `json:"refundAmount"`
-	RefundFee        Money  `json:"refundFee"`
-	ChangeTicketDiff Money  `json:"changeTicketDiff"`
-	ChangeTaxDiff    Money  `json:"changeTaxDiff"`
-	ChangeFee        Money  `json:"changeFee"`
+	// TicketPrice is the fares of all travellers with the agency's markup
+	// (faceValue plus the markup), without taxes.
+	TicketPrice Money `json:"ticketPrice"`
+	// FaceValue is the fares of all travellers as the suppliers sell them,
+	// without taxes.
+	FaceValue Money `json:"faceValue"`
+	// Taxes are the taxes and surcharges of all travellers.
+	Taxes Money `json:"taxes"`
+	// AirportTax is the airport tax part of taxes.
+	AirportTax Money `json:"airportTax"`
+	// FuelSurcharge is the fuel surcharge part of taxes.
+	FuelSurcharge Money `json:"fuelSurcharge"`
+	// Discount is how far the sale total is below the cost price (a
+	// negative markup); zero otherwise.
+	Discount Money `json:"discount"`
+	// ServiceFee is the agency's service fee of a change, refund or void
+	// (set in its flight settings), included in the request order's total.
+	ServiceFee Money `json:"serviceFee"`
+	// SaleTotal is what the agency pays for the booking: ticketPrice plus
+	// taxes, less any discount; the origin order's total.
+	SaleTotal Money `json:"saleTotal"`
+	// FareBasis is the fare basis codes of the flights, "/" between
+	// several.
+	FareBasis string `json:"fareBasis"`
+	// TransactionFee is the payment channel's fee on the order's payment,
+	// once paid through a channel; it is the provider's cost, not added to
+	// the total.
+	TransactionFee Money `json:"transactionFee"`
+	// CostPrice is the suppliers' price of all travellers, fares and
+	// taxes, before the agency's markup.
+	CostPrice Money `json:"costPrice"`
+	// RefundAmount is what a refund or void gives back to the agency's
+	// wallet: the refund less the agency's service fee (the refund
+	// order's total).
+	RefundAmount Money `json:"refundAmount"`
+	// RefundFee is the airline's refund fee, already kept out of what the
+	// airline refunds.
+	RefundFee Money `json:"refundFee"`
+	// ChangeTicketDiff is the fare and tax difference a change costs.
+	ChangeTicketDiff Money `json:"changeTicketDiff"`
+	// ChangeTaxDiff is the tax part of a change's difference, when quoted
+	// apart; zero when changeTicketDiff holds the whole difference.
+	ChangeTaxDiff Money `json:"changeTaxDiff"`
+	// ChangeFee is the airline's change fee; a change order's total is
+	// changeTicketDiff plus changeFee plus serviceFee.
+	ChangeFee Money `json:"changeFee"`
 }
 
 func (p Prices) view(cur string) Breakdown {
@@ -93,36 +126,56 @@ type Booked struct {
 
 // PostSale is what a change, refund or void request asked for.
 type PostSale struct {
-	Reason    int    `json:"reason"`
+	// Reason is why the request was made: 0 voluntary, 1 schedule change
+	// or cancellation by the airline, 2 illness, 3 visa or entry refused,
+	// 4 duplicate booking, 5 name or document error, 6 bereavement, 7
+	// other; a change takes 0, 1 or 7.
+	Reason int `json:"reason"`
+	// SubReason details reasons 2 and 6 (passenger, companion or family)
+	// and 3 (visa-refused, entry-denied); absent otherwise.
 	SubReason string `json:"subReason,omitempty"`
-	Remark    string `json:"remark,omitempty"`
+	// Remark is the agency's note on the request.
+	Remark string `json:"remark,omitempty"`
 	// OptionID is the change option (from change/search) chosen.
 	OptionID string `json:"optionId,omitempty"`
 	// Quotes are the supplier quotes the provider accepted, per booking.
 	Quotes []supplier.Quote `json:"quotes,omitempty"`
 }
 
-// ChangeOption is one way to change an order, found by change/search.
+// ChangeOption is one way to change an order, found by a change search.
 type ChangeOption struct {
-	ID       string                 `json:"id"`
+	// ID identifies the option: pass it as optionId with POST
+	// /order/v2/flight/orders/{id}/change.
+	ID string `json:"id"`
+	// Segments are the flights the trip would fly after the change.
 	Segments []shopping.SegmentView `json:"segments"`
-	// Due is the fare and tax difference; Fee the airline's change fee;
-	// ServiceFee the agency's; Total what confirming the change costs.
-	Due        Money          `json:"due"`
-	Fee        Money          `json:"fee"`
-	ServiceFee Money          `json:"serviceFee"`
-	Total      Money          `json:"total"`
-	ExpiresAt  time.Time      `json:"expiresAt"`
-	Quote      supplier.Quote `json:"-"`
+	// Due is the fare and tax difference, in the order's currency.
+	Due Money `json:"due"`
+	// Fee is the airline's change fee.
+	Fee Money `json:"fee"`
+	// ServiceFee is the agency's change service fee.
+	ServiceFee Money `json:"serviceFee"`
+	// Total is what confirming the change costs: due plus fee plus
+	// serviceFee.
+	Total Money `json:"total"`
+	// ExpiresAt is until when the option may be chosen (RFC 3339).
+	ExpiresAt time.Time      `json:"expiresAt"`
+	Quote     supplier.Quote `json:"-"`
 }
 
-// ChangeSearch is the latest change search of an order; a new search
-// replaces it.
+// ChangeSearch is the latest search for ways to change an order; a new
+// search replaces it.
 type ChangeSearch struct {
-	ID       string                  `json:"id"`
+	// ID identifies the search.
+	ID string `json:"id"`
+	// Journeys are the journeys searched, with the order's own airports
+	// where the request left them out.
 	Journeys []supplier.JourneyQuery `json:"journeys"`
-	Options  []ChangeOption          `json:"options"`
-	At       time.Time               `json:"at"`
+	// Options are the ways found to change the order; empty when the
+	// supplier offers none.
+	Options []ChangeOption `json:"options"`
+	// At is when the search was made (RFC 3339, UTC).
+	At time.Time `json:"at"`
 	// Quotes keeps the supplier quotes behind the options (not shown).
 	Quotes map[string]supplier.Quote `json:"quotes"`
 }
@@ -203,46 +256,103 @@ const (
 type Event = booking.Event
 
 // Proof is a file attached to a post-sale request (its bytes are served
-// separately).
+// separately, by GET /order/v2/flight/orders/{id}/proofs/{proof}).
 type Proof struct {
-	ID          int64     `json:"id" db:"id"`
-	Name        string    `json:"name" db:"name"`
-	ContentType string    `json:"contentType" db:"content_type"`
-	Size        int       `json:"size" db:"size"`
-	CreatedAt   time.Time `json:"createdAt" db:"created_at"`
+	// ID identifies the file: the {proof} of its download.
+	ID int64 `json:"id" db:"id"`
+	// Name is the file's name as uploaded ("proof" when it had none).
+	Name string `json:"name" db:"name"`
+	// ContentType is the file's type, judged from its bytes: image/jpeg,
+	// image/png or application/pdf.
+	ContentType string `json:"contentType" db:"content_type"`
+	// Size is the file's size in bytes (at most 2 MB).
+	Size int `json:"size" db:"size"`
+	// CreatedAt is when the file was uploaded (RFC 3339, UTC).
+	CreatedAt time.Time `json:"createdAt" db:"created_at"`
 }
 
-// View is an order as the API answers it (API.md "Flight order").
+// View is a flight order as the API answers it: an origin order (the
+// booking) or a change, refund or void request made against one (API.md
+// "Flight order").
 type View struct {
-	ID             int64                  `json:"id"`
-	BookingNumber  string                 `json:"bookingNumber"`
-	AgencyID       int64                  `json:"agencyId"`
-	Type           string                 `json:"type" jsonschema:"enum=origin,enum=change,enum=refund,enum=void"`
-	OriginalID     int64                  `json:"originalId,omitempty"`
-	Status         Status                 `json:"status"`
-	Tone           string                 `json:"tone"`
-	PaymentStatus  string                 `json:"paymentStatus" jsonschema:"enum=paid,enum=unpaid"`
-	PaymentChannel string                 `json:"paymentChannel,omitempty"`
-	ReferenceID    string                 `json:"referenceId,omitempty"`
-	PNR            string                 `json:"pnr"`
-	Airline        string                 `json:"airline"`
-	FlightNumber   string                 `json:"flightNumber"`
-	TicketNumbers  []string               `json:"ticketNumbers"`
-	Origin         string                 `json:"origin"`
-	Destination    string                 `json:"destination"`
-	DepartAt       time.Time              `json:"departAt" jsonschema_description:"the first flight's departure: local time at its airport, with its offset (e.g. +08:00 in Beijing), as the first segment gives it"`
-	Segments       []shopping.SegmentView `json:"segments"`
-	Journeys       []shopping.JourneyView `json:"journeys"`
-	Passengers     []Passenger            `json:"passengers"`
-	Contact        Contact                `json:"contact"`
-	Restrictions   supplier.Restrictions  `json:"restrictions"`
-	Baggage        supplier.Baggage       `json:"baggage"`
-	InvoiceType    string                 `json:"invoiceType"`
-	Total          Money                  `json:"total"`
-	PriceBreakdown Breakdown              `json:"priceBreakdown"`
-	Request        *PostSale              `json:"request,omitempty"`
-	ReviewRemark   string                 `json:"reviewRemark,omitempty"`
-	Disrupted      bool                   `json:"disrupted"`
+	// ID identifies the order in the paths /order/v2/flight/orders/{id}.
+	ID int64 `json:"id"`
+	// BookingNumber is the order's number as people quote it: F, the
+	// creation date (YYMMDD) and eight digits, e.g. F26112500000042.
+	BookingNumber string `json:"bookingNumber"`
+	// AgencyID is the agency that booked the order.
+	AgencyID int64 `json:"agencyId"`
+	// Type is origin for a booking, or change, refund or void for a
+	// request made against an issued order (originalId).
+	Type string `json:"type" jsonschema:"enum=origin,enum=change,enum=refund,enum=void"`
+	// OriginalID is the id of the order a change, refund or void request
+	// is about; absent for an origin order.
+	OriginalID int64 `json:"originalId,omitempty"`
+	// Status is where the order is in its life; actions says what may be
+	// done now.
+	Status Status `json:"status"`
+	// Tone is how the portal colours the status: success, warning,
+	// primary, error or info.
+	Tone string `json:"tone"`
+	// PaymentStatus is paid once the order's price has been taken, else
+	// unpaid.
+	PaymentStatus string `json:"paymentStatus" jsonschema:"enum=paid,enum=unpaid"`
+	// PaymentChannel is the channel the order was paid (or is being paid)
+	// through: balance for the wallet, or a gateway channel; absent before
+	// payment.
+	PaymentChannel string `json:"paymentChannel,omitempty"`
+	// ReferenceID is the suppliers' reference of the booking, "/" between
+	// several tickets; absent when the suppliers gave none.
+	ReferenceID string `json:"referenceId,omitempty"`
+	// PNR is the airline booking code, "/" between several tickets.
+	PNR string `json:"pnr"`
+	// Airline is the IATA code of the first flight's carrier.
+	Airline string `json:"airline"`
+	// FlightNumber is the flight numbers in order, "/" between them.
+	FlightNumber string `json:"flightNumber"`
+	// TicketNumbers are the e-ticket numbers once issued (each passenger's
+	// are also on the passenger); empty before.
+	TicketNumbers []string `json:"ticketNumbers"`
+	// Origin is the IATA code of the first journey's departure airport.
+	Origin string `json:"origin"`
+	// Destination is the IATA code of the first journey's arrival airport.
+	Destination string    `json:"destination"`
+	DepartAt    time.Time `json:"departAt" jsonschema_description:"the first flight's departure: local time at its airport, with its offset (e.g. +08:00 in Beijing), as the first segment gives it"`
+	// Segments are the order's flights in the order flown (for a change
+	// request with a chosen option, the new flights).
+	Segments []shopping.SegmentView `json:"segments"`
+	// Journeys are the order's journeys, each with the indexes of its
+	// flights in segments; null for a change request with a chosen
+	// option.
+	Journeys []shopping.JourneyView `json:"journeys"`
+	// Passengers are the travellers, with their ticket numbers once
+	// issued.
+	Passengers []Passenger `json:"passengers"`
+	// Contact is who the airline and the provider contact about the
+	// booking.
+	Contact Contact `json:"contact"`
+	// Restrictions are who may travel on the fare booked.
+	Restrictions supplier.Restrictions `json:"restrictions"`
+	// Baggage is the allowance per traveller of the fare booked.
+	Baggage supplier.Baggage `json:"baggage"`
+	// InvoiceType is the invoice document asked for at booking: Bill,
+	// Itinerary, ItineraryWithBill or None.
+	InvoiceType string `json:"invoiceType"`
+	// Total is what the order costs the agency: for an origin order the
+	// sale total, for a change what confirming it costs, for a refund or
+	// void what comes back to the wallet (zero until quoted).
+	Total Money `json:"total"`
+	// PriceBreakdown is the total's parts.
+	PriceBreakdown Breakdown `json:"priceBreakdown"`
+	// Request is what a change, refund or void request asked for; absent
+	// for an origin order.
+	Request *PostSale `json:"request,omitempty"`
+	// ReviewRemark is the provider's remark from its last review of the
+	// order; absent when none.
+	ReviewRemark string `json:"reviewRemark,omitempty"`
+	// Disrupted is true once the provider has recorded a schedule change
+	// against the order (see GET /order/v2/flight/disruptions).
+	Disrupted bool `json:"disrupted"`
 	// AwaitingAirline: pending at the airline (see Order); no actions.
 	AwaitingAirline bool       `json:"awaitingAirline" jsonschema_description:"the airline accepted the booking and has not confirmed it yet: nothing can be done or paid until it does"`
 	PayBy           *time.Time `json:"payBy,omitempty" jsonschema_description:"an instant, in UTC"`
@@ -256,21 +366,34 @@ type View struct {
 	// scan, a page to finish), shown to the booking agency; absent when
 	// none waits.
 	Payment *payment.PendingView `json:"payment,omitempty"`
-	// Detail only: the timeline, proofs and the related orders.
-	Events  []Event `json:"events,omitempty"`
-	Proofs  []Proof `json:"proofs,omitempty"`
+	// Events are the order's timeline, oldest first; only in the answer
+	// about one order.
+	Events []Event `json:"events,omitempty"`
+	// Proofs are the files attached to a post-sale request; only in the
+	// answer about one order, absent when there are none.
+	Proofs []Proof `json:"proofs,omitempty"`
+	// Related are the other orders of the same trip (the origin order and
+	// the requests made against it); only in the answer about one order.
 	Related []Brief `json:"related,omitempty"`
 }
 
-// Brief is a related order in a detail view.
+// Brief is another order of the same trip, as an order's detail lists it.
 type Brief struct {
-	ID            int64     `json:"id"`
-	BookingNumber string    `json:"bookingNumber"`
-	Type          string    `json:"type"`
-	Status        Status    `json:"status"`
-	Tone          string    `json:"tone"`
-	Total         Money     `json:"total"`
-	CreatedAt     time.Time `json:"createdAt"`
+	// ID identifies the order in /order/v2/flight/orders/{id}.
+	ID int64 `json:"id"`
+	// BookingNumber is the order's booking number.
+	BookingNumber string `json:"bookingNumber"`
+	// Type is origin, change, refund or void.
+	Type string `json:"type"`
+	// Status is the order's status.
+	Status Status `json:"status"`
+	// Tone is how the portal colours the status: success, warning,
+	// primary, error or info.
+	Tone string `json:"tone"`
+	// Total is the order's total (see the order's total).
+	Total Money `json:"total"`
+	// CreatedAt is when the order was made (RFC 3339, UTC).
+	CreatedAt time.Time `json:"createdAt"`
 }
 
 // Page is one page of orders.

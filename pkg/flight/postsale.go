@@ -706,27 +706,46 @@ func (s *Service) ProofData(ctx context.Context, who auth.Principal, orderID, pr
 	return row.Proof, row.Data, nil
 }
 
-// Disruption is a schedule change recorded against an order (the flight
-// disruption list).
+// Disruption is an airline's schedule change the provider recorded against
+// an order (the flight disruption list).
 type Disruption struct {
-	ID            int64      `json:"id" db:"id"`
-	OrderID       int64      `json:"orderId" db:"order_id"`
-	BookingNumber string     `json:"bookingNumber" db:"booking_number"`
-	PNR           string     `json:"pnr" db:"pnr"`
-	FlightNumber  string     `json:"flightNumber" db:"flight_number"`
-	Type          string     `json:"type" db:"type"`
-	Detail        string     `json:"detail" db:"detail"`
-	Email         string     `json:"email" db:"email"`
-	EmailedAt     *time.Time `json:"emailedAt,omitempty" db:"emailed_at"`
-	CreatedAt     time.Time  `json:"createdAt" db:"created_at"`
+	// ID identifies the disruption.
+	ID int64 `json:"id" db:"id"`
+	// OrderID is the id of the order affected.
+	OrderID int64 `json:"orderId" db:"order_id"`
+	// BookingNumber is the affected order's booking number.
+	BookingNumber string `json:"bookingNumber" db:"booking_number"`
+	// PNR is the affected order's airline booking code.
+	PNR string `json:"pnr" db:"pnr"`
+	// FlightNumber is the affected order's flight numbers, "/" between
+	// them.
+	FlightNumber string `json:"flightNumber" db:"flight_number"`
+	// Type is the kind of change: change (schedule change), cancel_no_save
+	// (flight cancelled, no alternative), cancel_save (cancelled,
+	// rebooked) or restore (flight restored).
+	Type string `json:"type" db:"type"`
+	// Detail says what changed, in the provider's words.
+	Detail string `json:"detail" db:"detail"`
+	// Email is the order contact's address the notice was sent to; empty
+	// when the order has none.
+	Email string `json:"email" db:"email"`
+	// EmailedAt is when the notice email was queued; absent when none was
+	// sent.
+	EmailedAt *time.Time `json:"emailedAt,omitempty" db:"emailed_at"`
+	// CreatedAt is when the disruption was recorded (RFC 3339, UTC).
+	CreatedAt time.Time `json:"createdAt" db:"created_at"`
 }
 
-// DisruptionPage is one page of disruptions.
+// DisruptionPage is one page of disruptions, newest first.
 type DisruptionPage struct {
-	Items    []Disruption `json:"items"`
-	Total    int          `json:"total"`
-	Page     int          `json:"page"`
-	PageSize int          `json:"pageSize"`
+	// Items are the page's disruptions.
+	Items []Disruption `json:"items"`
+	// Total is how many disruptions match, on every page.
+	Total int `json:"total"`
+	// Page is the page answered, from 1.
+	Page int `json:"page"`
+	// PageSize is how many disruptions a page holds.
+	PageSize int `json:"pageSize"`
 }
 
 // RecordDisruption is the provider noting an airline's schedule change on an
