@@ -146,8 +146,8 @@ func (l *Ledger) BuildStatement(ctx context.Context, agencyID int64, currency st
 
 // Transaction is a payment received into an agency's wallet (All
 // Transactions): a top-up, a booking's payment through a payment channel,
-// or money sent back through the channel that took it (spec §3
-// Transaction). A channel's payment is recorded as a top-up by the channel
+// or money sent back through the channel that took it. See spec §3
+// Transaction. A channel's payment is recorded as a top-up by the channel
 // naming the booking; a refund to a channel (TypeChannelRefund) has a
 // negative amount, and its return when the channel refused it a positive
 // one.

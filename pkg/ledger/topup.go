@@ -15,9 +15,9 @@ import (
 )
 
 // TopUp is money an agency sent to be credited to its wallet: what
-// arrived, in which currency, at which rate and fee (spec §3 Top-up). A
-// parent agency tops up a sub-agency from its own wallet: the same
-// currency, no exchange and no fee.
+// arrived, in which currency, at which rate and fee. A parent agency tops
+// up a sub-agency from its own wallet: the same currency, no exchange and
+// no fee (spec §3 Top-up).
 type TopUp struct {
 	AgencyID         int64  `json:"-"`
 	IdempotencyKey   string `json:"-"`

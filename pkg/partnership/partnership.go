@@ -21,7 +21,7 @@ import (
 
 // Application is a partnership application sent from the home page's form:
 // a prospective agency's contact details for an account manager to follow
-// up (API.md field names).
+// up. Its fields have API.md's names.
 type Application struct {
 	Name  string `json:"name" jsonschema_description:"Title/Name (required)"`
 	Email string `json:"email" jsonschema_description:"email or phone is required"`

@@ -15,13 +15,13 @@ type Money = money.Money
 type SegmentView struct {
 	supplier.Segment
 	// CarrierName is the marketing carrier's name in the request's
-	// language; its code when the name is not known.
+	// language (its code, or empty, when the name is not known).
 	CarrierName string `json:"carrierName"`
 	// OriginName is the departure airport's name in the request's
-	// language; its code when the name is not known.
+	// language (its code, or empty, when the name is not known).
 	OriginName string `json:"originName"`
 	// DestinationName is the arrival airport's name in the request's
-	// language; its code when the name is not known.
+	// language (its code, or empty, when the name is not known).
 	DestinationName string `json:"destinationName"`
 }
 
@@ -50,8 +50,7 @@ type JourneyView struct {
 	SelfTransfer bool `json:"selfTransfer"`
 }
 
-// PaxPrice is the price of one traveller of a passenger type (the spec's
-// priceList entry). Price is the supplier's fare and taxes in the
+// PaxPrice is the price of one traveller of a passenger type. Price is the supplier's fare and taxes in the
 // settlement currency; SalePrice adds the agency's markup.
 type PaxPrice struct {
 	// PassengerType is adult, child or infant.
@@ -226,10 +225,9 @@ type SupplierStatus struct {
 	Count int `json:"count"`
 }
 
-// Filters narrow the solutions (spec §2 flight search filters). Each
-// filter left empty keeps every solution; several values of one filter
-// keep the solutions matching any of them; filters together keep the
-// solutions matching all.
+// Filters narrow a search's solutions: each filter left empty keeps every
+// solution; several values of one filter keep the solutions matching any
+// of them; filters together keep the solutions matching all.
 type Filters struct {
 	// Airlines keep solutions with a flight by one of these carriers
 	// (IATA codes, as the airlines facet's values).

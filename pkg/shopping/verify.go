@@ -19,7 +19,8 @@ import (
 )
 
 // Verification is the outcome of checking a solution's price again with
-// its suppliers (spec §4 price check): what changed, and the quote to book.
+// its suppliers: what changed, and the quote to book (spec §4 price
+// check).
 type Verification struct {
 	// Status is what the check found: ok (the price holds), price_changed
 	// (the total differs: see solution and previousTotal), package_changed
