@@ -39,7 +39,8 @@ type APIKey struct {
 	RevokedAt *time.Time `db:"revoked_at" json:"revokedAt,omitempty"`
 }
 
-// RoleList is a role set stored as a JSON array in a text column.
+// RoleList is a set of role names: operator, finance, SuperUser. It is
+// stored as a JSON array in a text column.
 type RoleList []string
 
 // Scan reads the stored JSON array; anything unreadable is no roles.

@@ -107,8 +107,8 @@ func (s *Service) ReadDocs(text string, lim DocsLimits) ([]pnr.Passenger, error)
 	return ps, nil
 }
 
-// ImportResult is what ImportDocs did: the saved travellers it added, and
-// the number of DOCS passed over because the agency already keeps a
+// ImportResult is what a DOCS import did: the often-used passengers it
+// added, and how many it passed over because the agency already keeps a
 // traveller with that document.
 type ImportResult struct {
 	// Created are the often-used passengers the paste added, as saved

@@ -54,8 +54,8 @@ type Info struct {
 	WhiteLogo string `json:"whiteLogo"`
 	// Name is the provider's full name in English.
 	Name string `json:"name"`
-	// ShortName is the provider's short name in English, e.g. as a page
-	// title.
+	// ShortName is the provider's short name in English, the one page
+	// titles use.
 	ShortName string `json:"shortName"`
 	// ChineseName is the provider's full name in Simplified Chinese.
 	ChineseName string `json:"chineseName"`
@@ -91,8 +91,8 @@ type Info struct {
 	// IsICP is whether the site shows its ICP filing number (icpCode), the
 	// registration websites hosted in mainland China must display.
 	IsICP bool `json:"isIcp"`
-	// ICPCode is the site's ICP filing number, shown in the footer when
-	// isIcp is true; empty when there is none.
+	// ICPCode is the site's ICP filing number, to show when isIcp is true;
+	// empty when there is none.
 	ICPCode string `json:"icpCode"`
 	// IsNetworkSecurity is whether the site shows its public security
 	// network filing number (networkSecurityCode).
