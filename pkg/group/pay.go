@@ -18,7 +18,8 @@ import (
 	"github.com/voyage/voyage/pkg/payment"
 )
 
-// PayInput is POST .../{id}/payment.
+// PayInput pays the installment due of a group order (POST
+// /order/v2/flight/group/orders/{id}/payment).
 type PayInput struct {
 	// Channel is balance (the wallet: balance and credit) or a payment
 	// gateway channel.

@@ -252,8 +252,8 @@ type Restrictions struct {
 	// may not travel on the fare; empty: none excluded.
 	IneligibleCountries []string `json:"ineligibleCountries"`
 	// IdentityDocumentsRequired: every traveller must give an identity
-	// document (type in Documents, number, issuing country, expiry) or the
-	// booking is refused.
+	// document (a type in documents, number, issuing country, expiry) or
+	// the booking is refused.
 	IdentityDocumentsRequired bool `json:"identityDocumentsRequired,omitempty"`
 }
 
@@ -440,10 +440,11 @@ type Quote struct {
 	// nothing (nothing was paid); absent: back as paid.
 	RefundTo string `json:"refundTo,omitempty"`
 	// Credit is the value returned as a voucher or airline credit instead
-	// of money (not in Refund), in minor units of Currency.
+	// of money (not in refund), in minor units of currency.
 	Credit int64 `json:"credit,omitempty"`
 	// RefundUnknown: the source could not say what comes back (the airline
-	// gave no refund quote); Refund and Credit are then zero, not a promise.
+	// gave no refund quote); refund and credit are then zero, not a
+	// promise.
 	RefundUnknown bool `json:"refundUnknown,omitempty"`
 	// Fee is the penalty the source keeps, in minor units of currency.
 	Fee int64 `json:"fee"`

@@ -85,7 +85,7 @@ type ChangeQuoteView struct {
 	// higher (the difference); zero otherwise.
 	Due Money `json:"due"`
 	// RefundAmount is what comes back on confirmation when the new fares
-	// are lower: the difference less Fee; zero otherwise.
+	// are lower: the difference less fee; zero otherwise.
 	RefundAmount Money `json:"refundAmount"`
 	// Fee is the railway's fee on a lower fare's difference, set by how
 	// long before departure it is; zero otherwise.

@@ -27,7 +27,8 @@ type Passenger struct {
 	// railway's real-name rule matches it with the document.
 	Surname string `db:"surname" json:"surname" jsonschema:"required"`
 	// GivenName is the given name exactly as on the identity document.
-	GivenName   string `db:"given_name" json:"givenName" jsonschema:"required"`
+	GivenName string `db:"given_name" json:"givenName" jsonschema:"required"`
+	// Gender is male or female; optional.
 	Gender      string `db:"gender" json:"gender,omitempty" jsonschema:"enum=male,enum=female"`
 	Birthday    string `db:"birthday" json:"birthday,omitempty" jsonschema_description:"YYYY-MM-DD"`
 	Nationality string `db:"nationality" json:"nationality,omitempty" jsonschema_description:"ISO 3166-1 alpha-2"`
@@ -81,8 +82,9 @@ type Ticket struct {
 	Destination string `json:"destination"`
 	// DepartAt is when the ticket's train leaves its origin, in UTC.
 	DepartAt time.Time `json:"departAt"`
-	// ArriveAt is when this ticket's train arrives (a changed ticket's is
-	// another train's); absent on tickets issued before it was kept.
+	// ArriveAt is when this ticket's train arrives at its destination, in
+	// UTC (after a change, the new train's); absent on tickets issued
+	// before the platform recorded it.
 	ArriveAt *time.Time `json:"arriveAt,omitempty"`
 	// Class is the ticket's seat class (a code of GET
 	// /shopping/v2/train/config's seatClasses).
@@ -142,16 +144,16 @@ type Train struct {
 	Origin string `json:"origin"`
 	// Destination is the station code where the passengers alight.
 	Destination string `json:"destination"`
-	// DepartAt is when the train leaves Origin, in UTC.
+	// DepartAt is when the train leaves origin, in UTC.
 	DepartAt time.Time `json:"departAt"`
-	// ArriveAt is when the train reaches Destination, in UTC.
+	// ArriveAt is when the train reaches destination, in UTC.
 	ArriveAt time.Time `json:"arriveAt"`
-	// DurationMinutes is the journey's duration from Origin to
-	// Destination, in minutes.
+	// DurationMinutes is the journey's duration from origin to
+	// destination, in minutes.
 	DurationMinutes int `json:"durationMinutes"`
-	// DistanceKm is the distance from Origin to Destination, in km.
+	// DistanceKm is the distance from origin to destination, in km.
 	DistanceKm int `json:"distanceKm"`
-	// Stops are the train's calls from Origin to Destination, both
+	// Stops are the train's calls from origin to destination, both
 	// included.
 	Stops []rail.Stop `json:"stops"`
 }

@@ -118,7 +118,7 @@ type SearchResult struct {
 type OfferView struct {
 	// ID is the offer's id: the offerId to book it with (POST
 	// /order/v2/train/orders) or to change tickets to it (POST
-	// /order/v2/train/orders/{id}/change), until ExpiresAt.
+	// /order/v2/train/orders/{id}/change), until expiresAt.
 	ID string `json:"id"`
 	// TrainNumber is the train number, e.g. G101.
 	TrainNumber string `json:"trainNumber"`
@@ -137,16 +137,16 @@ type OfferView struct {
 	// DestinationName is the alighting station's name in the request's
 	// language.
 	DestinationName string `json:"destinationName"`
-	// DepartAt is when the train leaves Origin, in UTC.
+	// DepartAt is when the train leaves origin, in UTC.
 	DepartAt time.Time `json:"departAt"`
-	// ArriveAt is when the train reaches Destination, in UTC.
+	// ArriveAt is when the train reaches destination, in UTC.
 	ArriveAt time.Time `json:"arriveAt"`
-	// DurationMinutes is the journey's duration from Origin to
-	// Destination, in minutes.
+	// DurationMinutes is the journey's duration from origin to
+	// destination, in minutes.
 	DurationMinutes int `json:"durationMinutes"`
-	// DistanceKm is the distance from Origin to Destination, in km.
+	// DistanceKm is the distance from origin to destination, in km.
 	DistanceKm int `json:"distanceKm"`
-	// Stops are the train's calls from Origin to Destination, both
+	// Stops are the train's calls from origin to destination, both
 	// included.
 	Stops []StopView `json:"stops"`
 	// Seats are the train's seat classes with their prices and seats left.
