@@ -31,8 +31,8 @@ type Entry struct {
 	ID int64 `db:"id" json:"id"`
 	// AgencyID is the agency whose log holds the entry.
 	AgencyID int64 `db:"agency_id" json:"agencyId"`
-	// UserID is the id of the user who acted (a provider's user when the
-	// provider acted on the agency); absent when no user did: a failed
+	// UserID is the id of the user who acted (possibly a user of another
+	// agency, such as the provider's); absent when no user did: a failed
 	// login, a call with an API key, or the platform itself.
 	UserID *int64 `db:"user_id" json:"userId,omitempty"`
 	// Username is who acted: the user's username, "apikey:" and the key's
@@ -45,7 +45,7 @@ type Entry struct {
 	// state-changing API call its operation id (createFlightOrder). The
 	// list's action filter takes the same values.
 	Action string `db:"action" json:"action"`
-	// Target is what the action was done to: "user:<username>",
+	// Target is what the action was done to, such as "user:<username>",
 	// "agency:<id>", a booking number, or for an API call its method and
 	// path ("POST /order/v2/flight/orders"); empty when the action has no
 	// target (a login).

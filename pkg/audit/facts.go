@@ -7,10 +7,12 @@ import (
 	"fmt"
 )
 
-// Facts are the names and figures an entry's sentence needs ("order":
-// "F2611250001", "amount": "690.00", "currency": "CNY", "agency": "Demo
-// Travel"), kept when the entry is written so that it reads the same later,
-// whatever becomes of the order or agency. Stored as a JSON object.
+// Facts are the names and figures a user-log entry's summary mentions, by
+// name (order, amount, currency, agency, user...), as they were when the
+// entry was written. They are kept so that the entry reads the same
+// later, whatever becomes of the order or agency ("order": "F2611250001",
+// "amount": "690.00", "currency": "CNY", "agency": "Demo Travel"); stored
+// as a JSON object.
 type Facts map[string]string
 
 // Value stores the facts as JSON, or an empty string when there are none.

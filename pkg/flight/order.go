@@ -136,9 +136,13 @@ type PostSale struct {
 	SubReason string `json:"subReason,omitempty"`
 	// Remark is the agency's note on the request.
 	Remark string `json:"remark,omitempty"`
-	// OptionID is the change option (from change/search) chosen.
+	// OptionID is the id of the change option chosen from the order's
+	// change search (POST /order/v2/flight/orders/{id}/change/search);
+	// absent when the change request named none.
 	OptionID string `json:"optionId,omitempty"`
-	// Quotes are the supplier quotes the provider accepted, per booking.
+	// Quotes are the suppliers' quotes the request is carried out against,
+	// one per booking (their amounts in minor units of the quote's
+	// currency); absent until the request is quoted.
 	Quotes []supplier.Quote `json:"quotes,omitempty"`
 }
 
@@ -176,7 +180,9 @@ type ChangeSearch struct {
 	Options []ChangeOption `json:"options"`
 	// At is when the search was made (RFC 3339, UTC).
 	At time.Time `json:"at"`
-	// Quotes keeps the supplier quotes behind the options (not shown).
+	// Quotes are the supplier's quotes behind the options, by option id
+	// (their amounts in minor units of the quote's currency); the options'
+	// own amounts, in the order's currency, are the ones to show.
 	Quotes map[string]supplier.Quote `json:"quotes"`
 }
 
@@ -272,8 +278,8 @@ type Proof struct {
 }
 
 // View is a flight order as the API answers it: an origin order (the
-// booking) or a change, refund or void request made against one (API.md
-// "Flight order").
+// booking) or a change, refund or void request made against one. See
+// API.md "Flight order".
 type View struct {
 	// ID identifies the order in the paths /order/v2/flight/orders/{id}.
 	ID int64 `json:"id"`
@@ -360,7 +366,11 @@ type View struct {
 	CreatedAt       time.Time  `json:"createdAt" jsonschema_description:"an instant, in UTC"`
 	UpdatedAt       time.Time  `json:"updatedAt" jsonschema_description:"an instant, in UTC"`
 	// Actions are what the caller may do now (the agency's actions for an
-	// agency user, the provider's for the provider).
+	// agency user, the provider's for the provider): for the agency pay,
+	// cancel, cancel_change, cancel_refund, cancel_void, confirm, change,
+	// refund or void; for the provider approve, reject, quote, issue,
+	// resolve_ok or resolve_failed. Empty while the airline has not
+	// confirmed the booking.
 	Actions []Action `json:"actions"`
 	// Payment is the channel payment the booking waits for (a QR code to
 	// scan, a page to finish), shown to the booking agency; absent when

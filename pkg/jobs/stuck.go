@@ -35,7 +35,8 @@ type Job struct {
 	// scheduledAt), discarded (given up on after its last attempt); after
 	// a retry, available (waiting for a worker) or any later state.
 	State string `json:"state"`
-	// Args is the job's arguments as queued (JSON), an order or delivery id.
+	// Args is the job's arguments as queued, a JSON object such as the id
+	// of the order or delivery it works on.
 	Args string `json:"args"`
 	// Attempt is how many times the job has been started.
 	Attempt int `json:"attempt"`

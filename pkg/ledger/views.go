@@ -58,8 +58,7 @@ func WalletEntryOf(e Entry) WalletEntry {
 }
 
 // StatementSummary is a statement of an agency's wallet as a list shows
-// it: its period (From and To inclusive, YYYY-MM-DD), balances and how
-// many entries it holds.
+// it: its period, balances and how many entries it holds.
 type StatementSummary struct {
 	// ID identifies the statement: GET /base/v2/statements/{id} reads it
 	// (a sub-agency's, GET /base/v2/sub/statements/{agency}/{id}).

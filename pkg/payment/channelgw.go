@@ -114,7 +114,7 @@ type PendingView struct {
 	// Airwallex).
 	ClientSecret string `json:"clientSecret,omitempty"`
 	// Card is what the payer's browser needs beside the client secret to
-	// open the channel's card step; none when the channel takes no card
+	// open the channel's card step; absent when the channel takes no card
 	// in the browser or its public keys are not configured.
 	Card *CardStep `json:"card,omitempty"`
 	// ExpiresAt is when the payment closes if it is still unpaid (15
@@ -141,7 +141,7 @@ type CardStep struct {
 	// Env is Airwallex's environment for its hosted payment page (demo,
 	// prod).
 	Env string `json:"env,omitempty"`
-	// IntentID is the channel's payment intent.
+	// IntentID is the id of the channel's payment intent.
 	IntentID string `json:"intentId"`
 	// Currency is the intent's currency (ISO 4217).
 	Currency string `json:"currency"`

@@ -122,7 +122,7 @@ type Solution struct {
 	// Total is what booking the solution costs for all the travellers
 	// searched, with the agency's markup, in the settlement currency.
 	Total Money `json:"total"`
-	// Source is the supplier, or "interline" for a solution sold as
+	// Source is the supplier's name, or "interline" for a solution sold as
 	// separate tickets Voyage combined.
 	Source string `json:"source"`
 	// Sources are every supplier that offered this itinerary (shown only to
@@ -155,7 +155,8 @@ type Solution struct {
 	// SelfTransfer is true when a journey changes planes between separate
 	// tickets (see the journeys' selfTransfer and protection).
 	SelfTransfer bool `json:"selfTransfer"`
-	// Protection is the self-transfer protection terms, when SelfTransfer.
+	// Protection is the self-transfer protection terms in the request's
+	// language, when selfTransfer is true; absent otherwise.
 	Protection string `json:"protection,omitempty"`
 	// ExpiresAt is until when the suppliers hold the fares offered (the
 	// earliest of the tickets'); the price check tells whether it is still
@@ -242,7 +243,8 @@ type Filters struct {
 	// (fast-standard, preference-standard, normal-standard, website,
 	// special-standard, special-48, special-before-24, special-before-4).
 	TicketingSpeed []string `json:"ticketingSpeed"`
-	// Layovers keep solutions changing planes at one of these airports.
+	// Layovers keep solutions changing planes at one of these airports
+	// (IATA codes, as the layovers facet's values).
 	Layovers []string `json:"layovers,omitempty"`
 	// PriceMin is the lowest total kept (decimal string in the settlement
 	// currency, inclusive); "" for no bound.

@@ -19,8 +19,8 @@ import (
 )
 
 // Verification is the outcome of checking a solution's price again with
-// its suppliers: what changed, and the quote to book (spec §4 price
-// check).
+// its suppliers: what changed, and the quote to book. See spec §4 price
+// check.
 type Verification struct {
 	// Status is what the check found: ok (the price holds), price_changed
 	// (the total differs: see solution and previousTotal), package_changed
@@ -29,7 +29,9 @@ type Verification struct {
 	// changed: passenger details may have to be entered again) or invalid
 	// (no longer sold: search again).
 	Status supplier.PriceStatus `json:"status" jsonschema:"enum=ok,enum=price_changed,enum=package_changed,enum=invalid,enum=document_restriction_changed"`
-	// QuoteID books this price (absent when the solution is invalid).
+	// QuoteID books this price: pass it as quoteId to POST
+	// /order/v2/flight/orders before quoteExpiresAt (absent when the
+	// solution is invalid).
 	QuoteID string `json:"quoteId,omitempty"`
 	// Solution is the solution as the suppliers sell it now, with the same
 	// id; absent when it is invalid.
