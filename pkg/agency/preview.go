@@ -86,8 +86,9 @@ type FundsPlan struct {
 	// IdempotencyKey is the Idempotency-Key header of the request, the key
 	// the real top-up must be posted with to be this one.
 	IdempotencyKey string `json:"idempotencyKey"`
-	// KeyUsed: the key was posted before, so a real run replays it (same
-	// figures) or is refused (other figures).
+	// KeyUsed is whether a top-up was already posted with this key: the
+	// real call would then replay it (same figures) or be refused (other
+	// figures).
 	KeyUsed bool `json:"idempotencyKeyUsed"`
 }
 

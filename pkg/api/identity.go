@@ -30,7 +30,8 @@ type UserConfig struct {
 	// 1 to 4 digits without the + (86 unless set); set by PUT
 	// /base/v2/me/config/defaultRegion.
 	DefaultRegion string `json:"defaultRegion"`
-	// TimeZone is the user's own IANA time zone; "" means the agency's.
+	// TimeZone is the user's own IANA time zone (e.g. Asia/Shanghai), set
+	// by PUT /base/v2/me/config/timeZone; "" means the agency's.
 	TimeZone string `json:"timeZone"`
 }
 
@@ -66,7 +67,8 @@ type UserInfo struct {
 	// Countries are the user's favourite countries, ISO 3166-1 alpha-2
 	// codes (at most 20); set by PUT /base/v2/me/config/countries.
 	Countries []string `json:"countries"`
-	// Passengers are the ids of the user's favoured often-used passengers.
+	// Passengers are the ids of the user's favoured often-used passengers,
+	// set by PUT /base/v2/me/config/passengers.
 	Passengers []int64 `json:"passengers"`
 }
 
