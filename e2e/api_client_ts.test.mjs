@@ -25,8 +25,24 @@ test('the generated TypeScript client type-checks and runs search, verify, book,
   writeFileSync(join(gen, 'api.d.ts'), astToString(await openapiTS(doc)));
   const src = join(here, 'client', 'flows.ts');
 
+  // The reference's TypeScript code samples, each in a function with the
+  // client and a file in scope, type-check against the same types.
+  const samples = ["import type { Client } from 'openapi-fetch';", "import type { paths } from './api';", ''];
+  let count = 0;
+  for (const item of Object.values(doc.paths)) {
+    for (const op of Object.values(item)) {
+      const sample = (op['x-codeSamples'] ?? []).find((s) => s.lang === 'TypeScript');
+      assert.ok(sample, `${op.operationId} has no TypeScript sample`);
+      samples.push(`export async function sample_${op.operationId}(client: Client<paths>, file: Blob) {`,
+        '  ' + sample.source.replaceAll('\n', '\n  '), '}', '');
+      count++;
+    }
+  }
+  assert.ok(count > 100, `${count} samples`);
+  writeFileSync(join(gen, 'samples.ts'), samples.join('\n'));
+
   // mistakes.ts: requests the server refuses, each expected not to compile.
-  const program = ts.createProgram([src, join(here, 'client', 'mistakes.ts')], {
+  const program = ts.createProgram([src, join(here, 'client', 'mistakes.ts'), join(gen, 'samples.ts')], {
     strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext,
     moduleResolution: ts.ModuleResolutionKind.Bundler, skipLibCheck: true, lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
   });

@@ -377,7 +377,13 @@ func nullable(s map[string]any) map[string]any {
 		return s
 	}
 	if _, ok := s["$ref"]; ok {
-		return map[string]any{"anyOf": []any{s, map[string]any{"type": "null"}}}
+		out := map[string]any{"anyOf": []any{s, map[string]any{"type": "null"}}}
+		if d, ok := s["description"]; ok {
+			// The property's description describes the property, null or not.
+			out["description"] = d
+			delete(s, "description")
+		}
+		return out
 	}
 	if len(s) == 0 {
 		return s
@@ -561,8 +567,11 @@ func (rt *Router) openAPI(d *describer) map[string]any {
 			"tags":        []string{r.Op.Tag},
 			"responses":   responses,
 		}
-		if r.Op.Public {
+		switch {
+		case r.Op.Public:
 			op["security"] = []any{}
+		case r.Op.UserOnly:
+			op["security"] = []any{map[string]any{"bearer": []string{}}}
 		}
 		params := []any{}
 		for _, m := range pathParam.FindAllStringSubmatch(r.Path, -1) {

@@ -1,8 +1,12 @@
 package api
 
 import (
+	_ "embed"
+	"encoding/json"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/voyage/voyage/pkg/flight"
@@ -17,25 +21,38 @@ type Webhook struct {
 	Data any
 }
 
-// GroupStatusEvent is the data of a group.status webhook.
+// GroupStatusEvent is the data of a group.status webhook: a group order
+// moved from one status to another.
 type GroupStatusEvent struct {
-	ID            int64     `json:"id"`
-	BookingNumber string    `json:"bookingNumber"`
-	Action        string    `json:"action"`
-	FromStatus    string    `json:"fromStatus"`
-	Status        string    `json:"status"`
-	At            time.Time `json:"at"`
+	// ID is the group order's id (GET /order/v2/flight/group/orders/{id}).
+	ID int64 `json:"id"`
+	// BookingNumber is the order's booking number.
+	BookingNumber string `json:"bookingNumber"`
+	// Action is the step that moved the order (the quote, a payment, a list, a cancellation…).
+	Action string `json:"action"`
+	// FromStatus is the order's status before the step.
+	FromStatus string `json:"fromStatus"`
+	// Status is the order's status after the step.
+	Status string `json:"status"`
+	// At is when the step happened (RFC 3339, UTC).
+	At time.Time `json:"at"`
 }
 
-// GroupReminderEvent is the data of a group.reminder webhook.
+// GroupReminderEvent is the data of a group.reminder webhook: one of a
+// group order's deadlines is near.
 type GroupReminderEvent struct {
-	ID            int64  `json:"id"`
+	// ID is the group order's id.
+	ID int64 `json:"id"`
+	// BookingNumber is the order's booking number.
 	BookingNumber string `json:"bookingNumber"`
-	Status        string `json:"status"`
-	Deadline      string `json:"deadline" jsonschema_description:"which deadline: an installment stage or the passenger list"`
-	DueAt         string `json:"dueAt" jsonschema:"format=date-time"`
-	TimeZone      string `json:"timeZone"`
-	Amount        any    `json:"amount" jsonschema_description:"money due: {amount, currency}"`
+	// Status is the order's status when the reminder was sent.
+	Status   string `json:"status"`
+	Deadline string `json:"deadline" jsonschema_description:"which deadline: an installment stage or the passenger list"`
+	// DueAt is when the deadline falls (RFC 3339, UTC).
+	DueAt string `json:"dueAt" jsonschema:"format=date-time"`
+	// TimeZone is the IANA zone the deadline was set in, to show it as the agency does.
+	TimeZone string `json:"timeZone"`
+	Amount   any    `json:"amount" jsonschema_description:"money due: {amount, currency}"`
 }
 
 // Webhooks lists the events of the document's webhooks section.
@@ -48,20 +65,52 @@ var Webhooks = []Webhook{
 	{"group.reminder", "A group order's deadline is near", GroupReminderEvent{}},
 }
 
+// examplesJSON holds, by "METHOD /path", an exchange the test suite had
+// with a real server for each operation it called (pkg/app captures them
+// with VOYAGE_CAPTURE_EXAMPLES=1; every test run checks them against the
+// schemas when it loads the document).
+//
+//go:embed examples.json
+var examplesJSON []byte
+
+// captured is one operation's recorded exchange.
+type captured struct {
+	Path     map[string]string `json:"path,omitempty"`
+	Query    string            `json:"query,omitempty"`
+	Request  json.RawMessage   `json:"request,omitempty"`
+	Status   int               `json:"status"`
+	Response json.RawMessage   `json:"response"`
+}
+
+var capturedExamples = sync.OnceValue(func() map[string]captured {
+	m := map[string]captured{}
+	if err := json.Unmarshal(examplesJSON, &m); err != nil {
+		panic("api: examples.json: " + err.Error())
+	}
+	return m
+})
+
 // addExamples gives every operation's JSON request and success response an
-// example built from its schema.
+// example: the captured exchange where there is one, else a value built
+// from the schema; then the code samples written from them.
 func addExamples(doc map[string]any) {
 	schemas, _ := doc["components"].(map[string]any)["schemas"].(map[string]any)
 	ex := &exampler{schemas: schemas}
+	all := capturedExamples()
 	paths, _ := doc["paths"].(map[string]any)
-	for _, item := range paths {
-		for _, o := range item.(map[string]any) {
+	for path, item := range paths {
+		for method, o := range item.(map[string]any) {
 			op := o.(map[string]any)
+			c, real := all[strings.ToUpper(method)+" "+path]
 			if rb, ok := op["requestBody"].(map[string]any); ok {
 				for ct, mt := range rb["content"].(map[string]any) {
 					if ct == "application/json" {
 						m := mt.(map[string]any)
-						m["example"] = ex.of(m["schema"], 0)
+						if real && len(c.Request) > 0 {
+							m["example"] = decoded(c.Request)
+						} else {
+							m["example"] = ex.of(m["schema"], 0)
+						}
 					}
 				}
 			}
@@ -69,9 +118,13 @@ func addExamples(doc map[string]any) {
 				if !strings.HasPrefix(st, "2") {
 					continue
 				}
-				c, _ := r.(map[string]any)["content"].(map[string]any)
-				if m, ok := c["application/json"].(map[string]any); ok {
-					m["example"] = ex.of(m["schema"], 0)
+				cm, _ := r.(map[string]any)["content"].(map[string]any)
+				if m, ok := cm["application/json"].(map[string]any); ok {
+					if real && strconv.Itoa(c.Status) == st {
+						m["example"] = decoded(c.Response)
+					} else {
+						m["example"] = ex.of(m["schema"], 0)
+					}
 				}
 			}
 		}
@@ -82,6 +135,15 @@ func addExamples(doc map[string]any) {
 		m := op["requestBody"].(map[string]any)["content"].(map[string]any)["application/json"].(map[string]any)
 		m["example"] = ex.of(m["schema"], 0)
 	}
+	addCodeSamples(doc, all)
+}
+
+func decoded(raw json.RawMessage) any {
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		panic("api: a captured example is not JSON: " + err.Error())
+	}
+	return v
 }
 
 type exampler struct {

@@ -4878,8 +4878,9 @@ func (e WebhookTrainOrderStatusJSONBodyEvent) Valid() bool {
 	}
 }
 
-// APIKeyRequest defines model for APIKeyRequest.
+// APIKeyRequest APIKeyRequest is POST /base/v2/agencies/{id}/apikey.
 type APIKeyRequest struct {
+	// Name A label for the key, to tell it apart in the key list; optional.
 	Name *string `json:"name,omitempty"`
 
 	// Roles roles the key acts with; default operator and finance
@@ -4889,48 +4890,67 @@ type APIKeyRequest struct {
 // APIKeyRequestRoles defines model for APIKeyRequest.Roles.
 type APIKeyRequestRoles string
 
-// ActionRequest defines model for ActionRequest.
+// ActionRequest ActionRequest is POST /order/v2/flight/orders/{id}/actions: the agency's cancel change, cancel refund or cancel void.
 type ActionRequest struct {
+	// Action The step to take: cancel_change withdraws a change request, cancel_refund a refund request, cancel_void a void request; only while the order's actions list it.
 	Action *ActionRequestAction `json:"action,omitempty"`
 }
 
-// ActionRequestAction defines model for ActionRequest.Action.
+// ActionRequestAction The step to take: cancel_change withdraws a change request, cancel_refund a refund request, cancel_void a void request; only while the order's actions list it.
 type ActionRequestAction string
 
-// AgencyAirlineFilter defines model for AgencyAirlineFilter.
+// AgencyAirlineFilter AirlineFilter limits content to (whitelist) or away from (blacklist) the listed airlines.
 type AgencyAirlineFilter struct {
-	Airlines *[]string               `json:"airlines"`
-	Mode     AgencyAirlineFilterMode `json:"mode"`
+	// Airlines The two-character IATA codes of the airlines the mode applies to; stored upper-case.
+	Airlines *[]string `json:"airlines"`
+
+	// Mode How airlines filters searches: none shows every airline (the default); whitelist shows only offers whose every flight is by a listed airline; blacklist hides offers with any flight by one.
+	Mode AgencyAirlineFilterMode `json:"mode"`
 }
 
-// AgencyAirlineFilterMode defines model for AgencyAirlineFilter.Mode.
+// AgencyAirlineFilterMode How airlines filters searches: none shows every airline (the default); whitelist shows only offers whose every flight is by a listed airline; blacklist hides offers with any flight by one.
 type AgencyAirlineFilterMode string
 
-// AgencyAirlineFilterInput defines model for AgencyAirlineFilterInput.
+// AgencyAirlineFilterInput AirlineFilter limits content to (whitelist) or away from (blacklist) the listed airlines.
 type AgencyAirlineFilterInput struct {
-	Airlines *[]string                     `json:"airlines,omitempty"`
-	Mode     *AgencyAirlineFilterInputMode `json:"mode,omitempty"`
+	// Airlines The two-character IATA codes of the airlines the mode applies to; stored upper-case.
+	Airlines *[]string `json:"airlines,omitempty"`
+
+	// Mode How airlines filters searches: none shows every airline (the default); whitelist shows only offers whose every flight is by a listed airline; blacklist hides offers with any flight by one.
+	Mode *AgencyAirlineFilterInputMode `json:"mode,omitempty"`
 }
 
-// AgencyAirlineFilterInputMode defines model for AgencyAirlineFilterInput.Mode.
+// AgencyAirlineFilterInputMode How airlines filters searches: none shows every airline (the default); whitelist shows only offers whose every flight is by a listed airline; blacklist hides offers with any flight by one.
 type AgencyAirlineFilterInputMode string
 
-// AgencyBranding defines model for AgencyBranding.
+// AgencyBranding Branding is how the portal looks for the agency's users.
 type AgencyBranding struct {
-	Favicon                *string `json:"favicon,omitempty"`
-	HideCustomerService    bool    `json:"hideCustomerService"`
-	HideSingleLoginMessage bool    `json:"hideSingleLoginMessage"`
-	Theme                  *string `json:"theme,omitempty"`
+	// Favicon The URL of the favicon the portal shows the agency's users instead of the site's; absent for the site's own.
+	Favicon *string `json:"favicon,omitempty"`
+
+	// HideCustomerService Whether the portal hides its customer-service widget from the agency's users.
+	HideCustomerService bool `json:"hideCustomerService"`
+
+	// HideSingleLoginMessage Whether the portal shows the agency's users no success message after a single login (POST /base/v2/single-login).
+	HideSingleLoginMessage bool `json:"hideSingleLoginMessage"`
+
+	// Theme The name of the portal's colour theme for the agency's users (lower-case letters, digits and dashes, e.g. sky); absent for the default theme.
+	Theme *string `json:"theme,omitempty"`
 }
 
-// AgencyCompanyUpdate defines model for AgencyCompanyUpdate.
+// AgencyCompanyUpdate CompanyUpdate is what an agency's SuperUser may change of its own company profile: name, alias and address.
 type AgencyCompanyUpdate struct {
+	// Address The company's address, 1 to 200 characters; required.
 	Address *string `json:"address,omitempty"`
-	Alias   *string `json:"alias,omitempty"`
-	Name    *string `json:"name,omitempty"`
+
+	// Alias The company's short name, at most 50 characters; empty clears it.
+	Alias *string `json:"alias,omitempty"`
+
+	// Name The company name, 1 to 100 characters; required.
+	Name *string `json:"name,omitempty"`
 }
 
-// AgencyConfig defines model for AgencyConfig.
+// AgencyConfig Config is everything PUT /base/v2/agencies/{id}/config sets.
 type AgencyConfig struct {
 	// Flight the flight settings, all of them: a PUT replaces them
 	Flight AgencyFlightSettings `json:"flight"`
@@ -4942,7 +4962,7 @@ type AgencyConfig struct {
 	Train AgencyTrainSettings `json:"train"`
 }
 
-// AgencyConfigInput defines model for AgencyConfigInput.
+// AgencyConfigInput Config is everything PUT /base/v2/agencies/{id}/config sets.
 type AgencyConfigInput struct {
 	// Flight the flight settings, all of them: a PUT replaces them
 	Flight AgencyFlightSettingsInput `json:"flight"`
@@ -4954,397 +4974,778 @@ type AgencyConfigInput struct {
 	Train AgencyTrainSettingsInput `json:"train"`
 }
 
-// AgencyCreateRequest defines model for AgencyCreateRequest.
+// AgencyCreateRequest CreateRequest creates a sub-agency with its super admin.
 type AgencyCreateRequest struct {
+	// Address The company's address, at most 200 characters.
 	Address *string `json:"address,omitempty"`
-	Alias   *string `json:"alias,omitempty"`
+
+	// Alias The company's short name, at most 50 characters; optional.
+	Alias *string `json:"alias,omitempty"`
 
 	// AllowedHosts origins allowed to frame the portal after single login
-	AllowedHosts *[]string          `json:"allowedHosts,omitempty"`
-	Config       *AgencyConfigInput `json:"config,omitempty"`
-	ContactEmail *string            `json:"contactEmail,omitempty"`
-	ContactName  *string            `json:"contactName,omitempty"`
-	ContactPhone *string            `json:"contactPhone,omitempty"`
+	AllowedHosts *[]string `json:"allowedHosts,omitempty"`
+
+	// Config The new agency's settings, as PUT /base/v2/agencies/{id}/config takes them; what is left empty gets its default.
+	Config *AgencyConfigInput `json:"config,omitempty"`
+
+	// ContactEmail The contact's email address, where top-up notices go; optional, but well formed when given.
+	ContactEmail *string `json:"contactEmail,omitempty"`
+
+	// ContactName The name of the agency's contact person; required.
+	ContactName *string `json:"contactName,omitempty"`
+
+	// ContactPhone The contact's phone number, at most 32 characters; required.
+	ContactPhone *string `json:"contactPhone,omitempty"`
 
 	// CustomerService dedicated customer service contact
-	CustomerService *string              `json:"customerService,omitempty"`
-	ExtraInfo       *string              `json:"extraInfo,omitempty"`
-	Name            *string              `json:"name,omitempty"`
-	SuperUser       *AgencyNewSuperAdmin `json:"superUser,omitempty"`
+	CustomerService *string `json:"customerService,omitempty"`
+
+	// ExtraInfo Free notes about the agency, at most 2000 characters.
+	ExtraInfo *string `json:"extraInfo,omitempty"`
+
+	// Name The agency's company name, 1 to 100 characters; required.
+	Name *string `json:"name,omitempty"`
+
+	// SuperUser The new agency's first user, its super admin with the SuperUser role.
+	SuperUser *AgencyNewSuperAdmin `json:"superUser,omitempty"`
 }
 
-// AgencyCreditPlan defines model for AgencyCreditPlan.
+// AgencyCreditPlan CreditPlan is what setting an agency's credit would change, changing nothing: the figures before and after.
 type AgencyCreditPlan struct {
-	Agency           string `json:"agency"`
-	AgencyId         int    `json:"agencyId"`
-	Available        string `json:"available"`
-	Balance          string `json:"balance"`
-	CreditLimit      string `json:"creditLimit"`
-	CreditPeriod     int    `json:"creditPeriod"`
+	// Agency The agency's company name.
+	Agency string `json:"agency"`
+
+	// AgencyId The id of the agency the credit is for.
+	AgencyId int `json:"agencyId"`
+
+	// Available What the agency can spend now (balance plus the current limit), a decimal string.
+	Available string `json:"available"`
+
+	// Balance The wallet balance, which setting the credit does not change, a decimal string.
+	Balance string `json:"balance"`
+
+	// CreditLimit The credit limit now, a decimal string.
+	CreditLimit string `json:"creditLimit"`
+
+	// CreditPeriod The credit term the request would set, in creditPeriodUnit.
+	CreditPeriod int `json:"creditPeriod"`
+
+	// CreditPeriodUnit The unit of creditPeriod: day, week, month or year (month when the request named none).
 	CreditPeriodUnit string `json:"creditPeriodUnit"`
-	Currency         string `json:"currency"`
-	NewAvailable     string `json:"newAvailable"`
-	NewCreditLimit   string `json:"newCreditLimit"`
+
+	// Currency The agency's settlement currency (ISO 4217), the currency of every amount here.
+	Currency string `json:"currency"`
+
+	// NewAvailable What it could spend with the new limit (balance plus newCreditLimit), a decimal string.
+	NewAvailable string `json:"newAvailable"`
+
+	// NewCreditLimit The credit limit the request would set, a decimal string.
+	NewCreditLimit string `json:"newCreditLimit"`
 }
 
-// AgencyCreditRequest defines model for AgencyCreditRequest.
+// AgencyCreditRequest CreditRequest sets an agency's credit line.
 type AgencyCreditRequest struct {
-	CreditLimit      *string                              `json:"creditLimit,omitempty"`
-	CreditPeriod     *int                                 `json:"creditPeriod,omitempty"`
+	// CreditLimit The credit the agency may spend beyond its balance, a decimal amount of zero or more in its settlement currency; required. A parent agency's grant is held from the parent's own wallet.
+	CreditLimit *string `json:"creditLimit,omitempty"`
+
+	// CreditPeriod The agreed credit term in creditPeriodUnit, 0 to 366; recorded and shown, not enforced by the platform.
+	CreditPeriod *int `json:"creditPeriod,omitempty"`
+
+	// CreditPeriodUnit The unit of creditPeriod; default month.
 	CreditPeriodUnit *AgencyCreditRequestCreditPeriodUnit `json:"creditPeriodUnit,omitempty"`
 }
 
-// AgencyCreditRequestCreditPeriodUnit defines model for AgencyCreditRequest.CreditPeriodUnit.
+// AgencyCreditRequestCreditPeriodUnit The unit of creditPeriod; default month.
 type AgencyCreditRequestCreditPeriodUnit string
 
-// AgencyDetail defines model for AgencyDetail.
+// AgencyDetail Detail is one managed agency with everything the agency manager shows.
 type AgencyDetail struct {
-	Alias            string         `json:"alias"`
-	ApiKeys          *[]AuthAPIKey  `json:"apiKeys"`
-	Available        string         `json:"available"`
-	Balance          string         `json:"balance"`
-	Bookings         int            `json:"bookings"`
-	Branding         AgencyBranding `json:"branding"`
-	Code             string         `json:"code"`
-	Config           AgencyConfig   `json:"config"`
-	ContactEmail     string         `json:"contactEmail"`
-	ContactName      string         `json:"contactName"`
-	ContactPhone     string         `json:"contactPhone"`
-	CreatedAt        time.Time      `json:"createdAt"`
-	CreditLimit      string         `json:"creditLimit"`
-	CreditPeriod     int            `json:"creditPeriod"`
-	CreditPeriodUnit string         `json:"creditPeriodUnit"`
-	Id               int            `json:"id"`
+	// Alias The company's short name; empty when it has none.
+	Alias string `json:"alias"`
+
+	// ApiKeys The agency's API keys, revoked ones included; each shows only its prefix, never the key.
+	ApiKeys *[]AuthAPIKey `json:"apiKeys"`
+
+	// Available What the agency can still spend: balance plus creditLimit, a decimal string in the settlement currency.
+	Available string `json:"available"`
+
+	// Balance The agency's wallet balance, a decimal string in the settlement currency (e.g. "1234.50"); negative while it spends on credit.
+	Balance string `json:"balance"`
+
+	// Bookings How many flight orders the agency has booked.
+	Bookings int `json:"bookings"`
+
+	// Branding How the portal looks for the agency's users.
+	Branding AgencyBranding `json:"branding"`
+
+	// Code The agency's unique public code, generated at creation: "A" and 7 characters (digits 2–9 and capital letters other than I and O).
+	Code string `json:"code"`
+
+	// Config The agency's settings, as PUT /base/v2/agencies/{id}/config takes them.
+	Config AgencyConfig `json:"config"`
+
+	// ContactEmail The contact's email address, where top-up notices go; empty when there is none.
+	ContactEmail string `json:"contactEmail"`
+
+	// ContactName The name of the agency's contact person.
+	ContactName string `json:"contactName"`
+
+	// ContactPhone The contact's phone number.
+	ContactPhone string `json:"contactPhone"`
+
+	// CreatedAt When the agency was created (RFC 3339, UTC).
+	CreatedAt time.Time `json:"createdAt"`
+
+	// CreditLimit The credit granted to the agency, a decimal string in the settlement currency; zero when it has none.
+	CreditLimit string `json:"creditLimit"`
+
+	// CreditPeriod The agreed credit term in creditPeriodUnit, as PUT /base/v2/agencies/{id}/credit set it; 0 when none was set.
+	CreditPeriod int `json:"creditPeriod"`
+
+	// CreditPeriodUnit The unit of creditPeriod: day, week, month or year (month unless set otherwise).
+	CreditPeriodUnit string `json:"creditPeriodUnit"`
+
+	// Id The agency's id, for the /base/v2/agencies/{id} calls.
+	Id int `json:"id"`
 
 	// LookToBook searches per booking, empty until the first booking
-	LookToBook         string        `json:"lookToBook"`
-	Name               string        `json:"name"`
-	ParentId           *int          `json:"parentId,omitempty"`
-	Profile            AgencyProfile `json:"profile"`
-	ProxyLevel         int           `json:"proxyLevel"`
-	Searches           int           `json:"searches"`
-	SettlementCurrency string        `json:"settlementCurrency"`
-	Status             string        `json:"status"`
-	Verifications      int           `json:"verifications"`
+	LookToBook string `json:"lookToBook"`
+
+	// Name The agency's company name.
+	Name string `json:"name"`
+
+	// ParentId The id of the agency directly above this one (its upper-tier partner, or the provider); absent for the provider itself.
+	ParentId *int `json:"parentId,omitempty"`
+
+	// Profile The agency's descriptive fields, as PUT /base/v2/agencies/{id} takes them.
+	Profile AgencyProfile `json:"profile"`
+
+	// ProxyLevel The agency's depth in the agency tree: 0 the provider, 1 an agency directly under the provider, 2 a sub-agency of that one, and so on.
+	ProxyLevel int `json:"proxyLevel"`
+
+	// Searches How many flight searches the agency's users have started (the look of look-to-book).
+	Searches int `json:"searches"`
+
+	// SettlementCurrency The agency's settlement currency (ISO 4217), the currency of balance, creditLimit and available.
+	SettlementCurrency string `json:"settlementCurrency"`
+
+	// Status Active, or blocked: a blocked agency's users and API keys cannot log in.
+	Status string `json:"status"`
+
+	// Verifications How many price checks of a solution (POST /shopping/v2/flight/solutions/{id}/verification) the agency has made.
+	Verifications int `json:"verifications"`
 }
 
-// AgencyFlightSettings defines model for AgencyFlightSettings.
+// AgencyFlightSettings FlightSettings are an agency's flight settings: markups, service fees, content filters and webhook URLs.
 type AgencyFlightSettings struct {
-	AirlineFilter    AgencyAirlineFilter      `json:"airlineFilter"`
-	BookingNotifyUrl string                   `json:"bookingNotifyUrl"`
-	ChangeNotifyUrl  string                   `json:"changeNotifyUrl"`
-	FareBasisOnly    bool                     `json:"fareBasisOnly"`
-	FreeBaggageOnly  bool                     `json:"freeBaggageOnly"`
-	Markups          *map[string]AgencyMarkup `json:"markups"`
+	// AirlineFilter Limits the agency's searches to, or away from, some airlines.
+	AirlineFilter AgencyAirlineFilter `json:"airlineFilter"`
+
+	// BookingNotifyUrl The http(s) URL that receives the agency's webhook events of flight and group orders (order.status, group.status, group.reminder); empty sends none.
+	BookingNotifyUrl string `json:"bookingNotifyUrl"`
+
+	// ChangeNotifyUrl The http(s) URL that receives the agency's webhook events of flight changes and disruptions (change.status, disruption.created); empty sends none.
+	ChangeNotifyUrl string `json:"changeNotifyUrl"`
+
+	// FareBasisOnly Whether searches show only offers whose every flight has a fare basis code.
+	FareBasisOnly bool `json:"fareBasisOnly"`
+
+	// FreeBaggageOnly Whether searches show only offers that include checked baggage.
+	FreeBaggageOnly bool `json:"freeBaggageOnly"`
+
+	// Markups The agency's price adjustments by route class: china (both ends in mainland China), domestic (within one other country), international (within one continent) and intercontinental. A solution's salePrice is its price with the markup of its route class; a class left out has none.
+	Markups *map[string]AgencyMarkup `json:"markups"`
 
 	// MaxResponseTime seconds the search waits for suppliers (1–60)
-	MaxResponseTime int                            `json:"maxResponseTime"`
-	SearchMode      AgencyFlightSettingsSearchMode `json:"searchMode"`
-	ServiceFees     AgencyServiceFees              `json:"serviceFees"`
-	ShowSuppliers   bool                           `json:"showSuppliers"`
+	MaxResponseTime int `json:"maxResponseTime"`
+
+	// SearchMode Which routes the agency may search: all (the default), or popular, where a search finds nothing unless every origin and destination is among the 100 busiest airports.
+	SearchMode AgencyFlightSettingsSearchMode `json:"searchMode"`
+
+	// ServiceFees The agency's fees on post-sale requests (change, refund, void) of flight orders.
+	ServiceFees AgencyServiceFees `json:"serviceFees"`
+
+	// ShowSuppliers Whether the agency's search results name the suppliers that offered each solution (its sources).
+	ShowSuppliers bool `json:"showSuppliers"`
 
 	// Suppliers enabled suppliers; empty means all
 	Suppliers *[]string `json:"suppliers"`
 }
 
-// AgencyFlightSettingsSearchMode defines model for AgencyFlightSettings.SearchMode.
+// AgencyFlightSettingsSearchMode Which routes the agency may search: all (the default), or popular, where a search finds nothing unless every origin and destination is among the 100 busiest airports.
 type AgencyFlightSettingsSearchMode string
 
-// AgencyFlightSettingsInput defines model for AgencyFlightSettingsInput.
+// AgencyFlightSettingsInput FlightSettings are an agency's flight settings: markups, service fees, content filters and webhook URLs.
 type AgencyFlightSettingsInput struct {
-	AirlineFilter    *AgencyAirlineFilterInput     `json:"airlineFilter,omitempty"`
-	BookingNotifyUrl *string                       `json:"bookingNotifyUrl,omitempty"`
-	ChangeNotifyUrl  *string                       `json:"changeNotifyUrl,omitempty"`
-	FareBasisOnly    *bool                         `json:"fareBasisOnly,omitempty"`
-	FreeBaggageOnly  *bool                         `json:"freeBaggageOnly,omitempty"`
-	Markups          *map[string]AgencyMarkupInput `json:"markups,omitempty"`
+	// AirlineFilter Limits the agency's searches to, or away from, some airlines.
+	AirlineFilter *AgencyAirlineFilterInput `json:"airlineFilter,omitempty"`
+
+	// BookingNotifyUrl The http(s) URL that receives the agency's webhook events of flight and group orders (order.status, group.status, group.reminder); empty sends none.
+	BookingNotifyUrl *string `json:"bookingNotifyUrl,omitempty"`
+
+	// ChangeNotifyUrl The http(s) URL that receives the agency's webhook events of flight changes and disruptions (change.status, disruption.created); empty sends none.
+	ChangeNotifyUrl *string `json:"changeNotifyUrl,omitempty"`
+
+	// FareBasisOnly Whether searches show only offers whose every flight has a fare basis code.
+	FareBasisOnly *bool `json:"fareBasisOnly,omitempty"`
+
+	// FreeBaggageOnly Whether searches show only offers that include checked baggage.
+	FreeBaggageOnly *bool `json:"freeBaggageOnly,omitempty"`
+
+	// Markups The agency's price adjustments by route class: china (both ends in mainland China), domestic (within one other country), international (within one continent) and intercontinental. A solution's salePrice is its price with the markup of its route class; a class left out has none.
+	Markups *map[string]AgencyMarkupInput `json:"markups,omitempty"`
 
 	// MaxResponseTime seconds the search waits for suppliers (1–60)
-	MaxResponseTime *int                                 `json:"maxResponseTime,omitempty"`
-	SearchMode      *AgencyFlightSettingsInputSearchMode `json:"searchMode,omitempty"`
-	ServiceFees     *AgencyServiceFeesInput              `json:"serviceFees,omitempty"`
-	ShowSuppliers   *bool                                `json:"showSuppliers,omitempty"`
+	MaxResponseTime *int `json:"maxResponseTime,omitempty"`
+
+	// SearchMode Which routes the agency may search: all (the default), or popular, where a search finds nothing unless every origin and destination is among the 100 busiest airports.
+	SearchMode *AgencyFlightSettingsInputSearchMode `json:"searchMode,omitempty"`
+
+	// ServiceFees The agency's fees on post-sale requests (change, refund, void) of flight orders.
+	ServiceFees *AgencyServiceFeesInput `json:"serviceFees,omitempty"`
+
+	// ShowSuppliers Whether the agency's search results name the suppliers that offered each solution (its sources).
+	ShowSuppliers *bool `json:"showSuppliers,omitempty"`
 
 	// Suppliers enabled suppliers; empty means all
 	Suppliers *[]string `json:"suppliers,omitempty"`
 }
 
-// AgencyFlightSettingsInputSearchMode defines model for AgencyFlightSettingsInput.SearchMode.
+// AgencyFlightSettingsInputSearchMode Which routes the agency may search: all (the default), or popular, where a search finds nothing unless every origin and destination is among the 100 busiest airports.
 type AgencyFlightSettingsInputSearchMode string
 
-// AgencyFundsPlan defines model for AgencyFundsPlan.
+// AgencyFundsPlan FundsPlan is what a top-up would post, posting nothing: its figures and the wallet before and after.
 type AgencyFundsPlan struct {
-	Agency             string `json:"agency"`
-	AgencyId           int    `json:"agencyId"`
-	AmountReceived     string `json:"amountReceived"`
-	Balance            string `json:"balance"`
-	Credited           string `json:"credited"`
-	Currency           string `json:"currency"`
-	CurrencyReceived   string `json:"currencyReceived"`
-	ExchangeRate       string `json:"exchangeRate"`
-	Fee                string `json:"fee"`
-	FeePercent         string `json:"feePercent"`
-	Gross              string `json:"gross"`
-	IdempotencyKey     string `json:"idempotencyKey"`
-	IdempotencyKeyUsed bool   `json:"idempotencyKeyUsed"`
-	NewBalance         string `json:"newBalance"`
-	Reference          string `json:"reference"`
+	// Agency The agency's company name.
+	Agency string `json:"agency"`
+
+	// AgencyId The id of the agency whose wallet would be credited.
+	AgencyId int `json:"agencyId"`
+
+	// AmountReceived The amount that arrived, a decimal string in currencyReceived.
+	AmountReceived string `json:"amountReceived"`
+
+	// Balance The wallet balance now, a decimal string in currency.
+	Balance string `json:"balance"`
+
+	// Credited What the wallet would receive, gross less fee, a decimal string in currency.
+	Credited string `json:"credited"`
+
+	// Currency The wallet's currency, the agency's settlement currency (ISO 4217): that of gross, fee, credited and the balances.
+	Currency string `json:"currency"`
+
+	// CurrencyReceived The currency the money arrived in (ISO 4217); currency when the request named none.
+	CurrencyReceived string `json:"currencyReceived"`
+
+	// ExchangeRate The rate applied: units of currency per unit of currencyReceived, 1 when they are the same.
+	ExchangeRate string `json:"exchangeRate"`
+
+	// Fee The fee kept, feePercent of gross, a decimal string in currency.
+	Fee string `json:"fee"`
+
+	// FeePercent The transaction fee percentage kept by the provider, 0 when none (always 0 on a parent agency's top-up).
+	FeePercent string `json:"feePercent"`
+
+	// Gross AmountReceived converted into currency, before the fee, a decimal string.
+	Gross string `json:"gross"`
+
+	// IdempotencyKey The Idempotency-Key header of the request, the key the real top-up must be posted with to be this one.
+	IdempotencyKey string `json:"idempotencyKey"`
+
+	// IdempotencyKeyUsed Whether a top-up was already posted with this key: the real call would then replay it (same figures) or be refused (other figures).
+	IdempotencyKeyUsed bool `json:"idempotencyKeyUsed"`
+
+	// NewBalance The wallet balance after the top-up (balance plus credited), a decimal string in currency.
+	NewBalance string `json:"newBalance"`
+
+	// Reference The bank or payment reference, as it would be recorded.
+	Reference string `json:"reference"`
 }
 
-// AgencyMarkup defines model for AgencyMarkup.
+// AgencyMarkup Markup is a price adjustment for one route class: a percentage of the fare or a fixed amount in the settlement currency, capped by Limit (an amount; "0" means unlimited).
 type AgencyMarkup struct {
-	Limit string           `json:"limit"`
-	Unit  AgencyMarkupUnit `json:"unit"`
-	Value string           `json:"value"`
+	// Limit The largest adjustment per traveller either way, a decimal amount in the settlement currency; "0" (or empty) means unlimited.
+	Limit string `json:"limit"`
+
+	// Unit Says how value reads: percent, a percentage of each traveller's price (fare plus taxes); amount, a fixed amount per traveller in the settlement currency.
+	Unit AgencyMarkupUnit `json:"unit"`
+
+	// Value The adjustment as a decimal string: a percentage from -50 to 100, or an amount in the settlement currency. Negative lowers the price (never below zero); "0" adjusts nothing.
+	Value string `json:"value"`
 }
 
-// AgencyMarkupUnit defines model for AgencyMarkup.Unit.
+// AgencyMarkupUnit Says how value reads: percent, a percentage of each traveller's price (fare plus taxes); amount, a fixed amount per traveller in the settlement currency.
 type AgencyMarkupUnit string
 
-// AgencyMarkupInput defines model for AgencyMarkupInput.
+// AgencyMarkupInput Markup is a price adjustment for one route class: a percentage of the fare or a fixed amount in the settlement currency, capped by Limit (an amount; "0" means unlimited).
 type AgencyMarkupInput struct {
-	Limit *string                `json:"limit,omitempty"`
-	Unit  *AgencyMarkupInputUnit `json:"unit,omitempty"`
-	Value *string                `json:"value,omitempty"`
+	// Limit The largest adjustment per traveller either way, a decimal amount in the settlement currency; "0" (or empty) means unlimited.
+	Limit *string `json:"limit,omitempty"`
+
+	// Unit Says how value reads: percent, a percentage of each traveller's price (fare plus taxes); amount, a fixed amount per traveller in the settlement currency.
+	Unit *AgencyMarkupInputUnit `json:"unit,omitempty"`
+
+	// Value The adjustment as a decimal string: a percentage from -50 to 100, or an amount in the settlement currency. Negative lowers the price (never below zero); "0" adjusts nothing.
+	Value *string `json:"value,omitempty"`
 }
 
-// AgencyMarkupInputUnit defines model for AgencyMarkupInput.Unit.
+// AgencyMarkupInputUnit Says how value reads: percent, a percentage of each traveller's price (fare plus taxes); amount, a fixed amount per traveller in the settlement currency.
 type AgencyMarkupInputUnit string
 
-// AgencyNewSuperAdmin defines model for AgencyNewSuperAdmin.
+// AgencyNewSuperAdmin NewSuperAdmin is the new agency's first user.
 type AgencyNewSuperAdmin struct {
-	Email    *string `json:"email,omitempty"`
+	// Email The user's email address; required.
+	Email *string `json:"email,omitempty"`
+
+	// Nickname The name shown for the user, at most 50 characters.
 	Nickname *string `json:"nickname,omitempty"`
+
+	// Password The user's first password, 6 to 15 characters and not a commonly used one.
 	Password *string `json:"password,omitempty"`
+
+	// Username The login name: 3 to 50 characters, letters, digits and . _ @ -, starting with a letter or digit; case-insensitive (stored lower-case) and unique across the platform.
 	Username *string `json:"username,omitempty"`
 }
 
-// AgencyPage defines model for AgencyPage.
+// AgencyPage page is one page of a list the API answers.
 type AgencyPage struct {
-	Items    *[]AgencySummary `json:"items"`
-	Page     int              `json:"page"`
-	PageSize int              `json:"pageSize"`
-	Total    int              `json:"total"`
+	// Items The entries of this page, in the list's order; empty past the last page.
+	Items *[]AgencySummary `json:"items"`
+
+	// Page The 1-based number of this page.
+	Page int `json:"page"`
+
+	// PageSize The most entries a page holds (default 20, at most 100).
+	PageSize int `json:"pageSize"`
+
+	// Total How many entries the whole list holds, over all pages.
+	Total int `json:"total"`
 }
 
-// AgencyProfile defines model for AgencyProfile.
+// AgencyProfile Profile is the agency's descriptive fields: names, address and contact.
 type AgencyProfile struct {
+	// Address The company's address, at most 200 characters.
 	Address string `json:"address"`
-	Alias   string `json:"alias"`
+
+	// Alias The company's short name, at most 50 characters; optional.
+	Alias string `json:"alias"`
 
 	// AllowedHosts origins allowed to frame the portal after single login
 	AllowedHosts *[]string `json:"allowedHosts"`
-	ContactEmail string    `json:"contactEmail"`
-	ContactName  string    `json:"contactName"`
-	ContactPhone string    `json:"contactPhone"`
+
+	// ContactEmail The contact's email address, where top-up notices go; optional, but well formed when given.
+	ContactEmail string `json:"contactEmail"`
+
+	// ContactName The name of the agency's contact person; required.
+	ContactName string `json:"contactName"`
+
+	// ContactPhone The contact's phone number, at most 32 characters; required.
+	ContactPhone string `json:"contactPhone"`
 
 	// CustomerService dedicated customer service contact
 	CustomerService string `json:"customerService"`
-	ExtraInfo       string `json:"extraInfo"`
-	Name            string `json:"name"`
+
+	// ExtraInfo Free notes about the agency, at most 2000 characters.
+	ExtraInfo string `json:"extraInfo"`
+
+	// Name The agency's company name, 1 to 100 characters; required.
+	Name string `json:"name"`
 }
 
-// AgencyProfileInput defines model for AgencyProfileInput.
+// AgencyProfileInput Profile is the agency's descriptive fields: names, address and contact.
 type AgencyProfileInput struct {
+	// Address The company's address, at most 200 characters.
 	Address *string `json:"address,omitempty"`
-	Alias   *string `json:"alias,omitempty"`
+
+	// Alias The company's short name, at most 50 characters; optional.
+	Alias *string `json:"alias,omitempty"`
 
 	// AllowedHosts origins allowed to frame the portal after single login
 	AllowedHosts *[]string `json:"allowedHosts,omitempty"`
-	ContactEmail *string   `json:"contactEmail,omitempty"`
-	ContactName  *string   `json:"contactName,omitempty"`
-	ContactPhone *string   `json:"contactPhone,omitempty"`
+
+	// ContactEmail The contact's email address, where top-up notices go; optional, but well formed when given.
+	ContactEmail *string `json:"contactEmail,omitempty"`
+
+	// ContactName The name of the agency's contact person; required.
+	ContactName *string `json:"contactName,omitempty"`
+
+	// ContactPhone The contact's phone number, at most 32 characters; required.
+	ContactPhone *string `json:"contactPhone,omitempty"`
 
 	// CustomerService dedicated customer service contact
 	CustomerService *string `json:"customerService,omitempty"`
-	ExtraInfo       *string `json:"extraInfo,omitempty"`
-	Name            *string `json:"name,omitempty"`
+
+	// ExtraInfo Free notes about the agency, at most 2000 characters.
+	ExtraInfo *string `json:"extraInfo,omitempty"`
+
+	// Name The agency's company name, 1 to 100 characters; required.
+	Name *string `json:"name,omitempty"`
 }
 
-// AgencyServiceFees defines model for AgencyServiceFees.
+// AgencyServiceFees ServiceFees are charged on post-sale requests, in the settlement currency (CNY when unset).
 type AgencyServiceFees struct {
+	// Change The fee added to each change of a ticketed order, a decimal amount in the settlement currency; "0" charges none.
 	Change string `json:"change"`
+
+	// Refund The fee kept from each refund (never more than the refund), a decimal amount in the settlement currency; "0" charges none.
 	Refund string `json:"refund"`
-	Void   string `json:"void"`
+
+	// Void The fee kept from what a void gives back, a decimal amount in the settlement currency; "0" charges none.
+	Void string `json:"void"`
 }
 
-// AgencyServiceFeesInput defines model for AgencyServiceFeesInput.
+// AgencyServiceFeesInput ServiceFees are charged on post-sale requests, in the settlement currency (CNY when unset).
 type AgencyServiceFeesInput struct {
+	// Change The fee added to each change of a ticketed order, a decimal amount in the settlement currency; "0" charges none.
 	Change *string `json:"change,omitempty"`
+
+	// Refund The fee kept from each refund (never more than the refund), a decimal amount in the settlement currency; "0" charges none.
 	Refund *string `json:"refund,omitempty"`
-	Void   *string `json:"void,omitempty"`
+
+	// Void The fee kept from what a void gives back, a decimal amount in the settlement currency; "0" charges none.
+	Void *string `json:"void,omitempty"`
 }
 
-// AgencySettings defines model for AgencySettings.
+// AgencySettings Settings are the agency's switches: services, currency, bills, payment and what its users see.
 type AgencySettings struct {
-	CanCreateSubAgency  bool                        `json:"canCreateSubAgency"`
-	DisablePayment      bool                        `json:"disablePayment"`
-	EmailLanguage       AgencySettingsEmailLanguage `json:"emailLanguage"`
-	EnableFlightService bool                        `json:"enableFlightService"`
-	EnableTrainService  bool                        `json:"enableTrainService"`
-	HideMainlandContent bool                        `json:"hideMainlandContent"`
-	HidePnrBooking      bool                        `json:"hidePnrBooking"`
-	IsShowBill          bool                        `json:"isShowBill"`
+	// CanCreateSubAgency Whether the agency may create and manage sub-agencies of its own. Only an agency that has it (or the provider) may grant it.
+	CanCreateSubAgency bool `json:"canCreateSubAgency"`
+
+	// DisablePayment Whether the agency's users may not pay: paying an order is refused (200003), and a new flight order is created reserved instead of to_be_paid.
+	DisablePayment bool `json:"disablePayment"`
+
+	// EmailLanguage The language of the emails sent to the agency (top-up notices, group order reminders, statements): en English, zh Simplified Chinese, zh-tw Traditional Chinese; default en.
+	EmailLanguage AgencySettingsEmailLanguage `json:"emailLanguage"`
+
+	// EnableFlightService Whether the agency has the flight service: its operators and SuperUsers may search and book flights and group flights only when it is on.
+	EnableFlightService bool `json:"enableFlightService"`
+
+	// EnableTrainService Whether the agency has the train service: its users may search, book and see train orders only when it is on.
+	EnableTrainService bool `json:"enableTrainService"`
+
+	// HideMainlandContent Whether content of mainland China is hidden from the agency: searches drop every offer with a flight to or from a mainland airport, and the airport search lists none.
+	HideMainlandContent bool `json:"hideMainlandContent"`
+
+	// HidePnrBooking Whether the agency may not book from a pasted PNR: POST /shopping/v2/flight/analysis-pnr is refused (200003).
+	HidePnrBooking bool `json:"hidePnrBooking"`
+
+	// IsShowBill Whether the agency's finance users and SuperUsers may see its bills (wallet, transactions, statements); the provider always may.
+	IsShowBill bool `json:"isShowBill"`
 
 	// PaymentChannels the external payment channels the agency may pay by (alipay, wechat-pay, yeepay-alipay, yeepay-credit-card, yeepay-debit-card, yeepay-wechat, airwallex, stripe); null: every channel the server has; the wallet (balance) is always allowed unless disablePayment. Only the provider changes it (PUT replaces the whole config: send back what GET answered to keep it); a sub-agency never gets more than its parent; paying by a channel the agency may not use is refused with 200003
-	PaymentChannels        *[]string `json:"paymentChannels"`
-	SendEmailToSubAgency   bool      `json:"sendEmailToSubAgency"`
-	SettlementCurrency     string    `json:"settlementCurrency"`
-	ShowInvoiceTypeOnExcel bool      `json:"showInvoiceTypeOnExcel"`
-	ShowOnlyOwnOrders      bool      `json:"showOnlyOwnOrders"`
+	PaymentChannels *[]string `json:"paymentChannels"`
+
+	// SendEmailToSubAgency The "send email to sub-agency" switch: stored and returned as set; no email is sent on account of it yet.
+	SendEmailToSubAgency bool `json:"sendEmailToSubAgency"`
+
+	// SettlementCurrency The ISO 4217 code of the currency the agency is priced, charged and credited in (its wallet, prices and fees); one of the site's supported currencies, default CNY. The wallet is kept per currency, so a change shows the wallet in the new currency.
+	SettlementCurrency string `json:"settlementCurrency"`
+
+	// ShowInvoiceTypeOnExcel Whether the agency's statement exports (CSV, XLSX, PDF) have an invoice-type column.
+	ShowInvoiceTypeOnExcel bool `json:"showInvoiceTypeOnExcel"`
+
+	// ShowOnlyOwnOrders Whether the agency's users other than SuperUsers see only the orders they booked themselves.
+	ShowOnlyOwnOrders bool `json:"showOnlyOwnOrders"`
 
 	// TimeZone IANA time zone name; default Asia/Shanghai
 	TimeZone string `json:"timeZone"`
 }
 
-// AgencySettingsEmailLanguage defines model for AgencySettings.EmailLanguage.
+// AgencySettingsEmailLanguage The language of the emails sent to the agency (top-up notices, group order reminders, statements): en English, zh Simplified Chinese, zh-tw Traditional Chinese; default en.
 type AgencySettingsEmailLanguage string
 
-// AgencySettingsInput defines model for AgencySettingsInput.
+// AgencySettingsInput Settings are the agency's switches: services, currency, bills, payment and what its users see.
 type AgencySettingsInput struct {
-	CanCreateSubAgency  bool                              `json:"canCreateSubAgency"`
-	DisablePayment      *bool                             `json:"disablePayment,omitempty"`
-	EmailLanguage       *AgencySettingsInputEmailLanguage `json:"emailLanguage,omitempty"`
-	EnableFlightService bool                              `json:"enableFlightService"`
-	EnableTrainService  bool                              `json:"enableTrainService"`
-	HideMainlandContent *bool                             `json:"hideMainlandContent,omitempty"`
-	HidePnrBooking      *bool                             `json:"hidePnrBooking,omitempty"`
-	IsShowBill          bool                              `json:"isShowBill"`
+	// CanCreateSubAgency Whether the agency may create and manage sub-agencies of its own. Only an agency that has it (or the provider) may grant it.
+	CanCreateSubAgency bool `json:"canCreateSubAgency"`
+
+	// DisablePayment Whether the agency's users may not pay: paying an order is refused (200003), and a new flight order is created reserved instead of to_be_paid.
+	DisablePayment *bool `json:"disablePayment,omitempty"`
+
+	// EmailLanguage The language of the emails sent to the agency (top-up notices, group order reminders, statements): en English, zh Simplified Chinese, zh-tw Traditional Chinese; default en.
+	EmailLanguage *AgencySettingsInputEmailLanguage `json:"emailLanguage,omitempty"`
+
+	// EnableFlightService Whether the agency has the flight service: its operators and SuperUsers may search and book flights and group flights only when it is on.
+	EnableFlightService bool `json:"enableFlightService"`
+
+	// EnableTrainService Whether the agency has the train service: its users may search, book and see train orders only when it is on.
+	EnableTrainService bool `json:"enableTrainService"`
+
+	// HideMainlandContent Whether content of mainland China is hidden from the agency: searches drop every offer with a flight to or from a mainland airport, and the airport search lists none.
+	HideMainlandContent *bool `json:"hideMainlandContent,omitempty"`
+
+	// HidePnrBooking Whether the agency may not book from a pasted PNR: POST /shopping/v2/flight/analysis-pnr is refused (200003).
+	HidePnrBooking *bool `json:"hidePnrBooking,omitempty"`
+
+	// IsShowBill Whether the agency's finance users and SuperUsers may see its bills (wallet, transactions, statements); the provider always may.
+	IsShowBill bool `json:"isShowBill"`
 
 	// PaymentChannels the external payment channels the agency may pay by (alipay, wechat-pay, yeepay-alipay, yeepay-credit-card, yeepay-debit-card, yeepay-wechat, airwallex, stripe); null: every channel the server has; the wallet (balance) is always allowed unless disablePayment. Only the provider changes it (PUT replaces the whole config: send back what GET answered to keep it); a sub-agency never gets more than its parent; paying by a channel the agency may not use is refused with 200003
-	PaymentChannels        *[]AgencySettingsInputPaymentChannels `json:"paymentChannels,omitempty"`
-	SendEmailToSubAgency   *bool                                 `json:"sendEmailToSubAgency,omitempty"`
-	SettlementCurrency     *string                               `json:"settlementCurrency,omitempty"`
-	ShowInvoiceTypeOnExcel *bool                                 `json:"showInvoiceTypeOnExcel,omitempty"`
-	ShowOnlyOwnOrders      *bool                                 `json:"showOnlyOwnOrders,omitempty"`
+	PaymentChannels *[]AgencySettingsInputPaymentChannels `json:"paymentChannels,omitempty"`
+
+	// SendEmailToSubAgency The "send email to sub-agency" switch: stored and returned as set; no email is sent on account of it yet.
+	SendEmailToSubAgency *bool `json:"sendEmailToSubAgency,omitempty"`
+
+	// SettlementCurrency The ISO 4217 code of the currency the agency is priced, charged and credited in (its wallet, prices and fees); one of the site's supported currencies, default CNY. The wallet is kept per currency, so a change shows the wallet in the new currency.
+	SettlementCurrency *string `json:"settlementCurrency,omitempty"`
+
+	// ShowInvoiceTypeOnExcel Whether the agency's statement exports (CSV, XLSX, PDF) have an invoice-type column.
+	ShowInvoiceTypeOnExcel *bool `json:"showInvoiceTypeOnExcel,omitempty"`
+
+	// ShowOnlyOwnOrders Whether the agency's users other than SuperUsers see only the orders they booked themselves.
+	ShowOnlyOwnOrders *bool `json:"showOnlyOwnOrders,omitempty"`
 
 	// TimeZone IANA time zone name; default Asia/Shanghai
 	TimeZone *string `json:"timeZone,omitempty"`
 }
 
-// AgencySettingsInputEmailLanguage defines model for AgencySettingsInput.EmailLanguage.
+// AgencySettingsInputEmailLanguage The language of the emails sent to the agency (top-up notices, group order reminders, statements): en English, zh Simplified Chinese, zh-tw Traditional Chinese; default en.
 type AgencySettingsInputEmailLanguage string
 
 // AgencySettingsInputPaymentChannels defines model for AgencySettingsInput.PaymentChannels.
 type AgencySettingsInputPaymentChannels string
 
-// AgencySummary defines model for AgencySummary.
+// AgencySummary Summary is an agency as the agency manager lists it.
 type AgencySummary struct {
-	Alias        string    `json:"alias"`
-	Available    string    `json:"available"`
-	Balance      string    `json:"balance"`
-	Bookings     int       `json:"bookings"`
-	Code         string    `json:"code"`
-	ContactEmail string    `json:"contactEmail"`
-	ContactName  string    `json:"contactName"`
-	ContactPhone string    `json:"contactPhone"`
-	CreatedAt    time.Time `json:"createdAt"`
-	CreditLimit  string    `json:"creditLimit"`
-	Id           int       `json:"id"`
+	// Alias The company's short name; empty when it has none.
+	Alias string `json:"alias"`
+
+	// Available What the agency can still spend: balance plus creditLimit, a decimal string in the settlement currency.
+	Available string `json:"available"`
+
+	// Balance The agency's wallet balance, a decimal string in the settlement currency (e.g. "1234.50"); negative while it spends on credit.
+	Balance string `json:"balance"`
+
+	// Bookings How many flight orders the agency has booked.
+	Bookings int `json:"bookings"`
+
+	// Code The agency's unique public code, generated at creation: "A" and 7 characters (digits 2–9 and capital letters other than I and O).
+	Code string `json:"code"`
+
+	// ContactEmail The contact's email address, where top-up notices go; empty when there is none.
+	ContactEmail string `json:"contactEmail"`
+
+	// ContactName The name of the agency's contact person.
+	ContactName string `json:"contactName"`
+
+	// ContactPhone The contact's phone number.
+	ContactPhone string `json:"contactPhone"`
+
+	// CreatedAt When the agency was created (RFC 3339, UTC).
+	CreatedAt time.Time `json:"createdAt"`
+
+	// CreditLimit The credit granted to the agency, a decimal string in the settlement currency; zero when it has none.
+	CreditLimit string `json:"creditLimit"`
+
+	// Id The agency's id, for the /base/v2/agencies/{id} calls.
+	Id int `json:"id"`
 
 	// LookToBook searches per booking, empty until the first booking
-	LookToBook         string `json:"lookToBook"`
-	Name               string `json:"name"`
-	ParentId           *int   `json:"parentId,omitempty"`
-	ProxyLevel         int    `json:"proxyLevel"`
-	Searches           int    `json:"searches"`
+	LookToBook string `json:"lookToBook"`
+
+	// Name The agency's company name.
+	Name string `json:"name"`
+
+	// ParentId The id of the agency directly above this one (its upper-tier partner, or the provider); absent for the provider itself.
+	ParentId *int `json:"parentId,omitempty"`
+
+	// ProxyLevel The agency's depth in the agency tree: 0 the provider, 1 an agency directly under the provider, 2 a sub-agency of that one, and so on.
+	ProxyLevel int `json:"proxyLevel"`
+
+	// Searches How many flight searches the agency's users have started (the look of look-to-book).
+	Searches int `json:"searches"`
+
+	// SettlementCurrency The agency's settlement currency (ISO 4217), the currency of balance, creditLimit and available.
 	SettlementCurrency string `json:"settlementCurrency"`
-	Status             string `json:"status"`
-	Verifications      int    `json:"verifications"`
+
+	// Status Active, or blocked: a blocked agency's users and API keys cannot log in.
+	Status string `json:"status"`
+
+	// Verifications How many price checks of a solution (POST /shopping/v2/flight/solutions/{id}/verification) the agency has made.
+	Verifications int `json:"verifications"`
 }
 
-// AgencyTrainSettings defines model for AgencyTrainSettings.
+// AgencyTrainSettings TrainSettings are an agency's train settings.
 type AgencyTrainSettings struct {
-	Manual    bool   `json:"manual"`
+	// Manual Whether the provider issues the agency's train tickets by hand: a paid order then stays proceeding until the provider enters its tickets, instead of being ticketed with the railway at once.
+	Manual bool `json:"manual"`
+
+	// NotifyUrl The http(s) URL that receives the agency's webhook events of train orders (train.order.status); empty sends none.
 	NotifyUrl string `json:"notifyUrl"`
 }
 
-// AgencyTrainSettingsInput defines model for AgencyTrainSettingsInput.
+// AgencyTrainSettingsInput TrainSettings are an agency's train settings.
 type AgencyTrainSettingsInput struct {
-	Manual    *bool   `json:"manual,omitempty"`
+	// Manual Whether the provider issues the agency's train tickets by hand: a paid order then stays proceeding until the provider enters its tickets, instead of being ticketed with the railway at once.
+	Manual *bool `json:"manual,omitempty"`
+
+	// NotifyUrl The http(s) URL that receives the agency's webhook events of train orders (train.order.status); empty sends none.
 	NotifyUrl *string `json:"notifyUrl,omitempty"`
 }
 
-// AuditEntry defines model for AuditEntry.
+// AuditEntry Entry is one line of the user log: who did what, on what, from which address and when.
 type AuditEntry struct {
-	Action    string      `json:"action"`
-	AgencyId  int         `json:"agencyId"`
-	CreatedAt time.Time   `json:"createdAt"`
-	Detail    string      `json:"detail"`
-	Facts     *AuditFacts `json:"facts,omitempty"`
-	Id        int         `json:"id"`
-	Ip        string      `json:"ip"`
-	Summary   *string     `json:"summary,omitempty"`
-	Target    string      `json:"target"`
-	UserId    *int        `json:"userId,omitempty"`
-	Username  string      `json:"username"`
+	// Action What was done: login, login.failed, logout, login.single, password.change, password.reset, session.revoke, a dotted name such as user.create, agency.funds or group.pay, or for any other state-changing API call its operation id (createFlightOrder). The list's action filter takes the same values.
+	Action string `json:"action"`
+
+	// AgencyId The agency whose log holds the entry.
+	AgencyId int `json:"agencyId"`
+
+	// CreatedAt When the action happened (RFC 3339, UTC).
+	CreatedAt time.Time `json:"createdAt"`
+
+	// Detail Free text about the action (for a login the browser's user agent, for a user's update the fields changed, for a group order's step the status before and after); often empty.
+	Detail string `json:"detail"`
+
+	// Facts The names and figures the entry's summary mentions, such as the booking number, the amount and its currency, as they were when the entry was written; absent when the summary needs none.
+	Facts *AuditFacts `json:"facts,omitempty"`
+
+	// Id Identifies the entry.
+	Id int `json:"id"`
+
+	// Ip The address the request came from; empty for what the platform did by itself.
+	Ip string `json:"ip"`
+
+	// Summary The entry as a sentence in the request's language, as the portal's user log shows it ("Booked flight order F2611250001").
+	Summary *string `json:"summary,omitempty"`
+
+	// Target What the action was done to, such as "user:<username>", "agency:<id>", a booking number, or for an API call its method and path ("POST /order/v2/flight/orders"); empty when the action has no target (a login).
+	Target string `json:"target"`
+
+	// UserId The id of the user who acted (possibly a user of another agency, such as the provider's); absent when no user did: a failed login, a call with an API key, or the platform itself.
+	UserId *int `json:"userId,omitempty"`
+
+	// Username Who acted: the user's username, "apikey:" and the key's prefix for a call with an API key, or "system" for what the platform did by itself; for a failed login, the username that was tried.
+	Username string `json:"username"`
 }
 
-// AuditFacts defines model for AuditFacts.
+// AuditFacts Facts are the names and figures a user-log entry's summary mentions, by name (order, amount, currency, agency, user...), as they were when the entry was written.
 type AuditFacts map[string]string
 
-// AuthAPIKey defines model for AuthAPIKey.
+// AuthAPIKey APIKey is an agency's integration key as listed: never the key itself.
 type AuthAPIKey struct {
-	AgencyId   int           `json:"agencyId"`
-	CreatedAt  time.Time     `json:"createdAt"`
-	Id         int           `json:"id"`
-	LastUsedAt *time.Time    `json:"lastUsedAt,omitempty"`
-	Name       string        `json:"name"`
-	Prefix     string        `json:"prefix"`
-	RevokedAt  *time.Time    `json:"revokedAt,omitempty"`
-	Roles      *AuthRoleList `json:"roles"`
+	// AgencyId The id of the agency the key acts for.
+	AgencyId int `json:"agencyId"`
+
+	// CreatedAt When the key was created (RFC 3339, UTC).
+	CreatedAt time.Time `json:"createdAt"`
+
+	// Id The key's id, for DELETE /base/v2/agencies/{id}/apikeys/{key}.
+	Id int `json:"id"`
+
+	// LastUsedAt When the key last authenticated a request, to within a minute; absent when it never has.
+	LastUsedAt *time.Time `json:"lastUsedAt,omitempty"`
+
+	// Name The label given when the key was created; empty when none.
+	Name string `json:"name"`
+
+	// Prefix The key's visible start (vk_ and 8 characters), to tell keys apart; the rest of the key is never shown again.
+	Prefix string `json:"prefix"`
+
+	// RevokedAt When the key was revoked; absent while it works.
+	RevokedAt *time.Time `json:"revokedAt,omitempty"`
+
+	// Roles The roles the key acts with: operator, finance or SuperUser.
+	Roles *AuthRoleList `json:"roles"`
 }
 
-// AuthCommonConfig defines model for AuthCommonConfig.
+// AuthCommonConfig CommonConfig is the company's switches the portal's access rules read: its services, settlement currency, bills and sub-agencies.
 type AuthCommonConfig struct {
-	CanCreateSubAgency  bool   `json:"canCreateSubAgency"`
-	EnableFlightService bool   `json:"enableFlightService"`
-	EnableTrainService  bool   `json:"enableTrainService"`
-	IsShowBill          bool   `json:"isShowBill"`
-	SettlementCurrency  string `json:"settlementCurrency"`
+	// CanCreateSubAgency Whether the company may create and manage sub-agencies.
+	CanCreateSubAgency bool `json:"canCreateSubAgency"`
+
+	// EnableFlightService Whether the company has the flight service: its operators and SuperUsers may search and book flights and group flights.
+	EnableFlightService bool `json:"enableFlightService"`
+
+	// EnableTrainService Whether the company has the train service: its users may search, book and see train orders.
+	EnableTrainService bool `json:"enableTrainService"`
+
+	// IsShowBill Whether the company's finance users and SuperUsers see its bills (wallet, transactions, statements); the provider (proxyLevel 0) always does.
+	IsShowBill bool `json:"isShowBill"`
+
+	// SettlementCurrency The ISO 4217 code of the currency the company is priced, charged and credited in.
+	SettlementCurrency string `json:"settlementCurrency"`
 }
 
-// AuthNewAPIKey defines model for AuthNewAPIKey.
+// AuthNewAPIKey NewAPIKey is a freshly created key: Key is shown once and never again.
 type AuthNewAPIKey struct {
-	AgencyId   int           `json:"agencyId"`
-	CreatedAt  time.Time     `json:"createdAt"`
-	Id         int           `json:"id"`
-	Key        string        `json:"key"`
-	LastUsedAt *time.Time    `json:"lastUsedAt,omitempty"`
-	Name       string        `json:"name"`
-	Prefix     string        `json:"prefix"`
-	RevokedAt  *time.Time    `json:"revokedAt,omitempty"`
-	Roles      *AuthRoleList `json:"roles"`
+	// AgencyId The id of the agency the key acts for.
+	AgencyId int `json:"agencyId"`
+
+	// CreatedAt When the key was created (RFC 3339, UTC).
+	CreatedAt time.Time `json:"createdAt"`
+
+	// Id The key's id, for DELETE /base/v2/agencies/{id}/apikeys/{key}.
+	Id int `json:"id"`
+
+	// Key The whole API key (vk_<prefix>_<secret>), to send as the X-Api-Key header. It is in this answer only: store it now, as only its hash is kept.
+	Key string `json:"key"`
+
+	// LastUsedAt When the key last authenticated a request, to within a minute; absent when it never has.
+	LastUsedAt *time.Time `json:"lastUsedAt,omitempty"`
+
+	// Name The label given when the key was created; empty when none.
+	Name string `json:"name"`
+
+	// Prefix The key's visible start (vk_ and 8 characters), to tell keys apart; the rest of the key is never shown again.
+	Prefix string `json:"prefix"`
+
+	// RevokedAt When the key was revoked; absent while it works.
+	RevokedAt *time.Time `json:"revokedAt,omitempty"`
+
+	// Roles The roles the key acts with: operator, finance or SuperUser.
+	Roles *AuthRoleList `json:"roles"`
 }
 
-// AuthRoleList defines model for AuthRoleList.
+// AuthRoleList RoleList is a set of role names: operator, finance, SuperUser.
 type AuthRoleList = []string
 
-// AuthSSORequest defines model for AuthSSORequest.
+// AuthSSORequest SSORequest is a single-login entry, signed by the integrating site with the agency's single-login secret.
 type AuthSSORequest struct {
-	Code      *string `json:"code,omitempty"`
+	// Code A one-time code the integrating site chooses, at most 128 characters; each code logs in once per agency.
+	Code *string `json:"code,omitempty"`
+
+	// Signature The lower-case hex HMAC-SHA256, keyed with the agency's single-login secret, of "code=<code>&timestamp=<timestamp>&userid=<userid>".
 	Signature *string `json:"signature,omitempty"`
-	Timestamp *int    `json:"timestamp,omitempty"`
-	Userid    *int    `json:"userid,omitempty"`
+
+	// Timestamp When the entry was signed, in Unix seconds; it must be within 5 minutes of the server's clock.
+	Timestamp *int `json:"timestamp,omitempty"`
+
+	// Userid The platform's id of the user to log in (as GET /base/v2/users lists it), a user of the agency whose secret signed the entry.
+	Userid *int `json:"userid,omitempty"`
 }
 
-// AuthSessionInfo defines model for AuthSessionInfo.
+// AuthSessionInfo SessionInfo is one of a user's open sessions.
 type AuthSessionInfo struct {
-	CreatedAt  time.Time `json:"createdAt"`
-	Current    bool      `json:"current"`
-	ExpiresAt  time.Time `json:"expiresAt"`
-	Id         int       `json:"id"`
-	Ip         string    `json:"ip"`
+	// CreatedAt When the session was opened by a login (RFC 3339, UTC).
+	CreatedAt time.Time `json:"createdAt"`
+
+	// Current Whether this is the session making the request.
+	Current bool `json:"current"`
+
+	// ExpiresAt When the session ends unless used: the earlier of its idle timeout, which each use pushes back, and its longest lifetime.
+	ExpiresAt time.Time `json:"expiresAt"`
+
+	// Id The session's id, for DELETE /base/v2/me/sessions/{id}.
+	Id int `json:"id"`
+
+	// Ip The client address the session was opened from.
+	Ip string `json:"ip"`
+
+	// LastSeenAt When the session last made a request, to within a minute.
 	LastSeenAt time.Time `json:"lastSeenAt"`
-	UserAgent  string    `json:"userAgent"`
+
+	// UserAgent The User-Agent header of the login, at most 300 characters.
+	UserAgent string `json:"userAgent"`
 }
 
-// AvatarAnswer defines model for AvatarAnswer.
+// AvatarAnswer AvatarAnswer is the answer of PUT /base/v2/me/avatar.
 type AvatarAnswer struct {
+	// Avatar The path of the new avatar image (/base/v2/users/{id}/avatar), as userInfo.avatar gives it.
 	Avatar string `json:"avatar"`
 }
 
-// ChangeForm defines model for ChangeForm.
+// ChangeForm ChangeForm documents the multipart body of a change request.
 type ChangeForm struct {
 	// OptionId the option chosen from change/search
 	OptionId *string `json:"optionId,omitempty"`
@@ -5353,86 +5754,139 @@ type ChangeForm struct {
 	Proofs *[][]byte `json:"proofs,omitempty"`
 
 	// Reason the reason code: 0, 1 or 7
-	Reason    ChangeFormReason `json:"reason"`
-	Remark    *string          `json:"remark,omitempty"`
-	SubReason *string          `json:"subReason,omitempty"`
+	Reason ChangeFormReason `json:"reason"`
+
+	// Remark A free note to the provider, at most 500 characters; kept with the request and shown in the order's timeline.
+	Remark *string `json:"remark,omitempty"`
+
+	// SubReason Not checked for a change, whose reasons have no sub-reasons; it is kept with the request as sent.
+	SubReason *string `json:"subReason,omitempty"`
 }
 
 // ChangeFormReason the reason code: 0, 1 or 7
 type ChangeFormReason int
 
-// ChangePasswordRequest defines model for ChangePasswordRequest.
+// ChangePasswordRequest ChangePasswordRequest is PUT /base/v2/me/password.
 type ChangePasswordRequest struct {
+	// ConfirmPassword The new password again; it must equal password.
 	ConfirmPassword *string `json:"confirmPassword,omitempty"`
-	OldPassword     *string `json:"oldPassword,omitempty"`
-	Password        *string `json:"password,omitempty"`
+
+	// OldPassword The user's current password; wrong guesses are throttled like failed logins (429).
+	OldPassword *string `json:"oldPassword,omitempty"`
+
+	// Password The new password, 6 to 15 characters and not one of the 10,000 most common. The user's other sessions end; this one stays.
+	Password *string `json:"password,omitempty"`
 }
 
-// CompanyConfig defines model for CompanyConfig.
+// CompanyConfig CompanyConfig wraps commonConfig as the portal reads it.
 type CompanyConfig struct {
+	// CommonConfig The company's switches the access rules read: its services, settlement currency, bills and sub-agencies.
 	CommonConfig AuthCommonConfig `json:"commonConfig"`
-	Restrictions Restrictions     `json:"restrictions"`
+
+	// Restrictions The agency's switches that shopping and ordering obey: the portal hides what they forbid.
+	Restrictions Restrictions `json:"restrictions"`
 }
 
-// CompanyInfo defines model for CompanyInfo.
+// CompanyInfo CompanyInfo is the user's agency (spec §3 Company).
 type CompanyInfo struct {
-	Address    string         `json:"address"`
-	Alias      string         `json:"alias"`
-	Branding   AgencyBranding `json:"branding"`
-	Code       string         `json:"code"`
-	Config     CompanyConfig  `json:"config"`
-	Id         int            `json:"id"`
-	Logo       string         `json:"logo"`
-	Name       string         `json:"name"`
-	ProxyLevel int            `json:"proxyLevel"`
+	// Address The company's address.
+	Address string `json:"address"`
+
+	// Alias The company's short name; empty when it has none.
+	Alias string `json:"alias"`
+
+	// Branding How the portal looks for the company's users.
+	Branding AgencyBranding `json:"branding"`
+
+	// Code The agency's unique public code, generated at creation (e.g. A7K2M9QX).
+	Code string `json:"code"`
+
+	// Config The company's settings that decide what its users may do.
+	Config CompanyConfig `json:"config"`
+
+	// Id The agency's id.
+	Id int `json:"id"`
+
+	// Logo The path of the company logo (/base/v2/company/logo?agency= and the id, fetched with the session); empty when none was uploaded.
+	Logo string `json:"logo"`
+
+	// Name The company name.
+	Name string `json:"name"`
+
+	// ProxyLevel The agency's depth in the agency tree: 0 the provider, 1 an agency directly under the provider, 2 a sub-agency of that one, and so on.
+	ProxyLevel int `json:"proxyLevel"`
 }
 
-// ConfigAnswer defines model for ConfigAnswer.
+// ConfigAnswer ConfigAnswer is the agency after a config change; Notice carries the spec's settlement-currency message when the currency changed.
 type ConfigAnswer struct {
+	// Agency The agency after the change, as GET /base/v2/agencies/{id} answers it.
 	Agency AgencyDetail `json:"agency"`
-	Notice *string      `json:"notice,omitempty"`
+
+	// Notice A message, in the request's language, that the settlement currency changed; absent when it did not.
+	Notice *string `json:"notice,omitempty"`
 }
 
-// CreateUserRequest defines model for CreateUserRequest.
+// CreateUserRequest CreateUserRequest is a new user as user management takes it (POST /base/v2/users).
 type CreateUserRequest struct {
-	AreaCode *string                  `json:"areaCode,omitempty"`
-	Email    *string                  `json:"email,omitempty"`
-	Mobile   *string                  `json:"mobile,omitempty"`
-	Nickname *string                  `json:"nickname,omitempty"`
-	Password *string                  `json:"password,omitempty"`
-	Role     *[]CreateUserRequestRole `json:"role,omitempty"`
-	Status   *CreateUserRequestStatus `json:"status,omitempty"`
-	Username *string                  `json:"username,omitempty"`
+	// AreaCode The country calling code of mobile, 1 to 4 digits without the +; empty means 86.
+	AreaCode *string `json:"areaCode,omitempty"`
+
+	// Email The user's email address; required, never changed after.
+	Email *string `json:"email,omitempty"`
+
+	// Mobile The user's mobile number without the country calling code: 5 to 20 digits, spaces or dashes, starting with a digit; optional.
+	Mobile *string `json:"mobile,omitempty"`
+
+	// Nickname The name shown for the user, at most 50 characters; optional.
+	Nickname *string `json:"nickname,omitempty"`
+
+	// Password The user's first password, 6 to 15 characters and not one of the 10,000 most common.
+	Password *string `json:"password,omitempty"`
+
+	// Role The user's roles, at least one of operator, finance and SuperUser.
+	Role *[]CreateUserRequestRole `json:"role,omitempty"`
+
+	// Status The user's status: active (the default), inactive (may not log in) or testing (a test account, which may log in).
+	Status *CreateUserRequestStatus `json:"status,omitempty"`
+
+	// Username The login name: 3 to 50 characters, letters, digits and . _ @ -, starting with a letter or digit; case-insensitive (stored lower-case), unique across the platform and never changed after.
+	Username *string `json:"username,omitempty"`
 }
 
 // CreateUserRequestRole defines model for CreateUserRequest.Role.
 type CreateUserRequestRole string
 
-// CreateUserRequestStatus defines model for CreateUserRequest.Status.
+// CreateUserRequestStatus The user's status: active (the default), inactive (may not log in) or testing (a test account, which may log in).
 type CreateUserRequestStatus string
 
-// DocsAnswer defines model for DocsAnswer.
+// DocsAnswer DocsAnswer is the passengers a DOCS paste holds.
 type DocsAnswer struct {
+	// Passengers The travellers the paste holds, with their documents, in the paste's order; nothing is stored.
 	Passengers *[]PnrPassenger `json:"passengers"`
 }
 
-// DocsRequest defines model for DocsRequest.
+// DocsRequest DocsRequest is the body of POST /base/v2/analysis/docs: pasted SSR DOCS lines (a whole booking display will do) and what the booking they go into accepts.
 type DocsRequest struct {
-	Airports      *[]string `json:"airports,omitempty"`
-	Documents     *[]string `json:"documents,omitempty"`
-	International *bool     `json:"international,omitempty"`
+	// Airports The IATA codes of the trip's airports; when any lies outside mainland China (Hong Kong, Macao and Taiwan included) the trip is international, as if international were true.
+	Airports *[]string `json:"airports,omitempty"`
+
+	// Documents The document type codes the fare accepts (idcard, passport, ...); a DOCS line with another document is refused. Omitted, empty or holding "all" accepts any.
+	Documents *[]string `json:"documents,omitempty"`
+
+	// International International, when true, makes the trip international, on which a national ID card (idcard) is refused.
+	International *bool `json:"international,omitempty"`
 
 	// Text pasted SSR DOCS lines, or a whole booking display
 	Text *string `json:"text,omitempty"`
 }
 
-// DocumentForm defines model for DocumentForm.
+// DocumentForm DocumentForm documents the multipart body of document recognition.
 type DocumentForm struct {
 	// File the photo or scan of the document's data page: jpg, jpeg or png (judged from the content), at most 10 MB; multipart field 'file'
 	File []byte `json:"file"`
 }
 
-// ErrorDetail defines model for ErrorDetail.
+// ErrorDetail ErrorDetail is an error envelope's data as the document gives it, made of the types the errors are written from (ValidationData, a list's group.ListErrors), so a client reads error.data.fields typed.
 type ErrorDetail struct {
 	// Errors a refused passenger list: each problem by row (1 is the header) and column, translated
 	Errors *[]GroupRowError `json:"errors,omitempty"`
@@ -5443,29 +5897,47 @@ type ErrorDetail struct {
 
 // ErrorEnvelope An error: code is non-zero, message is translated, data is null or the error's details.
 type ErrorEnvelope struct {
+	// Code The error's code (the table above); the HTTP status gives its family.
 	Code ErrorEnvelopeCode `json:"code"`
 
 	// Data null, or the error's details: the fields at fault for 100001, a refused passenger list's rows
-	Data    *ErrorDetail `json:"data"`
-	Message string       `json:"message"`
+	Data *ErrorDetail `json:"data"`
+
+	// Message What went wrong, in the request's language: fit to show to the user.
+	Message string `json:"message"`
 }
 
-// ErrorEnvelopeCode defines model for ErrorEnvelope.Code.
+// ErrorEnvelopeCode The error's code (the table above); the HTTP status gives its family.
 type ErrorEnvelopeCode int
 
-// GeoPlace defines model for GeoPlace.
+// GeoPlace Place is an airport or a city an autocomplete answers, named in the request's language.
 type GeoPlace struct {
-	Airports    *[]GeoPlace `json:"airports,omitempty"`
-	CityCode    string      `json:"cityCode"`
-	CityName    string      `json:"cityName"`
-	Code        string      `json:"code"`
-	Country     string      `json:"country"`
-	CountryName string      `json:"countryName"`
-	Name        string      `json:"name"`
-	Type        string      `json:"type"`
+	// Airports A city's airports, busiest first; absent for an airport.
+	Airports *[]GeoPlace `json:"airports,omitempty"`
+
+	// CityCode The IATA code of the place's city (BJS for PEK); an airport whose city has no code of its own gives its own code.
+	CityCode string `json:"cityCode"`
+
+	// CityName The city's name in the request's language.
+	CityName string `json:"cityName"`
+
+	// Code The place's IATA code: an airport's (PEK) or a city's (BJS), as a search's origin or destination takes it.
+	Code string `json:"code"`
+
+	// Country The country's ISO 3166-1 alpha-2 code.
+	Country string `json:"country"`
+
+	// CountryName The country's name in the request's language.
+	CountryName string `json:"countryName"`
+
+	// Name The airport's or city's name in the request's language.
+	Name string `json:"name"`
+
+	// Type Airport or city (a city of several airports, listed in airports).
+	Type string `json:"type"`
 }
 
-// GroupCloseInput defines model for GroupCloseInput.
+// GroupCloseInput CloseInput closes a group request the provider will not quote (POST /order/v2/flight/group/orders/{id}/close).
 type GroupCloseInput struct {
 	// Remark why no quote is given, on the timeline
 	Remark *string `json:"remark,omitempty"`
@@ -5474,258 +5946,468 @@ type GroupCloseInput struct {
 // GroupEvent The same as OrderEvent: the name an earlier version of this document gave it, kept for generated clients.
 type GroupEvent = OrderEvent
 
-// GroupFare defines model for GroupFare.
+// GroupFare Fare is the price of one passenger of a type, taxes included.
 type GroupFare struct {
-	Amount        Money                  `json:"amount"`
+	// Amount One passenger's price, taxes included.
+	Amount Money `json:"amount"`
+
+	// PassengerType The passenger type the fare is for.
 	PassengerType GroupFarePassengerType `json:"passengerType"`
-	Taxes         Money                  `json:"taxes"`
+
+	// Taxes The part of amount that is taxes; zero when the provider did not say.
+	Taxes Money `json:"taxes"`
 }
 
-// GroupFarePassengerType defines model for GroupFare.PassengerType.
+// GroupFarePassengerType The passenger type the fare is for.
 type GroupFarePassengerType string
 
-// GroupFareInput defines model for GroupFareInput.
+// GroupFareInput FareInput is a quoted fare per passenger of a type; Amount includes Taxes.
 type GroupFareInput struct {
 	// Amount per passenger, taxes included, decimal
-	Amount        *string                      `json:"amount,omitempty"`
+	Amount *string `json:"amount,omitempty"`
+
+	// PassengerType The passenger type the fare is for: one fare for each type the request asks for, each type once.
 	PassengerType *GroupFareInputPassengerType `json:"passengerType,omitempty"`
 
 	// Taxes the taxes within amount, decimal
 	Taxes *string `json:"taxes,omitempty"`
 }
 
-// GroupFareInputPassengerType defines model for GroupFareInput.PassengerType.
+// GroupFareInputPassengerType The passenger type the fare is for: one fare for each type the request asks for, each type once.
 type GroupFareInputPassengerType string
 
-// GroupInstallment defines model for GroupInstallment.
+// GroupInstallment Installment is one stage of a group order's payment plan (a deposit or the final payment) with its deadline and state.
 type GroupInstallment struct {
-	Amount   Money                  `json:"amount"`
-	Channel  *string                `json:"channel,omitempty"`
-	Deadline time.Time              `json:"deadline"`
-	Id       int                    `json:"id"`
-	PaidAt   *time.Time             `json:"paidAt,omitempty"`
-	Stage    GroupInstallmentStage  `json:"stage"`
-	Status   GroupInstallmentStatus `json:"status"`
-	TimeZone string                 `json:"timeZone"`
+	// Amount What the stage costs.
+	Amount Money `json:"amount"`
+
+	// Channel The payment channel that paid the stage, or is paying it (balance for the wallet); absent before.
+	Channel *string `json:"channel,omitempty"`
+
+	// Deadline When the stage must be paid by, in UTC: an order whose installment is still unpaid then fails, and the deposits paid are forfeited.
+	Deadline time.Time `json:"deadline"`
+
+	// Id The installment's id.
+	Id int `json:"id"`
+
+	// PaidAt When the stage was paid, in UTC; absent while unpaid.
+	PaidAt *time.Time `json:"paidAt,omitempty"`
+
+	// Stage First, second or third (a deposit) or final (the final payment): the stage to name when paying it (POST /order/v2/flight/group/orders/{id}/payment).
+	Stage GroupInstallmentStage `json:"stage"`
+
+	// Status Not_due (a later stage, or one the order ended before), due (to pay now, before the deadline), holding (a payment through a channel is under way), paid, or forfeited (paid, then kept by the provider because the order was canceled or failed).
+	Status GroupInstallmentStatus `json:"status"`
+
+	// TimeZone The IANA time zone the deadline was set in (by default the first departure airport's), for showing it.
+	TimeZone string `json:"timeZone"`
 }
 
-// GroupInstallmentStage defines model for GroupInstallment.Stage.
+// GroupInstallmentStage First, second or third (a deposit) or final (the final payment): the stage to name when paying it (POST /order/v2/flight/group/orders/{id}/payment).
 type GroupInstallmentStage string
 
-// GroupInstallmentStatus defines model for GroupInstallment.Status.
+// GroupInstallmentStatus Not_due (a later stage, or one the order ended before), due (to pay now, before the deadline), holding (a payment through a channel is under way), paid, or forfeited (paid, then kept by the provider because the order was canceled or failed).
 type GroupInstallmentStatus string
 
-// GroupInstallmentInput defines model for GroupInstallmentInput.
+// GroupInstallmentInput InstallmentInput is one stage of a quote's payment plan.
 type GroupInstallmentInput struct {
 	// Amount decimal
-	Amount   *string                     `json:"amount,omitempty"`
-	Deadline *time.Time                  `json:"deadline,omitempty"`
-	Stage    *GroupInstallmentInputStage `json:"stage,omitempty"`
+	Amount *string `json:"amount,omitempty"`
+
+	// Deadline When the stage must be paid by: in the future, after the stage before it, and the first stage's not before confirmBefore.
+	Deadline *time.Time `json:"deadline,omitempty"`
+
+	// Stage First, second or third (a deposit) or final (the final payment); stages in that order, each once, final last and required.
+	Stage *GroupInstallmentInputStage `json:"stage,omitempty"`
 }
 
-// GroupInstallmentInputStage defines model for GroupInstallmentInput.Stage.
+// GroupInstallmentInputStage First, second or third (a deposit) or final (the final payment); stages in that order, each once, final last and required.
 type GroupInstallmentInputStage string
 
-// GroupJourney defines model for GroupJourney.
+// GroupJourney Journey is one journey a group request asks for, with its way back when it is a return.
 type GroupJourney struct {
 	// Date YYYY-MM-DD
-	Date        string  `json:"date"`
-	Destination string  `json:"destination"`
-	Origin      string  `json:"origin"`
-	Remark      *string `json:"remark,omitempty"`
+	Date string `json:"date"`
+
+	// Destination The IATA code of the arrival airport or city, in another city than Origin.
+	Destination string `json:"destination"`
+
+	// Origin The IATA code of the departure airport or city (PEK or BJS).
+	Origin string `json:"origin"`
+
+	// Remark A note for the provider about this journey, at most 500 characters; optional.
+	Remark *string `json:"remark,omitempty"`
 
 	// ReturnDate YYYY-MM-DD, a return journey's way back
 	ReturnDate *string `json:"returnDate,omitempty"`
 }
 
-// GroupJourneyInput defines model for GroupJourneyInput.
+// GroupJourneyInput Journey is one journey a group request asks for, with its way back when it is a return.
 type GroupJourneyInput struct {
 	// Date YYYY-MM-DD
-	Date        *string `json:"date,omitempty"`
+	Date *string `json:"date,omitempty"`
+
+	// Destination The IATA code of the arrival airport or city, in another city than Origin.
 	Destination *string `json:"destination,omitempty"`
-	Origin      *string `json:"origin,omitempty"`
-	Remark      *string `json:"remark,omitempty"`
+
+	// Origin The IATA code of the departure airport or city (PEK or BJS).
+	Origin *string `json:"origin,omitempty"`
+
+	// Remark A note for the provider about this journey, at most 500 characters; optional.
+	Remark *string `json:"remark,omitempty"`
 
 	// ReturnDate YYYY-MM-DD, a return journey's way back
 	ReturnDate *string `json:"returnDate,omitempty"`
 }
 
-// GroupLedgerEntry defines model for GroupLedgerEntry.
+// GroupLedgerEntry LedgerEntry is one money movement of a group order.
 type GroupLedgerEntry struct {
-	Amount    Money     `json:"amount"`
+	// Amount The money moved.
+	Amount Money `json:"amount"`
+
+	// CreatedAt When the money moved, in UTC.
 	CreatedAt time.Time `json:"createdAt"`
-	Id        int       `json:"id"`
-	Reference *string   `json:"reference,omitempty"`
-	Type      string    `json:"type"`
+
+	// Id The ledger entry's id.
+	Id int `json:"id"`
+
+	// Reference The payment channel's reference of a payment through a channel; absent otherwise.
+	Reference *string `json:"reference,omitempty"`
+
+	// Type The wallet entry type: group-deposit (a deposit paid), group-payment (the final payment), group-forfeit (a deposit paid and kept by the provider after the order was canceled or failed), or top-up (money a payment channel took for an installment, into the wallet that pays it).
+	Type string `json:"type"`
 }
 
-// GroupPage defines model for GroupPage.
+// GroupPage Page is one page of a line's bookings as the caller sees them.
 type GroupPage struct {
-	Items    *[]GroupView `json:"items"`
-	Page     int          `json:"page"`
-	PageSize int          `json:"pageSize"`
-	Total    int          `json:"total"`
+	// Items The orders of this page, newest first (the provider's group quote queue lists its page oldest first).
+	Items *[]GroupView `json:"items"`
+
+	// Page This page's number, from 1.
+	Page int `json:"page"`
+
+	// PageSize How many orders a page holds (20 unless asked, at most 100).
+	PageSize int `json:"pageSize"`
+
+	// Total How many orders match, on every page.
+	Total int `json:"total"`
 }
 
-// GroupPayInput defines model for GroupPayInput.
+// GroupPayInput PayInput pays the installment due of a group order (POST /order/v2/flight/group/orders/{id}/payment).
 type GroupPayInput struct {
-	Channel     GroupPayInputChannel `json:"channel"`
-	Stage       GroupPayInputStage   `json:"stage"`
-	TestOutcome *string              `json:"testOutcome,omitempty"`
+	// Channel Balance (the wallet: balance and credit) or a payment gateway channel.
+	Channel GroupPayInputChannel `json:"channel"`
+
+	// Stage The installment paid: a payment names what it pays, so two clicks meant for one installment never pay two.
+	Stage GroupPayInputStage `json:"stage"`
+
+	// TestOutcome Drives the built-in test gateway (success, failure, timeout); real gateways ignore it.
+	TestOutcome *string `json:"testOutcome,omitempty"`
 }
 
-// GroupPayInputChannel defines model for GroupPayInput.Channel.
+// GroupPayInputChannel Balance (the wallet: balance and credit) or a payment gateway channel.
 type GroupPayInputChannel string
 
-// GroupPayInputStage defines model for GroupPayInput.Stage.
+// GroupPayInputStage The installment paid: a payment names what it pays, so two clicks meant for one installment never pay two.
 type GroupPayInputStage string
 
-// GroupPlannedInstallment defines model for GroupPlannedInstallment.
+// GroupPlannedInstallment PlannedInstallment is a stage of a quote's payment plan.
 type GroupPlannedInstallment struct {
-	Amount   Money                        `json:"amount"`
-	Deadline time.Time                    `json:"deadline"`
-	Stage    GroupPlannedInstallmentStage `json:"stage"`
+	// Amount What the stage costs.
+	Amount Money `json:"amount"`
+
+	// Deadline When the stage must be paid by, in UTC.
+	Deadline time.Time `json:"deadline"`
+
+	// Stage The first, second or third deposit, or the final payment.
+	Stage GroupPlannedInstallmentStage `json:"stage"`
 }
 
-// GroupPlannedInstallmentStage defines model for GroupPlannedInstallment.Stage.
+// GroupPlannedInstallmentStage The first, second or third deposit, or the final payment.
 type GroupPlannedInstallmentStage string
 
-// GroupQuote defines model for GroupQuote.
+// GroupQuote Quote is one quote of the provider; a re-quote adds one and the earlier stay on the order as its history.
 type GroupQuote struct {
-	ConfirmBefore         time.Time                  `json:"confirmBefore"`
-	CreatedAt             time.Time                  `json:"createdAt"`
-	CreatedBy             string                     `json:"createdBy"`
-	Fares                 *[]GroupFare               `json:"fares"`
-	FreeDropSeats         int                        `json:"freeDropSeats"`
-	Id                    int                        `json:"id"`
-	Installments          *[]GroupPlannedInstallment `json:"installments"`
-	PassengerListDeadline time.Time                  `json:"passengerListDeadline"`
-	Segments              *[]ShoppingSegmentView     `json:"segments"`
-	Status                GroupQuoteStatus           `json:"status"`
-	TimeZone              string                     `json:"timeZone"`
-	Total                 Money                      `json:"total"`
+	// ConfirmBefore When the quote lapses, in UTC: the agency confirms the order on it before then, or the order is closed.
+	ConfirmBefore time.Time `json:"confirmBefore"`
+
+	// CreatedAt When the quote was given, in UTC.
+	CreatedAt time.Time `json:"createdAt"`
+
+	// CreatedBy Who quoted: the provider user's username, or apikey:<id>.
+	CreatedBy string `json:"createdBy"`
+
+	// Fares The price per passenger of each type the request asks for.
+	Fares *[]GroupFare `json:"fares"`
+
+	// FreeDropSeats How many fewer seats (adults and children) than asked for the passenger list may name; a shorter list is refused.
+	FreeDropSeats int `json:"freeDropSeats"`
+
+	// Id The quote's id.
+	Id int `json:"id"`
+
+	// Installments The payment plan: amount and deadline per stage.
+	Installments *[]GroupPlannedInstallment `json:"installments"`
+
+	// PassengerListDeadline When, in UTC, the order must be confirmed with its passenger list; an order not confirmed by then fails.
+	PassengerListDeadline time.Time `json:"passengerListDeadline"`
+
+	// Segments The quoted flights, in travel order.
+	Segments *[]ShoppingSegmentView `json:"segments"`
+
+	// Status Current (the latest quote, open), accepted (the agency accepted or confirmed it), declined (the agency declined it; the request waits for a new quote) or superseded (the provider quoted again).
+	Status GroupQuoteStatus `json:"status"`
+
+	// TimeZone The IANA time zone the quote's deadlines were set in, for showing them.
+	TimeZone string `json:"timeZone"`
+
+	// Total What the whole group pays: each fare times its passengers.
+	Total Money `json:"total"`
 }
 
-// GroupQuoteStatus defines model for GroupQuote.Status.
+// GroupQuoteStatus Current (the latest quote, open), accepted (the agency accepted or confirmed it), declined (the agency declined it; the request waits for a new quote) or superseded (the provider quoted again).
 type GroupQuoteStatus string
 
-// GroupQuoteInput defines model for GroupQuoteInput.
+// GroupQuoteInput QuoteInput is the provider's quote of a group request (POST /order/v2/flight/group/orders/{id}/quote).
 type GroupQuoteInput struct {
-	ConfirmBefore         *time.Time               `json:"confirmBefore,omitempty"`
-	Currency              *string                  `json:"currency,omitempty"`
-	Fares                 *[]GroupFareInput        `json:"fares,omitempty"`
-	FreeDropSeats         *int                     `json:"freeDropSeats,omitempty"`
-	Installments          *[]GroupInstallmentInput `json:"installments,omitempty"`
-	PassengerListDeadline *time.Time               `json:"passengerListDeadline,omitempty"`
-	Segments              *[]SupplierSegmentInput  `json:"segments,omitempty"`
-	TimeZone              *string                  `json:"timeZone,omitempty"`
+	// ConfirmBefore When the quote lapses (in the future): the agency confirms the order on it before then, or the order is closed.
+	ConfirmBefore *time.Time `json:"confirmBefore,omitempty"`
+
+	// Currency The currency of the amounts: the order's (the agency's settlement currency when it asked), which is also what an empty one means; another is refused.
+	Currency *string `json:"currency,omitempty"`
+
+	// Fares The price per passenger, one for each passenger type the request asks for.
+	Fares *[]GroupFareInput `json:"fares,omitempty"`
+
+	// FreeDropSeats How many fewer seats (adults and children) than asked for the passenger list may name, 0 up to the seats asked for; a shorter list is refused.
+	FreeDropSeats *int `json:"freeDropSeats,omitempty"`
+
+	// Installments Up to three deposits and the final payment, adding up to the quote's total.
+	Installments *[]GroupInstallmentInput `json:"installments,omitempty"`
+
+	// PassengerListDeadline When (in the future) the order must be confirmed with its passenger list; an order not confirmed by then fails.
+	PassengerListDeadline *time.Time `json:"passengerListDeadline,omitempty"`
+
+	// Segments The quoted flights; when omitted, the suppliers' scheduled flights for the request's journeys.
+	Segments *[]SupplierSegmentInput `json:"segments,omitempty"`
+
+	// TimeZone The IANA zone the deadlines are meant in; the first departure airport's when empty.
+	TimeZone *string `json:"timeZone,omitempty"`
 }
 
-// GroupRequestInput defines model for GroupRequestInput.
+// GroupRequestInput RequestInput is an operator's request for a group fare (POST /order/v2/flight/group/orders).
 type GroupRequestInput struct {
-	AcceptChangeFlight *bool                        `json:"acceptChangeFlight,omitempty"`
-	CabinClass         *GroupRequestInputCabinClass `json:"cabinClass,omitempty"`
-	Contact            *OrderContactInput           `json:"contact,omitempty"`
-	IsChangeDate       *bool                        `json:"isChangeDate,omitempty"`
-	Journeys           *[]GroupJourneyInput         `json:"journeys,omitempty"`
-	Passengers         *SupplierPassengersInput     `json:"passengers,omitempty"`
-	Remark             *string                      `json:"remark,omitempty"`
+	// AcceptChangeFlight A connecting or another flight than asked for is acceptable.
+	AcceptChangeFlight *bool `json:"acceptChangeFlight,omitempty"`
+
+	// CabinClass The cabin asked for; economy when empty.
+	CabinClass *GroupRequestInputCabinClass `json:"cabinClass,omitempty"`
+
+	// Contact Who Voyage and the airline reach about the group.
+	Contact *OrderContactInput `json:"contact,omitempty"`
+
+	// IsChangeDate The dates may move by a few days.
+	IsChangeDate *bool `json:"isChangeDate,omitempty"`
+
+	// Journeys The journeys asked for: one to five, in travel order, dated from today to 361 days ahead.
+	Journeys *[]GroupJourneyInput `json:"journeys,omitempty"`
+
+	// Passengers The passengers by type: at least one adult, no more infants than adults, at least the minimum group size in seats (adults and children; 10 unless the platform sets another) and at most 500 passengers; absent: 10 adults, 10 children and no infants.
+	Passengers *SupplierPassengersInput `json:"passengers,omitempty"`
+
+	// Remark A note for the provider, at most 1000 characters; optional.
+	Remark *string `json:"remark,omitempty"`
 }
 
-// GroupRequestInputCabinClass defines model for GroupRequestInput.CabinClass.
+// GroupRequestInputCabinClass The cabin asked for; economy when empty.
 type GroupRequestInputCabinClass string
 
-// GroupRowError defines model for GroupRowError.
+// GroupRowError RowError is one problem of an uploaded passenger list: where it is and what is wrong.
 type GroupRowError struct {
-	Cell    *string `json:"cell,omitempty"`
-	Column  string  `json:"column"`
-	Message string  `json:"message"`
-	Row     int     `json:"row"`
+	// Cell The spreadsheet cell (e.g. C5); absent for a problem of the whole list.
+	Cell *string `json:"cell,omitempty"`
+
+	// Column The passenger field of the column (surname, birthday, documentNumber, ...: the template's columns); empty for the line that counts further problems.
+	Column string `json:"column"`
+
+	// Message What is wrong, in the request's language.
+	Message string `json:"message"`
+
+	// Row The spreadsheet row (1 is the header, so passengers start at 2); 0 for a problem of the whole list (the passenger counts, or how many more problems there are beyond those listed).
+	Row int `json:"row"`
 }
 
-// GroupSeatsInput defines model for GroupSeatsInput.
+// GroupSeatsInput SeatsInput is the airline's answer to a group's seat application, as the provider records it (POST /order/v2/flight/group/orders/{id}/seats).
 type GroupSeatsInput struct {
-	Remark *string                `json:"remark,omitempty"`
+	// Remark A note put on the order's timeline; optional.
+	Remark *string `json:"remark,omitempty"`
+
+	// Result Applying (the application is with the airline: seat_applying), granted (the seats are the group's: the first installment of the quote falls due) or refused (the order fails; nothing was charged).
 	Result *GroupSeatsInputResult `json:"result,omitempty"`
 }
 
-// GroupSeatsInputResult defines model for GroupSeatsInput.Result.
+// GroupSeatsInputResult Applying (the application is with the airline: seat_applying), granted (the seats are the group's: the first installment of the quote falls due) or refused (the order fails; nothing was charged).
 type GroupSeatsInputResult string
 
-// GroupStatusCount defines model for GroupStatusCount.
+// GroupStatusCount StatusCount is how many of the orders the caller sees are in one status.
 type GroupStatusCount struct {
-	Cnt    int    `json:"cnt"`
+	// Cnt How many of the orders the caller may see are in the status (0 included).
+	Cnt int `json:"cnt"`
+
+	// Status The status counted (for group orders, "all" counts every status).
 	Status string `json:"status"`
 }
 
-// GroupTicket defines model for GroupTicket.
+// GroupTicket Ticket is one passenger's ticket of an issued group order.
 type GroupTicket struct {
-	Passenger    string `json:"passenger"`
+	// Passenger The passenger's name as SURNAME/GIVEN NAMES.
+	Passenger string `json:"passenger"`
+
+	// TicketNumber The 13-digit ticket number.
 	TicketNumber string `json:"ticketNumber"`
-	Type         string `json:"type"`
+
+	// Type The passenger type: adult, child or infant.
+	Type string `json:"type"`
 }
 
-// GroupView defines model for GroupView.
+// GroupView View is a group flight order as the API answers it: the request, the provider's quotes, the payment plan, the passenger list, the tickets and what the caller may do now.
 type GroupView struct {
-	AcceptChangeFlight bool                `json:"acceptChangeFlight"`
-	Actions            *[]string           `json:"actions"`
-	AgencyId           int                 `json:"agencyId"`
-	BookingNumber      string              `json:"bookingNumber"`
-	CabinClass         string              `json:"cabinClass"`
-	ConfirmBefore      *time.Time          `json:"confirmBefore,omitempty"`
-	Contact            OrderContact        `json:"contact"`
-	CreatedAt          time.Time           `json:"createdAt"`
-	Id                 int                 `json:"id"`
-	Installments       *[]GroupInstallment `json:"installments"`
-	IsChangeDate       bool                `json:"isChangeDate"`
-	Journeys           *[]GroupJourney     `json:"journeys"`
-	Ledger             *[]GroupLedgerEntry `json:"ledger"`
-	Locked             bool                `json:"locked"`
+	// AcceptChangeFlight A connecting or another flight than asked for is acceptable.
+	AcceptChangeFlight bool `json:"acceptChangeFlight"`
+
+	// Actions What the caller may do to the order now: for the ordering agency accept, decline, upload, confirm, pay or cancel; for the provider quote, close, apply, grant or refuse.
+	Actions *[]string `json:"actions"`
+
+	// AgencyId The id of the agency that asked for the group.
+	AgencyId int `json:"agencyId"`
+
+	// BookingNumber The order's booking number (G, the request date as YYMMDD and 8 digits), shown to people and named in wallet entries.
+	BookingNumber string `json:"bookingNumber"`
+
+	// CabinClass The cabin asked for: economy, premium_economy, business, premium_business, first or premium_first.
+	CabinClass string `json:"cabinClass"`
+
+	// ConfirmBefore When the current quote lapses unless the order is confirmed on it, in UTC; absent in lists, before a quote and once confirmed or passed.
+	ConfirmBefore *time.Time `json:"confirmBefore,omitempty"`
+
+	// Contact Who Voyage and the airline reach about the group.
+	Contact OrderContact `json:"contact"`
+
+	// CreatedAt When the group was asked for, in UTC.
+	CreatedAt time.Time `json:"createdAt"`
+
+	// Id The order's id, the {id} of the /order/v2/flight/group/orders/{id} calls.
+	Id int `json:"id"`
+
+	// Installments The current quote's payment plan with each stage's state; empty in lists and before a quote.
+	Installments *[]GroupInstallment `json:"installments"`
+
+	// IsChangeDate The dates may move by a few days.
+	IsChangeDate bool `json:"isChangeDate"`
+
+	// Journeys The journeys asked for.
+	Journeys *[]GroupJourney `json:"journeys"`
+
+	// Ledger Lists the money movements of the order the agency sees: deposits, the final payment, and forfeited deposits.
+	Ledger *[]GroupLedgerEntry `json:"ledger"`
+
+	// Locked The passenger list can no longer change (after confirmation).
+	Locked bool `json:"locked"`
 
 	// PassengerCount passengers on the uploaded list
-	PassengerCount        int                 `json:"passengerCount"`
-	PassengerList         *[]OrderPassenger   `json:"passengerList,omitempty"`
-	PassengerListDeadline *time.Time          `json:"passengerListDeadline,omitempty"`
-	Passengers            SupplierPassengers  `json:"passengers"`
-	Payment               *PaymentPendingView `json:"payment,omitempty"`
-	Quotes                *[]GroupQuote       `json:"quotes"`
-	Remark                string              `json:"remark"`
-	Status                GroupViewStatus     `json:"status"`
-	Tickets               *[]GroupTicket      `json:"tickets"`
-	Timeline              *[]OrderEvent       `json:"timeline"`
-	Tone                  string              `json:"tone"`
-	Total                 *Money              `json:"total,omitempty"`
-	UpdatedAt             time.Time           `json:"updatedAt"`
+	PassengerCount int `json:"passengerCount"`
+
+	// PassengerList The uploaded passenger list (also GET /order/v2/flight/group/orders/{id}/passengers); absent in lists and before an upload.
+	PassengerList *[]OrderPassenger `json:"passengerList,omitempty"`
+
+	// PassengerListDeadline The current quote's deadline for confirming the order with its passenger list, in UTC; absent in lists, before a quote and once met or passed.
+	PassengerListDeadline *time.Time `json:"passengerListDeadline,omitempty"`
+
+	// Passengers The passengers asked for, by type.
+	Passengers SupplierPassengers `json:"passengers"`
+
+	// Payment The channel payment the booking waits for (a QR code to scan, a page to finish), shown to the booking agency; absent when none waits.
+	Payment *PaymentPendingView `json:"payment,omitempty"`
+
+	// Quotes Every quote given, newest (the current one) first; empty in lists and before a quote.
+	Quotes *[]GroupQuote `json:"quotes"`
+
+	// Remark The request's note for the provider; empty when none.
+	Remark string `json:"remark"`
+
+	// Status The order's status.
+	Status GroupViewStatus `json:"status"`
+
+	// Tickets The passengers' tickets once issued; empty before.
+	Tickets *[]GroupTicket `json:"tickets"`
+
+	// Timeline The order's history, oldest first; empty in lists.
+	Timeline *[]OrderEvent `json:"timeline"`
+
+	// Tone The status's display tone: success, warning, primary, error or info.
+	Tone string `json:"tone"`
+
+	// Total The current quote's total, in the order's currency; absent before a quote and after the agency declines one.
+	Total *Money `json:"total,omitempty"`
+
+	// UpdatedAt When the order last changed, in UTC.
+	UpdatedAt time.Time `json:"updatedAt"`
 }
 
-// GroupViewStatus defines model for GroupView.Status.
+// GroupViewStatus The order's status.
 type GroupViewStatus string
 
-// ImportRequest defines model for ImportRequest.
+// ImportRequest ImportRequest is the body of POST /base/v2/analysis/docs/import.
 type ImportRequest struct {
+	// Text The pasted SSR DOCS lines, or a whole booking display holding them; at most 30 passengers.
 	Text *string `json:"text,omitempty"`
 }
 
-// JobsJob defines model for JobsJob.
+// JobsJob Job is a background job that did not end well, as the provider sees it: which kind, for what, how often tried, what went wrong.
 type JobsJob struct {
-	Args        string     `json:"args"`
-	Attempt     int        `json:"attempt"`
+	// Args The job's arguments as queued, a JSON object such as the id of the order or delivery it works on.
+	Args string `json:"args"`
+
+	// Attempt How many times the job has been started.
+	Attempt int `json:"attempt"`
+
+	// AttemptedAt When the last attempt started (RFC 3339); absent when the job has never run.
 	AttemptedAt *time.Time `json:"attemptedAt,omitempty"`
-	AttemptedBy *string    `json:"attemptedBy,omitempty"`
-	CreatedAt   time.Time  `json:"createdAt"`
-	Errors      *[]string  `json:"errors"`
-	Id          int        `json:"id"`
-	Kind        string     `json:"kind"`
-	MaxAttempts int        `json:"maxAttempts"`
-	Overdue     *string    `json:"overdue,omitempty"`
-	ScheduledAt time.Time  `json:"scheduledAt"`
-	State       string     `json:"state"`
+
+	// AttemptedBy The server instance that ran it last.
+	AttemptedBy *string `json:"attemptedBy,omitempty"`
+
+	// CreatedAt When the job was queued (RFC 3339, UTC).
+	CreatedAt time.Time `json:"createdAt"`
+
+	// Errors The failed attempts' errors, oldest first.
+	Errors *[]string `json:"errors"`
+
+	// Id Identifies the job, for POST /base/v2/jobs/{id}/retry.
+	Id int `json:"id"`
+
+	// Kind What the job does: order_ticket, order_deadline, order_post_sale, order_finish_pending, train_ticket, train_after_sale, group_ticket, a channel payment's status check (order_payment_check, train_payment_check, group_payment_check), payment_channel_refund, payment_reconcile, webhook_deliver, deliver_email, or one of the periodic sweeps (order_deadline_sweep, train_sweep, group_deadline_sweep, webhook_sweep, payment_reconcile_day, cleanup_expired).
+	Kind string `json:"kind"`
+
+	// MaxAttempts How many attempts the job gets before it is discarded.
+	MaxAttempts int `json:"maxAttempts"`
+
+	// Overdue How long a running job has been running past its timeout, as a duration such as "1m30s": its process most likely died with it. Absent for a job that is not running late.
+	Overdue *string `json:"overdue,omitempty"`
+
+	// ScheduledAt When the job is (or was) due to run: for a retryable job, its next attempt (RFC 3339, UTC).
+	ScheduledAt time.Time `json:"scheduledAt"`
+
+	// State Where the job is: running (past its timeout: its process most likely died), retryable (failed, to be tried again at scheduledAt), discarded (given up on after its last attempt); after a retry, available (waiting for a worker) or any later state.
+	State string `json:"state"`
 }
 
-// LedgerTopUp defines model for LedgerTopUp.
+// LedgerTopUp TopUp is money an agency sent to be credited to its wallet: what arrived, in which currency, at which rate and fee.
 type LedgerTopUp struct {
 	// Amount amount credited; computed from the others when empty, refused when it disagrees
-	Amount         *string `json:"amount,omitempty"`
+	Amount *string `json:"amount,omitempty"`
+
+	// AmountReceived The sum that arrived, a decimal string in currencyReceived (required, above zero); it is converted at exchangeRate and the fee is taken from it to give the amount credited.
 	AmountReceived *string `json:"amountReceived,omitempty"`
 
 	// Currency wallet currency credited
@@ -5742,237 +6424,456 @@ type LedgerTopUp struct {
 
 	// Reference bank or payment reference
 	Reference *string `json:"reference,omitempty"`
-	Remark    *string `json:"remark,omitempty"`
-	SendEmail *bool   `json:"sendEmail,omitempty"`
+
+	// Remark A note kept with the wallet entry (optional).
+	Remark *string `json:"remark,omitempty"`
+
+	// SendEmail Sends the agency's contact a notice of the money credited, in the agency's email language.
+	SendEmail *bool `json:"sendEmail,omitempty"`
 }
 
-// LedgerTopUpResult defines model for LedgerTopUpResult.
+// LedgerTopUpResult TopUpResult is a posted top-up: what was credited to the wallet and the balance after it.
 type LedgerTopUpResult struct {
-	Balance    string `json:"balance"`
-	Credited   string `json:"credited"`
-	Currency   string `json:"currency"`
-	Fee        string `json:"fee"`
-	Gross      string `json:"gross"`
-	Replayed   bool   `json:"replayed"`
-	TransferId int    `json:"transferId"`
+	// Balance The wallet's balance right after the top-up (decimal string).
+	Balance string `json:"balance"`
+
+	// Credited What the wallet received: gross less fee (decimal string).
+	Credited string `json:"credited"`
+
+	// Currency The wallet's currency, which every amount below is in.
+	Currency string `json:"currency"`
+
+	// Fee The transaction fee kept by the provider, feePercent of gross (decimal string; zero when none).
+	Fee string `json:"fee"`
+
+	// Gross The amount received converted into the wallet's currency, before the fee (decimal string).
+	Gross string `json:"gross"`
+
+	// Replayed True when the Idempotency-Key had already been used for this top-up: nothing new was posted, and the answer is the first one's.
+	Replayed bool `json:"replayed"`
+
+	// TransferId The id of the wallet entry that credited the money.
+	TransferId int `json:"transferId"`
 }
 
-// LedgerTransaction defines model for LedgerTransaction.
+// LedgerTransaction Transaction is a payment received into an agency's wallet (All Transactions): a top-up, a booking's payment through a payment channel, or money sent back through the channel that took it.
 type LedgerTransaction struct {
+	// CreatedAt When the transaction was recorded (RFC 3339, UTC); the same moment as paymentTime.
 	CreatedAt time.Time `json:"createdAt"`
-	Currency  string    `json:"currency"`
-	Fee       string    `json:"fee"`
+
+	// Currency The wallet's (settlement) currency, of net and fee.
+	Currency string `json:"currency"`
+
+	// Fee The handling fee the provider kept, a decimal string in the wallet's currency (zero when none; a channel's payment carries no fee for the agency).
+	Fee string `json:"fee"`
 
 	// Gross total amount paid, in the currency received
-	Gross         string `json:"gross"`
+	Gross string `json:"gross"`
+
+	// GrossCurrency The currency of gross: the currency the money arrived in.
 	GrossCurrency string `json:"grossCurrency"`
 
 	// Net amount credited, in the wallet currency
 	Net string `json:"net"`
 
 	// OriginalId the order paid, or the top-up's own id
-	OriginalId    string    `json:"originalId"`
-	PaymentMethod string    `json:"paymentMethod"`
-	PaymentTime   time.Time `json:"paymentTime"`
-	ReferenceId   string    `json:"referenceId"`
-	TransactionId int       `json:"transactionId"`
+	OriginalId string `json:"originalId"`
+
+	// PaymentMethod How the money came: bank-transfer for a top-up by the provider or a parent agency, else the payment channel (alipay, wechat-pay, yeepay-wechat, stripe, airwallex, ...).
+	PaymentMethod string `json:"paymentMethod"`
+
+	// PaymentTime When the money was credited (or, for a refund, sent back), RFC 3339 UTC.
+	PaymentTime time.Time `json:"paymentTime"`
+
+	// ReferenceId The payment's reference outside Voyage: the bank or payment reference given with a top-up, or the payment channel's reference for the payment or refund.
+	ReferenceId string `json:"referenceId"`
+
+	// TransactionId The id of the wallet entry that recorded the money.
+	TransactionId int `json:"transactionId"`
 }
 
-// LoginRequest defines model for LoginRequest.
+// LoginRequest LoginRequest is the login payload.
 type LoginRequest struct {
+	// Password The user's password. Repeated failures for a username or from an address are answered 429 for a while.
 	Password string `json:"password"`
+
+	// Username The user's login name; case-insensitive.
 	Username string `json:"username"`
 }
 
-// ManagedUser defines model for ManagedUser.
+// ManagedUser ManagedUser is a user of an agency as user management shows it.
 type ManagedUser struct {
-	AgencyId     int               `json:"agencyId"`
-	AreaCode     string            `json:"areaCode"`
-	CreatedAt    time.Time         `json:"createdAt"`
-	Email        string            `json:"email"`
-	Id           int               `json:"id"`
-	IsSuperAdmin bool              `json:"isSuperAdmin"`
-	Mobile       string            `json:"mobile"`
-	Nickname     string            `json:"nickname"`
-	Role         *[]string         `json:"role"`
-	Status       ManagedUserStatus `json:"status"`
-	Username     string            `json:"username"`
+	// AgencyId The id of the agency the user belongs to.
+	AgencyId int `json:"agencyId"`
+
+	// AreaCode The country calling code of mobile, digits without the + (86 unless set otherwise).
+	AreaCode string `json:"areaCode"`
+
+	// CreatedAt When the user was created (RFC 3339, UTC).
+	CreatedAt time.Time `json:"createdAt"`
+
+	// Email The user's email address; it never changes.
+	Email string `json:"email"`
+
+	// Id The user's id, for PUT /base/v2/users/{id} and POST /base/v2/users/{id}/deactivate.
+	Id int `json:"id"`
+
+	// IsSuperAdmin Whether the user is the agency's super admin, the user created with the agency: it cannot be deactivated or lose the SuperUser role.
+	IsSuperAdmin bool `json:"isSuperAdmin"`
+
+	// Mobile The user's mobile number without the country calling code; empty when none was given.
+	Mobile string `json:"mobile"`
+
+	// Nickname The name shown for the user; empty when none was given.
+	Nickname string `json:"nickname"`
+
+	// Role The user's roles: operator (flights, group flights, trains), finance (bills, wallet, statements, agency management) and SuperUser (everything, plus users, company and the user log).
+	Role *[]string `json:"role"`
+
+	// Status Active, inactive (may not log in) or testing (a test account, which may log in as an active one).
+	Status ManagedUserStatus `json:"status"`
+
+	// Username The login name, lower-case; it never changes.
+	Username string `json:"username"`
 }
 
-// ManagedUserStatus defines model for ManagedUser.Status.
+// ManagedUserStatus Active, inactive (may not log in) or testing (a test account, which may log in as an active one).
 type ManagedUserStatus string
 
-// Me defines model for Me.
+// Me Me is GET /base/v2/me, and the login answer without the token.
 type Me struct {
-	Company       CompanyInfo `json:"company"`
-	ExpiresAt     *time.Time  `json:"expiresAt,omitempty"`
-	Iframe        bool        `json:"iframe"`
-	Permissions   *[]string   `json:"permissions"`
-	Token         *string     `json:"token,omitempty"`
-	UserInfo      UserInfo    `json:"userInfo"`
-	WebsitePrefix string      `json:"websitePrefix"`
+	// Company The user's agency.
+	Company CompanyInfo `json:"company"`
+
+	// ExpiresAt When the new session ends at the latest (RFC 3339, UTC), 12 hours after the login unless the provider configured otherwise; it ends sooner when left unused (2 hours by default). Only in the answers of the login calls.
+	ExpiresAt *time.Time `json:"expiresAt,omitempty"`
+
+	// Iframe Whether the session was opened by single login (POST /base/v2/single-login): the portal runs embedded in the agency's own site.
+	Iframe bool `json:"iframe"`
+
+	// Permissions The user's permission strings (e.g. agencybills:read): an empty list, or one holding "all", grants every permission; otherwise only those listed. Roles apply as well.
+	Permissions *[]string `json:"permissions"`
+
+	// Token The session token, to send as "Authorization: Bearer <token>"; only in the answers of the login calls.
+	Token *string `json:"token,omitempty"`
+
+	// UserInfo The logged-in user.
+	UserInfo UserInfo `json:"userInfo"`
+
+	// WebsitePrefix The portal's public URL prefix as the provider configured it; empty when none is configured.
+	WebsitePrefix string `json:"websitePrefix"`
 }
 
-// Money defines model for Money.
+// Money Money is a sum of money: a decimal amount and its currency.
 type Money struct {
-	Amount   string `json:"amount"`
+	// Amount The sum as a plain decimal string with exactly as many decimals as the currency has ("1234.50"; whole units for JPY and KRW, "1500"), never an exponent or a thousands separator; a minus sign where the sum goes the other way (money out of a wallet, a refund sent back).
+	Amount string `json:"amount"`
+
+	// Currency The amount's ISO 4217 currency code, e.g. CNY.
 	Currency string `json:"currency"`
 }
 
-// OrderBreakdown defines model for OrderBreakdown.
+// OrderBreakdown Breakdown is an order's price breakdown, in the order's (settlement) currency.
 type OrderBreakdown struct {
-	AirportTax       Money  `json:"airportTax"`
-	ChangeFee        Money  `json:"changeFee"`
-	ChangeTaxDiff    Money  `json:"changeTaxDiff"`
-	ChangeTicketDiff Money  `json:"changeTicketDiff"`
-	CostPrice        Money  `json:"costPrice"`
-	Discount         Money  `json:"discount"`
-	FaceValue        Money  `json:"faceValue"`
-	FareBasis        string `json:"fareBasis"`
-	FuelSurcharge    Money  `json:"fuelSurcharge"`
-	RefundAmount     Money  `json:"refundAmount"`
-	RefundFee        Money  `json:"refundFee"`
-	SaleTotal        Money  `json:"saleTotal"`
-	ServiceFee       Money  `json:"serviceFee"`
-	Taxes            Money  `json:"taxes"`
-	TicketPrice      Money  `json:"ticketPrice"`
-	TransactionFee   Money  `json:"transactionFee"`
+	// AirportTax The airport tax part of taxes.
+	AirportTax Money `json:"airportTax"`
+
+	// ChangeFee The airline's change fee; a change order's total is changeTicketDiff plus changeFee plus serviceFee.
+	ChangeFee Money `json:"changeFee"`
+
+	// ChangeTaxDiff The tax part of a change's difference, when quoted apart; zero when changeTicketDiff holds the whole difference.
+	ChangeTaxDiff Money `json:"changeTaxDiff"`
+
+	// ChangeTicketDiff The fare and tax difference a change costs.
+	ChangeTicketDiff Money `json:"changeTicketDiff"`
+
+	// CostPrice The suppliers' price of all travellers, fares and taxes, before the agency's markup.
+	CostPrice Money `json:"costPrice"`
+
+	// Discount How far the sale total is below the cost price (a negative markup); zero otherwise.
+	Discount Money `json:"discount"`
+
+	// FaceValue The fares of all travellers as the suppliers sell them, without taxes.
+	FaceValue Money `json:"faceValue"`
+
+	// FareBasis The fare basis codes of the flights, "/" between several.
+	FareBasis string `json:"fareBasis"`
+
+	// FuelSurcharge The fuel surcharge part of taxes.
+	FuelSurcharge Money `json:"fuelSurcharge"`
+
+	// RefundAmount What a refund or void gives back to the agency's wallet: the refund less the agency's service fee (the refund order's total).
+	RefundAmount Money `json:"refundAmount"`
+
+	// RefundFee The airline's refund fee, already kept out of what the airline refunds.
+	RefundFee Money `json:"refundFee"`
+
+	// SaleTotal What the agency pays for the booking: ticketPrice plus taxes, less any discount; the origin order's total.
+	SaleTotal Money `json:"saleTotal"`
+
+	// ServiceFee The agency's service fee of a change, refund or void (set in its flight settings), included in the request order's total.
+	ServiceFee Money `json:"serviceFee"`
+
+	// Taxes The taxes and surcharges of all travellers.
+	Taxes Money `json:"taxes"`
+
+	// TicketPrice The fares of all travellers with the agency's markup (faceValue plus the markup), without taxes.
+	TicketPrice Money `json:"ticketPrice"`
+
+	// TransactionFee The payment channel's fee on the order's payment, once paid through a channel; it is the provider's cost, not added to the total.
+	TransactionFee Money `json:"transactionFee"`
 }
 
-// OrderBrief defines model for OrderBrief.
+// OrderBrief Brief is another order of the same trip, as an order's detail lists it.
 type OrderBrief struct {
-	BookingNumber string           `json:"bookingNumber"`
-	CreatedAt     time.Time        `json:"createdAt"`
-	Id            int              `json:"id"`
-	Status        OrderBriefStatus `json:"status"`
-	Tone          string           `json:"tone"`
-	Total         Money            `json:"total"`
-	Type          string           `json:"type"`
+	// BookingNumber The order's booking number.
+	BookingNumber string `json:"bookingNumber"`
+
+	// CreatedAt When the order was made (RFC 3339, UTC).
+	CreatedAt time.Time `json:"createdAt"`
+
+	// Id Identifies the order in /order/v2/flight/orders/{id}.
+	Id int `json:"id"`
+
+	// Status The order's status.
+	Status OrderBriefStatus `json:"status"`
+
+	// Tone How the portal colours the status: success, warning, primary, error or info.
+	Tone string `json:"tone"`
+
+	// Total The order's total (see the order's total).
+	Total Money `json:"total"`
+
+	// Type Origin, change, refund or void.
+	Type string `json:"type"`
 }
 
-// OrderBriefStatus defines model for OrderBrief.Status.
+// OrderBriefStatus The order's status.
 type OrderBriefStatus string
 
-// OrderChangeOption defines model for OrderChangeOption.
+// OrderChangeOption ChangeOption is one way to change an order, found by a change search.
 type OrderChangeOption struct {
-	Due        Money                  `json:"due"`
-	ExpiresAt  time.Time              `json:"expiresAt"`
-	Fee        Money                  `json:"fee"`
-	Id         string                 `json:"id"`
-	Segments   *[]ShoppingSegmentView `json:"segments"`
-	ServiceFee Money                  `json:"serviceFee"`
-	Total      Money                  `json:"total"`
+	// Due The fare and tax difference, in the order's currency.
+	Due Money `json:"due"`
+
+	// ExpiresAt Until when the option may be chosen (RFC 3339).
+	ExpiresAt time.Time `json:"expiresAt"`
+
+	// Fee The airline's change fee.
+	Fee Money `json:"fee"`
+
+	// Id Identifies the option: pass it as optionId with POST /order/v2/flight/orders/{id}/change.
+	Id string `json:"id"`
+
+	// Segments The flights the trip would fly after the change.
+	Segments *[]ShoppingSegmentView `json:"segments"`
+
+	// ServiceFee The agency's change service fee.
+	ServiceFee Money `json:"serviceFee"`
+
+	// Total What confirming the change costs: due plus fee plus serviceFee.
+	Total Money `json:"total"`
 }
 
-// OrderChangeSearch defines model for OrderChangeSearch.
+// OrderChangeSearch ChangeSearch is the latest search for ways to change an order; a new search replaces it.
 type OrderChangeSearch struct {
-	At       time.Time                 `json:"at"`
-	Id       string                    `json:"id"`
-	Journeys *[]SupplierJourneyQuery   `json:"journeys"`
-	Options  *[]OrderChangeOption      `json:"options"`
-	Quotes   *map[string]SupplierQuote `json:"quotes"`
+	// At When the search was made (RFC 3339, UTC).
+	At time.Time `json:"at"`
+
+	// Id Identifies the search.
+	Id string `json:"id"`
+
+	// Journeys The journeys searched, with the order's own airports where the request left them out.
+	Journeys *[]SupplierJourneyQuery `json:"journeys"`
+
+	// Options The ways found to change the order; empty when the supplier offers none.
+	Options *[]OrderChangeOption `json:"options"`
+
+	// Quotes The supplier's quotes behind the options, by option id (their amounts in minor units of the quote's currency); the options' own amounts, in the order's currency, are the ones to show.
+	Quotes *map[string]SupplierQuote `json:"quotes"`
 }
 
-// OrderChangeSearchRequest defines model for OrderChangeSearchRequest.
+// OrderChangeSearchRequest ChangeSearchRequest asks for ways to change an order (POST /order/v2/flight/orders/{id}/change/search): the new dates (and, optionally, airports) of each journey.
 type OrderChangeSearchRequest struct {
+	// Journeys The order's journeys as they should fly, one for each of the order's journeys, in order.
 	Journeys *[]OrderJourneyChange `json:"journeys,omitempty"`
 }
 
-// OrderChannelInfo defines model for OrderChannelInfo.
+// OrderChannelInfo ChannelInfo is one payment channel the agency may pay with (GET /order/v2/flight/config/payment).
 type OrderChannelInfo struct {
-	Channel string               `json:"channel"`
-	Kind    OrderChannelInfoKind `json:"kind"`
-	Name    string               `json:"name"`
+	// Channel The channel's code, to pass as channel when paying: balance, alipay, wechat-pay, yeepay-alipay, yeepay-credit-card, yeepay-debit-card, yeepay-wechat, airwallex or stripe.
+	Channel string `json:"channel"`
+
+	// Kind Wallet (the agency's balance and credit) or gateway.
+	Kind OrderChannelInfoKind `json:"kind"`
+
+	// Name The channel's name in the caller's language.
+	Name string `json:"name"`
 }
 
-// OrderChannelInfoKind defines model for OrderChannelInfo.Kind.
+// OrderChannelInfoKind Wallet (the agency's balance and credit) or gateway.
 type OrderChannelInfoKind string
 
-// OrderContact defines model for OrderContact.
+// OrderContact Contact is who the supplier and Voyage reach about a booking.
 type OrderContact struct {
+	// Email The contact's email address.
 	Email string `json:"email"`
-	Name  string `json:"name"`
+
+	// Name The contact person's name, at most 100 characters.
+	Name string `json:"name"`
+
+	// Phone The contact's phone number: an optional +, then 5 to 20 digits, spaces or dashes.
 	Phone string `json:"phone"`
 }
 
-// OrderContactInput defines model for OrderContactInput.
+// OrderContactInput Contact is who the supplier and Voyage reach about a booking.
 type OrderContactInput struct {
+	// Email The contact's email address.
 	Email string `json:"email"`
-	Name  string `json:"name"`
+
+	// Name The contact person's name, at most 100 characters.
+	Name string `json:"name"`
+
+	// Phone The contact's phone number: an optional +, then 5 to 20 digits, spaces or dashes.
 	Phone string `json:"phone"`
 }
 
-// OrderCreateRequest defines model for OrderCreateRequest.
+// OrderCreateRequest CreateRequest books a verified quote (POST /order/v2/flight/orders).
 type OrderCreateRequest struct {
-	Contact     OrderContactInput              `json:"contact"`
+	// Contact Who the airline and the provider contact about the booking.
+	Contact OrderContactInput `json:"contact"`
+
+	// InvoiceType The invoice document wanted: Bill, Itinerary, ItineraryWithBill or None (the default).
 	InvoiceType *OrderCreateRequestInvoiceType `json:"invoiceType,omitempty"`
-	Passengers  []OrderPassengerInput          `json:"passengers"`
-	QuoteId     *string                        `json:"quoteId,omitempty"`
-	Remark      *string                        `json:"remark,omitempty"`
-	SolutionId  *string                        `json:"solutionId,omitempty"`
+
+	// Passengers The travellers, as many of each type (adult, child, infant by age on the day of the first flight) as the search asked for.
+	Passengers []OrderPassengerInput `json:"passengers"`
+
+	// QuoteId The quoteId a price check (POST /shopping/v2/flight/solutions/{id}/verification) answered, valid for 15 minutes; quoteId or solutionId is required.
+	QuoteId *string `json:"quoteId,omitempty"`
+
+	// Remark A note for the provider, kept on the order's timeline (at most 500 characters).
+	Remark *string `json:"remark,omitempty"`
+
+	// SolutionId Books the caller's latest price check of this solution, when quoteId is left out.
+	SolutionId *string `json:"solutionId,omitempty"`
 }
 
-// OrderCreateRequestInvoiceType defines model for OrderCreateRequest.InvoiceType.
+// OrderCreateRequestInvoiceType The invoice document wanted: Bill, Itinerary, ItineraryWithBill or None (the default).
 type OrderCreateRequestInvoiceType string
 
-// OrderDisruption defines model for OrderDisruption.
+// OrderDisruption Disruption is an airline's schedule change the provider recorded against an order (the flight disruption list).
 type OrderDisruption struct {
-	BookingNumber string     `json:"bookingNumber"`
-	CreatedAt     time.Time  `json:"createdAt"`
-	Detail        string     `json:"detail"`
-	Email         string     `json:"email"`
-	EmailedAt     *time.Time `json:"emailedAt,omitempty"`
-	FlightNumber  string     `json:"flightNumber"`
-	Id            int        `json:"id"`
-	OrderId       int        `json:"orderId"`
-	Pnr           string     `json:"pnr"`
-	Type          string     `json:"type"`
+	// BookingNumber The affected order's booking number.
+	BookingNumber string `json:"bookingNumber"`
+
+	// CreatedAt When the disruption was recorded (RFC 3339, UTC).
+	CreatedAt time.Time `json:"createdAt"`
+
+	// Detail Says what changed, in the provider's words.
+	Detail string `json:"detail"`
+
+	// Email The order contact's address the notice was sent to; empty when the order has none.
+	Email string `json:"email"`
+
+	// EmailedAt When the notice email was queued; absent when none was sent.
+	EmailedAt *time.Time `json:"emailedAt,omitempty"`
+
+	// FlightNumber The affected order's flight numbers, "/" between them.
+	FlightNumber string `json:"flightNumber"`
+
+	// Id Identifies the disruption.
+	Id int `json:"id"`
+
+	// OrderId The id of the order affected.
+	OrderId int `json:"orderId"`
+
+	// Pnr The affected order's airline booking code.
+	Pnr string `json:"pnr"`
+
+	// Type The kind of change: change (schedule change), cancel_no_save (flight cancelled, no alternative), cancel_save (cancelled, rebooked) or restore (flight restored).
+	Type string `json:"type"`
 }
 
-// OrderDisruptionPage defines model for OrderDisruptionPage.
+// OrderDisruptionPage DisruptionPage is one page of disruptions, newest first.
 type OrderDisruptionPage struct {
-	Items    *[]OrderDisruption `json:"items"`
-	Page     int                `json:"page"`
-	PageSize int                `json:"pageSize"`
-	Total    int                `json:"total"`
+	// Items The page's disruptions.
+	Items *[]OrderDisruption `json:"items"`
+
+	// Page The page answered, from 1.
+	Page int `json:"page"`
+
+	// PageSize How many disruptions a page holds.
+	PageSize int `json:"pageSize"`
+
+	// Total How many disruptions match, on every page.
+	Total int `json:"total"`
 }
 
-// OrderDisruptionRequest defines model for OrderDisruptionRequest.
+// OrderDisruptionRequest DisruptionRequest records a schedule change against an order.
 type OrderDisruptionRequest struct {
-	Detail *string                     `json:"detail,omitempty"`
-	Type   *OrderDisruptionRequestType `json:"type,omitempty"`
+	// Detail Says what changed, in words (at most 2,000 characters); it is emailed to the order's contact.
+	Detail *string `json:"detail,omitempty"`
+
+	// Type The kind of change: change (schedule change), cancel_no_save (flight cancelled, no alternative), cancel_save (cancelled, rebooked) or restore (flight restored).
+	Type *OrderDisruptionRequestType `json:"type,omitempty"`
 }
 
-// OrderDisruptionRequestType defines model for OrderDisruptionRequest.Type.
+// OrderDisruptionRequestType The kind of change: change (schedule change), cancel_no_save (flight cancelled, no alternative), cancel_save (cancelled, rebooked) or restore (flight restored).
 type OrderDisruptionRequestType string
 
-// OrderEvent defines model for OrderEvent.
+// OrderEvent Event is one step of a flight or group order's timeline: what was done, by whom, and the status it moved the order from and to.
 type OrderEvent struct {
-	Action     string    `json:"action"`
-	Actor      string    `json:"actor"`
-	CreatedAt  time.Time `json:"createdAt"`
-	FromStatus string    `json:"fromStatus"`
-	Id         int       `json:"id"`
-	Remark     string    `json:"remark"`
-	ToStatus   string    `json:"toStatus"`
+	// Action What was done: the order's first step (create for a flight order, request for a group), then one of the actions of the order's line (pay, cancel, quote, confirm, ...), by a person or by the system.
+	Action string `json:"action"`
+
+	// Actor Who took the step: a username, apikey:<id> for an integration's API key, or system.
+	Actor string `json:"actor"`
+
+	// CreatedAt When the step was taken, in UTC.
+	CreatedAt time.Time `json:"createdAt"`
+
+	// FromStatus The order's status before the step; empty for the order's first step.
+	FromStatus string `json:"fromStatus"`
+
+	// Id The event's id; events are listed oldest first.
+	Id int `json:"id"`
+
+	// Remark Says more about the step: what a person typed (a request's remark, a reason), a related booking number, or on a group order what a quote or payment amounted to or which deadline passed, in the request's language; empty when there is nothing to add.
+	Remark string `json:"remark"`
+
+	// ToStatus The order's status after the step (the same as fromStatus for a step that keeps it, such as a passenger-list upload).
+	ToStatus string `json:"toStatus"`
 }
 
-// OrderJourneyChange defines model for OrderJourneyChange.
+// OrderJourneyChange JourneyChange is one journey of a change search.
 type OrderJourneyChange struct {
-	Date        *string `json:"date,omitempty"`
+	// Date The new departure date, YYYY-MM-DD, not before the agency's today (required).
+	Date *string `json:"date,omitempty"`
+
+	// Destination The IATA code of the new arrival airport; empty keeps the journey's own.
 	Destination *string `json:"destination,omitempty"`
-	Origin      *string `json:"origin,omitempty"`
+
+	// Origin The IATA code of the new departure airport; empty keeps the journey's own.
+	Origin *string `json:"origin,omitempty"`
 }
 
-// OrderPage defines model for OrderPage.
+// OrderPage Page is one page of a line's bookings as the caller sees them.
 type OrderPage struct {
-	Items    *[]OrderView `json:"items"`
-	Page     int          `json:"page"`
-	PageSize int          `json:"pageSize"`
-	Total    int          `json:"total"`
+	// Items The orders of this page, newest first (the provider's group quote queue lists its page oldest first).
+	Items *[]OrderView `json:"items"`
+
+	// Page This page's number, from 1.
+	Page int `json:"page"`
+
+	// PageSize How many orders a page holds (20 unless asked, at most 100).
+	PageSize int `json:"pageSize"`
+
+	// Total How many orders match, on every page.
+	Total int `json:"total"`
 }
 
-// OrderPassenger defines model for OrderPassenger.
+// OrderPassenger Passenger is one flight traveller, the same on a flight order and a group's passenger list.
 type OrderPassenger struct {
 	// Birthday YYYY-MM-DD
 	Birthday openapi_types.Date `json:"birthday"`
@@ -5981,30 +6882,52 @@ type OrderPassenger struct {
 	DocumentExpiry openapi_types.Date `json:"documentExpiry"`
 
 	// DocumentIssuedAt passport issuing place
-	DocumentIssuedAt *string              `json:"documentIssuedAt,omitempty"`
-	DocumentNumber   string               `json:"documentNumber"`
-	DocumentType     string               `json:"documentType"`
-	Email            *string              `json:"email,omitempty"`
-	FfAirline        *string              `json:"ffAirline,omitempty"`
-	FrequentFlyer    *string              `json:"frequentFlyer,omitempty"`
-	Gender           OrderPassengerGender `json:"gender"`
-	GivenName        string               `json:"givenName"`
+	DocumentIssuedAt *string `json:"documentIssuedAt,omitempty"`
+
+	// DocumentNumber The travel document's number: 1 to 30 letters and digits (kept upper-case).
+	DocumentNumber string `json:"documentNumber"`
+
+	// DocumentType The travel document's code: idcard (national ID card), passport, chinese-passport, eep (exit-entry permit), hk-macao-return-permit, hk-macao-travel-permit, taiwan-compatriot-permit, taiwan-resident-mainland-permit, foreigner-residence-permit or hk-macau-permit. A fare's restrictions may accept only some, and a flight order takes an ID card only on flights within mainland China.
+	DocumentType string `json:"documentType"`
+
+	// Email The passenger's email address; optional.
+	Email *string `json:"email,omitempty"`
+
+	// FfAirline The two-character IATA code of the airline whose programme frequentFlyer belongs to; optional.
+	FfAirline *string `json:"ffAirline,omitempty"`
+
+	// FrequentFlyer The passenger's frequent-flyer number (4 to 20 letters and digits), given together with ffAirline; optional.
+	FrequentFlyer *string `json:"frequentFlyer,omitempty"`
+
+	// Gender Male or female.
+	Gender OrderPassengerGender `json:"gender"`
+
+	// GivenName The given names as on the travel document (kept upper-case), at most 50 characters.
+	GivenName string `json:"givenName"`
 
 	// Nationality ISO 3166-1 alpha-2
-	Nationality  string             `json:"nationality"`
-	Phone        *string            `json:"phone,omitempty"`
-	Surname      string             `json:"surname"`
-	TicketNumber *string            `json:"ticketNumber,omitempty"`
-	Type         OrderPassengerType `json:"type"`
+	Nationality string `json:"nationality"`
+
+	// Phone The passenger's phone number (an optional +, then 5 to 20 digits, spaces or dashes); optional.
+	Phone *string `json:"phone,omitempty"`
+
+	// Surname The family name as on the travel document, in letters A to Z (kept upper-case).
+	Surname string `json:"surname"`
+
+	// TicketNumber The passenger's ticket number, set once the ticket is issued.
+	TicketNumber *string `json:"ticketNumber,omitempty"`
+
+	// Type The passenger type by age on the day of the first flight: adult (12 or older), child (2 to 11) or infant (under 2, on an adult's lap).
+	Type OrderPassengerType `json:"type"`
 }
 
-// OrderPassengerGender defines model for OrderPassenger.Gender.
+// OrderPassengerGender Male or female.
 type OrderPassengerGender string
 
-// OrderPassengerType defines model for OrderPassenger.Type.
+// OrderPassengerType The passenger type by age on the day of the first flight: adult (12 or older), child (2 to 11) or infant (under 2, on an adult's lap).
 type OrderPassengerType string
 
-// OrderPassengerInput defines model for OrderPassengerInput.
+// OrderPassengerInput Passenger is one flight traveller, the same on a flight order and a group's passenger list.
 type OrderPassengerInput struct {
 	// Birthday YYYY-MM-DD
 	Birthday openapi_types.Date `json:"birthday"`
@@ -6013,164 +6936,298 @@ type OrderPassengerInput struct {
 	DocumentExpiry openapi_types.Date `json:"documentExpiry"`
 
 	// DocumentIssuedAt passport issuing place
-	DocumentIssuedAt *string                         `json:"documentIssuedAt,omitempty"`
-	DocumentNumber   string                          `json:"documentNumber"`
-	DocumentType     OrderPassengerInputDocumentType `json:"documentType"`
-	Email            *string                         `json:"email,omitempty"`
-	FfAirline        *string                         `json:"ffAirline,omitempty"`
-	FrequentFlyer    *string                         `json:"frequentFlyer,omitempty"`
-	Gender           OrderPassengerInputGender       `json:"gender"`
-	GivenName        string                          `json:"givenName"`
+	DocumentIssuedAt *string `json:"documentIssuedAt,omitempty"`
+
+	// DocumentNumber The travel document's number: 1 to 30 letters and digits (kept upper-case).
+	DocumentNumber string `json:"documentNumber"`
+
+	// DocumentType The travel document's code: idcard (national ID card), passport, chinese-passport, eep (exit-entry permit), hk-macao-return-permit, hk-macao-travel-permit, taiwan-compatriot-permit, taiwan-resident-mainland-permit, foreigner-residence-permit or hk-macau-permit. A fare's restrictions may accept only some, and a flight order takes an ID card only on flights within mainland China.
+	DocumentType OrderPassengerInputDocumentType `json:"documentType"`
+
+	// Email The passenger's email address; optional.
+	Email *string `json:"email,omitempty"`
+
+	// FfAirline The two-character IATA code of the airline whose programme frequentFlyer belongs to; optional.
+	FfAirline *string `json:"ffAirline,omitempty"`
+
+	// FrequentFlyer The passenger's frequent-flyer number (4 to 20 letters and digits), given together with ffAirline; optional.
+	FrequentFlyer *string `json:"frequentFlyer,omitempty"`
+
+	// Gender Male or female.
+	Gender OrderPassengerInputGender `json:"gender"`
+
+	// GivenName The given names as on the travel document (kept upper-case), at most 50 characters.
+	GivenName string `json:"givenName"`
 
 	// Nationality ISO 3166-1 alpha-2
-	Nationality  string                  `json:"nationality"`
-	Phone        *string                 `json:"phone,omitempty"`
-	Surname      string                  `json:"surname"`
-	TicketNumber *string                 `json:"ticketNumber,omitempty"`
-	Type         OrderPassengerInputType `json:"type"`
+	Nationality string `json:"nationality"`
+
+	// Phone The passenger's phone number (an optional +, then 5 to 20 digits, spaces or dashes); optional.
+	Phone *string `json:"phone,omitempty"`
+
+	// Surname The family name as on the travel document, in letters A to Z (kept upper-case).
+	Surname string `json:"surname"`
+
+	// TicketNumber The passenger's ticket number, set once the ticket is issued.
+	TicketNumber *string `json:"ticketNumber,omitempty"`
+
+	// Type The passenger type by age on the day of the first flight: adult (12 or older), child (2 to 11) or infant (under 2, on an adult's lap).
+	Type OrderPassengerInputType `json:"type"`
 }
 
-// OrderPassengerInputDocumentType defines model for OrderPassengerInput.DocumentType.
+// OrderPassengerInputDocumentType The travel document's code: idcard (national ID card), passport, chinese-passport, eep (exit-entry permit), hk-macao-return-permit, hk-macao-travel-permit, taiwan-compatriot-permit, taiwan-resident-mainland-permit, foreigner-residence-permit or hk-macau-permit. A fare's restrictions may accept only some, and a flight order takes an ID card only on flights within mainland China.
 type OrderPassengerInputDocumentType string
 
-// OrderPassengerInputGender defines model for OrderPassengerInput.Gender.
+// OrderPassengerInputGender Male or female.
 type OrderPassengerInputGender string
 
-// OrderPassengerInputType defines model for OrderPassengerInput.Type.
+// OrderPassengerInputType The passenger type by age on the day of the first flight: adult (12 or older), child (2 to 11) or infant (under 2, on an adult's lap).
 type OrderPassengerInputType string
 
-// OrderPayRequest defines model for OrderPayRequest.
+// OrderPayRequest PayRequest pays an order (POST /order/v2/flight/orders/{id}/payment).
 type OrderPayRequest struct {
-	Channel     OrderPayRequestChannel `json:"channel"`
-	TestOutcome *string                `json:"testOutcome,omitempty"`
+	// Channel How to pay: balance (the agency's wallet, balance and credit) or one of the gateway channels GET /order/v2/flight/config/payment lists.
+	Channel OrderPayRequestChannel `json:"channel"`
+
+	// TestOutcome TestOutcome (success, failure, timeout) steers the built-in test gateway; real gateways ignore it.
+	TestOutcome *string `json:"testOutcome,omitempty"`
 }
 
-// OrderPayRequestChannel defines model for OrderPayRequest.Channel.
+// OrderPayRequestChannel How to pay: balance (the agency's wallet, balance and credit) or one of the gateway channels GET /order/v2/flight/config/payment lists.
 type OrderPayRequestChannel string
 
-// OrderPaymentConfig defines model for OrderPaymentConfig.
+// OrderPaymentConfig PaymentConfig is how the caller's agency may pay its orders (GET /order/v2/flight/config/payment): its channels and its wallet.
 type OrderPaymentConfig struct {
-	Available       Money               `json:"available"`
-	Balance         Money               `json:"balance"`
-	Channels        *[]OrderChannelInfo `json:"channels"`
-	CreditLimit     Money               `json:"creditLimit"`
-	PaymentDisabled bool                `json:"paymentDisabled"`
+	// Available What the wallet can pay now: balance plus creditLimit.
+	Available Money `json:"available"`
+
+	// Balance The agency's wallet balance in its settlement currency; negative while it uses credit.
+	Balance Money `json:"balance"`
+
+	// Channels The payment channels the agency may use now (balance being its wallet).
+	Channels *[]OrderChannelInfo `json:"channels"`
+
+	// CreditLimit The credit the agency may use beyond its balance.
+	CreditLimit Money `json:"creditLimit"`
+
+	// PaymentDisabled The agency may book but not pay (its provider or parent settles its orders).
+	PaymentDisabled bool `json:"paymentDisabled"`
 }
 
-// OrderPostSale defines model for OrderPostSale.
+// OrderPostSale PostSale is what a change, refund or void request asked for.
 type OrderPostSale struct {
-	OptionId  *string          `json:"optionId,omitempty"`
-	Quotes    *[]SupplierQuote `json:"quotes,omitempty"`
-	Reason    int              `json:"reason"`
-	Remark    *string          `json:"remark,omitempty"`
-	SubReason *string          `json:"subReason,omitempty"`
+	// OptionId The id of the change option chosen from the order's change search (POST /order/v2/flight/orders/{id}/change/search); absent when the change request named none.
+	OptionId *string `json:"optionId,omitempty"`
+
+	// Quotes The suppliers' quotes the request is carried out against, one per booking (their amounts in minor units of the quote's currency); absent until the request is quoted.
+	Quotes *[]SupplierQuote `json:"quotes,omitempty"`
+
+	// Reason Why the request was made: 0 voluntary, 1 schedule change or cancellation by the airline, 2 illness, 3 visa or entry refused, 4 duplicate booking, 5 name or document error, 6 bereavement, 7 other; a change takes 0, 1 or 7.
+	Reason int `json:"reason"`
+
+	// Remark The agency's note on the request.
+	Remark *string `json:"remark,omitempty"`
+
+	// SubReason Details reasons 2 and 6 (passenger, companion or family) and 3 (visa-refused, entry-denied); absent otherwise.
+	SubReason *string `json:"subReason,omitempty"`
 }
 
-// OrderProof defines model for OrderProof.
+// OrderProof Proof is a file attached to a post-sale request (its bytes are served separately, by GET /order/v2/flight/orders/{id}/proofs/{proof}).
 type OrderProof struct {
-	ContentType string    `json:"contentType"`
-	CreatedAt   time.Time `json:"createdAt"`
-	Id          int       `json:"id"`
-	Name        string    `json:"name"`
-	Size        int       `json:"size"`
+	// ContentType The file's type, judged from its bytes: image/jpeg, image/png or application/pdf.
+	ContentType string `json:"contentType"`
+
+	// CreatedAt When the file was uploaded (RFC 3339, UTC).
+	CreatedAt time.Time `json:"createdAt"`
+
+	// Id Identifies the file: the {proof} of its download.
+	Id int `json:"id"`
+
+	// Name The file's name as uploaded ("proof" when it had none).
+	Name string `json:"name"`
+
+	// Size The file's size in bytes (at most 2 MB).
+	Size int `json:"size"`
 }
 
-// OrderReviewRequest defines model for OrderReviewRequest.
+// OrderReviewRequest ReviewRequest is the provider's review of a request or order: approve, reject or quote (with the amounts), issue a held booking, or resolve an order whose supplier outcome was unknown.
 type OrderReviewRequest struct {
-	Action       *OrderReviewRequestAction `json:"action,omitempty"`
-	ConfirmHours *int                      `json:"confirmHours,omitempty"`
-	Due          *string                   `json:"due,omitempty"`
-	Fee          *string                   `json:"fee,omitempty"`
-	RefundAmount *string                   `json:"refundAmount,omitempty"`
-	Remark       *string                   `json:"remark,omitempty"`
+	// Action The decision: approve (a booking under review, which gets a new 15-minute payment window; a refund at the supplier's quote; a void, carried out at once), reject (a booking under review or a request), quote (a change or refund with the amounts below), issue (a reserved booking of an agency that does not pay itself), or resolve_ok or resolve_failed (an order held on an unknown supplier outcome: it did or did not happen).
+	Action *OrderReviewRequestAction `json:"action,omitempty"`
+
+	// ConfirmHours How many hours the agency has to confirm a quoted refund or change (default 24, at most 336); see the order's confirmBy.
+	ConfirmHours *int `json:"confirmHours,omitempty"`
+
+	// Due Is, for a change, the fare and tax difference to pay (a decimal string in the order's currency); empty: the supplier's own quote (required, with fee, when the change has none).
+	Due *string `json:"due,omitempty"`
+
+	// Fee The airline's refund or change fee (a decimal string in the order's currency); empty: the supplier's own quote.
+	Fee *string `json:"fee,omitempty"`
+
+	// RefundAmount Is, for a refund, what the airline gives back (a decimal string in the order's currency, at most what was paid); the agency's refund service fee comes off it. Empty: the supplier's own quote.
+	RefundAmount *string `json:"refundAmount,omitempty"`
+
+	// Remark The provider's note, shown to the agency as the order's reviewRemark (at most 500 characters).
+	Remark *string `json:"remark,omitempty"`
 }
 
-// OrderReviewRequestAction defines model for OrderReviewRequest.Action.
+// OrderReviewRequestAction The decision: approve (a booking under review, which gets a new 15-minute payment window; a refund at the supplier's quote; a void, carried out at once), reject (a booking under review or a request), quote (a change or refund with the amounts below), issue (a reserved booking of an agency that does not pay itself), or resolve_ok or resolve_failed (an order held on an unknown supplier outcome: it did or did not happen).
 type OrderReviewRequestAction string
 
-// OrderStatusCount defines model for OrderStatusCount.
+// OrderStatusCount StatusCount is how many of the orders the caller sees are in one status.
 type OrderStatusCount struct {
-	Cnt    int                    `json:"cnt"`
+	// Cnt How many of the orders the caller may see are in the status (0 included).
+	Cnt int `json:"cnt"`
+
+	// Status The status counted (for group orders, "all" counts every status).
 	Status OrderStatusCountStatus `json:"status"`
 }
 
-// OrderStatusCountStatus defines model for OrderStatusCount.Status.
+// OrderStatusCountStatus The status counted (for group orders, "all" counts every status).
 type OrderStatusCountStatus string
 
-// OrderView defines model for OrderView.
+// OrderView View is a flight order as the API answers it: an origin order (the booking) or a change, refund or void request made against one.
 type OrderView struct {
-	Actions  *[]string `json:"actions"`
-	AgencyId int       `json:"agencyId"`
-	Airline  string    `json:"airline"`
+	// Actions What the caller may do now (the agency's actions for an agency user, the provider's for the provider): for the agency pay, cancel, cancel_change, cancel_refund, cancel_void, confirm, change, refund or void; for the provider approve, reject, quote, issue, resolve_ok or resolve_failed. Empty while the airline has not confirmed the booking.
+	Actions *[]string `json:"actions"`
+
+	// AgencyId The agency that booked the order.
+	AgencyId int `json:"agencyId"`
+
+	// Airline The IATA code of the first flight's carrier.
+	Airline string `json:"airline"`
 
 	// AwaitingAirline the airline accepted the booking and has not confirmed it yet: nothing can be done or paid until it does
-	AwaitingAirline bool            `json:"awaitingAirline"`
-	Baggage         SupplierBaggage `json:"baggage"`
-	BookingNumber   string          `json:"bookingNumber"`
+	AwaitingAirline bool `json:"awaitingAirline"`
+
+	// Baggage The allowance per traveller of the fare booked.
+	Baggage SupplierBaggage `json:"baggage"`
+
+	// BookingNumber The order's number as people quote it: F, the creation date (YYMMDD) and eight digits, e.g. F26112500000042.
+	BookingNumber string `json:"bookingNumber"`
 
 	// ConfirmBy an instant, in UTC
-	ConfirmBy *time.Time   `json:"confirmBy,omitempty"`
-	Contact   OrderContact `json:"contact"`
+	ConfirmBy *time.Time `json:"confirmBy,omitempty"`
+
+	// Contact Who the airline and the provider contact about the booking.
+	Contact OrderContact `json:"contact"`
 
 	// CreatedAt an instant, in UTC
 	CreatedAt time.Time `json:"createdAt"`
 
 	// DepartAt the first flight's departure: local time at its airport, with its offset (e.g. +08:00 in Beijing), as the first segment gives it
-	DepartAt     time.Time              `json:"departAt"`
-	Destination  string                 `json:"destination"`
-	Disrupted    bool                   `json:"disrupted"`
-	Events       *[]OrderEvent          `json:"events,omitempty"`
-	FlightNumber string                 `json:"flightNumber"`
-	Id           int                    `json:"id"`
-	InvoiceType  string                 `json:"invoiceType"`
-	Journeys     *[]ShoppingJourneyView `json:"journeys"`
-	Origin       string                 `json:"origin"`
-	OriginalId   *int                   `json:"originalId,omitempty"`
-	Passengers   *[]OrderPassenger      `json:"passengers"`
+	DepartAt time.Time `json:"departAt"`
+
+	// Destination The IATA code of the first journey's arrival airport.
+	Destination string `json:"destination"`
+
+	// Disrupted True once the provider has recorded a schedule change against the order (see GET /order/v2/flight/disruptions).
+	Disrupted bool `json:"disrupted"`
+
+	// Events The order's timeline, oldest first; only in the answer about one order.
+	Events *[]OrderEvent `json:"events,omitempty"`
+
+	// FlightNumber The flight numbers in order, "/" between them.
+	FlightNumber string `json:"flightNumber"`
+
+	// Id Identifies the order in the paths /order/v2/flight/orders/{id}.
+	Id int `json:"id"`
+
+	// InvoiceType The invoice document asked for at booking: Bill, Itinerary, ItineraryWithBill or None.
+	InvoiceType string `json:"invoiceType"`
+
+	// Journeys The order's journeys, each with the indexes of its flights in segments; null for a change request with a chosen option.
+	Journeys *[]ShoppingJourneyView `json:"journeys"`
+
+	// Origin The IATA code of the first journey's departure airport.
+	Origin string `json:"origin"`
+
+	// OriginalId The id of the order a change, refund or void request is about; absent for an origin order.
+	OriginalId *int `json:"originalId,omitempty"`
+
+	// Passengers The travellers, with their ticket numbers once issued.
+	Passengers *[]OrderPassenger `json:"passengers"`
 
 	// PayBy an instant, in UTC
-	PayBy          *time.Time             `json:"payBy,omitempty"`
-	Payment        *PaymentPendingView    `json:"payment,omitempty"`
-	PaymentChannel *string                `json:"paymentChannel,omitempty"`
-	PaymentStatus  OrderViewPaymentStatus `json:"paymentStatus"`
-	Pnr            string                 `json:"pnr"`
-	PriceBreakdown OrderBreakdown         `json:"priceBreakdown"`
-	Proofs         *[]OrderProof          `json:"proofs,omitempty"`
-	ReferenceId    *string                `json:"referenceId,omitempty"`
-	Related        *[]OrderBrief          `json:"related,omitempty"`
-	Request        *OrderPostSale         `json:"request,omitempty"`
-	Restrictions   SupplierRestrictions   `json:"restrictions"`
-	ReviewRemark   *string                `json:"reviewRemark,omitempty"`
-	Segments       *[]ShoppingSegmentView `json:"segments"`
-	Status         OrderViewStatus        `json:"status"`
-	TicketNumbers  *[]string              `json:"ticketNumbers"`
-	Tone           string                 `json:"tone"`
-	Total          Money                  `json:"total"`
-	Type           OrderViewType          `json:"type"`
+	PayBy *time.Time `json:"payBy,omitempty"`
+
+	// Payment The channel payment the booking waits for (a QR code to scan, a page to finish), shown to the booking agency; absent when none waits.
+	Payment *PaymentPendingView `json:"payment,omitempty"`
+
+	// PaymentChannel The channel the order was paid (or is being paid) through: balance for the wallet, or a gateway channel; absent before payment.
+	PaymentChannel *string `json:"paymentChannel,omitempty"`
+
+	// PaymentStatus Paid once the order's price has been taken, else unpaid.
+	PaymentStatus OrderViewPaymentStatus `json:"paymentStatus"`
+
+	// Pnr The airline booking code, "/" between several tickets.
+	Pnr string `json:"pnr"`
+
+	// PriceBreakdown The total's parts.
+	PriceBreakdown OrderBreakdown `json:"priceBreakdown"`
+
+	// Proofs The files attached to a post-sale request; only in the answer about one order, absent when there are none.
+	Proofs *[]OrderProof `json:"proofs,omitempty"`
+
+	// ReferenceId The suppliers' reference of the booking, "/" between several tickets; absent when the suppliers gave none.
+	ReferenceId *string `json:"referenceId,omitempty"`
+
+	// Related The other orders of the same trip (the origin order and the requests made against it); only in the answer about one order.
+	Related *[]OrderBrief `json:"related,omitempty"`
+
+	// Request What a change, refund or void request asked for; absent for an origin order.
+	Request *OrderPostSale `json:"request,omitempty"`
+
+	// Restrictions Who may travel on the fare booked.
+	Restrictions SupplierRestrictions `json:"restrictions"`
+
+	// ReviewRemark The provider's remark from its last review of the order; absent when none.
+	ReviewRemark *string `json:"reviewRemark,omitempty"`
+
+	// Segments The order's flights in the order flown (for a change request with a chosen option, the new flights).
+	Segments *[]ShoppingSegmentView `json:"segments"`
+
+	// Status Where the order is in its life; actions says what may be done now.
+	Status OrderViewStatus `json:"status"`
+
+	// TicketNumbers The e-ticket numbers once issued (each passenger's are also on the passenger); empty before.
+	TicketNumbers *[]string `json:"ticketNumbers"`
+
+	// Tone How the portal colours the status: success, warning, primary, error or info.
+	Tone string `json:"tone"`
+
+	// Total What the order costs the agency: for an origin order the sale total, for a change what confirming it costs, for a refund or void what comes back to the wallet (zero until quoted).
+	Total Money `json:"total"`
+
+	// Type Origin for a booking, or change, refund or void for a request made against an issued order (originalId).
+	Type OrderViewType `json:"type"`
 
 	// UpdatedAt an instant, in UTC
 	UpdatedAt time.Time `json:"updatedAt"`
 }
 
-// OrderViewPaymentStatus defines model for OrderView.PaymentStatus.
+// OrderViewPaymentStatus Paid once the order's price has been taken, else unpaid.
 type OrderViewPaymentStatus string
 
-// OrderViewStatus defines model for OrderView.Status.
+// OrderViewStatus Where the order is in its life; actions says what may be done now.
 type OrderViewStatus string
 
-// OrderViewType defines model for OrderView.Type.
+// OrderViewType Origin for a booking, or change, refund or void for a request made against an issued order (originalId).
 type OrderViewType string
 
-// PNRRequest defines model for PNRRequest.
+// PNRRequest PNRRequest is POST /shopping/v2/flight/analysis-pnr.
 type PNRRequest struct {
 	// Pnr the pasted GDS booking display (Amadeus, Sabre or Travelsky)
 	Pnr *string `json:"pnr,omitempty"`
 }
 
-// PartnershipApplication defines model for PartnershipApplication.
+// PartnershipApplication Application is a partnership application sent from the home page's form: a prospective agency's contact details for an account manager to follow up.
 type PartnershipApplication struct {
+	// CompanyAddress The company's postal address (optional, at most 300 characters).
 	CompanyAddress *string `json:"companyAddress,omitempty"`
-	CompanyName    *string `json:"companyName,omitempty"`
+
+	// CompanyName The applicant's company (optional, at most 200 characters).
+	CompanyName *string `json:"companyName,omitempty"`
 
 	// Country ISO 3166-1 alpha-2 code (required)
 	Country *string `json:"country,omitempty"`
@@ -6179,101 +7236,190 @@ type PartnershipApplication struct {
 	Email *string `json:"email,omitempty"`
 
 	// Name Title/Name (required)
-	Name  *string `json:"name,omitempty"`
+	Name *string `json:"name,omitempty"`
+
+	// Phone The applicant's phone number: digits with an optional leading + and spaces, brackets or hyphens (5 to 20 digits); email or phone is required.
 	Phone *string `json:"phone,omitempty"`
 
 	// Remark other notes
-	Remark  *string `json:"remark,omitempty"`
+	Remark *string `json:"remark,omitempty"`
+
+	// Website The company's web site (optional): an http or https address; without a scheme, https is assumed.
 	Website *string `json:"website,omitempty"`
 }
 
-// PartnershipSubmitted defines model for PartnershipSubmitted.
+// PartnershipSubmitted Submitted is the answer to a stored partnership application.
 type PartnershipSubmitted struct {
+	// CreatedAt When the application was received (RFC 3339, UTC).
 	CreatedAt time.Time `json:"createdAt"`
-	Id        int       `json:"id"`
+
+	// Id The stored application's number.
+	Id int `json:"id"`
 }
 
-// PassengerListForm defines model for PassengerListForm.
+// PassengerListForm PassengerListForm documents the multipart body of a passenger-list upload.
 type PassengerListForm struct {
 	// File the xlsx passenger list (the template's columns), multipart field 'file'
 	File []byte `json:"file"`
 }
 
-// PaymentCardStep defines model for PaymentCardStep.
+// PaymentCardStep CardStep is a card payment's step in the payer's browser: the channel's public keys and the payment intent the client secret belongs to.
 type PaymentCardStep struct {
-	Currency       string  `json:"currency"`
-	Env            *string `json:"env,omitempty"`
-	IntentId       string  `json:"intentId"`
+	// Currency The intent's currency (ISO 4217).
+	Currency string `json:"currency"`
+
+	// Env Airwallex's environment for its hosted payment page (demo, prod).
+	Env *string `json:"env,omitempty"`
+
+	// IntentId The id of the channel's payment intent.
+	IntentId string `json:"intentId"`
+
+	// PublishableKey Stripe's publishable key (pk_…).
 	PublishableKey *string `json:"publishableKey,omitempty"`
 }
 
-// PaymentPendingView defines model for PaymentPendingView.
+// PaymentPendingView PendingView is a payment through an external channel that waits for its payer, as a booking's detail shows it to the booking agency: how to finish it, and until when.
 type PaymentPendingView struct {
-	Amount       Money            `json:"amount"`
-	Card         *PaymentCardStep `json:"card,omitempty"`
-	Channel      string           `json:"channel"`
-	ClientSecret *string          `json:"clientSecret,omitempty"`
-	ExpiresAt    time.Time        `json:"expiresAt"`
-	QrCode       *string          `json:"qrCode,omitempty"`
-	RedirectUrl  *string          `json:"redirectUrl,omitempty"`
-	Stage        *string          `json:"stage,omitempty"`
+	// Amount What the payer is asked to pay, in the booking's (settlement) currency.
+	Amount Money `json:"amount"`
+
+	// Card What the payer's browser needs beside the client secret to open the channel's card step; absent when the channel takes no card in the browser or its public keys are not configured.
+	Card *PaymentCardStep `json:"card,omitempty"`
+
+	// Channel The payment channel the payer is to finish the payment at, e.g. alipay, wechat-pay, yeepay-wechat, stripe or airwallex.
+	Channel string `json:"channel"`
+
+	// ClientSecret Completes a card form in the browser (Stripe, Airwallex).
+	ClientSecret *string `json:"clientSecret,omitempty"`
+
+	// ExpiresAt When the payment closes if it is still unpaid (15 minutes after it was started, or the booking's payment deadline if that comes first); the booking can then be paid again.
+	ExpiresAt time.Time `json:"expiresAt"`
+
+	// QrCode The text to show as a QR code for the payer's phone.
+	QrCode *string `json:"qrCode,omitempty"`
+
+	// RedirectUrl The channel's hosted payment page.
+	RedirectUrl *string `json:"redirectUrl,omitempty"`
+
+	// Stage The group order installment it pays (first, second, third, final); absent for a flight or train booking.
+	Stage *string `json:"stage,omitempty"`
 }
 
-// PnrJourney defines model for PnrJourney.
+// PnrJourney Journey is an origin-to-destination trip: a flight and its connections.
 type PnrJourney struct {
-	Date        string `json:"date"`
+	// Date The journey's local departure date, YYYY-MM-DD.
+	Date string `json:"date"`
+
+	// Destination The IATA code of the journey's last arrival airport.
 	Destination string `json:"destination"`
-	Origin      string `json:"origin"`
-	Segments    *[]int `json:"segments"`
+
+	// Origin The IATA code of the journey's first departure airport.
+	Origin string `json:"origin"`
+
+	// Segments The journey's flights, as indexes (from 0) into the result's segments.
+	Segments *[]int `json:"segments"`
 }
 
-// PnrPassenger defines model for PnrPassenger.
+// PnrPassenger Passenger is one traveller of the booking, with what the display tells.
 type PnrPassenger struct {
-	Birthday       string `json:"birthday"`
+	// Birthday The date of birth, YYYY-MM-DD; empty when unknown.
+	Birthday string `json:"birthday"`
+
+	// DocumentExpiry The document's expiry date, YYYY-MM-DD; empty when unknown.
 	DocumentExpiry string `json:"documentExpiry"`
+
+	// DocumentNumber The travel document's number as the display gives it (SSR DOCS or FOID); empty when unknown.
 	DocumentNumber string `json:"documentNumber"`
-	DocumentType   string `json:"documentType"`
-	Gender         string `json:"gender"`
-	GivenName      string `json:"givenName"`
-	Nationality    string `json:"nationality"`
-	Surname        string `json:"surname"`
-	Title          string `json:"title"`
-	Type           string `json:"type"`
+
+	// DocumentType Passport or idcard; empty when unknown.
+	DocumentType string `json:"documentType"`
+
+	// Gender Male or female; empty when the display does not say.
+	Gender string `json:"gender"`
+
+	// GivenName The given names, upper case (SAN); empty for a name in Chinese.
+	GivenName string `json:"givenName"`
+
+	// Nationality The nationality's ISO 3166-1 alpha-2 code; empty when unknown.
+	Nationality string `json:"nationality"`
+
+	// Surname The family name, upper case (ZHANG), or the whole name when the display writes it in Chinese.
+	Surname string `json:"surname"`
+
+	// Title The title the name carries (MR, MS, MRS, MISS, MSTR, CHD, ...); empty when absent.
+	Title string `json:"title"`
+
+	// Type The passenger type: adult, child or infant.
+	Type string `json:"type"`
 }
 
-// PnrResult defines model for PnrResult.
+// PnrResult Result is what a pasted GDS booking display holds: its flights, grouped into journeys, and its passengers.
 type PnrResult struct {
-	Journeys      *[]PnrJourney   `json:"journeys"`
-	Passengers    *[]PnrPassenger `json:"passengers"`
-	RecordLocator string          `json:"recordLocator"`
-	Segments      *[]PnrSegment   `json:"segments"`
-	Skipped       *[]string       `json:"skipped"`
-	Style         string          `json:"style"`
+	// Journeys The flights grouped into journeys: a flight and the connections that follow it within 24 hours.
+	Journeys *[]PnrJourney `json:"journeys"`
+
+	// Passengers The booking's travellers.
+	Passengers *[]PnrPassenger `json:"passengers"`
+
+	// RecordLocator The booking's 6-character PNR code; empty when the display does not show it.
+	RecordLocator string `json:"recordLocator"`
+
+	// Segments The booking's flights, in display order.
+	Segments *[]PnrSegment `json:"segments"`
+
+	// Skipped The non-empty lines the reader did not understand, as pasted.
+	Skipped *[]string `json:"skipped"`
+
+	// Style The terminal the display reads as: amadeus, sabre, travelsky or unknown.
+	Style string `json:"style"`
 }
 
-// PnrSegment defines model for PnrSegment.
+// PnrSegment Segment is one flight of the booking.
 type PnrSegment struct {
-	ArriveDayOffset int    `json:"arriveDayOffset"`
-	ArriveTime      string `json:"arriveTime"`
-	BookingClass    string `json:"bookingClass"`
-	Carrier         string `json:"carrier"`
-	Date            string `json:"date"`
-	DepartTime      string `json:"departTime"`
-	Destination     string `json:"destination"`
-	FlightNumber    string `json:"flightNumber"`
-	Origin          string `json:"origin"`
-	Seats           int    `json:"seats"`
-	Status          string `json:"status"`
+	// ArriveDayOffset How many days after the departure date the flight arrives: 0 the same day, 1 the next, up to 3; -1 the day before.
+	ArriveDayOffset int `json:"arriveDayOffset"`
+
+	// ArriveTime The local arrival time, HH:MM; empty when the line has none.
+	ArriveTime string `json:"arriveTime"`
+
+	// BookingClass The one-letter booking class, e.g. Y.
+	BookingClass string `json:"bookingClass"`
+
+	// Carrier The airline's IATA code, e.g. CA.
+	Carrier string `json:"carrier"`
+
+	// Date The local departure date, YYYY-MM-DD.
+	Date string `json:"date"`
+
+	// DepartTime The local departure time, HH:MM; empty when the line has none.
+	DepartTime string `json:"departTime"`
+
+	// Destination The arrival airport's IATA code, e.g. LHR.
+	Destination string `json:"destination"`
+
+	// FlightNumber The carrier's code and the flight's number without leading zeros, e.g. CA937.
+	FlightNumber string `json:"flightNumber"`
+
+	// Origin The departure airport's IATA code, e.g. PEK.
+	Origin string `json:"origin"`
+
+	// Seats The number of seats after the status code (HK2: 2).
+	Seats int `json:"seats"`
+
+	// Status The segment's status code as the display gives it (HK, SS, TK, ...).
+	Status string `json:"status"`
 }
 
-// PostSaleForm defines model for PostSaleForm.
+// PostSaleForm PostSaleForm documents the multipart body of refund, change and void requests.
 type PostSaleForm struct {
 	// Proofs up to 5 files (jpg, png or PDF, 2 MB each), each a multipart part named 'proofs'
 	Proofs *[][]byte `json:"proofs,omitempty"`
 
 	// Reason the reason code, 0–7
 	Reason PostSaleFormReason `json:"reason"`
-	Remark *string            `json:"remark,omitempty"`
+
+	// Remark A free note to the provider, at most 500 characters; kept with the request and shown in the order's timeline.
+	Remark *string `json:"remark,omitempty"`
 
 	// SubReason for reasons 2, 3 and 6
 	SubReason *string `json:"subReason,omitempty"`
@@ -6282,451 +7428,850 @@ type PostSaleForm struct {
 // PostSaleFormReason the reason code, 0–7
 type PostSaleFormReason int
 
-// ProfileCard defines model for ProfileCard.
+// ProfileCard Card is an airline frequent-flyer card of an agency, optionally tied to one of its often-used passengers.
 type ProfileCard struct {
-	Airline     string    `json:"airline"`
-	CreatedAt   time.Time `json:"createdAt"`
-	CreatedBy   int       `json:"createdBy"`
-	HolderName  string    `json:"holderName"`
-	Id          int       `json:"id"`
-	Number      string    `json:"number"`
-	PassengerId *int      `json:"passengerId"`
-	UpdatedAt   time.Time `json:"updatedAt"`
+	// Airline The two-character IATA designator of the airline that issued the card, upper-case (e.g. CA).
+	Airline string `json:"airline"`
+
+	// CreatedAt When the card was added (RFC 3339, UTC).
+	CreatedAt time.Time `json:"createdAt"`
+
+	// CreatedBy The id of the user who added the card.
+	CreatedBy int `json:"createdBy"`
+
+	// HolderName The card holder's name as on the card.
+	HolderName string `json:"holderName"`
+
+	// Id The card's id, for PUT and DELETE /base/v2/member-cards/{id}.
+	Id int `json:"id"`
+
+	// Number The membership number, upper-case letters and digits.
+	Number string `json:"number"`
+
+	// PassengerId The id of the often-used passenger the card belongs to; null when it is tied to none. Deleting the passenger deletes their cards.
+	PassengerId *int `json:"passengerId"`
+
+	// UpdatedAt When the card was last replaced, or added if never (RFC 3339, UTC).
+	UpdatedAt time.Time `json:"updatedAt"`
 }
 
-// ProfileCardInput defines model for ProfileCardInput.
+// ProfileCardInput CardInput is what creating or replacing an airline member card takes.
 type ProfileCardInput struct {
-	Airline     *string `json:"airline,omitempty"`
-	HolderName  *string `json:"holderName,omitempty"`
-	Number      *string `json:"number,omitempty"`
-	PassengerId *int    `json:"passengerId,omitempty"`
+	// Airline The two-character IATA designator of the airline that issued the card, letters or digits (CA, MU, 3U); stored upper-case.
+	Airline *string `json:"airline,omitempty"`
+
+	// HolderName The card holder's name as on the card, at most 100 characters; required.
+	HolderName *string `json:"holderName,omitempty"`
+
+	// Number The membership number, 4 to 30 letters or digits; stored upper-case. The agency may keep only one card with the same airline and number.
+	Number *string `json:"number,omitempty"`
+
+	// PassengerId The id of the agency's often-used passenger the card belongs to; omitted, null or 0 ties it to none. An id that is not one of the agency's passengers is refused (100001 on passengerId).
+	PassengerId *int `json:"passengerId,omitempty"`
 }
 
-// ProfileCardPage defines model for ProfileCardPage.
+// ProfileCardPage CardPage is one page of an agency's member cards.
 type ProfileCardPage struct {
-	Items    *[]ProfileCard `json:"items"`
-	Page     int            `json:"page"`
-	PageSize int            `json:"pageSize"`
-	Total    int            `json:"total"`
+	// Items The rows of this page, in the list's order; empty past the last page.
+	Items *[]ProfileCard `json:"items"`
+
+	// Page The 1-based number of this page.
+	Page int `json:"page"`
+
+	// PageSize The most rows a page holds (default 20, at most 100).
+	PageSize int `json:"pageSize"`
+
+	// Total How many rows the whole list holds, over all pages.
+	Total int `json:"total"`
 }
 
-// ProfileImportResult defines model for ProfileImportResult.
+// ProfileImportResult ImportResult is what a DOCS import did: the often-used passengers it added, and how many it passed over because the agency already keeps a traveller with that document.
 type ProfileImportResult struct {
+	// Created The often-used passengers the paste added, as saved (with their ids), in the paste's order.
 	Created *[]ProfilePassenger `json:"created"`
-	Skipped int                 `json:"skipped"`
+
+	// Skipped How many passengers of the paste were not added because the agency already keeps one with the same document type and number.
+	Skipped int `json:"skipped"`
 }
 
-// ProfilePassenger defines model for ProfilePassenger.
+// ProfilePassenger Passenger is an often-used passenger of an agency.
 type ProfilePassenger struct {
-	Birthday         string    `json:"birthday"`
-	CreatedAt        time.Time `json:"createdAt"`
-	CreatedBy        int       `json:"createdBy"`
-	DocumentExpiry   string    `json:"documentExpiry"`
-	DocumentIssuedAt string    `json:"documentIssuedAt"`
-	DocumentNumber   string    `json:"documentNumber"`
-	DocumentType     string    `json:"documentType"`
-	Email            string    `json:"email"`
-	Gender           string    `json:"gender"`
-	GivenName        string    `json:"givenName"`
-	Id               int       `json:"id"`
-	Nationality      string    `json:"nationality"`
-	Phone            string    `json:"phone"`
-	Surname          string    `json:"surname"`
-	Type             string    `json:"type"`
-	UpdatedAt        time.Time `json:"updatedAt"`
+	// Birthday The date of birth, YYYY-MM-DD.
+	Birthday string `json:"birthday"`
+
+	// CreatedAt When the passenger was added (RFC 3339, UTC).
+	CreatedAt time.Time `json:"createdAt"`
+
+	// CreatedBy The id of the user who added the passenger.
+	CreatedBy int `json:"createdBy"`
+
+	// DocumentExpiry The date the document expires, YYYY-MM-DD.
+	DocumentExpiry string `json:"documentExpiry"`
+
+	// DocumentIssuedAt Where the document was issued; empty when not given.
+	DocumentIssuedAt string `json:"documentIssuedAt"`
+
+	// DocumentNumber The document's number, upper-case.
+	DocumentNumber string `json:"documentNumber"`
+
+	// DocumentType The travel document's code, as in the request (idcard, passport, chinese-passport, eep, ...).
+	DocumentType string `json:"documentType"`
+
+	// Email The traveller's email address; empty when not given.
+	Email string `json:"email"`
+
+	// Gender Male or female.
+	Gender string `json:"gender"`
+
+	// GivenName The given names, upper-case.
+	GivenName string `json:"givenName"`
+
+	// Id The passenger's id, for PUT and DELETE /base/v2/often-used-passengers/{id} and a member card's passengerId.
+	Id int `json:"id"`
+
+	// Nationality The ISO 3166-1 alpha-2 code of the country of nationality.
+	Nationality string `json:"nationality"`
+
+	// Phone The traveller's phone number; empty when not given.
+	Phone string `json:"phone"`
+
+	// Surname The family name, upper-case A to Z.
+	Surname string `json:"surname"`
+
+	// Type The passenger type: adult, child or infant.
+	Type string `json:"type"`
+
+	// UpdatedAt When the passenger was last replaced, or added if never (RFC 3339, UTC).
+	UpdatedAt time.Time `json:"updatedAt"`
 }
 
-// ProfilePassengerInput defines model for ProfilePassengerInput.
+// ProfilePassengerInput PassengerInput is what creating or replacing an often-used passenger takes.
 type ProfilePassengerInput struct {
 	// Birthday YYYY-MM-DD
 	Birthday openapi_types.Date `json:"birthday"`
 
 	// DocumentExpiry YYYY-MM-DD
-	DocumentExpiry   openapi_types.Date                `json:"documentExpiry"`
-	DocumentIssuedAt *string                           `json:"documentIssuedAt,omitempty"`
-	DocumentNumber   string                            `json:"documentNumber"`
-	DocumentType     ProfilePassengerInputDocumentType `json:"documentType"`
-	Email            *string                           `json:"email,omitempty"`
-	Gender           ProfilePassengerInputGender       `json:"gender"`
-	GivenName        string                            `json:"givenName"`
-	Nationality      string                            `json:"nationality"`
-	Phone            *string                           `json:"phone,omitempty"`
-	Surname          string                            `json:"surname"`
-	Type             ProfilePassengerInputType         `json:"type"`
+	DocumentExpiry openapi_types.Date `json:"documentExpiry"`
+
+	// DocumentIssuedAt Where the document was issued (e.g. Beijing), at most 50 characters; optional.
+	DocumentIssuedAt *string `json:"documentIssuedAt,omitempty"`
+
+	// DocumentNumber The document's number, 1 to 30 letters or digits; stored upper-case. The agency may keep only one passenger with the same document type and number.
+	DocumentNumber string `json:"documentNumber"`
+
+	// DocumentType The code of the travel document: idcard (national ID card, domestic trips only), passport, chinese-passport, eep (exit-entry permit), hk-macao-return-permit, hk-macao-travel-permit, taiwan-compatriot-permit, taiwan-resident-mainland-permit (mainland travel permit for Taiwan residents), foreigner-residence-permit or hk-macau-permit (mainland residents' permit to Hong Kong and Macau).
+	DocumentType ProfilePassengerInputDocumentType `json:"documentType"`
+
+	// Email The traveller's email address; optional.
+	Email *string `json:"email,omitempty"`
+
+	// Gender The traveller's gender as on the document.
+	Gender ProfilePassengerInputGender `json:"gender"`
+
+	// GivenName The given names, at most 50 characters; stored upper-case, with single spaces.
+	GivenName string `json:"givenName"`
+
+	// Nationality The ISO 3166-1 alpha-2 code of the traveller's country of nationality (e.g. CN).
+	Nationality string `json:"nationality"`
+
+	// Phone The traveller's phone number: an optional +, then 5 to 20 digits, spaces or dashes; optional.
+	Phone *string `json:"phone,omitempty"`
+
+	// Surname The family name in the Latin letters A to Z only (no spaces or accents), at most 50; stored upper-case.
+	Surname string `json:"surname"`
+
+	// Type The passenger type the traveller books as.
+	Type ProfilePassengerInputType `json:"type"`
 }
 
-// ProfilePassengerInputDocumentType defines model for ProfilePassengerInput.DocumentType.
+// ProfilePassengerInputDocumentType The code of the travel document: idcard (national ID card, domestic trips only), passport, chinese-passport, eep (exit-entry permit), hk-macao-return-permit, hk-macao-travel-permit, taiwan-compatriot-permit, taiwan-resident-mainland-permit (mainland travel permit for Taiwan residents), foreigner-residence-permit or hk-macau-permit (mainland residents' permit to Hong Kong and Macau).
 type ProfilePassengerInputDocumentType string
 
-// ProfilePassengerInputGender defines model for ProfilePassengerInput.Gender.
+// ProfilePassengerInputGender The traveller's gender as on the document.
 type ProfilePassengerInputGender string
 
-// ProfilePassengerInputType defines model for ProfilePassengerInput.Type.
+// ProfilePassengerInputType The passenger type the traveller books as.
 type ProfilePassengerInputType string
 
-// ProfilePassengerPage defines model for ProfilePassengerPage.
+// ProfilePassengerPage PassengerPage is one page of an agency's passengers.
 type ProfilePassengerPage struct {
-	Items    *[]ProfilePassenger `json:"items"`
-	Page     int                 `json:"page"`
-	PageSize int                 `json:"pageSize"`
-	Total    int                 `json:"total"`
+	// Items The rows of this page, in the list's order; empty past the last page.
+	Items *[]ProfilePassenger `json:"items"`
+
+	// Page The 1-based number of this page.
+	Page int `json:"page"`
+
+	// PageSize The most rows a page holds (default 20, at most 100).
+	PageSize int `json:"pageSize"`
+
+	// Total How many rows the whole list holds, over all pages.
+	Total int `json:"total"`
 }
 
-// ProfileUpdate defines model for ProfileUpdate.
+// ProfileUpdate Update is PUT /base/v2/me: the fields a user may change of themselves.
 type ProfileUpdate struct {
+	// AreaCode The country calling code of mobile, 1 to 4 digits without the + (e.g. 86); empty means 86.
 	AreaCode *string `json:"areaCode,omitempty"`
-	Mobile   *string `json:"mobile,omitempty"`
+
+	// Mobile The user's mobile number without the country calling code: 5 to 20 digits, spaces or dashes, starting with a digit; empty clears it.
+	Mobile *string `json:"mobile,omitempty"`
+
+	// Nickname The name shown for the user, 1 to 50 characters; required.
 	Nickname *string `json:"nickname,omitempty"`
 }
 
-// RailStop defines model for RailStop.
+// RailStop Stop is one call of a train: the station, its times there and the distance from where the passengers board.
 type RailStop struct {
 	// Arrive When the train arrives at this stop; absent at its first stop (where it only departs).
 	Arrive *time.Time `json:"arrive,omitempty"`
 
 	// Depart When the train leaves this stop; absent at its last stop (where it only arrives).
-	Depart     *time.Time `json:"depart,omitempty"`
-	DistanceKm int        `json:"distanceKm"`
-	Station    string     `json:"station"`
+	Depart *time.Time `json:"depart,omitempty"`
+
+	// DistanceKm The distance from the first stop listed (where the passengers board) to this one, in km.
+	DistanceKm int `json:"distanceKm"`
+
+	// Station The station's code (telegraph code).
+	Station string `json:"station"`
 }
 
-// RateRequest defines model for RateRequest.
+// RateRequest RateRequest sets a rate: what one unit of the currency is worth in the default currency.
 type RateRequest struct {
+	// Rate What one unit of the currency is worth in the site's default currency, a positive decimal string (e.g. "7.1234" for USD against CNY).
 	Rate *string `json:"rate,omitempty"`
 }
 
-// RecognitionDocument defines model for RecognitionDocument.
+// RecognitionDocument Document is what a travel document's machine-readable zone says, read from a photo or scan of it.
 type RecognitionDocument struct {
-	Birthday       string  `json:"birthday"`
-	Confidence     float32 `json:"confidence"`
-	Expiry         string  `json:"expiry"`
-	Gender         string  `json:"gender"`
-	GivenNames     string  `json:"given_names"`
-	IssuingCountry string  `json:"issuing_country"`
-	Nationality    string  `json:"nationality"`
-	Surname        string  `json:"surname"`
-	TravelDocument string  `json:"travel_document"`
-	Type           string  `json:"type"`
+	// Birthday The holder's date of birth, yyyy-mm-dd.
+	Birthday string `json:"birthday"`
 
-	// Uncertain the fields the reading is unsure of (travel_document ...); absent when it is sure of all
+	// Confidence How sure the reading is, from 0.1 to 1: 1 when nothing had to be corrected, a little lower for each correction, at most 0.75 when a field is uncertain (0.6 when that field is the document number).
+	Confidence float32 `json:"confidence"`
+
+	// Expiry The document's expiry date, yyyy-mm-dd (also read when the document has expired).
+	Expiry string `json:"expiry"`
+
+	// Gender Male or female; empty when the document leaves it unspecified or does not carry it.
+	Gender string `json:"gender"`
+
+	// GivenNames The holder's given names in capital Latin letters, separated by spaces; empty when the document has none.
+	GivenNames string `json:"given_names"`
+
+	// IssuingCountry The issuing state's three-letter ICAO code, like Nationality (CHN for an Exit-Entry Permit).
+	IssuingCountry string `json:"issuing_country"`
+
+	// Nationality The holder's nationality as the zone writes it: a three-letter ICAO code, which is the ISO 3166-1 alpha-3 code for a country (CHN), or a code such as D (Germany) or XXA (stateless). The passenger form takes the alpha-2 code.
+	Nationality string `json:"nationality"`
+
+	// Surname The holder's surname in capital Latin letters, as the zone spells it (parts separated by spaces).
+	Surname string `json:"surname"`
+
+	// TravelDocument The document's number as printed in the zone.
+	TravelDocument string `json:"travel_document"`
+
+	// Type The kind of document, as the passenger form's documentType takes it: passport, chinese-passport (a passport issued by China), idcard (an identity card with a machine-readable zone) or eep (Exit-Entry Permit for Hong Kong and Macao).
+	Type string `json:"type"`
+
+	// Uncertain Names the fields (by their JSON keys) the reading is not sure of: a check digit had to correct them, or a character's reading is in doubt. Confidence is then low too. Absent when every field is sure.
 	Uncertain *RecognitionFields `json:"uncertain,omitempty"`
 }
 
 // RecognitionFields the fields the reading is unsure of (travel_document ...); absent when it is sure of all
 type RecognitionFields = []string
 
-// ResetPasswordRequest defines model for ResetPasswordRequest.
+// ResetPasswordRequest ResetPasswordRequest is POST /base/v2/agencies/{id}/superuser/password.
 type ResetPasswordRequest struct {
+	// Password The super admin's new password, 6 to 15 characters and not one of the 10,000 most common; the super admin's sessions end.
 	Password *string `json:"password,omitempty"`
 }
 
-// Restrictions defines model for Restrictions.
+// Restrictions Restrictions are the agency settings that limit what its users may do.
 type Restrictions struct {
-	DisablePayment      bool `json:"disablePayment"`
+	// DisablePayment Whether the agency's users may not pay: paying an order is refused (200003), and a new flight order is created reserved instead of to_be_paid.
+	DisablePayment bool `json:"disablePayment"`
+
+	// HideMainlandContent Whether content of mainland China is hidden from the agency: searches drop every offer with a flight to or from a mainland airport, and the airport search lists none.
 	HideMainlandContent bool `json:"hideMainlandContent"`
-	HidePnrBooking      bool `json:"hidePnrBooking"`
-	ShowOnlyOwnOrders   bool `json:"showOnlyOwnOrders"`
+
+	// HidePnrBooking Whether the agency may not book from a pasted PNR: POST /shopping/v2/flight/analysis-pnr is refused (200003).
+	HidePnrBooking bool `json:"hidePnrBooking"`
+
+	// ShowOnlyOwnOrders Whether the agency's users other than SuperUsers see only the orders they booked themselves.
+	ShowOnlyOwnOrders bool `json:"showOnlyOwnOrders"`
 }
 
-// ShoppingAccurateRequest defines model for ShoppingAccurateRequest.
+// ShoppingAccurateRequest AccurateRequest starts a search for the exact flights of an itinerary, usually a parsed PNR's (POST /shopping/v2/flight/accurate-search).
 type ShoppingAccurateRequest struct {
-	CabinClass *string                  `json:"cabinClass,omitempty"`
+	// CabinClass The cabin searched, as for a search; economy when left out.
+	CabinClass *string `json:"cabinClass,omitempty"`
+
+	// Passengers How many adults, children and infants travel (1 adult when left out), as for a search.
 	Passengers *SupplierPassengersInput `json:"passengers,omitempty"`
-	Segments   *[]ShoppingExactSegment  `json:"segments,omitempty"`
+
+	// Segments The itinerary's flights in the order flown (1 to 8); they are grouped into journeys where the next flight leaves from elsewhere, more than a day later, or heads back to where the journey began. When no supplier sells one of the flight numbers, the same carrier's flights between the same airports that day are answered instead.
+	Segments *[]ShoppingExactSegment `json:"segments,omitempty"`
 }
 
-// ShoppingConditionsView defines model for ShoppingConditionsView.
+// ShoppingConditionsView ConditionsView are a solution's change and refund rules, per traveller, with the agency's service fees included.
 type ShoppingConditionsView struct {
-	ChangeFee  Money `json:"changeFee"`
-	Changeable bool  `json:"changeable"`
-	RefundFee  Money `json:"refundFee"`
-	Refundable bool  `json:"refundable"`
-	VoidFee    Money `json:"voidFee"`
+	// ChangeFee What a change costs per traveller beyond any fare difference: the airline's change fee plus the agency's change service fee, in the settlement currency.
+	ChangeFee Money `json:"changeFee"`
+
+	// Changeable Says whether the flights may be changed.
+	Changeable bool `json:"changeable"`
+
+	// RefundFee What a refund costs per traveller: the airline's refund fee plus the agency's refund service fee, in the settlement currency.
+	RefundFee Money `json:"refundFee"`
+
+	// Refundable Says whether the tickets may be refunded.
+	Refundable bool `json:"refundable"`
+
+	// VoidFee The agency's service fee for voiding a ticket, per traveller, in the settlement currency.
+	VoidFee Money `json:"voidFee"`
 }
 
-// ShoppingExactSegment defines model for ShoppingExactSegment.
+// ShoppingExactSegment ExactSegment is one flight of an itinerary searched exactly (a PNR's).
 type ShoppingExactSegment struct {
+	// BookingClass The one-letter booking class wanted (e.g. Y); empty for any class.
 	BookingClass *string `json:"bookingClass,omitempty"`
-	Date         *string `json:"date,omitempty"`
-	Destination  *string `json:"destination,omitempty"`
+
+	// Date The flight's departure date, YYYY-MM-DD (local).
+	Date *string `json:"date,omitempty"`
+
+	// Destination The IATA code of the airport the flight lands at.
+	Destination *string `json:"destination,omitempty"`
+
+	// FlightNumber The flight's carrier code and number, e.g. CA937 (spaces are ignored).
 	FlightNumber *string `json:"flightNumber,omitempty"`
-	Origin       *string `json:"origin,omitempty"`
+
+	// Origin The IATA code of the airport the flight leaves from.
+	Origin *string `json:"origin,omitempty"`
 }
 
-// ShoppingFacet defines model for ShoppingFacet.
+// ShoppingFacet Facet is one value of a filter with the number of solutions it would show.
 type ShoppingFacet struct {
-	Count int    `json:"count"`
+	// Count How many solutions the value would show with the other filters as they are.
+	Count int `json:"count"`
+
+	// Label The value as a person reads it: the airline's name, the airport's name and code ("Doha (DOH)") in the request's language, or the value itself.
 	Label string `json:"label"`
+
+	// Value What to send in the matching filter of the solutions query: an airline's or airport's IATA code, a stop count, a time bucket or a ticketing product.
 	Value string `json:"value"`
 }
 
-// ShoppingFacets defines model for ShoppingFacets.
+// ShoppingFacets Facets are the values of each filter found among the solutions, with their counts.
 type ShoppingFacets struct {
-	Airlines         *[]ShoppingFacet `json:"airlines"`
-	ArrivalBuckets   *[]ShoppingFacet `json:"arrivalBuckets"`
+	// Airlines The carriers flying the solutions, most solutions first.
+	Airlines *[]ShoppingFacet `json:"airlines"`
+
+	// ArrivalBuckets The first journey's arrival times of day: 00-06, 06-12, 12-18, 18-24.
+	ArrivalBuckets *[]ShoppingFacet `json:"arrivalBuckets"`
+
+	// DepartureBuckets The first journey's departure times of day: 00-06, 06-12, 12-18, 18-24.
 	DepartureBuckets *[]ShoppingFacet `json:"departureBuckets"`
-	Layovers         *[]ShoppingFacet `json:"layovers"`
-	Stops            *[]ShoppingFacet `json:"stops"`
-	TicketingSpeed   *[]ShoppingFacet `json:"ticketingSpeed"`
+
+	// Layovers The airports where solutions change planes.
+	Layovers *[]ShoppingFacet `json:"layovers"`
+
+	// Stops The most stops of a journey: 0, 1 or 2 (two or more).
+	Stops *[]ShoppingFacet `json:"stops"`
+
+	// TicketingSpeed The solutions' ticketing products.
+	TicketingSpeed *[]ShoppingFacet `json:"ticketingSpeed"`
 }
 
-// ShoppingFilters defines model for ShoppingFilters.
+// ShoppingFilters Filters narrow a search's solutions: each filter left empty keeps every solution; several values of one filter keep the solutions matching any of them; filters together keep the solutions matching all.
 type ShoppingFilters struct {
-	Airlines       *[]string `json:"airlines,omitempty"`
+	// Airlines Keep solutions with a flight by one of these carriers (IATA codes, as the airlines facet's values).
+	Airlines *[]string `json:"airlines,omitempty"`
+
+	// ArrivalBuckets Keep solutions whose first journey arrives in one of these times of day (local time at the airport): 00-06, 06-12, 12-18, 18-24.
 	ArrivalBuckets *[]string `json:"arrivalBuckets,omitempty"`
-	ArriveFrom     *string   `json:"arriveFrom,omitempty"`
-	ArriveTo       *string   `json:"arriveTo,omitempty"`
-	DepartFrom     *string   `json:"departFrom,omitempty"`
-	DepartTo       *string   `json:"departTo,omitempty"`
+
+	// ArriveFrom The earliest arrival kept for the first journey (HH:MM, local time at the airport, inclusive); "" for no bound.
+	ArriveFrom *string `json:"arriveFrom,omitempty"`
+
+	// ArriveTo The latest arrival kept for the first journey (HH:MM, local time at the airport, inclusive); "" for no bound.
+	ArriveTo *string `json:"arriveTo,omitempty"`
+
+	// DepartFrom The earliest departure kept for the first journey (HH:MM, local time at the airport, inclusive); "" for no bound. A window whose end comes before its start runs over midnight.
+	DepartFrom *string `json:"departFrom,omitempty"`
+
+	// DepartTo The latest departure kept for the first journey (HH:MM, local time at the airport, inclusive); "" for no bound.
+	DepartTo *string `json:"departTo,omitempty"`
 
 	// DepartureBuckets 00-06, 06-12, 12-18, 18-24
 	DepartureBuckets *[]string `json:"departureBuckets,omitempty"`
-	Layovers         *[]string `json:"layovers,omitempty"`
-	MaxDuration      *int      `json:"maxDuration,omitempty"`
-	PriceMax         *string   `json:"priceMax,omitempty"`
-	PriceMin         *string   `json:"priceMin,omitempty"`
+
+	// Layovers Keep solutions changing planes at one of these airports (IATA codes, as the layovers facet's values).
+	Layovers *[]string `json:"layovers,omitempty"`
+
+	// MaxDuration Keeps solutions whose every journey takes at most this many minutes; 0 for no bound.
+	MaxDuration *int `json:"maxDuration,omitempty"`
+
+	// PriceMax The highest total kept (decimal string in the settlement currency, inclusive); "" for no bound.
+	PriceMax *string `json:"priceMax,omitempty"`
+
+	// PriceMin The lowest total kept (decimal string in the settlement currency, inclusive); "" for no bound.
+	PriceMin *string `json:"priceMin,omitempty"`
 
 	// Stops 0, 1 or 2 (two or more)
-	Stops          *[]string `json:"stops,omitempty"`
+	Stops *[]string `json:"stops,omitempty"`
+
+	// TicketingSpeed Keeps solutions of these ticketing products (fast-standard, preference-standard, normal-standard, website, special-standard, special-48, special-before-24, special-before-4).
 	TicketingSpeed *[]string `json:"ticketingSpeed,omitempty"`
 }
 
-// ShoppingJourneyView defines model for ShoppingJourneyView.
+// ShoppingJourneyView JourneyView summarises one journey of a solution: where and when it leaves and arrives, how long it takes and how often it stops.
 type ShoppingJourneyView struct {
 	// ArriveAt local time at the airport, with its offset (e.g. +08:00 in Beijing)
 	ArriveAt time.Time `json:"arriveAt"`
 
 	// DepartAt local time at the airport, with its offset (e.g. +08:00 in Beijing)
-	DepartAt        time.Time `json:"departAt"`
-	Destination     string    `json:"destination"`
-	DurationMinutes int       `json:"durationMinutes"`
-	Origin          string    `json:"origin"`
-	Segments        *[]int    `json:"segments"`
-	SelfTransfer    bool      `json:"selfTransfer"`
-	Stops           int       `json:"stops"`
+	DepartAt time.Time `json:"departAt"`
+
+	// Destination The IATA code of the airport the journey's last flight lands at.
+	Destination string `json:"destination"`
+
+	// DurationMinutes The journey's whole time in minutes, from the first departure to the last arrival, connections included.
+	DurationMinutes int `json:"durationMinutes"`
+
+	// Origin The IATA code of the airport the journey's first flight leaves from.
+	Origin string `json:"origin"`
+
+	// Segments The journey's flights, in order, as indexes (from 0) into the solution's segments.
+	Segments *[]int `json:"segments"`
+
+	// SelfTransfer The traveller changes planes between separate tickets here and checks bags in again.
+	SelfTransfer bool `json:"selfTransfer"`
+
+	// Stops How many times the traveller changes planes on the journey (0 for a nonstop flight).
+	Stops int `json:"stops"`
 }
 
 // ShoppingMoney The same as Money: the name an earlier version of this document gave it, kept for generated clients.
 type ShoppingMoney = Money
 
-// ShoppingPage defines model for ShoppingPage.
+// ShoppingPage Page is the answer to a poll of a search: a page of its solutions found so far, with the filters' counts and each supplier's progress.
 type ShoppingPage struct {
-	Complete bool           `json:"complete"`
-	Currency string         `json:"currency"`
-	Facets   ShoppingFacets `json:"facets"`
+	// Complete True once every supplier has answered or run out of time, and the solutions are the search's final answer; poll until it is.
+	Complete bool `json:"complete"`
+
+	// Currency The settlement currency every price is in.
+	Currency string `json:"currency"`
+
+	// Facets The filter values found, with their counts.
+	Facets ShoppingFacets `json:"facets"`
 
 	// Groups with groupBy: the number of groups, which page and pageSize count
-	Groups *int                `json:"groups,omitempty"`
-	Items  *[]ShoppingSolution `json:"items"`
+	Groups *int `json:"groups,omitempty"`
+
+	// Items The page's solutions, in the order asked for.
+	Items *[]ShoppingSolution `json:"items"`
 
 	// LostSuppliers the suppliers whose answers were lost
 	LostSuppliers *[]string `json:"lostSuppliers"`
-	Page          int       `json:"page"`
-	PageSize      int       `json:"pageSize"`
+
+	// Page The page answered, from 1.
+	Page int `json:"page"`
+
+	// PageSize The page size used.
+	PageSize int `json:"pageSize"`
 
 	// Partial true when some suppliers' answers were lost: the solutions are incomplete even when complete is true; search again for the full list
-	Partial    bool                      `json:"partial"`
-	Ranges     ShoppingRanges            `json:"ranges"`
-	SearchedAt time.Time                 `json:"searchedAt"`
-	StaleAt    time.Time                 `json:"staleAt"`
-	Suppliers  *[]ShoppingSupplierStatus `json:"suppliers"`
-	Total      int                       `json:"total"`
+	Partial bool `json:"partial"`
+
+	// Ranges The lowest and highest price and journey duration of every solution found, to bound the range filters.
+	Ranges ShoppingRanges `json:"ranges"`
+
+	// SearchedAt When the search was started (RFC 3339, UTC).
+	SearchedAt time.Time `json:"searchedAt"`
+
+	// StaleAt When the search's results expire, 10 minutes after it started: polls and price checks after it answer 400002, and the search has to be made again.
+	StaleAt time.Time `json:"staleAt"`
+
+	// Suppliers Each supplier's progress on the search.
+	Suppliers *[]ShoppingSupplierStatus `json:"suppliers"`
+
+	// Total How many solutions match the filters.
+	Total int `json:"total"`
 }
 
-// ShoppingPaxPrice defines model for ShoppingPaxPrice.
+// ShoppingPaxPrice PaxPrice is the price of one traveller of a passenger type.
 type ShoppingPaxPrice struct {
-	Count         int    `json:"count"`
-	Currency      string `json:"currency"`
-	Fare          string `json:"fare"`
+	// Count How many travellers of this type the search asked for.
+	Count int `json:"count"`
+
+	// Currency The settlement currency the amounts are in.
+	Currency string `json:"currency"`
+
+	// Fare One traveller's fare without taxes (decimal string in currency).
+	Fare string `json:"fare"`
+
+	// PassengerType Adult, child or infant.
 	PassengerType string `json:"passengerType"`
-	Price         string `json:"price"`
-	SalePrice     string `json:"salePrice"`
-	Taxes         string `json:"taxes"`
+
+	// Price One traveller's net price: fare plus taxes (decimal string in currency).
+	Price string `json:"price"`
+
+	// SalePrice What one traveller costs the agency: price plus the agency's markup (decimal string in currency); the solution's total is the sum of salePrice times count.
+	SalePrice string `json:"salePrice"`
+
+	// Taxes One traveller's taxes and surcharges (decimal string in currency).
+	Taxes string `json:"taxes"`
 }
 
-// ShoppingPriceDetail defines model for ShoppingPriceDetail.
+// ShoppingPriceDetail PriceDetail is a solution's prices per passenger type, with its ticketing product.
 type ShoppingPriceDetail struct {
-	PriceList   *[]ShoppingPaxPrice `json:"priceList"`
-	ProductType string              `json:"productType"`
+	// PriceList Has one entry per passenger type searched (adult, child, infant), in that order.
+	PriceList *[]ShoppingPaxPrice `json:"priceList"`
+
+	// ProductType The solution's ticketing product, the same value as the solution's ticketingSpeed.
+	ProductType string `json:"productType"`
 }
 
-// ShoppingQuery defines model for ShoppingQuery.
+// ShoppingQuery Query asks for a page of a search's solutions (POST /shopping/v2/flight/async-shopping/solutions).
 type ShoppingQuery struct {
+	// Filters Narrow the solutions; empty keeps them all.
 	Filters *ShoppingFilters `json:"filters,omitempty"`
 
 	// GroupBy outbound: the solutions flying the same outbound flights come together after the best of them, and page and pageSize count these groups (groups gives their number)
-	GroupBy  *ShoppingQueryGroupBy `json:"groupBy,omitempty"`
-	Page     *int                  `json:"page,omitempty"`
-	PageSize *int                  `json:"pageSize,omitempty"`
-	SearchId *string               `json:"searchId,omitempty"`
-	Sort     *ShoppingQuerySort    `json:"sort,omitempty"`
+	GroupBy *ShoppingQueryGroupBy `json:"groupBy,omitempty"`
+
+	// Page The page wanted, from 1 (default 1).
+	Page *int `json:"page,omitempty"`
+
+	// PageSize How many solutions (or groups) a page holds: default 20, at most 100.
+	PageSize *int `json:"pageSize,omitempty"`
+
+	// SearchId The id the search was started with (required).
+	SearchId *string `json:"searchId,omitempty"`
+
+	// Sort Orders the solutions: price (cheapest first), time (earliest departure first), or default (price weighed against duration: each hour beyond the fastest counts as 3% of the cheapest price).
+	Sort *ShoppingQuerySort `json:"sort,omitempty"`
 }
 
 // ShoppingQueryGroupBy outbound: the solutions flying the same outbound flights come together after the best of them, and page and pageSize count these groups (groups gives their number)
 type ShoppingQueryGroupBy string
 
-// ShoppingQuerySort defines model for ShoppingQuery.Sort.
+// ShoppingQuerySort Orders the solutions: price (cheapest first), time (earliest departure first), or default (price weighed against duration: each hour beyond the fastest counts as 3% of the cheapest price).
 type ShoppingQuerySort string
 
-// ShoppingRanges defines model for ShoppingRanges.
+// ShoppingRanges Ranges bound the range filters over every solution found so far: the price (total, settlement currency) and the longest journey's duration.
 type ShoppingRanges struct {
 	// DurationMax minutes
 	DurationMax int `json:"durationMax"`
 
 	// DurationMin minutes
-	DurationMin int    `json:"durationMin"`
-	PriceMax    string `json:"priceMax"`
-	PriceMin    string `json:"priceMin"`
+	DurationMin int `json:"durationMin"`
+
+	// PriceMax The highest total of the solutions found (decimal string in the settlement currency); "" when none was found yet.
+	PriceMax string `json:"priceMax"`
+
+	// PriceMin The lowest total of the solutions found (decimal string in the settlement currency); "" when none was found yet.
+	PriceMin string `json:"priceMin"`
 }
 
-// ShoppingRequest defines model for ShoppingRequest.
+// ShoppingRequest Request starts a flight search (POST /shopping/v2/flight/async-shopping): the journeys, the travellers and the cabin.
 type ShoppingRequest struct {
-	BookingType *ShoppingRequestBookingType  `json:"bookingType,omitempty"`
-	CabinClass  *ShoppingRequestCabinClass   `json:"cabinClass,omitempty"`
-	Journeys    *[]SupplierJourneyQueryInput `json:"journeys,omitempty"`
-	Passengers  *SupplierPassengersInput     `json:"passengers,omitempty"`
+	// BookingType The trip's shape, which must agree with the number of journeys; oneway when left out.
+	BookingType *ShoppingRequestBookingType `json:"bookingType,omitempty"`
+
+	// CabinClass The cabin searched; economy when left out.
+	CabinClass *ShoppingRequestCabinClass `json:"cabinClass,omitempty"`
+
+	// Journeys The journeys to fly, in order: one for oneway, two for return (the second the way back between the same cities), two to five for multi. Dates may not go backwards.
+	Journeys *[]SupplierJourneyQueryInput `json:"journeys,omitempty"`
+
+	// Passengers How many adults, children and infants travel: at least one adult, no more infants than adults, at most 9 in all (1 adult when left out).
+	Passengers *SupplierPassengersInput `json:"passengers,omitempty"`
 }
 
-// ShoppingRequestBookingType defines model for ShoppingRequest.BookingType.
+// ShoppingRequestBookingType The trip's shape, which must agree with the number of journeys; oneway when left out.
 type ShoppingRequestBookingType string
 
-// ShoppingRequestCabinClass defines model for ShoppingRequest.CabinClass.
+// ShoppingRequestCabinClass The cabin searched; economy when left out.
 type ShoppingRequestCabinClass string
 
-// ShoppingSegmentView defines model for ShoppingSegmentView.
+// ShoppingSegmentView SegmentView is one flight of a solution, with the carrier's and airports' names in the request's language.
 type ShoppingSegmentView struct {
+	// Aircraft The aircraft type code as the source gives it (an ICAO designator such as B789, or an IATA code such as 789); absent when unknown.
 	Aircraft *string `json:"aircraft,omitempty"`
 
 	// ArriveAt local time at the airport, with its offset (e.g. +08:00 in Beijing)
-	ArriveAt     time.Time `json:"arriveAt"`
-	BookingClass string    `json:"bookingClass"`
-	Cabin        string    `json:"cabin"`
-	Carrier      string    `json:"carrier"`
-	CarrierName  string    `json:"carrierName"`
+	ArriveAt time.Time `json:"arriveAt"`
+
+	// BookingClass The one-letter booking class (reservation booking designator) of the fare on this flight, e.g. Y.
+	BookingClass string `json:"bookingClass"`
+
+	// Cabin The cabin class: economy, premium_economy, business, premium_business, first or premium_first.
+	Cabin string `json:"cabin"`
+
+	// Carrier The IATA code of the marketing carrier, the airline that sells the flight under its number.
+	Carrier string `json:"carrier"`
+
+	// CarrierName The marketing carrier's name in the request's language (its code, or empty, when the name is not known).
+	CarrierName string `json:"carrierName"`
 
 	// DepartAt local time at the airport, with its offset (e.g. +08:00 in Beijing)
-	DepartAt         time.Time `json:"departAt"`
-	Destination      string    `json:"destination"`
-	DestinationName  string    `json:"destinationName"`
-	DurationMinutes  int       `json:"durationMinutes"`
-	FareBasis        *string   `json:"fareBasis,omitempty"`
-	FlightNumber     string    `json:"flightNumber"`
-	OperatingCarrier *string   `json:"operatingCarrier,omitempty"`
-	Origin           string    `json:"origin"`
-	OriginName       string    `json:"originName"`
-	SeatsLeft        *int      `json:"seatsLeft,omitempty"`
+	DepartAt time.Time `json:"departAt"`
+
+	// Destination The IATA code of the arrival airport.
+	Destination string `json:"destination"`
+
+	// DestinationName The arrival airport's name in the request's language (its code, or empty, when the name is not known).
+	DestinationName string `json:"destinationName"`
+
+	// DurationMinutes The flying time from departure to arrival, in minutes.
+	DurationMinutes int `json:"durationMinutes"`
+
+	// FareBasis The fare basis code on this flight; absent when the source does not give it.
+	FareBasis *string `json:"fareBasis,omitempty"`
+
+	// FlightNumber The marketing carrier's code and the flight's number, e.g. CA937.
+	FlightNumber string `json:"flightNumber"`
+
+	// OperatingCarrier The IATA code of the airline that flies the flight when it is another than the marketing carrier (a codeshare); absent otherwise.
+	OperatingCarrier *string `json:"operatingCarrier,omitempty"`
+
+	// Origin The IATA code of the departure airport.
+	Origin string `json:"origin"`
+
+	// OriginName The departure airport's name in the request's language (its code, or empty, when the name is not known).
+	OriginName string `json:"originName"`
+
+	// SeatsLeft What the source says is still for sale at this fare (0 when it does not say).
+	SeatsLeft *int `json:"seatsLeft,omitempty"`
 }
 
-// ShoppingSolution defines model for ShoppingSolution.
+// ShoppingSolution Solution is one bookable way to fly the searched journeys, with its price.
 type ShoppingSolution struct {
-	Baggage          SupplierBaggage        `json:"baggage"`
-	Brand            *string                `json:"brand,omitempty"`
-	Conditions       ShoppingConditionsView `json:"conditions"`
-	ExpiresAt        time.Time              `json:"expiresAt"`
-	Id               string                 `json:"id"`
-	Journeys         *[]ShoppingJourneyView `json:"journeys"`
-	PriceDetail      ShoppingPriceDetail    `json:"priceDetail"`
-	Protection       *string                `json:"protection,omitempty"`
-	Restrictions     SupplierRestrictions   `json:"restrictions"`
-	Segments         *[]ShoppingSegmentView `json:"segments"`
-	SelfTransfer     bool                   `json:"selfTransfer"`
-	Source           string                 `json:"source"`
-	Sources          *[]string              `json:"sources,omitempty"`
-	TicketingMinutes int                    `json:"ticketingMinutes"`
-	TicketingSpeed   string                 `json:"ticketingSpeed"`
-	Tickets          int                    `json:"tickets"`
-	Total            Money                  `json:"total"`
-}
+	// Baggage The allowance per traveller that holds on every flight (the smallest of the tickets').
+	Baggage SupplierBaggage `json:"baggage"`
 
-// ShoppingStarted defines model for ShoppingStarted.
-type ShoppingStarted struct {
+	// Brand The fare's brand name, when every ticket has the same; absent otherwise.
+	Brand *string `json:"brand,omitempty"`
+
+	// Conditions The change and refund rules, per traveller.
+	Conditions ShoppingConditionsView `json:"conditions"`
+
+	// ExpiresAt Until when the suppliers hold the fares offered (the earliest of the tickets'); the price check tells whether it is still sold.
 	ExpiresAt time.Time `json:"expiresAt"`
-	SearchId  string    `json:"searchId"`
+
+	// Id Identifies the solution within its search, the same on every poll: the id to pass to POST /shopping/v2/flight/solutions/{id}/verification.
+	Id string `json:"id"`
+
+	// Journeys The searched journeys in order, each with the indexes of its flights.
+	Journeys *[]ShoppingJourneyView `json:"journeys"`
+
+	// PriceDetail The price of one traveller of each passenger type.
+	PriceDetail ShoppingPriceDetail `json:"priceDetail"`
+
+	// Protection The self-transfer protection terms in the request's language, when selfTransfer is true; absent otherwise.
+	Protection *string `json:"protection,omitempty"`
+
+	// Restrictions Who may travel on the solution (age, documents, nationalities), as every ticket requires.
+	Restrictions SupplierRestrictions `json:"restrictions"`
+
+	// Segments Every flight of the solution, in the order flown.
+	Segments *[]ShoppingSegmentView `json:"segments"`
+
+	// SelfTransfer True when a journey changes planes between separate tickets (see the journeys' selfTransfer and protection).
+	SelfTransfer bool `json:"selfTransfer"`
+
+	// Source The supplier's name, or "interline" for a solution sold as separate tickets Voyage combined.
+	Source string `json:"source"`
+
+	// Sources Every supplier that offered this itinerary (shown only to agencies whose settings show suppliers).
+	Sources *[]string `json:"sources,omitempty"`
+
+	// TicketingMinutes How many minutes issuing the slowest ticket takes after payment.
+	TicketingMinutes int `json:"ticketingMinutes"`
+
+	// TicketingSpeed The ticketing product, by how long issuing takes after payment: fast-standard (30 minutes), preference-standard (60 minutes), normal-standard (2 hours), website (airline website fare, 30 minutes), special-standard (within 48 hours), or, for a special fare close to departure, special-48, special-before-24 or special-before-4.
+	TicketingSpeed string `json:"ticketingSpeed"`
+
+	// Tickets How many separate tickets the solution is sold as: 1, or more for a combination.
+	Tickets int `json:"tickets"`
+
+	// Total What booking the solution costs for all the travellers searched, with the agency's markup, in the settlement currency.
+	Total Money `json:"total"`
 }
 
-// ShoppingSupplierStatus defines model for ShoppingSupplierStatus.
+// ShoppingStarted Started is the answer to a new search: its id, to poll its solutions with, and until when its results hold.
+type ShoppingStarted struct {
+	// ExpiresAt When the search's results expire, 10 minutes after it started (RFC 3339, UTC): polls and price checks after it answer 400002.
+	ExpiresAt time.Time `json:"expiresAt"`
+
+	// SearchId Identifies the search: pass it as searchId to POST /shopping/v2/flight/async-shopping/solutions.
+	SearchId string `json:"searchId"`
+}
+
+// ShoppingSupplierStatus SupplierStatus says how far a supplier has answered a search.
 type ShoppingSupplierStatus struct {
-	Count  int                          `json:"count"`
-	Name   string                       `json:"name"`
+	// Count How many offers the supplier answered for the whole trip.
+	Count int `json:"count"`
+
+	// Name The supplier's name.
+	Name string `json:"name"`
+
+	// Status Pending (no answer yet), done (answered), failed (answered with an error), timeout (did not answer within the agency's maximum response time) or lost (its answer could not be kept; search again).
 	Status ShoppingSupplierStatusStatus `json:"status"`
 }
 
-// ShoppingSupplierStatusStatus defines model for ShoppingSupplierStatus.Status.
+// ShoppingSupplierStatusStatus Pending (no answer yet), done (answered), failed (answered with an error), timeout (did not answer within the agency's maximum response time) or lost (its answer could not be kept; search again).
 type ShoppingSupplierStatusStatus string
 
-// ShoppingVerification defines model for ShoppingVerification.
+// ShoppingVerification Verification is the outcome of checking a solution's price again with its suppliers: what changed, and the quote to book.
 type ShoppingVerification struct {
-	PreviousTotal  Money                      `json:"previousTotal"`
-	QuoteExpiresAt *time.Time                 `json:"quoteExpiresAt,omitempty"`
-	QuoteId        *string                    `json:"quoteId,omitempty"`
-	Solution       *ShoppingSolution          `json:"solution,omitempty"`
-	Status         ShoppingVerificationStatus `json:"status"`
+	// PreviousTotal The solution's total as the search listed it, to compare with the new one.
+	PreviousTotal Money `json:"previousTotal"`
+
+	// QuoteExpiresAt When the quote stops holding, 15 minutes after the check (RFC 3339, UTC); the zero time when the solution is invalid.
+	QuoteExpiresAt *time.Time `json:"quoteExpiresAt,omitempty"`
+
+	// QuoteId Books this price: pass it as quoteId to POST /order/v2/flight/orders before quoteExpiresAt (absent when the solution is invalid).
+	QuoteId *string `json:"quoteId,omitempty"`
+
+	// Solution The solution as the suppliers sell it now, with the same id; absent when it is invalid.
+	Solution *ShoppingSolution `json:"solution,omitempty"`
+
+	// Status What the check found: ok (the price holds), price_changed (the total differs: see solution and previousTotal), package_changed (the baggage allowance or the change and refund conditions changed), document_restriction_changed (the documents accepted changed: passenger details may have to be entered again) or invalid (no longer sold: search again).
+	Status ShoppingVerificationStatus `json:"status"`
 }
 
-// ShoppingVerificationStatus defines model for ShoppingVerification.Status.
+// ShoppingVerificationStatus What the check found: ok (the price holds), price_changed (the total differs: see solution and previousTotal), package_changed (the baggage allowance or the change and refund conditions changed), document_restriction_changed (the documents accepted changed: passenger details may have to be entered again) or invalid (no longer sold: search again).
 type ShoppingVerificationStatus string
 
-// SiteinfoInfo defines model for SiteinfoInfo.
+// SiteinfoInfo Info is the provider site's public branding and defaults: its names, logos, legal filing numbers, currencies and the exchange rates in force.
 type SiteinfoInfo struct {
-	ChineseName         string    `json:"chineseName"`
-	ChineseShortName    string    `json:"chineseShortName"`
-	Currencies          *[]string `json:"currencies"`
-	DateFormat          string    `json:"dateFormat"`
-	DefaultCurrency     string    `json:"defaultCurrency"`
-	DefaultLanguage     string    `json:"defaultLanguage"`
-	Favicon             string    `json:"favicon"`
-	IcpCode             string    `json:"icpCode"`
-	IsIcp               bool      `json:"isIcp"`
-	IsNetworkSecurity   bool      `json:"isNetworkSecurity"`
-	Logo                string    `json:"logo"`
-	Name                string    `json:"name"`
-	NetworkSecurityCode string    `json:"networkSecurityCode"`
+	// ChineseName The provider's full name in Simplified Chinese.
+	ChineseName string `json:"chineseName"`
+
+	// ChineseShortName The provider's short name in Simplified Chinese.
+	ChineseShortName string `json:"chineseShortName"`
+
+	// Currencies The ISO 4217 codes of the currencies a visitor may choose to see prices in.
+	Currencies *[]string `json:"currencies"`
+
+	// DateFormat The site's default display format for dates, in Unicode pattern letters (default yyyy-MM-dd); a user's own choice is userInfo.config.dateFormat.
+	DateFormat string `json:"dateFormat"`
+
+	// DefaultCurrency The ISO 4217 code of the currency prices are shown in by default (CNY unless configured otherwise), and the currency every rate in rateMap is expressed in.
+	DefaultCurrency string `json:"defaultCurrency"`
+
+	// DefaultLanguage The language used when a request names none by the lang cookie or Accept-Language: en, zh-cn or zh-tw (default zh-cn).
+	DefaultLanguage string `json:"defaultLanguage"`
+
+	// Favicon The URL of the site's favicon.
+	Favicon string `json:"favicon"`
+
+	// IcpCode The site's ICP filing number, to show when isIcp is true; empty when there is none.
+	IcpCode string `json:"icpCode"`
+
+	// IsIcp Whether the site shows its ICP filing number (icpCode), the registration websites hosted in mainland China must display.
+	IsIcp bool `json:"isIcp"`
+
+	// IsNetworkSecurity Whether the site shows its public security network filing number (networkSecurityCode).
+	IsNetworkSecurity bool `json:"isNetworkSecurity"`
+
+	// Logo The URL of the site's logo, absolute or relative to the site (e.g. /static/logo.svg).
+	Logo string `json:"logo"`
+
+	// Name The provider's full name in English.
+	Name string `json:"name"`
+
+	// NetworkSecurityCode The site's public security network filing number, shown when isNetworkSecurity is true; empty when there is none.
+	NetworkSecurityCode string `json:"networkSecurityCode"`
 
 	// RateMap currency → worth of one unit in the default currency; divide a default-currency price by it to show it in that currency
-	RateMap              *map[string]string `json:"rateMap"`
-	ShortName            string             `json:"shortName"`
-	TraditionalName      string             `json:"traditionalName"`
-	TraditionalShortName string             `json:"traditionalShortName"`
-	Type                 string             `json:"type"`
-	WhiteLogo            string             `json:"whiteLogo"`
+	RateMap *map[string]string `json:"rateMap"`
+
+	// ShortName The provider's short name in English, the one page titles use.
+	ShortName string `json:"shortName"`
+
+	// TraditionalName The provider's full name in Traditional Chinese, for zh-tw readers; empty when the site has none (show the Simplified one).
+	TraditionalName string `json:"traditionalName"`
+
+	// TraditionalShortName The provider's short name in Traditional Chinese, for zh-tw readers; empty when the site has none (show the Simplified one).
+	TraditionalShortName string `json:"traditionalShortName"`
+
+	// Type The kind of site as the provider configured it; "client" unless configured otherwise. Nothing in the API depends on it.
+	Type string `json:"type"`
+
+	// WhiteLogo The URL of the white variant of the logo, for dark backgrounds.
+	WhiteLogo string `json:"whiteLogo"`
 }
 
-// SiteinfoRate defines model for SiteinfoRate.
+// SiteinfoRate Rate is one exchange rate: what one unit of a currency is worth in the site's default currency, in force or in its history.
 type SiteinfoRate struct {
-	Base      string    `json:"base"`
+	// Base The ISO 4217 code of the currency the rate is expressed in: the site's default currency.
+	Base string `json:"base"`
+
+	// CreatedAt When the rate was set (RFC 3339, UTC); the newest rate of a currency is the one in force.
 	CreatedAt time.Time `json:"createdAt"`
-	Currency  string    `json:"currency"`
-	Rate      string    `json:"rate"`
-	Source    string    `json:"source"`
+
+	// Currency The ISO 4217 code of the currency rated.
+	Currency string `json:"currency"`
+
+	// Rate What one unit of currency is worth in base, as a decimal string (e.g. "7.1234" for USD against CNY); always positive.
+	Rate string `json:"rate"`
+
+	// Source Says who set the rate: "api:" followed by the username for a rate set through PUT /base/v2/exchangeRates/{currency}, the admin's username for one set from the command line or console, "demo" for demo data.
+	Source string `json:"source"`
 }
 
-// StatementDetail defines model for StatementDetail.
+// StatementDetail StatementDetail is a statement of an agency's wallet with every entry of its period.
 type StatementDetail struct {
-	AgencyId       int            `json:"agencyId"`
-	ClosingBalance Money          `json:"closingBalance"`
-	CreatedAt      time.Time      `json:"createdAt"`
-	Entries        *[]WalletEntry `json:"entries"`
-	From           string         `json:"from"`
-	Id             int            `json:"id"`
-	OpeningBalance Money          `json:"openingBalance"`
+	// AgencyId The agency whose wallet the statement covers.
+	AgencyId int `json:"agencyId"`
+
+	// ClosingBalance The wallet's balance at the end of the last day (for a provisional statement, when it was read): the opening balance plus every entry's amount.
+	ClosingBalance Money `json:"closingBalance"`
+
+	// CreatedAt When the statement was made (RFC 3339, UTC).
+	CreatedAt time.Time `json:"createdAt"`
+
+	// Entries The wallet's entries of the period, oldest first.
+	Entries *[]WalletEntry `json:"entries"`
+
+	// From The period's first day, YYYY-MM-DD in timeZone.
+	From string `json:"from"`
+
+	// Id Identifies the statement: GET /base/v2/statements/{id} reads it (a sub-agency's, GET /base/v2/sub/statements/{agency}/{id}).
+	Id int `json:"id"`
+
+	// OpeningBalance The wallet's balance at the start of the first day, in the wallet's (settlement) currency.
+	OpeningBalance Money `json:"openingBalance"`
 
 	// Provisional the period was not over when the statement was made: its figures and entries run to the moment it is read, and are fixed once the period has ended
 	Provisional bool `json:"provisional"`
 
 	// TimeZone the IANA zone whose days from and to are (the agency's when the statement was made); UTC for statements made before statements had one
 	TimeZone string `json:"timeZone"`
-	To       string `json:"to"`
+
+	// To The period's last day, inclusive, YYYY-MM-DD in timeZone.
+	To string `json:"to"`
 }
 
-// StatementPage defines model for StatementPage.
+// StatementPage page is one page of a list the API answers.
 type StatementPage struct {
-	Items    *[]StatementSummary `json:"items"`
-	Page     int                 `json:"page"`
-	PageSize int                 `json:"pageSize"`
-	Total    int                 `json:"total"`
+	// Items The entries of this page, in the list's order; empty past the last page.
+	Items *[]StatementSummary `json:"items"`
+
+	// Page The 1-based number of this page.
+	Page int `json:"page"`
+
+	// PageSize The most entries a page holds (default 20, at most 100).
+	PageSize int `json:"pageSize"`
+
+	// Total How many entries the whole list holds, over all pages.
+	Total int `json:"total"`
 }
 
-// StatementRequest defines model for StatementRequest.
+// StatementRequest StatementRequest is POST /base/v2/statements (and, with agencyId, the sub-agency form under /base/v2/sub/statements).
 type StatementRequest struct {
 	// AgencyId sub-agency (only under /sub/statements)
 	AgencyId *int `json:"agencyId,omitempty"`
@@ -6738,392 +8283,742 @@ type StatementRequest struct {
 	To openapi_types.Date `json:"to"`
 }
 
-// StatementSummary defines model for StatementSummary.
+// StatementSummary StatementSummary is a statement of an agency's wallet as a list shows it: its period, balances and how many entries it holds.
 type StatementSummary struct {
-	AgencyId       int       `json:"agencyId"`
-	ClosingBalance Money     `json:"closingBalance"`
-	CreatedAt      time.Time `json:"createdAt"`
-	EntryCount     int       `json:"entryCount"`
-	From           string    `json:"from"`
-	Id             int       `json:"id"`
-	OpeningBalance Money     `json:"openingBalance"`
+	// AgencyId The agency whose wallet the statement covers.
+	AgencyId int `json:"agencyId"`
+
+	// ClosingBalance The wallet's balance at the end of the last day (for a provisional statement, when it was read): the opening balance plus every entry's amount.
+	ClosingBalance Money `json:"closingBalance"`
+
+	// CreatedAt When the statement was made (RFC 3339, UTC).
+	CreatedAt time.Time `json:"createdAt"`
+
+	// EntryCount How many wallet entries the period holds.
+	EntryCount int `json:"entryCount"`
+
+	// From The period's first day, YYYY-MM-DD in timeZone.
+	From string `json:"from"`
+
+	// Id Identifies the statement: GET /base/v2/statements/{id} reads it (a sub-agency's, GET /base/v2/sub/statements/{agency}/{id}).
+	Id int `json:"id"`
+
+	// OpeningBalance The wallet's balance at the start of the first day, in the wallet's (settlement) currency.
+	OpeningBalance Money `json:"openingBalance"`
 
 	// Provisional the period was not over when the statement was made: its figures run to the moment it is read, and are fixed once the period has ended
 	Provisional bool `json:"provisional"`
 
 	// TimeZone the IANA zone whose days from and to are
 	TimeZone string `json:"timeZone"`
-	To       string `json:"to"`
+
+	// To The period's last day, inclusive, YYYY-MM-DD in timeZone.
+	To string `json:"to"`
 }
 
-// StatusRequest defines model for StatusRequest.
+// StatusRequest StatusRequest is PUT /base/v2/agencies/{id}/status.
 type StatusRequest struct {
+	// Status The agency's new status: blocked stops its users and API keys from logging in; active lets them again.
 	Status *StatusRequestStatus `json:"status,omitempty"`
 }
 
-// StatusRequestStatus defines model for StatusRequest.Status.
+// StatusRequestStatus The agency's new status: blocked stops its users and API keys from logging in; active lets them again.
 type StatusRequestStatus string
 
-// SupplierBaggage defines model for SupplierBaggage.
+// SupplierBaggage Baggage is the free baggage allowance per adult.
 type SupplierBaggage struct {
-	CabinKg       *int `json:"cabinKg,omitempty"`
-	CabinPieces   int  `json:"cabinPieces"`
-	CheckedKg     *int `json:"checkedKg,omitempty"`
-	CheckedPieces int  `json:"checkedPieces"`
+	// CabinKg Each cabin bag's weight limit, in kg; absent when the source gives none.
+	CabinKg *int `json:"cabinKg,omitempty"`
+
+	// CabinPieces How many cabin bags are allowed.
+	CabinPieces int `json:"cabinPieces"`
+
+	// CheckedKg The checked baggage weight allowed, in kg: each bag's when checkedPieces is set, else the total; absent when the source gives no weight.
+	CheckedKg *int `json:"checkedKg,omitempty"`
+
+	// CheckedPieces How many checked bags travel free; 0 with checkedKg set means a weight allowance instead, 0 without it no free checked baggage.
+	CheckedPieces int `json:"checkedPieces"`
 }
 
-// SupplierConditions defines model for SupplierConditions.
+// SupplierConditions Conditions are the fare's change and refund rules; fees in minor units of the offer's currency, per traveller.
 type SupplierConditions struct {
-	ChangeFee  int  `json:"changeFee"`
+	// ChangeFee The airline's change fee per traveller, in minor units of the offer's currency (any fare difference comes on top); 0 when free or only known when a change is quoted.
+	ChangeFee int `json:"changeFee"`
+
+	// Changeable The ticket can be changed to other flights.
 	Changeable bool `json:"changeable"`
-	RefundFee  int  `json:"refundFee"`
+
+	// RefundFee The airline's refund fee per traveller, in minor units of the offer's currency; 0 when free or only known when a refund is quoted.
+	RefundFee int `json:"refundFee"`
+
+	// Refundable The ticket can be refunded.
 	Refundable bool `json:"refundable"`
 }
 
-// SupplierJourneyQuery defines model for SupplierJourneyQuery.
+// SupplierJourneyQuery JourneyQuery is one directional journey asked for: airport or city codes and a local departure date (YYYY-MM-DD).
 type SupplierJourneyQuery struct {
-	Date        string `json:"date"`
+	// Date The local departure date, YYYY-MM-DD.
+	Date string `json:"date"`
+
+	// Destination The IATA code of the arrival airport or city.
 	Destination string `json:"destination"`
-	Origin      string `json:"origin"`
+
+	// Origin The IATA code of the departure airport or city (PEK, or BJS for any Beijing airport).
+	Origin string `json:"origin"`
 }
 
-// SupplierJourneyQueryInput defines model for SupplierJourneyQueryInput.
+// SupplierJourneyQueryInput JourneyQuery is one directional journey asked for: airport or city codes and a local departure date (YYYY-MM-DD).
 type SupplierJourneyQueryInput struct {
-	Date        *string `json:"date,omitempty"`
+	// Date The local departure date, YYYY-MM-DD.
+	Date *string `json:"date,omitempty"`
+
+	// Destination The IATA code of the arrival airport or city.
 	Destination *string `json:"destination,omitempty"`
-	Origin      *string `json:"origin,omitempty"`
+
+	// Origin The IATA code of the departure airport or city (PEK, or BJS for any Beijing airport).
+	Origin *string `json:"origin,omitempty"`
 }
 
-// SupplierOffer defines model for SupplierOffer.
+// SupplierOffer Offer is one priced itinerary a supplier sells.
 type SupplierOffer struct {
-	Baggage           SupplierBaggage      `json:"baggage"`
-	Brand             *string              `json:"brand,omitempty"`
-	Conditions        SupplierConditions   `json:"conditions"`
-	Currency          string               `json:"currency"`
-	ExpiresAt         time.Time            `json:"expiresAt"`
-	Fares             *[]SupplierPaxFare   `json:"fares"`
-	Journeys          *[][]int             `json:"journeys"`
-	Ref               string               `json:"ref"`
-	Restrictions      SupplierRestrictions `json:"restrictions"`
-	Segments          *[]SupplierSegment   `json:"segments"`
-	Supplier          string               `json:"supplier"`
-	TicketingMinutes  int                  `json:"ticketingMinutes"`
-	ValidatingCarrier string               `json:"validatingCarrier"`
+	// Baggage The fare's free baggage allowance.
+	Baggage SupplierBaggage `json:"baggage"`
+
+	// Brand The fare's brand name as the airline sells it (e.g. Economy Light); absent when the fare has none.
+	Brand *string `json:"brand,omitempty"`
+
+	// Conditions The fare's refund and change rules.
+	Conditions SupplierConditions `json:"conditions"`
+
+	// Currency The ISO 4217 code of the offer's amounts: the source's currency, not necessarily the order's.
+	Currency string `json:"currency"`
+
+	// ExpiresAt Until when the source sells the offer at this price.
+	ExpiresAt time.Time `json:"expiresAt"`
+
+	// Fares The prices per traveller, one entry per passenger type.
+	Fares *[]SupplierPaxFare `json:"fares"`
+
+	// Journeys Groups segment indexes by journey, in the request's order.
+	Journeys *[][]int `json:"journeys"`
+
+	// Ref The source's own reference for the offer (opaque to Voyage).
+	Ref string `json:"ref"`
+
+	// Restrictions Who may travel on the fare.
+	Restrictions SupplierRestrictions `json:"restrictions"`
+
+	// Segments The offer's flights, in travel order.
+	Segments *[]SupplierSegment `json:"segments"`
+
+	// Supplier The name of the content source that sells the offer (gds, ndc, lcc, duffel, ...).
+	Supplier string `json:"supplier"`
+
+	// TicketingMinutes How long issuing takes once paid, in minutes.
+	TicketingMinutes int `json:"ticketingMinutes"`
+
+	// ValidatingCarrier The IATA code of the airline that issues the ticket.
+	ValidatingCarrier string `json:"validatingCarrier"`
 }
 
-// SupplierPassengers defines model for SupplierPassengers.
+// SupplierPassengers Passengers counts travellers by type.
 type SupplierPassengers struct {
-	Adult  int `json:"adult"`
-	Child  int `json:"child"`
+	// Adult The number of adults (12 or older on the day of travel).
+	Adult int `json:"adult"`
+
+	// Child The number of children (2 to 11 on the day of travel).
+	Child int `json:"child"`
+
+	// Infant The number of infants (under 2 on the day of travel), each on an adult's lap without a seat of their own.
 	Infant int `json:"infant"`
 }
 
-// SupplierPassengersInput defines model for SupplierPassengersInput.
+// SupplierPassengersInput Passengers counts travellers by type.
 type SupplierPassengersInput struct {
-	Adult  *int `json:"adult,omitempty"`
-	Child  *int `json:"child,omitempty"`
+	// Adult The number of adults (12 or older on the day of travel).
+	Adult *int `json:"adult,omitempty"`
+
+	// Child The number of children (2 to 11 on the day of travel).
+	Child *int `json:"child,omitempty"`
+
+	// Infant The number of infants (under 2 on the day of travel), each on an adult's lap without a seat of their own.
 	Infant *int `json:"infant,omitempty"`
 }
 
-// SupplierPaxFare defines model for SupplierPaxFare.
+// SupplierPaxFare PaxFare is the price of one traveller of a type, in minor units of the offer's currency.
 type SupplierPaxFare struct {
-	AirportTax    int    `json:"airportTax"`
-	Base          int    `json:"base"`
-	Count         int    `json:"count"`
-	FuelSurcharge int    `json:"fuelSurcharge"`
-	Taxes         int    `json:"taxes"`
-	Type          string `json:"type"`
+	// AirportTax The airport tax within taxes, per traveller, in minor units; 0 when the source does not break it out.
+	AirportTax int `json:"airportTax"`
+
+	// Base One traveller's base fare, before taxes, in minor units of the offer's currency.
+	Base int `json:"base"`
+
+	// Count How many travellers of the type the offer prices.
+	Count int `json:"count"`
+
+	// FuelSurcharge The fuel surcharge within taxes, per traveller, in minor units; 0 when the source does not break it out.
+	FuelSurcharge int `json:"fuelSurcharge"`
+
+	// Taxes One traveller's taxes and surcharges, airportTax and fuelSurcharge included, in minor units of the offer's currency.
+	Taxes int `json:"taxes"`
+
+	// Type The passenger type: adult, child or infant.
+	Type string `json:"type"`
 }
 
-// SupplierQuote defines model for SupplierQuote.
+// SupplierQuote Quote is what a supplier offers for a refund or a change of a booking, until it expires; amounts in minor units of its currency.
 type SupplierQuote struct {
-	Credit        *int           `json:"credit,omitempty"`
-	Currency      string         `json:"currency"`
-	Due           int            `json:"due"`
-	ExpiresAt     time.Time      `json:"expiresAt"`
-	Fee           int            `json:"fee"`
-	Offer         *SupplierOffer `json:"offer,omitempty"`
-	Ref           string         `json:"ref"`
-	Refund        int            `json:"refund"`
-	RefundTo      *string        `json:"refundTo,omitempty"`
-	RefundUnknown *bool          `json:"refundUnknown,omitempty"`
+	// Credit The value returned as a voucher or airline credit instead of money (not in refund), in minor units of currency.
+	Credit *int `json:"credit,omitempty"`
+
+	// Currency The ISO 4217 code of the quote's amounts: the source's currency, not necessarily the order's.
+	Currency string `json:"currency"`
+
+	// Due What a change costs: the fare and tax difference, in minor units of currency; 0 for a refund.
+	Due int `json:"due"`
+
+	// ExpiresAt Until when the quote can be confirmed.
+	ExpiresAt time.Time `json:"expiresAt"`
+
+	// Fee The penalty the source keeps, in minor units of currency.
+	Fee int `json:"fee"`
+
+	// Offer The new itinerary of a change quote.
+	Offer *SupplierOffer `json:"offer,omitempty"`
+
+	// Ref The source's reference of the quote, which confirms it.
+	Ref string `json:"ref"`
+
+	// Refund What the source refunds as money, in minor units of currency.
+	Refund int `json:"refund"`
+
+	// RefundTo Where the refund goes: original_payment (back to what paid), balance (the buyer's balance with the source), card, voucher or airline_credits (value kept with the airline, in credit), or nothing (nothing was paid); absent: back as paid.
+	RefundTo *string `json:"refundTo,omitempty"`
+
+	// RefundUnknown The source could not say what comes back (the airline gave no refund quote); refund and credit are then zero, not a promise.
+	RefundUnknown *bool `json:"refundUnknown,omitempty"`
 }
 
-// SupplierRestrictions defines model for SupplierRestrictions.
+// SupplierRestrictions Restrictions limit who may travel on a fare.
 type SupplierRestrictions struct {
-	Documents                 *[]string `json:"documents"`
-	EligibleCountries         *[]string `json:"eligibleCountries"`
-	IdentityDocumentsRequired *bool     `json:"identityDocumentsRequired,omitempty"`
-	IneligibleCountries       *[]string `json:"ineligibleCountries"`
-	MaxAge                    *int      `json:"maxAge,omitempty"`
-	MinAge                    *int      `json:"minAge,omitempty"`
+	// Documents The travel document types the fare accepts (passengers' documentType codes: idcard, passport, chinese-passport, eep, ...); empty, or all, accepts any.
+	Documents *[]string `json:"documents"`
+
+	// EligibleCountries The nationalities (ISO 3166-1 alpha-2) that may travel on the fare; empty: any nationality not in ineligibleCountries.
+	EligibleCountries *[]string `json:"eligibleCountries"`
+
+	// IdentityDocumentsRequired Every traveller must give an identity document (a type in documents, number, issuing country, expiry) or the booking is refused.
+	IdentityDocumentsRequired *bool `json:"identityDocumentsRequired,omitempty"`
+
+	// IneligibleCountries The nationalities (ISO 3166-1 alpha-2) that may not travel on the fare; empty: none excluded.
+	IneligibleCountries *[]string `json:"ineligibleCountries"`
+
+	// MaxAge The oldest a traveller may be, in whole years on the day of travel; absent: no maximum.
+	MaxAge *int `json:"maxAge,omitempty"`
+
+	// MinAge The youngest a traveller may be, in whole years on the day of travel; absent: no minimum.
+	MinAge *int `json:"minAge,omitempty"`
 }
 
-// SupplierSegment defines model for SupplierSegment.
+// SupplierSegment Segment is one flight.
 type SupplierSegment struct {
+	// Aircraft The aircraft type code as the source gives it (an ICAO designator such as B789, or an IATA code such as 789); absent when unknown.
 	Aircraft *string `json:"aircraft,omitempty"`
 
 	// ArriveAt local time at the airport, with its offset (e.g. +08:00 in Beijing)
-	ArriveAt     time.Time `json:"arriveAt"`
-	BookingClass string    `json:"bookingClass"`
-	Cabin        string    `json:"cabin"`
-	Carrier      string    `json:"carrier"`
+	ArriveAt time.Time `json:"arriveAt"`
+
+	// BookingClass The one-letter booking class (reservation booking designator) of the fare on this flight, e.g. Y.
+	BookingClass string `json:"bookingClass"`
+
+	// Cabin The cabin class: economy, premium_economy, business, premium_business, first or premium_first.
+	Cabin string `json:"cabin"`
+
+	// Carrier The IATA code of the marketing carrier, the airline that sells the flight under its number.
+	Carrier string `json:"carrier"`
 
 	// DepartAt local time at the airport, with its offset (e.g. +08:00 in Beijing)
-	DepartAt         time.Time `json:"departAt"`
-	Destination      string    `json:"destination"`
-	DurationMinutes  int       `json:"durationMinutes"`
-	FareBasis        *string   `json:"fareBasis,omitempty"`
-	FlightNumber     string    `json:"flightNumber"`
-	OperatingCarrier *string   `json:"operatingCarrier,omitempty"`
-	Origin           string    `json:"origin"`
-	SeatsLeft        *int      `json:"seatsLeft,omitempty"`
+	DepartAt time.Time `json:"departAt"`
+
+	// Destination The IATA code of the arrival airport.
+	Destination string `json:"destination"`
+
+	// DurationMinutes The flying time from departure to arrival, in minutes.
+	DurationMinutes int `json:"durationMinutes"`
+
+	// FareBasis The fare basis code on this flight; absent when the source does not give it.
+	FareBasis *string `json:"fareBasis,omitempty"`
+
+	// FlightNumber The marketing carrier's code and the flight's number, e.g. CA937.
+	FlightNumber string `json:"flightNumber"`
+
+	// OperatingCarrier The IATA code of the airline that flies the flight when it is another than the marketing carrier (a codeshare); absent otherwise.
+	OperatingCarrier *string `json:"operatingCarrier,omitempty"`
+
+	// Origin The IATA code of the departure airport.
+	Origin string `json:"origin"`
+
+	// SeatsLeft What the source says is still for sale at this fare (0 when it does not say).
+	SeatsLeft *int `json:"seatsLeft,omitempty"`
 }
 
-// SupplierSegmentInput defines model for SupplierSegmentInput.
+// SupplierSegmentInput Segment is one flight.
 type SupplierSegmentInput struct {
+	// Aircraft The aircraft type code as the source gives it (an ICAO designator such as B789, or an IATA code such as 789); absent when unknown.
 	Aircraft *string `json:"aircraft,omitempty"`
 
 	// ArriveAt local time at the airport, with its offset (e.g. +08:00 in Beijing)
-	ArriveAt     *time.Time `json:"arriveAt,omitempty"`
-	BookingClass *string    `json:"bookingClass,omitempty"`
-	Cabin        *string    `json:"cabin,omitempty"`
-	Carrier      *string    `json:"carrier,omitempty"`
+	ArriveAt *time.Time `json:"arriveAt,omitempty"`
+
+	// BookingClass The one-letter booking class (reservation booking designator) of the fare on this flight, e.g. Y.
+	BookingClass *string `json:"bookingClass,omitempty"`
+
+	// Cabin The cabin class: economy, premium_economy, business, premium_business, first or premium_first.
+	Cabin *string `json:"cabin,omitempty"`
+
+	// Carrier The IATA code of the marketing carrier, the airline that sells the flight under its number.
+	Carrier *string `json:"carrier,omitempty"`
 
 	// DepartAt local time at the airport, with its offset (e.g. +08:00 in Beijing)
-	DepartAt         *time.Time `json:"departAt,omitempty"`
-	Destination      *string    `json:"destination,omitempty"`
-	DurationMinutes  *int       `json:"durationMinutes,omitempty"`
-	FareBasis        *string    `json:"fareBasis,omitempty"`
-	FlightNumber     *string    `json:"flightNumber,omitempty"`
-	OperatingCarrier *string    `json:"operatingCarrier,omitempty"`
-	Origin           *string    `json:"origin,omitempty"`
-	SeatsLeft        *int       `json:"seatsLeft,omitempty"`
+	DepartAt *time.Time `json:"departAt,omitempty"`
+
+	// Destination The IATA code of the arrival airport.
+	Destination *string `json:"destination,omitempty"`
+
+	// DurationMinutes The flying time from departure to arrival, in minutes.
+	DurationMinutes *int `json:"durationMinutes,omitempty"`
+
+	// FareBasis The fare basis code on this flight; absent when the source does not give it.
+	FareBasis *string `json:"fareBasis,omitempty"`
+
+	// FlightNumber The marketing carrier's code and the flight's number, e.g. CA937.
+	FlightNumber *string `json:"flightNumber,omitempty"`
+
+	// OperatingCarrier The IATA code of the airline that flies the flight when it is another than the marketing carrier (a codeshare); absent otherwise.
+	OperatingCarrier *string `json:"operatingCarrier,omitempty"`
+
+	// Origin The IATA code of the departure airport.
+	Origin *string `json:"origin,omitempty"`
+
+	// SeatsLeft What the source says is still for sale at this fare (0 when it does not say).
+	SeatsLeft *int `json:"seatsLeft,omitempty"`
 }
 
-// Train defines model for Train.
+// Train Train is the train an order (or a change quote) travels on, between the stations booked.
 type Train struct {
-	ArriveAt        time.Time   `json:"arriveAt"`
-	DepartAt        time.Time   `json:"departAt"`
-	Destination     string      `json:"destination"`
-	DistanceKm      int         `json:"distanceKm"`
-	DurationMinutes int         `json:"durationMinutes"`
-	Origin          string      `json:"origin"`
-	Stops           *[]RailStop `json:"stops"`
-	TrainNumber     string      `json:"trainNumber"`
-	TrainType       string      `json:"trainType"`
+	// ArriveAt When the train reaches destination, in UTC.
+	ArriveAt time.Time `json:"arriveAt"`
+
+	// DepartAt When the train leaves origin, in UTC.
+	DepartAt time.Time `json:"departAt"`
+
+	// Destination The station code where the passengers alight.
+	Destination string `json:"destination"`
+
+	// DistanceKm The distance from origin to destination, in km.
+	DistanceKm int `json:"distanceKm"`
+
+	// DurationMinutes The journey's duration from origin to destination, in minutes.
+	DurationMinutes int `json:"durationMinutes"`
+
+	// Origin The station code (telegraph code) where the passengers board.
+	Origin string `json:"origin"`
+
+	// Stops The train's calls from origin to destination, both included.
+	Stops *[]RailStop `json:"stops"`
+
+	// TrainNumber The train number, e.g. G101.
+	TrainNumber string `json:"trainNumber"`
+
+	// TrainType The train type as the railway names it by the number's prefix: G (high-speed), D (EMU), C (intercity), Z (direct express), T (express), K (fast), or empty for an ordinary train (a bare number).
+	TrainType string `json:"trainType"`
 }
 
-// TrainChangeQuoteView defines model for TrainChangeQuoteView.
+// TrainChangeQuoteView ChangeQuoteView is a change quote: the new train, what is due (a higher fare) or comes back (a lower fare less the refund fee on the difference); the order waits in chg_to_be_confirm.
 type TrainChangeQuoteView struct {
-	Due          Money                      `json:"due"`
-	Fee          Money                      `json:"fee"`
-	Order        TrainView                  `json:"order"`
-	Passengers   *[]int                     `json:"passengers"`
-	RefundAmount Money                      `json:"refundAmount"`
-	SeatClass    string                     `json:"seatClass"`
-	Status       TrainChangeQuoteViewStatus `json:"status"`
-	Train        Train                      `json:"train"`
-	ValidUntil   time.Time                  `json:"validUntil"`
+	// Due What the change costs on confirmation when the new fares are higher (the difference); zero otherwise.
+	Due Money `json:"due"`
+
+	// Fee The railway's fee on a lower fare's difference, set by how long before departure it is; zero otherwise.
+	Fee Money `json:"fee"`
+
+	// Order The order as it stands now, the quote waiting in it.
+	Order TrainView `json:"order"`
+
+	// Passengers The ids of the passengers the quote moves.
+	Passengers *[]int `json:"passengers"`
+
+	// RefundAmount What comes back on confirmation when the new fares are lower: the difference less fee; zero otherwise.
+	RefundAmount Money `json:"refundAmount"`
+
+	// SeatClass The new seat class.
+	SeatClass string `json:"seatClass"`
+
+	// Status The order's status now: chg_to_be_confirm.
+	Status TrainChangeQuoteViewStatus `json:"status"`
+
+	// Train The new train.
+	Train Train `json:"train"`
+
+	// ValidUntil Until when the quote can be confirmed (POST /order/v2/train/orders/{id}/confirmation); after it the quote lapses and the order is as before.
+	ValidUntil time.Time `json:"validUntil"`
 }
 
-// TrainChangeQuoteViewStatus defines model for TrainChangeQuoteView.Status.
+// TrainChangeQuoteViewStatus The order's status now: chg_to_be_confirm.
 type TrainChangeQuoteViewStatus string
 
-// TrainChangeRequest defines model for TrainChangeRequest.
+// TrainChangeRequest ChangeRequest asks to move some passengers of an order (none: all with a valid ticket) to another train of a new search, in a seat class of it (POST /order/v2/train/orders/{id}/change).
 type TrainChangeRequest struct {
-	OfferId    *string `json:"offerId,omitempty"`
-	Passengers *[]int  `json:"passengers,omitempty"`
-	SeatClass  *string `json:"seatClass,omitempty"`
+	// OfferId The id of the new train's offer, from a new search (POST /shopping/v2/train/search) still valid.
+	OfferId *string `json:"offerId,omitempty"`
+
+	// Passengers The ids of the passengers to move, each with a valid ticket not changed before (a ticket changes once); absent or empty: every passenger with a valid ticket.
+	Passengers *[]int `json:"passengers,omitempty"`
+
+	// SeatClass The seat class of the new train to move to (one of the offer's seats[].class).
+	SeatClass *string `json:"seatClass,omitempty"`
 }
 
-// TrainConfig defines model for TrainConfig.
+// TrainConfig Config is what a booking form needs before any search: the on-sale dates (the date picker offers only these), and the codes of the train types, seat classes, ticket and document types.
 type TrainConfig struct {
+	// DocumentTypes The identity documents the railway accepts: id_card, passport, hk_macao_permit and taiwan_permit.
 	DocumentTypes *[]string `json:"documentTypes"`
-	MaxPassengers int       `json:"maxPassengers"`
-	SalesFrom     string    `json:"salesFrom"`
-	SalesTo       string    `json:"salesTo"`
-	SeatClasses   *[]string `json:"seatClasses"`
-	SeatLetters   *[]string `json:"seatLetters"`
-	TicketTypes   *[]string `json:"ticketTypes"`
-	TrainTypes    *[]string `json:"trainTypes"`
+
+	// MaxPassengers The most passengers one order (and one search) takes: 5.
+	MaxPassengers int `json:"maxPassengers"`
+
+	// SalesFrom The first date on sale (YYYY-MM-DD, China time): today.
+	SalesFrom string `json:"salesFrom"`
+
+	// SalesTo The last date on sale (YYYY-MM-DD, China time).
+	SalesTo string `json:"salesTo"`
+
+	// SeatClasses The seat class codes: business, premium, first, second, deluxe_soft_sleeper, soft_sleeper, emu_sleeper, hard_sleeper_upper, hard_sleeper_middle, hard_sleeper_lower, soft_seat, hard_seat and standing.
+	SeatClasses *[]string `json:"seatClasses"`
+
+	// SeatLetters The seat letters a passenger may ask for on G, D and C trains.
+	SeatLetters *[]string `json:"seatLetters"`
+
+	// TicketTypes The passenger ticket types: adult, child, student and disabled_military.
+	TicketTypes *[]string `json:"ticketTypes"`
+
+	// TrainTypes The train type codes a search filters by: G (high-speed), D (EMU), C (intercity), Z (direct express), T (express), K (fast) and O (ordinary).
+	TrainTypes *[]string `json:"trainTypes"`
 }
 
-// TrainConfirmTicketsRequest defines model for TrainConfirmTicketsRequest.
+// TrainConfirmTicketsRequest ConfirmTicketsRequest is the provider's decision on a paid order in manual mode: issue its tickets with the railway, or fail it (the money goes back to the agency).
 type TrainConfirmTicketsRequest struct {
-	Fail   *bool   `json:"fail,omitempty"`
+	// Fail Fail, when true, fails the order instead: the payment goes back to the agency (failed, then failed_reimbursed). Absent or false issues the tickets.
+	Fail *bool `json:"fail,omitempty"`
+
+	// Remark Why the order fails, put on its timeline; only read with fail.
 	Remark *string `json:"remark,omitempty"`
 
 	// Tickets the tickets as typed by the provider (every passenger once); omitted: the railway's own
 	Tickets *[]TrainTypedTicket `json:"tickets,omitempty"`
 }
 
-// TrainContact defines model for TrainContact.
+// TrainContact Contact is who the agency reaches about the order.
 type TrainContact struct {
+	// Email The contact's email address; optional.
 	Email string `json:"email"`
-	Name  string `json:"name"`
+
+	// Name The contact person's name.
+	Name string `json:"name"`
+
+	// Phone The contact's phone number.
 	Phone string `json:"phone"`
 }
 
-// TrainContactInput defines model for TrainContactInput.
+// TrainContactInput Contact is who the agency reaches about the order.
 type TrainContactInput struct {
+	// Email The contact's email address; optional.
 	Email *string `json:"email,omitempty"`
-	Name  string  `json:"name"`
-	Phone string  `json:"phone"`
+
+	// Name The contact person's name.
+	Name string `json:"name"`
+
+	// Phone The contact's phone number.
+	Phone string `json:"phone"`
 }
 
-// TrainCreateRequest defines model for TrainCreateRequest.
+// TrainCreateRequest CreateRequest books seats of a train offer for passengers (POST /order/v2/train/orders).
 type TrainCreateRequest struct {
-	Contact    TrainContactInput     `json:"contact"`
-	OfferId    string                `json:"offerId"`
+	// Contact Who the agency reaches about the order.
+	Contact TrainContactInput `json:"contact"`
+
+	// OfferId The id of an offer from a train search (POST /shopping/v2/train/search), before its expiresAt.
+	OfferId string `json:"offerId"`
+
+	// Passengers The travellers, one to five; a child travels with at least one passenger of another type.
 	Passengers []TrainPassengerInput `json:"passengers"`
-	SeatClass  string                `json:"seatClass"`
+
+	// SeatClass The seat class to book, one of the offer's seats[].class with seats left.
+	SeatClass string `json:"seatClass"`
 }
 
-// TrainEvent defines model for TrainEvent.
+// TrainEvent Event is one step of a train order's timeline: what was done, by whom, and the status it moved the order from and to.
 type TrainEvent struct {
-	Action    string    `json:"action"`
-	Actor     string    `json:"actor"`
+	// Action What was done: book, then the agency's pay, cancel, refund, change, confirm, cancel_refund and cancel_change, the provider's confirm_tickets and fail_tickets, or the system's ticketed, ticket_failed, reimbursed, expire, refunded, refunded_part, changed, after_sale_failed, payment_uncertain, paid and unpaid.
+	Action string `json:"action"`
+
+	// Actor Who took the step: a username, apikey:<id> for an integration's API key, or system.
+	Actor string `json:"actor"`
+
+	// CreatedAt When the step was taken, in UTC.
 	CreatedAt time.Time `json:"createdAt"`
-	From      string    `json:"from"`
-	Id        int       `json:"id"`
-	Remark    string    `json:"remark"`
-	To        string    `json:"to"`
+
+	// From The order's status before the step; empty for the booking itself.
+	From string `json:"from"`
+
+	// Id The event's id; events are listed oldest first.
+	Id int `json:"id"`
+
+	// Remark Says more about the step in the request's language (the train number booked or changed to, what a refund gave back, why ticketing failed); empty when there is nothing to add.
+	Remark string `json:"remark"`
+
+	// To The order's status after the step.
+	To string `json:"to"`
 }
 
 // TrainMoney The same as Money: the name an earlier version of this document gave it, kept for generated clients.
 type TrainMoney = Money
 
-// TrainOfferView defines model for TrainOfferView.
+// TrainOfferView OfferView is one train of a search, with its seat classes; its id books it for 15 minutes.
 type TrainOfferView struct {
-	ArriveAt        time.Time        `json:"arriveAt"`
-	DepartAt        time.Time        `json:"departAt"`
-	Destination     string           `json:"destination"`
-	DestinationName string           `json:"destinationName"`
-	DistanceKm      int              `json:"distanceKm"`
-	DurationMinutes int              `json:"durationMinutes"`
-	ExpiresAt       time.Time        `json:"expiresAt"`
-	Id              string           `json:"id"`
-	Origin          string           `json:"origin"`
-	OriginName      string           `json:"originName"`
-	Seats           *[]TrainSeatView `json:"seats"`
-	Stops           *[]TrainStopView `json:"stops"`
-	TrainNumber     string           `json:"trainNumber"`
-	TrainType       string           `json:"trainType"`
+	// ArriveAt When the train reaches destination, in UTC.
+	ArriveAt time.Time `json:"arriveAt"`
+
+	// DepartAt When the train leaves origin, in UTC.
+	DepartAt time.Time `json:"departAt"`
+
+	// Destination The code of the station where the passengers alight.
+	Destination string `json:"destination"`
+
+	// DestinationName The alighting station's name in the request's language.
+	DestinationName string `json:"destinationName"`
+
+	// DistanceKm The distance from origin to destination, in km.
+	DistanceKm int `json:"distanceKm"`
+
+	// DurationMinutes The journey's duration from origin to destination, in minutes.
+	DurationMinutes int `json:"durationMinutes"`
+
+	// ExpiresAt When the offer's id stops booking: search again after it.
+	ExpiresAt time.Time `json:"expiresAt"`
+
+	// Id The offer's id: the offerId to book it with (POST /order/v2/train/orders) or to change tickets to it (POST /order/v2/train/orders/{id}/change), until expiresAt.
+	Id string `json:"id"`
+
+	// Origin The code of the station where the passengers board: the station searched or another of its city.
+	Origin string `json:"origin"`
+
+	// OriginName The boarding station's name in the request's language.
+	OriginName string `json:"originName"`
+
+	// Seats The train's seat classes with their prices and seats left.
+	Seats *[]TrainSeatView `json:"seats"`
+
+	// Stops The train's calls from origin to destination, both included.
+	Stops *[]TrainStopView `json:"stops"`
+
+	// TrainNumber The train number, e.g. G101.
+	TrainNumber string `json:"trainNumber"`
+
+	// TrainType The train type: G (high-speed), D (EMU), C (intercity), Z (direct express), T (express), K (fast) or O (ordinary, a bare number).
+	TrainType string `json:"trainType"`
 }
 
-// TrainPage defines model for TrainPage.
+// TrainPage Page is one page of a line's bookings as the caller sees them.
 type TrainPage struct {
-	Items    *[]TrainView `json:"items"`
-	Page     int          `json:"page"`
-	PageSize int          `json:"pageSize"`
-	Total    int          `json:"total"`
+	// Items The orders of this page, newest first (the provider's group quote queue lists its page oldest first).
+	Items *[]TrainView `json:"items"`
+
+	// Page This page's number, from 1.
+	Page int `json:"page"`
+
+	// PageSize How many orders a page holds (20 unless asked, at most 100).
+	PageSize int `json:"pageSize"`
+
+	// Total How many orders match, on every page.
+	Total int `json:"total"`
 }
 
-// TrainPassenger defines model for TrainPassenger.
+// TrainPassenger Passenger is a traveller of a train order.
 type TrainPassenger struct {
 	// Birthday YYYY-MM-DD
-	Birthday       *string                    `json:"birthday,omitempty"`
-	DocumentNumber string                     `json:"documentNumber"`
-	DocumentType   TrainPassengerDocumentType `json:"documentType"`
-	Gender         *TrainPassengerGender      `json:"gender,omitempty"`
-	GivenName      string                     `json:"givenName"`
-	Id             int                        `json:"id"`
+	Birthday *string `json:"birthday,omitempty"`
+
+	// DocumentNumber The document's number, kept upper-case without spaces: an ID card's 18 characters with a valid check digit, a passport's 5 to 17 letters and digits, H or M and 8 digits (10 with the issue count) for a Hong Kong and Macao permit, 8 digits (10 with the count) for a Taiwan permit. One document once per order.
+	DocumentNumber string `json:"documentNumber"`
+
+	// DocumentType The identity document the railway checks: id_card (resident identity card), passport, hk_macao_permit (Mainland Travel Permit for Hong Kong and Macao Residents) or taiwan_permit (Mainland Travel Permit for Taiwan Residents).
+	DocumentType TrainPassengerDocumentType `json:"documentType"`
+
+	// Gender Male or female; optional.
+	Gender *TrainPassengerGender `json:"gender,omitempty"`
+
+	// GivenName The given name exactly as on the identity document.
+	GivenName string `json:"givenName"`
+
+	// Id The passenger's number in the order (1, 2, ... in the order the booking listed them), given by the server: tickets, quotes and the refund and change requests name passengers by it. Ignored in a booking request.
+	Id int `json:"id"`
 
 	// Nationality ISO 3166-1 alpha-2
-	Nationality *string            `json:"nationality,omitempty"`
-	SeatLetter  *string            `json:"seatLetter,omitempty"`
-	Surname     string             `json:"surname"`
-	Type        TrainPassengerType `json:"type"`
+	Nationality *string `json:"nationality,omitempty"`
+
+	// SeatLetter The seat letter asked for on G, D and C trains (A, B, C, D or F); absent for any seat.
+	SeatLetter *string `json:"seatLetter,omitempty"`
+
+	// Surname The family name exactly as on the identity document: the railway's real-name rule matches it with the document.
+	Surname string `json:"surname"`
+
+	// Type The ticket type: adult, child (travels with at least one passenger of another type), student or disabled_military (the reduced fare of disabled service members).
+	Type TrainPassengerType `json:"type"`
 }
 
-// TrainPassengerDocumentType defines model for TrainPassenger.DocumentType.
+// TrainPassengerDocumentType The identity document the railway checks: id_card (resident identity card), passport, hk_macao_permit (Mainland Travel Permit for Hong Kong and Macao Residents) or taiwan_permit (Mainland Travel Permit for Taiwan Residents).
 type TrainPassengerDocumentType string
 
-// TrainPassengerGender defines model for TrainPassenger.Gender.
+// TrainPassengerGender Male or female; optional.
 type TrainPassengerGender string
 
-// TrainPassengerType defines model for TrainPassenger.Type.
+// TrainPassengerType The ticket type: adult, child (travels with at least one passenger of another type), student or disabled_military (the reduced fare of disabled service members).
 type TrainPassengerType string
 
-// TrainPassengerCounts defines model for TrainPassengerCounts.
+// TrainPassengerCounts PassengerCounts are the travellers a search prices, by ticket type: the offers' seats[].fares price each type asked for.
 type TrainPassengerCounts struct {
-	Adult            *int `json:"adult,omitempty"`
-	Child            *int `json:"child,omitempty"`
+	// Adult The number of travellers on adult tickets.
+	Adult *int `json:"adult,omitempty"`
+
+	// Child The number of travellers on child tickets.
+	Child *int `json:"child,omitempty"`
+
+	// DisabledMilitary The number of travellers on disabled service members' tickets.
 	DisabledMilitary *int `json:"disabledMilitary,omitempty"`
-	Student          *int `json:"student,omitempty"`
+
+	// Student The number of travellers on student tickets.
+	Student *int `json:"student,omitempty"`
 }
 
-// TrainPassengerInput defines model for TrainPassengerInput.
+// TrainPassengerInput Passenger is a traveller of a train order.
 type TrainPassengerInput struct {
 	// Birthday YYYY-MM-DD
-	Birthday       *string                         `json:"birthday,omitempty"`
-	DocumentNumber string                          `json:"documentNumber"`
-	DocumentType   TrainPassengerInputDocumentType `json:"documentType"`
-	Gender         *TrainPassengerInputGender      `json:"gender,omitempty"`
-	GivenName      string                          `json:"givenName"`
-	Id             *int                            `json:"id,omitempty"`
+	Birthday *string `json:"birthday,omitempty"`
+
+	// DocumentNumber The document's number, kept upper-case without spaces: an ID card's 18 characters with a valid check digit, a passport's 5 to 17 letters and digits, H or M and 8 digits (10 with the issue count) for a Hong Kong and Macao permit, 8 digits (10 with the count) for a Taiwan permit. One document once per order.
+	DocumentNumber string `json:"documentNumber"`
+
+	// DocumentType The identity document the railway checks: id_card (resident identity card), passport, hk_macao_permit (Mainland Travel Permit for Hong Kong and Macao Residents) or taiwan_permit (Mainland Travel Permit for Taiwan Residents).
+	DocumentType TrainPassengerInputDocumentType `json:"documentType"`
+
+	// Gender Male or female; optional.
+	Gender *TrainPassengerInputGender `json:"gender,omitempty"`
+
+	// GivenName The given name exactly as on the identity document.
+	GivenName string `json:"givenName"`
+
+	// Id The passenger's number in the order (1, 2, ... in the order the booking listed them), given by the server: tickets, quotes and the refund and change requests name passengers by it. Ignored in a booking request.
+	Id *int `json:"id,omitempty"`
 
 	// Nationality ISO 3166-1 alpha-2
-	Nationality *string                 `json:"nationality,omitempty"`
-	SeatLetter  *string                 `json:"seatLetter,omitempty"`
-	Surname     string                  `json:"surname"`
-	Type        TrainPassengerInputType `json:"type"`
+	Nationality *string `json:"nationality,omitempty"`
+
+	// SeatLetter The seat letter asked for on G, D and C trains (A, B, C, D or F); absent for any seat.
+	SeatLetter *string `json:"seatLetter,omitempty"`
+
+	// Surname The family name exactly as on the identity document: the railway's real-name rule matches it with the document.
+	Surname string `json:"surname"`
+
+	// Type The ticket type: adult, child (travels with at least one passenger of another type), student or disabled_military (the reduced fare of disabled service members).
+	Type TrainPassengerInputType `json:"type"`
 }
 
-// TrainPassengerInputDocumentType defines model for TrainPassengerInput.DocumentType.
+// TrainPassengerInputDocumentType The identity document the railway checks: id_card (resident identity card), passport, hk_macao_permit (Mainland Travel Permit for Hong Kong and Macao Residents) or taiwan_permit (Mainland Travel Permit for Taiwan Residents).
 type TrainPassengerInputDocumentType string
 
-// TrainPassengerInputGender defines model for TrainPassengerInput.Gender.
+// TrainPassengerInputGender Male or female; optional.
 type TrainPassengerInputGender string
 
-// TrainPassengerInputType defines model for TrainPassengerInput.Type.
+// TrainPassengerInputType The ticket type: adult, child (travels with at least one passenger of another type), student or disabled_military (the reduced fare of disabled service members).
 type TrainPassengerInputType string
 
-// TrainPayRequest defines model for TrainPayRequest.
+// TrainPayRequest PayRequest pays a train order (POST /order/v2/train/orders/{id}/payment).
 type TrainPayRequest struct {
-	Channel     TrainPayRequestChannel `json:"channel"`
-	TestOutcome *string                `json:"testOutcome,omitempty"`
+	// Channel Balance (the wallet) or a gateway channel the server has (the flight orders' channels).
+	Channel TrainPayRequestChannel `json:"channel"`
+
+	// TestOutcome TestOutcome (success, failure, timeout) steers the built-in test gateway; real gateways ignore it.
+	TestOutcome *string `json:"testOutcome,omitempty"`
 }
 
-// TrainPayRequestChannel defines model for TrainPayRequest.Channel.
+// TrainPayRequestChannel Balance (the wallet) or a gateway channel the server has (the flight orders' channels).
 type TrainPayRequestChannel string
 
-// TrainQuoteView defines model for TrainQuoteView.
+// TrainQuoteView QuoteView is the refund or change quote of an order waiting for the agency to confirm it (POST /order/v2/train/orders/{id}/confirmation) or drop it.
 type TrainQuoteView struct {
-	Due          Money              `json:"due"`
-	Fee          Money              `json:"fee"`
-	Kind         TrainQuoteViewKind `json:"kind"`
-	Passengers   *[]int             `json:"passengers"`
-	RefundAmount Money              `json:"refundAmount"`
-	SeatClass    *string            `json:"seatClass,omitempty"`
-	Train        *Train             `json:"train,omitempty"`
-	ValidUntil   time.Time          `json:"validUntil"`
+	// Due What a change to a dearer train costs on confirmation (the fare difference); zero otherwise.
+	Due Money `json:"due"`
+
+	// Fee The railway's fee, set by how long before departure it is: on a refund, of the fares refunded; on a change to a cheaper train, of the difference; zero otherwise.
+	Fee Money `json:"fee"`
+
+	// Kind Refund or change.
+	Kind TrainQuoteViewKind `json:"kind"`
+
+	// Passengers The ids of the passengers whose tickets the quote refunds or changes.
+	Passengers *[]int `json:"passengers"`
+
+	// RefundAmount What comes back to the agency on confirmation: a refund's fares less the fee, or a change to a cheaper train's difference less the fee; zero otherwise.
+	RefundAmount Money `json:"refundAmount"`
+
+	// SeatClass A change quote's new seat class; absent for a refund.
+	SeatClass *string `json:"seatClass,omitempty"`
+
+	// Train A change quote's new train; absent for a refund.
+	Train *Train `json:"train,omitempty"`
+
+	// ValidUntil When the quote lapses: the order goes back to its status before the quote.
+	ValidUntil time.Time `json:"validUntil"`
 }
 
-// TrainQuoteViewKind defines model for TrainQuoteView.Kind.
+// TrainQuoteViewKind Refund or change.
 type TrainQuoteViewKind string
 
-// TrainRefundQuoteView defines model for TrainRefundQuoteView.
+// TrainRefundQuoteView RefundQuoteView is a refund quote: what comes back, the railway's fee by time band, and until when the quote stands; the order waits in rfd_to_be_confirm.
 type TrainRefundQuoteView struct {
-	Fare         Money                      `json:"fare"`
-	Fee          Money                      `json:"fee"`
-	Order        TrainView                  `json:"order"`
-	Passengers   *[]int                     `json:"passengers"`
-	RefundAmount Money                      `json:"refundAmount"`
-	Status       TrainRefundQuoteViewStatus `json:"status"`
-	ValidUntil   time.Time                  `json:"validUntil"`
+	// Fare What the tickets refunded cost.
+	Fare Money `json:"fare"`
+
+	// Fee The railway's fee, a share of the fare set by how long before departure it is.
+	Fee Money `json:"fee"`
+
+	// Order The order as it stands now, the quote waiting in it.
+	Order TrainView `json:"order"`
+
+	// Passengers The ids of the passengers whose tickets the quote refunds.
+	Passengers *[]int `json:"passengers"`
+
+	// RefundAmount What comes back to the agency on confirmation: the fare less the fee.
+	RefundAmount Money `json:"refundAmount"`
+
+	// Status The order's status now: rfd_to_be_confirm.
+	Status TrainRefundQuoteViewStatus `json:"status"`
+
+	// ValidUntil Until when the quote can be confirmed (POST /order/v2/train/orders/{id}/confirmation); after it the quote lapses and the order is as before.
+	ValidUntil time.Time `json:"validUntil"`
 }
 
-// TrainRefundQuoteViewStatus defines model for TrainRefundQuoteView.Status.
+// TrainRefundQuoteViewStatus The order's status now: rfd_to_be_confirm.
 type TrainRefundQuoteViewStatus string
 
-// TrainRefundRequest defines model for TrainRefundRequest.
+// TrainRefundRequest RefundRequest asks to refund some passengers' tickets of an order (none: every valid ticket) (POST /order/v2/train/orders/{id}/refund).
 type TrainRefundRequest struct {
+	// Passengers The ids of the passengers whose tickets to refund (passengers[].id), each with a valid ticket; absent or empty: every passenger with one.
 	Passengers *[]int `json:"passengers,omitempty"`
 }
 
-// TrainSearchRequest defines model for TrainSearchRequest.
+// TrainSearchRequest SearchRequest asks for the trains from one station to another on a date (POST /shopping/v2/train/search).
 type TrainSearchRequest struct {
 	// Date YYYY-MM-DD, China time, within the sales window
 	Date *string `json:"date,omitempty"`
@@ -7132,88 +9027,154 @@ type TrainSearchRequest struct {
 	DepartFrom *string `json:"departFrom,omitempty"`
 
 	// DepartTo HH:MM local, inclusive
-	DepartTo    *string `json:"departTo,omitempty"`
+	DepartTo *string `json:"departTo,omitempty"`
+
+	// Destination The arrival station's code (telegraph code); trains to any station of its city are answered.
 	Destination *string `json:"destination,omitempty"`
 
 	// Origin station code (telegraph code)
-	Origin     *string               `json:"origin,omitempty"`
+	Origin *string `json:"origin,omitempty"`
+
+	// Passengers The travellers by ticket type, for the fares each seat class answers; optional (one adult).
 	Passengers *TrainPassengerCounts `json:"passengers,omitempty"`
 
 	// SeatClasses only trains with seats left in one of these classes
-	SeatClasses *[]string               `json:"seatClasses,omitempty"`
-	Sort        *TrainSearchRequestSort `json:"sort,omitempty"`
+	SeatClasses *[]string `json:"seatClasses,omitempty"`
+
+	// Sort Orders the trains: depart (earliest departure first, the default), arrive (earliest arrival), duration (shortest) or price (cheapest seat class with seats left).
+	Sort *TrainSearchRequestSort `json:"sort,omitempty"`
 
 	// TrainTypes G, D, C, Z, T, K or O (a bare number)
 	TrainTypes *[]string `json:"trainTypes,omitempty"`
 }
 
-// TrainSearchRequestSort defines model for TrainSearchRequest.Sort.
+// TrainSearchRequestSort Orders the trains: depart (earliest departure first, the default), arrive (earliest arrival), duration (shortest) or price (cheapest seat class with seats left).
 type TrainSearchRequestSort string
 
-// TrainSearchResult defines model for TrainSearchResult.
+// TrainSearchResult SearchResult is the answer to a train search: the trains found and the dates on sale.
 type TrainSearchResult struct {
-	Items     *[]TrainOfferView `json:"items"`
-	SalesFrom string            `json:"salesFrom"`
-	SalesTo   string            `json:"salesTo"`
+	// Items The trains found, sorted as asked; empty when no train links the stations.
+	Items *[]TrainOfferView `json:"items"`
+
+	// SalesFrom The first date on sale (YYYY-MM-DD, China time): today.
+	SalesFrom string `json:"salesFrom"`
+
+	// SalesTo The last date on sale (YYYY-MM-DD, China time).
+	SalesTo string `json:"salesTo"`
 }
 
-// TrainSeatView defines model for TrainSeatView.
+// TrainSeatView SeatView is a seat class of an offer: the adult price, the price per ticket type asked for, seats left and the seat letters one may ask for.
 type TrainSeatView struct {
-	Available   int               `json:"available"`
-	Class       string            `json:"class"`
-	Fares       *map[string]Money `json:"fares"`
-	Price       Money             `json:"price"`
-	SeatLetters *[]string         `json:"seatLetters,omitempty"`
+	// Available How many seats of this class are left; 0 when sold out.
+	Available int `json:"available"`
+
+	// Class The seat class's code (one of GET /shopping/v2/train/config's seatClasses): the seatClass to book.
+	Class string `json:"class"`
+
+	// Fares One ticket's price in this class per ticket type the search asked for (adult, child, student, disabled_military).
+	Fares *map[string]Money `json:"fares"`
+
+	// Price One adult ticket's price in this class, in the railway's currency.
+	Price Money `json:"price"`
+
+	// SeatLetters The seat letters a passenger may ask for in this class (passengers[].seatLetter); absent when the class offers no choice.
+	SeatLetters *[]string `json:"seatLetters,omitempty"`
 }
 
-// TrainStationView defines model for TrainStationView.
+// TrainStationView StationView is a railway station, named in the request's language.
 type TrainStationView struct {
-	City    string `json:"city"`
-	Code    string `json:"code"`
+	// City The station's city in the request's language.
+	City string `json:"city"`
+
+	// Code The station's telegraph code (e.g. VNP for Beijing South): what searches, offers and tickets name stations by.
+	Code string `json:"code"`
+
+	// Country The station's country, ISO 3166-1 alpha-2 (CN).
 	Country string `json:"country"`
-	Name    string `json:"name"`
-	Pinyin  string `json:"pinyin"`
+
+	// Name The station's name in the request's language (English, Simplified or Traditional Chinese).
+	Name string `json:"name"`
+
+	// Pinyin The Chinese name in toneless pinyin, lower case without spaces (beijingnan).
+	Pinyin string `json:"pinyin"`
 }
 
-// TrainStatusCount defines model for TrainStatusCount.
+// TrainStatusCount StatusCount is how many of the orders the caller sees are in one status.
 type TrainStatusCount struct {
-	Cnt    int                    `json:"cnt"`
+	// Cnt How many of the orders the caller may see are in the status (0 included).
+	Cnt int `json:"cnt"`
+
+	// Status The status counted (for group orders, "all" counts every status).
 	Status TrainStatusCountStatus `json:"status"`
 }
 
-// TrainStatusCountStatus defines model for TrainStatusCount.Status.
+// TrainStatusCountStatus The status counted (for group orders, "all" counts every status).
 type TrainStatusCountStatus string
 
-// TrainStopView defines model for TrainStopView.
+// TrainStopView StopView is one call of a train: the station and its times there.
 type TrainStopView struct {
-	Arrive  *time.Time `json:"arrive,omitempty"`
-	Depart  *time.Time `json:"depart,omitempty"`
-	Name    string     `json:"name"`
-	Station string     `json:"station"`
+	// Arrive When the train arrives at this stop, in UTC; absent at the first stop listed.
+	Arrive *time.Time `json:"arrive,omitempty"`
+
+	// Depart When the train leaves this stop, in UTC; absent at the last stop listed.
+	Depart *time.Time `json:"depart,omitempty"`
+
+	// Name The station's name in the request's language.
+	Name string `json:"name"`
+
+	// Station The station's code (telegraph code).
+	Station string `json:"station"`
 }
 
-// TrainTicketView defines model for TrainTicketView.
+// TrainTicketView TicketView is one passenger's train ticket: the one valid now, or an earlier one refunded or exchanged.
 type TrainTicketView struct {
-	ArriveAt      *time.Time            `json:"arriveAt,omitempty"`
-	Coach         string                `json:"coach"`
-	DepartAt      time.Time             `json:"departAt"`
-	Destination   string                `json:"destination"`
-	Exchanges     int                   `json:"exchanges"`
-	Fare          Money                 `json:"fare"`
-	Origin        string                `json:"origin"`
-	Passenger     int                   `json:"passenger"`
-	PassengerName string                `json:"passengerName"`
-	Seat          string                `json:"seat"`
-	SeatClass     string                `json:"seatClass"`
-	Status        TrainTicketViewStatus `json:"status"`
-	TicketNumber  string                `json:"ticketNumber"`
-	TrainNumber   string                `json:"trainNumber"`
+	// ArriveAt When this ticket's train arrives at its destination, in UTC (after a change, the new train's); absent on tickets issued before the platform recorded it.
+	ArriveAt *time.Time `json:"arriveAt,omitempty"`
+
+	// Coach The coach number as printed, two digits (e.g. 05).
+	Coach string `json:"coach"`
+
+	// DepartAt When the ticket's train leaves its origin, in UTC.
+	DepartAt time.Time `json:"departAt"`
+
+	// Destination The station code where the ticket alights.
+	Destination string `json:"destination"`
+
+	// Exchanges How many times this passenger's ticket has been changed to another train: the railway allows one change, so a ticket with 1 cannot be changed again.
+	Exchanges int `json:"exchanges"`
+
+	// Fare What the ticket cost.
+	Fare Money `json:"fare"`
+
+	// Origin The station code (telegraph code) where the ticket boards.
+	Origin string `json:"origin"`
+
+	// Passenger The id of the order's passenger the ticket is for (passengers[].id).
+	Passenger int `json:"passenger"`
+
+	// PassengerName The passenger's surname and given name.
+	PassengerName string `json:"passengerName"`
+
+	// Seat The seat or berth as printed (e.g. 12F, 015, 07 lower).
+	Seat string `json:"seat"`
+
+	// SeatClass The ticket's seat class (a code of GET /shopping/v2/train/config's seatClasses).
+	SeatClass string `json:"seatClass"`
+
+	// Status Issued (valid), refunded, or exchanged (replaced by the passenger's ticket for the new train, listed beside it).
+	Status TrainTicketViewStatus `json:"status"`
+
+	// TicketNumber The railway's ticket number (e.g. E123456789).
+	TicketNumber string `json:"ticketNumber"`
+
+	// TrainNumber The train this ticket is for (after a change, the new train's), e.g. G101.
+	TrainNumber string `json:"trainNumber"`
 }
 
-// TrainTicketViewStatus defines model for TrainTicketView.Status.
+// TrainTicketViewStatus Issued (valid), refunded, or exchanged (replaced by the passenger's ticket for the new train, listed beside it).
 type TrainTicketViewStatus string
 
-// TrainTypedTicket defines model for TrainTypedTicket.
+// TrainTypedTicket TypedTicket is a ticket the provider types by hand in manual mode, for one passenger: the coach, seat and ticket number printed on what the provider bought at the railway.
 type TrainTypedTicket struct {
 	// Coach coach number: 1 or 2 digits (05)
 	Coach *string `json:"coach,omitempty"`
@@ -7228,65 +9189,142 @@ type TrainTypedTicket struct {
 	TicketNumber *string `json:"ticketNumber,omitempty"`
 }
 
-// TrainView defines model for TrainView.
+// TrainView View is a train order as the API and portal show it: the train, the passengers and their tickets, the money, a quote waiting and what the caller may do now.
 type TrainView struct {
-	Actions         *[]string           `json:"actions"`
-	AgencyId        int                 `json:"agencyId"`
-	ArriveAt        time.Time           `json:"arriveAt"`
-	BookingNumber   string              `json:"bookingNumber"`
-	Contact         TrainContact        `json:"contact"`
-	CreatedAt       time.Time           `json:"createdAt"`
-	DepartAt        time.Time           `json:"departAt"`
-	Destination     string              `json:"destination"`
-	DistanceKm      int                 `json:"distanceKm"`
-	DurationMinutes int                 `json:"durationMinutes"`
-	HoldExpiresAt   *time.Time          `json:"holdExpiresAt,omitempty"`
-	Id              int                 `json:"id"`
-	Manual          bool                `json:"manual"`
-	Origin          string              `json:"origin"`
-	Paid            Money               `json:"paid"`
-	Passengers      *[]TrainPassenger   `json:"passengers"`
-	Payment         *PaymentPendingView `json:"payment,omitempty"`
-	Quote           *TrainQuoteView     `json:"quote,omitempty"`
-	Refunded        Money               `json:"refunded"`
-	SeatClass       string              `json:"seatClass"`
-	Status          TrainViewStatus     `json:"status"`
-	Stops           *[]RailStop         `json:"stops"`
-	Supplier        string              `json:"supplier"`
-	SupplierRef     string              `json:"supplierRef"`
-	Tickets         *[]TrainTicketView  `json:"tickets"`
-	Timeline        *[]TrainEvent       `json:"timeline,omitempty"`
-	Tone            string              `json:"tone"`
-	Total           Money               `json:"total"`
-	TrainNumber     string              `json:"trainNumber"`
-	TrainType       string              `json:"trainType"`
-	UpdatedAt       time.Time           `json:"updatedAt"`
+	// Actions What the caller may do to the order now: for the booking agency pay, cancel, refund, change, confirm, cancel_refund or cancel_change; for the provider confirm_tickets or fail_tickets.
+	Actions *[]string `json:"actions"`
+
+	// AgencyId The id of the agency that booked the order.
+	AgencyId int `json:"agencyId"`
+
+	// ArriveAt When the train reaches destination, in UTC.
+	ArriveAt time.Time `json:"arriveAt"`
+
+	// BookingNumber The order's booking number (T, the booking date as YYMMDD and 8 digits), shown to people and named in wallet entries.
+	BookingNumber string `json:"bookingNumber"`
+
+	// Contact Who the agency reaches about the order.
+	Contact TrainContact `json:"contact"`
+
+	// CreatedAt When the order was booked, in UTC.
+	CreatedAt time.Time `json:"createdAt"`
+
+	// DepartAt When the train leaves origin, in UTC.
+	DepartAt time.Time `json:"departAt"`
+
+	// Destination The station code where the passengers alight.
+	Destination string `json:"destination"`
+
+	// DistanceKm The distance from origin to destination, in km.
+	DistanceKm int `json:"distanceKm"`
+
+	// DurationMinutes The journey's duration from origin to destination, in minutes.
+	DurationMinutes int `json:"durationMinutes"`
+
+	// HoldExpiresAt Is, while the order is to_be_paid, until when the railway holds its seats: pay before it, or the order is canceled. Absent in other statuses.
+	HoldExpiresAt *time.Time `json:"holdExpiresAt,omitempty"`
+
+	// Id The order's id, the {id} of the /order/v2/train/orders/{id} calls.
+	Id int `json:"id"`
+
+	// Manual The provider issues this order's tickets by hand.
+	Manual bool `json:"manual"`
+
+	// Origin The station code (telegraph code) where the passengers board.
+	Origin string `json:"origin"`
+
+	// Paid What the agency has paid for the order: the price, plus the fare differences of changes to dearer trains; zero before payment.
+	Paid Money `json:"paid"`
+
+	// Passengers The order's travellers, numbered by their id.
+	Passengers *[]TrainPassenger `json:"passengers"`
+
+	// Payment The channel payment the booking waits for (a QR code to scan, a page to finish), shown to the booking agency; absent when none waits.
+	Payment *PaymentPendingView `json:"payment,omitempty"`
+
+	// Quote The refund or change quote waiting for the agency's confirmation, present only in rfd_to_be_confirm and chg_to_be_confirm.
+	Quote *TrainQuoteView `json:"quote,omitempty"`
+
+	// Refunded What has come back to the agency for the order: refunds, the lower fares of changes, or the whole payment when ticketing failed.
+	Refunded Money `json:"refunded"`
+
+	// SeatClass The seat class booked; after a change, each ticket's seatClass is its own.
+	SeatClass string `json:"seatClass"`
+
+	// Status The order's status.
+	Status TrainViewStatus `json:"status"`
+
+	// Stops The train's calls from origin to destination, both included.
+	Stops *[]RailStop `json:"stops"`
+
+	// Supplier The name of the railway connection that holds the booking.
+	Supplier string `json:"supplier"`
+
+	// SupplierRef The railway's reference of the booking (its order number).
+	SupplierRef string `json:"supplierRef"`
+
+	// Tickets The valid tickets, and those refunded or exchanged.
+	Tickets *[]TrainTicketView `json:"tickets"`
+
+	// Timeline The order's history, oldest first; given with one order (GET /order/v2/train/orders/{id} and the calls that act on it), absent from lists.
+	Timeline *[]TrainEvent `json:"timeline,omitempty"`
+
+	// Tone The status's display tone: success, warning, primary, error or info.
+	Tone string `json:"tone"`
+
+	// Total What the order's tickets cost in the railway's currency (after a change, the current fares).
+	Total Money `json:"total"`
+
+	// TrainNumber The train number, e.g. G101.
+	TrainNumber string `json:"trainNumber"`
+
+	// TrainType The train type as the railway names it by the number's prefix: G (high-speed), D (EMU), C (intercity), Z (direct express), T (express), K (fast), or empty for an ordinary train (a bare number).
+	TrainType string `json:"trainType"`
+
+	// UpdatedAt When the order last changed, in UTC.
+	UpdatedAt time.Time `json:"updatedAt"`
 }
 
-// TrainViewStatus defines model for TrainView.Status.
+// TrainViewStatus The order's status.
 type TrainViewStatus string
 
-// TransactionPage defines model for TransactionPage.
+// TransactionPage page is one page of a list the API answers.
 type TransactionPage struct {
-	Items    *[]LedgerTransaction `json:"items"`
-	Page     int                  `json:"page"`
-	PageSize int                  `json:"pageSize"`
-	Total    int                  `json:"total"`
+	// Items The entries of this page, in the list's order; empty past the last page.
+	Items *[]LedgerTransaction `json:"items"`
+
+	// Page The 1-based number of this page.
+	Page int `json:"page"`
+
+	// PageSize The most entries a page holds (default 20, at most 100).
+	PageSize int `json:"pageSize"`
+
+	// Total How many entries the whole list holds, over all pages.
+	Total int `json:"total"`
 }
 
-// UpdateUserRequest defines model for UpdateUserRequest.
+// UpdateUserRequest UpdateUserRequest is PUT /base/v2/users/{id}: the create body less username and email.
 type UpdateUserRequest struct {
+	// AreaCode The country calling code of mobile, 1 to 4 digits without the +.
 	AreaCode *string `json:"areaCode,omitempty"`
 
 	// Email cannot change; refused when different
-	Email    *string `json:"email,omitempty"`
-	Mobile   *string `json:"mobile,omitempty"`
+	Email *string `json:"email,omitempty"`
+
+	// Mobile The user's new mobile number without the country calling code: 5 to 20 digits, spaces or dashes, starting with a digit; "" clears it.
+	Mobile *string `json:"mobile,omitempty"`
+
+	// Nickname The user's new nickname, at most 50 characters.
 	Nickname *string `json:"nickname,omitempty"`
 
 	// Password sets a new password and ends the user's sessions; not for one's own account
-	Password *string                  `json:"password,omitempty"`
-	Role     *[]UpdateUserRequestRole `json:"role,omitempty"`
-	Status   *UpdateUserRequestStatus `json:"status,omitempty"`
+	Password *string `json:"password,omitempty"`
+
+	// Role Replaces the user's roles: at least one of operator, finance and SuperUser. Nobody may drop their own SuperUser role, and the agency's super admin keeps it.
+	Role *[]UpdateUserRequestRole `json:"role,omitempty"`
+
+	// Status The user's new status: active, inactive (may not log in; the user's sessions end at once) or testing (a test account, which may log in). Nobody may deactivate themself or the super admin.
+	Status *UpdateUserRequestStatus `json:"status,omitempty"`
 
 	// Username cannot change; refused when different
 	Username *string `json:"username,omitempty"`
@@ -7295,114 +9333,214 @@ type UpdateUserRequest struct {
 // UpdateUserRequestRole defines model for UpdateUserRequest.Role.
 type UpdateUserRequestRole string
 
-// UpdateUserRequestStatus defines model for UpdateUserRequest.Status.
+// UpdateUserRequestStatus The user's new status: active, inactive (may not log in; the user's sessions end at once) or testing (a test account, which may log in). Nobody may deactivate themself or the super admin.
 type UpdateUserRequestStatus string
 
-// UploadResult defines model for UploadResult.
+// UploadResult UploadResult is the answer of a valid passenger-list upload.
 type UploadResult struct {
+	// Accepted How many passengers the uploaded list holds, now the order's passenger list in place of any earlier one.
 	Accepted int `json:"accepted"`
 }
 
-// UserConfig defines model for UserConfig.
+// UserConfig UserConfig is userInfo.config (spec §3).
 type UserConfig struct {
-	DateFormat    string `json:"dateFormat"`
+	// DateFormat How the user wants dates shown: yyyy-MM-dd (the default), dd/MM/yyyy, MM/dd/yyyy, dd-MM-yyyy or yyyy/MM/dd; set by PUT /base/v2/me/config/dateFormat.
+	DateFormat string `json:"dateFormat"`
+
+	// DefaultRegion The user's default telephone country calling code, 1 to 4 digits without the + (86 unless set); set by PUT /base/v2/me/config/defaultRegion.
 	DefaultRegion string `json:"defaultRegion"`
-	TimeZone      string `json:"timeZone"`
+
+	// TimeZone The user's own IANA time zone (e.g. Asia/Shanghai), set by PUT /base/v2/me/config/timeZone; "" means the agency's.
+	TimeZone string `json:"timeZone"`
 }
 
-// UserInfo defines model for UserInfo.
+// UserInfo UserInfo is the logged-in user (spec §3 userInfo).
 type UserInfo struct {
-	AgencyId   int        `json:"agencyId"`
-	Avatar     string     `json:"avatar"`
-	Cities     *[]string  `json:"cities"`
-	Config     UserConfig `json:"config"`
-	Countries  *[]string  `json:"countries"`
-	Email      string     `json:"email"`
-	Id         int        `json:"id"`
-	Nickname   string     `json:"nickname"`
-	Passengers *[]int     `json:"passengers"`
-	Role       *[]string  `json:"role"`
-	Status     string     `json:"status"`
-	Username   string     `json:"username"`
+	// AgencyId The id of the user's agency, company.id.
+	AgencyId int `json:"agencyId"`
+
+	// Avatar The path of the user's avatar image (/base/v2/users/{id}/avatar, fetched with the session); empty when the user has none.
+	Avatar string `json:"avatar"`
+
+	// Cities The user's favourite cities, upper-case three-letter IATA city or airport codes (at most 20); set by PUT /base/v2/me/config/cities.
+	Cities *[]string `json:"cities"`
+
+	// Config The user's personal display settings.
+	Config UserConfig `json:"config"`
+
+	// Countries The user's favourite countries, ISO 3166-1 alpha-2 codes (at most 20); set by PUT /base/v2/me/config/countries.
+	Countries *[]string `json:"countries"`
+
+	// Email The user's email address.
+	Email string `json:"email"`
+
+	// Id The user's id.
+	Id int `json:"id"`
+
+	// Nickname The name shown for the user; empty when none was given.
+	Nickname string `json:"nickname"`
+
+	// Passengers The ids of the user's favoured often-used passengers, set by PUT /base/v2/me/config/passengers.
+	Passengers *[]int `json:"passengers"`
+
+	// Role The user's roles: operator (flights, group flights, trains), finance (bills, wallet, statements, agency management) and SuperUser (everything, plus users, company and the user log).
+	Role *[]string `json:"role"`
+
+	// Status The user's status: active, or testing for a test account (the statuses that may log in).
+	Status string `json:"status"`
+
+	// Username The user's login name, lower-case.
+	Username string `json:"username"`
 }
 
-// UserLogPage defines model for UserLogPage.
+// UserLogPage page is one page of a list the API answers.
 type UserLogPage struct {
-	Items    *[]AuditEntry `json:"items"`
-	Page     int           `json:"page"`
-	PageSize int           `json:"pageSize"`
-	Total    int           `json:"total"`
+	// Items The entries of this page, in the list's order; empty past the last page.
+	Items *[]AuditEntry `json:"items"`
+
+	// Page The 1-based number of this page.
+	Page int `json:"page"`
+
+	// PageSize The most entries a page holds (default 20, at most 100).
+	PageSize int `json:"pageSize"`
+
+	// Total How many entries the whole list holds, over all pages.
+	Total int `json:"total"`
 }
 
-// UserPage defines model for UserPage.
+// UserPage page is one page of a list the API answers.
 type UserPage struct {
-	Items    *[]ManagedUser `json:"items"`
-	Page     int            `json:"page"`
-	PageSize int            `json:"pageSize"`
-	Total    int            `json:"total"`
+	// Items The entries of this page, in the list's order; empty past the last page.
+	Items *[]ManagedUser `json:"items"`
+
+	// Page The 1-based number of this page.
+	Page int `json:"page"`
+
+	// PageSize The most entries a page holds (default 20, at most 100).
+	PageSize int `json:"pageSize"`
+
+	// Total How many entries the whole list holds, over all pages.
+	Total int `json:"total"`
 }
 
-// Wallet defines model for Wallet.
+// Wallet Wallet is GET /base/v2/wallet.
 type Wallet struct {
-	Available   Money `json:"available"`
-	Balance     Money `json:"balance"`
+	// Available What the agency can still spend: balance plus creditLimit. A payment above it fails with 300001.
+	Available Money `json:"available"`
+
+	// Balance The wallet's balance in the agency's settlement currency; negative while the agency spends on credit.
+	Balance Money `json:"balance"`
+
+	// CreditLimit The credit the agency may spend beyond its balance; zero when it has none.
 	CreditLimit Money `json:"creditLimit"`
 }
 
-// WalletEntry defines model for WalletEntry.
+// WalletEntry WalletEntry is one movement of money into or out of an agency's wallet (GET /base/v2/wallet/entries).
 type WalletEntry struct {
-	Amount           Money     `json:"amount"`
-	BalanceAfter     Money     `json:"balanceAfter"`
-	Description      string    `json:"description"`
-	Id               int       `json:"id"`
-	OrderId          string    `json:"orderId"`
-	PaidAt           time.Time `json:"paidAt"`
-	PaymentReference string    `json:"paymentReference"`
-	Remark           string    `json:"remark"`
-	Type             string    `json:"type"`
+	// Amount The sum moved, in the wallet's (settlement) currency: positive into the wallet, negative out of it.
+	Amount Money `json:"amount"`
+
+	// BalanceAfter The wallet's balance just after this entry, in the same currency; negative when the agency is using its credit.
+	BalanceAfter Money `json:"balanceAfter"`
+
+	// Description Says in a few words what the entry is for, such as the flight and route of a booking ("CA937 PEK-LHR"), "top-up" or "service fee"; not translated.
+	Description string `json:"description"`
+
+	// Id Identifies the entry; a later entry of the wallet has a greater id.
+	Id int `json:"id"`
+
+	// OrderId The booking number of the order the money is for; empty for a top-up or adjustment that concerns no order.
+	OrderId string `json:"orderId"`
+
+	// PaidAt When the money moved (RFC 3339, UTC).
+	PaidAt time.Time `json:"paidAt"`
+
+	// PaymentReference The reference of the money's other side: the bank or payment reference of a top-up, the payment channel's reference, the booking's PNR or the train supplier's reference; empty when there is none.
+	PaymentReference string `json:"paymentReference"`
+
+	// Remark The note written with the movement (a top-up's remark); often empty.
+	Remark string `json:"remark"`
+
+	// Type What moved the money: top-up (money received, from the provider, a parent agency or a payment channel), origin-flight, origin-train (a booking paid), change-flight, change-train (a change's price either way), refund-flight, refund-train, void-flight (money back), group-deposit, group-payment (a group order's deposit or final payment), group-forfeit (a deposit kept), channel-refund (money sent back through the payment channel that took it, or its return when the channel refused) or adjustment (a correction by the provider).
+	Type string `json:"type"`
 }
 
-// WalletEntryPage defines model for WalletEntryPage.
+// WalletEntryPage page is one page of a list the API answers.
 type WalletEntryPage struct {
-	Items    *[]WalletEntry `json:"items"`
-	Page     int            `json:"page"`
-	PageSize int            `json:"pageSize"`
-	Total    int            `json:"total"`
+	// Items The entries of this page, in the list's order; empty past the last page.
+	Items *[]WalletEntry `json:"items"`
+
+	// Page The 1-based number of this page.
+	Page int `json:"page"`
+
+	// PageSize The most entries a page holds (default 20, at most 100).
+	PageSize int `json:"pageSize"`
+
+	// Total How many entries the whole list holds, over all pages.
+	Total int `json:"total"`
 }
 
-// WebhookDelivery defines model for WebhookDelivery.
+// WebhookDelivery Delivery is one webhook event sent (or being sent) to an agency's notification URL, with the outcome of its attempts.
 type WebhookDelivery struct {
-	AgencyId      int        `json:"agencyId"`
-	Attempts      int        `json:"attempts"`
-	CreatedAt     time.Time  `json:"createdAt"`
-	DeliveredAt   *time.Time `json:"deliveredAt,omitempty"`
-	Event         string     `json:"event"`
-	Id            int        `json:"id"`
+	// AgencyId The agency the event was sent to.
+	AgencyId int `json:"agencyId"`
+
+	// Attempts How many times the event has been POSTed so far.
+	Attempts int `json:"attempts"`
+
+	// CreatedAt When the event happened and the delivery was stored (RFC 3339, UTC).
+	CreatedAt time.Time `json:"createdAt"`
+
+	// DeliveredAt When the receiver accepted the event (answered 2xx); absent until then.
+	DeliveredAt *time.Time `json:"deliveredAt,omitempty"`
+
+	// Event The event's name (X-Voyage-Event): order.status, change.status, disruption.created, group.status, group.reminder or train.order.status.
+	Event string `json:"event"`
+
+	// Id Identifies the delivery; the receiver gets it as the body's id and in the X-Voyage-Delivery header, the same on every attempt.
+	Id int `json:"id"`
+
+	// LastAttemptAt When the last attempt was made; absent before the first.
 	LastAttemptAt *time.Time `json:"lastAttemptAt,omitempty"`
-	LastError     string     `json:"lastError"`
+
+	// LastError Why the last attempt failed (the receiver's HTTP status, a timeout, a refused connection); empty when it succeeded or none was made.
+	LastError string `json:"lastError"`
 
 	// LastStatusCode HTTP status of the last attempt; 0 when there was no answer
-	LastStatusCode int        `json:"lastStatusCode"`
-	NextAttemptAt  *time.Time `json:"nextAttemptAt,omitempty"`
+	LastStatusCode int `json:"lastStatusCode"`
+
+	// NextAttemptAt When the next attempt is due while the delivery is pending; absent once it is delivered or failed.
+	NextAttemptAt *time.Time `json:"nextAttemptAt,omitempty"`
 
 	// Payload the exact JSON body sent (what the signature covers)
-	Payload string                `json:"payload"`
-	Status  WebhookDeliveryStatus `json:"status"`
-	Url     string                `json:"url"`
+	Payload string `json:"payload"`
+
+	// Status Pending while attempts go on, delivered once the receiver answered 2xx, failed when the last attempt failed (8 attempts over about a day, or at once for a URL that is not http or https); a failed delivery can be sent again with POST /base/v2/agencies/{id}/webhooks/{deliveryId}/redeliver.
+	Status WebhookDeliveryStatus `json:"status"`
+
+	// Url Where the event is POSTed: the agency's booking, change or train notification URL as it was when the event was stored (or when it was last redelivered).
+	Url string `json:"url"`
 }
 
-// WebhookDeliveryStatus defines model for WebhookDelivery.Status.
+// WebhookDeliveryStatus Pending while attempts go on, delivered once the receiver answered 2xx, failed when the last attempt failed (8 attempts over about a day, or at once for a URL that is not http or https); a failed delivery can be sent again with POST /base/v2/agencies/{id}/webhooks/{deliveryId}/redeliver.
 type WebhookDeliveryStatus string
 
-// WebhookDeliveryPage defines model for WebhookDeliveryPage.
+// WebhookDeliveryPage page is one page of a list the API answers.
 type WebhookDeliveryPage struct {
-	Items    *[]WebhookDelivery `json:"items"`
-	Page     int                `json:"page"`
-	PageSize int                `json:"pageSize"`
-	Total    int                `json:"total"`
+	// Items The entries of this page, in the list's order; empty past the last page.
+	Items *[]WebhookDelivery `json:"items"`
+
+	// Page The 1-based number of this page.
+	Page int `json:"page"`
+
+	// PageSize The most entries a page holds (default 20, at most 100).
+	PageSize int `json:"pageSize"`
+
+	// Total How many entries the whole list holds, over all pages.
+	Total int `json:"total"`
 }
 
-// WebhookSecret defines model for WebhookSecret.
+// WebhookSecret WebhookSecret is an agency's new signing secret.
 type WebhookSecret struct {
 	// Secret HMAC-SHA256 key of the X-Voyage-Signature header; the previous one stops working at once
 	Secret string `json:"secret"`
@@ -8239,10 +10377,17 @@ type TrainStations200JSONResponseBodyCode int
 
 // WebhookChangeStatusJSONBody defines parameters for WebhookChangeStatus.
 type WebhookChangeStatusJSONBody struct {
-	AgencyId  int64                            `json:"agencyId"`
-	CreatedAt time.Time                        `json:"createdAt"`
-	Data      OrderView                        `json:"data"`
-	Event     WebhookChangeStatusJSONBodyEvent `json:"event"`
+	// AgencyId The agency whose notification URL receives the event: the booking's agency.
+	AgencyId int64 `json:"agencyId"`
+
+	// CreatedAt When Voyage recorded the event.
+	CreatedAt time.Time `json:"createdAt"`
+
+	// Data The event's data.
+	Data OrderView `json:"data"`
+
+	// Event The event (also the X-Voyage-Event header).
+	Event WebhookChangeStatusJSONBodyEvent `json:"event"`
 
 	// Id the delivery id (also X-Voyage-Delivery)
 	Id int64 `json:"id"`
@@ -8265,10 +10410,17 @@ type WebhookChangeStatusJSONBodyEvent string
 
 // WebhookDisruptionCreatedJSONBody defines parameters for WebhookDisruptionCreated.
 type WebhookDisruptionCreatedJSONBody struct {
-	AgencyId  int64                                 `json:"agencyId"`
-	CreatedAt time.Time                             `json:"createdAt"`
-	Data      OrderDisruption                       `json:"data"`
-	Event     WebhookDisruptionCreatedJSONBodyEvent `json:"event"`
+	// AgencyId The agency whose notification URL receives the event: the booking's agency.
+	AgencyId int64 `json:"agencyId"`
+
+	// CreatedAt When Voyage recorded the event.
+	CreatedAt time.Time `json:"createdAt"`
+
+	// Data The event's data.
+	Data OrderDisruption `json:"data"`
+
+	// Event The event (also the X-Voyage-Event header).
+	Event WebhookDisruptionCreatedJSONBodyEvent `json:"event"`
 
 	// Id the delivery id (also X-Voyage-Delivery)
 	Id int64 `json:"id"`
@@ -8291,20 +10443,37 @@ type WebhookDisruptionCreatedJSONBodyEvent string
 
 // WebhookGroupReminderJSONBody defines parameters for WebhookGroupReminder.
 type WebhookGroupReminderJSONBody struct {
-	AgencyId  int64     `json:"agencyId"`
+	// AgencyId The agency whose notification URL receives the event: the booking's agency.
+	AgencyId int64 `json:"agencyId"`
+
+	// CreatedAt When Voyage recorded the event.
 	CreatedAt time.Time `json:"createdAt"`
-	Data      struct {
+
+	// Data GroupReminderEvent is the data of a group.reminder webhook: one of a group order's deadlines is near.
+	Data struct {
 		// Amount money due: {amount, currency}
-		Amount        interface{} `json:"amount"`
-		BookingNumber string      `json:"bookingNumber"`
+		Amount interface{} `json:"amount"`
+
+		// BookingNumber The order's booking number.
+		BookingNumber string `json:"bookingNumber"`
 
 		// Deadline which deadline: an installment stage or the passenger list
-		Deadline string    `json:"deadline"`
-		DueAt    time.Time `json:"dueAt"`
-		Id       int       `json:"id"`
-		Status   string    `json:"status"`
-		TimeZone string    `json:"timeZone"`
+		Deadline string `json:"deadline"`
+
+		// DueAt When the deadline falls (RFC 3339, UTC).
+		DueAt time.Time `json:"dueAt"`
+
+		// Id The group order's id.
+		Id int `json:"id"`
+
+		// Status The order's status when the reminder was sent.
+		Status string `json:"status"`
+
+		// TimeZone The IANA zone the deadline was set in, to show it as the agency does.
+		TimeZone string `json:"timeZone"`
 	} `json:"data"`
+
+	// Event The event (also the X-Voyage-Event header).
 	Event WebhookGroupReminderJSONBodyEvent `json:"event"`
 
 	// Id the delivery id (also X-Voyage-Delivery)
@@ -8328,16 +10497,34 @@ type WebhookGroupReminderJSONBodyEvent string
 
 // WebhookGroupStatusJSONBody defines parameters for WebhookGroupStatus.
 type WebhookGroupStatusJSONBody struct {
-	AgencyId  int64     `json:"agencyId"`
+	// AgencyId The agency whose notification URL receives the event: the booking's agency.
+	AgencyId int64 `json:"agencyId"`
+
+	// CreatedAt When Voyage recorded the event.
 	CreatedAt time.Time `json:"createdAt"`
-	Data      struct {
-		Action        string    `json:"action"`
-		At            time.Time `json:"at"`
-		BookingNumber string    `json:"bookingNumber"`
-		FromStatus    string    `json:"fromStatus"`
-		Id            int       `json:"id"`
-		Status        string    `json:"status"`
+
+	// Data GroupStatusEvent is the data of a group.status webhook: a group order moved from one status to another.
+	Data struct {
+		// Action The step that moved the order (the quote, a payment, a list, a cancellation…).
+		Action string `json:"action"`
+
+		// At When the step happened (RFC 3339, UTC).
+		At time.Time `json:"at"`
+
+		// BookingNumber The order's booking number.
+		BookingNumber string `json:"bookingNumber"`
+
+		// FromStatus The order's status before the step.
+		FromStatus string `json:"fromStatus"`
+
+		// Id The group order's id (GET /order/v2/flight/group/orders/{id}).
+		Id int `json:"id"`
+
+		// Status The order's status after the step.
+		Status string `json:"status"`
 	} `json:"data"`
+
+	// Event The event (also the X-Voyage-Event header).
 	Event WebhookGroupStatusJSONBodyEvent `json:"event"`
 
 	// Id the delivery id (also X-Voyage-Delivery)
@@ -8361,10 +10548,17 @@ type WebhookGroupStatusJSONBodyEvent string
 
 // WebhookOrderStatusJSONBody defines parameters for WebhookOrderStatus.
 type WebhookOrderStatusJSONBody struct {
-	AgencyId  int64                           `json:"agencyId"`
-	CreatedAt time.Time                       `json:"createdAt"`
-	Data      OrderView                       `json:"data"`
-	Event     WebhookOrderStatusJSONBodyEvent `json:"event"`
+	// AgencyId The agency whose notification URL receives the event: the booking's agency.
+	AgencyId int64 `json:"agencyId"`
+
+	// CreatedAt When Voyage recorded the event.
+	CreatedAt time.Time `json:"createdAt"`
+
+	// Data The event's data.
+	Data OrderView `json:"data"`
+
+	// Event The event (also the X-Voyage-Event header).
+	Event WebhookOrderStatusJSONBodyEvent `json:"event"`
 
 	// Id the delivery id (also X-Voyage-Delivery)
 	Id int64 `json:"id"`
@@ -8387,10 +10581,17 @@ type WebhookOrderStatusJSONBodyEvent string
 
 // WebhookTrainOrderStatusJSONBody defines parameters for WebhookTrainOrderStatus.
 type WebhookTrainOrderStatusJSONBody struct {
-	AgencyId  int64                                `json:"agencyId"`
-	CreatedAt time.Time                            `json:"createdAt"`
-	Data      TrainView                            `json:"data"`
-	Event     WebhookTrainOrderStatusJSONBodyEvent `json:"event"`
+	// AgencyId The agency whose notification URL receives the event: the booking's agency.
+	AgencyId int64 `json:"agencyId"`
+
+	// CreatedAt When Voyage recorded the event.
+	CreatedAt time.Time `json:"createdAt"`
+
+	// Data The event's data.
+	Data TrainView `json:"data"`
+
+	// Event The event (also the X-Voyage-Event header).
+	Event WebhookTrainOrderStatusJSONBodyEvent `json:"event"`
 
 	// Id the delivery id (also X-Voyage-Delivery)
 	Id int64 `json:"id"`
@@ -21183,9 +23384,14 @@ type ListAgenciesResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    ListAgencies200JSONResponseBodyCode `json:"code"`
-		Data    AgencyPage                          `json:"data"`
-		Message string                              `json:"message"`
+		// Code 0: the call succeeded.
+		Code ListAgencies200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data AgencyPage `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -21207,9 +23413,14 @@ type ListAgenciesResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r ListAgenciesResponse) GetJSON200() *struct {
-	Code    ListAgencies200JSONResponseBodyCode `json:"code"`
-	Data    AgencyPage                          `json:"data"`
-	Message string                              `json:"message"`
+	// Code 0: the call succeeded.
+	Code ListAgencies200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data AgencyPage `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -21291,9 +23502,14 @@ type CreateAgencyResponse struct {
 	HTTPResponse *http.Response
 	// JSON201 the response for an HTTP 201 `application/json` response
 	JSON201 *struct {
-		Code    CreateAgency201JSONResponseBodyCode `json:"code"`
-		Data    AgencyDetail                        `json:"data"`
-		Message string                              `json:"message"`
+		// Code 0: the call succeeded.
+		Code CreateAgency201JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data AgencyDetail `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -21317,9 +23533,14 @@ type CreateAgencyResponse struct {
 
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
 func (r CreateAgencyResponse) GetJSON201() *struct {
-	Code    CreateAgency201JSONResponseBodyCode `json:"code"`
-	Data    AgencyDetail                        `json:"data"`
-	Message string                              `json:"message"`
+	// Code 0: the call succeeded.
+	Code CreateAgency201JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data AgencyDetail `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON201
 }
@@ -21406,9 +23627,14 @@ type DeleteAgencyResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    DeleteAgency200JSONResponseBodyCode `json:"code"`
-		Data    any                                 `json:"data"`
-		Message string                              `json:"message"`
+		// Code 0: the call succeeded.
+		Code DeleteAgency200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data any `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -21432,9 +23658,14 @@ type DeleteAgencyResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r DeleteAgencyResponse) GetJSON200() *struct {
-	Code    DeleteAgency200JSONResponseBodyCode `json:"code"`
-	Data    any                                 `json:"data"`
-	Message string                              `json:"message"`
+	// Code 0: the call succeeded.
+	Code DeleteAgency200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data any `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -21521,9 +23752,14 @@ type GetAgencyResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    GetAgency200JSONResponseBodyCode `json:"code"`
-		Data    AgencyDetail                     `json:"data"`
-		Message string                           `json:"message"`
+		// Code 0: the call succeeded.
+		Code GetAgency200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data AgencyDetail `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -21545,9 +23781,14 @@ type GetAgencyResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r GetAgencyResponse) GetJSON200() *struct {
-	Code    GetAgency200JSONResponseBodyCode `json:"code"`
-	Data    AgencyDetail                     `json:"data"`
-	Message string                           `json:"message"`
+	// Code 0: the call succeeded.
+	Code GetAgency200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data AgencyDetail `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -21629,9 +23870,14 @@ type UpdateAgencyResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    UpdateAgency200JSONResponseBodyCode `json:"code"`
-		Data    AgencyDetail                        `json:"data"`
-		Message string                              `json:"message"`
+		// Code 0: the call succeeded.
+		Code UpdateAgency200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data AgencyDetail `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -21655,9 +23901,14 @@ type UpdateAgencyResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r UpdateAgencyResponse) GetJSON200() *struct {
-	Code    UpdateAgency200JSONResponseBodyCode `json:"code"`
-	Data    AgencyDetail                        `json:"data"`
-	Message string                              `json:"message"`
+	// Code 0: the call succeeded.
+	Code UpdateAgency200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data AgencyDetail `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -21744,9 +23995,14 @@ type CreateAgencyAPIKeyResponse struct {
 	HTTPResponse *http.Response
 	// JSON201 the response for an HTTP 201 `application/json` response
 	JSON201 *struct {
-		Code    CreateAgencyAPIKey201JSONResponseBodyCode `json:"code"`
-		Data    AuthNewAPIKey                             `json:"data"`
-		Message string                                    `json:"message"`
+		// Code 0: the call succeeded.
+		Code CreateAgencyAPIKey201JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data AuthNewAPIKey `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -21770,9 +24026,14 @@ type CreateAgencyAPIKeyResponse struct {
 
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
 func (r CreateAgencyAPIKeyResponse) GetJSON201() *struct {
-	Code    CreateAgencyAPIKey201JSONResponseBodyCode `json:"code"`
-	Data    AuthNewAPIKey                             `json:"data"`
-	Message string                                    `json:"message"`
+	// Code 0: the call succeeded.
+	Code CreateAgencyAPIKey201JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data AuthNewAPIKey `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON201
 }
@@ -21859,9 +24120,14 @@ type ListAgencyAPIKeysResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    ListAgencyAPIKeys200JSONResponseBodyCode `json:"code"`
-		Data    *[]AuthAPIKey                            `json:"data"`
-		Message string                                   `json:"message"`
+		// Code 0: the call succeeded.
+		Code ListAgencyAPIKeys200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data *[]AuthAPIKey `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -21883,9 +24149,14 @@ type ListAgencyAPIKeysResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r ListAgencyAPIKeysResponse) GetJSON200() *struct {
-	Code    ListAgencyAPIKeys200JSONResponseBodyCode `json:"code"`
-	Data    *[]AuthAPIKey                            `json:"data"`
-	Message string                                   `json:"message"`
+	// Code 0: the call succeeded.
+	Code ListAgencyAPIKeys200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data *[]AuthAPIKey `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -21967,9 +24238,14 @@ type RevokeAgencyAPIKeyResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    RevokeAgencyAPIKey200JSONResponseBodyCode `json:"code"`
-		Data    any                                       `json:"data"`
-		Message string                                    `json:"message"`
+		// Code 0: the call succeeded.
+		Code RevokeAgencyAPIKey200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data any `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -21991,9 +24267,14 @@ type RevokeAgencyAPIKeyResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r RevokeAgencyAPIKeyResponse) GetJSON200() *struct {
-	Code    RevokeAgencyAPIKey200JSONResponseBodyCode `json:"code"`
-	Data    any                                       `json:"data"`
-	Message string                                    `json:"message"`
+	// Code 0: the call succeeded.
+	Code RevokeAgencyAPIKey200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data any `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -22075,9 +24356,14 @@ type AddAgencyFundsResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    AddAgencyFunds200JSONResponseBodyCode `json:"code"`
-		Data    LedgerTopUpResult                     `json:"data"`
-		Message string                                `json:"message"`
+		// Code 0: the call succeeded.
+		Code AddAgencyFunds200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data LedgerTopUpResult `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -22103,9 +24389,14 @@ type AddAgencyFundsResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r AddAgencyFundsResponse) GetJSON200() *struct {
-	Code    AddAgencyFunds200JSONResponseBodyCode `json:"code"`
-	Data    LedgerTopUpResult                     `json:"data"`
-	Message string                                `json:"message"`
+	// Code 0: the call succeeded.
+	Code AddAgencyFunds200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data LedgerTopUpResult `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -22197,9 +24488,14 @@ type PreviewAgencyFundsResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    PreviewAgencyFunds200JSONResponseBodyCode `json:"code"`
-		Data    AgencyFundsPlan                           `json:"data"`
-		Message string                                    `json:"message"`
+		// Code 0: the call succeeded.
+		Code PreviewAgencyFunds200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data AgencyFundsPlan `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -22225,9 +24521,14 @@ type PreviewAgencyFundsResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r PreviewAgencyFundsResponse) GetJSON200() *struct {
-	Code    PreviewAgencyFunds200JSONResponseBodyCode `json:"code"`
-	Data    AgencyFundsPlan                           `json:"data"`
-	Message string                                    `json:"message"`
+	// Code 0: the call succeeded.
+	Code PreviewAgencyFunds200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data AgencyFundsPlan `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -22319,9 +24620,14 @@ type SetAgencyConfigResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    SetAgencyConfig200JSONResponseBodyCode `json:"code"`
-		Data    ConfigAnswer                           `json:"data"`
-		Message string                                 `json:"message"`
+		// Code 0: the call succeeded.
+		Code SetAgencyConfig200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data ConfigAnswer `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -22345,9 +24651,14 @@ type SetAgencyConfigResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r SetAgencyConfigResponse) GetJSON200() *struct {
-	Code    SetAgencyConfig200JSONResponseBodyCode `json:"code"`
-	Data    ConfigAnswer                           `json:"data"`
-	Message string                                 `json:"message"`
+	// Code 0: the call succeeded.
+	Code SetAgencyConfig200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data ConfigAnswer `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -22434,9 +24745,14 @@ type SetAgencyCreditResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    SetAgencyCredit200JSONResponseBodyCode `json:"code"`
-		Data    AgencySummary                          `json:"data"`
-		Message string                                 `json:"message"`
+		// Code 0: the call succeeded.
+		Code SetAgencyCredit200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data AgencySummary `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -22460,9 +24776,14 @@ type SetAgencyCreditResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r SetAgencyCreditResponse) GetJSON200() *struct {
-	Code    SetAgencyCredit200JSONResponseBodyCode `json:"code"`
-	Data    AgencySummary                          `json:"data"`
-	Message string                                 `json:"message"`
+	// Code 0: the call succeeded.
+	Code SetAgencyCredit200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data AgencySummary `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -22549,9 +24870,14 @@ type PreviewAgencyCreditResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    PreviewAgencyCredit200JSONResponseBodyCode `json:"code"`
-		Data    AgencyCreditPlan                           `json:"data"`
-		Message string                                     `json:"message"`
+		// Code 0: the call succeeded.
+		Code PreviewAgencyCredit200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data AgencyCreditPlan `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -22575,9 +24901,14 @@ type PreviewAgencyCreditResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r PreviewAgencyCreditResponse) GetJSON200() *struct {
-	Code    PreviewAgencyCredit200JSONResponseBodyCode `json:"code"`
-	Data    AgencyCreditPlan                           `json:"data"`
-	Message string                                     `json:"message"`
+	// Code 0: the call succeeded.
+	Code PreviewAgencyCredit200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data AgencyCreditPlan `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -22664,9 +24995,14 @@ type SetAgencyStatusResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    SetAgencyStatus200JSONResponseBodyCode `json:"code"`
-		Data    AgencyDetail                           `json:"data"`
-		Message string                                 `json:"message"`
+		// Code 0: the call succeeded.
+		Code SetAgencyStatus200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data AgencyDetail `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -22690,9 +25026,14 @@ type SetAgencyStatusResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r SetAgencyStatusResponse) GetJSON200() *struct {
-	Code    SetAgencyStatus200JSONResponseBodyCode `json:"code"`
-	Data    AgencyDetail                           `json:"data"`
-	Message string                                 `json:"message"`
+	// Code 0: the call succeeded.
+	Code SetAgencyStatus200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data AgencyDetail `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -22779,9 +25120,14 @@ type ResetSuperAdminPasswordResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    ResetSuperAdminPassword200JSONResponseBodyCode `json:"code"`
-		Data    any                                            `json:"data"`
-		Message string                                         `json:"message"`
+		// Code 0: the call succeeded.
+		Code ResetSuperAdminPassword200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data any `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -22805,9 +25151,14 @@ type ResetSuperAdminPasswordResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r ResetSuperAdminPasswordResponse) GetJSON200() *struct {
-	Code    ResetSuperAdminPassword200JSONResponseBodyCode `json:"code"`
-	Data    any                                            `json:"data"`
-	Message string                                         `json:"message"`
+	// Code 0: the call succeeded.
+	Code ResetSuperAdminPassword200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data any `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -22894,9 +25245,14 @@ type ListAgencyUsersResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    ListAgencyUsers200JSONResponseBodyCode `json:"code"`
-		Data    UserPage                               `json:"data"`
-		Message string                                 `json:"message"`
+		// Code 0: the call succeeded.
+		Code ListAgencyUsers200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data UserPage `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -22918,9 +25274,14 @@ type ListAgencyUsersResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r ListAgencyUsersResponse) GetJSON200() *struct {
-	Code    ListAgencyUsers200JSONResponseBodyCode `json:"code"`
-	Data    UserPage                               `json:"data"`
-	Message string                                 `json:"message"`
+	// Code 0: the call succeeded.
+	Code ListAgencyUsers200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data UserPage `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -23002,9 +25363,14 @@ type CreateAgencyUserResponse struct {
 	HTTPResponse *http.Response
 	// JSON201 the response for an HTTP 201 `application/json` response
 	JSON201 *struct {
-		Code    CreateAgencyUser201JSONResponseBodyCode `json:"code"`
-		Data    ManagedUser                             `json:"data"`
-		Message string                                  `json:"message"`
+		// Code 0: the call succeeded.
+		Code CreateAgencyUser201JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data ManagedUser `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -23028,9 +25394,14 @@ type CreateAgencyUserResponse struct {
 
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
 func (r CreateAgencyUserResponse) GetJSON201() *struct {
-	Code    CreateAgencyUser201JSONResponseBodyCode `json:"code"`
-	Data    ManagedUser                             `json:"data"`
-	Message string                                  `json:"message"`
+	// Code 0: the call succeeded.
+	Code CreateAgencyUser201JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data ManagedUser `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON201
 }
@@ -23117,9 +25488,14 @@ type DeactivateAgencyUserResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    DeactivateAgencyUser200JSONResponseBodyCode `json:"code"`
-		Data    ManagedUser                                 `json:"data"`
-		Message string                                      `json:"message"`
+		// Code 0: the call succeeded.
+		Code DeactivateAgencyUser200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data ManagedUser `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -23141,9 +25517,14 @@ type DeactivateAgencyUserResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r DeactivateAgencyUserResponse) GetJSON200() *struct {
-	Code    DeactivateAgencyUser200JSONResponseBodyCode `json:"code"`
-	Data    ManagedUser                                 `json:"data"`
-	Message string                                      `json:"message"`
+	// Code 0: the call succeeded.
+	Code DeactivateAgencyUser200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data ManagedUser `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -23225,9 +25606,14 @@ type ListAgencyWalletEntriesResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    ListAgencyWalletEntries200JSONResponseBodyCode `json:"code"`
-		Data    WalletEntryPage                                `json:"data"`
-		Message string                                         `json:"message"`
+		// Code 0: the call succeeded.
+		Code ListAgencyWalletEntries200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data WalletEntryPage `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -23249,9 +25635,14 @@ type ListAgencyWalletEntriesResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r ListAgencyWalletEntriesResponse) GetJSON200() *struct {
-	Code    ListAgencyWalletEntries200JSONResponseBodyCode `json:"code"`
-	Data    WalletEntryPage                                `json:"data"`
-	Message string                                         `json:"message"`
+	// Code 0: the call succeeded.
+	Code ListAgencyWalletEntries200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data WalletEntryPage `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -23333,9 +25724,14 @@ type ListAgencyWebhooksResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    ListAgencyWebhooks200JSONResponseBodyCode `json:"code"`
-		Data    WebhookDeliveryPage                       `json:"data"`
-		Message string                                    `json:"message"`
+		// Code 0: the call succeeded.
+		Code ListAgencyWebhooks200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data WebhookDeliveryPage `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -23357,9 +25753,14 @@ type ListAgencyWebhooksResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r ListAgencyWebhooksResponse) GetJSON200() *struct {
-	Code    ListAgencyWebhooks200JSONResponseBodyCode `json:"code"`
-	Data    WebhookDeliveryPage                       `json:"data"`
-	Message string                                    `json:"message"`
+	// Code 0: the call succeeded.
+	Code ListAgencyWebhooks200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data WebhookDeliveryPage `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -23441,9 +25842,14 @@ type RotateAgencyWebhookSecretResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    RotateAgencyWebhookSecret200JSONResponseBodyCode `json:"code"`
-		Data    WebhookSecret                                    `json:"data"`
-		Message string                                           `json:"message"`
+		// Code 0: the call succeeded.
+		Code RotateAgencyWebhookSecret200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data WebhookSecret `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -23465,9 +25871,14 @@ type RotateAgencyWebhookSecretResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r RotateAgencyWebhookSecretResponse) GetJSON200() *struct {
-	Code    RotateAgencyWebhookSecret200JSONResponseBodyCode `json:"code"`
-	Data    WebhookSecret                                    `json:"data"`
-	Message string                                           `json:"message"`
+	// Code 0: the call succeeded.
+	Code RotateAgencyWebhookSecret200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data WebhookSecret `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -23549,9 +25960,14 @@ type RedeliverAgencyWebhookResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    RedeliverAgencyWebhook200JSONResponseBodyCode `json:"code"`
-		Data    WebhookDelivery                               `json:"data"`
-		Message string                                        `json:"message"`
+		// Code 0: the call succeeded.
+		Code RedeliverAgencyWebhook200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data WebhookDelivery `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -23575,9 +25991,14 @@ type RedeliverAgencyWebhookResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r RedeliverAgencyWebhookResponse) GetJSON200() *struct {
-	Code    RedeliverAgencyWebhook200JSONResponseBodyCode `json:"code"`
-	Data    WebhookDelivery                               `json:"data"`
-	Message string                                        `json:"message"`
+	// Code 0: the call succeeded.
+	Code RedeliverAgencyWebhook200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data WebhookDelivery `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -23664,9 +26085,14 @@ type SearchAirportsResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    SearchAirports200JSONResponseBodyCode `json:"code"`
-		Data    *[]GeoPlace                           `json:"data"`
-		Message string                                `json:"message"`
+		// Code 0: the call succeeded.
+		Code SearchAirports200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data *[]GeoPlace `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -23686,9 +26112,14 @@ type SearchAirportsResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r SearchAirportsResponse) GetJSON200() *struct {
-	Code    SearchAirports200JSONResponseBodyCode `json:"code"`
-	Data    *[]GeoPlace                           `json:"data"`
-	Message string                                `json:"message"`
+	// Code 0: the call succeeded.
+	Code SearchAirports200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data *[]GeoPlace `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -23765,9 +26196,14 @@ type AnalyseDocsResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    AnalyseDocs200JSONResponseBodyCode `json:"code"`
-		Data    DocsAnswer                         `json:"data"`
-		Message string                             `json:"message"`
+		// Code 0: the call succeeded.
+		Code AnalyseDocs200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data DocsAnswer `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -23791,9 +26227,14 @@ type AnalyseDocsResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r AnalyseDocsResponse) GetJSON200() *struct {
-	Code    AnalyseDocs200JSONResponseBodyCode `json:"code"`
-	Data    DocsAnswer                         `json:"data"`
-	Message string                             `json:"message"`
+	// Code 0: the call succeeded.
+	Code AnalyseDocs200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data DocsAnswer `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -23880,9 +26321,14 @@ type ImportPassengersResponse struct {
 	HTTPResponse *http.Response
 	// JSON201 the response for an HTTP 201 `application/json` response
 	JSON201 *struct {
-		Code    ImportPassengers201JSONResponseBodyCode `json:"code"`
-		Data    ProfileImportResult                     `json:"data"`
-		Message string                                  `json:"message"`
+		// Code 0: the call succeeded.
+		Code ImportPassengers201JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data ProfileImportResult `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -23908,9 +26354,14 @@ type ImportPassengersResponse struct {
 
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
 func (r ImportPassengersResponse) GetJSON201() *struct {
-	Code    ImportPassengers201JSONResponseBodyCode `json:"code"`
-	Data    ProfileImportResult                     `json:"data"`
-	Message string                                  `json:"message"`
+	// Code 0: the call succeeded.
+	Code ImportPassengers201JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data ProfileImportResult `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON201
 }
@@ -24002,9 +26453,14 @@ type RecognizeDocumentResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    RecognizeDocument200JSONResponseBodyCode `json:"code"`
-		Data    RecognitionDocument                      `json:"data"`
-		Message string                                   `json:"message"`
+		// Code 0: the call succeeded.
+		Code RecognizeDocument200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data RecognitionDocument `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -24028,9 +26484,14 @@ type RecognizeDocumentResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r RecognizeDocumentResponse) GetJSON200() *struct {
-	Code    RecognizeDocument200JSONResponseBodyCode `json:"code"`
-	Data    RecognitionDocument                      `json:"data"`
-	Message string                                   `json:"message"`
+	// Code 0: the call succeeded.
+	Code RecognizeDocument200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data RecognitionDocument `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -24117,9 +26578,14 @@ type CreateApplicationResponse struct {
 	HTTPResponse *http.Response
 	// JSON201 the response for an HTTP 201 `application/json` response
 	JSON201 *struct {
-		Code    CreateApplication201JSONResponseBodyCode `json:"code"`
-		Data    PartnershipSubmitted                     `json:"data"`
-		Message string                                   `json:"message"`
+		// Code 0: the call succeeded.
+		Code CreateApplication201JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data PartnershipSubmitted `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -24141,9 +26607,14 @@ type CreateApplicationResponse struct {
 
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
 func (r CreateApplicationResponse) GetJSON201() *struct {
-	Code    CreateApplication201JSONResponseBodyCode `json:"code"`
-	Data    PartnershipSubmitted                     `json:"data"`
-	Message string                                   `json:"message"`
+	// Code 0: the call succeeded.
+	Code CreateApplication201JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data PartnershipSubmitted `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON201
 }
@@ -24225,9 +26696,14 @@ type GetCompanyResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    GetCompany200JSONResponseBodyCode `json:"code"`
-		Data    CompanyInfo                       `json:"data"`
-		Message string                            `json:"message"`
+		// Code 0: the call succeeded.
+		Code GetCompany200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data CompanyInfo `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -24249,9 +26725,14 @@ type GetCompanyResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r GetCompanyResponse) GetJSON200() *struct {
-	Code    GetCompany200JSONResponseBodyCode `json:"code"`
-	Data    CompanyInfo                       `json:"data"`
-	Message string                            `json:"message"`
+	// Code 0: the call succeeded.
+	Code GetCompany200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data CompanyInfo `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -24333,9 +26814,14 @@ type UpdateCompanyResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    UpdateCompany200JSONResponseBodyCode `json:"code"`
-		Data    CompanyInfo                          `json:"data"`
-		Message string                               `json:"message"`
+		// Code 0: the call succeeded.
+		Code UpdateCompany200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data CompanyInfo `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -24359,9 +26845,14 @@ type UpdateCompanyResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r UpdateCompanyResponse) GetJSON200() *struct {
-	Code    UpdateCompany200JSONResponseBodyCode `json:"code"`
-	Data    CompanyInfo                          `json:"data"`
-	Message string                               `json:"message"`
+	// Code 0: the call succeeded.
+	Code UpdateCompany200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data CompanyInfo `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -24548,9 +27039,14 @@ type SetCompanyLogoResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    SetCompanyLogo200JSONResponseBodyCode `json:"code"`
-		Data    CompanyInfo                           `json:"data"`
-		Message string                                `json:"message"`
+		// Code 0: the call succeeded.
+		Code SetCompanyLogo200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data CompanyInfo `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -24574,9 +27070,14 @@ type SetCompanyLogoResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r SetCompanyLogoResponse) GetJSON200() *struct {
-	Code    SetCompanyLogo200JSONResponseBodyCode `json:"code"`
-	Data    CompanyInfo                           `json:"data"`
-	Message string                                `json:"message"`
+	// Code 0: the call succeeded.
+	Code SetCompanyLogo200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data CompanyInfo `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -24663,9 +27164,14 @@ type GetSiteConfigResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    GetSiteConfig200JSONResponseBodyCode `json:"code"`
-		Data    SiteinfoInfo                         `json:"data"`
-		Message string                               `json:"message"`
+		// Code 0: the call succeeded.
+		Code GetSiteConfig200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data SiteinfoInfo `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -24683,9 +27189,14 @@ type GetSiteConfigResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r GetSiteConfigResponse) GetJSON200() *struct {
-	Code    GetSiteConfig200JSONResponseBodyCode `json:"code"`
-	Data    SiteinfoInfo                         `json:"data"`
-	Message string                               `json:"message"`
+	// Code 0: the call succeeded.
+	Code GetSiteConfig200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data SiteinfoInfo `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -24757,9 +27268,14 @@ type ListExchangeRatesResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    ListExchangeRates200JSONResponseBodyCode `json:"code"`
-		Data    *[]SiteinfoRate                          `json:"data"`
-		Message string                                   `json:"message"`
+		// Code 0: the call succeeded.
+		Code ListExchangeRates200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data *[]SiteinfoRate `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -24779,9 +27295,14 @@ type ListExchangeRatesResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r ListExchangeRatesResponse) GetJSON200() *struct {
-	Code    ListExchangeRates200JSONResponseBodyCode `json:"code"`
-	Data    *[]SiteinfoRate                          `json:"data"`
-	Message string                                   `json:"message"`
+	// Code 0: the call succeeded.
+	Code ListExchangeRates200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data *[]SiteinfoRate `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -24858,9 +27379,14 @@ type SetExchangeRateResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    SetExchangeRate200JSONResponseBodyCode `json:"code"`
-		Data    *[]SiteinfoRate                        `json:"data"`
-		Message string                                 `json:"message"`
+		// Code 0: the call succeeded.
+		Code SetExchangeRate200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data *[]SiteinfoRate `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -24884,9 +27410,14 @@ type SetExchangeRateResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r SetExchangeRateResponse) GetJSON200() *struct {
-	Code    SetExchangeRate200JSONResponseBodyCode `json:"code"`
-	Data    *[]SiteinfoRate                        `json:"data"`
-	Message string                                 `json:"message"`
+	// Code 0: the call succeeded.
+	Code SetExchangeRate200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data *[]SiteinfoRate `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -24973,9 +27504,14 @@ type RetryJobResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    RetryJob200JSONResponseBodyCode `json:"code"`
-		Data    JobsJob                         `json:"data"`
-		Message string                          `json:"message"`
+		// Code 0: the call succeeded.
+		Code RetryJob200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data JobsJob `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -24999,9 +27535,14 @@ type RetryJobResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r RetryJobResponse) GetJSON200() *struct {
-	Code    RetryJob200JSONResponseBodyCode `json:"code"`
-	Data    JobsJob                         `json:"data"`
-	Message string                          `json:"message"`
+	// Code 0: the call succeeded.
+	Code RetryJob200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data JobsJob `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -25088,9 +27629,14 @@ type LoginResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    Login200JSONResponseBodyCode `json:"code"`
-		Data    Me                           `json:"data"`
-		Message string                       `json:"message"`
+		// Code 0: the call succeeded.
+		Code Login200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data Me `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -25114,9 +27660,14 @@ type LoginResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r LoginResponse) GetJSON200() *struct {
-	Code    Login200JSONResponseBodyCode `json:"code"`
-	Data    Me                           `json:"data"`
-	Message string                       `json:"message"`
+	// Code 0: the call succeeded.
+	Code Login200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data Me `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -25203,9 +27754,14 @@ type LogoutResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    Logout200JSONResponseBodyCode `json:"code"`
-		Data    any                           `json:"data"`
-		Message string                        `json:"message"`
+		// Code 0: the call succeeded.
+		Code Logout200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data any `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -25227,9 +27783,14 @@ type LogoutResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r LogoutResponse) GetJSON200() *struct {
-	Code    Logout200JSONResponseBodyCode `json:"code"`
-	Data    any                           `json:"data"`
-	Message string                        `json:"message"`
+	// Code 0: the call succeeded.
+	Code Logout200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data any `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -25311,9 +27872,14 @@ type GetMeResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    GetMe200JSONResponseBodyCode `json:"code"`
-		Data    Me                           `json:"data"`
-		Message string                       `json:"message"`
+		// Code 0: the call succeeded.
+		Code GetMe200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data Me `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -25335,9 +27901,14 @@ type GetMeResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r GetMeResponse) GetJSON200() *struct {
-	Code    GetMe200JSONResponseBodyCode `json:"code"`
-	Data    Me                           `json:"data"`
-	Message string                       `json:"message"`
+	// Code 0: the call succeeded.
+	Code GetMe200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data Me `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -25419,9 +27990,14 @@ type UpdateMeResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    UpdateMe200JSONResponseBodyCode `json:"code"`
-		Data    Me                              `json:"data"`
-		Message string                          `json:"message"`
+		// Code 0: the call succeeded.
+		Code UpdateMe200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data Me `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -25445,9 +28021,14 @@ type UpdateMeResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r UpdateMeResponse) GetJSON200() *struct {
-	Code    UpdateMe200JSONResponseBodyCode `json:"code"`
-	Data    Me                              `json:"data"`
-	Message string                          `json:"message"`
+	// Code 0: the call succeeded.
+	Code UpdateMe200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data Me `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -25534,9 +28115,14 @@ type SetMyAvatarResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    SetMyAvatar200JSONResponseBodyCode `json:"code"`
-		Data    AvatarAnswer                       `json:"data"`
-		Message string                             `json:"message"`
+		// Code 0: the call succeeded.
+		Code SetMyAvatar200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data AvatarAnswer `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -25560,9 +28146,14 @@ type SetMyAvatarResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r SetMyAvatarResponse) GetJSON200() *struct {
-	Code    SetMyAvatar200JSONResponseBodyCode `json:"code"`
-	Data    AvatarAnswer                       `json:"data"`
-	Message string                             `json:"message"`
+	// Code 0: the call succeeded.
+	Code SetMyAvatar200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data AvatarAnswer `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -25649,9 +28240,14 @@ type SetMyConfigResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    SetMyConfig200JSONResponseBodyCode `json:"code"`
-		Data    Me                                 `json:"data"`
-		Message string                             `json:"message"`
+		// Code 0: the call succeeded.
+		Code SetMyConfig200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data Me `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -25675,9 +28271,14 @@ type SetMyConfigResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r SetMyConfigResponse) GetJSON200() *struct {
-	Code    SetMyConfig200JSONResponseBodyCode `json:"code"`
-	Data    Me                                 `json:"data"`
-	Message string                             `json:"message"`
+	// Code 0: the call succeeded.
+	Code SetMyConfig200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data Me `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -25764,9 +28365,14 @@ type ChangePasswordResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    ChangePassword200JSONResponseBodyCode `json:"code"`
-		Data    any                                   `json:"data"`
-		Message string                                `json:"message"`
+		// Code 0: the call succeeded.
+		Code ChangePassword200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data any `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -25790,9 +28396,14 @@ type ChangePasswordResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r ChangePasswordResponse) GetJSON200() *struct {
-	Code    ChangePassword200JSONResponseBodyCode `json:"code"`
-	Data    any                                   `json:"data"`
-	Message string                                `json:"message"`
+	// Code 0: the call succeeded.
+	Code ChangePassword200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data any `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -25879,9 +28490,14 @@ type ListMySessionsResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    ListMySessions200JSONResponseBodyCode `json:"code"`
-		Data    *[]AuthSessionInfo                    `json:"data"`
-		Message string                                `json:"message"`
+		// Code 0: the call succeeded.
+		Code ListMySessions200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data *[]AuthSessionInfo `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -25903,9 +28519,14 @@ type ListMySessionsResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r ListMySessionsResponse) GetJSON200() *struct {
-	Code    ListMySessions200JSONResponseBodyCode `json:"code"`
-	Data    *[]AuthSessionInfo                    `json:"data"`
-	Message string                                `json:"message"`
+	// Code 0: the call succeeded.
+	Code ListMySessions200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data *[]AuthSessionInfo `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -25987,9 +28608,14 @@ type EndMySessionResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    EndMySession200JSONResponseBodyCode `json:"code"`
-		Data    any                                 `json:"data"`
-		Message string                              `json:"message"`
+		// Code 0: the call succeeded.
+		Code EndMySession200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data any `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -26011,9 +28637,14 @@ type EndMySessionResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r EndMySessionResponse) GetJSON200() *struct {
-	Code    EndMySession200JSONResponseBodyCode `json:"code"`
-	Data    any                                 `json:"data"`
-	Message string                              `json:"message"`
+	// Code 0: the call succeeded.
+	Code EndMySession200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data any `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -26095,9 +28726,14 @@ type ListMemberCardsResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    ListMemberCards200JSONResponseBodyCode `json:"code"`
-		Data    ProfileCardPage                        `json:"data"`
-		Message string                                 `json:"message"`
+		// Code 0: the call succeeded.
+		Code ListMemberCards200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data ProfileCardPage `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -26119,9 +28755,14 @@ type ListMemberCardsResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r ListMemberCardsResponse) GetJSON200() *struct {
-	Code    ListMemberCards200JSONResponseBodyCode `json:"code"`
-	Data    ProfileCardPage                        `json:"data"`
-	Message string                                 `json:"message"`
+	// Code 0: the call succeeded.
+	Code ListMemberCards200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data ProfileCardPage `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -26203,9 +28844,14 @@ type CreateMemberCardResponse struct {
 	HTTPResponse *http.Response
 	// JSON201 the response for an HTTP 201 `application/json` response
 	JSON201 *struct {
-		Code    CreateMemberCard201JSONResponseBodyCode `json:"code"`
-		Data    ProfileCard                             `json:"data"`
-		Message string                                  `json:"message"`
+		// Code 0: the call succeeded.
+		Code CreateMemberCard201JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data ProfileCard `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -26229,9 +28875,14 @@ type CreateMemberCardResponse struct {
 
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
 func (r CreateMemberCardResponse) GetJSON201() *struct {
-	Code    CreateMemberCard201JSONResponseBodyCode `json:"code"`
-	Data    ProfileCard                             `json:"data"`
-	Message string                                  `json:"message"`
+	// Code 0: the call succeeded.
+	Code CreateMemberCard201JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data ProfileCard `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON201
 }
@@ -26318,9 +28969,14 @@ type DeleteMemberCardResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    DeleteMemberCard200JSONResponseBodyCode `json:"code"`
-		Data    any                                     `json:"data"`
-		Message string                                  `json:"message"`
+		// Code 0: the call succeeded.
+		Code DeleteMemberCard200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data any `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -26342,9 +28998,14 @@ type DeleteMemberCardResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r DeleteMemberCardResponse) GetJSON200() *struct {
-	Code    DeleteMemberCard200JSONResponseBodyCode `json:"code"`
-	Data    any                                     `json:"data"`
-	Message string                                  `json:"message"`
+	// Code 0: the call succeeded.
+	Code DeleteMemberCard200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data any `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -26426,9 +29087,14 @@ type UpdateMemberCardResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    UpdateMemberCard200JSONResponseBodyCode `json:"code"`
-		Data    ProfileCard                             `json:"data"`
-		Message string                                  `json:"message"`
+		// Code 0: the call succeeded.
+		Code UpdateMemberCard200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data ProfileCard `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -26452,9 +29118,14 @@ type UpdateMemberCardResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r UpdateMemberCardResponse) GetJSON200() *struct {
-	Code    UpdateMemberCard200JSONResponseBodyCode `json:"code"`
-	Data    ProfileCard                             `json:"data"`
-	Message string                                  `json:"message"`
+	// Code 0: the call succeeded.
+	Code UpdateMemberCard200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data ProfileCard `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -26541,9 +29212,14 @@ type ListPassengersResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    ListPassengers200JSONResponseBodyCode `json:"code"`
-		Data    ProfilePassengerPage                  `json:"data"`
-		Message string                                `json:"message"`
+		// Code 0: the call succeeded.
+		Code ListPassengers200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data ProfilePassengerPage `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -26565,9 +29241,14 @@ type ListPassengersResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r ListPassengersResponse) GetJSON200() *struct {
-	Code    ListPassengers200JSONResponseBodyCode `json:"code"`
-	Data    ProfilePassengerPage                  `json:"data"`
-	Message string                                `json:"message"`
+	// Code 0: the call succeeded.
+	Code ListPassengers200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data ProfilePassengerPage `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -26649,9 +29330,14 @@ type CreatePassengerResponse struct {
 	HTTPResponse *http.Response
 	// JSON201 the response for an HTTP 201 `application/json` response
 	JSON201 *struct {
-		Code    CreatePassenger201JSONResponseBodyCode `json:"code"`
-		Data    ProfilePassenger                       `json:"data"`
-		Message string                                 `json:"message"`
+		// Code 0: the call succeeded.
+		Code CreatePassenger201JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data ProfilePassenger `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -26677,9 +29363,14 @@ type CreatePassengerResponse struct {
 
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
 func (r CreatePassengerResponse) GetJSON201() *struct {
-	Code    CreatePassenger201JSONResponseBodyCode `json:"code"`
-	Data    ProfilePassenger                       `json:"data"`
-	Message string                                 `json:"message"`
+	// Code 0: the call succeeded.
+	Code CreatePassenger201JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data ProfilePassenger `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON201
 }
@@ -26771,9 +29462,14 @@ type DeletePassengerResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    DeletePassenger200JSONResponseBodyCode `json:"code"`
-		Data    any                                    `json:"data"`
-		Message string                                 `json:"message"`
+		// Code 0: the call succeeded.
+		Code DeletePassenger200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data any `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -26795,9 +29491,14 @@ type DeletePassengerResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r DeletePassengerResponse) GetJSON200() *struct {
-	Code    DeletePassenger200JSONResponseBodyCode `json:"code"`
-	Data    any                                    `json:"data"`
-	Message string                                 `json:"message"`
+	// Code 0: the call succeeded.
+	Code DeletePassenger200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data any `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -26879,9 +29580,14 @@ type UpdatePassengerResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    UpdatePassenger200JSONResponseBodyCode `json:"code"`
-		Data    ProfilePassenger                       `json:"data"`
-		Message string                                 `json:"message"`
+		// Code 0: the call succeeded.
+		Code UpdatePassenger200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data ProfilePassenger `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -26905,9 +29611,14 @@ type UpdatePassengerResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r UpdatePassengerResponse) GetJSON200() *struct {
-	Code    UpdatePassenger200JSONResponseBodyCode `json:"code"`
-	Data    ProfilePassenger                       `json:"data"`
-	Message string                                 `json:"message"`
+	// Code 0: the call succeeded.
+	Code UpdatePassenger200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data ProfilePassenger `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -26994,9 +29705,14 @@ type SingleLoginResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    SingleLogin200JSONResponseBodyCode `json:"code"`
-		Data    Me                                 `json:"data"`
-		Message string                             `json:"message"`
+		// Code 0: the call succeeded.
+		Code SingleLogin200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data Me `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -27020,9 +29736,14 @@ type SingleLoginResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r SingleLoginResponse) GetJSON200() *struct {
-	Code    SingleLogin200JSONResponseBodyCode `json:"code"`
-	Data    Me                                 `json:"data"`
-	Message string                             `json:"message"`
+	// Code 0: the call succeeded.
+	Code SingleLogin200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data Me `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -27109,9 +29830,14 @@ type ListStatementsResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    ListStatements200JSONResponseBodyCode `json:"code"`
-		Data    StatementPage                         `json:"data"`
-		Message string                                `json:"message"`
+		// Code 0: the call succeeded.
+		Code ListStatements200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data StatementPage `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -27133,9 +29859,14 @@ type ListStatementsResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r ListStatementsResponse) GetJSON200() *struct {
-	Code    ListStatements200JSONResponseBodyCode `json:"code"`
-	Data    StatementPage                         `json:"data"`
-	Message string                                `json:"message"`
+	// Code 0: the call succeeded.
+	Code ListStatements200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data StatementPage `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -27217,9 +29948,14 @@ type CreateStatementResponse struct {
 	HTTPResponse *http.Response
 	// JSON201 the response for an HTTP 201 `application/json` response
 	JSON201 *struct {
-		Code    CreateStatement201JSONResponseBodyCode `json:"code"`
-		Data    StatementDetail                        `json:"data"`
-		Message string                                 `json:"message"`
+		// Code 0: the call succeeded.
+		Code CreateStatement201JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data StatementDetail `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -27245,9 +29981,14 @@ type CreateStatementResponse struct {
 
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
 func (r CreateStatementResponse) GetJSON201() *struct {
-	Code    CreateStatement201JSONResponseBodyCode `json:"code"`
-	Data    StatementDetail                        `json:"data"`
-	Message string                                 `json:"message"`
+	// Code 0: the call succeeded.
+	Code CreateStatement201JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data StatementDetail `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON201
 }
@@ -27339,9 +30080,14 @@ type GetStatementResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    GetStatement200JSONResponseBodyCode `json:"code"`
-		Data    StatementDetail                     `json:"data"`
-		Message string                              `json:"message"`
+		// Code 0: the call succeeded.
+		Code GetStatement200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data StatementDetail `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -27363,9 +30109,14 @@ type GetStatementResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r GetStatementResponse) GetJSON200() *struct {
-	Code    GetStatement200JSONResponseBodyCode `json:"code"`
-	Data    StatementDetail                     `json:"data"`
-	Message string                              `json:"message"`
+	// Code 0: the call succeeded.
+	Code GetStatement200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data StatementDetail `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -27547,9 +30298,14 @@ type ListStuckJobsResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    ListStuckJobs200JSONResponseBodyCode `json:"code"`
-		Data    *[]JobsJob                           `json:"data"`
-		Message string                               `json:"message"`
+		// Code 0: the call succeeded.
+		Code ListStuckJobs200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data *[]JobsJob `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -27571,9 +30327,14 @@ type ListStuckJobsResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r ListStuckJobsResponse) GetJSON200() *struct {
-	Code    ListStuckJobs200JSONResponseBodyCode `json:"code"`
-	Data    *[]JobsJob                           `json:"data"`
-	Message string                               `json:"message"`
+	// Code 0: the call succeeded.
+	Code ListStuckJobs200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data *[]JobsJob `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -27655,9 +30416,14 @@ type RetryStuckJobsResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    RetryStuckJobs200JSONResponseBodyCode `json:"code"`
-		Data    *[]JobsJob                            `json:"data"`
-		Message string                                `json:"message"`
+		// Code 0: the call succeeded.
+		Code RetryStuckJobs200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data *[]JobsJob `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -27679,9 +30445,14 @@ type RetryStuckJobsResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r RetryStuckJobsResponse) GetJSON200() *struct {
-	Code    RetryStuckJobs200JSONResponseBodyCode `json:"code"`
-	Data    *[]JobsJob                            `json:"data"`
-	Message string                                `json:"message"`
+	// Code 0: the call succeeded.
+	Code RetryStuckJobs200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data *[]JobsJob `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -27763,9 +30534,14 @@ type GetSubBalanceResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    GetSubBalance200JSONResponseBodyCode `json:"code"`
-		Data    Wallet                               `json:"data"`
-		Message string                               `json:"message"`
+		// Code 0: the call succeeded.
+		Code GetSubBalance200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data Wallet `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -27787,9 +30563,14 @@ type GetSubBalanceResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r GetSubBalanceResponse) GetJSON200() *struct {
-	Code    GetSubBalance200JSONResponseBodyCode `json:"code"`
-	Data    Wallet                               `json:"data"`
-	Message string                               `json:"message"`
+	// Code 0: the call succeeded.
+	Code GetSubBalance200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data Wallet `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -27871,9 +30652,14 @@ type ListSubStatementsResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    ListSubStatements200JSONResponseBodyCode `json:"code"`
-		Data    StatementPage                            `json:"data"`
-		Message string                                   `json:"message"`
+		// Code 0: the call succeeded.
+		Code ListSubStatements200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data StatementPage `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -27895,9 +30681,14 @@ type ListSubStatementsResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r ListSubStatementsResponse) GetJSON200() *struct {
-	Code    ListSubStatements200JSONResponseBodyCode `json:"code"`
-	Data    StatementPage                            `json:"data"`
-	Message string                                   `json:"message"`
+	// Code 0: the call succeeded.
+	Code ListSubStatements200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data StatementPage `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -27979,9 +30770,14 @@ type CreateSubStatementResponse struct {
 	HTTPResponse *http.Response
 	// JSON201 the response for an HTTP 201 `application/json` response
 	JSON201 *struct {
-		Code    CreateSubStatement201JSONResponseBodyCode `json:"code"`
-		Data    StatementDetail                           `json:"data"`
-		Message string                                    `json:"message"`
+		// Code 0: the call succeeded.
+		Code CreateSubStatement201JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data StatementDetail `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -28007,9 +30803,14 @@ type CreateSubStatementResponse struct {
 
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
 func (r CreateSubStatementResponse) GetJSON201() *struct {
-	Code    CreateSubStatement201JSONResponseBodyCode `json:"code"`
-	Data    StatementDetail                           `json:"data"`
-	Message string                                    `json:"message"`
+	// Code 0: the call succeeded.
+	Code CreateSubStatement201JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data StatementDetail `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON201
 }
@@ -28101,9 +30902,14 @@ type GetSubStatementResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    GetSubStatement200JSONResponseBodyCode `json:"code"`
-		Data    StatementDetail                        `json:"data"`
-		Message string                                 `json:"message"`
+		// Code 0: the call succeeded.
+		Code GetSubStatement200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data StatementDetail `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -28125,9 +30931,14 @@ type GetSubStatementResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r GetSubStatementResponse) GetJSON200() *struct {
-	Code    GetSubStatement200JSONResponseBodyCode `json:"code"`
-	Data    StatementDetail                        `json:"data"`
-	Message string                                 `json:"message"`
+	// Code 0: the call succeeded.
+	Code GetSubStatement200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data StatementDetail `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -28309,9 +31120,14 @@ type ListTransactionsResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    ListTransactions200JSONResponseBodyCode `json:"code"`
-		Data    TransactionPage                         `json:"data"`
-		Message string                                  `json:"message"`
+		// Code 0: the call succeeded.
+		Code ListTransactions200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data TransactionPage `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -28333,9 +31149,14 @@ type ListTransactionsResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r ListTransactionsResponse) GetJSON200() *struct {
-	Code    ListTransactions200JSONResponseBodyCode `json:"code"`
-	Data    TransactionPage                         `json:"data"`
-	Message string                                  `json:"message"`
+	// Code 0: the call succeeded.
+	Code ListTransactions200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data TransactionPage `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -28417,9 +31238,14 @@ type ListUserLogsResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    ListUserLogs200JSONResponseBodyCode `json:"code"`
-		Data    UserLogPage                         `json:"data"`
-		Message string                              `json:"message"`
+		// Code 0: the call succeeded.
+		Code ListUserLogs200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data UserLogPage `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -28441,9 +31267,14 @@ type ListUserLogsResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r ListUserLogsResponse) GetJSON200() *struct {
-	Code    ListUserLogs200JSONResponseBodyCode `json:"code"`
-	Data    UserLogPage                         `json:"data"`
-	Message string                              `json:"message"`
+	// Code 0: the call succeeded.
+	Code ListUserLogs200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data UserLogPage `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -28525,9 +31356,14 @@ type ListUsersResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    ListUsers200JSONResponseBodyCode `json:"code"`
-		Data    UserPage                         `json:"data"`
-		Message string                           `json:"message"`
+		// Code 0: the call succeeded.
+		Code ListUsers200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data UserPage `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -28549,9 +31385,14 @@ type ListUsersResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r ListUsersResponse) GetJSON200() *struct {
-	Code    ListUsers200JSONResponseBodyCode `json:"code"`
-	Data    UserPage                         `json:"data"`
-	Message string                           `json:"message"`
+	// Code 0: the call succeeded.
+	Code ListUsers200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data UserPage `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -28633,9 +31474,14 @@ type CreateUserResponse struct {
 	HTTPResponse *http.Response
 	// JSON201 the response for an HTTP 201 `application/json` response
 	JSON201 *struct {
-		Code    CreateUser201JSONResponseBodyCode `json:"code"`
-		Data    ManagedUser                       `json:"data"`
-		Message string                            `json:"message"`
+		// Code 0: the call succeeded.
+		Code CreateUser201JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data ManagedUser `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -28659,9 +31505,14 @@ type CreateUserResponse struct {
 
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
 func (r CreateUserResponse) GetJSON201() *struct {
-	Code    CreateUser201JSONResponseBodyCode `json:"code"`
-	Data    ManagedUser                       `json:"data"`
-	Message string                            `json:"message"`
+	// Code 0: the call succeeded.
+	Code CreateUser201JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data ManagedUser `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON201
 }
@@ -28748,9 +31599,14 @@ type UpdateUserResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    UpdateUser200JSONResponseBodyCode `json:"code"`
-		Data    ManagedUser                       `json:"data"`
-		Message string                            `json:"message"`
+		// Code 0: the call succeeded.
+		Code UpdateUser200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data ManagedUser `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -28774,9 +31630,14 @@ type UpdateUserResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r UpdateUserResponse) GetJSON200() *struct {
-	Code    UpdateUser200JSONResponseBodyCode `json:"code"`
-	Data    ManagedUser                       `json:"data"`
-	Message string                            `json:"message"`
+	// Code 0: the call succeeded.
+	Code UpdateUser200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data ManagedUser `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -28963,9 +31824,14 @@ type DeactivateUserResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    DeactivateUser200JSONResponseBodyCode `json:"code"`
-		Data    ManagedUser                           `json:"data"`
-		Message string                                `json:"message"`
+		// Code 0: the call succeeded.
+		Code DeactivateUser200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data ManagedUser `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -28987,9 +31853,14 @@ type DeactivateUserResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r DeactivateUserResponse) GetJSON200() *struct {
-	Code    DeactivateUser200JSONResponseBodyCode `json:"code"`
-	Data    ManagedUser                           `json:"data"`
-	Message string                                `json:"message"`
+	// Code 0: the call succeeded.
+	Code DeactivateUser200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data ManagedUser `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -29071,9 +31942,14 @@ type GetWalletResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    GetWallet200JSONResponseBodyCode `json:"code"`
-		Data    Wallet                           `json:"data"`
-		Message string                           `json:"message"`
+		// Code 0: the call succeeded.
+		Code GetWallet200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data Wallet `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -29095,9 +31971,14 @@ type GetWalletResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r GetWalletResponse) GetJSON200() *struct {
-	Code    GetWallet200JSONResponseBodyCode `json:"code"`
-	Data    Wallet                           `json:"data"`
-	Message string                           `json:"message"`
+	// Code 0: the call succeeded.
+	Code GetWallet200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data Wallet `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -29179,9 +32060,14 @@ type ListWalletEntriesResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    ListWalletEntries200JSONResponseBodyCode `json:"code"`
-		Data    WalletEntryPage                          `json:"data"`
-		Message string                                   `json:"message"`
+		// Code 0: the call succeeded.
+		Code ListWalletEntries200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data WalletEntryPage `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -29203,9 +32089,14 @@ type ListWalletEntriesResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r ListWalletEntriesResponse) GetJSON200() *struct {
-	Code    ListWalletEntries200JSONResponseBodyCode `json:"code"`
-	Data    WalletEntryPage                          `json:"data"`
-	Message string                                   `json:"message"`
+	// Code 0: the call succeeded.
+	Code ListWalletEntries200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data WalletEntryPage `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -29287,9 +32178,14 @@ type ListWebhooksResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    ListWebhooks200JSONResponseBodyCode `json:"code"`
-		Data    WebhookDeliveryPage                 `json:"data"`
-		Message string                              `json:"message"`
+		// Code 0: the call succeeded.
+		Code ListWebhooks200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data WebhookDeliveryPage `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -29311,9 +32207,14 @@ type ListWebhooksResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r ListWebhooksResponse) GetJSON200() *struct {
-	Code    ListWebhooks200JSONResponseBodyCode `json:"code"`
-	Data    WebhookDeliveryPage                 `json:"data"`
-	Message string                              `json:"message"`
+	// Code 0: the call succeeded.
+	Code ListWebhooks200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data WebhookDeliveryPage `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -29395,9 +32296,14 @@ type PaymentConfigResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    PaymentConfig200JSONResponseBodyCode `json:"code"`
-		Data    OrderPaymentConfig                   `json:"data"`
-		Message string                               `json:"message"`
+		// Code 0: the call succeeded.
+		Code PaymentConfig200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data OrderPaymentConfig `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -29419,9 +32325,14 @@ type PaymentConfigResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r PaymentConfigResponse) GetJSON200() *struct {
-	Code    PaymentConfig200JSONResponseBodyCode `json:"code"`
-	Data    OrderPaymentConfig                   `json:"data"`
-	Message string                               `json:"message"`
+	// Code 0: the call succeeded.
+	Code PaymentConfig200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data OrderPaymentConfig `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -29503,9 +32414,14 @@ type ListFlightDisruptionsResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    ListFlightDisruptions200JSONResponseBodyCode `json:"code"`
-		Data    OrderDisruptionPage                          `json:"data"`
-		Message string                                       `json:"message"`
+		// Code 0: the call succeeded.
+		Code ListFlightDisruptions200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data OrderDisruptionPage `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -29527,9 +32443,14 @@ type ListFlightDisruptionsResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r ListFlightDisruptionsResponse) GetJSON200() *struct {
-	Code    ListFlightDisruptions200JSONResponseBodyCode `json:"code"`
-	Data    OrderDisruptionPage                          `json:"data"`
-	Message string                                       `json:"message"`
+	// Code 0: the call succeeded.
+	Code ListFlightDisruptions200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data OrderDisruptionPage `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -29611,9 +32532,14 @@ type ListGroupOrdersResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    ListGroupOrders200JSONResponseBodyCode `json:"code"`
-		Data    GroupPage                              `json:"data"`
-		Message string                                 `json:"message"`
+		// Code 0: the call succeeded.
+		Code ListGroupOrders200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data GroupPage `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -29635,9 +32561,14 @@ type ListGroupOrdersResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r ListGroupOrdersResponse) GetJSON200() *struct {
-	Code    ListGroupOrders200JSONResponseBodyCode `json:"code"`
-	Data    GroupPage                              `json:"data"`
-	Message string                                 `json:"message"`
+	// Code 0: the call succeeded.
+	Code ListGroupOrders200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data GroupPage `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -29719,9 +32650,14 @@ type RequestGroupOrderResponse struct {
 	HTTPResponse *http.Response
 	// JSON201 the response for an HTTP 201 `application/json` response
 	JSON201 *struct {
-		Code    RequestGroupOrder201JSONResponseBodyCode `json:"code"`
-		Data    GroupView                                `json:"data"`
-		Message string                                   `json:"message"`
+		// Code 0: the call succeeded.
+		Code RequestGroupOrder201JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data GroupView `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -29747,9 +32683,14 @@ type RequestGroupOrderResponse struct {
 
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
 func (r RequestGroupOrderResponse) GetJSON201() *struct {
-	Code    RequestGroupOrder201JSONResponseBodyCode `json:"code"`
-	Data    GroupView                                `json:"data"`
-	Message string                                   `json:"message"`
+	// Code 0: the call succeeded.
+	Code RequestGroupOrder201JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data GroupView `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON201
 }
@@ -29941,9 +32882,14 @@ type GroupQuoteQueueResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    GroupQuoteQueue200JSONResponseBodyCode `json:"code"`
-		Data    GroupPage                              `json:"data"`
-		Message string                                 `json:"message"`
+		// Code 0: the call succeeded.
+		Code GroupQuoteQueue200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data GroupPage `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -29965,9 +32911,14 @@ type GroupQuoteQueueResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r GroupQuoteQueueResponse) GetJSON200() *struct {
-	Code    GroupQuoteQueue200JSONResponseBodyCode `json:"code"`
-	Data    GroupPage                              `json:"data"`
-	Message string                                 `json:"message"`
+	// Code 0: the call succeeded.
+	Code GroupQuoteQueue200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data GroupPage `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -30049,9 +33000,14 @@ type GroupOrderStatusCountsResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    GroupOrderStatusCounts200JSONResponseBodyCode `json:"code"`
-		Data    *[]GroupStatusCount                           `json:"data"`
-		Message string                                        `json:"message"`
+		// Code 0: the call succeeded.
+		Code GroupOrderStatusCounts200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data *[]GroupStatusCount `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -30073,9 +33029,14 @@ type GroupOrderStatusCountsResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r GroupOrderStatusCountsResponse) GetJSON200() *struct {
-	Code    GroupOrderStatusCounts200JSONResponseBodyCode `json:"code"`
-	Data    *[]GroupStatusCount                           `json:"data"`
-	Message string                                        `json:"message"`
+	// Code 0: the call succeeded.
+	Code GroupOrderStatusCounts200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data *[]GroupStatusCount `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -30157,9 +33118,14 @@ type CancelGroupOrderResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    CancelGroupOrder200JSONResponseBodyCode `json:"code"`
-		Data    GroupView                               `json:"data"`
-		Message string                                  `json:"message"`
+		// Code 0: the call succeeded.
+		Code CancelGroupOrder200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data GroupView `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -30183,9 +33149,14 @@ type CancelGroupOrderResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r CancelGroupOrderResponse) GetJSON200() *struct {
-	Code    CancelGroupOrder200JSONResponseBodyCode `json:"code"`
-	Data    GroupView                               `json:"data"`
-	Message string                                  `json:"message"`
+	// Code 0: the call succeeded.
+	Code CancelGroupOrder200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data GroupView `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -30272,9 +33243,14 @@ type GetGroupOrderResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    GetGroupOrder200JSONResponseBodyCode `json:"code"`
-		Data    GroupView                            `json:"data"`
-		Message string                               `json:"message"`
+		// Code 0: the call succeeded.
+		Code GetGroupOrder200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data GroupView `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -30296,9 +33272,14 @@ type GetGroupOrderResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r GetGroupOrderResponse) GetJSON200() *struct {
-	Code    GetGroupOrder200JSONResponseBodyCode `json:"code"`
-	Data    GroupView                            `json:"data"`
-	Message string                               `json:"message"`
+	// Code 0: the call succeeded.
+	Code GetGroupOrder200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data GroupView `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -30380,9 +33361,14 @@ type CloseGroupOrderResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    CloseGroupOrder200JSONResponseBodyCode `json:"code"`
-		Data    GroupView                              `json:"data"`
-		Message string                                 `json:"message"`
+		// Code 0: the call succeeded.
+		Code CloseGroupOrder200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data GroupView `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -30408,9 +33394,14 @@ type CloseGroupOrderResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r CloseGroupOrderResponse) GetJSON200() *struct {
-	Code    CloseGroupOrder200JSONResponseBodyCode `json:"code"`
-	Data    GroupView                              `json:"data"`
-	Message string                                 `json:"message"`
+	// Code 0: the call succeeded.
+	Code CloseGroupOrder200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data GroupView `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -30502,9 +33493,14 @@ type ConfirmGroupOrderResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    ConfirmGroupOrder200JSONResponseBodyCode `json:"code"`
-		Data    GroupView                                `json:"data"`
-		Message string                                   `json:"message"`
+		// Code 0: the call succeeded.
+		Code ConfirmGroupOrder200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data GroupView `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -30528,9 +33524,14 @@ type ConfirmGroupOrderResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r ConfirmGroupOrderResponse) GetJSON200() *struct {
-	Code    ConfirmGroupOrder200JSONResponseBodyCode `json:"code"`
-	Data    GroupView                                `json:"data"`
-	Message string                                   `json:"message"`
+	// Code 0: the call succeeded.
+	Code ConfirmGroupOrder200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data GroupView `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -30717,9 +33718,14 @@ type GetGroupPassengersResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    GetGroupPassengers200JSONResponseBodyCode `json:"code"`
-		Data    *[]OrderPassenger                         `json:"data"`
-		Message string                                    `json:"message"`
+		// Code 0: the call succeeded.
+		Code GetGroupPassengers200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data *[]OrderPassenger `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -30741,9 +33747,14 @@ type GetGroupPassengersResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r GetGroupPassengersResponse) GetJSON200() *struct {
-	Code    GetGroupPassengers200JSONResponseBodyCode `json:"code"`
-	Data    *[]OrderPassenger                         `json:"data"`
-	Message string                                    `json:"message"`
+	// Code 0: the call succeeded.
+	Code GetGroupPassengers200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data *[]OrderPassenger `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -30825,9 +33836,14 @@ type UploadGroupPassengersResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    UploadGroupPassengers200JSONResponseBodyCode `json:"code"`
-		Data    UploadResult                                 `json:"data"`
-		Message string                                       `json:"message"`
+		// Code 0: the call succeeded.
+		Code UploadGroupPassengers200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data UploadResult `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -30853,9 +33869,14 @@ type UploadGroupPassengersResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r UploadGroupPassengersResponse) GetJSON200() *struct {
-	Code    UploadGroupPassengers200JSONResponseBodyCode `json:"code"`
-	Data    UploadResult                                 `json:"data"`
-	Message string                                       `json:"message"`
+	// Code 0: the call succeeded.
+	Code UploadGroupPassengers200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data UploadResult `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -31047,9 +34068,14 @@ type PayGroupOrderResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    PayGroupOrder200JSONResponseBodyCode `json:"code"`
-		Data    GroupView                            `json:"data"`
-		Message string                               `json:"message"`
+		// Code 0: the call succeeded.
+		Code PayGroupOrder200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data GroupView `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -31079,9 +34105,14 @@ type PayGroupOrderResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r PayGroupOrderResponse) GetJSON200() *struct {
-	Code    PayGroupOrder200JSONResponseBodyCode `json:"code"`
-	Data    GroupView                            `json:"data"`
-	Message string                               `json:"message"`
+	// Code 0: the call succeeded.
+	Code PayGroupOrder200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data GroupView `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -31183,9 +34214,14 @@ type QuoteGroupOrderResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    QuoteGroupOrder200JSONResponseBodyCode `json:"code"`
-		Data    GroupView                              `json:"data"`
-		Message string                                 `json:"message"`
+		// Code 0: the call succeeded.
+		Code QuoteGroupOrder200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data GroupView `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -31211,9 +34247,14 @@ type QuoteGroupOrderResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r QuoteGroupOrderResponse) GetJSON200() *struct {
-	Code    QuoteGroupOrder200JSONResponseBodyCode `json:"code"`
-	Data    GroupView                              `json:"data"`
-	Message string                                 `json:"message"`
+	// Code 0: the call succeeded.
+	Code QuoteGroupOrder200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data GroupView `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -31305,9 +34346,14 @@ type AcceptGroupQuoteResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    AcceptGroupQuote200JSONResponseBodyCode `json:"code"`
-		Data    GroupView                               `json:"data"`
-		Message string                                  `json:"message"`
+		// Code 0: the call succeeded.
+		Code AcceptGroupQuote200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data GroupView `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -31331,9 +34377,14 @@ type AcceptGroupQuoteResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r AcceptGroupQuoteResponse) GetJSON200() *struct {
-	Code    AcceptGroupQuote200JSONResponseBodyCode `json:"code"`
-	Data    GroupView                               `json:"data"`
-	Message string                                  `json:"message"`
+	// Code 0: the call succeeded.
+	Code AcceptGroupQuote200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data GroupView `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -31420,9 +34471,14 @@ type DeclineGroupQuoteResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    DeclineGroupQuote200JSONResponseBodyCode `json:"code"`
-		Data    GroupView                                `json:"data"`
-		Message string                                   `json:"message"`
+		// Code 0: the call succeeded.
+		Code DeclineGroupQuote200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data GroupView `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -31446,9 +34502,14 @@ type DeclineGroupQuoteResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r DeclineGroupQuoteResponse) GetJSON200() *struct {
-	Code    DeclineGroupQuote200JSONResponseBodyCode `json:"code"`
-	Data    GroupView                                `json:"data"`
-	Message string                                   `json:"message"`
+	// Code 0: the call succeeded.
+	Code DeclineGroupQuote200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data GroupView `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -31535,9 +34596,14 @@ type GroupOrderSeatsResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    GroupOrderSeats200JSONResponseBodyCode `json:"code"`
-		Data    GroupView                              `json:"data"`
-		Message string                                 `json:"message"`
+		// Code 0: the call succeeded.
+		Code GroupOrderSeats200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data GroupView `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -31563,9 +34629,14 @@ type GroupOrderSeatsResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r GroupOrderSeatsResponse) GetJSON200() *struct {
-	Code    GroupOrderSeats200JSONResponseBodyCode `json:"code"`
-	Data    GroupView                              `json:"data"`
-	Message string                                 `json:"message"`
+	// Code 0: the call succeeded.
+	Code GroupOrderSeats200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data GroupView `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -31657,9 +34728,14 @@ type ListFlightOrdersResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    ListFlightOrders200JSONResponseBodyCode `json:"code"`
-		Data    OrderPage                               `json:"data"`
-		Message string                                  `json:"message"`
+		// Code 0: the call succeeded.
+		Code ListFlightOrders200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data OrderPage `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -31681,9 +34757,14 @@ type ListFlightOrdersResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r ListFlightOrdersResponse) GetJSON200() *struct {
-	Code    ListFlightOrders200JSONResponseBodyCode `json:"code"`
-	Data    OrderPage                               `json:"data"`
-	Message string                                  `json:"message"`
+	// Code 0: the call succeeded.
+	Code ListFlightOrders200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data OrderPage `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -31770,9 +34851,14 @@ type CreateFlightOrderResponse struct {
 	HTTPResponse *http.Response
 	// JSON201 the response for an HTTP 201 `application/json` response
 	JSON201 *struct {
-		Code    CreateFlightOrder201JSONResponseBodyCode `json:"code"`
-		Data    OrderView                                `json:"data"`
-		Message string                                   `json:"message"`
+		// Code 0: the call succeeded.
+		Code CreateFlightOrder201JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data OrderView `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -31806,9 +34892,14 @@ type CreateFlightOrderResponse struct {
 
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
 func (r CreateFlightOrderResponse) GetJSON201() *struct {
-	Code    CreateFlightOrder201JSONResponseBodyCode `json:"code"`
-	Data    OrderView                                `json:"data"`
-	Message string                                   `json:"message"`
+	// Code 0: the call succeeded.
+	Code CreateFlightOrder201JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data OrderView `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON201
 }
@@ -31915,9 +35006,14 @@ type FlightOrderStatusCountsResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    FlightOrderStatusCounts200JSONResponseBodyCode `json:"code"`
-		Data    *[]OrderStatusCount                            `json:"data"`
-		Message string                                         `json:"message"`
+		// Code 0: the call succeeded.
+		Code FlightOrderStatusCounts200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data *[]OrderStatusCount `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -31939,9 +35035,14 @@ type FlightOrderStatusCountsResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r FlightOrderStatusCountsResponse) GetJSON200() *struct {
-	Code    FlightOrderStatusCounts200JSONResponseBodyCode `json:"code"`
-	Data    *[]OrderStatusCount                            `json:"data"`
-	Message string                                         `json:"message"`
+	// Code 0: the call succeeded.
+	Code FlightOrderStatusCounts200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data *[]OrderStatusCount `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -32023,9 +35124,14 @@ type CancelFlightOrderResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    CancelFlightOrder200JSONResponseBodyCode `json:"code"`
-		Data    OrderView                                `json:"data"`
-		Message string                                   `json:"message"`
+		// Code 0: the call succeeded.
+		Code CancelFlightOrder200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data OrderView `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -32049,9 +35155,14 @@ type CancelFlightOrderResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r CancelFlightOrderResponse) GetJSON200() *struct {
-	Code    CancelFlightOrder200JSONResponseBodyCode `json:"code"`
-	Data    OrderView                                `json:"data"`
-	Message string                                   `json:"message"`
+	// Code 0: the call succeeded.
+	Code CancelFlightOrder200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data OrderView `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -32138,9 +35249,14 @@ type GetFlightOrderResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    GetFlightOrder200JSONResponseBodyCode `json:"code"`
-		Data    OrderView                             `json:"data"`
-		Message string                                `json:"message"`
+		// Code 0: the call succeeded.
+		Code GetFlightOrder200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data OrderView `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -32162,9 +35278,14 @@ type GetFlightOrderResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r GetFlightOrderResponse) GetJSON200() *struct {
-	Code    GetFlightOrder200JSONResponseBodyCode `json:"code"`
-	Data    OrderView                             `json:"data"`
-	Message string                                `json:"message"`
+	// Code 0: the call succeeded.
+	Code GetFlightOrder200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data OrderView `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -32246,9 +35367,14 @@ type FlightOrderActionResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    FlightOrderAction200JSONResponseBodyCode `json:"code"`
-		Data    OrderView                                `json:"data"`
-		Message string                                   `json:"message"`
+		// Code 0: the call succeeded.
+		Code FlightOrderAction200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data OrderView `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -32274,9 +35400,14 @@ type FlightOrderActionResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r FlightOrderActionResponse) GetJSON200() *struct {
-	Code    FlightOrderAction200JSONResponseBodyCode `json:"code"`
-	Data    OrderView                                `json:"data"`
-	Message string                                   `json:"message"`
+	// Code 0: the call succeeded.
+	Code FlightOrderAction200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data OrderView `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -32368,9 +35499,14 @@ type ChangeFlightOrderResponse struct {
 	HTTPResponse *http.Response
 	// JSON201 the response for an HTTP 201 `application/json` response
 	JSON201 *struct {
-		Code    ChangeFlightOrder201JSONResponseBodyCode `json:"code"`
-		Data    OrderView                                `json:"data"`
-		Message string                                   `json:"message"`
+		// Code 0: the call succeeded.
+		Code ChangeFlightOrder201JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data OrderView `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -32396,9 +35532,14 @@ type ChangeFlightOrderResponse struct {
 
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
 func (r ChangeFlightOrderResponse) GetJSON201() *struct {
-	Code    ChangeFlightOrder201JSONResponseBodyCode `json:"code"`
-	Data    OrderView                                `json:"data"`
-	Message string                                   `json:"message"`
+	// Code 0: the call succeeded.
+	Code ChangeFlightOrder201JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data OrderView `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON201
 }
@@ -32495,9 +35636,14 @@ type ChangeSearchFlightOrderResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    ChangeSearchFlightOrder200JSONResponseBodyCode `json:"code"`
-		Data    OrderChangeSearch                              `json:"data"`
-		Message string                                         `json:"message"`
+		// Code 0: the call succeeded.
+		Code ChangeSearchFlightOrder200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data OrderChangeSearch `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -32531,9 +35677,14 @@ type ChangeSearchFlightOrderResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r ChangeSearchFlightOrderResponse) GetJSON200() *struct {
-	Code    ChangeSearchFlightOrder200JSONResponseBodyCode `json:"code"`
-	Data    OrderChangeSearch                              `json:"data"`
-	Message string                                         `json:"message"`
+	// Code 0: the call succeeded.
+	Code ChangeSearchFlightOrder200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data OrderChangeSearch `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -32640,9 +35791,14 @@ type ConfirmFlightOrderResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    ConfirmFlightOrder200JSONResponseBodyCode `json:"code"`
-		Data    OrderView                                 `json:"data"`
-		Message string                                    `json:"message"`
+		// Code 0: the call succeeded.
+		Code ConfirmFlightOrder200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data OrderView `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -32666,9 +35822,14 @@ type ConfirmFlightOrderResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r ConfirmFlightOrderResponse) GetJSON200() *struct {
-	Code    ConfirmFlightOrder200JSONResponseBodyCode `json:"code"`
-	Data    OrderView                                 `json:"data"`
-	Message string                                    `json:"message"`
+	// Code 0: the call succeeded.
+	Code ConfirmFlightOrder200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data OrderView `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -32755,9 +35916,14 @@ type RecordFlightDisruptionResponse struct {
 	HTTPResponse *http.Response
 	// JSON201 the response for an HTTP 201 `application/json` response
 	JSON201 *struct {
-		Code    RecordFlightDisruption201JSONResponseBodyCode `json:"code"`
-		Data    OrderDisruption                               `json:"data"`
-		Message string                                        `json:"message"`
+		// Code 0: the call succeeded.
+		Code RecordFlightDisruption201JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data OrderDisruption `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -32781,9 +35947,14 @@ type RecordFlightDisruptionResponse struct {
 
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
 func (r RecordFlightDisruptionResponse) GetJSON201() *struct {
-	Code    RecordFlightDisruption201JSONResponseBodyCode `json:"code"`
-	Data    OrderDisruption                               `json:"data"`
-	Message string                                        `json:"message"`
+	// Code 0: the call succeeded.
+	Code RecordFlightDisruption201JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data OrderDisruption `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON201
 }
@@ -32970,9 +36141,14 @@ type PayFlightOrderResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    PayFlightOrder200JSONResponseBodyCode `json:"code"`
-		Data    OrderView                             `json:"data"`
-		Message string                                `json:"message"`
+		// Code 0: the call succeeded.
+		Code PayFlightOrder200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data OrderView `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -33002,9 +36178,14 @@ type PayFlightOrderResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r PayFlightOrderResponse) GetJSON200() *struct {
-	Code    PayFlightOrder200JSONResponseBodyCode `json:"code"`
-	Data    OrderView                             `json:"data"`
-	Message string                                `json:"message"`
+	// Code 0: the call succeeded.
+	Code PayFlightOrder200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data OrderView `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -33206,9 +36387,14 @@ type RefundFlightOrderResponse struct {
 	HTTPResponse *http.Response
 	// JSON201 the response for an HTTP 201 `application/json` response
 	JSON201 *struct {
-		Code    RefundFlightOrder201JSONResponseBodyCode `json:"code"`
-		Data    OrderView                                `json:"data"`
-		Message string                                   `json:"message"`
+		// Code 0: the call succeeded.
+		Code RefundFlightOrder201JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data OrderView `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -33234,9 +36420,14 @@ type RefundFlightOrderResponse struct {
 
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
 func (r RefundFlightOrderResponse) GetJSON201() *struct {
-	Code    RefundFlightOrder201JSONResponseBodyCode `json:"code"`
-	Data    OrderView                                `json:"data"`
-	Message string                                   `json:"message"`
+	// Code 0: the call succeeded.
+	Code RefundFlightOrder201JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data OrderView `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON201
 }
@@ -33328,9 +36519,14 @@ type ReviewFlightOrderResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    ReviewFlightOrder200JSONResponseBodyCode `json:"code"`
-		Data    OrderView                                `json:"data"`
-		Message string                                   `json:"message"`
+		// Code 0: the call succeeded.
+		Code ReviewFlightOrder200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data OrderView `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -33356,9 +36552,14 @@ type ReviewFlightOrderResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r ReviewFlightOrderResponse) GetJSON200() *struct {
-	Code    ReviewFlightOrder200JSONResponseBodyCode `json:"code"`
-	Data    OrderView                                `json:"data"`
-	Message string                                   `json:"message"`
+	// Code 0: the call succeeded.
+	Code ReviewFlightOrder200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data OrderView `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -33450,9 +36651,14 @@ type VoidFlightOrderResponse struct {
 	HTTPResponse *http.Response
 	// JSON201 the response for an HTTP 201 `application/json` response
 	JSON201 *struct {
-		Code    VoidFlightOrder201JSONResponseBodyCode `json:"code"`
-		Data    OrderView                              `json:"data"`
-		Message string                                 `json:"message"`
+		// Code 0: the call succeeded.
+		Code VoidFlightOrder201JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data OrderView `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -33478,9 +36684,14 @@ type VoidFlightOrderResponse struct {
 
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
 func (r VoidFlightOrderResponse) GetJSON201() *struct {
-	Code    VoidFlightOrder201JSONResponseBodyCode `json:"code"`
-	Data    OrderView                              `json:"data"`
-	Message string                                 `json:"message"`
+	// Code 0: the call succeeded.
+	Code VoidFlightOrder201JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data OrderView `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON201
 }
@@ -33572,9 +36783,14 @@ type ListTrainOrdersResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    ListTrainOrders200JSONResponseBodyCode `json:"code"`
-		Data    TrainPage                              `json:"data"`
-		Message string                                 `json:"message"`
+		// Code 0: the call succeeded.
+		Code ListTrainOrders200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data TrainPage `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -33596,9 +36812,14 @@ type ListTrainOrdersResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r ListTrainOrdersResponse) GetJSON200() *struct {
-	Code    ListTrainOrders200JSONResponseBodyCode `json:"code"`
-	Data    TrainPage                              `json:"data"`
-	Message string                                 `json:"message"`
+	// Code 0: the call succeeded.
+	Code ListTrainOrders200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data TrainPage `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -33680,9 +36901,14 @@ type CreateTrainOrderResponse struct {
 	HTTPResponse *http.Response
 	// JSON201 the response for an HTTP 201 `application/json` response
 	JSON201 *struct {
-		Code    CreateTrainOrder201JSONResponseBodyCode `json:"code"`
-		Data    TrainView                               `json:"data"`
-		Message string                                  `json:"message"`
+		// Code 0: the call succeeded.
+		Code CreateTrainOrder201JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data TrainView `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -33708,9 +36934,14 @@ type CreateTrainOrderResponse struct {
 
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
 func (r CreateTrainOrderResponse) GetJSON201() *struct {
-	Code    CreateTrainOrder201JSONResponseBodyCode `json:"code"`
-	Data    TrainView                               `json:"data"`
-	Message string                                  `json:"message"`
+	// Code 0: the call succeeded.
+	Code CreateTrainOrder201JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data TrainView `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON201
 }
@@ -33802,9 +37033,14 @@ type TrainOrderStatusCountsResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    TrainOrderStatusCounts200JSONResponseBodyCode `json:"code"`
-		Data    *[]TrainStatusCount                           `json:"data"`
-		Message string                                        `json:"message"`
+		// Code 0: the call succeeded.
+		Code TrainOrderStatusCounts200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data *[]TrainStatusCount `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -33826,9 +37062,14 @@ type TrainOrderStatusCountsResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r TrainOrderStatusCountsResponse) GetJSON200() *struct {
-	Code    TrainOrderStatusCounts200JSONResponseBodyCode `json:"code"`
-	Data    *[]TrainStatusCount                           `json:"data"`
-	Message string                                        `json:"message"`
+	// Code 0: the call succeeded.
+	Code TrainOrderStatusCounts200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data *[]TrainStatusCount `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -33910,9 +37151,14 @@ type CancelTrainOrderResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    CancelTrainOrder200JSONResponseBodyCode `json:"code"`
-		Data    TrainView                               `json:"data"`
-		Message string                                  `json:"message"`
+		// Code 0: the call succeeded.
+		Code CancelTrainOrder200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data TrainView `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -33936,9 +37182,14 @@ type CancelTrainOrderResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r CancelTrainOrderResponse) GetJSON200() *struct {
-	Code    CancelTrainOrder200JSONResponseBodyCode `json:"code"`
-	Data    TrainView                               `json:"data"`
-	Message string                                  `json:"message"`
+	// Code 0: the call succeeded.
+	Code CancelTrainOrder200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data TrainView `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -34025,9 +37276,14 @@ type GetTrainOrderResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    GetTrainOrder200JSONResponseBodyCode `json:"code"`
-		Data    TrainView                            `json:"data"`
-		Message string                               `json:"message"`
+		// Code 0: the call succeeded.
+		Code GetTrainOrder200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data TrainView `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -34049,9 +37305,14 @@ type GetTrainOrderResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r GetTrainOrderResponse) GetJSON200() *struct {
-	Code    GetTrainOrder200JSONResponseBodyCode `json:"code"`
-	Data    TrainView                            `json:"data"`
-	Message string                               `json:"message"`
+	// Code 0: the call succeeded.
+	Code GetTrainOrder200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data TrainView `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -34133,9 +37394,14 @@ type TrainChangeQuoteResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    TrainChangeQuote200JSONResponseBodyCode `json:"code"`
-		Data    TrainChangeQuoteView                    `json:"data"`
-		Message string                                  `json:"message"`
+		// Code 0: the call succeeded.
+		Code TrainChangeQuote200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data TrainChangeQuoteView `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -34161,9 +37427,14 @@ type TrainChangeQuoteResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r TrainChangeQuoteResponse) GetJSON200() *struct {
-	Code    TrainChangeQuote200JSONResponseBodyCode `json:"code"`
-	Data    TrainChangeQuoteView                    `json:"data"`
-	Message string                                  `json:"message"`
+	// Code 0: the call succeeded.
+	Code TrainChangeQuote200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data TrainChangeQuoteView `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -34255,9 +37526,14 @@ type ConfirmTrainQuoteResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    ConfirmTrainQuote200JSONResponseBodyCode `json:"code"`
-		Data    TrainView                                `json:"data"`
-		Message string                                   `json:"message"`
+		// Code 0: the call succeeded.
+		Code ConfirmTrainQuote200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data TrainView `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -34281,9 +37557,14 @@ type ConfirmTrainQuoteResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r ConfirmTrainQuoteResponse) GetJSON200() *struct {
-	Code    ConfirmTrainQuote200JSONResponseBodyCode `json:"code"`
-	Data    TrainView                                `json:"data"`
-	Message string                                   `json:"message"`
+	// Code 0: the call succeeded.
+	Code ConfirmTrainQuote200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data TrainView `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -34470,9 +37751,14 @@ type PayTrainOrderResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    PayTrainOrder200JSONResponseBodyCode `json:"code"`
-		Data    TrainView                            `json:"data"`
-		Message string                               `json:"message"`
+		// Code 0: the call succeeded.
+		Code PayTrainOrder200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data TrainView `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -34502,9 +37788,14 @@ type PayTrainOrderResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r PayTrainOrderResponse) GetJSON200() *struct {
-	Code    PayTrainOrder200JSONResponseBodyCode `json:"code"`
-	Data    TrainView                            `json:"data"`
-	Message string                               `json:"message"`
+	// Code 0: the call succeeded.
+	Code PayTrainOrder200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data TrainView `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -34606,9 +37897,14 @@ type DropTrainQuoteResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    DropTrainQuote200JSONResponseBodyCode `json:"code"`
-		Data    TrainView                             `json:"data"`
-		Message string                                `json:"message"`
+		// Code 0: the call succeeded.
+		Code DropTrainQuote200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data TrainView `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -34632,9 +37928,14 @@ type DropTrainQuoteResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r DropTrainQuoteResponse) GetJSON200() *struct {
-	Code    DropTrainQuote200JSONResponseBodyCode `json:"code"`
-	Data    TrainView                             `json:"data"`
-	Message string                                `json:"message"`
+	// Code 0: the call succeeded.
+	Code DropTrainQuote200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data TrainView `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -34721,9 +38022,14 @@ type TrainRefundQuoteResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    TrainRefundQuote200JSONResponseBodyCode `json:"code"`
-		Data    TrainRefundQuoteView                    `json:"data"`
-		Message string                                  `json:"message"`
+		// Code 0: the call succeeded.
+		Code TrainRefundQuote200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data TrainRefundQuoteView `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -34749,9 +38055,14 @@ type TrainRefundQuoteResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r TrainRefundQuoteResponse) GetJSON200() *struct {
-	Code    TrainRefundQuote200JSONResponseBodyCode `json:"code"`
-	Data    TrainRefundQuoteView                    `json:"data"`
-	Message string                                  `json:"message"`
+	// Code 0: the call succeeded.
+	Code TrainRefundQuote200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data TrainRefundQuoteView `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -34843,9 +38154,14 @@ type ConfirmTrainTicketsResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    ConfirmTrainTickets200JSONResponseBodyCode `json:"code"`
-		Data    TrainView                                  `json:"data"`
-		Message string                                     `json:"message"`
+		// Code 0: the call succeeded.
+		Code ConfirmTrainTickets200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data TrainView `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -34871,9 +38187,14 @@ type ConfirmTrainTicketsResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r ConfirmTrainTicketsResponse) GetJSON200() *struct {
-	Code    ConfirmTrainTickets200JSONResponseBodyCode `json:"code"`
-	Data    TrainView                                  `json:"data"`
-	Message string                                     `json:"message"`
+	// Code 0: the call succeeded.
+	Code ConfirmTrainTickets200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data TrainView `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -34970,9 +38291,14 @@ type AccurateSearchResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    AccurateSearch200JSONResponseBodyCode `json:"code"`
-		Data    ShoppingStarted                       `json:"data"`
-		Message string                                `json:"message"`
+		// Code 0: the call succeeded.
+		Code AccurateSearch200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data ShoppingStarted `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -35000,9 +38326,14 @@ type AccurateSearchResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r AccurateSearchResponse) GetJSON200() *struct {
-	Code    AccurateSearch200JSONResponseBodyCode `json:"code"`
-	Data    ShoppingStarted                       `json:"data"`
-	Message string                                `json:"message"`
+	// Code 0: the call succeeded.
+	Code AccurateSearch200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data ShoppingStarted `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -35094,9 +38425,14 @@ type AnalysisPnrResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    AnalysisPnr200JSONResponseBodyCode `json:"code"`
-		Data    PnrResult                          `json:"data"`
-		Message string                             `json:"message"`
+		// Code 0: the call succeeded.
+		Code AnalysisPnr200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data PnrResult `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -35120,9 +38456,14 @@ type AnalysisPnrResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r AnalysisPnrResponse) GetJSON200() *struct {
-	Code    AnalysisPnr200JSONResponseBodyCode `json:"code"`
-	Data    PnrResult                          `json:"data"`
-	Message string                             `json:"message"`
+	// Code 0: the call succeeded.
+	Code AnalysisPnr200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data PnrResult `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -35214,9 +38555,14 @@ type AsyncShoppingResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    AsyncShopping200JSONResponseBodyCode `json:"code"`
-		Data    ShoppingStarted                      `json:"data"`
-		Message string                               `json:"message"`
+		// Code 0: the call succeeded.
+		Code AsyncShopping200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data ShoppingStarted `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -35244,9 +38590,14 @@ type AsyncShoppingResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r AsyncShoppingResponse) GetJSON200() *struct {
-	Code    AsyncShopping200JSONResponseBodyCode `json:"code"`
-	Data    ShoppingStarted                      `json:"data"`
-	Message string                               `json:"message"`
+	// Code 0: the call succeeded.
+	Code AsyncShopping200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data ShoppingStarted `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -35338,9 +38689,14 @@ type AsyncShoppingSolutionsResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    AsyncShoppingSolutions200JSONResponseBodyCode `json:"code"`
-		Data    ShoppingPage                                  `json:"data"`
-		Message string                                        `json:"message"`
+		// Code 0: the call succeeded.
+		Code AsyncShoppingSolutions200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data ShoppingPage `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -35366,9 +38722,14 @@ type AsyncShoppingSolutionsResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r AsyncShoppingSolutionsResponse) GetJSON200() *struct {
-	Code    AsyncShoppingSolutions200JSONResponseBodyCode `json:"code"`
-	Data    ShoppingPage                                  `json:"data"`
-	Message string                                        `json:"message"`
+	// Code 0: the call succeeded.
+	Code AsyncShoppingSolutions200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data ShoppingPage `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -35465,9 +38826,14 @@ type VerifySolutionResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    VerifySolution200JSONResponseBodyCode `json:"code"`
-		Data    ShoppingVerification                  `json:"data"`
-		Message string                                `json:"message"`
+		// Code 0: the call succeeded.
+		Code VerifySolution200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data ShoppingVerification `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -35499,9 +38865,14 @@ type VerifySolutionResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r VerifySolutionResponse) GetJSON200() *struct {
-	Code    VerifySolution200JSONResponseBodyCode `json:"code"`
-	Data    ShoppingVerification                  `json:"data"`
-	Message string                                `json:"message"`
+	// Code 0: the call succeeded.
+	Code VerifySolution200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data ShoppingVerification `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -35603,9 +38974,14 @@ type TrainConfigResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    TrainConfig200JSONResponseBodyCode `json:"code"`
-		Data    TrainConfig                        `json:"data"`
-		Message string                             `json:"message"`
+		// Code 0: the call succeeded.
+		Code TrainConfig200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data TrainConfig `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -35627,9 +39003,14 @@ type TrainConfigResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r TrainConfigResponse) GetJSON200() *struct {
-	Code    TrainConfig200JSONResponseBodyCode `json:"code"`
-	Data    TrainConfig                        `json:"data"`
-	Message string                             `json:"message"`
+	// Code 0: the call succeeded.
+	Code TrainConfig200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data TrainConfig `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -35716,9 +39097,14 @@ type TrainSearchResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    TrainSearch200JSONResponseBodyCode `json:"code"`
-		Data    TrainSearchResult                  `json:"data"`
-		Message string                             `json:"message"`
+		// Code 0: the call succeeded.
+		Code TrainSearch200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data TrainSearchResult `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -35750,9 +39136,14 @@ type TrainSearchResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r TrainSearchResponse) GetJSON200() *struct {
-	Code    TrainSearch200JSONResponseBodyCode `json:"code"`
-	Data    TrainSearchResult                  `json:"data"`
-	Message string                             `json:"message"`
+	// Code 0: the call succeeded.
+	Code TrainSearch200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data TrainSearchResult `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -35854,9 +39245,14 @@ type TrainStationsResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Code    TrainStations200JSONResponseBodyCode `json:"code"`
-		Data    *[]TrainStationView                  `json:"data"`
-		Message string                               `json:"message"`
+		// Code 0: the call succeeded.
+		Code TrainStations200JSONResponseBodyCode `json:"code"`
+
+		// Data The call's answer.
+		Data *[]TrainStationView `json:"data"`
+
+		// Message Empty on success.
+		Message string `json:"message"`
 	}
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *ErrorEnvelope
@@ -35878,9 +39274,14 @@ type TrainStationsResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r TrainStationsResponse) GetJSON200() *struct {
-	Code    TrainStations200JSONResponseBodyCode `json:"code"`
-	Data    *[]TrainStationView                  `json:"data"`
-	Message string                               `json:"message"`
+	// Code 0: the call succeeded.
+	Code TrainStations200JSONResponseBodyCode `json:"code"`
+
+	// Data The call's answer.
+	Data *[]TrainStationView `json:"data"`
+
+	// Message Empty on success.
+	Message string `json:"message"`
 } {
 	return r.JSON200
 }
@@ -38569,9 +41970,14 @@ func ParseListAgenciesResponse(rsp *http.Response) (*ListAgenciesResponse, error
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    ListAgencies200JSONResponseBodyCode `json:"code"`
-			Data    AgencyPage                          `json:"data"`
-			Message string                              `json:"message"`
+			// Code 0: the call succeeded.
+			Code ListAgencies200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data AgencyPage `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -38682,9 +42088,14 @@ func ParseCreateAgencyResponse(rsp *http.Response) (*CreateAgencyResponse, error
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
 		var dest struct {
-			Code    CreateAgency201JSONResponseBodyCode `json:"code"`
-			Data    AgencyDetail                        `json:"data"`
-			Message string                              `json:"message"`
+			// Code 0: the call succeeded.
+			Code CreateAgency201JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data AgencyDetail `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -38802,9 +42213,14 @@ func ParseDeleteAgencyResponse(rsp *http.Response) (*DeleteAgencyResponse, error
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    DeleteAgency200JSONResponseBodyCode `json:"code"`
-			Data    any                                 `json:"data"`
-			Message string                              `json:"message"`
+			// Code 0: the call succeeded.
+			Code DeleteAgency200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data any `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -38922,9 +42338,14 @@ func ParseGetAgencyResponse(rsp *http.Response) (*GetAgencyResponse, error) {
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    GetAgency200JSONResponseBodyCode `json:"code"`
-			Data    AgencyDetail                     `json:"data"`
-			Message string                           `json:"message"`
+			// Code 0: the call succeeded.
+			Code GetAgency200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data AgencyDetail `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -39035,9 +42456,14 @@ func ParseUpdateAgencyResponse(rsp *http.Response) (*UpdateAgencyResponse, error
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    UpdateAgency200JSONResponseBodyCode `json:"code"`
-			Data    AgencyDetail                        `json:"data"`
-			Message string                              `json:"message"`
+			// Code 0: the call succeeded.
+			Code UpdateAgency200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data AgencyDetail `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -39155,9 +42581,14 @@ func ParseCreateAgencyAPIKeyResponse(rsp *http.Response) (*CreateAgencyAPIKeyRes
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
 		var dest struct {
-			Code    CreateAgencyAPIKey201JSONResponseBodyCode `json:"code"`
-			Data    AuthNewAPIKey                             `json:"data"`
-			Message string                                    `json:"message"`
+			// Code 0: the call succeeded.
+			Code CreateAgencyAPIKey201JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data AuthNewAPIKey `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -39275,9 +42706,14 @@ func ParseListAgencyAPIKeysResponse(rsp *http.Response) (*ListAgencyAPIKeysRespo
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    ListAgencyAPIKeys200JSONResponseBodyCode `json:"code"`
-			Data    *[]AuthAPIKey                            `json:"data"`
-			Message string                                   `json:"message"`
+			// Code 0: the call succeeded.
+			Code ListAgencyAPIKeys200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data *[]AuthAPIKey `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -39388,9 +42824,14 @@ func ParseRevokeAgencyAPIKeyResponse(rsp *http.Response) (*RevokeAgencyAPIKeyRes
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    RevokeAgencyAPIKey200JSONResponseBodyCode `json:"code"`
-			Data    any                                       `json:"data"`
-			Message string                                    `json:"message"`
+			// Code 0: the call succeeded.
+			Code RevokeAgencyAPIKey200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data any `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -39501,9 +42942,14 @@ func ParseAddAgencyFundsResponse(rsp *http.Response) (*AddAgencyFundsResponse, e
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    AddAgencyFunds200JSONResponseBodyCode `json:"code"`
-			Data    LedgerTopUpResult                     `json:"data"`
-			Message string                                `json:"message"`
+			// Code 0: the call succeeded.
+			Code AddAgencyFunds200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data LedgerTopUpResult `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -39628,9 +43074,14 @@ func ParsePreviewAgencyFundsResponse(rsp *http.Response) (*PreviewAgencyFundsRes
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    PreviewAgencyFunds200JSONResponseBodyCode `json:"code"`
-			Data    AgencyFundsPlan                           `json:"data"`
-			Message string                                    `json:"message"`
+			// Code 0: the call succeeded.
+			Code PreviewAgencyFunds200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data AgencyFundsPlan `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -39755,9 +43206,14 @@ func ParseSetAgencyConfigResponse(rsp *http.Response) (*SetAgencyConfigResponse,
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    SetAgencyConfig200JSONResponseBodyCode `json:"code"`
-			Data    ConfigAnswer                           `json:"data"`
-			Message string                                 `json:"message"`
+			// Code 0: the call succeeded.
+			Code SetAgencyConfig200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data ConfigAnswer `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -39875,9 +43331,14 @@ func ParseSetAgencyCreditResponse(rsp *http.Response) (*SetAgencyCreditResponse,
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    SetAgencyCredit200JSONResponseBodyCode `json:"code"`
-			Data    AgencySummary                          `json:"data"`
-			Message string                                 `json:"message"`
+			// Code 0: the call succeeded.
+			Code SetAgencyCredit200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data AgencySummary `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -39995,9 +43456,14 @@ func ParsePreviewAgencyCreditResponse(rsp *http.Response) (*PreviewAgencyCreditR
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    PreviewAgencyCredit200JSONResponseBodyCode `json:"code"`
-			Data    AgencyCreditPlan                           `json:"data"`
-			Message string                                     `json:"message"`
+			// Code 0: the call succeeded.
+			Code PreviewAgencyCredit200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data AgencyCreditPlan `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -40115,9 +43581,14 @@ func ParseSetAgencyStatusResponse(rsp *http.Response) (*SetAgencyStatusResponse,
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    SetAgencyStatus200JSONResponseBodyCode `json:"code"`
-			Data    AgencyDetail                           `json:"data"`
-			Message string                                 `json:"message"`
+			// Code 0: the call succeeded.
+			Code SetAgencyStatus200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data AgencyDetail `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -40235,9 +43706,14 @@ func ParseResetSuperAdminPasswordResponse(rsp *http.Response) (*ResetSuperAdminP
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    ResetSuperAdminPassword200JSONResponseBodyCode `json:"code"`
-			Data    any                                            `json:"data"`
-			Message string                                         `json:"message"`
+			// Code 0: the call succeeded.
+			Code ResetSuperAdminPassword200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data any `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -40355,9 +43831,14 @@ func ParseListAgencyUsersResponse(rsp *http.Response) (*ListAgencyUsersResponse,
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    ListAgencyUsers200JSONResponseBodyCode `json:"code"`
-			Data    UserPage                               `json:"data"`
-			Message string                                 `json:"message"`
+			// Code 0: the call succeeded.
+			Code ListAgencyUsers200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data UserPage `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -40468,9 +43949,14 @@ func ParseCreateAgencyUserResponse(rsp *http.Response) (*CreateAgencyUserRespons
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
 		var dest struct {
-			Code    CreateAgencyUser201JSONResponseBodyCode `json:"code"`
-			Data    ManagedUser                             `json:"data"`
-			Message string                                  `json:"message"`
+			// Code 0: the call succeeded.
+			Code CreateAgencyUser201JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data ManagedUser `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -40588,9 +44074,14 @@ func ParseDeactivateAgencyUserResponse(rsp *http.Response) (*DeactivateAgencyUse
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    DeactivateAgencyUser200JSONResponseBodyCode `json:"code"`
-			Data    ManagedUser                                 `json:"data"`
-			Message string                                      `json:"message"`
+			// Code 0: the call succeeded.
+			Code DeactivateAgencyUser200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data ManagedUser `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -40701,9 +44192,14 @@ func ParseListAgencyWalletEntriesResponse(rsp *http.Response) (*ListAgencyWallet
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    ListAgencyWalletEntries200JSONResponseBodyCode `json:"code"`
-			Data    WalletEntryPage                                `json:"data"`
-			Message string                                         `json:"message"`
+			// Code 0: the call succeeded.
+			Code ListAgencyWalletEntries200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data WalletEntryPage `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -40814,9 +44310,14 @@ func ParseListAgencyWebhooksResponse(rsp *http.Response) (*ListAgencyWebhooksRes
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    ListAgencyWebhooks200JSONResponseBodyCode `json:"code"`
-			Data    WebhookDeliveryPage                       `json:"data"`
-			Message string                                    `json:"message"`
+			// Code 0: the call succeeded.
+			Code ListAgencyWebhooks200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data WebhookDeliveryPage `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -40927,9 +44428,14 @@ func ParseRotateAgencyWebhookSecretResponse(rsp *http.Response) (*RotateAgencyWe
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    RotateAgencyWebhookSecret200JSONResponseBodyCode `json:"code"`
-			Data    WebhookSecret                                    `json:"data"`
-			Message string                                           `json:"message"`
+			// Code 0: the call succeeded.
+			Code RotateAgencyWebhookSecret200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data WebhookSecret `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -41040,9 +44546,14 @@ func ParseRedeliverAgencyWebhookResponse(rsp *http.Response) (*RedeliverAgencyWe
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    RedeliverAgencyWebhook200JSONResponseBodyCode `json:"code"`
-			Data    WebhookDelivery                               `json:"data"`
-			Message string                                        `json:"message"`
+			// Code 0: the call succeeded.
+			Code RedeliverAgencyWebhook200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data WebhookDelivery `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -41160,9 +44671,14 @@ func ParseSearchAirportsResponse(rsp *http.Response) (*SearchAirportsResponse, e
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    SearchAirports200JSONResponseBodyCode `json:"code"`
-			Data    *[]GeoPlace                           `json:"data"`
-			Message string                                `json:"message"`
+			// Code 0: the call succeeded.
+			Code SearchAirports200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data *[]GeoPlace `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -41266,9 +44782,14 @@ func ParseAnalyseDocsResponse(rsp *http.Response) (*AnalyseDocsResponse, error) 
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    AnalyseDocs200JSONResponseBodyCode `json:"code"`
-			Data    DocsAnswer                         `json:"data"`
-			Message string                             `json:"message"`
+			// Code 0: the call succeeded.
+			Code AnalyseDocs200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data DocsAnswer `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -41386,9 +44907,14 @@ func ParseImportPassengersResponse(rsp *http.Response) (*ImportPassengersRespons
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
 		var dest struct {
-			Code    ImportPassengers201JSONResponseBodyCode `json:"code"`
-			Data    ProfileImportResult                     `json:"data"`
-			Message string                                  `json:"message"`
+			// Code 0: the call succeeded.
+			Code ImportPassengers201JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data ProfileImportResult `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -41513,9 +45039,14 @@ func ParseRecognizeDocumentResponse(rsp *http.Response) (*RecognizeDocumentRespo
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    RecognizeDocument200JSONResponseBodyCode `json:"code"`
-			Data    RecognitionDocument                      `json:"data"`
-			Message string                                   `json:"message"`
+			// Code 0: the call succeeded.
+			Code RecognizeDocument200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data RecognitionDocument `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -41633,9 +45164,14 @@ func ParseCreateApplicationResponse(rsp *http.Response) (*CreateApplicationRespo
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
 		var dest struct {
-			Code    CreateApplication201JSONResponseBodyCode `json:"code"`
-			Data    PartnershipSubmitted                     `json:"data"`
-			Message string                                   `json:"message"`
+			// Code 0: the call succeeded.
+			Code CreateApplication201JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data PartnershipSubmitted `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -41746,9 +45282,14 @@ func ParseGetCompanyResponse(rsp *http.Response) (*GetCompanyResponse, error) {
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    GetCompany200JSONResponseBodyCode `json:"code"`
-			Data    CompanyInfo                       `json:"data"`
-			Message string                            `json:"message"`
+			// Code 0: the call succeeded.
+			Code GetCompany200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data CompanyInfo `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -41859,9 +45400,14 @@ func ParseUpdateCompanyResponse(rsp *http.Response) (*UpdateCompanyResponse, err
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    UpdateCompany200JSONResponseBodyCode `json:"code"`
-			Data    CompanyInfo                          `json:"data"`
-			Message string                               `json:"message"`
+			// Code 0: the call succeeded.
+			Code UpdateCompany200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data CompanyInfo `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -42091,9 +45637,14 @@ func ParseSetCompanyLogoResponse(rsp *http.Response) (*SetCompanyLogoResponse, e
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    SetCompanyLogo200JSONResponseBodyCode `json:"code"`
-			Data    CompanyInfo                           `json:"data"`
-			Message string                                `json:"message"`
+			// Code 0: the call succeeded.
+			Code SetCompanyLogo200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data CompanyInfo `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -42211,9 +45762,14 @@ func ParseGetSiteConfigResponse(rsp *http.Response) (*GetSiteConfigResponse, err
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    GetSiteConfig200JSONResponseBodyCode `json:"code"`
-			Data    SiteinfoInfo                         `json:"data"`
-			Message string                               `json:"message"`
+			// Code 0: the call succeeded.
+			Code GetSiteConfig200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data SiteinfoInfo `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -42310,9 +45866,14 @@ func ParseListExchangeRatesResponse(rsp *http.Response) (*ListExchangeRatesRespo
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    ListExchangeRates200JSONResponseBodyCode `json:"code"`
-			Data    *[]SiteinfoRate                          `json:"data"`
-			Message string                                   `json:"message"`
+			// Code 0: the call succeeded.
+			Code ListExchangeRates200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data *[]SiteinfoRate `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -42416,9 +45977,14 @@ func ParseSetExchangeRateResponse(rsp *http.Response) (*SetExchangeRateResponse,
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    SetExchangeRate200JSONResponseBodyCode `json:"code"`
-			Data    *[]SiteinfoRate                        `json:"data"`
-			Message string                                 `json:"message"`
+			// Code 0: the call succeeded.
+			Code SetExchangeRate200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data *[]SiteinfoRate `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -42536,9 +46102,14 @@ func ParseRetryJobResponse(rsp *http.Response) (*RetryJobResponse, error) {
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    RetryJob200JSONResponseBodyCode `json:"code"`
-			Data    JobsJob                         `json:"data"`
-			Message string                          `json:"message"`
+			// Code 0: the call succeeded.
+			Code RetryJob200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data JobsJob `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -42656,9 +46227,14 @@ func ParseLoginResponse(rsp *http.Response) (*LoginResponse, error) {
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    Login200JSONResponseBodyCode `json:"code"`
-			Data    Me                           `json:"data"`
-			Message string                       `json:"message"`
+			// Code 0: the call succeeded.
+			Code Login200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data Me `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -42776,9 +46352,14 @@ func ParseLogoutResponse(rsp *http.Response) (*LogoutResponse, error) {
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    Logout200JSONResponseBodyCode `json:"code"`
-			Data    any                           `json:"data"`
-			Message string                        `json:"message"`
+			// Code 0: the call succeeded.
+			Code Logout200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data any `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -42889,9 +46470,14 @@ func ParseGetMeResponse(rsp *http.Response) (*GetMeResponse, error) {
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    GetMe200JSONResponseBodyCode `json:"code"`
-			Data    Me                           `json:"data"`
-			Message string                       `json:"message"`
+			// Code 0: the call succeeded.
+			Code GetMe200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data Me `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -43002,9 +46588,14 @@ func ParseUpdateMeResponse(rsp *http.Response) (*UpdateMeResponse, error) {
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    UpdateMe200JSONResponseBodyCode `json:"code"`
-			Data    Me                              `json:"data"`
-			Message string                          `json:"message"`
+			// Code 0: the call succeeded.
+			Code UpdateMe200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data Me `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -43122,9 +46713,14 @@ func ParseSetMyAvatarResponse(rsp *http.Response) (*SetMyAvatarResponse, error) 
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    SetMyAvatar200JSONResponseBodyCode `json:"code"`
-			Data    AvatarAnswer                       `json:"data"`
-			Message string                             `json:"message"`
+			// Code 0: the call succeeded.
+			Code SetMyAvatar200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data AvatarAnswer `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -43242,9 +46838,14 @@ func ParseSetMyConfigResponse(rsp *http.Response) (*SetMyConfigResponse, error) 
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    SetMyConfig200JSONResponseBodyCode `json:"code"`
-			Data    Me                                 `json:"data"`
-			Message string                             `json:"message"`
+			// Code 0: the call succeeded.
+			Code SetMyConfig200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data Me `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -43362,9 +46963,14 @@ func ParseChangePasswordResponse(rsp *http.Response) (*ChangePasswordResponse, e
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    ChangePassword200JSONResponseBodyCode `json:"code"`
-			Data    any                                   `json:"data"`
-			Message string                                `json:"message"`
+			// Code 0: the call succeeded.
+			Code ChangePassword200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data any `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -43482,9 +47088,14 @@ func ParseListMySessionsResponse(rsp *http.Response) (*ListMySessionsResponse, e
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    ListMySessions200JSONResponseBodyCode `json:"code"`
-			Data    *[]AuthSessionInfo                    `json:"data"`
-			Message string                                `json:"message"`
+			// Code 0: the call succeeded.
+			Code ListMySessions200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data *[]AuthSessionInfo `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -43595,9 +47206,14 @@ func ParseEndMySessionResponse(rsp *http.Response) (*EndMySessionResponse, error
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    EndMySession200JSONResponseBodyCode `json:"code"`
-			Data    any                                 `json:"data"`
-			Message string                              `json:"message"`
+			// Code 0: the call succeeded.
+			Code EndMySession200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data any `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -43708,9 +47324,14 @@ func ParseListMemberCardsResponse(rsp *http.Response) (*ListMemberCardsResponse,
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    ListMemberCards200JSONResponseBodyCode `json:"code"`
-			Data    ProfileCardPage                        `json:"data"`
-			Message string                                 `json:"message"`
+			// Code 0: the call succeeded.
+			Code ListMemberCards200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data ProfileCardPage `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -43821,9 +47442,14 @@ func ParseCreateMemberCardResponse(rsp *http.Response) (*CreateMemberCardRespons
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
 		var dest struct {
-			Code    CreateMemberCard201JSONResponseBodyCode `json:"code"`
-			Data    ProfileCard                             `json:"data"`
-			Message string                                  `json:"message"`
+			// Code 0: the call succeeded.
+			Code CreateMemberCard201JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data ProfileCard `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -43941,9 +47567,14 @@ func ParseDeleteMemberCardResponse(rsp *http.Response) (*DeleteMemberCardRespons
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    DeleteMemberCard200JSONResponseBodyCode `json:"code"`
-			Data    any                                     `json:"data"`
-			Message string                                  `json:"message"`
+			// Code 0: the call succeeded.
+			Code DeleteMemberCard200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data any `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -44054,9 +47685,14 @@ func ParseUpdateMemberCardResponse(rsp *http.Response) (*UpdateMemberCardRespons
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    UpdateMemberCard200JSONResponseBodyCode `json:"code"`
-			Data    ProfileCard                             `json:"data"`
-			Message string                                  `json:"message"`
+			// Code 0: the call succeeded.
+			Code UpdateMemberCard200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data ProfileCard `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -44174,9 +47810,14 @@ func ParseListPassengersResponse(rsp *http.Response) (*ListPassengersResponse, e
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    ListPassengers200JSONResponseBodyCode `json:"code"`
-			Data    ProfilePassengerPage                  `json:"data"`
-			Message string                                `json:"message"`
+			// Code 0: the call succeeded.
+			Code ListPassengers200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data ProfilePassengerPage `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -44287,9 +47928,14 @@ func ParseCreatePassengerResponse(rsp *http.Response) (*CreatePassengerResponse,
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
 		var dest struct {
-			Code    CreatePassenger201JSONResponseBodyCode `json:"code"`
-			Data    ProfilePassenger                       `json:"data"`
-			Message string                                 `json:"message"`
+			// Code 0: the call succeeded.
+			Code CreatePassenger201JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data ProfilePassenger `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -44414,9 +48060,14 @@ func ParseDeletePassengerResponse(rsp *http.Response) (*DeletePassengerResponse,
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    DeletePassenger200JSONResponseBodyCode `json:"code"`
-			Data    any                                    `json:"data"`
-			Message string                                 `json:"message"`
+			// Code 0: the call succeeded.
+			Code DeletePassenger200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data any `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -44527,9 +48178,14 @@ func ParseUpdatePassengerResponse(rsp *http.Response) (*UpdatePassengerResponse,
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    UpdatePassenger200JSONResponseBodyCode `json:"code"`
-			Data    ProfilePassenger                       `json:"data"`
-			Message string                                 `json:"message"`
+			// Code 0: the call succeeded.
+			Code UpdatePassenger200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data ProfilePassenger `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -44647,9 +48303,14 @@ func ParseSingleLoginResponse(rsp *http.Response) (*SingleLoginResponse, error) 
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    SingleLogin200JSONResponseBodyCode `json:"code"`
-			Data    Me                                 `json:"data"`
-			Message string                             `json:"message"`
+			// Code 0: the call succeeded.
+			Code SingleLogin200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data Me `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -44767,9 +48428,14 @@ func ParseListStatementsResponse(rsp *http.Response) (*ListStatementsResponse, e
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    ListStatements200JSONResponseBodyCode `json:"code"`
-			Data    StatementPage                         `json:"data"`
-			Message string                                `json:"message"`
+			// Code 0: the call succeeded.
+			Code ListStatements200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data StatementPage `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -44880,9 +48546,14 @@ func ParseCreateStatementResponse(rsp *http.Response) (*CreateStatementResponse,
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
 		var dest struct {
-			Code    CreateStatement201JSONResponseBodyCode `json:"code"`
-			Data    StatementDetail                        `json:"data"`
-			Message string                                 `json:"message"`
+			// Code 0: the call succeeded.
+			Code CreateStatement201JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data StatementDetail `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -45007,9 +48678,14 @@ func ParseGetStatementResponse(rsp *http.Response) (*GetStatementResponse, error
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    GetStatement200JSONResponseBodyCode `json:"code"`
-			Data    StatementDetail                     `json:"data"`
-			Message string                              `json:"message"`
+			// Code 0: the call succeeded.
+			Code GetStatement200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data StatementDetail `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -45232,9 +48908,14 @@ func ParseListStuckJobsResponse(rsp *http.Response) (*ListStuckJobsResponse, err
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    ListStuckJobs200JSONResponseBodyCode `json:"code"`
-			Data    *[]JobsJob                           `json:"data"`
-			Message string                               `json:"message"`
+			// Code 0: the call succeeded.
+			Code ListStuckJobs200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data *[]JobsJob `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -45345,9 +49026,14 @@ func ParseRetryStuckJobsResponse(rsp *http.Response) (*RetryStuckJobsResponse, e
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    RetryStuckJobs200JSONResponseBodyCode `json:"code"`
-			Data    *[]JobsJob                            `json:"data"`
-			Message string                                `json:"message"`
+			// Code 0: the call succeeded.
+			Code RetryStuckJobs200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data *[]JobsJob `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -45458,9 +49144,14 @@ func ParseGetSubBalanceResponse(rsp *http.Response) (*GetSubBalanceResponse, err
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    GetSubBalance200JSONResponseBodyCode `json:"code"`
-			Data    Wallet                               `json:"data"`
-			Message string                               `json:"message"`
+			// Code 0: the call succeeded.
+			Code GetSubBalance200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data Wallet `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -45571,9 +49262,14 @@ func ParseListSubStatementsResponse(rsp *http.Response) (*ListSubStatementsRespo
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    ListSubStatements200JSONResponseBodyCode `json:"code"`
-			Data    StatementPage                            `json:"data"`
-			Message string                                   `json:"message"`
+			// Code 0: the call succeeded.
+			Code ListSubStatements200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data StatementPage `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -45684,9 +49380,14 @@ func ParseCreateSubStatementResponse(rsp *http.Response) (*CreateSubStatementRes
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
 		var dest struct {
-			Code    CreateSubStatement201JSONResponseBodyCode `json:"code"`
-			Data    StatementDetail                           `json:"data"`
-			Message string                                    `json:"message"`
+			// Code 0: the call succeeded.
+			Code CreateSubStatement201JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data StatementDetail `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -45811,9 +49512,14 @@ func ParseGetSubStatementResponse(rsp *http.Response) (*GetSubStatementResponse,
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    GetSubStatement200JSONResponseBodyCode `json:"code"`
-			Data    StatementDetail                        `json:"data"`
-			Message string                                 `json:"message"`
+			// Code 0: the call succeeded.
+			Code GetSubStatement200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data StatementDetail `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -46036,9 +49742,14 @@ func ParseListTransactionsResponse(rsp *http.Response) (*ListTransactionsRespons
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    ListTransactions200JSONResponseBodyCode `json:"code"`
-			Data    TransactionPage                         `json:"data"`
-			Message string                                  `json:"message"`
+			// Code 0: the call succeeded.
+			Code ListTransactions200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data TransactionPage `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -46149,9 +49860,14 @@ func ParseListUserLogsResponse(rsp *http.Response) (*ListUserLogsResponse, error
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    ListUserLogs200JSONResponseBodyCode `json:"code"`
-			Data    UserLogPage                         `json:"data"`
-			Message string                              `json:"message"`
+			// Code 0: the call succeeded.
+			Code ListUserLogs200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data UserLogPage `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -46262,9 +49978,14 @@ func ParseListUsersResponse(rsp *http.Response) (*ListUsersResponse, error) {
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    ListUsers200JSONResponseBodyCode `json:"code"`
-			Data    UserPage                         `json:"data"`
-			Message string                           `json:"message"`
+			// Code 0: the call succeeded.
+			Code ListUsers200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data UserPage `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -46375,9 +50096,14 @@ func ParseCreateUserResponse(rsp *http.Response) (*CreateUserResponse, error) {
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
 		var dest struct {
-			Code    CreateUser201JSONResponseBodyCode `json:"code"`
-			Data    ManagedUser                       `json:"data"`
-			Message string                            `json:"message"`
+			// Code 0: the call succeeded.
+			Code CreateUser201JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data ManagedUser `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -46495,9 +50221,14 @@ func ParseUpdateUserResponse(rsp *http.Response) (*UpdateUserResponse, error) {
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    UpdateUser200JSONResponseBodyCode `json:"code"`
-			Data    ManagedUser                       `json:"data"`
-			Message string                            `json:"message"`
+			// Code 0: the call succeeded.
+			Code UpdateUser200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data ManagedUser `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -46727,9 +50458,14 @@ func ParseDeactivateUserResponse(rsp *http.Response) (*DeactivateUserResponse, e
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    DeactivateUser200JSONResponseBodyCode `json:"code"`
-			Data    ManagedUser                           `json:"data"`
-			Message string                                `json:"message"`
+			// Code 0: the call succeeded.
+			Code DeactivateUser200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data ManagedUser `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -46840,9 +50576,14 @@ func ParseGetWalletResponse(rsp *http.Response) (*GetWalletResponse, error) {
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    GetWallet200JSONResponseBodyCode `json:"code"`
-			Data    Wallet                           `json:"data"`
-			Message string                           `json:"message"`
+			// Code 0: the call succeeded.
+			Code GetWallet200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data Wallet `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -46953,9 +50694,14 @@ func ParseListWalletEntriesResponse(rsp *http.Response) (*ListWalletEntriesRespo
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    ListWalletEntries200JSONResponseBodyCode `json:"code"`
-			Data    WalletEntryPage                          `json:"data"`
-			Message string                                   `json:"message"`
+			// Code 0: the call succeeded.
+			Code ListWalletEntries200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data WalletEntryPage `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -47066,9 +50812,14 @@ func ParseListWebhooksResponse(rsp *http.Response) (*ListWebhooksResponse, error
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    ListWebhooks200JSONResponseBodyCode `json:"code"`
-			Data    WebhookDeliveryPage                 `json:"data"`
-			Message string                              `json:"message"`
+			// Code 0: the call succeeded.
+			Code ListWebhooks200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data WebhookDeliveryPage `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -47179,9 +50930,14 @@ func ParsePaymentConfigResponse(rsp *http.Response) (*PaymentConfigResponse, err
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    PaymentConfig200JSONResponseBodyCode `json:"code"`
-			Data    OrderPaymentConfig                   `json:"data"`
-			Message string                               `json:"message"`
+			// Code 0: the call succeeded.
+			Code PaymentConfig200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data OrderPaymentConfig `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -47292,9 +51048,14 @@ func ParseListFlightDisruptionsResponse(rsp *http.Response) (*ListFlightDisrupti
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    ListFlightDisruptions200JSONResponseBodyCode `json:"code"`
-			Data    OrderDisruptionPage                          `json:"data"`
-			Message string                                       `json:"message"`
+			// Code 0: the call succeeded.
+			Code ListFlightDisruptions200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data OrderDisruptionPage `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -47405,9 +51166,14 @@ func ParseListGroupOrdersResponse(rsp *http.Response) (*ListGroupOrdersResponse,
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    ListGroupOrders200JSONResponseBodyCode `json:"code"`
-			Data    GroupPage                              `json:"data"`
-			Message string                                 `json:"message"`
+			// Code 0: the call succeeded.
+			Code ListGroupOrders200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data GroupPage `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -47518,9 +51284,14 @@ func ParseRequestGroupOrderResponse(rsp *http.Response) (*RequestGroupOrderRespo
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
 		var dest struct {
-			Code    RequestGroupOrder201JSONResponseBodyCode `json:"code"`
-			Data    GroupView                                `json:"data"`
-			Message string                                   `json:"message"`
+			// Code 0: the call succeeded.
+			Code RequestGroupOrder201JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data GroupView `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -47757,9 +51528,14 @@ func ParseGroupQuoteQueueResponse(rsp *http.Response) (*GroupQuoteQueueResponse,
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    GroupQuoteQueue200JSONResponseBodyCode `json:"code"`
-			Data    GroupPage                              `json:"data"`
-			Message string                                 `json:"message"`
+			// Code 0: the call succeeded.
+			Code GroupQuoteQueue200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data GroupPage `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -47870,9 +51646,14 @@ func ParseGroupOrderStatusCountsResponse(rsp *http.Response) (*GroupOrderStatusC
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    GroupOrderStatusCounts200JSONResponseBodyCode `json:"code"`
-			Data    *[]GroupStatusCount                           `json:"data"`
-			Message string                                        `json:"message"`
+			// Code 0: the call succeeded.
+			Code GroupOrderStatusCounts200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data *[]GroupStatusCount `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -47983,9 +51764,14 @@ func ParseCancelGroupOrderResponse(rsp *http.Response) (*CancelGroupOrderRespons
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    CancelGroupOrder200JSONResponseBodyCode `json:"code"`
-			Data    GroupView                               `json:"data"`
-			Message string                                  `json:"message"`
+			// Code 0: the call succeeded.
+			Code CancelGroupOrder200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data GroupView `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -48103,9 +51889,14 @@ func ParseGetGroupOrderResponse(rsp *http.Response) (*GetGroupOrderResponse, err
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    GetGroupOrder200JSONResponseBodyCode `json:"code"`
-			Data    GroupView                            `json:"data"`
-			Message string                               `json:"message"`
+			// Code 0: the call succeeded.
+			Code GetGroupOrder200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data GroupView `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -48216,9 +52007,14 @@ func ParseCloseGroupOrderResponse(rsp *http.Response) (*CloseGroupOrderResponse,
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    CloseGroupOrder200JSONResponseBodyCode `json:"code"`
-			Data    GroupView                              `json:"data"`
-			Message string                                 `json:"message"`
+			// Code 0: the call succeeded.
+			Code CloseGroupOrder200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data GroupView `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -48343,9 +52139,14 @@ func ParseConfirmGroupOrderResponse(rsp *http.Response) (*ConfirmGroupOrderRespo
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    ConfirmGroupOrder200JSONResponseBodyCode `json:"code"`
-			Data    GroupView                                `json:"data"`
-			Message string                                   `json:"message"`
+			// Code 0: the call succeeded.
+			Code ConfirmGroupOrder200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data GroupView `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -48575,9 +52376,14 @@ func ParseGetGroupPassengersResponse(rsp *http.Response) (*GetGroupPassengersRes
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    GetGroupPassengers200JSONResponseBodyCode `json:"code"`
-			Data    *[]OrderPassenger                         `json:"data"`
-			Message string                                    `json:"message"`
+			// Code 0: the call succeeded.
+			Code GetGroupPassengers200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data *[]OrderPassenger `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -48688,9 +52494,14 @@ func ParseUploadGroupPassengersResponse(rsp *http.Response) (*UploadGroupPasseng
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    UploadGroupPassengers200JSONResponseBodyCode `json:"code"`
-			Data    UploadResult                                 `json:"data"`
-			Message string                                       `json:"message"`
+			// Code 0: the call succeeded.
+			Code UploadGroupPassengers200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data UploadResult `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -48927,9 +52738,14 @@ func ParsePayGroupOrderResponse(rsp *http.Response) (*PayGroupOrderResponse, err
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    PayGroupOrder200JSONResponseBodyCode `json:"code"`
-			Data    GroupView                            `json:"data"`
-			Message string                               `json:"message"`
+			// Code 0: the call succeeded.
+			Code PayGroupOrder200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data GroupView `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -49068,9 +52884,14 @@ func ParseQuoteGroupOrderResponse(rsp *http.Response) (*QuoteGroupOrderResponse,
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    QuoteGroupOrder200JSONResponseBodyCode `json:"code"`
-			Data    GroupView                              `json:"data"`
-			Message string                                 `json:"message"`
+			// Code 0: the call succeeded.
+			Code QuoteGroupOrder200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data GroupView `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -49195,9 +53016,14 @@ func ParseAcceptGroupQuoteResponse(rsp *http.Response) (*AcceptGroupQuoteRespons
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    AcceptGroupQuote200JSONResponseBodyCode `json:"code"`
-			Data    GroupView                               `json:"data"`
-			Message string                                  `json:"message"`
+			// Code 0: the call succeeded.
+			Code AcceptGroupQuote200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data GroupView `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -49315,9 +53141,14 @@ func ParseDeclineGroupQuoteResponse(rsp *http.Response) (*DeclineGroupQuoteRespo
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    DeclineGroupQuote200JSONResponseBodyCode `json:"code"`
-			Data    GroupView                                `json:"data"`
-			Message string                                   `json:"message"`
+			// Code 0: the call succeeded.
+			Code DeclineGroupQuote200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data GroupView `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -49435,9 +53266,14 @@ func ParseGroupOrderSeatsResponse(rsp *http.Response) (*GroupOrderSeatsResponse,
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    GroupOrderSeats200JSONResponseBodyCode `json:"code"`
-			Data    GroupView                              `json:"data"`
-			Message string                                 `json:"message"`
+			// Code 0: the call succeeded.
+			Code GroupOrderSeats200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data GroupView `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -49562,9 +53398,14 @@ func ParseListFlightOrdersResponse(rsp *http.Response) (*ListFlightOrdersRespons
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    ListFlightOrders200JSONResponseBodyCode `json:"code"`
-			Data    OrderPage                               `json:"data"`
-			Message string                                  `json:"message"`
+			// Code 0: the call succeeded.
+			Code ListFlightOrders200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data OrderPage `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -49675,9 +53516,14 @@ func ParseCreateFlightOrderResponse(rsp *http.Response) (*CreateFlightOrderRespo
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
 		var dest struct {
-			Code    CreateFlightOrder201JSONResponseBodyCode `json:"code"`
-			Data    OrderView                                `json:"data"`
-			Message string                                   `json:"message"`
+			// Code 0: the call succeeded.
+			Code CreateFlightOrder201JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data OrderView `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -49833,9 +53679,14 @@ func ParseFlightOrderStatusCountsResponse(rsp *http.Response) (*FlightOrderStatu
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    FlightOrderStatusCounts200JSONResponseBodyCode `json:"code"`
-			Data    *[]OrderStatusCount                            `json:"data"`
-			Message string                                         `json:"message"`
+			// Code 0: the call succeeded.
+			Code FlightOrderStatusCounts200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data *[]OrderStatusCount `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -49946,9 +53797,14 @@ func ParseCancelFlightOrderResponse(rsp *http.Response) (*CancelFlightOrderRespo
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    CancelFlightOrder200JSONResponseBodyCode `json:"code"`
-			Data    OrderView                                `json:"data"`
-			Message string                                   `json:"message"`
+			// Code 0: the call succeeded.
+			Code CancelFlightOrder200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data OrderView `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -50066,9 +53922,14 @@ func ParseGetFlightOrderResponse(rsp *http.Response) (*GetFlightOrderResponse, e
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    GetFlightOrder200JSONResponseBodyCode `json:"code"`
-			Data    OrderView                             `json:"data"`
-			Message string                                `json:"message"`
+			// Code 0: the call succeeded.
+			Code GetFlightOrder200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data OrderView `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -50179,9 +54040,14 @@ func ParseFlightOrderActionResponse(rsp *http.Response) (*FlightOrderActionRespo
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    FlightOrderAction200JSONResponseBodyCode `json:"code"`
-			Data    OrderView                                `json:"data"`
-			Message string                                   `json:"message"`
+			// Code 0: the call succeeded.
+			Code FlightOrderAction200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data OrderView `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -50306,9 +54172,14 @@ func ParseChangeFlightOrderResponse(rsp *http.Response) (*ChangeFlightOrderRespo
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
 		var dest struct {
-			Code    ChangeFlightOrder201JSONResponseBodyCode `json:"code"`
-			Data    OrderView                                `json:"data"`
-			Message string                                   `json:"message"`
+			// Code 0: the call succeeded.
+			Code ChangeFlightOrder201JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data OrderView `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -50433,9 +54304,14 @@ func ParseChangeSearchFlightOrderResponse(rsp *http.Response) (*ChangeSearchFlig
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    ChangeSearchFlightOrder200JSONResponseBodyCode `json:"code"`
-			Data    OrderChangeSearch                              `json:"data"`
-			Message string                                         `json:"message"`
+			// Code 0: the call succeeded.
+			Code ChangeSearchFlightOrder200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data OrderChangeSearch `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -50591,9 +54467,14 @@ func ParseConfirmFlightOrderResponse(rsp *http.Response) (*ConfirmFlightOrderRes
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    ConfirmFlightOrder200JSONResponseBodyCode `json:"code"`
-			Data    OrderView                                 `json:"data"`
-			Message string                                    `json:"message"`
+			// Code 0: the call succeeded.
+			Code ConfirmFlightOrder200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data OrderView `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -50711,9 +54592,14 @@ func ParseRecordFlightDisruptionResponse(rsp *http.Response) (*RecordFlightDisru
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
 		var dest struct {
-			Code    RecordFlightDisruption201JSONResponseBodyCode `json:"code"`
-			Data    OrderDisruption                               `json:"data"`
-			Message string                                        `json:"message"`
+			// Code 0: the call succeeded.
+			Code RecordFlightDisruption201JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data OrderDisruption `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -50943,9 +54829,14 @@ func ParsePayFlightOrderResponse(rsp *http.Response) (*PayFlightOrderResponse, e
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    PayFlightOrder200JSONResponseBodyCode `json:"code"`
-			Data    OrderView                             `json:"data"`
-			Message string                                `json:"message"`
+			// Code 0: the call succeeded.
+			Code PayFlightOrder200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data OrderView `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -51196,9 +55087,14 @@ func ParseRefundFlightOrderResponse(rsp *http.Response) (*RefundFlightOrderRespo
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
 		var dest struct {
-			Code    RefundFlightOrder201JSONResponseBodyCode `json:"code"`
-			Data    OrderView                                `json:"data"`
-			Message string                                   `json:"message"`
+			// Code 0: the call succeeded.
+			Code RefundFlightOrder201JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data OrderView `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -51323,9 +55219,14 @@ func ParseReviewFlightOrderResponse(rsp *http.Response) (*ReviewFlightOrderRespo
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    ReviewFlightOrder200JSONResponseBodyCode `json:"code"`
-			Data    OrderView                                `json:"data"`
-			Message string                                   `json:"message"`
+			// Code 0: the call succeeded.
+			Code ReviewFlightOrder200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data OrderView `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -51450,9 +55351,14 @@ func ParseVoidFlightOrderResponse(rsp *http.Response) (*VoidFlightOrderResponse,
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
 		var dest struct {
-			Code    VoidFlightOrder201JSONResponseBodyCode `json:"code"`
-			Data    OrderView                              `json:"data"`
-			Message string                                 `json:"message"`
+			// Code 0: the call succeeded.
+			Code VoidFlightOrder201JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data OrderView `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -51577,9 +55483,14 @@ func ParseListTrainOrdersResponse(rsp *http.Response) (*ListTrainOrdersResponse,
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    ListTrainOrders200JSONResponseBodyCode `json:"code"`
-			Data    TrainPage                              `json:"data"`
-			Message string                                 `json:"message"`
+			// Code 0: the call succeeded.
+			Code ListTrainOrders200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data TrainPage `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -51690,9 +55601,14 @@ func ParseCreateTrainOrderResponse(rsp *http.Response) (*CreateTrainOrderRespons
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
 		var dest struct {
-			Code    CreateTrainOrder201JSONResponseBodyCode `json:"code"`
-			Data    TrainView                               `json:"data"`
-			Message string                                  `json:"message"`
+			// Code 0: the call succeeded.
+			Code CreateTrainOrder201JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data TrainView `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -51817,9 +55733,14 @@ func ParseTrainOrderStatusCountsResponse(rsp *http.Response) (*TrainOrderStatusC
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    TrainOrderStatusCounts200JSONResponseBodyCode `json:"code"`
-			Data    *[]TrainStatusCount                           `json:"data"`
-			Message string                                        `json:"message"`
+			// Code 0: the call succeeded.
+			Code TrainOrderStatusCounts200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data *[]TrainStatusCount `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -51930,9 +55851,14 @@ func ParseCancelTrainOrderResponse(rsp *http.Response) (*CancelTrainOrderRespons
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    CancelTrainOrder200JSONResponseBodyCode `json:"code"`
-			Data    TrainView                               `json:"data"`
-			Message string                                  `json:"message"`
+			// Code 0: the call succeeded.
+			Code CancelTrainOrder200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data TrainView `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -52050,9 +55976,14 @@ func ParseGetTrainOrderResponse(rsp *http.Response) (*GetTrainOrderResponse, err
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    GetTrainOrder200JSONResponseBodyCode `json:"code"`
-			Data    TrainView                            `json:"data"`
-			Message string                               `json:"message"`
+			// Code 0: the call succeeded.
+			Code GetTrainOrder200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data TrainView `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -52163,9 +56094,14 @@ func ParseTrainChangeQuoteResponse(rsp *http.Response) (*TrainChangeQuoteRespons
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    TrainChangeQuote200JSONResponseBodyCode `json:"code"`
-			Data    TrainChangeQuoteView                    `json:"data"`
-			Message string                                  `json:"message"`
+			// Code 0: the call succeeded.
+			Code TrainChangeQuote200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data TrainChangeQuoteView `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -52290,9 +56226,14 @@ func ParseConfirmTrainQuoteResponse(rsp *http.Response) (*ConfirmTrainQuoteRespo
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    ConfirmTrainQuote200JSONResponseBodyCode `json:"code"`
-			Data    TrainView                                `json:"data"`
-			Message string                                   `json:"message"`
+			// Code 0: the call succeeded.
+			Code ConfirmTrainQuote200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data TrainView `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -52522,9 +56463,14 @@ func ParsePayTrainOrderResponse(rsp *http.Response) (*PayTrainOrderResponse, err
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    PayTrainOrder200JSONResponseBodyCode `json:"code"`
-			Data    TrainView                            `json:"data"`
-			Message string                               `json:"message"`
+			// Code 0: the call succeeded.
+			Code PayTrainOrder200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data TrainView `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -52663,9 +56609,14 @@ func ParseDropTrainQuoteResponse(rsp *http.Response) (*DropTrainQuoteResponse, e
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    DropTrainQuote200JSONResponseBodyCode `json:"code"`
-			Data    TrainView                             `json:"data"`
-			Message string                                `json:"message"`
+			// Code 0: the call succeeded.
+			Code DropTrainQuote200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data TrainView `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -52783,9 +56734,14 @@ func ParseTrainRefundQuoteResponse(rsp *http.Response) (*TrainRefundQuoteRespons
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    TrainRefundQuote200JSONResponseBodyCode `json:"code"`
-			Data    TrainRefundQuoteView                    `json:"data"`
-			Message string                                  `json:"message"`
+			// Code 0: the call succeeded.
+			Code TrainRefundQuote200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data TrainRefundQuoteView `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -52910,9 +56866,14 @@ func ParseConfirmTrainTicketsResponse(rsp *http.Response) (*ConfirmTrainTicketsR
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    ConfirmTrainTickets200JSONResponseBodyCode `json:"code"`
-			Data    TrainView                                  `json:"data"`
-			Message string                                     `json:"message"`
+			// Code 0: the call succeeded.
+			Code ConfirmTrainTickets200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data TrainView `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -53037,9 +56998,14 @@ func ParseAccurateSearchResponse(rsp *http.Response) (*AccurateSearchResponse, e
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    AccurateSearch200JSONResponseBodyCode `json:"code"`
-			Data    ShoppingStarted                       `json:"data"`
-			Message string                                `json:"message"`
+			// Code 0: the call succeeded.
+			Code AccurateSearch200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data ShoppingStarted `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -53174,9 +57140,14 @@ func ParseAnalysisPnrResponse(rsp *http.Response) (*AnalysisPnrResponse, error) 
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    AnalysisPnr200JSONResponseBodyCode `json:"code"`
-			Data    PnrResult                          `json:"data"`
-			Message string                             `json:"message"`
+			// Code 0: the call succeeded.
+			Code AnalysisPnr200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data PnrResult `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -53294,9 +57265,14 @@ func ParseAsyncShoppingResponse(rsp *http.Response) (*AsyncShoppingResponse, err
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    AsyncShopping200JSONResponseBodyCode `json:"code"`
-			Data    ShoppingStarted                      `json:"data"`
-			Message string                               `json:"message"`
+			// Code 0: the call succeeded.
+			Code AsyncShopping200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data ShoppingStarted `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -53431,9 +57407,14 @@ func ParseAsyncShoppingSolutionsResponse(rsp *http.Response) (*AsyncShoppingSolu
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    AsyncShoppingSolutions200JSONResponseBodyCode `json:"code"`
-			Data    ShoppingPage                                  `json:"data"`
-			Message string                                        `json:"message"`
+			// Code 0: the call succeeded.
+			Code AsyncShoppingSolutions200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data ShoppingPage `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -53558,9 +57539,14 @@ func ParseVerifySolutionResponse(rsp *http.Response) (*VerifySolutionResponse, e
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    VerifySolution200JSONResponseBodyCode `json:"code"`
-			Data    ShoppingVerification                  `json:"data"`
-			Message string                                `json:"message"`
+			// Code 0: the call succeeded.
+			Code VerifySolution200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data ShoppingVerification `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -53709,9 +57695,14 @@ func ParseTrainConfigResponse(rsp *http.Response) (*TrainConfigResponse, error) 
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    TrainConfig200JSONResponseBodyCode `json:"code"`
-			Data    TrainConfig                        `json:"data"`
-			Message string                             `json:"message"`
+			// Code 0: the call succeeded.
+			Code TrainConfig200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data TrainConfig `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -53822,9 +57813,14 @@ func ParseTrainSearchResponse(rsp *http.Response) (*TrainSearchResponse, error) 
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    TrainSearch200JSONResponseBodyCode `json:"code"`
-			Data    TrainSearchResult                  `json:"data"`
-			Message string                             `json:"message"`
+			// Code 0: the call succeeded.
+			Code TrainSearch200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data TrainSearchResult `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
@@ -53973,9 +57969,14 @@ func ParseTrainStationsResponse(rsp *http.Response) (*TrainStationsResponse, err
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Code    TrainStations200JSONResponseBodyCode `json:"code"`
-			Data    *[]TrainStationView                  `json:"data"`
-			Message string                               `json:"message"`
+			// Code 0: the call succeeded.
+			Code TrainStations200JSONResponseBodyCode `json:"code"`
+
+			// Data The call's answer.
+			Data *[]TrainStationView `json:"data"`
+
+			// Message Empty on success.
+			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err

@@ -131,6 +131,8 @@ func (v *validatingTransport) RoundTrip(req *http.Request) (*http.Response, erro
 	}
 	if msg := v.check(req, body, res, raw); msg != "" {
 		v.t.Errorf("OpenAPI: %s %s answered %d, not as documented: %s\nbody: %.600s", req.Method, req.URL.RequestURI(), res.StatusCode, msg, raw)
+	} else if captured != nil {
+		captured.record(v.router, req, body, res.StatusCode, res.Header, raw)
 	}
 	return res, nil
 }
