@@ -44,6 +44,13 @@ type formField struct {
 	binary  bool
 	value   string // as the form sends it
 	example any    // as the schema types it
+	many    bool   // a list of files, each a part of the name
+}
+
+// isFile reports a schema of a file's bytes (a []byte is reflected as
+// base64 content, an upload described by hand as binary).
+func isFile(s map[string]any) bool {
+	return s != nil && s["type"] == "string" && (s["format"] == "binary" || s["contentEncoding"] == "base64")
 }
 
 // addCodeSamples writes x-codeSamples into every operation of doc. ex holds
@@ -131,8 +138,8 @@ func newSampleCall(doc map[string]any, method, path string, op map[string]any, e
 			req, _ := s["required"].([]any)
 			for _, name := range sortedKeys(props) {
 				p := props[name].(map[string]any)
-				f := formField{name: name, binary: p["format"] == "binary" ||
-					(p["type"] == "array" && p["items"].(map[string]any)["format"] == "binary")}
+				items, _ := p["items"].(map[string]any)
+				f := formField{name: name, binary: isFile(p) || isFile(items), many: p["type"] == "array"}
 				if !f.binary {
 					if !slices.Contains(req, any(name)) {
 						continue
@@ -425,7 +432,11 @@ func (c sampleCall) tsSample() string {
 		for _, f := range c.form {
 			if f.binary {
 				fmt.Fprintf(&b, "form.append(%s, file, %s);\n", tsLiteral(f.name), tsLiteral(sampleFile(f.name)))
-				body = append(body, tsKey(f.name)+": ''")
+				if f.many {
+					body = append(body, tsKey(f.name)+": []")
+				} else {
+					body = append(body, tsKey(f.name)+": ''")
+				}
 			} else {
 				fmt.Fprintf(&b, "form.append(%s, %s);\n", tsLiteral(f.name), tsLiteral(f.value))
 				body = append(body, tsKey(f.name)+": "+tsLiteral(f.example))

@@ -63,9 +63,8 @@ func (e *exampleRecorder) record(router routers.Router, req *http.Request, body 
 	if status < 200 || status > 299 || !isJSON(header.Get("Content-Type")) {
 		return
 	}
-	if len(body) > 0 && !isJSON(req.Header.Get("Content-Type")) {
-		return // multipart uploads keep their schema-built example
-	}
+	// An upload's answer is kept; its request (a file) is not.
+	upload := len(body) > 0 && !isJSON(req.Header.Get("Content-Type"))
 	probe := req.Clone(context.Background())
 	probe.Body = io.NopCloser(bytes.NewReader(body))
 	route, params, err := router.FindRoute(probe)
@@ -77,7 +76,7 @@ func (e *exampleRecorder) record(router routers.Router, req *http.Request, body 
 	lang := q.Get("lang")
 	q.Del("lang")
 	ex.Query = q.Encode()
-	if len(body) > 0 {
+	if len(body) > 0 && !upload {
 		if ex.Request = shortened(body); ex.Request == nil {
 			return
 		}
@@ -201,4 +200,4 @@ func TestCapturedExamplesCoverTheAPI(t *testing.T) {
 
 // capturedAtLeast is how many operations had a captured example when they
 // were last captured: fewer means an operation lost its tests' calls.
-const capturedAtLeast = 100
+const capturedAtLeast = 107
