@@ -1,6 +1,6 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
-import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 
 // Builds the islands into pkg/web/static/dist, which the Go binary embeds and
 // reads through the manifest (pkg/web/assets.go).
@@ -16,14 +16,15 @@ export default defineConfig({
       },
     },
     {
-      // The API reference (/api-docs) is Swagger UI, served from our own
-      // origin (the CSP allows only 'self' scripts and styles).
-      name: 'copy-swagger-ui',
+      // The API reference (/api-docs) is Scalar's standalone bundle, served
+      // from our own origin (the CSP allows only 'self' scripts), never from
+      // a CDN. Its source map (20 MB) is left out of the binary, and so is
+      // the comment naming it (a browser's developer tools would ask for it).
+      name: 'copy-scalar',
       closeBundle() {
-        mkdirSync('pkg/web/static/dist/swagger-ui', { recursive: true });
-        for (const f of ['swagger-ui-bundle.js', 'swagger-ui.css']) {
-          copyFileSync(`node_modules/swagger-ui-dist/${f}`, `pkg/web/static/dist/swagger-ui/${f}`);
-        }
+        mkdirSync('pkg/web/static/dist/scalar', { recursive: true });
+        const js = readFileSync('node_modules/@scalar/api-reference/dist/browser/standalone.js', 'utf8');
+        writeFileSync('pkg/web/static/dist/scalar/standalone.js', js.replace(/\n\/\/# sourceMappingURL=\S+\s*$/, '\n'));
       },
     },
   ],
