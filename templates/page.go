@@ -34,7 +34,7 @@ type Page struct {
 	Flashes  []Flash
 	Scripts  []string
 	// ClassicScripts are deferred classic (not module) scripts, for
-	// bundles that define globals (the API reference's Swagger UI).
+	// bundles that define globals (the API reference's Scalar bundle).
 	ClassicScripts []string
 	Styles         []string
 	Year           int

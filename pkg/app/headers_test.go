@@ -79,7 +79,7 @@ func TestBuildVersionNotPublished(t *testing.T) {
 func TestCompressedAnswers(t *testing.T) {
 	t.Parallel()
 	_, srv := newApp(t, store.SQLite)
-	for _, path := range []string{"/openapi.json", "/login", "/static/dist/swagger-ui/swagger-ui-bundle.js", "/static/manager.css"} {
+	for _, path := range []string{"/openapi.json", "/login", "/static/dist/scalar/standalone.js", "/static/manager.css"} {
 		resp, plain := rawGet(t, srv, path, "Accept-Encoding", "identity")
 		if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Encoding") != "" {
 			t.Fatalf("%s plain: %d, Content-Encoding %q", path, resp.StatusCode, resp.Header.Get("Content-Encoding"))
