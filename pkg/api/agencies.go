@@ -120,7 +120,7 @@ func manager(op Operation) Operation {
 }
 
 var walletEntriesQuery = append([]Param{{Name: "type", Type: "string", Description: "payment type: top-up, origin-flight, origin-train, refund-flight, change-flight, void-flight, refund-train, change-train"},
-	{Name: "orderId", Type: "string"}, {Name: "from", Type: "string", Description: "YYYY-MM-DD, a day on the clock of the wallet's agency (its timeZone setting)"},
+	{Name: "orderId", Type: "string", Description: "only the entries of this booking number"}, {Name: "from", Type: "string", Description: "YYYY-MM-DD, a day on the clock of the wallet's agency (its timeZone setting)"},
 	{Name: "to", Type: "string", Description: "YYYY-MM-DD, inclusive, a day on the clock of the wallet's agency"}}, pagingParams...)
 
 func registerAgencies(rt *Router, s Services) {

@@ -17,3 +17,20 @@ func TestWithoutName(t *testing.T) {
 		}
 	}
 }
+
+func TestPathParamDescription(t *testing.T) {
+	for _, c := range []struct{ path, name, want string }{
+		{"/order/v2/flight/orders/{id}/pay", "id", "The flight order's id, as its list or booking answers it."},
+		{"/order/v2/flight/group/orders/{id}", "id", "The group order's id, as its list or booking answers it."},
+		{"/order/v2/train/orders/{id}/refund", "id", "The train order's id, as its list or booking answers it."},
+		{"/base/v2/agencies/{id}/apikeys/{key}", "key", "The API key's prefix, as the key list shows it."},
+		{"/base/v2/agencies/{id}/apikeys/{key}", "id", "The agency's id."},
+		{"/base/v2/sub/statements/{agency}/{id}", "id", "The statement's id."},
+		{"/base/v2/sub/statements/{agency}/{id}", "agency", "The sub-agency's id."},
+		{"/base/v2/somewhere/{id}", "id", "The id of what the path names."},
+	} {
+		if got := pathParamDescription(c.path, c.name); got != c.want {
+			t.Errorf("pathParamDescription(%q, %q) = %q, want %q", c.path, c.name, got, c.want)
+		}
+	}
+}

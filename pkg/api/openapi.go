@@ -236,6 +236,57 @@ func (s *schemaSet) of(v any) map[string]any {
 	return m
 }
 
+// pathNouns names what a path segment's {id} identifies.
+var pathNouns = map[string]string{
+	"agencies": "agency", "balance": "sub-agency", "jobs": "job", "member-cards": "member card",
+	"often-used-passengers": "saved passenger", "sessions": "session", "solutions": "solution",
+	"statements": "statement", "users": "user",
+}
+
+// pathParamDescription describes the path parameter name of path by the
+// segment before it (orders/{id} is an order of the path's line).
+func pathParamDescription(path, name string) string {
+	before, _, _ := strings.Cut(path, "/{"+name)
+	segs := strings.Split(before, "/")
+	prev := segs[len(segs)-1]
+	switch name {
+	case "key":
+		if prev == "apikeys" {
+			return "The API key's prefix, as the key list shows it."
+		}
+		return "The setting's name."
+	case "currency":
+		return "The currency's ISO 4217 code, e.g. USD."
+	case "deliveryId":
+		return "The delivery's id (its X-Voyage-Delivery header)."
+	case "kind":
+		return "Which document to download."
+	case "proof":
+		return "The file's id, from the request's proofs."
+	case "user":
+		return "The user's id."
+	case "agency":
+		return "The sub-agency's id."
+	}
+	if prev == "orders" {
+		line := "flight"
+		switch {
+		case strings.Contains(path, "/group/"):
+			line = "group"
+		case strings.Contains(path, "/train/"):
+			line = "train"
+		}
+		return "The " + line + " order's id, as its list or booking answers it."
+	}
+	if strings.HasPrefix(prev, "{") {
+		return "The statement's id."
+	}
+	if n, ok := pathNouns[prev]; ok {
+		return "The " + n + "'s id."
+	}
+	return "The id of what the path names."
+}
+
 // described is schema s with a description, unless it has one.
 func described(s map[string]any, d string) map[string]any {
 	if _, ok := s["description"]; !ok {
@@ -586,7 +637,8 @@ func (rt *Router) openAPI(d *describer) map[string]any {
 			default:
 				s = map[string]any{"type": "integer", "format": "int64", "minimum": 1}
 			}
-			params = append(params, map[string]any{"name": m[1], "in": "path", "required": true, "schema": s})
+			params = append(params, map[string]any{"name": m[1], "in": "path", "required": true, "schema": s,
+				"description": pathParamDescription(r.Path, m[1])})
 		}
 		for _, q := range r.Op.Query {
 			s := map[string]any{"type": q.Type}
@@ -645,8 +697,8 @@ func (rt *Router) openAPI(d *describer) map[string]any {
 			"tags":     []string{"webhooks"},
 			"security": []any{},
 			"parameters": []any{
-				map[string]any{"name": "X-Voyage-Event", "in": "header", "required": true, "schema": map[string]any{"type": "string", "const": w.Event}},
-				map[string]any{"name": "X-Voyage-Delivery", "in": "header", "required": true, "schema": map[string]any{"type": "string"}},
+				map[string]any{"name": "X-Voyage-Event", "in": "header", "required": true, "description": "The event, as the body's event.", "schema": map[string]any{"type": "string", "const": w.Event}},
+				map[string]any{"name": "X-Voyage-Delivery", "in": "header", "required": true, "description": "The delivery's id, as the body's id: the same on every attempt, so a receiver can skip one it has handled.", "schema": map[string]any{"type": "string"}},
 				map[string]any{"name": "X-Voyage-Signature", "in": "header", "required": true, "description": "t=<unix time>,v1=<hex HMAC-SHA256>", "schema": map[string]any{"type": "string"}},
 			},
 			"requestBody": map[string]any{"required": true, "content": map[string]any{"application/json": map[string]any{"schema": map[string]any{

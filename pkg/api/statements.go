@@ -170,7 +170,7 @@ func registerStatements(rt *Router, s Services) {
 	rt.Handle("GET /base/v2/sub/statements", Operation{
 		ID: "listSubStatements", Tag: "statements", Role: auth.RoleFinance, Allow: auth.Subject.ManagesAgencies,
 		Summary: "Statements of a managed sub-agency", Response: StatementPage{},
-		Query:  append([]Param{{Name: "agencyId", Type: "integer", Required: true}}, pagingParams...),
+		Query:  append([]Param{{Name: "agencyId", Type: "integer", Required: true, Description: "the sub-agency whose statements to list"}}, pagingParams...),
 		Errors: []int{fault.CodeNotFound},
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
 		id, err := strconv.ParseInt(r.URL.Query().Get("agencyId"), 10, 64)

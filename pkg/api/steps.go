@@ -200,7 +200,7 @@ func countStatuses[C any](count func(context.Context, auth.Principal, []string) 
 
 // statusParam is the status-count route's query: the line's statuses.
 func statusParam[S ~string](statuses []S) []Param {
-	return []Param{{Name: "status", Type: "string", Array: true, Enum: statusNames(statuses)}}
+	return []Param{{Name: "status", Type: "string", Array: true, Enum: statusNames(statuses), Description: "the statuses to count, in the order the answer lists them; none: every status"}}
 }
 
 // attachment starts a file download answer: its type, its file name, and

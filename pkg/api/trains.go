@@ -38,7 +38,7 @@ func registerTrains(rt *Router, s Services) {
 	rt.Handle("GET /shopping/v2/train/stations", Operation{
 		ID: "trainStations", Tag: "trains", Allow: seesTrains,
 		Summary:  "Find stations by code, name (English, Simplified or Traditional Chinese), pinyin or its initials; names in the request's language",
-		Response: []train.StationView{}, Query: []Param{{Name: "q", Type: "string", Required: true}},
+		Response: []train.StationView{}, Query: []Param{{Name: "q", Type: "string", Required: true, Description: "a station's code, name (English, Simplified or Traditional Chinese), pinyin or pinyin initials; at most 20 stations answer"}},
 	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
 		return t.Stations(r.URL.Query().Get("q"), i18n.Lang(r.Context())), nil
 	})

@@ -9657,7 +9657,9 @@ type DeactivateAgencyUser200JSONResponseBodyCode int
 // ListAgencyWalletEntriesParams defines parameters for ListAgencyWalletEntries.
 type ListAgencyWalletEntriesParams struct {
 	// Type payment type: top-up, origin-flight, origin-train, refund-flight, change-flight, void-flight, refund-train, change-train
-	Type    *string `form:"type,omitempty" json:"type,omitempty"`
+	Type *string `form:"type,omitempty" json:"type,omitempty"`
+
+	// OrderId only the entries of this booking number
 	OrderId *string `form:"orderId,omitempty" json:"orderId,omitempty"`
 
 	// From YYYY-MM-DD, a day on the clock of the wallet's agency (its timeZone setting)
@@ -9876,6 +9878,7 @@ type GetSubBalance200JSONResponseBodyCode int
 
 // ListSubStatementsParams defines parameters for ListSubStatements.
 type ListSubStatementsParams struct {
+	// AgencyId the sub-agency whose statements to list
 	AgencyId int `form:"agencyId" json:"agencyId"`
 
 	// Page 1-based page; default 1
@@ -9981,7 +9984,9 @@ type GetWallet200JSONResponseBodyCode int
 // ListWalletEntriesParams defines parameters for ListWalletEntries.
 type ListWalletEntriesParams struct {
 	// Type payment type: top-up, origin-flight, origin-train, refund-flight, change-flight, void-flight, refund-train, change-train
-	Type    *string `form:"type,omitempty" json:"type,omitempty"`
+	Type *string `form:"type,omitempty" json:"type,omitempty"`
+
+	// OrderId only the entries of this booking number
 	OrderId *string `form:"orderId,omitempty" json:"orderId,omitempty"`
 
 	// From YYYY-MM-DD, a day on the clock of the wallet's agency (its timeZone setting)
@@ -10197,6 +10202,7 @@ type CreateFlightOrder201JSONResponseBodyCode int
 
 // FlightOrderStatusCountsParams defines parameters for FlightOrderStatusCounts.
 type FlightOrderStatusCountsParams struct {
+	// Status the statuses to count, in the order the answer lists them; none: every status
 	Status *[]FlightOrderStatusCountsParamsStatus `form:"status,omitempty" json:"status,omitempty"`
 }
 
@@ -10307,6 +10313,7 @@ type CreateTrainOrder201JSONResponseBodyCode int
 
 // TrainOrderStatusCountsParams defines parameters for TrainOrderStatusCounts.
 type TrainOrderStatusCountsParams struct {
+	// Status the statuses to count, in the order the answer lists them; none: every status
 	Status *[]TrainOrderStatusCountsParamsStatus `form:"status,omitempty" json:"status,omitempty"`
 }
 
@@ -10369,6 +10376,7 @@ type TrainSearch200JSONResponseBodyCode int
 
 // TrainStationsParams defines parameters for TrainStations.
 type TrainStationsParams struct {
+	// Q a station's code, name (English, Simplified or Traditional Chinese), pinyin or pinyin initials; at most 20 stations answer
 	Q string `form:"q" json:"q"`
 }
 
@@ -10395,8 +10403,11 @@ type WebhookChangeStatusJSONBody struct {
 
 // WebhookChangeStatusParams defines parameters for WebhookChangeStatus.
 type WebhookChangeStatusParams struct {
-	XVoyageEvent    WebhookChangeStatusParamsXVoyageEvent `json:"X-Voyage-Event"`
-	XVoyageDelivery string                                `json:"X-Voyage-Delivery"`
+	// XVoyageEvent The event, as the body's event.
+	XVoyageEvent WebhookChangeStatusParamsXVoyageEvent `json:"X-Voyage-Event"`
+
+	// XVoyageDelivery The delivery's id, as the body's id: the same on every attempt, so a receiver can skip one it has handled.
+	XVoyageDelivery string `json:"X-Voyage-Delivery"`
 
 	// XVoyageSignature t=<unix time>,v1=<hex HMAC-SHA256>
 	XVoyageSignature string `json:"X-Voyage-Signature"`
@@ -10428,8 +10439,11 @@ type WebhookDisruptionCreatedJSONBody struct {
 
 // WebhookDisruptionCreatedParams defines parameters for WebhookDisruptionCreated.
 type WebhookDisruptionCreatedParams struct {
-	XVoyageEvent    WebhookDisruptionCreatedParamsXVoyageEvent `json:"X-Voyage-Event"`
-	XVoyageDelivery string                                     `json:"X-Voyage-Delivery"`
+	// XVoyageEvent The event, as the body's event.
+	XVoyageEvent WebhookDisruptionCreatedParamsXVoyageEvent `json:"X-Voyage-Event"`
+
+	// XVoyageDelivery The delivery's id, as the body's id: the same on every attempt, so a receiver can skip one it has handled.
+	XVoyageDelivery string `json:"X-Voyage-Delivery"`
 
 	// XVoyageSignature t=<unix time>,v1=<hex HMAC-SHA256>
 	XVoyageSignature string `json:"X-Voyage-Signature"`
@@ -10482,8 +10496,11 @@ type WebhookGroupReminderJSONBody struct {
 
 // WebhookGroupReminderParams defines parameters for WebhookGroupReminder.
 type WebhookGroupReminderParams struct {
-	XVoyageEvent    WebhookGroupReminderParamsXVoyageEvent `json:"X-Voyage-Event"`
-	XVoyageDelivery string                                 `json:"X-Voyage-Delivery"`
+	// XVoyageEvent The event, as the body's event.
+	XVoyageEvent WebhookGroupReminderParamsXVoyageEvent `json:"X-Voyage-Event"`
+
+	// XVoyageDelivery The delivery's id, as the body's id: the same on every attempt, so a receiver can skip one it has handled.
+	XVoyageDelivery string `json:"X-Voyage-Delivery"`
 
 	// XVoyageSignature t=<unix time>,v1=<hex HMAC-SHA256>
 	XVoyageSignature string `json:"X-Voyage-Signature"`
@@ -10533,8 +10550,11 @@ type WebhookGroupStatusJSONBody struct {
 
 // WebhookGroupStatusParams defines parameters for WebhookGroupStatus.
 type WebhookGroupStatusParams struct {
-	XVoyageEvent    WebhookGroupStatusParamsXVoyageEvent `json:"X-Voyage-Event"`
-	XVoyageDelivery string                               `json:"X-Voyage-Delivery"`
+	// XVoyageEvent The event, as the body's event.
+	XVoyageEvent WebhookGroupStatusParamsXVoyageEvent `json:"X-Voyage-Event"`
+
+	// XVoyageDelivery The delivery's id, as the body's id: the same on every attempt, so a receiver can skip one it has handled.
+	XVoyageDelivery string `json:"X-Voyage-Delivery"`
 
 	// XVoyageSignature t=<unix time>,v1=<hex HMAC-SHA256>
 	XVoyageSignature string `json:"X-Voyage-Signature"`
@@ -10566,8 +10586,11 @@ type WebhookOrderStatusJSONBody struct {
 
 // WebhookOrderStatusParams defines parameters for WebhookOrderStatus.
 type WebhookOrderStatusParams struct {
-	XVoyageEvent    WebhookOrderStatusParamsXVoyageEvent `json:"X-Voyage-Event"`
-	XVoyageDelivery string                               `json:"X-Voyage-Delivery"`
+	// XVoyageEvent The event, as the body's event.
+	XVoyageEvent WebhookOrderStatusParamsXVoyageEvent `json:"X-Voyage-Event"`
+
+	// XVoyageDelivery The delivery's id, as the body's id: the same on every attempt, so a receiver can skip one it has handled.
+	XVoyageDelivery string `json:"X-Voyage-Delivery"`
 
 	// XVoyageSignature t=<unix time>,v1=<hex HMAC-SHA256>
 	XVoyageSignature string `json:"X-Voyage-Signature"`
@@ -10599,8 +10622,11 @@ type WebhookTrainOrderStatusJSONBody struct {
 
 // WebhookTrainOrderStatusParams defines parameters for WebhookTrainOrderStatus.
 type WebhookTrainOrderStatusParams struct {
-	XVoyageEvent    WebhookTrainOrderStatusParamsXVoyageEvent `json:"X-Voyage-Event"`
-	XVoyageDelivery string                                    `json:"X-Voyage-Delivery"`
+	// XVoyageEvent The event, as the body's event.
+	XVoyageEvent WebhookTrainOrderStatusParamsXVoyageEvent `json:"X-Voyage-Event"`
+
+	// XVoyageDelivery The delivery's id, as the body's id: the same on every attempt, so a receiver can skip one it has handled.
+	XVoyageDelivery string `json:"X-Voyage-Delivery"`
 
 	// XVoyageSignature t=<unix time>,v1=<hex HMAC-SHA256>
 	XVoyageSignature string `json:"X-Voyage-Signature"`

@@ -2,6 +2,7 @@ package app_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"go/ast"
 	"go/doc"
 	"go/parser"
@@ -169,7 +170,8 @@ func baseType(expr ast.Expr) string {
 const undescribedAllowed = 0
 
 // TestEveryPropertyDescribed: an integrator reads what each property of
-// every request and answer means, in the document itself.
+// every request and answer, and each parameter, means, in the document
+// itself.
 func TestEveryPropertyDescribed(t *testing.T) {
 	t.Parallel()
 	a, srv := newApp(t, store.SQLite)
@@ -187,6 +189,12 @@ func TestEveryPropertyDescribed(t *testing.T) {
 	walk = func(where string, v any) {
 		switch v := v.(type) {
 		case map[string]any:
+			// A parameter (path, query or header) is described too.
+			if in, ok := v["in"].(string); ok && v["name"] != nil {
+				if d, _ := v["description"].(string); strings.TrimSpace(d) == "" {
+					bare = append(bare, where+" "+in+" parameter "+fmt.Sprint(v["name"]))
+				}
+			}
 			if props, ok := v["properties"].(map[string]any); ok {
 				for name, p := range props {
 					if d, _ := p.(map[string]any)["description"].(string); strings.TrimSpace(d) == "" {
