@@ -73,8 +73,8 @@ var Webhooks = []Webhook{
 //go:embed examples.json
 var examplesJSON []byte
 
-// captured is one operation's recorded exchange.
-type captured struct {
+// Captured is one operation's recorded exchange, as examples.json holds it.
+type Captured struct {
 	Path     map[string]string `json:"path,omitempty"`
 	Query    string            `json:"query,omitempty"`
 	Request  json.RawMessage   `json:"request,omitempty"`
@@ -82,8 +82,8 @@ type captured struct {
 	Response json.RawMessage   `json:"response"`
 }
 
-var capturedExamples = sync.OnceValue(func() map[string]captured {
-	m := map[string]captured{}
+var capturedExamples = sync.OnceValue(func() map[string]Captured {
+	m := map[string]Captured{}
 	if err := json.Unmarshal(examplesJSON, &m); err != nil {
 		panic("api: examples.json: " + err.Error())
 	}

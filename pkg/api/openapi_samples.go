@@ -55,7 +55,7 @@ func isFile(s map[string]any) bool {
 
 // addCodeSamples writes x-codeSamples into every operation of doc. ex holds
 // each operation's captured path and query values (by "METHOD /path").
-func addCodeSamples(doc map[string]any, ex map[string]captured) {
+func addCodeSamples(doc map[string]any, ex map[string]Captured) {
 	paths, _ := doc["paths"].(map[string]any)
 	for path, item := range paths {
 		for method, o := range item.(map[string]any) {
@@ -70,7 +70,7 @@ func addCodeSamples(doc map[string]any, ex map[string]captured) {
 	}
 }
 
-func newSampleCall(doc map[string]any, method, path string, op map[string]any, ex captured) sampleCall {
+func newSampleCall(doc map[string]any, method, path string, op map[string]any, ex Captured) sampleCall {
 	c := sampleCall{method: method, path: path}
 	c.opID, _ = op["operationId"].(string)
 	if sec, ok := op["security"].([]any); ok {

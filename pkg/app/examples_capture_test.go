@@ -14,6 +14,8 @@ import (
 	"testing"
 
 	"github.com/getkin/kin-openapi/routers"
+
+	"github.com/voyage/voyage/pkg/api"
 )
 
 // The document's examples are exchanges the test suite had with a real
@@ -44,14 +46,10 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// capturedExample is one operation's example, as pkg/api reads it.
+// capturedExample is an operation's example and how full it is.
 type capturedExample struct {
-	Path     map[string]string `json:"path,omitempty"`
-	Query    string            `json:"query,omitempty"`
-	Request  json.RawMessage   `json:"request,omitempty"`
-	Status   int               `json:"status"`
-	Response json.RawMessage   `json:"response"`
-	score    int
+	api.Captured
+	score int
 }
 
 type exampleRecorder struct {
@@ -71,7 +69,7 @@ func (e *exampleRecorder) record(router routers.Router, req *http.Request, body 
 	if err != nil {
 		return
 	}
-	ex := capturedExample{Path: params, Status: status}
+	ex := capturedExample{Captured: api.Captured{Path: params, Status: status}}
 	q := req.URL.Query()
 	lang := q.Get("lang")
 	q.Del("lang")
@@ -100,7 +98,11 @@ func (e *exampleRecorder) record(router routers.Router, req *http.Request, body 
 }
 
 func (e *exampleRecorder) write(file string) error {
-	raw, err := json.MarshalIndent(e.best, "", "  ")
+	out := map[string]api.Captured{}
+	for k, ex := range e.best {
+		out[k] = ex.Captured
+	}
+	raw, err := json.MarshalIndent(out, "", "  ")
 	if err != nil {
 		return err
 	}
@@ -189,7 +191,7 @@ func TestCapturedExamplesCoverTheAPI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got map[string]capturedExample
+	var got map[string]api.Captured
 	if err := json.Unmarshal(raw, &got); err != nil {
 		t.Fatal(err)
 	}
