@@ -40,9 +40,9 @@ func DescriptionKey(t reflect.Type, field string) string {
 }
 
 // describer answers the reflector's comment lookups and, when asked,
-// remembers which keys the document looked up.
+// remembers which keys the document looked up (the document is reflected
+// in one goroutine).
 type describer struct {
-	mu     sync.Mutex
 	looked map[string]bool
 }
 
@@ -51,10 +51,8 @@ func (d *describer) lookup(t reflect.Type, field string) string {
 		return ""
 	}
 	k := DescriptionKey(t, field)
-	if d != nil && d.looked != nil {
-		d.mu.Lock()
+	if d != nil {
 		d.looked[k] = true
-		d.mu.Unlock()
 	}
 	d0 := descriptions()[k]
 	if field != "" {

@@ -284,7 +284,9 @@ func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''
 // sampleFile names a plausible file for a multipart part.
 func sampleFile(part string) string {
 	switch {
-	case strings.Contains(part, "logo"), strings.Contains(part, "avatar"):
+	case strings.Contains(part, "avatar"):
+		return "avatar.png"
+	case strings.Contains(part, "logo"):
 		return "logo.png"
 	case strings.Contains(part, "list"), strings.Contains(part, "passengers"):
 		return "passengers.xlsx"

@@ -11,8 +11,8 @@ import (
 // baseline with inline styles allowed, and nothing else. Scalar's bundle
 // writes its stylesheet, its theme and its toasts' styles into <style>
 // elements (only the first takes a nonce) and sets style attributes (the
-// lazy sections' placeholder heights), which style-src 'self' blocks: the
-// page rendered unstyled. Scripts stay 'self' only (the bundle is served
+// heights it reserves for sections it has not drawn yet), which style-src
+// 'self' blocks: the page rendered unstyled. Scripts stay 'self' only (the bundle is served
 // from /static/dist/scalar, apidocs.js holds its settings), and so do
 // fonts, images and connections: the reference loads no web font, sends no
 // telemetry, and its "Test Request" calls this server (the document's
