@@ -54,15 +54,18 @@ func (d *describer) lookup(t reflect.Type, field string) string {
 	if d != nil {
 		d.looked[k] = true
 	}
-	d0 := descriptions()[k]
-	if field != "" {
-		d0 = withoutName(d0, field)
+	if field == "" {
+		// A type's comment opens with its Go name too ("CreateRequest
+		// books…"), which the document calls otherwise.
+		name, _, _ := strings.Cut(t.Name(), "[")
+		return withoutName(descriptions()[k], name)
 	}
-	return d0
+	return withoutName(descriptions()[k], field)
 }
 
-// withoutName drops a Go comment's leading "Field is", "Field are" or
-// "Field:" (the property's JSON name is another), capitalizing what is left.
+// withoutName drops a Go comment's leading "Name is", "Name are" or
+// "Name:" (the property's JSON name, or the schema's name, is another),
+// capitalizing what is left.
 func withoutName(s, field string) string {
 	rest, ok := strings.CutPrefix(s, field)
 	if !ok {

@@ -11,6 +11,8 @@ func TestWithoutName(t *testing.T) {
 		{"the 6-character PNR code when present", "RecordLocator", "the 6-character PNR code when present"},
 		{"Currency is", "Currency", "Currency is"},
 		{"Currencyless is a word.", "Currency", "Currencyless is a word."},
+		{"CreateRequest books a verified quote (POST /order/v2/flight/orders).", "CreateRequest", "Books a verified quote (POST /order/v2/flight/orders)."},
+		{"View is a flight order as the API answers it.", "View", "A flight order as the API answers it."},
 	} {
 		if got := withoutName(c.in, c.field); got != c.want {
 			t.Errorf("withoutName(%q, %q) = %q, want %q", c.in, c.field, got, c.want)

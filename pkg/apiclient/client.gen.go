@@ -4878,7 +4878,7 @@ func (e WebhookTrainOrderStatusJSONBodyEvent) Valid() bool {
 	}
 }
 
-// APIKeyRequest APIKeyRequest is POST /base/v2/agencies/{id}/apikey.
+// APIKeyRequest POST /base/v2/agencies/{id}/apikey.
 type APIKeyRequest struct {
 	// Name A label for the key, to tell it apart in the key list; optional.
 	Name *string `json:"name,omitempty"`
@@ -4890,7 +4890,7 @@ type APIKeyRequest struct {
 // APIKeyRequestRoles defines model for APIKeyRequest.Roles.
 type APIKeyRequestRoles string
 
-// ActionRequest ActionRequest is POST /order/v2/flight/orders/{id}/actions: the agency's cancel change, cancel refund or cancel void.
+// ActionRequest POST /order/v2/flight/orders/{id}/actions: the agency's cancel change, cancel refund or cancel void.
 type ActionRequest struct {
 	// Action The step to take: cancel_change withdraws a change request, cancel_refund a refund request, cancel_void a void request; only while the order's actions list it.
 	Action *ActionRequestAction `json:"action,omitempty"`
@@ -4899,7 +4899,7 @@ type ActionRequest struct {
 // ActionRequestAction The step to take: cancel_change withdraws a change request, cancel_refund a refund request, cancel_void a void request; only while the order's actions list it.
 type ActionRequestAction string
 
-// AgencyAirlineFilter AirlineFilter limits content to (whitelist) or away from (blacklist) the listed airlines.
+// AgencyAirlineFilter Limits content to (whitelist) or away from (blacklist) the listed airlines.
 type AgencyAirlineFilter struct {
 	// Airlines The two-character IATA codes of the airlines the mode applies to; stored upper-case.
 	Airlines *[]string `json:"airlines"`
@@ -4911,7 +4911,7 @@ type AgencyAirlineFilter struct {
 // AgencyAirlineFilterMode How airlines filters searches: none shows every airline (the default); whitelist shows only offers whose every flight is by a listed airline; blacklist hides offers with any flight by one.
 type AgencyAirlineFilterMode string
 
-// AgencyAirlineFilterInput AirlineFilter limits content to (whitelist) or away from (blacklist) the listed airlines.
+// AgencyAirlineFilterInput Limits content to (whitelist) or away from (blacklist) the listed airlines.
 type AgencyAirlineFilterInput struct {
 	// Airlines The two-character IATA codes of the airlines the mode applies to; stored upper-case.
 	Airlines *[]string `json:"airlines,omitempty"`
@@ -4923,7 +4923,7 @@ type AgencyAirlineFilterInput struct {
 // AgencyAirlineFilterInputMode How airlines filters searches: none shows every airline (the default); whitelist shows only offers whose every flight is by a listed airline; blacklist hides offers with any flight by one.
 type AgencyAirlineFilterInputMode string
 
-// AgencyBranding Branding is how the portal looks for the agency's users.
+// AgencyBranding How the portal looks for the agency's users.
 type AgencyBranding struct {
 	// Favicon The URL of the favicon the portal shows the agency's users instead of the site's; absent for the site's own.
 	Favicon *string `json:"favicon,omitempty"`
@@ -4938,7 +4938,7 @@ type AgencyBranding struct {
 	Theme *string `json:"theme,omitempty"`
 }
 
-// AgencyCompanyUpdate CompanyUpdate is what an agency's SuperUser may change of its own company profile: name, alias and address.
+// AgencyCompanyUpdate What an agency's SuperUser may change of its own company profile: name, alias and address.
 type AgencyCompanyUpdate struct {
 	// Address The company's address, 1 to 200 characters; required.
 	Address *string `json:"address,omitempty"`
@@ -4950,7 +4950,7 @@ type AgencyCompanyUpdate struct {
 	Name *string `json:"name,omitempty"`
 }
 
-// AgencyConfig Config is everything PUT /base/v2/agencies/{id}/config sets.
+// AgencyConfig Everything PUT /base/v2/agencies/{id}/config sets.
 type AgencyConfig struct {
 	// Flight the flight settings, all of them: a PUT replaces them
 	Flight AgencyFlightSettings `json:"flight"`
@@ -4962,7 +4962,7 @@ type AgencyConfig struct {
 	Train AgencyTrainSettings `json:"train"`
 }
 
-// AgencyConfigInput Config is everything PUT /base/v2/agencies/{id}/config sets.
+// AgencyConfigInput Everything PUT /base/v2/agencies/{id}/config sets.
 type AgencyConfigInput struct {
 	// Flight the flight settings, all of them: a PUT replaces them
 	Flight AgencyFlightSettingsInput `json:"flight"`
@@ -4974,7 +4974,7 @@ type AgencyConfigInput struct {
 	Train AgencyTrainSettingsInput `json:"train"`
 }
 
-// AgencyCreateRequest CreateRequest creates a sub-agency with its super admin.
+// AgencyCreateRequest Creates a sub-agency with its super admin.
 type AgencyCreateRequest struct {
 	// Address The company's address, at most 200 characters.
 	Address *string `json:"address,omitempty"`
@@ -5010,7 +5010,7 @@ type AgencyCreateRequest struct {
 	SuperUser *AgencyNewSuperAdmin `json:"superUser,omitempty"`
 }
 
-// AgencyCreditPlan CreditPlan is what setting an agency's credit would change, changing nothing: the figures before and after.
+// AgencyCreditPlan What setting an agency's credit would change, changing nothing: the figures before and after.
 type AgencyCreditPlan struct {
 	// Agency The agency's company name.
 	Agency string `json:"agency"`
@@ -5043,7 +5043,7 @@ type AgencyCreditPlan struct {
 	NewCreditLimit string `json:"newCreditLimit"`
 }
 
-// AgencyCreditRequest CreditRequest sets an agency's credit line.
+// AgencyCreditRequest Sets an agency's credit line.
 type AgencyCreditRequest struct {
 	// CreditLimit The credit the agency may spend beyond its balance, a decimal amount of zero or more in its settlement currency; required. A parent agency's grant is held from the parent's own wallet.
 	CreditLimit *string `json:"creditLimit,omitempty"`
@@ -5058,7 +5058,7 @@ type AgencyCreditRequest struct {
 // AgencyCreditRequestCreditPeriodUnit The unit of creditPeriod; default month.
 type AgencyCreditRequestCreditPeriodUnit string
 
-// AgencyDetail Detail is one managed agency with everything the agency manager shows.
+// AgencyDetail One managed agency with everything the agency manager shows.
 type AgencyDetail struct {
 	// Alias The company's short name; empty when it has none.
 	Alias string `json:"alias"`
@@ -5136,7 +5136,7 @@ type AgencyDetail struct {
 	Verifications int `json:"verifications"`
 }
 
-// AgencyFlightSettings FlightSettings are an agency's flight settings: markups, service fees, content filters and webhook URLs.
+// AgencyFlightSettings An agency's flight settings: markups, service fees, content filters and webhook URLs.
 type AgencyFlightSettings struct {
 	// AirlineFilter Limits the agency's searches to, or away from, some airlines.
 	AirlineFilter AgencyAirlineFilter `json:"airlineFilter"`
@@ -5175,7 +5175,7 @@ type AgencyFlightSettings struct {
 // AgencyFlightSettingsSearchMode Which routes the agency may search: all (the default), or popular, where a search finds nothing unless every origin and destination is among the 100 busiest airports.
 type AgencyFlightSettingsSearchMode string
 
-// AgencyFlightSettingsInput FlightSettings are an agency's flight settings: markups, service fees, content filters and webhook URLs.
+// AgencyFlightSettingsInput An agency's flight settings: markups, service fees, content filters and webhook URLs.
 type AgencyFlightSettingsInput struct {
 	// AirlineFilter Limits the agency's searches to, or away from, some airlines.
 	AirlineFilter *AgencyAirlineFilterInput `json:"airlineFilter,omitempty"`
@@ -5214,7 +5214,7 @@ type AgencyFlightSettingsInput struct {
 // AgencyFlightSettingsInputSearchMode Which routes the agency may search: all (the default), or popular, where a search finds nothing unless every origin and destination is among the 100 busiest airports.
 type AgencyFlightSettingsInputSearchMode string
 
-// AgencyFundsPlan FundsPlan is what a top-up would post, posting nothing: its figures and the wallet before and after.
+// AgencyFundsPlan What a top-up would post, posting nothing: its figures and the wallet before and after.
 type AgencyFundsPlan struct {
 	// Agency The agency's company name.
 	Agency string `json:"agency"`
@@ -5262,7 +5262,7 @@ type AgencyFundsPlan struct {
 	Reference string `json:"reference"`
 }
 
-// AgencyMarkup Markup is a price adjustment for one route class: a percentage of the fare or a fixed amount in the settlement currency, capped by Limit (an amount; "0" means unlimited).
+// AgencyMarkup A price adjustment for one route class: a percentage of the fare or a fixed amount in the settlement currency, capped by Limit (an amount; "0" means unlimited).
 type AgencyMarkup struct {
 	// Limit The largest adjustment per traveller either way, a decimal amount in the settlement currency; "0" (or empty) means unlimited.
 	Limit string `json:"limit"`
@@ -5277,7 +5277,7 @@ type AgencyMarkup struct {
 // AgencyMarkupUnit Says how value reads: percent, a percentage of each traveller's price (fare plus taxes); amount, a fixed amount per traveller in the settlement currency.
 type AgencyMarkupUnit string
 
-// AgencyMarkupInput Markup is a price adjustment for one route class: a percentage of the fare or a fixed amount in the settlement currency, capped by Limit (an amount; "0" means unlimited).
+// AgencyMarkupInput A price adjustment for one route class: a percentage of the fare or a fixed amount in the settlement currency, capped by Limit (an amount; "0" means unlimited).
 type AgencyMarkupInput struct {
 	// Limit The largest adjustment per traveller either way, a decimal amount in the settlement currency; "0" (or empty) means unlimited.
 	Limit *string `json:"limit,omitempty"`
@@ -5292,7 +5292,7 @@ type AgencyMarkupInput struct {
 // AgencyMarkupInputUnit Says how value reads: percent, a percentage of each traveller's price (fare plus taxes); amount, a fixed amount per traveller in the settlement currency.
 type AgencyMarkupInputUnit string
 
-// AgencyNewSuperAdmin NewSuperAdmin is the new agency's first user.
+// AgencyNewSuperAdmin The new agency's first user.
 type AgencyNewSuperAdmin struct {
 	// Email The user's email address; required.
 	Email *string `json:"email,omitempty"`
@@ -5307,7 +5307,7 @@ type AgencyNewSuperAdmin struct {
 	Username *string `json:"username,omitempty"`
 }
 
-// AgencyPage page is one page of a list the API answers.
+// AgencyPage One page of a list the API answers.
 type AgencyPage struct {
 	// Items The entries of this page, in the list's order; empty past the last page.
 	Items *[]AgencySummary `json:"items"`
@@ -5322,7 +5322,7 @@ type AgencyPage struct {
 	Total int `json:"total"`
 }
 
-// AgencyProfile Profile is the agency's descriptive fields: names, address and contact.
+// AgencyProfile The agency's descriptive fields: names, address and contact.
 type AgencyProfile struct {
 	// Address The company's address, at most 200 characters.
 	Address string `json:"address"`
@@ -5352,7 +5352,7 @@ type AgencyProfile struct {
 	Name string `json:"name"`
 }
 
-// AgencyProfileInput Profile is the agency's descriptive fields: names, address and contact.
+// AgencyProfileInput The agency's descriptive fields: names, address and contact.
 type AgencyProfileInput struct {
 	// Address The company's address, at most 200 characters.
 	Address *string `json:"address,omitempty"`
@@ -5382,7 +5382,7 @@ type AgencyProfileInput struct {
 	Name *string `json:"name,omitempty"`
 }
 
-// AgencyServiceFees ServiceFees are charged on post-sale requests, in the settlement currency (CNY when unset).
+// AgencyServiceFees Charged on post-sale requests, in the settlement currency (CNY when unset).
 type AgencyServiceFees struct {
 	// Change The fee added to each change of a ticketed order, a decimal amount in the settlement currency; "0" charges none.
 	Change string `json:"change"`
@@ -5394,7 +5394,7 @@ type AgencyServiceFees struct {
 	Void string `json:"void"`
 }
 
-// AgencyServiceFeesInput ServiceFees are charged on post-sale requests, in the settlement currency (CNY when unset).
+// AgencyServiceFeesInput Charged on post-sale requests, in the settlement currency (CNY when unset).
 type AgencyServiceFeesInput struct {
 	// Change The fee added to each change of a ticketed order, a decimal amount in the settlement currency; "0" charges none.
 	Change *string `json:"change,omitempty"`
@@ -5406,7 +5406,7 @@ type AgencyServiceFeesInput struct {
 	Void *string `json:"void,omitempty"`
 }
 
-// AgencySettings Settings are the agency's switches: services, currency, bills, payment and what its users see.
+// AgencySettings The agency's switches: services, currency, bills, payment and what its users see.
 type AgencySettings struct {
 	// CanCreateSubAgency Whether the agency may create and manage sub-agencies of its own. Only an agency that has it (or the provider) may grant it.
 	CanCreateSubAgency bool `json:"canCreateSubAgency"`
@@ -5454,7 +5454,7 @@ type AgencySettings struct {
 // AgencySettingsEmailLanguage The language of the emails sent to the agency (top-up notices, group order reminders, statements): en English, zh Simplified Chinese, zh-tw Traditional Chinese; default en.
 type AgencySettingsEmailLanguage string
 
-// AgencySettingsInput Settings are the agency's switches: services, currency, bills, payment and what its users see.
+// AgencySettingsInput The agency's switches: services, currency, bills, payment and what its users see.
 type AgencySettingsInput struct {
 	// CanCreateSubAgency Whether the agency may create and manage sub-agencies of its own. Only an agency that has it (or the provider) may grant it.
 	CanCreateSubAgency bool `json:"canCreateSubAgency"`
@@ -5505,7 +5505,7 @@ type AgencySettingsInputEmailLanguage string
 // AgencySettingsInputPaymentChannels defines model for AgencySettingsInput.PaymentChannels.
 type AgencySettingsInputPaymentChannels string
 
-// AgencySummary Summary is an agency as the agency manager lists it.
+// AgencySummary An agency as the agency manager lists it.
 type AgencySummary struct {
 	// Alias The company's short name; empty when it has none.
 	Alias string `json:"alias"`
@@ -5565,7 +5565,7 @@ type AgencySummary struct {
 	Verifications int `json:"verifications"`
 }
 
-// AgencyTrainSettings TrainSettings are an agency's train settings.
+// AgencyTrainSettings An agency's train settings.
 type AgencyTrainSettings struct {
 	// Manual Whether the provider issues the agency's train tickets by hand: a paid order then stays proceeding until the provider enters its tickets, instead of being ticketed with the railway at once.
 	Manual bool `json:"manual"`
@@ -5574,7 +5574,7 @@ type AgencyTrainSettings struct {
 	NotifyUrl string `json:"notifyUrl"`
 }
 
-// AgencyTrainSettingsInput TrainSettings are an agency's train settings.
+// AgencyTrainSettingsInput An agency's train settings.
 type AgencyTrainSettingsInput struct {
 	// Manual Whether the provider issues the agency's train tickets by hand: a paid order then stays proceeding until the provider enters its tickets, instead of being ticketed with the railway at once.
 	Manual *bool `json:"manual,omitempty"`
@@ -5583,7 +5583,7 @@ type AgencyTrainSettingsInput struct {
 	NotifyUrl *string `json:"notifyUrl,omitempty"`
 }
 
-// AuditEntry Entry is one line of the user log: who did what, on what, from which address and when.
+// AuditEntry One line of the user log: who did what, on what, from which address and when.
 type AuditEntry struct {
 	// Action What was done: login, login.failed, logout, login.single, password.change, password.reset, session.revoke, a dotted name such as user.create, agency.funds or group.pay, or for any other state-changing API call its operation id (createFlightOrder). The list's action filter takes the same values.
 	Action string `json:"action"`
@@ -5619,10 +5619,10 @@ type AuditEntry struct {
 	Username string `json:"username"`
 }
 
-// AuditFacts Facts are the names and figures a user-log entry's summary mentions, by name (order, amount, currency, agency, user...), as they were when the entry was written.
+// AuditFacts The names and figures a user-log entry's summary mentions, by name (order, amount, currency, agency, user...), as they were when the entry was written.
 type AuditFacts map[string]string
 
-// AuthAPIKey APIKey is an agency's integration key as listed: never the key itself.
+// AuthAPIKey An agency's integration key as listed: never the key itself.
 type AuthAPIKey struct {
 	// AgencyId The id of the agency the key acts for.
 	AgencyId int `json:"agencyId"`
@@ -5649,7 +5649,7 @@ type AuthAPIKey struct {
 	Roles *AuthRoleList `json:"roles"`
 }
 
-// AuthCommonConfig CommonConfig is the company's switches the portal's access rules read: its services, settlement currency, bills and sub-agencies.
+// AuthCommonConfig The company's switches the portal's access rules read: its services, settlement currency, bills and sub-agencies.
 type AuthCommonConfig struct {
 	// CanCreateSubAgency Whether the company may create and manage sub-agencies.
 	CanCreateSubAgency bool `json:"canCreateSubAgency"`
@@ -5667,7 +5667,7 @@ type AuthCommonConfig struct {
 	SettlementCurrency string `json:"settlementCurrency"`
 }
 
-// AuthNewAPIKey NewAPIKey is a freshly created key: Key is shown once and never again.
+// AuthNewAPIKey A freshly created key: Key is shown once and never again.
 type AuthNewAPIKey struct {
 	// AgencyId The id of the agency the key acts for.
 	AgencyId int `json:"agencyId"`
@@ -5697,10 +5697,10 @@ type AuthNewAPIKey struct {
 	Roles *AuthRoleList `json:"roles"`
 }
 
-// AuthRoleList RoleList is a set of role names: operator, finance, SuperUser.
+// AuthRoleList A set of role names: operator, finance, SuperUser.
 type AuthRoleList = []string
 
-// AuthSSORequest SSORequest is a single-login entry, signed by the integrating site with the agency's single-login secret.
+// AuthSSORequest A single-login entry, signed by the integrating site with the agency's single-login secret.
 type AuthSSORequest struct {
 	// Code A one-time code the integrating site chooses, at most 128 characters; each code logs in once per agency.
 	Code *string `json:"code,omitempty"`
@@ -5715,7 +5715,7 @@ type AuthSSORequest struct {
 	Userid *int `json:"userid,omitempty"`
 }
 
-// AuthSessionInfo SessionInfo is one of a user's open sessions.
+// AuthSessionInfo One of a user's open sessions.
 type AuthSessionInfo struct {
 	// CreatedAt When the session was opened by a login (RFC 3339, UTC).
 	CreatedAt time.Time `json:"createdAt"`
@@ -5739,13 +5739,13 @@ type AuthSessionInfo struct {
 	UserAgent string `json:"userAgent"`
 }
 
-// AvatarAnswer AvatarAnswer is the answer of PUT /base/v2/me/avatar.
+// AvatarAnswer The answer of PUT /base/v2/me/avatar.
 type AvatarAnswer struct {
 	// Avatar The path of the new avatar image (/base/v2/users/{id}/avatar), as userInfo.avatar gives it.
 	Avatar string `json:"avatar"`
 }
 
-// ChangeForm ChangeForm documents the multipart body of a change request.
+// ChangeForm Documents the multipart body of a change request.
 type ChangeForm struct {
 	// OptionId the option chosen from change/search
 	OptionId *string `json:"optionId,omitempty"`
@@ -5766,7 +5766,7 @@ type ChangeForm struct {
 // ChangeFormReason the reason code: 0, 1 or 7
 type ChangeFormReason int
 
-// ChangePasswordRequest ChangePasswordRequest is PUT /base/v2/me/password.
+// ChangePasswordRequest PUT /base/v2/me/password.
 type ChangePasswordRequest struct {
 	// ConfirmPassword The new password again; it must equal password.
 	ConfirmPassword *string `json:"confirmPassword,omitempty"`
@@ -5778,7 +5778,7 @@ type ChangePasswordRequest struct {
 	Password *string `json:"password,omitempty"`
 }
 
-// CompanyConfig CompanyConfig wraps commonConfig as the portal reads it.
+// CompanyConfig Wraps commonConfig as the portal reads it.
 type CompanyConfig struct {
 	// CommonConfig The company's switches the access rules read: its services, settlement currency, bills and sub-agencies.
 	CommonConfig AuthCommonConfig `json:"commonConfig"`
@@ -5787,7 +5787,7 @@ type CompanyConfig struct {
 	Restrictions Restrictions `json:"restrictions"`
 }
 
-// CompanyInfo CompanyInfo is the user's agency (spec §3 Company).
+// CompanyInfo The user's agency (spec §3 Company).
 type CompanyInfo struct {
 	// Address The company's address.
 	Address string `json:"address"`
@@ -5817,7 +5817,7 @@ type CompanyInfo struct {
 	ProxyLevel int `json:"proxyLevel"`
 }
 
-// ConfigAnswer ConfigAnswer is the agency after a config change; Notice carries the spec's settlement-currency message when the currency changed.
+// ConfigAnswer The agency after a config change; Notice carries the spec's settlement-currency message when the currency changed.
 type ConfigAnswer struct {
 	// Agency The agency after the change, as GET /base/v2/agencies/{id} answers it.
 	Agency AgencyDetail `json:"agency"`
@@ -5826,7 +5826,7 @@ type ConfigAnswer struct {
 	Notice *string `json:"notice,omitempty"`
 }
 
-// CreateUserRequest CreateUserRequest is a new user as user management takes it (POST /base/v2/users).
+// CreateUserRequest A new user as user management takes it (POST /base/v2/users).
 type CreateUserRequest struct {
 	// AreaCode The country calling code of mobile, 1 to 4 digits without the +; empty means 86.
 	AreaCode *string `json:"areaCode,omitempty"`
@@ -5859,13 +5859,13 @@ type CreateUserRequestRole string
 // CreateUserRequestStatus The user's status: active (the default), inactive (may not log in) or testing (a test account, which may log in).
 type CreateUserRequestStatus string
 
-// DocsAnswer DocsAnswer is the passengers a DOCS paste holds.
+// DocsAnswer The passengers a DOCS paste holds.
 type DocsAnswer struct {
 	// Passengers The travellers the paste holds, with their documents, in the paste's order; nothing is stored.
 	Passengers *[]PnrPassenger `json:"passengers"`
 }
 
-// DocsRequest DocsRequest is the body of POST /base/v2/analysis/docs: pasted SSR DOCS lines (a whole booking display will do) and what the booking they go into accepts.
+// DocsRequest The body of POST /base/v2/analysis/docs: pasted SSR DOCS lines (a whole booking display will do) and what the booking they go into accepts.
 type DocsRequest struct {
 	// Airports The IATA codes of the trip's airports; when any lies outside mainland China (Hong Kong, Macao and Taiwan included) the trip is international, as if international were true.
 	Airports *[]string `json:"airports,omitempty"`
@@ -5880,13 +5880,13 @@ type DocsRequest struct {
 	Text *string `json:"text,omitempty"`
 }
 
-// DocumentForm DocumentForm documents the multipart body of document recognition.
+// DocumentForm Documents the multipart body of document recognition.
 type DocumentForm struct {
 	// File the photo or scan of the document's data page: jpg, jpeg or png (judged from the content), at most 10 MB; multipart field 'file'
 	File []byte `json:"file"`
 }
 
-// ErrorDetail ErrorDetail is an error envelope's data as the document gives it, made of the types the errors are written from (ValidationData, a list's group.ListErrors), so a client reads error.data.fields typed.
+// ErrorDetail An error envelope's data as the document gives it, made of the types the errors are written from (ValidationData, a list's group.ListErrors), so a client reads error.data.fields typed.
 type ErrorDetail struct {
 	// Errors a refused passenger list: each problem by row (1 is the header) and column, translated
 	Errors *[]GroupRowError `json:"errors,omitempty"`
@@ -5910,7 +5910,7 @@ type ErrorEnvelope struct {
 // ErrorEnvelopeCode The error's code (the table above); the HTTP status gives its family.
 type ErrorEnvelopeCode int
 
-// GeoPlace Place is an airport or a city an autocomplete answers, named in the request's language.
+// GeoPlace An airport or a city an autocomplete answers, named in the request's language.
 type GeoPlace struct {
 	// Airports A city's airports, busiest first; absent for an airport.
 	Airports *[]GeoPlace `json:"airports,omitempty"`
@@ -5937,7 +5937,7 @@ type GeoPlace struct {
 	Type string `json:"type"`
 }
 
-// GroupCloseInput CloseInput closes a group request the provider will not quote (POST /order/v2/flight/group/orders/{id}/close).
+// GroupCloseInput Closes a group request the provider will not quote (POST /order/v2/flight/group/orders/{id}/close).
 type GroupCloseInput struct {
 	// Remark why no quote is given, on the timeline
 	Remark *string `json:"remark,omitempty"`
@@ -5946,7 +5946,7 @@ type GroupCloseInput struct {
 // GroupEvent The same as OrderEvent: the name an earlier version of this document gave it, kept for generated clients.
 type GroupEvent = OrderEvent
 
-// GroupFare Fare is the price of one passenger of a type, taxes included.
+// GroupFare The price of one passenger of a type, taxes included.
 type GroupFare struct {
 	// Amount One passenger's price, taxes included.
 	Amount Money `json:"amount"`
@@ -5961,7 +5961,7 @@ type GroupFare struct {
 // GroupFarePassengerType The passenger type the fare is for.
 type GroupFarePassengerType string
 
-// GroupFareInput FareInput is a quoted fare per passenger of a type; Amount includes Taxes.
+// GroupFareInput A quoted fare per passenger of a type; Amount includes Taxes.
 type GroupFareInput struct {
 	// Amount per passenger, taxes included, decimal
 	Amount *string `json:"amount,omitempty"`
@@ -5976,7 +5976,7 @@ type GroupFareInput struct {
 // GroupFareInputPassengerType The passenger type the fare is for: one fare for each type the request asks for, each type once.
 type GroupFareInputPassengerType string
 
-// GroupInstallment Installment is one stage of a group order's payment plan (a deposit or the final payment) with its deadline and state.
+// GroupInstallment One stage of a group order's payment plan (a deposit or the final payment) with its deadline and state.
 type GroupInstallment struct {
 	// Amount What the stage costs.
 	Amount Money `json:"amount"`
@@ -6009,7 +6009,7 @@ type GroupInstallmentStage string
 // GroupInstallmentStatus Not_due (a later stage, or one the order ended before), due (to pay now, before the deadline), holding (a payment through a channel is under way), paid, or forfeited (paid, then kept by the provider because the order was canceled or failed).
 type GroupInstallmentStatus string
 
-// GroupInstallmentInput InstallmentInput is one stage of a quote's payment plan.
+// GroupInstallmentInput One stage of a quote's payment plan.
 type GroupInstallmentInput struct {
 	// Amount decimal
 	Amount *string `json:"amount,omitempty"`
@@ -6024,7 +6024,7 @@ type GroupInstallmentInput struct {
 // GroupInstallmentInputStage First, second or third (a deposit) or final (the final payment); stages in that order, each once, final last and required.
 type GroupInstallmentInputStage string
 
-// GroupJourney Journey is one journey a group request asks for, with its way back when it is a return.
+// GroupJourney One journey a group request asks for, with its way back when it is a return.
 type GroupJourney struct {
 	// Date YYYY-MM-DD
 	Date string `json:"date"`
@@ -6042,7 +6042,7 @@ type GroupJourney struct {
 	ReturnDate *string `json:"returnDate,omitempty"`
 }
 
-// GroupJourneyInput Journey is one journey a group request asks for, with its way back when it is a return.
+// GroupJourneyInput One journey a group request asks for, with its way back when it is a return.
 type GroupJourneyInput struct {
 	// Date YYYY-MM-DD
 	Date *string `json:"date,omitempty"`
@@ -6060,7 +6060,7 @@ type GroupJourneyInput struct {
 	ReturnDate *string `json:"returnDate,omitempty"`
 }
 
-// GroupLedgerEntry LedgerEntry is one money movement of a group order.
+// GroupLedgerEntry One money movement of a group order.
 type GroupLedgerEntry struct {
 	// Amount The money moved.
 	Amount Money `json:"amount"`
@@ -6078,7 +6078,7 @@ type GroupLedgerEntry struct {
 	Type string `json:"type"`
 }
 
-// GroupPage Page is one page of a line's bookings as the caller sees them.
+// GroupPage One page of a line's bookings as the caller sees them.
 type GroupPage struct {
 	// Items The orders of this page, newest first (the provider's group quote queue lists its page oldest first).
 	Items *[]GroupView `json:"items"`
@@ -6093,7 +6093,7 @@ type GroupPage struct {
 	Total int `json:"total"`
 }
 
-// GroupPayInput PayInput pays the installment due of a group order (POST /order/v2/flight/group/orders/{id}/payment).
+// GroupPayInput Pays the installment due of a group order (POST /order/v2/flight/group/orders/{id}/payment).
 type GroupPayInput struct {
 	// Channel Balance (the wallet: balance and credit) or a payment gateway channel.
 	Channel GroupPayInputChannel `json:"channel"`
@@ -6111,7 +6111,7 @@ type GroupPayInputChannel string
 // GroupPayInputStage The installment paid: a payment names what it pays, so two clicks meant for one installment never pay two.
 type GroupPayInputStage string
 
-// GroupPlannedInstallment PlannedInstallment is a stage of a quote's payment plan.
+// GroupPlannedInstallment A stage of a quote's payment plan.
 type GroupPlannedInstallment struct {
 	// Amount What the stage costs.
 	Amount Money `json:"amount"`
@@ -6126,7 +6126,7 @@ type GroupPlannedInstallment struct {
 // GroupPlannedInstallmentStage The first, second or third deposit, or the final payment.
 type GroupPlannedInstallmentStage string
 
-// GroupQuote Quote is one quote of the provider; a re-quote adds one and the earlier stay on the order as its history.
+// GroupQuote One quote of the provider; a re-quote adds one and the earlier stay on the order as its history.
 type GroupQuote struct {
 	// ConfirmBefore When the quote lapses, in UTC: the agency confirms the order on it before then, or the order is closed.
 	ConfirmBefore time.Time `json:"confirmBefore"`
@@ -6168,7 +6168,7 @@ type GroupQuote struct {
 // GroupQuoteStatus Current (the latest quote, open), accepted (the agency accepted or confirmed it), declined (the agency declined it; the request waits for a new quote) or superseded (the provider quoted again).
 type GroupQuoteStatus string
 
-// GroupQuoteInput QuoteInput is the provider's quote of a group request (POST /order/v2/flight/group/orders/{id}/quote).
+// GroupQuoteInput The provider's quote of a group request (POST /order/v2/flight/group/orders/{id}/quote).
 type GroupQuoteInput struct {
 	// ConfirmBefore When the quote lapses (in the future): the agency confirms the order on it before then, or the order is closed.
 	ConfirmBefore *time.Time `json:"confirmBefore,omitempty"`
@@ -6195,7 +6195,7 @@ type GroupQuoteInput struct {
 	TimeZone *string `json:"timeZone,omitempty"`
 }
 
-// GroupRequestInput RequestInput is an operator's request for a group fare (POST /order/v2/flight/group/orders).
+// GroupRequestInput An operator's request for a group fare (POST /order/v2/flight/group/orders).
 type GroupRequestInput struct {
 	// AcceptChangeFlight A connecting or another flight than asked for is acceptable.
 	AcceptChangeFlight *bool `json:"acceptChangeFlight,omitempty"`
@@ -6222,7 +6222,7 @@ type GroupRequestInput struct {
 // GroupRequestInputCabinClass The cabin asked for; economy when empty.
 type GroupRequestInputCabinClass string
 
-// GroupRowError RowError is one problem of an uploaded passenger list: where it is and what is wrong.
+// GroupRowError One problem of an uploaded passenger list: where it is and what is wrong.
 type GroupRowError struct {
 	// Cell The spreadsheet cell (e.g. C5); absent for a problem of the whole list.
 	Cell *string `json:"cell,omitempty"`
@@ -6237,7 +6237,7 @@ type GroupRowError struct {
 	Row int `json:"row"`
 }
 
-// GroupSeatsInput SeatsInput is the airline's answer to a group's seat application, as the provider records it (POST /order/v2/flight/group/orders/{id}/seats).
+// GroupSeatsInput The airline's answer to a group's seat application, as the provider records it (POST /order/v2/flight/group/orders/{id}/seats).
 type GroupSeatsInput struct {
 	// Remark A note put on the order's timeline; optional.
 	Remark *string `json:"remark,omitempty"`
@@ -6249,7 +6249,7 @@ type GroupSeatsInput struct {
 // GroupSeatsInputResult Applying (the application is with the airline: seat_applying), granted (the seats are the group's: the first installment of the quote falls due) or refused (the order fails; nothing was charged).
 type GroupSeatsInputResult string
 
-// GroupStatusCount StatusCount is how many of the orders the caller sees are in one status.
+// GroupStatusCount How many of the orders the caller sees are in one status.
 type GroupStatusCount struct {
 	// Cnt How many of the orders the caller may see are in the status (0 included).
 	Cnt int `json:"cnt"`
@@ -6258,7 +6258,7 @@ type GroupStatusCount struct {
 	Status string `json:"status"`
 }
 
-// GroupTicket Ticket is one passenger's ticket of an issued group order.
+// GroupTicket One passenger's ticket of an issued group order.
 type GroupTicket struct {
 	// Passenger The passenger's name as SURNAME/GIVEN NAMES.
 	Passenger string `json:"passenger"`
@@ -6270,7 +6270,7 @@ type GroupTicket struct {
 	Type string `json:"type"`
 }
 
-// GroupView View is a group flight order as the API answers it: the request, the provider's quotes, the payment plan, the passenger list, the tickets and what the caller may do now.
+// GroupView A group flight order as the API answers it: the request, the provider's quotes, the payment plan, the passenger list, the tickets and what the caller may do now.
 type GroupView struct {
 	// AcceptChangeFlight A connecting or another flight than asked for is acceptable.
 	AcceptChangeFlight bool `json:"acceptChangeFlight"`
@@ -6357,13 +6357,13 @@ type GroupView struct {
 // GroupViewStatus The order's status.
 type GroupViewStatus string
 
-// ImportRequest ImportRequest is the body of POST /base/v2/analysis/docs/import.
+// ImportRequest The body of POST /base/v2/analysis/docs/import.
 type ImportRequest struct {
 	// Text The pasted SSR DOCS lines, or a whole booking display holding them; at most 30 passengers.
 	Text *string `json:"text,omitempty"`
 }
 
-// JobsJob Job is a background job that did not end well, as the provider sees it: which kind, for what, how often tried, what went wrong.
+// JobsJob A background job that did not end well, as the provider sees it: which kind, for what, how often tried, what went wrong.
 type JobsJob struct {
 	// Args The job's arguments as queued, a JSON object such as the id of the order or delivery it works on.
 	Args string `json:"args"`
@@ -6402,7 +6402,7 @@ type JobsJob struct {
 	State string `json:"state"`
 }
 
-// LedgerTopUp TopUp is money an agency sent to be credited to its wallet: what arrived, in which currency, at which rate and fee.
+// LedgerTopUp Money an agency sent to be credited to its wallet: what arrived, in which currency, at which rate and fee.
 type LedgerTopUp struct {
 	// Amount amount credited; computed from the others when empty, refused when it disagrees
 	Amount *string `json:"amount,omitempty"`
@@ -6432,7 +6432,7 @@ type LedgerTopUp struct {
 	SendEmail *bool `json:"sendEmail,omitempty"`
 }
 
-// LedgerTopUpResult TopUpResult is a posted top-up: what was credited to the wallet and the balance after it.
+// LedgerTopUpResult A posted top-up: what was credited to the wallet and the balance after it.
 type LedgerTopUpResult struct {
 	// Balance The wallet's balance right after the top-up (decimal string).
 	Balance string `json:"balance"`
@@ -6456,7 +6456,7 @@ type LedgerTopUpResult struct {
 	TransferId int `json:"transferId"`
 }
 
-// LedgerTransaction Transaction is a payment received into an agency's wallet (All Transactions): a top-up, a booking's payment through a payment channel, or money sent back through the channel that took it.
+// LedgerTransaction A payment received into an agency's wallet (All Transactions): a top-up, a booking's payment through a payment channel, or money sent back through the channel that took it.
 type LedgerTransaction struct {
 	// CreatedAt When the transaction was recorded (RFC 3339, UTC); the same moment as paymentTime.
 	CreatedAt time.Time `json:"createdAt"`
@@ -6492,7 +6492,7 @@ type LedgerTransaction struct {
 	TransactionId int `json:"transactionId"`
 }
 
-// LoginRequest LoginRequest is the login payload.
+// LoginRequest The login payload.
 type LoginRequest struct {
 	// Password The user's password. Repeated failures for a username or from an address are answered 429 for a while.
 	Password string `json:"password"`
@@ -6501,7 +6501,7 @@ type LoginRequest struct {
 	Username string `json:"username"`
 }
 
-// ManagedUser ManagedUser is a user of an agency as user management shows it.
+// ManagedUser A user of an agency as user management shows it.
 type ManagedUser struct {
 	// AgencyId The id of the agency the user belongs to.
 	AgencyId int `json:"agencyId"`
@@ -6540,7 +6540,7 @@ type ManagedUser struct {
 // ManagedUserStatus Active, inactive (may not log in) or testing (a test account, which may log in as an active one).
 type ManagedUserStatus string
 
-// Me Me is GET /base/v2/me, and the login answer without the token.
+// Me GET /base/v2/me, and the login answer without the token.
 type Me struct {
 	// Company The user's agency.
 	Company CompanyInfo `json:"company"`
@@ -6564,7 +6564,7 @@ type Me struct {
 	WebsitePrefix string `json:"websitePrefix"`
 }
 
-// Money Money is a sum of money: a decimal amount and its currency.
+// Money A sum of money: a decimal amount and its currency.
 type Money struct {
 	// Amount The sum as a plain decimal string with exactly as many decimals as the currency has ("1234.50"; whole units for JPY and KRW, "1500"), never an exponent or a thousands separator; a minus sign where the sum goes the other way (money out of a wallet, a refund sent back).
 	Amount string `json:"amount"`
@@ -6573,7 +6573,7 @@ type Money struct {
 	Currency string `json:"currency"`
 }
 
-// OrderBreakdown Breakdown is an order's price breakdown, in the order's (settlement) currency.
+// OrderBreakdown An order's price breakdown, in the order's (settlement) currency.
 type OrderBreakdown struct {
 	// AirportTax The airport tax part of taxes.
 	AirportTax Money `json:"airportTax"`
@@ -6624,7 +6624,7 @@ type OrderBreakdown struct {
 	TransactionFee Money `json:"transactionFee"`
 }
 
-// OrderBrief Brief is another order of the same trip, as an order's detail lists it.
+// OrderBrief Another order of the same trip, as an order's detail lists it.
 type OrderBrief struct {
 	// BookingNumber The order's booking number.
 	BookingNumber string `json:"bookingNumber"`
@@ -6651,7 +6651,7 @@ type OrderBrief struct {
 // OrderBriefStatus The order's status.
 type OrderBriefStatus string
 
-// OrderChangeOption ChangeOption is one way to change an order, found by a change search.
+// OrderChangeOption One way to change an order, found by a change search.
 type OrderChangeOption struct {
 	// Due The fare and tax difference, in the order's currency.
 	Due Money `json:"due"`
@@ -6675,7 +6675,7 @@ type OrderChangeOption struct {
 	Total Money `json:"total"`
 }
 
-// OrderChangeSearch ChangeSearch is the latest search for ways to change an order; a new search replaces it.
+// OrderChangeSearch The latest search for ways to change an order; a new search replaces it.
 type OrderChangeSearch struct {
 	// At When the search was made (RFC 3339, UTC).
 	At time.Time `json:"at"`
@@ -6693,13 +6693,13 @@ type OrderChangeSearch struct {
 	Quotes *map[string]SupplierQuote `json:"quotes"`
 }
 
-// OrderChangeSearchRequest ChangeSearchRequest asks for ways to change an order (POST /order/v2/flight/orders/{id}/change/search): the new dates (and, optionally, airports) of each journey.
+// OrderChangeSearchRequest Asks for ways to change an order (POST /order/v2/flight/orders/{id}/change/search): the new dates (and, optionally, airports) of each journey.
 type OrderChangeSearchRequest struct {
 	// Journeys The order's journeys as they should fly, one for each of the order's journeys, in order.
 	Journeys *[]OrderJourneyChange `json:"journeys,omitempty"`
 }
 
-// OrderChannelInfo ChannelInfo is one payment channel the agency may pay with (GET /order/v2/flight/config/payment).
+// OrderChannelInfo One payment channel the agency may pay with (GET /order/v2/flight/config/payment).
 type OrderChannelInfo struct {
 	// Channel The channel's code, to pass as channel when paying: balance, alipay, wechat-pay, yeepay-alipay, yeepay-credit-card, yeepay-debit-card, yeepay-wechat, airwallex or stripe.
 	Channel string `json:"channel"`
@@ -6714,7 +6714,7 @@ type OrderChannelInfo struct {
 // OrderChannelInfoKind Wallet (the agency's balance and credit) or gateway.
 type OrderChannelInfoKind string
 
-// OrderContact Contact is who the supplier and Voyage reach about a booking.
+// OrderContact Who the supplier and Voyage reach about a booking.
 type OrderContact struct {
 	// Email The contact's email address.
 	Email string `json:"email"`
@@ -6726,7 +6726,7 @@ type OrderContact struct {
 	Phone string `json:"phone"`
 }
 
-// OrderContactInput Contact is who the supplier and Voyage reach about a booking.
+// OrderContactInput Who the supplier and Voyage reach about a booking.
 type OrderContactInput struct {
 	// Email The contact's email address.
 	Email string `json:"email"`
@@ -6738,7 +6738,7 @@ type OrderContactInput struct {
 	Phone string `json:"phone"`
 }
 
-// OrderCreateRequest CreateRequest books a verified quote (POST /order/v2/flight/orders).
+// OrderCreateRequest Books a verified quote (POST /order/v2/flight/orders).
 type OrderCreateRequest struct {
 	// Contact Who the airline and the provider contact about the booking.
 	Contact OrderContactInput `json:"contact"`
@@ -6762,7 +6762,7 @@ type OrderCreateRequest struct {
 // OrderCreateRequestInvoiceType The invoice document wanted: Bill, Itinerary, ItineraryWithBill or None (the default).
 type OrderCreateRequestInvoiceType string
 
-// OrderDisruption Disruption is an airline's schedule change the provider recorded against an order (the flight disruption list).
+// OrderDisruption An airline's schedule change the provider recorded against an order (the flight disruption list).
 type OrderDisruption struct {
 	// BookingNumber The affected order's booking number.
 	BookingNumber string `json:"bookingNumber"`
@@ -6795,7 +6795,7 @@ type OrderDisruption struct {
 	Type string `json:"type"`
 }
 
-// OrderDisruptionPage DisruptionPage is one page of disruptions, newest first.
+// OrderDisruptionPage One page of disruptions, newest first.
 type OrderDisruptionPage struct {
 	// Items The page's disruptions.
 	Items *[]OrderDisruption `json:"items"`
@@ -6810,7 +6810,7 @@ type OrderDisruptionPage struct {
 	Total int `json:"total"`
 }
 
-// OrderDisruptionRequest DisruptionRequest records a schedule change against an order.
+// OrderDisruptionRequest Records a schedule change against an order.
 type OrderDisruptionRequest struct {
 	// Detail Says what changed, in words (at most 2,000 characters); it is emailed to the order's contact.
 	Detail *string `json:"detail,omitempty"`
@@ -6822,7 +6822,7 @@ type OrderDisruptionRequest struct {
 // OrderDisruptionRequestType The kind of change: change (schedule change), cancel_no_save (flight cancelled, no alternative), cancel_save (cancelled, rebooked) or restore (flight restored).
 type OrderDisruptionRequestType string
 
-// OrderEvent Event is one step of a flight or group order's timeline: what was done, by whom, and the status it moved the order from and to.
+// OrderEvent One step of a flight or group order's timeline: what was done, by whom, and the status it moved the order from and to.
 type OrderEvent struct {
 	// Action What was done: the order's first step (create for a flight order, request for a group), then one of the actions of the order's line (pay, cancel, quote, confirm, ...), by a person or by the system.
 	Action string `json:"action"`
@@ -6846,7 +6846,7 @@ type OrderEvent struct {
 	ToStatus string `json:"toStatus"`
 }
 
-// OrderJourneyChange JourneyChange is one journey of a change search.
+// OrderJourneyChange One journey of a change search.
 type OrderJourneyChange struct {
 	// Date The new departure date, YYYY-MM-DD, not before the agency's today (required).
 	Date *string `json:"date,omitempty"`
@@ -6858,7 +6858,7 @@ type OrderJourneyChange struct {
 	Origin *string `json:"origin,omitempty"`
 }
 
-// OrderPage Page is one page of a line's bookings as the caller sees them.
+// OrderPage One page of a line's bookings as the caller sees them.
 type OrderPage struct {
 	// Items The orders of this page, newest first (the provider's group quote queue lists its page oldest first).
 	Items *[]OrderView `json:"items"`
@@ -6873,7 +6873,7 @@ type OrderPage struct {
 	Total int `json:"total"`
 }
 
-// OrderPassenger Passenger is one flight traveller, the same on a flight order and a group's passenger list.
+// OrderPassenger One flight traveller, the same on a flight order and a group's passenger list.
 type OrderPassenger struct {
 	// Birthday YYYY-MM-DD
 	Birthday openapi_types.Date `json:"birthday"`
@@ -6927,7 +6927,7 @@ type OrderPassengerGender string
 // OrderPassengerType The passenger type by age on the day of the first flight: adult (12 or older), child (2 to 11) or infant (under 2, on an adult's lap).
 type OrderPassengerType string
 
-// OrderPassengerInput Passenger is one flight traveller, the same on a flight order and a group's passenger list.
+// OrderPassengerInput One flight traveller, the same on a flight order and a group's passenger list.
 type OrderPassengerInput struct {
 	// Birthday YYYY-MM-DD
 	Birthday openapi_types.Date `json:"birthday"`
@@ -6984,7 +6984,7 @@ type OrderPassengerInputGender string
 // OrderPassengerInputType The passenger type by age on the day of the first flight: adult (12 or older), child (2 to 11) or infant (under 2, on an adult's lap).
 type OrderPassengerInputType string
 
-// OrderPayRequest PayRequest pays an order (POST /order/v2/flight/orders/{id}/payment).
+// OrderPayRequest Pays an order (POST /order/v2/flight/orders/{id}/payment).
 type OrderPayRequest struct {
 	// Channel How to pay: balance (the agency's wallet, balance and credit) or one of the gateway channels GET /order/v2/flight/config/payment lists.
 	Channel OrderPayRequestChannel `json:"channel"`
@@ -6996,7 +6996,7 @@ type OrderPayRequest struct {
 // OrderPayRequestChannel How to pay: balance (the agency's wallet, balance and credit) or one of the gateway channels GET /order/v2/flight/config/payment lists.
 type OrderPayRequestChannel string
 
-// OrderPaymentConfig PaymentConfig is how the caller's agency may pay its orders (GET /order/v2/flight/config/payment): its channels and its wallet.
+// OrderPaymentConfig How the caller's agency may pay its orders (GET /order/v2/flight/config/payment): its channels and its wallet.
 type OrderPaymentConfig struct {
 	// Available What the wallet can pay now: balance plus creditLimit.
 	Available Money `json:"available"`
@@ -7014,7 +7014,7 @@ type OrderPaymentConfig struct {
 	PaymentDisabled bool `json:"paymentDisabled"`
 }
 
-// OrderPostSale PostSale is what a change, refund or void request asked for.
+// OrderPostSale What a change, refund or void request asked for.
 type OrderPostSale struct {
 	// OptionId The id of the change option chosen from the order's change search (POST /order/v2/flight/orders/{id}/change/search); absent when the change request named none.
 	OptionId *string `json:"optionId,omitempty"`
@@ -7032,7 +7032,7 @@ type OrderPostSale struct {
 	SubReason *string `json:"subReason,omitempty"`
 }
 
-// OrderProof Proof is a file attached to a post-sale request (its bytes are served separately, by GET /order/v2/flight/orders/{id}/proofs/{proof}).
+// OrderProof A file attached to a post-sale request (its bytes are served separately, by GET /order/v2/flight/orders/{id}/proofs/{proof}).
 type OrderProof struct {
 	// ContentType The file's type, judged from its bytes: image/jpeg, image/png or application/pdf.
 	ContentType string `json:"contentType"`
@@ -7050,7 +7050,7 @@ type OrderProof struct {
 	Size int `json:"size"`
 }
 
-// OrderReviewRequest ReviewRequest is the provider's review of a request or order: approve, reject or quote (with the amounts), issue a held booking, or resolve an order whose supplier outcome was unknown.
+// OrderReviewRequest The provider's review of a request or order: approve, reject or quote (with the amounts), issue a held booking, or resolve an order whose supplier outcome was unknown.
 type OrderReviewRequest struct {
 	// Action The decision: approve (a booking under review, which gets a new 15-minute payment window; a refund at the supplier's quote; a void, carried out at once), reject (a booking under review or a request), quote (a change or refund with the amounts below), issue (a reserved booking of an agency that does not pay itself), or resolve_ok or resolve_failed (an order held on an unknown supplier outcome: it did or did not happen).
 	Action *OrderReviewRequestAction `json:"action,omitempty"`
@@ -7074,7 +7074,7 @@ type OrderReviewRequest struct {
 // OrderReviewRequestAction The decision: approve (a booking under review, which gets a new 15-minute payment window; a refund at the supplier's quote; a void, carried out at once), reject (a booking under review or a request), quote (a change or refund with the amounts below), issue (a reserved booking of an agency that does not pay itself), or resolve_ok or resolve_failed (an order held on an unknown supplier outcome: it did or did not happen).
 type OrderReviewRequestAction string
 
-// OrderStatusCount StatusCount is how many of the orders the caller sees are in one status.
+// OrderStatusCount How many of the orders the caller sees are in one status.
 type OrderStatusCount struct {
 	// Cnt How many of the orders the caller may see are in the status (0 included).
 	Cnt int `json:"cnt"`
@@ -7086,7 +7086,7 @@ type OrderStatusCount struct {
 // OrderStatusCountStatus The status counted (for group orders, "all" counts every status).
 type OrderStatusCountStatus string
 
-// OrderView View is a flight order as the API answers it: an origin order (the booking) or a change, refund or void request made against one.
+// OrderView A flight order as the API answers it: an origin order (the booking) or a change, refund or void request made against one.
 type OrderView struct {
 	// Actions What the caller may do now (the agency's actions for an agency user, the provider's for the provider): for the agency pay, cancel, cancel_change, cancel_refund, cancel_void, confirm, change, refund or void; for the provider approve, reject, quote, issue, resolve_ok or resolve_failed. Empty while the airline has not confirmed the booking.
 	Actions *[]string `json:"actions"`
@@ -7215,13 +7215,13 @@ type OrderViewStatus string
 // OrderViewType Origin for a booking, or change, refund or void for a request made against an issued order (originalId).
 type OrderViewType string
 
-// PNRRequest PNRRequest is POST /shopping/v2/flight/analysis-pnr.
+// PNRRequest POST /shopping/v2/flight/analysis-pnr.
 type PNRRequest struct {
 	// Pnr the pasted GDS booking display (Amadeus, Sabre or Travelsky)
 	Pnr *string `json:"pnr,omitempty"`
 }
 
-// PartnershipApplication Application is a partnership application sent from the home page's form: a prospective agency's contact details for an account manager to follow up.
+// PartnershipApplication A partnership application sent from the home page's form: a prospective agency's contact details for an account manager to follow up.
 type PartnershipApplication struct {
 	// CompanyAddress The company's postal address (optional, at most 300 characters).
 	CompanyAddress *string `json:"companyAddress,omitempty"`
@@ -7248,7 +7248,7 @@ type PartnershipApplication struct {
 	Website *string `json:"website,omitempty"`
 }
 
-// PartnershipSubmitted Submitted is the answer to a stored partnership application.
+// PartnershipSubmitted The answer to a stored partnership application.
 type PartnershipSubmitted struct {
 	// CreatedAt When the application was received (RFC 3339, UTC).
 	CreatedAt time.Time `json:"createdAt"`
@@ -7257,13 +7257,13 @@ type PartnershipSubmitted struct {
 	Id int `json:"id"`
 }
 
-// PassengerListForm PassengerListForm documents the multipart body of a passenger-list upload.
+// PassengerListForm Documents the multipart body of a passenger-list upload.
 type PassengerListForm struct {
 	// File the xlsx passenger list (the template's columns), multipart field 'file'
 	File []byte `json:"file"`
 }
 
-// PaymentCardStep CardStep is a card payment's step in the payer's browser: the channel's public keys and the payment intent the client secret belongs to.
+// PaymentCardStep A card payment's step in the payer's browser: the channel's public keys and the payment intent the client secret belongs to.
 type PaymentCardStep struct {
 	// Currency The intent's currency (ISO 4217).
 	Currency string `json:"currency"`
@@ -7278,7 +7278,7 @@ type PaymentCardStep struct {
 	PublishableKey *string `json:"publishableKey,omitempty"`
 }
 
-// PaymentPendingView PendingView is a payment through an external channel that waits for its payer, as a booking's detail shows it to the booking agency: how to finish it, and until when.
+// PaymentPendingView A payment through an external channel that waits for its payer, as a booking's detail shows it to the booking agency: how to finish it, and until when.
 type PaymentPendingView struct {
 	// Amount What the payer is asked to pay, in the booking's (settlement) currency.
 	Amount Money `json:"amount"`
@@ -7305,7 +7305,7 @@ type PaymentPendingView struct {
 	Stage *string `json:"stage,omitempty"`
 }
 
-// PnrJourney Journey is an origin-to-destination trip: a flight and its connections.
+// PnrJourney An origin-to-destination trip: a flight and its connections.
 type PnrJourney struct {
 	// Date The journey's local departure date, YYYY-MM-DD.
 	Date string `json:"date"`
@@ -7320,7 +7320,7 @@ type PnrJourney struct {
 	Segments *[]int `json:"segments"`
 }
 
-// PnrPassenger Passenger is one traveller of the booking, with what the display tells.
+// PnrPassenger One traveller of the booking, with what the display tells.
 type PnrPassenger struct {
 	// Birthday The date of birth, YYYY-MM-DD; empty when unknown.
 	Birthday string `json:"birthday"`
@@ -7353,7 +7353,7 @@ type PnrPassenger struct {
 	Type string `json:"type"`
 }
 
-// PnrResult Result is what a pasted GDS booking display holds: its flights, grouped into journeys, and its passengers.
+// PnrResult What a pasted GDS booking display holds: its flights, grouped into journeys, and its passengers.
 type PnrResult struct {
 	// Journeys The flights grouped into journeys: a flight and the connections that follow it within 24 hours.
 	Journeys *[]PnrJourney `json:"journeys"`
@@ -7374,7 +7374,7 @@ type PnrResult struct {
 	Style string `json:"style"`
 }
 
-// PnrSegment Segment is one flight of the booking.
+// PnrSegment One flight of the booking.
 type PnrSegment struct {
 	// ArriveDayOffset How many days after the departure date the flight arrives: 0 the same day, 1 the next, up to 3; -1 the day before.
 	ArriveDayOffset int `json:"arriveDayOffset"`
@@ -7410,7 +7410,7 @@ type PnrSegment struct {
 	Status string `json:"status"`
 }
 
-// PostSaleForm PostSaleForm documents the multipart body of refund, change and void requests.
+// PostSaleForm Documents the multipart body of refund, change and void requests.
 type PostSaleForm struct {
 	// Proofs up to 5 files (jpg, png or PDF, 2 MB each), each a multipart part named 'proofs'
 	Proofs *[][]byte `json:"proofs,omitempty"`
@@ -7428,7 +7428,7 @@ type PostSaleForm struct {
 // PostSaleFormReason the reason code, 0–7
 type PostSaleFormReason int
 
-// ProfileCard Card is an airline frequent-flyer card of an agency, optionally tied to one of its often-used passengers.
+// ProfileCard An airline frequent-flyer card of an agency, optionally tied to one of its often-used passengers.
 type ProfileCard struct {
 	// Airline The two-character IATA designator of the airline that issued the card, upper-case (e.g. CA).
 	Airline string `json:"airline"`
@@ -7455,7 +7455,7 @@ type ProfileCard struct {
 	UpdatedAt time.Time `json:"updatedAt"`
 }
 
-// ProfileCardInput CardInput is what creating or replacing an airline member card takes.
+// ProfileCardInput What creating or replacing an airline member card takes.
 type ProfileCardInput struct {
 	// Airline The two-character IATA designator of the airline that issued the card, letters or digits (CA, MU, 3U); stored upper-case.
 	Airline *string `json:"airline,omitempty"`
@@ -7470,7 +7470,7 @@ type ProfileCardInput struct {
 	PassengerId *int `json:"passengerId,omitempty"`
 }
 
-// ProfileCardPage CardPage is one page of an agency's member cards.
+// ProfileCardPage One page of an agency's member cards.
 type ProfileCardPage struct {
 	// Items The rows of this page, in the list's order; empty past the last page.
 	Items *[]ProfileCard `json:"items"`
@@ -7485,7 +7485,7 @@ type ProfileCardPage struct {
 	Total int `json:"total"`
 }
 
-// ProfileImportResult ImportResult is what a DOCS import did: the often-used passengers it added, and how many it passed over because the agency already keeps a traveller with that document.
+// ProfileImportResult What a DOCS import did: the often-used passengers it added, and how many it passed over because the agency already keeps a traveller with that document.
 type ProfileImportResult struct {
 	// Created The often-used passengers the paste added, as saved (with their ids), in the paste's order.
 	Created *[]ProfilePassenger `json:"created"`
@@ -7494,7 +7494,7 @@ type ProfileImportResult struct {
 	Skipped int `json:"skipped"`
 }
 
-// ProfilePassenger Passenger is an often-used passenger of an agency.
+// ProfilePassenger An often-used passenger of an agency.
 type ProfilePassenger struct {
 	// Birthday The date of birth, YYYY-MM-DD.
 	Birthday string `json:"birthday"`
@@ -7545,7 +7545,7 @@ type ProfilePassenger struct {
 	UpdatedAt time.Time `json:"updatedAt"`
 }
 
-// ProfilePassengerInput PassengerInput is what creating or replacing an often-used passenger takes.
+// ProfilePassengerInput What creating or replacing an often-used passenger takes.
 type ProfilePassengerInput struct {
 	// Birthday YYYY-MM-DD
 	Birthday openapi_types.Date `json:"birthday"`
@@ -7593,7 +7593,7 @@ type ProfilePassengerInputGender string
 // ProfilePassengerInputType The passenger type the traveller books as.
 type ProfilePassengerInputType string
 
-// ProfilePassengerPage PassengerPage is one page of an agency's passengers.
+// ProfilePassengerPage One page of an agency's passengers.
 type ProfilePassengerPage struct {
 	// Items The rows of this page, in the list's order; empty past the last page.
 	Items *[]ProfilePassenger `json:"items"`
@@ -7608,7 +7608,7 @@ type ProfilePassengerPage struct {
 	Total int `json:"total"`
 }
 
-// ProfileUpdate Update is PUT /base/v2/me: the fields a user may change of themselves.
+// ProfileUpdate PUT /base/v2/me: the fields a user may change of themselves.
 type ProfileUpdate struct {
 	// AreaCode The country calling code of mobile, 1 to 4 digits without the + (e.g. 86); empty means 86.
 	AreaCode *string `json:"areaCode,omitempty"`
@@ -7620,7 +7620,7 @@ type ProfileUpdate struct {
 	Nickname *string `json:"nickname,omitempty"`
 }
 
-// RailStop Stop is one call of a train: the station, its times there and the distance from where the passengers board.
+// RailStop One call of a train: the station, its times there and the distance from where the passengers board.
 type RailStop struct {
 	// Arrive When the train arrives at this stop; absent at its first stop (where it only departs).
 	Arrive *time.Time `json:"arrive,omitempty"`
@@ -7635,13 +7635,13 @@ type RailStop struct {
 	Station string `json:"station"`
 }
 
-// RateRequest RateRequest sets a rate: what one unit of the currency is worth in the default currency.
+// RateRequest Sets a rate: what one unit of the currency is worth in the default currency.
 type RateRequest struct {
 	// Rate What one unit of the currency is worth in the site's default currency, a positive decimal string (e.g. "7.1234" for USD against CNY).
 	Rate *string `json:"rate,omitempty"`
 }
 
-// RecognitionDocument Document is what a travel document's machine-readable zone says, read from a photo or scan of it.
+// RecognitionDocument What a travel document's machine-readable zone says, read from a photo or scan of it.
 type RecognitionDocument struct {
 	// Birthday The holder's date of birth, yyyy-mm-dd.
 	Birthday string `json:"birthday"`
@@ -7680,13 +7680,13 @@ type RecognitionDocument struct {
 // RecognitionFields the fields the reading is unsure of (travel_document ...); absent when it is sure of all
 type RecognitionFields = []string
 
-// ResetPasswordRequest ResetPasswordRequest is POST /base/v2/agencies/{id}/superuser/password.
+// ResetPasswordRequest POST /base/v2/agencies/{id}/superuser/password.
 type ResetPasswordRequest struct {
 	// Password The super admin's new password, 6 to 15 characters and not one of the 10,000 most common; the super admin's sessions end.
 	Password *string `json:"password,omitempty"`
 }
 
-// Restrictions Restrictions are the agency settings that limit what its users may do.
+// Restrictions The agency settings that limit what its users may do.
 type Restrictions struct {
 	// DisablePayment Whether the agency's users may not pay: paying an order is refused (200003), and a new flight order is created reserved instead of to_be_paid.
 	DisablePayment bool `json:"disablePayment"`
@@ -7701,7 +7701,7 @@ type Restrictions struct {
 	ShowOnlyOwnOrders bool `json:"showOnlyOwnOrders"`
 }
 
-// ShoppingAccurateRequest AccurateRequest starts a search for the exact flights of an itinerary, usually a parsed PNR's (POST /shopping/v2/flight/accurate-search).
+// ShoppingAccurateRequest Starts a search for the exact flights of an itinerary, usually a parsed PNR's (POST /shopping/v2/flight/accurate-search).
 type ShoppingAccurateRequest struct {
 	// CabinClass The cabin searched, as for a search; economy when left out.
 	CabinClass *string `json:"cabinClass,omitempty"`
@@ -7713,7 +7713,7 @@ type ShoppingAccurateRequest struct {
 	Segments *[]ShoppingExactSegment `json:"segments,omitempty"`
 }
 
-// ShoppingConditionsView ConditionsView are a solution's change and refund rules, per traveller, with the agency's service fees included.
+// ShoppingConditionsView A solution's change and refund rules, per traveller, with the agency's service fees included.
 type ShoppingConditionsView struct {
 	// ChangeFee What a change costs per traveller beyond any fare difference: the airline's change fee plus the agency's change service fee, in the settlement currency.
 	ChangeFee Money `json:"changeFee"`
@@ -7731,7 +7731,7 @@ type ShoppingConditionsView struct {
 	VoidFee Money `json:"voidFee"`
 }
 
-// ShoppingExactSegment ExactSegment is one flight of an itinerary searched exactly (a PNR's).
+// ShoppingExactSegment One flight of an itinerary searched exactly (a PNR's).
 type ShoppingExactSegment struct {
 	// BookingClass The one-letter booking class wanted (e.g. Y); empty for any class.
 	BookingClass *string `json:"bookingClass,omitempty"`
@@ -7749,7 +7749,7 @@ type ShoppingExactSegment struct {
 	Origin *string `json:"origin,omitempty"`
 }
 
-// ShoppingFacet Facet is one value of a filter with the number of solutions it would show.
+// ShoppingFacet One value of a filter with the number of solutions it would show.
 type ShoppingFacet struct {
 	// Count How many solutions the value would show with the other filters as they are.
 	Count int `json:"count"`
@@ -7761,7 +7761,7 @@ type ShoppingFacet struct {
 	Value string `json:"value"`
 }
 
-// ShoppingFacets Facets are the values of each filter found among the solutions, with their counts.
+// ShoppingFacets The values of each filter found among the solutions, with their counts.
 type ShoppingFacets struct {
 	// Airlines The carriers flying the solutions, most solutions first.
 	Airlines *[]ShoppingFacet `json:"airlines"`
@@ -7782,7 +7782,7 @@ type ShoppingFacets struct {
 	TicketingSpeed *[]ShoppingFacet `json:"ticketingSpeed"`
 }
 
-// ShoppingFilters Filters narrow a search's solutions: each filter left empty keeps every solution; several values of one filter keep the solutions matching any of them; filters together keep the solutions matching all.
+// ShoppingFilters Narrow a search's solutions: each filter left empty keeps every solution; several values of one filter keep the solutions matching any of them; filters together keep the solutions matching all.
 type ShoppingFilters struct {
 	// Airlines Keep solutions with a flight by one of these carriers (IATA codes, as the airlines facet's values).
 	Airlines *[]string `json:"airlines,omitempty"`
@@ -7824,7 +7824,7 @@ type ShoppingFilters struct {
 	TicketingSpeed *[]string `json:"ticketingSpeed,omitempty"`
 }
 
-// ShoppingJourneyView JourneyView summarises one journey of a solution: where and when it leaves and arrives, how long it takes and how often it stops.
+// ShoppingJourneyView Summarises one journey of a solution: where and when it leaves and arrives, how long it takes and how often it stops.
 type ShoppingJourneyView struct {
 	// ArriveAt local time at the airport, with its offset (e.g. +08:00 in Beijing)
 	ArriveAt time.Time `json:"arriveAt"`
@@ -7854,7 +7854,7 @@ type ShoppingJourneyView struct {
 // ShoppingMoney The same as Money: the name an earlier version of this document gave it, kept for generated clients.
 type ShoppingMoney = Money
 
-// ShoppingPage Page is the answer to a poll of a search: a page of its solutions found so far, with the filters' counts and each supplier's progress.
+// ShoppingPage The answer to a poll of a search: a page of its solutions found so far, with the filters' counts and each supplier's progress.
 type ShoppingPage struct {
 	// Complete True once every supplier has answered or run out of time, and the solutions are the search's final answer; poll until it is.
 	Complete bool `json:"complete"`
@@ -7899,7 +7899,7 @@ type ShoppingPage struct {
 	Total int `json:"total"`
 }
 
-// ShoppingPaxPrice PaxPrice is the price of one traveller of a passenger type.
+// ShoppingPaxPrice The price of one traveller of a passenger type.
 type ShoppingPaxPrice struct {
 	// Count How many travellers of this type the search asked for.
 	Count int `json:"count"`
@@ -7923,7 +7923,7 @@ type ShoppingPaxPrice struct {
 	Taxes string `json:"taxes"`
 }
 
-// ShoppingPriceDetail PriceDetail is a solution's prices per passenger type, with its ticketing product.
+// ShoppingPriceDetail A solution's prices per passenger type, with its ticketing product.
 type ShoppingPriceDetail struct {
 	// PriceList Has one entry per passenger type searched (adult, child, infant), in that order.
 	PriceList *[]ShoppingPaxPrice `json:"priceList"`
@@ -7932,7 +7932,7 @@ type ShoppingPriceDetail struct {
 	ProductType string `json:"productType"`
 }
 
-// ShoppingQuery Query asks for a page of a search's solutions (POST /shopping/v2/flight/async-shopping/solutions).
+// ShoppingQuery Asks for a page of a search's solutions (POST /shopping/v2/flight/async-shopping/solutions).
 type ShoppingQuery struct {
 	// Filters Narrow the solutions; empty keeps them all.
 	Filters *ShoppingFilters `json:"filters,omitempty"`
@@ -7959,7 +7959,7 @@ type ShoppingQueryGroupBy string
 // ShoppingQuerySort Orders the solutions: price (cheapest first), time (earliest departure first), or default (price weighed against duration: each hour beyond the fastest counts as 3% of the cheapest price).
 type ShoppingQuerySort string
 
-// ShoppingRanges Ranges bound the range filters over every solution found so far: the price (total, settlement currency) and the longest journey's duration.
+// ShoppingRanges Bound the range filters over every solution found so far: the price (total, settlement currency) and the longest journey's duration.
 type ShoppingRanges struct {
 	// DurationMax minutes
 	DurationMax int `json:"durationMax"`
@@ -7974,7 +7974,7 @@ type ShoppingRanges struct {
 	PriceMin string `json:"priceMin"`
 }
 
-// ShoppingRequest Request starts a flight search (POST /shopping/v2/flight/async-shopping): the journeys, the travellers and the cabin.
+// ShoppingRequest Starts a flight search (POST /shopping/v2/flight/async-shopping): the journeys, the travellers and the cabin.
 type ShoppingRequest struct {
 	// BookingType The trip's shape, which must agree with the number of journeys; oneway when left out.
 	BookingType *ShoppingRequestBookingType `json:"bookingType,omitempty"`
@@ -7995,7 +7995,7 @@ type ShoppingRequestBookingType string
 // ShoppingRequestCabinClass The cabin searched; economy when left out.
 type ShoppingRequestCabinClass string
 
-// ShoppingSegmentView SegmentView is one flight of a solution, with the carrier's and airports' names in the request's language.
+// ShoppingSegmentView One flight of a solution, with the carrier's and airports' names in the request's language.
 type ShoppingSegmentView struct {
 	// Aircraft The aircraft type code as the source gives it (an ICAO designator such as B789, or an IATA code such as 789); absent when unknown.
 	Aircraft *string `json:"aircraft,omitempty"`
@@ -8046,7 +8046,7 @@ type ShoppingSegmentView struct {
 	SeatsLeft *int `json:"seatsLeft,omitempty"`
 }
 
-// ShoppingSolution Solution is one bookable way to fly the searched journeys, with its price.
+// ShoppingSolution One bookable way to fly the searched journeys, with its price.
 type ShoppingSolution struct {
 	// Baggage The allowance per traveller that holds on every flight (the smallest of the tickets').
 	Baggage SupplierBaggage `json:"baggage"`
@@ -8100,7 +8100,7 @@ type ShoppingSolution struct {
 	Total Money `json:"total"`
 }
 
-// ShoppingStarted Started is the answer to a new search: its id, to poll its solutions with, and until when its results hold.
+// ShoppingStarted The answer to a new search: its id, to poll its solutions with, and until when its results hold.
 type ShoppingStarted struct {
 	// ExpiresAt When the search's results expire, 10 minutes after it started (RFC 3339, UTC): polls and price checks after it answer 400002.
 	ExpiresAt time.Time `json:"expiresAt"`
@@ -8109,7 +8109,7 @@ type ShoppingStarted struct {
 	SearchId string `json:"searchId"`
 }
 
-// ShoppingSupplierStatus SupplierStatus says how far a supplier has answered a search.
+// ShoppingSupplierStatus Says how far a supplier has answered a search.
 type ShoppingSupplierStatus struct {
 	// Count How many offers the supplier answered for the whole trip.
 	Count int `json:"count"`
@@ -8124,7 +8124,7 @@ type ShoppingSupplierStatus struct {
 // ShoppingSupplierStatusStatus Pending (no answer yet), done (answered), failed (answered with an error), timeout (did not answer within the agency's maximum response time) or lost (its answer could not be kept; search again).
 type ShoppingSupplierStatusStatus string
 
-// ShoppingVerification Verification is the outcome of checking a solution's price again with its suppliers: what changed, and the quote to book.
+// ShoppingVerification The outcome of checking a solution's price again with its suppliers: what changed, and the quote to book.
 type ShoppingVerification struct {
 	// PreviousTotal The solution's total as the search listed it, to compare with the new one.
 	PreviousTotal Money `json:"previousTotal"`
@@ -8145,7 +8145,7 @@ type ShoppingVerification struct {
 // ShoppingVerificationStatus What the check found: ok (the price holds), price_changed (the total differs: see solution and previousTotal), package_changed (the baggage allowance or the change and refund conditions changed), document_restriction_changed (the documents accepted changed: passenger details may have to be entered again) or invalid (no longer sold: search again).
 type ShoppingVerificationStatus string
 
-// SiteinfoInfo Info is the provider site's public branding and defaults: its names, logos, legal filing numbers, currencies and the exchange rates in force.
+// SiteinfoInfo The provider site's public branding and defaults: its names, logos, legal filing numbers, currencies and the exchange rates in force.
 type SiteinfoInfo struct {
 	// ChineseName The provider's full name in Simplified Chinese.
 	ChineseName string `json:"chineseName"`
@@ -8205,7 +8205,7 @@ type SiteinfoInfo struct {
 	WhiteLogo string `json:"whiteLogo"`
 }
 
-// SiteinfoRate Rate is one exchange rate: what one unit of a currency is worth in the site's default currency, in force or in its history.
+// SiteinfoRate One exchange rate: what one unit of a currency is worth in the site's default currency, in force or in its history.
 type SiteinfoRate struct {
 	// Base The ISO 4217 code of the currency the rate is expressed in: the site's default currency.
 	Base string `json:"base"`
@@ -8223,7 +8223,7 @@ type SiteinfoRate struct {
 	Source string `json:"source"`
 }
 
-// StatementDetail StatementDetail is a statement of an agency's wallet with every entry of its period.
+// StatementDetail A statement of an agency's wallet with every entry of its period.
 type StatementDetail struct {
 	// AgencyId The agency whose wallet the statement covers.
 	AgencyId int `json:"agencyId"`
@@ -8256,7 +8256,7 @@ type StatementDetail struct {
 	To string `json:"to"`
 }
 
-// StatementPage page is one page of a list the API answers.
+// StatementPage One page of a list the API answers.
 type StatementPage struct {
 	// Items The entries of this page, in the list's order; empty past the last page.
 	Items *[]StatementSummary `json:"items"`
@@ -8271,7 +8271,7 @@ type StatementPage struct {
 	Total int `json:"total"`
 }
 
-// StatementRequest StatementRequest is POST /base/v2/statements (and, with agencyId, the sub-agency form under /base/v2/sub/statements).
+// StatementRequest POST /base/v2/statements (and, with agencyId, the sub-agency form under /base/v2/sub/statements).
 type StatementRequest struct {
 	// AgencyId sub-agency (only under /sub/statements)
 	AgencyId *int `json:"agencyId,omitempty"`
@@ -8283,7 +8283,7 @@ type StatementRequest struct {
 	To openapi_types.Date `json:"to"`
 }
 
-// StatementSummary StatementSummary is a statement of an agency's wallet as a list shows it: its period, balances and how many entries it holds.
+// StatementSummary A statement of an agency's wallet as a list shows it: its period, balances and how many entries it holds.
 type StatementSummary struct {
 	// AgencyId The agency whose wallet the statement covers.
 	AgencyId int `json:"agencyId"`
@@ -8316,7 +8316,7 @@ type StatementSummary struct {
 	To string `json:"to"`
 }
 
-// StatusRequest StatusRequest is PUT /base/v2/agencies/{id}/status.
+// StatusRequest PUT /base/v2/agencies/{id}/status.
 type StatusRequest struct {
 	// Status The agency's new status: blocked stops its users and API keys from logging in; active lets them again.
 	Status *StatusRequestStatus `json:"status,omitempty"`
@@ -8325,7 +8325,7 @@ type StatusRequest struct {
 // StatusRequestStatus The agency's new status: blocked stops its users and API keys from logging in; active lets them again.
 type StatusRequestStatus string
 
-// SupplierBaggage Baggage is the free baggage allowance per adult.
+// SupplierBaggage The free baggage allowance per adult.
 type SupplierBaggage struct {
 	// CabinKg Each cabin bag's weight limit, in kg; absent when the source gives none.
 	CabinKg *int `json:"cabinKg,omitempty"`
@@ -8340,7 +8340,7 @@ type SupplierBaggage struct {
 	CheckedPieces int `json:"checkedPieces"`
 }
 
-// SupplierConditions Conditions are the fare's change and refund rules; fees in minor units of the offer's currency, per traveller.
+// SupplierConditions The fare's change and refund rules; fees in minor units of the offer's currency, per traveller.
 type SupplierConditions struct {
 	// ChangeFee The airline's change fee per traveller, in minor units of the offer's currency (any fare difference comes on top); 0 when free or only known when a change is quoted.
 	ChangeFee int `json:"changeFee"`
@@ -8355,7 +8355,7 @@ type SupplierConditions struct {
 	Refundable bool `json:"refundable"`
 }
 
-// SupplierJourneyQuery JourneyQuery is one directional journey asked for: airport or city codes and a local departure date (YYYY-MM-DD).
+// SupplierJourneyQuery One directional journey asked for: airport or city codes and a local departure date (YYYY-MM-DD).
 type SupplierJourneyQuery struct {
 	// Date The local departure date, YYYY-MM-DD.
 	Date string `json:"date"`
@@ -8367,7 +8367,7 @@ type SupplierJourneyQuery struct {
 	Origin string `json:"origin"`
 }
 
-// SupplierJourneyQueryInput JourneyQuery is one directional journey asked for: airport or city codes and a local departure date (YYYY-MM-DD).
+// SupplierJourneyQueryInput One directional journey asked for: airport or city codes and a local departure date (YYYY-MM-DD).
 type SupplierJourneyQueryInput struct {
 	// Date The local departure date, YYYY-MM-DD.
 	Date *string `json:"date,omitempty"`
@@ -8379,7 +8379,7 @@ type SupplierJourneyQueryInput struct {
 	Origin *string `json:"origin,omitempty"`
 }
 
-// SupplierOffer Offer is one priced itinerary a supplier sells.
+// SupplierOffer One priced itinerary a supplier sells.
 type SupplierOffer struct {
 	// Baggage The fare's free baggage allowance.
 	Baggage SupplierBaggage `json:"baggage"`
@@ -8421,7 +8421,7 @@ type SupplierOffer struct {
 	ValidatingCarrier string `json:"validatingCarrier"`
 }
 
-// SupplierPassengers Passengers counts travellers by type.
+// SupplierPassengers Counts travellers by type.
 type SupplierPassengers struct {
 	// Adult The number of adults (12 or older on the day of travel).
 	Adult int `json:"adult"`
@@ -8433,7 +8433,7 @@ type SupplierPassengers struct {
 	Infant int `json:"infant"`
 }
 
-// SupplierPassengersInput Passengers counts travellers by type.
+// SupplierPassengersInput Counts travellers by type.
 type SupplierPassengersInput struct {
 	// Adult The number of adults (12 or older on the day of travel).
 	Adult *int `json:"adult,omitempty"`
@@ -8445,7 +8445,7 @@ type SupplierPassengersInput struct {
 	Infant *int `json:"infant,omitempty"`
 }
 
-// SupplierPaxFare PaxFare is the price of one traveller of a type, in minor units of the offer's currency.
+// SupplierPaxFare The price of one traveller of a type, in minor units of the offer's currency.
 type SupplierPaxFare struct {
 	// AirportTax The airport tax within taxes, per traveller, in minor units; 0 when the source does not break it out.
 	AirportTax int `json:"airportTax"`
@@ -8466,7 +8466,7 @@ type SupplierPaxFare struct {
 	Type string `json:"type"`
 }
 
-// SupplierQuote Quote is what a supplier offers for a refund or a change of a booking, until it expires; amounts in minor units of its currency.
+// SupplierQuote What a supplier offers for a refund or a change of a booking, until it expires; amounts in minor units of its currency.
 type SupplierQuote struct {
 	// Credit The value returned as a voucher or airline credit instead of money (not in refund), in minor units of currency.
 	Credit *int `json:"credit,omitempty"`
@@ -8499,7 +8499,7 @@ type SupplierQuote struct {
 	RefundUnknown *bool `json:"refundUnknown,omitempty"`
 }
 
-// SupplierRestrictions Restrictions limit who may travel on a fare.
+// SupplierRestrictions Limit who may travel on a fare.
 type SupplierRestrictions struct {
 	// Documents The travel document types the fare accepts (passengers' documentType codes: idcard, passport, chinese-passport, eep, ...); empty, or all, accepts any.
 	Documents *[]string `json:"documents"`
@@ -8520,7 +8520,7 @@ type SupplierRestrictions struct {
 	MinAge *int `json:"minAge,omitempty"`
 }
 
-// SupplierSegment Segment is one flight.
+// SupplierSegment One flight.
 type SupplierSegment struct {
 	// Aircraft The aircraft type code as the source gives it (an ICAO designator such as B789, or an IATA code such as 789); absent when unknown.
 	Aircraft *string `json:"aircraft,omitempty"`
@@ -8562,7 +8562,7 @@ type SupplierSegment struct {
 	SeatsLeft *int `json:"seatsLeft,omitempty"`
 }
 
-// SupplierSegmentInput Segment is one flight.
+// SupplierSegmentInput One flight.
 type SupplierSegmentInput struct {
 	// Aircraft The aircraft type code as the source gives it (an ICAO designator such as B789, or an IATA code such as 789); absent when unknown.
 	Aircraft *string `json:"aircraft,omitempty"`
@@ -8604,7 +8604,7 @@ type SupplierSegmentInput struct {
 	SeatsLeft *int `json:"seatsLeft,omitempty"`
 }
 
-// Train Train is the train an order (or a change quote) travels on, between the stations booked.
+// Train The train an order (or a change quote) travels on, between the stations booked.
 type Train struct {
 	// ArriveAt When the train reaches destination, in UTC.
 	ArriveAt time.Time `json:"arriveAt"`
@@ -8634,7 +8634,7 @@ type Train struct {
 	TrainType string `json:"trainType"`
 }
 
-// TrainChangeQuoteView ChangeQuoteView is a change quote: the new train, what is due (a higher fare) or comes back (a lower fare less the refund fee on the difference); the order waits in chg_to_be_confirm.
+// TrainChangeQuoteView A change quote: the new train, what is due (a higher fare) or comes back (a lower fare less the refund fee on the difference); the order waits in chg_to_be_confirm.
 type TrainChangeQuoteView struct {
 	// Due What the change costs on confirmation when the new fares are higher (the difference); zero otherwise.
 	Due Money `json:"due"`
@@ -8667,7 +8667,7 @@ type TrainChangeQuoteView struct {
 // TrainChangeQuoteViewStatus The order's status now: chg_to_be_confirm.
 type TrainChangeQuoteViewStatus string
 
-// TrainChangeRequest ChangeRequest asks to move some passengers of an order (none: all with a valid ticket) to another train of a new search, in a seat class of it (POST /order/v2/train/orders/{id}/change).
+// TrainChangeRequest Asks to move some passengers of an order (none: all with a valid ticket) to another train of a new search, in a seat class of it (POST /order/v2/train/orders/{id}/change).
 type TrainChangeRequest struct {
 	// OfferId The id of the new train's offer, from a new search (POST /shopping/v2/train/search) still valid.
 	OfferId *string `json:"offerId,omitempty"`
@@ -8679,7 +8679,7 @@ type TrainChangeRequest struct {
 	SeatClass *string `json:"seatClass,omitempty"`
 }
 
-// TrainConfig Config is what a booking form needs before any search: the on-sale dates (the date picker offers only these), and the codes of the train types, seat classes, ticket and document types.
+// TrainConfig What a booking form needs before any search: the on-sale dates (the date picker offers only these), and the codes of the train types, seat classes, ticket and document types.
 type TrainConfig struct {
 	// DocumentTypes The identity documents the railway accepts: id_card, passport, hk_macao_permit and taiwan_permit.
 	DocumentTypes *[]string `json:"documentTypes"`
@@ -8706,7 +8706,7 @@ type TrainConfig struct {
 	TrainTypes *[]string `json:"trainTypes"`
 }
 
-// TrainConfirmTicketsRequest ConfirmTicketsRequest is the provider's decision on a paid order in manual mode: issue its tickets with the railway, or fail it (the money goes back to the agency).
+// TrainConfirmTicketsRequest The provider's decision on a paid order in manual mode: issue its tickets with the railway, or fail it (the money goes back to the agency).
 type TrainConfirmTicketsRequest struct {
 	// Fail Fail, when true, fails the order instead: the payment goes back to the agency (failed, then failed_reimbursed). Absent or false issues the tickets.
 	Fail *bool `json:"fail,omitempty"`
@@ -8718,7 +8718,7 @@ type TrainConfirmTicketsRequest struct {
 	Tickets *[]TrainTypedTicket `json:"tickets,omitempty"`
 }
 
-// TrainContact Contact is who the agency reaches about the order.
+// TrainContact Who the agency reaches about the order.
 type TrainContact struct {
 	// Email The contact's email address; optional.
 	Email string `json:"email"`
@@ -8730,7 +8730,7 @@ type TrainContact struct {
 	Phone string `json:"phone"`
 }
 
-// TrainContactInput Contact is who the agency reaches about the order.
+// TrainContactInput Who the agency reaches about the order.
 type TrainContactInput struct {
 	// Email The contact's email address; optional.
 	Email *string `json:"email,omitempty"`
@@ -8742,7 +8742,7 @@ type TrainContactInput struct {
 	Phone string `json:"phone"`
 }
 
-// TrainCreateRequest CreateRequest books seats of a train offer for passengers (POST /order/v2/train/orders).
+// TrainCreateRequest Books seats of a train offer for passengers (POST /order/v2/train/orders).
 type TrainCreateRequest struct {
 	// Contact Who the agency reaches about the order.
 	Contact TrainContactInput `json:"contact"`
@@ -8757,7 +8757,7 @@ type TrainCreateRequest struct {
 	SeatClass string `json:"seatClass"`
 }
 
-// TrainEvent Event is one step of a train order's timeline: what was done, by whom, and the status it moved the order from and to.
+// TrainEvent One step of a train order's timeline: what was done, by whom, and the status it moved the order from and to.
 type TrainEvent struct {
 	// Action What was done: book, then the agency's pay, cancel, refund, change, confirm, cancel_refund and cancel_change, the provider's confirm_tickets and fail_tickets, or the system's ticketed, ticket_failed, reimbursed, expire, refunded, refunded_part, changed, after_sale_failed, payment_uncertain, paid and unpaid.
 	Action string `json:"action"`
@@ -8784,7 +8784,7 @@ type TrainEvent struct {
 // TrainMoney The same as Money: the name an earlier version of this document gave it, kept for generated clients.
 type TrainMoney = Money
 
-// TrainOfferView OfferView is one train of a search, with its seat classes; its id books it for 15 minutes.
+// TrainOfferView One train of a search, with its seat classes; its id books it for 15 minutes.
 type TrainOfferView struct {
 	// ArriveAt When the train reaches destination, in UTC.
 	ArriveAt time.Time `json:"arriveAt"`
@@ -8829,7 +8829,7 @@ type TrainOfferView struct {
 	TrainType string `json:"trainType"`
 }
 
-// TrainPage Page is one page of a line's bookings as the caller sees them.
+// TrainPage One page of a line's bookings as the caller sees them.
 type TrainPage struct {
 	// Items The orders of this page, newest first (the provider's group quote queue lists its page oldest first).
 	Items *[]TrainView `json:"items"`
@@ -8844,7 +8844,7 @@ type TrainPage struct {
 	Total int `json:"total"`
 }
 
-// TrainPassenger Passenger is a traveller of a train order.
+// TrainPassenger A traveller of a train order.
 type TrainPassenger struct {
 	// Birthday YYYY-MM-DD
 	Birthday *string `json:"birthday,omitempty"`
@@ -8886,7 +8886,7 @@ type TrainPassengerGender string
 // TrainPassengerType The ticket type: adult, child (travels with at least one passenger of another type), student or disabled_military (the reduced fare of disabled service members).
 type TrainPassengerType string
 
-// TrainPassengerCounts PassengerCounts are the travellers a search prices, by ticket type: the offers' seats[].fares price each type asked for.
+// TrainPassengerCounts The travellers a search prices, by ticket type: the offers' seats[].fares price each type asked for.
 type TrainPassengerCounts struct {
 	// Adult The number of travellers on adult tickets.
 	Adult *int `json:"adult,omitempty"`
@@ -8901,7 +8901,7 @@ type TrainPassengerCounts struct {
 	Student *int `json:"student,omitempty"`
 }
 
-// TrainPassengerInput Passenger is a traveller of a train order.
+// TrainPassengerInput A traveller of a train order.
 type TrainPassengerInput struct {
 	// Birthday YYYY-MM-DD
 	Birthday *string `json:"birthday,omitempty"`
@@ -8943,7 +8943,7 @@ type TrainPassengerInputGender string
 // TrainPassengerInputType The ticket type: adult, child (travels with at least one passenger of another type), student or disabled_military (the reduced fare of disabled service members).
 type TrainPassengerInputType string
 
-// TrainPayRequest PayRequest pays a train order (POST /order/v2/train/orders/{id}/payment).
+// TrainPayRequest Pays a train order (POST /order/v2/train/orders/{id}/payment).
 type TrainPayRequest struct {
 	// Channel Balance (the wallet) or a gateway channel the server has (the flight orders' channels).
 	Channel TrainPayRequestChannel `json:"channel"`
@@ -8955,7 +8955,7 @@ type TrainPayRequest struct {
 // TrainPayRequestChannel Balance (the wallet) or a gateway channel the server has (the flight orders' channels).
 type TrainPayRequestChannel string
 
-// TrainQuoteView QuoteView is the refund or change quote of an order waiting for the agency to confirm it (POST /order/v2/train/orders/{id}/confirmation) or drop it.
+// TrainQuoteView The refund or change quote of an order waiting for the agency to confirm it (POST /order/v2/train/orders/{id}/confirmation) or drop it.
 type TrainQuoteView struct {
 	// Due What a change to a dearer train costs on confirmation (the fare difference); zero otherwise.
 	Due Money `json:"due"`
@@ -8985,7 +8985,7 @@ type TrainQuoteView struct {
 // TrainQuoteViewKind Refund or change.
 type TrainQuoteViewKind string
 
-// TrainRefundQuoteView RefundQuoteView is a refund quote: what comes back, the railway's fee by time band, and until when the quote stands; the order waits in rfd_to_be_confirm.
+// TrainRefundQuoteView A refund quote: what comes back, the railway's fee by time band, and until when the quote stands; the order waits in rfd_to_be_confirm.
 type TrainRefundQuoteView struct {
 	// Fare What the tickets refunded cost.
 	Fare Money `json:"fare"`
@@ -9012,13 +9012,13 @@ type TrainRefundQuoteView struct {
 // TrainRefundQuoteViewStatus The order's status now: rfd_to_be_confirm.
 type TrainRefundQuoteViewStatus string
 
-// TrainRefundRequest RefundRequest asks to refund some passengers' tickets of an order (none: every valid ticket) (POST /order/v2/train/orders/{id}/refund).
+// TrainRefundRequest Asks to refund some passengers' tickets of an order (none: every valid ticket) (POST /order/v2/train/orders/{id}/refund).
 type TrainRefundRequest struct {
 	// Passengers The ids of the passengers whose tickets to refund (passengers[].id), each with a valid ticket; absent or empty: every passenger with one.
 	Passengers *[]int `json:"passengers,omitempty"`
 }
 
-// TrainSearchRequest SearchRequest asks for the trains from one station to another on a date (POST /shopping/v2/train/search).
+// TrainSearchRequest Asks for the trains from one station to another on a date (POST /shopping/v2/train/search).
 type TrainSearchRequest struct {
 	// Date YYYY-MM-DD, China time, within the sales window
 	Date *string `json:"date,omitempty"`
@@ -9051,7 +9051,7 @@ type TrainSearchRequest struct {
 // TrainSearchRequestSort Orders the trains: depart (earliest departure first, the default), arrive (earliest arrival), duration (shortest) or price (cheapest seat class with seats left).
 type TrainSearchRequestSort string
 
-// TrainSearchResult SearchResult is the answer to a train search: the trains found and the dates on sale.
+// TrainSearchResult The answer to a train search: the trains found and the dates on sale.
 type TrainSearchResult struct {
 	// Items The trains found, sorted as asked; empty when no train links the stations.
 	Items *[]TrainOfferView `json:"items"`
@@ -9063,7 +9063,7 @@ type TrainSearchResult struct {
 	SalesTo string `json:"salesTo"`
 }
 
-// TrainSeatView SeatView is a seat class of an offer: the adult price, the price per ticket type asked for, seats left and the seat letters one may ask for.
+// TrainSeatView A seat class of an offer: the adult price, the price per ticket type asked for, seats left and the seat letters one may ask for.
 type TrainSeatView struct {
 	// Available How many seats of this class are left; 0 when sold out.
 	Available int `json:"available"`
@@ -9081,7 +9081,7 @@ type TrainSeatView struct {
 	SeatLetters *[]string `json:"seatLetters,omitempty"`
 }
 
-// TrainStationView StationView is a railway station, named in the request's language.
+// TrainStationView A railway station, named in the request's language.
 type TrainStationView struct {
 	// City The station's city in the request's language.
 	City string `json:"city"`
@@ -9099,7 +9099,7 @@ type TrainStationView struct {
 	Pinyin string `json:"pinyin"`
 }
 
-// TrainStatusCount StatusCount is how many of the orders the caller sees are in one status.
+// TrainStatusCount How many of the orders the caller sees are in one status.
 type TrainStatusCount struct {
 	// Cnt How many of the orders the caller may see are in the status (0 included).
 	Cnt int `json:"cnt"`
@@ -9111,7 +9111,7 @@ type TrainStatusCount struct {
 // TrainStatusCountStatus The status counted (for group orders, "all" counts every status).
 type TrainStatusCountStatus string
 
-// TrainStopView StopView is one call of a train: the station and its times there.
+// TrainStopView One call of a train: the station and its times there.
 type TrainStopView struct {
 	// Arrive When the train arrives at this stop, in UTC; absent at the first stop listed.
 	Arrive *time.Time `json:"arrive,omitempty"`
@@ -9126,7 +9126,7 @@ type TrainStopView struct {
 	Station string `json:"station"`
 }
 
-// TrainTicketView TicketView is one passenger's train ticket: the one valid now, or an earlier one refunded or exchanged.
+// TrainTicketView One passenger's train ticket: the one valid now, or an earlier one refunded or exchanged.
 type TrainTicketView struct {
 	// ArriveAt When this ticket's train arrives at its destination, in UTC (after a change, the new train's); absent on tickets issued before the platform recorded it.
 	ArriveAt *time.Time `json:"arriveAt,omitempty"`
@@ -9174,7 +9174,7 @@ type TrainTicketView struct {
 // TrainTicketViewStatus Issued (valid), refunded, or exchanged (replaced by the passenger's ticket for the new train, listed beside it).
 type TrainTicketViewStatus string
 
-// TrainTypedTicket TypedTicket is a ticket the provider types by hand in manual mode, for one passenger: the coach, seat and ticket number printed on what the provider bought at the railway.
+// TrainTypedTicket A ticket the provider types by hand in manual mode, for one passenger: the coach, seat and ticket number printed on what the provider bought at the railway.
 type TrainTypedTicket struct {
 	// Coach coach number: 1 or 2 digits (05)
 	Coach *string `json:"coach,omitempty"`
@@ -9189,7 +9189,7 @@ type TrainTypedTicket struct {
 	TicketNumber *string `json:"ticketNumber,omitempty"`
 }
 
-// TrainView View is a train order as the API and portal show it: the train, the passengers and their tickets, the money, a quote waiting and what the caller may do now.
+// TrainView A train order as the API and portal show it: the train, the passengers and their tickets, the money, a quote waiting and what the caller may do now.
 type TrainView struct {
 	// Actions What the caller may do to the order now: for the booking agency pay, cancel, refund, change, confirm, cancel_refund or cancel_change; for the provider confirm_tickets or fail_tickets.
 	Actions *[]string `json:"actions"`
@@ -9288,7 +9288,7 @@ type TrainView struct {
 // TrainViewStatus The order's status.
 type TrainViewStatus string
 
-// TransactionPage page is one page of a list the API answers.
+// TransactionPage One page of a list the API answers.
 type TransactionPage struct {
 	// Items The entries of this page, in the list's order; empty past the last page.
 	Items *[]LedgerTransaction `json:"items"`
@@ -9303,7 +9303,7 @@ type TransactionPage struct {
 	Total int `json:"total"`
 }
 
-// UpdateUserRequest UpdateUserRequest is PUT /base/v2/users/{id}: the create body less username and email.
+// UpdateUserRequest PUT /base/v2/users/{id}: the create body less username and email.
 type UpdateUserRequest struct {
 	// AreaCode The country calling code of mobile, 1 to 4 digits without the +.
 	AreaCode *string `json:"areaCode,omitempty"`
@@ -9336,13 +9336,13 @@ type UpdateUserRequestRole string
 // UpdateUserRequestStatus The user's new status: active, inactive (may not log in; the user's sessions end at once) or testing (a test account, which may log in). Nobody may deactivate themself or the super admin.
 type UpdateUserRequestStatus string
 
-// UploadResult UploadResult is the answer of a valid passenger-list upload.
+// UploadResult The answer of a valid passenger-list upload.
 type UploadResult struct {
 	// Accepted How many passengers the uploaded list holds, now the order's passenger list in place of any earlier one.
 	Accepted int `json:"accepted"`
 }
 
-// UserConfig UserConfig is userInfo.config (spec §3).
+// UserConfig UserInfo.config (spec §3).
 type UserConfig struct {
 	// DateFormat How the user wants dates shown: yyyy-MM-dd (the default), dd/MM/yyyy, MM/dd/yyyy, dd-MM-yyyy or yyyy/MM/dd; set by PUT /base/v2/me/config/dateFormat.
 	DateFormat string `json:"dateFormat"`
@@ -9354,7 +9354,7 @@ type UserConfig struct {
 	TimeZone string `json:"timeZone"`
 }
 
-// UserInfo UserInfo is the logged-in user (spec §3 userInfo).
+// UserInfo The logged-in user (spec §3 userInfo).
 type UserInfo struct {
 	// AgencyId The id of the user's agency, company.id.
 	AgencyId int `json:"agencyId"`
@@ -9393,7 +9393,7 @@ type UserInfo struct {
 	Username string `json:"username"`
 }
 
-// UserLogPage page is one page of a list the API answers.
+// UserLogPage One page of a list the API answers.
 type UserLogPage struct {
 	// Items The entries of this page, in the list's order; empty past the last page.
 	Items *[]AuditEntry `json:"items"`
@@ -9408,7 +9408,7 @@ type UserLogPage struct {
 	Total int `json:"total"`
 }
 
-// UserPage page is one page of a list the API answers.
+// UserPage One page of a list the API answers.
 type UserPage struct {
 	// Items The entries of this page, in the list's order; empty past the last page.
 	Items *[]ManagedUser `json:"items"`
@@ -9423,7 +9423,7 @@ type UserPage struct {
 	Total int `json:"total"`
 }
 
-// Wallet Wallet is GET /base/v2/wallet.
+// Wallet GET /base/v2/wallet.
 type Wallet struct {
 	// Available What the agency can still spend: balance plus creditLimit. A payment above it fails with 300001.
 	Available Money `json:"available"`
@@ -9435,7 +9435,7 @@ type Wallet struct {
 	CreditLimit Money `json:"creditLimit"`
 }
 
-// WalletEntry WalletEntry is one movement of money into or out of an agency's wallet (GET /base/v2/wallet/entries).
+// WalletEntry One movement of money into or out of an agency's wallet (GET /base/v2/wallet/entries).
 type WalletEntry struct {
 	// Amount The sum moved, in the wallet's (settlement) currency: positive into the wallet, negative out of it.
 	Amount Money `json:"amount"`
@@ -9465,7 +9465,7 @@ type WalletEntry struct {
 	Type string `json:"type"`
 }
 
-// WalletEntryPage page is one page of a list the API answers.
+// WalletEntryPage One page of a list the API answers.
 type WalletEntryPage struct {
 	// Items The entries of this page, in the list's order; empty past the last page.
 	Items *[]WalletEntry `json:"items"`
@@ -9480,7 +9480,7 @@ type WalletEntryPage struct {
 	Total int `json:"total"`
 }
 
-// WebhookDelivery Delivery is one webhook event sent (or being sent) to an agency's notification URL, with the outcome of its attempts.
+// WebhookDelivery One webhook event sent (or being sent) to an agency's notification URL, with the outcome of its attempts.
 type WebhookDelivery struct {
 	// AgencyId The agency the event was sent to.
 	AgencyId int `json:"agencyId"`
@@ -9525,7 +9525,7 @@ type WebhookDelivery struct {
 // WebhookDeliveryStatus Pending while attempts go on, delivered once the receiver answered 2xx, failed when the last attempt failed (8 attempts over about a day, or at once for a URL that is not http or https); a failed delivery can be sent again with POST /base/v2/agencies/{id}/webhooks/{deliveryId}/redeliver.
 type WebhookDeliveryStatus string
 
-// WebhookDeliveryPage page is one page of a list the API answers.
+// WebhookDeliveryPage One page of a list the API answers.
 type WebhookDeliveryPage struct {
 	// Items The entries of this page, in the list's order; empty past the last page.
 	Items *[]WebhookDelivery `json:"items"`
@@ -9540,7 +9540,7 @@ type WebhookDeliveryPage struct {
 	Total int `json:"total"`
 }
 
-// WebhookSecret WebhookSecret is an agency's new signing secret.
+// WebhookSecret An agency's new signing secret.
 type WebhookSecret struct {
 	// Secret HMAC-SHA256 key of the X-Voyage-Signature header; the previous one stops working at once
 	Secret string `json:"secret"`
@@ -10463,7 +10463,7 @@ type WebhookGroupReminderJSONBody struct {
 	// CreatedAt When Voyage recorded the event.
 	CreatedAt time.Time `json:"createdAt"`
 
-	// Data GroupReminderEvent is the data of a group.reminder webhook: one of a group order's deadlines is near.
+	// Data The data of a group.reminder webhook: one of a group order's deadlines is near.
 	Data struct {
 		// Amount money due: {amount, currency}
 		Amount interface{} `json:"amount"`
@@ -10520,7 +10520,7 @@ type WebhookGroupStatusJSONBody struct {
 	// CreatedAt When Voyage recorded the event.
 	CreatedAt time.Time `json:"createdAt"`
 
-	// Data GroupStatusEvent is the data of a group.status webhook: a group order moved from one status to another.
+	// Data The data of a group.status webhook: a group order moved from one status to another.
 	Data struct {
 		// Action The step that moved the order (the quote, a payment, a list, a cancellation…).
 		Action string `json:"action"`
