@@ -55,10 +55,12 @@
 //
 // # Forcing outcomes
 //
-// Every random failure is a hash of (seed, operation, call key, attempt),
-// where the attempt counts earlier calls with the same key on this
-// Supplier: retrying draws again, and a test replaying the same calls gets
-// the same outcomes. Rates of 1 make an outcome certain: ErrorRate 1 fails
+// Every random failure is a hash of (seed, operation, call key, attempt)
+// and a run drawn when the Supplier is made, where the attempt counts
+// earlier calls with the same key on this Supplier: retrying draws again,
+// and two instances (or a restarted one) do not fail the same retries
+// (simcall.Attempts). Prices and volatility leave the run out, so every
+// instance quotes alike. Rates of 1 make an outcome certain: ErrorRate 1 fails
 // every call with ErrUnavailable, TimeoutRate 1 holds every call until the
 // context is done (ErrTimeout), Volatility 1 makes every Price find a
 // change, and PriceOutcomes narrows which change.
@@ -66,11 +68,8 @@ package sim
 
 import (
 	"context"
-	crand "crypto/rand"
-	"encoding/binary"
 	"errors"
 	"fmt"
-	"sync/atomic"
 	"time"
 
 	"github.com/voyage/voyage/pkg/supplier"
@@ -161,16 +160,8 @@ type Supplier struct {
 	cur        currency
 	now        func() time.Time
 
-	// attempts counts calls per key hash (a fixed table: collisions only
-	// shift attempt numbers, memory stays bounded under load).
-	attempts [4096]atomic.Uint32
-	// run is drawn when the supplier is made and decides, with the
-	// attempt, whether a call hangs or fails. The attempt counts restart
-	// with the process: without it, the retry of a ticketing call that hung
-	// until its 30 s deadline, rescued on another (or a restarted)
-	// instance, was that instance's first attempt and drew the same hang,
-	// so a paid order waited a minute more for its tickets (chaos run).
-	run uint64
+	// attempts draws each call's hang and failure (simcall.Attempts).
+	attempts *simcall.Attempts
 
 	records Records
 }
@@ -197,12 +188,12 @@ func New(cfg Config) (*Supplier, error) {
 		return nil, fmt.Errorf("sim: unknown profile %q (want gds, ndc or lcc)", cfg.Profile)
 	}
 	s := &Supplier{
-		profile: p,
-		seed:    uint64(cfg.Seed),
-		ttl:     d.ttl,
-		now:     cfg.Clock,
-		records: cfg.Records,
-		run:     randomRun(),
+		profile:  p,
+		seed:     uint64(cfg.Seed),
+		ttl:      d.ttl,
+		now:      cfg.Clock,
+		records:  cfg.Records,
+		attempts: simcall.NewAttempts(),
 	}
 	if s.records == nil {
 		s.records = NewMemoryRecords()
@@ -244,28 +235,13 @@ func New(cfg Config) (*Supplier, error) {
 // Name is the profile name.
 func (s *Supplier) Name() string { return string(s.profile) }
 
-// randomRun draws a supplier's run (see Supplier.run).
-func randomRun() uint64 {
-	var b [8]byte
-	_, _ = crand.Read(b[:])
-	return binary.LittleEndian.Uint64(b[:])
-}
-
-// attempt numbers a call among those with the same key.
-func (s *Supplier) attempt(op, key string) uint64 {
-	h := seeded(0).Str(op).Str(key).Sum()
-	return uint64(s.attempts[h%uint64(len(s.attempts))].Add(1))
-}
-
 // call simulates the source answering: a possible hang until the context
 // is done, the latency (cut short by the context), a possible failure. It
 // returns the draw for the call so the caller can take further decisions
 // (Price's volatility) from the same attempt.
 func (s *Supplier) call(ctx context.Context, op, key string) (mix, error) {
-	h := seeded(s.seed).Str(op).Str(key).Num(s.attempt(op, key))
-	// Failures are drawn per attempt and per process (see run); h, which
-	// prices the caller's further decisions, stays the same everywhere.
-	timedOut, failed := s.knobs.Answer(ctx, h, h.Num(s.run))
+	h, fail := s.attempts.Draw(s.seed, op, key)
+	timedOut, failed := s.knobs.Answer(ctx, h, fail)
 	switch {
 	case timedOut != nil:
 		return h, s.timeout(op, timedOut)

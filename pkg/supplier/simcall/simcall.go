@@ -7,7 +7,10 @@ package simcall
 
 import (
 	"context"
+	crand "crypto/rand"
+	"encoding/binary"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/voyage/voyage/pkg/supplier/simhash"
@@ -103,4 +106,36 @@ func wait(ctx context.Context, d time.Duration) bool {
 	case <-t.C:
 		return false
 	}
+}
+
+// Attempts numbers a simulator's calls among those with the same key and
+// draws, with a run picked when the simulator is made, whether each one
+// hangs or fails. The counts restart with the process: without the run,
+// the retry of a call that hung, taken up by another (or a restarted)
+// instance, was that instance's first attempt and drew the same hang, so
+// a paid order could fail every retry of its ticketing (chaos runs, first
+// flights, then trains).
+type Attempts struct {
+	// counts is a fixed table: collisions only shift attempt numbers,
+	// memory stays bounded under load.
+	counts [4096]atomic.Uint32
+	run    uint64
+}
+
+// NewAttempts returns a table with a random run.
+func NewAttempts() *Attempts {
+	var b [8]byte
+	_, _ = crand.Read(b[:])
+	return &Attempts{run: binary.LittleEndian.Uint64(b[:])}
+}
+
+// Draw plays the next attempt of (op, key): h is the same on every
+// instance for the same seed, operation, key and attempt, so the answers a
+// caller prices from it agree; fail, for Answer, is h drawn with this
+// process's run.
+func (a *Attempts) Draw(seed uint64, op, key string) (h, fail simhash.Mix) {
+	k := simhash.Seeded(0).Str(op).Str(key).Sum()
+	n := uint64(a.counts[k%uint64(len(a.counts))].Add(1))
+	h = simhash.Seeded(seed).Str(op).Str(key).Num(n)
+	return h, h.Num(a.run)
 }

@@ -104,7 +104,8 @@ type Supplier struct {
 	net *network
 	tt  *timetable
 
-	attempts [4096]atomic.Uint32
+	// attempts draws each call's hang and failure (simcall.Attempts).
+	attempts *simcall.Attempts
 	seq      atomic.Uint64
 	// nonce tells this instance's numbers from another's on shared
 	// records (0 in memory, keeping a run deterministic).
@@ -125,7 +126,7 @@ func New(cfg Config) (*Supplier, error) {
 		return nil, fmt.Errorf("railsim: %w", err)
 	}
 	s := &Supplier{
-		seed: uint64(cfg.Seed), net: n, tt: tt, now: cfg.Clock, records: cfg.Records,
+		seed: uint64(cfg.Seed), net: n, tt: tt, now: cfg.Clock, records: cfg.Records, attempts: simcall.NewAttempts(),
 	}
 	if s.records == nil {
 		s.records = sim.NewMemoryRecords()
@@ -173,16 +174,11 @@ func (s *Supplier) SalesWindow() (first, last string) {
 	return s.policy.SalesWindow(s.now().In(china))
 }
 
-func (s *Supplier) attempt(op, key string) uint64 {
-	h := seeded(0).Str(op).Str(key).Sum()
-	return uint64(s.attempts[h%uint64(len(s.attempts))].Add(1))
-}
-
 // call simulates the source answering, as pkg/supplier/sim does: a
 // possible hang until the context is done, the latency, a possible failure.
 func (s *Supplier) call(ctx context.Context, op, key string) (mix, error) {
-	h := seeded(s.seed).Str(op).Str(key).Num(s.attempt(op, key))
-	timedOut, failed := s.knobs.Answer(ctx, h, h)
+	h, fail := s.attempts.Draw(s.seed, op, key)
+	timedOut, failed := s.knobs.Answer(ctx, h, fail)
 	switch {
 	case timedOut != nil:
 		return h, timeout(op, timedOut)
