@@ -85,8 +85,8 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 	if err != nil {
 		return View{}, err
 	}
-	if len(key) > idempotency.MaxKey {
-		return View{}, fault.Validation(map[string]string{"Idempotency-Key": "order.error.idempotencyKey"})
+	if err := idempotency.Check(key, false); err != nil {
+		return View{}, err
 	}
 	if o.AwaitingAirline {
 		return View{}, errAwaiting()

@@ -305,8 +305,8 @@ func toOrderCurrency(o Order, amount int64) int64 {
 // once per idempotency key: a replay answers the order the first call made.
 func (s *Service) Create(ctx context.Context, who auth.Principal, key string, req CreateRequest) (_ View, err error) {
 	defer s.CountBooked(&err)
-	if key == "" || len(key) > idempotency.MaxKey {
-		return View{}, fault.Validation(map[string]string{"Idempotency-Key": "order.error.idempotencyKey"})
+	if err := idempotency.Check(key, true); err != nil {
+		return View{}, err
 	}
 	v, err := s.Books.Viewer(ctx, who)
 	if err != nil {

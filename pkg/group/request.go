@@ -146,8 +146,8 @@ func (s *Service) normalize(in *RequestInput, today time.Time) map[string]string
 // idempotency key: a replay answers the order the first call made.
 func (s *Service) Request(ctx context.Context, who auth.Principal, key string, in RequestInput) (_ View, err error) {
 	defer s.CountBooked(&err)
-	if key == "" || len(key) > idempotency.MaxKey {
-		return View{}, fault.Validation(map[string]string{"Idempotency-Key": "order.error.idempotencyKey"})
+	if err := idempotency.Check(key, true); err != nil {
+		return View{}, err
 	}
 	v, err := s.Books.Viewer(ctx, who)
 	if err != nil {

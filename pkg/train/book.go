@@ -152,10 +152,6 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-func keyFault() error {
-	return fault.Validation(map[string]string{"Idempotency-Key": "train.error.idempotencyKey"})
-}
-
 // Create holds seats of one class of an offer for the passengers and stores
 // the order in to_be_paid until the railway's hold expires, once per
 // idempotency key: a replay answers the order the first call made.
@@ -164,8 +160,8 @@ func (s *Service) Create(ctx context.Context, who auth.Principal, key string, re
 	if !who.Subject.TrainServiceEnable() {
 		return View{}, noAccess()
 	}
-	if key == "" || len(key) > idempotency.MaxKey {
-		return View{}, keyFault()
+	if err := idempotency.Check(key, true); err != nil {
+		return View{}, err
 	}
 	v, err := s.Books.Viewer(ctx, who)
 	if err != nil {
@@ -277,8 +273,8 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 	if err != nil {
 		return View{}, err
 	}
-	if len(key) > idempotency.MaxKey {
-		return View{}, keyFault()
+	if err := idempotency.Check(key, false); err != nil {
+		return View{}, err
 	}
 	if o.Status != ToBePaid {
 		if key != "" && (o.PaymentKey == key || o.PaymentKey == gatewayKey(o, key)) {

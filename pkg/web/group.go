@@ -128,12 +128,7 @@ func (s *Server) groupList(w http.ResponseWriter, r *http.Request) {
 		q.Set("status", view.Status)
 	}
 	view.Pager = templates.NewPager(listURL(pathGroupOrders, q), pg, groupPageSize, res.Total)
-	view.Items, view.ShowAgency = rowsOf(ctx, s, v.Principal.AgencyID, res.Items, func(o group.View) int64 { return o.AgencyID },
-		func(o group.View, agency string) templates.GroupRow {
-			row := groupRow(o)
-			row.Agency = agency
-			return row
-		})
+	view.Items, view.ShowAgency = rowsOf(ctx, s, v.Principal.AgencyID, res.Items, func(o group.View) int64 { return o.AgencyID }, groupRow)
 	s.answerList(w, r, "groups", templates.GroupResultsID, templates.GroupResults(view), func() (templ.Component, error) {
 		counts, err := s.groups.Counts(ctx, v.Principal)
 		view.Menu = groupMenu(view, counts)
@@ -177,8 +172,10 @@ func (s *Server) agencyCurrency(ctx context.Context, id int64) string {
 	return "CNY"
 }
 
-func groupRow(o group.View) templates.GroupRow {
-	row := templates.GroupRow{ID: o.ID, BookingNumber: o.BookingNumber, Status: string(o.Status), Tone: o.Tone, CreatedAt: o.CreatedAt,
+// groupRow is an order as its list's row; agency is whose it is, when the
+// list shows that.
+func groupRow(o group.View, agency string) templates.GroupRow {
+	row := templates.GroupRow{ID: o.ID, BookingNumber: o.BookingNumber, Agency: agency, Status: string(o.Status), Tone: o.Tone, CreatedAt: o.CreatedAt,
 		Passengers: fmt.Sprintf("%d / %d / %d", o.Passengers.Adult, o.Passengers.Child, o.Passengers.Infant)}
 	var legs []string
 	for i, j := range o.Journeys {

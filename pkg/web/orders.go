@@ -92,12 +92,7 @@ func (s *Server) orderList(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	view.Pager = templates.NewPager(listURL(templates.OrdersPath, view.Filter.Query()), f.Page, ordersPageSize, res.Total)
-	view.Items, view.ShowAgency = rowsOf(ctx, s, v.Principal.AgencyID, res.Items, func(o flight.View) int64 { return o.AgencyID },
-		func(o flight.View, agency string) templates.OrderRow {
-			row := orderRow(o)
-			row.Agency = agency
-			return row
-		})
+	view.Items, view.ShowAgency = rowsOf(ctx, s, v.Principal.AgencyID, res.Items, func(o flight.View) int64 { return o.AgencyID }, orderRow)
 	s.answerList(w, r, "orders", templates.OrdersResultsID, templates.OrderResults(view), func() (templ.Component, error) {
 		counts, err := s.orders.PendingCounts(ctx, v.Principal)
 		view.Groups, view.Types = orderMenu(view.Filter, counts)
@@ -179,7 +174,9 @@ func orderMenu(f templates.OrderFilter, counts []flight.GroupCount) ([]templates
 	return groups, types
 }
 
-func orderRow(o flight.View) templates.OrderRow {
+// orderRow is an order as its list's row; agency is whose it is, when the
+// list shows that.
+func orderRow(o flight.View, agency string) templates.OrderRow {
 	var names []string
 	for _, p := range o.Passengers {
 		names = append(names, strings.TrimSpace(p.Surname+"/"+p.GivenName))
@@ -188,7 +185,7 @@ func orderRow(o flight.View) templates.OrderRow {
 	if o.Origin != "" || o.Destination != "" {
 		route = o.Origin + "–" + o.Destination
 	}
-	return templates.OrderRow{BookingRow: templates.BookingRow{ID: o.ID, BookingNumber: o.BookingNumber, Route: route,
+	return templates.OrderRow{BookingRow: templates.BookingRow{ID: o.ID, BookingNumber: o.BookingNumber, Agency: agency, Route: route,
 		DepartAt: atAirport(o.DepartAt, o.Origin), Passengers: strings.Join(names, ", "), Total: moneyWithCurrency(o.Total),
 		Status: string(o.Status), Tone: o.Tone, CreatedAt: o.CreatedAt}, Type: o.Type, PNR: o.PNR, FlightNumber: o.FlightNumber, Disrupted: o.Disrupted}
 }

@@ -95,11 +95,7 @@ func (s *Server) trainOrderList(w http.ResponseWriter, r *http.Request) {
 	view.Pager = templates.NewPager(listURL(pathTrainOrders, q), f.Page, ordersPageSize, res.Total)
 	lang := i18n.Lang(ctx)
 	view.Items, view.ShowAgency = rowsOf(ctx, s, v.Principal.AgencyID, res.Items, func(o train.View) int64 { return o.AgencyID },
-		func(o train.View, agency string) templates.TrainOrderRow {
-			row := s.trainRow(o, lang)
-			row.Agency = agency
-			return row
-		})
+		func(o train.View, agency string) templates.TrainOrderRow { return s.trainRow(o, lang, agency) })
 	s.answerList(w, r, "train orders", templates.TrainOrdersResultsID, templates.TrainOrderResults(view), func() (templ.Component, error) {
 		counts, err := s.trains.Counts(ctx, v.Principal, nil)
 		view.Menu = trainMenu(view.Status, counts)
@@ -119,12 +115,14 @@ func trainMenu(current string, counts []train.StatusCount) []templates.OrderMenu
 	return out
 }
 
-func (s *Server) trainRow(o train.View, lang string) templates.TrainOrderRow {
+// trainRow is an order as its list's row, its stations named in lang;
+// agency is whose it is, when the list shows that.
+func (s *Server) trainRow(o train.View, lang, agency string) templates.TrainOrderRow {
 	names := make([]string, 0, len(o.Passengers))
 	for _, p := range o.Passengers {
 		names = append(names, strings.TrimSpace(p.Surname+" "+p.GivenName))
 	}
-	return templates.TrainOrderRow{BookingRow: templates.BookingRow{ID: o.ID, BookingNumber: o.BookingNumber,
+	return templates.TrainOrderRow{BookingRow: templates.BookingRow{ID: o.ID, BookingNumber: o.BookingNumber, Agency: agency,
 		Route:    s.trains.StationName(o.Train.Origin, lang) + "–" + s.trains.StationName(o.Train.Destination, lang),
 		DepartAt: o.Train.DepartAt, Passengers: strings.Join(names, ", "), Total: withCurrency(o.Total.Amount, o.Total.Currency),
 		Status: string(o.Status), Tone: o.Tone, CreatedAt: o.CreatedAt}, TrainNumber: o.Train.Number}
