@@ -340,6 +340,14 @@ func TestTrainChange(t *testing.T) {
 		if resp.StatusCode != 200 || changed.Status != train.Changed || changed.Number != target.TrainNumber {
 			t.Fatalf("confirm change: %d %+v", resp.StatusCode, env)
 		}
+		// Every passenger moved: the order travels in the new class, as
+		// its answer and a later read say.
+		_, env = call(t, srv, "GET", path, "en", "", bearer(op)...)
+		var read train.View
+		_ = json.Unmarshal(env.Data, &read)
+		if changed.SeatClass != "first" || read.SeatClass != "first" {
+			t.Errorf("seat class after moving every passenger to first: answered %q, read %q", changed.SeatClass, read.SeatClass)
+		}
 		var old, cur int
 		for _, tk := range changed.Tickets {
 			switch tk.Status {

@@ -445,7 +445,7 @@ func (s *Service) applyChange(ctx context.Context, tx *sqlx.Tx, o *Order, q Quot
 		}
 	}
 	if len(q.Passengers) == len(o.Passengers) && q.Train != nil {
-		o.Train = *q.Train
+		o.Train, o.SeatClass = *q.Train, q.Class
 	}
 	o.Total = b.Total.Minor
 	if q.Due > 0 {
