@@ -184,13 +184,6 @@ func (r Reconciliation) WriteXLSX(w io.Writer) error {
 		n, _ := money.Amount{Minor: minor, Currency: currency}.Decimal().Float64()
 		return n
 	}
-	put := func(sheet string, row int, values []any) error {
-		cell, _ := excelize.CoordinatesToCellName(1, row)
-		if err := f.SetSheetRow(sheet, cell, &values); err != nil {
-			return fmt.Errorf("docs: xlsx row %d: %w", row, err)
-		}
-		return nil
-	}
 	style := func(sheet string, col1, row1, col2, row2, id int) error {
 		a, _ := excelize.CoordinatesToCellName(col1, row1)
 		b, _ := excelize.CoordinatesToCellName(col2, row2)
@@ -201,12 +194,8 @@ func (r Reconciliation) WriteXLSX(w io.Writer) error {
 	}
 
 	header := r.ReconHeader()
-	widths := make([]int, len(header))
-	hdr := make([]any, len(header))
-	for i, h := range header {
-		hdr[i], widths[i] = h, displayWidth(h)
-	}
-	if err := put(sheet, 1, hdr); err != nil {
+	widths, err := putHeading(f, sheet, header)
+	if err != nil {
 		return err
 	}
 	if err := style(sheet, 1, 1, len(header), 1, st.head); err != nil {
@@ -227,7 +216,7 @@ func (r Reconciliation) WriteXLSX(w io.Writer) error {
 			l := row.At.In(r.zone())
 			values[13] = time.Date(l.Year(), l.Month(), l.Day(), l.Hour(), l.Minute(), l.Second(), 0, time.UTC)
 		}
-		if err := put(sheet, i+2, values); err != nil {
+		if err := putRow(f, sheet, i+2, values); err != nil {
 			return err
 		}
 		ms, err := moneyStyle(row.Currency, false)
@@ -256,22 +245,9 @@ func (r Reconciliation) WriteXLSX(w io.Writer) error {
 		}
 	}
 	last := len(r.Report.Rows) + 1
-	lastCol, _ := excelize.ColumnNumberToName(len(header))
 	widths[13] = max(widths[13], len(xlsxDateTime))
-	for c, wd := range widths {
-		col, _ := excelize.ColumnNumberToName(c + 1)
-		if err := f.SetColWidth(sheet, col, col, float64(min(max(wd+2, 10), 48))); err != nil {
-			return fmt.Errorf("docs: xlsx width: %w", err)
-		}
-	}
-	if err := f.SetSheetDimension(sheet, fmt.Sprintf("A1:%s%d", lastCol, last)); err != nil {
-		return fmt.Errorf("docs: xlsx dimension: %w", err)
-	}
-	if err := f.SetPanes(sheet, &excelize.Panes{Freeze: true, YSplit: 1, TopLeftCell: "A2", ActivePane: "bottomLeft"}); err != nil {
-		return fmt.Errorf("docs: xlsx panes: %w", err)
-	}
-	if err := f.AutoFilter(sheet, fmt.Sprintf("A1:%s%d", lastCol, last), nil); err != nil {
-		return fmt.Errorf("docs: xlsx filter: %w", err)
+	if err := finishTable(f, sheet, widths, last); err != nil {
+		return err
 	}
 
 	summary := sheetName(r.T("finance.summary"))
@@ -290,7 +266,7 @@ func (r Reconciliation) WriteXLSX(w io.Writer) error {
 	n := 0
 	for _, l := range lines {
 		n++
-		if err := put(summary, n, l); err != nil {
+		if err := putRow(f, summary, n, l); err != nil {
 			return err
 		}
 		if err := style(summary, 1, n, 1, n, st.label); err != nil {
@@ -300,7 +276,7 @@ func (r Reconciliation) WriteXLSX(w io.Writer) error {
 	n += 2
 	totalsHeader := []any{r.T("reconcile.col.channel"), r.T("reconcile.col.currency"), r.T("reconcile.summary.count"),
 		r.T("reconcile.col.gross"), r.T("reconcile.col.fee"), r.T("reconcile.col.net"), r.T("reconcile.summary.differences")}
-	if err := put(summary, n, totalsHeader); err != nil {
+	if err := putRow(f, summary, n, totalsHeader); err != nil {
 		return err
 	}
 	if err := style(summary, 1, n, len(totalsHeader), n, st.head); err != nil {
@@ -308,7 +284,7 @@ func (r Reconciliation) WriteXLSX(w io.Writer) error {
 	}
 	for _, t := range r.Report.Totals {
 		n++
-		if err := put(summary, n, []any{r.label("orders.channel.", t.Channel), t.Currency, t.Count, num(t.Gross, t.Currency),
+		if err := putRow(f, summary, n, []any{r.label("orders.channel.", t.Channel), t.Currency, t.Count, num(t.Gross, t.Currency),
 			num(t.Fee, t.Currency), num(t.Net, t.Currency), t.Differences}); err != nil {
 			return err
 		}

@@ -51,20 +51,8 @@ func WriteXLSX(w io.Writer, s Statement) error {
 	}
 
 	header := s.header()
-	widths := make([]int, len(header))
-	put := func(sheet string, row int, values []any) error {
-		cell, _ := excelize.CoordinatesToCellName(1, row)
-		if err := f.SetSheetRow(sheet, cell, &values); err != nil {
-			return fmt.Errorf("docs: xlsx row %d: %w", row, err)
-		}
-		return nil
-	}
-	hdr := make([]any, len(header))
-	for i, h := range header {
-		hdr[i] = h
-		widths[i] = displayWidth(h)
-	}
-	if err := put(sheet, 1, hdr); err != nil {
+	widths, err := putHeading(f, sheet, header)
+	if err != nil {
 		return err
 	}
 	for i, e := range s.Entries {
@@ -76,7 +64,7 @@ func WriteXLSX(w io.Writer, s Statement) error {
 		for c, v := range r {
 			widths[c] = max(widths[c], displayWidth(v))
 		}
-		if err := put(sheet, i+2, values); err != nil {
+		if err := putRow(f, sheet, i+2, values); err != nil {
 			return err
 		}
 	}
@@ -98,22 +86,8 @@ func WriteXLSX(w io.Writer, s Statement) error {
 		}
 	}
 	widths[0] = max(widths[0], len(xlsxDateTime))
-	for c, wd := range widths {
-		col, _ := excelize.ColumnNumberToName(c + 1)
-		if err := f.SetColWidth(sheet, col, col, float64(min(max(wd+2, 10), 48))); err != nil {
-			return fmt.Errorf("docs: xlsx width: %w", err)
-		}
-	}
-	// excelize leaves the dimension at A1 unless told; readers that size
-	// their grid by it would see one cell.
-	if err := f.SetSheetDimension(sheet, fmt.Sprintf("A1:%s%d", lastCol, last)); err != nil {
-		return fmt.Errorf("docs: xlsx dimension: %w", err)
-	}
-	if err := f.SetPanes(sheet, &excelize.Panes{Freeze: true, YSplit: 1, TopLeftCell: "A2", ActivePane: "bottomLeft"}); err != nil {
-		return fmt.Errorf("docs: xlsx panes: %w", err)
-	}
-	if err := f.AutoFilter(sheet, fmt.Sprintf("A1:%s%d", lastCol, last), nil); err != nil {
-		return fmt.Errorf("docs: xlsx filter: %w", err)
+	if err := finishTable(f, sheet, widths, last); err != nil {
+		return err
 	}
 
 	if err := printSetup(f, sheet, "landscape", 1); err != nil {
@@ -146,7 +120,7 @@ func WriteXLSX(w io.Writer, s Statement) error {
 	}
 	labelWidth := 0
 	for i, l := range lines {
-		if err := put(summary, i+1, []any{l.label, l.value}); err != nil {
+		if err := putRow(f, summary, i+1, []any{l.label, l.value}); err != nil {
 			return err
 		}
 		labelWidth = max(labelWidth, displayWidth(l.label))
@@ -176,6 +150,52 @@ func WriteXLSX(w io.Writer, s Statement) error {
 	}
 	if _, err := f.WriteTo(w); err != nil {
 		return fmt.Errorf("docs: xlsx write: %w", err)
+	}
+	return nil
+}
+
+// putRow writes values into row (from 1) of sheet, from column A on.
+func putRow(f *excelize.File, sheet string, row int, values []any) error {
+	cell, _ := excelize.CoordinatesToCellName(1, row)
+	if err := f.SetSheetRow(sheet, cell, &values); err != nil {
+		return fmt.Errorf("docs: xlsx row %d: %w", row, err)
+	}
+	return nil
+}
+
+// putHeading writes header as row 1 of sheet and returns the width of
+// each heading, for finishTable once the rows have widened them.
+func putHeading(f *excelize.File, sheet string, header []string) ([]int, error) {
+	widths := make([]int, len(header))
+	hdr := make([]any, len(header))
+	for i, h := range header {
+		hdr[i], widths[i] = h, displayWidth(h)
+	}
+	return widths, putRow(f, sheet, 1, hdr)
+}
+
+// finishTable ends a sheet that is one table under a heading row, rows 1
+// to last: each column as wide as its widest cell (widths, in characters,
+// kept between 10 and 48), the heading frozen above the rows and a filter
+// over them all.
+func finishTable(f *excelize.File, sheet string, widths []int, last int) error {
+	for c, wd := range widths {
+		col, _ := excelize.ColumnNumberToName(c + 1)
+		if err := f.SetColWidth(sheet, col, col, float64(min(max(wd+2, 10), 48))); err != nil {
+			return fmt.Errorf("docs: xlsx width: %w", err)
+		}
+	}
+	lastCol, _ := excelize.ColumnNumberToName(len(widths))
+	// excelize leaves the dimension at A1 unless told; readers that size
+	// their grid by it would see one cell.
+	if err := f.SetSheetDimension(sheet, fmt.Sprintf("A1:%s%d", lastCol, last)); err != nil {
+		return fmt.Errorf("docs: xlsx dimension: %w", err)
+	}
+	if err := f.SetPanes(sheet, &excelize.Panes{Freeze: true, YSplit: 1, TopLeftCell: "A2", ActivePane: "bottomLeft"}); err != nil {
+		return fmt.Errorf("docs: xlsx panes: %w", err)
+	}
+	if err := f.AutoFilter(sheet, fmt.Sprintf("A1:%s%d", lastCol, last), nil); err != nil {
+		return fmt.Errorf("docs: xlsx filter: %w", err)
 	}
 	return nil
 }
