@@ -164,20 +164,14 @@ func (r Reconciliation) WriteCSV(w io.Writer) error {
 // (the day, its zone, the count of differences and the totals per channel
 // and currency).
 func (r Reconciliation) WriteXLSX(w io.Writer) error {
-	f := excelize.NewFile()
-	defer f.Close()
-	sheet := sheetName(r.T("reconcile.title"))
-	if err := f.SetSheetName("Sheet1", sheet); err != nil {
-		return fmt.Errorf("docs: xlsx sheet: %w", err)
-	}
-	st, err := newXLSXStyles(f)
+	f, sheet, st, err := newWorkbook(r.T("reconcile.title"))
 	if err != nil {
 		return err
 	}
-	dtFmt := xlsxDateTime
-	dateStyle, err := f.NewStyle(&excelize.Style{CustomNumFmt: &dtFmt})
+	defer f.Close()
+	dateStyle, err := st.dateTime()
 	if err != nil {
-		return fmt.Errorf("docs: xlsx style: %w", err)
+		return err
 	}
 	moneyStyle := func(currency string, bold bool) (int, error) { return st.money(numFmtOf(currency), bold) }
 	num := func(minor int64, currency string) float64 {
@@ -302,14 +296,8 @@ func (r Reconciliation) WriteXLSX(w io.Writer) error {
 	if err := f.SetColWidth(summary, "B", "G", 16); err != nil {
 		return fmt.Errorf("docs: xlsx width: %w", err)
 	}
-	if err := f.SetDocProps(&excelize.DocProperties{Title: r.T("reconcile.title") + " " + r.Report.Date, Creator: "Voyage",
-		Created: time.Now().UTC().Format(time.RFC3339)}); err != nil {
-		return fmt.Errorf("docs: xlsx properties: %w", err)
-	}
-	if _, err := f.WriteTo(w); err != nil {
-		return fmt.Errorf("docs: xlsx write: %w", err)
-	}
-	return nil
+	return writeWorkbook(w, f, excelize.DocProperties{Title: r.T("reconcile.title") + " " + r.Report.Date, Creator: "Voyage",
+		Created: time.Now().UTC().Format(time.RFC3339)})
 }
 
 // numFmtOf is Excel's number format for currency's decimals: #,##0.00.

@@ -22,16 +22,11 @@ const xlsxDateTime = "yyyy-mm-dd hh:mm:ss"
 // period, opening and closing balances, totals), so the entries sheet is a
 // clean table for pivot tables and importers.
 func WriteXLSX(w io.Writer, s Statement) error {
-	f := excelize.NewFile()
-	defer f.Close()
-	sheet := sheetName(s.T("statement.title"))
-	if err := f.SetSheetName("Sheet1", sheet); err != nil {
-		return fmt.Errorf("docs: xlsx sheet: %w", err)
-	}
-	st, err := newXLSXStyles(f)
+	f, sheet, st, err := newWorkbook(s.T("statement.title"))
 	if err != nil {
 		return err
 	}
+	defer f.Close()
 	moneyStyle, err := st.money(s.numFmt(), false)
 	if err != nil {
 		return err
@@ -40,10 +35,9 @@ func WriteXLSX(w io.Writer, s Statement) error {
 	if err != nil {
 		return err
 	}
-	dtFmt := xlsxDateTime
-	dateStyle, err := f.NewStyle(&excelize.Style{CustomNumFmt: &dtFmt})
+	dateStyle, err := st.dateTime()
 	if err != nil {
-		return fmt.Errorf("docs: xlsx style: %w", err)
+		return err
 	}
 	num := func(v int64) float64 {
 		n, _ := money.Amount{Minor: v, Currency: s.Info.Currency}.Decimal().Float64()
@@ -144,14 +138,8 @@ func WriteXLSX(w io.Writer, s Statement) error {
 	if err := printSetup(f, summary, "portrait", 0); err != nil {
 		return err
 	}
-	if err := f.SetDocProps(&excelize.DocProperties{Title: s.T("statement.title") + " " + s.AgencyName, Creator: "Voyage",
-		Created: time.Now().UTC().Format(time.RFC3339)}); err != nil {
-		return fmt.Errorf("docs: xlsx properties: %w", err)
-	}
-	if _, err := f.WriteTo(w); err != nil {
-		return fmt.Errorf("docs: xlsx write: %w", err)
-	}
-	return nil
+	return writeWorkbook(w, f, excelize.DocProperties{Title: s.T("statement.title") + " " + s.AgencyName, Creator: "Voyage",
+		Created: time.Now().UTC().Format(time.RFC3339)})
 }
 
 // putRow writes values into row (from 1) of sheet, from column A on.
