@@ -65,18 +65,6 @@ func (r Reconciliation) zone() *time.Location {
 	return r.Report.Zone
 }
 
-// label translates key+value, or leaves value as it is when the catalog
-// has no such key.
-func (r Reconciliation) label(prefix, value string) string {
-	if value == "" {
-		return ""
-	}
-	if t := r.T(prefix + value); t != prefix+value {
-		return t
-	}
-	return value
-}
-
 // Booking names a row's booking: its line and number, and a group
 // installment's stage.
 func (r Reconciliation) Booking(row payment.ReconRow) string {
@@ -87,9 +75,9 @@ func (r Reconciliation) Booking(row payment.ReconRow) string {
 	if number == "" {
 		number = "#" + strconv.FormatInt(row.BookingID, 10)
 	}
-	b := r.label("reconcile.line.", row.Line) + " " + number
+	b := r.T.enum("reconcile.line.", row.Line) + " " + number
 	if row.Stage != "" {
-		b += " (" + r.label("reconcile.stage.", row.Stage) + ")"
+		b += " (" + r.T.enum("reconcile.stage.", row.Stage) + ")"
 	}
 	return b
 }
@@ -122,10 +110,10 @@ func (r Reconciliation) ReconCells(row payment.ReconRow) []string {
 	if !row.At.IsZero() {
 		at = row.At.In(r.zone()).Format(time.DateTime)
 	}
-	return []string{r.T("reconcile.flag." + row.Flag), r.T("reconcile.kind." + row.Kind), r.label("orders.channel.", row.Channel),
+	return []string{r.T("reconcile.flag." + row.Flag), r.T("reconcile.kind." + row.Kind), r.T.enum("orders.channel.", row.Channel),
 		row.TradeNo, row.Reference, r.Booking(row), r.Agency(row.AgencyID), row.Currency, reconAmount(row.Gross, row.Currency),
 		reconAmount(row.Fee, row.Currency), reconAmount(row.Net, row.Currency), row.LedgerKey, ledgerAmount, at,
-		r.label("reconcile.state.", row.State)}
+		r.T.enum("reconcile.state.", row.State)}
 }
 
 // TruncatedNote says that the day holds more transactions than a report
@@ -278,7 +266,7 @@ func (r Reconciliation) WriteXLSX(w io.Writer) error {
 	}
 	for _, t := range r.Report.Totals {
 		n++
-		if err := putRow(f, summary, n, []any{r.label("orders.channel.", t.Channel), t.Currency, t.Count, num(t.Gross, t.Currency),
+		if err := putRow(f, summary, n, []any{r.T.enum("orders.channel.", t.Channel), t.Currency, t.Count, num(t.Gross, t.Currency),
 			num(t.Fee, t.Currency), num(t.Net, t.Currency), t.Differences}); err != nil {
 			return err
 		}
