@@ -231,19 +231,9 @@ type ChannelGateway struct {
 	Log    *slog.Logger
 }
 
-func (g ChannelGateway) now() time.Time {
-	if g.Now == nil {
-		return time.Now()
-	}
-	return g.Now()
-}
+func (g ChannelGateway) now() time.Time { return Clock(g.Now)() }
 
-func (g ChannelGateway) log() *slog.Logger {
-	if g.Log == nil {
-		return slog.Default()
-	}
-	return g.Log
-}
+func (g ChannelGateway) log() *slog.Logger { return Logger(g.Log) }
 
 // Charge implements Gateway: it records the payment, then creates it at
 // the channel. A replay of the key answers what the first charge made of

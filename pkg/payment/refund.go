@@ -243,12 +243,7 @@ func (rs Refunds) now() time.Time {
 	return rs.Now().UTC()
 }
 
-func (rs Refunds) log() *slog.Logger {
-	if rs.Log == nil {
-		return slog.Default()
-	}
-	return rs.Log
-}
+func (rs Refunds) log() *slog.Logger { return Logger(rs.Log) }
 
 // AddRefundWorker registers the refund job (for jobs.Config.Register).
 func AddRefundWorker(w *jobs.Workers, rs Refunds) {

@@ -98,9 +98,7 @@ func New(opts Options) *Server {
 	if opts.TokenTTL == 0 {
 		opts.TokenTTL = 30 * time.Minute
 	}
-	if opts.Now == nil {
-		opts.Now = time.Now
-	}
+	opts.Now = payment.Clock(opts.Now)
 	if opts.MaxTries == 0 {
 		opts.MaxTries = 5
 	}
