@@ -24,6 +24,7 @@ import (
 
 	"github.com/voyage/voyage/pkg/clock/clocktest"
 	"github.com/voyage/voyage/pkg/payment"
+	"github.com/voyage/voyage/pkg/payment/paymenttest"
 	"github.com/voyage/voyage/pkg/payment/wechatpay"
 	"github.com/voyage/voyage/pkg/payment/wechatpay/wechatpaytest"
 )
@@ -387,37 +388,19 @@ func TestStatusAfterTimeExpire(t *testing.T) {
 func TestClose(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, wechatpaytest.Options{})
-	ctx := context.Background()
 	e.create("B2412030030", 100)
 	e.paid("B2412030031", 100)
 	e.create("B2412030032", 100)
 	if err := e.fake.Expire("B2412030032"); err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range []struct {
-		name, key string
-		err       error
-		state     string
-	}{
-		{"pending", "B2412030030", nil, payment.StateClosed},
-		{"pending again", "B2412030030", nil, payment.StateClosed},
-		{"paid", "B2412030031", payment.ErrAlreadyPaid, payment.StatePaid},
-		{"closed", "B2412030032", nil, payment.StateClosed},
-		{"unknown", "B2412039999", nil, ""},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			err := e.ch.Close(ctx, c.key)
-			if !errors.Is(err, c.err) || (c.err == nil && err != nil) {
-				t.Fatalf("close = %v, want %v", err, c.err)
-			}
-			if c.state == "" {
-				return
-			}
-			if st, err := e.ch.Status(ctx, c.key); err != nil || st.State != c.state {
-				t.Errorf("status after close = %+v, %v", st, err)
-			}
-		})
-	}
+	paymenttest.CheckClose(t, e.ch,
+		paymenttest.Closed{Name: "pending", Key: "B2412030030", State: payment.StateClosed},
+		paymenttest.Closed{Name: "pending again", Key: "B2412030030", State: payment.StateClosed},
+		paymenttest.Closed{Name: "paid", Key: "B2412030031", Err: payment.ErrAlreadyPaid, State: payment.StatePaid},
+		paymenttest.Closed{Name: "closed", Key: "B2412030032", State: payment.StateClosed},
+		paymenttest.Closed{Name: "unknown", Key: "B2412039999"},
+	)
 	if err := e.fake.Pay("B2412030030"); err == nil {
 		t.Error("a closed order was paid")
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/voyage/voyage/pkg/payment/rsakey/rsakeytest"
 
 	"github.com/voyage/voyage/pkg/payment"
+	"github.com/voyage/voyage/pkg/payment/paymenttest"
 	"github.com/voyage/voyage/pkg/payment/yeepay"
 	"github.com/voyage/voyage/pkg/payment/yeepay/internal/yop"
 	"github.com/voyage/voyage/pkg/payment/yeepay/yeepaytest"
@@ -319,29 +320,14 @@ func TestStatusCloseExpire(t *testing.T) {
 	if err := e.fake.Expire("expired-1"); err != nil {
 		t.Fatal(err)
 	}
-	cases := []struct {
-		key   string
-		err   error
-		state string
-	}{
-		{"close-1", nil, payment.StateClosed},
-		{"close-1", nil, payment.StateClosed}, // closing again is no error
-		{"paid-1", payment.ErrAlreadyPaid, payment.StatePaid},
-		{"declined-1", nil, payment.StateClosed},
-		{"expired-1", nil, payment.StateClosed},
-		{"nobody-2", nil, ""},
-	}
-	for _, c := range cases {
-		if err := ch.Close(ctx, c.key); !errors.Is(err, c.err) || (c.err == nil && err != nil) {
-			t.Errorf("Close %s: %v, want %v", c.key, err, c.err)
-		}
-		if c.state == "" {
-			continue
-		}
-		if st, err := ch.Status(ctx, c.key); err != nil || st.State != c.state {
-			t.Errorf("Status %s after Close = %+v, %v; want %s", c.key, st, err, c.state)
-		}
-	}
+	paymenttest.CheckClose(t, ch,
+		paymenttest.Closed{Key: "close-1", State: payment.StateClosed},
+		paymenttest.Closed{Name: "close-1 again", Key: "close-1", State: payment.StateClosed}, // closing again is no error
+		paymenttest.Closed{Key: "paid-1", Err: payment.ErrAlreadyPaid, State: payment.StatePaid},
+		paymenttest.Closed{Key: "declined-1", State: payment.StateClosed},
+		paymenttest.Closed{Key: "expired-1", State: payment.StateClosed},
+		paymenttest.Closed{Key: "nobody-2"},
+	)
 	if err := e.fake.Pay("close-1"); err == nil {
 		t.Error("a closed order was paid")
 	}
