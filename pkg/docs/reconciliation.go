@@ -65,18 +65,6 @@ func (r Reconciliation) zone() *time.Location {
 	return r.Report.Zone
 }
 
-// label translates key+value, or leaves value as it is when the catalog
-// has no such key.
-func (r Reconciliation) label(prefix, value string) string {
-	if value == "" {
-		return ""
-	}
-	if t := r.T(prefix + value); t != prefix+value {
-		return t
-	}
-	return value
-}
-
 // Booking names a row's booking: its line and number, and a group
 // installment's stage.
 func (r Reconciliation) Booking(row payment.ReconRow) string {
@@ -87,9 +75,9 @@ func (r Reconciliation) Booking(row payment.ReconRow) string {
 	if number == "" {
 		number = "#" + strconv.FormatInt(row.BookingID, 10)
 	}
-	b := r.label("reconcile.line.", row.Line) + " " + number
+	b := r.T.enum("reconcile.line.", row.Line) + " " + number
 	if row.Stage != "" {
-		b += " (" + r.label("reconcile.stage.", row.Stage) + ")"
+		b += " (" + r.T.enum("reconcile.stage.", row.Stage) + ")"
 	}
 	return b
 }
@@ -122,10 +110,10 @@ func (r Reconciliation) ReconCells(row payment.ReconRow) []string {
 	if !row.At.IsZero() {
 		at = row.At.In(r.zone()).Format(time.DateTime)
 	}
-	return []string{r.T("reconcile.flag." + row.Flag), r.T("reconcile.kind." + row.Kind), r.label("orders.channel.", row.Channel),
+	return []string{r.T("reconcile.flag." + row.Flag), r.T("reconcile.kind." + row.Kind), r.T.enum("orders.channel.", row.Channel),
 		row.TradeNo, row.Reference, r.Booking(row), r.Agency(row.AgencyID), row.Currency, reconAmount(row.Gross, row.Currency),
 		reconAmount(row.Fee, row.Currency), reconAmount(row.Net, row.Currency), row.LedgerKey, ledgerAmount, at,
-		r.label("reconcile.state.", row.State)}
+		r.T.enum("reconcile.state.", row.State)}
 }
 
 // TruncatedNote says that the day holds more transactions than a report
@@ -164,32 +152,19 @@ func (r Reconciliation) WriteCSV(w io.Writer) error {
 // (the day, its zone, the count of differences and the totals per channel
 // and currency).
 func (r Reconciliation) WriteXLSX(w io.Writer) error {
-	f := excelize.NewFile()
-	defer f.Close()
-	sheet := sheetName(r.T("reconcile.title"))
-	if err := f.SetSheetName("Sheet1", sheet); err != nil {
-		return fmt.Errorf("docs: xlsx sheet: %w", err)
-	}
-	st, err := newXLSXStyles(f)
+	f, sheet, st, err := newWorkbook(r.T("reconcile.title"))
 	if err != nil {
 		return err
 	}
-	dtFmt := xlsxDateTime
-	dateStyle, err := f.NewStyle(&excelize.Style{CustomNumFmt: &dtFmt})
+	defer f.Close()
+	dateStyle, err := st.dateTime()
 	if err != nil {
-		return fmt.Errorf("docs: xlsx style: %w", err)
+		return err
 	}
 	moneyStyle := func(currency string, bold bool) (int, error) { return st.money(numFmtOf(currency), bold) }
 	num := func(minor int64, currency string) float64 {
 		n, _ := money.Amount{Minor: minor, Currency: currency}.Decimal().Float64()
 		return n
-	}
-	put := func(sheet string, row int, values []any) error {
-		cell, _ := excelize.CoordinatesToCellName(1, row)
-		if err := f.SetSheetRow(sheet, cell, &values); err != nil {
-			return fmt.Errorf("docs: xlsx row %d: %w", row, err)
-		}
-		return nil
 	}
 	style := func(sheet string, col1, row1, col2, row2, id int) error {
 		a, _ := excelize.CoordinatesToCellName(col1, row1)
@@ -201,12 +176,8 @@ func (r Reconciliation) WriteXLSX(w io.Writer) error {
 	}
 
 	header := r.ReconHeader()
-	widths := make([]int, len(header))
-	hdr := make([]any, len(header))
-	for i, h := range header {
-		hdr[i], widths[i] = h, displayWidth(h)
-	}
-	if err := put(sheet, 1, hdr); err != nil {
+	widths, err := putHeading(f, sheet, header)
+	if err != nil {
 		return err
 	}
 	if err := style(sheet, 1, 1, len(header), 1, st.head); err != nil {
@@ -227,7 +198,7 @@ func (r Reconciliation) WriteXLSX(w io.Writer) error {
 			l := row.At.In(r.zone())
 			values[13] = time.Date(l.Year(), l.Month(), l.Day(), l.Hour(), l.Minute(), l.Second(), 0, time.UTC)
 		}
-		if err := put(sheet, i+2, values); err != nil {
+		if err := putRow(f, sheet, i+2, values); err != nil {
 			return err
 		}
 		ms, err := moneyStyle(row.Currency, false)
@@ -256,22 +227,9 @@ func (r Reconciliation) WriteXLSX(w io.Writer) error {
 		}
 	}
 	last := len(r.Report.Rows) + 1
-	lastCol, _ := excelize.ColumnNumberToName(len(header))
 	widths[13] = max(widths[13], len(xlsxDateTime))
-	for c, wd := range widths {
-		col, _ := excelize.ColumnNumberToName(c + 1)
-		if err := f.SetColWidth(sheet, col, col, float64(min(max(wd+2, 10), 48))); err != nil {
-			return fmt.Errorf("docs: xlsx width: %w", err)
-		}
-	}
-	if err := f.SetSheetDimension(sheet, fmt.Sprintf("A1:%s%d", lastCol, last)); err != nil {
-		return fmt.Errorf("docs: xlsx dimension: %w", err)
-	}
-	if err := f.SetPanes(sheet, &excelize.Panes{Freeze: true, YSplit: 1, TopLeftCell: "A2", ActivePane: "bottomLeft"}); err != nil {
-		return fmt.Errorf("docs: xlsx panes: %w", err)
-	}
-	if err := f.AutoFilter(sheet, fmt.Sprintf("A1:%s%d", lastCol, last), nil); err != nil {
-		return fmt.Errorf("docs: xlsx filter: %w", err)
+	if err := finishTable(f, sheet, widths, last); err != nil {
+		return err
 	}
 
 	summary := sheetName(r.T("finance.summary"))
@@ -290,7 +248,7 @@ func (r Reconciliation) WriteXLSX(w io.Writer) error {
 	n := 0
 	for _, l := range lines {
 		n++
-		if err := put(summary, n, l); err != nil {
+		if err := putRow(f, summary, n, l); err != nil {
 			return err
 		}
 		if err := style(summary, 1, n, 1, n, st.label); err != nil {
@@ -300,7 +258,7 @@ func (r Reconciliation) WriteXLSX(w io.Writer) error {
 	n += 2
 	totalsHeader := []any{r.T("reconcile.col.channel"), r.T("reconcile.col.currency"), r.T("reconcile.summary.count"),
 		r.T("reconcile.col.gross"), r.T("reconcile.col.fee"), r.T("reconcile.col.net"), r.T("reconcile.summary.differences")}
-	if err := put(summary, n, totalsHeader); err != nil {
+	if err := putRow(f, summary, n, totalsHeader); err != nil {
 		return err
 	}
 	if err := style(summary, 1, n, len(totalsHeader), n, st.head); err != nil {
@@ -308,7 +266,7 @@ func (r Reconciliation) WriteXLSX(w io.Writer) error {
 	}
 	for _, t := range r.Report.Totals {
 		n++
-		if err := put(summary, n, []any{r.label("orders.channel.", t.Channel), t.Currency, t.Count, num(t.Gross, t.Currency),
+		if err := putRow(f, summary, n, []any{r.T.enum("orders.channel.", t.Channel), t.Currency, t.Count, num(t.Gross, t.Currency),
 			num(t.Fee, t.Currency), num(t.Net, t.Currency), t.Differences}); err != nil {
 			return err
 		}
@@ -326,14 +284,8 @@ func (r Reconciliation) WriteXLSX(w io.Writer) error {
 	if err := f.SetColWidth(summary, "B", "G", 16); err != nil {
 		return fmt.Errorf("docs: xlsx width: %w", err)
 	}
-	if err := f.SetDocProps(&excelize.DocProperties{Title: r.T("reconcile.title") + " " + r.Report.Date, Creator: "Voyage",
-		Created: time.Now().UTC().Format(time.RFC3339)}); err != nil {
-		return fmt.Errorf("docs: xlsx properties: %w", err)
-	}
-	if _, err := f.WriteTo(w); err != nil {
-		return fmt.Errorf("docs: xlsx write: %w", err)
-	}
-	return nil
+	return writeWorkbook(w, f, excelize.DocProperties{Title: r.T("reconcile.title") + " " + r.Report.Date, Creator: "Voyage",
+		Created: time.Now().UTC().Format(time.RFC3339)})
 }
 
 // numFmtOf is Excel's number format for currency's decimals: #,##0.00.

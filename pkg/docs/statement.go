@@ -59,6 +59,19 @@ func ContentType(format string) string {
 // Translate is the catalog lookup of the reader's language.
 type Translate func(key string, args ...any) string
 
+// enum translates a code under prefix ("train.status." + code), showing
+// the code itself when the catalog has no entry: a raw code reads better
+// than a catalog key. An empty code stays empty.
+func (t Translate) enum(prefix, code string) string {
+	if code == "" {
+		return ""
+	}
+	if v := t(prefix + code); v != prefix+code {
+		return v
+	}
+	return code
+}
+
 // Statement is what a statement document shows.
 type Statement struct {
 	// Provider is the letterhead: the provider's name as the site shows it

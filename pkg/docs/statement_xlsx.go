@@ -22,16 +22,11 @@ const xlsxDateTime = "yyyy-mm-dd hh:mm:ss"
 // period, opening and closing balances, totals), so the entries sheet is a
 // clean table for pivot tables and importers.
 func WriteXLSX(w io.Writer, s Statement) error {
-	f := excelize.NewFile()
-	defer f.Close()
-	sheet := sheetName(s.T("statement.title"))
-	if err := f.SetSheetName("Sheet1", sheet); err != nil {
-		return fmt.Errorf("docs: xlsx sheet: %w", err)
-	}
-	st, err := newXLSXStyles(f)
+	f, sheet, st, err := newWorkbook(s.T("statement.title"))
 	if err != nil {
 		return err
 	}
+	defer f.Close()
 	moneyStyle, err := st.money(s.numFmt(), false)
 	if err != nil {
 		return err
@@ -40,10 +35,9 @@ func WriteXLSX(w io.Writer, s Statement) error {
 	if err != nil {
 		return err
 	}
-	dtFmt := xlsxDateTime
-	dateStyle, err := f.NewStyle(&excelize.Style{CustomNumFmt: &dtFmt})
+	dateStyle, err := st.dateTime()
 	if err != nil {
-		return fmt.Errorf("docs: xlsx style: %w", err)
+		return err
 	}
 	num := func(v int64) float64 {
 		n, _ := money.Amount{Minor: v, Currency: s.Info.Currency}.Decimal().Float64()
@@ -51,20 +45,8 @@ func WriteXLSX(w io.Writer, s Statement) error {
 	}
 
 	header := s.header()
-	widths := make([]int, len(header))
-	put := func(sheet string, row int, values []any) error {
-		cell, _ := excelize.CoordinatesToCellName(1, row)
-		if err := f.SetSheetRow(sheet, cell, &values); err != nil {
-			return fmt.Errorf("docs: xlsx row %d: %w", row, err)
-		}
-		return nil
-	}
-	hdr := make([]any, len(header))
-	for i, h := range header {
-		hdr[i] = h
-		widths[i] = displayWidth(h)
-	}
-	if err := put(sheet, 1, hdr); err != nil {
+	widths, err := putHeading(f, sheet, header)
+	if err != nil {
 		return err
 	}
 	for i, e := range s.Entries {
@@ -76,7 +58,7 @@ func WriteXLSX(w io.Writer, s Statement) error {
 		for c, v := range r {
 			widths[c] = max(widths[c], displayWidth(v))
 		}
-		if err := put(sheet, i+2, values); err != nil {
+		if err := putRow(f, sheet, i+2, values); err != nil {
 			return err
 		}
 	}
@@ -98,22 +80,8 @@ func WriteXLSX(w io.Writer, s Statement) error {
 		}
 	}
 	widths[0] = max(widths[0], len(xlsxDateTime))
-	for c, wd := range widths {
-		col, _ := excelize.ColumnNumberToName(c + 1)
-		if err := f.SetColWidth(sheet, col, col, float64(min(max(wd+2, 10), 48))); err != nil {
-			return fmt.Errorf("docs: xlsx width: %w", err)
-		}
-	}
-	// excelize leaves the dimension at A1 unless told; readers that size
-	// their grid by it would see one cell.
-	if err := f.SetSheetDimension(sheet, fmt.Sprintf("A1:%s%d", lastCol, last)); err != nil {
-		return fmt.Errorf("docs: xlsx dimension: %w", err)
-	}
-	if err := f.SetPanes(sheet, &excelize.Panes{Freeze: true, YSplit: 1, TopLeftCell: "A2", ActivePane: "bottomLeft"}); err != nil {
-		return fmt.Errorf("docs: xlsx panes: %w", err)
-	}
-	if err := f.AutoFilter(sheet, fmt.Sprintf("A1:%s%d", lastCol, last), nil); err != nil {
-		return fmt.Errorf("docs: xlsx filter: %w", err)
+	if err := finishTable(f, sheet, widths, last); err != nil {
+		return err
 	}
 
 	if err := printSetup(f, sheet, "landscape", 1); err != nil {
@@ -146,7 +114,7 @@ func WriteXLSX(w io.Writer, s Statement) error {
 	}
 	labelWidth := 0
 	for i, l := range lines {
-		if err := put(summary, i+1, []any{l.label, l.value}); err != nil {
+		if err := putRow(f, summary, i+1, []any{l.label, l.value}); err != nil {
 			return err
 		}
 		labelWidth = max(labelWidth, displayWidth(l.label))
@@ -170,12 +138,52 @@ func WriteXLSX(w io.Writer, s Statement) error {
 	if err := printSetup(f, summary, "portrait", 0); err != nil {
 		return err
 	}
-	if err := f.SetDocProps(&excelize.DocProperties{Title: s.T("statement.title") + " " + s.AgencyName, Creator: "Voyage",
-		Created: time.Now().UTC().Format(time.RFC3339)}); err != nil {
-		return fmt.Errorf("docs: xlsx properties: %w", err)
+	return writeWorkbook(w, f, excelize.DocProperties{Title: s.T("statement.title") + " " + s.AgencyName, Creator: "Voyage",
+		Created: time.Now().UTC().Format(time.RFC3339)})
+}
+
+// putRow writes values into row (from 1) of sheet, from column A on.
+func putRow(f *excelize.File, sheet string, row int, values []any) error {
+	cell, _ := excelize.CoordinatesToCellName(1, row)
+	if err := f.SetSheetRow(sheet, cell, &values); err != nil {
+		return fmt.Errorf("docs: xlsx row %d: %w", row, err)
 	}
-	if _, err := f.WriteTo(w); err != nil {
-		return fmt.Errorf("docs: xlsx write: %w", err)
+	return nil
+}
+
+// putHeading writes header as row 1 of sheet and returns the width of
+// each heading, for finishTable once the rows have widened them.
+func putHeading(f *excelize.File, sheet string, header []string) ([]int, error) {
+	widths := make([]int, len(header))
+	hdr := make([]any, len(header))
+	for i, h := range header {
+		hdr[i], widths[i] = h, displayWidth(h)
+	}
+	return widths, putRow(f, sheet, 1, hdr)
+}
+
+// finishTable ends a sheet that is one table under a heading row, rows 1
+// to last: each column as wide as its widest cell (widths, in characters,
+// kept between 10 and 48), the heading frozen above the rows and a filter
+// over them all.
+func finishTable(f *excelize.File, sheet string, widths []int, last int) error {
+	for c, wd := range widths {
+		col, _ := excelize.ColumnNumberToName(c + 1)
+		if err := f.SetColWidth(sheet, col, col, float64(min(max(wd+2, 10), 48))); err != nil {
+			return fmt.Errorf("docs: xlsx width: %w", err)
+		}
+	}
+	lastCol, _ := excelize.ColumnNumberToName(len(widths))
+	// excelize leaves the dimension at A1 unless told; readers that size
+	// their grid by it would see one cell.
+	if err := f.SetSheetDimension(sheet, fmt.Sprintf("A1:%s%d", lastCol, last)); err != nil {
+		return fmt.Errorf("docs: xlsx dimension: %w", err)
+	}
+	if err := f.SetPanes(sheet, &excelize.Panes{Freeze: true, YSplit: 1, TopLeftCell: "A2", ActivePane: "bottomLeft"}); err != nil {
+		return fmt.Errorf("docs: xlsx panes: %w", err)
+	}
+	if err := f.AutoFilter(sheet, fmt.Sprintf("A1:%s%d", lastCol, last), nil); err != nil {
+		return fmt.Errorf("docs: xlsx filter: %w", err)
 	}
 	return nil
 }

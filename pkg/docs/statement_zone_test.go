@@ -41,14 +41,7 @@ func TestStatementInAgencyZone(t *testing.T) {
 				t.Fatalf("CSV times: %v / %v / %v", rows[0][0], rows[1][0], rows[2][0])
 			}
 
-			buf.Reset()
-			if err := WriteXLSX(&buf, s); err != nil {
-				t.Fatal(err)
-			}
-			f, err := excelize.OpenReader(&buf)
-			if err != nil {
-				t.Fatal(err)
-			}
+			f := statementXLSX(t, s)
 			sheets := f.GetSheetList()
 			cells, err := f.GetRows(sheets[0])
 			if err != nil {
@@ -101,14 +94,7 @@ func TestStatementProvisionalNote(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantInPDFText(t, pdfText(t, buf.String()), note)
-	buf.Reset()
-	if err := WriteXLSX(&buf, s); err != nil {
-		t.Fatal(err)
-	}
-	f, err := excelize.OpenReader(&buf)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := statementXLSX(t, s)
 	summary, _ := f.GetRows(f.GetSheetList()[1])
 	if last := summary[len(summary)-1]; len(last) != 2 || !strings.Contains(last[1], note) {
 		t.Errorf("XLSX summary's last line = %v, want the provisional note", last)
@@ -124,14 +110,7 @@ func TestStatementProvisionalNote(t *testing.T) {
 func TestStatementXLSXPrints(t *testing.T) {
 	t.Parallel()
 	for _, lang := range []string{i18n.EN, i18n.ZhCN, i18n.ZhTW} {
-		var buf bytes.Buffer
-		if err := WriteXLSX(&buf, sample(lang, true)); err != nil {
-			t.Fatal(err)
-		}
-		f, err := excelize.OpenReader(&buf)
-		if err != nil {
-			t.Fatal(err)
-		}
+		f := statementXLSX(t, sample(lang, true))
 		sheets := f.GetSheetList()
 		for i, want := range []string{"landscape", "portrait"} {
 			l, err := f.GetPageLayout(sheets[i])
@@ -168,4 +147,19 @@ func deref[T any](p *T) any {
 		return nil
 	}
 	return *p
+}
+
+// statementXLSX writes s as a workbook and opens it.
+func statementXLSX(t *testing.T, s Statement) *excelize.File {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := WriteXLSX(&buf, s); err != nil {
+		t.Fatal(err)
+	}
+	f, err := excelize.OpenReader(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return f
 }

@@ -255,7 +255,7 @@ func (x ticketText) header(date time.Time) []docField {
 	return []docField{
 		{label: x.t("documents.bookingNumber"), value: x.o.BookingNumber, bold: true},
 		{label: x.t("documents.pnr"), value: x.o.PNR, bold: true},
-		{label: x.t("documents.status"), value: x.enum("documents.status.", x.o.Status)},
+		{label: x.t("documents.status"), value: x.t.enum("documents.status.", x.o.Status)},
 		{label: x.t("documents.issueDate"), value: date.Format(time.DateOnly)},
 	}
 }
@@ -362,7 +362,9 @@ func (x ticketText) name(p booking.Passenger) string {
 	return s + "/" + g
 }
 
-func (x ticketText) paxType(p booking.Passenger) string { return x.enum("documents.paxType.", p.Type) }
+func (x ticketText) paxType(p booking.Passenger) string {
+	return x.t.enum("documents.paxType.", p.Type)
+}
 
 func (x ticketText) document(p booking.Passenger) string {
 	n := p.DocumentNumber
@@ -372,7 +374,7 @@ func (x ticketText) document(p booking.Passenger) string {
 	if p.DocumentType == "" {
 		return n
 	}
-	return x.enum("documents.docType.", p.DocumentType) + " " + n
+	return x.t.enum("documents.docType.", p.DocumentType) + " " + n
 }
 
 // MaskDocumentNumber keeps the last characters of a passport or ID number
@@ -388,7 +390,7 @@ func (x ticketText) cabin(s shopping.SegmentView) string {
 	if s.Cabin == "" {
 		return s.BookingClass
 	}
-	c := x.enum("documents.cabin.", s.Cabin)
+	c := x.t.enum("documents.cabin.", s.Cabin)
 	if s.BookingClass == "" {
 		return c
 	}
@@ -443,18 +445,6 @@ func (x ticketText) airline(code, stored string) string {
 	}
 	if stored != "" {
 		return stored
-	}
-	return code
-}
-
-// enum translates a code under prefix, showing the code itself when the
-// catalog has no entry: a raw code reads better than a catalog key.
-func (x ticketText) enum(prefix, code string) string {
-	if code == "" {
-		return ""
-	}
-	if v := x.t(prefix + code); v != prefix+code {
-		return v
 	}
 	return code
 }

@@ -21,16 +21,11 @@ type xlsxCell struct {
 // writeTicketXLSX writes d as one sheet: the fields as label–value rows,
 // tables under their header, amounts as numbers.
 func writeTicketXLSX(w io.Writer, d ticketDoc) error {
-	f := excelize.NewFile()
-	defer f.Close()
-	sheet := sheetName(d.title)
-	if err := f.SetSheetName("Sheet1", sheet); err != nil {
-		return fmt.Errorf("docs: xlsx sheet: %w", err)
-	}
-	st, err := newXLSXStyles(f)
+	f, sheet, st, err := newWorkbook(d.title)
 	if err != nil {
 		return err
 	}
+	defer f.Close()
 	var rows [][]xlsxCell
 	add := func(cells ...xlsxCell) { rows = append(rows, cells) }
 	for i, b := range d.blocks {
@@ -119,7 +114,29 @@ func writeTicketXLSX(w io.Writer, d ticketDoc) error {
 			return fmt.Errorf("docs: xlsx width: %w", err)
 		}
 	}
-	if err := f.SetDocProps(&excelize.DocProperties{Title: d.footer, Creator: "Voyage"}); err != nil {
+	return writeWorkbook(w, f, excelize.DocProperties{Title: d.footer, Creator: "Voyage"})
+}
+
+// newWorkbook starts a workbook with the house styles, its one sheet named
+// for title (fitted to Excel's rules).
+func newWorkbook(title string) (*excelize.File, string, *xlsxStyles, error) {
+	f := excelize.NewFile()
+	sheet := sheetName(title)
+	if err := f.SetSheetName("Sheet1", sheet); err != nil {
+		f.Close()
+		return nil, "", nil, fmt.Errorf("docs: xlsx sheet: %w", err)
+	}
+	st, err := newXLSXStyles(f)
+	if err != nil {
+		f.Close()
+		return nil, "", nil, err
+	}
+	return f, sheet, st, nil
+}
+
+// writeWorkbook gives f its document properties and writes it to w.
+func writeWorkbook(w io.Writer, f *excelize.File, props excelize.DocProperties) error {
+	if err := f.SetDocProps(&props); err != nil {
 		return fmt.Errorf("docs: xlsx properties: %w", err)
 	}
 	if _, err := f.WriteTo(w); err != nil {
@@ -169,6 +186,16 @@ func (st *xlsxStyles) money(format string, bold bool) (int, error) {
 		return 0, fmt.Errorf("docs: xlsx style: %w", err)
 	}
 	st.moneys[key] = id
+	return id, nil
+}
+
+// dateTime is a new style of a time cell, shown as xlsxDateTime.
+func (st *xlsxStyles) dateTime() (int, error) {
+	format := xlsxDateTime
+	id, err := st.f.NewStyle(&excelize.Style{CustomNumFmt: &format})
+	if err != nil {
+		return 0, fmt.Errorf("docs: xlsx style: %w", err)
+	}
 	return id, nil
 }
 

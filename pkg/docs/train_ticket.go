@@ -89,12 +89,6 @@ func buildTrainTicket(tk TrainTicket) (ticketDoc, error) {
 		return ticketDoc{}, fmt.Errorf("docs: ticket %s without its issue date", tk.Train.BookingNumber)
 	}
 	t, o := tk.T, tk.Train
-	enum := func(prefix, code string) string {
-		if v := t(prefix + code); v != prefix+code {
-			return v
-		}
-		return code
-	}
 	place := func(code string) string { return strings.TrimSpace(station(code) + " (" + code + ")") }
 	at := func(x time.Time) string { return x.In(chinaTime).Format("2006-01-02 15:04") }
 	title := t("train.doc.title")
@@ -102,7 +96,7 @@ func buildTrainTicket(tk TrainTicket) (ticketDoc, error) {
 	header := []docField{
 		{label: t("train.doc.bookingNumber"), value: o.BookingNumber, bold: true},
 		{label: t("train.doc.railwayRef"), value: o.RailwayRef, bold: true},
-		{label: t("train.doc.status"), value: enum("train.status.", o.Status)},
+		{label: t("train.doc.status"), value: t.enum("train.status.", o.Status)},
 		{label: t("train.doc.issueDate"), value: date.Format(time.DateOnly)},
 	}
 	valid := map[int]TrainTicketLine{}
@@ -123,8 +117,8 @@ func buildTrainTicket(tk TrainTicket) (ticketDoc, error) {
 		}
 		fields := []docField{
 			{label: t("train.doc.passenger"), value: name, bold: true},
-			{label: t("train.doc.ticketType"), value: enum("train.ticketType.", p.Type)},
-			{label: t("train.doc.document"), value: enum("train.docType.", p.DocumentType) + " " + p.DocumentNumber},
+			{label: t("train.doc.ticketType"), value: t.enum("train.ticketType.", p.Type)},
+			{label: t("train.doc.document"), value: t.enum("train.docType.", p.DocumentType) + " " + p.DocumentNumber},
 		}
 		trainNo, from, to, depart, class := o.Number, o.Origin, o.Destination, o.DepartAt, o.SeatClass
 		coach, seat, number := "", "", t("train.doc.notIssued")
@@ -146,7 +140,7 @@ func buildTrainTicket(tk TrainTicket) (ticketDoc, error) {
 			{t("train.doc.col.train"), 0.11}, {t("train.doc.col.from"), 0.2}, {t("train.doc.col.to"), 0.2},
 			{t("train.doc.col.depart"), 0.15}, {t("train.doc.col.arrive"), 0.15}, {t("train.doc.col.class"), 0.11},
 			{t("train.doc.col.coachSeat"), 0.08},
-		}, rows: [][]string{{trainNo, place(from), place(to), at(depart), arrive, enum("train.class.", class),
+		}, rows: [][]string{{trainNo, place(from), place(to), at(depart), arrive, t.enum("train.class.", class),
 			strings.Trim(coach+" / "+seat, " /")}}})
 		d.blocks = append(d.blocks, total, closing)
 	}

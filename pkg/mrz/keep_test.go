@@ -35,39 +35,41 @@ func TestParseKeeping(t *testing.T) {
 	}
 }
 
+// TestFieldAt covers both lookups of a zone's fields by place: FieldAt
+// (the fields a check digit guards) and LetterFieldAt (the letters-only ones).
 func TestFieldAt(t *testing.T) {
-	for _, c := range []struct {
+	type place struct {
 		f         Format
 		line, col int
 		want      string
-	}{
-		{FormatTD3, 1, 0, "travel_document"}, {FormatTD3, 1, 8, "travel_document"}, {FormatTD3, 1, 9, ""},
-		{FormatTD3, 1, 28, "optional_data"}, {FormatTD3, 0, 5, ""},
-		{FormatTD1, 0, 5, "travel_document"}, {FormatTD1, 0, 15, "optional_data"}, {FormatTD1, 1, 18, "optional_data"},
-		{FormatCNExitEntry, 0, 2, "travel_document"}, {FormatCNExitEntry, 0, 13, ""},
-		{Format("X"), 0, 0, ""},
-	} {
-		if got := FieldAt(c.f, c.line, c.col); got != c.want {
-			t.Errorf("%s %d,%d: %q, want %q", c.f, c.line, c.col, got, c.want)
-		}
 	}
-}
-
-func TestLetterFieldAt(t *testing.T) {
-	for _, c := range []struct {
-		f         Format
-		line, col int
-		want      string
+	for _, tc := range []struct {
+		name  string
+		at    func(Format, int, int) string
+		cases []place
 	}{
-		{FormatTD3, 0, 2, "issuing_country"}, {FormatTD3, 0, 5, "name"}, {FormatTD3, 0, 43, "name"},
-		{FormatTD3, 1, 10, "nationality"}, {FormatTD3, 1, 13, ""}, {FormatTD3, 1, 0, ""}, {FormatTD3, 0, 1, ""},
-		{FormatTD1, 0, 4, "issuing_country"}, {FormatTD1, 1, 15, "nationality"}, {FormatTD1, 2, 0, "name"}, {FormatTD1, 1, 0, ""},
-		// The permit's zone carries no letters-only field.
-		{FormatCNExitEntry, 0, 2, ""}, {FormatCNExitEntry, 0, 13, ""},
-		{Format("X"), 0, 0, ""},
+		{"FieldAt", FieldAt, []place{
+			{FormatTD3, 1, 0, "travel_document"}, {FormatTD3, 1, 8, "travel_document"}, {FormatTD3, 1, 9, ""},
+			{FormatTD3, 1, 28, "optional_data"}, {FormatTD3, 0, 5, ""},
+			{FormatTD1, 0, 5, "travel_document"}, {FormatTD1, 0, 15, "optional_data"}, {FormatTD1, 1, 18, "optional_data"},
+			{FormatCNExitEntry, 0, 2, "travel_document"}, {FormatCNExitEntry, 0, 13, ""},
+			{Format("X"), 0, 0, ""},
+		}},
+		{"LetterFieldAt", LetterFieldAt, []place{
+			{FormatTD3, 0, 2, "issuing_country"}, {FormatTD3, 0, 5, "name"}, {FormatTD3, 0, 43, "name"},
+			{FormatTD3, 1, 10, "nationality"}, {FormatTD3, 1, 13, ""}, {FormatTD3, 1, 0, ""}, {FormatTD3, 0, 1, ""},
+			{FormatTD1, 0, 4, "issuing_country"}, {FormatTD1, 1, 15, "nationality"}, {FormatTD1, 2, 0, "name"}, {FormatTD1, 1, 0, ""},
+			// The permit's zone carries no letters-only field.
+			{FormatCNExitEntry, 0, 2, ""}, {FormatCNExitEntry, 0, 13, ""},
+			{Format("X"), 0, 0, ""},
+		}},
 	} {
-		if got := LetterFieldAt(c.f, c.line, c.col); got != c.want {
-			t.Errorf("%s %d,%d: %q, want %q", c.f, c.line, c.col, got, c.want)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			for _, c := range tc.cases {
+				if got := tc.at(c.f, c.line, c.col); got != c.want {
+					t.Errorf("%s %d,%d: %q, want %q", c.f, c.line, c.col, got, c.want)
+				}
+			}
+		})
 	}
 }

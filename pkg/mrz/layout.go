@@ -24,6 +24,12 @@ type pos struct{ line, col int }
 // span is a run of n characters of one line.
 type span struct{ line, start, n int }
 
+// holds reports whether the character at line, col lies in the span; an
+// empty span (a field the format lacks) holds none.
+func (s span) holds(line, col int) bool {
+	return s.n > 0 && line == s.line && col >= s.start && col < s.start+s.n
+}
+
 func (s span) positions() []pos {
 	p := make([]pos, s.n)
 	for i := range p {
@@ -133,30 +139,28 @@ var layoutCNExitEntry = layout{
 	composite: []span{{0, 2, 10}, {0, 13, 7}, {0, 21, 7}}, compCheck: pos{0, 29},
 }
 
+// layouts finds the layout of each format by its name.
+var layouts = map[Format]layout{
+	FormatTD3:         layoutTD3,
+	FormatTD2:         layoutTD2,
+	FormatTD1:         layoutTD1,
+	FormatCNExitEntry: layoutCNExitEntry,
+}
+
 // FieldAt names the field of a zone of format f that holds the character
 // at line, col (from 0): "travel_document" or "optional_data" for the
 // letters-and-digits fields a check digit guards, "" for the others and
 // for places outside the zone. A TD1 number longer than nine characters
 // runs on into its optional data, which is named so.
 func FieldAt(f Format, line, col int) string {
-	var l layout
-	switch f {
-	case FormatTD3:
-		l = layoutTD3
-	case FormatTD2:
-		l = layoutTD2
-	case FormatTD1:
-		l = layoutTD1
-	case FormatCNExitEntry:
-		l = layoutCNExitEntry
-	default:
+	l, ok := layouts[f]
+	if !ok {
 		return ""
 	}
-	in := func(s span) bool { return s.n > 0 && line == s.line && col >= s.start && col < s.start+s.n }
 	switch {
-	case in(l.docNum):
+	case l.docNum.holds(line, col):
 		return "travel_document"
-	case in(l.opt), in(l.opt2):
+	case l.opt.holds(line, col), l.opt2.holds(line, col):
 		return "optional_data"
 	}
 	return ""
@@ -168,26 +172,16 @@ func FieldAt(f Format, line, col int) string {
 // reader checks their characters another way (pkg/recognition compares
 // their shapes with the font's).
 func LetterFieldAt(f Format, line, col int) string {
-	var l layout
-	switch f {
-	case FormatTD3:
-		l = layoutTD3
-	case FormatTD2:
-		l = layoutTD2
-	case FormatTD1:
-		l = layoutTD1
-	case FormatCNExitEntry:
-		l = layoutCNExitEntry
-	default:
+	l, ok := layouts[f]
+	if !ok {
 		return ""
 	}
-	in := func(s span) bool { return s.n > 0 && line == s.line && col >= s.start && col < s.start+s.n }
 	switch {
-	case in(l.name):
+	case l.name.holds(line, col):
 		return "name"
-	case in(l.nation):
+	case l.nation.holds(line, col):
 		return "nationality"
-	case in(l.issuing):
+	case l.issuing.holds(line, col):
 		return "issuing_country"
 	}
 	return ""

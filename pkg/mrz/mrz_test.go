@@ -272,8 +272,7 @@ func TestTwoDigitYears(t *testing.T) {
 // verifyLines checks an accepted result on its own terms: every check digit
 // of its corrected zone holds and its dates are real dates.
 func verifyLines(r *Result) error {
-	ls := map[Format]layout{FormatTD3: layoutTD3, FormatTD2: layoutTD2, FormatTD1: layoutTD1, FormatCNExitEntry: layoutCNExitEntry}
-	l, ok := ls[r.Format]
+	l, ok := layouts[r.Format]
 	if !ok || len(r.Lines) != l.lines {
 		return fmt.Errorf("format %q with %d lines", r.Format, len(r.Lines))
 	}

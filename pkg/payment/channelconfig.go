@@ -1,6 +1,7 @@
 package payment
 
 import (
+	"log/slog"
 	"net/http"
 	"strings"
 	"time"
@@ -26,6 +27,36 @@ func BaseURL(configured, def string) string {
 		return def
 	}
 	return strings.TrimRight(configured, "/")
+}
+
+// DefaultTimeout bounds one call to a provider when a channel's
+// configuration sets no bound of its own.
+const DefaultTimeout = 15 * time.Second
+
+// Timeout is a configured bound on one call, or def when none is configured
+// (zero or less): a call without a bound would hold a booking's payment step
+// forever.
+func Timeout(configured, def time.Duration) time.Duration {
+	if configured <= 0 {
+		return def
+	}
+	return configured
+}
+
+// Clock is a configured clock, or time.Now when none is configured.
+func Clock(now func() time.Time) func() time.Time {
+	if now == nil {
+		return time.Now
+	}
+	return now
+}
+
+// Logger is a configured logger, or slog.Default() when none is configured.
+func Logger(log *slog.Logger) *slog.Logger {
+	if log == nil {
+		return slog.Default()
+	}
+	return log
 }
 
 // HTTPClient is the client a channel calls its provider with, or a fake

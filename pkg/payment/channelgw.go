@@ -82,15 +82,21 @@ func PaymentByTradeNo(ctx context.Context, db *store.DB, tradeNo string) (p Chan
 }
 
 func channelPayment(ctx context.Context, db *store.DB, column, value string) (ChannelPayment, bool, error) {
-	var p ChannelPayment
-	err := db.GetContext(ctx, &p, db.Rebind(`SELECT `+channelPaymentColumns+` FROM channel_payments WHERE `+column+` = ?`), value)
-	if errors.Is(err, sql.ErrNoRows) {
-		return p, false, nil
-	}
+	p, ok, err := getRow[ChannelPayment](ctx, db, `SELECT `+channelPaymentColumns+` FROM channel_payments WHERE `+column+` = ?`, value)
 	if err != nil {
 		return p, false, fmt.Errorf("payment: read channel payment %s: %w", value, err)
 	}
-	return p, true, nil
+	return p, ok, nil
+}
+
+// getRow reads the one row query answers (its marks ?, rebound for db's
+// engine); ok is false when it answers none.
+func getRow[T any](ctx context.Context, db *store.DB, query string, args ...any) (row T, ok bool, err error) {
+	err = db.GetContext(ctx, &row, db.Rebind(query), args...)
+	if errors.Is(err, sql.ErrNoRows) {
+		return row, false, nil
+	}
+	return row, err == nil, err
 }
 
 // PendingView is a payment through an external channel that waits for its
@@ -167,14 +173,13 @@ func (g ChannelGateway) CardKeys() (CardKeys, bool) {
 // payment's view has its card step when its gateway (of gateways) gives
 // the browser's keys.
 func PendingFor(ctx context.Context, db *store.DB, gateways map[string]Gateway, line string, bookingID int64) (*PendingView, error) {
-	var p ChannelPayment
-	err := db.GetContext(ctx, &p, db.Rebind(`SELECT `+channelPaymentColumns+` FROM channel_payments
-		WHERE line = ? AND booking_id = ? AND state = ? ORDER BY id DESC LIMIT 1`), line, bookingID, recordPending)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, nil
-	}
+	p, ok, err := getRow[ChannelPayment](ctx, db, `SELECT `+channelPaymentColumns+` FROM channel_payments
+		WHERE line = ? AND booking_id = ? AND state = ? ORDER BY id DESC LIMIT 1`, line, bookingID, recordPending)
 	if err != nil {
 		return nil, fmt.Errorf("payment: pending payment of %s %d: %w", line, bookingID, err)
+	}
+	if !ok {
+		return nil, nil
 	}
 	v := &PendingView{Channel: p.Channel, Stage: p.Stage, Amount: money.Of(p.Amount, p.Currency), QRCode: p.QRCode,
 		RedirectURL: p.RedirectURL, ClientSecret: p.ClientSecret, ExpiresAt: p.ExpiresAt}
@@ -231,19 +236,9 @@ type ChannelGateway struct {
 	Log    *slog.Logger
 }
 
-func (g ChannelGateway) now() time.Time {
-	if g.Now == nil {
-		return time.Now()
-	}
-	return g.Now()
-}
+func (g ChannelGateway) now() time.Time { return Clock(g.Now)() }
 
-func (g ChannelGateway) log() *slog.Logger {
-	if g.Log == nil {
-		return slog.Default()
-	}
-	return g.Log
-}
+func (g ChannelGateway) log() *slog.Logger { return Logger(g.Log) }
 
 // Charge implements Gateway: it records the payment, then creates it at
 // the channel. A replay of the key answers what the first charge made of

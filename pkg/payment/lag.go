@@ -2,8 +2,6 @@ package payment
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
 	"time"
 
@@ -17,14 +15,13 @@ import (
 // or the channel does not answer, and money the payer gave may be waiting
 // for its booking. One read of the (state, expires_at) index.
 func SettlementLag(ctx context.Context, db *store.DB, now time.Time) (time.Duration, error) {
-	var oldest time.Time
-	err := db.GetContext(ctx, &oldest, db.Rebind(`SELECT expires_at FROM channel_payments WHERE state = ? AND expires_at < ?
-		ORDER BY expires_at LIMIT 1`), StatePending, now.UTC())
+	oldest, ok, err := getRow[time.Time](ctx, db, `SELECT expires_at FROM channel_payments WHERE state = ? AND expires_at < ?
+		ORDER BY expires_at LIMIT 1`, StatePending, now.UTC())
 	switch {
-	case errors.Is(err, sql.ErrNoRows):
-		return 0, nil
 	case err != nil:
 		return 0, fmt.Errorf("payment: settlement lag: %w", err)
+	case !ok:
+		return 0, nil
 	}
 	return max(now.Sub(oldest), 0), nil
 }

@@ -50,19 +50,9 @@ type Notices struct {
 	Log  *slog.Logger
 }
 
-func (n Notices) log() *slog.Logger {
-	if n.Log == nil {
-		return slog.Default()
-	}
-	return n.Log
-}
+func (n Notices) log() *slog.Logger { return Logger(n.Log) }
 
-func (n Notices) now() time.Time {
-	if n.Now == nil {
-		return time.Now().UTC()
-	}
-	return n.Now().UTC()
-}
+func (n Notices) now() time.Time { return Clock(n.Now)().UTC() }
 
 // Handle answers one notification of the channel named, in the channel's
 // own words (Channel.Ack). It reads at most MaxNotice bytes and calls out

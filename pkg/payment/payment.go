@@ -6,7 +6,6 @@ package payment
 import (
 	"context"
 	"crypto/sha256"
-	"database/sql"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -167,13 +166,12 @@ func (g *TestGateway) Charge(ctx context.Context, c Charge) (ChargeResult, error
 
 // Status implements Gateway.
 func (g *TestGateway) Status(ctx context.Context, key string) (ChargeResult, error) {
-	var p testPayment
-	err := g.db.GetContext(ctx, &p, g.db.Rebind(`SELECT outcome, fee, reference FROM test_gateway_payments WHERE payment_key = ?`), key)
+	p, ok, err := getRow[testPayment](ctx, g.db, `SELECT outcome, fee, reference FROM test_gateway_payments WHERE payment_key = ?`, key)
 	switch {
-	case errors.Is(err, sql.ErrNoRows):
-		return ChargeResult{}, ErrUnknownPayment
 	case err != nil:
 		return ChargeResult{}, fmt.Errorf("%w: test gateway: %w", ErrPaymentTimeout, err)
+	case !ok:
+		return ChargeResult{}, ErrUnknownPayment
 	case p.Outcome == testDeclined:
 		return ChargeResult{}, ErrDeclined
 	}

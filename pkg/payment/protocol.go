@@ -68,11 +68,7 @@ func (p Protocol) Pay(ctx context.Context, gw Gateway, scope, key string, c Char
 	case errors.Is(err, ErrDeclined):
 		return fault.New(fault.CodePaymentFailed, http.StatusPaymentRequired, "order.error.payFail")
 	case errors.Is(err, ErrPaymentTimeout):
-		log := p.Log
-		if log == nil {
-			log = slog.Default()
-		}
-		log.WarnContext(ctx, "payment: the gateway did not answer; the status check will settle it", "payment", c.Key, "channel", c.Channel, "err", err)
+		Logger(p.Log).WarnContext(ctx, "payment: the gateway did not answer; the status check will settle it", "payment", c.Key, "channel", c.Channel, "err", err)
 		return &fault.Error{Code: fault.CodePaymentFailed, Status: http.StatusGatewayTimeout, Key: "order.error.payTimeout", Err: err}
 	}
 	return err

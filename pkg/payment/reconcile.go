@@ -139,12 +139,7 @@ type Reconciler struct {
 	Now  func() time.Time
 }
 
-func (r Reconciler) now() time.Time {
-	if r.Now == nil {
-		return time.Now()
-	}
-	return r.Now()
-}
+func (r Reconciler) now() time.Time { return Clock(r.Now)() }
 
 // ErrDateKey is the catalog key of a date that is no YYYY-MM-DD day.
 const ErrDateKey = "reconcile.error.date"

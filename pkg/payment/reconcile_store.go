@@ -2,8 +2,6 @@ package payment
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
 	"time"
 )
@@ -83,13 +81,9 @@ func (r Reconciler) refunds(ctx context.Context, from, to time.Time) ([]reconRef
 // testGatewayKey reports whether the built-in test gateway took the
 // payment key (its receipts are no channel's).
 func (r Reconciler) testGatewayKey(ctx context.Context, key string) (bool, error) {
-	var n int
-	err := r.DB.GetContext(ctx, &n, r.DB.Rebind(`SELECT 1 FROM test_gateway_payments WHERE payment_key = ?`), key)
-	if errors.Is(err, sql.ErrNoRows) {
-		return false, nil
-	}
+	_, ok, err := getRow[int](ctx, r.DB, `SELECT 1 FROM test_gateway_payments WHERE payment_key = ?`, key)
 	if err != nil {
 		return false, fmt.Errorf("payment: reconcile: test gateway payment %s: %w", key, err)
 	}
-	return true, nil
+	return ok, nil
 }

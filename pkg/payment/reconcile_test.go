@@ -36,6 +36,16 @@ type reconFixture struct {
 	id     int64
 }
 
+// newReconFixture is a fixture on a migrated database of dialect of its
+// own, with an agency, its ledger's clock set at start.
+func newReconFixture(t *testing.T, dialect store.Dialect, start time.Time) *reconFixture {
+	t.Helper()
+	db := storetest.Open(t, dialect)
+	f := &reconFixture{t: t, db: db, ledger: ledger.New(db), clock: clocktest.New(start), agency: agency(t, db)}
+	f.ledger.SetClock(f.clock.Now)
+	return f
+}
+
 func utc(day, hour, minute int) time.Time {
 	return time.Date(2026, 12, day, hour, minute, 0, 0, time.UTC)
 }
@@ -115,9 +125,8 @@ func TestReconciliation(t *testing.T) {
 		t.Run(string(dialect), func(t *testing.T) {
 			t.Parallel()
 			ctx := context.Background()
-			db := storetest.Open(t, dialect)
-			f := &reconFixture{t: t, db: db, ledger: ledger.New(db), clock: clocktest.New(utc(1, 0, 0)), agency: agency(t, db)}
-			f.ledger.SetClock(f.clock.Now)
+			f := newReconFixture(t, dialect, utc(1, 0, 0))
+			db := f.db
 
 			// 00:30 on the 2nd in Shanghai, still the 1st in UTC.
 			matched := f.payment("k-match", "alipay", "paid", 100_00, 60, "CNY", utc(1, 16, 30), utc(1, 16, 40))
@@ -265,9 +274,8 @@ func TestReconciliationBound(t *testing.T) {
 		t.Run(string(dialect), func(t *testing.T) {
 			t.Parallel()
 			ctx := context.Background()
-			db := storetest.Open(t, dialect)
-			f := &reconFixture{t: t, db: db, ledger: ledger.New(db), clock: clocktest.New(utc(2, 0, 0)), agency: agency(t, db)}
-			f.ledger.SetClock(f.clock.Now)
+			f := newReconFixture(t, dialect, utc(2, 0, 0))
+			db := f.db
 			// One payment matched in the ledger, then MaxReconRows more paid
 			// after it with nothing in the ledger: one row too many.
 			f.payment("k-first", "alipay", "paid", 100, 0, "CNY", utc(2, 1, 0), utc(2, 1, 10))

@@ -243,12 +243,7 @@ func (rs Refunds) now() time.Time {
 	return rs.Now().UTC()
 }
 
-func (rs Refunds) log() *slog.Logger {
-	if rs.Log == nil {
-		return slog.Default()
-	}
-	return rs.Log
-}
+func (rs Refunds) log() *slog.Logger { return Logger(rs.Log) }
 
 // AddRefundWorker registers the refund job (for jobs.Config.Register).
 func AddRefundWorker(w *jobs.Workers, rs Refunds) {
@@ -259,15 +254,11 @@ func AddRefundWorker(w *jobs.Workers, rs Refunds) {
 
 // RefundByNo reads the refund numbered no; ok is false when there is none.
 func RefundByNo(ctx context.Context, db *store.DB, no string) (ChannelRefund, bool, error) {
-	var rf ChannelRefund
-	err := db.GetContext(ctx, &rf, db.Rebind(`SELECT `+channelRefundColumns+` FROM channel_refunds WHERE refund_no = ?`), no)
-	if errors.Is(err, sql.ErrNoRows) {
-		return rf, false, nil
-	}
+	rf, ok, err := getRow[ChannelRefund](ctx, db, `SELECT `+channelRefundColumns+` FROM channel_refunds WHERE refund_no = ?`, no)
 	if err != nil {
 		return rf, false, fmt.Errorf("payment: read refund %s: %w", no, err)
 	}
-	return rf, true, nil
+	return rf, ok, nil
 }
 
 // Ask asks the refund's channel to give its sum back, and records the

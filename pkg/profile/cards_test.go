@@ -45,16 +45,10 @@ func TestCardsCRUD(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		f := setup(t, db)
 		ctx := context.Background()
-		theirs, err := f.svc.CreatePassenger(ctx, f.other, validPassenger(), meta)
-		if err != nil {
-			t.Fatal(err)
-		}
-		mine, err := f.svc.CreatePassenger(ctx, f.demo, validPassenger(), meta)
-		if err != nil {
-			t.Fatal(err)
-		}
+		theirs := f.passenger(t, f.other)
+		mine := f.passenger(t, f.demo)
 		// Another agency's passenger reads as unknown.
-		_, err = f.svc.CreateCard(ctx, f.demo, profile.CardInput{Airline: "MU", Number: "55554444", HolderName: "ZHANG SAN", PassengerID: &theirs.ID}, meta)
+		_, err := f.svc.CreateCard(ctx, f.demo, profile.CardInput{Airline: "MU", Number: "55554444", HolderName: "ZHANG SAN", PassengerID: &theirs.ID}, meta)
 		wantField(t, err, "passengerId", "profile.card.error.passenger")
 
 		c, err := f.svc.CreateCard(ctx, f.demo, profile.CardInput{Airline: "mu", Number: "55554444", HolderName: " Zhang  San ", PassengerID: &mine.ID}, meta)

@@ -102,10 +102,7 @@ func TestPassengersCRUD(t *testing.T) {
 		bad.Surname = "Zh4ng"
 		wantField(t, func() error { _, err := f.svc.CreatePassenger(ctx, f.demo, bad, meta); return err }(), "surname", "profile.passenger.error.surnameFormat")
 
-		p, err := f.svc.CreatePassenger(ctx, f.demo, validPassenger(), meta)
-		if err != nil {
-			t.Fatal(err)
-		}
+		p := f.passenger(t, f.demo)
 		if p.ID == 0 || p.Surname != "ZHANG" || p.Nationality != "CN" || p.UserID != f.demo.UserID || p.CreatedAt.IsZero() {
 			t.Fatalf("created %+v", p)
 		}
@@ -226,10 +223,7 @@ func TestAlreadySaved(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, db *store.DB) {
 		f := setup(t, db)
 		ctx := context.Background()
-		first, err := f.svc.CreatePassenger(ctx, f.demo, validPassenger(), meta)
-		if err != nil {
-			t.Fatal(err)
-		}
+		first := f.passenger(t, f.demo)
 		renamed := validPassenger()
 		renamed.GivenName = "si"
 		for name, in := range map[string]profile.PassengerInput{"exact duplicate": validPassenger(), "same document, other name": renamed} {

@@ -103,6 +103,16 @@ func (f *fixture) user(t *testing.T, id int64) auth.User {
 	return u
 }
 
+// passenger saves validPassenger as one of the passengers of p's agency.
+func (f *fixture) passenger(t *testing.T, p auth.Principal) profile.Passenger {
+	t.Helper()
+	saved, err := f.svc.CreatePassenger(context.Background(), p, validPassenger(), meta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return saved
+}
+
 func (f *fixture) countLog(t *testing.T, action string) int {
 	t.Helper()
 	var n int
@@ -245,14 +255,8 @@ func TestSetConfig(t *testing.T) {
 		}
 
 		// Favoured passengers must be the agency's own.
-		mine, err := f.svc.CreatePassenger(ctx, f.demo, validPassenger(), meta)
-		if err != nil {
-			t.Fatal(err)
-		}
-		theirs, err := f.svc.CreatePassenger(ctx, f.other, validPassenger(), meta)
-		if err != nil {
-			t.Fatal(err)
-		}
+		mine := f.passenger(t, f.demo)
+		theirs := f.passenger(t, f.other)
 		if err := set("passengers", `[`+itoa(mine.ID)+`]`); err != nil {
 			t.Fatal(err)
 		}

@@ -353,19 +353,13 @@ func (m *Model) agencyStatus(s string) string { return m.word("agencies.status."
 // statements name it ("Top-up", "充值"), else the console's, else as
 // stored.
 func (m *Model) entryType(s string) string {
-	if t := catalog().T(m.lang(), "statement.type."+s); t != "statement.type."+s {
-		return t
-	}
-	return m.word("agencies.entry.", s)
+	return catalogTextIn(m.lang(), "statement.type."+s, m.word("agencies.entry.", s))
 }
 
 // word is prefix+s from the catalog, or s when the catalog has no words
 // for it.
 func (m *Model) word(prefix, s string) string {
-	if t := catalog().T(m.lang(), "terminal."+prefix+s); t != "terminal."+prefix+s {
-		return t
-	}
-	return s
+	return catalogTextIn(m.lang(), "terminal."+prefix+s, s)
 }
 
 // onOff is a setting as a word.

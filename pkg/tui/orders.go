@@ -141,12 +141,7 @@ func (m *Model) fetchOrderRows(pageNo int) tea.Cmd {
 // catalog (the raw status when it has no words for it).
 func (m *Model) statusWords() func(prefix, status string) string {
 	lang := m.lang()
-	return func(prefix, status string) string {
-		if t := catalog().T(lang, prefix+status); t != prefix+status {
-			return t
-		}
-		return status
-	}
+	return func(prefix, status string) string { return catalogTextIn(lang, prefix+status, status) }
 }
 
 func (m *Model) orderRowsLoaded(msg orderRowsMsg) tea.Cmd {

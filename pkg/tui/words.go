@@ -15,8 +15,12 @@ import (
 // English catalog's, the portal's own.
 var catalog = sync.OnceValue(i18n.MustLoad)
 
-func catalogText(key, fallback string) string {
-	if t := catalog().T(i18n.EN, key); t != key {
+func catalogText(key, fallback string) string { return catalogTextIn(i18n.EN, key, fallback) }
+
+// catalogTextIn is key's words in lang, or fallback when the catalog has
+// none.
+func catalogTextIn(lang, key, fallback string) string {
+	if t := catalog().T(lang, key); t != key {
 		return t
 	}
 	return fallback

@@ -99,23 +99,15 @@ func New(cfg Config) (*Channel, error) {
 	if cfg.ClientID == "" || cfg.APIKey == "" || cfg.WebhookSecret == "" {
 		return nil, fmt.Errorf("%w: airwallex needs a client id, an API key and a webhook secret", payment.ErrNotConfigured)
 	}
-	if cfg.Timeout == 0 {
-		cfg.Timeout = 15 * time.Second
-	}
+	cfg.Timeout = payment.Timeout(cfg.Timeout, payment.DefaultTimeout)
 	if cfg.Tolerance == 0 {
 		cfg.Tolerance = 5 * time.Minute
 	}
-	if cfg.Now == nil {
-		cfg.Now = time.Now
-	}
-	log := cfg.Logger
-	if log == nil {
-		log = slog.Default()
-	}
+	cfg.Now = payment.Clock(cfg.Now)
 	return &Channel{
 		cfg:  cfg,
 		http: payment.HTTPClient(&http.Client{Transport: cfg.Transport}, cfg.Timeout),
-		log:  log.With("channel", Name),
+		log:  payment.Logger(cfg.Logger).With("channel", Name),
 	}, nil
 }
 

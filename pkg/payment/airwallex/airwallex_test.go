@@ -20,6 +20,7 @@ import (
 	"github.com/voyage/voyage/pkg/payment"
 	"github.com/voyage/voyage/pkg/payment/airwallex"
 	"github.com/voyage/voyage/pkg/payment/airwallex/airwallextest"
+	"github.com/voyage/voyage/pkg/payment/paymenttest"
 )
 
 const (
@@ -301,14 +302,7 @@ func TestClose(t *testing.T) {
 			if err := c.setup(e, "B2412CLOSE"); err != nil {
 				t.Fatal(err)
 			}
-			err := e.ch.Close(context.Background(), "B2412CLOSE")
-			if !errors.Is(err, c.want) || (c.want == nil && err != nil) {
-				t.Fatalf("Close = %v, want %v", err, c.want)
-			}
-			st, err := e.ch.Status(context.Background(), "B2412CLOSE")
-			if err != nil || st.State != c.state {
-				t.Fatalf("status = %+v, %v", st, err)
-			}
+			paymenttest.CheckClose(t, e.ch, paymenttest.Closed{Key: "B2412CLOSE", Err: c.want, State: c.state})
 			if err := e.fake.Pay("B2412CLOSE"); c.state == payment.StateClosed && err == nil {
 				t.Fatal("a closed intent was paid")
 			}
@@ -566,14 +560,5 @@ func TestConfig(t *testing.T) {
 		}
 	}
 	cfg := airwallex.Config{ClientID: clientID, APIKey: apiKey, WebhookSecret: secret, BaseURL: airwallex.SandboxURL}
-	var logged bytes.Buffer
-	slog.New(slog.NewJSONHandler(&logged, nil)).Info("configured", "airwallex", cfg)
-	for _, form := range []string{cfg.String(), fmt.Sprint(cfg), fmt.Sprintf("%+v", cfg), fmt.Sprintf("%v", &cfg), logged.String()} {
-		if strings.Contains(form, apiKey) || strings.Contains(form, secret) {
-			t.Errorf("secret in %s", form)
-		}
-		if !strings.Contains(form, "api-demo.airwallex.com") || !strings.Contains(form, clientID) {
-			t.Errorf("base URL or client id missing from %s", form)
-		}
-	}
+	paymenttest.CheckHidden(t, cfg, []string{apiKey, secret}, []string{"api-demo.airwallex.com", clientID})
 }

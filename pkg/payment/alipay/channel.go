@@ -35,6 +35,26 @@ const (
 	TradeClosed   = "TRADE_CLOSED"
 )
 
+// tradeState is the payment state of a trade_status, as the query answers
+// it and the notifications tell it. A full refund closes a paid trade:
+// refunded says whether the trade was paid before it closed (the query
+// tells by send_pay_date, a notification by refund_fee). ok is false for a
+// status Alipay does not document.
+func tradeState(status string, refunded bool) (state string, ok bool) {
+	switch status {
+	case WaitBuyerPay:
+		return payment.StatePending, true
+	case TradeSuccess, TradeFinished:
+		return payment.StatePaid, true
+	case TradeClosed:
+		if refunded {
+			return payment.StateRefunded, true
+		}
+		return payment.StateClosed, true
+	}
+	return "", false
+}
+
 // The answers to a notification (异步通知: anything but "success" makes
 // Alipay send it again).
 const (
@@ -172,21 +192,11 @@ func (ch *Channel) Status(ctx context.Context, key string) (payment.Status, erro
 		return payment.Status{}, fmt.Errorf("%w: alipay query: %w", payment.ErrPaymentTimeout, err)
 	}
 	paidAt, _ := parseTime(out.SendPayDate)
-	st := payment.Status{Key: key, Reference: out.TradeNo, Amount: total, Currency: Currency, Fee: fee, PaidAt: paidAt}
-	switch out.TradeStatus {
-	case WaitBuyerPay:
-		st.State = payment.StatePending
-	case TradeSuccess, TradeFinished:
-		st.State = payment.StatePaid
-	case TradeClosed:
-		st.State = payment.StateClosed
-		if out.SendPayDate != "" {
-			st.State = payment.StateRefunded
-		}
-	default:
+	state, ok := tradeState(out.TradeStatus, out.SendPayDate != "")
+	if !ok {
 		return payment.Status{}, fmt.Errorf("%w: alipay query: trade_status %q", payment.ErrPaymentTimeout, out.TradeStatus)
 	}
-	return st, nil
+	return payment.Status{Key: key, Reference: out.TradeNo, State: state, Amount: total, Currency: Currency, Fee: fee, PaidAt: paidAt}, nil
 }
 
 // Close implements payment.Channel with alipay.trade.close. Alipay answers
@@ -304,18 +314,9 @@ func (ch *Channel) Notice(ctx context.Context, r *http.Request, body []byte) (pa
 			return bad("gmt_payment %q", at)
 		}
 	}
-	switch form.Get("trade_status") {
-	case WaitBuyerPay:
-		st.State = payment.StatePending
-	case TradeSuccess, TradeFinished:
-		st.State = payment.StatePaid
-	case TradeClosed:
-		// A full refund closes a paid trade; its notice carries refund_fee.
-		st.State = payment.StateClosed
-		if refunded, _ := Fen(form.Get("refund_fee")); refunded > 0 {
-			st.State = payment.StateRefunded
-		}
-	default:
+	refunded, _ := Fen(form.Get("refund_fee"))
+	var ok bool
+	if st.State, ok = tradeState(form.Get("trade_status"), refunded > 0); !ok {
 		return bad("trade_status %q", form.Get("trade_status"))
 	}
 	return st, nil

@@ -26,6 +26,7 @@ import (
 	"github.com/voyage/voyage/pkg/payment"
 	"github.com/voyage/voyage/pkg/payment/alipay"
 	"github.com/voyage/voyage/pkg/payment/alipay/alipaytest"
+	"github.com/voyage/voyage/pkg/payment/paymenttest"
 )
 
 // Keys are made once per test binary: 2048-bit RSA takes a while.
@@ -319,31 +320,13 @@ func TestClose(t *testing.T) {
 	if _, err := e.ch.Refund(ctx, payment.Refund{Key: "refunded_1", RefundKey: "r1", Amount: 100, Currency: "CNY"}); err != nil {
 		t.Fatal(err)
 	}
-	tests := []struct {
-		key     string
-		wantErr error
-		state   string
-	}{
-		{"open_1", nil, payment.StateClosed},
-		{"shut_1", nil, payment.StateClosed},
-		{"unknown_1", nil, ""},
-		{"paid_1", payment.ErrAlreadyPaid, payment.StatePaid},
-		{"refunded_1", payment.ErrAlreadyPaid, payment.StateRefunded},
-	}
-	for _, tt := range tests {
-		t.Run(tt.key, func(t *testing.T) {
-			err := e.ch.Close(ctx, tt.key)
-			if !errors.Is(err, tt.wantErr) || tt.wantErr == nil && err != nil {
-				t.Fatalf("close: %v, want %v", err, tt.wantErr)
-			}
-			if tt.state == "" {
-				return
-			}
-			if st, err := e.ch.Status(ctx, tt.key); err != nil || st.State != tt.state {
-				t.Errorf("then status %+v %v, want %s", st, err, tt.state)
-			}
-		})
-	}
+	paymenttest.CheckClose(t, e.ch,
+		paymenttest.Closed{Key: "open_1", State: payment.StateClosed},
+		paymenttest.Closed{Key: "shut_1", State: payment.StateClosed},
+		paymenttest.Closed{Key: "unknown_1"},
+		paymenttest.Closed{Key: "paid_1", Err: payment.ErrAlreadyPaid, State: payment.StatePaid},
+		paymenttest.Closed{Key: "refunded_1", Err: payment.ErrAlreadyPaid, State: payment.StateRefunded},
+	)
 	if err := e.fake.Pay("open_1"); err == nil {
 		t.Error("a closed trade was paid")
 	}

@@ -108,26 +108,15 @@ func NewClient(cfg Config) (*Client, error) {
 	if _, err := url.Parse(cfg.endpoint()); err != nil {
 		return nil, fmt.Errorf("alipay: endpoint: %w", err)
 	}
-	timeout := cfg.Timeout
-	if timeout <= 0 {
-		timeout = 15 * time.Second
-	}
-	c := &Client{
+	return &Client{
 		appID:    cfg.AppID,
 		endpoint: cfg.endpoint(),
 		key:      key,
 		alipay:   pub,
-		http:     payment.HTTPClient(&http.Client{Transport: cfg.Transport}, timeout),
-		log:      cfg.Logger,
-		now:      cfg.Now,
-	}
-	if c.log == nil {
-		c.log = slog.Default()
-	}
-	if c.now == nil {
-		c.now = time.Now
-	}
-	return c, nil
+		http:     payment.HTTPClient(&http.Client{Transport: cfg.Transport}, payment.Timeout(cfg.Timeout, payment.DefaultTimeout)),
+		log:      payment.Logger(cfg.Logger),
+		now:      payment.Clock(cfg.Now),
+	}, nil
 }
 
 // Error is an answer of Alipay's whose code is not 10000 (success).

@@ -97,19 +97,11 @@ func New(cfg Config) (*Channel, error) {
 	if cfg.SecretKey == "" || cfg.WebhookSecret == "" {
 		return nil, fmt.Errorf("%w: stripe needs a secret key and a webhook secret", payment.ErrNotConfigured)
 	}
-	if cfg.Timeout == 0 {
-		cfg.Timeout = 15 * time.Second
-	}
+	cfg.Timeout = payment.Timeout(cfg.Timeout, payment.DefaultTimeout)
 	if cfg.Tolerance == 0 {
 		cfg.Tolerance = 5 * time.Minute
 	}
-	if cfg.Now == nil {
-		cfg.Now = time.Now
-	}
-	log := cfg.Logger
-	if log == nil {
-		log = slog.Default()
-	}
+	cfg.Now = payment.Clock(cfg.Now)
 	base := cfg.Transport
 	if base == nil {
 		base = http.DefaultTransport
@@ -128,7 +120,7 @@ func New(cfg Config) (*Channel, error) {
 	return &Channel{
 		cfg:    cfg,
 		client: stripego.NewClient(cfg.SecretKey, stripego.WithBackends(backends)),
-		log:    log.With("channel", Name),
+		log:    payment.Logger(cfg.Logger).With("channel", Name),
 		ids:    map[string]string{},
 	}, nil
 }

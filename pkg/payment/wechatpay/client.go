@@ -64,23 +64,18 @@ func NewClient(cfg Config) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Client{cfg: cfg, keys: k, base: cfg.endpoint(), now: cfg.Now, log: cfg.Logger}
-	if _, err := url.Parse(c.base); err != nil {
+	base := cfg.endpoint()
+	if _, err := url.Parse(base); err != nil {
 		return nil, fmt.Errorf("wechatpay: endpoint: %w", err)
 	}
-	// A call without a bound would hold a booking's payment step forever.
-	timeout := cfg.Timeout
-	if timeout <= 0 {
-		timeout = DefaultTimeout
-	}
-	c.http = payment.HTTPClient(cfg.HTTPClient, timeout)
-	if c.now == nil {
-		c.now = time.Now
-	}
-	if c.log == nil {
-		c.log = slog.Default()
-	}
-	return c, nil
+	return &Client{
+		cfg:  cfg,
+		keys: k,
+		base: base,
+		http: payment.HTTPClient(cfg.HTTPClient, payment.Timeout(cfg.Timeout, DefaultTimeout)),
+		now:  payment.Clock(cfg.Now),
+		log:  payment.Logger(cfg.Logger),
+	}, nil
 }
 
 // Amount is an order's amount in fen.

@@ -12,7 +12,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -24,6 +23,7 @@ import (
 
 	"github.com/voyage/voyage/pkg/clock/clocktest"
 	"github.com/voyage/voyage/pkg/payment"
+	"github.com/voyage/voyage/pkg/payment/paymenttest"
 	"github.com/voyage/voyage/pkg/payment/wechatpay"
 	"github.com/voyage/voyage/pkg/payment/wechatpay/wechatpaytest"
 )
@@ -387,37 +387,19 @@ func TestStatusAfterTimeExpire(t *testing.T) {
 func TestClose(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, wechatpaytest.Options{})
-	ctx := context.Background()
 	e.create("B2412030030", 100)
 	e.paid("B2412030031", 100)
 	e.create("B2412030032", 100)
 	if err := e.fake.Expire("B2412030032"); err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range []struct {
-		name, key string
-		err       error
-		state     string
-	}{
-		{"pending", "B2412030030", nil, payment.StateClosed},
-		{"pending again", "B2412030030", nil, payment.StateClosed},
-		{"paid", "B2412030031", payment.ErrAlreadyPaid, payment.StatePaid},
-		{"closed", "B2412030032", nil, payment.StateClosed},
-		{"unknown", "B2412039999", nil, ""},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			err := e.ch.Close(ctx, c.key)
-			if !errors.Is(err, c.err) || (c.err == nil && err != nil) {
-				t.Fatalf("close = %v, want %v", err, c.err)
-			}
-			if c.state == "" {
-				return
-			}
-			if st, err := e.ch.Status(ctx, c.key); err != nil || st.State != c.state {
-				t.Errorf("status after close = %+v, %v", st, err)
-			}
-		})
-	}
+	paymenttest.CheckClose(t, e.ch,
+		paymenttest.Closed{Name: "pending", Key: "B2412030030", State: payment.StateClosed},
+		paymenttest.Closed{Name: "pending again", Key: "B2412030030", State: payment.StateClosed},
+		paymenttest.Closed{Name: "paid", Key: "B2412030031", Err: payment.ErrAlreadyPaid, State: payment.StatePaid},
+		paymenttest.Closed{Name: "closed", Key: "B2412030032", State: payment.StateClosed},
+		paymenttest.Closed{Name: "unknown", Key: "B2412039999"},
+	)
 	if err := e.fake.Pay("B2412030030"); err == nil {
 		t.Error("a closed order was paid")
 	}
@@ -658,22 +640,9 @@ func TestConfigLogHidesSecrets(t *testing.T) {
 	t.Parallel()
 	fake := wechatpaytest.New(wechatpaytest.Options{})
 	cfg := fake.ChannelConfig("", time.Now)
-	var buf bytes.Buffer
-	slog.New(slog.NewJSONHandler(&buf, nil)).Info("config", "cfg", cfg)
-	slog.New(slog.NewTextHandler(&buf, nil)).Info("config", "cfg", cfg)
-	fmt.Fprintf(&buf, "%v %+v %#v %s", cfg, cfg, cfg, cfg)
-	out := buf.String()
 	privateBody := strings.Split(cfg.MerchantPrivateKeyPEM, "\n")[1]
-	for _, secret := range []string{cfg.APIv3Key, privateBody, "PRIVATE KEY"} {
-		if strings.Contains(out, secret) {
-			t.Errorf("log form shows %q:\n%s", secret, out)
-		}
-	}
-	for _, shown := range []string{wechatpaytest.MchID, "(redacted)", wechatpay.ProductionURL} {
-		if !strings.Contains(out, shown) {
-			t.Errorf("log form lacks %q:\n%s", shown, out)
-		}
-	}
+	paymenttest.CheckHidden(t, cfg, []string{cfg.APIv3Key, privateBody, "PRIVATE KEY"},
+		[]string{wechatpaytest.MchID, "(redacted)", wechatpay.ProductionURL})
 }
 
 func TestConfigRefusals(t *testing.T) {

@@ -5,9 +5,7 @@ import (
 	"context"
 	"crypto/rsa"
 	"errors"
-	"fmt"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -19,6 +17,7 @@ import (
 	"github.com/voyage/voyage/pkg/payment/rsakey/rsakeytest"
 
 	"github.com/voyage/voyage/pkg/payment"
+	"github.com/voyage/voyage/pkg/payment/paymenttest"
 	"github.com/voyage/voyage/pkg/payment/yeepay"
 	"github.com/voyage/voyage/pkg/payment/yeepay/internal/yop"
 	"github.com/voyage/voyage/pkg/payment/yeepay/yeepaytest"
@@ -319,29 +318,14 @@ func TestStatusCloseExpire(t *testing.T) {
 	if err := e.fake.Expire("expired-1"); err != nil {
 		t.Fatal(err)
 	}
-	cases := []struct {
-		key   string
-		err   error
-		state string
-	}{
-		{"close-1", nil, payment.StateClosed},
-		{"close-1", nil, payment.StateClosed}, // closing again is no error
-		{"paid-1", payment.ErrAlreadyPaid, payment.StatePaid},
-		{"declined-1", nil, payment.StateClosed},
-		{"expired-1", nil, payment.StateClosed},
-		{"nobody-2", nil, ""},
-	}
-	for _, c := range cases {
-		if err := ch.Close(ctx, c.key); !errors.Is(err, c.err) || (c.err == nil && err != nil) {
-			t.Errorf("Close %s: %v, want %v", c.key, err, c.err)
-		}
-		if c.state == "" {
-			continue
-		}
-		if st, err := ch.Status(ctx, c.key); err != nil || st.State != c.state {
-			t.Errorf("Status %s after Close = %+v, %v; want %s", c.key, st, err, c.state)
-		}
-	}
+	paymenttest.CheckClose(t, ch,
+		paymenttest.Closed{Key: "close-1", State: payment.StateClosed},
+		paymenttest.Closed{Name: "close-1 again", Key: "close-1", State: payment.StateClosed}, // closing again is no error
+		paymenttest.Closed{Key: "paid-1", Err: payment.ErrAlreadyPaid, State: payment.StatePaid},
+		paymenttest.Closed{Key: "declined-1", State: payment.StateClosed},
+		paymenttest.Closed{Key: "expired-1", State: payment.StateClosed},
+		paymenttest.Closed{Key: "nobody-2"},
+	)
 	if err := e.fake.Pay("close-1"); err == nil {
 		t.Error("a closed order was paid")
 	}
@@ -583,21 +567,8 @@ func TestConfigHidesSecrets(t *testing.T) {
 	ks := keys()
 	cfg := yeepay.Config{AppKey: appKey, ParentMerchantNo: merchant, MerchantNo: merchant,
 		PrivateKeyPEM: yop.PrivateKeyPEM(ks[0]), YeepayPublicKeyPEM: yop.PublicKeyPEM(&ks[1].PublicKey)}
-	var logged bytes.Buffer
-	slog.New(slog.NewJSONHandler(&logged, nil)).Info("configured", "yeepay", cfg)
-	forms := map[string]string{
-		"%v": fmt.Sprintf("%v", cfg), "%+v": fmt.Sprintf("%+v", cfg), "%#v": fmt.Sprintf("%#v", cfg),
-		"%s": fmt.Sprintf("%s", cfg), "slog": logged.String(),
-	}
 	secret := strings.Split(cfg.PrivateKeyPEM, "\n")[1][:40]
-	for name, s := range forms {
-		if strings.Contains(s, secret) || strings.Contains(s, "PRIVATE KEY") {
-			t.Errorf("%s shows the private key: %s", name, s)
-		}
-		if !strings.Contains(s, appKey) {
-			t.Errorf("%s does not show the app key: %s", name, s)
-		}
-	}
+	paymenttest.CheckHidden(t, cfg, []string{secret, "PRIVATE KEY"}, []string{appKey})
 }
 
 func TestYuan(t *testing.T) {

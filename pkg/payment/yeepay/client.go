@@ -74,21 +74,12 @@ func NewClient(cfg Config) (*Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: yeepay: %w", payment.ErrNotConfigured, err)
 	}
-	c := &Client{cfg: cfg, key: key, yeepay: pub, endpoint: payment.BaseURL(cfg.Endpoint, ProductionURL), cashier: CashierURL, log: cfg.Logger, now: cfg.Now}
+	c := &Client{cfg: cfg, key: key, yeepay: pub, endpoint: payment.BaseURL(cfg.Endpoint, ProductionURL), cashier: CashierURL,
+		http: payment.HTTPClient(cfg.HTTPClient, payment.Timeout(cfg.Timeout, payment.DefaultTimeout)),
+		log:  payment.Logger(cfg.Logger), now: payment.Clock(cfg.Now)}
 	if cfg.CashierURL != "" {
 		c.cashier = cfg.CashierURL
 	}
-	if c.log == nil {
-		c.log = slog.Default()
-	}
-	if c.now == nil {
-		c.now = time.Now
-	}
-	timeout := cfg.Timeout
-	if timeout <= 0 {
-		timeout = 15 * time.Second
-	}
-	c.http = payment.HTTPClient(cfg.HTTPClient, timeout)
 	return c, nil
 }
 

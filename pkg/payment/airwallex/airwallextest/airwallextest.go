@@ -98,9 +98,7 @@ func New(opts Options) *Server {
 	if opts.TokenTTL == 0 {
 		opts.TokenTTL = 30 * time.Minute
 	}
-	if opts.Now == nil {
-		opts.Now = time.Now
-	}
+	opts.Now = payment.Clock(opts.Now)
 	if opts.MaxTries == 0 {
 		opts.MaxTries = 5
 	}
@@ -378,26 +376,24 @@ func (s *Server) Pay(tradeNo string) error {
 // REQUIRES_PAYMENT_METHOD (the payer may try another card), and no
 // webhook Voyage subscribes to is sent.
 func (s *Server) Decline(tradeNo string) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	in := s.byOrder(tradeNo)
-	if in == nil || in.Status == airwallex.StatusSucceeded {
-		return fmt.Errorf("airwallextest: no payable intent for %s", tradeNo)
-	}
-	in.Status, in.UpdatedAt = airwallex.StatusRequiresPaymentMethod, s.stamp()
-	return nil
+	return s.setUnpaid(tradeNo, airwallex.StatusRequiresPaymentMethod)
 }
 
 // Expire closes the intent as Airwallex does when it is left unpaid:
 // EXPIRED, without a webhook.
 func (s *Server) Expire(tradeNo string) error {
+	return s.setUnpaid(tradeNo, airwallex.StatusExpired)
+}
+
+// setUnpaid moves the intent of tradeNo, not paid, to status.
+func (s *Server) setUnpaid(tradeNo, status string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	in := s.byOrder(tradeNo)
 	if in == nil || in.Status == airwallex.StatusSucceeded {
 		return fmt.Errorf("airwallextest: no unpaid intent for %s", tradeNo)
 	}
-	in.Status, in.UpdatedAt = airwallex.StatusExpired, s.stamp()
+	in.Status, in.UpdatedAt = status, s.stamp()
 	return nil
 }
 

@@ -145,9 +145,7 @@ func New(o Options) *Server {
 	if o.Client == nil {
 		o.Client = payment.HTTPClient(nil, 10*time.Second)
 	}
-	if o.Now == nil {
-		o.Now = time.Now
-	}
+	o.Now = payment.Clock(o.Now)
 	key := o.AlipayKey
 	if key == nil {
 		var err error

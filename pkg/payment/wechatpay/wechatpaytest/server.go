@@ -137,9 +137,7 @@ func New(opts Options) *Server {
 	if opts.PlatformKey == nil {
 		opts.PlatformKey = TestKeys().Platform
 	}
-	if opts.Now == nil {
-		opts.Now = time.Now
-	}
+	opts.Now = payment.Clock(opts.Now)
 	if opts.Wait == nil {
 		opts.Wait = time.Sleep
 	}

@@ -163,11 +163,7 @@ func New(opts Options) *Server {
 	if opts.Client == nil {
 		opts.Client = payment.HTTPClient(nil, 5*time.Second)
 	}
-	now := opts.Now
-	if now == nil {
-		now = time.Now
-	}
-	return &Server{opts: opts, key: key, merchant: pub, now: now,
+	return &Server{opts: opts, key: key, merchant: pub, now: payment.Clock(opts.Now),
 		orders: map[string]*order{}, tokens: map[string]string{}, refunds: map[string]*refund{}}
 }
 
