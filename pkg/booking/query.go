@@ -80,9 +80,14 @@ func (q *Query) Count(ctx context.Context, db *store.DB, from string) (int, erro
 	return n, nil
 }
 
-// Page selects one page of columns from from, newest first, into dest.
+// Page selects one page of columns from from into dest, newest first (a
+// queue's oldest first: Paging.OldestFirst).
 func (q *Query) Page(ctx context.Context, db *store.DB, dest any, columns, from string, p Paging) error {
-	sql := q.SQL("SELECT "+columns+" FROM "+from, " ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?")
+	order := " ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?"
+	if p.OldestFirst {
+		order = " ORDER BY created_at, id LIMIT ? OFFSET ?"
+	}
+	sql := q.SQL("SELECT "+columns+" FROM "+from, order)
 	if err := db.SelectContext(ctx, dest, db.Rebind(sql), q.Args(p.Size, p.Offset())...); err != nil {
 		return fmt.Errorf("booking: list %s: %w", from, err)
 	}
@@ -110,6 +115,8 @@ func (q *Query) StatusCounts(ctx context.Context, db *store.DB, table string) (m
 type Paging struct {
 	Page int
 	Size int
+	// OldestFirst pages a queue, oldest first; lists are newest first.
+	OldestFirst bool
 }
 
 // The bounds of a page.

@@ -312,4 +312,6 @@ type Filter struct {
 	Status   string
 	Page     int
 	PageSize int
+	// OldestFirst pages the list oldest first (the provider's queue).
+	OldestFirst bool
 }

@@ -195,6 +195,7 @@ func (s *Service) List(ctx context.Context, who auth.Principal, f Filter) (Page,
 		return Page{}, err
 	}
 	pg := booking.Pages(f.Page, f.PageSize)
+	pg.OldestFirst = f.OldestFirst
 	var statuses []string
 	switch {
 	case f.Status == "" || f.Status == "all":
@@ -216,12 +217,7 @@ func (s *Service) Queue(ctx context.Context, who auth.Principal, page, size int)
 	if !who.Subject.IsProvider() {
 		return Page{}, fault.Forbidden()
 	}
-	p, err := s.List(ctx, who, Filter{Status: string(ToBeQuote), Page: page, PageSize: size})
-	if err != nil {
-		return Page{}, err
-	}
-	slices.Reverse(p.Items)
-	return p, nil
+	return s.List(ctx, who, Filter{Status: string(ToBeQuote), Page: page, PageSize: size, OldestFirst: true})
 }
 
 // Counts counts the caller's orders per status, every status listed.
