@@ -8129,7 +8129,7 @@ type ShoppingVerification struct {
 	// PreviousTotal The solution's total as the search listed it, to compare with the new one.
 	PreviousTotal Money `json:"previousTotal"`
 
-	// QuoteExpiresAt When the quote stops holding, 15 minutes after the check (RFC 3339, UTC); the zero time when the solution is invalid.
+	// QuoteExpiresAt When the quote stops holding, 15 minutes after the check (RFC 3339, UTC); absent when the solution is invalid.
 	QuoteExpiresAt *time.Time `json:"quoteExpiresAt,omitempty"`
 
 	// QuoteId Books this price: pass it as quoteId to POST /order/v2/flight/orders before quoteExpiresAt (absent when the solution is invalid).

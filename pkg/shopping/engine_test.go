@@ -2,6 +2,7 @@ package shopping_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"reflect"
 	"slices"
@@ -842,6 +843,10 @@ func TestEngineVerifyOutcomes(t *testing.T) {
 		v, err = w.eng.Verify(context.Background(), w.who(), id, "en")
 		if err != nil || v.Status != supplier.PriceInvalid || v.QuoteID != "" || quotes() != 2 {
 			t.Fatalf("invalid: %+v %v", v, err)
+		}
+		// An integrator reads no expiry for a quote that was not made.
+		if b, _ := json.Marshal(v); strings.Contains(string(b), "quoteExpiresAt") {
+			t.Errorf("an invalid solution's answer has an expiry: %s", b)
 		}
 		mode.Store("slow")
 		if _, err = w.eng.Verify(context.Background(), w.who(), id, "en"); !isCode(err, fault.CodeSearchTimeout) {

@@ -40,8 +40,8 @@ type Verification struct {
 	// compare with the new one.
 	PreviousTotal Money `json:"previousTotal"`
 	// QuoteExpiresAt is when the quote stops holding, 15 minutes after the
-	// check (RFC 3339, UTC); the zero time when the solution is invalid.
-	QuoteExpiresAt time.Time `json:"quoteExpiresAt,omitempty"`
+	// check (RFC 3339, UTC); absent when the solution is invalid.
+	QuoteExpiresAt time.Time `json:"quoteExpiresAt,omitempty,omitzero"`
 }
 
 // Quote is a verified solution as stored for booking.
