@@ -132,9 +132,17 @@ func quotedTotal(t *testing.T, srv *httptest.Server, token string) (string, shop
 	return quoteID, sol, total
 }
 
+// createOrder books the quote quoteID for one adult under the
+// Idempotency-Key key.
 func createOrder(t *testing.T, srv *httptest.Server, token, quoteID, key string) flight.View {
 	t.Helper()
-	resp, env := call(t, srv, "POST", "/order/v2/flight/orders", "en", fmt.Sprintf(adultBody, quoteID), append(bearer(token), "Idempotency-Key", key)...)
+	return createOrderWith(t, srv, token, fmt.Sprintf(adultBody, quoteID), key)
+}
+
+// createOrderWith posts the order request body, which must be booked.
+func createOrderWith(t *testing.T, srv *httptest.Server, token, body, key string) flight.View {
+	t.Helper()
+	resp, env := call(t, srv, "POST", "/order/v2/flight/orders", "en", body, append(bearer(token), "Idempotency-Key", key)...)
 	if resp.StatusCode != 201 || env.Code != 0 {
 		t.Fatalf("create order: %d %+v", resp.StatusCode, env)
 	}
