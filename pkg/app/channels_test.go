@@ -71,15 +71,33 @@ func withWeChatPay(t *testing.T) (mod func(*config.Config), rigOf func(*app.App)
 	return mod, rigOf
 }
 
-// payLatestByWeChat is the payer paying the latest channel payment by
-// WeChat Pay: the fake notifies the app, which must acknowledge.
-func payLatestByWeChat(t *testing.T, a *app.App, rig *weChatRig) {
+// latestTradeNo is the merchant order number of the latest channel
+// payment.
+func latestTradeNo(t *testing.T, a *app.App) string {
 	t.Helper()
 	var tradeNo string
 	if err := a.DB.GetContext(context.Background(), &tradeNo, `SELECT trade_no FROM channel_payments ORDER BY id DESC LIMIT 1`); err != nil {
 		t.Fatal(err)
 	}
-	if err := rig.fake.Pay(tradeNo); err != nil {
+	return tradeNo
+}
+
+// noticeOutcomes is what was made of each channel notification received,
+// in the order they came.
+func noticeOutcomes(t *testing.T, a *app.App) []string {
+	t.Helper()
+	var outcomes []string
+	if err := a.DB.SelectContext(context.Background(), &outcomes, `SELECT outcome FROM channel_notices ORDER BY id`); err != nil {
+		t.Fatal(err)
+	}
+	return outcomes
+}
+
+// payLatestByWeChat is the payer paying the latest channel payment by
+// WeChat Pay: the fake notifies the app, which must acknowledge.
+func payLatestByWeChat(t *testing.T, a *app.App, rig *weChatRig) {
+	t.Helper()
+	if err := rig.fake.Pay(latestTradeNo(t, a)); err != nil {
 		t.Fatalf("the payer pays: %v (the server did not acknowledge WeChat Pay's notification)", err)
 	}
 }
@@ -184,11 +202,7 @@ func TestChannelPaymentThroughTheAPI(t *testing.T) {
 			if len(txAfter) != len(txBefore)+1 || txAfter[0].PaymentMethod != "wechat-pay" || txAfter[0].OriginalID != o.BookingNumber {
 				t.Fatalf("Transactions: %d then %d, newest %+v", len(txBefore), len(txAfter), txAfter[0])
 			}
-			var outcomes []string
-			if err := a.DB.SelectContext(ctx, &outcomes, `SELECT outcome FROM channel_notices ORDER BY id`); err != nil {
-				t.Fatal(err)
-			}
-			if strings.Join(outcomes, ",") != "applied,replay" {
+			if outcomes := noticeOutcomes(t, a); strings.Join(outcomes, ",") != "applied,replay" {
 				t.Fatalf("notices %v, want the first applied and the replay recorded", outcomes)
 			}
 			ledgerZero(t, a)
