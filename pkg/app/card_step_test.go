@@ -105,10 +105,7 @@ func TestCardStepOnTheDetailPage(t *testing.T) {
 	for _, d := range storetest.Engines {
 		// Airwallex's fake sends its webhooks to the app's public address.
 		rig := &weChatRig{}
-		rig.public = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			rig.handler.Load().(http.Handler).ServeHTTP(w, r)
-		}))
-		t.Cleanup(rig.public.Close)
+		rig.servePublic(t)
 		awx := airwallexFake(rig.public.URL)
 		awxAPI := httptest.NewServer(awx.handler)
 		t.Cleanup(awxAPI.Close)

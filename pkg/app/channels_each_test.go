@@ -162,10 +162,7 @@ func TestEachChannelPaysThroughTheAPI(t *testing.T) {
 	for _, mk := range []func(public string) fakeChannel{alipayFake, yeepayFake, airwallexFake} {
 		for _, d := range storetest.Engines {
 			rig := &weChatRig{}
-			rig.public = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				rig.handler.Load().(http.Handler).ServeHTTP(w, r)
-			}))
-			t.Cleanup(rig.public.Close)
+			rig.servePublic(t)
 			fc := mk(rig.public.URL)
 			t.Run(fc.name+"/"+string(d), func(t *testing.T) {
 				t.Parallel()

@@ -125,10 +125,7 @@ func voidThroughTheChannel(t *testing.T, a *app.App, srv *httptest.Server, op me
 // console meanwhile) fails, and its sum is back in the wallet.
 func TestRefundsGoBackThroughWeChatPay(t *testing.T) {
 	t.Parallel()
-	withChannel, rigOf := withWeChatPay(t)
-	seededWith(t, withChannel, func(t *testing.T, a *app.App, srv *httptest.Server) {
-		rig := rigOf(a)
-		runJobs(t, a)
+	seededWithWeChatPay(t, func(t *testing.T, a *app.App, srv *httptest.Server, rig *weChatRig) {
 		ctx := context.Background()
 		demo, start, opToken := fundedTrainAgent(t, a, srv, "10000.00")
 		provider := loginAs(t, srv, "provider-admin", "provider-pass-1").Token

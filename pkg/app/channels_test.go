@@ -31,6 +31,15 @@ type weChatRig struct {
 	handler atomic.Value
 }
 
+// servePublic starts the rig's public address, which hands each request to
+// the app's handler stored in rig.handler once the app is built.
+func (rig *weChatRig) servePublic(t *testing.T) {
+	rig.public = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rig.handler.Load().(http.Handler).ServeHTTP(w, r)
+	}))
+	t.Cleanup(rig.public.Close)
+}
+
 // configure points an app's configuration at the rig: the same fake and
 // public address for every instance configured so.
 func (rig *weChatRig) configure(c *config.Config) {
@@ -52,10 +61,7 @@ func withWeChatPay(t *testing.T) (mod func(*config.Config), rigOf func(*app.App)
 		rig := &weChatRig{fake: wechatpaytest.New(wechatpaytest.Options{Wait: func(time.Duration) {}, MaxTries: 3})}
 		rig.api = httptest.NewServer(rig.fake)
 		t.Cleanup(rig.api.Close)
-		rig.public = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			rig.handler.Load().(http.Handler).ServeHTTP(w, r)
-		}))
-		t.Cleanup(rig.public.Close)
+		rig.servePublic(t)
 		rig.configure(c)
 		rigs.Store(rig.public.URL, rig)
 	}
@@ -69,6 +75,18 @@ func withWeChatPay(t *testing.T) (mod func(*config.Config), rigOf func(*app.App)
 		return rig
 	}
 	return mod, rigOf
+}
+
+// seededWithWeChatPay runs fn on each seeded engine with WeChat Pay against
+// its fake (withWeChatPay) and the app's jobs running; rig is the app's
+// fake.
+func seededWithWeChatPay(t *testing.T, fn func(t *testing.T, a *app.App, srv *httptest.Server, rig *weChatRig)) {
+	withChannel, rigOf := withWeChatPay(t)
+	seededWith(t, withChannel, func(t *testing.T, a *app.App, srv *httptest.Server) {
+		rig := rigOf(a)
+		runJobs(t, a)
+		fn(t, a, srv, rig)
+	})
 }
 
 // latestTradeNo is the merchant order number of the latest channel
