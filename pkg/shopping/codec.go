@@ -1294,20 +1294,12 @@ func (d *decoder) str(tab *[]string, inner bool) string {
 			return ""
 		}
 		d.tokens = d.tokens[:0]
-		size := 0
 		for range n {
-			t := d.str(tab, true)
-			d.tokens = append(d.tokens, t)
-			size += len(t)
+			d.tokens = append(d.tokens, d.str(tab, true))
 		}
-		if d.err != nil || !d.room(size) {
+		if s = d.join(d.tokens); d.err != nil {
 			return ""
 		}
-		start := d.made.Len()
-		for _, t := range d.tokens {
-			d.made.WriteString(t)
-		}
-		s = d.madeSince(start)
 	}
 	if len(*tab) == cap(*tab) {
 		d.corrupt("more strings than declared")
@@ -1346,15 +1338,21 @@ func (d *decoder) ref() string {
 	for range n {
 		d.pieces = append(d.pieces, d.str(&d.refStrs, false))
 	}
+	return d.join(d.pieces)
+}
+
+// join builds the concatenation of parts in made; "" once decoding failed
+// or made has no room for it.
+func (d *decoder) join(parts []string) string {
 	size := 0
-	for _, p := range d.pieces {
+	for _, p := range parts {
 		size += len(p)
 	}
 	if d.err != nil || !d.room(size) {
 		return ""
 	}
 	start := d.made.Len()
-	for _, p := range d.pieces {
+	for _, p := range parts {
 		d.made.WriteString(p)
 	}
 	return d.madeSince(start)
