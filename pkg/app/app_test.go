@@ -147,6 +147,17 @@ func rawGet(t *testing.T, srv *httptest.Server, path string, hdr ...string) (*ht
 	return send(t, srv.Client(), newRequest(t, "GET", srv.URL+path, nil), hdr...)
 }
 
+// servedOpenAPI decodes the OpenAPI document srv serves into doc, a pointer
+// to a struct of the parts a test reads; raw is the document as served.
+func servedOpenAPI(t *testing.T, srv *httptest.Server, doc any) (raw []byte) {
+	t.Helper()
+	_, raw = rawGet(t, srv, "/openapi.json")
+	if err := json.Unmarshal(raw, doc); err != nil {
+		t.Fatal(err)
+	}
+	return raw
+}
+
 // asEnvelope decodes an API answer; what names the request in a failure.
 func asEnvelope(t testing.TB, what string, raw []byte) envelope {
 	t.Helper()
@@ -297,11 +308,6 @@ func TestBadRequests(t *testing.T) {
 func TestOpenAPICoversEveryRoute(t *testing.T) {
 	t.Parallel()
 	a, srv := newApp(t, store.SQLite)
-	resp, err := srv.Client().Get(srv.URL + "/openapi.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
 	var doc struct {
 		OpenAPI    string                               `json:"openapi"`
 		Paths      map[string]map[string]map[string]any `json:"paths"`
@@ -309,10 +315,7 @@ func TestOpenAPICoversEveryRoute(t *testing.T) {
 			Schemas map[string]any `json:"schemas"`
 		} `json:"components"`
 	}
-	raw, _ := io.ReadAll(resp.Body)
-	if err := json.Unmarshal(raw, &doc); err != nil {
-		t.Fatal(err)
-	}
+	raw := servedOpenAPI(t, srv, &doc)
 	if doc.OpenAPI != "3.1.0" {
 		t.Errorf("openapi = %q", doc.OpenAPI)
 	}

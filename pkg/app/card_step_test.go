@@ -11,13 +11,10 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/voyage/voyage/pkg/app"
 	"github.com/voyage/voyage/pkg/config"
 	"github.com/voyage/voyage/pkg/flight"
-	"github.com/voyage/voyage/pkg/payment/stripe"
-	"github.com/voyage/voyage/pkg/payment/stripe/stripemock"
 	"github.com/voyage/voyage/pkg/server"
 	"github.com/voyage/voyage/pkg/store"
 	"github.com/voyage/voyage/pkg/store/storetest"
@@ -81,11 +78,7 @@ type cardCase struct {
 // publishable key the page says the card form is not set up.
 func TestCardStepOnTheDetailPage(t *testing.T) {
 	t.Parallel()
-	mock, stop, err := stripemock.Start()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(stop)
+	mock := stripeMockURL(t)
 	const whsec = "whsec_voyage_test"
 	stripeCfg := func(publishable string) func(c *config.Config) {
 		return func(c *config.Config) {
@@ -94,19 +87,8 @@ func TestCardStepOnTheDetailPage(t *testing.T) {
 	}
 	stripePays := func(t *testing.T, _ *app.App, srv *httptest.Server, tradeNo string, amount int64) {
 		t.Helper()
-		body := fmt.Sprintf(`{"id":"evt_card","object":"event","type":"payment_intent.succeeded","created":%d,
-			"data":{"object":{"id":"pi_card","object":"payment_intent","amount":%d,"amount_received":%d,"currency":"cny",
-			"status":"succeeded","metadata":{"out_trade_no":%q}}}}`, time.Now().Unix(), amount, amount, tradeNo)
-		req := newRequest(t, "POST", srv.URL+"/payment/v2/notify/stripe", strings.NewReader(body))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set(stripe.SignatureHeader, stripe.SignatureFor(whsec, time.Now(), []byte(body)))
-		res, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		res.Body.Close()
-		if res.StatusCode != http.StatusOK {
-			t.Fatalf("Stripe's webhook answered %d", res.StatusCode)
+		if code := stripeSucceeded(t, srv, whsec, tradeNo, amount); code != http.StatusOK {
+			t.Fatalf("Stripe's webhook answered %d", code)
 		}
 	}
 	stripeCase := cardCase{name: "stripe", configure: stripeCfg("pk_test_voyage"), pay: stripePays,
@@ -123,10 +105,7 @@ func TestCardStepOnTheDetailPage(t *testing.T) {
 	for _, d := range storetest.Engines {
 		// Airwallex's fake sends its webhooks to the app's public address.
 		rig := &weChatRig{}
-		rig.public = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			rig.handler.Load().(http.Handler).ServeHTTP(w, r)
-		}))
-		t.Cleanup(rig.public.Close)
+		rig.servePublic(t)
 		awx := airwallexFake(rig.public.URL)
 		awxAPI := httptest.NewServer(awx.handler)
 		t.Cleanup(awxAPI.Close)
@@ -275,14 +254,7 @@ func cardStepCase(t *testing.T, d store.Dialect, cc cardCase, unset bool) {
 // allowing Stripe there, on both engines.
 func TestCardStepOnEveryLine(t *testing.T) {
 	t.Parallel()
-	mock, stop, err := stripemock.Start()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(stop)
-	if mock == "" {
-		t.Skip("stripe-mock not installed (make stripe-mock)")
-	}
+	mock := needStripeMock(t)
 	seededWith(t, func(c *config.Config) {
 		c.Payment.PublicURL = "https://voyage.example.com"
 		c.Payment.Stripe = config.StripeConfig{SecretKey: "sk_test_123", WebhookSecret: "whsec_voyage_test", Endpoint: mock, PublishableKey: "pk_test_lines"}

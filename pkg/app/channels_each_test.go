@@ -162,10 +162,7 @@ func TestEachChannelPaysThroughTheAPI(t *testing.T) {
 	for _, mk := range []func(public string) fakeChannel{alipayFake, yeepayFake, airwallexFake} {
 		for _, d := range storetest.Engines {
 			rig := &weChatRig{}
-			rig.public = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				rig.handler.Load().(http.Handler).ServeHTTP(w, r)
-			}))
-			t.Cleanup(rig.public.Close)
+			rig.servePublic(t)
 			fc := mk(rig.public.URL)
 			t.Run(fc.name+"/"+string(d), func(t *testing.T) {
 				t.Parallel()
@@ -197,10 +194,7 @@ func TestEachChannelPaysThroughTheAPI(t *testing.T) {
 				if got := getOrder(t, srv, op.Token, o.ID); got.Status != flight.Holding {
 					t.Fatalf("after a forged notification: %s", got.Status)
 				}
-				var tradeNo string
-				if err := a.DB.GetContext(ctx, &tradeNo, `SELECT trade_no FROM channel_payments ORDER BY id DESC LIMIT 1`); err != nil {
-					t.Fatal(err)
-				}
+				tradeNo := latestTradeNo(t, a)
 				if err := fc.pay(tradeNo); err != nil {
 					t.Fatalf("the payer pays by %s: %v (the app did not acknowledge the notification)", fc.name, err)
 				}
@@ -214,11 +208,7 @@ func TestEachChannelPaysThroughTheAPI(t *testing.T) {
 				if got.PaymentStatus != flight.Paid || got.PaymentChannel != fc.name || got.Payment != nil {
 					t.Fatalf("after %s's notification: %s %s %s; notices %+v", fc.name, got.Status, got.PaymentStatus, got.PaymentChannel, kept)
 				}
-				var outcomes []string
-				if err := a.DB.SelectContext(ctx, &outcomes, `SELECT outcome FROM channel_notices ORDER BY id`); err != nil {
-					t.Fatal(err)
-				}
-				if len(outcomes) < 2 || outcomes[0] != "refused" || outcomes[1] != "applied" {
+				if outcomes := noticeOutcomes(t, a); len(outcomes) < 2 || outcomes[0] != "refused" || outcomes[1] != "applied" {
 					t.Fatalf("notices kept %v, want the forged one refused and the payer's applied", outcomes)
 				}
 				ledgerZero(t, a)
@@ -272,6 +262,48 @@ func TestEachChannelPaysThroughTheAPI(t *testing.T) {
 	}
 }
 
+// stripeMockURL starts stripe-mock for the test: its address, or "" where
+// stripe-mock is not installed.
+func stripeMockURL(t *testing.T) string {
+	t.Helper()
+	mock, stop, err := stripemock.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(stop)
+	return mock
+}
+
+// needStripeMock is stripeMockURL for a test that cannot run without
+// stripe-mock: it is skipped where stripe-mock is not installed.
+func needStripeMock(t *testing.T) string {
+	t.Helper()
+	mock := stripeMockURL(t)
+	if mock == "" {
+		t.Skip("stripe-mock not installed (make stripe-mock)")
+	}
+	return mock
+}
+
+// stripeSucceeded posts srv Stripe's webhook that the payment intent of
+// tradeNo succeeded for amount (minor units), signed as Stripe signs it
+// with the endpoint secret signWith: the status the app answers.
+func stripeSucceeded(t testing.TB, srv *httptest.Server, signWith, tradeNo string, amount int64) int {
+	t.Helper()
+	body := fmt.Sprintf(`{"id":"evt_1","object":"event","type":"payment_intent.succeeded","created":%d,
+		"data":{"object":{"id":"pi_1","object":"payment_intent","amount":%d,"amount_received":%d,"currency":"cny",
+		"status":"succeeded","metadata":{"out_trade_no":%q}}}}`, time.Now().Unix(), amount, amount, tradeNo)
+	req := newRequest(t, "POST", srv.URL+"/payment/v2/notify/stripe", strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set(stripe.SignatureHeader, stripe.SignatureFor(signWith, time.Now(), []byte(body)))
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	return res.StatusCode
+}
+
 // TestStripePaysThroughTheAPI: a flight order paid by Stripe through the
 // HTTP API on both engines, the payment intent created at stripe-mock
 // (Stripe's own mock, which keeps no state: no payer can pay there), then
@@ -281,14 +313,7 @@ func TestEachChannelPaysThroughTheAPI(t *testing.T) {
 // nothing.
 func TestStripePaysThroughTheAPI(t *testing.T) {
 	t.Parallel()
-	mock, stop, err := stripemock.Start()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(stop)
-	if mock == "" {
-		t.Skip("stripe-mock not installed (make stripe-mock)")
-	}
+	mock := needStripeMock(t)
 	const secret = "whsec_voyage_test"
 	for _, d := range storetest.Engines {
 		t.Run(string(d), func(t *testing.T) {
@@ -298,7 +323,6 @@ func TestStripePaysThroughTheAPI(t *testing.T) {
 				c.Payment.PublicURL = "https://voyage.example.com"
 				c.Payment.Stripe = config.StripeConfig{SecretKey: "sk_test_123", WebhookSecret: secret, Endpoint: front.URL}
 			})
-			ctx := context.Background()
 			op := loginAs(t, srv, "demo-operator", "demo-pass-1")
 			quoteID, _ := quoteFor(t, srv, op.Token)
 			o := createOrder(t, srv, op.Token, quoteID, "stripe-1")
@@ -309,37 +333,19 @@ func TestStripePaysThroughTheAPI(t *testing.T) {
 			if resp.StatusCode != 200 || v.Status != flight.Holding || v.Payment == nil || v.Payment.ClientSecret == "" {
 				t.Fatalf("pay by Stripe: %d %+v", resp.StatusCode, env)
 			}
-			var tradeNo string
-			if err := a.DB.GetContext(ctx, &tradeNo, `SELECT trade_no FROM channel_payments ORDER BY id DESC LIMIT 1`); err != nil {
-				t.Fatal(err)
-			}
+			tradeNo := latestTradeNo(t, a)
 			total := minorOf(t, o.Total.Amount)
-			webhook := func(signWith string, amount int64) int {
-				t.Helper()
-				body := fmt.Sprintf(`{"id":"evt_1","object":"event","type":"payment_intent.succeeded","created":%d,
-					"data":{"object":{"id":"pi_1","object":"payment_intent","amount":%d,"amount_received":%d,"currency":"cny",
-					"status":"succeeded","metadata":{"out_trade_no":%q}}}}`, time.Now().Unix(), amount, amount, tradeNo)
-				req := newRequest(t, "POST", srv.URL+"/payment/v2/notify/stripe", strings.NewReader(body))
-				req.Header.Set("Content-Type", "application/json")
-				req.Header.Set(stripe.SignatureHeader, stripe.SignatureFor(signWith, time.Now(), []byte(body)))
-				res, err := http.DefaultClient.Do(req)
-				if err != nil {
-					t.Fatal(err)
-				}
-				res.Body.Close()
-				return res.StatusCode
-			}
-			if code := webhook("whsec_someone_else", total); code != http.StatusBadRequest {
+			if code := stripeSucceeded(t, srv, "whsec_someone_else", tradeNo, total); code != http.StatusBadRequest {
 				t.Fatalf("a webhook signed with another secret answered %d", code)
 			}
-			if code := webhook(secret, total-1); code == http.StatusOK {
+			if code := stripeSucceeded(t, srv, secret, tradeNo, total-1); code == http.StatusOK {
 				t.Fatal("a webhook for another amount was acknowledged")
 			}
 			if got := getOrder(t, srv, op.Token, o.ID); got.Status != flight.Holding {
 				t.Fatalf("after refused webhooks: %s", got.Status)
 			}
 			for range 2 {
-				if code := webhook(secret, total); code != http.StatusOK {
+				if code := stripeSucceeded(t, srv, secret, tradeNo, total); code != http.StatusOK {
 					t.Fatalf("Stripe's webhook answered %d", code)
 				}
 			}
@@ -347,11 +353,7 @@ func TestStripePaysThroughTheAPI(t *testing.T) {
 			if got.PaymentStatus != flight.Paid || got.PaymentChannel != "stripe" {
 				t.Fatalf("after Stripe's webhook: %s %s", got.Status, got.PaymentStatus)
 			}
-			var outcomes []string
-			if err := a.DB.SelectContext(ctx, &outcomes, `SELECT outcome FROM channel_notices ORDER BY id`); err != nil {
-				t.Fatal(err)
-			}
-			if strings.Join(outcomes, ",") != "refused,mismatch,applied,replay" {
+			if outcomes := noticeOutcomes(t, a); strings.Join(outcomes, ",") != "refused,mismatch,applied,replay" {
 				t.Fatalf("notices kept %v", outcomes)
 			}
 			ledgerZero(t, a)

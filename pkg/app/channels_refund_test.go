@@ -68,18 +68,9 @@ func voidThroughTheChannel(t *testing.T, a *app.App, srv *httptest.Server, op me
 	before := walletMinor(t, a, op.Company.ID)
 	finance := loginAs(t, srv, "demo-finance", "demo-pass-1").Token
 	txBefore := transactions(t, srv, finance)
-	resp, env := multipartCall(t, srv, fmt.Sprintf("/order/v2/flight/orders/%d/void", o.ID), op.Token,
-		map[string]string{"reason": "4", "remark": "duplicate"}, map[string][]byte{"p.png": tinyPNG})
-	if resp.StatusCode != 201 {
-		t.Fatalf("void request: %d %+v", resp.StatusCode, env)
-	}
-	var v flight.View
-	_ = json.Unmarshal(env.Data, &v)
+	v := askVoid(t, srv, op.Token, o.ID)
 	provider := loginAs(t, srv, "provider-admin", "provider-pass-1").Token
-	resp, env = call(t, srv, "POST", fmt.Sprintf("/order/v2/flight/orders/%d/review", v.ID), "en", `{"action":"approve"}`, bearer(provider)...)
-	if resp.StatusCode != 200 {
-		t.Fatalf("approve void: %d %+v", resp.StatusCode, env)
-	}
+	reviewAfterSale(t, srv, provider, v.ID, "approve")
 	voided := getOrder(t, srv, op.Token, v.ID)
 	if voided.Status != flight.VoidedReimbursed {
 		t.Fatalf("void order %s", voided.Status)
@@ -111,7 +102,7 @@ func voidThroughTheChannel(t *testing.T, a *app.App, srv *httptest.Server, op me
 	// The wallet entries list it under its own type, translated.
 	super := loginAs(t, srv, "demo-super", "demo-pass-1").Token
 	for lang, label := range map[string]string{"en": "Refund to the payment channel", "zh-CN": "退回原支付渠道", "zh-TW": "退回原付款管道"} {
-		resp, env = call(t, srv, "GET", "/base/v2/wallet/entries?type="+ledger.TypeChannelRefund, lang, "", bearer(super)...)
+		resp, env := call(t, srv, "GET", "/base/v2/wallet/entries?type="+ledger.TypeChannelRefund, lang, "", bearer(super)...)
 		if resp.StatusCode != 200 || !strings.Contains(string(env.Data), v.BookingNumber) {
 			t.Fatalf("wallet entries of type %s: %d %s", ledger.TypeChannelRefund, resp.StatusCode, env.Data)
 		}
@@ -134,10 +125,7 @@ func voidThroughTheChannel(t *testing.T, a *app.App, srv *httptest.Server, op me
 // console meanwhile) fails, and its sum is back in the wallet.
 func TestRefundsGoBackThroughWeChatPay(t *testing.T) {
 	t.Parallel()
-	withChannel, rigOf := withWeChatPay(t)
-	seededWith(t, withChannel, func(t *testing.T, a *app.App, srv *httptest.Server) {
-		rig := rigOf(a)
-		runJobs(t, a)
+	seededWithWeChatPay(t, func(t *testing.T, a *app.App, srv *httptest.Server, rig *weChatRig) {
 		ctx := context.Background()
 		demo, start, opToken := fundedTrainAgent(t, a, srv, "10000.00")
 		provider := loginAs(t, srv, "provider-admin", "provider-pass-1").Token
@@ -165,19 +153,8 @@ func TestRefundsGoBackThroughWeChatPay(t *testing.T) {
 			}
 			payLatestByWeChat(t, a, rig)
 			waitStatus(t, srv, opToken, o.ID, flight.Issued)
-			resp, env = multipartCall(t, srv, fmt.Sprintf("/order/v2/flight/orders/%d/refund", o.ID), opToken,
-				map[string]string{"reason": "0", "remark": "plans changed"}, map[string][]byte{"p.png": tinyPNG})
-			if resp.StatusCode != 201 {
-				t.Fatalf("refund request: %d %+v", resp.StatusCode, env)
-			}
-			var rf flight.View
-			_ = json.Unmarshal(env.Data, &rf)
-			resp, env = call(t, srv, "POST", fmt.Sprintf("/order/v2/flight/orders/%d/review", rf.ID), "en", `{"action":"approve"}`, bearer(provider)...)
-			if resp.StatusCode != 200 {
-				t.Fatalf("provider approves: %d %+v", resp.StatusCode, env)
-			}
-			var quoted flight.View
-			_ = json.Unmarshal(env.Data, &quoted)
+			rf := askRefund(t, srv, opToken, o.ID)
+			quoted := reviewAfterSale(t, srv, provider, rf.ID, "approve")
 			back := minorOf(t, quoted.PriceBreakdown.RefundAmount.Amount)
 			if back <= 0 || back > minorOf(t, o.Total.Amount) {
 				t.Fatalf("refund of %d for %s paid", back, o.Total.Amount)
@@ -219,17 +196,8 @@ func TestRefundsGoBackThroughWeChatPay(t *testing.T) {
 		// the sum given back.
 		voidOrder := func(t *testing.T, o flight.View) int64 {
 			t.Helper()
-			resp, env := multipartCall(t, srv, fmt.Sprintf("/order/v2/flight/orders/%d/void", o.ID), opToken,
-				map[string]string{"reason": "4", "remark": "duplicate"}, map[string][]byte{"p.png": tinyPNG})
-			if resp.StatusCode != 201 {
-				t.Fatalf("void request: %d %+v", resp.StatusCode, env)
-			}
-			var v flight.View
-			_ = json.Unmarshal(env.Data, &v)
-			resp, env = call(t, srv, "POST", fmt.Sprintf("/order/v2/flight/orders/%d/review", v.ID), "en", `{"action":"approve"}`, bearer(provider)...)
-			if resp.StatusCode != 200 {
-				t.Fatalf("approve void: %d %+v", resp.StatusCode, env)
-			}
+			v := askVoid(t, srv, opToken, o.ID)
+			reviewAfterSale(t, srv, provider, v.ID, "approve")
 			return minorOf(t, getOrder(t, srv, opToken, v.ID).Total.Amount)
 		}
 		refundState := func(t *testing.T, o flight.View, want string) channelRefund {

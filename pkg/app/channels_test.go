@@ -31,6 +31,15 @@ type weChatRig struct {
 	handler atomic.Value
 }
 
+// servePublic starts the rig's public address, which hands each request to
+// the app's handler stored in rig.handler once the app is built.
+func (rig *weChatRig) servePublic(t *testing.T) {
+	rig.public = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rig.handler.Load().(http.Handler).ServeHTTP(w, r)
+	}))
+	t.Cleanup(rig.public.Close)
+}
+
 // configure points an app's configuration at the rig: the same fake and
 // public address for every instance configured so.
 func (rig *weChatRig) configure(c *config.Config) {
@@ -52,10 +61,7 @@ func withWeChatPay(t *testing.T) (mod func(*config.Config), rigOf func(*app.App)
 		rig := &weChatRig{fake: wechatpaytest.New(wechatpaytest.Options{Wait: func(time.Duration) {}, MaxTries: 3})}
 		rig.api = httptest.NewServer(rig.fake)
 		t.Cleanup(rig.api.Close)
-		rig.public = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			rig.handler.Load().(http.Handler).ServeHTTP(w, r)
-		}))
-		t.Cleanup(rig.public.Close)
+		rig.servePublic(t)
 		rig.configure(c)
 		rigs.Store(rig.public.URL, rig)
 	}
@@ -71,15 +77,45 @@ func withWeChatPay(t *testing.T) (mod func(*config.Config), rigOf func(*app.App)
 	return mod, rigOf
 }
 
-// payLatestByWeChat is the payer paying the latest channel payment by
-// WeChat Pay: the fake notifies the app, which must acknowledge.
-func payLatestByWeChat(t *testing.T, a *app.App, rig *weChatRig) {
+// seededWithWeChatPay runs fn on each seeded engine with WeChat Pay against
+// its fake (withWeChatPay) and the app's jobs running; rig is the app's
+// fake.
+func seededWithWeChatPay(t *testing.T, fn func(t *testing.T, a *app.App, srv *httptest.Server, rig *weChatRig)) {
+	withChannel, rigOf := withWeChatPay(t)
+	seededWith(t, withChannel, func(t *testing.T, a *app.App, srv *httptest.Server) {
+		rig := rigOf(a)
+		runJobs(t, a)
+		fn(t, a, srv, rig)
+	})
+}
+
+// latestTradeNo is the merchant order number of the latest channel
+// payment.
+func latestTradeNo(t *testing.T, a *app.App) string {
 	t.Helper()
 	var tradeNo string
 	if err := a.DB.GetContext(context.Background(), &tradeNo, `SELECT trade_no FROM channel_payments ORDER BY id DESC LIMIT 1`); err != nil {
 		t.Fatal(err)
 	}
-	if err := rig.fake.Pay(tradeNo); err != nil {
+	return tradeNo
+}
+
+// noticeOutcomes is what was made of each channel notification received,
+// in the order they came.
+func noticeOutcomes(t *testing.T, a *app.App) []string {
+	t.Helper()
+	var outcomes []string
+	if err := a.DB.SelectContext(context.Background(), &outcomes, `SELECT outcome FROM channel_notices ORDER BY id`); err != nil {
+		t.Fatal(err)
+	}
+	return outcomes
+}
+
+// payLatestByWeChat is the payer paying the latest channel payment by
+// WeChat Pay: the fake notifies the app, which must acknowledge.
+func payLatestByWeChat(t *testing.T, a *app.App, rig *weChatRig) {
+	t.Helper()
+	if err := rig.fake.Pay(latestTradeNo(t, a)); err != nil {
 		t.Fatalf("the payer pays: %v (the server did not acknowledge WeChat Pay's notification)", err)
 	}
 }
@@ -184,11 +220,7 @@ func TestChannelPaymentThroughTheAPI(t *testing.T) {
 			if len(txAfter) != len(txBefore)+1 || txAfter[0].PaymentMethod != "wechat-pay" || txAfter[0].OriginalID != o.BookingNumber {
 				t.Fatalf("Transactions: %d then %d, newest %+v", len(txBefore), len(txAfter), txAfter[0])
 			}
-			var outcomes []string
-			if err := a.DB.SelectContext(ctx, &outcomes, `SELECT outcome FROM channel_notices ORDER BY id`); err != nil {
-				t.Fatal(err)
-			}
-			if strings.Join(outcomes, ",") != "applied,replay" {
+			if outcomes := noticeOutcomes(t, a); strings.Join(outcomes, ",") != "applied,replay" {
 				t.Fatalf("notices %v, want the first applied and the replay recorded", outcomes)
 			}
 			ledgerZero(t, a)

@@ -20,7 +20,6 @@ import (
 func TestCodeSamplesCompile(t *testing.T) {
 	t.Parallel()
 	_, srv := newApp(t, store.SQLite)
-	_, raw := rawGet(t, srv, "/openapi.json")
 	var doc struct {
 		Paths map[string]map[string]struct {
 			OperationID string `json:"operationId"`
@@ -29,9 +28,7 @@ func TestCodeSamplesCompile(t *testing.T) {
 			} `json:"x-codeSamples"`
 		} `json:"paths"`
 	}
-	if err := json.Unmarshal(raw, &doc); err != nil {
-		t.Fatal(err)
-	}
+	servedOpenAPI(t, srv, &doc)
 	var src strings.Builder
 	src.WriteString("package samples\n\nimport (\n\t\"bytes\"\n\t\"context\"\n\t\"fmt\"\n\t\"mime/multipart\"\n\t\"os\"\n\t\"strings\"\n\n\t\"github.com/voyage/voyage/pkg/apiclient\"\n)\n\n")
 	src.WriteString("var _, _, _, _ = bytes.NewReader, multipart.NewWriter, os.ReadFile, strings.NewReader\n\n")

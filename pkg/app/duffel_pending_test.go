@@ -125,12 +125,23 @@ func (f *acceptingDuffel) ordersCreated() int {
 // for two adults and a child, as the agency does through the API.
 func pendingDuffelOrder(t *testing.T, srv *httptest.Server, token, key string) (*http.Response, envelope) {
 	t.Helper()
+	return call(t, srv, "POST", "/order/v2/flight/orders", "en", duffelOrderBody(t, srv, token), append(bearer(token), "Idempotency-Key", key)...)
+}
+
+// duffelOrderBody searches Duffel's recorded London-New York return trip,
+// verifies the first solution Duffel confirms, and is the order request
+// booking it for its two adults and a child.
+func duffelOrderBody(t *testing.T, srv *httptest.Server, token string) string {
+	t.Helper()
 	recordedOn := time.Date(2026, 5, 10, 0, 0, 0, 0, time.UTC)
 	shift := int(time.Since(recordedOn).Hours()/24) + 30
 	out := time.Date(2026, 6, 10, 0, 0, 0, 0, time.UTC).AddDate(0, 0, shift).Format(time.DateOnly)
 	back := time.Date(2026, 6, 17, 0, 0, 0, 0, time.UTC).AddDate(0, 0, shift).Format(time.DateOnly)
 	_, p := searchAPI(t, srv, token, "en", fmt.Sprintf(`{"journeys":[{"origin":"LHR","destination":"JFK","date":%q},{"origin":"JFK","destination":"LHR","date":%q}],
 		"passengers":{"adult":2,"child":1,"infant":0},"cabinClass":"economy","bookingType":"return"}`, out, back))
+	if len(p.Items) == 0 {
+		t.Fatalf("no Duffel solution: %+v", p.Suppliers)
+	}
 	var quote string
 	for _, sol := range p.Items {
 		_, env := call(t, srv, "POST", "/shopping/v2/flight/solutions/"+sol.ID+"/verification", "en", "", bearer(token)...)
@@ -141,6 +152,7 @@ func pendingDuffelOrder(t *testing.T, srv *httptest.Server, token, key string) (
 			quote = v.QuoteID
 			break
 		}
+		t.Logf("verification of %s: %+v", sol.ID, env)
 	}
 	if quote == "" {
 		t.Fatalf("no verifiable Duffel solution: %+v", p.Suppliers)
@@ -149,12 +161,11 @@ func pendingDuffelOrder(t *testing.T, srv *httptest.Server, token, key string) (
 		return fmt.Sprintf(`{"type":%q,"surname":%q,"givenName":%q,"gender":%q,"birthday":%q,"nationality":"CN","documentType":"passport","documentNumber":%q,"documentExpiry":"2034-01-01"}`,
 			typ, surname, given, gender, birthday, doc)
 	}
-	body := fmt.Sprintf(`{"quoteId":%q,"passengers":[%s,%s,%s],
+	return fmt.Sprintf(`{"quoteId":%q,"passengers":[%s,%s,%s],
 		"contact":{"name":"Zhang Wei","email":"zhang.wei@example.com","phone":"+86 138 0000 0000"},"invoiceType":"Itinerary"}`, quote,
 		traveller("adult", "ZHANG", "WEI", "male", "1985-04-02", "E12345678"),
 		traveller("adult", "LI", "NA", "female", "1987-09-12", "E12345679"),
 		traveller("child", "ZHANG", "XIAOMING", "male", time.Now().AddDate(-7, 0, 0).Format(time.DateOnly), "E12345670"))
-	return call(t, srv, "POST", "/order/v2/flight/orders", "en", body, append(bearer(token), "Idempotency-Key", key)...)
 }
 
 // withAcceptingDuffel runs test on each engine with Duffel as the only

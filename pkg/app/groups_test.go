@@ -136,6 +136,17 @@ func confirmedGroup(t *testing.T, srv *httptest.Server, op, provider, key string
 	return groupCall(t, srv, provider, "POST", p+"/seats", `{"result":"granted"}`, 200)
 }
 
+// depositPaidGroup is confirmedGroup (key) with its first deposit paid
+// from the wallet (key-first).
+func depositPaidGroup(t *testing.T, srv *httptest.Server, op, provider, key string) group.View {
+	t.Helper()
+	v := confirmedGroup(t, srv, op, provider, key)
+	if resp, env := payGroup(t, srv, op, v.ID, "first", key+"-first"); resp.StatusCode != 200 || env.Code != 0 {
+		t.Fatalf("pay the first deposit: %d %+v", resp.StatusCode, env)
+	}
+	return v
+}
+
 // ledgerZero checks that every currency's accounts sum to zero: money moved,
 // none made or lost.
 func ledgerZero(t *testing.T, a *app.App) {
@@ -331,10 +342,7 @@ func TestGroupOrderLifecycle(t *testing.T) {
 func TestGroupMissedDeposit(t *testing.T) {
 	t.Parallel()
 	groupMoneyTest(t, func(t *testing.T, a *app.App, srv *httptest.Server, op meData, provider string) {
-		v := confirmedGroup(t, srv, op.Token, provider, "grp-miss")
-		if resp, env := payGroup(t, srv, op.Token, v.ID, "first", "miss-1"); resp.StatusCode != 200 || env.Code != 0 {
-			t.Fatalf("pay first: %d %+v", resp.StatusCode, env)
-		}
+		v := depositPaidGroup(t, srv, op.Token, provider, "grp-miss")
 		wallet := walletMinor(t, a, op.Company.ID)
 		if _, err := a.DB.ExecContext(context.Background(), a.DB.Rebind(`UPDATE group_deadlines SET deadline = ? WHERE order_id = ? AND kind = 'second'`),
 			time.Now().Add(-time.Minute).UTC(), v.ID); err != nil {
@@ -682,10 +690,7 @@ func TestGroupConcurrentPayments(t *testing.T) {
 func TestGroupPaymentNamesItsInstallment(t *testing.T) {
 	t.Parallel()
 	groupMoneyTest(t, func(t *testing.T, a *app.App, srv *httptest.Server, op meData, provider string) {
-		v := confirmedGroup(t, srv, op.Token, provider, "grp-named")
-		if resp, env := payGroup(t, srv, op.Token, v.ID, "first", "named-1"); resp.StatusCode != 200 {
-			t.Fatalf("first deposit: %d %+v", resp.StatusCode, env)
-		}
+		v := depositPaidGroup(t, srv, op.Token, provider, "grp-named")
 		before := walletMinor(t, a, op.Company.ID)
 		path := fmt.Sprintf("%s/%d/payment", groupsPath, v.ID)
 		for _, c := range []struct{ body, field string }{

@@ -129,10 +129,6 @@ func TestControlCharactersRefused(t *testing.T) {
 func TestPageNumbersBounded(t *testing.T) {
 	t.Parallel()
 	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
-		res, err := srv.Client().Get(srv.URL + "/openapi.json")
-		if err != nil {
-			t.Fatal(err)
-		}
 		var doc struct {
 			Paths map[string]map[string]struct {
 				Parameters []struct {
@@ -141,13 +137,8 @@ func TestPageNumbersBounded(t *testing.T) {
 				} `json:"parameters"`
 			} `json:"paths"`
 		}
-		err = json.NewDecoder(res.Body).Decode(&doc)
-		res.Body.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
+		servedOpenAPI(t, srv, &doc)
 		super := loginAs(t, srv, "demo-super", "demo-pass-1")
-		idParam := regexp.MustCompile(`\{[^}]+\}`)
 		lists := 0
 		for path, ops := range doc.Paths {
 			op, ok := ops["get"]
@@ -160,7 +151,7 @@ func TestPageNumbersBounded(t *testing.T) {
 				continue
 			}
 			lists++
-			target := idParam.ReplaceAllString(path, "1")
+			target := concretePath(path)
 			for _, tt := range []struct{ page, lang, msg string }{
 				{"4611686018427387905", "en", "Pages are numbered from 1 to 10,000."},
 				{"10001", "zh-cn", "页码须在 1 到 10,000 之间。"},
@@ -240,14 +231,15 @@ type bodySchema struct {
 	Required   []string                   `json:"required"`
 }
 
+var pathParam = regexp.MustCompile(`\{[^}]+\}`)
+
+// concretePath is a path of the document with each of its parameters 1.
+func concretePath(path string) string { return pathParam.ReplaceAllString(path, "1") }
+
 // jsonWrites reads the served OpenAPI document's routes with a JSON body,
 // in a stable order, their paths' parameters set to 1.
 func jsonWrites(t *testing.T, srv *httptest.Server) []jsonWrite {
 	t.Helper()
-	res, err := srv.Client().Get(srv.URL + "/openapi.json")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var doc struct {
 		Paths map[string]map[string]struct {
 			RequestBody *struct {
@@ -260,12 +252,7 @@ func jsonWrites(t *testing.T, srv *httptest.Server) []jsonWrite {
 			Schemas map[string]bodySchema `json:"schemas"`
 		} `json:"components"`
 	}
-	err = json.NewDecoder(res.Body).Decode(&doc)
-	res.Body.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	idParam := regexp.MustCompile(`\{[^}]+\}`)
+	servedOpenAPI(t, srv, &doc)
 	var out []jsonWrite
 	for path, ops := range doc.Paths {
 		for method, op := range ops {
@@ -280,7 +267,7 @@ func jsonWrites(t *testing.T, srv *httptest.Server) []jsonWrite {
 			if ref, isRef := strings.CutPrefix(sc.Ref, "#/components/schemas/"); isRef {
 				sc = doc.Components.Schemas[ref]
 			}
-			out = append(out, jsonWrite{method: strings.ToUpper(method), path: idParam.ReplaceAllString(path, "1"), schema: sc})
+			out = append(out, jsonWrite{method: strings.ToUpper(method), path: concretePath(path), schema: sc})
 		}
 	}
 	slices.SortFunc(out, func(a, b jsonWrite) int { return strings.Compare(a.method+a.path, b.method+b.path) })
@@ -358,10 +345,6 @@ func TestRequiredFieldsRefused(t *testing.T) {
 func TestIdempotencyKeyLength(t *testing.T) {
 	t.Parallel()
 	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
-		res, err := srv.Client().Get(srv.URL + "/openapi.json")
-		if err != nil {
-			t.Fatal(err)
-		}
 		var doc struct {
 			Paths map[string]map[string]struct {
 				Parameters []struct {
@@ -376,18 +359,13 @@ func TestIdempotencyKeyLength(t *testing.T) {
 				} `json:"parameters"`
 			} `json:"components"`
 		}
-		err = json.NewDecoder(res.Body).Decode(&doc)
-		res.Body.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
+		servedOpenAPI(t, srv, &doc)
 		for _, name := range []string{"IdempotencyKey", "IdempotencyKeyRequired"} {
 			if n := doc.Components.Parameters[name].Schema.MaxLength; n != 90 {
 				t.Errorf("%s: maxLength %d, want 90", name, n)
 			}
 		}
 		super := loginAs(t, srv, "provider-admin", "provider-pass-1")
-		idParam := regexp.MustCompile(`\{[^}]+\}`)
 		long := strings.Repeat("k", 91)
 		msgs := map[string][2]string{
 			"en":    {"An Idempotency-Key has at most 90 characters.", "This request needs an Idempotency-Key header (at most 90 characters): a retry with the same key answers the first result."},
@@ -407,7 +385,7 @@ func TestIdempotencyKeyLength(t *testing.T) {
 				}
 				routes++
 				lang := []string{"en", "zh-cn"}[routes%2]
-				target := idParam.ReplaceAllString(path, "1")
+				target := concretePath(path)
 				resp, env := call(t, srv, strings.ToUpper(method), target, lang, `{}`, append(bearer(super.Token), "Idempotency-Key", long)...)
 				if resp.StatusCode != 400 || env.Code != 100001 || fieldsOf(t, env)["Idempotency-Key"] != msgs[lang][0] {
 					t.Errorf("%s %s with a 91-character key: %d %d %s", strings.ToUpper(method), target, resp.StatusCode, env.Code, env.Data)

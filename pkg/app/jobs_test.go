@@ -147,11 +147,8 @@ func TestRefundJobRunAgainAfterACrash(t *testing.T) {
 		rfID := apptest.RefundRequest(t, a)
 		provider := loginAs(t, srv, "provider-admin", "provider-pass-1")
 		op := loginAs(t, srv, "demo-operator", "demo-pass-1")
-		resp, env := call(t, srv, "POST", fmt.Sprintf("/order/v2/flight/orders/%d/review", rfID), "en", `{"action":"approve"}`, bearer(provider.Token)...)
-		if resp.StatusCode != 200 || env.Code != 0 {
-			t.Fatalf("approve: %d %+v", resp.StatusCode, env)
-		}
-		resp, env = call(t, srv, "POST", fmt.Sprintf("/order/v2/flight/orders/%d/confirmation", rfID), "en", "", bearer(op.Token)...)
+		reviewAfterSale(t, srv, provider.Token, rfID, "approve")
+		resp, env := call(t, srv, "POST", fmt.Sprintf("/order/v2/flight/orders/%d/confirmation", rfID), "en", "", bearer(op.Token)...)
 		if resp.StatusCode != 200 {
 			t.Fatalf("confirm: %d %+v", resp.StatusCode, env)
 		}

@@ -72,10 +72,7 @@ func isASCII(s string) bool {
 func TestGroupWalletEntriesInTheCallersLanguage(t *testing.T) {
 	t.Parallel()
 	groupMoneyTest(t, func(t *testing.T, a *app.App, srv *httptest.Server, op meData, provider string) {
-		g := confirmedGroup(t, srv, op.Token, provider, "names-wallet")
-		if resp, env := payGroup(t, srv, op.Token, g.ID, "first", "names-wallet-first"); resp.StatusCode != 200 || env.Code != 0 {
-			t.Fatalf("pay the first deposit: %d %+v", resp.StatusCode, env)
-		}
+		g := depositPaidGroup(t, srv, op.Token, provider, "names-wallet")
 		finance := loginAs(t, srv, "demo-super", "demo-pass-1")
 		for _, tc := range []struct{ lang, want string }{
 			{"en", "Group order PEK-SHA: First deposit, 20 passengers"},

@@ -98,17 +98,8 @@ func quotedChange(t *testing.T, a *app.App, srv *httptest.Server, token, provide
 	if len(cs.Options) == 0 {
 		t.Fatalf("change search: %+v", env)
 	}
-	resp, env := multipartCall(t, srv, fmt.Sprintf("/order/v2/flight/orders/%d/change", o.ID), token,
-		map[string]string{"reason": "0", "optionId": cs.Options[0].ID}, nil)
-	if resp.StatusCode != 201 {
-		t.Fatalf("change request: %d %+v", resp.StatusCode, env)
-	}
-	var ch flight.View
-	_ = json.Unmarshal(env.Data, &ch)
-	resp, env = call(t, srv, "POST", fmt.Sprintf("/order/v2/flight/orders/%d/review", ch.ID), "en", `{"action":"quote"}`, bearer(providerToken)...)
-	if resp.StatusCode != 200 {
-		t.Fatalf("quote change: %d %+v", resp.StatusCode, env)
-	}
+	ch := askAfterSale(t, srv, token, o.ID, "change", map[string]string{"reason": "0", "optionId": cs.Options[0].ID}, nil)
+	reviewAfterSale(t, srv, providerToken, ch.ID, "quote")
 	return ch.ID
 }
 
@@ -117,10 +108,7 @@ func quotedChange(t *testing.T, a *app.App, srv *httptest.Server, token, provide
 func quotedRefund(t *testing.T, a *app.App, srv *httptest.Server, providerToken string) int64 {
 	t.Helper()
 	id := apptest.RefundRequest(t, a)
-	resp, env := call(t, srv, "POST", fmt.Sprintf("/order/v2/flight/orders/%d/review", id), "en", `{"action":"approve"}`, bearer(providerToken)...)
-	if resp.StatusCode != 200 {
-		t.Fatalf("approve refund: %d %+v", resp.StatusCode, env)
-	}
+	reviewAfterSale(t, srv, providerToken, id, "approve")
 	return id
 }
 

@@ -36,16 +36,7 @@ func voidRequest(t *testing.T, a *app.App, srv *httptest.Server, token, quoteID,
 	if err := a.Orders.Ticket(context.Background(), o.ID, false); err != nil {
 		t.Fatal(err)
 	}
-	resp, env := multipartCall(t, srv, fmt.Sprintf("/order/v2/flight/orders/%d/void", o.ID), token,
-		map[string]string{"reason": "4", "remark": "duplicate"}, map[string][]byte{"p.png": tinyPNG})
-	if resp.StatusCode != 201 {
-		t.Fatalf("void request: %d %+v", resp.StatusCode, env)
-	}
-	var v flight.View
-	if err := json.Unmarshal(env.Data, &v); err != nil {
-		t.Fatal(err)
-	}
-	return o, v
+	return o, askVoid(t, srv, token, o.ID)
 }
 
 func pay(t *testing.T, srv *httptest.Server, token string, id int64, body string) (int, envelope) {
@@ -150,10 +141,7 @@ func TestOrderMoneyPaths(t *testing.T) {
 
 		t.Run("void on the day: everything back, original closed", func(t *testing.T) {
 			o, v := voidRequest(t, a, srv, op.Token, quoteID, "void")
-			resp, env := call(t, srv, "POST", fmt.Sprintf("/order/v2/flight/orders/%d/review", v.ID), "en", `{"action":"approve"}`, bearer(provider.Token)...)
-			if resp.StatusCode != 200 {
-				t.Fatalf("approve void: %d %+v", resp.StatusCode, env)
-			}
+			reviewAfterSale(t, srv, provider.Token, v.ID, "approve")
 			if got := getOrder(t, srv, op.Token, v.ID); got.Status != flight.VoidedReimbursed {
 				t.Fatalf("void order %s", got.Status)
 			}
@@ -185,18 +173,8 @@ func TestOrderMoneyPaths(t *testing.T) {
 			if opt.Segments[0].DepartAt.Format(time.DateOnly) != newDate {
 				t.Fatalf("option departs %s, want %s", opt.Segments[0].DepartAt, newDate)
 			}
-			resp, env = multipartCall(t, srv, fmt.Sprintf("/order/v2/flight/orders/%d/change", o.ID), op.Token,
-				map[string]string{"reason": "0", "optionId": opt.ID}, nil)
-			if resp.StatusCode != 201 {
-				t.Fatalf("change request: %d %+v", resp.StatusCode, env)
-			}
-			var ch flight.View
-			_ = json.Unmarshal(env.Data, &ch)
-			resp, env = call(t, srv, "POST", fmt.Sprintf("/order/v2/flight/orders/%d/review", ch.ID), "en", `{"action":"quote"}`, bearer(provider.Token)...)
-			if resp.StatusCode != 200 {
-				t.Fatalf("quote change: %d %+v", resp.StatusCode, env)
-			}
-			_ = json.Unmarshal(env.Data, &ch)
+			ch := askAfterSale(t, srv, op.Token, o.ID, "change", map[string]string{"reason": "0", "optionId": opt.ID}, nil)
+			ch = reviewAfterSale(t, srv, provider.Token, ch.ID, "quote")
 			due, _ := money.Parse(ch.Total.Amount, "CNY")
 			if ch.Status != flight.ChgToBePaid || ch.Total.Amount != opt.Total.Amount {
 				t.Fatalf("quoted change = %s %s, option total %s", ch.Status, ch.Total.Amount, opt.Total.Amount)

@@ -132,9 +132,17 @@ func quotedTotal(t *testing.T, srv *httptest.Server, token string) (string, shop
 	return quoteID, sol, total
 }
 
+// createOrder books the quote quoteID for one adult under the
+// Idempotency-Key key.
 func createOrder(t *testing.T, srv *httptest.Server, token, quoteID, key string) flight.View {
 	t.Helper()
-	resp, env := call(t, srv, "POST", "/order/v2/flight/orders", "en", fmt.Sprintf(adultBody, quoteID), append(bearer(token), "Idempotency-Key", key)...)
+	return createOrderWith(t, srv, token, fmt.Sprintf(adultBody, quoteID), key)
+}
+
+// createOrderWith posts the order request body, which must be booked.
+func createOrderWith(t *testing.T, srv *httptest.Server, token, body, key string) flight.View {
+	t.Helper()
+	resp, env := call(t, srv, "POST", "/order/v2/flight/orders", "en", body, append(bearer(token), "Idempotency-Key", key)...)
 	if resp.StatusCode != 201 || env.Code != 0 {
 		t.Fatalf("create order: %d %+v", resp.StatusCode, env)
 	}
@@ -189,6 +197,50 @@ func multipartCall(t *testing.T, srv *httptest.Server, path, token string, field
 	req.Header.Set("Accept-Language", "en")
 	resp, raw := send(t, srv.Client(), req)
 	return resp, asEnvelope(t, path, raw)
+}
+
+// askAfterSale has the agency (token) ask for the after-sale kind ("void",
+// "refund" or "change") of flight order id with the form's fields and proof
+// files: the request's order, which must be created.
+func askAfterSale(t *testing.T, srv *httptest.Server, token string, id int64, kind string, fields map[string]string, files map[string][]byte) flight.View {
+	t.Helper()
+	resp, env := multipartCall(t, srv, fmt.Sprintf("/order/v2/flight/orders/%d/%s", id, kind), token, fields, files)
+	if resp.StatusCode != 201 {
+		t.Fatalf("%s request: %d %+v", kind, resp.StatusCode, env)
+	}
+	var v flight.View
+	if err := json.Unmarshal(env.Data, &v); err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// askVoid asks to void flight order id as a duplicate, with a proof.
+func askVoid(t *testing.T, srv *httptest.Server, token string, id int64) flight.View {
+	t.Helper()
+	return askAfterSale(t, srv, token, id, "void", map[string]string{"reason": "4", "remark": "duplicate"}, map[string][]byte{"p.png": tinyPNG})
+}
+
+// askRefund asks to refund flight order id as plans changed, with a proof.
+func askRefund(t *testing.T, srv *httptest.Server, token string, id int64) flight.View {
+	t.Helper()
+	return askAfterSale(t, srv, token, id, "refund", map[string]string{"reason": "0", "remark": "plans changed"}, map[string][]byte{"p.png": tinyPNG})
+}
+
+// reviewAfterSale has the provider (token) take action ("approve" or
+// "quote") on the after-sale request id, which must succeed: the request's
+// order as the answer gives it.
+func reviewAfterSale(t *testing.T, srv *httptest.Server, token string, id int64, action string) flight.View {
+	t.Helper()
+	resp, env := call(t, srv, "POST", fmt.Sprintf("/order/v2/flight/orders/%d/review", id), "en", fmt.Sprintf(`{"action":%q}`, action), bearer(token)...)
+	if resp.StatusCode != 200 || env.Code != 0 {
+		t.Fatalf("%s request %d: %d %+v", action, id, resp.StatusCode, env)
+	}
+	var v flight.View
+	if err := json.Unmarshal(env.Data, &v); err != nil {
+		t.Fatal(err)
+	}
+	return v
 }
 
 // TestFlightOrderLifecycle books, pays from the balance, tickets, refunds

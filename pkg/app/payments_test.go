@@ -40,10 +40,7 @@ type payable struct {
 // gateway.
 func TestEveryLinePaysAlike(t *testing.T) {
 	t.Parallel()
-	withChannel, rigOf := withWeChatPay(t)
-	seededWith(t, withChannel, func(t *testing.T, a *app.App, srv *httptest.Server) {
-		rig := rigOf(a)
-		runJobs(t, a)
+	seededWithWeChatPay(t, func(t *testing.T, a *app.App, srv *httptest.Server, rig *weChatRig) {
 		demo := agencyID(t, a, "Demo Travel")
 		enableTrains(t, a, demo, `{"notifyUrl":"","manual":true}`)
 		op := loginAs(t, srv, "demo-operator", "demo-pass-1").Token

@@ -2,7 +2,6 @@ package app_test
 
 import (
 	"bytes"
-	"encoding/json"
 	"image"
 	"image/png"
 	"io"
@@ -10,7 +9,6 @@ import (
 	"mime/multipart"
 	"net/http"
 	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -31,23 +29,22 @@ func BenchmarkRecognitionUploadsBeside(b *testing.B) {
 	// The reader's loop would meet its rate limit; what is measured is
 	// the server's work, as in BenchmarkOrdersCreateAndPay.
 	_, srv := newSeededApp(b, store.SQLite, func(c *config.Config) { c.HTTP.RateLimit.Enabled = false })
-	token := func(user, pass string) string {
-		resp, err := srv.Client().Post(srv.URL+"/base/v2/login", "application/json",
-			strings.NewReader(`{"username":"`+user+`","password":"`+pass+`"}`))
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer resp.Body.Close()
-		var env struct{ Data struct{ Token string } }
-		if err := json.NewDecoder(resp.Body).Decode(&env); err != nil || env.Data.Token == "" {
-			b.Fatalf("login %s: %v", user, err)
-		}
-		return env.Data.Token
-	}
-	uploader, reader := token("demo-operator", "demo-pass-1"), token("demo-finance", "demo-pass-1")
+	uploader, reader := loginAs(b, srv, "demo-operator", "demo-pass-1").Token, loginAs(b, srv, "demo-finance", "demo-pass-1").Token
 	picture := noisePNG(b, 1560, 1560)
 	b.ReportMetric(float64(len(picture))/(1<<20), "upload-MB")
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}, Timeout: 2 * time.Minute}
+	// status sends req and drains the answer: its status, or false when
+	// it could not be sent (reported).
+	status := func(req *http.Request) (int, bool) {
+		resp, err := client.Do(req)
+		if err != nil {
+			b.Error(err)
+			return 0, false
+		}
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return resp.StatusCode, true
+	}
 
 	var reads []time.Duration
 	var busy, uploads atomic.Int64
@@ -66,15 +63,12 @@ func BenchmarkRecognitionUploadsBeside(b *testing.B) {
 				req, _ := http.NewRequest("GET", srv.URL+"/base/v2/me", nil)
 				req.Header.Set("Authorization", "Bearer "+reader)
 				start := time.Now()
-				resp, err := client.Do(req)
-				if err != nil {
-					b.Error(err)
+				code, ok := status(req)
+				if !ok {
 					return
 				}
-				_, _ = io.Copy(io.Discard, resp.Body)
-				resp.Body.Close()
-				if resp.StatusCode != 200 {
-					b.Errorf("read: %d", resp.StatusCode)
+				if code != 200 {
+					b.Errorf("read: %d", code)
 					return
 				}
 				reads = append(reads, time.Since(start))
@@ -98,18 +92,15 @@ func BenchmarkRecognitionUploadsBeside(b *testing.B) {
 				req, _ := http.NewRequest("POST", srv.URL+"/base/v2/analysis/document", pr)
 				req.Header.Set("Content-Type", mw.FormDataContentType())
 				req.Header.Set("Authorization", "Bearer "+uploader)
-				resp, err := client.Do(req)
-				if err != nil {
-					b.Error(err)
+				code, ok := status(req)
+				if !ok {
 					return
 				}
-				_, _ = io.Copy(io.Discard, resp.Body)
-				resp.Body.Close()
 				uploads.Add(1)
-				if resp.StatusCode == http.StatusServiceUnavailable || resp.StatusCode == http.StatusTooManyRequests {
+				if code == http.StatusServiceUnavailable || code == http.StatusTooManyRequests {
 					busy.Add(1)
-				} else if resp.StatusCode != http.StatusBadRequest && resp.StatusCode != http.StatusUnprocessableEntity {
-					b.Errorf("upload: %d", resp.StatusCode)
+				} else if code != http.StatusBadRequest && code != http.StatusUnprocessableEntity {
+					b.Errorf("upload: %d", code)
 				}
 			})
 		}

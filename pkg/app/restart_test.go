@@ -2,7 +2,6 @@ package app_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"testing"
 
@@ -48,27 +47,16 @@ func TestRestartKeepsSupplierBookings(t *testing.T) {
 		runJobs(t, after)
 		op = loginAs(t, srv, "demo-operator", "demo-pass-1")
 		provider := loginAs(t, srv, "provider-admin", "provider-pass-1")
-		resp, env := multipartCall(t, srv, fmt.Sprintf("/order/v2/flight/orders/%d/refund", o.ID), op.Token,
-			map[string]string{"reason": "0", "remark": "plans changed"}, map[string][]byte{"p.png": tinyPNG})
-		if resp.StatusCode != 201 {
-			t.Fatalf("refund request after restart: %d %+v", resp.StatusCode, env)
-		}
-		var rf flight.View
-		_ = json.Unmarshal(env.Data, &rf)
+		rf := askRefund(t, srv, op.Token, o.ID)
 		// No amounts given: the supplier quotes the booking it made
 		// before the restart.
-		resp, env = call(t, srv, "POST", fmt.Sprintf("/order/v2/flight/orders/%d/review", rf.ID), "en", `{"action":"approve"}`, bearer(provider.Token)...)
-		if resp.StatusCode != 200 || env.Code != 0 {
-			t.Fatalf("approve after restart: %d %+v", resp.StatusCode, env)
-		}
-		var quoted flight.View
-		_ = json.Unmarshal(env.Data, &quoted)
+		quoted := reviewAfterSale(t, srv, provider.Token, rf.ID, "approve")
 		refund, _ := money.Parse(quoted.PriceBreakdown.RefundAmount.Amount, "CNY")
 		if quoted.Status != flight.RfdToBeConfirm || refund.Minor <= 0 || refund.Minor > paid.Minor {
 			t.Fatalf("quoted after restart: %s, refund %s of %s", quoted.Status, quoted.PriceBreakdown.RefundAmount.Amount, issued.Total.Amount)
 		}
 		wallet := walletMinor(t, after, op.Company.ID)
-		resp, env = call(t, srv, "POST", fmt.Sprintf("/order/v2/flight/orders/%d/confirmation", rf.ID), "en", "", bearer(op.Token)...)
+		resp, env := call(t, srv, "POST", fmt.Sprintf("/order/v2/flight/orders/%d/confirmation", rf.ID), "en", "", bearer(op.Token)...)
 		if resp.StatusCode != 200 {
 			t.Fatalf("confirm: %d %+v", resp.StatusCode, env)
 		}

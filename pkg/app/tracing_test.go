@@ -287,52 +287,11 @@ func TestTraceFollowsAPaymentToTheSupplier(t *testing.T) {
 	})
 }
 
-// duffelOrder searches Duffel's recorded London-New York return trip and
-// books it for its two adults and a child.
+// duffelOrder books Duffel's recorded London-New York return trip for its
+// two adults and a child.
 func duffelOrder(t *testing.T, srv *httptest.Server, token string) flight.View {
 	t.Helper()
-	recordedOn := time.Date(2026, 5, 10, 0, 0, 0, 0, time.UTC)
-	shift := int(time.Since(recordedOn).Hours()/24) + 30
-	out := time.Date(2026, 6, 10, 0, 0, 0, 0, time.UTC).AddDate(0, 0, shift).Format(time.DateOnly)
-	back := time.Date(2026, 6, 17, 0, 0, 0, 0, time.UTC).AddDate(0, 0, shift).Format(time.DateOnly)
-	_, p := searchAPI(t, srv, token, "en", fmt.Sprintf(`{"journeys":[{"origin":"LHR","destination":"JFK","date":%q},{"origin":"JFK","destination":"LHR","date":%q}],
-		"passengers":{"adult":2,"child":1,"infant":0},"cabinClass":"economy","bookingType":"return"}`, out, back))
-	if len(p.Items) == 0 {
-		t.Fatalf("no Duffel solution: %+v", p.Suppliers)
-	}
-	var quote string
-	for _, sol := range p.Items {
-		_, env := call(t, srv, "POST", "/shopping/v2/flight/solutions/"+sol.ID+"/verification", "en", "", bearer(token)...)
-		var v struct {
-			QuoteID string `json:"quoteId"`
-		}
-		if err := json.Unmarshal(env.Data, &v); err == nil && env.Code == 0 && v.QuoteID != "" {
-			quote = v.QuoteID
-			break
-		}
-		t.Logf("verification of %s: %+v", sol.ID, env)
-	}
-	if quote == "" {
-		t.Fatal("no verifiable Duffel solution")
-	}
-	traveller := func(typ, surname, given, gender, birthday, doc string) string {
-		return fmt.Sprintf(`{"type":%q,"surname":%q,"givenName":%q,"gender":%q,"birthday":%q,"nationality":"CN","documentType":"passport","documentNumber":%q,"documentExpiry":"2034-01-01"}`,
-			typ, surname, given, gender, birthday, doc)
-	}
-	body := fmt.Sprintf(`{"quoteId":%q,"passengers":[%s,%s,%s],
-		"contact":{"name":"Zhang Wei","email":"zhang.wei@example.com","phone":"+86 138 0000 0000"},"invoiceType":"Itinerary"}`, quote,
-		traveller("adult", "ZHANG", "WEI", "male", "1985-04-02", "E12345678"),
-		traveller("adult", "LI", "NA", "female", "1987-09-12", "E12345679"),
-		traveller("child", "ZHANG", "XIAOMING", "male", time.Now().AddDate(-7, 0, 0).Format(time.DateOnly), "E12345670"))
-	resp, env := call(t, srv, "POST", "/order/v2/flight/orders", "en", body, append(bearer(token), "Idempotency-Key", "duffel-"+randomHex(t, 4))...)
-	if resp.StatusCode != 201 || env.Code != 0 {
-		t.Fatalf("create order: %d %+v", resp.StatusCode, env)
-	}
-	var v flight.View
-	if err := json.Unmarshal(env.Data, &v); err != nil {
-		t.Fatal(err)
-	}
-	return v
+	return createOrderWith(t, srv, token, duffelOrderBody(t, srv, token), "duffel-"+randomHex(t, 4))
 }
 
 func randomHex(t *testing.T, n int) string {

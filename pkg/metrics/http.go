@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/voyage/voyage/pkg/server"
 )
 
 // routeKey carries the slot the mux's pattern is written into.
@@ -30,7 +32,7 @@ func (m *Metrics) HTTP(mux *http.ServeMux) func(http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			start := time.Now()
 			slot := &routeSlot{}
-			rec := &recorder{ResponseWriter: w}
+			rec := &server.StatusRecorder{ResponseWriter: w}
 			defer func() {
 				// Counted even when a handler panics past Recover (an
 				// aborted response): the deferred call still runs.
@@ -40,11 +42,7 @@ func (m *Metrics) HTTP(mux *http.ServeMux) func(http.Handler) http.Handler {
 					// taken.
 					_, pattern = mux.Handler(r)
 				}
-				code := rec.status
-				if code == 0 {
-					code = http.StatusOK
-				}
-				s := m.httpSeries(routeOf(pattern), methodOf(r.Method), code)
+				s := m.httpSeries(routeOf(pattern), methodOf(r.Method), rec.Status())
 				s.requests.Inc()
 				s.duration.Observe(time.Since(start).Seconds())
 			}()
@@ -129,27 +127,3 @@ func classOf(code int) string {
 	}
 	return strconv.Itoa(code/100) + "xx"
 }
-
-// recorder keeps the status a handler answered.
-type recorder struct {
-	http.ResponseWriter
-	status int
-}
-
-func (r *recorder) WriteHeader(code int) {
-	if r.status == 0 {
-		r.status = code
-	}
-	r.ResponseWriter.WriteHeader(code)
-}
-
-func (r *recorder) Write(b []byte) (int, error) {
-	if r.status == 0 {
-		r.status = http.StatusOK
-	}
-	return r.ResponseWriter.Write(b)
-}
-
-// Unwrap lets http.ResponseController reach the connection (flushes for
-// the search's stream, deadlines).
-func (r *recorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }

@@ -74,18 +74,12 @@ func New() *Metrics {
 		Help:    "Time a flight content supplier took to answer, by supplier, operation and outcome.",
 		Buckets: []float64{.05, .1, .25, .5, 1, 2, 4, 8, 15, 30, 60},
 	}, []string{"supplier", "operation", "outcome"})
-	m.bookings = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "voyage_bookings_total",
-		Help: "Bookings asked for, by product line, channel (empty: none) and outcome.",
-	}, []string{"line", "channel", "outcome"})
-	m.payments = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "voyage_payments_total",
-		Help: "Booking payments asked for, by product line, channel and outcome (ok, pending, declined, timeout, refused, error).",
-	}, []string{"line", "channel", "outcome"})
-	m.refunds = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "voyage_refunds_total",
-		Help: "Money given back for a booking (to the wallet, then the channels that took it), by product line, channel and outcome.",
-	}, []string{"line", "channel", "outcome"})
+	m.bookings = lineCounter("voyage_bookings_total",
+		"Bookings asked for, by product line, channel (empty: none) and outcome.")
+	m.payments = lineCounter("voyage_payments_total",
+		"Booking payments asked for, by product line, channel and outcome (ok, pending, declined, timeout, refused, error).")
+	m.refunds = lineCounter("voyage_refunds_total",
+		"Money given back for a booking (to the wallet, then the channels that took it), by product line, channel and outcome.")
 	m.ledgerTransfers = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "voyage_ledger_transfers_total",
 		Help: "Ledger transfers written (replays of an idempotency key excluded), by payment type.",
@@ -119,26 +113,34 @@ func (m *Metrics) Searched(admitted bool) {
 
 // Booked counts a booking asked for on line.
 func (m *Metrics) Booked(line, channel, outcome string) {
-	if m == nil {
-		return
+	if m != nil {
+		countLine(m.bookings, line, channel, outcome)
 	}
-	m.bookings.WithLabelValues(Name(line), channelName(channel), outcomeName(outcome)).Inc()
 }
 
 // Paid counts a booking payment asked for on line through channel.
 func (m *Metrics) Paid(line, channel, outcome string) {
-	if m == nil {
-		return
+	if m != nil {
+		countLine(m.payments, line, channel, outcome)
 	}
-	m.payments.WithLabelValues(Name(line), channelName(channel), outcomeName(outcome)).Inc()
 }
 
 // Refunded counts money given back for a booking on line.
 func (m *Metrics) Refunded(line, channel, outcome string) {
-	if m == nil {
-		return
+	if m != nil {
+		countLine(m.refunds, line, channel, outcome)
 	}
-	m.refunds.WithLabelValues(Name(line), channelName(channel), outcomeName(outcome)).Inc()
+}
+
+// lineCounter is a counter of what is asked for on a product line (bookings,
+// payments, refunds): by line, channel and outcome.
+func lineCounter(name, help string) *prometheus.CounterVec {
+	return prometheus.NewCounterVec(prometheus.CounterOpts{Name: name, Help: help}, []string{"line", "channel", "outcome"})
+}
+
+// countLine counts one on a lineCounter, each label bounded.
+func countLine(c *prometheus.CounterVec, line, channel, outcome string) {
+	c.WithLabelValues(Name(line), channelName(channel), outcomeName(outcome)).Inc()
 }
 
 // Transferred counts a ledger transfer of paymentType written.

@@ -76,20 +76,34 @@ func (h LogHandler) WithAttrs(as []slog.Attr) slog.Handler {
 // WithGroup implements slog.Handler.
 func (h LogHandler) WithGroup(name string) slog.Handler { return LogHandler{h.Handler.WithGroup(name)} }
 
-type statusRecorder struct {
+// StatusRecorder keeps the status and size of what a handler answered, for
+// the middlewares that report it (the access log, the metrics).
+type StatusRecorder struct {
 	http.ResponseWriter
 	status int
 	bytes  int
 }
 
-func (s *statusRecorder) WriteHeader(code int) {
+// Status is the status code answered: the first one written, or 200 (as
+// net/http answers) when the handler wrote none.
+func (s *StatusRecorder) Status() int {
+	if s.status == 0 {
+		return http.StatusOK
+	}
+	return s.status
+}
+
+// Bytes is how many bytes of body were written.
+func (s *StatusRecorder) Bytes() int { return s.bytes }
+
+func (s *StatusRecorder) WriteHeader(code int) {
 	if s.status == 0 {
 		s.status = code
 	}
 	s.ResponseWriter.WriteHeader(code)
 }
 
-func (s *statusRecorder) Write(b []byte) (int, error) {
+func (s *StatusRecorder) Write(b []byte) (int, error) {
 	if s.status == 0 {
 		s.status = http.StatusOK
 	}
@@ -98,7 +112,9 @@ func (s *statusRecorder) Write(b []byte) (int, error) {
 	return n, err
 }
 
-func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }
+// Unwrap lets http.ResponseController reach the connection (flushes for
+// the search's stream, deadlines).
+func (s *StatusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }
 
 // AccessLog logs the requests a server answers. A request that failed
 // (status 400 and above) gets a line of its own, as do all of them when the
@@ -178,12 +194,9 @@ func (l *AccessLog) Flush() {
 func (l *AccessLog) Handler(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		rec := &statusRecorder{ResponseWriter: w}
+		rec := &StatusRecorder{ResponseWriter: w}
 		next.ServeHTTP(rec, r)
-		if rec.status == 0 {
-			rec.status = http.StatusOK
-		}
-		took := time.Since(start)
+		status, took := rec.Status(), time.Since(start)
 		level := slog.LevelInfo
 		switch {
 		case r.URL.Path == "/readyz":
@@ -191,20 +204,20 @@ func (l *AccessLog) Handler(next http.Handler) http.Handler {
 			// the answer a draining or not-yet-migrated instance owes it
 			// (the probe logs the database's own failures).
 			level = slog.LevelDebug
-		case rec.status >= 500:
+		case status >= 500:
 			level = slog.LevelError
 		case r.URL.Path == "/healthz" || strings.HasPrefix(r.URL.Path, "/static/"):
 			level = slog.LevelDebug
-		case rec.status < 400 && !l.logger().Enabled(r.Context(), slog.LevelDebug):
+		case status < 400 && !l.logger().Enabled(r.Context(), slog.LevelDebug):
 			l.mu.Lock()
 			s := &l.sum
 			s.count++
-			if rec.status < 300 {
+			if status < 300 {
 				s.ok2xx++
 			} else {
 				s.redirect3xx++
 			}
-			s.bytes += int64(rec.bytes)
+			s.bytes += int64(rec.Bytes())
 			s.total += took
 			if took > s.slowest {
 				s.slowest, s.slowestPath = took, r.URL.Path
@@ -213,7 +226,7 @@ func (l *AccessLog) Handler(next http.Handler) http.Handler {
 			return
 		}
 		l.logger().Log(r.Context(), level, "http request", "method", r.Method, "path", r.URL.Path,
-			"status", rec.status, "bytes", rec.bytes, "duration", took, "remote", r.RemoteAddr)
+			"status", status, "bytes", rec.Bytes(), "duration", took, "remote", r.RemoteAddr)
 	})
 }
 

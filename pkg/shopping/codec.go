@@ -305,6 +305,26 @@ func (e *encoder) uvarint(v uint64) {
 
 func (e *encoder) varint(v int64) { e.uvarint(zigzag(v)) }
 
+// optStr, optInt and optAmount write a field of a record whose bit is set
+// in its mask; otherwise the decoder keeps the previous record's.
+func (e *encoder) optStr(mask, bit uint64, s string) {
+	if mask&bit != 0 {
+		e.str(&e.fieldStrs, s)
+	}
+}
+
+func (e *encoder) optInt(mask, bit uint64, v int) {
+	if mask&bit != 0 {
+		e.varint(int64(v))
+	}
+}
+
+func (e *encoder) optAmount(mask, bit uint64, v int64) {
+	if mask&bit != 0 {
+		e.amount(v)
+	}
+}
+
 // amount writes money in minor units, which are mostly round.
 func (e *encoder) amount(v int64) {
 	m, k := v, uint64(0)
@@ -760,6 +780,24 @@ func (k fareKey) hash(seed uint64) uint64 {
 	return mix2(uint64(k.base)^uint64(k.airportTax)<<17, uint64(k.taxes)^uint64(k.fuelSurcharge)<<17, seed)
 }
 
+// changed is a field's bit in a record's mask and whether the field
+// differs from the previous record's.
+type changed struct {
+	bit  uint64
+	diff bool
+}
+
+// maskOf is the mask of the fields that changed, those written.
+func maskOf(fields []changed) uint64 {
+	var mask uint64
+	for _, f := range fields {
+		if f.diff {
+			mask |= f.bit
+		}
+	}
+	return mask
+}
+
 func (e *encoder) segment(s *supplier.Segment) error {
 	if i := e.segs.find(keyOfSegment(s), s); i >= 0 {
 		e.uvarint(uint64(i) << 1)
@@ -776,10 +814,7 @@ func (e *encoder) segment(s *supplier.Segment) error {
 			mask |= sFlightCode
 		}
 	}
-	for _, f := range []struct {
-		bit  uint64
-		diff bool
-	}{
+	mask |= maskOf([]changed{
 		{sCarrier, s.Carrier != p.Carrier},
 		{sAircraft, s.Aircraft != p.Aircraft},
 		{sSeatsLeft, s.SeatsLeft != p.SeatsLeft},
@@ -790,15 +825,9 @@ func (e *encoder) segment(s *supplier.Segment) error {
 		{sDestination, s.Destination != p.Destination},
 		{sCabin, s.Cabin != p.Cabin},
 		{sOperatingCarrier, s.OperatingCarrier != p.OperatingCarrier},
-	} {
-		if f.diff {
-			mask |= f.bit
-		}
-	}
+	})
 	e.uvarint(mask<<1 | 1)
-	if mask&sCarrier != 0 {
-		e.str(&e.fieldStrs, s.Carrier)
-	}
+	e.optStr(mask, sCarrier, s.Carrier)
 	switch {
 	case mask&sFlightNumber != 0:
 		e.uvarint(num)
@@ -806,15 +835,9 @@ func (e *encoder) segment(s *supplier.Segment) error {
 	case mask&sFlightCode != 0:
 		e.str(&e.fieldStrs, s.FlightNumber)
 	}
-	if mask&sOperatingCarrier != 0 {
-		e.str(&e.fieldStrs, s.OperatingCarrier)
-	}
-	if mask&sOrigin != 0 {
-		e.str(&e.fieldStrs, s.Origin)
-	}
-	if mask&sDestination != 0 {
-		e.str(&e.fieldStrs, s.Destination)
-	}
+	e.optStr(mask, sOperatingCarrier, s.OperatingCarrier)
+	e.optStr(mask, sOrigin, s.Origin)
+	e.optStr(mask, sDestination, s.Destination)
 	dep, err := e.time(s.DepartAt, e.lastDepart, &e.departs)
 	if err != nil {
 		return fmt.Errorf("segment %s departure: %w", s.FlightNumber, err)
@@ -823,24 +846,12 @@ func (e *encoder) segment(s *supplier.Segment) error {
 	if _, err := e.time(s.ArriveAt, dep, &e.arrives); err != nil {
 		return fmt.Errorf("segment %s arrival: %w", s.FlightNumber, err)
 	}
-	if mask&sDuration != 0 {
-		e.varint(int64(s.DurationMinutes))
-	}
-	if mask&sCabin != 0 {
-		e.str(&e.fieldStrs, s.Cabin)
-	}
-	if mask&sBookingClass != 0 {
-		e.str(&e.fieldStrs, s.BookingClass)
-	}
-	if mask&sFareBasis != 0 {
-		e.str(&e.fieldStrs, s.FareBasis)
-	}
-	if mask&sAircraft != 0 {
-		e.str(&e.fieldStrs, s.Aircraft)
-	}
-	if mask&sSeatsLeft != 0 {
-		e.varint(int64(s.SeatsLeft))
-	}
+	e.optInt(mask, sDuration, s.DurationMinutes)
+	e.optStr(mask, sCabin, s.Cabin)
+	e.optStr(mask, sBookingClass, s.BookingClass)
+	e.optStr(mask, sFareBasis, s.FareBasis)
+	e.optStr(mask, sAircraft, s.Aircraft)
+	e.optInt(mask, sSeatsLeft, s.SeatsLeft)
 	e.prevSeg = *s
 	return nil
 }
@@ -851,44 +862,21 @@ func (e *encoder) fare(f *supplier.PaxFare) {
 		return
 	}
 	p := &e.prevFare
-	var mask uint64
-	if f.Base != p.Base {
-		mask |= fBase
-	}
-	if f.Taxes != p.Taxes {
-		mask |= fTaxes
-	}
-	if f.AirportTax != p.AirportTax {
-		mask |= fAirportTax
-	}
-	if f.FuelSurcharge != p.FuelSurcharge {
-		mask |= fFuelSurcharge
-	}
-	if f.Type != p.Type {
-		mask |= fType
-	}
-	if f.Count != p.Count {
-		mask |= fCount
-	}
+	mask := maskOf([]changed{
+		{fBase, f.Base != p.Base},
+		{fTaxes, f.Taxes != p.Taxes},
+		{fAirportTax, f.AirportTax != p.AirportTax},
+		{fFuelSurcharge, f.FuelSurcharge != p.FuelSurcharge},
+		{fType, f.Type != p.Type},
+		{fCount, f.Count != p.Count},
+	})
 	e.uvarint(mask<<1 | 1)
-	if mask&fType != 0 {
-		e.str(&e.fieldStrs, f.Type)
-	}
-	if mask&fCount != 0 {
-		e.varint(int64(f.Count))
-	}
-	if mask&fBase != 0 {
-		e.amount(f.Base)
-	}
-	if mask&fTaxes != 0 {
-		e.amount(f.Taxes)
-	}
-	if mask&fAirportTax != 0 {
-		e.amount(f.AirportTax)
-	}
-	if mask&fFuelSurcharge != 0 {
-		e.amount(f.FuelSurcharge)
-	}
+	e.optStr(mask, fType, f.Type)
+	e.optInt(mask, fCount, f.Count)
+	e.optAmount(mask, fBase, f.Base)
+	e.optAmount(mask, fTaxes, f.Taxes)
+	e.optAmount(mask, fAirportTax, f.AirportTax)
+	e.optAmount(mask, fFuelSurcharge, f.FuelSurcharge)
 	e.prevFare = *f
 }
 
@@ -922,11 +910,7 @@ func sameRestrictions(a, b *supplier.Restrictions) bool {
 
 func (e *encoder) offer(o *supplier.Offer) error {
 	p := e.prevOffer
-	var mask uint64
-	for _, f := range []struct {
-		bit  uint64
-		diff bool
-	}{
+	mask := maskOf([]changed{
 		{oValidatingCarrier, o.ValidatingCarrier != p.ValidatingCarrier},
 		{oBrand, o.Brand != p.Brand},
 		{oBaggage, o.Baggage != p.Baggage},
@@ -937,11 +921,7 @@ func (e *encoder) offer(o *supplier.Offer) error {
 		{oSupplier, o.Supplier != p.Supplier},
 		{oCurrency, o.Currency != p.Currency},
 		{oExpiresAt, !sameStored(o.ExpiresAt, p.ExpiresAt)},
-	} {
-		if f.diff {
-			mask |= f.bit
-		}
-	}
+	})
 	e.uvarint(mask)
 	e.ref(o.Ref)
 	e.uvarint(uint64(len(o.Segments)))
@@ -967,12 +947,8 @@ func (e *encoder) offer(o *supplier.Offer) error {
 	if mask&oJourneys != 0 {
 		e.journeys(o.Journeys)
 	}
-	if mask&oValidatingCarrier != 0 {
-		e.str(&e.fieldStrs, o.ValidatingCarrier)
-	}
-	if mask&oBrand != 0 {
-		e.str(&e.fieldStrs, o.Brand)
-	}
+	e.optStr(mask, oValidatingCarrier, o.ValidatingCarrier)
+	e.optStr(mask, oBrand, o.Brand)
 	if mask&oBaggage != 0 {
 		b := &o.Baggage
 		e.varint(int64(b.CheckedPieces))
@@ -1000,15 +976,9 @@ func (e *encoder) offer(o *supplier.Offer) error {
 		e.list(r.EligibleCountries)
 		e.list(r.IneligibleCountries)
 	}
-	if mask&oTicketing != 0 {
-		e.varint(int64(o.TicketingMinutes))
-	}
-	if mask&oSupplier != 0 {
-		e.str(&e.fieldStrs, o.Supplier)
-	}
-	if mask&oCurrency != 0 {
-		e.str(&e.fieldStrs, o.Currency)
-	}
+	e.optInt(mask, oTicketing, o.TicketingMinutes)
+	e.optStr(mask, oSupplier, o.Supplier)
+	e.optStr(mask, oCurrency, o.Currency)
 	if mask&oExpiresAt != 0 {
 		exp, err := e.time(o.ExpiresAt, e.lastExpiry, &e.expiries)
 		if err != nil {
@@ -1072,16 +1042,13 @@ type decoder struct {
 	segs               []int32 // distinct segments, as their place in segArena
 	fares              []int32 // distinct fares, as their place in fareArena
 
-	// Arenas the offers' slices are carved from, capacity-limited so that
-	// appending to one offer's slice never overwrites the next.
-	offerArena   []supplier.Offer
-	segArena     []supplier.Segment
-	fareArena    []supplier.PaxFare
-	journeyArena [][]int
-	indexArena   []int
-	listArena    []string
-
-	offerPos, segPos, farePos, journeyPos, indexPos, listPos int
+	// Arenas the offers' slices are carved from.
+	offerArena   arena[supplier.Offer]
+	segArena     arena[supplier.Segment]
+	fareArena    arena[supplier.PaxFare]
+	journeyArena arena[[]int]
+	indexArena   arena[int]
+	listArena    arena[string]
 
 	prev               *supplier.Offer
 	prevSeg            supplier.Segment
@@ -1143,12 +1110,12 @@ func (d *decoder) allocate(n *counts) error {
 	d.refStrs = make([]string, 0, n[cRefStrings])
 	d.segs = make([]int32, 0, n[cSegments])
 	d.fares = make([]int32, 0, n[cFares])
-	d.offerArena = make([]supplier.Offer, n[cOffers])
-	d.segArena = make([]supplier.Segment, n[cOfferSegments])
-	d.fareArena = make([]supplier.PaxFare, n[cOfferFares])
-	d.journeyArena = make([][]int, n[cJourneys])
-	d.indexArena = make([]int, n[cJourneyIndexes])
-	d.listArena = make([]string, n[cListItems])
+	d.offerArena.items = make([]supplier.Offer, n[cOffers])
+	d.segArena.items = make([]supplier.Segment, n[cOfferSegments])
+	d.fareArena.items = make([]supplier.PaxFare, n[cOfferFares])
+	d.journeyArena.items = make([][]int, n[cJourneys])
+	d.indexArena.items = make([]int, n[cJourneyIndexes])
+	d.listArena.items = make([]string, n[cListItems])
 	return nil
 }
 
@@ -1159,11 +1126,53 @@ func (d *decoder) finish() error {
 		return fmt.Errorf("%d bytes after the last part: %w", len(d.b)-d.off, errCorrupt)
 	case len(d.fieldStrs) != cap(d.fieldStrs) || len(d.refStrs) != cap(d.refStrs) || d.made.Len() != d.madeCap,
 		len(d.segs) != cap(d.segs) || len(d.fares) != cap(d.fares),
-		d.offerPos != len(d.offerArena) || d.segPos != len(d.segArena) || d.farePos != len(d.fareArena),
-		d.journeyPos != len(d.journeyArena) || d.indexPos != len(d.indexArena) || d.listPos != len(d.listArena):
+		d.offerArena.left() != 0 || d.segArena.left() != 0 || d.fareArena.left() != 0,
+		d.journeyArena.left() != 0 || d.indexArena.left() != 0 || d.listArena.left() != 0:
 		return fmt.Errorf("counts do not match the content: %w", errCorrupt)
 	}
 	return nil
+}
+
+// arena holds a batch's values of one kind, allocated at the declared
+// count, from which each offer's slice of them is carved in turn.
+type arena[T any] struct {
+	items []T
+	pos   int
+}
+
+// left is how many items are not carved yet.
+func (a *arena[T]) left() int { return len(a.items) - a.pos }
+
+// take carves the next n items, capacity-limited so that appending to one
+// offer's slice never overwrites the next.
+func (a *arena[T]) take(n int) []T {
+	out := a.items[a.pos : a.pos+n : a.pos+n]
+	a.pos += n
+	return out
+}
+
+// read reads a length and carves that many items; nil for none, or more
+// than are left.
+func (a *arena[T]) read(d *decoder, what string) []T {
+	n := d.count(a.left(), what)
+	if n == 0 {
+		return nil
+	}
+	return a.take(n)
+}
+
+// copyOf carves a copy of src, an earlier offer's: each offer has its own.
+func (a *arena[T]) copyOf(d *decoder, src []T, what string) []T {
+	if len(src) == 0 {
+		return nil
+	}
+	if len(src) > a.left() {
+		d.corrupt("more %s than declared", what)
+		return nil
+	}
+	out := a.take(len(src))
+	copy(out, src)
+	return out
 }
 
 func (d *decoder) fail(err error) {
@@ -1285,20 +1294,12 @@ func (d *decoder) str(tab *[]string, inner bool) string {
 			return ""
 		}
 		d.tokens = d.tokens[:0]
-		size := 0
 		for range n {
-			t := d.str(tab, true)
-			d.tokens = append(d.tokens, t)
-			size += len(t)
+			d.tokens = append(d.tokens, d.str(tab, true))
 		}
-		if d.err != nil || !d.room(size) {
+		if s = d.join(d.tokens); d.err != nil {
 			return ""
 		}
-		start := d.made.Len()
-		for _, t := range d.tokens {
-			d.made.WriteString(t)
-		}
-		s = d.madeSince(start)
 	}
 	if len(*tab) == cap(*tab) {
 		d.corrupt("more strings than declared")
@@ -1310,6 +1311,26 @@ func (d *decoder) str(tab *[]string, inner bool) string {
 
 func (d *decoder) fstr() string { return d.str(&d.fieldStrs, false) }
 
+// optStr, optInt and optAmount read a field of a record when its bit is set
+// in the mask; otherwise the field keeps the previous record's value.
+func (d *decoder) optStr(mask, bit uint64, s *string) {
+	if mask&bit != 0 {
+		*s = d.fstr()
+	}
+}
+
+func (d *decoder) optInt(mask, bit uint64, v *int) {
+	if mask&bit != 0 {
+		*v = int(d.varint())
+	}
+}
+
+func (d *decoder) optAmount(mask, bit uint64, v *int64) {
+	if mask&bit != 0 {
+		*v = d.amount()
+	}
+}
+
 func (d *decoder) ref() string {
 	kept := d.count(len(d.pieces), "kept ref pieces")
 	n := d.count(len(d.b)-d.off, "ref pieces")
@@ -1317,27 +1338,28 @@ func (d *decoder) ref() string {
 	for range n {
 		d.pieces = append(d.pieces, d.str(&d.refStrs, false))
 	}
+	return d.join(d.pieces)
+}
+
+// join builds the concatenation of parts in made; "" once decoding failed
+// or made has no room for it.
+func (d *decoder) join(parts []string) string {
 	size := 0
-	for _, p := range d.pieces {
+	for _, p := range parts {
 		size += len(p)
 	}
 	if d.err != nil || !d.room(size) {
 		return ""
 	}
 	start := d.made.Len()
-	for _, p := range d.pieces {
+	for _, p := range parts {
 		d.made.WriteString(p)
 	}
 	return d.madeSince(start)
 }
 
 func (d *decoder) list() []string {
-	n := d.count(len(d.listArena)-d.listPos, "list items")
-	if n == 0 {
-		return nil
-	}
-	out := d.listArena[d.listPos : d.listPos+n : d.listPos+n]
-	d.listPos += n
+	out := d.listArena.read(d, "list items")
 	for i := range out {
 		out[i] = d.fstr()
 	}
@@ -1345,20 +1367,7 @@ func (d *decoder) list() []string {
 }
 
 // copyList gives an offer its own copy of the previous offer's list.
-func (d *decoder) copyList(src []string) []string {
-	n := len(src)
-	if n == 0 {
-		return nil
-	}
-	if n > len(d.listArena)-d.listPos {
-		d.corrupt("more list items than declared")
-		return nil
-	}
-	out := d.listArena[d.listPos : d.listPos+n : d.listPos+n]
-	d.listPos += n
-	copy(out, src)
-	return out
-}
+func (d *decoder) copyList(src []string) []string { return d.listArena.copyOf(d, src, "list items") }
 
 // time reads a time written as a delta from base and returns it with the
 // base for the next time of its kind. Locations follow time.UnmarshalBinary,
@@ -1468,12 +1477,7 @@ func (d *decoder) part(p *Part) {
 	p.Name = d.fstr()
 	p.Supplier = d.fstr()
 	p.Status = d.fstr()
-	n := d.count(len(d.offerArena)-d.offerPos, "offers")
-	if n == 0 {
-		return
-	}
-	p.Offers = d.offerArena[d.offerPos : d.offerPos+n : d.offerPos+n]
-	d.offerPos += n
+	p.Offers = d.offerArena.read(d, "offers")
 	for i := range p.Offers {
 		if d.err != nil {
 			return
@@ -1490,19 +1494,15 @@ func (d *decoder) offer(o *supplier.Offer) {
 		return
 	}
 	o.Ref = d.ref()
-	if n := d.count(len(d.segArena)-d.segPos, "segments"); n > 0 {
-		o.Segments = d.segArena[d.segPos : d.segPos+n : d.segPos+n]
-		for i := range o.Segments {
-			d.segment(d.segPos + i)
-		}
-		d.segPos += n
+	first := d.segArena.pos
+	o.Segments = d.segArena.read(d, "segments")
+	for i := range o.Segments {
+		d.segment(first + i)
 	}
-	if n := d.count(len(d.fareArena)-d.farePos, "fares"); n > 0 {
-		o.Fares = d.fareArena[d.farePos : d.farePos+n : d.farePos+n]
-		for i := range o.Fares {
-			d.fare(d.farePos + i)
-		}
-		d.farePos += n
+	first = d.fareArena.pos
+	o.Fares = d.fareArena.read(d, "fares")
+	for i := range o.Fares {
+		d.fare(first + i)
 	}
 	if mask&oJourneys != 0 {
 		o.Journeys = d.journeys()
@@ -1511,12 +1511,8 @@ func (d *decoder) offer(o *supplier.Offer) {
 	}
 	o.ValidatingCarrier, o.Brand, o.Baggage, o.Conditions = p.ValidatingCarrier, p.Brand, p.Baggage, p.Conditions
 	o.TicketingMinutes, o.Supplier, o.Currency, o.ExpiresAt = p.TicketingMinutes, p.Supplier, p.Currency, p.ExpiresAt
-	if mask&oValidatingCarrier != 0 {
-		o.ValidatingCarrier = d.fstr()
-	}
-	if mask&oBrand != 0 {
-		o.Brand = d.fstr()
-	}
+	d.optStr(mask, oValidatingCarrier, &o.ValidatingCarrier)
+	d.optStr(mask, oBrand, &o.Brand)
 	if mask&oBaggage != 0 {
 		o.Baggage = supplier.Baggage{
 			CheckedPieces: int(d.varint()),
@@ -1548,15 +1544,9 @@ func (d *decoder) offer(o *supplier.Offer) {
 		r.EligibleCountries = d.copyList(pr.EligibleCountries)
 		r.IneligibleCountries = d.copyList(pr.IneligibleCountries)
 	}
-	if mask&oTicketing != 0 {
-		o.TicketingMinutes = int(d.varint())
-	}
-	if mask&oSupplier != 0 {
-		o.Supplier = d.fstr()
-	}
-	if mask&oCurrency != 0 {
-		o.Currency = d.fstr()
-	}
+	d.optInt(mask, oTicketing, &o.TicketingMinutes)
+	d.optStr(mask, oSupplier, &o.Supplier)
+	d.optStr(mask, oCurrency, &o.Currency)
 	if mask&oExpiresAt != 0 {
 		o.ExpiresAt, d.expiry = d.time(d.expiry, &d.expiries)
 	}
@@ -1566,30 +1556,13 @@ func (d *decoder) offer(o *supplier.Offer) {
 // segment decodes the segment at pos in segArena: a copy of an earlier
 // distinct one, or a new one.
 func (d *decoder) segment(pos int) {
-	v := d.uvarint()
-	if v&1 == 0 {
-		if i := v >> 1; i < uint64(len(d.segs)) {
-			d.segArena[pos] = d.segArena[d.segs[i]]
-			return
-		}
-		d.corrupt("segment %d not yet defined", v>>1)
+	mask, ok := readDistinct(d, d.segArena.items, &d.segs, pos, sAll, sFlightNumber|sFlightCode, "segment")
+	if !ok {
 		return
 	}
-	mask := v >> 1
-	if mask > sAll || mask&(sFlightNumber|sFlightCode) == sFlightNumber|sFlightCode {
-		d.corrupt("segment mask %#x", mask)
-		return
-	}
-	if len(d.segs) == cap(d.segs) {
-		d.corrupt("more segments than declared")
-		return
-	}
-	d.segs = append(d.segs, int32(pos))
-	s := &d.segArena[pos]
+	s := &d.segArena.items[pos]
 	*s = d.prevSeg
-	if mask&sCarrier != 0 {
-		s.Carrier = d.fstr()
-	}
+	d.optStr(mask, sCarrier, &s.Carrier)
 	switch {
 	case mask&sFlightNumber != 0:
 		n := d.uvarint()
@@ -1604,15 +1577,9 @@ func (d *decoder) segment(pos int) {
 	case mask&sFlightCode != 0:
 		s.FlightNumber = d.fstr()
 	}
-	if mask&sOperatingCarrier != 0 {
-		s.OperatingCarrier = d.fstr()
-	}
-	if mask&sOrigin != 0 {
-		s.Origin = d.fstr()
-	}
-	if mask&sDestination != 0 {
-		s.Destination = d.fstr()
-	}
+	d.optStr(mask, sOperatingCarrier, &s.OperatingCarrier)
+	d.optStr(mask, sOrigin, &s.Origin)
+	d.optStr(mask, sDestination, &s.Destination)
 	var dep int64
 	s.DepartAt, dep = d.time(d.lastDepart, &d.departs)
 	d.lastDepart = dep
@@ -1622,71 +1589,61 @@ func (d *decoder) segment(pos int) {
 	} else {
 		s.DurationMinutes = expectedDuration(s.DepartAt, s.ArriveAt)
 	}
-	if mask&sCabin != 0 {
-		s.Cabin = d.fstr()
-	}
-	if mask&sBookingClass != 0 {
-		s.BookingClass = d.fstr()
-	}
-	if mask&sFareBasis != 0 {
-		s.FareBasis = d.fstr()
-	}
-	if mask&sAircraft != 0 {
-		s.Aircraft = d.fstr()
-	}
-	if mask&sSeatsLeft != 0 {
-		s.SeatsLeft = int(d.varint())
-	}
+	d.optStr(mask, sCabin, &s.Cabin)
+	d.optStr(mask, sBookingClass, &s.BookingClass)
+	d.optStr(mask, sFareBasis, &s.FareBasis)
+	d.optStr(mask, sAircraft, &s.Aircraft)
+	d.optInt(mask, sSeatsLeft, &s.SeatsLeft)
 	d.prevSeg = *s
 }
 
-func (d *decoder) fare(pos int) {
+// readDistinct reads the head of a segment or fare at pos of items: a copy
+// of the i-th distinct one, set there, or the mask of a new one (ok), which
+// it numbers in distinct and whose fields follow. No two of exclusive's
+// bits may be set.
+func readDistinct[T any](d *decoder, items []T, distinct *[]int32, pos int, all, exclusive uint64, what string) (mask uint64, ok bool) {
 	v := d.uvarint()
 	if v&1 == 0 {
-		if i := v >> 1; i < uint64(len(d.fares)) {
-			d.fareArena[pos] = d.fareArena[d.fares[i]]
-			return
+		if i := v >> 1; i < uint64(len(*distinct)) {
+			items[pos] = items[(*distinct)[i]]
+			return 0, false
 		}
-		d.corrupt("fare %d not yet defined", v>>1)
+		d.corrupt("%s %d not yet defined", what, v>>1)
+		return 0, false
+	}
+	mask = v >> 1
+	if mask > all || bits.OnesCount64(mask&exclusive) > 1 {
+		d.corrupt("%s mask %#x", what, mask)
+		return 0, false
+	}
+	if len(*distinct) == cap(*distinct) {
+		d.corrupt("more %ss than declared", what)
+		return 0, false
+	}
+	*distinct = append(*distinct, int32(pos))
+	return mask, true
+}
+
+func (d *decoder) fare(pos int) {
+	mask, ok := readDistinct(d, d.fareArena.items, &d.fares, pos, fAll, 0, "fare")
+	if !ok {
 		return
 	}
-	mask := v >> 1
-	if mask > fAll {
-		d.corrupt("fare mask %#x", mask)
-		return
-	}
-	if len(d.fares) == cap(d.fares) {
-		d.corrupt("more fares than declared")
-		return
-	}
-	d.fares = append(d.fares, int32(pos))
-	f := &d.fareArena[pos]
+	f := &d.fareArena.items[pos]
 	*f = d.prevFare
-	if mask&fType != 0 {
-		f.Type = d.fstr()
-	}
-	if mask&fCount != 0 {
-		f.Count = int(d.varint())
-	}
-	if mask&fBase != 0 {
-		f.Base = d.amount()
-	}
-	if mask&fTaxes != 0 {
-		f.Taxes = d.amount()
-	}
-	if mask&fAirportTax != 0 {
-		f.AirportTax = d.amount()
-	}
-	if mask&fFuelSurcharge != 0 {
-		f.FuelSurcharge = d.amount()
-	}
+	d.optStr(mask, fType, &f.Type)
+	d.optInt(mask, fCount, &f.Count)
+	d.optAmount(mask, fBase, &f.Base)
+	d.optAmount(mask, fTaxes, &f.Taxes)
+	d.optAmount(mask, fAirportTax, &f.AirportTax)
+	d.optAmount(mask, fFuelSurcharge, &f.FuelSurcharge)
 	d.prevFare = *f
 }
 
 func (d *decoder) journeys() [][]int {
 	h := d.uvarint()
 	consecutive := h&1 != 0
-	if h>>1 > uint64(len(d.journeyArena)-d.journeyPos) {
+	if h>>1 > uint64(d.journeyArena.left()) {
 		d.corrupt("%d journeys, more than declared", h>>1)
 		return nil
 	}
@@ -1694,16 +1651,10 @@ func (d *decoder) journeys() [][]int {
 	if n == 0 {
 		return nil
 	}
-	out := d.journeyArena[d.journeyPos : d.journeyPos+n : d.journeyPos+n]
-	d.journeyPos += n
+	out := d.journeyArena.take(n)
 	k := 0
 	for i := range out {
-		m := d.count(len(d.indexArena)-d.indexPos, "journey indexes")
-		if m == 0 {
-			continue
-		}
-		j := d.indexArena[d.indexPos : d.indexPos+m : d.indexPos+m]
-		d.indexPos += m
+		j := d.indexArena.read(d, "journey indexes")
 		for x := range j {
 			if consecutive {
 				j[x] = k
@@ -1719,28 +1670,9 @@ func (d *decoder) journeys() [][]int {
 
 // copyJourneys gives an offer its own copy of the previous offer's journeys.
 func (d *decoder) copyJourneys(src [][]int) [][]int {
-	n := len(src)
-	if n == 0 {
-		return nil
-	}
-	if n > len(d.journeyArena)-d.journeyPos {
-		d.corrupt("more journeys than declared")
-		return nil
-	}
-	out := d.journeyArena[d.journeyPos : d.journeyPos+n : d.journeyPos+n]
-	d.journeyPos += n
-	for i, s := range src {
-		m := len(s)
-		if m == 0 {
-			continue
-		}
-		if m > len(d.indexArena)-d.indexPos {
-			d.corrupt("more journey indexes than declared")
-			return nil
-		}
-		out[i] = d.indexArena[d.indexPos : d.indexPos+m : d.indexPos+m]
-		d.indexPos += m
-		copy(out[i], s)
+	out := d.journeyArena.copyOf(d, src, "journeys")
+	for i, s := range out {
+		out[i] = d.indexArena.copyOf(d, s, "journey indexes")
 	}
 	return out
 }
