@@ -84,19 +84,27 @@ async function serve(bin, dir, addr, env) {
   const proc = spawn(bin, ['serve', '--demo', '--db', join(dir, 'voyage.db'), '--addr', addr, '--log-level', 'warn'], {
     stdio: ['ignore', 'pipe', 'pipe'], env,
   });
+  const { ready: url, log } = await started(proc, 'voyage', 60, (out) => out.match(/running at (http:\/\/\S+)/)?.[1]);
+  return { url, proc, log };
+}
+
+// started resolves once ready(stdout so far) answers something, with that
+// answer and log (stderr so far); the process exiting first, or not being
+// ready in seconds (then it is killed), rejects with its stderr.
+async function started(proc, name, seconds, ready) {
   let stderr = '';
   proc.stderr.on('data', (d) => { stderr += d; });
-  const url = await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => { proc.kill('SIGTERM'); reject(new Error('voyage did not start in 60s:\n' + stderr)); }, 60_000);
+  const answer = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => { proc.kill('SIGTERM'); reject(new Error(`${name} did not start in ${seconds}s:\n` + stderr)); }, seconds * 1000);
     let out = '';
     proc.stdout.on('data', (d) => {
       out += d;
-      const m = out.match(/running at (http:\/\/\S+)/);
-      if (m) { clearTimeout(timer); resolve(m[1]); }
+      const r = ready(out);
+      if (r !== undefined) { clearTimeout(timer); resolve(r); }
     });
-    proc.on('exit', (code) => { clearTimeout(timer); reject(new Error(`voyage exited with ${code}:\n${stderr}`)); });
+    proc.on('exit', (code) => { clearTimeout(timer); reject(new Error(`${name} exited with ${code}:\n${stderr}`)); });
   });
-  return { url, proc, log: () => stderr };
+  return { ready: answer, log: () => stderr };
 }
 
 // missingKeysIn reads the server's "i18n: missing catalog key" warnings
@@ -136,17 +144,10 @@ export async function startFakePay() {
   const dir = mkdtempSync(join(tmpdir(), 'voyage-fakepay-'));
   // -stdin: the fake stops when this process is gone, whatever ends it.
   const proc = spawn(bin, ['-dir', dir, '-stdin'], { stdio: ['pipe', 'pipe', 'pipe'] });
-  let stderr = '';
-  proc.stderr.on('data', (d) => { stderr += d; });
-  const ready = await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => { proc.kill('SIGTERM'); reject(new Error('fakepay did not start in 30s:\n' + stderr)); }, 30_000);
-    let out = '';
-    proc.stdout.on('data', (d) => {
-      out += d;
-      const nl = out.indexOf('\n');
-      if (nl >= 0) { clearTimeout(timer); resolve(JSON.parse(out.slice(0, nl))); }
-    });
-    proc.on('exit', (code) => { clearTimeout(timer); reject(new Error(`fakepay exited with ${code}:\n${stderr}`)); });
+  // Its first line is a JSON object: its url and env.
+  const { ready } = await started(proc, 'fakepay', 30, (out) => {
+    const nl = out.indexOf('\n');
+    return nl >= 0 ? JSON.parse(out.slice(0, nl)) : undefined;
   });
   return {
     url: ready.url,
