@@ -471,6 +471,38 @@ export async function choose(page) {
   assert.fail(`no flight could be booked; tried ${tried.join(', ')}`);
 }
 
+// bookAndPay submits the flight confirmation and waits for the order's
+// page; an error shown instead fails the test with its message.
+export async function bookAndPay(page, button) {
+  await button.click();
+  await page.waitForFunction(() => /\/flight\/orders\/\d+$/.test(location.pathname) ||
+    document.querySelector('.fc-submit .form-errors, .fc-order .form-errors'), null, { timeout: 120_000 });
+  if (!/\/flight\/orders\/\d+$/.test(new URL(page.url()).pathname)) {
+    assert.fail(`booking and paying failed: ${await page.locator('.fc-submit .form-errors, .fc-order .form-errors').first().innerText()}`);
+  }
+  await page.locator('#order-status').waitFor();
+}
+
+// passport is e2e/fixtures/passport.jpg, a Chinese passport (ZHANG SAN
+// FENG, E23456789) rendered in OCR-B by the recognition tests' generator
+// (go run e2e/fixtures/gen_passport.go).
+export const passport = join(here, 'fixtures', 'passport.jpg');
+
+// scanDocument uploads the passport through a ScanDocument inside scope
+// and answers the fields it shows as read (with its confidence) and the
+// result panel, before the user confirms them. The server reads the photo
+// with Tesseract, within timeout ms.
+export async function scanDocument(scope, { timeout }) {
+  await scope.getByRole('button', { name: /^Scan document/ }).click();
+  await scope.getByLabel("Photo of the document's data page").setInputFiles(passport);
+  const result = scope.locator('.tv-scan-result');
+  await result.waitFor({ timeout });
+  const read = {};
+  for (const dd of await result.locator('dd[data-field]').all()) read[await dd.getAttribute('data-field')] = (await dd.innerText()).trim();
+  read.confidence = (await result.locator('.tv-scan-confidence').innerText()).trim();
+  return { read, result };
+}
+
 // unexpectedErrors are page's console errors less the one 'Failed to load
 // resource' of each failure the test expected (allow; by default none).
 export function unexpectedErrors(page, failures, allow = () => false) {
