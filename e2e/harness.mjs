@@ -261,6 +261,23 @@ export async function loginOK(page, username, password = 'demo-pass-1') {
   assert.ok(await page.getByText('Logged in successfully').isVisible(), `${username} logged in`);
 }
 
+// loginByIds signs username in through a login form in any language,
+// filling it by its field ids (its labels are translated).
+export async function loginByIds(page, username, password = 'demo-pass-1') {
+  await page.goto('/login');
+  await page.locator('#login-username').fill(username);
+  await page.locator('#login-password').fill(password);
+  await submit(page, page.locator('form.auth-form button[type=submit]'));
+}
+
+// sentHome visits path, which page may not open, and checks it landed on
+// home with the flash message that says why.
+export async function sentHome(page, path, home, message) {
+  await page.goto(path);
+  assert.equal(new URL(page.url()).pathname, home, `${path}: sent home`);
+  assert.ok(await page.getByText(message).isVisible(), `${path}: "${message}" shown`);
+}
+
 // submit clicks a button that posts a form and waits for the next page.
 export async function submit(page, button) {
   await Promise.all([page.waitForNavigation(), button.click()]);
