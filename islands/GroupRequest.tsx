@@ -27,6 +27,7 @@ import {
   type RequestForm,
 } from './group/request';
 import { CatalogOptions } from './catalogParts';
+import { FormErrors } from './FormErrors';
 import './flight/flight.css';
 import './group/group.css';
 
@@ -111,15 +112,8 @@ export function GroupRequest({ today, minSeats = 10, contact, confirmPath, navig
         }}
       />
 
-      {(formErrors.length > 0 || fieldErrors > 0) && (
-        <div className="form-errors" role="alert">
-          {/* The count follows the fields as they are put right. */}
-          {fieldErrors > 0 && <p>{t('groupportal.error.summary', { count: fieldErrors })}</p>}
-          {formErrors.map((m, i) => (
-            <p key={i}>{m}</p>
-          ))}
-        </div>
-      )}
+      {/* The count follows the fields as they are put right. */}
+      <FormErrors messages={fieldErrors > 0 ? [t('groupportal.error.summary', { count: fieldErrors }), ...formErrors] : formErrors} />
 
       <ol className="fs-rows gr-journeys">
         {form.journeys.map((j, i) => (

@@ -22,6 +22,7 @@ import {
 } from './form';
 import { cabins, type BookingType, type Cabin, type Search } from './types';
 import { CatalogOptions } from '../catalogParts';
+import { FormErrors } from '../FormErrors';
 
 export type SearchFormProps = {
   form: FormState;
@@ -85,13 +86,7 @@ export function SearchForm({ form, setForm, today, onSearch, debounceMs }: Searc
         }}
       />
 
-      {formErrors.length > 0 && (
-        <div className="form-errors" role="alert">
-          {formErrors.map((m, i) => (
-            <p key={i}>{m}</p>
-          ))}
-        </div>
-      )}
+      <FormErrors messages={formErrors} />
 
       <ol className={form.bookingType === 'multi' ? 'fs-rows fs-rows-multi' : 'fs-rows'}>
         {rows.map((r, i) => (
