@@ -5,7 +5,7 @@
 import { useState, type FormEvent } from 'react';
 import { useT } from '../useT';
 import { ApiError, codes, errorText } from './api';
-import { focusFirst, JourneyEnd, MultiActions, RemoveJourney, sortFieldErrors, TripChoice, useFieldErrors } from '../formParts';
+import { focusFirst, JourneyDate, JourneyEnd, MultiActions, RemoveJourney, sortFieldErrors, TripChoice, useFieldErrors } from '../formParts';
 import { PassengersPicker } from './PassengersPicker';
 import {
   activeRows,
@@ -111,7 +111,8 @@ export function SearchForm({ form, setForm, today, onSearch, debounceMs }: Searc
                 ⇄
               </button>
               <JourneyEnd {...ends} i={i} end="destination" label={t('flight.field.destination')} value={r.destination} onChange={(p) => setRow(r.key, { destination: p })} />
-              <DateField
+              <JourneyDate
+                required
                 id={fieldId(`journeys.${i}.date`)}
                 label={form.bookingType === 'return' ? t('flight.field.departDate') : t('flight.field.date')}
                 value={r.date}
@@ -127,7 +128,8 @@ export function SearchForm({ form, setForm, today, onSearch, debounceMs }: Searc
                 }}
               />
               {form.bookingType === 'return' && (
-                <DateField
+                <JourneyDate
+                  required
                   id={fieldId('returnDate')}
                   label={t('flight.field.returnDate')}
                   value={form.returnDate}
@@ -207,30 +209,4 @@ export function SearchForm({ form, setForm, today, onSearch, debounceMs }: Searc
 // fieldId is the element id of a form field named like the server names it.
 export function fieldId(field: string): string {
   return 'fs-' + field.replace(/\./g, '-');
-}
-
-type DateFieldProps = { id: string; label: string; value: string; min: string; error?: string; onChange: (v: string) => void };
-
-function DateField({ id, label, value, min, error, onChange }: DateFieldProps) {
-  return (
-    <div className={error ? 'fs-field fs-date field-invalid' : 'fs-field fs-date'}>
-      <label htmlFor={id}>{label}</label>
-      <input
-        id={id}
-        type="date"
-        className="fs-input"
-        value={value}
-        min={min}
-        required
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
-        onChange={(ev) => onChange(ev.target.value)}
-      />
-      {error && (
-        <p className="field-error" id={`${id}-error`}>
-          {error}
-        </p>
-      )}
-    </div>
-  );
 }
