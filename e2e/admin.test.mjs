@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServer, launchBrowser, newPage, seriousViolations, screenshot, login, submit } from './harness.mjs';
+import { startServer, launchBrowser, newPage, seriousViolations, screenshot, login, submit, loginByIds, sentHome } from './harness.mjs';
 
 let server;
 let browser;
@@ -176,21 +176,15 @@ test('company profile: alias and logo', async () => {
 test('an operator is sent home from /users', async () => {
   const page = await newPage(browser, { lang: 'en', baseURL: server.url });
   await login(page, 'demo-operator', 'demo-pass-1');
-  await page.goto('/users');
   // Refused, the operator lands on their own home in the portal.
-  assert.equal(new URL(page.url()).pathname, '/flight/booking');
-  assert.ok(await page.getByText('You do not have the access').isVisible());
+  await sentHome(page, '/users', '/flight/booking', 'You do not have the access');
   assert.deepEqual(page.errors, [], 'console errors');
   await page.context().close();
 });
 
 test('zh-tw: the user management page is in Traditional Chinese', async () => {
   const page = await newPage(browser, { lang: 'zh-tw', baseURL: server.url });
-  // The login form is translated too: fill it by its field ids.
-  await page.goto('/login');
-  await page.locator('#login-username').fill('demo-super');
-  await page.locator('#login-password').fill('demo-pass-1');
-  await submit(page, page.locator('form.auth-form button[type="submit"]'));
+  await loginByIds(page, 'demo-super');
   await page.goto('/users');
   assert.equal((await page.locator('h1').innerText()).trim(), '使用者管理');
   assert.ok(await page.getByRole('heading', { name: '新增使用者' }).isVisible());

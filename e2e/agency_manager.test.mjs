@@ -2,7 +2,7 @@
 // wallet, §3 Agency, top-up and wallet entry, §8 settlement-currency notice).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { newPage, seriousViolations, screenshot, loginOK, submit, flash, boot, shutdown } from './harness.mjs';
+import { newPage, seriousViolations, screenshot, loginOK, submit, flash, boot, shutdown, loginByIds, sentHome } from './harness.mjs';
 
 let server;
 let browser;
@@ -224,10 +224,7 @@ test('demo-finance: an empty wallet shows the empty states', async () => {
 
 test('Chinese: the wallet page is translated', async () => {
   const page = await newPage(browser, { lang: 'zh-cn', baseURL: server.url });
-  await page.goto('/login');
-  await page.locator('#login-username').fill('demo-finance');
-  await page.locator('#login-password').fill('demo-pass-1');
-  await Promise.all([page.waitForNavigation(), page.locator('form.auth-form button[type=submit]').click()]);
+  await loginByIds(page, 'demo-finance');
   await page.goto('/bills/wallet');
   assert.ok(await page.getByText('没有钱包流水。', { exact: true }).isVisible());
   assert.ok(await page.getByText('最近 90 天余额变化').isVisible());
@@ -236,25 +233,16 @@ test('Chinese: the wallet page is translated', async () => {
   await page.context().close();
 });
 
-test('demo-operator is sent home from the agency manager', async () => {
-  const page = await newPage(browser, { lang: 'en', baseURL: server.url });
-  await loginOK(page, 'demo-operator', 'demo-pass-1');
-  await page.goto('/agency-manager');
-  assert.equal(new URL(page.url()).pathname, '/flight/booking', 'refused, home in the portal');
-  assert.ok(await page.getByText('You do not have the access').isVisible());
-  await page.goto('/agency-manager/agencies/3');
-  assert.equal(new URL(page.url()).pathname, '/flight/booking');
-  assert.ok(await page.getByText('You do not have the access').isVisible());
-  assert.deepEqual(page.errors, []);
-  await page.context().close();
-});
-
-test('bluesky-super (no sub-agency rights) is sent home from the agency manager', async () => {
-  const page = await newPage(browser, { lang: 'en', baseURL: server.url });
-  await loginOK(page, 'bluesky-super', 'demo-pass-1');
-  await page.goto('/agency-manager');
-  assert.equal(new URL(page.url()).pathname, '/flight/booking', 'refused, home in the portal');
-  assert.ok(await page.getByText('You do not have the access').isVisible());
-  assert.deepEqual(page.errors, []);
-  await page.context().close();
-});
+// Refused, each lands on their home in the portal.
+for (const { who, username, paths } of [
+  { who: 'demo-operator', username: 'demo-operator', paths: ['/agency-manager', '/agency-manager/agencies/3'] },
+  { who: 'bluesky-super (no sub-agency rights)', username: 'bluesky-super', paths: ['/agency-manager'] },
+]) {
+  test(`${who} is sent home from the agency manager`, async () => {
+    const page = await newPage(browser, { lang: 'en', baseURL: server.url });
+    await loginOK(page, username, 'demo-pass-1');
+    for (const path of paths) await sentHome(page, path, '/flight/booking', 'You do not have the access');
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+}

@@ -3,7 +3,7 @@
 // statements and bill detail; §6 finance and agencybills:read).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { newPage, seriousViolations, screenshot, loginOK, submit, flash, agencyDay, boot, shutdown, addFunds } from './harness.mjs';
+import { newPage, seriousViolations, screenshot, loginOK, submit, flash, agencyDay, boot, shutdown, addFunds, loginByIds, sentHome } from './harness.mjs';
 
 let server;
 let browser;
@@ -167,11 +167,8 @@ test('demo-super tops up Demo Sub Travel; sub-super sees the transaction and mak
 
 test('Chinese: the statement pages are translated', async () => {
   const page = await newPage(browser, { lang: 'zh-cn', baseURL: server.url });
-  await page.goto('/login');
   // Blue Sky Travel has no transactions (Demo Travel's top-up moved money).
-  await page.locator('#login-username').fill('bluesky-super');
-  await page.locator('#login-password').fill('demo-pass-1');
-  await Promise.all([page.waitForNavigation(), page.locator('form.auth-form button[type=submit]').click()]);
+  await loginByIds(page, 'bluesky-super');
   await page.goto('/bills/transactions');
   assert.ok(await page.getByText('没有交易记录。', { exact: true }).isVisible());
   await page.goto('/bills/statements');
@@ -186,9 +183,7 @@ test('demo-operator is sent home from the statements', async () => {
   const page = await newPage(browser, { lang: 'en', baseURL: server.url });
   await loginOK(page, 'demo-operator');
   for (const path of ['/bills/statements', '/bills/transactions', '/agency-manager/statements']) {
-    await page.goto(path);
-    assert.equal(new URL(page.url()).pathname, '/flight/booking', path);
-    assert.ok(await page.getByText('You do not have the access').isVisible(), path);
+    await sentHome(page, path, '/flight/booking', 'You do not have the access');
   }
   assert.deepEqual(page.errors, []);
   await page.context().close();

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { newPage, seriousViolations, screenshot, portalShot, loginOK, submit, flash, fillAdultAndContact, watchFailures, unexpectedErrors, choose, boot, shutdown, apiData, cents, searchOneWay, wallet, topUp } from './harness.mjs';
+import { newPage, seriousViolations, screenshot, portalShot, loginOK, submit, flash, fillAdultAndContact, watchFailures, unexpectedErrors, choose, boot, shutdown, apiData, cents, searchOneWay, wallet, topUp, bookAndPay } from './harness.mjs';
 
 let server;
 let browser;
@@ -90,19 +90,6 @@ async function fillBooking(page) {
   const balance = page.getByRole('radio', { name: /^Account balance/ });
   await balance.waitFor();
   await balance.check();
-}
-
-// bookAndPay submits the confirmation and waits for the order's page; an
-// error shown instead (the suppliers never fail here: startServer) fails
-// the test with its message.
-async function bookAndPay(page, button) {
-  await button.click();
-  await page.waitForFunction(() => /\/flight\/orders\/\d+$/.test(location.pathname) ||
-    document.querySelector('.fc-submit .form-errors, .fc-order .form-errors'), null, { timeout: 120_000 });
-  if (!/\/flight\/orders\/\d+$/.test(new URL(page.url()).pathname)) {
-    assert.fail(`booking and paying failed: ${await page.locator('.fc-submit .form-errors, .fc-order .form-errors').first().innerText()}`);
-  }
-  await page.locator('#order-status').waitFor();
 }
 
 // A 1×1 PNG, checked by content on the server.

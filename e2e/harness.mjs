@@ -84,19 +84,27 @@ async function serve(bin, dir, addr, env) {
   const proc = spawn(bin, ['serve', '--demo', '--db', join(dir, 'voyage.db'), '--addr', addr, '--log-level', 'warn'], {
     stdio: ['ignore', 'pipe', 'pipe'], env,
   });
+  const { ready: url, log } = await started(proc, 'voyage', 60, (out) => out.match(/running at (http:\/\/\S+)/)?.[1]);
+  return { url, proc, log };
+}
+
+// started resolves once ready(stdout so far) answers something, with that
+// answer and log (stderr so far); the process exiting first, or not being
+// ready in seconds (then it is killed), rejects with its stderr.
+async function started(proc, name, seconds, ready) {
   let stderr = '';
   proc.stderr.on('data', (d) => { stderr += d; });
-  const url = await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => { proc.kill('SIGTERM'); reject(new Error('voyage did not start in 60s:\n' + stderr)); }, 60_000);
+  const answer = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => { proc.kill('SIGTERM'); reject(new Error(`${name} did not start in ${seconds}s:\n` + stderr)); }, seconds * 1000);
     let out = '';
     proc.stdout.on('data', (d) => {
       out += d;
-      const m = out.match(/running at (http:\/\/\S+)/);
-      if (m) { clearTimeout(timer); resolve(m[1]); }
+      const r = ready(out);
+      if (r !== undefined) { clearTimeout(timer); resolve(r); }
     });
-    proc.on('exit', (code) => { clearTimeout(timer); reject(new Error(`voyage exited with ${code}:\n${stderr}`)); });
+    proc.on('exit', (code) => { clearTimeout(timer); reject(new Error(`${name} exited with ${code}:\n${stderr}`)); });
   });
-  return { url, proc, log: () => stderr };
+  return { ready: answer, log: () => stderr };
 }
 
 // missingKeysIn reads the server's "i18n: missing catalog key" warnings
@@ -136,17 +144,10 @@ export async function startFakePay() {
   const dir = mkdtempSync(join(tmpdir(), 'voyage-fakepay-'));
   // -stdin: the fake stops when this process is gone, whatever ends it.
   const proc = spawn(bin, ['-dir', dir, '-stdin'], { stdio: ['pipe', 'pipe', 'pipe'] });
-  let stderr = '';
-  proc.stderr.on('data', (d) => { stderr += d; });
-  const ready = await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => { proc.kill('SIGTERM'); reject(new Error('fakepay did not start in 30s:\n' + stderr)); }, 30_000);
-    let out = '';
-    proc.stdout.on('data', (d) => {
-      out += d;
-      const nl = out.indexOf('\n');
-      if (nl >= 0) { clearTimeout(timer); resolve(JSON.parse(out.slice(0, nl))); }
-    });
-    proc.on('exit', (code) => { clearTimeout(timer); reject(new Error(`fakepay exited with ${code}:\n${stderr}`)); });
+  // Its first line is a JSON object: its url and env.
+  const { ready } = await started(proc, 'fakepay', 30, (out) => {
+    const nl = out.indexOf('\n');
+    return nl >= 0 ? JSON.parse(out.slice(0, nl)) : undefined;
   });
   return {
     url: ready.url,
@@ -258,6 +259,23 @@ export async function login(page, username, password = 'demo-pass-1') {
 export async function loginOK(page, username, password = 'demo-pass-1') {
   await login(page, username, password);
   assert.ok(await page.getByText('Logged in successfully').isVisible(), `${username} logged in`);
+}
+
+// loginByIds signs username in through a login form in any language,
+// filling it by its field ids (its labels are translated).
+export async function loginByIds(page, username, password = 'demo-pass-1') {
+  await page.goto('/login');
+  await page.locator('#login-username').fill(username);
+  await page.locator('#login-password').fill(password);
+  await submit(page, page.locator('form.auth-form button[type=submit]'));
+}
+
+// sentHome visits path, which page may not open, and checks it landed on
+// home with the flash message that says why.
+export async function sentHome(page, path, home, message) {
+  await page.goto(path);
+  assert.equal(new URL(page.url()).pathname, home, `${path}: sent home`);
+  assert.ok(await page.getByText(message).isVisible(), `${path}: "${message}" shown`);
 }
 
 // submit clicks a button that posts a form and waits for the next page.
@@ -468,6 +486,38 @@ export async function choose(page) {
     return;
   }
   assert.fail(`no flight could be booked; tried ${tried.join(', ')}`);
+}
+
+// bookAndPay submits the flight confirmation and waits for the order's
+// page; an error shown instead fails the test with its message.
+export async function bookAndPay(page, button) {
+  await button.click();
+  await page.waitForFunction(() => /\/flight\/orders\/\d+$/.test(location.pathname) ||
+    document.querySelector('.fc-submit .form-errors, .fc-order .form-errors'), null, { timeout: 120_000 });
+  if (!/\/flight\/orders\/\d+$/.test(new URL(page.url()).pathname)) {
+    assert.fail(`booking and paying failed: ${await page.locator('.fc-submit .form-errors, .fc-order .form-errors').first().innerText()}`);
+  }
+  await page.locator('#order-status').waitFor();
+}
+
+// passport is e2e/fixtures/passport.jpg, a Chinese passport (ZHANG SAN
+// FENG, E23456789) rendered in OCR-B by the recognition tests' generator
+// (go run e2e/fixtures/gen_passport.go).
+export const passport = join(here, 'fixtures', 'passport.jpg');
+
+// scanDocument uploads the passport through a ScanDocument inside scope
+// and answers the fields it shows as read (with its confidence) and the
+// result panel, before the user confirms them. The server reads the photo
+// with Tesseract, within timeout ms.
+export async function scanDocument(scope, { timeout }) {
+  await scope.getByRole('button', { name: /^Scan document/ }).click();
+  await scope.getByLabel("Photo of the document's data page").setInputFiles(passport);
+  const result = scope.locator('.tv-scan-result');
+  await result.waitFor({ timeout });
+  const read = {};
+  for (const dd of await result.locator('dd[data-field]').all()) read[await dd.getAttribute('data-field')] = (await dd.innerText()).trim();
+  read.confidence = (await result.locator('.tv-scan-confidence').innerText()).trim();
+  return { read, result };
 }
 
 // unexpectedErrors are page's console errors less the one 'Failed to load

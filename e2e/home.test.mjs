@@ -1,6 +1,6 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { newPage, seriousViolations, screenshot, boot, shutdown } from './harness.mjs';
+import { newPage, seriousViolations, screenshot, boot, shutdown, sentHome } from './harness.mjs';
 
 let server;
 let browser;
@@ -116,8 +116,6 @@ test('footer language selector switches the language', async () => {
 
 test('a guarded page sends a visitor home with "Please login"', async () => {
   const page = await newPage(browser, { lang: 'en', baseURL: server.url });
-  await page.goto('/flight/booking');
-  assert.equal(new URL(page.url()).pathname, '/');
-  assert.ok(await page.getByText('Please login').isVisible());
+  await sentHome(page, '/flight/booking', '/', 'Please login');
   await page.context().close();
 });

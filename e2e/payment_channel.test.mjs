@@ -14,7 +14,7 @@ import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   startServer, startFakePay, launchBrowser, newPage, loginOK, seriousViolations, screenshot, watchFailures, unexpectedErrors,
-  choose, pickAirport, isoDay, apiData, cents,
+  choose, pickAirport, isoDay, apiData, cents, bookAndPay,
 } from './harness.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -136,18 +136,6 @@ async function fillPassenger(page, lang, t) {
   await page.getByLabel(label('confirm.field.contactName')).fill('Wei Zhang');
   await page.getByLabel(label('confirm.field.contactEmail')).fill('wei.zhang@example.com');
   await page.getByLabel(label('confirm.field.contactPhone')).fill('+86 138 0013 8000');
-}
-
-// bookAndPay submits the confirmation and waits for the order's page; an
-// error shown instead fails the test with its message.
-async function bookAndPay(page, button) {
-  await button.click();
-  await page.waitForFunction(() => /\/flight\/orders\/\d+$/.test(location.pathname) ||
-    document.querySelector('.fc-submit .form-errors, .fc-order .form-errors'), null, { timeout: 120_000 });
-  if (!/\/flight\/orders\/\d+$/.test(new URL(page.url()).pathname)) {
-    assert.fail(`booking and paying failed: ${await page.locator('.fc-submit .form-errors, .fc-order .form-errors').first().innerText()}`);
-  }
-  await page.locator('#order-status').waitFor();
 }
 
 for (const [i, lang] of ['en', 'zh-cn'].entries()) {

@@ -8,11 +8,7 @@
 // name typed, the booking holds the seats for that passport.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { join, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { newPage, seriousViolations, screenshot, loginOK, searchTrains, boot, shutdown, fillTrainSearch } from './harness.mjs';
-
-const passport = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'passport.jpg');
+import { newPage, seriousViolations, screenshot, loginOK, searchTrains, boot, shutdown, fillTrainSearch, scanDocument } from './harness.mjs';
 
 let server;
 let browser;
@@ -30,12 +26,7 @@ test('scans a passport into a train passenger and books it under its Chinese nam
   await pax.waitFor();
 
   // Scan: what was read is shown for checking before anything is filled.
-  await pax.getByRole('button', { name: /^Scan document/ }).click();
-  await pax.getByLabel("Photo of the document's data page").setInputFiles(passport);
-  const result = pax.locator('.tv-scan-result');
-  await result.waitFor({ timeout: 90_000 });
-  const read = {};
-  for (const dd of await result.locator('dd[data-field]').all()) read[await dd.getAttribute('data-field')] = (await dd.innerText()).trim();
+  const { read, result } = await scanDocument(pax, { timeout: 90_000 });
   assert.equal(read.travel_document, 'E23456789');
   assert.equal(read.surname, 'ZHANG');
   assert.equal(await page.locator('#fc-passengers-0-documentNumber').inputValue(), '', 'nothing filled before the user confirms');

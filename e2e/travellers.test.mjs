@@ -10,11 +10,7 @@
 // the server reads it with Tesseract, as in production.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { join, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { newPage, seriousViolations, screenshot, loginOK, submit, flash, boot, shutdown, searchOneWay } from './harness.mjs';
-
-const passport = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'passport.jpg');
+import { newPage, seriousViolations, screenshot, loginOK, submit, flash, boot, shutdown, searchOneWay, scanDocument } from './harness.mjs';
 
 let server;
 let browser;
@@ -43,19 +39,6 @@ async function searchAndChoose(page) {
   assert.fail('no fare could be opened for booking');
 }
 
-// scan uploads the passport through a ScanDocument inside scope and
-// answers the read fields it shows, before confirming them.
-async function scan(scope) {
-  await scope.getByRole('button', { name: /^Scan document/ }).click();
-  await scope.getByLabel("Photo of the document's data page").setInputFiles(passport);
-  const result = scope.locator('.tv-scan-result');
-  await result.waitFor({ timeout: 60_000 });
-  const read = {};
-  for (const dd of await result.locator('dd[data-field]').all()) read[await dd.getAttribute('data-field')] = (await dd.innerText()).trim();
-  read.confidence = (await result.locator('.tv-scan-confidence').innerText()).trim();
-  return { read, result };
-}
-
 test('saves travellers by scanning and typing, then picks and scans them on the flight booking form', { timeout: 300_000 }, async () => {
   const page = await newPage(browser, { lang: 'en', baseURL: server.url });
   await loginOK(page, 'demo-operator');
@@ -77,7 +60,7 @@ test('saves travellers by scanning and typing, then picks and scans them on the 
   assert.equal((await page.locator('h1').innerText()).trim(), 'Saved travellers');
   const add = page.locator('#add-traveller');
   await add.locator('[data-island="ScanDocumentForm"][data-island-mounted="true"]').waitFor();
-  const { read, result } = await scan(add);
+  const { read, result } = await scanDocument(add, { timeout: 60_000 });
   // The nationality as the zone writes it (CHN), or already as the forms take it (CN).
   assert.match(read.nationality, /^CHN?$/);
   assert.deepEqual(
@@ -147,7 +130,7 @@ test('saves travellers by scanning and typing, then picks and scans them on the 
   assert.equal(await pax.getByLabel('Document number').inputValue(), 'E7654321');
   assert.equal(await pax.getByRole('link', { name: 'Manage saved travellers' }).getAttribute('href'), '/profile/travellers');
 
-  const scanned = await scan(pax);
+  const scanned = await scanDocument(pax, { timeout: 60_000 });
   assert.equal(scanned.read.surname, 'ZHANG');
   await screenshot(page, 'travellers-booking-scan-check');
   await scanned.result.getByRole('button', { name: 'Fill the form' }).click();

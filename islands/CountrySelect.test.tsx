@@ -29,6 +29,16 @@ function renderSelect(i: i18n, props: Partial<Parameters<typeof CountrySelect>[0
   return { ...utils, hidden };
 }
 
+// renderLoaded renders the select and waits for the country list, loaded
+// as it is by the time a user types; it answers the combobox too.
+async function renderLoaded(i: i18n) {
+  const utils = renderSelect(i);
+  await act(async () => {
+    await loadCountries();
+  });
+  return { ...utils, box: screen.getByRole('combobox') };
+}
+
 describe('filterCountries', () => {
   it('finds by name in any language, alias and code, prefix matches first', async () => {
     const list = sortCountries(await loadCountries(), 'en');
@@ -51,11 +61,7 @@ describe('CountrySelect', () => {
   });
 
   it('filters as the user types and picks with the keyboard', async () => {
-    const { hidden } = renderSelect(en);
-    const box = screen.getByRole('combobox');
-    await act(async () => {
-      await loadCountries();
-    });
+    const { hidden, box } = await renderLoaded(en);
     fireEvent.change(box, { target: { value: 'Singa' } });
     expect(box.getAttribute('aria-expanded')).toBe('true');
     const options = screen.getAllByRole('option');
@@ -69,11 +75,7 @@ describe('CountrySelect', () => {
   });
 
   it('picks with the mouse and shows names in the page language', async () => {
-    const { hidden } = renderSelect(tw);
-    const box = screen.getByRole('combobox');
-    await act(async () => {
-      await loadCountries();
-    });
+    const { hidden, box } = await renderLoaded(tw);
     fireEvent.change(box, { target: { value: '香' } });
     const hk = screen.getAllByRole('option').find((o) => o.textContent?.startsWith('香港'));
     expect(hk).toBeDefined();
@@ -93,11 +95,7 @@ describe('CountrySelect', () => {
   });
 
   it('accepts an exact name typed without choosing from the list', async () => {
-    const { hidden } = renderSelect(en);
-    const box = screen.getByRole('combobox');
-    await act(async () => {
-      await loadCountries();
-    });
+    const { hidden, box } = await renderLoaded(en);
     fireEvent.change(box, { target: { value: 'japan' } });
     fireEvent.blur(box);
     expect(hidden().value).toBe('JP');

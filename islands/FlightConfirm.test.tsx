@@ -174,6 +174,17 @@ async function ready() {
   await waitFor(() => expect(screen.getByRole('button', { name: /^Book/ })).toHaveProperty('disabled', false));
 }
 
+// bookAndPay opens the page with routes over the base ones, fills it in
+// and presses Book and pay.
+async function bookAndPay(routes: Record<string, Route | Env | Env[]>) {
+  const a = api({ ...baseRoutes(), ...routes });
+  const { navigate } = renderConfirm();
+  await ready();
+  await fillAll();
+  fireEvent.click(screen.getByRole('button', { name: /^Book and pay/ }));
+  return { a, navigate };
+}
+
 // errorOf is the message aria-describedby ties to a field.
 function errorOf(el: HTMLElement): string {
   const ids = (el.getAttribute('aria-describedby') || '').split(' ').filter(Boolean);
@@ -671,18 +682,13 @@ describe('FlightConfirm booking and payment', () => {
   });
 
   it('shows the server’s field errors (100001) at their fields', async () => {
-    const a = api({
-      ...baseRoutes(),
+    const { a, navigate } = await bookAndPay({
       [`POST ${ordersPath}`]: {
         code: 100001,
         message: 'Some fields need your attention.',
         data: { fields: { 'passengers.1.documentNumber': 'This document number is already booked on this flight', 'contact.email': 'This email cannot receive mail', quoteId: 'The quote belongs to another agency' } },
       },
     });
-    const { navigate } = renderConfirm();
-    await ready();
-    await fillAll();
-    fireEvent.click(screen.getByRole('button', { name: /^Book and pay/ }));
     const number = pax(2).getByRole('textbox', { name: 'Document number' });
     await waitFor(() => expect(errorOf(number)).toBe('This document number is already booked on this flight'));
     expect(number.getAttribute('aria-invalid')).toBe('true');
@@ -696,18 +702,13 @@ describe('FlightConfirm booking and payment', () => {
   });
 
   it('keeps the user on the page with the order when the balance is short (300001), and pays again', async () => {
-    const a = api({
-      ...baseRoutes(),
+    const { a, navigate } = await bookAndPay({
       [`POST ${ordersPath}`]: order(),
       [payPath]: [
         { code: 300001, message: 'Insufficient Account Balance', status: 422 },
         { code: 0, data: { id: 77, bookingNumber: 'VY2612200001', status: 'proceeding' } },
       ],
     });
-    const { navigate } = renderConfirm();
-    await ready();
-    await fillAll();
-    fireEvent.click(screen.getByRole('button', { name: /^Book and pay/ }));
     expect(await screen.findByText('Insufficient Account Balance')).toBeTruthy();
     const heading = screen.getByRole('heading', { name: 'Order VY2612200001 has been created' });
     await waitFor(() => expect(document.activeElement).toBe(heading));
@@ -726,18 +727,13 @@ describe('FlightConfirm booking and payment', () => {
   });
 
   it('shows a failed or timed-out payment and retries a time-out with the same key', async () => {
-    const a = api({
-      ...baseRoutes(),
+    const { a, navigate } = await bookAndPay({
       [`POST ${ordersPath}`]: order(),
       [payPath]: [
         { code: 300002, message: 'Timeout', status: 504 },
         { code: 300002, message: 'Pay Fail', status: 422 },
       ],
     });
-    const { navigate } = renderConfirm();
-    await ready();
-    await fillAll();
-    fireEvent.click(screen.getByRole('button', { name: /^Book and pay/ }));
     expect(await screen.findByText('Timeout')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Pay now' }));
     expect(await screen.findByText('Pay Fail')).toBeTruthy();
@@ -772,11 +768,7 @@ describe('FlightConfirm booking and payment', () => {
   });
 
   it('asks to check the price again when the quote expired on the server', async () => {
-    const a = api({ ...baseRoutes(), [`POST ${ordersPath}`]: { code: 400002, message: 'The quote has expired', status: 409 } });
-    renderConfirm();
-    await ready();
-    await fillAll();
-    fireEvent.click(screen.getByRole('button', { name: /^Book and pay/ }));
+    const { a } = await bookAndPay({ [`POST ${ordersPath}`]: { code: 400002, message: 'The quote has expired', status: 409 } });
     expect(await screen.findByText('The price hold has ended')).toBeTruthy();
     fireEvent.click(screen.getAllByRole('button', { name: 'Check the price again' })[0]);
     await ready();

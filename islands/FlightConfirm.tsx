@@ -30,6 +30,7 @@ import {
 } from './confirm/types';
 import { Approx } from './Approx';
 import { useFieldErrors } from './formParts';
+import { FormError, FormErrors } from './FormErrors';
 import './flight/flight.css';
 import './confirm/confirm.css';
 
@@ -430,13 +431,7 @@ export function FlightConfirm({ solutionId, currency = '', today, sessionKey = '
 
             {!order && (
               <div className="fc-submit">
-                {formErrors.length > 0 && (
-                  <div className="form-errors" role="alert">
-                    {formErrors.map((m, i) => (
-                      <p key={i}>{m}</p>
-                    ))}
-                  </div>
-                )}
+                <FormErrors messages={formErrors} />
                 <p className="fc-total-line">
                   {t('flight.price.total')}: <strong className="fc-total">{total}</strong>
                   <Approx amount={solution.total.amount} currency={solution.total.currency} />
@@ -467,11 +462,7 @@ export function FlightConfirm({ solutionId, currency = '', today, sessionKey = '
                   <span className="fc-spinner" aria-hidden="true"></span> {t('confirm.order.paying')}
                 </p>
               )}
-              {payError && (
-                <div className="form-errors" role="alert">
-                  <p>{payError}</p>
-                </div>
-              )}
+              <FormError message={payError} />
               {payError && <p>{t('confirm.order.unpaid')}</p>}
               {payError && <PaymentBody state={payment} channel={channel} onChannel={setChannel} onRetry={() => void loadPayment()} disabled={!!busy} />}
               <p className="fc-actions">

@@ -15,6 +15,7 @@ import { Results } from './flight/Results';
 import { initialForm, newRow, type Defaults, type FormState } from './flight/form';
 import { useSolutions, type Query } from './flight/useSolutions';
 import { emptyFilters, withFilters, type BookingType, type PnrAnalysis, type Search, type SearchStarted, type Solution } from './flight/types';
+import { FormError } from './FormErrors';
 import './flight/flight.css';
 
 export type FlightSearchProps = {
@@ -215,11 +216,7 @@ export function FlightSearch({
           </div>
         </>
       )}
-      {requeryError && (
-        <div className="form-errors" role="alert">
-          <p>{requeryError}</p>
-        </div>
-      )}
+      <FormError message={requeryError} />
       <Results
         searchId={session?.searchId ?? null}
         state={state}

@@ -7,7 +7,7 @@
 import { useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useT } from './useT';
 import { ApiError, call, codes, errorText, networkError } from './flight/api';
-import { focusFirst, JourneyEnd, MultiActions, RemoveJourney, sortFieldErrors, TripChoice, useFieldErrors } from './formParts';
+import { focusFirst, JourneyDate, JourneyEnd, MultiActions, RemoveJourney, sortFieldErrors, TripChoice, useFieldErrors } from './formParts';
 import { cabins, type Passengers } from './flight/types';
 import { newIdempotencyKey } from './FlightConfirm';
 import {
@@ -27,6 +27,7 @@ import {
   type RequestForm,
 } from './group/request';
 import { CatalogOptions } from './catalogParts';
+import { FormErrors } from './FormErrors';
 import './flight/flight.css';
 import './group/group.css';
 
@@ -111,15 +112,8 @@ export function GroupRequest({ today, minSeats = 10, contact, confirmPath, navig
         }}
       />
 
-      {(formErrors.length > 0 || fieldErrors > 0) && (
-        <div className="form-errors" role="alert">
-          {/* The count follows the fields as they are put right. */}
-          {fieldErrors > 0 && <p>{t('groupportal.error.summary', { count: fieldErrors })}</p>}
-          {formErrors.map((m, i) => (
-            <p key={i}>{m}</p>
-          ))}
-        </div>
-      )}
+      {/* The count follows the fields as they are put right. */}
+      <FormErrors messages={fieldErrors > 0 ? [t('groupportal.error.summary', { count: fieldErrors }), ...formErrors] : formErrors} />
 
       <ol className="fs-rows gr-journeys">
         {form.journeys.map((j, i) => (
@@ -128,35 +122,29 @@ export function GroupRequest({ today, minSeats = 10, contact, confirmPath, navig
             <div className="fs-row-fields">
               <JourneyEnd {...ends} i={i} end="origin" label={t('groupportal.field.origin')} value={j.origin} onChange={(p) => setJourney(j.key, { origin: p })} />
               <JourneyEnd {...ends} i={i} end="destination" label={t('groupportal.field.destination')} value={j.destination} onChange={(p) => setJourney(j.key, { destination: p })} />
-              <Field id={fieldId(`journeys.${i}.date`)} label={t('groupportal.field.date')} error={errors[`journeys.${i}.date`]} className="fs-date">
-                <input
-                  id={fieldId(`journeys.${i}.date`)}
-                  type="date"
-                  className="fs-input"
-                  value={j.date}
-                  min={today}
-                  {...invalid(fieldId(`journeys.${i}.date`), errors[`journeys.${i}.date`])}
-                  onChange={(ev) => {
-                    setJourney(j.key, { date: ev.target.value });
-                    clearError(`journeys.${i}.date`);
+              <JourneyDate
+                id={fieldId(`journeys.${i}.date`)}
+                label={t('groupportal.field.date')}
+                value={j.date}
+                min={today}
+                error={errors[`journeys.${i}.date`]}
+                onChange={(v) => {
+                  setJourney(j.key, { date: v });
+                  clearError(`journeys.${i}.date`);
+                }}
+              />
+              {form.trip === 'return' && (
+                <JourneyDate
+                  id={fieldId(`journeys.${i}.returnDate`)}
+                  label={t('groupportal.field.returnDate')}
+                  value={j.returnDate}
+                  min={j.date || today}
+                  error={errors[`journeys.${i}.returnDate`]}
+                  onChange={(v) => {
+                    setJourney(j.key, { returnDate: v });
+                    clearError(`journeys.${i}.returnDate`);
                   }}
                 />
-              </Field>
-              {form.trip === 'return' && (
-                <Field id={fieldId(`journeys.${i}.returnDate`)} label={t('groupportal.field.returnDate')} error={errors[`journeys.${i}.returnDate`]} className="fs-date">
-                  <input
-                    id={fieldId(`journeys.${i}.returnDate`)}
-                    type="date"
-                    className="fs-input"
-                    value={j.returnDate}
-                    min={j.date || today}
-                    {...invalid(fieldId(`journeys.${i}.returnDate`), errors[`journeys.${i}.returnDate`])}
-                    onChange={(ev) => {
-                      setJourney(j.key, { returnDate: ev.target.value });
-                      clearError(`journeys.${i}.returnDate`);
-                    }}
-                  />
-                </Field>
               )}
               <Field id={fieldId(`journeys.${i}.remark`)} label={t('groupportal.field.journeyRemark')} error={errors[`journeys.${i}.remark`]} className="gr-journey-remark">
                 <input

@@ -10,6 +10,7 @@ import { Results } from './train/Results';
 import { Booking } from './train/Booking';
 import { salesDates } from './train/results';
 import type { SearchResult, Seat, Station, Train } from './train/types';
+import { FormError } from './FormErrors';
 import './flight/flight.css';
 import './confirm/confirm.css';
 import './train/train.css';
@@ -151,11 +152,7 @@ export function TrainBooking({ today, saleDays = 15, maxPassengers = 5, debounce
         </div>
         {errors.passengers && <p className="field-error">{errors.passengers}</p>}
       </form>
-      {searchError && (
-        <div className="form-errors" role="alert">
-          <p>{searchError}</p>
-        </div>
-      )}
+      <FormError message={searchError} />
       {chosen && result ? (
         <Booking train={chosen.train} seat={chosen.seat} adult={result.adult} child={result.child} today={today} onBack={() => setChosen(null)} pollMs={pollMs} />
       ) : (

@@ -15,6 +15,7 @@ import { typeKey } from './train/Results';
 import type { Money, Quote, SearchResult, Train } from './train/types';
 import { toChina } from './train/time';
 import { formatInZone } from './display';
+import { FormError } from './FormErrors';
 import './flight/flight.css';
 import { TableHead } from './catalogParts';
 import './confirm/confirm.css';
@@ -152,11 +153,7 @@ export function TrainOrder(props: TrainOrderProps) {
 
   return (
     <div className="to-actions">
-      {a.error && (
-        <div className="form-errors" role="alert">
-          <p>{a.error}</p>
-        </div>
-      )}
+      <FormError message={a.error} />
       {has('pay') && (
         <section className="fc-section" aria-labelledby="to-pay">
           <h3 id="to-pay">{t('trainportal.action.pay.title')}</h3>
@@ -271,11 +268,7 @@ function ChangeAction({ id, origin, destination, today, saleDays = 15, passenger
           </button>
         </div>
       </form>
-      {error && (
-        <div className="form-errors" role="alert">
-          <p>{error}</p>
-        </div>
-      )}
+      <FormError message={error} />
       {trains && trains.length === 0 && <p className="empty-state">{t('portal.train.booking.empty')}</p>}
       {trains && trains.length > 0 && (
         <ul className="tb-trains">

@@ -1,6 +1,6 @@
 // The parts the trip forms share (the flight search, the group request):
 // their error state (which the booking form keeps as well), the trip type
-// choice, the journeys' airports and the multi-city controls.
+// choice, the journeys' airports and dates, and the multi-city controls.
 import { useState } from 'react';
 import { AirportPicker } from './flight/AirportPicker';
 import type { Place } from './flight/types';
@@ -114,5 +114,33 @@ export function JourneyEnd({ i, end, fieldId, errors, clearError, onChange, ...p
         clearError(name);
       }}
     />
+  );
+}
+
+type JourneyDateProps = { id: string; label: string; value: string; min: string; required?: boolean; error?: string; onChange: (v: string) => void };
+
+// JourneyDate is the date (or the return date) of a trip form's journey,
+// no earlier than min.
+export function JourneyDate({ id, label, value, min, required, error, onChange }: JourneyDateProps) {
+  return (
+    <div className={error ? 'fs-field fs-date field-invalid' : 'fs-field fs-date'}>
+      <label htmlFor={id}>{label}</label>
+      <input
+        id={id}
+        type="date"
+        className="fs-input"
+        value={value}
+        min={min}
+        required={required}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+        onChange={(ev) => onChange(ev.target.value)}
+      />
+      {error && (
+        <p className="field-error" id={`${id}-error`}>
+          {error}
+        </p>
+      )}
+    </div>
   );
 }

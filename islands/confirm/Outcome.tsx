@@ -38,10 +38,19 @@ type DecideProps = {
 export function Decision({ v, onAccept, onBack }: DecideProps) {
   const { t } = useT();
   const s = v.solution;
-  const back = (
+  const back = (label = t('confirm.action.backToSearch')) => (
     <button type="button" className="btn" onClick={onBack}>
-      {t('confirm.action.backToSearch')}
+      {label}
     </button>
+  );
+  // choice takes what the check found (accept) or goes back.
+  const choice = (accept: string, backLabel?: string) => (
+    <p className="fc-actions">
+      <button type="button" className="btn btn-primary" onClick={onAccept} disabled={!s}>
+        {accept}
+      </button>
+      {back(backLabel)}
+    </p>
   );
   switch (v.status) {
     case 'price_changed':
@@ -58,12 +67,7 @@ export function Decision({ v, onAccept, onBack }: DecideProps) {
               <dd className="fc-new">{s ? formatMoney(s.total.amount, s.total.currency) : '—'}</dd>
             </div>
           </dl>
-          <p className="fc-actions">
-            <button type="button" className="btn btn-primary" onClick={onAccept} disabled={!s}>
-              {t('confirm.action.acceptPrice')}
-            </button>
-            {back}
-          </p>
+          {choice(t('confirm.action.acceptPrice'))}
         </Panel>
       );
     case 'package_changed':
@@ -76,12 +80,7 @@ export function Decision({ v, onAccept, onBack }: DecideProps) {
               {t('confirm.check.newTotal')}: <strong>{formatMoney(s.total.amount, s.total.currency)}</strong>
             </p>
           )}
-          <p className="fc-actions">
-            <button type="button" className="btn btn-primary" onClick={onAccept} disabled={!s}>
-              {t('confirm.action.acceptPackage')}
-            </button>
-            {back}
-          </p>
+          {choice(t('confirm.action.acceptPackage'))}
         </Panel>
       );
     case 'document_restriction_changed': {
@@ -90,14 +89,7 @@ export function Decision({ v, onAccept, onBack }: DecideProps) {
       return (
         <Panel tone="warn" title={t('confirm.check.documents.title')}>
           <p>{t('confirm.check.documents.body', { documents: docs })}</p>
-          <p className="fc-actions">
-            <button type="button" className="btn btn-primary" onClick={onAccept} disabled={!s}>
-              {t('confirm.action.proceedClear')}
-            </button>
-            <button type="button" className="btn" onClick={onBack}>
-              {t('confirm.action.keepOriginal')}
-            </button>
-          </p>
+          {choice(t('confirm.action.proceedClear'), t('confirm.action.keepOriginal'))}
           <p className="fs-hint">{t('confirm.check.documents.keepHint')}</p>
         </Panel>
       );
@@ -106,7 +98,7 @@ export function Decision({ v, onAccept, onBack }: DecideProps) {
       return (
         <Panel tone="error" title={t('confirm.check.invalid.title')}>
           <p>{t('confirm.check.invalid.body')}</p>
-          <p className="fc-actions">{back}</p>
+          <p className="fc-actions">{back()}</p>
         </Panel>
       );
   }

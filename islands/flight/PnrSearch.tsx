@@ -7,6 +7,7 @@ import { ApiError, call, codes, errorText } from './api';
 import { tOr } from './PriceDetail';
 import type { Passengers, PnrAnalysis, Search } from './types';
 import { TableHead } from '../catalogParts';
+import { FormError } from '../FormErrors';
 
 export type PnrSearchProps = {
   text: string;
@@ -180,11 +181,7 @@ export function PnrSearch({ text, setText, analysis, setAnalysis, onSearch }: Pn
               </ul>
             </>
           )}
-          {searchError && (
-            <div className="form-errors" role="alert">
-              <p>{searchError}</p>
-            </div>
-          )}
+          <FormError message={searchError} />
           <button type="button" className="btn btn-primary" disabled={!canSearch || busy} onClick={search}>
             {t('flight.pnr.search')}
           </button>

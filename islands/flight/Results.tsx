@@ -9,6 +9,7 @@ import { pageSize, type Query, type SolutionsState } from './useSolutions';
 import { groupSolutions, type SolutionGroup } from './group';
 import { emptyFilters, facetNames, filterCount, type BookingType, type FacetName, type FacetValue, type Filters, type Ranges, type Solution, type SolutionsPage, type Sort } from './types';
 import { CatalogOptions } from '../catalogParts';
+import { FormError } from '../FormErrors';
 
 export type ResultsProps = {
   searchId: string | null;
@@ -77,9 +78,7 @@ export function Results({ searchId, state, query, setQuery, bookingType, stale, 
         <h2 id="fs-results-title" className="visually-hidden">
           {t('flight.results.title')}
         </h2>
-        <div className="form-errors" role="alert">
-          <p>{state.message || t('axios.network.error')}</p>
-        </div>
+        <FormError message={state.message || t('axios.network.error')} />
         <button type="button" className="btn" onClick={onRequery}>
           {t('flight.results.retry')}
         </button>

@@ -5,7 +5,7 @@
 import { useState, type FormEvent } from 'react';
 import { useT } from '../useT';
 import { ApiError, codes, errorText } from './api';
-import { focusFirst, JourneyEnd, MultiActions, RemoveJourney, sortFieldErrors, TripChoice, useFieldErrors } from '../formParts';
+import { focusFirst, JourneyDate, JourneyEnd, MultiActions, RemoveJourney, sortFieldErrors, TripChoice, useFieldErrors } from '../formParts';
 import { PassengersPicker } from './PassengersPicker';
 import {
   activeRows,
@@ -22,6 +22,7 @@ import {
 } from './form';
 import { cabins, type BookingType, type Cabin, type Search } from './types';
 import { CatalogOptions } from '../catalogParts';
+import { FormErrors } from '../FormErrors';
 
 export type SearchFormProps = {
   form: FormState;
@@ -85,13 +86,7 @@ export function SearchForm({ form, setForm, today, onSearch, debounceMs }: Searc
         }}
       />
 
-      {formErrors.length > 0 && (
-        <div className="form-errors" role="alert">
-          {formErrors.map((m, i) => (
-            <p key={i}>{m}</p>
-          ))}
-        </div>
-      )}
+      <FormErrors messages={formErrors} />
 
       <ol className={form.bookingType === 'multi' ? 'fs-rows fs-rows-multi' : 'fs-rows'}>
         {rows.map((r, i) => (
@@ -116,7 +111,8 @@ export function SearchForm({ form, setForm, today, onSearch, debounceMs }: Searc
                 ⇄
               </button>
               <JourneyEnd {...ends} i={i} end="destination" label={t('flight.field.destination')} value={r.destination} onChange={(p) => setRow(r.key, { destination: p })} />
-              <DateField
+              <JourneyDate
+                required
                 id={fieldId(`journeys.${i}.date`)}
                 label={form.bookingType === 'return' ? t('flight.field.departDate') : t('flight.field.date')}
                 value={r.date}
@@ -132,7 +128,8 @@ export function SearchForm({ form, setForm, today, onSearch, debounceMs }: Searc
                 }}
               />
               {form.bookingType === 'return' && (
-                <DateField
+                <JourneyDate
+                  required
                   id={fieldId('returnDate')}
                   label={t('flight.field.returnDate')}
                   value={form.returnDate}
@@ -212,30 +209,4 @@ export function SearchForm({ form, setForm, today, onSearch, debounceMs }: Searc
 // fieldId is the element id of a form field named like the server names it.
 export function fieldId(field: string): string {
   return 'fs-' + field.replace(/\./g, '-');
-}
-
-type DateFieldProps = { id: string; label: string; value: string; min: string; error?: string; onChange: (v: string) => void };
-
-function DateField({ id, label, value, min, error, onChange }: DateFieldProps) {
-  return (
-    <div className={error ? 'fs-field fs-date field-invalid' : 'fs-field fs-date'}>
-      <label htmlFor={id}>{label}</label>
-      <input
-        id={id}
-        type="date"
-        className="fs-input"
-        value={value}
-        min={min}
-        required
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
-        onChange={(ev) => onChange(ev.target.value)}
-      />
-      {error && (
-        <p className="field-error" id={`${id}-error`}>
-          {error}
-        </p>
-      )}
-    </div>
-  );
 }

@@ -17,6 +17,7 @@ import { loadTravellers, type TravellersState } from '../travellers/TravellerPic
 import { pendingStatuses, type Contact, type PassengerForm, type Seat, type Train, type TrainOrder } from './types';
 import { Approx } from '../Approx';
 import { TableHead } from '../catalogParts';
+import { FormError } from '../FormErrors';
 
 type Props = {
   train: Train;
@@ -208,11 +209,7 @@ export function Booking({ train, seat, adult, child, today, onBack, pollMs = 100
             <span className="fs-hint">{t('trainportal.order.payHint')}</span>
           </div>
         )}
-        {payError && (
-          <div className="form-errors" role="alert">
-            <p>{payError}</p>
-          </div>
-        )}
+        <FormError message={payError} />
         {pendingStatuses.includes(order.status) && (
           <p className="fc-checking" role="status">
             <span className="fc-spinner" aria-hidden="true" /> {t('trainportal.order.ticketing')}
@@ -284,11 +281,7 @@ export function Booking({ train, seat, adult, child, today, onBack, pollMs = 100
           <TextField name="contact.email" type="email" label={t('trainportal.contact.email')} value={contact.email} onChange={(v) => setContact({ ...contact, email: v })} error={errors['contact.email']} maxLength={100} />
         </div>
       </fieldset>
-      {formError && (
-        <div className="form-errors" role="alert">
-          <p>{formError}</p>
-        </div>
-      )}
+      <FormError message={formError} />
       <p className="fc-actions">
         <button type="submit" className="btn btn-primary" disabled={!!busy}>
           {busy === 'booking' ? t('trainportal.booking.submitting') : t('trainportal.booking.submit')}
