@@ -180,15 +180,21 @@ export function SolutionCard({ solution: s, bookingType, disabled, onSelect, ski
 export function baggageText(t: T, s: Pick<Solution, 'baggage'>): string {
   const b = s.baggage;
   if (!b) return t('flight.baggage.unknown');
+  // An allowance by weight alone (China's domestic fares: 20 or 40 kg, no
+  // piece count) is an allowance, not "no checked bag".
   const checked = b.checkedPieces
     ? b.checkedKg
       ? t('flight.baggage.checkedKg', { pieces: b.checkedPieces, kg: b.checkedKg })
       : t('flight.baggage.checked', { pieces: b.checkedPieces })
-    : t('flight.baggage.noChecked');
+    : b.checkedKg
+      ? t('flight.baggage.checkedWeight', { kg: b.checkedKg })
+      : t('flight.baggage.noChecked');
   const cabin = b.cabinPieces
     ? b.cabinKg
       ? t('flight.baggage.cabinKg', { pieces: b.cabinPieces, kg: b.cabinKg })
       : t('flight.baggage.cabin', { pieces: b.cabinPieces })
-    : '';
+    : b.cabinKg
+      ? t('flight.baggage.cabinWeight', { kg: b.cabinKg })
+      : '';
   return cabin ? `${checked} · ${cabin}` : checked;
 }

@@ -408,21 +408,28 @@ func (x ticketText) duration(s shopping.SegmentView) string {
 	return x.t("documents.duration", "h", m/60, "m", fmt.Sprintf("%02d", m%60))
 }
 
+// baggage is the free allowance: pieces (each up to a weight, when the
+// fare says one) or, on a weight-concept fare (China's domestic 20 or 40
+// kg), a total weight, which is an allowance and not "no checked bag".
 func (x ticketText) baggage(b supplier.Baggage) string {
 	var parts []string
 	switch {
-	case b.CheckedPieces == 0:
-		parts = append(parts, x.t("documents.baggage.noChecked"))
-	case b.CheckedKg > 0:
+	case b.CheckedPieces > 0 && b.CheckedKg > 0:
 		parts = append(parts, x.t("documents.baggage.checkedKg", "pieces", b.CheckedPieces, "kg", b.CheckedKg))
-	default:
+	case b.CheckedPieces > 0:
 		parts = append(parts, x.t("documents.baggage.checked", "pieces", b.CheckedPieces))
+	case b.CheckedKg > 0:
+		parts = append(parts, x.t("documents.baggage.checkedWeight", "kg", b.CheckedKg))
+	default:
+		parts = append(parts, x.t("documents.baggage.noChecked"))
 	}
 	switch {
-	case b.CabinKg > 0:
+	case b.CabinPieces > 0 && b.CabinKg > 0:
 		parts = append(parts, x.t("documents.baggage.cabinKg", "pieces", b.CabinPieces, "kg", b.CabinKg))
 	case b.CabinPieces > 0:
 		parts = append(parts, x.t("documents.baggage.cabin", "pieces", b.CabinPieces))
+	case b.CabinKg > 0:
+		parts = append(parts, x.t("documents.baggage.cabinWeight", "kg", b.CabinKg))
 	}
 	return strings.Join(parts, " / ")
 }

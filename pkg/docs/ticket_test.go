@@ -366,3 +366,43 @@ func TestTicketCatalog(t *testing.T) {
 		}
 	}
 }
+
+// TestTicketBaggage: the e-ticket prints the allowance by the rule, in
+// every language: pieces, pieces of a weight, or a weight alone (a
+// weight-concept fare carries bags, it is not "no free checked bag").
+func TestTicketBaggage(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name string
+		b    supplier.Baggage
+		want []string // in English; "" parts must be absent
+		not  []string
+	}{
+		{"two pieces of 23 kg and a 7 kg cabin bag", supplier.Baggage{CheckedPieces: 2, CheckedKg: 23, CabinPieces: 1, CabinKg: 7},
+			[]string{"Checked: 2 × 23 kg", "Cabin: 1 × 7 kg"}, []string{"No free"}},
+		{"one piece, weight not stated", supplier.Baggage{CheckedPieces: 1}, []string{"Checked: 1 pc"}, []string{"Cabin"}},
+		{"a weight-concept fare: 40 kg in all", supplier.Baggage{CheckedKg: 40, CabinKg: 5}, []string{"Checked: 40 kg in all", "Cabin: 5 kg in all"},
+			[]string{"No free", "0 ×"}},
+		{"nothing checked", supplier.Baggage{CabinPieces: 1}, []string{"No free checked bag", "Cabin: 1 pc"}, nil},
+	} {
+		for _, lang := range []string{"en", "zh-cn", "zh-tw"} {
+			got := ticketText{lang: lang, t: translator(t, lang)}.baggage(c.b)
+			if lang != "en" {
+				if strings.Contains(got, "{{") || got == "" {
+					t.Errorf("%s in %s: %q", c.name, lang, got)
+				}
+				continue
+			}
+			for _, w := range c.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("%s: %q lacks %q", c.name, got, w)
+				}
+			}
+			for _, n := range c.not {
+				if strings.Contains(got, n) {
+					t.Errorf("%s: %q has %q", c.name, got, n)
+				}
+			}
+		}
+	}
+}
