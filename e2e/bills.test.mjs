@@ -73,7 +73,8 @@ test('demo-super tops up Demo Sub Travel; sub-super sees the transaction and mak
   const tx = sub.locator('#bill-transactions tbody tr');
   assert.equal(await tx.count(), 1);
   assert.match(await tx.innerText(), /WIRE-1/);
-  assert.match(await tx.innerText(), /Bank transfer/);
+  // Demo Travel paid it out of its own wallet, not by a bank transfer.
+  assert.match(await tx.innerText(), /From the parent agency's wallet/);
   assert.match(await tx.innerText(), /1,000\.00 CNY/);
   assert.ok(await sub.locator('nav.sidenav a[aria-current=page]', { hasText: 'Transactions' }).isVisible());
   assert.deepEqual(await seriousViolations(sub), []);

@@ -20,6 +20,8 @@ func TestPaymentMethodName(t *testing.T) {
 		{i18n.EN, "alipay", "Alipay"},
 		{i18n.EN, "wechat-pay", "WeChat Pay"},
 		{i18n.ZhCN, "bank-transfer", "银行转账"},
+		{i18n.EN, "parent-wallet", "From the parent agency's wallet"},
+		{i18n.ZhTW, "parent-wallet", "上級代理錢包撥款"},
 		{i18n.ZhCN, "alipay", "支付宝"},
 		{i18n.ZhTW, "alipay", "支付寶"},
 		{i18n.EN, "carrier-pigeon", "carrier-pigeon"},

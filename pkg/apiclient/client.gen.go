@@ -6479,7 +6479,7 @@ type LedgerTransaction struct {
 	// OriginalId the order paid, or the top-up's own id
 	OriginalId string `json:"originalId"`
 
-	// PaymentMethod How the money came: bank-transfer for a top-up by the provider or a parent agency, else the payment channel (alipay, wechat-pay, yeepay-wechat, stripe, airwallex, ...).
+	// PaymentMethod How the money came: bank-transfer for a top-up by the provider, parent-wallet for a parent agency's top-up of its sub-agency (out of the parent's wallet), else the payment channel (alipay, wechat-pay, yeepay-wechat, stripe, airwallex, ...).
 	PaymentMethod string `json:"paymentMethod"`
 
 	// PaymentTime When the money was credited (or, for a refund, sent back), RFC 3339 UTC.

@@ -144,6 +144,12 @@ func (l *Ledger) BuildStatement(ctx context.Context, agencyID int64, currency st
 	return st, nil
 }
 
+// Payment methods of a transaction that no channel names.
+const (
+	MethodBankTransfer = "bank-transfer"
+	MethodParentWallet = "parent-wallet"
+)
+
 // Transaction is a payment received into an agency's wallet (All
 // Transactions): a top-up, a booking's payment through a payment channel,
 // or money sent back through the channel that took it. See spec §3
@@ -160,8 +166,9 @@ type Transaction struct {
 	// reference for the payment or refund.
 	Reference string `json:"referenceId"`
 	// PaymentMethod is how the money came: bank-transfer for a top-up by
-	// the provider or a parent agency, else the payment channel (alipay,
-	// wechat-pay, yeepay-wechat, stripe, airwallex, ...).
+	// the provider, parent-wallet for a parent agency's top-up of its
+	// sub-agency (out of the parent's wallet), else the payment channel
+	// (alipay, wechat-pay, yeepay-wechat, stripe, airwallex, ...).
 	PaymentMethod string `json:"paymentMethod"`
 	Gross         string `json:"gross" jsonschema_description:"total amount paid, in the currency received"`
 	// GrossCurrency is the currency of gross: the currency the money
@@ -207,8 +214,12 @@ func (l *Ledger) Transactions(ctx context.Context, agencyID int64, currency stri
 			fee = money.Amount{Currency: e.Currency}.String()
 		}
 		method := d["method"]
-		if method == "" {
-			method = "bank-transfer"
+		switch {
+		case method != "":
+		case d["fromAgency"] != "":
+			method = MethodParentWallet
+		default:
+			method = MethodBankTransfer
 		}
 		orig := e.OrderID
 		if orig == "" {

@@ -134,21 +134,21 @@ func TestTransactionsNameTheirCurrencies(t *testing.T) {
 			AmountReceived: "200", Reference: "TRANSFER-1"}); err != nil {
 			t.Fatal(err)
 		}
-		type row struct{ gross, grossCur, net string }
+		type row struct{ gross, grossCur, net, method string }
 		for _, tt := range []struct {
 			name   string
 			agency int64
 			want   []row
 		}{
-			{"parent", parent, []row{{"200.00", "CNY", "-200.00"}, {"1000.00", "USD", "7100.00"}}},
-			{"sub-agency", sub, []row{{"200.00", "CNY", "200.00"}}},
+			{"parent", parent, []row{{"200.00", "CNY", "-200.00", ledger.MethodParentWallet}, {"1000.00", "USD", "7100.00", ledger.MethodBankTransfer}}},
+			{"sub-agency", sub, []row{{"200.00", "CNY", "200.00", ledger.MethodParentWallet}}},
 		} {
 			items, total, err := l.Transactions(ctx, tt.agency, "CNY", 1, 20)
 			if err != nil || total != len(tt.want) {
 				t.Fatalf("%s: %d transactions, %v", tt.name, total, err)
 			}
 			for i, w := range tt.want {
-				if got := (row{items[i].Gross, items[i].GrossCurrency, items[i].Net}); got != w {
+				if got := (row{items[i].Gross, items[i].GrossCurrency, items[i].Net, items[i].PaymentMethod}); got != w {
 					t.Errorf("%s transaction %d = %+v, want %+v", tt.name, i, got, w)
 				}
 			}
