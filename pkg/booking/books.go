@@ -6,6 +6,7 @@ import (
 
 	"github.com/voyage/voyage/pkg/agency"
 	"github.com/voyage/voyage/pkg/auth"
+	"github.com/voyage/voyage/pkg/idempotency"
 	"github.com/voyage/voyage/pkg/store"
 )
 
@@ -33,6 +34,17 @@ type Books[B any] struct {
 // Viewer is who is looking at the line's bookings.
 func (b Books[B]) Viewer(ctx context.Context, who auth.Principal) (Viewer, error) {
 	return NewViewer(ctx, b.Agencies, b.Line, who)
+}
+
+// Booker is who books a new booking of the line under key, which a create
+// needs (a replay with it answers the first booking): the key checked as
+// the API edge checks it, for callers that come another way (the portal,
+// the local CLI), then who's viewer.
+func (b Books[B]) Booker(ctx context.Context, who auth.Principal, key string) (Viewer, error) {
+	if err := idempotency.Check(key, true); err != nil {
+		return Viewer{}, err
+	}
+	return b.Viewer(ctx, who)
 }
 
 // Get loads booking id for who, with who's viewer; a booking who may not

@@ -305,10 +305,7 @@ func toOrderCurrency(o Order, amount int64) int64 {
 // once per idempotency key: a replay answers the order the first call made.
 func (s *Service) Create(ctx context.Context, who auth.Principal, key string, req CreateRequest) (_ View, err error) {
 	defer s.CountBooked(&err)
-	if err := idempotency.Check(key, true); err != nil {
-		return View{}, err
-	}
-	v, err := s.Books.Viewer(ctx, who)
+	v, err := s.Books.Booker(ctx, who, key)
 	if err != nil {
 		return View{}, err
 	}

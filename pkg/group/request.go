@@ -13,7 +13,6 @@ import (
 	"github.com/voyage/voyage/pkg/booking"
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/i18n"
-	"github.com/voyage/voyage/pkg/idempotency"
 	"github.com/voyage/voyage/pkg/profile"
 	"github.com/voyage/voyage/pkg/shopping"
 	"github.com/voyage/voyage/pkg/store"
@@ -146,10 +145,7 @@ func (s *Service) normalize(in *RequestInput, today time.Time) map[string]string
 // idempotency key: a replay answers the order the first call made.
 func (s *Service) Request(ctx context.Context, who auth.Principal, key string, in RequestInput) (_ View, err error) {
 	defer s.CountBooked(&err)
-	if err := idempotency.Check(key, true); err != nil {
-		return View{}, err
-	}
-	v, err := s.Books.Viewer(ctx, who)
+	v, err := s.Books.Booker(ctx, who, key)
 	if err != nil {
 		return View{}, err
 	}

@@ -160,10 +160,7 @@ func (s *Service) Create(ctx context.Context, who auth.Principal, key string, re
 	if !who.Subject.TrainServiceEnable() {
 		return View{}, noAccess()
 	}
-	if err := idempotency.Check(key, true); err != nil {
-		return View{}, err
-	}
-	v, err := s.Books.Viewer(ctx, who)
+	v, err := s.Books.Booker(ctx, who, key)
 	if err != nil {
 		return View{}, err
 	}
