@@ -477,13 +477,21 @@ var tablesPool = sync.Pool{New: func() any {
 // none of its options alive; the builder is not used again. A nil builder
 // (a search that never built) has none to give.
 func (b *builder) release() {
+	if t := b.detach(); t != nil {
+		tablesPool.Put(t)
+	}
+}
+
+// detach takes the builder's tables from it, emptied (nil when it has
+// none): release gives them to the pool, a test looks at them first.
+func (b *builder) detach() *tables {
 	if b == nil || b.tables == nil {
-		return
+		return nil
 	}
 	t := b.tables
 	b.tables, b.lists.byHash = nil, nil
 	t.reset()
-	tablesPool.Put(t)
+	return t
 }
 
 // emptied is s with no elements, its whole array zeroed so that it keeps
