@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"time"
 
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/booking"
@@ -62,27 +63,27 @@ func registerGroups(rt *Router, s Services) {
 			Summary: summary, Request: req, Response: group.View{}, Errors: errs}, h)
 	}
 
+	orderLine[group.Filter, group.Page, group.StatusCount, group.View, group.PayInput]{
+		line: "group", name: "Group", tag: "groups", path: groupPath, sees: booksGroups, books: booksGroups, selfAudited: true,
+		query:  append([]Param{{Name: "status", Type: "string", Description: "one status, or all"}}, pagingParams...),
+		filter: groupFilter, statuses: statusParam(group.Statuses),
+		list: g.List, counts: g.Counts, get: g.Get, cancel: g.Cancel, pay: g.Pay,
+		listSummary:   "The group orders of the caller's agency and its sub-agencies (all of them for the provider)",
+		countsSummary: "How many group orders are in each of the given statuses (every status when none given), after 'all', their sum",
+		getSummary:    "One group order: journeys, quotes (history), installments, passenger list, tickets, timeline, ledger entries, actions allowed now",
+		paySummary: "Pay the installment due (Idempotency-Key recommended; a replay answers the first result) from the wallet or a gateway; " +
+			"late: code 100009 'Group payment time expired: contact the administrator'",
+		cancelSummary: "Cancel a group order: free before any deposit; deposits paid are forfeited",
+		getErrors:     []int{fault.CodeNotFound},
+		payErrors:     append([]int{fault.CodeInsufficientFund, fault.CodePaymentFailed}, state...),
+		cancelErrors:  state,
+	}.register(rt, s)
+
 	rt.Handle("POST "+groupPath, Operation{
 		ID: "requestGroupOrder", SelfAudited: true, Tag: "groups", Allow: booksGroups, Status: http.StatusCreated,
 		Summary: "Ask for a group fare (Idempotency-Key required; a replay answers the first order): to_be_quote",
 		Request: group.RequestInput{}, Response: group.View{}, Errors: []int{fault.CodeConflict}, Idempotency: IdempotencyRequired,
 	}, book(g.Request))
-
-	rt.Handle("GET "+groupPath, Operation{
-		ID: "listGroupOrders", Tag: "groups", Allow: booksGroups,
-		Summary: "The group orders of the caller's agency and its sub-agencies (all of them for the provider)", Response: group.Page{},
-		Query: append([]Param{{Name: "status", Type: "string", Description: "one status, or all"}}, pagingParams...),
-	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
-		page, size := pageFromQuery(r)
-		return g.List(r.Context(), Principal(r), group.Filter{Status: r.URL.Query().Get("status"), Page: page, PageSize: size})
-	})
-
-	rt.Handle("GET "+groupPath+"/status", Operation{
-		ID: "groupOrderStatusCounts", Tag: "groups", Allow: booksGroups,
-		Summary: "How many group orders are in each status ('all' first)", Response: []group.StatusCount{},
-	}, func(w http.ResponseWriter, r *http.Request) (any, error) {
-		return g.Counts(r.Context(), Principal(r))
-	})
 
 	rt.Handle("GET "+groupPath+"/queue", Operation{
 		ID: "groupQuoteQueue", Tag: "groups", Role: auth.RoleOperator,
@@ -138,15 +139,6 @@ func registerGroups(rt *Router, s Services) {
 		v, err := g.Document(r.Context(), Principal(r), id)
 		return docs.Ticket{Flight: v}, v.BookingNumber, err
 	}))
-
-	rt.Handle("GET "+groupPath+"/{id}", Operation{
-		ID: "getGroupOrder", Tag: "groups", Allow: booksGroups,
-		Summary:  "One group order: journeys, quotes (history), installments, passenger list, tickets, timeline, ledger entries, actions allowed now",
-		Response: group.View{}, Errors: []int{fault.CodeNotFound},
-	}, onID(g.Get))
-
-	agencyStep("DELETE "+groupPath+"/{id}", "cancelGroupOrder",
-		"Cancel a group order: free before any deposit; deposits paid are forfeited", g.Cancel)
 
 	// The group service logs every step in the ordering agency's user log
 	// (the agency's own steps are SelfAudited); the provider's steps (quote,
@@ -206,11 +198,10 @@ func registerGroups(rt *Router, s Services) {
 		"Provider: the seat application's state: applying, granted (the first installment falls due) or refused (failed, nothing charged)",
 		group.SeatsInput{}, state, onIDWith(g.Seats))
 
-	rt.Handle("POST "+groupPath+"/{id}/payment", Operation{
-		ID: "payGroupOrder", SelfAudited: true, Tag: "groups", Allow: booksGroups,
-		Summary: "Pay the installment due (Idempotency-Key recommended; a replay answers the first result) from the wallet or a gateway; " +
-			"late: code 100009 'Group payment time expired: contact the administrator'",
-		Request: group.PayInput{}, Response: group.View{}, Idempotency: IdempotencyOptional,
-		Errors: append([]int{fault.CodeInsufficientFund, fault.CodePaymentFailed}, state...),
-	}, onIDKeyed(g.Pay))
+}
+
+// groupFilter reads a group list's query: one status (or all) and the page.
+func groupFilter(r *http.Request, _ *time.Location) (group.Filter, error) {
+	page, size := pageFromQuery(r)
+	return group.Filter{Status: r.URL.Query().Get("status"), Page: page, PageSize: size}, nil
 }

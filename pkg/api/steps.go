@@ -250,6 +250,11 @@ func ticketDocument(s Services, ticket func(r *http.Request, id int64) (docs.Tic
 // errors, and who may see (list, counts, get) or book (pay, cancel).
 type orderLine[F, P, C, V, Pay any] struct {
 	line, name, tag string
+	// path is where the line's orders are, when not /order/v2/{line}/orders.
+	path string
+	// selfAudited: the line's service writes the user log of its pay and
+	// cancel steps itself.
+	selfAudited     bool
 	sees, books     func(auth.Subject) bool
 	query, statuses []Param
 	filter          func(*http.Request, *time.Location) (F, error)
@@ -264,6 +269,9 @@ type orderLine[F, P, C, V, Pay any] struct {
 
 func (l orderLine[F, P, C, V, Pay]) register(rt *Router, s Services) {
 	orders, name := "/order/v2/"+l.line+"/orders", l.name+"Order"
+	if l.path != "" {
+		orders = l.path
+	}
 	var page P
 	var view V
 	var pay Pay
@@ -274,7 +282,7 @@ func (l orderLine[F, P, C, V, Pay]) register(rt *Router, s Services) {
 	rt.Handle("GET "+orders+"/{id}", Operation{ID: "get" + name, Tag: l.tag, Allow: l.sees,
 		Summary: l.getSummary, Response: view, Errors: l.getErrors}, onID(l.get))
 	rt.Handle("POST "+orders+"/{id}/payment", Operation{ID: "pay" + name, Tag: l.tag, Allow: l.books,
-		Summary: l.paySummary, Request: pay, Response: view, Idempotency: IdempotencyOptional, Errors: l.payErrors}, onIDKeyed(l.pay))
+		Summary: l.paySummary, Request: pay, Response: view, Idempotency: IdempotencyOptional, Errors: l.payErrors, SelfAudited: l.selfAudited}, onIDKeyed(l.pay))
 	rt.Handle("DELETE "+orders+"/{id}", Operation{ID: "cancel" + name, Tag: l.tag, Allow: l.books,
-		Summary: l.cancelSummary, Response: view, Errors: l.cancelErrors}, onID(l.cancel))
+		Summary: l.cancelSummary, Response: view, Errors: l.cancelErrors, SelfAudited: l.selfAudited}, onID(l.cancel))
 }

@@ -3480,6 +3480,57 @@ func (e GroupQuoteQueue200JSONResponseBodyCode) Valid() bool {
 	}
 }
 
+// Defines values for GroupOrderStatusCountsParamsStatus.
+const (
+	GroupOrderStatusCountsParamsStatusCanceled          GroupOrderStatusCountsParamsStatus = "canceled"
+	GroupOrderStatusCountsParamsStatusClosed            GroupOrderStatusCountsParamsStatus = "closed"
+	GroupOrderStatusCountsParamsStatusFailed            GroupOrderStatusCountsParamsStatus = "failed"
+	GroupOrderStatusCountsParamsStatusIssued            GroupOrderStatusCountsParamsStatus = "issued"
+	GroupOrderStatusCountsParamsStatusProceeding        GroupOrderStatusCountsParamsStatus = "proceeding"
+	GroupOrderStatusCountsParamsStatusSeatApplying      GroupOrderStatusCountsParamsStatus = "seat_applying"
+	GroupOrderStatusCountsParamsStatusToBeApplySeat     GroupOrderStatusCountsParamsStatus = "to_be_apply_seat"
+	GroupOrderStatusCountsParamsStatusToBeConfirm       GroupOrderStatusCountsParamsStatus = "to_be_confirm"
+	GroupOrderStatusCountsParamsStatusToBePaidLastMoney GroupOrderStatusCountsParamsStatus = "to_be_paid_last_money"
+	GroupOrderStatusCountsParamsStatusToBePayFirst      GroupOrderStatusCountsParamsStatus = "to_be_pay_first"
+	GroupOrderStatusCountsParamsStatusToBePaySecond     GroupOrderStatusCountsParamsStatus = "to_be_pay_second"
+	GroupOrderStatusCountsParamsStatusToBePayThird      GroupOrderStatusCountsParamsStatus = "to_be_pay_third"
+	GroupOrderStatusCountsParamsStatusToBeQuote         GroupOrderStatusCountsParamsStatus = "to_be_quote"
+)
+
+// Valid indicates whether the value is a known member of the GroupOrderStatusCountsParamsStatus enum.
+func (e GroupOrderStatusCountsParamsStatus) Valid() bool {
+	switch e {
+	case GroupOrderStatusCountsParamsStatusCanceled:
+		return true
+	case GroupOrderStatusCountsParamsStatusClosed:
+		return true
+	case GroupOrderStatusCountsParamsStatusFailed:
+		return true
+	case GroupOrderStatusCountsParamsStatusIssued:
+		return true
+	case GroupOrderStatusCountsParamsStatusProceeding:
+		return true
+	case GroupOrderStatusCountsParamsStatusSeatApplying:
+		return true
+	case GroupOrderStatusCountsParamsStatusToBeApplySeat:
+		return true
+	case GroupOrderStatusCountsParamsStatusToBeConfirm:
+		return true
+	case GroupOrderStatusCountsParamsStatusToBePaidLastMoney:
+		return true
+	case GroupOrderStatusCountsParamsStatusToBePayFirst:
+		return true
+	case GroupOrderStatusCountsParamsStatusToBePaySecond:
+		return true
+	case GroupOrderStatusCountsParamsStatusToBePayThird:
+		return true
+	case GroupOrderStatusCountsParamsStatusToBeQuote:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for GroupOrderStatusCounts200JSONResponseBodyCode.
 const (
 	GroupOrderStatusCounts200JSONResponseBodyCodeN0 GroupOrderStatusCounts200JSONResponseBodyCode = 0
@@ -10083,6 +10134,15 @@ type GroupQuoteQueueParams struct {
 // GroupQuoteQueue200JSONResponseBodyCode defines parameters for GroupQuoteQueue.
 type GroupQuoteQueue200JSONResponseBodyCode int
 
+// GroupOrderStatusCountsParams defines parameters for GroupOrderStatusCounts.
+type GroupOrderStatusCountsParams struct {
+	// Status the statuses to count, in the order the answer lists them; none: every status
+	Status *[]GroupOrderStatusCountsParamsStatus `form:"status,omitempty" json:"status,omitempty"`
+}
+
+// GroupOrderStatusCountsParamsStatus defines parameters for GroupOrderStatusCounts.
+type GroupOrderStatusCountsParamsStatus string
+
 // GroupOrderStatusCounts200JSONResponseBodyCode defines parameters for GroupOrderStatusCounts.
 type GroupOrderStatusCounts200JSONResponseBodyCode int
 
@@ -11731,12 +11791,12 @@ type ClientInterface interface {
 	// Corresponds with GET /order/v2/flight/group/orders/queue (the `GroupQuoteQueue` operationId).
 	GroupQuoteQueue(ctx context.Context, params *GroupQuoteQueueParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// GroupOrderStatusCounts How many group orders are in each status
+	// GroupOrderStatusCounts How many group orders are in each of the given statuses
 	//
-	// How many group orders are in each status ('all' first).
+	// How many group orders are in each of the given statuses (every status when none given), after 'all', their sum
 	//
 	// Corresponds with GET /order/v2/flight/group/orders/status (the `GroupOrderStatusCounts` operationId).
-	GroupOrderStatusCounts(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+	GroupOrderStatusCounts(ctx context.Context, params *GroupOrderStatusCountsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CancelGroupOrder Cancel a group order: free before any deposit; deposits paid are forfeited
 	//
@@ -14210,13 +14270,13 @@ func (c *Client) GroupQuoteQueue(ctx context.Context, params *GroupQuoteQueuePar
 	return c.Client.Do(req)
 }
 
-// GroupOrderStatusCounts How many group orders are in each status
+// GroupOrderStatusCounts How many group orders are in each of the given statuses
 //
-// How many group orders are in each status ('all' first).
+// How many group orders are in each of the given statuses (every status when none given), after 'all', their sum
 //
 // Corresponds with GET /order/v2/flight/group/orders/status (the `GroupOrderStatusCounts` operationId).
-func (c *Client) GroupOrderStatusCounts(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewGroupOrderStatusCountsRequest(c.Server)
+func (c *Client) GroupOrderStatusCounts(ctx context.Context, params *GroupOrderStatusCountsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGroupOrderStatusCountsRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -19451,7 +19511,7 @@ func NewGroupQuoteQueueRequest(server string, params *GroupQuoteQueueParams) (*h
 }
 
 // NewGroupOrderStatusCountsRequest constructs an http.Request for the GroupOrderStatusCounts method
-func NewGroupOrderStatusCountsRequest(server string) (*http.Request, error) {
+func NewGroupOrderStatusCountsRequest(server string, params *GroupOrderStatusCountsParams) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -19467,6 +19527,33 @@ func NewGroupOrderStatusCountsRequest(server string) (*http.Request, error) {
 	queryURL, err := serverURL.Parse(operationPath)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Status != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "status", *params.Status, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "array", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
 	}
 
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
@@ -22802,14 +22889,14 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /order/v2/flight/group/orders/queue (the `GroupQuoteQueue` operationId).
 	GroupQuoteQueueWithResponse(ctx context.Context, params *GroupQuoteQueueParams, reqEditors ...RequestEditorFn) (*GroupQuoteQueueResponse, error)
 
-	// GroupOrderStatusCountsWithResponse How many group orders are in each status
+	// GroupOrderStatusCountsWithResponse How many group orders are in each of the given statuses
 	//
-	// How many group orders are in each status ('all' first).
+	// How many group orders are in each of the given statuses (every status when none given), after 'all', their sum
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /order/v2/flight/group/orders/status (the `GroupOrderStatusCounts` operationId).
-	GroupOrderStatusCountsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GroupOrderStatusCountsResponse, error)
+	GroupOrderStatusCountsWithResponse(ctx context.Context, params *GroupOrderStatusCountsParams, reqEditors ...RequestEditorFn) (*GroupOrderStatusCountsResponse, error)
 
 	// CancelGroupOrderWithResponse Cancel a group order: free before any deposit; deposits paid are forfeited
 	//
@@ -40966,15 +41053,15 @@ func (c *ClientWithResponses) GroupQuoteQueueWithResponse(ctx context.Context, p
 	return ParseGroupQuoteQueueResponse(rsp)
 }
 
-// GroupOrderStatusCountsWithResponse How many group orders are in each status
+// GroupOrderStatusCountsWithResponse How many group orders are in each of the given statuses
 //
-// How many group orders are in each status ('all' first).
+// How many group orders are in each of the given statuses (every status when none given), after 'all', their sum
 //
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /order/v2/flight/group/orders/status (the `GroupOrderStatusCounts` operationId).
-func (c *ClientWithResponses) GroupOrderStatusCountsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GroupOrderStatusCountsResponse, error) {
-	rsp, err := c.GroupOrderStatusCounts(ctx, reqEditors...)
+func (c *ClientWithResponses) GroupOrderStatusCountsWithResponse(ctx context.Context, params *GroupOrderStatusCountsParams, reqEditors ...RequestEditorFn) (*GroupOrderStatusCountsResponse, error) {
+	rsp, err := c.GroupOrderStatusCounts(ctx, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}

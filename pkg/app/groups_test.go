@@ -333,6 +333,15 @@ func TestGroupOrderLifecycle(t *testing.T) {
 		if resp.StatusCode != 200 || !strings.Contains(string(env.Data), `{"status":"issued","cnt":1}`) {
 			t.Fatalf("counts: %s", env.Data)
 		}
+		// As every line's counts: the statuses asked, in that order, after
+		// "all", their sum; a status the line does not have is refused.
+		resp, env = call(t, srv, "GET", groupsPath+"/status?status=to_be_quote&status=issued", "en", "", bearer(op.Token)...)
+		if want := `[{"status":"all","cnt":1},{"status":"to_be_quote","cnt":0},{"status":"issued","cnt":1}]`; resp.StatusCode != 200 || string(env.Data) != want {
+			t.Errorf("counts of two statuses: %d %s, want %s", resp.StatusCode, env.Data, want)
+		}
+		if resp, env = call(t, srv, "GET", groupsPath+"/status?status=shipped", "en", "", bearer(op.Token)...); resp.StatusCode != 400 {
+			t.Errorf("counts of a status groups do not have: %d %s", resp.StatusCode, env.Data)
+		}
 	})
 }
 

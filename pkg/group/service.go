@@ -220,9 +220,10 @@ func (s *Service) Queue(ctx context.Context, who auth.Principal, page, size int)
 	return s.List(ctx, who, Filter{Status: string(ToBeQuote), Page: page, PageSize: size, OldestFirst: true})
 }
 
-// Counts counts the caller's orders per status, every status listed.
-func (s *Service) Counts(ctx context.Context, who auth.Principal) ([]StatusCount, error) {
-	cs, err := booking.Count(ctx, s.Books, who, Statuses, nil)
+// Counts counts the caller's orders per status asked (every status when
+// none), after "all", their sum.
+func (s *Service) Counts(ctx context.Context, who auth.Principal, asked []string) ([]StatusCount, error) {
+	cs, err := booking.Count(ctx, s.Books, who, Statuses, asked)
 	if err != nil {
 		return nil, err
 	}

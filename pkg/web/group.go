@@ -31,7 +31,7 @@ type GroupOrders interface {
 	MinGroupSize() int
 	List(ctx context.Context, who auth.Principal, f group.Filter) (group.Page, error)
 	Queue(ctx context.Context, who auth.Principal, page, size int) (group.Page, error)
-	Counts(ctx context.Context, who auth.Principal) ([]group.StatusCount, error)
+	Counts(ctx context.Context, who auth.Principal, asked []string) ([]group.StatusCount, error)
 	Get(ctx context.Context, who auth.Principal, id int64) (group.View, error)
 	Document(ctx context.Context, who auth.Principal, id int64) (docs.Flight, error)
 	GroupActions
@@ -130,7 +130,7 @@ func (s *Server) groupList(w http.ResponseWriter, r *http.Request) {
 	view.Pager = templates.NewPager(listURL(pathGroupOrders, q), pg, groupPageSize, res.Total)
 	view.Items, view.ShowAgency = rowsOf(ctx, s, v.Principal.AgencyID, res.Items, func(o group.View) int64 { return o.AgencyID }, groupRow)
 	s.answerList(w, r, "groups", templates.GroupResultsID, templates.GroupResults(view), func() (templ.Component, error) {
-		counts, err := s.groups.Counts(ctx, v.Principal)
+		counts, err := s.groups.Counts(ctx, v.Principal, nil)
 		view.Menu = groupMenu(view, counts)
 		return templates.GroupListPage(s.groupPage(w, r, "flight-group-order"), view), err
 	})
