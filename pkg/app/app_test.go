@@ -106,7 +106,14 @@ func call(t testing.TB, srv *httptest.Server, method, path, lang, body string, h
 func okData[T any](t testing.TB, srv *httptest.Server, what, method, path, body string, hdr ...string) T {
 	t.Helper()
 	resp, env := call(t, srv, method, path, "en", body, hdr...)
-	if resp.StatusCode != 200 || env.Code != 0 {
+	return dataOf[T](t, what, resp, env, http.StatusOK)
+}
+
+// dataOf decodes the data of an answer that must have the status and code
+// 0; what names the call in a failure.
+func dataOf[T any](t testing.TB, what string, resp *http.Response, env envelope, status int) T {
+	t.Helper()
+	if resp.StatusCode != status || env.Code != 0 {
 		t.Fatalf("%s: %d %+v", what, resp.StatusCode, env)
 	}
 	var v T

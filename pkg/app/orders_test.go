@@ -143,14 +143,7 @@ func createOrder(t *testing.T, srv *httptest.Server, token, quoteID, key string)
 func createOrderWith(t *testing.T, srv *httptest.Server, token, body, key string) flight.View {
 	t.Helper()
 	resp, env := call(t, srv, "POST", "/order/v2/flight/orders", "en", body, append(bearer(token), "Idempotency-Key", key)...)
-	if resp.StatusCode != 201 || env.Code != 0 {
-		t.Fatalf("create order: %d %+v", resp.StatusCode, env)
-	}
-	var v flight.View
-	if err := json.Unmarshal(env.Data, &v); err != nil {
-		t.Fatal(err)
-	}
-	return v
+	return dataOf[flight.View](t, "create order", resp, env, http.StatusCreated)
 }
 
 func getOrder(t *testing.T, srv *httptest.Server, token string, id int64) flight.View {
@@ -205,14 +198,7 @@ func multipartCall(t *testing.T, srv *httptest.Server, path, token string, field
 func askAfterSale(t *testing.T, srv *httptest.Server, token string, id int64, kind string, fields map[string]string, files map[string][]byte) flight.View {
 	t.Helper()
 	resp, env := multipartCall(t, srv, fmt.Sprintf("/order/v2/flight/orders/%d/%s", id, kind), token, fields, files)
-	if resp.StatusCode != 201 {
-		t.Fatalf("%s request: %d %+v", kind, resp.StatusCode, env)
-	}
-	var v flight.View
-	if err := json.Unmarshal(env.Data, &v); err != nil {
-		t.Fatal(err)
-	}
-	return v
+	return dataOf[flight.View](t, kind+" request", resp, env, http.StatusCreated)
 }
 
 // askVoid asks to void flight order id as a duplicate, with a proof.
