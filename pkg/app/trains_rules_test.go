@@ -68,6 +68,18 @@ func TestTrainScope(t *testing.T) {
 		v := bookedAndPaid(t, srv, op, 4, "scope-1")
 		waitTrain(t, srv, op, v.ID, train.Issued)
 
+		// The list's days are the agency's (Asia/Shanghai): today's order
+		// is today's, tomorrow holds none.
+		for _, c := range []struct {
+			from string
+			want int
+		}{{chinaDate(0), 1}, {chinaDate(1), 0}} {
+			page := okData[train.Page](t, srv, "list by day", "GET", "/order/v2/train/orders?from="+c.from+"&to="+c.from, "", bearer(op)...)
+			if page.Total != c.want {
+				t.Errorf("orders created on %s (the agency's day): %d, want %d", c.from, page.Total, c.want)
+			}
+		}
+
 		// Another agency, trains on, sees and does nothing.
 		enableTrains(t, a, 222, `{"notifyUrl":"","manual":false}`)
 		blue = loginAs(t, srv, "bluesky-super", "demo-pass-1").Token
