@@ -74,7 +74,7 @@ test('demo-super tops up Demo Sub Travel; sub-super sees the transaction and mak
   assert.equal(await tx.count(), 1);
   assert.match(await tx.innerText(), /WIRE-1/);
   // Demo Travel paid it out of its own wallet, not by a bank transfer.
-  assert.match(await tx.innerText(), /From the parent agency's wallet/);
+  assert.match(await tx.innerText(), /Parent agency's wallet/);
   assert.match(await tx.innerText(), /1,000\.00 CNY/);
   assert.ok(await sub.locator('nav.sidenav a[aria-current=page]', { hasText: 'Transactions' }).isVisible());
   assert.deepEqual(await seriousViolations(sub), []);
