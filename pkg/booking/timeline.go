@@ -55,12 +55,12 @@ type Event struct {
 	CreatedAt time.Time `json:"createdAt" db:"created_at"`
 }
 
-// Add puts a step on booking id's timeline in tx.
-func Add[S, A ~string](ctx context.Context, tx *sqlx.Tx, t Timeline, id int64, action A, from, to S, actor, remark string, at time.Time) error {
+// Add puts a step on booking sh.ID's timeline t in tx.
+func Add[S, A ~string](ctx context.Context, tx *sqlx.Tx, t Timeline, sh Shift[S, A]) error {
 	_, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO `+string(t)+` (order_id, action, from_status, to_status, actor, remark, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?)`), id, string(action), string(from), string(to), actor, remark, at.UTC())
+		VALUES (?, ?, ?, ?, ?, ?, ?)`), sh.ID, string(sh.Action), string(sh.From), string(sh.To), sh.Actor, sh.Remark, sh.At.UTC())
 	if err != nil {
-		return fmt.Errorf("%s of %d: %w", t, id, err)
+		return fmt.Errorf("%s of %d: %w", t, sh.ID, err)
 	}
 	return nil
 }

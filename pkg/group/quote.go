@@ -424,15 +424,7 @@ func (s *Service) answer(ctx context.Context, who auth.Principal, id int64, acti
 // touch records a step that keeps the status (accept, upload) with the same
 // conditional write as a move.
 func (s *Service) touch(ctx context.Context, tx *sqlx.Tx, o *Order, action Action, by actor, remark string) error {
-	o.UpdatedAt = s.Now().UTC()
-	saved, err := saveOrder(ctx, tx, o, o.Status)
-	if err != nil {
-		return err
-	}
-	if !saved {
-		return errState()
-	}
-	return s.logMove(ctx, tx, o, action, o.Status, o.Status, by, remark)
+	return s.shift(ctx, tx, o, action, o.Status, by, remark)
 }
 
 // Confirm confirms the order on its current quote before the quote's

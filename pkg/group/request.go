@@ -176,7 +176,11 @@ func (s *Service) Request(ctx context.Context, who auth.Principal, key string, i
 		if err := insertOrder(ctx, tx, &o); err != nil {
 			return err
 		}
-		return s.logMove(ctx, tx, &o, "request", "", ToBeQuote, actorOf(who), in.Remark)
+		sh := booking.Shift[Status, Action]{ID: o.ID, Action: "request", To: ToBeQuote, Actor: actorOf(who).name, Remark: in.Remark, At: now}
+		if err := booking.Add(ctx, tx, booking.GroupTimeline, sh); err != nil {
+			return err
+		}
+		return s.logged(ctx, tx, &o, sh, actorOf(who))
 	})
 	if err != nil {
 		if store.IsUniqueViolation(err) {

@@ -130,27 +130,28 @@ func (s *Service) move(ctx context.Context, tx *sqlx.Tx, o *Order, action Action
 	if !ok {
 		return errState()
 	}
-	from := o.Status
-	o.Status, o.UpdatedAt = to, s.Now().UTC()
-	saved, err := saveOrder(ctx, tx, o, from)
-	if err != nil {
-		return err
-	}
-	if !saved {
-		return errState()
-	}
-	return s.logMove(ctx, tx, o, action, from, to, by, remark)
+	return s.shift(ctx, tx, o, action, to, by, remark)
 }
 
-// logMove records a status change (or a step that keeps the status) on the
-// timeline, in the user log and on the webhook.
-func (s *Service) logMove(ctx context.Context, tx *sqlx.Tx, o *Order, action Action, from, to Status, by actor, remark string) error {
-	at := s.Now().UTC()
-	if err := booking.Add(ctx, tx, booking.GroupTimeline, o.ID, action, from, to, by.name, remark, at); err != nil {
+// shift writes o moved to status to by action (to is o's status for a step
+// that keeps it: accept, upload) with the move's conditional write, and
+// logs it (logged).
+func (s *Service) shift(ctx context.Context, tx *sqlx.Tx, o *Order, action Action, to Status, by actor, remark string) error {
+	from := o.Status
+	o.Status, o.UpdatedAt = to, s.Now().UTC()
+	sh := booking.Shift[Status, Action]{ID: o.ID, Action: action, From: from, To: to, Actor: by.name, Remark: remark, At: o.UpdatedAt}
+	write := func() (bool, error) { return saveOrder(ctx, tx, o, from) }
+	if err := booking.Moved(ctx, tx, booking.GroupTimeline, sh, write, errState()); err != nil {
 		return err
 	}
-	e := audit.Entry{AgencyID: o.AgencyID, Username: by.name, Action: "group." + string(action), Target: o.BookingNumber,
-		Detail: fmt.Sprintf("%s -> %s", from, to), CreatedAt: at}
+	return s.logged(ctx, tx, o, sh, by)
+}
+
+// logged puts a step already on o's timeline in the user log and, when it
+// changed the status, on the agency's webhook.
+func (s *Service) logged(ctx context.Context, tx *sqlx.Tx, o *Order, sh booking.Shift[Status, Action], by actor) error {
+	e := audit.Entry{AgencyID: o.AgencyID, Username: by.name, Action: "group." + string(sh.Action), Target: o.BookingNumber,
+		Detail: fmt.Sprintf("%s -> %s", sh.From, sh.To), CreatedAt: sh.At}
 	if by.userID != 0 {
 		uid := by.userID
 		e.UserID = &uid
@@ -158,11 +159,11 @@ func (s *Service) logMove(ctx context.Context, tx *sqlx.Tx, o *Order, action Act
 	if err := audit.Write(ctx, tx, e); err != nil {
 		return err
 	}
-	if from == to {
+	if sh.From == sh.To {
 		return nil
 	}
 	return s.NotifyTx(ctx, tx, o.AgencyID, "group.status", map[string]any{"id": o.ID, "bookingNumber": o.BookingNumber,
-		"action": action, "fromStatus": from, "status": to, "at": at})
+		"action": sh.Action, "fromStatus": sh.From, "status": sh.To, "at": sh.At})
 }
 
 // viewer is who is looking at the line's orders: the access rule is

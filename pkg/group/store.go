@@ -96,14 +96,13 @@ func insertOrder(ctx context.Context, tx *sqlx.Tx, o *Order) error {
 // saveOrder writes back an order's mutable fields if its status is still
 // from: false when another writer moved it first.
 func saveOrder(ctx context.Context, tx *sqlx.Tx, o *Order, from Status) (bool, error) {
-	res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE group_orders SET status = ?, currency = ?, total = ?, passengers = ?, tickets = ?,
-		confirmed_at = ?, updated_at = ? WHERE id = ? AND status = ?`),
+	saved, err := booking.Guarded(ctx, tx, `UPDATE group_orders SET status = ?, currency = ?, total = ?, passengers = ?, tickets = ?,
+		confirmed_at = ?, updated_at = ? WHERE id = ? AND status = ?`,
 		string(o.Status), o.Currency, o.Total, store.JSON(o.Passengers), store.JSON(o.Tickets), store.NullTime(o.ConfirmedAt), o.UpdatedAt.UTC(), o.ID, string(from))
 	if err != nil {
-		return false, fmt.Errorf("group order %d: save: %w", o.ID, err)
+		return false, fmt.Errorf("group order %d: %w", o.ID, err)
 	}
-	n, _ := res.RowsAffected()
-	return n == 1, nil
+	return saved, nil
 }
 
 // loadOrder reads order id in tx, or on the pool when tx is nil.

@@ -213,7 +213,8 @@ func (s *Service) Create(ctx context.Context, who auth.Principal, key string, re
 		if err := insert(ctx, tx, &o); err != nil {
 			return err
 		}
-		if err := booking.Add(ctx, tx, booking.TrainTimeline, o.ID, "book", "", ToBePaid, booking.Actor(who), o.Train.Number, now); err != nil {
+		if err := booking.Add(ctx, tx, booking.TrainTimeline, booking.Shift[Status, Action]{ID: o.ID, Action: "book", To: ToBePaid,
+			Actor: booking.Actor(who), Remark: o.Train.Number, At: now}); err != nil {
 			return err
 		}
 		return s.NotifyTx(ctx, tx, o.AgencyID, EventStatus, s.view(o, booking.ByAgency))

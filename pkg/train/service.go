@@ -140,14 +140,9 @@ func (s *Service) move(ctx context.Context, tx *sqlx.Tx, o *Order, action Action
 	}
 	from := o.Status
 	o.Status, o.UpdatedAt = to, s.Now().UTC()
-	saved, err := save(ctx, tx, o, from, tickets)
-	if err != nil {
-		return err
-	}
-	if !saved {
-		return errState()
-	}
-	if err := booking.Add(ctx, tx, booking.TrainTimeline, o.ID, action, from, to, actor, remark, o.UpdatedAt); err != nil {
+	sh := booking.Shift[Status, Action]{ID: o.ID, Action: action, From: from, To: to, Actor: actor, Remark: remark, At: o.UpdatedAt}
+	write := func() (bool, error) { return save(ctx, tx, o, from, tickets) }
+	if err := booking.Moved(ctx, tx, booking.TrainTimeline, sh, write, errState()); err != nil {
 		return err
 	}
 	return s.NotifyTx(ctx, tx, o.AgencyID, EventStatus, s.view(*o, booking.ByAgency))

@@ -123,20 +123,17 @@ var errDuplicateKey = errors.New("train: idempotency key already used")
 // when another writer moved it first), and its tickets when tickets is
 // set.
 func save(ctx context.Context, tx *sqlx.Tx, o *Order, from Status, tickets bool) (bool, error) {
-	res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE train_orders SET status = ?, resume_status = ?, supplier_ref = ?, manual = ?,
+	saved, err := booking.Guarded(ctx, tx, `UPDATE train_orders SET status = ?, resume_status = ?, supplier_ref = ?, manual = ?,
 		train_number = ?, train = ?, origin = ?, destination = ?, depart_at = ?, seat_class = ?, total = ?, paid = ?, refunded = ?, quote = ?,
-		hold_expires_at = ?, payment_channel = ?, payment_key = ?, seq = ?, updated_at = ? WHERE id = ? AND status = ?`),
+		hold_expires_at = ?, payment_channel = ?, payment_key = ?, seq = ?, updated_at = ? WHERE id = ? AND status = ?`,
 		string(o.Status), string(o.Resume), o.SupplierRef, o.Manual, o.Train.Number, store.JSON(o.Train), o.Train.Origin, o.Train.Destination,
 		o.Train.DepartAt.UTC(), o.SeatClass, o.Total, o.Paid, o.Refunded, encQuote(o.Quote), store.NullTime(o.HoldExpiresAt), o.PaymentChannel,
 		o.PaymentKey, o.Seq, o.UpdatedAt.UTC(), o.ID, string(from))
 	if err != nil {
-		return false, fmt.Errorf("train order %d: save: %w", o.ID, err)
+		return false, fmt.Errorf("train order %d: %w", o.ID, err)
 	}
-	if n, _ := res.RowsAffected(); n != 1 {
-		return false, nil
-	}
-	if !tickets {
-		return true, nil
+	if !saved || !tickets {
+		return saved, nil
 	}
 	if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM train_tickets WHERE order_id = ?`), o.ID); err != nil {
 		return false, fmt.Errorf("train order %d: clear tickets: %w", o.ID, err)
