@@ -97,6 +97,25 @@ func (c *Core[B]) Payments() payment.Protocol {
 	return payment.Protocol{DB: c.DB, Ledger: c.Ledger, Log: c.Logger}
 }
 
+// PayFromWallet takes a payment from the agency's wallet the one way every
+// line does: in one transaction, move, the line's guarded move of what is
+// paid (an order, an installment), answering the transfer that pays it;
+// then the transfer, last, so the wallet's row stays locked only from
+// there to the commit (every payment of the agency waits for it). Both
+// happen or neither. The flight line's payment is this rule in one
+// statement on PostgreSQL, the move as the transfer's gate (pkg/flight
+// payFromWallet).
+func (c *Core[B]) PayFromWallet(ctx context.Context, move func(tx *sqlx.Tx) (ledger.Transfer, error)) error {
+	return c.DB.InTx(ctx, func(tx *sqlx.Tx) error {
+		t, err := move(tx)
+		if err != nil {
+			return err
+		}
+		_, err = c.Ledger.PostTx(ctx, tx, t)
+		return err
+	})
+}
+
 // RefundTx gives money back for the line's booking id in tx, the one way
 // every line does: t, the line's credit to the agency's wallet, then the
 // part of it that real channels took sent back through them, newest

@@ -96,23 +96,17 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 		return s.payGateway(ctx, o, v, gw, d, key, in)
 	}
 	t := installmentTransfer(o, d, actorOf(who).name)
-	err = s.DB.InTx(ctx, func(tx *sqlx.Tx) error {
+	err = s.PayFromWallet(ctx, func(tx *sqlx.Tx) (ledger.Transfer, error) {
 		d.Status, d.Channel, d.PaymentKey = InstPaid, in.Channel, key
 		d.PaidAt.Time, d.PaidAt.Valid = now, true
 		ok, err := setDeadline(ctx, tx, d, InstDue)
 		if err != nil {
-			return err
+			return t, err
 		}
 		if !ok {
-			return errState()
+			return t, errState()
 		}
-		if err := s.paid(ctx, tx, &o, ds, stage, in.Channel, actorOf(who)); err != nil {
-			return err
-		}
-		// The money moves last: the wallet's row stays locked from here to
-		// the commit.
-		_, err = s.Ledger.PostTx(ctx, tx, t)
-		return err
+		return t, s.paid(ctx, tx, &o, ds, stage, in.Channel, actorOf(who))
 	})
 	if err != nil {
 		if fe, ok := fault.As(err); ok && fe.Key == "group.error.state" {

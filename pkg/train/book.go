@@ -290,19 +290,16 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 	if req.Channel != ChannelBalance {
 		return s.payGateway(ctx, o, v, gw, key, req, actor)
 	}
-	err = s.DB.InTx(ctx, func(tx *sqlx.Tx) error {
+	err = s.PayFromWallet(ctx, func(tx *sqlx.Tx) (ledger.Transfer, error) {
 		o.PaymentChannel, o.PaymentKey = ChannelBalance, key
 		// The payer is the order's agency (party booking.ByAgency): its settings
 		// as the viewer read them.
 		if err := s.paid(ctx, tx, &o, v.Agency.Config().Train.Manual, ActPay, actor, ""); err != nil {
-			return err
+			return ledger.Transfer{}, err
 		}
-		// The money moves last: the wallet's row stays locked from here
-		// to the commit.
 		t := price(o)
 		t.CreatedBy = actor
-		_, err := s.Ledger.PostTx(ctx, tx, t)
-		return err
+		return t, nil
 	})
 	if err != nil {
 		return View{}, err
