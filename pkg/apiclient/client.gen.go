@@ -6739,9 +6739,6 @@ type OrderChangeSearch struct {
 
 	// Options The ways found to change the order; empty when the supplier offers none.
 	Options *[]OrderChangeOption `json:"options"`
-
-	// Quotes The supplier's quotes behind the options, by option id (their amounts in minor units of the quote's currency); the options' own amounts, in the order's currency, are the ones to show.
-	Quotes *map[string]SupplierQuote `json:"quotes"`
 }
 
 // OrderChangeSearchRequest Asks for ways to change an order (POST /order/v2/flight/orders/{id}/change/search): the new dates (and, optionally, airports) of each journey.
@@ -7070,8 +7067,8 @@ type OrderPostSale struct {
 	// OptionId The id of the change option chosen from the order's change search (POST /order/v2/flight/orders/{id}/change/search); absent when the change request named none.
 	OptionId *string `json:"optionId,omitempty"`
 
-	// Quotes The suppliers' quotes the request is carried out against, one per booking (their amounts in minor units of the quote's currency); absent until the request is quoted.
-	Quotes *[]SupplierQuote `json:"quotes,omitempty"`
+	// Quotes The terms of the suppliers' quotes, one per booking, that the agency reads: where the airline sends the refund and what it returns as credit; absent until the request is quoted. The amounts are the order's total and price breakdown, in the order's currency.
+	Quotes *[]OrderQuoteTerms `json:"quotes,omitempty"`
 
 	// Reason Why the request was made: 0 voluntary, 1 schedule change or cancellation by the airline, 2 illness, 3 visa or entry refused, 4 duplicate booking, 5 name or document error, 6 bereavement, 7 other; a change takes 0, 1 or 7.
 	Reason int `json:"reason"`
@@ -7081,6 +7078,9 @@ type OrderPostSale struct {
 
 	// SubReason Details reasons 2 and 6 (passenger, companion or family) and 3 (visa-refused, entry-denied); absent otherwise.
 	SubReason *string `json:"subReason,omitempty"`
+
+	// SupplierQuotes The suppliers' own quotes the request is carried out against, one per booking, with their amounts in minor units of the quote's currency: the provider's net figures, so only in the provider's answer.
+	SupplierQuotes *[]SupplierQuote `json:"supplierQuotes,omitempty"`
 }
 
 // OrderProof A file attached to a post-sale request (its bytes are served separately, by GET /order/v2/flight/orders/{id}/proofs/{proof}).
@@ -7099,6 +7099,18 @@ type OrderProof struct {
 
 	// Size The file's size in bytes (at most 2 MB).
 	Size int `json:"size"`
+}
+
+// OrderQuoteTerms What one supplier quote behind a request tells the agency beyond the order's amounts.
+type OrderQuoteTerms struct {
+	// Credit The value returned as a voucher or airline credit instead of money, in the airline's currency; absent when none.
+	Credit *Money `json:"credit,omitempty"`
+
+	// RefundTo Where the airline sends the refund: original_payment (back to what paid), balance (the balance with the airline's supplier), card, voucher or airline_credits, or nothing (nothing was paid); absent: back as paid.
+	RefundTo *string `json:"refundTo,omitempty"`
+
+	// RefundUnknown The airline gave no refund quote, so what comes back is not known yet.
+	RefundUnknown *bool `json:"refundUnknown,omitempty"`
 }
 
 // OrderReviewRequest The provider's review of a request or order: approve, reject or quote (with the amounts), issue a held booking, or resolve an order whose supplier outcome was unknown.

@@ -161,7 +161,7 @@ func TestRefundJobRunAgainAfterACrash(t *testing.T) {
 		if err := a.DB.GetContext(ctx, &request, a.DB.Rebind(`SELECT request FROM flight_orders WHERE id = ?`), rfID); err != nil {
 			t.Fatal(err)
 		}
-		var ps flight.PostSale
+		var ps flight.Requested
 		if err := json.Unmarshal([]byte(request), &ps); err != nil || len(ps.Quotes) != 1 {
 			t.Fatalf("request %s: %v", request, err)
 		}

@@ -124,6 +124,20 @@ type Booked struct {
 	SupplierSum int64 `json:"supplierSum"`
 }
 
+// Requested is a change, refund or void request as the order keeps it:
+// what the agency asked for and the suppliers' quotes it is carried out
+// against. A caller reads it as a PostSale, which keeps the suppliers'
+// own figures for the provider.
+type Requested struct {
+	Reason    int    `json:"reason"`
+	SubReason string `json:"subReason,omitempty"`
+	Remark    string `json:"remark,omitempty"`
+	OptionID  string `json:"optionId,omitempty"`
+	// Quotes are the suppliers' quotes, one per booking; empty until the
+	// request is quoted.
+	Quotes []supplier.Quote `json:"quotes,omitempty"`
+}
+
 // PostSale is what a change, refund or void request asked for.
 type PostSale struct {
 	// Reason is why the request was made: 0 voluntary, 1 schedule change
@@ -140,10 +154,50 @@ type PostSale struct {
 	// change search (POST /order/v2/flight/orders/{id}/change/search);
 	// absent when the change request named none.
 	OptionID string `json:"optionId,omitempty"`
-	// Quotes are the suppliers' quotes the request is carried out against,
-	// one per booking (their amounts in minor units of the quote's
-	// currency); absent until the request is quoted.
-	Quotes []supplier.Quote `json:"quotes,omitempty"`
+	// Quotes are the terms of the suppliers' quotes, one per booking, that
+	// the agency reads: where the airline sends the refund and what it
+	// returns as credit; absent until the request is quoted. The amounts
+	// are the order's total and price breakdown, in the order's currency.
+	Quotes []QuoteTerms `json:"quotes,omitempty"`
+	// SupplierQuotes are the suppliers' own quotes the request is carried
+	// out against, one per booking, with their amounts in minor units of
+	// the quote's currency: the provider's net figures, so only in the
+	// provider's answer.
+	SupplierQuotes []supplier.Quote `json:"supplierQuotes,omitempty"`
+}
+
+// QuoteTerms is what one supplier quote behind a request tells the agency
+// beyond the order's amounts.
+type QuoteTerms struct {
+	// RefundTo is where the airline sends the refund: original_payment
+	// (back to what paid), balance (the balance with the airline's
+	// supplier), card, voucher or airline_credits, or nothing (nothing was
+	// paid); absent: back as paid.
+	RefundTo string `json:"refundTo,omitempty"`
+	// Credit is the value returned as a voucher or airline credit instead
+	// of money, in the airline's currency; absent when none.
+	Credit *Money `json:"credit,omitempty"`
+	// RefundUnknown: the airline gave no refund quote, so what comes back
+	// is not known yet.
+	RefundUnknown bool `json:"refundUnknown,omitempty"`
+}
+
+// Answer is the request as party (booking.ByProvider, booking.ByAgency or
+// "" for a viewer who only looks) may read it.
+func (r Requested) Answer(party string) *PostSale {
+	out := &PostSale{Reason: r.Reason, SubReason: r.SubReason, Remark: r.Remark, OptionID: r.OptionID}
+	for _, q := range r.Quotes {
+		t := QuoteTerms{RefundTo: q.RefundTo, RefundUnknown: q.RefundUnknown}
+		if q.Credit > 0 {
+			c := money.Of(q.Credit, q.Currency)
+			t.Credit = &c
+		}
+		out.Quotes = append(out.Quotes, t)
+	}
+	if party == booking.ByProvider {
+		out.SupplierQuotes = r.Quotes
+	}
+	return out
 }
 
 // ChangeOption is one way to change an order, found by a change search.
@@ -163,8 +217,7 @@ type ChangeOption struct {
 	// serviceFee.
 	Total Money `json:"total"`
 	// ExpiresAt is until when the option may be chosen (RFC 3339).
-	ExpiresAt time.Time      `json:"expiresAt"`
-	Quote     supplier.Quote `json:"-"`
+	ExpiresAt time.Time `json:"expiresAt"`
 }
 
 // ChangeSearch is the latest search for ways to change an order; a new
@@ -180,9 +233,13 @@ type ChangeSearch struct {
 	Options []ChangeOption `json:"options"`
 	// At is when the search was made (RFC 3339, UTC).
 	At time.Time `json:"at"`
-	// Quotes are the supplier's quotes behind the options, by option id
-	// (their amounts in minor units of the quote's currency); the options'
-	// own amounts, in the order's currency, are the ones to show.
+}
+
+// savedSearch is a change search as the order keeps it: with the
+// supplier's quote behind each option, by option id, which a change
+// request is carried out against and the agency never reads.
+type savedSearch struct {
+	ChangeSearch
 	Quotes map[string]supplier.Quote `json:"quotes"`
 }
 
@@ -218,8 +275,8 @@ type Order struct {
 	InvoiceType    string
 	Solution       shopping.Solution
 	Booked         Booked
-	Request        PostSale
-	ChangeSearch   ChangeSearch
+	Request        Requested
+	ChangeSearch   savedSearch
 	Reason         string
 	ReviewRemark   string
 	Disrupted      bool

@@ -132,13 +132,13 @@ func (s *Service) Request(ctx context.Context, who auth.Principal, id int64, typ
 		FlightNumber: o.FlightNumber, TicketNumbers: o.TicketNumbers, Origin: o.Origin, Destination: o.Destination,
 		DepartAt: o.DepartAt, Currency: o.Currency, Segments: o.Segments, Journeys: o.Journeys, Passengers: o.Passengers,
 		Contact: o.Contact, Restrictions: o.Restrictions, InvoiceType: o.InvoiceType, Solution: o.Solution, Booked: o.Booked,
-		Request:   PostSale{Reason: *req.Reason, SubReason: req.SubReason, Remark: strings.TrimSpace(req.Remark)},
+		Request:   Requested{Reason: *req.Reason, SubReason: req.SubReason, Remark: strings.TrimSpace(req.Remark)},
 		CreatedAt: now, UpdatedAt: now}
 	switch typ {
 	case TypeChange:
 		r.Status = ChgReviewing
 		if req.OptionID != "" {
-			opt, ok := findOption(o.ChangeSearch, req.OptionID)
+			opt, ok := findOption(o.ChangeSearch.ChangeSearch, req.OptionID)
 			if !ok || !now.Before(opt.ExpiresAt) {
 				return View{}, fault.Validation(map[string]string{"optionId": "order.request.error.option"})
 			}
@@ -257,7 +257,8 @@ func (s *Service) ChangeSearch(ctx context.Context, who auth.Principal, id int64
 	if err != nil {
 		return ChangeSearch{}, err
 	}
-	cs := ChangeSearch{ID: randomID(), Journeys: journeys, Options: []ChangeOption{}, At: s.Now().UTC(), Quotes: map[string]supplier.Quote{}}
+	cs := savedSearch{ChangeSearch: ChangeSearch{ID: randomID(), Journeys: journeys, Options: []ChangeOption{}, At: s.Now().UTC()},
+		Quotes: map[string]supplier.Quote{}}
 	for _, q := range quotes {
 		opt := ChangeOption{ID: randomID(), ExpiresAt: q.ExpiresAt}
 		due, afee := toOrderCurrency(o, q.Due), toOrderCurrency(o, q.Fee)
@@ -278,7 +279,7 @@ func (s *Service) ChangeSearch(ctx context.Context, who auth.Principal, id int64
 	if err := s.DB.InTx(ctx, func(tx *sqlx.Tx) error { return s.touch(ctx, tx, &o) }); err != nil {
 		return ChangeSearch{}, err
 	}
-	return cs, nil
+	return cs.ChangeSearch, nil
 }
 
 func segmentView(seg supplier.Segment, lang string) shopping.SegmentView {

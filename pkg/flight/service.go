@@ -625,8 +625,7 @@ func (s *Service) view(o Order, party string) View {
 		v.TicketNumbers = strings.Split(o.TicketNumbers, "/")
 	}
 	if o.Type != TypeOrigin {
-		r := o.Request
-		v.Request = &r
+		v.Request = o.Request.Answer(party)
 	}
 	if !o.PayBy.IsZero() && !o.AwaitingAirline && (o.Status == ToBePaid || o.Status == Reserved || o.Status == Reviewing) {
 		t := o.PayBy

@@ -26,7 +26,6 @@ import (
 	"github.com/voyage/voyage/pkg/geo"
 	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/input"
-	"github.com/voyage/voyage/pkg/money"
 	"github.com/voyage/voyage/pkg/shopping"
 	"github.com/voyage/voyage/templates"
 )
@@ -687,9 +686,8 @@ func refundDestinations(o flight.View, rows []templates.PriceRow) ([]templates.P
 		if q.RefundTo != "" && !slices.Contains(to, "orders.refundTo."+q.RefundTo) {
 			to = append(to, "orders.refundTo."+q.RefundTo)
 		}
-		if q.Credit > 0 {
-			m := money.Amount{Minor: q.Credit, Currency: q.Currency}
-			rows = append(rows, templates.PriceRow{Key: "orders.confirm.credit", Amount: formatMinor(m), Currency: q.Currency})
+		if q.Credit != nil {
+			rows = append(rows, templates.PriceRow{Key: "orders.confirm.credit", Amount: displayAmount(q.Credit.Amount, q.Credit.Currency), Currency: q.Credit.Currency})
 		}
 	}
 	return rows, to

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/voyage/voyage/pkg/booking"
 	"github.com/voyage/voyage/pkg/flight"
 	"github.com/voyage/voyage/pkg/supplier"
 	"github.com/voyage/voyage/templates"
@@ -30,7 +31,7 @@ func TestRefundDestinations(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			o := flight.View{Type: flight.TypeRefund, Request: &flight.PostSale{Quotes: tt.quotes}}
+			o := flight.View{Type: flight.TypeRefund, Request: flight.Requested{Quotes: tt.quotes}.Answer(booking.ByAgency)}
 			rows, to := refundDestinations(o, nil)
 			if !slices.Equal(to, tt.wantTo) {
 				t.Errorf("refund to = %v, want %v", to, tt.wantTo)
