@@ -60,11 +60,21 @@ type refundEnv struct {
 	payments []int64 // channel_payments ids, oldest first
 }
 
+// The env's clock: the payments are made at paidAt and refunded at
+// refundedAt; the refund jobs run a minute later (now), whatever the day
+// the test runs on.
+var (
+	paidAt     = time.Date(2026, 12, 3, 9, 0, 0, 0, time.UTC)
+	refundedAt = paidAt.Add(time.Hour)
+)
+
+func jobTime() time.Time { return refundedAt.Add(time.Minute) }
+
 func newRefundEnv(t *testing.T, d store.Dialect, channel string, amounts ...int64) *refundEnv {
 	t.Helper()
 	db := storetest.Open(t, d)
 	e := &refundEnv{t: t, db: db, ledger: ledger.New(db), agencyID: agency(t, db), jobs: &queued{}}
-	at := time.Date(2026, 12, 3, 9, 0, 0, 0, time.UTC)
+	at := paidAt
 	for i, amount := range amounts {
 		var id int64
 		key := fmt.Sprintf("group-9-%d", i)
@@ -95,7 +105,7 @@ func (e *refundEnv) refund(key string, amount int64) int64 {
 		var err error
 		sent, err = payment.RefundToChannelsTx(context.Background(), tx, e.ledger, e.jobs, payment.RefundBack{Line: "group", BookingID: 9,
 			AgencyID: e.agencyID, Amount: amount, Currency: "CNY", Key: key, OrderID: "G9", Description: "group G9", Reason: "cancelled",
-			CreatedBy: "system", At: time.Date(2026, 12, 3, 10, 0, 0, 0, time.UTC)})
+			CreatedBy: "system", At: refundedAt})
 		return err
 	})
 	if err != nil {
@@ -250,7 +260,7 @@ func TestChannelRefundJob(t *testing.T) {
 				if c.unknown {
 					channels = nil
 				}
-				rs := payment.Refunds{DB: e.db, Ledger: e.ledger, Channels: channels, Log: slog.New(slog.DiscardHandler)}
+				rs := payment.Refunds{DB: e.db, Ledger: e.ledger, Channels: channels, Log: slog.New(slog.DiscardHandler), Now: jobTime}
 				errs := 0
 				for range len(c.answers) + 1 {
 					if err := rs.Ask(context.Background(), e.jobs.nums[0], c.last); err != nil {
@@ -307,13 +317,13 @@ func TestChannelRefundAskedForADayAtMost(t *testing.T) {
 					detail = "asked"
 				}
 				if _, err := e.db.ExecContext(context.Background(), e.db.Rebind(`UPDATE channel_refunds SET detail = ?, created_at = ?`),
-					detail, time.Now().UTC().Add(-21*time.Hour)); err != nil {
+					detail, jobTime().Add(-21*time.Hour)); err != nil {
 					t.Fatal(err)
 				}
 				ch := &refunder{name: "alipay", answer: func(payment.Refund) (payment.RefundResult, error) {
 					return payment.RefundResult{Reference: "2026120322001", Done: true}, nil
 				}}
-				rs := payment.Refunds{DB: e.db, Ledger: e.ledger, Channels: map[string]payment.Channel{"alipay": ch}, Log: slog.New(slog.DiscardHandler)}
+				rs := payment.Refunds{DB: e.db, Ledger: e.ledger, Channels: map[string]payment.Channel{"alipay": ch}, Log: slog.New(slog.DiscardHandler), Now: jobTime}
 				if err := rs.Ask(context.Background(), e.jobs.nums[0], false); err != nil {
 					t.Fatal(err)
 				}
