@@ -546,7 +546,12 @@ type envelope struct {
 	Message string          `json:"message"`
 }
 
-var client = &http.Client{Timeout: 30 * time.Second}
+// client waits longer than the server's own bound on a supplier call (30 s,
+// flight.supplierCallTimeout): a simulated supplier that hangs then gets
+// the server's answer (503, supplier busy), a definite one. With the same
+// 30 s the client gave up as the answer came, and the rolling restart was
+// blamed for a request it did not lose.
+var client = &http.Client{Timeout: 45 * time.Second}
 
 // retryable reports whether the client sends a lost request again by
 // design: a read, a search (its POSTs change nothing), a login, or a write
