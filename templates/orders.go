@@ -159,6 +159,10 @@ type OrderDetail struct {
 	// AmountPending: a refund or void under review, not quoted yet; its
 	// amount shows as to be confirmed by the provider, not as 0.00.
 	AmountPending bool
+	// SupplierQuote is the suppliers' own figures behind a request, each
+	// in its quote's currency: what the provider's quote uses for an
+	// amount it leaves empty. Only the provider's view has them.
+	SupplierQuote []PriceRow
 }
 
 // Paid reports whether the order is one the agency pays (a booking or a

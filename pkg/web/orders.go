@@ -26,6 +26,7 @@ import (
 	"github.com/voyage/voyage/pkg/geo"
 	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/input"
+	"github.com/voyage/voyage/pkg/money"
 	"github.com/voyage/voyage/pkg/shopping"
 	"github.com/voyage/voyage/templates"
 )
@@ -364,6 +365,7 @@ func orderDetailView(ctx context.Context, o flight.View) templates.OrderDetail {
 	if parts != nil {
 		d.Confirm = append(d.Confirm, templates.PriceRow{Key: d.TotalKey, Amount: d.Total})
 	}
+	d.SupplierQuote = supplierFigures(o)
 	if o.Type == flight.TypeRefund || o.Type == flight.TypeVoid {
 		d.Confirm, d.RefundTo = refundDestinations(o, d.Confirm)
 		// Under review the provider has not quoted yet: what comes back is
@@ -672,6 +674,28 @@ func (s *Server) orderChangeSearch(w http.ResponseWriter, r *http.Request) {
 		form.Options = append(form.Options, row)
 	}
 	s.orderDetailAnswer(w, r, v, id, form, http.StatusOK)
+}
+
+// supplierFigures are the amounts of the suppliers' quotes behind a
+// request, which the provider's view alone holds: a quote that leaves an
+// amount empty uses them, so the provider reads them beside the form.
+func supplierFigures(o flight.View) []templates.PriceRow {
+	if o.Request == nil {
+		return nil
+	}
+	var rows []templates.PriceRow
+	for _, q := range o.Request.SupplierQuotes {
+		row := func(key string, minor int64) {
+			rows = append(rows, templates.PriceRow{Key: key, Amount: formatMinor(money.Amount{Minor: minor, Currency: q.Currency}), Currency: q.Currency})
+		}
+		if o.Type == flight.TypeChange {
+			row("orders.review.due", q.Due)
+		} else if !q.RefundUnknown {
+			row("orders.review.refundAmount", q.Refund)
+		}
+		row("orders.review.fee", q.Fee)
+	}
+	return rows
 }
 
 // refundDestinations says where the airline sends a refund when its quote
