@@ -61,7 +61,7 @@ type refundEnv struct {
 }
 
 // The env's clock: the payments are made at paidAt and refunded at
-// refundedAt; the refund jobs run a minute later (now), whatever the day
+// refundedAt; the refund jobs run a minute later (jobTime), whatever the day
 // the test runs on.
 var (
 	paidAt     = time.Date(2026, 12, 3, 9, 0, 0, 0, time.UTC)

@@ -676,24 +676,23 @@ func (s *Server) orderChangeSearch(w http.ResponseWriter, r *http.Request) {
 	s.orderDetailAnswer(w, r, v, id, form, http.StatusOK)
 }
 
-// supplierFigures are the amounts of the suppliers' quotes behind a
-// request, which the provider's view alone holds: a quote that leaves an
-// amount empty uses them, so the provider reads them beside the form.
+// supplierFigures are the amounts of the supplier's quotes behind a change
+// request, which the provider's view alone holds: its quote uses them for
+// an amount it leaves empty, so the provider reads them beside the form. A
+// refund has none to show there: the supplier is asked when the provider
+// approves or quotes it.
 func supplierFigures(o flight.View) []templates.PriceRow {
-	if o.Request == nil {
+	if o.Request == nil || o.Type != flight.TypeChange {
 		return nil
 	}
 	var rows []templates.PriceRow
 	for _, q := range o.Request.SupplierQuotes {
-		row := func(key string, minor int64) {
-			rows = append(rows, templates.PriceRow{Key: key, Amount: formatMinor(money.Amount{Minor: minor, Currency: q.Currency}), Currency: q.Currency})
+		for _, f := range []struct {
+			key   string
+			minor int64
+		}{{"orders.review.due", q.Due}, {"orders.review.fee", q.Fee}} {
+			rows = append(rows, templates.PriceRow{Key: f.key, Amount: formatMinor(money.Amount{Minor: f.minor, Currency: q.Currency}), Currency: q.Currency})
 		}
-		if o.Type == flight.TypeChange {
-			row("orders.review.due", q.Due)
-		} else if !q.RefundUnknown {
-			row("orders.review.refundAmount", q.Refund)
-		}
-		row("orders.review.fee", q.Fee)
 	}
 	return rows
 }
