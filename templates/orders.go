@@ -159,10 +159,27 @@ type OrderDetail struct {
 	// AmountPending: a refund or void under review, not quoted yet; its
 	// amount shows as to be confirmed by the provider, not as 0.00.
 	AmountPending bool
-	// SupplierQuote is the suppliers' own figures behind a request, each
-	// in its quote's currency: what the provider's quote uses for an
-	// amount it leaves empty. Only the provider's view has them.
-	SupplierQuote []PriceRow
+	// SupplierQuote is the supplier's figures behind a change request, for
+	// the provider's quote form: what it uses for an amount left empty.
+	SupplierQuote SupplierFigures
+}
+
+// SupplierFigures are the supplier's quote for a change, each amount with
+// its currency ("200.00 CNY"); empty where the caller's view has none (an
+// agency's, or a change that named no option of a change search).
+type SupplierFigures struct {
+	Due string
+	Fee string
+}
+
+// supplierHint is the hint under a change quote's amount: the supplier's
+// figure, which the field left empty uses. Without one the provider types
+// both amounts, and there is nothing to say.
+func supplierHint(ctx context.Context, figure string) string {
+	if figure == "" {
+		return ""
+	}
+	return i18n.T(ctx, "orders.review.supplierFigure", "amount", figure)
 }
 
 // Paid reports whether the order is one the agency pays (a booking or a

@@ -50,22 +50,22 @@ func TestSupplierQuotesStayWithTheProvider(t *testing.T) {
 
 		// The change request it is carried out against, as each side reads it.
 		ch := askAfterSale(t, srv, op.Token, o.ID, "change", map[string]string{"reason": "0", "optionId": cs.Options[0].ID}, nil)
-		// The provider's page shows the supplier's figures beside the quote
-		// form, which uses them for an amount left empty; the agency's page
+		// The provider's page shows the supplier's figures under the quote
+		// form's amounts, which use them when left empty; the agency's page
 		// for the same request does not.
 		asked := getOrder(t, srv, provider.Token, ch.ID)
 		if asked.Request == nil || len(asked.Request.SupplierQuotes) != 1 {
 			t.Fatalf("the provider reads the change request %+v, want the supplier's quote", asked.Request)
 		}
 		sq := asked.Request.SupplierQuotes[0]
-		due := money.FormatDisplay(money.Amount{Minor: sq.Due, Currency: sq.Currency}.Decimal())
+		due := money.FormatDisplay(money.Amount{Minor: sq.Due, Currency: sq.Currency}.Decimal()) + " " + sq.Currency
 		_, page := get(t, portalAs(t, srv, provider.Token), fmt.Sprintf("%s/flight/orders/%d", srv.URL, ch.ID), "Accept-Language", "en")
-		shown := regexp.MustCompile(`(?s)id="supplier-quote">.*?</dl>`).FindString(page)
-		if !strings.Contains(page, "The supplier&#39;s quote") || !strings.Contains(shown, "Fare and tax difference") || !strings.Contains(shown, due+" <span") {
-			t.Errorf("the provider's page does not show the supplier's difference %s %s: %q", due, sq.Currency, shown)
+		shown := regexp.MustCompile(`id="quote-due-hint">[^<]*<`).FindString(page)
+		if !strings.Contains(shown, "The supplier quotes "+due+";") || !strings.Contains(page, `aria-describedby="quote-due-hint"`) {
+			t.Errorf("the provider's page does not show the supplier's difference %s under its field: %q", due, shown)
 		}
 		_, page = get(t, portalAs(t, srv, op.Token), fmt.Sprintf("%s/flight/orders/%d", srv.URL, ch.ID), "Accept-Language", "en")
-		if strings.Contains(page, "supplier-quote") || !strings.Contains(page, ch.BookingNumber) {
+		if strings.Contains(page, "The supplier quotes") || !strings.Contains(page, ch.BookingNumber) {
 			t.Error("the agency's page for the change request shows the supplier's quote (or is not the request's page)")
 		}
 		reviewAfterSale(t, srv, provider.Token, ch.ID, "quote")

@@ -676,25 +676,20 @@ func (s *Server) orderChangeSearch(w http.ResponseWriter, r *http.Request) {
 	s.orderDetailAnswer(w, r, v, id, form, http.StatusOK)
 }
 
-// supplierFigures are the amounts of the supplier's quotes behind a change
-// request, which the provider's view alone holds: its quote uses them for
-// an amount it leaves empty, so the provider reads them beside the form. A
-// refund has none to show there: the supplier is asked when the provider
-// approves or quotes it.
-func supplierFigures(o flight.View) []templates.PriceRow {
-	if o.Request == nil || o.Type != flight.TypeChange {
-		return nil
+// supplierFigures are the supplier's quote behind a change request, which
+// the provider's view alone holds: the provider's quote uses it for an
+// amount left empty, so the form shows it under each amount. A refund has
+// none there: the supplier is asked when the provider approves or quotes
+// it. A change is of one ticket, so of one quote.
+func supplierFigures(o flight.View) templates.SupplierFigures {
+	if o.Request == nil || o.Type != flight.TypeChange || len(o.Request.SupplierQuotes) == 0 {
+		return templates.SupplierFigures{}
 	}
-	var rows []templates.PriceRow
-	for _, q := range o.Request.SupplierQuotes {
-		for _, f := range []struct {
-			key   string
-			minor int64
-		}{{"orders.review.due", q.Due}, {"orders.review.fee", q.Fee}} {
-			rows = append(rows, templates.PriceRow{Key: f.key, Amount: formatMinor(money.Amount{Minor: f.minor, Currency: q.Currency}), Currency: q.Currency})
-		}
+	q := o.Request.SupplierQuotes[0]
+	figure := func(minor int64) string {
+		return formatMinor(money.Amount{Minor: minor, Currency: q.Currency}) + " " + q.Currency
 	}
-	return rows
+	return templates.SupplierFigures{Due: figure(q.Due), Fee: figure(q.Fee)}
 }
 
 // refundDestinations says where the airline sends a refund when its quote
