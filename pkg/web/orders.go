@@ -368,10 +368,12 @@ func orderDetailView(ctx context.Context, o flight.View) templates.OrderDetail {
 	d.SupplierQuote = supplierFigures(o)
 	if o.Type == flight.TypeRefund || o.Type == flight.TypeVoid {
 		d.Confirm, d.RefundTo = refundDestinations(o, d.Confirm)
-		// Under review the provider has not quoted yet: what comes back is
-		// not known, and "0.00" would read as nothing.
-		d.AmountPending = zeroAmount(o.Total.Amount) && (o.Status == flight.RfdReviewing || o.Status == flight.VoidProceeding)
 	}
+	// Under review the provider has not quoted yet: what comes back, or what
+	// a change costs, is not known, and "0.00" would read as nothing (a
+	// change for free).
+	d.AmountPending = zeroAmount(o.Total.Amount) &&
+		(o.Status == flight.RfdReviewing || o.Status == flight.VoidProceeding || o.Status == flight.ChgReviewing)
 	// The change search starts from each flight's own date: the local date
 	// at its origin airport, as on the ticket (a flight leaving Beijing at
 	// 02:20 on 25 Dec is 24 Dec in UTC).

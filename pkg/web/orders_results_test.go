@@ -87,3 +87,18 @@ func TestOrderListAgencyColumn(t *testing.T) {
 		t.Error("a list of the agency's own orders shows an Agency column")
 	}
 }
+
+// A change under review has no price yet either: "You pay 0.00" would read
+// as a change for free; once quoted its price shows.
+func TestOrderDetailChangeUnderReviewAmount(t *testing.T) {
+	t.Parallel()
+	ctx := i18n.WithLocalizer(context.Background(), i18n.MustLoad(), i18n.EN)
+	o := flight.View{Type: flight.TypeChange, Status: flight.ChgReviewing, Total: flight.Money{Amount: "0.00", Currency: "CNY"}}
+	if d := orderDetailView(ctx, o); !d.AmountPending {
+		t.Fatal("a change under review with no price should be pending")
+	}
+	o.Status, o.Total.Amount = flight.ChgToBePaid, "400.00"
+	if d := orderDetailView(ctx, o); d.AmountPending || d.Total != "400.00" {
+		t.Fatalf("a quoted change shows its price: pending %v total %q", d.AmountPending, d.Total)
+	}
+}
