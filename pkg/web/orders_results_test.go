@@ -33,18 +33,28 @@ func TestOrderDetailChangeDatesAreLocal(t *testing.T) {
 	}
 }
 
-// A refund under review has no amount yet: it reads as to be confirmed, not
-// as 0.00; once quoted the amount shows.
-func TestOrderDetailRefundUnderReviewAmount(t *testing.T) {
+// A refund or a change under review has no amount yet: it reads as to be
+// confirmed, not as 0.00 (nothing back, or a change for free); once quoted
+// the amount shows.
+func TestOrderDetailUnderReviewAmount(t *testing.T) {
 	t.Parallel()
 	ctx := i18n.WithLocalizer(context.Background(), i18n.MustLoad(), i18n.EN)
-	o := flight.View{Type: flight.TypeRefund, Status: flight.RfdReviewing, Total: flight.Money{Amount: "0.00", Currency: "CNY"}}
-	if d := orderDetailView(ctx, o); !d.AmountPending {
-		t.Fatal("a refund under review with no amount should be pending")
-	}
-	o.Status, o.Total.Amount = flight.RfdToBeConfirm, "1234.50"
-	if d := orderDetailView(ctx, o); d.AmountPending || d.Total != "1,234.50" {
-		t.Fatalf("a quoted refund shows its amount: pending %v total %q", d.AmountPending, d.Total)
+	for _, c := range []struct {
+		typ                string
+		reviewing, quoted  flight.Status
+		amount, wantAmount string
+	}{
+		{flight.TypeRefund, flight.RfdReviewing, flight.RfdToBeConfirm, "1234.50", "1,234.50"},
+		{flight.TypeChange, flight.ChgReviewing, flight.ChgToBePaid, "400.00", "400.00"},
+	} {
+		o := flight.View{Type: c.typ, Status: c.reviewing, Total: flight.Money{Amount: "0.00", Currency: "CNY"}}
+		if d := orderDetailView(ctx, o); !d.AmountPending {
+			t.Fatalf("a %s under review with no amount should be pending", c.typ)
+		}
+		o.Status, o.Total.Amount = c.quoted, c.amount
+		if d := orderDetailView(ctx, o); d.AmountPending || d.Total != c.wantAmount {
+			t.Fatalf("a quoted %s shows its amount: pending %v total %q", c.typ, d.AmountPending, d.Total)
+		}
 	}
 }
 
@@ -85,20 +95,5 @@ func TestOrderListAgencyColumn(t *testing.T) {
 	_, body = e.page(t, "operator", "/flight/orders?keyword=F0001")
 	if strings.Contains(body, ">Agency</th>") {
 		t.Error("a list of the agency's own orders shows an Agency column")
-	}
-}
-
-// A change under review has no price yet either: "You pay 0.00" would read
-// as a change for free; once quoted its price shows.
-func TestOrderDetailChangeUnderReviewAmount(t *testing.T) {
-	t.Parallel()
-	ctx := i18n.WithLocalizer(context.Background(), i18n.MustLoad(), i18n.EN)
-	o := flight.View{Type: flight.TypeChange, Status: flight.ChgReviewing, Total: flight.Money{Amount: "0.00", Currency: "CNY"}}
-	if d := orderDetailView(ctx, o); !d.AmountPending {
-		t.Fatal("a change under review with no price should be pending")
-	}
-	o.Status, o.Total.Amount = flight.ChgToBePaid, "400.00"
-	if d := orderDetailView(ctx, o); d.AmountPending || d.Total != "400.00" {
-		t.Fatalf("a quoted change shows its price: pending %v total %q", d.AmountPending, d.Total)
 	}
 }
