@@ -47,8 +47,10 @@ type lineUnderTest struct {
 	// book makes a fresh booking as token, open to payment when payable.
 	book func(t *testing.T, token, key string, payable bool) int64
 	// pay, cancel and request take the step as token; request is the
-	// line's change of a booking (a refund, the passenger list).
-	pay, cancel, request func(t *testing.T, token string, id int64, key string) int
+	// line's change of a booking (a refund, the passenger list). pay also
+	// answers the message.
+	pay             func(t *testing.T, token string, id int64, key string) (int, string)
+	cancel, request func(t *testing.T, token string, id int64, key string) int
 	// readyForRequest takes a paid booking to where request is open.
 	readyForRequest func(t *testing.T, id int64)
 	// The statuses the booking agency's successful steps answer.
@@ -203,8 +205,14 @@ func TestOneAccessRule(t *testing.T) {
 							"Sec-Fetch-Site", "same-origin", "Origin", srv.URL)
 					}
 					w := map[outcome]int{sees: 403, unseen: 404, refused: 403}[want]
-					if got := line.pay(t, tok, paid, "pay-"+v.user); got != w {
+					got, msg := line.pay(t, tok, paid, "pay-"+v.user)
+					if got != w {
 						t.Errorf("%s pays: %d, want %d", what, got, w)
+					}
+					// One who sees the booking is told it may not act on
+					// it, on every line, not that its own payments are off.
+					if want == sees && msg != "You do not have the access" {
+						t.Errorf("%s pays: %q, want the no-access answer", what, msg)
 					}
 					if got := line.cancel(t, tok, cancelled, "cancel-"+v.user); got != w {
 						t.Errorf("%s cancels: %d, want %d", what, got, w)
@@ -213,7 +221,7 @@ func TestOneAccessRule(t *testing.T) {
 
 				// The booking agency's own users act: its operator pays, its
 				// SuperUser cancels.
-				if got := line.pay(t, op, paid, "pay-op"); got != line.payOK {
+				if got, _ := line.pay(t, op, paid, "pay-op"); got != line.payOK {
 					t.Fatalf("the operator pays: %d, want %d", got, line.payOK)
 				}
 				if got := line.cancel(t, tokens["sub-super"], cancelled, "cancel-super"); got != line.cancelOK {
@@ -275,8 +283,9 @@ func flightLine(a *app.App, srv *httptest.Server, provider string) lineUnderTest
 			q, _ := quoteFor(t, srv, token)
 			return createOrder(t, srv, token, q, key).ID
 		},
-		pay: func(t *testing.T, token string, id int64, key string) int {
-			return status(call(t, srv, "POST", api(id)+"/payment", "en", `{"channel":"balance"}`, append(bearer(token), "Idempotency-Key", key)...))
+		pay: func(t *testing.T, token string, id int64, key string) (int, string) {
+			resp, env := call(t, srv, "POST", api(id)+"/payment", "en", `{"channel":"balance"}`, append(bearer(token), "Idempotency-Key", key)...)
+			return resp.StatusCode, env.Message
 		},
 		cancel: func(t *testing.T, token string, id int64, _ string) int {
 			return status(call(t, srv, "DELETE", api(id), "en", "", bearer(token)...))
@@ -310,9 +319,9 @@ func trainLine(srv *httptest.Server, provider string) lineUnderTest {
 			}
 			return v.ID
 		},
-		pay: func(t *testing.T, token string, id int64, key string) int {
-			resp, _, _ := payTrain(t, srv, token, id, key)
-			return resp.StatusCode
+		pay: func(t *testing.T, token string, id int64, key string) (int, string) {
+			resp, env, _ := payTrain(t, srv, token, id, key)
+			return resp.StatusCode, env.Message
 		},
 		cancel: func(t *testing.T, token string, id int64, _ string) int {
 			return status(call(t, srv, "DELETE", item(id), "en", "", bearer(token)...))
@@ -343,8 +352,9 @@ func groupLine(srv *httptest.Server, provider string) lineUnderTest {
 			}
 			return requestGroup(t, srv, token, key).ID
 		},
-		pay: func(t *testing.T, token string, id int64, key string) int {
-			return status(payGroup(t, srv, token, id, "first", key))
+		pay: func(t *testing.T, token string, id int64, key string) (int, string) {
+			resp, env := payGroup(t, srv, token, id, "first", key)
+			return resp.StatusCode, env.Message
 		},
 		cancel: func(t *testing.T, token string, id int64, _ string) int {
 			return status(call(t, srv, "DELETE", item(id), "en", "", bearer(token)...))

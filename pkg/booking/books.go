@@ -11,19 +11,17 @@ import (
 )
 
 // Books is a line's bookings as the shared rules reach them: the line (its
-// switch and roles), its table, and how one booking is read and whose it
-// is. Each line's service holds one; who is looking, which booking they may
-// read, the status counts and the agency delete guard are its methods, the
-// same for every line.
-type Books[B any] struct {
+// switch and roles), its table, and how one booking is read; whose a
+// booking is, its Head says. Each line's service holds one; who is looking,
+// which booking they may read, the status counts and the agency delete
+// guard are its methods, the same for every line.
+type Books[B Owned] struct {
 	Line     Line
 	Table    string // the line's bookings table, with agency_id, user_id and status
 	DB       *store.DB
 	Agencies *agency.Store
 	// Load reads one booking by id (the line's not-found error when none).
 	Load func(ctx context.Context, id int64) (B, error)
-	// Owner says whose a booking is: its agency and the user who made it.
-	Owner func(B) (agencyID, userID int64)
 	// NotFound is the line's answer for a booking the caller may not see.
 	NotFound func() error
 	// HasBookings is the translation key of why an agency with bookings on
@@ -56,7 +54,7 @@ func (b Books[B]) Get(ctx context.Context, who auth.Principal, id int64) (B, Vie
 // Seen is the booking find answers (found some other way than by id), with
 // who's viewer, when who may see it; not found otherwise.
 func (b Books[B]) Seen(ctx context.Context, who auth.Principal, find func() (B, error)) (B, Viewer, error) {
-	return Find(ctx, b.Agencies, b.Line, who, find, b.Owner, b.NotFound())
+	return Find(ctx, b.Agencies, b.Line, who, find, b.NotFound())
 }
 
 // DeleteGuard refuses deleting an agency that has bookings on the line:
@@ -75,7 +73,7 @@ func (b Books[B]) DeleteGuard(ctx context.Context, agencyID int64) (string, erro
 // Count is the line's status-count answer: how many of the bookings who
 // sees are in each status asked for, every one of the line's statuses (all)
 // when none is asked (Counts).
-func Count[B any, S ~string](ctx context.Context, b Books[B], who auth.Principal, all []S, asked []string) ([]StatusCount[S], error) {
+func Count[B Owned, S ~string](ctx context.Context, b Books[B], who auth.Principal, all []S, asked []string) ([]StatusCount[S], error) {
 	v, err := b.Viewer(ctx, who)
 	if err != nil {
 		return nil, err
@@ -90,7 +88,7 @@ func Count[B any, S ~string](ctx context.Context, b Books[B], who auth.Principal
 // Read is the line's answer for booking id as who sees it: detail fills it
 // from the booking and who's viewer. A booking who may not see is not
 // found.
-func Read[B, V any](ctx context.Context, b Books[B], who auth.Principal, id int64, detail func(context.Context, B, Viewer) (V, error)) (V, error) {
+func Read[B Owned, V any](ctx context.Context, b Books[B], who auth.Principal, id int64, detail func(context.Context, B, Viewer) (V, error)) (V, error) {
 	o, v, err := b.Get(ctx, who, id)
 	if err != nil {
 		var zero V

@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/pkg/idempotency"
 	"github.com/voyage/voyage/pkg/payment"
 )
 
@@ -25,6 +26,24 @@ func (c *Core[B]) Channels(ctx context.Context, agencyID int64) ([]string, error
 		}
 	}
 	return out, nil
+}
+
+// Payer checks who pays a booking of agencyID, before anything is read of
+// the payment itself, the same on every line: only the booking agency's own
+// users pay (a parent agency that sees the booking is forbidden), and only
+// while its payments are on; key, when given, must be one a payment may be
+// made with. It answers the gateway the channel goes through (Gateway).
+func (c *Core[B]) Payer(ctx context.Context, v Viewer, agencyID int64, channel, key, notOffered string) (payment.Gateway, error) {
+	if v.Side(agencyID) != ByAgency {
+		return nil, fault.Forbidden()
+	}
+	if v.Agency.DisablePayment {
+		return nil, fault.New(fault.CodeNoAccess, http.StatusForbidden, "order.error.paymentDisabled")
+	}
+	if err := idempotency.Check(key, false); err != nil {
+		return nil, err
+	}
+	return c.Gateway(ctx, agencyID, channel, notOffered)
 }
 
 // Gateway is the gateway agencyID's payment by channel goes through, nil

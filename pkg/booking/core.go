@@ -34,7 +34,7 @@ type Deps struct {
 // dependencies, its bookings, and the job queue and webhook seam, which
 // are set after the services are built (the queue's workers call the
 // services). A line's Service embeds it.
-type Core[B any] struct {
+type Core[B Owned] struct {
 	Deps
 	Books Books[B]
 
@@ -44,7 +44,7 @@ type Core[B any] struct {
 
 // NewCore is a line's core on d, whose bookings are books (on d's
 // database and agencies).
-func NewCore[B any](d Deps, books Books[B]) Core[B] {
+func NewCore[B Owned](d Deps, books Books[B]) Core[B] {
 	if d.Now == nil {
 		d.Now = time.Now
 	}

@@ -94,11 +94,11 @@ func (v Viewer) Side(agencyID int64) string {
 	return ""
 }
 
-// Find loads a booking of line for who: find reads it, owner says whose it
-// is (agency and user). A booking who may not see is notFound, as one that
+// Find loads a booking of line for who: find reads it, and its Owner says
+// whose it is (agency and user). A booking who may not see is notFound, as one that
 // does not exist: nobody learns another agency's booking numbers.
-func Find[B any](ctx context.Context, agencies *agency.Store, line Line, who auth.Principal, find func() (B, error),
-	owner func(B) (agencyID, userID int64), notFound error) (B, Viewer, error) {
+func Find[B Owned](ctx context.Context, agencies *agency.Store, line Line, who auth.Principal, find func() (B, error),
+	notFound error) (B, Viewer, error) {
 	var zero B
 	v, err := NewViewer(ctx, agencies, line, who)
 	if err != nil {
@@ -108,7 +108,7 @@ func Find[B any](ctx context.Context, agencies *agency.Store, line Line, who aut
 	if err != nil {
 		return zero, v, err
 	}
-	agencyID, userID := owner(b)
+	agencyID, userID := b.Owner()
 	ok, err := v.Sees(ctx, agencies, agencyID, userID)
 	if err != nil {
 		return zero, v, err

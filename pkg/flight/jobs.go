@@ -165,7 +165,7 @@ func transient(err error) bool {
 // for a person to check with the supplier. A refusal fails the order and
 // the money goes back to the wallet in the same commit.
 func (s *Service) Ticket(ctx context.Context, id int64, last bool) error {
-	o, err := load(ctx, s.DB, nil, id)
+	o, err := stored.Load(ctx, s.DB, nil, id)
 	if err != nil {
 		return err
 	}
@@ -196,7 +196,7 @@ func (s *Service) ranTwice(ctx context.Context, id int64, err error, from ...Sta
 	if err == nil || !isConflict(err) {
 		return false
 	}
-	o, lerr := load(ctx, s.DB, nil, id)
+	o, lerr := stored.Load(ctx, s.DB, nil, id)
 	if lerr != nil || slices.Contains(from, o.Status) {
 		return false
 	}
@@ -257,7 +257,7 @@ func (s *Service) paid(ctx context.Context, tx *sqlx.Tx, o *Order) (bool, error)
 	if o.Type == TypeOrigin {
 		return o.PaymentStatus == Paid, nil
 	}
-	root, err := load(ctx, s.DB, tx, o.RootID)
+	root, err := stored.Load(ctx, s.DB, tx, o.RootID)
 	if err != nil {
 		return false, err
 	}
@@ -301,7 +301,7 @@ func (s *Service) Deadline(ctx context.Context, id int64) error {
 
 // deadline is Deadline reporting whether it ended the order.
 func (s *Service) deadline(ctx context.Context, id int64) (bool, error) {
-	o, err := load(ctx, s.DB, nil, id)
+	o, err := stored.Load(ctx, s.DB, nil, id)
 	if err != nil {
 		return false, err
 	}
@@ -328,7 +328,7 @@ func (s *Service) expire(ctx context.Context, id int64) (bool, error) {
 	var o Order
 	err := s.DB.InTx(ctx, func(tx *sqlx.Tx) error {
 		var err error
-		if o, err = load(ctx, s.DB, tx, id); err != nil {
+		if o, err = stored.Load(ctx, s.DB, tx, id); err != nil {
 			return err
 		}
 		return s.move(ctx, tx, &o, ActExpire, "system", "")

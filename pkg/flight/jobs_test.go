@@ -10,6 +10,7 @@ import (
 	"github.com/jmoiron/sqlx"
 	"github.com/riverqueue/river"
 
+	"github.com/voyage/voyage/pkg/booking"
 	"github.com/voyage/voyage/pkg/jobs"
 	"github.com/voyage/voyage/pkg/store"
 	"github.com/voyage/voyage/pkg/store/storetest"
@@ -38,7 +39,7 @@ func seedDeadlines(t *testing.T, db *store.DB, orders []deadlineSeed) map[string
 			return err
 		}
 		for _, o := range orders {
-			row := Order{AgencyID: agencyID, Type: o.typ, Status: o.status, PaymentStatus: Unpaid, Currency: "CNY",
+			row := Order{Head: booking.Head{AgencyID: agencyID}, Type: o.typ, Status: o.status, PaymentStatus: Unpaid, Currency: "CNY",
 				PayBy: o.payBy, ConfirmBy: o.confirmBy, CreatedAt: now, UpdatedAt: now}
 			if err := insert(ctx, db, tx, &row); err != nil {
 				return err
@@ -224,7 +225,7 @@ func TestRelatedOrders(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, name := range []string{"refund", "change"} {
-			r := Order{AgencyID: agencyID, Type: TypeRefund, OriginalID: ids["origin"], RootID: ids["origin"], Status: RfdRejected,
+			r := Order{Head: booking.Head{AgencyID: agencyID}, Type: TypeRefund, OriginalID: ids["origin"], RootID: ids["origin"], Status: RfdRejected,
 				PaymentStatus: Unpaid, Currency: "CNY", CreatedAt: now, UpdatedAt: now}
 			if name == "change" {
 				r.Type, r.Status = TypeChange, ChgReviewing
@@ -236,7 +237,7 @@ func TestRelatedOrders(t *testing.T) {
 			ids[name] = r.ID
 		}
 		names := func(of string) []string {
-			o, err := load(ctx, db, nil, ids[of])
+			o, err := stored.Load(ctx, db, nil, ids[of])
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -245,10 +245,7 @@ type savedSearch struct {
 
 // Order is a flight order.
 type Order struct {
-	ID             int64
-	BookingNumber  string
-	AgencyID       int64
-	UserID         int64
+	booking.Head
 	Type           string
 	OriginalID     int64
 	RootID         int64

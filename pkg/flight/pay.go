@@ -12,7 +12,6 @@ import (
 	"github.com/voyage/voyage/pkg/booking"
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/i18n"
-	"github.com/voyage/voyage/pkg/idempotency"
 	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/money"
 	"github.com/voyage/voyage/pkg/payment"
@@ -78,14 +77,8 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 	if err != nil {
 		return View{}, err
 	}
-	if v.Agency.DisablePayment || v.Side(o.AgencyID) != booking.ByAgency {
-		return View{}, fault.New(fault.CodeNoAccess, http.StatusForbidden, "order.error.paymentDisabled")
-	}
-	gw, err := s.Gateway(ctx, o.AgencyID, req.Channel, "order.error.channel")
+	gw, err := s.Payer(ctx, v, o.AgencyID, req.Channel, key, "order.error.channel")
 	if err != nil {
-		return View{}, err
-	}
-	if err := idempotency.Check(key, false); err != nil {
 		return View{}, err
 	}
 	if o.AwaitingAirline {
@@ -129,7 +122,7 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 		return View{}, err
 	}
 	s.wakeTicketing(ctx, o.ID)
-	o, err = load(ctx, s.DB, nil, o.ID)
+	o, err = stored.Load(ctx, s.DB, nil, o.ID)
 	if err != nil {
 		return View{}, err
 	}
@@ -218,7 +211,7 @@ func route(o Order) string {
 // gateway payment holds it: pkg/payment's one protocol, with this line's
 // moves; actor is who pays.
 func (s *Service) hold(o *Order, id int64, actor string) payment.HeldOrder[Order] {
-	return payment.HeldOrder[Order]{Order: o, ID: id, DB: s.DB, Load: load, Price: price, Payment: (*Order).payment,
+	return payment.HeldOrder[Order]{Order: o, ID: id, DB: s.DB, Load: stored.Load, Price: price, Payment: (*Order).payment,
 		Holding: func(o Order) bool { return o.Status == Holding }, Check: s.checkLater, Move: func(ctx context.Context, tx *sqlx.Tx, o *Order, step payment.Step, res payment.ChargeResult) error {
 			switch step {
 			case payment.StepHold:

@@ -82,7 +82,7 @@ func pending(bs []supplier.Booking) bool {
 // left as it is; a supplier still at it is an error, for the job to ask
 // again later.
 func (s *Service) FinishPending(ctx context.Context, id int64) error {
-	o, err := load(ctx, s.DB, nil, id)
+	o, err := stored.Load(ctx, s.DB, nil, id)
 	if err != nil {
 		return err
 	}
@@ -125,7 +125,7 @@ func (s *Service) finish(ctx context.Context, id int64, bs []supplier.Booking) e
 	}
 	// The agency is read before the transaction: on SQLite the pool's
 	// one writer connection is the transaction's.
-	o, err := load(ctx, s.DB, nil, id)
+	o, err := stored.Load(ctx, s.DB, nil, id)
 	if err != nil {
 		return err
 	}
@@ -134,7 +134,7 @@ func (s *Service) finish(ctx context.Context, id int64, bs []supplier.Booking) e
 		return err
 	}
 	return s.DB.InTx(ctx, func(tx *sqlx.Tx) error {
-		o, err := load(ctx, s.DB, tx, id)
+		o, err := stored.Load(ctx, s.DB, tx, id)
 		if err != nil || !o.AwaitingAirline || o.Status != Reviewing {
 			return err
 		}

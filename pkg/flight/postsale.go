@@ -127,7 +127,7 @@ func (s *Service) Request(ctx context.Context, who auth.Principal, id int64, typ
 		return View{}, err
 	}
 	now := s.Now().UTC()
-	r := Order{BookingNumber: pendingNumber(), AgencyID: o.AgencyID, UserID: who.UserID, Type: typ, OriginalID: o.ID,
+	r := Order{Head: booking.Head{BookingNumber: pendingNumber(), AgencyID: o.AgencyID, UserID: who.UserID}, Type: typ, OriginalID: o.ID,
 		RootID: o.RootID, PaymentStatus: Unpaid, ReferenceID: o.ReferenceID, PNR: o.PNR, Airline: o.Airline,
 		FlightNumber: o.FlightNumber, TicketNumbers: o.TicketNumbers, Origin: o.Origin, Destination: o.Destination,
 		DepartAt: o.DepartAt, Currency: o.Currency, Segments: o.Segments, Journeys: o.Journeys, Passengers: o.Passengers,
@@ -416,7 +416,7 @@ func (s *Service) quoteRefund(ctx context.Context, o *Order, req ReviewRequest) 
 		gross += toOrderCurrency(*o, q.Refund)
 		airlineFee += toOrderCurrency(*o, q.Fee)
 	}
-	original, err := load(ctx, s.DB, nil, o.OriginalID)
+	original, err := stored.Load(ctx, s.DB, nil, o.OriginalID)
 	if err != nil {
 		return err
 	}
@@ -516,7 +516,7 @@ func (s *Service) approveVoid(ctx context.Context, o Order, v viewer, actor stri
 // void pays back and closes the original; a change charges nothing more and
 // supersedes it.
 func (s *Service) finishPostSale(ctx context.Context, tx *sqlx.Tx, o *Order) error {
-	original, err := load(ctx, s.DB, tx, o.OriginalID)
+	original, err := stored.Load(ctx, s.DB, tx, o.OriginalID)
 	if err != nil {
 		return err
 	}
@@ -597,7 +597,7 @@ func (s *Service) Confirm(ctx context.Context, who auth.Principal, id int64) (Vi
 // CarryOut performs a confirmed refund or change with the supplier (the
 // post-sale job).
 func (s *Service) CarryOut(ctx context.Context, id int64, last bool) error {
-	o, err := load(ctx, s.DB, nil, id)
+	o, err := stored.Load(ctx, s.DB, nil, id)
 	if err != nil {
 		return err
 	}

@@ -102,8 +102,8 @@ func New(o Options) *Service {
 		fresh: recent.New[int64, Order](maxFresh), handed: make(chan Order, ticketHandOffs),
 		payers: recent.New[int64, trace.SpanContext](ticketHandOffs * 4)}
 	s.Core = booking.NewCore(o.Deps, booking.Books[Order]{Line: booking.Flights, Table: "flight_orders",
-		Load:  func(ctx context.Context, id int64) (Order, error) { return load(ctx, s.DB, nil, id) },
-		Owner: Order.owner, NotFound: errNotFound, HasBookings: "order.error.agencyHasOrders"})
+		Load:     func(ctx context.Context, id int64) (Order, error) { return stored.Load(ctx, s.DB, nil, id) },
+		NotFound: errNotFound, HasBookings: "order.error.agencyHasOrders"})
 	return s
 }
 
@@ -256,8 +256,6 @@ func (s *Service) announces(ctx context.Context, o *Order) (bool, error) {
 // booking's, the same for every line.
 type viewer = booking.Viewer
 
-func (o Order) owner() (agencyID, userID int64) { return o.AgencyID, o.UserID }
-
 // pendingNumber holds the booking number's place until insert knows the id.
 func pendingNumber() string {
 	n, _ := rand.Int(rand.Reader, new(big.Int).Lsh(big.NewInt(1), 62))
@@ -316,7 +314,7 @@ func (s *Service) Create(ctx context.Context, who auth.Principal, key string, re
 	hash := booking.RequestHash(req)
 	// replay answers the order an earlier call with the key made.
 	replay := func() (View, bool, error) {
-		return booking.Replay(func() (Order, bool, error) { return loadByKey(ctx, s.DB, who.AgencyID, key) }, hash, Order.requestHash,
+		return booking.Replay(func() (Order, bool, error) { return stored.ByKey(ctx, s.DB, who.AgencyID, key) }, hash, Order.requestHash,
 			func(prior Order) (View, error) { return s.view(prior, v.Side(prior.AgencyID)), nil })
 	}
 	if out, found, err := replay(); found || err != nil {
@@ -476,7 +474,7 @@ func (s *Service) newOrder(qt shopping.Quote, req CreateRequest, who auth.Princi
 		p.FuelSurcharge = p.Taxes * fuel / supTaxes
 	}
 	p.FareBasis = strings.Join(bases, "/")
-	o := Order{BookingNumber: pendingNumber(), AgencyID: who.AgencyID, UserID: who.UserID, Type: TypeOrigin,
+	o := Order{Head: booking.Head{BookingNumber: pendingNumber(), AgencyID: who.AgencyID, UserID: who.UserID}, Type: TypeOrigin,
 		PaymentStatus: Unpaid, Currency: cur, Total: total, Prices: p, Segments: sol.Segments, Journeys: sol.Journeys,
 		Passengers: req.Passengers, Contact: req.Contact, Restrictions: sol.Restrictions, InvoiceType: req.InvoiceType,
 		Solution: sol, Booked: Booked{Offers: qt.Offers, CostPrice: p.CostPrice, SupplierSum: supSum},

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -22,10 +21,7 @@ import (
 // row is a flight_orders row as stored; the JSON columns are decoded into
 // Order by decode.
 type row struct {
-	ID             int64         `db:"id"`
-	BookingNumber  string        `db:"booking_number"`
-	AgencyID       int64         `db:"agency_id"`
-	UserID         sql.NullInt64 `db:"user_id"`
+	booking.Row
 	Type           string        `db:"type"`
 	OriginalID     sql.NullInt64 `db:"original_id"`
 	RootID         sql.NullInt64 `db:"root_id"`
@@ -86,7 +82,7 @@ type solutionBlob struct {
 }
 
 func (r row) decode() (Order, error) {
-	o := Order{ID: r.ID, BookingNumber: r.BookingNumber, AgencyID: r.AgencyID, UserID: r.UserID.Int64, Type: r.Type,
+	o := Order{Head: r.Head(), Type: r.Type,
 		OriginalID: r.OriginalID.Int64, RootID: r.RootID.Int64, Status: Status(r.Status), PaymentStatus: r.PaymentStatus,
 		PaymentChannel: r.PaymentChannel, PaymentKey: r.PaymentKey, ReferenceID: r.ReferenceID, PNR: r.PNR, Airline: r.Airline,
 		FlightNumber: r.FlightNumber, TicketNumbers: r.TicketNumbers, Origin: r.Origin, Destination: r.Destination,
@@ -129,13 +125,6 @@ func localDeparture(at time.Time, segs []shopping.SegmentView) time.Time {
 // parsing and planning them on every call cost the server more than running
 // them.
 var (
-	loadOrder = store.NewStatement(`SELECT ` + columns + ` FROM flight_orders WHERE id = ?`)
-	// loadOrderByKey repeats the predicate of the partial unique index
-	// flight_orders_idempotency: the plan PostgreSQL keeps for a prepared
-	// statement does not know the key is never empty (Create refuses an
-	// empty one), and without the predicate it scans the agency's orders.
-	loadOrderByKey = store.NewStatement(`SELECT ` + columns + ` FROM flight_orders
-		WHERE agency_id = ? AND idempotency_key = ? AND idempotency_key <> ''`)
 	// insertOrderPostgres is a new order in one statement (see orderWithID).
 	insertOrderPostgres = store.NewStatement(orderWithID + ` ` + insertOrderFromN + ` RETURNING id, booking_number, root_id`)
 	// insertCreatedPostgres is insertOrderPostgres with the order's first
@@ -425,32 +414,9 @@ func addEvent(ctx context.Context, db *store.DB, tx *sqlx.Tx, orderID int64, act
 	return nil
 }
 
-// load reads order id, in tx or on the pool when tx is nil.
-func load(ctx context.Context, db *store.DB, tx *sqlx.Tx, id int64) (Order, error) {
-	var r row
-	err := db.GetStmt(ctx, tx, &r, loadOrder, id)
-	if errors.Is(err, sql.ErrNoRows) {
-		return Order{}, errNotFound()
-	}
-	if err != nil {
-		return Order{}, fmt.Errorf("order %d: load: %w", id, err)
-	}
-	return r.decode()
-}
-
-// loadByKey finds the order an agency created with an idempotency key.
-func loadByKey(ctx context.Context, db *store.DB, agencyID int64, key string) (Order, bool, error) {
-	var r row
-	err := db.GetStmt(ctx, nil, &r, loadOrderByKey, agencyID, key)
-	if errors.Is(err, sql.ErrNoRows) {
-		return Order{}, false, nil
-	}
-	if err != nil {
-		return Order{}, false, fmt.Errorf("order: find idempotency key: %w", err)
-	}
-	o, err := r.decode()
-	return o, err == nil, err
-}
+// stored reads one order, by id or idempotency key: the booking and
+// payment path reads them, so they are prepared on PostgreSQL.
+var stored = booking.NewReader("flight_orders", columns, "order", errNotFound, row.decode)
 
 func errNotFound() error { return fault.NotFound("order.error.notFound") }
 

@@ -211,7 +211,7 @@ func TestMoveToProceedingMakesDue(t *testing.T) {
 		}
 		s := New(Options{Deps: booking.Deps{DB: db, Now: func() time.Time { return now }}})
 		err := db.InTx(ctx, func(tx *sqlx.Tx) error {
-			o, err := load(ctx, db, tx, ids["unpaid"])
+			o, err := stored.Load(ctx, db, tx, ids["unpaid"])
 			if err != nil {
 				return err
 			}
@@ -293,7 +293,7 @@ func TestRecordTicketsIssuesTheBatch(t *testing.T) {
 			s.recordTickets(ctx, batch, errs)
 
 			for name, want := range round.want {
-				o, err := load(ctx, db, nil, ids[name])
+				o, err := stored.Load(ctx, db, nil, ids[name])
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -177,10 +177,7 @@ type Event = booking.Event
 
 // Order is a group order as stored.
 type Order struct {
-	ID                 int64
-	BookingNumber      string
-	AgencyID           int64
-	UserID             int64
+	booking.Head
 	Status             Status
 	Journeys           []Journey
 	IsChangeDate       bool

@@ -98,7 +98,7 @@ func (s *Service) SweepDeadlines(ctx context.Context) (int, error) {
 func (s *Service) miss(ctx context.Context, d deadline) (bool, error) {
 	ended := false
 	err := s.DB.InTx(ctx, func(tx *sqlx.Tx) error {
-		o, err := loadOrder(ctx, s.DB, tx, d.OrderID)
+		o, err := stored.Load(ctx, s.DB, tx, d.OrderID)
 		if err != nil {
 			return err
 		}
@@ -146,7 +146,7 @@ func (s *Service) Remind(ctx context.Context) (int, error) {
 			if err != nil || !ok {
 				return err
 			}
-			o, err := loadOrder(ctx, s.DB, tx, d.OrderID)
+			o, err := stored.Load(ctx, s.DB, tx, d.OrderID)
 			if err != nil {
 				return err
 			}
@@ -184,7 +184,7 @@ func (s *Service) Remind(ctx context.Context) (int, error) {
 // to issued. Run again after issuing it does nothing.
 func (s *Service) Ticket(ctx context.Context, id int64) error {
 	return s.DB.InTx(ctx, func(tx *sqlx.Tx) error {
-		o, err := loadOrder(ctx, s.DB, tx, id)
+		o, err := stored.Load(ctx, s.DB, tx, id)
 		if err != nil {
 			return err
 		}

@@ -13,7 +13,6 @@ import (
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/booking"
 	"github.com/voyage/voyage/pkg/fault"
-	"github.com/voyage/voyage/pkg/idempotency"
 	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/payment"
 )
@@ -52,25 +51,12 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 	if err != nil {
 		return View{}, err
 	}
-	if err := idempotency.Check(key, false); err != nil {
-		return View{}, err
-	}
-	gw, err := s.Gateway(ctx, o.AgencyID, in.Channel, "order.error.channel")
+	gw, err := s.Payer(ctx, v, o.AgencyID, in.Channel, key, "order.error.channel")
 	if err != nil {
 		return View{}, err
 	}
 	if !slices.Contains(Stages, in.Stage) {
 		return View{}, fault.Validation(map[string]string{"stage": "group.error.stage"})
-	}
-	if v.Side(o.AgencyID) != booking.ByAgency {
-		return View{}, fault.Forbidden()
-	}
-	a, err := s.Agencies.Cached(ctx, o.AgencyID)
-	if err != nil {
-		return View{}, err
-	}
-	if a.DisablePayment {
-		return View{}, fault.New(fault.CodeNoAccess, http.StatusForbidden, "order.error.paymentDisabled")
 	}
 	ds, err := deadlines(ctx, s.DB, o.ID)
 	if err != nil {
@@ -111,7 +97,7 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 	if err != nil {
 		if fe, ok := fault.As(err); ok && fe.Key == "group.error.state" {
 			// A concurrent payment paid the installment first.
-			if fresh, lerr := loadOrder(ctx, s.DB, nil, o.ID); lerr == nil {
+			if fresh, lerr := stored.Load(ctx, s.DB, nil, o.ID); lerr == nil {
 				if ds, derr := deadlines(ctx, s.DB, o.ID); derr == nil && settled(o.ID, ds, stage, key) {
 					return s.detail(ctx, fresh, v)
 				}
@@ -165,7 +151,7 @@ func (s *Service) payGateway(ctx context.Context, o Order, v viewer, gw payment.
 	if err != nil && !errors.Is(err, payment.ErrPending) {
 		return View{}, err
 	}
-	o, err = loadOrder(ctx, s.DB, nil, o.ID)
+	o, err = stored.Load(ctx, s.DB, nil, o.ID)
 	if err != nil {
 		return View{}, err
 	}
@@ -225,7 +211,7 @@ func taken(o Order, d deadline, key string, res payment.ChargeResult) payment.Ta
 // ended) is not held: the money goes to the agency's wallet.
 func (h held) Paid(ctx context.Context, tx *sqlx.Tx, key string, res payment.ChargeResult) (payment.Taken, bool, error) {
 	s := h.s
-	o, err := loadOrder(ctx, s.DB, tx, h.orderID)
+	o, err := stored.Load(ctx, s.DB, tx, h.orderID)
 	if err != nil {
 		return payment.Taken{}, false, err
 	}

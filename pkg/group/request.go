@@ -155,7 +155,7 @@ func (s *Service) Request(ctx context.Context, who auth.Principal, key string, i
 	}
 	hash := booking.RequestHash(in)
 	replay := func() (View, bool, error) {
-		return booking.Replay(func() (Order, bool, error) { return loadByKey(ctx, s.DB, who.AgencyID, key) }, hash, Order.requestHash,
+		return booking.Replay(func() (Order, bool, error) { return stored.ByKey(ctx, s.DB, who.AgencyID, key) }, hash, Order.requestHash,
 			func(prior Order) (View, error) { return s.detail(ctx, prior, v) })
 	}
 	if out, found, err := replay(); found || err != nil {
@@ -169,7 +169,7 @@ func (s *Service) Request(ctx context.Context, who auth.Principal, key string, i
 	if cur == "" {
 		cur = "CNY"
 	}
-	o := Order{AgencyID: who.AgencyID, UserID: who.UserID, Status: ToBeQuote, Journeys: in.Journeys, IsChangeDate: in.IsChangeDate,
+	o := Order{Head: booking.Head{AgencyID: who.AgencyID, UserID: who.UserID}, Status: ToBeQuote, Journeys: in.Journeys, IsChangeDate: in.IsChangeDate,
 		AcceptChangeFlight: in.AcceptChangeFlight, Counts: *in.Passengers, Cabin: in.CabinClass, Contact: in.Contact, Remark: in.Remark,
 		Currency: cur, IdempotencyKey: key, RequestHash: hash, CreatedAt: now, UpdatedAt: now}
 	err = s.DB.InTx(ctx, func(tx *sqlx.Tx) error {

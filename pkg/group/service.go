@@ -91,8 +91,8 @@ func New(o Options) *Service {
 	s := &Service{suppliers: o.Suppliers, supplierNames: o.SupplierNames,
 		minSize: o.MinGroupSize, remindBefore: o.RemindBefore, catalog: o.Catalog}
 	s.Core = booking.NewCore(o.Deps, booking.Books[Order]{Line: booking.Groups, Table: "group_orders",
-		Load:  func(ctx context.Context, id int64) (Order, error) { return loadOrder(ctx, s.DB, nil, id) },
-		Owner: Order.owner, NotFound: errNotFound, HasBookings: "order.error.agencyHasOrders"})
+		Load:     func(ctx context.Context, id int64) (Order, error) { return stored.Load(ctx, s.DB, nil, id) },
+		NotFound: errNotFound, HasBookings: "order.error.agencyHasOrders"})
 	return s
 }
 
@@ -169,8 +169,6 @@ func (s *Service) logged(ctx context.Context, tx *sqlx.Tx, o *Order, sh booking.
 // viewer is who is looking at the line's orders: the access rule is
 // booking's, the same for every line.
 type viewer = booking.Viewer
-
-func (o Order) owner() (agencyID, userID int64) { return o.AgencyID, o.UserID }
 
 // may checks that the viewer is the party that takes action on o now.
 func may(v viewer, o Order, action Action) error {

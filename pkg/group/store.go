@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"time"
 
@@ -17,36 +16,33 @@ import (
 )
 
 type orderRow struct {
-	ID                 int64         `db:"id"`
-	BookingNumber      string        `db:"booking_number"`
-	AgencyID           int64         `db:"agency_id"`
-	UserID             sql.NullInt64 `db:"user_id"`
-	Status             string        `db:"status"`
-	Journeys           string        `db:"journeys"`
-	IsChangeDate       bool          `db:"is_change_date"`
-	AcceptChangeFlight bool          `db:"accept_change_flight"`
-	Adults             int           `db:"adults"`
-	Children           int           `db:"children"`
-	Infants            int           `db:"infants"`
-	Cabin              string        `db:"cabin"`
-	Contact            string        `db:"contact"`
-	Remark             string        `db:"remark"`
-	Currency           string        `db:"currency"`
-	Total              int64         `db:"total"`
-	Passengers         string        `db:"passengers"`
-	Tickets            string        `db:"tickets"`
-	ConfirmedAt        sql.NullTime  `db:"confirmed_at"`
-	IdempotencyKey     string        `db:"idempotency_key"`
-	RequestHash        string        `db:"request_hash"`
-	CreatedAt          time.Time     `db:"created_at"`
-	UpdatedAt          time.Time     `db:"updated_at"`
+	booking.Row
+	Status             string       `db:"status"`
+	Journeys           string       `db:"journeys"`
+	IsChangeDate       bool         `db:"is_change_date"`
+	AcceptChangeFlight bool         `db:"accept_change_flight"`
+	Adults             int          `db:"adults"`
+	Children           int          `db:"children"`
+	Infants            int          `db:"infants"`
+	Cabin              string       `db:"cabin"`
+	Contact            string       `db:"contact"`
+	Remark             string       `db:"remark"`
+	Currency           string       `db:"currency"`
+	Total              int64        `db:"total"`
+	Passengers         string       `db:"passengers"`
+	Tickets            string       `db:"tickets"`
+	ConfirmedAt        sql.NullTime `db:"confirmed_at"`
+	IdempotencyKey     string       `db:"idempotency_key"`
+	RequestHash        string       `db:"request_hash"`
+	CreatedAt          time.Time    `db:"created_at"`
+	UpdatedAt          time.Time    `db:"updated_at"`
 }
 
 const orderColumns = `id, booking_number, agency_id, user_id, status, journeys, is_change_date, accept_change_flight, adults, children,
 	infants, cabin, contact, remark, currency, total, passengers, tickets, confirmed_at, idempotency_key, request_hash, created_at, updated_at`
 
 func (r orderRow) decode() (Order, error) {
-	o := Order{ID: r.ID, BookingNumber: r.BookingNumber, AgencyID: r.AgencyID, UserID: r.UserID.Int64, Status: Status(r.Status),
+	o := Order{Head: r.Head(), Status: Status(r.Status),
 		IsChangeDate: r.IsChangeDate, AcceptChangeFlight: r.AcceptChangeFlight, Counts: Counts{Adult: r.Adults, Child: r.Children, Infant: r.Infants},
 		Cabin: r.Cabin, Remark: r.Remark, Currency: r.Currency, Total: r.Total, ConfirmedAt: r.ConfirmedAt.Time,
 		IdempotencyKey: r.IdempotencyKey, RequestHash: r.RequestHash, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt}
@@ -105,37 +101,9 @@ func saveOrder(ctx context.Context, tx *sqlx.Tx, o *Order, from Status) (bool, e
 	return saved, nil
 }
 
-// loadOrder reads order id in tx, or on the pool when tx is nil.
-func loadOrder(ctx context.Context, db *store.DB, tx *sqlx.Tx, id int64) (Order, error) {
-	var r orderRow
-	q := `SELECT ` + orderColumns + ` FROM group_orders WHERE id = ?`
-	var err error
-	if tx != nil {
-		err = tx.GetContext(ctx, &r, tx.Rebind(q), id)
-	} else {
-		err = db.GetContext(ctx, &r, db.Rebind(q), id)
-	}
-	if errors.Is(err, sql.ErrNoRows) {
-		return Order{}, errNotFound()
-	}
-	if err != nil {
-		return Order{}, fmt.Errorf("group order %d: load: %w", id, err)
-	}
-	return r.decode()
-}
-
-func loadByKey(ctx context.Context, db *store.DB, agencyID int64, key string) (Order, bool, error) {
-	var r orderRow
-	err := db.GetContext(ctx, &r, db.Rebind(`SELECT `+orderColumns+` FROM group_orders WHERE agency_id = ? AND idempotency_key = ? AND idempotency_key <> ''`), agencyID, key)
-	if errors.Is(err, sql.ErrNoRows) {
-		return Order{}, false, nil
-	}
-	if err != nil {
-		return Order{}, false, fmt.Errorf("group: find idempotency key: %w", err)
-	}
-	o, err := r.decode()
-	return o, err == nil, err
-}
+// stored reads one order, by id or idempotency key (prepared on
+// PostgreSQL).
+var stored = booking.NewReader("group_orders", orderColumns, "group order", errNotFound, orderRow.decode)
 
 func listOrders(ctx context.Context, db *store.DB, sc booking.Scope, statuses []string, p booking.Paging) ([]Order, int, error) {
 	q := sc.Query("agency_id", "user_id").In("status", statuses)

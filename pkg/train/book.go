@@ -14,7 +14,6 @@ import (
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/booking"
 	"github.com/voyage/voyage/pkg/fault"
-	"github.com/voyage/voyage/pkg/idempotency"
 	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/supplier/rail"
 )
@@ -206,7 +205,7 @@ func (s *Service) Create(ctx context.Context, who auth.Principal, key string, re
 		return View{}, fault.New(fault.CodeConflict, http.StatusUnprocessableEntity, "train.error.currency")
 	}
 	now := s.Now().UTC()
-	o := Order{AgencyID: who.AgencyID, UserID: who.UserID, Status: ToBePaid, Supplier: s.sup.Name(), SupplierRef: b.Ref,
+	o := Order{Head: booking.Head{AgencyID: who.AgencyID, UserID: who.UserID}, Status: ToBePaid, Supplier: s.sup.Name(), SupplierRef: b.Ref,
 		Train: trainOf(b.Offer), SeatClass: b.Class, Currency: b.Total.Currency, Total: b.Total.Minor, Passengers: req.Passengers,
 		Contact: req.Contact, HoldExpiresAt: b.HoldExpiresAt.UTC(), IdempotencyKey: key, RequestHash: hash, CreatedAt: now, UpdatedAt: now}
 	err = s.DB.InTx(ctx, func(tx *sqlx.Tx) error {
@@ -264,14 +263,8 @@ func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key str
 	if err != nil {
 		return View{}, err
 	}
-	if v.Agency.DisablePayment || v.Side(o.AgencyID) != booking.ByAgency {
-		return View{}, fault.New(fault.CodeNoAccess, http.StatusForbidden, "train.error.paymentDisabled")
-	}
-	gw, err := s.Gateway(ctx, o.AgencyID, req.Channel, "train.error.channel")
+	gw, err := s.Payer(ctx, v, o.AgencyID, req.Channel, key, "train.error.channel")
 	if err != nil {
-		return View{}, err
-	}
-	if err := idempotency.Check(key, false); err != nil {
 		return View{}, err
 	}
 	if o.Status != ToBePaid {

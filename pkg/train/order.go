@@ -3,6 +3,7 @@ package train
 import (
 	"time"
 
+	"github.com/voyage/voyage/pkg/booking"
 	"github.com/voyage/voyage/pkg/money"
 	"github.com/voyage/voyage/pkg/supplier/rail"
 )
@@ -165,11 +166,8 @@ func trainOf(o rail.Offer) Train {
 
 // Order is a train booking as stored.
 type Order struct {
-	ID            int64
-	BookingNumber string
-	AgencyID      int64
-	UserID        int64
-	Status        Status
+	booking.Head
+	Status Status
 	// Resume is the ticketed status an after-sales quote returns to when
 	// it is dropped or fails.
 	Resume      Status

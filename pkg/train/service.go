@@ -114,8 +114,8 @@ func New(o Options) *Service {
 	s := &Service{sup: o.Supplier, stations: o.Stations, policy: p,
 		timeout: o.Timeout}
 	s.Core = booking.NewCore(o.Deps, booking.Books[Order]{Line: booking.Trains, Table: "train_orders",
-		Load:  func(ctx context.Context, id int64) (Order, error) { return load(ctx, s.DB, nil, id) },
-		Owner: Order.owner, NotFound: errNotFound, HasBookings: "train.error.agencyHasOrders"})
+		Load:     func(ctx context.Context, id int64) (Order, error) { return load(ctx, s.DB, nil, id) },
+		NotFound: errNotFound, HasBookings: "train.error.agencyHasOrders"})
 	return s
 }
 
@@ -155,8 +155,6 @@ const EventStatus = "train.order.status"
 // viewer is who is looking at the line's orders: the access rule is
 // booking's, the same for every line.
 type viewer = booking.Viewer
-
-func (o Order) owner() (agencyID, userID int64) { return o.AgencyID, o.UserID }
 
 // requestHash is the hash of the request that made o (booking.Replay).
 func (o Order) requestHash() string { return o.RequestHash }

@@ -17,35 +17,32 @@ import (
 
 // row is a train_orders row; Order by decode.
 type row struct {
-	ID             int64         `db:"id"`
-	BookingNumber  string        `db:"booking_number"`
-	AgencyID       int64         `db:"agency_id"`
-	UserID         sql.NullInt64 `db:"user_id"`
-	Status         string        `db:"status"`
-	Resume         string        `db:"resume_status"`
-	Supplier       string        `db:"supplier"`
-	SupplierRef    string        `db:"supplier_ref"`
-	Manual         bool          `db:"manual"`
-	TrainNumber    string        `db:"train_number"`
-	Train          string        `db:"train"`
-	Origin         string        `db:"origin"`
-	Destination    string        `db:"destination"`
-	DepartAt       time.Time     `db:"depart_at"`
-	SeatClass      string        `db:"seat_class"`
-	Currency       string        `db:"currency"`
-	Total          int64         `db:"total"`
-	Paid           int64         `db:"paid"`
-	Refunded       int64         `db:"refunded"`
-	Contact        string        `db:"contact"`
-	Quote          string        `db:"quote"`
-	HoldExpiresAt  sql.NullTime  `db:"hold_expires_at"`
-	PaymentChannel string        `db:"payment_channel"`
-	PaymentKey     string        `db:"payment_key"`
-	Seq            int           `db:"seq"`
-	IdempotencyKey string        `db:"idempotency_key"`
-	RequestHash    string        `db:"request_hash"`
-	CreatedAt      time.Time     `db:"created_at"`
-	UpdatedAt      time.Time     `db:"updated_at"`
+	booking.Row
+	Status         string       `db:"status"`
+	Resume         string       `db:"resume_status"`
+	Supplier       string       `db:"supplier"`
+	SupplierRef    string       `db:"supplier_ref"`
+	Manual         bool         `db:"manual"`
+	TrainNumber    string       `db:"train_number"`
+	Train          string       `db:"train"`
+	Origin         string       `db:"origin"`
+	Destination    string       `db:"destination"`
+	DepartAt       time.Time    `db:"depart_at"`
+	SeatClass      string       `db:"seat_class"`
+	Currency       string       `db:"currency"`
+	Total          int64        `db:"total"`
+	Paid           int64        `db:"paid"`
+	Refunded       int64        `db:"refunded"`
+	Contact        string       `db:"contact"`
+	Quote          string       `db:"quote"`
+	HoldExpiresAt  sql.NullTime `db:"hold_expires_at"`
+	PaymentChannel string       `db:"payment_channel"`
+	PaymentKey     string       `db:"payment_key"`
+	Seq            int          `db:"seq"`
+	IdempotencyKey string       `db:"idempotency_key"`
+	RequestHash    string       `db:"request_hash"`
+	CreatedAt      time.Time    `db:"created_at"`
+	UpdatedAt      time.Time    `db:"updated_at"`
 }
 
 const columns = `id, booking_number, agency_id, user_id, status, resume_status, supplier, supplier_ref, manual, train_number,
@@ -53,7 +50,7 @@ const columns = `id, booking_number, agency_id, user_id, status, resume_status, 
 	payment_channel, payment_key, seq, idempotency_key, request_hash, created_at, updated_at`
 
 func (r row) decode() (Order, error) {
-	o := Order{ID: r.ID, BookingNumber: r.BookingNumber, AgencyID: r.AgencyID, UserID: r.UserID.Int64, Status: Status(r.Status),
+	o := Order{Head: r.Head(), Status: Status(r.Status),
 		Resume: Status(r.Resume), Supplier: r.Supplier, SupplierRef: r.SupplierRef, Manual: r.Manual, SeatClass: r.SeatClass,
 		Currency: r.Currency, Total: r.Total, Paid: r.Paid, Refunded: r.Refunded, HoldExpiresAt: r.HoldExpiresAt.Time.UTC(),
 		PaymentChannel: r.PaymentChannel, PaymentKey: r.PaymentKey, Seq: r.Seq, IdempotencyKey: r.IdempotencyKey,
@@ -150,44 +147,42 @@ func save(ctx context.Context, tx *sqlx.Tx, o *Order, from Status, tickets bool)
 	return true, nil
 }
 
-// load reads order id with its passengers and tickets, in tx or on the
-// pool when tx is nil.
+// stored reads one order's row, by id or idempotency key, prepared on
+// PostgreSQL; load and loadByKey add its passengers and tickets.
+var stored = booking.NewReader("train_orders", columns, "train order", errNotFound, row.decode)
+
+// load reads order id with its passengers and tickets, in tx or on the pool
+// when tx is nil.
 func load(ctx context.Context, db *store.DB, tx *sqlx.Tx, id int64) (Order, error) {
+	o, err := stored.Load(ctx, db, tx, id)
+	if err != nil {
+		return Order{}, err
+	}
+	return filled(ctx, db, tx, o)
+}
+
+// loadByKey finds the order an agency created with an idempotency key.
+func loadByKey(ctx context.Context, db *store.DB, agencyID int64, key string) (Order, bool, error) {
+	o, ok, err := stored.ByKey(ctx, db, agencyID, key)
+	if !ok || err != nil {
+		return Order{}, false, err
+	}
+	o, err = filled(ctx, db, nil, o)
+	return o, err == nil, err
+}
+
+// filled is o with its passengers and tickets, read in tx or on the pool
+// when tx is nil.
+func filled(ctx context.Context, db *store.DB, tx *sqlx.Tx, o Order) (Order, error) {
 	var q sqlx.QueryerContext = db
 	if tx != nil {
 		q = tx
-	}
-	var r row
-	err := sqlx.GetContext(ctx, q, &r, db.Rebind(`SELECT `+columns+` FROM train_orders WHERE id = ?`), id)
-	if errors.Is(err, sql.ErrNoRows) {
-		return Order{}, errNotFound()
-	}
-	if err != nil {
-		return Order{}, fmt.Errorf("train order %d: load: %w", id, err)
-	}
-	o, err := r.decode()
-	if err != nil {
-		return Order{}, err
 	}
 	out := []Order{o}
 	if err := fill(ctx, db, q, out); err != nil {
 		return Order{}, err
 	}
 	return out[0], nil
-}
-
-// loadByKey finds the order an agency created with an idempotency key.
-func loadByKey(ctx context.Context, db *store.DB, agencyID int64, key string) (Order, bool, error) {
-	var id int64
-	err := db.GetContext(ctx, &id, db.Rebind(`SELECT id FROM train_orders WHERE agency_id = ? AND idempotency_key = ? AND idempotency_key <> ''`), agencyID, key)
-	if errors.Is(err, sql.ErrNoRows) {
-		return Order{}, false, nil
-	}
-	if err != nil {
-		return Order{}, false, fmt.Errorf("train: find idempotency key: %w", err)
-	}
-	o, err := load(ctx, db, nil, id)
-	return o, err == nil, err
 }
 
 type passengerRow struct {
