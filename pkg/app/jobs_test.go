@@ -130,7 +130,7 @@ func TestTicketingRescuedAfterACrash(t *testing.T) {
 		if events != 1 {
 			t.Errorf("the order with an older version's job was ticketed %d times", events)
 		}
-		ledgerBalanced(t, a)
+		ledgerZero(t, a)
 	})
 }
 
@@ -184,7 +184,7 @@ func TestRefundJobRunAgainAfterACrash(t *testing.T) {
 				t.Fatalf("run %d: wallet %d, want %d + the refund %d once", run, got, wallet, refund.Minor)
 			}
 		}
-		ledgerBalanced(t, a)
+		ledgerZero(t, a)
 	})
 }
 
