@@ -461,7 +461,6 @@ func ledgerSums(t *testing.T, a *app.App) []currencySum {
 	return rows
 }
 
-
 // TestConcurrentPaymentsStopAtTheLimit pays 20 orders at once from an agency
 // whose balance plus credit covers exactly 5.
 func TestConcurrentPaymentsStopAtTheLimit(t *testing.T) {

@@ -9,6 +9,8 @@ import (
 	"github.com/voyage/voyage/pkg/flight"
 	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/shopping"
+	"github.com/voyage/voyage/pkg/supplier"
+	"github.com/voyage/voyage/templates"
 )
 
 // The change search starts from each flight's local date at its origin: a
@@ -55,6 +57,42 @@ func TestOrderDetailUnderReviewAmount(t *testing.T) {
 		if d := orderDetailView(ctx, o); d.AmountPending || d.Total != c.wantAmount {
 			t.Fatalf("a quoted %s shows its amount: pending %v total %q", c.typ, d.AmountPending, d.Total)
 		}
+	}
+}
+
+// A change request names the option chosen by its flights (the change
+// order's), never by the option's id, which means nothing to the staff who
+// read it; a change that named no option has no such row.
+func TestOrderDetailChosenOption(t *testing.T) {
+	t.Parallel()
+	ctx := i18n.WithLocalizer(context.Background(), i18n.MustLoad(), i18n.EN)
+	dep := time.Date(2026, 12, 20, 0, 30, 0, 0, time.UTC)
+	segs := []shopping.SegmentView{
+		{Segment: supplier.Segment{FlightNumber: "CA1501", Origin: "PEK", Destination: "SHA", DepartAt: dep, ArriveAt: dep.Add(2 * time.Hour)}},
+		{Segment: supplier.Segment{FlightNumber: "CA1858", Origin: "SHA", Destination: "PEK", DepartAt: dep.Add(72 * time.Hour), ArriveAt: dep.Add(74 * time.Hour)}},
+	}
+	render := func(req flight.PostSale) string {
+		t.Helper()
+		o := flight.View{Type: flight.TypeChange, Status: flight.ChgReviewing, Total: flight.Money{Amount: "0.00", Currency: "CNY"},
+			Request: &req, Segments: segs}
+		var b strings.Builder
+		if err := templates.OrderDetailPage(templates.Page{}, orderDetailView(ctx, o)).Render(ctx, &b); err != nil {
+			t.Fatal(err)
+		}
+		return b.String()
+	}
+	body := render(flight.PostSale{OptionID: "80b14b56688d1ac4"})
+	_, option, ok := strings.Cut(body, `id="order-request-option">`)
+	option, _, _ = strings.Cut(option, "</dd>")
+	if !ok || !strings.Contains(option, "CA1501 PEK → SHA") || !strings.Contains(option, "CA1858 SHA → PEK") ||
+		!strings.Contains(option, `datetime="2026-12-20T00:30:00Z"`) {
+		t.Errorf("the chosen option reads %q, want its flights with their departures", option)
+	}
+	if strings.Contains(body, "80b14b56688d1ac4") {
+		t.Error("the page shows the option's id")
+	}
+	if body := render(flight.PostSale{}); strings.Contains(body, "Chosen option") {
+		t.Error("a change that named no option shows a chosen option")
 	}
 }
 
