@@ -1,6 +1,7 @@
 package payment
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -22,4 +23,32 @@ func Exchange(client *http.Client, req *http.Request, limit int64) (*http.Respon
 		return nil, nil, fmt.Errorf("%w: reading the answer: %w", ErrPaymentTimeout, err)
 	}
 	return resp, body, nil
+}
+
+// Decimal is an amount a provider's JSON writes now as a string, now as a
+// number ("88.88" or 88.88: Alipay's and Yeepay's answers, pages and SDKs
+// differ), kept as its text either way so that no float rounds it; null is
+// empty.
+type Decimal string
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (d *Decimal) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		*d = ""
+		return nil
+	}
+	if len(b) > 0 && b[0] == '"' {
+		var s string
+		if err := json.Unmarshal(b, &s); err != nil {
+			return fmt.Errorf("payment: decimal: %w", err)
+		}
+		*d = Decimal(s)
+		return nil
+	}
+	var n json.Number
+	if err := json.Unmarshal(b, &n); err != nil {
+		return fmt.Errorf("payment: decimal: %w", err)
+	}
+	*d = Decimal(n)
+	return nil
 }

@@ -162,12 +162,12 @@ type refundBiz struct {
 // ("统一收单交易查询": trade_no, out_trade_no, trade_status, total_amount,
 // send_pay_date, charge_amount).
 type queryAnswer struct {
-	TradeNo      string `json:"trade_no"`
-	OutTradeNo   string `json:"out_trade_no"`
-	TradeStatus  string `json:"trade_status"`
-	TotalAmount  amount `json:"total_amount"`
-	SendPayDate  string `json:"send_pay_date"`
-	ChargeAmount amount `json:"charge_amount"`
+	TradeNo      string          `json:"trade_no"`
+	OutTradeNo   string          `json:"out_trade_no"`
+	TradeStatus  string          `json:"trade_status"`
+	TotalAmount  payment.Decimal `json:"total_amount"`
+	SendPayDate  string          `json:"send_pay_date"`
+	ChargeAmount payment.Decimal `json:"charge_amount"`
 }
 
 // Status implements payment.Channel with alipay.trade.query. A trade that
@@ -183,11 +183,11 @@ func (ch *Channel) Status(ctx context.Context, key string) (payment.Status, erro
 	case out.OutTradeNo != "" && out.OutTradeNo != key:
 		return payment.Status{}, fmt.Errorf("%w: alipay query %q answered %q", payment.ErrPaymentTimeout, key, out.OutTradeNo)
 	}
-	total, err := out.TotalAmount.fen()
+	total, err := fen(out.TotalAmount)
 	if err != nil {
 		return payment.Status{}, fmt.Errorf("%w: alipay query: %w", payment.ErrPaymentTimeout, err)
 	}
-	fee, err := out.ChargeAmount.fen()
+	fee, err := fen(out.ChargeAmount)
 	if err != nil {
 		return payment.Status{}, fmt.Errorf("%w: alipay query: %w", payment.ErrPaymentTimeout, err)
 	}
@@ -240,10 +240,10 @@ func (ch *Channel) Refund(ctx context.Context, r payment.Refund) (payment.Refund
 		return payment.RefundResult{}, errors.New("alipay: a refund needs the payment's key and its own")
 	}
 	var out struct {
-		OutTradeNo string `json:"out_trade_no"`
-		TradeNo    string `json:"trade_no"`
-		FundChange string `json:"fund_change"`
-		RefundFee  amount `json:"refund_fee"`
+		OutTradeNo string          `json:"out_trade_no"`
+		TradeNo    string          `json:"trade_no"`
+		FundChange string          `json:"fund_change"`
+		RefundFee  payment.Decimal `json:"refund_fee"`
 	}
 	err := ch.Call(ctx, MethodRefund, "", refundBiz{
 		OutTradeNo:   r.Key,

@@ -260,28 +260,9 @@ func (c *Client) verify(method string, body []byte) (json.RawMessage, error) {
 	return node, nil
 }
 
-// amount is a yuan amount as Alipay answers it: usually a string ("88.88"),
-// in some answers a JSON number.
-type amount string
-
-func (a *amount) UnmarshalJSON(b []byte) error {
-	if len(b) > 0 && b[0] == '"' {
-		var s string
-		if err := json.Unmarshal(b, &s); err != nil {
-			return err
-		}
-		*a = amount(s)
-		return nil
-	}
-	var n json.Number
-	if err := json.Unmarshal(b, &n); err != nil {
-		return err
-	}
-	*a = amount(n)
-	return nil
-}
-
-func (a amount) fen() (int64, error) {
+// fen is an amount of Alipay's answers in fen; one the answer leaves out
+// is 0.
+func fen(a payment.Decimal) (int64, error) {
 	if a == "" {
 		return 0, nil
 	}

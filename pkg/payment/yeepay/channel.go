@@ -228,15 +228,15 @@ func (ch *Channel) Refund(ctx context.Context, r payment.Refund) (payment.Refund
 // notice is the plaintext of a payment result notification (trade.pay-result,
 // fields as the platform's notify examples show them).
 type notice struct {
-	ParentMerchantNo string `json:"parentMerchantNo"`
-	MerchantNo       string `json:"merchantNo"`
-	OrderID          string `json:"orderId"`
-	UniqueOrderNo    string `json:"uniqueOrderNo"`
-	Status           string `json:"status"`
-	OrderAmount      text   `json:"orderAmount"`
-	PayAmount        text   `json:"payAmount"`
-	MerchantFee      text   `json:"merchantFee"`
-	PaySuccessDate   string `json:"paySuccessDate"`
+	ParentMerchantNo string          `json:"parentMerchantNo"`
+	MerchantNo       string          `json:"merchantNo"`
+	OrderID          string          `json:"orderId"`
+	UniqueOrderNo    string          `json:"uniqueOrderNo"`
+	Status           string          `json:"status"`
+	OrderAmount      payment.Decimal `json:"orderAmount"`
+	PayAmount        payment.Decimal `json:"payAmount"`
+	MerchantFee      payment.Decimal `json:"merchantFee"`
+	PaySuccessDate   string          `json:"paySuccessDate"`
 }
 
 // Notice opens the notification's digital envelope with the merchant key,

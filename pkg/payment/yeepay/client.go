@@ -192,31 +192,6 @@ func (c *Client) call(ctx context.Context, method, path string, params url.Value
 	return nil
 }
 
-// text is a JSON value Yeepay writes as a string or as a number ("12.34",
-// 12.34): amounts differ between pages and SDKs.
-type text string
-
-func (t *text) UnmarshalJSON(b []byte) error {
-	if string(b) == "null" {
-		*t = ""
-		return nil
-	}
-	if len(b) > 0 && b[0] == '"' {
-		var s string
-		if err := json.Unmarshal(b, &s); err != nil {
-			return err
-		}
-		*t = text(s)
-		return nil
-	}
-	var n json.Number
-	if err := json.Unmarshal(b, &n); err != nil {
-		return err
-	}
-	*t = text(n.String())
-	return nil
-}
-
 // Yuan writes fen as Yeepay's yuan ("12.34").
 func Yuan(fen int64) string {
 	sign := ""
@@ -382,18 +357,18 @@ type OrderStatus struct {
 }
 
 type statusAnswer struct {
-	Code             string `json:"code"`
-	Message          string `json:"message"`
-	ParentMerchantNo string `json:"parentMerchantNo"`
-	MerchantNo       string `json:"merchantNo"`
-	OrderID          string `json:"orderId"`
-	UniqueOrderNo    string `json:"uniqueOrderNo"`
-	Token            string `json:"token"`
-	Status           string `json:"status"`
-	OrderAmount      text   `json:"orderAmount"`
-	PayAmount        text   `json:"payAmount"`
-	MerchantFee      text   `json:"merchantFee"`
-	PaySuccessDate   string `json:"paySuccessDate"`
+	Code             string          `json:"code"`
+	Message          string          `json:"message"`
+	ParentMerchantNo string          `json:"parentMerchantNo"`
+	MerchantNo       string          `json:"merchantNo"`
+	OrderID          string          `json:"orderId"`
+	UniqueOrderNo    string          `json:"uniqueOrderNo"`
+	Token            string          `json:"token"`
+	Status           string          `json:"status"`
+	OrderAmount      payment.Decimal `json:"orderAmount"`
+	PayAmount        payment.Decimal `json:"payAmount"`
+	MerchantFee      payment.Decimal `json:"merchantFee"`
+	PaySuccessDate   string          `json:"paySuccessDate"`
 }
 
 func (a statusAnswer) status() (OrderStatus, error) {
@@ -473,11 +448,11 @@ func (c *Client) Refund(ctx context.Context, orderID, refundRequestID string, am
 	p.Set("refundAmount", Yuan(amount))
 	p.Set("description", description)
 	var a struct {
-		Code           string `json:"code"`
-		Message        string `json:"message"`
-		UniqueRefundNo string `json:"uniqueRefundNo"`
-		Status         string `json:"status"`
-		RefundAmount   text   `json:"refundAmount"`
+		Code           string          `json:"code"`
+		Message        string          `json:"message"`
+		UniqueRefundNo string          `json:"uniqueRefundNo"`
+		Status         string          `json:"status"`
+		RefundAmount   payment.Decimal `json:"refundAmount"`
 	}
 	if err := c.call(ctx, http.MethodPost, pathRefund, p, &a); err != nil {
 		return RefundStatus{}, err
