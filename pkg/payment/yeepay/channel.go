@@ -225,20 +225,6 @@ func (ch *Channel) Refund(ctx context.Context, r payment.Refund) (payment.Refund
 	return payment.RefundResult{Reference: res.UniqueRefundNo, Done: res.Status == "SUCCESS"}, nil
 }
 
-// notice is the plaintext of a payment result notification (trade.pay-result,
-// fields as the platform's notify examples show them).
-type notice struct {
-	ParentMerchantNo string          `json:"parentMerchantNo"`
-	MerchantNo       string          `json:"merchantNo"`
-	OrderID          string          `json:"orderId"`
-	UniqueOrderNo    string          `json:"uniqueOrderNo"`
-	Status           string          `json:"status"`
-	OrderAmount      payment.Decimal `json:"orderAmount"`
-	PayAmount        payment.Decimal `json:"payAmount"`
-	MerchantFee      payment.Decimal `json:"merchantFee"`
-	PaySuccessDate   string          `json:"paySuccessDate"`
-}
-
 // Notice opens the notification's digital envelope with the merchant key,
 // verifies Yeepay's signature inside it and answers what it says. The
 // amount is inside the signed envelope: a changed amount fails the
@@ -265,7 +251,7 @@ func (ch *Channel) Notice(_ context.Context, r *http.Request, body []byte) (paym
 	if err != nil {
 		return bad("%v", err)
 	}
-	var n notice
+	var n orderReport
 	if err := json.Unmarshal([]byte(plain), &n); err != nil {
 		return bad("plaintext: %v", err)
 	}
@@ -275,9 +261,7 @@ func (ch *Channel) Notice(_ context.Context, r *http.Request, body []byte) (paym
 	if n.OrderID == "" {
 		return bad("no orderId")
 	}
-	s := statusAnswer{OrderID: n.OrderID, UniqueOrderNo: n.UniqueOrderNo, Status: n.Status,
-		OrderAmount: n.OrderAmount, PayAmount: n.PayAmount, MerchantFee: n.MerchantFee, PaySuccessDate: n.PaySuccessDate}
-	os, err := s.status()
+	os, err := statusAnswer{orderReport: n}.status()
 	if err != nil {
 		return bad("%v", err)
 	}

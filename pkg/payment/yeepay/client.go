@@ -356,19 +356,29 @@ type OrderStatus struct {
 	PaySuccessDate time.Time
 }
 
-type statusAnswer struct {
-	Code             string          `json:"code"`
-	Message          string          `json:"message"`
+// orderReport is what Yeepay says of an order, in the order query's answer
+// and in a payment result notification's plaintext (trade.pay-result,
+// fields as the platform's notify examples show them) alike, so both are
+// read by statusAnswer.status.
+type orderReport struct {
 	ParentMerchantNo string          `json:"parentMerchantNo"`
 	MerchantNo       string          `json:"merchantNo"`
 	OrderID          string          `json:"orderId"`
 	UniqueOrderNo    string          `json:"uniqueOrderNo"`
-	Token            string          `json:"token"`
 	Status           string          `json:"status"`
 	OrderAmount      payment.Decimal `json:"orderAmount"`
 	PayAmount        payment.Decimal `json:"payAmount"`
 	MerchantFee      payment.Decimal `json:"merchantFee"`
 	PaySuccessDate   string          `json:"paySuccessDate"`
+}
+
+// statusAnswer is the order query's answer: its result code and the
+// cashier's token around the order's report.
+type statusAnswer struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+	Token   string `json:"token"`
+	orderReport
 }
 
 func (a statusAnswer) status() (OrderStatus, error) {
