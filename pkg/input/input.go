@@ -94,6 +94,20 @@ func Clean(s string) string {
 	}, strings.ToValidUTF8(s, "\uFFFD"))
 }
 
+// Clip cuts s to at most n bytes without splitting a character, for a
+// bounded text we keep or pass on (a user agent, a refund's note, a
+// channel's description): cut inside a character it would be invalid
+// UTF-8, which PostgreSQL refuses to store.
+func Clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
 // BadValue returns the first field (in name order) of v whose name or one
 // of whose values is not Allowed.
 func BadValue(v map[string][]string) (string, bool) {

@@ -116,3 +116,28 @@ func TestClean(t *testing.T) {
 		t.Errorf("Clean = %q", got)
 	}
 }
+
+func TestClip(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"", 5, ""},
+		{"Mozilla/5.0", 20, "Mozilla/5.0"},
+		{"Mozilla/5.0", 7, "Mozilla"},
+		{"Mozilla/5.0", 0, ""},
+		// 退 is three bytes: a cut inside it keeps none of it.
+		{"退款失败", 6, "退款"},
+		{"退款失败", 7, "退款"},
+		{"退款失败", 8, "退款"},
+		{"退款失败", 9, "退款失"},
+		{"a退", 2, "a"},
+		{"😀x", 3, ""},
+	} {
+		got := Clip(c.in, c.n)
+		if got != c.want || len(got) > c.n || !utf8.ValidString(got) {
+			t.Errorf("Clip(%q, %d) = %q, want %q", c.in, c.n, got, c.want)
+		}
+	}
+}

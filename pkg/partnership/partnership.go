@@ -175,7 +175,7 @@ func (s *Service) Submit(ctx context.Context, a Application, m Meta) (Submitted,
 	err := s.db.GetContext(ctx, &id, s.db.Rebind(`
 		INSERT INTO applications (name, email, phone, country, company_name, company_address, website, remark, lang, ip, user_agent, created_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
-		a.Name, a.Email, a.Phone, a.Country, a.CompanyName, a.CompanyAddress, a.Website, a.Remark, m.Lang, m.IP, truncate(m.UserAgent, 300), now)
+		a.Name, a.Email, a.Phone, a.Country, a.CompanyName, a.CompanyAddress, a.Website, a.Remark, m.Lang, m.IP, input.Clip(m.UserAgent, 300), now)
 	if err != nil {
 		return Submitted{}, fmt.Errorf("partnership: store application: %w", err)
 	}
@@ -203,14 +203,4 @@ func (s *Service) Recent(ctx context.Context, limit int) ([]Stored, error) {
 		return nil, fmt.Errorf("partnership: list applications: %w", err)
 	}
 	return out, nil
-}
-
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
 }

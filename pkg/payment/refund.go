@@ -13,6 +13,7 @@ import (
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/rivertype"
 
+	"github.com/voyage/voyage/pkg/input"
 	"github.com/voyage/voyage/pkg/jobs"
 	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/store"
@@ -319,7 +320,7 @@ func (rs Refunds) Ask(ctx context.Context, no string, last bool) error {
 		}
 		return river.JobSnooze(processingEvery)
 	case errors.Is(err, ErrPaymentTimeout), errors.Is(err, ErrNotConfigured), ctx.Err() != nil:
-		if nerr := rs.note(ctx, rf, truncate(err.Error(), 500)); nerr != nil {
+		if nerr := rs.note(ctx, rf, input.Clip(err.Error(), 500)); nerr != nil {
 			return nerr
 		}
 		return fmt.Errorf("payment: refund %s: %w", no, err)
@@ -356,7 +357,7 @@ func (rs Refunds) update(ctx context.Context, rf ChannelRefund, state, reference
 // refuse fails the refund and puts its sum back in the agency's wallet,
 // both or neither, once.
 func (rs Refunds) refuse(ctx context.Context, rf ChannelRefund, p ChannelPayment, why string) error {
-	why = truncate(why, 500)
+	why = input.Clip(why, 500)
 	rs.log().ErrorContext(ctx, "payment: the channel refused a refund; its sum is back in the agency's wallet",
 		"channel", rf.Channel, "refund", rf.RefundNo, "payment", p.TradeNo, "amount", rf.Amount, "currency", rf.Currency, "err", why)
 	orderID, description, err := rs.origin(ctx, rf)
@@ -392,11 +393,4 @@ func (rs Refunds) origin(ctx context.Context, rf ChannelRefund) (orderID, descri
 		return "", "", fmt.Errorf("payment: refund %s: its transfer %s: %w", rf.RefundNo, rf.LedgerKey, err)
 	}
 	return row.OrderID, row.Description, nil
-}
-
-func truncate(s string, n int) string {
-	if len(s) > n {
-		return s[:n]
-	}
-	return s
 }

@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/jmoiron/sqlx"
 	"github.com/riverqueue/river"
@@ -223,6 +225,18 @@ func TestChannelRefundJob(t *testing.T) {
 	t.Parallel()
 	declined := fmt.Errorf("alipay: %w: ACQ.SELLER_BALANCE_NOT_ENOUGH", payment.ErrDeclined)
 	timeout := fmt.Errorf("%w: alipay: HTTP 503", payment.ErrPaymentTimeout)
+	// A channel that answers in Chinese at length: the note keeps its
+	// first 500 bytes, a cut that must not fall inside a character
+	// (PostgreSQL refuses invalid UTF-8, and the refund would never end).
+	long := strings.Repeat("退款失败：卖家余额不足", 30)
+	declinedLong := fmt.Errorf("alipay: %w: %s", payment.ErrDeclined, long)
+	if utf8.ValidString(declinedLong.Error()[:500]) {
+		declinedLong = fmt.Errorf("alipay: %w:  %s", payment.ErrDeclined, long)
+	}
+	timeoutLong := fmt.Errorf("%w: alipay: %s", payment.ErrPaymentTimeout, long)
+	if utf8.ValidString(timeoutLong.Error()[:500]) {
+		timeoutLong = fmt.Errorf("%w: alipay:  %s", payment.ErrPaymentTimeout, long)
+	}
 	cases := []struct {
 		name      string
 		answers   []error // one a run: nil is done, errProcessing processing
@@ -236,6 +250,8 @@ func TestChannelRefundJob(t *testing.T) {
 		{"processing, then done", []error{errProcessing, nil}, false, false, payment.RefundDone, 0, 1},
 		{"timeout, then done", []error{timeout, nil}, false, false, payment.RefundDone, 0, 1},
 		{"refused: back in the wallet, once", []error{declined, nil}, false, false, payment.RefundFailed, 300_00, 0},
+		{"refused at length in Chinese: back in the wallet, once", []error{declinedLong, nil}, false, false, payment.RefundFailed, 300_00, 0},
+		{"timeout at length in Chinese, then done", []error{timeoutLong, nil}, false, false, payment.RefundDone, 0, 1},
 		{"not configured: retried", []error{nil}, true, false, payment.RefundPending, 0, 2},
 		{"not configured, never asked, last attempt: back in the wallet", []error{nil}, true, true, payment.RefundFailed, 300_00, 0},
 	}
@@ -274,6 +290,9 @@ func TestChannelRefundJob(t *testing.T) {
 				}
 				if rf.State != c.state || errs != c.runErrors {
 					t.Fatalf("refund %s after %d runs (%d errors), want %s (%d errors); detail %q", rf.State, runs, errs, c.state, c.runErrors, rf.Detail)
+				}
+				if len(rf.Detail) > 500 || !utf8.ValidString(rf.Detail) {
+					t.Fatalf("the refund's note is %d bytes, valid UTF-8 %v", len(rf.Detail), utf8.ValidString(rf.Detail))
 				}
 				if rf.State == payment.RefundDone && (rf.Reference != "2026120322001" || rf.DoneAt == nil) {
 					t.Fatalf("done refund %+v", rf)

@@ -25,6 +25,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/voyage/voyage/pkg/input"
 	"github.com/voyage/voyage/pkg/payment"
 )
 
@@ -293,7 +294,7 @@ func (c *Channel) Refund(ctx context.Context, r payment.Refund) (payment.RefundR
 		},
 	}
 	if r.Reason != "" {
-		body["reason"] = truncate(r.Reason, 128)
+		body["reason"] = input.Clip(r.Reason, 128)
 	}
 	var re Refund
 	if err := c.call(ctx, http.MethodPost, "/api/v1/pa/refunds/create", body, &re); err != nil {
@@ -311,14 +312,6 @@ const (
 	metaTotal = "voyage_payment_amount"
 	metaFull  = "voyage_full_refund"
 )
-
-func truncate(s string, n int) string {
-	r := []rune(s)
-	if len(r) > n {
-		r = r[:n]
-	}
-	return string(r)
-}
 
 // find answers the key's intent: the paid one should the key have several.
 func (c *Channel) find(ctx context.Context, key string) (Intent, error) {
@@ -475,7 +468,7 @@ func (c *Channel) do(ctx context.Context, method, path string, in, out any, head
 	}
 	ae := &APIError{HTTPStatus: resp.StatusCode}
 	if json.Unmarshal(raw, ae) != nil || ae.Code == "" {
-		ae.Code, ae.Message = "http_"+fmt.Sprint(resp.StatusCode), truncate(string(raw), 200)
+		ae.Code, ae.Message = "http_"+fmt.Sprint(resp.StatusCode), input.Clip(string(raw), 200)
 	}
 	switch {
 	case resp.StatusCode >= 500 || resp.StatusCode == http.StatusTooManyRequests:

@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"net/http"
 	"time"
-	"unicode/utf8"
 
+	"github.com/voyage/voyage/pkg/input"
 	"github.com/voyage/voyage/pkg/payment"
 )
 
@@ -56,7 +56,7 @@ func (ch *Channel) Create(ctx context.Context, c payment.Create) (payment.Pendin
 		return payment.Pending{}, errors.New("wechat-pay create: no notify URL")
 	}
 	o := NativeOrder{
-		Description: truncate(c.Subject, maxDescription),
+		Description: input.Clip(c.Subject, maxDescription),
 		OutTradeNo:  payment.TradeNo(c.Key),
 		NotifyURL:   c.NotifyURL,
 		Amount:      Amount{Total: c.Amount, Currency: "CNY"},
@@ -135,7 +135,7 @@ func (ch *Channel) Refund(ctx context.Context, r payment.Refund) (payment.Refund
 	res, err := ch.client.CreateRefund(ctx, RefundRequest{
 		OutTradeNo:  payment.TradeNo(r.Key),
 		OutRefundNo: payment.TradeNo(r.RefundKey),
-		Reason:      truncate(r.Reason, 80),
+		Reason:      input.Clip(r.Reason, 80),
 		Amount:      RefundAmount{Refund: r.Amount, Total: r.Total, Currency: "CNY"},
 	})
 	if err != nil {
@@ -239,15 +239,4 @@ func apiCode(err error) string {
 func notFound(err error) bool {
 	var e *APIError
 	return errors.As(err, &e) && e.Status == http.StatusNotFound
-}
-
-// truncate cuts s to at most n bytes on a rune boundary.
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
 }
