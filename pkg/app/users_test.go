@@ -10,26 +10,15 @@ import (
 	"time"
 
 	"github.com/voyage/voyage/pkg/app"
+	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/display"
 )
 
-type userJSON struct {
-	ID        int64     `json:"id"`
-	Username  string    `json:"username"`
-	Email     string    `json:"email"`
-	Nickname  string    `json:"nickname"`
-	Mobile    string    `json:"mobile"`
-	AreaCode  string    `json:"areaCode"`
-	Role      []string  `json:"role"`
-	Status    string    `json:"status"`
-	CreatedAt time.Time `json:"createdAt"`
-}
-
 type userPage struct {
-	Items    []userJSON `json:"items"`
-	Total    int        `json:"total"`
-	Page     int        `json:"page"`
-	PageSize int        `json:"pageSize"`
+	Items    []auth.ManagedUser `json:"items"`
+	Total    int                `json:"total"`
+	Page     int                `json:"page"`
+	PageSize int                `json:"pageSize"`
 }
 
 type logJSON struct {
@@ -259,7 +248,7 @@ func TestCreateUserAPI(t *testing.T) {
 		if resp.StatusCode != 201 || env.Code != 0 {
 			t.Fatalf("create: %d %+v", resp.StatusCode, env)
 		}
-		var u userJSON
+		var u auth.ManagedUser
 		if err := json.Unmarshal(env.Data, &u); err != nil {
 			t.Fatal(err)
 		}
@@ -331,7 +320,7 @@ func TestUpdateUserAPI(t *testing.T) {
 		if resp.StatusCode != 200 || env.Code != 0 {
 			t.Fatalf("update: %d %+v", resp.StatusCode, env)
 		}
-		var u userJSON
+		var u auth.ManagedUser
 		_ = json.Unmarshal(env.Data, &u)
 		if u.Nickname != "Olga" || u.Mobile != "13900139000" || u.AreaCode != "852" || len(u.Role) != 2 || u.Email != "operator@demo-travel.example" {
 			t.Errorf("updated %+v", u)
@@ -373,7 +362,7 @@ func TestDeactivateUserAPI(t *testing.T) {
 		if resp.StatusCode != 200 || env.Code != 0 {
 			t.Fatalf("deactivate: %d %+v", resp.StatusCode, env)
 		}
-		var u userJSON
+		var u auth.ManagedUser
 		_ = json.Unmarshal(env.Data, &u)
 		if u.Status != "inactive" || u.ID != opID {
 			t.Errorf("deactivated %+v", u)
