@@ -8,20 +8,10 @@ import (
 	"testing"
 
 	"github.com/voyage/voyage/pkg/app"
+	"github.com/voyage/voyage/pkg/geo"
 )
 
-type airportPlace struct {
-	Code        string         `json:"code"`
-	Name        string         `json:"name"`
-	Type        string         `json:"type"`
-	CityCode    string         `json:"cityCode"`
-	CityName    string         `json:"cityName"`
-	Country     string         `json:"country"`
-	CountryName string         `json:"countryName"`
-	Airports    []airportPlace `json:"airports"`
-}
-
-func airportCodes(ps []airportPlace) []string {
+func airportCodes(ps []geo.Place) []string {
 	out := make([]string, len(ps))
 	for i, p := range ps {
 		out[i] = p.Code
@@ -31,7 +21,7 @@ func airportCodes(ps []airportPlace) []string {
 
 func TestAirportsAPI(t *testing.T) {
 	asSuperUser(t, func(t *testing.T, a *app.App, srv *httptest.Server, me meData) {
-		search := func(t *testing.T, q, lang string, hdr ...string) []airportPlace {
+		search := func(t *testing.T, q, lang string, hdr ...string) []geo.Place {
 			t.Helper()
 			if hdr == nil {
 				hdr = bearer(me.Token)
@@ -40,7 +30,7 @@ func TestAirportsAPI(t *testing.T) {
 			if resp.StatusCode != 200 || env.Code != 0 {
 				t.Fatalf("q=%q: %d %+v", q, resp.StatusCode, env)
 			}
-			var ps []airportPlace
+			var ps []geo.Place
 			if err := json.Unmarshal(env.Data, &ps); err != nil {
 				t.Fatalf("q=%q: %v in %s", q, err, env.Data)
 			}
@@ -94,7 +84,7 @@ func TestAirportsAPI(t *testing.T) {
 			t.Errorf("empty q: %d places, first %s", len(ps), ps[0].Code)
 		}
 		resp, env := call(t, srv, "GET", "/base/v2/airports?q=a&limit=500", "en", "", bearer(me.Token)...)
-		var many []airportPlace
+		var many []geo.Place
 		if err := json.Unmarshal(env.Data, &many); resp.StatusCode != 200 || err != nil || len(many) != 50 {
 			t.Errorf("limit 500: %d, %d places", resp.StatusCode, len(many))
 		}
@@ -124,7 +114,7 @@ func TestAirportsAPI(t *testing.T) {
 		}
 		for _, q := range []string{"", "bei", "上海"} {
 			resp, env := call(t, srv, "GET", "/base/v2/airports?q="+url.QueryEscape(q)+"&limit=20", "en", "", bearer(me.Token)...)
-			var ps []airportPlace
+			var ps []geo.Place
 			if err := json.Unmarshal(env.Data, &ps); resp.StatusCode != 200 || err != nil {
 				t.Fatalf("hidden mainland q=%q: %d %v", q, resp.StatusCode, err)
 			}
