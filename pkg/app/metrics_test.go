@@ -15,6 +15,7 @@ import (
 
 	"github.com/voyage/voyage/pkg/app"
 	"github.com/voyage/voyage/pkg/config"
+	"github.com/voyage/voyage/pkg/metrics/metricstest"
 	"github.com/voyage/voyage/pkg/store"
 	"github.com/voyage/voyage/pkg/train"
 )
@@ -212,32 +213,5 @@ func scrapeMetrics(t *testing.T, url string) map[string]*dto.MetricFamily {
 // count sums the value (a counter's, a gauge's, a histogram's count) of
 // the series of name whose labels include labels.
 func count(fams map[string]*dto.MetricFamily, name string, labels map[string]string) float64 {
-	f := fams[name]
-	if f == nil {
-		return 0
-	}
-	var sum float64
-series:
-	for _, m := range f.Metric {
-		for k, v := range labels {
-			found := false
-			for _, l := range m.Label {
-				if l.GetName() == k && l.GetValue() == v {
-					found = true
-				}
-			}
-			if !found {
-				continue series
-			}
-		}
-		switch {
-		case m.Counter != nil:
-			sum += m.Counter.GetValue()
-		case m.Gauge != nil:
-			sum += m.Gauge.GetValue()
-		case m.Histogram != nil:
-			sum += float64(m.Histogram.GetSampleCount())
-		}
-	}
-	return sum
+	return metricstest.Sum(fams[name], labels)
 }

@@ -17,6 +17,7 @@ import (
 	_ "modernc.org/sqlite" // the pool the DBStats collector reads
 
 	"github.com/voyage/voyage/pkg/metrics"
+	"github.com/voyage/voyage/pkg/metrics/metricstest"
 	"github.com/voyage/voyage/pkg/supplier"
 )
 
@@ -294,36 +295,10 @@ func labelOf(f *dto.MetricFamily, name string) bool {
 // value sums name's series (a counter's, a gauge's or a histogram's count)
 // whose labels include labels.
 func value(fams []*dto.MetricFamily, name string, labels map[string]string) float64 {
-	var sum float64
 	for _, f := range fams {
-		if f.GetName() != name {
-			continue
-		}
-	series:
-		for _, m := range f.Metric {
-			for k, v := range labels {
-				if !hasLabel(m, k, v) {
-					continue series
-				}
-			}
-			switch {
-			case m.Counter != nil:
-				sum += m.Counter.GetValue()
-			case m.Gauge != nil:
-				sum += m.Gauge.GetValue()
-			case m.Histogram != nil:
-				sum += float64(m.Histogram.GetSampleCount())
-			}
+		if f.GetName() == name {
+			return metricstest.Sum(f, labels)
 		}
 	}
-	return sum
-}
-
-func hasLabel(m *dto.Metric, k, v string) bool {
-	for _, l := range m.Label {
-		if l.GetName() == k && l.GetValue() == v {
-			return true
-		}
-	}
-	return false
+	return 0
 }
