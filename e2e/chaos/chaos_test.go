@@ -749,14 +749,10 @@ func (l *load) agent(ctx context.Context, w int) {
 		if !ok {
 			continue
 		}
-		code, env, err := l.json("POST", "/order/v2/flight/orders", op, fmt.Sprintf(passengerBody, quote), "Idempotency-Key", key("order"))
-		if err != nil || code != 201 {
-			l.count("book_failed")
+		id, ok := l.order("", "/order/v2/flight/orders", op, fmt.Sprintf(passengerBody, quote), key("order"), i%4 == 3, 1+i%2)
+		if !ok {
 			continue
 		}
-		l.count("booked")
-		id := idOf(env)
-		l.pay("", fmt.Sprintf("/order/v2/flight/orders/%d/payment", id), op, fmt.Sprintf(`{"channel":%q}`, channel(i%4 == 3)), 1+i%2)
 		if i%3 == 2 {
 			l.refund(ctx, op, provider, id)
 		}
@@ -779,6 +775,22 @@ func channel(gateway bool) string {
 		return "alipay"
 	}
 	return "balance"
+}
+
+// order books with body at path (the line's orders) under idemKey and, when
+// the booking is made, pays for it through the gateway or from the wallet
+// (see pay), counting under the line's prefix; it answers the booking's id
+// and whether it was made.
+func (l *load) order(prefix, path, token, body, idemKey string, gateway bool, times int) (int64, bool) {
+	code, env, err := l.json("POST", path, token, body, "Idempotency-Key", idemKey)
+	if err != nil || code != 201 {
+		l.count(prefix + "book_failed")
+		return 0, false
+	}
+	l.count(prefix + "booked")
+	id := idOf(env)
+	l.pay(prefix, fmt.Sprintf("%s/%d/payment", path, id), token, fmt.Sprintf(`{"channel":%q}`, channel(gateway)), times)
+	return id, true
 }
 
 // pay sends one payment with one Idempotency-Key, sends times in all (a
@@ -902,16 +914,12 @@ func (l *load) trainAgent(ctx context.Context) {
 			l.count("train_no_seat")
 			continue
 		}
-		code, env, err = l.json("POST", "/order/v2/train/orders", op, fmt.Sprintf(`{"offerId":%q,"seatClass":"second",
+		id, ok := l.order("train_", "/order/v2/train/orders", op, fmt.Sprintf(`{"offerId":%q,"seatClass":"second",
 			"passengers":[{"type":"adult","surname":"CHAOS","givenName":"RAIL","documentType":"passport","documentNumber":"G%08d"}],
-			"contact":{"name":"Chaos Agent","email":"chaos@example.com","phone":"+86 138 0000 0000"}}`, offer, seq.Add(1)), "Idempotency-Key", key("train"))
-		if err != nil || code != 201 {
-			l.count("train_book_failed")
+			"contact":{"name":"Chaos Agent","email":"chaos@example.com","phone":"+86 138 0000 0000"}}`, offer, seq.Add(1)), key("train"), i%2 == 1, 1+i%2)
+		if !ok {
 			continue
 		}
-		l.count("train_booked")
-		id := idOf(env)
-		l.pay("train_", fmt.Sprintf("/order/v2/train/orders/%d/payment", id), op, fmt.Sprintf(`{"channel":%q}`, channel(i%2 == 1)), 1+i%2)
 		if i%3 == 2 {
 			l.trainRefund(ctx, op, id)
 		}
