@@ -1066,20 +1066,23 @@ func waitSettled(t *testing.T, db *sql.DB, deadline time.Time) map[string]int {
 	var waiting map[string]int
 	pollUntil(deadline, func() bool {
 		waiting = map[string]int{}
-		rows, err := db.Query(`SELECT status, COUNT(*) FROM flight_orders
+		add := func(prefix, query string) {
+			rows, err := db.Query(query)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for rows.Next() {
+				var s string
+				var n int
+				_ = rows.Scan(&s, &n)
+				waiting[prefix+s] = n
+			}
+			rows.Close()
+		}
+		add("", `SELECT status, COUNT(*) FROM flight_orders
 			WHERE (type = 'origin' AND payment_status = 'paid' AND status IN ('proceeding', 'holding'))
 			   OR status IN ('rfd_proceeding', 'chg_proceeding')
 			GROUP BY status`)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for rows.Next() {
-			var s string
-			var n int
-			_ = rows.Scan(&s, &n)
-			waiting[s] = n
-		}
-		rows.Close()
 		// Train orders paid and not yet issued or failed back, refunds
 		// with the railway, and gateway payments not yet in the ledger (a
 		// booking held when its instance died, waiting for the status
@@ -1095,17 +1098,7 @@ func waitSettled(t *testing.T, db *sql.DB, deadline time.Time) map[string]int {
 				WHERE c.state = 'paid' AND NOT EXISTS (SELECT 1 FROM ledger_transfers t WHERE t.idempotency_key = 'receipt-' || c.payment_key)
 				HAVING COUNT(*) > 0`,
 		} {
-			rows, err := db.Query(query)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for rows.Next() {
-				var s string
-				var n int
-				_ = rows.Scan(&s, &n)
-				waiting[name+" "+s] = n
-			}
-			rows.Close()
+			add(name+" ", query)
 		}
 		return len(waiting) == 0
 	})
