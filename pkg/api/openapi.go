@@ -107,6 +107,8 @@ var movedSchemas = map[string]string{
 	"github.com/voyage/voyage/pkg/booking.Passenger": "OrderPassenger",
 	"github.com/voyage/voyage/pkg/booking.Contact":   "OrderContact",
 	"github.com/voyage/voyage/pkg/booking.Event":     "OrderEvent",
+	// A train order's train is the rail seam's run.
+	"github.com/voyage/voyage/pkg/supplier/rail.Run": "Train",
 	// The API's and the terminal's shared views of the wallet and users.
 	"github.com/voyage/voyage/pkg/ledger.WalletEntry":      "WalletEntry",
 	"github.com/voyage/voyage/pkg/ledger.StatementSummary": "StatementSummary",

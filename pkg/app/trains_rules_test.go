@@ -333,7 +333,7 @@ func TestTrainChange(t *testing.T) {
 		_, _, res := trainSearch(t, srv, op, "en", fmt.Sprintf(`{"origin":"VNP","destination":"AOH","date":%q,"trainTypes":["G"],"sort":"price"}`, chinaDate(6)))
 		var target train.OfferView
 		for _, o := range res.Items {
-			if o.TrainNumber != before.Number {
+			if o.TrainNumber != before.TrainNumber {
 				target = o
 				break
 			}
@@ -342,14 +342,14 @@ func TestTrainChange(t *testing.T) {
 		resp, env := call(t, srv, "POST", path+"/change", "en", fmt.Sprintf(`{"offerId":%q,"seatClass":"first"}`, target.ID), bearer(op)...)
 		var q train.ChangeQuoteView
 		_ = json.Unmarshal(env.Data, &q)
-		if resp.StatusCode != 200 || q.Status != train.ChgToBeConfirm || q.Train.Number != target.TrainNumber {
+		if resp.StatusCode != 200 || q.Status != train.ChgToBeConfirm || q.Train.TrainNumber != target.TrainNumber {
 			t.Fatalf("change quote: %d %+v", resp.StatusCode, env)
 		}
 		due, back := parseCNY(t, q.Due), parseCNY(t, q.RefundAmount)
 		resp, env = call(t, srv, "POST", path+"/confirmation", "en", "", bearer(op)...)
 		var changed train.View
 		_ = json.Unmarshal(env.Data, &changed)
-		if resp.StatusCode != 200 || changed.Status != train.Changed || changed.Number != target.TrainNumber {
+		if resp.StatusCode != 200 || changed.Status != train.Changed || changed.TrainNumber != target.TrainNumber {
 			t.Fatalf("confirm change: %d %+v", resp.StatusCode, env)
 		}
 		// Every passenger moved: the order travels in the new class, as

@@ -151,7 +151,7 @@ func TestTrainBookingLifecycle(t *testing.T) {
 			t.Fatalf("offer: %+v", offer)
 		}
 		resp, env, v := bookTrain(t, srv, op, offer.ID, twoPassengers, "train-book-1")
-		if resp.StatusCode != 201 || v.Status != train.ToBePaid || v.HoldExpiresAt == nil || v.Number != offer.TrainNumber || len(v.Passengers) != 2 {
+		if resp.StatusCode != 201 || v.Status != train.ToBePaid || v.HoldExpiresAt == nil || v.TrainNumber != offer.TrainNumber || len(v.Passengers) != 2 {
 			t.Fatalf("create: %d %+v", resp.StatusCode, env)
 		}
 		if hold := time.Until(*v.HoldExpiresAt); hold < 25*time.Minute || hold > 31*time.Minute {

@@ -26,7 +26,7 @@ func (r *Root) ordersTrainCmd() *cobra.Command {
 }
 
 func trainRowOf(o train.View) []string {
-	return []string{fmtID(o.ID), o.BookingNumber, fmtID(o.AgencyID), string(o.Status), o.Number, o.Origin + "-" + o.Destination,
+	return []string{fmtID(o.ID), o.BookingNumber, fmtID(o.AgencyID), string(o.Status), o.TrainNumber, o.Origin + "-" + o.Destination,
 		fmtTime(o.DepartAt), o.SeatClass, fmt.Sprint(len(o.Passengers)), o.Total.Amount + " " + o.Total.Currency, fmtTime(o.CreatedAt)}
 }
 
@@ -49,7 +49,7 @@ func trainDetailView(o train.View) view {
 	}
 	rows := [][]string{
 		{"ID", fmtID(o.ID)}, {"Booking number", o.BookingNumber}, {"Railway order", o.SupplierRef}, {"Agency", fmtID(o.AgencyID)},
-		{"Status", string(o.Status)}, {"Manual", fmt.Sprint(o.Manual)}, {"Train", o.Number + " " + o.Type},
+		{"Status", string(o.Status)}, {"Manual", fmt.Sprint(o.Manual)}, {"Train", o.TrainNumber + " " + o.TrainType},
 		{"Route", o.Origin + "-" + o.Destination}, {"Departs", fmtTime(o.DepartAt)}, {"Class", o.SeatClass},
 		{"Total", o.Total.Amount + " " + o.Total.Currency}, {"Refunded", o.Refunded.Amount + " " + o.Refunded.Currency},
 		{"Passengers", strings.Join(pax, "; ")}, {"Tickets", strings.Join(tickets, "; ")},
@@ -110,7 +110,7 @@ letters and digits, each number used once.`,
 					note(cmd, "dry run: %s on train order %d (%s, %s %s) is allowed; nothing changed", action, o.ID, o.Status, o.Total.Amount, o.Total.Currency)
 					return render(cmd, trainDetailView(o))
 				}
-				if err := confirm(cmd, yes, fmt.Sprintf("%s train order %s (%s %s, %d passengers)?", action, o.BookingNumber, o.Number, o.Status, len(o.Passengers))); err != nil {
+				if err := confirm(cmd, yes, fmt.Sprintf("%s train order %s (%s %s, %d passengers)?", action, o.BookingNumber, o.TrainNumber, o.Status, len(o.Passengers))); err != nil {
 					return err
 				}
 				return renderAs(cmd, trainDetailView)(b.ConfirmTrainTickets(cmd.Context(), id, req))

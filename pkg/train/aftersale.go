@@ -245,7 +245,7 @@ func (s *Service) ChangeQuote(ctx context.Context, who auth.Principal, id int64,
 		o.Seq++
 		o.Quote = &Quote{Kind: QuoteChange, Ref: eo.Ref, Passengers: ids, Fee: eo.Fee.Minor, Refund: eo.Refund.Minor, Due: eo.Due.Minor,
 			ValidUntil: eo.ValidUntil.UTC(), Train: &nt, Class: eo.Class, Seq: o.Seq}
-		return s.move(ctx, tx, &o, ActChange, booking.Actor(who), nt.Number, false)
+		return s.move(ctx, tx, &o, ActChange, booking.Actor(who), nt.TrainNumber, false)
 	})
 	if err != nil {
 		return ChangeQuoteView{}, err
@@ -463,7 +463,7 @@ func (s *Service) applyChange(ctx context.Context, tx *sqlx.Tx, o *Order, q Quot
 	o.Quote = nil
 	remark := ""
 	if q.Train != nil {
-		remark = q.Train.Number
+		remark = q.Train.TrainNumber
 	}
 	return s.move(ctx, tx, o, ActChanged, "system", remark, true)
 }

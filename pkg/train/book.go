@@ -213,7 +213,7 @@ func (s *Service) Create(ctx context.Context, who auth.Principal, key string, re
 			return err
 		}
 		if err := booking.Add(ctx, tx, booking.TrainTimeline, booking.Shift[Status, Action]{ID: o.ID, Action: "book", To: ToBePaid,
-			Actor: booking.Actor(who), Remark: o.Train.Number, At: now}); err != nil {
+			Actor: booking.Actor(who), Remark: o.Train.TrainNumber, At: now}); err != nil {
 			return err
 		}
 		return s.NotifyTx(ctx, tx, o.AgencyID, EventStatus, s.view(o, booking.ByAgency))
@@ -315,7 +315,7 @@ func (s *Service) paid(ctx context.Context, tx *sqlx.Tx, o *Order, manual bool, 
 // keeps it as posted (it is part of the transfer's idempotency hash);
 // EntryDescription writes it for a reader.
 func route(o Order) string {
-	return fmt.Sprintf("%s %s-%s %s", o.Train.Number, o.Train.Origin, o.Train.Destination, o.Train.DepartAt.In(china).Format("2006-01-02 15:04"))
+	return fmt.Sprintf("%s %s-%s %s", o.Train.TrainNumber, o.Train.Origin, o.Train.Destination, o.Train.DepartAt.In(china).Format("2006-01-02 15:04"))
 }
 
 // IsTrainEntry reports whether a ledger entry type is a train order's.

@@ -86,7 +86,7 @@ func TestDepartWindowAndOfferID(t *testing.T) {
 func TestSortOffers(t *testing.T) {
 	day := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
 	offer := func(n string, dep, dur int, prices ...int64) rail.Offer {
-		o := rail.Offer{TrainNumber: n, DepartAt: day.Add(time.Duration(dep) * time.Hour), DurationMinutes: dur}
+		o := rail.Offer{Run: rail.Run{TrainNumber: n, DepartAt: day.Add(time.Duration(dep) * time.Hour), DurationMinutes: dur}}
 		o.ArriveAt = o.DepartAt.Add(time.Duration(dur) * time.Minute)
 		for i, p := range prices {
 			o.Classes = append(o.Classes, rail.ClassOffer{Price: money.Amount{Minor: p, Currency: "CNY"}, Available: i})

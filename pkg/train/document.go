@@ -5,7 +5,7 @@ import "github.com/voyage/voyage/pkg/docs"
 // Document is the order as its e-ticket prints it: only issued tickets are
 // valid for travel.
 func (v View) Document() docs.Train {
-	d := docs.Train{BookingNumber: v.BookingNumber, RailwayRef: v.SupplierRef, Status: string(v.Status), Number: v.Number,
+	d := docs.Train{BookingNumber: v.BookingNumber, RailwayRef: v.SupplierRef, Status: string(v.Status), Number: v.TrainNumber,
 		Origin: v.Origin, Destination: v.Destination, SeatClass: v.SeatClass, DepartAt: v.DepartAt, ArriveAt: v.ArriveAt, Total: v.Total}
 	for _, p := range v.Passengers {
 		d.Passengers = append(d.Passengers, docs.TrainPassenger{ID: p.ID, Surname: p.Surname, GivenName: p.GivenName, Type: p.Type,

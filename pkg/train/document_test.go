@@ -13,7 +13,7 @@ func TestDocument(t *testing.T) {
 	t.Parallel()
 	dep := time.Date(2027, 1, 5, 1, 0, 0, 0, time.UTC)
 	v := View{BookingNumber: "T1", Status: PartiallyRefunded, SupplierRef: "E1", SeatClass: "second", Total: money.Of(110600, "CNY"),
-		Train:      Train{Number: "G1", Origin: "VNP", Destination: "AOH", DepartAt: dep, ArriveAt: dep.Add(4 * time.Hour)},
+		Train:      Train{TrainNumber: "G1", Origin: "VNP", Destination: "AOH", DepartAt: dep, ArriveAt: dep.Add(4 * time.Hour)},
 		Passengers: []Passenger{{ID: 1, Surname: "LI", GivenName: "NA", Type: "adult"}, {ID: 2, Surname: "WANG", Type: "adult"}},
 		Tickets: []TicketView{
 			{Ticket: Ticket{Passenger: 1, Number: "E9", TrainNumber: "G1", Status: TicketIssued}, Fare: money.Of(55300, "CNY")},

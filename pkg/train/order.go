@@ -131,38 +131,11 @@ const (
 )
 
 // Train is the train an order (or a change quote) travels on, between the
-// stations booked.
-type Train struct {
-	// Number is the train number, e.g. G101.
-	Number string `json:"trainNumber"`
-	// Type is the train type as the railway names it by the number's
-	// prefix: G (high-speed), D (EMU), C (intercity), Z (direct express),
-	// T (express), K (fast), or empty for an ordinary train (a bare
-	// number).
-	Type string `json:"trainType"`
-	// Origin is the station code (telegraph code) where the passengers
-	// board.
-	Origin string `json:"origin"`
-	// Destination is the station code where the passengers alight.
-	Destination string `json:"destination"`
-	// DepartAt is when the train leaves origin, in UTC.
-	DepartAt time.Time `json:"departAt"`
-	// ArriveAt is when the train reaches destination, in UTC.
-	ArriveAt time.Time `json:"arriveAt"`
-	// DurationMinutes is the journey's duration from origin to
-	// destination, in minutes.
-	DurationMinutes int `json:"durationMinutes"`
-	// DistanceKm is the distance from origin to destination, in km.
-	DistanceKm int `json:"distanceKm"`
-	// Stops are the train's calls from origin to destination, both
-	// included.
-	Stops []rail.Stop `json:"stops"`
-}
+// stations booked: the rail seam's run, in UTC.
+type Train = rail.Run
 
-func trainOf(o rail.Offer) Train {
-	return Train{Number: o.TrainNumber, Type: o.TrainType, Origin: o.Origin, Destination: o.Destination,
-		DepartAt: o.DepartAt.UTC(), ArriveAt: o.ArriveAt.UTC(), DurationMinutes: o.DurationMinutes, DistanceKm: o.DistanceKm, Stops: o.Stops}
-}
+// trainOf is the train an offer sells, as an order keeps it.
+func trainOf(o rail.Offer) Train { return o.Run.InUTC() }
 
 // Order is a train booking as stored.
 type Order struct {

@@ -88,7 +88,7 @@ func insert(ctx context.Context, tx *sqlx.Tx, o *Order) error {
 		contact, quote, hold_expires_at, payment_channel, payment_key, seq, idempotency_key, request_hash, created_at, updated_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
 		o.BookingNumber, o.AgencyID, store.NullID(o.UserID), string(o.Status), string(o.Resume), o.Supplier, o.SupplierRef, o.Manual,
-		o.Train.Number, store.JSON(o.Train), o.Train.Origin, o.Train.Destination, o.Train.DepartAt.UTC(), o.SeatClass, o.Currency, o.Total,
+		o.Train.TrainNumber, store.JSON(o.Train), o.Train.Origin, o.Train.Destination, o.Train.DepartAt.UTC(), o.SeatClass, o.Currency, o.Total,
 		o.Paid, o.Refunded, store.JSON(o.Contact), encQuote(o.Quote), store.NullTime(o.HoldExpiresAt), o.PaymentChannel, o.PaymentKey, o.Seq,
 		o.IdempotencyKey, o.RequestHash, o.CreatedAt.UTC(), o.UpdatedAt.UTC())
 	if err != nil {
@@ -123,7 +123,7 @@ func save(ctx context.Context, tx *sqlx.Tx, o *Order, from Status, tickets bool)
 	saved, err := booking.Guarded(ctx, tx, `UPDATE train_orders SET status = ?, resume_status = ?, supplier_ref = ?, manual = ?,
 		train_number = ?, train = ?, origin = ?, destination = ?, depart_at = ?, seat_class = ?, total = ?, paid = ?, refunded = ?, quote = ?,
 		hold_expires_at = ?, payment_channel = ?, payment_key = ?, seq = ?, updated_at = ? WHERE id = ? AND status = ?`,
-		string(o.Status), string(o.Resume), o.SupplierRef, o.Manual, o.Train.Number, store.JSON(o.Train), o.Train.Origin, o.Train.Destination,
+		string(o.Status), string(o.Resume), o.SupplierRef, o.Manual, o.Train.TrainNumber, store.JSON(o.Train), o.Train.Origin, o.Train.Destination,
 		o.Train.DepartAt.UTC(), o.SeatClass, o.Total, o.Paid, o.Refunded, encQuote(o.Quote), store.NullTime(o.HoldExpiresAt), o.PaymentChannel,
 		o.PaymentKey, o.Seq, o.UpdatedAt.UTC(), o.ID, string(from))
 	if err != nil {

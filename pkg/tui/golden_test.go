@@ -121,7 +121,7 @@ func (fixture) Order(_ context.Context, id int64) (flight.View, error) {
 }
 
 var fixtureTrain = train.View{ID: 701, BookingNumber: "T2611180003", Status: "issued", AgencyID: 11,
-	Train:     train.Train{Number: "G7", Origin: "北京南", Destination: "上海虹桥", DepartAt: time.Date(2026, 11, 28, 1, 0, 0, 0, time.UTC)},
+	Train:     train.Train{TrainNumber: "G7", Origin: "北京南", Destination: "上海虹桥", DepartAt: time.Date(2026, 11, 28, 1, 0, 0, 0, time.UTC)},
 	SeatClass: "second", Total: train.Money{Amount: "1,000.00", Currency: "CNY"}, CreatedAt: at(18, 16, 44),
 	Passengers: []train.Passenger{{ID: 1, Surname: "王", GivenName: "芳"}}}
 

@@ -108,7 +108,7 @@ func (m *Model) fetchOrderRows(pageNo int) tea.Cmd {
 			msg.err, msg.total = err, p.Total
 			for _, o := range p.Items {
 				msg.rows = append(msg.rows, orderRow{id: o.ID, booking: o.BookingNumber, agencyID: o.AgencyID,
-					status: words("train.status.", string(o.Status)), route: o.Origin + "-" + o.Destination + " " + o.Number,
+					status: words("train.status.", string(o.Status)), route: o.Origin + "-" + o.Destination + " " + o.TrainNumber,
 					total: o.Total.Amount + " " + o.Total.Currency, created: o.CreatedAt})
 			}
 		default:
@@ -295,7 +295,7 @@ func (m *Model) orderSearchDetailView(w, h int) []string {
 		}
 	case d.train != nil:
 		v := d.train
-		f("orders.train", v.Number+"  "+v.Origin+" → "+v.Destination)
+		f("orders.train", v.TrainNumber+"  "+v.Origin+" → "+v.Destination)
 		f("orders.departs", v.DepartAt.In(cst).Format("2006-01-02 15:04")+" "+m.t("orders.chinaTime"))
 		f("orders.seatClass", v.SeatClass)
 		f("orders.total", v.Total.Amount+" "+v.Total.Currency)

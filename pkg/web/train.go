@@ -125,7 +125,7 @@ func (s *Server) trainRow(o train.View, lang, agency string) templates.TrainOrde
 	return templates.TrainOrderRow{BookingRow: templates.BookingRow{ID: o.ID, BookingNumber: o.BookingNumber, Agency: agency,
 		Route:    s.trains.StationName(o.Train.Origin, lang) + "–" + s.trains.StationName(o.Train.Destination, lang),
 		DepartAt: o.Train.DepartAt, Passengers: strings.Join(names, ", "), Total: withCurrency(o.Total.Amount, o.Total.Currency),
-		Status: string(o.Status), Tone: o.Tone, CreatedAt: o.CreatedAt}, TrainNumber: o.Train.Number}
+		Status: string(o.Status), Tone: o.Tone, CreatedAt: o.CreatedAt}, TrainNumber: o.Train.TrainNumber}
 }
 
 // trainOrderDetail is /train/orders/{id}: an order the caller may see (the

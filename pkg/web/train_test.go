@@ -79,7 +79,7 @@ func trainFixture(t *testing.T, dialect ...store.Dialect) *trainEnv {
 func insertTrainOrder(t *testing.T, db *store.DB, o testTrainOrder) int64 {
 	t.Helper()
 	depart := time.Date(2026, 12, 2, 1, 0, 0, 0, time.UTC) // 09:00 in Beijing
-	tr, _ := json.Marshal(train.Train{Number: "G1", Type: "G", Origin: "VNP", Destination: "AOH", DepartAt: depart, ArriveAt: depart.Add(268 * time.Minute), DurationMinutes: 268})
+	tr, _ := json.Marshal(train.Train{TrainNumber: "G1", TrainType: "G", Origin: "VNP", Destination: "AOH", DepartAt: depart, ArriveAt: depart.Add(268 * time.Minute), DurationMinutes: 268})
 	contact, _ := json.Marshal(train.Contact{Name: "Ops", Email: "ops@demo.example", Phone: "13800138000"})
 	created := time.Date(2026, 11, 20, 8, 0, 0, 0, time.UTC)
 	var hold any

@@ -180,23 +180,52 @@ type Conditions struct {
 	CloseBefore time.Duration `json:"closeBefore"`
 }
 
+// Run is the train an order (or a change quote) travels on, between the
+// stations booked. An offer sells one; a source may give its times in its
+// own zone, and the train line keeps them in UTC (InUTC), as the fields
+// say.
+type Run struct {
+	// TrainNumber is the train number, e.g. G101.
+	TrainNumber string `json:"trainNumber"`
+	// TrainType is the train type as the railway names it by the number's
+	// prefix: G (high-speed), D (EMU), C (intercity), Z (direct express),
+	// T (express), K (fast), or empty for an ordinary train (a bare
+	// number).
+	TrainType string `json:"trainType"`
+	// Origin is the station code (telegraph code) where the passengers
+	// board.
+	Origin string `json:"origin"`
+	// Destination is the station code where the passengers alight.
+	Destination string `json:"destination"`
+	// DepartAt is when the train leaves origin, in UTC.
+	DepartAt time.Time `json:"departAt"`
+	// ArriveAt is when the train reaches destination, in UTC.
+	ArriveAt time.Time `json:"arriveAt"`
+	// DurationMinutes is the journey's duration from origin to
+	// destination, in minutes.
+	DurationMinutes int `json:"durationMinutes"`
+	// DistanceKm is the distance from origin to destination, in km.
+	DistanceKm int `json:"distanceKm"`
+	// Stops are the train's calls from origin to destination, both
+	// included.
+	Stops []Stop `json:"stops"`
+}
+
+// InUTC is r with its times in UTC, as a booking keeps them.
+func (r Run) InUTC() Run {
+	r.DepartAt, r.ArriveAt = r.DepartAt.UTC(), r.ArriveAt.UTC()
+	return r
+}
+
 // Offer is one train from the origin to the destination asked for, with
 // its seat classes. Ref is the source's opaque reference.
 type Offer struct {
-	Supplier        string       `json:"supplier"`
-	Ref             string       `json:"ref"`
-	TrainNumber     string       `json:"trainNumber"`
-	TrainType       string       `json:"trainType"`
-	Origin          string       `json:"origin"`
-	Destination     string       `json:"destination"`
-	DepartAt        time.Time    `json:"departAt"`
-	ArriveAt        time.Time    `json:"arriveAt"`
-	DurationMinutes int          `json:"durationMinutes"`
-	DistanceKm      int          `json:"distanceKm"`
-	Stops           []Stop       `json:"stops"` // origin to destination, both included
-	Classes         []ClassOffer `json:"classes"`
-	Conditions      Conditions   `json:"conditions"`
-	ExpiresAt       time.Time    `json:"expiresAt"`
+	Supplier string `json:"supplier"`
+	Ref      string `json:"ref"`
+	Run
+	Classes    []ClassOffer `json:"classes"`
+	Conditions Conditions   `json:"conditions"`
+	ExpiresAt  time.Time    `json:"expiresAt"`
 }
 
 // Class returns the offer's seat class by name.

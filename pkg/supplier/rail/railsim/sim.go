@@ -309,10 +309,11 @@ func keyOf(l leg, lay classLayout) invKey {
 func (s *Supplier) offerBase(l leg, pax []string, now time.Time) rail.Offer {
 	exp := now.Add(s.offerTTL)
 	o := rail.Offer{
-		Supplier: Name, TrainNumber: l.t.number, TrainType: l.t.typ,
-		Origin: l.t.calls[l.from].code, Destination: l.t.calls[l.to].code,
-		DepartAt: l.departAt, ArriveAt: l.arriveAt, DurationMinutes: l.durationMinutes(),
-		DistanceKm: l.km(), Stops: l.stops(), Conditions: s.policy.Conditions(), ExpiresAt: exp,
+		Supplier: Name, Run: rail.Run{TrainNumber: l.t.number, TrainType: l.t.typ,
+			Origin: l.t.calls[l.from].code, Destination: l.t.calls[l.to].code,
+			DepartAt: l.departAt, ArriveAt: l.arriveAt, DurationMinutes: l.durationMinutes(),
+			DistanceKm: l.km(), Stops: l.stops()},
+		Conditions: s.policy.Conditions(), ExpiresAt: exp,
 	}
 	o.Ref = encodeRef(l, exp)
 	o.Classes = make([]rail.ClassOffer, 0, len(l.t.layouts))
