@@ -10,6 +10,7 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
+	"github.com/voyage/voyage/pkg/input"
 	"github.com/voyage/voyage/pkg/store"
 )
 
@@ -78,7 +79,7 @@ func Write(ctx context.Context, db sqlx.ExtContext, e Entry) error {
 		e.IP, _ = ctx.Value(ipKey{}).(string)
 	}
 	_, err := db.ExecContext(ctx, db.Rebind(`INSERT INTO user_logs (agency_id, user_id, username, action, target, detail, facts, ip, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`), e.AgencyID, e.UserID, e.Username, e.Action, e.Target, truncate(e.Detail, 500), e.Facts, e.IP, e.CreatedAt)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`), e.AgencyID, e.UserID, e.Username, e.Action, e.Target, input.Clip(e.Detail, 500), e.Facts, e.IP, e.CreatedAt)
 	if err != nil {
 		return fmt.Errorf("audit: write %s: %w", e.Action, err)
 	}
@@ -123,14 +124,6 @@ func List(ctx context.Context, db sqlx.ExtContext, f Filter) ([]Entry, int, erro
 		return nil, 0, fmt.Errorf("audit: list: %w", err)
 	}
 	return out, total, nil
-}
-
-func truncate(s string, n int) string {
-	r := []rune(s)
-	if len(r) > n {
-		return string(r[:n])
-	}
-	return s
 }
 
 // Log writes entries for callers that are not inside a transaction of their

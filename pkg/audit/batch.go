@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/voyage/voyage/pkg/input"
 	"github.com/voyage/voyage/pkg/store"
 )
 
@@ -35,7 +36,7 @@ func writeMany(ctx context.Context, l *Log, batch []Entry) error {
 			e.CreatedAt = now
 		}
 		rows = append(rows, "(?, ?, ?, ?, ?, ?, ?, ?, ?)")
-		args = append(args, e.AgencyID, e.UserID, e.Username, e.Action, e.Target, truncate(e.Detail, 500), e.Facts, e.IP, e.CreatedAt)
+		args = append(args, e.AgencyID, e.UserID, e.Username, e.Action, e.Target, input.Clip(e.Detail, 500), e.Facts, e.IP, e.CreatedAt)
 	}
 	_, err := l.db.ExecContext(ctx, l.db.Rebind(`INSERT INTO user_logs (agency_id, user_id, username, action, target, detail, facts, ip, created_at)
 		VALUES `+strings.Join(rows, ", ")), args...)

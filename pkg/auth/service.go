@@ -13,6 +13,7 @@ import (
 
 	"github.com/voyage/voyage/pkg/audit"
 	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/pkg/input"
 	"github.com/voyage/voyage/pkg/recent"
 	"github.com/voyage/voyage/pkg/store"
 )
@@ -271,7 +272,7 @@ func (s *Service) openSession(ctx context.Context, tx *sqlx.Tx, u User, c Compan
 	var id int64
 	err = tx.GetContext(ctx, &id, tx.Rebind(`INSERT INTO sessions (token_hash, user_id, agency_id, created_at, last_seen_at, idle_expires_at,
 		expires_at, ip, user_agent, iframe) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
-		hash, u.ID, u.AgencyID, now, now, idle, expires, m.IP, truncate(m.UserAgent, 300), iframe)
+		hash, u.ID, u.AgencyID, now, now, idle, expires, m.IP, input.Clip(m.UserAgent, 300), iframe)
 	if err != nil {
 		return LoginResult{}, fmt.Errorf("auth: store session: %w", err)
 	}
@@ -613,11 +614,4 @@ func minTime(a, b time.Time) time.Time {
 		return a
 	}
 	return b
-}
-
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return strings.ToValidUTF8(s[:n], "")
 }
