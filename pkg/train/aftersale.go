@@ -98,16 +98,20 @@ type ChangeQuoteView struct {
 	Order View `json:"order"`
 }
 
-// agencyOrder loads an order the caller's own agency booked.
-func (s *Service) agencyOrder(ctx context.Context, who auth.Principal, id int64) (Order, viewer, error) {
+// getFor loads order id for who, whose side must take action on it now
+// (booking.Step): errState when the order's status has no such move,
+// forbidden when it is the other side's or who only looks.
+func (s *Service) getFor(ctx context.Context, who auth.Principal, id int64, action Action) (Order, viewer, error) {
 	o, v, err := s.Books.Get(ctx, who, id)
 	if err != nil {
 		return o, v, err
 	}
-	if v.Side(o.AgencyID) != booking.ByAgency {
-		return o, v, fault.Forbidden()
-	}
-	return o, v, nil
+	return o, v, step(v, o, action)
+}
+
+// step checks that v's side takes action on o now.
+func step(v viewer, o Order, action Action) error {
+	return booking.Step(Party(o.Status, action), v.Side(o.AgencyID), errState())
 }
 
 // indexes maps passenger ids onto the railway's indexes; every one must
@@ -145,12 +149,9 @@ func indexes(o Order, ids []int) ([]int, []int, error) {
 // for the agency to confirm. Online refunds close 30 minutes before
 // departure (the policy's CloseBefore).
 func (s *Service) RefundQuote(ctx context.Context, who auth.Principal, id int64, req RefundRequest) (RefundQuoteView, error) {
-	o, v, err := s.agencyOrder(ctx, who, id)
+	o, v, err := s.getFor(ctx, who, id, ActRefund)
 	if err != nil {
 		return RefundQuoteView{}, err
-	}
-	if _, ok := Next(o.Status, ActRefund); !ok {
-		return RefundQuoteView{}, errState()
 	}
 	ids, idx, err := indexes(o, req.Passengers)
 	if err != nil {
@@ -199,12 +200,9 @@ func (s *Service) checkOpen(o Order, ids []int) error {
 // train (once per ticket; within 48 h of departure only an earlier train
 // or one the same day) and holds the quote for the agency to confirm.
 func (s *Service) ChangeQuote(ctx context.Context, who auth.Principal, id int64, req ChangeRequest) (ChangeQuoteView, error) {
-	o, v, err := s.agencyOrder(ctx, who, id)
+	o, v, err := s.getFor(ctx, who, id, ActChange)
 	if err != nil {
 		return ChangeQuoteView{}, err
-	}
-	if _, ok := Next(o.Status, ActChange); !ok {
-		return ChangeQuoteView{}, errState()
 	}
 	errs := map[string]string{}
 	if req.OfferID == "" {
@@ -261,7 +259,7 @@ func (s *Service) ChangeQuote(ctx context.Context, who auth.Principal, id int64,
 // DropQuote drops the refund or change quote waiting; the order is as
 // before.
 func (s *Service) DropQuote(ctx context.Context, who auth.Principal, id int64) (View, error) {
-	o, v, err := s.agencyOrder(ctx, who, id)
+	o, v, err := s.Books.Get(ctx, who, id)
 	if err != nil {
 		return View{}, err
 	}
@@ -269,8 +267,8 @@ func (s *Service) DropQuote(ctx context.Context, who auth.Principal, id int64) (
 	if o.Status == ChgToBeConfirm {
 		action = ActCancelChange
 	}
-	if _, ok := Next(o.Status, action); !ok {
-		return View{}, errState()
+	if err := step(v, o, action); err != nil {
+		return View{}, err
 	}
 	err = s.DB.InTx(ctx, func(tx *sqlx.Tx) error {
 		o.Quote = nil
@@ -307,11 +305,11 @@ func (s *Service) expireQuote(ctx context.Context, id int64) (bool, error) {
 // its answer does not come, a queued job asks again, so a crash cannot
 // leave the money and the tickets apart.
 func (s *Service) Confirm(ctx context.Context, who auth.Principal, id int64) (View, error) {
-	o, v, err := s.agencyOrder(ctx, who, id)
+	o, v, err := s.getFor(ctx, who, id, ActConfirm)
 	if err != nil {
 		return View{}, err
 	}
-	if _, ok := Next(o.Status, ActConfirm); !ok || o.Quote == nil {
+	if o.Quote == nil {
 		return View{}, errState()
 	}
 	if !s.Now().Before(o.Quote.ValidUntil) {

@@ -348,15 +348,9 @@ func EntryDescription(desc string, name func(code string) string) (string, bool)
 
 // Cancel drops an unpaid order and gives its seats back.
 func (s *Service) Cancel(ctx context.Context, who auth.Principal, id int64) (View, error) {
-	o, v, err := s.Books.Get(ctx, who, id)
+	o, v, err := s.getFor(ctx, who, id, ActCancel)
 	if err != nil {
 		return View{}, err
-	}
-	if v.Side(o.AgencyID) != booking.ByAgency {
-		return View{}, fault.Forbidden()
-	}
-	if _, ok := Next(o.Status, ActCancel); !ok {
-		return View{}, errState()
 	}
 	err = s.DB.InTx(ctx, func(tx *sqlx.Tx) error {
 		return s.move(ctx, tx, &o, ActCancel, booking.Actor(who), "", false)

@@ -228,8 +228,12 @@ func (s *Service) ConfirmTickets(ctx context.Context, who auth.Principal, id int
 	if err != nil {
 		return View{}, err
 	}
-	if o.Status != Proceeding {
-		return View{}, errState()
+	action := ActConfirmTickets
+	if req.Fail {
+		action = ActFailTickets
+	}
+	if err := step(v, o, action); err != nil {
+		return View{}, err
 	}
 	var typed []TypedTicket
 	if !req.Fail && len(req.Tickets) > 0 {

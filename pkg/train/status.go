@@ -139,6 +139,10 @@ var transitions = machine{
 // order's Resume status); ok is false when the machine forbids it.
 func Next(from Status, action Action) (Status, bool) { return transitions.Next(from, action, nil) }
 
+// Party is the side that takes action on an order in status s, "" when
+// the machine has no such move.
+func Party(s Status, action Action) string { return transitions.Party(s, action) }
+
 // Allowed lists the actions party may take on an order in status s, in
 // table order.
 func Allowed(s Status, party string) []Action { return transitions.Allowed(s, party) }
