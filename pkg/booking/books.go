@@ -51,6 +51,18 @@ func (b Books[B]) Get(ctx context.Context, who auth.Principal, id int64) (B, Vie
 	return b.Seen(ctx, who, func() (B, error) { return b.Load(ctx, id) })
 }
 
+// For loads booking id for who to take a step on it now: need is the side
+// the line's status table opens the step to in the booking's status (""
+// when it has no such move), and Step answers notNow or forbidden.
+func (b Books[B]) For(ctx context.Context, who auth.Principal, id int64, need func(B) string, notNow error) (B, Viewer, error) {
+	o, v, err := b.Get(ctx, who, id)
+	if err != nil {
+		return o, v, err
+	}
+	agencyID, _ := o.Owner()
+	return o, v, Step(need(o), v.Side(agencyID), notNow)
+}
+
 // Seen is the booking find answers (found some other way than by id), with
 // who's viewer, when who may see it; not found otherwise.
 func (b Books[B]) Seen(ctx context.Context, who auth.Principal, find func() (B, error)) (B, Viewer, error) {

@@ -177,11 +177,7 @@ func may(v viewer, o Order, action Action) error {
 
 // getFor loads order id for who, who must be able to take action on it now.
 func (s *Service) getFor(ctx context.Context, who auth.Principal, id int64, action Action) (Order, viewer, error) {
-	o, v, err := s.Books.Get(ctx, who, id)
-	if err != nil {
-		return o, v, err
-	}
-	return o, v, may(v, o, action)
+	return s.Books.For(ctx, who, id, func(o Order) string { return Party(o.Status, action) }, errState())
 }
 
 // requestHash is the hash of the request that made o (booking.Replay).

@@ -102,11 +102,7 @@ type ChangeQuoteView struct {
 // (booking.Step): errState when the order's status has no such move,
 // forbidden when it is the other side's or who only looks.
 func (s *Service) getFor(ctx context.Context, who auth.Principal, id int64, action Action) (Order, viewer, error) {
-	o, v, err := s.Books.Get(ctx, who, id)
-	if err != nil {
-		return o, v, err
-	}
-	return o, v, step(v, o, action)
+	return s.Books.For(ctx, who, id, func(o Order) string { return Party(o.Status, action) }, errState())
 }
 
 // step checks that v's side takes action on o now.
