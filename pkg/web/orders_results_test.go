@@ -94,6 +94,11 @@ func TestOrderDetailChosenOption(t *testing.T) {
 	if body := render(flight.PostSale{}); strings.Contains(body, "Chosen option") {
 		t.Error("a change that named no option shows a chosen option")
 	}
+	// Chinese separates the flight from its departure with its own comma.
+	ctx = i18n.WithLocalizer(context.Background(), i18n.MustLoad(), i18n.ZhCN)
+	if body := render(flight.PostSale{OptionID: "80b14b56688d1ac4"}); !strings.Contains(body, "CA1501 PEK → SHA， <time") {
+		t.Error("the chosen option in Chinese lacks the Chinese comma before its departure")
+	}
 }
 
 // The provider's list, and a parent agency's, name each order's agency; an
