@@ -103,8 +103,21 @@ func (c *Catalog) miss(lang, key string) {
 	}
 }
 
-// Load reads the embedded catalogs.
-func Load() (*Catalog, error) { return LoadFS(localeFS, "locales") }
+// embedded is the embedded catalogs, parsed once per process: every server
+// and test app of a process loads them, and parsing them is most of what
+// starting one costs. The messages are only read after loading, so the
+// catalogs Load answers share them; each keeps its own misses.
+var embedded = sync.OnceValues(func() (*Catalog, error) { return LoadFS(localeFS, "locales") })
+
+// Load reads the embedded catalogs: a catalog of its own (OnMiss), over the
+// messages every catalog of the process shares.
+func Load() (*Catalog, error) {
+	c, err := embedded()
+	if err != nil {
+		return nil, err
+	}
+	return &Catalog{msgs: c.msgs}, nil
+}
 
 // MustLoad is Load for program start-up and tests, where a broken embedded
 // catalog is a build defect.

@@ -220,3 +220,42 @@ func TestMissesReported(t *testing.T) {
 		}
 	}
 }
+
+// Two servers of one process load the embedded catalogs once, but each is
+// told of its own misses only, once per key.
+func TestLoadedCatalogsKeepTheirOwnMisses(t *testing.T) {
+	a, b := MustLoad(), MustLoad()
+	var gotA, gotB []Miss
+	a.OnMiss(func(m Miss) { gotA = append(gotA, m) })
+	b.OnMiss(func(m Miss) { gotB = append(gotB, m) })
+	if got := a.T(ZhCN, "orders.change.option"); got != "所选方案" {
+		t.Errorf("a loaded catalog reads %q", got)
+	}
+	a.T(ZhCN, "orders.no.such.key")
+	b.T(ZhCN, "orders.no.such.key")
+	b.T(ZhCN, "orders.no.such.key")
+	want := []Miss{{ZhCN, "orders.no.such.key"}}
+	if len(gotA) != 1 || gotA[0] != want[0] || len(gotB) != 1 || gotB[0] != want[0] {
+		t.Errorf("misses: a %v, b %v; want %v each", gotA, gotB, want)
+	}
+}
+
+// BenchmarkLoad is what starting a server costs in catalogs: parsing them
+// (LoadFS, as every start did before) against Load, which parses them once
+// per process.
+func BenchmarkLoad(b *testing.B) {
+	b.Run("parse", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := LoadFS(localeFS, "locales"); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("load", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := Load(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
