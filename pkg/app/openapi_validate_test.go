@@ -233,6 +233,9 @@ type bodySchemas struct {
 
 const specURL = "file:///openapi.json"
 
+// pointerEscape writes a path as a JSON pointer's token.
+var pointerEscape = strings.NewReplacer("~", "~0", "/", "~1")
+
 func newBodySchemas(raw []byte) (*bodySchemas, error) {
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
 	if err != nil {
@@ -250,8 +253,7 @@ func newBodySchemas(raw []byte) (*bodySchemas, error) {
 // check is what is wrong with body by the JSON schema of the part
 // (requestBody, responses/200) of route's operation, "" if nothing.
 func (b *bodySchemas) check(route *routers.Route, part string, body []byte) string {
-	esc := strings.NewReplacer("~", "~0", "/", "~1")
-	ptr := "#/paths/" + esc.Replace(route.Path) + "/" + strings.ToLower(route.Method) + "/" + part + "/content/application~1json/schema"
+	ptr := "#/paths/" + pointerEscape.Replace(route.Path) + "/" + strings.ToLower(route.Method) + "/" + part + "/content/application~1json/schema"
 	b.mu.Lock()
 	sch, ok := b.compiled[ptr]
 	if !ok {
