@@ -96,7 +96,7 @@ func TestOrderDetailChosenOption(t *testing.T) {
 	}
 	// Chinese separates the flight from its departure with its own comma.
 	ctx = i18n.WithLocalizer(context.Background(), i18n.MustLoad(), i18n.ZhCN)
-	if body := render(flight.PostSale{OptionID: "80b14b56688d1ac4"}); !strings.Contains(body, "CA1501 PEK → SHA， <time") {
+	if body := render(flight.PostSale{OptionID: "80b14b56688d1ac4"}); !strings.Contains(body, "CA1501 PEK → SHA，<time") {
 		t.Error("the chosen option in Chinese lacks the Chinese comma before its departure")
 	}
 }
