@@ -80,21 +80,27 @@ func bookAndPay(b *testing.B, c *http.Client, ordersURL, token, body, key string
 }
 
 // BenchmarkOrdersCreateAndPay books and pays orders from the balance through
-// the API on PostgreSQL, 16 clients at a time: one op is a create and a
-// payment. Reports orders/s and the p99 of the pair, and issued/s: every
-// paid order ticketed by the job queue, from the first booking to the last
-// ticket; cpu-ms/order, the machine's CPU per order. With
-// VOYAGE_BENCH_STATEMENTS=1 also statements/order, every statement
-// PostgreSQL received while the orders were made (River's and the
-// ticketing's included) per order; VOYAGE_BENCH_SQL=file writes the most
-// frequent there.
+// the API on each engine (sqlite: the embedded default's one connection),
+// 16 clients at a time: one op is a create and a payment. Reports orders/s
+// and the p99 of the pair, and issued/s: every paid order ticketed by the
+// job queue, from the first booking to the last ticket; cpu-ms/order, the
+// machine's CPU per order. With VOYAGE_BENCH_STATEMENTS=1 (PostgreSQL) also
+// statements/order, every statement PostgreSQL received while the orders
+// were made (River's and the ticketing's included) per order;
+// VOYAGE_BENCH_SQL=file writes the most frequent there.
 func BenchmarkOrdersCreateAndPay(b *testing.B) {
+	for _, d := range []store.Dialect{store.SQLite, store.Postgres} {
+		b.Run(string(d), func(b *testing.B) { benchOrdersCreateAndPay(b, d) })
+	}
+}
+
+func benchOrdersCreateAndPay(b *testing.B, engine store.Dialect) {
 	// Counting statements relays every message to PostgreSQL through this
 	// process, a fifth of its CPU: only on request, so that the timed runs
 	// pay for nothing the commit before the counter did not.
-	dsn := storetest.DSN(b, store.Postgres)
+	dsn := storetest.DSN(b, engine)
 	var counter *pgCounter
-	if os.Getenv("VOYAGE_BENCH_STATEMENTS") != "" || os.Getenv("VOYAGE_BENCH_SQL") != "" {
+	if engine == store.Postgres && (os.Getenv("VOYAGE_BENCH_STATEMENTS") != "" || os.Getenv("VOYAGE_BENCH_SQL") != "") {
 		counter, dsn = countStatements(b, dsn)
 	}
 	// The 16 clients share one session, which the API's limiter holds to 50

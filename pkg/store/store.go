@@ -28,7 +28,6 @@ import (
 	"github.com/riverqueue/river/riverdriver/riversqlite"
 	"github.com/riverqueue/river/rivermigrate"
 	"go.opentelemetry.io/otel/trace"
-	_ "modernc.org/sqlite" // registers "sqlite"
 
 	"github.com/voyage/voyage/migrations"
 )
@@ -124,14 +123,13 @@ func OpenWith(ctx context.Context, dsn string, opts Options) (*DB, error) {
 				return nil, fmt.Errorf("store: create folder for %s: %w", file, err)
 			}
 		}
-		var sqlDB *sql.DB
-		if opts.Tracer != nil {
-			sqlDB, err = otelsql.Open("sqlite", sqliteDSN(conn), traceOptions(opts.Tracer, SQLite)...)
-		} else {
-			sqlDB, err = sql.Open("sqlite", sqliteDSN(conn))
-		}
+		connector, err := openSQLiteCached(sqliteDSN(conn), gen)
 		if err != nil {
 			return nil, fmt.Errorf("store: open sqlite %s: %w", file, err)
+		}
+		sqlDB := sql.OpenDB(connector)
+		if opts.Tracer != nil {
+			sqlDB = otelsql.OpenDB(connector, traceOptions(opts.Tracer, SQLite)...)
 		}
 		db = sqlx.NewDb(sqlDB, "sqlite")
 		// One connection: SQLite has one writer anyway, and River's SQLite
