@@ -81,6 +81,10 @@ func (s *Service) claimForHandOff(o *Order) bool {
 // for its lease to run out. The payer's span (in ctx) goes with it.
 func (s *Service) handOff(ctx context.Context, o Order) bool {
 	o = asStored(o)
+	// The ticketing writes each traveller's ticket number into its copy
+	// while the payer still answers its request from the order: the two
+	// must not share the travellers.
+	o.Passengers = slices.Clone(o.Passengers)
 	o.ticketAttempts = 1
 	o.payer = trace.SpanContextFromContext(ctx)
 	select {

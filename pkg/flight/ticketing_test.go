@@ -316,3 +316,25 @@ func TestRecordTicketsIssuesTheBatch(t *testing.T) {
 		}
 	})
 }
+
+// TestHandOffSharesNoTravellers: the order handed to the ticketing is the
+// ticketing's own. It writes each traveller's ticket number there while the
+// payer still answers its request from its order (the race detector saw an
+// answer read a traveller being ticketed).
+func TestHandOffSharesNoTravellers(t *testing.T) {
+	t.Parallel()
+	s := &Service{handed: make(chan Order, 1)}
+	paid := Order{Passengers: []Passenger{{Surname: "WANG", GivenName: "MEI"}, {Surname: "LI", GivenName: "LEI"}}}
+	if !s.handOff(context.Background(), paid) {
+		t.Fatal("the hand-off found no room")
+	}
+	handed := <-s.handed
+	for i := range handed.Passengers {
+		handed.Passengers[i].TicketNumber = fmt.Sprintf("999-00000000%d", i)
+	}
+	for i, p := range paid.Passengers {
+		if p.TicketNumber != "" {
+			t.Errorf("the payer's traveller %d got ticket %q from the ticketing's copy", i, p.TicketNumber)
+		}
+	}
+}
