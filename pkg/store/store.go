@@ -6,6 +6,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"io"
@@ -127,11 +128,7 @@ func OpenWith(ctx context.Context, dsn string, opts Options) (*DB, error) {
 		if err != nil {
 			return nil, fmt.Errorf("store: open sqlite %s: %w", file, err)
 		}
-		sqlDB := sql.OpenDB(connector)
-		if opts.Tracer != nil {
-			sqlDB = otelsql.OpenDB(connector, traceOptions(opts.Tracer, SQLite)...)
-		}
-		db = sqlx.NewDb(sqlDB, "sqlite")
+		db = sqlx.NewDb(openDB(connector, opts, SQLite), "sqlite")
 		// One connection: SQLite has one writer anyway, and River's SQLite
 		// driver needs a single connection to avoid SQLITE_BUSY between its
 		// own concurrent operations.
@@ -142,11 +139,7 @@ func OpenWith(ctx context.Context, dsn string, opts Options) (*DB, error) {
 		if err != nil {
 			return nil, fmt.Errorf("store: open postgres %s: %w", redact(conn), err)
 		}
-		sqlDB := sql.OpenDB(connector)
-		if opts.Tracer != nil {
-			sqlDB = otelsql.OpenDB(connector, traceOptions(opts.Tracer, Postgres)...)
-		}
-		db = sqlx.NewDb(sqlDB, "postgres")
+		db = sqlx.NewDb(openDB(connector, opts, Postgres), "postgres")
 		db.SetMaxOpenConns(25)
 		db.SetMaxIdleConns(25)
 		db.SetConnMaxIdleTime(5 * time.Minute)
@@ -158,6 +151,15 @@ func OpenWith(ctx context.Context, dsn string, opts Options) (*DB, error) {
 		return nil, fmt.Errorf("store: connect to %s: %w", redact(dsn), err)
 	}
 	return &DB{DB: db, Dialect: dialect, schemaGen: gen}, nil
+}
+
+// openDB is the pool over connector, traced when opts asks for it. One
+// pool only: sql.OpenDB starts the pool's connection opener at once.
+func openDB(connector driver.Connector, opts Options, d Dialect) *sql.DB {
+	if opts.Tracer != nil {
+		return otelsql.OpenDB(connector, traceOptions(opts.Tracer, d)...)
+	}
+	return sql.OpenDB(connector)
 }
 
 // withBinaryParameters turns on lib/pq's binary_parameters unless the URL
