@@ -231,6 +231,50 @@ export async function seriousViolations(page) {
     .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
 }
 
+// offScreen answers what of the page a reader at the window's width cannot
+// read: the page scrolling sideways, and text running past the window's
+// right edge. Text inside something that scrolls sideways (a wide table the
+// reader swipes) is reachable and not reported, as long as that scroller
+// itself ends inside the window; text that something clips on purpose (an
+// ellipsis, a visually hidden label) is not reported either.
+export async function offScreen(page) {
+  return page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const out = [];
+    const scroll = document.documentElement.scrollWidth;
+    if (scroll > width) out.push(`the page scrolls sideways (${scroll} px wide in ${width})`);
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    const reported = new Set();
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const text = n.textContent.trim();
+      const el = n.parentElement;
+      if (!text || !el || reported.has(el) || !el.checkVisibility({ visibilityProperty: true })) continue;
+      const range = document.createRange();
+      range.selectNodeContents(n);
+      const rects = [...range.getClientRects()].filter((r) => r.width > 0 && r.height > 0);
+      if (!rects.length) continue;
+      const right = Math.max(...rects.map((r) => r.right)) + window.scrollX;
+      if (right <= width + 1) continue;
+      // The first ancestor that does not let its content overflow decides.
+      let within = null;
+      for (let a = el; a && a !== document.body; a = a.parentElement) {
+        const o = getComputedStyle(a).overflowX;
+        if (o !== 'visible') { within = { a, o }; break; }
+      }
+      if (within && within.o !== 'auto' && within.o !== 'scroll') continue;
+      if (within) {
+        const box = within.a.getBoundingClientRect();
+        if (box.right + window.scrollX <= width + 1) continue;
+      }
+      reported.add(el);
+      const name = `${el.tagName.toLowerCase()}${el.className && typeof el.className === 'string' ? '.' + el.className.trim().split(/\s+/).join('.') : ''}`;
+      out.push(`"${text.slice(0, 40)}" (${name}) ends at ${Math.round(right)} px`);
+      if (out.length >= 5) break;
+    }
+    return out;
+  });
+}
+
 // portalShot saves what the window shows (not the whole page) into
 // docs/screenshots/portal/, the screenshots the issue's closing note cites.
 export const portalShotDir = join(here, '..', 'docs', 'screenshots', 'portal');

@@ -5,7 +5,9 @@
 // violation, in Chinese show no raw code or English interface word (the
 // list is e2e/fixtures/raw-codes.json) and, in every language, show no
 // text shaped like a catalog key (keyShaped) in its text or its title,
-// aria-label, placeholder and alt attributes. The rule behind the list: a
+// aria-label, placeholder and alt attributes; and, laid out at a phone's
+// width (390 px), neither scroll sideways nor put text past the screen's
+// edge (harness offScreen). The rule behind the list: a
 // key the server's catalog lacks is a miss the server logs (pkg/i18n
 // OnMiss, read through server.missingKeys), and one an island's i18next
 // lacks is a console error (islands/i18n.ts), both failing the visit. A
@@ -17,7 +19,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startServer, launchBrowser, seriousViolations, login } from './harness.mjs';
+import { startServer, launchBrowser, seriousViolations, login, offScreen } from './harness.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const raw = JSON.parse(readFileSync(join(here, 'fixtures', 'raw-codes.json'), 'utf8'));
@@ -68,6 +70,7 @@ const detailOf = [
   { list: '/agency-manager/statements', link: /^\/agency-manager\/bills\/\d+$/ },
 ];
 const agencyTabs = ['settings', 'pricing', 'train', 'money', 'api', 'access'];
+const detailsPerList = 8;
 
 function escapeRe(s) { return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'); }
 const rawRe = new RegExp(`(?<![\\w@./-])(${[...raw.codes, ...raw.words].map(escapeRe).join('|')})(?![\\w@/-])`, 'g');
@@ -124,15 +127,21 @@ async function visibleText(page) {
 // document. The map holds promises so that two walkers on the same
 // document at once run axe once.
 const axeByDocument = new Map();
+// phoneChecked holds the documents laid out at a phone's width.
+const phoneChecked = new Set();
+const phone = { width: 390, height: 844 };
+const desk = { width: 1366, height: 768 };
 // axedInLanguage holds "lang path" for the pages axe has checked in a
 // language (walkUser).
 const axedInLanguage = new Set();
 // reportedMisses is how many of the server's misses a visit has reported.
 let reportedMisses = 0;
 let axeRuns = 0;
-async function violationsOf(page) {
+async function documentKey(page) {
   const html = await page.evaluate(() => document.documentElement.outerHTML);
-  const key = createHash('sha256').update(html).digest('hex');
+  return createHash('sha256').update(html).digest('hex');
+}
+async function violationsOf(page, key) {
   if (!axeByDocument.has(key)) {
     axeRuns++;
     axeByDocument.set(key, seriousViolations(page));
@@ -145,7 +154,7 @@ async function violationsOf(page) {
 async function walkUser(username, password) {
   const problems = [];
   let visits = 0;
-  const context = await browser.newContext({ baseURL: server.url, viewport: { width: 1366, height: 768 } });
+  const context = await browser.newContext({ baseURL: server.url, viewport: desk });
   const page = await context.newPage();
   let current = '';
   const seen = [];
@@ -160,15 +169,19 @@ async function walkUser(username, password) {
   const home = new URL(page.url()).pathname;
   assert.notEqual(home, '/login', `${username} logged in`);
 
-  // Pages with an id: the first of each list the user can open.
+  // Pages with an id: those of each list's first page the user can open,
+  // up to detailsPerList of them. The states differ (an order refunded,
+  // one with a refund under review), and so does what a page shows: the
+  // first alone missed an order's pending refund amount running off a
+  // phone's screen.
   const extra = [];
   for (const d of detailOf) {
     await page.goto(d.list);
     if (new URL(page.url()).pathname !== d.list) continue;
     const hrefs = await page.locator('main a[href]').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
-    const first = hrefs.map((h) => new URL(h, server.url).pathname).find((h) => d.link.test(h));
-    if (first) extra.push(first);
-    if (d.list === '/agency-manager' && first) extra.push(...agencyTabs.map((t) => `${first}?section=${t}`));
+    const details = [...new Set(hrefs.map((h) => new URL(h, server.url).pathname).filter((h) => d.link.test(h)))].slice(0, detailsPerList);
+    extra.push(...details);
+    if (d.list === '/agency-manager' && details.length) extra.push(...agencyTabs.map((t) => `${details[0]}?section=${t}`));
   }
   seen.length = 0;
 
@@ -197,9 +210,19 @@ async function walkUser(username, password) {
       // Keyed by the page shown: a refused user lands on its home page.
       const shown = new URL(page.url());
       const axeKey = `${lang} ${shown.pathname}${shown.search}`;
+      const doc = await documentKey(page);
       if (lang === 'en' || !axedInLanguage.has(axeKey)) {
         axedInLanguage.add(axeKey);
-        for (const v of await violationsOf(page)) problems.push(`${current}: axe ${v}`);
+        for (const v of await violationsOf(page, doc)) problems.push(`${current}: axe ${v}`);
+      }
+      // At a phone's width every page reads whole: nothing scrolls the
+      // page sideways or runs past the screen's edge. Like axe, each
+      // document is laid out once (the same markup lays out the same).
+      if (!phoneChecked.has(doc)) {
+        phoneChecked.add(doc);
+        await page.setViewportSize(phone);
+        for (const p of await offScreen(page)) problems.push(`${current}: at ${phone.width} px ${p}`);
+        await page.setViewportSize(desk);
       }
       const text = await visibleText(page);
       const found = new Set(keyShaped(`${text}\n${await labelText(page)}`));
