@@ -6,7 +6,7 @@
 // list is e2e/fixtures/raw-codes.json) and, in every language, show no
 // text shaped like a catalog key (keyShaped) in its text or its title,
 // aria-label, placeholder and alt attributes; and, laid out at a phone's
-// width (390 px), neither scroll sideways nor put text past the screen's
+// width (320 px), neither scroll sideways nor put text past the screen's
 // edge (harness offScreen). The rule behind the list: a
 // key the server's catalog lacks is a miss the server logs (pkg/i18n
 // OnMiss, read through server.missingKeys), and one an island's i18next
@@ -129,7 +129,10 @@ async function visibleText(page) {
 const axeByDocument = new Map();
 // phoneChecked holds the documents laid out at a phone's width.
 const phoneChecked = new Set();
-const phone = { width: 390, height: 844 };
+// 320 px: the width WCAG 2.1's reflow criterion (1.4.10) asks a page to
+// read at without scrolling sideways, narrower than the 390 px phone the
+// other tests take.
+const phone = { width: 320, height: 640 };
 const desk = { width: 1366, height: 768 };
 // axedInLanguage holds "lang path" for the pages axe has checked in a
 // language (walkUser).
