@@ -275,6 +275,23 @@ export async function offScreen(page) {
   });
 }
 
+// reflowWidth is the width WCAG 2.1's reflow criterion (1.4.10) asks a
+// page to read at without scrolling sideways: a 320 px phone, narrower
+// than the 390 px one the tests take elsewhere.
+export const reflowWidth = 320;
+
+// atReflowWidth lays the page out at reflowWidth, answers offScreen there,
+// and gives the window back its size.
+export async function atReflowWidth(page) {
+  const size = page.viewportSize();
+  await page.setViewportSize({ width: reflowWidth, height: 640 });
+  try {
+    return await offScreen(page);
+  } finally {
+    await page.setViewportSize(size);
+  }
+}
+
 // portalShot saves what the window shows (not the whole page) into
 // docs/screenshots/portal/, the screenshots the issue's closing note cites.
 export const portalShotDir = join(here, '..', 'docs', 'screenshots', 'portal');

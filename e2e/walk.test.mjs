@@ -6,8 +6,8 @@
 // list is e2e/fixtures/raw-codes.json) and, in every language, show no
 // text shaped like a catalog key (keyShaped) in its text or its title,
 // aria-label, placeholder and alt attributes; and, laid out at a phone's
-// width (320 px), neither scroll sideways nor put text past the screen's
-// edge (harness offScreen). The rule behind the list: a
+// width (320 px, harness atReflowWidth), neither scroll sideways nor put
+// text past the screen's edge. The rule behind the list: a
 // key the server's catalog lacks is a miss the server logs (pkg/i18n
 // OnMiss, read through server.missingKeys), and one an island's i18next
 // lacks is a console error (islands/i18n.ts), both failing the visit. A
@@ -19,7 +19,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startServer, launchBrowser, seriousViolations, login, offScreen } from './harness.mjs';
+import { startServer, launchBrowser, seriousViolations, login, atReflowWidth, reflowWidth } from './harness.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const raw = JSON.parse(readFileSync(join(here, 'fixtures', 'raw-codes.json'), 'utf8'));
@@ -129,10 +129,6 @@ async function visibleText(page) {
 const axeByDocument = new Map();
 // phoneChecked holds the documents laid out at a phone's width.
 const phoneChecked = new Set();
-// 320 px: the width WCAG 2.1's reflow criterion (1.4.10) asks a page to
-// read at without scrolling sideways, narrower than the 390 px phone the
-// other tests take.
-const phone = { width: 320, height: 640 };
 const desk = { width: 1366, height: 768 };
 // axedInLanguage holds "lang path" for the pages axe has checked in a
 // language (walkUser).
@@ -223,9 +219,7 @@ async function walkUser(username, password) {
       // document is laid out once (the same markup lays out the same).
       if (!phoneChecked.has(doc)) {
         phoneChecked.add(doc);
-        await page.setViewportSize(phone);
-        for (const p of await offScreen(page)) problems.push(`${current}: at ${phone.width} px ${p}`);
-        await page.setViewportSize(desk);
+        for (const p of await atReflowWidth(page)) problems.push(`${current}: at ${reflowWidth} px ${p}`);
       }
       const text = await visibleText(page);
       const found = new Set(keyShaped(`${text}\n${await labelText(page)}`));
