@@ -686,7 +686,7 @@ describe('FlightConfirm booking and payment', () => {
       [`POST ${ordersPath}`]: {
         code: 100001,
         message: 'Some fields need your attention.',
-        data: { fields: { 'passengers.1.documentNumber': 'This document number is already booked on this flight', 'contact.email': 'This email cannot receive mail', quoteId: 'The quote belongs to another agency' } },
+        data: { fields: { 'passengers[1].documentNumber': 'This document number is already booked on this flight', 'contact.email': 'This email cannot receive mail', quoteId: 'The quote belongs to another agency' } },
       },
     });
     const number = pax(2).getByRole('textbox', { name: 'Document number' });

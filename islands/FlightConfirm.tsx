@@ -33,6 +33,7 @@ import { useFieldErrors } from './formParts';
 import { FormError, FormErrors } from './FormErrors';
 import './flight/flight.css';
 import './confirm/confirm.css';
+import { formField } from './fieldPath';
 
 export type FlightConfirmProps = {
   lang?: string;
@@ -84,7 +85,7 @@ const otherFields = ['contact.name', 'contact.email', 'contact.phone', 'invoiceT
 // none of ours. A passenger's type is set by the booking: what the user
 // changes for it is the birthday.
 export function fieldFor(key: string, count: number): string {
-  const k = key.replace(/\[(\d+)\]/g, '.$1');
+  const k = formField(key);
   if (otherFields.includes(k)) return k;
   const m = /^passengers\.(\d+)\.(\w+)$/.exec(k);
   if (!m || Number(m[1]) >= count) return '';

@@ -208,7 +208,7 @@ describe('FlightSearch form', () => {
   it('shows the server’s field errors next to the fields', async () => {
     api({
       '/base/v2/airports': airportRoute,
-      '/shopping/v2/flight/async-shopping': { code: 100001, message: 'Some fields need your attention.', data: { fields: { 'journeys.0.destination': 'Please choose an airport or city from the list' } } },
+      '/shopping/v2/flight/async-shopping': { code: 100001, message: 'Some fields need your attention.', data: { fields: { 'journeys[0].destination': 'Please choose an airport or city from the list' } } },
     });
     renderSearch();
     await pick('From', 'bei', /Beijing Capital/);

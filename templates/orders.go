@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/voyage/voyage/pkg/booking"
+	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/flight"
 	"github.com/voyage/voyage/pkg/i18n"
 	"github.com/voyage/voyage/pkg/money"
@@ -283,14 +284,14 @@ func (f OrderForm) For(action string) OrderForm {
 func (f OrderForm) Failed() bool { return f.ErrorKey != "" || len(f.Errors) > 0 }
 
 // Err is the catalog key of field's error, "" when none. The proof errors
-// (proofs.0, proofs.1…) all belong to the one file input.
+// (proofs[0], proofs[1]…) all belong to the one file input.
 func (f OrderForm) Err(field string) string {
 	if k := f.Errors[field]; k != "" {
 		return k
 	}
 	if field == "proofs" {
 		for name, k := range f.Errors {
-			if strings.HasPrefix(name, "proofs.") {
+			if strings.HasPrefix(name, "proofs[") {
 				return k
 			}
 		}
@@ -361,11 +362,10 @@ func orderFieldID(action, field string) string {
 	if strings.HasPrefix(field, "proofs") {
 		field = "proofs"
 	}
-	if strings.HasPrefix(field, "journeys.") {
-		// journeys.0.date → date-0
-		parts := strings.Split(field, ".")
-		if len(parts) == 3 {
-			return action + "-date-" + parts[1]
+	if rest, ok := strings.CutPrefix(field, "journeys["); ok {
+		// journeys[0].date → date-0
+		if i, _, ok := strings.Cut(rest, "]"); ok {
+			return action + "-date-" + i
 		}
 		field = "date-0"
 	}
@@ -462,7 +462,12 @@ func requestReason(ctx context.Context, typ string, r *flight.PostSale) string {
 	return s
 }
 
-func journeyDateField(i int) string { return "journeys." + strconv.Itoa(i) + ".date" }
+// JourneyField is the change form's input for property name of flight i,
+// named as the service names its field errors (journeys[0].date), so that
+// an error lands on its input.
+func JourneyField(i int, name string) string { return fault.Field(fault.Item("journeys", i), name) }
+
+func journeyDateField(i int) string { return JourneyField(i, "date") }
 
 // passengerName is SURNAME/GIVEN NAME, as on a ticket.
 func passengerName(p flight.Passenger) string {

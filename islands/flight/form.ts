@@ -4,6 +4,7 @@ import { addDays, isDate } from './format';
 import { cityOf } from './AirportPicker';
 import type { BookingType, Cabin, Passengers, Place, ShoppingRequest } from './types';
 import { cabins } from './types';
+import { formField } from '../fieldPath';
 
 export const maxFlights = 5;
 export const minMultiFlights = 2;
@@ -131,7 +132,8 @@ export function toRequest(f: FormState): ShoppingRequest {
 // fieldOf maps a field of the server's validation answer to the form's own:
 // a return's second journey is the first row read backwards.
 export function fieldOf(serverField: string, f: FormState): string | null {
-  const m = /^journeys\.(\d+)\.(origin|destination|date)$/.exec(serverField);
+  const k = formField(serverField);
+  const m = /^journeys\.(\d+)\.(origin|destination|date)$/.exec(k);
   if (m) {
     const i = Number(m[1]);
     if (f.bookingType === 'return' && i === 1) {
@@ -140,7 +142,7 @@ export function fieldOf(serverField: string, f: FormState): string | null {
     if (i < activeRows(f).length) return `journeys.${i}.${m[2]}`;
     return null;
   }
-  if (serverField === 'passengers' || serverField.startsWith('passengers.')) return 'passengers';
-  if (serverField === 'cabinClass') return 'cabinClass';
+  if (k === 'passengers' || k.startsWith('passengers.')) return 'passengers';
+  if (k === 'cabinClass') return 'cabinClass';
   return null;
 }

@@ -3,6 +3,7 @@
 import { addDays, isDate } from '../flight/format';
 import { cityOf } from '../flight/AirportPicker';
 import { cabins, type Cabin, type Passengers, type Place } from '../flight/types';
+import { formField } from '../fieldPath';
 
 export type TripType = 'oneway' | 'return' | 'multi';
 export const tripTypes: TripType[] = ['oneway', 'return', 'multi'];
@@ -152,7 +153,7 @@ const plainFields = ['isChangeDate', 'acceptChangeFlight', 'cabinClass', 'contac
 // or "journeys.0.date", "passengers.adult") to the form's own, or '' for one
 // the form does not show.
 export function fieldFor(serverField: string, f: RequestForm): string {
-  const k = serverField.replace(/\[(\d+)\]/g, '.$1');
+  const k = formField(serverField);
   if (plainFields.includes(k)) return k;
   if (k === 'passengers' || k.startsWith('passengers.')) return 'passengers';
   if (k === 'journeys') return 'journeys.0.origin';

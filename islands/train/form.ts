@@ -1,6 +1,7 @@
 // The booking form's state and the checks made before anything is sent;
 // the server checks again and its field errors land on the same fields.
 import type { Contact, DocumentType, PassengerForm, TicketType } from './types';
+import { formField } from '../fieldPath';
 
 let nextKey = 1;
 
@@ -66,7 +67,7 @@ export function validateContact(c: Contact): Record<string, string> {
 // serverField maps a field a 100001 answer names (passengers[0].surname or
 // passengers.0.surname) onto the form's name for it, or '' for none.
 export function serverField(key: string, count: number): string {
-  const k = key.replace(/\[(\d+)\]/g, '.$1');
+  const k = formField(key);
   if (k.startsWith('contact.')) return k;
   const m = /^passengers\.(\d+)\.(\w+)$/.exec(k);
   if (!m || Number(m[1]) >= count) return '';

@@ -15,6 +15,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/invopop/jsonschema"
+
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/group"
 	"github.com/voyage/voyage/pkg/i18n"
@@ -41,8 +43,20 @@ type ValidationData struct {
 // of the types the errors are written from (ValidationData, a list's
 // group.ListErrors), so a client reads error.data.fields typed.
 type ErrorDetail struct {
-	Fields map[string]string `json:"fields,omitempty" jsonschema_description:"100001: each field at fault (its path, e.g. passengers[0].surname) and what is wrong, translated"`
+	Fields map[string]string `json:"fields,omitempty" jsonschema_description:"100001: each field at fault and what is wrong, translated. A field is named by its path in the request: properties joined by dots, a list's item by its index in brackets (passengers[0].surname, contact.email), or body for the body as a whole"`
 	Errors []group.RowError  `json:"errors,omitempty" jsonschema_description:"a refused passenger list: each problem by row (1 is the header) and column, translated"`
+}
+
+// FieldPathPattern is the form of a field's path in ErrorDetail.Fields
+// (fault.Item, fault.Field), stated in the document, where integrators read
+// it and the API tests check every answer against it.
+const FieldPathPattern = `^(body|(\[\d+\])*[A-Za-z_][\w-]*(\[\d+\])*(\.[A-Za-z_][\w-]*(\[\d+\])*)*|(\[\d+\])+)$`
+
+// JSONSchemaExtend gives the fields' names their pattern.
+func (ErrorDetail) JSONSchemaExtend(s *jsonschema.Schema) {
+	if f, ok := s.Properties.Get("fields"); ok {
+		f.PropertyNames = &jsonschema.Schema{Type: "string", Pattern: FieldPathPattern}
+	}
 }
 
 // WriteJSON writes an envelope with code 0.
@@ -100,7 +114,8 @@ func writeEnvelope(w http.ResponseWriter, status int, env Envelope) {
 // 413; anything unparsable, or trailing data after the object, is 400 100001;
 // a string with a control character (a NUL stops PostgreSQL) is a field
 // error naming where it is (input.BadJSON), and nothing of it reaches v. A
-// property v does not have is a field error naming it (UnknownFieldKey):
+// property v does not have is a field error naming its path (UnknownFieldKey,
+// unknownField):
 // a misspelt field silently dropped once refunded both passengers of an
 // order where one was meant ("passengerIds" for "passengers"). A property
 // the request's type marks required and the body leaves out is a field
@@ -136,7 +151,13 @@ func Decode(r *http.Request, v any) error {
 	strict.DisallowUnknownFields()
 	if err := strict.Decode(v); err != nil {
 		if name, ok := strings.CutPrefix(err.Error(), `json: unknown field "`); ok {
-			return fault.Validation(map[string]string{strings.TrimSuffix(name, `"`): UnknownFieldKey})
+			field := strings.TrimSuffix(name, `"`)
+			if t := reflect.TypeOf(v); t != nil {
+				if path := unknownField(data, t); path != "" {
+					field = path
+				}
+			}
+			return fault.Validation(map[string]string{field: UnknownFieldKey})
 		}
 		return fault.Malformed(err)
 	}

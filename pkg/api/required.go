@@ -2,10 +2,13 @@ package api
 
 import (
 	"encoding/json"
-	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
+
+	"github.com/voyage/voyage/pkg/fault"
 )
 
 // RequiredKey is the catalog key of the field error for a required
@@ -63,43 +66,54 @@ func requiredWithin(t reflect.Type, seen map[reflect.Type]bool) bool {
 }
 
 func missingIn(v any, t reflect.Type, path string) string {
+	return walkRequest(v, t, path, missingInObject)
+}
+
+func missingInObject(obj map[string]any, t reflect.Type, path string) string {
+	for _, f := range jsonFields(t) {
+		item := obj[f.Name]
+		if item == nil {
+			if required(f.StructField) {
+				return fault.Field(path, f.Name)
+			}
+			continue
+		}
+		if p := missingIn(item, f.Type, fault.Field(path, f.Name)); p != "" {
+			return p
+		}
+	}
+	return ""
+}
+
+// walkRequest walks v, a request's JSON decoded into any, beside t, the
+// type the request decodes into, through lists and maps (a map's keys in
+// order), and answers the first path object answers for an object that t
+// has as a struct; "" when none.
+func walkRequest(v any, t reflect.Type, path string, object func(obj map[string]any, t reflect.Type, path string) string) string {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
 	switch t.Kind() {
 	case reflect.Slice, reflect.Array:
-		list, _ := v.([]any)
 		if t.Elem().Kind() == reflect.Uint8 {
 			return ""
 		}
+		list, _ := v.([]any)
 		for i, item := range list {
-			if p := missingIn(item, t.Elem(), fmt.Sprintf("%s[%d]", path, i)); p != "" {
+			if p := walkRequest(item, t.Elem(), fault.Item(path, i), object); p != "" {
 				return p
 			}
 		}
 	case reflect.Map:
 		obj, _ := v.(map[string]any)
-		for k, item := range obj {
-			if p := missingIn(item, t.Elem(), join(path, k)); p != "" {
+		for _, k := range slices.Sorted(maps.Keys(obj)) {
+			if p := walkRequest(obj[k], t.Elem(), fault.Field(path, k), object); p != "" {
 				return p
 			}
 		}
 	case reflect.Struct:
-		obj, ok := v.(map[string]any)
-		if !ok {
-			return ""
-		}
-		for _, f := range jsonFields(t) {
-			item := obj[f.Name]
-			if item == nil {
-				if required(f.StructField) {
-					return join(path, f.Name)
-				}
-				continue
-			}
-			if p := missingIn(item, f.Type, join(path, f.Name)); p != "" {
-				return p
-			}
+		if obj, ok := v.(map[string]any); ok {
+			return object(obj, t, path)
 		}
 	}
 	return ""
@@ -116,12 +130,16 @@ type jsonField struct {
 // struct's among them, leaving out what json or jsonschema tags "-" and
 // unexported fields. The decoder's required check and the document's
 // nullable marks read a type's properties through it.
-func jsonFields(t reflect.Type) []jsonField {
+func jsonFields(t reflect.Type) []jsonField { return structFields(t, true) }
+
+// structFields lists them as jsonFields does; with documented false it
+// keeps what only jsonschema tags "-", which the decoder still reads.
+func structFields(t reflect.Type, documented bool) []jsonField {
 	var out []jsonField
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
 		tag := f.Tag.Get("json")
-		if tag == "-" || f.Tag.Get("jsonschema") == "-" {
+		if tag == "-" || documented && f.Tag.Get("jsonschema") == "-" {
 			continue
 		}
 		name, opts, _ := strings.Cut(tag, ",")
@@ -131,7 +149,7 @@ func jsonFields(t reflect.Type) []jsonField {
 				ft = ft.Elem()
 			}
 			if ft.Kind() == reflect.Struct {
-				out = append(out, jsonFields(ft)...)
+				out = append(out, structFields(ft, documented)...)
 			}
 			continue
 		}
@@ -156,9 +174,50 @@ func required(f reflect.StructField) bool {
 	return false
 }
 
-func join(path, name string) string {
-	if path == "" {
-		return name
+// unknownField answers the path of the first property of data (the
+// request's JSON) that t has no field for, as the required check names
+// fields ("passengers[1].surnam"), or "" when none is found. The decoder
+// names an unknown property by its key alone, which in a list of five
+// travellers does not say whose.
+func unknownField(data []byte, t reflect.Type) string {
+	var v any
+	if err := json.Unmarshal(data, &v); err != nil {
+		return ""
 	}
-	return path + "." + name
+	return unknownIn(v, t, "")
 }
+
+func unknownIn(v any, t reflect.Type, path string) string {
+	return walkRequest(v, t, path, unknownInObject)
+}
+
+func unknownInObject(obj map[string]any, t reflect.Type, path string) string {
+	if t.Implements(unmarshaler) || reflect.PointerTo(t).Implements(unmarshaler) {
+		return ""
+	}
+	fields := map[string]jsonField{}
+	for _, f := range structFields(t, false) {
+		fields[f.Name] = f
+	}
+	for _, k := range slices.Sorted(maps.Keys(obj)) {
+		f, ok := fields[k]
+		if !ok {
+			// encoding/json matches a key to a field case-insensitively.
+			for name, g := range fields {
+				if strings.EqualFold(name, k) {
+					f, ok = g, true
+					break
+				}
+			}
+		}
+		if !ok {
+			return fault.Field(path, k)
+		}
+		if p := unknownIn(obj[k], f.Type, fault.Field(path, f.Name)); p != "" {
+			return p
+		}
+	}
+	return ""
+}
+
+var unmarshaler = reflect.TypeFor[json.Unmarshaler]()

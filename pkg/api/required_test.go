@@ -1,8 +1,13 @@
 package api
 
 import (
+	"net/http/httptest"
 	"reflect"
+	"strings"
 	"testing"
+
+	"github.com/voyage/voyage/pkg/fault"
+	"github.com/voyage/voyage/pkg/input"
 )
 
 type reqPassenger struct {
@@ -22,6 +27,7 @@ type reqOrder struct {
 	Lead       *reqPassenger           `json:"lead,omitempty"`
 	ByName     map[string]reqPassenger `json:"byName,omitempty"`
 	Note       string                  `json:"note,omitempty"`
+	Hidden     string                  `json:"hidden,omitempty" jsonschema:"-"`
 }
 
 func TestMissingRequired(t *testing.T) {
@@ -71,5 +77,41 @@ func TestHasRequired(t *testing.T) {
 		if got := hasRequired(reflect.TypeOf(tc.v)); got != tc.want {
 			t.Errorf("hasRequired(%T) = %v, want %v", tc.v, got, tc.want)
 		}
+	}
+}
+
+// TestDecodeFieldPaths: the decoder's three field checks (a control
+// character, a property the request does not have, a required one left
+// out) name a field in one form, its full path with list items by index,
+// wherever it is; an unknown property's path was once its key alone.
+func TestDecodeFieldPaths(t *testing.T) {
+	t.Parallel()
+	head := `"contact":"x","offerId":"o1",`
+	tests := []struct{ name, body, field, key string }{
+		{"control character in a list", `{` + head + `"passengers":[{"surname":"LI","givenName":"NA"},{"surname":"W\u0000NG","givenName":"A"}]}`, "passengers[1].surname", input.FieldKey},
+		{"unknown in a list", `{` + head + `"passengers":[{"surname":"LI","givenName":"NA"},{"surname":"WANG","givenName":"A","surnam":"X"}]}`, "passengers[1].surnam", UnknownFieldKey},
+		{"required in a list", `{` + head + `"passengers":[{"surname":"LI","givenName":"NA"},{"surname":"WANG"}]}`, "passengers[1].givenName", RequiredKey},
+		{"unknown at the top", `{` + head + `"passengers":[],"passengerIds":[1]}`, "passengerIds", UnknownFieldKey},
+		{"unknown in an object", `{` + head + `"passengers":[],"lead":{"surname":"LI","givenName":"NA","age":3}}`, "lead.age", UnknownFieldKey},
+		{"unknown in a map's value", `{` + head + `"passengers":[],"byName":{"li":{"surname":"LI","givenName":"NA","x":1}}}`, "byName.li.x", UnknownFieldKey},
+		{"unknown in an embedded struct's place", `{` + head + `"passengers":[],"contactt":"y"}`, "contactt", UnknownFieldKey},
+		// A key differing in case matches its field, as the decoder has it,
+		// and a field left out of the document is still one the decoder reads:
+		// neither is the unknown one.
+		{"case and hidden fields are known", `{` + head + `"Note":"n","hidden":"h","passengers":[{"SURNAME":"LI","givenName":"NA","zz":1}]}`, "passengers[0].zz", UnknownFieldKey},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			r := httptest.NewRequest("POST", "/", strings.NewReader(tc.body))
+			err := Decode(r, &reqOrder{})
+			fe, ok := fault.As(err)
+			if !ok || fe.Code != fault.CodeValidation {
+				t.Fatalf("Decode(%s) = %v, want a validation error", tc.body, err)
+			}
+			if len(fe.Fields) != 1 || fe.Fields[tc.field] != tc.key {
+				t.Errorf("Decode(%s) fields = %v, want {%s: %s}", tc.body, fe.Fields, tc.field, tc.key)
+			}
+		})
 	}
 }

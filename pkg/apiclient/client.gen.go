@@ -5942,7 +5942,7 @@ type ErrorDetail struct {
 	// Errors a refused passenger list: each problem by row (1 is the header) and column, translated
 	Errors *[]GroupRowError `json:"errors,omitempty"`
 
-	// Fields 100001: each field at fault (its path, e.g. passengers[0].surname) and what is wrong, translated
+	// Fields 100001: each field at fault and what is wrong, translated. A field is named by its path in the request: properties joined by dots, a list's item by its index in brackets (passengers[0].surname, contact.email), or body for the body as a whole
 	Fields *map[string]string `json:"fields,omitempty"`
 }
 

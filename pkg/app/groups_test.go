@@ -450,8 +450,8 @@ func TestGroupScope(t *testing.T) {
 		// journey, a past date.
 		for body, field := range map[string]string{
 			strings.Replace(groupRequestBody(), `"cabinClass"`, `"passengers":{"adult":5,"child":2,"infant":0},"cabinClass"`, 1): "passengers",
-			strings.Replace(groupRequestBody(), `"destination":"SHA"`, `"destination":"PKX"`, 1):                                 "journeys.0.destination",
-			strings.Replace(groupRequestBody(), time.Now().AddDate(0, 0, 60).Format(time.DateOnly), "2020-01-01", 1):             "journeys.0.date",
+			strings.Replace(groupRequestBody(), `"destination":"SHA"`, `"destination":"PKX"`, 1):                                 "journeys[0].destination",
+			strings.Replace(groupRequestBody(), time.Now().AddDate(0, 0, 60).Format(time.DateOnly), "2020-01-01", 1):             "journeys[0].date",
 		} {
 			resp, env := call(t, srv, "POST", groupsPath, "en", body, append(bearer(op), "Idempotency-Key", "bad-"+field)...)
 			if resp.StatusCode != 400 || !strings.Contains(string(env.Data), field) {

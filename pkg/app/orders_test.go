@@ -279,7 +279,7 @@ func TestFlightOrderLifecycle(t *testing.T) {
 			Fields map[string]string `json:"fields"`
 		}
 		_ = json.Unmarshal(env.Data, &fields)
-		if resp.StatusCode != 400 || env.Code != 100001 || fields.Fields["passengers.0.surname"] == "" || fields.Fields["passengers.0.type"] == "" {
+		if resp.StatusCode != 400 || env.Code != 100001 || fields.Fields["passengers[0].surname"] == "" || fields.Fields["passengers[0].type"] == "" {
 			t.Fatalf("bad passenger: %d %+v", resp.StatusCode, env)
 		}
 

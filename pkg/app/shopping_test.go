@@ -129,7 +129,7 @@ func TestFlightSearchAPI(t *testing.T) {
 		// Bad journeys: translated field errors, nothing stored.
 		resp, env = call(t, srv, "POST", "/shopping/v2/flight/async-shopping", "zh-cn",
 			fmt.Sprintf(`{"journeys":[{"origin":"PEK","destination":"PKX","date":%q}]}`, date), bearer(op.Token)...)
-		if resp.StatusCode != 400 || env.Code != 100001 || !strings.Contains(string(env.Data), "journeys.0.destination") {
+		if resp.StatusCode != 400 || env.Code != 100001 || !strings.Contains(string(env.Data), "journeys[0].destination") {
 			t.Fatalf("same-city journey: %d %+v", resp.StatusCode, env)
 		}
 		// A finance user has no flight search.

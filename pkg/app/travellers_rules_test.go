@@ -72,7 +72,7 @@ func TestIDCardRefusedToHongKong(t *testing.T) {
 			`"documentNumber":"E12345678"`, `"documentNumber":"110101198504020011"`, 1)
 		for lang, want := range map[string]string{"en": "only for flights within mainland China", "zh-CN": "身份证仅适用于中国大陆境内航班"} {
 			resp, env := call(t, srv, "POST", "/order/v2/flight/orders", lang, body, append(bearer(op.Token), "Idempotency-Key", "idcard-hkg-"+lang)...)
-			if resp.StatusCode != http.StatusBadRequest || !strings.Contains(string(env.Data), "passengers.0.documentType") || !strings.Contains(string(env.Data), want) {
+			if resp.StatusCode != http.StatusBadRequest || !strings.Contains(string(env.Data), "passengers[0].documentType") || !strings.Contains(string(env.Data), want) {
 				t.Fatalf("%s: ID card to Hong Kong: %d %s", lang, resp.StatusCode, env.Data)
 			}
 		}

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 	"time"
 )
 
@@ -79,6 +80,26 @@ func New(code, status int, key string, args ...any) *Error {
 // per offending field.
 func Validation(fields map[string]string) *Error {
 	return &Error{Code: CodeValidation, Status: http.StatusBadRequest, Key: "error.validation", Fields: fields}
+}
+
+// A field error names its field by a path, one form everywhere (the JSON
+// decoder's checks, every service's own, the portal's forms): properties
+// joined by dots, a list's item by its index in brackets, e.g.
+// passengers[1].surname. Integrators match on it; two forms in one request
+// (passengers.0.surname beside passengers[0].surname) made them handle both.
+
+// Item is the path of item i of the list at path list: "passengers[1]".
+func Item(list string, i int) string {
+	return list + "[" + strconv.Itoa(i) + "]"
+}
+
+// Field is the path of property name of the object at path (the request
+// itself when path is empty): "contact.email".
+func Field(path, name string) string {
+	if path == "" {
+		return name
+	}
+	return path + "." + name
 }
 
 // Malformed reports a body that could not be parsed.

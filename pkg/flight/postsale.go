@@ -100,7 +100,7 @@ func validateRequest(typ string, req PostSaleRequest) map[string]string {
 			if errors.Is(err, upload.ErrTooLarge) {
 				k = "order.request.error.proofSize"
 			}
-			errs[fmt.Sprintf("proofs.%d", i)] = k
+			errs[fault.Item("proofs", i)] = k
 		}
 	}
 	return errs
@@ -228,13 +228,13 @@ func (s *Service) ChangeSearch(ctx context.Context, who auth.Principal, id int64
 			q.Destination = o.Journeys[i].Destination
 		}
 		if _, ok := geo.AirportByCode(q.Origin); !ok {
-			errs[fmt.Sprintf("journeys.%d.origin", i)] = "order.change.error.airport"
+			errs[fault.Field(fault.Item("journeys", i), "origin")] = "order.change.error.airport"
 		}
 		if _, ok := geo.AirportByCode(q.Destination); !ok {
-			errs[fmt.Sprintf("journeys.%d.destination", i)] = "order.change.error.airport"
+			errs[fault.Field(fault.Item("journeys", i), "destination")] = "order.change.error.airport"
 		}
 		if d, err := time.Parse(time.DateOnly, j.Date); err != nil || d.Before(today) {
-			errs[fmt.Sprintf("journeys.%d.date", i)] = "order.change.error.date"
+			errs[fault.Field(fault.Item("journeys", i), "date")] = "order.change.error.date"
 		}
 		journeys = append(journeys, q)
 	}

@@ -1,13 +1,13 @@
 package flight
 
 import (
-	"fmt"
 	"net/mail"
 	"regexp"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/profile"
 	"github.com/voyage/voyage/pkg/shopping"
 	"github.com/voyage/voyage/pkg/supplier"
@@ -48,7 +48,7 @@ func validatePassengers(ps []Passenger, want supplier.Passengers, sol shopping.S
 	}
 	count := map[string]int{}
 	for i, p := range ps {
-		field := func(f string) string { return fmt.Sprintf("passengers.%d.%s", i, f) }
+		field := func(f string) string { return fault.Field(fault.Item("passengers", i), f) }
 		in := profile.PassengerInput{Surname: p.Surname, GivenName: p.GivenName, Type: p.Type, Gender: p.Gender, Birthday: p.Birthday,
 			Nationality: p.Nationality, Phone: p.Phone, Email: p.Email, DocumentType: p.DocumentType, DocumentNumber: p.DocumentNumber,
 			DocumentExpiry: p.DocumentExpiry, DocumentIssuedAt: p.DocumentIssuedAt}

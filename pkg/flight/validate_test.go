@@ -41,7 +41,7 @@ func TestIDCardOnlyWithinTheMainland(t *testing.T) {
 			p := Passenger{Type: "adult", Surname: "ZHANG", GivenName: "SAN", Gender: "male", Birthday: "1985-05-12", Nationality: "CN",
 				DocumentType: tc.doc, DocumentNumber: "110101198505120011", DocumentExpiry: "2035-01-01"}
 			errs := validatePassengers([]Passenger{p}, supplier.Passengers{Adult: 1}, tc.sol, today)
-			if got := errs["passengers.0.documentType"]; got != tc.want {
+			if got := errs["passengers[0].documentType"]; got != tc.want {
 				t.Fatalf("documentType: %q, want %q (all: %v)", got, tc.want, errs)
 			}
 		})

@@ -2,7 +2,6 @@ package group
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 	"slices"
 	"sort"
@@ -156,7 +155,7 @@ func (s *Service) fares(o Order, in QuoteInput, q *Quote, errs map[string]string
 	var total int64
 	seen := map[string]bool{}
 	for i, f := range in.Fares {
-		field := fmt.Sprintf("fares.%d.", i)
+		field := fault.Item("fares", i) + "."
 		if _, ok := count[f.PassengerType]; !ok || seen[f.PassengerType] {
 			errs[field+"passengerType"] = "group.error.passengerType"
 			continue
@@ -195,7 +194,7 @@ func (s *Service) plan(in QuoteInput, total int64, now time.Time, errs map[strin
 	var sum int64
 	last := -1
 	for i, p := range in.Installments {
-		field := fmt.Sprintf("installments.%d.", i)
+		field := fault.Item("installments", i) + "."
 		idx := slices.Index(Stages, p.Stage)
 		if idx < 0 || idx <= last {
 			errs[field+"stage"] = "group.error.stage"
@@ -230,7 +229,7 @@ func segmentsOf(in []supplier.Segment, seats int) ([]Segment, map[string]string)
 	errs := map[string]string{}
 	out := make([]Segment, 0, len(in))
 	for i, sg := range in {
-		f := fmt.Sprintf("segments.%d.", i)
+		f := fault.Item("segments", i) + "."
 		sg.Origin, sg.Destination, sg.FlightNumber, sg.Carrier = upper(sg.Origin), upper(sg.Destination), upper(sg.FlightNumber), upper(sg.Carrier)
 		if _, ok := geo.AirportByCode(sg.Origin); !ok {
 			errs[f+"origin"] = "shopping.error.airport"

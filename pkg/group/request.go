@@ -2,7 +2,6 @@ package group
 
 import (
 	"context"
-	"fmt"
 	"net/mail"
 	"slices"
 	"time"
@@ -94,7 +93,7 @@ func (s *Service) normalize(in *RequestInput, today time.Time) map[string]string
 			break
 		}
 		j := &in.Journeys[i]
-		f := fmt.Sprintf("journeys.%d.", i)
+		f := fault.Item("journeys", i) + "."
 		j.Origin, j.Destination = upper(j.Origin), upper(j.Destination)
 		j.Date, j.ReturnDate, j.Remark = trim(j.Date), trim(j.ReturnDate), trim(j.Remark)
 		d, dated := shopping.CheckJourney(errs, f, j.Origin, j.Destination, j.Date, day, prev)

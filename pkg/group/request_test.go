@@ -18,16 +18,16 @@ func TestRequestJourneys(t *testing.T) {
 		field    string
 		want     string // "" for no error on field
 	}{
-		{"a good journey", []Journey{{Origin: "pek", Destination: "lhr", Date: "2027-03-20"}}, "journeys.0.date", ""},
-		{"unknown airport", []Journey{{Origin: "PEK", Destination: "XXX", Date: "2027-03-20"}}, "journeys.0.destination", "shopping.error.airport"},
-		{"two airports of one city", []Journey{{Origin: "PEK", Destination: "PKX", Date: "2027-03-20"}}, "journeys.0.destination", "order.flight.booking.journeyError.rules"},
-		{"yesterday", []Journey{{Origin: "PEK", Destination: "LHR", Date: "2027-02-28"}}, "journeys.0.date", "shopping.error.datePast"},
-		{"today", []Journey{{Origin: "PEK", Destination: "LHR", Date: "2027-03-01"}}, "journeys.0.date", ""},
-		{"beyond the airlines' sales", []Journey{{Origin: "PEK", Destination: "LHR", Date: "2028-03-01"}}, "journeys.0.date", "shopping.error.dateFar"},
-		{"not a date", []Journey{{Origin: "PEK", Destination: "LHR", Date: "1 March"}}, "journeys.0.date", "shopping.error.date"},
+		{"a good journey", []Journey{{Origin: "pek", Destination: "lhr", Date: "2027-03-20"}}, "journeys[0].date", ""},
+		{"unknown airport", []Journey{{Origin: "PEK", Destination: "XXX", Date: "2027-03-20"}}, "journeys[0].destination", "shopping.error.airport"},
+		{"two airports of one city", []Journey{{Origin: "PEK", Destination: "PKX", Date: "2027-03-20"}}, "journeys[0].destination", "order.flight.booking.journeyError.rules"},
+		{"yesterday", []Journey{{Origin: "PEK", Destination: "LHR", Date: "2027-02-28"}}, "journeys[0].date", "shopping.error.datePast"},
+		{"today", []Journey{{Origin: "PEK", Destination: "LHR", Date: "2027-03-01"}}, "journeys[0].date", ""},
+		{"beyond the airlines' sales", []Journey{{Origin: "PEK", Destination: "LHR", Date: "2028-03-01"}}, "journeys[0].date", "shopping.error.dateFar"},
+		{"not a date", []Journey{{Origin: "PEK", Destination: "LHR", Date: "1 March"}}, "journeys[0].date", "shopping.error.date"},
 		{"a journey before the one before", []Journey{{Origin: "PEK", Destination: "LHR", Date: "2027-03-20"}, {Origin: "LHR", Destination: "CDG", Date: "2027-03-10"}},
-			"journeys.1.date", "shopping.error.dateOrder"},
-		{"back before going", []Journey{{Origin: "PEK", Destination: "LHR", Date: "2027-03-20", ReturnDate: "2027-03-19"}}, "journeys.0.returnDate", "shopping.error.dateOrder"},
+			"journeys[1].date", "shopping.error.dateOrder"},
+		{"back before going", []Journey{{Origin: "PEK", Destination: "LHR", Date: "2027-03-20", ReturnDate: "2027-03-19"}}, "journeys[0].returnDate", "shopping.error.dateOrder"},
 	}
 	for _, c := range cases {
 		in := RequestInput{Journeys: c.journeys, Contact: Contact{Name: "Li Lei", Email: "li@example.com", Phone: "13800000000"}}

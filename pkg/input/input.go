@@ -19,6 +19,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/voyage/voyage/pkg/fault"
 )
 
 // FieldKey is the catalog key of the field error for refused text.
@@ -149,7 +151,7 @@ func BadMultipart(f *multipart.Form) (string, bool) {
 
 // BadJSON walks a JSON document and returns the path of the first string
 // (a value or an object key) that is not Allowed, named as the API names
-// fields: "remark", "passengers.0.surname". ok is false when the document
+// fields (fault.Item): "remark", "passengers[0].surname". ok is false when the document
 // is clean; err reports a document that is not JSON (the caller's decoder
 // says so in its own words, so the walk only stops).
 func BadJSON(data []byte) (path string, bad bool, err error) {
@@ -165,18 +167,15 @@ func BadJSON(data []byte) (path string, bad bool, err error) {
 	}
 	var stack []level
 	name := func(stack []level) string {
-		var b []byte
-		for i, l := range stack {
-			if i > 0 {
-				b = append(b, '.')
-			}
+		path := ""
+		for _, l := range stack {
 			if l.array {
-				b = strconv.AppendInt(b, int64(l.index), 10)
+				path = fault.Item(path, l.index)
 			} else {
-				b = append(b, l.key...)
+				path = fault.Field(path, l.key)
 			}
 		}
-		return string(b)
+		return path
 	}
 	// advance moves past a finished value inside the enclosing container.
 	advance := func() {

@@ -64,7 +64,7 @@ func (e *Engine) AccurateSearch(ctx context.Context, who auth.Principal, r Accur
 		s.BookingClass = strings.ToUpper(s.BookingClass)
 		d, err := time.Parse(time.DateOnly, s.Date)
 		if err != nil || len(s.FlightNumber) < 3 {
-			return Started{}, fault.Validation(map[string]string{fmt.Sprintf("segments.%d", i): "shopping.pnr.badSegment"})
+			return Started{}, fault.Validation(map[string]string{fault.Item("segments", i): "shopping.pnr.badSegment"})
 		}
 		r.Segments[i] = s
 		// A flight back to the journey's own origin starts the way home, however

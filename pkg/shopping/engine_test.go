@@ -636,9 +636,9 @@ func TestEngineRejectsBadJourneys(t *testing.T) {
 			key   string
 		}{
 			{"no journeys", shopping.Request{}, "journeys", "flight.booking.journeyError.empty"},
-			{"same city", oneWay("PEK", "PKX"), "journeys.0.destination", "order.flight.booking.journeyError.rules"},
-			{"unknown airport", oneWay("PEK", "QQQ"), "journeys.0.destination", "shopping.error.airport"},
-			{"past date", shopping.Request{Journeys: []supplier.JourneyQuery{{Origin: "PEK", Destination: "LHR", Date: past}}}, "journeys.0.date", "shopping.error.datePast"},
+			{"same city", oneWay("PEK", "PKX"), "journeys[0].destination", "order.flight.booking.journeyError.rules"},
+			{"unknown airport", oneWay("PEK", "QQQ"), "journeys[0].destination", "shopping.error.airport"},
+			{"past date", shopping.Request{Journeys: []supplier.JourneyQuery{{Origin: "PEK", Destination: "LHR", Date: past}}}, "journeys[0].date", "shopping.error.datePast"},
 			{"infants", shopping.Request{Journeys: oneWay("PEK", "LHR").Journeys, Passengers: supplier.Passengers{Adult: 1, Infant: 2}}, "passengers", "shopping.error.infants"},
 			{"six flights", shopping.Request{BookingType: shopping.Multi, Journeys: slices.Repeat(oneWay("PEK", "LHR").Journeys, 6)}, "journeys", "shopping.error.tooManyJourneys"},
 		}

@@ -2,11 +2,11 @@ package shopping
 
 import (
 	"cmp"
-	"fmt"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/geo"
 	"github.com/voyage/voyage/pkg/supplier"
 )
@@ -120,7 +120,7 @@ func (r *Request) Normalize(today time.Time) map[string]string {
 		j.Origin = strings.ToUpper(strings.TrimSpace(j.Origin))
 		j.Destination = strings.ToUpper(strings.TrimSpace(j.Destination))
 		j.Date = strings.TrimSpace(j.Date)
-		if d, ok := CheckJourney(errs, fmt.Sprintf("journeys.%d.", i), j.Origin, j.Destination, j.Date, day, prev); ok {
+		if d, ok := CheckJourney(errs, fault.Item("journeys", i)+".", j.Origin, j.Destination, j.Date, day, prev); ok {
 			prev = d
 		}
 	}

@@ -88,7 +88,7 @@ func (r CreateRequest) validate() error {
 	grown, child := false, false
 	seen := map[string]bool{}
 	for i, p := range r.Passengers {
-		f := func(name string) string { return fmt.Sprintf("passengers[%d].%s", i, name) }
+		f := func(name string) string { return fault.Field(fault.Item("passengers", i), name) }
 		switch {
 		case !contains(ticketTypes, p.Type):
 			errs[f("type")] = "train.error.ticketType"

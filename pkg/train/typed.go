@@ -51,7 +51,7 @@ func checkTyped(o Order, typed []TypedTicket) ([]TypedTicket, error) {
 		known[p.ID] = true
 	}
 	for i, t := range typed {
-		f := func(name string) string { return fmt.Sprintf("tickets[%d].%s", i, name) }
+		f := func(name string) string { return fault.Field(fault.Item("tickets", i), name) }
 		t = t.normalise()
 		switch {
 		case !known[t.PassengerID]:
@@ -114,7 +114,7 @@ func checkNumbersFree(ctx context.Context, db *store.DB, orderID int64, typed []
 	for i, t := range typed {
 		for _, n := range taken {
 			if t.TicketNumber == n {
-				errs[fmt.Sprintf("tickets[%d].ticketNumber", i)] = "train.error.typedTicketNumberTaken"
+				errs[fault.Field(fault.Item("tickets", i), "ticketNumber")] = "train.error.typedTicketNumberTaken"
 			}
 		}
 	}

@@ -192,8 +192,9 @@ func (s *Server) groupQuote(w http.ResponseWriter, r *http.Request, v viewer, id
 		if amount == "" {
 			continue
 		}
-		fieldOf["fares."+strconv.Itoa(len(in.Fares))+".amount"] = "fares." + pt
-		fieldOf["fares."+strconv.Itoa(len(in.Fares))+".passengerType"] = "fares." + pt
+		fare := fault.Item("fares", len(in.Fares))
+		fieldOf[fault.Field(fare, "amount")] = "fares." + pt
+		fieldOf[fault.Field(fare, "passengerType")] = "fares." + pt
 		in.Fares = append(in.Fares, group.FareInput{PassengerType: pt, Amount: amount})
 	}
 	parseTime := func(field, value string) time.Time {
@@ -216,11 +217,11 @@ func (s *Server) groupQuote(w http.ResponseWriter, r *http.Request, v viewer, id
 		if in2.Amount == "" && in2.Deadline == "" && st != group.StageFinal {
 			continue // a deposit left out
 		}
-		n := strconv.Itoa(len(in.Installments))
+		item := fault.Item("installments", len(in.Installments))
 		for _, f := range []string{"amount", "deadline"} {
-			fieldOf["installments."+n+"."+f] = "installments." + st + "." + f
+			fieldOf[fault.Field(item, f)] = "installments." + st + "." + f
 		}
-		fieldOf["installments."+n+".stage"] = "installments." + st + ".amount"
+		fieldOf[fault.Field(item, "stage")] = "installments." + st + ".amount"
 		in.Installments = append(in.Installments, group.InstallmentInput{Stage: st, Amount: in2.Amount,
 			Deadline: parseTime("installments."+st+".deadline", in2.Deadline)})
 	}

@@ -641,12 +641,11 @@ func (s *Server) orderChangeSearch(w http.ResponseWriter, r *http.Request) {
 	}
 	var req flight.ChangeSearchRequest
 	for i := 0; i < 5; i++ { // at most five flights (spec §9)
-		p := "journeys." + strconv.Itoa(i) + "."
-		if _, ok := r.PostForm[p+"date"]; !ok {
+		if _, ok := r.PostForm[templates.JourneyField(i, "date")]; !ok {
 			break
 		}
-		req.Journeys = append(req.Journeys, flight.JourneyChange{Origin: r.PostFormValue(p + "origin"),
-			Destination: r.PostFormValue(p + "destination"), Date: strings.TrimSpace(r.PostFormValue(p + "date"))})
+		req.Journeys = append(req.Journeys, flight.JourneyChange{Origin: r.PostFormValue(templates.JourneyField(i, "origin")),
+			Destination: r.PostFormValue(templates.JourneyField(i, "destination")), Date: strings.TrimSpace(r.PostFormValue(templates.JourneyField(i, "date")))})
 	}
 	var journeys []templates.ChangeJourney
 	for _, j := range req.Journeys {

@@ -402,7 +402,7 @@ func TestOrderDetailShowsAllowedActions(t *testing.T) {
 			`name="confirm"`, "Cancel booking", "1,500.00"}},
 		{"operator", "F0002", []string{"change/search", "change", "refund", "void"}, []string{`enctype="multipart/form-data"`,
 			`accept=".jpg,.jpeg,.png,.pdf"`, `name="subReason2"`, `name="subReason3"`, `name="subReason6"`, "Visa refused",
-			`name="journeys.0.date"`, `value="2026-05-01"`, "Ticket price", "1,800.00", "Sale total", "Fare basis", "YOW",
+			`name="journeys[0].date"`, `value="2026-05-01"`, "Ticket price", "1,800.00", "Sale total", "Fare basis", "YOW",
 			"/order/v2/flight/orders/" + fmt.Sprint(e.ids["F0002"]) + "/documents/eticket?format=pdf",
 			"/order/v2/flight/orders/" + fmt.Sprint(e.ids["F0002"]) + "/documents/itinerary?format=xlsx", "999-1000000001",
 			"Beijing", "Economy"}},
@@ -606,7 +606,7 @@ func TestOrderChangeSearchAndRequest(t *testing.T) {
 	e := ordersFixture(t)
 	search := e.href("F0002") + "/actions/change/search"
 	journey := func(date string) url.Values {
-		return url.Values{"journeys.0.origin": {"PEK"}, "journeys.0.destination": {"HKG"}, "journeys.0.date": {date}}
+		return url.Values{"journeys[0].origin": {"PEK"}, "journeys[0].destination": {"HKG"}, "journeys[0].date": {date}}
 	}
 	// A date in the past comes back on the search form, as typed.
 	res := send(e.h, "operator", "POST", search, journey("2020-01-01"))
