@@ -119,7 +119,9 @@ func writeEnvelope(w http.ResponseWriter, status int, env Envelope) {
 // a misspelt field silently dropped once refunded both passengers of an
 // order where one was meant ("passengerIds" for "passengers"). A property
 // the request's type marks required and the body leaves out is a field
-// error naming it (RequiredKey, missingRequired).
+// error naming it (RequiredKey, missingRequired). A value of the wrong type
+// is a field error naming its path (TypeKey, input.PathAt), and so is one
+// its type refuses as it decodes itself (FormatKey, refusedValue).
 func Decode(r *http.Request, v any) error {
 	if ct := r.Header.Get("Content-Type"); ct != "" && !strings.HasPrefix(strings.ToLower(ct), "application/json") {
 		return fault.Malformed(errors.New("content type " + ct + " is not application/json"))
@@ -159,6 +161,17 @@ func Decode(r *http.Request, v any) error {
 			}
 			return fault.Validation(map[string]string{field: UnknownFieldKey})
 		}
+		var wrong *json.UnmarshalTypeError
+		if errors.As(err, &wrong) {
+			if path := input.PathAt(data, wrong.Offset); path != "" {
+				return fault.Validation(map[string]string{path: TypeKey})
+			}
+		}
+		if t := reflect.TypeOf(v); t != nil {
+			if path := refusedValue(data, t); path != "" {
+				return fault.Validation(map[string]string{path: FormatKey})
+			}
+		}
 		return fault.Malformed(err)
 	}
 	if t := reflect.TypeOf(v); t != nil {
@@ -168,6 +181,15 @@ func Decode(r *http.Request, v any) error {
 	}
 	return nil
 }
+
+// TypeKey is the catalog key of the field error for a value of the wrong
+// JSON type: a number for a string, a list for an object, 1.5 for a whole
+// number.
+const TypeKey = "error.field.type"
+
+// FormatKey is the catalog key of the field error for a value its type,
+// decoding itself, refuses: a time without its zone, a number for a time.
+const FormatKey = "error.field.format"
 
 // UnknownFieldKey is the catalog key of the field error for a property the
 // request does not have.

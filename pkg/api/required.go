@@ -1,7 +1,9 @@
 package api
 
 import (
+	"bytes"
 	"encoding/json"
+	"iter"
 	"maps"
 	"reflect"
 	"slices"
@@ -66,7 +68,7 @@ func requiredWithin(t reflect.Type, seen map[reflect.Type]bool) bool {
 }
 
 func missingIn(v any, t reflect.Type, path string) string {
-	return walkRequest(v, t, path, missingInObject)
+	return requestWalk{object: missingInObject}.walk(v, t, path)
 }
 
 func missingInObject(obj map[string]any, t reflect.Type, path string) string {
@@ -85,13 +87,26 @@ func missingInObject(obj map[string]any, t reflect.Type, path string) string {
 	return ""
 }
 
-// walkRequest walks v, a request's JSON decoded into any, beside t, the
+// requestWalk walks v, a request's JSON decoded into any, beside t, the
 // type the request decodes into, through lists and maps (a map's keys in
-// order), and answers the first path object answers for an object that t
-// has as a struct; "" when none.
-func walkRequest(v any, t reflect.Type, path string, object func(obj map[string]any, t reflect.Type, path string) string) string {
+// order), and answers the first path its visitors answer, "" when none:
+// object for an object that t has as a struct, own for a value whose type
+// decodes itself (a time, an amount; not walked into, and passed over
+// when own is nil).
+type requestWalk struct {
+	object func(obj map[string]any, t reflect.Type, path string) string
+	own    func(v any, t reflect.Type, path string) string
+}
+
+func (w requestWalk) walk(v any, t reflect.Type, path string) string {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
+	}
+	if t.Implements(unmarshaler) || reflect.PointerTo(t).Implements(unmarshaler) {
+		if w.own == nil {
+			return ""
+		}
+		return w.own(v, t, path)
 	}
 	switch t.Kind() {
 	case reflect.Slice, reflect.Array:
@@ -100,23 +115,55 @@ func walkRequest(v any, t reflect.Type, path string, object func(obj map[string]
 		}
 		list, _ := v.([]any)
 		for i, item := range list {
-			if p := walkRequest(item, t.Elem(), fault.Item(path, i), object); p != "" {
+			if p := w.walk(item, t.Elem(), fault.Item(path, i)); p != "" {
 				return p
 			}
 		}
 	case reflect.Map:
 		obj, _ := v.(map[string]any)
 		for _, k := range slices.Sorted(maps.Keys(obj)) {
-			if p := walkRequest(obj[k], t.Elem(), fault.Field(path, k), object); p != "" {
+			if p := w.walk(obj[k], t.Elem(), fault.Field(path, k)); p != "" {
 				return p
 			}
 		}
 	case reflect.Struct:
 		if obj, ok := v.(map[string]any); ok {
-			return object(obj, t, path)
+			return w.object(obj, t, path)
 		}
 	}
 	return ""
+}
+
+var unmarshaler = reflect.TypeFor[json.Unmarshaler]()
+
+// keyedFields lists obj's keys in order, each with the field of struct type t
+// that encoding/json decodes it into (nil for none): the key's own name
+// first, else one differing only in case, as encoding/json matches.
+func keyedFields(obj map[string]any, t reflect.Type) iter.Seq2[string, *jsonField] {
+	return func(yield func(string, *jsonField) bool) {
+		fields := map[string]jsonField{}
+		for _, f := range structFields(t, false) {
+			fields[f.Name] = f
+		}
+		for _, k := range slices.Sorted(maps.Keys(obj)) {
+			f, ok := fields[k]
+			if !ok {
+				for name, g := range fields {
+					if strings.EqualFold(name, k) {
+						f, ok = g, true
+						break
+					}
+				}
+			}
+			var field *jsonField
+			if ok {
+				field = &f
+			}
+			if !yield(k, field) {
+				return
+			}
+		}
+	}
 }
 
 // jsonField is a property of a struct as encoding/json and the schema
@@ -188,29 +235,12 @@ func unknownField(data []byte, t reflect.Type) string {
 }
 
 func unknownIn(v any, t reflect.Type, path string) string {
-	return walkRequest(v, t, path, unknownInObject)
+	return requestWalk{object: unknownInObject}.walk(v, t, path)
 }
 
 func unknownInObject(obj map[string]any, t reflect.Type, path string) string {
-	if t.Implements(unmarshaler) || reflect.PointerTo(t).Implements(unmarshaler) {
-		return ""
-	}
-	fields := map[string]jsonField{}
-	for _, f := range structFields(t, false) {
-		fields[f.Name] = f
-	}
-	for _, k := range slices.Sorted(maps.Keys(obj)) {
-		f, ok := fields[k]
-		if !ok {
-			// encoding/json matches a key to a field case-insensitively.
-			for name, g := range fields {
-				if strings.EqualFold(name, k) {
-					f, ok = g, true
-					break
-				}
-			}
-		}
-		if !ok {
+	for k, f := range keyedFields(obj, t) {
+		if f == nil {
 			return fault.Field(path, k)
 		}
 		if p := unknownIn(obj[k], f.Type, fault.Field(path, f.Name)); p != "" {
@@ -220,4 +250,41 @@ func unknownInObject(obj map[string]any, t reflect.Type, path string) string {
 	return ""
 }
 
-var unmarshaler = reflect.TypeFor[json.Unmarshaler]()
+// refusedValue answers the path of the first value of data (the request's
+// JSON) that its type, decoding itself, refuses: a number for a time, a
+// time without its zone; "" when none. encoding/json passes such a type's
+// error on without saying where the value was.
+func refusedValue(data []byte, t reflect.Type) string {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return ""
+	}
+	return refusedIn(v, t, "")
+}
+
+func refusedIn(v any, t reflect.Type, path string) string {
+	return requestWalk{object: refusedInObject, own: refusedOwn}.walk(v, t, path)
+}
+
+func refusedInObject(obj map[string]any, t reflect.Type, path string) string {
+	for k, f := range keyedFields(obj, t) {
+		if f == nil {
+			continue
+		}
+		if p := refusedIn(obj[k], f.Type, fault.Field(path, f.Name)); p != "" {
+			return p
+		}
+	}
+	return ""
+}
+
+// refusedOwn is path when v is a value t, decoding itself, refuses.
+func refusedOwn(v any, t reflect.Type, path string) string {
+	raw, err := json.Marshal(v)
+	if err != nil || json.Unmarshal(raw, reflect.New(t).Interface()) == nil {
+		return ""
+	}
+	return path
+}

@@ -5,15 +5,17 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/input"
 )
 
 type reqPassenger struct {
-	Surname   string `json:"surname" jsonschema:"required"`
-	GivenName string `json:"givenName" jsonschema:"required"`
-	Remark    string `json:"remark,omitempty"`
+	Surname   string     `json:"surname" jsonschema:"required"`
+	GivenName string     `json:"givenName" jsonschema:"required"`
+	Remark    string     `json:"remark,omitempty"`
+	Since     *time.Time `json:"since,omitempty"`
 }
 
 type reqEmbedded struct {
@@ -28,6 +30,8 @@ type reqOrder struct {
 	ByName     map[string]reqPassenger `json:"byName,omitempty"`
 	Note       string                  `json:"note,omitempty"`
 	Hidden     string                  `json:"hidden,omitempty" jsonschema:"-"`
+	Count      int                     `json:"count,omitempty"`
+	At         time.Time               `json:"at,omitempty"`
 }
 
 func TestMissingRequired(t *testing.T) {
@@ -98,6 +102,11 @@ func TestDecodeFieldPaths(t *testing.T) {
 		// A key differing in case matches its field, as the decoder has it,
 		// and a field left out of the document is still one the decoder reads:
 		// neither is the unknown one.
+		{"wrong type in a list", `{` + head + `"passengers":[{"surname":"LI","givenName":"NA"},{"surname":5,"givenName":"A"}]}`, "passengers[1].surname", TypeKey},
+		{"a list for an object", `{` + head + `"passengers":[],"lead":[1]}`, "lead", TypeKey},
+		{"a fraction for a whole number", `{` + head + `"passengers":[],"count":1.5}`, "count", TypeKey},
+		{"a number for a time", `{` + head + `"passengers":[],"at":5}`, "at", FormatKey},
+		{"a time without its zone, in a list", `{` + head + `"passengers":[{"surname":"LI","givenName":"NA","since":"2026-01-02T03:04:05Z"},{"surname":"W","givenName":"A","since":"2026-01-02 03:04"}]}`, "passengers[1].since", FormatKey},
 		{"case and hidden fields are known", `{` + head + `"Note":"n","hidden":"h","passengers":[{"SURNAME":"LI","givenName":"NA","zz":1}]}`, "passengers[0].zz", UnknownFieldKey},
 	}
 	for _, tc := range tests {

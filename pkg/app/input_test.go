@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -209,6 +210,59 @@ func TestUnknownFieldsRefused(t *testing.T) {
 				append(bearer(super.Token), "Idempotency-Key", "unknown-field-"+strconv.Itoa(writes))...)
 			if resp.StatusCode != 400 || env.Code != 100001 || fieldsOf(t, env)["zzNotAField"] != l.msg {
 				t.Errorf("%s %s: status %d code %d %s %s", w.method, w.path, resp.StatusCode, env.Code, env.Message, env.Data)
+			}
+		}
+		if writes < 40 {
+			t.Errorf("the document names %d writes with a JSON body; expected about fifty", writes)
+		}
+	})
+}
+
+// TestWrongTypesRefused: for every write the served document gives a JSON
+// object body, a property sent with a value of another JSON type (a number
+// for text, text for anything else) is a 400 naming that property, in the
+// caller's language, where it was once "not valid JSON" with no field; on
+// both engines. The property is each body's first by name, read from the
+// document, not from a list kept here.
+func TestWrongTypesRefused(t *testing.T) {
+	t.Parallel()
+	seeded(t, func(t *testing.T, a *app.App, srv *httptest.Server) {
+		super := loginAs(t, srv, "provider-admin", "provider-pass-1")
+		// A value whose type decodes itself (a time) answers that it is not
+		// written as the reference gives it; any other, its wrong type.
+		langs := []struct{ lang, msg, format string }{
+			{"en", "This field has the wrong type (text, number, list or object): check it against the API reference.",
+				"This value is not written as the API reference gives it (a date and time with its time zone, for one)."},
+			{"zh-cn", "此字段的类型不对（文本、数字、列表或对象）：请对照 API 文档核对。", "此项的写法与 API 文档不符（例如日期时间须带时区）。"},
+			{"zh-tw", "此欄位的型別不對（文字、數字、清單或物件）：請對照 API 文件核對。", "此欄位的寫法與 API 文件不符（例如日期時間須含時區）。"},
+		}
+		writes := 0
+		for _, w := range jsonWrites(t, srv) {
+			if w.schema.Type != "object" || len(w.schema.Properties) == 0 {
+				continue
+			}
+			name := slices.Sorted(maps.Keys(w.schema.Properties))[0]
+			var prop struct {
+				Type   any    `json:"type"`
+				Format string `json:"format"`
+			}
+			if err := json.Unmarshal(w.schema.Properties[name], &prop); err != nil {
+				t.Fatal(err)
+			}
+			value := `"x"`
+			if types := fmt.Sprint(prop.Type); strings.Contains(types, "string") {
+				value = `5`
+			}
+			writes++
+			l := langs[writes%len(langs)]
+			want := l.msg
+			if prop.Format == "date-time" {
+				want = l.format
+			}
+			resp, env := call(t, srv, w.method, w.path, l.lang, `{"`+name+`":`+value+`}`,
+				append(bearer(super.Token), "Idempotency-Key", "wrong-type-"+strconv.Itoa(writes))...)
+			if resp.StatusCode != 400 || env.Code != 100001 || fieldsOf(t, env)[name] != want {
+				t.Errorf("%s %s {%q: %s}: status %d code %d %s %s", w.method, w.path, name, value, resp.StatusCode, env.Code, env.Message, env.Data)
 			}
 		}
 		if writes < 40 {

@@ -1,7 +1,10 @@
 package input
 
 import (
+	"encoding/json"
+	"fmt"
 	"mime/multipart"
+	"strings"
 	"testing"
 	"unicode"
 	"unicode/utf8"
@@ -138,6 +141,82 @@ func TestClip(t *testing.T) {
 		got := Clip(c.in, c.n)
 		if got != c.want || len(got) > c.n || !utf8.ValidString(got) {
 			t.Errorf("Clip(%q, %d) = %q, want %q", c.in, c.n, got, c.want)
+		}
+	}
+}
+
+// TestPlainJSONAgreesWithTheWalk: BadJSON's shortcut (plainJSON) never
+// calls a document clean that reading its tokens finds refused text in,
+// for every character below U+0100 and a sample above, written as itself
+// and as each escape JSON has for it.
+func TestPlainJSONAgreesWithTheWalk(t *testing.T) {
+	t.Parallel()
+	var docs []string
+	for r := rune(0); r < 0x3100; r++ {
+		if r >= 0x100 && r%97 != 0 {
+			continue
+		}
+		docs = append(docs, fmt.Sprintf(`{"a":["x\\u%04x"],"k":"a\u%04Xb"}`, r, r))
+		if r >= 0x20 && r != '"' && r != '\\' && (r < 0xd800 || r > 0xdfff) {
+			docs = append(docs, `{"k":"a`+string(r)+`b"}`)
+		}
+	}
+	for _, e := range []string{`\"`, `\\`, `\/`, `\b`, `\f`, `\n`, `\r`, `\t`, `\ud83d\ude00`, `\ud800`, `\u00`} {
+		docs = append(docs, `{"k":"a`+e+`b"}`, `{"k`+e+`":1}`)
+	}
+	docs = append(docs, "{\"k\":\"a\x80b\"}", "{\"k\":\"\xc2\x85\"}", `{"k":"end\`)
+	for _, doc := range docs {
+		var walked bool
+		err := walkJSON([]byte(doc), func(t jsonToken) bool {
+			walked = t.isString && !Allowed(t.text)
+			return walked
+		})
+		if plainJSON([]byte(doc)) && json.Valid([]byte(doc)) && (walked || err != nil) {
+			t.Errorf("%q: plain, but the walk finds refused text", doc)
+		}
+		if _, bad, _ := BadJSON([]byte(doc)); bad != walked {
+			t.Errorf("%q: BadJSON says bad %v, the walk %v", doc, bad, walked)
+		}
+	}
+}
+
+// TestPathAt: the value that encoding/json's type error points at (the
+// offset just past its first token) is named with its list indexes, which
+// the decoder's own name for it lacks.
+func TestPathAt(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		doc, upTo, want string // upTo: the document up to the offset
+	}{
+		{`{"passengers":[{"surname":"a"},{"surname":5}]}`, `{"passengers":[{"surname":"a"},{"surname":5`, "passengers[1].surname"},
+		{`{"passengers":[{"age":[1,2]}]}`, `{"passengers":[{"age":[`, "passengers[0].age"},
+		{`{"passengers":{"a":1}}`, `{"passengers":{`, "passengers"},
+		{`{"n":1.5,"m":2}`, `{"n":1.5`, "n"},
+		{`{"m":{"k":"v"}}`, `{"m":{"k":"v"`, "m.k"},
+		{`[1,"x"]`, `[1,"x"`, "[1]"},
+		{`"x"`, `"x"`, "body"},
+		// An offset inside a key, or past the document, names nothing.
+		{`{"key":1}`, `{"ke`, ""},
+		{`{"a":1}`, `{"a":1}  `, ""},
+	}
+	for _, tc := range tests {
+		if got := PathAt([]byte(tc.doc), int64(len(tc.upTo))); got != tc.want {
+			t.Errorf("PathAt(%s, %d) = %q, want %q", tc.doc, len(tc.upTo), got, tc.want)
+		}
+	}
+}
+
+// BenchmarkBadJSON: the walk every JSON request body takes, over a flight
+// booking's body with five travellers, clean (the walk reads it whole).
+func BenchmarkBadJSON(b *testing.B) {
+	pax := `{"type":"adult","surname":"ZHANG","givenName":"SAN","gender":"male","birthday":"1988-02-03","nationality":"CN",` +
+		`"documentType":"passport","documentNumber":"E12345678","documentExpiry":"2031-05-06","phone":"+86 13800000000","email":"zhang.san@example.com"}`
+	body := []byte(`{"solutionId":"sol-8c1f2e","quoteId":"q-77a1","passengers":[` + strings.Repeat(pax+",", 4) + pax +
+		`],"contact":{"name":"Zhang San","email":"ops@example.com","phone":"+86 13800000000"},"remark":"window seats, please\nand a vegetarian meal"}`)
+	b.SetBytes(int64(len(body)))
+	for b.Loop() {
+		if _, bad, err := BadJSON(body); bad || err != nil {
+			b.Fatal(bad, err)
 		}
 	}
 }
