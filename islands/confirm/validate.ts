@@ -1,6 +1,7 @@
 // The passenger and contact rules of spec §5, checked before the order is
-// sent (the server checks them again). Errors are keyed by the names the
-// server uses in a 100001 answer: passengers.0.surname, contact.email.
+// sent (the server checks them again). Errors are keyed by the form's
+// names for the fields a 100001 answer names: passengers.0.surname for the
+// server's passengers[0].surname (fieldPath.ts), contact.email.
 import { isDate, localDate } from '../flight/format';
 import {
   documentTypes,

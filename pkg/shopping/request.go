@@ -136,7 +136,7 @@ func (r *Request) Normalize(today time.Time) map[string]string {
 // cityCode maps an airport or city code to its city (spec §5 compares
 // journeys' ends by city).
 // CheckJourney checks one journey of a flight search or a group request,
-// its errors under field ("journeys.0."): airports or cities the directory
+// its errors under field ("journeys[0]."): airports or cities the directory
 // knows, not two places of one city, a date from day (the agency's today)
 // to MaxDaysAhead on and not before prev, the journey before it. It
 // answers the date when it reads as one.
