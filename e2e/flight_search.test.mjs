@@ -3,7 +3,7 @@
 // /flight/booking against the demo's simulated suppliers.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { newPage, seriousViolations, screenshot, portalShot, login, isoDay, agencyDay, boot, shutdown, submit, pickAirport } from './harness.mjs';
+import { newPage, seriousViolations, screenshot, portalShot, login, isoDay, agencyDay, boot, shutdown, submit, pickAirport, atReflowWidth, reflowWidth, offScreen } from './harness.mjs';
 
 let server;
 let browser;
@@ -195,9 +195,10 @@ test('demo-operator searches PEK→LHR one-way: results fill in, filter, sort, p
   await portalShot(page, 'results-en');
   await page.keyboard.press('Escape');
 
-  // 390 px wide: nothing runs off the side.
+  // 390 px wide: nothing runs off the side; nor at 320 px, the reflow width.
+  assert.deepEqual(await atReflowWidth(page), [], `results at ${reflowWidth} px`);
   await page.setViewportSize({ width: 390, height: 844 });
-  assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 390), 'no horizontal scroll at 390px');
+  assert.deepEqual(await offScreen(page), [], 'results at 390 px');
   await page.getByRole('button', { name: /Show filters/ }).click();
   assert.ok(await page.getByRole('group', { name: 'Airlines' }).isVisible());
   await screenshot(page, 'flight-search-results-390');
@@ -214,6 +215,7 @@ test('demo-operator searches PEK→LHR one-way: results fill in, filter, sort, p
   assert.ok(await page.getByRole('group', { name: '航空公司' }).isVisible());
   assert.ok(await page.locator('.fs-card').first().getByRole('button', { name: /^选择/ }).isVisible());
   await screenshot(page, 'flight-search-results-zh-cn');
+  assert.deepEqual(await atReflowWidth(page), [], `results in Chinese at ${reflowWidth} px`);
   await page.setViewportSize({ width: 1366, height: 768 });
   await page.locator('.fs-toolbar').evaluate((e) => e.scrollIntoView());
   await page.locator('.fs-card').first().getByRole('button', { name: '价格明细' }).click();

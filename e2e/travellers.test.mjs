@@ -10,7 +10,7 @@
 // the server reads it with Tesseract, as in production.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { newPage, seriousViolations, screenshot, loginOK, submit, flash, boot, shutdown, searchOneWay, scanDocument } from './harness.mjs';
+import { newPage, seriousViolations, screenshot, loginOK, submit, flash, boot, shutdown, searchOneWay, scanDocument, atReflowWidth, reflowWidth, offScreen } from './harness.mjs';
 
 let server;
 let browser;
@@ -102,8 +102,9 @@ test('saves travellers by scanning and typing, then picks and scans them on the 
   await screenshot(page, 'travellers-list');
   // On a phone each traveller is a card, each value under its name, with
   // nothing scrolled sideways.
+  assert.deepEqual(await atReflowWidth(page), [], `the travellers at ${reflowWidth} px`);
   await page.setViewportSize({ width: 390, height: 844 });
-  assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 390), 'no horizontal scroll at 390 px');
+  assert.deepEqual(await offScreen(page), [], 'the travellers at 390 px');
   const card = page.locator('tr[data-traveller="LI/LEI"]');
   assert.equal(await card.evaluate((r) => getComputedStyle(r).display), 'block', 'a card per traveller at 390 px');
   const birthday = card.locator('td', { hasText: '1990-02-03' });
