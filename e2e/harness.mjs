@@ -210,8 +210,20 @@ export async function newPage(browser, { lang, javaScriptEnabled = true, baseURL
 
 const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
-// Runs axe-core on the page and returns the serious and critical violations.
+// seriousViolations answers the page's accessibility problems, a line
+// each: axe-core's serious and critical violations, and what does not
+// reflow at 320 px (WCAG 2.1's 1.4.10, which axe cannot test;
+// atReflowWidth). Every state a test checks with axe is laid out on the
+// narrowest phone too.
 export async function seriousViolations(page) {
+  const found = await axeViolations(page);
+  for (const p of await atReflowWidth(page)) found.push(`reflow (WCAG 1.4.10) at ${reflowWidth} px: ${p}`);
+  return found;
+}
+
+// axeViolations runs axe-core on the page and answers its serious and
+// critical violations.
+export async function axeViolations(page) {
   // Evaluated over the DevTools protocol: the page's CSP forbids inline
   // scripts, and bypassing the CSP would hide violations these tests catch.
   await page.evaluate(axeSource);

@@ -19,7 +19,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startServer, launchBrowser, seriousViolations, login, atReflowWidth, reflowWidth } from './harness.mjs';
+import { startServer, launchBrowser, axeViolations, login, atReflowWidth, reflowWidth } from './harness.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const raw = JSON.parse(readFileSync(join(here, 'fixtures', 'raw-codes.json'), 'utf8'));
@@ -143,7 +143,7 @@ async function documentKey(page) {
 async function violationsOf(page, key) {
   if (!axeByDocument.has(key)) {
     axeRuns++;
-    axeByDocument.set(key, seriousViolations(page));
+    axeByDocument.set(key, axeViolations(page));
   }
   return axeByDocument.get(key);
 }
