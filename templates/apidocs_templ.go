@@ -274,9 +274,9 @@ func ApiGuidePage(p Page) templ.Component {
 			}
 			var templ_7745c5c3_Var18 string
 			templ_7745c5c3_Var18, templ_7745c5c3_Err = templ.JoinStringErrs(`{"code": 0, "data": {"balance": {"amount": "1234.50", "currency": "CNY"}}, "message": ""}
-{"code": 100001, "data": {"fields": {"contact.email": "Enter a valid email"}}, "message": "Please check the highlighted fields"}`)
+{"code": 100001, "data": {"fields": {"contact.email": "Enter a valid email", "passengers[1].surname": "This field is required."}}, "message": "Please check the highlighted fields"}`)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `apidocs.templ`, Line: 42, Col: 129}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `apidocs.templ`, Line: 42, Col: 181}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var18))
 			if templ_7745c5c3_Err != nil {
