@@ -95,7 +95,7 @@ func (r *Root) demoCmd() *cobra.Command {
 				return err
 			}
 			if err := demo.SeedLiving(cmd.Context(), demo.Services{DB: a.DB, Agencies: a.Agencies, AgencyAdmin: a.AgencyAdmin,
-				Ledger: a.Ledger, Shopping: a.Shopping, Orders: a.Orders, Trains: a.Trains}); err != nil {
+				Ledger: a.Ledger, Shopping: a.Shopping, Orders: a.Orders, Trains: a.Trains, Groups: a.Groups}); err != nil {
 				return err
 			}
 			all := demo.AllLogins()

@@ -103,7 +103,7 @@ func seedLiving(ctx context.Context, a Services) (created bool, err error) {
 		CurrencyReceived: "CNY", AmountReceived: "5000", ExchangeRate: "1", Reference: "HARBOUR-TRANSFER-1"}, nil); err != nil {
 		return false, fmt.Errorf("demo: Harbour Kids Travel funds: %w", err)
 	}
-	if err := seedLivingActivity(ctx, a, harbour, kids); err != nil {
+	if err := seedLivingActivity(ctx, a, asProvider, harbour, kids); err != nil {
 		return false, err
 	}
 	return created, nil

@@ -12,6 +12,7 @@ import (
 	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/display"
 	"github.com/voyage/voyage/pkg/flight"
+	"github.com/voyage/voyage/pkg/group"
 	"github.com/voyage/voyage/pkg/ledger"
 	"github.com/voyage/voyage/pkg/payment"
 	"github.com/voyage/voyage/pkg/shopping"
@@ -30,6 +31,7 @@ type Services struct {
 	Shopping    *shopping.Engine
 	Orders      *flight.Service
 	Trains      *train.Service
+	Groups      *group.Service
 }
 
 // flightState is where a seeded flight order is taken after booking.
@@ -84,12 +86,13 @@ func passenger(surname, given, gender, birthday, doc string) flight.Passenger {
 // harbourTrainKey books Harbour Travel's train order.
 const harbourTrainKey = "demo-harbour-train-1"
 
-// seedLivingActivity books the living agencies' orders through the order
-// and train services (search, book, pay from the wallet, ticket, cancel,
-// ask for a refund), then draws Harbour Travel's statement. Each order is
+// seedLivingActivity books the living agencies' orders through the order,
+// train and group services (search, book, pay from the wallet, ticket,
+// cancel, ask for a refund; a group request the provider quotes), then
+// draws Harbour Travel's statement. Each order is
 // found again by its idempotency key and only taken the steps it still
 // lacks, so a run stopped half-way is finished by the next.
-func seedLivingActivity(ctx context.Context, a Services, harbour, kids livingAgency) error {
+func seedLivingActivity(ctx context.Context, a Services, provider auth.Principal, harbour, kids livingAgency) error {
 	asHarbour, err := principal(ctx, a, harbour, "harbour-super")
 	if err != nil {
 		return err
@@ -101,6 +104,9 @@ func seedLivingActivity(ctx context.Context, a Services, harbour, kids livingAge
 	}
 	if err := seedTrain(ctx, a, asHarbour); err != nil {
 		return fmt.Errorf("demo: Harbour Travel train order: %w", err)
+	}
+	if err := seedGroup(ctx, a, asHarbour, provider); err != nil {
+		return fmt.Errorf("demo: Harbour Travel group order: %w", err)
 	}
 	asKids, err := principal(ctx, a, kids, "harbour-sub")
 	if err != nil {
@@ -230,6 +236,51 @@ func flightQuote(ctx context.Context, a Services, who auth.Principal, f livingFl
 		}
 	}
 	return "", fmt.Errorf("no bookable fare %s-%s on %s among %d", f.origin, f.dest, date, len(page.Items))
+}
+
+// harbourGroupKey files Harbour Travel's group request.
+const harbourGroupKey = "demo-harbour-group-1"
+
+// seedGroup files Harbour Travel's group request, a school trip of 16 from
+// Beijing to Chengdu 45 days out, and has the provider quote it: the order
+// then waits for the agency to accept the quote, its deposits and their
+// deadlines shown, as a group desk's newest order does. The quote's
+// deadlines run from the seed, so an old demo database finds the order
+// closed, as any quote left unanswered is.
+func seedGroup(ctx context.Context, a Services, who, provider auth.Principal) error {
+	id, err := orderByKey(ctx, a, "group_orders", who.AgencyID, harbourGroupKey)
+	if err != nil {
+		return err
+	}
+	if id == 0 {
+		v, err := a.Groups.Request(ctx, who, harbourGroupKey, group.RequestInput{
+			Journeys:   []group.Journey{{Origin: "PEK", Destination: "CTU", Date: time.Now().AddDate(0, 0, 45).Format(time.DateOnly)}},
+			Passengers: &group.Counts{Adult: 4, Child: 12}, CabinClass: "economy", IsChangeDate: true,
+			Contact: group.Contact{Name: "Chan Tai Man", Email: "groups@harbour-travel.example", Phone: "+852 2345 6789"},
+			Remark:  "School trip: four teachers, twelve pupils"})
+		if err != nil {
+			return fmt.Errorf("request: %w", err)
+		}
+		id = v.ID
+	}
+	v, err := a.Groups.Get(ctx, provider, id)
+	if err != nil {
+		return err
+	}
+	if v.Status != group.ToBeQuote {
+		return nil
+	}
+	now := time.Now()
+	day := func(n int) time.Time { return now.Add(time.Duration(n) * 24 * time.Hour) }
+	_, err = a.Groups.Quote(ctx, provider, id, group.QuoteInput{
+		Fares:         []group.FareInput{{PassengerType: "adult", Amount: "1450.00"}, {PassengerType: "child", Amount: "1100.00"}},
+		ConfirmBefore: day(3), PassengerListDeadline: day(2), FreeDropSeats: 1,
+		Installments: []group.InstallmentInput{{Stage: "first", Amount: "4000.00", Deadline: day(7)},
+			{Stage: "final", Amount: "15000.00", Deadline: day(30)}}})
+	if err != nil {
+		return fmt.Errorf("quote: %w", err)
+	}
+	return nil
 }
 
 // seedTrain books, pays and tickets Harbour Travel's second-class seats

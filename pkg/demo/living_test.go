@@ -2,6 +2,7 @@ package demo
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"testing"
 
@@ -33,7 +34,7 @@ func TestSeedLivingAgencyTwice(t *testing.T) {
 
 func testSeedLiving(t *testing.T, a *app.App, halfDone bool) {
 	ctx := context.Background()
-	sv := Services{DB: a.DB, Agencies: a.Agencies, AgencyAdmin: a.AgencyAdmin, Ledger: a.Ledger, Shopping: a.Shopping, Orders: a.Orders, Trains: a.Trains}
+	sv := Services{DB: a.DB, Agencies: a.Agencies, AgencyAdmin: a.AgencyAdmin, Ledger: a.Ledger, Shopping: a.Shopping, Orders: a.Orders, Trains: a.Trains, Groups: a.Groups}
 	if _, err := seedIdentity(ctx, a.DB); err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +79,7 @@ func testSeedLiving(t *testing.T, a *app.App, halfDone bool) {
 		s := checkLiving(t, a)
 		if i == 0 {
 			first = s
-		} else if !maps.Equal(s.flights, first.flights) || !maps.Equal(s.trains, first.trains) || s.statements != first.statements ||
+		} else if !maps.Equal(s.flights, first.flights) || !maps.Equal(s.trains, first.trains) || !maps.Equal(s.groups, first.groups) || s.statements != first.statements ||
 			s.harbourBalance != first.harbourBalance || s.kidsBalance != first.kidsBalance || s.transfers != first.transfers {
 			t.Errorf("the second seed changed the data:\n%+v\nafter the first:\n%+v", s, first)
 		}
@@ -87,8 +88,9 @@ func testSeedLiving(t *testing.T, a *app.App, halfDone bool) {
 
 // livingSnapshot is what a seed leaves, to compare two runs.
 type livingSnapshot struct {
-	// flights and trains count orders by agency, type and status.
-	flights, trains             map[string]int
+	// flights and trains count orders by agency, type and status; groups
+	// by agency, status and total.
+	flights, trains, groups     map[string]int
 	statements                  int
 	harbourBalance, kidsBalance int64
 	transfers                   int
@@ -119,7 +121,7 @@ func checkLiving(t *testing.T, a *app.App) livingSnapshot {
 		t.Errorf("%d Harbour agencies, want 2 (%v)", n, err)
 	}
 
-	s := livingSnapshot{flights: map[string]int{}, trains: map[string]int{}}
+	s := livingSnapshot{flights: map[string]int{}, trains: map[string]int{}, groups: map[string]int{}}
 	var rows []struct {
 		Agency string `db:"name"`
 		Type   string `db:"type"`
@@ -164,6 +166,23 @@ func checkLiving(t *testing.T, a *app.App) livingSnapshot {
 	}
 	if want := map[string]int{"Harbour Travel issued": 1}; !maps.Equal(s.trains, want) {
 		t.Errorf("train orders %v, want %v", s.trains, want)
+	}
+	// The group request, quoted and waiting for Harbour Travel: 4 adults
+	// at 1,450.00 and 12 children at 1,100.00. Nothing is paid yet.
+	var groups []struct {
+		Agency string `db:"name"`
+		Status string `db:"status"`
+		Total  int64  `db:"total"`
+	}
+	if err := db.SelectContext(ctx, &groups, `SELECT a.name, o.status, o.total FROM group_orders o
+		JOIN agencies a ON a.id = o.agency_id WHERE a.name LIKE 'Harbour%'`); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range groups {
+		s.groups[fmt.Sprintf("%s %s %d", r.Agency, r.Status, r.Total)]++
+	}
+	if want := map[string]int{"Harbour Travel to_be_confirm 1900000": 1}; !maps.Equal(s.groups, want) {
+		t.Errorf("group orders %v, want %v", s.groups, want)
 	}
 
 	// 7,000 USD at 7.10 less 0.5 %: 49,700.00 − 248.50, less the 5,000.00
