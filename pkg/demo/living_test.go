@@ -98,6 +98,24 @@ type livingSnapshot struct {
 
 // checkLiving asserts the living agencies' data after a seed and answers
 // it.
+// harbourOrder is an order of a living agency as a line's table holds it.
+type harbourOrder struct {
+	Agency string `db:"name"`
+	Status string `db:"status"`
+	Total  int64  `db:"total"`
+}
+
+// harbourOrders reads the living agencies' orders from table, a line's.
+func harbourOrders(t *testing.T, a *app.App, table string) []harbourOrder {
+	t.Helper()
+	var rows []harbourOrder
+	if err := a.DB.SelectContext(context.Background(), &rows, `SELECT a.name, o.status, o.total FROM `+table+` o
+		JOIN agencies a ON a.id = o.agency_id WHERE a.name LIKE 'Harbour%'`); err != nil {
+		t.Fatal(err)
+	}
+	return rows
+}
+
 func checkLiving(t *testing.T, a *app.App) livingSnapshot {
 	t.Helper()
 	ctx := context.Background()
@@ -151,16 +169,7 @@ func checkLiving(t *testing.T, a *app.App) livingSnapshot {
 	if !maps.Equal(s.flights, wantFlights) {
 		t.Errorf("flight orders by agency, type and status:\n%v\nwant\n%v", s.flights, wantFlights)
 	}
-	var trains []struct {
-		Agency string `db:"name"`
-		Status string `db:"status"`
-		Total  int64  `db:"total"`
-	}
-	if err := db.SelectContext(ctx, &trains, `SELECT a.name, o.status, o.total FROM train_orders o
-		JOIN agencies a ON a.id = o.agency_id WHERE a.name LIKE 'Harbour%'`); err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range trains {
+	for _, r := range harbourOrders(t, a, "train_orders") {
 		s.trains[r.Agency+" "+r.Status]++
 		paid[r.Agency] += r.Total
 	}
@@ -169,16 +178,7 @@ func checkLiving(t *testing.T, a *app.App) livingSnapshot {
 	}
 	// The group request, quoted and waiting for Harbour Travel: 4 adults
 	// at 1,450.00 and 12 children at 1,100.00. Nothing is paid yet.
-	var groups []struct {
-		Agency string `db:"name"`
-		Status string `db:"status"`
-		Total  int64  `db:"total"`
-	}
-	if err := db.SelectContext(ctx, &groups, `SELECT a.name, o.status, o.total FROM group_orders o
-		JOIN agencies a ON a.id = o.agency_id WHERE a.name LIKE 'Harbour%'`); err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range groups {
+	for _, r := range harbourOrders(t, a, "group_orders") {
 		s.groups[fmt.Sprintf("%s %s %d", r.Agency, r.Status, r.Total)]++
 	}
 	if want := map[string]int{"Harbour Travel to_be_confirm 1900000": 1}; !maps.Equal(s.groups, want) {
