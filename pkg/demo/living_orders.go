@@ -128,15 +128,15 @@ func principal(ctx context.Context, a Services, la livingAgency, username string
 		Subject: auth.Subject{Roles: []string{auth.RoleSuperUser}, ProxyLevel: ag.ProxyLevel, Common: ag.Common()}}, nil
 }
 
-// orderByKey is the id of the agency's order made with key in table, 0
-// when there is none yet. The services answer a replayed key only with the
-// request that made it, and a new search has new quotes: the key is looked
-// up first.
-func orderByKey(ctx context.Context, a Services, table string, agencyID int64, key string) (int64, error) {
+// bookedOnce is the id of the agency's order made with key in table,
+// booked by book when there is none yet. The services answer a replayed
+// key only with the request that made it, and a new search has new
+// quotes: the key is looked up first.
+func bookedOnce(ctx context.Context, a Services, table string, agencyID int64, key string, book func() (int64, error)) (int64, error) {
 	var id int64
 	err := a.DB.GetContext(ctx, &id, a.DB.Rebind(`SELECT id FROM `+table+` WHERE agency_id = ? AND idempotency_key = ?`), agencyID, key)
 	if errors.Is(err, sql.ErrNoRows) {
-		return 0, nil
+		return book()
 	}
 	return id, err
 }
@@ -144,21 +144,20 @@ func orderByKey(ctx context.Context, a Services, table string, agencyID int64, k
 // seedFlight books f when its key has no order yet, then takes the order
 // the steps to f.state it has not had.
 func seedFlight(ctx context.Context, a Services, who auth.Principal, f livingFlight) error {
-	id, err := orderByKey(ctx, a, "flight_orders", who.AgencyID, f.key)
-	if err != nil {
-		return err
-	}
-	if id == 0 {
+	id, err := bookedOnce(ctx, a, "flight_orders", who.AgencyID, f.key, func() (int64, error) {
 		quoteID, err := flightQuote(ctx, a, who, f)
 		if err != nil {
-			return err
+			return 0, err
 		}
 		o, err := a.Orders.Create(ctx, who, f.key, flight.CreateRequest{QuoteID: quoteID, Passengers: []flight.Passenger{f.pax},
 			Contact: flight.Contact{Name: "Mei Chan", Email: "ops@harbour-travel.example", Phone: "+852 2511 0000"}})
 		if err != nil {
-			return fmt.Errorf("book: %w", err)
+			return 0, fmt.Errorf("book: %w", err)
 		}
-		id = o.ID
+		return o.ID, nil
+	})
+	if err != nil {
+		return err
 	}
 	o, err := a.Orders.Get(ctx, who, id)
 	if err != nil {
@@ -248,20 +247,19 @@ const harbourGroupKey = "demo-harbour-group-1"
 // deadlines run from the seed, so an old demo database finds the order
 // closed, as any quote left unanswered is.
 func seedGroup(ctx context.Context, a Services, who, provider auth.Principal) error {
-	id, err := orderByKey(ctx, a, "group_orders", who.AgencyID, harbourGroupKey)
-	if err != nil {
-		return err
-	}
-	if id == 0 {
+	id, err := bookedOnce(ctx, a, "group_orders", who.AgencyID, harbourGroupKey, func() (int64, error) {
 		v, err := a.Groups.Request(ctx, who, harbourGroupKey, group.RequestInput{
 			Journeys:   []group.Journey{{Origin: "PEK", Destination: "CTU", Date: time.Now().AddDate(0, 0, 45).Format(time.DateOnly)}},
 			Passengers: &group.Counts{Adult: 4, Child: 12}, CabinClass: "economy", IsChangeDate: true,
 			Contact: group.Contact{Name: "Chan Tai Man", Email: "groups@harbour-travel.example", Phone: "+852 2345 6789"},
 			Remark:  "School trip: four teachers, twelve pupils"})
 		if err != nil {
-			return fmt.Errorf("request: %w", err)
+			return 0, fmt.Errorf("request: %w", err)
 		}
-		id = v.ID
+		return v.ID, nil
+	})
+	if err != nil {
+		return err
 	}
 	v, err := a.Groups.Get(ctx, provider, id)
 	if err != nil {
@@ -286,19 +284,15 @@ func seedGroup(ctx context.Context, a Services, who, provider auth.Principal) er
 // seedTrain books, pays and tickets Harbour Travel's second-class seats
 // from Beijing South to Shanghai Hongqiao.
 func seedTrain(ctx context.Context, a Services, who auth.Principal) error {
-	id, err := orderByKey(ctx, a, "train_orders", who.AgencyID, harbourTrainKey)
-	if err != nil {
-		return err
-	}
-	if id == 0 {
+	id, err := bookedOnce(ctx, a, "train_orders", who.AgencyID, harbourTrainKey, func() (int64, error) {
 		// The railway sells days in China time.
 		date := time.Now().In(time.FixedZone("CST", 8*3600)).AddDate(0, 0, 5).Format(time.DateOnly)
 		res, err := a.Trains.Search(ctx, who, train.SearchRequest{Origin: "VNP", Destination: "AOH", Date: date, SeatClasses: []string{"second"}})
 		if err != nil {
-			return fmt.Errorf("search: %w", err)
+			return 0, fmt.Errorf("search: %w", err)
 		}
 		if len(res.Items) == 0 {
-			return fmt.Errorf("no train VNP-AOH on %s", date)
+			return 0, fmt.Errorf("no train VNP-AOH on %s", date)
 		}
 		o, err := a.Trains.Create(ctx, who, harbourTrainKey, train.CreateRequest{OfferID: res.Items[0].ID, SeatClass: "second",
 			Passengers: []train.Passenger{
@@ -306,9 +300,12 @@ func seedTrain(ctx context.Context, a Services, who auth.Principal) error {
 				{Type: "adult", Surname: "WONG", GivenName: "MEI LING", DocumentType: "passport", DocumentNumber: "K2345678"}},
 			Contact: train.Contact{Name: "Mei Chan", Phone: "+852 2511 0000"}})
 		if err != nil {
-			return fmt.Errorf("book: %w", err)
+			return 0, fmt.Errorf("book: %w", err)
 		}
-		id = o.ID
+		return o.ID, nil
+	})
+	if err != nil {
+		return err
 	}
 	o, err := a.Trains.Get(ctx, who, id)
 	if err != nil {
