@@ -134,16 +134,8 @@ func Decode(r *http.Request, v any) error {
 		}
 		return fault.Malformed(err)
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(new(json.RawMessage)); err != nil {
-		if errors.Is(err, io.EOF) {
-			return fault.Malformed(errors.New("empty body"))
-		}
-		return fault.Malformed(err)
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return fault.Malformed(errors.New("trailing data after the JSON value"))
-	}
+	// BadJSON also refuses what is not one JSON value (empty, trailing
+	// data): the body is parsed once for both.
 	if field, bad, err := input.BadJSON(data); err != nil {
 		return fault.Malformed(err)
 	} else if bad {
@@ -152,12 +144,11 @@ func Decode(r *http.Request, v any) error {
 	strict := json.NewDecoder(bytes.NewReader(data))
 	strict.DisallowUnknownFields()
 	if err := strict.Decode(v); err != nil {
+		t := reflect.TypeOf(v)
 		if name, ok := strings.CutPrefix(err.Error(), `json: unknown field "`); ok {
 			field := strings.TrimSuffix(name, `"`)
-			if t := reflect.TypeOf(v); t != nil {
-				if path := unknownField(data, t); path != "" {
-					field = path
-				}
+			if path := unknownField(data, t); path != "" {
+				field = path
 			}
 			return fault.Validation(map[string]string{field: UnknownFieldKey})
 		}
@@ -167,10 +158,8 @@ func Decode(r *http.Request, v any) error {
 				return fault.Validation(map[string]string{path: TypeKey})
 			}
 		}
-		if t := reflect.TypeOf(v); t != nil {
-			if path := refusedValue(data, t); path != "" {
-				return fault.Validation(map[string]string{path: FormatKey})
-			}
+		if path := refusedValue(data, t); path != "" {
+			return fault.Validation(map[string]string{path: FormatKey})
 		}
 		return fault.Malformed(err)
 	}

@@ -227,6 +227,9 @@ func required(f reflect.StructField) bool {
 // names an unknown property by its key alone, which in a list of five
 // travellers does not say whose.
 func unknownField(data []byte, t reflect.Type) string {
+	if t == nil {
+		return ""
+	}
 	var v any
 	if err := json.Unmarshal(data, &v); err != nil {
 		return ""
@@ -255,6 +258,9 @@ func unknownInObject(obj map[string]any, t reflect.Type, path string) string {
 // time without its zone; "" when none. encoding/json passes such a type's
 // error on without saying where the value was.
 func refusedValue(data []byte, t reflect.Type) string {
+	if t == nil {
+		return ""
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var v any
