@@ -216,9 +216,7 @@ const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 // atReflowWidth). Every state a test checks with axe is laid out on the
 // narrowest phone too.
 export async function seriousViolations(page) {
-  const found = await axeViolations(page);
-  for (const p of await atReflowWidth(page)) found.push(`reflow (WCAG 1.4.10) at ${reflowWidth} px: ${p}`);
-  return found;
+  return [...await axeViolations(page), ...await atReflowWidth(page)];
 }
 
 // axeViolations runs axe-core on the page and answers its serious and
@@ -292,13 +290,14 @@ export async function offScreen(page) {
 // than the 390 px one the tests take elsewhere.
 export const reflowWidth = 320;
 
-// atReflowWidth lays the page out at reflowWidth, answers offScreen there,
-// and gives the window back its size.
+// atReflowWidth lays the page out at reflowWidth, answers what offScreen
+// finds there, a line each naming the criterion, and gives the window back
+// its size.
 export async function atReflowWidth(page) {
   const size = page.viewportSize();
   await page.setViewportSize({ width: reflowWidth, height: 640 });
   try {
-    return await offScreen(page);
+    return (await offScreen(page)).map((p) => `reflow (WCAG 1.4.10) at ${reflowWidth} px: ${p}`);
   } finally {
     await page.setViewportSize(size);
   }

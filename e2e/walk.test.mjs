@@ -5,21 +5,21 @@
 // violation, in Chinese show no raw code or English interface word (the
 // list is e2e/fixtures/raw-codes.json) and, in every language, show no
 // text shaped like a catalog key (keyShaped) in its text or its title,
-// aria-label, placeholder and alt attributes; and, laid out at a phone's
-// width (320 px, harness atReflowWidth), neither scroll sideways nor put
-// text past the screen's edge. The rule behind the list: a
+// aria-label, placeholder and alt attributes. The rule behind the list: a
 // key the server's catalog lacks is a miss the server logs (pkg/i18n
 // OnMiss, read through server.missingKeys), and one an island's i18next
 // lacks is a console error (islands/i18n.ts), both failing the visit. A
 // page a user may not open must send them to their own home in the portal
-// with the refusal.
+// with the refusal. Every document the walk sees is also laid out on a
+// 320 px phone (harness atReflowWidth): it must not scroll sideways, and
+// no text may run past the screen's edge.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startServer, launchBrowser, axeViolations, login, atReflowWidth, reflowWidth } from './harness.mjs';
+import { startServer, launchBrowser, axeViolations, login, atReflowWidth } from './harness.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const raw = JSON.parse(readFileSync(join(here, 'fixtures', 'raw-codes.json'), 'utf8'));
@@ -219,7 +219,7 @@ async function walkUser(username, password) {
       // document is laid out once (the same markup lays out the same).
       if (!phoneChecked.has(doc)) {
         phoneChecked.add(doc);
-        for (const p of await atReflowWidth(page)) problems.push(`${current}: at ${reflowWidth} px ${p}`);
+        for (const p of await atReflowWidth(page)) problems.push(`${current}: ${p}`);
       }
       const text = await visibleText(page);
       const found = new Set(keyShaped(`${text}\n${await labelText(page)}`));
