@@ -37,14 +37,15 @@ import (
 //
 // SQLite (modernc) has the same cost in-process: a query run as text is
 // parsed and compiled by SQLite on every call (7% of pkg/app's test CPU,
-// and every request of the embedded default paid it). Its one connection keeps its
-// statements the same way, with three differences: a statement is kept
-// the first time it runs (preparing is what running as text does anyway,
-// so keeping it costs nothing more); SQLite prepares a statement again by
-// itself when the schema changes, so none goes stale; and a kept statement
-// is one SQLite cursor, so while a query's rows are open on it, the same
-// query (in the same transaction) runs as text, and a kept statement is
-// finalized only once its rows are closed, and before its connection is.
+// and every request of the embedded default paid it). Its one connection
+// keeps its statements the same way, with three differences: a statement
+// is kept the first time it runs (preparing is what running as text does
+// anyway, so keeping it costs nothing more); SQLite prepares a statement
+// again by itself when the schema changes, so none goes stale; and a kept
+// statement is one SQLite cursor, so while a query's rows are open on it,
+// the same query (in the same transaction) runs as text, and a kept
+// statement is finalized only once its rows are closed, and before its
+// connection is.
 
 // statementCacheSize is how many statements one connection keeps prepared
 // (a variable for the tests).
