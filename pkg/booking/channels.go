@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 
+	"github.com/voyage/voyage/pkg/auth"
 	"github.com/voyage/voyage/pkg/fault"
 	"github.com/voyage/voyage/pkg/idempotency"
 	"github.com/voyage/voyage/pkg/payment"
@@ -44,6 +45,19 @@ func (c *Core[B]) Payer(ctx context.Context, v Viewer, agencyID int64, channel, 
 		return nil, err
 	}
 	return c.Gateway(ctx, agencyID, channel, notOffered)
+}
+
+// Paying is booking id as who may pay it through channel under key: the
+// booking read as who sees it (Books.Get), then the payer checked (Payer),
+// before the line looks at what the payment is for.
+func (c *Core[B]) Paying(ctx context.Context, who auth.Principal, id int64, channel, key, notOffered string) (B, Viewer, payment.Gateway, error) {
+	o, v, err := c.Books.Get(ctx, who, id)
+	if err != nil {
+		return o, v, nil, err
+	}
+	agencyID, _ := o.Owner()
+	gw, err := c.Payer(ctx, v, agencyID, channel, key, notOffered)
+	return o, v, gw, err
 }
 
 // Gateway is the gateway agencyID's payment by channel goes through, nil

@@ -47,11 +47,7 @@ func errPayExpired() error {
 // the order.
 func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key string, in PayInput) (_ View, err error) {
 	defer s.CountPaid(in.Channel, &err)
-	o, v, err := s.Books.Get(ctx, who, id)
-	if err != nil {
-		return View{}, err
-	}
-	gw, err := s.Payer(ctx, v, o.AgencyID, in.Channel, key, "order.error.channel")
+	o, v, gw, err := s.Paying(ctx, who, id, in.Channel, key, "order.error.channel")
 	if err != nil {
 		return View{}, err
 	}

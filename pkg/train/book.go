@@ -259,11 +259,7 @@ func price(o Order) ledger.Transfer {
 // in the same commit, unless the agency's trains are issued by hand.
 func (s *Service) Pay(ctx context.Context, who auth.Principal, id int64, key string, req PayRequest) (_ View, err error) {
 	defer s.CountPaid(req.Channel, &err)
-	o, v, err := s.Books.Get(ctx, who, id)
-	if err != nil {
-		return View{}, err
-	}
-	gw, err := s.Payer(ctx, v, o.AgencyID, req.Channel, key, "train.error.channel")
+	o, v, gw, err := s.Paying(ctx, who, id, req.Channel, key, "train.error.channel")
 	if err != nil {
 		return View{}, err
 	}
