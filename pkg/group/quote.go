@@ -155,22 +155,22 @@ func (s *Service) fares(o Order, in QuoteInput, q *Quote, errs map[string]string
 	var total int64
 	seen := map[string]bool{}
 	for i, f := range in.Fares {
-		field := fault.Item("fares", i) + "."
+		fare := fault.Item("fares", i)
 		if _, ok := count[f.PassengerType]; !ok || seen[f.PassengerType] {
-			errs[field+"passengerType"] = "group.error.passengerType"
+			errs[fault.Field(fare, "passengerType")] = "group.error.passengerType"
 			continue
 		}
 		seen[f.PassengerType] = true
 		amt, err := money.Parse(f.Amount, o.Currency)
 		if err != nil || amt.Minor <= 0 {
-			errs[field+"amount"] = "group.error.amount"
+			errs[fault.Field(fare, "amount")] = "group.error.amount"
 			continue
 		}
 		var taxes int64
 		if f.Taxes != "" {
 			t, err := money.Parse(f.Taxes, o.Currency)
 			if err != nil || t.Minor < 0 || t.Minor > amt.Minor {
-				errs[field+"taxes"] = "group.error.taxes"
+				errs[fault.Field(fare, "taxes")] = "group.error.taxes"
 				continue
 			}
 			taxes = t.Minor
@@ -194,23 +194,23 @@ func (s *Service) plan(in QuoteInput, total int64, now time.Time, errs map[strin
 	var sum int64
 	last := -1
 	for i, p := range in.Installments {
-		field := fault.Item("installments", i) + "."
+		item := fault.Item("installments", i)
 		idx := slices.Index(Stages, p.Stage)
 		if idx < 0 || idx <= last {
-			errs[field+"stage"] = "group.error.stage"
+			errs[fault.Field(item, "stage")] = "group.error.stage"
 			continue
 		}
 		last = idx
 		amt, err := money.Parse(p.Amount, in.Currency)
 		if err != nil || amt.Minor <= 0 {
-			errs[field+"amount"] = "group.error.amount"
+			errs[fault.Field(item, "amount")] = "group.error.amount"
 			continue
 		}
 		switch {
 		case p.Deadline.IsZero() || !p.Deadline.After(now):
-			errs[field+"deadline"] = "group.error.deadlinePast"
+			errs[fault.Field(item, "deadline")] = "group.error.deadlinePast"
 		case len(out) > 0 && !p.Deadline.After(out[len(out)-1].Deadline):
-			errs[field+"deadline"] = "group.error.deadlineOrder"
+			errs[fault.Field(item, "deadline")] = "group.error.deadlineOrder"
 		}
 		sum += amt.Minor
 		out = append(out, deadline{Kind: p.Stage, Amount: amt.Minor, Deadline: p.Deadline.UTC(), Status: InstNotDue})
@@ -229,25 +229,25 @@ func segmentsOf(in []supplier.Segment, seats int) ([]Segment, map[string]string)
 	errs := map[string]string{}
 	out := make([]Segment, 0, len(in))
 	for i, sg := range in {
-		f := fault.Item("segments", i) + "."
+		segment := fault.Item("segments", i)
 		sg.Origin, sg.Destination, sg.FlightNumber, sg.Carrier = upper(sg.Origin), upper(sg.Destination), upper(sg.FlightNumber), upper(sg.Carrier)
 		if _, ok := geo.AirportByCode(sg.Origin); !ok {
-			errs[f+"origin"] = "shopping.error.airport"
+			errs[fault.Field(segment, "origin")] = "shopping.error.airport"
 		}
 		if _, ok := geo.AirportByCode(sg.Destination); !ok {
-			errs[f+"destination"] = "shopping.error.airport"
+			errs[fault.Field(segment, "destination")] = "shopping.error.airport"
 		}
 		if len(sg.FlightNumber) < 3 || len(sg.FlightNumber) > 8 {
-			errs[f+"flightNumber"] = "group.error.flightNumber"
+			errs[fault.Field(segment, "flightNumber")] = "group.error.flightNumber"
 		}
 		if sg.Carrier == "" && len(sg.FlightNumber) >= 2 {
 			sg.Carrier = sg.FlightNumber[:2]
 		}
 		if sg.DepartAt.IsZero() || !sg.ArriveAt.After(sg.DepartAt) {
-			errs[f+"arriveAt"] = "group.error.segmentTimes"
+			errs[fault.Field(segment, "arriveAt")] = "group.error.segmentTimes"
 		}
 		if !seatsFor([]supplier.Segment{sg}, seats) {
-			errs[f+"seatsLeft"] = "group.error.seatsLeft"
+			errs[fault.Field(segment, "seatsLeft")] = "group.error.seatsLeft"
 		}
 		if sg.DurationMinutes == 0 {
 			sg.DurationMinutes = int(sg.ArriveAt.Sub(sg.DepartAt).Minutes())

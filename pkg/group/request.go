@@ -93,10 +93,10 @@ func (s *Service) normalize(in *RequestInput, today time.Time) map[string]string
 			break
 		}
 		j := &in.Journeys[i]
-		f := fault.Item("journeys", i) + "."
+		journey := fault.Item("journeys", i)
 		j.Origin, j.Destination = upper(j.Origin), upper(j.Destination)
 		j.Date, j.ReturnDate, j.Remark = trim(j.Date), trim(j.ReturnDate), trim(j.Remark)
-		d, dated := shopping.CheckJourney(errs, f, j.Origin, j.Destination, j.Date, day, prev)
+		d, dated := shopping.CheckJourney(errs, journey, j.Origin, j.Destination, j.Date, day, prev)
 		if dated {
 			prev = d
 		}
@@ -104,15 +104,15 @@ func (s *Service) normalize(in *RequestInput, today time.Time) map[string]string
 			r, rerr := time.Parse(time.DateOnly, j.ReturnDate)
 			switch {
 			case rerr != nil:
-				errs[f+"returnDate"] = "shopping.error.date"
+				errs[fault.Field(journey, "returnDate")] = "shopping.error.date"
 			case dated && r.Before(d):
-				errs[f+"returnDate"] = "shopping.error.dateOrder"
+				errs[fault.Field(journey, "returnDate")] = "shopping.error.dateOrder"
 			case r.After(day.AddDate(0, 0, shopping.MaxDaysAhead)):
-				errs[f+"returnDate"] = "shopping.error.dateFar"
+				errs[fault.Field(journey, "returnDate")] = "shopping.error.dateFar"
 			}
 		}
 		if len([]rune(j.Remark)) > 500 {
-			errs[f+"remark"] = "error.field.tooLong"
+			errs[fault.Field(journey, "remark")] = "error.field.tooLong"
 		}
 	}
 	c := &in.Contact

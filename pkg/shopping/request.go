@@ -120,7 +120,7 @@ func (r *Request) Normalize(today time.Time) map[string]string {
 		j.Origin = strings.ToUpper(strings.TrimSpace(j.Origin))
 		j.Destination = strings.ToUpper(strings.TrimSpace(j.Destination))
 		j.Date = strings.TrimSpace(j.Date)
-		if d, ok := CheckJourney(errs, fault.Item("journeys", i)+".", j.Origin, j.Destination, j.Date, day, prev); ok {
+		if d, ok := CheckJourney(errs, fault.Item("journeys", i), j.Origin, j.Destination, j.Date, day, prev); ok {
 			prev = d
 		}
 	}
@@ -133,37 +133,38 @@ func (r *Request) Normalize(today time.Time) map[string]string {
 	return errs
 }
 
-// cityCode maps an airport or city code to its city (spec §5 compares
-// journeys' ends by city).
 // CheckJourney checks one journey of a flight search or a group request,
-// its errors under field ("journeys[0]."): airports or cities the directory
-// knows, not two places of one city, a date from day (the agency's today)
-// to MaxDaysAhead on and not before prev, the journey before it. It
-// answers the date when it reads as one.
-func CheckJourney(errs map[string]string, field, origin, destination, date string, day, prev time.Time) (time.Time, bool) {
+// its errors under the journey's path ("journeys[0]", fault.Item):
+// airports or cities the directory knows, not two places of one city, a
+// date from day (the agency's today) to MaxDaysAhead on and not before
+// prev, the journey before it. It answers the date when it reads as one.
+func CheckJourney(errs map[string]string, journey, origin, destination, date string, day, prev time.Time) (time.Time, bool) {
+	field := func(name string) string { return fault.Field(journey, name) }
 	if geo.Resolve(origin) == nil {
-		errs[field+"origin"] = "shopping.error.airport"
+		errs[field("origin")] = "shopping.error.airport"
 	}
 	if geo.Resolve(destination) == nil {
-		errs[field+"destination"] = "shopping.error.airport"
+		errs[field("destination")] = "shopping.error.airport"
 	}
-	if errs[field+"origin"] == "" && errs[field+"destination"] == "" && cityCode(origin) == cityCode(destination) {
-		errs[field+"destination"] = "order.flight.booking.journeyError.rules"
+	if errs[field("origin")] == "" && errs[field("destination")] == "" && cityCode(origin) == cityCode(destination) {
+		errs[field("destination")] = "order.flight.booking.journeyError.rules"
 	}
 	d, err := time.Parse(time.DateOnly, date)
 	switch {
 	case err != nil:
-		errs[field+"date"] = "shopping.error.date"
+		errs[field("date")] = "shopping.error.date"
 	case d.Before(day):
-		errs[field+"date"] = "shopping.error.datePast"
+		errs[field("date")] = "shopping.error.datePast"
 	case d.After(day.AddDate(0, 0, MaxDaysAhead)):
-		errs[field+"date"] = "shopping.error.dateFar"
+		errs[field("date")] = "shopping.error.dateFar"
 	case !prev.IsZero() && d.Before(prev):
-		errs[field+"date"] = "shopping.error.dateOrder"
+		errs[field("date")] = "shopping.error.dateOrder"
 	}
 	return d, err == nil
 }
 
+// cityCode maps an airport or city code to its city (spec §5 compares
+// journeys' ends by city).
 func cityCode(code string) string {
 	return cmp.Or(geo.CityOf(code), code)
 }
