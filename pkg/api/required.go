@@ -29,11 +29,7 @@ func missingRequired(data []byte, t reflect.Type) string {
 	if !hasRequired(t) {
 		return ""
 	}
-	var v any
-	if err := json.Unmarshal(data, &v); err != nil {
-		return ""
-	}
-	return missingIn(v, t, "")
+	return requestWalk{required: true}.first(data, t)
 }
 
 // requiredIn caches hasRequired by type: most writes' types tag nothing
@@ -67,35 +63,42 @@ func requiredWithin(t reflect.Type, seen map[reflect.Type]bool) bool {
 	return false
 }
 
-func missingIn(v any, t reflect.Type, path string) string {
-	return requestWalk{object: missingInObject}.walk(v, t, path)
-}
-
-func missingInObject(obj map[string]any, t reflect.Type, path string) string {
-	for _, f := range jsonFields(t) {
-		item := obj[f.Name]
-		if item == nil {
-			if required(f.StructField) {
-				return fault.Field(path, f.Name)
-			}
-			continue
-		}
-		if p := missingIn(item, f.Type, fault.Field(path, f.Name)); p != "" {
-			return p
-		}
-	}
-	return ""
-}
-
-// requestWalk walks v, a request's JSON decoded into any, beside t, the
-// type the request decodes into, through lists and maps (a map's keys in
-// order), and answers the first path its visitors answer, "" when none:
-// object for an object that t has as a struct, own for a value whose type
-// decodes itself (a time, an amount; not walked into, and passed over
-// when own is nil).
+// requestWalk walks a request's JSON, decoded into any, beside t, the type
+// the request decodes into, through objects, lists and maps (keys in
+// order), and answers the first path at fault, "" when none. Each of the
+// decoder's checks is one walk: required, a property t requires and the
+// request leaves out (or null); unknown, a property t has no field for;
+// own, a value whose type decodes itself (a time, an amount), which is not
+// walked into and passed over when own is nil.
 type requestWalk struct {
-	object func(obj map[string]any, t reflect.Type, path string) string
-	own    func(v any, t reflect.Type, path string) string
+	required bool
+	unknown  bool
+	own      func(v any, t reflect.Type) bool
+}
+
+// first decodes data and walks it beside t; "" when data is not JSON or t
+// is nil (nothing to walk beside).
+func (w requestWalk) first(data []byte, t reflect.Type) string {
+	if t == nil {
+		return ""
+	}
+	var v any
+	if w.own == nil {
+		// The required check runs on every write: Unmarshal is the
+		// cheaper read.
+		if err := json.Unmarshal(data, &v); err != nil {
+			return ""
+		}
+		return w.walk(v, t, "")
+	}
+	// own is shown a value as it was sent: a number's digits, not a
+	// float64's.
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	if err := dec.Decode(&v); err != nil {
+		return ""
+	}
+	return w.walk(v, t, "")
 }
 
 func (w requestWalk) walk(v any, t reflect.Type, path string) string {
@@ -103,10 +106,10 @@ func (w requestWalk) walk(v any, t reflect.Type, path string) string {
 		t = t.Elem()
 	}
 	if t.Implements(unmarshaler) || reflect.PointerTo(t).Implements(unmarshaler) {
-		if w.own == nil {
-			return ""
+		if w.own != nil && w.own(v, t) {
+			return path
 		}
-		return w.own(v, t, path)
+		return ""
 	}
 	switch t.Kind() {
 	case reflect.Slice, reflect.Array:
@@ -127,8 +130,36 @@ func (w requestWalk) walk(v any, t reflect.Type, path string) string {
 			}
 		}
 	case reflect.Struct:
-		if obj, ok := v.(map[string]any); ok {
-			return w.object(obj, t, path)
+		obj, ok := v.(map[string]any)
+		if !ok {
+			return ""
+		}
+		if w.required {
+			// By the type's fields: a missing one has no key to find.
+			for _, f := range jsonFields(t) {
+				item := obj[f.Name]
+				if item == nil {
+					if required(f.StructField) {
+						return fault.Field(path, f.Name)
+					}
+					continue
+				}
+				if p := w.walk(item, f.Type, fault.Field(path, f.Name)); p != "" {
+					return p
+				}
+			}
+			return ""
+		}
+		for k, f := range keyedFields(obj, t) {
+			if f == nil {
+				if w.unknown {
+					return fault.Field(path, k)
+				}
+				continue
+			}
+			if p := w.walk(obj[k], f.Type, fault.Field(path, f.Name)); p != "" {
+				return p
+			}
 		}
 	}
 	return ""
@@ -227,30 +258,7 @@ func required(f reflect.StructField) bool {
 // names an unknown property by its key alone, which in a list of five
 // travellers does not say whose.
 func unknownField(data []byte, t reflect.Type) string {
-	if t == nil {
-		return ""
-	}
-	var v any
-	if err := json.Unmarshal(data, &v); err != nil {
-		return ""
-	}
-	return unknownIn(v, t, "")
-}
-
-func unknownIn(v any, t reflect.Type, path string) string {
-	return requestWalk{object: unknownInObject}.walk(v, t, path)
-}
-
-func unknownInObject(obj map[string]any, t reflect.Type, path string) string {
-	for k, f := range keyedFields(obj, t) {
-		if f == nil {
-			return fault.Field(path, k)
-		}
-		if p := unknownIn(obj[k], f.Type, fault.Field(path, f.Name)); p != "" {
-			return p
-		}
-	}
-	return ""
+	return requestWalk{unknown: true}.first(data, t)
 }
 
 // refusedValue answers the path of the first value of data (the request's
@@ -258,39 +266,11 @@ func unknownInObject(obj map[string]any, t reflect.Type, path string) string {
 // time without its zone; "" when none. encoding/json passes such a type's
 // error on without saying where the value was.
 func refusedValue(data []byte, t reflect.Type) string {
-	if t == nil {
-		return ""
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return ""
-	}
-	return refusedIn(v, t, "")
+	return requestWalk{own: refused}.first(data, t)
 }
 
-func refusedIn(v any, t reflect.Type, path string) string {
-	return requestWalk{object: refusedInObject, own: refusedOwn}.walk(v, t, path)
-}
-
-func refusedInObject(obj map[string]any, t reflect.Type, path string) string {
-	for k, f := range keyedFields(obj, t) {
-		if f == nil {
-			continue
-		}
-		if p := refusedIn(obj[k], f.Type, fault.Field(path, f.Name)); p != "" {
-			return p
-		}
-	}
-	return ""
-}
-
-// refusedOwn is path when v is a value t, decoding itself, refuses.
-func refusedOwn(v any, t reflect.Type, path string) string {
+// refused says whether t, decoding itself, refuses v.
+func refused(v any, t reflect.Type) bool {
 	raw, err := json.Marshal(v)
-	if err != nil || json.Unmarshal(raw, reflect.New(t).Interface()) == nil {
-		return ""
-	}
-	return path
+	return err == nil && json.Unmarshal(raw, reflect.New(t).Interface()) != nil
 }
