@@ -62,22 +62,27 @@ func BadPage(q map[string][]string) (string, bool) {
 // Every character is looked at, wherever it is: a control character after
 // Chinese text is as harmful as one before it.
 func Allowed(s string) bool {
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
+	return utf8.ValidString(s) && !hasControl(s)
+}
+
+// hasControl reports whether s, valid UTF-8, holds a character refused,
+// reading its bytes: what refused names is ASCII, or U+0080 to U+00BF,
+// which UTF-8 writes as 0xC2 and the code point's own byte. A request
+// body is read as it came, without a string's copy.
+func hasControl[T string | []byte](s T) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c < utf8.RuneSelf:
 			if refused(rune(c)) {
-				return false
+				return true
 			}
-			i++
-			continue
+		case c == 0xc2 && i+1 < len(s):
+			if refused(rune(s[i+1])) {
+				return true
+			}
 		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size <= 1 || refused(r) {
-			return false
-		}
-		i += size
 	}
-	return true
+	return false
 }
 
 // refused is a control character Allowed refuses.
@@ -211,7 +216,7 @@ func plainJSON(data []byte) bool {
 			return false
 		}
 	}
-	return Allowed(string(data))
+	return utf8.Valid(data) && !hasControl(data)
 }
 
 // PathAt answers the path of the value of data whose first token ends at
