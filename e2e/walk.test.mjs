@@ -129,7 +129,6 @@ async function visibleText(page) {
 const axeByDocument = new Map();
 // phoneChecked holds the documents laid out at a phone's width.
 const phoneChecked = new Set();
-const desk = { width: 1366, height: 768 };
 // axedInLanguage holds "lang path" for the pages axe has checked in a
 // language (walkUser).
 const axedInLanguage = new Set();
@@ -153,7 +152,7 @@ async function violationsOf(page, key) {
 async function walkUser(username, password) {
   const problems = [];
   let visits = 0;
-  const context = await browser.newContext({ baseURL: server.url, viewport: desk });
+  const context = await browser.newContext({ baseURL: server.url, viewport: { width: 1366, height: 768 } });
   const page = await context.newPage();
   let current = '';
   const seen = [];

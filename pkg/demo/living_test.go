@@ -96,8 +96,6 @@ type livingSnapshot struct {
 	transfers                   int
 }
 
-// checkLiving asserts the living agencies' data after a seed and answers
-// it.
 // harbourOrder is an order of a living agency as a line's table holds it.
 type harbourOrder struct {
 	Agency string `db:"name"`
@@ -116,6 +114,8 @@ func harbourOrders(t *testing.T, a *app.App, table string) []harbourOrder {
 	return rows
 }
 
+// checkLiving asserts the living agencies' data after a seed and answers
+// it.
 func checkLiving(t *testing.T, a *app.App) livingSnapshot {
 	t.Helper()
 	ctx := context.Background()
