@@ -141,10 +141,10 @@ func Decode(r *http.Request, v any) error {
 	} else if bad {
 		return fault.Validation(map[string]string{field: input.FieldKey})
 	}
+	t := reflect.TypeOf(v)
 	strict := json.NewDecoder(bytes.NewReader(data))
 	strict.DisallowUnknownFields()
 	if err := strict.Decode(v); err != nil {
-		t := reflect.TypeOf(v)
 		if name, ok := strings.CutPrefix(err.Error(), `json: unknown field "`); ok {
 			field := strings.TrimSuffix(name, `"`)
 			if path := unknownField(data, t); path != "" {
@@ -163,10 +163,8 @@ func Decode(r *http.Request, v any) error {
 		}
 		return fault.Malformed(err)
 	}
-	if t := reflect.TypeOf(v); t != nil {
-		if field := missingRequired(data, t); field != "" {
-			return fault.Validation(map[string]string{field: RequiredKey})
-		}
+	if field := missingRequired(data, t); field != "" {
+		return fault.Validation(map[string]string{field: RequiredKey})
 	}
 	return nil
 }

@@ -26,7 +26,7 @@ const RequiredKey = "error.field.required"
 // server refuses without: a PUT that once took {"train": {...}} alone
 // switched the agency's flights off.
 func missingRequired(data []byte, t reflect.Type) string {
-	if !hasRequired(t) {
+	if t == nil || !hasRequired(t) {
 		return ""
 	}
 	return requestWalk{required: true}.first(data, t)
