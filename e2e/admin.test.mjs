@@ -194,3 +194,31 @@ test('zh-tw: the user management page is in Traditional Chinese', async () => {
   assert.deepEqual(page.errors, [], 'console errors');
   await page.context().close();
 });
+
+// lineCount is how many lines the text of locator's element takes.
+async function lineCount(locator) {
+  return locator.evaluate((e) => {
+    const r = document.createRange();
+    r.selectNodeContents(e);
+    return new Set([...r.getClientRects()].filter((x) => x.width > 0).map((x) => Math.round(x.top))).size;
+  });
+}
+
+test('zh-cn on a phone: each user is a card, the username whole on one line', async () => {
+  // A Chinese header may break between any two characters: as a table the
+  // list once fitted a phone by setting usernames one letter a line.
+  const page = await newPage(browser, { lang: 'zh-cn', baseURL: server.url });
+  await loginByIds(page, 'demo-super');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/users');
+  const card = row(page, 'demo-operator');
+  assert.equal(await card.evaluate((r) => getComputedStyle(r).display), 'block', 'a card per user at 390 px');
+  const name = card.locator('th[scope="row"]');
+  assert.equal((await name.innerText()).trim(), 'demo-operator');
+  assert.equal(await lineCount(name), 1, 'the username on one line');
+  const email = card.locator('td', { hasText: 'operator@demo-travel.example' });
+  assert.equal(await email.evaluate((td) => getComputedStyle(td, '::before').content), '"邮箱"', 'each value under its column\'s name');
+  assert.deepEqual(await seriousViolations(page), []);
+  assert.deepEqual(page.errors, [], 'console errors');
+  await page.context().close();
+});
